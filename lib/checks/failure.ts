@@ -1,0 +1,42 @@
+/**
+ * How a check says no. A check is a small function that returns quietly when the server conforms
+ * and throws a ConformanceFailure (expected, actual, evidence) when it does not; NotApplicable
+ * means the exchange gives the check nothing to judge (another rule reports what went wrong).
+ */
+import type { Exchange } from '../http/exchange.ts'
+
+export interface FailureDetail {
+  /** One line: what is wrong. */
+  message: string
+  expected: string
+  actual: string
+}
+
+export class ConformanceFailure extends Error {
+  readonly expected: string
+  readonly actual: string
+  readonly exchanges: Exchange[]
+
+  constructor(detail: FailureDetail, exchanges: Exchange[] = []) {
+    super(detail.message)
+    this.name = 'ConformanceFailure'
+    this.expected = detail.expected
+    this.actual = detail.actual
+    this.exchanges = exchanges
+  }
+
+  detail(): FailureDetail {
+    return { message: this.message, expected: this.expected, actual: this.actual }
+  }
+}
+
+export class NotApplicable extends Error {
+  constructor(readonly reason: string) {
+    super(reason)
+    this.name = 'NotApplicable'
+  }
+}
+
+export function fail(detail: FailureDetail, ...exchanges: Exchange[]): never {
+  throw new ConformanceFailure(detail, exchanges)
+}

@@ -1,0 +1,88 @@
+/** Checks on the status line, the media type and the JSON of one response. */
+import type { HttpResult } from '../http/client.ts'
+import type { Exchange, RecordedResponse } from '../http/exchange.ts'
+import { parseJsonExact } from '../json/exact-json.ts'
+import { fail, NotApplicable } from './failure.ts'
+
+export function describeStatus(response: RecordedResponse): string {
+  const location = response.status >= 300 && response.status < 400 ? response.headers.location : undefined
+  const redirect = location !== undefined ? ` redirecting to ${location} (redirects are not followed)` : ''
+  return `${response.status}${redirect}`
+}
+
+/** The response, or a failure saying why none came (timeout, reset, size cap …). */
+export function responseOf(result: HttpResult): RecordedResponse {
+  const { exchange } = result
+  if (exchange.response) return exchange.response
+  return fail(
+    {
+      message: `no complete response: ${exchange.error?.message ?? 'unknown transport error'}`,
+      expected: 'an HTTP response',
+      actual: `${exchange.error?.code ?? 'NETWORK_ERROR'}: ${exchange.error?.message ?? ''}`,
+    },
+    exchange,
+  )
+}
+
+export function expectStatus(result: HttpResult, expected: number): void {
+  const response = responseOf(result)
+  if (response.status === expected) return
+  fail(
+    {
+      message: `${result.exchange.request.method} answered ${describeStatus(response)}, expected ${expected}`,
+      expected: `status ${expected}`,
+      actual: `status ${describeStatus(response)}`,
+    },
+    result.exchange,
+  )
+}
+
+/** Throws NotApplicable unless the response has one of the statuses a check judges. */
+export function requireStatus(result: HttpResult, statuses: readonly number[], why: string): RecordedResponse {
+  const response = responseOf(result)
+  if (!statuses.includes(response.status)) {
+    throw new NotApplicable(`answered ${describeStatus(response)}, not ${statuses.join(' or ')}: ${why}`)
+  }
+  return response
+}
+
+/** Media type without parameters, lower-cased: `application/json; charset=utf-8` → `application/json`. */
+export function mediaType(contentType: string | undefined): string | undefined {
+  return contentType?.split(';')[0]?.trim().toLowerCase() || undefined
+}
+
+export function expectJsonContentType(result: HttpResult): void {
+  const response = responseOf(result)
+  const type = mediaType(response.headers['content-type'])
+  if (type === 'application/json') return
+  fail(
+    {
+      message: `the ${response.status} response is not declared as application/json`,
+      expected: 'Content-Type: application/json (parameters such as charset allowed)',
+      actual: response.headers['content-type'] === undefined ? 'no Content-Type header' : `Content-Type: ${response.headers['content-type']}`,
+    },
+    result.exchange,
+  )
+}
+
+/** The body parsed as JSON, int64 values kept exact; a failure when it is not JSON. */
+export function jsonBodyOf(result: HttpResult): unknown {
+  const response = responseOf(result)
+  const text = result.text ?? ''
+  try {
+    return parseJsonExact(text)
+  } catch (error) {
+    return fail(
+      {
+        message: `the ${response.status} body is not valid JSON`,
+        expected: 'a JSON body',
+        actual: text.length === 0 ? 'an empty body' : `${(error as Error).message}; body starts ${JSON.stringify(response.body.slice(0, 80))}`,
+      },
+      result.exchange,
+    )
+  }
+}
+
+export function exchangesOf(...results: HttpResult[]): Exchange[] {
+  return results.map((r) => r.exchange)
+}

@@ -1,0 +1,21 @@
+/** Shape checks: every body is judged by the Ajv validator compiled from spec/openapi.yaml. */
+import type { HttpResult } from '../http/client.ts'
+import { schemaProblems, type SchemaName } from '../spec/schema-registry.ts'
+import { fail } from './failure.ts'
+import { jsonBodyOf } from './response.ts'
+
+const SHOWN_PROBLEMS = 5
+
+export function expectSchema(result: HttpResult, schema: SchemaName, what = `a ${schema} record`): unknown {
+  const body = jsonBodyOf(result)
+  const problems = schemaProblems(schema, body)
+  if (problems === null) return body
+  return fail(
+    {
+      message: `the body is not ${what}: ${problems[0]}`,
+      expected: `${what} (spec/openapi.yaml#/components/schemas/${schema})`,
+      actual: problems.slice(0, SHOWN_PROBLEMS).join('; '),
+    },
+    result.exchange,
+  )
+}

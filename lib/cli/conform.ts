@@ -1,0 +1,84 @@
+/**
+ * `npm run conform`: the command line others script against. Exit 0 when every must-rule passed,
+ * 1 when a rule failed, 2 when the run could not be made as asked (one line, no stack trace).
+ */
+import { randomBytes } from 'node:crypto'
+import { pathToFileURL } from 'node:url'
+import { ConfigError, loadConfig, USAGE, type Config } from '../config/config.ts'
+import { createRedactor } from '../http/redact.ts'
+import { preflight } from '../runner/preflight.ts'
+import { runConformance, type RunTarget } from '../runner/conform-run.ts'
+import { startReferenceServer, type RunningServer } from '../server/reference-server.ts'
+import { ruleCatalogue } from '../spec/rule-catalogue.ts'
+
+export interface Io {
+  out(text: string): void
+  err(text: string): void
+}
+
+const processIo: Io = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+}
+
+function listRules(): string {
+  const rules = ruleCatalogue()
+  const width = Math.max(...rules.map((r) => r.id.length))
+  return rules.map((r) => `${r.id.padEnd(width)}  ${r.level.padEnd(8)}  §${r.section.padEnd(10)} ${r.title}`).join('\n') + '\n'
+}
+
+/** Runs the command; returns the exit code. Never throws. */
+export async function main(argv: string[], io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let config: Config
+  let redact = createRedactor(env.CONFORM_API_KEY)
+  try {
+    config = loadConfig(argv, env)
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.err(`conform: ${redact(error.message)}\n`)
+      return 2
+    }
+    io.err(`conform: ${redact((error as Error).message)}\n`)
+    return 2
+  }
+  redact = createRedactor(config.apiKey)
+  if (config.help) {
+    io.out(USAGE + '\n')
+    return 0
+  }
+  if (config.listRules) {
+    io.out(listRules())
+    return 0
+  }
+
+  let server: RunningServer | undefined
+  try {
+    let target: RunTarget
+    if (config.baseUrl === undefined) {
+      server = await startReferenceServer({ apiKey: randomBytes(24).toString('base64url') })
+      target = { baseUrl: server.baseUrl, apiKey: server.apiKey, embeddedServer: true }
+      io.out(`No --base-url given: checking the embedded reference server at ${server.baseUrl} (random key).\n`)
+    } else {
+      target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
+      const unreachable = await preflight(target.baseUrl, Math.min(config.timeoutMs, 10_000), env)
+      if (unreachable) {
+        io.err(`conform: ${redact(unreachable.message)}\n`)
+        return 2
+      }
+    }
+    const { result, summary } = await runConformance(config, target)
+    io.out(summary)
+    return result.exitCode
+  } catch (error) {
+    io.err(`conform: the run could not be made: ${redact((error as Error).message ?? String(error))}\n`)
+    return 2
+  } finally {
+    await server?.close()
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code
+  })
+}

@@ -1,0 +1,40 @@
+/** What the suite keeps of one request and its answer: the evidence behind every verdict. */
+
+export interface RecordedRequest {
+  method: string
+  url: string
+  /** As sent, except that the API key stands as $CONFORM_API_KEY. */
+  headers: Record<string, string>
+  body?: string
+}
+
+export interface RecordedResponse {
+  status: number
+  headers: Record<string, string>
+  /** The body as text, redacted and cut to the evidence limit. */
+  body: string
+  /** Size of the whole body in bytes, before any cut. */
+  bodyBytes: number
+  bodyTruncated: boolean
+}
+
+/** Why no complete response came back. Codes are stable: match on them, not on the message. */
+export type TransportErrorCode =
+  | 'TIMEOUT'
+  | 'RESPONSE_TOO_LARGE'
+  | 'CONNECTION_REFUSED'
+  | 'CONNECTION_RESET'
+  | 'DNS_FAILURE'
+  | 'TLS_FAILURE'
+  | 'PROTOCOL_ERROR'
+  | 'NETWORK_ERROR'
+
+export interface Exchange {
+  /** Unique within a run; reporters count requests and build the ledger from distinct ids. */
+  id: string
+  startedAt: string
+  durationMs: number
+  request: RecordedRequest
+  response?: RecordedResponse
+  error?: { code: TransportErrorCode; message: string }
+}

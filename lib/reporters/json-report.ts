@@ -1,0 +1,6 @@
+/** results.json: the whole RunResult, for scripts and dashboards. */
+import type { RunResult } from './run-result.ts'
+
+export function jsonReport(result: RunResult): string {
+  return JSON.stringify(result, null, 2) + '\n'
+}

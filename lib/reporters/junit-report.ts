@@ -1,0 +1,66 @@
+/**
+ * junit.xml for CI test tabs (GitHub, GitLab, Jenkins): one <testsuite> per rule, one <testcase>
+ * per check, failures with expected/actual and a curl line, skips with their reason. Advisory
+ * notes are system-out, never failures.
+ */
+import type { RunResult } from './run-result.ts'
+
+function xml(text: string): string {
+  // characters XML 1.0 cannot carry at all are dropped
+  return text
+    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3)
+
+export function junitReport(result: RunResult): string {
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>']
+  const { checks } = result.summary
+  out.push(
+    `<testsuites name="petstore-categories-conformance" tests="${checks.total}" failures="${checks.fail}" skipped="${checks.skip}" errors="${result.problems.length}" time="${seconds(result.durationMs)}" timestamp="${result.startedAt}">`,
+  )
+  for (const rule of result.rules) {
+    const failures = rule.checks.filter((c) => c.status === 'fail').length
+    const skipped = rule.checks.filter((c) => c.status === 'skip').length
+    const time = rule.checks.reduce((sum, c) => sum + c.durationMs, 0)
+    out.push(
+      `  <testsuite name="${xml(`${rule.id}: ${rule.title}`)}" tests="${rule.checks.length}" failures="${failures}" skipped="${skipped}" errors="0" time="${seconds(time)}">`,
+    )
+    out.push('    <properties>')
+    out.push(`      <property name="rule" value="${xml(rule.id)}"/>`)
+    out.push(`      <property name="level" value="${rule.level}"/>`)
+    out.push(`      <property name="section" value="${xml(rule.section)}"/>`)
+    out.push(`      <property name="base_url" value="${xml(result.baseUrl)}"/>`)
+    out.push('    </properties>')
+    for (const check of rule.checks) {
+      out.push(`    <testcase classname="${xml(rule.id)}" name="${xml(check.name)}" time="${seconds(check.durationMs)}">`)
+      if (check.status === 'fail' && check.failure) {
+        const body = [
+          `rule: ${rule.id} (${rule.level}, §${rule.section})`,
+          `expected: ${check.failure.expected}`,
+          `actual:   ${check.failure.actual}`,
+          ...check.reproduce.map((curl) => `reproduce: ${curl}`),
+        ].join('\n')
+        out.push(`      <failure message="${xml(check.failure.message)}" type="${xml(rule.id)}">${xml(body)}</failure>`)
+      } else if (check.status === 'skip') {
+        out.push(`      <skipped message="${xml(check.skipReason ?? 'not run')}"/>`)
+      }
+      if (check.notes.length > 0) out.push(`      <system-out>${xml(check.notes.map((n) => `advisory: ${n}`).join('\n'))}</system-out>`)
+      out.push('    </testcase>')
+    }
+    out.push('  </testsuite>')
+  }
+  if (result.problems.length > 0) {
+    out.push(`  <testsuite name="run" tests="${result.problems.length}" failures="0" errors="${result.problems.length}" skipped="0" time="0">`)
+    result.problems.forEach((problem, i) => {
+      out.push(`    <testcase classname="run" name="problem ${i + 1}" time="0"><error message="${xml(problem)}"/></testcase>`)
+    })
+    out.push('  </testsuite>')
+  }
+  out.push('</testsuites>')
+  return out.join('\n') + '\n'
+}

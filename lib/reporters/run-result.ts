@@ -1,0 +1,157 @@
+/**
+ * The run's result, grouped by rule: what every reporter writes (results.json, JUnit, terminal).
+ * Built once from vitest's test modules after the run.
+ */
+import type { TestCase, TestModule } from 'vitest/node'
+import type { FailureDetail } from '../checks/failure.ts'
+import type { Exchange } from '../http/exchange.ts'
+import { toCurl } from '../http/curl.ts'
+import { ruleCatalogue, type Rule } from '../spec/rule-catalogue.ts'
+import type { CheckMeta, LedgerEntry } from '../suite-kit/check.ts'
+
+export type Status = 'pass' | 'fail' | 'skip' | 'warn'
+
+export interface CheckResult {
+  name: string
+  status: Status
+  durationMs: number
+  failure?: FailureDetail
+  notes: string[]
+  skipReason?: string
+  /** curl commands that repeat the exchanges of a failed check, key as $CONFORM_API_KEY. */
+  reproduce: string[]
+  exchanges: Exchange[]
+}
+
+export interface RuleResult extends Rule {
+  status: Status
+  checks: CheckResult[]
+}
+
+export interface RunResult {
+  tool: { name: string; version: string }
+  runId: string
+  baseUrl: string
+  embeddedServer: boolean
+  startedAt: string
+  durationMs: number
+  options: { readOnly: boolean; maxWrites: number; rules: string[]; timeoutMs: number }
+  verdict: 'pass' | 'fail'
+  exitCode: 0 | 1
+  summary: {
+    rules: Record<Status, number> & { total: number }
+    checks: Record<Status, number> & { total: number }
+    requests: number
+    recordsCreated: number
+  }
+  /** Must-rules that no check verified (skipped), with why. */
+  notVerified: { id: string; reason: string }[]
+  rules: RuleResult[]
+  /** Every record this run created, or may have created (a 2xx to a POST). */
+  ledger: LedgerEntry[]
+  /** What went wrong outside any check (deadline, crashes); each one fails the run. */
+  problems: string[]
+}
+
+export interface RunFacts {
+  tool: { name: string; version: string }
+  runId: string
+  baseUrl: string
+  embeddedServer: boolean
+  startedAt: Date
+  durationMs: number
+  options: RunResult['options']
+  problems: string[]
+}
+
+const stripRuleSuffix = (name: string) => name.replace(/ \[[a-z0-9-]+\]$/, '')
+
+function checkOf(test: TestCase): { ruleId: string | undefined; check: CheckResult } {
+  const meta = test.meta().conform as CheckMeta | undefined
+  const result = test.result()
+  const exchanges = meta?.exchanges ?? []
+  let status: Status
+  if (result.state === 'failed') status = 'fail'
+  else if (result.state === 'skipped' || result.state === 'pending') status = 'skip'
+  else status = meta?.notes.length ? 'warn' : 'pass'
+  const failure =
+    meta?.failure ??
+    (result.state === 'failed'
+      ? { message: result.errors?.[0]?.message?.split('\n')[0] ?? 'failed', expected: '-', actual: result.errors?.[0]?.message ?? '' }
+      : undefined)
+  const skipReason = status === 'skip' ? (meta?.skipReason ?? (result.state === 'skipped' ? result.note : undefined) ?? 'not run') : undefined
+  return {
+    ruleId: meta?.ruleId ?? /\[([a-z0-9-]+)\]$/.exec(test.name)?.[1],
+    check: {
+      name: stripRuleSuffix(test.name),
+      status,
+      durationMs: Math.round(test.diagnostic()?.duration ?? 0),
+      ...(failure ? { failure } : {}),
+      notes: meta?.notes ?? [],
+      ...(skipReason ? { skipReason } : {}),
+      reproduce: status === 'fail' ? exchanges.map((e) => toCurl(e.request)) : [],
+      exchanges,
+    },
+  }
+}
+
+function ruleStatus(checks: CheckResult[]): Status {
+  if (checks.some((c) => c.status === 'fail')) return 'fail'
+  if (checks.every((c) => c.status === 'skip')) return 'skip'
+  if (checks.some((c) => c.status === 'warn')) return 'warn'
+  return 'pass'
+}
+
+export function buildRunResult(modules: readonly TestModule[], facts: RunFacts, selected: string[]): RunResult {
+  const byRule = new Map<string, CheckResult[]>()
+  const ledger = new Map<string, LedgerEntry>()
+  const exchangeIds = new Set<string>()
+  const problems = [...facts.problems]
+  for (const module of modules) {
+    for (const error of module.errors()) problems.push(`${module.moduleId}: ${error.message}`)
+    for (const test of module.children.allTests()) {
+      const { ruleId, check } = checkOf(test)
+      if (!ruleId) continue
+      if (selected.length > 0 && !selected.includes(ruleId)) continue
+      byRule.set(ruleId, [...(byRule.get(ruleId) ?? []), check])
+      for (const exchange of check.exchanges) exchangeIds.add(exchange.id)
+      for (const entry of (test.meta().conform as CheckMeta | undefined)?.created ?? []) ledger.set(entry.exchangeId, entry)
+    }
+  }
+  const rules: RuleResult[] = []
+  for (const rule of ruleCatalogue()) {
+    if (selected.length > 0 && !selected.includes(rule.id)) continue
+    const checks = byRule.get(rule.id) ?? []
+    if (checks.length === 0) {
+      problems.push(`rule ${rule.id} has no check in suites/`)
+      continue
+    }
+    rules.push({ ...rule, status: ruleStatus(checks), checks })
+  }
+  const count = <T extends { status: Status }>(items: T[]) => {
+    const counts = { total: items.length, pass: 0, fail: 0, skip: 0, warn: 0 }
+    for (const item of items) counts[item.status]++
+    return counts
+  }
+  const mustFailed = rules.some((r) => r.level === 'must' && r.status === 'fail')
+  const verdict = mustFailed || problems.length > 0 ? 'fail' : 'pass'
+  const allChecks = rules.flatMap((r) => r.checks)
+  return {
+    tool: facts.tool,
+    runId: facts.runId,
+    baseUrl: facts.baseUrl,
+    embeddedServer: facts.embeddedServer,
+    startedAt: facts.startedAt.toISOString(),
+    durationMs: facts.durationMs,
+    options: facts.options,
+    verdict,
+    exitCode: verdict === 'pass' ? 0 : 1,
+    summary: { rules: count(rules), checks: count(allChecks), requests: exchangeIds.size, recordsCreated: ledger.size },
+    notVerified: rules
+      .filter((r) => r.level === 'must' && r.status === 'skip')
+      .map((r) => ({ id: r.id, reason: r.checks.find((c) => c.skipReason)?.skipReason ?? 'not run' })),
+    rules,
+    ledger: [...ledger.values()],
+    problems,
+  }
+}

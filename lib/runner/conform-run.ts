@@ -1,0 +1,151 @@
+/**
+ * One conformance run: the test files of suites/ executed by vitest against a base URL, results
+ * grouped by rule, reports written, a verdict. The command line (lib/cli/conform.ts) is a thin
+ * shell around this.
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
+import { Writable } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import { startVitest, type TestModule, type Vitest } from 'vitest/node'
+import type { Config } from '../config/config.ts'
+import { createRedactor } from '../http/redact.ts'
+import { jsonReport } from '../reporters/json-report.ts'
+import { junitReport } from '../reporters/junit-report.ts'
+import { buildRunResult, type RunResult } from '../reporters/run-result.ts'
+import { terminalSummary } from '../reporters/terminal-summary.ts'
+import type { RunContext } from '../suite-kit/run-context.ts'
+import { POST_PROBE_ORDER } from '../../suites/cases/write-order.ts'
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+export interface RunTarget {
+  baseUrl: string
+  apiKey: string
+  embeddedServer: boolean
+}
+
+export interface RunOutput {
+  result: RunResult
+  reportFiles: string[]
+  summary: string
+}
+
+/** Extra report writers (HTML, GitHub summary …) plug in here: name → text, written to the report dir. */
+export type ReportWriter = (result: RunResult) => { file: string; text: string } | undefined
+const reportWriters: ReportWriter[] = [
+  (result) => ({ file: 'results.json', text: jsonReport(result) }),
+  (result) => ({ file: 'junit.xml', text: junitReport(result) }),
+]
+export function addReportWriter(writer: ReportWriter): void {
+  reportWriters.push(writer)
+}
+
+function newRunId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 13)
+  return `${stamp}-${randomBytes(2).toString('hex')}`
+}
+
+const toolVersion = (): string =>
+  (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version
+
+export async function runConformance(config: Config, target: RunTarget): Promise<RunOutput> {
+  const startedAt = new Date()
+  const started = performance.now()
+  const runId = newRunId(startedAt)
+  const totalWrites = POST_PROBE_ORDER.length
+  const maxWrites = config.readOnly ? 0 : Math.min(config.maxWrites ?? totalWrites, totalWrites)
+  const context: RunContext = {
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
+    runId,
+    timeoutMs: config.timeoutMs,
+    maxResponseBytes: config.maxResponseBytes,
+    readOnly: config.readOnly,
+    maxWrites,
+  }
+  const redact = createRedactor(target.apiKey)
+  const problems: string[] = []
+  let modules: readonly TestModule[] = []
+  let unhandled: string[] = []
+  // vitest's own console output is kept, redacted, and shown only when something went wrong
+  const vitestOutput: string[] = []
+  const sink = () => new Writable({ write: (chunk, _enc, next) => (vitestOutput.push(redact(String(chunk))), next()) })
+
+  let vitest: Vitest | undefined
+  let timedOut = false
+  const deadline = setTimeout(() => {
+    timedOut = true
+    void vitest?.cancelCurrentRun('deadline' as Parameters<Vitest['cancelCurrentRun']>[0])
+  }, config.deadlineMs)
+  try {
+    vitest = await startVitest(
+      'test',
+      [],
+      {
+        watch: false,
+        config: false,
+        root: PROJECT_ROOT,
+        include: ['suites/**/*.test.ts'],
+        reporters: [
+          {
+            onTestRunEnd(testModules, errors) {
+              modules = testModules
+              unhandled = errors.map((e) => redact(e.message ?? String(e)))
+            },
+          },
+        ],
+        provide: { conform: context },
+        pool: 'threads',
+        isolate: false,
+        fileParallelism: true,
+        maxWorkers: 2,
+        // a chain is at most: creations, then the list that follows them
+        testTimeout: config.timeoutMs * 3 + 5_000,
+        hookTimeout: config.timeoutMs,
+        cache: false,
+        passWithNoTests: true,
+        ...(config.rules.length > 0 ? { testNamePattern: `\\[(${config.rules.join('|')})\\]$` } : {}),
+      } as Parameters<typeof startVitest>[2],
+      {},
+      { stdout: sink(), stderr: sink() },
+    )
+  } finally {
+    clearTimeout(deadline)
+    await vitest?.close()
+  }
+  if (timedOut) problems.push(`the run did not finish within ${config.deadlineMs} ms (--deadline); unfinished checks count as failed`)
+  problems.push(...unhandled.map((message) => `unexpected error in the suite: ${message}`))
+  if (modules.length === 0) problems.push(`vitest ran no test file: ${redact(vitestOutput.join('').trim()).slice(0, 500)}`)
+
+  const result = buildRunResult(
+    modules,
+    {
+      tool: { name: 'petstore-categories-conformance', version: toolVersion() },
+      runId,
+      baseUrl: target.baseUrl,
+      embeddedServer: target.embeddedServer,
+      startedAt,
+      durationMs: Math.round(performance.now() - started),
+      options: { readOnly: config.readOnly, maxWrites, rules: config.rules, timeoutMs: config.timeoutMs },
+      problems,
+    },
+    config.rules,
+  )
+  if (timedOut) {
+    for (const rule of result.rules) for (const check of rule.checks) if (check.status === 'skip' && !check.skipReason?.startsWith('not verified')) check.status = 'fail'
+  }
+
+  const reportDir = resolve(config.reportDir)
+  mkdirSync(reportDir, { recursive: true })
+  const reportFiles: string[] = []
+  for (const writer of reportWriters) {
+    const report = writer(result)
+    if (!report) continue
+    const path = join(reportDir, report.file)
+    writeFileSync(path, redact(report.text))
+    reportFiles.push(relative(process.cwd(), path) || path)
+  }
+  return { result, reportFiles, summary: redact(terminalSummary(result, reportFiles)) }
+}

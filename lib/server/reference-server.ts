@@ -1,0 +1,237 @@
+/**
+ * The reference implementation of the interface: node:http, an in-memory store, requests validated
+ * with the same schemas the suite checks responses against. It conforms to every rule; the
+ * `behaviour` seams let self-tests make it misbehave one rule at a time, or use a freedom the
+ * document leaves (see lib/server/mutations.ts and lib/server/variants.ts).
+ */
+import { timingSafeEqual } from 'node:crypto'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { stringify as losslessStringify } from 'lossless-json'
+import { schemaProblems } from '../spec/schema-registry.ts'
+
+export type OperationId = 'listCategories' | 'createCategory' | 'getPet' | 'listStoreOrders'
+
+export interface StoredCategory {
+  id: bigint
+  name: string
+  description?: string
+}
+
+/** One answer on its way out; `body` is serialised with exact bigint ids unless it is a string. */
+export interface Reply {
+  status: number
+  headers: Record<string, string>
+  body: unknown
+}
+
+export interface RequestInfo {
+  operation: OperationId | undefined
+  method: string
+  path: string
+  authorization: string | undefined
+  /** The parsed create body when there is one. */
+  body?: unknown
+}
+
+/** The seams a mutation or a variant overrides; each default is the conforming behaviour. */
+export interface Behaviour {
+  /** True when the Authorization header carries the key as a bearer token. */
+  authorize(authorization: string | undefined, key: string, operation: OperationId | undefined): boolean
+  /** Problems with a create body (parsed JSON), or null when it is a valid NewCategory. */
+  validate(body: unknown): string | null
+  /** The id of the next record. */
+  nextId(store: StoredCategory[]): bigint
+  /** What is stored for a valid body. */
+  toRecord(body: { name: string; description?: string }, id: bigint): StoredCategory
+  /** The list as it is answered. */
+  listBody(store: StoredCategory[]): unknown
+  /** The created record as it is answered. */
+  createdBody(record: StoredCategory): unknown
+  /** The Error record for a status. */
+  errorBody(status: number, code: string, message: string): unknown
+  /** Last word on every reply: a mutation can change status, headers or body here. */
+  finish(reply: Reply, request: RequestInfo): Reply
+  /** How a reply goes on the wire. */
+  transport: { delayMs: number; chunked: boolean; connectionClose: boolean }
+}
+
+export const conformingBehaviour: Behaviour = {
+  authorize(authorization, key) {
+    const match = /^Bearer (\S+)$/.exec(authorization ?? '')
+    if (!match) return false
+    const given = Buffer.from(match[1])
+    const expected = Buffer.from(key)
+    return given.length === expected.length && timingSafeEqual(given, expected)
+  },
+  validate(body) {
+    const problems = schemaProblems('NewCategory', body)
+    return problems === null ? null : problems.join('; ')
+  },
+  nextId(store) {
+    return store.length === 0 ? 1n : store[store.length - 1].id + 1n
+  },
+  toRecord(body, id) {
+    return { id, name: body.name, ...(body.description !== undefined ? { description: body.description } : {}) }
+  },
+  listBody: (store) => store,
+  createdBody: (record) => record,
+  errorBody: (status, code, message) => ({ code, message, status }),
+  finish: (reply) => reply,
+  transport: { delayMs: 0, chunked: false, connectionClose: false },
+}
+
+export interface ReferenceServerOptions {
+  apiKey: string
+  /** Default 127.0.0.1. */
+  host?: string
+  /** Default 0: a free port. */
+  port?: number
+  /** Default /v1, as §9.2 says. */
+  basePath?: string
+  behaviour?: Partial<Behaviour>
+  /** Records present before the run. */
+  seed?: StoredCategory[]
+  /** Largest request body accepted, in bytes. */
+  maxRequestBytes?: number
+}
+
+export interface RunningServer {
+  /** Base URL including the base path, e.g. http://127.0.0.1:40123/v1. */
+  baseUrl: string
+  apiKey: string
+  store: StoredCategory[]
+  /** Requests received, by method and path, for tests that count them. */
+  requests: { method: string; path: string }[]
+  close(): Promise<void>
+}
+
+const JSON_TYPE = 'application/json'
+
+export async function startReferenceServer(options: ReferenceServerOptions): Promise<RunningServer> {
+  const behaviour: Behaviour = { ...conformingBehaviour, ...options.behaviour }
+  behaviour.transport = { ...conformingBehaviour.transport, ...options.behaviour?.transport }
+  const basePath = options.basePath ?? '/v1'
+  const store: StoredCategory[] = [...(options.seed ?? [])]
+  const requests: { method: string; path: string }[] = []
+  const maxRequestBytes = options.maxRequestBytes ?? 1024 * 1024
+
+  const error = (status: number, code: string, message: string): Reply => ({
+    status,
+    headers: status === 401 ? { 'www-authenticate': 'Bearer realm="petstore"' } : {},
+    body: behaviour.errorBody(status, code, message),
+  })
+
+  async function handle(req: IncomingMessage): Promise<{ reply: Reply; info: RequestInfo }> {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    const info: RequestInfo = { operation: undefined, method: req.method ?? 'GET', path: url.pathname, authorization: req.headers.authorization }
+    if (!url.pathname.startsWith(basePath + '/')) return { info, reply: error(404, 'not_found', `no resource at ${url.pathname}`) }
+    const path = url.pathname.slice(basePath.length)
+    const route = routeOf(info.method, path)
+    if (route === 'method-not-allowed') return { info, reply: error(405, 'method_not_allowed', `${info.method} is not allowed on ${path}`) }
+    if (route === undefined) return { info, reply: error(404, 'not_found', `no resource at ${path}`) }
+    info.operation = route
+    if (!behaviour.authorize(req.headers.authorization, options.apiKey, route)) {
+      return { info, reply: error(401, 'unauthorized', 'The API key is missing or invalid.') }
+    }
+    switch (route) {
+      case 'listCategories':
+        return { info, reply: { status: 200, headers: {}, body: behaviour.listBody(store) } }
+      case 'listStoreOrders':
+        return { info, reply: { status: 200, headers: {}, body: [] } }
+      case 'getPet':
+        // §9.4: deprecated with a sunset date whose value is not shown; these dates are the
+        // reference server's own, not the service's.
+        return {
+          info,
+          reply: {
+            ...error(404, 'not_found', `pet ${path.split('/').pop()} not found`),
+            headers: { deprecation: '@1735689600', sunset: 'Thu, 31 Dec 2099 23:59:59 GMT' },
+          },
+        }
+      case 'createCategory': {
+        const text = await readBody(req, maxRequestBytes)
+        if (text === undefined) return { info, reply: error(413, 'payload_too_large', `request body over ${maxRequestBytes} bytes`) }
+        let body: unknown
+        try {
+          body = JSON.parse(text)
+        } catch {
+          return { info, reply: error(400, 'invalid_json', text === '' ? 'The request body is missing.' : 'The request body is not valid JSON.') }
+        }
+        info.body = body
+        const problem = behaviour.validate(body)
+        if (problem !== null) return { info, reply: error(400, 'invalid_request', problem) }
+        const record = behaviour.toRecord(body as { name: string; description?: string }, behaviour.nextId(store))
+        store.push(record)
+        return { info, reply: { status: 201, headers: {}, body: behaviour.createdBody(record) } }
+      }
+    }
+  }
+
+  const server: Server = createServer((req, res) => {
+    requests.push({ method: req.method ?? '', path: req.url ?? '' })
+    handle(req)
+      .then(({ reply, info }) => send(res, behaviour.finish(reply, info), behaviour.transport))
+      .catch((err: unknown) => send(res, error(500, 'internal', String(err)), behaviour.transport))
+  })
+  server.keepAliveTimeout = 5_000
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve))
+  const address = server.address() as AddressInfo
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return {
+    baseUrl: `http://${host}:${address.port}${basePath}`,
+    apiKey: options.apiKey,
+    store,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+function routeOf(method: string, path: string): OperationId | 'method-not-allowed' | undefined {
+  const route = path.replace(/\/+$/, '')
+  if (route === '/categories') return method === 'GET' ? 'listCategories' : method === 'POST' ? 'createCategory' : 'method-not-allowed'
+  if (/^\/pets\/[^/]+$/.test(route)) return method === 'GET' ? 'getPet' : 'method-not-allowed'
+  if (route === '/store/orders') return method === 'GET' ? 'listStoreOrders' : 'method-not-allowed'
+  return undefined
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength
+    if (size > limit) return undefined
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/** Serialises a reply; bigint ids are written exactly (lossless-json), strings go out as they are. */
+export function serialise(body: unknown): string {
+  if (typeof body === 'string') return body
+  return losslessStringify(body) ?? ''
+}
+
+function send(res: ServerResponse, reply: Reply, transport: Behaviour['transport']): void {
+  const write = () => {
+    if (res.destroyed) return
+    const text = serialise(reply.body)
+    const headers: Record<string, string> = { 'content-type': JSON_TYPE, ...reply.headers }
+    if (transport.connectionClose) headers.connection = 'close'
+    if (!transport.chunked) headers['content-length'] = String(Buffer.byteLength(text))
+    res.writeHead(reply.status, headers)
+    if (transport.chunked && text.length > 1) {
+      const middle = Math.floor(text.length / 2)
+      res.write(text.slice(0, middle))
+      res.end(text.slice(middle))
+    } else {
+      res.end(text)
+    }
+  }
+  if (transport.delayMs > 0) setTimeout(write, transport.delayMs)
+  else write()
+}

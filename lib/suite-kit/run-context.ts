@@ -1,0 +1,44 @@
+/**
+ * What the command line hands to the test files of suites/ (through vitest's provide/inject),
+ * and the per-worker HTTP client built from it.
+ */
+import { inject } from 'vitest'
+import { HttpClient } from '../http/client.ts'
+
+export interface RunContext {
+  baseUrl: string
+  apiKey: string
+  /** Names of created records start with `conform-<runId>-`, so they can be found later. */
+  runId: string
+  timeoutMs: number
+  maxResponseBytes: number
+  /** No request that may create anything (no POST at all). */
+  readOnly: boolean
+  /** At most this many POST requests, each of which may create a record on a faulty server. */
+  maxWrites: number
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    conform: RunContext
+  }
+}
+
+let context: RunContext | undefined
+let client: HttpClient | undefined
+
+export function runContext(): RunContext {
+  context ??= inject('conform')
+  if (!context) throw new Error('suites/ run only through `npm run conform`, which provides the run context')
+  return context
+}
+
+export function httpClient(): HttpClient {
+  client ??= new HttpClient(runContext())
+  return client
+}
+
+/** Prefix of every record name this run creates. */
+export function recordPrefix(): string {
+  return `conform-${runContext().runId}`
+}

@@ -1,0 +1,19 @@
+/** §9: the version in the address, and the deprecated GET /pets/{petId}. */
+import { fail } from '../lib/checks/failure.ts'
+import { deprecationNote } from '../lib/checks/headers.ts'
+import { check, once } from '../lib/suite-kit/check.ts'
+import { httpClient, runContext } from '../lib/suite-kit/run-context.ts'
+import { VALID_AUTHORIZATION } from './cases/credentials.ts'
+
+check('base-url-ends-v1', 'the base URL → its path ends in /v1', async () => {
+  const { pathname } = new URL(runContext().baseUrl)
+  if (pathname.replace(/\/+$/, '').endsWith('/v1')) return
+  fail({ message: `the base URL path ${pathname} does not end in /v1`, expected: 'a base URL ending in /v1', actual: runContext().baseUrl })
+})
+
+const pet = once(() => httpClient().send({ method: 'GET', path: '/pets/1', headers: { authorization: VALID_AUTHORIZATION } }))
+
+check('advisory-deprecation-headers', 'GET /pets/{petId} with a valid key → Deprecation and Sunset headers', async (t) => {
+  const note = deprecationNote(await t.use(pet))
+  if (note) t.note(note)
+})

@@ -1,0 +1,43 @@
+/** The newcomer's run: no arguments, the embedded reference server, every rule passed, exit 0. */
+import { afterAll, describe, expect, test } from 'vitest'
+import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
+import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+
+describe('npm run conform with no arguments', () => {
+  let run: ConformRun
+  afterAll(() => run?.cleanup())
+
+  test('checks the embedded reference server, passes every rule and exits 0', async () => {
+    run = await runConform([])
+    expect(run.stderr).toBe('')
+    expect(run.code, run.stdout).toBe(0)
+    expect(run.stdout).toContain('embedded reference server')
+    expect(run.stdout).toContain('Verdict: PASS (exit 0)')
+    const results = run.results!
+    expect(results.verdict).toBe('pass')
+    expect(results.problems).toEqual([])
+    expect(results.rules.map((r) => r.id).sort()).toEqual(ruleCatalogue().map((r) => r.id).sort())
+    for (const rule of results.rules) {
+      expect(rule.checks.length, rule.id).toBeGreaterThan(0)
+      expect(rule.status, `${rule.id}: ${JSON.stringify(rule.checks.find((c) => c.status !== 'pass'))}`).toBe('pass')
+    }
+  })
+
+  test('writes junit.xml and results.json with every rule, its checks and their evidence', () => {
+    expect(run.files['junit.xml']).toMatch(/^<\?xml/)
+    expect(run.files['junit.xml']).toContain('<testsuite name="create-echoes-fields')
+    const results = run.results!
+    expect(results.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
+    expect(results.summary.requests).toBeGreaterThan(20)
+    const check = results.rules.find((r) => r.id === 'create-returns-201')!.checks[0]
+    expect(check.exchanges[0].request.method).toBe('POST')
+    expect(check.exchanges[0].request.headers.authorization).toBe('Bearer $CONFORM_API_KEY')
+    expect(check.exchanges[0].response?.status).toBe(201)
+  })
+
+  test('ledgers every record it created, each named after the run', () => {
+    const { ledger, runId } = run.results!
+    expect(ledger.length).toBe(4)
+    for (const entry of ledger) expect(entry.name.trim().startsWith(`conform-${runId}-`)).toBe(true)
+  })
+})
