@@ -145,7 +145,8 @@ export async function runConformance(config: Config, target: RunTarget): Promise
     if (!report) continue
     const path = join(reportDir, report.file)
     writeFileSync(path, redact(report.text))
-    reportFiles.push(relative(process.cwd(), path) || path)
+    const shown = relative(process.cwd(), path)
+    reportFiles.push(shown.startsWith('..') ? path : shown)
   }
   return { result, reportFiles, summary: redact(terminalSummary(result, reportFiles)) }
 }
