@@ -6,7 +6,7 @@
 import { expectDistinctIds, expectEchoedFields, expectListed, type CategoryRecord } from '../lib/checks/category.ts'
 import { NotApplicable } from '../lib/checks/failure.ts'
 import { expectJsonContentType, expectStatus, requireStatus } from '../lib/checks/response.ts'
-import { expectSchema } from '../lib/checks/schema.ts'
+import { conformingBody, expectSchema } from '../lib/checks/schema.ts'
 import type { HttpResult } from '../lib/http/client.ts'
 import { check, once } from '../lib/suite-kit/check.ts'
 import { httpClient, recordPrefix } from '../lib/suite-kit/run-context.ts'
@@ -50,7 +50,7 @@ async function createdRecords(): Promise<{ records: CategoryRecord[]; results: H
   for (const result of results) {
     if (result.exchange.response?.status !== 201) continue
     try {
-      records.push(expectSchema(result, 'Category') as CategoryRecord)
+      records.push(conformingBody(result, 'Category', 'create-returns-category') as CategoryRecord)
     } catch {
       // not a Category: create-returns-category reports it
     }
@@ -91,6 +91,6 @@ check('created-in-list', `${afterLabel} → every created category is listed wit
   t.evidence(...results, list)
   if (records.length === 0) throw new NotApplicable('no category was created (create-returns-201 reports why)')
   requireStatus(list, [200], 'list-returns-200 reports the status')
-  const listed = expectSchema(list, 'CategoryList', 'an array of Category records') as CategoryRecord[]
+  const listed = conformingBody(list, 'CategoryList', 'list-returns-category-array') as CategoryRecord[]
   expectListed(records, listed, ...results, list)
 })

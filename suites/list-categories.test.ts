@@ -1,7 +1,7 @@
 /** §4.1 listCategories: 200 and an array of Category records, ids unique. */
 import { expectDistinctIds, type CategoryRecord } from '../lib/checks/category.ts'
 import { expectJsonContentType, expectStatus, requireStatus } from '../lib/checks/response.ts'
-import { expectSchema } from '../lib/checks/schema.ts'
+import { conformingBody, expectSchema } from '../lib/checks/schema.ts'
 import { check, once } from '../lib/suite-kit/check.ts'
 import { httpClient } from '../lib/suite-kit/run-context.ts'
 import { VALID_AUTHORIZATION } from './cases/credentials.ts'
@@ -29,6 +29,6 @@ check('json-content-type', `${label} → the list is application/json`, async (t
 check('ids-unique', `${label} → no two listed categories share an id`, async (t) => {
   const result = await t.use(list)
   requireStatus(result, [200], STATUS_REPORTED)
-  const records = expectSchema(result, 'CategoryList', 'an array of Category records') as CategoryRecord[]
+  const records = conformingBody(result, 'CategoryList', 'list-returns-category-array') as CategoryRecord[]
   expectDistinctIds(records, 'the list', result)
 })

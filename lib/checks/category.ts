@@ -1,8 +1,8 @@
 /** Checks on Category records across requests: fields echoed, ids unique, created ones listed. */
 import type { HttpResult } from '../http/client.ts'
 import { exactIntegerAt, numberText } from '../json/exact-json.ts'
-import { fail } from './failure.ts'
-import { expectSchema } from './schema.ts'
+import { fail, NotApplicable } from './failure.ts'
+import { jsonBodyOf } from './response.ts'
 
 export interface NewCategory {
   name: string
@@ -24,7 +24,15 @@ export function idOf(record: CategoryRecord): string {
 
 /** §4.2 rule 2: every field sent comes back, unchanged (extra fields are allowed). */
 export function expectEchoedFields(sent: NewCategory, result: HttpResult): CategoryRecord {
-  const record = expectSchema(result, 'Category') as CategoryRecord
+  let record: CategoryRecord
+  try {
+    record = jsonBodyOf(result) as CategoryRecord
+  } catch {
+    throw new NotApplicable('the body is not JSON; create-returns-category reports it')
+  }
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+    throw new NotApplicable('the body is not a record; create-returns-category reports it')
+  }
   for (const [field, value] of Object.entries(sent)) {
     if (record[field] !== value) {
       fail(

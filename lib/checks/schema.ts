@@ -1,7 +1,7 @@
 /** Shape checks: every body is judged by the Ajv validator compiled from spec/openapi.yaml. */
 import type { HttpResult } from '../http/client.ts'
 import { schemaProblems, type SchemaName } from '../spec/schema-registry.ts'
-import { fail } from './failure.ts'
+import { fail, NotApplicable } from './failure.ts'
 import { jsonBodyOf } from './response.ts'
 
 const SHOWN_PROBLEMS = 5
@@ -18,4 +18,19 @@ export function expectSchema(result: HttpResult, schema: SchemaName, what = `a $
     },
     result.exchange,
   )
+}
+
+/**
+ * The body when it conforms to the schema; otherwise NotApplicable, because the rule named in
+ * `reportedBy` already reports the shape, and a check of another rule has nothing to judge.
+ */
+export function conformingBody(result: HttpResult, schema: SchemaName, reportedBy: string): unknown {
+  let body: unknown
+  try {
+    body = jsonBodyOf(result)
+  } catch {
+    throw new NotApplicable(`the body is not JSON; ${reportedBy} reports it`)
+  }
+  if (schemaProblems(schema, body) !== null) throw new NotApplicable(`the body is not a ${schema} record; ${reportedBy} reports it`)
+  return body
 }
