@@ -5,14 +5,20 @@
  */
 import type { RunResult } from './run-result.ts'
 
+/** Text content: markup escaped, characters XML 1.0 cannot carry at all dropped. */
 function xml(text: string): string {
-  // characters XML 1.0 cannot carry at all are dropped
   return text
     .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
+    .replace(/\r/g, '&#13;')
+}
+
+/** Attribute value: as text, and tab, CR and LF as references, which attribute normalisation would turn into spaces. */
+function attr(text: string): string {
+  return xml(text).replace(/\t/g, '&#9;').replace(/\n/g, '&#10;')
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3)
@@ -28,26 +34,27 @@ export function junitReport(result: RunResult): string {
     const skipped = rule.checks.filter((c) => c.status === 'skip').length
     const time = rule.checks.reduce((sum, c) => sum + c.durationMs, 0)
     out.push(
-      `  <testsuite name="${xml(`${rule.id}: ${rule.title}`)}" tests="${rule.checks.length}" failures="${failures}" skipped="${skipped}" errors="0" time="${seconds(time)}">`,
+      `  <testsuite name="${attr(`${rule.id}: ${rule.title}`)}" tests="${rule.checks.length}" failures="${failures}" skipped="${skipped}" errors="0" time="${seconds(time)}">`,
     )
     out.push('    <properties>')
-    out.push(`      <property name="rule" value="${xml(rule.id)}"/>`)
+    out.push(`      <property name="rule" value="${attr(rule.id)}"/>`)
     out.push(`      <property name="level" value="${rule.level}"/>`)
-    out.push(`      <property name="section" value="${xml(rule.section)}"/>`)
-    out.push(`      <property name="base_url" value="${xml(result.baseUrl)}"/>`)
+    out.push(`      <property name="section" value="${attr(rule.section)}"/>`)
+    out.push(`      <property name="base_url" value="${attr(result.baseUrl)}"/>`)
     out.push('    </properties>')
     for (const check of rule.checks) {
-      out.push(`    <testcase classname="${xml(rule.id)}" name="${xml(check.name)}" time="${seconds(check.durationMs)}">`)
+      out.push(`    <testcase classname="${attr(rule.id)}" name="${attr(check.name)}" time="${seconds(check.durationMs)}">`)
       if (check.status === 'fail' && check.failure) {
         const body = [
           `rule: ${rule.id} (${rule.level}, §${rule.section})`,
           `expected: ${check.failure.expected}`,
           `actual:   ${check.failure.actual}`,
+          ...check.exchanges.map((e) => `exchange: ${e.request.method} ${e.request.url} → ${e.response ? e.response.status : (e.error?.code ?? 'no response')}`),
           ...check.reproduce.map((curl) => `reproduce: ${curl}`),
         ].join('\n')
-        out.push(`      <failure message="${xml(check.failure.message)}" type="${xml(rule.id)}">${xml(body)}</failure>`)
+        out.push(`      <failure message="${attr(check.failure.message)}" type="${attr(rule.id)}">${xml(body)}</failure>`)
       } else if (check.status === 'skip') {
-        out.push(`      <skipped message="${xml(check.skipReason ?? 'not run')}"/>`)
+        out.push(`      <skipped message="${attr(check.skipReason ?? 'not run')}"/>`)
       }
       if (check.notes.length > 0) out.push(`      <system-out>${xml(check.notes.map((n) => `advisory: ${n}`).join('\n'))}</system-out>`)
       out.push('    </testcase>')
@@ -57,7 +64,7 @@ export function junitReport(result: RunResult): string {
   if (result.problems.length > 0) {
     out.push(`  <testsuite name="run" tests="${result.problems.length}" failures="0" errors="${result.problems.length}" skipped="0" time="0">`)
     result.problems.forEach((problem, i) => {
-      out.push(`    <testcase classname="run" name="problem ${i + 1}" time="0"><error message="${xml(problem)}"/></testcase>`)
+      out.push(`    <testcase classname="run" name="problem ${i + 1}" time="0"><error message="${attr(problem)}">${xml(problem)}</error></testcase>`)
     })
     out.push('  </testsuite>')
   }

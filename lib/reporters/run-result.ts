@@ -155,3 +155,20 @@ export function buildRunResult(modules: readonly TestModule[], facts: RunFacts, 
     problems,
   }
 }
+
+/**
+ * A copy of the result with `redact` applied to every string in it. Reporters escape text for
+ * their format (XML, HTML, Markdown), after which a key could no longer be found in their output,
+ * so they are handed this copy.
+ */
+export function redactedResult(result: RunResult, redact: (text: string) => string): RunResult {
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return redact(value)
+    if (Array.isArray(value)) return value.map(walk)
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [redact(key), walk(inner)]))
+    }
+    return value
+  }
+  return walk(result) as RunResult
+}

@@ -13,7 +13,10 @@ import type { Config } from '../config/config.ts'
 import { createRedactor } from '../http/redact.ts'
 import { jsonReport } from '../reporters/json-report.ts'
 import { junitReport } from '../reporters/junit-report.ts'
-import { buildRunResult, type RunResult } from '../reporters/run-result.ts'
+import { githubActionsOutput } from '../reporters/github-actions.ts'
+import { htmlReport } from '../reporters/html-report.ts'
+import { markdownSummary } from '../reporters/markdown-summary.ts'
+import { buildRunResult, redactedResult, type RunResult } from '../reporters/run-result.ts'
 import { terminalSummary } from '../reporters/terminal-summary.ts'
 import type { RunContext } from '../suite-kit/run-context.ts'
 import { POST_PROBE_ORDER } from '../../suites/cases/write-order.ts'
@@ -37,6 +40,8 @@ export type ReportWriter = (result: RunResult) => { file: string; text: string }
 const reportWriters: ReportWriter[] = [
   (result) => ({ file: 'results.json', text: jsonReport(result) }),
   (result) => ({ file: 'junit.xml', text: junitReport(result) }),
+  (result) => ({ file: 'report.html', text: htmlReport(result) }),
+  (result) => ({ file: 'summary.md', text: markdownSummary(result) }),
 ]
 export function addReportWriter(writer: ReportWriter): void {
   reportWriters.push(writer)
@@ -139,14 +144,17 @@ export async function runConformance(config: Config, target: RunTarget): Promise
 
   const reportDir = resolve(config.reportDir)
   mkdirSync(reportDir, { recursive: true })
+  const shownResult = redactedResult(result, redact)
   const reportFiles: string[] = []
   for (const writer of reportWriters) {
-    const report = writer(result)
+    const report = writer(shownResult)
     if (!report) continue
     const path = join(reportDir, report.file)
     writeFileSync(path, redact(report.text))
     const shown = relative(process.cwd(), path)
     reportFiles.push(shown.startsWith('..') ? path : shown)
   }
-  return { result, reportFiles, summary: redact(terminalSummary(result, reportFiles)) }
+  const terminal = terminalSummary(shownResult, reportFiles)
+  const github = githubActionsOutput(shownResult, terminal, markdownSummary(shownResult), process.env, redact)
+  return { result, reportFiles, summary: redact(github.stdout) }
 }

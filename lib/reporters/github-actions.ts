@@ -1,0 +1,109 @@
+/**
+ * Under GitHub Actions (GITHUB_ACTIONS=true): failures become `::error` annotations, rules not
+ * verified a `::notice`, advisory notes `::warning`s, and summary.md is appended to the job
+ * summary ($GITHUB_STEP_SUMMARY). The terminal summary, which quotes server text, is printed
+ * between `::stop-commands::` and its resume token, so nothing in it can act as a workflow command.
+ */
+import { randomBytes } from 'node:crypto'
+import { appendFileSync } from 'node:fs'
+import type { RunResult } from './run-result.ts'
+import { failedChecks, notVerifiedByReason, plural } from './wording.ts'
+
+/** GitHub shows at most 10 annotations of each kind per step; the rest would vanish silently. */
+export const ANNOTATIONS_PER_KIND = 10
+/** GitHub refuses a step summary over 1 MiB; stay well under it. */
+const STEP_SUMMARY_BUDGET = 512 * 1024
+const MESSAGE_BUDGET = 4000
+
+/** Workflow-command data: %, CR and LF escaped (actions/toolkit `escapeData`). */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
+}
+
+/** Workflow-command property value: as data, plus : and , (actions/toolkit `escapeProperty`). */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C')
+}
+
+type Kind = 'error' | 'warning' | 'notice'
+
+export function workflowCommand(kind: Kind, title: string, message: string): string {
+  const body = message.length > MESSAGE_BUDGET ? message.slice(0, MESSAGE_BUDGET - 1) + '…' : message
+  return `::${kind} title=${escapeProperty(title)}::${escapeData(body)}`
+}
+
+/** The annotations of a run, at most ANNOTATIONS_PER_KIND of each kind (the last one says what was left out). */
+export function annotations(result: RunResult): string[] {
+  const errors: { title: string; message: string }[] = []
+  for (const problem of result.problems) errors.push({ title: 'Conformance run problem', message: problem })
+  for (const rule of result.rules) {
+    const failed = failedChecks(rule)
+    if (failed.length === 0) continue
+    const first = failed[0]
+    const lines = [
+      `${first.name}: ${first.failure?.message ?? 'failed'}`,
+      `expected: ${first.failure?.expected ?? '-'}`,
+      `actual:   ${first.failure?.actual ?? '-'}`,
+    ]
+    const curl = first.reproduce[first.reproduce.length - 1]
+    if (curl) lines.push(`reproduce: ${curl}`)
+    if (failed.length > 1) lines.push(`… and ${plural(failed.length - 1, 'more failed check')} of this rule in report.html`)
+    errors.push({ title: `${rule.id} (§${rule.section}): ${failed.length} of ${rule.checks.length} checks failed`, message: lines.join('\n') })
+  }
+  const out: string[] = []
+  const capped = (kind: Kind, items: { title: string; message: string }[], what: string) => {
+    const shown = items.length > ANNOTATIONS_PER_KIND ? items.slice(0, ANNOTATIONS_PER_KIND - 1) : items
+    for (const item of shown) out.push(workflowCommand(kind, item.title, item.message))
+    if (items.length > shown.length) {
+      out.push(workflowCommand(kind, `${items.length - shown.length} more ${what}`, 'GitHub shows 10 annotations of a kind per step: the rest are in the job summary and report.html'))
+    }
+  }
+  capped('error', errors, 'failing rules')
+
+  const groups = notVerifiedByReason(result)
+  if (groups.length > 0) {
+    const message = groups.map((g) => `${g.reason}: ${g.rules.map((r) => r.id).join(', ')}`).join('\n')
+    out.push(workflowCommand('notice', `${plural(result.summary.rules.skip, 'rule')} not verified by this run`, message))
+  }
+  const advisories = result.rules
+    .filter((r) => r.status === 'warn')
+    .map((r) => ({ title: `${r.id} (advisory, §${r.section})`, message: [...new Set(r.checks.flatMap((c) => c.notes))].join('\n') }))
+  capped('warning', advisories, 'advisory notes')
+  return out
+}
+
+export interface GithubOutput {
+  /** What to print instead of the bare terminal summary. */
+  stdout: string
+  /** Set when the job summary could not be written (the run goes on). */
+  problem?: string
+}
+
+/**
+ * Under GitHub Actions, appends `markdown` to $GITHUB_STEP_SUMMARY and returns the annotations
+ * followed by the terminal summary, shielded from command processing; elsewhere returns the
+ * terminal summary unchanged. `redact` is applied to everything written.
+ */
+export function githubActionsOutput(
+  result: RunResult,
+  terminal: string,
+  markdown: string,
+  env: NodeJS.ProcessEnv,
+  redact: (text: string) => string = (t) => t,
+): GithubOutput {
+  if (env.GITHUB_ACTIONS !== 'true') return { stdout: terminal }
+  let problem: string | undefined
+  const summaryFile = env.GITHUB_STEP_SUMMARY
+  if (summaryFile) {
+    const text = markdown.length > STEP_SUMMARY_BUDGET ? markdown.slice(0, STEP_SUMMARY_BUDGET) + '\n\n… cut: see report.html\n' : markdown
+    try {
+      appendFileSync(summaryFile, redact(text) + '\n')
+    } catch (error) {
+      problem = `could not append the job summary to $GITHUB_STEP_SUMMARY: ${(error as Error).message}`
+    }
+  }
+  const token = `conform-${randomBytes(12).toString('hex')}`
+  const lines = [...annotations(result).map(redact), `::stop-commands::${token}`, redact(terminal).replace(/\n$/, ''), `::${token}::`]
+  if (problem) lines.push(`::warning title=Job summary::${escapeData(redact(problem))}`)
+  return { stdout: lines.join('\n') + '\n', ...(problem ? { problem } : {}) }
+}

@@ -1,0 +1,73 @@
+/**
+ * Words and facts every human-readable report shares (terminal, report.html, summary.md, GitHub
+ * annotations), so that they say the same thing the same way.
+ */
+import type { CheckResult, RuleResult, RunResult } from './run-result.ts'
+
+export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
+
+/**
+ * A skip reason as reports group it: "not verified: over the write budget (--max-writes 3; this
+ * POST is number 7)" → "over the write budget (--max-writes 3)".
+ */
+export function reasonText(reason: string | undefined): string {
+  return (reason ?? 'not run').replace(/^not verified:\s*/i, '').replace(/; this POST is number \d+/, '')
+}
+
+/** Distinct skip reasons of some checks, with how many checks each covers, most frequent first. */
+export function skipReasons(checks: readonly CheckResult[]): { reason: string; count: number }[] {
+  const counts = new Map<string, number>()
+  for (const check of checks) {
+    if (check.status !== 'skip') continue
+    const reason = reasonText(check.skipReason)
+    counts.set(reason, (counts.get(reason) ?? 0) + 1)
+  }
+  return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count)
+}
+
+/** Rules no check of which ran (every check skipped), grouped by why: the rules this run did not verify. */
+export function notVerifiedByReason(result: RunResult): { reason: string; rules: RuleResult[] }[] {
+  const groups = new Map<string, RuleResult[]>()
+  for (const rule of result.rules) {
+    if (rule.status !== 'skip') continue
+    const reason = skipReasons(rule.checks)[0]?.reason ?? 'not run'
+    groups.set(reason, [...(groups.get(reason) ?? []), rule])
+  }
+  return [...groups].map(([reason, rules]) => ({ reason, rules }))
+}
+
+/** Rules that were judged although some of their checks were skipped. */
+export function partlyVerified(result: RunResult): { rule: RuleResult; skipped: number; reasons: string[] }[] {
+  return result.rules
+    .filter((rule) => rule.status !== 'skip' && rule.checks.some((c) => c.status === 'skip'))
+    .map((rule) => {
+      const reasons = skipReasons(rule.checks)
+      return { rule, skipped: reasons.reduce((sum, r) => sum + r.count, 0), reasons: reasons.map((r) => r.reason) }
+    })
+}
+
+/** What the run was allowed to write, in one phrase. */
+export function writeMode(result: RunResult): string {
+  if (result.options.readOnly) return 'read-only (--read-only): no POST sent, nothing created'
+  return `writes bounded to ${plural(result.options.maxWrites, 'POST')} (--max-writes)`
+}
+
+export function failedChecks(rule: RuleResult): CheckResult[] {
+  return rule.checks.filter((c) => c.status === 'fail')
+}
+
+export function headline(result: RunResult): string {
+  const r = result.summary.rules
+  if (result.verdict === 'pass') {
+    const unverified = r.skip > 0 ? `; ${plural(r.skip, 'rule')} not verified` : ''
+    return `PASS: every must-rule that ran passed${unverified}`
+  }
+  const parts = [] as string[]
+  if (r.fail > 0) parts.push(`${r.fail} of ${r.total} rules failed`)
+  if (result.problems.length > 0) parts.push(plural(result.problems.length, 'problem') + ' during the run')
+  return `FAIL: ${parts.join(', ')}`
+}
+
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`
+}

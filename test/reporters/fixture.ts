@@ -1,0 +1,110 @@
+/**
+ * Hand-built RunResults for reporter tests: the real rule catalogue, checks as a table, and server
+ * text that tries everything (markup, quotes, control characters, bidi overrides, workflow
+ * commands, Markdown, invalid XML characters).
+ */
+import type { Exchange } from '../../lib/http/exchange.ts'
+import type { CheckResult, RuleResult, RunResult, Status } from '../../lib/reporters/run-result.ts'
+import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
+import type { LedgerEntry } from '../../lib/suite-kit/check.ts'
+
+export const RUN_ID = '20260101-0000-abcd'
+export const BASE_URL = 'https://petstore.example/v1'
+
+/** What a hostile server might put in any text the reports quote. */
+export const HOSTILE =
+  '</pre></td><script>alert("x")</script><img src=x onerror=alert(1)> & "q" \'s\' \x1b[31mred\x1b[0m \u202Egnp.exe\u202C ]]> \x00\x07 %0A\r\n::error title=forged::forged annotation | *bold* [link](http://evil.example) @someone $x$ `tick`'
+
+let sequence = 0
+
+export function exchange(overrides: Partial<Exchange> = {}, status = 201, body = '{"id":1,"name":"x"}'): Exchange {
+  sequence++
+  return {
+    id: `exchange-${sequence}`,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationMs: 5,
+    request: {
+      method: 'POST',
+      url: `${BASE_URL}/categories`,
+      headers: { 'content-type': 'application/json', authorization: 'Bearer $CONFORM_API_KEY' },
+      body: `{"name":"conform-${RUN_ID}-plain"}`,
+    },
+    response: {
+      status,
+      headers: { 'content-type': 'application/json', 'x-server': HOSTILE },
+      body,
+      bodyBytes: body.length,
+      bodyTruncated: false,
+    },
+    ...overrides,
+  }
+}
+
+export function check(name: string, status: Status, extra: Partial<CheckResult> = {}): CheckResult {
+  const exchanges = extra.exchanges ?? (status === 'skip' ? [] : [exchange()])
+  return {
+    name,
+    status,
+    durationMs: 3,
+    notes: [],
+    reproduce: status === 'fail' ? exchanges.map(() => `curl -i -X POST '${BASE_URL}/categories' -H "authorization: Bearer $CONFORM_API_KEY"`) : [],
+    exchanges,
+    ...(status === 'fail' ? { failure: { message: `answered 201: ${HOSTILE}`, expected: 'status 400', actual: `status 201 ${HOSTILE}` } } : {}),
+    ...(status === 'skip' ? { skipReason: 'not verified: --read-only sends no request that could create a record' } : {}),
+    ...extra,
+  }
+}
+
+function ruleStatus(checks: CheckResult[]): Status {
+  if (checks.some((c) => c.status === 'fail')) return 'fail'
+  if (checks.every((c) => c.status === 'skip')) return 'skip'
+  if (checks.some((c) => c.status === 'warn')) return 'warn'
+  return 'pass'
+}
+
+/** A RunResult over the whole catalogue; `checksOf` gives each rule's checks (default: one passing check). */
+export function runResult(
+  checksOf: (ruleId: string) => CheckResult[] = (id) => [check(`${id} check`, 'pass')],
+  extra: { ledger?: LedgerEntry[]; problems?: string[]; readOnly?: boolean; maxWrites?: number } = {},
+): RunResult {
+  const rules: RuleResult[] = ruleCatalogue().map((rule) => {
+    const checks = checksOf(rule.id)
+    return { ...rule, status: ruleStatus(checks), checks }
+  })
+  const count = <T extends { status: Status }>(items: T[]) => {
+    const counts = { total: items.length, pass: 0, fail: 0, skip: 0, warn: 0 }
+    for (const item of items) counts[item.status]++
+    return counts
+  }
+  const problems = extra.problems ?? []
+  const failed = rules.some((r) => r.level === 'must' && r.status === 'fail') || problems.length > 0
+  const ledger = extra.ledger ?? []
+  return {
+    tool: { name: 'petstore-categories-conformance', version: '0.0.0-test' },
+    runId: RUN_ID,
+    baseUrl: BASE_URL,
+    embeddedServer: false,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationMs: 1234,
+    options: { readOnly: extra.readOnly ?? false, maxWrites: extra.readOnly ? 0 : (extra.maxWrites ?? 23), rules: [], timeoutMs: 10_000 },
+    verdict: failed ? 'fail' : 'pass',
+    exitCode: failed ? 1 : 0,
+    summary: {
+      rules: count(rules),
+      checks: count(rules.flatMap((r) => r.checks)),
+      requests: new Set(rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges.map((e) => e.id)))).size,
+      recordsCreated: ledger.length,
+    },
+    notVerified: rules.filter((r) => r.level === 'must' && r.status === 'skip').map((r) => ({ id: r.id, reason: r.checks[0]?.skipReason ?? 'not run' })),
+    rules,
+    ledger,
+    problems,
+  }
+}
+
+/** Every check of every rule fails, ten per rule, with hostile text everywhere. */
+export function everythingFails(): RunResult {
+  return runResult((id) => Array.from({ length: 10 }, (_, i) => check(`POST /categories ${HOSTILE} #${i} [${id}]`, 'fail')), {
+    problems: [`the server hung: ${HOSTILE}`],
+  })
+}

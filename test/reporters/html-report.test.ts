@@ -1,0 +1,143 @@
+/** report.html from hand-built results: self-contained, everything escaped, every section a reader needs. */
+import { describe, expect, test } from 'vitest'
+import { escapeHtml, htmlReport, shownHeaderValue } from '../../lib/reporters/html-report.ts'
+import { check, everythingFails, exchange, HOSTILE, RUN_ID, runResult } from './fixture.ts'
+
+describe('report.html', () => {
+  test('is one self-contained page: no script, no external asset, a CSP that forbids loading anything', () => {
+    const html = htmlReport(everythingFails())
+    expect(html.startsWith('<!doctype html>')).toBe(true)
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'`)
+    expect(html).not.toMatch(/<script|<link|<iframe|<object|<embed|<img|@import|url\(/i)
+    expect(html).not.toMatch(/\s(src|href)="(?!#)/i)
+  })
+
+  test('escapes server-controlled text everywhere: no markup, no event handler, no raw control or bidi character', () => {
+    const html = htmlReport(everythingFails())
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;')
+    expect(html).not.toContain('<script>')
+    expect(html).not.toMatch(/<img/)
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;')
+    expect(html).not.toContain('</pre></td>')
+    expect(html).not.toMatch(/[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\u202A-\u202E\u2066-\u2069]/)
+    expect(html).toContain('⟨U+001B⟩[31mred')
+    expect(html).toContain('⟨U+202E⟩gnp.exe')
+    // what the tags open, they close: the escaped text opened nothing
+    for (const tag of ['pre', 'td', 'tr', 'table', 'details', 'section', 'article', 'div']) {
+      const opened = html.match(new RegExp(`<${tag}[\\s>]`, 'g'))?.length ?? 0
+      const closed = html.match(new RegExp(`</${tag}>`, 'g'))?.length ?? 0
+      expect(closed, tag).toBe(opened)
+    }
+  })
+
+  test('escapeHtml covers the five markup characters', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;')
+  })
+
+  test('shows the summary: base URL, when, duration, rule counts, requests and records', () => {
+    const result = runResult((id) => [check(`${id} check`, id === 'ids-unique' ? 'fail' : 'pass')], {
+      ledger: [{ id: '7', name: `conform-${RUN_ID}-plain`, status: 201, exchangeId: 'none' }],
+    })
+    const html = htmlReport(result)
+    expect(html).toContain('FAIL: 1 of 19 rules failed')
+    expect(html).toContain('<code>https://petstore.example/v1</code>')
+    expect(html).toContain('2026-01-01 00:00:00 UTC')
+    expect(html).toContain('1.2 s')
+    expect(html).toMatch(/<div class="n">18<\/div><div>rules passed<\/div>/)
+    expect(html).toMatch(/<div class="n">1<\/div><div>rules failed<\/div>/)
+    expect(html).toMatch(/<div class="n">\d+<\/div><div>requests made<\/div>/)
+    expect(html).toMatch(/<div class="n">1<\/div><div>records created<\/div>/)
+  })
+
+  test('a failure shows expected and actual, request and response with headers and body, and a curl line with $CONFORM_API_KEY', () => {
+    const failing = exchange({}, 201, '{"id":9,"description":"no name"}')
+    const result = runResult((id) =>
+      id === 'create-rejects-missing-name'
+        ? [check('POST /categories with a body without name → 400', 'fail', { exchanges: [failing], failure: { message: 'POST answered 201, expected 400', expected: 'status 400', actual: 'status 201' } })]
+        : [check(`${id} check`, 'pass')],
+    )
+    const html = htmlReport(result)
+    const failures = html.slice(html.indexOf('<section id="failures">'), html.indexOf('<section id="rules">'))
+    expect(failures).toContain('POST /categories with a body without name → 400')
+    expect(failures).toContain('<tr><th scope="row">Expected</th><td>status 400</td></tr>')
+    expect(failures).toContain('<tr><th scope="row">Actual</th><td>status 201</td></tr>')
+    expect(failures).toContain('authorization: Bearer $CONFORM_API_KEY')
+    expect(failures).toContain('HTTP 201\ncontent-type: application/json')
+    expect(failures).toContain('{&quot;id&quot;:9,&quot;description&quot;:&quot;no name&quot;}')
+    expect(failures).toContain('curl -i -X POST')
+    expect(failures).toContain('Bearer $CONFORM_API_KEY')
+    expect(failures).toContain('§4.2, 7')
+  })
+
+  test('the rule matrix lists every rule with its section and status', () => {
+    const result = runResult((id) => [check(`${id} check`, id.startsWith('create') ? 'skip' : 'pass')], { readOnly: true })
+    const html = htmlReport(result)
+    const matrix = html.slice(html.indexOf('<section id="rules">'), html.indexOf('<section id="not-verified">'))
+    for (const rule of result.rules) {
+      const row = new RegExp(`<tr class="${rule.status}"><td><span class="badge ${rule.status}">[A-Z ]+</span></td><td>(<a href="#fail-${rule.id}">)?<code>${rule.id}</code>`)
+      expect(matrix).toMatch(row)
+      expect(matrix).toContain(`<td>§${rule.section}</td>`)
+    }
+    expect(matrix).toContain('NOT VERIFIED')
+  })
+
+  test('says which rules were not verified and why, and that a read-only run created nothing', () => {
+    const result = runResult((id) => [check(`${id} check`, id.startsWith('create') ? 'skip' : 'pass')], { readOnly: true })
+    const html = htmlReport(result)
+    const section = html.slice(html.indexOf('<section id="not-verified">'), html.indexOf('<section id="ledger">'))
+    expect(section).toContain('<strong>--read-only sends no request that could create a record</strong>')
+    for (const rule of result.rules.filter((r) => r.id.startsWith('create'))) expect(section).toContain(`<code>${rule.id}</code>`)
+    expect(html).toContain('read-only (--read-only): no POST sent, nothing created')
+    expect(html).toContain('<h2>Records created: 0</h2><p>None: this run was read-only and sent no POST.</p>')
+  })
+
+  test('the ledger lists every record, and marks the ones a conforming server would have refused', () => {
+    const accepted = exchange({}, 201, '{"id":5,"description":"x"}')
+    const result = runResult(
+      (id) =>
+        id === 'create-rejects-missing-name'
+          ? [check('POST without name → 400', 'fail', { exchanges: [accepted], failure: { message: 'POST answered 201, expected 400', expected: 'status 400', actual: 'status 201' } })]
+          : [check(`${id} check`, 'pass')],
+      {
+        ledger: [
+          { id: '4', name: `conform-${RUN_ID}-plain`, status: 201, exchangeId: 'elsewhere' },
+          { id: '5', name: '(sent: {"description":"x"})', status: 201, exchangeId: accepted.id },
+        ],
+      },
+    )
+    const html = htmlReport(result)
+    const ledger = html.slice(html.indexOf('<section id="ledger">'))
+    expect(ledger).toContain('<h2>Records created: 2</h2>')
+    expect(ledger).toContain(`<td><code>4</code></td><td>conform-${RUN_ID}-plain</td>`)
+    expect(ledger).toMatch(/<tr class="fail"><td>2<\/td><td><code>5<\/code><\/td><td>\(sent: \{&quot;description&quot;:&quot;x&quot;\}\)<div class="wrong">should have been refused: fails <code>create-rejects-missing-name<\/code>/)
+  })
+
+  test.each([
+    ['authorization', 'Bearer $CONFORM_API_KEY', 'Bearer $CONFORM_API_KEY'],
+    ['authorization', '$CONFORM_API_KEY', '$CONFORM_API_KEY'],
+    ['Authorization', 'Basic $CONFORM_API_KEY', 'Basic $CONFORM_API_KEY'],
+    ['authorization', 'Bearer ', 'Bearer '],
+    ['authorization', `Bearer conform-${RUN_ID}-not-a-key`, `Bearer conform-${RUN_ID}-not-a-key`],
+    ['authorization', 'Bearer sk_live_0123456789', '[hidden by the report: 25 characters]'],
+    ['set-cookie', 'session=abcdef; HttpOnly', '[hidden by the report: 24 characters]'],
+    ['x-api-key', 'abcdef', '[hidden by the report: 6 characters]'],
+    ['content-type', 'application/json', 'application/json'],
+  ])('credential header %s: %j is shown as %j', (name, value, shown) => {
+    expect(shownHeaderValue(name, value, RUN_ID)).toBe(shown)
+  })
+
+  test('a leaked credential in a response header never reaches the page, whatever the redaction before it did', () => {
+    const leaky = exchange({
+      response: { status: 200, headers: { 'set-cookie': 'token=supersecretvalue', authorization: 'Bearer supersecretvalue' }, body: '[]', bodyBytes: 2, bodyTruncated: false },
+    })
+    const html = htmlReport(runResult((id) => [check(`${id} check`, id === 'list-returns-200' ? 'fail' : 'pass', id === 'list-returns-200' ? { exchanges: [leaky] } : {})]))
+    expect(html).not.toContain('supersecretvalue')
+  })
+
+  test('problems of the run are shown and escaped', () => {
+    const html = htmlReport(runResult(undefined, { problems: [`vitest ran no test file: ${HOSTILE}`] }))
+    expect(html).toContain('<section id="problems">')
+    expect(html).toContain('FAIL: 1 problem during the run')
+    expect(html).not.toContain('<script>')
+  })
+})

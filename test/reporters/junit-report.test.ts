@@ -1,0 +1,95 @@
+/**
+ * junit.xml is well-formed XML whatever the server said, and has the shape GitHub (test-reporter
+ * actions), GitLab (artifacts:reports:junit) and Jenkins (junit step) read: <testsuites> around one
+ * <testsuite> per rule, one <testcase> per check with classname and name, <failure message> with
+ * expected/actual in its text, <skipped message>, and counts that agree with the children.
+ */
+import { describe, expect, test } from 'vitest'
+import { junitReport } from '../../lib/reporters/junit-report.ts'
+import { check, everythingFails, HOSTILE, runResult } from './fixture.ts'
+import { elements, parseXml, XmlError } from './xml.ts'
+
+describe('the strict XML reader the tests rely on', () => {
+  test.each([
+    ['<a>', 'never closed'],
+    ['<a></b>', 'closes'],
+    ['<a>&nbsp;</a>', 'undefined entity'],
+    ['<a>x & y</a>', 'unterminated reference'],
+    ['<a b="1" b="2"/>', 'duplicate attribute'],
+    ['<a>]]></a>', ']]>'],
+    ['<a>\u0001</a>', 'not allowed'],
+    ['<a>&#1;</a>', 'cannot carry'],
+    ['<a/><b/>', 'after the root'],
+    ['<a b=1/>', 'not quoted'],
+  ])('refuses %j', (source, why) => {
+    expect(() => parseXml(source)).toThrow(XmlError)
+    expect(() => parseXml(source)).toThrow(why)
+  })
+})
+
+describe('junit.xml', () => {
+  test('is well-formed even when every check fails with hostile server text', () => {
+    expect(() => parseXml(junitReport(everythingFails()))).not.toThrow()
+  })
+
+  test('has one testsuite per rule and one testcase per check, with counts that match the children', () => {
+    const result = runResult((id) => [check('a', 'pass'), check('b', id === 'ids-unique' ? 'fail' : 'skip'), check('c', 'pass')])
+    const root = parseXml(junitReport(result))
+    expect(root.name).toBe('testsuites')
+    const suites = root.children.filter((c) => c.name === 'testsuite')
+    expect(suites.map((s) => s.attributes.name.split(':')[0])).toEqual(result.rules.map((r) => r.id))
+    for (const suite of suites) {
+      const cases = suite.children.filter((c) => c.name === 'testcase')
+      expect(Number(suite.attributes.tests)).toBe(cases.length)
+      expect(Number(suite.attributes.failures)).toBe(cases.filter((c) => c.children.some((x) => x.name === 'failure')).length)
+      expect(Number(suite.attributes.skipped)).toBe(cases.filter((c) => c.children.some((x) => x.name === 'skipped')).length)
+      for (const testcase of cases) {
+        expect(testcase.attributes.classname).toBe(suite.attributes.name.split(':')[0])
+        expect(testcase.attributes.time).toMatch(/^\d+\.\d{3}$/)
+      }
+    }
+    expect(Number(root.attributes.tests)).toBe(elements(root, 'testcase').length)
+    expect(Number(root.attributes.failures)).toBe(elements(root, 'failure').length)
+    expect(Number(root.attributes.skipped)).toBe(elements(root, 'skipped').length)
+  })
+
+  test('a failure carries its one-line message, and expected, actual, the exchange and a curl line in its text', () => {
+    const result = runResult((id) =>
+      id === 'create-returns-201'
+        ? [check('POST /categories with name only → 201', 'fail', { failure: { message: 'POST answered 400, expected 201', expected: 'status 201', actual: 'status 400' } })]
+        : [check('x', 'pass')],
+    )
+    const failure = elements(parseXml(junitReport(result)), 'failure')[0]
+    expect(failure.attributes.message).toBe('POST answered 400, expected 201')
+    expect(failure.attributes.type).toBe('create-returns-201')
+    expect(failure.text).toContain('expected: status 201\nactual:   status 400')
+    expect(failure.text).toContain('exchange: POST https://petstore.example/v1/categories → 201')
+    expect(failure.text).toContain('reproduce: curl -i -X POST')
+    expect(failure.text).toContain('$CONFORM_API_KEY')
+  })
+
+  test('server text survives the round trip: what a CI system shows is what the server sent (less what XML cannot carry)', () => {
+    const result = everythingFails()
+    const failure = elements(parseXml(junitReport(result)), 'failure')[0]
+    const carried = HOSTILE.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, '')
+    expect(failure.attributes.message).toBe(`answered 201: ${carried}`)
+    expect(failure.text).toContain(`actual:   status 201 ${carried}`)
+  })
+
+  test('a skipped check says why; an advisory note is system-out, not a failure', () => {
+    const result = runResult((id) =>
+      id === 'advisory-www-authenticate' ? [check('401 names Bearer', 'warn', { notes: ['401 without a WWW-Authenticate header'] })] : [check('y', 'skip')],
+    )
+    const root = parseXml(junitReport(result))
+    expect(elements(root, 'skipped')[0].attributes.message).toBe('not verified: --read-only sends no request that could create a record')
+    expect(elements(root, 'system-out')[0].text).toBe('advisory: 401 without a WWW-Authenticate header')
+    expect(elements(root, 'failure')).toHaveLength(0)
+  })
+
+  test('problems of the run are errors in a testsuite of their own', () => {
+    const root = parseXml(junitReport(runResult(undefined, { problems: ['the run did not finish\nwithin 100 ms'] })))
+    const run = root.children.find((c) => c.attributes.name === 'run')!
+    expect(run.attributes.errors).toBe('1')
+    expect(elements(run, 'error')[0].attributes.message).toBe('the run did not finish\nwithin 100 ms')
+  })
+})
