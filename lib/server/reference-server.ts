@@ -30,6 +30,10 @@ export interface RequestInfo {
   method: string
   path: string
   authorization: string | undefined
+  /** Media type of the request body as sent (Content-Type header), if any. */
+  contentType: string | undefined
+  /** The raw create body as received ('' when none was sent). */
+  rawBody?: string
   /** The parsed create body when there is one. */
   body?: unknown
 }
@@ -38,6 +42,8 @@ export interface RequestInfo {
 export interface Behaviour {
   /** True when the Authorization header carries the key as a bearer token. */
   authorize(authorization: string | undefined, key: string, operation: OperationId | undefined): boolean
+  /** The create body parsed; throws when it is not JSON (answered 400). */
+  parseBody(text: string): unknown
   /** Problems with a create body (parsed JSON), or null when it is a valid NewCategory. */
   validate(body: unknown): string | null
   /** The id of the next record. */
@@ -50,8 +56,11 @@ export interface Behaviour {
   createdBody(record: StoredCategory): unknown
   /** The Error record for a status. */
   errorBody(status: number, code: string, message: string): unknown
-  /** Last word on every reply: a mutation can change status, headers or body here. */
-  finish(reply: Reply, request: RequestInfo): Reply
+  /**
+   * Last word on every reply: a mutation can change status, headers or body here. A header whose
+   * value is '' is left out (so `'content-type': ''` sends no Content-Type).
+   */
+  finish(reply: Reply, request: RequestInfo, store: readonly StoredCategory[]): Reply
   /** How a reply goes on the wire. */
   transport: { delayMs: number; chunked: boolean; connectionClose: boolean }
 }
@@ -64,6 +73,7 @@ export const conformingBehaviour: Behaviour = {
     const expected = Buffer.from(key)
     return given.length === expected.length && timingSafeEqual(given, expected)
   },
+  parseBody: (text) => JSON.parse(text) as unknown,
   validate(body) {
     const problems = schemaProblems('NewCategory', body)
     return problems === null ? null : problems.join('; ')
@@ -124,7 +134,13 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
 
   async function handle(req: IncomingMessage): Promise<{ reply: Reply; info: RequestInfo }> {
     const url = new URL(req.url ?? '/', 'http://localhost')
-    const info: RequestInfo = { operation: undefined, method: req.method ?? 'GET', path: url.pathname, authorization: req.headers.authorization }
+    const info: RequestInfo = {
+      operation: undefined,
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      authorization: req.headers.authorization,
+      contentType: req.headers['content-type'],
+    }
     if (!url.pathname.startsWith(basePath + '/')) return { info, reply: error(404, 'not_found', `no resource at ${url.pathname}`) }
     const path = url.pathname.slice(basePath.length)
     const route = routeOf(info.method, path)
@@ -152,9 +168,10 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       case 'createCategory': {
         const text = await readBody(req, maxRequestBytes)
         if (text === undefined) return { info, reply: error(413, 'payload_too_large', `request body over ${maxRequestBytes} bytes`) }
+        info.rawBody = text
         let body: unknown
         try {
-          body = JSON.parse(text)
+          body = behaviour.parseBody(text)
         } catch {
           return { info, reply: error(400, 'invalid_json', text === '' ? 'The request body is missing.' : 'The request body is not valid JSON.') }
         }
@@ -171,7 +188,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   const server: Server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', path: req.url ?? '' })
     handle(req)
-      .then(({ reply, info }) => send(res, behaviour.finish(reply, info), behaviour.transport))
+      .then(({ reply, info }) => send(res, behaviour.finish(reply, info, store), behaviour.transport))
       .catch((err: unknown) => send(res, error(500, 'internal', String(err)), behaviour.transport))
   })
   server.keepAliveTimeout = 5_000
@@ -219,17 +236,21 @@ export function serialise(body: unknown): string {
 function send(res: ServerResponse, reply: Reply, transport: Behaviour['transport']): void {
   const write = () => {
     if (res.destroyed) return
-    const text = serialise(reply.body)
-    const headers: Record<string, string> = { 'content-type': JSON_TYPE, ...reply.headers }
+    const bytes = Buffer.from(serialise(reply.body), 'utf8')
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries({ 'content-type': JSON_TYPE, ...reply.headers })) if (value !== '') headers[name] = value
     if (transport.connectionClose) headers.connection = 'close'
-    if (!transport.chunked) headers['content-length'] = String(Buffer.byteLength(text))
+    if (!transport.chunked) headers['content-length'] = String(bytes.byteLength)
     res.writeHead(reply.status, headers)
-    if (transport.chunked && text.length > 1) {
-      const middle = Math.floor(text.length / 2)
-      res.write(text.slice(0, middle))
-      res.end(text.slice(middle))
+    if (transport.chunked && bytes.byteLength > 1) {
+      // two chunks, split inside the first multi-byte UTF-8 sequence when there is one: a client
+      // must decode the body as a whole, not chunk by chunk
+      const multiByte = bytes.findIndex((byte) => byte >= 0xc0)
+      const at = multiByte >= 0 ? multiByte + 1 : Math.floor(bytes.byteLength / 2)
+      res.write(bytes.subarray(0, at))
+      res.end(bytes.subarray(at))
     } else {
-      res.end(text)
+      res.end(bytes)
     }
   }
   if (transport.delayMs > 0) setTimeout(write, transport.delayMs)

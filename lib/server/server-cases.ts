@@ -1,0 +1,94 @@
+/**
+ * What a mutation (lib/server/mutations.ts) and a variant (lib/server/variants.ts) have in common:
+ * a named way to start the reference server, and the helpers their behaviours are written with.
+ */
+import type { Behaviour, Reply, RequestInfo, RunningServer, StoredCategory } from './reference-server.ts'
+import { conformingBehaviour, startReferenceServer } from './reference-server.ts'
+
+/** One way to run the reference server: behaviour overrides plus where and with what it starts. */
+export interface ServerCase {
+  /** kebab-case, unique within its table. */
+  name: string
+  /** What the server does, in the words of an incident report. */
+  description: string
+  behaviour: Partial<Behaviour>
+  /** Default /v1. */
+  basePath?: string
+  /** Extra arguments for `npm run conform` (e.g. --allow-any-base-path, --read-only). */
+  args?: string[]
+  /** Records present before the run; a function, so tables stay cheap to import. */
+  seed?: () => StoredCategory[]
+}
+
+/** A server that breaks one rule of spec/rules.yaml on purpose: the suite must fail that rule. */
+export interface Mutation extends ServerCase {
+  /** The rule id that must fail (others may fail as a side effect). */
+  breaks: string
+}
+
+/** A server that uses a freedom the interface document leaves: the suite must pass it (exit 0). */
+export type Variant = ServerCase
+
+export interface StartCaseOptions {
+  apiKey: string
+  port?: number
+  host?: string
+}
+
+export function startCase(serverCase: ServerCase, options: StartCaseOptions): Promise<RunningServer> {
+  return startReferenceServer({
+    apiKey: options.apiKey,
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.host !== undefined ? { host: options.host } : {}),
+    ...(serverCase.basePath !== undefined ? { basePath: serverCase.basePath } : {}),
+    ...(serverCase.seed ? { seed: serverCase.seed() } : {}),
+    behaviour: serverCase.behaviour,
+  })
+}
+
+export function findCase<T extends ServerCase>(table: readonly T[], name: string): T | undefined {
+  return table.find((c) => c.name === name)
+}
+
+// --- helpers for writing behaviours ------------------------------------------------------------
+
+/** An error reply with the conforming Error record. */
+export function errorReply(status: number, code: string, message: string, headers: Record<string, string> = {}): Reply {
+  return { status, headers, body: conformingBehaviour.errorBody(status, code, message) }
+}
+
+/** The create body was sent but could not be parsed as JSON (the server answered 400 for it). */
+export function isInvalidJson(reply: Reply, request: RequestInfo): boolean {
+  return request.operation === 'createCategory' && reply.status === 400 && request.body === undefined && (request.rawBody ?? '') !== ''
+}
+
+/** The create request came without a body (the server answered 400 for it). */
+export function isMissingBody(reply: Reply, request: RequestInfo): boolean {
+  return request.operation === 'createCategory' && reply.status === 400 && request.rawBody === ''
+}
+
+/** The create body parsed but failed validation (the server answered 400 for it). */
+export function isInvalidBody(reply: Reply, request: RequestInfo): boolean {
+  return request.operation === 'createCategory' && reply.status === 400 && request.body !== undefined
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/** A record as JSON text with the id written verbatim (for ids JSON cannot carry as a bigint). */
+export function recordWithRawId(record: StoredCategory, rawId: string): string {
+  const { id: _id, ...rest } = record
+  return `{"id":${rawId},${JSON.stringify(rest).slice(1)}`
+}
+
+/** `count` categories with ids 1..count, as a long-lived service would have. */
+export function seedCategories(count: number): StoredCategory[] {
+  const kinds = ['dog', 'cat', 'rabbit', 'hamster', 'parrot', 'goldfish', 'tortoise', 'ferret']
+  const records: StoredCategory[] = []
+  for (let i = 1; i <= count; i++) {
+    const kind = kinds[i % kinds.length]
+    records.push(i % 3 === 0 ? { id: BigInt(i), name: `${kind}-${i}` } : { id: BigInt(i), name: `${kind}-${i}`, description: `Seeded ${kind} category number ${i}.` })
+  }
+  return records
+}

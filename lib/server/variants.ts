@@ -1,0 +1,178 @@
+/**
+ * Conforming variants: servers that use a freedom the interface document leaves. The suite must
+ * pass every one of them (exit 0); a failure here is a false alarm in the suite, not in the server.
+ */
+import { stringify as losslessStringify } from 'lossless-json'
+import { conformingBehaviour, type Reply } from './reference-server.ts'
+import { errorReply, isPlainObject, seedCategories, type Variant } from './server-cases.ts'
+
+export type { Variant } from './server-cases.ts'
+
+const INT64_MAX = 2n ** 63n - 1n
+const INT64_MIN = -(2n ** 63n)
+
+const withHeader = (reply: Reply, name: string, value: string): Reply => ({ ...reply, headers: { ...reply.headers, [name]: value } })
+
+const mediaTypeOf = (contentType: string | undefined) => contentType?.split(';')[0].trim().toLowerCase()
+
+export const VARIANTS: readonly Variant[] = [
+  {
+    name: 'json-with-charset',
+    description: 'every response is declared application/json; charset=utf-8',
+    behaviour: { finish: (reply) => withHeader(reply, 'content-type', 'application/json; charset=utf-8') },
+  },
+  {
+    name: 'extra-properties',
+    description: 'records and errors carry properties the document does not name; creates add Location and ETag headers',
+    behaviour: {
+      createdBody: (record) => ({ ...record, createdAt: '2025-01-01T00:00:00Z', links: { self: `/v1/categories/${record.id}` }, petCount: 0 }),
+      listBody: (store) => store.map((r) => ({ ...r, createdAt: '2025-01-01T00:00:00Z', petCount: 3 })),
+      errorBody: (status, code, message) => ({ code, message, status, requestId: 'req-7f3a', details: [{ field: 'name', issue: code }] }),
+      finish: (reply, request) =>
+        request.operation === 'createCategory' && reply.status === 201
+          ? { ...reply, headers: { ...reply.headers, location: `${request.path}/${(reply.body as { id: bigint }).id}`, etag: 'W/"1"' } }
+          : reply,
+    },
+  },
+  {
+    name: 'newest-first',
+    description: 'the list is ordered newest first',
+    behaviour: { listBody: (store) => [...store].reverse() },
+    seed: () => seedCategories(5),
+  },
+  {
+    name: 'ids-from-2-pow-53',
+    description: 'ids start at 2^53 (9007199254740992), where a double can no longer tell neighbours apart',
+    behaviour: { nextId: (store) => (store.length === 0 ? 2n ** 53n : store[store.length - 1].id + 1n) },
+  },
+  {
+    name: 'ids-down-from-int64-max',
+    description: 'ids count down from 2^63-1, the largest int64',
+    behaviour: { nextId: (store) => (store.length === 0 ? INT64_MAX : store[store.length - 1].id - 1n) },
+  },
+  {
+    name: 'negative-ids',
+    description: 'ids are negative, counting down from -1 (int64 is signed)',
+    behaviour: { nextId: (store) => (store.length === 0 ? -1n : store[store.length - 1].id - 1n) },
+  },
+  {
+    name: 'ids-up-from-int64-min',
+    description: 'ids count up from -2^63, the smallest int64',
+    behaviour: { nextId: (store) => (store.length === 0 ? INT64_MIN : store[store.length - 1].id + 1n) },
+  },
+  {
+    name: 'sparse-random-ids',
+    description: 'ids are scattered over the whole positive int64 range (a multiplicative hash of the sequence)',
+    behaviour: { nextId: (store) => (BigInt(store.length + 1) * 0x9e3779b97f4a7c15n) % 2n ** 63n },
+  },
+  {
+    name: 'chunked-bodies',
+    description: 'bodies are sent with Transfer-Encoding: chunked, split in the middle of a UTF-8 sequence when it falls there',
+    behaviour: { transport: { delayMs: 0, chunked: true, connectionClose: false } },
+  },
+  {
+    name: 'connection-close',
+    description: 'every response closes the connection (Connection: close)',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: true } },
+  },
+  {
+    name: 'slow-answers',
+    description: 'every answer takes 150 ms',
+    behaviour: { transport: { delayMs: 150, chunked: false, connectionClose: false } },
+  },
+  {
+    name: 'thirty-thousand-categories',
+    description: '30,000 categories exist before the run; the list returns all of them in one array',
+    behaviour: {},
+    seed: () => seedCategories(30_000),
+  },
+  {
+    name: 'empty-list-read-only',
+    description: 'the list is empty throughout (run with --read-only, so nothing is created)',
+    behaviour: {},
+    args: ['--read-only'],
+  },
+  {
+    name: 'rejects-unknown-fields',
+    description: 'a create body with a property NewCategory does not name is refused with 400',
+    behaviour: {
+      validate: (body) =>
+        conformingBehaviour.validate(body) ??
+        (Object.keys(body as object).some((k) => k !== 'name' && k !== 'description') ? 'unknown property in the body' : null),
+    },
+  },
+  {
+    name: 'rejects-empty-names',
+    description: 'an empty or blank name is refused with 400',
+    behaviour: {
+      validate: (body) => conformingBehaviour.validate(body) ?? ((body as { name: string }).name.trim() === '' ? 'name must not be blank' : null),
+    },
+  },
+  {
+    name: 'no-www-authenticate',
+    description: '401 answers carry no WWW-Authenticate header (advisory only: still exit 0)',
+    behaviour: { finish: (reply) => (reply.status === 401 ? withHeader(reply, 'www-authenticate', '') : reply) },
+  },
+  {
+    name: 'lower-case-bearer-accepted',
+    description: 'the scheme name is matched case-insensitively, so "bearer <key>" is accepted too (RFC 9110 §11.1)',
+    behaviour: { authorize: (authorization, key, op) => conformingBehaviour.authorize((authorization ?? '').replace(/^bearer /i, 'Bearer '), key, op) },
+  },
+  {
+    name: 'pets-and-orders-served',
+    description: 'GET /pets/1 answers a pet and GET /store/orders a list of orders, in shapes the document does not show, without Deprecation or Sunset',
+    behaviour: {
+      finish: (reply, request) => {
+        if (request.operation === 'getPet' && reply.status === 404) {
+          return { status: 200, headers: {}, body: { id: 1, name: 'Rex', category: { id: 1, name: 'dog' }, status: 'available' } }
+        }
+        if (request.operation === 'listStoreOrders' && reply.status === 200) {
+          return { ...reply, body: { orders: [{ id: 7, petId: 1, quantity: 1 }], total: 1 } }
+        }
+        return reply
+      },
+    },
+  },
+  {
+    name: 'strict-about-undocumented',
+    description: '404 in text/plain for unknown paths and unknown pets, 405 with Allow, 415 for bodies not declared JSON',
+    behaviour: {
+      finish: (reply, request) => {
+        if (request.operation === 'createCategory' && reply.status !== 401 && mediaTypeOf(request.contentType) !== 'application/json') {
+          return errorReply(415, 'unsupported_media_type', 'send Content-Type: application/json')
+        }
+        if (reply.status === 404) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not Found' }
+        if (reply.status === 405) return withHeader(reply, 'allow', request.path.endsWith('/categories') ? 'GET, POST' : 'GET')
+        return reply
+      },
+    },
+  },
+  {
+    name: 'pretty-printed-json',
+    description: 'bodies are pretty-printed with two-space indentation',
+    behaviour: { finish: (reply) => (typeof reply.body === 'string' ? reply : { ...reply, body: losslessStringify(reply.body, undefined, 2) ?? '' }) },
+  },
+  {
+    name: 'ascii-escaped-json',
+    description: 'non-ASCII characters are written as \\u escapes ("\\u00d1and\\u00fa")',
+    behaviour: {
+      finish: (reply) => {
+        if (typeof reply.body === 'string') return reply
+        const text = losslessStringify(reply.body) ?? ''
+        return { ...reply, body: text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) }
+      },
+    },
+  },
+  {
+    name: 'errors-with-extra-headers',
+    description: '401 names the realm and error in WWW-Authenticate (RFC 6750), errors carry cache and request-id headers',
+    behaviour: {
+      finish: (reply) => {
+        if (reply.status < 400) return reply
+        const headers: Record<string, string> = { ...reply.headers, 'cache-control': 'no-store', 'x-request-id': 'req-7f3a' }
+        if (reply.status === 401) headers['www-authenticate'] = 'Bearer realm="petstore", error="invalid_token", error_description="The access token is invalid"'
+        return { ...reply, headers, body: isPlainObject(reply.body) ? { ...reply.body, hint: 'see the documentation' } : reply.body }
+      },
+    },
+  },
+]
