@@ -1,0 +1,136 @@
+/**
+ * `npm run serve`: the reference server on a port of your choice, conforming or running one of the
+ * mutations (lib/server/mutations.ts) or conforming variants (lib/server/variants.ts), until
+ * Ctrl-C. Prints its base URL, its key (the server's own, random unless --api-key) and the command
+ * that checks it. Exit 2 on bad arguments.
+ */
+import { randomBytes } from 'node:crypto'
+import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import { MUTATIONS } from '../server/mutations.ts'
+import type { RunningServer } from '../server/reference-server.ts'
+import { findCase, startCase, type ServerCase } from '../server/server-cases.ts'
+import { VARIANTS } from '../server/variants.ts'
+
+export const SERVE_USAGE = `Usage: npm run serve -- [options]
+
+Starts the reference server of the Pet Store categories interface and keeps it up until Ctrl-C.
+
+  --port N             port to listen on (default: a free one)
+  --api-key KEY        the key the server accepts (default: a random one, printed)
+  --mutation NAME      misbehave as this mutation (breaks one rule on purpose)
+  --variant NAME       behave as this conforming variant
+  --list-mutations     print the mutations and variants, and exit
+  -h, --help           this text`
+
+export interface ServeIo {
+  out(text: string): void
+  err(text: string): void
+}
+
+function caseTable(title: string, cases: readonly (ServerCase & { breaks?: string })[]): string {
+  const width = Math.max(...cases.map((c) => c.name.length))
+  const lines = cases.map((c) => `  ${c.name.padEnd(width)}  ${c.breaks ? `[${c.breaks}] ` : ''}${c.description}`)
+  return `${title}\n${lines.join('\n')}\n`
+}
+
+export function listCases(): string {
+  return `${caseTable('Mutations (--mutation NAME; the rule each must fail in brackets):', MUTATIONS)}\n${caseTable('Conforming variants (--variant NAME):', VARIANTS)}`
+}
+
+/** Parses the arguments and starts the server; returns it, or an exit code when there is nothing to serve. */
+export async function serve(argv: string[], io: ServeIo): Promise<RunningServer | number> {
+  let values
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        'api-key': { type: 'string' },
+        mutation: { type: 'string' },
+        variant: { type: 'string' },
+        'list-mutations': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values
+  } catch (error) {
+    io.err(`serve: ${(error as Error).message.split('\n')[0]}; see --help\n`)
+    return 2
+  }
+  if (values.help) {
+    io.out(SERVE_USAGE + '\n')
+    return 0
+  }
+  if (values['list-mutations']) {
+    io.out(listCases())
+    return 0
+  }
+  const port = values.port === undefined ? 0 : Number(values.port)
+  if (!/^\d+$/.test(values.port ?? '0') || port > 65535) {
+    io.err(`serve: --port takes a port number (0-65535), got "${values.port}"\n`)
+    return 2
+  }
+  if (values.mutation !== undefined && values.variant !== undefined) {
+    io.err('serve: give --mutation or --variant, not both\n')
+    return 2
+  }
+  let chosen: (ServerCase & { breaks?: string }) | undefined
+  if (values.mutation !== undefined) {
+    chosen = findCase(MUTATIONS, values.mutation)
+    if (!chosen) {
+      io.err(`serve: unknown mutation "${values.mutation}"; the mutations are:\n${MUTATIONS.map((m) => `  ${m.name}`).join('\n')}\n`)
+      return 2
+    }
+  }
+  if (values.variant !== undefined) {
+    chosen = findCase(VARIANTS, values.variant)
+    if (!chosen) {
+      io.err(`serve: unknown variant "${values.variant}"; the variants are:\n${VARIANTS.map((v) => `  ${v.name}`).join('\n')}\n`)
+      return 2
+    }
+  }
+  const apiKey = values['api-key'] ?? randomBytes(24).toString('base64url')
+  const server = await startCase(chosen ?? { name: 'conforming', description: 'the conforming reference server', behaviour: {} }, { apiKey, port })
+
+  const what = chosen === undefined ? 'conforming' : chosen.breaks ? `mutation ${chosen.name}, breaks ${chosen.breaks}` : `variant ${chosen.name}`
+  const extra = chosen?.args?.length ? ` ${chosen.args.join(' ')}` : ''
+  io.out(
+    [
+      `Reference server (${what}) listening`,
+      ...(chosen ? [`  ${chosen.description}`] : []),
+      `  base URL: ${server.baseUrl}`,
+      `  API key:  ${apiKey}   (this server's own key${values['api-key'] === undefined ? ', random' : ''})`,
+      '',
+      'Check it from another terminal:',
+      `  CONFORM_API_KEY='${apiKey}' npm run conform -- --base-url ${server.baseUrl}${extra}`,
+      '',
+      'Ctrl-C stops it.',
+      '',
+    ].join('\n'),
+  )
+  return server
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const io: ServeIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }
+  serve(process.argv.slice(2), io).then(
+    (result) => {
+      if (typeof result === 'number') {
+        process.exitCode = result
+        return
+      }
+      const stop = () => {
+        io.out('\nStopping.\n')
+        void result.close().then(() => process.exit(0))
+      }
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+    },
+    (error: unknown) => {
+      io.err(`serve: ${(error as Error).message}\n`)
+      process.exitCode = 2
+    },
+  )
+}

@@ -1,0 +1,64 @@
+/** npm run serve: lists the cases, refuses unknown names with exit 2, serves the one asked for. */
+import { describe, expect, test } from 'vitest'
+import { serve, type ServeIo } from '../../lib/cli/serve.ts'
+import { MUTATIONS } from '../../lib/server/mutations.ts'
+import { VARIANTS } from '../../lib/server/variants.ts'
+
+function captureIo(): ServeIo & { stdout: string; stderr: string } {
+  const io = { stdout: '', stderr: '', out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) }
+  return io
+}
+
+describe('npm run serve', () => {
+  test('--list-mutations prints every mutation with the rule it breaks, and every variant', async () => {
+    const io = captureIo()
+    expect(await serve(['--list-mutations'], io)).toBe(0)
+    for (const m of MUTATIONS) expect(io.stdout).toContain(`${m.name}`)
+    expect(io.stdout).toContain('[create-returns-201]')
+    for (const v of VARIANTS) expect(io.stdout).toContain(v.name)
+  })
+
+  test.each([
+    [['--mutation', 'no-such-thing'], 'unknown mutation "no-such-thing"', MUTATIONS[0].name],
+    [['--variant', 'no-such-thing'], 'unknown variant "no-such-thing"', VARIANTS[0].name],
+    [['--port', 'eighty'], '--port takes a port number', undefined],
+    [['--mutation', MUTATIONS[0].name, '--variant', VARIANTS[0].name], 'not both', undefined],
+    [['--colour'], "Unknown option '--colour'", undefined],
+  ])('%j → exit 2 and a one-line reason', async (argv, reason, listed) => {
+    const io = captureIo()
+    expect(await serve(argv, io)).toBe(2)
+    expect(io.stderr).toContain(reason)
+    if (listed) expect(io.stderr).toContain(listed)
+    expect(io.stdout).toBe('')
+  })
+
+  test('--mutation serves the misbehaving server and prints URL, key and the conform command with its extra flags', async () => {
+    const io = captureIo()
+    const server = await serve(['--mutation', 'served-under-v2', '--api-key', 'test-key'], io)
+    if (typeof server === 'number') throw new Error(`exit ${server}: ${io.stderr}`)
+    try {
+      expect(server.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2$/)
+      expect(io.stdout).toContain(`base URL: ${server.baseUrl}`)
+      expect(io.stdout).toContain(`CONFORM_API_KEY='test-key' npm run conform -- --base-url ${server.baseUrl} --allow-any-base-path`)
+      const answer = await fetch(`${server.baseUrl}/categories`, { headers: { authorization: 'Bearer test-key' } })
+      expect(answer.status).toBe(200)
+    } finally {
+      await server.close()
+    }
+  })
+
+  test('with no case it serves the conforming server with a random key', async () => {
+    const io = captureIo()
+    const server = await serve([], io)
+    if (typeof server === 'number') throw new Error(`exit ${server}: ${io.stderr}`)
+    try {
+      expect(server.apiKey.length).toBeGreaterThan(20)
+      expect(io.stdout).toContain('conforming')
+      expect(io.stdout).toContain(server.apiKey)
+      const answer = await fetch(`${server.baseUrl}/categories`)
+      expect(answer.status).toBe(401)
+    } finally {
+      await server.close()
+    }
+  })
+})
