@@ -1,0 +1,119 @@
+/**
+ * Environment profiles: `.env` is always read, `--env NAME` also reads `.env.NAME` (which wins over
+ * `.env`), the environment wins over both, and flags over everything. Each case runs the real
+ * command in a temporary working directory holding only its .env files, against reference servers
+ * that count what they receive, so "which settings won" is read off which server was called.
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
+import { ROOT, runConform, type ConformRun } from '../helpers/run-conform.ts'
+
+const KEY = `profile-${randomBytes(12).toString('hex')}`
+const servers: Record<'dotenv' | 'staging' | 'environment', RunningServer> = {} as never
+const dirs: string[] = []
+const runs: ConformRun[] = []
+
+beforeAll(async () => {
+  for (const name of ['dotenv', 'staging', 'environment'] as const) servers[name] = await startReferenceServer({ apiKey: KEY })
+})
+afterAll(async () => {
+  runs.forEach((r) => r.cleanup())
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }))
+  await Promise.all(Object.values(servers).map((s) => s.close()))
+})
+
+/** A working directory with these files; node_modules linked so that the CLI's `--import tsx` resolves. */
+function workdir(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'conform-profile-'))
+  dirs.push(dir)
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir')
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
+  return dir
+}
+
+async function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<ConformRun> {
+  for (const server of Object.values(servers)) server.requests.length = 0
+  const result = await runConform(['--rule', 'list-returns-200', ...args], { cwd, env })
+  runs.push(result)
+  return result
+}
+
+const called = () => (Object.keys(servers) as (keyof typeof servers)[]).filter((name) => servers[name].requests.length > 0)
+
+describe('environment profiles', () => {
+  test('--env staging reads .env.staging: base URL and key come from it', async () => {
+    const cwd = workdir({ '.env.staging': `CONFORM_BASE_URL=${servers.staging.baseUrl}\nCONFORM_API_KEY=${KEY}\n` })
+    const result = await run(['--env', 'staging'], cwd)
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+    expect(called()).toEqual(['staging'])
+    expect(result.results!.baseUrl).toBe(servers.staging.baseUrl)
+  })
+
+  test('.env is always read, and .env.staging wins over it', async () => {
+    const cwd = workdir({
+      '.env': `CONFORM_BASE_URL=${servers.dotenv.baseUrl}\nCONFORM_API_KEY=${KEY}\nCONFORM_TIMEOUT_MS=7000\n`,
+      '.env.staging': `CONFORM_BASE_URL=${servers.staging.baseUrl}\n`,
+    })
+    const withoutProfile = await run([], cwd)
+    expect(withoutProfile.code, withoutProfile.stderr).toBe(0)
+    expect(called()).toEqual(['dotenv'])
+    const withProfile = await run(['--env', 'staging'], cwd)
+    expect(withProfile.code, withProfile.stderr).toBe(0)
+    expect(called()).toEqual(['staging'])
+    // what .env.staging does not set still comes from .env
+    expect(withProfile.results!.options.timeoutMs).toBe(7000)
+  })
+
+  test('the environment wins over .env.staging, and a flag over the environment', async () => {
+    const cwd = workdir({ '.env.staging': `CONFORM_BASE_URL=${servers.staging.baseUrl}\nCONFORM_API_KEY=${KEY}\n` })
+    const fromEnvironment = await run(['--env', 'staging'], cwd, { CONFORM_BASE_URL: servers.environment.baseUrl })
+    expect(fromEnvironment.code, fromEnvironment.stderr).toBe(0)
+    expect(called()).toEqual(['environment'])
+    const fromFlag = await run(['--env', 'staging', '--base-url', servers.dotenv.baseUrl], cwd, { CONFORM_BASE_URL: servers.environment.baseUrl })
+    expect(fromFlag.code, fromFlag.stderr).toBe(0)
+    expect(called()).toEqual(['dotenv'])
+  })
+
+  test('CONFORM_READ_ONLY=true in a profile makes a read-only run', async () => {
+    const cwd = workdir({ '.env.production': `CONFORM_BASE_URL=${servers.staging.baseUrl}\nCONFORM_API_KEY=${KEY}\nCONFORM_READ_ONLY=true\n` })
+    const result = await run(['--env', 'production', '--rule', 'create-returns-201'], cwd)
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.results!.options.readOnly).toBe(true)
+    expect(servers.staging.requests.filter((r) => r.method === 'POST')).toEqual([])
+  })
+
+  test('a missing profile file is exit 2 with one line naming the file, and nothing is sent', async () => {
+    const cwd = workdir({})
+    const result = await run(['--env', 'staging'], cwd)
+    expect(result.code).toBe(2)
+    expect(result.stderr.trim().split('\n')).toHaveLength(1)
+    expect(result.stderr).toMatch(/^conform: cannot read .*\.env\.staging \(ENOENT\); create it from \.env\.example or drop --env/)
+    expect(called()).toEqual([])
+  })
+
+  test('the key read from a profile never reaches output or reports', async () => {
+    const cwd = workdir({ '.env.staging': `CONFORM_BASE_URL=${servers.staging.baseUrl}\nCONFORM_API_KEY=${KEY}\n` })
+    const result = await run(['--env', 'staging'], cwd)
+    expect(result.stdout + result.stderr).not.toContain(KEY)
+    for (const [name, text] of Object.entries(result.files)) expect(text, name).not.toContain(KEY)
+  })
+})
+
+describe('.env.example', () => {
+  test('is committed with every setting a profile needs and no key in it', () => {
+    const example = readFileSync(join(ROOT, '.env.example'), 'utf8')
+    expect(example).toMatch(/^CONFORM_BASE_URL=https:\/\/\S+\/v1$/m)
+    expect(example).toMatch(/^CONFORM_API_KEY=$/m)
+    expect(example).toMatch(/CONFORM_READ_ONLY=true/)
+    expect(example).toMatch(/CONFORM_MAX_WRITES=\d+/)
+  })
+
+  test('real .env files are git-ignored, the example is not', () => {
+    const ignore = readFileSync(join(ROOT, '.gitignore'), 'utf8').split('\n')
+    expect(ignore).toEqual(expect.arrayContaining(['.env', '.env.*', '!.env.example']))
+  })
+})
