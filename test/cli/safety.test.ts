@@ -144,9 +144,27 @@ describe('the ledger lists exactly the records a run created', () => {
 })
 
 describe('README', () => {
+  const readme = () => readFileSync(join(ROOT, 'README.md'), 'utf8')
+  let server: RunningServer | undefined
+  let run: ConformRun | undefined
+  afterAll(async () => {
+    run?.cleanup()
+    await server?.close()
+  })
+
+  test('the write budget the production recipe recommends verifies every rule, and creates what it says', async () => {
+    const match = /`--max-writes (\d+)` verifies every rule with at least one check, and creates (\d+) records on a\s+conforming server/.exec(readme())
+    expect(match, 'the ## Production acceptance section').not.toBeNull()
+    server = await startReferenceServer({ apiKey: KEY })
+    run = await conformAgainst(server, '--max-writes', match![1])
+    expect(run.code, run.stdout).toBe(0)
+    expect(run.results!.rules.filter((r) => r.status === 'skip').map((r) => r.id)).toEqual([])
+    expect(posts(server).length).toBeLessThanOrEqual(Number(match![1]))
+    expect(server.store).toHaveLength(Number(match![2]))
+  })
+
   test('states how many POSTs, and so at most how many records, one run creates', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-    const match = /One run sends at most (\d+) POSTs:\s+(\d+) valid creations[\s\S]*?and (\d+) that a conforming\s+server refuses/.exec(readme)
+    const match = /One run sends at most (\d+) POSTs:\s+(\d+) valid creations[\s\S]*?and (\d+) that a conforming\s+server refuses/.exec(readme())
     expect(match, 'the ## Writes section').not.toBeNull()
     expect(Number(match![1])).toBe(POST_PROBE_ORDER.length)
     expect(Number(match![2])).toBe(VALID_CREATES.length)
