@@ -133,6 +133,7 @@ function failuresSection(result: RunResult): string {
       return `<article class="rule-failures" id="fail-${h(rule.id)}">
 <h3>${badge('fail')} <code>${h(rule.id)}</code> ${h(rule.title)}</h3>
 <p class="source">§${h(rule.section)} · ${rule.level === 'must' ? 'must' : 'advisory'} · ${checks.length} of ${rule.checks.length} checks failed</p>
+<p class="source">The interface document says:</p>
 ${rule.source.map((s) => `<blockquote>${h(s)}</blockquote>`).join('\n')}
 ${checks.map((check, i) => failureBlock(check, result.runId, i === 0)).join('\n')}
 </article>`

@@ -49,7 +49,7 @@ export function partlyVerified(result: RunResult): { rule: RuleResult; skipped: 
 /** What the run was allowed to write, in one phrase. */
 export function writeMode(result: RunResult): string {
   if (result.options.readOnly) return 'read-only (--read-only): no POST sent, nothing created'
-  return `writes bounded to ${plural(result.options.maxWrites, 'POST')} (--max-writes)`
+  return `at most ${plural(result.options.maxWrites, 'POST')} (--max-writes ${result.options.maxWrites})`
 }
 
 export function failedChecks(rule: RuleResult): CheckResult[] {
