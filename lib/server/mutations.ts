@@ -176,6 +176,12 @@ export const MUTATIONS: readonly Mutation[] = [
     description: 'the list shows summaries: every category without its description',
     behaviour: { listBody: (store) => store.map(withoutDescription) },
   },
+  {
+    name: 'list-mojibake-names',
+    breaks: 'created-in-list',
+    description: 'the list decodes stored UTF-8 names as Latin-1 (mojibake: "Ñandú" is listed as "Ã‘andÃº"); the create answer is right',
+    behaviour: { listBody: (store) => store.map((r) => ({ ...r, name: Buffer.from(r.name, 'utf8').toString('latin1') })) },
+  },
 
   // §4.2 rule 1: a body without name is answered 400
   {

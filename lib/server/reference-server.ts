@@ -57,10 +57,11 @@ export interface Behaviour {
   /** The Error record for a status. */
   errorBody(status: number, code: string, message: string): unknown
   /**
-   * Last word on every reply: a mutation can change status, headers or body here. A header whose
-   * value is '' is left out (so `'content-type': ''` sends no Content-Type).
+   * Last word on every reply: a mutation can change status, headers or body here, and the store
+   * (a variant that refuses a create takes the record back). A header whose value is '' is left
+   * out (so `'content-type': ''` sends no Content-Type).
    */
-  finish(reply: Reply, request: RequestInfo, store: readonly StoredCategory[]): Reply
+  finish(reply: Reply, request: RequestInfo, store: StoredCategory[]): Reply
   /** How a reply goes on the wire. */
   transport: { delayMs: number; chunked: boolean; connectionClose: boolean }
 }

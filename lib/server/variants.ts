@@ -17,20 +17,27 @@ const mediaTypeOf = (contentType: string | undefined) => contentType?.split(';')
 
 export const VARIANTS: readonly Variant[] = [
   {
+    name: 'reference-defaults',
+    description: 'the reference server as it is: WWW-Authenticate on 401, 404 Error records for unknown pets, Deprecation and Sunset on GET /pets/{petId}',
+    behaviour: {},
+  },
+  {
     name: 'json-with-charset',
-    description: 'every response is declared application/json; charset=utf-8',
-    behaviour: { finish: (reply) => withHeader(reply, 'content-type', 'application/json; charset=utf-8') },
+    description: 'successes are declared application/json; charset=utf-8, errors Application/JSON;charset=UTF-8 (media types are case-insensitive)',
+    behaviour: {
+      finish: (reply) => withHeader(reply, 'content-type', reply.status < 400 ? 'application/json; charset=utf-8' : 'Application/JSON;charset=UTF-8'),
+    },
   },
   {
     name: 'extra-properties',
-    description: 'records and errors carry properties the document does not name; creates add Location and ETag headers',
+    description: 'records and errors carry properties the document does not name, id last; creates add Location and ETag headers',
     behaviour: {
-      createdBody: (record) => ({ ...record, createdAt: '2025-01-01T00:00:00Z', links: { self: `/v1/categories/${record.id}` }, petCount: 0 }),
-      listBody: (store) => store.map((r) => ({ ...r, createdAt: '2025-01-01T00:00:00Z', petCount: 3 })),
+      createdBody: ({ id, ...rest }) => ({ createdAt: '2025-01-01T00:00:00Z', ...rest, links: { self: `/v1/categories/${id}` }, petCount: 0, id }),
+      listBody: (store) => store.map(({ id, ...rest }) => ({ ...rest, createdAt: '2025-01-01T00:00:00Z', petCount: 3, id })),
       errorBody: (status, code, message) => ({ code, message, status, requestId: 'req-7f3a', details: [{ field: 'name', issue: code }] }),
       finish: (reply, request) =>
         request.operation === 'createCategory' && reply.status === 201
-          ? { ...reply, headers: { ...reply.headers, location: `${request.path}/${(reply.body as { id: bigint }).id}`, etag: 'W/"1"' } }
+          ? { ...reply, headers: { ...reply.headers, location: `${request.path}/${(reply.body as { id: bigint }).id.toString()}`, etag: 'W/"1"' } }
           : reply,
     },
   },
@@ -64,6 +71,31 @@ export const VARIANTS: readonly Variant[] = [
     name: 'sparse-random-ids',
     description: 'ids are scattered over the whole positive int64 range (a multiplicative hash of the sequence)',
     behaviour: { nextId: (store) => (BigInt(store.length + 1) * 0x9e3779b97f4a7c15n) % 2n ** 63n },
+  },
+  {
+    name: 'busy-service',
+    description: 'other clients create categories all the time: every list shows one more record that the run did not create',
+    behaviour: {
+      listBody: (store) => {
+        // a write by someone else, landing just before this list is read
+        const last = store[store.length - 1]
+        store.push({ id: (last?.id ?? 0n) + 1n, name: `created-by-someone-else-${store.length}` })
+        return store
+      },
+    },
+  },
+  {
+    name: 'rejects-duplicate-names',
+    description: 'category names are unique: a second create with a name already taken is refused with 409 Conflict',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'createCategory' || reply.status !== 201) return reply
+        const { id, name } = reply.body as { id: bigint; name: string }
+        if (!store.some((r) => r.name === name && r.id !== id)) return reply
+        store.splice(store.findIndex((r) => r.id === id), 1)
+        return errorReply(409, 'conflict', `a category named ${JSON.stringify(name)} exists`)
+      },
+    },
   },
   {
     name: 'chunked-bodies',
@@ -149,8 +181,8 @@ export const VARIANTS: readonly Variant[] = [
   },
   {
     name: 'pretty-printed-json',
-    description: 'bodies are pretty-printed with two-space indentation',
-    behaviour: { finish: (reply) => (typeof reply.body === 'string' ? reply : { ...reply, body: losslessStringify(reply.body, undefined, 2) ?? '' }) },
+    description: 'bodies are pretty-printed with two-space indentation and end in a newline',
+    behaviour: { finish: (reply) => (typeof reply.body === 'string' ? reply : { ...reply, body: `${losslessStringify(reply.body, undefined, 2) ?? ''}\n` }) },
   },
   {
     name: 'ascii-escaped-json',

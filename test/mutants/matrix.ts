@@ -19,6 +19,8 @@ export interface CaseRun {
   /** Rules with advisory notes (status warn). */
   warnedRules: string[]
   problems: string[]
+  /** The first failed check of each failed rule: what the suite said. */
+  failures: { rule: string; check: string; message: string }[]
   durationMs: number
   /** The conform output, for a failure message. */
   output: string
@@ -33,6 +35,7 @@ export interface MutationOutcome extends CaseRun {
 
 export interface VariantOutcome extends CaseRun {
   name: string
+  description: string
   /** Exit 0. */
   passed: boolean
 }
@@ -58,6 +61,10 @@ export async function runCase(serverCase: ServerCase): Promise<CaseRun> {
         failedRules: failedRules(run),
         warnedRules: (run.results?.rules ?? []).filter((r) => r.status === 'warn').map((r) => r.id),
         problems: run.results?.problems ?? [],
+        failures: (run.results?.rules ?? []).flatMap((r) => {
+          const failed = r.checks.find((c) => c.status === 'fail')
+          return failed ? [{ rule: r.id, check: failed.name, message: failed.failure?.message ?? 'failed' }] : []
+        }),
         durationMs: Math.round(performance.now() - started),
         output: `${run.stdout}${run.stderr}`,
       }
@@ -76,7 +83,7 @@ export async function runMutation(mutation: Mutation): Promise<MutationOutcome> 
 
 export async function runVariant(variant: Variant): Promise<VariantOutcome> {
   const run = await runCase(variant)
-  return { name: variant.name, ...run, passed: run.code === 0 }
+  return { name: variant.name, description: variant.description, ...run, passed: run.code === 0 }
 }
 
 /** At most `n` of the functions given to it run at once; the rest wait their turn, in order. */
@@ -142,24 +149,35 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixRepo
   }
 }
 
-/** One line per case and the score, as `npm run mutants` prints it (Markdown table). */
-export function formatMatrix(report: MatrixReport): string {
-  const lines: string[] = []
+/** The score line. */
+export function formatScore(report: MatrixReport): string {
   const { score } = report
-  lines.push(`Kill matrix: ${score.caught}/${score.mutations} mutations caught, ${score.passed}/${score.variants} conforming variants passed`)
-  lines.push('')
-  lines.push('| mutation | must fail | caught | exit | also failed |')
-  lines.push('|---|---|---|---|---|')
+  return `Kill matrix: ${score.caught}/${score.mutations} mutations caught, ${score.passed}/${score.variants} conforming variants passed`
+}
+
+// run ids (conform-20261121-0844-9d43-…) differ from run to run; the table should not
+const cell = (text: string) =>
+  text
+    .replace(/conform-\d{8}-\d{4}-[0-9a-f]{4}/g, 'conform-<run>')
+    .replaceAll('|', '\\|')
+    .replaceAll('\n', ' ')
+
+/** The score and one row per case, as `npm run mutants` prints it (Markdown tables). */
+export function formatMatrix(report: MatrixReport): string {
+  const lines: string[] = [formatScore(report), '']
+  lines.push('| mutation | must fail | caught | exit | how the suite said it | also failed |')
+  lines.push('|---|---|---|---|---|---|')
   for (const o of report.mutations) {
     const others = o.failedRules.filter((r) => r !== o.breaks)
-    lines.push(`| ${o.name} | ${o.breaks} | ${o.caught ? 'yes' : '**NO**'} | ${o.code ?? 'killed'} | ${others.join(', ') || '-'} |`)
+    const said = o.failures.find((f) => f.rule === o.breaks)?.message ?? '-'
+    lines.push(`| ${o.name} | ${o.breaks} | ${o.caught ? 'yes' : '**NO**'} | ${o.code ?? 'killed'} | ${cell(said)} | ${others.join(', ') || '-'} |`)
   }
   lines.push('')
-  lines.push('| variant | passed | exit | advisory notes |')
-  lines.push('|---|---|---|---|')
+  lines.push('| variant | what it does | passed | exit | advisory notes |')
+  lines.push('|---|---|---|---|---|')
   for (const o of report.variants) {
     const failed = o.failedRules.length > 0 ? ` (failed: ${o.failedRules.join(', ')})` : ''
-    lines.push(`| ${o.name} | ${o.passed ? 'yes' : `**NO**${failed}`} | ${o.code ?? 'killed'} | ${o.warnedRules.join(', ') || '-'} |`)
+    lines.push(`| ${o.name} | ${cell(o.description)} | ${o.passed ? 'yes' : `**NO**${failed}`} | ${o.code ?? 'killed'} | ${o.warnedRules.join(', ') || '-'} |`)
   }
   return lines.join('\n') + '\n'
 }
