@@ -1,6 +1,6 @@
 /** Checks on Category records across requests: fields echoed, ids unique, created ones listed. */
 import type { HttpResult } from '../http/client.ts'
-import { exactIntegerAt, numberText } from '../json/exact-json.ts'
+import { exactIntegerTextAt, numberText } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { jsonBodyOf } from './response.ts'
 
@@ -18,8 +18,7 @@ export interface CategoryRecord {
 
 /** The id of a parsed record as exact decimal text (JSON.parse would round it past 2^53). */
 export function idOf(record: CategoryRecord): string {
-  const exact = exactIntegerAt(record, 'id')
-  return exact === null ? numberText(record, 'id') : exact.toString()
+  return exactIntegerTextAt(record, 'id') ?? numberText(record, 'id')
 }
 
 /** §4.2 rule 2: every field sent comes back, unchanged (extra fields are allowed). */

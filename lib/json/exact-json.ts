@@ -4,22 +4,84 @@
  * JSON.parse turns 9007199254740993 into 9007199254740992, so an id near 2^53 or 2^63 cannot be
  * compared or range-checked after it. A number literal of at most 15 characters has at most 15
  * significant digits and survives JSON.parse exactly (integer-ness and value), so only the longer
- * literals need their text kept. One pass over the text finds them outside strings; only when
- * there are any is the text rewritten (each long literal becomes a marker string), parsed once, and
- * the markers turned back into numbers whose literal text is remembered beside the parent object.
+ * literals need their text kept. One pass over the text finds them outside strings, and counts
+ * the number literals and keys on the way. When there are long literals:
+ *
+ * - fast path: the text is parsed once, as it is, and the tree is walked in document order; the
+ *   n-th number met is the n-th number literal of the text, so each long literal's text is
+ *   remembered beside its parent. Document order holds unless an object has integer-like keys
+ *   (enumerated first) or a key twice (the last value wins, at the first key's place); the first
+ *   is seen in the walk, the second as fewer keys than the text has, and either sends the text
+ *   to the slow path, as does any number whose value is not its literal's;
+ * - slow path: the text is rewritten (each long literal becomes a marker string), parsed again,
+ *   and the markers are turned back into numbers whose literal text is remembered.
+ *
+ * Either way JSON.parse sees the text first, so what it rejects is rejected (SyntaxError).
  */
 
-const exactLiterals = new WeakMap<object, Map<string | number, string>>()
+/** Keys and literal texts of one parent: [key, literal, key, literal …], or a Map when there are many. */
+type Literals = (string | number)[] | Map<string | number, string>
+const SMALL = 16
+
+/**
+ * The literal texts are kept on the parsed object itself, in a private field stamped on it (a
+ * base constructor that returns the object it is given): invisible to keys, JSON, deep equality
+ * and inspection like a WeakMap entry, but about as cheap to add and read as a property, which
+ * counts when a list has a million records with a long id each.
+ */
+const ReturnsItsArgument = function (parent: object) {
+  return parent
+} as unknown as new (parent: object) => object
+
+class ExactLiterals extends ReturnsItsArgument {
+  #literals: Literals
+  private constructor(parent: object, literals: Literals) {
+    super(parent)
+    this.#literals = literals
+  }
+
+  static of(parent: object): Literals | undefined {
+    return #literals in parent ? (parent as ExactLiterals).#literals : undefined
+  }
+
+  static keep(parent: object, key: string | number, literal: string): void {
+    if (!(#literals in parent)) {
+      new ExactLiterals(parent, [key, literal])
+      return
+    }
+    const stamped = parent as ExactLiterals
+    const literals = stamped.#literals
+    if (literals instanceof Map) literals.set(key, literal)
+    else if (literals.length < 2 * SMALL) literals.push(key, literal)
+    else {
+      const map = new Map<string | number, string>()
+      for (let k = 0; k < literals.length; k += 2) map.set(literals[k], literals[k + 1] as string)
+      stamped.#literals = map.set(key, literal)
+    }
+  }
+}
+const keep = ExactLiterals.keep
 
 export const INT64_MIN = -(2n ** 63n)
 export const INT64_MAX = 2n ** 63n - 1n
 
 const STRICT_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/
+const PLAIN_INTEGER = /^-?[1-9]\d*$/
 const LONG_LITERAL = 16
+/** Deeper than this the walk leaves the text to the slow path, whose walk needs no call stack. */
+const MAX_WALK_DEPTH = 2_000
 
-/** Start and end offsets of number literals of 16 or more characters that stand outside strings. */
-export function findLongNumberLiterals(text: string): number[] {
-  const spans: number[] = []
+interface Scan {
+  /** Start, end and ordinal (among all number literals) of each long literal. */
+  long: number[]
+  numbers: number
+  keys: number
+}
+
+function scan(text: string): Scan {
+  const long: number[] = []
+  let numbers = 0
+  let keys = 0
   const n = text.length
   let i = 0
   while (i < n) {
@@ -29,7 +91,7 @@ export function findLongNumberLiterals(text: string): number[] {
       i++
       for (;;) {
         const q = text.indexOf('"', i)
-        if (q < 0) return spans // unterminated: JSON.parse will reject the text
+        if (q < 0) return { long, numbers, keys } // unterminated: JSON.parse will reject the text
         let b = q - 1
         while (text.charCodeAt(b) === 92) b--
         i = q + 1
@@ -42,71 +104,109 @@ export function findLongNumberLiterals(text: string): number[] {
         if ((d >= 48 && d <= 57) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45) i++
         else break
       }
-      if (i - start >= LONG_LITERAL) spans.push(start, i)
+      if (i - start >= LONG_LITERAL) long.push(start, i, numbers)
+      numbers++
     } else {
+      if (c === 58) keys++ // outside strings a colon follows each key, once
       i++
     }
   }
+  return { long, numbers, keys }
+}
+
+/** Start and end offsets of number literals of 16 or more characters that stand outside strings. */
+export function findLongNumberLiterals(text: string): number[] {
+  const { long } = scan(text)
+  const spans: number[] = []
+  for (let k = 0; k < long.length; k += 3) spans.push(long[k], long[k + 1])
   return spans
 }
 
 /** JSON.parse, keeping the exact text of every number that JSON.parse could round. Throws SyntaxError. */
 export function parseJsonExact(text: string): unknown {
-  const spans = findLongNumberLiterals(text)
-  if (spans.length === 0) return JSON.parse(text)
-
-  const marker = `\u0000n${Math.random().toString(36).slice(2)}:`
-  const escapedMarker = marker.replace('\u0000', '\\u0000')
-  const parts: string[] = []
-  let last = 0
-  let replaced = 0
-  for (let k = 0; k < spans.length; k += 2) {
-    const literal = text.slice(spans[k], spans[k + 1])
-    // a literal that is not a JSON number stays as it is, so JSON.parse still rejects it
-    if (!STRICT_NUMBER.test(literal)) continue
-    // nor does one that stands where a key belongs: as a string it would make invalid text valid
-    if (/^\s*:/.test(text.slice(spans[k + 1], spans[k + 1] + 64))) continue
-    parts.push(text.slice(last, spans[k]), '"', escapedMarker, literal, '"')
-    last = spans[k + 1]
-    replaced++
-  }
-  if (replaced === 0) return JSON.parse(text)
-  parts.push(text.slice(last))
-  const value = JSON.parse(parts.join('')) as unknown
-  return reviveMarkers(value, marker, replaced)
+  const found = scan(text)
+  const value = JSON.parse(text) as unknown
+  if (found.long.length === 0) return value
+  if (value === null || typeof value !== 'object') return value // a lone number: no parent to keep its text beside
+  if (attachInOrder(value, text, found)) return value
+  return parseRewritten(text, found.long)
 }
 
-function reviveMarkers(root: unknown, marker: string, count: number): unknown {
-  let left = count
-  const revive = (value: unknown): string | undefined => {
-    if (typeof value === 'string' && value.startsWith(marker)) return value.slice(marker.length)
-    return undefined
-  }
-  if (typeof root === 'string') {
-    const literal = revive(root)
-    return literal === undefined ? root : Number(literal)
-  }
-  const stack: unknown[] = [root]
-  while (stack.length > 0 && left > 0) {
-    const node = stack.pop()
-    if (node === null || typeof node !== 'object') continue
-    const isArray = Array.isArray(node)
-    const keys: (string | number)[] = isArray ? node.map((_, i) => i) : Object.keys(node)
-    for (const key of keys) {
-      const child = (node as Record<string | number, unknown>)[key]
-      if (typeof child === 'string') {
-        const literal = revive(child)
-        if (literal !== undefined) {
-          ;(node as Record<string | number, unknown>)[key] = Number(literal)
-          let literals = exactLiterals.get(node)
-          if (!literals) exactLiterals.set(node, (literals = new Map()))
-          literals.set(key, literal)
-          left--
-        }
-      } else if (child !== null && typeof child === 'object') {
-        stack.push(child)
+/** The fast path: false when the tree's order is not the text's (the tree is then dropped). */
+function attachInOrder(root: object, text: string, found: Scan): boolean {
+  const long = found.long
+  let numbers = 0
+  let keys = 0
+  let next = 0 // index into long of the next long literal
+  let nextOrdinal = long[2]
+  const visitValue = (parent: object, key: string | number, child: unknown, depth: number): boolean => {
+    if (typeof child === 'number') {
+      if (numbers++ === nextOrdinal) {
+        const literal = text.slice(long[next], long[next + 1])
+        if (Number(literal) !== child) return false
+        keep(parent, key, literal) // on the discarded tree if the walk fails later: gone with it
+        next += 3
+        nextOrdinal = next < long.length ? long[next + 2] : -1
       }
+      return true
     }
+    if (child !== null && typeof child === 'object') return visit(child, depth + 1)
+    return true
+  }
+  const visit = (node: object, depth: number): boolean => {
+    if (depth > MAX_WALK_DEPTH) return false
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) if (!visitValue(node, i, node[i], depth)) return false
+      return true
+    }
+    let first = true
+    for (const key in node) {
+      // integer-like keys are enumerated before the others, whatever their place in the text
+      if (first && isIndexLike(key)) return false
+      first = false
+      keys++
+      if (!visitValue(node, key, (node as Record<string, unknown>)[key], depth)) return false
+    }
+    return true
+  }
+  return visit(root, 0) && numbers === found.numbers && keys === found.keys && next === long.length
+}
+
+function isIndexLike(key: string): boolean {
+  const c = key.charCodeAt(0)
+  return c >= 48 && c <= 57 && /^\d+$/.test(key)
+}
+
+/** The slow path, for a text JSON.parse has accepted: long literals become marker strings, parsed, revived. */
+function parseRewritten(text: string, long: number[]): unknown {
+  const marker = `\u0000n${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}:`
+  const open = '"' + marker.replace('\u0000', '\\u0000')
+  const parts: string[] = []
+  let last = 0
+  for (let k = 0; k < long.length; k += 3) {
+    parts.push(text.slice(last, long[k]), open + text.slice(long[k], long[k + 1]) + '"')
+    last = long[k + 1]
+  }
+  parts.push(text.slice(last))
+  const root = JSON.parse(parts.join('')) as object
+  let left = long.length / 3
+  const stack: object[] = [root]
+  const revive = (node: object, key: string | number, child: unknown): void => {
+    if (typeof child === 'string') {
+      if (child.charCodeAt(0) === 0 && child.startsWith(marker)) {
+        const literal = child.slice(marker.length)
+        ;(node as Record<string | number, unknown>)[key] = Number(literal)
+        keep(node, key, literal)
+        left--
+      }
+    } else if (child !== null && typeof child === 'object') {
+      stack.push(child)
+    }
+  }
+  while (stack.length > 0 && left > 0) {
+    const node = stack.pop() as object
+    if (Array.isArray(node)) for (let i = 0; i < node.length; i++) revive(node, i, node[i])
+    else for (const key of Object.keys(node)) revive(node, key, (node as Record<string, unknown>)[key])
   }
   return root
 }
@@ -114,7 +214,11 @@ function reviveMarkers(root: unknown, marker: string, count: number): unknown {
 /** The literal text of the number at parent[key] when JSON.parse could have rounded it. */
 export function literalAt(parent: unknown, key: string | number): string | undefined {
   if (parent === null || typeof parent !== 'object') return undefined
-  return exactLiterals.get(parent)?.get(key)
+  const literals = ExactLiterals.of(parent)
+  if (literals === undefined) return undefined
+  if (literals instanceof Map) return literals.get(key)
+  for (let k = 0; k < literals.length; k += 2) if (literals[k] === key) return literals[k + 1] as string
+  return undefined
 }
 
 /** The exact integer value of a JSON number literal, or null when it is not integer-valued. */
@@ -147,6 +251,18 @@ export function exactIntegerAt(parent: unknown, key: string | number): bigint | 
   return BigInt(value)
 }
 
+/**
+ * The exact integer at parent[key] in decimal (what exactIntegerAt(…)?.toString() gives), or null
+ * when it is not an integer-valued number. Cheap for the usual ids: no bigint is made for them.
+ */
+export function exactIntegerTextAt(parent: unknown, key: string | number): string | null {
+  const literal = literalAt(parent, key)
+  if (literal !== undefined) return PLAIN_INTEGER.test(literal) ? literal : (integerOfLiteral(literal)?.toString() ?? null)
+  const value = (parent as Record<string | number, unknown> | null)?.[key]
+  if (typeof value !== 'number' || !Number.isInteger(value)) return null
+  return Number.isSafeInteger(value) ? String(value) : BigInt(value).toString()
+}
+
 /** The text of the number at parent[key] as the server wrote it (exact for long literals). */
 export function numberText(parent: unknown, key: string | number): string {
   const literal = literalAt(parent, key)
@@ -156,4 +272,30 @@ export function numberText(parent: unknown, key: string | number): string {
 
 export function isInt64(value: bigint): boolean {
   return value >= INT64_MIN && value <= INT64_MAX
+}
+
+const INT64_MAX_TEXT = INT64_MAX.toString()
+const INT64_MIN_TEXT = INT64_MIN.toString()
+
+/**
+ * Whether the number at parent[key] is an integer in int64 range, judged on its exact value:
+ * 'int64', 'not-integer' (or not a number) or 'out-of-range'. Safe integers and plain integer
+ * literals are judged without making a bigint.
+ */
+export function int64StatusAt(parent: unknown, key: string | number): 'int64' | 'not-integer' | 'out-of-range' {
+  const literal = literalAt(parent, key)
+  if (literal === undefined) {
+    const value = (parent as Record<string | number, unknown> | null)?.[key]
+    if (typeof value !== 'number' || !Number.isInteger(value)) return 'not-integer'
+    if (Number.isSafeInteger(value)) return 'int64'
+    return isInt64(BigInt(value)) ? 'int64' : 'out-of-range'
+  }
+  if (PLAIN_INTEGER.test(literal)) {
+    const limit = literal.charCodeAt(0) === 45 ? INT64_MIN_TEXT : INT64_MAX_TEXT
+    if (literal.length !== limit.length) return literal.length < limit.length ? 'int64' : 'out-of-range'
+    return literal <= limit ? 'int64' : 'out-of-range'
+  }
+  const value = integerOfLiteral(literal)
+  if (value === null) return 'not-integer'
+  return isInt64(value) ? 'int64' : 'out-of-range'
 }

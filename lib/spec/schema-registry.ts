@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import { parse as parseYaml } from 'yaml'
-import { exactIntegerAt, isInt64, numberText } from '../json/exact-json.ts'
+import { int64StatusAt, numberText } from '../json/exact-json.ts'
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
 
@@ -60,18 +60,14 @@ function createAjv(): Ajv {
       dataCxt?: { parentData: unknown; parentDataProperty: string | number },
     ): boolean {
       if (typeof data !== 'number' || !dataCxt) return true // `type: integer` reports a non-number
+      // called once per id of a list: plain ids are judged without a bigint, texts made only for errors
+      const status = int64StatusAt(dataCxt.parentData, dataCxt.parentDataProperty)
+      if (status === 'int64') return true
       const self = exactInt64 as unknown as { errors?: Partial<ErrorObject>[] }
-      const value = exactIntegerAt(dataCxt.parentData, dataCxt.parentDataProperty)
       const text = numberText(dataCxt.parentData, dataCxt.parentDataProperty)
-      if (value === null) {
-        self.errors = [{ keyword: EXACT_INT64, message: `must be an integer, got ${text}`, params: {} }]
-        return false
-      }
-      if (!isInt64(value)) {
-        self.errors = [{ keyword: EXACT_INT64, message: `must be an int64 (from -2^63 to 2^63-1), got ${text}`, params: {} }]
-        return false
-      }
-      return true
+      const message = status === 'not-integer' ? `must be an integer, got ${text}` : `must be an int64 (from -2^63 to 2^63-1), got ${text}`
+      self.errors = [{ keyword: EXACT_INT64, message, params: {} }]
+      return false
     },
   })
   // OpenAPI annotations that are not JSON Schema validation keywords
