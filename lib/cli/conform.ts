@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { pathToFileURL } from 'node:url'
-import { ConfigError, loadConfig, USAGE, type Config } from '../config/config.ts'
+import { apiKeyInArgv, ConfigError, loadConfig, USAGE, type Config } from '../config/config.ts'
 import { createRedactor } from '../http/redact.ts'
 import { preflight } from '../runner/preflight.ts'
 import { runConformance, type RunTarget } from '../runner/conform-run.ts'
@@ -30,7 +30,8 @@ function listRules(): string {
 /** Runs the command; returns the exit code. Never throws. */
 export async function main(argv: string[], io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let config: Config
-  let redact = createRedactor(env.CONFORM_API_KEY)
+  // a bad argument next to --api-key must not bring the key into the error message
+  let redact = createRedactor(env.CONFORM_API_KEY, apiKeyInArgv(argv))
   try {
     config = loadConfig(argv, env)
   } catch (error) {
@@ -41,7 +42,7 @@ export async function main(argv: string[], io: Io = processIo, env: NodeJS.Proce
     io.err(`conform: ${redact((error as Error).message)}\n`)
     return 2
   }
-  redact = createRedactor(config.apiKey)
+  redact = createRedactor(config.apiKey, env.CONFORM_API_KEY, apiKeyInArgv(argv))
   if (config.help) {
     io.out(USAGE + '\n')
     return 0
@@ -78,7 +79,19 @@ export async function main(argv: string[], io: Io = processIo, env: NodeJS.Proce
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).then((code) => {
+  const argv = process.argv.slice(2)
+  // last resort: a fault that escaped main() is one redacted line and exit 2, never a stack trace
+  const lastResort = (error: unknown) => {
+    const redact = createRedactor(process.env.CONFORM_API_KEY, apiKeyInArgv(argv))
+    process.stderr.write(`conform: internal error: ${redact(String((error as Error)?.message ?? error)).split('\n')[0]}\n`)
+    process.exit(2)
+  }
+  process.on('uncaughtException', lastResort)
+  process.on('unhandledRejection', lastResort)
+  main(argv).then((code) => {
     process.exitCode = code
+    // the verdict is printed; a socket or timer left open by a misbehaving peer must not keep
+    // the process alive (unref: the timer itself keeps nothing alive)
+    setTimeout(() => process.exit(code), 2_000).unref()
   })
 }

@@ -88,18 +88,47 @@ function readEnvFile(path: string, required: boolean): Record<string, string> {
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    if (!required && (error as NodeJS.ErrnoException).code === 'ENOENT') return {}
-    throw new ConfigError(`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}); create it from .env.example or drop --env`)
+    const code = (error as NodeJS.ErrnoException).code ?? 'error'
+    if (!required && code === 'ENOENT') return {}
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code
+    throw new ConfigError(`cannot read ${path} (${why}): create it with lines such as CONFORM_BASE_URL=https://…/v1, or drop --env`)
   }
   return parseDotenv(text)
 }
 
-function positiveInteger(value: string | undefined, name: string, fallback: number, min = 1): number {
+/** A whole number from a flag or an environment variable; `name` is whichever of them gave it. */
+function positiveInteger(value: string | undefined, name: string, fallback: number, min = 1, unit = ''): number {
   if (value === undefined || value === '') return fallback
   if (!/^\d+$/.test(value.trim()) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
-    throw new ConfigError(`${name} must be a whole number of at least ${min}, got "${value}"`)
+    throw new ConfigError(`${name} takes a whole number${unit} of at least ${min}, got "${value}"; e.g. ${name.startsWith('--') ? `${name} ${Math.max(min, fallback)}` : `${name}=${Math.max(min, fallback)}`}`)
   }
-  return Number(value)
+  return Number(value.trim())
+}
+
+/** parseArgs' complaint as one line; never echoes a stray argument, which may be the key itself. */
+function argumentProblem(error: NodeJS.ErrnoException): string {
+  const first = error.message.split('\n')[0]
+  if (error.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    return 'unexpected argument without an option before it (every setting is a --flag); see --help'
+  }
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /ambiguous/.test(error.message)) {
+    const flag = /'(--?[\w-]+)'/.exec(first)?.[1] ?? 'the option'
+    return `${flag} needs a value; one that starts with a dash goes after an equals sign: ${flag}=-…`
+  }
+  return `${first.replace(/\.$/, '')}; see --help`
+}
+
+/**
+ * The --api-key value as written on the command line, even when the rest of it does not parse,
+ * so that an error message about a bad argument can still be redacted.
+ */
+export function apiKeyInArgv(argv: readonly string[]): string | undefined {
+  let key: string | undefined
+  argv.forEach((arg, i) => {
+    if (arg === '--api-key' && i + 1 < argv.length) key = argv[i + 1]
+    else if (arg.startsWith('--api-key=')) key = arg.slice('--api-key='.length)
+  })
+  return key
 }
 
 function isTrue(value: string | undefined): boolean {
@@ -119,8 +148,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   try {
     values = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }).values
   } catch (error) {
-    const message = (error as Error).message.split('\n')[0].replace(/\. To specify a positional argument.*$/, '')
-    throw new ConfigError(`${message}; see --help`)
+    throw new ConfigError(argumentProblem(error as NodeJS.ErrnoException))
   }
   const profile = values.env
   if (profile !== undefined && !/^[\w.-]+$/.test(profile)) throw new ConfigError(`--env takes a name such as staging, got "${profile}"`)
@@ -130,18 +158,26 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     const value = env[name] ?? files[name]
     return value === '' ? undefined : value
   }
+  /** The flag, or else the variable: which one a message should name. */
+  const source = (flag: keyof typeof values, variable: string) => (values[flag] !== undefined ? `--${flag}` : variable)
 
   const config: Config = {
     baseUrl: values['base-url'] ?? setting('CONFORM_BASE_URL'),
     apiKey: values['api-key'] ?? setting('CONFORM_API_KEY'),
     reportDir: values['report-dir'] ?? setting('CONFORM_REPORT_DIR') ?? DEFAULTS.reportDir,
-    timeoutMs: positiveInteger(values.timeout ?? setting('CONFORM_TIMEOUT_MS'), '--timeout', DEFAULTS.timeoutMs, 10),
-    deadlineMs: positiveInteger(values.deadline ?? setting('CONFORM_DEADLINE_MS'), '--deadline', DEFAULTS.deadlineMs, 100),
-    maxResponseBytes: positiveInteger(values['max-response-bytes'] ?? setting('CONFORM_MAX_RESPONSE_BYTES'), '--max-response-bytes', DEFAULTS.maxResponseBytes),
+    timeoutMs: positiveInteger(values.timeout ?? setting('CONFORM_TIMEOUT_MS'), source('timeout', 'CONFORM_TIMEOUT_MS'), DEFAULTS.timeoutMs, 10, ' of milliseconds'),
+    deadlineMs: positiveInteger(values.deadline ?? setting('CONFORM_DEADLINE_MS'), source('deadline', 'CONFORM_DEADLINE_MS'), DEFAULTS.deadlineMs, 100, ' of milliseconds'),
+    maxResponseBytes: positiveInteger(
+      values['max-response-bytes'] ?? setting('CONFORM_MAX_RESPONSE_BYTES'),
+      source('max-response-bytes', 'CONFORM_MAX_RESPONSE_BYTES'),
+      DEFAULTS.maxResponseBytes,
+      1,
+      ' of bytes',
+    ),
     readOnly: values['read-only'] ?? isTrue(setting('CONFORM_READ_ONLY')),
     maxWrites: (() => {
       const raw = values['max-writes'] ?? setting('CONFORM_MAX_WRITES')
-      return raw === undefined ? undefined : positiveInteger(raw, '--max-writes', 0, 0)
+      return raw === undefined ? undefined : positiveInteger(raw, source('max-writes', 'CONFORM_MAX_WRITES'), 0, 0)
     })(),
     rules: values.rule ?? [],
     allowInsecureHttp: values['allow-insecure-http'] ?? false,
@@ -153,23 +189,29 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   for (const id of config.rules) {
     if (!findRule(id)) throw new ConfigError(`unknown rule "${id}"; --list-rules prints the catalogue`)
   }
-  if (config.baseUrl !== undefined) checkBaseUrl(config)
+  if (config.baseUrl !== undefined) checkBaseUrl(config, source('base-url', 'CONFORM_BASE_URL'))
   return config
 }
 
-function checkBaseUrl(config: Config): void {
+function checkBaseUrl(config: Config, name: string): void {
   const raw = config.baseUrl as string
-  let url: URL
+  const example = 'https://petstore.example/v1'
+  let url: URL | undefined
   try {
     url = new URL(raw)
   } catch {
-    throw new ConfigError(`--base-url "${raw}" is not a URL; give one like https://petstore.example/v1`)
+    url = undefined
+  }
+  // "localhost:8080/v1" parses, with "localhost:" as its scheme: a scheme is missing either way
+  if (!url || !/^[a-z][a-z0-9+.-]*:\/\//i.test(raw.trim())) {
+    throw new ConfigError(`${name} "${raw}" is not a URL with a scheme; give one like ${example}`)
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ConfigError(`--base-url must be http:// or https://, got ${url.protocol}//`)
+    throw new ConfigError(`${name} must start with https:// (or http:// on loopback), got ${url.protocol}//`)
   }
-  if (url.username || url.password) throw new ConfigError('--base-url must not carry credentials; the key goes in CONFORM_API_KEY')
-  if (url.search || url.hash) throw new ConfigError('--base-url must not carry a query or fragment; give the address ending in /v1')
+  // never echoed: a URL with user:password in it carries a secret
+  if (url.username || url.password) throw new ConfigError(`${name} must not carry credentials; the key goes in CONFORM_API_KEY`)
+  if (url.search || url.hash) throw new ConfigError(`${name} must not carry a query or fragment; give the address ending in /v1`)
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !config.allowInsecureHttp) {
     throw new ConfigError(
       `refusing to send the API key in clear text to ${url.host}: use https://, or --allow-insecure-http if you really mean it`,
@@ -177,7 +219,7 @@ function checkBaseUrl(config: Config): void {
   }
   if (!url.pathname.replace(/\/+$/, '').endsWith('/v1') && !config.allowAnyBasePath) {
     throw new ConfigError(
-      `the base URL path "${url.pathname}" does not end in /v1, where the interface puts the version (§9.2); give the address ending in /v1, or --allow-any-base-path to run anyway`,
+      `the base URL path "${url.pathname}" does not end in /v1, where the interface puts the version (§9.2); give the address ending in /v1${url.pathname === '/' ? ` (${url.origin}/v1)` : ''}, or --allow-any-base-path to run anyway`,
     )
   }
   if (!config.apiKey) {

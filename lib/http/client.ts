@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici'
 import type { Exchange, RecordedRequest, TransportErrorCode } from './exchange.ts'
-import { createRedactor, KEY_PLACEHOLDER, type Redactor } from './redact.ts'
+import { createRedactor, KEY_PLACEHOLDER, longestForm, type Redactor } from './redact.ts'
 
 export interface ClientOptions {
   /** Base URL, path included (…/v1); request paths are appended to it. */
@@ -15,6 +15,11 @@ export interface ClientOptions {
   /** Whole-request deadline: connect, headers and body. */
   timeoutMs: number
   maxResponseBytes: number
+  /**
+   * The run's deadline (--deadline) as epoch milliseconds: no request is sent after it, and one
+   * in flight is cut at it. Undefined: only the per-request deadline applies.
+   */
+  deadlineAt?: number
   /** How much of a body the evidence keeps. */
   evidenceBodyBytes?: number
 }
@@ -36,13 +41,22 @@ export interface HttpResult {
 
 const USER_AGENT = 'petstore-categories-conformance'
 
+/** What is known of a response when its body fails: the status line came, the body did not. */
+interface BodyProgress {
+  status: number
+  declaredBytes?: number
+  receivedBytes: number
+}
+
 export class HttpClient {
   readonly redact: Redactor
   private readonly dispatcher: Dispatcher
   private readonly evidenceBodyBytes: number
+  private readonly keyFormLength: number
 
   constructor(private readonly options: ClientOptions) {
     this.redact = createRedactor(options.apiKey)
+    this.keyFormLength = longestForm(options.apiKey)
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     // EnvHttpProxyAgent honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY, and is a plain keep-alive
     // agent when none is set. TLS certificates are verified by Node's defaults (NODE_EXTRA_CA_CERTS).
@@ -70,8 +84,17 @@ export class HttpClient {
       wireHeaders[name] = value.replaceAll(KEY_PLACEHOLDER, this.options.apiKey)
     }
     const exchange: Exchange = { id: randomUUID(), startedAt: new Date().toISOString(), durationMs: 0, request: recorded }
+    // --deadline bounds the run: once it has passed nothing more is sent, and what is in flight
+    // gets only the time left, so a server that never answers cannot hold the run past it
+    const left = this.options.deadlineAt === undefined ? Infinity : this.options.deadlineAt - Date.now()
+    if (left <= 0) {
+      exchange.error = { code: 'DEADLINE', message: "the run's deadline (--deadline) had passed, so this request was not sent" }
+      return { exchange }
+    }
+    const budgetMs = Math.max(1, Math.min(this.options.timeoutMs, Math.ceil(left)))
     const started = performance.now()
-    const abort = AbortSignal.timeout(this.options.timeoutMs)
+    const abort = AbortSignal.timeout(budgetMs)
+    let partial: BodyProgress | undefined
     try {
       const response = await request(recorded.url, {
         method: options.method,
@@ -85,53 +108,73 @@ export class HttpClient {
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) headers[name] = this.redact(Array.isArray(value) ? value.join(', ') : value)
       }
-      const bytes = await this.readCapped(response.body)
+      const declared = Number(headers['content-length'])
+      partial = { status: response.statusCode, receivedBytes: 0, ...(Number.isSafeInteger(declared) && declared >= 0 ? { declaredBytes: declared } : {}) }
+      const bytes = await this.readCapped(response.body, partial)
       const text = new TextDecoder().decode(bytes)
-      const redacted = this.redact(text)
-      exchange.response = {
-        status: response.statusCode,
-        headers,
-        body: redacted.length > this.evidenceBodyBytes ? redacted.slice(0, this.evidenceBodyBytes) : redacted,
-        bodyBytes: bytes.byteLength,
-        bodyTruncated: redacted.length > this.evidenceBodyBytes,
-      }
+      const { body, truncated } = this.evidence(text)
+      exchange.response = { status: response.statusCode, headers, body, bodyBytes: bytes.byteLength, bodyTruncated: truncated }
       return { exchange, text }
     } catch (error) {
-      exchange.error = this.describeError(error, abort.aborted)
+      exchange.error = this.describeError(error, abort.aborted, budgetMs < this.options.timeoutMs, budgetMs, partial)
       return { exchange }
     } finally {
       exchange.durationMs = Math.round(performance.now() - started)
     }
   }
 
-  private async readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown }): Promise<Uint8Array> {
+  /**
+   * The body as evidence: redacted, cut to the evidence limit. Only the part kept is redacted
+   * (a 60 MB body is not copied to cut 4 KB out of it); it is cut a key's length past the limit,
+   * redacted, and the last key's length dropped, so that no cut can leave part of the key behind.
+   */
+  private evidence(text: string): { body: string; truncated: boolean } {
+    const limit = this.evidenceBodyBytes
+    if (text.length <= limit) return { body: this.redact(text), truncated: false }
+    const margin = this.keyFormLength
+    const redacted = this.redact(text.slice(0, limit + margin))
+    return { body: redacted.slice(0, Math.min(limit, redacted.length - margin)), truncated: true }
+  }
+
+  private async readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown }, partial: BodyProgress): Promise<Uint8Array> {
+    const limit = this.options.maxResponseBytes
+    // an honest Content-Length over the cap fails at once, without reading a byte of it
+    if (partial.declaredBytes !== undefined && partial.declaredBytes > limit) {
+      body.destroy()
+      throw new ResponseTooLargeError(limit, partial.declaredBytes)
+    }
     const chunks: Buffer[] = []
-    let size = 0
     for await (const chunk of body) {
-      size += chunk.byteLength
-      if (size > this.options.maxResponseBytes) {
+      partial.receivedBytes += chunk.byteLength
+      if (partial.receivedBytes > limit) {
         body.destroy()
-        throw new ResponseTooLargeError(this.options.maxResponseBytes)
+        throw new ResponseTooLargeError(limit)
       }
       chunks.push(chunk)
     }
-    return Buffer.concat(chunks, size)
+    return Buffer.concat(chunks, partial.receivedBytes)
   }
 
-  private describeError(error: unknown, timedOut: boolean): { code: TransportErrorCode; message: string } {
-    const limit = this.options.timeoutMs
+  private describeError(error: unknown, aborted: boolean, cutByDeadline: boolean, budgetMs: number, partial: BodyProgress | undefined): { code: TransportErrorCode; message: string } {
     if (error instanceof ResponseTooLargeError) return { code: 'RESPONSE_TOO_LARGE', message: error.message }
     if (
-      timedOut ||
+      aborted ||
       error instanceof undiciErrors.HeadersTimeoutError ||
       error instanceof undiciErrors.BodyTimeoutError ||
       error instanceof undiciErrors.ConnectTimeoutError
     ) {
-      return { code: 'TIMEOUT', message: `no response within ${limit} ms` }
+      const within = cutByDeadline ? `before the run's deadline (--deadline; ${budgetMs} ms were left)` : `within ${budgetMs} ms`
+      if (cutByDeadline) return { code: 'DEADLINE', message: partial ? `the ${partial.status} response's body did not end ${within}` : `no response ${within}` }
+      return { code: 'TIMEOUT', message: partial ? `the ${partial.status} response's body did not end ${within}` : `no response ${within}` }
     }
     const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } }
     const code = err.code ?? err.cause?.code ?? ''
     const detail = this.redact(err.cause?.message ?? err.message ?? String(error))
+    if (partial) {
+      // the status line and headers came, the body broke off: say how much of it arrived
+      const of = partial.declaredBytes !== undefined ? ` of the ${partial.declaredBytes} its Content-Length declared` : ''
+      return { code: 'INCOMPLETE_BODY', message: `the ${partial.status} response's body broke off after ${partial.receivedBytes} bytes${of} (${detail})` }
+    }
     if (code === 'ECONNREFUSED') return { code: 'CONNECTION_REFUSED', message: `connection refused (${detail})` }
     if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')
       return { code: 'CONNECTION_RESET', message: `connection closed before a complete response (${detail})` }
@@ -149,7 +192,11 @@ export class HttpClient {
 }
 
 export class ResponseTooLargeError extends Error {
-  constructor(limit: number) {
-    super(`response body larger than ${limit} bytes (the limit set by --max-response-bytes)`)
+  constructor(limit: number, declared?: number) {
+    super(
+      declared === undefined
+        ? `response body larger than ${limit} bytes (the limit set by --max-response-bytes); reading stopped there`
+        : `response body of ${declared} bytes (its Content-Length) is larger than ${limit} bytes (the limit set by --max-response-bytes); not read`,
+    )
   }
 }

@@ -21,9 +21,13 @@ export interface RecordedResponse {
 /** Why no complete response came back. Codes are stable: match on them, not on the message. */
 export type TransportErrorCode =
   | 'TIMEOUT'
+  /** The run's --deadline passed: the request was not sent, or was cut short. */
+  | 'DEADLINE'
   | 'RESPONSE_TOO_LARGE'
   | 'CONNECTION_REFUSED'
   | 'CONNECTION_RESET'
+  /** Status and headers came, then the body broke off (e.g. shorter than its Content-Length). */
+  | 'INCOMPLETE_BODY'
   | 'DNS_FAILURE'
   | 'TLS_FAILURE'
   | 'PROTOCOL_ERROR'

@@ -69,6 +69,9 @@ export async function runConformance(config: Config, target: RunTarget): Promise
     maxResponseBytes: config.maxResponseBytes,
     readOnly: config.readOnly,
     maxWrites,
+    // the workers' HTTP clients stop sending at this instant: vitest's cancel does not stop
+    // concurrent checks that are already queued, so without it --deadline did not bound the run
+    deadlineAt: Date.now() + config.deadlineMs,
   }
   const redact = createRedactor(target.apiKey)
   const problems: string[] = []

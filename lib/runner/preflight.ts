@@ -1,8 +1,9 @@
 /**
- * Before any check: can the host be reached at all? A refused connection, an unknown host or a
- * TLS certificate that is not trusted means the run cannot be made (exit 2), which is a different
- * verdict from a server that answers badly (exit 1). Only a TCP (and TLS) handshake is made: no
- * request, so no key is sent and a server that never answers is left to the checks.
+ * Before any check: can the host be reached at all? A refused connection, an unknown host, a
+ * TLS certificate that is not trusted or a proxy that is down means the run cannot be made
+ * (exit 2), which is a different verdict from a server that answers badly (exit 1). Only a TCP
+ * (and TLS) handshake is made: no request, so no key is sent and a server that never answers is
+ * left to the checks.
  */
 import { connect as netConnect, type Socket } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
@@ -11,40 +12,108 @@ export interface PreflightFailure {
   message: string
 }
 
-function proxied(url: URL, env: NodeJS.ProcessEnv): boolean {
-  const proxy = url.protocol === 'https:' ? (env.HTTPS_PROXY ?? env.https_proxy) : (env.HTTP_PROXY ?? env.http_proxy)
-  if (!proxy) return false
-  const noProxy = (env.NO_PROXY ?? env.no_proxy ?? '').split(/[,\s]+/).filter(Boolean)
-  return !noProxy.some((entry) => entry === '*' || url.hostname === entry.replace(/^\./, '') || url.hostname.endsWith(entry.startsWith('.') ? entry : `.${entry}`))
+/** The proxy setting that applies to a URL: which variable, and its value. */
+export interface ProxySetting {
+  variable: string
+  value: string
+}
+
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443, 'socks:': 1080, 'socks5:': 1080 }
+
+/** `lower ?? UPPER`, as undici reads them; an empty value means none. */
+function envSetting(env: NodeJS.ProcessEnv, name: string): ProxySetting | undefined {
+  const lower = name.toLowerCase()
+  const variable = env[lower] !== undefined ? lower : name
+  const value = env[variable]
+  return value ? { variable, value } : undefined
+}
+
+/**
+ * The proxy undici's EnvHttpProxyAgent (lib/http/client.ts) uses for `url`, by its rules:
+ * lower-case names first, HTTPS falls back to HTTP_PROXY, NO_PROXY entries may carry a port and
+ * a leading `.` or `*.`, and `*` alone turns proxies off. Undefined: a direct connection. The
+ * preflight must agree with the client, or it would test a path the checks never take.
+ */
+export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxySetting | undefined {
+  const http = envSetting(env, 'HTTP_PROXY')
+  const proxy = url.protocol === 'https:' ? (envSetting(env, 'HTTPS_PROXY') ?? http) : http
+  if (!proxy) return undefined
+  const noProxy = env.no_proxy ?? env.NO_PROXY ?? ''
+  if (noProxy === '*') return undefined
+  const hostname = url.host.replace(/:\d*$/, '').toLowerCase()
+  const port = Number.parseInt(url.port, 10) || DEFAULT_PORTS[url.protocol] || 0
+  for (const entry of noProxy.split(/[,\s]/)) {
+    if (!entry) continue
+    const parsed = /^(.+):(\d+)$/.exec(entry)
+    const entryHost = (parsed ? parsed[1] : entry).replace(/^\*?\./, '').toLowerCase()
+    const entryPort = parsed ? Number.parseInt(parsed[2], 10) : 0
+    if (entryPort && entryPort !== port) continue
+    if (hostname === entryHost || hostname.endsWith(`.${entryHost}`)) return undefined
+  }
+  return proxy
 }
 
 export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<PreflightFailure | undefined> {
   const url = new URL(baseUrl)
-  if (proxied(url, env)) return undefined // the proxy decides; the checks will say what happened
+  const proxy = proxyFor(url, env)
+  if (proxy) return reachProxy(proxy, timeoutMs) // the proxy reaches the host; the checks say what happened
   const host = url.hostname.replace(/^\[|\]$/g, '')
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80))
+  const port = Number(url.port || DEFAULT_PORTS[url.protocol])
   const where = `${url.hostname}:${port}`
+  const hint = 'is the server running there, and is the base URL right?'
+  return handshake(url.protocol === 'https:', host, port, timeoutMs, (code, message, connected) => {
+    if (code === 'TIMEOUT') {
+      return connected
+        ? `cannot reach ${where}: the TCP connection opened but no TLS handshake completed within ${timeoutMs} ms`
+        : `cannot reach ${where}: no connection within ${timeoutMs} ms; ${hint}`
+    }
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot reach ${where}: host ${url.hostname} not found; is the base URL right?`
+    if (code === 'ECONNREFUSED') return `cannot reach ${where}: connection refused; ${hint}`
+    if (/CERT|SELF_SIGNED|UNABLE_TO|HOSTNAME|ERR_TLS_CERT/.test(code) || /certificate/i.test(message)) {
+      return `TLS certificate of ${where} is not trusted (${code || message}); add its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem`
+    }
+    return `cannot reach ${where}: ${code || message}`
+  })
+}
+
+/** A TCP handshake with the proxy; its address is named, never its credentials. */
+async function reachProxy(proxy: ProxySetting, timeoutMs: number): Promise<PreflightFailure | undefined> {
+  let url: URL
+  try {
+    url = new URL(proxy.value)
+  } catch {
+    return { message: `${proxy.variable} is not a URL; give one like http://proxy.example:3128, or unset it` }
+  }
+  const port = Number(url.port || DEFAULT_PORTS[url.protocol])
+  if (!port) return { message: `${proxy.variable} must be an http://, https:// or socks5:// URL, got ${url.protocol}//` }
+  const where = `the proxy ${url.hostname}:${port} (${proxy.variable})`
+  return handshake(false, url.hostname.replace(/^\[|\]$/g, ''), port, timeoutMs, (code, message) => {
+    const why = code === 'TIMEOUT' ? `no connection within ${timeoutMs} ms` : code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : code || message
+    return `cannot reach ${where}: ${why}; fix ${proxy.variable}, or list the host in NO_PROXY`
+  })
+}
+
+/** Opens a TCP (and TLS) connection and closes it; `describe` turns a failure into one line. */
+function handshake(
+  tls: boolean,
+  host: string,
+  port: number,
+  timeoutMs: number,
+  describe: (code: string, message: string, connected: boolean) => string,
+): Promise<PreflightFailure | undefined> {
   return new Promise((resolve) => {
-    let socket: Socket
+    let connected = false
     const done = (failure?: PreflightFailure) => {
       clearTimeout(timer)
       socket.destroy()
       resolve(failure)
     }
-    const timer = setTimeout(() => done({ message: `cannot reach ${where}: no connection within ${timeoutMs} ms` }), timeoutMs)
-    socket =
-      url.protocol === 'https:'
-        ? tlsConnect({ host, port, servername: isIpLiteral(host) ? undefined : host }, () => done())
-        : netConnect({ host, port }, () => done())
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      const code = error.code ?? ''
-      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return done({ message: `cannot reach ${where}: host ${url.hostname} not found` })
-      if (code === 'ECONNREFUSED') return done({ message: `cannot reach ${where}: connection refused` })
-      if (/CERT|SELF_SIGNED|UNABLE_TO|ERR_TLS|HOSTNAME/.test(code) || /certificate/i.test(error.message)) {
-        return done({ message: `TLS certificate of ${where} is not trusted (${code || error.message}); add its CA with NODE_EXTRA_CA_CERTS` })
-      }
-      done({ message: `cannot reach ${where}: ${code || error.message}` })
-    })
+    const timer = setTimeout(() => done({ message: describe('TIMEOUT', '', connected) }), timeoutMs)
+    const socket: Socket = tls
+      ? tlsConnect({ host, port, servername: isIpLiteral(host) ? undefined : host }, () => done())
+      : netConnect({ host, port }, () => done())
+    socket.once('connect', () => (connected = true))
+    socket.on('error', (error: NodeJS.ErrnoException) => done({ message: describe(error.code ?? '', error.message, connected) }))
   })
 }
 

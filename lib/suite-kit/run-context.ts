@@ -16,6 +16,8 @@ export interface RunContext {
   readOnly: boolean
   /** At most this many POST requests, each of which may create a record on a faulty server. */
   maxWrites: number
+  /** The run's deadline (--deadline) as epoch ms: the HTTP client sends nothing after it. */
+  deadlineAt?: number
 }
 
 declare module 'vitest' {

@@ -1,0 +1,84 @@
+/**
+ * Bad arguments and an unreachable host: one line on stderr that names the problem and the fix,
+ * exit 2, no stack trace, nothing sent.
+ */
+import { afterAll, describe, expect, test } from 'vitest'
+import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { closedPort } from './hostile-servers.ts'
+import { expectRefused } from './expect-run.ts'
+
+const KEY = 'bad-arguments-test-key-77a0c2'
+const runs: ConformRun[] = []
+afterAll(() => runs.forEach((run) => run.cleanup()))
+
+interface Case {
+  name: string
+  args: string[]
+  env?: Record<string, string>
+  /** What the one line must say. */
+  says: RegExp
+}
+
+const CASES: Case[] = [
+  {
+    name: 'a base URL that is not a URL',
+    args: ['--base-url', 'petstore.example/v1'],
+    says: /--base-url "petstore\.example\/v1" is not a URL with a scheme; give one like https:\/\/petstore\.example\/v1/,
+  },
+  {
+    name: 'a base URL without its scheme, that new URL() would take for one',
+    args: ['--base-url', 'localhost:8080/v1'],
+    says: /--base-url "localhost:8080\/v1" is not a URL with a scheme/,
+  },
+  {
+    name: 'a base URL not ending in /v1',
+    args: ['--base-url', 'https://petstore.example/api'],
+    says: /the base URL path "\/api" does not end in \/v1, where the interface puts the version \(§9\.2\); give the address ending in \/v1, or --allow-any-base-path to run anyway/,
+  },
+  {
+    name: 'a base URL from the environment, not ending in /v1',
+    args: [],
+    env: { CONFORM_BASE_URL: 'https://petstore.example/' },
+    says: /does not end in \/v1.*\(https:\/\/petstore\.example\/v1\), or --allow-any-base-path/,
+  },
+  {
+    name: 'no key for a remote server',
+    args: ['--base-url', 'https://petstore.example/v1'],
+    env: { CONFORM_API_KEY: '' },
+    says: /no API key: set CONFORM_API_KEY \(or --api-key\)/,
+  },
+  { name: 'an unknown flag', args: ['--base-url', 'https://petstore.example/v1', '--timout', '500'], says: /Unknown option '--timout'; see --help/ },
+  { name: 'an env file that does not exist', args: ['--env', 'nosuch'], says: /cannot read .*\.env\.nosuch \(no such file\): create it .*, or drop --env/ },
+  { name: 'a --timeout that is not a number', args: ['--timeout', '5s'], says: /--timeout takes a whole number of milliseconds of at least 10, got "5s"; e\.g\. --timeout 10000/ },
+  { name: 'a --timeout without its value', args: ['--timeout'], says: /Option '--timeout <value>' argument missing; see --help/ },
+  {
+    name: 'a bad timeout in the environment',
+    args: [],
+    env: { CONFORM_TIMEOUT_MS: '-1' },
+    says: /CONFORM_TIMEOUT_MS takes a whole number of milliseconds of at least 10, got "-1"; e\.g\. CONFORM_TIMEOUT_MS=10000/,
+  },
+  { name: 'a --deadline of zero', args: ['--deadline', '0'], says: /--deadline takes a whole number of milliseconds of at least 100, got "0"/ },
+  { name: 'a --max-response-bytes that is not whole', args: ['--max-response-bytes', '1.5'], says: /--max-response-bytes takes a whole number of bytes of at least 1, got "1\.5"/ },
+  { name: 'a key in the base URL', args: ['--base-url', 'https://user:pw@petstore.example/v1'], says: /--base-url must not carry credentials; the key goes in CONFORM_API_KEY/ },
+]
+
+describe.concurrent('bad arguments → one line naming the problem and the fix, exit 2', () => {
+  for (const c of CASES) {
+    test(c.name, async () => {
+      const run = await runConform(c.args, { env: { CONFORM_API_KEY: KEY, ...c.env }, killAfterMs: 60_000 })
+      runs.push(run)
+      expectRefused(run, c.says)
+    })
+  }
+
+  test('an unreachable host (a closed loopback port) → exit 2 within the connect timeout, naming host and port', async () => {
+    const port = await closedPort()
+    const started = performance.now()
+    const run = await runConform(['--base-url', `http://127.0.0.1:${port}/v1`, '--timeout', '2000'], { env: { CONFORM_API_KEY: KEY } })
+    runs.push(run)
+    expectRefused(run, new RegExp(`cannot reach 127\\.0\\.0\\.1:${port}: connection refused; is the server running there, and is the base URL right\\?`))
+    // the child's own start (tsx) is most of this
+    expect(performance.now() - started).toBeLessThan(2000 + 10_000)
+    expect(run.files).toEqual({})
+  })
+})

@@ -1,0 +1,87 @@
+/**
+ * Servers that answer garbage: each scenario must fail the checks concerned with a message that
+ * says what came back, and nothing else: no crash, no unhandled rejection, exit 1 (the server is
+ * wrong; the run itself was made), no stack trace.
+ */
+import { afterAll, describe, expect, test } from 'vitest'
+import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import {
+  contentLengthTooLong,
+  contentLengthTooShort,
+  htmlInsteadOfJson,
+  resetsConnections,
+  serverErrors,
+  truncatedJson,
+  type HostileServer,
+} from './hostile-servers.ts'
+import { RUN_TIMEOUT_MS, expectCleanFailure, failedChecks } from './expect-run.ts'
+
+const KEY = { CONFORM_API_KEY: 'garbage-test-key-4d8e21' }
+const LIST_200 = 'GET /categories with a valid key → 200'
+const LIST_ARRAY = 'GET /categories with a valid key → an array of Category records'
+
+interface Scenario {
+  name: string
+  start: () => Promise<HostileServer>
+  /** The check to look at, and what its failure message must say. */
+  check: string
+  message: RegExp
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'connection reset on every request',
+    start: resetsConnections,
+    check: LIST_200,
+    message: /^no complete response: connection closed before a complete response \(.*ECONNRESET.*\)$/,
+  },
+  {
+    name: 'an HTML page where JSON is due',
+    start: htmlInsteadOfJson,
+    check: LIST_ARRAY,
+    message: /^the 200 body is not valid JSON/,
+  },
+  { name: '503 to everything', start: serverErrors, check: LIST_200, message: /^GET answered 503, expected 200$/ },
+  {
+    name: 'JSON cut off mid-record',
+    start: truncatedJson,
+    check: LIST_ARRAY,
+    message: /^the 200 body is not valid JSON/,
+  },
+  {
+    name: 'a Content-Length longer than the body, then the connection closes',
+    start: contentLengthTooLong,
+    check: LIST_200,
+    message: /^no complete response: the 200 response's body broke off after 26 bytes of the 526 its Content-Length declared/,
+  },
+  {
+    name: 'a Content-Length shorter than the body (the rest is garbage on the connection)',
+    start: contentLengthTooShort,
+    check: LIST_ARRAY,
+    message: /^the 200 body is not valid JSON/,
+  },
+]
+
+const servers: HostileServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((run) => run.cleanup())
+  await Promise.all(servers.map((server) => server.close()))
+})
+
+describe.concurrent('a server that answers garbage', { timeout: RUN_TIMEOUT_MS }, () => {
+  for (const scenario of SCENARIOS) {
+    test(`${scenario.name} → the checks concerned fail and say so; exit 1, no crash`, async () => {
+      const server = await scenario.start()
+      servers.push(server)
+      const run = await runConform(['--base-url', server.baseUrl, '--timeout', '5000'], { env: KEY, killAfterMs: 100_000 })
+      runs.push(run)
+      expectCleanFailure(run)
+      const check = failedChecks(run).find((c) => c.name === scenario.check)
+      expect(check, `failed checks: ${failedChecks(run).map((c) => c.name).join('\n')}`).toBeDefined()
+      expect(check!.failure?.message).toMatch(scenario.message)
+      // the evidence goes with the failure: the request, and a curl line with the key as a variable
+      expect(check!.reproduce[0]).toContain('$CONFORM_API_KEY')
+    })
+  }
+})

@@ -1,0 +1,100 @@
+/**
+ * The key appears in no output: not on stdout or stderr, not in any file of the report
+ * directory, not in a curl line or an error message; also when the server echoes it back in
+ * bodies and headers, and when it is given with --api-key. Each run uses a canary key and scans
+ * every byte written for it and for its base64 and URL-encoded forms.
+ */
+import { randomBytes } from 'node:crypto'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { echoesEverything, type HostileServer } from './hostile-servers.ts'
+import { RUN_TIMEOUT_MS } from './expect-run.ts'
+
+/** A key shaped like a real one (RFC 6750 b64token), with the characters encodings change. */
+const canary = () => `cnry-${randomBytes(12).toString('hex')}+/Z=`
+
+function formsOf(key: string): Record<string, string> {
+  return {
+    raw: key,
+    'URL-encoded': encodeURIComponent(key),
+    base64: Buffer.from(key).toString('base64'),
+    base64url: Buffer.from(key).toString('base64url'),
+    'Bearer … in base64': Buffer.from(`Bearer ${key}`).toString('base64'),
+  }
+}
+
+/** Every text the run wrote: stdout, stderr, and each file under the report directory. */
+function everythingWritten(run: ConformRun): Record<string, string> {
+  const texts: Record<string, string> = { stdout: run.stdout, stderr: run.stderr }
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name)
+      if (statSync(path).isDirectory()) walk(path)
+      else texts[path.slice(run.reportDir.length + 1)] = readFileSync(path, 'latin1')
+    }
+  }
+  walk(run.reportDir)
+  return texts
+}
+
+function expectNoKey(run: ConformRun, key: string): void {
+  const leaks: string[] = []
+  for (const [where, text] of Object.entries(everythingWritten(run))) {
+    for (const [form, value] of Object.entries(formsOf(key))) {
+      const at = text.indexOf(value)
+      if (at >= 0) leaks.push(`${where} holds the key (${form}): …${text.slice(Math.max(0, at - 80), at + value.length + 20)}…`)
+    }
+  }
+  expect(leaks).toEqual([])
+}
+
+const servers: HostileServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((run) => run.cleanup())
+  await Promise.all(servers.map((server) => server.close()))
+})
+
+describe.concurrent('a server that echoes every request back, the key included', { timeout: RUN_TIMEOUT_MS }, () => {
+  const ways = [
+    { how: 'CONFORM_API_KEY', args: (_key: string) => [] as string[], env: (key: string) => ({ CONFORM_API_KEY: key }) },
+    { how: '--api-key', args: (key: string) => ['--api-key', key], env: (_key: string) => ({}) },
+  ]
+  for (const way of ways) {
+    test(`key given with ${way.how} → no byte written anywhere holds it`, async () => {
+      const key = canary()
+      const server = await echoesEverything()
+      servers.push(server)
+      const run = await runConform(['--base-url', server.baseUrl, '--timeout', '5000', ...way.args(key)], { env: way.env(key), killAfterMs: 100_000 })
+      runs.push(run)
+      expect(run.code, run.stderr).toBe(1)
+      // the echo worked: the key went out, came back, and the failures quote what came back
+      expect(server.requests.filter((r) => r.headers.authorization === `Bearer ${key}`).length).toBeGreaterThan(5)
+      expect(run.stdout).toContain('[REDACTED]')
+      expect(Object.keys(everythingWritten(run))).toEqual(expect.arrayContaining(['results.json', 'junit.xml']))
+      expectNoKey(run, key)
+    })
+  }
+})
+
+describe.concurrent('error messages about the arguments never quote the key', () => {
+  const cases = [
+    { name: 'an unknown flag after --api-key=…', args: (key: string) => [`--api-key=${key}`, '--bogus'] },
+    { name: 'a stray word after --api-key (the key given twice)', args: (key: string) => ['--api-key', key, key] },
+    { name: 'the key given to a flag that takes no value', args: (key: string) => [`--read-only=${key}`] },
+    { name: 'a misspelt --api-key', args: (key: string) => [`--apikey=${key}`] },
+    { name: 'a key that starts with a dash', args: (key: string) => ['--api-key', `-${key}`] },
+  ]
+  for (const c of cases) {
+    test(c.name, async () => {
+      const key = canary()
+      const run = await runConform(c.args(key), { killAfterMs: 60_000 })
+      runs.push(run)
+      expect(run.code, run.stderr).toBe(2)
+      expect(run.stderr).toMatch(/^conform: .+\n$/)
+      expectNoKey(run, key)
+    })
+  }
+})

@@ -1,0 +1,37 @@
+/**
+ * Redirects are never followed: a 3xx is a failure that names where it pointed, and the key is
+ * never sent anywhere but the base URL's origin.
+ */
+import { afterAll, describe, expect, test } from 'vitest'
+import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { recorder, redirectsTo, type HostileServer } from './hostile-servers.ts'
+import { RUN_TIMEOUT_MS, expectCleanFailure, failedChecks } from './expect-run.ts'
+
+const KEY = 'redirect-test-key-0a77c4e19b'
+const servers: HostileServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((run) => run.cleanup())
+  await Promise.all(servers.map((server) => server.close()))
+})
+
+describe.concurrent('a server that redirects to another origin', { timeout: RUN_TIMEOUT_MS }, () => {
+  for (const status of [302, 307]) {
+    test(`${status} to a second loopback server → failure names the Location; the second server receives nothing`, async () => {
+      const elsewhere = await recorder()
+      const location = `${elsewhere.origin}/v1/categories`
+      const server = await redirectsTo(location, status)
+      servers.push(elsewhere, server)
+      const run = await runConform(['--base-url', server.baseUrl, '--timeout', '5000'], { env: { CONFORM_API_KEY: KEY }, killAfterMs: 100_000 })
+      runs.push(run)
+      expectCleanFailure(run)
+      const check = failedChecks(run).find((c) => c.name === 'GET /categories with a valid key → 200')
+      expect(check?.failure?.message).toBe(`GET answered ${status} redirecting to ${location} (redirects are not followed), expected 200`)
+      expect(run.stdout).toContain(`redirecting to ${location}`)
+      // the key went to the server that was named, and nowhere else
+      expect(server.requests.some((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true)
+      expect(elsewhere.connections()).toBe(0)
+      expect(elsewhere.requests).toEqual([])
+    })
+  }
+})

@@ -1,0 +1,70 @@
+/**
+ * --max-response-bytes: a body that never ends, or one larger than the cap, fails the checks that
+ * needed it, and the suite stops reading there: memory holds at most the cap per response.
+ */
+import { afterAll, describe, expect, test } from 'vitest'
+import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { endlessBody, httpServer, type HostileServer } from './hostile-servers.ts'
+import { RUN_TIMEOUT_MS, expectCleanFailure, failedChecks } from './expect-run.ts'
+
+const KEY = { CONFORM_API_KEY: 'size-cap-test-key-93b2aa' }
+const CAP = 65_536
+const servers: HostileServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((run) => run.cleanup())
+  await Promise.all(servers.map((server) => server.close()))
+})
+
+async function run(server: HostileServer, args: string[] = []): Promise<ConformRun> {
+  servers.push(server)
+  const result = await runConform(['--base-url', server.baseUrl, '--timeout', '5000', '--max-response-bytes', String(CAP), ...args], { env: KEY, killAfterMs: 100_000 })
+  runs.push(result)
+  return result
+}
+
+describe.concurrent('--max-response-bytes', { timeout: RUN_TIMEOUT_MS }, () => {
+  // concurrent tests poll with the expect of their own context
+  test('an endless chunked body → "larger than 65536 bytes", reading stops, every response hung up on, exit 1', async ({ expect }) => {
+    const server = await endlessBody()
+    const result = await run(server)
+    expectCleanFailure(result)
+    const check = failedChecks(result).find((c) => c.name === 'GET /categories with a valid key → 200')
+    expect(check?.failure?.message).toBe(
+      `no complete response: response body larger than ${CAP} bytes (the limit set by --max-response-bytes); reading stopped there`,
+    )
+    expect(check?.failure?.actual).toMatch(/^RESPONSE_TOO_LARGE: /)
+    // the suite closed every endless response instead of reading on: each one was hung up on
+    await expect.poll(() => server.hungUp(), { timeout: 5_000 }).toBe(server.requests.length)
+    expect(server.requests.length).toBe(result.results!.summary.requests)
+  })
+
+  test('a Content-Length over the cap → failed at once, without reading the body', async () => {
+    const body = Buffer.alloc(CAP * 4, ' ')
+    const server = await httpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.byteLength })
+      res.end(body)
+    })
+    const result = await run(server)
+    expectCleanFailure(result)
+    const check = failedChecks(result).find((c) => c.name === 'GET /categories with a valid key → 200')
+    expect(check?.failure?.message).toBe(
+      `no complete response: response body of ${CAP * 4} bytes (its Content-Length) is larger than ${CAP} bytes (the limit set by --max-response-bytes); not read`,
+    )
+  })
+
+  test('a body just under the cap is read and judged as usual', async () => {
+    const list = JSON.stringify([{ id: 1, name: 'x'.repeat(CAP - 100) }])
+    const server = await httpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(list)
+    })
+    const result = await run(server, ['--rule', 'list-returns-category-array'])
+    expect(result.code, result.stderr).toBe(0)
+    const checks = result.results!.rules.flatMap((r) => r.checks)
+    expect(checks.length).toBeGreaterThan(0)
+    expect(checks[0].exchanges[0].response?.bodyBytes).toBe(Buffer.byteLength(list))
+    // the evidence keeps a cut of the body, not all of it
+    expect(checks[0].exchanges[0].response?.bodyTruncated).toBe(true)
+  })
+})

@@ -1,0 +1,81 @@
+/**
+ * A server that never answers: every check fails naming the deadline it missed, and the run ends
+ * on its own with exit 1. --deadline bounds the whole run, however many requests are left.
+ */
+import { afterAll, describe, expect, test } from 'vitest'
+import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { dripsBody, neverAnswers, type HostileServer } from './hostile-servers.ts'
+import { RUN_TIMEOUT_MS, expectCleanFailure, expectRefused, failedChecks } from './expect-run.ts'
+
+const KEY = { CONFORM_API_KEY: 'timeout-test-key-6c1f0e' }
+const servers: HostileServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((run) => run.cleanup())
+  await Promise.all(servers.map((server) => server.close()))
+})
+
+async function timed(args: string[]): Promise<{ run: ConformRun; ms: number }> {
+  const started = performance.now()
+  const run = await runConform(args, { env: KEY, killAfterMs: 100_000 })
+  runs.push(run)
+  return { run, ms: performance.now() - started }
+}
+
+describe.concurrent('a server that never answers', { timeout: RUN_TIMEOUT_MS }, () => {
+  test('accepts the connection, never answers → every request fails "no response within 300 ms", exit 1', async () => {
+    const server = await neverAnswers()
+    servers.push(server)
+    const { run } = await timed(['--base-url', server.baseUrl, '--timeout', '300'])
+    expectCleanFailure(run)
+    const failed = failedChecks(run)
+    expect(failed.length).toBeGreaterThan(100)
+    const statusCheck = failed.find((c) => c.name === 'GET /categories with a valid key → 200')
+    expect(statusCheck?.failure?.message).toBe('no complete response: no response within 300 ms')
+    expect(statusCheck?.failure?.actual).toBe('TIMEOUT: no response within 300 ms')
+    expect(run.stdout).toContain('no response within 300 ms')
+    // every request reached the server: the checks, not the preflight, judged it
+    expect(server.requests.length).toBe(run.results!.summary.requests)
+  })
+
+  test('--deadline ends the run at the deadline, not after every request has timed out', async () => {
+    const server = await neverAnswers()
+    servers.push(server)
+    // unbounded, 41 requests in about 20 waves of 5 s would take 100 s
+    const { run, ms } = await timed(['--base-url', server.baseUrl, '--timeout', '5000', '--deadline', '1500'])
+    expectCleanFailureButForTheDeadline(run)
+    // vitest's start counts towards the deadline but cannot be cut short; on a loaded machine it
+    // takes seconds, hence the margins
+    expect(run.results!.durationMs).toBeLessThan(1500 + 5000)
+    expect(ms).toBeLessThan(1500 + 15_000)
+    const messages = failedChecks(run).map((c) => c.failure?.message ?? '')
+    expect(messages.some((m) => m.includes("the run's deadline (--deadline) had passed, so this request was not sent"))).toBe(true)
+    expect(server.requests.length).toBeLessThan(run.results!.summary.requests)
+  })
+
+  test('a body that trickles in and never ends → "the 200 response\'s body did not end within 400 ms", exit 1', async () => {
+    const server = await dripsBody()
+    servers.push(server)
+    const { run } = await timed(['--base-url', server.baseUrl, '--timeout', '400'])
+    expectCleanFailure(run)
+    const statusCheck = failedChecks(run).find((c) => c.name === 'GET /categories with a valid key → an array of Category records')
+    expect(statusCheck?.failure?.message).toBe("no complete response: the 200 response's body did not end within 400 ms")
+  })
+
+  test('over https, a server that opens TCP but never completes the TLS handshake → exit 2 within the connect timeout', async () => {
+    const server = await neverAnswers()
+    servers.push(server)
+    const { run, ms } = await timed(['--base-url', `https://127.0.0.1:${server.port}/v1`, '--timeout', '400'])
+    expectRefused(run, new RegExp(`cannot reach 127\\.0\\.0\\.1:${server.port}: the TCP connection opened but no TLS handshake completed within 400 ms`))
+    // without the preflight's own timer this would wait for the kill at 100 s
+    expect(ms).toBeLessThan(400 + 15_000)
+  })
+})
+
+/** As expectCleanFailure, with the one problem a deadline adds. */
+function expectCleanFailureButForTheDeadline(run: ConformRun): void {
+  expect(run.code, run.stderr).toBe(1)
+  expect(run.stderr).toBe('')
+  expect(run.results!.problems).toEqual(['the run did not finish within 1500 ms (--deadline); unfinished checks count as failed'])
+  expect(run.stdout).toContain('--deadline')
+}

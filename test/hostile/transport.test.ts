@@ -1,0 +1,99 @@
+/**
+ * Transport: no key in clear text over a network, TLS certificates verified (NODE_EXTRA_CA_CERTS
+ * adds a CA), and HTTPS_PROXY / NO_PROXY honoured the way undici's EnvHttpProxyAgent reads them.
+ * The TLS tests make a self-signed certificate with openssl, and are skipped, with the reason,
+ * where openssl is missing.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
+import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { closedPort, connectProxy, opensslMissing, selfSignedCert, tlsFront, type HostileServer, type SelfSignedCert } from './hostile-servers.ts'
+import { RUN_TIMEOUT_MS, expectNoStackTrace, expectRefused } from './expect-run.ts'
+
+const KEY = 'transport-test-key-5e0b3d71'
+const runs: ConformRun[] = []
+const track = (run: ConformRun) => (runs.push(run), run)
+afterAll(() => runs.forEach((run) => run.cleanup()))
+
+describe.concurrent('plain http://', () => {
+  test('to a host that is not loopback → refused before anything is sent, exit 2', async () => {
+    const run = track(await runConform(['--base-url', 'http://petstore.example/v1'], { env: { CONFORM_API_KEY: KEY } }))
+    expectRefused(run, /refusing to send the API key in clear text to petstore\.example: use https:\/\/, or --allow-insecure-http/)
+  })
+
+  test('to a host that is not loopback with --allow-insecure-http → let through to the connection', async () => {
+    // .invalid never resolves (RFC 6761): the run gets past the refusal and stops at the host
+    const run = track(
+      await runConform(['--base-url', 'http://petstore.invalid/v1', '--allow-insecure-http', '--timeout', '3000'], { env: { CONFORM_API_KEY: KEY } }),
+    )
+    expectRefused(run, /^conform: cannot reach petstore\.invalid:80: (host petstore\.invalid not found|no connection within 3000 ms)/)
+  })
+})
+
+const noOpenssl = opensslMissing()
+
+describe.skipIf(noOpenssl !== undefined).concurrent(`TLS with a self-signed certificate${noOpenssl ? ` (skipped: ${noOpenssl})` : ''}`, { timeout: RUN_TIMEOUT_MS }, () => {
+  let cert: SelfSignedCert
+  let reference: RunningServer
+  let front: HostileServer
+  let proxy: HostileServer
+  beforeAll(async () => {
+    cert = selfSignedCert()
+    reference = await startReferenceServer({ apiKey: KEY })
+    // the reference server behind TLS: a conforming service, reached only over https
+    front = await tlsFront(cert, Number(new URL(reference.baseUrl).port))
+    proxy = await connectProxy()
+  })
+  afterAll(async () => {
+    await Promise.all([front?.close(), proxy?.close(), reference?.close()])
+    cert?.cleanup()
+  })
+
+  test('not trusted → exit 2, one line naming host, port and NODE_EXTRA_CA_CERTS; no request sent', async () => {
+    const run = track(await runConform(['--base-url', front.baseUrl], { env: { CONFORM_API_KEY: KEY } }))
+    expectRefused(run, new RegExp(`TLS certificate of 127\\.0\\.0\\.1:${front.port} is not trusted \\(.+\\); add its CA with NODE_EXTRA_CA_CERTS`))
+  })
+
+  test('trusted through NODE_EXTRA_CA_CERTS → the run is made, and passes', async () => {
+    const run = track(await runConform(['--base-url', front.baseUrl], { env: { CONFORM_API_KEY: KEY, NODE_EXTRA_CA_CERTS: cert.certFile } }))
+    expectNoStackTrace(run)
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(run.results!.baseUrl).toBe(front.baseUrl)
+  })
+
+  test('HTTPS_PROXY → every connection goes through the proxy as a CONNECT tunnel; the proxy never sees the key', async () => {
+    const run = track(
+      await runConform(['--base-url', front.baseUrl, '--rule', 'list-returns-200', '--rule', 'auth-missing-key-401'], {
+        env: { CONFORM_API_KEY: KEY, NODE_EXTRA_CA_CERTS: cert.certFile, HTTPS_PROXY: proxy.origin },
+      }),
+    )
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(proxy.requests.length).toBeGreaterThan(0)
+    for (const tunnel of proxy.requests) {
+      expect(tunnel.method).toBe('CONNECT')
+      expect(tunnel.url).toBe(`127.0.0.1:${front.port}`)
+      expect(JSON.stringify(tunnel.headers)).not.toContain(KEY)
+    }
+  })
+
+  test('HTTPS_PROXY down, host listed in NO_PROXY → connects directly and passes', async () => {
+    const deadProxy = `http://127.0.0.1:${await closedPort()}`
+    const run = track(
+      await runConform(['--base-url', front.baseUrl, '--rule', 'list-returns-200'], {
+        env: { CONFORM_API_KEY: KEY, NODE_EXTRA_CA_CERTS: cert.certFile, HTTPS_PROXY: deadProxy, NO_PROXY: 'localhost,127.0.0.1' },
+      }),
+    )
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+  })
+
+  test('HTTPS_PROXY down, host not in NO_PROXY → exit 2 naming the proxy and the variable', async () => {
+    const port = await closedPort()
+    const run = track(
+      await runConform(['--base-url', front.baseUrl], {
+        env: { CONFORM_API_KEY: KEY, NODE_EXTRA_CA_CERTS: cert.certFile, HTTPS_PROXY: `http://user:proxy-secret@127.0.0.1:${port}` },
+      }),
+    )
+    expectRefused(run, new RegExp(`cannot reach the proxy 127\\.0\\.0\\.1:${port} \\(HTTPS_PROXY\\): connection refused; fix HTTPS_PROXY, or list the host in NO_PROXY`))
+    expect(run.stderr).not.toContain('proxy-secret')
+  })
+})
