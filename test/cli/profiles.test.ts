@@ -66,7 +66,7 @@ describe('environment profiles', () => {
     expect(called()).toEqual(['staging'])
     // what .env.staging does not set still comes from .env
     expect(withProfile.results!.options.timeoutMs).toBe(7000)
-  })
+  }, 120_000)
 
   test('the environment wins over .env.staging, and a flag over the environment', async () => {
     const cwd = workdir({ '.env.staging': `CONFORM_BASE_URL=${servers.staging.baseUrl}\nCONFORM_API_KEY=${KEY}\n` })
@@ -76,7 +76,7 @@ describe('environment profiles', () => {
     const fromFlag = await run(['--env', 'staging', '--base-url', servers.dotenv.baseUrl], cwd, { CONFORM_BASE_URL: servers.environment.baseUrl })
     expect(fromFlag.code, fromFlag.stderr).toBe(0)
     expect(called()).toEqual(['dotenv'])
-  })
+  }, 120_000)
 
   test('CONFORM_READ_ONLY=true in a profile makes a read-only run', async () => {
     const cwd = workdir({ '.env.production': `CONFORM_BASE_URL=${servers.staging.baseUrl}\nCONFORM_API_KEY=${KEY}\nCONFORM_READ_ONLY=true\n` })

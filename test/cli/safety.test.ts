@@ -33,7 +33,7 @@ describe('--read-only against a server that counts requests', () => {
   beforeAll(async () => {
     server = await startReferenceServer({ apiKey: KEY })
     run = await conformAgainst(server, '--read-only')
-  })
+  }, 120_000)
   afterAll(async () => {
     run?.cleanup()
     await server?.close()

@@ -16,7 +16,7 @@ let failing: FailingRun
 
 beforeAll(async () => {
   failing = await failingRun({ env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary } })
-})
+}, 120_000)
 afterAll(async () => {
   await failing?.close()
   rmSync(dir, { recursive: true, force: true })
