@@ -6,11 +6,13 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { RunResult } from '../../lib/reporters/run-result.ts'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const ENTRY = join(ROOT, 'lib/cli/conform.ts')
+/** tsx by absolute path, so that a run from another working directory (profiles) still loads it. */
+export const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href
 
 export interface ConformRun {
   code: number | null
@@ -44,7 +46,7 @@ function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv 
 
 export async function runConform(args: string[], options: RunOptions = {}): Promise<ConformRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conform-report-'))
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, '--report-dir', reportDir, ...args], {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, ENTRY, '--report-dir', reportDir, ...args], {
     cwd: options.cwd ?? ROOT,
     env: cleanEnv(options.env ?? {}),
     stdio: ['ignore', 'pipe', 'pipe'],
