@@ -36,19 +36,23 @@ test('the quick benchmark runs and writes bench.json', { timeout: 300_000 }, asy
   expect(bench.mode).toBe('quick')
   expect(bench.machine).toMatchObject({ nproc: expect.any(Number), cpu: expect.any(String), node: process.version })
 
-  const { embedded, local, slow } = bench.conform
-  for (const run of [embedded, local, slow]) {
+  const { embedded, local, slow, seeded } = bench.conform
+  for (const run of [embedded, local, slow, seeded]) {
     expect(run.exitCodes).toEqual([0])
     expect(run.wallMs).toBeGreaterThan(0)
+    expect(run.cpuMs).toBeGreaterThan(0)
+    expect(run.peakRssMiB).toBeGreaterThan(0)
+    expect(run.requests).toBeGreaterThan(0)
   }
-  for (const run of [local, slow]) {
+  expect(seeded.categories).toBeGreaterThan(0)
+  for (const run of [local, slow, seeded]) {
     expect(run.requests).toBeGreaterThan(0)
     expect(run.firstRequestMs).toBeGreaterThan(0)
     expect(run.firstRequestMs).toBeLessThanOrEqual(run.wallMs)
     expect(run.waitShare).toBeGreaterThan(0)
     expect(run.waitShare).toBeLessThanOrEqual(1)
   }
-  expect(local.requests).toBe(slow.requests)
+  expect(new Set([embedded, local, slow, seeded].map((r) => r.requests)).size).toBe(1)
   expect(slow).toMatchObject({ delayMs: 100, criticalChain: 2, criticalPathMs: 200, waves: expect.any(Number) })
 
   expect(bench.lists.map((l: { ids: string }) => l.ids).sort()).toEqual(['big', 'small'])
@@ -56,9 +60,10 @@ test('the quick benchmark runs and writes bench.json', { timeout: 300_000 }, asy
     expect(list.count).toBeGreaterThan(0)
     expect(list.bytes).toBeGreaterThan(0)
     expect(list.bare).toMatchObject({ ms: expect.any(Number), peakRssMiB: expect.any(Number) })
-    expect(list.real).toMatchObject({ ms: expect.any(Number), peakRssMiB: expect.any(Number) })
-    expect(Object.keys(list.real.phases).sort()).toEqual(['idsUnique', 'parse', 'validate'])
+    expect(list.suite).toMatchObject({ ms: expect.any(Number), peakRssMiB: expect.any(Number) })
+    expect(Object.keys(list.suite.phases).sort()).toEqual(['idsUnique', 'parse', 'validate'])
     expect(list.ratio).toBeGreaterThan(0)
+    expect(list.ratioWithIds).toBeGreaterThanOrEqual(list.ratio)
   }
   expect(bench.client.defaultCap.maxResponseBytes).toBeGreaterThan(0)
   expect(bench.client.raisedCap.error).toBeNull()
