@@ -16,6 +16,12 @@ export interface ClientOptions {
   timeoutMs: number
   maxResponseBytes: number
   /**
+   * Bytes of response bodies one client keeps over the run (the suite keeps every body until the
+   * run ends, and sends its requests at once); past it, further bodies fail RESPONSE_TOO_LARGE.
+   * Default 4 × maxResponseBytes: two full lists and room for the small answers.
+   */
+  maxKeptBytes?: number
+  /**
    * The run's deadline (--deadline) as epoch milliseconds: no request is sent after it, and one
    * in flight is cut at it. Undefined: only the per-request deadline applies.
    */
@@ -53,11 +59,15 @@ export class HttpClient {
   private readonly dispatcher: Dispatcher
   private readonly evidenceBodyBytes: number
   private readonly keyFormLength: number
+  private readonly maxKeptBytes: number
+  /** Body bytes read and kept so far; a failed read gives its bytes back. */
+  private keptBytes = 0
 
   constructor(private readonly options: ClientOptions) {
     this.redact = createRedactor(options.apiKey)
     this.keyFormLength = longestForm(options.apiKey)
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
+    this.maxKeptBytes = options.maxKeptBytes ?? 4 * options.maxResponseBytes
     // EnvHttpProxyAgent honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY, and is a plain keep-alive
     // agent when none is set. TLS certificates are verified by Node's defaults (NODE_EXTRA_CA_CERTS).
     this.dispatcher = new EnvHttpProxyAgent({
@@ -116,6 +126,7 @@ export class HttpClient {
       exchange.response = { status: response.statusCode, headers, body, bodyBytes: bytes.byteLength, bodyTruncated: truncated }
       return { exchange, text }
     } catch (error) {
+      if (partial) this.keptBytes -= partial.receivedBytes
       exchange.error = this.describeError(error, abort.aborted, budgetMs < this.options.timeoutMs, budgetMs, partial)
       return { exchange }
     } finally {
@@ -146,9 +157,19 @@ export class HttpClient {
     const chunks: Buffer[] = []
     for await (const chunk of body) {
       partial.receivedBytes += chunk.byteLength
+      this.keptBytes += chunk.byteLength
       if (partial.receivedBytes > limit) {
         body.destroy()
         throw new ResponseTooLargeError(limit)
+      }
+      // the cap holds per body; this holds for all of them, which are read at once and kept
+      if (this.keptBytes > this.maxKeptBytes) {
+        body.destroy()
+        throw new ResponseTooLargeError(
+          limit,
+          undefined,
+          `response bodies of this run passed ${this.maxKeptBytes} bytes together (4 × --max-response-bytes); this one was not read past ${partial.receivedBytes} bytes`,
+        )
       }
       chunks.push(chunk)
     }
@@ -192,11 +213,13 @@ export class HttpClient {
 }
 
 export class ResponseTooLargeError extends Error {
-  constructor(limit: number, declared?: number) {
-    super(
-      declared === undefined
+  /** `message` overrides the text for other limits than the one body's. */
+  constructor(limit: number, declared?: number, message?: string) {
+    const text =
+      message ??
+      (declared === undefined
         ? `response body larger than ${limit} bytes (the limit set by --max-response-bytes); reading stopped there`
-        : `response body of ${declared} bytes (its Content-Length) is larger than ${limit} bytes (the limit set by --max-response-bytes); not read`,
-    )
+        : `response body of ${declared} bytes (its Content-Length) is larger than ${limit} bytes (the limit set by --max-response-bytes); not read`)
+    super(text)
   }
 }

@@ -1,6 +1,7 @@
 /**
  * --max-response-bytes: a body that never ends, or one larger than the cap, fails the checks that
- * needed it, and the suite stops reading there: memory holds at most the cap per response.
+ * needed it, and the suite stops reading there. Memory holds at most the cap per response and,
+ * since the suite keeps every body until the run ends, 4 × the cap of bodies per worker.
  */
 import { afterAll, describe, expect, test } from 'vitest'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
@@ -53,11 +54,23 @@ describe.concurrent('--max-response-bytes', { timeout: RUN_TIMEOUT_MS }, () => {
     )
   })
 
-  test('a body just under the cap is read and judged as usual', async () => {
+  test('every answer just under the cap → the run keeps at most 4 × the cap of bodies, the rest fail saying so', async () => {
     const list = JSON.stringify([{ id: 1, name: 'x'.repeat(CAP - 100) }])
     const server = await httpServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' })
       res.end(list)
+    })
+    const result = await run(server)
+    expectCleanFailure(result)
+    const errors = result.results!.rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges.map((e) => e.error?.message ?? '')))
+    expect(errors).toContainEqual(expect.stringMatching(new RegExp(`^response bodies of this run passed ${4 * CAP} bytes together \\(4 × --max-response-bytes\\); this one was not read past \\d+ bytes$`)))
+  })
+
+  test('a list just under the cap is read and judged as usual', async () => {
+    const list = JSON.stringify([{ id: 1, name: 'x'.repeat(CAP - 100) }])
+    const server = await httpServer((req, res) => {
+      res.writeHead(req.method === 'GET' ? 200 : 201, { 'content-type': 'application/json' })
+      res.end(req.method === 'GET' ? list : JSON.stringify({ id: 2, name: 'created' }))
     })
     const result = await run(server, ['--rule', 'list-returns-category-array'])
     expect(result.code, result.stderr).toBe(0)
