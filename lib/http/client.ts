@@ -202,7 +202,8 @@ export class HttpClient {
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'DNS_FAILURE', message: `host not found (${detail})` }
     if (code.startsWith('ERR_TLS') || code.startsWith('CERT_') || code.includes('SELF_SIGNED') || code.startsWith('UNABLE_TO'))
       return { code: 'TLS_FAILURE', message: `TLS failure: ${detail}` }
-    if (code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_INFO')
+    // undici's parser errors do not always carry an HPE_ code (a reply that is not HTTP at all)
+    if (error instanceof undiciErrors.HTTPParserError || code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_INFO')
       return { code: 'PROTOCOL_ERROR', message: `malformed HTTP response (${detail})` }
     return { code: 'NETWORK_ERROR', message: `${code ? code + ': ' : ''}${detail}` }
   }

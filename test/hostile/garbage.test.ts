@@ -9,6 +9,7 @@ import {
   contentLengthTooLong,
   contentLengthTooShort,
   htmlInsteadOfJson,
+  notHttp,
   resetsConnections,
   serverErrors,
   truncatedJson,
@@ -59,6 +60,12 @@ const SCENARIOS: Scenario[] = [
     start: contentLengthTooShort,
     check: LIST_ARRAY,
     message: /^the 200 body is not valid JSON/,
+  },
+  {
+    name: 'bytes that are not HTTP at all',
+    start: notHttp,
+    check: LIST_200,
+    message: /^no complete response: malformed HTTP response \(.+\)$/,
   },
 ]
 

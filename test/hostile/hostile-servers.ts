@@ -188,6 +188,10 @@ export const contentLengthTooShort = () =>
     }),
   )
 
+/** Answers with bytes that are not HTTP at all (an SSH banner, a wrong service on the port). */
+export const notHttp = () =>
+  rawServer((socket, request) => void request.then(() => socket.end('SSH-2.0-OpenSSH_9.6\r\nProtocol mismatch.\r\n')))
+
 /** Answers every request with `status` and a Location on another server. */
 export const redirectsTo = (location: string, status = 307) =>
   httpServer((_req, res) => {
