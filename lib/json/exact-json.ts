@@ -19,45 +19,42 @@
  * Either way JSON.parse sees the text first, so what it rejects is rejected (SyntaxError).
  */
 
-/** Keys and literal texts of one parent: [key, literal, key, literal …], or a Map when there are many. */
-type Literals = (string | number)[] | Map<string | number, string>
-const SMALL = 16
-
 /**
- * The literal texts are kept on the parsed object itself, in a private field stamped on it (a
- * base constructor that returns the object it is given): invisible to keys, JSON, deep equality
- * and inspection like a WeakMap entry, but about as cheap to add and read as a property, which
- * counts when a list has a million records with a long id each.
+ * The literal texts are kept on the parsed object itself, in private fields stamped on it (a base
+ * constructor that returns the object it is given): invisible to keys, JSON, deep equality and
+ * inspection like a WeakMap entry, but about as cheap to add and read as a property, which counts
+ * when a list has a million records with a long id each. The first literal of a parent takes two
+ * fields; any further one (an object with several long numbers, an array of them) goes in a Map.
  */
 const ReturnsItsArgument = function (parent: object) {
   return parent
 } as unknown as new (parent: object) => object
 
 class ExactLiterals extends ReturnsItsArgument {
-  #literals: Literals
-  private constructor(parent: object, literals: Literals) {
+  #key: string | number
+  #literal: string
+  #more: Map<string | number, string> | undefined
+  private constructor(parent: object, key: string | number, literal: string) {
     super(parent)
-    this.#literals = literals
+    this.#key = key
+    this.#literal = literal
+    this.#more = undefined
   }
 
-  static of(parent: object): Literals | undefined {
-    return #literals in parent ? (parent as ExactLiterals).#literals : undefined
+  static at(parent: object, key: string | number): string | undefined {
+    if (!(#key in parent)) return undefined
+    const stamped = parent as ExactLiterals
+    return stamped.#key === key ? stamped.#literal : stamped.#more?.get(key)
   }
 
   static keep(parent: object, key: string | number, literal: string): void {
-    if (!(#literals in parent)) {
-      new ExactLiterals(parent, [key, literal])
+    if (!(#key in parent)) {
+      new ExactLiterals(parent, key, literal)
       return
     }
     const stamped = parent as ExactLiterals
-    const literals = stamped.#literals
-    if (literals instanceof Map) literals.set(key, literal)
-    else if (literals.length < 2 * SMALL) literals.push(key, literal)
-    else {
-      const map = new Map<string | number, string>()
-      for (let k = 0; k < literals.length; k += 2) map.set(literals[k], literals[k + 1] as string)
-      stamped.#literals = map.set(key, literal)
-    }
+    if (stamped.#key === key) stamped.#literal = literal
+    else (stamped.#more ??= new Map()).set(key, literal)
   }
 }
 const keep = ExactLiterals.keep
@@ -214,11 +211,7 @@ function parseRewritten(text: string, long: number[]): unknown {
 /** The literal text of the number at parent[key] when JSON.parse could have rounded it. */
 export function literalAt(parent: unknown, key: string | number): string | undefined {
   if (parent === null || typeof parent !== 'object') return undefined
-  const literals = ExactLiterals.of(parent)
-  if (literals === undefined) return undefined
-  if (literals instanceof Map) return literals.get(key)
-  for (let k = 0; k < literals.length; k += 2) if (literals[k] === key) return literals[k + 1] as string
-  return undefined
+  return ExactLiterals.at(parent, key)
 }
 
 /** The exact integer value of a JSON number literal, or null when it is not integer-valued. */
