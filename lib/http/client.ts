@@ -99,6 +99,7 @@ export class HttpClient {
     const left = this.options.deadlineAt === undefined ? Infinity : this.options.deadlineAt - Date.now()
     if (left <= 0) {
       exchange.error = { code: 'DEADLINE', message: "the run's deadline (--deadline) had passed, so this request was not sent" }
+      exchange.sent = false
       return { exchange }
     }
     const budgetMs = Math.max(1, Math.min(this.options.timeoutMs, Math.ceil(left)))

@@ -39,6 +39,8 @@ export interface Exchange {
   startedAt: string
   durationMs: number
   request: RecordedRequest
+  /** False when the request never went out (the run's deadline had passed); reporters count only sent ones. */
+  sent?: boolean
   response?: RecordedResponse
   error?: { code: TransportErrorCode; message: string }
 }

@@ -62,20 +62,25 @@ export interface RunFacts {
   durationMs: number
   options: RunResult['options']
   problems: string[]
+  /** The run's deadline ended it: checks that had not finished count as failed. */
+  cutShort?: boolean
 }
 
 const stripRuleSuffix = (name: string) => name.replace(/ \[[a-z0-9-]+\]$/, '')
 
-function checkOf(test: TestCase): { ruleId: string | undefined; check: CheckResult } {
+function checkOf(test: TestCase, cutShort: boolean): { ruleId: string | undefined; check: CheckResult } {
   const meta = test.meta().conform as CheckMeta | undefined
   const result = test.result()
   const exchanges = meta?.exchanges ?? []
+  // a check that neither finished nor said why it does not apply was stopped by the deadline
+  const unfinished = cutShort && (result.state === 'pending' || (result.state === 'skipped' && meta?.skipReason === undefined))
   let status: Status
-  if (result.state === 'failed') status = 'fail'
+  if (result.state === 'failed' || unfinished) status = 'fail'
   else if (result.state === 'skipped' || result.state === 'pending') status = 'skip'
   else status = meta?.notes.length ? 'warn' : 'pass'
   const failure =
     meta?.failure ??
+    (unfinished ? { message: "the check did not finish before the run's deadline (--deadline)", expected: 'a finished check', actual: 'cut short' } : undefined) ??
     (result.state === 'failed'
       ? { message: result.errors?.[0]?.message?.split('\n')[0] ?? 'failed', expected: '-', actual: result.errors?.[0]?.message ?? '' }
       : undefined)
@@ -110,11 +115,11 @@ export function buildRunResult(modules: readonly TestModule[], facts: RunFacts, 
   for (const module of modules) {
     for (const error of module.errors()) problems.push(`${module.moduleId}: ${error.message}`)
     for (const test of module.children.allTests()) {
-      const { ruleId, check } = checkOf(test)
+      const { ruleId, check } = checkOf(test, facts.cutShort ?? false)
       if (!ruleId) continue
       if (selected.length > 0 && !selected.includes(ruleId)) continue
       byRule.set(ruleId, [...(byRule.get(ruleId) ?? []), check])
-      for (const exchange of check.exchanges) exchangeIds.add(exchange.id)
+      for (const exchange of check.exchanges) if (exchange.sent !== false) exchangeIds.add(exchange.id)
       for (const entry of (test.meta().conform as CheckMeta | undefined)?.created ?? []) ledger.set(entry.exchangeId, entry)
     }
   }
