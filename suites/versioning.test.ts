@@ -1,5 +1,5 @@
 /** §9: the version in the address, and the deprecated GET /pets/{petId}. */
-import { fail } from '../lib/checks/failure.ts'
+import { fail, NotApplicable } from '../lib/checks/failure.ts'
 import { deprecationNote } from '../lib/checks/headers.ts'
 import { check, once } from '../lib/suite-kit/check.ts'
 import { httpClient, runContext } from '../lib/suite-kit/run-context.ts'
@@ -14,6 +14,8 @@ check('base-url-ends-v1', 'the base URL → its path ends in /v1', async () => {
 const pet = once(() => httpClient().send({ method: 'GET', path: '/pets/1', headers: { authorization: VALID_AUTHORIZATION } }))
 
 check('advisory-deprecation-headers', 'GET /pets/{petId} with a valid key → Deprecation and Sunset headers', async (t) => {
-  const note = deprecationNote(await t.use(pet))
+  const result = await t.use(pet)
+  if (!result.exchange.response) throw new NotApplicable(`no response to judge: ${result.exchange.error?.message ?? 'transport error'}`)
+  const note = deprecationNote(result)
   if (note) t.note(note)
 })

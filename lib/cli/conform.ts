@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { pathToFileURL } from 'node:url'
 import { apiKeyInArgv, ConfigError, loadConfig, USAGE, type Config } from '../config/config.ts'
 import { createRedactor } from '../http/redact.ts'
+import { workflowCommand } from '../reporters/github-actions.ts'
 import { preflight } from '../runner/preflight.ts'
 import { runConformance, type RunTarget } from '../runner/conform-run.ts'
 import { startReferenceServer, type RunningServer } from '../server/reference-server.ts'
@@ -32,15 +33,17 @@ export async function main(argv: string[], io: Io = processIo, env: NodeJS.Proce
   let config: Config
   // a bad argument next to --api-key must not bring the key into the error message
   let redact = createRedactor(env.CONFORM_API_KEY, apiKeyInArgv(argv))
+  /** Exit 2: one line on stderr, and under GitHub Actions an annotation, since no report is written. */
+  const cannotRun = (message: string): 2 => {
+    const line = redact(message)
+    io.err(`conform: ${line}\n`)
+    if (env.GITHUB_ACTIONS === 'true') io.out(workflowCommand('error', 'conformance run could not be made', line) + '\n')
+    return 2
+  }
   try {
     config = loadConfig(argv, env)
   } catch (error) {
-    if (error instanceof ConfigError) {
-      io.err(`conform: ${redact(error.message)}\n`)
-      return 2
-    }
-    io.err(`conform: ${redact((error as Error).message)}\n`)
-    return 2
+    return cannotRun(error instanceof ConfigError ? error.message : (error as Error).message)
   }
   redact = createRedactor(config.apiKey, env.CONFORM_API_KEY, apiKeyInArgv(argv))
   if (config.help) {
@@ -62,17 +65,13 @@ export async function main(argv: string[], io: Io = processIo, env: NodeJS.Proce
     } else {
       target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
       const unreachable = await preflight(target.baseUrl, Math.min(config.timeoutMs, 10_000), env)
-      if (unreachable) {
-        io.err(`conform: ${redact(unreachable.message)}\n`)
-        return 2
-      }
+      if (unreachable) return cannotRun(unreachable.message)
     }
     const { result, summary } = await runConformance(config, target)
     io.out(summary)
     return result.exitCode
   } catch (error) {
-    io.err(`conform: the run could not be made: ${redact((error as Error).message ?? String(error))}\n`)
-    return 2
+    return cannotRun(`the run could not be made: ${(error as Error).message ?? String(error)}`)
   } finally {
     await server?.close()
   }
