@@ -99,7 +99,7 @@ export const VARIANTS: readonly Variant[] = [
   },
   {
     name: 'chunked-bodies',
-    description: 'bodies are sent with Transfer-Encoding: chunked, split in the middle of a UTF-8 sequence when it falls there',
+    description: 'bodies are sent with Transfer-Encoding: chunked, in two chunks split inside the first multi-byte UTF-8 character',
     behaviour: { transport: { delayMs: 0, chunked: true, connectionClose: false } },
   },
   {
@@ -147,7 +147,7 @@ export const VARIANTS: readonly Variant[] = [
   },
   {
     name: 'lower-case-bearer-accepted',
-    description: 'the scheme name is matched case-insensitively, so "bearer <key>" is accepted too (RFC 9110 §11.1)',
+    description: 'the scheme name is matched case-insensitively, so "bearer KEY" is accepted too (RFC 9110 §11.1)',
     behaviour: { authorize: (authorization, key, op) => conformingBehaviour.authorize((authorization ?? '').replace(/^bearer /i, 'Bearer '), key, op) },
   },
   {

@@ -158,7 +158,7 @@ export function formatScore(report: MatrixReport): string {
 // run ids (conform-20261121-0844-9d43-…) differ from run to run; the table should not
 const cell = (text: string) =>
   text
-    .replace(/conform-\d{8}-\d{4}-[0-9a-f]{4}/g, 'conform-<run>')
+    .replace(/conform-\d{8}-\d{4}-[0-9a-f]{4}/g, 'conform-RUN')
     .replaceAll('|', '\\|')
     .replaceAll('\n', ' ')
 
