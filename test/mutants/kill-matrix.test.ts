@@ -4,10 +4,13 @@
  * variant makes it exit 0. Each case starts its own server on port 0; conform runs as a child
  * process, a few at a time (each uses about a core for a second or two).
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, test } from 'vitest'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { VARIANTS } from '../../lib/server/variants.ts'
 import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
+import { ROOT } from '../helpers/run-conform.ts'
 import { DEFAULT_CONCURRENCY, limiter, runMutation, runVariant } from './matrix.ts'
 
 const MIN_MUTATIONS_PER_RULE = 2
@@ -36,6 +39,14 @@ describe('the mutation and variant tables', () => {
     expect(names.filter((n) => !KEBAB.test(n))).toEqual([])
     expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([])
     for (const c of [...MUTATIONS, ...VARIANTS]) expect(c.description.length, c.name).toBeGreaterThan(15)
+  })
+
+  test('the table in README.md (Proof: mutations and variants) has a row for every case', ({ expect }) => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const section = readme.slice(readme.indexOf('## Proof: mutations and variants'), readme.indexOf('## Layout'))
+    const missing = [...MUTATIONS, ...VARIANTS].filter((c) => !section.includes(`\n| ${c.name} |`)).map((c) => c.name)
+    expect(missing, 'rows missing: run npm run mutants and paste its table').toEqual([])
+    expect(section).toContain(`${MUTATIONS.length}/${MUTATIONS.length} mutations caught, ${VARIANTS.length}/${VARIANTS.length} conforming variants passed`)
   })
 })
 
