@@ -58,6 +58,9 @@ interface CaseReport {
   ms: number
   /** Phases of the suite's path, in ms. */
   phases?: Record<string, number>
+  /** CPU time (user + system, every thread of the process: GC helpers too), overall and by phase. */
+  cpuMs?: number
+  phasesCpu?: Record<string, number>
   items?: number
   valid?: boolean
   error?: string
@@ -71,13 +74,18 @@ async function runCase(name: string, file: string | undefined, url: string | und
   const readText = (): string => new TextDecoder().decode(readFileSync(file as string)) // as the HTTP client decodes a body
   const peak = () => process.resourceUsage().maxRSS / 1024
   const rss = () => process.memoryUsage().rss / 2 ** 20
+  const cpu = () => {
+    const usage = process.cpuUsage()
+    return (usage.user + usage.system) / 1000
+  }
   if (name === 'bare') {
     const text = readText()
     const baseRssMiB = rss()
+    const c0 = cpu()
     const t0 = performance.now()
     const value = JSON.parse(text) as unknown[]
     const ms = performance.now() - t0
-    return { ms, items: value.length, baseRssMiB, peakRssMiB: peak() }
+    return { ms, cpuMs: cpu() - c0, items: value.length, baseRssMiB, peakRssMiB: peak() }
   }
   const { parseJsonExact } = await import('../lib/json/exact-json.ts')
   const { validatorFor } = await import('../lib/spec/schema-registry.ts')
@@ -86,21 +94,27 @@ async function runCase(name: string, file: string | undefined, url: string | und
   const validate = validatorFor('CategoryList')
   validate([]) // compiled once per run, before any list arrives
   const judge = (text: string) => {
-    const t0 = performance.now()
+    const [c0, t0] = [cpu(), performance.now()]
     const body = parseJsonExact(text)
-    const t1 = performance.now()
+    const [c1, t1] = [cpu(), performance.now()]
     const valid = validate(body)
-    const t2 = performance.now()
+    const [c2, t2] = [cpu(), performance.now()]
     if (valid) expectDistinctIds(body as Records, 'the list')
-    const t3 = performance.now()
-    return { valid, items: (body as unknown[]).length, phases: { parse: t1 - t0, validate: t2 - t1, idsUnique: t3 - t2 } }
+    const [c3, t3] = [cpu(), performance.now()]
+    return {
+      valid,
+      items: (body as unknown[]).length,
+      phases: { parse: t1 - t0, validate: t2 - t1, idsUnique: t3 - t2 },
+      phasesCpu: { parse: c1 - c0, validate: c2 - c1, idsUnique: c3 - c2 },
+    }
   }
   if (name === 'real') {
     const text = readText()
     const baseRssMiB = rss()
     const t0 = performance.now()
-    const { valid, items, phases } = judge(text)
-    return { ms: performance.now() - t0, phases, items, valid, baseRssMiB, peakRssMiB: peak() }
+    const { valid, items, phases, phasesCpu } = judge(text)
+    const cpuMs = phasesCpu.parse + phasesCpu.validate + phasesCpu.idsUnique
+    return { ms: performance.now() - t0, phases, cpuMs, phasesCpu, items, valid, baseRssMiB, peakRssMiB: peak() }
   }
   if (name === 'client') {
     const { HttpClient } = await import('../lib/http/client.ts')
@@ -192,7 +206,8 @@ function unionLength(intervals: [number, number][]): number {
 // ---------------------------------------------------------------------------------------------
 // 1. conformance runs
 
-type ConformKind = 'embedded' | 'local' | 'slow' | 'seeded'
+/** slowPlainDeps: the slow run again, node_modules loaded without tsx's transform (an experiment). */
+type ConformKind = 'embedded' | 'local' | 'slow' | 'seeded' | 'slowPlainDeps'
 
 interface ConformSample {
   code: number | null
@@ -217,6 +232,43 @@ const USAGE_PROBE = `import { writeFileSync } from 'node:fs'
 process.on('exit', () => { try { writeFileSync(process.env.BENCH_USAGE_FILE, JSON.stringify(process.resourceUsage())) } catch {} })
 `
 
+/**
+ * An experiment on the launch, not the product: tsx (on Node 20, off-thread) passes every ES
+ * module of node_modules through its loader, which rewrites each dynamic import() and adds a
+ * source map, vitest and vite included. Registered after tsx, this hook runs first and hands ES
+ * modules of packages to Node as they are, so that the table shows what that costs a run.
+ */
+const PLAIN_DEPS_REGISTER = `import { register } from 'node:module'
+register('./plain-deps-hooks.mjs', import.meta.url)
+`
+const PLAIN_DEPS_HOOKS = `import { readFile } from 'node:fs/promises'
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+const types = new Map()
+function packageType(dir) {
+  if (types.has(dir)) return types.get(dir)
+  let type = 'commonjs'
+  const file = join(dir, 'package.json')
+  if (existsSync(file)) {
+    try { type = JSON.parse(readFileSync(file, 'utf8')).type ?? 'commonjs' } catch {}
+  } else if (dirname(dir) !== dir) {
+    type = packageType(dirname(dir))
+  }
+  types.set(dir, type)
+  return type
+}
+export async function load(url, context, nextLoad) {
+  if (url.startsWith('file:') && url.includes('/node_modules/') && !url.includes('/node_modules/tsx/') && !url.includes('?')) {
+    const path = fileURLToPath(url)
+    if (path.endsWith('.mjs') || (path.endsWith('.js') && packageType(dirname(path)) === 'module')) {
+      return { format: 'module', source: await readFile(path), shortCircuit: true }
+    }
+  }
+  return nextLoad(url, context)
+}
+`
+
 /** A list held by the reference server, to see a run judge a large one end to end. */
 function seedOf(count: number): { id: bigint; name: string; description: string }[] {
   return Array.from({ length: count }, (_, i) => ({ id: 2n ** 62n + BigInt(i), name: `category-${i}`, description: `Pets of kind ${i} (bench)` }))
@@ -227,11 +279,15 @@ async function conformRun(kind: ConformKind, scratch: string, seedCount: number)
   const usageFile = join(reportDir, 'usage.json')
   const probe = join(scratch, 'usage-probe.mjs')
   writeFileSync(probe, USAGE_PROBE)
-  const args = ['--import', pathToFileURL(probe).href, '--import', 'tsx', CONFORM_ENTRY, '--report-dir', reportDir]
+  const plainDeps = join(scratch, 'plain-deps.mjs')
+  writeFileSync(plainDeps, PLAIN_DEPS_REGISTER)
+  writeFileSync(join(scratch, 'plain-deps-hooks.mjs'), PLAIN_DEPS_HOOKS)
+  const loaders = ['--import', pathToFileURL(probe).href, '--import', 'tsx', ...(kind === 'slowPlainDeps' ? ['--import', pathToFileURL(plainDeps).href] : [])]
+  const args = [...loaders, CONFORM_ENTRY, '--report-dir', reportDir]
   const arrivals: number[] = []
   let server: Awaited<ReturnType<typeof import('../lib/server/reference-server.ts').startReferenceServer>> | undefined
   let run: ChildRun
-  const delayMs = kind === 'slow' ? SLOW_DELAY_MS : 0
+  const delayMs = kind === 'slow' || kind === 'slowPlainDeps' ? SLOW_DELAY_MS : 0
   try {
     if (kind === 'embedded') {
       run = await runNode(args, cleanEnv({ BENCH_USAGE_FILE: usageFile }))
@@ -357,9 +413,12 @@ interface ListFigures {
   bare: { ms: number; runs: number[]; baseRssMiB: number; peakRssMiB: number }
   /** parse = parseJsonExact, validate = the CategoryList validator, idsUnique = expectDistinctIds. */
   suite: { ms: number; runs: number[]; phases: Record<string, number>; baseRssMiB: number; peakRssMiB: number }
-  /** (parse + validate) / bare JSON.parse, and the same with the ids-unique pass. */
+  /** (parse + validate) / bare JSON.parse, and the same with the ids-unique pass: wall times. */
   ratio: number
   ratioWithIds: number
+  /** The same ratios in CPU time, which a busy machine distorts less. */
+  cpuRatio: number
+  cpuRatioWithIds: number
 }
 
 function listFigures(file: ListFile, bare: CaseReport[], suite: CaseReport[]): ListFigures {
@@ -381,6 +440,8 @@ function listFigures(file: ListFile, bare: CaseReport[], suite: CaseReport[]): L
     },
     ratio: round(validatedMs / bareMs, 2),
     ratioWithIds: round(withIdsMs / bareMs, 2),
+    cpuRatio: round(median(suite.map((r) => (r.phasesCpu?.parse ?? NaN) + (r.phasesCpu?.validate ?? NaN))) / median(bare.map((r) => r.cpuMs ?? NaN)), 2),
+    cpuRatioWithIds: round(median(suite.map((r) => r.cpuMs ?? NaN)) / median(bare.map((r) => r.cpuMs ?? NaN)), 2),
   }
 }
 
@@ -469,7 +530,7 @@ async function main(): Promise<number> {
 
   try {
     // 1. conformance runs, interleaved so that a burst of load elsewhere hits every kind alike
-    const kinds: ConformKind[] = ['embedded', 'local', 'slow', 'seeded']
+    const kinds: ConformKind[] = ['embedded', 'local', 'slow', 'seeded', 'slowPlainDeps']
     const samples = Object.fromEntries(kinds.map((k) => [k, [] as ConformSample[]])) as Record<ConformKind, ConformSample[]>
     for (let i = 0; i < reps; i++) {
       for (const kind of kinds) {
@@ -506,6 +567,7 @@ async function main(): Promise<number> {
       local: summarise(samples.local),
       slow: { delayMs: SLOW_DELAY_MS, criticalChain: CRITICAL_CHAIN, criticalPathMs, ...summarise(samples.slow) },
       seeded: { categories: seedCount, ...summarise(samples.seeded) },
+      slowPlainDeps: { delayMs: SLOW_DELAY_MS, ...summarise(samples.slowPlainDeps) },
     }
 
     // 2. large lists
@@ -612,13 +674,15 @@ async function main(): Promise<number> {
         conformRow('local, answers at once', conform.local),
         conformRow(`local, every answer ${SLOW_DELAY_MS} ms late`, conform.slow, `${CRITICAL_CHAIN} × ${SLOW_DELAY_MS} = ${criticalPathMs} ms (${conform.slow.waves} waves seen)`),
         conformRow(`local, holding ${seedCount.toLocaleString('en')} categories`, conform.seeded),
+        conformRow(`${SLOW_DELAY_MS} ms late, packages not through tsx *`, conform.slowPlainDeps),
       ]),
     )
+    out.push(`* an experiment on the launch: ES modules of node_modules (vitest, vite …) loaded by Node as they are, not through tsx's loader`)
     out.push('')
     out.push(`Large lists (median of ${listReps}, each in a fresh process; peak = the process's maxRSS, the body text included):`)
     out.push(
       table([
-        ['list', 'bytes', 'JSON.parse', 'peak', 'suite path', 'parse / validate / ids', 'peak', 'ratio', 'with ids'],
+        ['list', 'bytes', 'JSON.parse', 'peak', 'suite path', 'parse / validate / ids', 'peak', 'ratio', 'with ids', 'CPU ratio', 'with ids'],
         ...lists.map((l) => [
           `${l.count.toLocaleString('en')} × ${l.ids} ids`,
           `${(l.bytes / 2 ** 20).toFixed(1)} MiB`,
@@ -629,6 +693,8 @@ async function main(): Promise<number> {
           mib(l.suite.peakRssMiB),
           `${l.ratio.toFixed(2)}×`,
           `${l.ratioWithIds.toFixed(2)}×`,
+          `${l.cpuRatio.toFixed(2)}×`,
+          `${l.cpuRatioWithIds.toFixed(2)}×`,
         ]),
       ]),
     )
