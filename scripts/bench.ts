@@ -4,7 +4,7 @@
  * directory. A measurement, not a test: it asserts nothing about time and exits 0 whenever it could
  * measure (test/bench/bench-quick.test.ts runs the quick mode so that it keeps working).
  *
- * 1. Conformance runs, each `node --import tsx lib/cli/conform.ts` as a child process, timed from
+ * 1. Conformance runs, each `node bin/conform.mjs` (what `npm run conform` runs) as a child process, timed from
  *    spawn to exit (median of --reps):
  *    - embedded: no --base-url, exactly what a newcomer's `npm run conform` does;
  *    - local: a reference server started here (so its request arrivals can be timed) and handed to
@@ -29,7 +29,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
-const CONFORM_ENTRY = join(ROOT, 'lib/cli/conform.ts')
+const CONFORM_ENTRY = join(ROOT, 'bin/conform.mjs')
 const SELF = fileURLToPath(import.meta.url)
 
 /** Delay of every answer of the slow server. */
@@ -206,8 +206,7 @@ function unionLength(intervals: [number, number][]): number {
 // ---------------------------------------------------------------------------------------------
 // 1. conformance runs
 
-/** slowPlainDeps: the slow run again, node_modules loaded without tsx's transform (an experiment). */
-type ConformKind = 'embedded' | 'local' | 'slow' | 'seeded' | 'slowPlainDeps'
+type ConformKind = 'embedded' | 'local' | 'slow' | 'seeded'
 
 interface ConformSample {
   code: number | null
@@ -232,43 +231,6 @@ const USAGE_PROBE = `import { writeFileSync } from 'node:fs'
 process.on('exit', () => { try { writeFileSync(process.env.BENCH_USAGE_FILE, JSON.stringify(process.resourceUsage())) } catch {} })
 `
 
-/**
- * An experiment on the launch, not the product: tsx (on Node 20, off-thread) passes every ES
- * module of node_modules through its loader, which rewrites each dynamic import() and adds a
- * source map, vitest and vite included. Registered after tsx, this hook runs first and hands ES
- * modules of packages to Node as they are, so that the table shows what that costs a run.
- */
-const PLAIN_DEPS_REGISTER = `import { register } from 'node:module'
-register('./plain-deps-hooks.mjs', import.meta.url)
-`
-const PLAIN_DEPS_HOOKS = `import { readFile } from 'node:fs/promises'
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-const types = new Map()
-function packageType(dir) {
-  if (types.has(dir)) return types.get(dir)
-  let type = 'commonjs'
-  const file = join(dir, 'package.json')
-  if (existsSync(file)) {
-    try { type = JSON.parse(readFileSync(file, 'utf8')).type ?? 'commonjs' } catch {}
-  } else if (dirname(dir) !== dir) {
-    type = packageType(dirname(dir))
-  }
-  types.set(dir, type)
-  return type
-}
-export async function load(url, context, nextLoad) {
-  if (url.startsWith('file:') && url.includes('/node_modules/') && !url.includes('/node_modules/tsx/') && !url.includes('?')) {
-    const path = fileURLToPath(url)
-    if (path.endsWith('.mjs') || (path.endsWith('.js') && packageType(dirname(path)) === 'module')) {
-      return { format: 'module', source: await readFile(path), shortCircuit: true }
-    }
-  }
-  return nextLoad(url, context)
-}
-`
-
 /** A list held by the reference server, to see a run judge a large one end to end. */
 function seedOf(count: number): { id: bigint; name: string; description: string }[] {
   return Array.from({ length: count }, (_, i) => ({ id: 2n ** 62n + BigInt(i), name: `category-${i}`, description: `Pets of kind ${i} (bench)` }))
@@ -279,15 +241,13 @@ async function conformRun(kind: ConformKind, scratch: string, seedCount: number)
   const usageFile = join(reportDir, 'usage.json')
   const probe = join(scratch, 'usage-probe.mjs')
   writeFileSync(probe, USAGE_PROBE)
-  const plainDeps = join(scratch, 'plain-deps.mjs')
-  writeFileSync(plainDeps, PLAIN_DEPS_REGISTER)
-  writeFileSync(join(scratch, 'plain-deps-hooks.mjs'), PLAIN_DEPS_HOOKS)
-  const loaders = ['--import', pathToFileURL(probe).href, '--import', 'tsx', ...(kind === 'slowPlainDeps' ? ['--import', pathToFileURL(plainDeps).href] : [])]
+  // bin/conform.mjs is what `npm run conform` runs: packages through plain Node, then tsx
+  const loaders = ['--import', pathToFileURL(probe).href]
   const args = [...loaders, CONFORM_ENTRY, '--report-dir', reportDir]
   const arrivals: number[] = []
   let server: Awaited<ReturnType<typeof import('../lib/server/reference-server.ts').startReferenceServer>> | undefined
   let run: ChildRun
-  const delayMs = kind === 'slow' || kind === 'slowPlainDeps' ? SLOW_DELAY_MS : 0
+  const delayMs = kind === 'slow' ? SLOW_DELAY_MS : 0
   try {
     if (kind === 'embedded') {
       run = await runNode(args, cleanEnv({ BENCH_USAGE_FILE: usageFile }))
@@ -530,7 +490,7 @@ async function main(): Promise<number> {
 
   try {
     // 1. conformance runs, interleaved so that a burst of load elsewhere hits every kind alike
-    const kinds: ConformKind[] = ['embedded', 'local', 'slow', 'seeded', 'slowPlainDeps']
+    const kinds: ConformKind[] = ['embedded', 'local', 'slow', 'seeded']
     const samples = Object.fromEntries(kinds.map((k) => [k, [] as ConformSample[]])) as Record<ConformKind, ConformSample[]>
     for (let i = 0; i < reps; i++) {
       for (const kind of kinds) {
@@ -567,7 +527,6 @@ async function main(): Promise<number> {
       local: summarise(samples.local),
       slow: { delayMs: SLOW_DELAY_MS, criticalChain: CRITICAL_CHAIN, criticalPathMs, ...summarise(samples.slow) },
       seeded: { categories: seedCount, ...summarise(samples.seeded) },
-      slowPlainDeps: { delayMs: SLOW_DELAY_MS, ...summarise(samples.slowPlainDeps) },
     }
 
     // 2. large lists
@@ -653,7 +612,7 @@ async function main(): Promise<number> {
     // the table
     const out: string[] = []
     out.push(`Machine: ${machine.nproc} × ${machine.cpu}, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')} → ${report.machine.loadAverageAtEnd.join(' ')}`)
-    out.push(`Conformance runs (median of ${reps}; wall = spawn of node --import tsx lib/cli/conform.ts to exit; CPU = user + system of that process):`)
+    out.push(`Conformance runs (median of ${reps}; wall = spawn of node bin/conform.mjs (what npm run conform runs) to exit; CPU = user + system of that process):`)
     const conformRow = (label: string, c: ReturnType<typeof summarise>, critical = '—') => [
       label,
       ms(c.wallMs),
@@ -674,10 +633,8 @@ async function main(): Promise<number> {
         conformRow('local, answers at once', conform.local),
         conformRow(`local, every answer ${SLOW_DELAY_MS} ms late`, conform.slow, `${CRITICAL_CHAIN} × ${SLOW_DELAY_MS} = ${criticalPathMs} ms (${conform.slow.waves} waves seen)`),
         conformRow(`local, holding ${seedCount.toLocaleString('en')} categories`, conform.seeded),
-        conformRow(`${SLOW_DELAY_MS} ms late, packages not through tsx *`, conform.slowPlainDeps),
       ]),
     )
-    out.push(`* an experiment on the launch: ES modules of node_modules (vitest, vite …) loaded by Node as they are, not through tsx's loader`)
     out.push('')
     out.push(`Large lists (median of ${listReps}, each in a fresh process; peak = the process's maxRSS, the body text included):`)
     out.push(

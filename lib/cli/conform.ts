@@ -77,8 +77,8 @@ export async function main(argv: string[], io: Io = processIo, env: NodeJS.Proce
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const argv = process.argv.slice(2)
+/** The process around main(): last-resort error handling, exit code, no lingering sockets. */
+export function runAsProgram(argv: string[] = process.argv.slice(2)): void {
   // last resort: a fault that escaped main() is one redacted line and exit 2, never a stack trace
   const lastResort = (error: unknown) => {
     const redact = createRedactor(process.env.CONFORM_API_KEY, apiKeyInArgv(argv))
@@ -94,3 +94,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     setTimeout(() => process.exit(code), 2_000).unref()
   })
 }
+
+// `tsx lib/cli/conform.ts` still works; `npm run conform` goes through bin/conform.mjs
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) runAsProgram()

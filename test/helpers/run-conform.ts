@@ -6,13 +6,12 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import type { RunResult } from '../../lib/reporters/run-result.ts'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const ENTRY = join(ROOT, 'lib/cli/conform.ts')
-/** tsx by absolute path, so that a run from another working directory (profiles) still loads it. */
-export const TSX_LOADER = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href
+/** What `npm run conform` runs: packages loaded by plain Node, then tsx for the project's own code. */
+export const CONFORM_BIN = join(ROOT, 'bin/conform.mjs')
 
 export interface ConformRun {
   code: number | null
@@ -46,7 +45,7 @@ function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv 
 
 export async function runConform(args: string[], options: RunOptions = {}): Promise<ConformRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conform-report-'))
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, ENTRY, '--report-dir', reportDir, ...args], {
+  const child = spawn(process.execPath, [CONFORM_BIN, '--report-dir', reportDir, ...args], {
     cwd: options.cwd ?? ROOT,
     env: cleanEnv(options.env ?? {}),
     stdio: ['ignore', 'pipe', 'pipe'],
