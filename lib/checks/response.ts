@@ -65,22 +65,36 @@ export function expectJsonContentType(result: HttpResult): void {
   )
 }
 
+/** Parsed bodies, per response: several checks judge one probe, and a list can be 80 MB. Read-only. */
+const parsedBodies = new WeakMap<HttpResult, { value: unknown } | { error: Error }>()
+
+function parseOnce(result: HttpResult): { value: unknown } | { error: Error } {
+  let parsed = parsedBodies.get(result)
+  if (!parsed) {
+    try {
+      parsed = { value: parseJsonExact(result.text ?? '') }
+    } catch (error) {
+      parsed = { error: error as Error }
+    }
+    parsedBodies.set(result, parsed)
+  }
+  return parsed
+}
+
 /** The body parsed as JSON, int64 values kept exact; a failure when it is not JSON. */
 export function jsonBodyOf(result: HttpResult): unknown {
   const response = responseOf(result)
+  const parsed = parseOnce(result)
+  if ('value' in parsed) return parsed.value
   const text = result.text ?? ''
-  try {
-    return parseJsonExact(text)
-  } catch (error) {
-    return fail(
-      {
-        message: `the ${response.status} body is not valid JSON`,
-        expected: 'a JSON body',
-        actual: text.length === 0 ? 'an empty body' : `${(error as Error).message}; body starts ${JSON.stringify(response.body.slice(0, 80))}`,
-      },
-      result.exchange,
-    )
-  }
+  return fail(
+    {
+      message: `the ${response.status} body is not valid JSON`,
+      expected: 'a JSON body',
+      actual: text.length === 0 ? 'an empty body' : `${parsed.error.message}; body starts ${JSON.stringify(response.body.slice(0, 80))}`,
+    },
+    result.exchange,
+  )
 }
 
 export function exchangesOf(...results: HttpResult[]): Exchange[] {
