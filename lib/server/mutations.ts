@@ -182,6 +182,23 @@ export const MUTATIONS: readonly Mutation[] = [
     description: 'the list decodes stored UTF-8 names as Latin-1 (mojibake: "Ñandú" is listed as "Ã‘andÃº"); the create answer is right',
     behaviour: { listBody: (store) => store.map((r) => ({ ...r, name: Buffer.from(r.name, 'utf8').toString('latin1') })) },
   },
+  {
+    name: 'list-id-differs-from-created',
+    breaks: 'created-in-list',
+    description: 'the create answers a provisional id; the list shows the stored one, which differs (provisional + 1000)',
+    behaviour: { createdBody: (record) => ({ ...record, id: record.id + 1000n }) },
+  },
+  {
+    name: 'create-stores-nothing',
+    breaks: 'created-in-list',
+    description: 'a create answers 201 with the record but the write is lost (never committed)',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation === 'createCategory' && reply.status === 201) store.pop()
+        return reply
+      },
+    },
+  },
 
   // §4.2 rule 1: a body without name is answered 400
   {
@@ -373,6 +390,12 @@ export const MUTATIONS: readonly Mutation[] = [
     breaks: 'error-body-is-error-record',
     description: 'the Error code is a number (40101) instead of a string',
     behaviour: { errorBody: (status, _code, message) => ({ code: status * 100 + 1, message, status }) },
+  },
+  {
+    name: 'error-status-as-string',
+    breaks: 'error-body-is-error-record',
+    description: 'the Error status is the HTTP status as a string ("401") instead of an integer',
+    behaviour: { errorBody: (status, code, message) => ({ code, message, status: String(status) }) },
   },
   {
     name: 'unauthorized-empty-body',

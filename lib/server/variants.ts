@@ -3,8 +3,8 @@
  * pass every one of them (exit 0); a failure here is a false alarm in the suite, not in the server.
  */
 import { stringify as losslessStringify } from 'lossless-json'
-import { conformingBehaviour, type Reply } from './reference-server.ts'
-import { errorReply, isPlainObject, seedCategories, type Variant } from './server-cases.ts'
+import { conformingBehaviour, type Reply, type StoredCategory } from './reference-server.ts'
+import { errorReply, isPlainObject, recordWithRawId, seedCategories, type Variant } from './server-cases.ts'
 
 export type { Variant } from './server-cases.ts'
 
@@ -14,6 +14,12 @@ const INT64_MIN = -(2n ** 63n)
 const withHeader = (reply: Reply, name: string, value: string): Reply => ({ ...reply, headers: { ...reply.headers, [name]: value } })
 
 const mediaTypeOf = (contentType: string | undefined) => contentType?.split(';')[0].trim().toLowerCase()
+
+/** A record as JSON text in forms JSON allows but serialisers rarely write: escaped keys, odd whitespace, extra numbers. */
+const unusualRecordText = (r: { id: bigint; name: string; description?: string }) =>
+  `{ "\\u0069d" :\t${r.id} ,\n "n\\u0061me":${JSON.stringify(r.name)}` +
+  (r.description !== undefined ? `, "descr\\u0069ption" : ${JSON.stringify(r.description)}` : '') +
+  ` , "0": 1E2, "rev": -0, "rev": 1.0e0 }`
 
 export const VARIANTS: readonly Variant[] = [
   {
@@ -205,6 +211,29 @@ export const VARIANTS: readonly Variant[] = [
         if (reply.status === 401) headers['www-authenticate'] = 'Bearer realm="petstore", error="invalid_token", error_description="The access token is invalid"'
         return { ...reply, headers, body: isPlainObject(reply.body) ? { ...reply.body, hint: 'see the documentation' } : reply.body }
       },
+    },
+  },
+  {
+    name: 'unusual-json-text',
+    description: 'ids past 2^53 under escaped keys ("\\u0069d"), tabs and newlines between tokens, an integer-like key "0", and an extra property written twice (-0, then 1.0e0)',
+    behaviour: {
+      nextId: (store) => (store.length === 0 ? 2n ** 53n + 1n : store[store.length - 1].id + 1n),
+      finish: (reply, request) => {
+        if (request.operation === 'createCategory' && reply.status === 201) return { ...reply, body: unusualRecordText(reply.body as StoredCategory) }
+        if (request.operation === 'listCategories' && reply.status === 200) {
+          return { ...reply, body: ` [ ${(reply.body as StoredCategory[]).map(unusualRecordText).join(' ,\r\n ')} ]\n` }
+        }
+        return reply
+      },
+    },
+  },
+  {
+    name: 'integer-ids-in-other-forms',
+    description: 'ids are multiples of 100, written 1E2 in the create answer and 100.000 in the list (integers in JSON Schema terms)',
+    behaviour: {
+      nextId: (store) => (store.length === 0 ? 100n : store[store.length - 1].id + 100n),
+      createdBody: (r) => recordWithRawId(r, `${r.id / 100n}E2`),
+      listBody: (store) => `[${store.map((r) => recordWithRawId(r, `${r.id}.000`)).join(',')}]`,
     },
   },
 ]
