@@ -67,30 +67,45 @@ export function expectDistinctIds(records: CategoryRecord[], where: string, ...r
   })
 }
 
-/** §4.1: the list holds all categories, so every created one is in it, with the same fields. */
-export function expectListed(created: CategoryRecord[], list: CategoryRecord[], ...results: HttpResult[]): void {
-  const byId = new Map<string, CategoryRecord>()
-  for (const record of list) byId.set(idOf(record), record)
-  for (const record of created) {
+/** A created record and the body that created it. */
+export interface Creation {
+  sent: NewCategory
+  record: CategoryRecord
+}
+
+/**
+ * §4.1: the list holds all categories, so every created one is in it, once, with the fields that
+ * were sent (§4.2 rule 2 binds only those: a default for a field not sent may differ).
+ */
+export function expectListed(created: Creation[], list: CategoryRecord[], ...results: HttpResult[]): void {
+  const byId = new Map<string, CategoryRecord[]>()
+  for (const record of list) {
     const id = idOf(record)
-    const listed = byId.get(id)
-    if (!listed) {
+    byId.set(id, [...(byId.get(id) ?? []), record])
+  }
+  for (const { sent, record } of created) {
+    const id = idOf(record)
+    const listed = byId.get(id) ?? []
+    if (listed.length !== 1) {
       fail(
         {
-          message: `created category ${id} (${JSON.stringify(record.name)}) is missing from the list that followed`,
-          expected: `a record with id ${id} among the ${list.length} listed`,
-          actual: 'no such id in the list',
+          message:
+            listed.length === 0
+              ? `created category ${id} (${JSON.stringify(record.name)}) is missing from the list that followed`
+              : `created category ${id} is listed ${listed.length} times`,
+          expected: `one record with id ${id} among the ${list.length} listed`,
+          actual: listed.length === 0 ? 'no such id in the list' : `${listed.length} records with that id`,
         },
         ...results.map((r) => r.exchange),
       )
     }
-    for (const field of ['name', 'description'] as const) {
-      if (listed[field] !== record[field]) {
+    for (const [field, value] of Object.entries(sent)) {
+      if (listed[0][field] !== value) {
         fail(
           {
             message: `category ${id} is listed with a different ${field} than it was created with`,
-            expected: `${field}: ${JSON.stringify(record[field])}`,
-            actual: `${field}: ${JSON.stringify(listed[field])}`,
+            expected: `${field}: ${JSON.stringify(value)} (as sent)`,
+            actual: field in listed[0] ? `${field}: ${JSON.stringify(listed[0][field])}` : `no "${field}" in the listed record`,
           },
           ...results.map((r) => r.exchange),
         )

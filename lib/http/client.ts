@@ -4,7 +4,7 @@
  * evidence with the key redacted.
  */
 import { randomUUID } from 'node:crypto'
-import { EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici'
+import { Agent, EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici'
 import type { Exchange, RecordedRequest, TransportErrorCode } from './exchange.ts'
 import { createRedactor, KEY_PLACEHOLDER, longestForm, type Redactor } from './redact.ts'
 
@@ -70,12 +70,15 @@ export class HttpClient {
     this.maxKeptBytes = options.maxKeptBytes ?? 4 * options.maxResponseBytes
     // EnvHttpProxyAgent honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY, and is a plain keep-alive
     // agent when none is set. TLS certificates are verified by Node's defaults (NODE_EXTRA_CA_CERTS).
-    this.dispatcher = new EnvHttpProxyAgent({
+    // A plain http:// target never goes through a proxy: the proxy would read the key in clear
+    // (undici's proxy agent does not exempt loopback). lib/runner/preflight.ts proxyFor agrees.
+    const agentOptions = {
       connect: { timeout: options.timeoutMs },
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       keepAliveTimeout: 4_000,
-    })
+    }
+    this.dispatcher = new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new EnvHttpProxyAgent(agentOptions)
   }
 
   url(path: string): string {
@@ -89,7 +92,9 @@ export class HttpClient {
       headers: { ...(options.headers ?? {}) },
       ...(options.body !== undefined ? { body: this.redact(options.body) } : {}),
     }
-    const wireHeaders: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json' }
+    // identity: with no Accept-Encoding any content coding is acceptable (RFC 9110 12.5.3), and
+    // the client does not decode compressed bodies
+    const wireHeaders: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json', 'accept-encoding': 'identity' }
     for (const [name, value] of Object.entries(recorded.headers)) {
       wireHeaders[name] = value.replaceAll(KEY_PLACEHOLDER, this.options.apiKey)
     }

@@ -2,9 +2,10 @@
  * JSON parsing that keeps int64 values exact without giving up JSON.parse speed.
  *
  * JSON.parse turns 9007199254740993 into 9007199254740992, so an id near 2^53 or 2^63 cannot be
- * compared or range-checked after it. A number literal of at most 15 characters has at most 15
- * significant digits and survives JSON.parse exactly (integer-ness and value), so only the longer
- * literals need their text kept. One pass over the text finds them outside strings, and counts
+ * compared or range-checked after it. A number literal of at most 15 characters and no exponent
+ * has at most 15 significant digits and survives JSON.parse exactly (integer-ness and value), so
+ * only the longer literals, and those with an exponent (9999999999999e5 is past 2^53), need their
+ * text kept. One pass over the text finds them outside strings, and counts
  * the number literals and keys on the way. When there are long literals:
  *
  * - fast path: the text is parsed once, as it is, and the tree is walked in document order; the
@@ -96,12 +97,17 @@ function scan(text: string): Scan {
       }
     } else if (c === 45 || (c >= 48 && c <= 57)) {
       const start = i++
+      let exponent = false
       while (i < n) {
         const d = text.charCodeAt(i)
-        if ((d >= 48 && d <= 57) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45) i++
-        else break
+        if ((d >= 48 && d <= 57) || d === 46 || d === 43 || d === 45) i++
+        else if (d === 101 || d === 69) {
+          exponent = true
+          i++
+        } else break
       }
-      if (i - start >= LONG_LITERAL) long.push(start, i, numbers)
+      // an exponent makes a short literal large (9999999999999e5 is past 2^53): keep its text too
+      if (i - start >= LONG_LITERAL || exponent) long.push(start, i, numbers)
       numbers++
     } else {
       if (c === 58) keys++ // outside strings a colon follows each key, once

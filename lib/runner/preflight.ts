@@ -30,11 +30,13 @@ function envSetting(env: NodeJS.ProcessEnv, name: string): ProxySetting | undefi
 
 /**
  * The proxy undici's EnvHttpProxyAgent (lib/http/client.ts) uses for `url`, by its rules:
- * lower-case names first, HTTPS falls back to HTTP_PROXY, NO_PROXY entries may carry a port and
+ * lower-case names first, HTTPS falls back to HTTP_PROXY, plain http goes direct, NO_PROXY entries may carry a port and
  * a leading `.` or `*.`, and `*` alone turns proxies off. Undefined: a direct connection. The
  * preflight must agree with the client, or it would test a path the checks never take.
  */
 export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxySetting | undefined {
+  // plain http is never proxied: the proxy would read the key in clear (lib/http/client.ts)
+  if (url.protocol === 'http:') return undefined
   const http = envSetting(env, 'HTTP_PROXY')
   const proxy = url.protocol === 'https:' ? (envSetting(env, 'HTTPS_PROXY') ?? http) : http
   if (!proxy) return undefined

@@ -236,4 +236,22 @@ export const VARIANTS: readonly Variant[] = [
       listBody: (store) => `[${store.map((r) => recordWithRawId(r, `${r.id}.000`)).join(',')}]`,
     },
   },
+  {
+    name: 'ids-in-exponent-form-on-create',
+    description: 'ids are multiples of 100000 beyond 2^53; the create answer writes them in exponent form (9999999999999e5), the list in plain digits',
+    behaviour: {
+      nextId: (store) => (store.length === 0 ? 999999999999900000n : store[store.length - 1].id + 100000n),
+      createdBody: (r) => recordWithRawId(r, `${r.id / 100000n}e5`),
+    },
+  },
+  {
+    name: 'list-shows-empty-description',
+    description: 'the list writes "description": "" for categories created without one (a default for a field that was not sent)',
+    behaviour: { listBody: (store) => store.map((r) => ({ ...r, description: r.description ?? '' })) },
+  },
+  {
+    name: 'create-adds-empty-description',
+    description: 'the create answer carries "description": "" when none was sent; the list leaves it out',
+    behaviour: { createdBody: (r) => ({ ...r, description: r.description ?? '' }) },
+  },
 ]

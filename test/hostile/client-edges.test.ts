@@ -42,6 +42,7 @@ describe('proxyFor: the rules of undici EnvHttpProxyAgent', () => {
     { name: 'HTTPS_PROXY for https', url: https, env: { HTTPS_PROXY: 'http://p:1' }, proxy: 'HTTPS_PROXY' },
     { name: 'https falls back to HTTP_PROXY', url: https, env: { HTTP_PROXY: 'http://p:1' }, proxy: 'HTTP_PROXY' },
     { name: 'http does not use HTTPS_PROXY', url: http, env: { HTTPS_PROXY: 'http://p:1' }, proxy: undefined },
+    { name: 'http does not use HTTP_PROXY either: the proxy would read the key', url: http, env: { HTTP_PROXY: 'http://p:1' }, proxy: undefined },
     { name: 'lower case wins', url: https, env: { https_proxy: 'http://a:1', HTTPS_PROXY: 'http://b:1' }, proxy: 'https_proxy' },
     { name: 'NO_PROXY exact host', url: https, env: { HTTPS_PROXY: 'http://p:1', NO_PROXY: 'api.example.com' }, proxy: undefined },
     { name: 'NO_PROXY parent domain with a dot', url: https, env: { HTTPS_PROXY: 'http://p:1', NO_PROXY: '.example.com' }, proxy: undefined },

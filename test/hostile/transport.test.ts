@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
-import { closedPort, connectProxy, opensslMissing, selfSignedCert, tlsFront, type HostileServer, type SelfSignedCert } from './hostile-servers.ts'
+import { closedPort, connectProxy, opensslMissing, recorder, selfSignedCert, tlsFront, type HostileServer, type SelfSignedCert } from './hostile-servers.ts'
 import { RUN_TIMEOUT_MS, expectNoStackTrace, expectRefused } from './expect-run.ts'
 
 const KEY = 'transport-test-key-5e0b3d71'
@@ -19,6 +19,19 @@ describe.concurrent('plain http://', () => {
   test('to a host that is not loopback → refused before anything is sent, exit 2', async () => {
     const run = track(await runConform(['--base-url', 'http://petstore.example/v1'], { env: { CONFORM_API_KEY: KEY } }))
     expectRefused(run, /refusing to send the API key in clear text to petstore\.example: use https:\/\/, or --allow-insecure-http/)
+  })
+
+  test('is never sent through a proxy: HTTP_PROXY would read the key in clear, even for loopback', async () => {
+    const proxy = await recorder()
+    const reference = await startReferenceServer({ apiKey: KEY })
+    try {
+      const run = track(await runConform(['--base-url', reference.baseUrl], { env: { CONFORM_API_KEY: KEY, HTTP_PROXY: proxy.origin, http_proxy: proxy.origin } }))
+      expect(run.code, run.stdout + run.stderr).toBe(0)
+      expect(proxy.requests).toEqual([])
+      expect(proxy.connections()).toBe(0)
+    } finally {
+      await Promise.all([proxy.close(), reference.close()])
+    }
   })
 
   test('to a host that is not loopback with --allow-insecure-http → let through to the connection', async () => {

@@ -11,6 +11,9 @@ describe('parseJsonExact', () => {
     ['12345678901234567890123', 12345678901234567890123n],
     ['1', 1n],
     ['-42', -42n],
+    // short, but past 2^53: JSON.parse gives 999999999999900032
+    ['9999999999999e5', 999999999999900000n],
+    ['9.223372036854775807e18', 9223372036854775807n],
   ])('keeps the id %s exact', (literal, exact) => {
     const body = parseJsonExact(`[{"id":${literal},"name":"a"}]`) as object[]
     expect(exactIntegerAt(body[0], 'id')).toBe(exact)
