@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { Agent, EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici'
 import type { Exchange, RecordedRequest, TransportErrorCode } from './exchange.ts'
-import { createRedactor, KEY_PLACEHOLDER, longestForm, type Redactor } from './redact.ts'
+import { createRedactor, keyOnTheWire, longestForm, type Redactor } from './redact.ts'
 
 export interface ClientOptions {
   /** Base URL, path included (…/v1); request paths are appended to it. */
@@ -96,7 +96,7 @@ export class HttpClient {
     // the client does not decode compressed bodies
     const wireHeaders: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json', 'accept-encoding': 'identity' }
     for (const [name, value] of Object.entries(recorded.headers)) {
-      wireHeaders[name] = value.replaceAll(KEY_PLACEHOLDER, this.options.apiKey)
+      wireHeaders[name] = keyOnTheWire(value, this.options.apiKey)
     }
     const exchange: Exchange = { id: randomUUID(), startedAt: new Date().toISOString(), durationMs: 0, request: recorded }
     // --deadline bounds the run: once it has passed nothing more is sent, and what is in flight

@@ -2,24 +2,34 @@
  * A curl command that repeats a recorded request. The key stays an environment variable
  * reference ($CONFORM_API_KEY), expanded by the shell of whoever runs it.
  */
-import { KEY_PLACEHOLDER } from './redact.ts'
+import { KEY_PLACEHOLDER, KEY_STAND_INS } from './redact.ts'
 import type { RecordedRequest } from './exchange.ts'
 
 function singleQuoted(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`
 }
 
-/** Double quotes let the shell expand $CONFORM_API_KEY; everything else in the value is escaped. */
+const STAND_IN = new RegExp(KEY_STAND_INS.map((s) => s.placeholder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g')
+
+/** Double quotes let the shell expand the key's stand-ins; everything else in the value is escaped. */
 function withKeyReference(text: string): string {
-  const parts = text.split(KEY_PLACEHOLDER).map((part) => part.replace(/[\\"$`]/g, '\\$&'))
-  return `"${parts.join(KEY_PLACEHOLDER)}"`
+  let out = ''
+  let last = 0
+  for (const match of text.matchAll(STAND_IN)) {
+    const end = match.index + match[0].length
+    // "$CONFORM_API_KEYx" would name another variable: braces keep the name apart
+    const stuck = match[0] === KEY_PLACEHOLDER && /^[A-Za-z0-9_]/.test(text.slice(end))
+    out += text.slice(last, match.index).replace(/[\\"$`]/g, '\\$&') + (stuck ? '${CONFORM_API_KEY}' : match[0])
+    last = end
+  }
+  return `"${out + text.slice(last).replace(/[\\"$`]/g, '\\$&')}"`
 }
 
 export function toCurl(request: RecordedRequest): string {
   const words = ['curl', '-i', '-X', request.method, singleQuoted(request.url)]
   for (const [name, value] of Object.entries(request.headers)) {
     const header = `${name}: ${value}`
-    words.push('-H', header.includes(KEY_PLACEHOLDER) ? withKeyReference(header) : singleQuoted(header))
+    words.push('-H', KEY_STAND_INS.some((s) => header.includes(s.placeholder)) ? withKeyReference(header) : singleQuoted(header))
   }
   if (request.body !== undefined) words.push('--data-binary', singleQuoted(request.body))
   return words.join(' ')

@@ -5,6 +5,35 @@
 export const KEY_PLACEHOLDER = '$CONFORM_API_KEY'
 export const REDACTED = '[REDACTED]'
 
+const swapCase = (text: string) => text.replace(/[a-zA-Z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()))
+
+/**
+ * Stand-ins for the key, and for the near-misses of it that authentication must refuse, in
+ * recorded requests. Each is a shell expression, so a curl line that repeats the request works
+ * with only CONFORM_API_KEY set; the client puts the real value on the wire (keyOnTheWire).
+ * The longer placeholder first: it contains the plain one.
+ */
+export const KEY_STAND_INS: readonly { placeholder: string; value: (key: string) => string }[] = [
+  { placeholder: '$(printf %s "$CONFORM_API_KEY" | tr a-zA-Z A-Za-z)', value: swapCase },
+  { placeholder: '${CONFORM_API_KEY%?}', value: (key) => key.slice(0, -1) },
+  { placeholder: KEY_PLACEHOLDER, value: (key) => key },
+]
+export const KEY_SWAPPED_CASE = KEY_STAND_INS[0].placeholder
+export const KEY_WITHOUT_LAST_CHARACTER = KEY_STAND_INS[1].placeholder
+
+/** A header value as it goes on the wire: every stand-in replaced by what it stands for. */
+export function keyOnTheWire(text: string, key: string): string {
+  let out = text
+  for (const { placeholder, value } of KEY_STAND_INS) out = out.replaceAll(placeholder, value(key))
+  return out
+}
+
+/** Near-misses of a key worth redacting too: long enough that they cannot be ordinary text. */
+function nearMisses(secret: string): string[] {
+  if (secret.length < 8) return []
+  return [swapCase(secret), secret.slice(0, -1)].filter((form) => form !== secret)
+}
+
 export type Redactor = (text: string) => string
 
 /** The ways a secret can show up in text we write: as is, URL-encoded, JSON-escaped, base64, HTML/XML-escaped. */
@@ -25,7 +54,10 @@ function formsOf(secret: string): string[] {
 /** A redactor for one or more secrets (the key from the environment, from --api-key, …). */
 export function createRedactor(...secrets: (string | undefined)[]): Redactor {
   const forms = new Set<string>()
-  for (const secret of secrets) if (secret) for (const form of formsOf(secret)) if (form.length > 0) forms.add(form)
+  for (const secret of secrets) {
+    if (!secret) continue
+    for (const variant of [secret, ...nearMisses(secret)]) for (const form of formsOf(variant)) if (form.length > 0) forms.add(form)
+  }
   if (forms.size === 0) return (text) => text
   // longest first, so that a form containing another is replaced whole
   const pattern = new RegExp([...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g')
@@ -34,7 +66,7 @@ export function createRedactor(...secrets: (string | undefined)[]): Redactor {
 
 /** The longest text a redacted secret can occupy: how far a cut must look past its end. */
 export function longestForm(...secrets: (string | undefined)[]): number {
-  return Math.max(0, ...secrets.flatMap((secret) => (secret ? formsOf(secret).map((f) => f.length) : [])))
+  return Math.max(0, ...secrets.flatMap((secret) => (secret ? [secret, ...nearMisses(secret)].flatMap(formsOf).map((f) => f.length) : [])))
 }
 
 function escapeRegExp(text: string): string {

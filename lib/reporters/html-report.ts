@@ -9,7 +9,7 @@
  * runner's redaction already did.
  */
 import { toCurl } from '../http/curl.ts'
-import { KEY_PLACEHOLDER } from '../http/redact.ts'
+import { KEY_PLACEHOLDER, KEY_STAND_INS } from '../http/redact.ts'
 import type { Exchange } from '../http/exchange.ts'
 import type { CheckResult, RunResult, Status } from './run-result.ts'
 import {
@@ -58,8 +58,7 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'coo
  */
 export function shownHeaderValue(name: string, value: string, runId: string): string {
   if (!CREDENTIAL_HEADERS.has(name.toLowerCase())) return value
-  const rest = value
-    .replaceAll(KEY_PLACEHOLDER, '')
+  const rest = KEY_STAND_INS.reduce((text, s) => text.replaceAll(s.placeholder, ''), value)
     .replaceAll(`conform-${runId}-not-a-key`, '')
     .replace(/^\s*(Bearer|Basic)\b/i, '')
     .trim()

@@ -474,4 +474,44 @@ export const MUTATIONS: readonly Mutation[] = [
     basePath: '',
     args: ['--allow-any-base-path'],
   },
+  {
+    name: 'key-compared-case-insensitively',
+    breaks: 'auth-invalid-key-401',
+    description: 'the key is compared case-insensitively (a database collation does that)',
+    behaviour: {
+      authorize: (a, key) => {
+        const m = /^Bearer (\S+)$/.exec(a ?? '')
+        return m !== null && m[1].toLowerCase() === key.toLowerCase()
+      },
+    },
+  },
+  {
+    name: 'token-with-key-as-prefix-accepted',
+    breaks: 'auth-invalid-key-401',
+    description: 'any bearer token that starts with the key is accepted ("Bearer <key>x")',
+    behaviour: {
+      authorize: (a, key) => {
+        const m = /^Bearer (\S+)$/.exec(a ?? '')
+        return m !== null && m[1].startsWith(key)
+      },
+    },
+  },
+  {
+    name: 'key-truncated-prefix-accepted',
+    breaks: 'auth-invalid-key-401',
+    description: 'a non-empty bearer token that is a prefix of the key is accepted',
+    behaviour: {
+      authorize: (a, key) => {
+        const m = /^Bearer (\S+)$/.exec(a ?? '')
+        return m !== null && key.startsWith(m[1])
+      },
+    },
+  },
+  {
+    name: 'new-id-collides-with-existing',
+    breaks: 'ids-unique',
+    description: 'the next id is the count of categories plus one, so after gaps in the ids a new category gets an id already taken',
+    behaviour: { nextId: (store) => BigInt(store.length + 1) },
+    seed: () => [2, 4, 6, 8, 10].map((i) => ({ id: BigInt(i), name: `seeded-${i}` })),
+  },
 ]

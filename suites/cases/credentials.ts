@@ -1,5 +1,5 @@
 /** Credentials that must be refused with 401 (§5.2, §5.3). */
-import { KEY_PLACEHOLDER } from '../../lib/http/redact.ts'
+import { KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER } from '../../lib/http/redact.ts'
 
 export interface CredentialCase {
   key: string
@@ -7,6 +7,10 @@ export interface CredentialCase {
   rule: 'auth-missing-key-401' | 'auth-invalid-key-401'
   /** The Authorization header, or undefined for none; $CONFORM_API_KEY stands for the real key. */
   authorization: (runId: string) => string | undefined
+  /** Near-misses of the key are tried on the GET operations only, to keep the write bound. */
+  readsOnly?: boolean
+  /** Why this case cannot be made with this key (then its checks do not apply). */
+  unusableWith?: (key: string) => string | undefined
 }
 
 export const VALID_AUTHORIZATION = `Bearer ${KEY_PLACEHOLDER}`
@@ -17,4 +21,13 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   { key: 'wrong-key', label: 'a wrong key', rule: 'auth-invalid-key-401', authorization: (runId) => `Bearer conform-${runId}-not-a-key` },
   { key: 'basic-scheme', label: 'the key under the Basic scheme', rule: 'auth-invalid-key-401', authorization: () => `Basic ${KEY_PLACEHOLDER}` },
   { key: 'no-scheme', label: 'the key without a scheme', rule: 'auth-invalid-key-401', authorization: () => KEY_PLACEHOLDER },
+  // keys compared loosely: case-insensitively (a database collation), as a prefix, or a prefix of
+  { key: 'key-case-swapped', label: 'the key with its letters in the other case', rule: 'auth-invalid-key-401', readsOnly: true,
+    authorization: () => `Bearer ${KEY_SWAPPED_CASE}`,
+    unusableWith: (key) => (/[a-zA-Z]/.test(key) ? undefined : 'the key has no letters, so swapping their case changes nothing') },
+  { key: 'key-with-extra-character', label: 'the key with one character added', rule: 'auth-invalid-key-401', readsOnly: true,
+    authorization: () => `Bearer ${KEY_PLACEHOLDER}x` },
+  { key: 'key-without-last-character', label: 'the key without its last character', rule: 'auth-invalid-key-401', readsOnly: true,
+    authorization: () => `Bearer ${KEY_WITHOUT_LAST_CHARACTER}`,
+    unusableWith: (key) => (key.length < 2 ? 'the key is one character long' : undefined) },
 ]

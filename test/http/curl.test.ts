@@ -1,0 +1,33 @@
+/** A curl line repeats the request exactly, with the key (and its near-misses) left to the shell. */
+import { execFileSync } from 'node:child_process'
+import { describe, expect, test } from 'vitest'
+import { toCurl } from '../../lib/http/curl.ts'
+import { createRedactor, KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, keyOnTheWire } from '../../lib/http/redact.ts'
+
+const KEY = 'Secret-Key-42-abc'
+
+/** What the shell makes of the -H argument of a curl line, with CONFORM_API_KEY set. */
+function headerAsTheShellSeesIt(curl: string): string {
+  const script = `set -- ${curl.replace(/^curl /, '')}; while [ "$1" != "-H" ]; do shift; done; printf %s "$2"`
+  return execFileSync('sh', ['-c', script], { env: { PATH: process.env.PATH, CONFORM_API_KEY: KEY } }).toString()
+}
+
+describe('key stand-ins', () => {
+  test.each([
+    [`Bearer ${KEY_PLACEHOLDER}`, `Bearer ${KEY}`],
+    [`Bearer ${KEY_PLACEHOLDER}x`, `Bearer ${KEY}x`],
+    [`Bearer ${KEY_SWAPPED_CASE}`, 'Bearer sECRET-kEY-42-ABC'],
+    [`Bearer ${KEY_WITHOUT_LAST_CHARACTER}`, `Bearer ${KEY.slice(0, -1)}`],
+    [`Basic ${KEY_PLACEHOLDER} "quoted" $HOME \`x\``, `Basic ${KEY} "quoted" $HOME \`x\``],
+  ])('%s: the wire value and the curl line agree', (template, wire) => {
+    expect(keyOnTheWire(template, KEY)).toBe(wire)
+    const curl = toCurl({ method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: { authorization: template } })
+    expect(curl).not.toContain(KEY)
+    expect(headerAsTheShellSeesIt(curl)).toBe(`authorization: ${wire}`)
+  })
+
+  test('the redactor hides the near-misses of the key too', () => {
+    const redact = createRedactor(KEY)
+    for (const form of [KEY, 'sECRET-kEY-42-ABC', KEY.slice(0, -1), `${KEY}x`]) expect(redact(`<${form}>`)).not.toMatch(/Secret-Key|sECRET/)
+  })
+})
