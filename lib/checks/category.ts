@@ -85,6 +85,18 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
   }
   for (const { sent, record } of created) {
     const id = idOf(record)
+    // §1 rule 1: one create, one category (names carry the run id, so no one else made another)
+    const sameName = list.filter((r) => r.name === sent.name)
+    if (sameName.length > 1) {
+      fail(
+        {
+          message: `the create of ${JSON.stringify(sent.name)} made ${sameName.length} categories`,
+          expected: `one listed category named ${JSON.stringify(sent.name)}`,
+          actual: `ids ${sameName.map(idOf).join(', ')}`,
+        },
+        ...results.map((r) => r.exchange),
+      )
+    }
     const listed = byId.get(id) ?? []
     if (listed.length !== 1) {
       fail(

@@ -514,4 +514,36 @@ export const MUTATIONS: readonly Mutation[] = [
     behaviour: { nextId: (store) => BigInt(store.length + 1) },
     seed: () => [2, 4, 6, 8, 10].map((i) => ({ id: BigInt(i), name: `seeded-${i}` })),
   },
+  {
+    name: 'unauthenticated-create-stored',
+    breaks: 'auth-missing-key-401',
+    description: 'a create without a valid key is answered 401, but the category is stored anyway (authentication checked after the write)',
+    behaviour: (() => {
+      let theKey = ''
+      return {
+        authorize: (a, key, op) => {
+          theKey = key
+          return op === 'createCategory' || conformingBehaviour.authorize(a, key, op)
+        },
+        finish: (reply, request) =>
+          request.operation === 'createCategory' && !conformingBehaviour.authorize(request.authorization, theKey, 'createCategory')
+            ? errorReply(401, 'unauthorized', 'The API key is missing or invalid.', { 'www-authenticate': 'Bearer' })
+            : reply,
+      } satisfies Partial<Behaviour>
+    })(),
+  },
+  {
+    name: 'create-inserts-twice',
+    breaks: 'created-in-list',
+    description: 'every create stores the category twice (a retried insert); the answer names only the first',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation === 'createCategory' && reply.status === 201 && store) {
+          const last = store[store.length - 1]
+          store.push({ ...last, id: last.id + 1n })
+        }
+        return reply
+      },
+    },
+  },
 ]
