@@ -5,6 +5,7 @@
  * document leaves (see lib/server/mutations.ts and lib/server/variants.ts).
  */
 import { timingSafeEqual } from 'node:crypto'
+import { gzipSync } from 'node:zlib'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { stringify as losslessStringify } from 'lossless-json'
@@ -63,7 +64,13 @@ export interface Behaviour {
    */
   finish(reply: Reply, request: RequestInfo, store: StoredCategory[]): Reply
   /** How a reply goes on the wire. */
-  transport: { delayMs: number; chunked: boolean; connectionClose: boolean }
+  transport: {
+    delayMs: number
+    chunked: boolean
+    connectionClose: boolean
+    /** gzip every body unless the request's Accept-Encoding allows only identity (RFC 9110 12.5.3). */
+    gzipUnlessIdentity?: boolean
+  }
 }
 
 export const conformingBehaviour: Behaviour = {
@@ -189,8 +196,8 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   const server: Server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', path: req.url ?? '' })
     handle(req)
-      .then(({ reply, info }) => send(res, behaviour.finish(reply, info, store), behaviour.transport))
-      .catch((err: unknown) => send(res, error(500, 'internal', String(err)), behaviour.transport))
+      .then(({ reply, info }) => send(res, behaviour.finish(reply, info, store), behaviour.transport, req.headers['accept-encoding']))
+      .catch((err: unknown) => send(res, error(500, 'internal', String(err)), behaviour.transport, req.headers['accept-encoding']))
   })
   server.keepAliveTimeout = 5_000
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve))
@@ -234,12 +241,16 @@ export function serialise(body: unknown): string {
   return losslessStringify(body) ?? ''
 }
 
-function send(res: ServerResponse, reply: Reply, transport: Behaviour['transport']): void {
+function send(res: ServerResponse, reply: Reply, transport: Behaviour['transport'], acceptEncoding: string | undefined): void {
   const write = () => {
     if (res.destroyed) return
-    const bytes = Buffer.from(serialise(reply.body), 'utf8')
+    let bytes = Buffer.from(serialise(reply.body), 'utf8')
     const headers: Record<string, string> = {}
     for (const [name, value] of Object.entries({ 'content-type': JSON_TYPE, ...reply.headers })) if (value !== '') headers[name] = value
+    if (transport.gzipUnlessIdentity && !/^\s*identity\s*$/i.test(acceptEncoding ?? '')) {
+      bytes = gzipSync(bytes)
+      headers['content-encoding'] = 'gzip'
+    }
     if (transport.connectionClose) headers.connection = 'close'
     if (!transport.chunked) headers['content-length'] = String(bytes.byteLength)
     res.writeHead(reply.status, headers)

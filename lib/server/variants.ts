@@ -254,4 +254,9 @@ export const VARIANTS: readonly Variant[] = [
     description: 'the create answer carries "description": "" when none was sent; the list leaves it out',
     behaviour: { createdBody: (r) => ({ ...r, description: r.description ?? '' }) },
   },
+  {
+    name: 'gzip-unless-identity',
+    description: 'every body is gzipped unless the request allows only identity (RFC 9110: no Accept-Encoding means any coding is acceptable)',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, gzipUnlessIdentity: true } },
+  },
 ]
