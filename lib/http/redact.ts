@@ -28,9 +28,15 @@ export function keyOnTheWire(text: string, key: string): string {
   return out
 }
 
+/**
+ * Keys shorter than this get no near-miss redaction (their near-misses could be ordinary text),
+ * so the suite does not send near-misses of them either (suites/cases/credentials.ts).
+ */
+export const NEAR_MISS_MIN_KEY_LENGTH = 8
+
 /** Near-misses of a key worth redacting too: long enough that they cannot be ordinary text. */
 function nearMisses(secret: string): string[] {
-  if (secret.length < 8) return []
+  if (secret.length < NEAR_MISS_MIN_KEY_LENGTH) return []
   return [swapCase(secret), secret.slice(0, -1)].filter((form) => form !== secret)
 }
 

@@ -1,5 +1,5 @@
 /** Credentials that must be refused with 401 (§5.2, §5.3). */
-import { KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER } from '../../lib/http/redact.ts'
+import { KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, NEAR_MISS_MIN_KEY_LENGTH } from '../../lib/http/redact.ts'
 
 export interface CredentialCase {
   key: string
@@ -15,6 +15,10 @@ export interface CredentialCase {
 
 export const VALID_AUTHORIZATION = `Bearer ${KEY_PLACEHOLDER}`
 
+/** A near-miss of a short key could not be redacted if a server echoed it, so none is sent. */
+const tooShort = (key: string) =>
+  key.length < NEAR_MISS_MIN_KEY_LENGTH ? `the key is shorter than ${NEAR_MISS_MIN_KEY_LENGTH} characters; a near-miss of it could not be kept out of the reports` : undefined
+
 export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   { key: 'no-header', label: 'no Authorization header', rule: 'auth-missing-key-401', authorization: () => undefined },
   { key: 'empty-token', label: 'an empty bearer token', rule: 'auth-missing-key-401', authorization: () => 'Bearer ' },
@@ -24,10 +28,10 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   // keys compared loosely: case-insensitively (a database collation), as a prefix, or a prefix of
   { key: 'key-case-swapped', label: 'the key with its letters in the other case', rule: 'auth-invalid-key-401', readsOnly: true,
     authorization: () => `Bearer ${KEY_SWAPPED_CASE}`,
-    unusableWith: (key) => (/[a-zA-Z]/.test(key) ? undefined : 'the key has no letters, so swapping their case changes nothing') },
+    unusableWith: (key) => tooShort(key) ?? (/[a-zA-Z]/.test(key) ? undefined : 'the key has no letters, so swapping their case changes nothing') },
   { key: 'key-with-extra-character', label: 'the key with one character added', rule: 'auth-invalid-key-401', readsOnly: true,
     authorization: () => `Bearer ${KEY_PLACEHOLDER}x` },
   { key: 'key-without-last-character', label: 'the key without its last character', rule: 'auth-invalid-key-401', readsOnly: true,
     authorization: () => `Bearer ${KEY_WITHOUT_LAST_CHARACTER}`,
-    unusableWith: (key) => (key.length < 2 ? 'the key is one character long' : undefined) },
+    unusableWith: tooShort },
 ]
