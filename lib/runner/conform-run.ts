@@ -110,7 +110,7 @@ export async function runConformance(config: Config, target: RunTarget): Promise
         fileParallelism: true,
         maxWorkers: 2,
         // every check of a file at once (vitest's default runs 5): checks await shared once()
-        // probes, so at most the suite's 50 requests are in flight, and a slow server costs about
+        // probes, so at most the suite's few dozen requests are in flight, and a slow server costs about
         // its critical path (scripts/bench.ts)
         maxConcurrency: 500,
         // a chain is at most: creations, then the list that follows them
