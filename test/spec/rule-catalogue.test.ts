@@ -28,7 +28,7 @@ describe('spec/rules.yaml', () => {
 
   test('every source sentence is quoted from the interface document', () => {
     const normalise = (s: string) => s.replace(/`/g, '').replace(/\s+/g, ' ').toLowerCase()
-    const document = normalise(readFileSync(join(ROOT, '../shared/seeds/000_4b3acb57813f8a9d.txt'), 'utf8'))
+    const document = normalise(readFileSync(join(ROOT, 'spec/interface.md'), 'utf8'))
     for (const rule of rules) {
       expect(rule.source.length, rule.id).toBeGreaterThan(0)
       for (const quote of rule.source) {
