@@ -3,23 +3,27 @@
  * must pass), prints the table and the score, writes kill-matrix.json to the report directory.
  * Exit 0 when every mutation is caught and every variant passes, 1 otherwise, 2 on bad arguments.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { MUTATIONS } from '../lib/server/mutations.ts'
 import { VARIANTS } from '../lib/server/variants.ts'
-import { DEFAULT_CONCURRENCY, formatMatrix, matrixJson, runMatrix } from '../test/mutants/matrix.ts'
+import { DEFAULT_CONCURRENCY, formatMatrix, matrixJson, runMatrix, withReadmeMatrix } from '../test/mutants/matrix.ts'
 
 const USAGE = `Usage: npm run mutants -- [options]
 
-Runs npm run conform against every mutation (must exit 1, failing the rule it breaks) and every
-conforming variant (must exit 0) of the reference server, prints the kill matrix and writes
-kill-matrix.json.
+Runs npm run conform against every mutation (must exit 1, failing the rule it breaks with the
+failure code it declares) and every conforming variant (must exit 0) of the reference server,
+prints the kill matrix and writes kill-matrix.json; a run of every case also rewrites the
+kill-matrix table of README.md.
 
   --report-dir DIR    where kill-matrix.json goes (default reports) [CONFORM_REPORT_DIR]
   --concurrency N     conform runs at once (default ${DEFAULT_CONCURRENCY})
   --only NAME         run only this mutation or variant (repeatable)
   -h, --help          this text`
+
+const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url))
 
 async function main(argv: string[]): Promise<number> {
   let values
@@ -67,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
     onOutcome: (outcome, kind) => {
       const ok = 'caught' in outcome ? outcome.caught : outcome.passed
       const verdict = kind === 'mutation' ? (ok ? 'caught' : 'SURVIVED') : ok ? 'passed' : 'FAILED'
-      process.stdout.write(`  ${kind.padEnd(8)} ${outcome.name.padEnd(34)} ${verdict} (exit ${outcome.code}, ${(outcome.durationMs / 1000).toFixed(1)} s)\n`)
+      process.stdout.write(`  ${kind.padEnd(8)} ${outcome.name.padEnd(34)} ${verdict} (exit ${outcome.exitCode}, ${(outcome.durationMs / 1000).toFixed(1)} s)\n`)
     },
   })
   process.stdout.write('\n' + formatMatrix(report))
@@ -83,6 +87,12 @@ async function main(argv: string[]): Promise<number> {
   const path = join(reportDir, 'kill-matrix.json')
   writeFileSync(path, matrixJson(report))
   process.stdout.write(`\nWritten: ${path} (${(report.durationMs / 1000).toFixed(0)} s)\n`)
+  // the README's table is this output, never pasted by hand; a run of a few cases leaves it alone
+  if (only.length === 0) {
+    const readme = join(PROJECT_ROOT, 'README.md')
+    writeFileSync(readme, withReadmeMatrix(readFileSync(readme, 'utf8'), report))
+    process.stdout.write(`Written: the kill-matrix table of ${readme}\n`)
+  }
   const { score } = report
   return score.caught === score.mutations && score.passed === score.variants ? 0 : 1
 }

@@ -55,6 +55,7 @@ for (const credential of CREDENTIAL_CASES) {
     if (stored) {
       fail(
         {
+          code: 'REFUSED_CREATE_STORED',
           message: `the create sent with ${credential.label} was stored: the list shows ${JSON.stringify(name)}`,
           expected: 'no category created without a valid key',
           actual: `a listed category named ${JSON.stringify(name)}`,

@@ -8,7 +8,7 @@ import { VALID_AUTHORIZATION } from './cases/credentials.ts'
 check('base-url-ends-v1', 'the base URL → its path ends in /v1', async () => {
   const { pathname } = new URL(runContext().baseUrl)
   if (pathname.replace(/\/+$/, '').endsWith('/v1')) return
-  fail({ message: `the base URL path ${pathname} does not end in /v1`, expected: 'a base URL ending in /v1', actual: runContext().baseUrl })
+  fail({ code: 'BASE_PATH_NOT_V1', message: `the base URL path ${pathname} does not end in /v1`, expected: 'a base URL ending in /v1', actual: runContext().baseUrl })
 })
 
 const pet = once(() => httpClient().send({ method: 'GET', path: '/pets/1', headers: { authorization: VALID_AUTHORIZATION } }))

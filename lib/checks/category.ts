@@ -36,6 +36,7 @@ export function expectEchoedFields(sent: NewCategory, result: HttpResult): Categ
     if (record[field] !== value) {
       fail(
         {
+          code: 'FIELD_CHANGED',
           message: `the created record changed "${field}"`,
           expected: `${field}: ${JSON.stringify(value)} (as sent)`,
           actual: field in record ? `${field}: ${JSON.stringify(record[field])}` : `no "${field}" in the record`,
@@ -56,6 +57,7 @@ export function expectDistinctIds(records: CategoryRecord[], where: string, ...r
     if (first !== undefined) {
       fail(
         {
+          code: 'DUPLICATE_ID',
           message: `${where}: two records share id ${id}`,
           expected: 'every id unique',
           actual: `id ${id} at positions ${first} and ${index}`,
@@ -90,6 +92,7 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
     if (sameName.length > 1) {
       fail(
         {
+          code: 'DUPLICATE_CREATE',
           message: `the create of ${JSON.stringify(sent.name)} made ${sameName.length} categories`,
           expected: `one listed category named ${JSON.stringify(sent.name)}`,
           actual: `ids ${sameName.map(idOf).join(', ')}`,
@@ -101,6 +104,7 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
     if (listed.length !== 1) {
       fail(
         {
+          code: listed.length === 0 ? 'MISSING_FROM_LIST' : 'DUPLICATE_ID',
           message:
             listed.length === 0
               ? `created category ${id} (${JSON.stringify(record.name)}) is missing from the list that followed`
@@ -115,6 +119,7 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
       if (listed[0][field] !== value) {
         fail(
           {
+            code: 'LISTED_FIELD_CHANGED',
             message: `category ${id} is listed with a different ${field} than it was created with`,
             expected: `${field}: ${JSON.stringify(value)} (as sent)`,
             actual: field in listed[0] ? `${field}: ${JSON.stringify(listed[0][field])}` : `no "${field}" in the listed record`,

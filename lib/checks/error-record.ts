@@ -28,6 +28,7 @@ export function expectErrorStatusMatches(result: HttpResult): void {
   if (status === response.status) return
   fail(
     {
+      code: 'ERROR_STATUS_MISMATCH',
       message: `the Error record says status ${status} in a ${response.status} response`,
       expected: `"status": ${response.status}`,
       actual: `"status": ${status}`,

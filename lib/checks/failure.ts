@@ -4,8 +4,11 @@
  * means the exchange gives the check nothing to judge (another rule reports what went wrong).
  */
 import type { Exchange } from '../http/exchange.ts'
+import type { FailureCode } from './failure-codes.ts'
 
 export interface FailureDetail {
+  /** Stable: what kind of failure (lib/checks/failure-codes.ts); match on it, not on the message. */
+  code: FailureCode
   /** One line: what is wrong. */
   message: string
   expected: string
@@ -13,6 +16,7 @@ export interface FailureDetail {
 }
 
 export class ConformanceFailure extends Error {
+  readonly code: FailureCode
   readonly expected: string
   readonly actual: string
   readonly exchanges: Exchange[]
@@ -20,13 +24,14 @@ export class ConformanceFailure extends Error {
   constructor(detail: FailureDetail, exchanges: Exchange[] = []) {
     super(detail.message)
     this.name = 'ConformanceFailure'
+    this.code = detail.code
     this.expected = detail.expected
     this.actual = detail.actual
     this.exchanges = exchanges
   }
 
   detail(): FailureDetail {
-    return { message: this.message, expected: this.expected, actual: this.actual }
+    return { code: this.code, message: this.message, expected: this.expected, actual: this.actual }
   }
 }
 

@@ -16,6 +16,7 @@ export function responseOf(result: HttpResult): RecordedResponse {
   if (exchange.response) return exchange.response
   return fail(
     {
+      code: 'NO_RESPONSE',
       message: `no complete response: ${exchange.error?.message ?? 'unknown transport error'}`,
       expected: 'an HTTP response',
       actual: `${exchange.error?.code ?? 'NETWORK_ERROR'}: ${exchange.error?.message ?? ''}`,
@@ -29,6 +30,7 @@ export function expectStatus(result: HttpResult, expected: number): void {
   if (response.status === expected) return
   fail(
     {
+      code: 'UNEXPECTED_STATUS',
       message: `${result.exchange.request.method} answered ${describeStatus(response)}, expected ${expected}`,
       expected: `status ${expected}`,
       actual: `status ${describeStatus(response)}`,
@@ -57,6 +59,7 @@ export function expectJsonContentType(result: HttpResult): void {
   if (type === 'application/json') return
   fail(
     {
+      code: 'WRONG_CONTENT_TYPE',
       message: `the ${response.status} response is not declared as application/json`,
       expected: 'Content-Type: application/json (parameters such as charset allowed)',
       actual: response.headers['content-type'] === undefined ? 'no Content-Type header' : `Content-Type: ${response.headers['content-type']}`,
@@ -89,6 +92,7 @@ export function jsonBodyOf(result: HttpResult): unknown {
   const text = result.text ?? ''
   return fail(
     {
+      code: 'NOT_JSON',
       message: `the ${response.status} body is not valid JSON`,
       expected: 'a JSON body',
       actual: text.length === 0 ? 'an empty body' : `${parsed.error.message}; body starts ${JSON.stringify(response.body.slice(0, 80))}`,

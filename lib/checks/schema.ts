@@ -12,6 +12,7 @@ export function expectSchema(result: HttpResult, schema: SchemaName, what = `a $
   if (problems === null) return body
   return fail(
     {
+      code: 'SCHEMA_MISMATCH',
       message: `the body is not ${what}: ${problems[0]}`,
       expected: `${what} (spec/openapi.yaml#/components/schemas/${schema})`,
       actual: problems.slice(0, SHOWN_PROBLEMS).join('; '),

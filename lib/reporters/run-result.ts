@@ -78,11 +78,13 @@ function checkOf(test: TestCase, cutShort: boolean): { ruleId: string | undefine
   if (result.state === 'failed' || unfinished) status = 'fail'
   else if (result.state === 'skipped' || result.state === 'pending') status = 'skip'
   else status = meta?.notes.length ? 'warn' : 'pass'
-  const failure =
+  const failure: FailureDetail | undefined =
     meta?.failure ??
-    (unfinished ? { message: "the check did not finish before the run's deadline (--deadline)", expected: 'a finished check', actual: 'cut short' } : undefined) ??
+    (unfinished
+      ? { code: 'CHECK_UNFINISHED', message: "the check did not finish before the run's deadline (--deadline)", expected: 'a finished check', actual: 'cut short' }
+      : undefined) ??
     (result.state === 'failed'
-      ? { message: result.errors?.[0]?.message?.split('\n')[0] ?? 'failed', expected: '-', actual: result.errors?.[0]?.message ?? '' }
+      ? { code: 'CHECK_ERROR', message: result.errors?.[0]?.message?.split('\n')[0] ?? 'failed', expected: '-', actual: result.errors?.[0]?.message ?? '' }
       : undefined)
   const skipReason = status === 'skip' ? (meta?.skipReason ?? (result.state === 'skipped' ? result.note : undefined) ?? 'not run') : undefined
   return {

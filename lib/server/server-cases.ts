@@ -1,7 +1,8 @@
 /**
- * What a mutation (lib/server/mutations.ts) and a variant (lib/server/variants.ts) have in common:
+ * What a mutation (lib/server/mutations/) and a variant (lib/server/variants.ts) have in common:
  * a named way to start the reference server, and the helpers their behaviours are written with.
  */
+import type { FailureCode } from '../checks/failure-codes.ts'
 import type { Behaviour, Reply, RequestInfo, RunningServer, StoredCategory } from './reference-server.ts'
 import { conformingBehaviour, startReferenceServer } from './reference-server.ts'
 
@@ -24,6 +25,8 @@ export interface ServerCase {
 export interface Mutation extends ServerCase {
   /** The rule id that must fail (others may fail as a side effect). */
   breaks: string
+  /** The failure code a failed check of that rule must carry: the reason is pinned, not only the rule. */
+  code: FailureCode
 }
 
 /** A server that uses a freedom the interface document leaves: the suite must pass it (exit 0). */

@@ -1,6 +1,6 @@
 /**
  * Proof that the checks work both ways: every mutation of the reference server makes the real
- * `npm run conform` exit 1 with the rule it breaks among the failed ones, and every conforming
+ * `npm run conform` exit 1 with the rule it breaks failed for the reason it declares (its code), and every conforming
  * variant makes it exit 0. Each case starts its own server on port 0; conform runs as a child
  * process, a few at a time (each uses about a core for a second or two).
  */
@@ -11,7 +11,9 @@ import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { VARIANTS } from '../../lib/server/variants.ts'
 import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
 import { ROOT } from '../helpers/run-conform.ts'
-import { DEFAULT_CONCURRENCY, limiter, runMutation, runVariant } from './matrix.ts'
+import { isFailureCode } from '../../lib/checks/failure-codes.ts'
+import { once } from '../../lib/suite-kit/check.ts'
+import { DEFAULT_CONCURRENCY, formatMatrix, limiter, matrixReport, readmeMatrix, runMutation, runVariant } from './matrix.ts'
 
 const MIN_MUTATIONS_PER_RULE = 2
 const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/
@@ -41,23 +43,25 @@ describe('the mutation and variant tables', () => {
     for (const c of [...MUTATIONS, ...VARIANTS]) expect(c.description.length, c.name).toBeGreaterThan(15)
   })
 
-  test('the table in README.md (Proof: mutations and variants) has a row for every case', ({ expect }) => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-    const section = readme.slice(readme.indexOf('## Proof: mutations and variants'), readme.indexOf('## Layout'))
-    const missing = [...MUTATIONS, ...VARIANTS].filter((c) => !section.includes(`\n| ${c.name} |`)).map((c) => c.name)
-    expect(missing, 'rows missing: run npm run mutants and paste its table').toEqual([])
-    expect(section).toContain(`${MUTATIONS.length}/${MUTATIONS.length} mutations caught, ${VARIANTS.length}/${VARIANTS.length} conforming variants passed`)
+  test('every mutation pins a failure code of lib/checks/failure-codes.ts', ({ expect }) => {
+    expect(MUTATIONS.filter((m) => !isFailureCode(m.code)).map((m) => `${m.name} → ${m.code}`)).toEqual([])
   })
 })
 
-describe('mutations: conform exits 1 and fails the rule broken', () => {
+// each case runs once, however many tests read its outcome
+const mutationOutcomes = new Map(MUTATIONS.map((m) => [m.name, once(() => limit(() => runMutation(m)))]))
+const variantOutcomes = new Map(VARIANTS.map((v) => [v.name, once(() => limit(() => runVariant(v)))]))
+
+describe('mutations: conform exits 1 and fails the rule broken, for the reason declared', () => {
   for (const mutation of MUTATIONS) {
     test.concurrent(
-      `${mutation.name} → fails ${mutation.breaks}`,
+      `${mutation.name} → fails ${mutation.breaks} with ${mutation.code}`,
       async ({ expect }) => {
-        const outcome = await limit(() => runMutation(mutation))
-        expect(outcome.code, outcome.output).toBe(1)
+        const outcome = await mutationOutcomes.get(mutation.name)!()
+        expect(outcome.exitCode, outcome.output).toBe(1)
         expect(outcome.failedRules, outcome.output).toContain(mutation.breaks)
+        const codes = outcome.failures.filter((f) => f.rule === mutation.breaks).map((f) => f.code)
+        expect(codes, outcome.output).toContain(mutation.code)
       },
       CASE_TIMEOUT_MS,
     )
@@ -69,12 +73,27 @@ describe('conforming variants: conform exits 0', () => {
     test.concurrent(
       `${variant.name} → passes`,
       async ({ expect }) => {
-        const outcome = await limit(() => runVariant(variant))
+        const outcome = await variantOutcomes.get(variant.name)!()
         expect(outcome.failedRules, outcome.output).toEqual([])
         expect(outcome.problems, outcome.output).toEqual([])
-        expect(outcome.code, outcome.output).toBe(0)
+        expect(outcome.exitCode, outcome.output).toBe(0)
       },
       CASE_TIMEOUT_MS,
     )
   }
+})
+
+describe('README.md', () => {
+  // the table is written by `npm run mutants`; this proves it is the one these very runs produce
+  test.concurrent(
+    'the kill-matrix table (Proof: mutations and variants) is what the matrix measured',
+    async ({ expect }) => {
+      const mutations = await Promise.all([...mutationOutcomes.values()].map((outcome) => outcome()))
+      const variants = await Promise.all([...variantOutcomes.values()].map((outcome) => outcome()))
+      const measured = formatMatrix(matrixReport(mutations, variants, 0))
+      const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+      expect(readmeMatrix(readme), 'the README table is stale: run npm run mutants, which rewrites it').toBe(measured)
+    },
+    CASE_TIMEOUT_MS * 2,
+  )
 })

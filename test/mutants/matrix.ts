@@ -1,10 +1,11 @@
 /**
- * The kill matrix: every mutation of lib/server/mutations.ts must make `npm run conform` exit 1
- * with its rule among the failed ones; every variant of lib/server/variants.ts must make it exit 0.
+ * The kill matrix: every mutation of lib/server/mutations/ must make `npm run conform` exit 1
+ * with its rule failed for the reason it declares (its failure code); every variant of lib/server/variants.ts must make it exit 0.
  * Each case starts its own reference server on port 0 and runs the real entry point against it as
  * a child process. Shared by test/mutants/kill-matrix.test.ts and scripts/mutants.ts.
  */
 import { randomBytes } from 'node:crypto'
+import type { FailureCode } from '../../lib/checks/failure-codes.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startCase, type Mutation, type ServerCase, type Variant } from '../../lib/server/server-cases.ts'
 import { VARIANTS } from '../../lib/server/variants.ts'
@@ -14,13 +15,14 @@ import { failedRules, runConform } from '../helpers/run-conform.ts'
 export const DEFAULT_CONCURRENCY = 2
 
 export interface CaseRun {
-  code: number | null
+  /** conform's exit code; null when it was killed. */
+  exitCode: number | null
   failedRules: string[]
   /** Rules with advisory notes (status warn). */
   warnedRules: string[]
   problems: string[]
-  /** The first failed check of each failed rule: what the suite said. */
-  failures: { rule: string; check: string; message: string }[]
+  /** Every failed check, by rule: what the suite said, and the failure code it gave. */
+  failures: { rule: string; check: string; code: string; message: string }[]
   durationMs: number
   /** The conform output, for a failure message. */
   output: string
@@ -29,7 +31,8 @@ export interface CaseRun {
 export interface MutationOutcome extends CaseRun {
   name: string
   breaks: string
-  /** Exit 1 with `breaks` among the failed rules. */
+  code: FailureCode
+  /** Exit 1 with a check of `breaks` failed with `code`: the rule and the reason both pinned. */
   caught: boolean
 }
 
@@ -57,14 +60,15 @@ export async function runCase(serverCase: ServerCase): Promise<CaseRun> {
     const run = await runConform(['--base-url', server.baseUrl, ...(serverCase.args ?? [])], { env: { CONFORM_API_KEY: apiKey } })
     try {
       return {
-        code: run.code,
+        exitCode: run.code,
         failedRules: failedRules(run),
         warnedRules: (run.results?.rules ?? []).filter((r) => r.status === 'warn').map((r) => r.id),
         problems: run.results?.problems ?? [],
-        failures: (run.results?.rules ?? []).flatMap((r) => {
-          const failed = r.checks.find((c) => c.status === 'fail')
-          return failed ? [{ rule: r.id, check: failed.name, message: failed.failure?.message ?? 'failed' }] : []
-        }),
+        failures: (run.results?.rules ?? []).flatMap((r) =>
+          r.checks
+            .filter((c) => c.status === 'fail')
+            .map((c) => ({ rule: r.id, check: c.name, code: c.failure?.code ?? '-', message: c.failure?.message ?? 'failed' })),
+        ),
         durationMs: Math.round(performance.now() - started),
         output: `${run.stdout}${run.stderr}`,
       }
@@ -78,12 +82,13 @@ export async function runCase(serverCase: ServerCase): Promise<CaseRun> {
 
 export async function runMutation(mutation: Mutation): Promise<MutationOutcome> {
   const run = await runCase(mutation)
-  return { name: mutation.name, breaks: mutation.breaks, ...run, caught: run.code === 1 && run.failedRules.includes(mutation.breaks) }
+  const pinned = run.failures.some((f) => f.rule === mutation.breaks && f.code === mutation.code)
+  return { name: mutation.name, breaks: mutation.breaks, code: mutation.code, ...run, caught: run.exitCode === 1 && pinned }
 }
 
 export async function runVariant(variant: Variant): Promise<VariantOutcome> {
   const run = await runCase(variant)
-  return { name: variant.name, description: variant.description, ...run, passed: run.code === 0 }
+  return { name: variant.name, description: variant.description, ...run, passed: run.exitCode === 0 }
 }
 
 /** At most `n` of the functions given to it run at once; the rest wait their turn, in order. */
@@ -135,17 +140,21 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixRepo
       ),
     ),
   ])
+  return matrixReport(mutationOutcomes, variantOutcomes, performance.now() - started)
+}
+
+export function matrixReport(mutations: MutationOutcome[], variants: VariantOutcome[], durationMs: number): MatrixReport {
   return {
     generatedAt: new Date().toISOString(),
-    durationMs: Math.round(performance.now() - started),
+    durationMs: Math.round(durationMs),
     score: {
-      mutations: mutationOutcomes.length,
-      caught: mutationOutcomes.filter((o) => o.caught).length,
-      variants: variantOutcomes.length,
-      passed: variantOutcomes.filter((o) => o.passed).length,
+      mutations: mutations.length,
+      caught: mutations.filter((o) => o.caught).length,
+      variants: variants.length,
+      passed: variants.filter((o) => o.passed).length,
     },
-    mutations: mutationOutcomes,
-    variants: variantOutcomes,
+    mutations,
+    variants,
   }
 }
 
@@ -165,19 +174,21 @@ const cell = (text: string) =>
 /** The score and one row per case, as `npm run mutants` prints it (Markdown tables). */
 export function formatMatrix(report: MatrixReport): string {
   const lines: string[] = [formatScore(report), '']
-  lines.push('| mutation | must fail | caught | exit | how the suite said it | also failed |')
-  lines.push('|---|---|---|---|---|---|')
+  lines.push('| mutation | must fail | with code | caught | exit | how the suite said it | also failed |')
+  lines.push('|---|---|---|---|---|---|---|')
   for (const o of report.mutations) {
     const others = o.failedRules.filter((r) => r !== o.breaks)
-    const said = o.failures.find((f) => f.rule === o.breaks)?.message ?? '-'
-    lines.push(`| ${o.name} | ${o.breaks} | ${o.caught ? 'yes' : '**NO**'} | ${o.code ?? 'killed'} | ${cell(said)} | ${others.join(', ') || '-'} |`)
+    const pinned = o.failures.find((f) => f.rule === o.breaks && f.code === o.code)
+    const said = pinned ?? o.failures.find((f) => f.rule === o.breaks)
+    const saidText = said ? (said === pinned ? said.message : `${said.code}: ${said.message}`) : '-'
+    lines.push(`| ${o.name} | ${o.breaks} | ${o.code} | ${o.caught ? 'yes' : '**NO**'} | ${o.exitCode ?? 'killed'} | ${cell(saidText)} | ${others.join(', ') || '-'} |`)
   }
   lines.push('')
   lines.push('| variant | what it does | passed | exit | advisory notes |')
   lines.push('|---|---|---|---|---|')
   for (const o of report.variants) {
     const failed = o.failedRules.length > 0 ? ` (failed: ${o.failedRules.join(', ')})` : ''
-    lines.push(`| ${o.name} | ${cell(o.description)} | ${o.passed ? 'yes' : `**NO**${failed}`} | ${o.code ?? 'killed'} | ${o.warnedRules.join(', ') || '-'} |`)
+    lines.push(`| ${o.name} | ${cell(o.description)} | ${o.passed ? 'yes' : `**NO**${failed}`} | ${o.exitCode ?? 'killed'} | ${o.warnedRules.join(', ') || '-'} |`)
   }
   return lines.join('\n') + '\n'
 }
@@ -186,4 +197,23 @@ export function formatMatrix(report: MatrixReport): string {
 export function matrixJson(report: MatrixReport): string {
   const strip = <T extends CaseRun>({ output: _output, ...rest }: T) => rest
   return JSON.stringify({ ...report, mutations: report.mutations.map(strip), variants: report.variants.map(strip) }, null, 2) + '\n'
+}
+
+/** Where README.md keeps the table that `npm run mutants` writes. */
+const README_BEGIN = '<!-- kill-matrix:begin (written by npm run mutants) -->\n'
+const README_END = '<!-- kill-matrix:end -->'
+
+/** The kill-matrix table as README.md has it. */
+export function readmeMatrix(readme: string): string {
+  const begin = readme.indexOf(README_BEGIN)
+  const end = readme.indexOf(README_END)
+  if (begin < 0 || end < begin) throw new Error(`README.md has no ${README_BEGIN.trim()} … ${README_END} section`)
+  return readme.slice(begin + README_BEGIN.length, end)
+}
+
+/** README.md with its kill-matrix table replaced by the one of `report`. */
+export function withReadmeMatrix(readme: string, report: MatrixReport): string {
+  const table = readmeMatrix(readme)
+  const at = readme.indexOf(README_BEGIN) + README_BEGIN.length
+  return readme.slice(0, at) + formatMatrix(report) + readme.slice(at + table.length)
 }

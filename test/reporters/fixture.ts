@@ -49,7 +49,7 @@ export function check(name: string, status: Status, extra: Partial<CheckResult> 
     notes: [],
     reproduce: status === 'fail' ? exchanges.map(() => `curl -i -X POST '${BASE_URL}/categories' -H "authorization: Bearer $CONFORM_API_KEY"`) : [],
     exchanges,
-    ...(status === 'fail' ? { failure: { message: `answered 201: ${HOSTILE}`, expected: 'status 400', actual: `status 201 ${HOSTILE}` } } : {}),
+    ...(status === 'fail' ? { failure: { code: 'UNEXPECTED_STATUS', message: `answered 201: ${HOSTILE}`, expected: 'status 400', actual: `status 201 ${HOSTILE}` } } : {}),
     ...(status === 'skip' ? { skipReason: 'not verified: --read-only sends no request that could create a record' } : {}),
     ...extra,
   }

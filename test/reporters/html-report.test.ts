@@ -53,7 +53,7 @@ describe('report.html', () => {
     const failing = exchange({}, 201, '{"id":9,"description":"no name"}')
     const result = runResult((id) =>
       id === 'create-rejects-missing-name'
-        ? [check('POST /categories with a body without name → 400', 'fail', { exchanges: [failing], failure: { message: 'POST answered 201, expected 400', expected: 'status 400', actual: 'status 201' } })]
+        ? [check('POST /categories with a body without name → 400', 'fail', { exchanges: [failing], failure: { code: 'UNEXPECTED_STATUS', message: 'POST answered 201, expected 400', expected: 'status 400', actual: 'status 201' } })]
         : [check(`${id} check`, 'pass')],
     )
     const html = htmlReport(result)
@@ -96,7 +96,7 @@ describe('report.html', () => {
     const result = runResult(
       (id) =>
         id === 'create-rejects-missing-name'
-          ? [check('POST without name → 400', 'fail', { exchanges: [accepted], failure: { message: 'POST answered 201, expected 400', expected: 'status 400', actual: 'status 201' } })]
+          ? [check('POST without name → 400', 'fail', { exchanges: [accepted], failure: { code: 'UNEXPECTED_STATUS', message: 'POST answered 201, expected 400', expected: 'status 400', actual: 'status 201' } })]
           : [check(`${id} check`, 'pass')],
       {
         ledger: [

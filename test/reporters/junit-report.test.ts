@@ -56,7 +56,7 @@ describe('junit.xml', () => {
   test('a failure carries its one-line message, and expected, actual, the exchange and a curl line in its text', () => {
     const result = runResult((id) =>
       id === 'create-returns-201'
-        ? [check('POST /categories with name only → 201', 'fail', { failure: { message: 'POST answered 400, expected 201', expected: 'status 201', actual: 'status 400' } })]
+        ? [check('POST /categories with name only → 201', 'fail', { failure: { code: 'UNEXPECTED_STATUS', message: 'POST answered 400, expected 201', expected: 'status 201', actual: 'status 400' } })]
         : [check('x', 'pass')],
     )
     const failure = elements(parseXml(junitReport(result)), 'failure')[0]

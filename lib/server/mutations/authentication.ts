@@ -1,0 +1,134 @@
+/** Mutations of §5: every operation answers 401 without a valid bearer key, and a refused create takes no effect. */
+import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
+import { errorReply, type Mutation } from '../server-cases.ts'
+
+const BEARER = /^Bearer (\S+)$/
+
+/** Authentication that compares a bearer token to the key in its own, too lenient, way. */
+const tokenAccepted = (accepts: (token: string, key: string) => boolean): Pick<Behaviour, 'authorize'> => ({
+  authorize: (authorization, key) => {
+    const token = BEARER.exec(authorization ?? '')?.[1]
+    return token !== undefined && accepts(token, key)
+  },
+})
+
+/** Authorization that is conforming except for one operation, which lets anyone in. */
+const forgetsAuthOn = (operation: string): Behaviour['authorize'] => (authorization, key, op) =>
+  op === operation || conformingBehaviour.authorize(authorization, key, op)
+
+export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
+  // §5.3: a missing key is answered 401
+  {
+    name: 'missing-key-answers-403',
+    breaks: 'auth-missing-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a request without Authorization is answered 403 "Missing Authentication Token" (an API gateway)',
+    behaviour: {
+      finish: (reply, request) =>
+        reply.status === 401 && request.authorization === undefined ? errorReply(403, 'forbidden', 'Missing Authentication Token') : reply,
+    },
+  },
+  {
+    name: 'token-compared-as-prefix',
+    breaks: 'auth-missing-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'the token is compared as a prefix of the key, so an empty bearer token is let in',
+    behaviour: {
+      authorize: (authorization, key) => {
+        const match = /^Bearer ?(.*)$/.exec(authorization ?? '')
+        return match !== null && key.startsWith(match[1])
+      },
+    },
+  },
+  {
+    name: 'get-pet-without-auth',
+    breaks: 'auth-missing-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'GET /pets/{petId} forgets authentication (answers 404 to anyone)',
+    behaviour: { authorize: forgetsAuthOn('getPet') },
+  },
+  {
+    name: 'store-orders-without-auth',
+    breaks: 'auth-missing-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'GET /store/orders forgets authentication (answers 200 to anyone)',
+    behaviour: { authorize: forgetsAuthOn('listStoreOrders') },
+  },
+
+  // §5.2, §5.3: an invalid key, or the key not sent as a bearer token, is answered 401
+  {
+    name: 'any-bearer-token-accepted',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'any non-empty bearer token is accepted (the key is never compared)',
+    behaviour: { authorize: (authorization) => BEARER.test(authorization ?? '') },
+  },
+  {
+    name: 'basic-scheme-accepted',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'the scheme is not checked: the key is accepted under Basic too',
+    behaviour: { authorize: (authorization, key) => conformingBehaviour.authorize((authorization ?? '').replace(/^\S+ /, 'Bearer '), key, undefined) },
+  },
+  {
+    name: 'bare-key-accepted',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'the key is accepted without any scheme (Authorization: <key>)',
+    behaviour: {
+      authorize: (authorization, key, op) => authorization === key || conformingBehaviour.authorize(authorization, key, op),
+    },
+  },
+  {
+    name: 'invalid-key-answers-403',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a wrong key is answered 403 Forbidden instead of 401',
+    behaviour: {
+      finish: (reply, request) =>
+        reply.status === 401 && request.authorization !== undefined ? errorReply(403, 'forbidden', 'The API key is not valid.') : reply,
+    },
+  },
+
+  // the key compared loosely, and a refused create stored all the same
+  {
+    name: 'key-compared-case-insensitively',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'the key is compared case-insensitively (a database collation does that)',
+    behaviour: tokenAccepted((token, key) => token.toLowerCase() === key.toLowerCase()),
+  },
+  {
+    name: 'token-with-key-as-prefix-accepted',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'any bearer token that starts with the key is accepted ("Bearer <key>x")',
+    behaviour: tokenAccepted((token, key) => token.startsWith(key)),
+  },
+  {
+    name: 'key-truncated-prefix-accepted',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a non-empty bearer token that is a prefix of the key is accepted',
+    behaviour: tokenAccepted((token, key) => key.startsWith(token)),
+  },
+  {
+    name: 'unauthenticated-create-stored',
+    breaks: 'auth-missing-key-401',
+    code: 'REFUSED_CREATE_STORED',
+    description: 'a create without a valid key is answered 401, but the category is stored anyway (authentication checked after the write)',
+    behaviour: (() => {
+      let theKey = ''
+      return {
+        authorize: (a, key, op) => {
+          theKey = key
+          return op === 'createCategory' || conformingBehaviour.authorize(a, key, op)
+        },
+        finish: (reply, request) =>
+          request.operation === 'createCategory' && !conformingBehaviour.authorize(request.authorization, theKey, 'createCategory')
+            ? errorReply(401, 'unauthorized', 'The API key is missing or invalid.', { 'www-authenticate': 'Bearer' })
+            : reply,
+      } satisfies Partial<Behaviour>
+    })(),
+  },
+]

@@ -1,0 +1,170 @@
+/** Mutations of §4.2 createCategory with valid bodies: 201, a Category record with every field sent; ids unique (§2); every created category listed afterwards (§4.1). */
+import { conformingBehaviour, type StoredCategory } from '../reference-server.ts'
+import { recordWithRawId, seedCategories, type Mutation } from '../server-cases.ts'
+
+const withoutDescription = ({ description: _dropped, ...rest }: StoredCategory) => rest
+
+export const CREATE_MUTATIONS: readonly Mutation[] = [
+  // §4.2 create answers 201
+  {
+    name: 'create-answers-200',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a successful create answers 200 instead of 201',
+    behaviour: { finish: (reply, request) => (request.operation === 'createCategory' && reply.status === 201 ? { ...reply, status: 200 } : reply) },
+  },
+  {
+    name: 'create-answers-202',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a successful create answers 202 Accepted (queued) instead of 201',
+    behaviour: { finish: (reply, request) => (request.operation === 'createCategory' && reply.status === 201 ? { ...reply, status: 202 } : reply) },
+  },
+  {
+    name: 'non-ascii-name-rejected',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a name outside ASCII (Ñandú 🐇) is refused with 400, as by a Latin-1 database column',
+    behaviour: {
+      validate: (body) =>
+        conformingBehaviour.validate(body) ?? (/[^\x20-\x7e]/.test((body as { name: string }).name) ? 'name must contain printable ASCII only' : null),
+    },
+  },
+
+  // §4.2 the created record is a Category with an int64 id
+  {
+    name: 'created-id-as-string',
+    breaks: 'create-returns-category',
+    code: 'SCHEMA_MISMATCH',
+    description: 'the created record carries its id as a string ("17")',
+    behaviour: { createdBody: (record) => ({ ...record, id: record.id.toString() }) },
+  },
+  {
+    name: 'created-id-fraction',
+    breaks: 'create-returns-category',
+    code: 'SCHEMA_MISMATCH',
+    description: 'the created id is a fraction (a timestamp with milliseconds, 1732112345.123)',
+    behaviour: { createdBody: (record) => recordWithRawId(record, `${record.id}.5`) },
+  },
+  {
+    name: 'id-past-int64',
+    breaks: 'create-returns-category',
+    code: 'SCHEMA_MISMATCH',
+    description: 'ids start at 2^63 (9223372036854775808), one past the largest int64',
+    behaviour: { nextId: (store) => (store.length === 0 ? 2n ** 63n : store[store.length - 1].id + 1n) },
+  },
+  {
+    name: 'created-id-missing',
+    breaks: 'create-returns-category',
+    code: 'SCHEMA_MISMATCH',
+    description: 'the create answers with the fields sent but without the assigned id',
+    behaviour: { createdBody: ({ id: _id, ...rest }) => rest },
+  },
+
+  // §4.2 rule 2: every field sent comes back unchanged
+  {
+    name: 'name-lower-cased',
+    breaks: 'create-echoes-fields',
+    code: 'FIELD_CHANGED',
+    description: 'names are stored lower-cased ("Ñandú" becomes "ñandú")',
+    behaviour: { toRecord: (body, id) => conformingBehaviour.toRecord({ ...body, name: body.name.toLowerCase() }, id) },
+  },
+  {
+    name: 'name-trimmed',
+    breaks: 'create-echoes-fields',
+    code: 'FIELD_CHANGED',
+    description: 'leading and trailing spaces are trimmed from names',
+    behaviour: { toRecord: (body, id) => conformingBehaviour.toRecord({ ...body, name: body.name.trim() }, id) },
+  },
+  {
+    name: 'description-dropped',
+    breaks: 'create-echoes-fields',
+    code: 'FIELD_CHANGED',
+    description: 'the description is accepted and silently dropped',
+    behaviour: { toRecord: (body, id) => ({ id, name: body.name }) },
+  },
+
+  // §2: ids are unique
+  {
+    name: 'id-sequence-stuck',
+    breaks: 'ids-unique',
+    code: 'DUPLICATE_ID',
+    description: 'every created category gets id 1 (the sequence is read but never advanced)',
+    behaviour: { nextId: () => 1n },
+  },
+  {
+    name: 'list-repeats-last-row',
+    breaks: 'ids-unique',
+    code: 'DUPLICATE_ID',
+    description: 'the list repeats its last record (an off-by-one in a paging loop)',
+    behaviour: { listBody: (store) => (store.length === 0 ? [] : [...store, store[store.length - 1]]) },
+    seed: () => seedCategories(3),
+  },
+
+  // §4.1: a created category is among all categories listed afterwards
+  {
+    name: 'list-omits-newest',
+    breaks: 'created-in-list',
+    code: 'MISSING_FROM_LIST',
+    description: 'the list leaves out the most recently created category (an off-by-one)',
+    behaviour: { listBody: (store) => store.slice(0, -1) },
+  },
+  {
+    name: 'list-omits-description',
+    breaks: 'created-in-list',
+    code: 'LISTED_FIELD_CHANGED',
+    description: 'the list shows summaries: every category without its description',
+    behaviour: { listBody: (store) => store.map(withoutDescription) },
+  },
+  {
+    name: 'list-mojibake-names',
+    breaks: 'created-in-list',
+    code: 'LISTED_FIELD_CHANGED',
+    description: 'the list decodes stored UTF-8 names as Latin-1 (mojibake: "Ñandú" is listed as "Ã‘andÃº"); the create answer is right',
+    behaviour: { listBody: (store) => store.map((r) => ({ ...r, name: Buffer.from(r.name, 'utf8').toString('latin1') })) },
+  },
+  {
+    name: 'list-id-differs-from-created',
+    breaks: 'created-in-list',
+    code: 'MISSING_FROM_LIST',
+    description: 'the create answers a provisional id; the list shows the stored one, which differs (provisional + 1000)',
+    behaviour: { createdBody: (record) => ({ ...record, id: record.id + 1000n }) },
+  },
+  {
+    name: 'create-stores-nothing',
+    breaks: 'created-in-list',
+    code: 'MISSING_FROM_LIST',
+    description: 'a create answers 201 with the record but the write is lost (never committed)',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation === 'createCategory' && reply.status === 201) store.pop()
+        return reply
+      },
+    },
+  },
+
+  // ids reused after gaps, and one create stored twice
+  {
+    name: 'new-id-collides-with-existing',
+    breaks: 'ids-unique',
+    code: 'DUPLICATE_ID',
+    description: 'the next id is the count of categories plus one, so after gaps in the ids a new category gets an id already taken',
+    behaviour: { nextId: (store) => BigInt(store.length + 1) },
+    seed: () => [2, 4, 6, 8, 10].map((i) => ({ id: BigInt(i), name: `seeded-${i}` })),
+  },
+  {
+    name: 'create-inserts-twice',
+    breaks: 'created-in-list',
+    code: 'DUPLICATE_CREATE',
+    description: 'every create stores the category twice (a retried insert); the answer names only the first',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation === 'createCategory' && reply.status === 201 && store) {
+          const last = store[store.length - 1]
+          store.push({ ...last, id: last.id + 1n })
+        }
+        return reply
+      },
+    },
+  },
+]

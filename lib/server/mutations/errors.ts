@@ -1,0 +1,92 @@
+/** Mutations of §7, §2, §4: every documented error is an Error record whose status matches, and documented responses are application/json. */
+import { isInvalidJson, type Mutation } from '../server-cases.ts'
+
+export const ERROR_MUTATIONS: readonly Mutation[] = [
+  // §7: every 400 and 401 carries an Error record
+  {
+    name: 'error-without-status',
+    breaks: 'error-body-is-error-record',
+    code: 'SCHEMA_MISMATCH',
+    description: 'Error records carry code and message but no status',
+    behaviour: { errorBody: (_status, code, message) => ({ code, message }) },
+  },
+  {
+    name: 'error-as-problem-details',
+    breaks: 'error-body-is-error-record',
+    code: 'SCHEMA_MISMATCH',
+    description: 'errors are RFC 9457 problem details (type, title, status, detail) without code and message',
+    behaviour: { errorBody: (status, code, message) => ({ type: `https://petstore.example/problems/${code}`, title: code, status, detail: message }) },
+  },
+  {
+    name: 'error-code-as-number',
+    breaks: 'error-body-is-error-record',
+    code: 'SCHEMA_MISMATCH',
+    description: 'the Error code is a number (40101) instead of a string',
+    behaviour: { errorBody: (status, _code, message) => ({ code: status * 100 + 1, message, status }) },
+  },
+  {
+    name: 'error-status-as-string',
+    breaks: 'error-body-is-error-record',
+    code: 'SCHEMA_MISMATCH',
+    description: 'the Error status is the HTTP status as a string ("401") instead of an integer',
+    behaviour: { errorBody: (status, code, message) => ({ code, message, status: String(status) }) },
+  },
+  {
+    name: 'unauthorized-empty-body',
+    breaks: 'error-body-is-error-record',
+    code: 'NOT_JSON',
+    description: '401 comes with an empty body (a gateway in front of the service)',
+    behaviour: { finish: (reply) => (reply.status === 401 ? { ...reply, body: '' } : reply) },
+  },
+
+  // §2: Error.status equals the HTTP status
+  {
+    name: 'error-status-always-400',
+    breaks: 'error-status-matches-http',
+    code: 'ERROR_STATUS_MISMATCH',
+    description: 'every Error record says status 400, whatever the HTTP status',
+    behaviour: { errorBody: (_status, code, message) => ({ code, message, status: 400 }) },
+  },
+  {
+    name: 'error-status-is-app-code',
+    breaks: 'error-status-matches-http',
+    code: 'ERROR_STATUS_MISMATCH',
+    description: 'the Error status field carries an application code (40101) instead of the HTTP status',
+    behaviour: { errorBody: (status, code, message) => ({ code, message, status: status * 100 + 1 }) },
+  },
+
+  // §4: responses are application/json
+  {
+    name: 'no-content-type',
+    breaks: 'json-content-type',
+    code: 'WRONG_CONTENT_TYPE',
+    description: 'no response declares a Content-Type',
+    behaviour: { finish: (reply) => ({ ...reply, headers: { ...reply.headers, 'content-type': '' } }) },
+  },
+  {
+    name: 'list-as-text-plain',
+    breaks: 'json-content-type',
+    code: 'WRONG_CONTENT_TYPE',
+    description: 'the list is JSON but declared text/plain',
+    behaviour: {
+      finish: (reply, request) =>
+        request.operation === 'listCategories' && reply.status === 200 ? { ...reply, headers: { ...reply.headers, 'content-type': 'text/plain; charset=utf-8' } } : reply,
+    },
+  },
+  {
+    name: 'invalid-json-plain-text-400',
+    breaks: 'json-content-type',
+    code: 'WRONG_CONTENT_TYPE',
+    description: 'invalid JSON is answered 400 by the body parser, in text/plain: "Bad Request"',
+    behaviour: {
+      finish: (reply, request) => (isInvalidJson(reply, request) ? { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Bad Request' } : reply),
+    },
+  },
+  {
+    name: 'errors-as-problem-json',
+    breaks: 'json-content-type',
+    code: 'WRONG_CONTENT_TYPE',
+    description: 'errors are declared application/problem+json instead of application/json',
+    behaviour: { finish: (reply) => (reply.status >= 400 ? { ...reply, headers: { ...reply.headers, 'content-type': 'application/problem+json' } } : reply) },
+  },
+]

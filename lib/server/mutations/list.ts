@@ -1,0 +1,62 @@
+/** Mutations of §4.1 listCategories: the list answers 200 with an array of Category records. */
+import { errorReply, seedCategories, type Mutation } from '../server-cases.ts'
+
+export const LIST_MUTATIONS: readonly Mutation[] = [
+  // §4.1 listCategories answers 200
+  {
+    name: 'list-500-after-first-create',
+    breaks: 'list-returns-200',
+    code: 'UNEXPECTED_STATUS',
+    description: 'the list works while the store is empty and answers 500 once a category has been created',
+    behaviour: {
+      finish: (reply, request, store) =>
+        request.operation === 'listCategories' && reply.status === 200 && store.length > 0
+          ? errorReply(500, 'internal', 'Cannot serialise category: undefined')
+          : reply,
+    },
+  },
+  {
+    name: 'list-demands-paging-parameters',
+    breaks: 'list-returns-200',
+    code: 'UNEXPECTED_STATUS',
+    description: 'the list answers 400 unless undeclared paging parameters (?limit=…) are sent',
+    behaviour: {
+      finish: (reply, request) =>
+        request.operation === 'listCategories' && reply.status === 200 ? errorReply(400, 'invalid_request', 'query parameter "limit" is required') : reply,
+    },
+  },
+  {
+    name: 'list-redirects-to-trailing-slash',
+    breaks: 'list-returns-200',
+    code: 'UNEXPECTED_STATUS',
+    description: 'GET /categories answers 301 to /categories/ (a framework that appends slashes)',
+    behaviour: {
+      finish: (reply, request) =>
+        request.operation === 'listCategories' && reply.status === 200 ? { status: 301, headers: { location: `${request.path}/` }, body: '' } : reply,
+    },
+  },
+
+  // §4.1 the list is an array of Category records
+  {
+    name: 'list-wrapped-in-items',
+    breaks: 'list-returns-category-array',
+    code: 'SCHEMA_MISMATCH',
+    description: 'the list comes wrapped in an envelope: {"items": [...]}',
+    behaviour: { listBody: (store) => ({ items: store }) },
+  },
+  {
+    name: 'list-ids-as-strings',
+    breaks: 'list-returns-category-array',
+    code: 'SCHEMA_MISMATCH',
+    description: 'the list writes ids as strings ("17"), as some serialisers do for 64-bit integers',
+    behaviour: { listBody: (store) => store.map((r) => ({ ...r, id: r.id.toString() })) },
+  },
+  {
+    name: 'list-null-descriptions',
+    breaks: 'list-returns-category-array',
+    code: 'SCHEMA_MISMATCH',
+    description: 'the list writes "description": null for categories without one (description is a string when present)',
+    behaviour: { listBody: (store) => store.map((r) => ({ ...r, description: r.description ?? null })) },
+    seed: () => seedCategories(3),
+  },
+]

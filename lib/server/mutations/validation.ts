@@ -1,0 +1,123 @@
+/** Mutations of §4.2 rule 1, §5.4: invalid create bodies are answered 400. */
+import { conformingBehaviour } from '../reference-server.ts'
+import { errorReply, isInvalidBody, isInvalidJson, isMissingBody, isPlainObject, type Mutation } from '../server-cases.ts'
+
+export const VALIDATION_MUTATIONS: readonly Mutation[] = [
+  // §4.2 rule 1: a body without name is answered 400
+  {
+    name: 'missing-name-gets-default',
+    breaks: 'create-rejects-missing-name',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a body without name creates a category named "unnamed"',
+    behaviour: {
+      validate: (body) => (isPlainObject(body) && !('name' in body) ? conformingBehaviour.validate({ ...body, name: 'unnamed' }) : conformingBehaviour.validate(body)),
+      toRecord: (body, id) => conformingBehaviour.toRecord({ ...body, name: body.name ?? 'unnamed' }, id),
+    },
+  },
+  {
+    name: 'missing-name-answers-422',
+    breaks: 'create-rejects-missing-name',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a body without name is answered 422 Unprocessable Entity instead of 400',
+    behaviour: {
+      finish: (reply, request) =>
+        isInvalidBody(reply, request) && isPlainObject(request.body) && !('name' in request.body)
+          ? errorReply(422, 'unprocessable', 'name is required')
+          : reply,
+    },
+  },
+
+  // §4.2 rule 1: a value of the wrong type is answered 400
+  {
+    name: 'name-number-coerced',
+    breaks: 'create-rejects-invalid-values',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a numeric name is accepted and stored as a string (42 becomes "42")',
+    behaviour: {
+      validate: (body) => conformingBehaviour.validate(isPlainObject(body) && typeof body.name === 'number' ? { ...body, name: String(body.name) } : body),
+      toRecord: (body, id) => conformingBehaviour.toRecord({ ...body, name: String(body.name) }, id),
+    },
+  },
+  {
+    name: 'null-description-accepted',
+    breaks: 'create-rejects-invalid-values',
+    code: 'UNEXPECTED_STATUS',
+    description: '"description": null is accepted as "no description"',
+    behaviour: {
+      validate: (body) => conformingBehaviour.validate(isPlainObject(body) && body.description === null ? { name: body.name } : body),
+      toRecord: (body, id) => conformingBehaviour.toRecord({ name: body.name, ...(typeof body.description === 'string' ? { description: body.description } : {}) }, id),
+    },
+  },
+  {
+    name: 'array-body-takes-first',
+    breaks: 'create-rejects-invalid-values',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a body that is an array is taken as a batch of one: its first element is created',
+    behaviour: {
+      validate: (body) => conformingBehaviour.validate(Array.isArray(body) ? body[0] : body),
+      toRecord: (body, id) => conformingBehaviour.toRecord(Array.isArray(body) ? (body[0] as typeof body) : body, id),
+    },
+  },
+  {
+    name: 'validation-answers-422',
+    breaks: 'create-rejects-invalid-values',
+    code: 'UNEXPECTED_STATUS',
+    description: 'every body that fails validation is answered 422 (Rails style) instead of 400',
+    behaviour: {
+      finish: (reply, request) => (isInvalidBody(reply, request) ? errorReply(422, 'unprocessable', 'the body does not validate') : reply),
+    },
+  },
+
+  // §5.4: invalid JSON is answered 400
+  {
+    name: 'invalid-json-answers-500',
+    breaks: 'create-rejects-invalid-json',
+    code: 'UNEXPECTED_STATUS',
+    description: 'the JSON parse error escapes to the error handler: 500',
+    behaviour: { finish: (reply, request) => (isInvalidJson(reply, request) ? errorReply(500, 'internal', 'Unexpected end of JSON input') : reply) },
+  },
+  {
+    name: 'invalid-json-answers-422',
+    breaks: 'create-rejects-invalid-json',
+    code: 'UNEXPECTED_STATUS',
+    description: 'invalid JSON is answered 422 "JSON decode error" (FastAPI style)',
+    behaviour: { finish: (reply, request) => (isInvalidJson(reply, request) ? errorReply(422, 'json_invalid', 'JSON decode error') : reply) },
+  },
+  {
+    name: 'lenient-json-parser',
+    breaks: 'create-rejects-invalid-json',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a forgiving parser repairs trailing commas and unclosed braces, and creates the category',
+    behaviour: {
+      parseBody(text) {
+        try {
+          return JSON.parse(text) as unknown
+        } catch (error) {
+          const trimmed = text.trim().replace(/,$/, '')
+          if (trimmed === '') throw error
+          const open = (trimmed.match(/\{/g) ?? []).length - (trimmed.match(/\}/g) ?? []).length
+          return JSON.parse(trimmed + '}'.repeat(Math.max(open, 0))) as unknown
+        }
+      },
+    },
+  },
+
+  // §4.2, §5.4: a create without a body is answered 400
+  {
+    name: 'missing-body-answers-500',
+    breaks: 'create-rejects-missing-body',
+    code: 'UNEXPECTED_STATUS',
+    description: 'an empty body crashes the handler (reading a property of undefined): 500',
+    behaviour: {
+      finish: (reply, request) =>
+        isMissingBody(reply, request) ? errorReply(500, 'internal', "Cannot read properties of undefined (reading 'name')") : reply,
+    },
+  },
+  {
+    name: 'missing-body-answers-411',
+    breaks: 'create-rejects-missing-body',
+    code: 'UNEXPECTED_STATUS',
+    description: 'an empty body is answered 411 Length Required',
+    behaviour: { finish: (reply, request) => (isMissingBody(reply, request) ? errorReply(411, 'length_required', 'a request body is required') : reply) },
+  },
+]
