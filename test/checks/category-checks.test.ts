@@ -1,0 +1,69 @@
+/**
+ * lib/checks/category.ts on built responses: fields echoed unchanged (§4.2 rule 2), ids unique
+ * (§2), created categories listed once with the fields sent (§4.1).
+ */
+import { describe, expect, test } from 'vitest'
+import { expectDistinctIds, expectEchoedFields, expectListed, type CategoryRecord, type NewCategory } from '../../lib/checks/category.ts'
+import { parseJsonExact } from '../../lib/json/exact-json.ts'
+import { makeResponse, outcomeOf, verdictOf } from './make-response.ts'
+
+const created = (body: unknown) => makeResponse({ status: 201, method: 'POST', body })
+/** Records as the checks get them: parsed exactly, so ids past 2^53 keep their text. */
+const records = (text: string) => parseJsonExact(text) as CategoryRecord[]
+
+describe('expectEchoedFields', () => {
+  test.each([
+    ['the name', { name: 'dog' }, { id: 1, name: 'dog' }, 'pass'],
+    ['name and description, extra fields', { name: 'dog', description: 'd' }, { id: 1, name: 'dog', description: 'd', extra: true }, 'pass'],
+    ['a default description not sent', { name: 'dog' }, { id: 1, name: 'dog', description: '' }, 'pass'],
+    ['a trimmed name', { name: '  dog  ' }, { id: 1, name: 'dog' }, 'FIELD_CHANGED'],
+    ['a lower-cased name', { name: 'Dog' }, { id: 1, name: 'dog' }, 'FIELD_CHANGED'],
+    ['a dropped description', { name: 'dog', description: 'd' }, { id: 1, name: 'dog' }, 'FIELD_CHANGED'],
+    ['NFC-normalised', { name: 'Nandu\u0301' }, { id: 1, name: 'Nandú' }, 'FIELD_CHANGED'],
+    ['a tab turned into a space', { name: 'a\tb' }, { id: 1, name: 'a b' }, 'FIELD_CHANGED'],
+    ['cut at 255 characters', { name: 'x'.repeat(300) }, { id: 1, name: 'x'.repeat(255) }, 'FIELD_CHANGED'],
+    ['a body that is not a record', { name: 'dog' }, ['dog'], 'not-applicable'],
+  ].map(([label, sent, answer, outcome]) => ({ label, sent, answer, outcome })))('$label → $outcome', ({ sent, answer, outcome }) => {
+    expect(outcomeOf(() => expectEchoedFields(sent as NewCategory, created(answer)))).toBe(outcome)
+  })
+
+  test('the failure names the field, what was sent and what came back', () => {
+    const verdict = verdictOf(() => expectEchoedFields({ name: '  dog  ' }, created({ id: 1, name: 'dog' })))
+    expect(verdict).toMatchObject({ code: 'FIELD_CHANGED', message: 'the created record changed "name"' })
+  })
+})
+
+describe('expectDistinctIds', () => {
+  test.each([
+    ['distinct small ids', '[{"id":1,"name":"a"},{"id":2,"name":"b"}]', 'pass'],
+    ['neighbours past 2^53 (equal as doubles)', '[{"id":9007199254740992,"name":"a"},{"id":9007199254740993,"name":"b"}]', 'pass'],
+    ['the same id twice', '[{"id":7,"name":"a"},{"id":7,"name":"b"}]', 'DUPLICATE_ID'],
+    ['the same id in two forms', '[{"id":100,"name":"a"},{"id":1E2,"name":"b"}]', 'DUPLICATE_ID'],
+    ['the same id past 2^53', '[{"id":9223372036854775807,"name":"a"},{"id":9223372036854775807,"name":"b"}]', 'DUPLICATE_ID'],
+  ].map(([label, text, outcome]) => ({ label, text, outcome })))('$label → $outcome', ({ text, outcome }) => {
+    expect(outcomeOf(() => expectDistinctIds(records(text), 'the list'))).toBe(outcome)
+  })
+})
+
+describe('expectListed', () => {
+  const creation = (sent: NewCategory, id: number) => ({ sent, record: { id, ...sent } as CategoryRecord })
+  const dog = creation({ name: 'run-dog', description: 'd' }, 5)
+
+  test.each([
+    ['listed as created, among others, in any order', '[{"id":9,"name":"other"},{"id":5,"name":"run-dog","description":"d"}]', 'pass'],
+    ['listed with extra properties', '[{"id":5,"name":"run-dog","description":"d","x":1}]', 'pass'],
+    ['missing from the list', '[{"id":9,"name":"other"}]', 'MISSING_FROM_LIST'],
+    ['listed under another id', '[{"id":6,"name":"run-dog","description":"d"}]', 'MISSING_FROM_LIST'],
+    ['listed twice under its id', '[{"id":5,"name":"run-dog","description":"d"},{"id":5,"name":"run-dog","description":"d"}]', 'DUPLICATE_CREATE'],
+    ['stored twice under two ids', '[{"id":5,"name":"run-dog","description":"d"},{"id":6,"name":"run-dog","description":"d"}]', 'DUPLICATE_CREATE'],
+    ['listed without its description', '[{"id":5,"name":"run-dog"}]', 'LISTED_FIELD_CHANGED'],
+    ['listed with another name', '[{"id":5,"name":"run-dóg","description":"d"}]', 'LISTED_FIELD_CHANGED'],
+  ].map(([label, text, outcome]) => ({ label, text, outcome })))('$label → $outcome', ({ text, outcome }) => {
+    expect(outcomeOf(() => expectListed([dog], records(text)))).toBe(outcome)
+  })
+
+  test('a default for a field not sent may differ in the list', () => {
+    const plain = creation({ name: 'run-plain' }, 3)
+    expect(outcomeOf(() => expectListed([plain], records('[{"id":3,"name":"run-plain","description":""}]')))).toBe('pass')
+  })
+})

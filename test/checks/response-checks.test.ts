@@ -1,0 +1,162 @@
+/**
+ * lib/checks/response.ts, schema.ts and error-record.ts on built responses: each case is a response
+ * a server could send and the verdict the check must give, with the failure code when it fails.
+ * Conforming cases come from the freedoms the document leaves (media type parameters, extra
+ * properties, int64 ids past 2^53); failing ones from the ways real services go wrong.
+ */
+import { describe, expect, test } from 'vitest'
+import { expectErrorRecord, expectErrorStatusMatches } from '../../lib/checks/error-record.ts'
+import { expectJsonContentType, expectStatus, jsonBodyOf, requireStatus } from '../../lib/checks/response.ts'
+import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
+import { makeResponse, makeTransportError, outcomeOf, verdictOf } from './make-response.ts'
+
+const json = (contentType: string) => ({ 'content-type': contentType })
+
+describe('expectStatus', () => {
+  test.each([
+    [201, 201, 'pass'],
+    [200, 201, 'UNEXPECTED_STATUS'],
+    [401, 400, 'UNEXPECTED_STATUS'],
+    [301, 200, 'UNEXPECTED_STATUS'],
+  ] as const)('answered %i, expected %i → %s', (status, expected, outcome) => {
+    expect(outcomeOf(() => expectStatus(makeResponse({ status }), expected))).toBe(outcome)
+  })
+
+  test('a redirect names its Location, which is never followed', () => {
+    const verdict = verdictOf(() => expectStatus(makeResponse({ status: 301, headers: { location: '/v1/categories/' } }), 200))
+    expect(verdict).toMatchObject({ code: 'UNEXPECTED_STATUS', message: expect.stringContaining('redirecting to /v1/categories/') })
+  })
+
+  test('no response at all is NO_RESPONSE, naming the transport error', () => {
+    const verdict = verdictOf(() => expectStatus(makeTransportError('CONNECTION_RESET'), 200))
+    expect(verdict).toMatchObject({ code: 'NO_RESPONSE' })
+  })
+})
+
+describe('requireStatus', () => {
+  test('another status makes the check not applicable (another rule reports the status)', () => {
+    expect(outcomeOf(() => requireStatus(makeResponse({ status: 500 }), [400, 401], 'x'))).toBe('not-applicable')
+    expect(outcomeOf(() => requireStatus(makeResponse({ status: 401 }), [400, 401], 'x'))).toBe('pass')
+  })
+})
+
+describe('expectJsonContentType (§4: all payloads are JSON)', () => {
+  test.each([
+    ['application/json', 'pass'],
+    ['application/json; charset=utf-8', 'pass'],
+    ['Application/JSON;charset=UTF-8', 'pass'],
+    ['  application/json  ; charset="utf-8"', 'pass'],
+    ['text/plain', 'WRONG_CONTENT_TYPE'],
+    ['application/problem+json', 'WRONG_CONTENT_TYPE'],
+    ['application/jsonx', 'WRONG_CONTENT_TYPE'],
+    ['', 'WRONG_CONTENT_TYPE'],
+  ] as const)('Content-Type %j → %s', (contentType, outcome) => {
+    expect(outcomeOf(() => expectJsonContentType(makeResponse({ headers: json(contentType), body: '[]' })))).toBe(outcome)
+  })
+
+  test('no Content-Type header at all fails, and says so', () => {
+    const verdict = verdictOf(() => expectJsonContentType(makeResponse({ headers: {}, body: '[]' })))
+    expect(verdict).toMatchObject({ code: 'WRONG_CONTENT_TYPE' })
+    expect(JSON.stringify(verdict)).toContain('response is not declared as application/json')
+  })
+})
+
+describe('jsonBodyOf', () => {
+  test.each([
+    ['[]', 'pass'],
+    ['  {"id": 1}\n', 'pass'],
+    ['', 'NOT_JSON'],
+    ['{"id": 1', 'NOT_JSON'],
+    ["{'id': 1}", 'NOT_JSON'],
+    ['{"id": 1,}', 'NOT_JSON'],
+    ['[1] [2]', 'NOT_JSON'],
+    ['<html>Bad Gateway</html>', 'NOT_JSON'],
+  ] as const)('body %j → %s', (body, outcome) => {
+    expect(outcomeOf(() => jsonBodyOf(makeResponse({ body })))).toBe(outcome)
+  })
+})
+
+describe('expectSchema (Category, CategoryList, Error of spec/openapi.yaml)', () => {
+  const category = (record: unknown) => outcomeOf(() => expectSchema(makeResponse({ status: 201, body: record }), 'Category'))
+
+  test.each([
+    ['name and id', { id: 1, name: 'dog' }, 'pass'],
+    ['a description too', { id: 1, name: 'dog', description: 'barks' }, 'pass'],
+    ['extra properties', { id: 1, name: 'dog', createdAt: '2026-01-01', tags: [] }, 'pass'],
+    ['a negative id', { id: -5, name: 'dog' }, 'pass'],
+    ['id as a string', { id: '1', name: 'dog' }, 'SCHEMA_MISMATCH'],
+    ['a fractional id', { id: 1.5, name: 'dog' }, 'SCHEMA_MISMATCH'],
+    ['no id', { name: 'dog' }, 'SCHEMA_MISMATCH'],
+    ['no name', { id: 1 }, 'SCHEMA_MISMATCH'],
+    ['name null', { id: 1, name: null }, 'SCHEMA_MISMATCH'],
+    ['description null', { id: 1, name: 'dog', description: null }, 'SCHEMA_MISMATCH'],
+    ['an array', [{ id: 1, name: 'dog' }], 'SCHEMA_MISMATCH'],
+  ].map(([label, record, outcome]) => ({ label, record, outcome })))('$label → $outcome', ({ record, outcome }) => {
+    expect(category(record)).toBe(outcome)
+  })
+
+  // JSON.parse would round these; the check reads the literal text
+  test.each([
+    ['2^53 + 1', '9007199254740993', 'pass'],
+    ['int64 max', '9223372036854775807', 'pass'],
+    ['int64 min', '-9223372036854775808', 'pass'],
+    ['int64 max + 1', '9223372036854775808', 'SCHEMA_MISMATCH'],
+    ['int64 min - 1', '-9223372036854775809', 'SCHEMA_MISMATCH'],
+    ['an exponent form integer', '1E2', 'pass'],
+    ['an exponent form past int64', '1e19', 'SCHEMA_MISMATCH'],
+    ['100.000', '100.000', 'pass'],
+    ['2^53 + 0.5', '9007199254740992.5', 'SCHEMA_MISMATCH'],
+  ])('id %s (%s) → %s', (_label, literal, outcome) => {
+    expect(outcomeOf(() => expectSchema(makeResponse({ body: `{"id": ${literal}, "name": "dog"}` }), 'Category'))).toBe(outcome)
+  })
+
+  test('a list is an array of Category records; one bad element fails it and says where', () => {
+    const body = '[{"id": 1, "name": "a"}, {"id": 2, "name": "b", "description": null}]'
+    const verdict = verdictOf(() => expectSchema(makeResponse({ body }), 'CategoryList', 'an array of Category records'))
+    expect(verdict).toMatchObject({ code: 'SCHEMA_MISMATCH', message: expect.stringContaining('body[1].description') })
+    expect(outcomeOf(() => expectSchema(makeResponse({ body: '[]' }), 'CategoryList'))).toBe('pass')
+    expect(outcomeOf(() => expectSchema(makeResponse({ body: '{"items": []}' }), 'CategoryList'))).toBe('SCHEMA_MISMATCH')
+  })
+
+  test('a body that is not JSON fails as NOT_JSON, not as a shape', () => {
+    expect(outcomeOf(() => expectSchema(makeResponse({ body: 'oops' }), 'Category'))).toBe('NOT_JSON')
+  })
+
+  test('conformingBody: a body of the wrong shape is not applicable to other rules, never their failure', () => {
+    expect(outcomeOf(() => conformingBody(makeResponse({ body: '{"id": "1"}' }), 'Category', 'create-returns-category'))).toBe('not-applicable')
+    expect(outcomeOf(() => conformingBody(makeResponse({ body: 'oops' }), 'Category', 'create-returns-category'))).toBe('not-applicable')
+  })
+})
+
+describe('Error records (§7, §2)', () => {
+  const error = (status: number, body: unknown) => makeResponse({ status, body })
+
+  test.each([
+    ['the record', 401, { code: 'unauthorized', message: 'no key', status: 401 }, 'pass'],
+    ['extra properties', 400, { code: 'invalid', message: 'm', status: 400, details: [{ field: 'name' }], traceId: 'x' }, 'pass'],
+    ['no status', 401, { code: 'unauthorized', message: 'no key' }, 'SCHEMA_MISMATCH'],
+    ['status as a string', 401, { code: 'unauthorized', message: 'no key', status: '401' }, 'SCHEMA_MISMATCH'],
+    ['code as a number', 400, { code: 40001, message: 'm', status: 400 }, 'SCHEMA_MISMATCH'],
+    ['problem details', 400, { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'm' }, 'SCHEMA_MISMATCH'],
+    ['an empty body', 401, '', 'NOT_JSON'],
+  ].map(([label, status, body, outcome]) => ({ label, status, body, outcome })))('expectErrorRecord: $label → $outcome', ({ status, body, outcome }) => {
+    expect(outcomeOf(() => expectErrorRecord(error(status as number, body)))).toBe(outcome)
+  })
+
+  test('expectErrorRecord judges only the documented statuses, 400 and 401', () => {
+    expect(outcomeOf(() => expectErrorRecord(error(404, 'not found')))).toBe('not-applicable')
+    expect(outcomeOf(() => expectErrorRecord(error(500, '')))).toBe('not-applicable')
+  })
+
+  test.each([
+    [401, { code: 'c', message: 'm', status: 401 }, 'pass'],
+    [401, { code: 'c', message: 'm', status: 400 }, 'ERROR_STATUS_MISMATCH'],
+    [400, { code: 'c', message: 'm', status: 40001 }, 'ERROR_STATUS_MISMATCH'],
+    // the shape is error-body-is-error-record's to judge
+    [401, { code: 'c', message: 'm', status: '401' }, 'not-applicable'],
+    [401, { code: 'c', message: 'm' }, 'not-applicable'],
+    [401, 'not json', 'not-applicable'],
+  ] as const)('expectErrorStatusMatches: %i with %j → %s', (status, body, outcome) => {
+    expect(outcomeOf(() => expectErrorStatusMatches(error(status, body)))).toBe(outcome)
+  })
+})
