@@ -1,6 +1,7 @@
 /** Checks on the status line, the media type and the JSON of one response. */
 import type { HttpResult } from '../http/client.ts'
-import type { Exchange, RecordedResponse } from '../http/exchange.ts'
+import type { RecordedResponse } from '../http/exchange.ts'
+import { mediaType } from '../http/media-type.ts'
 import { parseJsonExact } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
 
@@ -46,11 +47,6 @@ export function requireStatus(result: HttpResult, statuses: readonly number[], w
     throw new NotApplicable(`answered ${describeStatus(response)}, not ${statuses.join(' or ')}: ${why}`)
   }
   return response
-}
-
-/** Media type without parameters, lower-cased: `application/json; charset=utf-8` → `application/json`. */
-export function mediaType(contentType: string | undefined): string | undefined {
-  return contentType?.split(';')[0]?.trim().toLowerCase() || undefined
 }
 
 export function expectJsonContentType(result: HttpResult): void {
@@ -99,8 +95,4 @@ export function jsonBodyOf(result: HttpResult): unknown {
     },
     result.exchange,
   )
-}
-
-export function exchangesOf(...results: HttpResult[]): Exchange[] {
-  return results.map((r) => r.exchange)
 }

@@ -2,14 +2,14 @@
  * A curl command that repeats a recorded request. The key stays an environment variable
  * reference ($CONFORM_API_KEY), expanded by the shell of whoever runs it.
  */
-import { KEY_PLACEHOLDER, KEY_STAND_INS } from './redact.ts'
+import { escapeRegExp, KEY_PLACEHOLDER, KEY_STAND_INS } from './redact.ts'
 import type { RecordedRequest } from './exchange.ts'
 
 function singleQuoted(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`
 }
 
-const STAND_IN = new RegExp(KEY_STAND_INS.map((s) => s.placeholder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g')
+const STAND_IN = new RegExp(KEY_STAND_INS.map((s) => escapeRegExp(s.placeholder)).join('|'), 'g')
 
 /** Double quotes let the shell expand the key's stand-ins; everything else in the value is escaped. */
 function withKeyReference(text: string): string {

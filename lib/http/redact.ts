@@ -75,6 +75,7 @@ export function longestForm(...secrets: (string | undefined)[]): number {
   return Math.max(0, ...secrets.flatMap((secret) => (secret ? [secret, ...nearMisses(secret)].flatMap(formsOf).map((f) => f.length) : [])))
 }
 
-function escapeRegExp(text: string): string {
+/** `text` as a regular expression that matches it literally. */
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

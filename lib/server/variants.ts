@@ -3,17 +3,15 @@
  * pass every one of them (exit 0); a failure here is a false alarm in the suite, not in the server.
  */
 import { stringify as losslessStringify } from 'lossless-json'
+import { mediaType } from '../http/media-type.ts'
+import { INT64_MAX, INT64_MIN } from '../json/exact-json.ts'
 import { conformingBehaviour, type Reply, type StoredCategory } from './reference-server.ts'
 import { errorReply, isPlainObject, recordWithRawId, seedCategories, type Variant } from './server-cases.ts'
 
 export type { Variant } from './server-cases.ts'
 
-const INT64_MAX = 2n ** 63n - 1n
-const INT64_MIN = -(2n ** 63n)
-
 const withHeader = (reply: Reply, name: string, value: string): Reply => ({ ...reply, headers: { ...reply.headers, [name]: value } })
 
-const mediaTypeOf = (contentType: string | undefined) => contentType?.split(';')[0].trim().toLowerCase()
 
 /** A record as JSON text in forms JSON allows but serialisers rarely write: escaped keys, odd whitespace, extra numbers. */
 const unusualRecordText = (r: { id: bigint; name: string; description?: string }) =>
@@ -176,7 +174,7 @@ export const VARIANTS: readonly Variant[] = [
     description: '404 in text/plain for unknown paths and unknown pets, 405 with Allow, 415 for bodies not declared JSON',
     behaviour: {
       finish: (reply, request) => {
-        if (request.operation === 'createCategory' && reply.status !== 401 && mediaTypeOf(request.contentType) !== 'application/json') {
+        if (request.operation === 'createCategory' && reply.status !== 401 && mediaType(request.contentType) !== 'application/json') {
           return errorReply(415, 'unsupported_media_type', 'send Content-Type: application/json')
         }
         if (reply.status === 404) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not Found' }
