@@ -6,10 +6,17 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
+import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionSpec, type OptionValue } from '../lib/config/options.ts'
 import { MUTATIONS } from '../lib/server/mutations.ts'
 import { VARIANTS } from '../lib/server/variants.ts'
 import { DEFAULT_CONCURRENCY, formatMatrix, matrixJson, runMatrix, withReadmeMatrix } from '../test/mutants/matrix.ts'
+
+const MUTANTS_OPTIONS = [
+  { flag: 'report-dir', kind: 'string', value: 'DIR', env: 'CONFORM_REPORT_DIR', default: 'reports', help: 'where kill-matrix.json goes' },
+  { flag: 'concurrency', kind: 'integer', value: 'N', min: 1, default: DEFAULT_CONCURRENCY, help: 'conform runs at once' },
+  { flag: 'only', kind: 'list', value: 'NAME', help: 'run only this mutation or variant (repeatable)' },
+  { flag: 'help', short: 'h', kind: 'boolean', help: 'this text' },
+] as const satisfies readonly OptionSpec[]
 
 const USAGE = `Usage: npm run mutants -- [options]
 
@@ -18,41 +25,25 @@ failure code it declares) and every conforming variant (must exit 0) of the refe
 prints the kill matrix and writes kill-matrix.json; a run of every case also rewrites the
 kill-matrix table of README.md.
 
-  --report-dir DIR    where kill-matrix.json goes (default reports) [CONFORM_REPORT_DIR]
-  --concurrency N     conform runs at once (default ${DEFAULT_CONCURRENCY})
-  --only NAME         run only this mutation or variant (repeatable)
-  -h, --help          this text`
+${optionsHelp(MUTANTS_OPTIONS)}`
 
 const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url))
 
 async function main(argv: string[]): Promise<number> {
-  let values
+  let values: Record<(typeof MUTANTS_OPTIONS)[number]['flag'], OptionValue>
   try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        'report-dir': { type: 'string' },
-        concurrency: { type: 'string' },
-        only: { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values
+    values = resolveOptions(MUTANTS_OPTIONS, parseFlags(MUTANTS_OPTIONS, argv), (name) => process.env[name]) as typeof values
   } catch (error) {
-    process.stderr.write(`mutants: ${(error as Error).message.split('\n')[0]}\n${USAGE}\n`)
+    if (!(error instanceof OptionError)) throw error
+    process.stderr.write(`mutants: ${error.message}\n`)
     return 2
   }
   if (values.help) {
     process.stdout.write(USAGE + '\n')
     return 0
   }
-  const concurrency = values.concurrency === undefined ? DEFAULT_CONCURRENCY : Number(values.concurrency)
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
-    process.stderr.write(`mutants: --concurrency takes a whole number of at least 1, got "${values.concurrency}"\n`)
-    return 2
-  }
-  const only = values.only ?? []
+  const concurrency = values.concurrency as number
+  const only = values.only as string[]
   const known = new Set([...MUTATIONS, ...VARIANTS].map((c) => c.name))
   const unknown = only.filter((name) => !known.has(name))
   if (unknown.length > 0) {
@@ -82,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`\nFalse alarm: variant ${o.name}; conform said:\n${o.output}\n`)
   }
 
-  const reportDir = resolve(values['report-dir'] ?? process.env.CONFORM_REPORT_DIR ?? 'reports')
+  const reportDir = resolve(values['report-dir'] as string)
   mkdirSync(reportDir, { recursive: true })
   const path = join(reportDir, 'kill-matrix.json')
   writeFileSync(path, matrixJson(report))

@@ -1,27 +1,31 @@
 /**
  * `npm run serve`: the reference server on a port of your choice, conforming or running one of the
- * mutations (lib/server/mutations.ts) or conforming variants (lib/server/variants.ts), until
+ * mutations (lib/server/mutations/) or conforming variants (lib/server/variants.ts), until
  * Ctrl-C. Prints its base URL, its key (the server's own, random unless --api-key) and the command
  * that checks it. Exit 2 on bad arguments.
  */
 import { randomBytes } from 'node:crypto'
 import { pathToFileURL } from 'node:url'
-import { parseArgs } from 'node:util'
+import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionSpec, type OptionValue } from '../config/options.ts'
 import { MUTATIONS } from '../server/mutations.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { findCase, startCase, type ServerCase } from '../server/server-cases.ts'
 import { VARIANTS } from '../server/variants.ts'
 
+const SERVE_OPTIONS = [
+  { flag: 'port', kind: 'integer', value: 'N', min: 0, max: 65535, defaultText: 'a free one', help: 'port to listen on' },
+  { flag: 'api-key', kind: 'string', value: 'KEY', defaultText: 'a random one, printed', help: 'the key the server accepts' },
+  { flag: 'mutation', kind: 'string', value: 'NAME', help: 'misbehave as this mutation (breaks one rule on purpose)' },
+  { flag: 'variant', kind: 'string', value: 'NAME', help: 'behave as this conforming variant' },
+  { flag: 'list-mutations', kind: 'boolean', help: 'print the mutations and variants, and exit' },
+  { flag: 'help', short: 'h', kind: 'boolean', help: 'this text' },
+] as const satisfies readonly OptionSpec[]
+
 export const SERVE_USAGE = `Usage: npm run serve -- [options]
 
 Starts the reference server of the Pet Store categories interface and keeps it up until Ctrl-C.
 
-  --port N             port to listen on (default: a free one)
-  --api-key KEY        the key the server accepts (default: a random one, printed)
-  --mutation NAME      misbehave as this mutation (breaks one rule on purpose)
-  --variant NAME       behave as this conforming variant
-  --list-mutations     print the mutations and variants, and exit
-  -h, --help           this text`
+${optionsHelp(SERVE_OPTIONS)}`
 
 export interface ServeIo {
   out(text: string): void
@@ -40,23 +44,12 @@ export function listCases(): string {
 
 /** Parses the arguments and starts the server; returns it, or an exit code when there is nothing to serve. */
 export async function serve(argv: string[], io: ServeIo): Promise<RunningServer | number> {
-  let values
+  let values: Record<(typeof SERVE_OPTIONS)[number]['flag'], OptionValue>
   try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string' },
-        'api-key': { type: 'string' },
-        mutation: { type: 'string' },
-        variant: { type: 'string' },
-        'list-mutations': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values
+    values = resolveOptions(SERVE_OPTIONS, parseFlags(SERVE_OPTIONS, argv)) as typeof values
   } catch (error) {
-    io.err(`serve: ${(error as Error).message.split('\n')[0]}; see --help\n`)
+    if (!(error instanceof OptionError)) throw error
+    io.err(`serve: ${error.message}\n`)
     return 2
   }
   if (values.help) {
@@ -67,31 +60,29 @@ export async function serve(argv: string[], io: ServeIo): Promise<RunningServer 
     io.out(listCases())
     return 0
   }
-  const port = values.port === undefined ? 0 : Number(values.port)
-  if (!/^\d+$/.test(values.port ?? '0') || port > 65535) {
-    io.err(`serve: --port takes a port number (0-65535), got "${values.port}"\n`)
-    return 2
-  }
-  if (values.mutation !== undefined && values.variant !== undefined) {
+  const port = (values.port as number | undefined) ?? 0
+  const mutation = values.mutation as string | undefined
+  const variant = values.variant as string | undefined
+  if (mutation !== undefined && variant !== undefined) {
     io.err('serve: give --mutation or --variant, not both\n')
     return 2
   }
   let chosen: (ServerCase & { breaks?: string }) | undefined
-  if (values.mutation !== undefined) {
-    chosen = findCase(MUTATIONS, values.mutation)
+  if (mutation !== undefined) {
+    chosen = findCase(MUTATIONS, mutation)
     if (!chosen) {
-      io.err(`serve: unknown mutation "${values.mutation}"; the mutations are:\n${MUTATIONS.map((m) => `  ${m.name}`).join('\n')}\n`)
+      io.err(`serve: unknown mutation "${mutation}"; the mutations are:\n${MUTATIONS.map((m) => `  ${m.name}`).join('\n')}\n`)
       return 2
     }
   }
-  if (values.variant !== undefined) {
-    chosen = findCase(VARIANTS, values.variant)
+  if (variant !== undefined) {
+    chosen = findCase(VARIANTS, variant)
     if (!chosen) {
-      io.err(`serve: unknown variant "${values.variant}"; the variants are:\n${VARIANTS.map((v) => `  ${v.name}`).join('\n')}\n`)
+      io.err(`serve: unknown variant "${variant}"; the variants are:\n${VARIANTS.map((v) => `  ${v.name}`).join('\n')}\n`)
       return 2
     }
   }
-  const apiKey = values['api-key'] ?? randomBytes(24).toString('base64url')
+  const apiKey = (values['api-key'] as string | undefined) ?? randomBytes(24).toString('base64url')
   const server = await startCase(chosen ?? { name: 'conforming', description: 'the conforming reference server', behaviour: {} }, { apiKey, port })
 
   const what = chosen === undefined ? 'conforming' : chosen.breaks ? `mutation ${chosen.name}, breaks ${chosen.breaks}` : `variant ${chosen.name}`

@@ -21,7 +21,8 @@ describe('npm run serve', () => {
   test.each([
     [['--mutation', 'no-such-thing'], 'unknown mutation "no-such-thing"', MUTATIONS[0].name],
     [['--variant', 'no-such-thing'], 'unknown variant "no-such-thing"', VARIANTS[0].name],
-    [['--port', 'eighty'], '--port takes a port number', undefined],
+    [['--port', 'eighty'], '--port takes a whole number from 0 to 65535, got "eighty"', undefined],
+    [['--port', '70000'], '--port takes a whole number from 0 to 65535, got "70000"', undefined],
     [['--mutation', MUTATIONS[0].name, '--variant', VARIANTS[0].name], 'not both', undefined],
     [['--colour'], "Unknown option '--colour'", undefined],
   ])('%j → exit 2 and a one-line reason', async (argv, reason, listed) => {

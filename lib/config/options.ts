@@ -1,0 +1,126 @@
+/**
+ * Command-line options declared once, as data (click's `envvar=`, clap's `env`): one table per
+ * command drives parsing, `--help` and the README's options table. A value comes from the flag,
+ * else from the option's environment variable (or a .env file the caller reads), else its default.
+ */
+import { parseArgs } from 'node:util'
+
+export interface OptionSpec {
+  /** Long flag without dashes, e.g. `base-url`. */
+  flag: string
+  short?: string
+  /** string: one value; list: repeatable; integer: a whole number (min, unit); boolean: a switch. */
+  kind: 'string' | 'list' | 'integer' | 'boolean'
+  /** Placeholder of the value in help text, e.g. `URL`. */
+  value?: string
+  /** Environment variable that gives the value when the flag is absent. */
+  env?: string
+  /** For integers. */
+  min?: number
+  max?: number
+  unit?: string
+  default?: string | number | boolean
+  /** What help says when the default is not a plain value (e.g. "embedded server"). */
+  defaultText?: string
+  help: string
+}
+
+export type OptionValue = string | string[] | number | boolean | undefined
+
+/** A complaint about one option or value: one line, exit 2. */
+export class OptionError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'OptionError'
+  }
+}
+
+/** parseArgs' complaint as one line; never echoes a stray argument, which may be a key. */
+function argumentProblem(error: NodeJS.ErrnoException): string {
+  const first = error.message.split('\n')[0]
+  if (error.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    return 'unexpected argument without an option before it (every setting is a --flag); see --help'
+  }
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /ambiguous/.test(error.message)) {
+    const flag = /'(--?[\w-]+)'/.exec(first)?.[1] ?? 'the option'
+    return `${flag} needs a value; one that starts with a dash goes after an equals sign: ${flag}=-…`
+  }
+  return `${first.replace(/\.$/, '')}; see --help`
+}
+
+/** The flags of `argv` as parseArgs reads them (strict: an unknown flag is an OptionError). */
+export function parseFlags(table: readonly OptionSpec[], argv: readonly string[]): Record<string, string | string[] | boolean | undefined> {
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {}
+  for (const o of table) {
+    options[o.flag] = { type: o.kind === 'boolean' ? 'boolean' : 'string', ...(o.kind === 'list' ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) }
+  }
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Record<string, string | string[] | boolean | undefined>
+  } catch (error) {
+    throw new OptionError(argumentProblem(error as NodeJS.ErrnoException))
+  }
+}
+
+const isTrue = (value: string) => /^(1|true|yes)$/i.test(value.trim())
+
+/**
+ * Every option's value: the flag, else `setting(env)` (the environment, .env files), else the
+ * default. Integers are checked here, and a bad one is named as the user wrote it (flag or variable).
+ */
+export function resolveOptions(
+  table: readonly OptionSpec[],
+  flags: Record<string, string | string[] | boolean | undefined>,
+  setting: (variable: string) => string | undefined = () => undefined,
+): Record<string, OptionValue> {
+  const values: Record<string, OptionValue> = {}
+  for (const o of table) {
+    const fromFlag = flags[o.flag]
+    const fromEnv = fromFlag === undefined && o.env ? setting(o.env) : undefined
+    const raw = fromFlag ?? fromEnv
+    const source = fromFlag !== undefined ? `--${o.flag}` : (o.env ?? `--${o.flag}`)
+    if (raw === undefined) values[o.flag] = o.kind === 'list' ? [] : o.default
+    else if (o.kind === 'boolean') values[o.flag] = typeof raw === 'boolean' ? raw : isTrue(String(raw))
+    else if (o.kind === 'integer') values[o.flag] = wholeNumber(String(raw), source, o)
+    else if (o.kind === 'list') values[o.flag] = Array.isArray(raw) ? raw : [String(raw)]
+    else values[o.flag] = String(raw)
+  }
+  return values
+}
+
+function wholeNumber(raw: string, source: string, o: OptionSpec): number {
+  const min = o.min ?? 0
+  const max = o.max ?? Number.MAX_SAFE_INTEGER
+  const value = raw.trim()
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    const example = Math.max(min, typeof o.default === 'number' ? o.default : min)
+    const range = o.max === undefined ? `of at least ${min}` : `from ${min} to ${max}`
+    throw new OptionError(
+      `${source} takes a whole number${o.unit ? ` of ${o.unit}` : ''} ${range}, got "${raw}"; e.g. ${source.startsWith('--') ? `${source} ${example}` : `${source}=${example}`}`,
+    )
+  }
+  return Number(value)
+}
+
+const defaultOf = (o: OptionSpec) => o.defaultText ?? (o.default === undefined || o.default === false ? undefined : String(o.default))
+
+/** The options part of --help: one line each, with the default and the environment variable. */
+export function optionsHelp(table: readonly OptionSpec[]): string {
+  const left = (o: OptionSpec) => `${o.short ? `-${o.short}, ` : ''}--${o.flag}${o.value ? ` ${o.value}` : ''}`
+  const width = Math.max(...table.map((o) => left(o).length)) + 2
+  return table
+    .map((o) => {
+      const notes = [defaultOf(o) ? `default ${defaultOf(o)}` : '', o.env ? (o.kind === 'boolean' ? `${o.env}=true` : o.env) : ''].filter(Boolean)
+      return `  ${left(o).padEnd(width)} ${o.help}${notes.length ? ` [${notes.join('; ')}]` : ''}`
+    })
+    .join('\n')
+}
+
+/** The README's options table (Markdown), from the same declarations. */
+export function optionsMarkdown(table: readonly OptionSpec[]): string {
+  const rows = table.map((o) => {
+    const flag = `\`--${o.flag}${o.value ? ` ${o.value}` : ''}\``
+    const env = o.env ? `\`${o.kind === 'boolean' ? `${o.env}=true` : o.env}\`` : '—'
+    return `| ${flag} | ${env} | ${defaultOf(o) ?? '—'} | ${o.help} |`
+  })
+  return ['| flag | environment | default | meaning |', '|---|---|---|---|', ...rows].join('\n') + '\n'
+}

@@ -1,0 +1,60 @@
+/**
+ * Each option declared once (lib/config/conform-options.ts): parsing, --help and the README table
+ * come from the same table, and a value comes from the flag, else the environment, else a .env
+ * file, else the default. In-process: no child is needed to prove what loadConfig does.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+import { CONFORM_OPTIONS } from '../../lib/config/conform-options.ts'
+import { ConfigError, loadConfig, USAGE } from '../../lib/config/config.ts'
+import { optionsMarkdown } from '../../lib/config/options.ts'
+import { ROOT } from '../helpers/run-conform.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'conform-options-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const KEY = { CONFORM_API_KEY: 'options-test-key-0123456789' }
+
+describe('the options table', () => {
+  test('README.md has the table the declarations make', () => {
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8'), 'paste optionsMarkdown(CONFORM_OPTIONS) into ## Options').toContain(optionsMarkdown(CONFORM_OPTIONS))
+  })
+
+  test('--help names every flag, its environment variable and its default', () => {
+    for (const option of CONFORM_OPTIONS) {
+      const line = USAGE.split('\n').find((l) => new RegExp(`^  (-\\w, )?--${option.flag}\\b`).test(l))
+      expect(line, option.flag).toBeDefined()
+      if ('env' in option) expect(line).toContain(option.env)
+      if ('default' in option && typeof option.default === 'number') expect(line).toContain(String(option.default))
+    }
+  })
+})
+
+describe('where a value comes from', () => {
+  test('flag over environment over .env file over default', () => {
+    writeFileSync(join(dir, '.env'), 'CONFORM_TIMEOUT_MS=3000\nCONFORM_DEADLINE_MS=4000\n')
+    const config = loadConfig(['--timeout', '1000'], { ...KEY, CONFORM_TIMEOUT_MS: '2000', CONFORM_DEADLINE_MS: '5000' }, dir)
+    expect(config.timeoutMs).toBe(1000)
+    expect(config.deadlineMs).toBe(5000)
+    expect(loadConfig([], KEY, dir).timeoutMs).toBe(3000)
+    expect(loadConfig([], KEY, join(dir, 'nowhere')).timeoutMs).toBe(10_000)
+  })
+
+  test('a boolean from the environment takes 1, true or yes; anything else is off', () => {
+    for (const [value, readOnly] of [['true', true], ['YES', true], ['1', true], ['false', false], ['0', false]] as const) {
+      expect(loadConfig([], { ...KEY, CONFORM_READ_ONLY: value }, dir).readOnly, value).toBe(readOnly)
+    }
+  })
+
+  test('a bad whole number is named as the user wrote it: the flag, or the variable', () => {
+    expect(() => loadConfig(['--max-writes=-3'], KEY, dir)).toThrow(/--max-writes takes a whole number of at least 0, got "-3"; e\.g\. --max-writes 0/)
+    expect(() => loadConfig([], { ...KEY, CONFORM_MAX_WRITES: 'lots' }, dir)).toThrow(/CONFORM_MAX_WRITES takes a whole number of at least 0, got "lots"; e\.g\. CONFORM_MAX_WRITES=0/)
+    expect(() => loadConfig(['--timeout', '9'], KEY, dir)).toThrow(ConfigError)
+  })
+
+  test('--rule is repeatable and must name a catalogued rule', () => {
+    expect(loadConfig(['--rule', 'ids-unique', '--rule', 'list-returns-200'], KEY, dir).rules).toEqual(['ids-unique', 'list-returns-200'])
+    expect(() => loadConfig(['--rule', 'no-such-rule'], KEY, dir)).toThrow(/unknown rule "no-such-rule"/)
+  })
+})
