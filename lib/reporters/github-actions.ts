@@ -3,10 +3,14 @@
  * verified a `::notice`, advisory notes `::warning`s, and summary.md is appended to the job
  * summary ($GITHUB_STEP_SUMMARY). The terminal summary, which quotes server text, is printed
  * between `::stop-commands::` and its resume token, so nothing in it can act as a workflow command.
+ * Server text in annotations is on one line per field, its controls and invisible characters shown
+ * as markers (visible-text.ts), and escaped as workflow-command data.
  */
 import { randomBytes } from 'node:crypto'
 import { appendFileSync } from 'node:fs'
+import { failureGroups } from './failure-groups.ts'
 import type { RunResult } from './run-result.ts'
+import { visibleLine, visibleValue } from './visible-text.ts'
 import { failedChecks, notVerifiedByReason, plural } from './wording.ts'
 
 /** GitHub shows at most 10 annotations of each kind per step; the rest would vanish silently. */
@@ -35,19 +39,25 @@ export function workflowCommand(kind: Kind, title: string, message: string): str
 /** The annotations of a run, at most ANNOTATIONS_PER_KIND of each kind (the last one says what was left out). */
 export function annotations(result: RunResult): string[] {
   const errors: { title: string; message: string }[] = []
-  for (const problem of result.problems) errors.push({ title: 'Conformance run problem', message: problem })
+  for (const problem of result.problems) errors.push({ title: 'Conformance run problem', message: visibleLine(problem) })
   for (const rule of result.rules) {
     const failed = failedChecks(rule)
     if (failed.length === 0) continue
-    const first = failed[0]
+    // the first cause in full, the others counted: one annotation per rule
+    const [first, ...others] = failureGroups(rule)
+    const what = first.checks.length === 1 ? visibleLine(first.checks[0].name) : `${first.checks.length} checks`
     const lines = [
-      `${first.name}: ${first.failure?.message ?? 'failed'}`,
-      `expected: ${first.failure?.expected ?? '-'}`,
-      `actual:   ${first.failure?.actual ?? '-'}`,
+      `${what}: [${first.failure.code}] ${visibleValue(first.failure.message)}`,
+      `expected: ${visibleValue(first.failure.expected)}`,
+      `actual:   ${visibleValue(first.failure.actual)}`,
     ]
-    const curl = first.reproduce[first.reproduce.length - 1]
-    if (curl) lines.push(`reproduce: ${curl}`)
-    if (failed.length > 1) lines.push(`… and ${plural(failed.length - 1, 'more failed check')} of this rule in report.html`)
+    if (first.checks.length > 1) lines.push(`checks: ${first.checks.map((c) => visibleLine(c.name)).join('; ')}`)
+    const curl = first.checks[0].reproduce[first.checks[0].reproduce.length - 1]
+    if (curl) lines.push(`reproduce${first.checks.length > 1 ? ' the first' : ''}: ${visibleLine(curl)}`)
+    if (others.length > 0) {
+      const rest = others.reduce((sum, g) => sum + g.checks.length, 0)
+      lines.push(`… and ${plural(others.length, 'other cause')} (${plural(rest, 'failed check')}) of this rule in report.html`)
+    }
     errors.push({ title: `${rule.id} (§${rule.section}): ${failed.length} of ${rule.checks.length} checks failed`, message: lines.join('\n') })
   }
   const out: string[] = []
@@ -67,7 +77,7 @@ export function annotations(result: RunResult): string[] {
   }
   const advisories = result.rules
     .filter((r) => r.status === 'warn')
-    .map((r) => ({ title: `${r.id} (advisory, §${r.section})`, message: [...new Set(r.checks.flatMap((c) => c.notes))].join('\n') }))
+    .map((r) => ({ title: `${r.id} (advisory, §${r.section})`, message: [...new Set(r.checks.flatMap((c) => c.notes))].map(visibleLine).join('\n') }))
   capped('warning', advisories, 'advisory notes')
   return out
 }

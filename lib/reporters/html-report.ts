@@ -4,145 +4,35 @@
  * failure with expected/actual, the exchanges and a curl command, the rule matrix, the rules not
  * verified and the ledger of records created.
  *
- * Everything a server sent is hostile text: it is escaped, its control and bidi characters are
- * shown as visible codes, and credential-bearing headers are masked here too, whatever the
- * runner's redaction already did.
+ * Everything a server sent is hostile text: it is escaped, and its invisible, control and bidi
+ * characters are shown as markers (html-text.ts). The failures section is html-failures.ts, the
+ * style sheet report.css.
  */
-import { toCurl } from '../http/curl.ts'
-import { KEY_PLACEHOLDER, KEY_STAND_INS } from '../http/redact.ts'
-import type { Exchange } from '../http/exchange.ts'
-import type { CheckResult, RunResult, Status } from './run-result.ts'
-import {
-  failedChecks,
-  headline,
-  notVerifiedByReason,
-  partlyVerified,
-  plural,
-  reasonText,
-  seconds,
-  writeMode,
-} from './wording.ts'
+import { readFileSync } from 'node:fs'
+import { KEY_PLACEHOLDER } from '../http/redact.ts'
+import { failuresSection } from './html-failures.ts'
+import { badge, escapeHtml as h } from './html-text.ts'
+import type { RunResult, Status } from './run-result.ts'
+import { failedChecks, headline, notVerifiedByReason, partlyVerified, plural, reasonText, seconds, writeMode } from './wording.ts'
 
-/** Escapes text for HTML content and quoted attributes; control and bidi characters become visible codes. */
-export function escapeHtml(text: string): string {
-  return visibleControls(String(text))
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
-}
+export { escapeHtml } from './html-text.ts'
+export { shownHeaderValue } from './html-failures.ts'
+
+let css: string | undefined
 
 /**
- * C0/C1 controls (but tab and line feed), DEL, lone surrogates, noncharacters and the bidi
- * controls that can make text read differently from what it is, written as ⟨U+XXXX⟩.
+ * report.css, inlined into every report so that the page stays one file. Read when the first
+ * report is written; it must sit beside this module (package files and any bundle copy it).
  */
-function visibleControls(text: string): string {
-  return text
-    .replace(/\r\n/g, '\n')
-    .replace(
-      /[\x00-\x08\x0B-\x1F\x7F-\x9F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
-      (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`,
-    )
-}
-
-const h = escapeHtml
-
-/** Headers whose values are credentials; shown only when they carry no more than the key placeholder. */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key'])
-
-/**
- * A credential header's value as the report shows it: the placeholder form the suite sends
- * (`Bearer $CONFORM_API_KEY`), the run's own deliberately wrong keys, and empty tokens are
- * evidence; anything else could be a secret and is masked.
- */
-export function shownHeaderValue(name: string, value: string, runId: string): string {
-  if (!CREDENTIAL_HEADERS.has(name.toLowerCase())) return value
-  const rest = KEY_STAND_INS.reduce((text, s) => text.replaceAll(s.placeholder, ''), value)
-    .replaceAll(`conform-${runId}-not-a-key`, '')
-    .replace(/^\s*(Bearer|Basic)\b/i, '')
-    .trim()
-  return rest === '' ? value : `[hidden by the report: ${value.length} characters]`
-}
-
-const STATUS_CLASS: Record<Status, string> = { pass: 'pass', fail: 'fail', skip: 'skip', warn: 'warn' }
-const STATUS_LABEL: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', skip: 'NOT VERIFIED', warn: 'ADVISORY' }
-
-function badge(status: Status): string {
-  return `<span class="badge ${STATUS_CLASS[status]}">${STATUS_LABEL[status]}</span>`
+function styleSheet(): string {
+  css ??= readFileSync(new URL('./report.css', import.meta.url), 'utf8')
+  // nothing in a style sheet of ours closes the element it is inlined into
+  if (/<\/style/i.test(css)) throw new Error('report.css must not contain </style')
+  return css
 }
 
 function when(iso: string): string {
   return iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC')
-}
-
-function headersText(headers: Record<string, string>, runId: string): string {
-  return Object.entries(headers)
-    .map(([name, value]) => `${name}: ${shownHeaderValue(name, value, runId)}`)
-    .join('\n')
-}
-
-function exchangeBlock(exchange: Exchange, curl: string, runId: string, open: boolean): string {
-  const { request, response, error } = exchange
-  const answered = response ? `${response.status}` : `no response (${error?.code ?? 'error'})`
-  const requestText = [`${request.method} ${request.url}`, headersText(request.headers, runId)].filter(Boolean).join('\n')
-  const requestBody = request.body === undefined ? '(no body)' : request.body === '' ? '(empty body)' : request.body
-  let responseHtml: string
-  if (response) {
-    const cut = response.bodyTruncated ? `<p class="hint">Body cut: the first part of ${response.bodyBytes} bytes is shown.</p>` : ''
-    responseHtml = `<pre class="wire">${h(`HTTP ${response.status}\n${headersText(response.headers, runId)}`)}</pre>
-<pre class="wire body">${h(response.body === '' ? '(empty body)' : response.body)}</pre>${cut}`
-  } else {
-    responseHtml = `<pre class="wire">${h(`${error?.code ?? 'NETWORK_ERROR'}: ${error?.message ?? 'no response'}`)}</pre>`
-  }
-  return `<details class="exchange"${open ? ' open' : ''}>
-<summary>${h(`${request.method} ${request.url}`)} → ${h(answered)} <span class="muted">(${exchange.durationMs} ms)</span></summary>
-<div class="pair">
-<div><h5>Request</h5><pre class="wire">${h(requestText)}</pre><pre class="wire body">${h(requestBody)}</pre></div>
-<div><h5>Response</h5>${responseHtml}</div>
-</div>
-<h5>Reproduce <span class="muted">(set CONFORM_API_KEY in your shell first)</span></h5>
-<pre class="curl">${h(curl)}</pre>
-</details>`
-}
-
-function failureBlock(check: CheckResult, runId: string, open: boolean): string {
-  const failure = check.failure ?? { message: 'failed', expected: '-', actual: '-' }
-  const exchanges = check.exchanges
-    .map((exchange, i) => exchangeBlock(exchange, check.reproduce[i] ?? toCurl(exchange.request), runId, open && i === check.exchanges.length - 1))
-    .join('\n')
-  return `<div class="failure">
-<h4>${h(check.name)}</h4>
-<p class="message">${h(failure.message)}</p>
-<table class="expected-actual">
-<tr><th scope="row">Expected</th><td>${h(failure.expected)}</td></tr>
-<tr><th scope="row">Actual</th><td>${h(failure.actual)}</td></tr>
-</table>
-${exchanges || '<p class="hint">No HTTP exchange behind this failure.</p>'}
-</div>`
-}
-
-function failuresSection(result: RunResult): string {
-  const failing = result.rules.filter((r) => r.status === 'fail')
-  if (failing.length === 0) return ''
-  const total = failing.reduce((sum, r) => sum + failedChecks(r).length, 0)
-  const rules = failing
-    .map((rule) => {
-      const checks = failedChecks(rule)
-      return `<article class="rule-failures" id="fail-${h(rule.id)}">
-<h3>${badge('fail')} <code>${h(rule.id)}</code> ${h(rule.title)}</h3>
-<p class="source">§${h(rule.section)} · ${rule.level === 'must' ? 'must' : 'advisory'} · ${checks.length} of ${rule.checks.length} checks failed</p>
-<p class="source">The interface document says:</p>
-${rule.source.map((s) => `<blockquote>${h(s)}</blockquote>`).join('\n')}
-${checks.map((check, i) => failureBlock(check, result.runId, i === 0)).join('\n')}
-</article>`
-    })
-    .join('\n')
-  return `<section id="failures">
-<h2>Failures: ${plural(total, 'check')} in ${plural(failing.length, 'rule')}</h2>
-<p class="hint">Each failure shows what the interface document requires (expected), what the server did (actual), the request and response, and a curl command that sends the same request again.</p>
-${rules}
-</section>`
 }
 
 function problemsSection(result: RunResult): string {
@@ -167,7 +57,7 @@ function ruleMatrix(result: RunResult): string {
           ? `<ul class="notes">${[...new Set(rule.checks.flatMap((c) => c.notes))].map((note) => `<li>${h(note)}</li>`).join('')}</ul>`
           : ''
       const skipped = rule.status === 'skip' ? `<div class="muted">Not verified: ${h(reasonText(rule.checks.find((c) => c.skipReason)?.skipReason))}</div>` : ''
-      return `<tr class="${STATUS_CLASS[rule.status]}"><td>${badge(rule.status)}</td><td>${link}<div>${h(rule.title)}</div>${notes}${skipped}</td><td>§${h(rule.section)}</td><td>${rule.level}</td><td>${counts}</td></tr>`
+      return `<tr class="${rule.status}"><td>${badge(rule.status)}</td><td>${link}<div>${h(rule.title)}</div>${notes}${skipped}</td><td>§${h(rule.section)}</td><td>${rule.level}</td><td>${counts}</td></tr>`
     })
     .join('\n')
   return `<section id="rules">
@@ -265,57 +155,6 @@ ${card(result.summary.recordsCreated, 'records created', '')}
 </section>`
 }
 
-const CSS = `
-:root { --pass: #1a7f37; --fail: #cf222e; --skip: #6e7781; --warn: #9a6700; --line: #d0d7de; --soft: #f6f8fa; }
-* { box-sizing: border-box; }
-body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: #1f2328; margin: 0; }
-main { padding: 0 24px 48px; max-width: 1200px; }
-code, pre { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; }
-h1 { font-size: 26px; margin: 0; }
-h2 { border-bottom: 1px solid var(--line); padding-bottom: 4px; margin-top: 36px; }
-h3 { margin: 24px 0 4px; }
-h4 { margin: 16px 0 4px; }
-h5 { margin: 12px 0 4px; font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: #57606a; }
-.verdict { padding: 20px 24px; color: #fff; }
-.verdict.pass { background: var(--pass); }
-.verdict.fail { background: var(--fail); }
-.verdict p { margin: 4px 0 0; overflow-wrap: anywhere; }
-nav { margin: 12px 0; }
-nav a { margin-right: 16px; }
-.cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 20px 0; }
-.card { border: 1px solid var(--line); border-radius: 6px; padding: 8px 16px; min-width: 130px; background: var(--soft); }
-.card .n { font-size: 28px; font-weight: 600; }
-.card.pass .n { color: var(--pass); } .card.fail .n { color: var(--fail); } .card.skip .n { color: var(--skip); } .card.warn .n { color: var(--warn); }
-.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; }
-.facts dt { font-weight: 600; } .facts dd { margin: 0; overflow-wrap: anywhere; }
-.badge { display: inline-block; font-size: 12px; font-weight: 700; padding: 1px 8px; border-radius: 10px; color: #fff; white-space: nowrap; vertical-align: middle; }
-.badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); } .badge.skip { background: var(--skip); } .badge.warn { background: var(--warn); }
-table { border-collapse: collapse; width: 100%; }
-th, td { border: 1px solid var(--line); padding: 6px 8px; text-align: left; vertical-align: top; overflow-wrap: break-word; }
-thead th { background: var(--soft); }
-tr.fail td { background: #ffebe9; }
-tr.skip td { color: #57606a; }
-.muted { color: #57606a; font-weight: normal; }
-.hint { color: #57606a; }
-.source { margin: 0; color: #57606a; }
-blockquote { margin: 6px 0; padding: 2px 12px; border-left: 3px solid var(--line); color: #57606a; font-style: italic; }
-.failure { border: 1px solid var(--line); border-left: 4px solid var(--fail); border-radius: 6px; padding: 4px 16px 12px; margin: 12px 0; }
-.message { font-weight: 600; margin: 4px 0 8px; overflow-wrap: anywhere; }
-.expected-actual { width: auto; min-width: 50%; }
-.expected-actual th { width: 90px; background: var(--soft); white-space: nowrap; overflow-wrap: normal; }
-.expected-actual tr:last-child td { color: var(--fail); font-weight: 600; }
-details.exchange { margin: 10px 0; }
-details.exchange > summary { cursor: pointer; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; overflow-wrap: anywhere; }
-.pair { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
-@media (max-width: 800px) { .pair { grid-template-columns: 1fr; } }
-pre { background: var(--soft); border: 1px solid var(--line); border-radius: 6px; padding: 8px; margin: 4px 0; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 24em; overflow: auto; }
-pre.curl { background: #1f2328; color: #f6f8fa; }
-code.sent { overflow-wrap: anywhere; }
-ul.notes { margin: 4px 0; color: var(--warn); }
-.wrong { color: var(--fail); font-weight: 600; }
-@media print { details { display: block; } .verdict { -webkit-print-color-adjust: exact; print-color-adjust: exact; } pre { max-height: none; } }
-`
-
 export function htmlReport(result: RunResult): string {
   const verdict = result.verdict === 'pass' ? 'pass' : 'fail'
   const title = `${result.verdict === 'pass' ? 'PASS' : 'FAIL'} · Pet Store categories conformance · ${result.baseUrl}`
@@ -335,7 +174,8 @@ export function htmlReport(result: RunResult): string {
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${h(title)}</title>
-<style>${CSS}</style>
+<style>
+${styleSheet()}</style>
 </head>
 <body>
 <header class="verdict ${verdict}" id="verdict" data-verdict="${verdict}">

@@ -47,12 +47,14 @@ export function junitReport(result: RunResult): string {
       if (check.status === 'fail' && check.failure) {
         const body = [
           `rule: ${rule.id} (${rule.level}, §${rule.section})`,
+          `code: ${check.failure.code}`,
           `expected: ${check.failure.expected}`,
           `actual:   ${check.failure.actual}`,
           ...check.exchanges.map((e) => `exchange: ${e.request.method} ${e.request.url} → ${e.response ? e.response.status : (e.error?.code ?? 'no response')}`),
           ...check.reproduce.map((curl) => `reproduce: ${curl}`),
         ].join('\n')
-        out.push(`      <failure message="${attr(check.failure.message)}" type="${attr(rule.id)}">${xml(body)}</failure>`)
+        // type: the failure's stable code, which CI tools show and filter on (the rule is the classname)
+        out.push(`      <failure message="${attr(check.failure.message)}" type="${attr(check.failure.code)}">${xml(body)}</failure>`)
       } else if (check.status === 'skip') {
         out.push(`      <skipped message="${attr(check.skipReason ?? 'not run')}"/>`)
       }

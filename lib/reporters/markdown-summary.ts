@@ -4,19 +4,34 @@
  * the rules not verified and the records created. The whole story is in report.html.
  *
  * Server-controlled text is escaped so that it renders as the text it is: no HTML, links,
- * mentions, math or table breaks.
+ * mentions, math or table breaks; invisible and control characters are shown as markers
+ * (visible-text.ts). Failures come one row per cause (failure-groups.ts), naming every check.
  */
+import { runFailureGroups } from './failure-groups.ts'
 import type { RunResult } from './run-result.ts'
-import { failedChecks, headline, notVerifiedByReason, partlyVerified, plural, seconds, writeMode } from './wording.ts'
+import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
+import { headline, notVerifiedByReason, partlyVerified, plural, seconds, writeMode } from './wording.ts'
 
 /** Most failure rows and ledger rows shown; the rest are counted and left to report.html. */
 export const MAX_ROWS = 30
 const MAX_CELL = 300
+/** How much of a row's list of checks is written before the rest is counted; GitHub caps a job summary at 1 MiB. */
+const MAX_CHECKS_CELL = 3000
 
 /** Escapes text for one line of Markdown (a table cell or a list item). */
 export function escapeMarkdown(text: string, max = MAX_CELL): string {
-  let line = String(text).replace(/[\r\n\t\u2028\u2029]+/g, ' ').replace(/[\x00-\x1F\x7F-\x9F\u202A-\u202E\u2066-\u2069]/g, '\uFFFD')
-  if (line.length > max) line = line.slice(0, max - 1) + '…'
+  return markdownLine(visibleLine(text), max)
+}
+
+/** A failure's message, expected or actual value for a table cell, with its markers. */
+function markdownValue(text: string): string {
+  return markdownLine(visibleValue(text), MAX_CELL)
+}
+
+/** Markdown escapes for a line that is already visible text. */
+function markdownLine(visible: string, max: number): string {
+  const chars = [...visible]
+  const line = chars.length > max ? chars.slice(0, max - 1).join('') + '…' : visible
   return line
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -28,10 +43,25 @@ export function escapeMarkdown(text: string, max = MAX_CELL): string {
 function fenced(text: string, lang = ''): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length))
   const fence = '`'.repeat(longest + 1)
-  return `${fence}${lang}\n${text.replace(/[\x00-\x08\x0B-\x1F\x7F]/g, '\uFFFD')}\n${fence}`
+  return `${fence}${lang}\n${text.split('\n').map(visibleLine).join('\n')}\n${fence}`
 }
 
-const code = (id: string) => `\`${id.replace(/`/g, '')}\``
+const inlineCode = (id: string) => `\`${id.replace(/`/g, '')}\``
+
+/** The checks of a failure row: the name of one, or how many and each name on a line of its own. */
+function checksCell(names: string[]): string {
+  if (names.length === 1) return escapeMarkdown(names[0])
+  const shown: string[] = []
+  let length = 0
+  for (const name of names) {
+    const cell = escapeMarkdown(name, 200)
+    if (length + cell.length > MAX_CHECKS_CELL) break
+    shown.push(cell)
+    length += cell.length + 4
+  }
+  const rest = names.length > shown.length ? [`… and ${names.length - shown.length} more in report.html`] : []
+  return [`**${names.length} checks:**`, ...shown, ...rest].join('<br>')
+}
 
 export function markdownSummary(result: RunResult): string {
   const lines: string[] = []
@@ -41,7 +71,7 @@ export function markdownSummary(result: RunResult): string {
   lines.push(`## ${mark} Pet Store categories conformance: ${headline(result)}`)
   lines.push('')
   lines.push(
-    `${escapeMarkdown(result.baseUrl)}${result.embeddedServer ? ' (embedded reference server)' : ''} · ${escapeMarkdown(result.startedAt)} · ${seconds(result.durationMs)} · run ${code(result.runId)} · exit code ${result.exitCode}`,
+    `${escapeMarkdown(result.baseUrl)}${result.embeddedServer ? ' (embedded reference server)' : ''} · ${escapeMarkdown(result.startedAt)} · ${seconds(result.durationMs)} · run ${inlineCode(result.runId)} · exit code ${result.exitCode}`,
   )
   lines.push('')
   lines.push('| rules passed | rules failed | rules not verified | advisory notes | checks | requests | records created |')
@@ -57,21 +87,28 @@ export function markdownSummary(result: RunResult): string {
     for (const problem of result.problems.slice(0, MAX_ROWS)) lines.push(`- ${escapeMarkdown(problem)}`)
   }
 
-  const failures = result.rules.flatMap((rule) => failedChecks(rule).map((check) => ({ rule, check })))
+  const failures = runFailureGroups(result)
   if (failures.length > 0) {
-    lines.push('', `### Failures: ${plural(failures.length, 'check')} in ${plural(r.fail, 'rule')}`, '')
-    lines.push('| rule | check | expected | actual |')
-    lines.push('| --- | --- | --- | --- |')
-    for (const { rule, check } of failures.slice(0, MAX_ROWS)) {
+    const total = failures.reduce((sum, g) => sum + g.checks.length, 0)
+    const causes = failures.length < total ? ` (${plural(failures.length, 'cause')})` : ''
+    lines.push('', `### Failures: ${plural(total, 'check')} in ${plural(r.fail, 'rule')}${causes}`, '')
+    lines.push('| rule | failure | checks | expected | actual |')
+    lines.push('| --- | --- | --- | --- | --- |')
+    for (const { rule, failure, checks } of failures.slice(0, MAX_ROWS)) {
       lines.push(
-        `| ${code(rule.id)} §${escapeMarkdown(rule.section)} | ${escapeMarkdown(check.name)} | ${escapeMarkdown(check.failure?.expected ?? '-')} | ${escapeMarkdown(check.failure?.actual ?? '-')} |`,
+        `| ${inlineCode(rule.id)} §${escapeMarkdown(rule.section)} | ${inlineCode(failure.code)} ${markdownValue(failure.message)} | ${checksCell(checks.map((c) => c.name))} | ${markdownValue(failure.expected)} | ${markdownValue(failure.actual)} |`,
       )
     }
-    if (failures.length > MAX_ROWS) lines.push('', `… and ${failures.length - MAX_ROWS} more failed checks: see report.html.`)
-    const first = failures.find((f) => f.check.reproduce.length > 0)
+    if (failures.length > MAX_ROWS) {
+      const rest = failures.slice(MAX_ROWS).reduce((sum, g) => sum + g.checks.length, 0)
+      lines.push('', `… and ${plural(failures.length - MAX_ROWS, 'more failure')} (${plural(rest, 'check')}): see report.html.`)
+    }
+    const legend = valueLegend(failures.slice(0, MAX_ROWS).flatMap((g) => [g.failure.message, g.failure.expected, g.failure.actual]))
+    if (legend) lines.push('', `Shown by a marker in the table: ${markdownLine(legend, 2000)}.`)
+    const first = failures.flatMap((g) => g.checks).find((check) => check.reproduce.length > 0)
     if (first) {
-      lines.push('', `Reproduce the first failure (${escapeMarkdown(first.check.name)}), with \`CONFORM_API_KEY\` set:`, '')
-      lines.push(fenced(first.check.reproduce[first.check.reproduce.length - 1], 'sh'))
+      lines.push('', `Reproduce the first failure (${escapeMarkdown(first.name)}), with \`CONFORM_API_KEY\` set:`, '')
+      lines.push(fenced(first.reproduce[first.reproduce.length - 1], 'sh'))
     }
   }
 
@@ -79,15 +116,15 @@ export function markdownSummary(result: RunResult): string {
   const partial = partlyVerified(result)
   if (groups.length > 0 || partial.length > 0) {
     lines.push('', '### Not verified', '')
-    for (const group of groups) lines.push(`- ${escapeMarkdown(group.reason)}: ${group.rules.map((rule) => code(rule.id)).join(', ')}`)
-    for (const p of partial) lines.push(`- ${code(p.rule.id)}: ${plural(p.skipped, 'check')} skipped (${escapeMarkdown(p.reasons.join('; '))})`)
+    for (const group of groups) lines.push(`- ${escapeMarkdown(group.reason)}: ${group.rules.map((rule) => inlineCode(rule.id)).join(', ')}`)
+    for (const p of partial) lines.push(`- ${inlineCode(p.rule.id)}: ${plural(p.skipped, 'check')} skipped (${escapeMarkdown(p.reasons.join('; '))})`)
   }
 
   lines.push('', `### Records created: ${result.ledger.length}`, '')
   if (result.ledger.length === 0) {
     lines.push(result.options.readOnly ? 'None: the run was read-only.' : 'None.')
   } else {
-    lines.push(`The interface has no delete; these stay. Names start with ${code(`conform-${result.runId}-`)}.`, '')
+    lines.push(`The interface has no delete; these stay. Names start with ${inlineCode(`conform-${result.runId}-`)}.`, '')
     lines.push('| id | name | status |')
     lines.push('| --- | --- | ---: |')
     for (const entry of result.ledger.slice(0, MAX_ROWS)) lines.push(`| ${escapeMarkdown(entry.id)} | ${escapeMarkdown(entry.name)} | ${entry.status} |`)

@@ -3,40 +3,103 @@
  * expected/actual and a curl line, counts, what was not verified, the records created, where the
  * reports are and the verdict. However many checks fail it stays within MAX_LINES lines of at
  * most MAX_WIDTH characters (a curl line may be longer, up to MAX_CURL_WIDTH, to stay usable), and
- * server text cannot move the cursor or start a line: control characters are shown as escapes.
+ * server text cannot move the cursor or start a line: control and invisible characters are shown
+ * as markers (visible-text.ts). A failed rule's line names its § of the interface document; its
+ * failures come one entry per cause (failure-groups.ts), which names how many checks met it and
+ * lists them as far as the screen allows (report.html lists them all).
  */
 import { basename, dirname } from 'node:path'
+import { failureGroups, type FailureGroup } from './failure-groups.ts'
 import type { RunResult, Status } from './run-result.ts'
+import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { failedChecks, notVerifiedByReason, partlyVerified, plural, reasonText, seconds, skipReasons } from './wording.ts'
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', warn: '!' }
-/** Failed checks shown with expected/actual in full; later failing rules get one line each. */
+/** Failure entries (causes) shown with expected/actual in full; later failing rules get one line each. */
 const DETAILED_FAILURES = 3
+/** Most lines of check names under a failure entry met by several checks. */
+const INSTANCE_LINES = 3
 export const MAX_LINES = 50
 export const MAX_WIDTH = 160
 const MAX_CURL_WIDTH = 400
 
-/** One line of text safe for a terminal: control and bidi characters escaped, cut to `max`. */
+/** One line of text safe for a terminal: control and invisible characters as markers, cut to `max`. */
 export function terminalText(text: string, max = MAX_WIDTH): string {
-  const line = String(text).replace(/[\x00-\x1F\x7F-\x9F\u202A-\u202E\u2066-\u2069]/g, (c) => {
-    if (c === '\n') return '\\n'
-    if (c === '\r') return '\\r'
-    if (c === '\t') return '\\t'
-    const code = c.charCodeAt(0)
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`
-  })
-  return [...line].length > max ? [...line].slice(0, max - 1).join('') + '…' : line
+  return cut(visibleLine(text), max)
+}
+
+/** A line that is already safe (every piece went through visibleLine or visibleValue), cut to `max`. */
+function cut(line: string, max = MAX_WIDTH): string {
+  const chars = [...line]
+  return chars.length > max ? chars.slice(0, max - 1).join('') + '…' : line
+}
+
+/**
+ * The ending the names of a group's checks share from a " → " on ("… → Error.status equals the
+ * HTTP status"), said once instead of once per name; empty when they share none.
+ */
+function sharedOutcome(names: string[]): string {
+  const first = names[0]
+  for (let at = first.indexOf(' → '); at >= 0; at = first.indexOf(' → ', at + 1)) {
+    const ending = first.slice(at)
+    if (names.every((name) => name.endsWith(ending) && name.length > ending.length)) return ending
+  }
+  return ''
+}
+
+/** The names of a group's checks, wrapped into at most `maxLines` lines; what does not fit is counted. */
+function instanceLines(group: FailureGroup, maxLines: number): string[] {
+  const names = group.checks.map((check) => visibleLine(check.name))
+  const ending = sharedOutcome(names)
+  const short = names.map((name) => cut(ending ? name.slice(0, -ending.length) : name, 100))
+  const prefix = ending ? `        checks (…${ending}):` : '        checks:'
+  const layout = (shown: number): string[] => {
+    const items = short.slice(0, shown)
+    if (shown < short.length) items.push(`… and ${short.length - shown} more in report.html`)
+    return wrapList(prefix, items, ' '.repeat(15), ';')
+  }
+  for (let shown = short.length; shown > 0; shown--) {
+    const lines = layout(shown)
+    if (lines.length <= maxLines && lines.every((line) => [...line].length <= MAX_WIDTH)) return lines
+  }
+  return layout(0).map((line) => cut(line))
+}
+
+/**
+ * A failure entry in full: what failed (the check, or how many checks), the code and message,
+ * expected and actual with their markers explained, the checks, and a curl line; undefined when
+ * it needs more than `room` lines.
+ */
+function failureBlock(group: FailureGroup, room: number): string[] | undefined {
+  const { failure, checks } = group
+  const message = `[${failure.code}] ${visibleValue(failure.message)}`
+  const lines = checks.length === 1 ? [`      ${visibleLine(checks[0].name)}`, `        ${message}`] : [`      ${checks.length} checks: ${message}`]
+  lines.push(`        expected: ${visibleValue(failure.expected)}`, `        actual:   ${visibleValue(failure.actual)}`)
+  const legend = valueLegend([failure.message, failure.expected, failure.actual])
+  if (legend) lines.push(`        marked:   ${legend}`)
+  const curl = checks[0].reproduce[checks[0].reproduce.length - 1]
+  const reproduce = curl ? [cut(`        ${checks.length === 1 ? 'reproduce' : 'reproduce the first'}: ${visibleLine(curl)}`, MAX_CURL_WIDTH)] : []
+  const fixed = lines.length + reproduce.length
+  if (fixed + (checks.length > 1 ? 1 : 0) > room) return undefined
+  const instances = checks.length > 1 ? instanceLines(group, Math.min(INSTANCE_LINES, room - fixed)) : []
+  return [...lines.map((line) => cut(line)), ...instances, ...reproduce]
+}
+
+/** A failure entry in one line. */
+function failureLine(group: FailureGroup): string {
+  const what = group.checks.length === 1 ? visibleLine(group.checks[0].name) : `${group.checks.length} checks`
+  return cut(`      ${what}: ${visibleValue(group.failure.message)}`)
 }
 
 /** `prefix item, item, …` wrapped greedily into lines of at most `width` characters. */
-function wrapList(prefix: string, items: string[], width = MAX_WIDTH): string[] {
+function wrapList(prefix: string, items: string[], indent = '   ', separator = ','): string[] {
   const lines: string[] = []
   let current = prefix
   for (const [i, item] of items.entries()) {
-    const piece = item + (i < items.length - 1 ? ',' : '')
-    if (current !== prefix && current.length + 1 + piece.length > width) {
+    const piece = item + (i < items.length - 1 ? separator : '')
+    if (current !== prefix && [...current].length + 1 + [...piece].length > MAX_WIDTH) {
       lines.push(current)
-      current = '   '
+      current = indent
     }
     current += ' ' + piece
   }
@@ -48,6 +111,7 @@ function whereReportsAre(reportFiles: string[]): string {
   const html = reportFiles.find((f) => basename(f) === 'report.html')
   if (!html) return `Reports: ${reportFiles.join(', ')}`
   const others = reportFiles.filter((f) => f !== html)
+  if (others.length === 0) return `Reports: ${html} (open in a browser)`
   const sameDir = others.every((f) => dirname(f) === dirname(html))
   return `Reports: ${html} (open in a browser); ${sameDir ? `${others.map((f) => basename(f)).join(', ')} beside it` : others.join(', ')}`
 }
@@ -102,7 +166,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
     const skipped = checks.filter((ch) => ch.status === 'skip').length
     const counted =
       rule.status === 'fail'
-        ? `${failed.length} of ${checks.length} checks failed`
+        ? `${failed.length} of ${checks.length} checks failed · §${rule.section}`
         : rule.status === 'skip'
           ? `not verified: ${reasonText(checks.find((ch) => ch.skipReason)?.skipReason)}`
           : `${plural(checks.length - skipped, 'check')}${skipped > 0 ? `, ${skipped} skipped` : ''}`
@@ -112,24 +176,17 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
       const note = [...new Set(checks.flatMap((ch) => ch.notes))][0]
       if (note) (body.push(terminalText(`      note: ${note}`)), room--)
     }
-    for (const check of failed) {
-      const curl = check.reproduce[check.reproduce.length - 1]
-      const block = [
-        `      ${check.name}`,
-        `        ${check.failure?.message ?? 'failed'}`,
-        `        expected: ${check.failure?.expected ?? '-'}`,
-        `        actual:   ${check.failure?.actual ?? '-'}`,
-        ...(curl ? [`        reproduce: ${curl}`] : []),
-      ]
-      if (detailed < DETAILED_FAILURES && room >= block.length) {
-        body.push(...block.map((line) => terminalText(line, line.startsWith('        reproduce: ') ? MAX_CURL_WIDTH : MAX_WIDTH)))
+    for (const [i, group] of failureGroups(rule).entries()) {
+      const block = detailed < DETAILED_FAILURES ? failureBlock(group, room) : undefined
+      if (block) {
+        body.push(...block)
         room -= block.length
         detailed++
-        mentioned++
-      } else if (check === failed[0] && room >= 1) {
-        body.push(terminalText(`      ${check.name}: ${check.failure?.message ?? 'failed'}`))
+        mentioned += group.checks.length
+      } else if (i === 0 && room >= 1) {
+        body.push(failureLine(group))
         room--
-        mentioned++
+        mentioned += group.checks.length
       }
     }
   }

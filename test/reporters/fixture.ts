@@ -3,6 +3,7 @@
  * text that tries everything (markup, quotes, control characters, bidi overrides, workflow
  * commands, Markdown, invalid XML characters).
  */
+import type { FailureDetail } from '../../lib/checks/failure.ts'
 import type { Exchange } from '../../lib/http/exchange.ts'
 import type { CheckResult, RuleResult, RunResult, Status } from '../../lib/reporters/run-result.ts'
 import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
@@ -102,9 +103,70 @@ export function runResult(
   }
 }
 
-/** Every check of every rule fails, ten per rule, with hostile text everywhere. */
+/**
+ * Every check of every rule fails, ten per rule, with hostile text everywhere. Each failure reads
+ * differently (#i in its actual), so no two share a cause: the most entries any report can get.
+ */
 export function everythingFails(): RunResult {
-  return runResult((id) => Array.from({ length: 10 }, (_, i) => check(`POST /categories ${HOSTILE} #${i} [${id}]`, 'fail')), {
-    problems: [`the server hung: ${HOSTILE}`],
-  })
+  return runResult(
+    (id) =>
+      Array.from({ length: 10 }, (_, i) =>
+        check(`POST /categories ${HOSTILE} #${i} [${id}]`, 'fail', { failure: { code: 'UNEXPECTED_STATUS', message: `answered 201: ${HOSTILE}`, expected: 'status 400', actual: `status 201 ${HOSTILE} #${i}` } }),
+      ),
+    { problems: [`the server hung: ${HOSTILE}`] },
+  )
+}
+
+/** The failure of issue 11: a server that says status 400 in the Error record of every 401. */
+export const STATUS_400_IN_401: FailureDetail = { code: 'ERROR_STATUS_MISMATCH', message: 'the Error record says status 400 in a 401 response', expected: '"status": 401', actual: '"status": 400' }
+
+/** The way an unauthenticated request is made, for `n` differently named checks of one cause. */
+export const ASKED_WITHOUT_KEY = [
+  'GET /categories with no Authorization header',
+  'GET /categories with an empty bearer token',
+  'GET /categories with a wrong key',
+  'POST /categories with the key under the Basic scheme',
+  'GET /store/orders with the key without its last character',
+]
+
+/**
+ * error-status-matches-http failed by `n` checks with one cause (STATUS_400_IN_401), one check
+ * with another, and two passing; every other rule passes.
+ */
+export function oneCauseManyChecks(n: number, extra: Partial<CheckResult> = {}): RunResult {
+  return runResult((id) =>
+    id === 'error-status-matches-http'
+      ? [
+          check('GET /categories with a valid key → Error.status equals the HTTP status', 'pass'),
+          ...Array.from({ length: n }, (_, i) =>
+            check(`${ASKED_WITHOUT_KEY[i % ASKED_WITHOUT_KEY.length]}${i >= ASKED_WITHOUT_KEY.length ? ` (${i})` : ''} → Error.status equals the HTTP status`, 'fail', {
+              failure: STATUS_400_IN_401,
+              exchanges: [exchange({}, 401, '{"code":"unauthorized","message":"no key","status":400}')],
+              ...extra,
+            }),
+          ),
+          check('POST /categories with an array body → Error.status equals the HTTP status', 'fail', {
+            failure: { code: 'ERROR_STATUS_MISMATCH', message: 'the Error record says status 401 in a 400 response', expected: '"status": 400', actual: '"status": 401' },
+          }),
+          check('POST /categories with no body → Error.status equals the HTTP status', 'pass'),
+        ]
+      : [check(`${id} check`, 'pass')],
+  )
+}
+
+/** The failure of issue 11 whose difference is two leading and two trailing spaces. */
+export const PADDED_NAME: FailureDetail = {
+  code: 'FIELD_CHANGED',
+  message: 'the created record changed "name"',
+  expected: `name: "  conform-${RUN_ID}-padded  " (as sent)`,
+  actual: `name: "conform-${RUN_ID}-padded"`,
+}
+
+/** create-echoes-fields fails with `failure` (default PADDED_NAME); every other rule passes. */
+export function oneFailure(failure: FailureDetail = PADDED_NAME, ruleId = 'create-echoes-fields'): RunResult {
+  return runResult((id) =>
+    id === ruleId
+      ? [check('POST /categories with a name with leading and trailing spaces → every field sent comes back unchanged', 'fail', { failure }), check('plain name', 'pass')]
+      : [check(`${id} check`, 'pass')],
+  )
 }

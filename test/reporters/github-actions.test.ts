@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { annotations, ANNOTATIONS_PER_KIND, escapeData, escapeProperty, githubActionsOutput, workflowCommand } from '../../lib/reporters/github-actions.ts'
 import { markdownSummary } from '../../lib/reporters/markdown-summary.ts'
 import { terminalSummary } from '../../lib/reporters/terminal-summary.ts'
-import { check, everythingFails, runResult } from './fixture.ts'
+import { check, everythingFails, oneCauseManyChecks, runResult } from './fixture.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'conform-gha-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -56,8 +56,17 @@ describe('annotations', () => {
     expect(errors[1].properties.title).toBe('list-returns-200 (§4.1): 10 of 10 checks failed')
     expect(errors[1].message).toMatch(/\nexpected: status 400\nactual: {3}status 201 /)
     expect(errors[1].message).toContain('reproduce: curl -i -X POST')
-    expect(errors[1].message).toContain('… and 9 more failed checks of this rule in report.html')
+    expect(errors[1].message).toContain('… and 9 other causes (9 failed checks) of this rule in report.html')
     expect(errors[ANNOTATIONS_PER_KIND - 1].properties.title).toMatch(/^\d+ more failing rules$/)
+  })
+
+  test('one cause of many checks is said once, with every check named', () => {
+    const [error] = annotations(oneCauseManyChecks(29)).map(parseCommand)
+    expect(error.properties.title).toBe('error-status-matches-http (§2): 30 of 32 checks failed')
+    const lines = error.message.split('\n')
+    expect(lines.slice(0, 3)).toEqual(['29 checks: [ERROR_STATUS_MISMATCH] the Error record says status 400 in a 401 response', 'expected: "status": 401', 'actual:   "status": 400'])
+    expect(lines[3].split('; ')).toHaveLength(29)
+    expect(lines.at(-1)).toBe('… and 1 other cause (1 failed check) of this rule in report.html')
   })
 
   test('rules not verified become one ::notice; advisory notes ::warning', () => {

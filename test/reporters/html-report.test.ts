@@ -1,7 +1,14 @@
 /** report.html from hand-built results: self-contained, everything escaped, every section a reader needs. */
+import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { escapeHtml, htmlReport, shownHeaderValue } from '../../lib/reporters/html-report.ts'
-import { check, everythingFails, exchange, HOSTILE, RUN_ID, runResult } from './fixture.ts'
+import { ASKED_WITHOUT_KEY, check, everythingFails, exchange, HOSTILE, oneCauseManyChecks, oneFailure, RUN_ID, runResult } from './fixture.ts'
+
+/** The failures section of a page, and its failure cards (each up to the next card or the end of its rule). */
+function failureCards(html: string): string[] {
+  const section = html.slice(html.indexOf('<section id="failures">'), html.indexOf('<section id="rules">'))
+  return section.split(/(?=<div class="failure[ "])/).slice(1)
+}
 
 describe('report.html', () => {
   test('is one self-contained page: no script, no external asset, a CSP that forbids loading anything', () => {
@@ -20,8 +27,8 @@ describe('report.html', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;')
     expect(html).not.toContain('</pre></td>')
     expect(html).not.toMatch(/[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\u202A-\u202E\u2066-\u2069]/)
-    expect(html).toContain('⟨U+001B⟩[31mred')
-    expect(html).toContain('⟨U+202E⟩gnp.exe')
+    expect(html).toContain('⟨ESC⟩[31mred')
+    expect(html).toContain('⟨RLO⟩gnp.exe')
     // what the tags open, they close: the escaped text opened nothing
     for (const tag of ['pre', 'td', 'tr', 'table', 'details', 'section', 'article', 'div']) {
       const opened = html.match(new RegExp(`<${tag}[\\s>]`, 'g'))?.length ?? 0
@@ -139,5 +146,87 @@ describe('report.html', () => {
     expect(html).toContain('<section id="problems">')
     expect(html).toContain('FAIL: 1 problem during the run')
     expect(html).not.toContain('<script>')
+  })
+
+  test('report.css is inlined whole: the page stays one file, and its style is the one in lib/reporters/report.css', () => {
+    const css = readFileSync(new URL('../../lib/reporters/report.css', import.meta.url), 'utf8')
+    expect(htmlReport(runResult())).toContain(`<style>\n${css}</style>`)
+    expect(css).not.toMatch(/<\/style|@import|url\(/i)
+  })
+})
+
+describe('report.html: expected and actual, character for character', () => {
+  test('are shown monospace with whitespace kept (pre-wrap)', () => {
+    const css = readFileSync(new URL('../../lib/reporters/report.css', import.meta.url), 'utf8')
+    const rule = /\.expected-actual td \{([^}]*)\}/.exec(css)?.[1] ?? ''
+    expect(rule).toMatch(/white-space: pre-wrap/)
+    expect(rule).toMatch(/font: [^;]*monospace/)
+  })
+
+  test('the padded name of issue 11 shows its two leading and two trailing spaces as marked spaces, explained under the values', () => {
+    const [card] = failureCards(htmlReport(oneFailure()))
+    const mark = '<span class="mark" title="space">··</span>'
+    expect(card).toContain(`<tr><th scope="row">Expected</th><td>name: &quot;${mark}conform-${RUN_ID}-padded${mark}&quot; (as sent)</td></tr>`)
+    expect(card).toContain(`<tr><th scope="row">Actual</th><td>name: &quot;conform-${RUN_ID}-padded&quot;</td></tr>`)
+    expect(card).toContain('<p class="legend">Shown by a marker: <span class="mark">·</span> space.</p>')
+  })
+
+  test.each([
+    ['\u00A0', '⟨NBSP⟩', 'no-break space (U+00A0)'],
+    ['\u200B', '⟨ZWSP⟩', 'zero-width space (U+200B)'],
+    ['\u202E', '⟨RLO⟩', 'right-to-left override (U+202E)'],
+    ['\x1b', '⟨ESC⟩', 'escape (starts a terminal control sequence) (U+001B)'],
+    ['\t', '⇥', 'tab'],
+  ])('an invisible %j in actual is a marker %s that says what it is', (char, marker, meaning) => {
+    const [card] = failureCards(htmlReport(oneFailure({ code: 'FIELD_CHANGED', message: 'changed', expected: 'name: "a b"', actual: `name: "a${char}b"` })))
+    expect(card).toContain(`<td>name: &quot;a<span class="mark" title="${escapeHtml(meaning)}">${marker}</span>b&quot;</td>`)
+    expect(card).toContain(`<span class="mark">${marker}</span> ${escapeHtml(meaning)}`)
+    expect(card).not.toContain(char)
+  })
+
+  test('a line feed in a value is a marker and a line break', () => {
+    const [card] = failureCards(htmlReport(oneFailure({ code: 'FIELD_CHANGED', message: 'changed', expected: '"a"', actual: '"a\nb"' })))
+    expect(card).toContain('<td>&quot;a<span class="mark" title="line feed">↵</span>\nb&quot;</td>')
+  })
+
+  test('values without anything invisible get no marker and no legend', () => {
+    const [card] = failureCards(htmlReport(oneCauseManyChecks(3)))
+    expect(card).not.toContain('class="mark"')
+    expect(card).not.toContain('class="legend"')
+  })
+})
+
+describe('report.html: failures grouped by cause', () => {
+  const html = htmlReport(oneCauseManyChecks(29))
+  const cards = failureCards(html)
+
+  test('29 checks with one cause are one card that says 29 and lists each check; another cause is another card', () => {
+    expect(cards).toHaveLength(2)
+    expect(cards[0]).toMatch(/^<div class="failure group" id="fail-error-status-matches-http-1" data-checks="29">\n<h4><span class="count">29 checks<\/span> failed the same way<\/h4>/)
+    expect(cards[0]).toContain('<p class="message">the Error record says status 400 in a 401 response <span class="code" title="failure code">ERROR_STATUS_MISMATCH</span></p>')
+    expect(cards[0].match(/<tr><th scope="row">Expected<\/th>/g)).toHaveLength(1)
+    const instances = [...cards[0].matchAll(/<li id="fail-error-status-matches-http-1-(\d+)"><details(?: open)?><summary>([^<]*)<\/summary>/g)]
+    expect(instances.map((m) => Number(m[1]))).toEqual(Array.from({ length: 29 }, (_, i) => i + 1))
+    expect(instances[0][2]).toBe(`${ASKED_WITHOUT_KEY[0]} → Error.status equals the HTTP status`)
+    expect(new Set(instances.map((m) => m[2])).size).toBe(29)
+    expect(cards[1]).toMatch(/^<div class="failure" id="fail-error-status-matches-http-2">\n<h4>POST \/categories with an array body → Error.status equals the HTTP status<\/h4>/)
+  })
+
+  test("every check's evidence stays reachable: each instance holds its own request, response and curl command", () => {
+    const items = cards[0].split('<li id=').slice(1)
+    expect(items).toHaveLength(29)
+    for (const item of items) {
+      expect(item).toContain('<details class="exchange"')
+      expect(item).toContain('HTTP 401\ncontent-type: application/json')
+      expect(item).toContain('<pre class="curl">curl -i -X POST')
+    }
+    // the first instance is open, with its exchange, so that one example shows without a click
+    expect(items[0]).toMatch(/^"fail-error-status-matches-http-1-1"><details open>/)
+    expect(items[1]).toMatch(/^"fail-error-status-matches-http-1-2"><details>/)
+  })
+
+  test('the section and the rule say how many checks and how many causes', () => {
+    expect(html).toContain('<h2>Failures: 30 checks in 1 rule (2 causes)</h2>')
+    expect(html).toContain('<p class="source">§2 · must · 30 of 32 checks failed, 2 causes</p>')
   })
 })

@@ -61,7 +61,8 @@ describe('junit.xml', () => {
     )
     const failure = elements(parseXml(junitReport(result)), 'failure')[0]
     expect(failure.attributes.message).toBe('POST answered 400, expected 201')
-    expect(failure.attributes.type).toBe('create-returns-201')
+    expect(failure.attributes.type).toBe('UNEXPECTED_STATUS')
+    expect(failure.text).toContain('rule: create-returns-201 (must, §4.2)\ncode: UNEXPECTED_STATUS\n')
     expect(failure.text).toContain('expected: status 201\nactual:   status 400')
     expect(failure.text).toContain('exchange: POST https://petstore.example/v1/categories → 201')
     expect(failure.text).toContain('reproduce: curl -i -X POST')

@@ -1,12 +1,13 @@
 /**
  * report.html and junit.xml in a real browser: Debian's chromium, headless, no network, a fresh
  * profile. The DOM it builds from report.html has no script and no image (the hostile text stayed
- * text) and shows the verdict and the failures; a screenshot renders; its XML parser accepts
- * junit.xml. Skipped, with the reason in the test name, where /usr/bin/chromium is absent (.ci/run
- * installs it).
+ * text) and shows the verdict and the failures; as laid out, expected and actual keep every
+ * space in a monospace font and one cause met by many checks is one card listing them; a
+ * screenshot renders; its XML parser accepts junit.xml. Skipped, with the reason in the test name,
+ * where /usr/bin/chromium is absent (.ci/run installs it).
  */
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -49,6 +50,24 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
+/** Runs in a copy of report.html: what the laid-out page shows, as JSON in <pre id="measured">. */
+const MEASURE = `
+const values = [...document.querySelectorAll('.expected-actual td')]
+const cell = values[0]
+const width = (text) => { const s = document.createElement('span'); s.textContent = text; cell.appendChild(s); const w = s.getBoundingClientRect().width; s.remove(); return w }
+const padded = values.find((td) => td.textContent.includes('-padded') && td.querySelector('.mark'))
+const out = {
+  whiteSpace: getComputedStyle(cell).whiteSpace,
+  charWidth: width('x'), oneSpace: width('a b'), threeSpaces: width('a   b'), narrow: width('iiii'), wide: width('MMMM'),
+  padded: { text: padded.textContent, marks: [...padded.querySelectorAll('.mark')].map((m) => m.textContent) },
+  groups: [...document.querySelectorAll('.failure.group')].map((g) => ({
+    id: g.id, checks: Number(g.dataset.checks), heading: g.querySelector('h4').textContent,
+    items: g.querySelectorAll('ol.instances > li').length, evidence: g.querySelectorAll('ol.instances > li details.exchange').length,
+  })),
+}
+const pre = document.createElement('pre'); pre.id = 'measured'; pre.textContent = JSON.stringify(out); document.body.appendChild(pre)
+`
+
 const reportUrl = () => pathToFileURL(join(failing!.run.reportDir, 'report.html')).href
 
 describe('report.html in chromium', () => {
@@ -63,6 +82,31 @@ describe('report.html in chromium', () => {
     expect(dom).toContain('<section id="rules">')
     expect(dom).toMatch(/<h2>Records created: \d+<\/h2>/)
     expect(dom).not.toContain(failing!.key)
+  })
+
+  test.skipIf(absent)(`as laid out: expected and actual keep every space, monospace, and one cause of many checks is one card${skipped}`, async () => {
+    // the report forbids script; a copy without its CSP runs one that measures the laid-out page
+    const html = readFileSync(join(failing!.run.reportDir, 'report.html'), 'utf8')
+    const measured = join(dir, 'measured.html')
+    const withoutCsp = html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '')
+    expect(withoutCsp).not.toBe(html)
+    writeFileSync(measured, withoutCsp.replace('</body>', `<script>${MEASURE}</script></body>`))
+    const dom = await chromium('--dump-dom', pathToFileURL(measured).href)
+    const found = JSON.parse(/<pre id="measured">(.*?)<\/pre>/s.exec(dom)?.[1].replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&') ?? 'null')
+    // whitespace is kept: three spaces take three times the room of one (collapsed, they would take the same)
+    expect(found.threeSpaces - found.oneSpace).toBeGreaterThan(1.5 * found.charWidth)
+    expect(found.whiteSpace).toBe('pre-wrap')
+    // monospace: a narrow and a wide letter take the same room
+    expect(found.narrow).toBeCloseTo(found.wide, 1)
+    // the padded name the server trimmed: its spaces are marked, two and two
+    expect(found.padded.marks).toEqual(['··', '··'])
+    expect(found.padded.text).toMatch(/^name: "··conform-[0-9a-z-]+-padded··" \(as sent\)$/)
+    // the Error record that says 400 in every 401: one card, with each check and its own evidence
+    const group = found.groups.find((g: { id: string }) => g.id.startsWith('fail-error-status-matches-http-'))
+    expect(group.checks).toBeGreaterThanOrEqual(10)
+    expect(group.items).toBe(group.checks)
+    expect(group.evidence).toBeGreaterThanOrEqual(group.checks)
+    expect(group.heading).toBe(`${group.checks} checks failed the same way`)
   })
 
   test.skipIf(absent)(`a screenshot renders${skipped}`, async () => {

@@ -1,7 +1,7 @@
 /** The terminal summary stays one screen however much fails, says where the reports are and what was not verified. */
 import { describe, expect, test } from 'vitest'
 import { MAX_LINES, MAX_WIDTH, terminalSummary, terminalText } from '../../lib/reporters/terminal-summary.ts'
-import { check, everythingFails, runResult } from './fixture.ts'
+import { check, everythingFails, oneCauseManyChecks, oneFailure, RUN_ID, runResult } from './fixture.ts'
 
 const FILES = ['reports/results.json', 'reports/junit.xml', 'reports/report.html', 'reports/summary.md']
 
@@ -28,7 +28,7 @@ describe('terminal summary', () => {
   test('server text cannot move the cursor, colour the terminal or start a line of its own', () => {
     const text = terminalSummary(everythingFails(), FILES)
     expect(text).not.toMatch(/[\x00-\x09\x0B-\x1F\x7F\u202A-\u202E]/)
-    expect(text).toContain('\\x1b[31mred')
+    expect(text).toContain('⟨ESC⟩[31mred')
     for (const line of text.split('\n')) expect(line.trimStart().startsWith('::')).toBe(false)
   })
 
@@ -48,7 +48,57 @@ describe('terminal summary', () => {
   })
 
   test('terminalText escapes controls and cuts long lines', () => {
-    expect(terminalText('a\nb\rc\td\x1b[0m\u202E')).toBe('a\\nb\\rc\\td\\x1b[0m\\u202e')
+    expect(terminalText('a\nb\rc\td\x1b[0m\u202E\x9b')).toBe('a↵b⟨CR⟩c⇥d⟨ESC⟩[0m⟨RLO⟩⟨U+009B⟩')
     expect([...terminalText('x'.repeat(500))].length).toBe(MAX_WIDTH)
+  })
+
+  test('a failed rule names its § of the interface document', () => {
+    const text = terminalSummary(oneFailure(), FILES)
+    expect(text).toMatch(/^ {2}✗ create-echoes-fields +1 of 2 checks failed · §4\.2$/m)
+    expect(terminalSummary(everythingFails(), FILES)).toMatch(/^ {2}✗ create-rejects-missing-name +10 of 10 checks failed · §4\.2, 7$/m)
+  })
+
+  test('29 checks with one cause are one entry: how many, code and message, expected and actual once, the checks, a curl line', () => {
+    const lines = terminalSummary(oneCauseManyChecks(29), FILES).split('\n')
+    const at = lines.findIndex((l) => l.startsWith('      29 checks: '))
+    expect(lines[at]).toBe('      29 checks: [ERROR_STATUS_MISMATCH] the Error record says status 400 in a 401 response')
+    expect(lines[at + 1]).toBe('        expected: "status": 401')
+    expect(lines[at + 2]).toBe('        actual:   "status": 400')
+    expect(lines[at + 3]).toMatch(/^ {8}checks \(… → Error\.status equals the HTTP status\): GET \/categories with no Authorization header; GET \/categories with an empty bearer token;/)
+    const listed = lines.slice(at + 3).findIndex((l) => l.startsWith('        reproduce the first: curl '))
+    expect(listed).toBeGreaterThan(0)
+    expect(listed).toBeLessThanOrEqual(3)
+    expect(lines.slice(at + 3, at + 3 + listed).join(' ')).toMatch(/; … and \d+ more in report\.html$/)
+    expect(lines.filter((l) => l.includes('the Error record says status 400 in a 401 response'))).toHaveLength(1)
+    // the other cause of the same rule is an entry of its own
+    expect(lines).toContain('      POST /categories with an array body → Error.status equals the HTTP status')
+    expect(lines).toContain('        [ERROR_STATUS_MISMATCH] the Error record says status 401 in a 400 response')
+  })
+
+  test('a small group lists every check, wrapped under one another', () => {
+    const text = terminalSummary(oneCauseManyChecks(3), FILES)
+    expect(text).toContain(
+      '        checks (… → Error.status equals the HTTP status): GET /categories with no Authorization header; GET /categories with an empty bearer token;\n' +
+        '                GET /categories with a wrong key\n',
+    )
+  })
+
+  test('the padded name shows its spaces as markers, and says what a marker is', () => {
+    const text = terminalSummary(oneFailure(), FILES)
+    expect(text).toContain(`        expected: name: "··conform-${RUN_ID}-padded··" (as sent)\n        actual:   name: "conform-${RUN_ID}-padded"\n        marked:   · space\n`)
+  })
+
+  test('invisible characters in a value are markers, never raw', () => {
+    const text = terminalSummary(oneFailure({ code: 'FIELD_CHANGED', message: 'changed', expected: '"a b"', actual: '"a\u00A0b\u200B\u202E\x1b[2J\x9b"' }), FILES)
+    expect(text).toContain('        actual:   "a⟨NBSP⟩b⟨ZWSP⟩⟨RLO⟩⟨ESC⟩[2J⟨U+009B⟩"\n')
+    expect(text).toContain('        marked:   ⟨NBSP⟩ no-break space (U+00A0); ⟨ZWSP⟩ zero-width space (U+200B); ⟨RLO⟩ right-to-left override (U+202E);')
+    expect(text).not.toMatch(/[\u00A0\u200B\u202E\x1b\x9b]/)
+  })
+
+  test(`stays within ${MAX_LINES} lines when one cause is met by hundreds of checks in every rule`, () => {
+    const result = runResult((id) => Array.from({ length: 300 }, (_, i) => check(`check ${i} of ${id} → same outcome`, 'fail')))
+    const lines = terminalSummary(result, FILES).trimEnd().split('\n')
+    expect(lines.length).toBeLessThanOrEqual(MAX_LINES)
+    expect(lines.filter((l) => / {6}300 checks: /.test(l)).length).toBeGreaterThan(0)
   })
 })
