@@ -88,7 +88,7 @@ function failureBlock(group: FailureGroup, room: number): string[] | undefined {
 /** A failure entry in one line. */
 function failureLine(group: FailureGroup): string {
   const what = group.checks.length === 1 ? visibleLine(group.checks[0].name) : `${group.checks.length} checks`
-  return cut(`      ${what}: ${visibleValue(group.failure.message)}`)
+  return cut(`      ${what}: [${group.failure.code}] ${visibleValue(group.failure.message)}`)
 }
 
 /** `prefix item, item, …` wrapped greedily into lines of at most `width` characters. */

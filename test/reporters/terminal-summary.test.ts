@@ -52,6 +52,13 @@ describe('terminal summary', () => {
     expect([...terminalText('x'.repeat(500))].length).toBe(MAX_WIDTH)
   })
 
+  test('failures past the first three get one line each, which still says the code', () => {
+    const failing = ['list-returns-200', 'create-returns-201', 'ids-unique', 'created-in-list']
+    const text = terminalSummary(runResult((id) => [check(failing.includes(id) ? `${id} check` : 'p', failing.includes(id) ? 'fail' : 'pass')]), FILES)
+    expect(text.match(/^ {8}\[UNEXPECTED_STATUS\] answered 201: /gm)).toHaveLength(3)
+    expect(text).toMatch(/^ {6}created-in-list check: \[UNEXPECTED_STATUS\] answered 201: /m)
+  })
+
   test('a failed rule names its § of the interface document', () => {
     const text = terminalSummary(oneFailure(), FILES)
     expect(text).toMatch(/^ {2}✗ create-echoes-fields +1 of 2 checks failed · §4\.2$/m)
