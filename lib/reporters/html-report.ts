@@ -15,9 +15,6 @@ import { badge, escapeHtml as h } from './html-text.ts'
 import type { RunResult, Status } from './run-result.ts'
 import { failedChecks, headline, notVerifiedByReason, partlyVerified, plural, reasonText, seconds, writeMode } from './wording.ts'
 
-export { escapeHtml } from './html-text.ts'
-export { shownHeaderValue } from './html-failures.ts'
-
 let css: string | undefined
 
 /**

@@ -1,7 +1,9 @@
 /** report.html from hand-built results: self-contained, everything escaped, every section a reader needs. */
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { escapeHtml, htmlReport, shownHeaderValue } from '../../lib/reporters/html-report.ts'
+import { shownHeaderValue } from '../../lib/reporters/html-failures.ts'
+import { htmlReport } from '../../lib/reporters/html-report.ts'
+import { escapeHtml } from '../../lib/reporters/html-text.ts'
 import { ASKED_WITHOUT_KEY, check, everythingFails, exchange, HOSTILE, oneCauseManyChecks, oneFailure, RUN_ID, runResult } from './fixture.ts'
 
 /** The failures section of a page, and its failure cards (each up to the next card or the end of its rule). */
