@@ -8,7 +8,7 @@ import { apiKeyInArgv, ConfigError, loadConfig, USAGE, type Config } from '../co
 import { createRedactor } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
 import { preflight } from '../runner/preflight.ts'
-import { runConformance, type RunTarget } from '../runner/conform-run.ts'
+import { runConformance, toolVersion, type RunTarget } from '../runner/conform-run.ts'
 import { startReferenceServer, type RunningServer } from '../server/reference-server.ts'
 import { ruleCatalogue } from '../spec/rule-catalogue.ts'
 
@@ -46,6 +46,10 @@ export async function main(argv: string[], io: Io = processIo, env: NodeJS.Proce
     return cannotRun(error instanceof ConfigError ? error.message : (error as Error).message)
   }
   redact = createRedactor(config.apiKey, env.CONFORM_API_KEY, apiKeyInArgv(argv))
+  if (config.version) {
+    io.out(toolVersion() + '\n')
+    return 0
+  }
   if (config.help) {
     io.out(USAGE + '\n')
     return 0

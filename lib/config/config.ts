@@ -35,6 +35,8 @@ export interface Config {
   allowAnyBasePath: boolean
   listRules: boolean
   help: boolean
+  /** Print the tool's version and exit. */
+  version: boolean
   profile?: string
 }
 
@@ -125,6 +127,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     allowAnyBasePath: values['allow-any-base-path'] === true,
     listRules: values['list-rules'] === true,
     help: values.help === true,
+    version: values.version === true,
     profile: values.env as string | undefined,
   }
   for (const id of config.rules) {

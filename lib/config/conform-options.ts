@@ -24,6 +24,7 @@ export const CONFORM_OPTIONS = [
   { flag: 'list-rules', kind: 'boolean', help: 'print the rule catalogue and exit' },
   { flag: 'allow-insecure-http', kind: 'boolean', help: 'allow http:// to a host that is not loopback' },
   { flag: 'allow-any-base-path', kind: 'boolean', help: 'run although the path does not end in /v1 (that rule then fails)' },
+  { flag: 'version', kind: 'boolean', help: 'print the version and exit' },
   { flag: 'help', short: 'h', kind: 'boolean', help: 'this text' },
 ] as const satisfies readonly OptionSpec[]
 

@@ -52,7 +52,8 @@ function newRunId(now: Date): string {
   return `${stamp}-${randomBytes(2).toString('hex')}`
 }
 
-const toolVersion = (): string =>
+/** The version in package.json: `--version`, and the tool named in every report. */
+export const toolVersion = (): string =>
   (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version
 
 export async function runConformance(config: Config, target: RunTarget): Promise<RunOutput> {
