@@ -16,6 +16,8 @@ import { packProject, type Packed } from './pack.ts'
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string> }
 const API_KEY = 'packed-command-key-4f1c2a9e7b'
+/** npm installs and whole runs on a shared 2-core machine: generous, the child processes have their own limits. */
+const SLOW = 240_000
 
 let work: string
 let userFolder: string
@@ -72,7 +74,7 @@ async function npxTarball(args: string[], env: Record<string, string> = {}): Pro
   let stderr = ''
   child.stdout.on('data', (chunk) => (stdout += chunk))
   child.stderr.on('data', (chunk) => (stderr += chunk))
-  const killer = setTimeout(() => child.kill('SIGKILL'), 90_000)
+  const killer = setTimeout(() => child.kill('SIGKILL'), 200_000)
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
   clearTimeout(killer)
   return { code, stdout, stderr }
@@ -112,7 +114,7 @@ describe('npx ./<tarball> in an empty folder', () => {
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toBe(`${pkg.version}\n`)
     expect(registry.missing).toEqual([])
-  })
+  }, SLOW)
 
   test('checks a server on loopback, exits 0, and writes the reports where the user stands', async (ctx) => {
     const run = await npxTarball(['--base-url', `${server.baseUrl}`], { CONFORM_API_KEY: API_KEY })
@@ -129,5 +131,5 @@ describe('npx ./<tarball> in an empty folder', () => {
     const installed = readdirSync(join(npmCache, '_npx')).map((dir) => join(npmCache, '_npx', dir, 'node_modules', pkg.name))
     expect(installed.filter((dir) => existsSync(dir))).toHaveLength(1)
     for (const dir of installed) expect(existsSync(join(dir, 'reports'))).toBe(false)
-  })
+  }, SLOW)
 })
