@@ -106,6 +106,12 @@ describe('action.yml', () => {
     expect(keyUses).toEqual([['CONFORM_API_KEY', '${{ inputs.api-key }}']])
   })
 
+  test("the README's tables name every input and output of action.yml", () => {
+    const manifest = readActionManifest(ROOT)
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    for (const name of [...Object.keys(manifest.inputs), ...Object.keys(manifest.outputs)]) expect(readme, name).toContain(`| \`${name}\` |`)
+  })
+
   test('a conforming server: verdict pass, the reports, the job summary; the install prints no warning of ours', async (ctx) => {
     const run = await useAction(ctx, { 'base-url': passing.baseUrl, 'api-key': KEY })
     expect(run.result, allOutput(run)).toBe('success')
