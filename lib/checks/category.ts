@@ -16,6 +16,23 @@ export interface CategoryRecord {
   [extra: string]: unknown
 }
 
+const SHOWN_CHARACTERS = 120
+
+/** A value for a failure line: long strings cut, with their length, so a 9,000-character name stays readable. */
+export function shownValue(value: unknown): string {
+  if (typeof value !== 'string' || value.length <= SHOWN_CHARACTERS) return JSON.stringify(value)
+  return `${JSON.stringify(value.slice(0, SHOWN_CHARACTERS))}… (${value.length} characters)`
+}
+
+/** Where two strings first differ, in UTF-16 code units, or '' when they are not both strings. */
+export function firstDifference(sent: unknown, got: unknown): string {
+  if (typeof sent !== 'string' || typeof got !== 'string') return ''
+  let i = 0
+  while (i < sent.length && i < got.length && sent[i] === got[i]) i++
+  const code = (text: string) => (i < text.length ? `U+${text.codePointAt(i)!.toString(16).toUpperCase().padStart(4, '0')}` : 'its end')
+  return `; first difference at character ${i}: sent ${code(sent)}, got ${code(got)} (lengths ${sent.length} and ${got.length})`
+}
+
 /** The id of a parsed record as exact decimal text (JSON.parse would round it past 2^53). */
 export function idOf(record: CategoryRecord): string {
   return exactIntegerTextAt(record, 'id') ?? numberText(record, 'id')
@@ -37,9 +54,9 @@ export function expectEchoedFields(sent: NewCategory, result: HttpResult): Categ
       fail(
         {
           code: 'FIELD_CHANGED',
-          message: `the created record changed "${field}"`,
-          expected: `${field}: ${JSON.stringify(value)} (as sent)`,
-          actual: field in record ? `${field}: ${JSON.stringify(record[field])}` : `no "${field}" in the record`,
+          message: `the created record changed "${field}"${firstDifference(value, record[field])}`,
+          expected: `${field}: ${shownValue(value)} (as sent)`,
+          actual: field in record ? `${field}: ${shownValue(record[field])}` : `no "${field}" in the record`,
         },
         result.exchange,
       )
@@ -93,8 +110,8 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
       fail(
         {
           code: 'DUPLICATE_CREATE',
-          message: `the create of ${JSON.stringify(sent.name)} made ${sameName.length} categories`,
-          expected: `one listed category named ${JSON.stringify(sent.name)}`,
+          message: `the create of ${shownValue(sent.name)} made ${sameName.length} categories`,
+          expected: `one listed category named ${shownValue(sent.name)}`,
           actual: `ids ${sameName.map(idOf).join(', ')}`,
         },
         ...results.map((r) => r.exchange),
@@ -107,7 +124,7 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
           code: listed.length === 0 ? 'MISSING_FROM_LIST' : 'DUPLICATE_ID',
           message:
             listed.length === 0
-              ? `created category ${id} (${JSON.stringify(record.name)}) is missing from the list that followed`
+              ? `created category ${id} (${shownValue(record.name)}) is missing from the list that followed`
               : `created category ${id} is listed ${listed.length} times`,
           expected: `one record with id ${id} among the ${list.length} listed`,
           actual: listed.length === 0 ? 'no such id in the list' : `${listed.length} records with that id`,
@@ -120,13 +137,56 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
         fail(
           {
             code: 'LISTED_FIELD_CHANGED',
-            message: `category ${id} is listed with a different ${field} than it was created with`,
-            expected: `${field}: ${JSON.stringify(value)} (as sent)`,
-            actual: field in listed[0] ? `${field}: ${JSON.stringify(listed[0][field])}` : `no "${field}" in the listed record`,
+            message: `category ${id} is listed with a different ${field} than it was created with${firstDifference(value, listed[0][field])}`,
+            expected: `${field}: ${shownValue(value)} (as sent)`,
+            actual: field in listed[0] ? `${field}: ${shownValue(listed[0][field])}` : `no "${field}" in the listed record`,
           },
           ...results.map((r) => r.exchange),
         )
       }
     }
   }
+}
+
+/** The fields §2 gives a Category; extra properties may change from list to list (a count of pets). */
+const DOCUMENTED_FIELDS = ['id', 'name', 'description'] as const
+
+/**
+ * §4.1 "all categories", and no operation removes or changes one (§1 rule 1 names only list and
+ * create): every category an earlier list showed is in a later list, with the same fields.
+ */
+export function expectStillListed(earlier: CategoryRecord[], later: CategoryRecord[], ...results: HttpResult[]): void {
+  const laterById = new Map(later.map((record) => [idOf(record), record]))
+  const vanished = earlier.filter((record) => !laterById.has(idOf(record)))
+  if (vanished.length > 0) {
+    fail(
+      {
+        code: 'VANISHED_FROM_LIST',
+        message: `${vanished.length} of the ${earlier.length} categories listed first ${vanished.length === 1 ? 'is' : 'are'} missing from the list sent after the run's POSTs (first: id ${idOf(vanished[0])}, ${shownValue(vanished[0].name)})`,
+        expected: 'every category listed earlier listed again (the interface has no delete)',
+        actual: `${later.length} listed later; missing ids ${vanished.slice(0, 10).map(idOf).join(', ')}${vanished.length > 10 ? ' …' : ''}`,
+      },
+      ...results.map((r) => r.exchange),
+    )
+  }
+  for (const record of earlier) {
+    const again = laterById.get(idOf(record))!
+    const field = DOCUMENTED_FIELDS.find((f) => f !== 'id' && (record[f] !== again[f] || f in record !== f in again))
+    if (field === undefined) continue
+    fail(
+      {
+        code: 'CHANGED_BETWEEN_LISTS',
+        message: `category ${idOf(record)} changed its ${field} between two lists${firstDifference(record[field], again[field])}`,
+        expected: `${field}: ${field in record ? shownValue(record[field]) : '(absent)'}, as listed first`,
+        actual: `${field}: ${field in again ? shownValue(again[field]) : '(absent)'}`,
+      },
+      ...results.map((r) => r.exchange),
+    )
+  }
+}
+
+/** Listed records whose name or description holds `marker`: what a refused POST would have stored. */
+export function recordsHolding(list: CategoryRecord[], marker: string): CategoryRecord[] {
+  const holds = (value: unknown) => typeof value === 'string' && value.includes(marker)
+  return list.filter((record) => holds(record.name) || holds(record.description))
 }

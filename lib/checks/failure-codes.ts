@@ -16,6 +16,8 @@ export const FAILURE_CODES = {
   MISSING_FROM_LIST: 'a created category is missing from a list read after it was created',
   LISTED_FIELD_CHANGED: 'a category is listed with other field values than it was created with',
   DUPLICATE_CREATE: 'one create made more than one category',
+  VANISHED_FROM_LIST: 'a category an earlier list showed is missing from a later list (the interface has no delete)',
+  CHANGED_BETWEEN_LISTS: 'a category shows other field values in a later list than in an earlier one',
   REFUSED_CREATE_STORED: 'a create the server refused was stored all the same',
   BASE_PATH_NOT_V1: 'the base address does not end in /v1',
   CHECK_UNFINISHED: "the check did not finish before the run's deadline (--deadline)",

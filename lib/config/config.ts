@@ -31,6 +31,8 @@ export interface Config {
   /** Undefined: every POST the suite declares. */
   maxWrites?: number
   rules: string[]
+  /** Seed of the generated inputs; undefined: a new one per run (reports print it). */
+  seed?: number
   allowInsecureHttp: boolean
   allowAnyBasePath: boolean
   listRules: boolean
@@ -123,6 +125,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     readOnly: values['read-only'] === true,
     maxWrites: values['max-writes'] as number | undefined,
     rules: values.rule as string[],
+    seed: values.seed as number | undefined,
     allowInsecureHttp: values['allow-insecure-http'] === true,
     allowAnyBasePath: values['allow-any-base-path'] === true,
     listRules: values['list-rules'] === true,

@@ -36,7 +36,8 @@ export interface SendOptions {
   path: string
   /** Header values may contain $CONFORM_API_KEY, replaced by the key only on the wire. */
   headers?: Record<string, string>
-  body?: string
+  /** Bytes only for bodies that are not UTF-8 text (a probe of invalid JSON). */
+  body?: string | Uint8Array
 }
 
 export interface HttpResult {
@@ -90,7 +91,8 @@ export class HttpClient {
       method: options.method,
       url: this.url(options.path),
       headers: { ...(options.headers ?? {}) },
-      ...(options.body !== undefined ? { body: this.redact(options.body) } : {}),
+      ...(typeof options.body === 'string' ? { body: this.redact(options.body) } : {}),
+      ...(options.body instanceof Uint8Array ? bytesEvidence(options.body) : {}),
     }
     // identity: with no Accept-Encoding any content coding is acceptable (RFC 9110 12.5.3), and
     // the client does not decode compressed bodies
@@ -217,6 +219,12 @@ export class HttpClient {
   async close(): Promise<void> {
     await this.dispatcher.close()
   }
+}
+
+/** A body that is not UTF-8: shown with its non-ASCII bytes as \xHH, kept whole for the curl line. */
+function bytesEvidence(bytes: Uint8Array): Pick<RecordedRequest, 'body' | 'bodyBase64'> {
+  const shown = Array.from(bytes, (b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('')
+  return { body: shown, bodyBase64: Buffer.from(bytes).toString('base64') }
 }
 
 export class ResponseTooLargeError extends Error {

@@ -25,12 +25,19 @@ function withKeyReference(text: string): string {
   return `"${out + text.slice(last).replace(/[\\"$`]/g, '\\$&')}"`
 }
 
+/** Bytes that are not UTF-8, in bash's $'…' quoting, each non-printable byte as \xHH. */
+function ansiCQuoted(bytes: Uint8Array): string {
+  const printable = (b: number) => b >= 0x20 && b < 0x7f && b !== 0x27 && b !== 0x5c
+  return `$'${Array.from(bytes, (b) => (printable(b) ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('')}'`
+}
+
 export function toCurl(request: RecordedRequest): string {
   const words = ['curl', '-i', '-X', request.method, singleQuoted(request.url)]
   for (const [name, value] of Object.entries(request.headers)) {
     const header = `${name}: ${value}`
     words.push('-H', KEY_STAND_INS.some((s) => header.includes(s.placeholder)) ? withKeyReference(header) : singleQuoted(header))
   }
-  if (request.body !== undefined) words.push('--data-binary', singleQuoted(request.body))
+  if (request.bodyBase64 !== undefined) words.push('--data-binary', ansiCQuoted(Buffer.from(request.bodyBase64, 'base64')))
+  else if (request.body !== undefined) words.push('--data-binary', singleQuoted(request.body))
   return words.join(' ')
 }

@@ -6,6 +6,8 @@ export interface RecordedRequest {
   /** As sent, except that the API key stands as $CONFORM_API_KEY. */
   headers: Record<string, string>
   body?: string
+  /** The body's bytes when they are not UTF-8 text (then `body` shows them with \xHH escapes). */
+  bodyBase64?: string
 }
 
 export interface RecordedResponse {

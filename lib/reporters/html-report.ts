@@ -147,7 +147,7 @@ ${card(result.summary.recordsCreated, 'records created', '')}
 <dt>Writes</dt><dd>${h(writeMode(result))}</dd>
 <dt>Rules selected</dt><dd>${h(selected)}</dd>
 <dt>Run id</dt><dd><code>${h(result.runId)}</code></dd>
-<dt>Tool</dt><dd>${h(`${result.tool.name} ${result.tool.version}`)}</dd>
+${result.options.seed === undefined ? '' : `<dt>Seed</dt><dd><code>${result.options.seed}</code> (--seed ${result.options.seed} sends the same generated inputs)</dd>\n`}<dt>Tool</dt><dd>${h(`${result.tool.name} ${result.tool.version}`)}</dd>
 </dl>
 </section>`
 }

@@ -41,6 +41,7 @@ export function junitReport(result: RunResult): string {
     out.push(`      <property name="level" value="${rule.level}"/>`)
     out.push(`      <property name="section" value="${attr(rule.section)}"/>`)
     out.push(`      <property name="base_url" value="${attr(result.baseUrl)}"/>`)
+    if (result.options.seed !== undefined) out.push(`      <property name="seed" value="${result.options.seed}"/>`)
     out.push('    </properties>')
     for (const check of rule.checks) {
       out.push(`    <testcase classname="${attr(rule.id)}" name="${attr(check.name)}" time="${seconds(check.durationMs)}">`)

@@ -35,7 +35,8 @@ export interface RunResult {
   embeddedServer: boolean
   startedAt: string
   durationMs: number
-  options: { readOnly: boolean; maxWrites: number; rules: string[]; timeoutMs: number }
+  /** `seed`: of the generated inputs (--seed repeats them). */
+  options: { readOnly: boolean; maxWrites: number; rules: string[]; timeoutMs: number; seed?: number }
   verdict: 'pass' | 'fail'
   exitCode: 0 | 1
   summary: {

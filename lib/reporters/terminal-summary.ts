@@ -119,7 +119,8 @@ function whereReportsAre(reportFiles: string[]): string {
 export function terminalSummary(result: RunResult, reportFiles: string[]): string {
   const head: string[] = []
   const where = result.embeddedServer ? `${result.baseUrl} (embedded reference server)` : result.baseUrl
-  head.push(terminalText(`Pet Store categories conformance · ${where} · run ${result.runId}`, MAX_WIDTH))
+  const seed = result.options.seed === undefined ? '' : ` · seed ${result.options.seed}`
+  head.push(terminalText(`Pet Store categories conformance · ${where} · run ${result.runId}${seed}`, MAX_WIDTH))
   if (result.options.readOnly) head.push('Read-only run (--read-only): no POST sent, so the rules about creating are not verified.')
 
   // the end of the summary, always shown whole

@@ -70,6 +70,7 @@ export async function runConformance(config: Config, target: RunTarget): Promise
     maxResponseBytes: config.maxResponseBytes,
     readOnly: config.readOnly,
     maxWrites,
+    seed: config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31,
     // the workers' HTTP clients stop sending at this instant: vitest's cancel does not stop
     // concurrent checks that are already queued, so without it --deadline did not bound the run
     deadlineAt: Date.now() + config.deadlineMs,
@@ -141,7 +142,7 @@ export async function runConformance(config: Config, target: RunTarget): Promise
       embeddedServer: target.embeddedServer,
       startedAt,
       durationMs: Math.round(performance.now() - started),
-      options: { readOnly: config.readOnly, maxWrites, rules: config.rules, timeoutMs: config.timeoutMs },
+      options: { readOnly: config.readOnly, maxWrites, rules: config.rules, timeoutMs: config.timeoutMs, seed: context.seed },
       problems,
       cutShort: timedOut,
     },

@@ -33,7 +33,7 @@ export interface RequestInfo {
   authorization: string | undefined
   /** Media type of the request body as sent (Content-Type header), if any. */
   contentType: string | undefined
-  /** The raw create body as received ('' when none was sent). */
+  /** The raw create body as received, decoded leniently ('' when none was sent). */
   rawBody?: string
   /** The parsed create body when there is one. */
   body?: unknown
@@ -43,6 +43,8 @@ export interface RequestInfo {
 export interface Behaviour {
   /** True when the Authorization header carries the key as a bearer token. */
   authorize(authorization: string | undefined, key: string, operation: OperationId | undefined): boolean
+  /** The create body's bytes as text; throws when they are not UTF-8 (RFC 8259 §8.1; answered 400). */
+  decodeBody(bytes: Buffer): string
   /** The create body parsed; throws when it is not JSON (answered 400). */
   parseBody(text: string): unknown
   /** Problems with a create body (parsed JSON), or null when it is a valid NewCategory. */
@@ -81,6 +83,8 @@ export const conformingBehaviour: Behaviour = {
     const expected = Buffer.from(key)
     return given.length === expected.length && timingSafeEqual(given, expected)
   },
+  // fatal: bytes that are not UTF-8 make the body invalid JSON; ignoreBOM keeps a BOM for JSON.parse to refuse
+  decodeBody: (bytes) => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes),
   parseBody: (text) => JSON.parse(text) as unknown,
   validate(body) {
     const problems = schemaProblems('NewCategory', body)
@@ -174,14 +178,14 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
           },
         }
       case 'createCategory': {
-        const text = await readBody(req, maxRequestBytes)
-        if (text === undefined) return { info, reply: error(413, 'payload_too_large', `request body over ${maxRequestBytes} bytes`) }
-        info.rawBody = text
+        const bytes = await readBody(req, maxRequestBytes)
+        if (bytes === undefined) return { info, reply: error(413, 'payload_too_large', `request body over ${maxRequestBytes} bytes`) }
+        info.rawBody = bytes.toString('utf8')
         let body: unknown
         try {
-          body = behaviour.parseBody(text)
+          body = behaviour.parseBody(behaviour.decodeBody(bytes))
         } catch {
-          return { info, reply: error(400, 'invalid_json', text === '' ? 'The request body is missing.' : 'The request body is not valid JSON.') }
+          return { info, reply: error(400, 'invalid_json', bytes.byteLength === 0 ? 'The request body is missing.' : 'The request body is not valid JSON.') }
         }
         info.body = body
         const problem = behaviour.validate(body)
@@ -224,7 +228,7 @@ function routeOf(method: string, path: string): OperationId | 'method-not-allowe
   return undefined
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -232,7 +236,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string | u
     if (size > limit) return undefined
     chunks.push(chunk)
   }
-  return Buffer.concat(chunks).toString('utf8')
+  return Buffer.concat(chunks)
 }
 
 /** Serialises a reply; bigint ids are written exactly (lossless-json), strings go out as they are. */

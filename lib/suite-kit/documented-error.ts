@@ -13,6 +13,11 @@ export function documentedErrorChecks(label: string, probe: () => Promise<HttpRe
   check(statusRule, `${label} → ${status}`, async (t) => {
     expectStatus(await t.use(probe), status)
   })
+  errorRecordChecks(label, probe, statusRule, status)
+}
+
+/** What §7 and §4 say of a 400 or 401 answer, for a probe whose status check is its own. */
+export function errorRecordChecks(label: string, probe: () => Promise<HttpResult>, statusRule: string, status: 400 | 401): void {
   check('error-body-is-error-record', `${label} → the error body is an Error record`, async (t) => {
     expectErrorRecord(await t.use(probe))
   })

@@ -16,6 +16,8 @@ export interface RunContext {
   readOnly: boolean
   /** At most this many POST requests, each of which may create a record on a faulty server. */
   maxWrites: number
+  /** Seed of the generated inputs (--seed): the same seed sends the same values. */
+  seed: number
   /** The run's deadline (--deadline) as epoch ms: the HTTP client sends nothing after it. */
   deadlineAt?: number
 }

@@ -1,0 +1,50 @@
+/**
+ * §5.4, §7: bodies that are not valid JSON (RFC 8259), each the kind a lenient parser accepts
+ * (JSON5, Python's json, a streaming parser that stops after the first value, a decoder that
+ * replaces bytes that are not UTF-8). Each carries a name with the run's prefix, so a server that
+ * wrongly stores one shows it in the list that follows. Numbers that JSON forbids sit in a field
+ * NewCategory does not name: a server may refuse unknown fields, which is a 400 as well.
+ */
+
+export interface MalformedBody {
+  key: string
+  label: string
+  /** The raw request body: text, or bytes when it is not UTF-8. */
+  body: (prefix: string) => string | Uint8Array
+  /**
+   * RFC 8259 §8.1: a parser MAY ignore a byte order mark, so a server that does answers 201 and
+   * conforms; then the record must carry the name sent.
+   */
+  mayAcceptAs?: { name: (prefix: string) => string; why: string }
+}
+
+/** The name a malformed body carries: the run's prefix and the case key, which the list would show if it were stored. */
+export const malformedMarker = (p: string, key: string) => `${p}-${key}`
+const named = (p: string, key: string) => JSON.stringify(malformedMarker(p, key))
+
+export const MALFORMED_BODIES: readonly MalformedBody[] = [
+  { key: 'malformed-truncated', label: 'truncated JSON', body: (p) => `{"name": ${named(p, 'malformed-truncated')},` },
+  { key: 'malformed-trailing-comma', label: 'a trailing comma', body: (p) => `{"name": ${named(p, 'malformed-trailing-comma')},}` },
+  { key: 'malformed-single-quotes', label: 'single-quoted strings', body: (p) => `{'name': '${p}-malformed-single-quotes'}` },
+  { key: 'malformed-unquoted-key', label: 'an unquoted key', body: (p) => `{name: ${named(p, 'malformed-unquoted-key')}}` },
+  { key: 'malformed-comment', label: 'a comment', body: (p) => `{"name": ${named(p, 'malformed-comment')} /* a comment */}` },
+  { key: 'malformed-nan', label: 'NaN as a number', body: (p) => `{"name": ${named(p, 'malformed-nan')}, "rank": NaN}` },
+  { key: 'malformed-infinity', label: 'Infinity as a number', body: (p) => `{"name": ${named(p, 'malformed-infinity')}, "rank": -Infinity}` },
+  { key: 'malformed-leading-zero', label: 'a number with a leading zero', body: (p) => `{"name": ${named(p, 'malformed-leading-zero')}, "rank": 007}` },
+  { key: 'malformed-plus-sign', label: 'a number with a plus sign', body: (p) => `{"name": ${named(p, 'malformed-plus-sign')}, "rank": +1}` },
+  { key: 'malformed-raw-control', label: 'an unescaped tab and newline inside a string', body: (p) => `{"name": "${p}-malformed-raw-control\tand\nnewline"}` },
+  { key: 'malformed-trailing-text', label: 'text after the JSON value', body: (p) => `{"name": ${named(p, 'malformed-trailing-text')}} and more` },
+  { key: 'malformed-two-values', label: 'two top-level values', body: (p) => `{"name": ${named(p, 'malformed-two-values')}}\n{"name": ${named(p, 'malformed-two-values')}}` },
+  {
+    key: 'malformed-not-utf8',
+    label: 'bytes that are not UTF-8',
+    // 0xff never occurs in UTF-8; 0xc3 0x28 is a lead byte without its continuation
+    body: (p) => Buffer.concat([Buffer.from(`{"name": "${p}-malformed-not-utf8 `), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('"}')]),
+  },
+  {
+    key: 'malformed-bom',
+    label: 'a UTF-8 byte order mark before the JSON',
+    body: (p) => `\ufeff{"name": ${named(p, 'malformed-bom')}}`,
+    mayAcceptAs: { name: (p) => malformedMarker(p, 'malformed-bom'), why: 'RFC 8259 §8.1 lets a parser ignore a byte order mark' },
+  },
+]

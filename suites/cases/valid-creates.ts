@@ -1,0 +1,82 @@
+/**
+ * §4.2 rule 2: valid create bodies, each carrying in its name and its description one class of the
+ * strings that break real services (a column that truncates, a writer that concatenates, a store
+ * that normalises). Two classes per create keep a default run at seven records; the order is the
+ * priority a small --max-writes keeps (suites/cases/write-order.ts).
+ */
+import type { NewCategory } from '../../lib/checks/category.ts'
+
+export interface ValidCreate {
+  key: string
+  /** The input classes it carries, as reports name the case. */
+  label: string
+  body: (prefix: string) => NewCategory
+  /** The request text; JSON.stringify of the body unless a case sends other escape forms. */
+  text?: (body: NewCategory) => string
+  /**
+   * §8: maximum lengths and sizes are not shown, so a server may refuse this body: 400 with an
+   * Error record (§7), or 413 (a status §7 does not show). A 201 must still carry it back whole.
+   */
+  mayRefuse?: string
+}
+
+/** Every character JSON must escape (U+0000 to U+001F, RFC 8259 §7), in one string. */
+const CONTROL_CHARACTERS = Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code)).join('')
+
+/** `length` characters that start with `head` and end in a marker, so a cut anywhere shows. */
+export function textOfLength(head: string, length: number): string {
+  const tail = `|${length}`
+  const filler = '0123456789abcdefghijklmnopqrstuvwxyz'.repeat(Math.ceil(length / 36))
+  return (head + '-' + filler).slice(0, length - tail.length) + tail
+}
+
+export const VALID_CREATES: readonly ValidCreate[] = [
+  {
+    key: 'create-described',
+    label: 'name and description',
+    body: (p) => ({ name: `${p}-described`, description: 'Created by the conformance suite; the interface has no delete.' }),
+  },
+  {
+    key: 'create-json-escapes',
+    label: 'quotes, backslashes and slashes in name; every control character, U+2028 and U+2029 in description',
+    body: (p) => ({
+      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\`,
+      description: `controls [${CONTROL_CHARACTERS}] line\u2028separator paragraph\u2029separator`,
+    }),
+    // the solidus goes out escaped (\/), which a parser must read as "/"; the rest as JSON.stringify writes it
+    text: (body) => JSON.stringify(body).replaceAll('/', '\\/'),
+  },
+  {
+    key: 'create-unicode',
+    label: 'emoji, ZWJ sequences and right-to-left text in name; decomposed accents and zero-width characters in description',
+    body: (p) => ({
+      name: `${p}-Ñandú 🐇 👩‍👩‍👧‍👦 🏳️‍🌈 שלום עליכם مرحبا`,
+      // e + U+0301 etc., sent decomposed: a store that normalises to NFC changes them
+      description: 'Cafe\u0301 n\u0303 A\u030a o\u0308\u0304 | zero\u200bwidth\u200cnon\u200djoiner\u2060word\ufeffjoiner',
+    }),
+  },
+  {
+    key: 'create-whitespace',
+    label: 'leading and trailing spaces, runs of spaces and a non-breaking space in name; other Unicode spaces in description',
+    body: (p) => ({
+      name: `  ${p}-spaced   out\u00a0name  `,
+      description: '\u00a0\u2002en\u2003em\u2009thin\u3000ideographic\u202fnarrow  ',
+    }),
+  },
+  { key: 'create-name-only', label: 'name only', body: (p) => ({ name: `${p}-plain` }) },
+  {
+    key: 'create-long-hundreds',
+    label: 'a 256-character name and a 1,001-character description',
+    body: (p) => ({ name: textOfLength(`${p}-long`, 256), description: textOfLength('description', 1_001) }),
+    mayRefuse: 'lengths are not shown (§8)',
+  },
+  {
+    key: 'create-long-thousands',
+    label: 'a 4,097-character name and a 9,000-character description',
+    body: (p) => ({ name: textOfLength(`${p}-longer`, 4_097), description: textOfLength('description', 9_000) }),
+    mayRefuse: 'lengths are not shown (§8)',
+  },
+]
+
+/** The text a valid create sends. */
+export const createText = (c: ValidCreate, body: NewCategory): string => (c.text ? c.text(body) : JSON.stringify(body))

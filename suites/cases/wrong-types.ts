@@ -1,0 +1,85 @@
+/**
+ * §4.2 rule 1, §2: bodies with a value of the wrong type, derived from the NewCategory schema of
+ * spec/openapi.yaml (each property × each JSON type that is not its own, and bodies that are not
+ * objects), so that a change of the schema changes the cases. Which cases exist depends only on the
+ * schema (their keys are the write order's); the values are drawn by fast-check from the run's
+ * seed, so `--seed N` sends the same values again.
+ */
+import fc from 'fast-check'
+import { openApiDocument } from '../../lib/spec/schema-registry.ts'
+
+export type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object'
+const JSON_TYPES: readonly JsonType[] = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object']
+
+interface PropertySchema {
+  type?: string
+}
+interface ObjectSchema {
+  type?: string
+  required?: string[]
+  properties?: Record<string, PropertySchema>
+}
+
+export interface WrongTypeCase {
+  key: string
+  label: string
+  /** The property given the wrong type; undefined: the whole body is of `type`. */
+  property?: string
+  type: JsonType
+}
+
+/** JSON Schema types: an integer is a number too, so "number" admits both. */
+const admits = (declared: string | undefined, type: JsonType) => declared === type || (declared === 'number' && type === 'integer')
+
+const article = (type: JsonType) => (type === 'integer' || type === 'array' || type === 'object' ? 'an' : 'a')
+const shown = (type: JsonType) => (type === 'number' ? 'number with a fraction' : type)
+
+function newCategorySchema(): ObjectSchema {
+  const schema = openApiDocument().components.schemas.NewCategory as ObjectSchema | undefined
+  if (!schema?.properties) throw new Error('spec/openapi.yaml has no NewCategory schema with properties')
+  return schema
+}
+
+/** Every wrong-type case the schema gives, in a stable order. */
+export function wrongTypeCases(): WrongTypeCase[] {
+  const schema = newCategorySchema()
+  const cases: WrongTypeCase[] = []
+  for (const [property, declared] of Object.entries(schema.properties ?? {})) {
+    if (declared.type === undefined) continue
+    for (const type of JSON_TYPES.filter((t) => !admits(declared.type, t))) {
+      cases.push({ key: `wrong-type-${property}-${type}`, label: `${property} as ${article(type)} ${shown(type)}`, property, type })
+    }
+  }
+  for (const type of JSON_TYPES.filter((t) => !admits(schema.type ?? 'object', t))) {
+    cases.push({ key: `wrong-type-body-${type}`, label: `a body that is ${article(type)} ${shown(type)}`, type })
+  }
+  return cases
+}
+
+const value = fc.jsonValue({ maxDepth: 2 })
+const ARBITRARIES: Record<JsonType, fc.Arbitrary<unknown>> = {
+  null: fc.constant(null),
+  boolean: fc.boolean(),
+  integer: fc.integer(),
+  // JSON.stringify writes -0 and 1e21 as integers: only values with a fraction are "number" here
+  number: fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Number.isInteger(n)),
+  string: fc.string({ minLength: 1, maxLength: 12 }),
+  array: fc.array(value, { maxLength: 3 }),
+  object: fc.dictionary(fc.string({ maxLength: 8 }), value, { maxKeys: 3 }),
+}
+
+/**
+ * The body of one case, as JSON text. Every string property carries `marker` (the run's prefix and
+ * the case key), so a server that wrongly stores the body shows it in the list that follows; the
+ * array body starts with a valid NewCategory (a server that takes arrays as batches creates it).
+ */
+export function wrongTypeBody(c: WrongTypeCase, marker: string, seed: number, index: number): string {
+  const drawn = fc.sample(ARBITRARIES[c.type], { seed: (seed + index) | 0, numRuns: 1 })[0]
+  const schema = newCategorySchema()
+  const valid: Record<string, unknown> = {}
+  for (const [property, declared] of Object.entries(schema.properties ?? {})) if (declared.type === 'string') valid[property] = marker
+  if (c.property !== undefined) return JSON.stringify({ ...valid, [c.property]: drawn })
+  if (c.type === 'array') return JSON.stringify([valid, ...(drawn as unknown[])])
+  if (c.type === 'string') return JSON.stringify(marker)
+  return JSON.stringify(drawn)
+}

@@ -1,0 +1,66 @@
+/**
+ * §4.2 createCategory with valid bodies: 201 and a Category record carrying every field sent,
+ * unchanged, plus an int64 id. A body with a long string may be refused instead (§8 shows no
+ * maximum length): with 400 and an Error record (§7), or 413, a status §7 does not show.
+ */
+import { expectEchoedFields } from '../../lib/checks/category.ts'
+import { describeStatus, expectJsonContentType, expectStatus, requireStatus, responseOf } from '../../lib/checks/response.ts'
+import { expectSchema } from '../../lib/checks/schema.ts'
+import { fail } from '../../lib/checks/failure.ts'
+import { check } from '../../lib/suite-kit/check.ts'
+import { expectErrorRecord, expectErrorStatusMatches } from '../../lib/checks/error-record.ts'
+import type { CreateProbe } from './probes.ts'
+
+const STATUS_REPORTED = 'create-returns-201 reports the status'
+/** Refusals of a body whose lengths the document leaves open: 400 (§7's Error record), 413 (sizes not shown, §8). */
+const LENGTH_REFUSALS = [400, 413]
+
+export function createChecks(creates: readonly CreateProbe[]): void {
+  for (const c of creates) {
+    const refusable = c.case.mayRefuse
+    if (refusable) {
+      check('create-returns-201', `${c.label} → 201, or 400 or 413 because ${refusable}`, async (t) => {
+        const result = await t.use(c.probe)
+        const { status } = responseOf(result)
+        if (status === 201 || LENGTH_REFUSALS.includes(status)) return
+        fail(
+          {
+            code: 'UNEXPECTED_STATUS',
+            message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal: 400, 413)`,
+            expected: `status 201, or ${LENGTH_REFUSALS.join(' or ')} because ${refusable}`,
+            actual: `status ${describeStatus(responseOf(result))}`,
+          },
+          result.exchange,
+        )
+      })
+      // conditional claims: they judge a refusal, and hold when there is none
+      check('error-body-is-error-record', `${c.label} → if refused with 400, the body is an Error record`, async (t) => {
+        const result = await t.use(c.probe)
+        if (responseOf(result).status === 400) expectErrorRecord(result)
+      })
+      check('error-status-matches-http', `${c.label} → if refused with 400, Error.status is 400`, async (t) => {
+        const result = await t.use(c.probe)
+        if (responseOf(result).status === 400) expectErrorStatusMatches(result)
+      })
+    } else {
+      check('create-returns-201', `${c.label} → 201`, async (t) => {
+        expectStatus(await t.use(c.probe), 201)
+      })
+    }
+    check('create-returns-category', `${c.label} → a Category record with an int64 id`, async (t) => {
+      const result = await t.use(c.probe)
+      requireStatus(result, [201], STATUS_REPORTED)
+      expectSchema(result, 'Category')
+    })
+    check('create-echoes-fields', `${c.label} → every field sent comes back unchanged`, async (t) => {
+      const result = await t.use(c.probe)
+      requireStatus(result, [201], STATUS_REPORTED)
+      expectEchoedFields(await c.sent(), result)
+    })
+    check('json-content-type', `${c.label} → the record is application/json`, async (t) => {
+      const result = await t.use(c.probe)
+      requireStatus(result, [201], STATUS_REPORTED)
+      expectJsonContentType(result)
+    })
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * §4.1 listCategories, twice: the list as the run finds it, and the list after every POST of the
+ * run. The second holds every created category, once, with the fields sent (§4.1 "all categories",
+ * §4.2 rule 2); ids are unique in each (§2) and across the creations.
+ */
+import { expectDistinctIds, expectListed, expectStillListed, type CategoryRecord, type Creation } from '../../lib/checks/category.ts'
+import { NotApplicable } from '../../lib/checks/failure.ts'
+import { expectJsonContentType, expectStatus, requireStatus } from '../../lib/checks/response.ts'
+import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
+import type { HttpResult } from '../../lib/http/client.ts'
+import { check } from '../../lib/suite-kit/check.ts'
+import type { CategoryProbes, CreateProbe } from './probes.ts'
+
+const LIST_STATUS_REPORTED = 'list-returns-200 reports the status'
+
+/** The list's records when it is a 200 with a CategoryList; otherwise another check reports it. */
+export function listedRecords(list: HttpResult): CategoryRecord[] {
+  requireStatus(list, [200], LIST_STATUS_REPORTED)
+  return conformingBody(list, 'CategoryList', 'list-returns-category-array') as CategoryRecord[]
+}
+
+/** The records created and answered as Category records; the rest is other rules' business. */
+export async function createdRecords(creates: readonly CreateProbe[]): Promise<{ creations: Creation[]; results: HttpResult[] }> {
+  const settled = await Promise.allSettled(creates.map(async (c) => ({ sent: await c.sent(), result: await c.probe() })))
+  const done = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
+  const creations: Creation[] = []
+  for (const { sent, result } of done) {
+    if (result.exchange.response?.status !== 201) continue
+    try {
+      creations.push({ sent, record: conformingBody(result, 'Category', 'create-returns-category') as CategoryRecord })
+    } catch {
+      // not a Category: create-returns-category reports it
+    }
+  }
+  return { creations, results: done.map((d) => d.result) }
+}
+
+function listShapeChecks(label: string, list: () => Promise<HttpResult>): void {
+  check('list-returns-200', `${label} → 200`, async (t) => {
+    expectStatus(await t.use(list), 200)
+  })
+  check('list-returns-category-array', `${label} → an array of Category records`, async (t) => {
+    const result = await t.use(list)
+    requireStatus(result, [200], LIST_STATUS_REPORTED)
+    expectSchema(result, 'CategoryList', 'an array of Category records')
+  })
+  check('json-content-type', `${label} → the list is application/json`, async (t) => {
+    const result = await t.use(list)
+    requireStatus(result, [200], LIST_STATUS_REPORTED)
+    expectJsonContentType(result)
+  })
+  check('ids-unique', `${label} → no two listed categories share an id`, async (t) => {
+    const result = await t.use(list)
+    expectDistinctIds(listedRecords(result), label.replace(/^GET \/categories/, 'the list'), result)
+  })
+}
+
+export function listChecks(probes: CategoryProbes): void {
+  listShapeChecks('GET /categories with a valid key', probes.firstList)
+  const lastList = async () => (await probes.lastList()).list
+  listShapeChecks("GET /categories after the run's POSTs", lastList)
+
+  check('ids-unique', 'POST /categories twice or more → each creation gets its own id', async (t) => {
+    const { creations, results } = await createdRecords(probes.creates)
+    t.evidence(...results)
+    if (creations.length < 2) throw new NotApplicable(`needs two created records, got ${creations.length}`)
+    expectDistinctIds(
+      creations.map((c) => c.record),
+      'the created records',
+      ...results,
+    )
+  })
+
+  check('created-in-list', "GET /categories after the run's POSTs → every created category is listed once, with the fields sent", async (t) => {
+    const { creations, results } = await createdRecords(probes.creates)
+    t.evidence(...results)
+    if (creations.length === 0) throw new NotApplicable('no category was created (create-returns-201 reports why)')
+    const { list } = await probes.lastList()
+    t.evidence(list)
+    expectListed(creations, listedRecords(list), ...results, list)
+  })
+}
+
+/**
+ * No operation removes or changes a category, so the list after the run's POSTs holds every
+ * category the first list showed, unchanged. No request of its own: the two lists are the run's,
+ * and the second is sent only after the first was answered (suites/categories/probes.ts).
+ */
+export function stillListedCheck(probes: CategoryProbes): void {
+  check('created-in-list', "GET /categories, then again after the run's POSTs → every category listed first is listed again, unchanged", async (t) => {
+    const first = await t.use(probes.firstList)
+    const { list } = await probes.lastList()
+    t.evidence(list)
+    expectStillListed(listedRecords(first), listedRecords(list), first, list)
+  })
+}

@@ -1,0 +1,115 @@
+/**
+ * Every request of the run to /categories, built once for suites/categories.test.ts: the list
+ * sent first, every declared POST, and the list that follows them all. They live in one file
+ * because the whole-run invariants compare them: vitest may run test files in different workers,
+ * which share no memory, so probes split over files could not be compared (or would be sent twice).
+ */
+import type { NewCategory } from '../../lib/checks/category.ts'
+import { NotApplicable } from '../../lib/checks/failure.ts'
+import type { HttpResult } from '../../lib/http/client.ts'
+import { once } from '../../lib/suite-kit/check.ts'
+import { httpClient, recordPrefix, runContext } from '../../lib/suite-kit/run-context.ts'
+import { CREDENTIAL_CASES, VALID_AUTHORIZATION } from '../cases/credentials.ts'
+import { MALFORMED_BODIES, malformedMarker } from '../cases/malformed-json.ts'
+import { INVALID_BODIES, postCategory, unauthenticatedCreateKey } from '../cases/post-probes.ts'
+import { createText, VALID_CREATES, type ValidCreate } from '../cases/valid-creates.ts'
+import { wrongTypeBody, wrongTypeCases } from '../cases/wrong-types.ts'
+
+/** A valid create: the body sent, and its answer. */
+export interface CreateProbe {
+  case: ValidCreate
+  label: string
+  sent: () => Promise<NewCategory>
+  probe: () => Promise<HttpResult>
+}
+
+/** A POST that must be refused: 400 for its body, or 401 for its credential. */
+export interface RefusalProbe {
+  key: string
+  label: string
+  /** The rule its status, and what it must not store, belong to. */
+  rule: string
+  status: 400 | 401
+  /** What a stored record's name or description would hold; undefined when the body carries none. */
+  marker?: () => string
+  /** A 201 that a conforming server may give instead, with the name it must then carry. */
+  mayAcceptAs?: { name: () => string; why: string }
+  probe: () => Promise<HttpResult>
+}
+
+export interface CategoryProbes {
+  /** The list as the run finds it, sent at once, beside the POSTs. */
+  firstList: () => Promise<HttpResult>
+  creates: CreateProbe[]
+  refusals: RefusalProbe[]
+  /** The list sent after the first list and every POST of the run have been answered. */
+  lastList: () => Promise<{ list: HttpResult; first: HttpResult | undefined; posts: HttpResult[] }>
+}
+
+const listCategories = () => httpClient().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION } })
+const post = (label: string) => `POST /categories with ${label}`
+
+export function categoryProbes(): CategoryProbes {
+  const creates: CreateProbe[] = VALID_CREATES.map((c) => {
+    const sent = once(async () => c.body(recordPrefix()))
+    return { case: c, label: post(c.label), sent, probe: once(async () => postCategory(c.key, createText(c, await sent()), VALID_AUTHORIZATION)) }
+  })
+
+  const refusals: RefusalProbe[] = []
+  for (const c of INVALID_BODIES) {
+    const marker = c.key === 'missing-name' ? () => `${recordPrefix()}-missing-name` : undefined
+    refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, probe: once(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION)) })
+  }
+  for (const c of MALFORMED_BODIES) {
+    refusals.push({
+      key: c.key,
+      label: post(c.label),
+      rule: 'create-rejects-invalid-json',
+      status: 400,
+      marker: () => malformedMarker(recordPrefix(), c.key),
+      ...(c.mayAcceptAs ? { mayAcceptAs: { name: () => c.mayAcceptAs!.name(recordPrefix()), why: c.mayAcceptAs.why } } : {}),
+      probe: once(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION)),
+    })
+  }
+  wrongTypeCases().forEach((c, index) => {
+    const marker = () => `${recordPrefix()}-${c.key}`
+    refusals.push({
+      key: c.key,
+      label: post(`${c.label} (generated)`),
+      rule: 'create-rejects-invalid-values',
+      status: 400,
+      marker,
+      probe: once(() => postCategory(c.key, wrongTypeBody(c, marker(), runContext().seed, index), VALID_AUTHORIZATION)),
+    })
+  })
+  for (const credential of CREDENTIAL_CASES) {
+    if (credential.readsOnly) continue
+    const key = unauthenticatedCreateKey(credential.key)
+    const marker = () => `${recordPrefix()}-unauthenticated-${credential.key}`
+    refusals.push({
+      key,
+      label: post(credential.label),
+      rule: credential.rule,
+      status: 401,
+      marker,
+      probe: once(async () => {
+        const unusable = credential.unusableWith?.(runContext().apiKey)
+        if (unusable) throw new NotApplicable(`not verified: ${unusable}`)
+        return postCategory(key, JSON.stringify({ name: marker() }), credential.authorization(runContext().runId))
+      }),
+    })
+  }
+
+  let firstListStarted = false
+  const firstList = once(() => ((firstListStarted = true), listCategories()))
+  const lastList = once(async () => {
+    // every POST the write plan allows is sent (the others settle at once, unsent), then the list
+    const settled = await Promise.allSettled([...creates.map((c) => c.probe()), ...refusals.map((r) => r.probe())])
+    const posts = settled.flatMap((s) => (s.status === 'fulfilled' && s.value.exchange.sent !== false ? [s.value] : []))
+    if (posts.length === 0) throw new NotApplicable('no POST was sent in this run')
+    // a list one of the run's checks asked for is answered before this one goes out, so the two compare
+    const first = firstListStarted ? await firstList() : undefined
+    return { list: await listCategories(), first, posts }
+  })
+  return { firstList, creates, refusals, lastList }
+}

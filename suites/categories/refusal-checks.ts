@@ -1,0 +1,85 @@
+/**
+ * POSTs that must be refused: 400 for a body that lacks name, holds a value of the wrong type or is
+ * not JSON (§4.2 rule 1, §5.4, §7), 401 for a missing or invalid key (§5.3), each with an Error
+ * record. And what a refusal means: nothing is created. Every body names itself with the run's
+ * prefix, so the list sent after the run's POSTs would show a refused create that was stored.
+ */
+import { recordsHolding, shownValue } from '../../lib/checks/category.ts'
+import { fail, NotApplicable } from '../../lib/checks/failure.ts'
+import { describeStatus, expectStatus, jsonBodyOf, responseOf } from '../../lib/checks/response.ts'
+import type { HttpResult } from '../../lib/http/client.ts'
+import { check } from '../../lib/suite-kit/check.ts'
+import { documentedErrorChecks, errorRecordChecks } from '../../lib/suite-kit/documented-error.ts'
+import { listedRecords } from './list-checks.ts'
+import type { CategoryProbes, RefusalProbe } from './probes.ts'
+
+/** The status a refusal must get; a body a conforming parser may take (a byte order mark) may get 201 with its name. */
+function refusalStatusCheck(r: RefusalProbe): void {
+  const accept = r.mayAcceptAs
+  if (!accept) return documentedErrorChecks(r.label, r.probe, r.rule, r.status)
+  check(r.rule, `${r.label} → ${r.status}, or 201 because ${accept.why}`, async (t) => {
+    const result = await t.use(r.probe)
+    if (responseOf(result).status !== 201) return expectStatus(result, r.status)
+    const record = jsonBodyOf(result) as { name?: unknown } | null
+    if (record?.name === accept.name()) return
+    fail(
+      {
+        code: 'FIELD_CHANGED',
+        message: `POST answered 201 but the record does not carry the name sent`,
+        expected: `${r.status}, or 201 with name ${shownValue(accept.name())}`,
+        actual: `201 with name ${shownValue(record?.name)}`,
+      },
+      result.exchange,
+    )
+  })
+  errorRecordChecks(r.label, r.probe, r.rule, r.status)
+}
+
+/** The failure when the list shows what a refused POST sent. */
+function expectNotStored(refused: HttpResult, list: HttpResult, marker: string, rule: string): void {
+  const stored = recordsHolding(listedRecords(list), marker)
+  if (stored.length === 0) return
+  const status = responseOf(refused).status
+  fail(
+    {
+      code: 'REFUSED_CREATE_STORED',
+      message: `the POST answered ${status} was stored: the list shows ${shownValue(stored[0].name)}`,
+      expected: `no category created by a request answered ${status} (${rule})`,
+      actual: `${stored.length} listed ${stored.length === 1 ? 'category holds' : 'categories hold'} ${shownValue(marker)}`,
+    },
+    refused.exchange,
+    list.exchange,
+  )
+}
+
+/** The answer of a POST when it was refused with `statuses`; otherwise nothing to judge. */
+async function refusedWith(probe: () => Promise<HttpResult>, statuses: readonly number[]): Promise<HttpResult> {
+  const result = await probe()
+  const response = responseOf(result)
+  if (!statuses.includes(response.status)) throw new NotApplicable(`answered ${describeStatus(response)}, not a refusal (${statuses.join(' or ')})`)
+  return result
+}
+
+export function refusalChecks(probes: CategoryProbes): void {
+  for (const r of probes.refusals) {
+    refusalStatusCheck(r)
+    const marker = r.marker
+    if (!marker) continue
+    check(r.rule, `${r.label} → refused, so the list that follows does not show it`, async (t) => {
+      const refused = await t.use(() => refusedWith(r.probe, [400, 401]))
+      const { list } = await probes.lastList()
+      t.evidence(list)
+      expectNotStored(refused, list, marker(), r.rule)
+    })
+  }
+  // a long string may be refused with 400 (§8); a 400 means the create did not happen
+  for (const c of probes.creates.filter((c) => c.case.mayRefuse)) {
+    check('create-returns-201', `${c.label} → if refused with 400, the list that follows does not show it`, async (t) => {
+      const refused = await t.use(c.probe)
+      if (responseOf(refused).status !== 400) return // a claim about refusals, which holds when there is none
+      const { list } = await probes.lastList()
+      t.evidence(list)
+      expectNotStored(refused, list, (await c.sent()).name, 'create-returns-201')
+    })
+  }
+}
