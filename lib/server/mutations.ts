@@ -8,6 +8,7 @@
 import { AUTHENTICATION_MUTATIONS } from './mutations/authentication.ts'
 import { CREATE_MUTATIONS } from './mutations/create.ts'
 import { ERROR_MUTATIONS } from './mutations/errors.ts'
+import { INPUT_MUTATIONS } from './mutations/inputs.ts'
 import { LIST_MUTATIONS } from './mutations/list.ts'
 import { VALIDATION_MUTATIONS } from './mutations/validation.ts'
 import { VERSIONING_MUTATIONS } from './mutations/versioning.ts'
@@ -22,4 +23,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...AUTHENTICATION_MUTATIONS,
   ...ERROR_MUTATIONS,
   ...VERSIONING_MUTATIONS,
+  ...INPUT_MUTATIONS,
 ]

@@ -6,6 +6,7 @@ import { stringify as losslessStringify } from 'lossless-json'
 import { mediaType } from '../http/media-type.ts'
 import { INT64_MAX, INT64_MIN } from '../json/exact-json.ts'
 import { conformingBehaviour, type Reply, type StoredCategory } from './reference-server.ts'
+import { INPUT_VARIANTS } from './variants/inputs.ts'
 import { errorReply, isPlainObject, recordWithRawId, seedCategories, type Variant } from './server-cases.ts'
 
 export type { Variant } from './server-cases.ts'
@@ -257,4 +258,5 @@ export const VARIANTS: readonly Variant[] = [
     description: 'every body is gzipped unless the request allows only identity (RFC 9110: no Accept-Encoding means any coding is acceptable)',
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, gzipUnlessIdentity: true } },
   },
+  ...INPUT_VARIANTS,
 ]

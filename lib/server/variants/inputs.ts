@@ -1,0 +1,52 @@
+/**
+ * Conforming variants for the freedoms the suite's breadth of inputs meets: limits on lengths and
+ * sizes (§8 shows none), a parser that ignores a byte order mark (RFC 8259 §8.1 allows it), and
+ * escape forms a JSON writer may choose. The suite must pass each one.
+ */
+import { conformingBehaviour, serialise } from '../reference-server.ts'
+import { errorReply, type Variant } from '../server-cases.ts'
+
+const MAX_NAME = 255
+const MAX_DESCRIPTION = 1_000
+const MAX_BODY_BYTES = 4_096
+
+export const INPUT_VARIANTS: readonly Variant[] = [
+  {
+    name: 'refuses-long-strings',
+    description: `a name over ${MAX_NAME} characters or a description over ${MAX_DESCRIPTION} is refused with 400 and an Error record (lengths are not shown, §8)`,
+    behaviour: {
+      validate(body) {
+        const problem = conformingBehaviour.validate(body)
+        if (problem !== null) return problem
+        const { name, description } = body as { name: string; description?: string }
+        return name.length > MAX_NAME || (description ?? '').length > MAX_DESCRIPTION ? `name is limited to ${MAX_NAME} characters, description to ${MAX_DESCRIPTION}` : null
+      },
+    },
+  },
+  {
+    name: 'request-size-limit-413',
+    description: `a create body over ${MAX_BODY_BYTES} bytes is refused with 413 Payload Too Large and an Error record (sizes are not shown, §8)`,
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'createCategory' || Buffer.byteLength(request.rawBody ?? '') <= MAX_BODY_BYTES) return reply
+        if (reply.status === 201) store.pop()
+        return errorReply(413, 'payload_too_large', `request bodies are limited to ${MAX_BODY_BYTES} bytes`)
+      },
+    },
+  },
+  {
+    name: 'byte-order-mark-ignored',
+    description: 'a create body that starts with a UTF-8 byte order mark is read without it and accepted (RFC 8259 §8.1: a parser MAY ignore it)',
+    behaviour: { decodeBody: (bytes) => new TextDecoder('utf-8', { fatal: true }).decode(bytes) },
+  },
+  {
+    name: 'html-safe-json-escapes',
+    description: "answers escape <, >, &, U+2028 and U+2029 as \\u escapes and / as \\/ (Go's encoding/json and JSON for HTML pages)",
+    behaviour: {
+      finish: (reply) => ({
+        ...reply,
+        body: serialise(reply.body).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replaceAll('/', '\\/'),
+      }),
+    },
+  },
+]
