@@ -14,7 +14,7 @@ const JSON_TYPES: readonly JsonType[] = ['null', 'boolean', 'integer', 'number',
 interface PropertySchema {
   type?: string
 }
-interface ObjectSchema {
+export interface ObjectSchema {
   type?: string
   required?: string[]
   properties?: Record<string, PropertySchema>
@@ -34,15 +34,14 @@ const admits = (declared: string | undefined, type: JsonType) => declared === ty
 const article = (type: JsonType) => (type === 'integer' || type === 'array' || type === 'object' ? 'an' : 'a')
 const shown = (type: JsonType) => (type === 'number' ? 'number with a fraction' : type)
 
-function newCategorySchema(): ObjectSchema {
+export function newCategorySchema(): ObjectSchema {
   const schema = openApiDocument().components.schemas.NewCategory as ObjectSchema | undefined
   if (!schema?.properties) throw new Error('spec/openapi.yaml has no NewCategory schema with properties')
   return schema
 }
 
-/** Every wrong-type case the schema gives, in a stable order. */
-export function wrongTypeCases(): WrongTypeCase[] {
-  const schema = newCategorySchema()
+/** Every wrong-type case the schema gives (NewCategory of spec/openapi.yaml by default), in a stable order. */
+export function wrongTypeCases(schema: ObjectSchema = newCategorySchema()): WrongTypeCase[] {
   const cases: WrongTypeCase[] = []
   for (const [property, declared] of Object.entries(schema.properties ?? {})) {
     if (declared.type === undefined) continue
@@ -73,9 +72,8 @@ const ARBITRARIES: Record<JsonType, fc.Arbitrary<unknown>> = {
  * the case key), so a server that wrongly stores the body shows it in the list that follows; the
  * array body starts with a valid NewCategory (a server that takes arrays as batches creates it).
  */
-export function wrongTypeBody(c: WrongTypeCase, marker: string, seed: number, index: number): string {
+export function wrongTypeBody(c: WrongTypeCase, marker: string, seed: number, index: number, schema: ObjectSchema = newCategorySchema()): string {
   const drawn = fc.sample(ARBITRARIES[c.type], { seed: (seed + index) | 0, numRuns: 1 })[0]
-  const schema = newCategorySchema()
   const valid: Record<string, unknown> = {}
   for (const [property, declared] of Object.entries(schema.properties ?? {})) if (declared.type === 'string') valid[property] = marker
   if (c.property !== undefined) return JSON.stringify({ ...valid, [c.property]: drawn })

@@ -50,6 +50,16 @@ const listCategories = () => httpClient().send({ method: 'GET', path: '/categori
 const post = (label: string) => `POST /categories with ${label}`
 
 export function categoryProbes(): CategoryProbes {
+  // refusals are sent by their own checks; the last list waits for those that were started (a
+  // --rule that needs none sends none), and does not send any itself
+  const startedRefusals = new Set<Promise<HttpResult>>()
+  const refusal = (send: () => Promise<HttpResult>) =>
+    once(() => {
+      const sent = send()
+      startedRefusals.add(sent)
+      return sent
+    })
+
   const creates: CreateProbe[] = VALID_CREATES.map((c) => {
     const sent = once(async () => c.body(recordPrefix()))
     return { case: c, label: post(c.label), sent, probe: once(async () => postCategory(c.key, createText(c, await sent()), VALID_AUTHORIZATION)) }
@@ -58,7 +68,7 @@ export function categoryProbes(): CategoryProbes {
   const refusals: RefusalProbe[] = []
   for (const c of INVALID_BODIES) {
     const marker = c.key === 'missing-name' ? () => `${recordPrefix()}-missing-name` : undefined
-    refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, probe: once(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION)) })
+    refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, probe: refusal(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION)) })
   }
   for (const c of MALFORMED_BODIES) {
     refusals.push({
@@ -68,7 +78,7 @@ export function categoryProbes(): CategoryProbes {
       status: 400,
       marker: () => malformedMarker(recordPrefix(), c.key),
       ...(c.mayAcceptAs ? { mayAcceptAs: { name: () => c.mayAcceptAs!.name(recordPrefix()), why: c.mayAcceptAs.why } } : {}),
-      probe: once(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION)),
+      probe: refusal(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION)),
     })
   }
   wrongTypeCases().forEach((c, index) => {
@@ -79,7 +89,7 @@ export function categoryProbes(): CategoryProbes {
       rule: 'create-rejects-invalid-values',
       status: 400,
       marker,
-      probe: once(() => postCategory(c.key, wrongTypeBody(c, marker(), runContext().seed, index), VALID_AUTHORIZATION)),
+      probe: refusal(() => postCategory(c.key, wrongTypeBody(c, marker(), runContext().seed, index), VALID_AUTHORIZATION)),
     })
   })
   for (const credential of CREDENTIAL_CASES) {
@@ -92,7 +102,7 @@ export function categoryProbes(): CategoryProbes {
       rule: credential.rule,
       status: 401,
       marker,
-      probe: once(async () => {
+      probe: refusal(async () => {
         const unusable = credential.unusableWith?.(runContext().apiKey)
         if (unusable) throw new NotApplicable(`not verified: ${unusable}`)
         return postCategory(key, JSON.stringify({ name: marker() }), credential.authorization(runContext().runId))
@@ -103,9 +113,12 @@ export function categoryProbes(): CategoryProbes {
   let firstListStarted = false
   const firstList = once(() => ((firstListStarted = true), listCategories()))
   const lastList = once(async () => {
-    // every POST the write plan allows is sent (the others settle at once, unsent), then the list
-    const settled = await Promise.allSettled([...creates.map((c) => c.probe()), ...refusals.map((r) => r.probe())])
-    const posts = settled.flatMap((s) => (s.status === 'fulfilled' && s.value.exchange.sent !== false ? [s.value] : []))
+    const settled = await Promise.allSettled(creates.map((c) => c.probe()))
+    for (let seen = -1; seen !== startedRefusals.size; ) {
+      seen = startedRefusals.size
+      settled.push(...(await Promise.allSettled(startedRefusals)))
+    }
+    const posts = [...new Set(settled.flatMap((s) => (s.status === 'fulfilled' && s.value.exchange.sent !== false ? [s.value] : [])))]
     if (posts.length === 0) throw new NotApplicable('no POST was sent in this run')
     // a list one of the run's checks asked for is answered before this one goes out, so the two compare
     const first = firstListStarted ? await firstList() : undefined

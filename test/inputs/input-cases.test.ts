@@ -1,0 +1,97 @@
+/**
+ * The suite's inputs, proven in-process: every valid create is a NewCategory, every malformed body
+ * is refused by a strict JSON parser, every generated wrong-type body fails the NewCategory schema
+ * whatever the seed (fast-check draws the seeds), and the wrong-type cases follow the schema.
+ */
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { schemaProblems } from '../../lib/spec/schema-registry.ts'
+import { MALFORMED_BODIES } from '../../suites/cases/malformed-json.ts'
+import { createText, VALID_CREATES } from '../../suites/cases/valid-creates.ts'
+import { POST_PROBE_ORDER, POST_PROBES } from '../../suites/cases/write-order.ts'
+import { newCategorySchema, wrongTypeBody, wrongTypeCases } from '../../suites/cases/wrong-types.ts'
+
+const PREFIX = 'conform-20260101-0000-abcd'
+const strictJson = (body: string | Uint8Array) => JSON.parse(typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body)) as unknown
+
+describe('valid creates', () => {
+  test.each(VALID_CREATES.map((c) => [c.key, c] as const))('%s is a NewCategory, sent as JSON that reads back to the same body', (_key, c) => {
+    const body = c.body(PREFIX)
+    expect(schemaProblems('NewCategory', body)).toBeNull()
+    expect(JSON.parse(createText(c, body))).toEqual(body)
+    expect(body.name).toContain(PREFIX)
+  })
+
+  test('the string classes are there: every control character, U+2028/9, decomposed accents, astral and ZWJ, NBSP, lengths past 255, 1,000 and 4,000', () => {
+    const all = VALID_CREATES.flatMap((c) => Object.values(c.body(PREFIX)))
+    const text = all.join('')
+    for (let code = 0; code < 0x20; code++) expect(text, `U+${code.toString(16)}`).toContain(String.fromCharCode(code))
+    for (const s of ['\u2028', '\u2029', '"', '\\', '/', 'e\u0301', '\u200d', '\u00a0', '🐇', '\u05e9']) expect(text).toContain(s)
+    expect(all.some((s) => s.length > 255 && s.length < 1_000)).toBe(true)
+    expect(all.some((s) => s.length > 1_000 && s.length < 4_000)).toBe(true)
+    expect(all.some((s) => s.length > 4_000)).toBe(true)
+    // the decomposed text must not already be in NFC, or a normalising store would pass
+    expect(all.some((s) => s !== s.normalize('NFC'))).toBe(true)
+  })
+})
+
+describe('malformed JSON', () => {
+  test.each(MALFORMED_BODIES.map((c) => [c.key, c] as const))('%s is refused by a strict UTF-8 JSON parser', (_key, c) => {
+    expect(() => strictJson(c.body(PREFIX))).toThrow()
+  })
+})
+
+describe('wrong types generated from the schema', () => {
+  test('each property × each JSON type not its own, and each body type that is not an object', () => {
+    const keys = wrongTypeCases().map((c) => c.key)
+    expect(keys).toHaveLength(2 * 6 + 6)
+    expect(keys).toContain('wrong-type-name-integer')
+    expect(keys).toContain('wrong-type-description-null')
+    expect(keys).toContain('wrong-type-body-array')
+    expect(keys.some((k) => k.endsWith('-string') && !k.startsWith('wrong-type-body'))).toBe(false)
+  })
+
+  test('a change of the schema changes the cases', () => {
+    const schema = newCategorySchema()
+    const widened = { ...schema, properties: { ...schema.properties, rank: { type: 'integer' } } }
+    const added = wrongTypeCases(widened).filter((c) => c.property === 'rank')
+    // integer admits no other type; "number" here means a value with a fraction
+    expect(added.map((c) => c.type)).toEqual(['null', 'boolean', 'number', 'string', 'array', 'object'])
+    const numeric = { ...schema, properties: { ...schema.properties, name: { type: 'number' } } }
+    expect(wrongTypeCases(numeric).filter((c) => c.property === 'name').map((c) => c.type)).toEqual(['null', 'boolean', 'string', 'array', 'object'])
+  })
+
+  test('whatever the seed, every generated body is JSON that fails the NewCategory schema and carries the marker', () => {
+    const cases = wrongTypeCases()
+    fc.assert(
+      fc.property(fc.integer(), (seed) => {
+        cases.forEach((c, index) => {
+          const text = wrongTypeBody(c, `${PREFIX}-${c.key}`, seed, index)
+          expect(schemaProblems('NewCategory', JSON.parse(text)), `${c.key} with seed ${seed}: ${text}`).not.toBeNull()
+          if (c.type === 'string' || c.type === 'array' || c.property !== undefined) expect(text).toContain(`${PREFIX}-${c.key}`)
+        })
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  test('the same seed draws the same values; another seed draws others', () => {
+    const texts = (seed: number) => wrongTypeCases().map((c, i) => wrongTypeBody(c, 'm', seed, i))
+    expect(texts(7)).toEqual(texts(7))
+    expect(texts(7)).not.toEqual(texts(8))
+  })
+})
+
+describe('write order', () => {
+  test('declares every POST once: each valid create, malformed body and wrong-type case', () => {
+    expect(new Set(POST_PROBE_ORDER).size).toBe(POST_PROBE_ORDER.length)
+    for (const key of [...VALID_CREATES.map((c) => c.key), ...MALFORMED_BODIES.map((c) => c.key), ...wrongTypeCases().map((c) => c.key)]) {
+      expect(POST_PROBE_ORDER).toContain(key)
+    }
+  })
+
+  test('a default run creates at most 8 records on a conforming server, and the first six POSTs include two creates', () => {
+    expect(POST_PROBES.filter((p) => p.creates).length).toBeLessThanOrEqual(8)
+    expect(POST_PROBES.slice(0, 6).filter((p) => p.creates)).toHaveLength(2)
+  })
+})
