@@ -29,7 +29,10 @@ describe('expectEchoedFields', () => {
 
   test('the failure names the field, what was sent and what came back', () => {
     const verdict = verdictOf(() => expectEchoedFields({ name: '  dog  ' }, created({ id: 1, name: 'dog' })))
-    expect(verdict).toMatchObject({ code: 'FIELD_CHANGED', message: 'the created record changed "name"' })
+    expect(verdict).toMatchObject({
+      code: 'FIELD_CHANGED',
+      message: 'the created record changed "name"; first difference at character 0: sent U+0020, got U+0064 (lengths 7 and 3)',
+    })
   })
 })
 

@@ -1,0 +1,56 @@
+/**
+ * The whole-run checks of lib/checks/category.ts on built lists: a category listed first is listed
+ * again, unchanged (§4.1, no delete); what a refused POST sent is found by its marker; long
+ * values are shown cut, with where they differ.
+ */
+import { describe, expect, test } from 'vitest'
+import { expectStillListed, firstDifference, recordsHolding, shownValue, type CategoryRecord } from '../../lib/checks/category.ts'
+import { parseJsonExact } from '../../lib/json/exact-json.ts'
+import { outcomeOf, verdictOf } from './make-response.ts'
+
+const records = (text: string) => parseJsonExact(text) as CategoryRecord[]
+const FIRST = '[{"id":1,"name":"dog","description":"d"},{"id":2,"name":"cat"}]'
+
+describe('expectStillListed', () => {
+  test.each([
+    ['the same list', FIRST, 'pass'],
+    ['the same, in another order, with a new category and extra properties', '[{"id":3,"name":"new"},{"id":2,"name":"cat","petCount":4},{"id":1,"name":"dog","description":"d"}]', 'pass'],
+    ['an id past 2^53 written in another form', '[{"id":1E0,"name":"dog","description":"d"},{"id":2.0,"name":"cat"}]', 'pass'],
+    ['a category gone', '[{"id":2,"name":"cat"}]', 'VANISHED_FROM_LIST'],
+    ['a name changed', '[{"id":1,"name":"Dog","description":"d"},{"id":2,"name":"cat"}]', 'CHANGED_BETWEEN_LISTS'],
+    ['a description dropped', '[{"id":1,"name":"dog"},{"id":2,"name":"cat"}]', 'CHANGED_BETWEEN_LISTS'],
+    ['a description added', '[{"id":1,"name":"dog","description":"d"},{"id":2,"name":"cat","description":""}]', 'CHANGED_BETWEEN_LISTS'],
+  ].map(([label, later, outcome]) => ({ label, later, outcome })))('$label → $outcome', ({ later, outcome }) => {
+    expect(outcomeOf(() => expectStillListed(records(FIRST), records(later)))).toBe(outcome)
+  })
+
+  test('the failure counts the categories gone and names the first', () => {
+    const earlier = records(JSON.stringify(Array.from({ length: 10 }, (_, i) => ({ id: i + 1, name: `seeded-${i + 1}` }))))
+    expect(verdictOf(() => expectStillListed(earlier, earlier.slice(7)))).toMatchObject({
+      code: 'VANISHED_FROM_LIST',
+      message: '7 of the 10 categories listed first are missing from the list sent after the run\'s POSTs (first: id 1, "seeded-1")',
+    })
+  })
+})
+
+describe('recordsHolding', () => {
+  const list = records('[{"id":1,"name":"conform-R-missing-name-x"},{"id":2,"name":"42","description":"conform-R-wrong-type-name-integer"},{"id":3,"name":"dog"}]')
+  test('finds a marker in a name or a description, and nothing else', () => {
+    expect(recordsHolding(list, 'conform-R-wrong-type-name-integer').map((r) => r.id)).toEqual([2])
+    expect(recordsHolding(list, 'conform-R-missing-name').map((r) => r.id)).toEqual([1])
+    expect(recordsHolding(list, 'conform-R-malformed-nan')).toEqual([])
+  })
+})
+
+describe('failure lines for long and subtle values', () => {
+  test('a long string is cut with its length; a short one is shown whole', () => {
+    expect(shownValue('x'.repeat(4097))).toBe(`${JSON.stringify('x'.repeat(120))}… (4097 characters)`)
+    expect(shownValue('dog')).toBe('"dog"')
+  })
+  test('the first difference names the position and the code points', () => {
+    expect(firstDifference('a\tb', 'a b')).toBe('; first difference at character 1: sent U+0009, got U+0020 (lengths 3 and 3)')
+    expect(firstDifference('x'.repeat(256), 'x'.repeat(255))).toBe('; first difference at character 255: sent U+0078, got its end (lengths 256 and 255)')
+    expect(firstDifference('e\u0301', 'é')).toBe('; first difference at character 0: sent U+0065, got U+00E9 (lengths 2 and 1)')
+    expect(firstDifference(1, 'a')).toBe('')
+  })
+})
