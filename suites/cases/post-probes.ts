@@ -1,8 +1,7 @@
 /**
- * Every POST the suite can send, in priority order. A run sends the first --max-writes of them
- * (all by default, none under --read-only), so this table is the bound on what one run can create:
- * the valid creations create a record each, and the others create one only on a server that
- * wrongly accepts them. Every name carries the run's prefix, so records can be found afterwards.
+ * How the suite sends a POST: only one declared in suites/cases/write-order.ts and within the
+ * run's write budget, and every record it created goes in the ledger. Every name carries the run's
+ * prefix, so records can be found afterwards. Also the create bodies typed by hand.
  */
 import type { HttpResult } from '../../lib/http/client.ts'
 import { parseJsonExact } from '../../lib/json/exact-json.ts'

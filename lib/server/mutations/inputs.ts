@@ -147,6 +147,12 @@ export const INPUT_MUTATIONS: readonly Mutation[] = [
     behaviour: storedAs((text) => text.slice(0, 255)),
   },
   {
+    name: 'description-cut-at-1000',
+    ...CHANGED,
+    description: 'descriptions go into an NVARCHAR(1000) column that cuts longer text; names are whole',
+    behaviour: storedAs((text, field) => (field === 'description' ? text.slice(0, 1000) : text)),
+  },
+  {
     name: 'description-cut-at-4000',
     ...CHANGED,
     description: 'descriptions go into a VARCHAR2(4000) column that cuts longer text (Oracle); names are whole',
