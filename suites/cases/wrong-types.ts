@@ -55,6 +55,9 @@ export function wrongTypeCases(schema: ObjectSchema = newCategorySchema()): Wron
   return cases
 }
 
+/** Whether the body of a case holds the marker (bodies that are null, a boolean or a number cannot). */
+export const carriesMarker = (c: WrongTypeCase) => c.property !== undefined || c.type === 'string' || c.type === 'array'
+
 const value = fc.jsonValue({ maxDepth: 2 })
 const ARBITRARIES: Record<JsonType, fc.Arbitrary<unknown>> = {
   null: fc.constant(null),
