@@ -57,10 +57,10 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-whitespace',
-    label: 'leading and trailing spaces, runs of spaces and a non-breaking space in name; other Unicode spaces in description',
+    label: 'leading and trailing spaces in name; runs of spaces, non-breaking and other Unicode spaces in description',
     body: (p) => ({
-      name: `  ${p}-spaced   out\u00a0name  `,
-      description: '\u00a0\u2002en\u2003em\u2009thin\u3000ideographic\u202fnarrow  ',
+      name: `  ${p}-padded  `,
+      description: '\u00a0 runs   of\u00a0\u00a0spaces\u2002en\u2003em\u2009thin\u3000ideographic\u202fnarrow  ',
     }),
   },
   { key: 'create-name-only', label: 'name only', body: (p) => ({ name: `${p}-plain` }) },
