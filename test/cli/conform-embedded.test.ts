@@ -1,6 +1,7 @@
 /** The newcomer's run: no arguments, the embedded reference server, every rule passed, exit 0. */
 import { afterAll, describe, expect, test } from 'vitest'
 import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
+import { VALID_CREATES } from '../../suites/cases/valid-creates.ts'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
 
 describe('npm run conform with no arguments', () => {
@@ -37,7 +38,7 @@ describe('npm run conform with no arguments', () => {
 
   test('ledgers every record it created, each named after the run', () => {
     const { ledger, runId } = run.results!
-    expect(ledger.length).toBe(4)
+    expect(ledger.length).toBe(VALID_CREATES.length)
     for (const entry of ledger) expect(entry.name.trim().startsWith(`conform-${runId}-`)).toBe(true)
   })
 })
