@@ -31,7 +31,7 @@ export interface WrongTypeCase {
 /** JSON Schema types: an integer is a number too, so "number" admits both. */
 const admits = (declared: string | undefined, type: JsonType) => declared === type || (declared === 'number' && type === 'integer')
 
-const article = (type: JsonType) => (type === 'integer' || type === 'array' || type === 'object' ? 'an' : 'a')
+const article = (type: JsonType) => (type === 'null' ? '' : type === 'integer' || type === 'array' || type === 'object' ? 'an ' : 'a ')
 const shown = (type: JsonType) => (type === 'number' ? 'number with a fraction' : type)
 
 export function newCategorySchema(): ObjectSchema {
@@ -46,11 +46,11 @@ export function wrongTypeCases(schema: ObjectSchema = newCategorySchema()): Wron
   for (const [property, declared] of Object.entries(schema.properties ?? {})) {
     if (declared.type === undefined) continue
     for (const type of JSON_TYPES.filter((t) => !admits(declared.type, t))) {
-      cases.push({ key: `wrong-type-${property}-${type}`, label: `${property} as ${article(type)} ${shown(type)}`, property, type })
+      cases.push({ key: `wrong-type-${property}-${type}`, label: `${property} as ${article(type)}${shown(type)}`, property, type })
     }
   }
   for (const type of JSON_TYPES.filter((t) => !admits(schema.type ?? 'object', t))) {
-    cases.push({ key: `wrong-type-body-${type}`, label: `a body that is ${article(type)} ${shown(type)}`, type })
+    cases.push({ key: `wrong-type-body-${type}`, label: `a body that is ${article(type)}${shown(type)}`, type })
   }
   return cases
 }
