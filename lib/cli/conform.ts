@@ -8,8 +8,9 @@ import { apiKeyInArgv, ConfigError, loadConfig, USAGE, type Config } from '../co
 import { createRedactor } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
 import { preflight } from '../runner/preflight.ts'
-import { runConformance, toolVersion, type RunTarget } from '../runner/conform-run.ts'
-import { startReferenceServer, type RunningServer } from '../server/reference-server.ts'
+import { runConformance, type RunTarget } from '../runner/conform-run.ts'
+import type { RunningServer } from '../server/reference-server.ts'
+import { toolVersion } from '../project-root.ts'
 import { ruleCatalogue } from '../spec/rule-catalogue.ts'
 
 export interface Io {
@@ -63,6 +64,8 @@ export async function main(argv: string[], io: Io = processIo, env: NodeJS.Proce
   try {
     let target: RunTarget
     if (config.baseUrl === undefined) {
+      // loaded only here: with --base-url a run needs neither the server nor its schema validators
+      const { startReferenceServer } = await import('../server/reference-server.ts')
       server = await startReferenceServer({ apiKey: randomBytes(24).toString('base64url') })
       target = { baseUrl: server.baseUrl, apiKey: server.apiKey, embeddedServer: true }
       io.out(`No --base-url given: checking the embedded reference server at ${server.baseUrl} (random key).\n`)

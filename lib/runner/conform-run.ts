@@ -4,12 +4,12 @@
  * shell around this.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { Writable } from 'node:stream'
-import { fileURLToPath } from 'node:url'
 import { startVitest, type TestModule, type Vitest } from 'vitest/node'
 import type { Config } from '../config/config.ts'
+import { CODE_ROOT, RUNS_COMPILED, toolVersion } from '../project-root.ts'
 import { createRedactor } from '../http/redact.ts'
 import { jsonReport } from '../reporters/json-report.ts'
 import { junitReport } from '../reporters/junit-report.ts'
@@ -18,10 +18,9 @@ import { htmlReport } from '../reporters/html-report.ts'
 import { markdownSummary } from '../reporters/markdown-summary.ts'
 import { buildRunResult, redactedResult, type RunResult } from '../reporters/run-result.ts'
 import { terminalSummary } from '../reporters/terminal-summary.ts'
+import { phaseMarks } from './run-phases.ts'
 import type { RunContext } from '../suite-kit/run-context.ts'
 import { POST_PROBE_ORDER } from '../../suites/cases/write-order.ts'
-
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 export interface RunTarget {
   baseUrl: string
@@ -53,8 +52,6 @@ function newRunId(now: Date): string {
 }
 
 /** The version in package.json: `--version`, and the tool named in every report. */
-export const toolVersion = (): string =>
-  (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version
 
 export async function runConformance(config: Config, target: RunTarget): Promise<RunOutput> {
   const startedAt = new Date()
@@ -96,9 +93,13 @@ export async function runConformance(config: Config, target: RunTarget): Promise
       {
         watch: false,
         config: false,
-        root: PROJECT_ROOT,
-        include: ['suites/**/*.test.ts'],
+        // compiled (dist/, npm run build): the suites' JavaScript, imported natively by the worker
+        // instead of through vite's module runner; from the sources (tsx): vite transforms them
+        root: CODE_ROOT,
+        include: [RUNS_COMPILED ? 'suites/**/*.test.js' : 'suites/**/*.test.ts'],
+        ...(RUNS_COMPILED ? { experimental: { viteModuleRunner: false, nodeLoader: false } } : {}),
         reporters: [
+          phaseMarks(),
           {
             onTestRunEnd(testModules, errors) {
               modules = testModules
@@ -107,10 +108,11 @@ export async function runConformance(config: Config, target: RunTarget): Promise
           },
         ],
         provide: { conform: context },
+        // one worker: a second one loaded and compiled the same modules and schemas again, which
+        // cost more CPU and memory than running the files one after another (README, Performance)
         pool: 'threads',
         isolate: false,
-        fileParallelism: true,
-        maxWorkers: 2,
+        maxWorkers: 1,
         // every check of a file at once (vitest's default runs 5): checks await shared once()
         // probes, so at most the suite's few dozen requests are in flight, and a slow server costs about
         // its critical path (scripts/bench.ts)

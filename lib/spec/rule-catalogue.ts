@@ -1,9 +1,7 @@
 /** The rule catalogue of spec/rules.yaml: data about rules, read once, with no check logic in it. */
-import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { parse as parseYaml } from 'yaml'
+import { readSpecFile, specPath } from './spec-files.ts'
 
-export const RULES_PATH = fileURLToPath(new URL('../../spec/rules.yaml', import.meta.url))
+export const RULES_PATH = specPath('rules')
 
 export type RuleLevel = 'must' | 'advisory'
 
@@ -23,7 +21,7 @@ export interface Rule {
 let rules: Rule[] | undefined
 
 export function ruleCatalogue(): Rule[] {
-  rules ??= (parseYaml(readFileSync(RULES_PATH, 'utf8')) as { rules: Rule[] }).rules
+  rules ??= (readSpecFile('rules') as { rules: Rule[] }).rules
   return rules
 }
 

@@ -2,16 +2,14 @@
  * The schemas of spec/openapi.yaml, compiled once with Ajv and shared by the checks and the
  * reference server, so that both read the same contract.
  */
-import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
-import { parse as parseYaml } from 'yaml'
 import { int64StatusAt, numberText } from '../json/exact-json.ts'
+import { readSpecFile, specPath } from './spec-files.ts'
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
 
-export const OPENAPI_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url))
+export const OPENAPI_PATH = specPath('openapi')
 
 export type SchemaName = 'Category' | 'CategoryList' | 'NewCategory' | 'Error'
 
@@ -25,7 +23,7 @@ interface OpenApiDocument {
 
 let document: OpenApiDocument | undefined
 export function openApiDocument(): OpenApiDocument {
-  document ??= parseYaml(readFileSync(OPENAPI_PATH, 'utf8')) as OpenApiDocument
+  document ??= readSpecFile('openapi') as OpenApiDocument
   return document
 }
 

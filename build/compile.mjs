@@ -1,0 +1,44 @@
+/**
+ * `npm run build [-- --out-dir DIR]`, also run by npm as `prepare` (on `npm install` in a clone, and
+ * before `npm pack`): compiles lib/ and suites/ to JavaScript in dist/ (tsconfig.build.json), writes
+ * spec/*.yaml as JSON beside them (lib/spec/spec-files.ts), then records the digest of the sources
+ * (build/source-digest.mjs). A run then loads plain JavaScript and JSON: no TypeScript transform and
+ * no YAML parser at start-up, and vitest imports the suites natively (lib/runner/conform-run.ts).
+ * Types are checked by `npm run typecheck`, not here, so that an install never fails on them.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { DIGEST_NAME, DIST_DIR, sourceDigest } from './source-digest.mjs'
+
+const root = fileURLToPath(new URL('../', import.meta.url))
+const { values } = parseArgs({ options: { 'out-dir': { type: 'string' } } })
+const outDir = resolve(values['out-dir'] ?? join(root, DIST_DIR))
+const require = createRequire(import.meta.url)
+
+let tsc
+try {
+  tsc = join(require.resolve('typescript/package.json'), '../bin/tsc')
+} catch {
+  // an install without devDependencies: nothing to compile with; runs use the sources through tsx
+  process.stderr.write('build: typescript (a devDependency) is not installed; runs use the sources through tsx\n')
+  process.exit(0)
+}
+// taken before compiling: a source edited meanwhile leaves dist/ marked stale, never the reverse
+const digest = sourceDigest(root)
+rmSync(outDir, { recursive: true, force: true })
+const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', outDir], { cwd: root, stdio: 'inherit' })
+if (compiled.status !== 0) {
+  process.stderr.write(`build: tsc exited ${compiled.status ?? compiled.signal}; ${outDir} is not marked current, so runs use the sources\n`)
+  process.exit(1)
+}
+const { parse } = require('yaml')
+mkdirSync(join(outDir, 'spec'), { recursive: true })
+for (const file of readdirSync(join(root, 'spec')).filter((name) => name.endsWith('.yaml'))) {
+  const data = parse(readFileSync(join(root, 'spec', file), 'utf8'))
+  writeFileSync(join(outDir, 'spec', file.replace(/\.yaml$/, '.json')), JSON.stringify(data))
+}
+writeFileSync(join(outDir, DIGEST_NAME), digest + '\n')

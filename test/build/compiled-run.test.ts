@@ -1,0 +1,86 @@
+/**
+ * The compiled run (build/compile.mjs → dist/) is the sources' run, and is used only while it is:
+ * the build turns every source into its output and spec/*.yaml into the same data as JSON;
+ * bin/conform.mjs runs dist/ while its digest matches the sources and the sources once one changed.
+ * Everything happens in a copy of the project in a temporary folder, never in this one's dist/,
+ * which other tests' runs are using.
+ */
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, appendFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parse as parseYaml } from 'yaml'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { distIsCurrent, sourceDigest } from '../../build/source-digest.mjs'
+import { cleanEnv, ROOT, runNode } from '../helpers/child-process.ts'
+
+const copy = mkdtempSync(join(tmpdir(), 'conform-build-'))
+const dist = join(copy, 'dist')
+
+beforeAll(async () => {
+  for (const entry of ['bin', 'build', 'lib', 'suites', 'spec', 'package.json', 'tsconfig.json', 'tsconfig.build.json']) {
+    cpSync(join(ROOT, entry), join(copy, entry), { recursive: true })
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir')
+  const build = await runNode([join(copy, 'build/compile.mjs')], { cwd: copy })
+  expect(build.code, build.stderr).toBe(0)
+}, 60_000)
+afterAll(() => rmSync(copy, { recursive: true, force: true }))
+
+const tsFiles = (dir: string) =>
+  readdirSync(join(copy, dir), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts'))
+
+describe('npm run build', () => {
+  test('compiles every source of lib/ and suites/ to JavaScript, with .js imports', () => {
+    for (const dir of ['lib', 'suites']) {
+      for (const file of tsFiles(dir)) {
+        const out = join(dist, dir, file.replace(/\.ts$/, '.js'))
+        expect(existsSync(out), out).toBe(true)
+        expect(readFileSync(out, 'utf8')).not.toMatch(/from '\.{1,2}\/[^']*\.ts'/)
+      }
+    }
+  })
+
+  test('writes each document of spec/ as JSON holding the same data as its YAML', () => {
+    const yamlFiles = readdirSync(join(copy, 'spec')).filter((f) => f.endsWith('.yaml'))
+    expect(yamlFiles.length).toBeGreaterThan(0)
+    for (const file of yamlFiles) {
+      const json = JSON.parse(readFileSync(join(dist, 'spec', file.replace('.yaml', '.json')), 'utf8'))
+      expect(json).toEqual(parseYaml(readFileSync(join(copy, 'spec', file), 'utf8')))
+    }
+  })
+
+  test('records the digest of the sources, which any edit of a source, a suite or the spec changes', () => {
+    expect(distIsCurrent(copy)).toBe(true)
+    const before = sourceDigest(copy)
+    for (const file of ['lib/checks/response.ts', 'suites/versioning.test.ts', 'spec/rules.yaml']) {
+      const text = readFileSync(join(copy, file), 'utf8')
+      writeFileSync(join(copy, file), text + '\n')
+      expect(sourceDigest(copy), file).not.toBe(before)
+      writeFileSync(join(copy, file), text)
+    }
+    expect(sourceDigest(copy)).toBe(before)
+  })
+})
+
+describe('bin/conform.mjs', () => {
+  const conform = () => runNode([join(copy, 'bin/conform.mjs'), '--report-dir', join(copy, 'reports')], { cwd: copy, env: cleanEnv() })
+
+  test('runs dist/ while it matches the sources, and the sources as soon as one changes', async () => {
+    // a dist/ that cannot run, still marked current: the run must be dist/'s
+    const cli = join(dist, 'lib/cli/conform.js')
+    const compiled = readFileSync(cli, 'utf8')
+    writeFileSync(cli, `throw new Error('dist/ ran')\n${compiled}`)
+    const fromDist = await conform()
+    expect(fromDist.code).not.toBe(0)
+    expect(fromDist.stderr).toContain('dist/ ran')
+
+    // an edited source: dist/ no longer matches, the sources run (through tsx) and pass
+    appendFileSync(join(copy, 'lib/cli/conform.ts'), '\n// edited after the build\n')
+    const fromSources = await conform()
+    expect(fromSources.stderr).not.toContain('dist/ ran')
+    expect(fromSources.code, fromSources.stdout + fromSources.stderr).toBe(0)
+    expect(fromSources.stdout).toContain('Verdict: PASS')
+  }, 120_000)
+})
