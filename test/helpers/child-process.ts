@@ -1,0 +1,57 @@
+/**
+ * Running a Node child and collecting what it did: the one spawn-and-collect helper of the tests and
+ * scripts (test/helpers/run-conform.ts, scripts/bench/, test/bench/).
+ */
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+/** The environment without anything that could change a run: CI's own CONFORM_* or GITHUB_*, proxies. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^CONFORM_|^(HTTPS?|NO|ALL)_PROXY$|^GITHUB_/i.test(name)) continue
+    env[name] = value
+  }
+  for (const [name, value] of Object.entries(extra)) if (value !== undefined) env[name] = value
+  return env
+}
+
+export interface NodeRun {
+  /** Exit code; null when killed (killAfterMs) or ended by a signal. */
+  code: number | null
+  stdout: string
+  stderr: string
+  /** performance.now() of this process at spawn and at the child's exit. */
+  spawnedAt: number
+  exitedAt: number
+}
+
+export interface NodeRunOptions {
+  env?: NodeJS.ProcessEnv
+  cwd?: string
+  /** SIGKILL after this long. */
+  killAfterMs?: number
+  /** The executable; default this Node. */
+  command?: string
+}
+
+/** Runs `node ...args` (or `command ...args`), stdin closed, and resolves once it has exited and its output is read. */
+export function runNode(args: string[], options: NodeRunOptions = {}): Promise<NodeRun> {
+  return new Promise((resolve) => {
+    const spawnedAt = performance.now()
+    const child = spawn(options.command ?? process.execPath, args, { cwd: options.cwd ?? ROOT, env: options.env ?? cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 120_000)
+    let exitedAt = 0
+    child.on('exit', () => (exitedAt = performance.now()))
+    child.on('close', (code) => {
+      clearTimeout(killer)
+      resolve({ code, stdout, stderr, spawnedAt, exitedAt: exitedAt || performance.now() })
+    })
+  })
+}
