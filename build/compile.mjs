@@ -1,18 +1,18 @@
 /**
  * `npm run build [-- --out-dir DIR]`, also run by npm as `prepare` (on `npm install` in a clone, and
- * before `npm pack`): compiles lib/ and suites/ to JavaScript in dist/ (tsconfig.build.json), writes
- * spec/*.yaml as JSON beside them (lib/spec/spec-files.ts), then records the digest of the sources
+ * before `npm pack`): compiles lib/ and suites/ to JavaScript in dist/ (tsconfig.build.json), copies
+ * their other files beside it, writes spec/*.yaml as JSON beside them (lib/spec/spec-files.ts), then records the digest of the sources
  * (build/source-digest.mjs). A run then loads plain JavaScript and JSON: no TypeScript transform and
  * no YAML parser at start-up, and vitest imports the suites natively (lib/runner/conform-run.ts).
  * Types are checked by `npm run typecheck`, not here, so that an install never fails on them.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { DIGEST_NAME, DIST_DIR, sourceDigest } from './source-digest.mjs'
+import { DIGEST_NAME, DIST_DIR, sourceDigest, sourceFiles } from './source-digest.mjs'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 const { values } = parseArgs({ options: { 'out-dir': { type: 'string' } } })
@@ -34,6 +34,13 @@ const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.bu
 if (compiled.status !== 0) {
   process.stderr.write(`build: tsc exited ${compiled.status ?? compiled.signal}; ${outDir} is not marked current, so runs use the sources\n`)
   process.exit(1)
+}
+// what the code reads beside itself (a stylesheet …): copied, since tsc emits only JavaScript
+for (const dir of ['lib', 'suites']) {
+  for (const file of sourceFiles(root, dir).filter((name) => !name.endsWith('.ts'))) {
+    mkdirSync(dirname(join(outDir, dir, file)), { recursive: true })
+    copyFileSync(join(root, dir, file), join(outDir, dir, file))
+  }
 }
 const { parse } = require('yaml')
 mkdirSync(join(outDir, 'spec'), { recursive: true })

@@ -8,23 +8,31 @@ import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-/** What dist/ is made from: the TypeScript of lib/ and suites/ (tsconfig.build.json), the YAML of spec/. */
+/**
+ * What dist/ is made from: every file of lib/ and suites/ (the TypeScript compiled by
+ * tsconfig.build.json, anything else, such as a stylesheet, copied) and the YAML of spec/.
+ */
 export const SOURCES = [
-  { dir: 'lib', ext: '.ts' },
-  { dir: 'suites', ext: '.ts' },
+  { dir: 'lib', ext: '' },
+  { dir: 'suites', ext: '' },
   { dir: 'spec', ext: '.yaml' },
 ]
 export const DIST_DIR = 'dist'
 export const DIGEST_NAME = 'source-digest.txt'
 
+/** The files under root/dir, as sorted relative paths with forward slashes. */
+export function sourceFiles(root, dir) {
+  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath ?? entry.path, entry.name).slice(join(root, dir).length + 1).replaceAll('\\', '/'))
+    .sort()
+}
+
 /** SHA-256 over the path and content of every source file, in a fixed order. */
 export function sourceDigest(root) {
   const hash = createHash('sha256')
   for (const { dir, ext } of SOURCES) {
-    const files = readdirSync(join(root, dir), { recursive: true })
-      .map((file) => String(file).replaceAll('\\', '/'))
-      .filter((file) => file.endsWith(ext))
-      .sort()
+    const files = sourceFiles(root, dir).filter((file) => file.endsWith(ext))
     for (const file of files) {
       hash.update(`${dir}/${file}\0`)
       hash.update(readFileSync(join(root, dir, file)))

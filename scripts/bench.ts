@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--report-dir DIR] [--reps N] [--dredd PATH]`: how fast a conformance
+ * `npm run bench [-- --quick] [--report-dir DIR] [--reps N] [--dredd PATH]` (--help): how fast a conformance
  * run is, where its time goes, and how large a list the suite judges at full speed. Prints a table and
  * writes bench.json to the report directory. A measurement, not a test: it asserts nothing about
  * time and exits 0 whenever it could measure (test/bench/bench-quick.test.ts runs the quick mode so
@@ -13,8 +13,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { DEFAULTS } from '../lib/config/config.ts'
+import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionSpec, type OptionValue } from '../lib/config/options.ts'
 import { conformRun, SLOW_DELAY_MS, summarise, type ConformKind, type ConformSample } from './bench/conform-runs.ts'
 import { sideBySide } from './bench/dredd.ts'
 import { measureClient, measureLists } from './bench/large-lists.ts'
@@ -32,15 +32,41 @@ import { round } from './bench/stats.ts'
  */
 const CRITICAL_CHAIN = 2
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean' }, 'report-dir': { type: 'string' }, reps: { type: 'string' }, dredd: { type: 'string' } } })
+const BENCH_OPTIONS = [
+  { flag: 'quick', kind: 'boolean', help: 'small sizes, one repetition: proves the benchmark still works' },
+  { flag: 'report-dir', kind: 'string', value: 'DIR', env: 'CONFORM_REPORT_DIR', default: 'reports', help: 'where bench.json goes' },
+  { flag: 'reps', kind: 'integer', value: 'N', min: 1, defaultText: '5, 1 with --quick', help: 'runs of each kind of conformance run' },
+  { flag: 'dredd', kind: 'string', value: 'PATH', help: "an installed Dredd (its bin), to measure a run side by side with Dredd's 7 checks" },
+  { flag: 'help', short: 'h', kind: 'boolean', help: 'this text' },
+] as const satisfies readonly OptionSpec[]
+
+const USAGE = `Usage: npm run bench -- [options]
+
+Measures conformance runs (wall, CPU, peak memory, phases) and large lists, prints tables and
+writes bench.json. Asserts nothing: exit 0 whenever it could measure.
+
+${optionsHelp(BENCH_OPTIONS)}`
+
+async function main(argv: string[]): Promise<number> {
+  let values: Record<(typeof BENCH_OPTIONS)[number]['flag'], OptionValue>
+  try {
+    values = resolveOptions(BENCH_OPTIONS, parseFlags(BENCH_OPTIONS, argv), (name) => process.env[name]) as typeof values
+  } catch (error) {
+    if (!(error instanceof OptionError)) throw error
+    process.stderr.write(`bench: ${error.message}\n`)
+    return 2
+  }
+  if (values.help) {
+    process.stdout.write(USAGE + '\n')
+    return 0
+  }
   const quick = values.quick === true
-  const reps = values.reps !== undefined ? Math.max(1, Number(values.reps)) : quick ? 1 : 5
+  const reps = (values.reps as number | undefined) ?? (quick ? 1 : 5)
   const listReps = quick ? 1 : 3
   const sizes = quick ? [10_000] : [100_000, 1_000_000]
   /** Categories the reference server holds in the seeded run (big ids). */
   const seedCount = quick ? 1_000 : 100_000
-  const reportDir = resolve(values['report-dir'] ?? 'reports')
+  const reportDir = resolve(values['report-dir'] as string)
   const scratch = mkdtempSync(join(tmpdir(), 'conform-bench-'))
   const host = machine()
   const log = (line: string) => process.stderr.write(`bench: ${line}\n`)
@@ -66,7 +92,7 @@ async function main(): Promise<number> {
     }
 
     // 2. side by side with Dredd, when one is given
-    const besideDredd = values.dredd ? await sideBySide(values.dredd, quick ? 1 : Math.max(reps, 7), scratch, log) : undefined
+    const besideDredd = values.dredd ? await sideBySide(values.dredd as string, quick ? 1 : Math.max(reps, 7), scratch, log) : undefined
 
     // 3. large lists, then the HTTP client reading the largest body (big ids)
     const { lists, largest } = await measureLists(sizes, listReps, scratch, log)
@@ -109,7 +135,7 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
+main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code
   },

@@ -5,12 +5,12 @@
  * Everything happens in a copy of the project in a temporary folder, never in this one's dist/,
  * which other tests' runs are using.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, appendFileSync } from 'node:fs'
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { distIsCurrent, sourceDigest } from '../../build/source-digest.mjs'
+import { distIsCurrent, sourceDigest, sourceFiles } from '../../build/source-digest.mjs'
 import { cleanEnv, ROOT, runNode } from '../helpers/child-process.ts'
 
 const copy = mkdtempSync(join(tmpdir(), 'conform-build-'))
@@ -26,18 +26,15 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => rmSync(copy, { recursive: true, force: true }))
 
-const tsFiles = (dir: string) =>
-  readdirSync(join(copy, dir), { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith('.ts'))
-
 describe('npm run build', () => {
-  test('compiles every source of lib/ and suites/ to JavaScript, with .js imports', () => {
+  test('compiles every TypeScript file of lib/ and suites/ to JavaScript with .js imports, and copies the others', () => {
     for (const dir of ['lib', 'suites']) {
-      for (const file of tsFiles(dir)) {
+      const files = sourceFiles(copy, dir)
+      for (const file of files) {
         const out = join(dist, dir, file.replace(/\.ts$/, '.js'))
         expect(existsSync(out), out).toBe(true)
-        expect(readFileSync(out, 'utf8')).not.toMatch(/from '\.{1,2}\/[^']*\.ts'/)
+        if (file.endsWith('.ts')) expect(readFileSync(out, 'utf8')).not.toMatch(/from '\.{1,2}\/[^']*\.ts'/)
+        else expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(copy, dir, file), 'utf8'))
       }
     }
   })
@@ -51,10 +48,10 @@ describe('npm run build', () => {
     }
   })
 
-  test('records the digest of the sources, which any edit of a source, a suite or the spec changes', () => {
+  test('records the digest of the sources, which any edit of a source, a copied file, a suite or the spec changes', () => {
     expect(distIsCurrent(copy)).toBe(true)
     const before = sourceDigest(copy)
-    for (const file of ['lib/checks/response.ts', 'suites/versioning.test.ts', 'spec/rules.yaml']) {
+    for (const file of ['lib/checks/response.ts', 'lib/reporters/report.css', 'suites/versioning.test.ts', 'spec/rules.yaml']) {
       const text = readFileSync(join(copy, file), 'utf8')
       writeFileSync(join(copy, file), text + '\n')
       expect(sourceDigest(copy), file).not.toBe(before)
