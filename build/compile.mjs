@@ -7,7 +7,7 @@
  * Types are checked by `npm run typecheck`, not here, so that an install never fails on them.
  */
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -29,23 +29,31 @@ try {
 }
 // taken before compiling: a source edited meanwhile leaves dist/ marked stale, never the reverse
 const digest = sourceDigest(root)
-rmSync(outDir, { recursive: true, force: true })
-const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', outDir], { cwd: root, stdio: 'inherit' })
+// built beside dist/ and swapped in at the end, so that runs going on meanwhile (npm test, npm pack
+// while tests run) never see a half-written dist/
+const building = `${outDir}.building-${process.pid}`
+rmSync(building, { recursive: true, force: true })
+const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', building], { cwd: root, stdio: 'inherit' })
 if (compiled.status !== 0) {
-  process.stderr.write(`build: tsc exited ${compiled.status ?? compiled.signal}; ${outDir} is not marked current, so runs use the sources\n`)
+  rmSync(building, { recursive: true, force: true })
+  process.stderr.write(`build: tsc exited ${compiled.status ?? compiled.signal}; ${outDir} is left as it was\n`)
   process.exit(1)
 }
 // what the code reads beside itself (a stylesheet …): copied, since tsc emits only JavaScript
 for (const dir of ['lib', 'suites']) {
   for (const file of sourceFiles(root, dir).filter((name) => !name.endsWith('.ts'))) {
-    mkdirSync(dirname(join(outDir, dir, file)), { recursive: true })
-    copyFileSync(join(root, dir, file), join(outDir, dir, file))
+    mkdirSync(dirname(join(building, dir, file)), { recursive: true })
+    copyFileSync(join(root, dir, file), join(building, dir, file))
   }
 }
 const { parse } = require('yaml')
-mkdirSync(join(outDir, 'spec'), { recursive: true })
+mkdirSync(join(building, 'spec'), { recursive: true })
 for (const file of readdirSync(join(root, 'spec')).filter((name) => name.endsWith('.yaml'))) {
   const data = parse(readFileSync(join(root, 'spec', file), 'utf8'))
-  writeFileSync(join(outDir, 'spec', file.replace(/\.yaml$/, '.json')), JSON.stringify(data))
+  writeFileSync(join(building, 'spec', file.replace(/\.yaml$/, '.json')), JSON.stringify(data))
 }
-writeFileSync(join(outDir, DIGEST_NAME), digest + '\n')
+writeFileSync(join(building, DIGEST_NAME), digest + '\n')
+const replaced = `${outDir}.replaced-${process.pid}`
+if (existsSync(outDir)) renameSync(outDir, replaced)
+renameSync(building, outDir)
+rmSync(replaced, { recursive: true, force: true })
