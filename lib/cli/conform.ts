@@ -8,7 +8,7 @@ import { apiKeyInArgv, ConfigError, loadConfig, USAGE, type Config } from '../co
 import { createRedactor } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
 import { preflight } from '../runner/preflight.ts'
-import { runConformance, type RunTarget } from '../runner/conform-run.ts'
+import type { RunTarget } from '../runner/conform-run.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { toolVersion } from '../project-root.ts'
 import { ruleCatalogue } from '../spec/rule-catalogue.ts'
@@ -60,6 +60,10 @@ export async function main(argv: string[], io: Io = processIo, env: NodeJS.Proce
     return 0
   }
 
+  // the runner (vitest, vite) loads while the server starts or the preflight waits on the network;
+  // --help, --list-rules and a bad option never load it
+  const runner = import('../runner/conform-run.ts')
+  runner.catch(() => undefined) // awaited below; a failure to load is reported there
   let server: RunningServer | undefined
   try {
     let target: RunTarget
@@ -74,6 +78,7 @@ export async function main(argv: string[], io: Io = processIo, env: NodeJS.Proce
       const unreachable = await preflight(target.baseUrl, Math.min(config.timeoutMs, 10_000), env)
       if (unreachable) return cannotRun(unreachable.message)
     }
+    const { runConformance } = await runner
     const { result, summary } = await runConformance(config, target)
     io.out(summary)
     return result.exitCode
