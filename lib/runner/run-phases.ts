@@ -1,7 +1,8 @@
 /**
  * Marks on the process's performance timeline where each phase of a run ends, so that a profile or
  * `npm run bench` (scripts/bench/conform-runs.ts) can say where the time of a run goes. A mark costs
- * microseconds; nothing reads them unless asked. bin/conform.mjs marks the entry and the loaded CLI.
+ * microseconds; nothing reads them unless asked. bin/conform.mjs marks the entry and the loaded
+ * command line (lib/cli/conform.ts, which loads this runner only once a run is to be made).
  */
 import type { Reporter } from 'vitest/node'
 

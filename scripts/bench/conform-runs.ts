@@ -28,9 +28,9 @@ export type ConformKind = 'embedded' | 'local' | 'slow' | 'seeded'
 export interface Phases {
   /** Spawn to the first line of bin/conform.mjs: Node's own start. */
   nodeStart: number
-  /** Loading the command: vitest, vite and the project's modules. */
+  /** Loading the command line (the runner, with vitest and vite, loads once a run is to be made). */
   load: number
-  /** Options, the embedded server (if any), vitest and its vite server started. */
+  /** Options read; the runner (vitest, vite) loaded while the embedded server starts; vitest and its vite server started. */
   setUp: number
   /** The worker thread started and the first suite file imported (with the modules it needs). */
   workerStart: number
