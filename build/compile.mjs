@@ -1,5 +1,5 @@
 /**
- * `npm run build [-- --out-dir DIR]`, also run by npm as `prepare` (on `npm install` in a clone, and
+ * `npm run build`, also run by npm as `prepare` (on `npm install` in a clone, and
  * before `npm pack`): compiles lib/ and suites/ to JavaScript in dist/ (tsconfig.build.json), copies
  * their other files beside it, writes spec/*.yaml as JSON beside them (lib/spec/spec-files.ts), then records the digest of the sources
  * (build/source-digest.mjs). A run then loads plain JavaScript and JSON: no TypeScript transform and
@@ -9,14 +9,12 @@
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
 import { DIGEST_NAME, DIST_DIR, sourceDigest, sourceFiles } from './source-digest.mjs'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
-const { values } = parseArgs({ options: { 'out-dir': { type: 'string' } } })
-const outDir = resolve(values['out-dir'] ?? join(root, DIST_DIR))
+const outDir = join(root, DIST_DIR)
 const require = createRequire(import.meta.url)
 
 let tsc

@@ -4,4 +4,4 @@ export declare const DIST_DIR: string
 export declare const DIGEST_NAME: string
 export declare function sourceFiles(root: string, dir: string): string[]
 export declare function sourceDigest(root: string): string
-export declare function distIsCurrent(root: string, outDir?: string): boolean
+export declare function distIsCurrent(root: string): boolean

@@ -42,10 +42,10 @@ export function sourceDigest(root) {
   return hash.digest('hex')
 }
 
-/** True when `outDir` (default dist/) was compiled from exactly the sources now under `root`. */
-export function distIsCurrent(root, outDir = join(root, DIST_DIR)) {
+/** True when root/dist/ was compiled from exactly the sources now under `root`. */
+export function distIsCurrent(root) {
   try {
-    return readFileSync(join(outDir, DIGEST_NAME), 'utf8').trim() === sourceDigest(root)
+    return readFileSync(join(root, DIST_DIR, DIGEST_NAME), 'utf8').trim() === sourceDigest(root)
   } catch {
     return false // never built, or no sources to compare with
   }
