@@ -11,7 +11,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameS
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { DIGEST_NAME, DIST_DIR, sourceDigest, sourceFiles } from './source-digest.mjs'
+import { BUILD_CONFIG, DIGEST_NAME, DIST_DIR, sourceDigest, sourceFiles } from './source-digest.mjs'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
 const outDir = join(root, DIST_DIR)
@@ -31,7 +31,7 @@ const digest = sourceDigest(root)
 // while tests run) never see a half-written dist/
 const building = `${outDir}.building-${process.pid}`
 rmSync(building, { recursive: true, force: true })
-const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', building], { cwd: root, stdio: 'inherit' })
+const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, BUILD_CONFIG), '--outDir', building], { cwd: root, stdio: 'inherit' })
 if (compiled.status !== 0) {
   rmSync(building, { recursive: true, force: true })
   process.stderr.write(`build: tsc exited ${compiled.status ?? compiled.signal}; ${outDir} is left as it was\n`)

@@ -5,7 +5,7 @@
  * Plain JavaScript: it runs before anything is compiled.
  */
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 /**
@@ -19,6 +19,8 @@ export const SOURCES = [
 ]
 export const DIST_DIR = 'dist'
 export const DIGEST_NAME = 'source-digest.txt'
+/** The build's own configuration: in a clone, never in a packed tarball (package.json `files`). */
+export const BUILD_CONFIG = 'tsconfig.build.json'
 
 /** The files under root/dir, as sorted relative paths with forward slashes. */
 export function sourceFiles(root, dir) {
@@ -42,8 +44,14 @@ export function sourceDigest(root) {
   return hash.digest('hex')
 }
 
-/** True when root/dist/ was compiled from exactly the sources now under `root`. */
+/**
+ * True when root/dist/ was compiled from exactly the sources now under `root`. In an installed
+ * package (its tarball ships dist/ and not the build's tsconfig, nor some sources such as the
+ * mutations) nothing can rebuild dist/ and not every source is there to compare: dist/ is what was
+ * packed, current whenever it was built.
+ */
 export function distIsCurrent(root) {
+  if (!existsSync(join(root, BUILD_CONFIG))) return existsSync(join(root, DIST_DIR, DIGEST_NAME))
   try {
     return readFileSync(join(root, DIST_DIR, DIGEST_NAME), 'utf8').trim() === sourceDigest(root)
   } catch {

@@ -61,6 +61,23 @@ describe('npm run build', () => {
   })
 })
 
+describe('an installed package', () => {
+  test('trusts the dist/ it was packed with: no build config there, and not every source shipped', () => {
+    const installed = mkdtempSync(join(tmpdir(), 'conform-installed-'))
+    try {
+      for (const entry of ['lib', 'suites', 'spec', 'dist']) cpSync(join(copy, entry), join(installed, entry), { recursive: true })
+      // package.json `files` leaves these out of the tarball; the digest covered them
+      for (const left of ['lib/cli/serve.ts', 'lib/server/server-cases.ts']) rmSync(join(installed, left))
+      expect(sourceDigest(installed)).not.toBe(sourceDigest(copy))
+      expect(distIsCurrent(installed)).toBe(true)
+      rmSync(join(installed, 'dist'), { recursive: true })
+      expect(distIsCurrent(installed)).toBe(false)
+    } finally {
+      rmSync(installed, { recursive: true, force: true })
+    }
+  })
+})
+
 describe('bin/conform.mjs', () => {
   const conform = () => runNode([join(copy, 'bin/conform.mjs'), '--report-dir', join(copy, 'reports')], { cwd: copy, env: cleanEnv() })
 
