@@ -1,7 +1,8 @@
 /**
  * `npm run build`, also run by npm as `prepare` (on `npm install` in a clone, and
  * before `npm pack`): compiles lib/ and suites/ to JavaScript in dist/ (tsconfig.build.json), copies
- * their other files beside it, writes spec/*.yaml as JSON beside them (lib/spec/spec-files.ts), then records the digest of the sources
+ * their other files beside it, writes spec/*.yaml as JSON beside them (lib/spec/spec-files.ts) and the
+ * schemas' validators as code (lib/spec/schema-registry.ts), then records the digest of the sources
  * (build/source-digest.mjs). A run then loads plain JavaScript and JSON: no TypeScript transform and
  * no YAML parser at start-up, and vitest imports the suites natively (lib/runner/conform-run.ts).
  * Types are checked by `npm run typecheck`, not here, so that an install never fails on them.
@@ -10,7 +11,7 @@ import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { BUILD_CONFIG, DIGEST_NAME, DIST_DIR, sourceDigest, sourceFiles } from './source-digest.mjs'
 
 const root = fileURLToPath(new URL('../', import.meta.url))
@@ -50,6 +51,9 @@ for (const file of readdirSync(join(root, 'spec')).filter((name) => name.endsWit
   const data = parse(readFileSync(join(root, 'spec', file), 'utf8'))
   writeFileSync(join(building, 'spec', file.replace(/\.yaml$/, '.json')), JSON.stringify(data))
 }
+// the schema validators, generated once here instead of compiled by every run (lib/spec/schema-registry.ts)
+const { standaloneValidators } = await import(pathToFileURL(join(building, 'lib/spec/schema-registry.js')).href)
+writeFileSync(join(building, 'spec', 'schema-validators.cjs'), standaloneValidators())
 writeFileSync(join(building, DIGEST_NAME), digest + '\n')
 const replaced = `${outDir}.replaced-${process.pid}`
 if (existsSync(outDir)) renameSync(outDir, replaced)

@@ -1,14 +1,19 @@
 /**
  * The schemas of spec/openapi.yaml, compiled once with Ajv and shared by the checks and the
- * reference server, so that both read the same contract.
+ * reference server, so that both read the same contract. A compiled run (dist/, `npm run build`)
+ * loads the validators that the build generated with Ajv's standalone code, so that it neither loads
+ * Ajv's compiler nor compiles (about 45 ms of CPU and 9 MiB per thread that validates); a run from
+ * the sources compiles them on first use.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import addFormatsModule from 'ajv-formats'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import type { Ajv, ErrorObject, KeywordCxt, ValidateFunction } from 'ajv'
 import { int64StatusAt, numberText } from '../json/exact-json.ts'
-import { RUNS_COMPILED } from '../project-root.ts'
+import { CODE_ROOT, RUNS_COMPILED } from '../project-root.ts'
 import { readSpecFile, specPath } from './spec-files.ts'
 
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
+// loaded on demand: a compiled run needs neither Ajv's compiler nor ajv-formats' plugin
+const require = createRequire(import.meta.url)
 
 export const OPENAPI_PATH = specPath('openapi')
 
@@ -44,31 +49,38 @@ function toAjvSchema(node: unknown): unknown {
   return out
 }
 
-function createAjv(): Ajv {
-  // the schemas are checked against JSON Schema's meta-schema when run from the sources (every
-  // test does); a compiled run skips that re-check, about 30 ms of CPU per thread (README, Performance)
-  const ajv = new Ajv({ allErrors: false, strict: true, strictTypes: false, validateSchema: !RUNS_COMPILED })
+/**
+ * Why the number at parent[property] is not an int64, or null when it is (or is not a number, which
+ * `type: integer` reports). Called once per id of a list: plain ids are judged without a bigint,
+ * texts made only for errors.
+ */
+function exactInt64Problem(parent: unknown, property: string | number): string | null {
+  if (parent === null || typeof parent !== 'object' || typeof (parent as Record<string, unknown>)[property] !== 'number') return null
+  const status = int64StatusAt(parent, property)
+  if (status === 'int64') return null
+  const text = numberText(parent, property)
+  return status === 'not-integer' ? `must be an integer, got ${text}` : `must be an int64 (from -2^63 to 2^63-1), got ${text}`
+}
+
+/** The name under which the generated validators (standaloneValidators) are given exactInt64Problem. */
+const EXACT_INT64_PROBLEM = 'exactInt64Problem'
+
+function createAjv(forStandaloneCode = false): Ajv {
+  const { Ajv: AjvClass, _, Name } = require('ajv') as typeof import('ajv')
+  const addFormats = require('ajv-formats') as (ajv: Ajv) => Ajv
+  const ajv = new AjvClass({ allErrors: false, strict: true, strictTypes: false, ...(forStandaloneCode ? { code: { source: true } } : {}) })
   addFormats(ajv)
   ajv.addKeyword({
     keyword: EXACT_INT64,
     schemaType: 'boolean',
-    errors: true,
-    validate: function exactInt64(
-      this: unknown,
-      _schema: boolean,
-      data: unknown,
-      _parentSchema?: unknown,
-      dataCxt?: { parentData: unknown; parentDataProperty: string | number },
-    ): boolean {
-      if (typeof data !== 'number' || !dataCxt) return true // `type: integer` reports a non-number
-      // called once per id of a list: plain ids are judged without a bigint, texts made only for errors
-      const status = int64StatusAt(dataCxt.parentData, dataCxt.parentDataProperty)
-      if (status === 'int64') return true
-      const self = exactInt64 as unknown as { errors?: Partial<ErrorObject>[] }
-      const text = numberText(dataCxt.parentData, dataCxt.parentDataProperty)
-      const message = status === 'not-integer' ? `must be an integer, got ${text}` : `must be an int64 (from -2^63 to 2^63-1), got ${text}`
-      self.errors = [{ keyword: EXACT_INT64, message, params: {} }]
-      return false
+    error: { message: ({ params }) => _`${params.problem}` },
+    code(cxt: KeywordCxt) {
+      const { gen, it } = cxt
+      // standalone code names the function; compiled here, Ajv calls the reference itself
+      const check = gen.scopeValue('func', { ref: exactInt64Problem, code: _`${new Name(EXACT_INT64_PROBLEM)}` })
+      const problem = gen.const('problem', _`${check}(${it.parentData}, ${it.parentDataProperty})`)
+      cxt.setParams({ problem })
+      cxt.fail(_`${problem} !== null`)
     },
   })
   // OpenAPI annotations that are not JSON Schema validation keywords
@@ -79,15 +91,41 @@ function createAjv(): Ajv {
   return ajv
 }
 
+const SCHEMA_NAMES: SchemaName[] = ['Category', 'CategoryList', 'NewCategory', 'Error']
+const GENERATED = 'schema-validators.cjs'
+
+/**
+ * The validators as a CommonJS module (build/compile.mjs writes it to dist/spec/): Ajv's standalone
+ * code, inside a function that is given exactInt64Problem.
+ */
+export function standaloneValidators(): string {
+  const ajv = createAjv(true)
+  const standaloneCode = require('ajv/dist/standalone') as { default: (ajv: Ajv, refs: Record<string, string>) => string }
+  const code = standaloneCode.default(ajv, Object.fromEntries(SCHEMA_NAMES.map((name) => [name, name])))
+  return `// generated by build/compile.mjs from spec/openapi.yaml (Ajv standalone code): do not edit
+module.exports = function schemaValidators(${EXACT_INT64_PROBLEM}) {
+const exports = {};
+${code}
+return exports;
+};
+`
+}
+
 let ajv: Ajv | undefined
+let generated: Record<SchemaName, ValidateFunction> | undefined
 const validators = new Map<SchemaName, ValidateFunction>()
 
 /** The compiled validator for a schema of the contract; compiled on first use, then reused. */
 export function validatorFor(name: SchemaName): ValidateFunction {
   let validate = validators.get(name)
   if (!validate) {
-    ajv ??= createAjv()
-    validate = ajv.getSchema(name)
+    if (RUNS_COMPILED) {
+      generated ??= (require(join(CODE_ROOT, 'spec', GENERATED)) as (problem: typeof exactInt64Problem) => Record<SchemaName, ValidateFunction>)(exactInt64Problem)
+      validate = generated[name]
+    } else {
+      ajv ??= createAjv()
+      validate = ajv.getSchema(name)
+    }
     if (!validate) throw new Error(`schema ${name} is not in ${OPENAPI_PATH}`)
     validators.set(name, validate)
   }
