@@ -8,9 +8,12 @@
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { distIsCurrent, sourceDigest, sourceFiles } from '../../build/source-digest.mjs'
+import { parseJsonExact } from '../../lib/json/exact-json.ts'
+import { schemaProblems } from '../../lib/spec/schema-registry.ts'
 import { cleanEnv, ROOT, runNode } from '../helpers/child-process.ts'
 
 const copy = mkdtempSync(join(tmpdir(), 'conform-build-'))
@@ -58,6 +61,32 @@ describe('npm run build', () => {
       writeFileSync(join(copy, file), text)
     }
     expect(sourceDigest(copy)).toBe(before)
+  })
+})
+
+describe('the schema validators the build generates', () => {
+  test('give every body the verdict and the messages of the validators compiled from the sources', async () => {
+    type Registry = typeof import('../../lib/spec/schema-registry.ts')
+    type ExactJson = typeof import('../../lib/json/exact-json.ts')
+    const compiled = (await import(pathToFileURL(join(dist, 'lib/spec/schema-registry.js')).href)) as Registry
+    const compiledJson = (await import(pathToFileURL(join(dist, 'lib/json/exact-json.js')).href)) as ExactJson
+    expect(existsSync(join(dist, 'spec/schema-validators.cjs'))).toBe(true)
+    const bodies = [
+      '{"id":1,"name":"a","description":"d"}', '{"id":9223372036854775807,"name":"a"}', '{"id":-9223372036854775808,"name":"a"}',
+      '{"id":9223372036854775808,"name":"a"}', '{"id":-9223372036854775809,"name":"a"}', '{"id":12345678901234567890,"name":"n"}',
+      '{"id":1.5,"name":"a"}', '{"id":1.0,"name":"a"}', '{"id":1e400,"name":"a"}', '{"id":"1","name":"a"}', '{"name":"a"}', '{"id":1}',
+      '[{"id":1,"name":"x"},{"id":2,"name":"y","description":null}]', '[{"id":3,"name":"x"},{"id":9223372036854775808,"name":"y"}]',
+      '{"code":"x","message":"m","status":400}', '{"code":"x","message":"m","status":4.5}', '{"code":1}', 'null', '"text"', '[]',
+    ]
+    let problems = 0
+    for (const text of bodies) {
+      for (const name of ['Category', 'CategoryList', 'NewCategory', 'Error'] as const) {
+        const expected = schemaProblems(name, parseJsonExact(text))
+        expect(compiled.schemaProblems(name, compiledJson.parseJsonExact(text)), `${name} ${text}`).toEqual(expected)
+        if (expected) problems++
+      }
+    }
+    expect(problems).toBeGreaterThan(40)
   })
 })
 
