@@ -24,11 +24,11 @@ import { round } from './bench/stats.ts'
 /**
  * The longest chain of requests of one suite file that must follow one another. Every probe is one
  * request behind once(), sent as soon as a check awaits it and depending on no other answer, except
- * listAfterCreations in create-category.test.ts: it awaits the four valid creations (sent together,
- * one round trip) and only then sends its GET /categories, since created-in-list judges the list that
- * follows them. So: creations → list = 2. The files run one after another in one worker
- * (lib/runner/conform-run.ts), so a slow server also costs one round trip per other file: the
- * "waves seen" of the slow run.
+ * the last list of suites/categories/probes.ts: it waits until the first list and every POST of the
+ * run are answered (sent together, one round trip) and only then sends its GET /categories, since
+ * the checks of what was created judge the list that follows them. So: POSTs → last list = 2. The
+ * files run one after another in one worker (lib/runner/conform-run.ts), so a slow server also costs
+ * one round trip per other file: the "waves seen" of the slow run.
  */
 const CRITICAL_CHAIN = 2
 
