@@ -3,15 +3,18 @@
  * 1 when a rule failed, 2 when the run could not be made as asked (one line, no stack trace).
  */
 import { randomBytes } from 'node:crypto'
+import { appendFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
-import { apiKeyInArgv, ConfigError, loadConfig, USAGE, type Config } from '../config/config.ts'
+import { apiKeyInArgv, ConfigError, DEFAULTS, loadConfig, swallowedByNpm, USAGE, type Config } from '../config/config.ts'
 import { createRedactor } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
 import { preflight } from '../runner/preflight.ts'
+import { writeCannotRunReports } from '../runner/cannot-run-reports.ts'
 import type { RunTarget } from '../runner/conform-run.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { toolVersion } from '../project-root.ts'
 import { ruleCatalogue } from '../spec/rule-catalogue.ts'
+import { describeWritePlan } from '../suite-kit/write-plan.ts'
 
 export interface Io {
   out(text: string): void
@@ -31,18 +34,39 @@ function listRules(): string {
 
 /** Runs the command; returns the exit code. Never throws. */
 export async function main(argv: string[], io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let config: Config
+  const startedAt = new Date()
+  let config: Config | undefined
+  // npm sets INIT_CWD to where the user ran `npm run`; paths are theirs, not the package's
+  const userCwd = env.INIT_CWD || process.cwd()
   // a bad argument next to --api-key must not bring the key into the error message
   let redact = createRedactor(env.CONFORM_API_KEY, apiKeyInArgv(argv))
-  /** Exit 2: one line on stderr, and under GitHub Actions an annotation, since no report is written. */
+  /**
+   * Exit 2: one line on stderr, under GitHub Actions an annotation and the job summary too, and
+   * reports that say the run could not be made, in place of any an earlier run left.
+   */
   const cannotRun = (message: string): 2 => {
     const line = redact(message)
     io.err(`conform: ${line}\n`)
     if (env.GITHUB_ACTIONS === 'true') io.out(workflowCommand('error', 'conformance run could not be made', line) + '\n')
+    try {
+      const { markdown } = writeCannotRunReports(config?.reportDir ?? reportDirFallback(argv, env), userCwd, {
+        tool: { name: 'petstore-categories-conformance', version: toolVersion() },
+        reason: line,
+        startedAt,
+        ...(config?.baseUrl ? { baseUrl: redact(config.baseUrl) } : {}),
+      })
+      // the job summary says it too, as a run's own summary.md would
+      if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, markdown)
+    } catch (error) {
+      io.err(`conform: the reports could not be written either: ${redact((error as Error).message)}\n`)
+    }
     return 2
   }
+  // before anything else: a run npm has half-swallowed is not the run that was asked for
+  const swallowed = swallowedByNpm(argv, env)
+  if (swallowed) return cannotRun(swallowed)
   try {
-    config = loadConfig(argv, env)
+    config = loadConfig(argv, env, userCwd)
   } catch (error) {
     return cannotRun(error instanceof ConfigError ? error.message : (error as Error).message)
   }
@@ -78,7 +102,8 @@ export async function main(argv: string[], io: Io = processIo, env: NodeJS.Proce
       const unreachable = await preflight(target.baseUrl, Math.min(config.timeoutMs, 10_000), env)
       if (unreachable) return cannotRun(unreachable.message)
     }
-    const { runConformance } = await runner
+    const { runConformance, planWrites } = await runner
+    io.out(describeWritePlan(planWrites(config), config) + '\n')
     const { result, summary } = await runConformance(config, target)
     io.out(summary)
     return result.exitCode
@@ -87,6 +112,16 @@ export async function main(argv: string[], io: Io = processIo, env: NodeJS.Proce
   } finally {
     await server?.close()
   }
+}
+
+/** Where a run whose arguments did not parse writes its reports: --report-dir if it can be read, else the default. */
+function reportDirFallback(argv: readonly string[], env: NodeJS.ProcessEnv): string {
+  let dir: string | undefined
+  argv.forEach((arg, i) => {
+    if (arg === '--report-dir' && i + 1 < argv.length) dir = argv[i + 1]
+    else if (arg.startsWith('--report-dir=')) dir = arg.slice('--report-dir='.length)
+  })
+  return dir ?? (env.CONFORM_REPORT_DIR || DEFAULTS.reportDir)
 }
 
 /** The process around main(): last-resort error handling, exit code, no lingering sockets. */

@@ -40,6 +40,8 @@ export interface Config {
   /** Print the tool's version and exit. */
   version: boolean
   profile?: string
+  /** Where the user ran the command (npm's INIT_CWD): --report-dir, .env files and printed paths are relative to it. */
+  workingDir: string
 }
 
 const defaultOf = (flag: ConformFlag) => (CONFORM_OPTIONS.find((o) => o.flag === flag) as { default?: unknown }).default
@@ -72,6 +74,56 @@ function readEnvFile(path: string, required: boolean): Record<string, string> {
     throw new ConfigError(`cannot read ${path} (${why}): create it with lines such as CONFORM_BASE_URL=https://…/v1, or drop --env`)
   }
   return parseDotenv(text)
+}
+
+/**
+ * Flags npm took for itself: `npm run conform --read-only` (no `--`) hands the script nothing and
+ * sets npm_config_read_only instead, and a flag's value becomes a stray argument. Then the run
+ * must not start, since it would not be the run asked for (a read-only run that writes). Returns
+ * the message naming them, with the command as it should have been typed; undefined when npm
+ * swallowed nothing. The value of a swallowed --api-key is never shown.
+ */
+export function swallowedByNpm(argv: readonly string[], env: NodeJS.ProcessEnv): string | undefined {
+  if (env.npm_lifecycle_event === undefined) return undefined
+  const swallowed: string[] = []
+  const positionals = argv.filter((arg, i) => !arg.startsWith('-') && !(i > 0 && isValueFlag(argv[i - 1])))
+  let next = 0
+  const rebuilt: string[] = []
+  let hidesKey = false
+  for (const option of CONFORM_OPTIONS) {
+    const flag = option.flag
+    const value = env[`npm_config_${flag.replace(/-/g, '_')}`]
+    if (value === undefined || flag === 'help') continue
+    // each use of a flag is one line; npm joins repeats of it with blank lines
+    for (const one of value.split('\n\n')) {
+      swallowed.push(`--${flag}`)
+      if (option.kind === 'boolean') {
+        rebuilt.push(`--${flag}`)
+        continue
+      }
+      // `--flag=value` keeps its value; `--flag value` leaves value among the arguments, in order
+      const given = one !== 'true' ? one : positionals[next++]
+      if (flag === 'api-key') hidesKey = true
+      rebuilt.push(`--${flag}`, flag === 'api-key' ? '"$CONFORM_API_KEY"' : shellWord(given ?? '…'))
+    }
+  }
+  if (swallowed.length === 0) return undefined
+  const consumed = new Set(positionals.slice(0, next))
+  const rest = argv.filter((arg) => !consumed.has(arg))
+  // with the key among the stray arguments, none of them is shown: any could be it
+  const shown = rest.map((arg) => (hidesKey && positionals.includes(arg) ? '…' : shellWord(arg)))
+  const command = ['npm', 'run', env.npm_lifecycle_event, '--', ...rebuilt, ...shown].join(' ')
+  return `npm took ${[...new Set(swallowed)].join(', ')} for itself (it goes after --), so nothing was sent; run: ${command}`
+}
+
+function isValueFlag(arg: string | undefined): boolean {
+  if (!arg?.startsWith('--') || arg.includes('=')) return false
+  const option = CONFORM_OPTIONS.find((o) => o.flag === arg.slice(2))
+  return option !== undefined && option.kind !== 'boolean'
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`
 }
 
 /**
@@ -112,7 +164,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     // which of the two gave the base URL, for messages about it
     baseUrlSource = flags['base-url'] !== undefined ? '--base-url' : 'CONFORM_BASE_URL'
   } catch (error) {
-    if (error instanceof OptionError) throw new ConfigError(error.message)
+    // under npm a stray argument is most often a flag's value whose flag npm took (the -- forgotten)
+    if (error instanceof OptionError) throw new ConfigError(error.message.replace(/^(unexpected argument without an option before it \(every setting is a --flag)\)/, '$1; under npm they go after --: npm run conform -- --flag value)'))
     throw error
   }
   const config: Config = {
@@ -132,6 +185,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     help: values.help === true,
     version: values.version === true,
     profile: values.env as string | undefined,
+    workingDir: cwd,
   }
   for (const id of config.rules) {
     if (!findRule(id)) throw new ConfigError(`unknown rule "${id}"; --list-rules prints the catalogue`)

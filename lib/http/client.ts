@@ -1,12 +1,20 @@
 /**
- * The HTTP client of the suite, on undici: one keep-alive dispatcher per process, a deadline per
- * request, a cap on response size, redirects never followed, and every exchange recorded as
- * evidence with the key redacted.
+ * The HTTP client of the suite, on undici: one keep-alive dispatcher per process, one abort source
+ * per request (its --timeout and the run's --deadline, told apart by the abort's reason), a cap on
+ * the decoded size of every body, redirects never followed, 429 and 503 with Retry-After waited
+ * out and sent again, every exchange recorded as evidence with the key redacted, and every request
+ * (sent or refused) written to the run's journal (lib/http/journal.ts).
  */
 import { randomUUID } from 'node:crypto'
-import { Agent, EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici'
+import type { Readable } from 'node:stream'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
+import { contentCodings, decodedStream, decodeUtf8, UnsupportedEncodingError } from './body-reader.ts'
 import type { Exchange, RecordedRequest, TransportErrorCode } from './exchange.ts'
+import { createdRecord, JournalWriter, type RefusalReason } from './journal.ts'
 import { createRedactor, keyOnTheWire, longestForm, type Redactor } from './redact.ts'
+import { RETRYABLE_STATUSES, retryAfterMs } from './retry-after.ts'
+import { classifyNetworkError, RunDeadlineReached } from './transport-errors.ts'
 
 export interface ClientOptions {
   /** Base URL, path included (…/v1); request paths are appended to it. */
@@ -14,6 +22,7 @@ export interface ClientOptions {
   apiKey: string
   /** Whole-request deadline: connect, headers and body. */
   timeoutMs: number
+  /** Largest body read, counted in decoded bytes. */
   maxResponseBytes: number
   /**
    * Bytes of response bodies one client keeps over the run (the suite keeps every body until the
@@ -28,6 +37,10 @@ export interface ClientOptions {
   deadlineAt?: number
   /** How much of a body the evidence keeps. */
   evidenceBodyBytes?: number
+  /** Where this run's journal is written; undefined: no journal (unit tests of the client). */
+  journalDir?: string
+  /** Resends of one request answered 429 or 503 with Retry-After. Default 3. */
+  maxRetries?: number
 }
 
 export interface SendOptions {
@@ -38,12 +51,18 @@ export interface SendOptions {
   headers?: Record<string, string>
   /** Bytes only for bodies that are not UTF-8 text (a probe of invalid JSON). */
   body?: string | Uint8Array
+  /** The declared POST probe this request is (suites/cases/write-order.ts), for the journal. */
+  probe?: string
 }
 
 export interface HttpResult {
   exchange: Exchange
-  /** The whole body text; undefined when no complete response arrived. */
+  /** The whole body text, decoded; undefined when no complete response arrived. */
   text?: string
+  /** The body began with a UTF-8 byte order mark (left out of `text`). */
+  byteOrderMark?: boolean
+  /** Some body bytes were not UTF-8 (U+FFFD in `text`). */
+  invalidUtf8?: boolean
 }
 
 const USER_AGENT = 'petstore-categories-conformance'
@@ -61,6 +80,9 @@ export class HttpClient {
   private readonly evidenceBodyBytes: number
   private readonly keyFormLength: number
   private readonly maxKeptBytes: number
+  private readonly journal: JournalWriter | undefined
+  /** Aborted, with a RunDeadlineReached reason, when the run's deadline passes. */
+  private readonly runDeadline: AbortSignal | undefined
   /** Body bytes read and kept so far; a failed read gives its bytes back. */
   private keptBytes = 0
 
@@ -69,15 +91,24 @@ export class HttpClient {
     this.keyFormLength = longestForm(options.apiKey)
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.maxKeptBytes = options.maxKeptBytes ?? 4 * options.maxResponseBytes
-    // EnvHttpProxyAgent honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY, and is a plain keep-alive
-    // agent when none is set. TLS certificates are verified by Node's defaults (NODE_EXTRA_CA_CERTS).
-    // A plain http:// target never goes through a proxy: the proxy would read the key in clear
-    // (undici's proxy agent does not exempt loopback). lib/runner/preflight.ts proxyFor agrees.
+    this.journal = options.journalDir ? new JournalWriter(options.journalDir) : undefined
+    if (options.deadlineAt !== undefined) {
+      const controller = new AbortController()
+      setTimeout(() => controller.abort(new RunDeadlineReached()), Math.max(0, options.deadlineAt - Date.now())).unref()
+      this.runDeadline = controller.signal
+    }
+    // The request's abort signal is the one deadline; undici's own phase timeouts are off (0) and
+    // its connect timeout lies past the signal's, so that the abort's reason always says which
+    // deadline ended a request. undici's response-size limit caps the bytes on the wire (a coded
+    // body may be a little larger than decoded); the cap on decoded bytes is readCapped's.
+    // EnvHttpProxyAgent honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY. A plain http:// target never
+    // goes through a proxy: the proxy would read the key in clear (preflight.ts proxyFor agrees).
     const agentOptions = {
-      connect: { timeout: options.timeoutMs },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
+      connect: { timeout: options.timeoutMs + 1_000 },
+      headersTimeout: 0,
+      bodyTimeout: 0,
       keepAliveTimeout: 4_000,
+      maxResponseSize: options.maxResponseBytes + Math.ceil(options.maxResponseBytes / 100) + 1024,
     }
     this.dispatcher = new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new EnvHttpProxyAgent(agentOptions)
   }
@@ -86,7 +117,42 @@ export class HttpClient {
     return this.options.baseUrl.replace(/\/+$/, '') + path
   }
 
+  /** Records in the journal a request the suite decided not to send, and why. */
+  refuse(options: Omit<SendOptions, 'headers'>, reason: RefusalReason, detail: string): void {
+    this.journal?.write({
+      id: randomUUID(),
+      phase: 'refused',
+      at: new Date().toISOString(),
+      method: options.method,
+      url: this.redact(this.url(options.path)),
+      ...(options.probe ? { probe: options.probe } : {}),
+      ...(options.body !== undefined ? { body: this.evidence(typeof options.body === 'string' ? options.body : bytesEvidence(options.body).body ?? '').body } : {}),
+      reason,
+      detail,
+    })
+  }
+
+  /**
+   * Sends one request; a 429 or 503 with Retry-After is waited out and sent again, at most
+   * maxRetries times and never past the run's deadline. The result is the last attempt's.
+   */
   async send(options: SendOptions): Promise<HttpResult> {
+    const maxRetries = this.options.maxRetries ?? 3
+    let waitedMs: number | undefined
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.sendOnce(options, attempt, waitedMs)
+      const response = result.exchange.response
+      if (!response || !RETRYABLE_STATUSES.includes(response.status) || attempt > maxRetries) return result
+      const wait = retryAfterMs(response.headers['retry-after'])
+      const left = this.options.deadlineAt === undefined ? Infinity : this.options.deadlineAt - Date.now()
+      // a wait the deadline cannot hold is not started: the answer is judged as it came
+      if (wait === undefined || wait >= left) return result
+      await sleep(wait)
+      waitedMs = wait
+    }
+  }
+
+  private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined): Promise<HttpResult> {
     const recorded: RecordedRequest = {
       method: options.method,
       url: this.url(options.path),
@@ -94,51 +160,86 @@ export class HttpClient {
       ...(typeof options.body === 'string' ? { body: this.redact(options.body) } : {}),
       ...(options.body instanceof Uint8Array ? bytesEvidence(options.body) : {}),
     }
-    // identity: with no Accept-Encoding any content coding is acceptable (RFC 9110 12.5.3), and
-    // the client does not decode compressed bodies
+    // identity: with no Accept-Encoding any coding is acceptable (RFC 9110 12.5.3); a server that
+    // compresses anyway is decoded, and advisory-identity-encoding notes it
     const wireHeaders: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json', 'accept-encoding': 'identity' }
     for (const [name, value] of Object.entries(recorded.headers)) {
       wireHeaders[name] = keyOnTheWire(value, this.options.apiKey)
     }
-    const exchange: Exchange = { id: randomUUID(), startedAt: new Date().toISOString(), durationMs: 0, request: recorded }
-    // --deadline bounds the run: once it has passed nothing more is sent, and what is in flight
-    // gets only the time left, so a server that never answers cannot hold the run past it
-    const left = this.options.deadlineAt === undefined ? Infinity : this.options.deadlineAt - Date.now()
-    if (left <= 0) {
+    const exchange: Exchange = {
+      id: randomUUID(),
+      startedAt: new Date().toISOString(),
+      durationMs: 0,
+      request: recorded,
+      ...(attempt > 1 ? { attempt, waitedMs } : {}),
+    }
+    const line = {
+      id: exchange.id,
+      method: options.method,
+      url: this.redact(recorded.url),
+      ...(options.probe ? { probe: options.probe } : {}),
+      ...(recorded.body !== undefined ? { body: this.evidence(recorded.body).body } : {}),
+      attempt,
+      ...(waitedMs !== undefined ? { waitedMs } : {}),
+    }
+    if (this.runDeadline?.aborted) {
       exchange.error = { code: 'DEADLINE', message: "the run's deadline (--deadline) had passed, so this request was not sent" }
       exchange.sent = false
+      this.journal?.write({ ...line, phase: 'refused', at: exchange.startedAt, reason: 'deadline', detail: exchange.error.message })
       return { exchange }
     }
-    const budgetMs = Math.max(1, Math.min(this.options.timeoutMs, Math.ceil(left)))
+    this.journal?.write({ ...line, phase: 'sent', at: exchange.startedAt })
     const started = performance.now()
-    const abort = AbortSignal.timeout(budgetMs)
+    const timeout = AbortSignal.timeout(this.options.timeoutMs)
+    const signal = this.runDeadline ? AbortSignal.any([timeout, this.runDeadline]) : timeout
     let partial: BodyProgress | undefined
+    let result: HttpResult = { exchange }
     try {
       const response = await request(recorded.url, {
         method: options.method,
         headers: wireHeaders,
         body: options.body,
         dispatcher: this.dispatcher,
-        signal: abort,
+        signal,
         // undici's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
       })
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) headers[name] = this.redact(Array.isArray(value) ? value.join(', ') : value)
       }
+      const codings = contentCodings(headers['content-encoding'])
       const declared = Number(headers['content-length'])
-      partial = { status: response.statusCode, receivedBytes: 0, ...(Number.isSafeInteger(declared) && declared >= 0 ? { declaredBytes: declared } : {}) }
-      const bytes = await this.readCapped(response.body, partial)
-      const text = new TextDecoder().decode(bytes)
-      const { body, truncated } = this.evidence(text)
-      exchange.response = { status: response.statusCode, headers, body, bodyBytes: bytes.byteLength, bodyTruncated: truncated }
-      return { exchange, text }
+      partial = { status: response.statusCode, receivedBytes: 0, ...(codings.length === 0 && Number.isSafeInteger(declared) && declared >= 0 ? { declaredBytes: declared } : {}) }
+      const bytes = await this.readCapped(response.body as unknown as Readable, codings, partial)
+      const decoded = decodeUtf8(bytes)
+      const { body, truncated } = this.evidence(decoded.text)
+      exchange.response = {
+        status: response.statusCode,
+        headers,
+        body,
+        bodyBytes: bytes.byteLength,
+        bodyTruncated: truncated,
+        ...(codings.length > 0 ? { contentEncoding: codings.join(', ') } : {}),
+      }
+      result = { exchange, text: decoded.text, ...(decoded.byteOrderMark ? { byteOrderMark: true } : {}), ...(decoded.invalidUtf8 ? { invalidUtf8: true } : {}) }
+      return result
     } catch (error) {
       if (partial) this.keptBytes -= partial.receivedBytes
-      exchange.error = this.describeError(error, abort.aborted, budgetMs < this.options.timeoutMs, budgetMs, partial)
-      return { exchange }
+      exchange.error = this.describeError(error, signal, partial)
+      return result
     } finally {
       exchange.durationMs = Math.round(performance.now() - started)
+      this.journal?.write({
+        ...line,
+        phase: 'ended',
+        at: new Date().toISOString(),
+        ...(exchange.response ? { status: exchange.response.status } : {}),
+        ...(exchange.error ? { error: exchange.error.code } : {}),
+        ...(exchange.response?.contentEncoding ? { contentEncoding: exchange.response.contentEncoding } : {}),
+        ...(options.method === 'POST' && exchange.response && exchange.response.status >= 200 && exchange.response.status < 300
+          ? { created: createdRecord(result.text, recorded.body ?? '', this.redact) }
+          : {}),
+      })
     }
   }
 
@@ -155,24 +256,26 @@ export class HttpClient {
     return { body: redacted.slice(0, Math.min(limit, redacted.length - margin)), truncated: true }
   }
 
-  private async readCapped(body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown }, partial: BodyProgress): Promise<Uint8Array> {
+  /** Reads the body, decoded, and stops at the cap on decoded bytes (a compression bomb included). */
+  private async readCapped(body: Readable, codings: string[], partial: BodyProgress): Promise<Uint8Array> {
     const limit = this.options.maxResponseBytes
     // an honest Content-Length over the cap fails at once, without reading a byte of it
     if (partial.declaredBytes !== undefined && partial.declaredBytes > limit) {
       body.destroy()
       throw new ResponseTooLargeError(limit, partial.declaredBytes)
     }
+    const decoded = decodedStream(body, codings)
     const chunks: Buffer[] = []
-    for await (const chunk of body) {
+    for await (const chunk of decoded as AsyncIterable<Buffer>) {
       partial.receivedBytes += chunk.byteLength
       this.keptBytes += chunk.byteLength
       if (partial.receivedBytes > limit) {
-        body.destroy()
-        throw new ResponseTooLargeError(limit)
+        decoded.destroy()
+        throw new ResponseTooLargeError(limit, undefined, codings.length > 0 ? `decoded response body (Content-Encoding ${codings.join(', ')}) larger than ${limit} bytes (the limit set by --max-response-bytes); decoding stopped there` : undefined)
       }
       // the cap holds per body; this holds for all of them, which are read at once and kept
       if (this.keptBytes > this.maxKeptBytes) {
-        body.destroy()
+        decoded.destroy()
         throw new ResponseTooLargeError(
           limit,
           undefined,
@@ -184,36 +287,33 @@ export class HttpClient {
     return Buffer.concat(chunks, partial.receivedBytes)
   }
 
-  private describeError(error: unknown, aborted: boolean, cutByDeadline: boolean, budgetMs: number, partial: BodyProgress | undefined): { code: TransportErrorCode; message: string } {
+  private describeError(error: unknown, signal: AbortSignal, partial: BodyProgress | undefined): { code: TransportErrorCode; message: string } {
     if (error instanceof ResponseTooLargeError) return { code: 'RESPONSE_TOO_LARGE', message: error.message }
-    if (
-      aborted ||
-      error instanceof undiciErrors.HeadersTimeoutError ||
-      error instanceof undiciErrors.BodyTimeoutError ||
-      error instanceof undiciErrors.ConnectTimeoutError
-    ) {
-      const within = cutByDeadline ? `before the run's deadline (--deadline; ${budgetMs} ms were left)` : `within ${budgetMs} ms`
-      if (cutByDeadline) return { code: 'DEADLINE', message: partial ? `the ${partial.status} response's body did not end ${within}` : `no response ${within}` }
-      return { code: 'TIMEOUT', message: partial ? `the ${partial.status} response's body did not end ${within}` : `no response ${within}` }
+    if (error instanceof UnsupportedEncodingError) return { code: 'UNDECODABLE_BODY', message: error.message }
+    if (signal.aborted) {
+      const byDeadline = signal.reason instanceof RunDeadlineReached
+      const within = byDeadline ? "before the run's deadline (--deadline)" : `within ${this.options.timeoutMs} ms (--timeout)`
+      const message = partial ? `the ${partial.status} response's body did not end ${within}` : `no response ${within}`
+      return { code: byDeadline ? 'DEADLINE' : 'TIMEOUT', message }
     }
-    const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } }
-    const code = err.code ?? err.cause?.code ?? ''
-    const detail = this.redact(err.cause?.message ?? err.message ?? String(error))
-    if (partial) {
+    const { code, errno, detail: raw } = classifyNetworkError(error)
+    const detail = this.redact(raw)
+    if (code === 'RESPONSE_TOO_LARGE') return { code, message: `response body larger than the limit set by --max-response-bytes on the wire (${detail})` }
+    if (code === 'UNDECODABLE_BODY') return { code, message: `the ${partial?.status ?? ''} response's body could not be decoded from its Content-Encoding (${detail})` }
+    if (partial && (code === 'CONNECTION_RESET' || code === 'PROTOCOL_ERROR' || code === 'NETWORK_ERROR')) {
       // the status line and headers came, the body broke off: say how much of it arrived
       const of = partial.declaredBytes !== undefined ? ` of the ${partial.declaredBytes} its Content-Length declared` : ''
       return { code: 'INCOMPLETE_BODY', message: `the ${partial.status} response's body broke off after ${partial.receivedBytes} bytes${of} (${detail})` }
     }
-    if (code === 'ECONNREFUSED') return { code: 'CONNECTION_REFUSED', message: `connection refused (${detail})` }
-    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')
-      return { code: 'CONNECTION_RESET', message: `connection closed before a complete response (${detail})` }
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'DNS_FAILURE', message: `host not found (${detail})` }
-    if (code.startsWith('ERR_TLS') || code.startsWith('CERT_') || code.includes('SELF_SIGNED') || code.startsWith('UNABLE_TO'))
-      return { code: 'TLS_FAILURE', message: `TLS failure: ${detail}` }
-    // undici's parser errors do not always carry an HPE_ code (a reply that is not HTTP at all)
-    if (error instanceof undiciErrors.HTTPParserError || code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || code === 'UND_ERR_INFO')
-      return { code: 'PROTOCOL_ERROR', message: `malformed HTTP response (${detail})` }
-    return { code: 'NETWORK_ERROR', message: `${code ? code + ': ' : ''}${detail}` }
+    const words: Partial<Record<TransportErrorCode, string>> = {
+      TIMEOUT: `no response within ${this.options.timeoutMs} ms (${detail})`,
+      CONNECTION_REFUSED: `connection refused (${detail})`,
+      CONNECTION_RESET: `connection closed before a complete response (${detail})`,
+      DNS_FAILURE: `host not found (${detail})`,
+      TLS_FAILURE: `TLS failure: ${detail}`,
+      PROTOCOL_ERROR: `malformed HTTP response (${detail})`,
+    }
+    return { code, message: words[code] ?? `${errno ? errno + ': ' : ''}${detail}` }
   }
 
   async close(): Promise<void> {

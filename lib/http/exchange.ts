@@ -18,6 +18,8 @@ export interface RecordedResponse {
   /** Size of the whole body in bytes, before any cut. */
   bodyBytes: number
   bodyTruncated: boolean
+  /** The Content-Encoding the body came in (decoded before anything judged it); absent for identity. */
+  contentEncoding?: string
 }
 
 /** Why no complete response came back. Codes are stable: match on them, not on the message. */
@@ -33,16 +35,22 @@ export type TransportErrorCode =
   | 'DNS_FAILURE'
   | 'TLS_FAILURE'
   | 'PROTOCOL_ERROR'
+  /** The body came in a Content-Encoding the client cannot decode, or its coding was corrupt. */
+  | 'UNDECODABLE_BODY'
   | 'NETWORK_ERROR'
 
 export interface Exchange {
-  /** Unique within a run; reporters count requests and build the ledger from distinct ids. */
+  /** Unique within a run; the journal (lib/http/journal.ts) lists it under the same id. */
   id: string
   startedAt: string
   durationMs: number
   request: RecordedRequest
   /** False when the request never went out (the run's deadline had passed); reporters count only sent ones. */
   sent?: boolean
+  /** 2, 3 …: a resend after the server answered 429 or 503 with Retry-After. */
+  attempt?: number
+  /** Before a resend: how long the client waited, as the server's Retry-After asked. */
+  waitedMs?: number
   response?: RecordedResponse
   error?: { code: TransportErrorCode; message: string }
 }

@@ -6,6 +6,7 @@ import type { TestCase, TestModule } from 'vitest/node'
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { toCurl } from '../http/curl.ts'
+import { journalTotals, type JournalEntry, type JournalTotals } from '../http/journal.ts'
 import { ruleCatalogue, type Rule } from '../spec/rule-catalogue.ts'
 import type { CheckMeta, LedgerEntry } from '../suite-kit/check.ts'
 
@@ -42,14 +43,26 @@ export interface RunResult {
   summary: {
     rules: Record<Status, number> & { total: number }
     checks: Record<Status, number> & { total: number }
+    /** Requests that went out, every attempt (from the journal). */
     requests: number
+    /** POSTs that went out, every attempt (from the journal). */
+    writes?: number
     recordsCreated: number
+    /** Requests not sent, by why (read-only, write-budget, not-needed, deadline). */
+    refused?: JournalTotals['refused']
+    /** How often and for how long the server's Retry-After made the run wait. */
+    waits?: JournalTotals['waits']
+    /** Answers that came compressed although the client asked for identity, by coding. */
+    encodedAnswers?: JournalTotals['encodedAnswers']
   }
   /** Must-rules that no check verified (skipped), with why. */
   notVerified: { id: string; reason: string }[]
   rules: RuleResult[]
-  /** Every record this run created, or may have created (a 2xx to a POST). */
+  /** Every record this run created, or may have created (a 2xx to a POST, or a POST with no answer). */
   ledger: LedgerEntry[]
+  /** Every request the run sent or refused to send, as the HTTP client journalled it. (The
+   * journal's fields are optional only so that results built by hand in tests stay short.) */
+  journal?: JournalEntry[]
   /** What went wrong outside any check (deadline, crashes); each one fails the run. */
   problems: string[]
 }
@@ -63,6 +76,8 @@ export interface RunFacts {
   durationMs: number
   options: RunResult['options']
   problems: string[]
+  /** The HTTP client's journal of the run (lib/http/journal.ts): counts and ledger come from it. */
+  journal: JournalEntry[]
   /** The run's deadline ended it: checks that had not finished count as failed. */
   cutShort?: boolean
 }
@@ -112,8 +127,6 @@ function ruleStatus(checks: CheckResult[]): Status {
 
 export function buildRunResult(modules: readonly TestModule[], facts: RunFacts, selected: string[]): RunResult {
   const byRule = new Map<string, CheckResult[]>()
-  const ledger = new Map<string, LedgerEntry>()
-  const exchangeIds = new Set<string>()
   const problems = [...facts.problems]
   for (const module of modules) {
     for (const error of module.errors()) problems.push(`${module.moduleId}: ${error.message}`)
@@ -122,8 +135,6 @@ export function buildRunResult(modules: readonly TestModule[], facts: RunFacts, 
       if (!ruleId) continue
       if (selected.length > 0 && !selected.includes(ruleId)) continue
       byRule.set(ruleId, [...(byRule.get(ruleId) ?? []), check])
-      for (const exchange of check.exchanges) if (exchange.sent !== false) exchangeIds.add(exchange.id)
-      for (const entry of (test.meta().conform as CheckMeta | undefined)?.created ?? []) ledger.set(entry.exchangeId, entry)
     }
   }
   const rules: RuleResult[] = []
@@ -144,6 +155,8 @@ export function buildRunResult(modules: readonly TestModule[], facts: RunFacts, 
   const mustFailed = rules.some((r) => r.level === 'must' && r.status === 'fail')
   const verdict = mustFailed || problems.length > 0 ? 'fail' : 'pass'
   const allChecks = rules.flatMap((r) => r.checks)
+  const totals = journalTotals(facts.journal)
+  const ledger = ledgerOf(facts.journal)
   return {
     tool: facts.tool,
     runId: facts.runId,
@@ -154,14 +167,47 @@ export function buildRunResult(modules: readonly TestModule[], facts: RunFacts, 
     options: facts.options,
     verdict,
     exitCode: verdict === 'pass' ? 0 : 1,
-    summary: { rules: count(rules), checks: count(allChecks), requests: exchangeIds.size, recordsCreated: ledger.size },
+    summary: {
+      rules: count(rules),
+      checks: count(allChecks),
+      requests: totals.requests,
+      writes: totals.writes,
+      recordsCreated: ledger.length,
+      refused: totals.refused,
+      waits: totals.waits,
+      encodedAnswers: totals.encodedAnswers,
+    },
     notVerified: rules
       .filter((r) => r.level === 'must' && r.status === 'skip')
       .map((r) => ({ id: r.id, reason: r.checks.find((c) => c.skipReason)?.skipReason ?? 'not run' })),
     rules,
-    ledger: [...ledger.values()],
+    ledger,
+    journal: facts.journal,
     problems,
   }
+}
+
+/** The POSTs that created a record, or may have (no complete answer), from the journal. */
+function ledgerOf(journal: readonly JournalEntry[]): LedgerEntry[] {
+  return journal
+    .filter((entry) => entry.mayHaveCreated)
+    .map((entry) => ({
+      id: entry.created?.id ?? '(unknown: no answer)',
+      name: entry.created?.name ?? nameSent(entry.body),
+      status: entry.status ?? 0,
+      exchangeId: entry.id,
+      ...(entry.body !== undefined ? { body: entry.body } : {}),
+    }))
+}
+
+function nameSent(body: string | undefined): string {
+  try {
+    const sent = JSON.parse(body ?? '') as { name?: unknown }
+    if (typeof sent.name === 'string') return sent.name
+  } catch {
+    // not JSON: shown as sent
+  }
+  return `(sent: ${(body ?? '').slice(0, 80)})`
 }
 
 /**

@@ -4,12 +4,14 @@
  * shell around this.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { Writable } from 'node:stream'
 import { startVitest, type TestModule, type Vitest } from 'vitest/node'
 import type { Config } from '../config/config.ts'
 import { CODE_ROOT, RUNS_COMPILED, toolVersion } from '../project-root.ts'
+import { readJournal, type JournalEntry } from '../http/journal.ts'
 import { createRedactor } from '../http/redact.ts'
 import { jsonReport } from '../reporters/json-report.ts'
 import { junitReport } from '../reporters/junit-report.ts'
@@ -18,9 +20,11 @@ import { htmlReport } from '../reporters/html-report.ts'
 import { markdownSummary } from '../reporters/markdown-summary.ts'
 import { buildRunResult, redactedResult, type RunResult } from '../reporters/run-result.ts'
 import { terminalSummary } from '../reporters/terminal-summary.ts'
+import { clearReports, shownPath, type ReportFile } from './report-files.ts'
 import { phaseMarks } from './run-phases.ts'
 import type { RunContext } from '../suite-kit/run-context.ts'
-import { POST_PROBE_ORDER } from '../../suites/cases/write-order.ts'
+import { writePlan, type WritePlan } from '../suite-kit/write-plan.ts'
+import { POST_PROBES } from '../../suites/cases/write-order.ts'
 
 export interface RunTarget {
   baseUrl: string
@@ -34,16 +38,17 @@ export interface RunOutput {
   summary: string
 }
 
-/** Extra report writers (HTML, GitHub summary …) plug in here: name → text, written to the report dir. */
-export type ReportWriter = (result: RunResult) => { file: string; text: string } | undefined
-const reportWriters: ReportWriter[] = [
-  (result) => ({ file: 'results.json', text: jsonReport(result) }),
-  (result) => ({ file: 'junit.xml', text: junitReport(result) }),
-  (result) => ({ file: 'report.html', text: htmlReport(result) }),
-  (result) => ({ file: 'summary.md', text: markdownSummary(result) }),
-]
-export function addReportWriter(writer: ReportWriter): void {
-  reportWriters.push(writer)
+/** Each report file of a run (lib/runner/report-files.ts names them), from the run's result. */
+const reportWriters: Record<ReportFile, (result: RunResult) => string> = {
+  'results.json': jsonReport,
+  'junit.xml': junitReport,
+  'report.html': htmlReport,
+  'summary.md': markdownSummary,
+}
+
+/** The POSTs this configuration may send (the same answer every worker computes). */
+export function planWrites(config: Pick<Config, 'readOnly' | 'maxWrites' | 'rules'>): WritePlan {
+  return writePlan(POST_PROBES, config)
 }
 
 function newRunId(now: Date): string {
@@ -51,14 +56,14 @@ function newRunId(now: Date): string {
   return `${stamp}-${randomBytes(2).toString('hex')}`
 }
 
-/** The version in package.json: `--version`, and the tool named in every report. */
-
 export async function runConformance(config: Config, target: RunTarget): Promise<RunOutput> {
   const startedAt = new Date()
   const started = performance.now()
   const runId = newRunId(startedAt)
-  const totalWrites = POST_PROBE_ORDER.length
+  const totalWrites = POST_PROBES.length
   const maxWrites = config.readOnly ? 0 : Math.min(config.maxWrites ?? totalWrites, totalWrites)
+  // every worker's HTTP client appends to its own file here; read once the run has ended
+  const journalDir = mkdtempSync(join(tmpdir(), `conform-journal-${runId}-`))
   const context: RunContext = {
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,
@@ -66,7 +71,9 @@ export async function runConformance(config: Config, target: RunTarget): Promise
     timeoutMs: config.timeoutMs,
     maxResponseBytes: config.maxResponseBytes,
     readOnly: config.readOnly,
-    maxWrites,
+    maxWrites: config.maxWrites,
+    rules: config.rules,
+    journalDir,
     seed: config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31,
     // the workers' HTTP clients stop sending at this instant: vitest's cancel does not stop
     // concurrent checks that are already queued, so without it --deadline did not bound the run
@@ -80,6 +87,7 @@ export async function runConformance(config: Config, target: RunTarget): Promise
   const vitestOutput: string[] = []
   const sink = () => new Writable({ write: (chunk, _enc, next) => (vitestOutput.push(redact(String(chunk))), next()) })
 
+  let journal: JournalEntry[] = []
   let vitest: Vitest | undefined
   let timedOut = false
   const deadline = setTimeout(() => {
@@ -130,6 +138,14 @@ export async function runConformance(config: Config, target: RunTarget): Promise
   } finally {
     clearTimeout(deadline)
     await vitest?.close()
+    // the workers are gone: every line they wrote is on disk
+    try {
+      journal = readJournal(journalDir)
+    } catch (error) {
+      problems.push(`the run's journal could not be read: ${(error as Error).message}`)
+    } finally {
+      rmSync(journalDir, { recursive: true, force: true })
+    }
   }
   if (timedOut) problems.push(`the run did not finish within ${config.deadlineMs} ms (--deadline); unfinished checks count as failed`)
   problems.push(...unhandled.map((message) => `unexpected error in the suite: ${message}`))
@@ -146,22 +162,21 @@ export async function runConformance(config: Config, target: RunTarget): Promise
       durationMs: Math.round(performance.now() - started),
       options: { readOnly: config.readOnly, maxWrites, rules: config.rules, timeoutMs: config.timeoutMs, seed: context.seed },
       problems,
+      journal,
       cutShort: timedOut,
     },
     config.rules,
   )
 
-  const reportDir = resolve(config.reportDir)
+  const reportDir = resolve(config.workingDir, config.reportDir)
   mkdirSync(reportDir, { recursive: true })
+  clearReports(reportDir)
   const shownResult = redactedResult(result, redact)
   const reportFiles: string[] = []
-  for (const writer of reportWriters) {
-    const report = writer(shownResult)
-    if (!report) continue
-    const path = join(reportDir, report.file)
-    writeFileSync(path, redact(report.text))
-    const shown = relative(process.cwd(), path)
-    reportFiles.push(shown.startsWith('..') ? path : shown)
+  for (const [file, write] of Object.entries(reportWriters)) {
+    const path = join(reportDir, file)
+    writeFileSync(path, redact(write(shownResult)))
+    reportFiles.push(shownPath(path, config.workingDir))
   }
   const terminal = terminalSummary(shownResult, reportFiles)
   const github = githubActionsOutput(shownResult, terminal, markdownSummary(shownResult), process.env, redact)

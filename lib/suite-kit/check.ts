@@ -1,7 +1,8 @@
 /**
  * How suites/ declare a check: one vitest test that proves one rule of the catalogue. The rule id
- * is in the test's name and meta (reporters group by it); the exchanges behind the verdict, any
- * advisory note and any records created travel to the reporters in the meta as well.
+ * is in the test's name and meta (reporters group by it); the exchanges behind the verdict and any
+ * advisory note travel to the reporters in the meta as well. What was sent and created is not
+ * kept here: the HTTP client's journal (lib/http/journal.ts) has every request.
  */
 import { test } from 'vitest'
 import { ConformanceFailure, NotApplicable, type FailureDetail } from '../checks/failure.ts'
@@ -9,18 +10,21 @@ import type { Exchange } from '../http/exchange.ts'
 import type { HttpResult } from '../http/client.ts'
 import { findRule } from '../spec/rule-catalogue.ts'
 
+/** A record the run created, or may have created, as the journal tells it (lib/http/journal.ts). */
 export interface LedgerEntry {
   id: string
   name: string
+  /** The answer's status; 0 when the POST got no complete answer (it may still have created one). */
   status: number
   exchangeId: string
+  /** The body sent, redacted. */
+  body?: string
 }
 
 export interface CheckMeta {
   ruleId: string
   exchanges: Exchange[]
   notes: string[]
-  created: LedgerEntry[]
   failure?: FailureDetail
   skipReason?: string
 }
@@ -32,9 +36,9 @@ declare module 'vitest' {
 }
 
 export interface CheckTools {
-  /** Awaits a probe and keeps its exchanges (and any records they created) as evidence. */
+  /** Awaits a probe and keeps its exchanges as evidence. */
   use<T extends HttpResult | HttpResult[]>(probe: () => Promise<T>): Promise<T>
-  /** Keeps exchanges (and the records they created) as the evidence of this check. */
+  /** Keeps exchanges as the evidence of this check. */
   evidence(...results: HttpResult[]): void
   /** Advisory rules only: records a note instead of failing. */
   note(message: string): void
@@ -45,15 +49,13 @@ export function check(ruleId: string, name: string, body: (tools: CheckTools) =>
   const rule = findRule(ruleId)
   if (!rule) throw new Error(`check "${name}" names rule ${ruleId}, which spec/rules.yaml does not have`)
   test.concurrent(`${name} [${ruleId}]`, async ({ task, skip }) => {
-    const meta: CheckMeta = { ruleId, exchanges: [], notes: [], created: [] }
+    const meta: CheckMeta = { ruleId, exchanges: [], notes: [] }
     task.meta.conform = meta
     const seen = new Set<string>()
     const keep = (exchange: Exchange) => {
       if (seen.has(exchange.id)) return
       seen.add(exchange.id)
       meta.exchanges.push(exchange)
-      const created = createdRecords.get(exchange.id)
-      if (created) meta.created.push(created)
     }
     const tools: CheckTools = {
       use: async (probe) => {
@@ -83,12 +85,6 @@ export function check(ruleId: string, name: string, body: (tools: CheckTools) =>
       throw error
     }
   })
-}
-
-/** Records a POST that a server accepted (2xx with an id), for the run's ledger. */
-const createdRecords = new Map<string, LedgerEntry>()
-export function recordCreated(entry: LedgerEntry): void {
-  createdRecords.set(entry.exchangeId, entry)
 }
 
 /** A probe runs its requests once, however many checks await it. */

@@ -14,8 +14,12 @@ export interface RunContext {
   maxResponseBytes: number
   /** No request that may create anything (no POST at all). */
   readOnly: boolean
-  /** At most this many POST requests, each of which may create a record on a faulty server. */
-  maxWrites: number
+  /** At most this many POST requests (--max-writes); undefined: every declared POST. */
+  maxWrites?: number
+  /** Selected rules (--rule); empty: all. POSTs no selected rule judges are not sent. */
+  rules: string[]
+  /** The run's journal directory: the HTTP client of every worker appends to it (lib/http/journal.ts). */
+  journalDir?: string
   /** Seed of the generated inputs (--seed): the same seed sends the same values. */
   seed: number
   /** The run's deadline (--deadline) as epoch ms: the HTTP client sends nothing after it. */

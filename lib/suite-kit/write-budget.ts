@@ -1,18 +1,20 @@
 /**
- * Bounded writes. Every POST the suite can send is declared once, in priority order, in
- * suites/cases/post-probes.ts; a run may send the first --max-writes of them and none under
- * --read-only. Every worker computes the same answer from the same table, so no coordination is
- * needed and the bound holds however the files are spread over workers.
+ * Bounded writes. Every POST the suite can send is declared once, in priority order, with the rules
+ * it serves (suites/cases/write-order.ts); lib/suite-kit/write-plan.ts decides which a run may send.
+ * A POST that may not be sent is journalled as refused, with why, and its checks do not apply.
  */
 import { NotApplicable } from '../checks/failure.ts'
-import { runContext } from './run-context.ts'
+import { httpClient, runContext } from './run-context.ts'
+import { writePlan, type DeclaredPost, type WritePlan } from './write-plan.ts'
 
-export function assertWriteAllowed(key: string, order: readonly string[]): void {
-  const { readOnly, maxWrites } = runContext()
-  if (readOnly) throw new NotApplicable('not verified: --read-only sends no request that could create a record')
-  const position = order.indexOf(key)
-  if (position < 0) throw new Error(`POST probe ${key} is not declared in suites/cases/post-probes.ts`)
-  if (position >= maxWrites) {
-    throw new NotApplicable(`not verified: over the write budget (--max-writes ${maxWrites}; this POST is number ${position + 1})`)
-  }
+let plan: WritePlan | undefined
+
+export function assertWriteAllowed(key: string, probes: readonly DeclaredPost[], request: { path: string; body?: string | Uint8Array }): void {
+  if (!probes.some((p) => p.key === key)) throw new Error(`POST probe ${key} is not declared in suites/cases/write-order.ts`)
+  const { readOnly, maxWrites, rules } = runContext()
+  plan ??= writePlan(probes, { readOnly, maxWrites, rules })
+  const refusal = plan.refused.get(key)
+  if (!refusal) return
+  httpClient().refuse({ method: 'POST', path: request.path, body: request.body, probe: key }, refusal.reason, refusal.detail)
+  throw new NotApplicable(refusal.detail)
 }

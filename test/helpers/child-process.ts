@@ -7,11 +7,14 @@ import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
-/** The environment without anything that could change a run: CI's own CONFORM_* or GITHUB_*, proxies. */
+/**
+ * The environment without anything that could change a run: CI's own CONFORM_* or GITHUB_*,
+ * proxies, and npm's own (INIT_CWD, npm_config_*): a child is `node bin/conform.mjs` from its cwd.
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries(process.env)) {
-    if (/^CONFORM_|^(HTTPS?|NO|ALL)_PROXY$|^GITHUB_/i.test(name)) continue
+    if (/^CONFORM_|^(HTTPS?|NO|ALL)_PROXY$|^GITHUB_|^npm_|^INIT_CWD$/i.test(name)) continue
     env[name] = value
   }
   for (const [name, value] of Object.entries(extra)) if (value !== undefined) env[name] = value

@@ -1,0 +1,60 @@
+/**
+ * Reading a response body: decoded from its Content-Encoding (gzip, deflate, br), with the size
+ * cap on the DECODED bytes, so a compression bomb stops at --max-response-bytes, and decoded as
+ * UTF-8 with its flaws (a byte order mark, bytes that are not UTF-8) reported instead of hidden.
+ */
+import { pipeline, type Readable, type Transform } from 'node:stream'
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+
+/** Content codings the client decodes (RFC 9110 §8.4.1); identity needs nothing. */
+const DECODERS: Record<string, () => Transform> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+}
+
+export class UnsupportedEncodingError extends Error {
+  readonly code = 'UNSUPPORTED_ENCODING'
+}
+
+/** The codings of a Content-Encoding header, in the order they were applied; identity left out. */
+export function contentCodings(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity')
+}
+
+/** The body as it comes off the wire, or through the decoders of its codings (last applied, first undone). */
+export function decodedStream(body: Readable, codings: readonly string[]): Readable {
+  if (codings.length === 0) return body
+  const decoders = [...codings].reverse().map((coding) => {
+    const make = DECODERS[coding]
+    if (!make) throw new UnsupportedEncodingError(`the body is sent with Content-Encoding ${coding}, which the client cannot decode (it asked for identity)`)
+    return make()
+  })
+  // pipeline destroys every stage when one fails or the reader stops early
+  return pipeline([body, ...decoders] as [Readable, ...Transform[]], () => {}) as unknown as Readable
+}
+
+export interface DecodedText {
+  text: string
+  /** The body began with a UTF-8 byte order mark (RFC 8259 §8.1: a JSON text must not). */
+  byteOrderMark: boolean
+  /** Some bytes were not UTF-8 (shown as U+FFFD in the text). */
+  invalidUtf8: boolean
+}
+
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+const lenient = new TextDecoder('utf-8', { ignoreBOM: true })
+
+export function decodeUtf8(bytes: Uint8Array): DecodedText {
+  const byteOrderMark = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
+  const content = byteOrderMark ? bytes.subarray(3) : bytes
+  try {
+    return { text: strict.decode(content), byteOrderMark, invalidUtf8: false }
+  } catch {
+    return { text: lenient.decode(content), byteOrderMark, invalidUtf8: true }
+  }
+}

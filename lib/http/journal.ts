@@ -1,0 +1,167 @@
+/**
+ * The run's journal: one line per request the HTTP client sent, or refused to send, written by the
+ * client itself (lib/http/client.ts sees every request), whichever worker it runs in. Each worker
+ * appends to its own file in a directory the run creates; the main process reads them all after
+ * the run. Counts, the write count and the ledger of every report are read from here, never
+ * rebuilt from the evidence checks chose to keep.
+ *
+ * A request is written twice: when it goes out (`sent`) and when it ends (`ended`), so that a
+ * request in flight when a worker stops is still known to have been sent. Appends are synchronous:
+ * a line is on disk before the request leaves, so nothing sent can be missing from the journal.
+ */
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { threadId } from 'node:worker_threads'
+import { exactIntegerTextAt, numberText, parseJsonExact } from '../json/exact-json.ts'
+import type { TransportErrorCode } from './exchange.ts'
+
+/** Why the client did not send a request it was asked to send. */
+export type RefusalReason = 'read-only' | 'write-budget' | 'not-needed' | 'deadline'
+
+/** What a POST that got a 2xx answer says it created, for the ledger. */
+export interface CreatedRecord {
+  id: string
+  name: string
+}
+
+export interface JournalLine {
+  /** The exchange id; both lines of one request share it. */
+  id: string
+  phase: 'sent' | 'ended' | 'refused'
+  at: string
+  method: string
+  /** Redacted, as in the evidence. */
+  url: string
+  /** The declared POST probe (suites/cases/write-order.ts), when the request is one. */
+  probe?: string
+  /** Request body, redacted and cut to the evidence limit (POST only). */
+  body?: string
+  /** 1 for the first attempt; a resend after 429 or 503 with Retry-After is 2, 3 … */
+  attempt?: number
+  /** ended: the status of the answer, or the transport error. */
+  status?: number
+  error?: TransportErrorCode
+  /** ended: the Content-Encoding the body came in, when it was not identity. */
+  contentEncoding?: string
+  /** ended: how long the server's Retry-After made the client wait before the next attempt. */
+  waitedMs?: number
+  /** ended, POST with a 2xx: what the answer says was created. */
+  created?: CreatedRecord
+  /** refused: why, in the words a report shows. */
+  reason?: RefusalReason
+  detail?: string
+}
+
+/** One request as the journal tells it, both lines merged. */
+export interface JournalEntry extends Omit<JournalLine, 'phase'> {
+  outcome: 'answered' | 'failed' | 'no-end-recorded' | 'refused'
+  /**
+   * POST only: whether this attempt may have created a record. A 2xx did; an attempt that got no
+   * complete answer may have; 429 and 503 were not processed (RFC 6585 §4, RFC 9110 §15.6.4);
+   * any other status created nothing on a server that tells the truth (a 4xx that was stored anyway
+   * shows up in a later list, which the checks compare).
+   */
+  mayHaveCreated?: boolean
+}
+
+/** Appends lines to this worker's file in `dir`. */
+export class JournalWriter {
+  private readonly file: string
+  constructor(dir: string) {
+    this.file = join(dir, `journal-${process.pid}-${threadId}.ndjson`)
+  }
+  write(line: JournalLine): void {
+    appendFileSync(this.file, JSON.stringify(line) + '\n')
+  }
+}
+
+/** Every request of the run, in the order they went out (or were refused). */
+export function readJournal(dir: string): JournalEntry[] {
+  const byId = new Map<string, JournalEntry>()
+  const lines: JournalLine[] = []
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.ndjson'))) {
+    for (const text of readFileSync(join(dir, name), 'utf8').split('\n')) {
+      if (text.trim() === '') continue
+      try {
+        lines.push(JSON.parse(text) as JournalLine)
+      } catch {
+        // a line cut by a worker that was stopped mid-write: the request's other line still counts
+      }
+    }
+  }
+  for (const line of lines) {
+    const { phase, ...fields } = line
+    const entry = byId.get(line.id)
+    if (!entry) {
+      byId.set(line.id, { ...fields, outcome: phase === 'refused' ? 'refused' : phase === 'ended' ? (line.status !== undefined ? 'answered' : 'failed') : 'no-end-recorded' })
+      continue
+    }
+    // the start keeps its time and request; the end adds the answer
+    const { at: _at, ...end } = fields
+    Object.assign(entry, end, { outcome: phase === 'ended' ? (line.status !== undefined ? 'answered' : 'failed') : entry.outcome })
+  }
+  const entries = [...byId.values()].sort((a, b) => a.at.localeCompare(b.at))
+  for (const entry of entries) {
+    if (entry.method !== 'POST' || entry.outcome === 'refused') continue
+    const status = entry.status
+    entry.mayHaveCreated = status === undefined || (status >= 200 && status < 300)
+  }
+  return entries
+}
+
+/** What every report counts, read from the journal. */
+export interface JournalTotals {
+  /** Requests that went out (every attempt), whatever came back. */
+  requests: number
+  /** POSTs that went out (every attempt). */
+  writes: number
+  /** Requests the client refused to send, by reason. */
+  refused: Partial<Record<RefusalReason, number>>
+  /** How often and for how long the server's Retry-After made the run wait. */
+  waits: { count: number; totalMs: number }
+  /** Answers that came with a Content-Encoding other than identity, by coding. */
+  encodedAnswers: Record<string, number>
+}
+
+export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
+  const totals: JournalTotals = { requests: 0, writes: 0, refused: {}, waits: { count: 0, totalMs: 0 }, encodedAnswers: {} }
+  for (const entry of entries) {
+    if (entry.outcome === 'refused') {
+      const reason = entry.reason ?? 'deadline'
+      totals.refused[reason] = (totals.refused[reason] ?? 0) + 1
+      continue
+    }
+    totals.requests++
+    if (entry.method === 'POST') totals.writes++
+    if (entry.waitedMs !== undefined) {
+      totals.waits.count++
+      totals.waits.totalMs += entry.waitedMs
+    }
+    if (entry.contentEncoding) totals.encodedAnswers[entry.contentEncoding] = (totals.encodedAnswers[entry.contentEncoding] ?? 0) + 1
+  }
+  return totals
+}
+
+/** Id and name of what a 2xx to a POST created, as far as the answer (or else the request) tells. */
+export function createdRecord(answer: string | undefined, sent: string, redact: (text: string) => string): CreatedRecord {
+  let id = '(not returned)'
+  let name: string | undefined
+  try {
+    const record = parseJsonExact(answer ?? '') as Record<string, unknown>
+    if (record && typeof record === 'object' && !Array.isArray(record)) {
+      if ('id' in record) id = exactIntegerTextAt(record, 'id') ?? numberText(record, 'id')
+      if (typeof record.name === 'string') name = record.name
+    }
+  } catch {
+    // an unreadable answer still goes in the ledger: a record may exist
+  }
+  if (name === undefined) {
+    try {
+      const request = JSON.parse(sent) as { name?: unknown }
+      name = typeof request.name === 'string' ? request.name : `(sent: ${sent.slice(0, 80)})`
+    } catch {
+      name = `(sent: ${sent.slice(0, 80)})`
+    }
+  }
+  return { id: redact(id), name: redact(name) }
+}

@@ -1,0 +1,74 @@
+/**
+ * Which POSTs a run may send: computed the same way by the command line (to say so in the run's
+ * first lines) and by every worker (to refuse the others), from the declared probes and the
+ * options, so no coordination between workers is needed and the bound holds however the test files
+ * are spread over them.
+ */
+import type { RefusalReason } from '../http/journal.ts'
+
+/** A POST the suite can send, in priority order (suites/cases/write-order.ts declares them). */
+export interface DeclaredPost {
+  key: string
+  creates: boolean
+  serves: readonly string[]
+}
+
+export interface WriteOptions {
+  readOnly: boolean
+  /** Undefined: no bound beyond the declared POSTs. */
+  maxWrites?: number
+  /** Selected rules (--rule); empty: all. */
+  rules: readonly string[]
+}
+
+export interface WritePlan {
+  /** Keys of the POSTs that may be sent, in priority order. */
+  allowed: string[]
+  /** How many of those create a record on a conforming server. */
+  creating: number
+  /** POSTs the selected rules need (all of them without --rule). */
+  needed: number
+  /** Every declared POST not allowed, with why. */
+  refused: Map<string, { reason: RefusalReason; detail: string }>
+}
+
+export function writePlan(probes: readonly DeclaredPost[], options: WriteOptions): WritePlan {
+  const refused = new Map<string, { reason: RefusalReason; detail: string }>()
+  const allowed: string[] = []
+  let needed = 0
+  let creating = 0
+  for (const probe of probes) {
+    if (options.rules.length > 0 && !probe.serves.some((rule) => options.rules.includes(rule))) {
+      refused.set(probe.key, { reason: 'not-needed', detail: 'not sent: no selected rule (--rule) judges this POST' })
+      continue
+    }
+    needed++
+    if (options.readOnly) {
+      refused.set(probe.key, { reason: 'read-only', detail: 'not verified: --read-only sends no request that could create a record' })
+      continue
+    }
+    if (options.maxWrites !== undefined && allowed.length >= options.maxWrites) {
+      refused.set(probe.key, {
+        reason: 'write-budget',
+        detail: `not verified: over the write budget (--max-writes ${options.maxWrites}; this POST is number ${needed})`,
+      })
+      continue
+    }
+    allowed.push(probe.key)
+    if (probe.creates) creating++
+  }
+  return { allowed, creating, needed, refused }
+}
+
+/** The run's first line about writes: what it may send and create. */
+export function describeWritePlan(plan: WritePlan, options: WriteOptions): string {
+  if (plan.needed === 0) return 'Writes: none. The selected rules (--rule) need no POST, so nothing is sent that could create a record.'
+  if (options.readOnly) return `Writes: none (--read-only). The ${plan.needed} POSTs the rules need are not sent; the rules about creating are not verified.`
+  const others = plan.allowed.length - plan.creating
+  const bound = options.maxWrites !== undefined && options.maxWrites < plan.needed ? ` (--max-writes ${options.maxWrites} of the ${plan.needed} the rules need)` : ''
+  return (
+    `Writes: at most ${plan.allowed.length} POSTs${bound}, creating ${plan.creating} records on a conforming server` +
+    (others > 0 ? `; the other ${others} create one only on a server that wrongly accepts them.` : '.') +
+    ' The interface has no delete.'
+  )
+}

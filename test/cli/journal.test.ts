@@ -1,0 +1,91 @@
+/**
+ * The journal kept by the transport is the record of the run: against a reference server on
+ * loopback that counts every request it receives and keeps what it stores, the request count of
+ * results.json equals what the server received, the write count its POSTs, and the ledger what it
+ * stored; with --rule, a selection that needs no POST sends none and says so first.
+ */
+import { randomBytes } from 'node:crypto'
+import { afterAll, describe, expect, test } from 'vitest'
+import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
+import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { RUN_TIMEOUT_MS } from '../hostile/expect-run.ts'
+
+const KEY = `journal-${randomBytes(12).toString('hex')}`
+const servers: RunningServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((r) => r.cleanup())
+  await Promise.all(servers.map((s) => s.close()))
+})
+
+async function runAgainst(behaviour: Parameters<typeof startReferenceServer>[0]['behaviour'], ...args: string[]) {
+  const server = await startReferenceServer({ apiKey: KEY, ...(behaviour ? { behaviour } : {}) })
+  servers.push(server)
+  const run = await runConform(['--base-url', server.baseUrl, ...args], { env: { CONFORM_API_KEY: KEY } })
+  runs.push(run)
+  return { server, run }
+}
+
+const posts = (server: RunningServer) => server.requests.filter((r) => r.method === 'POST')
+// a name that was not a string is ledgered as the body sent, "(sent: …)"
+const stored = (store: StoredCategory[]) => store.map((r) => `${r.id} ${typeof r.name === 'string' ? r.name : '(not a string)'}`).sort()
+const ledgered = (run: ConformRun) => run.results!.ledger.map((e) => `${e.id} ${e.name.startsWith('(sent: ') ? '(not a string)' : e.name}`).sort()
+
+/** What every run must show: the journal's counts are the server's. */
+function expectJournalIsTheWire(run: ConformRun, server: RunningServer): void {
+  const summary = run.results!.summary
+  expect(summary.requests, 'requests in results.json = requests the server received').toBe(server.requests.length)
+  expect(summary.writes, 'POSTs in results.json = POSTs the server received').toBe(posts(server).length)
+  expect(ledgered(run), 'the ledger = what the server stored').toEqual(stored(server.store))
+  expect(summary.recordsCreated).toBe(server.store.length)
+  const sent = run.results!.journal!.filter((e) => e.outcome !== 'refused')
+  expect(sent.map((e) => `${e.method} ${new URL(e.url).pathname}`).sort()).toEqual(server.requests.map((r) => `${r.method} ${r.path}`).sort())
+  expect(run.stdout).toMatch(new RegExp(` ${summary.requests} requests? · `))
+}
+
+describe('the journal against a server that counts what it receives', () => {
+  test('a whole run: every request and every record', async () => {
+    const { server, run } = await runAgainst(undefined)
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(server.store.length).toBeGreaterThan(0)
+    expectJournalIsTheWire(run, server)
+    expect(run.stdout).toMatch(/^Writes: at most 23 POSTs, creating 4 records on a conforming server; the other 19 create one only on a server that wrongly accepts them\./m)
+  }, RUN_TIMEOUT_MS)
+
+  test('--rule with a rule that needs no POST: none is sent, and the first lines say so', async () => {
+    const { server, run } = await runAgainst(undefined, '--rule', 'list-returns-200')
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(posts(server)).toEqual([])
+    expect(server.store).toEqual([])
+    expectJournalIsTheWire(run, server)
+    expect(run.stdout.split('\n').slice(0, 3).join('\n')).toContain('Writes: none. The selected rules (--rule) need no POST')
+    // the POSTs that a check of the rule would have waited for are journalled as not sent, and why
+    expect(run.results!.summary.refused).toEqual({ 'not-needed': 4 })
+    expect(run.results!.journal!.filter((e) => e.outcome === 'refused').every((e) => e.method === 'POST' && e.reason === 'not-needed')).toBe(true)
+  }, RUN_TIMEOUT_MS)
+
+  test('--rule with a rule that creates: only the POSTs it judges, each ledgered', async () => {
+    const { server, run } = await runAgainst(undefined, '--rule', 'create-returns-201')
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(posts(server)).toHaveLength(4)
+    expect(server.store).toHaveLength(4)
+    expectJournalIsTheWire(run, server)
+    expect(run.stdout).toMatch(/^Writes: at most 4 POSTs, creating 4 records on a conforming server\./m)
+  }, RUN_TIMEOUT_MS)
+
+  test('--rule and --max-writes against a server that stores what it should refuse: the ledger has every record it stored', async () => {
+    const { server, run } = await runAgainst({ validate: () => null }, '--rule', 'create-rejects-invalid-values', '--max-writes', '3')
+    expect(run.code).toBe(1)
+    expect(posts(server)).toHaveLength(3)
+    expect(server.store).toHaveLength(3)
+    expectJournalIsTheWire(run, server)
+    expect(run.results!.summary.refused!['write-budget']).toBeGreaterThan(0)
+  }, RUN_TIMEOUT_MS)
+
+  test.each([0, 2, 7])('--max-writes %i: the ledger and the counts are the server\'s', async (n) => {
+    const { server, run } = await runAgainst(undefined, '--max-writes', String(n))
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(posts(server)).toHaveLength(n)
+    expectJournalIsTheWire(run, server)
+  }, RUN_TIMEOUT_MS)
+})
