@@ -6,6 +6,7 @@
  * (sent or refused) written to the run's journal (lib/http/journal.ts).
  */
 import { randomUUID } from 'node:crypto'
+import { subscribe } from 'node:diagnostics_channel'
 import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
@@ -66,6 +67,14 @@ export interface HttpResult {
 }
 
 const USER_AGENT = 'petstore-categories-conformance'
+
+// undici says on its diagnostics channels when it creates a request (synchronously, inside
+// request()) and when it writes the request's head to a socket: that moment, not the call, is when
+// a request was sent, and the journal records it then
+let onCreate: ((request: object) => void) | undefined
+const onHeadWritten = new WeakMap<object, () => void>()
+subscribe('undici:request:create', (message) => onCreate?.((message as { request: object }).request))
+subscribe('undici:client:sendHeaders', (message) => onHeadWritten.get((message as { request: object }).request)?.())
 
 /** What is known of a response when its body fails: the status line came, the body did not. */
 interface BodyProgress {
@@ -182,27 +191,39 @@ export class HttpClient {
       attempt,
       ...(waitedMs !== undefined ? { waitedMs } : {}),
     }
-    if (this.runDeadline?.aborted) {
+    if (this.runDeadline?.aborted || (this.options.deadlineAt !== undefined && Date.now() >= this.options.deadlineAt)) {
       exchange.error = { code: 'DEADLINE', message: "the run's deadline (--deadline) had passed, so this request was not sent" }
       exchange.sent = false
       this.journal?.write({ ...line, phase: 'refused', at: exchange.startedAt, reason: 'deadline', detail: exchange.error.message })
       return { exchange }
     }
-    this.journal?.write({ ...line, phase: 'sent', at: exchange.startedAt })
+    this.journal?.write({ ...line, phase: 'dispatched', at: exchange.startedAt })
     const started = performance.now()
     const timeout = AbortSignal.timeout(this.options.timeoutMs)
     const signal = this.runDeadline ? AbortSignal.any([timeout, this.runDeadline]) : timeout
     let partial: BodyProgress | undefined
     let result: HttpResult = { exchange }
     try {
-      const response = await request(recorded.url, {
-        method: options.method,
-        headers: wireHeaders,
-        body: options.body,
-        dispatcher: this.dispatcher,
-        signal,
-        // undici's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
-      })
+      const journal = this.journal
+      onCreate = (undiciRequest) =>
+        onHeadWritten.set(undiciRequest, () => {
+          exchange.sent = true
+          journal?.write({ ...line, phase: 'on-wire', at: new Date().toISOString() })
+        })
+      let pending: ReturnType<typeof request>
+      try {
+        pending = request(recorded.url, {
+          method: options.method,
+          headers: wireHeaders,
+          body: options.body,
+          dispatcher: this.dispatcher,
+          signal,
+          // undici's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
+        })
+      } finally {
+        onCreate = undefined
+      }
+      const response = await pending
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) headers[name] = this.redact(Array.isArray(value) ? value.join(', ') : value)
@@ -229,6 +250,7 @@ export class HttpClient {
       return result
     } finally {
       exchange.durationMs = Math.round(performance.now() - started)
+      exchange.sent ??= false
       this.journal?.write({
         ...line,
         phase: 'ended',
@@ -292,13 +314,14 @@ export class HttpClient {
     if (error instanceof UnsupportedEncodingError) return { code: 'UNDECODABLE_BODY', message: error.message }
     if (signal.aborted) {
       const byDeadline = signal.reason instanceof RunDeadlineReached
-      const within = byDeadline ? "before the run's deadline (--deadline)" : `within ${this.options.timeoutMs} ms (--timeout)`
+      const within = byDeadline ? "before the run's deadline (--deadline)" : `within ${this.options.timeoutMs} ms`
       const message = partial ? `the ${partial.status} response's body did not end ${within}` : `no response ${within}`
       return { code: byDeadline ? 'DEADLINE' : 'TIMEOUT', message }
     }
     const { code, errno, detail: raw } = classifyNetworkError(error)
     const detail = this.redact(raw)
-    if (code === 'RESPONSE_TOO_LARGE') return { code, message: `response body larger than the limit set by --max-response-bytes on the wire (${detail})` }
+    // undici's own limit on the bytes on the wire, which it checks as they arrive, ahead of the reader
+    if (code === 'RESPONSE_TOO_LARGE') return { code, message: new ResponseTooLargeError(this.options.maxResponseBytes).message }
     if (code === 'UNDECODABLE_BODY') return { code, message: `the ${partial?.status ?? ''} response's body could not be decoded from its Content-Encoding (${detail})` }
     if (partial && (code === 'CONNECTION_RESET' || code === 'PROTOCOL_ERROR' || code === 'NETWORK_ERROR')) {
       // the status line and headers came, the body broke off: say how much of it arrived

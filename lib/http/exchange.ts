@@ -45,7 +45,7 @@ export interface Exchange {
   startedAt: string
   durationMs: number
   request: RecordedRequest
-  /** False when the request never went out (the run's deadline had passed); reporters count only sent ones. */
+  /** Whether the request's head was written to a connection (false: the deadline had passed, or no connection was made). */
   sent?: boolean
   /** 2, 3 …: a resend after the server answered 429 or 503 with Retry-After. */
   attempt?: number

@@ -5,9 +5,11 @@
  * the run. Counts, the write count and the ledger of every report are read from here, never
  * rebuilt from the evidence checks chose to keep.
  *
- * A request is written twice: when it goes out (`sent`) and when it ends (`ended`), so that a
- * request in flight when a worker stops is still known to have been sent. Appends are synchronous:
- * a line is on disk before the request leaves, so nothing sent can be missing from the journal.
+ * A request is written when it is handed to undici (`dispatched`), when its head is written to the
+ * socket (`on-wire`, from undici's diagnostics channel), and when it ends (`ended`), so that a
+ * request cut short before it left (a deadline, a refused connection) is not counted as sent, and
+ * one in flight when a worker stops still is. Appends are synchronous: a line is on disk before the
+ * next event, so nothing sent can be missing from the journal.
  */
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -27,7 +29,7 @@ export interface CreatedRecord {
 export interface JournalLine {
   /** The exchange id; both lines of one request share it. */
   id: string
-  phase: 'sent' | 'ended' | 'refused'
+  phase: 'dispatched' | 'on-wire' | 'ended' | 'refused'
   at: string
   method: string
   /** Redacted, as in the evidence. */
@@ -54,6 +56,8 @@ export interface JournalLine {
 
 /** One request as the journal tells it, both lines merged. */
 export interface JournalEntry extends Omit<JournalLine, 'phase'> {
+  /** The request's head was written to the connection: the server may have it. */
+  onWire: boolean
   outcome: 'answered' | 'failed' | 'no-end-recorded' | 'refused'
   /**
    * POST only: whether this attempt may have created a record. A 2xx did; an attempt that got no
@@ -91,18 +95,21 @@ export function readJournal(dir: string): JournalEntry[] {
   }
   for (const line of lines) {
     const { phase, ...fields } = line
-    const entry = byId.get(line.id)
+    let entry = byId.get(line.id)
     if (!entry) {
-      byId.set(line.id, { ...fields, outcome: phase === 'refused' ? 'refused' : phase === 'ended' ? (line.status !== undefined ? 'answered' : 'failed') : 'no-end-recorded' })
-      continue
+      entry = { ...fields, onWire: false, outcome: phase === 'refused' ? 'refused' : 'no-end-recorded' }
+      byId.set(line.id, entry)
     }
-    // the start keeps its time and request; the end adds the answer
-    const { at: _at, ...end } = fields
-    Object.assign(entry, end, { outcome: phase === 'ended' ? (line.status !== undefined ? 'answered' : 'failed') : entry.outcome })
+    if (phase === 'on-wire') entry.onWire = true
+    if (phase === 'ended') {
+      // the start keeps its time; the end adds the answer
+      const { at: _at, ...end } = fields
+      Object.assign(entry, end, { outcome: line.status !== undefined ? 'answered' : 'failed' })
+    }
   }
   const entries = [...byId.values()].sort((a, b) => a.at.localeCompare(b.at))
   for (const entry of entries) {
-    if (entry.method !== 'POST' || entry.outcome === 'refused') continue
+    if (entry.method !== 'POST' || !entry.onWire) continue
     const status = entry.status
     entry.mayHaveCreated = status === undefined || (status >= 200 && status < 300)
   }
@@ -111,7 +118,7 @@ export function readJournal(dir: string): JournalEntry[] {
 
 /** What every report counts, read from the journal. */
 export interface JournalTotals {
-  /** Requests that went out (every attempt), whatever came back. */
+  /** Requests whose head went out on a connection (every attempt), whatever came back. */
   requests: number
   /** POSTs that went out (every attempt). */
   writes: number
@@ -131,6 +138,7 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
       totals.refused[reason] = (totals.refused[reason] ?? 0) + 1
       continue
     }
+    if (!entry.onWire) continue
     totals.requests++
     if (entry.method === 'POST') totals.writes++
     if (entry.waitedMs !== undefined) {

@@ -74,7 +74,8 @@ describe.concurrent('--max-response-bytes', { timeout: RUN_TIMEOUT_MS }, () => {
     })
     const result = await run(server, ['--rule', 'list-returns-category-array'])
     expect(result.code, result.stderr).toBe(0)
-    const checks = result.results!.rules.flatMap((r) => r.checks)
+    // the list after the creations is not read: the selected rule needs no POST, so none was sent
+    const checks = result.results!.rules.flatMap((r) => r.checks).filter((c) => c.status !== 'skip')
     expect(checks.length).toBeGreaterThan(0)
     expect(checks[0].exchanges[0].response?.bodyBytes).toBe(Buffer.byteLength(list))
     // the evidence keeps a cut of the body, not all of it
