@@ -38,7 +38,7 @@ export function classifyNetworkError(error: unknown): ClassifiedError {
   if (errno === 'ECONNREFUSED') return is('CONNECTION_REFUSED')
   if (errno === 'ECONNRESET' || errno === 'UND_ERR_SOCKET' || errno === 'EPIPE' || errno === 'UND_ERR_CLOSED') return is('CONNECTION_RESET')
   if (errno === 'ENOTFOUND' || errno === 'EAI_AGAIN') return is('DNS_FAILURE')
-  if (isTlsErrno(errno)) return is('TLS_FAILURE')
+  if (isTlsErrno(errno, detail)) return is('TLS_FAILURE')
   // undici's parser errors do not always carry an HPE_ code (a reply that is not HTTP at all)
   if (error instanceof undiciErrors.HTTPParserError || errno.startsWith('HPE_') || errno === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || errno === 'UND_ERR_INFO')
     return is('PROTOCOL_ERROR')

@@ -7,6 +7,8 @@
  */
 import { connect as netConnect, type Socket } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
+import type { TransportErrorCode } from '../http/exchange.ts'
+import { classifyNetworkError } from '../http/transport-errors.ts'
 
 export interface PreflightFailure {
   message: string
@@ -63,18 +65,16 @@ export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.
   const port = Number(url.port || DEFAULT_PORTS[url.protocol])
   const where = `${url.hostname}:${port}`
   const hint = 'is the server running there, and is the base URL right?'
-  return handshake(url.protocol === 'https:', host, port, timeoutMs, (code, message, connected) => {
+  return handshake(url.protocol === 'https:', host, port, timeoutMs, (code, errno, message, connected) => {
     if (code === 'TIMEOUT') {
       return connected
         ? `cannot reach ${where}: the TCP connection opened but no TLS handshake completed within ${timeoutMs} ms`
         : `cannot reach ${where}: no connection within ${timeoutMs} ms; ${hint}`
     }
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot reach ${where}: host ${url.hostname} not found; is the base URL right?`
-    if (code === 'ECONNREFUSED') return `cannot reach ${where}: connection refused; ${hint}`
-    if (/CERT|SELF_SIGNED|UNABLE_TO|HOSTNAME|ERR_TLS_CERT/.test(code) || /certificate/i.test(message)) {
-      return `TLS certificate of ${where} is not trusted (${code || message}); add its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem`
-    }
-    return `cannot reach ${where}: ${code || message}`
+    if (code === 'DNS_FAILURE') return `cannot reach ${where}: host ${url.hostname} not found; is the base URL right?`
+    if (code === 'CONNECTION_REFUSED') return `cannot reach ${where}: connection refused; ${hint}`
+    if (code === 'TLS_FAILURE') return `TLS certificate of ${where} is not trusted (${errno || message}); add its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem`
+    return `cannot reach ${where}: ${errno || message}`
   })
 }
 
@@ -89,19 +89,22 @@ async function reachProxy(proxy: ProxySetting, timeoutMs: number): Promise<Prefl
   const port = Number(url.port || DEFAULT_PORTS[url.protocol])
   if (!port) return { message: `${proxy.variable} must be an http://, https:// or socks5:// URL, got ${url.protocol}//` }
   const where = `the proxy ${url.hostname}:${port} (${proxy.variable})`
-  return handshake(false, url.hostname.replace(/^\[|\]$/g, ''), port, timeoutMs, (code, message) => {
-    const why = code === 'TIMEOUT' ? `no connection within ${timeoutMs} ms` : code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : code || message
+  return handshake(false, url.hostname.replace(/^\[|\]$/g, ''), port, timeoutMs, (code, errno, message) => {
+    const why = code === 'TIMEOUT' ? `no connection within ${timeoutMs} ms` : code === 'CONNECTION_REFUSED' ? 'connection refused' : code === 'DNS_FAILURE' ? 'host not found' : errno || message
     return `cannot reach ${where}: ${why}; fix ${proxy.variable}, or list the host in NO_PROXY`
   })
 }
 
-/** Opens a TCP (and TLS) connection and closes it; `describe` turns a failure into one line. */
+/**
+ * Opens a TCP (and TLS) connection and closes it; `describe` turns a failure into one line, from
+ * the same classification the HTTP client uses (lib/http/transport-errors.ts).
+ */
 function handshake(
   tls: boolean,
   host: string,
   port: number,
   timeoutMs: number,
-  describe: (code: string, message: string, connected: boolean) => string,
+  describe: (code: TransportErrorCode, errno: string, message: string, connected: boolean) => string,
 ): Promise<PreflightFailure | undefined> {
   return new Promise((resolve) => {
     let connected = false
@@ -110,12 +113,15 @@ function handshake(
       socket.destroy()
       resolve(failure)
     }
-    const timer = setTimeout(() => done({ message: describe('TIMEOUT', '', connected) }), timeoutMs)
+    const timer = setTimeout(() => done({ message: describe('TIMEOUT', '', '', connected) }), timeoutMs)
     const socket: Socket = tls
       ? tlsConnect({ host, port, servername: isIpLiteral(host) ? undefined : host }, () => done())
       : netConnect({ host, port }, () => done())
     socket.once('connect', () => (connected = true))
-    socket.on('error', (error: NodeJS.ErrnoException) => done({ message: describe(error.code ?? '', error.message, connected) }))
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      const { code, errno, detail } = classifyNetworkError(error)
+      done({ message: describe(code, errno, detail, connected) })
+    })
   })
 }
 

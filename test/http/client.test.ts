@@ -1,0 +1,177 @@
+/**
+ * The HTTP client in-process, against real servers on loopback: why it stopped (its own timeout
+ * or the run's deadline, read off the abort's reason), one classifier for network errors, bodies
+ * decoded from gzip, deflate and br with the cap on decoded bytes (a compression bomb stops at it),
+ * a body's UTF-8 flaws reported, 429 and 503 with Retry-After waited out and sent again, and the
+ * journal: what went out on a connection, what was refused, what was created.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
+import { afterAll, describe, expect, test } from 'vitest'
+import { HttpClient, type ClientOptions } from '../../lib/http/client.ts'
+import { journalTotals, readJournal } from '../../lib/http/journal.ts'
+import { preflight } from '../../lib/runner/preflight.ts'
+import { closedPort, httpServer, neverAnswers, type HostileServer } from '../hostile/hostile-servers.ts'
+
+const KEY = 'client-test-key-0123456789abcdef'
+const servers: HostileServer[] = []
+const dirs: string[] = []
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()))
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }))
+})
+
+async function serve(handler: Parameters<typeof httpServer>[0]): Promise<HostileServer> {
+  const server = await httpServer(handler)
+  servers.push(server)
+  return server
+}
+
+async function withClient<T>(options: Partial<ClientOptions> & { baseUrl: string }, use: (client: HttpClient) => Promise<T>): Promise<T> {
+  const client = new HttpClient({ apiKey: KEY, timeoutMs: 2_000, maxResponseBytes: 1_000_000, ...options })
+  try {
+    return await use(client)
+  } finally {
+    await client.close()
+  }
+}
+
+const journalDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'client-journal-'))
+  dirs.push(dir)
+  return dir
+}
+
+describe('why the client stopped: one abort source, its reason read', () => {
+  test('its own --timeout → TIMEOUT; the run deadline → DEADLINE; after the deadline nothing is sent', async () => {
+    const server = await neverAnswers()
+    servers.push(server)
+    const timedOut = await withClient({ baseUrl: server.baseUrl, timeoutMs: 200 }, (c) => c.send({ method: 'GET', path: '/categories' }))
+    expect(timedOut.exchange.error).toEqual({ code: 'TIMEOUT', message: 'no response within 200 ms' })
+    const cut = await withClient({ baseUrl: server.baseUrl, timeoutMs: 5_000, deadlineAt: Date.now() + 200 }, (c) => c.send({ method: 'GET', path: '/categories' }))
+    expect(cut.exchange.error).toEqual({ code: 'DEADLINE', message: "no response before the run's deadline (--deadline)" })
+    const before = server.requests.length
+    const late = await withClient({ baseUrl: server.baseUrl, deadlineAt: Date.now() - 1 }, (c) => c.send({ method: 'GET', path: '/categories' }))
+    expect(late.exchange.error?.code).toBe('DEADLINE')
+    expect(late.exchange.sent).toBe(false)
+    expect(server.requests.length).toBe(before)
+  })
+
+  test('a refused connection is named alike by the client and the preflight (one classifier)', async () => {
+    const port = await closedPort()
+    const baseUrl = `http://127.0.0.1:${port}/v1`
+    const result = await withClient({ baseUrl }, (c) => c.send({ method: 'GET', path: '/categories' }))
+    expect(result.exchange.error?.code).toBe('CONNECTION_REFUSED')
+    expect(result.exchange.sent).toBe(false)
+    expect((await preflight(baseUrl, 1_000, {}))?.message).toMatch(/connection refused/)
+  })
+})
+
+describe('Content-Encoding: decoded, the cap on decoded bytes', () => {
+  const json = JSON.stringify([{ id: 1, name: 'Ñandú 🐇' }])
+  const codings: [string, (b: Buffer) => Buffer][] = [
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+    ['gzip, br', (b) => brotliCompressSync(gzipSync(b))],
+  ]
+  test.each(codings)('%s → the JSON text, and the coding recorded', async (coding, encode) => {
+    const server = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': coding }).end(encode(Buffer.from(json))))
+    const result = await withClient({ baseUrl: server.baseUrl }, (c) => c.send({ method: 'GET', path: '/categories' }))
+    expect(result.text).toBe(json)
+    expect(result.exchange.response?.contentEncoding).toBe(coding)
+    expect(result.exchange.response?.bodyBytes).toBe(Buffer.byteLength(json))
+  })
+
+  test('a gzip bomb (64 MiB of zeros in 64 KiB) stops at --max-response-bytes of decoded bytes', async () => {
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024))
+    expect(bomb.byteLength).toBeLessThan(100 * 1024)
+    const server = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(bomb))
+    const before = process.memoryUsage().rss
+    const result = await withClient({ baseUrl: server.baseUrl, maxResponseBytes: 1_000_000 }, (c) => c.send({ method: 'GET', path: '/categories' }))
+    expect(result.exchange.error).toEqual({
+      code: 'RESPONSE_TOO_LARGE',
+      message: 'decoded response body (Content-Encoding gzip) larger than 1000000 bytes (the limit set by --max-response-bytes); decoding stopped there',
+    })
+    expect(process.memoryUsage().rss - before).toBeLessThan(32 * 1024 * 1024)
+  })
+
+  test('a coding the client cannot decode, or a corrupt one → UNDECODABLE_BODY', async () => {
+    const server = await serve((req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': req.url?.endsWith('zstd') ? 'zstd' : 'gzip' }).end('not gzip at all'),
+    )
+    for (const path of ['/zstd', '/corrupt']) {
+      const result = await withClient({ baseUrl: server.baseUrl }, (c) => c.send({ method: 'GET', path }))
+      expect(result.exchange.error?.code, path).toBe('UNDECODABLE_BODY')
+    }
+  })
+})
+
+describe('UTF-8: what TextDecoder would hide', () => {
+  test.each([
+    ['a byte order mark', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('[]')]), { byteOrderMark: true }, '[]'],
+    ['Latin-1 bytes', Buffer.from('["Ñandú"]', 'latin1'), { invalidUtf8: true }, '["\ufffdand\ufffd"]'],
+    ['plain UTF-8', Buffer.from('["Ñandú"]'), {}, '["Ñandú"]'],
+  ] as const)('%s', async (_label, bytes, flags, text) => {
+    const server = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(bytes))
+    const result = await withClient({ baseUrl: server.baseUrl }, (c) => c.send({ method: 'GET', path: '/categories' }))
+    expect(result.text).toBe(text)
+    expect({ byteOrderMark: result.byteOrderMark, invalidUtf8: result.invalidUtf8 }).toEqual({ byteOrderMark: undefined, invalidUtf8: undefined, ...flags })
+  })
+})
+
+describe('429 and 503 with Retry-After: wait, send again, journal every attempt', () => {
+  test('a POST answered 429 is sent again after the wait; both attempts are journalled, the wait counted, one record ledgered', async () => {
+    let answered = 0
+    const server = await serve((_req, res) => {
+      if (answered++ === 0) return void res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"code":"slow_down","message":"later","status":429}')
+      res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":7,"name":"n"}')
+    })
+    const dir = journalDir()
+    const started = performance.now()
+    const result = await withClient({ baseUrl: server.baseUrl, journalDir: dir }, (c) => c.send({ method: 'POST', path: '/categories', body: '{"name":"n"}', probe: 'create-name-only' }))
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990)
+    expect(result.exchange.response?.status).toBe(201)
+    expect(result.exchange).toMatchObject({ attempt: 2, waitedMs: 1000 })
+    expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST'])
+    const journal = readJournal(dir)
+    expect(journal.map((e) => [e.status, e.attempt, e.mayHaveCreated])).toEqual([
+      [429, 1, false],
+      [201, 2, true],
+    ])
+    expect(journal[1].created).toEqual({ id: '7', name: 'n' })
+    expect(journalTotals(journal)).toMatchObject({ requests: 2, writes: 2, waits: { count: 1, totalMs: 1000 } })
+  })
+
+  test('at most maxRetries resends; a Retry-After past the deadline is not waited for; 503 without Retry-After is not resent', async () => {
+    const server = await serve((req, res) => {
+      const after = req.url?.includes('far') ? '3600' : req.url?.includes('none') ? undefined : '0'
+      res.writeHead(req.url?.includes('none') ? 503 : 429, { 'content-type': 'application/json', ...(after ? { 'retry-after': after } : {}) }).end('{}')
+    })
+    const send = (path: string) =>
+      withClient({ baseUrl: server.baseUrl, maxRetries: 2, deadlineAt: Date.now() + 60_000 }, (c) => c.send({ method: 'GET', path }))
+    expect((await send('/always')).exchange.attempt).toBe(3)
+    expect((await send('/far')).exchange.attempt).toBeUndefined()
+    expect((await send('/none')).exchange.attempt).toBeUndefined()
+    expect(server.requests.map((r) => r.url)).toEqual(['/v1/always', '/v1/always', '/v1/always', '/v1/far', '/v1/none'])
+  })
+})
+
+describe('the journal', () => {
+  test('a request refused by the suite is journalled with why, and not counted as sent', async () => {
+    const server = await serve((_req, res) => res.writeHead(200).end('[]'))
+    const dir = journalDir()
+    await withClient({ baseUrl: server.baseUrl, journalDir: dir }, async (c) => {
+      c.refuse({ method: 'POST', path: '/categories', body: '{}', probe: 'empty-object' }, 'write-budget', 'over the write budget')
+      await c.send({ method: 'GET', path: '/categories' })
+    })
+    const journal = readJournal(dir)
+    expect(journal.map((e) => [e.method, e.outcome, e.onWire, e.reason])).toEqual([
+      ['POST', 'refused', false, 'write-budget'],
+      ['GET', 'answered', true, undefined],
+    ])
+    expect(journalTotals(journal)).toMatchObject({ requests: 1, writes: 0, refused: { 'write-budget': 1 } })
+  })
+})
