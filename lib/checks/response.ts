@@ -70,10 +70,16 @@ const parsedBodies = new WeakMap<HttpResult, { value: unknown } | { error: Error
 function parseOnce(result: HttpResult): { value: unknown } | { error: Error } {
   let parsed = parsedBodies.get(result)
   if (!parsed) {
-    try {
-      parsed = { value: parseJsonExact(result.text ?? '') }
-    } catch (error) {
-      parsed = { error: error as Error }
+    // RFC 8259 §8.1: JSON text is UTF-8 and must not begin with a byte order mark; the client
+    // decodes either way, and says so, so that neither passes for valid JSON here
+    if (result.byteOrderMark) parsed = { error: new Error('the body begins with a UTF-8 byte order mark, which RFC 8259 §8.1 forbids in JSON text') }
+    else if (result.invalidUtf8) parsed = { error: new Error('the body holds bytes that are not UTF-8, which RFC 8259 §8.1 requires of JSON text') }
+    else {
+      try {
+        parsed = { value: parseJsonExact(result.text ?? '') }
+      } catch (error) {
+        parsed = { error: error as Error }
+      }
     }
     parsedBodies.set(result, parsed)
   }

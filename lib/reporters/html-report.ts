@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs'
 import { KEY_PLACEHOLDER } from '../http/redact.ts'
 import { failuresSection } from './html-failures.ts'
 import { badge, escapeHtml as h } from './html-text.ts'
-import type { RunResult, Status } from './run-result.ts'
+import { serverWaits, type RunResult, type Status } from './run-result.ts'
 import { failedChecks, headline, notVerifiedByReason, partlyVerified, plural, reasonText, seconds, writeMode } from './wording.ts'
 
 let css: string | undefined
@@ -109,7 +109,7 @@ function ledgerSection(result: RunResult): string {
   }
   const rows = result.ledger
     .map((entry, i) => {
-      const body = exchanges.get(entry.exchangeId)?.request.body
+      const body = entry.body ?? exchanges.get(entry.exchangeId)?.request.body
       const wrong = wronglyAccepted.get(entry.exchangeId)
       const note = wrong ? `<div class="wrong">should have been refused: fails <code>${h(wrong)}</code></div>` : ''
       return `<tr${wrong ? ' class="fail"' : ''}><td>${i + 1}</td><td><code>${h(entry.id)}</code></td><td>${h(entry.name)}${note}</td><td>${entry.status}</td><td><code class="sent">${h(body ?? '')}</code></td></tr>`
@@ -145,6 +145,7 @@ ${card(result.summary.recordsCreated, 'records created', '')}
 <dt>Duration</dt><dd>${h(seconds(result.durationMs))}</dd>
 <dt>Checks</dt><dd>${c.pass + c.warn} passed, ${c.fail} failed, ${c.skip} skipped, of ${c.total}</dd>
 <dt>Writes</dt><dd>${h(writeMode(result))}</dd>
+<dt>Waits</dt><dd>${h(serverWaits(result))}</dd>
 <dt>Rules selected</dt><dd>${h(selected)}</dd>
 <dt>Run id</dt><dd><code>${h(result.runId)}</code></dd>
 ${result.options.seed === undefined ? '' : `<dt>Seed</dt><dd><code>${result.options.seed}</code> (--seed ${result.options.seed} sends the same generated inputs)</dd>\n`}<dt>Tool</dt><dd>${h(`${result.tool.name} ${result.tool.version}`)}</dd>

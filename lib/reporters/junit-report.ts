@@ -3,7 +3,7 @@
  * per check, failures with expected/actual and a curl line, skips with their reason. Advisory
  * notes are system-out, never failures.
  */
-import type { RunResult } from './run-result.ts'
+import { serverWaits, type RunResult } from './run-result.ts'
 
 /** Text content: markup escaped, characters XML 1.0 cannot carry at all dropped. */
 function xml(text: string): string {
@@ -42,6 +42,7 @@ export function junitReport(result: RunResult): string {
     out.push(`      <property name="section" value="${attr(rule.section)}"/>`)
     out.push(`      <property name="base_url" value="${attr(result.baseUrl)}"/>`)
     if (result.options.seed !== undefined) out.push(`      <property name="seed" value="${result.options.seed}"/>`)
+    out.push(`      <property name="server_waits" value="${attr(serverWaits(result))}"/>`)
     out.push('    </properties>')
     for (const check of rule.checks) {
       out.push(`    <testcase classname="${attr(rule.id)}" name="${attr(check.name)}" time="${seconds(check.durationMs)}">`)

@@ -8,7 +8,7 @@
  * (visible-text.ts). Failures come one row per cause (failure-groups.ts), naming every check.
  */
 import { runFailureGroups } from './failure-groups.ts'
-import type { RunResult } from './run-result.ts'
+import { serverWaits, type RunResult } from './run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { headline, notVerifiedByReason, partlyVerified, plural, seconds, writeMode } from './wording.ts'
 
@@ -81,6 +81,7 @@ export function markdownSummary(result: RunResult): string {
   )
   lines.push('')
   lines.push(`Writes: ${escapeMarkdown(writeMode(result))}.`)
+  lines.push('', `Waits: ${escapeMarkdown(serverWaits(result))}.`)
 
   if (result.problems.length > 0) {
     lines.push('', '### Problems during the run', '')

@@ -10,7 +10,7 @@
  */
 import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
-import type { RunResult, Status } from './run-result.ts'
+import { serverWaits, type RunResult, type Status } from './run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { failedChecks, notVerifiedByReason, partlyVerified, plural, reasonText, seconds, skipReasons } from './wording.ts'
 
@@ -133,6 +133,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   tail.push(
     `Rules: ${r.pass} passed, ${r.fail} failed, ${r.skip} not verified, ${r.warn} with advisory notes · checks: ${c.pass + c.warn} passed, ${c.fail} failed, ${c.skip} skipped · ${plural(result.summary.requests, 'request')} · ${seconds(result.durationMs)}`,
   )
+  if (result.summary.waits?.count) tail.push(`Waits: ${serverWaits(result)}`)
   const groups = notVerifiedByReason(result)
   if (groups.length > 0) {
     tail.push(`Not verified (no check of these rules ran):`)

@@ -11,6 +11,7 @@ import { ERROR_MUTATIONS } from './mutations/errors.ts'
 import { INPUT_MUTATIONS } from './mutations/inputs.ts'
 import { LIST_MUTATIONS } from './mutations/list.ts'
 import { VALIDATION_MUTATIONS } from './mutations/validation.ts'
+import { TRANSPORT_MUTATIONS } from './mutations/transport.ts'
 import { VERSIONING_MUTATIONS } from './mutations/versioning.ts'
 import type { Mutation } from './server-cases.ts'
 
@@ -24,4 +25,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...ERROR_MUTATIONS,
   ...VERSIONING_MUTATIONS,
   ...INPUT_MUTATIONS,
+  ...TRANSPORT_MUTATIONS,
 ]

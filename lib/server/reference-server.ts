@@ -5,7 +5,7 @@
  * document leaves (see lib/server/mutations.ts and lib/server/variants.ts).
  */
 import { timingSafeEqual } from 'node:crypto'
-import { gzipSync } from 'node:zlib'
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { stringify as losslessStringify } from 'lossless-json'
@@ -72,6 +72,10 @@ export interface Behaviour {
     connectionClose: boolean
     /** gzip every body unless the request's Accept-Encoding allows only identity (RFC 9110 12.5.3). */
     gzipUnlessIdentity?: boolean
+    /** Compress every body with this coding, whatever the request's Accept-Encoding says. */
+    forceCoding?: 'gzip' | 'deflate' | 'br'
+    /** How the body text becomes bytes (default UTF-8): a mutation writes a BOM or Latin-1 here. */
+    encodeText?: (text: string) => Buffer
   }
 }
 
@@ -245,15 +249,22 @@ export function serialise(body: unknown): string {
   return losslessStringify(body) ?? ''
 }
 
+const COMPRESSORS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }
+
 function send(res: ServerResponse, reply: Reply, transport: Behaviour['transport'], acceptEncoding: string | undefined): void {
   const write = () => {
     if (res.destroyed) return
-    let bytes = Buffer.from(serialise(reply.body), 'utf8')
+    const text = serialise(reply.body)
+    let bytes = transport.encodeText ? transport.encodeText(text) : Buffer.from(text, 'utf8')
     const headers: Record<string, string> = {}
     for (const [name, value] of Object.entries({ 'content-type': JSON_TYPE, ...reply.headers })) if (value !== '') headers[name] = value
     if (transport.gzipUnlessIdentity && !/^\s*identity\s*$/i.test(acceptEncoding ?? '')) {
       bytes = gzipSync(bytes)
       headers['content-encoding'] = 'gzip'
+    }
+    if (transport.forceCoding) {
+      bytes = COMPRESSORS[transport.forceCoding](bytes)
+      headers['content-encoding'] = transport.forceCoding
     }
     if (transport.connectionClose) headers.connection = 'close'
     if (!transport.chunked) headers['content-length'] = String(bytes.byteLength)

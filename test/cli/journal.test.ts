@@ -7,6 +7,8 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
+import { findCase } from '../../lib/server/server-cases.ts'
+import { TRANSPORT_VARIANTS } from '../../lib/server/variants-transport.ts'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
 import { RUN_TIMEOUT_MS } from '../hostile/expect-run.ts'
 
@@ -87,5 +89,21 @@ describe('the journal against a server that counts what it receives', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0)
     expect(posts(server)).toHaveLength(n)
     expectJournalIsTheWire(run, server)
+  }, RUN_TIMEOUT_MS)
+
+  test.each(['rate-limited-429', 'unavailable-503-once'])('%s: every attempt is journalled and counted, the waits reported, the ledger still what was stored', async (name) => {
+    const variant = findCase(TRANSPORT_VARIANTS, name)!
+    const { server, run } = await runAgainst(variant.behaviour, '--max-writes', '6')
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    const waits = run.results!.summary.waits!
+    expect(waits.count).toBeGreaterThan(0)
+    expect(waits.totalMs).toBe(waits.count * 1000)
+    // a POST answered 429 or 503 was not processed and was sent again: each attempt arrived, and counts
+    const retried = run.results!.journal!.filter((e) => e.method === 'POST' && (e.attempt ?? 1) > 1)
+    if (name === 'unavailable-503-once') expect(retried.length).toBe(6)
+    expect(posts(server).length).toBe(6 + retried.length)
+    expectJournalIsTheWire(run, server)
+    expect(run.stdout).toMatch(new RegExp(`^Waits: the server made the run wait ${waits.count} times \\(429 or 503 with Retry-After\\), \\d+\\.\\d s in all$`, 'm'))
+    expect(run.files['summary.md']).toContain(`Waits: the server made the run wait ${waits.count} times`)
   }, RUN_TIMEOUT_MS)
 })

@@ -1,0 +1,25 @@
+/**
+ * Mutations of how bodies are written: RFC 8259 §8.1 says JSON text exchanged between systems is
+ * UTF-8 and must not begin with a byte order mark. A client that decodes leniently (TextDecoder
+ * strips a BOM and replaces bad bytes) would take these bodies for JSON; the suite must not.
+ */
+import type { Mutation } from '../server-cases.ts'
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf])
+
+export const TRANSPORT_MUTATIONS: readonly Mutation[] = [
+  {
+    name: 'json-with-byte-order-mark',
+    breaks: 'list-returns-category-array',
+    code: 'NOT_JSON',
+    description: 'every body begins with a UTF-8 byte order mark (a serialiser writing "UTF-8 with BOM")',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, encodeText: (text) => Buffer.concat([BOM, Buffer.from(text, 'utf8')]) } },
+  },
+  {
+    name: 'bodies-in-latin-1',
+    breaks: 'create-returns-category',
+    code: 'NOT_JSON',
+    description: 'bodies are written in Latin-1 (ISO-8859-1), so a non-ASCII name comes back as bytes that are not UTF-8',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, encodeText: (text) => Buffer.from(text, 'latin1') } },
+  },
+]

@@ -1,0 +1,70 @@
+/**
+ * Conforming variants of the transport: freedoms the document leaves in how answers travel.
+ * Compression is an HTTP matter the document does not restrict, and rate limits are "not shown"
+ * (§8): a server may compress every body, and may answer 429 or 503 with Retry-After. The suite
+ * decodes the first (an advisory note says identity was asked for) and waits out the others.
+ */
+import type { Reply, RequestInfo, StoredCategory } from './reference-server.ts'
+import { errorReply, type Variant } from './server-cases.ts'
+
+/** A create that is answered 429 or 503 was not processed: the record is taken back. */
+function notProcessed(reply: Reply, request: RequestInfo, store: StoredCategory[], status: 429 | 503, retryAfter: number): Reply {
+  if (request.operation === 'createCategory' && reply.status === 201) store.splice(store.indexOf(reply.body as StoredCategory), 1)
+  const [code, message] = status === 429 ? ['rate_limited', 'Too many requests; retry later.'] : ['unavailable', 'Down for maintenance; retry later.']
+  return errorReply(status, code, message, { 'retry-after': String(retryAfter) })
+}
+
+/** Per server (one store each): requests counted in the current second. */
+const windows = new WeakMap<StoredCategory[], { second: number; count: number }>()
+/** Per server: requests already answered 503 once. */
+const seen = new WeakMap<StoredCategory[], Set<string>>()
+
+const RATE_LIMIT_PER_SECOND = 20
+
+export const TRANSPORT_VARIANTS: readonly Variant[] = [
+  {
+    name: 'gzip-even-for-identity',
+    description: 'every body is gzipped, even when the request accepts only identity (advisory note: still exit 0)',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, forceCoding: 'gzip' } },
+  },
+  {
+    name: 'deflate-even-for-identity',
+    description: 'every body is sent with Content-Encoding deflate (zlib), even when the request accepts only identity',
+    behaviour: { transport: { delayMs: 0, chunked: true, connectionClose: false, forceCoding: 'deflate' } },
+  },
+  {
+    name: 'brotli-even-for-identity',
+    description: 'every body is sent with Content-Encoding br (Brotli), even when the request accepts only identity',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, forceCoding: 'br' } },
+  },
+  {
+    name: 'rate-limited-429',
+    description: `at most ${RATE_LIMIT_PER_SECOND} requests a second; the rest get 429 with Retry-After: 1 and are not processed (rate limits are not shown, §8)`,
+    behaviour: {
+      finish: (reply, request, store) => {
+        const second = Math.floor(Date.now() / 1000)
+        const window = windows.get(store)
+        if (!window || window.second !== second) {
+          windows.set(store, { second, count: 1 })
+          return reply
+        }
+        if (++window.count <= RATE_LIMIT_PER_SECOND) return reply
+        return notProcessed(reply, request, store, 429, 1)
+      },
+    },
+  },
+  {
+    name: 'unavailable-503-once',
+    description: 'each distinct request is first answered 503 with Retry-After: 1 (a brief maintenance) and not processed; sent again, it is served',
+    behaviour: {
+      finish: (reply, request, store) => {
+        const requests = seen.get(store) ?? new Set<string>()
+        seen.set(store, requests)
+        const key = `${request.method} ${request.path} ${request.authorization ?? ''} ${request.rawBody ?? ''}`
+        if (requests.has(key)) return reply
+        requests.add(key)
+        return notProcessed(reply, request, store, 503, 1)
+      },
+    },
+  },
+]

@@ -1,0 +1,38 @@
+/**
+ * RFC 8259 §8.1: JSON text exchanged between systems is UTF-8, without a byte order mark. The
+ * client decodes such bodies anyway and says what it saw (lib/http/body-reader.ts); jsonBodyOf
+ * refuses them as not valid JSON, and every check that reads a body inherits it.
+ */
+import { describe, expect, test } from 'vitest'
+import type { ConformanceFailure } from '../../lib/checks/failure.ts'
+import { jsonBodyOf } from '../../lib/checks/response.ts'
+import { expectSchema } from '../../lib/checks/schema.ts'
+import { makeResponse, outcomeOf, verdictOf } from './make-response.ts'
+
+const flagged = (flags: { byteOrderMark?: true; invalidUtf8?: true }, body = '[]') => ({ ...makeResponse({ body }), ...flags })
+
+describe('jsonBodyOf and the encoding of the body', () => {
+  test('a body that began with a byte order mark is not valid JSON, and the failure says why', () => {
+    const verdict = verdictOf(() => jsonBodyOf(flagged({ byteOrderMark: true })))
+    expect(verdict).toMatchObject({ code: 'NOT_JSON', message: 'the 200 body is not valid JSON' })
+    let actual = ''
+    try {
+      jsonBodyOf(flagged({ byteOrderMark: true }))
+    } catch (error) {
+      actual = (error as ConformanceFailure).actual
+    }
+    expect(actual).toMatch(/^the body begins with a UTF-8 byte order mark, which RFC 8259 §8.1 forbids in JSON text/)
+  })
+
+  test('a body with bytes that are not UTF-8 is not valid JSON', () => {
+    expect(outcomeOf(() => jsonBodyOf(flagged({ invalidUtf8: true }, '["\ufffdand\ufffd"]')))).toBe('NOT_JSON')
+  })
+
+  test('so a list in Latin-1 fails its schema check as NOT_JSON, not as a shape', () => {
+    expect(outcomeOf(() => expectSchema(flagged({ invalidUtf8: true }, '[{"id":1,"name":"\ufffd"}]'), 'CategoryList'))).toBe('NOT_JSON')
+  })
+
+  test('the same text without the flags passes', () => {
+    expect(outcomeOf(() => jsonBodyOf(makeResponse({ body: '["Ñandú"]' })))).toBe('pass')
+  })
+})
