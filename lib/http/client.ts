@@ -10,12 +10,14 @@ import { subscribe } from 'node:diagnostics_channel'
 import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
-import { contentCodings, decodedStream, decodeUtf8, UnsupportedEncodingError } from './body-reader.ts'
-import type { Exchange, RecordedRequest, TransportErrorCode } from './exchange.ts'
+import { contentCodings, decodedStream, decodeUtf8 } from './body-reader.ts'
+import type { Exchange, RecordedRequest } from './exchange.ts'
 import { createdRecord, JournalWriter, type RefusalReason } from './journal.ts'
 import { createRedactor, keyOnTheWire, longestForm, type Redactor } from './redact.ts'
 import { RETRYABLE_STATUSES, retryAfterMs } from './retry-after.ts'
-import { classifyNetworkError, RunDeadlineReached } from './transport-errors.ts'
+import { describeTransportError, ResponseTooLargeError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
+
+export { ResponseTooLargeError } from './transport-errors.ts'
 
 export interface ClientOptions {
   /** Base URL, path included (…/v1); request paths are appended to it. */
@@ -75,13 +77,6 @@ let onCreate: ((request: object) => void) | undefined
 const onHeadWritten = new WeakMap<object, () => void>()
 subscribe('undici:request:create', (message) => onCreate?.((message as { request: object }).request))
 subscribe('undici:client:sendHeaders', (message) => onHeadWritten.get((message as { request: object }).request)?.())
-
-/** What is known of a response when its body fails: the status line came, the body did not. */
-interface BodyProgress {
-  status: number
-  declaredBytes?: number
-  receivedBytes: number
-}
 
 export class HttpClient {
   readonly redact: Redactor
@@ -246,7 +241,7 @@ export class HttpClient {
       return result
     } catch (error) {
       if (partial) this.keptBytes -= partial.receivedBytes
-      exchange.error = this.describeError(error, signal, partial)
+      exchange.error = describeTransportError(error, signal, partial, this.options, this.redact)
       return result
     } finally {
       exchange.durationMs = Math.round(performance.now() - started)
@@ -309,36 +304,6 @@ export class HttpClient {
     return Buffer.concat(chunks, partial.receivedBytes)
   }
 
-  private describeError(error: unknown, signal: AbortSignal, partial: BodyProgress | undefined): { code: TransportErrorCode; message: string } {
-    if (error instanceof ResponseTooLargeError) return { code: 'RESPONSE_TOO_LARGE', message: error.message }
-    if (error instanceof UnsupportedEncodingError) return { code: 'UNDECODABLE_BODY', message: error.message }
-    if (signal.aborted) {
-      const byDeadline = signal.reason instanceof RunDeadlineReached
-      const within = byDeadline ? "before the run's deadline (--deadline)" : `within ${this.options.timeoutMs} ms`
-      const message = partial ? `the ${partial.status} response's body did not end ${within}` : `no response ${within}`
-      return { code: byDeadline ? 'DEADLINE' : 'TIMEOUT', message }
-    }
-    const { code, errno, detail: raw } = classifyNetworkError(error)
-    const detail = this.redact(raw)
-    // undici's own limit on the bytes on the wire, which it checks as they arrive, ahead of the reader
-    if (code === 'RESPONSE_TOO_LARGE') return { code, message: new ResponseTooLargeError(this.options.maxResponseBytes).message }
-    if (code === 'UNDECODABLE_BODY') return { code, message: `the ${partial?.status ?? ''} response's body could not be decoded from its Content-Encoding (${detail})` }
-    if (partial && (code === 'CONNECTION_RESET' || code === 'PROTOCOL_ERROR' || code === 'NETWORK_ERROR')) {
-      // the status line and headers came, the body broke off: say how much of it arrived
-      const of = partial.declaredBytes !== undefined ? ` of the ${partial.declaredBytes} its Content-Length declared` : ''
-      return { code: 'INCOMPLETE_BODY', message: `the ${partial.status} response's body broke off after ${partial.receivedBytes} bytes${of} (${detail})` }
-    }
-    const words: Partial<Record<TransportErrorCode, string>> = {
-      TIMEOUT: `no response within ${this.options.timeoutMs} ms (${detail})`,
-      CONNECTION_REFUSED: `connection refused (${detail})`,
-      CONNECTION_RESET: `connection closed before a complete response (${detail})`,
-      DNS_FAILURE: `host not found (${detail})`,
-      TLS_FAILURE: `TLS failure: ${detail}`,
-      PROTOCOL_ERROR: `malformed HTTP response (${detail})`,
-    }
-    return { code, message: words[code] ?? `${errno ? errno + ': ' : ''}${detail}` }
-  }
-
   async close(): Promise<void> {
     await this.dispatcher.close()
   }
@@ -348,16 +313,4 @@ export class HttpClient {
 function bytesEvidence(bytes: Uint8Array): Pick<RecordedRequest, 'body' | 'bodyBase64'> {
   const shown = Array.from(bytes, (b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('')
   return { body: shown, bodyBase64: Buffer.from(bytes).toString('base64') }
-}
-
-export class ResponseTooLargeError extends Error {
-  /** `message` overrides the text for other limits than the one body's. */
-  constructor(limit: number, declared?: number, message?: string) {
-    const text =
-      message ??
-      (declared === undefined
-        ? `response body larger than ${limit} bytes (the limit set by --max-response-bytes); reading stopped there`
-        : `response body of ${declared} bytes (its Content-Length) is larger than ${limit} bytes (the limit set by --max-response-bytes); not read`)
-    super(text)
-  }
 }

@@ -5,6 +5,7 @@
  * names and undici's UND_ERR_*), never on message text, as undici's documentation asks.
  */
 import { errors as undiciErrors } from 'undici'
+import { UnsupportedEncodingError } from './body-reader.ts'
 import type { TransportErrorCode } from './exchange.ts'
 
 export interface ClassifiedError {
@@ -44,4 +45,63 @@ export function classifyNetworkError(error: unknown): ClassifiedError {
     return is('PROTOCOL_ERROR')
   if (errno.startsWith('Z_') || errno === 'ERR_BROTLI' || errno === 'ERR__ERROR_FORMAT_PADDING_1') return is('UNDECODABLE_BODY')
   return is('NETWORK_ERROR')
+}
+
+/** What is known of a response when its body fails: the status line came, the body did not. */
+export interface BodyProgress {
+  status: number
+  declaredBytes?: number
+  receivedBytes: number
+}
+
+/**
+ * Why a request got no complete response, in the words a report shows. An abort is told apart by
+ * its reason (the request's --timeout or the run's --deadline); the rest by the classifier.
+ */
+export function describeTransportError(
+  error: unknown,
+  signal: AbortSignal,
+  partial: BodyProgress | undefined,
+  limits: { timeoutMs: number; maxResponseBytes: number },
+  redact: (text: string) => string,
+): { code: TransportErrorCode; message: string } {
+  if (error instanceof ResponseTooLargeError) return { code: 'RESPONSE_TOO_LARGE', message: error.message }
+  if (error instanceof UnsupportedEncodingError) return { code: 'UNDECODABLE_BODY', message: error.message }
+  if (signal.aborted) {
+    const byDeadline = signal.reason instanceof RunDeadlineReached
+    const within = byDeadline ? "before the run's deadline (--deadline)" : `within ${limits.timeoutMs} ms`
+    const message = partial ? `the ${partial.status} response's body did not end ${within}` : `no response ${within}`
+    return { code: byDeadline ? 'DEADLINE' : 'TIMEOUT', message }
+  }
+  const { code, errno, detail: raw } = classifyNetworkError(error)
+  const detail = redact(raw)
+  // undici's own limit on the bytes on the wire, which it checks as they arrive, ahead of the reader
+  if (code === 'RESPONSE_TOO_LARGE') return { code, message: new ResponseTooLargeError(limits.maxResponseBytes).message }
+  if (code === 'UNDECODABLE_BODY') return { code, message: `the ${partial?.status ?? ''} response's body could not be decoded from its Content-Encoding (${detail})` }
+  if (partial && (code === 'CONNECTION_RESET' || code === 'PROTOCOL_ERROR' || code === 'NETWORK_ERROR')) {
+    // the status line and headers came, the body broke off: say how much of it arrived
+    const of = partial.declaredBytes !== undefined ? ` of the ${partial.declaredBytes} its Content-Length declared` : ''
+    return { code: 'INCOMPLETE_BODY', message: `the ${partial.status} response's body broke off after ${partial.receivedBytes} bytes${of} (${detail})` }
+  }
+  const words: Partial<Record<TransportErrorCode, string>> = {
+    TIMEOUT: `no response within ${limits.timeoutMs} ms (${detail})`,
+    CONNECTION_REFUSED: `connection refused (${detail})`,
+    CONNECTION_RESET: `connection closed before a complete response (${detail})`,
+    DNS_FAILURE: `host not found (${detail})`,
+    TLS_FAILURE: `TLS failure: ${detail}`,
+    PROTOCOL_ERROR: `malformed HTTP response (${detail})`,
+  }
+  return { code, message: words[code] ?? `${errno ? errno + ': ' : ''}${detail}` }
+}
+
+export class ResponseTooLargeError extends Error {
+  /** `message` overrides the text for other limits than the one body's. */
+  constructor(limit: number, declared?: number, message?: string) {
+    const text =
+      message ??
+      (declared === undefined
+        ? `response body larger than ${limit} bytes (the limit set by --max-response-bytes); reading stopped there`
+        : `response body of ${declared} bytes (its Content-Length) is larger than ${limit} bytes (the limit set by --max-response-bytes); not read`)
+    super(text)
+  }
 }
