@@ -1,0 +1,56 @@
+/**
+ * In-process, in milliseconds: which POSTs a run may send (the plan every worker computes alike)
+ * and how the command is rebuilt when npm swallowed flags. The whole-run proofs against counting
+ * servers are in journal.test.ts and npm-and-paths.test.ts.
+ */
+import { describe, expect, test } from 'vitest'
+import { swallowedByNpm } from '../../lib/config/config.ts'
+import { describeWritePlan, writePlan } from '../../lib/suite-kit/write-plan.ts'
+import { POST_PROBES } from '../../suites/cases/write-order.ts'
+
+describe('writePlan', () => {
+  const plan = (options: Partial<Parameters<typeof writePlan>[1]>) => writePlan(POST_PROBES, { readOnly: false, rules: [], ...options })
+
+  test('by default every declared POST, in priority order', () => {
+    const all = plan({})
+    expect(all.allowed).toEqual(POST_PROBES.map((p) => p.key))
+    expect(all.creating).toBe(POST_PROBES.filter((p) => p.creates).length)
+    expect(all.refused.size).toBe(0)
+  })
+
+  test('--rule keeps only the POSTs the selected rules judge; --max-writes counts among those', () => {
+    const invalidJson = plan({ rules: ['create-rejects-invalid-json'], maxWrites: 1 })
+    expect(invalidJson.allowed).toEqual(['malformed-json'])
+    expect(invalidJson.refused.get('create-described')?.reason).toBe('not-needed')
+    expect(plan({ rules: ['list-returns-200'] })).toMatchObject({ allowed: [], needed: 0 })
+  })
+
+  test('--read-only refuses every needed POST, and over the budget is refused as such', () => {
+    expect([...plan({ readOnly: true }).refused.values()].every((r) => r.reason === 'read-only')).toBe(true)
+    const two = plan({ maxWrites: 2 })
+    expect(two.allowed).toHaveLength(2)
+    expect(two.refused.get(POST_PROBES[2].key)).toEqual({ reason: 'write-budget', detail: 'not verified: over the write budget (--max-writes 2; this POST is number 3)' })
+  })
+
+  test('the first line says what may be written', () => {
+    expect(describeWritePlan(plan({ rules: ['auth-missing-key-401'] }), { readOnly: false, rules: ['auth-missing-key-401'] })).toBe(
+      'Writes: at most 2 POSTs, creating 0 records on a conforming server; the other 2 create one only on a server that wrongly accepts them. The interface has no delete.',
+    )
+  })
+})
+
+describe('swallowedByNpm', () => {
+  const npm = { npm_lifecycle_event: 'conform' }
+  test.each([
+    ['nothing swallowed', [], {}, undefined],
+    ['not run by npm', [], { npm_config_read_only: 'true', npm_lifecycle_event: undefined }, undefined],
+    ['--read-only', ['--base-url', 'http://127.0.0.1:1/v1'], { npm_config_read_only: 'true' }, 'npm run conform -- --read-only --base-url http://127.0.0.1:1/v1'],
+    ['--rule twice', ['a', 'b'], { npm_config_rule: 'true\n\ntrue' }, 'npm run conform -- --rule a --rule b'],
+    ['--max-writes=3', [], { npm_config_max_writes: '3' }, 'npm run conform -- --max-writes 3'],
+    ['a value with a space', ['my reports'], { npm_config_report_dir: 'true' }, "npm run conform -- --report-dir 'my reports'"],
+  ] as const)('%s', (_label, argv, env, command) => {
+    const message = swallowedByNpm([...argv], { ...npm, ...env })
+    if (command === undefined) expect(message).toBeUndefined()
+    else expect(message).toMatch(new RegExp(`; run: ${command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`))
+  })
+})
