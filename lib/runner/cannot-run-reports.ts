@@ -34,8 +34,8 @@ export interface CannotRunResult {
 const xml = (text: string) =>
   text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd').replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-/** Writes the four reports to `reportDir` (relative to `userCwd`); returns the paths as the user reads them. */
-export function writeCannotRunReports(reportDir: string, userCwd: string, facts: CannotRunFacts): string[] {
+/** Writes the four reports to `reportDir` (relative to `userCwd`); returns their paths as the user reads them, and summary.md. */
+export function writeCannotRunReports(reportDir: string, userCwd: string, facts: CannotRunFacts): { paths: string[]; markdown: string } {
   const dir = resolve(userCwd, reportDir)
   mkdirSync(dir, { recursive: true })
   clearReports(dir)
@@ -77,9 +77,10 @@ ${facts.baseUrl ? `<p><strong>Base URL:</strong> <code>${escapeHtml(facts.baseUr
 </body></html>
 `,
   }
-  return Object.entries(files).map(([name, text]) => {
+  const paths = Object.entries(files).map(([name, text]) => {
     const path = join(dir, name)
     writeFileSync(path, text)
     return shownPath(path, userCwd)
   })
+  return { paths, markdown: files['summary.md'] }
 }
