@@ -122,6 +122,8 @@ export interface JournalTotals {
   requests: number
   /** POSTs that went out (every attempt). */
   writes: number
+  /** POSTs that went out and got no complete answer: each may have created a record nobody saw. */
+  unansweredWrites: number
   /** Requests the client refused to send, by reason. */
   refused: Partial<Record<RefusalReason, number>>
   /** How often and for how long the server's Retry-After made the run wait. */
@@ -131,7 +133,7 @@ export interface JournalTotals {
 }
 
 export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
-  const totals: JournalTotals = { requests: 0, writes: 0, refused: {}, waits: { count: 0, totalMs: 0 }, encodedAnswers: {} }
+  const totals: JournalTotals = { requests: 0, writes: 0, unansweredWrites: 0, refused: {}, waits: { count: 0, totalMs: 0 }, encodedAnswers: {} }
   for (const entry of entries) {
     if (entry.outcome === 'refused') {
       const reason = entry.reason ?? 'deadline'
@@ -141,6 +143,7 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
     if (!entry.onWire) continue
     totals.requests++
     if (entry.method === 'POST') totals.writes++
+    if (entry.method === 'POST' && entry.status === undefined) totals.unansweredWrites++
     if (entry.waitedMs !== undefined) {
       totals.waits.count++
       totals.waits.totalMs += entry.waitedMs

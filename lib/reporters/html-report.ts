@@ -145,7 +145,7 @@ ${card(result.summary.recordsCreated, 'records created', '')}
 <dt>Duration</dt><dd>${h(seconds(result.durationMs))}</dd>
 <dt>Checks</dt><dd>${c.pass + c.warn} passed, ${c.fail} failed, ${c.skip} skipped, of ${c.total}</dd>
 <dt>Writes</dt><dd>${h(writeMode(result))}</dd>
-<dt>Waits</dt><dd>${h(serverWaits(result))}</dd>
+<dt>Waits</dt><dd>${h(serverWaits(result))}</dd>${result.summary.unansweredWrites ? `\n<dt>POSTs without an answer</dt><dd>${result.summary.unansweredWrites}: each may have created a record (results.json lists them in its journal)</dd>` : ''}
 <dt>Rules selected</dt><dd>${h(selected)}</dd>
 <dt>Run id</dt><dd><code>${h(result.runId)}</code></dd>
 ${result.options.seed === undefined ? '' : `<dt>Seed</dt><dd><code>${result.options.seed}</code> (--seed ${result.options.seed} sends the same generated inputs)</dd>\n`}<dt>Tool</dt><dd>${h(`${result.tool.name} ${result.tool.version}`)}</dd>

@@ -82,6 +82,7 @@ export function markdownSummary(result: RunResult): string {
   lines.push('')
   lines.push(`Writes: ${escapeMarkdown(writeMode(result))}.`)
   lines.push('', `Waits: ${escapeMarkdown(serverWaits(result))}.`)
+  if (result.summary.unansweredWrites) lines.push('', `POSTs without an answer: ${result.summary.unansweredWrites}; each may have created a record (results.json lists them in its journal).`)
 
   if (result.problems.length > 0) {
     lines.push('', '### Problems during the run', '')

@@ -47,6 +47,8 @@ export interface RunResult {
     requests: number
     /** POSTs that went out, every attempt (from the journal). */
     writes?: number
+    /** POSTs that went out and got no complete answer: each may have created a record (see the journal). */
+    unansweredWrites?: number
     recordsCreated: number
     /** Requests not sent, by why (read-only, write-budget, not-needed, deadline). */
     refused?: JournalTotals['refused']
@@ -58,7 +60,7 @@ export interface RunResult {
   /** Must-rules that no check verified (skipped), with why. */
   notVerified: { id: string; reason: string }[]
   rules: RuleResult[]
-  /** Every record this run created, or may have created (a 2xx to a POST, or a POST with no answer). */
+  /** Every record this run created, as its answer said (a 2xx to a POST). A POST with no answer is in the journal and summary.unansweredWrites. */
   ledger: LedgerEntry[]
   /** Every request the run sent or refused to send, as the HTTP client journalled it. (The
    * journal's fields are optional only so that results built by hand in tests stay short.) */
@@ -172,6 +174,7 @@ export function buildRunResult(modules: readonly TestModule[], facts: RunFacts, 
       checks: count(allChecks),
       requests: totals.requests,
       writes: totals.writes,
+      unansweredWrites: totals.unansweredWrites,
       recordsCreated: ledger.length,
       refused: totals.refused,
       waits: totals.waits,
@@ -187,12 +190,12 @@ export function buildRunResult(modules: readonly TestModule[], facts: RunFacts, 
   }
 }
 
-/** The POSTs that created a record, or may have (no complete answer), from the journal. */
+/** The POSTs whose answer says they created a record (2xx), from the journal. */
 function ledgerOf(journal: readonly JournalEntry[]): LedgerEntry[] {
   return journal
-    .filter((entry) => entry.mayHaveCreated)
+    .filter((entry) => entry.mayHaveCreated && entry.status !== undefined)
     .map((entry) => ({
-      id: entry.created?.id ?? '(unknown: no answer)',
+      id: entry.created?.id ?? '(not returned)',
       name: entry.created?.name ?? nameSent(entry.body),
       status: entry.status ?? 0,
       exchangeId: entry.id,

@@ -134,6 +134,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
     `Rules: ${r.pass} passed, ${r.fail} failed, ${r.skip} not verified, ${r.warn} with advisory notes · checks: ${c.pass + c.warn} passed, ${c.fail} failed, ${c.skip} skipped · ${plural(result.summary.requests, 'request')} · ${seconds(result.durationMs)}`,
   )
   if (result.summary.waits?.count) tail.push(`Waits: ${serverWaits(result)}`)
+  if (result.summary.unansweredWrites) tail.push(`POSTs without an answer: ${result.summary.unansweredWrites} (each may have created a record; results.json lists them in its journal)`)
   const groups = notVerifiedByReason(result)
   if (groups.length > 0) {
     tail.push(`Not verified (no check of these rules ran):`)

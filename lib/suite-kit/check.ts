@@ -14,7 +14,7 @@ import { findRule } from '../spec/rule-catalogue.ts'
 export interface LedgerEntry {
   id: string
   name: string
-  /** The answer's status; 0 when the POST got no complete answer (it may still have created one). */
+  /** The answer's status (2xx). */
   status: number
   exchangeId: string
   /** The body sent, redacted. */

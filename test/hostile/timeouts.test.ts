@@ -36,6 +36,12 @@ describe.concurrent('a server that never answers', { timeout: RUN_TIMEOUT_MS }, 
     expect(run.stdout).toContain('no response within 300 ms')
     // every request reached the server: the checks, not the preflight, judged it
     expect(server.requests.length).toBe(run.results!.summary.requests)
+    // the POSTs went out and were never answered: not records anyone saw, but each may be one
+    const posts = server.requests.filter((r) => r.method === 'POST').length
+    expect(posts).toBeGreaterThan(0)
+    expect(run.results!.summary.unansweredWrites).toBe(posts)
+    expect(run.results!.ledger).toEqual([])
+    expect(run.stdout).toContain(`POSTs without an answer: ${posts} (each may have created a record; results.json lists them in its journal)`)
   })
 
   test('--deadline ends the run at the deadline, not after every request has timed out', async () => {
