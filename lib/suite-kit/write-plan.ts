@@ -64,6 +64,7 @@ export function writePlan(probes: readonly DeclaredPost[], options: WriteOptions
 export function describeWritePlan(plan: WritePlan, options: WriteOptions): string {
   if (plan.needed === 0) return 'Writes: none. The selected rules (--rule) need no POST, so nothing is sent that could create a record.'
   if (options.readOnly) return `Writes: none (--read-only). The ${plan.needed} POSTs the rules need are not sent; the rules about creating are not verified.`
+  if (plan.allowed.length === 0) return `Writes: none (--max-writes 0). The ${plan.needed} POSTs the rules need are not sent; the rules about creating are not verified.`
   const others = plan.allowed.length - plan.creating
   const bound = options.maxWrites !== undefined && options.maxWrites < plan.needed ? ` (--max-writes ${options.maxWrites} of the ${plan.needed} the rules need)` : ''
   return (

@@ -33,6 +33,9 @@ describe('writePlan', () => {
   })
 
   test('the first line says what may be written', () => {
+    expect(describeWritePlan(plan({ maxWrites: 0 }), { readOnly: false, rules: [], maxWrites: 0 })).toBe(
+      `Writes: none (--max-writes 0). The ${POST_PROBES.length} POSTs the rules need are not sent; the rules about creating are not verified.`,
+    )
     expect(describeWritePlan(plan({ rules: ['auth-missing-key-401'] }), { readOnly: false, rules: ['auth-missing-key-401'] })).toBe(
       'Writes: at most 2 POSTs, creating 0 records on a conforming server; the other 2 create one only on a server that wrongly accepts them. The interface has no delete.',
     )
