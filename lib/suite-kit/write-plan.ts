@@ -63,13 +63,19 @@ export function writePlan(probes: readonly DeclaredPost[], options: WriteOptions
 /** The run's first line about writes: what it may send and create. */
 export function describeWritePlan(plan: WritePlan, options: WriteOptions): string {
   if (plan.needed === 0) return 'Writes: none. The selected rules (--rule) need no POST, so nothing is sent that could create a record.'
-  if (options.readOnly) return `Writes: none (--read-only). The ${plan.needed} POSTs the rules need are not sent; the rules about creating are not verified.`
-  if (plan.allowed.length === 0) return `Writes: none (--max-writes 0). The ${plan.needed} POSTs the rules need are not sent; the rules about creating are not verified.`
-  const others = plan.allowed.length - plan.creating
+  const needed = `${plan.needed} ${plan.needed === 1 ? 'POST' : 'POSTs'} the rules need`
+  if (options.readOnly) return `Writes: none (--read-only). The ${needed} are not sent; the rules about creating are not verified.`
+  if (plan.allowed.length === 0) return `Writes: none (--max-writes 0). The ${needed} are not sent; the rules about creating are not verified.`
+  const n = plan.allowed.length
+  const others = n - plan.creating
   const bound = options.maxWrites !== undefined && options.maxWrites < plan.needed ? ` (--max-writes ${options.maxWrites} of the ${plan.needed} the rules need)` : ''
-  return (
-    `Writes: at most ${plan.allowed.length} POSTs${bound}, creating ${plan.creating} records on a conforming server` +
-    (others > 0 ? `; the other ${others} create one only on a server that wrongly accepts them.` : '.') +
-    ' The interface has no delete.'
-  )
+  const posts = `at most ${n} ${n === 1 ? 'POST' : 'POSTs'}${bound}`
+  const effect =
+    plan.creating === 0
+      ? n === 1
+        ? ', which a conforming server refuses: it creates a record only on a server that wrongly accepts it.'
+        : ', all of which a conforming server refuses: they create records only on a server that wrongly accepts them.'
+      : `, creating ${plan.creating} ${plan.creating === 1 ? 'record' : 'records'} on a conforming server` +
+        (others > 0 ? `; the other ${others} create one only on a server that wrongly accepts them.` : '.')
+  return `Writes: ${posts}${effect} The interface has no delete.`
 }

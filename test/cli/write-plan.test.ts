@@ -37,7 +37,10 @@ describe('writePlan', () => {
       `Writes: none (--max-writes 0). The ${POST_PROBES.length} POSTs the rules need are not sent; the rules about creating are not verified.`,
     )
     expect(describeWritePlan(plan({ rules: ['auth-missing-key-401'] }), { readOnly: false, rules: ['auth-missing-key-401'] })).toBe(
-      'Writes: at most 2 POSTs, creating 0 records on a conforming server; the other 2 create one only on a server that wrongly accepts them. The interface has no delete.',
+      'Writes: at most 2 POSTs, all of which a conforming server refuses: they create records only on a server that wrongly accepts them. The interface has no delete.',
+    )
+    expect(describeWritePlan(plan({ rules: ['create-rejects-invalid-json'] }), { readOnly: false, rules: ['create-rejects-invalid-json'] })).toBe(
+      'Writes: at most 1 POST, which a conforming server refuses: it creates a record only on a server that wrongly accepts it. The interface has no delete.',
     )
   })
 })
