@@ -3,6 +3,7 @@
  * needed it, and the suite stops reading there. Memory holds at most the cap per response and,
  * since the suite keeps every body until the run ends, 4 × the cap of bodies per worker.
  */
+import { gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, test } from 'vitest'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
 import { endlessBody, httpServer, type HostileServer } from './hostile-servers.ts'
@@ -64,6 +65,22 @@ describe.concurrent('--max-response-bytes', { timeout: RUN_TIMEOUT_MS }, () => {
     expectCleanFailure(result)
     const errors = result.results!.rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges.map((e) => e.error?.message ?? '')))
     expect(errors).toContainEqual(expect.stringMatching(new RegExp(`^response bodies of this run passed ${4 * CAP} bytes together \\(4 × --max-response-bytes\\); this one was not read past \\d+ bytes$`)))
+  })
+
+  test('a gzip bomb (every answer 32 MiB of zeros in 32 KiB) → decoding stops at the cap, exit 1 in seconds', async () => {
+    const bomb = gzipSync(Buffer.alloc(32 * 1024 * 1024))
+    const server = await httpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': bomb.byteLength })
+      res.end(bomb)
+    })
+    const started = performance.now()
+    const result = await run(server)
+    expectCleanFailure(result)
+    const check = failedChecks(result).find((c) => c.name === 'GET /categories with a valid key → 200')
+    expect(check?.failure?.message).toBe(
+      `no complete response: decoded response body (Content-Encoding gzip) larger than ${CAP} bytes (the limit set by --max-response-bytes); decoding stopped there`,
+    )
+    expect(performance.now() - started).toBeLessThan(60_000)
   })
 
   test('a list just under the cap is read and judged as usual', async () => {
