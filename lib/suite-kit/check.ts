@@ -10,7 +10,7 @@ import type { Exchange } from '../http/exchange.ts'
 import type { HttpResult } from '../http/client.ts'
 import { findRule } from '../spec/rule-catalogue.ts'
 
-/** A record the run created, or may have created, as the journal tells it (lib/http/journal.ts). */
+/** A record the run created, as the answer to its POST said, read from the journal (lib/http/journal.ts). */
 export interface LedgerEntry {
   id: string
   name: string
