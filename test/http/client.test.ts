@@ -5,7 +5,7 @@
  * a body's UTF-8 flaws reported, 429 and 503 with Retry-After waited out and sent again, and the
  * journal: what went out on a connection, what was refused, what was created.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
@@ -173,5 +173,30 @@ describe('the journal', () => {
       ['GET', 'answered', true, undefined],
     ])
     expect(journalTotals(journal)).toMatchObject({ requests: 1, writes: 0, refused: { 'write-budget': 1 } })
+  })
+
+  test('read back from every worker\'s file: a request whose worker stopped before its end still counts, a cut line is skipped', () => {
+    const dir = journalDir()
+    const line = (fields: object) => JSON.stringify({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', at: '2026-01-01T00:00:00.000Z', ...fields })
+    // worker 1: a POST that went out and whose worker was stopped before the answer
+    writeFileSync(join(dir, 'journal-1-1.ndjson'), [line({ id: 'a', phase: 'dispatched' }), line({ id: 'a', phase: 'on-wire' }), '{"id":"b","pha'].join('\n'))
+    // worker 2: a POST answered 201, and one handed over but never written to a connection
+    writeFileSync(
+      join(dir, 'journal-1-2.ndjson'),
+      [
+        line({ id: 'c', phase: 'dispatched' }),
+        line({ id: 'c', phase: 'on-wire' }),
+        line({ id: 'c', phase: 'ended', status: 201, created: { id: '9', name: 'x' } }),
+        line({ id: 'd', phase: 'dispatched' }),
+        line({ id: 'd', phase: 'ended', error: 'DEADLINE' }),
+      ].join('\n') + '\n',
+    )
+    const journal = readJournal(dir)
+    expect(journal.map((e) => [e.id, e.onWire, e.outcome, e.mayHaveCreated])).toEqual([
+      ['a', true, 'no-end-recorded', true],
+      ['c', true, 'answered', true],
+      ['d', false, 'failed', undefined],
+    ])
+    expect(journalTotals(journal)).toMatchObject({ requests: 2, writes: 2, unansweredWrites: 1 })
   })
 })
