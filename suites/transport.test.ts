@@ -8,10 +8,11 @@ import { check, once } from '../lib/suite-kit/check.ts'
 import { httpClient } from '../lib/suite-kit/run-context.ts'
 import { VALID_AUTHORIZATION } from './cases/credentials.ts'
 
-const list = once(() => httpClient().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION } }))
+// not /categories: every request to it lives in categories.test.ts, where the whole-run checks compare them
+const orders = once(() => httpClient().send({ method: 'GET', path: '/store/orders', headers: { authorization: VALID_AUTHORIZATION } }))
 
-check('advisory-identity-encoding', 'GET /categories with Accept-Encoding: identity → a body without a content coding', async (t) => {
-  const result = await t.use(list)
+check('advisory-identity-encoding', 'GET /store/orders with Accept-Encoding: identity → a body without a content coding', async (t) => {
+  const result = await t.use(orders)
   const response = result.exchange.response
   if (!response) throw new NotApplicable(`no response to judge: ${result.exchange.error?.message ?? 'transport error'}`)
   if (response.contentEncoding) {

@@ -7,7 +7,7 @@ import { mediaType } from '../http/media-type.ts'
 import { INT64_MAX, INT64_MIN } from '../json/exact-json.ts'
 import { conformingBehaviour, type Reply, type StoredCategory } from './reference-server.ts'
 import { INPUT_VARIANTS } from './variants/inputs.ts'
-import { TRANSPORT_VARIANTS } from './variants-transport.ts'
+import { TRANSPORT_VARIANTS } from './variants/transport.ts'
 import { errorReply, isPlainObject, recordWithRawId, seedCategories, type Variant } from './server-cases.ts'
 
 export type { Variant } from './server-cases.ts'

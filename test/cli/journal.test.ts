@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
 import { findCase } from '../../lib/server/server-cases.ts'
-import { TRANSPORT_VARIANTS } from '../../lib/server/variants-transport.ts'
+import { TRANSPORT_VARIANTS } from '../../lib/server/variants/transport.ts'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
 import { RUN_TIMEOUT_MS } from '../hostile/expect-run.ts'
 

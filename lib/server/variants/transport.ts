@@ -4,8 +4,8 @@
  * (§8): a server may compress every body, and may answer 429 or 503 with Retry-After. The suite
  * decodes the first (an advisory note says identity was asked for) and waits out the others.
  */
-import type { Reply, RequestInfo, StoredCategory } from './reference-server.ts'
-import { errorReply, type Variant } from './server-cases.ts'
+import type { Reply, RequestInfo, StoredCategory } from '../reference-server.ts'
+import { errorReply, type Variant } from '../server-cases.ts'
 
 /** A create that is answered 429 or 503 was not processed: the record is taken back. */
 function notProcessed(reply: Reply, request: RequestInfo, store: StoredCategory[], status: 429 | 503, retryAfter: number): Reply {
