@@ -20,7 +20,7 @@ describe('writePlan', () => {
 
   test('--rule keeps only the POSTs the selected rules judge; --max-writes counts among those', () => {
     const invalidJson = plan({ rules: ['create-rejects-invalid-json'], maxWrites: 1 })
-    expect(invalidJson.allowed).toEqual(['malformed-json'])
+    expect(invalidJson.allowed).toEqual([POST_PROBES.find((p) => p.serves[0] === 'create-rejects-invalid-json')!.key])
     expect(invalidJson.refused.get('create-described')?.reason).toBe('not-needed')
     expect(plan({ rules: ['list-returns-200'] })).toMatchObject({ allowed: [], needed: 0 })
   })
@@ -39,7 +39,7 @@ describe('writePlan', () => {
     expect(describeWritePlan(plan({ rules: ['auth-missing-key-401'] }), { readOnly: false, rules: ['auth-missing-key-401'] })).toBe(
       'Writes: at most 2 POSTs, all of which a conforming server refuses: they create records only on a server that wrongly accepts them. The interface has no delete.',
     )
-    expect(describeWritePlan(plan({ rules: ['create-rejects-invalid-json'] }), { readOnly: false, rules: ['create-rejects-invalid-json'] })).toBe(
+    expect(describeWritePlan(plan({ rules: ['create-rejects-missing-body'] }), { readOnly: false, rules: ['create-rejects-missing-body'] })).toBe(
       'Writes: at most 1 POST, which a conforming server refuses: it creates a record only on a server that wrongly accepts it. The interface has no delete.',
     )
   })

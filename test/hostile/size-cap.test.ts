@@ -76,10 +76,10 @@ describe.concurrent('--max-response-bytes', { timeout: RUN_TIMEOUT_MS }, () => {
     const started = performance.now()
     const result = await run(server)
     expectCleanFailure(result)
-    const check = failedChecks(result).find((c) => c.name === 'GET /categories with a valid key → 200')
-    expect(check?.failure?.message).toBe(
-      `no complete response: decoded response body (Content-Encoding gzip) larger than ${CAP} bytes (the limit set by --max-response-bytes); decoding stopped there`,
-    )
+    // each answer stops at the cap, or earlier once the run's bodies together reach 4 × the cap
+    const messages = new Set(failedChecks(result).map((c) => c.failure?.message))
+    expect(messages).toContain(`no complete response: decoded response body (Content-Encoding gzip) larger than ${CAP} bytes (the limit set by --max-response-bytes); decoding stopped there`)
+    for (const message of messages) expect(message).toMatch(/^no complete response: (decoded response body \(Content-Encoding gzip\) larger than|response bodies of this run passed)/)
     expect(performance.now() - started).toBeLessThan(60_000)
   })
 
