@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
-import { cleanEnv, ROOT, runConform } from '../helpers/run-conform.ts'
+import { cleanEnv, ROOT } from '../helpers/child-process.ts'
+import { runConform } from '../helpers/run-conform.ts'
 import { RUN_TIMEOUT_MS } from '../hostile/expect-run.ts'
 
 const KEY = `npm-${randomBytes(12).toString('hex')}`
