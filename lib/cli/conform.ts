@@ -9,7 +9,6 @@ import { apiKeyInArgv, ConfigError, DEFAULTS, loadConfig, swallowedByNpm, USAGE,
 import { createRedactor } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
 import { preflight } from '../runner/preflight.ts'
-import { writeCannotRunReports } from '../runner/cannot-run-reports.ts'
 import type { RunTarget } from '../runner/conform-run.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { toolVersion } from '../project-root.ts'
@@ -44,11 +43,13 @@ export async function main(argv: string[], io: Io = processIo, env: NodeJS.Proce
    * Exit 2: one line on stderr, under GitHub Actions an annotation and the job summary too, and
    * reports that say the run could not be made, in place of any an earlier run left.
    */
-  const cannotRun = (message: string): 2 => {
+  const cannotRun = async (message: string): Promise<2> => {
     const line = redact(message)
     io.err(`conform: ${line}\n`)
     if (env.GITHUB_ACTIONS === 'true') io.out(workflowCommand('error', 'conformance run could not be made', line) + '\n')
     try {
+      // loaded only here: a run that is made never needs it
+      const { writeCannotRunReports } = await import('../runner/cannot-run-reports.ts')
       const { markdown } = writeCannotRunReports(config?.reportDir ?? reportDirFallback(argv, env), userCwd, {
         tool: { name: 'petstore-categories-conformance', version: toolVersion() },
         reason: line,
