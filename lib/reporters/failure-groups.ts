@@ -4,7 +4,7 @@
  * GitHub annotations). results.json and junit.xml keep one entry per check.
  */
 import type { FailureDetail } from '../checks/failure.ts'
-import type { CheckResult, RuleResult, RunResult } from './run-result.ts'
+import type { CheckResult, RuleResult, RunResult } from '../result/run-result.ts'
 
 /** One cause of failure of one rule, and every check that met it, in run order. */
 export interface FailureGroup {

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import { appendFileSync } from 'node:fs'
 import { failureGroups } from './failure-groups.ts'
-import type { RunResult } from './run-result.ts'
+import type { RunResult } from '../result/run-result.ts'
 import { visibleLine, visibleValue } from './visible-text.ts'
 import { failedChecks, notVerifiedByReason, plural } from './wording.ts'
 
@@ -83,10 +83,8 @@ export function annotations(result: RunResult): string[] {
 }
 
 export interface GithubOutput {
-  /** What to print instead of the bare terminal summary. */
+  /** What to print instead of the bare terminal summary; a job summary that could not be written is a ::warning in it. */
   stdout: string
-  /** Set when the job summary could not be written (the run goes on). */
-  problem?: string
 }
 
 /**
@@ -115,5 +113,5 @@ export function githubActionsOutput(
   const token = `conform-${randomBytes(12).toString('hex')}`
   const lines = [...annotations(result).map(redact), `::stop-commands::${token}`, redact(terminal).replace(/\n$/, ''), `::${token}::`]
   if (problem) lines.push(`::warning title=Job summary::${escapeData(redact(problem))}`)
-  return { stdout: lines.join('\n') + '\n', ...(problem ? { problem } : {}) }
+  return { stdout: lines.join('\n') + '\n' }
 }

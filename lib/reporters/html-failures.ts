@@ -10,7 +10,7 @@ import { KEY_STAND_INS } from '../http/redact.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
 import { badge, escapeHtml as h, htmlLegend, htmlValue } from './html-text.ts'
-import type { CheckResult, RunResult } from './run-result.ts'
+import type { CheckResult, RunResult } from '../result/run-result.ts'
 import { plural } from './wording.ts'
 
 /** Headers whose values are credentials; shown only when they carry no more than the key placeholder. */

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs'
 import { KEY_PLACEHOLDER } from '../http/redact.ts'
 import { failuresSection } from './html-failures.ts'
 import { badge, escapeHtml as h } from './html-text.ts'
-import { serverWaits, type RunResult, type Status } from './run-result.ts'
+import { serverWaits, type RunResult, type Status } from '../result/run-result.ts'
 import { failedChecks, headline, notVerifiedByReason, partlyVerified, plural, reasonText, seconds, writeMode } from './wording.ts'
 
 let css: string | undefined

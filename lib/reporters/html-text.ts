@@ -3,7 +3,7 @@
  * invisible, control and bidi characters are written as the markers of visible-text.ts, so the
  * page shows what was sent and nothing in it can act as markup or reorder what a reader sees.
  */
-import type { Status } from './run-result.ts'
+import type { Status } from '../result/run-result.ts'
 import { legendOf, plain, valuePieces, visiblePieces, type Piece } from './visible-text.ts'
 
 /** Escapes the five markup characters, for content and quoted attributes alike. */

@@ -3,7 +3,7 @@
  * per check, failures with expected/actual and a curl line, skips with their reason. Advisory
  * notes are system-out, never failures.
  */
-import { serverWaits, type RunResult } from './run-result.ts'
+import { serverWaits, type RunResult } from '../result/run-result.ts'
 
 /** Text content: markup escaped, characters XML 1.0 cannot carry at all dropped. */
 function xml(text: string): string {

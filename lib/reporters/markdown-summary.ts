@@ -8,7 +8,7 @@
  * (visible-text.ts). Failures come one row per cause (failure-groups.ts), naming every check.
  */
 import { runFailureGroups } from './failure-groups.ts'
-import { serverWaits, type RunResult } from './run-result.ts'
+import { serverWaits, type RunResult } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { headline, notVerifiedByReason, partlyVerified, plural, seconds, writeMode } from './wording.ts'
 

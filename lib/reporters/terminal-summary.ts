@@ -10,7 +10,7 @@
  */
 import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
-import { serverWaits, type RunResult, type Status } from './run-result.ts'
+import { serverWaits, type RunResult, type Status } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { failedChecks, notVerifiedByReason, partlyVerified, plural, reasonText, seconds, skipReasons } from './wording.ts'
 

@@ -2,7 +2,7 @@
  * Words and facts every human-readable report shares (terminal, report.html, summary.md, GitHub
  * annotations), so that they say the same thing the same way.
  */
-import type { CheckResult, RuleResult, RunResult } from './run-result.ts'
+import type { CheckResult, RuleResult, RunResult } from '../result/run-result.ts'
 
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
 

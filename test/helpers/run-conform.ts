@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { RunResult } from '../../lib/reporters/run-result.ts'
+import type { RunResult } from '../../lib/result/run-result.ts'
 import { cleanEnv, ROOT, runNode } from './child-process.ts'
 
 export { ROOT }

@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest'
 import type { ConformRun } from '../helpers/run-conform.ts'
-import type { CheckResult } from '../../lib/reporters/run-result.ts'
+import type { CheckResult } from '../../lib/result/run-result.ts'
 
 /**
  * Per-test timeout for tests that run the whole suite in a child: a run takes 2–3 s on an idle

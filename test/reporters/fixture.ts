@@ -5,7 +5,8 @@
  */
 import type { FailureDetail } from '../../lib/checks/failure.ts'
 import type { Exchange } from '../../lib/http/exchange.ts'
-import type { CheckResult, RuleResult, RunResult, Status } from '../../lib/reporters/run-result.ts'
+import type { JournalEntry } from '../../lib/http/journal.ts'
+import { resultOf, type CheckResult, type RunResult, type Status } from '../../lib/result/run-result.ts'
 import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
 import type { LedgerEntry } from '../../lib/suite-kit/check.ts'
 
@@ -56,51 +57,54 @@ export function check(name: string, status: Status, extra: Partial<CheckResult> 
   }
 }
 
-function ruleStatus(checks: CheckResult[]): Status {
-  if (checks.some((c) => c.status === 'fail')) return 'fail'
-  if (checks.every((c) => c.status === 'skip')) return 'skip'
-  if (checks.some((c) => c.status === 'warn')) return 'warn'
-  return 'pass'
-}
-
-/** A RunResult over the whole catalogue; `checksOf` gives each rule's checks (default: one passing check). */
+/**
+ * A RunResult over the whole catalogue, built by the same resultOf() a real run uses, so that the
+ * reporters are tested on the verdicts, counts and ledger the product computes; `checksOf` gives
+ * each rule's checks (default: one passing check). Each exchange is journalled as sent, and each
+ * `ledger` entry as a POST whose 201 answer named the record.
+ */
 export function runResult(
   checksOf: (ruleId: string) => CheckResult[] = (id) => [check(`${id} check`, 'pass')],
   extra: { ledger?: LedgerEntry[]; problems?: string[]; readOnly?: boolean; maxWrites?: number } = {},
 ): RunResult {
-  const rules: RuleResult[] = ruleCatalogue().map((rule) => {
-    const checks = checksOf(rule.id)
-    return { ...rule, status: ruleStatus(checks), checks }
-  })
-  const count = <T extends { status: Status }>(items: T[]) => {
-    const counts = { total: items.length, pass: 0, fail: 0, skip: 0, warn: 0 }
-    for (const item of items) counts[item.status]++
-    return counts
-  }
-  const problems = extra.problems ?? []
-  const failed = rules.some((r) => r.level === 'must' && r.status === 'fail') || problems.length > 0
-  const ledger = extra.ledger ?? []
-  return {
-    tool: { name: 'petstore-categories-conformance', version: '0.0.0-test' },
-    runId: RUN_ID,
-    baseUrl: BASE_URL,
-    embeddedServer: false,
-    startedAt: '2026-01-01T00:00:00.000Z',
-    durationMs: 1234,
-    options: { readOnly: extra.readOnly ?? false, maxWrites: extra.readOnly ? 0 : (extra.maxWrites ?? 23), rules: [], timeoutMs: 10_000 },
-    verdict: failed ? 'fail' : 'pass',
-    exitCode: failed ? 1 : 0,
-    summary: {
-      rules: count(rules),
-      checks: count(rules.flatMap((r) => r.checks)),
-      requests: new Set(rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges.map((e) => e.id)))).size,
-      recordsCreated: ledger.length,
+  const byRule = new Map(ruleCatalogue().map((rule) => [rule.id, checksOf(rule.id)]))
+  const exchanges = new Map([...byRule.values()].flat().flatMap((c) => c.exchanges).map((e) => [e.id, e]))
+  const sent: JournalEntry[] = [...exchanges.values()].map((e) => ({
+    id: e.id,
+    at: e.startedAt,
+    method: e.request.method,
+    url: e.request.url,
+    onWire: true,
+    outcome: 'answered',
+    ...(e.response ? { status: e.response.status } : {}),
+  }))
+  const created: JournalEntry[] = (extra.ledger ?? []).map((record) => ({
+    id: record.exchangeId,
+    at: '2026-01-01T00:00:00.000Z',
+    method: 'POST',
+    url: `${BASE_URL}/categories`,
+    onWire: true,
+    outcome: 'answered',
+    status: record.status,
+    mayHaveCreated: true,
+    created: { id: record.id, name: record.name },
+  }))
+  const ledgerIds = new Set(created.map((e) => e.id))
+  return resultOf(
+    byRule,
+    {
+      tool: { name: 'petstore-categories-conformance', version: '0.0.0-test' },
+      runId: RUN_ID,
+      baseUrl: BASE_URL,
+      embeddedServer: false,
+      startedAt: new Date('2026-01-01T00:00:00.000Z'),
+      durationMs: 1234,
+      options: { readOnly: extra.readOnly ?? false, maxWrites: extra.readOnly ? 0 : (extra.maxWrites ?? 23), rules: [], timeoutMs: 10_000 },
+      problems: extra.problems ?? [],
+      journal: [...sent.filter((e) => !ledgerIds.has(e.id)), ...created],
     },
-    notVerified: rules.filter((r) => r.level === 'must' && r.status === 'skip').map((r) => ({ id: r.id, reason: r.checks[0]?.skipReason ?? 'not run' })),
-    rules,
-    ledger,
-    problems,
-  }
+    [],
+  )
 }
 
 /**

@@ -1,14 +1,13 @@
 /**
- * The run's result, grouped by rule: what every reporter writes (results.json, JUnit, terminal).
- * Built once from vitest's test modules after the run.
+ * The run's result, grouped by rule: the model every reporter writes (results.json, JUnit,
+ * report.html, summary.md, terminal). lib/runner/vitest-results.ts builds it from vitest's test
+ * modules; tests build it from tables of checks with the same function, resultOf().
  */
-import type { TestCase, TestModule } from 'vitest/node'
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
-import { toCurl } from '../http/curl.ts'
 import { journalTotals, type JournalEntry, type JournalTotals } from '../http/journal.ts'
 import { ruleCatalogue, type Rule } from '../spec/rule-catalogue.ts'
-import type { CheckMeta, LedgerEntry } from '../suite-kit/check.ts'
+import type { LedgerEntry } from '../suite-kit/check.ts'
 
 export type Status = 'pass' | 'fail' | 'skip' | 'warn'
 
@@ -84,61 +83,20 @@ export interface RunFacts {
   cutShort?: boolean
 }
 
-const stripRuleSuffix = (name: string) => name.replace(/ \[[a-z0-9-]+\]$/, '')
-
-function checkOf(test: TestCase, cutShort: boolean): { ruleId: string | undefined; check: CheckResult } {
-  const meta = test.meta().conform as CheckMeta | undefined
-  const result = test.result()
-  const exchanges = meta?.exchanges ?? []
-  // a check that neither finished nor said why it does not apply was stopped by the deadline
-  const unfinished = cutShort && (result.state === 'pending' || (result.state === 'skipped' && meta?.skipReason === undefined))
-  let status: Status
-  if (result.state === 'failed' || unfinished) status = 'fail'
-  else if (result.state === 'skipped' || result.state === 'pending') status = 'skip'
-  else status = meta?.notes.length ? 'warn' : 'pass'
-  const failure: FailureDetail | undefined =
-    meta?.failure ??
-    (unfinished
-      ? { code: 'CHECK_UNFINISHED', message: "the check did not finish before the run's deadline (--deadline)", expected: 'a finished check', actual: 'cut short' }
-      : undefined) ??
-    (result.state === 'failed'
-      ? { code: 'CHECK_ERROR', message: result.errors?.[0]?.message?.split('\n')[0] ?? 'failed', expected: '-', actual: result.errors?.[0]?.message ?? '' }
-      : undefined)
-  const skipReason = status === 'skip' ? (meta?.skipReason ?? (result.state === 'skipped' ? result.note : undefined) ?? 'not run') : undefined
-  return {
-    ruleId: meta?.ruleId ?? /\[([a-z0-9-]+)\]$/.exec(test.name)?.[1],
-    check: {
-      name: stripRuleSuffix(test.name),
-      status,
-      durationMs: Math.round(test.diagnostic()?.duration ?? 0),
-      ...(failure ? { failure } : {}),
-      notes: meta?.notes ?? [],
-      ...(skipReason ? { skipReason } : {}),
-      reproduce: status === 'fail' ? exchanges.map((e) => toCurl(e.request)) : [],
-      exchanges,
-    },
-  }
-}
-
-function ruleStatus(checks: CheckResult[]): Status {
+/** A rule's status from its checks: any failure fails it, all skipped is not verified, a note warns. */
+export function ruleStatus(checks: CheckResult[]): Status {
   if (checks.some((c) => c.status === 'fail')) return 'fail'
   if (checks.every((c) => c.status === 'skip')) return 'skip'
   if (checks.some((c) => c.status === 'warn')) return 'warn'
   return 'pass'
 }
 
-export function buildRunResult(modules: readonly TestModule[], facts: RunFacts, selected: string[]): RunResult {
-  const byRule = new Map<string, CheckResult[]>()
+/**
+ * The result of a run from its checks grouped by rule (whatever ran them) and the facts around
+ * them: rules in catalogue order, statuses, counts and ledger from the journal, the verdict.
+ */
+export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunFacts, selected: readonly string[]): RunResult {
   const problems = [...facts.problems]
-  for (const module of modules) {
-    for (const error of module.errors()) problems.push(`${module.moduleId}: ${error.message}`)
-    for (const test of module.children.allTests()) {
-      const { ruleId, check } = checkOf(test, facts.cutShort ?? false)
-      if (!ruleId) continue
-      if (selected.length > 0 && !selected.includes(ruleId)) continue
-      byRule.set(ruleId, [...(byRule.get(ruleId) ?? []), check])
-    }
-  }
   const rules: RuleResult[] = []
   for (const rule of ruleCatalogue()) {
     if (selected.length > 0 && !selected.includes(rule.id)) continue
