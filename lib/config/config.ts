@@ -54,7 +54,7 @@ export const DEFAULTS = {
   maxResponseBytes: defaultOf('max-response-bytes') as number,
 }
 
-export const USAGE = `Usage: npm run conform -- [options]
+export const USAGE = `Usage: petstore-conform [options]      (in a clone of the repository: npm run conform -- [options])
 
 Runs every check of the Pet Store categories interface against a deployment and exits
 0 (every must-rule passed), 1 (a rule failed) or 2 (the run could not be made as asked).
