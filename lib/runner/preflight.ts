@@ -8,7 +8,6 @@
 import { connect as netConnect, type Socket } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
 import type { TransportErrorCode } from '../http/exchange.ts'
-import { classifyNetworkError } from '../http/transport-errors.ts'
 
 export interface PreflightFailure {
   message: string
@@ -119,8 +118,12 @@ function handshake(
       : netConnect({ host, port }, () => done())
     socket.once('connect', () => (connected = true))
     socket.on('error', (error: NodeJS.ErrnoException) => {
-      const { code, errno, detail } = classifyNetworkError(error)
-      done({ message: describe(code, errno, detail, connected) })
+      // the classifier loads undici (about 60 ms of CPU): only a failed handshake needs it, and a run
+      // loads undici in its worker anyway
+      void import('../http/transport-errors.ts').then(({ classifyNetworkError }) => {
+        const { code, errno, detail } = classifyNetworkError(error)
+        done({ message: describe(code, errno, detail, connected) })
+      })
     })
   })
 }
