@@ -4,25 +4,18 @@
  * shell around this.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { startVitest, type TestModule, type Vitest } from 'vitest/node'
 import type { Config } from '../config/config.ts'
 import { CODE_ROOT, RUNS_COMPILED, toolVersion } from '../project-root.ts'
 import { readJournal, type JournalEntry } from '../http/journal.ts'
 import { createRedactor } from '../http/redact.ts'
-import { jsonReport } from '../reporters/json-report.ts'
-import { junitReport } from '../reporters/junit-report.ts'
-import { githubActionsOutput } from '../reporters/github-actions.ts'
-import { htmlReport } from '../reporters/html-report.ts'
-import { markdownSummary } from '../reporters/markdown-summary.ts'
-import { redactedResult, type RunResult } from '../result/run-result.ts'
-import { buildRunResult } from './vitest-results.ts'
-import { terminalSummary } from '../reporters/terminal-summary.ts'
-import { clearReports, shownPath, type ReportFile } from './report-files.ts'
+import type { RunResult } from '../result/run-result.ts'
 import { phaseMarks } from './run-phases.ts'
+import type { writeRunReports } from './run-reports.ts'
 import type { RunContext } from '../suite-kit/run-context.ts'
 import { writePlan, type WritePlan } from '../suite-kit/write-plan.ts'
 import { POST_PROBES } from '../../suites/cases/write-order.ts'
@@ -39,14 +32,6 @@ export interface RunOutput {
   summary: string
 }
 
-/** Each report file of a run (lib/runner/report-files.ts names them), from the run's result. */
-const reportWriters: Record<ReportFile, (result: RunResult) => string> = {
-  'results.json': jsonReport,
-  'junit.xml': junitReport,
-  'report.html': htmlReport,
-  'summary.md': markdownSummary,
-}
-
 /** The POSTs this configuration may send (the same answer every worker computes). */
 export function planWrites(config: Pick<Config, 'readOnly' | 'maxWrites' | 'rules'>): WritePlan {
   return writePlan(POST_PROBES, config)
@@ -55,6 +40,13 @@ export function planWrites(config: Pick<Config, 'readOnly' | 'maxWrites' | 'rule
 function newRunId(now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 13)
   return `${stamp}-${randomBytes(2).toString('hex')}`
+}
+
+let reports: Promise<{ writeRunReports: typeof writeRunReports }> | undefined
+/** The reporters (lib/runner/run-reports.ts), loaded once, on the first call. */
+function loadReports() {
+  reports ??= import('./run-reports.ts')
+  return reports
 }
 
 export async function runConformance(config: Config, target: RunTarget): Promise<RunOutput> {
@@ -110,6 +102,8 @@ export async function runConformance(config: Config, target: RunTarget): Promise
         reporters: [
           phaseMarks(),
           {
+            // the reporters load while the worker starts: the main thread only waits then
+            onTestRunStart: () => void loadReports(),
             onTestRunEnd(testModules, errors) {
               modules = testModules
               unhandled = errors.map((e) => redact(e.message ?? String(e)))
@@ -152,7 +146,8 @@ export async function runConformance(config: Config, target: RunTarget): Promise
   problems.push(...unhandled.map((message) => `unexpected error in the suite: ${message}`))
   if (modules.length === 0) problems.push(`vitest ran no test file: ${redact(vitestOutput.join('').trim()).slice(0, 500)}`)
 
-  const result = buildRunResult(
+  const { writeRunReports } = await loadReports()
+  return writeRunReports(
     modules,
     {
       tool: { name: 'petstore-categories-conformance', version: toolVersion() },
@@ -166,20 +161,7 @@ export async function runConformance(config: Config, target: RunTarget): Promise
       journal,
       cutShort: timedOut,
     },
-    config.rules,
+    config,
+    redact,
   )
-
-  const reportDir = resolve(config.workingDir, config.reportDir)
-  mkdirSync(reportDir, { recursive: true })
-  clearReports(reportDir)
-  const shownResult = redactedResult(result, redact)
-  const reportFiles: string[] = []
-  for (const [file, write] of Object.entries(reportWriters)) {
-    const path = join(reportDir, file)
-    writeFileSync(path, redact(write(shownResult)))
-    reportFiles.push(shownPath(path, config.workingDir))
-  }
-  const terminal = terminalSummary(shownResult, reportFiles)
-  const github = githubActionsOutput(shownResult, terminal, markdownSummary(shownResult), process.env, redact)
-  return { result, reportFiles, summary: redact(github.stdout) }
 }

@@ -1,0 +1,56 @@
+/**
+ * What a run does once vitest has finished: the run's result from the test modules and the
+ * journal, the report files written, the terminal summary. Apart from lib/runner/conform-run.ts so
+ * that the runner loads it while the worker starts and the checks run, when the main thread waits
+ * anyway, instead of before vitest starts (README, Performance).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import type { TestModule } from 'vitest/node'
+import type { Config } from '../config/config.ts'
+import { githubActionsOutput } from '../reporters/github-actions.ts'
+import { htmlReport } from '../reporters/html-report.ts'
+import { jsonReport } from '../reporters/json-report.ts'
+import { junitReport } from '../reporters/junit-report.ts'
+import { markdownSummary } from '../reporters/markdown-summary.ts'
+import { redactedResult, type RunFacts, type RunResult } from '../result/run-result.ts'
+import { terminalSummary } from '../reporters/terminal-summary.ts'
+import { clearReports, shownPath, type ReportFile } from './report-files.ts'
+import { buildRunResult } from './vitest-results.ts'
+
+/** Each report file of a run (lib/runner/report-files.ts names them), from the run's result. */
+const reportWriters: Record<ReportFile, (result: RunResult) => string> = {
+  'results.json': jsonReport,
+  'junit.xml': junitReport,
+  'report.html': htmlReport,
+  'summary.md': markdownSummary,
+}
+
+export interface RunReports {
+  result: RunResult
+  reportFiles: string[]
+  summary: string
+}
+
+/** Builds the run's result, writes every report file (redacted) and returns the terminal summary. */
+export function writeRunReports(
+  modules: readonly TestModule[],
+  facts: RunFacts,
+  config: Pick<Config, 'rules' | 'workingDir' | 'reportDir'>,
+  redact: (text: string) => string,
+): RunReports {
+  const result = buildRunResult(modules, facts, config.rules)
+  const reportDir = resolve(config.workingDir, config.reportDir)
+  mkdirSync(reportDir, { recursive: true })
+  clearReports(reportDir)
+  const shownResult = redactedResult(result, redact)
+  const reportFiles: string[] = []
+  for (const [file, write] of Object.entries(reportWriters)) {
+    const path = join(reportDir, file)
+    writeFileSync(path, redact(write(shownResult)))
+    reportFiles.push(shownPath(path, config.workingDir))
+  }
+  const terminal = terminalSummary(shownResult, reportFiles)
+  const github = githubActionsOutput(shownResult, terminal, markdownSummary(shownResult), process.env, redact)
+  return { result, reportFiles, summary: redact(github.stdout) }
+}
