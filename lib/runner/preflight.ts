@@ -118,8 +118,8 @@ function handshake(
       : netConnect({ host, port }, () => done())
     socket.once('connect', () => (connected = true))
     socket.on('error', (error: NodeJS.ErrnoException) => {
-      // the classifier loads undici (its parts, lib/http/undici-parts.ts): only a failed handshake needs
-      // it, and the run loads them in its worker anyway
+      // the classifier loads undici: only a failed handshake needs it here, and the run loads it in
+      // its worker anyway
       void import('../http/transport-errors.ts').then(({ classifyNetworkError }) => {
         const { code, errno, detail } = classifyNetworkError(error)
         done({ message: describe(code, errno, detail, connected) })
