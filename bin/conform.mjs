@@ -8,8 +8,11 @@ import { distIsCurrent } from '../build/source-digest.mjs'
 performance.mark('conform:entry')
 const root = fileURLToPath(new URL('../', import.meta.url))
 let cli
+// the suites are loaded by path, here: lib/ never imports suites/ (ARCHITECTURE.md)
+let loadSuite
 if (distIsCurrent(root)) {
   cli = await import('../dist/lib/cli/conform.js')
+  loadSuite = () => import('../dist/suites/manifest.js').then((m) => m.manifest)
 } else {
   if (process.stderr.isTTY) process.stderr.write('conform: dist/ does not match the sources (npm run build compiles them); running the sources through tsx\n')
   // the packages first, by plain Node: on Node 20 tsx's loader would otherwise pass every module
@@ -18,6 +21,7 @@ if (distIsCurrent(root)) {
   const { register } = await import('tsx/esm/api')
   register()
   cli = await import('../lib/cli/conform.ts')
+  loadSuite = () => import('../suites/manifest.ts').then((m) => m.manifest)
 }
 performance.mark('conform:loaded')
-cli.runAsProgram()
+cli.runAsProgram(loadSuite)

@@ -4,12 +4,11 @@
  */
 import { randomBytes } from 'node:crypto'
 import { appendFileSync } from 'node:fs'
-import { pathToFileURL } from 'node:url'
 import { apiKeyInArgv, ConfigError, DEFAULTS, loadConfig, swallowedByNpm, USAGE, type Config } from '../config/config.ts'
 import { createRedactor } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
 import { preflight } from '../runner/preflight.ts'
-import type { RunTarget } from '../runner/conform-run.ts'
+import type { RunTarget, SuiteManifest } from '../runner/conform-run.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { toolVersion } from '../project-root.ts'
 import { ruleCatalogue } from '../spec/rule-catalogue.ts'
@@ -32,7 +31,10 @@ function listRules(): string {
 }
 
 /** Runs the command; returns the exit code. Never throws. */
-export async function main(argv: string[], io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** Loads what the runner needs of the suites (suites/manifest.ts); the entry point provides it, so lib/ never imports suites/. */
+export type SuiteLoader = () => Promise<SuiteManifest>
+
+export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const startedAt = new Date()
   let config: Config | undefined
   // npm sets INIT_CWD to where the user ran `npm run`; paths are theirs, not the package's
@@ -103,9 +105,9 @@ export async function main(argv: string[], io: Io = processIo, env: NodeJS.Proce
       const unreachable = await preflight(target.baseUrl, Math.min(config.timeoutMs, 10_000), env)
       if (unreachable) return cannotRun(unreachable.message)
     }
-    const { runConformance, planWrites } = await runner
-    io.out(describeWritePlan(planWrites(config), config) + '\n')
-    const { result, summary } = await runConformance(config, target)
+    const [{ runConformance, planWrites }, suite] = await Promise.all([runner, loadSuite()])
+    io.out(describeWritePlan(planWrites(config, suite), config) + '\n')
+    const { result, summary } = await runConformance(config, target, suite)
     io.out(summary)
     return result.exitCode
   } catch (error) {
@@ -126,7 +128,7 @@ function reportDirFallback(argv: readonly string[], env: NodeJS.ProcessEnv): str
 }
 
 /** The process around main(): last-resort error handling, exit code, no lingering sockets. */
-export function runAsProgram(argv: string[] = process.argv.slice(2)): void {
+export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.argv.slice(2)): void {
   // last resort: a fault that escaped main() is one redacted line and exit 2, never a stack trace
   const lastResort = (error: unknown) => {
     const redact = createRedactor(process.env.CONFORM_API_KEY, apiKeyInArgv(argv))
@@ -135,13 +137,10 @@ export function runAsProgram(argv: string[] = process.argv.slice(2)): void {
   }
   process.on('uncaughtException', lastResort)
   process.on('unhandledRejection', lastResort)
-  main(argv).then((code) => {
+  main(argv, loadSuite).then((code) => {
     process.exitCode = code
     // the verdict is printed; a socket or timer left open by a misbehaving peer must not keep
     // the process alive (unref: the timer itself keeps nothing alive)
     setTimeout(() => process.exit(code), 2_000).unref()
   })
 }
-
-// `tsx lib/cli/conform.ts` still works; `npm run conform` goes through bin/conform.mjs
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) runAsProgram()

@@ -17,8 +17,7 @@ import type { RunResult } from '../result/run-result.ts'
 import { phaseMarks } from './run-phases.ts'
 import type { writeRunReports } from './run-reports.ts'
 import type { RunContext } from '../suite-kit/run-context.ts'
-import { writePlan, type WritePlan } from '../suite-kit/write-plan.ts'
-import { POST_PROBES } from '../../suites/cases/write-order.ts'
+import { writePlan, type DeclaredPost, type WritePlan } from '../suite-kit/write-plan.ts'
 
 export interface RunTarget {
   baseUrl: string
@@ -32,9 +31,15 @@ export interface RunOutput {
   summary: string
 }
 
+/** What the runner knows of the suites before it starts them (suites/manifest.ts gives it). */
+export interface SuiteManifest {
+  /** Every POST the suites may send, in priority order. */
+  declaredPosts: readonly DeclaredPost[]
+}
+
 /** The POSTs this configuration may send (the same answer every worker computes). */
-export function planWrites(config: Pick<Config, 'readOnly' | 'maxWrites' | 'rules'>): WritePlan {
-  return writePlan(POST_PROBES, config)
+export function planWrites(config: Pick<Config, 'readOnly' | 'maxWrites' | 'rules'>, suite: SuiteManifest): WritePlan {
+  return writePlan(suite.declaredPosts, config)
 }
 
 function newRunId(now: Date): string {
@@ -49,11 +54,11 @@ function loadReports() {
   return reports
 }
 
-export async function runConformance(config: Config, target: RunTarget): Promise<RunOutput> {
+export async function runConformance(config: Config, target: RunTarget, suite: SuiteManifest): Promise<RunOutput> {
   const startedAt = new Date()
   const started = performance.now()
   const runId = newRunId(startedAt)
-  const totalWrites = POST_PROBES.length
+  const totalWrites = suite.declaredPosts.length
   const maxWrites = config.readOnly ? 0 : Math.min(config.maxWrites ?? totalWrites, totalWrites)
   // every worker's HTTP client appends to its own file here; read once the run has ended
   const journalDir = mkdtempSync(join(tmpdir(), `conform-journal-${runId}-`))
