@@ -8,7 +8,7 @@ import { MALFORMED_BODIES } from './malformed-json.ts'
 import { VALID_CREATES } from './valid-creates.ts'
 import { wrongTypeCases } from './wrong-types.ts'
 
-/** POSTs of a valid body with credentials that must be refused (suites/categories.test.ts). */
+/** POSTs of a valid body with credentials that must be refused (suites/areas/categories.ts). */
 export const unauthenticatedCreateKey = (credential: string) => `create-auth-${credential}`
 
 export interface PostProbe {

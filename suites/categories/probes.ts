@@ -1,5 +1,5 @@
 /**
- * Every request of the run to /categories, built once for suites/categories.test.ts: the list
+ * Every request of the run to /categories, built once for suites/areas/categories.ts: the list
  * sent first, every declared POST, and the list that follows them all. They live in one file
  * because the whole-run invariants compare them: vitest may run test files in different workers,
  * which share no memory, so probes split over files could not be compared (or would be sent twice).

@@ -1,17 +1,17 @@
 /**
  * §5 and §1 rule 2: every operation, pets and store included, answers 401 without a valid bearer
- * key. The GETs are here; the POSTs are in suites/categories.test.ts, beside the list that shows
+ * key. The GETs are here; the POSTs are in suites/areas/categories.ts, beside the list that shows
  * whether a refused create was stored.
  */
-import { NotApplicable } from '../lib/checks/failure.ts'
-import { once } from '../lib/suite-kit/check.ts'
-import { documentedErrorChecks } from '../lib/suite-kit/documented-error.ts'
-import { httpClient, runContext } from '../lib/suite-kit/run-context.ts'
-import { CREDENTIAL_CASES } from './cases/credentials.ts'
-import { OPERATIONS } from './cases/operations.ts'
+import { NotApplicable } from '../../lib/checks/failure.ts'
+import { once } from '../../lib/suite-kit/check.ts'
+import { documentedErrorChecks } from '../../lib/suite-kit/documented-error.ts'
+import { httpClient, runContext } from '../../lib/suite-kit/run-context.ts'
+import { CREDENTIAL_CASES } from '../cases/credentials.ts'
+import { OPERATIONS } from '../cases/operations.ts'
 
 for (const operation of OPERATIONS) {
-  // the POSTs, and whether what they sent was stored, are suites/categories.test.ts's
+  // the POSTs, and whether what they sent was stored, are suites/areas/categories.ts's
   if (operation.method !== 'GET') continue
   for (const credential of CREDENTIAL_CASES) {
     const probe = once(async () => {

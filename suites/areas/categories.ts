@@ -5,10 +5,10 @@
  * compare these requests with each other, and vitest may run separate files in workers that share
  * no memory (suites/categories/probes.ts says more).
  */
-import { createChecks } from './categories/create-checks.ts'
-import { listChecks, stillListedCheck } from './categories/list-checks.ts'
-import { categoryProbes } from './categories/probes.ts'
-import { refusalChecks } from './categories/refusal-checks.ts'
+import { createChecks } from '../categories/create-checks.ts'
+import { listChecks, stillListedCheck } from '../categories/list-checks.ts'
+import { categoryProbes } from '../categories/probes.ts'
+import { refusalChecks } from '../categories/refusal-checks.ts'
 
 const probes = categoryProbes()
 

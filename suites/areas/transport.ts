@@ -3,12 +3,12 @@
  * `Accept-Encoding: identity` and decodes gzip, deflate and br anyway (lib/http/body-reader.ts);
  * a server that compresses regardless gets a note, never a failure.
  */
-import { NotApplicable } from '../lib/checks/failure.ts'
-import { check, once } from '../lib/suite-kit/check.ts'
-import { httpClient } from '../lib/suite-kit/run-context.ts'
-import { VALID_AUTHORIZATION } from './cases/credentials.ts'
+import { NotApplicable } from '../../lib/checks/failure.ts'
+import { check, once } from '../../lib/suite-kit/check.ts'
+import { httpClient } from '../../lib/suite-kit/run-context.ts'
+import { VALID_AUTHORIZATION } from '../cases/credentials.ts'
 
-// not /categories: every request to it lives in categories.test.ts, where the whole-run checks compare them
+// not /categories: every request to it lives in suites/areas/categories.ts, where the whole-run checks compare them
 const orders = once(() => httpClient().send({ method: 'GET', path: '/store/orders', headers: { authorization: VALID_AUTHORIZATION } }))
 
 check('advisory-identity-encoding', 'GET /store/orders with Accept-Encoding: identity → a body without a content coding', async (t) => {

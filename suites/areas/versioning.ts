@@ -1,9 +1,9 @@
 /** §9: the version in the address, and the deprecated GET /pets/{petId}. */
-import { fail, NotApplicable } from '../lib/checks/failure.ts'
-import { deprecationNote } from '../lib/checks/headers.ts'
-import { check, once } from '../lib/suite-kit/check.ts'
-import { httpClient, runContext } from '../lib/suite-kit/run-context.ts'
-import { VALID_AUTHORIZATION } from './cases/credentials.ts'
+import { fail, NotApplicable } from '../../lib/checks/failure.ts'
+import { deprecationNote } from '../../lib/checks/headers.ts'
+import { check, once } from '../../lib/suite-kit/check.ts'
+import { httpClient, runContext } from '../../lib/suite-kit/run-context.ts'
+import { VALID_AUTHORIZATION } from '../cases/credentials.ts'
 
 check('base-url-ends-v1', 'the base URL → its path ends in /v1', async () => {
   const { pathname } = new URL(runContext().baseUrl)
