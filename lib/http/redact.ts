@@ -8,6 +8,21 @@ export const REDACTED = '[REDACTED]'
 const swapCase = (text: string) => text.replace(/[a-zA-Z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()))
 
 /**
+ * Every letter and digit replaced by another of its class, the other characters kept: a wrong key
+ * that a check of the key's format alone (length, character classes, a UUID pattern) accepts.
+ * Letters turn within a-f and within g-z (in each case), so a hex key stays hex. The tr sets below
+ * say the same for the curl line.
+ */
+export const sameShape = (text: string): string =>
+  text.replace(/[a-zA-Z0-9]/g, (c) => {
+    const code = c.charCodeAt(0)
+    const turn = (first: number, last: number) => String.fromCharCode(code === last ? first : code + 1)
+    if (c >= '0' && c <= '9') return turn(48, 57)
+    const base = c <= 'Z' ? 65 : 97
+    return code - base < 6 ? turn(base, base + 5) : turn(base + 6, base + 25)
+  })
+
+/**
  * Stand-ins for the key, and for the near-misses of it that authentication must refuse, in
  * recorded requests. Each is a shell expression, so a curl line that repeats the request works
  * with only CONFORM_API_KEY set; the client puts the real value on the wire (keyOnTheWire).
@@ -15,11 +30,13 @@ const swapCase = (text: string) => text.replace(/[a-zA-Z]/g, (c) => (c === c.toL
  */
 export const KEY_STAND_INS: readonly { placeholder: string; value: (key: string) => string }[] = [
   { placeholder: '$(printf %s "$CONFORM_API_KEY" | tr a-zA-Z A-Za-z)', value: swapCase },
+  { placeholder: '$(printf %s "$CONFORM_API_KEY" | tr a-zA-Z0-9 b-fah-zgB-FAH-ZG1-90)', value: sameShape },
   { placeholder: '${CONFORM_API_KEY%?}', value: (key) => key.slice(0, -1) },
   { placeholder: KEY_PLACEHOLDER, value: (key) => key },
 ]
 export const KEY_SWAPPED_CASE = KEY_STAND_INS[0].placeholder
-export const KEY_WITHOUT_LAST_CHARACTER = KEY_STAND_INS[1].placeholder
+export const KEY_OF_SAME_SHAPE = KEY_STAND_INS[1].placeholder
+export const KEY_WITHOUT_LAST_CHARACTER = KEY_STAND_INS[2].placeholder
 
 /** A header value as it goes on the wire: every stand-in replaced by what it stands for. */
 export function keyOnTheWire(text: string, key: string): string {
@@ -37,7 +54,7 @@ export const NEAR_MISS_MIN_KEY_LENGTH = 8
 /** Near-misses of a key worth redacting too: long enough that they cannot be ordinary text. */
 function nearMisses(secret: string): string[] {
   if (secret.length < NEAR_MISS_MIN_KEY_LENGTH) return []
-  return [swapCase(secret), secret.slice(0, -1)].filter((form) => form !== secret)
+  return [swapCase(secret), sameShape(secret), secret.slice(0, -1)].filter((form) => form !== secret)
 }
 
 export type Redactor = (text: string) => string

@@ -1,5 +1,5 @@
 /** Credentials that must be refused with 401 (§5.2, §5.3). */
-import { KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, NEAR_MISS_MIN_KEY_LENGTH } from '../../lib/http/redact.ts'
+import { KEY_OF_SAME_SHAPE, KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, NEAR_MISS_MIN_KEY_LENGTH } from '../../lib/http/redact.ts'
 
 export interface CredentialCase {
   key: string
@@ -19,6 +19,13 @@ export const VALID_AUTHORIZATION = `Bearer ${KEY_PLACEHOLDER}`
 const tooShort = (key: string) =>
   key.length < NEAR_MISS_MIN_KEY_LENGTH ? `the key is shorter than ${NEAR_MISS_MIN_KEY_LENGTH} characters; a near-miss of it could not be kept out of the reports` : undefined
 
+/**
+ * RFC 9562 §4: the hex digits of a UUID are case-insensitive on input, so a server may take a
+ * hex key (a UUID, a hex token) in either case; the case-swapped near-miss is then not wrong.
+ */
+const hexLetters = (key: string) =>
+  /[a-fA-F]/.test(key) && !/[g-zG-Z]/.test(key) ? 'every letter of the key is a hex digit, which RFC 9562 lets a server read in either case (a UUID or hex key)' : undefined
+
 export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   { key: 'no-header', label: 'no Authorization header', rule: 'auth-missing-key-401', authorization: () => undefined },
   { key: 'empty-token', label: 'an empty bearer token', rule: 'auth-missing-key-401', authorization: () => 'Bearer ' },
@@ -28,7 +35,11 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   // keys compared loosely: case-insensitively (a database collation), as a prefix, or a prefix of
   { key: 'key-case-swapped', label: 'the key with its letters in the other case', rule: 'auth-invalid-key-401', readsOnly: true,
     authorization: () => `Bearer ${KEY_SWAPPED_CASE}`,
-    unusableWith: (key) => tooShort(key) ?? (/[a-zA-Z]/.test(key) ? undefined : 'the key has no letters, so swapping their case changes nothing') },
+    unusableWith: (key) => tooShort(key) ?? (/[a-zA-Z]/.test(key) ? hexLetters(key) : 'the key has no letters, so swapping their case changes nothing') },
+  // a key checked by its format alone (length, character classes, a UUID pattern), never looked up
+  { key: 'key-of-same-shape', label: 'a wrong key of the same shape', rule: 'auth-invalid-key-401', readsOnly: true,
+    authorization: () => `Bearer ${KEY_OF_SAME_SHAPE}`,
+    unusableWith: (key) => tooShort(key) ?? (/[a-zA-Z0-9]/.test(key) ? undefined : 'the key has no letters or digits, so a key of its shape is the key itself') },
   { key: 'key-with-extra-character', label: 'the key with one character added', rule: 'auth-invalid-key-401', readsOnly: true,
     authorization: () => `Bearer ${KEY_PLACEHOLDER}x` },
   { key: 'key-without-last-character', label: 'the key without its last character', rule: 'auth-invalid-key-401', readsOnly: true,

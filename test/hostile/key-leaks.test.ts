@@ -2,12 +2,14 @@
  * The key appears in no output: not on stdout or stderr, not in any file of the report
  * directory, not in a curl line or an error message; also when the server echoes it back in
  * bodies and headers, and when it is given with --api-key. Each run uses a canary key and scans
- * every byte written for it and for its base64 and URL-encoded forms.
+ * every byte written for it and for its base64 and URL-encoded forms, and for the wrong key of the
+ * same shape the suite derives from it.
  */
 import { randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
+import { sameShape } from '../../lib/http/redact.ts'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
 import { echoesEverything, type HostileServer } from './hostile-servers.ts'
 import { RUN_TIMEOUT_MS } from './expect-run.ts'
@@ -75,6 +77,9 @@ describe.concurrent('a server that echoes every request back, the key included',
       expect(run.stdout).toContain('[REDACTED]')
       expect(Object.keys(everythingWritten(run))).toEqual(expect.arrayContaining(['results.json', 'junit.xml']))
       expectNoKey(run, key)
+      // the wrong key of the same shape is the key with each letter and digit moved by one: as telling
+      expect(server.requests.some((r) => r.headers.authorization === `Bearer ${sameShape(key)}`)).toBe(true)
+      expectNoKey(run, sameShape(key))
     })
   }
 })

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, test } from 'vitest'
 import { toCurl } from '../../lib/http/curl.ts'
-import { createRedactor, KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, keyOnTheWire } from '../../lib/http/redact.ts'
+import { createRedactor, KEY_OF_SAME_SHAPE, KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, keyOnTheWire, sameShape } from '../../lib/http/redact.ts'
 
 const KEY = 'Secret-Key-42-abc'
 
@@ -18,6 +18,8 @@ describe('key stand-ins', () => {
     [`Bearer ${KEY_PLACEHOLDER}x`, `Bearer ${KEY}x`],
     [`Bearer ${KEY_SWAPPED_CASE}`, 'Bearer sECRET-kEY-42-ABC'],
     [`Bearer ${KEY_WITHOUT_LAST_CHARACTER}`, `Bearer ${KEY.slice(0, -1)}`],
+    // each letter and digit turned within its class: a-f and g-z apart, 9 to 0, f to a, z to g
+    [`Bearer ${KEY_OF_SAME_SHAPE}`, 'Bearer Tfdsfu-Lfz-53-bcd'],
     [`Basic ${KEY_PLACEHOLDER} "quoted" $HOME \`x\``, `Basic ${KEY} "quoted" $HOME \`x\``],
   ])('%s: the wire value and the curl line agree', (template, wire) => {
     expect(keyOnTheWire(template, KEY)).toBe(wire)
@@ -29,5 +31,14 @@ describe('key stand-ins', () => {
   test('the redactor hides the near-misses of the key too', () => {
     const redact = createRedactor(KEY)
     for (const form of [KEY, 'sECRET-kEY-42-ABC', KEY.slice(0, -1), `${KEY}x`]) expect(redact(`<${form}>`)).not.toMatch(/Secret-Key|sECRET/)
+    expect(redact(`<${sameShape(KEY)}>`)).toBe('<[REDACTED]>')
+  })
+
+  test('the key of the same shape differs from the key in every letter and digit, and keeps a hex key hex', () => {
+    const uuid = '0f8fad5b-d9cb-469f-a165-70867728950e'
+    const shifted = sameShape(uuid)
+    expect(shifted).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+    expect([...shifted].every((c, i) => c === '-' || c !== uuid[i])).toBe(true)
+    expect(sameShape('Zz9_Aa0.')).toBe('Gg0_Bb1.')
   })
 })

@@ -12,6 +12,9 @@ const tokenAccepted = (accepts: (token: string, key: string) => boolean): Pick<B
   },
 })
 
+/** Letters, digits and the rest of a token reduced to their class: what a format check sees. */
+const shapeOf = (token: string) => token.replace(/[0-9]/g, '9').replace(/[a-z]/g, 'a').replace(/[A-Z]/g, 'A')
+
 /** Authorization that is conforming except for one operation, which lets anyone in. */
 const forgetsAuthOn = (operation: string): Behaviour['authorize'] => (authorization, key, op) =>
   op === operation || conformingBehaviour.authorize(authorization, key, op)
@@ -62,6 +65,15 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     code: 'UNEXPECTED_STATUS',
     description: 'any non-empty bearer token is accepted (the key is never compared)',
     behaviour: { authorize: (authorization) => BEARER.test(authorization ?? '') },
+  },
+  {
+    name: 'key-checked-by-format-only',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'authentication checks only the format of the token (its length and the class of each character, as a UUID or key-format regex does) and never looks the key up: ' +
+      'any other key of the same shape is accepted',
+    behaviour: tokenAccepted((token, key) => shapeOf(token) === shapeOf(key)),
   },
   {
     name: 'basic-scheme-accepted',
