@@ -51,6 +51,7 @@ export const POST_PROBES: readonly PostProbe[] = [
   ...MALFORMED_BODIES.map((c) => c.key).filter((k) => k !== FIRST_MALFORMED).map((k) => invalid(k, 'create-rejects-invalid-json')),
   ...wrongTypes.filter((k) => k !== FIRST_WRONG_TYPE).map((k) => invalid(k, 'create-rejects-invalid-values')),
   invalid('empty-object', 'create-rejects-missing-name'),
+  invalid('name-key-capitalised', 'create-rejects-missing-name'),
   unauthenticated('empty-token', 'auth-missing-key-401'),
   unauthenticated('basic-scheme', 'auth-invalid-key-401'),
   unauthenticated('no-scheme', 'auth-invalid-key-401'),

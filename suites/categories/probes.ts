@@ -67,7 +67,7 @@ export function categoryProbes(): CategoryProbes {
 
   const refusals: RefusalProbe[] = []
   for (const c of INVALID_BODIES) {
-    const marker = c.key === 'missing-name' ? () => `${recordPrefix()}-missing-name` : undefined
+    const marker = c.marker ? () => c.marker!(recordPrefix()) : undefined
     refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, probe: refusal(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION)) })
   }
   for (const c of MALFORMED_BODIES) {

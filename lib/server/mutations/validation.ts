@@ -2,6 +2,13 @@
 import { conformingBehaviour } from '../reference-server.ts'
 import { errorReply, isInvalidBody, isInvalidJson, isMissingBody, isPlainObject, type Mutation } from '../server-cases.ts'
 
+/** Object keys matched to the documented properties whatever their case (Go encoding/json, ASP.NET Core web defaults). */
+function foldDocumentedKeys(value: unknown): unknown {
+  if (!isPlainObject(value)) return value
+  const documented = ['name', 'description']
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [documented.includes(key.toLowerCase()) ? key.toLowerCase() : key, v]))
+}
+
 export const VALIDATION_MUTATIONS: readonly Mutation[] = [
   // §4.2 rule 1: a body without name is answered 400
   {
@@ -13,6 +20,15 @@ export const VALIDATION_MUTATIONS: readonly Mutation[] = [
       validate: (body) => (isPlainObject(body) && !('name' in body) ? conformingBehaviour.validate({ ...body, name: 'unnamed' }) : conformingBehaviour.validate(body)),
       toRecord: (body, id) => conformingBehaviour.toRecord({ ...body, name: body.name ?? 'unnamed' }, id),
     },
+  },
+  {
+    name: 'json-keys-bound-case-insensitively',
+    breaks: 'create-rejects-missing-name',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'object keys are bound to properties case-insensitively, so {"Name": "x"} creates a category although the body lacks name ' +
+      "(Go's encoding/json and ASP.NET Core's JsonSerializerDefaults.Web do this by default)",
+    behaviour: { parseBody: (text) => foldDocumentedKeys(JSON.parse(text)) },
   },
   {
     name: 'missing-name-answers-422',
