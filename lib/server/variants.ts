@@ -172,6 +172,22 @@ export const VARIANTS: readonly Variant[] = [
     },
   },
   {
+    name: 'deprecated-pet-gone-after-sunset',
+    description:
+      'GET /pets/{petId} answers 410 Gone in text/plain to everyone, key or none: its sunset date (not shown, §9.4) has passed and the operation is removed',
+    behaviour: {
+      finish: (reply, request) =>
+        request.operation === 'getPet' ? { status: 410, headers: { 'content-type': 'text/plain; charset=utf-8', sunset: 'Wed, 01 Jan 2025 00:00:00 GMT' }, body: 'Gone' } : reply,
+    },
+  },
+  {
+    name: 'pet-id-route-constraint-404',
+    description: 'GET /pets/{petId} answers 404 with an Error record before authentication: the route takes only UUID pet ids (the shape of petId is not shown, §4.3), so /pets/1 matches no route',
+    behaviour: {
+      finish: (reply, request) => (request.operation === 'getPet' ? errorReply(404, 'not_found', `no resource at ${request.path}`) : reply),
+    },
+  },
+  {
     name: 'strict-about-undocumented',
     description: '404 in text/plain for unknown paths and unknown pets, 405 with Allow, 415 for bodies not declared JSON',
     behaviour: {

@@ -8,7 +8,7 @@ import { once } from '../../lib/suite-kit/check.ts'
 import { documentedErrorChecks } from '../../lib/suite-kit/documented-error.ts'
 import { httpClient, runContext } from '../../lib/suite-kit/run-context.ts'
 import { CREDENTIAL_CASES } from '../cases/credentials.ts'
-import { OPERATIONS } from '../cases/operations.ts'
+import { answeredBeforeAuthentication, OPERATIONS } from '../cases/operations.ts'
 
 for (const operation of OPERATIONS) {
   // the POSTs, and whether what they sent was stored, are suites/areas/categories.ts's
@@ -18,7 +18,10 @@ for (const operation of OPERATIONS) {
       const unusable = credential.unusableWith?.(runContext().apiKey)
       if (unusable) throw new NotApplicable(`not verified: ${unusable}`)
       const authorization = credential.authorization(runContext().runId)
-      return httpClient().send({ method: 'GET', path: operation.path, headers: authorization === undefined ? {} : { authorization } })
+      const result = await httpClient().send({ method: 'GET', path: operation.path, headers: authorization === undefined ? {} : { authorization } })
+      const unjudgeable = answeredBeforeAuthentication(operation, result.exchange.response?.status)
+      if (unjudgeable) throw new NotApplicable(`not verified: ${unjudgeable}`)
+      return result
     })
     documentedErrorChecks(`${operation.label} with ${credential.label}`, probe, credential.rule, 401)
   }

@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest'
 import { keyOnTheWire } from '../../lib/http/redact.ts'
 import { CREDENTIAL_CASES } from '../../suites/cases/credentials.ts'
+import { answeredBeforeAuthentication, OPERATIONS } from '../../suites/cases/operations.ts'
 
 const RUN_ID = '20260101-0000-abcd'
 const caseOf = (key: string) => CREDENTIAL_CASES.find((c) => c.key === key)!
@@ -38,5 +39,23 @@ describe('near-misses of the key', () => {
     }
     expect(sameShape.unusableWith?.('short')).toMatch(/shorter than/)
     expect(sameShape.unusableWith?.('--------')).toMatch(/no letters or digits/)
+  })
+})
+
+describe('answers that say nothing about authentication', () => {
+  const operation = (id: string) => OPERATIONS.find((o) => o.operationId === id)!
+
+  test('GET /pets/{petId} answered 404 or 410 without a valid key is not judged (gone past its sunset, or a petId route constraint)', () => {
+    expect(answeredBeforeAuthentication(operation('getPet'), 410)).toMatch(/answered 410: .*§9\.4/)
+    expect(answeredBeforeAuthentication(operation('getPet'), 404)).toMatch(/§4\.3/)
+  })
+
+  test.each([200, 401, 403, 500, undefined])('GET /pets/{petId} answered %s is judged', (status) => {
+    expect(answeredBeforeAuthentication(operation('getPet'), status)).toBeUndefined()
+  })
+
+  test.each(['listCategories', 'createCategory', 'listStoreOrders'])('%s answered 404 or 410 is judged (a failure)', (id) => {
+    expect(answeredBeforeAuthentication(operation(id), 404)).toBeUndefined()
+    expect(answeredBeforeAuthentication(operation(id), 410)).toBeUndefined()
   })
 })

@@ -47,8 +47,11 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     name: 'get-pet-without-auth',
     breaks: 'auth-missing-key-401',
     code: 'UNEXPECTED_STATUS',
-    description: 'GET /pets/{petId} forgets authentication (answers 404 to anyone)',
-    behaviour: { authorize: forgetsAuthOn('getPet') },
+    description: 'GET /pets/{petId} forgets authentication: anyone, without a key, gets the pet (200)',
+    behaviour: {
+      authorize: forgetsAuthOn('getPet'),
+      finish: (reply, request) => (request.operation === 'getPet' ? { status: 200, headers: reply.headers, body: { id: 1, name: 'Rex', status: 'available' } } : reply),
+    },
   },
   {
     name: 'store-orders-without-auth',
