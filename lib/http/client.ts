@@ -1,12 +1,12 @@
 /**
- * The HTTP client of the suite, on undici: one keep-alive dispatcher per process, one abort source
- * per request (its --timeout and the run's --deadline, told apart by the abort's reason), a cap on
+ * The HTTP client of the suite, on undici: one keep-alive dispatcher per process with a bounded
+ * number of connections, one abort source per request (its --timeout, counted from when the
+ * request is written to a connection, and the run's --deadline, told apart by the abort's reason), a cap on
  * the decoded size of every body, redirects never followed, 429 and 503 with Retry-After waited
  * out and sent again, every exchange recorded as evidence with the key redacted, and every request
  * (sent or refused) written to the run's journal (lib/http/journal.ts).
  */
 import { randomUUID } from 'node:crypto'
-import { subscribe } from 'node:diagnostics_channel'
 import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
@@ -23,7 +23,10 @@ export interface ClientOptions {
   /** Base URL, path included (…/v1); request paths are appended to it. */
   baseUrl: string
   apiKey: string
-  /** Whole-request deadline: connect, headers and body. */
+  /**
+   * Per-request deadline for the answer, headers and body, counted from when the request is written
+   * to a connection (not while it waits for one); also the connect timeout of each connection.
+   */
   timeoutMs: number
   /** Largest body read, counted in decoded bytes. */
   maxResponseBytes: number
@@ -70,16 +73,53 @@ export interface HttpResult {
 
 const USER_AGENT = 'petstore-categories-conformance'
 
-// undici says on its diagnostics channels when it creates a request (synchronously, inside
-// request()) and when it writes the request's head to a socket: that moment, not the call, is when
-// a request was sent, and the journal records it then
-let onCreate: ((request: object) => void) | undefined
-const onHeadWritten = new WeakMap<object, () => void>()
-subscribe('undici:request:create', (message) => onCreate?.((message as { request: object }).request))
-subscribe('undici:client:sendHeaders', (message) => onHeadWritten.get((message as { request: object }).request)?.())
+/**
+ * Connections per origin. The suite starts its ~80 requests at once; unbounded, undici opens a
+ * connection for each, and a server that answers one at a time (a single sync worker) then holds
+ * them all in its accept queue, where no client can tell waiting from hanging. Bounded, the rest
+ * wait in the client's queue, where --timeout does not run (it starts when a request is written).
+ * Sixteen keep a server that answers 100 ms late about as fast as unbounded (measured with
+ * npm run bench: eight cost it a second more), keep a one-at-a-time server's queue (16 answers)
+ * well inside the default --timeout, and stay under the connection limits of common servers and
+ * proxies. The price: a server that never answers takes a --timeout per 16 requests, up to --deadline.
+ */
+export const CONNECTIONS_PER_ORIGIN = 16
+
+/** What a request carries (as undici's `opaque`) to hear when it is written to a connection. */
+interface WriteWatch {
+  onWritten: () => void
+}
+
+/**
+ * An interceptor that tells a request when undici hands it to a connection to write its head (the
+ * handler's onRequestStart): that moment, not the call, is when a request was sent, and it comes
+ * late for a request that waited for one of the bounded connections. The journal records it, and
+ * --timeout starts there.
+ */
+const watchWrites: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
+  const watch = (opts as { opaque?: Partial<WriteWatch> }).opaque
+  if (typeof watch?.onWritten !== 'function') return dispatch(opts, handler)
+  const onWritten = watch.onWritten
+  let written = false
+  return dispatch(opts, {
+    onRequestStart: (controller, context) => {
+      // a request aborted while it waited is started only to be aborted at once, and never written
+      handler.onRequestStart?.(controller, context)
+      if (written || controller.aborted) return
+      written = true
+      onWritten()
+    },
+    onRequestUpgrade: (controller, statusCode, headers, socket) => handler.onRequestUpgrade?.(controller, statusCode, headers, socket),
+    onResponseStart: (controller, statusCode, headers, statusMessage) => handler.onResponseStart?.(controller, statusCode, headers, statusMessage),
+    onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+    onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+    onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+  })
+}
 
 export class HttpClient {
   readonly redact: Redactor
+  private readonly agent: Dispatcher
   private readonly dispatcher: Dispatcher
   private readonly evidenceBodyBytes: number
   private readonly keyFormLength: number
@@ -101,20 +141,24 @@ export class HttpClient {
       setTimeout(() => controller.abort(new RunDeadlineReached()), Math.max(0, options.deadlineAt - Date.now())).unref()
       this.runDeadline = controller.signal
     }
-    // The request's abort signal is the one deadline; undici's own phase timeouts are off (0) and
-    // its connect timeout lies past the signal's, so that the abort's reason always says which
-    // deadline ended a request. undici's response-size limit caps the bytes on the wire (a coded
+    // The request's abort signal is the one deadline once a request is written; undici's own phase
+    // timeouts are off (0), so that the abort's reason always says which deadline ended a request.
+    // Before it is written, a request waits for a connection (bounded by the run's deadline) or
+    // for one to be made (undici's connect timeout, a TIMEOUT too). undici's response-size limit caps the bytes on the wire (a coded
     // body may be a little larger than decoded); the cap on decoded bytes is readCapped's.
     // EnvHttpProxyAgent honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY. A plain http:// target never
     // goes through a proxy: the proxy would read the key in clear (preflight.ts proxyFor agrees).
     const agentOptions = {
-      connect: { timeout: options.timeoutMs + 1_000 },
+      connect: { timeout: options.timeoutMs },
+      connections: CONNECTIONS_PER_ORIGIN,
       headersTimeout: 0,
       bodyTimeout: 0,
       keepAliveTimeout: 4_000,
       maxResponseSize: options.maxResponseBytes + Math.ceil(options.maxResponseBytes / 100) + 1024,
     }
-    this.dispatcher = new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new EnvHttpProxyAgent(agentOptions)
+    const agent = new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new EnvHttpProxyAgent(agentOptions)
+    this.agent = agent
+    this.dispatcher = agent.compose(watchWrites)
   }
 
   url(path: string): string {
@@ -194,30 +238,29 @@ export class HttpClient {
     }
     this.journal?.write({ ...line, phase: 'dispatched', at: exchange.startedAt })
     const started = performance.now()
-    const timeout = AbortSignal.timeout(this.options.timeoutMs)
-    const signal = this.runDeadline ? AbortSignal.any([timeout, this.runDeadline]) : timeout
+    const timeout = new AbortController()
+    let timer: NodeJS.Timeout | undefined
+    const signal = this.runDeadline ? AbortSignal.any([timeout.signal, this.runDeadline]) : timeout.signal
     let partial: BodyProgress | undefined
     let result: HttpResult = { exchange }
     try {
-      const journal = this.journal
-      onCreate = (undiciRequest) =>
-        onHeadWritten.set(undiciRequest, () => {
+      const watch: WriteWatch = {
+        onWritten: () => {
           exchange.sent = true
-          journal?.write({ ...line, phase: 'on-wire', at: new Date().toISOString() })
-        })
-      let pending: ReturnType<typeof request>
-      try {
-        pending = request(recorded.url, {
-          method: options.method,
-          headers: wireHeaders,
-          body: options.body,
-          dispatcher: this.dispatcher,
-          signal,
-          // undici's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
-        })
-      } finally {
-        onCreate = undefined
+          this.journal?.write({ ...line, phase: 'on-wire', at: new Date().toISOString() })
+          // the wait for a connection is not the server's: --timeout counts from here
+          timer = setTimeout(() => timeout.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')), this.options.timeoutMs)
+        },
       }
+      const pending = request(recorded.url, {
+        method: options.method,
+        headers: wireHeaders,
+        body: options.body,
+        dispatcher: this.dispatcher,
+        signal,
+        opaque: watch,
+        // undici's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
+      })
       const response = await pending
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(response.headers)) {
@@ -244,6 +287,7 @@ export class HttpClient {
       exchange.error = describeTransportError(error, signal, partial, this.options, this.redact)
       return result
     } finally {
+      clearTimeout(timer)
       exchange.durationMs = Math.round(performance.now() - started)
       exchange.sent ??= false
       this.journal?.write({
@@ -305,7 +349,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close()
+    await this.agent.close()
   }
 }
 

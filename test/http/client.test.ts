@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, test } from 'vitest'
-import { HttpClient, type ClientOptions } from '../../lib/http/client.ts'
+import { CONNECTIONS_PER_ORIGIN, HttpClient, type ClientOptions } from '../../lib/http/client.ts'
 import { journalTotals, readJournal } from '../../lib/http/journal.ts'
 import { preflight } from '../../lib/runner/preflight.ts'
 import { closedPort, httpServer, neverAnswers, type HostileServer } from '../hostile/hostile-servers.ts'
@@ -57,6 +57,29 @@ describe('why the client stopped: one abort source, its reason read', () => {
     expect(late.exchange.error?.code).toBe('DEADLINE')
     expect(late.exchange.sent).toBe(false)
     expect(server.requests.length).toBe(before)
+  })
+
+  test('a server that answers one request at a time: --timeout counts from when a request is written, not while it waits for one of the bounded connections', async () => {
+    // 48 requests at once, 50 ms each, one after another: the last is answered 2.4 s after it was
+    // sent, but no request waits on a connection longer than CONNECTIONS_PER_ORIGIN answers take
+    let queue = Promise.resolve()
+    let inServer = 0
+    let mostInServer = 0
+    const server = await serve((_req, res) => {
+      mostInServer = Math.max(mostInServer, ++inServer)
+      queue = queue.then(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        inServer--
+        res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
+      })
+    })
+    const started = performance.now()
+    const results = await withClient({ baseUrl: server.baseUrl, timeoutMs: 50 * CONNECTIONS_PER_ORIGIN + 300 }, (c) =>
+      Promise.all(Array.from({ length: 48 }, () => c.send({ method: 'GET', path: '/categories' }))),
+    )
+    expect(results.map((r) => r.exchange.error?.message ?? r.exchange.response?.status)).toEqual(Array(48).fill(200))
+    expect(performance.now() - started).toBeGreaterThan(48 * 50)
+    expect(mostInServer).toBeLessThanOrEqual(CONNECTIONS_PER_ORIGIN)
   })
 
   test('a refused connection is named alike by the client and the preflight (one classifier)', async () => {

@@ -3,6 +3,7 @@
  * Compression is an HTTP matter the document does not restrict, and rate limits are "not shown"
  * (§8): a server may compress every body, and may answer 429 or 503 with Retry-After. The suite
  * decodes the first (an advisory note says identity was asked for) and waits out the others.
+ * Slow answers are a freedom too, also from a server that answers one request at a time.
  */
 import type { Reply, RequestInfo, StoredCategory } from '../reference-server.ts'
 import { errorReply, type Variant } from '../server-cases.ts'
@@ -19,10 +20,26 @@ const counts = new WeakMap<StoredCategory[], number>()
 /** Per server: requests already answered 503 once. */
 const seen = new WeakMap<StoredCategory[], Set<string>>()
 
+/** Blocks the event loop without using the CPU: the server answers one request at a time. */
+const sleepBlocking = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+const SERIAL_MS = 300
+
 const RATE_LIMIT_BURST = 20
 const RATE_LIMIT_REFUSED = 10
 
 export const TRANSPORT_VARIANTS: readonly Variant[] = [
+  {
+    name: 'one-request-at-a-time',
+    description:
+      `one worker answers one request at a time, ${SERIAL_MS} ms each (gunicorn's default: one sync worker): the suite's requests queue, ` +
+      'and --timeout must count only the wait for the server, not the queue (a run takes about 25 s)',
+    behaviour: {
+      finish: (reply) => {
+        sleepBlocking(SERIAL_MS)
+        return reply
+      },
+    },
+  },
   {
     name: 'gzip-even-for-identity',
     description: 'every body is gzipped, even when the request accepts only identity (advisory note: still exit 0)',
