@@ -159,6 +159,23 @@ export const INPUT_MUTATIONS: readonly Mutation[] = [
     behaviour: storedAs((text, field) => (field === 'description' ? text.slice(0, 4000) : text)),
   },
   {
+    name: 'strings-cut-at-nul',
+    ...CHANGED,
+    description: 'strings are stored through a C-string API that ends them at U+0000, and the create answers 201 with what was stored',
+    behaviour: storedAs((text) => text.split('\u0000')[0]),
+  },
+  {
+    name: 'refuses-control-characters-with-400',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a string holding a control character (U+0001 to U+001F) is refused with 400 as "unsafe", although JSON carries it escaped and it is a valid value',
+    behaviour: {
+      validate: (body) =>
+        conformingBehaviour.validate(body) ??
+        (isPlainObject(body) && Object.values(body).some((v) => typeof v === 'string' && /[\u0001-\u001f]/.test(v)) ? 'control characters are not allowed' : null),
+    },
+  },
+  {
     name: 'records-written-by-concatenation',
     breaks: 'create-returns-category',
     code: 'NOT_JSON',

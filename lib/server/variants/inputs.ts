@@ -1,7 +1,7 @@
 /**
  * Conforming variants for the freedoms the suite's breadth of inputs meets: limits on lengths and
- * sizes (§8 shows none), a parser that ignores a byte order mark (RFC 8259 §8.1 allows it), and
- * escape forms a JSON writer may choose. The suite must pass each one.
+ * sizes (§8 shows none), a store that cannot hold U+0000, a parser that ignores a byte order mark
+ * (RFC 8259 §8.1 allows it), and escape forms a JSON writer may choose. The suite must pass each one.
  */
 import { conformingBehaviour, serialise } from '../reference-server.ts'
 import { errorReply, type Variant } from '../server-cases.ts'
@@ -9,6 +9,9 @@ import { errorReply, type Variant } from '../server-cases.ts'
 const MAX_NAME = 255
 const MAX_DESCRIPTION = 1_000
 const MAX_BODY_BYTES = 4_096
+
+const holdsNul = (body: unknown) =>
+  body !== null && typeof body === 'object' && Object.values(body as object).some((v) => typeof v === 'string' && v.includes('\u0000'))
 
 export const INPUT_VARIANTS: readonly Variant[] = [
   {
@@ -21,6 +24,15 @@ export const INPUT_VARIANTS: readonly Variant[] = [
         const { name, description } = body as { name: string; description?: string }
         return name.length > MAX_NAME || (description ?? '').length > MAX_DESCRIPTION ? `name is limited to ${MAX_NAME} characters, description to ${MAX_DESCRIPTION}` : null
       },
+    },
+  },
+  {
+    name: 'refuses-nul-with-400',
+    description:
+      'a string holding U+0000 is refused with 400 and an Error record, as a PostgreSQL-backed service must (text cannot hold it): ' +
+      'an invalid value (§4.2 rule 1) for its store, as an empty name may be',
+    behaviour: {
+      validate: (body) => conformingBehaviour.validate(body) ?? (holdsNul(body) ? 'invalid byte sequence for encoding "UTF8": 0x00' : null),
     },
   },
   {
