@@ -96,6 +96,12 @@ export interface Creation {
  * §4.1: the list holds all categories, so every created one is in it, once, with the fields that
  * were sent (§4.2 rule 2 binds only those: a default for a field not sent may differ).
  */
+/** The created records whose id the list does not show (a list that lags behind writes, or one that lost them). */
+export function missingFromList(created: readonly Creation[], list: readonly CategoryRecord[]): Creation[] {
+  const ids = new Set(list.map(idOf))
+  return created.filter((c) => !ids.has(idOf(c.record)))
+}
+
 export function expectListed(created: Creation[], list: CategoryRecord[], ...results: HttpResult[]): void {
   const byId = new Map<string, CategoryRecord[]>()
   for (const record of list) {

@@ -21,6 +21,11 @@ const unusualRecordText = (r: { id: bigint; name: string; description?: string }
   (r.description !== undefined ? `, "descr\\u0069ption" : ${JSON.stringify(r.description)}` : '') +
   ` , "0": 1E2, "rev": -0, "rev": 1.0e0 }`
 
+const LAG_MS = 300
+/** Per server (keyed by its store, so cases run side by side do not share it): when each record was created. */
+const createdAt = new WeakMap<StoredCategory[], Map<bigint, number>>()
+const createdAtOf = (store: StoredCategory[]) => createdAt.get(store) ?? createdAt.set(store, new Map()).get(store)!
+
 export const VARIANTS: readonly Variant[] = [
   {
     name: 'reference-defaults',
@@ -52,6 +57,19 @@ export const VARIANTS: readonly Variant[] = [
     description: 'the list is ordered newest first',
     behaviour: { listBody: (store) => [...store].reverse() },
     seed: () => seedCategories(5),
+  },
+  {
+    name: 'list-lags-behind-writes',
+    description:
+      `the list is read from a replica (or a search index) that shows a category ${LAG_MS} ms after it was created: ` +
+      '"all categories available" (§4.1) does not say how soon',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation === 'createCategory' && reply.status === 201) createdAtOf(store).set((reply.body as StoredCategory).id, Date.now())
+        return reply
+      },
+      listBody: (store) => store.filter((r) => Date.now() - (createdAtOf(store).get(r.id) ?? 0) >= LAG_MS),
+    },
   },
   {
     name: 'ids-from-2-pow-53',

@@ -44,6 +44,8 @@ export interface CategoryProbes {
   refusals: RefusalProbe[]
   /** The list sent after the first list and every POST of the run have been answered. */
   lastList: () => Promise<{ list: HttpResult }>
+  /** GET /categories once more, each call a new request: a re-read of a list that lags behind writes. */
+  listAgain: () => Promise<HttpResult>
 }
 
 const listCategories = () => httpClient().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION } })
@@ -124,5 +126,5 @@ export function categoryProbes(): CategoryProbes {
     if (firstListStarted) await firstList()
     return { list: await listCategories() }
   })
-  return { firstList, creates, refusals, lastList }
+  return { firstList, creates, refusals, lastList, listAgain: listCategories }
 }
