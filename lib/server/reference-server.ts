@@ -76,6 +76,12 @@ export interface Behaviour {
     forceCoding?: 'gzip' | 'deflate' | 'br'
     /** How the body text becomes bytes (default UTF-8): a mutation writes a BOM or Latin-1 here. */
     encodeText?: (text: string) => Buffer
+    /**
+     * One worker: each request waits until those received before it are answered, then takes this
+     * long (gunicorn's single sync worker). Timers, not a blocked event loop, so servers started
+     * side by side in one process (the kill matrix) do not slow each other.
+     */
+    oneAtATimeMs?: number
   }
 }
 
@@ -201,11 +207,16 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     }
   }
 
+  let worker: Promise<void> = Promise.resolve()
   const server: Server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', path: req.url ?? '' })
-    handle(req)
-      .then(({ reply, info }) => send(res, behaviour.finish(reply, info, store), behaviour.transport, req.headers['accept-encoding']))
-      .catch((err: unknown) => send(res, error(500, 'internal', String(err)), behaviour.transport, req.headers['accept-encoding']))
+    const answer = () =>
+      handle(req)
+        .then(({ reply, info }) => send(res, behaviour.finish(reply, info, store), behaviour.transport, req.headers['accept-encoding']))
+        .catch((err: unknown) => send(res, error(500, 'internal', String(err)), behaviour.transport, req.headers['accept-encoding']))
+    const turn = behaviour.transport.oneAtATimeMs
+    if (turn === undefined) return void answer()
+    worker = worker.then(() => new Promise<void>((resolve) => setTimeout(resolve, turn))).then(answer)
   })
   server.keepAliveTimeout = 5_000
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve))

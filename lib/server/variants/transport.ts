@@ -20,8 +20,6 @@ const counts = new WeakMap<StoredCategory[], number>()
 /** Per server: requests already answered 503 once. */
 const seen = new WeakMap<StoredCategory[], Set<string>>()
 
-/** Blocks the event loop without using the CPU: the server answers one request at a time. */
-const sleepBlocking = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 const SERIAL_MS = 300
 
 const RATE_LIMIT_BURST = 20
@@ -31,14 +29,9 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
   {
     name: 'one-request-at-a-time',
     description:
-      `one worker answers one request at a time, ${SERIAL_MS} ms each (gunicorn's default: one sync worker): the suite's requests queue, ` +
-      'and --timeout must count only the wait for the server, not the queue (a run takes about 25 s)',
-    behaviour: {
-      finish: (reply) => {
-        sleepBlocking(SERIAL_MS)
-        return reply
-      },
-    },
+      `one worker answers one request at a time, ${SERIAL_MS} ms each, and closes the connection after each (gunicorn's default: one sync worker): ` +
+      "the suite's requests queue, and --timeout must count only the wait for the server, not the queue (a run takes about 30 s)",
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: true, oneAtATimeMs: SERIAL_MS } },
   },
   {
     name: 'gzip-even-for-identity',
