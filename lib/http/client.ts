@@ -254,6 +254,10 @@ export class HttpClient {
     } catch (error) {
       if (partial) this.keptBytes -= partial.receivedBytes
       exchange.error = describeTransportError(error, signal, partial, this.options, this.redact)
+      // cut while it waited for one of the bounded connections: it never left
+      if (exchange.error.code === 'DEADLINE' && exchange.sent !== true) {
+        exchange.error.message = "the run's deadline (--deadline) passed while this request waited for a connection, so this request was not sent"
+      }
       return result
     } finally {
       clearTimeout(timer)

@@ -55,7 +55,8 @@ describe.concurrent('a server that never answers', { timeout: RUN_TIMEOUT_MS }, 
     expect(run.results!.durationMs).toBeLessThan(1500 + 10_000)
     expect(ms).toBeLessThan(1500 + 40_000)
     const messages = failedChecks(run).map((c) => c.failure?.message ?? '')
-    expect(messages.some((m) => m.includes("the run's deadline (--deadline) had passed, so this request was not sent"))).toBe(true)
+    // with at most 16 connections, requests beyond them wait for one and are cut there
+    expect(messages.some((m) => /the run's deadline \(--deadline\) .*so this request was not sent/.test(m))).toBe(true)
     // requests that the deadline kept from going out are not counted as made
     expect(run.results!.summary.requests).toBe(server.requests.length)
   })
