@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { DEFAULTS } from '../lib/config/config.ts'
-import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionSpec, type OptionValue } from '../lib/config/options.ts'
+import { optionsHelp, readCommandLine, type OptionSpec } from '../lib/config/options.ts'
 import { conformRun, SLOW_DELAY_MS, summarise, type ConformKind, type ConformSample } from './bench/conform-runs.ts'
 import { sideBySide } from './bench/dredd.ts'
 import { measureClient, measureLists } from './bench/large-lists.ts'
@@ -40,6 +40,8 @@ const BENCH_OPTIONS = [
   { flag: 'help', short: 'h', kind: 'boolean', help: 'this text' },
 ] as const satisfies readonly OptionSpec[]
 
+const PROCESS_IO = { out: (text: string) => process.stdout.write(text), err: (text: string) => process.stderr.write(text) }
+
 const USAGE = `Usage: npm run bench -- [options]
 
 Measures conformance runs (wall, CPU, peak memory, phases) and large lists, prints tables and
@@ -48,18 +50,8 @@ writes bench.json. Asserts nothing: exit 0 whenever it could measure.
 ${optionsHelp(BENCH_OPTIONS)}`
 
 async function main(argv: string[]): Promise<number> {
-  let values: Record<(typeof BENCH_OPTIONS)[number]['flag'], OptionValue>
-  try {
-    values = resolveOptions(BENCH_OPTIONS, parseFlags(BENCH_OPTIONS, argv), (name) => process.env[name]) as typeof values
-  } catch (error) {
-    if (!(error instanceof OptionError)) throw error
-    process.stderr.write(`bench: ${error.message}\n`)
-    return 2
-  }
-  if (values.help) {
-    process.stdout.write(USAGE + '\n')
-    return 0
-  }
+  const values = readCommandLine({ name: 'bench', usage: USAGE, options: BENCH_OPTIONS }, argv, PROCESS_IO, process.env)
+  if (typeof values === 'number') return values
   const quick = values.quick === true
   const reps = (values.reps as number | undefined) ?? (quick ? 1 : 5)
   const listReps = quick ? 1 : 3

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionSpec, type OptionValue } from '../lib/config/options.ts'
+import { optionsHelp, readCommandLine, type OptionSpec } from '../lib/config/options.ts'
 import { MUTATIONS } from '../lib/server/mutations.ts'
 import { VARIANTS } from '../lib/server/variants.ts'
 import { DEFAULT_CONCURRENCY, formatMatrix, matrixJson, runMatrix, withReadmeMatrix } from '../test/mutants/matrix.ts'
@@ -17,6 +17,8 @@ const MUTANTS_OPTIONS = [
   { flag: 'only', kind: 'list', value: 'NAME', help: 'run only this mutation or variant (repeatable)' },
   { flag: 'help', short: 'h', kind: 'boolean', help: 'this text' },
 ] as const satisfies readonly OptionSpec[]
+
+const PROCESS_IO = { out: (text: string) => process.stdout.write(text), err: (text: string) => process.stderr.write(text) }
 
 const USAGE = `Usage: npm run mutants -- [options]
 
@@ -30,18 +32,8 @@ ${optionsHelp(MUTANTS_OPTIONS)}`
 const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url))
 
 async function main(argv: string[]): Promise<number> {
-  let values: Record<(typeof MUTANTS_OPTIONS)[number]['flag'], OptionValue>
-  try {
-    values = resolveOptions(MUTANTS_OPTIONS, parseFlags(MUTANTS_OPTIONS, argv), (name) => process.env[name]) as typeof values
-  } catch (error) {
-    if (!(error instanceof OptionError)) throw error
-    process.stderr.write(`mutants: ${error.message}\n`)
-    return 2
-  }
-  if (values.help) {
-    process.stdout.write(USAGE + '\n')
-    return 0
-  }
+  const values = readCommandLine({ name: 'mutants', usage: USAGE, options: MUTANTS_OPTIONS }, argv, PROCESS_IO, process.env)
+  if (typeof values === 'number') return values
   const concurrency = values.concurrency as number
   const only = values.only as string[]
   const known = new Set([...MUTATIONS, ...VARIANTS].map((c) => c.name))

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { pathToFileURL } from 'node:url'
-import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionSpec, type OptionValue } from '../config/options.ts'
+import { optionsHelp, readCommandLine, type OptionSpec } from '../config/options.ts'
 import { MUTATIONS } from '../server/mutations.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { findCase, startCase, type ServerCase } from '../server/server-cases.ts'
@@ -44,18 +44,8 @@ export function listCases(): string {
 
 /** Parses the arguments and starts the server; returns it, or an exit code when there is nothing to serve. */
 export async function serve(argv: string[], io: ServeIo): Promise<RunningServer | number> {
-  let values: Record<(typeof SERVE_OPTIONS)[number]['flag'], OptionValue>
-  try {
-    values = resolveOptions(SERVE_OPTIONS, parseFlags(SERVE_OPTIONS, argv)) as typeof values
-  } catch (error) {
-    if (!(error instanceof OptionError)) throw error
-    io.err(`serve: ${error.message}\n`)
-    return 2
-  }
-  if (values.help) {
-    io.out(SERVE_USAGE + '\n')
-    return 0
-  }
+  const values = readCommandLine({ name: 'serve', usage: SERVE_USAGE, options: SERVE_OPTIONS }, argv, io)
+  if (typeof values === 'number') return values
   if (values['list-mutations']) {
     io.out(listCases())
     return 0

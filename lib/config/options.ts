@@ -124,3 +124,35 @@ export function optionsMarkdown(table: readonly OptionSpec[]): string {
   })
   return ['| flag | environment | default | meaning |', '|---|---|---|---|', ...rows].join('\n') + '\n'
 }
+
+/** Where a command line writes its help and its complaints. */
+export interface CommandIo {
+  out(text: string): void
+  err(text: string): void
+}
+
+/**
+ * A small command's whole reading of its arguments: the values, or the exit code when there is
+ * nothing more to do (0 after --help, 2 after a complaint, one line prefixed with the command's name).
+ * The table needs a `help` switch.
+ */
+export function readCommandLine<Flag extends string>(
+  command: { name: string; usage: string; options: readonly (OptionSpec & { flag: Flag })[] },
+  argv: readonly string[],
+  io: CommandIo,
+  env: NodeJS.ProcessEnv = {},
+): Record<Flag, OptionValue> | number {
+  let values: Record<Flag, OptionValue>
+  try {
+    values = resolveOptions(command.options, parseFlags(command.options, argv), (name) => env[name]) as Record<Flag, OptionValue>
+  } catch (error) {
+    if (!(error instanceof OptionError)) throw error
+    io.err(`${command.name}: ${error.message}\n`)
+    return 2
+  }
+  if ((values as Record<string, OptionValue>).help) {
+    io.out(command.usage + '\n')
+    return 0
+  }
+  return values
+}
