@@ -40,7 +40,9 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   // npm sets INIT_CWD to where the user ran `npm run`; paths are theirs, not the package's
   const userCwd = env.INIT_CWD || process.cwd()
   // a bad argument next to --api-key must not bring the key into the error message
-  let redact = createRedactor(env.CONFORM_API_KEY, apiKeyInArgv(argv))
+  // a key npm swallowed (`npm run conform --api-key=KEY`) is in its npm_config_api_key
+  const swallowedKey = env.npm_config_api_key === 'true' ? undefined : env.npm_config_api_key
+  let redact = createRedactor(env.CONFORM_API_KEY, apiKeyInArgv(argv), swallowedKey)
   /**
    * Exit 2: one line on stderr, under GitHub Actions an annotation and the job summary too, and
    * reports that say the run could not be made, in place of any an earlier run left.
@@ -73,7 +75,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   } catch (error) {
     return cannotRun(error instanceof ConfigError ? error.message : (error as Error).message)
   }
-  redact = createRedactor(config.apiKey, env.CONFORM_API_KEY, apiKeyInArgv(argv))
+  redact = createRedactor(config.apiKey, env.CONFORM_API_KEY, apiKeyInArgv(argv), swallowedKey)
   if (config.version) {
     io.out(toolVersion() + '\n')
     return 0

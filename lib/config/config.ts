@@ -89,6 +89,8 @@ export function swallowedByNpm(argv: readonly string[], env: NodeJS.ProcessEnv):
   const positionals = argv.filter((arg, i) => !arg.startsWith('-') && !(i > 0 && isValueFlag(argv[i - 1])))
   let next = 0
   const rebuilt: string[] = []
+  /** Values taken from the stray arguments, by their place in `rebuilt`. */
+  const guessed = new Map<number, string | undefined>()
   let hidesKey = false
   for (const option of CONFORM_OPTIONS) {
     const flag = option.flag
@@ -101,16 +103,20 @@ export function swallowedByNpm(argv: readonly string[], env: NodeJS.ProcessEnv):
         rebuilt.push(`--${flag}`)
         continue
       }
-      // `--flag=value` keeps its value; `--flag value` leaves value among the arguments, in order
-      const given = one !== 'true' ? one : positionals[next++]
-      if (flag === 'api-key') hidesKey = true
+      // `--flag=value` keeps its value; `--flag value` leaves value among the arguments, in an order
+      // this cannot know (npm keeps no record of it), so which stray argument was the key is unknown
+      const fromArguments = one === 'true'
+      const given = fromArguments ? positionals[next++] : one
+      if (flag === 'api-key') hidesKey ||= fromArguments
       rebuilt.push(`--${flag}`, flag === 'api-key' ? '"$CONFORM_API_KEY"' : shellWord(given ?? '…'))
+      if (fromArguments && flag !== 'api-key') guessed.set(rebuilt.length - 1, given)
     }
   }
   if (swallowed.length === 0) return undefined
+  // with the key among the stray arguments, none of them is shown, wherever it was put: any could be it
+  if (hidesKey) for (const at of guessed.keys()) rebuilt[at] = '…'
   const consumed = new Set(positionals.slice(0, next))
   const rest = argv.filter((arg) => !consumed.has(arg))
-  // with the key among the stray arguments, none of them is shown: any could be it
   const shown = rest.map((arg) => (hidesKey && positionals.includes(arg) ? '…' : shellWord(arg)))
   const command = ['npm', 'run', env.npm_lifecycle_event, '--', ...rebuilt, ...shown].join(' ')
   return `npm took ${[...new Set(swallowed)].join(', ')} for itself (it goes after --), so nothing was sent; run: ${command}`

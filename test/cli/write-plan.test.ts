@@ -59,4 +59,14 @@ describe('swallowedByNpm', () => {
     if (command === undefined) expect(message).toBeUndefined()
     else expect(message).toMatch(new RegExp(`; run: ${command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`))
   })
+
+  // npm keeps no order of the stray arguments: the key typed first must not be shown as another flag's value
+  test.each([
+    ['--api-key KEY --base-url URL', ['s3cret-key-value-123', 'https://petstore.example/v1']],
+    ['--base-url URL --api-key KEY', ['https://petstore.example/v1', 's3cret-key-value-123']],
+  ])('a swallowed %s never shows the key', (_label, argv) => {
+    const message = swallowedByNpm(argv, { ...npm, npm_config_api_key: 'true', npm_config_base_url: 'true' }) ?? ''
+    expect(message).toContain('--api-key "$CONFORM_API_KEY"')
+    expect(message).not.toContain('s3cret')
+  })
 })
