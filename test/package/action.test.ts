@@ -13,10 +13,9 @@ import { startReferenceServer, type RunningServer } from '../../lib/server/refer
 import { ROOT } from '../helpers/run-conform.ts'
 import { readActionManifest, runCompositeAction, type ActionRun } from './action-runner.ts'
 import { npmCacheDir } from './lockfile-registry.ts'
+import { SLOW } from './pack.ts'
 
 const KEY = 'action-test-key-7d2e91c4b8a3'
-/** npm installs and whole runs on a shared 2-core machine: generous, the child processes have their own limits. */
-const SLOW = 240_000
 let work: string
 let actionPath: string
 let passing: RunningServer

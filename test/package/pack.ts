@@ -3,6 +3,9 @@ import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { ROOT } from '../helpers/run-conform.ts'
 
+/** npm installs and whole runs on a shared 2-core machine: generous, the child processes have their own limits. */
+export const SLOW = 240_000
+
 export interface PackedFile {
   path: string
   mode: number

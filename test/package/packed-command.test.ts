@@ -12,12 +12,10 @@ import { afterAll, beforeAll, describe, expect, test, type TestContext } from 'v
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { ROOT } from '../helpers/run-conform.ts'
 import { startLockfileRegistry, type LockfileRegistry } from './lockfile-registry.ts'
-import { packProject, type Packed } from './pack.ts'
+import { packProject, SLOW, type Packed } from './pack.ts'
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string> }
 const API_KEY = 'packed-command-key-4f1c2a9e7b'
-/** npm installs and whole runs on a shared 2-core machine: generous, the child processes have their own limits. */
-const SLOW = 240_000
 
 let work: string
 let userFolder: string
