@@ -109,7 +109,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     }
     const [{ runConformance, planWrites }, suite] = await Promise.all([runner, loadSuite()])
     io.out(describeWritePlan(planWrites(config, suite), config) + '\n')
-    const { result, summary } = await runConformance(config, target, suite)
+    const { result, summary } = await runConformance(config, target, suite, env)
     io.out(summary)
     return result.exitCode
   } catch (error) {

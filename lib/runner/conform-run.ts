@@ -54,7 +54,8 @@ function loadReports() {
   return reports
 }
 
-export async function runConformance(config: Config, target: RunTarget, suite: SuiteManifest): Promise<RunOutput> {
+/** `env`: the command's environment, where the GitHub Actions output looks for its files (never the process's own when a caller gives one). */
+export async function runConformance(config: Config, target: RunTarget, suite: SuiteManifest, env: NodeJS.ProcessEnv = process.env): Promise<RunOutput> {
   const startedAt = new Date()
   const started = performance.now()
   const runId = newRunId(startedAt)
@@ -169,5 +170,6 @@ export async function runConformance(config: Config, target: RunTarget, suite: S
     },
     config,
     redact,
+    env,
   )
 }

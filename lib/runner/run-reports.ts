@@ -38,6 +38,7 @@ export function writeRunReports(
   facts: RunFacts,
   config: Pick<Config, 'rules' | 'workingDir' | 'reportDir'>,
   redact: (text: string) => string,
+  env: NodeJS.ProcessEnv,
 ): RunReports {
   const result = buildRunResult(modules, facts, config.rules)
   const reportDir = resolve(config.workingDir, config.reportDir)
@@ -51,6 +52,6 @@ export function writeRunReports(
     reportFiles.push(shownPath(path, config.workingDir))
   }
   const terminal = terminalSummary(shownResult, reportFiles)
-  const github = githubActionsOutput(shownResult, terminal, markdownSummary(shownResult), process.env, redact)
+  const github = githubActionsOutput(shownResult, terminal, markdownSummary(shownResult), env, redact)
   return { result, reportFiles, summary: redact(github.stdout) }
 }
