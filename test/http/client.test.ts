@@ -121,6 +121,25 @@ describe('Content-Encoding: decoded, the cap on decoded bytes', () => {
     expect(process.memoryUsage().rss - before).toBeLessThan(32 * 1024 * 1024)
   })
 
+  test('the bytes of a body refused for its size no longer count against the bodies the run keeps', async () => {
+    // 4 × 1,000 bytes kept at most: a refused body (over 1,000 bytes read) and then 4 of 900 would pass 4,000 if it still counted
+    // the big one gzipped: small on the wire (undici's own limit lets it through), read and decoded until it passes the cap
+    const server = await serve((req, res) => {
+      if (req.url?.endsWith('/big')) return void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(' '.repeat(5_000)))
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`"${'x'.repeat(898)}"`)
+    })
+    await withClient({ baseUrl: server.baseUrl, maxResponseBytes: 1_000 }, async (client) => {
+      const big = await client.send({ method: 'GET', path: '/big' })
+      expect(big.exchange.error?.code).toBe('RESPONSE_TOO_LARGE')
+      for (let i = 0; i < 4; i++) {
+        const small = await client.send({ method: 'GET', path: '/small' })
+        expect(small.exchange.error, `body ${i + 1}`).toBeUndefined()
+      }
+      const fifth = await client.send({ method: 'GET', path: '/small' })
+      expect(fifth.exchange.error?.message).toMatch(/^response bodies of this run passed 4000 bytes together/)
+    })
+  })
+
   test('a coding the client cannot decode, or a corrupt one → UNDECODABLE_BODY', async () => {
     const server = await serve((req, res) =>
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': req.url?.endsWith('zstd') ? 'zstd' : 'gzip' }).end('not gzip at all'),
