@@ -1,17 +1,19 @@
 /**
  * The kill matrix: every mutation of lib/server/mutations/ must make `npm run conform` exit 1
  * with its rule failed for the reason it declares (its failure code); every variant of lib/server/variants.ts must make it exit 0.
- * Each case starts its own reference server on port 0 and runs the real entry point against it as
- * a child process. Shared by test/mutants/kill-matrix.test.ts and scripts/mutants.ts.
+ * Each case starts its own reference server on port 0 and runs the command line against it: its
+ * main(), in this process (test/helpers/run-conform.ts), with the compiled code `npm run conform`
+ * runs. The command as a process is proven apart (test/cli/, test/package/). Shared by
+ * test/mutants/kill-matrix.test.ts and scripts/mutants.ts.
  */
 import { randomBytes } from 'node:crypto'
 import type { FailureCode } from '../../lib/checks/failure-codes.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startCase, type Mutation, type ServerCase, type Variant } from '../../lib/server/server-cases.ts'
 import { VARIANTS } from '../../lib/server/variants.ts'
-import { failedRules, runConform } from '../helpers/run-conform.ts'
+import { failedRules, runConformInProcess } from '../helpers/run-conform.ts'
 
-/** Conform children at once: each uses about one core for ~1.5 s. */
+/** Conform runs at once: each uses about one core (its vitest worker) for about half a second. */
 export const DEFAULT_CONCURRENCY = 2
 
 export interface CaseRun {
@@ -57,7 +59,7 @@ export async function runCase(serverCase: ServerCase): Promise<CaseRun> {
   const started = performance.now()
   const server = await startCase(serverCase, { apiKey })
   try {
-    const run = await runConform(['--base-url', server.baseUrl, ...(serverCase.args ?? [])], { env: { CONFORM_API_KEY: apiKey } })
+    const run = await runConformInProcess(['--base-url', server.baseUrl, ...(serverCase.args ?? [])], { env: { CONFORM_API_KEY: apiKey } })
     try {
       return {
         exitCode: run.code,
