@@ -1,6 +1,7 @@
 /**
- * Bounded writes. Every POST the suite can send is declared once, in priority order, with the rules
- * it serves (suites/cases/write-order.ts); lib/suite-kit/write-plan.ts decides which a run may send.
+ * Bounded writes. Every POST the suite can send is declared once, in a case table of suites/cases/,
+ * with its rule and priority (sorted by suites/cases/write-order.ts); lib/suite-kit/write-plan.ts
+ * decides which a run may send.
  * A POST that may not be sent is journalled as refused, with why, and its checks do not apply.
  */
 import { NotApplicable } from '../checks/failure.ts'
@@ -10,7 +11,7 @@ import { writePlan, type DeclaredPost, type WritePlan } from './write-plan.ts'
 let plan: WritePlan | undefined
 
 export function assertWriteAllowed(key: string, probes: readonly DeclaredPost[], request: { path: string; body?: string | Uint8Array }): void {
-  if (!probes.some((p) => p.key === key)) throw new Error(`POST probe ${key} is not declared in suites/cases/write-order.ts`)
+  if (!probes.some((p) => p.key === key)) throw new Error(`POST probe ${key} is not declared in a case table of suites/cases/ (see write-order.ts)`)
   const { readOnly, maxWrites, rules } = runContext()
   plan ??= writePlan(probes, { readOnly, maxWrites, rules })
   const refusal = plan.refused.get(key)

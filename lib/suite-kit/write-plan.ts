@@ -6,7 +6,7 @@
  */
 import type { RefusalReason } from '../http/journal.ts'
 
-/** A POST the suite can send, in priority order (suites/cases/write-order.ts declares them). */
+/** A POST the suite can send, in priority order (declared by the case tables of suites/cases/, sorted by write-order.ts). */
 export interface DeclaredPost {
   key: string
   creates: boolean

@@ -1,7 +1,9 @@
 /** Credentials that must be refused with 401 (§5.2, §5.3). */
 import { KEY_OF_SAME_SHAPE, KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, NEAR_MISS_MIN_KEY_LENGTH } from '../../lib/http/redact.ts'
+import type { WritePriority } from './write-order.ts'
 
-export interface CredentialCase {
+/** Each case but the near-misses is also a POST of a valid body (the priority is that POST's). */
+export interface CredentialCase extends WritePriority {
   key: string
   label: string
   rule: 'auth-missing-key-401' | 'auth-invalid-key-401'
@@ -15,6 +17,9 @@ export interface CredentialCase {
 
 export const VALID_AUTHORIZATION = `Bearer ${KEY_PLACEHOLDER}`
 
+/** The key of the POST of a valid body under a credential case, which must be refused (suites/categories/probes.ts). */
+export const unauthenticatedCreateKey = (credential: string) => `create-auth-${credential}`
+
 /** A near-miss of a short key could not be redacted if a server echoed it, so none is sent. */
 const tooShort = (key: string) =>
   key.length < NEAR_MISS_MIN_KEY_LENGTH ? `the key is shorter than ${NEAR_MISS_MIN_KEY_LENGTH} characters; a near-miss of it could not be kept out of the reports` : undefined
@@ -27,9 +32,9 @@ const hexLetters = (key: string) =>
   /[a-fA-F]/.test(key) && !/[g-zG-Z]/.test(key) ? 'every letter of the key is a hex digit, which RFC 9562 lets a server read in either case (a UUID or hex key)' : undefined
 
 export const CREDENTIAL_CASES: readonly CredentialCase[] = [
-  { key: 'no-header', label: 'no Authorization header', rule: 'auth-missing-key-401', authorization: () => undefined },
+  { key: 'no-header', label: 'no Authorization header', rule: 'auth-missing-key-401', priority: 7, authorization: () => undefined },
   { key: 'empty-token', label: 'an empty bearer token', rule: 'auth-missing-key-401', authorization: () => 'Bearer ' },
-  { key: 'wrong-key', label: 'a wrong key', rule: 'auth-invalid-key-401', authorization: (runId) => `Bearer conform-${runId}-not-a-key` },
+  { key: 'wrong-key', label: 'a wrong key', rule: 'auth-invalid-key-401', priority: 8, authorization: (runId) => `Bearer conform-${runId}-not-a-key` },
   { key: 'basic-scheme', label: 'the key under the Basic scheme', rule: 'auth-invalid-key-401', authorization: () => `Basic ${KEY_PLACEHOLDER}` },
   { key: 'no-scheme', label: 'the key without a scheme', rule: 'auth-invalid-key-401', authorization: () => KEY_PLACEHOLDER },
   // keys compared loosely: case-insensitively (a database collation), as a prefix, or a prefix of

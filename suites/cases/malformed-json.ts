@@ -5,8 +5,12 @@
  * wrongly stores one shows it in the list that follows. Numbers that JSON forbids sit in a field
  * NewCategory does not name: a server may refuse unknown fields, which is a 400 as well.
  */
+import type { WritePriority } from './write-order.ts'
 
-export interface MalformedBody {
+/** The rule every malformed body is judged by. */
+export const INVALID_JSON_RULE = 'create-rejects-invalid-json'
+
+export interface MalformedBody extends WritePriority {
   key: string
   label: string
   /** The raw request body: text, or bytes when it is not UTF-8. */
@@ -24,7 +28,8 @@ const named = (p: string, key: string) => JSON.stringify(malformedMarker(p, key)
 
 export const MALFORMED_BODIES: readonly MalformedBody[] = [
   { key: 'malformed-truncated', label: 'truncated JSON', body: (p) => `{"name": ${named(p, 'malformed-truncated')},` },
-  { key: 'malformed-trailing-comma', label: 'a trailing comma', body: (p) => `{"name": ${named(p, 'malformed-trailing-comma')},}` },
+  // leads the malformed bodies in the write order: JSON5 and other lenient parsers accept a trailing comma
+  { key: 'malformed-trailing-comma', label: 'a trailing comma', priority: 5, body: (p) => `{"name": ${named(p, 'malformed-trailing-comma')},}` },
   { key: 'malformed-single-quotes', label: 'single-quoted strings', body: (p) => `{'name': '${p}-malformed-single-quotes'}` },
   { key: 'malformed-unquoted-key', label: 'an unquoted key', body: (p) => `{name: ${named(p, 'malformed-unquoted-key')}}` },
   { key: 'malformed-comment', label: 'a comment', body: (p) => `{"name": ${named(p, 'malformed-comment')} /* a comment */}` },

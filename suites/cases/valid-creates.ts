@@ -1,12 +1,13 @@
 /**
  * §4.2 rule 2: valid create bodies, each carrying in its name and its description one class of the
  * strings that break real services (a column that truncates, a writer that concatenates, a store
- * that normalises). Two classes per create keep a default run at seven records; the order is the
- * priority a small --max-writes keeps (suites/cases/write-order.ts).
+ * that normalises). Two classes per create keep a default run at seven records; after the two with
+ * a priority, a small --max-writes keeps them in the order of this table (suites/cases/write-order.ts).
  */
 import type { NewCategory } from '../../lib/checks/category.ts'
+import type { WritePriority } from './write-order.ts'
 
-export interface ValidCreate {
+export interface ValidCreate extends WritePriority {
   key: string
   /** The input classes it carries, as reports name the case. */
   label: string
@@ -36,11 +37,13 @@ export function textOfLength(head: string, length: number): string {
 export const VALID_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-described',
+    priority: 1,
     label: 'name and description',
     body: (p) => ({ name: `${p}-described`, description: 'Created by the conformance suite; the interface has no delete.' }),
   },
   {
     key: 'create-json-escapes',
+    priority: 2,
     label: 'quotes, backslashes and slashes in name; control characters U+0001 to U+001F, U+2028 and U+2029 in description',
     body: (p) => ({
       name: `${p}-"quoted" back\\slash \\" /slash/ \\\\`,

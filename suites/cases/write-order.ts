@@ -1,17 +1,26 @@
 /**
- * The priority order of every POST the suite can send: a small --max-writes keeps the first ones,
- * so the most telling come first (two valid creates, one of each refusal, then the rest). Each
- * probe names the rules whose checks judge it. Data only (the wrong-type keys come from the schema,
- * not from the seed), so that the command line can count it without loading the test runtime.
+ * The priority order of every POST the suite can send: a small --max-writes keeps the first ones.
+ * Each case is declared once, in its table (valid-creates.ts, malformed-json.ts, wrong-types.ts,
+ * invalid-bodies.ts, credentials.ts), with its rule and, if it leads the order, its priority; this
+ * file only maps the tables to probes and sorts them. Data only (the wrong-type keys come from the
+ * schema, not from the seed), so that the command line can count it without loading the test runtime.
  */
-import { MALFORMED_BODIES } from './malformed-json.ts'
+import { CREDENTIAL_CASES, unauthenticatedCreateKey } from './credentials.ts'
+import { INVALID_BODIES } from './invalid-bodies.ts'
+import { INVALID_JSON_RULE, MALFORMED_BODIES } from './malformed-json.ts'
 import { VALID_CREATES } from './valid-creates.ts'
-import { wrongTypeCases } from './wrong-types.ts'
+import { INVALID_VALUES_RULE, wrongTypeCases } from './wrong-types.ts'
 
-/** POSTs of a valid body with credentials that must be refused (suites/areas/categories.ts). */
-export const unauthenticatedCreateKey = (credential: string) => `create-auth-${credential}`
+/**
+ * Where a POST case leads the write order: priority 1 is sent first, then 2, and so on. The most
+ * telling lead (two valid creates, then one POST for each refusal rule), so that `--max-writes 6`
+ * still verifies every rule; a case without one follows every numbered one, in the order of the tables.
+ */
+export interface WritePriority {
+  priority?: number
+}
 
-export interface PostProbe {
+export interface PostProbe extends WritePriority {
   key: string
   /** A valid create: it makes a record on a conforming server (the others only on a faulty one). */
   creates: boolean
@@ -23,38 +32,30 @@ export interface PostProbe {
 const CREATE_RULES = ['create-returns-201', 'create-returns-category', 'create-echoes-fields', 'json-content-type', 'ids-unique', 'created-in-list']
 /** What every documented error answer is judged by besides its status rule (lib/suite-kit/documented-error.ts). */
 const ERROR_RULES = ['error-body-is-error-record', 'error-status-matches-http', 'json-content-type']
+/** A 401 is judged for its WWW-Authenticate header too (suites/areas/categories.ts). */
+const UNAUTHENTICATED_RULES = [...ERROR_RULES, 'advisory-www-authenticate']
 
-const valid = (key: string): PostProbe => ({ key, creates: true, serves: CREATE_RULES })
-const invalid = (key: string, rule: string): PostProbe => ({ key, creates: false, serves: [rule, ...ERROR_RULES] })
-const unauthenticated = (credential: string, rule: string): PostProbe => ({
-  key: unauthenticatedCreateKey(credential),
+const valid = (c: { key: string } & WritePriority): PostProbe => ({ key: c.key, creates: true, serves: CREATE_RULES, priority: c.priority })
+const refused = (c: { key: string } & WritePriority, rule: string, rules = ERROR_RULES): PostProbe => ({
+  key: c.key,
   creates: false,
-  serves: [rule, ...ERROR_RULES, 'advisory-www-authenticate'],
+  serves: [rule, ...rules],
+  priority: c.priority,
 })
 
-const FIRST_VALID = ['create-described', 'create-json-escapes']
-const FIRST_MALFORMED = 'malformed-trailing-comma'
-const FIRST_WRONG_TYPE = 'wrong-type-name-integer'
-
-const wrongTypes = wrongTypeCases().map((c) => c.key)
-if (!wrongTypes.includes(FIRST_WRONG_TYPE)) throw new Error(`the NewCategory schema no longer gives ${FIRST_WRONG_TYPE}: update suites/cases/write-order.ts`)
-
-export const POST_PROBES: readonly PostProbe[] = [
-  ...FIRST_VALID.map(valid),
-  invalid('missing-name', 'create-rejects-missing-name'),
-  invalid(FIRST_WRONG_TYPE, 'create-rejects-invalid-values'),
-  invalid(FIRST_MALFORMED, 'create-rejects-invalid-json'),
-  invalid('empty-body', 'create-rejects-missing-body'),
-  unauthenticated('no-header', 'auth-missing-key-401'),
-  unauthenticated('wrong-key', 'auth-invalid-key-401'),
-  ...VALID_CREATES.map((c) => c.key).filter((k) => !FIRST_VALID.includes(k)).map(valid),
-  ...MALFORMED_BODIES.map((c) => c.key).filter((k) => k !== FIRST_MALFORMED).map((k) => invalid(k, 'create-rejects-invalid-json')),
-  ...wrongTypes.filter((k) => k !== FIRST_WRONG_TYPE).map((k) => invalid(k, 'create-rejects-invalid-values')),
-  invalid('empty-object', 'create-rejects-missing-name'),
-  invalid('name-key-capitalised', 'create-rejects-missing-name'),
-  unauthenticated('empty-token', 'auth-missing-key-401'),
-  unauthenticated('basic-scheme', 'auth-invalid-key-401'),
-  unauthenticated('no-scheme', 'auth-invalid-key-401'),
+/** In the order the POSTs without a priority are sent: more creates first, then the refusals by kind. */
+const declared: readonly PostProbe[] = [
+  ...VALID_CREATES.map(valid),
+  ...MALFORMED_BODIES.map((c) => refused(c, INVALID_JSON_RULE)),
+  ...wrongTypeCases().map((c) => refused(c, INVALID_VALUES_RULE)),
+  ...INVALID_BODIES.map((c) => refused(c, c.rule)),
+  // near-misses of the key are tried on the GET operations only (credentials.ts)
+  ...CREDENTIAL_CASES.filter((c) => !c.readsOnly).map((c) => refused({ key: unauthenticatedCreateKey(c.key), priority: c.priority }, c.rule, UNAUTHENTICATED_RULES)),
 ]
+
+const rank = (p: PostProbe) => p.priority ?? Number.POSITIVE_INFINITY
+
+// Array.prototype.sort is stable: POSTs of equal rank keep the order of the tables
+export const POST_PROBES: readonly PostProbe[] = [...declared].sort((a, b) => (rank(a) === rank(b) ? 0 : rank(a) - rank(b)))
 
 export const POST_PROBE_ORDER: readonly string[] = POST_PROBES.map((p) => p.key)

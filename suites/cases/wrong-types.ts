@@ -7,6 +7,10 @@
  */
 import fc from 'fast-check'
 import { openApiDocument } from '../../lib/spec/schema-registry.ts'
+import type { WritePriority } from './write-order.ts'
+
+/** The rule every wrong-type body is judged by. */
+export const INVALID_VALUES_RULE = 'create-rejects-invalid-values'
 
 export type JsonType = 'null' | 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object'
 const JSON_TYPES: readonly JsonType[] = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object']
@@ -20,13 +24,19 @@ export interface ObjectSchema {
   properties?: Record<string, PropertySchema>
 }
 
-export interface WrongTypeCase {
+export interface WrongTypeCase extends WritePriority {
   key: string
   label: string
   /** The property given the wrong type; undefined: the whole body is of `type`. */
   property?: string
   type: JsonType
 }
+
+/**
+ * The case that leads the refusals of wrong types in the write order: a number where the name's
+ * string belongs, which a server that coerces types (as many binders do) stores as a string.
+ */
+const LEADING = { property: 'name', type: 'integer', priority: 4 } as const
 
 /** JSON Schema types: an integer is a number too, so "number" admits both. */
 const admits = (declared: string | undefined, type: JsonType) => declared === type || (declared === 'number' && type === 'integer')
@@ -46,7 +56,8 @@ export function wrongTypeCases(schema: ObjectSchema = newCategorySchema()): Wron
   for (const [property, declared] of Object.entries(schema.properties ?? {})) {
     if (declared.type === undefined) continue
     for (const type of JSON_TYPES.filter((t) => !admits(declared.type, t))) {
-      cases.push({ key: `wrong-type-${property}-${type}`, label: `${property} as ${article(type)}${shown(type)}`, property, type })
+      const leads = property === LEADING.property && type === LEADING.type
+      cases.push({ key: `wrong-type-${property}-${type}`, label: `${property} as ${article(type)}${shown(type)}`, property, type, ...(leads ? { priority: LEADING.priority } : {}) })
     }
   }
   for (const type of JSON_TYPES.filter((t) => !admits(schema.type ?? 'object', t))) {

@@ -9,11 +9,12 @@ import { NotApplicable } from '../../lib/checks/failure.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { once } from '../../lib/suite-kit/check.ts'
 import { httpClient, recordPrefix, runContext } from '../../lib/suite-kit/run-context.ts'
-import { CREDENTIAL_CASES, VALID_AUTHORIZATION } from '../cases/credentials.ts'
-import { MALFORMED_BODIES, malformedMarker } from '../cases/malformed-json.ts'
-import { INVALID_BODIES, postCategory, unauthenticatedCreateKey } from '../cases/post-probes.ts'
+import { CREDENTIAL_CASES, unauthenticatedCreateKey, VALID_AUTHORIZATION } from '../cases/credentials.ts'
+import { INVALID_BODIES } from '../cases/invalid-bodies.ts'
+import { INVALID_JSON_RULE, MALFORMED_BODIES, malformedMarker } from '../cases/malformed-json.ts'
+import { postCategory } from '../cases/post-probes.ts'
 import { createText, VALID_CREATES, type ValidCreate } from '../cases/valid-creates.ts'
-import { carriesMarker, wrongTypeBody, wrongTypeCases } from '../cases/wrong-types.ts'
+import { carriesMarker, INVALID_VALUES_RULE, wrongTypeBody, wrongTypeCases } from '../cases/wrong-types.ts'
 
 /** A valid create: the body sent, and its answer. */
 export interface CreateProbe {
@@ -76,7 +77,7 @@ export function categoryProbes(): CategoryProbes {
     refusals.push({
       key: c.key,
       label: post(c.label),
-      rule: 'create-rejects-invalid-json',
+      rule: INVALID_JSON_RULE,
       status: 400,
       marker: () => malformedMarker(recordPrefix(), c.key),
       ...(c.mayAcceptAs ? { mayAcceptAs: { name: () => c.mayAcceptAs!.name(recordPrefix()), why: c.mayAcceptAs.why } } : {}),
@@ -88,7 +89,7 @@ export function categoryProbes(): CategoryProbes {
     refusals.push({
       key: c.key,
       label: post(`${c.label} (generated)`),
-      rule: 'create-rejects-invalid-values',
+      rule: INVALID_VALUES_RULE,
       status: 400,
       // a body that is null, a boolean or a number has nowhere to carry it
       ...(carriesMarker(c) ? { marker } : {}),

@@ -46,7 +46,8 @@ describe('spec/rules.yaml', () => {
   test('every check in suites/ names a rule of the catalogue, and every rule has one', () => {
     const code = sources('suites') + sources('lib/suite-kit')
     const named = new Set([...code.matchAll(/check\(\s*'([a-z0-9-]+)'/g)].map((m) => m[1]))
-    for (const m of code.matchAll(/rule: '([a-z0-9-]+)'/g)) named.add(m[1])
+    // a case's rule (rule: '…'), or the rule of a whole case table (INVALID_JSON_RULE = '…')
+    for (const m of code.matchAll(/(?:rule: |_RULE = )'([a-z0-9-]+)'/g)) named.add(m[1])
     const catalogued = new Set(rules.map((r) => r.id))
     expect([...named].filter((id) => !catalogued.has(id))).toEqual([])
     expect([...catalogued].filter((id) => !named.has(id))).toEqual([])

@@ -1,0 +1,26 @@
+/**
+ * §4.2 rule 1, §5.4: the invalid bodies typed by hand, because a schema cannot say them (malformed
+ * JSON is suites/cases/malformed-json.ts, values of the wrong type suites/cases/wrong-types.ts).
+ */
+import type { WritePriority } from './write-order.ts'
+
+export interface InvalidBody extends WritePriority {
+  key: string
+  label: string
+  rule: 'create-rejects-missing-name' | 'create-rejects-missing-body'
+  /** The raw request body. */
+  body: (prefix: string) => string
+  /** What the body carries that a stored record would show (the refusal checks look for it in the list). */
+  marker?: (prefix: string) => string
+}
+
+export const INVALID_BODIES: readonly InvalidBody[] = [
+  { key: 'missing-name', label: 'a body without name', rule: 'create-rejects-missing-name', priority: 3,
+    body: (p) => JSON.stringify({ description: `${p}-missing-name` }), marker: (p) => `${p}-missing-name` },
+  { key: 'empty-body', label: 'an empty body', rule: 'create-rejects-missing-body', priority: 6, body: () => '' },
+  { key: 'empty-object', label: 'an empty object', rule: 'create-rejects-missing-name', body: () => '{}' },
+  // JSON names compare code unit by code unit (RFC 8259 §8.3): "Name" is not name,
+  // though Go's encoding/json and ASP.NET Core's web defaults bind it to name
+  { key: 'name-key-capitalised', label: 'the name under the key "Name"', rule: 'create-rejects-missing-name',
+    body: (p) => JSON.stringify({ Name: `${p}-name-key-capitalised` }), marker: (p) => `${p}-name-key-capitalised` },
+]
