@@ -10,7 +10,7 @@ import { startReferenceServer, type RunningServer, type StoredCategory } from '.
 import { findCase } from '../../lib/server/server-cases.ts'
 import { TRANSPORT_VARIANTS } from '../../lib/server/variants/transport.ts'
 import { POST_PROBES } from '../../suites/cases/write-order.ts'
-import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { RUN_TIMEOUT_MS } from '../hostile/expect-run.ts'
 
 const KEY = `journal-${randomBytes(12).toString('hex')}`
@@ -24,7 +24,7 @@ afterAll(async () => {
 async function runAgainst(behaviour: Parameters<typeof startReferenceServer>[0]['behaviour'], ...args: string[]) {
   const server = await startReferenceServer({ apiKey: KEY, ...(behaviour ? { behaviour } : {}) })
   servers.push(server)
-  const run = await runConform(['--base-url', server.baseUrl, ...args], { env: { CONFORM_API_KEY: KEY } })
+  const run = await runConformInProcess(['--base-url', server.baseUrl, ...args], { env: { CONFORM_API_KEY: KEY } })
   runs.push(run)
   return { server, run }
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
-import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 
 const KEY = `select-${randomBytes(12).toString('hex')}`
 let server: RunningServer
@@ -19,7 +19,7 @@ afterAll(async () => {
 
 async function conform(...args: string[]): Promise<ConformRun> {
   server.requests.length = 0
-  const run = await runConform(['--base-url', server.baseUrl, ...args], { env: { CONFORM_API_KEY: KEY } })
+  const run = await runConformInProcess(['--base-url', server.baseUrl, ...args], { env: { CONFORM_API_KEY: KEY } })
   runs.push(run)
   return run
 }
@@ -74,7 +74,7 @@ describe('--list-rules', () => {
   })
 
   test('needs no key and no server', async () => {
-    const run = await runConform(['--list-rules'])
+    const run = await runConformInProcess(['--list-rules'])
     runs.push(run)
     expect(run.code).toBe(0)
     expect(run.stdout).toContain('list-returns-200')

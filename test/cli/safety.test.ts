@@ -10,13 +10,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
 import { POST_PROBE_ORDER } from '../../suites/cases/write-order.ts'
 import { VALID_CREATES } from '../../suites/cases/post-probes.ts'
-import { ROOT, runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { ROOT, runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 
 const KEY = `safety-${randomBytes(12).toString('hex')}`
 const posts = (server: RunningServer) => server.requests.filter((r) => r.method === 'POST')
 
 async function conformAgainst(server: RunningServer, ...args: string[]): Promise<ConformRun> {
-  return runConform(['--base-url', server.baseUrl, ...args], { env: { CONFORM_API_KEY: KEY } })
+  return runConformInProcess(['--base-url', server.baseUrl, ...args], { env: { CONFORM_API_KEY: KEY } })
 }
 
 /** Ids and names of the store, and of the ledger, in comparable form. */

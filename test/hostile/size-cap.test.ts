@@ -5,7 +5,7 @@
  */
 import { gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, test } from 'vitest'
-import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { endlessBody, httpServer, type HostileServer } from './hostile-servers.ts'
 import { RUN_TIMEOUT_MS, expectCleanFailure, failedChecks } from './expect-run.ts'
 
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 async function run(server: HostileServer, args: string[] = []): Promise<ConformRun> {
   servers.push(server)
-  const result = await runConform(['--base-url', server.baseUrl, '--timeout', '5000', '--max-response-bytes', String(CAP), ...args], { env: KEY, killAfterMs: 100_000 })
+  const result = await runConformInProcess(['--base-url', server.baseUrl, '--timeout', '5000', '--max-response-bytes', String(CAP), ...args], { env: KEY })
   runs.push(result)
   return result
 }

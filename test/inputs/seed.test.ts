@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
-import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 
 const KEY = `seed-${randomBytes(12).toString('hex')}`
 
@@ -36,7 +36,7 @@ describe('--seed', () => {
   async function run(...args: string[]): Promise<{ bodies: string[]; run: ConformRun }> {
     const { server, bodies } = await recordingServer()
     servers.push(server)
-    const result = await runConform(['--base-url', server.baseUrl, ...args], { env: { CONFORM_API_KEY: KEY } })
+    const result = await runConformInProcess(['--base-url', server.baseUrl, ...args], { env: { CONFORM_API_KEY: KEY } })
     runs.push(result)
     expect(result.code, result.stdout + result.stderr).toBe(0)
     const runId = result.results!.runId

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { conformingBehaviour, startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
-import { runConform, type ConformRun, type RunOptions } from '../helpers/run-conform.ts'
+import { runConformInProcess, type ConformRun, type RunOptions } from '../helpers/run-conform.ts'
 
 export const HOSTILE_HEADER = '<script>alert(1)</script><img src=x onerror=alert(2)> ::error title=forged::x'
 
@@ -19,7 +19,7 @@ export interface FailingRun {
   close(): Promise<void>
 }
 
-export async function failingRun(options: RunOptions = {}, args: string[] = []): Promise<FailingRun> {
+export async function failingRun(options: Pick<RunOptions, 'env'> = {}, args: string[] = []): Promise<FailingRun> {
   const key = `report-${randomBytes(16).toString('base64url')}`
   const server = await startReferenceServer({
     apiKey: key,
@@ -33,7 +33,7 @@ export async function failingRun(options: RunOptions = {}, args: string[] = []):
       }),
     },
   })
-  const run = await runConform(['--base-url', server.baseUrl, ...args], { ...options, env: { CONFORM_API_KEY: key, ...options.env } })
+  const run = await runConformInProcess(['--base-url', server.baseUrl, ...args], { ...options, env: { CONFORM_API_KEY: key, ...options.env } })
   return {
     server,
     run,
