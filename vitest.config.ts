@@ -1,11 +1,25 @@
 // The project's own tests (test/). The conformance suites in suites/ are not run by this config:
 // they run only through `npm run conform`, which gives them a base URL and a key.
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
 import { defineConfig } from 'vitest/config'
+
+/** The longest file first, whatever vitest's cache knows (a clean clone has none): the kill matrix is most of the run. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files)
+    const longest = (spec: TestSpecification) => (spec.moduleId.includes('/test/mutants/') ? 0 : 1)
+    return sorted.sort((a, b) => longest(a) - longest(b))
+  }
+}
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
+    // vitest's default on 2 cores is one file at a time; most files wait on the runs and servers
+    // they start, so three at once keep both cores busy (README, "Testing the suite itself")
+    maxWorkers: 3,
+    sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 30_000,
     reporters: ['default'],
