@@ -1,7 +1,11 @@
 // The project's own tests (test/). The conformance suites in suites/ are not run by this config:
 // they run only through `npm run conform`, which gives them a base URL and a key.
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+
+/** dist/, the compiled code `npm run conform` runs (npm test builds it first). */
+const DIST = fileURLToPath(new URL('./dist/', import.meta.url))
 
 /** The longest file first, whatever vitest's cache knows (a clean clone has none): the kill matrix is most of the run. */
 class LongestFirst extends BaseSequencer {
@@ -20,6 +24,9 @@ export default defineConfig({
     // they start, so three at once keep both cores busy (README, "Testing the suite itself")
     maxWorkers: 3,
     sequence: { sequencer: LongestFirst },
+    // a run in the test's process (test/helpers/run-conform.ts) imports dist/ natively, as
+    // bin/conform.mjs does, instead of through vite's transform of every module in each test file
+    server: { deps: { external: [new RegExp(`^${DIST.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)] } },
     testTimeout: 60_000,
     hookTimeout: 30_000,
     reporters: ['default'],
