@@ -107,12 +107,20 @@ function handshake(
 ): Promise<PreflightFailure | undefined> {
   return new Promise((resolve) => {
     let connected = false
+    let expiry: NodeJS.Immediate | undefined
     const done = (failure?: PreflightFailure) => {
       clearTimeout(timer)
+      clearImmediate(expiry)
       socket.destroy()
       resolve(failure)
     }
-    const timer = setTimeout(() => done({ message: describe('TIMEOUT', '', '', connected) }), timeoutMs)
+    // The runner loads while this waits (lib/cli/conform.ts), and evaluating its modules can hold
+    // the event loop past a short --timeout; the timer then runs before the poll phase reads the
+    // connection that opened meanwhile. Deferred to the check phase, after the poll, it only fires
+    // on a handshake that really has not happened (undici defers its connect timeout alike).
+    const timer = setTimeout(() => {
+      expiry = setImmediate(() => done({ message: describe('TIMEOUT', '', '', connected) }))
+    }, timeoutMs)
     const socket: Socket = tls
       ? tlsConnect({ host, port, servername: isIpLiteral(host) ? undefined : host }, () => done())
       : netConnect({ host, port }, () => done())

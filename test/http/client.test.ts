@@ -91,6 +91,24 @@ describe('why the client stopped: one abort source, its reason read', () => {
     expect(result.exchange.sent).toBe(false)
     expect((await preflight(baseUrl, 1_000, {}))?.message).toMatch(/connection refused/)
   })
+
+  test('the preflight honours a handshake made while the event loop was held past its timeout', async () => {
+    // the runner's modules evaluate while the preflight waits; on a loaded machine (seen on Node 22)
+    // that held the loop past --timeout 300 and a listening server was reported as unreachable
+    const server = await neverAnswers()
+    servers.push(server)
+    const holdLoop = (ms: number) => {
+      const until = performance.now() + ms
+      while (performance.now() < until) {}
+    }
+    const plain = preflight(server.baseUrl, 50, {})
+    holdLoop(200)
+    expect(await plain).toBeUndefined()
+    // over https the TCP connection opened in time and no TLS handshake ever comes: named as such
+    const tls = preflight(`https://127.0.0.1:${server.port}/v1`, 50, {})
+    holdLoop(200)
+    expect((await tls)?.message).toBe(`cannot reach 127.0.0.1:${server.port}: the TCP connection opened but no TLS handshake completed within 50 ms`)
+  })
 })
 
 describe('Content-Encoding: decoded, the cap on decoded bytes', () => {
