@@ -23,6 +23,9 @@ export default defineConfig({
     // vitest's default on 2 cores is one file at a time; most files wait on the runs and servers
     // they start, so three at once keep both cores busy (README, "Testing the suite itself")
     maxWorkers: 3,
+    // a worker keeps the modules it loaded for its next file (about 15 s of CPU in all): no test
+    // mocks a module, stubs a global or changes process.env, and each starts the servers it needs
+    isolate: false,
     sequence: { sequencer: LongestFirst },
     // a run in the test's process (test/helpers/run-conform.ts) imports dist/ natively, as
     // bin/conform.mjs does, instead of through vite's transform of every module in each test file
