@@ -44,9 +44,10 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-json-escapes',
     priority: 2,
-    label: 'quotes, backslashes and slashes in name; control characters U+0001 to U+001F, U+2028 and U+2029 in description',
+    label: "double and single quotes, backslashes, slashes and HTML's < > & in name; control characters U+0001 to U+001F, U+2028 and U+2029 in description",
     body: (p) => ({
-      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\`,
+      // ' and < > &: what hand-made SQL escaping doubles and HTML sanitisers escape or strip on the way in
+      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's <b>Tom & Jerry</b>`,
       description: `controls [${CONTROL_CHARACTERS}] line\u2028separator paragraph\u2029separator`,
     }),
     // the solidus goes out escaped (\/), which a parser must read as "/"; the rest as JSON.stringify writes it

@@ -221,6 +221,25 @@ export const INPUT_MUTATIONS: readonly Mutation[] = [
     },
   },
 
+  {
+    name: 'html-escaped-on-input',
+    ...CHANGED,
+    description: 'every string passes an XSS-cleaning middleware on the way in (xss-clean), which stores "<" as "&lt;": text without HTML comes back whole',
+    behaviour: storedAs((text) => text.replaceAll('<', '&lt;')),
+  },
+  {
+    name: 'html-tags-stripped',
+    ...CHANGED,
+    description: 'names and descriptions pass an HTML sanitiser that strips tags (strip_tags, sanitize-html): "<b>Tom</b>" is stored as "Tom"',
+    behaviour: storedAs((text) => text.replace(/<[^>]*>/g, '')),
+  },
+  {
+    name: 'single-quotes-doubled',
+    ...CHANGED,
+    description: "SQL is built by hand with single quotes doubled twice over (escaped, then escaped again by the driver), so O'Brien is stored as O''Brien",
+    behaviour: storedAs((text) => text.replaceAll("'", "''")),
+  },
+
   // values of the wrong type, generated from the schema (suites/cases/wrong-types.ts)
   {
     name: 'description-scalars-coerced',
