@@ -82,6 +82,8 @@ export interface Behaviour {
      * side by side in one process (the kill matrix) do not slow each other.
      */
     oneAtATimeMs?: number
+    /** An interim 103 Early Hints before every answer (RFC 8297; a client must read past 1xx, RFC 9110 §15.2). */
+    earlyHints?: boolean
   }
 }
 
@@ -279,6 +281,7 @@ function send(res: ServerResponse, reply: Reply, transport: Behaviour['transport
     }
     if (transport.connectionClose) headers.connection = 'close'
     if (!transport.chunked) headers['content-length'] = String(bytes.byteLength)
+    if (transport.earlyHints) res.writeEarlyHints({ link: '</v1/categories>; rel=preload; as=fetch' })
     res.writeHead(reply.status, headers)
     if (transport.chunked && bytes.byteLength > 1) {
       // two chunks, split inside the first multi-byte UTF-8 sequence when there is one: a client

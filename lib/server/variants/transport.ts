@@ -41,6 +41,13 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     args: ['--timeout', String(SERIAL_TIMEOUT_MS)],
   },
   {
+    name: 'early-hints-before-every-answer',
+    description:
+      'every answer is preceded by an interim 103 Early Hints response with a preload Link (a CDN or a framework that sends them): ' +
+      'a client must read past any 1xx before the final answer (RFC 9110 §15.2)',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, earlyHints: true } },
+  },
+  {
     name: 'gzip-even-for-identity',
     description: 'every body is gzipped, even when the request accepts only identity (advisory note: still exit 0)',
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, forceCoding: 'gzip' } },
