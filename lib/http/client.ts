@@ -15,7 +15,7 @@ import type { Exchange, RecordedRequest } from './exchange.ts'
 import { createdRecord, JournalWriter, type RefusalReason } from './journal.ts'
 import { watchWrites, type WriteWatch } from './write-watch.ts'
 import { createRedactor, keyOnTheWire, longestForm, type Redactor } from './redact.ts'
-import { RETRYABLE_STATUSES, retryAfterMs } from './retry-after.ts'
+import { retryWaitMs } from './retry-after.ts'
 import { describeTransportError, ResponseTooLargeError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 
 export { ResponseTooLargeError } from './transport-errors.ts'
@@ -46,7 +46,7 @@ export interface ClientOptions {
   evidenceBodyBytes?: number
   /** Where this run's journal is written; undefined: no journal (unit tests of the client). */
   journalDir?: string
-  /** Resends of one request answered 429 or 503 with Retry-After. Default 3. */
+  /** Resends of one request answered 429, or 503 with Retry-After. Default 3. */
   maxRetries?: number
 }
 
@@ -150,7 +150,7 @@ export class HttpClient {
   }
 
   /**
-   * Sends one request; a 429 or 503 with Retry-After is waited out and sent again, at most
+   * Sends one request; a 429 or 503 with Retry-After, or a 429 without (lib/http/retry-after.ts), is waited out and sent again, at most
    * maxRetries times and never past the run's deadline. The result is the last attempt's.
    */
   async send(options: SendOptions): Promise<HttpResult> {
@@ -159,8 +159,8 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       const result = await this.sendOnce(options, attempt, waitedMs)
       const response = result.exchange.response
-      if (!response || !RETRYABLE_STATUSES.includes(response.status) || attempt > maxRetries) return result
-      const wait = retryAfterMs(response.headers['retry-after'])
+      if (!response || attempt > maxRetries) return result
+      const wait = retryWaitMs(response.status, response.headers['retry-after'], attempt)
       const left = this.options.deadlineAt === undefined ? Infinity : this.options.deadlineAt - Date.now()
       // a wait the deadline cannot hold is not started: the answer is judged as it came
       if (wait === undefined || wait >= left) return result

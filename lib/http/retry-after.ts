@@ -16,3 +16,19 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
   if (Number.isNaN(date)) return undefined
   return Math.max(0, date - now)
 }
+
+/**
+ * RFC 6585 §4 makes Retry-After optional on 429 (AWS API Gateway's throttling sends none): then
+ * the client waits 1 s, doubling with each attempt, as a client of a rate limit would.
+ */
+export const UNTIMED_429_FIRST_WAIT_MS = 1_000
+
+/**
+ * How long to wait before sending again a request answered `status` on its `attempt`-th try, or
+ * undefined when it is not to be sent again: Retry-After when readable; on a 429 without it, a
+ * doubling wait. A 503 without Retry-After may be a fault, not maintenance, and is judged as it came.
+ */
+export function retryWaitMs(status: number, header: string | undefined, attempt: number, now = Date.now()): number | undefined {
+  if (!RETRYABLE_STATUSES.includes(status)) return undefined
+  return retryAfterMs(header, now) ?? (status === 429 ? UNTIMED_429_FIRST_WAIT_MS * 2 ** (attempt - 1) : undefined)
+}

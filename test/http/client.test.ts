@@ -220,6 +220,19 @@ describe('429 and 503 with Retry-After: wait, send again, journal every attempt'
   })
 })
 
+test('a 429 without Retry-After (RFC 6585 makes it optional) is sent again after 1 s; a second one after 2 s more', async () => {
+  let answered = 0
+  const server = await serve((_req, res) => {
+    if (answered++ < 2) return void res.writeHead(429, { 'content-type': 'application/json' }).end('{"message":"Too Many Requests"}')
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
+  })
+  const started = performance.now()
+  const result = await withClient({ baseUrl: server.baseUrl }, (c) => c.send({ method: 'GET', path: '/categories' }))
+  expect(performance.now() - started).toBeGreaterThanOrEqual(2_990)
+  expect(result.exchange.response?.status).toBe(200)
+  expect(result.exchange).toMatchObject({ attempt: 3, waitedMs: 2_000 })
+})
+
 describe('the journal', () => {
   test('a request refused by the suite is journalled with why, and not counted as sent', async () => {
     const server = await serve((_req, res) => res.writeHead(200).end('[]'))

@@ -75,6 +75,21 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     },
   },
   {
+    name: 'rate-limited-429-without-retry-after',
+    description:
+      `a gateway's usage plan lets ${RATE_LIMIT_BURST} requests through, then throttles the next ${RATE_LIMIT_REFUSED} with 429 {"message":"Too Many Requests"} ` +
+      'and no Retry-After (AWS API Gateway does not send one; RFC 6585 §4 makes it optional), unprocessed (rate limits are not shown, §8)',
+    behaviour: {
+      finish: (reply, request, store) => {
+        const n = (counts.get(store) ?? 0) + 1
+        counts.set(store, n)
+        if ((n - 1) % (RATE_LIMIT_BURST + RATE_LIMIT_REFUSED) < RATE_LIMIT_BURST) return reply
+        const refused = notProcessed(reply, request, store, 429, 1)
+        return { status: 429, headers: { 'content-type': 'application/json' }, body: { message: 'Too Many Requests' } } satisfies typeof refused
+      },
+    },
+  },
+  {
     name: 'unavailable-503-once',
     description: 'each distinct request is first answered 503 with Retry-After: 1 (a brief maintenance) and not processed; sent again, it is served',
     behaviour: {
