@@ -159,9 +159,14 @@ export const VARIANTS: readonly Variant[] = [
   },
   {
     name: 'rejects-empty-names',
-    description: 'an empty or blank name is refused with 400',
+    description: 'an empty or blank name, or an empty description, is refused with 400 (an invalid value for this service)',
     behaviour: {
-      validate: (body) => conformingBehaviour.validate(body) ?? ((body as { name: string }).name.trim() === '' ? 'name must not be blank' : null),
+      validate(body) {
+        const problem = conformingBehaviour.validate(body)
+        if (problem !== null) return problem
+        const { name, description } = body as { name: string; description?: string }
+        return name.trim() === '' ? 'name must not be blank' : description === '' ? 'description must not be empty' : null
+      },
     },
   },
   {

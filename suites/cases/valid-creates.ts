@@ -1,7 +1,7 @@
 /**
  * §4.2 rule 2: valid create bodies, each carrying in its name and its description one class of the
  * strings that break real services (a column that truncates, a writer that concatenates, a store
- * that normalises). Two classes per create keep a default run at seven records; after the two with
+ * that normalises). Two classes per create keep a default run at eight records; after the two with
  * a priority, a small --max-writes keeps them in the order of this table (suites/cases/write-order.ts).
  */
 import type { NewCategory } from '../../lib/checks/category.ts'
@@ -71,6 +71,13 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     }),
   },
   { key: 'create-name-only', label: 'name only', body: (p) => ({ name: `${p}-plain` }) },
+  {
+    key: 'create-empty-description',
+    label: 'an empty description',
+    // Go's omitempty and Oracle's '' = NULL lose it on the way out; a 201 must carry it back
+    body: (p) => ({ name: `${p}-empty-description`, description: '' }),
+    mayRefuse: 'an empty string may be an invalid value for the service (§4.2 rule 1), as an empty name may be',
+  },
   {
     key: 'create-long-hundreds',
     label: 'a 256-character name and a 1,001-character description',

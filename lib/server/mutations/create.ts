@@ -3,6 +3,7 @@ import { conformingBehaviour, type StoredCategory } from '../reference-server.ts
 import { recordWithRawId, seedCategories, type Mutation } from '../server-cases.ts'
 
 const withoutDescription = ({ description: _dropped, ...rest }: StoredCategory) => rest
+const omitEmptyDescription = (record: StoredCategory) => (record.description === '' ? withoutDescription(record) : record)
 
 export const CREATE_MUTATIONS: readonly Mutation[] = [
   // §4.2 create answers 201
@@ -82,6 +83,15 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
     code: 'FIELD_CHANGED',
     description: 'the description is accepted and silently dropped',
     behaviour: { toRecord: (body, id) => ({ id, name: body.name }) },
+  },
+
+  {
+    name: 'empty-description-omitted',
+    breaks: 'create-echoes-fields',
+    code: 'FIELD_CHANGED',
+    description:
+      'an empty description is stored but left out of every answer (Go\'s `json:"description,omitempty"`; an Oracle column stores \'\' as NULL the same way)',
+    behaviour: { createdBody: omitEmptyDescription, listBody: (store) => store.map(omitEmptyDescription) },
   },
 
   // §2: ids are unique
