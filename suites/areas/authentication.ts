@@ -4,7 +4,8 @@
  * whether a refused create was stored.
  */
 import { NotApplicable } from '../../lib/checks/failure.ts'
-import { once } from '../../lib/suite-kit/check.ts'
+import { expectListNotServedWithoutKey } from '../../lib/checks/unauthenticated.ts'
+import { check, once } from '../../lib/suite-kit/check.ts'
 import { documentedErrorChecks } from '../../lib/suite-kit/documented-error.ts'
 import { httpClient, runContext } from '../../lib/suite-kit/run-context.ts'
 import { CREDENTIAL_CASES } from '../cases/credentials.ts'
@@ -26,3 +27,10 @@ for (const operation of OPERATIONS) {
     documentedErrorChecks(`${operation.label} with ${credential.label}`, probe, credential.rule, 401)
   }
 }
+
+// a router that also takes /categories/ for the list, behind a filter that guards only the exact
+// path, serves the list to anyone there (Spring's trailing-slash match): the operation ran unauthenticated
+const trailingSlash = once(() => httpClient().send({ method: 'GET', path: '/categories/' }))
+check('auth-missing-key-401', 'GET /categories/ (a trailing slash) with no Authorization header → not the category list: 401, or a path the service does not serve', async (t) => {
+  expectListNotServedWithoutKey(await t.use(trailingSlash))
+})

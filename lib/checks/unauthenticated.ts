@@ -1,0 +1,32 @@
+/** Checks on what a request without a valid key must not get (§1 rule 2, §5.1). */
+import type { HttpResult } from '../http/client.ts'
+import { schemaProblems } from '../spec/schema-registry.ts'
+import { fail, NotApplicable } from './failure.ts'
+import { describeStatus, jsonBodyOf } from './response.ts'
+
+/**
+ * A path the document does not show but a router may take for GET /categories (a trailing slash):
+ * any answer is free (401, 404, a redirect …) but the category list itself, which would mean the
+ * list operation ran without authentication. Only a 2xx whose body is an array of Category records fails.
+ */
+export function expectListNotServedWithoutKey(result: HttpResult): void {
+  const response = result.exchange.response
+  if (!response) throw new NotApplicable(`no response to judge: ${result.exchange.error?.message ?? 'transport error'}`)
+  if (response.status < 200 || response.status > 299) return
+  let body: unknown
+  try {
+    body = jsonBodyOf(result)
+  } catch {
+    return // not JSON, so not the list: the path serves something else, which the document leaves open
+  }
+  if (!Array.isArray(body) || schemaProblems('CategoryList', body) !== null) return
+  fail(
+    {
+      code: 'UNEXPECTED_STATUS',
+      message: `${result.exchange.request.method} answered ${describeStatus(response)} with the category list (${body.length} records) to a request without a valid key, expected 401`,
+      expected: 'status 401, or any answer that does not serve the list',
+      actual: `status ${describeStatus(response)} and an array of ${body.length} Category records`,
+    },
+    result.exchange,
+  )
+}

@@ -1,0 +1,29 @@
+/**
+ * lib/checks/unauthenticated.ts on built responses: GET /categories/ without a key may get any
+ * answer the document leaves open, but never the category list itself.
+ */
+import { describe, expect, test } from 'vitest'
+import { expectListNotServedWithoutKey } from '../../lib/checks/unauthenticated.ts'
+import { makeResponse, makeTransportError, outcomeOf } from './make-response.ts'
+
+const LIST = [{ id: 1, name: 'dog' }, { id: 2, name: 'cat', description: 'Cats.' }]
+const ERROR = { code: 'unauthorized', message: 'no key', status: 401 }
+
+describe('expectListNotServedWithoutKey', () => {
+  test.each([
+    ['401 with an Error record', { status: 401, body: ERROR }, 'pass'],
+    ['404 in text/plain', { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' }, 'pass'],
+    ['a 308 redirect to /categories', { status: 308, headers: { location: '/v1/categories' }, body: '' }, 'pass'],
+    ['200 with an HTML page', { status: 200, headers: { 'content-type': 'text/html' }, body: '<html>docs</html>' }, 'pass'],
+    ['200 with a JSON object (not the list)', { status: 200, body: { status: 'ok' } }, 'pass'],
+    ['200 with the category list', { status: 200, body: LIST }, 'UNEXPECTED_STATUS'],
+    ['200 with an empty list', { status: 200, body: [] }, 'UNEXPECTED_STATUS'],
+    ['203 with the category list', { status: 203, body: LIST }, 'UNEXPECTED_STATUS'],
+  ] as const)('%s → %s', (_label, built, outcome) => {
+    expect(outcomeOf(() => expectListNotServedWithoutKey(makeResponse({ ...built, path: '/categories/' })))).toBe(outcome)
+  })
+
+  test('no response is not judged (the path is not one the document shows)', () => {
+    expect(outcomeOf(() => expectListNotServedWithoutKey(makeTransportError()))).toBe('not-applicable')
+  })
+})
