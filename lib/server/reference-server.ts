@@ -33,6 +33,8 @@ export interface RequestInfo {
   authorization: string | undefined
   /** Media type of the request body as sent (Content-Type header), if any. */
   contentType: string | undefined
+  /** The Accept header as sent, if any. */
+  accept?: string
   /** The raw create body as received, decoded leniently ('' when none was sent). */
   rawBody?: string
   /** The parsed create body when there is one. */
@@ -164,6 +166,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       path: url.pathname,
       authorization: req.headers.authorization,
       contentType: req.headers['content-type'],
+      accept: req.headers.accept,
     }
     if (!url.pathname.startsWith(basePath + '/')) return { info, reply: error(404, 'not_found', `no resource at ${url.pathname}`) }
     const path = url.pathname.slice(basePath.length)

@@ -34,3 +34,8 @@ const trailingSlash = once(() => httpClient().send({ method: 'GET', path: '/cate
 check('auth-missing-key-401', 'GET /categories/ (a trailing slash) with no Authorization header → not the category list: 401, or a path the service does not serve', async (t) => {
   expectListNotServedWithoutKey(await t.use(trailingSlash))
 })
+
+// the document's clients need not send Accept: curl sends */*, for which a server that negotiates
+// its errors may pick HTML (Rails renders its first format); §4 says every payload is JSON
+const anyMediaType = once(() => httpClient().send({ method: 'GET', path: '/categories', headers: { accept: '*/*' } }))
+documentedErrorChecks("GET /categories with no Authorization header and curl's Accept: */*", anyMediaType, 'auth-missing-key-401', 401)

@@ -83,6 +83,19 @@ export const ERROR_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'html-errors-unless-json-accepted',
+    breaks: 'json-content-type',
+    code: 'WRONG_CONTENT_TYPE',
+    description:
+      'errors are negotiated on Accept: a client that asks for application/json gets the Error record, curl\'s Accept: */* gets an HTML error page (Rails renders its first format, html)',
+    behaviour: {
+      finish: (reply, request) =>
+        reply.status >= 400 && !/application\/json/i.test(request.accept ?? '')
+          ? { status: reply.status, headers: { ...reply.headers, 'content-type': 'text/html; charset=utf-8' }, body: `<h1>${reply.status}</h1>` }
+          : reply,
+    },
+  },
+  {
     name: 'errors-as-problem-json',
     breaks: 'json-content-type',
     code: 'WRONG_CONTENT_TYPE',
