@@ -153,6 +153,18 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
     },
   },
 
+  {
+    name: 'list-rounds-large-ids',
+    breaks: 'created-in-list',
+    code: 'MISSING_FROM_LIST',
+    description:
+      'ids are snowflakes past 2^53; the create answer writes them exactly, the list goes through JSON.stringify of a Number and rounds them (1152921504606846977 is listed as 1152921504606846976)',
+    behaviour: {
+      nextId: (store) => (store.length === 0 ? 2n ** 60n + 1n : store[store.length - 1].id + 1n),
+      listBody: (store) => `[${store.map((r) => recordWithRawId(r, String(Number(r.id)))).join(',')}]`,
+    },
+  },
+
   // ids reused after gaps, and one create stored twice
   {
     name: 'new-id-collides-with-existing',
