@@ -86,6 +86,8 @@ export interface Behaviour {
     oneAtATimeMs?: number
     /** An interim 103 Early Hints before every answer (RFC 8297; a client must read past 1xx, RFC 9110 §15.2). */
     earlyHints?: boolean
+    /** No Content-Length and no chunks: the body ends when the connection closes (RFC 9112 §6.3, as HTTP/1.0 servers do). */
+    closeDelimited?: boolean
   }
 }
 
@@ -283,7 +285,8 @@ function send(res: ServerResponse, reply: Reply, transport: Behaviour['transport
       headers['content-encoding'] = transport.forceCoding
     }
     if (transport.connectionClose) headers.connection = 'close'
-    if (!transport.chunked) headers['content-length'] = String(bytes.byteLength)
+    if (transport.closeDelimited) res.useChunkedEncodingByDefault = false
+    else if (!transport.chunked) headers['content-length'] = String(bytes.byteLength)
     if (transport.earlyHints) res.writeEarlyHints({ link: '</v1/categories>; rel=preload; as=fetch' })
     res.writeHead(reply.status, headers)
     if (transport.chunked && bytes.byteLength > 1) {

@@ -48,6 +48,12 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, earlyHints: true } },
   },
   {
+    name: 'bodies-end-at-close',
+    description:
+      'bodies carry neither Content-Length nor chunks and end when the server closes the connection (RFC 9112 §6.3; an HTTP/1.0-style server or proxy)',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: true, closeDelimited: true } },
+  },
+  {
     name: 'gzip-even-for-identity',
     description: 'every body is gzipped, even when the request accepts only identity (advisory note: still exit 0)',
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, forceCoding: 'gzip' } },
