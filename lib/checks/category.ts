@@ -65,6 +65,23 @@ export function expectEchoedFields(sent: NewCategory, result: HttpResult): Categ
   return record
 }
 
+/**
+ * §2: the id is "assigned by the service on creation. Never sent by the client." A create body
+ * that sends one anyway (mass assignment) must not get it: the record's id is the service's own.
+ */
+export function expectServiceAssignedId(sentId: string, record: CategoryRecord, result: HttpResult): void {
+  if (idOf(record) !== sentId) return
+  fail(
+    {
+      code: 'CLIENT_ID_ACCEPTED',
+      message: `the created record took the id the body sent (${sentId}) instead of one the service assigned`,
+      expected: `an id assigned by the service (the body's "id": ${sentId} ignored, or the body refused with 400)`,
+      actual: `id ${idOf(record)}`,
+    },
+    result.exchange,
+  )
+}
+
 /** §2: ids are unique, both across creations and within one list. */
 export function expectDistinctIds(records: CategoryRecord[], where: string, ...results: HttpResult[]): void {
   const seen = new Map<string, number>()

@@ -13,6 +13,7 @@ export const FAILURE_CODES = {
   ERROR_STATUS_MISMATCH: "the Error record's status differs from the response's HTTP status",
   FIELD_CHANGED: 'a field sent in a create came back changed in the created record',
   DUPLICATE_ID: 'two records share an id',
+  CLIENT_ID_ACCEPTED: 'the created record carries the id the client sent: the service did not assign it (mass assignment)',
   MISSING_FROM_LIST: 'a created category is missing from a list read after it was created',
   LISTED_FIELD_CHANGED: 'a category is listed with other field values than it was created with',
   DUPLICATE_CREATE: 'one create made more than one category',

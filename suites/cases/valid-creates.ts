@@ -1,9 +1,10 @@
 /**
  * §4.2 rule 2: valid create bodies, each carrying in its name and its description one class of the
  * strings that break real services (a column that truncates, a writer that concatenates, a store
- * that normalises). Two classes per create keep a default run at eight records; after the two with
+ * that normalises). Two classes per create keep a default run at nine records; after the two with
  * a priority, a small --max-writes keeps them in the order of this table (suites/cases/write-order.ts).
  */
+import { createHash } from 'node:crypto'
 import type { NewCategory } from '../../lib/checks/category.ts'
 import type { WritePriority } from './write-order.ts'
 
@@ -14,6 +15,11 @@ export interface ValidCreate extends WritePriority {
   body: (prefix: string) => NewCategory
   /** The request text; JSON.stringify of the body unless a case sends other escape forms. */
   text?: (body: NewCategory) => string
+  /**
+   * An id the request also sends, drawn from the run's seed, which §2 says the client never does:
+   * the record's id must still be the service's. Not a field to echo: `body` leaves it out.
+   */
+  sendsId?: (seed: number) => string
   /**
    * §8: maximum lengths and sizes are not shown, so a server may refuse this body: 400 with an
    * Error record (§7), or 413 (a status §7 does not show). A 201 must still carry it back whole.
@@ -26,6 +32,15 @@ export interface ValidCreate extends WritePriority {
  * store may be unable to hold U+0000 (PostgreSQL text), so it travels in a create that may be refused.
  */
 const CONTROL_CHARACTERS = Array.from({ length: 0x1f }, (_, code) => String.fromCharCode(code + 1)).join('')
+
+/**
+ * The id the create-sends-id body carries: drawn from the run's seed, so --seed sends it again and
+ * runs with other seeds send others (a service that took one would refuse a second for a duplicate
+ * instead of showing why); between 2^40 and 2^52, so a service that parses JSON into doubles keeps it exact.
+ */
+export function clientId(seed: number): string {
+  return (2n ** 40n + (BigInt('0x' + createHash('sha256').update(String(seed)).digest('hex').slice(0, 13)) % (2n ** 52n - 2n ** 40n))).toString()
+}
 
 /** `length` characters that start with `head` and end in a marker, so a cut anywhere shows. */
 export function textOfLength(head: string, length: number): string {
@@ -79,6 +94,13 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     mayRefuse: 'an empty string may be an invalid value for the service (§4.2 rule 1), as an empty name may be',
   },
   {
+    key: 'create-sends-id',
+    label: 'an id the client never sends (§2), which the service must not take',
+    body: (p) => ({ name: `${p}-sends-id` }),
+    sendsId: clientId,
+    mayRefuse: 'a service may refuse a field NewCategory does not name (§4.2 rule 1: an invalid value)',
+  },
+  {
     key: 'create-long-hundreds',
     label: 'a 256-character name and a 1,001-character description',
     body: (p) => ({ name: textOfLength(`${p}-long`, 256), description: textOfLength('description', 1_001) }),
@@ -96,4 +118,5 @@ export const VALID_CREATES: readonly ValidCreate[] = [
 ]
 
 /** The text a valid create sends. */
-export const createText = (c: ValidCreate, body: NewCategory): string => (c.text ? c.text(body) : JSON.stringify(body))
+export const createText = (c: ValidCreate, body: NewCategory, seed: number): string =>
+  c.text ? c.text(body) : c.sendsId ? `{"id":${c.sendsId(seed)},${JSON.stringify(body).slice(1)}` : JSON.stringify(body)

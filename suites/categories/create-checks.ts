@@ -3,11 +3,12 @@
  * unchanged, plus an int64 id. A body with a long string may be refused instead (§8 shows no
  * maximum length): with 400 and an Error record (§7), or 413, a status §7 does not show.
  */
-import { expectEchoedFields } from '../../lib/checks/category.ts'
+import { expectEchoedFields, expectServiceAssignedId, type CategoryRecord } from '../../lib/checks/category.ts'
 import { describeStatus, expectJsonContentType, expectStatus, requireStatus, responseOf } from '../../lib/checks/response.ts'
-import { expectSchema } from '../../lib/checks/schema.ts'
+import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import { fail } from '../../lib/checks/failure.ts'
 import { check } from '../../lib/suite-kit/check.ts'
+import { runContext } from '../../lib/suite-kit/run-context.ts'
 import { expectErrorRecord, expectErrorStatusMatches } from '../../lib/checks/error-record.ts'
 import type { CreateProbe } from './probes.ts'
 
@@ -57,6 +58,15 @@ export function createChecks(creates: readonly CreateProbe[]): void {
       requireStatus(result, [201], STATUS_REPORTED)
       expectEchoedFields(await c.sent(), result)
     })
+    const sendsId = c.case.sendsId
+    if (sendsId) {
+      check('create-returns-category', `${c.label} → the record's id is one the service assigned, not the one sent`, async (t) => {
+        const result = await t.use(c.probe)
+        requireStatus(result, [201], STATUS_REPORTED)
+        const record = conformingBody(result, 'Category', 'create-returns-category') as CategoryRecord
+        expectServiceAssignedId(sendsId(runContext().seed), record, result)
+      })
+    }
     check('json-content-type', `${c.label} → the record is application/json`, async (t) => {
       const result = await t.use(c.probe)
       requireStatus(result, [201], STATUS_REPORTED)

@@ -65,7 +65,7 @@ export function categoryProbes(): CategoryProbes {
 
   const creates: CreateProbe[] = VALID_CREATES.map((c) => {
     const sent = once(async () => c.body(recordPrefix()))
-    return { case: c, label: post(c.label), sent, probe: once(async () => postCategory(c.key, createText(c, await sent()), VALID_AUTHORIZATION)) }
+    return { case: c, label: post(c.label), sent, probe: once(async () => postCategory(c.key, createText(c, await sent(), runContext().seed), VALID_AUTHORIZATION)) }
   })
 
   const refusals: RefusalProbe[] = []

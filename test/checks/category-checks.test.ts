@@ -3,13 +3,25 @@
  * (§2), created categories listed once with the fields sent (§4.1).
  */
 import { describe, expect, test } from 'vitest'
-import { expectDistinctIds, expectEchoedFields, expectListed, type CategoryRecord, type NewCategory } from '../../lib/checks/category.ts'
+import { expectDistinctIds, expectEchoedFields, expectListed, expectServiceAssignedId, type CategoryRecord, type NewCategory } from '../../lib/checks/category.ts'
 import { parseJsonExact } from '../../lib/json/exact-json.ts'
 import { makeResponse, outcomeOf, verdictOf } from './make-response.ts'
 
 const created = (body: unknown) => makeResponse({ status: 201, method: 'POST', body })
 /** Records as the checks get them: parsed exactly, so ids past 2^53 keep their text. */
 const records = (text: string) => parseJsonExact(text) as CategoryRecord[]
+
+describe('expectServiceAssignedId', () => {
+  test.each([
+    ['an id of its own', '1099511627776', '{"id":17,"name":"n"}', 'pass'],
+    ['the id sent', '1099511627776', '{"id":1099511627776,"name":"n"}', 'CLIENT_ID_ACCEPTED'],
+    ['the id sent, in another form', '1099511627776', '{"id":1.099511627776e12,"name":"n"}', 'CLIENT_ID_ACCEPTED'],
+    ['a neighbour past 2^53, compared exactly', '9007199254740993', '{"id":9007199254740992,"name":"n"}', 'pass'],
+  ] as const)('%s → %s', (_label, sentId, text, outcome) => {
+    const record = parseJsonExact(text) as CategoryRecord
+    expect(outcomeOf(() => expectServiceAssignedId(sentId, record, created(text)))).toBe(outcome)
+  })
+})
 
 describe('expectEchoedFields', () => {
   test.each([

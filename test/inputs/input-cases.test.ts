@@ -9,7 +9,7 @@ import { schemaProblems } from '../../lib/spec/schema-registry.ts'
 import { CREDENTIAL_CASES, unauthenticatedCreateKey } from '../../suites/cases/credentials.ts'
 import { INVALID_BODIES } from '../../suites/cases/invalid-bodies.ts'
 import { MALFORMED_BODIES } from '../../suites/cases/malformed-json.ts'
-import { createText, VALID_CREATES } from '../../suites/cases/valid-creates.ts'
+import { clientId, createText, VALID_CREATES } from '../../suites/cases/valid-creates.ts'
 import { POST_PROBE_ORDER, POST_PROBES } from '../../suites/cases/write-order.ts'
 import { carriesMarker, newCategorySchema, wrongTypeBody, wrongTypeCases } from '../../suites/cases/wrong-types.ts'
 
@@ -20,8 +20,16 @@ describe('valid creates', () => {
   test.each(VALID_CREATES.map((c) => [c.key, c] as const))('%s is a NewCategory, sent as JSON that reads back to the same body', (_key, c) => {
     const body = c.body(PREFIX)
     expect(schemaProblems('NewCategory', body)).toBeNull()
-    expect(JSON.parse(createText(c, body))).toEqual(body)
+    // a case that also sends an id (§2 says the client never does) sends it beside the body's fields
+    expect(JSON.parse(createText(c, body, 1234))).toEqual(c.sendsId ? { id: Number(c.sendsId(1234)), ...body } : body)
     expect(body.name).toContain(PREFIX)
+  })
+
+  test('the id create-sends-id sends is an integer between 2^40 and 2^52, drawn from the seed', () => {
+    const id = BigInt(clientId(1234))
+    expect(id >= 2n ** 40n && id < 2n ** 52n).toBe(true)
+    expect(clientId(1234)).toBe(clientId(1234))
+    expect(clientId(98765)).not.toBe(clientId(1234))
   })
 
   test('the string classes are there: every control character, U+2028/9, decomposed accents, astral and ZWJ, NBSP, lengths past 255, 1,000 and 4,000', () => {
@@ -102,8 +110,8 @@ describe('write order', () => {
     expect(served(leading)).toEqual(served(POST_PROBES))
   })
 
-  test('a default run creates at most 8 records on a conforming server, and the first six POSTs include two creates', () => {
-    expect(POST_PROBES.filter((p) => p.creates).length).toBeLessThanOrEqual(8)
+  test('a default run creates at most 9 records on a conforming server, and the first six POSTs include two creates', () => {
+    expect(POST_PROBES.filter((p) => p.creates).length).toBeLessThanOrEqual(9)
     expect(POST_PROBES.slice(0, 6).filter((p) => p.creates)).toHaveLength(2)
   })
 })

@@ -94,6 +94,19 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
     behaviour: { createdBody: omitEmptyDescription, listBody: (store) => store.map(omitEmptyDescription) },
   },
 
+  {
+    name: 'client-id-honoured',
+    breaks: 'create-returns-category',
+    code: 'CLIENT_ID_ACCEPTED',
+    description: 'a create body that carries an id gets that id (the ORM binds every field of the body to the entity: mass assignment); without one the service assigns it',
+    behaviour: {
+      toRecord: (body, id) => {
+        const sent = (body as { id?: unknown }).id
+        return { ...conformingBehaviour.toRecord(body, id), ...(Number.isSafeInteger(sent) ? { id: BigInt(sent as number) } : {}) }
+      },
+    },
+  },
+
   // §2: ids are unique
   {
     name: 'id-sequence-stuck',

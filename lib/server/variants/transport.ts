@@ -21,7 +21,7 @@ const counts = new WeakMap<StoredCategory[], number>()
 const seen = new WeakMap<StoredCategory[], Set<string>>()
 
 /**
- * The server's time per request, and the run's --timeout: the suite's 82 requests queue for about
+ * The server's time per request, and the run's --timeout: the suite's 83 requests queue for about
  * 8 s in all, twice the timeout, while none waits more than the client's 16 connections × 100 ms
  * once it is written. A client that started the timeout when a request was queued fails them.
  */
