@@ -21,7 +21,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     pool: 'forks',
     // vitest's default on 2 cores is one file at a time; most files wait on the runs and servers
-    // they start, so three at once keep both cores busy (README, "Testing the suite itself")
+    // they start, so three at once keep both cores busy (README, "Proof: mutations and variants")
     maxWorkers: 3,
     // a worker keeps the modules it loaded for its next file (about 15 s of CPU in all): no test
     // mocks a module, stubs a global or changes process.env, and each starts the servers it needs
