@@ -7,7 +7,7 @@ import { describeStatus, jsonBodyOf } from './response.ts'
 /**
  * A path the document does not show but a router may take for GET /categories (a trailing slash):
  * any answer is free (401, 404, a redirect …) but the category list itself, which would mean the
- * list operation ran without authentication. Only a 2xx whose body is an array of Category records fails.
+ * list operation ran without authentication. Only a 2xx whose body is a non-empty array of Category records fails.
  */
 export function expectListNotServedWithoutKey(result: HttpResult): void {
   const response = result.exchange.response
@@ -20,6 +20,8 @@ export function expectListNotServedWithoutKey(result: HttpResult): void {
     return // not JSON, so not the list: the path serves something else, which the document leaves open
   }
   if (!Array.isArray(body) || schemaProblems('CategoryList', body) !== null) return
+  // [] shows no category: the list of an empty store, or any route's empty answer, which the document leaves free
+  if (body.length === 0) throw new NotApplicable(`answered ${describeStatus(response)} with an empty array, which shows no category: not judged`)
   fail(
     {
       code: 'UNEXPECTED_STATUS',

@@ -17,7 +17,7 @@ describe('expectListNotServedWithoutKey', () => {
     ['200 with an HTML page', { status: 200, headers: { 'content-type': 'text/html' }, body: '<html>docs</html>' }, 'pass'],
     ['200 with a JSON object (not the list)', { status: 200, body: { status: 'ok' } }, 'pass'],
     ['200 with the category list', { status: 200, body: LIST }, 'UNEXPECTED_STATUS'],
-    ['200 with an empty list', { status: 200, body: [] }, 'UNEXPECTED_STATUS'],
+    ['200 with an empty array (no category shown: not judged)', { status: 200, body: [] }, 'not-applicable'],
     ['203 with the category list', { status: 203, body: LIST }, 'UNEXPECTED_STATUS'],
   ] as const)('%s → %s', (_label, built, outcome) => {
     expect(outcomeOf(() => expectListNotServedWithoutKey(makeResponse({ ...built, path: '/categories/' })))).toBe(outcome)

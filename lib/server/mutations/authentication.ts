@@ -1,6 +1,6 @@
 /** Mutations of §5: every operation answers 401 without a valid bearer key, and a refused create takes no effect. */
 import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
-import { errorReply, type Mutation } from '../server-cases.ts'
+import { errorReply, seedCategories, type Mutation } from '../server-cases.ts'
 
 const BEARER = /^Bearer (\S+)$/
 
@@ -134,6 +134,8 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     description:
       'the security filter protects the exact path /categories while the router also matches /categories/, so the list is served there to anyone ' +
       "(Spring's trailing-slash match behind an exact Spring Security matcher)",
+    // a service in use has categories to leak; an empty store's [] shows none (lib/checks/unauthenticated.ts)
+    seed: () => seedCategories(2),
     behaviour: {
       finish: (reply, request, store) =>
         request.operation === 'listCategories' && request.path.endsWith('/') && reply.status === 401 ? { status: 200, headers: {}, body: store } : reply,
