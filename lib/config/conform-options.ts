@@ -19,7 +19,7 @@ export const CONFORM_OPTIONS = [
     help: 'largest response body read',
   },
   { flag: 'read-only', kind: 'boolean', env: 'CONFORM_READ_ONLY', help: 'send no POST at all' },
-  { flag: 'max-writes', kind: 'integer', value: 'N', env: 'CONFORM_MAX_WRITES', min: 0, defaultText: 'every POST the suite declares', help: 'send at most N POSTs (one answered 429 or 503 with Retry-After is sent again: it was not processed)' },
+  { flag: 'max-writes', kind: 'integer', value: 'N', env: 'CONFORM_MAX_WRITES', min: 0, defaultText: 'every POST the suite declares', help: 'send at most N POSTs (one answered 429, or 503 with Retry-After, is sent again: it was not processed)' },
   { flag: 'seed', kind: 'integer', value: 'N', env: 'CONFORM_SEED', min: 0, defaultText: 'a new one per run', help: 'the seed of the generated inputs: every report prints it, and the same seed sends the same values again' },
   { flag: 'rule', kind: 'list', value: 'ID', defaultText: 'all', help: 'run only this rule (repeatable)' },
   { flag: 'list-rules', kind: 'boolean', help: 'print the rule catalogue and exit' },

@@ -38,7 +38,7 @@ export interface JournalLine {
   probe?: string
   /** Request body, redacted and cut to the evidence limit (POST only). */
   body?: string
-  /** 1 for the first attempt; a resend after 429 or 503 with Retry-After is 2, 3 … */
+  /** 1 for the first attempt; a resend after a 429, or a 503 with Retry-After, is 2, 3 … */
   attempt?: number
   /** ended: the status of the answer, or the transport error. */
   status?: number

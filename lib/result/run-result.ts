@@ -188,9 +188,9 @@ export function redactedResult(result: RunResult, redact: (text: string) => stri
   return walk(result) as RunResult
 }
 
-/** How often and for how long the server made the run wait (429 or 503 with Retry-After), in words. */
+/** How often and for how long the server made the run wait (429, or 503 with Retry-After), in words. */
 export function serverWaits(result: RunResult): string {
   const waits = result.summary.waits ?? { count: 0, totalMs: 0 }
   if (waits.count === 0) return 'the server made the run wait: never'
-  return `the server made the run wait ${waits.count} ${waits.count === 1 ? 'time' : 'times'} (429 or 503 with Retry-After), ${(waits.totalMs / 1000).toFixed(1)} s in all`
+  return `the server made the run wait ${waits.count} ${waits.count === 1 ? 'time' : 'times'} (429, or 503 with Retry-After), ${(waits.totalMs / 1000).toFixed(1)} s in all`
 }

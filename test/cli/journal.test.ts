@@ -110,7 +110,7 @@ describe('the journal against a server that counts what it receives', () => {
     if (name === 'unavailable-503-once') expect(retried.length).toBe(6)
     expect(posts(server).length).toBe(6 + retried.length)
     expectJournalIsTheWire(run, server)
-    expect(run.stdout).toMatch(new RegExp(`^Waits: the server made the run wait ${waits.count} times \\(429 or 503 with Retry-After\\), \\d+\\.\\d s in all$`, 'm'))
+    expect(run.stdout).toMatch(new RegExp(`^Waits: the server made the run wait ${waits.count} times \\(429, or 503 with Retry-After\\), \\d+\\.\\d s in all$`, 'm'))
     expect(run.files['summary.md']).toContain(`Waits: the server made the run wait ${waits.count} times`)
   }, RUN_TIMEOUT_MS)
 })
