@@ -74,22 +74,52 @@ function formsOf(secret: string): string[] {
   ]
 }
 
+/**
+ * The secret inside a JSON string as encoders write it, each escaping its own set of characters
+ * besides " and \: "/" as \/ (PHP's json_encode), "+" as \u002B (.NET's System.Text.Json), "=" as
+ * \u003d (Gson), in either hex case. A pattern, not a list: an encoder may escape any subset.
+ * Undefined when the secret has only letters and digits, which no encoder escapes.
+ */
+function jsonEscapedPattern(secret: string): string | undefined {
+  if (/^[a-zA-Z0-9]*$/.test(secret)) return undefined
+  return Array.from(secret, (c) => {
+    if (/[a-zA-Z0-9]/.test(c)) return c
+    const code = c.codePointAt(0)!
+    const units = code > 0xffff ? [c.charCodeAt(0), c.charCodeAt(1)] : [code]
+    const hex = units.map((u) => '\\\\u' + [...u.toString(16).padStart(4, '0')].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('')).join('')
+    const named = c === '/' ? ['\\\\/'] : c === '"' ? ['\\\\"'] : c === '\\' ? ['\\\\\\\\'] : []
+    return `(?:${[escapeRegExp(c), ...named, hex].join('|')})`
+  }).join('')
+}
+
+/** The longest text a secret written by jsonEscapedPattern can occupy: six characters per escape. */
+const longestJsonEscaped = (secret: string) => Array.from(secret, (c) => (/[a-zA-Z0-9]/.test(c) ? 1 : c.length * 6)).reduce((a, b) => a + b, 0)
+
 /** A redactor for one or more secrets (the key from the environment, from --api-key, …). */
 export function createRedactor(...secrets: (string | undefined)[]): Redactor {
   const forms = new Set<string>()
+  const escaped = new Set<string>()
   for (const secret of secrets) {
     if (!secret) continue
-    for (const variant of [secret, ...nearMisses(secret)]) for (const form of formsOf(variant)) if (form.length > 0) forms.add(form)
+    for (const variant of [secret, ...nearMisses(secret)]) {
+      for (const form of formsOf(variant)) if (form.length > 0) forms.add(form)
+      const pattern = jsonEscapedPattern(variant)
+      if (pattern) escaped.add(pattern)
+    }
   }
   if (forms.size === 0) return (text) => text
-  // longest first, so that a form containing another is replaced whole
-  const pattern = new RegExp([...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g')
+  // longest first, so that a form containing another is replaced whole; the JSON-escaped
+  // patterns last, as each of them also matches the plain form
+  const pattern = new RegExp([...[...forms].sort((a, b) => b.length - a.length).map(escapeRegExp), ...escaped].join('|'), 'g')
   return (text) => (text.length === 0 ? text : text.replace(pattern, REDACTED))
 }
 
 /** The longest text a redacted secret can occupy: how far a cut must look past its end. */
 export function longestForm(...secrets: (string | undefined)[]): number {
-  return Math.max(0, ...secrets.flatMap((secret) => (secret ? [secret, ...nearMisses(secret)].flatMap(formsOf).map((f) => f.length) : [])))
+  return Math.max(
+    0,
+    ...secrets.flatMap((secret) => (secret ? [secret, ...nearMisses(secret)].flatMap((v) => [...formsOf(v).map((f) => f.length), longestJsonEscaped(v)]) : [])),
+  )
 }
 
 /** `text` as a regular expression that matches it literally. */
