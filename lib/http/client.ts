@@ -46,7 +46,7 @@ export interface ClientOptions {
   evidenceBodyBytes?: number
   /** Where this run's journal is written; undefined: no journal (unit tests of the client). */
   journalDir?: string
-  /** Resends of one request answered 429, or 503 with Retry-After. Default 3. */
+  /** Resends of one request answered 503 with Retry-After, and of a 429 when there is no deadline (past them, a 429 is resent while the deadline allows). Default 3. */
   maxRetries?: number
 }
 
@@ -150,17 +150,18 @@ export class HttpClient {
   }
 
   /**
-   * Sends one request; a 429 or 503 with Retry-After, or a 429 without (lib/http/retry-after.ts), is waited out and sent again, at most
-   * maxRetries times and never past the run's deadline. The result is the last attempt's.
+   * Sends one request; a 429 (with or without Retry-After) or a 503 with Retry-After is waited out
+   * and sent again (lib/http/retry-after.ts says how often), never past the run's deadline. The
+   * result is the last attempt's.
    */
   async send(options: SendOptions): Promise<HttpResult> {
-    const maxRetries = this.options.maxRetries ?? 3
+    const policy = { maxRetries: this.options.maxRetries ?? 3, untilDeadline: this.options.deadlineAt !== undefined }
     let waitedMs: number | undefined
     for (let attempt = 1; ; attempt++) {
       const result = await this.sendOnce(options, attempt, waitedMs)
       const response = result.exchange.response
-      if (!response || attempt > maxRetries) return result
-      const wait = retryWaitMs(response.status, response.headers['retry-after'], attempt)
+      if (!response) return result
+      const wait = retryWaitMs(response.status, response.headers['retry-after'], attempt, policy)
       const left = this.options.deadlineAt === undefined ? Infinity : this.options.deadlineAt - Date.now()
       // a wait the deadline cannot hold is not started: the answer is judged as it came
       if (wait === undefined || wait >= left) return result

@@ -17,6 +17,8 @@ export interface ServerCase {
   basePath?: string
   /** Extra arguments for `npm run conform` (e.g. --allow-any-base-path, --read-only). */
   args?: string[]
+  /** Why a run against it takes seconds of waiting (the kill matrix starts these first, so they are not its tail). */
+  slow?: string
   /** Records present before the run; a function, so tables stay cheap to import. */
   seed?: () => StoredCategory[]
 }

@@ -206,10 +206,10 @@ describe('429 and 503 with Retry-After: wait, send again, journal every attempt'
     expect(journalTotals(journal)).toMatchObject({ requests: 2, writes: 2, waits: { count: 1, totalMs: 1000 } })
   })
 
-  test('at most maxRetries resends; a Retry-After past the deadline is not waited for; 503 without Retry-After is not resent', async () => {
+  test('a 503 with Retry-After: at most maxRetries resends; a Retry-After past the deadline is not waited for; a 503 without Retry-After is not resent', async () => {
     const server = await serve((req, res) => {
       const after = req.url?.includes('far') ? '3600' : req.url?.includes('none') ? undefined : '0'
-      res.writeHead(req.url?.includes('none') ? 503 : 429, { 'content-type': 'application/json', ...(after ? { 'retry-after': after } : {}) }).end('{}')
+      res.writeHead(req.url?.includes('far') ? 429 : 503, { 'content-type': 'application/json', ...(after ? { 'retry-after': after } : {}) }).end('{}')
     })
     const send = (path: string) =>
       withClient({ baseUrl: server.baseUrl, maxRetries: 2, deadlineAt: Date.now() + 60_000 }, (c) => c.send({ method: 'GET', path }))
@@ -217,6 +217,37 @@ describe('429 and 503 with Retry-After: wait, send again, journal every attempt'
     expect((await send('/far')).exchange.attempt).toBeUndefined()
     expect((await send('/none')).exchange.attempt).toBeUndefined()
     expect(server.requests.map((r) => r.url)).toEqual(['/v1/always', '/v1/always', '/v1/always', '/v1/far', '/v1/none'])
+  })
+
+  test('a 429 is resent while the deadline allows, past maxRetries no sooner than 1 s apart (Retry-After: 0 is no loop); without a deadline, maxRetries times', async () => {
+    const server = await serve((_req, res) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end('{}'))
+    const started = performance.now()
+    const bounded = await withClient({ baseUrl: server.baseUrl, maxRetries: 2, deadlineAt: Date.now() + 2_500 }, (c) => c.send({ method: 'GET', path: '/categories' }))
+    // three at once (Retry-After: 0), then one a second: at 1 s and 2 s; the one at 3 s is past the deadline
+    expect(bounded.exchange.attempt).toBe(5)
+    expect(bounded.exchange.response?.status).toBe(429)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_990)
+    const unbounded = await withClient({ baseUrl: server.baseUrl, maxRetries: 2 }, (c) => c.send({ method: 'GET', path: '/categories' }))
+    expect(unbounded.exchange.attempt).toBe(3)
+  })
+
+  test('a rate limit of 4 requests a second: 20 requests sent at once all get through, in more rounds than 3 resends allow, each attempt journalled', async () => {
+    let window = { second: Math.floor(Date.now() / 1000), served: 0 }
+    const server = await serve((_req, res) => {
+      const second = Math.floor(Date.now() / 1000)
+      if (second !== window.second) window = { second, served: 0 }
+      if (window.served >= 4) return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{}')
+      window.served++
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
+    })
+    const dir = journalDir()
+    const results = await withClient({ baseUrl: server.baseUrl, journalDir: dir, deadlineAt: Date.now() + 30_000 }, (c) =>
+      Promise.all(Array.from({ length: 20 }, () => c.send({ method: 'GET', path: '/categories' }))),
+    )
+    expect(results.map((r) => r.exchange.response?.status)).toEqual(Array(20).fill(200))
+    // 20 / 4 = 5 windows at least: the last requests through were sent a fifth time or later
+    expect(Math.max(...results.map((r) => r.exchange.attempt ?? 1))).toBeGreaterThanOrEqual(5)
+    expect(readJournal(dir)).toHaveLength(server.requests.length)
   })
 })
 

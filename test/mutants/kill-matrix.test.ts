@@ -13,7 +13,7 @@ import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
 import { ROOT } from '../helpers/run-conform.ts'
 import { isFailureCode } from '../../lib/checks/failure-codes.ts'
 import { once } from '../../lib/suite-kit/check.ts'
-import { DEFAULT_CONCURRENCY, formatMatrix, limiter, matrixReport, readmeMatrix, runMutation, runVariant } from './matrix.ts'
+import { DEFAULT_CONCURRENCY, formatMatrix, limiter, matrixReport, readmeMatrix, runMutation, runVariant, slowestFirst } from './matrix.ts'
 
 const MIN_MUTATIONS_PER_RULE = 2
 const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/
@@ -52,9 +52,8 @@ describe('the mutation and variant tables', () => {
 const mutationOutcomes = new Map(MUTATIONS.map((m) => [m.name, once(() => limit(() => runMutation(m)))]))
 const variantOutcomes = new Map(VARIANTS.map((v) => [v.name, once(() => limit(() => runVariant(v)))]))
 
-// the variants first, and the one whose server answers one request at a time (about 10 s) first
-// of all: started last, it would run alone at the end
-const SLOWEST_FIRST = [...VARIANTS].sort((a, b) => Number(!!b.behaviour.transport?.oneAtATimeMs) - Number(!!a.behaviour.transport?.oneAtATimeMs))
+// the variants first, and those whose runs wait for seconds first of all
+const SLOWEST_FIRST = slowestFirst(VARIANTS)
 
 describe('conforming variants: conform exits 0', () => {
   for (const variant of SLOWEST_FIRST) {

@@ -122,31 +122,26 @@ export interface MatrixOptions {
   onOutcome?: (outcome: MutationOutcome | VariantOutcome, kind: 'mutation' | 'variant') => void
 }
 
+/** The cases whose runs wait for seconds (`slow`) first: started last, they would run alone at the end. */
+export function slowestFirst<T extends ServerCase>(cases: readonly T[]): T[] {
+  return [...cases].sort((a, b) => Number(b.slow !== undefined) - Number(a.slow !== undefined))
+}
+
 export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixReport> {
   const limit = limiter(options.concurrency ?? DEFAULT_CONCURRENCY)
   const started = performance.now()
   const mutations = options.mutations ?? MUTATIONS
   const variants = options.variants ?? VARIANTS
-  const [mutationOutcomes, variantOutcomes] = await Promise.all([
-    Promise.all(
-      mutations.map((m) =>
-        limit(async () => {
-          const outcome = await runMutation(m)
-          options.onOutcome?.(outcome, 'mutation')
-          return outcome
-        }),
-      ),
-    ),
-    Promise.all(
-      variants.map((v) =>
-        limit(async () => {
-          const outcome = await runVariant(v)
-          options.onOutcome?.(outcome, 'variant')
-          return outcome
-        }),
-      ),
-    ),
-  ])
+  const run = <T extends ServerCase, O extends MutationOutcome | VariantOutcome>(kind: 'mutation' | 'variant', runCase: (c: T) => Promise<O>) => (c: T) =>
+    limit(async () => {
+      const outcome = await runCase(c)
+      options.onOutcome?.(outcome, kind)
+      return outcome
+    })
+  // the variants queue first, the slow ones first of all; the report keeps the order of the tables
+  const variantRuns = new Map(slowestFirst(variants).map((v) => [v.name, run('variant', runVariant)(v)]))
+  const mutationOutcomes = await Promise.all(mutations.map(run('mutation', runMutation)))
+  const variantOutcomes = await Promise.all(variants.map((v) => variantRuns.get(v.name)!))
   return matrixReport(mutationOutcomes, variantOutcomes, performance.now() - started)
 }
 

@@ -19,17 +19,17 @@ function notProcessed(reply: Reply, request: RequestInfo, store: StoredCategory[
 const windows = new WeakMap<StoredCategory[], { index: number; served: number; startedAt: number }>()
 
 /**
- * A fixed-window limiter that keeps its word: RATE_LIMIT requests per second, the rest refused
+ * A fixed-window limiter that keeps its word: `limit` requests per second, the rest refused
  * with Retry-After: 1, after which a new window has begun. Timed, but the suite's first ~80
  * requests go out within well under a second however loaded the machine is, so every run meets it.
  */
-function overTheLimit(store: StoredCategory[]): boolean {
+function overTheLimit(store: StoredCategory[], limit = RATE_LIMIT): boolean {
   const now = Date.now()
   const state = windows.get(store) ?? { index: 0, served: 0, startedAt: now }
   windows.set(store, state)
   const index = Math.floor((now - state.startedAt) / RATE_WINDOW_MS)
   if (index !== state.index) Object.assign(state, { index, served: 0 })
-  if (state.served >= RATE_LIMIT) return true
+  if (state.served >= limit) return true
   state.served++
   return false
 }
@@ -45,6 +45,8 @@ const SERIAL_MS = 100
 const SERIAL_TIMEOUT_MS = 4_000
 
 const RATE_LIMIT = 30
+/** A low limit: the suite's ~80 requests need about 9 windows, more than the resends a 503 gets. */
+const LOW_RATE_LIMIT = 10
 const RATE_WINDOW_MS = 1_000
 
 export const TRANSPORT_VARIANTS: readonly Variant[] = [
@@ -55,6 +57,7 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
       `the suite's requests queue for about 8 s, and --timeout ${SERIAL_TIMEOUT_MS} must count only the wait for the server, not the queue`,
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: true, oneAtATimeMs: SERIAL_MS } },
     args: ['--timeout', String(SERIAL_TIMEOUT_MS)],
+    slow: 'its answers come one after another, 100 ms each',
   },
   {
     name: 'early-hints-before-every-answer',
@@ -88,6 +91,14 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     name: 'rate-limited-429',
     description: `${RATE_LIMIT} requests a second: the rest get 429 with Retry-After: 1 and are not processed (rate limits are not shown, §8)`,
     behaviour: { finish: (reply, request, store) => (overTheLimit(store) ? notProcessed(reply, request, store, 429, 1) : reply) },
+  },
+  {
+    name: 'rate-limited-10-per-second',
+    description:
+      `a plan of ${LOW_RATE_LIMIT} requests a second: the rest get 429 with Retry-After: 1, unprocessed; the run's requests need about 9 seconds ` +
+      'to get through, so each is sent again as long as the deadline allows, not a fixed number of times (rate limits are not shown, §8)',
+    behaviour: { finish: (reply, request, store) => (overTheLimit(store, LOW_RATE_LIMIT) ? notProcessed(reply, request, store, 429, 1) : reply) },
+    slow: 'about 9 seconds of 429s at 10 requests a second',
   },
   {
     name: 'rate-limited-429-without-retry-after',
