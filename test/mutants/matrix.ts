@@ -14,14 +14,14 @@ import { VARIANTS } from '../../lib/server/variants.ts'
 import { failedRules, runConformInProcess } from '../helpers/run-conform.ts'
 
 /**
- * Conform runs at once: each uses about one core (its vitest worker) for about half a second, and
- * some wait for seconds (rate limits, a serial server), so three keep 2 cores busy.
- */
-/**
  * Every case runs with this --seed: the generated inputs, and so the table, are the same from run
  * to run (a mutation caught under some seeds only would make the gate flaky, not stronger).
  */
 export const MATRIX_SEED = '1'
+/**
+ * Conform runs at once: each uses about one core (its vitest worker) for about half a second, and
+ * some wait for seconds (rate limits, a serial server), so three keep 2 cores busy.
+ */
 export const DEFAULT_CONCURRENCY = 3
 
 export interface CaseRun {
