@@ -20,9 +20,10 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
-    // vitest's default on 2 cores is one file at a time; most files wait on the runs and servers
-    // they start, so three at once keep both cores busy (README, "Proof: mutations and variants")
-    maxWorkers: 3,
+    // vitest's default on 2 cores is one file at a time, while most files wait on the runs and
+    // servers they start; two at once keep both cores busy (three took as long, with more CPU spent
+    // switching between them: README, "Proof: mutations and variants")
+    maxWorkers: 2,
     // a worker keeps the modules it loaded for its next file (about 15 s of CPU in all): no test
     // mocks a module, stubs a global or changes process.env, and each starts the servers it needs
     isolate: false,
