@@ -4,7 +4,7 @@
  * this process, through the `main()` that entry point calls (lib/cli/conform.ts) with the same
  * compiled code, when a test needs only the run's verdict and reports. A run in this process saves
  * Node's start and the loading of vitest and the command line, about half of a run's CPU time,
- * which the kill matrix pays 131 times (issue 12).
+ * which the kill matrix pays once for each of its cases (issue 12).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -75,7 +75,8 @@ function loadEntry(): Promise<Entry> {
 /**
  * `npm run conform ARGS` in this process: the command line's main() with the arguments, a clean
  * environment (cleanEnv) and its output captured. Not for what only a process shows (exit by
- * signal, npm's arguments, the working directory, stray sockets): runConform is.
+ * signal, npm's arguments, the working directory, stray sockets), nor for proxies, which the run's
+ * worker thread reads from this process's environment, not from `env`: runConform is.
  */
 export async function runConformInProcess(args: string[], options: Pick<RunOptions, 'env'> = {}): Promise<ConformRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conform-report-'))
