@@ -33,6 +33,8 @@ export interface Config {
   rules: string[]
   /** Seed of the generated inputs; undefined: a new one per run (reports print it). */
   seed?: number
+  /** At most this many requests a second (--rate-limit); undefined: as fast as the server answers. */
+  rateLimit?: number
   allowInsecureHttp: boolean
   allowAnyBasePath: boolean
   listRules: boolean
@@ -185,6 +187,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     maxWrites: values['max-writes'] as number | undefined,
     rules: values.rule as string[],
     seed: values.seed as number | undefined,
+    rateLimit: values['rate-limit'] as number | undefined,
     allowInsecureHttp: values['allow-insecure-http'] === true,
     allowAnyBasePath: values['allow-any-base-path'] === true,
     listRules: values['list-rules'] === true,

@@ -13,6 +13,7 @@ import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
 import { contentCodings, decodedStream, decodeUtf8 } from './body-reader.ts'
 import type { Exchange, RecordedRequest } from './exchange.ts'
 import { createdRecord, JournalWriter, type RefusalReason } from './journal.ts'
+import { Pacer } from './pacer.ts'
 import { watchWrites, type WriteWatch } from './write-watch.ts'
 import { createRedactor, keyOnTheWire, longestForm, type Redactor } from './redact.ts'
 import { retryWaitMs } from './retry-after.ts'
@@ -46,6 +47,8 @@ export interface ClientOptions {
   evidenceBodyBytes?: number
   /** Where this run's journal is written; undefined: no journal (unit tests of the client). */
   journalDir?: string
+  /** At most this many requests a second, every attempt counted (--rate-limit); undefined: no pacing. */
+  requestsPerSecond?: number
   /** Resends of one request answered 503 with Retry-After, and of a 429 when there is no deadline (past them, a 429 is resent while the deadline allows). Default 3. */
   maxRetries?: number
 }
@@ -98,6 +101,7 @@ export class HttpClient {
   private readonly runDeadline: AbortSignal | undefined
   /** Body bytes read and kept so far; a failed read gives its bytes back. */
   private keptBytes = 0
+  private readonly pacer: Pacer
 
   constructor(private readonly options: ClientOptions) {
     this.redact = createRedactor(options.apiKey)
@@ -105,6 +109,7 @@ export class HttpClient {
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.maxKeptBytes = options.maxKeptBytes ?? 4 * options.maxResponseBytes
     this.journal = options.journalDir ? new JournalWriter(options.journalDir) : undefined
+    this.pacer = new Pacer(options.requestsPerSecond)
     if (options.deadlineAt !== undefined) {
       const controller = new AbortController()
       setTimeout(() => controller.abort(new RunDeadlineReached()), Math.max(0, options.deadlineAt - Date.now())).unref()
@@ -171,6 +176,7 @@ export class HttpClient {
   }
 
   private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined): Promise<HttpResult> {
+    await this.pacer.turn()
     const recorded: RecordedRequest = {
       method: options.method,
       url: this.url(options.path),

@@ -77,6 +77,7 @@ export async function runConformance(config: Config, target: RunTarget, suite: S
     // the workers' HTTP clients stop sending at this instant: vitest's cancel does not stop
     // concurrent checks that are already queued, so without it --deadline did not bound the run
     deadlineAt: Date.now() + config.deadlineMs,
+    ...(config.rateLimit !== undefined ? { requestsPerSecond: config.rateLimit } : {}),
   }
   const redact = createRedactor(target.apiKey)
   const problems: string[] = []

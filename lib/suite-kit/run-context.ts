@@ -24,6 +24,8 @@ export interface RunContext {
   seed: number
   /** The run's deadline (--deadline) as epoch ms: the HTTP client sends nothing after it. */
   deadlineAt?: number
+  /** At most this many requests a second (--rate-limit). */
+  requestsPerSecond?: number
 }
 
 declare module 'vitest' {
