@@ -36,7 +36,8 @@ export interface RunResult {
   startedAt: string
   durationMs: number
   /** `seed`: of the generated inputs (--seed repeats them). */
-  options: { readOnly: boolean; maxWrites: number; rules: string[]; timeoutMs: number; seed?: number }
+  /** rateLimit: --rate-limit, when given (requests a second). */
+  options: { readOnly: boolean; maxWrites: number; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number }
   verdict: 'pass' | 'fail'
   exitCode: 0 | 1
   summary: {

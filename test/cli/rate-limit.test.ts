@@ -36,6 +36,7 @@ test(`--rate-limit ${RATE}: no second holds more than ${RATE} starts of requests
   const run = await runConformInProcess(['--base-url', server.baseUrl, '--rate-limit', String(RATE)], { env: { CONFORM_API_KEY: KEY } })
   runs.push(run)
   expect(run.code, run.stdout + run.stderr).toBe(0)
+  expect(run.results!.options.rateLimit).toBe(RATE)
   // when each request started, as the journal of results.json has it
   const starts = run.results!.journal!.map((entry) => Date.parse(entry.at))
   expect(starts.length).toBe(server.requests.length)
