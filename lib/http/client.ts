@@ -109,12 +109,12 @@ export class HttpClient {
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.maxKeptBytes = options.maxKeptBytes ?? 4 * options.maxResponseBytes
     this.journal = options.journalDir ? new JournalWriter(options.journalDir) : undefined
-    this.pacer = new Pacer(options.requestsPerSecond)
     if (options.deadlineAt !== undefined) {
       const controller = new AbortController()
       setTimeout(() => controller.abort(new RunDeadlineReached()), Math.max(0, options.deadlineAt - Date.now())).unref()
       this.runDeadline = controller.signal
     }
+    this.pacer = new Pacer(options.requestsPerSecond, this.runDeadline)
     // The request's abort signal is the one deadline once a request is written; undici's own phase
     // timeouts are off (0), so that the abort's reason always says which deadline ended a request.
     // Before it is written, a request waits for a connection (bounded by the run's deadline) or

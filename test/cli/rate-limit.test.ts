@@ -64,3 +64,22 @@ test('the pacer gives turns 1000 / N ms apart, in the order asked, without a bur
   await Promise.all(Array.from({ length: 100 }, () => free.turn()))
   expect(Date.now() - at).toBeLessThan(50)
 })
+
+test('past the deadline no turn is waited for: --rate-limit 1 with --deadline 3000 ends the run by its deadline, not one request a second later', async () => {
+  const stop = new AbortController()
+  const pacer = new Pacer(1, stop.signal)
+  const started = Date.now()
+  const turns = Array.from({ length: 5 }, () => pacer.turn().then(() => Date.now() - started))
+  setTimeout(() => stop.abort(), 100)
+  expect(Math.max(...(await Promise.all(turns)))).toBeLessThan(500)
+
+  const server = await startReferenceServer({ apiKey: KEY })
+  servers.push(server)
+  const at = Date.now()
+  const run = await runConformInProcess(['--base-url', server.baseUrl, '--rate-limit', '1', '--deadline', '3000'], { env: { CONFORM_API_KEY: KEY } })
+  runs.push(run)
+  expect(Date.now() - at).toBeLessThan(10_000)
+  expect(run.code, run.stdout + run.stderr).toBe(1)
+  expect(server.requests.length).toBeLessThanOrEqual(5)
+  expect(run.stdout).toContain('--deadline')
+}, RUN_TIMEOUT_MS)
