@@ -21,7 +21,6 @@ export const FAILURE_CODES = {
   CHANGED_BETWEEN_LISTS: 'a category shows other field values in a later list than in an earlier one',
   REFUSED_CREATE_STORED: 'a create the server refused was stored all the same',
   BASE_PATH_NOT_V1: 'the base address does not end in /v1',
-  CHECK_UNFINISHED: "the check did not finish before the run's deadline (--deadline)",
   CHECK_ERROR: 'the check itself failed unexpectedly (a fault in the suite or its input)',
 } as const
 

@@ -11,10 +11,18 @@ export function describeStatus(response: RecordedResponse): string {
   return `${response.status}${redirect}`
 }
 
+/**
+ * Errors that say nothing of the server: the run's --deadline came first, the request could not be
+ * sent, or its operation had already let one request go unanswered past --timeout (that request's
+ * own checks failed). The checks that need such an answer are not verified, with the reason.
+ */
+const NOT_THE_SERVERS: ReadonlySet<string> = new Set(['DEADLINE', 'UNSENDABLE', 'STALLED'])
+
 /** The response, or a failure saying why none came (timeout, reset, size cap …). */
 export function responseOf(result: HttpResult): RecordedResponse {
   const { exchange } = result
   if (exchange.response) return exchange.response
+  if (exchange.error && NOT_THE_SERVERS.has(exchange.error.code)) throw new NotApplicable(`not verified: ${exchange.error.message}`)
   return fail(
     {
       code: 'NO_RESPONSE',

@@ -4,10 +4,12 @@
  */
 import { randomBytes } from 'node:crypto'
 import { appendFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { apiKeyInArgv, ConfigError, DEFAULTS, loadConfig, swallowedByNpm, USAGE, type Config } from '../config/config.ts'
 import { createRedactor } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
 import { preflight } from '../runner/preflight.ts'
+import { reportDirProblem } from '../runner/report-files.ts'
 import type { RunTarget, SuiteManifest } from '../runner/conform-run.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { toolVersion } from '../project-root.ts'
@@ -34,7 +36,14 @@ function listRules(): string {
 /** Loads what the runner needs of the suites (suites/manifest.ts); the entry point provides it, so lib/ never imports suites/. */
 export type SuiteLoader = () => Promise<SuiteManifest>
 
-export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = processIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** The exit code of a run the user interrupted: 128 + the signal's number, as shells report it. */
+export const INTERRUPT_EXIT: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 }
+
+/**
+ * `interrupt`: aborted with the signal's name (SIGINT, SIGTERM) when the user stops the run; the
+ * run then ends as at its deadline, writes its reports, and exits 130 or 143.
+ */
+export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = processIo, env: NodeJS.ProcessEnv = process.env, interrupt?: AbortSignal): Promise<number> {
   const startedAt = new Date()
   let config: Config | undefined
   // npm sets INIT_CWD to where the user ran `npm run`; paths are theirs, not the package's
@@ -76,6 +85,9 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     return cannotRun(error instanceof ConfigError ? error.message : (error as Error).message)
   }
   redact = createRedactor(config.apiKey, env.CONFORM_API_KEY, apiKeyInArgv(argv), swallowedKey)
+  if (config.keyNote) io.err(`conform: note: ${config.keyNote}\n`)
+  // --deadline counts from here: the preflight and the embedded server's start are part of the run
+  config.deadlineAt = startedAt.getTime() + config.deadlineMs
   if (config.version) {
     io.out(toolVersion() + '\n')
     return 0
@@ -91,6 +103,12 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
 
   // the runner (vitest, vite) loads while the server starts or the preflight waits on the network;
   // --help, --list-rules and a bad option never load it
+  const unwritable = reportDirProblem(resolve(userCwd, config.reportDir))
+  if (unwritable) {
+    io.err(`conform: ${redact(unwritable)}\n`)
+    return 2
+  }
+  const interrupted = () => (interrupt?.aborted ? cannotRun(`interrupted by ${interrupt.reason} before the run started`).then(() => INTERRUPT_EXIT[interrupt.reason] ?? 2) : undefined)
   const runner = import('../runner/conform-run.ts')
   runner.catch(() => undefined) // awaited below; a failure to load is reported there
   let server: RunningServer | undefined
@@ -104,14 +122,16 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
       io.out(`No --base-url given: checking the embedded reference server at ${server.baseUrl} (random key).\n`)
     } else {
       target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
-      const unreachable = await preflight(target.baseUrl, Math.min(config.timeoutMs, 10_000), env)
-      if (unreachable) return cannotRun(unreachable.message)
+      const unreachable = await preflight(target.baseUrl, Math.max(1, Math.min(config.timeoutMs, 10_000, config.deadlineAt - Date.now())), env)
+      if (unreachable) return (await interrupted()) ?? cannotRun(unreachable.message)
     }
     const [{ runConformance, planWrites }, suite] = await Promise.all([runner, loadSuite()])
+    const early = await interrupted()
+    if (early !== undefined) return early
     io.out(describeWritePlan(planWrites(config, suite), config) + '\n')
-    const { result, summary } = await runConformance(config, target, suite, env)
+    const { result, summary } = await runConformance(config, target, suite, env, interrupt)
     io.out(summary)
-    return result.exitCode
+    return interrupt?.aborted ? (INTERRUPT_EXIT[interrupt.reason] ?? 2) : result.exitCode
   } catch (error) {
     return cannotRun(`the run could not be made: ${(error as Error).message ?? String(error)}`)
   } finally {
@@ -139,10 +159,24 @@ export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.ar
   }
   process.on('uncaughtException', lastResort)
   process.on('unhandledRejection', lastResort)
-  main(argv, loadSuite).then((code) => {
+  // SIGINT (Ctrl-C) and SIGTERM (a CI job cancelled): the run stops sending, writes its reports
+  // and exits 130 or 143; a second signal, or a run that cannot stop within seconds, exits at once
+  const interrupt = new AbortController()
+  const onSignal = (signal: NodeJS.Signals) => {
+    const code = INTERRUPT_EXIT[signal] ?? 2
+    if (interrupt.signal.aborted) process.exit(code)
+    process.stderr.write(`conform: ${signal}: stopping; the reports will say what ran\n`)
+    interrupt.abort(signal)
+    setTimeout(() => process.exit(code), 3_000).unref()
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  main(argv, loadSuite, processIo, process.env, interrupt.signal).then((code) => {
     process.exitCode = code
-    // the verdict is printed; a socket or timer left open by a misbehaving peer must not keep
-    // the process alive (unref: the timer itself keeps nothing alive)
-    setTimeout(() => process.exit(code), 2_000).unref()
+    // vitest, closing a run cut short behind our back, may set its own exit code: ours is the verdict
+    process.on('exit', () => void (process.exitCode = code))
+    // the verdict is printed; a socket or timer left open by a misbehaving peer (or a check stuck
+    // past the deadline) must not keep the process alive (unref: the timer itself keeps nothing alive)
+    setTimeout(() => process.exit(code), 500).unref()
   })
 }

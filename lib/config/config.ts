@@ -9,6 +9,7 @@ import { resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
 import { findRule } from '../spec/rule-catalogue.ts'
 import { CONFORM_OPTIONS, type ConformFlag } from './conform-options.ts'
+import { checkApiKey } from './api-key.ts'
 import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionValue } from './options.ts'
 
 export class ConfigError extends Error {
@@ -26,6 +27,8 @@ export interface Config {
   timeoutMs: number
   /** Deadline for the whole run. */
   deadlineMs: number
+  /** The instant (epoch ms) the deadline falls on, from the command's start; undefined: from the run's. */
+  deadlineAt?: number
   maxResponseBytes: number
   readOnly: boolean
   /** Undefined: every POST the suite declares. */
@@ -42,6 +45,8 @@ export interface Config {
   /** Print the tool's version and exit. */
   version: boolean
   profile?: string
+  /** Said once on stderr before the run: how the key was mended (trimmed), never the key. */
+  keyNote?: string
   /** Where the user ran the command (npm's INIT_CWD): --report-dir, .env files and printed paths are relative to it. */
   workingDir: string
 }
@@ -59,7 +64,10 @@ export const DEFAULTS = {
 export const USAGE = `Usage: petstore-conform [options]      (in a clone of the repository: npm run conform -- [options])
 
 Runs every check of the Pet Store categories interface against a deployment and exits
-0 (every must-rule passed), 1 (a rule failed) or 2 (the run could not be made as asked).
+0 (every must-rule passed), 1 (a rule failed), 2 (no verdict: the run could not be made as
+asked, or --deadline came first), 130/143 (stopped by SIGINT/SIGTERM, reports written).
+The key is trimmed of surrounding whitespace (a secret file's newline); one that still holds a
+character a bearer token cannot is refused before any request.
 Without --base-url it starts the embedded reference server and checks that.
 
 Options (environment variable in brackets; flags win over the environment, which wins over .env files):
@@ -158,6 +166,7 @@ export function isLoopbackHost(hostname: string): boolean {
 export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   let values: Record<ConformFlag, OptionValue>
   let baseUrlSource: string
+  let keySource: string
   try {
     const flags = parseFlags(CONFORM_OPTIONS, argv)
     const profile = flags.env as string | undefined
@@ -171,6 +180,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     values = resolveOptions(CONFORM_OPTIONS, flags, setting) as Record<ConformFlag, OptionValue>
     // which of the two gave the base URL, for messages about it
     baseUrlSource = flags['base-url'] !== undefined ? '--base-url' : 'CONFORM_BASE_URL'
+    keySource = flags['api-key'] !== undefined ? '--api-key' : 'CONFORM_API_KEY'
   } catch (error) {
     // under npm a stray argument is most often a flag's value whose flag npm took (the -- forgotten)
     if (error instanceof OptionError) throw new ConfigError(error.message.replace(/^(unexpected argument without an option before it \(every setting is a --flag)\)/, '$1; under npm they go after --: npm run conform -- --flag value)'))
@@ -200,6 +210,12 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     if (!findRule(id)) throw new ConfigError(`unknown rule "${id}"; --list-rules prints the catalogue`)
   }
   if (config.baseUrl !== undefined) checkBaseUrl(config, baseUrlSource)
+  if (config.baseUrl !== undefined && config.apiKey !== undefined) {
+    const checked = checkApiKey(config.apiKey, keySource)
+    if ('problem' in checked) throw new ConfigError(checked.problem)
+    config.apiKey = checked.key
+    if (checked.note) config.keyNote = checked.note
+  }
   return config
 }
 

@@ -10,14 +10,16 @@ import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
-import { contentCodings, decodedStream, decodeUtf8 } from './body-reader.ts'
-import type { Exchange, RecordedRequest } from './exchange.ts'
+import { contentCodings, decodeUtf8 } from './body-reader.ts'
+import { readCapped, type KeptBytes } from './capped-read.ts'
+import { bytesEvidence, unsendableHeader, type Exchange, type RecordedRequest } from './exchange.ts'
 import { createdRecord, JournalWriter, type RefusalReason } from './journal.ts'
 import { Pacer } from './pacer.ts'
+import { StalledOperations } from './stalled-operations.ts'
 import { watchWrites, type WriteWatch } from './write-watch.ts'
 import { createRedactor, keyOnTheWire, longestForm, type Redactor } from './redact.ts'
 import { retryWaitMs } from './retry-after.ts'
-import { describeTransportError, ResponseTooLargeError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
+import { describeTransportError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 
 export { ResponseTooLargeError } from './transport-errors.ts'
 
@@ -77,6 +79,7 @@ export interface HttpResult {
 
 const USER_AGENT = 'petstore-categories-conformance'
 
+
 /**
  * Connections per origin. The suite starts its ~80 requests at once; unbounded, undici opens a
  * connection for each, and a server that answers one at a time (a single sync worker) then holds
@@ -95,19 +98,19 @@ export class HttpClient {
   private readonly dispatcher: Dispatcher
   private readonly evidenceBodyBytes: number
   private readonly keyFormLength: number
-  private readonly maxKeptBytes: number
   private readonly journal: JournalWriter | undefined
   /** Aborted, with a RunDeadlineReached reason, when the run's deadline passes. */
   private readonly runDeadline: AbortSignal | undefined
-  /** Body bytes read and kept so far; a failed read gives its bytes back. */
-  private keptBytes = 0
+  /** Body bytes read and kept so far (a failed read gives its bytes back), and the most kept. */
+  private readonly kept: KeptBytes
   private readonly pacer: Pacer
+  private readonly stalls: StalledOperations
 
   constructor(private readonly options: ClientOptions) {
     this.redact = createRedactor(options.apiKey)
     this.keyFormLength = longestForm(options.apiKey)
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
-    this.maxKeptBytes = options.maxKeptBytes ?? 4 * options.maxResponseBytes
+    this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }
     this.journal = options.journalDir ? new JournalWriter(options.journalDir) : undefined
     if (options.deadlineAt !== undefined) {
       const controller = new AbortController()
@@ -115,6 +118,7 @@ export class HttpClient {
       this.runDeadline = controller.signal
     }
     this.pacer = new Pacer(options.requestsPerSecond, this.runDeadline)
+    this.stalls = new StalledOperations(options.timeoutMs)
     // The request's abort signal is the one deadline once a request is written; undici's own phase
     // timeouts are off (0), so that the abort's reason always says which deadline ended a request.
     // Before it is written, a request waits for a connection (bounded by the run's deadline) or
@@ -206,22 +210,27 @@ export class HttpClient {
       attempt,
       ...(waitedMs !== undefined ? { waitedMs } : {}),
     }
-    if (this.runDeadline?.aborted || (this.options.deadlineAt !== undefined && Date.now() >= this.options.deadlineAt)) {
-      exchange.error = { code: 'DEADLINE', message: "the run's deadline (--deadline) had passed, so this request was not sent" }
+    const operation = `${options.method} ${options.path}`
+    const refusal = this.whyNotSent(operation, wireHeaders)
+    if (refusal) {
+      exchange.error = refusal.error
       exchange.sent = false
-      this.journal?.write({ ...line, phase: 'refused', at: exchange.startedAt, reason: 'deadline', detail: exchange.error.message })
+      this.journal?.write({ ...line, phase: 'refused', at: exchange.startedAt, reason: refusal.reason, detail: refusal.error.message })
       return { exchange }
     }
     this.journal?.write({ ...line, phase: 'dispatched', at: exchange.startedAt })
     const started = performance.now()
     const timeout = new AbortController()
+    // aborted when the operation stalls while this request still waits for a connection
+    const cancel = this.stalls.waiting(operation)
     let timer: NodeJS.Timeout | undefined
-    const signal = this.runDeadline ? AbortSignal.any([timeout.signal, this.runDeadline]) : timeout.signal
+    const signal = AbortSignal.any([timeout.signal, cancel.signal, ...(this.runDeadline ? [this.runDeadline] : [])])
     let partial: BodyProgress | undefined
     let result: HttpResult = { exchange }
     try {
       const watch: WriteWatch = {
         onWritten: () => {
+          this.stalls.written(operation, cancel)
           exchange.sent = true
           this.journal?.write({ ...line, phase: 'on-wire', at: new Date().toISOString() })
           // the wait for a connection is not the server's: --timeout counts from here
@@ -245,7 +254,7 @@ export class HttpClient {
       const codings = contentCodings(headers['content-encoding'])
       const declared = Number(headers['content-length'])
       partial = { status: response.statusCode, receivedBytes: 0, ...(codings.length === 0 && Number.isSafeInteger(declared) && declared >= 0 ? { declaredBytes: declared } : {}) }
-      const bytes = await this.readCapped(response.body as unknown as Readable, codings, partial)
+      const bytes = await readCapped(response.body as unknown as Readable, codings, partial, this.options.maxResponseBytes, this.kept)
       const decoded = decodeUtf8(bytes)
       const { body, truncated } = this.evidence(decoded.text)
       exchange.response = {
@@ -259,14 +268,19 @@ export class HttpClient {
       result = { exchange, text: decoded.text, ...(decoded.byteOrderMark ? { byteOrderMark: true } : {}), ...(decoded.invalidUtf8 ? { invalidUtf8: true } : {}) }
       return result
     } catch (error) {
-      if (partial) this.keptBytes -= partial.receivedBytes
-      exchange.error = describeTransportError(error, signal, partial, this.options, this.redact)
+      if (partial) this.kept.bytes -= partial.receivedBytes
+      exchange.error =
+        cancel.signal.aborted && exchange.sent !== true
+          ? { code: 'STALLED', message: String(cancel.signal.reason) }
+          : describeTransportError(error, signal, partial, this.options, this.redact)
+      if (exchange.error.code === 'TIMEOUT' && exchange.sent === true) this.stalls.stall(operation)
       // cut while it waited for one of the bounded connections: it never left
       if (exchange.error.code === 'DEADLINE' && exchange.sent !== true) {
         exchange.error.message = "the run's deadline (--deadline) passed while this request waited for a connection, so this request was not sent"
       }
       return result
     } finally {
+      this.stalls.written(operation, cancel)
       clearTimeout(timer)
       exchange.durationMs = Math.round(performance.now() - started)
       exchange.sent ??= false
@@ -285,6 +299,24 @@ export class HttpClient {
   }
 
   /**
+   * Why a request is not sent: a header no HTTP request can carry (undici refuses it deep in its
+   * pool, where the requests queued behind it then wait for ever), an operation that stalled, or
+   * the run's deadline.
+   */
+  private whyNotSent(operation: string, headers: Record<string, string>): { reason: RefusalReason; error: NonNullable<Exchange['error']> } | undefined {
+    const unsendable = unsendableHeader(headers)
+    if (unsendable !== undefined) {
+      return { reason: 'unsendable', error: { code: 'UNSENDABLE', message: `the ${unsendable} header would hold a character no HTTP header can carry (RFC 9110 §5.5), so this request was not sent` } }
+    }
+    const stall = this.stalls.why(operation)
+    if (stall !== undefined) return { reason: 'stalled', error: { code: 'STALLED', message: stall } }
+    if (this.runDeadline?.aborted || (this.options.deadlineAt !== undefined && Date.now() >= this.options.deadlineAt)) {
+      return { reason: 'deadline', error: { code: 'DEADLINE', message: "the run's deadline (--deadline) had passed, so this request was not sent" } }
+    }
+    return undefined
+  }
+
+  /**
    * The body as evidence: redacted, cut to the evidence limit. Only the part kept is redacted
    * (a 60 MB body is not copied to cut 4 KB out of it); it is cut a key's length past the limit,
    * redacted, and the last key's length dropped, so that no cut can leave part of the key behind.
@@ -297,44 +329,7 @@ export class HttpClient {
     return { body: redacted.slice(0, Math.min(limit, redacted.length - margin)), truncated: true }
   }
 
-  /** Reads the body, decoded, and stops at the cap on decoded bytes (a compression bomb included). */
-  private async readCapped(body: Readable, codings: string[], partial: BodyProgress): Promise<Uint8Array> {
-    const limit = this.options.maxResponseBytes
-    // an honest Content-Length over the cap fails at once, without reading a byte of it
-    if (partial.declaredBytes !== undefined && partial.declaredBytes > limit) {
-      body.destroy()
-      throw new ResponseTooLargeError(limit, partial.declaredBytes)
-    }
-    const decoded = decodedStream(body, codings)
-    const chunks: Buffer[] = []
-    for await (const chunk of decoded as AsyncIterable<Buffer>) {
-      partial.receivedBytes += chunk.byteLength
-      this.keptBytes += chunk.byteLength
-      if (partial.receivedBytes > limit) {
-        decoded.destroy()
-        throw new ResponseTooLargeError(limit, undefined, codings.length > 0 ? `decoded response body (Content-Encoding ${codings.join(', ')}) larger than ${limit} bytes (the limit set by --max-response-bytes); decoding stopped there` : undefined)
-      }
-      // the cap holds per body; this holds for all of them, which are read at once and kept
-      if (this.keptBytes > this.maxKeptBytes) {
-        decoded.destroy()
-        throw new ResponseTooLargeError(
-          limit,
-          undefined,
-          `response bodies of this run passed ${this.maxKeptBytes} bytes together (4 × --max-response-bytes); this one was not read past ${partial.receivedBytes} bytes`,
-        )
-      }
-      chunks.push(chunk)
-    }
-    return Buffer.concat(chunks, partial.receivedBytes)
-  }
-
   async close(): Promise<void> {
     await this.agent.close()
   }
-}
-
-/** A body that is not UTF-8: shown with its non-ASCII bytes as \xHH, kept whole for the curl line. */
-function bytesEvidence(bytes: Uint8Array): Pick<RecordedRequest, 'body' | 'bodyBase64'> {
-  const shown = Array.from(bytes, (b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('')
-  return { body: shown, bodyBase64: Buffer.from(bytes).toString('base64') }
 }

@@ -38,6 +38,10 @@ export type TransportErrorCode =
   /** The body came in a Content-Encoding the client cannot decode, or its coding was corrupt. */
   | 'UNDECODABLE_BODY'
   | 'NETWORK_ERROR'
+  /** Not sent: a header value held a character no HTTP header can carry (RFC 9110 §5.5). */
+  | 'UNSENDABLE'
+  /** Not sent: an earlier request of the same operation got no answer within --timeout. */
+  | 'STALLED'
 
 export interface Exchange {
   /** Unique within a run; the journal (lib/http/journal.ts) lists it under the same id. */
@@ -53,4 +57,18 @@ export interface Exchange {
   waitedMs?: number
   response?: RecordedResponse
   error?: { code: TransportErrorCode; message: string }
+}
+
+/** A body that is not UTF-8: shown with its non-ASCII bytes as \xHH, kept whole for the curl line. */
+export function bytesEvidence(bytes: Uint8Array): Pick<RecordedRequest, 'body' | 'bodyBase64'> {
+  const shown = Array.from(bytes, (b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('')
+  return { body: shown, bodyBase64: Buffer.from(bytes).toString('base64') }
+}
+
+/** A header value an HTTP request can carry (RFC 9110 §5.5, as undici checks it): no CR, LF, NUL or other control but tab, nothing past Latin-1. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
+
+/** The name of the first header whose value no HTTP request can carry, if any. */
+export function unsendableHeader(headers: Record<string, string>): string | undefined {
+  return Object.keys(headers).find((name) => !HEADER_VALUE.test(headers[name] as string))
 }

@@ -18,7 +18,11 @@ import { exactIntegerTextAt, numberText, parseJsonExact } from '../json/exact-js
 import type { TransportErrorCode } from './exchange.ts'
 
 /** Why the client did not send a request it was asked to send. */
-export type RefusalReason = 'read-only' | 'write-budget' | 'not-needed' | 'deadline'
+/**
+ * Why a request was not sent: --read-only, --max-writes, --rule, --deadline, a header no HTTP
+ * request can carry, or an operation that already let a request go unanswered past --timeout.
+ */
+export type RefusalReason = 'read-only' | 'write-budget' | 'not-needed' | 'deadline' | 'unsendable' | 'stalled'
 
 /** What a POST that got a 2xx answer says it created, for the ledger. */
 export interface CreatedRecord {

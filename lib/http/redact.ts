@@ -99,12 +99,16 @@ const longestJsonEscaped = (secret: string) => Array.from(secret, (c) => (/[a-zA
 export function createRedactor(...secrets: (string | undefined)[]): Redactor {
   const forms = new Set<string>()
   const escaped = new Set<string>()
-  for (const secret of secrets) {
-    if (!secret) continue
-    for (const variant of [secret, ...nearMisses(secret)]) {
-      for (const form of formsOf(variant)) if (form.length > 0) forms.add(form)
-      const pattern = jsonEscapedPattern(variant)
-      if (pattern) escaped.add(pattern)
+  for (const given of secrets) {
+    // a key from a secret file is sent trimmed (lib/config/api-key.ts); whitespace alone is no key
+    // to hide, and hiding it would blank every space of the output
+    for (const secret of new Set([given, given?.trim()])) {
+      if (!secret || secret.trim().length === 0) continue
+      for (const variant of [secret, ...nearMisses(secret)]) {
+        for (const form of formsOf(variant)) if (form.length > 0) forms.add(form)
+        const pattern = jsonEscapedPattern(variant)
+        if (pattern) escaped.add(pattern)
+      }
     }
   }
   if (forms.size === 0) return (text) => text

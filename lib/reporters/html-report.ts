@@ -155,7 +155,7 @@ ${result.options.seed === undefined ? '' : `<dt>Seed</dt><dd><code>${result.opti
 
 export function htmlReport(result: RunResult): string {
   const verdict = result.verdict === 'pass' ? 'pass' : 'fail'
-  const title = `${result.verdict === 'pass' ? 'PASS' : 'FAIL'} · Pet Store categories conformance · ${result.baseUrl}`
+  const title = `${result.verdict.toUpperCase()} · Pet Store categories conformance · ${result.baseUrl}`
   const nav = [
     result.summary.rules.fail ? '<a href="#failures">Failures</a>' : '',
     '<a href="#rules">Rules</a>',

@@ -67,7 +67,7 @@ export function markdownSummary(result: RunResult): string {
   const lines: string[] = []
   const r = result.summary.rules
   const c = result.summary.checks
-  const mark = result.verdict === 'pass' ? '✅' : '❌'
+  const mark = { pass: '✅', fail: '❌', incomplete: '⚠️' }[result.verdict]
   lines.push(`## ${mark} Pet Store categories conformance: ${headline(result)}`)
   lines.push('')
   lines.push(

@@ -12,7 +12,7 @@ import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
 import { serverWaits, type RunResult, type Status } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
-import { failedChecks, notVerifiedByReason, partlyVerified, plural, reasonText, seconds, skipReasons } from './wording.ts'
+import { failedChecks, notVerifiedByReason, partlyVerified, plural, reasonText, seconds, skipReasons, verdictLine } from './wording.ts'
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', warn: '!' }
 /** Failure entries (causes) shown with expected/actual in full; later failing rules get one line each. */
@@ -154,7 +154,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
     tail.push('Records created: none')
   }
   if (reportFiles.length > 0) tail.push(terminalText(whereReportsAre(reportFiles), 400))
-  tail.push(result.verdict === 'pass' ? 'Verdict: PASS (exit 0)' : 'Verdict: FAIL (exit 1)')
+  tail.push(verdictLine(result))
 
   // the rule lines, and as many failure details as the screen has room for
   const width = Math.max(0, ...result.rules.map((rule) => rule.id.length))

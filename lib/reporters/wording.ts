@@ -62,10 +62,19 @@ export function headline(result: RunResult): string {
     const unverified = r.skip > 0 ? `; ${plural(r.skip, 'rule')} not verified` : ''
     return `PASS: every must-rule that ran passed${unverified}`
   }
+  if (result.verdict === 'incomplete') {
+    return `INCOMPLETE: the run was cut short before a verdict (${plural(r.skip, 'rule')} not verified; no must-rule failed before it)`
+  }
   const parts = [] as string[]
   if (r.fail > 0) parts.push(`${r.fail} of ${r.total} rules failed`)
   if (result.problems.length > 0) parts.push(plural(result.problems.length, 'problem') + ' during the run')
   return `FAIL: ${parts.join(', ')}`
+}
+
+/** The last line of a run: verdict and exit code. */
+export function verdictLine(result: RunResult): string {
+  const word = { pass: 'PASS', fail: 'FAIL', incomplete: 'INCOMPLETE' }[result.verdict]
+  return `Verdict: ${word} (exit ${result.exitCode})`
 }
 
 export function seconds(ms: number): string {

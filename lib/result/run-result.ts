@@ -38,8 +38,9 @@ export interface RunResult {
   /** `seed`: of the generated inputs (--seed repeats them). */
   /** rateLimit: --rate-limit, when given (requests a second). */
   options: { readOnly: boolean; maxWrites: number; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number }
-  verdict: 'pass' | 'fail'
-  exitCode: 0 | 1
+  /** incomplete: the run was cut (--deadline, a signal) before any must-rule failed, so no verdict was reached (exit 2). */
+  verdict: 'pass' | 'fail' | 'incomplete'
+  exitCode: 0 | 1 | 2
   summary: {
     rules: Record<Status, number> & { total: number }
     checks: Record<Status, number> & { total: number }
@@ -80,7 +81,7 @@ export interface RunFacts {
   problems: string[]
   /** The HTTP client's journal of the run (lib/http/journal.ts): counts and ledger come from it. */
   journal: JournalEntry[]
-  /** The run's deadline ended it: checks that had not finished count as failed. */
+  /** The run's deadline (or a signal) ended it: checks that had not finished are not verified, and unless a must-rule failed the verdict is incomplete. */
   cutShort?: boolean
 }
 
@@ -103,7 +104,9 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
     if (selected.length > 0 && !selected.includes(rule.id)) continue
     const checks = byRule.get(rule.id) ?? []
     if (checks.length === 0) {
-      problems.push(`rule ${rule.id} has no check in suites/`)
+      // a run cut before its checks were collected has none: not verified, not a fault of the suite
+      if (facts.cutShort) rules.push({ ...rule, status: 'skip', checks: [] })
+      else problems.push(`rule ${rule.id} has no check in suites/`)
       continue
     }
     rules.push({ ...rule, status: ruleStatus(checks), checks })
@@ -114,7 +117,8 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
     return counts
   }
   const mustFailed = rules.some((r) => r.level === 'must' && r.status === 'fail')
-  const verdict = mustFailed || problems.length > 0 ? 'fail' : 'pass'
+  // a failure already seen is the verdict, however the run ended; without one, a cut run has none
+  const verdict = mustFailed ? 'fail' : facts.cutShort ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
   const allChecks = rules.flatMap((r) => r.checks)
   const totals = journalTotals(facts.journal)
   const ledger = ledgerOf(facts.journal)
@@ -127,7 +131,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
     durationMs: facts.durationMs,
     options: facts.options,
     verdict,
-    exitCode: verdict === 'pass' ? 0 : 1,
+    exitCode: verdict === 'pass' ? 0 : verdict === 'fail' ? 1 : 2,
     summary: {
       rules: count(rules),
       checks: count(allChecks),

@@ -42,6 +42,9 @@ export function planWrites(config: Pick<Config, 'readOnly' | 'maxWrites' | 'rule
   return writePlan(suite.declaredPosts, config)
 }
 
+/** How long past its deadline (or an interrupt) the run still waits for checks to end before it reports without them. */
+const GRACE_MS = 500
+
 function newRunId(now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 13)
   return `${stamp}-${randomBytes(2).toString('hex')}`
@@ -55,8 +58,17 @@ function loadReports() {
 }
 
 /** `env`: the command's environment, where the GitHub Actions output looks for its files (never the process's own when a caller gives one). */
-export async function runConformance(config: Config, target: RunTarget, suite: SuiteManifest, env: NodeJS.ProcessEnv = process.env): Promise<RunOutput> {
+export async function runConformance(
+  config: Config,
+  target: RunTarget,
+  suite: SuiteManifest,
+  env: NodeJS.ProcessEnv = process.env,
+  /** Aborted (reason: the signal's name) when the user interrupts the run: it ends as at its deadline. */
+  interrupt?: AbortSignal,
+): Promise<RunOutput> {
   const startedAt = new Date()
+  // --deadline counts from the command's start when it says so (the preflight came first)
+  const deadlineAt = config.deadlineAt ?? Date.now() + config.deadlineMs
   const started = performance.now()
   const runId = newRunId(startedAt)
   const totalWrites = suite.declaredPosts.length
@@ -76,7 +88,7 @@ export async function runConformance(config: Config, target: RunTarget, suite: S
     seed: config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31,
     // the workers' HTTP clients stop sending at this instant: vitest's cancel does not stop
     // concurrent checks that are already queued, so without it --deadline did not bound the run
-    deadlineAt: Date.now() + config.deadlineMs,
+    deadlineAt,
     ...(config.rateLimit !== undefined ? { requestsPerSecond: config.rateLimit } : {}),
   }
   const redact = createRedactor(target.apiKey)
@@ -89,13 +101,33 @@ export async function runConformance(config: Config, target: RunTarget, suite: S
 
   let journal: JournalEntry[] = []
   let vitest: Vitest | undefined
-  let timedOut = false
-  const deadline = setTimeout(() => {
-    timedOut = true
-    void vitest?.cancelCurrentRun('deadline' as Parameters<Vitest['cancelCurrentRun']>[0])
-  }, config.deadlineMs)
+  let cutBy: string | undefined
+  const cut = (why: string) => {
+    if (cutBy !== undefined) return
+    cutBy = why
+    void vitest?.cancelCurrentRun('keyboard-input')?.catch(() => undefined)
+  }
+  const deadline = setTimeout(() => cut(`the run did not finish within ${config.deadlineMs} ms (--deadline); checks that had not finished are not verified`), Math.max(0, deadlineAt - Date.now()))
+  const onInterrupt = () => cut(`the run was interrupted (${interrupt?.reason}) before it finished; checks that had not finished are not verified`)
+  interrupt?.addEventListener('abort', onInterrupt, { once: true })
+  if (interrupt?.aborted) onInterrupt()
+  // the last word on time: whatever a check or the server does, the run stops waiting for vitest
+  // this long after its deadline (or an interrupt) and reports what it has
+  let giveUp: () => void = () => undefined
+  const givenUp = new Promise<'given-up'>((resolve) => (giveUp = () => resolve('given-up')))
+  const watchdog = setTimeout(giveUp, Math.max(0, deadlineAt - Date.now()) + GRACE_MS)
+  const giveUpSoon = () => setTimeout(giveUp, GRACE_MS).unref()
+  interrupt?.addEventListener('abort', giveUpSoon, { once: true })
+  if (interrupt?.aborted) giveUpSoon()
+  let abandoned = false
+  // vitest's logger exits the process on SIGINT and SIGTERM, 1 ms after; the command line handles
+  // them (lib/cli/conform.ts): the run is cut, its reports written, then it exits 130 or 143
+  const keepSignalsOurs = (event: string | symbol, listener: (...args: unknown[]) => void) => {
+    if (event === 'SIGINT' || event === 'SIGTERM') queueMicrotask(() => process.off(event, listener))
+  }
+  process.on('newListener', keepSignalsOurs)
   try {
-    vitest = await startVitest(
+    const started = startVitest(
       'test',
       [],
       {
@@ -109,6 +141,7 @@ export async function runConformance(config: Config, target: RunTarget, suite: S
         reporters: [
           phaseMarks(),
           {
+            onInit: (instance: Vitest) => void (vitest = instance),
             // the reporters load while the worker starts: the main thread only waits then
             onTestRunStart: () => void loadReports(),
             onTestRunEnd(testModules, errors) {
@@ -128,7 +161,7 @@ export async function runConformance(config: Config, target: RunTarget, suite: S
         // its critical path (scripts/bench.ts)
         maxConcurrency: 500,
         // the run's --deadline bounds every check (the client sends nothing after it, and an unfinished
-        // check then fails CHECK_UNFINISHED): a per-test limit below it would fail a slow but conforming
+        // check is then not verified): a per-test limit below it would fail a slow but conforming
         // server whose chain (creations, the list after them, its re-reads, Retry-After waits) is long
         testTimeout: config.deadlineMs,
         cache: false,
@@ -138,9 +171,21 @@ export async function runConformance(config: Config, target: RunTarget, suite: S
       {},
       { stdout: sink(), stderr: sink() },
     )
+    if ((await Promise.race([started, givenUp])) === 'given-up') {
+      abandoned = true
+      cut(cutBy ?? `the run did not finish within ${config.deadlineMs} ms (--deadline)`)
+      // what the checks had reached when the run stopped waiting for them
+      modules = vitest?.state.getTestModules() ?? []
+      started.catch(() => undefined)
+    }
   } finally {
     clearTimeout(deadline)
-    await vitest?.close()
+    clearTimeout(watchdog)
+    interrupt?.removeEventListener('abort', onInterrupt)
+    process.off('newListener', keepSignalsOurs)
+    // a worker stuck past the deadline is left to the process's exit, not waited for
+    if (!abandoned) await vitest?.close()
+    else void vitest?.close().catch(() => undefined)
     // the workers are gone: every line they wrote is on disk
     try {
       journal = readJournal(journalDir)
@@ -150,9 +195,9 @@ export async function runConformance(config: Config, target: RunTarget, suite: S
       rmSync(journalDir, { recursive: true, force: true })
     }
   }
-  if (timedOut) problems.push(`the run did not finish within ${config.deadlineMs} ms (--deadline); unfinished checks count as failed`)
+  if (cutBy !== undefined) problems.push(cutBy)
   problems.push(...unhandled.map((message) => `unexpected error in the suite: ${message}`))
-  if (modules.length === 0) problems.push(`vitest ran no test file: ${redact(vitestOutput.join('').trim()).slice(0, 500)}`)
+  if (modules.length === 0 && cutBy === undefined) problems.push(`vitest ran no test file: ${redact(vitestOutput.join('').trim()).slice(0, 500)}`)
 
   const { writeRunReports } = await loadReports()
   return writeRunReports(
@@ -174,7 +219,7 @@ export async function runConformance(config: Config, target: RunTarget, suite: S
       },
       problems,
       journal,
-      cutShort: timedOut,
+      cutShort: cutBy !== undefined,
     },
     config,
     redact,

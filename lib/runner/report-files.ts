@@ -3,7 +3,7 @@
  * reports of a run that could not be made (lib/runner/cannot-run-reports.ts) without loading the
  * runner (vitest).
  */
-import { rmSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 
 /** Every file a run writes to its report directory. */
@@ -20,4 +20,23 @@ export function clearReports(reportDir: string): void {
 export function shownPath(path: string, userCwd: string): string {
   const shown = relative(userCwd, path)
   return shown.startsWith('..') || shown === '' ? path : shown
+}
+
+/**
+ * Why reports cannot be written to `reportDir`, or undefined when they can: asked before the first
+ * request, so that a run is not made only to lose its verdict (a read-only mount, a file where the
+ * folder should be, no permission).
+ */
+export function reportDirProblem(reportDir: string): string | undefined {
+  const probe = join(reportDir, `.conform-write-test-${process.pid}`)
+  try {
+    mkdirSync(reportDir, { recursive: true })
+    writeFileSync(probe, '')
+    rmSync(probe, { force: true })
+    return undefined
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException
+    const why = { EACCES: 'permission denied', EPERM: 'permission denied', EROFS: 'a read-only file system', ENOTDIR: 'a file stands where a folder is needed', EEXIST: 'a file stands where the folder should be', ENOSPC: 'no space left on the device' }[code ?? ''] ?? message
+    return `cannot write the reports to ${reportDir}: ${why}; give a writable folder with --report-dir`
+  }
 }

@@ -8,27 +8,29 @@ import { toCurl } from '../http/curl.ts'
 import { resultOf, type CheckResult, type RunFacts, type RunResult, type Status } from '../result/run-result.ts'
 import type { CheckMeta } from '../suite-kit/check.ts'
 
+const UNFINISHED = "not verified: the check had not finished when the run was cut short (--deadline, or a signal)"
 const stripRuleSuffix = (name: string) => name.replace(/ \[[a-z0-9-]+\]$/, '')
 
 function checkOf(test: TestCase, cutShort: boolean): { ruleId: string | undefined; check: CheckResult } {
   const meta = test.meta().conform as CheckMeta | undefined
   const result = test.result()
   const exchanges = meta?.exchanges ?? []
-  // a check that neither finished nor said why it does not apply was stopped by the deadline
-  const unfinished = cutShort && (result.state === 'pending' || (result.state === 'skipped' && meta?.skipReason === undefined))
+  // a check that neither finished nor said why it does not apply was stopped by the deadline (vitest's
+  // own limit, testTimeout, is the deadline too: a check it failed has no failure of the suite's)
+  const unfinished =
+    cutShort &&
+    (result.state === 'pending' || (result.state === 'skipped' && meta?.skipReason === undefined) || (result.state === 'failed' && meta?.failure === undefined))
   let status: Status
-  if (result.state === 'failed' || unfinished) status = 'fail'
+  if (result.state === 'failed' && !unfinished) status = 'fail'
   else if (result.state === 'skipped' || result.state === 'pending') status = 'skip'
   else status = meta?.notes.length ? 'warn' : 'pass'
   const failure: FailureDetail | undefined =
     meta?.failure ??
-    (unfinished
-      ? { code: 'CHECK_UNFINISHED', message: "the check did not finish before the run's deadline (--deadline)", expected: 'a finished check', actual: 'cut short' }
-      : undefined) ??
-    (result.state === 'failed'
+    (result.state === 'failed' && !unfinished
       ? { code: 'CHECK_ERROR', message: result.errors?.[0]?.message?.split('\n')[0] ?? 'failed', expected: '-', actual: result.errors?.[0]?.message ?? '' }
       : undefined)
-  const skipReason = status === 'skip' ? (meta?.skipReason ?? (result.state === 'skipped' ? result.note : undefined) ?? 'not run') : undefined
+  const skipReason =
+    status !== 'skip' ? undefined : unfinished ? UNFINISHED : (meta?.skipReason ?? (result.state === 'skipped' ? result.note : undefined) ?? 'not run')
   return {
     ruleId: meta?.ruleId ?? /\[([a-z0-9-]+)\]$/.exec(test.name)?.[1],
     check: {

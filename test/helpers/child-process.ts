@@ -38,6 +38,8 @@ export interface NodeRunOptions {
   killAfterMs?: number
   /** The executable; default this Node. */
   command?: string
+  /** Sends this signal once stdout has shown `after` (the user's Ctrl-C, a CI job cancelled). */
+  interrupt?: { signal: NodeJS.Signals; after: string }
 }
 
 /** Runs `node ...args` (or `command ...args`), stdin closed, and resolves once it has exited and its output is read. */
@@ -47,7 +49,14 @@ export function runNode(args: string[], options: NodeRunOptions = {}): Promise<N
     const child = spawn(options.command ?? process.execPath, args, { cwd: options.cwd ?? ROOT, env: options.env ?? cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
+    let interrupted = false
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk
+      if (options.interrupt && !interrupted && stdout.includes(options.interrupt.after)) {
+        interrupted = true
+        child.kill(options.interrupt.signal)
+      }
+    })
     child.stderr.on('data', (chunk) => (stderr += chunk))
     const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 120_000)
     let exitedAt = 0

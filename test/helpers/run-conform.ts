@@ -36,6 +36,8 @@ export interface RunOptions {
   cwd?: string
   /** Kill the child after this long (the test then fails on code null). */
   killAfterMs?: number
+  /** Signal the child once its stdout shows a text (child runs only). */
+  interrupt?: { signal: NodeJS.Signals; after: string }
 }
 
 export async function runConform(args: string[], options: RunOptions = {}): Promise<ConformRun> {
@@ -44,6 +46,7 @@ export async function runConform(args: string[], options: RunOptions = {}): Prom
     cwd: options.cwd ?? ROOT,
     env: cleanEnv(options.env ?? {}),
     killAfterMs: options.killAfterMs ?? 120_000,
+    ...(options.interrupt ? { interrupt: options.interrupt } : {}),
   })
   return collected(reportDir, code, stdout, stderr)
 }

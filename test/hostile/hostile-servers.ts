@@ -37,11 +37,14 @@ export interface HostileServer {
   close(): Promise<void>
 }
 
-interface State {
+export interface State {
   requests: SeenRequest[]
   bytes: number
   hungUp: number
 }
+
+/** An HTTP server of another file (stalling-servers.ts) listening as these do. */
+export const httpListen = (server: Server, state: State) => listen(server, 'http', state)
 
 /** Listens on 127.0.0.1:0, tracks every socket so close() can end them, and never waits for a client. */
 async function listen(server: Server, scheme: 'http' | 'https', state: State): Promise<HostileServer> {

@@ -1,6 +1,8 @@
 /**
- * A server that never answers: every check fails naming the deadline it missed, and the run ends
- * on its own with exit 1. --deadline bounds the whole run, however many requests are left.
+ * A server that never answers: the first request of each operation fails naming the --timeout it
+ * missed, the rest of that operation are not sent (not verified, saying why), and the run ends on
+ * its own with exit 1. --deadline bounds the whole run, however many requests are left (exit 2:
+ * no verdict was reached).
  */
 import { afterAll, describe, expect, test } from 'vitest'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
@@ -30,9 +32,11 @@ describe.concurrent('a server that never answers', { timeout: RUN_TIMEOUT_MS }, 
     expectCleanFailure(run)
     const failed = failedChecks(run)
     expect(failed.length).toBeGreaterThan(100)
-    const statusCheck = failed.find((c) => c.name === 'GET /categories with a valid key → 200')
-    expect(statusCheck?.failure?.message).toBe('no complete response: no response within 300 ms')
-    expect(statusCheck?.failure?.actual).toBe('TIMEOUT: no response within 300 ms')
+    expect(failed.some((c) => c.failure?.message === 'no complete response: no response within 300 ms' && c.failure.actual === 'TIMEOUT: no response within 300 ms')).toBe(true)
+    // the list's own check timed out, or was kept back once another GET /categories had
+    const statusCheck = run.results!.rules.flatMap((r) => r.checks).find((c) => c.name === 'GET /categories with a valid key → 200')
+    if (statusCheck?.status === 'fail') expect(statusCheck.failure?.message).toBe('no complete response: no response within 300 ms')
+    else expect(statusCheck?.skipReason).toBe('not verified: an earlier GET /categories got no answer within 300 ms (--timeout), so this one was not sent')
     expect(run.stdout).toContain('no response within 300 ms')
     // every request reached the server: the checks, not the preflight, judged it
     expect(server.requests.length).toBe(run.results!.summary.requests)
@@ -54,9 +58,13 @@ describe.concurrent('a server that never answers', { timeout: RUN_TIMEOUT_MS }, 
     // takes seconds, hence the margins
     expect(run.results!.durationMs).toBeLessThan(1500 + 10_000)
     expect(ms).toBeLessThan(1500 + 40_000)
-    const messages = failedChecks(run).map((c) => c.failure?.message ?? '')
-    // with at most 16 connections, requests beyond them wait for one and are cut there
-    expect(messages.some((m) => /the run's deadline \(--deadline\) .*so this request was not sent/.test(m))).toBe(true)
+    const checks = run.results!.rules.flatMap((r) => r.checks)
+    const reasons = checks.map((c) => c.skipReason ?? '')
+    // (on a loaded machine vitest may not have collected the checks by the deadline: every rule is then not verified)
+    if (checks.length === 0) expect(run.results!.rules.every((r) => r.status === 'skip')).toBe(true)
+    // with at most 16 connections, requests beyond them wait for one and are cut there: not verified
+    else expect(reasons.some((m) => /the run's deadline \(--deadline\) .*so this request was not sent|the run was cut short \(--deadline/.test(m)), reasons.join('\n')).toBe(true)
+    expect(failedChecks(run)).toEqual([])
     // requests that the deadline kept from going out are not counted as made
     expect(run.results!.summary.requests).toBe(server.requests.length)
   })
@@ -66,8 +74,7 @@ describe.concurrent('a server that never answers', { timeout: RUN_TIMEOUT_MS }, 
     servers.push(server)
     const { run } = await timed(['--base-url', server.baseUrl, '--timeout', '400'])
     expectCleanFailure(run)
-    const statusCheck = failedChecks(run).find((c) => c.name === 'GET /categories with a valid key → an array of Category records')
-    expect(statusCheck?.failure?.message).toBe("no complete response: the 200 response's body did not end within 400 ms")
+    expect(failedChecks(run).some((c) => c.failure?.message === "no complete response: the 200 response's body did not end within 400 ms")).toBe(true)
   })
 
   test('over https, a server that opens TCP but never completes the TLS handshake → exit 2 within the connect timeout', async () => {
@@ -80,10 +87,10 @@ describe.concurrent('a server that never answers', { timeout: RUN_TIMEOUT_MS }, 
   })
 })
 
-/** As expectCleanFailure, with the one problem a deadline adds. */
+/** No verdict (exit 2), with the one problem a deadline adds. */
 function expectCleanFailureButForTheDeadline(run: ConformRun): void {
-  expect(run.code, run.stderr).toBe(1)
+  expect(run.code, run.stderr).toBe(2)
   expect(run.stderr).toBe('')
-  expect(run.results!.problems).toEqual(['the run did not finish within 1500 ms (--deadline); unfinished checks count as failed'])
-  expect(run.stdout).toContain('--deadline')
+  expect(run.results!.problems).toEqual(["the run did not finish within 1500 ms (--deadline); checks that had not finished are not verified"])
+  expect(run.stdout).toContain('Verdict: INCOMPLETE (exit 2)')
 }

@@ -1,0 +1,39 @@
+/**
+ * Whether the API key can be sent at all. The key goes on the wire as `Authorization: Bearer
+ * <key>` (§5.2), and a bearer token is visible ASCII (RFC 6750 §2.1, token68): a character an
+ * HTTP header cannot carry (RFC 9110 §5.5: CR, LF, NUL and other controls, anything past
+ * Latin-1) must not reach the HTTP client, where undici refuses it deep in its connection pool.
+ *
+ * Surrounding whitespace is trimmed, with a note: secret files end in a newline
+ * (`kubectl create secret --from-file`, Docker secrets, many .env writers), and no token68 key
+ * begins or ends in whitespace, so the trimmed key is the one that was meant. Everything else is
+ * refused before any request. No message here ever holds the key or a piece of it.
+ */
+export interface CheckedKey {
+  key: string
+  /** Said once on stderr when the key was changed (trimmed). */
+  note?: string
+}
+
+/** Names a character by position and class, never by its value. */
+function describe(char: string): string {
+  const code = char.codePointAt(0) as number
+  if (code < 0x20 || code === 0x7f) return `a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')})`
+  if (code === 0x20) return 'a space'
+  return code > 0xff ? 'a character outside Latin-1' : 'a character outside visible ASCII'
+}
+
+/** The key to send, or a one-line reason (without the key) why it cannot be sent. */
+export function checkApiKey(raw: string, source: string): CheckedKey | { problem: string } {
+  const key = raw.trim()
+  if (key.length === 0) return { problem: `${source} is empty${raw.length > 0 ? ' (only whitespace)' : ''}: set it to the key issued for the account` }
+  if (/^bearer\s/i.test(key)) return { problem: `${source} begins with "Bearer ": give the key alone; the suite writes the Authorization header itself` }
+  const chars = [...key]
+  const at = chars.findIndex((c) => !/^[\x21-\x7e]$/.test(c))
+  if (at >= 0) {
+    return { problem: `${source} holds ${describe(chars[at] as string)} at position ${at + 1} of ${chars.length}: a bearer key is visible ASCII (RFC 6750 §2.1), so it cannot be sent` }
+  }
+  if (key === raw) return { key }
+  const where = key === raw.trimEnd() ? 'ended in whitespace' : key === raw.trimStart() ? 'began with whitespace' : 'had whitespace around it'
+  return { key, note: `${source} ${where} (as a secret file's trailing newline does); trimmed before sending` }
+}

@@ -1,0 +1,44 @@
+/**
+ * Reading a response body under the size caps: --max-response-bytes per body, counted in decoded
+ * bytes (a compression bomb stops there), and 4 × that for all the bodies one client keeps over
+ * the run (the suite keeps every body until the run ends, and sends its requests at once).
+ */
+import type { Readable } from 'node:stream'
+import { decodedStream } from './body-reader.ts'
+import { ResponseTooLargeError, type BodyProgress } from './transport-errors.ts'
+
+/** Body bytes one client has read and kept so far, and the most it keeps. */
+export interface KeptBytes {
+  bytes: number
+  max: number
+}
+
+/** Reads the body, decoded, and stops at the cap on decoded bytes (a compression bomb included). */
+export async function readCapped(body: Readable, codings: string[], partial: BodyProgress, limit: number, kept: KeptBytes): Promise<Uint8Array> {
+  // an honest Content-Length over the cap fails at once, without reading a byte of it
+  if (partial.declaredBytes !== undefined && partial.declaredBytes > limit) {
+    body.destroy()
+    throw new ResponseTooLargeError(limit, partial.declaredBytes)
+  }
+  const decoded = decodedStream(body, codings)
+  const chunks: Buffer[] = []
+  for await (const chunk of decoded as AsyncIterable<Buffer>) {
+    partial.receivedBytes += chunk.byteLength
+    kept.bytes += chunk.byteLength
+    if (partial.receivedBytes > limit) {
+      decoded.destroy()
+      throw new ResponseTooLargeError(limit, undefined, codings.length > 0 ? `decoded response body (Content-Encoding ${codings.join(', ')}) larger than ${limit} bytes (the limit set by --max-response-bytes); decoding stopped there` : undefined)
+    }
+    // the cap holds per body; this holds for all of them, which are read at once and kept
+    if (kept.bytes > kept.max) {
+      decoded.destroy()
+      throw new ResponseTooLargeError(
+        limit,
+        undefined,
+        `response bodies of this run passed ${kept.max} bytes together (4 × --max-response-bytes); this one was not read past ${partial.receivedBytes} bytes`,
+      )
+    }
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks, partial.receivedBytes)
+}
