@@ -8,7 +8,7 @@
  * (visible-text.ts). Failures come one row per cause (failure-groups.ts), naming every check.
  */
 import { runFailureGroups } from './failure-groups.ts'
-import { serverWaits, type RunResult } from '../result/run-result.ts'
+import { namePrefix, serverWaits, type RunResult } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { headline, notVerifiedByReason, partlyVerified, plural, seconds, writeMode } from './wording.ts'
 
@@ -126,7 +126,7 @@ export function markdownSummary(result: RunResult): string {
   if (result.ledger.length === 0) {
     lines.push(result.options.readOnly ? 'None: the run was read-only.' : 'None.')
   } else {
-    lines.push(`The interface has no delete; these stay. Names start with ${inlineCode(`conform-${result.runId}-`)}.`, '')
+    lines.push(`The interface has no delete; these stay. Names start with ${inlineCode(`${namePrefix(result.runId)}-`)}.`, '')
     lines.push('| id | name | status |')
     lines.push('| --- | --- | ---: |')
     for (const entry of result.ledger.slice(0, MAX_ROWS)) lines.push(`| ${escapeMarkdown(entry.id)} | ${escapeMarkdown(entry.name)} | ${entry.status} |`)

@@ -10,7 +10,7 @@
  */
 import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
-import { serverWaits, type RunResult, type Status } from '../result/run-result.ts'
+import { namePrefix, serverWaits, type RunResult, type Status } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { failedChecks, notVerifiedByReason, partlyVerified, plural, reasonText, seconds, skipReasons, verdictLine } from './wording.ts'
 
@@ -149,7 +149,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
     tail.push(terminalText(`Partly verified: ${plural(partial.length, 'rule')} judged without ${plural(skipped, 'of their checks', 'of their checks')}${most}`))
   }
   if (result.ledger.length > 0) {
-    tail.push(`Records created: ${result.ledger.length} (names start with conform-${result.runId}-; listed in the reports)`)
+    tail.push(`Records created: ${result.ledger.length} (names start with ${namePrefix(result.runId)}-; listed in the reports)`)
   } else if (!result.options.readOnly) {
     tail.push('Records created: none')
   }

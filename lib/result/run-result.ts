@@ -94,6 +94,15 @@ export function ruleStatus(checks: CheckResult[]): Status {
 }
 
 /**
+ * Every record name a run sends starts with this: short, because services limit names (a
+ * VARCHAR(16) column must still hold the prefix and what a check sends after it; §8 shows no
+ * limit), and the run's own (the last part of its id), so its records can be found afterwards.
+ */
+export function namePrefix(runId: string): string {
+  return `cf-${runId.slice(runId.lastIndexOf('-') + 1)}`
+}
+
+/**
  * The result of a run from its checks grouped by rule (whatever ran them) and the facts around
  * them: rules in catalogue order, statuses, counts and ledger from the journal, the verdict.
  */

@@ -47,7 +47,9 @@ const GRACE_MS = 500
 
 function newRunId(now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 13)
-  return `${stamp}-${randomBytes(2).toString('hex')}`
+  // five base-36 characters: the part of the id every record name carries (namePrefix)
+  const tag = (randomBytes(4).readUInt32BE() % 36 ** 5).toString(36).padStart(5, '0')
+  return `${stamp}-${tag}`
 }
 
 let reports: Promise<{ writeRunReports: typeof writeRunReports }> | undefined

@@ -4,11 +4,12 @@
  */
 import { inject } from 'vitest'
 import { HttpClient } from '../http/client.ts'
+import { namePrefix } from '../result/run-result.ts'
 
 export interface RunContext {
   baseUrl: string
   apiKey: string
-  /** Names of created records start with `conform-<runId>-`, so they can be found later. */
+  /** Names of created records start with namePrefix(runId), so they can be found later. */
   runId: string
   timeoutMs: number
   maxResponseBytes: number
@@ -48,7 +49,7 @@ export function httpClient(): HttpClient {
   return client
 }
 
-/** Prefix of every record name this run creates. */
+/** Prefix of every record name this run creates (lib/result/run-result.ts says why it is short). */
 export function recordPrefix(): string {
-  return `conform-${runContext().runId}`
+  return namePrefix(runContext().runId)
 }

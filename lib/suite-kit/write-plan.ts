@@ -11,6 +11,8 @@ export interface DeclaredPost {
   key: string
   creates: boolean
   serves: readonly string[]
+  /** Sent only when the service refused a long value (§8: lengths are not shown). */
+  followUp?: true
 }
 
 export interface WriteOptions {
@@ -26,6 +28,8 @@ export interface WritePlan {
   allowed: string[]
   /** How many of those create a record on a conforming server. */
   creating: number
+  /** How many of those are sent only to a service that refuses long values. */
+  followUps: number
   /** POSTs the selected rules need (all of them without --rule). */
   needed: number
   /** Every declared POST not allowed, with why. */
@@ -37,6 +41,7 @@ export function writePlan(probes: readonly DeclaredPost[], options: WriteOptions
   const allowed: string[] = []
   let needed = 0
   let creating = 0
+  let followUps = 0
   for (const probe of probes) {
     if (options.rules.length > 0 && !probe.serves.some((rule) => options.rules.includes(rule))) {
       refused.set(probe.key, { reason: 'not-needed', detail: 'not sent: no selected rule (--rule) judges this POST' })
@@ -56,8 +61,9 @@ export function writePlan(probes: readonly DeclaredPost[], options: WriteOptions
     }
     allowed.push(probe.key)
     if (probe.creates) creating++
+    if (probe.followUp) followUps++
   }
-  return { allowed, creating, needed, refused }
+  return { allowed, creating, followUps, needed, refused }
 }
 
 /** The run's first line about writes: what it may send and create. */
@@ -67,7 +73,7 @@ export function describeWritePlan(plan: WritePlan, options: WriteOptions): strin
   if (options.readOnly) return `Writes: none (--read-only). The ${needed} are not sent; the rules about creating are not verified.`
   if (plan.allowed.length === 0) return `Writes: none (--max-writes 0). The ${needed} are not sent; the rules about creating are not verified.`
   const n = plan.allowed.length
-  const others = n - plan.creating
+  const others = n - plan.creating - plan.followUps
   const bound = options.maxWrites !== undefined && options.maxWrites < plan.needed ? ` (--max-writes ${options.maxWrites} of the ${plan.needed} the rules need)` : ''
   const posts = `at most ${n} ${n === 1 ? 'POST' : 'POSTs'}${bound}`
   const effect =
@@ -76,6 +82,8 @@ export function describeWritePlan(plan: WritePlan, options: WriteOptions): strin
         ? ', which a conforming server refuses: it creates a record only on a server that wrongly accepts it.'
         : ', all of which a conforming server refuses: they create records only on a server that wrongly accepts them.'
       : `, creating ${plan.creating} ${plan.creating === 1 ? 'record' : 'records'} on a conforming server` +
-        (others > 0 ? `; the other ${others} create one only on a server that wrongly accepts them.` : '.')
+        (others > 0 ? `; ${others} create one only on a server that wrongly accepts them` : '') +
+        (plan.followUps > 0 ? `; ${plan.followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${plan.followUps / 2} more records)` : '') +
+        '.'
   return `Writes: ${posts}${effect} The interface has no delete.`
 }

@@ -3,6 +3,8 @@
  * strings that break real services (a column that truncates, a writer that concatenates, a store
  * that normalises). Two classes per create keep a default run at nine records; after the two with
  * a priority, a small --max-writes keeps them in the order of this table (suites/cases/write-order.ts).
+ * Names are short (the run's prefix is eight characters) and the classes that come in long values
+ * have a short form, so that a service with short columns still gets every class (§8).
  */
 import { createHash } from 'node:crypto'
 import type { NewCategory } from '../../lib/checks/category.ts'
@@ -25,7 +27,25 @@ export interface ValidCreate extends WritePriority {
    * Error record (§7), or 413 (a status §7 does not show). A 201 must still carry it back whole.
    */
   mayRefuse?: string
+  /**
+   * The same class of strings in values that fit the shortest limits the suite supports (a name of
+   * NAME_FLOOR, a description of DESCRIPTION_FLOOR, counted in UTF-8 bytes, which no other count
+   * exceeds). Sent only when this create is refused and so is plain ASCII of the same sizes: the
+   * service limits lengths (§8), and the class must still reach it within what it accepts.
+   */
+  shortForm?: (prefix: string) => NewCategory
 }
+
+/**
+ * The shortest limits a conforming service may have that the suite still verifies every class of
+ * string against (a VARCHAR(16) name, a VARCHAR(32) description). The first create sends exactly
+ * these lengths in plain ASCII, so that a short form refused after it cannot be a length refusal.
+ */
+export const NAME_FLOOR = 16
+export const DESCRIPTION_FLOOR = 32
+
+/** A class refused for length is sent again in this form: why, as reports say it. */
+export const LENGTH_REASON = 'lengths are not shown (§8)'
 
 /**
  * Every character JSON must escape (RFC 8259 §7) but U+0000, in one string: U+0001 to U+001F. A
@@ -53,8 +73,8 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-described',
     priority: 1,
-    label: 'name and description',
-    body: (p) => ({ name: `${p}-described`, description: 'Created by the conformance suite; the interface has no delete.' }),
+    label: `a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description`,
+    body: (p) => ({ name: textOfLength(`${p}-desc`, NAME_FLOOR), description: textOfLength('Conformance suite, no delete', DESCRIPTION_FLOOR) }),
   },
   {
     key: 'create-json-escapes',
@@ -67,6 +87,8 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     }),
     // the solidus goes out escaped (\/), which a parser must read as "/"; the rest as JSON.stringify writes it
     text: (body) => JSON.stringify(body).replaceAll('/', '\\/'),
+    mayRefuse: LENGTH_REASON,
+    shortForm: (p) => ({ name: `${p}-"\\/'<>&`, description: `\u0001\u0008\t\n\f\r\u001b\u001f \u2028 \u2029 "\\/` }),
   },
   {
     key: 'create-unicode',
@@ -76,6 +98,8 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       // e + U+0301 etc., sent decomposed: a store that normalises to NFC changes them
       description: 'Cafe\u0301 n\u0303 A\u030a o\u0308\u0304 | zero\u200bwidth\u200cnon\u200djoiner\u2060word\ufeffjoiner',
     }),
+    mayRefuse: LENGTH_REASON,
+    shortForm: (p) => ({ name: `${p}-Ñ🐇`, description: 'שלום مرحبا 👩\u200d👧' }),
   },
   {
     key: 'create-whitespace',
@@ -84,19 +108,21 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       name: `  ${p}-padded  `,
       description: '\u00a0 runs   of\u00a0\u00a0spaces\u2002en\u2003em\u2009thin\u3000ideographic\u202fnarrow  ',
     }),
+    mayRefuse: LENGTH_REASON,
+    shortForm: (p) => ({ name: ` ${p}-s `, description: '\u00a0 a  b\u2003c\u3000\u200bd e\u0301' }),
   },
   { key: 'create-name-only', label: 'name only', body: (p) => ({ name: `${p}-plain` }) },
   {
     key: 'create-empty-description',
     label: 'an empty description',
     // Go's omitempty and Oracle's '' = NULL lose it on the way out; a 201 must carry it back
-    body: (p) => ({ name: `${p}-empty-description`, description: '' }),
+    body: (p) => ({ name: `${p}-empty`, description: '' }),
     mayRefuse: 'an empty string may be an invalid value for the service (§4.2 rule 1), as an empty name may be',
   },
   {
     key: 'create-sends-id',
     label: 'an id the client never sends (§2), which the service must not take',
-    body: (p) => ({ name: `${p}-sends-id` }),
+    body: (p) => ({ name: `${p}-sent-id` }),
     sendsId: clientId,
     mayRefuse: 'a service may refuse a field NewCategory does not name (§4.2 rule 1: an invalid value)',
   },
@@ -104,7 +130,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     key: 'create-long-hundreds',
     label: 'a 256-character name and a 1,001-character description',
     body: (p) => ({ name: textOfLength(`${p}-long`, 256), description: textOfLength('description', 1_001) }),
-    mayRefuse: 'lengths are not shown (§8)',
+    mayRefuse: LENGTH_REASON,
   },
   {
     key: 'create-long-thousands',

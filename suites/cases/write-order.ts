@@ -26,7 +26,13 @@ export interface PostProbe extends WritePriority {
   creates: boolean
   /** The rules whose checks judge this POST's answer or what it stored. */
   serves: readonly string[]
+  /** Sent only when the service refused a long value (§8): never to a service without limits. */
+  followUp?: true
 }
+
+/** The follow-ups of a create refused for length (valid-creates.ts, shortForm): plain ASCII of the same sizes, then the short form. */
+export const sameSizeKey = (key: string) => `${key}-same-size`
+export const shortFormKey = (key: string) => `${key}-short`
 
 /** What a valid create is judged by (suites/categories/create-checks.ts). */
 const CREATE_RULES = ['create-returns-201', 'create-returns-category', 'create-echoes-fields', 'json-content-type', 'ids-unique', 'created-in-list']
@@ -51,6 +57,11 @@ const declared: readonly PostProbe[] = [
   ...INVALID_BODIES.map((c) => refused(c, c.rule)),
   // near-misses of the key are tried on the GET operations only (credentials.ts)
   ...CREDENTIAL_CASES.filter((c) => !c.readsOnly).map((c) => refused({ key: unauthenticatedCreateKey(c.key), priority: c.priority }, c.rule, UNAUTHENTICATED_RULES)),
+  // last: a service that limits no length never gets them, and a small --max-writes keeps the rest
+  ...VALID_CREATES.filter((c) => c.shortForm).flatMap((c): PostProbe[] => [
+    { key: sameSizeKey(c.key), creates: false, serves: ['create-returns-201'], followUp: true },
+    { key: shortFormKey(c.key), creates: false, serves: CREATE_RULES, followUp: true },
+  ]),
 ]
 
 const rank = (p: PostProbe) => p.priority ?? Number.POSITIVE_INFINITY

@@ -6,20 +6,77 @@
 import { expectEchoedFields, expectServiceAssignedId, type CategoryRecord } from '../../lib/checks/category.ts'
 import { describeStatus, expectJsonContentType, expectStatus, requireStatus, responseOf } from '../../lib/checks/response.ts'
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
-import { fail } from '../../lib/checks/failure.ts'
+import { fail, NotApplicable } from '../../lib/checks/failure.ts'
 import { check } from '../../lib/suite-kit/check.ts'
 import { runContext } from '../../lib/suite-kit/run-context.ts'
 import { expectErrorRecord, expectErrorStatusMatches } from '../../lib/checks/error-record.ts'
-import type { CreateProbe } from './probes.ts'
+import type { CreateProbe, LengthFollowUp } from './probes.ts'
+import { DESCRIPTION_FLOOR, NAME_FLOOR } from '../cases/valid-creates.ts'
 
 const STATUS_REPORTED = 'create-returns-201 reports the status'
 /** Refusals of a body whose lengths the document leaves open: 400 (§7's Error record), 413 (sizes not shown, §8). */
 const LENGTH_REFUSALS = [400, 413]
 
+/** A create with a short form: a refusal (400, 413) holds only if plain ASCII of the same sizes is refused too (§8: a length limit, not the characters). */
+function refusedForLengthCheck(c: CreateProbe): void {
+  check('create-returns-201', `${c.label} → 201, or 400 or 413 for its lengths, which plain ASCII of the same sizes then gets too`, async (t) => {
+    const result = await t.use(c.probe)
+    const { status } = responseOf(result)
+    if (status === 201) return
+    if (!LENGTH_REFUSALS.includes(status)) {
+      fail(
+        { code: 'UNEXPECTED_STATUS', message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal for length: 400, 413)`, expected: 'status 201, or 400 or 413 because lengths are not shown (§8)', actual: `status ${describeStatus(responseOf(result))}` },
+        result.exchange,
+      )
+    }
+    const followUp = (await c.lengthFollowUp!()) as LengthFollowUp
+    const control = responseOf(followUp.sameSize)
+    t.evidence(followUp.sameSize)
+    if (control.status !== 201) return
+    const sent = await c.sent()
+    const sizes = `a ${Buffer.byteLength(sent.name)}-byte name${sent.description === undefined ? '' : ` and a ${Buffer.byteLength(sent.description)}-byte description`}`
+    fail(
+      {
+        code: 'REFUSED_FOR_CONTENT',
+        message: `POST answered ${status} to these values, yet 201 to plain ASCII of the same sizes (${sizes}): the service refused their characters, not their lengths`,
+        expected: 'status 201: the values are valid strings (§4.2 rule 2), and a length the service accepts',
+        actual: `status ${status}; plain ASCII of the same sizes: 201`,
+      },
+      result.exchange,
+      followUp.sameSize.exchange,
+    )
+  })
+}
+
+/** A short form: 201, unless the service refuses even the first create's lengths, which every short form fits (valid-creates.ts, NAME_FLOOR). */
+function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortOf']>): void {
+  check('create-returns-201', `${c.label} → 201`, async (t) => {
+    const result = await t.use(c.probe)
+    const { status } = responseOf(result)
+    if (status === 201) return
+    const floor = await t.use(shortOf.floor.probe)
+    if (floor.exchange.response?.status !== 201) {
+      throw new NotApplicable(`not verified: the service refused even the first create's ${NAME_FLOOR}-character name and ${DESCRIPTION_FLOOR}-character description, the lengths every short form fits`)
+    }
+    fail(
+      {
+        code: 'UNEXPECTED_STATUS',
+        message: `POST answered ${describeStatus(responseOf(result))} to values that fit the lengths the service accepted (a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description, in the first create), expected 201`,
+        expected: 'status 201',
+        actual: `status ${describeStatus(responseOf(result))}`,
+      },
+      result.exchange,
+      floor.exchange,
+    )
+  })
+}
+
 export function createChecks(creates: readonly CreateProbe[]): void {
   for (const c of creates) {
     const refusable = c.case.mayRefuse
-    if (refusable) {
+    if (c.shortOf) shortFormCheck(c, c.shortOf)
+    else if (c.lengthFollowUp) refusedForLengthCheck(c)
+    else if (refusable) {
       check('create-returns-201', `${c.label} → 201, or 400 or 413 because ${refusable}`, async (t) => {
         const result = await t.use(c.probe)
         const { status } = responseOf(result)
@@ -34,6 +91,12 @@ export function createChecks(creates: readonly CreateProbe[]): void {
           result.exchange,
         )
       })
+    } else {
+      check('create-returns-201', `${c.label} → 201`, async (t) => {
+        expectStatus(await t.use(c.probe), 201)
+      })
+    }
+    if (refusable) {
       // conditional claims: they judge a refusal, and hold when there is none
       check('error-body-is-error-record', `${c.label} → if refused with 400, the body is an Error record`, async (t) => {
         const result = await t.use(c.probe)
@@ -42,10 +105,6 @@ export function createChecks(creates: readonly CreateProbe[]): void {
       check('error-status-matches-http', `${c.label} → if refused with 400, Error.status is 400`, async (t) => {
         const result = await t.use(c.probe)
         if (responseOf(result).status === 400) expectErrorStatusMatches(result)
-      })
-    } else {
-      check('create-returns-201', `${c.label} → 201`, async (t) => {
-        expectStatus(await t.use(c.probe), 201)
       })
     }
     check('create-returns-category', `${c.label} → a Category record with an int64 id`, async (t) => {

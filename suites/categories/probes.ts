@@ -13,7 +13,8 @@ import { CREDENTIAL_CASES, unauthenticatedCreateKey, VALID_AUTHORIZATION } from 
 import { INVALID_BODIES } from '../cases/invalid-bodies.ts'
 import { INVALID_JSON_RULE, MALFORMED_BODIES, malformedMarker } from '../cases/malformed-json.ts'
 import { postCategory } from '../cases/post-probes.ts'
-import { createText, VALID_CREATES, type ValidCreate } from '../cases/valid-creates.ts'
+import { createText, DESCRIPTION_FLOOR, NAME_FLOOR, textOfLength, VALID_CREATES, type ValidCreate } from '../cases/valid-creates.ts'
+import { sameSizeKey, shortFormKey } from '../cases/write-order.ts'
 import { carriesMarker, INVALID_VALUES_RULE, wrongTypeBody, wrongTypeCases } from '../cases/wrong-types.ts'
 
 /** A valid create: the body sent, and its answer. */
@@ -22,7 +23,27 @@ export interface CreateProbe {
   label: string
   sent: () => Promise<NewCategory>
   probe: () => Promise<HttpResult>
+  /** A create with a short form, once refused (400, 413): what plain ASCII of its sizes got, and the short form's answer if that was refused too. Undefined when not refused. */
+  lengthFollowUp?: () => Promise<LengthFollowUp | undefined>
+  /** A short form: the create it stands for, and the first create, whose lengths (the floor) every short form fits. */
+  shortOf?: { long: CreateProbe; floor: CreateProbe }
 }
+
+export interface LengthFollowUp {
+  sameSize: HttpResult
+  /** Sent only when plain ASCII of the same sizes was refused too: the service limits lengths. */
+  short?: HttpResult
+}
+
+/** Plain ASCII of the UTF-8 sizes of a body's strings: what a refusal for length refuses too (no count of characters exceeds the UTF-8 bytes). */
+function sameSizeAscii(prefix: string, sent: NewCategory): NewCategory {
+  return {
+    name: textOfLength(`${prefix}-size`, Buffer.byteLength(sent.name)),
+    ...(sent.description !== undefined ? { description: textOfLength('size', Buffer.byteLength(sent.description)) } : {}),
+  }
+}
+
+const refusedMaybeForLength = (result: HttpResult) => result.exchange.response?.status === 400 || result.exchange.response?.status === 413
 
 /** A POST that must be refused: 400 for its body, or 401 for its credential. */
 export interface RefusalProbe {
@@ -67,6 +88,35 @@ export function categoryProbes(): CategoryProbes {
     const sent = once(async () => c.body(recordPrefix()))
     return { case: c, label: post(c.label), sent, probe: once(async () => postCategory(c.key, createText(c, await sent(), runContext().seed), VALID_AUTHORIZATION)) }
   })
+  // §8: a create refused for length, then plain ASCII of its sizes refused too, is sent again in
+  // its short form, so that the class of strings it carries still reaches the service
+  const floor = creates[0] as CreateProbe
+  for (const long of creates.filter((c) => c.case.shortForm)) {
+    const shortCase: ValidCreate = {
+      key: shortFormKey(long.case.key),
+      label: `${long.case.label}, in values short enough for a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description (the long ones were refused for length)`,
+      body: long.case.shortForm!,
+      ...(long.case.text ? { text: long.case.text } : {}),
+    }
+    const shortSent = once(async () => shortCase.body(recordPrefix()))
+    long.lengthFollowUp = once(async () => {
+      if (!refusedMaybeForLength(await long.probe())) return undefined
+      const sameSize = await postCategory(sameSizeKey(long.case.key), JSON.stringify(sameSizeAscii(recordPrefix(), await long.sent())), VALID_AUTHORIZATION)
+      if (!refusedMaybeForLength(sameSize)) return { sameSize }
+      return { sameSize, short: await postCategory(shortCase.key, createText(shortCase, await shortSent(), runContext().seed), VALID_AUTHORIZATION) }
+    })
+    creates.push({
+      case: shortCase,
+      label: post(shortCase.label),
+      sent: shortSent,
+      probe: once(async () => {
+        const followUp = await long.lengthFollowUp!()
+        if (followUp?.short) return followUp.short
+        throw new NotApplicable(`not sent: ${followUp ? 'plain ASCII of the same sizes was accepted, so the long values were not refused for length' : 'the long values were accepted'}`)
+      }),
+      shortOf: { long, floor },
+    })
+  }
 
   const refusals: RefusalProbe[] = []
   for (const c of INVALID_BODIES) {

@@ -1,5 +1,6 @@
 /** The newcomer's run: no arguments, the embedded reference server, every rule passed, exit 0. */
 import { afterAll, describe, expect, test } from 'vitest'
+import { namePrefix } from '../../lib/result/run-result.ts'
 import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
 import { VALID_CREATES } from '../../suites/cases/valid-creates.ts'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
@@ -39,6 +40,6 @@ describe('npm run conform with no arguments', () => {
   test('ledgers every record it created, each named after the run', () => {
     const { ledger, runId } = run.results!
     expect(ledger.length).toBe(VALID_CREATES.length)
-    for (const entry of ledger) expect(entry.name.trim().startsWith(`conform-${runId}-`)).toBe(true)
+    for (const entry of ledger) expect(entry.name.trim().startsWith(`${namePrefix(runId)}-`)).toBe(true)
   })
 })

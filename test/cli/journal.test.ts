@@ -53,9 +53,13 @@ describe('the journal against a server that counts what it receives', () => {
     expect(server.store.length).toBeGreaterThan(0)
     expectJournalIsTheWire(run, server)
     const creating = POST_PROBES.filter((p) => p.creates).length
+    const followUps = POST_PROBES.filter((p) => p.followUp).length
     expect(run.stdout.split('\n')).toContain(
-      `Writes: at most ${POST_PROBES.length} POSTs, creating ${creating} records on a conforming server; the other ${POST_PROBES.length - creating} create one only on a server that wrongly accepts them. The interface has no delete.`,
+      `Writes: at most ${POST_PROBES.length} POSTs, creating ${creating} records on a conforming server; ${POST_PROBES.length - creating - followUps} create one only on a server that wrongly accepts them; ` +
+        `${followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${followUps / 2} more records). The interface has no delete.`,
     )
+    // the reference server limits no length: none of them went out
+    expect(run.results!.journal!.filter((e) => POST_PROBES.some((p) => p.followUp && p.key === e.probe))).toEqual([])
   }, RUN_TIMEOUT_MS)
 
   test('--rule with a rule that needs no POST: none is sent, and the first lines say so', async () => {
@@ -76,10 +80,13 @@ describe('the journal against a server that counts what it receives', () => {
     const { server, run } = await runAgainst(undefined, '--rule', 'create-returns-201')
     expect(run.code, run.stdout + run.stderr).toBe(0)
     const creates = POST_PROBES.filter((p) => p.creates).length
+    const followUps = POST_PROBES.filter((p) => p.followUp && p.serves.includes('create-returns-201')).length
     expect(posts(server)).toHaveLength(creates)
     expect(server.store).toHaveLength(creates)
     expectJournalIsTheWire(run, server)
-    expect(run.stdout.split('\n')).toContain(`Writes: at most ${creates} POSTs, creating ${creates} records on a conforming server. The interface has no delete.`)
+    expect(run.stdout.split('\n')).toContain(
+      `Writes: at most ${creates + followUps} POSTs, creating ${creates} records on a conforming server; ${followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${followUps / 2} more records). The interface has no delete.`,
+    )
   }, RUN_TIMEOUT_MS)
 
   test('--rule and --max-writes against a server that stores what it should refuse: the ledger has every record it stored', async () => {

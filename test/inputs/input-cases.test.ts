@@ -10,10 +10,10 @@ import { CREDENTIAL_CASES, unauthenticatedCreateKey } from '../../suites/cases/c
 import { INVALID_BODIES } from '../../suites/cases/invalid-bodies.ts'
 import { MALFORMED_BODIES } from '../../suites/cases/malformed-json.ts'
 import { clientId, createText, VALID_CREATES } from '../../suites/cases/valid-creates.ts'
-import { POST_PROBE_ORDER, POST_PROBES } from '../../suites/cases/write-order.ts'
+import { POST_PROBE_ORDER, POST_PROBES, sameSizeKey, shortFormKey } from '../../suites/cases/write-order.ts'
 import { carriesMarker, newCategorySchema, wrongTypeBody, wrongTypeCases } from '../../suites/cases/wrong-types.ts'
 
-const PREFIX = 'conform-20260101-0000-abcd'
+const PREFIX = 'cf-ab12c'
 const strictJson = (body: string | Uint8Array) => JSON.parse(typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body)) as unknown
 
 describe('valid creates', () => {
@@ -97,6 +97,7 @@ describe('write order', () => {
     const cases = [
       ...[...VALID_CREATES, ...MALFORMED_BODIES, ...wrongTypeCases(), ...INVALID_BODIES].map((c) => c.key),
       ...CREDENTIAL_CASES.filter((c) => !c.readsOnly).map((c) => unauthenticatedCreateKey(c.key)),
+      ...VALID_CREATES.filter((c) => c.shortForm).flatMap((c) => [sameSizeKey(c.key), shortFormKey(c.key)]),
     ]
     expect([...POST_PROBE_ORDER].sort()).toEqual(cases.sort())
   })

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
+import { namePrefix } from '../../lib/result/run-result.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 
 const KEY = `seed-${randomBytes(12).toString('hex')}`
@@ -41,7 +42,7 @@ describe('--seed', () => {
     expect(result.code, result.stdout + result.stderr).toBe(0)
     const runId = result.results!.runId
     // arrival order is the network's; the set of bodies is the run's
-    return { bodies: bodies.map((b) => b.replaceAll(runId, 'RUN')).sort(), run: result }
+    return { bodies: bodies.map((b) => b.replaceAll(runId, 'RUN').replaceAll(namePrefix(runId), 'RUN')).sort(), run: result }
   }
 
   test('the same seed sends the same bodies; another seed other generated values; every report names it', async () => {

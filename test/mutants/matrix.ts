@@ -169,11 +169,12 @@ export function formatScore(report: MatrixReport): string {
   return `Kill matrix: ${score.caught}/${score.mutations} mutations caught, ${score.passed}/${score.variants} conforming variants passed`
 }
 
-// run ids (conform-20261121-0844-9d43-…) differ from run to run, and so do the ids a server gives
+// name prefixes (cf-k3x9q-…) and run ids differ from run to run, and so do the ids a server gives
 // creates sent at once (in the order they arrive); the table should not
 const cell = (text: string) =>
   text
-    .replace(/conform-\d{8}-\d{4}-[0-9a-f]{4}/g, 'conform-RUN')
+    .replace(/\bcf-[0-9a-z]{5}\b/g, 'cf-RUN')
+    .replace(/conform-\d{8}-\d{4}-[0-9a-z]{5}/g, 'conform-RUN')
     .replace(/\bcategory \d+\b/g, 'category ID')
     .replaceAll('|', '\\|')
     .replaceAll('\n', ' ')

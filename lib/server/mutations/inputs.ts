@@ -6,6 +6,7 @@
  */
 import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
 import { errorReply, isInvalidBody, isPlainObject, type Mutation } from '../server-cases.ts'
+import { columnLimits } from '../variants/inputs.ts'
 
 /** A parser that falls back to `lenient` when JSON.parse refuses the text. */
 const lenientParser = (lenient: (text: string) => unknown): Pick<Behaviour, 'parseBody'> => ({
@@ -96,7 +97,46 @@ const concatenated = (r: { id: bigint; name: string; description?: string }) =>
 const INVALID_JSON = { breaks: 'create-rejects-invalid-json', code: 'UNEXPECTED_STATUS' } as const
 const CHANGED = { breaks: 'create-echoes-fields', code: 'FIELD_CHANGED' } as const
 
+/** A column of `limit` characters for names (and 32 for descriptions), plus a refusal of `refuses` as an invalid value: a short column must not hide it (§8). */
+const limitedAndRefusing = (limit: number, refuses: RegExp, why: string): Pick<Mutation, 'behaviour'>['behaviour'] => ({
+  validate(body) {
+    const problem = columnLimits(limit, Math.max(32, limit * 2)).validate!(body)
+    if (problem !== null) return problem
+    return Object.values(body as Record<string, unknown>).some((v) => typeof v === 'string' && refuses.test(v)) ? why : null
+  },
+})
+
 export const INPUT_MUTATIONS: readonly Mutation[] = [
+  {
+    name: 'name-limit-32-refuses-non-ascii',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a VARCHAR(32) name whose column is Latin-1: every non-ASCII name is refused with 400, hidden behind the length limit unless the class comes again short',
+    behaviour: limitedAndRefusing(32, /[^\x00-\x7f]/, 'Incorrect string value'),
+  },
+  {
+    name: 'name-limit-16-refuses-quotes',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a VARCHAR(16) name behind a WAF rule that refuses quotes and angle brackets as "SQL injection" with 400',
+    behaviour: limitedAndRefusing(16, /['"<>]/, 'request blocked: suspicious characters'),
+  },
+  {
+    name: 'refuses-quotes-without-limit',
+    breaks: 'create-returns-201',
+    code: 'REFUSED_FOR_CONTENT',
+    description: 'a WAF rule refuses quotes and angle brackets in any field with 400, though the values are valid strings',
+    behaviour: {
+      validate: (body) =>
+        conformingBehaviour.validate(body) ?? (Object.values(body as Record<string, unknown>).some((v) => typeof v === 'string' && /['"<>]/.test(v)) ? 'request blocked' : null),
+    },
+  },
+  {
+    name: 'names-cut-at-32',
+    ...CHANGED,
+    description: 'a VARCHAR(32) name in a MySQL without strict mode: longer names are cut to 32 characters and the create answers 201 with what was stored',
+    behaviour: storedAs((text, field) => (field === 'name' ? [...text].slice(0, 32).join('') : text)),
+  },
   // the malformed-JSON corpus (suites/cases/malformed-json.ts)
   {
     name: 'json5-parser',
@@ -167,7 +207,7 @@ export const INPUT_MUTATIONS: readonly Mutation[] = [
   {
     name: 'refuses-control-characters-with-400',
     breaks: 'create-returns-201',
-    code: 'UNEXPECTED_STATUS',
+    code: 'REFUSED_FOR_CONTENT',
     description: 'a string holding a control character (U+0001 to U+001F) is refused with 400 as "unsafe", although JSON carries it escaped and it is a valid value',
     behaviour: {
       validate: (body) =>
@@ -212,7 +252,7 @@ export const INPUT_MUTATIONS: readonly Mutation[] = [
   {
     name: 'astral-characters-refused',
     breaks: 'create-returns-201',
-    code: 'UNEXPECTED_STATUS',
+    code: 'REFUSED_FOR_CONTENT',
     description: 'text with a character beyond U+FFFF (an emoji) is refused with 400, as by MySQL utf8mb3 ("Incorrect string value")',
     behaviour: {
       validate: (body) =>

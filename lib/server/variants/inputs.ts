@@ -10,10 +10,48 @@ const MAX_NAME = 255
 const MAX_DESCRIPTION = 1_000
 const MAX_BODY_BYTES = 4_096
 
+/**
+ * Columns of a fixed size, as real tables have them: longer values refused with 400 and an Error
+ * record. `count` is how the column measures (MySQL and PostgreSQL count characters, Oracle's
+ * VARCHAR2 counts UTF-8 bytes by default, Java and .NET validators count UTF-16 code units).
+ */
+export function columnLimits(name: number, description: number, count: 'characters' | 'bytes' | 'utf16' = 'characters'): Pick<Variant, 'behaviour'>['behaviour'] {
+  const size = (text: string) => (count === 'bytes' ? Buffer.byteLength(text) : count === 'utf16' ? text.length : [...text].length)
+  return {
+    validate(body) {
+      const problem = conformingBehaviour.validate(body)
+      if (problem !== null) return problem
+      const fields = body as { name: string; description?: string }
+      if (size(fields.name) > name) return `value too long for column NAME (maximum: ${name})`
+      return size(fields.description ?? '') > description ? `value too long for column DESCRIPTION (maximum: ${description})` : null
+    },
+  }
+}
+
 const holdsNul = (body: unknown) =>
   body !== null && typeof body === 'object' && Object.values(body as object).some((v) => typeof v === 'string' && v.includes('\u0000'))
 
 export const INPUT_VARIANTS: readonly Variant[] = [
+  {
+    name: 'name-limit-16',
+    description: 'a VARCHAR(16) name and a VARCHAR(32) description: longer values are refused with 400 and an Error record (lengths are not shown, §8)',
+    behaviour: columnLimits(16, 32),
+  },
+  {
+    name: 'name-limit-32',
+    description: 'a VARCHAR(32) name and a VARCHAR(255) description (MySQL counts characters): longer values are refused with 400',
+    behaviour: columnLimits(32, 255),
+  },
+  {
+    name: 'name-limit-64-bytes',
+    description: "Oracle's VARCHAR2(64) name and VARCHAR2(100) description count UTF-8 bytes: a 22-character name of emoji is already too long",
+    behaviour: columnLimits(64, 100, 'bytes'),
+  },
+  {
+    name: 'name-limit-50-utf16',
+    description: 'a Java validator, @Size(max = 50) on the name and 200 on the description, counts UTF-16 code units (an emoji is two)',
+    behaviour: columnLimits(50, 200, 'utf16'),
+  },
   {
     name: 'refuses-long-strings',
     description: `a name over ${MAX_NAME} characters or a description over ${MAX_DESCRIPTION} is refused with 400 and an Error record (lengths are not shown, §8)`,
