@@ -3,6 +3,7 @@ import type { HttpResult } from '../http/client.ts'
 import { exactIntegerTextAt, numberText } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { jsonBodyOf } from './response.ts'
+import { conformingBody } from './schema.ts'
 
 export interface NewCategory {
   name: string
@@ -127,9 +128,11 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
   }
   for (const { sent, record } of created) {
     const id = idOf(record)
-    // §1 rule 1: one create, one category (names carry the run id, so no one else made another)
-    const sameName = list.filter((r) => r.name === sent.name)
-    if (sameName.length > 1) {
+    // §1 rule 1: one create, one category (names carry the run id, so no one else made another;
+    // an empty or repeated name is told apart by its description, which then carries it)
+    const same = (r: { name?: unknown; description?: unknown }) => r.name === sent.name && r.description === sent.description
+    const sameName = list.filter(same)
+    if (sameName.length > created.filter((c) => same(c.sent)).length) {
       fail(
         {
           code: 'DUPLICATE_CREATE',
@@ -220,4 +223,24 @@ function idValue(record: CategoryRecord): bigint | number {
 export function recordsHolding(list: CategoryRecord[], marker: string): CategoryRecord[] {
   const holds = (value: unknown) => typeof value === 'string' && value.includes(marker)
   return list.filter((record) => holds(record.name) || holds(record.description))
+}
+
+/**
+ * §2: ids are assigned on creation. A create answered 201 after an earlier one with the same name
+ * must be a new record, not the earlier one returned again (an "upsert"): its id differs.
+ */
+export function expectNewRecord(result: HttpResult, earlier: HttpResult): void {
+  const id = exactIntegerTextAt(conformingBody(result, 'Category', 'create-returns-category'), 'id')
+  const earlierId = exactIntegerTextAt(conformingBody(earlier, 'Category', 'create-returns-category'), 'id')
+  if (id === null || id !== earlierId) return
+  fail(
+    {
+      code: 'DUPLICATE_ID',
+      message: `a create that repeated a name was answered 201 with the first record's id (${id}): the service returned the existing record instead of creating one (§2: ids are assigned on creation)`,
+      expected: 'a new record with an id of its own, or a refusal (409, or 400 with an Error record)',
+      actual: `id ${id}, the id of the earlier create with this name`,
+    },
+    result.exchange,
+    earlier.exchange,
+  )
 }

@@ -34,6 +34,14 @@ export interface ValidCreate extends WritePriority {
    * service limits lengths (§8), and the class must still reach it within what it accepts.
    */
   shortForm?: (prefix: string) => NewCategory
+  /**
+   * The key of an earlier create whose name this one sends again (with another description), once
+   * that one was answered: uniqueness of names is not shown, so a refusal is allowed (`refusals`),
+   * but a 201 is a new record (§2: ids are assigned on creation) carrying what was sent (§4.2 rule 2).
+   */
+  repeats?: string
+  /** The refusals `mayRefuse` allows; default 400 and 413. */
+  refusals?: readonly number[]
 }
 
 /**
@@ -61,6 +69,9 @@ const CONTROL_CHARACTERS = Array.from({ length: 0x1f }, (_, code) => String.from
 export function clientId(seed: number): string {
   return (2n ** 40n + (BigInt('0x' + createHash('sha256').update(String(seed)).digest('hex').slice(0, 13)) % (2n ** 52n - 2n ** 40n))).toString()
 }
+
+/** The name of the name-only create, which create-repeated-name sends again. */
+const plainName = (prefix: string) => `${prefix}-plain`
 
 /** `length` characters that start with `head` and end in a marker, so a cut anywhere shows. */
 export function textOfLength(head: string, length: number): string {
@@ -111,13 +122,30 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     mayRefuse: LENGTH_REASON,
     shortForm: (p) => ({ name: ` ${p}-s `, description: '\u00a0 a  b\u2003c\u3000\u200bd e\u0301' }),
   },
-  { key: 'create-name-only', label: 'name only', body: (p) => ({ name: `${p}-plain` }) },
+  { key: 'create-name-only', label: 'name only', body: (p) => ({ name: plainName(p) }) },
+  {
+    key: 'create-repeated-name',
+    label: 'the name of the name-only create again, with a description, once that one was answered',
+    body: (p) => ({ name: plainName(p), description: `${p}-repeated` }),
+    repeats: 'create-name-only',
+    mayRefuse: 'uniqueness of names is not shown: a service may refuse a repeated name (409, or 400 with an Error record)',
+    refusals: [400, 409],
+  },
   {
     key: 'create-empty-description',
     label: 'an empty description',
     // Go's omitempty and Oracle's '' = NULL lose it on the way out; a 201 must carry it back
     body: (p) => ({ name: `${p}-empty`, description: '' }),
     mayRefuse: 'an empty string may be an invalid value for the service (§4.2 rule 1), as an empty name may be',
+  },
+  {
+    key: 'create-empty-name',
+    label: 'an empty name',
+    // what happens to an empty name is the service's choice (§4.2 rule 1 may call it invalid); a
+    // server fault is not (a 5xx is no answer to a request that gets 201 or 400). The description
+    // carries the prefix, so the record stays findable.
+    body: (p) => ({ name: '', description: `${p}-empty-name` }),
+    mayRefuse: 'an empty name may be an invalid value for the service (§4.2 rule 1)',
   },
   {
     key: 'create-sends-id',

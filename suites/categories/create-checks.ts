@@ -3,7 +3,7 @@
  * unchanged, plus an int64 id. A body with a long string may be refused instead (§8 shows no
  * maximum length): with 400 and an Error record (§7), or 413, a status §7 does not show.
  */
-import { expectEchoedFields, expectServiceAssignedId, type CategoryRecord } from '../../lib/checks/category.ts'
+import { expectEchoedFields, expectNewRecord, expectServiceAssignedId, type CategoryRecord } from '../../lib/checks/category.ts'
 import { describeStatus, expectJsonContentType, expectStatus, requireStatus, responseOf } from '../../lib/checks/response.ts'
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import { fail, NotApplicable } from '../../lib/checks/failure.ts'
@@ -77,15 +77,16 @@ export function createChecks(creates: readonly CreateProbe[]): void {
     if (c.shortOf) shortFormCheck(c, c.shortOf)
     else if (c.lengthFollowUp) refusedForLengthCheck(c)
     else if (refusable) {
-      check('create-returns-201', `${c.label} → 201, or 400 or 413 because ${refusable}`, async (t) => {
+      const refusals = c.case.refusals ?? LENGTH_REFUSALS
+      check('create-returns-201', `${c.label} → 201, or ${refusals.join(' or ')} because ${refusable}`, async (t) => {
         const result = await t.use(c.probe)
         const { status } = responseOf(result)
-        if (status === 201 || LENGTH_REFUSALS.includes(status)) return
+        if (status === 201 || refusals.includes(status)) return
         fail(
           {
             code: 'UNEXPECTED_STATUS',
-            message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal: 400, 413)`,
-            expected: `status 201, or ${LENGTH_REFUSALS.join(' or ')} because ${refusable}`,
+            message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal: ${refusals.join(', ')})`,
+            expected: `status 201, or ${refusals.join(' or ')} because ${refusable}`,
             actual: `status ${describeStatus(responseOf(result))}`,
           },
           result.exchange,
@@ -97,7 +98,8 @@ export function createChecks(creates: readonly CreateProbe[]): void {
       })
     }
     if (refusable) {
-      // conditional claims: they judge a refusal, and hold when there is none
+      // conditional claims: they judge a refusal, and hold when there is none (a 409 is a status
+      // §7 does not show: its body is not judged)
       check('error-body-is-error-record', `${c.label} → if refused with 400, the body is an Error record`, async (t) => {
         const result = await t.use(c.probe)
         if (responseOf(result).status === 400) expectErrorRecord(result)
@@ -105,6 +107,17 @@ export function createChecks(creates: readonly CreateProbe[]): void {
       check('error-status-matches-http', `${c.label} → if refused with 400, Error.status is 400`, async (t) => {
         const result = await t.use(c.probe)
         if (responseOf(result).status === 400) expectErrorStatusMatches(result)
+      })
+    }
+    const repeated = c.case.repeats
+    if (repeated) {
+      check('ids-unique', `${c.label} → if created, a new record: its id is not the first one's`, async (t) => {
+        const result = await t.use(c.probe)
+        if (result.exchange.response?.status !== 201) throw new NotApplicable(`not verified: the repeated name was refused (${describeStatus(responseOf(result))}), as a service may`)
+        const first = creates.find((other) => other.case.key === repeated) as CreateProbe
+        const earlier = await t.use(first.probe)
+        if (earlier.exchange.response?.status !== 201) throw new NotApplicable('not verified: the first create with this name was not answered 201')
+        expectNewRecord(result, earlier)
       })
     }
     check('create-returns-category', `${c.label} → a Category record with an int64 id`, async (t) => {

@@ -88,6 +88,12 @@ export function categoryProbes(): CategoryProbes {
     const sent = once(async () => c.body(recordPrefix()))
     return { case: c, label: post(c.label), sent, probe: once(async () => postCategory(c.key, createText(c, await sent(), runContext().seed), VALID_AUTHORIZATION)) }
   })
+  // a name sent again goes out once the first create with it was answered, whatever it got
+  for (const again of creates.filter((c) => c.case.repeats)) {
+    const first = creates.find((c) => c.case.key === again.case.repeats) as CreateProbe
+    const send = again.probe
+    again.probe = once(async () => (await Promise.allSettled([first.probe()]), send()))
+  }
   // §8: a create refused for length, then plain ASCII of its sizes refused too, is sent again in
   // its short form, so that the class of strings it carries still reaches the service
   const floor = creates[0] as CreateProbe

@@ -1,11 +1,42 @@
 /** Mutations of §4.2 createCategory with valid bodies: 201, a Category record with every field sent; ids unique (§2); every created category listed afterwards (§4.1). */
 import { conformingBehaviour, type StoredCategory } from '../reference-server.ts'
-import { recordWithRawId, seedCategories, type Mutation } from '../server-cases.ts'
+import { errorReply, isPlainObject, recordWithRawId, seedCategories, type Mutation } from '../server-cases.ts'
 
 const withoutDescription = ({ description: _dropped, ...rest }: StoredCategory) => rest
 const omitEmptyDescription = (record: StoredCategory) => (record.description === '' ? withoutDescription(record) : record)
 
+const namedAs = (request: { body?: unknown }) => (isPlainObject(request.body) && typeof request.body.name === 'string' ? request.body.name : undefined)
+
 export const CREATE_MUTATIONS: readonly Mutation[] = [
+  {
+    name: 'server-fault-on-empty-name',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a create with an empty name crashes the handler (500), where the service may create the record or refuse it with 400',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'createCategory' || namedAs(request) !== '') return reply
+        if (reply.status === 201) store.pop()
+        return errorReply(500, 'internal', "Cannot read properties of undefined (reading 'trim')")
+      },
+    },
+  },
+  {
+    name: 'upsert-by-name',
+    breaks: 'ids-unique',
+    code: 'DUPLICATE_ID',
+    description: 'a create whose name exists answers 201 with the existing record (its old id and description) instead of a new one: an upsert',
+    behaviour: {
+      finish: (reply, request, store) => {
+        const name = namedAs(request)
+        if (request.operation !== 'createCategory' || reply.status !== 201 || name === undefined) return reply
+        const existing = store.slice(0, -1).find((r) => r.name === name)
+        if (!existing) return reply
+        store.pop()
+        return { ...reply, body: existing }
+      },
+    },
+  },
   // §4.2 create answers 201
   {
     name: 'create-answers-200',
@@ -24,7 +55,7 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
   {
     name: 'non-ascii-name-rejected',
     breaks: 'create-returns-201',
-    code: 'UNEXPECTED_STATUS',
+    code: 'REFUSED_FOR_CONTENT',
     description: 'a name outside ASCII (Ñandú 🐇) is refused with 400, as by a Latin-1 database column',
     behaviour: {
       validate: (body) =>

@@ -31,7 +31,38 @@ export function columnLimits(name: number, description: number, count: 'characte
 const holdsNul = (body: unknown) =>
   body !== null && typeof body === 'object' && Object.values(body as object).some((v) => typeof v === 'string' && v.includes('\u0000'))
 
+const nameOf = (body: unknown) => (body !== null && typeof body === 'object' && typeof (body as { name?: unknown }).name === 'string' ? (body as { name: string }).name : undefined)
+
 export const INPUT_VARIANTS: readonly Variant[] = [
+  {
+    name: 'empty-name-refused-400',
+    description: 'an empty name is an invalid value for this service: refused with 400 and an Error record (§4.2 rule 1)',
+    behaviour: { validate: (body) => conformingBehaviour.validate(body) ?? (nameOf(body) === '' ? 'name must not be empty' : null) },
+  },
+  {
+    name: 'repeated-names-refused-409',
+    description: 'names are unique (a UNIQUE index): a create whose name exists is refused with 409 Conflict and an Error record (uniqueness is not shown)',
+    behaviour: {
+      finish: (reply, request, store) => {
+        const name = nameOf(request.body)
+        if (request.operation !== 'createCategory' || reply.status !== 201 || !store.slice(0, -1).some((r) => r.name === name)) return reply
+        store.pop()
+        return errorReply(409, 'conflict', 'a category with this name exists')
+      },
+    },
+  },
+  {
+    name: 'repeated-names-refused-400',
+    description: 'names are unique, and a repeated one is refused with 400 and an Error record, as an invalid value',
+    behaviour: {
+      finish: (reply, request, store) => {
+        const name = nameOf(request.body)
+        if (request.operation !== 'createCategory' || reply.status !== 201 || !store.slice(0, -1).some((r) => r.name === name)) return reply
+        store.pop()
+        return errorReply(400, 'duplicate_name', 'name is taken')
+      },
+    },
+  },
   {
     name: 'name-limit-16',
     description: 'a VARCHAR(16) name and a VARCHAR(32) description: longer values are refused with 400 and an Error record (lengths are not shown, §8)',
