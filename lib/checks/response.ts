@@ -9,7 +9,7 @@ export function describeStatus(response: RecordedResponse): string {
   const location = response.status >= 300 && response.status < 400 ? response.headers.location : undefined
   const redirect = location !== undefined ? ` redirecting to ${location} (redirects are not followed)` : ''
   // §7 shows no 5xx: a server fault is never the answer to a request the document says gets 201, 400 or 401
-  const fault = response.status >= 500 ? ' (a server fault: the document gives this request 201, 400 or 401, never a 5xx)' : ''
+  const fault = response.status >= 500 ? ' (a server fault, which the document gives no request it describes)' : ''
   return `${response.status}${redirect}${fault}`
 }
 

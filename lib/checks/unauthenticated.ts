@@ -24,10 +24,39 @@ export function expectListNotServedWithoutKey(result: HttpResult): void {
   if (body.length === 0) throw new NotApplicable(`answered ${describeStatus(response)} with an empty array, which shows no category: not judged`)
   fail(
     {
-      code: 'UNEXPECTED_STATUS',
-      message: `${result.exchange.request.method} answered ${describeStatus(response)} with the category list (${body.length} records) to a request without a valid key, expected 401`,
+      code: 'SERVED_WITHOUT_KEY',
+      message: `${result.exchange.request.method} ${pathOf(result)} answered ${describeStatus(response)} with the category list (${body.length} records) to a request without a valid key, expected 401`,
       expected: 'status 401, or any answer that does not serve the list',
       actual: `status ${describeStatus(response)} and an array of ${body.length} Category records`,
+    },
+    result.exchange,
+  )
+}
+
+/** The path as it went on the wire, below the origin: the evidence of which form was served. */
+const pathOf = (result: HttpResult) => result.exchange.request.url.replace(/^[a-z]+:\/\/[^/]+/i, '')
+
+/**
+ * A form of the path of GET /pets/{petId} or GET /store/orders (§1 rule 2, §5.1): their shapes are
+ * not shown (§4.3), so any JSON served with a 2xx to a request without a key is the operation's
+ * answer, given to anyone. Everything else is free: 401, 403, 404, a redirect, an HTML page of a
+ * catch-all route (a single-page app or a gateway in front).
+ */
+export function expectOperationNotServedWithoutKey(result: HttpResult, operation: string): void {
+  const response = result.exchange.response
+  if (!response) throw new NotApplicable(`no response to judge: ${result.exchange.error?.message ?? 'transport error'}`)
+  if (response.status < 200 || response.status > 299) return
+  try {
+    jsonBodyOf(result)
+  } catch {
+    return // not JSON: an HTML page or other content of a route that is not the operation
+  }
+  fail(
+    {
+      code: 'SERVED_WITHOUT_KEY',
+      message: `GET ${pathOf(result)} answered ${describeStatus(response)} with JSON to a request without a valid key: a router took it for ${operation}, which ran unauthenticated`,
+      expected: 'status 401, or any answer that is not the operation\'s (404, 403, a redirect, an HTML page)',
+      actual: `status ${describeStatus(response)} and a JSON body`,
     },
     result.exchange,
   )

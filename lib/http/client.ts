@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici'
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici'
 import { contentCodings, decodeUtf8 } from './body-reader.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, unsendableHeader, type Exchange, type RecordedRequest } from './exchange.ts'
@@ -139,6 +139,15 @@ export class HttpClient {
     this.dispatcher = agent.compose(watchWrites)
   }
 
+  private get origin(): string {
+    return new URL(this.options.baseUrl).origin
+  }
+
+  /** The base URL's path without its trailing slash: request paths are appended to it. */
+  private get basePath(): string {
+    return new URL(this.options.baseUrl).pathname.replace(/\/+$/, '')
+  }
+
   url(path: string): string {
     return this.options.baseUrl.replace(/\/+$/, '') + path
   }
@@ -237,14 +246,16 @@ export class HttpClient {
           timer = setTimeout(() => timeout.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')), this.options.timeoutMs)
         },
       }
-      const pending = request(recorded.url, {
+      // origin and path apart: the path goes out as written, dot segments included (a URL would resolve them)
+      const pending = this.dispatcher.request({
+        origin: this.origin,
+        path: this.basePath + options.path,
         method: options.method,
         headers: wireHeaders,
         body: options.body,
-        dispatcher: this.dispatcher,
         signal,
         opaque: watch,
-        // undici's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
+        // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
       })
       const response = await pending
       const headers: Record<string, string> = {}

@@ -32,7 +32,9 @@ function ansiCQuoted(bytes: Uint8Array): string {
 }
 
 export function toCurl(request: RecordedRequest): string {
-  const words = ['curl', '-i', '-X', request.method, singleQuoted(request.url)]
+  // a dot segment is sent as it is (a router may resolve it after its guard did not): so does curl with --path-as-is
+  const asIs = /\/\.\.?(\/|$)/.test(new URL(request.url).pathname) || /\/\.\.?(\/|$)/.test(request.url.replace(/^[a-z]+:\/\/[^/]+/i, '')) ? ['--path-as-is'] : []
+  const words = ['curl', '-i', ...asIs, '-X', request.method, singleQuoted(request.url)]
   for (const [name, value] of Object.entries(request.headers)) {
     const header = `${name}: ${value}`
     words.push('-H', KEY_STAND_INS.some((s) => header.includes(s.placeholder)) ? withKeyReference(header) : singleQuoted(header))

@@ -6,6 +6,7 @@
  * at least two mutations. One file per area of the interface, in lib/server/mutations/.
  */
 import { AUTHENTICATION_MUTATIONS } from './mutations/authentication.ts'
+import { ROUTING_MUTATIONS } from './mutations/routing.ts'
 import { CREATE_MUTATIONS } from './mutations/create.ts'
 import { ERROR_MUTATIONS } from './mutations/errors.ts'
 import { INPUT_MUTATIONS } from './mutations/inputs.ts'
@@ -22,6 +23,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...CREATE_MUTATIONS,
   ...VALIDATION_MUTATIONS,
   ...AUTHENTICATION_MUTATIONS,
+  ...ROUTING_MUTATIONS,
   ...ERROR_MUTATIONS,
   ...VERSIONING_MUTATIONS,
   ...INPUT_MUTATIONS,

@@ -59,6 +59,12 @@ export interface Behaviour {
   listBody(store: StoredCategory[]): unknown
   /** The created record as it is answered. */
   createdBody(record: StoredCategory): unknown
+  /**
+   * How the router reads a request's path below the base path, as sent (dot segments and escapes
+   * unresolved), and whether the key check sees the request: the default routes the path resolved
+   * as a URL and always checks the key. A mutation makes the router more lenient than the guard.
+   */
+  routePath?(raw: string): { path: string; guarded: boolean }
   /** The Error record for a status. */
   errorBody(status: number, code: string, message: string): unknown
   /**
@@ -171,12 +177,14 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       accept: req.headers.accept,
     }
     if (!url.pathname.startsWith(basePath + '/')) return { info, reply: error(404, 'not_found', `no resource at ${url.pathname}`) }
-    const path = url.pathname.slice(basePath.length)
+    const raw = (req.url ?? '/').replace(/[?#].*$/, '')
+    const routed = behaviour.routePath && raw.startsWith(basePath + '/') ? behaviour.routePath(raw.slice(basePath.length)) : { path: url.pathname.slice(basePath.length), guarded: true }
+    const path = routed.path
     const route = routeOf(info.method, path)
     if (route === 'method-not-allowed') return { info, reply: error(405, 'method_not_allowed', `${info.method} is not allowed on ${path}`) }
     if (route === undefined) return { info, reply: error(404, 'not_found', `no resource at ${path}`) }
     info.operation = route
-    if (!behaviour.authorize(req.headers.authorization, options.apiKey, route)) {
+    if (routed.guarded && !behaviour.authorize(req.headers.authorization, options.apiKey, route)) {
       return { info, reply: error(401, 'unauthorized', 'The API key is missing or invalid.') }
     }
     switch (route) {

@@ -8,6 +8,7 @@ import { INT64_MAX, INT64_MIN } from '../json/exact-json.ts'
 import { conformingBehaviour, type Reply, type StoredCategory } from './reference-server.ts'
 import { INPUT_VARIANTS } from './variants/inputs.ts'
 import { TRANSPORT_VARIANTS } from './variants/transport.ts'
+import { ROUTING_VARIANTS } from './variants/routing.ts'
 import { errorReply, isPlainObject, recordWithRawId, seedCategories, type Variant } from './server-cases.ts'
 
 export type { Variant } from './server-cases.ts'
@@ -300,4 +301,5 @@ export const VARIANTS: readonly Variant[] = [
   },
   ...INPUT_VARIANTS,
   ...TRANSPORT_VARIANTS,
+  ...ROUTING_VARIANTS,
 ]

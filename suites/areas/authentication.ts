@@ -4,12 +4,13 @@
  * whether a refused create was stored.
  */
 import { NotApplicable } from '../../lib/checks/failure.ts'
-import { expectListNotServedWithoutKey } from '../../lib/checks/unauthenticated.ts'
+import { expectOperationNotServedWithoutKey } from '../../lib/checks/unauthenticated.ts'
 import { check, once } from '../../lib/suite-kit/check.ts'
 import { documentedErrorChecks } from '../../lib/suite-kit/documented-error.ts'
 import { httpClient, runContext } from '../../lib/suite-kit/run-context.ts'
 import { CREDENTIAL_CASES } from '../cases/credentials.ts'
 import { answeredBeforeAuthentication, OPERATIONS } from '../cases/operations.ts'
+import { PATH_FORMS } from '../cases/path-forms.ts'
 
 for (const operation of OPERATIONS) {
   // the POSTs, and whether what they sent was stored, are suites/areas/categories.ts's
@@ -28,12 +29,16 @@ for (const operation of OPERATIONS) {
   }
 }
 
-// a router that also takes /categories/ for the list, behind a filter that guards only the exact
-// path, serves the list to anyone there (Spring's trailing-slash match): the operation ran unauthenticated
-const trailingSlash = once(() => httpClient().send({ method: 'GET', path: '/categories/' }))
-check('auth-missing-key-401', 'GET /categories/ (a trailing slash) with no Authorization header → not the category list: 401, or a path the service does not serve', async (t) => {
-  expectListNotServedWithoutKey(await t.use(trailingSlash))
-})
+
+// every form of the pets and store paths that a lenient router takes for them, without a key
+// (reads only; the list's forms go after the run's creates, suites/areas/categories.ts)
+for (const form of PATH_FORMS.filter((f) => f.operation !== 'listCategories')) {
+  const probe = once(() => httpClient().send({ method: 'GET', path: form.path }))
+  const operation = OPERATIONS.find((o) => o.operationId === form.operation) as (typeof OPERATIONS)[number]
+  check('auth-missing-key-401', `GET ${form.path} (${form.label}) with no Authorization header → not the answer of ${operation.label}: 401, or a path the service does not serve`, async (t) => {
+    expectOperationNotServedWithoutKey(await t.use(probe), operation.label)
+  })
+}
 
 // the document's clients need not send Accept: curl sends */*, for which a server that negotiates
 // its errors may pick HTML (Rails renders its first format); §4 says every payload is JSON

@@ -9,6 +9,10 @@ import { createChecks } from '../categories/create-checks.ts'
 import { listChecks, stillListedCheck } from '../categories/list-checks.ts'
 import { categoryProbes } from '../categories/probes.ts'
 import { refusalChecks } from '../categories/refusal-checks.ts'
+import { expectListNotServedWithoutKey } from '../../lib/checks/unauthenticated.ts'
+import { check, once } from '../../lib/suite-kit/check.ts'
+import { httpClient } from '../../lib/suite-kit/run-context.ts'
+import { PATH_FORMS } from '../cases/path-forms.ts'
 
 const probes = categoryProbes()
 
@@ -16,3 +20,16 @@ listChecks(probes)
 createChecks(probes.creates)
 refusalChecks(probes)
 stillListedCheck(probes)
+
+// §1 rule 2, §5.1: forms of the list's path a lenient router takes for it, without a key. Sent
+// once the run's creates were answered, so that a list served to anyone has records to show (an
+// empty store's [] shows none, and is not judged)
+for (const form of PATH_FORMS.filter((f) => f.operation === 'listCategories')) {
+  const probe = once(async () => {
+    await probes.lastList().catch(() => undefined)
+    return httpClient().send({ method: 'GET', path: form.path })
+  })
+  check('auth-missing-key-401', `GET ${form.path} (${form.label}) with no Authorization header → not the category list: 401, or a path the service does not serve`, async (t) => {
+    expectListNotServedWithoutKey(await t.use(probe))
+  })
+}

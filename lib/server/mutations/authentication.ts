@@ -130,7 +130,7 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
   {
     name: 'trailing-slash-skips-auth',
     breaks: 'auth-missing-key-401',
-    code: 'UNEXPECTED_STATUS',
+    code: 'SERVED_WITHOUT_KEY',
     description:
       'the security filter protects the exact path /categories while the router also matches /categories/, so the list is served there to anyone ' +
       "(Spring's trailing-slash match behind an exact Spring Security matcher)",

@@ -1,0 +1,31 @@
+/**
+ * Mutations of §1 rule 2 and §5.1 at forms of a path: a router more lenient than the key check in
+ * front of it (which matches the exact path only) serves an operation to anyone at a form of its
+ * path. Each must fail auth-missing-key-401 with SERVED_WITHOUT_KEY (suites/cases/path-forms.ts).
+ */
+import { seedCategories, type Mutation } from '../server-cases.ts'
+
+/** What lenient routers do to a path before they match it; each is one framework's habit. */
+export const LENIENT_ROUTES: readonly { name: string; habit: string; normalise: (path: string) => string }[] = [
+  { name: 'ignores-case', habit: 'matches paths case-insensitively (ASP.NET, Express with caseSensitive off)', normalise: (p) => p.toLowerCase() },
+  { name: 'merges-slashes', habit: 'merges doubled slashes and drops a trailing one (nginx merge_slashes, many routers)', normalise: (p) => p.replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1') },
+  { name: 'resolves-dot-segments', habit: 'resolves dot segments after the key check saw the path as sent', normalise: (p) => new URL(`http://router${p}`).pathname },
+  { name: 'decodes-percent-escapes', habit: 'decodes percent-escapes before matching, the key check compared the raw path', normalise: (p) => decodeURIComponent(p) },
+  { name: 'drops-matrix-parameters', habit: 'drops ";" path parameters before matching (Java servlet containers)', normalise: (p) => p.replace(/;[^/]*/g, '') },
+  { name: 'strips-json-suffix', habit: 'matches /categories.json as /categories (Spring suffix pattern matching, Rails formats)', normalise: (p) => p.replace(/\.json$/, '') },
+]
+
+export const ROUTING_MUTATIONS: readonly Mutation[] = LENIENT_ROUTES.map(({ name, habit, normalise }) => ({
+  name: `router-${name}-skips-auth`,
+  breaks: 'auth-missing-key-401',
+  code: 'SERVED_WITHOUT_KEY',
+  description: `the router ${habit}; the key check guards the exact paths only, so a form of a path reaches the operation without a key`,
+  // a service in use has categories to leak; an empty store's [] shows none (lib/checks/unauthenticated.ts)
+  seed: () => seedCategories(2),
+  behaviour: {
+    routePath: (raw) => {
+      const path = normalise(raw)
+      return { path, guarded: path === raw }
+    },
+  },
+}))

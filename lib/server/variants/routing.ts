@@ -1,0 +1,26 @@
+/**
+ * Conforming variants of routing: what a service's router and the front in front of it may do
+ * with forms of a path the interface does not show (suites/cases/path-forms.ts), as long as none
+ * serves an operation without the key.
+ */
+import type { Variant } from '../server-cases.ts'
+import { LENIENT_ROUTES } from '../mutations/routing.ts'
+
+export const ROUTING_VARIANTS: readonly Variant[] = [
+  {
+    name: 'lenient-router-guarded',
+    description:
+      'the router ignores letter case, merges slashes, resolves dot segments, decodes escapes and drops ";" parameters and ".json", and the key is checked after routing, so every form of a path is answered 401 without a key',
+    behaviour: { routePath: (raw) => ({ path: LENIENT_ROUTES.reduce((path, { normalise }) => normalise(path), raw), guarded: true }) },
+  },
+  {
+    name: 'catch-all-html-page',
+    description: 'a single-page app in front answers every path it does not route with 200 and its HTML page (index.html), key or no key',
+    behaviour: {
+      finish: (reply, request) =>
+        request.operation === undefined && reply.status === 404
+          ? { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<!doctype html><html><body><div id="app"></div></body></html>' }
+          : reply,
+    },
+  },
+]
