@@ -36,13 +36,15 @@ export function responseOf(result: HttpResult): RecordedResponse {
   )
 }
 
-export function expectStatus(result: HttpResult, expected: number): void {
+/** `acceptedMeans`: what a 2xx to this request says of the service, and how such a service is usually fixed. */
+export function expectStatus(result: HttpResult, expected: number, acceptedMeans?: string): void {
   const response = responseOf(result)
   if (response.status === expected) return
+  const meaning = acceptedMeans && response.status >= 200 && response.status < 300 ? `: ${acceptedMeans}` : ''
   fail(
     {
       code: 'UNEXPECTED_STATUS',
-      message: `${result.exchange.request.method} answered ${describeStatus(response)}, expected ${expected}`,
+      message: `${result.exchange.request.method} answered ${describeStatus(response)}, expected ${expected}${meaning}`,
       expected: `status ${expected}`,
       actual: `status ${describeStatus(response)}`,
     },

@@ -9,9 +9,10 @@ import { expectJsonContentType, expectStatus, requireStatus } from '../checks/re
 import type { HttpResult } from '../http/client.ts'
 import { check } from './check.ts'
 
-export function documentedErrorChecks(label: string, probe: () => Promise<HttpResult>, statusRule: string, status: 400 | 401): void {
+/** `acceptedMeans`: what a 2xx instead says of the service, and how it is usually fixed (the failure says it). */
+export function documentedErrorChecks(label: string, probe: () => Promise<HttpResult>, statusRule: string, status: 400 | 401, acceptedMeans?: string): void {
   check(statusRule, `${label} → ${status}`, async (t) => {
-    expectStatus(await t.use(probe), status)
+    expectStatus(await t.use(probe), status, acceptedMeans)
   })
   errorRecordChecks(label, probe, statusRule, status)
 }

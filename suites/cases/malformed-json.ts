@@ -20,7 +20,14 @@ export interface MalformedBody extends WritePriority {
    * conforms; then the record must carry the name sent.
    */
   mayAcceptAs?: { name: (prefix: string) => string; why: string }
+  /** What a 201 to it says of the service, and how such a service is usually fixed: failures of nearly every framework's defaults, explained. */
+  acceptedMeans?: string
 }
+
+/** Python's json module (Flask, FastAPI, Django) reads NaN and Infinity by default. */
+const NON_JSON_NUMBER =
+  'the service took a number JSON does not have (RFC 8259 §6), as Python\'s json module does by default (Flask, FastAPI, Django); ' +
+  'it is usually fixed by parsing with json.loads(body, parse_constant=...) set to a function that raises, and answering 400'
 
 /** The name a malformed body carries: the run's prefix and the case key, which the list would show if it were stored. */
 export const malformedMarker = (p: string, key: string) => `${p}-${key}`
@@ -33,8 +40,8 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   { key: 'malformed-single-quotes', label: 'single-quoted strings', body: (p) => `{'name': '${p}-malformed-single-quotes'}` },
   { key: 'malformed-unquoted-key', label: 'an unquoted key', body: (p) => `{name: ${named(p, 'malformed-unquoted-key')}}` },
   { key: 'malformed-comment', label: 'a comment', body: (p) => `{"name": ${named(p, 'malformed-comment')} /* a comment */}` },
-  { key: 'malformed-nan', label: 'NaN as a number', body: (p) => `{"name": ${named(p, 'malformed-nan')}, "rank": NaN}` },
-  { key: 'malformed-infinity', label: 'Infinity as a number', body: (p) => `{"name": ${named(p, 'malformed-infinity')}, "rank": -Infinity}` },
+  { key: 'malformed-nan', label: 'NaN as a number', body: (p) => `{"name": ${named(p, 'malformed-nan')}, "rank": NaN}`, acceptedMeans: NON_JSON_NUMBER },
+  { key: 'malformed-infinity', label: 'Infinity as a number', body: (p) => `{"name": ${named(p, 'malformed-infinity')}, "rank": -Infinity}`, acceptedMeans: NON_JSON_NUMBER },
   { key: 'malformed-leading-zero', label: 'a number with a leading zero', body: (p) => `{"name": ${named(p, 'malformed-leading-zero')}, "rank": 007}` },
   { key: 'malformed-plus-sign', label: 'a number with a plus sign', body: (p) => `{"name": ${named(p, 'malformed-plus-sign')}, "rank": +1}` },
   { key: 'malformed-raw-control', label: 'an unescaped tab and newline inside a string', body: (p) => `{"name": "${p}-malformed-raw-control\tand\nnewline"}` },
@@ -45,6 +52,10 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
     label: 'bytes that are not UTF-8',
     // 0xff never occurs in UTF-8; 0xc3 0x28 is a lead byte without its continuation
     body: (p) => Buffer.concat([Buffer.from(`{"name": "${p}-malformed-not-utf8 `), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('"}')]),
+    acceptedMeans:
+      'the service decoded bytes that are not UTF-8 leniently (most often into U+FFFD, which it then stores as the name sent) instead of refusing them (RFC 8259 §8.1: JSON text is UTF-8), ' +
+      "as Express 5, Fastify 5 and Go's encoding/json do by default; it is usually fixed by a strict UTF-8 decoder before the parser " +
+      "(Node: new TextDecoder('utf-8', { fatal: true }); Go: utf8.Valid; Python: bytes.decode('utf-8')), answering 400 when it throws"
   },
   {
     key: 'malformed-bom',

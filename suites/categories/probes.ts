@@ -56,6 +56,8 @@ export interface RefusalProbe {
   marker?: () => string
   /** A 201 that a conforming server may give instead, with the name it must then carry. */
   mayAcceptAs?: { name: () => string; why: string }
+  /** What a 201 says of the service, and how it is usually fixed (suites/cases/malformed-json.ts). */
+  acceptedMeans?: string
   probe: () => Promise<HttpResult>
 }
 
@@ -137,6 +139,7 @@ export function categoryProbes(): CategoryProbes {
       status: 400,
       marker: () => malformedMarker(recordPrefix(), c.key),
       ...(c.mayAcceptAs ? { mayAcceptAs: { name: () => c.mayAcceptAs!.name(recordPrefix()), why: c.mayAcceptAs.why } } : {}),
+      ...(c.acceptedMeans ? { acceptedMeans: c.acceptedMeans } : {}),
       probe: refusal(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION)),
     })
   }

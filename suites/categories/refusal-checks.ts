@@ -16,7 +16,7 @@ import type { CategoryProbes, RefusalProbe } from './probes.ts'
 /** The status a refusal must get; a body a conforming parser may take (a byte order mark) may get 201 with its name. */
 function refusalStatusCheck(r: RefusalProbe): void {
   const accept = r.mayAcceptAs
-  if (!accept) return documentedErrorChecks(r.label, r.probe, r.rule, r.status)
+  if (!accept) return documentedErrorChecks(r.label, r.probe, r.rule, r.status, r.acceptedMeans)
   check(r.rule, `${r.label} → ${r.status}, or 201 because ${accept.why}`, async (t) => {
     const result = await t.use(r.probe)
     if (responseOf(result).status !== 201) return expectStatus(result, r.status)
