@@ -15,7 +15,7 @@ import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, unsendableHeader, type Exchange, type RecordedRequest } from './exchange.ts'
 import { createdRecord, JournalWriter, type RefusalReason } from './journal.ts'
 import { Pacer } from './pacer.ts'
-import { StalledOperations } from './stalled-operations.ts'
+import { operationOf, StalledOperations } from './stalled-operations.ts'
 import { watchWrites, type WriteWatch } from './write-watch.ts'
 import { createRedactor, keyOnTheWire, longestForm, type Redactor } from './redact.ts'
 import { retryWaitMs } from './retry-after.ts'
@@ -219,7 +219,7 @@ export class HttpClient {
       attempt,
       ...(waitedMs !== undefined ? { waitedMs } : {}),
     }
-    const operation = `${options.method} ${options.path}`
+    const operation = operationOf(options.method, options.path)
     const refusal = this.whyNotSent(operation, wireHeaders)
     if (refusal) {
       exchange.error = refusal.error
@@ -258,6 +258,7 @@ export class HttpClient {
         // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
       })
       const response = await pending
+      this.stalls.answered()
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) headers[name] = this.redact(Array.isArray(value) ? value.join(', ') : value)

@@ -6,8 +6,28 @@
  * A request already on the wire keeps its own --timeout: only those still waiting for a
  * connection are cancelled.
  */
+/**
+ * The operation a request belongs to, as a server stalls it: the method and the first segment of
+ * its path, read as a lenient router reads it (case, escapes, dot segments, doubled slashes, a
+ * ';' parameter or '.json'), so that the forms of one path (suites/cases/path-forms.ts) stall together.
+ */
+export function operationOf(method: string, path: string): string {
+  let decoded = path
+  try {
+    decoded = decodeURIComponent(path)
+  } catch {
+    // a malformed escape: the path as sent
+  }
+  const resolved = new URL(`http://operation${decoded.startsWith('/') ? '' : '/'}${decoded}`).pathname.toLowerCase()
+  const first = resolved.split('/').find((segment) => segment !== '') ?? ''
+  return `${method} /${first.replace(/;.*$/, '').replace(/\.json$/, '')}`
+}
+
 export class StalledOperations {
   private readonly stalled = new Map<string, string>()
+  /** Answers (status lines) the server has given so far: a server that gave none before a stall stalls everything. */
+  private answers = 0
+  private everything: string | undefined
   /** Requests still waiting for a connection, by operation. */
   private readonly queued = new Map<string, Set<AbortController>>()
 
@@ -15,7 +35,12 @@ export class StalledOperations {
 
   /** Why a request of `operation` is not sent, or undefined when it may be. */
   why(operation: string): string | undefined {
-    return this.stalled.get(operation)
+    return this.everything ?? this.stalled.get(operation)
+  }
+
+  /** The server answered a request (its status line came). */
+  answered(): void {
+    this.answers++
   }
 
   /** A request of `operation` begins to wait for a connection; the controller is aborted (reason: why) if the operation stalls meanwhile. */
@@ -33,9 +58,16 @@ export class StalledOperations {
 
   /** A request of `operation` went unanswered past --timeout: the rest are kept back. */
   stall(operation: string): void {
-    if (this.stalled.has(operation)) return
+    if (this.stalled.has(operation) || this.everything !== undefined) return
     const why = `an earlier ${operation} got no answer within ${this.timeoutMs} ms (--timeout), so this one was not sent`
     this.stalled.set(operation, why)
+    // a server that has answered nothing yet is stalled as a whole, not one operation at a time:
+    // otherwise each operation would wait out a --timeout of its own, 16 connections at a time
+    if (this.answers === 0) {
+      this.everything = `the server had answered no request when ${operation} got no answer within ${this.timeoutMs} ms (--timeout), so this one was not sent`
+      for (const queued of this.queued.values()) for (const cancel of queued) cancel.abort(this.everything)
+      return
+    }
     for (const cancel of this.queued.get(operation) ?? []) cancel.abort(why)
   }
 }

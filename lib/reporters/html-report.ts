@@ -8,6 +8,7 @@
  * characters are shown as markers (html-text.ts). The failures section is html-failures.ts, the
  * style sheet report.css.
  */
+import { lengthsNote } from '../result/observed-lengths.ts'
 import { readFileSync } from 'node:fs'
 import { KEY_PLACEHOLDER } from '../http/redact.ts'
 import { failuresSection } from './html-failures.ts'
@@ -67,6 +68,13 @@ ${rows}
 </tbody>
 </table>
 </section>`
+}
+
+/** What the deployment did where the document leaves it free: notes, never verdicts. */
+function observedSection(result: RunResult): string {
+  const lengths = result.observed && lengthsNote(result.observed.lengths)
+  if (!lengths) return ''
+  return `<section id="observed"><h2>Observed where the document is silent</h2><p class="hint">${h(lengths)}</p></section>`
 }
 
 function notVerifiedSection(result: RunResult): string {
@@ -187,6 +195,7 @@ ${problemsSection(result)}
 ${failuresSection(result)}
 ${ruleMatrix(result)}
 ${notVerifiedSection(result)}
+${observedSection(result)}
 ${ledgerSection(result)}
 <footer class="hint"><p>Written by ${h(result.tool.name)} ${h(result.tool.version)}. The same results are in results.json (for scripts) and junit.xml (for CI). The API key never appears in reports: requests show it as <code>${h(KEY_PLACEHOLDER)}</code>.</p></footer>
 </main>

@@ -7,6 +7,7 @@
  * mentions, math or table breaks; invisible and control characters are shown as markers
  * (visible-text.ts). Failures come one row per cause (failure-groups.ts), naming every check.
  */
+import { lengthsNote } from '../result/observed-lengths.ts'
 import { runFailureGroups } from './failure-groups.ts'
 import { namePrefix, serverWaits, type RunResult } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
@@ -121,6 +122,9 @@ export function markdownSummary(result: RunResult): string {
     for (const group of groups) lines.push(`- ${escapeMarkdown(group.reason)}: ${group.rules.map((rule) => inlineCode(rule.id)).join(', ')}`)
     for (const p of partial) lines.push(`- ${inlineCode(p.rule.id)}: ${plural(p.skipped, 'check')} skipped (${escapeMarkdown(p.reasons.join('; '))})`)
   }
+
+  const lengths = result.observed && lengthsNote(result.observed.lengths)
+  if (lengths) lines.push('', '### Observed where the document is silent', '', `- ${escapeMarkdown(lengths)}`)
 
   lines.push('', `### Records created: ${result.ledger.length}`, '')
   if (result.ledger.length === 0) {

@@ -8,6 +8,7 @@
  * failures come one entry per cause (failure-groups.ts), which names how many checks met it and
  * lists them as far as the screen allows (report.html lists them all).
  */
+import { lengthsNote } from '../result/observed-lengths.ts'
 import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
 import { namePrefix, serverWaits, type RunResult, type Status } from '../result/run-result.ts'
@@ -148,6 +149,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
     const most = reasons[0] ? `; most often: ${reasons[0].reason}` : ''
     tail.push(terminalText(`Partly verified: ${plural(partial.length, 'rule')} judged without ${plural(skipped, 'of their checks', 'of their checks')}${most}`))
   }
+  const lengths = result.observed && lengthsNote(result.observed.lengths)
+  if (lengths) tail.push(terminalText(lengths, 400))
   if (result.ledger.length > 0) {
     tail.push(`Records created: ${result.ledger.length} (names start with ${namePrefix(result.runId)}-; listed in the reports)`)
   } else if (!result.options.readOnly) {

@@ -37,11 +37,16 @@ export function notVerifiedByReason(result: RunResult): { reason: string; rules:
 }
 
 /** Rules that were judged although some of their checks were skipped. */
+/** Skip reasons of checks whose request the run did not need: nothing is left unverified by them. */
+export const NOT_NEEDED = /^not needed: /
+
 export function partlyVerified(result: RunResult): { rule: RuleResult; skipped: number; reasons: string[] }[] {
+  // a check whose request the run did not need (a short form, when the long values were accepted) leaves nothing unverified
+  const missing = (c: CheckResult) => c.status === 'skip' && !NOT_NEEDED.test(c.skipReason ?? '')
   return result.rules
-    .filter((rule) => rule.status !== 'skip' && rule.checks.some((c) => c.status === 'skip'))
+    .filter((rule) => rule.status !== 'skip' && rule.checks.some(missing))
     .map((rule) => {
-      const reasons = skipReasons(rule.checks)
+      const reasons = skipReasons(rule.checks.filter(missing))
       return { rule, skipped: reasons.reduce((sum, r) => sum + r.count, 0), reasons: reasons.map((r) => r.reason) }
     })
 }

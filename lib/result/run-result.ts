@@ -3,6 +3,7 @@
  * report.html, summary.md, terminal). lib/runner/vitest-results.ts builds it from vitest's test
  * modules; tests build it from tables of checks with the same function, resultOf().
  */
+import { observedLengths, type ObservedLengths } from './observed-lengths.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { journalTotals, type JournalEntry, type JournalTotals } from '../http/journal.ts'
@@ -68,6 +69,8 @@ export interface RunResult {
   journal?: JournalEntry[]
   /** What went wrong outside any check (deadline, crashes); each one fails the run. */
   problems: string[]
+  /** What the deployment did where the document leaves it free: notes, never verdicts. */
+  observed?: { lengths: ObservedLengths }
 }
 
 export interface RunFacts {
@@ -159,6 +162,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
     ledger,
     journal: facts.journal,
     problems,
+    observed: { lengths: observedLengths(facts.journal) },
   }
 }
 

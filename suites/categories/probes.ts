@@ -120,7 +120,7 @@ export function categoryProbes(): CategoryProbes {
       probe: once(async () => {
         const followUp = await long.lengthFollowUp!()
         if (followUp?.short) return followUp.short
-        throw new NotApplicable(`not sent: ${followUp ? 'plain ASCII of the same sizes was accepted, so the long values were not refused for length' : 'the long values were accepted'}`)
+        throw new NotApplicable(`not needed: ${followUp ? 'plain ASCII of the same sizes was accepted, so the long values were not refused for length' : 'the long values were accepted'}`)
       }),
       shortOf: { long, floor },
     })

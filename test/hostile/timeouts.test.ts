@@ -31,21 +31,22 @@ describe.concurrent('a server that never answers', { timeout: RUN_TIMEOUT_MS }, 
     const { run } = await timed(['--base-url', server.baseUrl, '--timeout', '300'])
     expectCleanFailure(run)
     const failed = failedChecks(run)
-    expect(failed.length).toBeGreaterThan(100)
+    // the first request of each operation fails; the server had answered nothing, so the rest were kept back
+    expect(failed.length).toBeGreaterThan(30)
     expect(failed.some((c) => c.failure?.message === 'no complete response: no response within 300 ms' && c.failure.actual === 'TIMEOUT: no response within 300 ms')).toBe(true)
     // the list's own check timed out, or was kept back once another GET /categories had
     const statusCheck = run.results!.rules.flatMap((r) => r.checks).find((c) => c.name === 'GET /categories with a valid key → 200')
     if (statusCheck?.status === 'fail') expect(statusCheck.failure?.message).toBe('no complete response: no response within 300 ms')
-    else expect(statusCheck?.skipReason).toBe('not verified: an earlier GET /categories got no answer within 300 ms (--timeout), so this one was not sent')
+    else expect(statusCheck?.skipReason).toMatch(/^not verified: the server had answered no request when (GET|POST) \/\S+ got no answer within 300 ms \(--timeout\), so this one was not sent$/)
     expect(run.stdout).toContain('no response within 300 ms')
     // every request reached the server: the checks, not the preflight, judged it
     expect(server.requests.length).toBe(run.results!.summary.requests)
-    // the POSTs went out and were never answered: not records anyone saw, but each may be one
+    // the POSTs that went out (the first 16 requests may hold none) were never answered: not
+    // records anyone saw, but each may be one
     const posts = server.requests.filter((r) => r.method === 'POST').length
-    expect(posts).toBeGreaterThan(0)
     expect(run.results!.summary.unansweredWrites).toBe(posts)
     expect(run.results!.ledger).toEqual([])
-    expect(run.stdout).toContain(`POSTs without an answer: ${posts} (each may have created a record; results.json lists them in its journal)`)
+    if (posts > 0) expect(run.stdout).toContain(`POSTs without an answer: ${posts} (each may have created a record; results.json lists them in its journal)`)
   })
 
   test('--deadline ends the run at the deadline, not after every request has timed out', async () => {

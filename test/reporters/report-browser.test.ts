@@ -100,7 +100,7 @@ describe('report.html in chromium', () => {
     expect(found.narrow).toBeCloseTo(found.wide, 1)
     // the padded name the server trimmed: its spaces are marked, two and two
     expect(found.padded.marks).toEqual(['··', '··'])
-    expect(found.padded.text).toMatch(/^name: "··conform-[0-9a-z-]+-padded··" \(as sent\)$/)
+    expect(found.padded.text).toMatch(/^name: "··cf-[0-9a-z]+-padded··" \(as sent\)$/)
     // the Error record that says 400 in every 401: one card, with each check and its own evidence
     const group = found.groups.find((g: { id: string }) => g.id.startsWith('fail-error-status-matches-http-'))
     expect(group.checks).toBeGreaterThanOrEqual(10)
