@@ -7,6 +7,7 @@
 export const FAILURE_CODES = {
   NO_RESPONSE: 'no complete HTTP response came back (timeout, reset, size cap, malformed HTTP)',
   UNEXPECTED_STATUS: 'the response status is not the one the rule demands',
+  SERVER_ERROR: 'a request whose answer the document fixes (200, 201, 400 or 401) got a 5xx: a server fault, whatever the input',
   SERVED_WITHOUT_KEY: "a request without a key got the operation's data at a form of its path a lenient router takes for it",
   REFUSED_FOR_CONTENT: 'a create was refused although plain ASCII of the same sizes was accepted: the refusal is of its characters, not of a length limit',
   WRONG_CONTENT_TYPE: 'a documented response is not declared as application/json',

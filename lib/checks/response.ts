@@ -9,7 +9,7 @@ export function describeStatus(response: RecordedResponse): string {
   const location = response.status >= 300 && response.status < 400 ? response.headers.location : undefined
   const redirect = location !== undefined ? ` redirecting to ${location} (redirects are not followed)` : ''
   // §7 shows no 5xx: a server fault is never the answer to a request the document says gets 201, 400 or 401
-  const fault = response.status >= 500 ? ' (a server fault, which the document gives no request it describes)' : ''
+  const fault = statusFailureCode(response) === 'SERVER_ERROR' ? ' (a server fault, which the document gives no request it describes)' : ''
   return `${response.status}${redirect}${fault}`
 }
 
@@ -36,6 +36,17 @@ export function responseOf(result: HttpResult): RecordedResponse {
   )
 }
 
+/**
+ * The code of a failure for a status the rule does not allow: a 5xx is a server fault, never an
+ * answer the document gives (§4.1, §4.2 and §7 show 200, 201, 400 and 401 only), whatever the
+ * input, so it gets a code of its own. A 503 with Retry-After is a declared pause, which the client
+ * waits out and resends (lib/http/client.ts); if it still comes back it stays UNEXPECTED_STATUS.
+ */
+export function statusFailureCode(response: RecordedResponse): 'SERVER_ERROR' | 'UNEXPECTED_STATUS' {
+  const pause = response.status === 503 && response.headers['retry-after'] !== undefined
+  return response.status >= 500 && response.status <= 599 && !pause ? 'SERVER_ERROR' : 'UNEXPECTED_STATUS'
+}
+
 /** `acceptedMeans`: what a 2xx to this request says of the service, and how such a service is usually fixed. */
 export function expectStatus(result: HttpResult, expected: number, acceptedMeans?: string): void {
   const response = responseOf(result)
@@ -43,7 +54,7 @@ export function expectStatus(result: HttpResult, expected: number, acceptedMeans
   const meaning = acceptedMeans && response.status >= 200 && response.status < 300 ? `: ${acceptedMeans}` : ''
   fail(
     {
-      code: 'UNEXPECTED_STATUS',
+      code: statusFailureCode(response),
       message: `${result.exchange.request.method} answered ${describeStatus(response)}, expected ${expected}${meaning}`,
       expected: `status ${expected}`,
       actual: `status ${describeStatus(response)}`,

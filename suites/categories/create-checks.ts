@@ -4,7 +4,7 @@
  * maximum length): with 400 and an Error record (§7), or 413, a status §7 does not show.
  */
 import { expectEchoedFields, expectNewRecord, expectServiceAssignedId, type CategoryRecord } from '../../lib/checks/category.ts'
-import { describeStatus, expectJsonContentType, expectStatus, requireStatus, responseOf } from '../../lib/checks/response.ts'
+import { describeStatus, expectJsonContentType, expectStatus, requireStatus, responseOf, statusFailureCode } from '../../lib/checks/response.ts'
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import { fail, NotApplicable } from '../../lib/checks/failure.ts'
 import { check } from '../../lib/suite-kit/check.ts'
@@ -25,7 +25,7 @@ function refusedForLengthCheck(c: CreateProbe): void {
     if (status === 201) return
     if (!LENGTH_REFUSALS.includes(status)) {
       fail(
-        { code: 'UNEXPECTED_STATUS', message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal for length: 400, 413)`, expected: 'status 201, or 400 or 413 because lengths are not shown (§8)', actual: `status ${describeStatus(responseOf(result))}` },
+        { code: statusFailureCode(responseOf(result)), message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal for length: 400, 413)`, expected: 'status 201, or 400 or 413 because lengths are not shown (§8)', actual: `status ${describeStatus(responseOf(result))}` },
         result.exchange,
       )
     }
@@ -60,7 +60,7 @@ function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortO
     }
     fail(
       {
-        code: 'UNEXPECTED_STATUS',
+        code: statusFailureCode(responseOf(result)),
         message: `POST answered ${describeStatus(responseOf(result))} to values that fit the lengths the service accepted (a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description, in the first create), expected 201`,
         expected: 'status 201',
         actual: `status ${describeStatus(responseOf(result))}`,
@@ -84,7 +84,7 @@ export function createChecks(creates: readonly CreateProbe[]): void {
         if (status === 201 || refusals.includes(status)) return
         fail(
           {
-            code: 'UNEXPECTED_STATUS',
+            code: statusFailureCode(responseOf(result)),
             message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal: ${refusals.join(', ')})`,
             expected: `status 201, or ${refusals.join(' or ')} because ${refusable}`,
             actual: `status ${describeStatus(responseOf(result))}`,

@@ -18,6 +18,10 @@ describe('expectStatus', () => {
     [200, 201, 'UNEXPECTED_STATUS'],
     [401, 400, 'UNEXPECTED_STATUS'],
     [301, 200, 'UNEXPECTED_STATUS'],
+    [500, 201, 'SERVER_ERROR'],
+    [502, 400, 'SERVER_ERROR'],
+    [503, 401, 'SERVER_ERROR'],
+    [599, 200, 'SERVER_ERROR'],
   ] as const)('answered %i, expected %i → %s', (status, expected, outcome) => {
     expect(outcomeOf(() => expectStatus(makeResponse({ status }), expected))).toBe(outcome)
   })
@@ -25,6 +29,10 @@ describe('expectStatus', () => {
   test('a redirect names its Location, which is never followed', () => {
     const verdict = verdictOf(() => expectStatus(makeResponse({ status: 301, headers: { location: '/v1/categories/' } }), 200))
     expect(verdict).toMatchObject({ code: 'UNEXPECTED_STATUS', message: expect.stringContaining('redirecting to /v1/categories/') })
+  })
+
+  test('a 503 with Retry-After, once the resends are spent, stays UNEXPECTED_STATUS (a declared pause, not a fault)', () => {
+    expect(outcomeOf(() => expectStatus(makeResponse({ status: 503, headers: { 'retry-after': '1' } }), 201))).toBe('UNEXPECTED_STATUS')
   })
 
   test('no response at all is NO_RESPONSE, naming the transport error', () => {

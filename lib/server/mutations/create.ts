@@ -11,7 +11,7 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
   {
     name: 'server-fault-on-empty-name',
     breaks: 'create-returns-201',
-    code: 'UNEXPECTED_STATUS',
+    code: 'SERVER_ERROR',
     description: 'a create with an empty name crashes the handler (500), where the service may create the record or refuse it with 400',
     behaviour: {
       finish: (reply, request, store) => {

@@ -171,7 +171,8 @@ export const INPUT_MUTATIONS: readonly Mutation[] = [
   },
   {
     name: 'byte-order-mark-crashes-parser',
-    ...INVALID_JSON,
+    breaks: 'create-rejects-invalid-json',
+    code: 'SERVER_ERROR',
     description: 'a body that starts with a UTF-8 byte order mark makes the parser throw past the error handler: 500',
     behaviour: {
       finish: (reply, request) =>

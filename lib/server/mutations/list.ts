@@ -6,7 +6,7 @@ export const LIST_MUTATIONS: readonly Mutation[] = [
   {
     name: 'list-500-after-first-create',
     breaks: 'list-returns-200',
-    code: 'UNEXPECTED_STATUS',
+    code: 'SERVER_ERROR',
     description: 'the list works while the store is empty and answers 500 once a category has been created',
     behaviour: {
       finish: (reply, request, store) =>

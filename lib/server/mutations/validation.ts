@@ -88,7 +88,7 @@ export const VALIDATION_MUTATIONS: readonly Mutation[] = [
   {
     name: 'invalid-json-answers-500',
     breaks: 'create-rejects-invalid-json',
-    code: 'UNEXPECTED_STATUS',
+    code: 'SERVER_ERROR',
     description: 'the JSON parse error escapes to the error handler: 500',
     behaviour: { finish: (reply, request) => (isInvalidJson(reply, request) ? errorReply(500, 'internal', 'Unexpected end of JSON input') : reply) },
   },
@@ -122,7 +122,7 @@ export const VALIDATION_MUTATIONS: readonly Mutation[] = [
   {
     name: 'missing-body-answers-500',
     breaks: 'create-rejects-missing-body',
-    code: 'UNEXPECTED_STATUS',
+    code: 'SERVER_ERROR',
     description: 'an empty body crashes the handler (reading a property of undefined): 500',
     behaviour: {
       finish: (reply, request) =>
