@@ -130,7 +130,7 @@ export function markdownSummary(result: RunResult): string {
   if (result.ledger.length === 0) {
     lines.push(result.options.readOnly ? 'None: the run was read-only.' : 'None.')
   } else {
-    lines.push(`The interface has no delete; these stay. Names start with ${inlineCode(`${namePrefix(result.runId)}-`)}.`, '')
+    lines.push(`The interface has no delete; these stay. Names start with ${inlineCode(`${namePrefix(result.runId)}-`)} (the one empty name: its description).`, '')
     lines.push('| id | name | status |')
     lines.push('| --- | --- | ---: |')
     for (const entry of result.ledger.slice(0, MAX_ROWS)) lines.push(`| ${escapeMarkdown(entry.id)} | ${escapeMarkdown(entry.name)} | ${entry.status} |`)

@@ -152,7 +152,9 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   const lengths = result.observed && lengthsNote(result.observed.lengths)
   if (lengths) tail.push(terminalText(lengths, 400))
   if (result.ledger.length > 0) {
-    tail.push(`Records created: ${result.ledger.length} (names start with ${namePrefix(result.runId)}-; listed in the reports)`)
+    // the one create with an empty name carries the run's name in its description
+    const where = result.ledger.some((entry) => entry.name === '') ? 'names, or the description of the one with an empty name,' : 'names'
+    tail.push(`Records created: ${result.ledger.length} (${where} start with ${namePrefix(result.runId)}-; listed in the reports)`)
   } else if (!result.options.readOnly) {
     tail.push('Records created: none')
   }

@@ -32,6 +32,14 @@ describe('terminal summary', () => {
     for (const line of text.split('\n')) expect(line.trimStart().startsWith('::')).toBe(false)
   })
 
+  test('says the records it created are named after the run, the one with an empty name by its description', () => {
+    const entry = (id: string, name: string) => ({ id, name, status: 201, exchangeId: `x-${id}` })
+    const named = terminalSummary(runResult(undefined, { ledger: [entry('1', 'run-described')] }), FILES)
+    expect(named).toMatch(/Records created: 1 \(names start with /)
+    const unnamed = terminalSummary(runResult(undefined, { ledger: [entry('1', 'run-described'), entry('2', '')] }), FILES)
+    expect(unnamed).toMatch(/Records created: 2 \(names, or the description of the one with an empty name, start with /)
+  })
+
   test('says where the reports are, report.html first', () => {
     const text = terminalSummary(runResult(), FILES)
     expect(text).toContain('Reports: reports/report.html (open in a browser); results.json, junit.xml, summary.md beside it')

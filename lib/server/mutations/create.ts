@@ -37,6 +37,24 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
       },
     },
   },
+  {
+    name: 'update-by-name',
+    breaks: 'ids-unique',
+    code: 'DUPLICATE_ID',
+    description: 'a create whose name exists overwrites that record and answers 201 with its old id and the new description (INSERT … ON CONFLICT (name) DO UPDATE … RETURNING *)',
+    behaviour: {
+      finish: (reply, request, store) => {
+        const name = namedAs(request)
+        if (request.operation !== 'createCategory' || reply.status !== 201 || name === undefined) return reply
+        const existing = store.slice(0, -1).find((r) => r.name === name)
+        if (!existing) return reply
+        const created = store.pop()!
+        const updated = { ...created, id: existing.id }
+        store.splice(store.indexOf(existing), 1, updated)
+        return { ...reply, body: updated }
+      },
+    },
+  },
   // §4.2 create answers 201
   {
     name: 'create-answers-200',
