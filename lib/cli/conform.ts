@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { appendFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { apiKeyInArgv, ConfigError, DEFAULTS, loadConfig, swallowedByNpm, USAGE, type Config } from '../config/config.ts'
+import { secretValues } from '../config/extra-headers.ts'
 import { createRedactor } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
 import { preflight } from '../runner/preflight.ts'
@@ -84,7 +85,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   } catch (error) {
     return cannotRun(error instanceof ConfigError ? error.message : (error as Error).message)
   }
-  redact = createRedactor(config.apiKey, env.CONFORM_API_KEY, apiKeyInArgv(argv), swallowedKey)
+  redact = createRedactor(config.apiKey, env.CONFORM_API_KEY, apiKeyInArgv(argv), swallowedKey, ...secretValues(config.headers))
   if (config.keyNote) io.err(`conform: note: ${config.keyNote}\n`)
   // --deadline counts from here: the preflight and the embedded server's start are part of the run
   config.deadlineAt = startedAt.getTime() + config.deadlineMs

@@ -10,6 +10,7 @@ import { parse as parseDotenv } from 'dotenv'
 import { findRule } from '../spec/rule-catalogue.ts'
 import { CONFORM_OPTIONS, type ConformFlag } from './conform-options.ts'
 import { checkApiKey } from './api-key.ts'
+import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
 import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionValue } from './options.ts'
 
 export class ConfigError extends Error {
@@ -45,6 +46,8 @@ export interface Config {
   /** Print the tool's version and exit. */
   version: boolean
   profile?: string
+  /** --header: sent on every request. */
+  headers: ExtraHeader[]
   /** Said once on stderr before the run: how the key was mended (trimmed), never the key. */
   keyNote?: string
   /** Where the user ran the command (npm's INIT_CWD): --report-dir, .env files and printed paths are relative to it. */
@@ -167,6 +170,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   let values: Record<ConformFlag, OptionValue>
   let baseUrlSource: string
   let keySource: string
+  let headerSource: string
   try {
     const flags = parseFlags(CONFORM_OPTIONS, argv)
     const profile = flags.env as string | undefined
@@ -181,6 +185,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     // which of the two gave the base URL, for messages about it
     baseUrlSource = flags['base-url'] !== undefined ? '--base-url' : 'CONFORM_BASE_URL'
     keySource = flags['api-key'] !== undefined ? '--api-key' : 'CONFORM_API_KEY'
+    headerSource = flags.header !== undefined ? '--header' : 'CONFORM_HEADERS'
   } catch (error) {
     // under npm a stray argument is most often a flag's value whose flag npm took (the -- forgotten)
     if (error instanceof OptionError) throw new ConfigError(error.message.replace(/^(unexpected argument without an option before it \(every setting is a --flag)\)/, '$1; under npm they go after --: npm run conform -- --flag value)'))
@@ -198,6 +203,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     rules: values.rule as string[],
     seed: values.seed as number | undefined,
     rateLimit: values['rate-limit'] as number | undefined,
+    headers: [],
     allowInsecureHttp: values['allow-insecure-http'] === true,
     allowAnyBasePath: values['allow-any-base-path'] === true,
     listRules: values['list-rules'] === true,
@@ -206,6 +212,9 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     profile: values.env as string | undefined,
     workingDir: cwd,
   }
+  const headers = parseExtraHeaders(values.header as string[], headerSource)
+  if ('problem' in headers) throw new ConfigError(headers.problem)
+  config.headers = headers
   for (const id of config.rules) {
     if (!findRule(id)) throw new ConfigError(`unknown rule "${id}"; --list-rules prints the catalogue`)
   }

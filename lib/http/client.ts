@@ -16,8 +16,11 @@ import { bytesEvidence, unsendableHeader, type Exchange, type RecordedRequest } 
 import { createdRecord, JournalWriter, type RefusalReason } from './journal.ts'
 import { Pacer } from './pacer.ts'
 import { operationOf, StalledOperations } from './stalled-operations.ts'
+import { newSpanId, newTraceId } from './trace-context.ts'
+import { requestHeaders } from './request-headers.ts'
+import { secretValues, type ExtraHeader } from '../config/extra-headers.ts'
 import { watchWrites, type WriteWatch } from './write-watch.ts'
-import { createRedactor, keyOnTheWire, longestForm, type Redactor } from './redact.ts'
+import { createRedactor, longestForm, type Redactor } from './redact.ts'
 import { retryWaitMs } from './retry-after.ts'
 import { describeTransportError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 
@@ -51,6 +54,12 @@ export interface ClientOptions {
   journalDir?: string
   /** At most this many requests a second, every attempt counted (--rate-limit); undefined: no pacing. */
   requestsPerSecond?: number
+  /** The run's W3C trace id (lib/http/trace-context.ts); each request gets a span id of its own. Undefined: a new one per client. */
+  traceId?: string
+  /** What the User-Agent names: the tool's version and the run id. */
+  identity?: { version: string; runId: string }
+  /** --header: on every request; the values of secret names are redacted as the key is. */
+  extraHeaders?: readonly ExtraHeader[]
   /** Resends of one request answered 503 with Retry-After, and of a 429 when there is no deadline (past them, a 429 is resent while the deadline allows). Default 3. */
   maxRetries?: number
 }
@@ -77,7 +86,6 @@ export interface HttpResult {
   invalidUtf8?: boolean
 }
 
-const USER_AGENT = 'petstore-categories-conformance'
 
 
 /**
@@ -105,9 +113,13 @@ export class HttpClient {
   private readonly kept: KeptBytes
   private readonly pacer: Pacer
   private readonly stalls: StalledOperations
+  private readonly traceId: string
+  /** The base URL's origin and path (no trailing slash): request paths are appended as written. */
+  private readonly origin: string
+  private readonly basePath: string
 
   constructor(private readonly options: ClientOptions) {
-    this.redact = createRedactor(options.apiKey)
+    this.redact = createRedactor(options.apiKey, ...secretValues(options.extraHeaders ?? []))
     this.keyFormLength = longestForm(options.apiKey)
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }
@@ -119,6 +131,9 @@ export class HttpClient {
     }
     this.pacer = new Pacer(options.requestsPerSecond, this.runDeadline)
     this.stalls = new StalledOperations(options.timeoutMs)
+    this.traceId = options.traceId ?? newTraceId()
+    this.origin = new URL(options.baseUrl).origin
+    this.basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '')
     // The request's abort signal is the one deadline once a request is written; undici's own phase
     // timeouts are off (0), so that the abort's reason always says which deadline ended a request.
     // Before it is written, a request waits for a connection (bounded by the run's deadline) or
@@ -137,15 +152,6 @@ export class HttpClient {
     const agent = new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new EnvHttpProxyAgent(agentOptions)
     this.agent = agent
     this.dispatcher = agent.compose(watchWrites)
-  }
-
-  private get origin(): string {
-    return new URL(this.options.baseUrl).origin
-  }
-
-  /** The base URL's path without its trailing slash: request paths are appended to it. */
-  private get basePath(): string {
-    return new URL(this.options.baseUrl).pathname.replace(/\/+$/, '')
   }
 
   url(path: string): string {
@@ -190,19 +196,16 @@ export class HttpClient {
 
   private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined): Promise<HttpResult> {
     await this.pacer.turn()
+    const headers = requestHeaders(options.headers, newSpanId(), { ...this.options, redact: this.redact, traceId: this.traceId })
     const recorded: RecordedRequest = {
       method: options.method,
       url: this.url(options.path),
-      headers: { ...(options.headers ?? {}) },
+      // the trace context is part of the evidence: the service's logs find the request by it
+      headers: headers.recorded,
       ...(typeof options.body === 'string' ? { body: this.redact(options.body) } : {}),
       ...(options.body instanceof Uint8Array ? bytesEvidence(options.body) : {}),
     }
-    // identity: with no Accept-Encoding any coding is acceptable (RFC 9110 12.5.3); a server that
-    // compresses anyway is decoded, and advisory-identity-encoding notes it
-    const wireHeaders: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json', 'accept-encoding': 'identity' }
-    for (const [name, value] of Object.entries(recorded.headers)) {
-      wireHeaders[name] = keyOnTheWire(value, this.options.apiKey)
-    }
+    const wireHeaders = headers.wire
     const exchange: Exchange = {
       id: randomUUID(),
       startedAt: new Date().toISOString(),

@@ -155,7 +155,7 @@ ${card(result.summary.recordsCreated, 'records created', '')}
 <dt>Writes</dt><dd>${h(writeMode(result))}</dd>
 <dt>Waits</dt><dd>${h(serverWaits(result))}</dd>${result.summary.unansweredWrites ? `\n<dt>POSTs without an answer</dt><dd>${result.summary.unansweredWrites}: each may have created a record (results.json lists them in its journal)</dd>` : ''}
 <dt>Rules selected</dt><dd>${h(selected)}</dd>
-<dt>Run id</dt><dd><code>${h(result.runId)}</code></dd>
+<dt>Run id</dt><dd><code>${h(result.runId)}</code></dd>${result.traceId ? `<dt>Trace id</dt><dd><code>${h(result.traceId)}</code> (W3C traceparent of every request; each exchange shows its span)</dd>` : ''}
 ${result.options.seed === undefined ? '' : `<dt>Seed</dt><dd><code>${result.options.seed}</code> (--seed ${result.options.seed} sends the same generated inputs)</dd>\n`}<dt>Tool</dt><dd>${h(`${result.tool.name} ${result.tool.version}`)}</dd>
 </dl>
 </section>`

@@ -72,7 +72,7 @@ export function markdownSummary(result: RunResult): string {
   lines.push(`## ${mark} Pet Store categories conformance: ${headline(result)}`)
   lines.push('')
   lines.push(
-    `${escapeMarkdown(result.baseUrl)}${result.embeddedServer ? ' (embedded reference server)' : ''} · ${escapeMarkdown(result.startedAt)} · ${seconds(result.durationMs)} · run ${inlineCode(result.runId)}${result.options.seed === undefined ? '' : ` · seed ${inlineCode(String(result.options.seed))}`} · exit code ${result.exitCode}`,
+    `${escapeMarkdown(result.baseUrl)}${result.embeddedServer ? ' (embedded reference server)' : ''} · ${escapeMarkdown(result.startedAt)} · ${seconds(result.durationMs)} · run ${inlineCode(result.runId)}${result.options.seed === undefined ? '' : ` · seed ${inlineCode(String(result.options.seed))}`}${result.traceId ? ` · trace ${inlineCode(result.traceId)}` : ''} · exit code ${result.exitCode}`,
   )
   lines.push('')
   lines.push('| rules passed | rules failed | rules not verified | advisory notes | checks | requests | records created |')

@@ -121,7 +121,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   const head: string[] = []
   const where = result.embeddedServer ? `${result.baseUrl} (embedded reference server)` : result.baseUrl
   const seed = result.options.seed === undefined ? '' : ` · seed ${result.options.seed}`
-  head.push(terminalText(`Pet Store categories conformance · ${where} · run ${result.runId}${seed}`, MAX_WIDTH))
+  const trace = result.traceId ? ` · trace ${result.traceId}` : ''
+  head.push(terminalText(`Pet Store categories conformance · ${where} · run ${result.runId}${seed}${trace}`, MAX_WIDTH))
   if (result.options.readOnly) head.push('Read-only run (--read-only): no POST sent, so the rules about creating are not verified.')
 
   // the end of the summary, always shown whole

@@ -32,6 +32,8 @@ export interface RuleResult extends Rule {
 export interface RunResult {
   tool: { name: string; version: string }
   runId: string
+  /** The W3C trace id every request of the run carried in its traceparent (absent in runs that could not be made). */
+  traceId?: string
   baseUrl: string
   embeddedServer: boolean
   startedAt: string
@@ -76,6 +78,7 @@ export interface RunResult {
 export interface RunFacts {
   tool: { name: string; version: string }
   runId: string
+  traceId?: string
   baseUrl: string
   embeddedServer: boolean
   startedAt: Date
@@ -137,6 +140,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   return {
     tool: facts.tool,
     runId: facts.runId,
+    ...(facts.traceId ? { traceId: facts.traceId } : {}),
     baseUrl: facts.baseUrl,
     embeddedServer: facts.embeddedServer,
     startedAt: facts.startedAt.toISOString(),

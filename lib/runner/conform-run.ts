@@ -11,6 +11,8 @@ import { Writable } from 'node:stream'
 import { startVitest, type TestModule, type Vitest } from 'vitest/node'
 import type { Config } from '../config/config.ts'
 import { CODE_ROOT, RUNS_COMPILED, toolVersion } from '../project-root.ts'
+import { newTraceId } from '../http/trace-context.ts'
+import { secretValues } from '../config/extra-headers.ts'
 import { readJournal, type JournalEntry } from '../http/journal.ts'
 import { createRedactor } from '../http/redact.ts'
 import type { RunResult } from '../result/run-result.ts'
@@ -92,8 +94,11 @@ export async function runConformance(
     // concurrent checks that are already queued, so without it --deadline did not bound the run
     deadlineAt,
     ...(config.rateLimit !== undefined ? { requestsPerSecond: config.rateLimit } : {}),
+    traceId: newTraceId(),
+    identity: { version: toolVersion(), runId },
+    extraHeaders: config.headers,
   }
-  const redact = createRedactor(target.apiKey)
+  const redact = createRedactor(target.apiKey, ...secretValues(config.headers))
   const problems: string[] = []
   let modules: readonly TestModule[] = []
   let unhandled: string[] = []
@@ -207,6 +212,7 @@ export async function runConformance(
     {
       tool: { name: 'petstore-categories-conformance', version: toolVersion() },
       runId,
+      traceId: context.traceId,
       baseUrl: target.baseUrl,
       embeddedServer: target.embeddedServer,
       startedAt,

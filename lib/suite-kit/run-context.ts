@@ -3,6 +3,7 @@
  * and the per-worker HTTP client built from it.
  */
 import { inject } from 'vitest'
+import type { ExtraHeader } from '../config/extra-headers.ts'
 import { HttpClient } from '../http/client.ts'
 import { namePrefix } from '../result/run-result.ts'
 
@@ -27,6 +28,12 @@ export interface RunContext {
   deadlineAt?: number
   /** At most this many requests a second (--rate-limit). */
   requestsPerSecond?: number
+  /** The run's W3C trace id: every request's traceparent carries it. */
+  traceId: string
+  /** What every request's User-Agent names. */
+  identity: { version: string; runId: string }
+  /** --header: on every request. */
+  extraHeaders: ExtraHeader[]
 }
 
 declare module 'vitest' {

@@ -1,0 +1,43 @@
+/**
+ * --header 'Name: value' (repeatable; CONFORM_HEADERS, one per line): a header every request
+ * carries, for a gateway that wants a tenant or a version header. It never replaces what the
+ * suite sets per request (Authorization above all), and the value of a header whose name
+ * suggests a secret is redacted wherever it would be shown, as the key is.
+ */
+export interface ExtraHeader {
+  /** Lower case, as the HTTP client sends it. */
+  name: string
+  value: string
+}
+
+/** Headers the suite sets itself, per request: a --header may not replace them. */
+const SUITE_SETS = ['authorization', 'content-type', 'content-length', 'transfer-encoding', 'host', 'connection', 'accept', 'accept-encoding', 'traceparent']
+
+/** Names whose values are secrets: they are redacted in every output. */
+export const SECRET_NAME = /auth|cookie|token|key|secret|password|credential/i
+
+/** RFC 9110 §5.1: a field name is a token. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+/** RFC 9110 §5.5, as undici checks it: no CR, LF, NUL or other control but tab, nothing past Latin-1. */
+const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
+
+/** The headers of `given` (each "Name: value", or several lines of them), or a one-line problem that never shows a secret value. */
+export function parseExtraHeaders(given: readonly string[], source: string): ExtraHeader[] | { problem: string } {
+  const headers: ExtraHeader[] = []
+  for (const line of given.flatMap((g) => g.split(/\r?\n/)).filter((l) => l.trim() !== '')) {
+    const colon = line.indexOf(':')
+    const name = (colon < 0 ? line : line.slice(0, colon)).trim()
+    if (colon < 0 || !TOKEN.test(name)) return { problem: `${source} takes "Name: value" with a header name of letters, digits and -, got ${JSON.stringify(colon < 0 ? line.slice(0, 40) : name)}` }
+    const value = line.slice(colon + 1).trim()
+    const lower = name.toLowerCase()
+    if (lower === 'authorization') return { problem: `${source} cannot set Authorization: the key goes in CONFORM_API_KEY, and the suite writes Authorization itself (and sends it wrong on purpose where a check needs it)` }
+    if (SUITE_SETS.includes(lower)) return { problem: `${source} cannot set ${name}: the suite sets it per request` }
+    if (!VALUE.test(value)) return { problem: `${source}: the value of ${name} holds a character no HTTP header can carry (a line break or another control character)` }
+    if (headers.some((h) => h.name === lower)) return { problem: `${source} gives ${name} twice` }
+    headers.push({ name: lower, value })
+  }
+  return headers
+}
+
+/** The values to redact wherever they would be shown. */
+export const secretValues = (headers: readonly ExtraHeader[]) => headers.filter((h) => SECRET_NAME.test(h.name) && h.value !== '').map((h) => h.value)

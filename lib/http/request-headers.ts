@@ -1,0 +1,33 @@
+/**
+ * The headers of one request, twice: as the evidence records them (the key as its placeholder, a
+ * secret --header value redacted) and as they go on the wire. Every request carries the run's
+ * trace context and a User-Agent naming the run (lib/http/trace-context.ts), and asks for
+ * identity: with no Accept-Encoding any coding is acceptable (RFC 9110 12.5.3); a server that
+ * compresses anyway is decoded, and advisory-identity-encoding notes it.
+ */
+import type { ExtraHeader } from '../config/extra-headers.ts'
+import { keyOnTheWire, type Redactor } from './redact.ts'
+import { traceparent, userAgent } from './trace-context.ts'
+
+export interface HeaderContext {
+  apiKey: string
+  redact: Redactor
+  traceId: string
+  identity?: { version: string; runId: string }
+  extraHeaders?: readonly ExtraHeader[]
+}
+
+export function requestHeaders(given: Record<string, string> | undefined, spanId: string, context: HeaderContext): { recorded: Record<string, string>; wire: Record<string, string> } {
+  const extra = context.extraHeaders ?? []
+  const recorded = {
+    ...Object.fromEntries(extra.map((h) => [h.name, context.redact(h.value)])),
+    ...(given ?? {}),
+    traceparent: traceparent(context.traceId, spanId),
+  }
+  const agent = context.identity ? userAgent(context.identity.version, context.identity.runId) : 'petstore-conform'
+  const wire: Record<string, string> = { 'user-agent': agent, accept: 'application/json', 'accept-encoding': 'identity' }
+  for (const [name, value] of Object.entries(recorded)) wire[name] = keyOnTheWire(value, context.apiKey)
+  // a secret --header value is recorded redacted: the wire gets the value itself
+  for (const { name, value } of extra) if (given?.[name] === undefined) wire[name] = value
+  return { recorded, wire }
+}
