@@ -11,6 +11,7 @@ import { findRule } from '../spec/rule-catalogue.ts'
 import { CONFORM_OPTIONS, type ConformFlag } from './conform-options.ts'
 import { checkApiKey } from './api-key.ts'
 import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
+import { BaselineError, readBaseline, type Baseline } from '../result/baseline.ts'
 import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionValue } from './options.ts'
 
 export class ConfigError extends Error {
@@ -48,6 +49,10 @@ export interface Config {
   profile?: string
   /** --header: sent on every request. */
   headers: ExtraHeader[]
+  /** --baseline, read and checked before the run. */
+  baseline?: { path: string; data: Baseline }
+  /** --update-baseline: write the run's failures into the baseline file. */
+  updateBaseline: boolean
   /** Said once on stderr before the run: how the key was mended (trimmed), never the key. */
   keyNote?: string
   /** Where the user ran the command (npm's INIT_CWD): --report-dir, .env files and printed paths are relative to it. */
@@ -204,6 +209,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     seed: values.seed as number | undefined,
     rateLimit: values['rate-limit'] as number | undefined,
     headers: [],
+    updateBaseline: values['update-baseline'] === true,
     allowInsecureHttp: values['allow-insecure-http'] === true,
     allowAnyBasePath: values['allow-any-base-path'] === true,
     listRules: values['list-rules'] === true,
@@ -215,6 +221,17 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   const headers = parseExtraHeaders(values.header as string[], headerSource)
   if ('problem' in headers) throw new ConfigError(headers.problem)
   config.headers = headers
+  const baselinePath = values.baseline as string | undefined
+  if (config.updateBaseline && baselinePath === undefined) throw new ConfigError('--update-baseline needs --baseline FILE: the file it writes')
+  if (baselinePath !== undefined) {
+    const path = resolve(cwd, baselinePath)
+    try {
+      config.baseline = { path, data: readBaseline(path, config.updateBaseline) }
+    } catch (error) {
+      if (error instanceof BaselineError) throw new ConfigError(error.message)
+      throw error
+    }
+  }
   for (const id of config.rules) {
     if (!findRule(id)) throw new ConfigError(`unknown rule "${id}"; --list-rules prints the catalogue`)
   }

@@ -8,6 +8,7 @@
  * characters are shown as markers (html-text.ts). The failures section is html-failures.ts, the
  * style sheet report.css.
  */
+import { baselineLine } from '../result/baseline.ts'
 import { lengthsNote } from '../result/observed-lengths.ts'
 import { readFileSync } from 'node:fs'
 import { KEY_PLACEHOLDER } from '../http/redact.ts'
@@ -68,6 +69,19 @@ ${rows}
 </tbody>
 </table>
 </section>`
+}
+
+/** --baseline: the known failures it excused, apart from new ones, and its stale entries. */
+function baselineSection(result: RunResult): string {
+  const b = result.baseline
+  if (!b) return ''
+  const row = (e: { rule: string; code: string; check: string }, why: string) => `<tr><td><code>${h(e.rule)}</code></td><td><code>${h(e.code)}</code></td><td>${h(e.check)}</td><td>${h(why)}</td></tr>`
+  const rows = [
+    ...b.known.map((k) => row(k, `known: ${k.reason}`)),
+    ...b.expired.map((e) => row(e, `expired ${e.expires ?? ''}: excused nothing`)),
+    ...b.fixed.map((e) => row(e, 'fixed: no longer failing')),
+  ]
+  return `<section id="baseline"><h2>Known failures (baseline)</h2><p>${h(baselineLine(b))}</p>${rows.length ? `<table><thead><tr><th>rule</th><th>code</th><th>check</th><th>status</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : ''}</section>`
 }
 
 /** What the deployment did where the document leaves it free: notes, never verdicts. */
@@ -193,6 +207,7 @@ ${styleSheet()}</style>
 ${summarySection(result)}
 ${problemsSection(result)}
 ${failuresSection(result)}
+${baselineSection(result)}
 ${ruleMatrix(result)}
 ${notVerifiedSection(result)}
 ${observedSection(result)}

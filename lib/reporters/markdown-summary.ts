@@ -7,6 +7,7 @@
  * mentions, math or table breaks; invisible and control characters are shown as markers
  * (visible-text.ts). Failures come one row per cause (failure-groups.ts), naming every check.
  */
+import { baselineLine } from '../result/baseline.ts'
 import { lengthsNote } from '../result/observed-lengths.ts'
 import { runFailureGroups } from './failure-groups.ts'
 import { namePrefix, serverWaits, type RunResult } from '../result/run-result.ts'
@@ -113,6 +114,14 @@ export function markdownSummary(result: RunResult): string {
       lines.push('', `Reproduce the first failure (${escapeMarkdown(first.name)}), with \`CONFORM_API_KEY\` set:`, '')
       lines.push(fenced(first.reproduce[first.reproduce.length - 1], 'sh'))
     }
+  }
+
+  if (result.baseline) {
+    const b = result.baseline
+    lines.push('', '### Known failures (baseline)', '', escapeMarkdown(baselineLine(b)), '')
+    for (const k of b.known.slice(0, MAX_ROWS)) lines.push(`- ${inlineCode(k.rule)} ${inlineCode(k.code)} ${escapeMarkdown(k.check)}: ${escapeMarkdown(k.reason)}`)
+    for (const e of b.expired) lines.push(`- expired ${escapeMarkdown(e.expires ?? '')}, excused nothing: ${inlineCode(e.rule)} ${escapeMarkdown(e.check)}`)
+    for (const e of b.fixed) lines.push(`- fixed (no longer failing): ${inlineCode(e.rule)} ${escapeMarkdown(e.check)}`)
   }
 
   const groups = notVerifiedByReason(result)

@@ -8,6 +8,7 @@
  * failures come one entry per cause (failure-groups.ts), which names how many checks met it and
  * lists them as far as the screen allows (report.html lists them all).
  */
+import { baselineLine } from '../result/baseline.ts'
 import { lengthsNote } from '../result/observed-lengths.ts'
 import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
@@ -150,6 +151,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
     const most = reasons[0] ? `; most often: ${reasons[0].reason}` : ''
     tail.push(terminalText(`Partly verified: ${plural(partial.length, 'rule')} judged without ${plural(skipped, 'of their checks', 'of their checks')}${most}`))
   }
+  if (result.baseline) tail.push(terminalText(baselineLine(result.baseline), 400))
   const lengths = result.observed && lengthsNote(result.observed.lengths)
   if (lengths) tail.push(terminalText(lengths, 400))
   if (result.ledger.length > 0) {

@@ -3,6 +3,7 @@
  * report.html, summary.md, terminal). lib/runner/vitest-results.ts builds it from vitest's test
  * modules; tests build it from tables of checks with the same function, resultOf().
  */
+import type { BaselineOutcome } from './baseline.ts'
 import { observedLengths, type ObservedLengths } from './observed-lengths.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
@@ -22,6 +23,8 @@ export interface CheckResult {
   /** curl commands that repeat the exchanges of a failed check, key as $CONFORM_API_KEY. */
   reproduce: string[]
   exchanges: Exchange[]
+  /** A failure the baseline names (--baseline): its reason. The check is then a note (warn), not a failure. */
+  known?: string
 }
 
 export interface RuleResult extends Rule {
@@ -73,6 +76,8 @@ export interface RunResult {
   problems: string[]
   /** What the deployment did where the document leaves it free: notes, never verdicts. */
   observed?: { lengths: ObservedLengths }
+  /** --baseline: the known failures it excused, and its entries that expired or are fixed. */
+  baseline?: BaselineOutcome
 }
 
 export interface RunFacts {

@@ -17,6 +17,7 @@ import { redactedResult, type RunFacts, type RunResult } from '../result/run-res
 import { terminalSummary } from '../reporters/terminal-summary.ts'
 import { clearReports, shownPath, type ReportFile } from './report-files.ts'
 import { buildRunResult } from './vitest-results.ts'
+import { applyBaseline, updatedBaseline, writeBaseline } from '../result/baseline.ts'
 
 /** Each report file of a run (lib/runner/report-files.ts names them), from the run's result. */
 const reportWriters: Record<ReportFile, (result: RunResult) => string> = {
@@ -32,15 +33,30 @@ export interface RunReports {
   summary: string
 }
 
+/**
+ * --baseline: the known failures applied to the result; --update-baseline first writes the run's
+ * failures into the file, so that the run applies (and exits 0 on) what it just recorded.
+ */
+function withBaseline(result: RunResult, config: Pick<Config, 'baseline' | 'updateBaseline'>): RunResult {
+  if (!config.baseline) return result
+  const today = new Date().toISOString().slice(0, 10)
+  let baseline = config.baseline.data
+  if (config.updateBaseline && result.verdict !== 'incomplete') {
+    baseline = updatedBaseline(result, baseline, today)
+    writeBaseline(config.baseline.path, baseline)
+  }
+  return applyBaseline(result, baseline, config.baseline.path, today)
+}
+
 /** Builds the run's result, writes every report file (redacted) and returns the terminal summary. */
 export function writeRunReports(
   modules: readonly TestModule[],
   facts: RunFacts,
-  config: Pick<Config, 'rules' | 'workingDir' | 'reportDir'>,
+  config: Pick<Config, 'rules' | 'workingDir' | 'reportDir' | 'baseline' | 'updateBaseline'>,
   redact: (text: string) => string,
   env: NodeJS.ProcessEnv,
 ): RunReports {
-  const result = buildRunResult(modules, facts, config.rules)
+  const result = withBaseline(buildRunResult(modules, facts, config.rules), config)
   const reportDir = resolve(config.workingDir, config.reportDir)
   mkdirSync(reportDir, { recursive: true })
   clearReports(reportDir)

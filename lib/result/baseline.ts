@@ -1,0 +1,131 @@
+/**
+ * A baseline of known failures (--baseline FILE): a team adopting the gate on a service with known
+ * deviations gates on everything else. An entry names what stays the same from run to run (the
+ * rule, the failure code and the check's name, never the run's prefix, a generated value or the
+ * seed), carries a reason and may carry an expiry date. A failure an entry names (and has not
+ * expired) is known: shown apart, as a note, and it does not fail the run; any other fails it as
+ * ever. An entry whose failure no longer happens is reported as fixed; --update-baseline writes
+ * the run's failures, keeping the reasons and expiry dates of the entries that still match.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { findRule } from '../spec/rule-catalogue.ts'
+import { ruleStatus, type CheckResult, type RunResult } from './run-result.ts'
+
+export interface BaselineEntry {
+  rule: string
+  code: string
+  check: string
+  reason: string
+  /** YYYY-MM-DD: from that day on the entry excuses nothing. */
+  expires?: string
+}
+
+export interface Baseline {
+  knownFailures: BaselineEntry[]
+}
+
+/** What a baseline did to a run, as results.json and every report show it. */
+export interface BaselineOutcome {
+  file: string
+  /** Failures the baseline names: not counted against the run. */
+  known: (BaselineEntry & { message: string })[]
+  /** Entries past their expiry date: they excused nothing. */
+  expired: BaselineEntry[]
+  /** Entries whose failure did not happen in this run: remove them (--update-baseline does). */
+  fixed: BaselineEntry[]
+}
+
+export class BaselineError extends Error {}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+
+/** Reads and checks a baseline file; a file that is not one is a BaselineError naming the problem. */
+export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
+  if (!existsSync(path)) {
+    if (mayBeMissing) return { knownFailures: [] }
+    throw new BaselineError(`cannot read the baseline ${path}: no such file (--update-baseline writes one)`)
+  }
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new BaselineError(`the baseline ${path} is not JSON: ${(error as Error).message.split('\n')[0]}`)
+  }
+  const entries = (data as { knownFailures?: unknown } | null)?.knownFailures
+  if (data === null || typeof data !== 'object' || !Array.isArray(entries)) throw new BaselineError(`the baseline ${path} is not a baseline: it needs {"knownFailures": [ … ]}`)
+  entries.forEach((entry: unknown, i) => {
+    const where = `the baseline ${path}, knownFailures[${i}]`
+    const e = entry as Partial<BaselineEntry> | null
+    for (const field of ['rule', 'code', 'check', 'reason'] as const) {
+      if (typeof e?.[field] !== 'string' || e[field] === '') throw new BaselineError(`${where} has no ${field} (a non-empty string)`)
+    }
+    if (!findRule(e!.rule!)) throw new BaselineError(`${where} names the unknown rule "${e!.rule}"; --list-rules prints the catalogue`)
+    if (e!.expires !== undefined && (typeof e!.expires !== 'string' || !DATE.test(e!.expires) || Number.isNaN(Date.parse(e!.expires)))) {
+      throw new BaselineError(`${where} has expires "${String(e!.expires)}"; give a date as YYYY-MM-DD`)
+    }
+  })
+  return { knownFailures: entries as BaselineEntry[] }
+}
+
+const sameFailure = (entry: BaselineEntry, rule: string, check: CheckResult) => entry.rule === rule && entry.check === check.name && entry.code === check.failure?.code
+
+/** The run's result with the baseline applied: known failures become notes, and the verdict is recomputed. */
+export function applyBaseline(result: RunResult, baseline: Baseline, file: string, today: string): RunResult {
+  const outcome: BaselineOutcome = { file, known: [], expired: [], fixed: [] }
+  const live = baseline.knownFailures.filter((e) => e.expires === undefined || e.expires > today)
+  outcome.expired = baseline.knownFailures.filter((e) => !live.includes(e))
+  const used = new Set<BaselineEntry>()
+  const rules = result.rules.map((rule) => {
+    const checks = rule.checks.map((check) => {
+      if (check.status !== 'fail') return check
+      const entry = live.find((e) => sameFailure(e, rule.id, check))
+      if (!entry) return check
+      used.add(entry)
+      outcome.known.push({ ...entry, message: check.failure?.message ?? '' })
+      return { ...check, status: 'warn' as const, known: entry.reason, notes: [...check.notes, `known failure (baseline: ${entry.reason}): [${entry.code}] ${check.failure?.message ?? ''}`] }
+    })
+    return { ...rule, checks, status: ruleStatus(checks) }
+  })
+  outcome.fixed = live.filter((e) => !used.has(e) && !result.rules.some((r) => r.id === e.rule && r.checks.some((c) => sameFailure(e, r.id, c))))
+  const mustFailed = rules.some((r) => r.level === 'must' && r.status === 'fail')
+  const verdict = mustFailed ? 'fail' : result.verdict === 'incomplete' ? 'incomplete' : result.problems.length > 0 ? 'fail' : 'pass'
+  const count = (items: { status: string }[]) => {
+    const counts = { total: items.length, pass: 0, fail: 0, skip: 0, warn: 0 }
+    for (const item of items) counts[item.status as 'pass']++
+    return counts
+  }
+  return {
+    ...result,
+    rules,
+    verdict,
+    exitCode: verdict === 'pass' ? 0 : verdict === 'fail' ? 1 : 2,
+    summary: { ...result.summary, rules: count(rules), checks: count(rules.flatMap((r) => r.checks)) },
+    baseline: outcome,
+  }
+}
+
+/** The baseline that excuses every failure of `result`, keeping the reasons and expiry dates of the entries that still match. */
+export function updatedBaseline(result: RunResult, previous: Baseline, today: string): Baseline {
+  const knownFailures: BaselineEntry[] = []
+  for (const rule of result.rules) {
+    for (const check of rule.checks) {
+      const failed = check.status === 'fail' || check.known !== undefined
+      if (!failed || !check.failure) continue
+      const kept = previous.knownFailures.find((e) => sameFailure(e, rule.id, check))
+      knownFailures.push(kept ?? { rule: rule.id, code: check.failure.code, check: check.name, reason: `recorded by --update-baseline on ${today}: say why it is known, and when it will be fixed` })
+    }
+  }
+  return { knownFailures }
+}
+
+export function writeBaseline(path: string, baseline: Baseline): void {
+  writeFileSync(path, JSON.stringify(baseline, null, 2) + '\n')
+}
+
+/** One line for the terminal: what the baseline excused, and what is stale in it. */
+export function baselineLine(outcome: BaselineOutcome): string {
+  const parts = [`${outcome.known.length} known ${outcome.known.length === 1 ? 'failure' : 'failures'} excused`]
+  if (outcome.expired.length > 0) parts.push(`${outcome.expired.length} expired (they excused nothing)`)
+  if (outcome.fixed.length > 0) parts.push(`${outcome.fixed.length} fixed (no longer failing: remove them, or --update-baseline)`)
+  return `Baseline ${outcome.file}: ${parts.join('; ')}`
+}

@@ -1,0 +1,116 @@
+/**
+ * Adopting the gate on a service with known deviations (issue 19): --update-baseline records a
+ * run's failures, a run with --baseline exits 0 while they are all it finds (with another seed
+ * too), and 1 on one more, naming only that one; expired entries excuse nothing, fixed ones are
+ * reported; a file that is not a baseline is exit 2, one line.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+import { MUTATIONS } from '../../lib/server/mutations.ts'
+import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
+import { startCase, type Mutation } from '../../lib/server/server-cases.ts'
+import type { Baseline } from '../../lib/result/baseline.ts'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { RUN_TIMEOUT_MS } from '../hostile/expect-run.ts'
+
+const KEY = 'baseline-test-key-3e9c1d5f'
+const servers: RunningServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((run) => run.cleanup())
+  await Promise.all(servers.map((server) => server.close()))
+})
+
+const mutation = (name: string) => MUTATIONS.find((m) => m.name === name) as Mutation
+/** A service with the known deviation (a 403 for a missing key), and optionally one more (a list that repeats its last row). */
+async function service(...names: string[]): Promise<RunningServer> {
+  const cases = names.map(mutation)
+  const server = await startCase({ name: names.join('+'), description: '', behaviour: Object.assign({}, ...cases.map((c) => c.behaviour)), seed: cases.find((c) => c.seed)?.seed }, { apiKey: KEY })
+  servers.push(server)
+  return server
+}
+
+async function conform(server: RunningServer, ...args: string[]): Promise<ConformRun> {
+  const run = await runConformInProcess(['--base-url', server.baseUrl, ...args], { env: { CONFORM_API_KEY: KEY } })
+  runs.push(run)
+  return run
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'conform-baseline-'))
+
+describe('a baseline of known failures', { timeout: RUN_TIMEOUT_MS }, () => {
+  test('recorded with --update-baseline, it lets the same deviations pass with another seed, and fails on one more, naming only the new one', async () => {
+    const file = join(dir, 'known.json')
+    const known = await service('missing-key-answers-403')
+    const recorded = await conform(known, '--baseline', file, '--update-baseline', '--seed', '1')
+    expect(recorded.code, recorded.stdout).toBe(0)
+    const baseline = JSON.parse(readFileSync(file, 'utf8')) as Baseline
+    expect(baseline.knownFailures.length).toBeGreaterThan(0)
+    expect(new Set(baseline.knownFailures.map((e) => e.rule))).toEqual(new Set(['auth-missing-key-401']))
+    // nothing that changes from run to run: no name prefix, no run id, no seed
+    expect(JSON.stringify(baseline)).not.toMatch(/cf-[0-9a-z]{5}|conform-\d{8}/)
+    expect(baseline.knownFailures.every((e) => /^recorded by --update-baseline on \d{4}-\d{2}-\d{2}/.test(e.reason))).toBe(true)
+
+    const again = await conform(known, '--baseline', file, '--seed', '987654')
+    expect(again.code, again.stdout).toBe(0)
+    expect(again.stdout).toContain(`Baseline ${file}: ${baseline.knownFailures.length} known failures excused`)
+    expect(again.results!.baseline!.known).toHaveLength(baseline.knownFailures.length)
+    expect(again.files['junit.xml']).toContain('<skipped message="known failure: recorded by --update-baseline')
+    expect(again.files['summary.md']).toContain('### Known failures (baseline)')
+    expect(again.files['report.html']).toContain('id="baseline"')
+
+    const worse = await conform(await service('missing-key-answers-403', 'list-repeats-last-row'), '--baseline', file)
+    expect(worse.code, worse.stdout).toBe(1)
+    // the new deviation (and what it breaks beside it), never the known one
+    const failing = worse.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)
+    expect(failing).toContain('ids-unique')
+    expect(failing).not.toContain('auth-missing-key-401')
+    expect(worse.stdout).toMatch(/✗ ids-unique/)
+    expect(worse.stdout).not.toMatch(/✗ auth-missing-key-401/)
+  })
+
+  test('an expired entry excuses nothing; an entry whose failure is gone is reported as fixed, and --update-baseline drops it', async () => {
+    const known = await service('missing-key-answers-403')
+    const file = join(dir, 'expiring.json')
+    await conform(known, '--baseline', file, '--update-baseline', '--rule', 'auth-missing-key-401')
+    const baseline = JSON.parse(readFileSync(file, 'utf8')) as Baseline
+    writeFileSync(file, JSON.stringify({ knownFailures: baseline.knownFailures.map((e) => ({ ...e, reason: 'the gateway answers 403; ticket OPS-12', expires: '2020-01-01' })) }))
+    const expired = await conform(known, '--baseline', file, '--rule', 'auth-missing-key-401')
+    expect(expired.code).toBe(1)
+    expect(expired.stdout).toMatch(/\d+ expired \(they excused nothing\)/)
+
+    writeFileSync(file, JSON.stringify({ knownFailures: baseline.knownFailures.map((e) => ({ ...e, reason: 'the gateway answers 403; ticket OPS-12' })) }))
+    const conforming = await startReferenceServer({ apiKey: KEY })
+    servers.push(conforming)
+    const fixed = await conform(conforming, '--baseline', file, '--rule', 'auth-missing-key-401')
+    expect(fixed.code).toBe(0)
+    expect(fixed.stdout).toMatch(/\d+ fixed \(no longer failing: remove them, or --update-baseline\)/)
+    await conform(conforming, '--baseline', file, '--update-baseline', '--rule', 'auth-missing-key-401')
+    expect((JSON.parse(readFileSync(file, 'utf8')) as Baseline).knownFailures).toEqual([])
+  })
+
+  test('a file that is not a baseline is exit 2 with one line naming the problem, never an empty baseline', async () => {
+    const server = await startReferenceServer({ apiKey: KEY })
+    servers.push(server)
+    const cases: [string, string, RegExp][] = [
+      ['not JSON', '{"knownFailures": [', /is not JSON/],
+      ['the wrong shape', '{"known": []}', /is not a baseline: it needs \{"knownFailures": \[ … \]\}/],
+      ['an unknown rule', '{"knownFailures": [{"rule": "no-such-rule", "code": "X", "check": "c", "reason": "r"}]}', /names the unknown rule "no-such-rule"/],
+      ['an entry without a reason', '{"knownFailures": [{"rule": "ids-unique", "code": "X", "check": "c"}]}', /has no reason/],
+      ['a bad expiry date', '{"knownFailures": [{"rule": "ids-unique", "code": "X", "check": "c", "reason": "r", "expires": "next week"}]}', /give a date as YYYY-MM-DD/],
+    ]
+    for (const [what, text, says] of cases) {
+      const file = join(dir, `bad-${what.replaceAll(' ', '-')}.json`)
+      writeFileSync(file, text)
+      const run = await conform(server, '--baseline', file)
+      expect(run.code, what).toBe(2)
+      expect(run.stderr.trimEnd().split('\n'), what).toHaveLength(1)
+      expect(run.stderr, what).toMatch(says)
+    }
+    const missing = await conform(server, '--baseline', join(dir, 'absent.json'))
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/no such file \(--update-baseline writes one\)/)
+  })
+})
