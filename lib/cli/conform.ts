@@ -49,6 +49,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   let config: Config | undefined
   // npm sets INIT_CWD to where the user ran `npm run`; paths are theirs, not the package's
   const userCwd = env.INIT_CWD || process.cwd()
+  if (argv[0] === 'compare') return (await import('./compare.ts')).compareMain(argv.slice(1), io, userCwd)
   // a bad argument next to --api-key must not bring the key into the error message
   // a key npm swallowed (`npm run conform --api-key=KEY`) is in its npm_config_api_key
   const swallowedKey = env.npm_config_api_key === 'true' ? undefined : env.npm_config_api_key

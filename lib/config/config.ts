@@ -77,6 +77,7 @@ asked, or --deadline came first), 130/143 (stopped by SIGINT/SIGTERM, reports wr
 The key is trimmed of surrounding whitespace (a secret file's newline); one that still holds a
 character a bearer token cannot is refused before any request.
 Without --base-url it starts the embedded reference server and checks that.
+petstore-conform compare A B compares two runs' reports (compare --help).
 
 Options (environment variable in brackets; flags win over the environment, which wins over .env files):
 ${optionsHelp(CONFORM_OPTIONS)}`

@@ -1,0 +1,142 @@
+/**
+ * `petstore-conform compare A B`: two runs side by side (staging and production, before and after a
+ * deploy), from their report folders or results.json files. What fails in B and not in A, what B
+ * fixed, what fails in both, rule by rule, and every difference in what the deployments did where
+ * the document is silent. Terminal text, and Markdown for a pull request or a job summary
+ * (--output FILE). Exit 1 when B fails something A did not, 0 otherwise, 2 on unreadable input.
+ */
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import type { RunResult } from '../result/run-result.ts'
+import { visibleLine } from '../reporters/visible-text.ts'
+
+export const COMPARE_USAGE = `Usage: petstore-conform compare A B [--output FILE]      (npm run conform -- compare A B)
+
+A and B are report folders (holding results.json) or results.json files of two runs. Prints the
+checks that fail in B and not in A, those B fixed, those failing in both, and the differences in
+observed behaviour; --output FILE also writes it as Markdown. Exit 1 when B fails something A
+did not, 0 otherwise, 2 when an input cannot be read.`
+
+interface Failure {
+  rule: string
+  code: string
+  check: string
+  message: string
+}
+
+function readRun(given: string, cwd: string): RunResult {
+  let path = resolve(cwd, given)
+  if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'results.json')
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message.split('\n')[0]}`)
+  }
+  const run = data as Partial<RunResult> | null
+  if (!run || !Array.isArray(run.rules) || typeof run.runId !== 'string') throw new Error(`${path} is not the results.json of a run`)
+  return run as RunResult
+}
+
+/** Failures by what stays the same from run to run (as a baseline names them); a known failure is a failure too. */
+function failures(run: RunResult): Map<string, Failure> {
+  const found = new Map<string, Failure>()
+  for (const rule of run.rules) {
+    for (const check of rule.checks) {
+      if ((check.status !== 'fail' && check.known === undefined) || !check.failure) continue
+      found.set(`${rule.id}\u0000${check.failure.code}\u0000${check.name}`, { rule: rule.id, code: check.failure.code, check: check.name, message: check.failure.message })
+    }
+  }
+  return found
+}
+
+/** Every leaf of `observed` that differs between the runs, as "path: A → B". */
+function observedDifferences(a: unknown, b: unknown, path = 'observed'): string[] {
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()
+    return keys.flatMap((key) => observedDifferences((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`))
+  }
+  return JSON.stringify(a) === JSON.stringify(b) ? [] : [`${path}: ${JSON.stringify(a) ?? 'not recorded'} → ${JSON.stringify(b) ?? 'not recorded'}`]
+}
+
+export interface Comparison {
+  a: RunResult
+  b: RunResult
+  introduced: Failure[]
+  fixed: Failure[]
+  both: Failure[]
+  ruleChanges: string[]
+  observed: string[]
+}
+
+export function compareRuns(a: RunResult, b: RunResult): Comparison {
+  const fa = failures(a)
+  const fb = failures(b)
+  const statusOf = (run: RunResult, id: string) => run.rules.find((r) => r.id === id)?.status ?? 'absent'
+  const ids = [...new Set([...a.rules, ...b.rules].map((r) => r.id))]
+  return {
+    a,
+    b,
+    introduced: [...fb].filter(([key]) => !fa.has(key)).map(([, f]) => f),
+    fixed: [...fa].filter(([key]) => !fb.has(key)).map(([, f]) => f),
+    both: [...fb].filter(([key]) => fa.has(key)).map(([, f]) => f),
+    ruleChanges: ids.filter((id) => statusOf(a, id) !== statusOf(b, id)).map((id) => `${id}: ${statusOf(a, id)} → ${statusOf(b, id)}`),
+    observed: observedDifferences(a.observed ?? {}, b.observed ?? {}),
+  }
+}
+
+function lines(c: Comparison, markdown: boolean): string[] {
+  const code = (text: string) => (markdown ? `\`${text.replaceAll('`', "'")}\`` : text)
+  const item = (f: Failure) => `- ${code(f.rule)} ${code(f.code)} ${visibleLine(f.check)}: ${visibleLine(f.message)}`
+  const head = (text: string) => (markdown ? `### ${text}` : `${text}:`)
+  const out = [
+    markdown ? '## Pet Store categories conformance: comparison' : 'Pet Store categories conformance: comparison',
+    `A: ${visibleLine(c.a.baseUrl)} (run ${c.a.runId}, ${c.a.verdict})`,
+    `B: ${visibleLine(c.b.baseUrl)} (run ${c.b.runId}, ${c.b.verdict})`,
+    '',
+    head(`Failing in B, not in A (${c.introduced.length})`),
+    ...c.introduced.map(item),
+    head(`Fixed in B (${c.fixed.length})`),
+    ...c.fixed.map(item),
+    head(`Failing in both (${c.both.length})`),
+    ...c.both.map(item),
+    head(`Rules whose status changed (${c.ruleChanges.length})`),
+    ...c.ruleChanges.map((r) => `- ${visibleLine(r)}`),
+    head(`Observed behaviour that differs (${c.observed.length})`),
+    ...c.observed.map((o) => `- ${visibleLine(o)}`),
+    '',
+    c.introduced.length > 0 ? `B fails ${c.introduced.length} ${c.introduced.length === 1 ? 'check' : 'checks'} that A did not: exit 1` : 'B fails nothing that A did not: exit 0',
+  ]
+  return out
+}
+
+/** Runs `compare`; returns the exit code. Never throws. */
+export function compareMain(argv: string[], io: { out(text: string): void; err(text: string): void }, cwd: string): number {
+  const paths: string[] = []
+  let output: string | undefined
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string
+    if (arg === '--help' || arg === '-h') return io.out(COMPARE_USAGE + '\n'), 0
+    if (arg === '--output') output = argv[++i]
+    else if (arg.startsWith('--output=')) output = arg.slice('--output='.length)
+    else if (arg.startsWith('-')) return io.err(`conform compare: unknown option ${JSON.stringify(arg)}; see compare --help\n`), 2
+    else paths.push(arg)
+  }
+  if (paths.length !== 2 || (output !== undefined && output === '')) return io.err('conform compare: give two runs, A and B (report folders or results.json files), and at most --output FILE\n'), 2
+  let comparison: Comparison
+  try {
+    comparison = compareRuns(readRun(paths[0] as string, cwd), readRun(paths[1] as string, cwd))
+  } catch (error) {
+    return io.err(`conform compare: ${visibleLine((error as Error).message)}\n`), 2
+  }
+  io.out(lines(comparison, false).join('\n') + '\n')
+  if (output !== undefined) {
+    try {
+      writeFileSync(resolve(cwd, output), lines(comparison, true).join('\n') + '\n')
+    } catch (error) {
+      return io.err(`conform compare: cannot write ${output}: ${(error as Error).message}\n`), 2
+    }
+  }
+  return comparison.introduced.length > 0 ? 1 : 0
+}

@@ -1,0 +1,80 @@
+/**
+ * `compare A B` (issue 19): a passing and a failing run exit 1 and name the rule; two identical
+ * runs exit 0; B fixing what A failed exits 0; unreadable input exits 2; --output writes Markdown.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { compareMain } from '../../lib/cli/compare.ts'
+import { MUTATIONS } from '../../lib/server/mutations.ts'
+import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
+import { startCase, type Mutation } from '../../lib/server/server-cases.ts'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { RUN_TIMEOUT_MS } from '../hostile/expect-run.ts'
+
+const KEY = 'compare-test-key-7b2e0c94'
+const servers: RunningServer[] = []
+let passing: ConformRun
+let failing: ConformRun
+
+beforeAll(async () => {
+  const good = await startReferenceServer({ apiKey: KEY })
+  const bad = await startCase(MUTATIONS.find((m) => m.name === 'list-repeats-last-row') as Mutation, { apiKey: KEY })
+  servers.push(good, bad)
+  ;[passing, failing] = await Promise.all([good, bad].map((s) => runConformInProcess(['--base-url', s.baseUrl], { env: { CONFORM_API_KEY: KEY } })))
+}, RUN_TIMEOUT_MS)
+afterAll(async () => {
+  ;[passing, failing].forEach((run) => run?.cleanup())
+  await Promise.all(servers.map((s) => s.close()))
+})
+
+function compare(...argv: string[]): { code: number; out: string; err: string } {
+  let out = ''
+  let err = ''
+  const code = compareMain(argv, { out: (t) => void (out += t), err: (t) => void (err += t) }, tmpdir())
+  return { code, out, err }
+}
+
+test('B fails what A passed: exit 1, naming the rule, the code and the check', () => {
+  expect(passing.code).toBe(0)
+  expect(failing.code).toBe(1)
+  const { code, out } = compare(passing.reportDir, join(failing.reportDir, 'results.json'))
+  expect(code).toBe(1)
+  expect(out).toMatch(/Failing in B, not in A \([1-9]\d*\):\n- ids-unique DUPLICATE_ID /)
+  expect(out).toContain('B fails')
+})
+
+test('two identical runs exit 0; B fixing what A failed exits 0 and lists the fix', () => {
+  const same = compare(failing.reportDir, failing.reportDir)
+  expect(same.code).toBe(0)
+  expect(same.out).toContain('Failing in B, not in A (0)')
+  const fixed = compare(failing.reportDir, passing.reportDir)
+  expect(fixed.code).toBe(0)
+  expect(fixed.out).toMatch(/Fixed in B \([1-9]\d*\):\n- ids-unique DUPLICATE_ID/)
+  expect(fixed.out).toContain('ids-unique: fail → pass')
+})
+
+test('--output writes the comparison as Markdown, for a pull request or a job summary', () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'conform-compare-')), 'comparison.md')
+  expect(compare(passing.reportDir, failing.reportDir, '--output', file).code).toBe(1)
+  const markdown = readFileSync(file, 'utf8')
+  expect(markdown).toMatch(/^## Pet Store categories conformance: comparison/)
+  expect(markdown).toContain('### Failing in B, not in A')
+  expect(markdown).toContain('`ids-unique` `DUPLICATE_ID`')
+})
+
+test('input that cannot be read is exit 2 with one line', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'conform-compare-'))
+  writeFileSync(join(dir, 'results.json'), '{"not": "a run"}')
+  for (const [argv, says] of [
+    [[passing.reportDir, join(dir, 'absent')], /no such file/],
+    [[passing.reportDir, dir], /is not the results.json of a run/],
+    [[passing.reportDir], /give two runs, A and B/],
+  ] as const) {
+    const { code, err } = compare(...argv)
+    expect(code).toBe(2)
+    expect(err.trimEnd().split('\n')).toHaveLength(1)
+    expect(err).toMatch(says)
+  }
+})
