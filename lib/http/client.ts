@@ -200,7 +200,6 @@ export class HttpClient {
     const recorded: RecordedRequest = {
       method: options.method,
       url: this.url(options.path),
-      // the trace context is part of the evidence: the service's logs find the request by it
       headers: headers.recorded,
       ...(typeof options.body === 'string' ? { body: this.redact(options.body) } : {}),
       ...(options.body instanceof Uint8Array ? bytesEvidence(options.body) : {}),
@@ -306,6 +305,7 @@ export class HttpClient {
         ...(exchange.response ? { status: exchange.response.status } : {}),
         ...(exchange.error ? { error: exchange.error.code } : {}),
         ...(exchange.response?.contentEncoding ? { contentEncoding: exchange.response.contentEncoding } : {}),
+        ...(exchange.response?.headers['retry-after'] !== undefined ? { retryAfter: exchange.response.headers['retry-after'] } : {}),
         ...(options.method === 'POST' && exchange.response && exchange.response.status >= 200 && exchange.response.status < 300
           ? { created: createdRecord(result.text, recorded.body ?? '', this.redact) }
           : {}),

@@ -51,6 +51,8 @@ export interface JournalLine {
   contentEncoding?: string
   /** ended: how long the server's Retry-After made the client wait before the next attempt. */
   waitedMs?: number
+  /** ended, a 429 or 503: its Retry-After, as sent (observed behaviour). */
+  retryAfter?: string
   /** ended, POST with a 2xx: what the answer says was created. */
   created?: CreatedRecord
   /** refused: why, in the words a report shows. */

@@ -9,7 +9,7 @@
  * style sheet report.css.
  */
 import { baselineLine } from '../result/baseline.ts'
-import { lengthsNote } from '../result/observed-lengths.ts'
+import { observedLines } from '../result/observed-behaviour.ts'
 import { readFileSync } from 'node:fs'
 import { KEY_PLACEHOLDER } from '../http/redact.ts'
 import { failuresSection } from './html-failures.ts'
@@ -86,9 +86,9 @@ function baselineSection(result: RunResult): string {
 
 /** What the deployment did where the document leaves it free: notes, never verdicts. */
 function observedSection(result: RunResult): string {
-  const lengths = result.observed && lengthsNote(result.observed.lengths)
-  if (!lengths) return ''
-  return `<section id="observed"><h2>Observed where the document is silent</h2><p class="hint">${h(lengths)}</p></section>`
+  if (!result.observed) return ''
+  const items = observedLines(result.observed).map((line) => `<li>${h(line)}</li>`)
+  return `<section id="observed"><h2>Observed where the document is silent</h2><p class="hint">Notes, not verdicts: what this deployment does where the document leaves it free.</p><ul>${items.join('')}</ul></section>`
 }
 
 function notVerifiedSection(result: RunResult): string {

@@ -8,7 +8,7 @@
  * (visible-text.ts). Failures come one row per cause (failure-groups.ts), naming every check.
  */
 import { baselineLine } from '../result/baseline.ts'
-import { lengthsNote } from '../result/observed-lengths.ts'
+import { observedLines } from '../result/observed-behaviour.ts'
 import { runFailureGroups } from './failure-groups.ts'
 import { namePrefix, serverWaits, type RunResult } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
@@ -132,8 +132,10 @@ export function markdownSummary(result: RunResult): string {
     for (const p of partial) lines.push(`- ${inlineCode(p.rule.id)}: ${plural(p.skipped, 'check')} skipped (${escapeMarkdown(p.reasons.join('; '))})`)
   }
 
-  const lengths = result.observed && lengthsNote(result.observed.lengths)
-  if (lengths) lines.push('', '### Observed where the document is silent', '', `- ${escapeMarkdown(lengths)}`)
+  if (result.observed) {
+    lines.push('', '### Observed where the document is silent (notes, not verdicts)', '')
+    for (const line of observedLines(result.observed)) lines.push(`- ${escapeMarkdown(line)}`)
+  }
 
   lines.push('', `### Records created: ${result.ledger.length}`, '')
   if (result.ledger.length === 0) {

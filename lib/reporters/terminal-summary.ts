@@ -9,7 +9,7 @@
  * lists them as far as the screen allows (report.html lists them all).
  */
 import { baselineLine } from '../result/baseline.ts'
-import { lengthsNote } from '../result/observed-lengths.ts'
+import { lengthsNote } from '../result/observed-behaviour.ts'
 import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
 import { namePrefix, serverWaits, type RunResult, type Status } from '../result/run-result.ts'

@@ -4,7 +4,7 @@
  * modules; tests build it from tables of checks with the same function, resultOf().
  */
 import type { BaselineOutcome } from './baseline.ts'
-import { observedLengths, type ObservedLengths } from './observed-lengths.ts'
+import { observedBehaviour, type ObservedBehaviour } from './observed-behaviour.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { journalTotals, type JournalEntry, type JournalTotals } from '../http/journal.ts'
@@ -75,7 +75,7 @@ export interface RunResult {
   /** What went wrong outside any check (deadline, crashes); each one fails the run. */
   problems: string[]
   /** What the deployment did where the document leaves it free: notes, never verdicts. */
-  observed?: { lengths: ObservedLengths }
+  observed?: ObservedBehaviour
   /** --baseline: the known failures it excused, and its entries that expired or are fixed. */
   baseline?: BaselineOutcome
 }
@@ -171,7 +171,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
     ledger,
     journal: facts.journal,
     problems,
-    observed: { lengths: observedLengths(facts.journal) },
+    observed: observedBehaviour(facts.journal, rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges))),
   }
 }
 

@@ -1,0 +1,141 @@
+/**
+ * What a deployment did where the document leaves it free, read from the run's journal and
+ * evidence: notes, never verdicts. An acceptance engineer reads how a vendor's deployment behaves
+ * beyond the contract, and `compare` shows when that changes between two runs. The lengths it
+ * accepted and refused (not shown, §8) come from the valid creates and the plain ASCII of a
+ * refused one's sizes (suites/cases/write-order.ts, sameSizeKey).
+ */
+import type { Exchange } from '../http/exchange.ts'
+import type { JournalEntry } from '../http/journal.ts'
+
+export interface ObservedLengths {
+  /** The longest name and description (in characters) the service answered 201 to. */
+  acceptedName?: number
+  acceptedDescription?: number
+  /** The shortest plain ASCII name and description it refused (400 or 413) after a create refused for length. */
+  refusedName?: number
+  refusedDescription?: number
+}
+
+const fieldsOf = (body: string | undefined): { name?: unknown; description?: unknown } | undefined => {
+  try {
+    const value = JSON.parse(body ?? '') as unknown
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as { name?: unknown; description?: unknown }) : undefined
+  } catch {
+    return undefined // cut to the evidence limit, or not JSON: it tells no length
+  }
+}
+
+const chars = (text: unknown) => (typeof text === 'string' ? [...text].length : undefined)
+const max = (a: number | undefined, b: number | undefined) => (b === undefined ? a : a === undefined ? b : Math.max(a, b))
+const min = (a: number | undefined, b: number | undefined) => (b === undefined ? a : a === undefined ? b : Math.min(a, b))
+
+export function observedLengths(journal: readonly JournalEntry[]): ObservedLengths {
+  const seen: ObservedLengths = {}
+  for (const entry of journal) {
+    if (entry.method !== 'POST' || entry.probe === undefined || !entry.probe.startsWith('create-')) continue
+    const fields = fieldsOf(entry.body)
+    if (!fields) continue
+    if (entry.status === 201) {
+      seen.acceptedName = max(seen.acceptedName, chars(fields.name))
+      seen.acceptedDescription = max(seen.acceptedDescription, chars(fields.description))
+    } else if ((entry.status === 400 || entry.status === 413) && entry.probe.endsWith('-same-size')) {
+      seen.refusedName = min(seen.refusedName, chars(fields.name))
+      seen.refusedDescription = min(seen.refusedDescription, chars(fields.description))
+    }
+  }
+  return seen
+}
+
+/** The note a report shows, or undefined when the run met no limit. */
+export function lengthsNote(seen: ObservedLengths): string | undefined {
+  if (seen.refusedName === undefined && seen.refusedDescription === undefined) return undefined
+  const accepted = `names of up to ${seen.acceptedName ?? 0} and descriptions of up to ${seen.acceptedDescription ?? 0} characters were accepted`
+  const refused = `plain ASCII of a ${seen.refusedName}-character name${seen.refusedDescription === undefined ? '' : ` and a ${seen.refusedDescription}-character description`} was refused`
+  return `Length limits (not shown, §8: a freedom, not a failure): ${accepted}; ${refused}, so the classes of strings went again in short values`
+}
+
+export interface ObservedBehaviour {
+  lengths: ObservedLengths
+  /** The answer to each create that uses a freedom (an empty name, a field NewCategory does not name, a repeated name, a byte order mark), by probe. */
+  freedoms: Record<string, string>
+  /** Answers that came compressed although the run asked for identity, by coding. */
+  compression: Record<string, number>
+  /** 429 and 503 answers met, and the Retry-After values they gave. */
+  rateLimits: { answers: Record<string, number>; retryAfter: string[] }
+  /** The WWW-Authenticate values of the 401 answers. */
+  wwwAuthenticate: string[]
+  /** The Content-Type values of the answers. */
+  mediaTypes: string[]
+  /** The order of the ids of the list after the run's creates. */
+  listOrder?: 'ascending ids' | 'descending ids' | 'another order' | 'one record or none'
+}
+
+/** The creates that use a freedom the document leaves, and what their answer means. */
+const FREEDOMS: Record<string, string> = {
+  'create-empty-name': 'an empty name',
+  'create-sends-id': 'a field NewCategory does not name (id)',
+  'create-repeated-name': 'a repeated name',
+  'malformed-bom': 'a byte order mark before the JSON',
+}
+
+const distinct = (values: (string | undefined)[]) => [...new Set(values.filter((v): v is string => v !== undefined && v !== ''))].sort()
+
+function listOrderOf(exchanges: readonly Exchange[]): ObservedBehaviour['listOrder'] {
+  const lists = exchanges.filter((e) => e.request.method === 'GET' && /\/categories$/.test(e.request.url) && e.response?.status === 200)
+  const last = lists[lists.length - 1]
+  if (!last?.response) return undefined
+  let ids: bigint[]
+  try {
+    // ids as written, past 2^53 too: the digits after "id": in the body (of a cut body, its part)
+    ids = [...last.response.body.matchAll(/"id"\s*:\s*(-?\d+)/g)].map((m) => BigInt(m[1] as string))
+  } catch {
+    return undefined
+  }
+  if (ids.length < 2) return 'one record or none'
+  if (ids.every((id, i) => i === 0 || (ids[i - 1] as bigint) < id)) return 'ascending ids'
+  if (ids.every((id, i) => i === 0 || (ids[i - 1] as bigint) > id)) return 'descending ids'
+  return 'another order'
+}
+
+export function observedBehaviour(journal: readonly JournalEntry[], exchanges: readonly Exchange[]): ObservedBehaviour {
+  const freedoms: Record<string, string> = {}
+  const answers: Record<string, number> = {}
+  const compression: Record<string, number> = {}
+  const retryAfter: string[] = []
+  for (const entry of journal) {
+    if (entry.probe && FREEDOMS[entry.probe] && entry.status !== undefined && entry.status !== 429 && entry.status !== 503) {
+      freedoms[FREEDOMS[entry.probe] as string] = entry.status >= 200 && entry.status < 300 ? `accepted (${entry.status})` : `refused (${entry.status})`
+    }
+    if (entry.status === 429 || entry.status === 503) {
+      answers[entry.status] = (answers[entry.status] ?? 0) + 1
+      if (entry.retryAfter !== undefined) retryAfter.push(entry.retryAfter)
+    }
+    if (entry.contentEncoding) compression[entry.contentEncoding] = (compression[entry.contentEncoding] ?? 0) + 1
+  }
+  const responses = exchanges.flatMap((e) => (e.response ? [e.response] : []))
+  return {
+    lengths: observedLengths(journal),
+    freedoms,
+    compression,
+    rateLimits: { answers, retryAfter: distinct(retryAfter) },
+    wwwAuthenticate: distinct(responses.filter((r) => r.status === 401).map((r) => r.headers['www-authenticate'])),
+    mediaTypes: distinct(responses.map((r) => r.headers['content-type'])),
+    ...(listOrderOf(exchanges) ? { listOrder: listOrderOf(exchanges) } : {}),
+  }
+}
+
+/** The lines a report shows: one per thing observed. */
+export function observedLines(o: ObservedBehaviour): string[] {
+  const lines: string[] = []
+  const lengths = lengthsNote(o.lengths)
+  if (lengths) lines.push(lengths)
+  for (const [what, answer] of Object.entries(o.freedoms)) lines.push(`${what}: ${answer}`)
+  lines.push(`compression when asked for identity: ${Object.keys(o.compression).length ? Object.entries(o.compression).map(([c, n]) => `${c} (${n} answers)`).join(', ') : 'none'}`)
+  const limited = Object.entries(o.rateLimits.answers)
+  lines.push(`rate limits met: ${limited.length ? `${limited.map(([s, n]) => `${n} × ${s}`).join(', ')}${o.rateLimits.retryAfter.length ? `, Retry-After ${o.rateLimits.retryAfter.join(', ')}` : ', no Retry-After'}` : 'none'}`)
+  if (o.listOrder) lines.push(`list order: ${o.listOrder}`)
+  lines.push(`WWW-Authenticate on 401: ${o.wwwAuthenticate.length ? o.wwwAuthenticate.join(' | ') : 'none sent'}`)
+  lines.push(`media types answered: ${o.mediaTypes.join(' | ') || 'none'}`)
+  return lines
+}
