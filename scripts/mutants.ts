@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { optionsHelp, readCommandLine, type OptionSpec } from '../lib/config/options.ts'
 import { MUTATIONS } from '../lib/server/mutations.ts'
 import { VARIANTS } from '../lib/server/variants.ts'
-import { DEFAULT_CONCURRENCY, formatMatrix, matrixJson, runMatrix, withReadmeMatrix } from '../test/mutants/matrix.ts'
+import { DEFAULT_CONCURRENCY, formatMatrix, matrixJson, PROOF_PAGE, runMatrix, withReadmeMatrix } from '../test/mutants/matrix.ts'
 
 const MUTANTS_OPTIONS = [
   { flag: 'report-dir', kind: 'string', value: 'DIR', env: 'CONFORM_REPORT_DIR', default: 'reports', help: 'where kill-matrix.json goes' },
@@ -25,7 +25,7 @@ const USAGE = `Usage: npm run mutants -- [options]
 Runs npm run conform against every mutation (must exit 1, failing the rule it breaks with the
 failure code it declares) and every conforming variant (must exit 0) of the reference server,
 prints the kill matrix and writes kill-matrix.json; a run of every case also rewrites the
-kill-matrix table of README.md.
+kill-matrix table of docs/proof.md.
 
 ${optionsHelp(MUTANTS_OPTIONS)}`
 
@@ -70,9 +70,9 @@ async function main(argv: string[]): Promise<number> {
   const path = join(reportDir, 'kill-matrix.json')
   writeFileSync(path, matrixJson(report))
   process.stdout.write(`\nWritten: ${path} (${(report.durationMs / 1000).toFixed(0)} s)\n`)
-  // the README's table is this output, never pasted by hand; a run of a few cases leaves it alone
+  // the table of docs/proof.md is this output, never pasted by hand; a run of a few cases leaves it alone
   if (only.length === 0) {
-    const readme = join(PROJECT_ROOT, 'README.md')
+    const readme = join(PROJECT_ROOT, PROOF_PAGE)
     writeFileSync(readme, withReadmeMatrix(readFileSync(readme, 'utf8'), report))
     process.stdout.write(`Written: the kill-matrix table of ${readme}\n`)
   }

@@ -136,9 +136,9 @@ export class HttpClient {
     this.basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '')
     // The request's abort signal is the one deadline once a request is written; undici's own phase
     // timeouts are off (0), so that the abort's reason always says which deadline ended a request.
-    // Before it is written, a request waits for a connection (bounded by the run's deadline) or
-    // for one to be made (undici's connect timeout, a TIMEOUT too). undici's response-size limit caps the bytes on the wire (a coded
-    // body may be a little larger than decoded); the cap on decoded bytes is readCapped's.
+    // Before it is written, a request waits for a connection (bounded by the run's deadline) or for
+    // one to be made (undici's connect timeout, a TIMEOUT too). undici's response-size limit caps the
+    // bytes on the wire (a coded body may be larger than decoded); readCapped caps decoded bytes.
     // EnvHttpProxyAgent honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY. A plain http:// target never
     // goes through a proxy: the proxy would read the key in clear (preflight.ts proxyFor agrees).
     const agentOptions = {
@@ -232,8 +232,7 @@ export class HttpClient {
     this.journal?.write({ ...line, phase: 'dispatched', at: exchange.startedAt })
     const started = performance.now()
     const timeout = new AbortController()
-    // aborted when the operation stalls while this request still waits for a connection
-    const cancel = this.stalls.waiting(operation)
+    const cancel = this.stalls.waiting(operation) // aborted if the operation stalls while this waits for a connection
     let timer: NodeJS.Timeout | undefined
     const signal = AbortSignal.any([timeout.signal, cancel.signal, ...(this.runDeadline ? [this.runDeadline] : [])])
     let partial: BodyProgress | undefined
@@ -248,7 +247,7 @@ export class HttpClient {
           timer = setTimeout(() => timeout.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')), this.options.timeoutMs)
         },
       }
-      // origin and path apart: the path goes out as written, dot segments included (a URL would resolve them)
+      // origin and path apart: the path goes out as written, dot segments included
       const pending = this.dispatcher.request({
         origin: this.origin,
         path: this.basePath + options.path,

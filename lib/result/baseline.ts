@@ -9,30 +9,12 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { findRule } from '../spec/rule-catalogue.ts'
-import { ruleStatus, type CheckResult, type RunResult } from './run-result.ts'
+import { ruleStatus, type BaselineEntry, type BaselineOutcome, type CheckResult, type RunResult } from './run-result.ts'
 
-export interface BaselineEntry {
-  rule: string
-  code: string
-  check: string
-  reason: string
-  /** YYYY-MM-DD: from that day on the entry excuses nothing. */
-  expires?: string
-}
+export type { BaselineEntry, BaselineOutcome }
 
 export interface Baseline {
   knownFailures: BaselineEntry[]
-}
-
-/** What a baseline did to a run, as results.json and every report show it. */
-export interface BaselineOutcome {
-  file: string
-  /** Failures the baseline names: not counted against the run. */
-  known: (BaselineEntry & { message: string })[]
-  /** Entries past their expiry date: they excused nothing. */
-  expired: BaselineEntry[]
-  /** Entries whose failure did not happen in this run: remove them (--update-baseline does). */
-  fixed: BaselineEntry[]
 }
 
 export class BaselineError extends Error {}

@@ -3,7 +3,6 @@
  * report.html, summary.md, terminal). lib/runner/vitest-results.ts builds it from vitest's test
  * modules; tests build it from tables of checks with the same function, resultOf().
  */
-import type { BaselineOutcome } from './baseline.ts'
 import { observedBehaviour, type ObservedBehaviour } from './observed-behaviour.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
@@ -78,6 +77,27 @@ export interface RunResult {
   observed?: ObservedBehaviour
   /** --baseline: the known failures it excused, and its entries that expired or are fixed. */
   baseline?: BaselineOutcome
+}
+
+/** An entry of a baseline of known failures (lib/result/baseline.ts reads, applies and writes them). */
+export interface BaselineEntry {
+  rule: string
+  code: string
+  check: string
+  reason: string
+  /** YYYY-MM-DD: from that day on the entry excuses nothing. */
+  expires?: string
+}
+
+/** What a baseline did to a run, as results.json and every report show it. */
+export interface BaselineOutcome {
+  file: string
+  /** Failures the baseline names: not counted against the run. */
+  known: (BaselineEntry & { message: string })[]
+  /** Entries past their expiry date: they excused nothing. */
+  expired: BaselineEntry[]
+  /** Entries whose failure did not happen in this run: remove them (--update-baseline does). */
+  fixed: BaselineEntry[]
 }
 
 export interface RunFacts {

@@ -1,6 +1,6 @@
 /** Credentials that must be refused with 401 (§5.2, §5.3). */
 import { KEY_OF_SAME_SHAPE, KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, NEAR_MISS_MIN_KEY_LENGTH } from '../../lib/http/redact.ts'
-import type { WritePriority } from './write-order.ts'
+import type { WritePriority } from './write-priority.ts'
 
 /** Each case but the near-misses is also a POST of a valid body (the priority is that POST's). */
 export interface CredentialCase extends WritePriority {

@@ -2,7 +2,7 @@
  * §4.2 rule 1, §5.4: the invalid bodies typed by hand, because a schema cannot say them (malformed
  * JSON is suites/cases/malformed-json.ts, values of the wrong type suites/cases/wrong-types.ts).
  */
-import type { WritePriority } from './write-order.ts'
+import type { WritePriority } from './write-priority.ts'
 
 export interface InvalidBody extends WritePriority {
   key: string

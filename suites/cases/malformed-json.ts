@@ -5,7 +5,7 @@
  * wrongly stores one shows it in the list that follows. Numbers that JSON forbids sit in a field
  * NewCategory does not name: a server may refuse unknown fields, which is a 400 as well.
  */
-import type { WritePriority } from './write-order.ts'
+import type { WritePriority } from './write-priority.ts'
 
 /** The rule every malformed body is judged by. */
 export const INVALID_JSON_RULE = 'create-rejects-invalid-json'

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { NewCategory } from '../../lib/checks/category.ts'
-import type { WritePriority } from './write-order.ts'
+import type { WritePriority } from './write-priority.ts'
 
 export interface ValidCreate extends WritePriority {
   key: string

@@ -10,15 +10,7 @@ import { INVALID_BODIES } from './invalid-bodies.ts'
 import { INVALID_JSON_RULE, MALFORMED_BODIES } from './malformed-json.ts'
 import { VALID_CREATES } from './valid-creates.ts'
 import { INVALID_VALUES_RULE, wrongTypeCases } from './wrong-types.ts'
-
-/**
- * Where a POST case leads the write order: priority 1 is sent first, then 2, and so on. The most
- * telling lead (two valid creates, then one POST for each refusal rule), so that `--max-writes 6`
- * still verifies every rule; a case without one follows every numbered one, in the order of the tables.
- */
-export interface WritePriority {
-  priority?: number
-}
+import type { WritePriority } from './write-priority.ts'
 
 export interface PostProbe extends WritePriority {
   key: string

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check'
 import { openApiDocument } from '../../lib/spec/schema-registry.ts'
-import type { WritePriority } from './write-order.ts'
+import type { WritePriority } from './write-priority.ts'
 
 /** The rule every wrong-type body is judged by. */
 export const INVALID_VALUES_RULE = 'create-rejects-invalid-values'

@@ -147,7 +147,8 @@ describe('the ledger lists exactly the records a run created', () => {
 })
 
 describe('README', () => {
-  const readme = () => readFileSync(join(ROOT, 'README.md'), 'utf8')
+  // the Writes section lives in docs/production.md
+  const readme = () => readFileSync(join(ROOT, 'docs/production.md'), 'utf8')
   let server: RunningServer | undefined
   let run: ConformRun | undefined
   afterAll(async () => {

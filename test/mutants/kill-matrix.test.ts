@@ -13,7 +13,7 @@ import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
 import { ROOT } from '../helpers/run-conform.ts'
 import { isFailureCode } from '../../lib/checks/failure-codes.ts'
 import { once } from '../../lib/suite-kit/check.ts'
-import { DEFAULT_CONCURRENCY, formatMatrix, limiter, matrixReport, readmeMatrix, runMutation, runVariant, slowestFirst } from './matrix.ts'
+import { DEFAULT_CONCURRENCY, formatMatrix, limiter, matrixReport, PROOF_PAGE, readmeMatrix, runMutation, runVariant, slowestFirst } from './matrix.ts'
 
 const MIN_MUTATIONS_PER_RULE = 2
 const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/
@@ -86,7 +86,7 @@ describe('mutations: conform exits 1 and fails the rule broken, for the reason d
   }
 })
 
-describe('README.md', () => {
+describe(PROOF_PAGE, () => {
   // the table is written by `npm run mutants`; this proves it is the one these very runs produce
   test.concurrent(
     'the kill-matrix table (Proof: mutations and variants) is what the matrix measured',
@@ -94,8 +94,8 @@ describe('README.md', () => {
       const mutations = await Promise.all([...mutationOutcomes.values()].map((outcome) => outcome()))
       const variants = await Promise.all([...variantOutcomes.values()].map((outcome) => outcome()))
       const measured = formatMatrix(matrixReport(mutations, variants, 0))
-      const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-      expect(readmeMatrix(readme), 'the README table is stale: run npm run mutants, which rewrites it').toBe(measured)
+      const readme = readFileSync(join(ROOT, PROOF_PAGE), 'utf8')
+      expect(readmeMatrix(readme), `the table of ${PROOF_PAGE} is stale: run npm run mutants, which rewrites it`).toBe(measured)
     },
     CASE_TIMEOUT_MS * 2,
   )

@@ -209,7 +209,10 @@ export function matrixJson(report: MatrixReport): string {
   return JSON.stringify({ ...report, mutations: report.mutations.map(strip), variants: report.variants.map(strip) }, null, 2) + '\n'
 }
 
-/** Where README.md keeps the table that `npm run mutants` writes. */
+/** The page that keeps the table `npm run mutants` writes. */
+export const PROOF_PAGE = 'docs/proof.md'
+
+/** Where docs/proof.md keeps the table that `npm run mutants` writes. */
 const README_BEGIN = '<!-- kill-matrix:begin (written by npm run mutants) -->\n'
 const README_END = '<!-- kill-matrix:end -->'
 
@@ -217,7 +220,7 @@ const README_END = '<!-- kill-matrix:end -->'
 export function readmeMatrix(readme: string): string {
   const begin = readme.indexOf(README_BEGIN)
   const end = readme.indexOf(README_END)
-  if (begin < 0 || end < begin) throw new Error(`README.md has no ${README_BEGIN.trim()} … ${README_END} section`)
+  if (begin < 0 || end < begin) throw new Error(`${PROOF_PAGE} has no ${README_BEGIN.trim()} … ${README_END} section`)
   return readme.slice(begin + README_BEGIN.length, end)
 }
 

@@ -105,9 +105,9 @@ describe('action.yml', () => {
     expect(keyUses).toEqual([['CONFORM_API_KEY', '${{ inputs.api-key }}']])
   })
 
-  test("the README's tables name every input and output of action.yml", () => {
+  test("the tables of docs/ci.md name every input and output of action.yml", () => {
     const manifest = readActionManifest(ROOT)
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const readme = readFileSync(join(ROOT, 'docs/ci.md'), 'utf8')
     for (const name of [...Object.keys(manifest.inputs), ...Object.keys(manifest.outputs)]) expect(readme, name).toContain(`| \`${name}\` |`)
   })
 
