@@ -81,7 +81,7 @@ describe.concurrent('a key that cannot be sent is refused before any request; on
 })
 
 /** Deadline of the phase cases: short, and the bound the run must keep (deadline + about a second; half a second more for two busy cores). */
-const DEADLINE = 2500
+const DEADLINE = 3500
 const DEADLINE_BOUND = DEADLINE + 1500
 
 describe.concurrent('a fault in each phase of a run, with a short --deadline: exit 2 (or 1 once a rule failed) by the deadline plus a second, reports written', { timeout: RUN_TIMEOUT_MS }, () => {
@@ -101,8 +101,10 @@ describe.concurrent('a fault in each phase of a run, with a short --deadline: ex
       // the process's own measure of the run: the child's start (vitest's loading) is not the run's to cut
       expect(run.results!.durationMs).toBeLessThan(DEADLINE_BOUND)
       expect(run.results!.problems).toEqual([`the run did not finish within ${DEADLINE} ms (--deadline); checks that had not finished are not verified`])
-      const skipped = run.results!.rules.flatMap((r) => r.checks).filter((c) => c.status === 'skip')
-      expect(skipped.length).toBeGreaterThan(0)
+      const checks = run.results!.rules.flatMap((r) => r.checks)
+      // on two busy cores vitest may not have collected the checks by the deadline: every rule is then not verified
+      if (checks.length === 0) expect(run.results!.rules.every((r) => r.status === 'skip')).toBe(true)
+      else expect(checks.filter((c) => c.status === 'skip').length).toBeGreaterThan(0)
       if (run.code === 2) {
         expect(run.results!.verdict).toBe('incomplete')
         expect(run.stdout).toContain('Verdict: INCOMPLETE (exit 2)')
