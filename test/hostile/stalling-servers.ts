@@ -2,7 +2,7 @@
  * Servers that stall on purpose, for test/hostile/run-ends.test.ts: one that trickles its head,
  * and a front for the reference server that never answers the requests of one phase of a run.
  */
-import { createServer as createHttpServer } from 'node:http'
+import { createServer as createHttpServer, request as httpRequest } from 'node:http'
 import { httpListen, rawServer, type HostileServer, type State } from './hostile-servers.ts'
 
 /**
@@ -41,20 +41,23 @@ export async function stallingFront(upstream: string, stalls: (method: string, p
       seen.set(`${method} ${path}`, nth)
       state.requests.push({ method, url: req.url ?? '', headers: req.headers, body: body.toString('latin1') })
       if (stalls(method, path, nth)) return
-      const headers = { ...req.headers }
+      const headers = { ...req.headers, connection: 'close' }
       delete headers.host
-      delete headers.connection
-      void fetch(upstream + (req.url ?? ''), { method, headers: headers as Record<string, string>, ...(method === 'GET' ? {} : { body }), redirect: 'manual' })
-        .then(async (answer) => {
-          const bytes = Buffer.from(await answer.arrayBuffer())
-          const out: Record<string, string> = {}
-          answer.headers.forEach((value, name) => {
-            if (name !== 'content-encoding' && name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection') out[name] = value
-          })
-          res.writeHead(answer.status, out)
-          res.end(bytes)
+      // node:http, not fetch: the global dispatcher is shared with every other test file of the worker
+      const forward = httpRequest(upstream + (req.url ?? ''), { method, headers }, (answer) => {
+        const chunks: Buffer[] = []
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+        answer.on('end', () => {
+          const out = { ...answer.headers }
+          delete out['transfer-encoding']
+          delete out.connection
+          res.writeHead(answer.statusCode ?? 502, { ...out, 'content-length': String(Buffer.concat(chunks).byteLength) })
+          res.end(Buffer.concat(chunks))
         })
-        .catch(() => res.destroy())
+        answer.on('error', () => res.destroy())
+      })
+      forward.on('error', () => res.destroy())
+      forward.end(body)
     })
     res.on('error', () => {})
   })
