@@ -103,7 +103,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     return 0
   }
 
-  // the runner (vitest, vite) loads while the server starts or the preflight waits on the network;
+  // the runner and the suites load while the server starts or the preflight waits on the network;
   // --help, --list-rules and a bad option never load it
   const unwritable = reportDirProblem(resolve(userCwd, config.reportDir))
   if (unwritable) {
@@ -160,7 +160,8 @@ export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.ar
     process.exit(2)
   }
   process.on('uncaughtException', lastResort)
-  process.on('unhandledRejection', lastResort)
+  // during a run, the runner keeps a stray rejection of the suite as a problem of the run, in its reports
+  process.on('unhandledRejection', (error) => (process.listenerCount('unhandledRejection') > 1 ? undefined : lastResort(error)))
   // SIGINT (Ctrl-C) and SIGTERM (a CI job cancelled): the run stops sending, writes its reports
   // and exits 130 or 143; a second signal, or a run that cannot stop within seconds, exits at once
   const interrupt = new AbortController()
@@ -175,7 +176,7 @@ export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.ar
   process.on('SIGTERM', onSignal)
   main(argv, loadSuite, processIo, process.env, interrupt.signal).then((code) => {
     process.exitCode = code
-    // vitest, closing a run cut short behind our back, may set its own exit code: ours is the verdict
+    // whatever a library sets on its way out, the exit code is the verdict
     process.on('exit', () => void (process.exitCode = code))
     // the verdict is printed; a socket or timer left open by a misbehaving peer (or a check stuck
     // past the deadline) must not keep the process alive (unref: the timer itself keeps nothing alive)

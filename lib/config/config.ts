@@ -40,6 +40,8 @@ export interface Config {
   seed?: number
   /** At most this many requests a second (--rate-limit); undefined: as fast as the server answers. */
   rateLimit?: number
+  /** At most this many requests in flight at once (--concurrency). */
+  concurrency: number
   allowInsecureHttp: boolean
   allowAnyBasePath: boolean
   listRules: boolean
@@ -67,6 +69,7 @@ export const DEFAULTS = {
   timeoutMs: defaultOf('timeout') as number,
   deadlineMs: defaultOf('deadline') as number,
   maxResponseBytes: defaultOf('max-response-bytes') as number,
+  concurrency: defaultOf('concurrency') as number,
 }
 
 export const USAGE = `Usage: petstore-conform [options]      (in a clone of the repository: npm run conform -- [options])
@@ -209,6 +212,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     rules: values.rule as string[],
     seed: values.seed as number | undefined,
     rateLimit: values['rate-limit'] as number | undefined,
+    concurrency: values.concurrency as number,
     headers: [],
     updateBaseline: values['update-baseline'] === true,
     allowInsecureHttp: values['allow-insecure-http'] === true,

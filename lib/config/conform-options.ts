@@ -31,6 +31,17 @@ export const CONFORM_OPTIONS = [
     help: "send at most N requests a second (a gateway's plan): the run takes longer instead of meeting 429s",
   },
   {
+    flag: 'concurrency',
+    kind: 'integer',
+    value: 'N',
+    env: 'CONFORM_CONCURRENCY',
+    default: 32,
+    min: 1,
+    max: 64,
+    unit: 'requests',
+    help: 'at most N requests in flight at once, one connection each; a run sends about 115 requests in all, those its later requests wait for first',
+  },
+  {
     flag: 'header',
     kind: 'list',
     value: "'NAME: VALUE'",

@@ -13,8 +13,9 @@ import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici'
 import { contentCodings, decodeUtf8 } from './body-reader.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, unsendableHeader, type Exchange, type RecordedRequest } from './exchange.ts'
-import { createdRecord, JournalWriter, type RefusalReason } from './journal.ts'
+import { endedLine, JournalWriter, type RefusalReason } from './journal.ts'
 import { Pacer } from './pacer.ts'
+import { RequestSlots, type Release } from './request-slots.ts'
 import { operationOf, StalledOperations } from './stalled-operations.ts'
 import { newSpanId, newTraceId } from './trace-context.ts'
 import { requestHeaders } from './request-headers.ts'
@@ -60,6 +61,8 @@ export interface ClientOptions {
   identity?: { version: string; runId: string }
   /** --header: on every request; the values of secret names are redacted as the key is. */
   extraHeaders?: readonly ExtraHeader[]
+  /** Connections to the origin (--concurrency); the other requests wait their turn, their --timeout not yet running. */
+  concurrency: number
   /** Resends of one request answered 503 with Retry-After, and of a 429 when there is no deadline (past them, a 429 is resent while the deadline allows). Default 3. */
   maxRetries?: number
 }
@@ -74,6 +77,8 @@ export interface SendOptions {
   body?: string | Uint8Array
   /** The declared POST probe this request is (suites/cases/write-order.ts), for the journal. */
   probe?: string
+  /** On the run's critical path (an answer another request waits for): sent before any request that is not. */
+  critical?: boolean
 }
 
 export interface HttpResult {
@@ -88,17 +93,6 @@ export interface HttpResult {
 
 
 
-/**
- * Connections per origin. The suite starts its ~80 requests at once; unbounded, undici opens a
- * connection for each, and a server that answers one at a time (a single sync worker) then holds
- * them all in its accept queue, where no client can tell waiting from hanging. Bounded, the rest
- * wait in the client's queue, where --timeout does not run (it starts when a request is written).
- * Sixteen keep a server that answers 100 ms late about as fast as unbounded (measured with
- * npm run bench: eight cost it a second more), keep a one-at-a-time server's queue (16 answers)
- * well inside the default --timeout, and stay under the connection limits of common servers and
- * proxies. The price: a server that never answers takes a --timeout per 16 requests, up to --deadline.
- */
-export const CONNECTIONS_PER_ORIGIN = 16
 
 export class HttpClient {
   readonly redact: Redactor
@@ -107,11 +101,13 @@ export class HttpClient {
   private readonly evidenceBodyBytes: number
   private readonly keyFormLength: number
   private readonly journal: JournalWriter | undefined
-  /** Aborted, with a RunDeadlineReached reason, when the run's deadline passes. */
-  private readonly runDeadline: AbortSignal | undefined
+  /** Aborted, with a RunDeadlineReached reason, when the run's deadline passes or the run is abandoned. */
+  private readonly runEnd = new AbortController()
+  private readonly runDeadline: AbortSignal
   /** Body bytes read and kept so far (a failed read gives its bytes back), and the most kept. */
   private readonly kept: KeptBytes
   private readonly pacer: Pacer
+  private readonly slots: RequestSlots
   private readonly stalls: StalledOperations
   private readonly traceId: string
   /** The base URL's origin and path (no trailing slash): request paths are appended as written. */
@@ -124,11 +120,12 @@ export class HttpClient {
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }
     this.journal = options.journalDir ? new JournalWriter(options.journalDir) : undefined
+    this.runDeadline = this.runEnd.signal
     if (options.deadlineAt !== undefined) {
-      const controller = new AbortController()
-      setTimeout(() => controller.abort(new RunDeadlineReached()), Math.max(0, options.deadlineAt - Date.now())).unref()
-      this.runDeadline = controller.signal
+      const timer = setTimeout(() => this.runEnd.abort(new RunDeadlineReached()), Math.max(0, options.deadlineAt - Date.now())).unref()
+      this.runEnd.signal.addEventListener('abort', () => clearTimeout(timer), { once: true })
     }
+    this.slots = new RequestSlots(options.concurrency)
     this.pacer = new Pacer(options.requestsPerSecond, this.runDeadline)
     this.stalls = new StalledOperations(options.timeoutMs)
     this.traceId = options.traceId ?? newTraceId()
@@ -143,7 +140,7 @@ export class HttpClient {
     // goes through a proxy: the proxy would read the key in clear (preflight.ts proxyFor agrees).
     const agentOptions = {
       connect: { timeout: options.timeoutMs },
-      connections: CONNECTIONS_PER_ORIGIN,
+      connections: options.concurrency,
       headersTimeout: 0,
       bodyTimeout: 0,
       keepAliveTimeout: 4_000,
@@ -234,10 +231,12 @@ export class HttpClient {
     const timeout = new AbortController()
     const cancel = this.stalls.waiting(operation) // aborted if the operation stalls while this waits for a connection
     let timer: NodeJS.Timeout | undefined
-    const signal = AbortSignal.any([timeout.signal, cancel.signal, ...(this.runDeadline ? [this.runDeadline] : [])])
+    const signal = AbortSignal.any([timeout.signal, cancel.signal, this.runDeadline])
     let partial: BodyProgress | undefined
     let result: HttpResult = { exchange }
+    let release: Release | undefined
     try {
+      release = await this.slots.acquire(options.critical === true, signal)
       const watch: WriteWatch = {
         onWritten: () => {
           this.stalls.written(operation, cancel)
@@ -293,22 +292,12 @@ export class HttpClient {
       }
       return result
     } finally {
+      release?.()
       this.stalls.written(operation, cancel)
       clearTimeout(timer)
       exchange.durationMs = Math.round(performance.now() - started)
       exchange.sent ??= false
-      this.journal?.write({
-        ...line,
-        phase: 'ended',
-        at: new Date().toISOString(),
-        ...(exchange.response ? { status: exchange.response.status } : {}),
-        ...(exchange.error ? { error: exchange.error.code } : {}),
-        ...(exchange.response?.contentEncoding ? { contentEncoding: exchange.response.contentEncoding } : {}),
-        ...(exchange.response?.headers['retry-after'] !== undefined ? { retryAfter: exchange.response.headers['retry-after'] } : {}),
-        ...(options.method === 'POST' && exchange.response && exchange.response.status >= 200 && exchange.response.status < 300
-          ? { created: createdRecord(result.text, recorded.body ?? '', this.redact) }
-          : {}),
-      })
+      this.journal?.write(endedLine(line, exchange, result.text, this.redact))
     }
   }
 
@@ -324,7 +313,7 @@ export class HttpClient {
     }
     const stall = this.stalls.why(operation)
     if (stall !== undefined) return { reason: 'stalled', error: { code: 'STALLED', message: stall } }
-    if (this.runDeadline?.aborted || (this.options.deadlineAt !== undefined && Date.now() >= this.options.deadlineAt)) {
+    if (this.runDeadline.aborted || (this.options.deadlineAt !== undefined && Date.now() >= this.options.deadlineAt)) {
       return { reason: 'deadline', error: { code: 'DEADLINE', message: "the run's deadline (--deadline) had passed, so this request was not sent" } }
     }
     return undefined
@@ -344,6 +333,16 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
+    this.runEnd.abort(new RunDeadlineReached('the run had ended'))
     await this.agent.close()
+  }
+
+  /** True once the run's deadline has passed (or the run was abandoned): requests are no longer sent. */
+  get stopped(): boolean { return this.runDeadline.aborted }
+
+  /** Cuts every request in flight and sends no more: the run was cut short (its deadline, or the user). */
+  abandon(): void {
+    this.runEnd.abort(new RunDeadlineReached('the run was cut short (--deadline, or an interrupt)'))
+    this.agent.destroy().catch(() => undefined)
   }
 }

@@ -15,7 +15,7 @@ import { appendFileSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { exactIntegerTextAt, numberText, parseJsonExact } from '../json/exact-json.ts'
-import type { TransportErrorCode } from './exchange.ts'
+import type { Exchange, TransportErrorCode } from './exchange.ts'
 
 /** Why the client did not send a request it was asked to send. */
 /**
@@ -160,6 +160,23 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
 }
 
 /** Id and name of what a 2xx to a POST created, as far as the answer (or else the request) tells. */
+/** The line that closes a request: how it ended, and for a POST answered 2xx the record it created. */
+export function endedLine(opened: Omit<JournalLine, 'phase' | 'at'>, exchange: Exchange, answer: string | undefined, redact: (text: string) => string): JournalLine {
+  const { response, error } = exchange
+  return {
+    ...opened,
+    phase: 'ended',
+    at: new Date().toISOString(),
+    ...(response ? { status: response.status } : {}),
+    ...(error ? { error: error.code } : {}),
+    ...(response?.contentEncoding ? { contentEncoding: response.contentEncoding } : {}),
+    ...(response?.headers['retry-after'] !== undefined ? { retryAfter: response.headers['retry-after'] } : {}),
+    ...(exchange.request.method === 'POST' && response && response.status >= 200 && response.status < 300
+      ? { created: createdRecord(answer, exchange.request.body ?? '', redact) }
+      : {}),
+  }
+}
+
 export function createdRecord(answer: string | undefined, sent: string, redact: (text: string) => string): CreatedRecord {
   let id = '(not returned)'
   let name: string | undefined

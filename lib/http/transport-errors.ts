@@ -16,11 +16,11 @@ export interface ClassifiedError {
   detail: string
 }
 
-/** Why a run's request was aborted: the request's own --timeout, or the run's --deadline. */
+/** Why a run's request was aborted: the request's own --timeout, or the run's end (its --deadline, or the user's interrupt). */
 export class RunDeadlineReached extends Error {
   readonly code = 'DEADLINE'
-  constructor() {
-    super("the run's deadline (--deadline) passed")
+  constructor(why = "the run's deadline (--deadline) passed") {
+    super(why)
     this.name = 'RunDeadlineReached'
   }
 }

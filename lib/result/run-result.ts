@@ -1,7 +1,7 @@
 /**
  * The run's result, grouped by rule: the model every reporter writes (results.json, JUnit,
- * report.html, summary.md, terminal). lib/runner/vitest-results.ts builds it from vitest's test
- * modules; tests build it from tables of checks with the same function, resultOf().
+ * report.html, summary.md, terminal). lib/runner/run-reports.ts builds it from the outcomes of a
+ * run's checks; tests build it from tables of checks with the same function, resultOf().
  */
 import { observedBehaviour, type ObservedBehaviour } from './observed-behaviour.ts'
 import type { FailureDetail } from '../checks/failure.ts'

@@ -1,7 +1,7 @@
 /**
  * The report files of a run and where they go. Light on purpose: the command line writes the
  * reports of a run that could not be made (lib/runner/cannot-run-reports.ts) without loading the
- * runner (vitest).
+ * runner and the suites.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'

@@ -4,26 +4,21 @@
  * microseconds; nothing reads them unless asked. bin/conform.mjs marks the entry and the loaded
  * command line (lib/cli/conform.ts, which loads this runner only once a run is to be made).
  */
-import type { Reporter } from 'vitest/node'
 
 /** The marks, in the order a run passes them. */
 export const PHASE_MARKS = {
   entry: 'conform:entry',
   loaded: 'conform:loaded',
-  vitestReady: 'conform:vitest-ready',
-  firstSuiteImported: 'conform:first-suite-imported',
+  /** The suites, the checks and the HTTP client imported, the embedded server (if any) listening. */
+  suitesLoaded: 'conform:suites-loaded',
+  /** The first request written to the network. */
+  firstRequest: 'conform:first-request',
+  /** Every check finished (or the run cut). */
   checksDone: 'conform:checks-done',
+  /** Every report file written. */
+  reportsWritten: 'conform:reports-written',
 } as const
 
-/** A vitest reporter that marks when vitest is ready, the worker has imported a first suite, and the checks are done. */
-export function phaseMarks(): Reporter {
-  let collected = false
-  return {
-    onTestRunStart: () => void performance.mark(PHASE_MARKS.vitestReady),
-    onTestModuleCollected: () => {
-      if (!collected) performance.mark(PHASE_MARKS.firstSuiteImported)
-      collected = true
-    },
-    onTestRunEnd: () => void performance.mark(PHASE_MARKS.checksDone),
-  }
+export function markPhase(mark: (typeof PHASE_MARKS)[keyof typeof PHASE_MARKS]): void {
+  performance.mark(mark)
 }

@@ -1,22 +1,21 @@
 /**
- * What a run does once vitest has finished: the run's result from the test modules and the
+ * What a run does once its checks have finished: the run's result from the checks' outcomes and the
  * journal, the report files written, the terminal summary. Apart from lib/runner/conform-run.ts so
- * that the runner loads it while the worker starts and the checks run, when the main thread waits
- * anyway, instead of before vitest starts (README, Performance).
+ * that the runner loads it while the first requests are in flight, when it waits anyway
+ * (docs/performance.md).
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { TestModule } from 'vitest/node'
 import type { Config } from '../config/config.ts'
 import { githubActionsOutput } from '../reporters/github-actions.ts'
 import { htmlReport } from '../reporters/html-report.ts'
 import { jsonReport } from '../reporters/json-report.ts'
 import { junitReport } from '../reporters/junit-report.ts'
 import { markdownSummary } from '../reporters/markdown-summary.ts'
-import { redactedResult, type RunFacts, type RunResult } from '../result/run-result.ts'
+import { redactedResult, resultOf, type CheckResult, type RunFacts, type RunResult } from '../result/run-result.ts'
 import { terminalSummary } from '../reporters/terminal-summary.ts'
 import { clearReports, shownPath, type ReportFile } from './report-files.ts'
-import { buildRunResult } from './vitest-results.ts'
+import type { CheckOutcome } from './check-runner.ts'
 import { applyBaseline, updatedBaseline, writeBaseline } from '../result/baseline.ts'
 
 /** Each report file of a run (lib/runner/report-files.ts names them), from the run's result. */
@@ -48,15 +47,21 @@ function withBaseline(result: RunResult, config: Pick<Config, 'baseline' | 'upda
   return applyBaseline(result, baseline, config.baseline.path, today)
 }
 
+function byRule(outcomes: readonly CheckOutcome[]): Map<string, CheckResult[]> {
+  const grouped = new Map<string, CheckResult[]>()
+  for (const { ruleId, result } of outcomes) grouped.set(ruleId, [...(grouped.get(ruleId) ?? []), result])
+  return grouped
+}
+
 /** Builds the run's result, writes every report file (redacted) and returns the terminal summary. */
 export function writeRunReports(
-  modules: readonly TestModule[],
+  outcomes: readonly CheckOutcome[],
   facts: RunFacts,
   config: Pick<Config, 'rules' | 'workingDir' | 'reportDir' | 'baseline' | 'updateBaseline'>,
   redact: (text: string) => string,
   env: NodeJS.ProcessEnv,
 ): RunReports {
-  const result = withBaseline(buildRunResult(modules, facts, config.rules), config)
+  const result = withBaseline(resultOf(byRule(outcomes), facts, config.rules), config)
   const reportDir = resolve(config.workingDir, config.reportDir)
   mkdirSync(reportDir, { recursive: true })
   clearReports(reportDir)

@@ -1,14 +1,13 @@
 /**
- * How suites/ declare a check: one vitest test that proves one rule of the catalogue. The rule id
- * is in the test's name and meta (reporters group by it); the exchanges behind the verdict and any
- * advisory note travel to the reporters in the meta as well. What was sent and created is not
- * kept here: the HTTP client's journal (lib/http/journal.ts) has every request.
+ * How suites/ declare their checks: a suite (one area of the interface) is a function that declares
+ * checks, each proving one rule of the catalogue, as vitest's describe() and test() do. The runner
+ * (lib/runner/check-runner.ts) collects a run's checks by calling the suites inside the run's scope,
+ * then runs them all at once: they await shared once() probes, so each request goes out once
+ * however many checks judge it. What was sent and created is not kept here: the HTTP client's
+ * journal (lib/http/journal.ts) has every request.
  */
-import { test } from 'vitest'
-import { ConformanceFailure, NotApplicable, type FailureDetail } from '../checks/failure.ts'
-import type { Exchange } from '../http/exchange.ts'
 import type { HttpResult } from '../http/client.ts'
-import { findRule } from '../spec/rule-catalogue.ts'
+import { findRule, type Rule } from '../spec/rule-catalogue.ts'
 
 /** A record the run created, as the answer to its POST said, read from the journal (lib/http/journal.ts). */
 export interface LedgerEntry {
@@ -21,20 +20,6 @@ export interface LedgerEntry {
   body?: string
 }
 
-export interface CheckMeta {
-  ruleId: string
-  exchanges: Exchange[]
-  notes: string[]
-  failure?: FailureDetail
-  skipReason?: string
-}
-
-declare module 'vitest' {
-  interface TaskMeta {
-    conform?: CheckMeta
-  }
-}
-
 export interface CheckTools {
   /** Awaits a probe and keeps its exchanges as evidence. */
   use<T extends HttpResult | HttpResult[]>(probe: () => Promise<T>): Promise<T>
@@ -44,51 +29,58 @@ export interface CheckTools {
   note(message: string): void
 }
 
-/** Registers a check of rule `ruleId`; `name` says what it sends and expects, Dredd style. */
+/** A check as a suite declared it: its rule, what it sends and expects (Dredd style), and its body. */
+export interface DeclaredCheck {
+  rule: Rule
+  name: string
+  body: (tools: CheckTools) => Promise<void>
+}
+
+/** One area of the interface: `declare` declares its checks with check() when the runner collects a run. */
+export interface Suite {
+  name: string
+  declare: () => void
+}
+
+export function suite(name: string, declare: () => void): Suite {
+  return { name, declare }
+}
+
+let collecting: DeclaredCheck[] | undefined
+
+/**
+ * Every check the suites declare, in declaration order. Synchronous, so that no other run's
+ * collection can interleave; call it inside the run's scope (lib/suite-kit/run-context.ts).
+ */
+export function collectChecks(suites: readonly Suite[]): DeclaredCheck[] {
+  if (collecting) throw new Error('collectChecks() called while a collection is under way')
+  const declared: DeclaredCheck[] = []
+  collecting = declared
+  try {
+    for (const s of suites) s.declare()
+  } finally {
+    collecting = undefined
+  }
+  return declared
+}
+
+/** Declares a check of rule `ruleId`; `name` says what it sends and expects, Dredd style. */
 export function check(ruleId: string, name: string, body: (tools: CheckTools) => Promise<void>): void {
   const rule = findRule(ruleId)
   if (!rule) throw new Error(`check "${name}" names rule ${ruleId}, which spec/rules.yaml does not have`)
-  test.concurrent(`${name} [${ruleId}]`, async ({ task, skip }) => {
-    const meta: CheckMeta = { ruleId, exchanges: [], notes: [] }
-    task.meta.conform = meta
-    const seen = new Set<string>()
-    const keep = (exchange: Exchange) => {
-      if (seen.has(exchange.id)) return
-      seen.add(exchange.id)
-      meta.exchanges.push(exchange)
-    }
-    const tools: CheckTools = {
-      use: async (probe) => {
-        const result = await probe()
-        for (const r of Array.isArray(result) ? result : [result]) keep(r.exchange)
-        return result
-      },
-      evidence: (...results) => results.forEach((r) => keep(r.exchange)),
-      note: (message) => {
-        if (rule.level !== 'advisory') throw new Error(`note() is for advisory rules; ${ruleId} is ${rule.level}`)
-        meta.notes.push(message)
-      },
-    }
-    try {
-      await body(tools)
-    } catch (error) {
-      if (error instanceof NotApplicable) {
-        meta.skipReason = error.reason
-        skip(error.reason)
-        return
-      }
-      if (error instanceof ConformanceFailure) {
-        error.exchanges.forEach(keep)
-        meta.failure = error.detail()
-        throw new Error(`${error.message}\n  expected: ${error.expected}\n  actual:   ${error.actual}`)
-      }
-      throw error
-    }
-  })
+  if (!collecting) throw new Error(`check "${name}" is declared outside a suite: declare checks inside suite(name, () => { … })`)
+  collecting.push({ rule, name, body })
 }
 
 /** A probe runs its requests once, however many checks await it. */
 export function once<T>(run: () => Promise<T>): () => Promise<T> {
   let promise: Promise<T> | undefined
-  return () => (promise ??= run())
+  return () => {
+    if (!promise) {
+      promise = run()
+      // every caller awaits it and sees the rejection; none is left unhandled by the probe itself
+      promise.catch(() => undefined)
+    }
+    return promise
+  }
 }

@@ -1,8 +1,10 @@
 /**
- * What the command line hands to the test files of suites/ (through vitest's provide/inject),
- * and the per-worker HTTP client built from it.
+ * What the command line hands to the suites of suites/, and the run's HTTP client built from it.
+ * A run's checks and every probe they await execute inside its scope (AsyncLocalStorage), so that
+ * runs in one process, one after another or at once (the kill matrix runs three), never share a
+ * client, a write plan or a once() probe.
  */
-import { inject } from 'vitest'
+import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ExtraHeader } from '../config/extra-headers.ts'
 import { HttpClient } from '../http/client.ts'
 import { namePrefix } from '../result/run-result.ts'
@@ -20,7 +22,7 @@ export interface RunContext {
   maxWrites?: number
   /** Selected rules (--rule); empty: all. POSTs no selected rule judges are not sent. */
   rules: string[]
-  /** The run's journal directory: the HTTP client of every worker appends to it (lib/http/journal.ts). */
+  /** The run's journal directory: the HTTP client appends to it (lib/http/journal.ts). */
   journalDir?: string
   /** Seed of the generated inputs (--seed): the same seed sends the same values. */
   seed: number
@@ -28,6 +30,8 @@ export interface RunContext {
   deadlineAt?: number
   /** At most this many requests a second (--rate-limit). */
   requestsPerSecond?: number
+  /** At most this many requests in flight at once (--concurrency). */
+  concurrency: number
   /** The run's W3C trace id: every request's traceparent carries it. */
   traceId: string
   /** What every request's User-Agent names. */
@@ -36,24 +40,46 @@ export interface RunContext {
   extraHeaders: ExtraHeader[]
 }
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    conform: RunContext
-  }
+/** One run's state: its context, and what is built from it on first use. */
+export interface RunScope {
+  readonly context: RunContext
+  client?: HttpClient
+  /** Per-run values of the suite kit (the write plan), by name. */
+  readonly memo: Map<string, unknown>
 }
 
-let context: RunContext | undefined
-let client: HttpClient | undefined
+const scopes = new AsyncLocalStorage<RunScope>()
+
+/** A new run's scope; `within` runs code in it (collecting the suites, running each check). */
+export function newRunScope(context: RunContext): RunScope {
+  return { context, memo: new Map() }
+}
+
+export function within<T>(scope: RunScope, run: () => T): T {
+  return scopes.run(scope, run)
+}
+
+function currentScope(): RunScope {
+  const scope = scopes.getStore()
+  if (!scope) throw new Error('suites/ run only through `npm run conform`, which provides the run context')
+  return scope
+}
 
 export function runContext(): RunContext {
-  context ??= inject('conform')
-  if (!context) throw new Error('suites/ run only through `npm run conform`, which provides the run context')
-  return context
+  return currentScope().context
 }
 
 export function httpClient(): HttpClient {
-  client ??= new HttpClient(runContext())
-  return client
+  const scope = currentScope()
+  scope.client ??= new HttpClient(scope.context)
+  return scope.client
+}
+
+/** A value computed once per run (`make` runs on the first call of the run). */
+export function perRun<T>(name: string, make: () => T): T {
+  const { memo } = currentScope()
+  if (!memo.has(name)) memo.set(name, make())
+  return memo.get(name) as T
 }
 
 /** Prefix of every record name this run creates (lib/result/run-result.ts says why it is short). */

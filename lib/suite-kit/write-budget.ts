@@ -5,15 +5,13 @@
  * A POST that may not be sent is journalled as refused, with why, and its checks do not apply.
  */
 import { NotApplicable } from '../checks/failure.ts'
-import { httpClient, runContext } from './run-context.ts'
+import { httpClient, perRun, runContext } from './run-context.ts'
 import { writePlan, type DeclaredPost, type WritePlan } from './write-plan.ts'
-
-let plan: WritePlan | undefined
 
 export function assertWriteAllowed(key: string, probes: readonly DeclaredPost[], request: { path: string; body?: string | Uint8Array }): void {
   if (!probes.some((p) => p.key === key)) throw new Error(`POST probe ${key} is not declared in a case table of suites/cases/ (see write-order.ts)`)
   const { readOnly, maxWrites, rules } = runContext()
-  plan ??= writePlan(probes, { readOnly, maxWrites, rules })
+  const plan = perRun<WritePlan>('write-plan', () => writePlan(probes, { readOnly, maxWrites, rules }))
   const refusal = plan.refused.get(key)
   if (!refusal) return
   httpClient().refuse({ method: 'POST', path: request.path, body: request.body, probe: key }, refusal.reason, refusal.detail)

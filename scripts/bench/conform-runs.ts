@@ -28,16 +28,16 @@ export type ConformKind = 'embedded' | 'local' | 'slow' | 'seeded'
 export interface Phases {
   /** Spawn to the first line of bin/conform.mjs: Node's own start. */
   nodeStart: number
-  /** Loading the command line (the runner, with vitest and vite, loads once a run is to be made). */
+  /** Loading the command line (the runner loads once a run is to be made). */
   load: number
-  /** Options read; the runner (vitest, vite) loaded while the embedded server starts; vitest and its vite server started. */
+  /** Options read, the preflight, the runner, the suites, the checks and the HTTP client loaded (the embedded server started). */
   setUp: number
-  /** The worker thread started and the first suite file imported (with the modules it needs). */
-  workerStart: number
-  /** The checks of every file: requests, answers, judgements, and the other suite files' imports. */
+  /** Every check: requests, answers, judgements. */
   checks: number
-  /** vitest closed, the reports written, the process ended. */
-  reportsAndExit: number
+  /** The result built from the journal, every report written. */
+  reports: number
+  /** From the last report written to the process's end. */
+  exit: number
 }
 
 export interface ConformSample {
@@ -80,10 +80,10 @@ export async function timedServer(delayMs: number, seedCount = 0): Promise<{ ser
 
 function phasesOf(marksAt: Record<string, number>, spawnedEpoch: number, wallMs: number): Phases | undefined {
   const at = (name: string) => marksAt[name] - spawnedEpoch
-  const points = [at(PHASE_MARKS.entry), at(PHASE_MARKS.loaded), at(PHASE_MARKS.vitestReady), at(PHASE_MARKS.firstSuiteImported), at(PHASE_MARKS.checksDone)]
+  const points = [at(PHASE_MARKS.entry), at(PHASE_MARKS.loaded), at(PHASE_MARKS.suitesLoaded), at(PHASE_MARKS.checksDone), at(PHASE_MARKS.reportsWritten)]
   if (points.some((p) => !Number.isFinite(p))) return undefined
-  const [entry, loaded, ready, firstSuite, done] = points
-  return { nodeStart: entry, load: loaded - entry, setUp: ready - loaded, workerStart: firstSuite - ready, checks: done - firstSuite, reportsAndExit: wallMs - done }
+  const [entry, loaded, suites, done, written] = points
+  return { nodeStart: entry, load: loaded - entry, setUp: suites - loaded, checks: done - suites, reports: written - done, exit: wallMs - written }
 }
 
 /** One run of `kind`; against `shared` (a timedServer) when given, else a server of its own. */

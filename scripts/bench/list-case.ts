@@ -73,7 +73,7 @@ async function runCase(name: string, file: string | undefined, url: string | und
   }
   if (name === 'client') {
     const { HttpClient } = await import('../../lib/http/client.ts')
-    const client = new HttpClient({ baseUrl: url as string, apiKey: 'bench-key-not-secret', timeoutMs: 120_000, maxResponseBytes: cap as number })
+    const client = new HttpClient({ baseUrl: url as string, apiKey: 'bench-key-not-secret', timeoutMs: 120_000, maxResponseBytes: cap as number, concurrency: 1 })
     const baseRssMiB = rss()
     const t0 = performance.now()
     const result = await client.send({ method: 'GET', path: '/categories' })

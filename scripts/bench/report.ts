@@ -65,9 +65,9 @@ const PHASE_LABELS: Record<keyof Phases, string> = {
   nodeStart: 'node start',
   load: 'load',
   setUp: 'set-up',
-  workerStart: 'worker + 1st suite',
   checks: 'checks',
-  reportsAndExit: 'reports + exit',
+  reports: 'reports',
+  exit: 'exit',
 }
 
 export interface BenchReport {

@@ -4,18 +4,20 @@
  * a server that compresses regardless gets a note, never a failure.
  */
 import { NotApplicable } from '../../lib/checks/failure.ts'
-import { check, once } from '../../lib/suite-kit/check.ts'
+import { check, once, suite } from '../../lib/suite-kit/check.ts'
 import { httpClient } from '../../lib/suite-kit/run-context.ts'
 import { VALID_AUTHORIZATION } from '../cases/credentials.ts'
 
-// not /categories: every request to it lives in suites/areas/categories.ts, where the whole-run checks compare them
-const orders = once(() => httpClient().send({ method: 'GET', path: '/store/orders', headers: { authorization: VALID_AUTHORIZATION } }))
+export const transport = suite('transport', () => {
+  // not /categories: every request to it lives in suites/areas/categories.ts, where the whole-run checks compare them
+  const orders = once(() => httpClient().send({ method: 'GET', path: '/store/orders', headers: { authorization: VALID_AUTHORIZATION } }))
 
-check('advisory-identity-encoding', 'GET /store/orders with Accept-Encoding: identity → a body without a content coding', async (t) => {
-  const result = await t.use(orders)
-  const response = result.exchange.response
-  if (!response) throw new NotApplicable(`no response to judge: ${result.exchange.error?.message ?? 'transport error'}`)
-  if (response.contentEncoding) {
-    t.note(`the body came with Content-Encoding: ${response.contentEncoding} although the request accepted only identity; the suite decoded it (RFC 9110 §12.5.3)`)
-  }
+  check('advisory-identity-encoding', 'GET /store/orders with Accept-Encoding: identity → a body without a content coding', async (t) => {
+    const result = await t.use(orders)
+    const response = result.exchange.response
+    if (!response) throw new NotApplicable(`no response to judge: ${result.exchange.error?.message ?? 'transport error'}`)
+    if (response.contentEncoding) {
+      t.note(`the body came with Content-Encoding: ${response.contentEncoding} although the request accepted only identity; the suite decoded it (RFC 9110 §12.5.3)`)
+    }
+  })
 })

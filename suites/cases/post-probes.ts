@@ -10,10 +10,13 @@ import { POST_PROBES } from './write-order.ts'
 
 export { VALID_CREATES } from './valid-creates.ts'
 
-/** Sends one declared POST to /categories, within the write budget; the journal ledgers what it created. */
+/**
+ * Sends one declared POST to /categories, within the write budget; the journal ledgers what it
+ * created. Every POST is on the run's critical path: the list after them waits for their answers.
+ */
 export async function postCategory(key: string, body: string | Uint8Array, authorization: string | undefined): Promise<HttpResult> {
   assertWriteAllowed(key, POST_PROBES, { path: '/categories', body })
   const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (authorization !== undefined) headers.authorization = authorization
-  return httpClient().send({ method: 'POST', path: '/categories', headers, body, probe: key })
+  return httpClient().send({ method: 'POST', path: '/categories', headers, body, probe: key, critical: true })
 }

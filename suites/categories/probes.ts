@@ -1,8 +1,8 @@
 /**
  * Every request of the run to /categories, built once for suites/areas/categories.ts: the list
- * sent first, every declared POST, and the list that follows them all. They live in one file
- * because the whole-run invariants compare them: vitest may run test files in different workers,
- * which share no memory, so probes split over files could not be compared (or would be sent twice).
+ * sent first, every declared POST, and the list that follows them all. Built once per run, by one
+ * suite, because the whole-run invariants compare them: probes built apart could not be compared
+ * (or would be sent twice).
  */
 import type { NewCategory } from '../../lib/checks/category.ts'
 import { NotApplicable } from '../../lib/checks/failure.ts'
@@ -72,7 +72,8 @@ export interface CategoryProbes {
   listAgain: () => Promise<HttpResult>
 }
 
-const listCategories = () => httpClient().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION } })
+// on the critical path: the last list waits for the first, and the re-reads for the last
+const listCategories = () => httpClient().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION }, critical: true })
 const post = (label: string) => `POST /categories with ${label}`
 
 export function categoryProbes(): CategoryProbes {

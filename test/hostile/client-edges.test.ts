@@ -4,6 +4,7 @@
  * undici's EnvHttpProxyAgent, or it would test a path the checks never take).
  */
 import { afterAll, describe, expect, test } from 'vitest'
+import { DEFAULTS } from '../../lib/config/config.ts'
 import { HttpClient } from '../../lib/http/client.ts'
 import { proxyFor } from '../../lib/runner/preflight.ts'
 import { httpServer, type HostileServer } from './hostile-servers.ts'
@@ -21,7 +22,7 @@ describe('evidence cut at the limit', () => {
       const body = 'x'.repeat(offset) + KEY + 'y'.repeat(500)
       const server = await httpServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body))
       servers.push(server)
-      const client = new HttpClient({ baseUrl: server.baseUrl, apiKey: KEY, timeoutMs: 2_000, maxResponseBytes: 10_000, evidenceBodyBytes: LIMIT })
+      const client = new HttpClient({ baseUrl: server.baseUrl, apiKey: KEY, timeoutMs: 2_000, maxResponseBytes: 10_000, concurrency: DEFAULTS.concurrency, evidenceBodyBytes: LIMIT })
       const { exchange, text } = await client.send({ method: 'GET', path: '/categories' })
       await client.close()
       expect(text).toBe(body)

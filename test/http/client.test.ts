@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, test } from 'vitest'
-import { CONNECTIONS_PER_ORIGIN, HttpClient, type ClientOptions } from '../../lib/http/client.ts'
+import { DEFAULTS } from '../../lib/config/config.ts'
+import { HttpClient, type ClientOptions } from '../../lib/http/client.ts'
 import { journalTotals, readJournal } from '../../lib/http/journal.ts'
 import { preflight } from '../../lib/runner/preflight.ts'
 import { closedPort, httpServer, neverAnswers, type HostileServer } from '../hostile/hostile-servers.ts'
@@ -30,7 +31,7 @@ async function serve(handler: Parameters<typeof httpServer>[0]): Promise<Hostile
 }
 
 async function withClient<T>(options: Partial<ClientOptions> & { baseUrl: string }, use: (client: HttpClient) => Promise<T>): Promise<T> {
-  const client = new HttpClient({ apiKey: KEY, timeoutMs: 2_000, maxResponseBytes: 1_000_000, ...options })
+  const client = new HttpClient({ apiKey: KEY, timeoutMs: 2_000, maxResponseBytes: 1_000_000, concurrency: DEFAULTS.concurrency, ...options })
   try {
     return await use(client)
   } finally {
@@ -61,7 +62,7 @@ describe('why the client stopped: one abort source, its reason read', () => {
 
   test('a server that answers one request at a time: --timeout counts from when a request is written, not while it waits for one of the bounded connections', async () => {
     // 48 requests at once, 50 ms each, one after another: the last is answered 2.4 s after it was
-    // sent, but no request waits on a connection longer than CONNECTIONS_PER_ORIGIN answers take
+    // sent, but no request waits on a connection longer than DEFAULTS.concurrency answers take
     // (0.8 s); the timeout, twice that for a busy machine, is still shorter than the queue
     let queue = Promise.resolve()
     let inServer = 0
@@ -75,12 +76,40 @@ describe('why the client stopped: one abort source, its reason read', () => {
       })
     })
     const started = performance.now()
-    const results = await withClient({ baseUrl: server.baseUrl, timeoutMs: 2 * 50 * CONNECTIONS_PER_ORIGIN }, (c) =>
+    const results = await withClient({ baseUrl: server.baseUrl, timeoutMs: 2 * 50 * DEFAULTS.concurrency }, (c) =>
       Promise.all(Array.from({ length: 48 }, () => c.send({ method: 'GET', path: '/categories' }))),
     )
     expect(results.map((r) => r.exchange.error?.message ?? r.exchange.response?.status)).toEqual(Array(48).fill(200))
     expect(performance.now() - started).toBeGreaterThan(48 * 50)
-    expect(mostInServer).toBeLessThanOrEqual(CONNECTIONS_PER_ORIGIN)
+    expect(mostInServer).toBeLessThanOrEqual(DEFAULTS.concurrency)
+  })
+
+  test('--concurrency N: at most N requests in flight; critical requests go first, also one queued when an answer it waited for came', async () => {
+    let inServer = 0
+    let mostInServer = 0
+    const arrivals: string[] = []
+    const server = await serve((req, res) => {
+      mostInServer = Math.max(mostInServer, ++inServer)
+      arrivals.push(String(req.url))
+      setTimeout(() => {
+        inServer--
+        res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
+      }, 30)
+    })
+    await withClient({ baseUrl: server.baseUrl, concurrency: 2 }, async (c) => {
+      const get = (name: string, critical = false) => c.send({ method: 'GET', path: `/${name}`, critical })
+      // started in one turn: the critical one first, though it was asked for last
+      const others = Array.from({ length: 6 }, (_, i) => get(`other-${i}`))
+      // the chain: a critical request sent when the first critical answer arrives goes before the
+      // others still queued, though they asked earlier
+      const chain = get('first-critical', true).then(() => get('second-critical', true))
+      await Promise.all([...others, chain])
+    })
+    expect(mostInServer).toBeLessThanOrEqual(2)
+    expect(arrivals).toHaveLength(8)
+    expect(arrivals.slice(0, 2)).toContain('/v1/first-critical')
+    expect(arrivals.slice(0, 4)).toContain('/v1/second-critical')
+    expect(arrivals.indexOf('/v1/second-critical')).toBeLessThan(arrivals.indexOf('/v1/other-5'))
   })
 
   test('a refused connection is named alike by the client and the preflight (one classifier)', async () => {
@@ -232,10 +261,12 @@ describe('429 and 503 with Retry-After: wait, send again, journal every attempt'
   })
 
   test('a rate limit of 4 requests a second: 20 requests sent at once all get through, in more rounds than 3 resends allow, each attempt journalled', async () => {
-    let window = { second: Math.floor(Date.now() / 1000), served: 0 }
+    // a window of one second from its first request (not the clock's seconds, whose boundary may
+    // split one wave of resends in two windows)
+    let window = { start: -Infinity, served: 0 }
     const server = await serve((_req, res) => {
-      const second = Math.floor(Date.now() / 1000)
-      if (second !== window.second) window = { second, served: 0 }
+      const now = performance.now()
+      if (now - window.start >= 1000) window = { start: now, served: 0 }
       if (window.served >= 4) return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{}')
       window.served++
       res.writeHead(200, { 'content-type': 'application/json' }).end('[]')

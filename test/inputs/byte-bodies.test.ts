@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { DEFAULTS } from '../../lib/config/config.ts'
 import { HttpClient } from '../../lib/http/client.ts'
 import { toCurl } from '../../lib/http/curl.ts'
 
@@ -28,7 +29,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
 test("bytes arrive as sent, the evidence shows them as \\xHH, the curl line is bash's $'…' with the same bytes", async () => {
   const bytes = Buffer.concat([Buffer.from(`{"name": "it's \\ `), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('"}')])
-  const client = new HttpClient({ baseUrl, apiKey: 'k'.repeat(20), timeoutMs: 5_000, maxResponseBytes: 1_000_000 })
+  const client = new HttpClient({ baseUrl, apiKey: 'k'.repeat(20), timeoutMs: 5_000, maxResponseBytes: 1_000_000, concurrency: DEFAULTS.concurrency })
   const result = await client.send({ method: 'POST', path: '/categories', headers: { 'content-type': 'application/json' }, body: bytes })
   await client.close()
   expect(received?.equals(bytes)).toBe(true)
