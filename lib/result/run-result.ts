@@ -41,8 +41,8 @@ export interface RunResult {
   startedAt: string
   durationMs: number
   /** `seed`: of the generated inputs (--seed repeats them). */
-  /** rateLimit: --rate-limit, when given (requests a second). */
-  options: { readOnly: boolean; maxWrites: number; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number }
+  /** rateLimit: --rate-limit, when given (requests a second); concurrency: --concurrency (requests in flight at most). */
+  options: { readOnly: boolean; maxWrites: number; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number }
   /** incomplete: the run was cut (--deadline, a signal) before any must-rule failed, so no verdict was reached (exit 2). */
   verdict: 'pass' | 'fail' | 'incomplete'
   exitCode: 0 | 1 | 2

@@ -181,6 +181,7 @@ export async function runConformance(
         timeoutMs: config.timeoutMs,
         seed: context.seed,
         ...(config.rateLimit !== undefined ? { rateLimit: config.rateLimit } : {}),
+        concurrency: config.concurrency,
       },
       problems,
       journal,

@@ -19,8 +19,8 @@ import { median, round, unionLength } from './stats.ts'
 
 const CONFORM_ENTRY = join(ROOT, 'bin/conform.mjs')
 
-/** Delay of every answer of the slow server. */
-export const SLOW_DELAY_MS = 100
+/** Delay of every answer of the slow server: a staging service in another region (issue 22). */
+export const SLOW_DELAY_MS = 120
 
 export type ConformKind = 'embedded' | 'local' | 'slow' | 'seeded'
 
@@ -52,6 +52,8 @@ export interface ConformSample {
   /** Bursts of requests separated by more than half the server's delay (slow server only). */
   waves?: number
   waitShare?: number
+  /** Time during which at least one request was on its way or waiting for its answer (the union of the exchanges' intervals). */
+  networkWaitMs?: number
   runDurationMs?: number
 }
 
@@ -133,7 +135,8 @@ export async function conformRun(kind: ConformKind, scratch: string, seedCount: 
         }
       }
     }
-    sample.waitShare = unionLength([...seen.values()]) / wallMs
+    sample.networkWaitMs = unionLength([...seen.values()])
+    sample.waitShare = sample.networkWaitMs / wallMs
     sample.runDurationMs = results.durationMs
     sample.requests ??= results.summary.requests
   } catch {
@@ -157,6 +160,7 @@ export function summarise(list: ConformSample[]) {
     phases: Object.fromEntries(phaseNames.map((name) => [name, round(median(of((s) => s.phases?.[name])))])) as Partial<Phases>,
     requests: median(of((s) => s.requests)),
     waitShare: round(median(of((s) => s.waitShare)), 3),
+    networkWaitMs: round(median(of((s) => s.networkWaitMs))),
     runDurationMs: round(median(of((s) => s.runDurationMs))),
     ...(list[0].firstRequestMs !== undefined
       ? {

@@ -6,9 +6,10 @@
  * not read OpenAPI 3.1 (spec/openapi.yaml), so the 7 checks are written here as an API Blueprint,
  * into the benchmark's scratch folder: each operation's documented answers, with and without a key.
  */
-import { realpathSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { cleanEnv, runNode } from '../../test/helpers/child-process.ts'
+import { cleanEnv, ROOT, runNode } from '../../test/helpers/child-process.ts'
 import { conformRun, summarise, timedServer, type ConformSample } from './conform-runs.ts'
 import { readUsage, usageProbeArgs } from './process-usage.ts'
 import { median, round } from './stats.ts'
@@ -60,19 +61,44 @@ async function dreddRun(dreddScript: string, description: string, baseUrl: strin
   return { code: run.code, passing, wallMs: run.exitedAt - run.spawnedAt, cpuMs: usage?.cpuMs, peakRssMiB: usage?.peakRssMiB }
 }
 
-/** `reps` alternating pairs (conform with --base-url, then Dredd) against one reference server. */
-export async function sideBySide(dreddPath: string, reps: number, scratch: string, log: (line: string) => void) {
-  const dreddScript = realpathSync(dreddPath) // node_modules/.bin/dredd is a link to a Node script
-  const timed = await timedServer(0)
-  const description = join(scratch, 'dredd-7-checks.apib')
+/** Where `npm run bench` installs Dredd when no --dredd is given (git-ignored, kept between runs). */
+export const DREDD_CACHE = join(ROOT, 'node_modules', '.cache', 'bench-dredd')
+export const DREDD_VERSION = '14.1.0'
+
+/**
+ * Dredd's script: the one given, or the one installed in DREDD_CACHE (installing it there with npm on
+ * first use). Undefined, with why on stderr, when it cannot be had (no registry): the bench then
+ * measures without it.
+ */
+export function dreddScript(given: string | undefined, log: (line: string) => void): string | undefined {
+  const bin = given ?? join(DREDD_CACHE, 'node_modules', '.bin', 'dredd')
+  if (!given && !existsSync(bin)) {
+    log(`installing Dredd ${DREDD_VERSION} into ${DREDD_CACHE} (once; --dredd PATH takes another)`)
+    const npm = spawnSync('npm', ['install', '--prefix', DREDD_CACHE, '--no-audit', '--no-fund', '--loglevel=error', `dredd@${DREDD_VERSION}`], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
+    if (npm.status !== 0) {
+      log(`Dredd could not be installed (npm exited ${npm.status}): ${npm.stderr.trim().split('\n').pop() ?? ''}; measuring without it`)
+      return undefined
+    }
+  }
+  if (!existsSync(bin)) {
+    log(`no Dredd at ${bin}; measuring without it`)
+    return undefined
+  }
+  return realpathSync(bin) // node_modules/.bin/dredd is a link to a Node script
+}
+
+/** `reps` alternating pairs (conform with --base-url, then Dredd) against one reference server answering `delayMs` late. */
+export async function sideBySide(dreddScript: string, reps: number, scratch: string, log: (line: string) => void, delayMs = 0) {
+  const timed = await timedServer(delayMs)
+  const description = join(scratch, `dredd-7-checks-${delayMs}.apib`)
   writeFileSync(description, blueprint(timed.server.baseUrl, timed.server.apiKey))
   const conform: ConformSample[] = []
   const dredd: DreddSample[] = []
   try {
     for (let i = 0; i < reps; i++) {
-      conform.push(await conformRun('local', scratch, 0, timed))
+      conform.push(await conformRun(delayMs > 0 ? 'slow' : 'local', scratch, 0, timed))
       dredd.push(await dreddRun(dreddScript, description, timed.server.baseUrl, scratch, i))
-      log(`side by side ${i + 1}/${reps}: conform ${Math.round(conform[i].wallMs)} ms (CPU ${Math.round(conform[i].cpuMs ?? NaN)}), dredd ${Math.round(dredd[i].wallMs)} ms (CPU ${Math.round(dredd[i].cpuMs ?? NaN)})`)
+      log(`side by side${delayMs > 0 ? `, ${delayMs} ms late` : ''} ${i + 1}/${reps}: conform ${Math.round(conform[i].wallMs)} ms (CPU ${Math.round(conform[i].cpuMs ?? NaN)}), dredd ${Math.round(dredd[i].wallMs)} ms (CPU ${Math.round(dredd[i].cpuMs ?? NaN)})`)
     }
   } finally {
     await timed.server.close()
@@ -80,6 +106,7 @@ export async function sideBySide(dreddPath: string, reps: number, scratch: strin
   const of = (pick: (s: DreddSample) => number | undefined) => dredd.map((s) => pick(s) ?? NaN)
   return {
     pairs: reps,
+    delayMs,
     conform: summarise(conform),
     dredd: {
       checks: 7,

@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { BEGIN, BLOCK_HEADINGS, END, PERFORMANCE_PAGE } from '../../scripts/bench/performance-page.ts'
 import { rulesPage } from '../../scripts/docs/rules-page.ts'
 import { ROOT } from '../helpers/run-conform.ts'
 
@@ -52,6 +53,18 @@ describe('the documentation', () => {
 
   test('docs/rules.md is what npm run docs writes from the rule catalogue and the case tables', () => {
     expect(read('docs/rules.md'), 'run npm run docs').toBe(rulesPage())
+  })
+
+  test('docs/performance.md holds a block a full npm run bench wrote: dated, on a named machine, with every table the bench writes now', () => {
+    const page = readFileSync(PERFORMANCE_PAGE, 'utf8')
+    const block = page.slice(page.indexOf(BEGIN), page.indexOf(END))
+    expect(block, 'run npm run bench (full) to write it').toMatch(/^<!-- [^>]+ -->\n\nMeasured \d{4}-\d\d-\d\d \d\d:\d\d UTC on \d+ × .+, Node v\d+/)
+    let at = 0
+    for (const heading of BLOCK_HEADINGS) {
+      const found = block.indexOf(`\n${heading}\n`, at)
+      expect(found, `${heading}: written by an older bench; run npm run bench`).toBeGreaterThan(at)
+      at = found
+    }
   })
 
   test('CHANGELOG.md keeps a changelog, and its newest release is the version of package.json that --version prints', () => {
