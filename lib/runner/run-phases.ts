@@ -11,8 +11,6 @@ export const PHASE_MARKS = {
   loaded: 'conform:loaded',
   /** The suites, the checks and the HTTP client imported, the embedded server (if any) listening. */
   suitesLoaded: 'conform:suites-loaded',
-  /** The first request written to the network. */
-  firstRequest: 'conform:first-request',
   /** Every check finished (or the run cut). */
   checksDone: 'conform:checks-done',
   /** Every report file written. */
