@@ -1,0 +1,141 @@
+/**
+ * The runner of a conformance run (lib/runner/check-runner.ts), on suites built here: each way a
+ * check can end becomes the right result, a run cut short shows its unfinished checks as not
+ * verified with the evidence they had, and runs in one process, at once, share nothing.
+ */
+import { describe, expect, test } from 'vitest'
+import { fail, NotApplicable } from '../../lib/checks/failure.ts'
+import type { HttpResult } from '../../lib/http/client.ts'
+import type { Exchange } from '../../lib/http/exchange.ts'
+import { startChecks } from '../../lib/runner/check-runner.ts'
+import { check, collectChecks, once, suite } from '../../lib/suite-kit/check.ts'
+import { newRunScope, runContext, type RunContext } from '../../lib/suite-kit/run-context.ts'
+
+function contextOf(runId: string): RunContext {
+  return {
+    baseUrl: 'http://127.0.0.1:9/v1',
+    apiKey: 'test-key-not-secret',
+    runId,
+    timeoutMs: 1_000,
+    maxResponseBytes: 1_000,
+    readOnly: true,
+    rules: [],
+    seed: 1,
+    concurrency: 4,
+    traceId: '0'.repeat(32),
+    identity: { version: '0', runId },
+    extraHeaders: [],
+  }
+}
+
+function resultOf(id: string, status = 200): HttpResult {
+  const exchange: Exchange = {
+    id,
+    startedAt: new Date(0).toISOString(),
+    durationMs: 1,
+    request: { method: 'GET', url: `http://127.0.0.1:9/v1/${id}`, headers: {} },
+    response: { status, headers: {}, body: '[]', bodyBytes: 2, bodyTruncated: false },
+  }
+  return { exchange, text: '[]' }
+}
+
+describe('each way a check ends', () => {
+  test('pass, fail with its code and evidence, not applicable, an advisory note, and an error of the suite itself', async () => {
+    const probe = once(async () => resultOf('probe'))
+    const suites = [
+      suite('ends', () => {
+        check('list-returns-200', 'passes', async (t) => void (await t.use(probe)))
+        check('list-returns-200', 'fails', async (t) => {
+          const result = await t.use(probe)
+          fail({ code: 'UNEXPECTED_STATUS', message: 'answered 200, expected 201', expected: '201', actual: '200' }, result.exchange, resultOf('more').exchange)
+        })
+        check('list-returns-200', 'does not apply', async () => {
+          throw new NotApplicable('not verified: nothing to judge')
+        })
+        check('advisory-identity-encoding', 'notes', async (t) => t.note('a note'))
+        check('list-returns-200', 'notes on a must rule', async (t) => t.note('not allowed'))
+        check('list-returns-200', 'throws', async () => {
+          throw new TypeError('a fault of the suite')
+        })
+      }),
+    ]
+    const running = startChecks(suites, newRunScope(contextOf('r1')), [])
+    await running.done
+    const byName = Object.fromEntries(running.outcomes().map((o) => [o.result.name, o]))
+    expect(byName.passes.result).toMatchObject({ status: 'pass', notes: [], reproduce: [] })
+    expect(byName.passes.result.exchanges.map((e) => e.id)).toEqual(['probe'])
+    expect(byName.fails.result).toMatchObject({ status: 'fail', failure: { code: 'UNEXPECTED_STATUS', expected: '201', actual: '200' } })
+    // the probe once, however often it was also named as evidence
+    expect(byName.fails.result.exchanges.map((e) => e.id)).toEqual(['probe', 'more'])
+    expect(byName.fails.result.reproduce).toHaveLength(2)
+    expect(byName['does not apply'].result).toMatchObject({ status: 'skip', skipReason: 'not verified: nothing to judge' })
+    expect(byName.notes).toMatchObject({ ruleId: 'advisory-identity-encoding', result: { status: 'warn', notes: ['a note'] } })
+    expect(byName['notes on a must rule'].result).toMatchObject({ status: 'fail', failure: { code: 'CHECK_ERROR' } })
+    expect(byName.throws.result).toMatchObject({ status: 'fail', failure: { code: 'CHECK_ERROR', message: 'a fault of the suite' } })
+  })
+
+  test('--rule: only the checks of the selected rules run, and a probe no selected check needs is never made', async () => {
+    let made = 0
+    const probe = once(async () => (made++, resultOf('probe')))
+    const suites = [
+      suite('selection', () => {
+        check('advisory-identity-encoding', 'needs the probe', async (t) => void (await t.use(probe)))
+        check('list-returns-200', 'needs nothing', async () => undefined)
+      }),
+    ]
+    const running = startChecks(suites, newRunScope(contextOf('r1')), ['list-returns-200'])
+    await running.done
+    expect(running.outcomes().map((o) => o.result.name)).toEqual(['needs nothing'])
+    expect(made).toBe(0)
+  })
+})
+
+test('a run cut short: an unfinished check is not verified, with the evidence it had gathered', async () => {
+  const never = new Promise<HttpResult>(() => undefined)
+  const suites = [
+    suite('cut', () => {
+      check('list-returns-200', 'waits for ever', async (t) => {
+        t.evidence(resultOf('first'))
+        await never
+      })
+      check('list-returns-200', 'finished', async () => undefined)
+    }),
+  ]
+  const running = startChecks(suites, newRunScope(contextOf('r1')), [])
+  await new Promise((resolve) => setTimeout(resolve, 10))
+  const [unfinished, finished] = running.outcomes()
+  expect(unfinished.result).toMatchObject({ status: 'skip', skipReason: expect.stringContaining('had not finished when the run was cut short') })
+  expect(unfinished.result.exchanges.map((e) => e.id)).toEqual(['first'])
+  expect(finished.result.status).toBe('pass')
+})
+
+test('two runs at once in one process: each check sees its own run, and a probe declared in a suite runs once per run', async () => {
+  const made: string[] = []
+  const suites = [
+    suite('scoped', () => {
+      // declared per collection: one probe per run
+      const probe = once(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        made.push(runContext().runId)
+        return resultOf(runContext().runId)
+      })
+      for (let i = 0; i < 3; i++) {
+        check('list-returns-200', `sees its run ${i}`, async (t) => {
+          const result = await t.use(probe)
+          if (result.exchange.id !== runContext().runId) fail({ code: 'CHECK_ERROR', message: 'another run', expected: runContext().runId, actual: result.exchange.id })
+        })
+      }
+    }),
+  ]
+  const a = startChecks(suites, newRunScope(contextOf('run-a')), [])
+  const b = startChecks(suites, newRunScope(contextOf('run-b')), [])
+  await Promise.all([a.done, b.done])
+  for (const run of [a, b]) expect(run.outcomes().map((o) => o.result.status)).toEqual(['pass', 'pass', 'pass'])
+  expect(made.sort()).toEqual(['run-a', 'run-b'])
+})
+
+test('a check declared outside a suite, or outside a run, says so', () => {
+  expect(() => check('list-returns-200', 'stray', async () => undefined)).toThrow(/outside a suite/)
+  expect(() => check('no-such-rule', 'unknown', async () => undefined)).toThrow(/spec\/rules.yaml does not have/)
+  expect(() => collectChecks([suite('no scope', () => void runContext())])).toThrow(/only through `npm run conform`/)
+})
