@@ -1,4 +1,8 @@
-/** The layers of ARCHITECTURE.md point one way: lib/ imports nothing from suites/, and no source file grows past 350 lines. */
+/**
+ * The layers of ARCHITECTURE.md point one way: lib/ imports nothing from suites/; a conformance run
+ * (lib/, suites/, bin/) loads nothing of vitest, a development dependency that runs only the
+ * project's tests; and no source file grows past 350 lines.
+ */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { expect, test } from 'vitest'
@@ -20,6 +24,19 @@ test('lib/ imports nothing from suites/ (the entry point hands the suites to the
     }
   }
   expect(offenders).toEqual([])
+})
+
+test('a conformance run imports nothing of vitest: lib/, suites/ and bin/ run where only the dependencies are installed', () => {
+  const offenders: string[] = []
+  for (const file of ['lib', 'suites', 'bin'].flatMap(sourcesUnder)) {
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const specifier = match[1] ?? match[2]
+      if (/^(vitest|vite|@vitest\/)/.test(specifier)) offenders.push(`${relative(ROOT, file)} → ${specifier}`)
+    }
+  }
+  expect(offenders).toEqual([])
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
+  expect(Object.keys(manifest.dependencies)).not.toContain('vitest')
 })
 
 test('no source file is over 350 lines', () => {
