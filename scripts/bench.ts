@@ -1,14 +1,17 @@
 /**
- * `npm run bench [-- --quick] [--report-dir DIR] [--reps N] [--dredd PATH]` (--help): how fast a conformance
- * run is, where its time goes, and how large a list the suite judges at full speed. Prints a table and
- * writes bench.json to the report directory. A measurement, not a test: it asserts nothing about
- * time and exits 0 whenever it could measure (test/bench/bench-quick.test.ts runs the quick mode so
- * that it keeps working). The parts, one file each in scripts/bench/:
+ * `npm run bench [-- --quick] [--report-dir DIR] [--reps N] [--dredd PATH | --without-dredd]` (--help):
+ * how fast a conformance run is, where its time goes, how it compares with Dredd, and how large a
+ * list the suite judges at full speed. Prints tables, writes bench.json to the report directory and,
+ * in full mode, the measured part of docs/performance.md. A measurement, not a test: it asserts
+ * nothing about time and exits 0 whenever it could measure (test/bench/bench-quick.test.ts runs the
+ * quick mode so that it keeps working). The parts, one file each in scripts/bench/:
  * 1. conform-runs.ts: `node bin/conform.mjs` as a child, embedded / local / slow / seeded server,
- *    wall, CPU, peak memory and the phases of each run (median of --reps, kinds interleaved);
- * 2. dredd.ts (with --dredd PATH only): the same run side by side with Dredd's 7 checks;
+ *    wall, CPU, peak memory, start-up, network wait, bursts of requests and the phases of each run
+ *    (median of --reps, kinds interleaved);
+ * 2. dredd.ts: the same run side by side with Dredd's 7 checks, against a local server and one
+ *    120 ms away (Dredd installed on first use, unless --dredd PATH or --without-dredd);
  * 3. large-lists.ts: CategoryList bodies of 100,000 and 1,000,000 categories, and the HTTP client;
- * 4. report.ts: the machine, the tables, the targets.
+ * 4. report.ts: the machine, the tables, the targets; performance-page.ts: the docs' block.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -35,8 +38,10 @@ const PROCESS_IO = { out: (text: string) => process.stdout.write(text), err: (te
 
 const USAGE = `Usage: npm run bench -- [options]
 
-Measures conformance runs (wall, CPU, peak memory, phases) and large lists, prints tables and
-writes bench.json. Asserts nothing: exit 0 whenever it could measure.
+Measures conformance runs (wall, CPU, peak memory, start-up, network wait, round trips, phases),
+side by side with Dredd against a local server and one 120 ms away, and large lists; prints tables,
+writes bench.json and (full mode) the measured part of docs/performance.md. Asserts nothing: exit 0
+whenever it could measure.
 
 ${optionsHelp(BENCH_OPTIONS)}`
 
