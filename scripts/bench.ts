@@ -105,7 +105,7 @@ async function main(argv: string[]): Promise<number> {
       targets.push(target('full run, local server (--base-url): CPU', TARGETS.fullRunCpuMs, conform.local.cpuMs, ms))
     }
     targets.push(target(`wall, server ${SLOW_DELAY_MS} ms away: at most the local run + ${TARGETS.roundTrips} × ${SLOW_DELAY_MS} ms`, conform.local.wallMs + TARGETS.roundTrips * SLOW_DELAY_MS, conform.slow.wallMs, ms))
-    targets.push(target('round trips on the critical path (bursts of requests the far server saw)', TARGETS.roundTrips, roundTrips.waves, String))
+    targets.push(target(`round trips the far server added ((far − local wall) / ${SLOW_DELAY_MS} ms)`, TARGETS.roundTrips, roundTrips.fromWall, String))
     for (const l of lists.filter((x) => x.count === sizes[sizes.length - 1])) {
       const what = `${l.count.toLocaleString('en')} categories, ${l.ids} ids`
       const ratio = (v: number) => `${v.toFixed(2)}×`

@@ -10,6 +10,7 @@ import { ROUTING_MUTATIONS } from './mutations/routing.ts'
 import { CREATE_MUTATIONS } from './mutations/create.ts'
 import { ERROR_MUTATIONS } from './mutations/errors.ts'
 import { INPUT_MUTATIONS } from './mutations/inputs.ts'
+import { SANITISER_MUTATIONS } from './mutations/sanitisers.ts'
 import { LIST_MUTATIONS } from './mutations/list.ts'
 import { VALIDATION_MUTATIONS } from './mutations/validation.ts'
 import { TRANSPORT_MUTATIONS } from './mutations/transport.ts'
@@ -27,5 +28,6 @@ export const MUTATIONS: readonly Mutation[] = [
   ...ERROR_MUTATIONS,
   ...VERSIONING_MUTATIONS,
   ...INPUT_MUTATIONS,
+  ...SANITISER_MUTATIONS,
   ...TRANSPORT_MUTATIONS,
 ]

@@ -61,7 +61,7 @@ export interface Behaviour {
   createdBody(record: StoredCategory): unknown
   /**
    * How the router reads a request's path below the base path, as sent (dot segments and escapes
-   * unresolved), and whether the key check sees the request: the default routes the path resolved
+   * unresolved, the query string kept), and whether the key check sees the request: the default routes the path resolved
    * as a URL and always checks the key. A mutation makes the router more lenient than the guard.
    */
   routePath?(raw: string): { path: string; guarded: boolean }
@@ -177,7 +177,8 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       accept: req.headers.accept,
     }
     if (!url.pathname.startsWith(basePath + '/')) return { info, reply: error(404, 'not_found', `no resource at ${url.pathname}`) }
-    const raw = (req.url ?? '/').replace(/[?#].*$/, '')
+    // the request target as sent, its query string included: a lenient router may drop it
+    const raw = (req.url ?? '/').replace(/#.*$/, '')
     const routed = behaviour.routePath && raw.startsWith(basePath + '/') ? behaviour.routePath(raw.slice(basePath.length)) : { path: url.pathname.slice(basePath.length), guarded: true }
     const path = routed.path
     const route = routeOf(info.method, path)

@@ -11,6 +11,11 @@ export interface CredentialCase extends WritePriority {
   authorization: (runId: string) => string | undefined
   /** Near-misses of the key are tried on the GET operations only, to keep the write bound. */
   readsOnly?: boolean
+  /**
+   * Tried on the list only (a read): a fault of the token parsing that every operation shares, which
+   * one operation shows; the others would add requests, and round trips, for nothing new.
+   */
+  listOnly?: boolean
   /** Why this case cannot be made with this key (then its checks do not apply). */
   unusableWith?: (key: string) => string | undefined
 }
@@ -47,6 +52,14 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
     unusableWith: (key) => tooShort(key) ?? (/[a-zA-Z0-9]/.test(key) ? undefined : 'the key has no letters or digits, so a key of its shape is the key itself') },
   { key: 'key-with-extra-character', label: 'the key with one character added', rule: 'auth-invalid-key-401', readsOnly: true,
     authorization: () => `Bearer ${KEY_PLACEHOLDER}x` },
+  // a token taken as the second word of the header (header.split(' ')[1] === key): what follows is never looked at
+  { key: 'key-then-another-word', label: 'the key followed by a space and another word', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
+    authorization: () => `Bearer ${KEY_PLACEHOLDER} x` },
+  // a key looked up in a map and compared as text: a missing entry reads as "undefined" (JavaScript) or "null"
+  { key: 'token-undefined', label: 'the token "undefined"', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true, authorization: () => 'Bearer undefined',
+    unusableWith: (key) => (key === 'undefined' ? 'the key is "undefined"' : undefined) },
+  { key: 'token-null', label: 'the token "null"', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true, authorization: () => 'Bearer null',
+    unusableWith: (key) => (key === 'null' ? 'the key is "null"' : undefined) },
   { key: 'key-without-last-character', label: 'the key without its last character', rule: 'auth-invalid-key-401', readsOnly: true,
     authorization: () => `Bearer ${KEY_WITHOUT_LAST_CHARACTER}`,
     unusableWith: tooShort },

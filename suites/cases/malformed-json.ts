@@ -44,6 +44,8 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   { key: 'malformed-infinity', label: 'Infinity as a number', body: (p) => `{"name": ${named(p, 'malformed-infinity')}, "rank": -Infinity}`, acceptedMeans: NON_JSON_NUMBER },
   { key: 'malformed-leading-zero', label: 'a number with a leading zero', body: (p) => `{"name": ${named(p, 'malformed-leading-zero')}, "rank": 007}` },
   { key: 'malformed-plus-sign', label: 'a number with a plus sign', body: (p) => `{"name": ${named(p, 'malformed-plus-sign')}, "rank": +1}` },
+  // escapes JSON does not have: "\q" and "\x41" (a hand-written or regex-based unescaper passes them through)
+  { key: 'malformed-invalid-escape', label: 'escapes JSON does not have (\\q, \\x41)', body: (p) => `{"name": "${p}-malformed-invalid-escape \\q\\x41"}` },
   { key: 'malformed-raw-control', label: 'an unescaped tab and newline inside a string', body: (p) => `{"name": "${p}-malformed-raw-control\tand\nnewline"}` },
   { key: 'malformed-trailing-text', label: 'text after the JSON value', body: (p) => `{"name": ${named(p, 'malformed-trailing-text')}} and more` },
   { key: 'malformed-two-values', label: 'two top-level values', body: (p) => `{"name": ${named(p, 'malformed-two-values')}}\n{"name": ${named(p, 'malformed-two-values')}}` },

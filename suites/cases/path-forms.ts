@@ -2,8 +2,8 @@
  * §1 rule 2, §5.1: every operation requires authentication, at whatever path reaches it. Routers
  * are often more lenient than the filter that guards them: a router that matches letter case
  * loosely, merges slashes, resolves dot segments, decodes percent-escapes, drops a `;` parameter
- * or a `.json` suffix serves the operation at a form of its path that an exact-path key check
- * never sees. Each form is sent without a key (reads only); any answer is fine but the
+ * or a `.json` suffix, or that matches the path without its query string, serves the operation
+ * at a form of its path that an exact-path key check never sees. Each form is sent without a key (reads only); any answer is fine but the
  * operation's data (lib/checks/unauthenticated.ts).
  */
 export interface PathForm {
@@ -33,6 +33,7 @@ function formsOf(operation: PathForm['operation'], segments: string[]): PathForm
     { key: 'percent-encoded', label: 'percent-escapes decoded', path: `/${escaped}${tail}` },
     { key: 'matrix-parameter', label: 'a ";" parameter dropped', path: `${exact};x=1` },
     { key: 'json-suffix', label: 'a ".json" suffix dropped (suffix pattern matching)', path: `${exact}.json` },
+    { key: 'query-string', label: 'a query string the route ignores and the key check does not', path: `${exact}?x=1` },
   ].map((form) => ({ ...form, key: `${operation}-${form.key}`, operation }))
 }
 

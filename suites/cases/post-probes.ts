@@ -14,9 +14,9 @@ export { VALID_CREATES } from './valid-creates.ts'
  * Sends one declared POST to /categories, within the write budget; the journal ledgers what it
  * created. Every POST is on the run's critical path: the list after them waits for their answers.
  */
-export async function postCategory(key: string, body: string | Uint8Array, authorization: string | undefined): Promise<HttpResult> {
+export async function postCategory(key: string, body: string | Uint8Array, authorization: string | undefined, sentAs: Record<string, string> = {}): Promise<HttpResult> {
   assertWriteAllowed(key, POST_PROBES, { path: '/categories', body })
-  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...sentAs }
   if (authorization !== undefined) headers.authorization = authorization
   return httpClient().send({ method: 'POST', path: '/categories', headers, body, probe: key, critical: true })
 }

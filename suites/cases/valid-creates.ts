@@ -42,6 +42,8 @@ export interface ValidCreate extends WritePriority {
   repeats?: string
   /** The refusals `mayRefuse` allows; default 400 and 413. */
   refusals?: readonly number[]
+  /** Headers as other clients send them (curl's Accept, .NET's charset), over the suite's own. */
+  sentAs?: Record<string, string>
 }
 
 /**
@@ -90,27 +92,34 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-json-escapes',
     priority: 2,
-    label: "double and single quotes, backslashes, slashes and HTML's < > & in name; control characters U+0001 to U+001F, U+2028 and U+2029 in description",
+    label: "double and single quotes, backslashes, slashes, HTML's < > & and entities in name; control characters U+0001 to U+001F, CR LF, U+2028, U+2029 and HTML tags in description",
     body: (p) => ({
       // ' and < > &: what hand-made SQL escaping doubles and HTML sanitisers escape or strip on the way in
-      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's <b>Tom & Jerry</b>`,
-      description: `controls [${CONTROL_CHARACTERS}] line\u2028separator paragraph\u2029separator`,
+      // &amp; and &#65;: text that an entity decoder on the way in turns into & and A
+      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's <b>Tom & Jerry</b> &amp;&#65;`,
+      // CR LF as Windows writes a line break (a store that normalises line endings keeps only LF), and
+      // tags in the description too: sanitisers are often set on one field only
+      description: `controls [${CONTROL_CHARACTERS}] crlf\r\nline line\u2028separator paragraph\u2029separator <i>tag</i>`,
     }),
     // the solidus goes out escaped (\/), which a parser must read as "/"; the rest as JSON.stringify writes it
     text: (body) => JSON.stringify(body).replaceAll('/', '\\/'),
     mayRefuse: LENGTH_REASON,
-    shortForm: (p) => ({ name: `${p}-"\\/'<>&`, description: `\u0001\u0008\t\n\f\r\u001b\u001f \u2028 \u2029 "\\/` }),
+    shortForm: (p) => ({ name: `${p}-"\\/'<>&`, description: `\u0001\u0008\t\n\f\r\u001b\u001f\r\n\u2028\u2029"\\/<i>` }),
   },
   {
     key: 'create-unicode',
-    label: 'emoji, ZWJ sequences and right-to-left text in name; decomposed accents and zero-width characters in description',
+    label: 'emoji, ZWJ sequences, right-to-left text and a decomposed accent in name; decomposed accents, zero-width characters and bidirectional controls in description',
     body: (p) => ({
-      name: `${p}-Ñandú 🐇 👩‍👩‍👧‍👦 🏳️‍🌈 שלום עליכם مرحبا`,
-      // e + U+0301 etc., sent decomposed: a store that normalises to NFC changes them
-      description: 'Cafe\u0301 n\u0303 A\u030a o\u0308\u0304 | zero\u200bwidth\u200cnon\u200djoiner\u2060word\ufeffjoiner',
+      // e + U+0301 etc., sent decomposed, in both fields: a store that normalises to NFC (often the name
+      // only, a lookup key) changes them
+      name: `${p}-Ñandú Cafe\u0301 🐇 👩‍👩‍👧‍👦 🏳️‍🌈 שלום עליכם مرحبا`,
+      // bidirectional marks, overrides and isolates, which a Trojan-Source filter strips
+      description: 'Cafe\u0301 n\u0303 A\u030a o\u0308\u0304 | zero\u200bwidth\u200cnon\u200djoiner\u2060word\ufeffjoiner | \u200emark\u200f \u202eoverride\u202c \u2066isolate\u2069',
     }),
+    // .NET's StringContent and many HTTP clients send the charset: still application/json (§4.2 rule 4)
+    sentAs: { 'content-type': 'application/json; charset=utf-8' },
     mayRefuse: LENGTH_REASON,
-    shortForm: (p) => ({ name: `${p}-Ñ🐇`, description: 'שלום مرحبا 👩\u200d👧' }),
+    shortForm: (p) => ({ name: `${p}-e\u0301🐇`, description: 'שלום 👩\u200d👧 \u200e\u202e' }),
   },
   {
     key: 'create-whitespace',
@@ -122,7 +131,13 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     mayRefuse: LENGTH_REASON,
     shortForm: (p) => ({ name: ` ${p}-s `, description: '\u00a0 a  b\u2003c\u3000\u200bd e\u0301' }),
   },
-  { key: 'create-name-only', label: 'name only', body: (p) => ({ name: plainName(p) }) },
+  {
+    key: 'create-name-only',
+    label: "name only, with curl's Accept: */*",
+    body: (p) => ({ name: plainName(p) }),
+    // §4: every payload is JSON, whatever the client accepts; a service that negotiates may pick another type
+    sentAs: { accept: '*/*' },
+  },
   {
     key: 'create-repeated-name',
     label: 'the name of the name-only create again, with a description, once that one was answered',

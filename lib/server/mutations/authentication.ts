@@ -128,6 +128,22 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     behaviour: tokenAccepted((token, key) => key.startsWith(token)),
   },
   {
+    name: 'token-taken-as-second-word',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: "the token is the header's second word (header.split(' ')[1] === key), so \"Bearer <key> x\" is accepted",
+    behaviour: { authorize: (authorization, key) => (authorization ?? '').split(' ')[0] === 'Bearer' && (authorization ?? '').split(' ')[1] === key },
+  },
+  ...(['undefined', 'null'] as const).map(
+    (word): Mutation => ({
+      name: `token-${word}-accepted`,
+      breaks: 'auth-invalid-key-401',
+      code: 'UNEXPECTED_STATUS',
+      description: `keys are looked up in a map and the result compared as text, so a token "${word}" matches a missing entry`,
+      behaviour: tokenAccepted((token, key) => token === key || token === word),
+    }),
+  ),
+  {
     name: 'trailing-slash-skips-auth',
     breaks: 'auth-missing-key-401',
     code: 'SERVED_WITHOUT_KEY',

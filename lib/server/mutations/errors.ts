@@ -102,4 +102,14 @@ export const ERROR_MUTATIONS: readonly Mutation[] = [
     description: 'errors are declared application/problem+json instead of application/json',
     behaviour: { finish: (reply) => (reply.status >= 400 ? { ...reply, headers: { ...reply.headers, 'content-type': 'application/problem+json' } } : reply) },
   },
+  {
+    name: 'json-only-if-accepted',
+    breaks: 'json-content-type',
+    code: 'WRONG_CONTENT_TYPE',
+    description: "answers are declared application/json only to a client whose Accept names it; curl's Accept: */* gets the same JSON as text/plain",
+    behaviour: {
+      finish: (reply, request) =>
+        reply.status < 300 && !(request.accept ?? '').includes('application/json') ? { ...reply, headers: { ...reply.headers, 'content-type': 'text/plain; charset=utf-8' } } : reply,
+    },
+  },
 ]

@@ -9,7 +9,7 @@ import { errorReply, isInvalidBody, isPlainObject, type Mutation } from '../serv
 import { columnLimits } from '../variants/inputs.ts'
 
 /** A parser that falls back to `lenient` when JSON.parse refuses the text. */
-const lenientParser = (lenient: (text: string) => unknown): Pick<Behaviour, 'parseBody'> => ({
+export const lenientParser = (lenient: (text: string) => unknown): Pick<Behaviour, 'parseBody'> => ({
   parseBody(text) {
     try {
       return JSON.parse(text) as unknown
@@ -82,7 +82,7 @@ function endOfFirstValue(text: string): number {
 }
 
 /** A field of a stored record changed by `change` (a column, a sanitiser, a normaliser). */
-const storedAs = (change: (text: string, field: 'name' | 'description') => string): Pick<Behaviour, 'toRecord'> => ({
+export const storedAs = (change: (text: string, field: 'name' | 'description') => string): Pick<Behaviour, 'toRecord'> => ({
   toRecord: (body, id) =>
     conformingBehaviour.toRecord(
       { name: change(body.name, 'name'), ...(body.description !== undefined ? { description: change(body.description, 'description') } : {}) },
@@ -95,7 +95,7 @@ const concatenated = (r: { id: bigint; name: string; description?: string }) =>
   `{"id":${r.id},"name":"${r.name}"${r.description !== undefined ? `,"description":"${r.description}"` : ''}}`
 
 const INVALID_JSON = { breaks: 'create-rejects-invalid-json', code: 'UNEXPECTED_STATUS' } as const
-const CHANGED = { breaks: 'create-echoes-fields', code: 'FIELD_CHANGED' } as const
+export const CHANGED = { breaks: 'create-echoes-fields', code: 'FIELD_CHANGED' } as const
 
 /** A column of `limit` characters for names (and 32 for descriptions), plus a refusal of `refuses` as an invalid value: a short column must not hide it (§8). */
 const limitedAndRefusing = (limit: number, refuses: RegExp, why: string): Pick<Mutation, 'behaviour'>['behaviour'] => ({

@@ -13,6 +13,7 @@ export const LENIENT_ROUTES: readonly { name: string; habit: string; normalise: 
   { name: 'decodes-percent-escapes', habit: 'decodes percent-escapes before matching, the key check compared the raw path', normalise: (p) => decodeURIComponent(p) },
   { name: 'drops-matrix-parameters', habit: 'drops ";" path parameters before matching (Java servlet containers)', normalise: (p) => p.replace(/;[^/]*/g, '') },
   { name: 'strips-json-suffix', habit: 'matches /categories.json as /categories (Spring suffix pattern matching, Rails formats)', normalise: (p) => p.replace(/\.json$/, '') },
+  { name: 'ignores-query-string', habit: 'matches the path without its query string, where the key check compared the whole request target', normalise: (p) => p.replace(/\?.*$/, '') },
 ]
 
 export const ROUTING_MUTATIONS: readonly Mutation[] = LENIENT_ROUTES.map(({ name, habit, normalise }) => ({

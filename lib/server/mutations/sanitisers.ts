@@ -1,0 +1,58 @@
+/**
+ * Mutations a service gets from what sits in front of its store: a sanitiser or normaliser set on
+ * one field only, a line-ending fix, an entity decoder, an unescaper that lets through escapes
+ * JSON does not have. Each passes every plain body and changes only the one class of string it
+ * touches, in the field it is set on; the valid creates carry each class in both fields where a
+ * service's sanitisers differ by field (suites/cases/valid-creates.ts).
+ */
+import { CHANGED, lenientParser, storedAs } from './inputs.ts'
+import type { Mutation } from '../server-cases.ts'
+
+/** A few HTML entities, as a decoder on the way in reads them. */
+const decodeEntities = (text: string) =>
+  text
+    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&amp;', '&')
+
+export const SANITISER_MUTATIONS: readonly Mutation[] = [
+  {
+    name: 'line-endings-normalised',
+    ...CHANGED,
+    description: 'CR LF in text is stored as LF (a store or framework that normalises line endings, as HTML form handling does)',
+    behaviour: storedAs((text) => text.replaceAll('\r\n', '\n')),
+  },
+  {
+    name: 'bidi-controls-stripped',
+    ...CHANGED,
+    description: 'bidirectional marks, overrides and isolates (U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) are stripped against Trojan Source',
+    behaviour: storedAs((text) => text.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')),
+  },
+  {
+    name: 'html-entities-decoded',
+    ...CHANGED,
+    description: 'HTML entities in text are decoded on the way in ("&amp;" is stored as "&", "&#65;" as "A")',
+    behaviour: storedAs(decodeEntities),
+  },
+  {
+    name: 'names-nfc-normalised',
+    ...CHANGED,
+    description: 'names only are stored in Unicode normal form C (a lookup key), so "e" + U+0301 in a name comes back as "é"',
+    behaviour: storedAs((text, field) => (field === 'name' ? text.normalize('NFC') : text)),
+  },
+  {
+    name: 'description-tags-stripped',
+    ...CHANGED,
+    description: 'an HTML sanitiser is set on the description only (the field a page shows as rich text): "<i>tag</i>" is stored as "tag"',
+    behaviour: storedAs((text, field) => (field === 'description' ? text.replace(/<[^>]*>/g, '') : text)),
+  },
+  {
+    name: 'unknown-escapes-accepted',
+    breaks: 'create-rejects-invalid-json',
+    code: 'UNEXPECTED_STATUS',
+    description: 'the parser lets escapes JSON does not have through as the character after the backslash ("\\q" is read as "q", "\\x41" as "x41")',
+    behaviour: lenientParser((text) => JSON.parse(text.replace(/\\([^"\\/bfnrtu])/g, '$1'))),
+  },
+]
