@@ -39,7 +39,7 @@ export const CONFORM_OPTIONS = [
     min: 1,
     max: 64,
     unit: 'requests',
-    help: 'at most N requests in flight at once, one connection each; a run sends about 115 requests in all, those its later requests wait for first',
+    help: 'at most N requests in flight at once, one connection each (a run sends about 120); lower spares a fragile deployment, at the cost of round trips',
   },
   {
     flag: 'header',

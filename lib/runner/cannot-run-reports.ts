@@ -3,11 +3,11 @@
  * error, naming why), summary.md and report.html, each saying so. They replace whatever an earlier
  * run left in the report directory, so a CI artifact never shows an older run's PASS.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { escapeHtml } from '../reporters/html-text.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
-import { clearReports, shownPath } from './report-files.ts'
+import { clearReports, makeFolder, shownPath } from './report-files.ts'
 
 export interface CannotRunFacts {
   tool: { name: string; version: string }
@@ -37,7 +37,7 @@ const xml = (text: string) =>
 /** Writes the four reports to `reportDir` (relative to `userCwd`); returns their paths as the user reads them, and summary.md. */
 export function writeCannotRunReports(reportDir: string, userCwd: string, facts: CannotRunFacts): { paths: string[]; markdown: string } {
   const dir = resolve(userCwd, reportDir)
-  mkdirSync(dir, { recursive: true })
+  makeFolder(dir)
   clearReports(dir)
   const result: CannotRunResult = {
     tool: facts.tool,

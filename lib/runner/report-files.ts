@@ -3,8 +3,8 @@
  * reports of a run that could not be made (lib/runner/cannot-run-reports.ts) without loading the
  * runner and the suites.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
 
 /** Every file a run writes to its report directory. */
 export const REPORT_FILES = ['results.json', 'junit.xml', 'report.html', 'summary.md'] as const
@@ -14,6 +14,20 @@ export type ReportFile = (typeof REPORT_FILES)[number]
 /** Removes the report files an earlier run left, so that none can be read as this run's. */
 export function clearReports(reportDir: string): void {
   for (const file of REPORT_FILES) rmSync(join(reportDir, file), { force: true })
+}
+
+/**
+ * mkdir -p, one folder at a time: Node's own recursive mkdirSync loops for ever on a path it can
+ * never create under a pseudo file system (/proc/x: each mkdir answers ENOENT, and it retries the
+ * parent), which would hang the run past its deadline before the first request.
+ */
+export function makeFolder(dir: string): void {
+  const missing: string[] = []
+  for (let at = resolve(dir); !existsSync(at); at = dirname(at)) {
+    missing.unshift(at)
+    if (dirname(at) === at) break
+  }
+  for (const folder of missing) mkdirSync(folder)
 }
 
 /** A path as the user should read it: relative to where they ran the command, when that is shorter. */
@@ -30,13 +44,13 @@ export function shownPath(path: string, userCwd: string): string {
 export function reportDirProblem(reportDir: string): string | undefined {
   const probe = join(reportDir, `.conform-write-test-${process.pid}`)
   try {
-    mkdirSync(reportDir, { recursive: true })
+    makeFolder(reportDir)
     writeFileSync(probe, '')
     rmSync(probe, { force: true })
     return undefined
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException
-    const why = { EACCES: 'permission denied', EPERM: 'permission denied', EROFS: 'a read-only file system', ENOTDIR: 'a file stands where a folder is needed', EEXIST: 'a file stands where the folder should be', ENOSPC: 'no space left on the device' }[code ?? ''] ?? message
+    const why = { EACCES: 'permission denied', EPERM: 'permission denied', EROFS: 'a read-only file system', ENOTDIR: 'a file stands where a folder is needed', EEXIST: 'a file stands where the folder should be', ENOSPC: 'no space left on the device', ENOENT: 'no folder can be made there' }[code ?? ''] ?? message
     return `cannot write the reports to ${reportDir}: ${why}; give a writable folder with --report-dir`
   }
 }

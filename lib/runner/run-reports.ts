@@ -4,7 +4,7 @@
  * that the runner loads it while the first requests are in flight, when it waits anyway
  * (docs/performance.md).
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Config } from '../config/config.ts'
 import { githubActionsOutput } from '../reporters/github-actions.ts'
@@ -14,7 +14,7 @@ import { junitReport } from '../reporters/junit-report.ts'
 import { markdownSummary } from '../reporters/markdown-summary.ts'
 import { redactedResult, resultOf, type CheckResult, type RunFacts, type RunResult } from '../result/run-result.ts'
 import { terminalSummary } from '../reporters/terminal-summary.ts'
-import { clearReports, shownPath, type ReportFile } from './report-files.ts'
+import { clearReports, makeFolder, shownPath, type ReportFile } from './report-files.ts'
 import type { CheckOutcome } from './check-runner.ts'
 import { applyBaseline, updatedBaseline, writeBaseline } from '../result/baseline.ts'
 
@@ -63,7 +63,7 @@ export function writeRunReports(
 ): RunReports {
   const result = withBaseline(resultOf(byRule(outcomes), facts, config.rules), config)
   const reportDir = resolve(config.workingDir, config.reportDir)
-  mkdirSync(reportDir, { recursive: true })
+  makeFolder(reportDir)
   clearReports(reportDir)
   const shownResult = redactedResult(result, redact)
   const reportFiles: string[] = []

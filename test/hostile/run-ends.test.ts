@@ -4,7 +4,7 @@
  * verdict, 130/143 interrupted), its reports written and well-formed, never the key, never a
  * stack trace. Child runs: only a process shows its exit, its signals and its timing.
  */
-import { writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
@@ -187,5 +187,16 @@ describe.concurrent('the user stops the run, or its reports cannot be written', 
     expect(run.stderr).toMatch(/^conform: cannot write the reports to .*a-file\/reports: a file stands where a folder is needed; give a writable folder with --report-dir\n$/)
     expect(server.connections()).toBe(0)
     expectNoStackTrace(run)
+  })
+
+  // Node's recursive mkdir retries for ever under a pseudo file system (each mkdir answers ENOENT)
+  test.skipIf(!existsSync('/proc/self'))('a report folder under /proc: exit 2 at once, one line, not a hang', async () => {
+    const server = await neverAnswers()
+    servers.push(server)
+    const { run, ms } = await timed(['--base-url', server.baseUrl, '--report-dir', '/proc/conform-reports/here'])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toBe('conform: cannot write the reports to /proc/conform-reports/here: no folder can be made there; give a writable folder with --report-dir\n')
+    expect(ms).toBeLessThan(5_000)
+    expect(server.connections()).toBe(0)
   })
 })
