@@ -15,6 +15,7 @@ import { failureGroups, type FailureGroup } from './failure-groups.ts'
 import { namePrefix, serverWaits, type RunResult, type Status } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { failedChecks, notVerifiedByReason, partlyVerified, plural, reasonText, seconds, skipReasons, verdictLine } from './wording.ts'
+import { KEY_REFUSED } from '../result/key-refused.ts'
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', warn: '!' }
 /** Failure entries (causes) shown with expected/actual in full; later failing rules get one line each. */
@@ -125,6 +126,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   const trace = result.traceId ? ` · trace ${result.traceId}` : ''
   head.push(terminalText(`Pet Store categories conformance · ${where} · run ${result.runId}${seed}${trace}`, MAX_WIDTH))
   if (result.options.readOnly) head.push('Read-only run (--read-only): no POST sent, so the rules about creating are not verified.')
+  // a refused key explains every failure below it: said first, whole
+  if (result.problems[0]?.startsWith(KEY_REFUSED)) head.push(terminalText(`✗ ${result.problems[0]}`, 2 * MAX_WIDTH))
 
   // the end of the summary, always shown whole
   const tail: string[] = []

@@ -3,6 +3,7 @@
  * annotations), so that they say the same thing the same way.
  */
 import type { CheckResult, RuleResult, RunResult } from '../result/run-result.ts'
+import { KEY_REFUSED } from '../result/key-refused.ts'
 
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
 
@@ -66,6 +67,9 @@ export function headline(result: RunResult): string {
   if (result.verdict === 'pass') {
     const unverified = r.skip > 0 ? `; ${plural(r.skip, 'rule')} not verified` : ''
     return `PASS: every must-rule that ran passed${unverified}`
+  }
+  if (result.verdict === 'incomplete' && result.problems[0]?.startsWith(KEY_REFUSED)) {
+    return 'INCOMPLETE: the server refused the key, so the run verified nothing; check CONFORM_API_KEY'
   }
   if (result.verdict === 'incomplete') {
     return `INCOMPLETE: the run was cut short before a verdict (${plural(r.skip, 'rule')} not verified; no must-rule failed before it)`

@@ -3,6 +3,7 @@
  * report.html, summary.md, terminal). lib/runner/run-reports.ts builds it from the outcomes of a
  * run's checks; tests build it from tables of checks with the same function, resultOf().
  */
+import { keyRefused } from './key-refused.ts'
 import { observedBehaviour, type ObservedBehaviour } from './observed-behaviour.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
@@ -157,8 +158,11 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
     return counts
   }
   const mustFailed = rules.some((r) => r.level === 'must' && r.status === 'fail')
+  // a refused key verified nothing: no verdict on the service (exit 2), and the reason comes first
+  const refused = keyRefused(rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)))
+  if (refused) problems.unshift(refused)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
-  const verdict = mustFailed ? 'fail' : facts.cutShort ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
+  const verdict = refused ? 'incomplete' : mustFailed ? 'fail' : facts.cutShort ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
   const allChecks = rules.flatMap((r) => r.checks)
   const totals = journalTotals(facts.journal)
   const ledger = ledgerOf(facts.journal)

@@ -1,0 +1,29 @@
+/**
+ * A run whose key the server refused: every request sent with the key was answered 401 (or 403).
+ * The document gives the issued key access to every operation (§5), so the failures that follow
+ * say first that the key is wrong, expired or another environment's (a CI secret rotated, the
+ * staging key against production), or that the service refuses valid keys; either way the run
+ * verified nothing, and says so instead of reading as a service that broke its contract.
+ */
+import type { Exchange } from '../http/exchange.ts'
+import { KEY_PLACEHOLDER } from '../http/redact.ts'
+
+/** As the suites send the key (suites/cases/credentials.ts VALID_AUTHORIZATION), and as the evidence records it. */
+const WITH_THE_KEY = `Bearer ${KEY_PLACEHOLDER}`
+
+export const KEY_REFUSED = 'the server refused the key'
+
+/** Fewer answers than this say too little to blame the key (a --rule run of one check). */
+const ENOUGH = 3
+
+/** Why the key looks refused, or undefined; the line starts with KEY_REFUSED. */
+export function keyRefused(exchanges: readonly Exchange[]): string | undefined {
+  const answers = new Map<string, number>()
+  for (const e of exchanges) {
+    if (e.request.headers.authorization === WITH_THE_KEY && e.response) answers.set(e.id, e.response.status)
+  }
+  const statuses = [...answers.values()]
+  if (statuses.length < ENOUGH || !statuses.every((s) => s === 401 || s === 403)) return undefined
+  const which = [...new Set(statuses)].join(' or ')
+  return `${KEY_REFUSED}: all ${statuses.length} requests sent with it were answered ${which}; check CONFORM_API_KEY (wrong, expired, another environment's?)`
+}

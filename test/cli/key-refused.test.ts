@@ -1,0 +1,51 @@
+/**
+ * A key the server refuses (a rotated CI secret, the staging key against production): the run says
+ * so first and ends without a verdict on the service (exit 2), instead of reading as a service
+ * that broke six rules. lib/result/key-refused.ts.
+ */
+import { randomBytes } from 'node:crypto'
+import { afterAll, expect, test } from 'vitest'
+import type { Exchange } from '../../lib/http/exchange.ts'
+import { keyRefused } from '../../lib/result/key-refused.ts'
+import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+
+const servers: RunningServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((r) => r.cleanup())
+  await Promise.all(servers.map((s) => s.close()))
+})
+
+test('a key the server refuses: said first, whole, never shown; verdict INCOMPLETE, exit 2', async () => {
+  const server = await startReferenceServer({ apiKey: `right-${randomBytes(12).toString('hex')}` })
+  servers.push(server)
+  const wrongKey = `wrong-${randomBytes(12).toString('hex')}`
+  const run = await runConformInProcess(['--base-url', server.baseUrl], { env: { CONFORM_API_KEY: wrongKey } })
+  runs.push(run)
+  expect(run.code).toBe(2)
+  const lines = run.stdout.split('\n')
+  expect(lines[2]).toMatch(/^✗ the server refused the key: all \d+ requests sent with it were answered 401; check CONFORM_API_KEY/)
+  expect(run.stdout).toContain('Verdict: INCOMPLETE (exit 2)')
+  expect(run.results?.verdict).toBe('incomplete')
+  expect(run.results?.problems[0]).toMatch(/^the server refused the key/)
+  for (const text of [run.stdout, run.stderr, ...Object.values(run.files)]) expect(text).not.toContain(wrongKey)
+})
+
+const answered = (id: string, authorization: string, status: number): Exchange => ({
+  id,
+  startedAt: new Date(0).toISOString(),
+  durationMs: 1,
+  request: { method: 'GET', url: 'http://127.0.0.1:9/v1/categories', headers: { authorization } },
+  response: { status, headers: {}, body: '', bodyBytes: 0, bodyTruncated: false },
+})
+
+test('only when every answer to the key is 401 or 403, and there are enough of them', () => {
+  const withKey = (id: string, status: number) => answered(id, 'Bearer $CONFORM_API_KEY', status)
+  expect(keyRefused([withKey('a', 401), withKey('b', 403), withKey('c', 401)])).toMatch(/all 3 requests sent with it were answered 401 or 403/)
+  // the same exchange as the evidence of many checks counts once
+  expect(keyRefused([withKey('a', 401), withKey('a', 401), withKey('b', 401)])).toBeUndefined()
+  expect(keyRefused([withKey('a', 401), withKey('b', 200), withKey('c', 401), withKey('d', 401)])).toBeUndefined()
+  // requests without the key are answered 401 by every conforming server
+  expect(keyRefused([answered('a', 'Bearer wrong', 401), answered('b', 'Basic x', 401), answered('c', 'Bearer wrong', 401)])).toBeUndefined()
+})
