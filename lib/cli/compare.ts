@@ -15,7 +15,8 @@ export const COMPARE_USAGE = `Usage: petstore-conform compare A B [--output FILE
 A and B are report folders (holding results.json) or results.json files of two runs. Prints the
 checks that fail in B and not in A, those B fixed, those failing in both, and the differences in
 observed behaviour; --output FILE also writes it as Markdown. Exit 1 when B fails something A
-did not, 0 otherwise, 2 when an input cannot be read.`
+did not, 0 otherwise, 2 when an input cannot be read. A failure a --baseline excused counts as a
+failure: compare shows what the deployments do, not what each run forgave.`
 
 interface Failure {
   rule: string

@@ -15,7 +15,7 @@ import { KEY_PLACEHOLDER } from '../http/redact.ts'
 import { failuresSection } from './html-failures.ts'
 import { badge, escapeHtml as h } from './html-text.ts'
 import { namePrefix, serverWaits, type RunResult, type Status } from '../result/run-result.ts'
-import { failedChecks, headline, notVerifiedByReason, partlyVerified, plural, reasonText, seconds, writeMode } from './wording.ts'
+import { failedChecks, headline, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, writeMode } from './wording.ts'
 
 let css: string | undefined
 
@@ -167,6 +167,7 @@ ${card(result.summary.recordsCreated, 'records created', '')}
 <dt>Duration</dt><dd>${h(seconds(result.durationMs))}</dd>
 <dt>Checks</dt><dd>${c.pass + c.warn} passed, ${c.fail} failed, ${c.skip} skipped, of ${c.total}</dd>
 <dt>Writes</dt><dd>${h(writeMode(result))}</dd>
+<dt>Pacing</dt><dd>${h(pacing(result))}</dd>
 <dt>Waits</dt><dd>${h(serverWaits(result))}</dd>${result.summary.unansweredWrites ? `\n<dt>POSTs without an answer</dt><dd>${result.summary.unansweredWrites}: each may have created a record (results.json lists them in its journal)</dd>` : ''}
 <dt>Rules selected</dt><dd>${h(selected)}</dd>
 <dt>Run id</dt><dd><code>${h(result.runId)}</code></dd>${result.traceId ? `<dt>Trace id</dt><dd><code>${h(result.traceId)}</code> (W3C traceparent of every request; each exchange shows its span)</dd>` : ''}

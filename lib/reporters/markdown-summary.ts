@@ -12,7 +12,7 @@ import { observedLines } from '../result/observed-behaviour.ts'
 import { runFailureGroups } from './failure-groups.ts'
 import { namePrefix, serverWaits, type RunResult } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
-import { headline, notVerifiedByReason, partlyVerified, plural, seconds, writeMode } from './wording.ts'
+import { headline, notVerifiedByReason, pacing, partlyVerified, plural, seconds, writeMode } from './wording.ts'
 
 /** Most failure rows and ledger rows shown; the rest are counted and left to report.html. */
 export const MAX_ROWS = 30
@@ -83,6 +83,7 @@ export function markdownSummary(result: RunResult): string {
   )
   lines.push('')
   lines.push(`Writes: ${escapeMarkdown(writeMode(result))}.`)
+  lines.push('', `Pacing: ${escapeMarkdown(pacing(result))}.`)
   lines.push('', `Waits: ${escapeMarkdown(serverWaits(result))}.`)
   if (result.summary.unansweredWrites) lines.push('', `POSTs without an answer: ${result.summary.unansweredWrites}; each may have created a record (results.json lists them in its journal).`)
 

@@ -14,7 +14,7 @@ import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
 import { namePrefix, serverWaits, type RunResult, type Status } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
-import { failedChecks, notVerifiedByReason, partlyVerified, plural, reasonText, seconds, skipReasons, verdictLine } from './wording.ts'
+import { failedChecks, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
 import { KEY_REFUSED } from '../result/key-refused.ts'
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', warn: '!' }
@@ -136,8 +136,13 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   const r = result.summary.rules
   const c = result.summary.checks
   tail.push('')
+  // a failure the baseline knows is a note (warn), not a pass: counted apart
+  const knownChecks = result.rules.flatMap((rule) => rule.checks).filter((check) => check.known !== undefined).length
+  const knownRules = result.rules.filter((rule) => rule.checks.some((check) => check.known !== undefined)).length
+  const rulesWarned = knownRules > 0 ? `${r.warn - knownRules} with advisory notes, ${knownRules} with known failures (--baseline)` : `${r.warn} with advisory notes`
+  const checksKnown = knownChecks > 0 ? `, ${knownChecks} known failures` : ''
   tail.push(
-    `Rules: ${r.pass} passed, ${r.fail} failed, ${r.skip} not verified, ${r.warn} with advisory notes · checks: ${c.pass + c.warn} passed, ${c.fail} failed, ${c.skip} skipped · ${plural(result.summary.requests, 'request')} · ${seconds(result.durationMs)}`,
+    `Rules: ${r.pass} passed, ${r.fail} failed, ${r.skip} not verified, ${rulesWarned} · checks: ${c.pass + c.warn - knownChecks} passed, ${c.fail} failed${checksKnown}, ${c.skip} skipped · ${plural(result.summary.requests, 'request')} · ${seconds(result.durationMs)}`,
   )
   if (result.summary.waits?.count) tail.push(`Waits: ${serverWaits(result)}`)
   if (result.summary.unansweredWrites) tail.push(`POSTs without an answer: ${result.summary.unansweredWrites} (each may have created a record; results.json lists them in its journal)`)
@@ -157,6 +162,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   if (result.baseline) tail.push(terminalText(baselineLine(result.baseline), 400))
   const lengths = result.observed && lengthsNote(result.observed.lengths)
   if (lengths) tail.push(terminalText(lengths, 400))
+  if (!result.options.readOnly) tail.push(terminalText(`Writes: ${writeMode(result)}; ${pacing(result)}`, 400))
   if (result.ledger.length > 0) {
     // the one create with an empty name carries the run's name in its description
     const where = result.ledger.some((entry) => entry.name === '') ? 'names, or the description of the one with an empty name,' : 'names'

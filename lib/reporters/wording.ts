@@ -53,9 +53,18 @@ export function partlyVerified(result: RunResult): { rule: RuleResult; skipped: 
 }
 
 /** What the run was allowed to write, in one phrase. */
+/** What the run wrote: the POSTs sent (from the journal) against the bound it had. */
 export function writeMode(result: RunResult): string {
   if (result.options.readOnly) return 'read-only (--read-only): no POST sent, nothing created'
-  return `at most ${plural(result.options.maxWrites, 'POST')} (--max-writes ${result.options.maxWrites})`
+  return `${plural(result.summary.writes ?? 0, 'POST')} sent, of at most ${result.options.maxWrites} (--max-writes ${result.options.maxWrites})`
+}
+
+/** How hard the run pressed on the server: requests in flight at most, and the rate limit. */
+export function pacing(result: RunResult): string {
+  const { concurrency, rateLimit } = result.options
+  const inFlight = concurrency === undefined ? '' : `at most ${concurrency} requests in flight (--concurrency ${concurrency})`
+  const rate = rateLimit === undefined ? 'no rate limit' : `at most ${rateLimit} requests a second (--rate-limit ${rateLimit})`
+  return [inFlight, rate].filter(Boolean).join(', ')
 }
 
 export function failedChecks(rule: RuleResult): CheckResult[] {

@@ -56,6 +56,9 @@ describe('a baseline of known failures', { timeout: RUN_TIMEOUT_MS }, () => {
     const again = await conform(known, '--baseline', file, '--seed', '987654')
     expect(again.code, again.stdout).toBe(0)
     expect(again.stdout).toContain(`Baseline ${file}: ${baseline.knownFailures.length} known failures excused`)
+    // known failures are counted apart, never as passed checks
+    const knownRules = new Set(baseline.knownFailures.map((k: { rule: string }) => k.rule)).size
+    expect(again.stdout).toMatch(new RegExp(`, ${knownRules} with known failures \\(--baseline\\) · checks: \\d+ passed, 0 failed, ${baseline.knownFailures.length} known failures,`))
     expect(again.results!.baseline!.known).toHaveLength(baseline.knownFailures.length)
     expect(again.files['junit.xml']).toContain('<skipped message="known failure: recorded by --update-baseline')
     expect(again.files['summary.md']).toContain('### Known failures (baseline)')
