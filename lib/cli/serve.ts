@@ -14,7 +14,7 @@ import { VARIANTS } from '../server/variants.ts'
 
 const SERVE_OPTIONS = [
   { flag: 'port', kind: 'integer', value: 'N', min: 0, max: 65535, defaultText: 'a free one', help: 'port to listen on' },
-  { flag: 'api-key', kind: 'string', value: 'KEY', defaultText: 'a random one, printed', help: 'the key the server accepts' },
+  { flag: 'api-key', kind: 'string', value: 'KEY', env: 'CONFORM_API_KEY', defaultText: 'a random one, printed', help: 'the key the server accepts (given, it is never printed; prefer the environment: a flag shows in ps)' },
   { flag: 'mutation', kind: 'string', value: 'NAME', help: 'misbehave as this mutation (breaks one rule on purpose)' },
   { flag: 'variant', kind: 'string', value: 'NAME', help: 'behave as this conforming variant' },
   { flag: 'list-mutations', kind: 'boolean', help: 'print the mutations and variants, and exit' },
@@ -43,8 +43,8 @@ export function listCases(): string {
 }
 
 /** Parses the arguments and starts the server; returns it, or an exit code when there is nothing to serve. */
-export async function serve(argv: string[], io: ServeIo): Promise<RunningServer | number> {
-  const values = readCommandLine({ name: 'serve', usage: SERVE_USAGE, options: SERVE_OPTIONS }, argv, io)
+export async function serve(argv: string[], io: ServeIo, env: NodeJS.ProcessEnv = {}): Promise<RunningServer | number> {
+  const values = readCommandLine({ name: 'serve', usage: SERVE_USAGE, options: SERVE_OPTIONS }, argv, io, env)
   if (typeof values === 'number') return values
   if (values['list-mutations']) {
     io.out(listCases())
@@ -72,6 +72,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<RunningServer 
       return 2
     }
   }
+  const given = values['api-key'] !== undefined
   const apiKey = (values['api-key'] as string | undefined) ?? randomBytes(24).toString('base64url')
   const server = await startCase(chosen ?? { name: 'conforming', description: 'the conforming reference server', behaviour: {} }, { apiKey, port })
 
@@ -82,10 +83,11 @@ export async function serve(argv: string[], io: ServeIo): Promise<RunningServer 
       `Reference server (${what}) listening`,
       ...(chosen ? [`  ${chosen.description}`] : []),
       `  base URL: ${server.baseUrl}`,
-      `  API key:  ${apiKey}   (this server's own key${values['api-key'] === undefined ? ', random' : ''})`,
+      // its own random key is printed, to be used; a key the user gave is theirs, and never shown
+      given ? '  API key:  the one you gave (CONFORM_API_KEY or --api-key)' : `  API key:  ${apiKey}   (this server's own key, random)`,
       '',
       'Check it from another terminal:',
-      `  CONFORM_API_KEY='${apiKey}' npm run conform -- --base-url ${server.baseUrl}${extra}`,
+      `  ${given ? '' : `CONFORM_API_KEY='${apiKey}' `}npm run conform -- --base-url ${server.baseUrl}${extra}`,
       '',
       'Ctrl-C stops it.',
       '',
@@ -96,7 +98,7 @@ export async function serve(argv: string[], io: ServeIo): Promise<RunningServer 
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const io: ServeIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }
-  serve(process.argv.slice(2), io).then(
+  serve(process.argv.slice(2), io, process.env).then(
     (result) => {
       if (typeof result === 'number') {
         process.exitCode = result
