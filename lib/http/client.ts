@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici'
 import { contentCodings, decodeUtf8 } from './body-reader.ts'
+import { cookieHeaderOf, hideCookieValues } from './cookies.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, unsendableHeader, type Exchange, type RecordedRequest } from './exchange.ts'
 import { endedLine, JournalWriter, type RefusalReason } from './journal.ts'
@@ -24,8 +25,6 @@ import { watchWrites, type WriteWatch } from './write-watch.ts'
 import { createRedactor, longestForm, type Redactor } from './redact.ts'
 import { retryWaitMs } from './retry-after.ts'
 import { describeTransportError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
-
-export { ResponseTooLargeError } from './transport-errors.ts'
 
 export interface ClientOptions {
   /** Base URL, path included (…/v1); request paths are appended to it. */
@@ -79,6 +78,8 @@ export interface SendOptions {
   probe?: string
   /** On the run's critical path (an answer another request waits for): sent before any request that is not. */
   critical?: boolean
+  /** A Cookie header (HttpResult.cookies): on the wire as it is, in the evidence COOKIES_NOT_SHOWN. */
+  cookies?: string
 }
 
 export interface HttpResult {
@@ -89,10 +90,9 @@ export interface HttpResult {
   byteOrderMark?: boolean
   /** Some body bytes were not UTF-8 (U+FFFD in `text`). */
   invalidUtf8?: boolean
+  /** The Cookie header that sends back the cookies the answer set (kept out of the evidence). */
+  cookies?: string
 }
-
-
-
 
 export class HttpClient {
   readonly redact: Redactor
@@ -193,7 +193,7 @@ export class HttpClient {
 
   private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined): Promise<HttpResult> {
     await this.pacer.turn()
-    const headers = requestHeaders(options.headers, newSpanId(), { ...this.options, redact: this.redact, traceId: this.traceId })
+    const headers = requestHeaders(options.headers, newSpanId(), { ...this.options, redact: this.redact, traceId: this.traceId }, options.cookies)
     const recorded: RecordedRequest = {
       method: options.method,
       url: this.url(options.path),
@@ -261,7 +261,7 @@ export class HttpClient {
       this.stalls.answered()
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(response.headers)) {
-        if (value !== undefined) headers[name] = this.redact(Array.isArray(value) ? value.join(', ') : value)
+        if (value !== undefined) headers[name] = (name === 'set-cookie' ? hideCookieValues : String)(this.redact(Array.isArray(value) ? value.join(', ') : value))
       }
       const codings = contentCodings(headers['content-encoding'])
       const declared = Number(headers['content-length'])
@@ -277,7 +277,8 @@ export class HttpClient {
         bodyTruncated: truncated,
         ...(codings.length > 0 ? { contentEncoding: codings.join(', ') } : {}),
       }
-      result = { exchange, text: decoded.text, ...(decoded.byteOrderMark ? { byteOrderMark: true } : {}), ...(decoded.invalidUtf8 ? { invalidUtf8: true } : {}) }
+      const cookies = cookieHeaderOf(response.headers['set-cookie'])
+      result = { exchange, text: decoded.text, ...(decoded.byteOrderMark ? { byteOrderMark: true } : {}), ...(decoded.invalidUtf8 ? { invalidUtf8: true } : {}), ...(cookies ? { cookies } : {}) }
       return result
     } catch (error) {
       if (partial) this.kept.bytes -= partial.receivedBytes

@@ -6,6 +6,7 @@
  * compresses anyway is decoded, and advisory-identity-encoding notes it.
  */
 import type { ExtraHeader } from '../config/extra-headers.ts'
+import { COOKIES_NOT_SHOWN } from './cookies.ts'
 import { keyOnTheWire, type Redactor } from './redact.ts'
 import { traceparent, userAgent } from './trace-context.ts'
 
@@ -17,9 +18,15 @@ export interface HeaderContext {
   extraHeaders?: readonly ExtraHeader[]
 }
 
-export function requestHeaders(given: Record<string, string> | undefined, spanId: string, context: HeaderContext): { recorded: Record<string, string>; wire: Record<string, string> } {
+/** `cookies`: a Cookie header of the service's own cookies, on the wire only (lib/http/cookies.ts). */
+export function requestHeaders(
+  given: Record<string, string> | undefined,
+  spanId: string,
+  context: HeaderContext,
+  cookies?: string,
+): { recorded: Record<string, string>; wire: Record<string, string> } {
   const extra = context.extraHeaders ?? []
-  const recorded = {
+  const recorded: Record<string, string> = {
     ...Object.fromEntries(extra.map((h) => [h.name, context.redact(h.value)])),
     ...(given ?? {}),
     traceparent: traceparent(context.traceId, spanId),
@@ -29,5 +36,9 @@ export function requestHeaders(given: Record<string, string> | undefined, spanId
   for (const [name, value] of Object.entries(recorded)) wire[name] = keyOnTheWire(value, context.apiKey)
   // a secret --header value is recorded redacted: the wire gets the value itself
   for (const { name, value } of extra) if (given?.[name] === undefined) wire[name] = value
+  if (cookies !== undefined) {
+    recorded.cookie = COOKIES_NOT_SHOWN
+    wire.cookie = cookies
+  }
   return { recorded, wire }
 }

@@ -52,7 +52,6 @@ export function partlyVerified(result: RunResult): { rule: RuleResult; skipped: 
     })
 }
 
-/** What the run was allowed to write, in one phrase. */
 /** What the run wrote: the POSTs sent (from the journal) against the bound it had. */
 export function writeMode(result: RunResult): string {
   if (result.options.readOnly) return 'read-only (--read-only): no POST sent, nothing created'

@@ -35,6 +35,8 @@ export interface RequestInfo {
   contentType: string | undefined
   /** The Accept header as sent, if any. */
   accept?: string
+  /** The Cookie header as sent, if any. */
+  cookie?: string
   /** The raw create body as received, decoded leniently ('' when none was sent). */
   rawBody?: string
   /** The parsed create body when there is one. */
@@ -44,7 +46,7 @@ export interface RequestInfo {
 /** The seams a mutation or a variant overrides; each default is the conforming behaviour. */
 export interface Behaviour {
   /** True when the Authorization header carries the key as a bearer token. */
-  authorize(authorization: string | undefined, key: string, operation: OperationId | undefined): boolean
+  authorize(authorization: string | undefined, key: string, operation: OperationId | undefined, cookie?: string): boolean
   /** The create body's bytes as text; throws when they are not UTF-8 (RFC 8259 §8.1; answered 400). */
   decodeBody(bytes: Buffer): string
   /** The create body parsed; throws when it is not JSON (answered 400). */
@@ -175,6 +177,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       authorization: req.headers.authorization,
       contentType: req.headers['content-type'],
       accept: req.headers.accept,
+      cookie: req.headers.cookie,
     }
     if (!url.pathname.startsWith(basePath + '/')) return { info, reply: error(404, 'not_found', `no resource at ${url.pathname}`) }
     // the request target as sent, its query string included: a lenient router may drop it
@@ -185,7 +188,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     if (route === 'method-not-allowed') return { info, reply: error(405, 'method_not_allowed', `${info.method} is not allowed on ${path}`) }
     if (route === undefined) return { info, reply: error(404, 'not_found', `no resource at ${path}`) }
     info.operation = route
-    if (routed.guarded && !behaviour.authorize(req.headers.authorization, options.apiKey, route)) {
+    if (routed.guarded && !behaviour.authorize(req.headers.authorization, options.apiKey, route, req.headers.cookie)) {
       return { info, reply: error(401, 'unauthorized', 'The API key is missing or invalid.') }
     }
     switch (route) {

@@ -4,12 +4,14 @@
  * schema, bad credentials), and the list that follows them. One suite, because the whole-run checks
  * compare these requests with each other (suites/categories/probes.ts says more).
  */
+import { NotApplicable } from '../../lib/checks/failure.ts'
 import { createChecks } from '../categories/create-checks.ts'
 import { listChecks, stillListedCheck } from '../categories/list-checks.ts'
 import { categoryProbes } from '../categories/probes.ts'
 import { refusalChecks } from '../categories/refusal-checks.ts'
 import { expectListNotServedWithoutKey } from '../../lib/checks/unauthenticated.ts'
 import { check, once, suite } from '../../lib/suite-kit/check.ts'
+import { documentedErrorChecks } from '../../lib/suite-kit/documented-error.ts'
 import { httpClient } from '../../lib/suite-kit/run-context.ts'
 import { PATH_FORMS } from '../cases/path-forms.ts'
 
@@ -20,6 +22,16 @@ export const categories = suite('categories', () => {
   createChecks(probes.creates)
   refusalChecks(probes)
   stillListedCheck(probes)
+
+  // §5.3: a request without the key is answered 401, whatever else it carries. A session cookie the
+  // service set on its answer to the key (Spring Security's default session policy, a framework's
+  // login session) is no key: it is sent back once, alone. Its values never reach the reports.
+  const withCookiesOnly = once(async () => {
+    const first = await probes.firstList()
+    if (!first.cookies) throw new NotApplicable('not needed: the service set no cookie on its answer to the key, so none can stand in for it')
+    return httpClient().send({ method: 'GET', path: '/categories', cookies: first.cookies })
+  })
+  documentedErrorChecks('GET /categories with only the cookies the service set on its answer to the key', withCookiesOnly, 'auth-missing-key-401', 401)
 
   // §1 rule 2, §5.1: forms of the list's path a lenient router takes for it, without a key. Sent
   // once the run's first create was answered, so that a list served to anyone has a record to

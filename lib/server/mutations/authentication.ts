@@ -1,4 +1,5 @@
 /** Mutations of §5: every operation answers 401 without a valid bearer key, and a refused create takes no effect. */
+import { randomBytes } from 'node:crypto'
 import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
 import { errorReply, seedCategories, type Mutation } from '../server-cases.ts'
 
@@ -143,6 +144,30 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
       behaviour: tokenAccepted((token, key) => token === key || token === word),
     }),
   ),
+  {
+    name: 'session-cookie-stands-in-for-key',
+    breaks: 'auth-missing-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'an answer to the key sets a session cookie, and a later request with that cookie and no key is let in (Spring Security\'s default session policy, not STATELESS)',
+    behaviour: (() => {
+      let theKey = ''
+      const sessions = new Set<string>()
+      return {
+        authorize: (authorization, key, op, cookie) => {
+          theKey = key
+          const session = /(?:^|;\s*)SESSION=([^;]+)/.exec(cookie ?? '')?.[1]
+          return conformingBehaviour.authorize(authorization, key, op) || (session !== undefined && sessions.has(session))
+        },
+        finish: (reply, request) => {
+          if (!conformingBehaviour.authorize(request.authorization, theKey, request.operation)) return reply
+          const session = randomBytes(9).toString('base64url')
+          sessions.add(session)
+          return { ...reply, headers: { ...reply.headers, 'set-cookie': `SESSION=${session}; Path=/; HttpOnly` } }
+        },
+      } satisfies Partial<Behaviour>
+    })(),
+  },
   {
     name: 'trailing-slash-skips-auth',
     breaks: 'auth-missing-key-401',

@@ -73,6 +73,13 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: true, closeDelimited: true } },
   },
   {
+    name: 'session-cookie-on-every-answer',
+    description: 'every answer sets a session cookie (a load balancer\'s affinity cookie, a framework\'s session) that is never taken for the key',
+    behaviour: {
+      finish: (reply) => ({ ...reply, headers: { ...reply.headers, 'set-cookie': `AWSALB=${Math.random().toString(36).slice(2)}; Expires=Wed, 02 Dec 2026 10:00:00 GMT; Path=/` } }),
+    },
+  },
+  {
     name: 'gzip-even-for-identity',
     description: 'every body is gzipped, even when the request accepts only identity (advisory note: still exit 0)',
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, forceCoding: 'gzip' } },

@@ -1,0 +1,22 @@
+/**
+ * Cookies a service sets. A Set-Cookie value is the service's own credential (a session), so the
+ * evidence keeps each cookie's name and attributes and never its value; the suite sends the
+ * cookies back, once, to see that they do not stand in for the key (§5.3), and records that
+ * request's Cookie header as COOKIES_NOT_SHOWN.
+ */
+
+export const COOKIES_NOT_SHOWN = '(the cookies the service set; their values are not shown)'
+
+/** Set-Cookie as the evidence shows it: `name=(not shown); Path=/; HttpOnly`. */
+export function hideCookieValues(setCookie: string): string {
+  // each cookie starts the header or follows ", "; its first name=value pair is the secret (an
+  // Expires date holds ", " too, but no "=" before the next ";")
+  return setCookie.replace(/(^|, )([^=;,\s]+)=[^;]*/g, '$1$2=(not shown)')
+}
+
+/** The Cookie header a browser would send back: the name=value pair of each Set-Cookie; undefined when none. */
+export function cookieHeaderOf(setCookie: string | string[] | undefined): string | undefined {
+  if (setCookie === undefined) return undefined
+  const pairs = (Array.isArray(setCookie) ? setCookie : [setCookie]).map((c) => c.split(';')[0]?.trim() ?? '').filter((pair) => /^[^=\s]+=/.test(pair))
+  return pairs.length > 0 ? pairs.join('; ') : undefined
+}
