@@ -42,7 +42,11 @@ export interface ValidCreate extends WritePriority {
   repeats?: string
   /** The refusals `mayRefuse` allows; default 400 and 413. */
   refusals?: readonly number[]
-  /** Headers as other clients send them (curl's Accept, .NET's charset), over the suite's own. */
+  /**
+   * Headers as other clients send them (curl's Accept), over the suite's own. Never another
+   * Content-Type: the document asks clients for exactly application/json (§4.2 rule 4), so a
+   * service may refuse anything else, "; charset=utf-8" included.
+   */
   sentAs?: Record<string, string>
 }
 
@@ -116,8 +120,6 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       // bidirectional marks, overrides and isolates, which a Trojan-Source filter strips
       description: 'Cafe\u0301 n\u0303 A\u030a o\u0308\u0304 | zero\u200bwidth\u200cnon\u200djoiner\u2060word\ufeffjoiner | \u200emark\u200f \u202eoverride\u202c \u2066isolate\u2069',
     }),
-    // .NET's StringContent and many HTTP clients send the charset: still application/json (§4.2 rule 4)
-    sentAs: { 'content-type': 'application/json; charset=utf-8' },
     mayRefuse: LENGTH_REASON,
     shortForm: (p) => ({ name: `${p}-e\u0301🐇`, description: 'שלום 👩\u200d👧 \u200e\u202e' }),
   },

@@ -35,6 +35,17 @@ const nameOf = (body: unknown) => (body !== null && typeof body === 'object' && 
 
 export const INPUT_VARIANTS: readonly Variant[] = [
   {
+    name: 'content-type-exactly-application-json',
+    description:
+      'a create whose Content-Type is not exactly "application/json" (a charset added, another type) is refused with 415, as a Go handler comparing the header does: the document asks clients for exactly that (§4.2 rule 4)',
+    behaviour: {
+      finish: (reply, request) =>
+        request.operation === 'createCategory' && reply.status === 201 && request.contentType !== 'application/json'
+          ? errorReply(415, 'unsupported_media_type', 'Content-Type must be application/json')
+          : reply,
+    },
+  },
+  {
     name: 'empty-name-refused-400',
     description: 'an empty name is an invalid value for this service: refused with 400 and an Error record (§4.2 rule 1)',
     behaviour: { validate: (body) => conformingBehaviour.validate(body) ?? (nameOf(body) === '' ? 'name must not be empty' : null) },
