@@ -162,7 +162,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   if (result.baseline) tail.push(terminalText(baselineLine(result.baseline), 400))
   const lengths = result.observed && lengthsNote(result.observed.lengths)
   if (lengths) tail.push(terminalText(lengths, 400))
-  if (!result.options.readOnly) tail.push(terminalText(`Writes: ${writeMode(result)}; ${pacing(result)}`, 400))
+  // what was sent, beside the plan the first lines gave ("Writes: at most …")
+  if (!result.options.readOnly) tail.push(terminalText(`Sent: ${writeMode(result)}; ${pacing(result)}`, 400))
   if (result.ledger.length > 0) {
     // the one create with an empty name carries the run's name in its description
     const where = result.ledger.some((entry) => entry.name === '') ? 'names, or the description of the one with an empty name,' : 'names'
