@@ -36,6 +36,13 @@ export function requestHeaders(
   for (const [name, value] of Object.entries(recorded)) wire[name] = keyOnTheWire(value, context.apiKey)
   // a secret --header value is recorded redacted: the wire gets the value itself
   for (const { name, value } of extra) if (given?.[name] === undefined) wire[name] = value
+  // a header given as '' is not sent at all (a client that sends no Accept), nor recorded
+  for (const [name, value] of Object.entries(recorded)) {
+    if (value === '') {
+      delete recorded[name]
+      delete wire[name]
+    }
+  }
   if (cookies !== undefined) {
     recorded.cookie = COOKIES_NOT_SHOWN
     wire.cookie = cookies

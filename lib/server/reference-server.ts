@@ -37,6 +37,8 @@ export interface RequestInfo {
   accept?: string
   /** The Cookie header as sent, if any. */
   cookie?: string
+  /** The X-Forwarded-For header as sent, if any. */
+  forwardedFor?: string
   /** The raw create body as received, decoded leniently ('' when none was sent). */
   rawBody?: string
   /** The parsed create body when there is one. */
@@ -82,6 +84,8 @@ export interface Behaviour {
     connectionClose: boolean
     /** gzip every body unless the request's Accept-Encoding allows only identity (RFC 9110 12.5.3). */
     gzipUnlessIdentity?: boolean
+    /** gzip the body when the request accepts gzip, but say nothing of it (no Content-Encoding). */
+    gzipUnlabelled?: boolean
     /** Compress every body with this coding, whatever the request's Accept-Encoding says. */
     forceCoding?: 'gzip' | 'deflate' | 'br'
     /** How the body text becomes bytes (default UTF-8): a mutation writes a BOM or Latin-1 here. */
@@ -178,6 +182,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       contentType: req.headers['content-type'],
       accept: req.headers.accept,
       cookie: req.headers.cookie,
+      forwardedFor: typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : undefined,
     }
     if (!url.pathname.startsWith(basePath + '/')) return { info, reply: error(404, 'not_found', `no resource at ${url.pathname}`) }
     // the request target as sent, its query string included: a lenient router may drop it
@@ -292,6 +297,7 @@ function send(res: ServerResponse, reply: Reply, transport: Behaviour['transport
       bytes = gzipSync(bytes)
       headers['content-encoding'] = 'gzip'
     }
+    if (transport.gzipUnlabelled && /\bgzip\b/i.test(acceptEncoding ?? '')) bytes = gzipSync(bytes)
     if (transport.forceCoding) {
       bytes = COMPRESSORS[transport.forceCoding](bytes)
       headers['content-encoding'] = transport.forceCoding

@@ -22,7 +22,8 @@ export const authentication = suite('authentication', () => {
         const unusable = credential.unusableWith?.(runContext().apiKey)
         if (unusable) throw new NotApplicable(`not verified: ${unusable}`)
         const authorization = credential.authorization(runContext().runId)
-        const result = await httpClient().send({ method: 'GET', path: operation.path, headers: authorization === undefined ? {} : { authorization } })
+        const headers = { ...credential.headers, ...(authorization === undefined ? {} : { authorization }) }
+      const result = await httpClient().send({ method: 'GET', path: operation.path, headers })
         const unjudgeable = answeredBeforeAuthentication(operation, result.exchange.response?.status)
         if (unjudgeable) throw new NotApplicable(`not verified: ${unjudgeable}`)
         return result

@@ -18,6 +18,8 @@ export interface CredentialCase extends WritePriority {
   listOnly?: boolean
   /** Why this case cannot be made with this key (then its checks do not apply). */
   unusableWith?: (key: string) => string | undefined
+  /** Other headers the request carries (on the list only). */
+  headers?: Record<string, string>
 }
 
 export const VALID_AUTHORIZATION = `Bearer ${KEY_PLACEHOLDER}`
@@ -60,6 +62,14 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
     unusableWith: (key) => (key === 'undefined' ? 'the key is "undefined"' : undefined) },
   { key: 'token-null', label: 'the token "null"', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true, authorization: () => 'Bearer null',
     unusableWith: (key) => (key === 'null' ? 'the key is "null"' : undefined) },
+  // a comparison with an off-by-one that never looks at the last character
+  { key: 'key-last-character-changed', label: 'the key with its last character changed', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
+    authorization: () => `Bearer ${KEY_WITHOUT_LAST_CHARACTER}x`,
+    unusableWith: (key) => tooShort(key) ?? (key.endsWith('x') ? 'the key ends in "x", the character this case puts last' : undefined) },
+  // no key, but a header that says the request comes from inside (a filter that trusts
+  // X-Forwarded-For for internal callers: any client can send it)
+  { key: 'internal-forwarded-for', label: 'no Authorization header and X-Forwarded-For: 127.0.0.1', rule: 'auth-missing-key-401', readsOnly: true, listOnly: true,
+    authorization: () => undefined, headers: { 'x-forwarded-for': '127.0.0.1' } },
   { key: 'key-without-last-character', label: 'the key without its last character', rule: 'auth-invalid-key-401', readsOnly: true,
     authorization: () => `Bearer ${KEY_WITHOUT_LAST_CHARACTER}`,
     unusableWith: tooShort },

@@ -43,7 +43,7 @@ export interface ValidCreate extends WritePriority {
   /** The refusals `mayRefuse` allows; default 400 and 413. */
   refusals?: readonly number[]
   /**
-   * Headers as other clients send them (curl's Accept), over the suite's own. Never another
+   * Headers as other clients send them (curl's Accept; '' leaves a header out), over the suite's own. Never another
    * Content-Type: the document asks clients for exactly application/json (§4.2 rule 4), so a
    * service may refuse anything else, "; charset=utf-8" included.
    */
@@ -99,14 +99,17 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     label: "double and single quotes, backslashes, slashes, HTML's < > & and entities in name; control characters U+0001 to U+001F, CR LF, U+2028, U+2029 and HTML tags in description",
     body: (p) => ({
       // ' and < > &: what hand-made SQL escaping doubles and HTML sanitisers escape or strip on the way in
-      // &amp; and &#65;: text that an entity decoder on the way in turns into & and A
-      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's <b>Tom & Jerry</b> &amp;&#65;`,
+      // &amp; and &#65;: text that an entity decoder on the way in turns into & and A; typographic
+      // quotes, which a "smart punctuation" filter straightens; an emoji the request text writes as
+      // an escaped surrogate pair (\ud83d\udc07), as Python's json.dumps does
+      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's <b>Tom & Jerry</b> &amp;&#65; ‘it’ “is” 🐇`,
       // CR LF as Windows writes a line break (a store that normalises line endings keeps only LF), and
       // tags in the description too: sanitisers are often set on one field only
-      description: `controls [${CONTROL_CHARACTERS}] crlf\r\nline line\u2028separator paragraph\u2029separator <i>tag</i>`,
+      // C1 controls too (U+007F to U+009F); and a line break at the very end, which a chomp takes away
+      description: `controls [${CONTROL_CHARACTERS}] c1 [\u007f\u0085\u009f] crlf\r\nline line\u2028separator paragraph\u2029separator <i>tag</i>\n`,
     }),
     // the solidus goes out escaped (\/), which a parser must read as "/"; the rest as JSON.stringify writes it
-    text: (body) => JSON.stringify(body).replaceAll('/', '\\/'),
+    text: (body) => JSON.stringify(body).replaceAll('/', '\\/').replaceAll('🐇', '\\ud83d\\udc07'),
     mayRefuse: LENGTH_REASON,
     shortForm: (p) => ({ name: `${p}-"\\/'<>&`, description: `\u0001\u0008\t\n\f\r\u001b\u001f\r\n\u2028\u2029"\\/<i>` }),
   },
@@ -118,7 +121,8 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       // only, a lookup key) changes them
       name: `${p}-Ñandú Cafe\u0301 🐇 👩‍👩‍👧‍👦 🏳️‍🌈 שלום עליכם مرحبا`,
       // bidirectional marks, overrides and isolates, which a Trojan-Source filter strips
-      description: 'Cafe\u0301 n\u0303 A\u030a o\u0308\u0304 | zero\u200bwidth\u200cnon\u200djoiner\u2060word\ufeffjoiner | \u200emark\u200f \u202eoverride\u202c \u2066isolate\u2069',
+      // and fullwidth forms (U+FF01 to U+FF5E), which an NFKC store folds into ASCII
+      description: 'Cafe\u0301 n\u0303 A\u030a o\u0308\u0304 | zero\u200bwidth\u200cnon\u200djoiner\u2060word\ufeffjoiner | \u200emark\u200f \u202eoverride\u202c \u2066isolate\u2069 | ＡＢＣ１',
     }),
     mayRefuse: LENGTH_REASON,
     shortForm: (p) => ({ name: `${p}-e\u0301🐇`, description: 'שלום 👩\u200d👧 \u200e\u202e' }),
@@ -150,7 +154,9 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-empty-description',
-    label: 'an empty description',
+    label: 'an empty description, with no Accept header',
+    // the document asks clients for no Accept header: its answer is JSON all the same (§4)
+    sentAs: { accept: '' },
     // Go's omitempty and Oracle's '' = NULL lose it on the way out; a 201 must carry it back
     body: (p) => ({ name: `${p}-empty`, description: '' }),
     mayRefuse: 'an empty string may be an invalid value for the service (§4.2 rule 1), as an empty name may be',
@@ -166,8 +172,9 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-sends-id',
-    label: 'an id the client never sends (§2), which the service must not take',
-    body: (p) => ({ name: `${p}-sent-id` }),
+    label: 'an id the client never sends (§2), which the service must not take, and a description of digits only',
+    // a description of digits only, with a leading zero: a store that coerces numeric text changes it
+    body: (p) => ({ name: `${p}-sent-id`, description: '0042' }),
     sendsId: clientId,
     mayRefuse: 'a service may refuse a field NewCategory does not name (§4.2 rule 1: an invalid value)',
   },

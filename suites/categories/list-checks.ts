@@ -66,7 +66,7 @@ function listShapeChecks(label: string, list: () => Promise<HttpResult>): void {
 }
 
 export function listChecks(probes: CategoryProbes): void {
-  listShapeChecks("GET /categories with a valid key and curl's Accept: */*", probes.firstList)
+  listShapeChecks("GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding)", probes.firstList)
   const lastList = async () => (await probes.lastList()).list
   listShapeChecks("GET /categories after the run's POSTs", lastList)
 

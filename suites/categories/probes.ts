@@ -176,8 +176,9 @@ export function categoryProbes(): CategoryProbes {
   }
 
   let firstListStarted = false
-  // with curl's Accept: */* (§4: every payload is JSON, whatever the client accepts)
-  const firstList = once(() => ((firstListStarted = true), listCategories({ accept: '*/*' })))
+  // as curl --compressed asks: Accept: */* (§4: every payload is JSON, whatever the client
+  // accepts) and every coding; a coded body must say so in Content-Encoding
+  const firstList = once(() => ((firstListStarted = true), listCategories({ accept: '*/*', 'accept-encoding': 'gzip, deflate, br' })))
   const lastList = once(async () => {
     const settled = await Promise.allSettled(creates.map((c) => c.probe()))
     for (let seen = -1; seen !== startedRefusals.size; ) {

@@ -18,8 +18,8 @@ import {
 import { RUN_TIMEOUT_MS, expectCleanFailure, failedChecks } from './expect-run.ts'
 
 const KEY = { CONFORM_API_KEY: 'garbage-test-key-4d8e21' }
-const LIST_200 = "GET /categories with a valid key and curl's Accept: */* → 200"
-const LIST_ARRAY = "GET /categories with a valid key and curl's Accept: */* → an array of Category records"
+const LIST_200 = "GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding) → 200"
+const LIST_ARRAY = "GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding) → an array of Category records"
 
 interface Scenario {
   name: string

@@ -25,7 +25,7 @@ describe.concurrent('a server that redirects to another origin', { timeout: RUN_
       const run = await runConform(['--base-url', server.baseUrl, '--timeout', '5000'], { env: { CONFORM_API_KEY: KEY }, killAfterMs: 100_000 })
       runs.push(run)
       expectCleanFailure(run)
-      const check = failedChecks(run).find((c) => c.name === "GET /categories with a valid key and curl's Accept: */* → 200")
+      const check = failedChecks(run).find((c) => c.name === "GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding) → 200")
       expect(check?.failure?.message).toBe(`GET answered ${status} redirecting to ${location} (redirects are not followed), expected 200`)
       expect(run.stdout).toContain(`redirecting to ${location}`)
       // the key went to the server that was named, and nowhere else

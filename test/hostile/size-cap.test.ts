@@ -31,7 +31,7 @@ describe.concurrent('--max-response-bytes', { timeout: RUN_TIMEOUT_MS }, () => {
     const server = await endlessBody()
     const result = await run(server)
     expectCleanFailure(result)
-    const check = failedChecks(result).find((c) => c.name === "GET /categories with a valid key and curl's Accept: */* → 200")
+    const check = failedChecks(result).find((c) => c.name === "GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding) → 200")
     // which limit a body meets first is a race: every answer is endless, and 16 are read at once,
     // more together than the 4 × the cap the run keeps (the third test shows that limit alone)
     const oneBody = `response body larger than ${CAP} bytes \\(the limit set by --max-response-bytes\\); reading stopped there`
@@ -54,7 +54,7 @@ describe.concurrent('--max-response-bytes', { timeout: RUN_TIMEOUT_MS }, () => {
     })
     const result = await run(server)
     expectCleanFailure(result)
-    const check = failedChecks(result).find((c) => c.name === "GET /categories with a valid key and curl's Accept: */* → 200")
+    const check = failedChecks(result).find((c) => c.name === "GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding) → 200")
     expect(check?.failure?.message).toBe(
       `no complete response: response body of ${CAP * 4} bytes (its Content-Length) is larger than ${CAP} bytes (the limit set by --max-response-bytes); not read`,
     )

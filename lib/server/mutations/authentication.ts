@@ -169,6 +169,23 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     })(),
   },
   {
+    name: 'key-last-character-ignored',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'the key is compared with an off-by-one that never looks at its last character',
+    behaviour: tokenAccepted((token, key) => token.length === key.length && token.slice(0, -1) === key.slice(0, -1)),
+  },
+  {
+    name: 'internal-forwarded-for-skips-auth',
+    breaks: 'auth-missing-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a filter lets "internal" callers in without a key, trusting X-Forwarded-For (127.0.0.1, 10.x), which any client can send',
+    behaviour: {
+      finish: (reply, request, store) =>
+        reply.status === 401 && request.operation === 'listCategories' && /^(127\.|10\.)/.test(request.forwardedFor ?? '') ? { status: 200, headers: {}, body: store } : reply,
+    },
+  },
+  {
     name: 'trailing-slash-skips-auth',
     breaks: 'auth-missing-key-401',
     code: 'SERVED_WITHOUT_KEY',

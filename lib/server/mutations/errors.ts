@@ -112,4 +112,13 @@ export const ERROR_MUTATIONS: readonly Mutation[] = [
         reply.status < 300 && !(request.accept ?? '').includes('application/json') ? { ...reply, headers: { ...reply.headers, 'content-type': 'text/plain; charset=utf-8' } } : reply,
     },
   },
+  {
+    name: 'text-plain-without-accept',
+    breaks: 'json-content-type',
+    code: 'WRONG_CONTENT_TYPE',
+    description: 'a request with no Accept header gets its answer (the same JSON) declared text/plain',
+    behaviour: {
+      finish: (reply, request) => (reply.status < 300 && request.accept === undefined ? { ...reply, headers: { ...reply.headers, 'content-type': 'text/plain; charset=utf-8' } } : reply),
+    },
+  },
 ]

@@ -5,6 +5,7 @@
  * touches, in the field it is set on; the valid creates carry each class in both fields where a
  * service's sanitisers differ by field (suites/cases/valid-creates.ts).
  */
+import { conformingBehaviour } from '../reference-server.ts'
 import { CHANGED, lenientParser, storedAs } from './inputs.ts'
 import type { Mutation } from '../server-cases.ts'
 
@@ -54,5 +55,46 @@ export const SANITISER_MUTATIONS: readonly Mutation[] = [
     code: 'UNEXPECTED_STATUS',
     description: 'the parser lets escapes JSON does not have through as the character after the backslash ("\\q" is read as "q", "\\x41" as "x41")',
     behaviour: lenientParser((text) => JSON.parse(text.replace(/\\([^"\\/bfnrtu])/g, '$1'))),
+  },
+  {
+    name: 'c1-controls-stripped',
+    ...CHANGED,
+    description: 'C1 control characters (U+007F to U+009F) are stripped from text, as a sanitiser for printable text does',
+    behaviour: storedAs((text) => text.replace(/[\u007f-\u009f]/g, '')),
+  },
+  {
+    name: 'fullwidth-folded',
+    ...CHANGED,
+    description: 'fullwidth forms are folded into ASCII ("ＡＢＣ１" is stored as "ABC1"), as a store that applies NFKC does',
+    behaviour: storedAs((text) => text.replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))),
+  },
+  {
+    name: 'smart-quotes-straightened',
+    ...CHANGED,
+    description: 'typographic quotes are straightened (‘ ’ to \', “ ” to ")',
+    behaviour: storedAs((text) => text.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"')),
+  },
+  {
+    name: 'trailing-line-break-chomped',
+    ...CHANGED,
+    description: 'one line break at the end of a text is taken away (a chomp, as Perl and Ruby readers do)',
+    behaviour: storedAs((text) => text.replace(/\r?\n$/, '')),
+  },
+  {
+    name: 'escaped-surrogates-mangled',
+    ...CHANGED,
+    description: 'an emoji sent as an escaped surrogate pair ("\\ud83d\\udc07", as Python\'s json.dumps writes it) is read as U+FFFD',
+    behaviour: { parseBody: (text) => JSON.parse(text.replace(/\\ud[89ab][0-9a-f]{2}\\ud[c-f][0-9a-f]{2}/gi, '\\ufffd')) as unknown },
+  },
+  {
+    name: 'numeric-text-coerced',
+    ...CHANGED,
+    description: 'a description of digits only is stored as a number ("0042" comes back as 42), as a loosely typed store does',
+    behaviour: {
+      toRecord: (body, id) => {
+        const record = conformingBehaviour.toRecord(body, id)
+        return /^\d+$/.test(record.description ?? '') ? ({ ...record, description: Number(record.description) } as unknown as typeof record) : record
+      },
+    },
   },
 ]

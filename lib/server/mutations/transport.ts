@@ -22,4 +22,11 @@ export const TRANSPORT_MUTATIONS: readonly Mutation[] = [
     description: 'bodies are written in Latin-1 (ISO-8859-1), so a non-ASCII name comes back as bytes that are not UTF-8',
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, encodeText: (text) => Buffer.from(text, 'latin1') } },
   },
+  {
+    name: 'gzip-without-content-encoding',
+    breaks: 'list-returns-category-array',
+    code: 'NOT_JSON',
+    description: 'a request that accepts gzip gets a gzipped body with no Content-Encoding header (a compression step placed after the header was written)',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, gzipUnlabelled: true } },
+  },
 ]
