@@ -3,8 +3,8 @@
  * process, through its real entry point (bin/conform.mjs, the same code path a user gets), or in
  * this process, through the `main()` that entry point calls (lib/cli/conform.ts) with the same
  * compiled code, when a test needs only the run's verdict and reports. A run in this process saves
- * Node's start and the loading of vitest and the command line, about half of a run's CPU time,
- * which the kill matrix pays once for each of its cases (issue 12).
+ * Node's start and the loading of the command line, the suites and their modules, most of a run's
+ * CPU time, which the kill matrix would pay once for each of its cases (issue 12).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -59,8 +59,8 @@ let entry: Promise<Entry> | undefined
 
 /**
  * What bin/conform.mjs would run: dist/ while it matches the sources (npm test builds it first),
- * else the sources. From dist/, the run's own vitest imports the compiled suites natively, as a
- * user's run does; from the sources, it transforms them.
+ * else the sources. From dist/, the run imports the compiled suites natively, as a user's run
+ * does; from the sources, through the test's own transform.
  */
 function loadEntry(): Promise<Entry> {
   entry ??= (async () => {

@@ -19,8 +19,8 @@ import { failedRules, runConformInProcess } from '../helpers/run-conform.ts'
  */
 export const MATRIX_SEED = '1'
 /**
- * Conform runs at once: each uses about one core (its vitest worker) for about half a second, and
- * some wait for seconds (rate limits, a serial server), so three keep 2 cores busy.
+ * Conform runs at once, in this process: each takes a fraction of a core for a fraction of a
+ * second, and some wait for seconds (rate limits, a serial server), so three keep 2 cores busy.
  */
 export const DEFAULT_CONCURRENCY = 3
 
