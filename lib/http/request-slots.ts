@@ -38,7 +38,8 @@ export class RequestSlots {
         grant: resolve,
         signal,
         onAbort: () => {
-          queue.splice(queue.indexOf(waiter), 1)
+          const at = queue.indexOf(waiter)
+          if (at >= 0) queue.splice(at, 1)
           reject(signal.reason)
         },
       }
