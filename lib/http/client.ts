@@ -103,7 +103,6 @@ export class HttpClient {
   private readonly journal: JournalWriter | undefined
   /** Aborted, with a RunDeadlineReached reason, when the run's deadline passes or the run is abandoned. */
   private readonly runEnd = new AbortController()
-  private readonly runDeadline: AbortSignal
   /** Body bytes read and kept so far (a failed read gives its bytes back), and the most kept. */
   private readonly kept: KeptBytes
   private readonly pacer: Pacer
@@ -120,13 +119,12 @@ export class HttpClient {
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }
     this.journal = options.journalDir ? new JournalWriter(options.journalDir) : undefined
-    this.runDeadline = this.runEnd.signal
     if (options.deadlineAt !== undefined) {
       const timer = setTimeout(() => this.runEnd.abort(new RunDeadlineReached()), Math.max(0, options.deadlineAt - Date.now())).unref()
       this.runEnd.signal.addEventListener('abort', () => clearTimeout(timer), { once: true })
     }
     this.slots = new RequestSlots(options.concurrency)
-    this.pacer = new Pacer(options.requestsPerSecond, this.runDeadline)
+    this.pacer = new Pacer(options.requestsPerSecond, this.runEnd.signal)
     this.stalls = new StalledOperations(options.timeoutMs)
     this.traceId = options.traceId ?? newTraceId()
     this.origin = new URL(options.baseUrl).origin
@@ -231,7 +229,7 @@ export class HttpClient {
     const timeout = new AbortController()
     const cancel = this.stalls.waiting(operation) // aborted if the operation stalls while this waits for a connection
     let timer: NodeJS.Timeout | undefined
-    const signal = AbortSignal.any([timeout.signal, cancel.signal, this.runDeadline])
+    const signal = AbortSignal.any([timeout.signal, cancel.signal, this.runEnd.signal])
     let partial: BodyProgress | undefined
     let result: HttpResult = { exchange }
     let release: Release | undefined
@@ -314,7 +312,7 @@ export class HttpClient {
     }
     const stall = this.stalls.why(operation)
     if (stall !== undefined) return { reason: 'stalled', error: { code: 'STALLED', message: stall } }
-    if (this.runDeadline.aborted || (this.options.deadlineAt !== undefined && Date.now() >= this.options.deadlineAt)) {
+    if (this.runEnd.signal.aborted || (this.options.deadlineAt !== undefined && Date.now() >= this.options.deadlineAt)) {
       return { reason: 'deadline', error: { code: 'DEADLINE', message: "the run's deadline (--deadline) had passed, so this request was not sent" } }
     }
     return undefined
@@ -339,7 +337,7 @@ export class HttpClient {
   }
 
   /** True once the run's deadline has passed (or the run was abandoned): requests are no longer sent. */
-  get stopped(): boolean { return this.runDeadline.aborted }
+  get stopped(): boolean { return this.runEnd.signal.aborted }
 
   /** Cuts every request in flight and sends no more: the run was cut short (its deadline, or the user). */
   abandon(): void {

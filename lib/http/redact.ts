@@ -3,6 +3,8 @@
  * through a redactor that knows the key in the forms a server might echo it back in.
  */
 export const KEY_PLACEHOLDER = '$CONFORM_API_KEY'
+/** The Authorization header with the key, as the suites send it and the evidence records it. */
+export const KEY_AUTHORIZATION = `Bearer ${KEY_PLACEHOLDER}`
 export const REDACTED = '[REDACTED]'
 
 const swapCase = (text: string) => text.replace(/[a-zA-Z]/g, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()))

@@ -6,10 +6,7 @@
  * verified nothing, and says so instead of reading as a service that broke its contract.
  */
 import type { Exchange } from '../http/exchange.ts'
-import { KEY_PLACEHOLDER } from '../http/redact.ts'
-
-/** As the suites send the key (suites/cases/credentials.ts VALID_AUTHORIZATION), and as the evidence records it. */
-const WITH_THE_KEY = `Bearer ${KEY_PLACEHOLDER}`
+import { KEY_AUTHORIZATION } from '../http/redact.ts'
 
 export const KEY_REFUSED = 'the server refused the key'
 
@@ -20,7 +17,7 @@ const ENOUGH = 3
 export function keyRefused(exchanges: readonly Exchange[]): string | undefined {
   const answers = new Map<string, number>()
   for (const e of exchanges) {
-    if (e.request.headers.authorization === WITH_THE_KEY && e.response) answers.set(e.id, e.response.status)
+    if (e.request.headers.authorization === KEY_AUTHORIZATION && e.response) answers.set(e.id, e.response.status)
   }
   const statuses = [...answers.values()]
   if (statuses.length < ENOUGH || !statuses.every((s) => s === 401 || s === 403)) return undefined

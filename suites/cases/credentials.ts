@@ -1,5 +1,5 @@
 /** Credentials that must be refused with 401 (§5.2, §5.3). */
-import { KEY_OF_SAME_SHAPE, KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, NEAR_MISS_MIN_KEY_LENGTH } from '../../lib/http/redact.ts'
+import { KEY_AUTHORIZATION, KEY_OF_SAME_SHAPE, KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, NEAR_MISS_MIN_KEY_LENGTH } from '../../lib/http/redact.ts'
 import type { WritePriority } from './write-priority.ts'
 
 /** Each case but the near-misses is also a POST of a valid body (the priority is that POST's). */
@@ -22,7 +22,7 @@ export interface CredentialCase extends WritePriority {
   headers?: Record<string, string>
 }
 
-export const VALID_AUTHORIZATION = `Bearer ${KEY_PLACEHOLDER}`
+export const VALID_AUTHORIZATION = KEY_AUTHORIZATION
 
 /** The key of the POST of a valid body under a credential case, which must be refused (suites/categories/probes.ts). */
 export const unauthenticatedCreateKey = (credential: string) => `create-auth-${credential}`
