@@ -1,7 +1,8 @@
 /**
  * The HTTP client of the suite, on undici: one keep-alive dispatcher per process with a bounded
  * number of connections, one abort source per request (its --timeout, counted from when the
- * request is written to a connection, and the run's --deadline, told apart by the abort's reason), a cap on
+ * request is written to a connection or from the server's latest answer, whichever is later
+ * (lib/http/answer-clock.ts), and the run's --deadline, told apart by the abort's reason), a cap on
  * the decoded size of every body, redirects never followed, 429 and 503 with Retry-After waited
  * out and sent again, every exchange recorded as evidence with the key redacted, and every request
  * (sent or refused) written to the run's journal (lib/http/journal.ts).
@@ -10,6 +11,7 @@ import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici'
+import { AnswerClock } from './answer-clock.ts'
 import { contentCodings, decodeUtf8 } from './body-reader.ts'
 import { cookieHeaderOf, hideCookieValues } from './cookies.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
@@ -32,7 +34,8 @@ export interface ClientOptions {
   apiKey: string
   /**
    * Per-request deadline for the answer, headers and body, counted from when the request is written
-   * to a connection (not while it waits for one); also the connect timeout of each connection.
+   * to a connection (not while it waits for one) or from the server's latest answer to any request,
+   * whichever is later; also the connect timeout of each connection.
    */
   timeoutMs: number
   /** Largest body read, counted in decoded bytes. */
@@ -108,6 +111,7 @@ export class HttpClient {
   private readonly pacer: Pacer
   private readonly slots: RequestSlots
   private readonly stalls: StalledOperations
+  private readonly answers: AnswerClock
   private readonly traceId: string
   /** The base URL's origin and path (no trailing slash): request paths are appended as written. */
   private readonly origin: string
@@ -126,6 +130,7 @@ export class HttpClient {
     this.slots = new RequestSlots(options.concurrency)
     this.pacer = new Pacer(options.requestsPerSecond, this.runEnd.signal)
     this.stalls = new StalledOperations(options.timeoutMs)
+    this.answers = new AnswerClock(options.timeoutMs)
     this.traceId = options.traceId ?? newTraceId()
     this.origin = new URL(options.baseUrl).origin
     this.basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '')
@@ -228,7 +233,7 @@ export class HttpClient {
     const started = performance.now()
     const timeout = new AbortController()
     const cancel = this.stalls.waiting(operation) // aborted if the operation stalls while this waits for a connection
-    let timer: NodeJS.Timeout | undefined
+    let stopClock: (() => void) | undefined
     const signal = AbortSignal.any([timeout.signal, cancel.signal, this.runEnd.signal])
     let partial: BodyProgress | undefined
     let result: HttpResult = { exchange }
@@ -240,8 +245,8 @@ export class HttpClient {
           this.stalls.written(operation, cancel)
           exchange.sent = true
           this.journal?.write({ ...line, phase: 'on-wire', at: new Date().toISOString() })
-          // the wait for a connection is not the server's: --timeout counts from here
-          timer = setTimeout(() => timeout.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')), this.options.timeoutMs)
+          // the wait for a connection is not the server's: --timeout counts from here, or from the server's latest answer
+          stopClock = this.answers.start(() => timeout.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
         },
       }
       // origin and path apart: the path goes out as written, dot segments included
@@ -257,6 +262,7 @@ export class HttpClient {
       })
       const response = await pending
       this.stalls.answered()
+      this.answers.answered()
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) headers[name] = (name === 'set-cookie' ? hideCookieValues : String)(this.redact(Array.isArray(value) ? value.join(', ') : value))
@@ -265,6 +271,7 @@ export class HttpClient {
       const declared = Number(headers['content-length'])
       partial = { status: response.statusCode, receivedBytes: 0, ...(codings.length === 0 && Number.isSafeInteger(declared) && declared >= 0 ? { declaredBytes: declared } : {}) }
       const bytes = await readCapped(response.body as unknown as Readable, codings, partial, this.options.maxResponseBytes, this.kept)
+      this.answers.answered()
       const decoded = decodeUtf8(bytes)
       const { body, truncated } = this.evidence(decoded.text)
       exchange.response = {
@@ -293,7 +300,7 @@ export class HttpClient {
     } finally {
       release?.()
       this.stalls.written(operation, cancel)
-      clearTimeout(timer)
+      stopClock?.()
       exchange.durationMs = Math.round(performance.now() - started)
       exchange.sent ??= false
       this.journal?.write(endedLine(line, exchange, result.text, this.redact))

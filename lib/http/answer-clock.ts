@@ -1,0 +1,37 @@
+/**
+ * When a request on the wire has waited past --timeout. The clock runs from when the request is
+ * written or from the server's latest answer to any request, whichever is later: a server that
+ * answers one request at a time (a gunicorn sync worker, a single-threaded PHP or Node process
+ * behind a queue) holds the suite's requests at its door, and while it keeps answering them it is
+ * working, not hanging. With 32 requests in flight and 100 ms each, the last one waits 3.2 s
+ * before the server reads it; a clock that ran from the write alone failed such a server on a
+ * loaded machine (CI, stop 25). A request times out once the server has answered nothing, to it
+ * or to any other, for --timeout.
+ */
+export class AnswerClock {
+  private lastAnswerAt = Number.NEGATIVE_INFINITY
+
+  constructor(private readonly timeoutMs: number) {}
+
+  /** The server answered a request: its status line, or the end of a body, came. */
+  answered(): void {
+    this.lastAnswerAt = performance.now()
+  }
+
+  /**
+   * Starts the clock of a request written now: `expire` is called once the server has answered
+   * nothing for --timeout since then. Returns the function that stops it.
+   */
+  start(expire: () => void): () => void {
+    const writtenAt = performance.now()
+    let timer: NodeJS.Timeout | undefined
+    const check = (): void => {
+      const due = Math.max(writtenAt, this.lastAnswerAt) + this.timeoutMs
+      const left = due - performance.now()
+      if (left <= 0) expire()
+      else timer = setTimeout(check, Math.ceil(left))
+    }
+    timer = setTimeout(check, this.timeoutMs)
+    return () => clearTimeout(timer)
+  }
+}
