@@ -13,6 +13,11 @@ export class AnswerClock {
 
   constructor(private readonly timeoutMs: number) {}
 
+  /** Whether the server has answered any request yet. */
+  get answeredAny(): boolean {
+    return this.lastAnswerAt !== Number.NEGATIVE_INFINITY
+  }
+
   /** The server answered a request: its status line, or the end of a body, came. */
   answered(): void {
     this.lastAnswerAt = performance.now()

@@ -1,11 +1,10 @@
 /**
  * The HTTP client of the suite, on undici: one keep-alive dispatcher per process with a bounded
- * number of connections, one abort source per request (its --timeout, counted from when the
- * request is written to a connection or from the server's latest answer, whichever is later
- * (lib/http/answer-clock.ts), and the run's --deadline, told apart by the abort's reason), a cap on
- * the decoded size of every body, redirects never followed, 429 and 503 with Retry-After waited
- * out and sent again, every exchange recorded as evidence with the key redacted, and every request
- * (sent or refused) written to the run's journal (lib/http/journal.ts).
+ * number of connections, one abort source per request (its --timeout, lib/http/answer-clock.ts,
+ * and the run's --deadline, told apart by the abort's reason), a cap on the decoded size of every
+ * body, redirects never followed, 429 and 503 with Retry-After waited out and sent again, every
+ * exchange recorded as evidence with the key redacted, and every request (sent or refused)
+ * written to the run's journal (lib/http/journal.ts).
  */
 import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
@@ -33,9 +32,8 @@ export interface ClientOptions {
   baseUrl: string
   apiKey: string
   /**
-   * Per-request deadline for the answer, headers and body, counted from when the request is written
-   * to a connection (not while it waits for one) or from the server's latest answer to any request,
-   * whichever is later; also the connect timeout of each connection.
+   * Per-request deadline for the answer, headers and body, from its write to a connection or the
+   * server's latest answer, whichever is later; also the connect timeout of each connection.
    */
   timeoutMs: number
   /** Largest body read, counted in decoded bytes. */
@@ -129,8 +127,8 @@ export class HttpClient {
     }
     this.slots = new RequestSlots(options.concurrency)
     this.pacer = new Pacer(options.requestsPerSecond, this.runEnd.signal)
-    this.stalls = new StalledOperations(options.timeoutMs)
     this.answers = new AnswerClock(options.timeoutMs)
+    this.stalls = new StalledOperations(options.timeoutMs, this.answers)
     this.traceId = options.traceId ?? newTraceId()
     this.origin = new URL(options.baseUrl).origin
     this.basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '')
@@ -249,10 +247,9 @@ export class HttpClient {
           stopClock = this.answers.start(() => timeout.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
         },
       }
-      // origin and path apart: the path goes out as written, dot segments included
-      const pending = this.dispatcher.request({
+      const response = await this.dispatcher.request({
         origin: this.origin,
-        path: this.basePath + options.path,
+        path: this.basePath + options.path, // origin and path apart: the path goes out as written, dot segments included
         method: options.method,
         headers: wireHeaders,
         body: options.body,
@@ -260,8 +257,6 @@ export class HttpClient {
         opaque: watch,
         // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
       })
-      const response = await pending
-      this.stalls.answered()
       this.answers.answered()
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(response.headers)) {

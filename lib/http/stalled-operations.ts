@@ -6,6 +6,8 @@
  * A request already on the wire keeps its own --timeout: only those still waiting for a
  * connection are cancelled.
  */
+import type { AnswerClock } from './answer-clock.ts'
+
 /**
  * The operation a request belongs to, as a server stalls it: the method and the first segment of
  * its path, read as a lenient router reads it (case, escapes, dot segments, doubled slashes, a
@@ -25,22 +27,19 @@ export function operationOf(method: string, path: string): string {
 
 export class StalledOperations {
   private readonly stalled = new Map<string, string>()
-  /** Answers (status lines) the server has given so far: a server that gave none before a stall stalls everything. */
-  private answers = 0
   private everything: string | undefined
   /** Requests still waiting for a connection, by operation. */
   private readonly queued = new Map<string, Set<AbortController>>()
 
-  constructor(private readonly timeoutMs: number) {}
+  /** `answers`: the server's answers so far; a server that gave none before a stall stalls everything. */
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly answers: AnswerClock,
+  ) {}
 
   /** Why a request of `operation` is not sent, or undefined when it may be. */
   why(operation: string): string | undefined {
     return this.everything ?? this.stalled.get(operation)
-  }
-
-  /** The server answered a request (its status line came). */
-  answered(): void {
-    this.answers++
   }
 
   /** A request of `operation` begins to wait for a connection; the controller is aborted (reason: why) if the operation stalls meanwhile. */
@@ -63,7 +62,7 @@ export class StalledOperations {
     this.stalled.set(operation, why)
     // a server that has answered nothing yet is stalled as a whole, not one operation at a time:
     // otherwise each operation would wait out a --timeout of its own, 16 connections at a time
-    if (this.answers === 0) {
+    if (!this.answers.answeredAny) {
       this.everything = `the server had answered no request when ${operation} got no answer within ${this.timeoutMs} ms (--timeout), so this one was not sent`
       for (const queued of this.queued.values()) for (const cancel of queued) cancel.abort(this.everything)
       return
