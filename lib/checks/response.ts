@@ -9,9 +9,9 @@ export function describeStatus(response: RecordedResponse): string {
   const location = response.status >= 300 && response.status < 400 ? response.headers.location : undefined
   const redirect = location !== undefined ? ` redirecting to ${location} (redirects are not followed)` : ''
   // §7 shows no 5xx: a server fault is never the answer to a request the document says gets 201, 400 or 401
-  // a 503 (here without a usable Retry-After: one with it is waited out) is also what a gateway that
-  // limits concurrent requests per client answers (nginx limit_conn): the way out is named
-  const gateway = response.status === 503 ? '; a gateway that limits concurrent requests answers 503 too: try a lower --concurrency' : ''
+  // a 503 (here without Retry-After, still answered after its resends) is also what a gateway's
+  // rate or connection limit answers (nginx limit_req, limit_conn): the way out is named
+  const gateway = response.status === 503 ? "; a gateway's rate or connection limit answers 503 too: try --rate-limit or a lower --concurrency" : ''
   const fault = statusFailureCode(response) === 'SERVER_ERROR' ? ` (a server fault, which the document gives no request it describes${gateway})` : ''
   return `${response.status}${redirect}${fault}`
 }

@@ -19,7 +19,7 @@ export const CONFORM_OPTIONS = [
     help: 'largest response body read',
   },
   { flag: 'read-only', kind: 'boolean', env: 'CONFORM_READ_ONLY', help: 'send no POST at all' },
-  { flag: 'max-writes', kind: 'integer', value: 'N', env: 'CONFORM_MAX_WRITES', min: 0, defaultText: 'every POST the suite declares', help: 'send at most N POSTs (one answered 429, or 503 with Retry-After, is sent again: it was not processed)' },
+  { flag: 'max-writes', kind: 'integer', value: 'N', env: 'CONFORM_MAX_WRITES', min: 0, defaultText: 'every POST the suite declares', help: 'send at most N POSTs (one answered 429 or 503 is sent again: it was not processed)' },
   {
     flag: 'rate-limit',
     kind: 'integer',

@@ -10,6 +10,8 @@
  */
 export class AnswerClock {
   private lastAnswerAt = Number.NEGATIVE_INFINITY
+  /** When the server last served a request: an answer other than 429 or 503 (lib/http/retry-after.ts). */
+  private lastServedAt = Number.NEGATIVE_INFINITY
 
   constructor(private readonly timeoutMs: number) {}
 
@@ -18,9 +20,15 @@ export class AnswerClock {
     return this.lastAnswerAt !== Number.NEGATIVE_INFINITY
   }
 
-  /** The server answered a request: its status line, or the end of a body, came. */
-  answered(): void {
+  /** The server answered a request: its status line (`status`), or the end of a body, came. */
+  answered(status?: number): void {
     this.lastAnswerAt = performance.now()
+    if (status !== undefined && status !== 429 && status !== 503) this.lastServedAt = this.lastAnswerAt
+  }
+
+  /** Whether the server has served a request (not answered it 429 or 503) since `at` (performance.now()). */
+  servedSince(at: number): boolean {
+    return this.lastServedAt > at
   }
 
   /**

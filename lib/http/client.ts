@@ -2,9 +2,9 @@
  * The HTTP client of the suite, on undici: one keep-alive dispatcher per process with a bounded
  * number of connections, one abort source per request (its --timeout, lib/http/answer-clock.ts,
  * and the run's --deadline, told apart by the abort's reason), a cap on the decoded size of every
- * body, redirects never followed, 429 and 503 with Retry-After waited out and sent again, every
- * exchange recorded as evidence with the key redacted, and every request (sent or refused)
- * written to the run's journal (lib/http/journal.ts).
+ * body, redirects never followed, 429 and 503 waited out and sent again, every exchange recorded
+ * as evidence with the key redacted, and every request (sent or refused) written to the run's
+ * journal (lib/http/journal.ts).
  */
 import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
@@ -23,8 +23,8 @@ import { newSpanId, newTraceId } from './trace-context.ts'
 import { requestHeaders } from './request-headers.ts'
 import { secretValues, type ExtraHeader } from '../config/extra-headers.ts'
 import { watchWrites, type WriteWatch } from './write-watch.ts'
-import { createRedactor, longestForm, type Redactor } from './redact.ts'
-import { retryWaitMs } from './retry-after.ts'
+import { createRedactor, longestForm, redactedCut, type Redactor } from './redact.ts'
+import { retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { describeTransportError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 
 export interface ClientOptions {
@@ -63,7 +63,7 @@ export interface ClientOptions {
   extraHeaders?: readonly ExtraHeader[]
   /** Connections to the origin (--concurrency); the other requests wait their turn, their --timeout not yet running. */
   concurrency: number
-  /** Resends of one request answered 503 with Retry-After, and of a 429 when there is no deadline (past them, a 429 is resent while the deadline allows). Default 3. */
+  /** Resends of one request answered 503 while the server serves no other, and of a 429 when there is no deadline (lib/http/retry-after.ts). Default 3. */
   maxRetries?: number
 }
 
@@ -172,23 +172,28 @@ export class HttpClient {
   }
 
   /**
-   * Sends one request; a 429 (with or without Retry-After) or a 503 with Retry-After is waited out
-   * and sent again (lib/http/retry-after.ts says how often), never past the run's deadline. The
-   * result is the last attempt's.
+   * Sends one request; a 429 or a 503 is waited out and sent again (lib/http/retry-after.ts says
+   * how often), never past the run's deadline. The result is the last attempt's.
    */
   async send(options: SendOptions): Promise<HttpResult> {
     const policy = { maxRetries: this.options.maxRetries ?? 3, untilDeadline: this.options.deadlineAt !== undefined }
     let waitedMs: number | undefined
+    let unserved = 0 // the tries after which the server served no other request: a 503's resends count these
     for (let attempt = 1; ; attempt++) {
+      const sentAt = performance.now()
       const result = await this.sendOnce(options, attempt, waitedMs)
       const response = result.exchange.response
       if (!response) return result
-      const wait = retryWaitMs(response.status, response.headers['retry-after'], attempt, policy)
+      const wait = retryWaitMs(response.status, response.headers['retry-after'], response.status === 503 ? unserved + 1 : attempt, policy)
       const left = this.options.deadlineAt === undefined ? Infinity : this.options.deadlineAt - Date.now()
       // a wait the deadline cannot hold is not started: the answer is judged as it came
       if (wait === undefined || wait >= left) return result
       await sleep(wait)
       waitedMs = wait
+      if (!policy.untilDeadline || !this.answers.servedSince(sentAt - SERVED_LOOKBACK_MS)) unserved++
+      // a 503 without Retry-After when the server has served nothing at all is a server that is down
+      // (a gateway with no healthy upstream), not a limiter, which lets some through: judged now
+      if (response.status === 503 && response.headers['retry-after'] === undefined && !this.answers.servedSince(Number.NEGATIVE_INFINITY)) return result
     }
   }
 
@@ -257,7 +262,7 @@ export class HttpClient {
         opaque: watch,
         // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
       })
-      this.answers.answered()
+      this.answers.answered(response.statusCode)
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) headers[name] = (name === 'set-cookie' ? hideCookieValues : String)(this.redact(Array.isArray(value) ? value.join(', ') : value))
@@ -320,17 +325,9 @@ export class HttpClient {
     return undefined
   }
 
-  /**
-   * The body as evidence: redacted, cut to the evidence limit. Only the part kept is redacted
-   * (a 60 MB body is not copied to cut 4 KB out of it); it is cut a key's length past the limit,
-   * redacted, and the last key's length dropped, so that no cut can leave part of the key behind.
-   */
+  /** The body as evidence: redacted, cut to the evidence limit (lib/http/redact.ts). */
   private evidence(text: string): { body: string; truncated: boolean } {
-    const limit = this.evidenceBodyBytes
-    if (text.length <= limit) return { body: this.redact(text), truncated: false }
-    const margin = this.keyFormLength
-    const redacted = this.redact(text.slice(0, limit + margin))
-    return { body: redacted.slice(0, Math.min(limit, redacted.length - margin)), truncated: true }
+    return redactedCut(text, this.evidenceBodyBytes, this.keyFormLength, this.redact)
   }
 
   async close(): Promise<void> {

@@ -42,7 +42,7 @@ export interface JournalLine {
   probe?: string
   /** Request body, redacted and cut to the evidence limit (POST only). */
   body?: string
-  /** 1 for the first attempt; a resend after a 429, or a 503 with Retry-After, is 2, 3 … */
+  /** 1 for the first attempt; a resend after a 429 or a 503 is 2, 3 … */
   attempt?: number
   /** ended: the status of the answer, or the transport error. */
   status?: number
@@ -128,18 +128,20 @@ export interface JournalTotals {
   requests: number
   /** POSTs that went out (every attempt). */
   writes: number
+  /** Of them, resends of a POST answered 429 or 503 (a request the server did not process). */
+  resentWrites: number
   /** POSTs that went out and got no complete answer: each may have created a record nobody saw. */
   unansweredWrites: number
   /** Requests the client refused to send, by reason. */
   refused: Partial<Record<RefusalReason, number>>
-  /** How often and for how long the server's Retry-After made the run wait. */
+  /** How often and for how long a 429 or 503 made the run wait. */
   waits: { count: number; totalMs: number }
   /** Answers that came with a Content-Encoding other than identity, by coding. */
   encodedAnswers: Record<string, number>
 }
 
 export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
-  const totals: JournalTotals = { requests: 0, writes: 0, unansweredWrites: 0, refused: {}, waits: { count: 0, totalMs: 0 }, encodedAnswers: {} }
+  const totals: JournalTotals = { requests: 0, writes: 0, resentWrites: 0, unansweredWrites: 0, refused: {}, waits: { count: 0, totalMs: 0 }, encodedAnswers: {} }
   for (const entry of entries) {
     if (entry.outcome === 'refused') {
       const reason = entry.reason ?? 'deadline'
@@ -149,6 +151,7 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
     if (!entry.onWire) continue
     totals.requests++
     if (entry.method === 'POST') totals.writes++
+    if (entry.method === 'POST' && (entry.attempt ?? 1) > 1) totals.resentWrites++
     if (entry.method === 'POST' && entry.status === undefined) totals.unansweredWrites++
     if (entry.waitedMs !== undefined) {
       totals.waits.count++

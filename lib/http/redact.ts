@@ -120,6 +120,17 @@ export function createRedactor(...secrets: (string | undefined)[]): Redactor {
   return (text) => (text.length === 0 ? text : text.replace(pattern, REDACTED))
 }
 
+/**
+ * `text` redacted and cut to `limit` characters. Only the part kept is redacted (a 60 MB body is
+ * not copied to cut 4 KB out of it): it is cut `margin` (longestForm) past the limit, redacted,
+ * and the last `margin` dropped, so that no cut can leave part of a secret behind.
+ */
+export function redactedCut(text: string, limit: number, margin: number, redact: Redactor): { body: string; truncated: boolean } {
+  if (text.length <= limit) return { body: redact(text), truncated: false }
+  const redacted = redact(text.slice(0, limit + margin))
+  return { body: redacted.slice(0, Math.min(limit, redacted.length - margin)), truncated: true }
+}
+
 /** The longest text a redacted secret can occupy: how far a cut must look past its end. */
 export function longestForm(...secrets: (string | undefined)[]): number {
   return Math.max(

@@ -15,36 +15,48 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
 }
 
 /**
- * RFC 6585 §4 makes Retry-After optional on 429 (AWS API Gateway's throttling sends none): then
- * the client waits 1 s, doubling with each attempt up to 4 s, as a client of a rate limit would.
+ * RFC 6585 §4 makes Retry-After optional on 429 (AWS API Gateway's throttling sends none), and
+ * RFC 9110 §15.6.4 on 503 (nginx's limit_req and limit_conn answer 503 without it by default):
+ * then the client waits 1 s, doubling with each attempt up to 4 s, as a client of a rate limit would.
  */
-export const UNTIMED_429_FIRST_WAIT_MS = 1_000
-export const UNTIMED_429_LONGEST_WAIT_MS = 4_000
+export const UNTIMED_FIRST_WAIT_MS = 1_000
+export const UNTIMED_LONGEST_WAIT_MS = 4_000
+/**
+ * A limiter lets some requests through every second or few, but not always the one just sent: a
+ * 503's try counts as unserved when the server served no request from this long before it was
+ * sent until its resend (lib/http/client.ts).
+ */
+export const SERVED_LOOKBACK_MS = 4_000
 /** Past the first resends, a 429 is sent again no sooner than this (a Retry-After: 0 answered 429 again is no loop). */
 export const REPEATED_429_SHORTEST_WAIT_MS = 1_000
 
 export interface RetryPolicy {
-  /** Resends of a 503, and of a 429 when there is no deadline. */
+  /** Resends of a 503 while the server serves nothing else, and of a 429 when there is no deadline. */
   maxRetries: number
   /** A deadline bounds the resends of a 429 (the run's --deadline). */
   untilDeadline: boolean
 }
 
 /**
- * How long to wait before sending again a request answered `status` on its `attempt`-th try, or
- * undefined when it is not to be sent again.
+ * How long to wait before sending again a request answered `status`, or undefined when it is not
+ * to be sent again. `attempt` counts the tries so far; for a 503, only those after which the
+ * server served no other request (the caller counts them: lib/http/client.ts).
  * - 429: a rate limit lets every request through in time, however low it is (§8 does not show
  *   one), so it is sent again while the run's deadline allows: after Retry-After when readable,
  *   else after a doubling wait; a limit of a few requests a second takes a few rounds of resends.
- * - 503 with Retry-After: maintenance, which ends or does not: at most maxRetries resends. Without
- *   Retry-After it may be a fault, not maintenance, and is judged as it came.
+ * - 503: the server is "currently unable to handle the request" (RFC 9110 §15.6.4): maintenance,
+ *   or a gateway's rate or connection limit, which lets other requests through meanwhile. It is
+ *   sent again after Retry-After, or the doubling wait, as long as the server keeps serving other
+ *   requests, and at most maxRetries times when it serves nothing: a service whose fault is a
+ *   503 is judged on its answer after about 7 s. One without Retry-After from a server that has
+ *   served nothing at all (a gateway with no healthy upstream) is judged after the first wait.
  */
 export function retryWaitMs(status: number, header: string | undefined, attempt: number, policy: RetryPolicy, now = Date.now()): number | undefined {
+  if (status !== 429 && status !== 503) return undefined
   const asked = retryAfterMs(header, now)
-  if (status === 503) return attempt > policy.maxRetries ? undefined : asked
-  if (status !== 429) return undefined
+  const wait = asked ?? Math.min(UNTIMED_FIRST_WAIT_MS * 2 ** (attempt - 1), UNTIMED_LONGEST_WAIT_MS)
+  if (status === 503) return attempt > policy.maxRetries ? undefined : wait
   const pastFirstResends = attempt > policy.maxRetries
   if (pastFirstResends && !policy.untilDeadline) return undefined
-  const wait = asked ?? Math.min(UNTIMED_429_FIRST_WAIT_MS * 2 ** (attempt - 1), UNTIMED_429_LONGEST_WAIT_MS)
   return pastFirstResends ? Math.max(wait, REPEATED_429_SHORTEST_WAIT_MS) : wait
 }

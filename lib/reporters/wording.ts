@@ -52,10 +52,16 @@ export function partlyVerified(result: RunResult): { rule: RuleResult; skipped: 
     })
 }
 
-/** What the run wrote: the POSTs sent (from the journal) against the bound it had. */
+/**
+ * What the run wrote: the POSTs sent (from the journal) against the bound it had. The bound
+ * counts POSTs, not their resends after a 429 or 503 (a request the server did not process, RFC
+ * 6585 §4, RFC 9110 §15.6.4), which are said apart.
+ */
 export function writeMode(result: RunResult): string {
   if (result.options.readOnly) return 'read-only (--read-only): no POST sent, nothing created'
-  return `${plural(result.summary.writes ?? 0, 'POST')} sent, of at most ${result.options.maxWrites} (--max-writes ${result.options.maxWrites})`
+  const { writes = 0, resentWrites = 0 } = result.summary
+  const resent = resentWrites > 0 ? `, and ${resentWrites} sent again after the server answered 429 or 503 (not processed)` : ''
+  return `${plural(writes - resentWrites, 'POST')} sent, of at most ${result.options.maxWrites} (--max-writes ${result.options.maxWrites})${resent}`
 }
 
 /** How hard the run pressed on the server: requests in flight at most, and the rate limit. */

@@ -54,6 +54,8 @@ export interface RunResult {
     requests: number
     /** POSTs that went out, every attempt (from the journal). */
     writes?: number
+    /** Of them, resends of a POST answered 429 or 503, which the server did not process. */
+    resentWrites?: number
     /** POSTs that went out and got no complete answer: each may have created a record (see the journal). */
     unansweredWrites?: number
     recordsCreated: number
@@ -182,6 +184,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
       checks: count(allChecks),
       requests: totals.requests,
       writes: totals.writes,
+      resentWrites: totals.resentWrites,
       unansweredWrites: totals.unansweredWrites,
       recordsCreated: ledger.length,
       refused: totals.refused,
@@ -239,9 +242,13 @@ export function redactedResult(result: RunResult, redact: (text: string) => stri
   return walk(result) as RunResult
 }
 
-/** How often and for how long the server made the run wait (429, or 503 with Retry-After), in words. */
+/**
+ * How often and for how long the server made the run wait (429 or 503), in words; the waits run
+ * side by side. Without --rate-limit, the way to spare a limiter the resends is named.
+ */
 export function serverWaits(result: RunResult): string {
   const waits = result.summary.waits ?? { count: 0, totalMs: 0 }
   if (waits.count === 0) return 'the server made the run wait: never'
-  return `the server made the run wait ${waits.count} ${waits.count === 1 ? 'time' : 'times'} (429, or 503 with Retry-After), ${(waits.totalMs / 1000).toFixed(1)} s in all`
+  const spare = result.options.rateLimit === undefined ? '; --rate-limit or --concurrency under its limits spares it the resends' : ''
+  return `the server made the run wait ${waits.count} ${waits.count === 1 ? 'time' : 'times'} (429 or 503), ${(waits.totalMs / 1000).toFixed(1)} s of waits in all, side by side${spare}`
 }

@@ -2,53 +2,22 @@
  * The HTTP client in-process, against real servers on loopback: why it stopped (its own timeout
  * or the run's deadline, read off the abort's reason), one classifier for network errors, bodies
  * decoded from gzip, deflate and br with the cap on decoded bytes (a compression bomb stops at it),
- * a body's UTF-8 flaws reported, 429 and 503 with Retry-After waited out and sent again, and the
- * journal: what went out on a connection, what was refused, what was created.
+ * a body's UTF-8 flaws reported, and the journal: what went out on a connection, what was
+ * refused, what was created. 429 and 503: resends.test.ts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
-import { afterAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { DEFAULTS } from '../../lib/config/config.ts'
-import { HttpClient, type ClientOptions } from '../../lib/http/client.ts'
 import { journalTotals, readJournal } from '../../lib/http/journal.ts'
 import { preflight } from '../../lib/runner/preflight.ts'
-import { closedPort, httpServer, neverAnswers, type HostileServer } from '../hostile/hostile-servers.ts'
-
-const KEY = 'client-test-key-0123456789abcdef'
-const servers: HostileServer[] = []
-const dirs: string[] = []
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()))
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }))
-})
-
-async function serve(handler: Parameters<typeof httpServer>[0]): Promise<HostileServer> {
-  const server = await httpServer(handler)
-  servers.push(server)
-  return server
-}
-
-async function withClient<T>(options: Partial<ClientOptions> & { baseUrl: string }, use: (client: HttpClient) => Promise<T>): Promise<T> {
-  const client = new HttpClient({ apiKey: KEY, timeoutMs: 2_000, maxResponseBytes: 1_000_000, concurrency: DEFAULTS.concurrency, ...options })
-  try {
-    return await use(client)
-  } finally {
-    await client.close()
-  }
-}
-
-const journalDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'client-journal-'))
-  dirs.push(dir)
-  return dir
-}
+import { closedPort, neverAnswers } from '../hostile/hostile-servers.ts'
+import { closedAfterwards, journalDir, serve, withClient } from './client-harness.ts'
 
 describe('why the client stopped: one abort source, its reason read', () => {
   test('its own --timeout → TIMEOUT; the run deadline → DEADLINE; after the deadline nothing is sent', async () => {
-    const server = await neverAnswers()
-    servers.push(server)
+    const server = closedAfterwards(await neverAnswers())
     const timedOut = await withClient({ baseUrl: server.baseUrl, timeoutMs: 200 }, (c) => c.send({ method: 'GET', path: '/categories' }))
     expect(timedOut.exchange.error).toEqual({ code: 'TIMEOUT', message: 'no response within 200 ms' })
     const cut = await withClient({ baseUrl: server.baseUrl, timeoutMs: 5_000, deadlineAt: Date.now() + 200 }, (c) => c.send({ method: 'GET', path: '/categories' }))
@@ -124,8 +93,7 @@ describe('why the client stopped: one abort source, its reason read', () => {
   test('the preflight honours a handshake made while the event loop was held past its timeout', async () => {
     // the runner's modules evaluate while the preflight waits; on a loaded machine (seen on Node 22)
     // that held the loop past --timeout 300 and a listening server was reported as unreachable
-    const server = await neverAnswers()
-    servers.push(server)
+    const server = closedAfterwards(await neverAnswers())
     const holdLoop = (ms: number) => {
       const until = performance.now() + ms
       while (performance.now() < until) {}
@@ -210,89 +178,6 @@ describe('UTF-8: what TextDecoder would hide', () => {
     expect(result.text).toBe(text)
     expect({ byteOrderMark: result.byteOrderMark, invalidUtf8: result.invalidUtf8 }).toEqual({ byteOrderMark: undefined, invalidUtf8: undefined, ...flags })
   })
-})
-
-describe('429 and 503 with Retry-After: wait, send again, journal every attempt', () => {
-  test('a POST answered 429 is sent again after the wait; both attempts are journalled, the wait counted, one record ledgered', async () => {
-    let answered = 0
-    const server = await serve((_req, res) => {
-      if (answered++ === 0) return void res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"code":"slow_down","message":"later","status":429}')
-      res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":7,"name":"n"}')
-    })
-    const dir = journalDir()
-    const started = performance.now()
-    const result = await withClient({ baseUrl: server.baseUrl, journalDir: dir }, (c) => c.send({ method: 'POST', path: '/categories', body: '{"name":"n"}', probe: 'create-name-only' }))
-    expect(performance.now() - started).toBeGreaterThanOrEqual(990)
-    expect(result.exchange.response?.status).toBe(201)
-    expect(result.exchange).toMatchObject({ attempt: 2, waitedMs: 1000 })
-    expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST'])
-    const journal = readJournal(dir)
-    expect(journal.map((e) => [e.status, e.attempt, e.mayHaveCreated])).toEqual([
-      [429, 1, false],
-      [201, 2, true],
-    ])
-    expect(journal[1].created).toEqual({ id: '7', name: 'n' })
-    expect(journalTotals(journal)).toMatchObject({ requests: 2, writes: 2, waits: { count: 1, totalMs: 1000 } })
-  })
-
-  test('a 503 with Retry-After: at most maxRetries resends; a Retry-After past the deadline is not waited for; a 503 without Retry-After is not resent', async () => {
-    const server = await serve((req, res) => {
-      const after = req.url?.includes('far') ? '3600' : req.url?.includes('none') ? undefined : '0'
-      res.writeHead(req.url?.includes('far') ? 429 : 503, { 'content-type': 'application/json', ...(after ? { 'retry-after': after } : {}) }).end('{}')
-    })
-    const send = (path: string) =>
-      withClient({ baseUrl: server.baseUrl, maxRetries: 2, deadlineAt: Date.now() + 60_000 }, (c) => c.send({ method: 'GET', path }))
-    expect((await send('/always')).exchange.attempt).toBe(3)
-    expect((await send('/far')).exchange.attempt).toBeUndefined()
-    expect((await send('/none')).exchange.attempt).toBeUndefined()
-    expect(server.requests.map((r) => r.url)).toEqual(['/v1/always', '/v1/always', '/v1/always', '/v1/far', '/v1/none'])
-  })
-
-  test('a 429 is resent while the deadline allows, past maxRetries no sooner than 1 s apart (Retry-After: 0 is no loop); without a deadline, maxRetries times', async () => {
-    const server = await serve((_req, res) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end('{}'))
-    const started = performance.now()
-    const bounded = await withClient({ baseUrl: server.baseUrl, maxRetries: 2, deadlineAt: Date.now() + 2_500 }, (c) => c.send({ method: 'GET', path: '/categories' }))
-    // three at once (Retry-After: 0), then one a second: at 1 s and 2 s; the one at 3 s is past the deadline
-    expect(bounded.exchange.attempt).toBe(5)
-    expect(bounded.exchange.response?.status).toBe(429)
-    expect(performance.now() - started).toBeGreaterThanOrEqual(1_990)
-    const unbounded = await withClient({ baseUrl: server.baseUrl, maxRetries: 2 }, (c) => c.send({ method: 'GET', path: '/categories' }))
-    expect(unbounded.exchange.attempt).toBe(3)
-  })
-
-  test('a rate limit of 4 requests a second: 20 requests sent at once all get through, in more rounds than 3 resends allow, each attempt journalled', async () => {
-    // a window of one second from its first request (not the clock's seconds, whose boundary may
-    // split one wave of resends in two windows)
-    let window = { start: -Infinity, served: 0 }
-    const server = await serve((_req, res) => {
-      const now = performance.now()
-      if (now - window.start >= 1000) window = { start: now, served: 0 }
-      if (window.served >= 4) return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{}')
-      window.served++
-      res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
-    })
-    const dir = journalDir()
-    const results = await withClient({ baseUrl: server.baseUrl, journalDir: dir, deadlineAt: Date.now() + 30_000 }, (c) =>
-      Promise.all(Array.from({ length: 20 }, () => c.send({ method: 'GET', path: '/categories' }))),
-    )
-    expect(results.map((r) => r.exchange.response?.status)).toEqual(Array(20).fill(200))
-    // 20 / 4 = 5 windows at least: the last requests through were sent a fifth time or later
-    expect(Math.max(...results.map((r) => r.exchange.attempt ?? 1))).toBeGreaterThanOrEqual(5)
-    expect(readJournal(dir)).toHaveLength(server.requests.length)
-  })
-})
-
-test('a 429 without Retry-After (RFC 6585 makes it optional) is sent again after 1 s; a second one after 2 s more', async () => {
-  let answered = 0
-  const server = await serve((_req, res) => {
-    if (answered++ < 2) return void res.writeHead(429, { 'content-type': 'application/json' }).end('{"message":"Too Many Requests"}')
-    res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
-  })
-  const started = performance.now()
-  const result = await withClient({ baseUrl: server.baseUrl }, (c) => c.send({ method: 'GET', path: '/categories' }))
-  expect(performance.now() - started).toBeGreaterThanOrEqual(2_990)
-  expect(result.exchange.response?.status).toBe(200)
-  expect(result.exchange).toMatchObject({ attempt: 3, waitedMs: 2_000 })
 })
 
 describe('the journal', () => {

@@ -141,9 +141,10 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixRepo
       options.onOutcome?.(outcome, kind)
       return outcome
     })
-  // the variants queue first, the slow ones first of all; the report keeps the order of the tables
+  // the variants queue first, the slow ones of each first of all; the report keeps the order of the tables
   const variantRuns = new Map(slowestFirst(variants).map((v) => [v.name, run('variant', runVariant)(v)]))
-  const mutationOutcomes = await Promise.all(mutations.map(run('mutation', runMutation)))
+  const mutationRuns = new Map(slowestFirst(mutations).map((m) => [m.name, run('mutation', runMutation)(m)]))
+  const mutationOutcomes = await Promise.all(mutations.map((m) => mutationRuns.get(m.name)!))
   const variantOutcomes = await Promise.all(variants.map((v) => variantRuns.get(v.name)!))
   return matrixReport(mutationOutcomes, variantOutcomes, performance.now() - started)
 }

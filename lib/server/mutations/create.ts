@@ -22,6 +22,22 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'unavailable-503-for-non-ascii-names',
+    breaks: 'create-returns-201',
+    code: 'SERVER_ERROR',
+    description:
+      'a create whose name is not ASCII answers 503 without Retry-After every time (a fault its error handler maps to 503), while every other request is served: ' +
+      'resent while the server serves others, it is judged once it has served nothing for a while',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'createCategory' || !/[^\x00-\x7f]/.test(namedAs(request) ?? '')) return reply
+        if (reply.status === 201) store.pop()
+        return errorReply(503, 'unavailable', 'Service Unavailable')
+      },
+    },
+    slow: 'its 503s are resent until the rest of the run is over, then about 11 s',
+  },
+  {
     name: 'upsert-by-name',
     breaks: 'ids-unique',
     code: 'DUPLICATE_ID',

@@ -1,7 +1,7 @@
 /**
  * Conforming variants of the transport: freedoms the document leaves in how answers travel.
  * Compression is an HTTP matter the document does not restrict, and rate limits are "not shown"
- * (§8): a server may compress every body, and may answer 429 or 503 with Retry-After. The suite
+ * (§8): a server may compress every body, and may answer 429 or 503, with or without Retry-After. The suite
  * decodes the first (an advisory note says identity was asked for) and waits out the others.
  * Slow answers are a freedom too, also from a server that answers one request at a time.
  */
@@ -33,6 +33,9 @@ function overTheLimit(store: StoredCategory[], limit = RATE_LIMIT): boolean {
   state.served++
   return false
 }
+/** nginx's page for a request its limit_req refuses (limit_req_status defaults to 503). */
+const NGINX_503_PAGE = '<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n'
+
 /** Per server: requests already answered 503 once. */
 const seen = new WeakMap<StoredCategory[], Set<string>>()
 
@@ -120,6 +123,19 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
         if (!overTheLimit(store)) return reply
         notProcessed(reply, request, store, 429, 1) // takes a create's record back
         return { status: 429, headers: { 'content-type': 'application/json' }, body: { message: 'Too Many Requests' } }
+      },
+    },
+  },
+  {
+    name: 'rate-limited-503-like-nginx',
+    description:
+      `nginx's limit_req in front: ${RATE_LIMIT} requests a second get through, the rest get its default answer, 503 with an HTML page and no Retry-After, ` +
+      'unprocessed; a 503 is sent again while the server serves other requests (rate limits are not shown, §8; RFC 9110 §15.6.4)',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (!overTheLimit(store)) return reply
+        notProcessed(reply, request, store, 503, 1) // takes a create's record back
+        return { status: 503, headers: { 'content-type': 'text/html' }, body: NGINX_503_PAGE }
       },
     },
   },

@@ -1,0 +1,44 @@
+/**
+ * The harness of the in-process client tests (test/http/client.test.ts, resends.test.ts): real
+ * servers on loopback, a client with the test's options, journal folders, all removed afterwards.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll } from 'vitest'
+import { DEFAULTS } from '../../lib/config/config.ts'
+import { HttpClient, type ClientOptions } from '../../lib/http/client.ts'
+import { httpServer, type HostileServer } from '../hostile/hostile-servers.ts'
+
+export const KEY = 'client-test-key-0123456789abcdef'
+const servers: HostileServer[] = []
+const dirs: string[] = []
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()))
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }))
+})
+
+export async function serve(handler: Parameters<typeof httpServer>[0]): Promise<HostileServer> {
+  return closedAfterwards(await httpServer(handler))
+}
+
+/** A server started elsewhere (test/hostile/hostile-servers.ts), closed after the file's tests. */
+export function closedAfterwards(server: HostileServer): HostileServer {
+  servers.push(server)
+  return server
+}
+
+export async function withClient<T>(options: Partial<ClientOptions> & { baseUrl: string }, use: (client: HttpClient) => Promise<T>): Promise<T> {
+  const client = new HttpClient({ apiKey: KEY, timeoutMs: 2_000, maxResponseBytes: 1_000_000, concurrency: DEFAULTS.concurrency, ...options })
+  try {
+    return await use(client)
+  } finally {
+    await client.close()
+  }
+}
+
+export const journalDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'client-journal-'))
+  dirs.push(dir)
+  return dir
+}

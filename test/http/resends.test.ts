@@ -1,0 +1,130 @@
+/**
+ * 429 and 503 in the client, against real servers on loopback: waited out and sent again
+ * (lib/http/retry-after.ts), a 503 while the server serves others past maxRetries, each attempt
+ * journalled.
+ */
+import { describe, expect, test } from 'vitest'
+import { journalTotals, readJournal } from '../../lib/http/journal.ts'
+import { journalDir, serve, withClient } from './client-harness.ts'
+
+describe('429 and 503: wait, send again, journal every attempt', () => {
+  test('a POST answered 429 is sent again after the wait; both attempts are journalled, the wait counted, one record ledgered', async () => {
+    let answered = 0
+    const server = await serve((_req, res) => {
+      if (answered++ === 0) return void res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"code":"slow_down","message":"later","status":429}')
+      res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":7,"name":"n"}')
+    })
+    const dir = journalDir()
+    const started = performance.now()
+    const result = await withClient({ baseUrl: server.baseUrl, journalDir: dir }, (c) => c.send({ method: 'POST', path: '/categories', body: '{"name":"n"}', probe: 'create-name-only' }))
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990)
+    expect(result.exchange.response?.status).toBe(201)
+    expect(result.exchange).toMatchObject({ attempt: 2, waitedMs: 1000 })
+    expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST'])
+    const journal = readJournal(dir)
+    expect(journal.map((e) => [e.status, e.attempt, e.mayHaveCreated])).toEqual([
+      [429, 1, false],
+      [201, 2, true],
+    ])
+    expect(journal[1].created).toEqual({ id: '7', name: 'n' })
+    expect(journalTotals(journal)).toMatchObject({ requests: 2, writes: 2, waits: { count: 1, totalMs: 1000 } })
+  })
+
+  test('a 503 from a server that serves nothing: with Retry-After, at most maxRetries resends; without, one wait (a limiter would have served others by then) and judged; a Retry-After past the deadline is not waited for', async () => {
+    const server = await serve((req, res) => {
+      const after = req.url?.includes('far') ? '3600' : req.url?.includes('none') ? undefined : '0'
+      res.writeHead(req.url?.includes('far') ? 429 : 503, { 'content-type': 'application/json', ...(after ? { 'retry-after': after } : {}) }).end('{}')
+    })
+    const send = (path: string) =>
+      withClient({ baseUrl: server.baseUrl, maxRetries: 2, deadlineAt: Date.now() + 60_000 }, (c) => c.send({ method: 'GET', path }))
+    expect((await send('/always')).exchange.attempt).toBe(3)
+    expect((await send('/far')).exchange.attempt).toBeUndefined()
+    // a gateway with no healthy upstream answers 503 without Retry-After to everything: down, not limiting
+    const started = performance.now()
+    const none = await send('/none')
+    expect(none.exchange.response?.status).toBe(503)
+    expect(none.exchange.attempt).toBeUndefined()
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990)
+    expect(server.requests.map((r) => r.url)).toEqual(['/v1/always', '/v1/always', '/v1/always', '/v1/far', '/v1/none'])
+  })
+
+  test('a 503 without Retry-After from a server that served before and now serves nothing: resent, then judged after maxRetries unserved tries', async () => {
+    let served = 0
+    const server = await serve((_req, res) => {
+      if (served++ === 0) return void res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
+      res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>503 Service Unavailable</h1>')
+    })
+    const results = await withClient({ baseUrl: server.baseUrl, maxRetries: 1, deadlineAt: Date.now() + 60_000 }, async (c) => [
+      await c.send({ method: 'GET', path: '/categories' }),
+      await c.send({ method: 'GET', path: '/categories' }),
+    ])
+    // served 4 s before it was sent counts as serving (SERVED_LOOKBACK_MS): resent each second until then, then once unserved
+    expect(results.map((r) => r.exchange.response?.status)).toEqual([200, 503])
+    expect(results[1].exchange.attempt).toBeGreaterThanOrEqual(4)
+    expect(results[1].exchange.attempt).toBeLessThanOrEqual(7)
+  })
+
+  test("a gateway's limit that answers 503 without Retry-After (nginx limit_req): while it serves others, a request is sent again past maxRetries until it gets through", async () => {
+    // 3 requests a second get through, the rest are answered 503 as nginx does, with its HTML page
+    let window = { start: -Infinity, served: 0 }
+    const server = await serve((_req, res) => {
+      const now = performance.now()
+      if (now - window.start >= 1000) window = { start: now, served: 0 }
+      if (window.served >= 3) return void res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>')
+      window.served++
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
+    })
+    const results = await withClient({ baseUrl: server.baseUrl, maxRetries: 1, deadlineAt: Date.now() + 30_000 }, (c) =>
+      Promise.all(Array.from({ length: 12 }, () => c.send({ method: 'GET', path: '/categories' }))),
+    )
+    expect(results.map((r) => r.exchange.response?.status)).toEqual(Array(12).fill(200))
+    // 12 / 3 = 4 windows at least: the last through were sent a fourth time, past maxRetries (1)
+    expect(Math.max(...results.map((r) => r.exchange.attempt ?? 1))).toBeGreaterThanOrEqual(4)
+  })
+
+  test('a 429 is resent while the deadline allows, past maxRetries no sooner than 1 s apart (Retry-After: 0 is no loop); without a deadline, maxRetries times', async () => {
+    const server = await serve((_req, res) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end('{}'))
+    const started = performance.now()
+    const bounded = await withClient({ baseUrl: server.baseUrl, maxRetries: 2, deadlineAt: Date.now() + 2_500 }, (c) => c.send({ method: 'GET', path: '/categories' }))
+    // three at once (Retry-After: 0), then one a second: at 1 s and 2 s; the one at 3 s is past the deadline
+    expect(bounded.exchange.attempt).toBe(5)
+    expect(bounded.exchange.response?.status).toBe(429)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_990)
+    const unbounded = await withClient({ baseUrl: server.baseUrl, maxRetries: 2 }, (c) => c.send({ method: 'GET', path: '/categories' }))
+    expect(unbounded.exchange.attempt).toBe(3)
+  })
+
+  test('a rate limit of 4 requests a second: 20 requests sent at once all get through, in more rounds than 3 resends allow, each attempt journalled', async () => {
+    // a window of one second from its first request (not the clock's seconds, whose boundary may
+    // split one wave of resends in two windows)
+    let window = { start: -Infinity, served: 0 }
+    const server = await serve((_req, res) => {
+      const now = performance.now()
+      if (now - window.start >= 1000) window = { start: now, served: 0 }
+      if (window.served >= 4) return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{}')
+      window.served++
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
+    })
+    const dir = journalDir()
+    const results = await withClient({ baseUrl: server.baseUrl, journalDir: dir, deadlineAt: Date.now() + 30_000 }, (c) =>
+      Promise.all(Array.from({ length: 20 }, () => c.send({ method: 'GET', path: '/categories' }))),
+    )
+    expect(results.map((r) => r.exchange.response?.status)).toEqual(Array(20).fill(200))
+    // 20 / 4 = 5 windows at least: the last requests through were sent a fifth time or later
+    expect(Math.max(...results.map((r) => r.exchange.attempt ?? 1))).toBeGreaterThanOrEqual(5)
+    expect(readJournal(dir)).toHaveLength(server.requests.length)
+  })
+})
+
+test('a 429 without Retry-After (RFC 6585 makes it optional) is sent again after 1 s; a second one after 2 s more', async () => {
+  let answered = 0
+  const server = await serve((_req, res) => {
+    if (answered++ < 2) return void res.writeHead(429, { 'content-type': 'application/json' }).end('{"message":"Too Many Requests"}')
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
+  })
+  const started = performance.now()
+  const result = await withClient({ baseUrl: server.baseUrl }, (c) => c.send({ method: 'GET', path: '/categories' }))
+  expect(performance.now() - started).toBeGreaterThanOrEqual(2_990)
+  expect(result.exchange.response?.status).toBe(200)
+  expect(result.exchange).toMatchObject({ attempt: 3, waitedMs: 2_000 })
+})
