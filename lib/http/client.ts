@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto'
 import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
+import { createAgent } from './agent.ts'
 import { AnswerClock } from './answer-clock.ts'
 import { contentCodings, decodeUtf8 } from './body-reader.ts'
 import { cookieHeaderOf, hideCookieValues } from './cookies.ts'
@@ -132,24 +133,8 @@ export class HttpClient {
     this.traceId = options.traceId ?? newTraceId()
     this.origin = new URL(options.baseUrl).origin
     this.basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '')
-    // The request's abort signal is the one deadline once a request is written; undici's own phase
-    // timeouts are off (0), so that the abort's reason always says which deadline ended a request.
-    // Before it is written, a request waits for a connection (bounded by the run's deadline) or for
-    // one to be made (undici's connect timeout, a TIMEOUT too). undici's response-size limit caps the
-    // bytes on the wire (a coded body may be larger than decoded); readCapped caps decoded bytes.
-    // EnvHttpProxyAgent honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY. A plain http:// target never
-    // goes through a proxy: the proxy would read the key in clear (preflight.ts proxyFor agrees).
-    const agentOptions = {
-      connect: { timeout: options.timeoutMs },
-      connections: options.concurrency,
-      headersTimeout: 0,
-      bodyTimeout: 0,
-      keepAliveTimeout: 4_000,
-      maxResponseSize: options.maxResponseBytes + Math.ceil(options.maxResponseBytes / 100) + 1024,
-    }
-    const agent = new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new EnvHttpProxyAgent(agentOptions)
-    this.agent = agent
-    this.dispatcher = agent.compose(watchWrites)
+    this.agent = createAgent(options)
+    this.dispatcher = this.agent.compose(watchWrites)
   }
 
   url(path: string): string {
@@ -183,6 +168,9 @@ export class HttpClient {
       const sentAt = performance.now()
       const result = await this.sendOnce(options, attempt, waitedMs)
       const response = result.exchange.response
+      // the keep-alive race: the server closed the connection as this GET was written to it. A GET
+      // is sent again once (RFC 9112 §9.3.1: an idempotent request may be retried); a POST never is
+      if (!response && attempt === 1 && options.method === 'GET' && result.exchange.error?.code === 'CONNECTION_RESET') continue
       if (!response) return result
       const wait = retryWaitMs(response.status, response.headers['retry-after'], response.status === 503 ? unserved + 1 : attempt, policy)
       const left = this.options.deadlineAt === undefined ? Infinity : this.options.deadlineAt - Date.now()

@@ -108,6 +108,27 @@ describe('why the client stopped: one abort source, its reason read', () => {
   })
 })
 
+test('the keep-alive race: a GET met by the close of a reused connection is sent again once, on another; a POST is not', async () => {
+  const requestsOn = new WeakMap<object, number>()
+  const server = await serve((req, res) => {
+    const n = (requestsOn.get(req.socket) ?? 0) + 1
+    requestsOn.set(req.socket, n)
+    // the server's idle timeout struck as the second request on a connection came
+    if (n > 1) return void req.socket.destroy()
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
+  })
+  const [first, second, post] = await withClient({ baseUrl: server.baseUrl, concurrency: 1 }, async (c) => [
+    await c.send({ method: 'GET', path: '/categories' }),
+    await c.send({ method: 'GET', path: '/categories' }),
+    await c.send({ method: 'POST', path: '/categories', body: '{"name":"n"}' }),
+  ])
+  expect(first.exchange.response?.status).toBe(200)
+  expect(second.exchange).toMatchObject({ attempt: 2, response: { status: 200 } })
+  expect(post.exchange.error?.code).toBe('CONNECTION_RESET')
+  expect(post.exchange.attempt).toBeUndefined()
+  expect(server.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'POST'])
+})
+
 describe('Content-Encoding: decoded, the cap on decoded bytes', () => {
   const json = JSON.stringify([{ id: 1, name: 'Ñandú 🐇' }])
   const codings: [string, (b: Buffer) => Buffer][] = [

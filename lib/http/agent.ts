@@ -1,0 +1,34 @@
+/**
+ * The client's undici dispatcher: one per run, a bounded pool of keep-alive connections to the
+ * base URL's origin.
+ */
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici'
+
+/**
+ * How long a connection may stay idle before the client closes it, and the most a server's
+ * Keep-Alive hint may make it. A server closes an idle connection after its own timeout; a
+ * request written to it at that moment meets the close (the keep-alive race) and gets no answer.
+ * The client closes first: gunicorn's 2 s is the shortest common default (Node 5 s, uvicorn 5 s,
+ * Apache 5 s, nginx 75 s, Go none), and the run's resends wait 1, 2 or 4 s, exactly as long.
+ */
+export const IDLE_CONNECTION_MS = 1_000
+
+export function createAgent(options: { baseUrl: string; timeoutMs: number; concurrency: number; maxResponseBytes: number }): Dispatcher {
+  // The request's abort signal is the one deadline once a request is written; undici's own phase
+  // timeouts are off (0), so that the abort's reason always says which deadline ended a request.
+  // Before it is written, a request waits for a connection (bounded by the run's deadline) or for
+  // one to be made (undici's connect timeout, a TIMEOUT too). undici's response-size limit caps the
+  // bytes on the wire (a coded body may be larger than decoded); readCapped caps decoded bytes.
+  // EnvHttpProxyAgent honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY. A plain http:// target never
+  // goes through a proxy: the proxy would read the key in clear (preflight.ts proxyFor agrees).
+  const agentOptions = {
+    connect: { timeout: options.timeoutMs },
+    connections: options.concurrency,
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    keepAliveTimeout: IDLE_CONNECTION_MS,
+    keepAliveMaxTimeout: IDLE_CONNECTION_MS,
+    maxResponseSize: options.maxResponseBytes + Math.ceil(options.maxResponseBytes / 100) + 1024,
+  }
+  return new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new EnvHttpProxyAgent(agentOptions)
+}
