@@ -174,8 +174,8 @@ export class HttpClient {
       if (!response) return result
       const wait = retryWaitMs(response.status, response.headers['retry-after'], response.status === 503 ? unserved + 1 : attempt, policy)
       const left = this.options.deadlineAt === undefined ? Infinity : this.options.deadlineAt - Date.now()
-      // a wait the deadline cannot hold is not started: the answer is judged as it came
-      if (wait === undefined || wait >= left) return result
+      if (wait === undefined) return result
+      if (wait >= left) return this.outlasting(result, wait)
       await sleep(wait)
       waitedMs = wait
       if (!policy.untilDeadline || !this.answers.servedSince(sentAt - SERVED_LOOKBACK_MS)) unserved++
@@ -322,6 +322,21 @@ export class HttpClient {
     this.runEnd.abort(new RunDeadlineReached('the run had ended'))
     await this.agent.close()
   }
+
+  /**
+   * A 429 or 503 the client would wait out and send again, but for the run's deadline: a rate limit
+   * or a pause is no verdict on the server (§8 leaves limits free), so the request's checks are not
+   * verified, and the run is incomplete (`outlasted`), not failed.
+   */
+  private outlasting(result: HttpResult, wait: number): HttpResult {
+    const status = result.exchange.response?.status
+    const message = `answered ${status} and would be sent again after ${wait} ms, past the run's deadline (--deadline)`
+    this.outlasted ??= `the server's ${status} answers (a rate limit or a pause) outlasted --deadline: checks whose requests were still answered ${status} are not verified; raise --deadline, or set --rate-limit under the server's limit`
+    return { exchange: { ...result.exchange, response: undefined, error: { code: 'DEADLINE', message } } }
+  }
+
+  /** Why the run is incomplete although it finished: the server's 429 or 503 outlasted its deadline. */
+  outlasted: string | undefined
 
   /** True once the run's deadline has passed (or the run was abandoned): requests are no longer sent. */
   get stopped(): boolean { return this.runEnd.signal.aborted }

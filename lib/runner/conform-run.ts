@@ -143,6 +143,8 @@ export async function runConformance(
       await Promise.race([running.done, stopped])
       // the client's own deadline may end every check a moment before the run's timer fires
       if (scope.client?.stopped || Date.now() >= deadlineAt) cut(deadlineMessage)
+      // a rate limit that outlasted the deadline leaves the run as incomplete as the deadline does
+      cutBy ??= scope.client?.outlasted
       outcomes = running.outcomes()
     }
     markPhase(PHASE_MARKS.checksDone)

@@ -124,4 +124,16 @@ describe('the journal against a server that counts what it receives', () => {
     expect(run.stdout).toMatch(new RegExp(`^Waits: the server made the run wait ${waits.count} times \\(429 or 503\\), \\d+\\.\\d s of waits in all, side by side; --rate-limit or --concurrency under its limits spares it the resends$`, 'm'))
     expect(run.files['summary.md']).toContain(`Waits: the server made the run wait ${waits.count} times`)
   }, RUN_TIMEOUT_MS)
+
+  test('a rate limit that outlasts --deadline: the checks still answered 429 are not verified, and the run is INCOMPLETE (exit 2), not failed (§8 leaves limits free)', async () => {
+    const variant = findCase(TRANSPORT_VARIANTS, 'rate-limited-10-per-second')!
+    const { server, run } = await runAgainst(variant.behaviour, '--deadline', '3000')
+    expect(run.code, run.stdout + run.stderr).toBe(2)
+    expect(run.results!.verdict).toBe('incomplete')
+    expect(run.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
+    expect(run.results!.problems).toContain(
+      "the server's 429 answers (a rate limit or a pause) outlasted --deadline: checks whose requests were still answered 429 are not verified; raise --deadline, or set --rate-limit under the server's limit",
+    )
+    expectJournalIsTheWire(run, server)
+  }, RUN_TIMEOUT_MS)
 })

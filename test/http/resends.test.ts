@@ -38,7 +38,9 @@ describe('429 and 503: wait, send again, journal every attempt', () => {
     const send = (path: string) =>
       withClient({ baseUrl: server.baseUrl, maxRetries: 2, deadlineAt: Date.now() + 60_000 }, (c) => c.send({ method: 'GET', path }))
     expect((await send('/always')).exchange.attempt).toBe(3)
-    expect((await send('/far')).exchange.attempt).toBeUndefined()
+    const far = await send('/far')
+    expect(far.exchange.attempt).toBeUndefined()
+    expect(far.exchange.error?.code).toBe('DEADLINE')
     // a gateway with no healthy upstream answers 503 without Retry-After to everything: down, not limiting
     const started = performance.now()
     const none = await send('/none')
@@ -86,9 +88,11 @@ describe('429 and 503: wait, send again, journal every attempt', () => {
     const server = await serve((_req, res) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end('{}'))
     const started = performance.now()
     const bounded = await withClient({ baseUrl: server.baseUrl, maxRetries: 2, deadlineAt: Date.now() + 2_500 }, (c) => c.send({ method: 'GET', path: '/categories' }))
-    // three at once (Retry-After: 0), then one a second: at 1 s and 2 s; the one at 3 s is past the deadline
+    // three at once (Retry-After: 0), then one a second: at 1 s and 2 s; the one at 3 s is past the
+    // deadline, so the last 429 is no verdict: a DEADLINE (not verified), the client's run outlasted
     expect(bounded.exchange.attempt).toBe(5)
-    expect(bounded.exchange.response?.status).toBe(429)
+    expect(bounded.exchange.response).toBeUndefined()
+    expect(bounded.exchange.error).toEqual({ code: 'DEADLINE', message: "answered 429 and would be sent again after 1000 ms, past the run's deadline (--deadline)" })
     expect(performance.now() - started).toBeGreaterThanOrEqual(1_990)
     const unbounded = await withClient({ baseUrl: server.baseUrl, maxRetries: 2 }, (c) => c.send({ method: 'GET', path: '/categories' }))
     expect(unbounded.exchange.attempt).toBe(3)
