@@ -17,7 +17,11 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
 /**
  * RFC 6585 §4 makes Retry-After optional on 429 (AWS API Gateway's throttling sends none), and
  * RFC 9110 §15.6.4 on 503 (nginx's limit_req and limit_conn answer 503 without it by default):
- * then the client waits 1 s, doubling with each attempt up to 4 s, as a client of a rate limit would.
+ * then the client waits about 1 s, doubling with each attempt up to about 4 s, as a client of a
+ * rate limit would. "About": each wait is drawn between half and one and a half times that, so
+ * that the requests a burst had refused come back spread out, not all at once; nginx's limit_req
+ * without a burst lets one through per interval, and 100 resends at the same instant got one
+ * through a second (a run took 94 s at 10 a second).
  */
 export const UNTIMED_FIRST_WAIT_MS = 1_000
 export const UNTIMED_LONGEST_WAIT_MS = 4_000
@@ -51,10 +55,10 @@ export interface RetryPolicy {
  *   503 is judged on its answer after about 7 s. One without Retry-After from a server that has
  *   served nothing at all (a gateway with no healthy upstream) is judged after the first wait.
  */
-export function retryWaitMs(status: number, header: string | undefined, attempt: number, policy: RetryPolicy, now = Date.now()): number | undefined {
+export function retryWaitMs(status: number, header: string | undefined, attempt: number, policy: RetryPolicy, now = Date.now(), random = Math.random): number | undefined {
   if (status !== 429 && status !== 503) return undefined
   const asked = retryAfterMs(header, now)
-  const wait = asked ?? Math.min(UNTIMED_FIRST_WAIT_MS * 2 ** (attempt - 1), UNTIMED_LONGEST_WAIT_MS)
+  const wait = asked ?? Math.round(Math.min(UNTIMED_FIRST_WAIT_MS * 2 ** (attempt - 1), UNTIMED_LONGEST_WAIT_MS) * (0.5 + random()))
   if (status === 503) return attempt > policy.maxRetries ? undefined : wait
   const pastFirstResends = attempt > policy.maxRetries
   if (pastFirstResends && !policy.untilDeadline) return undefined
