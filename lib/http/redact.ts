@@ -33,12 +33,18 @@ export const sameShape = (text: string): string =>
 export const KEY_STAND_INS: readonly { placeholder: string; value: (key: string) => string }[] = [
   { placeholder: '$(printf %s "$CONFORM_API_KEY" | tr a-zA-Z A-Za-z)', value: swapCase },
   { placeholder: '$(printf %s "$CONFORM_API_KEY" | tr a-zA-Z0-9 b-fah-zgB-FAH-ZG1-90)', value: sameShape },
+  // the last character made an x, or a y where it was one: whatever the key, a different key
+  {
+    placeholder: '${CONFORM_API_KEY%?}$([ "${CONFORM_API_KEY#"${CONFORM_API_KEY%?}"}" = x ] && echo y || echo x)',
+    value: (key) => key.slice(0, -1) + (key.endsWith('x') ? 'y' : 'x'),
+  },
   { placeholder: '${CONFORM_API_KEY%?}', value: (key) => key.slice(0, -1) },
   { placeholder: KEY_PLACEHOLDER, value: (key) => key },
 ]
 export const KEY_SWAPPED_CASE = KEY_STAND_INS[0].placeholder
 export const KEY_OF_SAME_SHAPE = KEY_STAND_INS[1].placeholder
-export const KEY_WITHOUT_LAST_CHARACTER = KEY_STAND_INS[2].placeholder
+export const KEY_LAST_CHARACTER_CHANGED = KEY_STAND_INS[2].placeholder
+export const KEY_WITHOUT_LAST_CHARACTER = KEY_STAND_INS[3].placeholder
 
 /** A header value as it goes on the wire: every stand-in replaced by what it stands for. */
 export function keyOnTheWire(text: string, key: string): string {

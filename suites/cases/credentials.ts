@@ -1,5 +1,13 @@
 /** Credentials that must be refused with 401 (§5.2, §5.3). */
-import { KEY_AUTHORIZATION, KEY_OF_SAME_SHAPE, KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, NEAR_MISS_MIN_KEY_LENGTH } from '../../lib/http/redact.ts'
+import {
+  KEY_AUTHORIZATION,
+  KEY_LAST_CHARACTER_CHANGED,
+  KEY_OF_SAME_SHAPE,
+  KEY_PLACEHOLDER,
+  KEY_SWAPPED_CASE,
+  KEY_WITHOUT_LAST_CHARACTER,
+  NEAR_MISS_MIN_KEY_LENGTH,
+} from '../../lib/http/redact.ts'
 import type { WritePriority } from './write-priority.ts'
 
 /** Each case but the near-misses is also a POST of a valid body (the priority is that POST's). */
@@ -64,8 +72,8 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
     unusableWith: (key) => (key === 'null' ? 'the key is "null"' : undefined) },
   // a comparison with an off-by-one that never looks at the last character
   { key: 'key-last-character-changed', label: 'the key with its last character changed', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
-    authorization: () => `Bearer ${KEY_WITHOUT_LAST_CHARACTER}x`,
-    unusableWith: (key) => tooShort(key) ?? (key.endsWith('x') ? 'the key ends in "x", the character this case puts last' : undefined) },
+    authorization: () => `Bearer ${KEY_LAST_CHARACTER_CHANGED}`,
+    unusableWith: tooShort },
   // no key, but a header that says the request comes from inside (a filter that trusts
   // X-Forwarded-For for internal callers: any client can send it)
   { key: 'internal-forwarded-for', label: 'no Authorization header and X-Forwarded-For: 127.0.0.1', rule: 'auth-missing-key-401', readsOnly: true, listOnly: true,

@@ -2,14 +2,14 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, test } from 'vitest'
 import { toCurl } from '../../lib/http/curl.ts'
-import { createRedactor, KEY_OF_SAME_SHAPE, KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, keyOnTheWire, sameShape } from '../../lib/http/redact.ts'
+import { createRedactor, KEY_LAST_CHARACTER_CHANGED, KEY_OF_SAME_SHAPE, KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, keyOnTheWire, sameShape } from '../../lib/http/redact.ts'
 
 const KEY = 'Secret-Key-42-abc'
 
 /** What the shell makes of the -H argument of a curl line, with CONFORM_API_KEY set. */
-function headerAsTheShellSeesIt(curl: string): string {
+function headerAsTheShellSeesIt(curl: string, key = KEY): string {
   const script = `set -- ${curl.replace(/^curl /, '')}; while [ "$1" != "-H" ]; do shift; done; printf %s "$2"`
-  return execFileSync('sh', ['-c', script], { env: { PATH: process.env.PATH, CONFORM_API_KEY: KEY } }).toString()
+  return execFileSync('sh', ['-c', script], { env: { PATH: process.env.PATH, CONFORM_API_KEY: key } }).toString()
 }
 
 describe('key stand-ins', () => {
@@ -18,6 +18,7 @@ describe('key stand-ins', () => {
     [`Bearer ${KEY_PLACEHOLDER}x`, `Bearer ${KEY}x`],
     [`Bearer ${KEY_SWAPPED_CASE}`, 'Bearer sECRET-kEY-42-ABC'],
     [`Bearer ${KEY_WITHOUT_LAST_CHARACTER}`, `Bearer ${KEY.slice(0, -1)}`],
+    [`Bearer ${KEY_LAST_CHARACTER_CHANGED}`, `Bearer ${KEY.slice(0, -1)}x`],
     // each letter and digit turned within its class: a-f and g-z apart, 9 to 0, f to a, z to g
     [`Bearer ${KEY_OF_SAME_SHAPE}`, 'Bearer Tfdsfu-Lfz-53-bcd'],
     [`Basic ${KEY_PLACEHOLDER} "quoted" $HOME \`x\``, `Basic ${KEY} "quoted" $HOME \`x\``],
@@ -26,6 +27,16 @@ describe('key stand-ins', () => {
     const curl = toCurl({ method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: { authorization: template } })
     expect(curl).not.toContain(KEY)
     expect(headerAsTheShellSeesIt(curl)).toBe(`authorization: ${wire}`)
+  })
+
+  test('the key with its last character changed differs from the key whatever that character is, also on the shell', () => {
+    for (const key of ['Secret-Key-42-abx', 'Secret-Key-42-aby']) {
+      const changed = keyOnTheWire(KEY_LAST_CHARACTER_CHANGED, key)
+      expect(changed).not.toBe(key)
+      expect(changed.slice(0, -1)).toBe(key.slice(0, -1))
+      const curl = toCurl({ method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: { authorization: `Bearer ${KEY_LAST_CHARACTER_CHANGED}` } })
+      expect(headerAsTheShellSeesIt(curl, key)).toBe(`authorization: Bearer ${changed}`)
+    }
   })
 
   test('the redactor hides the near-misses of the key too', () => {
