@@ -5,8 +5,9 @@
  * behind a queue) holds the suite's requests at its door, and while it keeps answering them it is
  * working, not hanging. With 32 requests in flight and 100 ms each, the last one waits 3.2 s
  * before the server reads it; a clock that ran from the write alone failed such a server on a
- * loaded machine (CI, stop 25). A request times out once the server has answered nothing, to it
- * or to any other, for --timeout.
+ * loaded machine (CI, stop 25). A request times out once the server has served nothing, to it
+ * or to any other, for --timeout. A 429 or 503 is no sign of work (a limiter answers it at once,
+ * whatever the server behind it does), so it does not hold the clock back.
  */
 export class AnswerClock {
   private lastAnswerAt = Number.NEGATIVE_INFINITY
@@ -15,15 +16,15 @@ export class AnswerClock {
 
   constructor(private readonly timeoutMs: number) {}
 
-  /** Whether the server has answered any request yet. */
+  /** Whether the server has answered any request yet, whatever its status. */
   get answeredAny(): boolean {
     return this.lastAnswerAt !== Number.NEGATIVE_INFINITY
   }
 
-  /** The server answered a request: its status line (`status`), or the end of a body, came. */
-  answered(status?: number): void {
+  /** The server answered a request `status`: its status line, or the end of its body, came. */
+  answered(status: number): void {
     this.lastAnswerAt = performance.now()
-    if (status !== undefined && status !== 429 && status !== 503) this.lastServedAt = this.lastAnswerAt
+    if (status !== 429 && status !== 503) this.lastServedAt = this.lastAnswerAt
   }
 
   /** Whether the server has served a request (not answered it 429 or 503) since `at` (performance.now()). */
@@ -32,14 +33,14 @@ export class AnswerClock {
   }
 
   /**
-   * Starts the clock of a request written now: `expire` is called once the server has answered
+   * Starts the clock of a request written now: `expire` is called once the server has served
    * nothing for --timeout since then. Returns the function that stops it.
    */
   start(expire: () => void): () => void {
     const writtenAt = performance.now()
     let timer: NodeJS.Timeout | undefined
     const check = (): void => {
-      const due = Math.max(writtenAt, this.lastAnswerAt) + this.timeoutMs
+      const due = Math.max(writtenAt, this.lastServedAt) + this.timeoutMs
       const left = due - performance.now()
       if (left <= 0) expire()
       else timer = setTimeout(check, Math.ceil(left))

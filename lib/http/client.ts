@@ -15,17 +15,18 @@ import { AnswerClock } from './answer-clock.ts'
 import { contentCodings, decodeUtf8 } from './body-reader.ts'
 import { cookieHeaderOf, hideCookieValues } from './cookies.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
-import { bytesEvidence, unsendableHeader, type Exchange, type RecordedRequest } from './exchange.ts'
+import { bytesEvidence, type Exchange, type RecordedRequest } from './exchange.ts'
 import { endedLine, JournalWriter, type RefusalReason } from './journal.ts'
 import { Pacer } from './pacer.ts'
 import { RequestSlots, type Release } from './request-slots.ts'
 import { operationOf, StalledOperations } from './stalled-operations.ts'
+import { whyNotSent } from './refusals.ts'
 import { newSpanId, newTraceId } from './trace-context.ts'
 import { requestHeaders } from './request-headers.ts'
 import { secretValues, type ExtraHeader } from '../config/extra-headers.ts'
 import { watchWrites, type WriteWatch } from './write-watch.ts'
-import { createRedactor, longestForm, redactedCut, type Redactor } from './redact.ts'
-import { retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
+import { createRedactor, KEY_AUTHORIZATION, longestForm, redactedCut, type Redactor } from './redact.ts'
+import { POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { describeTransportError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 
 export interface ClientOptions {
@@ -66,6 +67,8 @@ export interface ClientOptions {
   concurrency: number
   /** Resends of one request answered 503 while the server serves no other, and of a 429 when there is no deadline (lib/http/retry-after.ts). Default 3. */
   maxRetries?: number
+  /** Resends of POSTs after a 429 or 503, at most, in the whole run (bounded writes); undefined: no bound. */
+  maxPostResends?: number
 }
 
 export interface SendOptions {
@@ -172,16 +175,16 @@ export class HttpClient {
       // is sent again once (RFC 9112 §9.3.1: an idempotent request may be retried); a POST never is
       if (!response && attempt === 1 && options.method === 'GET' && result.exchange.error?.code === 'CONNECTION_RESET') continue
       if (!response) return result
-      const wait = retryWaitMs(response.status, response.headers['retry-after'], response.status === 503 ? unserved + 1 : attempt, policy)
+      const wait = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)
       const left = this.options.deadlineAt === undefined ? Infinity : this.options.deadlineAt - Date.now()
       if (wait === undefined) return result
-      if (wait >= left) return this.outlasting(result, wait)
+      if (wait >= left) return this.outlasting(result, `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
+      if (options.method === 'POST' && this.postResends++ >= (this.options.maxPostResends ?? Infinity)) {
+        return this.outlasting(result, `was not sent again: the run's POSTs had been sent again ${this.options.maxPostResends} times (${POST_RESENDS_PER_WRITE} for each of --max-writes)`)
+      }
       await sleep(wait)
       waitedMs = wait
       if (!policy.untilDeadline || !this.answers.servedSince(sentAt - SERVED_LOOKBACK_MS)) unserved++
-      // a 503 without Retry-After when the server has served nothing at all is a server that is down
-      // (a gateway with no healthy upstream), not a limiter, which lets some through: judged now
-      if (response.status === 503 && response.headers['retry-after'] === undefined && !this.answers.servedSince(Number.NEGATIVE_INFINITY)) return result
     }
   }
 
@@ -212,8 +215,10 @@ export class HttpClient {
       attempt,
       ...(waitedMs !== undefined ? { waitedMs } : {}),
     }
-    const operation = operationOf(options.method, options.path)
-    const refusal = this.whyNotSent(operation, wireHeaders)
+    // a server may hang requests without the key (a tarpit) and serve those with it: stalled apart
+    const operation = operationOf(options.method, options.path) + (recorded.headers.authorization === KEY_AUTHORIZATION ? '' : ' without the key')
+    const ended = this.runEnd.signal.aborted || (this.options.deadlineAt !== undefined && Date.now() >= this.options.deadlineAt)
+    const refusal = whyNotSent(operation, wireHeaders, this.stalls, ended)
     if (refusal) {
       exchange.error = refusal.error
       exchange.sent = false
@@ -259,7 +264,7 @@ export class HttpClient {
       const declared = Number(headers['content-length'])
       partial = { status: response.statusCode, receivedBytes: 0, ...(codings.length === 0 && Number.isSafeInteger(declared) && declared >= 0 ? { declaredBytes: declared } : {}) }
       const bytes = await readCapped(response.body as unknown as Readable, codings, partial, this.options.maxResponseBytes, this.kept)
-      this.answers.answered()
+      this.answers.answered(response.statusCode)
       const decoded = decodeUtf8(bytes)
       const { body, truncated } = this.evidence(decoded.text)
       exchange.response = {
@@ -295,24 +300,6 @@ export class HttpClient {
     }
   }
 
-  /**
-   * Why a request is not sent: a header no HTTP request can carry (undici refuses it deep in its
-   * pool, where the requests queued behind it then wait for ever), an operation that stalled, or
-   * the run's deadline.
-   */
-  private whyNotSent(operation: string, headers: Record<string, string>): { reason: RefusalReason; error: NonNullable<Exchange['error']> } | undefined {
-    const unsendable = unsendableHeader(headers)
-    if (unsendable !== undefined) {
-      return { reason: 'unsendable', error: { code: 'UNSENDABLE', message: `the ${unsendable} header would hold a character no HTTP header can carry (RFC 9110 §5.5), so this request was not sent` } }
-    }
-    const stall = this.stalls.why(operation)
-    if (stall !== undefined) return { reason: 'stalled', error: { code: 'STALLED', message: stall } }
-    if (this.runEnd.signal.aborted || (this.options.deadlineAt !== undefined && Date.now() >= this.options.deadlineAt)) {
-      return { reason: 'deadline', error: { code: 'DEADLINE', message: "the run's deadline (--deadline) had passed, so this request was not sent" } }
-    }
-    return undefined
-  }
-
   /** The body as evidence: redacted, cut to the evidence limit (lib/http/redact.ts). */
   private evidence(text: string): { body: string; truncated: boolean } {
     return redactedCut(text, this.evidenceBodyBytes, this.keyFormLength, this.redact)
@@ -328,15 +315,24 @@ export class HttpClient {
    * or a pause is no verdict on the server (§8 leaves limits free), so the request's checks are not
    * verified, and the run is incomplete (`outlasted`), not failed.
    */
-  private outlasting(result: HttpResult, wait: number): HttpResult {
+  private outlasting(result: HttpResult, what: string): HttpResult {
     const status = result.exchange.response?.status
-    const message = `answered ${status} and would be sent again after ${wait} ms, past the run's deadline (--deadline)`
-    this.outlasted ??= `the server's ${status} answers (a rate limit or a pause) outlasted --deadline: checks whose requests were still answered ${status} are not verified; raise --deadline, or set --rate-limit under the server's limit`
+    const message = `answered ${status} and ${what}`
+    const outlasted = what.includes('--deadline')
+      ? 'outlasted --deadline: checks whose requests were still answered STATUS are not verified; raise --deadline, or set --rate-limit under the server\'s limit'
+      : `outlasted the run's resends of POSTs (${POST_RESENDS_PER_WRITE} for each of --max-writes, so that a server that creates records while it answers STATUS gets no more): checks whose POSTs were still answered STATUS are not verified; set --rate-limit under the server's limit`
+    this.outlasted ??= `the server's ${status} answers (a rate limit or a pause) ${outlasted.replaceAll('STATUS', String(status))}`
     return { exchange: { ...result.exchange, response: undefined, error: { code: 'DEADLINE', message } } }
   }
 
-  /** Why the run is incomplete although it finished: the server's 429 or 503 outlasted its deadline. */
+  /** Why the run is incomplete although it finished: the server's 429 or 503 outlasted its deadline or its resends. */
   outlasted: string | undefined
+
+  /** Why requests were kept back: operations the server let go unanswered past --timeout. */
+  get stalled(): string | undefined {
+    return this.stalls.summary()
+  }
+  private postResends = 0
 
   /** True once the run's deadline has passed (or the run was abandoned): requests are no longer sent. */
   get stopped(): boolean { return this.runEnd.signal.aborted }

@@ -31,8 +31,15 @@ export const UNTIMED_LONGEST_WAIT_MS = 4_000
  * sent until its resend (lib/http/client.ts).
  */
 export const SERVED_LOOKBACK_MS = 4_000
-/** Past the first resends, a 429 is sent again no sooner than this (a Retry-After: 0 answered 429 again is no loop). */
-export const REPEATED_429_SHORTEST_WAIT_MS = 1_000
+/** Past the first resends, a 429 or 503 is sent again no sooner than this (a Retry-After: 0 answered again is no loop). */
+export const REPEATED_SHORTEST_WAIT_MS = 1_000
+/**
+ * Resends of POSTs in one run, at most, for each POST it may send (--max-writes): a 429 or 503
+ * says the request was not processed, but a server that creates the record and answers 503 anyway
+ * would otherwise get a record for every resend (11,565 records at --max-writes 3, in a review).
+ * 40: nginx at 5 requests a second with no burst took about 600 resends of the suite's 53 POSTs.
+ */
+export const POST_RESENDS_PER_WRITE = 40
 
 export interface RetryPolicy {
   /** Resends of a 503 while the server serves nothing else, and of a 429 when there is no deadline. */
@@ -43,8 +50,8 @@ export interface RetryPolicy {
 
 /**
  * How long to wait before sending again a request answered `status`, or undefined when it is not
- * to be sent again. `attempt` counts the tries so far; for a 503, only those after which the
- * server served no other request (the caller counts them: lib/http/client.ts).
+ * to be sent again. `tries.attempt` counts the tries so far; `tries.unserved`, those after which
+ * the server served no other request (the caller counts them: lib/http/client.ts).
  * - 429: a rate limit lets every request through in time, however low it is (§8 does not show
  *   one), so it is sent again while the run's deadline allows: after Retry-After when readable,
  *   else after a doubling wait; a limit of a few requests a second takes a few rounds of resends.
@@ -52,15 +59,23 @@ export interface RetryPolicy {
  *   or a gateway's rate or connection limit, which lets other requests through meanwhile. It is
  *   sent again after Retry-After, or the doubling wait, as long as the server keeps serving other
  *   requests, and at most maxRetries times when it serves nothing: a service whose fault is a
- *   503 is judged on its answer after about 7 s. One without Retry-After from a server that has
- *   served nothing at all (a gateway with no healthy upstream) is judged after the first wait.
+ *   503 is judged on its answer after about 7 s. (A server that has served nothing yet is not
+ *   taken for one that is down: nginx at 1 request a second serves its first after a second.)
+ * Past maxRetries tries, neither is sent again sooner than REPEATED_SHORTEST_WAIT_MS.
  */
-export function retryWaitMs(status: number, header: string | undefined, attempt: number, policy: RetryPolicy, now = Date.now(), random = Math.random): number | undefined {
+export function retryWaitMs(
+  status: number,
+  header: string | undefined,
+  tries: { attempt: number; unserved: number },
+  policy: RetryPolicy,
+  now = Date.now(),
+  random = Math.random,
+): number | undefined {
   if (status !== 429 && status !== 503) return undefined
+  // a 503's waits double with the tries the server served nothing else; a 429's with every try
+  const step = status === 503 ? tries.unserved + 1 : tries.attempt
   const asked = retryAfterMs(header, now)
-  const wait = asked ?? Math.round(Math.min(UNTIMED_FIRST_WAIT_MS * 2 ** (attempt - 1), UNTIMED_LONGEST_WAIT_MS) * (0.5 + random()))
-  if (status === 503) return attempt > policy.maxRetries ? undefined : wait
-  const pastFirstResends = attempt > policy.maxRetries
-  if (pastFirstResends && !policy.untilDeadline) return undefined
-  return pastFirstResends ? Math.max(wait, REPEATED_429_SHORTEST_WAIT_MS) : wait
+  const wait = asked ?? Math.round(Math.min(UNTIMED_FIRST_WAIT_MS * 2 ** (step - 1), UNTIMED_LONGEST_WAIT_MS) * (0.5 + random()))
+  if (step > policy.maxRetries && (status === 503 || !policy.untilDeadline)) return undefined
+  return tries.attempt > policy.maxRetries ? Math.max(wait, REPEATED_SHORTEST_WAIT_MS) : wait
 }

@@ -37,6 +37,17 @@ export class StalledOperations {
     private readonly answers: AnswerClock,
   ) {}
 
+  /**
+   * What the stalls kept back, for the run's problems: requests not sent are checks not verified,
+   * so a run with a stall and no failure is incomplete, not passed (a server that hangs the
+   * probes no check judges must not hide the rest behind them).
+   */
+  summary(): string | undefined {
+    if (this.stalled.size === 0) return undefined
+    const operations = [...this.stalled.keys()].join(', ')
+    return `the server let ${operations} go unanswered past --timeout (${this.timeoutMs} ms), so the rest of ${this.stalled.size === 1 ? 'that operation was' : 'those operations were'} not sent and their checks are not verified`
+  }
+
   /** Why a request of `operation` is not sent, or undefined when it may be. */
   why(operation: string): string | undefined {
     return this.everything ?? this.stalled.get(operation)

@@ -117,6 +117,11 @@ export interface RunFacts {
   journal: JournalEntry[]
   /** The run's deadline (or a signal) ended it: checks that had not finished are not verified, and unless a must-rule failed the verdict is incomplete. */
   cutShort?: boolean
+  /**
+   * Requests the client kept back although the run finished: a 429 or 503 it could not wait out,
+   * or a stall. Without a must-rule failure the run is incomplete, and this says why.
+   */
+  keptBack?: string
 }
 
 /** A rule's status from its checks: any failure fails it, all skipped is not verified, a note warns. */
@@ -164,7 +169,9 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const refused = keyRefused(rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)))
   if (refused) problems.unshift(refused)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
-  const verdict = refused ? 'incomplete' : mustFailed ? 'fail' : facts.cutShort ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
+  if (facts.keptBack !== undefined && !mustFailed && !refused) problems.push(facts.keptBack)
+  const cut = facts.cutShort === true || facts.keptBack !== undefined
+  const verdict = refused ? 'incomplete' : mustFailed ? 'fail' : cut ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
   const allChecks = rules.flatMap((r) => r.checks)
   const totals = journalTotals(facts.journal)
   const ledger = ledgerOf(facts.journal)

@@ -20,6 +20,7 @@ import { newTraceId } from '../http/trace-context.ts'
 import { secretValues } from '../config/extra-headers.ts'
 import { readJournal, type JournalEntry } from '../http/journal.ts'
 import { createRedactor } from '../http/redact.ts'
+import { POST_RESENDS_PER_WRITE } from '../http/retry-after.ts'
 import type { RunResult } from '../result/run-result.ts'
 import { startChecks, type CheckOutcome } from './check-runner.ts'
 import { markPhase, PHASE_MARKS } from './run-phases.ts'
@@ -96,6 +97,7 @@ export async function runConformance(
     maxResponseBytes: config.maxResponseBytes,
     readOnly: config.readOnly,
     maxWrites: config.maxWrites,
+    maxPostResends: POST_RESENDS_PER_WRITE * maxWrites,
     rules: config.rules,
     journalDir,
     seed: config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31,
@@ -112,6 +114,7 @@ export async function runConformance(
   let outcomes: CheckOutcome[] = []
   let journal: JournalEntry[] = []
   let cutBy: string | undefined
+  let keptBack: string | undefined
   // the last word on time: whatever a check or the server does, the run stops waiting for its
   // checks at its deadline (or an interrupt), gives them GRACE_MS to end, and reports what it has
   let stopWaiting: () => void = () => undefined
@@ -143,8 +146,9 @@ export async function runConformance(
       await Promise.race([running.done, stopped])
       // the client's own deadline may end every check a moment before the run's timer fires
       if (scope.client?.stopped || Date.now() >= deadlineAt) cut(deadlineMessage)
-      // a rate limit that outlasted the deadline leaves the run as incomplete as the deadline does
-      cutBy ??= scope.client?.outlasted
+      // a rate limit that outlasted the deadline, or a stall that kept requests back, leaves a run
+      // without a failure as incomplete as the deadline does
+      keptBack = scope.client?.outlasted ?? scope.client?.stalled
       outcomes = running.outcomes()
     }
     markPhase(PHASE_MARKS.checksDone)
@@ -188,6 +192,7 @@ export async function runConformance(
       problems,
       journal,
       cutShort: cutBy !== undefined,
+      ...(keptBack !== undefined ? { keptBack } : {}),
     },
     config,
     redact,

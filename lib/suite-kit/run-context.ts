@@ -20,6 +20,8 @@ export interface RunContext {
   readOnly: boolean
   /** At most this many POST requests (--max-writes); undefined: every declared POST. */
   maxWrites?: number
+  /** At most this many resends of POSTs after a 429 or 503 (lib/http/retry-after.ts POST_RESENDS_PER_WRITE). */
+  maxPostResends?: number
   /** Selected rules (--rule); empty: all. POSTs no selected rule judges are not sent. */
   rules: string[]
   /** The run's journal directory: the HTTP client appends to it (lib/http/journal.ts). */

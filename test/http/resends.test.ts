@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest'
 import { journalTotals, readJournal } from '../../lib/http/journal.ts'
-import { retryWaitMs } from '../../lib/http/retry-after.ts'
+import { POST_RESENDS_PER_WRITE, retryWaitMs } from '../../lib/http/retry-after.ts'
 import { journalDir, serve, withClient } from './client-harness.ts'
 
 describe('429 and 503: wait, send again, journal every attempt', () => {
@@ -31,7 +31,7 @@ describe('429 and 503: wait, send again, journal every attempt', () => {
     expect(journalTotals(journal)).toMatchObject({ requests: 2, writes: 2, waits: { count: 1, totalMs: 1000 } })
   })
 
-  test('a 503 from a server that serves nothing: with Retry-After, at most maxRetries resends; without, one wait (a limiter would have served others by then) and judged; a Retry-After past the deadline is not waited for', async () => {
+  test('a 503 from a server that serves nothing, with or without Retry-After: at most maxRetries resends; a Retry-After past the deadline is not waited for', async () => {
     const server = await serve((req, res) => {
       const after = req.url?.includes('far') ? '3600' : req.url?.includes('none') ? undefined : '0'
       res.writeHead(req.url?.includes('far') ? 429 : 503, { 'content-type': 'application/json', ...(after ? { 'retry-after': after } : {}) }).end('{}')
@@ -42,13 +42,14 @@ describe('429 and 503: wait, send again, journal every attempt', () => {
     const far = await send('/far')
     expect(far.exchange.attempt).toBeUndefined()
     expect(far.exchange.error?.code).toBe('DEADLINE')
-    // a gateway with no healthy upstream answers 503 without Retry-After to everything: down, not limiting
+    // a gateway with no healthy upstream answers 503 without Retry-After to everything; so does nginx
+    // at 1 a second before it serves its first: resent after about 1 s and 2 s, then judged
     const started = performance.now()
     const none = await send('/none')
     expect(none.exchange.response?.status).toBe(503)
-    expect(none.exchange.attempt).toBeUndefined()
-    expect(performance.now() - started).toBeGreaterThanOrEqual(490)
-    expect(server.requests.map((r) => r.url)).toEqual(['/v1/always', '/v1/always', '/v1/always', '/v1/far', '/v1/none'])
+    expect(none.exchange.attempt).toBe(3)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_490)
+    expect(server.requests.map((r) => r.url)).toEqual(['/v1/always', '/v1/always', '/v1/always', '/v1/far', '/v1/none', '/v1/none', '/v1/none'])
   })
 
   test('a 503 without Retry-After from a server that served before and now serves nothing: resent, then judged after maxRetries unserved tries', async () => {
@@ -139,8 +140,33 @@ test('a 429 without Retry-After (RFC 6585 makes it optional) is sent again after
 
 test('untimed waits are spread: between half and one and a half times 1 s, 2 s, then 4 s; a Retry-After is kept to the millisecond', () => {
   const policy = { maxRetries: 3, untilDeadline: true }
-  expect([1, 2, 3, 4].map((attempt) => retryWaitMs(429, undefined, attempt, policy, 0, () => 0))).toEqual([500, 1_000, 2_000, 2_000])
-  expect([1, 2, 3].map((attempt) => retryWaitMs(503, undefined, attempt, policy, 0, () => 0.999))).toEqual([1_499, 2_998, 5_996])
-  expect(retryWaitMs(503, '2', 1, policy, 0, () => 0.999)).toBe(2_000)
-  expect(retryWaitMs(503, undefined, 4, policy, 0, () => 0.5)).toBeUndefined()
+  const tries = (attempt: number, unserved = attempt - 1) => ({ attempt, unserved })
+  expect([1, 2, 3, 4].map((attempt) => retryWaitMs(429, undefined, tries(attempt), policy, 0, () => 0))).toEqual([500, 1_000, 2_000, 2_000])
+  expect([1, 2, 3].map((attempt) => retryWaitMs(503, undefined, tries(attempt), policy, 0, () => 0.999))).toEqual([1_499, 2_998, 5_996])
+  expect(retryWaitMs(503, '2', tries(1), policy, 0, () => 0.999)).toBe(2_000)
+  expect(retryWaitMs(503, undefined, tries(4), policy, 0, () => 0.5)).toBeUndefined()
+})
+
+test('a 503 while the server serves others: its waits stay short, and past maxRetries tries no shorter than 1 s (Retry-After: 0 is no loop)', () => {
+  const policy = { maxRetries: 3, untilDeadline: true }
+  expect(retryWaitMs(503, undefined, { attempt: 9, unserved: 0 }, policy, 0, () => 0.5)).toBe(1_000)
+  expect(retryWaitMs(503, '0', { attempt: 3, unserved: 0 }, policy)).toBe(0)
+  expect(retryWaitMs(503, '0', { attempt: 4, unserved: 0 }, policy)).toBe(1_000)
+  expect(retryWaitMs(503, '0', { attempt: 4, unserved: 3 }, policy)).toBeUndefined()
+})
+
+test('POSTs are sent again after a 429 or 503 at most maxPostResends times in a run; past it, no verdict (not verified) and the client says why', async () => {
+  const server = await serve((_req, res) => res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' }).end('{}'))
+  const { results, outlasted } = await withClient({ baseUrl: server.baseUrl, maxPostResends: 2, deadlineAt: Date.now() + 60_000 }, async (c) => ({
+    results: [await c.send({ method: 'POST', path: '/categories', body: '{}' }), await c.send({ method: 'POST', path: '/categories', body: '{}' })],
+    outlasted: c.outlasted,
+  }))
+  // the first POST: two resends, then the budget is spent; the second: no resend at all
+  expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(4)
+  expect(results.map((r) => [r.exchange.attempt, r.exchange.response, r.exchange.error?.code])).toEqual([
+    [3, undefined, 'DEADLINE'],
+    [undefined, undefined, 'DEADLINE'],
+  ])
+  expect(results[1].exchange.error?.message).toBe(`answered 503 and was not sent again: the run's POSTs had been sent again 2 times (${POST_RESENDS_PER_WRITE} for each of --max-writes)`)
+  expect(outlasted).toMatch(/^the server's 503 answers \(a rate limit or a pause\) outlasted the run's resends of POSTs/)
 })

@@ -65,7 +65,7 @@ export function check(name: string, status: Status, extra: Partial<CheckResult> 
  */
 export function runResult(
   checksOf: (ruleId: string) => CheckResult[] = (id) => [check(`${id} check`, 'pass')],
-  extra: { ledger?: LedgerEntry[]; problems?: string[]; readOnly?: boolean; maxWrites?: number } = {},
+  extra: { ledger?: LedgerEntry[]; problems?: string[]; readOnly?: boolean; maxWrites?: number; keptBack?: string } = {},
 ): RunResult {
   const byRule = new Map(ruleCatalogue().map((rule) => [rule.id, checksOf(rule.id)]))
   const exchanges = new Map([...byRule.values()].flat().flatMap((c) => c.exchanges).map((e) => [e.id, e]))
@@ -101,6 +101,7 @@ export function runResult(
       durationMs: 1234,
       options: { readOnly: extra.readOnly ?? false, maxWrites: extra.readOnly ? 0 : (extra.maxWrites ?? 23), rules: [], timeoutMs: 10_000 },
       problems: extra.problems ?? [],
+      ...(extra.keptBack !== undefined ? { keptBack: extra.keptBack } : {}),
       journal: [...sent.filter((e) => !ledgerIds.has(e.id)), ...created],
     },
     [],

@@ -1,0 +1,24 @@
+/**
+ * Why the client does not send a request it was asked to: a header no HTTP request can carry
+ * (undici refuses it deep in its pool, where the requests queued behind it then wait for ever),
+ * an operation that stalled, or the run's deadline.
+ */
+import { unsendableHeader, type Exchange } from './exchange.ts'
+import type { RefusalReason } from './journal.ts'
+import type { StalledOperations } from './stalled-operations.ts'
+
+export function whyNotSent(
+  operation: string,
+  headers: Record<string, string>,
+  stalls: StalledOperations,
+  ended: boolean,
+): { reason: RefusalReason; error: NonNullable<Exchange['error']> } | undefined {
+  const unsendable = unsendableHeader(headers)
+  if (unsendable !== undefined) {
+    return { reason: 'unsendable', error: { code: 'UNSENDABLE', message: `the ${unsendable} header would hold a character no HTTP header can carry (RFC 9110 §5.5), so this request was not sent` } }
+  }
+  const stall = stalls.why(operation)
+  if (stall !== undefined) return { reason: 'stalled', error: { code: 'STALLED', message: stall } }
+  if (ended) return { reason: 'deadline', error: { code: 'DEADLINE', message: "the run's deadline (--deadline) had passed, so this request was not sent" } }
+  return undefined
+}
