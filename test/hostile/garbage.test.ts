@@ -42,7 +42,7 @@ const SCENARIOS: Scenario[] = [
     check: LIST_ARRAY,
     message: /^the 200 body is not valid JSON/,
   },
-  { name: '503 to everything', start: serverErrors, check: LIST_200, message: /^GET answered 503 \(a server fault, which the document gives no request it describes; a gateway's rate or connection limit answers 503 too: try --rate-limit or a lower --concurrency\), expected 200$/ },
+  { name: '503 to everything', start: serverErrors, check: LIST_200, message: /^GET answered 503 \(a server fault, which the document gives no request it describes; a gateway's limit answers 503 too: try --rate-limit, --concurrency\), expected 200$/ },
   {
     name: 'JSON cut off mid-record',
     start: truncatedJson,
