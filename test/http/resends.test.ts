@@ -8,7 +8,8 @@ import { journalTotals, readJournal } from '../../lib/http/journal.ts'
 import { POST_RESENDS_PER_WRITE, retryWaitMs } from '../../lib/http/retry-after.ts'
 import { journalDir, serve, withClient } from './client-harness.ts'
 
-describe('429 and 503: wait, send again, journal every attempt', () => {
+// each test has its own server, and most of their time is waiting: they run side by side
+describe.concurrent('429 and 503: wait, send again, journal every attempt', () => {
   test('a POST answered 429 is sent again after the wait; both attempts are journalled, the wait counted, one record ledgered', async () => {
     let answered = 0
     const server = await serve((_req, res) => {
@@ -123,7 +124,7 @@ describe('429 and 503: wait, send again, journal every attempt', () => {
   })
 })
 
-test('a 429 without Retry-After (RFC 6585 makes it optional) is sent again after about 1 s; a second one after about 2 s more (each between half and one and a half times)', async () => {
+test.concurrent('a 429 without Retry-After (RFC 6585 makes it optional) is sent again after about 1 s; a second one after about 2 s more (each between half and one and a half times)', async () => {
   let answered = 0
   const server = await serve((_req, res) => {
     if (answered++ < 2) return void res.writeHead(429, { 'content-type': 'application/json' }).end('{"message":"Too Many Requests"}')
@@ -155,7 +156,7 @@ test('a 503 while the server serves others: its waits stay short, and past maxRe
   expect(retryWaitMs(503, '0', { attempt: 4, unserved: 3 }, policy)).toBeUndefined()
 })
 
-test('POSTs are sent again after a 429 or 503 at most maxPostResends times in a run; past it, no verdict (not verified) and the client says why', async () => {
+test.concurrent('POSTs are sent again after a 429 or 503 at most maxPostResends times in a run; past it, no verdict (not verified) and the client says why', async () => {
   const server = await serve((_req, res) => res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' }).end('{}'))
   const { results, outlasted } = await withClient({ baseUrl: server.baseUrl, maxPostResends: 2, deadlineAt: Date.now() + 60_000 }, async (c) => ({
     results: [await c.send({ method: 'POST', path: '/categories', body: '{}' }), await c.send({ method: 'POST', path: '/categories', body: '{}' })],
