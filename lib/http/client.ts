@@ -178,9 +178,9 @@ export class HttpClient {
       const wait = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)
       const left = this.options.deadlineAt === undefined ? Infinity : this.options.deadlineAt - Date.now()
       if (wait === undefined) return result
-      if (wait >= left) return this.outlasting(result, `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
+      if (wait >= left) return this.outlasting(result, 'deadline', `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
       if (options.method === 'POST' && this.postResends++ >= (this.options.maxPostResends ?? Infinity)) {
-        return this.outlasting(result, `was not sent again: the run's POSTs had been sent again ${this.options.maxPostResends} times (${POST_RESENDS_PER_WRITE} for each of --max-writes)`)
+        return this.outlasting(result, 'post-resends', `was not sent again: the run's POSTs had been sent again ${this.options.maxPostResends} times (${POST_RESENDS_PER_WRITE} for each of --max-writes)`)
       }
       await sleep(wait)
       waitedMs = wait
@@ -315,14 +315,14 @@ export class HttpClient {
    * or a pause is no verdict on the server (§8 leaves limits free), so the request's checks are not
    * verified, and the run is incomplete (`outlasted`), not failed.
    */
-  private outlasting(result: HttpResult, what: string): HttpResult {
+  private outlasting(result: HttpResult, by: 'deadline' | 'post-resends', what: string): HttpResult {
     const status = result.exchange.response?.status
-    const message = `answered ${status} and ${what}`
-    const outlasted = what.includes('--deadline')
-      ? 'outlasted --deadline: checks whose requests were still answered STATUS are not verified; raise --deadline, or set --rate-limit under the server\'s limit'
-      : `outlasted the run's resends of POSTs (${POST_RESENDS_PER_WRITE} for each of --max-writes, so that a server that creates records while it answers STATUS gets no more): checks whose POSTs were still answered STATUS are not verified; set --rate-limit under the server's limit`
-    this.outlasted ??= `the server's ${status} answers (a rate limit or a pause) ${outlasted.replaceAll('STATUS', String(status))}`
-    return { exchange: { ...result.exchange, response: undefined, error: { code: 'DEADLINE', message } } }
+    const outlasted =
+      by === 'deadline'
+        ? `outlasted --deadline: checks whose requests were still answered ${status} are not verified; raise --deadline, or set --rate-limit under the server's limit`
+        : `outlasted the run's resends of POSTs (${POST_RESENDS_PER_WRITE} for each of --max-writes, so that a server that creates records while it answers ${status} gets no more): checks whose POSTs were still answered ${status} are not verified; set --rate-limit under the server's limit`
+    this.outlasted ??= `the server's ${status} answers (a rate limit or a pause) ${outlasted}`
+    return { exchange: { ...result.exchange, response: undefined, error: { code: 'DEADLINE', message: `answered ${status} and ${what}` } } }
   }
 
   /** Why the run is incomplete although it finished: the server's 429 or 503 outlasted its deadline or its resends. */
