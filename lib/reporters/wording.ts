@@ -60,7 +60,7 @@ export function partlyVerified(result: RunResult): { rule: RuleResult; skipped: 
 export function writeMode(result: RunResult): string {
   if (result.options.readOnly) return 'read-only (--read-only): no POST sent, nothing created'
   const { writes = 0, resentWrites = 0 } = result.summary
-  const resent = resentWrites > 0 ? `, and ${resentWrites} sent again after the server answered 429 or 503 (not processed)` : ''
+  const resent = resentWrites > 0 ? `, and ${resentWrites} sent again after the server answered 429 or 503 (statuses that say it was not processed)` : ''
   return `${plural(writes - resentWrites, 'POST')} sent, of at most ${result.options.maxWrites} (--max-writes ${result.options.maxWrites})${resent}`
 }
 
