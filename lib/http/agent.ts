@@ -11,7 +11,7 @@ import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici'
  * The client closes first: gunicorn's 2 s is the shortest common default (Node 5 s, uvicorn 5 s,
  * Apache 5 s, nginx 75 s, Go none), and the run's resends wait 1, 2 or 4 s, exactly as long.
  */
-export const IDLE_CONNECTION_MS = 1_000
+const IDLE_CONNECTION_MS = 1_000
 
 export function createAgent(options: { baseUrl: string; timeoutMs: number; concurrency: number; maxResponseBytes: number }): Dispatcher {
   // The request's abort signal is the one deadline once a request is written; undici's own phase

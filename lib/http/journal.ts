@@ -67,7 +67,7 @@ export interface JournalEntry extends Omit<JournalLine, 'phase'> {
   outcome: 'answered' | 'failed' | 'no-end-recorded' | 'refused'
   /**
    * POST only: whether this attempt may have created a record. A 2xx did; an attempt that got no
-   * complete answer may have; 429 and 503 were not processed (RFC 6585 §4, RFC 9110 §15.6.4);
+   * complete answer may have; 429 and 503 say they were not processed (RFC 6585 §4, RFC 9110 §15.6.4);
    * any other status created nothing on a server that tells the truth (a 4xx that was stored anyway
    * shows up in a later list, which the checks compare).
    */
@@ -128,7 +128,7 @@ export interface JournalTotals {
   requests: number
   /** POSTs that went out (every attempt). */
   writes: number
-  /** Of them, resends of a POST answered 429 or 503 (a request the server did not process). */
+  /** Of them, resends of a POST answered 429 or 503 (statuses that say it was not processed). */
   resentWrites: number
   /** POSTs that went out and got no complete answer: each may have created a record nobody saw. */
   unansweredWrites: number

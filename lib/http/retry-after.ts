@@ -23,8 +23,8 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
  * without a burst lets one through per interval, and 100 resends at the same instant got one
  * through a second (a run took 94 s at 10 a second).
  */
-export const UNTIMED_FIRST_WAIT_MS = 1_000
-export const UNTIMED_LONGEST_WAIT_MS = 4_000
+const UNTIMED_FIRST_WAIT_MS = 1_000
+const UNTIMED_LONGEST_WAIT_MS = 4_000
 /**
  * A limiter lets some requests through every second or few, but not always the one just sent: a
  * 503's try counts as unserved when the server served no request from this long before it was
@@ -32,7 +32,7 @@ export const UNTIMED_LONGEST_WAIT_MS = 4_000
  */
 export const SERVED_LOOKBACK_MS = 4_000
 /** Past the first resends, a 429 or 503 is sent again no sooner than this (a Retry-After: 0 answered again is no loop). */
-export const REPEATED_SHORTEST_WAIT_MS = 1_000
+const REPEATED_SHORTEST_WAIT_MS = 1_000
 /**
  * Resends of POSTs in one run, at most, for each POST it may send (--max-writes): a 429 or 503
  * says the request was not processed, but a server that creates the record and answers 503 anyway

@@ -54,7 +54,7 @@ export interface RunResult {
     requests: number
     /** POSTs that went out, every attempt (from the journal). */
     writes?: number
-    /** Of them, resends of a POST answered 429 or 503, which the server did not process. */
+    /** Of them, resends of a POST answered 429 or 503 (statuses that say it was not processed). */
     resentWrites?: number
     /** POSTs that went out and got no complete answer: each may have created a record (see the journal). */
     unansweredWrites?: number

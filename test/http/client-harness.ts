@@ -10,7 +10,7 @@ import { DEFAULTS } from '../../lib/config/config.ts'
 import { HttpClient, type ClientOptions } from '../../lib/http/client.ts'
 import { httpServer, type HostileServer } from '../hostile/hostile-servers.ts'
 
-export const KEY = 'client-test-key-0123456789abcdef'
+const KEY = 'client-test-key-0123456789abcdef'
 const servers: HostileServer[] = []
 const dirs: string[] = []
 afterAll(async () => {
