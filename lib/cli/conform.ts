@@ -7,6 +7,7 @@ import { appendFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { apiKeyInArgv, ConfigError, DEFAULTS, loadConfig, swallowedByNpm, USAGE, type Config } from '../config/config.ts'
 import { secretValues } from '../config/extra-headers.ts'
+import { fleetRequest } from '../fleet/fleet-request.ts'
 import { createRedactor } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
 import { preflight } from '../runner/preflight.ts'
@@ -50,6 +51,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   // npm sets INIT_CWD to where the user ran `npm run`; paths are theirs, not the package's
   const userCwd = env.INIT_CWD || process.cwd()
   if (argv[0] === 'compare') return (await import('./compare.ts')).compareMain(argv.slice(1), io, userCwd)
+  if (argv[0] === 'merge') return (await import('./merge.ts')).mergeMain(argv.slice(1), io, userCwd, env)
   // a bad argument next to --api-key must not bring the key into the error message
   // a key npm swallowed (`npm run conform --api-key=KEY`) is in its npm_config_api_key
   const swallowedKey = env.npm_config_api_key === 'true' ? undefined : env.npm_config_api_key
@@ -81,6 +83,13 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   // before anything else: a run npm has half-swallowed is not the run that was asked for
   const swallowed = swallowedByNpm(argv, env)
   if (swallowed) return cannotRun(swallowed)
+  // --base-url repeated, or --targets FILE: several deployments at once (lib/fleet/)
+  const fleet = fleetRequest(argv)
+  if (fleet) {
+    const { runFleet } = await import('../fleet/fleet-run.ts')
+    const knownSecrets = [env.CONFORM_API_KEY, apiKeyInArgv(argv), swallowedKey]
+    return runFleet(fleet, { io, env, userCwd, startedAt, loadSuite, interrupt, interruptExit: INTERRUPT_EXIT, knownSecrets, fallbackReportDir: reportDirFallback(argv, env) })
+  }
   try {
     config = loadConfig(argv, env, userCwd)
   } catch (error) {

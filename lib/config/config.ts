@@ -80,7 +80,9 @@ asked, or --deadline came first), 130/143 (stopped by SIGINT/SIGTERM, reports wr
 The key is trimmed of surrounding whitespace (a secret file's newline); one that still holds a
 character a bearer token cannot is refused before any request.
 Without --base-url it starts the embedded reference server and checks that.
+Several deployments at once: --base-url repeated, or --targets FILE; a fleet page joins their verdicts.
 petstore-conform compare A B compares two runs' reports (compare --help).
+petstore-conform merge DIR... --report-dir OUT joins report folders into a fleet page (merge --help).
 
 Options (environment variable in brackets; flags win over the environment, which wins over .env files):
 ${optionsHelp(CONFORM_OPTIONS)}`
@@ -250,7 +252,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   return config
 }
 
-function checkBaseUrl(config: Config, name: string): void {
+/** The base URL of `config` checked (a URL with a scheme, https unless loopback or allowed, no credentials, query or fragment, /v1 unless allowed, a key to send) and normalised; `name` is how messages call it. Throws ConfigError. */
+export function checkBaseUrl(config: Config, name: string): void {
   const raw = config.baseUrl as string
   const example = 'https://petstore.example/v1'
   let url: URL | undefined

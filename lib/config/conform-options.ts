@@ -2,7 +2,14 @@
 import type { OptionSpec } from './options.ts'
 
 export const CONFORM_OPTIONS = [
-  { flag: 'base-url', kind: 'string', value: 'URL', env: 'CONFORM_BASE_URL', defaultText: 'embedded server', help: 'base address, ending in /v1' },
+  { flag: 'base-url', kind: 'string', value: 'URL', env: 'CONFORM_BASE_URL', defaultText: 'embedded server', help: 'base address, ending in /v1; repeat it to check several deployments at once, sharing the one key (docs/ci.md)' },
+  {
+    flag: 'targets',
+    kind: 'string',
+    value: 'FILE',
+    defaultText: 'none',
+    help: 'check the deployments a YAML or JSON file lists at once, each with its label, baseUrl and apiKeyEnv (the variable holding its key); reports in DIR/LABEL/ and a fleet page (docs/ci.md)',
+  },
   { flag: 'api-key', kind: 'string', value: 'KEY', env: 'CONFORM_API_KEY', help: 'the API key (prefer the environment: a flag shows in ps); surrounding whitespace is trimmed' },
   { flag: 'env', kind: 'string', value: 'NAME', help: 'also read .env.NAME (.env is always read)' },
   { flag: 'report-dir', kind: 'string', value: 'DIR', env: 'CONFORM_REPORT_DIR', default: 'reports', help: 'where reports are written' },

@@ -23,7 +23,7 @@ let css: string | undefined
  * report.css, inlined into every report so that the page stays one file. Read when the first
  * report is written; it must sit beside this module (package files and any bundle copy it).
  */
-function styleSheet(): string {
+export function styleSheet(): string {
   css ??= readFileSync(new URL('./report.css', import.meta.url), 'utf8')
   // nothing in a style sheet of ours closes the element it is inlined into
   if (/<\/style/i.test(css)) throw new Error('report.css must not contain </style')

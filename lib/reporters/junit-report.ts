@@ -3,10 +3,10 @@
  * per check, failures with expected/actual and a curl line, skips with their reason. Advisory
  * notes are system-out, never failures.
  */
-import { serverWaits, type RunResult } from '../result/run-result.ts'
+import { serverWaits, type CheckResult, type RuleResult, type RunResult } from '../result/run-result.ts'
 
 /** Text content: markup escaped, characters XML 1.0 cannot carry at all dropped. */
-function xml(text: string): string {
+export function xml(text: string): string {
   return text
     .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
     .replace(/&/g, '&amp;')
@@ -17,11 +17,41 @@ function xml(text: string): string {
 }
 
 /** Attribute value: as text, and tab, CR and LF as references, which attribute normalisation would turn into spaces. */
-function attr(text: string): string {
+export function attr(text: string): string {
   return xml(text).replace(/\t/g, '&#9;').replace(/\n/g, '&#10;')
 }
 
-const seconds = (ms: number) => (ms / 1000).toFixed(3)
+export const seconds = (ms: number) => (ms / 1000).toFixed(3)
+
+/**
+ * One check as a <testcase> (its lines, each starting with `indent`): a failure with expected,
+ * actual, the exchanges and curl lines; a skip with its reason; a known failure as skipped.
+ * `classname`: the rule's id, or (a fleet's junit.xml, lib/fleet/) the deployment's label and the rule's.
+ */
+export function checkTestcase(rule: RuleResult, check: CheckResult, classname: string, indent: string): string[] {
+  const out: string[] = []
+  out.push(`${indent}<testcase classname="${attr(classname)}" name="${attr(check.name)}" time="${seconds(check.durationMs)}">`)
+  if (check.status === 'fail' && check.failure) {
+    const body = [
+      `rule: ${rule.id} (${rule.level}, §${rule.section})`,
+      `code: ${check.failure.code}`,
+      `expected: ${check.failure.expected}`,
+      `actual:   ${check.failure.actual}`,
+      ...check.exchanges.map((e) => `exchange: ${e.request.method} ${e.request.url} → ${e.response ? e.response.status : (e.error?.code ?? 'no response')}`),
+      ...check.reproduce.map((curl) => `reproduce: ${curl}`),
+    ].join('\n')
+    // type: the failure's stable code, which CI tools show and filter on (the rule is the classname)
+    out.push(`${indent}  <failure message="${attr(check.failure.message)}" type="${attr(check.failure.code)}">${xml(body)}</failure>`)
+  } else if (check.status === 'skip') {
+    out.push(`${indent}  <skipped message="${attr(check.skipReason ?? 'not run')}"/>`)
+  } else if (check.known !== undefined) {
+    // a known failure (--baseline) is what CI test tabs show as skipped, with its reason
+    out.push(`${indent}  <skipped message="${attr(`known failure: ${check.known}`)}"/>`)
+  }
+  if (check.notes.length > 0) out.push(`${indent}  <system-out>${xml(check.notes.map((n) => `advisory: ${n}`).join('\n'))}</system-out>`)
+  out.push(`${indent}</testcase>`)
+  return out
+}
 
 export function junitReport(result: RunResult): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>']
@@ -45,28 +75,7 @@ export function junitReport(result: RunResult): string {
     if (result.options.seed !== undefined) out.push(`      <property name="seed" value="${result.options.seed}"/>`)
     out.push(`      <property name="server_waits" value="${attr(serverWaits(result))}"/>`)
     out.push('    </properties>')
-    for (const check of rule.checks) {
-      out.push(`    <testcase classname="${attr(rule.id)}" name="${attr(check.name)}" time="${seconds(check.durationMs)}">`)
-      if (check.status === 'fail' && check.failure) {
-        const body = [
-          `rule: ${rule.id} (${rule.level}, §${rule.section})`,
-          `code: ${check.failure.code}`,
-          `expected: ${check.failure.expected}`,
-          `actual:   ${check.failure.actual}`,
-          ...check.exchanges.map((e) => `exchange: ${e.request.method} ${e.request.url} → ${e.response ? e.response.status : (e.error?.code ?? 'no response')}`),
-          ...check.reproduce.map((curl) => `reproduce: ${curl}`),
-        ].join('\n')
-        // type: the failure's stable code, which CI tools show and filter on (the rule is the classname)
-        out.push(`      <failure message="${attr(check.failure.message)}" type="${attr(check.failure.code)}">${xml(body)}</failure>`)
-      } else if (check.status === 'skip') {
-        out.push(`      <skipped message="${attr(check.skipReason ?? 'not run')}"/>`)
-      } else if (check.known !== undefined) {
-        // a known failure (--baseline) is what CI test tabs show as skipped, with its reason
-        out.push(`      <skipped message="${attr(`known failure: ${check.known}`)}"/>`)
-      }
-      if (check.notes.length > 0) out.push(`      <system-out>${xml(check.notes.map((n) => `advisory: ${n}`).join('\n'))}</system-out>`)
-      out.push('    </testcase>')
-    }
+    for (const check of rule.checks) out.push(...checkTestcase(rule, check, rule.id, '    '))
     out.push('  </testsuite>')
   }
   if (result.problems.length > 0) {

@@ -1,0 +1,93 @@
+/**
+ * `petstore-conform merge DIR... --report-dir OUT`: the report folders of runs made apart (one CI
+ * job per deployment, a matrix) joined into one fleet page and one exit code, exactly as a fleet
+ * run of those deployments writes them (lib/fleet/): fleet.json, fleet.md, fleet.html and
+ * junit.xml in OUT. A folder's name is its deployment's label; a fleet's folder (fleet.json)
+ * brings its deployments. Exit 1 when any deployment failed, 2 when none failed but one could not
+ * be judged or an input cannot be read, 0 otherwise.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
+import { createRedactor } from '../http/redact.ts'
+import { toolVersion } from '../project-root.ts'
+import { FLEET_FILES } from '../fleet/fleet-files.ts'
+import { deploymentOf, fleetOf, readRunFolder, type FleetDeployment, type FleetResult, type RunFile } from '../fleet/fleet-result.ts'
+import { writeFleetReports } from '../fleet/fleet-reports.ts'
+import { labelProblem } from '../fleet/targets.ts'
+import { visibleLine } from '../reporters/visible-text.ts'
+
+export const MERGE_USAGE = `Usage: petstore-conform merge DIR... --report-dir OUT      (npm run conform -- merge DIR... --report-dir OUT)
+
+Joins the report folders of runs made apart (one CI job per deployment) into one fleet page:
+fleet.json, fleet.md, fleet.html (a deployment × rule matrix linking each report.html) and
+junit.xml (one testsuite per deployment) in OUT. Each DIR holds a run's results.json, and its
+folder name is the deployment's label; a DIR holding a fleet.json brings each of its deployments.
+Exit 1 when any deployment failed, 2 when none failed but one could not be judged, or an input
+cannot be read; 0 otherwise. Under GitHub Actions the fleet's summary goes to the job summary.
+With OUT the folder the DIRs are in, the page's links work wherever the folder is copied, and
+the files a merge writes there are skipped when given: merge OUT/* --report-dir OUT runs again.`
+
+interface Input {
+  label: string
+  dir: string
+  /** The base URL as a fleet run was given it; else the run's own. */
+  baseUrl?: string
+}
+
+/** The deployments a DIR brings: itself (results.json), or each of a fleet's (fleet.json). */
+function inputsOf(dir: string): Input[] {
+  if (!existsSync(join(dir, 'results.json')) && existsSync(join(dir, 'fleet.json'))) {
+    const fleet = JSON.parse(readFileSync(join(dir, 'fleet.json'), 'utf8')) as Partial<FleetResult>
+    if (!Array.isArray(fleet.deployments)) throw new Error(`${join(dir, 'fleet.json')} is not a fleet's`)
+    return fleet.deployments.map((d: FleetDeployment) => ({ label: String(d.label), dir: join(dir, String(d.label)), baseUrl: String(d.baseUrl) }))
+  }
+  return [{ label: basename(dir), dir }]
+}
+
+/** Runs `merge`; returns the exit code. Never throws. */
+export function mergeMain(argv: string[], io: { out(text: string): void; err(text: string): void }, cwd: string, env: NodeJS.ProcessEnv): number {
+  const dirs: string[] = []
+  let out: string | undefined
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string
+    if (arg === '--help' || arg === '-h') return io.out(MERGE_USAGE + '\n'), 0
+    if (arg === '--report-dir') out = argv[++i]
+    else if (arg.startsWith('--report-dir=')) out = arg.slice('--report-dir='.length)
+    else if (arg.startsWith('-')) return io.err(`conform merge: unknown option ${JSON.stringify(visibleLine(arg).slice(0, 40))}; see merge --help\n`), 2
+    else dirs.push(arg)
+  }
+  if (dirs.length === 0 || !out) return io.err('conform merge: give the report folders to join and --report-dir OUT, where the fleet page goes\n'), 2
+  const outDir = resolve(cwd, out)
+  const redact = createRedactor(env.CONFORM_API_KEY)
+  const runs: RunFile[] = []
+  const deployments: FleetDeployment[] = []
+  const seen = new Map<string, string>()
+  try {
+    for (const given of dirs) {
+      const dir = resolve(cwd, given)
+      // `merge OUT/* --report-dir OUT` again: the files the last merge wrote are not report folders
+      if (dirname(dir) === outDir && (FLEET_FILES as readonly string[]).includes(basename(dir)) && statSync(dir, { throwIfNoEntry: false })?.isFile()) continue
+      if (dir === outDir) throw new Error(`${given} is the --report-dir too: the fleet's junit.xml would replace its own; give OUT as the folder the report folders are in`)
+      for (const input of inputsOf(dir)) {
+        const problem = labelProblem(input.label)
+        if (problem) throw new Error(`${input.dir}: its folder name is its deployment's label, and that ${problem}`)
+        const earlier = seen.get(input.label.toLowerCase())
+        if (earlier !== undefined) throw new Error(`${input.dir} and ${earlier} have the same name, "${input.label}": each deployment's folder needs its own`)
+        seen.set(input.label.toLowerCase(), input.dir)
+        const run = readRunFolder(input.dir)
+        const report = relative(outDir, join(input.dir, 'report.html')).split(sep).join('/')
+        runs.push(run)
+        deployments.push(deploymentOf(input.label, input.baseUrl ?? run.baseUrl ?? '(not recorded)', report, run))
+      }
+    }
+  } catch (error) {
+    return io.err(`conform merge: ${redact(visibleLine((error as Error).message))}\n`), 2
+  }
+  const fleet = fleetOf(deployments, runs, { name: 'petstore-categories-conformance', version: toolVersion() })
+  try {
+    io.out(writeFleetReports(outDir, cwd, fleet, runs, redact, env).stdout)
+  } catch (error) {
+    return io.err(`conform merge: cannot write the fleet's reports to ${out}: ${redact((error as Error).message)}\n`), 2
+  }
+  return fleet.exitCode
+}

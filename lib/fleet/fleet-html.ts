@@ -1,0 +1,65 @@
+/**
+ * fleet.html: the fleet's verdict, a line per deployment with a link to its report.html, and the
+ * deployment × rule matrix. One file with report.html's style sheet inlined, and a
+ * Content-Security-Policy that forbids loading or running anything; every text but the fixed
+ * words is escaped (lib/reporters/html-text.ts), invisible characters shown as markers.
+ */
+import { badge, escapeHtml } from '../reporters/html-text.ts'
+import { styleSheet } from '../reporters/html-report.ts'
+import type { FleetDeployment, FleetResult } from './fleet-result.ts'
+import { fleetHeadline, linkTarget, VERDICT_WORD } from './fleet-wording.ts'
+
+const VERDICT_CLASS: Record<FleetDeployment['verdict'], string> = { pass: 'pass', fail: 'fail', incomplete: 'skip', error: 'skip' }
+
+function deploymentRow(d: FleetDeployment): string {
+  const why = d.failedRules.length > 0 ? d.failedRules.map((id) => `<code>${escapeHtml(id)}</code>`).join(', ') : escapeHtml(d.reason ?? '')
+  return `<tr class="${VERDICT_CLASS[d.verdict]}"><td><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></td><td><code>${escapeHtml(d.baseUrl)}</code></td><td><span class="badge ${VERDICT_CLASS[d.verdict]}">${VERDICT_WORD[d.verdict]}</span> <span class="muted">exit ${d.exitCode}</span></td><td>${why}</td></tr>`
+}
+
+function matrix(fleet: FleetResult): string {
+  if (fleet.rules.length === 0) return ''
+  const head = fleet.deployments.map((d) => `<th><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></th>`).join('')
+  const rows = fleet.rules.map((rule) => {
+    const cells = fleet.deployments.map((d) => {
+      const status = d.rules[rule.id]
+      return `<td>${status === undefined ? '<span class="muted">—</span>' : badge(status)}</td>`
+    })
+    return `<tr><th scope="row"><code>${escapeHtml(rule.id)}</code> <span class="muted">${escapeHtml(rule.level)}</span><br><span class="muted">${escapeHtml(rule.title)}</span></th>${cells.join('')}</tr>`
+  })
+  return `<h2 id="matrix">Rules by deployment</h2>
+<table><thead><tr><th>rule</th>${head}</tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody></table>
+<p class="hint">— : no verdict on that rule (the run could not be made). Each deployment's name links to its report.</p>`
+}
+
+export function fleetHtml(fleet: FleetResult): string {
+  const verdictClass = fleet.exitCode === 0 ? 'pass' : 'fail'
+  const title = `Conformance of ${fleet.deployments.length} deployment${fleet.deployments.length === 1 ? '' : 's'}`
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}: ${escapeHtml(VERDICT_WORD[fleet.verdict === 'error' ? 'error' : fleet.verdict])}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
+<style>
+${styleSheet()}
+</style></head>
+<body>
+<header class="verdict ${verdictClass}"><h1>Pet Store categories conformance: ${escapeHtml(title)}</h1>
+<p>${escapeHtml(fleetHeadline(fleet))}</p></header>
+<main>
+<h2 id="deployments">Deployments</h2>
+${
+  fleet.deployments.length === 0
+    ? '<p>No deployment was judged.</p>'
+    : `<table><thead><tr><th>deployment</th><th>base URL</th><th>verdict</th><th>failed rules, or why not judged</th></tr></thead>
+<tbody>
+${fleet.deployments.map(deploymentRow).join('\n')}
+</tbody></table>`
+}
+${matrix(fleet)}
+<footer><p class="muted">Written ${escapeHtml(fleet.generatedAt)} by ${escapeHtml(fleet.tool.name)} ${escapeHtml(fleet.tool.version)}. fleet.json holds the same verdicts; junit.xml one testsuite per deployment.</p></footer>
+</main>
+</body></html>
+`
+}

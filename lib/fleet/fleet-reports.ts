@@ -1,0 +1,108 @@
+/**
+ * The fleet's reports, at the top of its report folder: fleet.json (the verdict of each deployment),
+ * fleet.md and fleet.html (a deployment × rule matrix with a link to each deployment's report.html),
+ * junit.xml (one testsuite per deployment), and what the terminal and GitHub Actions show: one line
+ * per deployment and the fleet's verdict; annotations and the job summary under GITHUB_ACTIONS.
+ * Labels are folder names (lib/fleet/targets.ts); every other text (base URLs as given, reasons
+ * quoting a server) is escaped for its format, and everything written is redacted.
+ */
+import { randomBytes } from 'node:crypto'
+import { appendFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { escapeData, workflowCommand, ANNOTATIONS_PER_KIND } from '../reporters/github-actions.ts'
+import { escapeMarkdown } from '../reporters/markdown-summary.ts'
+import { visibleLine } from '../reporters/visible-text.ts'
+import { clearReports, makeFolder, shownPath } from '../runner/report-files.ts'
+import { FLEET_FILES, type FleetFile } from './fleet-files.ts'
+import { fleetHtml } from './fleet-html.ts'
+import { fleetJunit } from './fleet-junit.ts'
+import type { FleetResult, RunFile } from './fleet-result.ts'
+import { CELL_WORD, deploymentDetail as detail, fleetHeadline, linkTarget, plural, VERDICT_WORD } from './fleet-wording.ts'
+
+/** The terminal's lines: one per deployment, then the fleet's verdict and where its page is. */
+export function fleetTerminal(fleet: FleetResult, pagePath: string): string {
+  const width = Math.max(0, ...fleet.deployments.map((d) => d.label.length))
+  const lines = fleet.deployments.map((d) => `${VERDICT_WORD[d.verdict].padEnd(10)}  ${d.label.padEnd(width)}  ${visibleLine(d.baseUrl)}  ${visibleLine(detail(d))}`)
+  lines.push(`Fleet: ${visibleLine(fleetHeadline(fleet))}`, `Fleet page: ${pagePath} (each deployment's reports in its folder)`)
+  return lines.join('\n') + '\n'
+}
+
+/** fleet.md: the verdict, a line per deployment with a link to its report, and the rule matrix. */
+export function fleetMarkdown(fleet: FleetResult): string {
+  const icon = fleet.exitCode === 0 ? '✅' : fleet.exitCode === 1 ? '❌' : '⚠️'
+  const out = [`## ${icon} Pet Store categories conformance: ${plural(fleet.deployments.length, 'deployment')}`, '', escapeMarkdown(fleetHeadline(fleet), 2000), '']
+  if (fleet.deployments.length > 0) {
+    out.push('| deployment | base URL | verdict | failed rules or why not judged | report |', '|---|---|---|---|---|')
+    for (const d of fleet.deployments) {
+      out.push(`| ${escapeMarkdown(d.label)} | ${escapeMarkdown(d.baseUrl)} | ${VERDICT_WORD[d.verdict]} | ${escapeMarkdown(detail(d) || '—')} | [report.html](${linkTarget(d.report)}) |`)
+    }
+  }
+  if (fleet.rules.length > 0) {
+    out.push('', '### Rules by deployment', '', `| rule | ${fleet.deployments.map((d) => escapeMarkdown(d.label)).join(' | ')} |`, `|---|${fleet.deployments.map(() => '---|').join('')}`)
+    for (const rule of fleet.rules) {
+      const cells = fleet.deployments.map((d) => {
+        const status = d.rules[rule.id]
+        return status === undefined ? '—' : status === 'fail' ? `**${CELL_WORD.fail}**` : CELL_WORD[status]
+      })
+      out.push(`| ${escapeMarkdown(rule.id)} (${rule.level}) | ${cells.join(' | ')} |`)
+    }
+    out.push('', '— : no verdict on that rule (the run could not be made).')
+  }
+  return out.join('\n') + '\n'
+}
+
+/** The annotations of a fleet under GitHub Actions: one error per deployment that failed or could not be judged. */
+function fleetAnnotations(fleet: FleetResult): string[] {
+  if (fleet.error !== undefined) return [workflowCommand('error', 'conformance fleet could not be run', visibleLine(fleet.error))]
+  const items = fleet.deployments
+    .filter((d) => d.exitCode !== 0)
+    .map((d) => ({ title: `${d.label}: ${d.exitCode === 1 ? 'conformance failed' : 'could not be judged'}`, message: visibleLine(`${d.baseUrl}: ${detail(d)}`) }))
+  const shown = items.length > ANNOTATIONS_PER_KIND ? items.slice(0, ANNOTATIONS_PER_KIND - 1) : items
+  const out = shown.map((i) => workflowCommand('error', i.title, i.message))
+  if (items.length > shown.length) out.push(workflowCommand('error', `${items.length - shown.length} more deployments`, 'not shown here: see the job summary and fleet.html'))
+  return out
+}
+
+export interface FleetOutput {
+  /** What to print: the terminal lines (under GitHub Actions: annotations, then the lines shielded from command processing). */
+  stdout: string
+  /** The fleet's files as the user reads their paths. */
+  files: string[]
+}
+
+/**
+ * Writes fleet.json, fleet.md, fleet.html and junit.xml to `reportDir` (removing what an earlier
+ * single run or fleet left at its top, so that nothing there can be read as this fleet's), and
+ * returns what to print. Under GitHub Actions fleet.md goes to the job summary too.
+ */
+export function writeFleetReports(reportDir: string, userCwd: string, fleet: FleetResult, runs: readonly RunFile[], redact: (text: string) => string, env: NodeJS.ProcessEnv): FleetOutput {
+  makeFolder(reportDir)
+  clearReports(reportDir)
+  for (const file of FLEET_FILES) rmSync(join(reportDir, file), { force: true })
+  const markdown = fleetMarkdown(fleet)
+  const writers: Record<FleetFile, () => string> = {
+    'fleet.json': () => JSON.stringify(fleet, null, 2) + '\n',
+    'fleet.md': () => markdown,
+    'fleet.html': () => fleetHtml(fleet),
+    'junit.xml': () => fleetJunit(fleet, runs),
+  }
+  const files = FLEET_FILES.map((file) => {
+    const path = join(reportDir, file)
+    writeFileSync(path, redact(writers[file]()))
+    return shownPath(path, userCwd)
+  })
+  const terminal = redact(fleetTerminal(fleet, shownPath(join(reportDir, 'fleet.html'), userCwd)))
+  if (env.GITHUB_ACTIONS !== 'true') return { stdout: terminal, files }
+  const lines = fleetAnnotations(fleet).map(redact)
+  if (env.GITHUB_STEP_SUMMARY) {
+    try {
+      appendFileSync(env.GITHUB_STEP_SUMMARY, redact(markdown) + '\n')
+    } catch (error) {
+      lines.push(`::warning title=Job summary::${escapeData(redact(`could not append the job summary to $GITHUB_STEP_SUMMARY: ${(error as Error).message}`))}`)
+    }
+  }
+  // the lines quote base URLs and servers' words: nothing in them may act as a workflow command
+  const token = `conform-${randomBytes(12).toString('hex')}`
+  lines.push(`::stop-commands::${token}`, terminal.replace(/\n$/, ''), `::${token}::`)
+  return { stdout: lines.join('\n') + '\n', files }
+}

@@ -1,0 +1,103 @@
+/**
+ * The verdict of a fleet, from the results.json of each deployment's report folder: the model that
+ * fleet.json, fleet.md, fleet.html, the fleet's junit.xml and its terminal lines are written from.
+ * A fleet run (lib/fleet/fleet-run.ts) and `merge` (lib/cli/merge.ts) both build it from the
+ * folders on disk, with the same function, so that merging the folders of a fleet run gives its
+ * verdict again.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
+import type { RunResult, Status } from '../result/run-result.ts'
+
+/** What one deployment's run said, as fleet.json holds it. */
+export interface FleetDeployment {
+  label: string
+  /** The base URL as given (the flag or the targets file); read from results.json by `merge`. */
+  baseUrl: string
+  /** pass, fail, incomplete (cut short: no verdict), error (the run could not be made). */
+  verdict: RunResult['verdict'] | 'error'
+  exitCode: 0 | 1 | 2
+  /** The rules that failed. */
+  failedRules: string[]
+  /** Why the deployment has no verdict (exit 2), or failed outside any rule: the run's first problem. */
+  reason?: string
+  /** Each rule's status, for the deployment × rule matrix; empty when the run could not be made. */
+  rules: Record<string, Status>
+  /** Its report.html, relative to the fleet's folder. */
+  report: string
+  runId?: string
+  durationMs?: number
+}
+
+export interface FleetResult {
+  tool: { name: string; version: string }
+  generatedAt: string
+  /** 1 when any deployment failed; else 2 when one could not be judged; else 0. */
+  exitCode: 0 | 1 | 2
+  verdict: 'pass' | 'fail' | 'incomplete' | 'error'
+  summary: { deployments: number; passed: number; failed: number; notJudged: number }
+  deployments: FleetDeployment[]
+  /** The rules of the matrix, in catalogue order, as the runs listed them. */
+  rules: { id: string; title: string; level: string }[]
+  /** Why the fleet could not be run at all (no deployment was judged). */
+  error?: string
+}
+
+/** A run's results.json: a run that was made, or one that could not be (exit 2). */
+export type RunFile = RunResult | CannotRunResult
+
+/** The results.json of a report folder; throws an Error whose message names the file and what is wrong. */
+export function readRunFolder(dir: string): RunFile {
+  const path = join(dir, 'results.json')
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file (is it a report folder?)' : (error as Error).message.split('\n')[0]}`)
+  }
+  const run = data as { rules?: unknown; runId?: unknown; exitCode?: unknown; verdict?: unknown; error?: unknown } | null
+  const made = Array.isArray(run?.rules) && typeof run.runId === 'string' && [0, 1, 2].includes(run.exitCode as number)
+  const notMade = run?.verdict === 'error' && run.exitCode === 2 && typeof run.error === 'string'
+  if (!made && !notMade) throw new Error(`${path} is not the results.json of a run`)
+  return run as RunFile
+}
+
+/** A deployment's line of the fleet from its run. */
+export function deploymentOf(label: string, baseUrl: string, report: string, run: RunFile): FleetDeployment {
+  if (run.verdict === 'error') return { label, baseUrl, verdict: 'error', exitCode: 2, failedRules: [], reason: run.error, rules: {}, report }
+  const failedRules = run.rules.filter((r) => r.status === 'fail').map((r) => r.id)
+  const explain = run.verdict === 'incomplete' || (run.verdict === 'fail' && failedRules.length === 0)
+  return {
+    label,
+    baseUrl,
+    verdict: run.verdict,
+    exitCode: run.exitCode,
+    failedRules,
+    ...(explain && run.problems[0] !== undefined ? { reason: run.problems[0] } : {}),
+    rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),
+    report,
+    runId: run.runId,
+    durationMs: run.durationMs,
+  }
+}
+
+/** The fleet's verdict from its deployments' (in the order given). */
+export function fleetOf(deployments: FleetDeployment[], runs: readonly RunFile[], tool: FleetResult['tool'], error?: string): FleetResult {
+  const failed = deployments.filter((d) => d.exitCode === 1).length
+  const notJudged = deployments.filter((d) => d.exitCode === 2).length
+  const exitCode = failed > 0 ? 1 : notJudged > 0 || deployments.length === 0 ? 2 : 0
+  const rules = new Map<string, FleetResult['rules'][number]>()
+  for (const run of runs) if (run.verdict !== 'error') for (const r of run.rules) if (!rules.has(r.id)) rules.set(r.id, { id: r.id, title: r.title, level: r.level })
+  return {
+    tool,
+    generatedAt: new Date().toISOString(),
+    exitCode,
+    verdict: error !== undefined ? 'error' : exitCode === 0 ? 'pass' : exitCode === 1 ? 'fail' : 'incomplete',
+    summary: { deployments: deployments.length, passed: deployments.length - failed - notJudged, failed, notJudged },
+    deployments,
+    rules: [...rules.values()],
+    ...(error !== undefined ? { error } : {}),
+  }
+}

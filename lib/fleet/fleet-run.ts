@@ -1,0 +1,143 @@
+/**
+ * A fleet run: several deployments judged at once in one process, each by the single run's runner
+ * (lib/runner/conform-run.ts) with a configuration of its own (its key, write budget, journal,
+ * pacing and reports under `<report-dir>/<label>/`), then the fleet's reports from their folders.
+ * Exit 1 when any deployment failed; 2 when none failed but one could not be judged (or the fleet
+ * could not be run: one line naming the entry at fault, before any request); 0 otherwise.
+ */
+import { resolve } from 'node:path'
+import { ConfigError } from '../config/config.ts'
+import { secretValues } from '../config/extra-headers.ts'
+import { createRedactor } from '../http/redact.ts'
+import { toolVersion } from '../project-root.ts'
+import type { SuiteManifest } from '../runner/conform-run.ts'
+import { writeCannotRunReports } from '../runner/cannot-run-reports.ts'
+import { preflight } from '../runner/preflight.ts'
+import { reportDirProblem } from '../runner/report-files.ts'
+import { describeWritePlan } from '../suite-kit/write-plan.ts'
+import type { FleetRequest } from './fleet-request.ts'
+import { deploymentOf, fleetOf, readRunFolder, type RunFile } from './fleet-result.ts'
+import { writeFleetReports } from './fleet-reports.ts'
+import { fleetConfigs, type FleetDeploymentConfig } from './targets.ts'
+
+export interface FleetContext {
+  io: { out(text: string): void; err(text: string): void }
+  /** The command's environment: keys are read from it (never from the process's own when a caller gives one). */
+  env: NodeJS.ProcessEnv
+  /** Where the user ran the command: paths are relative to it. */
+  userCwd: string
+  /** The command's start: every deployment's --deadline counts from it. */
+  startedAt: Date
+  loadSuite: () => Promise<SuiteManifest>
+  interrupt?: AbortSignal
+  /** The exit code of an interrupted run, by signal. */
+  interruptExit: Readonly<Record<string, number>>
+  /** Keys known before the fleet reads its own (CONFORM_API_KEY, --api-key, npm's): redacted too. */
+  knownSecrets: readonly (string | undefined)[]
+  /** The report folder when the options cannot be read. */
+  fallbackReportDir: string
+}
+
+const TOOL = () => ({ name: 'petstore-categories-conformance', version: toolVersion() })
+
+/** Runs the fleet; returns the exit code. Never throws. */
+export async function runFleet(request: FleetRequest, ctx: FleetContext): Promise<number> {
+  const { io, env, userCwd, interrupt } = ctx
+  const secrets: string[] = []
+  let headers: string[] = []
+  const redact = (text: string) => createRedactor(...ctx.knownSecrets, ...secrets, ...headers)(text)
+  let reportDir = resolve(userCwd, ctx.fallbackReportDir)
+
+  /** Exit 2 before any request: one line on stderr; fleet reports that say so replace an earlier fleet's. */
+  const notRun = (message: string): 2 => {
+    const line = redact(message)
+    io.err(`conform: ${line}\n`)
+    try {
+      const { stdout } = writeFleetReports(reportDir, userCwd, fleetOf([], [], TOOL(), line), [], redact, env)
+      // the terminal already has its line; under GitHub Actions the annotation and job summary say it too
+      if (env.GITHUB_ACTIONS === 'true') io.out(stdout)
+    } catch (error) {
+      io.err(`conform: the fleet's reports could not be written either: ${redact((error as Error).message)}\n`)
+    }
+    return 2
+  }
+
+  let deployments: FleetDeploymentConfig[]
+  let shared
+  try {
+    ;({ shared, deployments } = fleetConfigs(request, env, userCwd, secrets))
+  } catch (error) {
+    return notRun(error instanceof ConfigError ? error.message : `the fleet could not be run: ${(error as Error).message}`)
+  }
+  headers = secretValues(shared.headers)
+  reportDir = resolve(userCwd, shared.reportDir)
+  const unwritable = reportDirProblem(reportDir)
+  if (unwritable) {
+    io.err(`conform: ${redact(unwritable)}\n`)
+    return 2
+  }
+  for (const d of deployments) if (d.config.keyNote) io.err(`conform: note: ${d.label}: ${d.config.keyNote}\n`)
+
+  let runner: typeof import('../runner/conform-run.ts')
+  let suite: SuiteManifest
+  try {
+    ;[runner, suite] = await Promise.all([import('../runner/conform-run.ts'), ctx.loadSuite()])
+  } catch (error) {
+    return notRun(`the run could not be made: ${(error as Error).message}`)
+  }
+  io.out(`Checking ${deployments.length} deployments at once: ${deployments.map((d) => d.label).join(', ')}.\n`)
+  io.out(`Each of them: ${describeWritePlan(runner.planWrites(shared, suite), shared)}\n`)
+
+  // each run's GitHub Actions output (annotations, job summary) is the fleet's to write, once
+  const runEnv: NodeJS.ProcessEnv = { ...env, GITHUB_ACTIONS: undefined }
+  const deadlineAt = ctx.startedAt.getTime() + shared.deadlineMs
+  const tool = TOOL()
+  const cannotRun = (d: FleetDeploymentConfig, reason: string) =>
+    writeCannotRunReports(d.config.reportDir, userCwd, { tool, reason: redact(reason), startedAt: ctx.startedAt, baseUrl: redact(d.config.baseUrl as string) })
+
+  /** One deployment, start to reports; its exit code lands in its results.json, which the fleet reads. */
+  const judge = async (d: FleetDeploymentConfig): Promise<void> => {
+    const config = { ...d.config, deadlineAt }
+    const baseUrl = config.baseUrl as string
+    try {
+      const unreachable = await preflight(baseUrl, Math.max(1, Math.min(config.timeoutMs, 10_000, deadlineAt - Date.now())), env)
+      if (unreachable) return void cannotRun(d, unreachable.message)
+      if (interrupt?.aborted) return void cannotRun(d, `interrupted by ${interrupt.reason} before the run started`)
+      await runner.runConformance(config, { baseUrl, apiKey: config.apiKey as string, embeddedServer: false }, suite, runEnv, interrupt)
+    } catch (error) {
+      cannotRun(d, `the run could not be made: ${(error as Error).message ?? String(error)}`)
+    }
+  }
+
+  // Each run adds a listener for stray rejections to the process while it lasts; ten at once are
+  // expected here, not the leak Node's warning past ten listeners is about.
+  const raised = deployments.length
+  process.setMaxListeners(process.getMaxListeners() + raised)
+  try {
+    await Promise.all(deployments.map(judge))
+  } finally {
+    process.setMaxListeners(Math.max(10, process.getMaxListeners() - raised))
+  }
+
+  const runs: RunFile[] = []
+  const lines = deployments.map((d) => {
+    let run: RunFile
+    try {
+      run = readRunFolder(resolve(userCwd, d.config.reportDir))
+    } catch (error) {
+      // a folder the run could not write: the deployment is not judged, and the fleet says why
+      const reason = redact(`its reports could not be read: ${(error as Error).message}`)
+      run = { tool, startedAt: ctx.startedAt.toISOString(), baseUrl: null, verdict: 'error', exitCode: 2, error: reason, summary: { requests: 0, writes: 0, recordsCreated: 0 }, rules: [], ledger: [], journal: [] }
+    }
+    runs.push(run)
+    return deploymentOf(d.label, d.givenBaseUrl, `${d.label}/report.html`, run)
+  })
+  const fleet = fleetOf(lines, runs, tool)
+  try {
+    io.out(writeFleetReports(reportDir, userCwd, fleet, runs, redact, env).stdout)
+  } catch (error) {
+    io.err(`conform: the fleet's reports could not be written: ${redact((error as Error).message)}\n`)
+    return 2
+  }
+  return interrupt?.aborted ? (ctx.interruptExit[interrupt.reason] ?? 2) : fleet.exitCode
+}

@@ -1,0 +1,157 @@
+/**
+ * The deployments of a fleet run, and the configuration of each: `--base-url` given more than once
+ * (the deployments of one account: they share the one key of CONFORM_API_KEY or --api-key), or
+ * `--targets FILE`, YAML or JSON:
+ *
+ *   deployments:
+ *     - label: eu-production                      # optional: host, port and path by default
+ *       baseUrl: https://eu.petstore.example/v1
+ *       apiKeyEnv: PETSTORE_EU_KEY                # the environment variable holding its key
+ *
+ * A key is read only from the variable its entry names, and goes only into that deployment's
+ * configuration. Everything wrong with an entry (its variable unset, a label used twice, a base
+ * URL that is not one, or one the single-run rules refuse) is one ConfigError that names the entry,
+ * raised before any request.
+ */
+import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parse as parseYaml } from 'yaml'
+import { checkApiKey } from '../config/api-key.ts'
+import { checkBaseUrl, ConfigError, loadConfig, type Config } from '../config/config.ts'
+import { REPORT_FILES } from '../runner/report-files.ts'
+import { visibleLine } from '../reporters/visible-text.ts'
+import { FLEET_FILES } from './fleet-files.ts'
+import type { FleetRequest } from './fleet-request.ts'
+
+/** One deployment as the user declared it. */
+export interface FleetTarget {
+  /** How a message names the entry: `--base-url #2`, `targets.yaml deployment 3 (eu)`. */
+  entry: string
+  /** The base URL as given. */
+  baseUrl: string
+  label?: string
+  /** The environment variable holding its key; undefined: the shared key (--base-url repeated). */
+  apiKeyEnv?: string
+}
+
+/** A deployment ready to run: its label, its base URL as given, and its own configuration (key, report folder). */
+export interface FleetDeploymentConfig {
+  label: string
+  givenBaseUrl: string
+  config: Config
+}
+
+/** Every field an entry of a targets file may have. */
+const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv'] as const
+
+/** A label is a folder name on every system: letters, digits, `.`, `_` and `-`, not starting with `.` or `-`. */
+const LABEL = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
+
+/** The folder name a base URL gets without a label: host, port and path, made safe (`127.0.0.1-8080-v1`). */
+export function defaultLabel(baseUrl: string): string {
+  const url = new URL(baseUrl)
+  const parts = [url.hostname.replace(/^\[|\]$/g, '').replace(/:/g, '_'), url.port, ...url.pathname.split('/')].filter(Boolean)
+  const label = parts
+    .join('-')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[.-]+|[.-]+$/g, '')
+    .slice(0, 64)
+  return LABEL.test(label) ? label : 'deployment'
+}
+
+/** Why a label cannot name a folder of the fleet, or undefined when it can. */
+export function labelProblem(label: string): string | undefined {
+  if (!LABEL.test(label)) return `label "${visibleLine(label).slice(0, 80)}" is not a folder name: use letters, digits, ".", "_" and "-" (at most 64), starting with a letter, digit or "_"`
+  const reserved: readonly string[] = [...FLEET_FILES, ...REPORT_FILES]
+  if (reserved.includes(label.toLowerCase())) return `label "${label}" is the name of a report file of the fleet; choose another`
+  return undefined
+}
+
+/** The entries of a targets file; throws ConfigError naming the file and the entry at fault. */
+export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
+  const file = resolve(cwd, path)
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? 'error')
+    throw new ConfigError(`cannot read the targets file ${path} (${why})`)
+  }
+  let data: unknown
+  try {
+    // YAML 1.2 reads JSON as well: one parser for both
+    data = parseYaml(text)
+  } catch (error) {
+    throw new ConfigError(`the targets file ${path} is neither YAML nor JSON: ${visibleLine((error as Error).message.split('\n')[0] as string)}`)
+  }
+  const list = (data as { deployments?: unknown } | null)?.deployments
+  if (typeof data !== 'object' || data === null || Array.isArray(data) || !Array.isArray(list) || list.length === 0) {
+    throw new ConfigError(`the targets file ${path} must hold "deployments:", a list of entries with label, baseUrl and apiKeyEnv (docs/ci.md)`)
+  }
+  const extra = Object.keys(data).filter((key) => key !== 'deployments')
+  if (extra.length > 0) throw new ConfigError(`the targets file ${path} has a field it does not know, "${visibleLine(extra[0] as string).slice(0, 40)}"; it holds only "deployments"`)
+  return list.map((item, i) => {
+    const given = item as Record<string, unknown> | null
+    const named = typeof given?.label === 'string' ? ` (${visibleLine(given.label).slice(0, 64)})` : ''
+    const entry = `${path} deployment ${i + 1}${named}`
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new ConfigError(`${entry}: is not an entry with label, baseUrl and apiKeyEnv`)
+    const unknown = Object.keys(given).find((key) => !(ENTRY_FIELDS as readonly string[]).includes(key))
+    if (unknown !== undefined) throw new ConfigError(`${entry}: unknown field "${visibleLine(unknown).slice(0, 40)}"; an entry has ${ENTRY_FIELDS.join(', ')}`)
+    if (typeof given.baseUrl !== 'string' || given.baseUrl === '') throw new ConfigError(`${entry}: baseUrl is missing; give its address ending in /v1`)
+    if (given.label !== undefined && typeof given.label !== 'string') throw new ConfigError(`${entry}: label must be text`)
+    if (typeof given.apiKeyEnv !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(given.apiKeyEnv)) {
+      throw new ConfigError(`${entry}: apiKeyEnv must name the environment variable that holds its key, such as PETSTORE_EU_KEY`)
+    }
+    return { entry, baseUrl: given.baseUrl, apiKeyEnv: given.apiKeyEnv, ...(given.label !== undefined ? { label: given.label } : {}) }
+  })
+}
+
+/**
+ * Each deployment's configuration: the shared options (read as a single run reads them, without a
+ * base URL), then per entry its key, its base URL checked by the single run's rules, its label and
+ * its report folder `<report-dir>/<label>/`. Every key read is pushed to `secrets` as soon as it
+ * is read, so that whatever is said afterwards can be redacted. Throws ConfigError.
+ */
+export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd: string, secrets: string[]): { shared: Config; deployments: FleetDeploymentConfig[] } {
+  if (request.targetsFile !== undefined && request.baseUrls.length > 0) throw new ConfigError('give --targets FILE or --base-url, not both: the file lists every deployment')
+  // an empty CONFORM_BASE_URL hides any in the environment or a .env file: the deployments come from the flags
+  const shared = loadConfig(request.shared, { ...env, CONFORM_BASE_URL: '' }, cwd)
+  if (shared.updateBaseline) throw new ConfigError('--update-baseline writes the failures of one deployment; run it with one --base-url')
+  const keyFlag = request.shared.some((arg) => arg === '--api-key' || arg.startsWith('--api-key='))
+  if (request.targetsFile !== undefined && keyFlag) throw new ConfigError('--api-key does not go with --targets: each deployment\'s key comes from the variable its apiKeyEnv names')
+  const targets: FleetTarget[] = request.targetsFile !== undefined ? readTargetsFile(request.targetsFile, cwd) : request.baseUrls.map((baseUrl, i) => ({ entry: `--base-url #${i + 1}`, baseUrl }))
+  const sharedKey = keyFlag ? '--api-key' : 'CONFORM_API_KEY'
+  const byLabel = new Map<string, FleetTarget>()
+  const deployments = targets.map((target) => {
+    const raw = target.apiKeyEnv !== undefined ? env[target.apiKeyEnv] : shared.apiKey
+    const source = target.apiKeyEnv ?? sharedKey
+    if (raw === undefined || raw === '') {
+      throw new ConfigError(`${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${target.apiKeyEnv} its apiKeyEnv names is not set` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`)
+    }
+    secrets.push(raw)
+    const checked = checkApiKey(raw, source)
+    if ('problem' in checked) throw new ConfigError(`${target.entry}: ${checked.problem}`)
+    secrets.push(checked.key)
+    const config: Config = { ...shared, baseUrl: target.baseUrl, apiKey: checked.key, ...(checked.note ? { keyNote: checked.note } : {}) }
+    try {
+      checkBaseUrl(config, target.apiKeyEnv !== undefined ? 'baseUrl' : '--base-url')
+    } catch (error) {
+      if (error instanceof ConfigError) throw new ConfigError(`${target.entry}: ${error.message}`)
+      throw error
+    }
+    const label = target.label ?? defaultLabel(config.baseUrl as string)
+    const problem = labelProblem(label)
+    if (problem) throw new ConfigError(`${target.entry}: ${problem}`)
+    const earlier = byLabel.get(label.toLowerCase())
+    if (earlier) {
+      const why = target.label !== undefined ? `label "${label}" is also that of ${earlier.entry}` : `its folder name "${label}" (host, port and path) is also that of ${earlier.entry}`
+      throw new ConfigError(`${target.entry}: ${why}; each deployment needs its own${request.targetsFile !== undefined ? ' label' : ' base URL, or list them in a --targets file with labels'}`)
+    }
+    byLabel.set(label.toLowerCase(), target)
+    config.reportDir = join(shared.reportDir, label)
+    return { label, givenBaseUrl: target.baseUrl, config }
+  })
+  return { shared, deployments }
+}
