@@ -136,7 +136,7 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     secrets.push(checked.key)
     const config: Config = { ...shared, baseUrl: target.baseUrl, apiKey: checked.key, ...(checked.note ? { keyNote: checked.note } : {}) }
     try {
-      checkBaseUrl(config, target.apiKeyEnv !== undefined ? 'baseUrl' : '--base-url')
+      checkBaseUrl(config, target.apiKeyEnv !== undefined ? 'baseUrl' : 'the base URL')
     } catch (error) {
       if (error instanceof ConfigError) throw new ConfigError(`${target.entry}: ${error.message}`)
       throw error

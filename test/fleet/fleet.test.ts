@@ -1,0 +1,169 @@
+/**
+ * Several deployments in one command (issue 29): three reference servers, one of them with a broken
+ * rule, judged at once from a targets file, each with its own key. The fleet exits 1 and names the
+ * failing deployment and rule; each deployment has its own reports; each server received its own
+ * key and no other; no key appears in any output; `merge` of the three folders gives the same
+ * verdict. Bad entries stop the run with exit 2 and one line, before any request. Whole runs go
+ * through the command line's main() in this process (test/helpers/run-conform.ts).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { FleetResult } from '../../lib/fleet/fleet-result.ts'
+import { mergeMain } from '../../lib/cli/merge.ts'
+import { MUTATIONS } from '../../lib/server/mutations.ts'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { canaryKey, fleetServer, filesUnder, keyLeaks, type FleetServer } from './fleet-servers.ts'
+
+const RUN_TIMEOUT_MS = 60_000
+const broken = MUTATIONS.find((m) => m.name === 'error-status-always-400')!
+const scratch = mkdtempSync(join(tmpdir(), 'conform-fleet-'))
+const servers: FleetServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((run) => run.cleanup())
+  rmSync(scratch, { recursive: true, force: true })
+  await Promise.all(servers.map((s) => s.server.close()))
+})
+
+/** `petstore-conform merge ARGS`: its exit code and output. */
+function merge(args: string[]): { code: number; stdout: string; stderr: string } {
+  let stdout = ''
+  let stderr = ''
+  const code = mergeMain(args, { out: (t) => void (stdout += t), err: (t) => void (stderr += t) }, scratch, {})
+  return { code, stdout, stderr }
+}
+
+const readJson = <T>(path: string) => JSON.parse(readFileSync(path, 'utf8')) as T
+
+describe('three deployments from a targets file, one with a broken rule', { timeout: RUN_TIMEOUT_MS }, () => {
+  let eu: FleetServer, us: FleetServer, staging: FleetServer
+  let run: ConformRun
+  let fleet: FleetResult
+  const summaryFile = join(scratch, 'step-summary.md')
+
+  beforeAll(async () => {
+    ;[eu, us, staging] = await Promise.all([fleetServer(), fleetServer(), fleetServer(broken)])
+    servers.push(eu, us, staging)
+    const targets = join(scratch, 'targets.yaml')
+    writeFileSync(
+      targets,
+      `# the deployments of one gate
+deployments:
+  - label: eu-production
+    baseUrl: ${eu.server.baseUrl}
+    apiKeyEnv: PETSTORE_EU_KEY
+  - label: us-production
+    baseUrl: ${us.server.baseUrl}/
+    apiKeyEnv: PETSTORE_US_KEY
+  - baseUrl: ${staging.server.baseUrl}
+    apiKeyEnv: PETSTORE_STAGING_KEY
+`,
+    )
+    writeFileSync(summaryFile, '')
+    const env = { PETSTORE_EU_KEY: eu.key, PETSTORE_US_KEY: us.key, PETSTORE_STAGING_KEY: staging.key, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile }
+    run = await runConformInProcess(['--targets', targets, '--seed', '1'], { env })
+    runs.push(run)
+    fleet = readJson<FleetResult>(join(run.reportDir, 'fleet.json'))
+  }, RUN_TIMEOUT_MS)
+
+  const stagingLabel = () => `127.0.0.1-${new URL(staging.server.baseUrl).port}-v1`
+
+  test('exit 1; fleet.json names the failing deployment and its rule, the others pass', () => {
+    expect(run.code, run.stderr + run.stdout).toBe(1)
+    expect(fleet.exitCode).toBe(1)
+    expect(fleet.deployments.map((d) => [d.label, d.exitCode, d.failedRules])).toEqual([
+      ['eu-production', 0, []],
+      ['us-production', 0, []],
+      [stagingLabel(), 1, [broken.breaks]],
+    ])
+    // the base URL as given, trailing slash and all
+    expect(fleet.deployments[1]?.baseUrl).toBe(`${us.server.baseUrl}/`)
+  })
+
+  test('each deployment has its own reports in <report-dir>/<label>/, of its own base URL', () => {
+    for (const [label, server] of [['eu-production', eu], ['us-production', us], [stagingLabel(), staging]] as const) {
+      const results = readJson<{ baseUrl: string; exitCode: number }>(join(run.reportDir, label, 'results.json'))
+      expect(results.baseUrl).toBe(server.server.baseUrl)
+      for (const file of ['junit.xml', 'report.html', 'summary.md']) expect(filesUnder(join(run.reportDir, label))).toHaveProperty(file)
+    }
+  })
+
+  test('each server received its own key, and never another deployment\'s', () => {
+    for (const own of [eu, us, staging]) {
+      expect(own.authorizations).toContain(`Bearer ${own.key}`)
+      const others = [eu, us, staging].filter((s) => s !== own).map((s) => s.key)
+      const received = own.authorizations.filter((a): a is string => a !== undefined).join('\n')
+      expect(keyLeaks({ received }, others)).toEqual([])
+    }
+  })
+
+  test('the terminal: one line per deployment, then the fleet verdict; under GitHub Actions an annotation for the failure and the summary in the job summary', () => {
+    const lines = run.stdout.split('\n')
+    expect(lines.filter((l) => /^(PASS|FAIL|NOT JUDGED) /.test(l))).toHaveLength(3)
+    expect(run.stdout).toMatch(new RegExp(`^FAIL +${stagingLabel().replace(/\./g, '\\.')} .*failed: ${broken.breaks}$`, 'm'))
+    expect(run.stdout).toMatch(/^Fleet: FAIL \(exit 1\): 2 of 3 passed; 1 failed/m)
+    expect(run.stdout).toMatch(new RegExp(`^::error title=${stagingLabel()}%3A conformance failed::`, 'm'))
+    // the lines that quote base URLs are shielded from command processing
+    expect(run.stdout).toMatch(/^::stop-commands::(conform-[0-9a-f]+)\n[\s\S]*^::\1::$/m)
+    const summary = readFileSync(summaryFile, 'utf8')
+    expect(summary).toContain('Pet Store categories conformance: 3 deployments')
+    expect(summary).toContain('### Rules by deployment')
+  })
+
+  test('fleet.md and fleet.html: a deployment × rule matrix, each deployment linking its report; junit.xml: one testsuite per deployment', () => {
+    const md = readFileSync(join(run.reportDir, 'fleet.md'), 'utf8')
+    const html = readFileSync(join(run.reportDir, 'fleet.html'), 'utf8')
+    for (const label of ['eu-production', 'us-production', stagingLabel()]) {
+      expect(md).toContain(`](${label}/report.html)`)
+      expect(html).toContain(`<a href="${label}/report.html">${label}</a>`)
+    }
+    expect(md).toMatch(new RegExp(`^\\| ${broken.breaks.replace(/-/g, '\\-')} \\(must\\) \\| pass \\| pass \\| \\*\\*FAIL\\*\\* \\|$`, 'm'))
+    const junit = readFileSync(join(run.reportDir, 'junit.xml'), 'utf8')
+    expect([...junit.matchAll(/<testsuite name="([^"]+)"/g)].map((m) => m[1])).toEqual(['eu-production', 'us-production', stagingLabel()])
+    expect(junit).toContain(`classname="${stagingLabel()}.${broken.breaks}"`)
+  })
+
+  test('no key, in any form, in any output or report', () => {
+    const texts = { stdout: run.stdout, stderr: run.stderr, 'job summary': readFileSync(summaryFile, 'latin1'), ...filesUnder(run.reportDir) }
+    expect(Object.keys(texts).length).toBeGreaterThan(15)
+    expect(keyLeaks(texts, [eu.key, us.key, staging.key])).toEqual([])
+  })
+
+  test('merge of the three report folders gives the same verdicts and exit code', async () => {
+    const out = join(scratch, 'merged')
+    const labels = fleet.deployments.map((d) => d.label)
+    const merged = merge([...labels.map((label) => join(run.reportDir, label)), '--report-dir', out])
+    expect(merged.code, merged.stderr).toBe(1)
+    expect(merged.stdout).toMatch(/^Fleet: FAIL \(exit 1\): 2 of 3 passed; 1 failed/m)
+    const again = readJson<FleetResult>(join(out, 'fleet.json'))
+    const verdicts = (f: FleetResult) => ({ exitCode: f.exitCode, verdict: f.verdict, deployments: f.deployments.map((d) => [d.label, d.verdict, d.exitCode, d.failedRules, d.rules]) })
+    expect(verdicts(again)).toEqual(verdicts(fleet))
+    // the links lead from the merged page to each folder's report.html
+    expect(again.deployments[0]?.report).toBe(relative(out, join(run.reportDir, 'eu-production', 'report.html')))
+    // the fleet's own folder merges too, into itself (its files are skipped), with the same verdict
+    expect(merge([run.reportDir, '--report-dir', join(scratch, 'of-a-fleet')]).code).toBe(1)
+    expect(verdicts(readJson<FleetResult>(join(scratch, 'of-a-fleet', 'fleet.json')))).toEqual(verdicts(fleet))
+  })
+})
+
+describe('--base-url given twice: two deployments of one account, sharing its key', { timeout: RUN_TIMEOUT_MS }, () => {
+  test('both judged with the one key of CONFORM_API_KEY, labelled by host, port and path; exit 0', async () => {
+    const key = canaryKey()
+    const [a, b] = await Promise.all([fleetServer(undefined, key), fleetServer(undefined, key)])
+    servers.push(a, b)
+    const run = await runConformInProcess(['--base-url', a.server.baseUrl, '--base-url', b.server.baseUrl, '--rule', 'list-returns-200', '--rule', 'auth-invalid-key-401'], { env: { CONFORM_API_KEY: key } })
+    runs.push(run)
+    expect(run.code, run.stderr + run.stdout).toBe(0)
+    const fleet = readJson<FleetResult>(join(run.reportDir, 'fleet.json'))
+    const label = (s: FleetServer) => `127.0.0.1-${new URL(s.server.baseUrl).port}-v1`
+    expect(fleet.deployments.map((d) => [d.label, d.verdict, d.exitCode])).toEqual([
+      [label(a), 'pass', 0],
+      [label(b), 'pass', 0],
+    ])
+    expect(run.stdout).toMatch(/^Fleet: PASS \(exit 0\): 2 of 2 passed$/m)
+    for (const s of [a, b]) expect(s.authorizations).toContain(`Bearer ${key}`)
+    expect(keyLeaks({ stdout: run.stdout, stderr: run.stderr, ...filesUnder(run.reportDir) }, [key])).toEqual([])
+  })
+})
