@@ -54,7 +54,6 @@ export function defaultLabel(baseUrl: string): string {
   const label = parts
     .join('-')
     .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/-{2,}/g, '-')
     .replace(/^[.-]+|[.-]+$/g, '')
     .slice(0, 64)
   return LABEL.test(label) ? label : 'deployment'

@@ -1,0 +1,99 @@
+/**
+ * A fleet that cannot be run as asked stops before any request, with exit 2 and one line on stderr
+ * that names the entry at fault (issue 29): a variable that is not set, a label used twice, a base
+ * URL that is not one or that the single run's rules refuse, a field the file does not know. The
+ * servers of the good entries receive nothing, and no key is printed. Labels by default are host,
+ * port and path made safe for a folder name.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { FleetResult } from '../../lib/fleet/fleet-result.ts'
+import { defaultLabel, labelProblem } from '../../lib/fleet/targets.ts'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { canaryKey, fleetServer, filesUnder, keyLeaks, type FleetServer } from './fleet-servers.ts'
+
+const scratch = mkdtempSync(join(tmpdir(), 'conform-targets-'))
+const runs: ConformRun[] = []
+let good: FleetServer
+const otherKey = canaryKey()
+beforeAll(async () => {
+  good = await fleetServer()
+})
+afterAll(async () => {
+  runs.forEach((run) => run.cleanup())
+  rmSync(scratch, { recursive: true, force: true })
+  await good.server.close()
+})
+
+/** A targets file: the good deployment first, then `second` (YAML lines of the second entry). */
+function targetsFile(name: string, second: string): string {
+  const path = join(scratch, `${name}.yaml`)
+  writeFileSync(path, `deployments:\n  - label: eu\n    baseUrl: ${good.server.baseUrl}\n    apiKeyEnv: GOOD_KEY\n  - ${second.trim().replace(/\n/g, '\n    ')}\n`)
+  return path
+}
+
+const cases: { name: string; second?: string; args?: (file: string) => string[]; says: RegExp }[] = [
+  { name: 'its key variable is not set', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: UNSET_KEY', says: /deployment 2 \(us\): no key: the variable UNSET_KEY its apiKeyEnv names is not set/ },
+  { name: 'a label used twice', second: `label: eu\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY`, says: /deployment 2 \(eu\): label "eu" is also that of .*deployment 1 \(eu\)/ },
+  { name: 'a base URL that is not one', second: 'label: us\nbaseUrl: petstore.example/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): baseUrl "petstore.example\/v1" is not a URL with a scheme/ },
+  { name: 'plain http to a remote host', second: 'label: us\nbaseUrl: http://us.petstore.example/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): refusing to send the API key in clear text to us\.petstore\.example/ },
+  { name: 'a path without /v1', second: 'label: us\nbaseUrl: http://127.0.0.1:9/api\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): the base URL path "\/api" does not end in \/v1/ },
+  { name: 'a field the file does not know (a key written into it)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKey: OTHER_KEY', says: /deployment 2 \(us\): unknown field "apiKey"; an entry has label, baseUrl, apiKeyEnv/ },
+  { name: 'a label that is no folder name', second: 'label: ../us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(\.\.\/us\): label "\.\.\/us" is not a folder name/ },
+  { name: 'a label that is a file of the fleet', second: 'label: fleet.json\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /label "fleet\.json" is the name of a report file of the fleet/ },
+  { name: '--api-key next to --targets', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', args: (file) => ['--targets', file, '--api-key', otherKey], says: /--api-key does not go with --targets/ },
+  { name: '--base-url next to --targets', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', args: (file) => ['--targets', file, '--base-url', good.server.baseUrl], says: /give --targets FILE or --base-url, not both/ },
+  { name: 'a file that is not there', args: () => ['--targets', join(scratch, 'nowhere.yaml')], says: /cannot read the targets file .*nowhere\.yaml \(no such file\)/ },
+  { name: 'a file without deployments', args: () => ['--targets', writeTo('empty.json', '{"deployments": []}')], says: /must hold "deployments:", a list of entries/ },
+  { name: 'a file that is neither YAML nor JSON', args: () => ['--targets', writeTo('broken.yaml', 'deployments: [\n  {label: "eu"')], says: /is neither YAML nor JSON/ },
+  { name: 'a repeated --base-url that is not a URL', args: () => ['--base-url', good.server.baseUrl, '--base-url', 'ftp://x.example/v1'], says: /^conform: --base-url #2: the base URL must start with https:\/\// },
+]
+
+function writeTo(name: string, text: string): string {
+  writeFileSync(join(scratch, name), text)
+  return join(scratch, name)
+}
+
+describe.concurrent('an entry that cannot be run: exit 2, one line naming it, no request', () => {
+  for (const c of cases) {
+    test(c.name, async () => {
+      const file = c.second !== undefined ? targetsFile(c.name.replace(/\W+/g, '-'), c.second) : ''
+      const args = c.args ? c.args(file) : ['--targets', file]
+      const run = await runConformInProcess(args, { env: { GOOD_KEY: good.key, OTHER_KEY: otherKey, CONFORM_API_KEY: good.key } })
+      runs.push(run)
+      expect(run.code, run.stdout).toBe(2)
+      expect(run.stderr).toMatch(/^conform: [^\n]+\n$/)
+      expect(run.stderr).toMatch(c.says)
+      expect(run.stdout).toBe('')
+      // the fleet page says it could not be run, in place of any an earlier fleet left
+      const fleet = JSON.parse(readFileSync(join(run.reportDir, 'fleet.json'), 'utf8')) as FleetResult
+      expect([fleet.exitCode, fleet.verdict, fleet.deployments]).toEqual([2, 'error', []])
+      expect(keyLeaks({ stderr: run.stderr, ...filesUnder(run.reportDir) }, [good.key, otherKey])).toEqual([])
+    })
+  }
+})
+
+describe('after every one of them', () => {
+  test('the deployment whose entry was good has received no request', () => {
+    expect(good.server.requests).toEqual([])
+  })
+})
+
+describe('labels', () => {
+  test.each([
+    ['http://127.0.0.1:8080/v1', '127.0.0.1-8080-v1'],
+    ['https://eu.petstore.example/v1', 'eu.petstore.example-v1'],
+    ['https://petstore.example/tenants/acme/v1/', 'petstore.example-tenants-acme-v1'],
+    ['http://[::1]:3000/v1', '__1-3000-v1'],
+    ['https://xn--bcher-kva.example/%C3%A9/v1', 'xn--bcher-kva.example-C3-A9-v1'],
+  ])('%s → %s, a folder name', (url, label) => {
+    expect(defaultLabel(url)).toBe(label)
+    expect(labelProblem(label)).toBeUndefined()
+  })
+
+  test.each(['', '.', '..', '-x', 'a/b', 'a b', 'x'.repeat(65), 'JUNIT.XML'])('"%s" is refused', (label) => {
+    expect(labelProblem(label)).toBeDefined()
+  })
+})
