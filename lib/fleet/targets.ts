@@ -50,11 +50,11 @@ const LABEL = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
 /** The folder name a base URL gets without a label: host, port and path, made safe (`127.0.0.1-8080-v1`). */
 export function defaultLabel(baseUrl: string): string {
   const url = new URL(baseUrl)
-  const parts = [url.hostname.replace(/^\[|\]$/g, '').replace(/:/g, '_'), url.port, ...url.pathname.split('/')].filter(Boolean)
+  const parts = [url.hostname.replace(/^\[|\]$/g, '').replace(/:/g, '_'), url.port, ...url.pathname.split('/')]
   const label = parts
+    .map((part) => part.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+|[.-]+$/g, ''))
+    .filter(Boolean)
     .join('-')
-    .replace(/[^A-Za-z0-9._-]+/g, '-')
-    .replace(/^[.-]+|[.-]+$/g, '')
     .slice(0, 64)
   return LABEL.test(label) ? label : 'deployment'
 }
