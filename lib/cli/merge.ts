@@ -16,14 +16,15 @@ import { writeFleetReports } from '../fleet/fleet-reports.ts'
 import { labelProblem } from '../fleet/targets.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 
-export const MERGE_USAGE = `Usage: petstore-conform merge DIR... --report-dir OUT      (npm run conform -- merge DIR... --report-dir OUT)
+export const MERGE_USAGE = `Usage: petstore-conform merge DIR... --report-dir OUT [--expect N]      (npm run conform -- merge …)
 
 Joins the report folders of runs made apart (one CI job per deployment) into one fleet page:
 fleet.json, fleet.md, fleet.html (a deployment × rule matrix linking each report.html) and
 junit.xml (one testsuite per deployment) in OUT. Each DIR holds a run's results.json, and its
 folder name is the deployment's label; a DIR holding a fleet.json brings each of its deployments.
 Exit 1 when any deployment failed, 2 when none failed but one could not be judged, or an input
-cannot be read; 0 otherwise. Under GitHub Actions the fleet's summary goes to the job summary.
+cannot be read; 0 otherwise. --expect N: the folders must hold N deployments, or (a CI job that
+wrote no reports) the fleet has no verdict: exit 2 unless one failed. Under GitHub Actions the fleet's summary goes to the job summary.
 With OUT the folder the DIRs are in, the page's links work wherever the folder is copied, and
 the files a merge writes there are skipped when given: merge OUT/* --report-dir OUT runs again.`
 
@@ -48,15 +49,19 @@ function inputsOf(dir: string): Input[] {
 export function mergeMain(argv: string[], io: { out(text: string): void; err(text: string): void }, cwd: string, env: NodeJS.ProcessEnv): number {
   const dirs: string[] = []
   let out: string | undefined
+  let expect: string | undefined
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string
     if (arg === '--help' || arg === '-h') return io.out(MERGE_USAGE + '\n'), 0
     if (arg === '--report-dir') out = argv[++i]
     else if (arg.startsWith('--report-dir=')) out = arg.slice('--report-dir='.length)
+    else if (arg === '--expect') expect = argv[++i] ?? ''
+    else if (arg.startsWith('--expect=')) expect = arg.slice('--expect='.length)
     else if (arg.startsWith('-')) return io.err(`conform merge: unknown option ${JSON.stringify(visibleLine(arg).slice(0, 40))}; see merge --help\n`), 2
     else dirs.push(arg)
   }
   if (dirs.length === 0 || !out) return io.err('conform merge: give the report folders to join and --report-dir OUT, where the fleet page goes\n'), 2
+  if (expect !== undefined && !/^[1-9]\d{0,3}$/.test(expect)) return io.err('conform merge: --expect takes the number of deployments the folders must hold, such as --expect 3\n'), 2
   const outDir = resolve(cwd, out)
   const redact = createRedactor(env.CONFORM_API_KEY)
   const runs: RunFile[] = []
@@ -83,7 +88,9 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   } catch (error) {
     return io.err(`conform merge: ${redact(visibleLine((error as Error).message))}\n`), 2
   }
-  const fleet = fleetOf(deployments, runs, { name: 'petstore-categories-conformance', version: toolVersion() })
+  // a job that wrote no reports is missing from the folders, not failed: --expect makes that no verdict
+  const missing = expect !== undefined && deployments.length !== Number(expect) ? `${expect} deployments expected (--expect), ${deployments.length} found: a job whose reports are missing was not judged` : undefined
+  const fleet = fleetOf(deployments, runs, { name: 'petstore-categories-conformance', version: toolVersion() }, missing)
   try {
     io.out(writeFleetReports(outDir, cwd, fleet, runs, redact, env).stdout)
   } catch (error) {

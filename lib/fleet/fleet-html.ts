@@ -38,7 +38,7 @@ export function fleetHtml(fleet: FleetResult): string {
   const verdictClass = fleet.exitCode === 0 ? 'pass' : 'fail'
   const title = `Conformance of ${fleet.deployments.length} deployment${fleet.deployments.length === 1 ? '' : 's'}`
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}: ${escapeHtml(VERDICT_WORD[fleet.verdict === 'error' ? 'error' : fleet.verdict])}</title>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}: ${escapeHtml(VERDICT_WORD[fleet.verdict])}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
 <style>

@@ -40,7 +40,7 @@ export interface FleetResult {
   deployments: FleetDeployment[]
   /** The rules of the matrix, in catalogue order, as the runs listed them. */
   rules: { id: string; title: string; level: string }[]
-  /** Why the fleet could not be run at all (no deployment was judged). */
+  /** Why the fleet could not be run at all, or is not whole (merge --expect: a deployment's reports are missing). */
   error?: string
 }
 
@@ -87,14 +87,15 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
 export function fleetOf(deployments: FleetDeployment[], runs: readonly RunFile[], tool: FleetResult['tool'], error?: string): FleetResult {
   const failed = deployments.filter((d) => d.exitCode === 1).length
   const notJudged = deployments.filter((d) => d.exitCode === 2).length
-  const exitCode = failed > 0 ? 1 : notJudged > 0 || deployments.length === 0 ? 2 : 0
+  // a failure is the verdict whatever else went wrong; without one, anything not judged is none
+  const exitCode = failed > 0 ? 1 : notJudged > 0 || deployments.length === 0 || error !== undefined ? 2 : 0
   const rules = new Map<string, FleetResult['rules'][number]>()
   for (const run of runs) if (run.verdict !== 'error') for (const r of run.rules) if (!rules.has(r.id)) rules.set(r.id, { id: r.id, title: r.title, level: r.level })
   return {
     tool,
     generatedAt: new Date().toISOString(),
     exitCode,
-    verdict: error !== undefined ? 'error' : exitCode === 0 ? 'pass' : exitCode === 1 ? 'fail' : 'incomplete',
+    verdict: exitCode === 1 ? 'fail' : error !== undefined ? 'error' : exitCode === 0 ? 'pass' : 'incomplete',
     summary: { deployments: deployments.length, passed: deployments.length - failed - notJudged, failed, notJudged },
     deployments,
     rules: [...rules.values()],

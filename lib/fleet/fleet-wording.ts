@@ -17,13 +17,14 @@ export function linkTarget(path: string): string {
 
 /** The fleet's verdict in one sentence, naming the deployments that failed and those not judged. */
 export function fleetHeadline(fleet: FleetResult): string {
-  if (fleet.error !== undefined) return `the fleet could not be run (exit 2): ${fleet.error}`
+  if (fleet.error !== undefined && fleet.deployments.length === 0) return `the fleet could not be run (exit 2): ${fleet.error}`
   const { deployments, failed, notJudged, passed } = fleet.summary
   const named = (pick: (d: FleetDeployment) => boolean) => fleet.deployments.filter(pick).map((d) => d.label).join(', ')
   const parts = [`${passed} of ${deployments} passed`]
   if (failed > 0) parts.push(`${failed} failed (${named((d) => d.exitCode === 1)})`)
   if (notJudged > 0) parts.push(`${notJudged} could not be judged (${named((d) => d.exitCode === 2)})`)
-  return `${VERDICT_WORD[fleet.verdict === 'error' ? 'error' : fleet.verdict]} (exit ${fleet.exitCode}): ${parts.join('; ')}`
+  if (fleet.error !== undefined) parts.push(fleet.error)
+  return `${VERDICT_WORD[fleet.verdict]} (exit ${fleet.exitCode}): ${parts.join('; ')}`
 }
 
 /** What a deployment's line says after its verdict: its failed rules, or why it was not judged. */
