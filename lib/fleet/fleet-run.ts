@@ -111,12 +111,12 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
 
   // Each run adds a listener for stray rejections to the process while it lasts; ten at once are
   // expected here, not the leak Node's warning past ten listeners is about.
-  const raised = deployments.length
-  process.setMaxListeners(process.getMaxListeners() + raised)
+  const listeners = process.getMaxListeners()
+  if (listeners !== 0) process.setMaxListeners(listeners + deployments.length)
   try {
     await Promise.all(deployments.map(judge))
   } finally {
-    process.setMaxListeners(Math.max(10, process.getMaxListeners() - raised))
+    process.setMaxListeners(listeners)
   }
 
   const runs: RunFile[] = []

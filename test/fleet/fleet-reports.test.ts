@@ -1,0 +1,82 @@
+/**
+ * The fleet's page is written from text the user and servers chose (a base URL as given, a reason
+ * quoting a server): nothing in it acts as markup, a table cell's end, a terminal control or a
+ * workflow command, in fleet.md, fleet.html, junit.xml, the terminal lines or the GitHub output.
+ * Built fleets, in process.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+import { fleetHtml } from '../../lib/fleet/fleet-html.ts'
+import { fleetJunit } from '../../lib/fleet/fleet-junit.ts'
+import { fleetMarkdown, fleetTerminal, writeFleetReports } from '../../lib/fleet/fleet-reports.ts'
+import { deploymentOf, fleetOf, type RunFile } from '../../lib/fleet/fleet-result.ts'
+import { resultOf } from '../../lib/result/run-result.ts'
+import { HOSTILE } from '../reporters/fixture.ts'
+import { elements, parseXml } from '../reporters/xml.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'conform-fleet-reports-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const TOOL = { name: 'petstore-categories-conformance', version: '0.0.0' }
+const facts = { tool: TOOL, runId: '20260101-0000-abcde', baseUrl: 'https://a.example/v1', embeddedServer: false, startedAt: new Date(0), durationMs: 5, options: { readOnly: false, maxWrites: 0, rules: [], timeoutMs: 1000 }, journal: [] }
+/** A run cut short with a problem quoting a hostile server, and a run that could not be made, for the same reason. */
+const cut = resultOf(new Map(), { ...facts, problems: [`the server said: ${HOSTILE}`], cutShort: true }, [])
+const notMade: RunFile = { tool: TOOL, startedAt: new Date(0).toISOString(), baseUrl: null, verdict: 'error', exitCode: 2, error: `cannot reach: ${HOSTILE}`, summary: { requests: 0, writes: 0, recordsCreated: 0 }, rules: [], ledger: [], journal: [] }
+const runs: RunFile[] = [cut, notMade]
+const fleet = fleetOf([deploymentOf('eu', `https://a.example/v1?${HOSTILE}`, 'eu/report.html', cut), deploymentOf('us', HOSTILE, 'x y/"><script>/report.html', notMade)], runs, TOOL)
+
+describe('a fleet page of hostile text', () => {
+  test('the verdict: none failed, both not judged: exit 2, and the page says which and why', () => {
+    expect([fleet.exitCode, fleet.verdict]).toEqual([2, 'incomplete'])
+    expect(fleet.deployments.map((d) => [d.label, d.exitCode, d.reason?.slice(0, 16)])).toEqual([
+      ['eu', 2, 'the server said:'],
+      ['us', 2, 'cannot reach: </'],
+    ])
+  })
+
+  test('fleet.md: every row keeps its cells, no markup, no link but the reports', () => {
+    const md = fleetMarkdown(fleet)
+    const rows = md.split('\n').filter((line) => line.startsWith('| eu |') || line.startsWith('| us |'))
+    expect(rows).toHaveLength(2)
+    // an unescaped | would add a cell
+    for (const row of rows) expect(row.replace(/\\\|/g, '').split('|').length).toBe(7)
+    expect(md).not.toMatch(/<script|<img|<\/pre|\x1b|\u202e/i)
+    expect([...md.matchAll(/\]\(([^)]*)\)/g)].map((m) => m[1])).toEqual(['eu/report.html', 'x%20y/%22%3E%3Cscript%3E/report.html'])
+  })
+
+  test('fleet.html: no element the fleet did not write, links percent-encoded', () => {
+    const html = fleetHtml(fleet)
+    expect(html).not.toMatch(/<script|<img|\x1b|\u202e/i)
+    expect(html).toContain('href="x%20y/%22%3E%3Cscript%3E/report.html"')
+    expect(html).toContain('default-src \'none\'')
+  })
+
+  test('junit.xml parses, one testsuite per deployment', () => {
+    const xml = fleetJunit(fleet, runs)
+    const suites = elements(parseXml(xml), 'testsuite')
+    expect(suites.map((s) => s.attributes.name)).toEqual(['eu', 'us'])
+  })
+
+  test('the terminal: one line per deployment, no control character', () => {
+    const text = fleetTerminal(fleet, 'reports/fleet.html')
+    expect(text.split('\n').filter((l) => /^NOT JUDGED/.test(l))).toHaveLength(2)
+    expect(text).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f\u202e]/)
+    expect(text).toMatch(/^Fleet: NOT JUDGED \(exit 2\): 0 of 2 passed; 2 could not be judged \(eu, us\)$/m)
+  })
+
+  test('under GitHub Actions: one annotation per deployment, the rest shielded from command processing, the summary appended', () => {
+    const summary = join(dir, 'summary.md')
+    writeFileSync(summary, '')
+    const { stdout } = writeFleetReports(join(dir, 'out'), dir, fleet, runs, (t) => t, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary })
+    const lines = stdout.split('\n')
+    const stop = lines.findIndex((l) => l.startsWith('::stop-commands::'))
+    expect(lines.slice(0, stop).every((l) => l.startsWith('::error title='))).toBe(true)
+    expect(lines.slice(0, stop)).toHaveLength(2)
+    // nothing after the stop line acts, up to its own token
+    const token = lines[stop]?.slice('::stop-commands::'.length)
+    expect(lines.slice(stop + 1).findIndex((l) => l === `::${token}::`)).toBeGreaterThan(0)
+    expect(readFileSync(summary, 'utf8')).toContain('Pet Store categories conformance: 2 deployments')
+  })
+})
