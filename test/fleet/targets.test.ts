@@ -48,6 +48,7 @@ const cases: { name: string; second?: string; args?: (file: string) => string[];
   { name: 'a file that is not there', args: () => ['--targets', join(scratch, 'nowhere.yaml')], says: /cannot read the targets file .*nowhere\.yaml \(no such file\)/ },
   { name: 'a file without deployments', args: () => ['--targets', writeTo('empty.json', '{"deployments": []}')], says: /must hold "deployments:", a list of entries/ },
   { name: 'a file that is neither YAML nor JSON', args: () => ['--targets', writeTo('broken.yaml', 'deployments: [\n  {label: "eu"')], says: /is neither YAML nor JSON/ },
+  { name: '--update-baseline, which writes one deployment\'s failures', args: () => ['--base-url', good.server.baseUrl, '--base-url', 'http://127.0.0.1:9/v1', '--baseline', join(scratch, 'baseline.json'), '--update-baseline'], says: /--update-baseline writes the failures of one deployment; run it with one --base-url/ },
   { name: 'a repeated --base-url that is not a URL', args: () => ['--base-url', good.server.baseUrl, '--base-url', 'ftp://x.example/v1'], says: /^conform: --base-url #2: the base URL must start with https:\/\// },
 ]
 
