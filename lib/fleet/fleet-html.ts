@@ -7,12 +7,12 @@
 import { badge, escapeHtml } from '../reporters/html-text.ts'
 import { styleSheet } from '../reporters/html-report.ts'
 import type { FleetDeployment, FleetResult } from './fleet-result.ts'
-import { fleetHeadline, linkTarget, VERDICT_WORD } from './fleet-wording.ts'
+import { deploymentDetail, fleetHeadline, linkTarget, VERDICT_WORD } from './fleet-wording.ts'
 
 const VERDICT_CLASS: Record<FleetDeployment['verdict'], string> = { pass: 'pass', fail: 'fail', incomplete: 'skip', error: 'skip' }
 
 function deploymentRow(d: FleetDeployment): string {
-  const why = d.failedRules.length > 0 ? d.failedRules.map((id) => `<code>${escapeHtml(id)}</code>`).join(', ') : escapeHtml(d.reason ?? '')
+  const why = d.failedRules.length > 0 ? d.failedRules.map((id) => `<code>${escapeHtml(id)}</code>`).join(', ') : escapeHtml(deploymentDetail(d))
   return `<tr class="${VERDICT_CLASS[d.verdict]}"><td><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></td><td><code>${escapeHtml(d.baseUrl)}</code></td><td><span class="badge ${VERDICT_CLASS[d.verdict]}">${VERDICT_WORD[d.verdict]}</span> <span class="muted">exit ${d.exitCode}</span></td><td>${why}</td></tr>`
 }
 
@@ -36,9 +36,9 @@ ${rows.join('\n')}
 
 export function fleetHtml(fleet: FleetResult): string {
   const verdictClass = fleet.exitCode === 0 ? 'pass' : 'fail'
-  const title = `Conformance of ${fleet.deployments.length} deployment${fleet.deployments.length === 1 ? '' : 's'}`
+  const title = `${fleet.deployments.length} deployment${fleet.deployments.length === 1 ? '' : 's'}`
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}: ${escapeHtml(VERDICT_WORD[fleet.verdict])}</title>
+<html lang="en"><head><meta charset="utf-8"><title>Conformance of ${escapeHtml(title)}: ${escapeHtml(VERDICT_WORD[fleet.verdict])}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
 <style>
