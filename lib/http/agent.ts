@@ -41,7 +41,7 @@ export function createAgent(options: { baseUrl: string; timeoutMs: number; concu
  * undici's default factory (a Client for one connection, else a Pool), its connector wrapped: the
  * options' `connect` is the agent's (its timeout) or, behind a proxy, the tunnel's.
  */
-function originDispatcher(origin: string | URL, options: object): Dispatcher {
+export function originDispatcher(origin: string | URL, options: object): Dispatcher {
   const withFilter = { ...(options as Pool.Options), connect: connectReadingPastInterimAnswers((options as Pool.Options).connect) }
   return withFilter.connections === 1 ? new Client(origin, withFilter) : new Pool(origin, withFilter)
 }

@@ -4,8 +4,8 @@
  * response, even if the client does not expect one", and may discard a 100 it did not ask for.
  *
  * Why here, below undici: undici's HTTP/1 parser (lib/dispatcher/client-h1.js, onHeadersComplete)
- * destroys the connection with "bad response" on any 100 Continue (undici issue #197: 100-continue
- * is not supported, closed as wontfix), so a server or proxy that sends one before every answer to
+ * destroys the connection with "bad response" on any 100 Continue (undici issue #197, "HTTP 100
+ * Continue", open since 2020 and labelled wontfix), so a server or proxy that sends one before every answer to
  * a request with a body (Jetty and WSO2 took issues about such servers) failed every POST with a
  * transport error. Other 1xx (102, 103) undici reads past; 101 it takes for an upgrade and, for a
  * request that asked none, fails with "bad upgrade". No undici option changes the 100 case, and
