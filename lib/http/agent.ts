@@ -2,7 +2,8 @@
  * The client's undici dispatcher: one per run, a bounded pool of keep-alive connections to the
  * base URL's origin.
  */
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici'
+import { Agent, Client, EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici'
+import { connectReadingPastInterimAnswers } from './interim-answers.ts'
 
 /**
  * How long a connection may stay idle before the client closes it, and the most a server's
@@ -21,6 +22,8 @@ export function createAgent(options: { baseUrl: string; timeoutMs: number; concu
   // bytes on the wire (a coded body may be larger than decoded); readCapped caps decoded bytes.
   // EnvHttpProxyAgent honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY. A plain http:// target never
   // goes through a proxy: the proxy would read the key in clear (preflight.ts proxyFor agrees).
+  // Every connection to the origin, direct or through a proxy's tunnel, is made by the factory's
+  // connector, which reads past interim 1xx answers undici cannot (lib/http/interim-answers.ts).
   const agentOptions = {
     connect: { timeout: options.timeoutMs },
     connections: options.concurrency,
@@ -29,6 +32,16 @@ export function createAgent(options: { baseUrl: string; timeoutMs: number; concu
     keepAliveTimeout: IDLE_CONNECTION_MS,
     keepAliveMaxTimeout: IDLE_CONNECTION_MS,
     maxResponseSize: options.maxResponseBytes + Math.ceil(options.maxResponseBytes / 100) + 1024,
+    factory: originDispatcher,
   }
   return new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new EnvHttpProxyAgent(agentOptions)
+}
+
+/**
+ * undici's default factory (a Client for one connection, else a Pool), its connector wrapped: the
+ * options' `connect` is the agent's (its timeout) or, behind a proxy, the tunnel's.
+ */
+export function originDispatcher(origin: string | URL, options: object): Dispatcher {
+  const withFilter = { ...(options as Pool.Options), connect: connectReadingPastInterimAnswers((options as Pool.Options).connect) }
+  return withFilter.connections === 1 ? new Client(origin, withFilter) : new Pool(origin, withFilter)
 }

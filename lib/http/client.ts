@@ -16,6 +16,7 @@ import { contentCodings, decodeUtf8 } from './body-reader.ts'
 import { cookieHeaderOf, hideCookieValues } from './cookies.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, type Exchange, type RecordedRequest } from './exchange.ts'
+import { takeInterimAnswers } from './interim-answers.ts'
 import { endedLine, JournalWriter, type RefusalReason } from './journal.ts'
 import { Pacer } from './pacer.ts'
 import { RequestSlots, type Release } from './request-slots.ts'
@@ -256,6 +257,7 @@ export class HttpClient {
         // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
       })
       this.answers.answered(response.statusCode)
+      const interim = takeInterimAnswers(response.headers)
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) headers[name] = (name === 'set-cookie' ? hideCookieValues : String)(this.redact(Array.isArray(value) ? value.join(', ') : value))
@@ -274,6 +276,7 @@ export class HttpClient {
         bodyBytes: bytes.byteLength,
         bodyTruncated: truncated,
         ...(codings.length > 0 ? { contentEncoding: codings.join(', ') } : {}),
+        ...(interim ? { interim } : {}),
       }
       const cookies = cookieHeaderOf(response.headers['set-cookie'])
       result = { exchange, text: decoded.text, ...(decoded.byteOrderMark ? { byteOrderMark: true } : {}), ...(decoded.invalidUtf8 ? { invalidUtf8: true } : {}), ...(cookies ? { cookies } : {}) }

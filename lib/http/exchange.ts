@@ -20,6 +20,8 @@ export interface RecordedResponse {
   bodyTruncated: boolean
   /** The Content-Encoding the body came in (decoded before anything judged it); absent for identity. */
   contentEncoding?: string
+  /** Interim answers (1xx) the server sent before this one, which the client read past (RFC 9110 §15.2), e.g. [100]. */
+  interim?: number[]
 }
 
 /** Why no complete response came back. Codes are stable: match on them, not on the message. */

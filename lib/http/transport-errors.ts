@@ -88,7 +88,7 @@ export function describeTransportError(
     CONNECTION_REFUSED: `connection refused (${detail})`,
     // undici drops the connection on an answer it cannot place: most often an interim 100 Continue
     // the request did not ask for (RFC 9110 §15.2 lets a server send one; undici cannot read it)
-    CONNECTION_RESET: `connection closed before a complete response (${detail === 'bad response' ? 'bad response: an answer the HTTP client could not place, such as a 100 Continue it did not ask for' : detail})`,
+    CONNECTION_RESET: `connection closed before a complete response (${detail === 'bad response' ? 'bad response: an answer the HTTP client could not place, such as one to no request' : detail})`,
     DNS_FAILURE: `host not found (${detail})`,
     TLS_FAILURE: `TLS failure: ${detail}`,
     PROTOCOL_ERROR: `malformed HTTP response (${detail})`,

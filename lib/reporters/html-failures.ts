@@ -44,7 +44,9 @@ function exchangeBlock(exchange: Exchange, curl: string, runId: string, open: bo
   let responseHtml: string
   if (response) {
     const cut = response.bodyTruncated ? `<p class="hint">Body cut: the first part of ${response.bodyBytes} bytes is shown.</p>` : ''
-    responseHtml = `<pre class="wire">${h(`HTTP ${response.status}\n${headersText(response.headers, runId)}`)}</pre>
+    // interim answers (1xx) the client read past before this one (lib/http/interim-answers.ts)
+    const interim = (response.interim ?? []).map((status) => `HTTP ${status} (interim, read past)\n`).join('')
+    responseHtml = `<pre class="wire">${h(`${interim}HTTP ${response.status}\n${headersText(response.headers, runId)}`)}</pre>
 <pre class="wire body">${h(response.body === '' ? '(empty body)' : response.body)}</pre>${cut}`
   } else {
     responseHtml = `<pre class="wire">${h(`${error?.code ?? 'NETWORK_ERROR'}: ${error?.message ?? 'no response'}`)}</pre>`

@@ -100,6 +100,11 @@ export interface Behaviour {
     earlyHints?: boolean
     /** No Content-Length and no chunks: the body ends when the connection closes (RFC 9112 §6.3, as HTTP/1.0 servers do). */
     closeDelimited?: boolean
+    /**
+     * A 100 Continue nobody asked for before the answer to every request with a body (RFC 9110
+     * §15.2: a client must read past it): in the same write as the final answer, or apart from it.
+     */
+    unaskedContinue?: 'with-the-answer' | 'apart'
   }
 }
 
@@ -289,6 +294,17 @@ const COMPRESSORS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSy
 function send(res: ServerResponse, reply: Reply, transport: Behaviour['transport'], acceptEncoding: string | undefined): void {
   const write = () => {
     if (res.destroyed) return
+    // Node's own 'HTTP/1.1 100 Continue\r\n\r\n' (writeContinue), although no Expect asked for it
+    if (transport.unaskedContinue && hadBody && !continued) {
+      continued = true
+      if (transport.unaskedContinue === 'apart') {
+        res.writeContinue()
+        return void setTimeout(write, 2) // its own write, and most likely its own read
+      }
+      res.socket?.cork() // the 100 and the final answer in one write: uncorked after res.end
+      corked = true
+      res.writeContinue()
+    }
     const text = serialise(reply.body)
     let bytes = transport.encodeText ? transport.encodeText(text) : Buffer.from(text, 'utf8')
     const headers: Record<string, string> = {}
@@ -317,7 +333,11 @@ function send(res: ServerResponse, reply: Reply, transport: Behaviour['transport
     } else {
       res.end(bytes)
     }
+    if (corked) res.socket?.uncork()
   }
+  const hadBody = Number(res.req.headers['content-length'] ?? 0) > 0 || res.req.headers['transfer-encoding'] !== undefined
+  let continued = false
+  let corked = false
   if (transport.delayMs > 0) setTimeout(write, transport.delayMs)
   else write()
 }

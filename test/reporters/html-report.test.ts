@@ -78,6 +78,17 @@ describe('report.html', () => {
     expect(failures).toContain('§4.2, 7')
   })
 
+  test('interim answers the client read past (a 100 Continue nobody asked for) show before the final status', () => {
+    const failing = exchange({}, 201, '{"id":9}')
+    failing.response!.interim = [100, 103]
+    const result = runResult((id) =>
+      id === 'create-rejects-missing-name'
+        ? [check('POST /categories with a body without name → 400', 'fail', { exchanges: [failing], failure: { code: 'UNEXPECTED_STATUS', message: 'POST answered 201, expected 400', expected: 'status 400', actual: 'status 201' } })]
+        : [check(`${id} check`, 'pass')],
+    )
+    expect(htmlReport(result)).toContain('HTTP 100 (interim, read past)\nHTTP 103 (interim, read past)\nHTTP 201\ncontent-type: application/json')
+  })
+
   test('the rule matrix lists every rule with its section and status', () => {
     const result = runResult((id) => [check(`${id} check`, id.startsWith('create') ? 'skip' : 'pass')], { readOnly: true })
     const html = htmlReport(result)

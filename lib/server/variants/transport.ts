@@ -73,6 +73,19 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, earlyHints: true } },
   },
   {
+    name: 'continue-before-every-answer',
+    description:
+      'every answer to a request with a body is preceded by a 100 Continue nobody asked for, in the same write, on kept-alive connections ' +
+      '(servers and proxies that send one unasked): a client must read past any 1xx before the final answer, and may discard the 100 (RFC 9110 §15.2)',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, unaskedContinue: 'with-the-answer' } },
+  },
+  {
+    name: 'continue-apart-then-close',
+    description:
+      'every answer to a request with a body is preceded by a 100 Continue nobody asked for, written apart 2 ms before it, and every connection closed after its answer',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: true, unaskedContinue: 'apart' } },
+  },
+  {
     name: 'bodies-end-at-close',
     description:
       'bodies carry neither Content-Length nor chunks and end when the server closes the connection (RFC 9112 §6.3; an HTTP/1.0-style server or proxy)',

@@ -1,0 +1,177 @@
+/**
+ * Interim answers (1xx) read past on the client's connections, as RFC 9110 §15.2 asks of every
+ * client: "A client MUST be able to parse one or more 1xx responses received prior to a final
+ * response, even if the client does not expect one. A user agent MAY ignore unexpected 1xx
+ * responses."
+ *
+ * Why here, below undici: undici's HTTP/1 parser (lib/dispatcher/client-h1.js, onHeadersComplete)
+ * destroys the connection with "bad response" on any 100 Continue (undici issue #197, "HTTP 100
+ * Continue", open since 2020 and labelled wontfix), so a server or proxy that sends one unasked
+ * before every answer to a request with a body failed every POST of a run with a
+ * transport error. Other 1xx (102, 103) undici reads past; 101 it takes for an upgrade and, for a
+ * request that asked none, fails with "bad upgrade". No undici option changes the 100 case, and
+ * an interceptor sees the answer only after the parser has failed, so the interim answers are taken
+ * off the connection's bytes before the parser reads them: the connector that makes each
+ * connection (plain, TLS, or TLS through a proxy's tunnel) hands undici the socket with this
+ * filter on it. Not a wrapping stream: undici reads and sets the socket's own state (its timers,
+ * keep-alive, ALPN, destroy), so the socket it gets must be the real one.
+ *
+ * The filter looks only where an answer begins: after the client writes a request's head and
+ * before any byte of its answer (undici's agent writes one request at a time on a connection,
+ * pipelining 1, so that is exactly when its parser waits for a status line). There it takes off
+ * whole 1xx heads but 101, however the bytes are cut into chunks, and lets the rest through
+ * untouched; after the first byte of a final answer it only forwards chunks, until the next
+ * request. The statuses it took off go to the final answer's head as a header whose name a server
+ * cannot guess (INTERIM_HEADER); the client takes it out again (takeInterimAnswers) and records
+ * them on the exchange's response as `interim`.
+ *
+ * Read against undici 7.30 (package-lock.json); should a later undici read past a 100 itself, it
+ * never sees one from here, and test/http/interim-answers.test.ts still holds. On a normal run the
+ * cost is one test of a request line per head written and of a few bytes per answer.
+ */
+import { randomBytes } from 'node:crypto'
+import type { Socket } from 'node:net'
+import { buildConnector } from 'undici'
+
+/** Carries the statuses taken off from the filter to the client; random per process, so no server sends it. */
+const INTERIM_HEADER = `x-conform-interim-${randomBytes(8).toString('hex')}`
+
+/** The longest interim head held back while it is incomplete: undici's own limit on a head (16 KiB). */
+const MAX_HEAD_BYTES = 16 * 1024
+/** The evidence keeps the first few interim statuses of an answer. */
+const MAX_RECORDED = 10
+
+/** undici's request line (client-h1.js writeH1), the first bytes of every request head it writes, as one latin1 string. */
+const REQUEST_LINE = /^[A-Z]+ \S+ HTTP\/1\.1\r\n/
+
+/** `HTTP/1.x 1dd` and a space or the line's end: the start of an interim answer's head. */
+const INTERIM_START = Buffer.from('HTTP/1.0 100 ')
+const NOT_INTERIM = -1
+const INCOMPLETE = 0
+
+/**
+ * Where the whole interim head at the start of `bytes` ends (the offset after its empty line);
+ * INCOMPLETE while the bytes so far may still be one; NOT_INTERIM if they are not (or a 101).
+ */
+function interimHeadEnd(bytes: Buffer): number {
+  for (let i = 0; i < INTERIM_START.length; i++) {
+    if (i >= bytes.length) return INCOMPLETE
+    const byte = bytes[i] as number
+    const expected = INTERIM_START[i] as number
+    const fits =
+      i === 7 || i === 10 || i === 11 ? byte >= 0x30 && byte <= 0x39 : i === 12 ? byte === 0x20 || byte === 0x0d || byte === 0x0a : byte === expected
+    if (!fits) return NOT_INTERIM
+  }
+  if (bytes[10] === 0x30 && bytes[11] === 0x31) return NOT_INTERIM // 101 Switching Protocols: undici's to judge
+  // the head ends at the first empty line (CRLF, or a bare LF as lenient parsers accept)
+  for (let at = bytes.indexOf(0x0a, 12); at >= 0; at = bytes.indexOf(0x0a, at + 1)) {
+    const next = bytes[at + 1]
+    if (next === 0x0a) return at + 2
+    if (next === 0x0d && bytes[at + 2] === 0x0a) return at + 3
+    if (next === undefined || (next === 0x0d && at + 2 >= bytes.length)) return INCOMPLETE
+  }
+  return INCOMPLETE
+}
+
+function statusOf(head: Buffer): number {
+  return Number(head.toString('latin1', 9, 12))
+}
+
+/** One connection's state: whether an answer is about to begin, and what was taken off before it. */
+class InterimFilter {
+  /** A request's head was written and no byte of its final answer has been read yet. */
+  private awaitingAnswer = false
+  /** An interim head not yet whole, held back from the parser. */
+  private held: Buffer | undefined
+  /** Statuses taken off before the final answer, still to be written into its head. */
+  private taken: number[] = []
+
+  requestWritten(): void {
+    this.awaitingAnswer = true
+    this.taken = []
+  }
+
+  /** The bytes the parser gets instead of `chunk` (possibly none). */
+  filter(chunk: Buffer): Buffer {
+    if (!this.awaitingAnswer && this.taken.length === 0) return chunk
+    let bytes = this.held ? Buffer.concat([this.held, chunk]) : chunk
+    this.held = undefined
+    while (this.awaitingAnswer) {
+      const end = interimHeadEnd(bytes)
+      if (end === NOT_INTERIM) {
+        this.awaitingAnswer = false
+      } else if (end === INCOMPLETE) {
+        // too long for a head undici would read: let it have the bytes and say so itself
+        if (bytes.length > MAX_HEAD_BYTES) this.awaitingAnswer = false
+        else {
+          this.held = bytes
+          return Buffer.alloc(0)
+        }
+      } else {
+        if (this.taken.length < MAX_RECORDED) this.taken.push(statusOf(bytes))
+        bytes = bytes.subarray(end)
+        if (bytes.length === 0) return bytes
+      }
+    }
+    return this.taken.length > 0 ? this.noted(bytes) : bytes
+  }
+
+  /** The final answer's bytes with the header that names the interim statuses after its status line. */
+  private noted(bytes: Buffer): Buffer {
+    const lineEnd = bytes.indexOf(0x0a)
+    if (lineEnd < 0) return bytes // the status line goes on in the next chunk: the header follows it there
+    const header = Buffer.from(`${INTERIM_HEADER}: ${this.taken.join(', ')}\r\n`, 'latin1')
+    this.taken = []
+    return Buffer.concat([bytes.subarray(0, lineEnd + 1), header, bytes.subarray(lineEnd + 1)])
+  }
+
+  /** Bytes held back when the connection ends: the parser gets them, to fail on them as it would have. */
+  flush(): Buffer | undefined {
+    const held = this.held
+    this.held = undefined
+    return held
+  }
+}
+
+/**
+ * Puts the filter on a connection undici is about to use: its reads pass through it (Readable's
+ * push, which Node's stream code calls for every chunk read from a TCP or TLS socket), and its
+ * writes tell it when a request's head goes out.
+ */
+export function readPastInterimAnswers(socket: Socket): void {
+  const filter = new InterimFilter()
+  const push = socket.push
+  socket.push = function (chunk: unknown, encoding?: BufferEncoding): boolean {
+    if (chunk === null) {
+      const held = filter.flush()
+      if (held) push.call(this, held)
+      return push.call(this, null)
+    }
+    if (!Buffer.isBuffer(chunk)) return push.call(this, chunk, encoding)
+    const bytes = filter.filter(chunk)
+    return bytes.length === 0 ? true : push.call(this, bytes)
+  }
+  const write = socket.write
+  socket.write = function (this: Socket, chunk: unknown, ...rest: unknown[]): boolean {
+    if (typeof chunk === 'string' && REQUEST_LINE.test(chunk)) filter.requestWritten()
+    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest)
+  } as Socket['write']
+}
+
+/** undici's connector (its options, or a function such as a proxy's tunnel), with the filter on every connection it makes. */
+export function connectReadingPastInterimAnswers(connect: buildConnector.BuildOptions | buildConnector.connector | undefined): buildConnector.connector {
+  const base = typeof connect === 'function' ? connect : buildConnector({ ...connect })
+  return (options, callback) =>
+    base(options, (...args: [null, Socket] | [Error, null]) => {
+      if (args[1]) readPastInterimAnswers(args[1])
+      callback(...args)
+    })
+}
+
+/** Takes the filter's header out of a final answer's headers: the interim statuses passed over before it, if any. */
+export function takeInterimAnswers(headers: Record<string, string | string[] | undefined>): number[] | undefined {
+  const value = headers[INTERIM_HEADER]
+  if (value === undefined) return undefined
+  delete headers[INTERIM_HEADER]
+  return String(value).split(', ').map(Number)
+}
