@@ -1,0 +1,90 @@
+/**
+ * `<package>/vitest` in a vitest of its own, as a service's test suite runs it: a child vitest on a
+ * two-line test file with defineConformance() against a server of lib/server, its verdicts read
+ * from vitest's JSON reporter. Against the reference server: exit 0, one describe per rule, named
+ * by id then title. Against a mutation that stores a refused create, with the tests shuffled:
+ * exit 1, and the failed tests are those of the rules the command line fails, under their describe.
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { RUN_TEST_NAME } from '../../lib/api/define-conformance.ts'
+import { MUTATIONS } from '../../lib/server/mutations.ts'
+import { findCase, startCase } from '../../lib/server/server-cases.ts'
+import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
+import { cleanEnv, runNode } from '../helpers/child-process.ts'
+import { failedRules, ROOT, runConformInProcess } from '../helpers/run-conform.ts'
+import { MATRIX_SEED } from '../mutants/matrix.ts'
+import { entryFiles } from './api-entry.ts'
+
+const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
+const BROKEN = 'refused-creates-stored'
+let work: string
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'conform-vitest-'))
+})
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true })
+})
+
+interface Assertion {
+  ancestorTitles: string[]
+  title: string
+  status: 'passed' | 'failed' | 'skipped' | 'pending'
+  failureMessages: string[]
+}
+
+/** A test file that starts `serverCase` (a mutation's name, or none for the reference server) and declares the suite against it; then vitest on it. */
+async function vitestOn(name: string, mutation: string | undefined, args: string[] = []) {
+  const files = entryFiles()
+  const apiKey = randomBytes(18).toString('base64url')
+  const folder = join(work, name)
+  const server = mutation
+    ? `import { startCase, findCase } from '${files.serverCases}'\nimport { MUTATIONS } from '${files.mutations}'\nconst server = startCase(findCase(MUTATIONS, '${mutation}'), { apiKey: '${apiKey}' })`
+    : `import { startReferenceServer } from '${files.vitest}'\nconst server = startReferenceServer({ apiKey: '${apiKey}' })`
+  const testFile = `${server}\nimport { defineConformance } from '${files.vitest}'\ndefineConformance({ baseUrl: server.then((s) => s.baseUrl), apiKey: '${apiKey}', seed: ${MATRIX_SEED} })\n`
+  rmSync(folder, { recursive: true, force: true })
+  mkdirSync(folder, { recursive: true })
+  writeFileSync(join(folder, 'conformance.test.mjs'), testFile)
+  const report = join(folder, 'vitest.json')
+  const run = await runNode([VITEST, 'run', '--root', folder, '--reporter=json', `--outputFile=${report}`, ...args], { cwd: folder, env: cleanEnv(), killAfterMs: 120_000 })
+  const json = JSON.parse(readFileSync(report, 'utf8')) as { testResults: { assertionResults: Assertion[] }[] }
+  return { code: run.code, output: run.stdout + run.stderr, assertions: json.testResults.flatMap((f) => f.assertionResults), apiKey }
+}
+
+describe('defineConformance() in a vitest of its own', () => {
+  test('against the reference server: exit 0, one describe per rule named by id then title, the run\'s own test passed', async () => {
+    const run = await vitestOn('conforming', undefined)
+    expect(run.code, run.output).toBe(0)
+    const describes = [...new Set(run.assertions.flatMap((a) => a.ancestorTitles))]
+    expect(describes).toEqual(ruleCatalogue().map((rule) => `${rule.id}: ${rule.title}`))
+    expect(run.assertions.filter((a) => a.status === 'failed')).toEqual([])
+    expect(run.assertions.find((a) => a.title === RUN_TEST_NAME)?.status).toBe('passed')
+    expect(run.output).not.toContain(run.apiKey)
+  }, 150_000)
+
+  test(`against ${BROKEN}, the tests shuffled: exit 1, failed tests under the describes of the rules the command line fails`, async () => {
+    const apiKey = randomBytes(18).toString('base64url')
+    const server = await startCase(findCase(MUTATIONS, BROKEN)!, { apiKey })
+    const cli = await runConformInProcess(['--base-url', server.baseUrl, '--seed', MATRIX_SEED], { env: { CONFORM_API_KEY: apiKey } }).finally(() => server.close())
+    cli.cleanup()
+    expect(cli.code).toBe(1)
+
+    const run = await vitestOn('broken', BROKEN, ['--sequence.shuffle', '--sequence.seed=7'])
+    expect(run.code, run.output).toBe(1)
+    const failed = run.assertions.filter((a) => a.status === 'failed')
+    const failedDescribes = [...new Set(failed.map((a) => a.ancestorTitles[0]?.split(':')[0]))].sort()
+    expect(failedDescribes).toEqual(failedRules(cli).sort())
+    expect(failedDescribes).toContain(findCase(MUTATIONS, BROKEN)!.breaks)
+    // each failure reads as the terminal shows it: code, expected, actual, a curl line with the key as a variable
+    const stored = failed.find((a) => a.failureMessages[0]?.includes('[REFUSED_CREATE_STORED]'))
+    expect(stored?.failureMessages[0]).toMatch(/expected: .+\nactual: .+\nreproduce: curl .*\$CONFORM_API_KEY/)
+    expect(run.output + JSON.stringify(run.assertions)).not.toContain(run.apiKey)
+    // the failing checks are the command line's, one test each
+    const cliFailed = (cli.results?.rules ?? []).flatMap((r) => r.checks.filter((c) => c.status === 'fail').map((c) => `${r.id} › ${c.name}`)).sort()
+    expect(failed.map((a) => `${a.ancestorTitles[0]?.split(':')[0]} › ${a.title}`).sort()).toEqual(cliFailed)
+  }, 150_000)
+})
