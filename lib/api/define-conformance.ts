@@ -16,7 +16,7 @@ import type { SuiteManifest } from '../runner/conform-run.ts'
 import { ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { collectChecks, type Suite } from '../suite-kit/check.ts'
 import { newRunScope, within } from '../suite-kit/run-context.ts'
-import { configFromOptions, type ConformanceOptions } from './options.ts'
+import { configBeforeAddress, type ConformanceOptions } from './options.ts'
 import { runConformanceWith, type ConformanceRun } from './run-conformance.ts'
 
 /** A failed check, as the terminal shows it; its stack is its message (the place in the suite helps no one reading a service's failure). */
@@ -68,7 +68,7 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
   const environment = options.environment ?? process.env
   const cwd = options.cwd ?? process.cwd()
   // every option but the address, checked now: a bad one fails the file before any test
-  const config = configFromOptions({ ...options, apiKey: undefined }, undefined, environment, cwd)
+  const config = configBeforeAddress(options, environment, cwd)
   // one seed for the run, chosen here when none is given, so that a failure names the seed that repeats it
   const seed = options.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31
   const checks = declaredChecks(suites)

@@ -88,3 +88,13 @@ export async function resolveBaseUrl(baseUrl: BaseUrl | undefined): Promise<stri
   }
   return given === undefined ? undefined : String(given)
 }
+
+/**
+ * The configuration as far as it can be known before the address is: every option checked, the
+ * base URL aside (when `baseUrl` is given, it wins over CONFORM_BASE_URL, which is then not read).
+ * defineConformance() calls it when the test file is collected, so that a bad option fails the
+ * file before any test.
+ */
+export function configBeforeAddress(options: ConformanceOptions, environment: Readonly<Record<string, string | undefined>>, cwd: string): Config {
+  return configFromOptions(options, undefined, options.baseUrl === undefined ? environment : { ...environment, CONFORM_BASE_URL: '' }, cwd)
+}

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { configFromOptions, type ConformanceOptions } from '../../lib/api/options.ts'
+import { configBeforeAddress, configFromOptions, type ConformanceOptions } from '../../lib/api/options.ts'
 import { loadConfig } from '../../lib/config/config.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { ROOT, runConformInProcess } from '../helpers/run-conform.ts'
@@ -75,6 +75,16 @@ describe('defaults and the environment', () => {
     const config = configFromOptions({ timeout: 3000, readOnly: false }, undefined, environment, ROOT)
     expect(config).toMatchObject({ timeoutMs: 3000, maxWrites: 4, readOnly: false })
     expect(configFromOptions({}, undefined, environment, ROOT).readOnly).toBe(true)
+  })
+})
+
+describe('before the address is known (defineConformance() when vitest collects the file)', () => {
+  test('every option is checked, the address aside: a baseUrl option wins over CONFORM_BASE_URL, which is then not read', () => {
+    const environment = { CONFORM_BASE_URL: 'not a url' }
+    expect(() => configBeforeAddress({ baseUrl: () => server.baseUrl, apiKey: API_KEY }, environment, ROOT)).not.toThrow()
+    expect(() => configBeforeAddress({ baseUrl: () => server.baseUrl, timeout: 1 }, environment, ROOT)).toThrow(/--timeout takes a whole number/)
+    expect(() => configBeforeAddress({ apiKey: API_KEY }, environment, ROOT)).toThrow(/CONFORM_BASE_URL "not a url" is not a URL/)
+    expect(() => configBeforeAddress({ apiKey: API_KEY }, { CONFORM_BASE_URL: server.baseUrl }, ROOT)).not.toThrow()
   })
 })
 

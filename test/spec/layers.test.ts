@@ -76,7 +76,7 @@ test('entry/vitest.ts reaches it (the check above follows imports)', () => {
 })
 
 test('no source file is over 350 lines', () => {
-  const long = ['lib', 'suites', 'scripts', 'test', 'bin', 'build']
+  const long = ['lib', 'suites', 'entry', 'scripts', 'test', 'bin', 'build']
     .flatMap(sourcesUnder)
     .map((file) => ({ file: relative(ROOT, file), lines: readFileSync(file, 'utf8').split('\n').length }))
     .filter((f) => f.lines > 350)
