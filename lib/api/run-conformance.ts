@@ -15,14 +15,17 @@ import type { RunTarget, SuiteManifest } from '../runner/conform-run.ts'
 import { preflight } from '../runner/preflight.ts'
 import { reportDirProblem } from '../runner/report-files.ts'
 import type { RunningServer } from '../server/reference-server.ts'
+import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import { ConformanceError, ConformanceRunError } from './errors.ts'
 import { configFromOptions, resolveBaseUrl, type ConformanceOptions } from './options.ts'
 
-/** A run's result (what results.json holds, redacted), its terminal summary and the report files written, if any. */
+/** A run's result (what results.json holds, redacted), its terminal summary, the report files written (if any) and the write plan it said first. */
 export interface ConformanceRun {
   result: RunResult
   summary: string
   reportFiles: string[]
+  /** What the command line says before it sends anything: the POSTs it may send ("Writes: …"). */
+  writePlan: string
 }
 
 export async function runConformanceWith(manifest: SuiteManifest, options: ConformanceOptions = {}): Promise<ConformanceRun> {
@@ -56,11 +59,12 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
       notInterrupted()
       if (unreachable) throw new ConformanceRunError(redact(unreachable.message))
     }
-    const { runConformance } = await import('../runner/conform-run.ts')
+    const { runConformance, planWrites } = await import('../runner/conform-run.ts')
     notInterrupted()
+    const writePlan = describeWritePlan(planWrites(config, manifest), config)
     // no GitHub Actions output from a library call (an empty environment): the command line speaks to the job, not a test run inside it
     const output = await runConformance(config, target, manifest, {}, signal, { files: writeFiles })
-    return { result: redactedResult(output.result, redact), summary: output.summary, reportFiles: output.reportFiles }
+    return { result: redactedResult(output.result, redact), summary: output.summary, reportFiles: output.reportFiles, writePlan }
   } catch (error) {
     if (error instanceof ConformanceError) throw error
     throw new ConformanceRunError(`the run could not be made: ${redact((error as Error)?.message ?? String(error))}`)
