@@ -5,7 +5,7 @@
  * one describe per rule, named by id then title, the advisory rule's tests passed with its note as
  * an annotation (vitest's JUnit reporter shows it). Against a mutation that stores a refused
  * create, with the tests shuffled: exit 1, and the failed tests are those of the rules the command
- * line fails, under their describe.
+ * line fails, under their describe. A run its deadline cut never passes: the run's own test fails.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -40,13 +40,13 @@ interface Assertion {
 }
 
 /** A test file that starts a server case (a mutation or a variant, by name) and declares the suite against it; then vitest on it. */
-async function vitestOn(name: string, serverCase: { table: 'MUTATIONS' | 'VARIANTS'; name: string }, args: string[] = []) {
+async function vitestOn(name: string, serverCase: { table: 'MUTATIONS' | 'VARIANTS'; name: string }, args: string[] = [], options = '') {
   const files = entryFiles()
   const apiKey = randomBytes(18).toString('base64url')
   const folder = join(work, name)
   const table = serverCase.table === 'MUTATIONS' ? files.mutations : files.variants
   const server = `import { startCase, findCase } from '${files.serverCases}'\nimport { ${serverCase.table} } from '${table}'\nconst server = startCase(findCase(${serverCase.table}, '${serverCase.name}'), { apiKey: '${apiKey}' })`
-  const testFile = `${server}\nimport { defineConformance } from '${files.vitest}'\ndefineConformance({ baseUrl: server.then((s) => s.baseUrl), apiKey: '${apiKey}', seed: ${MATRIX_SEED} })\n`
+  const testFile = `${server}\nimport { defineConformance } from '${files.vitest}'\ndefineConformance({ baseUrl: server.then((s) => s.baseUrl), apiKey: '${apiKey}', seed: ${MATRIX_SEED}${options} })\n`
   rmSync(folder, { recursive: true, force: true })
   mkdirSync(folder, { recursive: true })
   writeFileSync(join(folder, 'conformance.test.mjs'), testFile)
@@ -93,5 +93,14 @@ describe('defineConformance() in a vitest of its own', () => {
     // the failing checks are the command line's, one test each
     const cliFailed = (cli.results?.rules ?? []).flatMap((r) => r.checks.filter((c) => c.status === 'fail').map((c) => `${r.id} › ${c.name}`)).sort()
     expect(failed.map((a) => `${a.ancestorTitles[0]?.split(':')[0]} › ${a.title}`).sort()).toEqual(cliFailed)
+  }, 150_000)
+
+  test('a run cut by its deadline: exit 1, the run\'s own test failed with the reason, the unfinished checks skipped', async () => {
+    const run = await vitestOn('cut', { table: 'VARIANTS', name: 'slow-answers' }, [], ', deadline: 300')
+    expect(run.code, run.output).toBe(1)
+    const failed = run.assertions.filter((a) => a.status === 'failed')
+    expect(failed.map((a) => a.title)).toEqual([RUN_TEST_NAME])
+    expect(failed[0]?.failureMessages[0]).toContain('the run did not finish within 300 ms (--deadline)')
+    expect(run.assertions.filter((a) => a.status === 'skipped').length).toBeGreaterThan(400)
   }, 150_000)
 })
