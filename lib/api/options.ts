@@ -16,7 +16,8 @@ type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${
 type ValueOf<Kind> = Kind extends 'boolean' ? boolean : Kind extends 'integer' ? number : Kind extends 'list' ? string | readonly string[] : string
 
 /** Flags that print instead of running (help, version, the catalogue), and the base URL, which may come later (a function or a promise). */
-type CommandLineOnly = 'help' | 'version' | 'list-rules' | 'base-url'
+const NOT_OPTIONS = ['help', 'version', 'list-rules', 'base-url'] as const
+type CommandLineOnly = (typeof NOT_OPTIONS)[number]
 
 /** The address of the service: a URL, or a function or promise giving it once the service has started (on port 0, say). */
 export type BaseUrl = string | URL | Promise<string | URL> | (() => string | URL | Promise<string | URL>)
@@ -43,7 +44,7 @@ export type ConformanceOptions = {
 const OWN_KEYS = new Set(['baseUrl', 'environment', 'cwd', 'signal'])
 
 const camelCase = (flag: string) => flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())
-const BY_KEY = new Map<string, OptionRow>(CONFORM_OPTIONS.filter((o) => !['help', 'version', 'list-rules', 'base-url'].includes(o.flag)).map((o) => [camelCase(o.flag), o]))
+const BY_KEY = new Map<string, OptionRow>(CONFORM_OPTIONS.filter((o) => !(NOT_OPTIONS as readonly string[]).includes(o.flag)).map((o) => [camelCase(o.flag), o]))
 
 /** The options as the command line's arguments, and the environment with the variables of options set to false masked. */
 function asCommandLine(options: ConformanceOptions, baseUrl: string | undefined, environment: Readonly<Record<string, string | undefined>>) {
