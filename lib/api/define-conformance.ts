@@ -69,8 +69,8 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
   const cwd = options.cwd ?? process.cwd()
   // every option but the address, checked now: a bad one fails the file before any test
   const config = configBeforeAddress(options, environment, cwd)
-  // one seed for the run, chosen here when none is given, so that a failure names the seed that repeats it
-  const seed = options.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31
+  // one seed for the run (the option's, CONFORM_SEED's, else a new one), chosen here so that the run's test names the seed that repeats it
+  const seed = config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31
   const checks = declaredChecks(suites)
   const rules = ruleCatalogue().filter((rule) => config.rules.length === 0 || config.rules.includes(rule.id))
   const timeout = config.deadlineMs + RUN_MARGIN_MS
