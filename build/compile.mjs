@@ -1,6 +1,6 @@
 /**
  * `npm run build`, also run by npm as `prepare` (on `npm install` in a clone, and
- * before `npm pack`): compiles lib/ and suites/ to JavaScript in dist/ (tsconfig.build.json), copies
+ * before `npm pack`): compiles lib/, suites/ and entry/ to JavaScript and type declarations in dist/ (tsconfig.build.json), copies
  * their other files beside it, writes spec/*.yaml as JSON beside them (lib/spec/spec-files.ts) and the
  * schemas' validators as code (lib/spec/schema-registry.ts), then records the digest of the sources
  * (build/source-digest.mjs). A run then loads plain JavaScript and JSON: no TypeScript transform and
@@ -39,10 +39,18 @@ if (compiled.status !== 0) {
   process.exit(1)
 }
 // what the code reads beside itself (a stylesheet …): copied, since tsc emits only JavaScript
-for (const dir of ['lib', 'suites']) {
+for (const dir of ['lib', 'suites', 'entry']) {
   for (const file of sourceFiles(root, dir).filter((name) => !name.endsWith('.ts'))) {
     mkdirSync(dirname(join(building, dir, file)), { recursive: true })
     copyFileSync(join(root, dir, file), join(building, dir, file))
+  }
+}
+// the declarations keep the sources' import paths (tsc rewrites them in JavaScript only): they name
+// the .d.ts beside them, as a consumer's TypeScript resolves .js to it
+for (const dir of ['lib', 'suites', 'entry']) {
+  for (const file of sourceFiles(building, dir).filter((name) => name.endsWith('.d.ts'))) {
+    const path = join(building, dir, file)
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/(from\s+|import\()(['"])(\.{1,2}\/[^'"]+)\.ts\2/g, '$1$2$3.js$2'))
   }
 }
 const { parse } = require('yaml')

@@ -9,12 +9,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 /**
- * What dist/ is made from: every file of lib/ and suites/ (the TypeScript compiled by
+ * What dist/ is made from: every file of lib/, suites/ and entry/ (the TypeScript compiled by
  * tsconfig.build.json, anything else, such as a stylesheet, copied) and the YAML of spec/.
  */
 export const SOURCES = [
   { dir: 'lib', ext: '' },
   { dir: 'suites', ext: '' },
+  { dir: 'entry', ext: '' },
   { dir: 'spec', ext: '.yaml' },
 ]
 export const DIST_DIR = 'dist'

@@ -12,7 +12,7 @@ import { baselineLine } from '../result/baseline.ts'
 import { lengthsNote } from '../result/observed-behaviour.ts'
 import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
-import { namePrefix, serverWaits, type RunResult, type Status } from '../result/run-result.ts'
+import { namePrefix, serverWaits, type CheckResult, type RuleResult, type RunResult, type Status } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { failedChecks, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
 import { KEY_REFUSED } from '../result/key-refused.ts'
@@ -86,6 +86,16 @@ function failureBlock(group: FailureGroup, room: number): string[] | undefined {
   if (fixed + (checks.length > 1 ? 1 : 0) > room) return undefined
   const instances = checks.length > 1 ? instanceLines(group, Math.min(INSTANCE_LINES, room - fixed)) : []
   return [...lines.map((line) => cut(line)), ...instances, ...reproduce]
+}
+
+/**
+ * One failed check as its entry of the summary reads (code and message, expected, actual, the curl
+ * line with the key as $CONFORM_API_KEY), without the check's name or the indentation: what a front
+ * door that reports check by check shows (lib/api/define-conformance.ts). `check` comes redacted.
+ */
+export function checkFailureText(rule: RuleResult, check: CheckResult): string {
+  const block = failureBlock({ rule, failure: check.failure ?? { code: 'CHECK_ERROR', message: 'failed', expected: '-', actual: '-' }, checks: [check] }, Number.POSITIVE_INFINITY) ?? []
+  return block.slice(1).map((line) => line.replace(/^ {8}/, '')).join('\n')
 }
 
 /** A failure entry in one line. */

@@ -79,6 +79,8 @@ export async function runConformance(
   env: NodeJS.ProcessEnv = process.env,
   /** Aborted (reason: the signal's name) when the user interrupts the run: it ends as at its deadline. */
   interrupt?: AbortSignal,
+  /** `files: false`: the result and summary only, no report file (the programmatic API, lib/api/, unless asked). */
+  reporting: { files: boolean } = { files: true },
 ): Promise<RunOutput> {
   const startedAt = new Date()
   // --deadline counts from the command's start when it says so (the preflight came first)
@@ -197,6 +199,7 @@ export async function runConformance(
     config,
     redact,
     env,
+    reporting.files,
   )
   markPhase(PHASE_MARKS.reportsWritten)
   return reports

@@ -53,21 +53,24 @@ function byRule(outcomes: readonly CheckOutcome[]): Map<string, CheckResult[]> {
   return grouped
 }
 
-/** Builds the run's result, writes every report file (redacted) and returns the terminal summary. */
+/** Builds the run's result, writes every report file (redacted; none when `files` is false) and returns the terminal summary. */
 export function writeRunReports(
   outcomes: readonly CheckOutcome[],
   facts: RunFacts,
   config: Pick<Config, 'rules' | 'workingDir' | 'reportDir' | 'baseline' | 'updateBaseline'>,
   redact: (text: string) => string,
   env: NodeJS.ProcessEnv,
+  files = true,
 ): RunReports {
   const result = withBaseline(resultOf(byRule(outcomes), facts, config.rules), config)
   const reportDir = resolve(config.workingDir, config.reportDir)
-  makeFolder(reportDir)
-  clearReports(reportDir)
+  if (files) {
+    makeFolder(reportDir)
+    clearReports(reportDir)
+  }
   const shownResult = redactedResult(result, redact)
   const reportFiles: string[] = []
-  for (const [file, write] of Object.entries(reportWriters)) {
+  for (const [file, write] of files ? Object.entries(reportWriters) : []) {
     const path = join(reportDir, file)
     writeFileSync(path, redact(write(shownResult)))
     reportFiles.push(shownPath(path, config.workingDir))

@@ -20,7 +20,7 @@ const copy = mkdtempSync(join(tmpdir(), 'conform-build-'))
 const dist = join(copy, 'dist')
 
 beforeAll(async () => {
-  for (const entry of ['bin', 'build', 'lib', 'suites', 'spec', 'package.json', 'tsconfig.json', 'tsconfig.build.json']) {
+  for (const entry of ['bin', 'build', 'lib', 'suites', 'entry', 'spec', 'package.json', 'tsconfig.json', 'tsconfig.build.json']) {
     cpSync(join(ROOT, entry), join(copy, entry), { recursive: true })
   }
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir')
@@ -30,14 +30,16 @@ beforeAll(async () => {
 afterAll(() => rmSync(copy, { recursive: true, force: true }))
 
 describe('npm run build', () => {
-  test('compiles every TypeScript file of lib/ and suites/ to JavaScript with .js imports, and copies the others', () => {
-    for (const dir of ['lib', 'suites']) {
+  test('compiles every TypeScript file of lib/, suites/ and entry/ to JavaScript and a declaration, both with .js imports, and copies the others', () => {
+    for (const dir of ['lib', 'suites', 'entry']) {
       const files = sourceFiles(copy, dir)
       for (const file of files) {
         const out = join(dist, dir, file.replace(/\.ts$/, '.js'))
         expect(existsSync(out), out).toBe(true)
-        if (file.endsWith('.ts')) expect(readFileSync(out, 'utf8')).not.toMatch(/from '\.{1,2}\/[^']*\.ts'/)
-        else expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(copy, dir, file), 'utf8'))
+        if (file.endsWith('.ts')) {
+          const declaration = join(dist, dir, file.replace(/\.ts$/, '.d.ts'))
+          for (const emitted of [out, declaration]) expect(readFileSync(emitted, 'utf8'), emitted).not.toMatch(/from '\.{1,2}\/[^']*\.ts'/)
+        } else expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(copy, dir, file), 'utf8'))
       }
     }
   })
@@ -94,7 +96,7 @@ describe('an installed package', () => {
   test('trusts the dist/ it was packed with: no build config there, and not every source shipped', () => {
     const installed = mkdtempSync(join(tmpdir(), 'conform-installed-'))
     try {
-      for (const entry of ['lib', 'suites', 'spec', 'dist']) cpSync(join(copy, entry), join(installed, entry), { recursive: true })
+      for (const entry of ['lib', 'suites', 'entry', 'spec', 'dist']) cpSync(join(copy, entry), join(installed, entry), { recursive: true })
       // package.json `files` leaves these out of the tarball; the digest covered them
       for (const left of ['lib/cli/serve.ts', 'lib/server/server-cases.ts']) rmSync(join(installed, left))
       expect(sourceDigest(installed)).not.toBe(sourceDigest(copy))

@@ -1,0 +1,113 @@
+/**
+ * The suites inside a service's own vitest (`<package>/vitest`, entry/vitest.ts): one describe()
+ * per rule, named by its id then its title, and one test() per check of the suites. The whole run
+ * is made once, before the tests, by the programmatic front door (run-conformance.ts, the command
+ * line's options, probes, write plan, journal, redaction and deadline), and each test then reads
+ * its own check's outcome from the run's result. So the verdicts are the command line's whatever
+ * order vitest runs the tests in (`sequence.shuffle`, `-t`), and a check that compares the list
+ * after every create still sees every create. The one file of lib/ that imports vitest: the
+ * command line and the programmatic API never load it (test/spec/layers.test.ts).
+ */
+import { randomBytes } from 'node:crypto'
+import { beforeAll, describe, test, type TestContext } from 'vitest'
+import { checkFailureText } from '../reporters/terminal-summary.ts'
+import type { CheckResult, RuleResult } from '../result/run-result.ts'
+import type { SuiteManifest } from '../runner/conform-run.ts'
+import { ruleCatalogue } from '../spec/rule-catalogue.ts'
+import { collectChecks, type Suite } from '../suite-kit/check.ts'
+import { newRunScope, within } from '../suite-kit/run-context.ts'
+import { configBeforeAddress, type ConformanceOptions } from './options.ts'
+import { runConformanceWith, type ConformanceRun } from './run-conformance.ts'
+
+/** A failed check, as the terminal shows it; its stack is its message (the place in the suite helps no one reading a service's failure). */
+export class ConformanceCheckFailure extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ConformanceCheckFailure'
+    this.stack = `${this.name}: ${message}`
+  }
+}
+
+/** Beyond the run's deadline: the time a test waits for the run (it ends by its deadline plus about a second). */
+const RUN_MARGIN_MS = 15_000
+/** The name of the test that holds what went wrong outside any check (the deadline, a key refused). */
+export const RUN_TEST_NAME = 'conformance run: complete, with no problem outside a check'
+
+/** The names of the checks the suites declare, by rule: collected once in a scope of their own, which sends nothing. */
+function declaredChecks(suites: readonly Suite[]): Map<string, string[]> {
+  const runId = 'collect-00000'
+  const scope = newRunScope({ baseUrl: 'http://127.0.0.1/v1', apiKey: '', runId, timeoutMs: 1, maxResponseBytes: 1, readOnly: true, rules: [], seed: 0, concurrency: 1, traceId: '0'.repeat(32), identity: { version: '', runId }, extraHeaders: [] })
+  const byRule = new Map<string, string[]>()
+  for (const check of within(scope, () => collectChecks(suites))) byRule.set(check.rule.id, [...(byRule.get(check.rule.id) ?? []), check.name])
+  return byRule
+}
+
+/** Notes shown beside a test that passed (annotations where vitest has them, else the console). */
+async function annotate(ctx: TestContext, notes: readonly string[]): Promise<void> {
+  for (const note of notes) {
+    if (typeof ctx.annotate === 'function') await ctx.annotate(note, 'notice')
+    else console.info(`${ctx.task.name}: ${note}`)
+  }
+}
+
+/** One check's outcome as a test's: pass, skip with the reason, fail with the terminal's text; advisory rules never fail. */
+async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult): Promise<void> {
+  if (check.status === 'skip') ctx.skip(check.skipReason ?? 'not verified')
+  if (check.known !== undefined) return annotate(ctx, [`known failure (baseline): ${check.known}`, checkFailureText(rule, check)])
+  if (check.status === 'fail' && rule.level === 'advisory') return annotate(ctx, [`advisory rule, never a failure: ${checkFailureText(rule, check)}`])
+  if (check.status === 'fail') throw new ConformanceCheckFailure(checkFailureText(rule, check))
+  await annotate(ctx, check.notes)
+}
+
+/**
+ * Declares the conformance suite in the calling test file; `suites` and `manifest` come from the
+ * package entry. Options with bad values throw here, at collection, with the command line's
+ * message; the base URL (a function or a promise) is asked for when the run starts.
+ */
+export function declareConformance(suites: readonly Suite[], manifest: SuiteManifest, options: ConformanceOptions = {}): void {
+  const environment = options.environment ?? process.env
+  const cwd = options.cwd ?? process.cwd()
+  // every option but the address, checked now: a bad one fails the file before any test
+  const config = configBeforeAddress(options, environment, cwd)
+  // one seed for the run (the option's, CONFORM_SEED's, else a new one), chosen here so that the run's test names the seed that repeats it
+  const seed = config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31
+  const checks = declaredChecks(suites)
+  const rules = ruleCatalogue().filter((rule) => config.rules.length === 0 || config.rules.includes(rule.id))
+  const timeout = config.deadlineMs + RUN_MARGIN_MS
+  let run: ConformanceRun | undefined
+  let cannotRun: unknown
+  beforeAll(async () => {
+    try {
+      run = await runConformanceWith(manifest, { ...options, seed })
+    } catch (error) {
+      cannotRun = error
+      throw error
+    }
+  }, timeout)
+  // the run collects the same suites in the same order: a rule's checks are found by their place
+  // (names come redacted in the result, and a short key could change one)
+  const outcome = (ruleId: string, at: number, name: string) => {
+    if (!run) throw cannotRun ?? new Error('the conformance run has not been made')
+    const rule = run.result.rules.find((r) => r.id === ruleId)
+    const check = rule?.checks.length === checks.get(ruleId)?.length ? rule?.checks[at] : undefined
+    if (!rule || !check) throw new Error(`the run has no outcome for ${ruleId} › ${name}`)
+    return { rule, check }
+  }
+  test(RUN_TEST_NAME, async (ctx) => {
+    if (!run) throw cannotRun ?? new Error('the conformance run has not been made')
+    const { problems, runId, baseUrl, verdict } = run.result
+    // what repeats the run: the seed of its generated inputs; its id starts the names of its records
+    await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, run.writePlan])
+    if (problems.length > 0) throw new ConformanceCheckFailure(problems.join('\n'))
+  })
+  for (const rule of rules) {
+    describe(`${rule.id}: ${rule.title}`, () => {
+      for (const [at, name] of (checks.get(rule.id) ?? []).entries()) {
+        test(name, async (ctx) => {
+          const found = outcome(rule.id, at, name)
+          await judge(ctx, found.rule, found.check)
+        })
+      }
+    })
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The options of the programmatic API and of `defineConformance()`: the command line's
+ * (lib/config/conform-options.ts), named in camelCase, read by the same resolver and checked by
+ * the same code (lib/config/config.ts loadConfig), so that defaults, environment variables, .env
+ * files and every complaint about a bad value are the command line's, word for word. An options
+ * object is turned into the arguments the command line would have been given.
+ */
+import { createRedactor } from '../http/redact.ts'
+import { ConfigError, loadConfig, type Config } from '../config/config.ts'
+import { CONFORM_OPTIONS } from '../config/conform-options.ts'
+import { OptionError } from '../config/options.ts'
+import { ConformanceConfigError } from './errors.ts'
+
+type OptionRow = (typeof CONFORM_OPTIONS)[number]
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S
+type ValueOf<Kind> = Kind extends 'boolean' ? boolean : Kind extends 'integer' ? number : Kind extends 'list' ? string | readonly string[] : string
+
+/** Flags that print instead of running (help, version, the catalogue), and the base URL, which may come later (a function or a promise). */
+const NOT_OPTIONS = ['help', 'version', 'list-rules', 'base-url'] as const
+type CommandLineOnly = (typeof NOT_OPTIONS)[number]
+
+/** The address of the service: a URL, or a function or promise giving it once the service has started (on port 0, say). */
+export type BaseUrl = string | URL | Promise<string | URL> | (() => string | URL | Promise<string | URL>)
+
+/**
+ * The options of a run: each flag of the command line in camelCase (`--max-writes` is
+ * `maxWrites`, `--rule` is `rule`, a string or a list), with its default, its environment
+ * variable and its checks (README, "Options"). Without `baseUrl` the embedded reference server
+ * is checked, as the command line does.
+ */
+export type ConformanceOptions = {
+  [Row in OptionRow as Row['flag'] extends CommandLineOnly ? never : CamelCase<Row['flag']>]?: ValueOf<Row['kind']>
+} & {
+  baseUrl?: BaseUrl
+  /** The environment the CONFORM_* variables are read from; default process.env. */
+  environment?: Readonly<Record<string, string | undefined>>
+  /** Where .env files are read and relative paths (reportDir, baseline) start; default process.cwd(). */
+  cwd?: string
+  /** Aborting it stops the run as a deadline would: checks not finished are not verified. */
+  signal?: AbortSignal
+}
+
+/** Keys of ConformanceOptions that are no flag of the command line. */
+const OWN_KEYS = new Set(['baseUrl', 'environment', 'cwd', 'signal'])
+
+const camelCase = (flag: string) => flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())
+const BY_KEY = new Map<string, OptionRow>(CONFORM_OPTIONS.filter((o) => !(NOT_OPTIONS as readonly string[]).includes(o.flag)).map((o) => [camelCase(o.flag), o]))
+
+/** The options as the command line's arguments, and the environment with the variables of options set to false masked. */
+function asCommandLine(options: ConformanceOptions, baseUrl: string | undefined, environment: Readonly<Record<string, string | undefined>>) {
+  const argv: string[] = baseUrl === undefined ? [] : [`--base-url=${baseUrl}`]
+  const env: Record<string, string | undefined> = { ...environment }
+  for (const [key, value] of Object.entries(options)) {
+    if (OWN_KEYS.has(key) || value === undefined) continue
+    const row = BY_KEY.get(key)
+    if (!row) throw new ConformanceConfigError(`unknown option "${key}"; the options are the command line's flags in camelCase: ${[...BY_KEY.keys()].join(', ')}`)
+    if (row.kind === 'boolean') {
+      if (typeof value !== 'boolean') throw new ConformanceConfigError(`${key} takes true or false, got ${JSON.stringify(value)}`)
+      if (value) argv.push(`--${row.flag}`)
+      // false says no, whatever the environment or a .env file says ('' reads as unset in both)
+      else if ('env' in row) env[row.env] = ''
+      continue
+    }
+    for (const one of row.kind === 'list' && Array.isArray(value) ? value : [value]) argv.push(`--${row.flag}=${String(one)}`)
+  }
+  return { argv, env }
+}
+
+/**
+ * The run's configuration from the options, through the command line's loadConfig; a value it
+ * refuses throws ConformanceConfigError with the command line's message (redacted: it never holds the key).
+ */
+export function configFromOptions(options: ConformanceOptions, baseUrl: string | undefined, environment: Readonly<Record<string, string | undefined>>, cwd: string): Config {
+  const redact = createRedactor(typeof options.apiKey === 'string' ? options.apiKey : undefined, environment.CONFORM_API_KEY)
+  try {
+    const { argv, env } = asCommandLine(options, baseUrl, environment)
+    return loadConfig(argv, env, cwd)
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof OptionError || error instanceof ConformanceConfigError) throw new ConformanceConfigError(redact(error.message))
+    throw error
+  }
+}
+
+/** The base URL, once the function or promise that gives it has; undefined: the embedded reference server. */
+export async function resolveBaseUrl(baseUrl: BaseUrl | undefined): Promise<string | undefined> {
+  const given = await (typeof baseUrl === 'function' ? baseUrl() : baseUrl)
+  if (baseUrl !== undefined && (given === undefined || given === null || String(given) === '')) {
+    throw new ConformanceConfigError('baseUrl gave no address: a function given as baseUrl is called when the run starts, after the beforeAll hooks declared before defineConformance(); or hand a promise of the address')
+  }
+  return given === undefined ? undefined : String(given)
+}
+
+/**
+ * The configuration as far as it can be known before the address is: every option checked, the
+ * base URL aside (when `baseUrl` is given, it wins over CONFORM_BASE_URL, which is then not read).
+ * defineConformance() calls it when the test file is collected, so that a bad option fails the
+ * file before any test.
+ */
+export function configBeforeAddress(options: ConformanceOptions, environment: Readonly<Record<string, string | undefined>>, cwd: string): Config {
+  return configFromOptions(options, undefined, options.baseUrl === undefined ? environment : { ...environment, CONFORM_BASE_URL: '' }, cwd)
+}

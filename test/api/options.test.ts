@@ -1,0 +1,134 @@
+/**
+ * The programmatic API takes the command line's options, with its defaults and its complaints:
+ * each bad value below is refused by runConformance() with a ConformanceConfigError whose message
+ * is the line `npm run conform` prints before exiting 2, word for word; a run that cannot start
+ * throws a ConformanceRunError; report files are written only when asked, and the result never
+ * holds the key.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { configBeforeAddress, configFromOptions, type ConformanceOptions } from '../../lib/api/options.ts'
+import { loadConfig } from '../../lib/config/config.ts'
+import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
+import { ROOT, runConformInProcess } from '../helpers/run-conform.ts'
+import { mainEntry } from './api-entry.ts'
+
+const API_KEY = 'api-options-key-8c2e51d7'
+let server: RunningServer
+let work: string
+
+beforeAll(async () => {
+  server = await startReferenceServer({ apiKey: API_KEY })
+  work = mkdtempSync(join(tmpdir(), 'conform-api-'))
+})
+afterAll(async () => {
+  await server?.close()
+  if (work) rmSync(work, { recursive: true, force: true })
+})
+
+/** The same wrong setting, as options and as the command line's arguments. */
+const REFUSED: [string, ConformanceOptions, string[]][] = [
+  ['a timeout under its minimum', { timeout: 5 }, ['--timeout', '5']],
+  ['a deadline that is not a whole number', { deadline: 1.5 }, ['--deadline', '1.5']],
+  ['a negative write budget', { maxWrites: -1 }, ['--max-writes=-1']],
+  ['a concurrency past its maximum', { concurrency: 65 }, ['--concurrency', '65']],
+  ['an unknown rule', { rule: ['error-status-matches-http', 'no-such-rule'] }, ['--rule', 'error-status-matches-http', '--rule', 'no-such-rule']],
+  ['a base URL without a scheme', { baseUrl: 'localhost:8080/v1', apiKey: API_KEY }, ['--base-url', 'localhost:8080/v1', '--api-key', API_KEY]],
+  ['plain http to a host that is not loopback', { baseUrl: 'http://petstore.example/v1', apiKey: API_KEY }, ['--base-url', 'http://petstore.example/v1', '--api-key', API_KEY]],
+  ['a base path that is not /v1', { baseUrl: 'https://petstore.example/api', apiKey: API_KEY }, ['--base-url', 'https://petstore.example/api', '--api-key', API_KEY]],
+  ['a base URL without a key', { baseUrl: 'https://petstore.example/v1' }, ['--base-url', 'https://petstore.example/v1']],
+  ['a key a bearer token cannot carry', { baseUrl: 'https://petstore.example/v1', apiKey: 'two words' }, ['--base-url', 'https://petstore.example/v1', '--api-key', 'two words']],
+  ['a header that replaces Authorization', { header: 'Authorization: Basic eA==' }, ['--header', 'Authorization: Basic eA==']],
+  ['--update-baseline without --baseline', { updateBaseline: true }, ['--update-baseline']],
+  ['a baseline file that does not exist', { baseline: 'no-such-baseline.json' }, ['--baseline', 'no-such-baseline.json']],
+]
+
+describe('a bad option', () => {
+  test.each(REFUSED)('%s: ConformanceConfigError with the command line\'s message', async (_, options, argv) => {
+    const { runConformance, ConformanceConfigError } = await mainEntry()
+    const cli = await runConformInProcess(argv)
+    cli.cleanup()
+    expect(cli.code).toBe(2)
+    const error = await runConformance({ ...options, environment: {}, cwd: ROOT }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConformanceConfigError)
+    expect(`conform: ${(error as Error).message}\n`).toBe(cli.stderr)
+    expect((error as Error).message).not.toContain(API_KEY)
+  })
+
+  test('an option the command line does not have is named, with the ones it has', async () => {
+    const { runConformance, ConformanceConfigError } = await mainEntry()
+    const error = await runConformance({ maxWrite: 3 } as ConformanceOptions).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConformanceConfigError)
+    expect((error as Error).message).toMatch(/^unknown option "maxWrite"; .*maxWrites/)
+  })
+})
+
+describe('defaults and the environment', () => {
+  test('no options give the command line\'s configuration without arguments', () => {
+    expect(configFromOptions({}, undefined, {}, ROOT)).toEqual(loadConfig([], {}, ROOT))
+  })
+
+  test('options win over the environment, which fills in what they leave out; false says no whatever the environment says', () => {
+    const environment = { CONFORM_TIMEOUT_MS: '2000', CONFORM_MAX_WRITES: '4', CONFORM_READ_ONLY: 'true' }
+    const config = configFromOptions({ timeout: 3000, readOnly: false }, undefined, environment, ROOT)
+    expect(config).toMatchObject({ timeoutMs: 3000, maxWrites: 4, readOnly: false })
+    expect(configFromOptions({}, undefined, environment, ROOT).readOnly).toBe(true)
+  })
+})
+
+describe('before the address is known (defineConformance() when vitest collects the file)', () => {
+  test('every option is checked, the address aside: a baseUrl option wins over CONFORM_BASE_URL, which is then not read', () => {
+    const environment = { CONFORM_BASE_URL: 'not a url' }
+    expect(() => configBeforeAddress({ baseUrl: () => server.baseUrl, apiKey: API_KEY }, environment, ROOT)).not.toThrow()
+    expect(() => configBeforeAddress({ baseUrl: () => server.baseUrl, timeout: 1 }, environment, ROOT)).toThrow(/--timeout takes a whole number/)
+    expect(() => configBeforeAddress({ apiKey: API_KEY }, environment, ROOT)).toThrow(/CONFORM_BASE_URL "not a url" is not a URL/)
+    expect(() => configBeforeAddress({ apiKey: API_KEY }, { CONFORM_BASE_URL: server.baseUrl }, ROOT)).not.toThrow()
+  })
+})
+
+describe('a run', () => {
+  test('resolves to the result results.json holds, without the key, and writes no file unless asked', async () => {
+    const { runConformance } = await mainEntry()
+    const result = await runConformance({ baseUrl: () => Promise.resolve(server.baseUrl), apiKey: API_KEY, rule: 'error-status-matches-http', cwd: work, environment: {} })
+    expect(result).toMatchObject({ verdict: 'pass', exitCode: 0, baseUrl: server.baseUrl, embeddedServer: false })
+    expect(result.rules.map((r) => r.id)).toEqual(['error-status-matches-http'])
+    expect(JSON.stringify(result)).not.toContain(API_KEY)
+    expect(readdirSync(work)).toEqual([])
+  })
+
+  test('with reportDir, writes the reports the command line writes', async () => {
+    const { runConformance } = await mainEntry()
+    const result = await runConformance({ baseUrl: server.baseUrl, apiKey: API_KEY, rule: 'list-returns-200', reportDir: 'out', cwd: work, environment: {} })
+    expect(result.verdict).toBe('pass')
+    expect(readdirSync(join(work, 'out')).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md'])
+  })
+
+  test('without a base URL, checks the embedded reference server, as the command line does', async () => {
+    const { runConformance } = await mainEntry()
+    const result = await runConformance({ rule: 'list-returns-200', environment: {} })
+    expect(result).toMatchObject({ verdict: 'pass', embeddedServer: true })
+    expect(existsSync(join(ROOT, 'out'))).toBe(false)
+  })
+
+  test('a service that cannot be reached: ConformanceRunError with the command line\'s message', async () => {
+    const { runConformance, ConformanceRunError } = await mainEntry()
+    const closed = await startReferenceServer({ apiKey: API_KEY })
+    await closed.close()
+    const cli = await runConformInProcess(['--base-url', closed.baseUrl], { env: { CONFORM_API_KEY: API_KEY } })
+    cli.cleanup()
+    const error = await runConformance({ baseUrl: closed.baseUrl, apiKey: API_KEY, environment: {} }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConformanceRunError)
+    expect(`conform: ${(error as Error).message}\n`).toBe(cli.stderr)
+  })
+
+  test('a signal aborted before the run starts: ConformanceRunError, nothing sent', async () => {
+    const { runConformance, ConformanceRunError } = await mainEntry()
+    const before = server.requests.length
+    const error = await runConformance({ baseUrl: server.baseUrl, apiKey: API_KEY, signal: AbortSignal.abort('SIGINT'), environment: {} }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConformanceRunError)
+    expect((error as Error).message).toBe('interrupted by SIGINT before the run started')
+    expect(server.requests.length).toBe(before)
+  })
+})

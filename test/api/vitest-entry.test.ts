@@ -1,0 +1,106 @@
+/**
+ * `<package>/vitest` in a vitest of its own, as a service's test suite runs it: a child vitest on a
+ * two-line test file with defineConformance() against a server of lib/server, its verdicts read
+ * from vitest's JSON reporter. Against a conforming variant that sends no WWW-Authenticate: exit 0,
+ * one describe per rule, named by id then title, the advisory rule's tests passed with its note as
+ * an annotation (vitest's JUnit reporter shows it). Against a mutation that stores a refused
+ * create, with the tests shuffled: exit 1, and the failed tests are those of the rules the command
+ * line fails, under their describe. A run its deadline cut never passes: the run's own test fails.
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { RUN_TEST_NAME } from '../../lib/api/define-conformance.ts'
+import { MUTATIONS } from '../../lib/server/mutations.ts'
+import { findCase, startCase } from '../../lib/server/server-cases.ts'
+import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
+import { cleanEnv, runNode } from '../helpers/child-process.ts'
+import { failedRules, ROOT, runConformInProcess } from '../helpers/run-conform.ts'
+import { MATRIX_SEED } from '../mutants/matrix.ts'
+import { entryFiles } from './api-entry.ts'
+
+const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
+const BROKEN = 'refused-creates-stored'
+let work: string
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'conform-vitest-'))
+})
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true })
+})
+
+interface Assertion {
+  ancestorTitles: string[]
+  title: string
+  status: 'passed' | 'failed' | 'skipped' | 'pending'
+  failureMessages: string[]
+}
+
+/** A test file that starts a server case (a mutation or a variant, by name) and declares the suite against it; then vitest on it. */
+async function vitestOn(name: string, serverCase: { table: 'MUTATIONS' | 'VARIANTS'; name: string }, args: string[] = [], options = '') {
+  const files = entryFiles()
+  const apiKey = randomBytes(18).toString('base64url')
+  const folder = join(work, name)
+  const table = serverCase.table === 'MUTATIONS' ? files.mutations : files.variants
+  const server = `import { startCase, findCase } from '${files.serverCases}'\nimport { ${serverCase.table} } from '${table}'\nconst server = startCase(findCase(${serverCase.table}, '${serverCase.name}'), { apiKey: '${apiKey}' })`
+  const testFile = `${server}\nimport { defineConformance } from '${files.vitest}'\ndefineConformance({ baseUrl: server.then((s) => s.baseUrl), apiKey: '${apiKey}', seed: ${MATRIX_SEED}${options} })\n`
+  rmSync(folder, { recursive: true, force: true })
+  mkdirSync(folder, { recursive: true })
+  writeFileSync(join(folder, 'conformance.test.mjs'), testFile)
+  const report = join(folder, 'vitest.json')
+  const junit = join(folder, 'junit.xml')
+  const reporters = ['--reporter=json', `--outputFile.json=${report}`, '--reporter=junit', `--outputFile.junit=${junit}`]
+  const run = await runNode([VITEST, 'run', '--root', folder, ...reporters, ...args], { cwd: folder, env: cleanEnv(), killAfterMs: 120_000 })
+  const json = JSON.parse(readFileSync(report, 'utf8')) as { testResults: { assertionResults: Assertion[] }[] }
+  return { code: run.code, output: run.stdout + run.stderr, assertions: json.testResults.flatMap((f) => f.assertionResults), junit: readFileSync(junit, 'utf8'), apiKey }
+}
+
+describe('defineConformance() in a vitest of its own', () => {
+  test('against a conforming variant: exit 0, one describe per rule named by id then title, an advisory note as an annotation', async () => {
+    const run = await vitestOn('conforming', { table: 'VARIANTS', name: 'no-www-authenticate' })
+    expect(run.code, run.output).toBe(0)
+    const describes = [...new Set(run.assertions.flatMap((a) => a.ancestorTitles))]
+    expect(describes).toEqual(ruleCatalogue().map((rule) => `${rule.id}: ${rule.title}`))
+    expect(run.assertions.filter((a) => a.status === 'failed')).toEqual([])
+    expect(run.assertions.find((a) => a.title === RUN_TEST_NAME)?.status).toBe('passed')
+    const advisory = run.assertions.filter((a) => a.ancestorTitles[0]?.startsWith('advisory-www-authenticate:'))
+    expect(advisory.filter((a) => a.status === 'passed').length).toBeGreaterThan(0)
+    expect(advisory.filter((a) => a.status === 'failed')).toEqual([])
+    expect(run.junit).toMatch(/<property name="notice" value="401 without a WWW-Authenticate header/)
+    expect(run.output + run.junit).not.toContain(run.apiKey)
+  }, 150_000)
+
+  test(`against ${BROKEN}, the tests shuffled: exit 1, failed tests under the describes of the rules the command line fails`, async () => {
+    const apiKey = randomBytes(18).toString('base64url')
+    const server = await startCase(findCase(MUTATIONS, BROKEN)!, { apiKey })
+    const cli = await runConformInProcess(['--base-url', server.baseUrl, '--seed', MATRIX_SEED], { env: { CONFORM_API_KEY: apiKey } }).finally(() => server.close())
+    cli.cleanup()
+    expect(cli.code).toBe(1)
+
+    const run = await vitestOn('broken', { table: 'MUTATIONS', name: BROKEN }, ['--sequence.shuffle', '--sequence.seed=7'])
+    expect(run.code, run.output).toBe(1)
+    const failed = run.assertions.filter((a) => a.status === 'failed')
+    const failedDescribes = [...new Set(failed.map((a) => a.ancestorTitles[0]?.split(':')[0]))].sort()
+    expect(failedDescribes).toEqual(failedRules(cli).sort())
+    expect(failedDescribes).toContain(findCase(MUTATIONS, BROKEN)!.breaks)
+    // each failure reads as the terminal shows it: code, expected, actual, a curl line with the key as a variable
+    const stored = failed.find((a) => a.failureMessages[0]?.includes('[REFUSED_CREATE_STORED]'))
+    expect(stored?.failureMessages[0]).toMatch(/expected: .+\nactual: .+\nreproduce: curl .*\$CONFORM_API_KEY/)
+    expect(run.output + run.junit + JSON.stringify(run.assertions)).not.toContain(run.apiKey)
+    // the failing checks are the command line's, one test each
+    const cliFailed = (cli.results?.rules ?? []).flatMap((r) => r.checks.filter((c) => c.status === 'fail').map((c) => `${r.id} › ${c.name}`)).sort()
+    expect(failed.map((a) => `${a.ancestorTitles[0]?.split(':')[0]} › ${a.title}`).sort()).toEqual(cliFailed)
+  }, 150_000)
+
+  test('a run cut by its deadline: exit 1, the run\'s own test failed with the reason, the unfinished checks skipped', async () => {
+    const run = await vitestOn('cut', { table: 'VARIANTS', name: 'slow-answers' }, [], ', deadline: 300')
+    expect(run.code, run.output).toBe(1)
+    const failed = run.assertions.filter((a) => a.status === 'failed')
+    expect(failed.map((a) => a.title)).toEqual([RUN_TEST_NAME])
+    expect(failed[0]?.failureMessages[0]).toContain('the run did not finish within 300 ms (--deadline)')
+    expect(run.assertions.filter((a) => a.status === 'skipped').length).toBeGreaterThan(400)
+  }, 150_000)
+})
