@@ -1,13 +1,14 @@
 /**
  * §4.2 rule 2: valid create bodies, each carrying in its name and its description one class of the
  * strings that break real services (a column that truncates, a writer that concatenates, a store
- * that normalises). Two classes per create keep a default run at nine records; after the two with
+ * that normalises). Two classes per create keep the records a default run makes few; after the two with
  * a priority, a small --max-writes keeps them in the order of this table (suites/cases/write-order.ts).
  * Names are short (the run's prefix is eight characters) and the classes that come in long values
  * have a short form, so that a service with short columns still gets every class (§8).
  */
 import { createHash } from 'node:crypto'
 import type { NewCategory } from '../../lib/checks/category.ts'
+import { POISON_CREATES } from './poison-values.ts'
 import type { WritePriority } from './write-priority.ts'
 
 export interface ValidCreate extends WritePriority {
@@ -48,6 +49,11 @@ export interface ValidCreate extends WritePriority {
    * service may refuse anything else, "; charset=utf-8" included.
    */
   sentAs?: Record<string, string>
+  /**
+   * The class of value a store may accept and then be unable to give back (poison-values.ts): sent
+   * once the list was read as the run found it, and named when the list breaks after it.
+   */
+  holds?: string
 }
 
 /**
@@ -193,6 +199,8 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     body: (p) => ({ name: textOfLength(`${p}-longer`, 4_097), description: textOfLength('description [\u0000]', 9_000) }),
     mayRefuse: 'lengths are not shown (§8), and a store may be unable to hold U+0000 (§4.2 rule 1: an invalid value)',
   },
+  // last, and sent after every refusal (write-order.ts): the values that can break every later list
+  ...POISON_CREATES,
 ]
 
 /** The text a valid create sends. */

@@ -66,8 +66,8 @@ export interface CategoryProbes {
   firstList: () => Promise<HttpResult>
   creates: CreateProbe[]
   refusals: RefusalProbe[]
-  /** The list sent after the first list and every POST of the run have been answered. */
-  lastList: () => Promise<{ list: HttpResult }>
+  /** The list sent after the first list and every POST of the run have been answered; `before`: the first list, when it was sent before this one. */
+  lastList: () => Promise<{ list: HttpResult; before?: HttpResult }>
   /** GET /categories once more, each call a new request: a re-read of a list that lags behind writes. */
   listAgain: () => Promise<HttpResult>
 }
@@ -88,9 +88,22 @@ export function categoryProbes(): CategoryProbes {
       return sent
     })
 
+  let firstListStarted = false
+  // as curl --compressed asks: Accept: */* (§4: every payload is JSON, whatever the client
+  // accepts) and every coding; a coded body must say so in Content-Encoding
+  const firstList = once(() => ((firstListStarted = true), listCategories({ accept: '*/*', 'accept-encoding': 'gzip, deflate, br' })))
+
   const creates: CreateProbe[] = VALID_CREATES.map((c) => {
     const sent = once(async () => c.body(recordPrefix()))
-    return { case: c, label: post(c.label), sent, probe: once(async () => postCategory(c.key, createText(c, await sent(), runContext().seed), VALID_AUTHORIZATION, c.sentAs)) }
+    // a value that may break every later list goes out once the list was read as the run found it,
+    // so a list broken afterwards can name it (poisoned-list.ts); the first list is sent anyway
+    const listedBefore = c.holds ? () => firstList().then(() => undefined, () => undefined) : async () => undefined
+    return {
+      case: c,
+      label: post(c.label),
+      sent,
+      probe: once(async () => (await listedBefore(), postCategory(c.key, createText(c, await sent(), runContext().seed), VALID_AUTHORIZATION, c.sentAs))),
+    }
   })
   // a name sent again goes out once the first create with it was answered, whatever it got
   for (const again of creates.filter((c) => c.case.repeats)) {
@@ -175,10 +188,6 @@ export function categoryProbes(): CategoryProbes {
     })
   }
 
-  let firstListStarted = false
-  // as curl --compressed asks: Accept: */* (§4: every payload is JSON, whatever the client
-  // accepts) and every coding; a coded body must say so in Content-Encoding
-  const firstList = once(() => ((firstListStarted = true), listCategories({ accept: '*/*', 'accept-encoding': 'gzip, deflate, br' })))
   const lastList = once(async () => {
     const settled = await Promise.allSettled(creates.map((c) => c.probe()))
     for (let seen = -1; seen !== startedRefusals.size; ) {
@@ -187,8 +196,8 @@ export function categoryProbes(): CategoryProbes {
     }
     if (!settled.some((s) => s.status === 'fulfilled' && s.value.exchange.sent !== false)) throw new NotApplicable('no POST was sent in this run')
     // a list one of the run's checks asked for is answered before this one goes out, so the two compare
-    if (firstListStarted) await firstList()
-    return { list: await listCategories() }
+    const before = firstListStarted ? await firstList() : undefined
+    return { list: await listCategories(), before }
   })
   return { firstList, creates, refusals, lastList, listAgain: () => listCategories() }
 }
