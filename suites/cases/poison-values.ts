@@ -13,7 +13,7 @@
  * answer 200 (§4.1). They follow every refusal in the write order (write-order.ts), so a small
  * --max-writes keeps the POSTs it had.
  */
-import type { ValidCreate } from './valid-creates.ts'
+import type { ValidCreate } from './valid-create.ts'
 
 /** Why any of them may be refused. */
 const MAY_REFUSE = 'a service may call a value it cannot store an invalid value (§4.2 rule 1)'
