@@ -4,9 +4,9 @@
  * a Python service that encodes a lone surrogate (Django REST framework), a PostgreSQL `json`
  * column read as text holding U+0000, PHP's json_encode on text cut inside a character, a
  * serialiser with a nesting limit below its parser's. Each class is a create of its own (one class
- * refused must not hide another), sent once the list was read as the run found it, so that a list
- * broken afterwards names the create and the class (suites/categories/poisoned-list.ts).
- * docs/inputs.md gives the source of each class.
+ * refused must not hide another); a list that answered 200 as the run found it and breaks after
+ * them names the create and the class (suites/categories/poisoned-list.ts). docs/inputs.md gives
+ * the source of each class.
  *
  * Refusing one with 400 and an Error record is the service's freedom (§4.2 rule 1: it may call it
  * an invalid value); a 201 must carry it back unchanged (§4.2 rule 2), and the list must still

@@ -45,8 +45,8 @@ export interface ValidCreate extends WritePriority {
    */
   sentAs?: Record<string, string>
   /**
-   * The class of value a store may accept and then be unable to give back (poison-values.ts): sent
-   * once the list was read as the run found it, and named when the list breaks after it.
+   * The class of value a store may accept and then be unable to give back (poison-values.ts): named
+   * when the list breaks after it (suites/categories/poisoned-list.ts).
    */
   holds?: string
 }

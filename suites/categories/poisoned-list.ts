@@ -3,6 +3,11 @@
  * found it, and breaks after the run's creates, was most likely broken by a value it stored and
  * cannot give back (suites/cases/poison-values.ts): the failure names the creates of such values the
  * service accepted (201), or answered with a fault it may have stored (5xx, no answer), and their class.
+ *
+ * The first list goes out beside the POSTs, not before them (waiting for it would cost every run a
+ * round trip), and that is enough: such a value breaks every list from the moment it is stored, so
+ * a first list answered 200 was read before it was. When one was stored first, the first list
+ * breaks too, and the failure says only the status.
  */
 import { fail } from '../../lib/checks/failure.ts'
 import { describeStatus, expectStatus, responseOf, statusFailureCode } from '../../lib/checks/response.ts'

@@ -66,7 +66,10 @@ export interface CategoryProbes {
   firstList: () => Promise<HttpResult>
   creates: CreateProbe[]
   refusals: RefusalProbe[]
-  /** The list sent after the first list and every POST of the run have been answered; `before`: the first list, when it was sent before this one. */
+  /**
+   * The list sent after the first list and every POST of the run have been answered; `before`: the
+   * first list, when one of the run's checks asked for it (poisoned-list.ts reads it).
+   */
   lastList: () => Promise<{ list: HttpResult; before?: HttpResult }>
   /** GET /categories once more, each call a new request: a re-read of a list that lags behind writes. */
   listAgain: () => Promise<HttpResult>
@@ -88,22 +91,9 @@ export function categoryProbes(): CategoryProbes {
       return sent
     })
 
-  let firstListStarted = false
-  // as curl --compressed asks: Accept: */* (§4: every payload is JSON, whatever the client
-  // accepts) and every coding; a coded body must say so in Content-Encoding
-  const firstList = once(() => ((firstListStarted = true), listCategories({ accept: '*/*', 'accept-encoding': 'gzip, deflate, br' })))
-
   const creates: CreateProbe[] = VALID_CREATES.map((c) => {
     const sent = once(async () => c.body(recordPrefix()))
-    // a value that may break every later list goes out once the list was read as the run found it,
-    // so a list broken afterwards can name it (poisoned-list.ts); the first list is sent anyway
-    const listedBefore = c.holds ? () => firstList().then(() => undefined, () => undefined) : async () => undefined
-    return {
-      case: c,
-      label: post(c.label),
-      sent,
-      probe: once(async () => (await listedBefore(), postCategory(c.key, createText(c, await sent(), runContext().seed), VALID_AUTHORIZATION, c.sentAs))),
-    }
+    return { case: c, label: post(c.label), sent, probe: once(async () => postCategory(c.key, createText(c, await sent(), runContext().seed), VALID_AUTHORIZATION, c.sentAs)) }
   })
   // a name sent again goes out once the first create with it was answered, whatever it got
   for (const again of creates.filter((c) => c.case.repeats)) {
@@ -188,6 +178,10 @@ export function categoryProbes(): CategoryProbes {
     })
   }
 
+  let firstListStarted = false
+  // as curl --compressed asks: Accept: */* (§4: every payload is JSON, whatever the client
+  // accepts) and every coding; a coded body must say so in Content-Encoding
+  const firstList = once(() => ((firstListStarted = true), listCategories({ accept: '*/*', 'accept-encoding': 'gzip, deflate, br' })))
   const lastList = once(async () => {
     const settled = await Promise.allSettled(creates.map((c) => c.probe()))
     for (let seen = -1; seen !== startedRefusals.size; ) {
