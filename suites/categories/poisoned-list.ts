@@ -12,6 +12,7 @@
 import { fail } from '../../lib/checks/failure.ts'
 import { describeStatus, expectStatus, responseOf, statusFailureCode } from '../../lib/checks/response.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
+import { parseJsonExact } from '../../lib/json/exact-json.ts'
 import type { CreateProbe } from './probes.ts'
 
 /** A create that may have stored its value: answered 201, with a server fault, or not at all. */
@@ -26,6 +27,16 @@ async function storedPoisonCreates(creates: readonly CreateProbe[]): Promise<{ c
   return sent.flatMap((s) => (s.status === 'fulfilled' && mayHaveStored(s.value.result) ? [s.value] : []))
 }
 
+/** How many categories a list answered 200 held, or undefined when its body is not an array. */
+function categoriesIn(list: HttpResult): number | undefined {
+  try {
+    const records = parseJsonExact(list.text ?? '')
+    return Array.isArray(records) ? records.length : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** The list after the run's POSTs answers 200; if it breaks after a 200 before them, the failure names the creates that may have broken it. */
 export async function expectListNotPoisoned(list: HttpResult, before: HttpResult | undefined, creates: readonly CreateProbe[]): Promise<void> {
   const response = responseOf(list)
@@ -37,16 +48,23 @@ export async function expectListNotPoisoned(list: HttpResult, before: HttpResult
   const named = (faulted.length > 0 ? faulted : suspects).map(({ create, result }) => `${create.case.key} (answered ${result.exchange.response?.status ?? 'nothing'}) holding ${create.case.holds}`)
   const others = faulted.length > 0 ? suspects.filter((s) => !faulted.includes(s)).map((s) => s.create.case.key) : []
   const one = named.length === 1
-  const also = others.length > 0 ? ` (the service also accepted ${others.join(', ')}, with values of other such classes)` : ''
-  const which = one ? '' : ' (one of them or more is a value the store cannot give back)'
+  const also = others.length > 0 ? ` (the service also took ${others.join(', ')}, with values of other such classes)` : ''
+  const status = describeStatus(response)
+  const held = categoriesIn(before)
+  const advice = 'A store that accepts a value it cannot give back breaks every later list, for every client: refuse such a value with 400, or store it so that it can be answered'
+  // a list that held categories before shows that records as such do not break it; an empty one shows nothing of the kind
+  const message =
+    held === 0
+      ? `the list answered ${status} after the run's creates, and 200 before them, when it held no category: it breaks on any record, or on a value it cannot give back, ` +
+        `such as ${one ? 'the one of' : 'those of'} ${named.join('; and ')}${also}. ${advice}`
+      : `the list answered ${status} after the create${one ? '' : 's'} of ${named.join('; and ')}${one ? '' : ' (one of them or more is a value the store cannot give back)'}; ` +
+        `before ${one ? 'it' : 'them'}, 200${held === undefined ? '' : ` with ${held} ${held === 1 ? 'category' : 'categories'}`}${also}. ${advice}`
   fail(
     {
       code: statusFailureCode(response),
-      message:
-        `the list answered ${describeStatus(response)} after the create${one ? '' : 's'} of ${named.join('; and ')}${which}; before ${one ? 'it' : 'them'}, 200${also}. ` +
-        'A store that accepts a value it cannot give back breaks every later list, for every client: refuse such a value with 400, or store it so that it can be answered',
+      message,
       expected: 'status 200: the list holds all categories (§4.1), whatever was created',
-      actual: `status ${describeStatus(response)}; before the create${one ? '' : 's'}: 200`,
+      actual: `status ${status}; before the run's creates: 200`,
     },
     list.exchange,
     ...suspects.map((s) => s.result.exchange),

@@ -101,13 +101,13 @@ describe('a list broken after them names the create and its class', () => {
       throw error
     }
   }
-  const ok = () => makeResponse({ body: [] })
+  const ok = () => makeResponse({ body: [{ id: 1, name: 'dog' }, { id: 2, name: 'cat' }] })
   const broken = () => makeResponse({ status: 500, body: { code: 'internal', message: 'x', status: 500 } })
 
   test('the one create of such a value the service accepted, with its class; the refused ones are not named', async () => {
     const error = await failure(broken(), ok(), [probe('create-lone-surrogates', created()), probe('create-nul', refused()), probe('create-described', created())])
     expect(error?.code).toBe('SERVER_ERROR')
-    expect(error?.message).toMatch(/^the list answered 500 .*after the create of create-lone-surrogates \(answered 201\) holding lone surrogates .*; before it, 200\./)
+    expect(error?.message).toMatch(/^the list answered 500 .*after the create of create-lone-surrogates \(answered 201\) holding lone surrogates .*; before it, 200 with 2 categories\./)
     expect(error?.message).not.toContain('create-nul')
     expect(error?.exchanges).toHaveLength(3)
   })
@@ -115,12 +115,20 @@ describe('a list broken after them names the create and its class', () => {
   test('a create answered with a fault is named first, the other accepted ones beside it', async () => {
     const fault = makeResponse({ status: 500, method: 'POST', body: { code: 'internal', message: 'x', status: 500 } })
     const error = await failure(broken(), ok(), [probe('create-lone-surrogates', fault), probe('create-nul', created()), probe('create-deep-value', makeTransportError())])
-    expect(error?.message).toMatch(/after the creates of create-lone-surrogates \(answered 500\) holding .*; and create-deep-value \(answered nothing\) holding .*; before them, 200 \(the service also accepted create-nul/)
+    expect(error?.message).toMatch(/after the creates of create-lone-surrogates \(answered 500\) holding .*; and create-deep-value \(answered nothing\) holding .*; before them, 200 with 2 categories \(the service also took create-nul/)
   })
 
   test('several accepted: all named, as one of them or more', async () => {
     const error = await failure(broken(), ok(), [probe('create-cut-bytes', created()), probe('create-noncharacters', created())])
-    expect(error?.message).toMatch(/after the creates of create-cut-bytes .*; and create-noncharacters .* \(one of them or more is a value the store cannot give back\); before them, 200/)
+    expect(error?.message).toMatch(/after the creates of create-cut-bytes .*; and create-noncharacters .* \(one of them or more is a value the store cannot give back\); before them, 200 with 2 categories\./)
+  })
+
+  test('a list that held no category before may break on any record: the failure says so, and names the values beside it', async () => {
+    const error = await failure(broken(), makeResponse({ body: [] }), [probe('create-lone-surrogates', created())])
+    expect(error?.code).toBe('SERVER_ERROR')
+    expect(error?.message).toMatch(
+      /^the list answered 500 .*after the run's creates, and 200 before them, when it held no category: it breaks on any record, or on a value it cannot give back, such as the one of create-lone-surrogates \(answered 201\) holding lone surrogates/,
+    )
   })
 
   test('a 200 passes; a list that was not 200 before, or no such create accepted, fails as any status does', async () => {

@@ -5,7 +5,7 @@
  * source of each is in docs/inputs.md.
  */
 import { conformingBehaviour, type StoredCategory } from '../reference-server.ts'
-import { errorReply, isPlainObject, type Mutation } from '../server-cases.ts'
+import { errorReply, isPlainObject, seedCategories, type Mutation } from '../server-cases.ts'
 import { CHANGED, storedAs } from './inputs.ts'
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
@@ -56,6 +56,8 @@ export const POISON_MUTATIONS: readonly Mutation[] = [
     description:
       "a lone surrogate (\\ud800) is parsed and stored, then every answer holding it fails to encode: 500, the create's and every later list's " +
       "(Django REST framework: json.dumps(ensure_ascii=False), then .encode('utf-8'): \"surrogates not allowed\")",
+    // a service in use: the list held categories before the run, so records as such do not break it
+    seed: () => seedCategories(3),
     behaviour: {
       finish: (reply, request, store) => {
         if (request.operation === 'createCategory' && reply.status === 201 && anyStored(store.slice(-1), (t) => LONE_SURROGATE.test(t))) {
@@ -81,6 +83,8 @@ export const POISON_MUTATIONS: readonly Mutation[] = [
     description:
       'the body is kept in a PostgreSQL json column and the list reads its fields as text (body->>\'name\'): U+0000 is stored, and every list then fails ' +
       '("unsupported Unicode escape sequence: \\u0000 cannot be converted to text"): 500',
+    // a service in use: the list held categories before the run, so records as such do not break it
+    seed: () => seedCategories(3),
     behaviour: {
       finish: (reply, request, store) =>
         request.operation === 'listCategories' && reply.status === 200 && anyStored(store, (t) => NUL.test(t))
@@ -115,6 +119,8 @@ export const POISON_MUTATIONS: readonly Mutation[] = [
     description:
       'descriptions are cut to 255 bytes before they are stored (PHP substr), which can end inside a character; the create answers 201 with what was sent, ' +
       'and every list then fails to encode (json_encode: "Malformed UTF-8 characters, possibly incorrectly encoded"): 500',
+    // a service in use: the list held categories before the run, so records as such do not break it
+    seed: () => seedCategories(3),
     behaviour: {
       finish: (reply, request, store) =>
         request.operation === 'listCategories' && reply.status === 200 && store.some((r) => cutsInsideCharacter(r.description ?? ''))
@@ -135,6 +141,8 @@ export const POISON_MUTATIONS: readonly Mutation[] = [
     description:
       'fields NewCategory does not name are kept with the record and answered back (FastAPI with extra="allow"), and answers are encoded with orjson, ' +
       'which refuses values nested past 255 levels ("Recursion limit reached"): a deep one is stored, then its create and every list answer 500',
+    // a service in use: the list held categories before the run, so records as such do not break it
+    seed: () => seedCategories(3),
     behaviour: {
       finish: (reply, request, store) => {
         if (request.operation === 'createCategory' && reply.status === 201 && isPlainObject(request.body)) {
