@@ -11,7 +11,7 @@ import { MALFORMED_BODIES } from '../../suites/cases/malformed-json.ts'
 import { createText, DESCRIPTION_FLOOR, NAME_FLOOR, VALID_CREATES } from '../../suites/cases/valid-creates.ts'
 import { POST_PROBE_ORDER, POST_PROBES } from '../../suites/cases/write-order.ts'
 import type { CreateProbe } from '../../suites/categories/probes.ts'
-import { expectListNotPoisoned } from '../../suites/categories/poisoned-list.ts'
+import { expectListNotPoisoned, expectListShapeNotPoisoned } from '../../suites/categories/poisoned-list.ts'
 import { makeResponse, makeTransportError } from '../checks/make-response.ts'
 
 const PREFIX = 'cf-ab12c'
@@ -92,9 +92,9 @@ describe('a list broken after them names the create and its class', () => {
   }
   const created = () => makeResponse({ status: 201, method: 'POST', body: { id: 1, name: 'n' } })
   const refused = () => makeResponse({ status: 400, method: 'POST', body: { code: 'invalid', message: 'no', status: 400 } })
-  const failure = async (list: ReturnType<typeof makeResponse>, before: ReturnType<typeof makeResponse> | undefined, creates: CreateProbe[]) => {
+  const failure = async (list: ReturnType<typeof makeResponse>, before: ReturnType<typeof makeResponse> | undefined, creates: CreateProbe[], judge = expectListNotPoisoned) => {
     try {
-      await expectListNotPoisoned(list, before, creates)
+      await judge(list, before, creates)
       return undefined
     } catch (error) {
       if (error instanceof ConformanceFailure) return error
@@ -127,8 +127,21 @@ describe('a list broken after them names the create and its class', () => {
     const error = await failure(broken(), makeResponse({ body: [] }), [probe('create-lone-surrogates', created())])
     expect(error?.code).toBe('SERVER_ERROR')
     expect(error?.message).toMatch(
-      /^the list answered 500 .*after the run's creates, and 200 before them, when it held no category: it breaks on any record, or on a value it cannot give back, such as the one of create-lone-surrogates \(answered 201\) holding lone surrogates/,
+      /^the list answered 500 .*after the run's creates, and was whole before them, when it held no category: it breaks on any record, or on a value it cannot give back, such as the one of create-lone-surrogates \(answered 201\) holding lone surrogates/,
     )
+  })
+
+  test("a 200 whose body is no longer the array (PHP's echo json_encode() printing nothing) keeps its code, and names the create", async () => {
+    const shape = (list: ReturnType<typeof makeResponse>, before: ReturnType<typeof makeResponse> | undefined, creates: readonly CreateProbe[]) =>
+      expectListShapeNotPoisoned(list, before, creates, 'list-returns-200 reports the status')
+    const error = await failure(makeResponse({ body: '' }), ok(), [probe('create-cut-bytes', created())], shape)
+    expect(error?.code).toBe('NOT_JSON')
+    expect(error?.message).toMatch(/; the list broke after the create of create-cut-bytes \(answered 201\) holding multi-byte characters .*; before it, 200 with 2 categories\./)
+    expect(await failure(ok(), ok(), [probe('create-cut-bytes', created())], shape)).toBeUndefined()
+    // a first list that was not an array gives nothing to compare: the failure is the schema's own
+    const plain = await failure(makeResponse({ body: '' }), makeResponse({ body: '' }), [probe('create-cut-bytes', created())], shape)
+    expect(plain?.code).toBe('NOT_JSON')
+    expect(plain?.message).not.toContain('create-cut-bytes')
   })
 
   test('a 200 passes; a list that was not 200 before, or no such create accepted, fails as any status does', async () => {

@@ -48,6 +48,13 @@ const cutsInsideCharacter = (text: string, bytes = 255) => {
   return encoded.length > bytes && (encoded[bytes] & 0xc0) === 0x80
 }
 
+/** PHP's json_decode refuses an escaped lone surrogate (JSON_ERROR_UTF16), which a PHP service answers with 400. */
+const phpDecoding: Pick<Mutation['behaviour'], 'validate'> = {
+  validate: (body) =>
+    conformingBehaviour.validate(body) ??
+    (isPlainObject(body) && Object.values(body).some((v) => typeof v === 'string' && LONE_SURROGATE.test(v)) ? 'Single unpaired UTF-16 surrogate in unicode escape' : null),
+}
+
 export const POISON_MUTATIONS: readonly Mutation[] = [
   {
     name: 'lone-surrogate-poisons-list',
@@ -117,15 +124,31 @@ export const POISON_MUTATIONS: readonly Mutation[] = [
     breaks: 'list-returns-200',
     code: 'SERVER_ERROR',
     description:
-      'descriptions are cut to 255 bytes before they are stored (PHP substr), which can end inside a character; the create answers 201 with what was sent, ' +
+      'a PHP service: descriptions are cut to 255 bytes before they are stored (substr), which can end inside a character; the create answers 201 with what was sent, ' +
       'and every list then fails to encode (json_encode: "Malformed UTF-8 characters, possibly incorrectly encoded"): 500',
     // a service in use: the list held categories before the run, so records as such do not break it
     seed: () => seedCategories(3),
     behaviour: {
+      ...phpDecoding,
       finish: (reply, request, store) =>
         request.operation === 'listCategories' && reply.status === 200 && store.some((r) => cutsInsideCharacter(r.description ?? ''))
           ? errorReply(500, 'internal', 'Malformed UTF-8 characters, possibly incorrectly encoded')
           : reply,
+    },
+  },
+  {
+    name: 'byte-cut-empties-list',
+    breaks: 'list-returns-category-array',
+    code: 'NOT_JSON',
+    description:
+      "a PHP service: descriptions are cut to 255 bytes before they are stored (substr), and the list is written with echo json_encode($rows), which prints nothing " +
+      'when the text is not UTF-8 (json_encode returns false): every list is then a 200 with an empty body',
+    // a service in use: the list held categories before the run, so records as such do not break it
+    seed: () => seedCategories(3),
+    behaviour: {
+      ...phpDecoding,
+      finish: (reply, request, store) =>
+        request.operation === 'listCategories' && reply.status === 200 && store.some((r) => cutsInsideCharacter(r.description ?? '')) ? { ...reply, body: '' } : reply,
     },
   },
   {
