@@ -2,8 +2,9 @@
  * The priority order of every POST the suite can send: a small --max-writes keeps the first ones.
  * Each case is declared once, in its table (valid-creates.ts and the poison-values.ts it ends with,
  * malformed-json.ts, wrong-types.ts, invalid-bodies.ts, credentials.ts), with its rule and, if it
- * leads the order, its priority; this file only maps the tables to probes and sorts them. Data only (the wrong-type keys come from the
- * schema, not from the seed), so that the command line can count it without loading the test runtime.
+ * leads the order, its priority; this file only maps the tables to probes and sorts them. Data only
+ * (the wrong-type keys come from the schema, not from the seed), so that the command line can count
+ * it without loading the test runtime.
  */
 import { CREDENTIAL_CASES, unauthenticatedCreateKey } from './credentials.ts'
 import { INVALID_BODIES } from './invalid-bodies.ts'

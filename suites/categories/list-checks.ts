@@ -52,7 +52,8 @@ interface ListJudge {
   shape(result: HttpResult): Promise<void> | void
 }
 
-const AS_SENT: ListJudge = {
+/** A list judged by itself. */
+const JUDGED_ALONE: ListJudge = {
   status: (result) => expectStatus(result, 200),
   shape: (result) => {
     requireStatus(result, [200], LIST_STATUS_REPORTED)
@@ -60,7 +61,7 @@ const AS_SENT: ListJudge = {
   },
 }
 
-function listShapeChecks(label: string, list: () => Promise<HttpResult>, judge: ListJudge = AS_SENT): void {
+function listShapeChecks(label: string, list: () => Promise<HttpResult>, judge: ListJudge = JUDGED_ALONE): void {
   check('list-returns-200', `${label} → 200`, async (t) => {
     await judge.status(await t.use(list))
   })
