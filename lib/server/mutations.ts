@@ -12,6 +12,7 @@ import { ERROR_MUTATIONS } from './mutations/errors.ts'
 import { INPUT_MUTATIONS } from './mutations/inputs.ts'
 import { SANITISER_MUTATIONS } from './mutations/sanitisers.ts'
 import { LIST_MUTATIONS } from './mutations/list.ts'
+import { POISON_MUTATIONS } from './mutations/poison.ts'
 import { VALIDATION_MUTATIONS } from './mutations/validation.ts'
 import { TRANSPORT_MUTATIONS } from './mutations/transport.ts'
 import { VERSIONING_MUTATIONS } from './mutations/versioning.ts'
@@ -28,6 +29,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...ERROR_MUTATIONS,
   ...VERSIONING_MUTATIONS,
   ...INPUT_MUTATIONS,
+  ...POISON_MUTATIONS,
   ...SANITISER_MUTATIONS,
   ...TRANSPORT_MUTATIONS,
 ]

@@ -60,6 +60,16 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
       "(Node: new TextDecoder('utf-8', { fatal: true }); Go: utf8.Valid; Python: bytes.decode('utf-8')), answering 400 when it throws"
   },
   {
+    key: 'malformed-surrogate-bytes',
+    label: 'a surrogate written as UTF-8 bytes (ED A0 80)',
+    // the UTF-8 form of U+D800, which UTF-8 excludes (RFC 3629 §3): CESU-8 and WTF-8 write it, Java's
+    // modified UTF-8 reads it; a decoder that takes it stores a lone surrogate (suites/cases/poison-values.ts)
+    body: (p) => Buffer.concat([Buffer.from(`{"name": "${p}-malformed-surrogate-bytes `), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]),
+    acceptedMeans:
+      'the service decoded a surrogate written as UTF-8 bytes instead of refusing it (UTF-8 has no surrogates, RFC 3629 §3; JSON text is UTF-8, RFC 8259 §8.1), ' +
+      "as Python's json.loads does with bytes (it decodes them with 'surrogatepass': Flask's request.get_json()); it is usually fixed by a strict UTF-8 decoder before the parser (Node: new TextDecoder('utf-8', { fatal: true }); Go: utf8.Valid; Python: bytes.decode('utf-8')), answering 400 when it throws",
+  },
+  {
     key: 'malformed-bom',
     label: 'a UTF-8 byte order mark before the JSON',
     body: (p) => `\ufeff{"name": ${named(p, 'malformed-bom')}}`,

@@ -1,54 +1,17 @@
 /**
  * §4.2 rule 2: valid create bodies, each carrying in its name and its description one class of the
  * strings that break real services (a column that truncates, a writer that concatenates, a store
- * that normalises). Two classes per create keep a default run at nine records; after the two with
+ * that normalises). Two classes per create keep the records a default run makes few; after the two with
  * a priority, a small --max-writes keeps them in the order of this table (suites/cases/write-order.ts).
  * Names are short (the run's prefix is eight characters) and the classes that come in long values
  * have a short form, so that a service with short columns still gets every class (§8).
  */
 import { createHash } from 'node:crypto'
 import type { NewCategory } from '../../lib/checks/category.ts'
-import type { WritePriority } from './write-priority.ts'
+import { POISON_CREATES } from './poison-values.ts'
+import type { ValidCreate } from './valid-create.ts'
 
-export interface ValidCreate extends WritePriority {
-  key: string
-  /** The input classes it carries, as reports name the case. */
-  label: string
-  body: (prefix: string) => NewCategory
-  /** The request text; JSON.stringify of the body unless a case sends other escape forms. */
-  text?: (body: NewCategory) => string
-  /**
-   * An id the request also sends, drawn from the run's seed, which §2 says the client never does:
-   * the record's id must still be the service's. Not a field to echo: `body` leaves it out.
-   */
-  sendsId?: (seed: number) => string
-  /**
-   * §8: maximum lengths and sizes are not shown, so a server may refuse this body: 400 with an
-   * Error record (§7), or 413 (a status §7 does not show). A 201 must still carry it back whole.
-   */
-  mayRefuse?: string
-  /**
-   * The same class of strings in values that fit the shortest limits the suite supports (a name of
-   * NAME_FLOOR, a description of DESCRIPTION_FLOOR, counted in UTF-8 bytes, which no other count
-   * exceeds). Sent only when this create is refused and so is plain ASCII of the same sizes: the
-   * service limits lengths (§8), and the class must still reach it within what it accepts.
-   */
-  shortForm?: (prefix: string) => NewCategory
-  /**
-   * The key of an earlier create whose name this one sends again (with another description), once
-   * that one was answered: uniqueness of names is not shown, so a refusal is allowed (`refusals`),
-   * but a 201 is a new record (§2: ids are assigned on creation) carrying what was sent (§4.2 rule 2).
-   */
-  repeats?: string
-  /** The refusals `mayRefuse` allows; default 400 and 413. */
-  refusals?: readonly number[]
-  /**
-   * Headers as other clients send them (curl's Accept; '' leaves a header out), over the suite's own. Never another
-   * Content-Type: the document asks clients for exactly application/json (§4.2 rule 4), so a
-   * service may refuse anything else, "; charset=utf-8" included.
-   */
-  sentAs?: Record<string, string>
-}
+export type { ValidCreate } from './valid-create.ts'
 
 /**
  * The shortest limits a conforming service may have that the suite still verifies every class of
@@ -193,6 +156,8 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     body: (p) => ({ name: textOfLength(`${p}-longer`, 4_097), description: textOfLength('description [\u0000]', 9_000) }),
     mayRefuse: 'lengths are not shown (§8), and a store may be unable to hold U+0000 (§4.2 rule 1: an invalid value)',
   },
+  // last, and sent after every refusal (write-order.ts): the values that can break every later list
+  ...POISON_CREATES,
 ]
 
 /** The text a valid create sends. */

@@ -1,9 +1,10 @@
 /**
  * The priority order of every POST the suite can send: a small --max-writes keeps the first ones.
- * Each case is declared once, in its table (valid-creates.ts, malformed-json.ts, wrong-types.ts,
- * invalid-bodies.ts, credentials.ts), with its rule and, if it leads the order, its priority; this
- * file only maps the tables to probes and sorts them. Data only (the wrong-type keys come from the
- * schema, not from the seed), so that the command line can count it without loading the test runtime.
+ * Each case is declared once, in its table (valid-creates.ts and the poison-values.ts it ends with,
+ * malformed-json.ts, wrong-types.ts, invalid-bodies.ts, credentials.ts), with its rule and, if it
+ * leads the order, its priority; this file only maps the tables to probes and sorts them. Data only
+ * (the wrong-type keys come from the schema, not from the seed), so that the command line can count
+ * it without loading the test runtime.
  */
 import { CREDENTIAL_CASES, unauthenticatedCreateKey } from './credentials.ts'
 import { INVALID_BODIES } from './invalid-bodies.ts'
@@ -43,12 +44,14 @@ const refused = (c: { key: string } & WritePriority, rule: string, rules = ERROR
 
 /** In the order the POSTs without a priority are sent: more creates first, then the refusals by kind. */
 const declared: readonly PostProbe[] = [
-  ...VALID_CREATES.map(valid),
+  ...VALID_CREATES.filter((c) => !c.holds).map(valid),
   ...MALFORMED_BODIES.map((c) => refused(c, INVALID_JSON_RULE)),
   ...wrongTypeCases().map((c) => refused(c, INVALID_VALUES_RULE)),
   ...INVALID_BODIES.map((c) => refused(c, c.rule)),
   // near-misses of the key are tried on the GET operations only (credentials.ts)
   ...CREDENTIAL_CASES.filter((c) => !c.readsOnly).map((c) => refused({ key: unauthenticatedCreateKey(c.key), priority: c.priority }, c.rule, UNAUTHENTICATED_RULES)),
+  // the values a store may be unable to give back (poison-values.ts): a record each, so after the refusals
+  ...VALID_CREATES.filter((c) => c.holds).map(valid),
   // last: a service that limits no length never gets them, and a small --max-writes keeps the rest
   ...VALID_CREATES.filter((c) => c.shortForm).flatMap((c): PostProbe[] => [
     { key: sameSizeKey(c.key), creates: false, serves: ['create-returns-201'], followUp: true },

@@ -10,6 +10,7 @@ import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
 import { listedAfterLag } from './list-lag.ts'
+import { expectListNotPoisoned, expectListShapeNotPoisoned } from './poisoned-list.ts'
 import type { CategoryProbes, CreateProbe } from './probes.ts'
 
 const LIST_STATUS_REPORTED = 'list-returns-200 reports the status'
@@ -45,14 +46,27 @@ export async function createdRecords(creates: readonly CreateProbe[]): Promise<{
   return { creations, results: done.map((d) => d.result) }
 }
 
-function listShapeChecks(label: string, list: () => Promise<HttpResult>): void {
-  check('list-returns-200', `${label} → 200`, async (t) => {
-    expectStatus(await t.use(list), 200)
-  })
-  check('list-returns-category-array', `${label} → an array of Category records`, async (t) => {
-    const result = await t.use(list)
+/** How a list's status and shape are judged; the list after the run's POSTs also names the creates that may have broken it (poisoned-list.ts). */
+interface ListJudge {
+  status(result: HttpResult): Promise<void> | void
+  shape(result: HttpResult): Promise<void> | void
+}
+
+/** A list judged by itself. */
+const JUDGED_ALONE: ListJudge = {
+  status: (result) => expectStatus(result, 200),
+  shape: (result) => {
     requireStatus(result, [200], LIST_STATUS_REPORTED)
     expectSchema(result, 'CategoryList', 'an array of Category records')
+  },
+}
+
+function listShapeChecks(label: string, list: () => Promise<HttpResult>, judge: ListJudge = JUDGED_ALONE): void {
+  check('list-returns-200', `${label} → 200`, async (t) => {
+    await judge.status(await t.use(list))
+  })
+  check('list-returns-category-array', `${label} → an array of Category records`, async (t) => {
+    await judge.shape(await t.use(list))
   })
   check('json-content-type', `${label} → the list is application/json`, async (t) => {
     const result = await t.use(list)
@@ -68,7 +82,12 @@ function listShapeChecks(label: string, list: () => Promise<HttpResult>): void {
 export function listChecks(probes: CategoryProbes): void {
   listShapeChecks("GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding)", probes.firstList)
   const lastList = async () => (await probes.lastList()).list
-  listShapeChecks("GET /categories after the run's POSTs", lastList)
+  // a list broken after the run's creates names the creates of values a store may not give back (poisoned-list.ts)
+  const before = async () => (await probes.lastList()).before
+  listShapeChecks("GET /categories after the run's POSTs", lastList, {
+    status: async (list) => expectListNotPoisoned(list, await before(), probes.creates),
+    shape: async (list) => expectListShapeNotPoisoned(list, await before(), probes.creates, LIST_STATUS_REPORTED),
+  })
 
   check('ids-unique', 'POST /categories twice or more → each creation gets its own id', async (t) => {
     const { creations, results } = await createdRecords(probes.creates)

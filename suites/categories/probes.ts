@@ -66,8 +66,11 @@ export interface CategoryProbes {
   firstList: () => Promise<HttpResult>
   creates: CreateProbe[]
   refusals: RefusalProbe[]
-  /** The list sent after the first list and every POST of the run have been answered. */
-  lastList: () => Promise<{ list: HttpResult }>
+  /**
+   * The list sent after the first list and every POST of the run have been answered; `before`: the
+   * first list, when one of the run's checks asked for it (poisoned-list.ts reads it).
+   */
+  lastList: () => Promise<{ list: HttpResult; before?: HttpResult }>
   /** GET /categories once more, each call a new request: a re-read of a list that lags behind writes. */
   listAgain: () => Promise<HttpResult>
 }
@@ -187,8 +190,8 @@ export function categoryProbes(): CategoryProbes {
     }
     if (!settled.some((s) => s.status === 'fulfilled' && s.value.exchange.sent !== false)) throw new NotApplicable('no POST was sent in this run')
     // a list one of the run's checks asked for is answered before this one goes out, so the two compare
-    if (firstListStarted) await firstList()
-    return { list: await listCategories() }
+    const before = firstListStarted ? await firstList() : undefined
+    return { list: await listCategories(), before }
   })
   return { firstList, creates, refusals, lastList, listAgain: () => listCategories() }
 }

@@ -31,6 +31,12 @@ export function columnLimits(name: number, description: number, count: 'characte
 const holdsNul = (body: unknown) =>
   body !== null && typeof body === 'object' && Object.values(body as object).some((v) => typeof v === 'string' && v.includes('\u0000'))
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/** True when a JSON value nests deeper than `levels`. */
+const nestedPast = (value: unknown, levels: number): boolean =>
+  value !== null && typeof value === 'object' && (levels === 0 || Object.values(value).some((inner) => nestedPast(inner, levels - 1)))
+
 const nameOf = (body: unknown) => (body !== null && typeof body === 'object' && typeof (body as { name?: unknown }).name === 'string' ? (body as { name: string }).name : undefined)
 
 export const INPUT_VARIANTS: readonly Variant[] = [
@@ -113,6 +119,42 @@ export const INPUT_VARIANTS: readonly Variant[] = [
       'an invalid value (§4.2 rule 1) for its store, as an empty name may be',
     behaviour: {
       validate: (body) => conformingBehaviour.validate(body) ?? (holdsNul(body) ? 'invalid byte sequence for encoding "UTF8": 0x00' : null),
+    },
+  },
+  {
+    name: 'refuses-unstorable-values-400',
+    description:
+      'values its stack cannot store or give back are refused with 400 and an Error record (§4.2 rule 1: invalid values for this service): lone surrogates ' +
+      "(serde_json: \"lone leading surrogate in hex escape\"), U+0000 (PostgreSQL text), noncharacters, and bodies nested past 128 levels (serde_json's recursion limit)",
+    behaviour: {
+      validate: (body) => {
+        const problem = conformingBehaviour.validate(body)
+        if (problem !== null) return problem
+        if (nestedPast(body, 128)) return 'recursion limit exceeded'
+        const strings = Object.values(body as object).filter((v): v is string => typeof v === 'string')
+        return strings.some((v) => LONE_SURROGATE.test(v) || /[\u0000\ufdd0-\ufdef\ufffe\uffff]/u.test(v) || /[\u{1fffe}\u{1ffff}\u{10fffe}\u{10ffff}]/u.test(v))
+          ? 'value holds a character this service cannot store'
+          : null
+      },
+    },
+  },
+  {
+    name: 'keeps-unknown-fields',
+    description: 'fields NewCategory does not name are stored with the record and answered back in the create and the list, however deep (extra properties are a freedom)',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'createCategory' || reply.status !== 201 || request.body === null || typeof request.body !== 'object') return reply
+        const { id: _id, name: _name, description: _description, ...extra } = request.body as Record<string, unknown>
+        store[store.length - 1] = { ...store[store.length - 1], ...extra }
+        return { ...reply, body: store[store.length - 1] }
+      },
+    },
+  },
+  {
+    name: 'ascii-only-json',
+    description: "answers write every character beyond ASCII as a \\u escape, lone surrogates included (Python's json.dumps default, ensure_ascii=True; Flask's default)",
+    behaviour: {
+      finish: (reply) => ({ ...reply, body: serialise(reply.body).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) }),
     },
   },
   {

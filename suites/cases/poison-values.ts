@@ -1,0 +1,66 @@
+/**
+ * §4.2 rule 2, §4.1: the values a real service accepts, stores, and then cannot give back. One
+ * such create and every later list answers 500, for every client, until someone edits the store:
+ * a Python service that encodes a lone surrogate (Django REST framework), a PostgreSQL `json`
+ * column read as text holding U+0000, PHP's json_encode on text cut inside a character, a
+ * serialiser with a nesting limit below its parser's. Each class is a create of its own (one class
+ * refused must not hide another); a list that answered 200 as the run found it and breaks after
+ * them names the create and the class (suites/categories/poisoned-list.ts). docs/inputs.md gives
+ * the source of each class.
+ *
+ * Refusing one with 400 and an Error record is the service's freedom (§4.2 rule 1: it may call it
+ * an invalid value); a 201 must carry it back unchanged (§4.2 rule 2), and the list must still
+ * answer 200 (§4.1). They follow every refusal in the write order (write-order.ts), so a small
+ * --max-writes keeps the POSTs it had.
+ */
+import type { ValidCreate } from './valid-create.ts'
+
+/** Why any of them may be refused. */
+const MAY_REFUSE = 'a service may call a value it cannot store an invalid value (§4.2 rule 1)'
+
+/** How deep the unknown field of create-deep-value nests: past orjson's 255 and MongoDB's 100, within Python's 1,000 and Jackson's 1,000. */
+export const POISON_DEPTH = 300
+
+/** "xy" and then 3-byte characters: a cut at 64, 100, 255, 256, 1,000 or 1,024 bytes falls inside one. */
+export const CUT_BYTES_DESCRIPTION = `xy${'€'.repeat(100)}`
+
+export const POISON_CREATES: readonly ValidCreate[] = [
+  {
+    key: 'create-lone-surrogates',
+    label: 'lone surrogates, escaped (\\ud800 in name, \\udfff and a reversed pair in description)',
+    holds: 'lone surrogates (\\ud800, \\udfff): JSON text with no UTF-8 form (RFC 8259 §8.2)',
+    // JSON.stringify writes a lone surrogate as its escape (ES2019 well-formed JSON.stringify)
+    body: (p) => ({ name: `${p}-\ud800`, description: 'low \udfff, reversed \udc07\ud83d' }),
+    mayRefuse: MAY_REFUSE,
+  },
+  {
+    key: 'create-nul',
+    label: 'U+0000 in a short name and description',
+    holds: 'U+0000, which PostgreSQL text and jsonb cannot hold',
+    body: (p) => ({ name: `${p}-\u0000nul`, description: 'before\u0000after' }),
+    mayRefuse: MAY_REFUSE,
+  },
+  {
+    key: 'create-cut-bytes',
+    label: 'a 102-character description of 302 bytes, mostly 3-byte characters',
+    holds: 'multi-byte characters across a byte limit (a cut at 255 bytes falls inside one)',
+    body: (p) => ({ name: `${p}-€uro`, description: CUT_BYTES_DESCRIPTION }),
+    mayRefuse: `${MAY_REFUSE}; lengths are not shown (§8)`,
+  },
+  {
+    key: 'create-noncharacters',
+    label: 'noncharacters in name (U+FDD0, U+FFFE, U+FFFF); U+1FFFE, U+10FFFF and private use characters in description',
+    holds: 'noncharacters (U+FDD0, U+FFFE, U+FFFF, U+1FFFE, U+10FFFF) and private use characters (U+E000, U+F8FF, U+F0000, U+10FFFD)',
+    body: (p) => ({ name: `${p}-\ufdd0\ufffe\uffff`, description: 'nc \u{1fffe}\u{10ffff} pua \ue000\uf8ff\u{f0000}\u{10fffd}' }),
+    mayRefuse: MAY_REFUSE,
+  },
+  {
+    key: 'create-deep-value',
+    label: `a field NewCategory does not name, holding arrays nested ${POISON_DEPTH} deep`,
+    holds: `a value nested ${POISON_DEPTH} levels deep in a field NewCategory does not name`,
+    body: (p) => ({ name: `${p}-deep`, description: 'nested arrays beside' }),
+    // the unknown field goes last: a service may ignore it, store it, or refuse it with 400
+    text: (body) => `${JSON.stringify(body).slice(0, -1)},"extra":${'['.repeat(POISON_DEPTH)}${']'.repeat(POISON_DEPTH)}}`,
+    mayRefuse: `${MAY_REFUSE}, or a field NewCategory does not name`,
+  },
+]

@@ -1,0 +1,52 @@
+/**
+ * One valid create of the case tables (valid-creates.ts, poison-values.ts): the body it sends, the
+ * classes of value it carries, and what a service may answer instead of 201. Apart from the tables,
+ * so that each imports it without importing the other.
+ */
+import type { NewCategory } from '../../lib/checks/category.ts'
+import type { WritePriority } from './write-priority.ts'
+
+export interface ValidCreate extends WritePriority {
+  key: string
+  /** The input classes it carries, as reports name the case. */
+  label: string
+  body: (prefix: string) => NewCategory
+  /** The request text; JSON.stringify of the body unless a case sends other escape forms. */
+  text?: (body: NewCategory) => string
+  /**
+   * An id the request also sends, drawn from the run's seed, which §2 says the client never does:
+   * the record's id must still be the service's. Not a field to echo: `body` leaves it out.
+   */
+  sendsId?: (seed: number) => string
+  /**
+   * §8: maximum lengths and sizes are not shown, so a server may refuse this body: 400 with an
+   * Error record (§7), or 413 (a status §7 does not show). A 201 must still carry it back whole.
+   */
+  mayRefuse?: string
+  /**
+   * The same class of strings in values that fit the shortest limits the suite supports (a name of
+   * NAME_FLOOR, a description of DESCRIPTION_FLOOR, counted in UTF-8 bytes, which no other count
+   * exceeds). Sent only when this create is refused and so is plain ASCII of the same sizes: the
+   * service limits lengths (§8), and the class must still reach it within what it accepts.
+   */
+  shortForm?: (prefix: string) => NewCategory
+  /**
+   * The key of an earlier create whose name this one sends again (with another description), once
+   * that one was answered: uniqueness of names is not shown, so a refusal is allowed (`refusals`),
+   * but a 201 is a new record (§2: ids are assigned on creation) carrying what was sent (§4.2 rule 2).
+   */
+  repeats?: string
+  /** The refusals `mayRefuse` allows; default 400 and 413. */
+  refusals?: readonly number[]
+  /**
+   * Headers as other clients send them (curl's Accept; '' leaves a header out), over the suite's own. Never another
+   * Content-Type: the document asks clients for exactly application/json (§4.2 rule 4), so a
+   * service may refuse anything else, "; charset=utf-8" included.
+   */
+  sentAs?: Record<string, string>
+  /**
+   * The class of value a store may accept and then be unable to give back (poison-values.ts): named
+   * when the list breaks after it (suites/categories/poisoned-list.ts).
+   */
+  holds?: string
+}

@@ -1,0 +1,103 @@
+/**
+ * §4.1: the list answers 200 with an array of Category records, whatever was created before it. A
+ * list that did so as the run found it, and breaks after the run's creates (a 500, or a 200 whose
+ * body is no longer the array: PHP's `echo json_encode(...)` prints nothing when it fails), was most
+ * likely broken by a value it stored and cannot give back (suites/cases/poison-values.ts): the
+ * failure names the creates of such values the service took (201), or answered with a fault it may
+ * have stored (5xx, no answer), and their class.
+ *
+ * The first list goes out beside the POSTs, not before them (waiting for it would cost every run a
+ * round trip), and that is enough: such a value breaks every list from the moment it is stored, so
+ * a first list that was whole was read before it was. When one was stored first, the first list
+ * breaks too, and the failure says only what the last list did.
+ */
+import { ConformanceFailure, fail } from '../../lib/checks/failure.ts'
+import { describeStatus, expectStatus, requireStatus, responseOf, statusFailureCode } from '../../lib/checks/response.ts'
+import { expectSchema } from '../../lib/checks/schema.ts'
+import type { HttpResult } from '../../lib/http/client.ts'
+import type { Exchange } from '../../lib/http/exchange.ts'
+import { parseJsonExact } from '../../lib/json/exact-json.ts'
+import type { CreateProbe } from './probes.ts'
+
+const ADVICE =
+  'A store that accepts a value it cannot give back breaks every later list, for every client: refuse such a value with 400, or store it so that it can be answered'
+
+/** A create that may have stored its value: answered 201, with a server fault, or not at all. */
+const mayHaveStored = (result: HttpResult) => {
+  const status = result.exchange.response?.status
+  return status === undefined ? result.exchange.sent !== false : status === 201 || status >= 500
+}
+
+/** The creates of values a store may be unable to give back that the service may have stored. */
+async function storedPoisonCreates(creates: readonly CreateProbe[]): Promise<{ create: CreateProbe; result: HttpResult }[]> {
+  const sent = await Promise.allSettled(creates.filter((c) => c.case.holds).map(async (create) => ({ create, result: await create.probe() })))
+  return sent.flatMap((s) => (s.status === 'fulfilled' && mayHaveStored(s.value.result) ? [s.value] : []))
+}
+
+/** How many categories the first list held, when it was a 200 with an array; otherwise it gives nothing to compare. */
+function categoriesIn(list: HttpResult | undefined): number | undefined {
+  if (list?.exchange.response?.status !== 200) return undefined
+  try {
+    const records = parseJsonExact(list.text ?? '')
+    return Array.isArray(records) ? records.length : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * What a list broken after the run's creates says of them: "after the create of … holding …;
+ * before it, 200 with N categories", with the exchanges that show it; undefined when the first list
+ * was not a 200 array or the service took none of those values.
+ */
+async function poisonedBy(before: HttpResult | undefined, creates: readonly CreateProbe[]): Promise<{ clause: string; exchanges: Exchange[] } | undefined> {
+  const held = categoriesIn(before)
+  if (held === undefined || before === undefined) return undefined
+  const suspects = await storedPoisonCreates(creates)
+  if (suspects.length === 0) return undefined
+  // a create the service answered with a fault (or not at all) is the likeliest: it failed on that value, and may have stored it
+  const faulted = suspects.filter(({ result }) => result.exchange.response?.status !== 201)
+  const named = (faulted.length > 0 ? faulted : suspects).map(({ create, result }) => `${create.case.key} (answered ${result.exchange.response?.status ?? 'nothing'}) holding ${create.case.holds}`)
+  const others = faulted.length > 0 ? suspects.filter((s) => !faulted.includes(s)).map((s) => s.create.case.key) : []
+  const one = named.length === 1
+  const also = others.length > 0 ? ` (the service also took ${others.join(', ')}, with values of other such classes)` : ''
+  // a list that held categories before shows that records as such do not break it; an empty one shows nothing of the kind
+  const clause =
+    held === 0
+      ? `after the run's creates, and was whole before them, when it held no category: it breaks on any record, or on a value it cannot give back, ` +
+        `such as ${one ? 'the one of' : 'those of'} ${named.join('; and ')}${also}`
+      : `after the create${one ? '' : 's'} of ${named.join('; and ')}${one ? '' : ' (one of them or more is a value the store cannot give back)'}; ` +
+        `before ${one ? 'it' : 'them'}, 200 with ${held} ${held === 1 ? 'category' : 'categories'}${also}`
+  return { clause, exchanges: [...suspects.map((s) => s.result.exchange), before.exchange] }
+}
+
+/** list-returns-200 on the list after the run's POSTs: 200; a list broken after a whole one names the creates that may have broken it. */
+export async function expectListNotPoisoned(list: HttpResult, before: HttpResult | undefined, creates: readonly CreateProbe[]): Promise<void> {
+  const response = responseOf(list)
+  if (response.status === 200) return
+  const poisoned = await poisonedBy(before, creates)
+  if (!poisoned) return expectStatus(list, 200)
+  const status = describeStatus(response)
+  fail(
+    {
+      code: statusFailureCode(response),
+      message: `the list answered ${status} ${poisoned.clause}. ${ADVICE}`,
+      expected: 'status 200: the list holds all categories (§4.1), whatever was created',
+      actual: `status ${status}; before the run's creates: 200`,
+    },
+    list.exchange,
+    ...poisoned.exchanges,
+  )
+}
+
+/** list-returns-category-array on the list after the run's POSTs: an array of Category records; one broken after a whole one names the creates that may have broken it. */
+export async function expectListShapeNotPoisoned(list: HttpResult, before: HttpResult | undefined, creates: readonly CreateProbe[], reportedBy: string): Promise<void> {
+  requireStatus(list, [200], reportedBy)
+  try {
+    expectSchema(list, 'CategoryList', 'an array of Category records')
+  } catch (error) {
+    const poisoned = error instanceof ConformanceFailure ? await poisonedBy(before, creates) : undefined
+    if (!poisoned || !(error instanceof ConformanceFailure)) throw error
+    fail({ code: error.code, message: `${error.message}; the list broke ${poisoned.clause}. ${ADVICE}`, expected: error.expected, actual: error.actual }, ...error.exchanges, ...poisoned.exchanges)
+  }
+}

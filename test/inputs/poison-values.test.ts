@@ -1,0 +1,155 @@
+/**
+ * The values a store may accept and then be unable to give back (suites/cases/poison-values.ts):
+ * each class is in the bodies as its source describes it, they cost at most 8 POSTs and follow
+ * every refusal in the write order, and a list broken after them names the create and the class
+ * (suites/categories/poisoned-list.ts), proven on built responses.
+ */
+import { describe, expect, test } from 'vitest'
+import { ConformanceFailure } from '../../lib/checks/failure.ts'
+import { CUT_BYTES_DESCRIPTION, POISON_CREATES, POISON_DEPTH } from '../../suites/cases/poison-values.ts'
+import { MALFORMED_BODIES } from '../../suites/cases/malformed-json.ts'
+import { createText, DESCRIPTION_FLOOR, NAME_FLOOR, VALID_CREATES } from '../../suites/cases/valid-creates.ts'
+import { POST_PROBE_ORDER, POST_PROBES } from '../../suites/cases/write-order.ts'
+import type { CreateProbe } from '../../suites/categories/probes.ts'
+import { expectListNotPoisoned, expectListShapeNotPoisoned } from '../../suites/categories/poisoned-list.ts'
+import { makeResponse, makeTransportError } from '../checks/make-response.ts'
+
+const PREFIX = 'cf-ab12c'
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+const sentText = (key: string) => {
+  const c = POISON_CREATES.find((p) => p.key === key)!
+  return { body: c.body(PREFIX), text: createText(c, c.body(PREFIX), 1) }
+}
+const depthOf = (value: unknown): number => (value !== null && typeof value === 'object' ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0)
+
+describe('the classes', () => {
+  test('lone surrogates go out as escapes: grammatical JSON text that is plain ASCII and has no UTF-8 form once read', () => {
+    const { body, text } = sentText('create-lone-surrogates')
+    expect(LONE_SURROGATE.test(body.name) && LONE_SURROGATE.test(body.description ?? '')).toBe(true)
+    expect(text).toContain('\\ud800')
+    expect(text).toMatch(/^[\x20-\x7e]*$/)
+    expect(JSON.parse(text)).toEqual(body)
+  })
+
+  test('U+0000 in values short enough for the shortest columns the suite supports, so a length limit cannot hide it', () => {
+    const { body } = sentText('create-nul')
+    expect(body.name).toContain('\u0000')
+    expect(body.description).toContain('\u0000')
+    expect(Buffer.byteLength(body.name)).toBeLessThanOrEqual(NAME_FLOOR)
+    expect(Buffer.byteLength(body.description ?? '')).toBeLessThanOrEqual(DESCRIPTION_FLOOR)
+  })
+
+  test('a cut by bytes at the limits columns and substr calls use falls inside a character', () => {
+    const bytes = Buffer.from(CUT_BYTES_DESCRIPTION)
+    for (const limit of [64, 100, 255, 256, 1_000]) {
+      if (limit < bytes.length) expect((bytes[limit] & 0xc0) === 0x80, `${limit} bytes`).toBe(true)
+    }
+    expect(bytes.length).toBeGreaterThan(255)
+  })
+
+  test('noncharacters and private use characters, in both planes', () => {
+    const { body } = sentText('create-noncharacters')
+    const text = body.name + (body.description ?? '')
+    for (const c of ['\ufdd0', '\ufffe', '\uffff', '\u{1fffe}', '\u{10ffff}', '\ue000', '\uf8ff', '\u{f0000}', '\u{10fffd}']) expect(text).toContain(c)
+  })
+
+  test(`the deep value nests ${POISON_DEPTH} levels in a field NewCategory does not name, past orjson's 255 and MongoDB's 100`, () => {
+    const { text } = sentText('create-deep-value')
+    const sent = JSON.parse(text) as { extra: unknown }
+    expect(depthOf(sent.extra)).toBe(POISON_DEPTH)
+    expect(POISON_DEPTH).toBeGreaterThan(255)
+  })
+
+  test('every class is a create of its own in the valid creates, and each says its class for the failure that names it', () => {
+    expect(VALID_CREATES.filter((c) => c.holds).map((c) => c.key)).toEqual(POISON_CREATES.map((c) => c.key))
+    for (const c of POISON_CREATES) expect(c.holds, c.key).toBeTruthy()
+    for (const c of POISON_CREATES) expect(c.mayRefuse, `${c.key}: refusing it with 400 is the service's freedom`).toBeTruthy()
+  })
+})
+
+describe('what they cost', () => {
+  const poisonKeys = [...POISON_CREATES.map((c) => c.key), 'malformed-surrogate-bytes']
+
+  test('at most 8 POSTs for the new classes', () => {
+    expect(POST_PROBE_ORDER.filter((key) => poisonKeys.includes(key)).length).toBeLessThanOrEqual(8)
+    expect(MALFORMED_BODIES.some((c) => c.key === 'malformed-surrogate-bytes')).toBe(true)
+  })
+
+  test('the creates follow every refusal and come before the follow-ups, so a small --max-writes keeps the POSTs it had', () => {
+    const at = (key: string) => POST_PROBE_ORDER.indexOf(key)
+    const firstPoison = Math.min(...POISON_CREATES.map((c) => at(c.key)))
+    const lastRefusal = Math.max(...POST_PROBES.filter((p) => !p.creates && !p.followUp).map((p) => at(p.key)))
+    const firstFollowUp = Math.min(...POST_PROBES.filter((p) => p.followUp).map((p) => at(p.key)))
+    expect(firstPoison).toBeGreaterThan(lastRefusal)
+    expect(Math.max(...POISON_CREATES.map((c) => at(c.key)))).toBeLessThan(firstFollowUp)
+  })
+})
+
+describe('a list broken after them names the create and its class', () => {
+  const probe = (key: string, result: ReturnType<typeof makeResponse>): CreateProbe => {
+    const c = POISON_CREATES.find((p) => p.key === key) ?? VALID_CREATES[0]
+    return { case: c, label: c.label, sent: async () => c.body(PREFIX), probe: async () => result }
+  }
+  const created = () => makeResponse({ status: 201, method: 'POST', body: { id: 1, name: 'n' } })
+  const refused = () => makeResponse({ status: 400, method: 'POST', body: { code: 'invalid', message: 'no', status: 400 } })
+  const failure = async (list: ReturnType<typeof makeResponse>, before: ReturnType<typeof makeResponse> | undefined, creates: CreateProbe[], judge = expectListNotPoisoned) => {
+    try {
+      await judge(list, before, creates)
+      return undefined
+    } catch (error) {
+      if (error instanceof ConformanceFailure) return error
+      throw error
+    }
+  }
+  const ok = () => makeResponse({ body: [{ id: 1, name: 'dog' }, { id: 2, name: 'cat' }] })
+  const broken = () => makeResponse({ status: 500, body: { code: 'internal', message: 'x', status: 500 } })
+
+  test('the one create of such a value the service accepted, with its class; the refused ones are not named', async () => {
+    const error = await failure(broken(), ok(), [probe('create-lone-surrogates', created()), probe('create-nul', refused()), probe('create-described', created())])
+    expect(error?.code).toBe('SERVER_ERROR')
+    expect(error?.message).toMatch(/^the list answered 500 .*after the create of create-lone-surrogates \(answered 201\) holding lone surrogates .*; before it, 200 with 2 categories\./)
+    expect(error?.message).not.toContain('create-nul')
+    expect(error?.exchanges).toHaveLength(3)
+  })
+
+  test('a create answered with a fault is named first, the other accepted ones beside it', async () => {
+    const fault = makeResponse({ status: 500, method: 'POST', body: { code: 'internal', message: 'x', status: 500 } })
+    const error = await failure(broken(), ok(), [probe('create-lone-surrogates', fault), probe('create-nul', created()), probe('create-deep-value', makeTransportError())])
+    expect(error?.message).toMatch(/after the creates of create-lone-surrogates \(answered 500\) holding .*; and create-deep-value \(answered nothing\) holding .*; before them, 200 with 2 categories \(the service also took create-nul/)
+  })
+
+  test('several accepted: all named, as one of them or more', async () => {
+    const error = await failure(broken(), ok(), [probe('create-cut-bytes', created()), probe('create-noncharacters', created())])
+    expect(error?.message).toMatch(/after the creates of create-cut-bytes .*; and create-noncharacters .* \(one of them or more is a value the store cannot give back\); before them, 200 with 2 categories\./)
+  })
+
+  test('a list that held no category before may break on any record: the failure says so, and names the values beside it', async () => {
+    const error = await failure(broken(), makeResponse({ body: [] }), [probe('create-lone-surrogates', created())])
+    expect(error?.code).toBe('SERVER_ERROR')
+    expect(error?.message).toMatch(
+      /^the list answered 500 .*after the run's creates, and was whole before them, when it held no category: it breaks on any record, or on a value it cannot give back, such as the one of create-lone-surrogates \(answered 201\) holding lone surrogates/,
+    )
+  })
+
+  test("a 200 whose body is no longer the array (PHP's echo json_encode() printing nothing) keeps its code, and names the create", async () => {
+    const shape = (list: ReturnType<typeof makeResponse>, before: ReturnType<typeof makeResponse> | undefined, creates: readonly CreateProbe[]) =>
+      expectListShapeNotPoisoned(list, before, creates, 'list-returns-200 reports the status')
+    const error = await failure(makeResponse({ body: '' }), ok(), [probe('create-cut-bytes', created())], shape)
+    expect(error?.code).toBe('NOT_JSON')
+    expect(error?.message).toMatch(/; the list broke after the create of create-cut-bytes \(answered 201\) holding multi-byte characters .*; before it, 200 with 2 categories\./)
+    expect(await failure(ok(), ok(), [probe('create-cut-bytes', created())], shape)).toBeUndefined()
+    // a first list that was not an array gives nothing to compare: the failure is the schema's own
+    const plain = await failure(makeResponse({ body: '' }), makeResponse({ body: '' }), [probe('create-cut-bytes', created())], shape)
+    expect(plain?.code).toBe('NOT_JSON')
+    expect(plain?.message).not.toContain('create-cut-bytes')
+  })
+
+  test('a 200 passes; a list that was not 200 before, or no such create accepted, fails as any status does', async () => {
+    expect(await failure(ok(), ok(), [probe('create-nul', created())])).toBeUndefined()
+    for (const [before, creates] of [[broken(), [probe('create-nul', created())]], [undefined, [probe('create-nul', created())]], [ok(), [probe('create-nul', refused())]]] as const) {
+      const error = await failure(broken(), before, [...creates])
+      expect(error?.code).toBe('SERVER_ERROR')
+      expect(error?.message).toMatch(/^GET answered 500/)
+    }
+  })
+})
