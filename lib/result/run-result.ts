@@ -212,13 +212,14 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
 /** The POSTs whose answer says they created a record (2xx), from the journal. */
 function ledgerOf(journal: readonly JournalEntry[]): LedgerEntry[] {
   return journal
-    .filter((entry) => entry.mayHaveCreated && entry.status !== undefined)
+    .filter((entry) => entry.mayHaveCreated && (entry.status !== undefined || entry.created !== undefined))
     .map((entry) => ({
       id: entry.created?.id ?? '(not returned)',
       name: entry.created?.name ?? nameSent(entry.body),
       status: entry.status ?? 0,
       exchangeId: entry.id,
       ...(entry.body !== undefined ? { body: entry.body } : {}),
+      ...(entry.answerLost !== undefined ? { answerLost: entry.answerLost } : {}),
     }))
 }
 

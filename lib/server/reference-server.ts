@@ -7,7 +7,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { stringify as losslessStringify } from 'lossless-json'
 import { schemaProblems } from '../spec/schema-registry.ts'
 
@@ -100,6 +100,13 @@ export interface Behaviour {
     earlyHints?: boolean
     /** No Content-Length and no chunks: the body ends when the connection closes (RFC 9112 §6.3, as HTTP/1.0 servers do). */
     closeDelimited?: boolean
+    /**
+     * Closes a keep-alive connection idle this long, without a Keep-Alive header to say so (HTTP/1.1
+     * lets a server close whenever it likes, RFC 9112 §9.3.1): a request written as it closes meets the close.
+     */
+    idleCloseMs?: number
+    /** Closes the connection this long after every answer, without Connection: close. */
+    closeAfterAnswerMs?: number
   }
 }
 
@@ -232,8 +239,10 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   }
 
   let worker: Promise<void> = Promise.resolve()
+  const closes = connectionCloser(behaviour.transport)
   const server: Server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', path: req.url ?? '' })
+    closes?.(req, res)
     const answer = () =>
       handle(req)
         .then(({ reply, info }) => send(res, behaviour.finish(reply, info, store), behaviour.transport, req.headers['accept-encoding']))
@@ -242,7 +251,8 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     if (turn === undefined) return void answer()
     worker = worker.then(() => new Promise<void>((resolve) => setTimeout(resolve, turn))).then(answer)
   })
-  server.keepAliveTimeout = 5_000
+  // a server that closes on its own says nothing of it: no Keep-Alive header (Node writes one while its timeout is set)
+  server.keepAliveTimeout = closes ? 0 : 5_000
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve))
   const address = server.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
@@ -256,6 +266,24 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
         server.closeAllConnections()
         server.close(() => resolve())
       }),
+  }
+}
+
+/**
+ * Closes connections as idleCloseMs and closeAfterAnswerMs say: a timer per connection, started
+ * when an answer ends, stopped by the next request (idle close) or not at all (close after answer).
+ */
+function connectionCloser(transport: Behaviour['transport']): ((req: IncomingMessage, res: ServerResponse) => void) | undefined {
+  const { idleCloseMs, closeAfterAnswerMs } = transport
+  if (idleCloseMs === undefined && closeAfterAnswerMs === undefined) return undefined
+  const idle = new WeakMap<Socket, NodeJS.Timeout>()
+  return (req, res) => {
+    const socket = req.socket
+    clearTimeout(idle.get(socket))
+    res.on('finish', () => {
+      if (closeAfterAnswerMs !== undefined) setTimeout(() => socket.destroy(), closeAfterAnswerMs).unref()
+      if (idleCloseMs !== undefined) idle.set(socket, setTimeout(() => socket.destroy(), idleCloseMs).unref())
+    })
   }
 }
 
