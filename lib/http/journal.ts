@@ -67,6 +67,8 @@ export interface JournalLine {
 export interface JournalEntry extends Omit<JournalLine, 'phase'> {
   /** The request's head was written to the connection: the server may have it. */
   onWire: boolean
+  /** When it ended (its answer came, or it failed): the order of the answers is the order the server handled them in. */
+  endedAt?: string
   outcome: 'answered' | 'failed' | 'no-end-recorded' | 'refused'
   /**
    * POST only: whether this attempt may have created a record. A 2xx did; an attempt that got no
@@ -119,8 +121,8 @@ export function readJournal(dir: string): JournalEntry[] {
     }
     if (phase === 'ended') {
       // the start keeps its time; the end adds the answer
-      const { at: _at, ...end } = fields
-      Object.assign(entry, end, { outcome: line.status !== undefined ? 'answered' : 'failed' })
+      const { at: endedAt, ...end } = fields
+      Object.assign(entry, end, { endedAt, outcome: line.status !== undefined ? 'answered' : 'failed' })
     }
   }
   const entries = [...byId.values()].sort((a, b) => a.at.localeCompare(b.at))

@@ -4,6 +4,7 @@
  * run's checks; tests build it from tables of checks with the same function, resultOf().
  */
 import { keyRefused } from './key-refused.ts'
+import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
 import { observedBehaviour, type ObservedBehaviour } from './observed-behaviour.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
@@ -147,10 +148,13 @@ export function namePrefix(runId: string): string {
  */
 export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunFacts, selected: readonly string[]): RunResult {
   const problems = [...facts.problems]
+  // a key that stopped working mid-run: the failures its refusals caused are not verified (key-revoked.ts)
+  const revoked = keyRevoked([...byRule.values()].flat().flatMap((c) => c.exchanges), facts.journal)
   const rules: RuleResult[] = []
   for (const rule of ruleCatalogue()) {
     if (selected.length > 0 && !selected.includes(rule.id)) continue
-    const checks = byRule.get(rule.id) ?? []
+    const declared = byRule.get(rule.id) ?? []
+    const checks = revoked ? withoutRevokedFailures(declared, revoked) : declared
     if (checks.length === 0) {
       // a run cut before its checks were collected has none: not verified, not a fault of the suite
       if (facts.cutShort) rules.push({ ...rule, status: 'skip', checks: [] })
@@ -168,9 +172,10 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   // a refused key verified nothing: no verdict on the service (exit 2), and the reason comes first
   const refused = keyRefused(rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)))
   if (refused) problems.unshift(refused)
+  else if (revoked) problems.unshift(revoked.problem)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
   if (facts.keptBack !== undefined && !mustFailed && !refused) problems.push(facts.keptBack)
-  const cut = facts.cutShort === true || facts.keptBack !== undefined
+  const cut = facts.cutShort === true || facts.keptBack !== undefined || (revoked !== undefined && !refused)
   const verdict = refused ? 'incomplete' : mustFailed ? 'fail' : cut ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
   const allChecks = rules.flatMap((r) => r.checks)
   const totals = journalTotals(facts.journal)
