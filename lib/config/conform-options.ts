@@ -18,6 +18,16 @@ export const CONFORM_OPTIONS = [
     unit: 'bytes',
     help: 'largest response body read',
   },
+  {
+    flag: 'confirm',
+    kind: 'integer',
+    value: 'N',
+    env: 'CONFORM_CONFIRM',
+    default: 2,
+    min: 0,
+    max: 10,
+    help: 'probe a failed check again up to N times (a create with a fresh name) before the verdict, and say whether it fails every time (deterministic) or not (intermittent); 0: off. A passing run sends nothing more',
+  },
   { flag: 'read-only', kind: 'boolean', env: 'CONFORM_READ_ONLY', help: 'send no POST at all' },
   { flag: 'max-writes', kind: 'integer', value: 'N', env: 'CONFORM_MAX_WRITES', min: 0, defaultText: 'every POST the suite declares', help: 'send at most N POSTs (one answered 429 or 503 is sent again: it was not processed)' },
   {

@@ -26,6 +26,18 @@ export interface CheckResult {
   exchanges: Exchange[]
   /** A failure the baseline names (--baseline): its reason. The check is then a note (warn), not a failure. */
   known?: string
+  /** A failed check, probed again (--confirm): how often it failed (lib/runner/confirmation.ts). */
+  recurrence?: Recurrence
+}
+
+/**
+ * deterministic: every attempt failed; intermittent: some attempt passed; unconfirmed: no second
+ * attempt could be made (the write budget, --read-only, the deadline, or --confirm 0).
+ */
+export interface Recurrence {
+  attempts: number
+  failures: number
+  kind: 'deterministic' | 'intermittent' | 'unconfirmed'
 }
 
 export interface RuleResult extends Rule {

@@ -23,6 +23,8 @@ import { createRedactor } from '../http/redact.ts'
 import { POST_RESENDS_PER_WRITE } from '../http/retry-after.ts'
 import type { RunResult } from '../result/run-result.ts'
 import { startChecks, type CheckOutcome } from './check-runner.ts'
+import { confirmFailures } from './confirmation.ts'
+import { DEFAULTS } from '../config/config.ts'
 import { markPhase, PHASE_MARKS } from './run-phases.ts'
 import type { writeRunReports } from './run-reports.ts'
 import type { Suite } from '../suite-kit/check.ts'
@@ -143,7 +145,9 @@ export async function runConformance(
       const running = startChecks(suites, scope, config.rules)
       // the reporters load while the first requests are in flight
       void loadReports()
-      await Promise.race([running.done, stopped])
+      // failures are probed again before the verdict (--confirm); a passing run has none to probe
+      const confirmation = { attempts: config.confirm ?? DEFAULTS.confirm, selected: config.rules, ...(config.maxWrites !== undefined ? { maxWrites: config.maxWrites } : {}), stopped: () => cutBy !== undefined || scope.client?.stopped === true }
+      await Promise.race([running.done.then(() => confirmFailures(running, suites, scope, confirmation)), stopped])
       // the client's own deadline may end every check a moment before the run's timer fires
       if (scope.client?.stopped || Date.now() >= deadlineAt) cut(deadlineMessage)
       // a rate limit that outlasted the deadline, or a stall that kept requests back, leaves a run

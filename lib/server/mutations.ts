@@ -15,6 +15,7 @@ import { LIST_MUTATIONS } from './mutations/list.ts'
 import { VALIDATION_MUTATIONS } from './mutations/validation.ts'
 import { TRANSPORT_MUTATIONS } from './mutations/transport.ts'
 import { VERSIONING_MUTATIONS } from './mutations/versioning.ts'
+import { INTERMITTENT_MUTATIONS } from './mutations/intermittent.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -30,4 +31,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...INPUT_MUTATIONS,
   ...SANITISER_MUTATIONS,
   ...TRANSPORT_MUTATIONS,
+  ...INTERMITTENT_MUTATIONS,
 ]
