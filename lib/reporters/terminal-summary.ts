@@ -9,6 +9,7 @@
  * lists them as far as the screen allows (report.html lists them all).
  */
 import { baselineLine } from '../result/baseline.ts'
+import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
 import { lengthsNote } from '../result/observed-behaviour.ts'
 import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
@@ -78,6 +79,8 @@ function failureBlock(group: FailureGroup, room: number): string[] | undefined {
   const message = `[${failure.code}] ${visibleValue(failure.message)}`
   const lines = checks.length === 1 ? [`      ${visibleLine(checks[0].name)}`, `        ${message}`] : [`      ${checks.length} checks: ${message}`]
   lines.push(`        expected: ${visibleValue(failure.expected)}`, `        actual:   ${visibleValue(failure.actual)}`)
+  const recurred = recurrenceWords(checks)
+  if (recurred) lines.push(`        recurred: ${recurred}`)
   const legend = valueLegend([failure.message, failure.expected, failure.actual])
   if (legend) lines.push(`        marked:   ${legend}`)
   const curl = checks[0].reproduce[checks[0].reproduce.length - 1]
@@ -128,6 +131,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   if (result.options.readOnly) head.push('Read-only run (--read-only): no POST sent, so the rules about creating are not verified.')
   // a refused key explains every failure below it: said first, whole
   if (result.problems[0]?.startsWith(KEY_REFUSED)) head.push(terminalText(`✗ ${result.problems[0]}`, 2 * MAX_WIDTH))
+  // one fault that failed several rules is said once, before the rules it failed
+  for (const fault of faultGroups(result)) head.push(terminalText(`✗ ${fault.line}`, 2 * MAX_WIDTH))
 
   // the end of the summary, always shown whole
   const tail: string[] = []
