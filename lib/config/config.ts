@@ -44,6 +44,8 @@ export interface Config {
   concurrency: number
   /** --confirm: a failed check is probed again up to this many times; undefined: the default. */
   confirm?: number
+  /** --repeat: rounds of the reads and the create-then-list round trip; undefined: 1. */
+  repeat?: number
   allowInsecureHttp: boolean
   allowAnyBasePath: boolean
   listRules: boolean
@@ -73,6 +75,7 @@ export const DEFAULTS = {
   maxResponseBytes: defaultOf('max-response-bytes') as number,
   concurrency: defaultOf('concurrency') as number,
   confirm: defaultOf('confirm') as number,
+  repeat: defaultOf('repeat') as number,
 }
 
 export const USAGE = `Usage: petstore-conform [options]      (in a clone of the repository: npm run conform -- [options])
@@ -217,6 +220,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     rateLimit: values['rate-limit'] as number | undefined,
     concurrency: values.concurrency as number,
     confirm: values.confirm as number,
+    repeat: values.repeat as number,
     headers: [],
     updateBaseline: values['update-baseline'] === true,
     allowInsecureHttp: values['allow-insecure-http'] === true,

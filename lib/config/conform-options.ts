@@ -28,6 +28,16 @@ export const CONFORM_OPTIONS = [
     max: 10,
     help: 'probe a failed check again up to N times (a create with a fresh name) before the verdict, and say whether it fails every time (deterministic) or not (intermittent); 0: off. A passing run sends nothing more',
   },
+  {
+    flag: 'repeat',
+    kind: 'integer',
+    value: 'N',
+    env: 'CONFORM_REPEAT',
+    default: 1,
+    min: 1,
+    max: 100,
+    help: 'production acceptance behind a load balancer: the reads and the create-then-list round trip N times over fresh connections (one create a round); every rule then says in how many rounds it failed',
+  },
   { flag: 'read-only', kind: 'boolean', env: 'CONFORM_READ_ONLY', help: 'send no POST at all' },
   { flag: 'max-writes', kind: 'integer', value: 'N', env: 'CONFORM_MAX_WRITES', min: 0, defaultText: 'every POST the suite declares', help: 'send at most N POSTs (one answered 429 or 503 is sent again: it was not processed)' },
   {

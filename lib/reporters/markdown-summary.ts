@@ -9,6 +9,7 @@
  */
 import { baselineLine } from '../result/baseline.ts'
 import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
+import { samplingLine } from '../result/samples.ts'
 import { observedLines } from '../result/observed-behaviour.ts'
 import { runFailureGroups } from './failure-groups.ts'
 import { namePrefix, serverWaits, type RunResult } from '../result/run-result.ts'
@@ -86,6 +87,8 @@ export function markdownSummary(result: RunResult): string {
   lines.push(`Writes: ${escapeMarkdown(writeMode(result))}.`)
   lines.push('', `Pacing: ${escapeMarkdown(pacing(result))}.`)
   lines.push('', `Waits: ${escapeMarkdown(serverWaits(result))}.`)
+  const sampling = samplingLine(result)
+  if (sampling) lines.push('', `Rounds: ${escapeMarkdown(sampling)}.`)
   if (result.summary.unansweredWrites) lines.push('', `POSTs without an answer: ${result.summary.unansweredWrites}; each may have created a record (results.json lists them in its journal).`)
 
   if (result.problems.length > 0) {

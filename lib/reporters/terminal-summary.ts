@@ -10,6 +10,7 @@
  */
 import { baselineLine } from '../result/baseline.ts'
 import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
+import { samplingLine } from '../result/samples.ts'
 import { lengthsNote } from '../result/observed-behaviour.ts'
 import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
@@ -165,6 +166,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
     tail.push(terminalText(`Partly verified: ${plural(partial.length, 'rule')} judged without ${plural(skipped, 'of their checks', 'of their checks')}${most}`))
   }
   if (result.baseline) tail.push(terminalText(baselineLine(result.baseline), 400))
+  const sampling = samplingLine(result)
+  if (sampling) tail.push(terminalText(sampling, 400))
   const lengths = result.observed && lengthsNote(result.observed.lengths)
   if (lengths) tail.push(terminalText(lengths, 400))
   // what was sent, beside the plan the first lines gave ("Writes: at most …")

@@ -5,6 +5,7 @@
  */
 import { keyRefused } from './key-refused.ts'
 import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
+import type { Samples } from './samples.ts'
 import { observedBehaviour, type ObservedBehaviour } from './observed-behaviour.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
@@ -43,6 +44,8 @@ export interface Recurrence {
 export interface RuleResult extends Rule {
   status: Status
   checks: CheckResult[]
+  /** --repeat N: in how many rounds the rule ran and failed (lib/result/samples.ts). */
+  samples?: Samples
 }
 
 export interface RunResult {
@@ -56,7 +59,7 @@ export interface RunResult {
   durationMs: number
   /** `seed`: of the generated inputs (--seed repeats them). */
   /** rateLimit: --rate-limit, when given (requests a second); concurrency: --concurrency (requests in flight at most). */
-  options: { readOnly: boolean; maxWrites: number; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number }
+  options: { readOnly: boolean; maxWrites: number; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number; confirm?: number; repeat?: number }
   /** incomplete: the run was cut (--deadline, a signal) before any must-rule failed, so no verdict was reached (exit 2). */
   verdict: 'pass' | 'fail' | 'incomplete'
   exitCode: 0 | 1 | 2
@@ -135,6 +138,8 @@ export interface RunFacts {
    * or a stall. Without a must-rule failure the run is incomplete, and this says why.
    */
   keptBack?: string
+  /** --repeat N: each rule's rounds (lib/runner/repeat-rounds.ts). */
+  samples?: ReadonlyMap<string, Samples>
 }
 
 /** A rule's status from its checks: any failure fails it, all skipped is not verified, a note warns. */
@@ -173,7 +178,8 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
       else problems.push(`rule ${rule.id} has no check in suites/`)
       continue
     }
-    rules.push({ ...rule, status: ruleStatus(checks), checks })
+    const samples = facts.samples?.get(rule.id)
+    rules.push({ ...rule, status: ruleStatus(checks), checks, ...(samples ? { samples } : {}) })
   }
   const count = <T extends { status: Status }>(items: T[]) => {
     const counts = { total: items.length, pass: 0, fail: 0, skip: 0, warn: 0 }

@@ -13,10 +13,10 @@ import type { CheckResult, Recurrence } from '../result/run-result.ts'
 import { collectChecks, type Suite } from '../suite-kit/check.ts'
 import type { ConfirmationWrites } from '../suite-kit/confirmation-writes.ts'
 import { newRunScope, within, type RunContext, type RunScope } from '../suite-kit/run-context.ts'
-import { runCheck, type RunningChecks } from './check-runner.ts'
+import { runCheck } from './check-runner.ts'
 
-/** A fresh name prefix per attempt: the records a confirmation creates are new, never the run's (lib/result/run-result.ts namePrefix). */
-function attemptRunId(runId: string, attempt: number): string {
+/** A fresh name prefix per attempt or round: the records it creates are new, never the run's (lib/result/run-result.ts namePrefix). */
+export function freshRunId(runId: string, attempt: number): string {
   const at = runId.lastIndexOf('-')
   const tag = (parseInt(runId.slice(at + 1), 36) + attempt * 7919) % 36 ** 5
   return `${runId.slice(0, at)}-${tag.toString(36).padStart(5, '0')}`
@@ -33,46 +33,51 @@ export interface ConfirmOptions {
   stopped: () => boolean
 }
 
+/** A check's result with where its declaration stands among the run's checks (collected again, the same index holds the same check). */
+export interface IndexedResult {
+  index: number
+  result: CheckResult
+}
+
 /**
- * Runs the failed checks of `running` again, up to `attempts` times each, and writes each one's
+ * Runs the failed checks among `results` again, up to `attempts` times each, and writes each one's
  * recurrence onto its result. Resolves when every attempt has ended (the run's deadline cuts them as it cuts the run).
  */
-export async function confirmFailures(running: RunningChecks, suites: readonly Suite[], scope: RunScope, options: ConfirmOptions): Promise<void> {
-  const outcomes = running.outcomes()
-  const failed = outcomes.map((o, index) => ({ o, index })).filter(({ o }) => o.result.status === 'fail' && o.result.failure?.code !== 'CHECK_ERROR')
+export async function confirmFailures(results: readonly IndexedResult[], suites: readonly Suite[], scope: RunScope, options: ConfirmOptions): Promise<void> {
+  const failed = results.filter(({ result }) => result.status === 'fail' && result.failure?.code !== 'CHECK_ERROR').map(({ index, result }, at) => ({ o: { result }, index, at }))
   if (failed.length === 0) return
-  const counts = new Map(failed.map(({ index }) => [index, { attempts: 1, failures: 1 }]))
+  const counts = new Map(failed.map(({ at }) => [at, { attempts: 1, failures: 1 }]))
   // what the reports say if the deadline cuts the confirmation short
   for (const { o } of failed) o.result.recurrence = { attempts: 1, failures: 1, kind: 'unconfirmed' }
   const writes = confirmationWrites(scope.context, failed.map(({ o }) => o.result), options.maxWrites)
   for (let attempt = 1; attempt <= options.attempts && !options.stopped(); attempt++) {
     // a check that passed once is intermittent: no more attempts are needed to say so
-    const pending = failed.filter(({ index }) => {
-      const c = counts.get(index)!
+    const pending = failed.filter(({ at }) => {
+      const c = counts.get(at)!
       return c.failures === c.attempts
     })
     if (pending.length === 0) break
-    const attemptScope = newRunScope({ ...scope.context, runId: attemptRunId(scope.context.runId, attempt), confirming: writes })
+    const attemptScope = newRunScope({ ...scope.context, runId: freshRunId(scope.context.runId, attempt), confirming: writes })
     attemptScope.client = scope.client
     const declared = within(attemptScope, () => collectChecks(suites)).filter((c) => options.selected.length === 0 || options.selected.includes(c.rule.id))
-    const results = await Promise.all(
-      pending.map(async ({ o, index }) => {
+    const attempts = await Promise.all(
+      pending.map(async ({ o, index, at }) => {
         const again = declared[index]
         // the same declaration, collected again: the same index holds the same check
-        if (!again || again.name !== o.result.name) return { index, result: undefined }
-        return { index, result: await within(attemptScope, () => runCheck(again, [])) }
+        if (!again || !o.result.name.startsWith(again.name)) return { at, result: undefined }
+        return { at, result: await within(attemptScope, () => runCheck(again, [])) }
       }),
     )
-    for (const { index, result } of results) {
+    for (const { at, result } of attempts) {
       // a check that could not run again (the write budget, --read-only, the deadline) is no attempt
       if (!result || result.status === 'skip') continue
-      const c = counts.get(index)!
+      const c = counts.get(at)!
       c.attempts++
       if (result.status === 'fail') c.failures++
     }
   }
-  for (const { o, index } of failed) {
-    const { attempts, failures } = counts.get(index)!
+  for (const { o, at } of failed) {
+    const { attempts, failures } = counts.get(at)!
     const recurrence: Recurrence = { attempts, failures, kind: attempts === 1 ? 'unconfirmed' : failures === attempts ? 'deterministic' : 'intermittent' }
     o.result.recurrence = recurrence
   }
@@ -85,5 +90,5 @@ function confirmationWrites(context: RunContext, failed: readonly CheckResult[],
   const probes = new Set(failed.flatMap((r) => r.exchanges.flatMap((e) => (probeOf.has(e.id) ? [probeOf.get(e.id)!] : []))))
   const sent = journal.filter((e) => e.method === 'POST' && e.onWire).length
   const left = maxWrites === undefined ? Infinity : Math.max(0, maxWrites - sent)
-  return { probes, left, exhausted: `not confirmed: --max-writes ${maxWrites ?? ''} left no write for a second probe` }
+  return { probes, left, exhausted: `not confirmed: --max-writes ${maxWrites ?? ''} left no write for a second probe`, notNeeded: 'not sent: confirming a failure needs only the POSTs it was found on' }
 }

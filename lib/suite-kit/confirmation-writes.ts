@@ -11,11 +11,13 @@ export interface ConfirmationWrites {
   left: number
   /** Why a POST was not sent when `left` ran out. */
   exhausted: string
+  /** Why a POST not in `probes` was not sent. */
+  notNeeded: string
 }
 
 /** Why this POST may not go out in a confirmation attempt, or undefined when it may (and is counted). */
 export function confirmationRefusal(writes: ConfirmationWrites, key: string): { reason: 'not-needed' | 'write-budget'; detail: string } | undefined {
-  if (!writes.probes.has(key)) return { reason: 'not-needed', detail: 'not sent: confirming a failure needs only the POSTs it was found on' }
+  if (!writes.probes.has(key)) return { reason: 'not-needed', detail: writes.notNeeded }
   if (writes.left <= 0) return { reason: 'write-budget', detail: writes.exhausted }
   writes.left--
   return undefined
