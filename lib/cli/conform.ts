@@ -134,6 +134,8 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, suite), config.repeat ?? 1, config.maxWrites)
     if (tooSmall) return cannotRun(tooSmall)
     io.out(describeWritePlan(planWrites(config, suite), config) + '\n')
+    const rounds = config.repeat ?? 1
+    if (rounds > 1 && !config.readOnly) io.out(`Rounds: --repeat ${rounds} sends ${rounds - 1} more POSTs, one create in each further round (then the list).\n`)
     const { result, summary } = await runConformance(config, target, suite, env, interrupt)
     io.out(summary)
     return interrupt?.aborted ? (INTERRUPT_EXIT[interrupt.reason] ?? 2) : result.exitCode
