@@ -71,6 +71,8 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
     for (const { at, result } of attempts) {
       // a check that could not run again (the write budget, --read-only, the deadline) is no attempt
       if (!result || result.status === 'skip') continue
+      // the re-probes are evidence of the check too (the ledger names what each one created)
+      failed[at]!.o.result.exchanges.push(...result.exchanges)
       const c = counts.get(at)!
       c.attempts++
       if (result.status === 'fail') c.failures++
