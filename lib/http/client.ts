@@ -16,7 +16,7 @@ import { contentCodings, decodeUtf8 } from './body-reader.ts'
 import { cookieHeaderOf, hideCookieValues } from './cookies.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, type Exchange, type RecordedRequest } from './exchange.ts'
-import { endedLine, JournalWriter, type JournalLine, type RefusalReason } from './journal.ts'
+import { endedLine, JournalWriter, type RefusalReason } from './journal.ts'
 import { Pacer } from './pacer.ts'
 import { RequestSlots, type Release } from './request-slots.ts'
 import { operationOf, StalledOperations } from './stalled-operations.ts'
@@ -28,7 +28,7 @@ import { watchWrites, type WriteWatch } from './write-watch.ts'
 import { createRedactor, KEY_AUTHORIZATION, longestForm, redactedCut, type Redactor } from './redact.ts'
 import { POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { describeTransportError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
-import { ANSWER_LOST_RECORD_FOUND, ANSWER_LOST_SENT_AGAIN, lostInTransit, type AppliedOrNot, type WhetherApplied } from './lost-answer.ts'
+import { afterTheRace, lostInTransit, type AppliedOrNot, type WhetherApplied } from './lost-answer.ts'
 
 export interface ClientOptions {
   /** Base URL, path included (…/v1); request paths are appended to it. */
@@ -86,13 +86,7 @@ export interface SendOptions {
   critical?: boolean
   /** A Cookie header (HttpResult.cookies): on the wire as it is, in the evidence COOKIES_NOT_SHOWN. */
   cookies?: string
-  /**
-   * POST: how the run finds out whether it was applied when its answer was lost in the connection
-   * race (lib/http/lost-answer.ts). Without it a POST whose answer was lost is never sent again.
-   */
-  whetherApplied?: WhetherApplied
-  /** On a connection of its own, closed after its answer: a resend after the connection race. */
-  freshConnection?: boolean
+  whetherApplied?: WhetherApplied // POST: was it applied, should the connection race lose its answer (lost-answer.ts); none: never sent again
 }
 
 export interface HttpResult {
@@ -105,8 +99,7 @@ export interface HttpResult {
   invalidUtf8?: boolean
   /** The Cookie header that sends back the cookies the answer set (kept out of the evidence). */
   cookies?: string
-  /** A POST whose answer was lost in the connection race, and what the list then showed (lib/http/lost-answer.ts). */
-  answerLost?: AppliedOrNot
+  answerLost?: AppliedOrNot // a POST whose answer the connection race lost, and what the list then showed (lost-answer.ts)
 }
 
 export class HttpClient {
@@ -177,27 +170,12 @@ export class HttpClient {
     const policy = { maxRetries: this.options.maxRetries ?? 3, untilDeadline: this.options.deadlineAt !== undefined }
     let waitedMs: number | undefined
     let unserved = 0 // the tries after which the server served no other request: a 503's resends count these
-    let fresh = false
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1, fresh = false; ; attempt++) {
       const sentAt = performance.now()
-      const result = await this.sendOnce(fresh ? { ...options, freshConnection: true } : options, attempt, waitedMs)
+      const result = await this.sendOnce(options, attempt, waitedMs, fresh)
       const response = result.exchange.response
-      // the connection race: the server closed the connection as this request was written to it
-      // (RFC 9112 §9.3.1). A GET is sent again once, on a fresh connection; a POST only when the
-      // list shows it was not applied, and when the list shows its record, that record counts
-      if (!response && attempt === 1 && !fresh && lostInTransit(result.exchange)) {
-        if (options.method === 'GET') {
-          fresh = true
-          continue
-        }
-        const applied = await options.whetherApplied?.()
-        if (applied) this.journal?.write(lostAnswerLine(result.exchange, applied, this.redact))
-        if (applied?.record) return { ...result, answerLost: applied }
-        if (applied) {
-          fresh = true
-          continue
-        }
-      }
+      // the connection race (RFC 9112 §9.3.1): sent again, on a fresh connection, only as lost-answer.ts allows
+      if (!response && attempt === 1 && lostInTransit(result.exchange) && (fresh = await afterTheRace(options, result, (line) => this.journal?.write(line), this.redact))) continue
       if (!response) return result
       const wait = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)
       const left = this.options.deadlineAt === undefined ? Infinity : this.options.deadlineAt - Date.now()
@@ -212,16 +190,8 @@ export class HttpClient {
     }
   }
 
-  /** A dispatcher apart from the pool, for requests that must not meet a connection the server may be closing. */
-  private freshDispatcher(): Dispatcher {
-    this.fresh ??= createAgent(this.options)
-    this.freshComposed ??= this.fresh.compose(watchWrites)
-    return this.freshComposed
-  }
-  private fresh: Dispatcher | undefined
-  private freshComposed: Dispatcher | undefined
-
-  private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined): Promise<HttpResult> {
+  private fresh: Dispatcher | undefined // a pool apart, for resends after the connection race: each connection closed after its answer
+  private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined, fresh = false): Promise<HttpResult> {
     await this.pacer.turn()
     const headers = requestHeaders(options.headers, newSpanId(), { ...this.options, redact: this.redact, traceId: this.traceId }, options.cookies)
     const recorded: RecordedRequest = {
@@ -245,9 +215,8 @@ export class HttpClient {
       url: this.redact(recorded.url),
       ...(options.probe ? { probe: options.probe } : {}),
       ...(recorded.body !== undefined ? { body: this.evidence(recorded.body).body } : {}),
-      attempt,
+      attempt, ...(fresh ? { freshConnection: true } : {}),
       ...(waitedMs !== undefined ? { waitedMs } : {}),
-      ...(options.freshConnection ? { freshConnection: true } : {}),
     }
     // a server may hang requests without the key (a tarpit) and serve those with it: stalled apart
     const operation = operationOf(options.method, options.path) + (recorded.headers.authorization === KEY_AUTHORIZATION ? '' : ' without the key')
@@ -279,16 +248,14 @@ export class HttpClient {
           stopClock = this.answers.start(() => timeout.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
         },
       }
-      const response = await (options.freshConnection ? this.freshDispatcher() : this.dispatcher).request({
+      const response = await (fresh ? (this.fresh ??= createAgent(this.options).compose(watchWrites)) : this.dispatcher).request({
         origin: this.origin,
         path: this.basePath + options.path, // origin and path apart: the path goes out as written, dot segments included
         method: options.method,
         headers: wireHeaders,
         body: options.body,
         signal,
-        opaque: watch,
-        // closed after its answer (Connection: close), so that no later request meets its close
-        ...(options.freshConnection ? { reset: true } : {}),
+        opaque: watch, ...(fresh ? { reset: true } : {}),
         // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
       })
       this.answers.answered(response.statusCode)
@@ -376,20 +343,6 @@ export class HttpClient {
   /** Cuts every request in flight and sends no more: the run was cut short (its deadline, or the user). */
   abandon(): void {
     this.runEnd.abort(new RunDeadlineReached('the run was cut short (--deadline, or an interrupt)'))
-    this.agent.destroy().catch(() => undefined)
-    this.fresh?.destroy().catch(() => undefined)
-  }
-}
-
-/** The journal line that says what the list showed of a POST whose answer was lost. */
-function lostAnswerLine(exchange: Exchange, applied: AppliedOrNot, redact: Redactor): JournalLine {
-  return {
-    id: exchange.id,
-    phase: 'answer-lost',
-    at: new Date().toISOString(),
-    method: exchange.request.method,
-    url: redact(exchange.request.url),
-    detail: applied.record ? ANSWER_LOST_RECORD_FOUND : ANSWER_LOST_SENT_AGAIN,
-    ...(applied.record ? { created: { id: redact(applied.record.id), name: redact(applied.record.name) } } : {}),
+    for (const pool of [this.agent, this.fresh]) pool?.destroy().catch(() => undefined)
   }
 }

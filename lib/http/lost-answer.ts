@@ -5,8 +5,15 @@
  * connection; a POST only when the run can show the first was not applied (the list does not show
  * what it sent): if the list shows it, the record counts as created ("answer lost, record found").
  */
-import type { HttpResult } from './client.ts'
 import type { Exchange } from './exchange.ts'
+import type { JournalLine } from './journal.ts'
+
+/** What the client's HttpResult holds that these need (lib/http/client.ts imports this file, so not that type). */
+interface HttpResult {
+  exchange: Exchange
+  text?: string
+  answerLost?: AppliedOrNot
+}
 
 /** What the list says of a POST whose answer was lost. */
 export interface AppliedOrNot {
@@ -36,4 +43,33 @@ export function lostInTransit(exchange: Exchange): boolean {
 export function answerLostReason(result: HttpResult): string | undefined {
   if (!result.answerLost?.record) return undefined
   return `not verified: the answer was lost in transit (the connection closed under the request before any byte of it came, ${result.exchange.error?.message ?? ''}); the list shows the record was created (${ANSWER_LOST_RECORD_FOUND})`
+}
+
+/**
+ * What the client does with a request the race lost (lostInTransit): true, send it again. A GET
+ * is; a POST when the list shows it was not applied. When the list shows its record, the result
+ * counts as created (answerLost: "answer lost, record found"); when the list cannot tell, it stands
+ * as it is. What the list showed is journalled.
+ */
+export async function afterTheRace(
+  options: { method: string; whetherApplied?: WhetherApplied },
+  result: HttpResult,
+  journal: (line: JournalLine) => void,
+  redact: (text: string) => string,
+): Promise<boolean> {
+  if (options.method === 'GET') return true
+  const applied = await options.whetherApplied?.()
+  if (!applied) return false
+  const { exchange } = result
+  journal({
+    id: exchange.id,
+    phase: 'answer-lost',
+    at: new Date().toISOString(),
+    method: exchange.request.method,
+    url: redact(exchange.request.url),
+    detail: applied.record ? ANSWER_LOST_RECORD_FOUND : ANSWER_LOST_SENT_AGAIN,
+    ...(applied.record ? { created: { id: redact(applied.record.id), name: redact(applied.record.name) } } : {}),
+  })
+  if (applied.record) result.answerLost = applied
+  return !applied.record
 }

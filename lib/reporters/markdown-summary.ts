@@ -9,7 +9,7 @@
  */
 import { baselineLine } from '../result/baseline.ts'
 import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
-import { samplingLine } from '../result/samples.ts'
+import { samplingLine } from '../result/sampling-line.ts'
 import { observedLines } from '../result/observed-behaviour.ts'
 import { runFailureGroups } from './failure-groups.ts'
 import { namePrefix, serverWaits, type RunResult } from '../result/run-result.ts'

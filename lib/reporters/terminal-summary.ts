@@ -10,7 +10,7 @@
  */
 import { baselineLine } from '../result/baseline.ts'
 import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
-import { samplingLine } from '../result/samples.ts'
+import { samplingLine } from '../result/sampling-line.ts'
 import { lengthsNote } from '../result/observed-behaviour.ts'
 import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'

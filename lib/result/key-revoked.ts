@@ -10,7 +10,6 @@
 import type { Exchange } from '../http/exchange.ts'
 import type { JournalEntry } from '../http/journal.ts'
 import { KEY_AUTHORIZATION } from '../http/redact.ts'
-import type { CheckResult } from './run-result.ts'
 
 export const KEY_REVOKED = 'the server stopped accepting the key during the run'
 
@@ -71,8 +70,8 @@ export function keyRevoked(exchanges: readonly Exchange[], journal: readonly Jou
   }
 }
 
-/** A failed check whose evidence holds one of the refusals is not verified instead. */
-export function withoutRevokedFailures(checks: CheckResult[], revoked: KeyRevoked): CheckResult[] {
+/** A failed check whose evidence holds one of the refusals is not verified instead (run-result.ts's CheckResult; it imports this file). */
+export function withoutRevokedFailures<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], revoked: KeyRevoked): C[] {
   return checks.map((c) =>
     c.status === 'fail' && c.exchanges.some((e) => revoked.refused.has(e.id)) ? { ...c, status: 'skip', skipReason: revoked.skipReason, failure: undefined, reproduce: [] } : c,
   )

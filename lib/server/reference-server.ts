@@ -7,7 +7,8 @@
 import { timingSafeEqual } from 'node:crypto'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { AddressInfo } from 'node:net'
+import { connectionCloser } from './connection-closer.ts'
 import { stringify as losslessStringify } from 'lossless-json'
 import { schemaProblems } from '../spec/schema-registry.ts'
 
@@ -266,24 +267,6 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
         server.closeAllConnections()
         server.close(() => resolve())
       }),
-  }
-}
-
-/**
- * Closes connections as idleCloseMs and closeAfterAnswerMs say: a timer per connection, started
- * when an answer ends, stopped by the next request (idle close) or not at all (close after answer).
- */
-function connectionCloser(transport: Behaviour['transport']): ((req: IncomingMessage, res: ServerResponse) => void) | undefined {
-  const { idleCloseMs, closeAfterAnswerMs } = transport
-  if (idleCloseMs === undefined && closeAfterAnswerMs === undefined) return undefined
-  const idle = new WeakMap<Socket, NodeJS.Timeout>()
-  return (req, res) => {
-    const socket = req.socket
-    clearTimeout(idle.get(socket))
-    res.on('finish', () => {
-      if (closeAfterAnswerMs !== undefined) setTimeout(() => socket.destroy(), closeAfterAnswerMs).unref()
-      if (idleCloseMs !== undefined) idle.set(socket, setTimeout(() => socket.destroy(), idleCloseMs).unref())
-    })
   }
 }
 
