@@ -8,11 +8,13 @@
  * verdict does not change; the reports say what kind of failure it is. A passing run sends nothing
  * more.
  */
-import { readJournal } from '../http/journal.ts'
+import { readJournal, type JournalEntry } from '../http/journal.ts'
+import { keyRefused } from '../result/key-refused.ts'
+import { keyRevoked } from '../result/key-revoked.ts'
 import type { CheckResult, Recurrence } from '../result/run-result.ts'
 import { collectChecks, type Suite } from '../suite-kit/check.ts'
 import type { ConfirmationWrites } from '../suite-kit/confirmation-writes.ts'
-import { newRunScope, within, type RunContext, type RunScope } from '../suite-kit/run-context.ts'
+import { newRunScope, within, type RunScope } from '../suite-kit/run-context.ts'
 import { runCheck } from './check-runner.ts'
 
 /** A fresh name prefix per attempt or round: the records it creates are new, never the run's (lib/result/run-result.ts namePrefix). */
@@ -49,8 +51,12 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const counts = new Map(failed.map(({ at }) => [at, { attempts: 1, failures: 1 }]))
   // what the reports say if the deadline cuts the confirmation short
   for (const { o } of failed) o.result.recurrence = { attempts: 1, failures: 1, kind: 'unconfirmed' }
-  const writes = confirmationWrites(scope.context, failed.map(({ o }) => o.result), options.maxWrites)
-  for (let attempt = 1; attempt <= options.attempts && !options.stopped(); attempt++) {
+  const journal = scope.context.journalDir ? readJournal(scope.context.journalDir) : []
+  const writes = confirmationWrites(journal, failed.map(({ o }) => o.result), options.maxWrites)
+  // a key the server refuses, or stopped accepting, would only be refused again: no verdict either way
+  const exchanges = results.flatMap(({ result }) => result.exchanges)
+  const keyGone = keyRefused(exchanges) !== undefined || keyRevoked(exchanges, journal) !== undefined
+  for (let attempt = 1; attempt <= options.attempts && !keyGone && !options.stopped(); attempt++) {
     // a check that passed once is intermittent: no more attempts are needed to say so
     const pending = failed.filter(({ at }) => {
       const c = counts.get(at)!
@@ -86,8 +92,7 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
 }
 
 /** The POSTs the failed checks were found on, from the run's journal, and what an explicit --max-writes leaves of its budget. */
-function confirmationWrites(context: RunContext, failed: readonly CheckResult[], maxWrites: number | undefined): ConfirmationWrites {
-  const journal = context.journalDir ? readJournal(context.journalDir) : []
+function confirmationWrites(journal: readonly JournalEntry[], failed: readonly CheckResult[], maxWrites: number | undefined): ConfirmationWrites {
   const probeOf = new Map(journal.filter((e) => e.probe !== undefined).map((e) => [e.id, e.probe!]))
   const probes = new Set(failed.flatMap((r) => r.exchanges.flatMap((e) => (probeOf.has(e.id) ? [probeOf.get(e.id)!] : []))))
   const sent = journal.filter((e) => e.method === 'POST' && e.onWire).length
