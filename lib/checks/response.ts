@@ -4,6 +4,7 @@ import type { RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
 import { parseJsonExact } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
+import { answerLostReason } from '../http/lost-answer.ts'
 
 export function describeStatus(response: RecordedResponse): string {
   const location = response.status >= 300 && response.status < 400 ? response.headers.location : undefined
@@ -27,6 +28,8 @@ const NOT_THE_SERVERS: ReadonlySet<string> = new Set(['DEADLINE', 'UNSENDABLE', 
 export function responseOf(result: HttpResult): RecordedResponse {
   const { exchange } = result
   if (exchange.response) return exchange.response
+  const lost = answerLostReason(result)
+  if (lost) throw new NotApplicable(lost)
   if (exchange.error && NOT_THE_SERVERS.has(exchange.error.code)) throw new NotApplicable(`not verified: ${exchange.error.message}`)
   return fail(
     {

@@ -136,10 +136,15 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
       const unreachable = await preflight(target.baseUrl, Math.max(1, Math.min(config.timeoutMs, 10_000, config.deadlineAt - Date.now())), env)
       if (unreachable) return (await interrupted()) ?? cannotRun(unreachable.message)
     }
-    const [{ runConformance, planWrites }, suite] = await Promise.all([runner, loadSuite()])
+    const [{ runConformance, planWrites, repeatBudgetProblem }, suite] = await Promise.all([runner, loadSuite()])
     const early = await interrupted()
     if (early !== undefined) return early
+    // --repeat with an explicit --max-writes too small for its rounds: refused before any request
+    const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, suite), config.repeat ?? 1, config.maxWrites)
+    if (tooSmall) return cannotRun(tooSmall)
     io.out(describeWritePlan(planWrites(config, suite), config) + '\n')
+    const rounds = config.repeat ?? 1
+    if (rounds > 1 && !config.readOnly) io.out(`Rounds: --repeat ${rounds} sends ${rounds - 1} more POSTs, one create in each further round (then the list).\n`)
     const { result, summary } = await runConformance(config, target, suite, env, interrupt)
     io.out(summary)
     return interrupt?.aborted ? (INTERRUPT_EXIT[interrupt.reason] ?? 2) : result.exitCode

@@ -42,6 +42,10 @@ export interface Config {
   rateLimit?: number
   /** At most this many requests in flight at once (--concurrency). */
   concurrency: number
+  /** --confirm: a failed check is probed again up to this many times; undefined: the default. */
+  confirm?: number
+  /** --repeat: rounds of the reads and the create-then-list round trip; undefined: 1. */
+  repeat?: number
   allowInsecureHttp: boolean
   allowAnyBasePath: boolean
   listRules: boolean
@@ -70,6 +74,8 @@ export const DEFAULTS = {
   deadlineMs: defaultOf('deadline') as number,
   maxResponseBytes: defaultOf('max-response-bytes') as number,
   concurrency: defaultOf('concurrency') as number,
+  confirm: defaultOf('confirm') as number,
+  repeat: defaultOf('repeat') as number,
 }
 
 export const USAGE = `Usage: petstore-conform [options]      (in a clone of the repository: npm run conform -- [options])
@@ -215,6 +221,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     seed: values.seed as number | undefined,
     rateLimit: values['rate-limit'] as number | undefined,
     concurrency: values.concurrency as number,
+    confirm: values.confirm as number,
+    repeat: values.repeat as number,
     headers: [],
     updateBaseline: values['update-baseline'] === true,
     allowInsecureHttp: values['allow-insecure-http'] === true,

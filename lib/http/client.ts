@@ -29,6 +29,7 @@ import { watchWrites, type WriteWatch } from './write-watch.ts'
 import { createRedactor, KEY_AUTHORIZATION, longestForm, redactedCut, type Redactor } from './redact.ts'
 import { POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { describeTransportError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
+import { afterTheRace, lostInTransit, type AppliedOrNot, type WhetherApplied } from './lost-answer.ts'
 
 export interface ClientOptions {
   /** Base URL, path included (…/v1); request paths are appended to it. */
@@ -86,6 +87,7 @@ export interface SendOptions {
   critical?: boolean
   /** A Cookie header (HttpResult.cookies): on the wire as it is, in the evidence COOKIES_NOT_SHOWN. */
   cookies?: string
+  whetherApplied?: WhetherApplied // POST: was it applied, should the connection race lose its answer (lost-answer.ts); none: never sent again
 }
 
 export interface HttpResult {
@@ -98,6 +100,7 @@ export interface HttpResult {
   invalidUtf8?: boolean
   /** The Cookie header that sends back the cookies the answer set (kept out of the evidence). */
   cookies?: string
+  answerLost?: AppliedOrNot // a POST whose answer the connection race lost, and what the list then showed (lost-answer.ts)
 }
 
 export class HttpClient {
@@ -168,13 +171,12 @@ export class HttpClient {
     const policy = { maxRetries: this.options.maxRetries ?? 3, untilDeadline: this.options.deadlineAt !== undefined }
     let waitedMs: number | undefined
     let unserved = 0 // the tries after which the server served no other request: a 503's resends count these
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1, fresh = false; ; attempt++) {
       const sentAt = performance.now()
-      const result = await this.sendOnce(options, attempt, waitedMs)
+      const result = await this.sendOnce(options, attempt, waitedMs, fresh)
       const response = result.exchange.response
-      // the keep-alive race: the server closed the connection as this GET was written to it. A GET
-      // is sent again once (RFC 9112 §9.3.1: an idempotent request may be retried); a POST never is
-      if (!response && attempt === 1 && options.method === 'GET' && result.exchange.error?.code === 'CONNECTION_RESET') continue
+      // the connection race (RFC 9112 §9.3.1): sent again, on a fresh connection, only as lost-answer.ts allows
+      if (!response && attempt === 1 && lostInTransit(result.exchange) && (fresh = await afterTheRace(options, result, (line) => this.journal?.write(line), this.redact))) continue
       if (!response) return result
       const wait = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)
       const left = this.options.deadlineAt === undefined ? Infinity : this.options.deadlineAt - Date.now()
@@ -189,7 +191,8 @@ export class HttpClient {
     }
   }
 
-  private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined): Promise<HttpResult> {
+  private fresh: Dispatcher | undefined // a pool apart, for resends after the connection race: each connection closed after its answer
+  private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined, fresh = false): Promise<HttpResult> {
     await this.pacer.turn()
     const headers = requestHeaders(options.headers, newSpanId(), { ...this.options, redact: this.redact, traceId: this.traceId }, options.cookies)
     const recorded: RecordedRequest = {
@@ -213,7 +216,7 @@ export class HttpClient {
       url: this.redact(recorded.url),
       ...(options.probe ? { probe: options.probe } : {}),
       ...(recorded.body !== undefined ? { body: this.evidence(recorded.body).body } : {}),
-      attempt,
+      attempt, ...(fresh ? { freshConnection: true } : {}),
       ...(waitedMs !== undefined ? { waitedMs } : {}),
     }
     // a server may hang requests without the key (a tarpit) and serve those with it: stalled apart
@@ -246,14 +249,14 @@ export class HttpClient {
           stopClock = this.answers.start(() => timeout.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
         },
       }
-      const response = await this.dispatcher.request({
+      const response = await (fresh ? (this.fresh ??= createAgent(this.options).compose(watchWrites)) : this.dispatcher).request({
         origin: this.origin,
         path: this.basePath + options.path, // origin and path apart: the path goes out as written, dot segments included
         method: options.method,
         headers: wireHeaders,
         body: options.body,
         signal,
-        opaque: watch,
+        opaque: watch, ...(fresh ? { reset: true } : {}),
         // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
       })
       this.answers.answered(response.statusCode)
@@ -310,7 +313,7 @@ export class HttpClient {
 
   async close(): Promise<void> {
     this.runEnd.abort(new RunDeadlineReached('the run had ended'))
-    await this.agent.close()
+    await Promise.all([this.agent.close(), this.fresh?.close()])
   }
 
   /**
@@ -343,6 +346,6 @@ export class HttpClient {
   /** Cuts every request in flight and sends no more: the run was cut short (its deadline, or the user). */
   abandon(): void {
     this.runEnd.abort(new RunDeadlineReached('the run was cut short (--deadline, or an interrupt)'))
-    this.agent.destroy().catch(() => undefined)
+    for (const pool of [this.agent, this.fresh]) pool?.destroy().catch(() => undefined)
   }
 }

@@ -33,7 +33,8 @@ export interface CreatedRecord {
 export interface JournalLine {
   /** The exchange id; both lines of one request share it. */
   id: string
-  phase: 'dispatched' | 'on-wire' | 'ended' | 'refused'
+  /** answer-lost: what the list showed of a POST whose answer the connection race lost (lib/http/lost-answer.ts). */
+  phase: 'dispatched' | 'on-wire' | 'ended' | 'refused' | 'answer-lost'
   at: string
   method: string
   /** Redacted, as in the evidence. */
@@ -44,6 +45,8 @@ export interface JournalLine {
   body?: string
   /** 1 for the first attempt; a resend after a 429 or a 503 is 2, 3 … */
   attempt?: number
+  /** Sent on a connection of its own: a resend after the connection race lost the first attempt's answer. */
+  freshConnection?: boolean
   /** ended: the status of the answer, or the transport error. */
   status?: number
   error?: TransportErrorCode
@@ -64,6 +67,8 @@ export interface JournalLine {
 export interface JournalEntry extends Omit<JournalLine, 'phase'> {
   /** The request's head was written to the connection: the server may have it. */
   onWire: boolean
+  /** When it ended (its answer came, or it failed): the order of the answers is the order the server handled them in. */
+  endedAt?: string
   outcome: 'answered' | 'failed' | 'no-end-recorded' | 'refused'
   /**
    * POST only: whether this attempt may have created a record. A 2xx did; an attempt that got no
@@ -72,6 +77,8 @@ export interface JournalEntry extends Omit<JournalLine, 'phase'> {
    * shows up in a later list, which the checks compare).
    */
   mayHaveCreated?: boolean
+  /** POST whose answer the connection race lost: what the list showed (lib/http/lost-answer.ts), in the journal's words. */
+  answerLost?: string
 }
 
 /** Appends lines to this worker's file in `dir`. */
@@ -107,10 +114,15 @@ export function readJournal(dir: string): JournalEntry[] {
       byId.set(line.id, entry)
     }
     if (phase === 'on-wire') entry.onWire = true
+    if (phase === 'answer-lost') {
+      entry.answerLost = line.detail
+      if (line.created) entry.created = line.created
+      continue
+    }
     if (phase === 'ended') {
       // the start keeps its time; the end adds the answer
-      const { at: _at, ...end } = fields
-      Object.assign(entry, end, { outcome: line.status !== undefined ? 'answered' : 'failed' })
+      const { at: endedAt, ...end } = fields
+      Object.assign(entry, end, { endedAt, outcome: line.status !== undefined ? 'answered' : 'failed' })
     }
   }
   const entries = [...byId.values()].sort((a, b) => a.at.localeCompare(b.at))
@@ -151,8 +163,9 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
     if (!entry.onWire) continue
     totals.requests++
     if (entry.method === 'POST') totals.writes++
-    if (entry.method === 'POST' && (entry.attempt ?? 1) > 1) totals.resentWrites++
-    if (entry.method === 'POST' && entry.status === undefined) totals.unansweredWrites++
+    if (entry.method === 'POST' && (entry.attempt ?? 1) > 1 && !entry.freshConnection) totals.resentWrites++
+    // a lost answer the list accounted for (found, or not stored and sent again) is no longer unknown
+    if (entry.method === 'POST' && entry.status === undefined && entry.answerLost === undefined) totals.unansweredWrites++
     if (entry.waitedMs !== undefined) {
       totals.waits.count++
       totals.waits.totalMs += entry.waitedMs

@@ -13,6 +13,8 @@ import { observedLines } from '../result/observed-behaviour.ts'
 import { readFileSync } from 'node:fs'
 import { KEY_PLACEHOLDER } from '../http/redact.ts'
 import { failuresSection } from './html-failures.ts'
+import { faultGroups } from '../result/fault-groups.ts'
+import { samplingLine } from '../result/sampling-line.ts'
 import { badge, escapeHtml as h } from './html-text.ts'
 import { namePrefix, serverWaits, type RunResult, type Status } from '../result/run-result.ts'
 import { failedChecks, headline, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, writeMode } from './wording.ts'
@@ -32,6 +34,16 @@ export function styleSheet(): string {
 
 function when(iso: string): string {
   return iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC')
+}
+
+/** Failures that share a cause, one finding each, before the failures of each rule (lib/result/fault-groups.ts). */
+function faultsSection(result: RunResult): string {
+  const faults = faultGroups(result)
+  if (faults.length === 0 && !samplingLine(result)) return ''
+  const items = faults.map((f) => `<li>${h(f.line)}: ${f.rules.map((id) => `<code>${h(id)}</code>`).join(', ')}</li>`)
+  const sampling = samplingLine(result)
+  if (sampling) items.push(`<li>${h(sampling)}</li>`)
+  return `<section id="faults"><h2>Faults (one cause, several failures)</h2><ul>${items.join('')}</ul></section>`
 }
 
 function problemsSection(result: RunResult): string {
@@ -207,6 +219,7 @@ ${styleSheet()}</style>
 <nav>${nav}</nav>
 ${summarySection(result)}
 ${problemsSection(result)}
+${faultsSection(result)}
 ${failuresSection(result)}
 ${baselineSection(result)}
 ${ruleMatrix(result)}

@@ -8,6 +8,8 @@
  * (visible-text.ts). Failures come one row per cause (failure-groups.ts), naming every check.
  */
 import { baselineLine } from '../result/baseline.ts'
+import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
+import { samplingLine } from '../result/sampling-line.ts'
 import { observedLines } from '../result/observed-behaviour.ts'
 import { runFailureGroups } from './failure-groups.ts'
 import { namePrefix, serverWaits, type RunResult } from '../result/run-result.ts'
@@ -85,11 +87,19 @@ export function markdownSummary(result: RunResult): string {
   lines.push(`Writes: ${escapeMarkdown(writeMode(result))}.`)
   lines.push('', `Pacing: ${escapeMarkdown(pacing(result))}.`)
   lines.push('', `Waits: ${escapeMarkdown(serverWaits(result))}.`)
+  const sampling = samplingLine(result)
+  if (sampling) lines.push('', `Rounds: ${escapeMarkdown(sampling)}.`)
   if (result.summary.unansweredWrites) lines.push('', `POSTs without an answer: ${result.summary.unansweredWrites}; each may have created a record (results.json lists them in its journal).`)
 
   if (result.problems.length > 0) {
     lines.push('', '### Problems during the run', '')
     for (const problem of result.problems.slice(0, MAX_ROWS)) lines.push(`- ${escapeMarkdown(problem)}`)
+  }
+
+  const faults = faultGroups(result)
+  if (faults.length > 0) {
+    lines.push('', '### Faults (one cause, several failures)', '')
+    for (const f of faults) lines.push(`- ${escapeMarkdown(f.line)}: ${f.rules.map((id) => inlineCode(id)).join(', ')}`)
   }
 
   const failures = runFailureGroups(result)
@@ -101,7 +111,7 @@ export function markdownSummary(result: RunResult): string {
     lines.push('| --- | --- | --- | --- | --- |')
     for (const { rule, failure, checks } of failures.slice(0, MAX_ROWS)) {
       lines.push(
-        `| ${inlineCode(rule.id)} §${escapeMarkdown(rule.section)} | ${inlineCode(failure.code)} ${markdownValue(failure.message)} | ${checksCell(checks.map((c) => c.name))} | ${markdownValue(failure.expected)} | ${markdownValue(failure.actual)} |`,
+        `| ${inlineCode(rule.id)} §${escapeMarkdown(rule.section)} | ${inlineCode(failure.code)} ${markdownValue(failure.message)}${recurrenceWords(checks) ? ` (${escapeMarkdown(recurrenceWords(checks))})` : ''} | ${checksCell(checks.map((c) => c.name))} | ${markdownValue(failure.expected)} | ${markdownValue(failure.actual)} |`,
       )
     }
     if (failures.length > MAX_ROWS) {

@@ -9,6 +9,8 @@
  * lists them as far as the screen allows (report.html lists them all).
  */
 import { baselineLine } from '../result/baseline.ts'
+import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
+import { samplingLine } from '../result/sampling-line.ts'
 import { lengthsNote } from '../result/observed-behaviour.ts'
 import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
@@ -78,6 +80,8 @@ function failureBlock(group: FailureGroup, room: number): string[] | undefined {
   const message = `[${failure.code}] ${visibleValue(failure.message)}`
   const lines = checks.length === 1 ? [`      ${visibleLine(checks[0].name)}`, `        ${message}`] : [`      ${checks.length} checks: ${message}`]
   lines.push(`        expected: ${visibleValue(failure.expected)}`, `        actual:   ${visibleValue(failure.actual)}`)
+  const recurred = recurrenceWords(checks)
+  if (recurred) lines.push(`        recurred: ${recurred}`)
   const legend = valueLegend([failure.message, failure.expected, failure.actual])
   if (legend) lines.push(`        marked:   ${legend}`)
   const curl = checks[0].reproduce[checks[0].reproduce.length - 1]
@@ -138,6 +142,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   if (result.options.readOnly) head.push('Read-only run (--read-only): no POST sent, so the rules about creating are not verified.')
   // a refused key explains every failure below it: said first, whole
   if (result.problems[0]?.startsWith(KEY_REFUSED)) head.push(terminalText(`✗ ${result.problems[0]}`, 2 * MAX_WIDTH))
+  // one fault that failed several rules is said once, before the rules it failed
+  for (const fault of faultGroups(result)) head.push(terminalText(`✗ ${fault.line}`, 2 * MAX_WIDTH))
 
   // the end of the summary, always shown whole
   const tail: string[] = []
@@ -170,6 +176,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
     tail.push(terminalText(`Partly verified: ${plural(partial.length, 'rule')} judged without ${plural(skipped, 'of their checks', 'of their checks')}${most}`))
   }
   if (result.baseline) tail.push(terminalText(baselineLine(result.baseline), 400))
+  const sampling = samplingLine(result)
+  if (sampling) tail.push(terminalText(sampling, 400))
   const lengths = result.observed && lengthsNote(result.observed.lengths)
   if (lengths) tail.push(terminalText(lengths, 400))
   // what was sent, beside the plan the first lines gave ("Writes: at most …")

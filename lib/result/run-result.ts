@@ -4,6 +4,8 @@
  * run's checks; tests build it from tables of checks with the same function, resultOf().
  */
 import { keyRefused } from './key-refused.ts'
+import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
+import type { Samples } from './samples.ts'
 import { observedBehaviour, type ObservedBehaviour } from './observed-behaviour.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
@@ -25,11 +27,25 @@ export interface CheckResult {
   exchanges: Exchange[]
   /** A failure the baseline names (--baseline): its reason. The check is then a note (warn), not a failure. */
   known?: string
+  /** A failed check, probed again (--confirm): how often it failed (lib/runner/confirmation.ts). */
+  recurrence?: Recurrence
+}
+
+/**
+ * deterministic: every attempt failed; intermittent: some attempt passed; unconfirmed: no second
+ * attempt could be made (the write budget, --read-only, the deadline, or --confirm 0).
+ */
+export interface Recurrence {
+  attempts: number
+  failures: number
+  kind: 'deterministic' | 'intermittent' | 'unconfirmed'
 }
 
 export interface RuleResult extends Rule {
   status: Status
   checks: CheckResult[]
+  /** --repeat N: in how many rounds the rule ran and failed (lib/result/samples.ts). */
+  samples?: Samples
 }
 
 export interface RunResult {
@@ -43,7 +59,7 @@ export interface RunResult {
   durationMs: number
   /** `seed`: of the generated inputs (--seed repeats them). */
   /** rateLimit: --rate-limit, when given (requests a second); concurrency: --concurrency (requests in flight at most). */
-  options: { readOnly: boolean; maxWrites: number; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number }
+  options: { readOnly: boolean; maxWrites: number; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number; confirm?: number; repeat?: number }
   /** incomplete: the run was cut (--deadline, a signal) before any must-rule failed, so no verdict was reached (exit 2). */
   verdict: 'pass' | 'fail' | 'incomplete'
   exitCode: 0 | 1 | 2
@@ -122,6 +138,8 @@ export interface RunFacts {
    * or a stall. Without a must-rule failure the run is incomplete, and this says why.
    */
   keptBack?: string
+  /** --repeat N: each rule's rounds (lib/runner/repeat-rounds.ts). */
+  samples?: ReadonlyMap<string, Samples>
 }
 
 /** A rule's status from its checks: any failure fails it, all skipped is not verified, a note warns. */
@@ -147,17 +165,21 @@ export function namePrefix(runId: string): string {
  */
 export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunFacts, selected: readonly string[]): RunResult {
   const problems = [...facts.problems]
+  // a key that stopped working mid-run: the failures its refusals caused are not verified (key-revoked.ts)
+  const revoked = keyRevoked([...byRule.values()].flat().flatMap((c) => c.exchanges), facts.journal)
   const rules: RuleResult[] = []
   for (const rule of ruleCatalogue()) {
     if (selected.length > 0 && !selected.includes(rule.id)) continue
-    const checks = byRule.get(rule.id) ?? []
+    const declared = byRule.get(rule.id) ?? []
+    const checks = revoked ? withoutRevokedFailures(declared, revoked) : declared
     if (checks.length === 0) {
       // a run cut before its checks were collected has none: not verified, not a fault of the suite
       if (facts.cutShort) rules.push({ ...rule, status: 'skip', checks: [] })
       else problems.push(`rule ${rule.id} has no check in suites/`)
       continue
     }
-    rules.push({ ...rule, status: ruleStatus(checks), checks })
+    const samples = facts.samples?.get(rule.id)
+    rules.push({ ...rule, status: ruleStatus(checks), checks, ...(samples ? { samples } : {}) })
   }
   const count = <T extends { status: Status }>(items: T[]) => {
     const counts = { total: items.length, pass: 0, fail: 0, skip: 0, warn: 0 }
@@ -168,9 +190,10 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   // a refused key verified nothing: no verdict on the service (exit 2), and the reason comes first
   const refused = keyRefused(rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)))
   if (refused) problems.unshift(refused)
+  else if (revoked) problems.unshift(revoked.problem)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
   if (facts.keptBack !== undefined && !mustFailed && !refused) problems.push(facts.keptBack)
-  const cut = facts.cutShort === true || facts.keptBack !== undefined
+  const cut = facts.cutShort === true || facts.keptBack !== undefined || (revoked !== undefined && !refused)
   const verdict = refused ? 'incomplete' : mustFailed ? 'fail' : cut ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
   const allChecks = rules.flatMap((r) => r.checks)
   const totals = journalTotals(facts.journal)
@@ -212,13 +235,14 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
 /** The POSTs whose answer says they created a record (2xx), from the journal. */
 function ledgerOf(journal: readonly JournalEntry[]): LedgerEntry[] {
   return journal
-    .filter((entry) => entry.mayHaveCreated && entry.status !== undefined)
+    .filter((entry) => entry.mayHaveCreated && (entry.status !== undefined || entry.created !== undefined))
     .map((entry) => ({
       id: entry.created?.id ?? '(not returned)',
       name: entry.created?.name ?? nameSent(entry.body),
       status: entry.status ?? 0,
       exchangeId: entry.id,
       ...(entry.body !== undefined ? { body: entry.body } : {}),
+      ...(entry.answerLost !== undefined ? { answerLost: entry.answerLost } : {}),
     }))
 }
 

@@ -52,7 +52,7 @@ export function startChecks(suites: readonly Suite[], scope: RunScope, selected:
 }
 
 /** Runs one check to its result; `kept` collects its evidence as it comes (an unfinished check shows what it had). */
-async function runCheck(declared: DeclaredCheck, kept: Exchange[]): Promise<CheckResult> {
+export async function runCheck(declared: DeclaredCheck, kept: Exchange[]): Promise<CheckResult> {
   const started = performance.now()
   const notes: string[] = []
   const seen = new Set<string>()

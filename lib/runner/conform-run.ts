@@ -23,6 +23,9 @@ import { createRedactor } from '../http/redact.ts'
 import { POST_RESENDS_PER_WRITE } from '../http/retry-after.ts'
 import type { RunResult } from '../result/run-result.ts'
 import { startChecks, type CheckOutcome } from './check-runner.ts'
+import { afterChecks } from './after-checks.ts'
+import type { Samples } from '../result/samples.ts'
+import { DEFAULTS } from '../config/config.ts'
 import { markPhase, PHASE_MARKS } from './run-phases.ts'
 import type { writeRunReports } from './run-reports.ts'
 import type { Suite } from '../suite-kit/check.ts'
@@ -53,6 +56,8 @@ export interface SuiteManifest {
 export function planWrites(config: Pick<Config, 'readOnly' | 'maxWrites' | 'rules'>, suite: SuiteManifest): WritePlan {
   return writePlan(suite.declaredPosts, config)
 }
+
+export { repeatBudgetProblem } from './repeat-rounds.ts'
 
 /** How long past its deadline (or an interrupt) the run still waits for checks to end before it reports without them. */
 const GRACE_MS = 500
@@ -114,6 +119,10 @@ export async function runConformance(
   const redact = createRedactor(target.apiKey, ...secretValues(config.headers))
   const problems: string[] = []
   let outcomes: CheckOutcome[] = []
+  let samples: Map<string, Samples> | undefined
+  const repeat = config.repeat ?? 1
+  // what each further round of --repeat may send: the first create the plan allows
+  const firstCreate = suite.declaredPosts.find((p) => p.creates && !p.followUp && planWrites(config, suite).allowed.includes(p.key))?.key
   let journal: JournalEntry[] = []
   let cutBy: string | undefined
   let keptBack: string | undefined
@@ -145,13 +154,23 @@ export async function runConformance(
       const running = startChecks(suites, scope, config.rules)
       // the reporters load while the first requests are in flight
       void loadReports()
-      await Promise.race([running.done, stopped])
+      // the further rounds of --repeat, then every failure probed again (--confirm): a passing run of one round has neither
+      const finishing = afterChecks(running, suites, scope, {
+        confirm: config.confirm ?? DEFAULTS.confirm,
+        repeat,
+        selected: config.rules,
+        ...(config.maxWrites !== undefined ? { maxWrites: config.maxWrites } : {}),
+        ...(firstCreate ? { firstCreate } : {}),
+        stopped: () => cutBy !== undefined || scope.client?.stopped === true,
+      })
+      await Promise.race([finishing.done, stopped])
       // the client's own deadline may end every check a moment before the run's timer fires
       if (scope.client?.stopped || Date.now() >= deadlineAt) cut(deadlineMessage)
       // a rate limit that outlasted the deadline, or a stall that kept requests back, leaves a run
       // without a failure as incomplete as the deadline does
       keptBack = scope.client?.outlasted ?? scope.client?.stalled
-      outcomes = running.outcomes()
+      outcomes = finishing.outcomes()
+      samples = finishing.samples()
     }
     markPhase(PHASE_MARKS.checksDone)
   } finally {
@@ -190,8 +209,11 @@ export async function runConformance(
         seed: context.seed,
         ...(config.rateLimit !== undefined ? { rateLimit: config.rateLimit } : {}),
         concurrency: config.concurrency,
+        confirm: config.confirm ?? DEFAULTS.confirm,
+        ...(repeat > 1 ? { repeat } : {}),
       },
       problems,
+      ...(samples ? { samples } : {}),
       journal,
       cutShort: cutBy !== undefined,
       ...(keptBack !== undefined ? { keptBack } : {}),

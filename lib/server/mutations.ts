@@ -16,6 +16,7 @@ import { POISON_MUTATIONS } from './mutations/poison.ts'
 import { VALIDATION_MUTATIONS } from './mutations/validation.ts'
 import { TRANSPORT_MUTATIONS } from './mutations/transport.ts'
 import { VERSIONING_MUTATIONS } from './mutations/versioning.ts'
+import { INTERMITTENT_MUTATIONS } from './mutations/intermittent.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -32,4 +33,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...POISON_MUTATIONS,
   ...SANITISER_MUTATIONS,
   ...TRANSPORT_MUTATIONS,
+  ...INTERMITTENT_MUTATIONS,
 ]

@@ -8,6 +8,7 @@ import { timingSafeEqual } from 'node:crypto'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { connectionCloser } from './connection-closer.ts'
 import { stringify as losslessStringify } from 'lossless-json'
 import { schemaProblems } from '../spec/schema-registry.ts'
 
@@ -105,6 +106,13 @@ export interface Behaviour {
      * §15.2: a client must read past it): in the same write as the final answer, or apart from it.
      */
     unaskedContinue?: 'with-the-answer' | 'apart'
+    /**
+     * Closes a keep-alive connection idle this long, without a Keep-Alive header to say so (HTTP/1.1
+     * lets a server close whenever it likes, RFC 9112 §9.3.1): a request written as it closes meets the close.
+     */
+    idleCloseMs?: number
+    /** Closes the connection this long after every answer, without Connection: close. */
+    closeAfterAnswerMs?: number
   }
 }
 
@@ -237,8 +245,10 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   }
 
   let worker: Promise<void> = Promise.resolve()
+  const closes = connectionCloser(behaviour.transport)
   const server: Server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', path: req.url ?? '' })
+    closes?.(req, res)
     const answer = () =>
       handle(req)
         .then(({ reply, info }) => send(res, behaviour.finish(reply, info, store), behaviour.transport, req.headers['accept-encoding']))
@@ -247,7 +257,8 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     if (turn === undefined) return void answer()
     worker = worker.then(() => new Promise<void>((resolve) => setTimeout(resolve, turn))).then(answer)
   })
-  server.keepAliveTimeout = 5_000
+  // a server that closes on its own says nothing of it: no Keep-Alive header (Node writes one while its timeout is set)
+  server.keepAliveTimeout = closes ? 0 : 5_000
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve))
   const address = server.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address

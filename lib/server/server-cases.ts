@@ -29,6 +29,8 @@ export interface Mutation extends ServerCase {
   breaks: string
   /** The failure code a failed check of that rule must carry: the reason is pinned, not only the rule. */
   code: FailureCode
+  /** What confirmation (--confirm) must say of such a failure: a fault on one request in N is intermittent. Unset: not pinned. */
+  recurrence?: 'deterministic' | 'intermittent'
 }
 
 /** A server that uses a freedom the interface document leaves: the suite must pass it (exit 0). */

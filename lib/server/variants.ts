@@ -9,6 +9,7 @@ import { conformingBehaviour, type Reply, type StoredCategory } from './referenc
 import { INPUT_VARIANTS } from './variants/inputs.ts'
 import { TRANSPORT_VARIANTS } from './variants/transport.ts'
 import { ROUTING_VARIANTS } from './variants/routing.ts'
+import { CONNECTION_RACE_VARIANTS } from './variants/connection-races.ts'
 import { errorReply, isPlainObject, recordWithRawId, seedCategories, type Variant } from './server-cases.ts'
 
 export type { Variant } from './server-cases.ts'
@@ -302,4 +303,5 @@ export const VARIANTS: readonly Variant[] = [
   ...INPUT_VARIANTS,
   ...TRANSPORT_VARIANTS,
   ...ROUTING_VARIANTS,
+  ...CONNECTION_RACE_VARIANTS,
 ]

@@ -18,6 +18,8 @@ export interface LedgerEntry {
   exchangeId: string
   /** The body sent, redacted. */
   body?: string
+  /** The answer was lost in the connection race and the list showed the record (status 0): the journal's words. */
+  answerLost?: string
 }
 
 export interface CheckTools {

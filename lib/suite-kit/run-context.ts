@@ -8,6 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ExtraHeader } from '../config/extra-headers.ts'
 import { HttpClient } from '../http/client.ts'
 import { namePrefix } from '../result/run-result.ts'
+import type { ConfirmationWrites } from './confirmation-writes.ts'
 
 export interface RunContext {
   baseUrl: string
@@ -40,6 +41,8 @@ export interface RunContext {
   identity: { version: string; runId: string }
   /** --header: on every request. */
   extraHeaders: ExtraHeader[]
+  /** Set in a confirmation attempt (lib/runner/confirmation.ts): the POSTs it may send. */
+  confirming?: ConfirmationWrites
 }
 
 /** One run's state: its context, and what is built from it on first use. */

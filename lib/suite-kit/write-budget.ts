@@ -7,12 +7,13 @@
 import { NotApplicable } from '../checks/failure.ts'
 import { httpClient, perRun, runContext } from './run-context.ts'
 import { writePlan, type DeclaredPost, type WritePlan } from './write-plan.ts'
+import { confirmationRefusal } from './confirmation-writes.ts'
 
 export function assertWriteAllowed(key: string, probes: readonly DeclaredPost[], request: { path: string; body?: string | Uint8Array }): void {
   if (!probes.some((p) => p.key === key)) throw new Error(`POST probe ${key} is not declared in a case table of suites/cases/ (see write-order.ts)`)
   const { readOnly, maxWrites, rules } = runContext()
   const plan = perRun<WritePlan>('write-plan', () => writePlan(probes, { readOnly, maxWrites, rules }))
-  const refusal = plan.refused.get(key)
+  const refusal = plan.refused.get(key) ?? (runContext().confirming ? confirmationRefusal(runContext().confirming!, key) : undefined)
   if (!refusal) return
   httpClient().refuse({ method: 'POST', path: request.path, body: request.body, probe: key }, refusal.reason, refusal.detail)
   throw new NotApplicable(refusal.detail)

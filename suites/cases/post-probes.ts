@@ -7,16 +7,19 @@ import type { HttpResult } from '../../lib/http/client.ts'
 import { httpClient } from '../../lib/suite-kit/run-context.ts'
 import { assertWriteAllowed } from '../../lib/suite-kit/write-budget.ts'
 import { POST_PROBES } from './write-order.ts'
+import { whetherStored, type StoredAs } from './lost-answers.ts'
 
 export { VALID_CREATES } from './valid-creates.ts'
 
 /**
  * Sends one declared POST to /categories, within the write budget; the journal ledgers what it
  * created. Every POST is on the run's critical path: the list after them waits for their answers.
+ * `storedAs` finds its record in the list, should the connection race lose its answer
+ * (suites/cases/lost-answers.ts): found, it counts as created; not found, it is sent once more.
  */
-export async function postCategory(key: string, body: string | Uint8Array, authorization: string | undefined, sentAs: Record<string, string> = {}): Promise<HttpResult> {
+export async function postCategory(key: string, body: string | Uint8Array, authorization: string | undefined, storedAs: StoredAs, sentAs: Record<string, string> = {}): Promise<HttpResult> {
   assertWriteAllowed(key, POST_PROBES, { path: '/categories', body })
   const headers: Record<string, string> = { 'content-type': 'application/json', ...sentAs }
   if (authorization !== undefined) headers.authorization = authorization
-  return httpClient().send({ method: 'POST', path: '/categories', headers, body, probe: key, critical: true })
+  return httpClient().send({ method: 'POST', path: '/categories', headers, body, probe: key, critical: true, whetherApplied: whetherStored(storedAs) })
 }

@@ -13,6 +13,7 @@ import { CREDENTIAL_CASES, unauthenticatedCreateKey, VALID_AUTHORIZATION } from 
 import { INVALID_BODIES } from '../cases/invalid-bodies.ts'
 import { INVALID_JSON_RULE, MALFORMED_BODIES, malformedMarker } from '../cases/malformed-json.ts'
 import { postCategory } from '../cases/post-probes.ts'
+import { holding, NOTHING_TO_FIND, sameRecord } from '../cases/lost-answers.ts'
 import { createText, DESCRIPTION_FLOOR, NAME_FLOOR, textOfLength, VALID_CREATES, type ValidCreate } from '../cases/valid-creates.ts'
 import { sameSizeKey, shortFormKey } from '../cases/write-order.ts'
 import { carriesMarker, INVALID_VALUES_RULE, wrongTypeBody, wrongTypeCases } from '../cases/wrong-types.ts'
@@ -93,7 +94,7 @@ export function categoryProbes(): CategoryProbes {
 
   const creates: CreateProbe[] = VALID_CREATES.map((c) => {
     const sent = once(async () => c.body(recordPrefix()))
-    return { case: c, label: post(c.label), sent, probe: once(async () => postCategory(c.key, createText(c, await sent(), runContext().seed), VALID_AUTHORIZATION, c.sentAs)) }
+    return { case: c, label: post(c.label), sent, probe: once(async () => postCategory(c.key, createText(c, await sent(), runContext().seed), VALID_AUTHORIZATION, sameRecord(await sent()), c.sentAs)) }
   })
   // a name sent again goes out once the first create with it was answered, whatever it got
   for (const again of creates.filter((c) => c.case.repeats)) {
@@ -114,9 +115,10 @@ export function categoryProbes(): CategoryProbes {
     const shortSent = once(async () => shortCase.body(recordPrefix()))
     long.lengthFollowUp = once(async () => {
       if (!refusedMaybeForLength(await long.probe())) return undefined
-      const sameSize = await postCategory(sameSizeKey(long.case.key), JSON.stringify(sameSizeAscii(recordPrefix(), await long.sent())), VALID_AUTHORIZATION)
+      const ascii = sameSizeAscii(recordPrefix(), await long.sent())
+      const sameSize = await postCategory(sameSizeKey(long.case.key), JSON.stringify(ascii), VALID_AUTHORIZATION, sameRecord(ascii))
       if (!refusedMaybeForLength(sameSize)) return { sameSize }
-      return { sameSize, short: await postCategory(shortCase.key, createText(shortCase, await shortSent(), runContext().seed), VALID_AUTHORIZATION) }
+      return { sameSize, short: await postCategory(shortCase.key, createText(shortCase, await shortSent(), runContext().seed), VALID_AUTHORIZATION, sameRecord(await shortSent())) }
     })
     creates.push({
       case: shortCase,
@@ -134,7 +136,7 @@ export function categoryProbes(): CategoryProbes {
   const refusals: RefusalProbe[] = []
   for (const c of INVALID_BODIES) {
     const marker = c.marker ? () => c.marker!(recordPrefix()) : undefined
-    refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, probe: refusal(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION)) })
+    refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, probe: refusal(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND)) })
   }
   for (const c of MALFORMED_BODIES) {
     refusals.push({
@@ -145,7 +147,7 @@ export function categoryProbes(): CategoryProbes {
       marker: () => malformedMarker(recordPrefix(), c.key),
       ...(c.mayAcceptAs ? { mayAcceptAs: { name: () => c.mayAcceptAs!.name(recordPrefix()), why: c.mayAcceptAs.why } } : {}),
       ...(c.acceptedMeans ? { acceptedMeans: c.acceptedMeans } : {}),
-      probe: refusal(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION)),
+      probe: refusal(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, holding(malformedMarker(recordPrefix(), c.key)))),
     })
   }
   wrongTypeCases().forEach((c, index) => {
@@ -157,7 +159,7 @@ export function categoryProbes(): CategoryProbes {
       status: 400,
       // a body that is null, a boolean or a number has nowhere to carry it
       ...(carriesMarker(c) ? { marker } : {}),
-      probe: refusal(() => postCategory(c.key, wrongTypeBody(c, marker(), runContext().seed, index), VALID_AUTHORIZATION)),
+      probe: refusal(() => postCategory(c.key, wrongTypeBody(c, marker(), runContext().seed, index), VALID_AUTHORIZATION, carriesMarker(c) ? holding(marker()) : NOTHING_TO_FIND)),
     })
   })
   for (const credential of CREDENTIAL_CASES) {
@@ -173,7 +175,7 @@ export function categoryProbes(): CategoryProbes {
       probe: refusal(async () => {
         const unusable = credential.unusableWith?.(runContext().apiKey)
         if (unusable) throw new NotApplicable(`not verified: ${unusable}`)
-        return postCategory(key, JSON.stringify({ name: marker() }), credential.authorization(runContext().runId))
+        return postCategory(key, JSON.stringify({ name: marker() }), credential.authorization(runContext().runId), holding(marker()))
       }),
     })
   }

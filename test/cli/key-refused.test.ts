@@ -29,6 +29,10 @@ test('a key the server refuses: said first, whole, never shown; verdict INCOMPLE
   expect(run.stdout).toContain('Verdict: INCOMPLETE (exit 2)')
   expect(run.results?.verdict).toBe('incomplete')
   expect(run.results?.problems[0]).toMatch(/^the server refused the key/)
+  // nothing is probed again with a key that would only be refused again (--confirm)
+  const failed = (run.results?.rules ?? []).flatMap((r) => r.checks.filter((c) => c.status === 'fail'))
+  expect(failed.length).toBeGreaterThan(0)
+  expect(failed.filter((c) => c.recurrence?.kind !== 'unconfirmed')).toEqual([])
   for (const text of [run.stdout, run.stderr, ...Object.values(run.files)]) expect(text).not.toContain(wrongKey)
 })
 

@@ -81,6 +81,11 @@ describe('mutations: conform exits 1 and fails the rule broken, for the reason d
         expect(outcome.failedRules, outcome.output).toContain(mutation.breaks)
         const codes = outcome.failures.filter((f) => f.rule === mutation.breaks).map((f) => f.code)
         expect(codes, outcome.output).toContain(mutation.code)
+        // a fault on one request in N is confirmed intermittent; one on every request, deterministic
+        if (mutation.recurrence) {
+          const kinds = outcome.failures.filter((f) => f.rule === mutation.breaks && f.code === mutation.code).map((f) => f.recurrence)
+          expect(kinds, outcome.output).toContain(mutation.recurrence)
+        }
       },
       CASE_TIMEOUT_MS,
     )

@@ -32,7 +32,7 @@ export interface CaseRun {
   warnedRules: string[]
   problems: string[]
   /** Every failed check, by rule: what the suite said, and the failure code it gave. */
-  failures: { rule: string; check: string; code: string; message: string }[]
+  failures: { rule: string; check: string; code: string; message: string; recurrence?: string }[]
   durationMs: number
   /** The conform output, for a failure message. */
   output: string
@@ -42,6 +42,8 @@ export interface MutationOutcome extends CaseRun {
   name: string
   breaks: string
   code: FailureCode
+  /** What confirmation must say of the failure, when the mutation pins it. */
+  recurrence?: 'deterministic' | 'intermittent'
   /** Exit 1 with a check of `breaks` failed with `code`: the rule and the reason both pinned. */
   caught: boolean
 }
@@ -77,7 +79,7 @@ export async function runCase(serverCase: ServerCase): Promise<CaseRun> {
         failures: (run.results?.rules ?? []).flatMap((r) =>
           r.checks
             .filter((c) => c.status === 'fail')
-            .map((c) => ({ rule: r.id, check: c.name, code: c.failure?.code ?? '-', message: c.failure?.message ?? 'failed' })),
+            .map((c) => ({ rule: r.id, check: c.name, code: c.failure?.code ?? '-', message: c.failure?.message ?? 'failed', ...(c.recurrence ? { recurrence: c.recurrence.kind } : {}) })),
         ),
         durationMs: Math.round(performance.now() - started),
         output: `${run.stdout}${run.stderr}`,
@@ -92,8 +94,8 @@ export async function runCase(serverCase: ServerCase): Promise<CaseRun> {
 
 export async function runMutation(mutation: Mutation): Promise<MutationOutcome> {
   const run = await runCase(mutation)
-  const pinned = run.failures.some((f) => f.rule === mutation.breaks && f.code === mutation.code)
-  return { name: mutation.name, breaks: mutation.breaks, code: mutation.code, ...run, caught: run.exitCode === 1 && pinned }
+  const pinned = run.failures.some((f) => f.rule === mutation.breaks && f.code === mutation.code && (mutation.recurrence === undefined || f.recurrence === mutation.recurrence))
+  return { name: mutation.name, breaks: mutation.breaks, code: mutation.code, ...(mutation.recurrence ? { recurrence: mutation.recurrence } : {}), ...run, caught: run.exitCode === 1 && pinned }
 }
 
 export async function runVariant(variant: Variant): Promise<VariantOutcome> {
@@ -192,7 +194,7 @@ export function formatMatrix(report: MatrixReport): string {
     const pinned = o.failures.find((f) => f.rule === o.breaks && f.code === o.code)
     const said = pinned ?? o.failures.find((f) => f.rule === o.breaks)
     const saidText = said ? (said === pinned ? said.message : `${said.code}: ${said.message}`) : '-'
-    lines.push(`| ${o.name} | ${o.breaks} | ${o.code} | ${o.caught ? 'yes' : '**NO**'} | ${o.exitCode ?? 'killed'} | ${cell(saidText)} | ${others.join(', ') || '-'} |`)
+    lines.push(`| ${o.name} | ${o.breaks} | ${o.code}${o.recurrence ? ` (${o.recurrence})` : ''} | ${o.caught ? 'yes' : '**NO**'} | ${o.exitCode ?? 'killed'} | ${cell(saidText)} | ${others.join(', ') || '-'} |`)
   }
   lines.push('')
   lines.push('| variant | what it does | passed | exit | advisory notes |')

@@ -200,6 +200,14 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'create-refuses-the-valid-key',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'every create is answered 401, the valid key included, from the first request on, while the list serves that key (an account without the permission to write): a refusal on one operation from the start is no key that stopped working',
+    behaviour: { authorize: (authorization, key, op) => op !== 'createCategory' && conformingBehaviour.authorize(authorization, key, op) },
+  },
+  {
     name: 'unauthenticated-create-stored',
     breaks: 'auth-missing-key-401',
     code: 'REFUSED_CREATE_STORED',

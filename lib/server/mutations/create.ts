@@ -76,6 +76,7 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
     name: 'create-answers-200',
     breaks: 'create-returns-201',
     code: 'UNEXPECTED_STATUS',
+    recurrence: 'deterministic',
     description: 'a successful create answers 200 instead of 201',
     behaviour: { finish: (reply, request) => (request.operation === 'createCategory' && reply.status === 201 ? { ...reply, status: 200 } : reply) },
   },

@@ -1,0 +1,75 @@
+/**
+ * The connection race (RFC 9112 §9.3.1): a server may close a keep-alive connection at any time,
+ * without saying so, and a request written to it as it closes gets no byte of an answer. That is
+ * the transport's doing, never a verdict on the service. A GET is sent again on a fresh
+ * connection; a POST only when the run can show the first was not applied (the list does not show
+ * what it sent): if the list shows it, the record counts as created ("answer lost, record found").
+ */
+import type { Exchange } from './exchange.ts'
+import type { JournalLine } from './journal.ts'
+
+/** What the client's HttpResult holds that these need (lib/http/client.ts imports this file, so not that type). */
+interface HttpResult {
+  exchange: Exchange
+  text?: string
+  answerLost?: AppliedOrNot
+}
+
+/** What the list says of a POST whose answer was lost. */
+export interface AppliedOrNot {
+  /** The list read to find out, as evidence. */
+  list: HttpResult
+  /** The record this POST stored, as the list shows it; undefined: the list shows none, so it was not applied. */
+  record?: { id: string; name: string; value: unknown }
+}
+
+/** Reads whether a POST was applied; undefined: the run cannot tell (the list could not be read), so it is not sent again. */
+export type WhetherApplied = () => Promise<AppliedOrNot | undefined>
+
+/** The journal's words for a POST whose answer was lost but whose record the list shows. */
+export const ANSWER_LOST_RECORD_FOUND = 'answer lost, record found'
+/** The journal's words for a POST whose answer was lost and that the list shows was not applied. */
+export const ANSWER_LOST_SENT_AGAIN = 'answer lost, not stored: sent again on a fresh connection'
+
+/**
+ * No byte of an answer came and the connection was closed under the request: the race, as far as a
+ * client can tell it (a body cut short after its status line is INCOMPLETE_BODY, not this).
+ */
+export function lostInTransit(exchange: Exchange): boolean {
+  return exchange.response === undefined && exchange.error?.code === 'CONNECTION_RESET'
+}
+
+/** Why the checks that judge the answer itself are not verified when the answer was lost and the record found. */
+export function answerLostReason(result: HttpResult): string | undefined {
+  if (!result.answerLost?.record) return undefined
+  return `not verified: the answer was lost in transit (the connection closed under the request before any byte of it came, ${result.exchange.error?.message ?? ''}); the list shows the record was created (${ANSWER_LOST_RECORD_FOUND})`
+}
+
+/**
+ * What the client does with a request the race lost (lostInTransit): true, send it again. A GET
+ * is; a POST when the list shows it was not applied. When the list shows its record, the result
+ * counts as created (answerLost: "answer lost, record found"); when the list cannot tell, it stands
+ * as it is. What the list showed is journalled.
+ */
+export async function afterTheRace(
+  options: { method: string; whetherApplied?: WhetherApplied },
+  result: HttpResult,
+  journal: (line: JournalLine) => void,
+  redact: (text: string) => string,
+): Promise<boolean> {
+  if (options.method === 'GET') return true
+  const applied = await options.whetherApplied?.()
+  if (!applied) return false
+  const { exchange } = result
+  journal({
+    id: exchange.id,
+    phase: 'answer-lost',
+    at: new Date().toISOString(),
+    method: exchange.request.method,
+    url: redact(exchange.request.url),
+    detail: applied.record ? ANSWER_LOST_RECORD_FOUND : ANSWER_LOST_SENT_AGAIN,
+    ...(applied.record ? { created: { id: redact(applied.record.id), name: redact(applied.record.name) } } : {}),
+  })
+  if (applied.record) result.answerLost = applied
+  return !applied.record
+}

@@ -1,0 +1,77 @@
+/**
+ * One fault, one finding: failures that share a cause (answers 5xx, no answer at all, or answers
+ * that differ from one request to the next, as one replica behind a load balancer gives) are one
+ * finding across the rules they failed, with its rate over the run's requests and what the
+ * re-probes (--confirm) showed. Reports show these first; the rules stay listed beneath.
+ */
+import type { CheckResult, RunResult } from './run-result.ts'
+
+export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers'
+
+export interface FaultGroup {
+  cause: FaultCause
+  /** The finding in one line: kind, rate, rules, re-probes. */
+  line: string
+  /** The rules it failed, in catalogue order. */
+  rules: string[]
+  checks: number
+}
+
+const percent = (part: number, whole: number) => (whole === 0 ? '0' : ((100 * part) / whole).toFixed(part * 100 < whole ? 1 : 0))
+
+function causeOf(check: CheckResult): FaultCause | undefined {
+  if (check.failure?.code === 'SERVER_ERROR') return 'server-error'
+  if (check.failure?.code === 'NO_RESPONSE') return 'no-answer'
+  if (check.recurrence?.kind === 'intermittent') return 'differing-answers'
+  return undefined
+}
+
+/** What the re-probes of a group's checks showed, in words, and its kind. */
+function reprobes(checks: readonly CheckResult[]): { kind: string; words: string } {
+  const kinds = new Set(checks.map((c) => c.recurrence?.kind ?? 'unconfirmed'))
+  const again = checks.reduce((n, c) => n + (c.recurrence ? c.recurrence.attempts - 1 : 0), 0)
+  const failedAgain = checks.reduce((n, c) => n + (c.recurrence ? c.recurrence.failures - 1 : 0), 0)
+  if (kinds.size === 1 && kinds.has('unconfirmed')) return { kind: 'unconfirmed', words: 'not probed again (--confirm 0, the write budget or the deadline)' }
+  if (kinds.size === 1 && kinds.has('deterministic')) return { kind: 'deterministic', words: `every re-probe failed the same way (${again} of ${again})` }
+  if (failedAgain === 0) return { kind: 'intermittent', words: 'every re-probe was answered correctly' }
+  return { kind: kinds.has('deterministic') ? 'partly intermittent' : 'intermittent', words: `${failedAgain} of ${again} re-probes failed again` }
+}
+
+/** How a group of failed checks recurred when probed again, in a few words ('' when none was confirmed). */
+export function recurrenceWords(checks: readonly CheckResult[]): string {
+  const confirmed = checks.filter((c) => c.recurrence !== undefined && c.recurrence.kind !== 'unconfirmed')
+  if (confirmed.length === 0) return checks.some((c) => c.recurrence?.kind === 'unconfirmed') ? 'unconfirmed' : ''
+  const attempts = confirmed.reduce((n, c) => n + c.recurrence!.attempts, 0)
+  const failures = confirmed.reduce((n, c) => n + c.recurrence!.failures, 0)
+  const kind = confirmed.every((c) => c.recurrence!.kind === 'deterministic') ? 'deterministic' : 'intermittent'
+  return `${kind}: failed ${failures} of ${attempts} probes`
+}
+
+/** The run's faults that share a cause, largest first; none when no failure has one of these causes. */
+export function faultGroups(result: RunResult): FaultGroup[] {
+  const failed = result.rules.flatMap((rule) => rule.checks.filter((c) => c.status === 'fail').map((check) => ({ rule: rule.id, check, cause: causeOf(check) })))
+  const journal = (result.journal ?? []).filter((e) => e.onWire)
+  const total = result.summary.requests
+  const groups: FaultGroup[] = []
+  for (const cause of ['server-error', 'no-answer', 'differing-answers'] as const) {
+    const members = failed.filter((f) => f.cause === cause)
+    if (members.length === 0) continue
+    const rules = [...new Set(members.map((m) => m.rule))]
+    const { kind, words } = reprobes(members.map((m) => m.check))
+    const across = `across ${rules.length === 1 ? `1 rule (${rules[0]})` : `${rules.length} rules`}`
+    let rate: string
+    if (cause === 'server-error') {
+      const faults = journal.filter((e) => (e.status ?? 0) >= 500 && !(e.status === 503 && e.retryAfter !== undefined))
+      const statuses = [...new Set(faults.map((e) => e.status))].sort().join(' or ') || '5xx'
+      rate = `${faults.length} of ${total} requests answered ${statuses} (${percent(faults.length, total)} %)`
+    } else if (cause === 'no-answer') {
+      const lost = journal.filter((e) => e.outcome === 'failed')
+      const errors = [...new Set(lost.map((e) => e.error).filter(Boolean))].join(', ')
+      rate = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
+    } else {
+      rate = `${members.length} ${members.length === 1 ? 'check was' : 'checks were'} answered differently on a second probe (one replica behind a load balancer?)`
+    }
+    groups.push({ cause, line: `${kind}: ${rate}, ${across}; ${words}`, rules, checks: members.length })
+  }
+  return groups.sort((a, b) => b.checks - a.checks)
+}

@@ -1,0 +1,78 @@
+/**
+ * A key that stops working during the run: revoked, rotated, or a token that expired after its
+ * minutes. From some request on, every request sent with the key is answered 401 (or 403),
+ * including operations that had been served with the same key earlier in the run. That is no
+ * verdict on the service: the run is incomplete (exit 2), says from which request on, and the
+ * checks those refusals would fail are not verified. A service that refuses the valid key on one
+ * operation from the start is another matter: that operation was never served, so nothing
+ * "stopped", and its rule still fails.
+ */
+import type { Exchange } from '../http/exchange.ts'
+import type { JournalEntry } from '../http/journal.ts'
+import { KEY_AUTHORIZATION } from '../http/redact.ts'
+
+export const KEY_REVOKED = 'the server stopped accepting the key during the run'
+
+/** Fewer refusals than this in the tail say too little (a last request that happened to be refused). */
+const ENOUGH = 3
+
+const refusal = (status: number) => status === 401 || status === 403
+const operation = (e: Exchange) => `${e.request.method} ${new URL(e.request.url).pathname}`
+
+export interface KeyRevoked {
+  /** The problem line, starting with KEY_REVOKED. */
+  problem: string
+  /** The exchanges refused from then on: checks that failed on one of them are not verified. */
+  refused: ReadonlySet<string>
+  skipReason: string
+}
+
+/** When the answer came (ms): requests go out at once, so the order of the answers, not of the requests, is the server's. */
+const answeredAt = (e: Exchange) => Date.parse(e.startedAt) + e.durationMs
+
+/**
+ * Whether the key stopped working: the answers to it, in the order they came, end in a run of at
+ * least ENOUGH refusals that includes an operation the key was served on before. Requests in flight
+ * when it stopped cross each other, so every refusal answered after the first of those requests was
+ * sent counts as one of them.
+ */
+export function keyRevoked(exchanges: readonly Exchange[], journal: readonly JournalEntry[]): KeyRevoked | undefined {
+  const byId = new Map<string, Exchange>()
+  for (const e of exchanges) if (e.request.headers.authorization === KEY_AUTHORIZATION && e.response) byId.set(e.id, e)
+  // numbered in the order the answers came, as near as a client sees to the order the server handled them in
+  const ended = journal.filter((entry) => entry.onWire).map((entry, index) => ({ entry, index }))
+  ended.sort((a, b) => (a.entry.endedAt ?? a.entry.at).localeCompare(b.entry.endedAt ?? b.entry.at) || a.index - b.index)
+  const position = new Map(ended.map(({ entry }, index) => [entry.id, index + 1]))
+  const ordered = [...byId.values()].sort((a, b) => answeredAt(a) - answeredAt(b) || (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0))
+  let from = ordered.length
+  while (from > 0 && refusal(ordered[from - 1]!.response!.status)) from--
+  const tail = ordered.slice(from)
+  if (tail.length < ENOUGH || from === 0) return undefined
+  const served = new Map<string, Exchange>()
+  for (const e of ordered.slice(0, from)) if (e.response!.status < 300) served.set(operation(e), e)
+  const again = tail.find((e) => served.has(operation(e)))
+  if (!again) return undefined
+  const since = Math.min(...tail.map((e) => Date.parse(e.startedAt)))
+  const refused = ordered.filter((e) => refusal(e.response!.status) && answeredAt(e) >= since)
+  const numbered = tail.filter((e) => position.has(e.id)).sort((a, b) => position.get(a.id)! - position.get(b.id)!)
+  const first = numbered[0] ?? tail[0]!
+  const from_ = position.has(first.id) ? `request ${position.get(first.id)} on (requests numbered in the order their answers came)` : `${first.startedAt} on`
+  const earlier = served.get(operation(again))!
+  const earlierAt = position.has(earlier.id) ? `request ${position.get(earlier.id)} of the run` : earlier.startedAt
+  const statuses = [...new Set(refused.map((e) => e.response!.status))].join(' or ')
+  return {
+    problem:
+      `${KEY_REVOKED}: from ${from_}, all ${refused.length} requests sent with it were answered ${statuses}, ` +
+      `including ${operation(again)}, which it had served with the same key (${earlierAt}, ${earlier.response!.status}); ` +
+      `the key was revoked, rotated or expired: checks of those answers are not verified`,
+    refused: new Set(refused.map((e) => e.id)),
+    skipReason: `not verified: the key was refused from ${from_} (revoked, rotated or expired during the run)`,
+  }
+}
+
+/** A failed check whose evidence holds one of the refusals is not verified instead (run-result.ts's CheckResult; it imports this file). */
+export function withoutRevokedFailures<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], revoked: KeyRevoked): C[] {
+  return checks.map((c) =>
+    c.status === 'fail' && c.exchanges.some((e) => revoked.refused.has(e.id)) ? { ...c, status: 'skip', skipReason: revoked.skipReason, failure: undefined, reproduce: [] } : c,
+  )
+}

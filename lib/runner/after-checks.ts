@@ -1,0 +1,55 @@
+/**
+ * What a run does once its checks have ended and before its verdict: the further rounds of
+ * --repeat (lib/runner/repeat-rounds.ts), then the confirmation of every failure (--confirm,
+ * lib/runner/confirmation.ts). A passing run with one round does neither, and sends nothing more.
+ */
+import type { Samples } from '../result/samples.ts'
+import type { Suite } from '../suite-kit/check.ts'
+import type { RunScope } from '../suite-kit/run-context.ts'
+import type { CheckOutcome, RunningChecks } from './check-runner.ts'
+import { confirmFailures } from './confirmation.ts'
+import { repeatRounds, samplesOf, type Rounds } from './repeat-rounds.ts'
+
+export interface AfterChecksOptions {
+  confirm: number
+  repeat: number
+  selected: readonly string[]
+  /** --max-writes as given; undefined: the default budget. */
+  maxWrites?: number
+  /** The POST each further round sends (the first create), if the run may send it. */
+  firstCreate?: string
+  stopped: () => boolean
+}
+
+export interface FinishingChecks {
+  /** Settles when the rounds and the confirmation have ended. */
+  done: Promise<void>
+  /** The first round's outcomes, and the failures of the further rounds (named by round). */
+  outcomes(): CheckOutcome[]
+  /** Per rule, with --repeat: in how many rounds it ran and failed. */
+  samples(): Map<string, Samples> | undefined
+}
+
+export function afterChecks(running: RunningChecks, suites: readonly Suite[], scope: RunScope, options: AfterChecksOptions): FinishingChecks {
+  let rounds: Rounds = { results: [] }
+  const done = running.done.then(async () => {
+    if (options.repeat > 1) rounds = await repeatRounds(suites, scope, { repeat: options.repeat, selected: options.selected, ...(options.firstCreate ? { firstCreate: options.firstCreate } : {}), stopped: options.stopped })
+    const first = running.outcomes().map((o, index) => ({ index, result: o.result }))
+    await confirmFailures([...first, ...rounds.results], suites, scope, {
+      attempts: options.confirm,
+      selected: options.selected,
+      ...(options.maxWrites !== undefined ? { maxWrites: options.maxWrites } : {}),
+      stopped: options.stopped,
+    })
+  })
+  return {
+    done,
+    outcomes: () => [
+      ...running.outcomes(),
+      ...rounds.results
+        .filter((r) => r.result.status === 'fail')
+        .map((r) => ({ ruleId: r.ruleId, result: { ...r.result, name: `${r.result.name} (round ${r.round} of ${options.repeat})` } })),
+    ],
+    samples: () => (options.repeat > 1 ? samplesOf(running.outcomes(), rounds, options.repeat) : undefined),
+  }
+}

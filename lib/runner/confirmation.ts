@@ -1,0 +1,101 @@
+/**
+ * Failures confirmed before they are reported (--confirm N): a check that failed is run again, up
+ * to N times, in a fresh probe scope (its once() probes new, its record names new: another name
+ * prefix), so that "fails every time" is told from "failed once". The failed checks of one attempt
+ * run together, so a probe several of them await goes out once per attempt. Each failed check then
+ * carries its recurrence: deterministic (every attempt failed), intermittent (some passed), or
+ * unconfirmed (no attempt could be made: the write budget, --read-only or the deadline). The
+ * verdict does not change; the reports say what kind of failure it is. A passing run sends nothing
+ * more.
+ */
+import { readJournal, type JournalEntry } from '../http/journal.ts'
+import { keyRefused } from '../result/key-refused.ts'
+import { keyRevoked } from '../result/key-revoked.ts'
+import type { CheckResult, Recurrence } from '../result/run-result.ts'
+import { collectChecks, type Suite } from '../suite-kit/check.ts'
+import type { ConfirmationWrites } from '../suite-kit/confirmation-writes.ts'
+import { newRunScope, within, type RunScope } from '../suite-kit/run-context.ts'
+import { runCheck } from './check-runner.ts'
+
+/** A fresh name prefix per attempt or round: the records it creates are new, never the run's (lib/result/run-result.ts namePrefix). */
+export function freshRunId(runId: string, attempt: number): string {
+  const at = runId.lastIndexOf('-')
+  const tag = (parseInt(runId.slice(at + 1), 36) + attempt * 7919) % 36 ** 5
+  return `${runId.slice(0, at)}-${tag.toString(36).padStart(5, '0')}`
+}
+
+export interface ConfirmOptions {
+  /** --confirm: attempts after the first, per failed check; 0 turns confirmation off. */
+  attempts: number
+  /** The rules the run selected (--rule): the same checks are collected again. */
+  selected: readonly string[]
+  /** --max-writes as the user gave it; undefined: the default budget, which includes confirmation. */
+  maxWrites?: number
+  /** True once the run is past its deadline or cut: no attempt starts. */
+  stopped: () => boolean
+}
+
+/** A check's result with where its declaration stands among the run's checks (collected again, the same index holds the same check). */
+export interface IndexedResult {
+  index: number
+  result: CheckResult
+}
+
+/**
+ * Runs the failed checks among `results` again, up to `attempts` times each, and writes each one's
+ * recurrence onto its result. Resolves when every attempt has ended (the run's deadline cuts them as it cuts the run).
+ */
+export async function confirmFailures(results: readonly IndexedResult[], suites: readonly Suite[], scope: RunScope, options: ConfirmOptions): Promise<void> {
+  const failed = results.filter(({ result }) => result.status === 'fail' && result.failure?.code !== 'CHECK_ERROR').map(({ index, result }, at) => ({ o: { result }, index, at }))
+  if (failed.length === 0) return
+  const counts = new Map(failed.map(({ at }) => [at, { attempts: 1, failures: 1 }]))
+  // what the reports say if the deadline cuts the confirmation short
+  for (const { o } of failed) o.result.recurrence = { attempts: 1, failures: 1, kind: 'unconfirmed' }
+  const journal = scope.context.journalDir ? readJournal(scope.context.journalDir) : []
+  const writes = confirmationWrites(journal, failed.map(({ o }) => o.result), options.maxWrites)
+  // a key the server refuses, or stopped accepting, would only be refused again: no verdict either way
+  const exchanges = results.flatMap(({ result }) => result.exchanges)
+  const keyGone = keyRefused(exchanges) !== undefined || keyRevoked(exchanges, journal) !== undefined
+  for (let attempt = 1; attempt <= options.attempts && !keyGone && !options.stopped(); attempt++) {
+    // a check that passed once is intermittent: no more attempts are needed to say so
+    const pending = failed.filter(({ at }) => {
+      const c = counts.get(at)!
+      return c.failures === c.attempts
+    })
+    if (pending.length === 0) break
+    const attemptScope = newRunScope({ ...scope.context, runId: freshRunId(scope.context.runId, attempt), confirming: writes })
+    attemptScope.client = scope.client
+    const declared = within(attemptScope, () => collectChecks(suites)).filter((c) => options.selected.length === 0 || options.selected.includes(c.rule.id))
+    const attempts = await Promise.all(
+      pending.map(async ({ o, index, at }) => {
+        const again = declared[index]
+        // the same declaration, collected again: the same index holds the same check
+        if (!again || !o.result.name.startsWith(again.name)) return { at, result: undefined }
+        return { at, result: await within(attemptScope, () => runCheck(again, [])) }
+      }),
+    )
+    for (const { at, result } of attempts) {
+      // a check that could not run again (the write budget, --read-only, the deadline) is no attempt
+      if (!result || result.status === 'skip') continue
+      // the re-probes are evidence of the check too (the ledger names what each one created)
+      failed[at]!.o.result.exchanges.push(...result.exchanges)
+      const c = counts.get(at)!
+      c.attempts++
+      if (result.status === 'fail') c.failures++
+    }
+  }
+  for (const { o, at } of failed) {
+    const { attempts, failures } = counts.get(at)!
+    const recurrence: Recurrence = { attempts, failures, kind: attempts === 1 ? 'unconfirmed' : failures === attempts ? 'deterministic' : 'intermittent' }
+    o.result.recurrence = recurrence
+  }
+}
+
+/** The POSTs the failed checks were found on, from the run's journal, and what an explicit --max-writes leaves of its budget. */
+function confirmationWrites(journal: readonly JournalEntry[], failed: readonly CheckResult[], maxWrites: number | undefined): ConfirmationWrites {
+  const probeOf = new Map(journal.filter((e) => e.probe !== undefined).map((e) => [e.id, e.probe!]))
+  const probes = new Set(failed.flatMap((r) => r.exchanges.flatMap((e) => (probeOf.has(e.id) ? [probeOf.get(e.id)!] : []))))
+  const sent = journal.filter((e) => e.method === 'POST' && e.onWire).length
+  const left = maxWrites === undefined ? Infinity : Math.max(0, maxWrites - sent)
+  return { probes, left, exhausted: `not confirmed: --max-writes ${maxWrites ?? ''} left no write for a second probe`, notNeeded: 'not sent: confirming a failure needs only the POSTs it was found on' }
+}

@@ -1,0 +1,24 @@
+/**
+ * A server that closes connections on its own, without saying so (lib/server/variants/connection-races.ts):
+ * HTTP/1.1 lets it close whenever it likes (RFC 9112 §9.3.1).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+
+/**
+ * Closes connections as idleCloseMs and closeAfterAnswerMs say: a timer per connection, started
+ * when an answer ends, stopped by the next request (idle close) or not at all (close after answer).
+ */
+export function connectionCloser(transport: { idleCloseMs?: number; closeAfterAnswerMs?: number }): ((req: IncomingMessage, res: ServerResponse) => void) | undefined {
+  const { idleCloseMs, closeAfterAnswerMs } = transport
+  if (idleCloseMs === undefined && closeAfterAnswerMs === undefined) return undefined
+  const idle = new WeakMap<Socket, NodeJS.Timeout>()
+  return (req, res) => {
+    const socket = req.socket
+    clearTimeout(idle.get(socket))
+    res.on('finish', () => {
+      if (closeAfterAnswerMs !== undefined) setTimeout(() => socket.destroy(), closeAfterAnswerMs).unref()
+      if (idleCloseMs !== undefined) idle.set(socket, setTimeout(() => socket.destroy(), idleCloseMs).unref())
+    })
+  }
+}

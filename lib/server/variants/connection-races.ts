@@ -1,0 +1,25 @@
+/**
+ * Conforming variants of connection handling: HTTP/1.1 lets a server close a keep-alive connection
+ * whenever it likes, without saying so beforehand (RFC 9112 §9.3.1), and real ones do (an idle
+ * timeout shorter than the client's, a proxy that closes after every answer). A request written on
+ * a connection as the server closes it gets no answer: that is the transport's race, never a
+ * verdict on the service. The suite must pass these, and never make two records of one create.
+ */
+import type { Variant } from '../server-cases.ts'
+
+/** Shorter than any client's idle timeout, and long enough that the suite's bursts reuse connections. */
+const IDLE_CLOSE_MS = 25
+const CLOSE_AFTER_ANSWER_MS = 1
+
+export const CONNECTION_RACE_VARIANTS: readonly Variant[] = [
+  {
+    name: 'idle-close-after-25ms',
+    description: `closes a keep-alive connection idle for ${IDLE_CLOSE_MS} ms, without a Keep-Alive header to say so: requests written as it closes meet the close (the keep-alive race)`,
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, idleCloseMs: IDLE_CLOSE_MS } },
+  },
+  {
+    name: 'close-after-every-answer',
+    description: `closes every connection ${CLOSE_AFTER_ANSWER_MS} ms after each answer, without Connection: close: a request written on it in that moment gets no answer, or is stored and its answer lost`,
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, closeAfterAnswerMs: CLOSE_AFTER_ANSWER_MS } },
+  },
+]

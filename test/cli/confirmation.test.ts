@@ -1,0 +1,89 @@
+/**
+ * --confirm N (lib/runner/confirmation.ts): a failed check is probed again before the verdict, and
+ * results.json says how often it failed. A fault on one request in fifteen is intermittent, a fault
+ * on every request deterministic; a failure no second probe could reach (--max-writes used up,
+ * --confirm 0) is unconfirmed. The exit code does not change, and a passing run sends nothing more.
+ */
+import { randomBytes } from 'node:crypto'
+import { afterAll, expect, test } from 'vitest'
+import type { RunResult } from '../../lib/result/run-result.ts'
+import { MUTATIONS } from '../../lib/server/mutations.ts'
+import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
+import { errorReply, startCase } from '../../lib/server/server-cases.ts'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+
+const apiKey = `key-${randomBytes(12).toString('hex')}`
+const servers: RunningServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((r) => r.cleanup())
+  await Promise.all(servers.map((s) => s.close()))
+})
+
+async function conform(server: RunningServer, ...args: string[]): Promise<ConformRun> {
+  const run = await runConformInProcess(['--base-url', server.baseUrl, '--seed', '1', ...args], { env: { CONFORM_API_KEY: apiKey } })
+  runs.push(run)
+  return run
+}
+const started = async (server: Promise<RunningServer>) => {
+  const s = await server
+  servers.push(s)
+  return s
+}
+const failedChecks = (results: RunResult | undefined) => (results?.rules ?? []).flatMap((r) => r.checks.filter((c) => c.status === 'fail').map((c) => ({ rule: r.id, ...c })))
+
+/** One replica of fifteen fails: every 15th request the server answers is a 500 (a create then not stored). */
+const fiveHundredOneInFifteen = () => {
+  let requests = 0
+  return startReferenceServer({
+    apiKey,
+    behaviour: {
+      finish: (reply, request, store: StoredCategory[]) => {
+        if (++requests % 15 !== 0) return reply
+        if (request.operation === 'createCategory' && reply.status === 201) store.splice(store.indexOf(reply.body as StoredCategory), 1)
+        return errorReply(500, 'internal', 'upstream replica failed')
+      },
+    },
+  })
+}
+
+test('500 to one request in fifteen: exit 1, and every failed check is intermittent (a second probe was answered)', async () => {
+  const run = await conform(await started(fiveHundredOneInFifteen()))
+  expect(run.code, run.stdout).toBe(1)
+  const failed = failedChecks(run.results)
+  expect(failed.length).toBeGreaterThan(0)
+  for (const c of failed) {
+    expect(c.recurrence?.kind, `${c.rule}: ${c.name}`).toBe('intermittent')
+    expect(c.recurrence!.failures).toBeLessThan(c.recurrence!.attempts)
+  }
+})
+
+test('a fault on every request: every failed check deterministic, N + 1 attempts, each failed', async () => {
+  const run = await conform(await started(startCase(MUTATIONS.find((m) => m.name === 'create-answers-200')!, { apiKey })), '--confirm', '2')
+  expect(run.code).toBe(1)
+  const failed = failedChecks(run.results)
+  expect(failed.length).toBeGreaterThan(0)
+  for (const c of failed) expect(c.recurrence).toEqual({ attempts: 3, failures: 3, kind: 'deterministic' })
+})
+
+test('--max-writes used up: the creates are unconfirmed and say so; --confirm 0: every failure unconfirmed, and the same requests as a run that confirms nothing', async () => {
+  const server = await started(startCase(MUTATIONS.find((m) => m.name === 'create-answers-200')!, { apiKey }))
+  const bounded = await conform(server, '--max-writes', '4')
+  expect(bounded.code).toBe(1)
+  const creates = failedChecks(bounded.results).filter((c) => c.rule === 'create-returns-201')
+  expect(creates.length).toBeGreaterThan(0)
+  for (const c of creates) expect(c.recurrence).toEqual({ attempts: 1, failures: 1, kind: 'unconfirmed' })
+  expect(bounded.results?.summary.writes).toBe(4)
+  expect(bounded.results?.journal?.some((e) => e.outcome === 'refused' && e.reason === 'write-budget' && /--max-writes 4 left no write/.test(e.detail ?? ''))).toBe(true)
+  const off = await conform(server, '--confirm', '0')
+  for (const c of failedChecks(off.results)) expect(c.recurrence?.kind).toBe('unconfirmed')
+})
+
+test('a passing run sends no request more than with --confirm 0', async () => {
+  const server = await started(startReferenceServer({ apiKey }))
+  const confirming = await conform(server)
+  const off = await conform(server, '--confirm', '0')
+  expect(confirming.code).toBe(0)
+  expect(confirming.results?.summary.requests).toBe(off.results?.summary.requests)
+  expect(failedChecks(confirming.results)).toEqual([])
+})

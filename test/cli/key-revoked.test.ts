@@ -1,0 +1,82 @@
+/**
+ * A key that stops working during the run (revoked, rotated, a token that expired): every request
+ * with it is answered 401 from some point on, operations it was served on before included. No
+ * verdict on the service: INCOMPLETE (exit 2), no rule failed, and the reports say from which
+ * request on. A service that refuses the valid key on one operation from the start still fails
+ * that rule (the mutation create-refuses-the-valid-key in the kill matrix; here, in-process).
+ */
+import { randomBytes } from 'node:crypto'
+import { afterAll, expect, test } from 'vitest'
+import type { Exchange } from '../../lib/http/exchange.ts'
+import type { JournalEntry } from '../../lib/http/journal.ts'
+import { KEY_REVOKED, keyRevoked } from '../../lib/result/key-revoked.ts'
+import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
+import { errorReply } from '../../lib/server/server-cases.ts'
+import { failedRules, runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+
+const servers: RunningServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((r) => r.cleanup())
+  await Promise.all(servers.map((s) => s.close()))
+})
+
+/** A conforming server that revokes the key after its `after`th request: from then on the key is answered 401, and a create is not stored. */
+async function revokesKeyAfter(after: number, apiKey: string): Promise<RunningServer> {
+  let requests = 0
+  const server = await startReferenceServer({
+    apiKey,
+    behaviour: {
+      finish: (reply, request, store: StoredCategory[]) => {
+        if (++requests <= after || request.authorization !== `Bearer ${apiKey}`) return reply
+        if (request.operation === 'createCategory' && reply.status === 201) store.splice(store.indexOf(reply.body as StoredCategory), 1)
+        return errorReply(401, 'unauthorized', 'The API key has been revoked.', { 'www-authenticate': 'Bearer error="invalid_token"' })
+      },
+    },
+  })
+  servers.push(server)
+  return server
+}
+
+test('a key revoked after the server\'s 40th request: INCOMPLETE (exit 2), no rule failed, and every report says from which request on', async () => {
+  const apiKey = `key-${randomBytes(12).toString('hex')}`
+  const server = await revokesKeyAfter(40, apiKey)
+  const run = await runConformInProcess(['--base-url', server.baseUrl, '--seed', '1'], { env: { CONFORM_API_KEY: apiKey } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(2)
+  expect(failedRules(run)).toEqual([])
+  expect(run.results?.verdict).toBe('incomplete')
+  const problem = run.results?.problems[0] ?? ''
+  expect(problem).toMatch(new RegExp(`^${KEY_REVOKED}: from request \\d+ on \\(requests numbered in the order their answers came\\), all \\d+ requests sent with it were answered 401, including (GET|POST) /v1/categories, which it had served with the same key`))
+  // the server's 41st request, or about: requests are numbered in the order their answers came
+  const from = Number(/from request (\d+) on/.exec(problem)?.[1])
+  expect(from).toBeGreaterThan(35)
+  expect(from).toBeLessThan(46)
+  expect(run.stdout).toContain(`from request ${from} on`)
+  expect(run.files['summary.md']).toContain(`from request ${from} on`)
+  for (const text of [run.stdout, run.stderr, ...Object.values(run.files)]) expect(text).not.toContain(apiKey)
+})
+
+const withKey = (id: string, method: string, status: number, at: number): Exchange => ({
+  id,
+  startedAt: new Date(at).toISOString(),
+  durationMs: 1,
+  request: { method, url: 'http://127.0.0.1:9/v1/categories', headers: { authorization: 'Bearer $CONFORM_API_KEY' } },
+  response: { status, headers: {}, body: '', bodyBytes: 0, bodyTruncated: false },
+})
+const journalOf = (exchanges: Exchange[]): JournalEntry[] =>
+  exchanges.map((e) => ({ id: e.id, at: e.startedAt, method: e.request.method, url: e.request.url, onWire: true, outcome: 'answered', status: e.response?.status }))
+
+test('only a refusal that ends the run and reaches an operation served before: one operation refused from the start is no revoked key', () => {
+  const revoked = [withKey('a', 'GET', 200, 1), withKey('b', 'POST', 201, 2), withKey('c', 'POST', 401, 3), withKey('d', 'POST', 401, 4), withKey('e', 'GET', 401, 5)]
+  expect(keyRevoked(revoked, journalOf(revoked))?.problem).toMatch(/from request 3 on \(requests numbered in the order their answers came\), all 3 requests sent with it were answered 401, including POST \/v1\/categories, which it had served with the same key \(request 2 of the run, 201\)/)
+  // POST refused from the start, the list served to the end
+  const oneOperation = [withKey('a', 'GET', 200, 1), withKey('b', 'POST', 401, 2), withKey('c', 'POST', 401, 3), withKey('d', 'POST', 401, 4), withKey('e', 'GET', 200, 5)]
+  expect(keyRevoked(oneOperation, journalOf(oneOperation))).toBeUndefined()
+  // refused from the start on every operation: the key was never accepted (key-refused.ts says so)
+  const never = [withKey('a', 'GET', 401, 1), withKey('b', 'POST', 401, 2), withKey('c', 'GET', 401, 3)]
+  expect(keyRevoked(never, journalOf(never))).toBeUndefined()
+  // POSTs refused to the end, but no operation that was served before: not enough to blame the key
+  const postsOnly = [withKey('a', 'GET', 200, 1), withKey('b', 'POST', 401, 2), withKey('c', 'POST', 401, 3), withKey('d', 'POST', 401, 4)]
+  expect(keyRevoked(postsOnly, journalOf(postsOnly))).toBeUndefined()
+})

@@ -1,0 +1,94 @@
+/**
+ * The connection race for POSTs (lib/http/lost-answer.ts): a POST written on a reused connection
+ * that the server closes gets no answer. It is sent again only when the run shows it was not
+ * applied (on a fresh connection); when the list shows its record, the record counts as created
+ * and the journal says so; when the list cannot tell, it is not sent again. One intended create
+ * never makes two records.
+ */
+import { describe, expect, test } from 'vitest'
+import type { HttpClient } from '../../lib/http/client.ts'
+import { journalTotals, readJournal } from '../../lib/http/journal.ts'
+import { ANSWER_LOST_RECORD_FOUND, ANSWER_LOST_SENT_AGAIN, type WhetherApplied } from '../../lib/http/lost-answer.ts'
+import { journalDir, serve, withClient } from './client-harness.ts'
+
+/** A store behind a server that closes a connection under its second request; `storesFirst`: the POST is stored before the close (its answer lost). */
+async function racingStore(storesFirst: boolean) {
+  const records: { id: number; name: string }[] = []
+  const requestsOn = new WeakMap<object, number>()
+  const server = await serve((req, res, seen) => {
+    const n = (requestsOn.get(req.socket) ?? 0) + 1
+    requestsOn.set(req.socket, n)
+    const create = () => {
+      const record = { id: records.length + 1, name: (JSON.parse(seen.body) as { name: string }).name }
+      records.push(record)
+      return record
+    }
+    if (n > 1 && req.method === 'POST') {
+      if (storesFirst) create()
+      return void req.socket.destroy()
+    }
+    if (req.method === 'POST') return void res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(create()))
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(records))
+  })
+  return { server, records }
+}
+
+/** The list, read through the client, says whether a record named `name` is stored. */
+const listShows =
+  (client: () => HttpClient, name: string): WhetherApplied =>
+  async () => {
+    const list = await client().send({ method: 'GET', path: '/categories' })
+    const found = (JSON.parse(list.text ?? '[]') as { id: number; name: string }[]).find((r) => r.name === name)
+    return { list, ...(found ? { record: { id: String(found.id), name: found.name, value: found } } : {}) }
+  }
+
+/** A GET, then the POST on the same (reused) connection, which the server closes under it. */
+async function postOnReusedConnection(baseUrl: string, whetherApplied: (client: () => HttpClient) => WhetherApplied | undefined) {
+  const dir = journalDir()
+  const post = await withClient({ baseUrl, concurrency: 1, journalDir: dir }, async (c) => {
+    await c.send({ method: 'GET', path: '/categories' })
+    const check = whetherApplied(() => c)
+    return c.send({ method: 'POST', path: '/categories', body: '{"name":"cf-one"}', ...(check ? { whetherApplied: check } : {}) })
+  })
+  return { post, journal: readJournal(dir) }
+}
+
+describe('a POST whose answer the connection race lost', () => {
+  test('stored: the list shows it, so it is not sent again; the record counts as created, and the journal says "answer lost, record found"', async () => {
+    const { server, records } = await racingStore(true)
+    const { post, journal } = await postOnReusedConnection(server.baseUrl, (c) => listShows(c, 'cf-one'))
+    expect(records).toEqual([{ id: 1, name: 'cf-one' }])
+    expect(post.exchange.error?.code).toBe('CONNECTION_RESET')
+    expect(post.answerLost?.record).toMatchObject({ id: '1', name: 'cf-one' })
+    expect(server.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'GET'])
+    const lost = journal.find((e) => e.method === 'POST')
+    expect(lost).toMatchObject({ answerLost: ANSWER_LOST_RECORD_FOUND, created: { id: '1', name: 'cf-one' }, mayHaveCreated: true })
+    expect(journalTotals(journal)).toMatchObject({ writes: 1, resentWrites: 0, unansweredWrites: 0 })
+  })
+
+  test('not stored: the list does not show it, so it is sent once more, on a fresh connection, and one record is made', async () => {
+    const { server, records } = await racingStore(false)
+    const { post, journal } = await postOnReusedConnection(server.baseUrl, (c) => listShows(c, 'cf-one'))
+    expect(post.exchange).toMatchObject({ attempt: 2, response: { status: 201 } })
+    expect(records).toEqual([{ id: 1, name: 'cf-one' }])
+    expect(server.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'GET', 'POST'])
+    const posts = journal.filter((e) => e.method === 'POST')
+    expect(posts.map((e) => [e.attempt, e.answerLost, e.freshConnection, e.status])).toEqual([
+      [1, ANSWER_LOST_SENT_AGAIN, undefined, undefined],
+      [2, undefined, true, 201],
+    ])
+    // the resend is no resend after a 429 or 503, and the lost attempt is accounted for
+    expect(journalTotals(journal)).toMatchObject({ writes: 2, resentWrites: 0, unansweredWrites: 0 })
+  })
+
+  test('the list cannot tell (or the POST has no way to ask): not sent again, and no answer is a failure of its checks', async () => {
+    const { server } = await racingStore(false)
+    const unknown = await postOnReusedConnection(server.baseUrl, () => async () => undefined)
+    expect(unknown.post.exchange.error?.code).toBe('CONNECTION_RESET')
+    expect(unknown.post.answerLost).toBeUndefined()
+    const unasked = await postOnReusedConnection(server.baseUrl, () => undefined)
+    expect(unasked.post.exchange.attempt).toBeUndefined()
+    expect(server.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'GET', 'POST'])
+    expect(journalTotals(unknown.journal).unansweredWrites).toBe(1)
+  })
+})

@@ -1,0 +1,43 @@
+/**
+ * One fault, one finding (lib/result/fault-groups.ts): failures of several rules that share a cause
+ * are one line with its rate and what the re-probes showed, first in every report a person reads.
+ */
+import { expect, test } from 'vitest'
+import { faultGroups, recurrenceWords } from '../../lib/result/fault-groups.ts'
+import { markdownSummary } from '../../lib/reporters/markdown-summary.ts'
+import { terminalSummary } from '../../lib/reporters/terminal-summary.ts'
+import { htmlReport } from '../../lib/reporters/html-report.ts'
+import { check, exchange, runResult } from './fixture.ts'
+
+const fault500 = (name: string) =>
+  check(name, 'fail', {
+    exchanges: [exchange({}, 500, '{"code":"internal","message":"replica failed","status":500}')],
+    failure: { code: 'SERVER_ERROR', message: 'POST answered 500, expected 400', expected: 'status 400', actual: 'status 500' },
+    recurrence: { attempts: 2, failures: 1, kind: 'intermittent' },
+  })
+const SERVER_FAULT_RULES = ['create-rejects-invalid-values', 'create-rejects-invalid-json', 'auth-invalid-key-401', 'list-returns-200']
+
+test('5xx answers across four rules, each answered correctly when probed again: one intermittent finding with its rate, before the rules', () => {
+  const result = runResult((id) => (SERVER_FAULT_RULES.includes(id) ? [fault500(`${id} check`)] : [check(`${id} check`, 'pass')]))
+  const faults = faultGroups(result)
+  expect(faults).toHaveLength(1)
+  const requests = result.summary.requests
+  expect(faults[0]).toMatchObject({ cause: 'server-error', checks: 4 })
+  expect(faults[0].line).toMatch(new RegExp(`^intermittent: 4 of ${requests} requests answered 500 \\(\\d+(\\.\\d)? %\\), across 4 rules; every re-probe was answered correctly$`))
+  const terminal = terminalSummary(result, [])
+  expect(terminal.indexOf(`✗ ${faults[0].line}`)).toBeGreaterThan(-1)
+  expect(terminal.indexOf(`✗ ${faults[0].line}`)).toBeLessThan(terminal.indexOf('list-returns-200'))
+  expect(terminal).toContain('recurred: intermittent: failed 1 of 2 probes')
+  const markdown = markdownSummary(result)
+  expect(markdown.indexOf('### Faults')).toBeLessThan(markdown.indexOf('### Failures'))
+  expect(htmlReport(result)).toContain('<section id="faults">')
+})
+
+test('a fault on every probe is deterministic; failures of other causes make no fault group; no recurrence, no words', () => {
+  const deterministic = check('c', 'fail', { failure: { code: 'SERVER_ERROR', message: 'm', expected: 'e', actual: 'a' }, recurrence: { attempts: 3, failures: 3, kind: 'deterministic' } })
+  expect(faultGroups(runResult((id) => [id === 'create-returns-201' ? deterministic : check(`${id} check`, 'pass')]))[0]?.line).toMatch(/^deterministic: .* across 1 rule \(create-returns-201\); every re-probe failed the same way \(2 of 2\)$/)
+  const other = check('c', 'fail', { recurrence: { attempts: 3, failures: 3, kind: 'deterministic' } })
+  expect(faultGroups(runResult((id) => [id === 'create-returns-201' ? other : check(`${id} check`, 'pass')]))).toEqual([])
+  expect(recurrenceWords([check('c', 'fail')])).toBe('')
+  expect(recurrenceWords([check('c', 'fail', { recurrence: { attempts: 1, failures: 1, kind: 'unconfirmed' } })])).toBe('unconfirmed')
+})
