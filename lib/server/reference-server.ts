@@ -5,11 +5,10 @@
  * document leaves (see lib/server/mutations.ts and lib/server/variants.ts).
  */
 import { timingSafeEqual } from 'node:crypto'
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { connectionCloser } from './connection-closer.ts'
-import { stringify as losslessStringify } from 'lossless-json'
+import { send, serialise, type Reply, type Transport } from './reply-writer.ts'
 import { schemaProblems } from '../spec/schema-registry.ts'
 
 export type OperationId = 'listCategories' | 'createCategory' | 'getPet' | 'listStoreOrders'
@@ -20,12 +19,6 @@ export interface StoredCategory {
   description?: string
 }
 
-/** One answer on its way out; `body` is serialised with exact bigint ids unless it is a string. */
-export interface Reply {
-  status: number
-  headers: Record<string, string>
-  body: unknown
-}
 
 export interface RequestInfo {
   operation: OperationId | undefined
@@ -79,41 +72,7 @@ export interface Behaviour {
    */
   finish(reply: Reply, request: RequestInfo, store: StoredCategory[]): Reply
   /** How a reply goes on the wire. */
-  transport: {
-    delayMs: number
-    chunked: boolean
-    connectionClose: boolean
-    /** gzip every body unless the request's Accept-Encoding allows only identity (RFC 9110 12.5.3). */
-    gzipUnlessIdentity?: boolean
-    /** gzip the body when the request accepts gzip, but say nothing of it (no Content-Encoding). */
-    gzipUnlabelled?: boolean
-    /** Compress every body with this coding, whatever the request's Accept-Encoding says. */
-    forceCoding?: 'gzip' | 'deflate' | 'br'
-    /** How the body text becomes bytes (default UTF-8): a mutation writes a BOM or Latin-1 here. */
-    encodeText?: (text: string) => Buffer
-    /**
-     * One worker: each request waits until those received before it are answered, then takes this
-     * long (gunicorn's single sync worker). Timers, not a blocked event loop, so servers started
-     * side by side in one process (the kill matrix) do not slow each other.
-     */
-    oneAtATimeMs?: number
-    /** An interim 103 Early Hints before every answer (RFC 8297; a client must read past 1xx, RFC 9110 §15.2). */
-    earlyHints?: boolean
-    /** No Content-Length and no chunks: the body ends when the connection closes (RFC 9112 §6.3, as HTTP/1.0 servers do). */
-    closeDelimited?: boolean
-    /**
-     * A 100 Continue nobody asked for before the answer to every request with a body (RFC 9110
-     * §15.2: a client must read past it): in the same write as the final answer, or apart from it.
-     */
-    unaskedContinue?: 'with-the-answer' | 'apart'
-    /**
-     * Closes a keep-alive connection idle this long, without a Keep-Alive header to say so (HTTP/1.1
-     * lets a server close whenever it likes, RFC 9112 §9.3.1): a request written as it closes meets the close.
-     */
-    idleCloseMs?: number
-    /** Closes the connection this long after every answer, without Connection: close. */
-    closeAfterAnswerMs?: number
-  }
+  transport: Transport
 }
 
 export const conformingBehaviour: Behaviour = {
@@ -168,8 +127,6 @@ export interface RunningServer {
   requests: { method: string; path: string }[]
   close(): Promise<void>
 }
-
-const JSON_TYPE = 'application/json'
 
 export async function startReferenceServer(options: ReferenceServerOptions): Promise<RunningServer> {
   const behaviour: Behaviour = { ...conformingBehaviour, ...options.behaviour }
@@ -294,61 +251,4 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | u
   return Buffer.concat(chunks)
 }
 
-/** Serialises a reply; bigint ids are written exactly (lossless-json), strings go out as they are. */
-export function serialise(body: unknown): string {
-  if (typeof body === 'string') return body
-  return losslessStringify(body) ?? ''
-}
-
-const COMPRESSORS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }
-
-function send(res: ServerResponse, reply: Reply, transport: Behaviour['transport'], acceptEncoding: string | undefined): void {
-  const write = () => {
-    if (res.destroyed) return
-    // Node's own 'HTTP/1.1 100 Continue\r\n\r\n' (writeContinue), although no Expect asked for it
-    if (transport.unaskedContinue && hadBody && !continued) {
-      continued = true
-      if (transport.unaskedContinue === 'apart') {
-        res.writeContinue()
-        return void setTimeout(write, 2) // its own write, and most likely its own read
-      }
-      res.socket?.cork() // the 100 and the final answer in one write: uncorked after res.end
-      corked = true
-      res.writeContinue()
-    }
-    const text = serialise(reply.body)
-    let bytes = transport.encodeText ? transport.encodeText(text) : Buffer.from(text, 'utf8')
-    const headers: Record<string, string> = {}
-    for (const [name, value] of Object.entries({ 'content-type': JSON_TYPE, ...reply.headers })) if (value !== '') headers[name] = value
-    if (transport.gzipUnlessIdentity && !/^\s*identity\s*$/i.test(acceptEncoding ?? '')) {
-      bytes = gzipSync(bytes)
-      headers['content-encoding'] = 'gzip'
-    }
-    if (transport.gzipUnlabelled && /\bgzip\b/i.test(acceptEncoding ?? '')) bytes = gzipSync(bytes)
-    if (transport.forceCoding) {
-      bytes = COMPRESSORS[transport.forceCoding](bytes)
-      headers['content-encoding'] = transport.forceCoding
-    }
-    if (transport.connectionClose) headers.connection = 'close'
-    if (transport.closeDelimited) res.useChunkedEncodingByDefault = false
-    else if (!transport.chunked) headers['content-length'] = String(bytes.byteLength)
-    if (transport.earlyHints) res.writeEarlyHints({ link: '</v1/categories>; rel=preload; as=fetch' })
-    res.writeHead(reply.status, headers)
-    if (transport.chunked && bytes.byteLength > 1) {
-      // two chunks, split inside the first multi-byte UTF-8 sequence when there is one: a client
-      // must decode the body as a whole, not chunk by chunk
-      const multiByte = bytes.findIndex((byte) => byte >= 0xc0)
-      const at = multiByte >= 0 ? multiByte + 1 : Math.floor(bytes.byteLength / 2)
-      res.write(bytes.subarray(0, at))
-      res.end(bytes.subarray(at))
-    } else {
-      res.end(bytes)
-    }
-    if (corked) res.socket?.uncork()
-  }
-  const hadBody = Number(res.req.headers['content-length'] ?? 0) > 0 || res.req.headers['transfer-encoding'] !== undefined
-  let continued = false
-  let corked = false
-  if (transport.delayMs > 0) setTimeout(write, transport.delayMs)
-  else write()
-}
+export { serialise, type Reply, type Transport }

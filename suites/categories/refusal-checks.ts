@@ -43,7 +43,7 @@ function expectNotStored(refused: HttpResult, list: HttpResult, marker: string, 
   fail(
     {
       code: 'REFUSED_CREATE_STORED',
-      message: `the POST answered ${status} was stored: the list shows ${shownValue(stored[0].name)}`,
+      message: `the POST answered ${status} was stored: the list shows ${stored[0].name === undefined ? `a record without a name holding ${shownValue(marker)}` : shownValue(stored[0].name)}`,
       expected: `no category created by a request answered ${status} (${rule})`,
       actual: `${stored.length} listed ${stored.length === 1 ? 'category holds' : 'categories hold'} ${shownValue(marker)}`,
     },

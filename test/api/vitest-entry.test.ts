@@ -88,7 +88,7 @@ describe('defineConformance() in a vitest of its own', () => {
     expect(failedDescribes).toContain(findCase(MUTATIONS, BROKEN)!.breaks)
     // each failure reads as the terminal shows it: code, expected, actual, a curl line with the key as a variable
     const stored = failed.find((a) => a.failureMessages[0]?.includes('[REFUSED_CREATE_STORED]'))
-    expect(stored?.failureMessages[0]).toMatch(/expected: .+\nactual: .+\nreproduce: curl .*\$CONFORM_API_KEY/)
+    expect(stored?.failureMessages[0]).toMatch(/expected: .+\nactual: .+\n(recurred: .+\n)?reproduce: curl .*\$CONFORM_API_KEY/)
     expect(run.output + run.junit + JSON.stringify(run.assertions)).not.toContain(run.apiKey)
     // the failing checks are the command line's, one test each
     const cliFailed = (cli.results?.rules ?? []).flatMap((r) => r.checks.filter((c) => c.status === 'fail').map((c) => `${r.id} › ${c.name}`)).sort()
