@@ -280,15 +280,12 @@ export class HttpClient {
       return result
     } catch (error) {
       if (partial) this.kept.bytes -= partial.receivedBytes
-      exchange.error =
-        cancel.signal.aborted && exchange.sent !== true
-          ? { code: 'STALLED', message: String(cancel.signal.reason) }
-          : describeTransportError(error, signal, partial, this.options, this.redact)
-      if (exchange.error.code === 'TIMEOUT' && exchange.sent === true) this.stalls.stall(operation)
-      // cut while it waited for one of the bounded connections: it never left
-      if (exchange.error.code === 'DEADLINE' && exchange.sent !== true) {
-        exchange.error.message = "the run's deadline (--deadline) passed while this request waited for a connection, so this request was not sent"
-      }
+      const sent = exchange.sent === true
+      exchange.error = describeTransportError(error, signal, partial, this.options, this.redact, {
+        sent,
+        ...(cancel.signal.aborted ? { stalledWhileWaiting: String(cancel.signal.reason) } : {}),
+      })
+      if (exchange.error.code === 'TIMEOUT' && sent) this.stalls.stall(operation)
       return result
     } finally {
       release?.()

@@ -4,6 +4,8 @@
  * run's checks; tests build it from tables of checks with the same function, resultOf().
  */
 import { keyRefused } from './key-refused.ts'
+import { ENDS_WITHOUT_VERDICT, type RunProblem } from './run-problems.ts'
+import type { SkipCause } from '../checks/skip-causes.ts'
 import { observedBehaviour, type ObservedBehaviour } from './observed-behaviour.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
@@ -19,6 +21,9 @@ export interface CheckResult {
   durationMs: number
   failure?: FailureDetail
   notes: string[]
+  /** A skipped check: why, from the closed set of lib/checks/skip-causes.ts (what reports group by). */
+  cause?: SkipCause
+  /** A skipped check: why, in words (for people; nothing is decided on it). */
   skipReason?: string
   /** curl commands that repeat the exchanges of a failed check, key as $CONFORM_API_KEY. */
   reproduce: string[]
@@ -67,15 +72,15 @@ export interface RunResult {
     encodedAnswers?: JournalTotals['encodedAnswers']
   }
   /** Must-rules that no check verified (skipped), with why. */
-  notVerified: { id: string; reason: string }[]
+  notVerified: { id: string; cause: SkipCause; reason: string }[]
   rules: RuleResult[]
   /** Every record this run created, as its answer said (a 2xx to a POST). A POST with no answer is in the journal and summary.unansweredWrites. */
   ledger: LedgerEntry[]
   /** Every request the run sent or refused to send, as the HTTP client journalled it. (The
    * journal's fields are optional only so that results built by hand in tests stay short.) */
   journal?: JournalEntry[]
-  /** What went wrong outside any check (deadline, crashes); each one fails the run. */
-  problems: string[]
+  /** What went wrong outside any check (deadline, crashes), each with its kind (lib/result/run-problems.ts): the kinds decide the verdict. */
+  problems: RunProblem[]
   /** What the deployment did where the document leaves it free: notes, never verdicts. */
   observed?: ObservedBehaviour
   /** --baseline: the known failures it excused, and its entries that expired or are fixed. */
@@ -112,16 +117,17 @@ export interface RunFacts {
   startedAt: Date
   durationMs: number
   options: RunResult['options']
-  problems: string[]
+  problems: RunProblem[]
   /** The HTTP client's journal of the run (lib/http/journal.ts): counts and ledger come from it. */
   journal: JournalEntry[]
   /** The run's deadline (or a signal) ended it: checks that had not finished are not verified, and unless a must-rule failed the verdict is incomplete. */
   cutShort?: boolean
   /**
    * Requests the client kept back although the run finished: a 429 or 503 it could not wait out,
-   * or a stall. Without a must-rule failure the run is incomplete, and this says why.
+   * or a stall (both, when both happened). Without a must-rule failure the run is incomplete, and
+   * these say why.
    */
-  keptBack?: string
+  keptBack?: RunProblem[]
 }
 
 /** A rule's status from its checks: any failure fails it, all skipped is not verified, a note warns. */
@@ -154,7 +160,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
     if (checks.length === 0) {
       // a run cut before its checks were collected has none: not verified, not a fault of the suite
       if (facts.cutShort) rules.push({ ...rule, status: 'skip', checks: [] })
-      else problems.push(`rule ${rule.id} has no check in suites/`)
+      else problems.push({ kind: 'no-check-for-rule', message: `rule ${rule.id} has no check in suites/` })
       continue
     }
     rules.push({ ...rule, status: ruleStatus(checks), checks })
@@ -169,9 +175,11 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const refused = keyRefused(rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)))
   if (refused) problems.unshift(refused)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
-  if (facts.keptBack !== undefined && !mustFailed && !refused) problems.push(facts.keptBack)
-  const cut = facts.cutShort === true || facts.keptBack !== undefined
-  const verdict = refused ? 'incomplete' : mustFailed ? 'fail' : cut ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
+  if (!mustFailed && !refused) problems.push(...(facts.keptBack ?? []))
+  // decided on the problems' kinds, never on their words
+  const keyWasRefused = problems.some((p) => p.kind === 'key-refused')
+  const endedEarly = facts.cutShort === true || problems.some((p) => ENDS_WITHOUT_VERDICT.has(p.kind))
+  const verdict = keyWasRefused ? 'incomplete' : mustFailed ? 'fail' : endedEarly ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
   const allChecks = rules.flatMap((r) => r.checks)
   const totals = journalTotals(facts.journal)
   const ledger = ledgerOf(facts.journal)
@@ -200,7 +208,10 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
     },
     notVerified: rules
       .filter((r) => r.level === 'must' && r.status === 'skip')
-      .map((r) => ({ id: r.id, reason: r.checks.find((c) => c.skipReason)?.skipReason ?? 'not run' })),
+      .map((r) => {
+        const skipped = r.checks.find((c) => c.status === 'skip')
+        return { id: r.id, cause: skipped?.cause ?? 'unfinished', reason: skipped?.skipReason ?? 'not run' }
+      }),
     rules,
     ledger,
     journal: facts.journal,

@@ -46,7 +46,7 @@ export function startChecks(suites: readonly Suite[], scope: RunScope, selected:
     outcomes: () =>
       declared.map((c, i) => ({
         ruleId: c.rule.id,
-        result: finished[i] ?? { name: c.name, status: 'skip', durationMs: 0, notes: [], skipReason: UNFINISHED, reproduce: [], exchanges: evidence[i] },
+        result: finished[i] ?? { name: c.name, status: 'skip', durationMs: 0, notes: [], cause: 'unfinished', skipReason: UNFINISHED, reproduce: [], exchanges: evidence[i] },
       })),
   }
 }
@@ -85,7 +85,7 @@ async function runCheck(declared: DeclaredCheck, kept: Exchange[]): Promise<Chec
     await declared.body(tools)
     return ended({ status: notes.length > 0 ? 'warn' : 'pass' })
   } catch (error) {
-    if (error instanceof NotApplicable) return ended({ status: 'skip', skipReason: error.reason })
+    if (error instanceof NotApplicable) return ended({ status: 'skip', cause: error.skipCause, skipReason: error.reason })
     if (error instanceof ConformanceFailure) {
       error.exchanges.forEach(keep)
       return ended({ status: 'fail', failure: error.detail() })

@@ -22,6 +22,7 @@ import { readJournal, type JournalEntry } from '../http/journal.ts'
 import { createRedactor } from '../http/redact.ts'
 import { POST_RESENDS_PER_WRITE } from '../http/retry-after.ts'
 import type { RunResult } from '../result/run-result.ts'
+import type { RunProblem } from '../result/run-problems.ts'
 import { startChecks, type CheckOutcome } from './check-runner.ts'
 import { markPhase, PHASE_MARKS } from './run-phases.ts'
 import type { writeRunReports } from './run-reports.ts'
@@ -110,31 +111,31 @@ export async function runConformance(
     extraHeaders: config.headers,
   }
   const redact = createRedactor(target.apiKey, ...secretValues(config.headers))
-  const problems: string[] = []
+  const problems: RunProblem[] = []
   let outcomes: CheckOutcome[] = []
   let journal: JournalEntry[] = []
-  let cutBy: string | undefined
-  let keptBack: string | undefined
+  let cutBy: RunProblem | undefined
+  let keptBack: RunProblem[] = []
   // the last word on time: whatever a check or the server does, the run stops waiting for its
   // checks at its deadline (or an interrupt), gives them GRACE_MS to end, and reports what it has
   let stopWaiting: () => void = () => undefined
   const stopped = new Promise<'stopped'>((resolve) => (stopWaiting = () => resolve('stopped')))
   const scope = newRunScope(context)
-  const cut = (why: string) => {
+  const cut = (why: RunProblem) => {
     if (cutBy !== undefined) return
     cutBy = why
     // an interrupt comes before the deadline: what is in flight is cut now, not at the deadline
     scope.client?.abandon()
     setTimeout(stopWaiting, GRACE_MS).unref()
   }
-  const deadlineMessage = `the run did not finish within ${config.deadlineMs} ms (--deadline); checks that had not finished are not verified`
+  const deadlineMessage: RunProblem = { kind: 'deadline', message: `the run did not finish within ${config.deadlineMs} ms (--deadline); checks that had not finished are not verified` }
   const deadline = setTimeout(() => cut(deadlineMessage), Math.max(0, deadlineAt - Date.now()))
-  const onInterrupt = () => cut(`the run was interrupted (${interrupt?.reason}) before it finished; checks that had not finished are not verified`)
+  const onInterrupt = () => cut({ kind: 'interrupted', message: `the run was interrupted (${interrupt?.reason}) before it finished; checks that had not finished are not verified` })
   interrupt?.addEventListener('abort', onInterrupt, { once: true })
   if (interrupt?.aborted) onInterrupt()
   // an error a check left behind (a probe nobody awaited that failed) is the suite's fault, shown
   // as a problem of the run, never a crash of the process
-  const onStray = (error: unknown) => problems.push(`unexpected error in the suite: ${redact(error instanceof Error ? error.message : String(error))}`)
+  const onStray = (error: unknown) => problems.push({ kind: 'suite-error', message: `unexpected error in the suite: ${redact(error instanceof Error ? error.message : String(error))}` })
   process.on('unhandledRejection', onStray)
   try {
     const suites = await suite.loadSuites()
@@ -148,7 +149,10 @@ export async function runConformance(
       if (scope.client?.stopped || Date.now() >= deadlineAt) cut(deadlineMessage)
       // a rate limit that outlasted the deadline, or a stall that kept requests back, leaves a run
       // without a failure as incomplete as the deadline does
-      keptBack = scope.client?.outlasted ?? scope.client?.stalled
+      keptBack = [
+        ...(scope.client?.outlasted !== undefined ? [{ kind: 'outlasted' as const, message: scope.client.outlasted }] : []),
+        ...(scope.client?.stalled !== undefined ? [{ kind: 'stalled' as const, message: scope.client.stalled }] : []),
+      ]
       outcomes = running.outcomes()
     }
     markPhase(PHASE_MARKS.checksDone)
@@ -162,7 +166,7 @@ export async function runConformance(
     try {
       journal = readJournal(journalDir)
     } catch (error) {
-      problems.push(`the run's journal could not be read: ${(error as Error).message}`)
+      problems.push({ kind: 'journal-unreadable', message: `the run's journal could not be read: ${(error as Error).message}` })
     } finally {
       rmSync(journalDir, { recursive: true, force: true })
     }
@@ -192,7 +196,7 @@ export async function runConformance(
       problems,
       journal,
       cutShort: cutBy !== undefined,
-      ...(keptBack !== undefined ? { keptBack } : {}),
+      ...(keptBack.length > 0 ? { keptBack } : {}),
     },
     config,
     redact,

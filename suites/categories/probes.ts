@@ -122,7 +122,7 @@ export function categoryProbes(): CategoryProbes {
       probe: once(async () => {
         const followUp = await long.lengthFollowUp!()
         if (followUp?.short) return followUp.short
-        throw new NotApplicable(`not needed: ${followUp ? 'plain ASCII of the same sizes was accepted, so the long values were not refused for length' : 'the long values were accepted'}`)
+        throw new NotApplicable(`not needed: ${followUp ? 'plain ASCII of the same sizes was accepted, so the long values were not refused for length' : 'the long values were accepted'}`, 'not-needed')
       }),
       shortOf: { long, floor },
     })
@@ -169,7 +169,7 @@ export function categoryProbes(): CategoryProbes {
       marker,
       probe: refusal(async () => {
         const unusable = credential.unusableWith?.(runContext().apiKey)
-        if (unusable) throw new NotApplicable(`not verified: ${unusable}`)
+        if (unusable) throw new NotApplicable(`not verified: ${unusable}`, 'key-unusable')
         return postCategory(key, JSON.stringify({ name: marker() }), credential.authorization(runContext().runId))
       }),
     })
@@ -185,7 +185,11 @@ export function categoryProbes(): CategoryProbes {
       seen = startedRefusals.size
       settled.push(...(await Promise.allSettled(startedRefusals)))
     }
-    if (!settled.some((s) => s.status === 'fulfilled' && s.value.exchange.sent !== false)) throw new NotApplicable('no POST was sent in this run')
+    if (!settled.some((s) => s.status === 'fulfilled' && s.value.exchange.sent !== false)) {
+      // why none was sent (--read-only, the write budget …) is why the whole-run checks are not verified
+      const why = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected' && s.reason instanceof NotApplicable)?.reason as NotApplicable | undefined
+      throw new NotApplicable('no POST was sent in this run', why?.skipCause ?? 'not-applicable')
+    }
     // a list one of the run's checks asked for is answered before this one goes out, so the two compare
     if (firstListStarted) await firstList()
     return { list: await listCategories() }

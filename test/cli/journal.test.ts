@@ -132,9 +132,10 @@ describe('the journal against a server that counts what it receives', () => {
     expect(run.code, run.stdout + run.stderr).toBe(2)
     expect(run.results!.verdict).toBe('incomplete')
     expect(run.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
-    expect(run.results!.problems).toContain(
-      "the server's 429 answers (a rate limit or a pause) outlasted --deadline: checks whose requests were still answered 429 are not verified; raise --deadline, or set --rate-limit under the server's limit",
-    )
+    expect(run.results!.problems).toContainEqual({
+      kind: 'outlasted',
+      message: "the server's 429 answers (a rate limit or a pause) outlasted --deadline: checks whose requests were still answered 429 are not verified; raise --deadline, or set --rate-limit under the server's limit",
+    })
     expectJournalIsTheWire(run, server)
   }, RUN_TIMEOUT_MS)
 })

@@ -100,7 +100,7 @@ describe.concurrent('a fault in each phase of a run, with a short --deadline: ex
       expectReports(run, run.code as number)
       // the process's own measure of the run: the child's start (vitest's loading) is not the run's to cut
       expect(run.results!.durationMs).toBeLessThan(DEADLINE_BOUND)
-      expect(run.results!.problems).toEqual([`the run did not finish within ${DEADLINE} ms (--deadline); checks that had not finished are not verified`])
+      expect(run.results!.problems).toEqual([{ kind: 'deadline', message: `the run did not finish within ${DEADLINE} ms (--deadline); checks that had not finished are not verified` }])
       const checks = run.results!.rules.flatMap((r) => r.checks)
       // on two busy cores vitest may not have collected the checks by the deadline: every rule is then not verified
       if (checks.length === 0) expect(run.results!.rules.every((r) => r.status === 'skip')).toBe(true)
@@ -170,7 +170,7 @@ describe.concurrent('the user stops the run, or its reports cannot be written', 
       expect(run.code, run.stdout + run.stderr).toBe(code)
       expectReports(run, code)
       expect(run.results!.verdict).toBe('incomplete')
-      expect(run.results!.problems).toEqual([`the run was interrupted (${signal}) before it finished; checks that had not finished are not verified`])
+      expect(run.results!.problems).toEqual([{ kind: 'interrupted', message: `the run was interrupted (${signal}) before it finished; checks that had not finished are not verified` }])
       expect(run.stderr).toBe(`conform: ${signal}: stopping; the reports will say what ran\n`)
       expect(ms).toBeLessThan(20_000)
     })

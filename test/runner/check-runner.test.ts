@@ -68,7 +68,7 @@ describe('each way a check ends', () => {
     // the probe once, however often it was also named as evidence
     expect(byName.fails.result.exchanges.map((e) => e.id)).toEqual(['probe', 'more'])
     expect(byName.fails.result.reproduce).toHaveLength(2)
-    expect(byName['does not apply'].result).toMatchObject({ status: 'skip', skipReason: 'not verified: nothing to judge' })
+    expect(byName['does not apply'].result).toMatchObject({ status: 'skip', cause: 'not-applicable', skipReason: 'not verified: nothing to judge' })
     expect(byName.notes).toMatchObject({ ruleId: 'advisory-identity-encoding', result: { status: 'warn', notes: ['a note'] } })
     expect(byName['notes on a must rule'].result).toMatchObject({ status: 'fail', failure: { code: 'CHECK_ERROR' } })
     expect(byName.throws.result).toMatchObject({ status: 'fail', failure: { code: 'CHECK_ERROR', message: 'a fault of the suite' } })
@@ -104,7 +104,7 @@ test('a run cut short: an unfinished check is not verified, with the evidence it
   const running = startChecks(suites, newRunScope(contextOf('r1')), [])
   await new Promise((resolve) => setTimeout(resolve, 10))
   const [unfinished, finished] = running.outcomes()
-  expect(unfinished.result).toMatchObject({ status: 'skip', skipReason: expect.stringContaining('had not finished when the run was cut short') })
+  expect(unfinished.result).toMatchObject({ status: 'skip', cause: 'unfinished', skipReason: expect.stringContaining('had not finished when the run was cut short') })
   expect(unfinished.result.exchanges.map((e) => e.id)).toEqual(['first'])
   expect(finished.result.status).toBe('pass')
 })
