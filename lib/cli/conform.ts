@@ -89,7 +89,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   redact = createRedactor(config.apiKey, env.CONFORM_API_KEY, apiKeyInArgv(argv), swallowedKey, ...secretValues(config.headers))
   if (config.keyNote) io.err(`conform: note: ${config.keyNote}\n`)
   // --deadline counts from here: the preflight and the embedded server's start are part of the run
-  config.deadlineAt = startedAt.getTime() + config.deadlineMs
+  const deadlineAt = startedAt.getTime() + config.deadlineMs
   if (config.version) {
     io.out(toolVersion() + '\n')
     return 0
@@ -124,14 +124,14 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
       io.out(`No --base-url given: checking the embedded reference server at ${server.baseUrl} (random key).\n`)
     } else {
       target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
-      const unreachable = await preflight(target.baseUrl, Math.max(1, Math.min(config.timeoutMs, 10_000, config.deadlineAt - Date.now())), env)
+      const unreachable = await preflight(target.baseUrl, Math.max(1, Math.min(config.timeoutMs, 10_000, deadlineAt - Date.now())), env)
       if (unreachable) return (await interrupted()) ?? cannotRun(unreachable.message)
     }
     const [{ runConformance, planWrites }, suite] = await Promise.all([runner, loadSuite()])
     const early = await interrupted()
     if (early !== undefined) return early
     io.out(describeWritePlan(planWrites(config, suite), config) + '\n')
-    const { result, summary } = await runConformance(config, target, suite, env, interrupt)
+    const { result, summary } = await runConformance(config, target, suite, env, interrupt, deadlineAt)
     io.out(summary)
     return interrupt?.aborted ? (INTERRUPT_EXIT[interrupt.reason] ?? 2) : result.exitCode
   } catch (error) {

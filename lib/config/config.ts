@@ -29,8 +29,6 @@ export interface Config {
   timeoutMs: number
   /** Deadline for the whole run. */
   deadlineMs: number
-  /** The instant (epoch ms) the deadline falls on, from the command's start; undefined: from the run's. */
-  deadlineAt?: number
   maxResponseBytes: number
   readOnly: boolean
   /** Undefined: every POST the suite declares. */

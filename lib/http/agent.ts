@@ -2,7 +2,7 @@
  * The client's undici dispatcher: one per run, a bounded pool of keep-alive connections to the
  * base URL's origin.
  */
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici'
+import { Agent, ProxyAgent, type Dispatcher } from 'undici'
 
 /**
  * How long a connection may stay idle before the client closes it, and the most a server's
@@ -13,14 +13,16 @@ import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici'
  */
 const IDLE_CONNECTION_MS = 1_000
 
-export function createAgent(options: { baseUrl: string; timeoutMs: number; concurrency: number; maxResponseBytes: number }): Dispatcher {
+/** `proxy`: the one the run chose from its environment (lib/runner/preflight.ts proxyFor); this module reads no environment. */
+export function createAgent(options: { baseUrl: string; timeoutMs: number; concurrency: number; maxResponseBytes: number; proxy?: string }): Dispatcher {
   // The request's abort signal is the one deadline once a request is written; undici's own phase
   // timeouts are off (0), so that the abort's reason always says which deadline ended a request.
   // Before it is written, a request waits for a connection (bounded by the run's deadline) or for
   // one to be made (undici's connect timeout, a TIMEOUT too). undici's response-size limit caps the
   // bytes on the wire (a coded body may be larger than decoded); readCapped caps decoded bytes.
-  // EnvHttpProxyAgent honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY. A plain http:// target never
-  // goes through a proxy: the proxy would read the key in clear (preflight.ts proxyFor agrees).
+  // The run decides the proxy from the environment it was given (HTTP_PROXY, HTTPS_PROXY, NO_PROXY:
+  // preflight.ts proxyFor, which the preflight uses too); a plain http:// target never goes through
+  // one, as the proxy would read the key in clear.
   const agentOptions = {
     connect: { timeout: options.timeoutMs },
     connections: options.concurrency,
@@ -30,5 +32,5 @@ export function createAgent(options: { baseUrl: string; timeoutMs: number; concu
     keepAliveMaxTimeout: IDLE_CONNECTION_MS,
     maxResponseSize: options.maxResponseBytes + Math.ceil(options.maxResponseBytes / 100) + 1024,
   }
-  return new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new EnvHttpProxyAgent(agentOptions)
+  return options.proxy === undefined || new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new ProxyAgent({ ...agentOptions, uri: options.proxy })
 }

@@ -28,6 +28,7 @@ import { watchWrites, type WriteWatch } from './write-watch.ts'
 import { createRedactor, KEY_AUTHORIZATION, longestForm, redactedCut, type Redactor } from './redact.ts'
 import { POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { describeTransportError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
+import type { RunClock } from './run-clock.ts'
 
 export interface ClientOptions {
   /** Base URL, path included (…/v1); request paths are appended to it. */
@@ -47,10 +48,13 @@ export interface ClientOptions {
    */
   maxKeptBytes?: number
   /**
-   * The run's deadline (--deadline) as epoch milliseconds: no request is sent after it, and one
-   * in flight is cut at it. Undefined: only the per-request deadline applies.
+   * The run's end and clock (lib/http/run-clock.ts), owned by the run: no request is sent once its
+   * signal is aborted or its deadline has passed, and one in flight is cut when it aborts; a 429 or
+   * 503 is waited out only within what is left. Undefined: only the per-request deadline applies.
    */
-  deadlineAt?: number
+  run?: RunClock
+  /** The proxy the run's requests go through (the run decides it from its environment, lib/runner/preflight.ts proxyFor); undefined: none. */
+  proxy?: string
   /** How much of a body the evidence keeps. */
   evidenceBodyBytes?: number
   /** Where this run's journal is written; undefined: no journal (unit tests of the client). */
@@ -106,8 +110,10 @@ export class HttpClient {
   private readonly evidenceBodyBytes: number
   private readonly keyFormLength: number
   private readonly journal: JournalWriter | undefined
-  /** Aborted, with a RunDeadlineReached reason, when the run's deadline passes or the run is abandoned. */
-  private readonly runEnd = new AbortController()
+  /** Aborted, with a RunDeadlineReached reason, when the client is closed or abandoned. */
+  private readonly closed = new AbortController()
+  /** The end of every request: the run's end (its clock's signal), or this client's. */
+  private readonly runEnd: AbortSignal
   /** Body bytes read and kept so far (a failed read gives its bytes back), and the most kept. */
   private readonly kept: KeptBytes
   private readonly pacer: Pacer
@@ -125,12 +131,9 @@ export class HttpClient {
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }
     this.journal = options.journalDir ? new JournalWriter(options.journalDir) : undefined
-    if (options.deadlineAt !== undefined) {
-      const timer = setTimeout(() => this.runEnd.abort(new RunDeadlineReached()), Math.max(0, options.deadlineAt - Date.now())).unref()
-      this.runEnd.signal.addEventListener('abort', () => clearTimeout(timer), { once: true })
-    }
+    this.runEnd = options.run ? AbortSignal.any([this.closed.signal, options.run.signal]) : this.closed.signal
     this.slots = new RequestSlots(options.concurrency)
-    this.pacer = new Pacer(options.requestsPerSecond, this.runEnd.signal)
+    this.pacer = new Pacer(options.requestsPerSecond, this.runEnd)
     this.answers = new AnswerClock(options.timeoutMs)
     this.stalls = new StalledOperations(options.timeoutMs, this.answers)
     this.traceId = options.traceId ?? newTraceId()
@@ -164,7 +167,7 @@ export class HttpClient {
    * how often), never past the run's deadline. The result is the last attempt's.
    */
   async send(options: SendOptions): Promise<HttpResult> {
-    const policy = { maxRetries: this.options.maxRetries ?? 3, untilDeadline: this.options.deadlineAt !== undefined }
+    const policy = { maxRetries: this.options.maxRetries ?? 3, untilDeadline: this.msLeft() !== Infinity }
     let waitedMs: number | undefined
     let unserved = 0 // the tries after which the server served no other request: a 503's resends count these
     for (let attempt = 1; ; attempt++) {
@@ -176,9 +179,8 @@ export class HttpClient {
       if (!response && attempt === 1 && options.method === 'GET' && result.exchange.error?.code === 'CONNECTION_RESET') continue
       if (!response) return result
       const wait = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)
-      const left = this.options.deadlineAt === undefined ? Infinity : this.options.deadlineAt - Date.now()
       if (wait === undefined) return result
-      if (wait >= left) return this.outlasting(result, 'deadline', `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
+      if (wait >= this.msLeft()) return this.outlasting(result, 'deadline', `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
       if (options.method === 'POST' && this.postResends++ >= (this.options.maxPostResends ?? Infinity)) {
         return this.outlasting(result, 'post-resends', `was not sent again: the run's POSTs had been sent again ${this.options.maxPostResends} times (${POST_RESENDS_PER_WRITE} for each of --max-writes)`)
       }
@@ -217,7 +219,8 @@ export class HttpClient {
     }
     // a server may hang requests without the key (a tarpit) and serve those with it: stalled apart
     const operation = operationOf(options.method, options.path) + (recorded.headers.authorization === KEY_AUTHORIZATION ? '' : ' without the key')
-    const ended = this.runEnd.signal.aborted || (this.options.deadlineAt !== undefined && Date.now() >= this.options.deadlineAt)
+    // the run's clock, not only its signal: a timer fires a moment late, the deadline is the deadline
+    const ended = this.runEnd.aborted || this.msLeft() <= 0
     const refusal = whyNotSent(operation, wireHeaders, this.stalls, ended)
     if (refusal) {
       exchange.error = refusal.error
@@ -230,7 +233,7 @@ export class HttpClient {
     const timeout = new AbortController()
     const cancel = this.stalls.waiting(operation) // aborted if the operation stalls while this waits for a connection
     let stopClock: (() => void) | undefined
-    const signal = AbortSignal.any([timeout.signal, cancel.signal, this.runEnd.signal])
+    const signal = AbortSignal.any([timeout.signal, cancel.signal, this.runEnd])
     let partial: BodyProgress | undefined
     let result: HttpResult = { exchange }
     let release: Release | undefined
@@ -302,8 +305,13 @@ export class HttpClient {
     return redactedCut(text, this.evidenceBodyBytes, this.keyFormLength, this.redact)
   }
 
+  /** Milliseconds left before the run's deadline, by the run's clock; Infinity without one. */
+  private msLeft(): number {
+    return this.options.run?.msLeft() ?? Infinity
+  }
+
   async close(): Promise<void> {
-    this.runEnd.abort(new RunDeadlineReached('the run had ended'))
+    this.closed.abort(new RunDeadlineReached('the run had ended'))
     await this.agent.close()
   }
 
@@ -331,12 +339,9 @@ export class HttpClient {
   }
   private postResends = 0
 
-  /** True once the run's deadline has passed (or the run was abandoned): requests are no longer sent. */
-  get stopped(): boolean { return this.runEnd.signal.aborted }
-
   /** Cuts every request in flight and sends no more: the run was cut short (its deadline, or the user). */
   abandon(): void {
-    this.runEnd.abort(new RunDeadlineReached('the run was cut short (--deadline, or an interrupt)'))
+    this.closed.abort(new RunDeadlineReached('the run was cut short (--deadline, or an interrupt)'))
     this.agent.destroy().catch(() => undefined)
   }
 }

@@ -20,6 +20,8 @@ import { newTraceId } from '../http/trace-context.ts'
 import { secretValues } from '../config/extra-headers.ts'
 import { readJournal, type JournalEntry } from '../http/journal.ts'
 import { createRedactor } from '../http/redact.ts'
+import { runClock } from '../http/run-clock.ts'
+import { proxyFor } from './preflight.ts'
 import { POST_RESENDS_PER_WRITE } from '../http/retry-after.ts'
 import type { RunResult } from '../result/run-result.ts'
 import type { RunProblem } from '../result/run-problems.ts'
@@ -80,15 +82,19 @@ export async function runConformance(
   env: NodeJS.ProcessEnv = process.env,
   /** Aborted (reason: the signal's name) when the user interrupts the run: it ends as at its deadline. */
   interrupt?: AbortSignal,
+  /** When --deadline falls (epoch ms): the command line counts it from its own start, as the preflight came first; default: from now. */
+  deadlineAt: number = Date.now() + config.deadlineMs,
 ): Promise<RunOutput> {
   const startedAt = new Date()
-  // --deadline counts from the command's start when it says so (the preflight came first)
-  const deadlineAt = config.deadlineAt ?? Date.now() + config.deadlineMs
+  // the run's one clock and one end: the HTTP client is handed both and keeps no deadline of its own
+  const clock = runClock(deadlineAt)
   const started = performance.now()
   const runId = newRunId(startedAt)
   const totalWrites = suite.declaredPosts.length
   const maxWrites = config.readOnly ? 0 : Math.min(config.maxWrites ?? totalWrites, totalWrites)
   // the run's HTTP client appends every request here as it goes; read once the run has ended
+  // the proxy the preflight reached, from the run's own environment (never the process's when a caller gives one)
+  const proxy = proxyFor(new URL(target.baseUrl), env)?.value
   const journalDir = mkdtempSync(join(tmpdir(), `conform-journal-${runId}-`))
   const context: RunContext = {
     baseUrl: target.baseUrl,
@@ -102,8 +108,9 @@ export async function runConformance(
     rules: config.rules,
     journalDir,
     seed: config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31,
-    // the HTTP client sends nothing after this instant and cuts what is in flight at it
-    deadlineAt,
+    // the HTTP client sends nothing once this ends, and cuts what is in flight when it does
+    run: clock,
+    ...(proxy !== undefined ? { proxy } : {}),
     ...(config.rateLimit !== undefined ? { requestsPerSecond: config.rateLimit } : {}),
     concurrency: config.concurrency,
     traceId: newTraceId(),
@@ -125,6 +132,7 @@ export async function runConformance(
     if (cutBy !== undefined) return
     cutBy = why
     // an interrupt comes before the deadline: what is in flight is cut now, not at the deadline
+    clock.end(why.message)
     scope.client?.abandon()
     setTimeout(stopWaiting, GRACE_MS).unref()
   }
@@ -145,8 +153,8 @@ export async function runConformance(
       // the reporters load while the first requests are in flight
       void loadReports()
       await Promise.race([running.done, stopped])
-      // the client's own deadline may end every check a moment before the run's timer fires
-      if (scope.client?.stopped || Date.now() >= deadlineAt) cut(deadlineMessage)
+      // the clock says the deadline has come even when its timer has not fired yet (the client refuses by the clock)
+      if (clock.msLeft() <= 0) cut(deadlineMessage)
       // a rate limit that outlasted the deadline, or a stall that kept requests back, leaves a run
       // without a failure as incomplete as the deadline does
       keptBack = [

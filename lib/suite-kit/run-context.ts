@@ -7,6 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ExtraHeader } from '../config/extra-headers.ts'
 import { HttpClient } from '../http/client.ts'
+import type { RunClock } from '../http/run-clock.ts'
 import { namePrefix } from '../result/run-result.ts'
 
 export interface RunContext {
@@ -28,8 +29,10 @@ export interface RunContext {
   journalDir?: string
   /** Seed of the generated inputs (--seed): the same seed sends the same values. */
   seed: number
-  /** The run's deadline (--deadline) as epoch ms: the HTTP client sends nothing after it. */
-  deadlineAt?: number
+  /** The run's end and clock (lib/http/run-clock.ts): the HTTP client sends nothing once it has ended. */
+  run?: RunClock
+  /** The proxy the run goes through, chosen from the run's environment; undefined: none. */
+  proxy?: string
   /** At most this many requests a second (--rate-limit). */
   requestsPerSecond?: number
   /** At most this many requests in flight at once (--concurrency). */

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { afterAll } from 'vitest'
 import { DEFAULTS } from '../../lib/config/config.ts'
 import { HttpClient, type ClientOptions } from '../../lib/http/client.ts'
+import { runClock } from '../../lib/http/run-clock.ts'
 import { httpServer, type HostileServer } from '../hostile/hostile-servers.ts'
 
 const KEY = 'client-test-key-0123456789abcdef'
@@ -28,11 +29,16 @@ export function closedAfterwards(server: HostileServer): HostileServer {
   return server
 }
 
-export async function withClient<T>(options: Partial<ClientOptions> & { baseUrl: string }, use: (client: HttpClient) => Promise<T>): Promise<T> {
-  const client = new HttpClient({ apiKey: KEY, timeoutMs: 2_000, maxResponseBytes: 1_000_000, concurrency: DEFAULTS.concurrency, ...options })
+/** `deadlineAt`: the run's deadline, kept as a run keeps it (one timer that ends the run's clock, lib/http/run-clock.ts). */
+export async function withClient<T>(options: Partial<ClientOptions> & { baseUrl: string; deadlineAt?: number }, use: (client: HttpClient) => Promise<T>): Promise<T> {
+  const { deadlineAt, ...rest } = options
+  const run = deadlineAt === undefined ? undefined : runClock(deadlineAt)
+  const timer = deadlineAt === undefined ? undefined : setTimeout(() => run?.end(), Math.max(0, deadlineAt - Date.now()))
+  const client = new HttpClient({ apiKey: KEY, timeoutMs: 2_000, maxResponseBytes: 1_000_000, concurrency: DEFAULTS.concurrency, ...(run ? { run } : {}), ...rest })
   try {
     return await use(client)
   } finally {
+    clearTimeout(timer)
     await client.close()
   }
 }
