@@ -16,7 +16,7 @@ import { contentCodings, decodeUtf8 } from './body-reader.ts'
 import { cookieHeaderOf, hideCookieValues } from './cookies.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, type Exchange, type RecordedRequest } from './exchange.ts'
-import { endedLine, JournalWriter, type RefusalReason } from './journal.ts'
+import { endedLine, type JournalListener, type RefusalReason } from './journal.ts'
 import { Pacer } from './pacer.ts'
 import { RequestSlots, type Release } from './request-slots.ts'
 import { operationOf, StalledOperations } from './stalled-operations.ts'
@@ -57,8 +57,8 @@ export interface ClientOptions {
   proxy?: string
   /** How much of a body the evidence keeps. */
   evidenceBodyBytes?: number
-  /** Where this run's journal is written; undefined: no journal (unit tests of the client). */
-  journalDir?: string
+  /** The run's journal (lib/http/journal.ts): every request's stages are handed to it; undefined: none (unit tests of the client). */
+  journal?: JournalListener
   /** At most this many requests a second, every attempt counted (--rate-limit); undefined: no pacing. */
   requestsPerSecond?: number
   /** The run's W3C trace id (lib/http/trace-context.ts); each request gets a span id of its own. Undefined: a new one per client. */
@@ -109,7 +109,7 @@ export class HttpClient {
   private readonly dispatcher: Dispatcher
   private readonly evidenceBodyBytes: number
   private readonly keyFormLength: number
-  private readonly journal: JournalWriter | undefined
+  private readonly journal: JournalListener | undefined
   /** Aborted, with a RunDeadlineReached reason, when the client is closed or abandoned. */
   private readonly closed = new AbortController()
   /** The end of every request: the run's end (its clock's signal), or this client's. */
@@ -130,7 +130,7 @@ export class HttpClient {
     this.keyFormLength = longestForm(options.apiKey)
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }
-    this.journal = options.journalDir ? new JournalWriter(options.journalDir) : undefined
+    this.journal = options.journal
     this.runEnd = options.run ? AbortSignal.any([this.closed.signal, options.run.signal]) : this.closed.signal
     this.slots = new RequestSlots(options.concurrency)
     this.pacer = new Pacer(options.requestsPerSecond, this.runEnd)
@@ -149,7 +149,7 @@ export class HttpClient {
 
   /** Records in the journal a request the suite decided not to send, and why. */
   refuse(options: Omit<SendOptions, 'headers'>, reason: RefusalReason, detail: string): void {
-    this.journal?.write({
+    this.journal?.record({
       id: randomUUID(),
       phase: 'refused',
       at: new Date().toISOString(),
@@ -225,10 +225,10 @@ export class HttpClient {
     if (refusal) {
       exchange.error = refusal.error
       exchange.sent = false
-      this.journal?.write({ ...line, phase: 'refused', at: exchange.startedAt, reason: refusal.reason, detail: refusal.error.message })
+      this.journal?.record({ ...line, phase: 'refused', at: exchange.startedAt, reason: refusal.reason, detail: refusal.error.message })
       return { exchange }
     }
-    this.journal?.write({ ...line, phase: 'dispatched', at: exchange.startedAt })
+    this.journal?.record({ ...line, phase: 'dispatched', at: exchange.startedAt })
     const started = performance.now()
     const timeout = new AbortController()
     const cancel = this.stalls.waiting(operation) // aborted if the operation stalls while this waits for a connection
@@ -243,7 +243,7 @@ export class HttpClient {
         onWritten: () => {
           this.stalls.written(operation, cancel)
           exchange.sent = true
-          this.journal?.write({ ...line, phase: 'on-wire', at: new Date().toISOString() })
+          this.journal?.record({ ...line, phase: 'on-wire', at: new Date().toISOString() })
           // the wait for a connection is not the server's: --timeout counts from here, or from the server's latest answer
           stopClock = this.answers.start(() => timeout.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
         },
@@ -296,7 +296,7 @@ export class HttpClient {
       stopClock?.()
       exchange.durationMs = Math.round(performance.now() - started)
       exchange.sent ??= false
-      this.journal?.write(endedLine(line, exchange, result.text, this.redact))
+      this.journal?.record(endedLine(line, exchange, result.text, this.redact))
     }
   }
 

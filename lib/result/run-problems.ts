@@ -15,8 +15,8 @@ export const PROBLEM_KINDS = [
   'outlasted',
   /** Operations the server let go unanswered past --timeout: their other requests were kept back. */
   'stalled',
-  /** The run's journal could not be read or written. */
-  'journal-unreadable',
+  /** The run's journal could not be written to its journal.ndjson (the one in memory is whole). */
+  'journal-unwritable',
   /** An error of the suite itself (a probe nobody awaited that failed), not a verdict on the service. */
   'suite-error',
   /** A rule of the catalogue that no check in suites/ proves. */

@@ -9,7 +9,7 @@ import type { SkipCause } from '../checks/skip-causes.ts'
 import { observedBehaviour, type ObservedBehaviour } from './observed-behaviour.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
-import { journalTotals, type JournalEntry, type JournalTotals } from '../http/journal.ts'
+import { journalTotals, nameSent, type JournalEntry, type JournalTotals } from '../http/journal.ts'
 import { ruleCatalogue, type Rule } from '../spec/rule-catalogue.ts'
 import type { LedgerEntry } from '../suite-kit/check.ts'
 
@@ -226,21 +226,11 @@ function ledgerOf(journal: readonly JournalEntry[]): LedgerEntry[] {
     .filter((entry) => entry.mayHaveCreated && entry.status !== undefined)
     .map((entry) => ({
       id: entry.created?.id ?? '(not returned)',
-      name: entry.created?.name ?? nameSent(entry.body),
+      name: entry.created?.name ?? nameSent(entry.body ?? ''),
       status: entry.status ?? 0,
       exchangeId: entry.id,
       ...(entry.body !== undefined ? { body: entry.body } : {}),
     }))
-}
-
-function nameSent(body: string | undefined): string {
-  try {
-    const sent = JSON.parse(body ?? '') as { name?: unknown }
-    if (typeof sent.name === 'string') return sent.name
-  } catch {
-    // not JSON: shown as sent
-  }
-  return `(sent: ${(body ?? '').slice(0, 80)})`
 }
 
 /**

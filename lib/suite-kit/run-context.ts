@@ -7,6 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ExtraHeader } from '../config/extra-headers.ts'
 import { HttpClient } from '../http/client.ts'
+import type { JournalListener } from '../http/journal.ts'
 import type { RunClock } from '../http/run-clock.ts'
 import { namePrefix } from '../result/run-result.ts'
 
@@ -25,8 +26,8 @@ export interface RunContext {
   maxPostResends?: number
   /** Selected rules (--rule); empty: all. POSTs no selected rule judges are not sent. */
   rules: string[]
-  /** The run's journal directory: the HTTP client appends to it (lib/http/journal.ts). */
-  journalDir?: string
+  /** The run's journal (lib/http/journal.ts): the HTTP client hands it every request's stages. */
+  journal?: JournalListener
   /** Seed of the generated inputs (--seed): the same seed sends the same values. */
   seed: number
   /** The run's end and clock (lib/http/run-clock.ts): the HTTP client sends nothing once it has ended. */

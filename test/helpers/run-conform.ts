@@ -94,7 +94,7 @@ export async function runConformInProcess(args: string[], options: Pick<RunOptio
 
 function collected(reportDir: string, code: number | null, stdout: string, stderr: string): ConformRun {
   const files: Record<string, string> = {}
-  for (const name of ['results.json', 'junit.xml', 'report.html', 'summary.md']) {
+  for (const name of ['results.json', 'junit.xml', 'report.html', 'summary.md', 'journal.ndjson']) {
     const path = join(reportDir, name)
     if (existsSync(path)) files[name] = readFileSync(path, 'utf8')
   }

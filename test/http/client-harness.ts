@@ -1,10 +1,7 @@
 /**
  * The harness of the in-process client tests (test/http/client.test.ts, resends.test.ts): real
- * servers on loopback, a client with the test's options, journal folders, all removed afterwards.
+ * servers on loopback, a client with the test's options, all closed afterwards.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll } from 'vitest'
 import { DEFAULTS } from '../../lib/config/config.ts'
 import { HttpClient, type ClientOptions } from '../../lib/http/client.ts'
@@ -13,10 +10,8 @@ import { httpServer, type HostileServer } from '../hostile/hostile-servers.ts'
 
 const KEY = 'client-test-key-0123456789abcdef'
 const servers: HostileServer[] = []
-const dirs: string[] = []
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()))
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }))
 })
 
 export async function serve(handler: Parameters<typeof httpServer>[0]): Promise<HostileServer> {
@@ -41,10 +36,4 @@ export async function withClient<T>(options: Partial<ClientOptions> & { baseUrl:
     clearTimeout(timer)
     await client.close()
   }
-}
-
-export const journalDir = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'client-journal-'))
-  dirs.push(dir)
-  return dir
 }
