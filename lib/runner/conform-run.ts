@@ -57,6 +57,8 @@ export interface RunOptions {
   interrupt?: AbortSignal
   /** When --deadline falls (epoch ms): the command line counts it from its own start, as the preflight came first. Default: deadlineMs from now. */
   deadlineAt?: number
+  /** The checks one after another, in declaration order, as a test runner runs tests (the verdicts are the same; a run is slower). Default: all at once. */
+  checksOneAtATime?: boolean
   /** Where the journal is appended as the run goes (`<report-dir>/journal.ndjson`, lib/runner/journal-file.ts); undefined: in memory only. */
   journalFile?: string
 }
@@ -151,7 +153,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     const suites = await suite.loadSuites()
     markPhase(PHASE_MARKS.suitesLoaded)
     if (cutBy === undefined) {
-      const { started: running, release } = ownRejections(onStray, () => startChecks(suites, scope, config.rules))
+      const { started: running, release } = ownRejections(onStray, () => startChecks(suites, scope, config.rules, { oneAtATime: options.checksOneAtATime === true }))
       releaseStrays = release
       // the reporters load while the first requests are in flight
       void loadReports()
