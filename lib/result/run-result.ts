@@ -11,7 +11,7 @@ import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { journalTotals, nameSent, type JournalEntry, type JournalTotals } from '../http/journal.ts'
 import { ruleCatalogue, type Rule } from '../spec/rule-catalogue.ts'
-import type { LedgerEntry } from '../suite-kit/check.ts'
+import type { BaselineEntry } from '../config/baseline-file.ts'
 
 export type Status = 'pass' | 'fail' | 'skip' | 'warn'
 
@@ -87,14 +87,15 @@ export interface RunResult {
   baseline?: BaselineOutcome
 }
 
-/** An entry of a baseline of known failures (lib/result/baseline.ts reads, applies and writes them). */
-export interface BaselineEntry {
-  rule: string
-  code: string
-  check: string
-  reason: string
-  /** YYYY-MM-DD: from that day on the entry excuses nothing. */
-  expires?: string
+/** A record the run created, as the answer to its POST said, read from the journal (lib/http/journal.ts). */
+export interface LedgerEntry {
+  id: string
+  name: string
+  /** The answer's status (2xx). */
+  status: number
+  exchangeId: string
+  /** The body sent, redacted. */
+  body?: string
 }
 
 /** What a baseline did to a run, as results.json and every report show it. */

@@ -11,17 +11,6 @@
 import type { HttpResult } from '../http/client.ts'
 import { findRule, type Rule } from '../spec/rule-catalogue.ts'
 
-/** A record the run created, as the answer to its POST said, read from the journal (lib/http/journal.ts). */
-export interface LedgerEntry {
-  id: string
-  name: string
-  /** The answer's status (2xx). */
-  status: number
-  exchangeId: string
-  /** The body sent, redacted. */
-  body?: string
-}
-
 export interface CheckTools {
   /** Awaits a probe and keeps its exchanges as evidence. */
   use<T extends HttpResult | HttpResult[]>(probe: () => Promise<T>): Promise<T>

@@ -9,7 +9,7 @@ import type { Exchange } from '../../lib/http/exchange.ts'
 import type { JournalEntry } from '../../lib/http/journal.ts'
 import { resultOf, type CheckResult, type RunResult, type Status } from '../../lib/result/run-result.ts'
 import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
-import type { LedgerEntry } from '../../lib/suite-kit/check.ts'
+import type { LedgerEntry } from '../../lib/result/run-result.ts'
 
 export const RUN_ID = '20260101-0000-abcd'
 export const BASE_URL = 'https://petstore.example/v1'
