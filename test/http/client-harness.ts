@@ -5,7 +5,7 @@
 import { afterAll } from 'vitest'
 import { DEFAULTS } from '../../lib/config/config.ts'
 import { HttpClient, type ClientOptions } from '../../lib/http/client.ts'
-import { runClock } from '../../lib/http/run-clock.ts'
+import { runClock } from '../../lib/runner/run-clock.ts'
 import { httpServer, type HostileServer } from '../hostile/hostile-servers.ts'
 
 const KEY = 'client-test-key-0123456789abcdef'
