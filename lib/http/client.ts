@@ -16,7 +16,8 @@ import { contentCodings, decodeUtf8 } from './body-reader.ts'
 import { cookieHeaderOf, hideCookieValues } from './cookies.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, type Exchange, type RecordedRequest } from './exchange.ts'
-import { endedLine, type JournalListener, type RefusalReason } from './journal.ts'
+import type { JournalListener, RefusalReason } from './journal.ts'
+import { journalStages, UNHEARD, type RequestStages, type RequestTag } from './request-stages.ts'
 import { Pacer } from './pacer.ts'
 import { RequestSlots, type Release } from './request-slots.ts'
 import { operationOf, StalledOperations } from './stalled-operations.ts'
@@ -109,7 +110,8 @@ export class HttpClient {
   private readonly dispatcher: Dispatcher
   private readonly evidenceBodyBytes: number
   private readonly keyFormLength: number
-  private readonly journal: JournalListener | undefined
+  /** Who hears each stage of a request: the run's journal (lib/http/request-stages.ts). */
+  private readonly stages: RequestStages
   /** Aborted, with a RunDeadlineReached reason, when the client is closed or abandoned. */
   private readonly closed = new AbortController()
   /** The end of every request: the run's end (its clock's signal), or this client's. */
@@ -130,7 +132,7 @@ export class HttpClient {
     this.keyFormLength = longestForm(options.apiKey)
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }
-    this.journal = options.journal
+    this.stages = options.journal ? journalStages(options.journal, { url: (url) => this.redact(url), body: (text) => this.evidence(text).body, redact: this.redact }) : UNHEARD
     this.runEnd = options.run ? AbortSignal.any([this.closed.signal, options.run.signal]) : this.closed.signal
     this.slots = new RequestSlots(options.concurrency)
     this.pacer = new Pacer(options.requestsPerSecond, this.runEnd)
@@ -149,17 +151,9 @@ export class HttpClient {
 
   /** Records in the journal a request the suite decided not to send, and why. */
   refuse(options: Omit<SendOptions, 'headers'>, reason: RefusalReason, detail: string): void {
-    this.journal?.record({
-      id: randomUUID(),
-      phase: 'refused',
-      at: new Date().toISOString(),
-      method: options.method,
-      url: this.redact(this.url(options.path)),
-      ...(options.probe ? { probe: options.probe } : {}),
-      ...(options.body !== undefined ? { body: this.evidence(typeof options.body === 'string' ? options.body : bytesEvidence(options.body).body ?? '').body } : {}),
-      reason,
-      detail,
-    })
+    const body = options.body === undefined ? {} : typeof options.body === 'string' ? { body: this.redact(options.body) } : bytesEvidence(options.body)
+    const exchange: Exchange = { id: randomUUID(), startedAt: new Date().toISOString(), durationMs: 0, request: { method: options.method, url: this.url(options.path), headers: {}, ...body }, sent: false }
+    this.stages.refused(exchange, options.probe ? { probe: options.probe } : {}, reason, detail)
   }
 
   /**
@@ -190,8 +184,58 @@ export class HttpClient {
     }
   }
 
+  /**
+   * One attempt, in stages: admitted (paced, its one Exchange built, or refused), a slot acquired,
+   * dispatched, its answer read, recorded. The journal hears each stage (lib/http/request-stages.ts).
+   */
   private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined): Promise<HttpResult> {
     await this.pacer.turn()
+    const admitted = this.admit(options, attempt, waitedMs)
+    const { exchange, tag, operation } = admitted
+    if (exchange.error) return { exchange }
+    this.stages.dispatched(exchange, tag)
+    const started = performance.now()
+    const timeout = new AbortController()
+    const cancel = this.stalls.waiting(operation) // aborted if the operation stalls while this waits for a connection
+    let stopClock: (() => void) | undefined
+    const signal = AbortSignal.any([timeout.signal, cancel.signal, this.runEnd])
+    const partial: { progress?: BodyProgress } = {}
+    let result: HttpResult = { exchange }
+    let release: Release | undefined
+    try {
+      release = await this.slots.acquire(options.critical === true, signal)
+      const onWritten = () => {
+        this.stalls.written(operation, cancel)
+        exchange.sent = true
+        this.stages.onWire(exchange, tag)
+        // the wait for a connection is not the server's: --timeout counts from here, or from the server's latest answer
+        stopClock = this.answers.start(() => timeout.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
+      }
+      result = await this.dispatch(options, admitted.wireHeaders, signal, onWritten, exchange, partial)
+      return result
+    } catch (error) {
+      if (partial.progress) this.kept.bytes -= partial.progress.receivedBytes
+      exchange.error = describeTransportError(error, signal, partial.progress, this.options, this.redact, {
+        sent: exchange.sent === true,
+        ...(cancel.signal.aborted ? { stalledWhileWaiting: String(cancel.signal.reason) } : {}),
+      })
+      if (exchange.error.code === 'TIMEOUT' && exchange.sent === true) this.stalls.stall(operation)
+      return result
+    } finally {
+      release?.()
+      this.stalls.written(operation, cancel)
+      stopClock?.()
+      exchange.durationMs = Math.round(performance.now() - started)
+      this.stages.ended(exchange, tag, result.text)
+    }
+  }
+
+  /**
+   * The admission of an attempt: its headers and its one Exchange (sent: false until its head is
+   * written), and whether it may go at all (lib/http/refusals.ts): a refused one carries its error,
+   * and the journal has heard why.
+   */
+  private admit(options: SendOptions, attempt: number, waitedMs: number | undefined) {
     const headers = requestHeaders(options.headers, newSpanId(), { ...this.options, redact: this.redact, traceId: this.traceId }, options.cookies)
     const recorded: RecordedRequest = {
       method: options.method,
@@ -200,104 +244,63 @@ export class HttpClient {
       ...(typeof options.body === 'string' ? { body: this.redact(options.body) } : {}),
       ...(options.body instanceof Uint8Array ? bytesEvidence(options.body) : {}),
     }
-    const wireHeaders = headers.wire
     const exchange: Exchange = {
       id: randomUUID(),
       startedAt: new Date().toISOString(),
       durationMs: 0,
       request: recorded,
       ...(attempt > 1 ? { attempt, waitedMs } : {}),
+      sent: false,
     }
-    const line = {
-      id: exchange.id,
-      method: options.method,
-      url: this.redact(recorded.url),
-      ...(options.probe ? { probe: options.probe } : {}),
-      ...(recorded.body !== undefined ? { body: this.evidence(recorded.body).body } : {}),
-      attempt,
-      ...(waitedMs !== undefined ? { waitedMs } : {}),
-    }
+    const tag: RequestTag = { ...(options.probe ? { probe: options.probe } : {}), attempt }
     // a server may hang requests without the key (a tarpit) and serve those with it: stalled apart
     const operation = operationOf(options.method, options.path) + (recorded.headers.authorization === KEY_AUTHORIZATION ? '' : ' without the key')
     // the run's clock, not only its signal: a timer fires a moment late, the deadline is the deadline
     const ended = this.runEnd.aborted || this.msLeft() <= 0
-    const refusal = whyNotSent(operation, wireHeaders, this.stalls, ended)
+    const refusal = whyNotSent(operation, headers.wire, this.stalls, ended)
     if (refusal) {
       exchange.error = refusal.error
-      exchange.sent = false
-      this.journal?.record({ ...line, phase: 'refused', at: exchange.startedAt, reason: refusal.reason, detail: refusal.error.message })
-      return { exchange }
+      this.stages.refused(exchange, tag, refusal.reason, refusal.error.message)
     }
-    this.journal?.record({ ...line, phase: 'dispatched', at: exchange.startedAt })
-    const started = performance.now()
-    const timeout = new AbortController()
-    const cancel = this.stalls.waiting(operation) // aborted if the operation stalls while this waits for a connection
-    let stopClock: (() => void) | undefined
-    const signal = AbortSignal.any([timeout.signal, cancel.signal, this.runEnd])
-    let partial: BodyProgress | undefined
-    let result: HttpResult = { exchange }
-    let release: Release | undefined
-    try {
-      release = await this.slots.acquire(options.critical === true, signal)
-      const watch: WriteWatch = {
-        onWritten: () => {
-          this.stalls.written(operation, cancel)
-          exchange.sent = true
-          this.journal?.record({ ...line, phase: 'on-wire', at: new Date().toISOString() })
-          // the wait for a connection is not the server's: --timeout counts from here, or from the server's latest answer
-          stopClock = this.answers.start(() => timeout.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
-        },
-      }
-      const response = await this.dispatcher.request({
-        origin: this.origin,
-        path: this.basePath + options.path, // origin and path apart: the path goes out as written, dot segments included
-        method: options.method,
-        headers: wireHeaders,
-        body: options.body,
-        signal,
-        opaque: watch,
-        // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
-      })
-      this.answers.answered(response.statusCode)
-      const headers: Record<string, string> = {}
-      for (const [name, value] of Object.entries(response.headers)) {
-        if (value !== undefined) headers[name] = (name === 'set-cookie' ? hideCookieValues : String)(this.redact(Array.isArray(value) ? value.join(', ') : value))
-      }
-      const codings = contentCodings(headers['content-encoding'])
-      const declared = Number(headers['content-length'])
-      partial = { status: response.statusCode, receivedBytes: 0, ...(codings.length === 0 && Number.isSafeInteger(declared) && declared >= 0 ? { declaredBytes: declared } : {}) }
-      const bytes = await readCapped(response.body as unknown as Readable, codings, partial, this.options.maxResponseBytes, this.kept)
-      this.answers.answered(response.statusCode)
-      const decoded = decodeUtf8(bytes)
-      const { body, truncated } = this.evidence(decoded.text)
-      exchange.response = {
-        status: response.statusCode,
-        headers,
-        body,
-        bodyBytes: bytes.byteLength,
-        bodyTruncated: truncated,
-        ...(codings.length > 0 ? { contentEncoding: codings.join(', ') } : {}),
-      }
-      const cookies = cookieHeaderOf(response.headers['set-cookie'])
-      result = { exchange, text: decoded.text, ...(decoded.byteOrderMark ? { byteOrderMark: true } : {}), ...(decoded.invalidUtf8 ? { invalidUtf8: true } : {}), ...(cookies ? { cookies } : {}) }
-      return result
-    } catch (error) {
-      if (partial) this.kept.bytes -= partial.receivedBytes
-      const sent = exchange.sent === true
-      exchange.error = describeTransportError(error, signal, partial, this.options, this.redact, {
-        sent,
-        ...(cancel.signal.aborted ? { stalledWhileWaiting: String(cancel.signal.reason) } : {}),
-      })
-      if (exchange.error.code === 'TIMEOUT' && sent) this.stalls.stall(operation)
-      return result
-    } finally {
-      release?.()
-      this.stalls.written(operation, cancel)
-      stopClock?.()
-      exchange.durationMs = Math.round(performance.now() - started)
-      exchange.sent ??= false
-      this.journal?.record(endedLine(line, exchange, result.text, this.redact))
+    return { exchange, tag, operation, wireHeaders: headers.wire }
+  }
+
+  /** Dispatches the request, and reads its answer: status and headers, then the body, decoded under the caps. */
+  private async dispatch(options: SendOptions, wireHeaders: Record<string, string>, signal: AbortSignal, onWritten: () => void, exchange: Exchange, partial: { progress?: BodyProgress }): Promise<HttpResult> {
+    const watch: WriteWatch = { onWritten }
+    const response = await this.dispatcher.request({
+      origin: this.origin,
+      path: this.basePath + options.path, // origin and path apart: the path goes out as written, dot segments included
+      method: options.method,
+      headers: wireHeaders,
+      body: options.body,
+      signal,
+      opaque: watch,
+      // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
+    })
+    this.answers.answered(response.statusCode)
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value !== undefined) headers[name] = (name === 'set-cookie' ? hideCookieValues : String)(this.redact(Array.isArray(value) ? value.join(', ') : value))
     }
+    const codings = contentCodings(headers['content-encoding'])
+    const declared = Number(headers['content-length'])
+    const progress: BodyProgress = { status: response.statusCode, receivedBytes: 0, ...(codings.length === 0 && Number.isSafeInteger(declared) && declared >= 0 ? { declaredBytes: declared } : {}) }
+    partial.progress = progress
+    const bytes = await readCapped(response.body as unknown as Readable, codings, progress, this.options.maxResponseBytes, this.kept)
+    this.answers.answered(response.statusCode)
+    const decoded = decodeUtf8(bytes)
+    const { body, truncated } = this.evidence(decoded.text)
+    exchange.response = {
+      status: response.statusCode,
+      headers,
+      body,
+      bodyBytes: bytes.byteLength,
+      bodyTruncated: truncated,
+      ...(codings.length > 0 ? { contentEncoding: codings.join(', ') } : {}),
+    }
+    const cookies = cookieHeaderOf(response.headers['set-cookie'])
+    return { exchange, text: decoded.text, ...(decoded.byteOrderMark ? { byteOrderMark: true } : {}), ...(decoded.invalidUtf8 ? { invalidUtf8: true } : {}), ...(cookies ? { cookies } : {}) }
   }
 
   /** The body as evidence: redacted, cut to the evidence limit (lib/http/redact.ts). */
@@ -306,9 +309,7 @@ export class HttpClient {
   }
 
   /** Milliseconds left before the run's deadline, by the run's clock; Infinity without one. */
-  private msLeft(): number {
-    return this.options.run?.msLeft() ?? Infinity
-  }
+  private msLeft = (): number => this.options.run?.msLeft() ?? Infinity
 
   async close(): Promise<void> {
     this.closed.abort(new RunDeadlineReached('the run had ended'))

@@ -122,7 +122,8 @@ export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
       Object.assign(entry, end, { outcome: line.status !== undefined ? 'answered' : 'failed' })
     }
   }
-  const entries = [...byId.values()].sort((a, b) => a.at.localeCompare(b.at))
+  // a request's first line comes when it is admitted or refused: the lines' order is the order they went out
+  const entries = [...byId.values()]
   for (const entry of entries) {
     if (entry.method !== 'POST' || !entry.onWire) continue
     const status = entry.status

@@ -180,14 +180,15 @@ describe.concurrent('the user stops the run, or its reports cannot be written', 
   test('killed (SIGKILL) while requests are in flight: no report, but journal.ndjson holds every request that went out', async () => {
     const server = await neverAnswers()
     servers.push(server)
-    const { run } = await timed(['--base-url', server.baseUrl, '--timeout', '60000', '--deadline', '60000'], { killAfterMs: 4_000 })
+    const { run } = await timed(['--base-url', server.baseUrl, '--timeout', '60000', '--deadline', '60000'], { killAfterMs: 5_000 })
     expect(run.code).toBe(null)
     expect(run.results).toBeUndefined()
     const journal = journalEntries(parseJournalLines(run.files['journal.ndjson'] ?? ''))
     const sent = journal.filter((e) => e.onWire)
-    expect(sent.length).toBeGreaterThan(0)
-    // every request the server received is there, as sent with no end: what was on its way when the process died
-    expect(sent.length).toBe(server.requests.length)
+    expect(server.requests.length).toBeGreaterThan(0)
+    // every request the server received is there, as sent with no end: what was on its way when the
+    // process died (a line is written before its request: some may not have reached the server)
+    expect(sent.length).toBeGreaterThanOrEqual(server.requests.length)
     expect(sent.every((e) => e.outcome === 'no-end-recorded')).toBe(true)
     expect(run.files['journal.ndjson']).not.toContain(KEY)
   })
