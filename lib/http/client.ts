@@ -196,16 +196,16 @@ export class HttpClient {
     this.stages.dispatched(exchange, tag)
     const started = performance.now()
     const timeout = new AbortController()
-    const cancel = this.stalls.waiting(operation) // aborted if the operation stalls while this waits for a connection
+    const stall = this.stalls.watch(operation) // aborted if the operation stalls while this waits for a connection
     let stopClock: (() => void) | undefined
-    const signal = AbortSignal.any([timeout.signal, cancel.signal, this.runEnd])
+    const signal = AbortSignal.any([timeout.signal, stall.signal, this.runEnd])
     const partial: { progress?: BodyProgress } = {}
     let result: HttpResult = { exchange }
     let release: Release | undefined
     try {
       release = await this.slots.acquire(options.critical === true, signal)
       const onWritten = () => {
-        this.stalls.written(operation, cancel)
+        stall.left()
         exchange.sent = true
         this.stages.onWire(exchange, tag)
         // the wait for a connection is not the server's: --timeout counts from here, or from the server's latest answer
@@ -217,13 +217,13 @@ export class HttpClient {
       if (partial.progress) this.kept.bytes -= partial.progress.receivedBytes
       exchange.error = describeTransportError(error, signal, partial.progress, this.options, this.redact, {
         sent: exchange.sent === true,
-        ...(cancel.signal.aborted ? { stalledWhileWaiting: String(cancel.signal.reason) } : {}),
+        ...(stall.signal.aborted ? { stalledWhileWaiting: String(stall.signal.reason) } : {}),
       })
-      if (exchange.error.code === 'TIMEOUT' && exchange.sent === true) this.stalls.stall(operation)
+      if (exchange.error.code === 'TIMEOUT' && exchange.sent === true) stall.unanswered()
       return result
     } finally {
       release?.()
-      this.stalls.written(operation, cancel)
+      stall.left()
       stopClock?.()
       exchange.durationMs = Math.round(performance.now() - started)
       this.stages.ended(exchange, tag, result.text)
