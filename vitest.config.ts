@@ -7,11 +7,14 @@ import { defineConfig } from 'vitest/config'
 /** dist/, the compiled code `npm run conform` runs (npm test builds it first). */
 const DIST = fileURLToPath(new URL('./dist/', import.meta.url))
 
-/** The longest file first, whatever vitest's cache knows (a clean clone has none): the kill matrix is most of the run. */
+/**
+ * The longest files first, whatever vitest's cache knows (a clean clone has none): the kill matrix,
+ * and the same cases with the checks one at a time, are most of the run.
+ */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files)
-    const longest = (spec: TestSpecification) => (spec.moduleId.includes('/test/mutants/') ? 0 : 1)
+    const longest = (spec: TestSpecification) => (spec.moduleId.includes('/test/mutants/') || spec.moduleId.endsWith('/checks-one-at-a-time.test.ts') ? 0 : 1)
     return sorted.sort((a, b) => longest(a) - longest(b))
   }
 }

@@ -7,13 +7,14 @@
  * entry, entry/index.ts), as bin/conform.mjs hands them to the command line: lib/ never imports suites/.
  */
 import { randomBytes } from 'node:crypto'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { secretValues } from '../config/extra-headers.ts'
 import { createRedactor } from '../http/redact.ts'
 import { redactedResult, type RunResult } from '../result/run-result.ts'
 import type { RunTarget, SuiteManifest } from '../runner/conform-run.ts'
 import { preflight } from '../runner/preflight.ts'
-import { reportDirProblem } from '../runner/report-files.ts'
+import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
+import { terminalSummary } from '../reporters/terminal-summary.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import { ConformanceError, ConformanceRunError } from './errors.ts'
@@ -34,7 +35,7 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
   const environment = options.environment ?? process.env
   const cwd = options.cwd ?? process.cwd()
   const config = configFromOptions(options, await resolveBaseUrl(options.baseUrl), environment, cwd)
-  config.deadlineAt = startedAt + config.deadlineMs
+  const deadlineAt = startedAt + config.deadlineMs
   const redact = createRedactor(config.apiKey, environment.CONFORM_API_KEY, ...secretValues(config.headers))
   // report files only when asked: a library call leaves no folder behind by default
   const writeFiles = options.reportDir !== undefined
@@ -55,16 +56,32 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
       target = { baseUrl: server.baseUrl, apiKey: server.apiKey, embeddedServer: true }
     } else {
       target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
-      const unreachable = await preflight(target.baseUrl, Math.max(1, Math.min(config.timeoutMs, 10_000, config.deadlineAt - Date.now())), { ...environment })
+      const unreachable = await preflight(target.baseUrl, Math.max(1, Math.min(config.timeoutMs, 10_000, deadlineAt - Date.now())), { ...environment })
       notInterrupted()
       if (unreachable) throw new ConformanceRunError(redact(unreachable.message))
     }
-    const { runConformance, planWrites } = await import('../runner/conform-run.ts')
+    const { runConformance, planWrites, loadReports, repeatBudgetProblem } = await import('../runner/conform-run.ts')
     notInterrupted()
+    // --repeat with an explicit --max-writes too small for its rounds: refused before any request, as the command line does
+    const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, manifest), config.repeat ?? 1, config.maxWrites)
+    if (tooSmall) throw new ConformanceRunError(redact(tooSmall))
     const writePlan = describeWritePlan(planWrites(config, manifest), config)
+    const reportDir = resolve(cwd, config.reportDir)
+    // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
+    if (writeFiles) clearReports(reportDir)
+    const run = await runConformance({
+      config,
+      target,
+      suite: manifest,
+      env: { ...environment },
+      deadlineAt,
+      ...(writeFiles ? { journalFile: join(reportDir, JOURNAL_FILE) } : {}),
+      ...(signal ? { interrupt: signal } : {}),
+    })
     // no GitHub Actions output from a library call (an empty environment): the command line speaks to the job, not a test run inside it
-    const output = await runConformance(config, target, manifest, {}, signal, { files: writeFiles })
-    return { result: redactedResult(output.result, redact), summary: output.summary, reportFiles: output.reportFiles, writePlan }
+    const reports = writeFiles ? (await loadReports()).writeRunReports(run, { ...config, workingDir: cwd }, {}) : undefined
+    const result = redactedResult(run.result, run.redact)
+    return { result: redactedResult(result, redact), summary: reports?.summary ?? redact(terminalSummary(result, [])), reportFiles: reports?.reportFiles ?? [], writePlan }
   } catch (error) {
     if (error instanceof ConformanceError) throw error
     throw new ConformanceRunError(`the run could not be made: ${redact((error as Error)?.message ?? String(error))}`)

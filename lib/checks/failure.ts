@@ -5,6 +5,7 @@
  */
 import type { Exchange } from '../http/exchange.ts'
 import type { FailureCode } from './failure-codes.ts'
+import type { SkipCause } from './skip-causes.ts'
 
 export interface FailureDetail {
   /** Stable: what kind of failure (lib/checks/failure-codes.ts); match on it, not on the message. */
@@ -35,8 +36,12 @@ export class ConformanceFailure extends Error {
   }
 }
 
+/** The exchange gives the check nothing to judge: `skipCause` says why in the closed set of skip-causes.ts, `reason` in words. */
 export class NotApplicable extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    readonly skipCause: SkipCause = 'not-applicable',
+  ) {
     super(reason)
     this.name = 'NotApplicable'
   }

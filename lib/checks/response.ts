@@ -2,6 +2,7 @@
 import type { HttpResult } from '../http/client.ts'
 import type { RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
+import { notTheServers } from '../http/transport-errors.ts'
 import { parseJsonExact } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { answerLostReason } from '../http/lost-answer.ts'
@@ -17,20 +18,15 @@ export function describeStatus(response: RecordedResponse): string {
   return `${response.status}${redirect}${fault}`
 }
 
-/**
- * Errors that say nothing of the server: the run's --deadline came first, the request could not be
- * sent, or its operation had already let one request go unanswered past --timeout (that request's
- * own checks failed). The checks that need such an answer are not verified, with the reason.
- */
-const NOT_THE_SERVERS: ReadonlySet<string> = new Set(['DEADLINE', 'UNSENDABLE', 'STALLED'])
-
 /** The response, or a failure saying why none came (timeout, reset, size cap …). */
 export function responseOf(result: HttpResult): RecordedResponse {
   const { exchange } = result
   if (exchange.response) return exchange.response
   const lost = answerLostReason(result)
-  if (lost) throw new NotApplicable(lost)
-  if (exchange.error && NOT_THE_SERVERS.has(exchange.error.code)) throw new NotApplicable(`not verified: ${exchange.error.message}`)
+  if (lost) throw new NotApplicable(lost, 'answer-lost')
+  // an error that says nothing of the server (transport-errors.ts classifies it): not verified, with why
+  const notJudged = exchange.error && notTheServers(exchange.error.code)
+  if (notJudged) throw new NotApplicable(`not verified: ${exchange.error!.message}`, notJudged)
   return fail(
     {
       code: 'NO_RESPONSE',

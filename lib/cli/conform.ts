@@ -4,14 +4,16 @@
  */
 import { randomBytes } from 'node:crypto'
 import { appendFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { apiKeyInArgv, ConfigError, DEFAULTS, loadConfig, swallowedByNpm, USAGE, type Config } from '../config/config.ts'
 import { secretValues } from '../config/extra-headers.ts'
 import { fleetRequest } from '../fleet/fleet-request.ts'
 import { createRedactor } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
 import { preflight } from '../runner/preflight.ts'
-import { reportDirProblem } from '../runner/report-files.ts'
+import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
+import { markPhase, PHASE_MARKS } from '../runner/run-phases.ts'
+import { rejectionOwnedByARun } from '../runner/stray-rejections.ts'
 import type { RunTarget, SuiteManifest } from '../runner/conform-run.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { toolVersion } from '../project-root.ts'
@@ -48,6 +50,8 @@ export const INTERRUPT_EXIT: Readonly<Record<string, number>> = { SIGINT: 130, S
 export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = processIo, env: NodeJS.ProcessEnv = process.env, interrupt?: AbortSignal): Promise<number> {
   const startedAt = new Date()
   let config: Config | undefined
+  /** Once the run has started, its journal.ndjson is its own: a failure after that keeps it. */
+  let runStarted = false
   // npm sets INIT_CWD to where the user ran `npm run`; paths are theirs, not the package's
   const userCwd = env.INIT_CWD || process.cwd()
   if (argv[0] === 'compare') return (await import('./compare.ts')).compareMain(argv.slice(1), io, userCwd)
@@ -72,6 +76,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
         reason: line,
         startedAt,
         ...(config?.baseUrl ? { baseUrl: redact(config.baseUrl) } : {}),
+        keepJournal: runStarted,
       })
       // the job summary says it too, as a run's own summary.md would
       if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, markdown)
@@ -98,7 +103,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   redact = createRedactor(config.apiKey, env.CONFORM_API_KEY, apiKeyInArgv(argv), swallowedKey, ...secretValues(config.headers))
   if (config.keyNote) io.err(`conform: note: ${config.keyNote}\n`)
   // --deadline counts from here: the preflight and the embedded server's start are part of the run
-  config.deadlineAt = startedAt.getTime() + config.deadlineMs
+  const deadlineAt = startedAt.getTime() + config.deadlineMs
   if (config.version) {
     io.out(toolVersion() + '\n')
     return 0
@@ -133,10 +138,10 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
       io.out(`No --base-url given: checking the embedded reference server at ${server.baseUrl} (random key).\n`)
     } else {
       target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
-      const unreachable = await preflight(target.baseUrl, Math.max(1, Math.min(config.timeoutMs, 10_000, config.deadlineAt - Date.now())), env)
+      const unreachable = await preflight(target.baseUrl, Math.max(1, Math.min(config.timeoutMs, 10_000, deadlineAt - Date.now())), env)
       if (unreachable) return (await interrupted()) ?? cannotRun(unreachable.message)
     }
-    const [{ runConformance, planWrites, repeatBudgetProblem }, suite] = await Promise.all([runner, loadSuite()])
+    const [{ runConformance, planWrites, loadReports, repeatBudgetProblem }, suite] = await Promise.all([runner, loadSuite()])
     const early = await interrupted()
     if (early !== undefined) return early
     // --repeat with an explicit --max-writes too small for its rounds: refused before any request
@@ -145,9 +150,16 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     io.out(describeWritePlan(planWrites(config, suite), config) + '\n')
     const rounds = config.repeat ?? 1
     if (rounds > 1 && !config.readOnly) io.out(`Rounds: --repeat ${rounds} sends ${rounds - 1} more POSTs, one create in each further round (then the list).\n`)
-    const { result, summary } = await runConformance(config, target, suite, env, interrupt)
+    // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
+    const reportDir = resolve(config.workingDir, config.reportDir)
+    clearReports(reportDir)
+    runStarted = true
+    const run = await runConformance({ config, target, suite, env, deadlineAt, journalFile: join(reportDir, JOURNAL_FILE), ...(interrupt ? { interrupt } : {}) })
+    const { writeRunReports } = await loadReports()
+    const { summary } = writeRunReports(run, config, env)
+    markPhase(PHASE_MARKS.reportsWritten)
     io.out(summary)
-    return interrupt?.aborted ? (INTERRUPT_EXIT[interrupt.reason] ?? 2) : result.exitCode
+    return interrupt?.aborted ? (INTERRUPT_EXIT[interrupt.reason] ?? 2) : run.result.exitCode
   } catch (error) {
     return cannotRun(`the run could not be made: ${(error as Error).message ?? String(error)}`)
   } finally {
@@ -174,8 +186,8 @@ export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.ar
     process.exit(2)
   }
   process.on('uncaughtException', lastResort)
-  // during a run, the runner keeps a stray rejection of the suite as a problem of the run, in its reports
-  process.on('unhandledRejection', (error) => (process.listenerCount('unhandledRejection') > 1 ? undefined : lastResort(error)))
+  // a stray rejection of a run's suite is a problem of that run, in its reports (lib/runner/stray-rejections.ts)
+  process.on('unhandledRejection', (error) => (rejectionOwnedByARun() ? undefined : lastResort(error)))
   // SIGINT (Ctrl-C) and SIGTERM (a CI job cancelled): the run stops sending, writes its reports
   // and exits 130 or 143; a second signal, or a run that cannot stop within seconds, exits at once
   const interrupt = new AbortController()

@@ -11,7 +11,7 @@ import { findRule } from '../spec/rule-catalogue.ts'
 import { CONFORM_OPTIONS, type ConformFlag } from './conform-options.ts'
 import { checkApiKey } from './api-key.ts'
 import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
-import { BaselineError, readBaseline, type Baseline } from '../result/baseline.ts'
+import { BaselineError, readBaseline, type Baseline } from './baseline-file.ts'
 import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionValue } from './options.ts'
 
 export class ConfigError extends Error {
@@ -29,8 +29,6 @@ export interface Config {
   timeoutMs: number
   /** Deadline for the whole run. */
   deadlineMs: number
-  /** The instant (epoch ms) the deadline falls on, from the command's start; undefined: from the run's. */
-  deadlineAt?: number
   maxResponseBytes: number
   readOnly: boolean
   /** Undefined: every POST the suite declares. */

@@ -4,7 +4,7 @@
  * single run's junit.xml), its problems as errors, and a run that could not be made as one error.
  */
 import { attr, checkTestcase, seconds, xml } from '../reporters/junit-report.ts'
-import type { FleetResult, RunFile } from './fleet-result.ts'
+import { problemText, type FleetResult, type RunFile } from './fleet-result.ts'
 
 function deploymentSuite(label: string, baseUrl: string, run: RunFile): string[] {
   const properties = (extra: string[]) => ['    <properties>', `      <property name="base_url" value="${attr(baseUrl)}"/>`, ...extra, '    </properties>']
@@ -23,7 +23,7 @@ function deploymentSuite(label: string, baseUrl: string, run: RunFile): string[]
     ...properties([`      <property name="run_id" value="${attr(run.runId)}"/>`, `      <property name="verdict" value="${attr(run.verdict)}"/>`]),
   ]
   for (const rule of run.rules) for (const check of rule.checks) out.push(...checkTestcase(rule, check, `${label}.${rule.id}`, '    '))
-  run.problems.forEach((problem, i) => out.push(`    <testcase classname="${attr(label)}.run" name="problem ${i + 1}" time="0"><error message="${attr(problem)}">${xml(problem)}</error></testcase>`))
+  run.problems.forEach((problem, i) => out.push(`    <testcase classname="${attr(label)}.run" name="problem ${i + 1}" time="0"><error message="${attr(problemText(problem))}"${typeof problem === 'string' ? '' : ` type="${attr(problem.kind)}"`}>${xml(problemText(problem))}</error></testcase>`))
   out.push('  </testsuite>')
   return out
 }

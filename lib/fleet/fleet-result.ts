@@ -47,6 +47,11 @@ export interface FleetResult {
 /** A run's results.json: a run that was made, or one that could not be (exit 2). */
 export type RunFile = RunResult | CannotRunResult
 
+/** A problem's words: results.json of this version holds { kind, message }; one written by an earlier version (merge), a string. */
+export function problemText(problem: RunResult['problems'][number] | string): string {
+  return typeof problem === 'string' ? problem : problem.message
+}
+
 /** The results.json of a report folder; throws an Error whose message names the file and what is wrong. */
 export function readRunFolder(dir: string): RunFile {
   const path = join(dir, 'results.json')
@@ -75,7 +80,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     verdict: run.verdict,
     exitCode: run.exitCode,
     failedRules,
-    ...(explain && run.problems[0] !== undefined ? { reason: run.problems[0] } : {}),
+    ...(explain && run.problems[0] !== undefined ? { reason: problemText(run.problems[0]) } : {}),
     rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),
     report,
     runId: run.runId,

@@ -5,7 +5,7 @@
  * Exit 1 when any deployment failed; 2 when none failed but one could not be judged (or the fleet
  * could not be run: one line naming the entry at fault, before any request); 0 otherwise.
  */
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { ConfigError } from '../config/config.ts'
 import { secretValues } from '../config/extra-headers.ts'
 import { createRedactor } from '../http/redact.ts'
@@ -13,7 +13,7 @@ import { toolVersion } from '../project-root.ts'
 import type { SuiteManifest } from '../runner/conform-run.ts'
 import { writeCannotRunReports } from '../runner/cannot-run-reports.ts'
 import { preflight } from '../runner/preflight.ts'
-import { reportDirProblem } from '../runner/report-files.ts'
+import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import type { FleetRequest } from './fleet-request.ts'
 import { deploymentOf, fleetOf, readRunFolder, type RunFile } from './fleet-result.ts'
@@ -97,27 +97,33 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
 
   /** One deployment, start to reports; its exit code lands in its results.json, which the fleet reads. */
   const judge = async (d: FleetDeploymentConfig): Promise<void> => {
-    const config = { ...d.config, deadlineAt }
+    const config = d.config
     const baseUrl = config.baseUrl as string
     try {
       const unreachable = await preflight(baseUrl, Math.max(1, Math.min(config.timeoutMs, 10_000, deadlineAt - Date.now())), env)
       if (unreachable) return void cannotRun(d, unreachable.message)
       if (interrupt?.aborted) return void cannotRun(d, `interrupted by ${interrupt.reason} before the run started`)
-      await runner.runConformance(config, { baseUrl, apiKey: config.apiKey as string, embeddedServer: false }, suite, runEnv, interrupt)
+      // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
+      const reportDir = resolve(userCwd, config.reportDir)
+      clearReports(reportDir)
+      const run = await runner.runConformance({
+        config,
+        target: { baseUrl, apiKey: config.apiKey as string, embeddedServer: false },
+        suite,
+        env: runEnv,
+        deadlineAt,
+        journalFile: join(reportDir, JOURNAL_FILE),
+        ...(interrupt ? { interrupt } : {}),
+      })
+      const { writeRunReports } = await runner.loadReports()
+      writeRunReports(run, config, runEnv)
     } catch (error) {
       cannotRun(d, `the run could not be made: ${(error as Error).message ?? String(error)}`)
     }
   }
 
-  // Each run adds a listener for stray rejections to the process while it lasts; ten at once are
-  // expected here, not the leak Node's warning past ten listeners is about.
-  const listeners = process.getMaxListeners()
-  if (listeners !== 0) process.setMaxListeners(listeners + deployments.length)
-  try {
-    await Promise.all(deployments.map(judge))
-  } finally {
-    process.setMaxListeners(listeners)
-  }
+  // each run keeps its own stray rejections (lib/runner/stray-rejections.ts): they run side by side
+  await Promise.all(deployments.map(judge))
 
   const runs: RunFile[] = []
   const lines = deployments.map((d) => {

@@ -2,7 +2,7 @@
  * The client's undici dispatcher: one per run, a bounded pool of keep-alive connections to the
  * base URL's origin.
  */
-import { Agent, Client, EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici'
+import { Agent, Client, Pool, ProxyAgent, type Dispatcher } from 'undici'
 import { connectReadingPastInterimAnswers } from './interim-answers.ts'
 
 /**
@@ -14,16 +14,18 @@ import { connectReadingPastInterimAnswers } from './interim-answers.ts'
  */
 const IDLE_CONNECTION_MS = 1_000
 
-export function createAgent(options: { baseUrl: string; timeoutMs: number; concurrency: number; maxResponseBytes: number }): Dispatcher {
+/** `proxy`: the one the run chose from its environment (lib/runner/preflight.ts proxyFor); this module reads no environment. */
+export function createAgent(options: { baseUrl: string; timeoutMs: number; concurrency: number; maxResponseBytes: number; proxy?: string }): Dispatcher {
   // The request's abort signal is the one deadline once a request is written; undici's own phase
   // timeouts are off (0), so that the abort's reason always says which deadline ended a request.
   // Before it is written, a request waits for a connection (bounded by the run's deadline) or for
   // one to be made (undici's connect timeout, a TIMEOUT too). undici's response-size limit caps the
   // bytes on the wire (a coded body may be larger than decoded); readCapped caps decoded bytes.
-  // EnvHttpProxyAgent honours HTTP_PROXY, HTTPS_PROXY and NO_PROXY. A plain http:// target never
-  // goes through a proxy: the proxy would read the key in clear (preflight.ts proxyFor agrees).
-  // Every connection to the origin, direct or through a proxy's tunnel, is made by the factory's
-  // connector, which reads past interim 1xx answers undici cannot (lib/http/interim-answers.ts).
+  // The run decides the proxy from the environment it was given (HTTP_PROXY, HTTPS_PROXY, NO_PROXY:
+  // preflight.ts proxyFor, which the preflight uses too); a plain http:// target never goes through
+  // one, as the proxy would read the key in clear. Every connection to the origin, direct or through
+  // a proxy's tunnel, is made by the factory's connector, which reads past interim 1xx answers
+  // undici cannot (lib/http/interim-answers.ts).
   const agentOptions = {
     connect: { timeout: options.timeoutMs },
     connections: options.concurrency,
@@ -34,7 +36,7 @@ export function createAgent(options: { baseUrl: string; timeoutMs: number; concu
     maxResponseSize: options.maxResponseBytes + Math.ceil(options.maxResponseBytes / 100) + 1024,
     factory: originDispatcher,
   }
-  return new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new EnvHttpProxyAgent(agentOptions)
+  return options.proxy === undefined || new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new ProxyAgent({ ...agentOptions, uri: options.proxy })
 }
 
 /**

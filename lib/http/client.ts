@@ -17,61 +17,24 @@ import { cookieHeaderOf, hideCookieValues } from './cookies.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, type Exchange, type RecordedRequest } from './exchange.ts'
 import { takeInterimAnswers } from './interim-answers.ts'
-import { endedLine, JournalWriter, type RefusalReason } from './journal.ts'
+import type { RefusalReason } from './journal.ts'
+import { journalStages, UNHEARD, type RequestStages, type RequestTag } from './request-stages.ts'
 import { Pacer } from './pacer.ts'
 import { RequestSlots, type Release } from './request-slots.ts'
 import { operationOf, StalledOperations } from './stalled-operations.ts'
 import { whyNotSent } from './refusals.ts'
 import { newSpanId, newTraceId } from './trace-context.ts'
 import { requestHeaders } from './request-headers.ts'
-import { secretValues, type ExtraHeader } from '../config/extra-headers.ts'
+import { secretValues } from '../config/extra-headers.ts'
 import { watchWrites, type WriteWatch } from './write-watch.ts'
 import { createRedactor, KEY_AUTHORIZATION, longestForm, redactedCut, type Redactor } from './redact.ts'
 import { POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { describeTransportError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 import { afterTheRace, lostInTransit, type AppliedOrNot, type WhetherApplied } from './lost-answer.ts'
 
-export interface ClientOptions {
-  /** Base URL, path included (…/v1); request paths are appended to it. */
-  baseUrl: string
-  apiKey: string
-  /**
-   * Per-request deadline for the answer, headers and body, from its write to a connection or the
-   * server's latest answer, whichever is later; also the connect timeout of each connection.
-   */
-  timeoutMs: number
-  /** Largest body read, counted in decoded bytes. */
-  maxResponseBytes: number
-  /**
-   * Bytes of response bodies one client keeps over the run (the suite keeps every body until the
-   * run ends, and sends its requests at once); past it, further bodies fail RESPONSE_TOO_LARGE.
-   * Default 4 × maxResponseBytes: two full lists and room for the small answers.
-   */
-  maxKeptBytes?: number
-  /**
-   * The run's deadline (--deadline) as epoch milliseconds: no request is sent after it, and one
-   * in flight is cut at it. Undefined: only the per-request deadline applies.
-   */
-  deadlineAt?: number
-  /** How much of a body the evidence keeps. */
-  evidenceBodyBytes?: number
-  /** Where this run's journal is written; undefined: no journal (unit tests of the client). */
-  journalDir?: string
-  /** At most this many requests a second, every attempt counted (--rate-limit); undefined: no pacing. */
-  requestsPerSecond?: number
-  /** The run's W3C trace id (lib/http/trace-context.ts); each request gets a span id of its own. Undefined: a new one per client. */
-  traceId?: string
-  /** What the User-Agent names: the tool's version and the run id. */
-  identity?: { version: string; runId: string }
-  /** --header: on every request; the values of secret names are redacted as the key is. */
-  extraHeaders?: readonly ExtraHeader[]
-  /** Connections to the origin (--concurrency); the other requests wait their turn, their --timeout not yet running. */
-  concurrency: number
-  /** Resends of one request answered 503 while the server serves no other, and of a 429 when there is no deadline (lib/http/retry-after.ts). Default 3. */
-  maxRetries?: number
-  /** Resends of POSTs after a 429 or 503, at most, in the whole run (bounded writes); undefined: no bound. */
-  maxPostResends?: number
-}
+import type { ClientOptions } from './client-options.ts'
+
+export type { ClientOptions }
 
 export interface SendOptions {
   method: 'GET' | 'POST'
@@ -87,7 +50,8 @@ export interface SendOptions {
   critical?: boolean
   /** A Cookie header (HttpResult.cookies): on the wire as it is, in the evidence COOKIES_NOT_SHOWN. */
   cookies?: string
-  whetherApplied?: WhetherApplied // POST: was it applied, should the connection race lose its answer (lost-answer.ts); none: never sent again
+  /** POST: whether it was applied, should the connection race lose its answer (lost-answer.ts); none: never sent again. */
+  whetherApplied?: WhetherApplied
 }
 
 export interface HttpResult {
@@ -100,7 +64,8 @@ export interface HttpResult {
   invalidUtf8?: boolean
   /** The Cookie header that sends back the cookies the answer set (kept out of the evidence). */
   cookies?: string
-  answerLost?: AppliedOrNot // a POST whose answer the connection race lost, and what the list then showed (lost-answer.ts)
+  /** A POST whose answer the connection race lost, and what the list then showed (lost-answer.ts). */
+  answerLost?: AppliedOrNot
 }
 
 export class HttpClient {
@@ -109,9 +74,12 @@ export class HttpClient {
   private readonly dispatcher: Dispatcher
   private readonly evidenceBodyBytes: number
   private readonly keyFormLength: number
-  private readonly journal: JournalWriter | undefined
-  /** Aborted, with a RunDeadlineReached reason, when the run's deadline passes or the run is abandoned. */
-  private readonly runEnd = new AbortController()
+  /** Who hears each stage of a request: the run's journal (lib/http/request-stages.ts). */
+  private readonly stages: RequestStages
+  /** Aborted, with a RunDeadlineReached reason, when the client is closed or abandoned. */
+  private readonly closed = new AbortController()
+  /** The end of every request: the run's end (its clock's signal), or this client's. */
+  private readonly runEnd: AbortSignal
   /** Body bytes read and kept so far (a failed read gives its bytes back), and the most kept. */
   private readonly kept: KeptBytes
   private readonly pacer: Pacer
@@ -128,13 +96,10 @@ export class HttpClient {
     this.keyFormLength = longestForm(options.apiKey)
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }
-    this.journal = options.journalDir ? new JournalWriter(options.journalDir) : undefined
-    if (options.deadlineAt !== undefined) {
-      const timer = setTimeout(() => this.runEnd.abort(new RunDeadlineReached()), Math.max(0, options.deadlineAt - Date.now())).unref()
-      this.runEnd.signal.addEventListener('abort', () => clearTimeout(timer), { once: true })
-    }
+    this.stages = options.journal ? journalStages(options.journal, { url: (url) => this.redact(url), body: (text) => this.evidence(text).body, redact: this.redact }) : UNHEARD
+    this.runEnd = options.run ? AbortSignal.any([this.closed.signal, options.run.signal]) : this.closed.signal
     this.slots = new RequestSlots(options.concurrency)
-    this.pacer = new Pacer(options.requestsPerSecond, this.runEnd.signal)
+    this.pacer = new Pacer(options.requestsPerSecond, this.runEnd)
     this.answers = new AnswerClock(options.timeoutMs)
     this.stalls = new StalledOperations(options.timeoutMs, this.answers)
     this.traceId = options.traceId ?? newTraceId()
@@ -150,17 +115,9 @@ export class HttpClient {
 
   /** Records in the journal a request the suite decided not to send, and why. */
   refuse(options: Omit<SendOptions, 'headers'>, reason: RefusalReason, detail: string): void {
-    this.journal?.write({
-      id: randomUUID(),
-      phase: 'refused',
-      at: new Date().toISOString(),
-      method: options.method,
-      url: this.redact(this.url(options.path)),
-      ...(options.probe ? { probe: options.probe } : {}),
-      ...(options.body !== undefined ? { body: this.evidence(typeof options.body === 'string' ? options.body : bytesEvidence(options.body).body ?? '').body } : {}),
-      reason,
-      detail,
-    })
+    const body = options.body === undefined ? {} : typeof options.body === 'string' ? { body: this.redact(options.body) } : bytesEvidence(options.body)
+    const exchange: Exchange = { id: randomUUID(), startedAt: new Date().toISOString(), durationMs: 0, request: { method: options.method, url: this.url(options.path), headers: {}, ...body }, sent: false }
+    this.stages.refused(exchange, options.probe ? { probe: options.probe } : {}, reason, detail)
   }
 
   /**
@@ -168,7 +125,7 @@ export class HttpClient {
    * how often), never past the run's deadline. The result is the last attempt's.
    */
   async send(options: SendOptions): Promise<HttpResult> {
-    const policy = { maxRetries: this.options.maxRetries ?? 3, untilDeadline: this.options.deadlineAt !== undefined }
+    const policy = { maxRetries: this.options.maxRetries ?? 3, untilDeadline: this.msLeft() !== Infinity }
     let waitedMs: number | undefined
     let unserved = 0 // the tries after which the server served no other request: a 503's resends count these
     for (let attempt = 1, fresh = false; ; attempt++) {
@@ -176,12 +133,11 @@ export class HttpClient {
       const result = await this.sendOnce(options, attempt, waitedMs, fresh)
       const response = result.exchange.response
       // the connection race (RFC 9112 §9.3.1): sent again, on a fresh connection, only as lost-answer.ts allows
-      if (!response && attempt === 1 && lostInTransit(result.exchange) && (fresh = await afterTheRace(options, result, (line) => this.journal?.write(line), this.redact))) continue
+      if (!response && attempt === 1 && lostInTransit(result.exchange) && (fresh = await afterTheRace(options, result, (line) => this.options.journal?.record(line), this.redact))) continue
       if (!response) return result
       const wait = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)
-      const left = this.options.deadlineAt === undefined ? Infinity : this.options.deadlineAt - Date.now()
       if (wait === undefined) return result
-      if (wait >= left) return this.outlasting(result, 'deadline', `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
+      if (wait >= this.msLeft()) return this.outlasting(result, 'deadline', `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
       if (options.method === 'POST' && this.postResends++ >= (this.options.maxPostResends ?? Infinity)) {
         return this.outlasting(result, 'post-resends', `was not sent again: the run's POSTs had been sent again ${this.options.maxPostResends} times (${POST_RESENDS_PER_WRITE} for each of --max-writes)`)
       }
@@ -191,9 +147,58 @@ export class HttpClient {
     }
   }
 
-  private fresh: Dispatcher | undefined // a pool apart, for resends after the connection race: each connection closed after its answer
+  /**
+   * One attempt, in stages: admitted (paced, its one Exchange built, or refused), a slot acquired,
+   * dispatched, its answer read, recorded. The journal hears each stage (lib/http/request-stages.ts).
+   */
   private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined, fresh = false): Promise<HttpResult> {
     await this.pacer.turn()
+    const admitted = this.admit(options, attempt, waitedMs, fresh)
+    const { exchange, tag, operation } = admitted
+    if (exchange.error) return { exchange }
+    this.stages.dispatched(exchange, tag)
+    const started = performance.now()
+    const timeout = new AbortController()
+    const stall = this.stalls.watch(operation) // aborted if the operation stalls while this waits for a connection
+    let stopClock: (() => void) | undefined
+    const signal = AbortSignal.any([timeout.signal, stall.signal, this.runEnd])
+    const partial: { progress?: BodyProgress } = {}
+    let result: HttpResult = { exchange }
+    let release: Release | undefined
+    try {
+      release = await this.slots.acquire(options.critical === true, signal)
+      const onWritten = () => {
+        stall.left()
+        exchange.sent = true
+        this.stages.onWire(exchange, tag)
+        // the wait for a connection is not the server's: --timeout counts from here, or from the server's latest answer
+        stopClock = this.answers.start(() => timeout.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
+      }
+      result = await this.dispatch(options, admitted.wireHeaders, signal, onWritten, exchange, partial, fresh)
+      return result
+    } catch (error) {
+      if (partial.progress) this.kept.bytes -= partial.progress.receivedBytes
+      exchange.error = describeTransportError(error, signal, partial.progress, this.options, this.redact, {
+        sent: exchange.sent === true,
+        ...(stall.signal.aborted ? { stalledWhileWaiting: String(stall.signal.reason) } : {}),
+      })
+      if (exchange.error.code === 'TIMEOUT' && exchange.sent === true) stall.unanswered()
+      return result
+    } finally {
+      release?.()
+      stall.left()
+      stopClock?.()
+      exchange.durationMs = Math.round(performance.now() - started)
+      this.stages.ended(exchange, tag, result.text)
+    }
+  }
+
+  /**
+   * The admission of an attempt: its headers and its one Exchange (sent: false until its head is
+   * written), and whether it may go at all (lib/http/refusals.ts): a refused one carries its error,
+   * and the journal has heard why.
+   */
+  private admit(options: SendOptions, attempt: number, waitedMs: number | undefined, fresh: boolean) {
     const headers = requestHeaders(options.headers, newSpanId(), { ...this.options, redact: this.redact, traceId: this.traceId }, options.cookies)
     const recorded: RecordedRequest = {
       method: options.method,
@@ -202,108 +207,68 @@ export class HttpClient {
       ...(typeof options.body === 'string' ? { body: this.redact(options.body) } : {}),
       ...(options.body instanceof Uint8Array ? bytesEvidence(options.body) : {}),
     }
-    const wireHeaders = headers.wire
     const exchange: Exchange = {
       id: randomUUID(),
       startedAt: new Date().toISOString(),
       durationMs: 0,
       request: recorded,
       ...(attempt > 1 ? { attempt, waitedMs } : {}),
+      sent: false,
     }
-    const line = {
-      id: exchange.id,
-      method: options.method,
-      url: this.redact(recorded.url),
-      ...(options.probe ? { probe: options.probe } : {}),
-      ...(recorded.body !== undefined ? { body: this.evidence(recorded.body).body } : {}),
-      attempt, ...(fresh ? { freshConnection: true } : {}),
-      ...(waitedMs !== undefined ? { waitedMs } : {}),
-    }
+    const tag: RequestTag = { ...(options.probe ? { probe: options.probe } : {}), attempt, ...(fresh ? { freshConnection: true } : {}) }
     // a server may hang requests without the key (a tarpit) and serve those with it: stalled apart
     const operation = operationOf(options.method, options.path) + (recorded.headers.authorization === KEY_AUTHORIZATION ? '' : ' without the key')
-    const ended = this.runEnd.signal.aborted || (this.options.deadlineAt !== undefined && Date.now() >= this.options.deadlineAt)
-    const refusal = whyNotSent(operation, wireHeaders, this.stalls, ended)
+    // the run's clock, not only its signal: a timer fires a moment late, the deadline is the deadline
+    const ended = this.runEnd.aborted || this.msLeft() <= 0
+    const refusal = whyNotSent(operation, headers.wire, this.stalls, ended)
     if (refusal) {
       exchange.error = refusal.error
-      exchange.sent = false
-      this.journal?.write({ ...line, phase: 'refused', at: exchange.startedAt, reason: refusal.reason, detail: refusal.error.message })
-      return { exchange }
+      this.stages.refused(exchange, tag, refusal.reason, refusal.error.message)
     }
-    this.journal?.write({ ...line, phase: 'dispatched', at: exchange.startedAt })
-    const started = performance.now()
-    const timeout = new AbortController()
-    const cancel = this.stalls.waiting(operation) // aborted if the operation stalls while this waits for a connection
-    let stopClock: (() => void) | undefined
-    const signal = AbortSignal.any([timeout.signal, cancel.signal, this.runEnd.signal])
-    let partial: BodyProgress | undefined
-    let result: HttpResult = { exchange }
-    let release: Release | undefined
-    try {
-      release = await this.slots.acquire(options.critical === true, signal)
-      const watch: WriteWatch = {
-        onWritten: () => {
-          this.stalls.written(operation, cancel)
-          exchange.sent = true
-          this.journal?.write({ ...line, phase: 'on-wire', at: new Date().toISOString() })
-          // the wait for a connection is not the server's: --timeout counts from here, or from the server's latest answer
-          stopClock = this.answers.start(() => timeout.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
-        },
-      }
-      const response = await (fresh ? (this.fresh ??= createAgent(this.options).compose(watchWrites)) : this.dispatcher).request({
-        origin: this.origin,
-        path: this.basePath + options.path, // origin and path apart: the path goes out as written, dot segments included
-        method: options.method,
-        headers: wireHeaders,
-        body: options.body,
-        signal,
-        opaque: watch, ...(fresh ? { reset: true } : {}),
-        // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
-      })
-      this.answers.answered(response.statusCode)
-      const interim = takeInterimAnswers(response.headers)
-      const headers: Record<string, string> = {}
-      for (const [name, value] of Object.entries(response.headers)) {
-        if (value !== undefined) headers[name] = (name === 'set-cookie' ? hideCookieValues : String)(this.redact(Array.isArray(value) ? value.join(', ') : value))
-      }
-      const codings = contentCodings(headers['content-encoding'])
-      const declared = Number(headers['content-length'])
-      partial = { status: response.statusCode, receivedBytes: 0, ...(codings.length === 0 && Number.isSafeInteger(declared) && declared >= 0 ? { declaredBytes: declared } : {}) }
-      const bytes = await readCapped(response.body as unknown as Readable, codings, partial, this.options.maxResponseBytes, this.kept)
-      this.answers.answered(response.statusCode)
-      const decoded = decodeUtf8(bytes)
-      const { body, truncated } = this.evidence(decoded.text)
-      exchange.response = {
-        status: response.statusCode,
-        headers,
-        body,
-        bodyBytes: bytes.byteLength,
-        bodyTruncated: truncated,
-        ...(codings.length > 0 ? { contentEncoding: codings.join(', ') } : {}),
-        ...(interim ? { interim } : {}),
-      }
-      const cookies = cookieHeaderOf(response.headers['set-cookie'])
-      result = { exchange, text: decoded.text, ...(decoded.byteOrderMark ? { byteOrderMark: true } : {}), ...(decoded.invalidUtf8 ? { invalidUtf8: true } : {}), ...(cookies ? { cookies } : {}) }
-      return result
-    } catch (error) {
-      if (partial) this.kept.bytes -= partial.receivedBytes
-      exchange.error =
-        cancel.signal.aborted && exchange.sent !== true
-          ? { code: 'STALLED', message: String(cancel.signal.reason) }
-          : describeTransportError(error, signal, partial, this.options, this.redact)
-      if (exchange.error.code === 'TIMEOUT' && exchange.sent === true) this.stalls.stall(operation)
-      // cut while it waited for one of the bounded connections: it never left
-      if (exchange.error.code === 'DEADLINE' && exchange.sent !== true) {
-        exchange.error.message = "the run's deadline (--deadline) passed while this request waited for a connection, so this request was not sent"
-      }
-      return result
-    } finally {
-      release?.()
-      this.stalls.written(operation, cancel)
-      stopClock?.()
-      exchange.durationMs = Math.round(performance.now() - started)
-      exchange.sent ??= false
-      this.journal?.write(endedLine(line, exchange, result.text, this.redact))
+    return { exchange, tag, operation, wireHeaders: headers.wire }
+  }
+
+  /** Dispatches the request, and reads its answer: status and headers, then the body, decoded under the caps. */
+  private async dispatch(options: SendOptions, wireHeaders: Record<string, string>, signal: AbortSignal, onWritten: () => void, exchange: Exchange, partial: { progress?: BodyProgress }, fresh: boolean): Promise<HttpResult> {
+    const watch: WriteWatch = { onWritten }
+    // a resend after the connection race goes on a pool apart, each of its connections closed after its answer
+    const dispatcher = fresh ? (this.fresh ??= createAgent(this.options).compose(watchWrites)) : this.dispatcher
+    const response = await dispatcher.request({
+      origin: this.origin,
+      path: this.basePath + options.path, // origin and path apart: the path goes out as written, dot segments included
+      method: options.method,
+      headers: wireHeaders,
+      body: options.body,
+      signal,
+      opaque: watch,
+      ...(fresh ? { reset: true } : {}),
+      // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
+    })
+    this.answers.answered(response.statusCode)
+    const interim = takeInterimAnswers(response.headers)
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value !== undefined) headers[name] = (name === 'set-cookie' ? hideCookieValues : String)(this.redact(Array.isArray(value) ? value.join(', ') : value))
     }
+    const codings = contentCodings(headers['content-encoding'])
+    const declared = Number(headers['content-length'])
+    const progress: BodyProgress = { status: response.statusCode, receivedBytes: 0, ...(codings.length === 0 && Number.isSafeInteger(declared) && declared >= 0 ? { declaredBytes: declared } : {}) }
+    partial.progress = progress
+    const bytes = await readCapped(response.body as unknown as Readable, codings, progress, this.options.maxResponseBytes, this.kept)
+    this.answers.answered(response.statusCode)
+    const decoded = decodeUtf8(bytes)
+    const { body, truncated } = this.evidence(decoded.text)
+    exchange.response = {
+      status: response.statusCode,
+      headers,
+      body,
+      bodyBytes: bytes.byteLength,
+      bodyTruncated: truncated,
+      ...(codings.length > 0 ? { contentEncoding: codings.join(', ') } : {}),
+      ...(interim ? { interim } : {}),
+    }
+    const cookies = cookieHeaderOf(response.headers['set-cookie'])
+    return { exchange, text: decoded.text, ...(decoded.byteOrderMark ? { byteOrderMark: true } : {}), ...(decoded.invalidUtf8 ? { invalidUtf8: true } : {}), ...(cookies ? { cookies } : {}) }
   }
 
   /** The body as evidence: redacted, cut to the evidence limit (lib/http/redact.ts). */
@@ -311,8 +276,11 @@ export class HttpClient {
     return redactedCut(text, this.evidenceBodyBytes, this.keyFormLength, this.redact)
   }
 
+  /** Milliseconds left before the run's deadline, by the run's clock; Infinity without one. */
+  private msLeft = (): number => this.options.run?.msLeft() ?? Infinity
+
   async close(): Promise<void> {
-    this.runEnd.abort(new RunDeadlineReached('the run had ended'))
+    this.closed.abort(new RunDeadlineReached('the run had ended'))
     await Promise.all([this.agent.close(), this.fresh?.close()])
   }
 
@@ -339,13 +307,12 @@ export class HttpClient {
     return this.stalls.summary()
   }
   private postResends = 0
-
-  /** True once the run's deadline has passed (or the run was abandoned): requests are no longer sent. */
-  get stopped(): boolean { return this.runEnd.signal.aborted }
+  /** A pool apart, for resends after the connection race (lost-answer.ts). */
+  private fresh: Dispatcher | undefined
 
   /** Cuts every request in flight and sends no more: the run was cut short (its deadline, or the user). */
   abandon(): void {
-    this.runEnd.abort(new RunDeadlineReached('the run was cut short (--deadline, or an interrupt)'))
+    this.closed.abort(new RunDeadlineReached('the run was cut short (--deadline, or an interrupt)'))
     for (const pool of [this.agent, this.fresh]) pool?.destroy().catch(() => undefined)
   }
 }

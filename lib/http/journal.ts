@@ -1,19 +1,15 @@
 /**
- * The run's journal: one line per request the HTTP client sent, or refused to send, written by the
- * client itself (lib/http/client.ts sees every request), whichever worker it runs in. Each worker
- * appends to its own file in a directory the run creates; the main process reads them all after
- * the run. Counts, the write count and the ledger of every report are read from here, never
- * rebuilt from the evidence checks chose to keep.
- *
- * A request is written when it is handed to undici (`dispatched`), when its head is written to the
- * socket (`on-wire`, from undici's diagnostics channel), and when it ends (`ended`), so that a
- * request cut short before it left (a deadline, a refused connection) is not counted as sent, and
- * one in flight when a worker stops still is. Appends are synchronous: a line is on disk before the
- * next event, so nothing sent can be missing from the journal.
+ * The run's journal: every request the HTTP client sent, or refused to send, as the client tells
+ * it (lib/http/client.ts sees every request). The client hands it a line at each stage of a
+ * request: when it is handed to undici (`dispatched`), when its head is written to the socket
+ * (`on-wire`, lib/http/write-watch.ts) and when it ends (`ended`), so that a request cut short
+ * before it left (a deadline, a refused connection) is not counted as sent, and one in flight when
+ * the run stops still is. The run owns the journal and keeps it in memory (RunJournal); it also
+ * passes each line on as it comes (the runner appends it to `<report-dir>/journal.ndjson`, so
+ * that the ledger of a run that crashed or was killed is kept). Counts, the write count and the
+ * ledger of every report are read from here, never rebuilt from the evidence checks chose to keep.
+ * This module writes no file.
  */
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { threadId } from 'node:worker_threads'
 import { exactIntegerTextAt, numberText, parseJsonExact } from '../json/exact-json.ts'
 import type { Exchange, TransportErrorCode } from './exchange.ts'
 
@@ -81,31 +77,44 @@ export interface JournalEntry extends Omit<JournalLine, 'phase'> {
   answerLost?: string
 }
 
-/** Appends lines to this worker's file in `dir`. */
-export class JournalWriter {
-  private readonly file: string
-  constructor(dir: string) {
-    this.file = join(dir, `journal-${process.pid}-${threadId}.ndjson`)
+/** What the client hands each line of the journal to (the run's RunJournal). */
+export interface JournalListener {
+  record(line: JournalLine): void
+}
+
+/** A run's journal, in memory: its lines as they come, passed on to `onLine` too (the run's journal.ndjson). */
+export class RunJournal implements JournalListener {
+  private readonly lines: JournalLine[] = []
+  constructor(private readonly onLine?: (line: JournalLine) => void) {}
+
+  record(line: JournalLine): void {
+    this.lines.push(line)
+    this.onLine?.(line)
   }
-  write(line: JournalLine): void {
-    appendFileSync(this.file, JSON.stringify(line) + '\n')
+
+  /** Every request of the run so far, in the order they went out (or were refused). */
+  entries(): JournalEntry[] {
+    return journalEntries(this.lines)
   }
 }
 
-/** Every request of the run, in the order they went out (or were refused). */
-export function readJournal(dir: string): JournalEntry[] {
-  const byId = new Map<string, JournalEntry>()
+/** The lines of a journal.ndjson, as RunJournal passed them on; a line cut by a process killed mid-write is skipped. */
+export function parseJournalLines(ndjson: string): JournalLine[] {
   const lines: JournalLine[] = []
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.ndjson'))) {
-    for (const text of readFileSync(join(dir, name), 'utf8').split('\n')) {
-      if (text.trim() === '') continue
-      try {
-        lines.push(JSON.parse(text) as JournalLine)
-      } catch {
-        // a line cut by a worker that was stopped mid-write: the request's other line still counts
-      }
+  for (const text of ndjson.split('\n')) {
+    if (text.trim() === '') continue
+    try {
+      lines.push(JSON.parse(text) as JournalLine)
+    } catch {
+      // a line cut by a process that was stopped mid-write: the request's other lines still count
     }
   }
+  return lines
+}
+
+/** The requests the lines tell of, each request's lines merged, in the order they went out (or were refused). */
+export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
+  const byId = new Map<string, JournalEntry>()
   for (const line of lines) {
     const { phase, ...fields } = line
     let entry = byId.get(line.id)
@@ -125,7 +134,8 @@ export function readJournal(dir: string): JournalEntry[] {
       Object.assign(entry, end, { endedAt, outcome: line.status !== undefined ? 'answered' : 'failed' })
     }
   }
-  const entries = [...byId.values()].sort((a, b) => a.at.localeCompare(b.at))
+  // a request's first line comes when it is admitted or refused: the lines' order is the order they went out
+  const entries = [...byId.values()]
   for (const entry of entries) {
     if (entry.method !== 'POST' || !entry.onWire) continue
     const status = entry.status
@@ -205,13 +215,16 @@ export function createdRecord(answer: string | undefined, sent: string, redact: 
   } catch {
     // an unreadable answer still goes in the ledger: a record may exist
   }
-  if (name === undefined) {
-    try {
-      const request = JSON.parse(sent) as { name?: unknown }
-      name = typeof request.name === 'string' ? request.name : `(sent: ${sent.slice(0, 80)})`
-    } catch {
-      name = `(sent: ${sent.slice(0, 80)})`
-    }
+  return { id: redact(id), name: redact(name ?? nameSent(sent)) }
+}
+
+/** The name a POST's body sent, or the body itself, cut, when it names none. */
+export function nameSent(sent: string): string {
+  try {
+    const request = JSON.parse(sent) as { name?: unknown }
+    if (typeof request.name === 'string') return request.name
+  } catch {
+    // not JSON: shown as sent
   }
-  return { id: redact(id), name: redact(name) }
+  return `(sent: ${sent.slice(0, 80)})`
 }

@@ -53,21 +53,21 @@ export class StalledOperations {
     return this.everything ?? this.stalled.get(operation)
   }
 
-  /** A request of `operation` begins to wait for a connection; the controller is aborted (reason: why) if the operation stalls meanwhile. */
-  waiting(operation: string): AbortController {
+  /**
+   * A request of `operation` begins to wait for a connection: its watch's `signal` is aborted
+   * (reason: why) if the operation stalls meanwhile; `left()` when it went on the wire or ended
+   * (it no longer waits; again is harmless); `unanswered()` when, on the wire, it got no answer
+   * within --timeout (the rest of its operation is kept back).
+   */
+  watch(operation: string): { signal: AbortSignal; left(): void; unanswered(): void } {
     const cancel = new AbortController()
     const queued = this.queued.get(operation) ?? new Set<AbortController>()
     this.queued.set(operation, queued.add(cancel))
-    return cancel
-  }
-
-  /** The request went on the wire (or ended): it no longer waits. */
-  written(operation: string, cancel: AbortController): void {
-    this.queued.get(operation)?.delete(cancel)
+    return { signal: cancel.signal, left: () => void queued.delete(cancel), unanswered: () => this.stall(operation) }
   }
 
   /** A request of `operation` went unanswered past --timeout: the rest are kept back. */
-  stall(operation: string): void {
+  private stall(operation: string): void {
     if (this.stalled.has(operation) || this.everything !== undefined) return
     const why = `an earlier ${operation} got no answer within ${this.timeoutMs} ms (--timeout), so this one was not sent`
     this.stalled.set(operation, why)

@@ -7,6 +7,7 @@
 import { errors as undiciErrors } from 'undici'
 import { UnsupportedEncodingError } from './body-reader.ts'
 import type { TransportErrorCode } from './exchange.ts'
+import type { RefusalReason } from './journal.ts'
 
 export interface ClassifiedError {
   code: TransportErrorCode
@@ -47,6 +48,18 @@ export function classifyNetworkError(error: unknown): ClassifiedError {
   return is('NETWORK_ERROR')
 }
 
+/**
+ * Errors that say nothing of the server: the run's --deadline came first, the request could not be
+ * sent, or its operation had already let one request go unanswered past --timeout (that request's
+ * own checks failed). The checks that need such an answer are not verified, for this reason.
+ */
+const NOT_THE_SERVERS: Partial<Record<TransportErrorCode, RefusalReason>> = { DEADLINE: 'deadline', UNSENDABLE: 'unsendable', STALLED: 'stalled' }
+
+/** Why an error says nothing of the server (a skip's cause), or undefined when it does (NO_RESPONSE). */
+export function notTheServers(code: TransportErrorCode): RefusalReason | undefined {
+  return NOT_THE_SERVERS[code]
+}
+
 /** What is known of a response when its body fails: the status line came, the body did not. */
 export interface BodyProgress {
   status: number
@@ -56,7 +69,9 @@ export interface BodyProgress {
 
 /**
  * Why a request got no complete response, in the words a report shows. An abort is told apart by
- * its reason (the request's --timeout or the run's --deadline); the rest by the classifier.
+ * its reason (the request's --timeout or the run's --deadline), and by whether the request had
+ * left: one cut while it waited for a connection was never sent (`stalledWhileWaiting`: its
+ * operation stalled meanwhile); the rest by the classifier.
  */
 export function describeTransportError(
   error: unknown,
@@ -64,11 +79,15 @@ export function describeTransportError(
   partial: BodyProgress | undefined,
   limits: { timeoutMs: number; maxResponseBytes: number },
   redact: (text: string) => string,
+  left: { sent: boolean; stalledWhileWaiting?: string } = { sent: true },
 ): { code: TransportErrorCode; message: string } {
+  if (!left.sent && left.stalledWhileWaiting !== undefined) return { code: 'STALLED', message: left.stalledWhileWaiting }
   if (error instanceof ResponseTooLargeError) return { code: 'RESPONSE_TOO_LARGE', message: error.message }
   if (error instanceof UnsupportedEncodingError) return { code: 'UNDECODABLE_BODY', message: error.message }
   if (signal.aborted) {
     const byDeadline = signal.reason instanceof RunDeadlineReached
+    // cut while it waited for one of the bounded connections: it never left
+    if (byDeadline && !left.sent) return { code: 'DEADLINE', message: "the run's deadline (--deadline) passed while this request waited for a connection, so this request was not sent" }
     const within = byDeadline ? "before the run's deadline (--deadline)" : `within ${limits.timeoutMs} ms`
     const message = partial ? `the ${partial.status} response's body did not end ${within}` : `no response ${within}`
     return { code: byDeadline ? 'DEADLINE' : 'TIMEOUT', message }

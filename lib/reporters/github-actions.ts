@@ -39,7 +39,7 @@ export function workflowCommand(kind: Kind, title: string, message: string): str
 /** The annotations of a run, at most ANNOTATIONS_PER_KIND of each kind (the last one says what was left out). */
 export function annotations(result: RunResult): string[] {
   const errors: { title: string; message: string }[] = []
-  for (const problem of result.problems) errors.push({ title: 'Conformance run problem', message: visibleLine(problem) })
+  for (const problem of result.problems) errors.push({ title: 'Conformance run problem', message: visibleLine(problem.message) })
   for (const rule of result.rules) {
     const failed = failedChecks(rule)
     if (failed.length === 0) continue

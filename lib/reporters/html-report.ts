@@ -51,7 +51,7 @@ function problemsSection(result: RunResult): string {
   return `<section id="problems">
 <h2>Problems during the run</h2>
 <p class="hint">These happened outside any single check; each one fails the run.</p>
-<ul>${result.problems.map((p) => `<li><pre class="wire">${h(p)}</pre></li>`).join('')}</ul>
+<ul>${result.problems.map((p) => `<li><pre class="wire">${h(p.message)}</pre></li>`).join('')}</ul>
 </section>`
 }
 

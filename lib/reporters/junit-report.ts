@@ -81,7 +81,7 @@ export function junitReport(result: RunResult): string {
   if (result.problems.length > 0) {
     out.push(`  <testsuite name="run" tests="${result.problems.length}" failures="0" errors="${result.problems.length}" skipped="0" time="0">`)
     result.problems.forEach((problem, i) => {
-      out.push(`    <testcase classname="run" name="problem ${i + 1}" time="0"><error message="${attr(problem)}">${xml(problem)}</error></testcase>`)
+      out.push(`    <testcase classname="run" name="problem ${i + 1}" time="0"><error type="${problem.kind}" message="${attr(problem.message)}">${xml(problem.message)}</error></testcase>`)
     })
     out.push('  </testsuite>')
   }

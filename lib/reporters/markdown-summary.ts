@@ -93,7 +93,7 @@ export function markdownSummary(result: RunResult): string {
 
   if (result.problems.length > 0) {
     lines.push('', '### Problems during the run', '')
-    for (const problem of result.problems.slice(0, MAX_ROWS)) lines.push(`- ${escapeMarkdown(problem)}`)
+    for (const problem of result.problems.slice(0, MAX_ROWS)) lines.push(`- ${escapeMarkdown(problem.message)}`)
   }
 
   const faults = faultGroups(result)

@@ -17,7 +17,6 @@ import { failureGroups, type FailureGroup } from './failure-groups.ts'
 import { namePrefix, serverWaits, type CheckResult, type RuleResult, type RunResult, type Status } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { failedChecks, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
-import { KEY_REFUSED } from '../result/key-refused.ts'
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', warn: '!' }
 /** Failure entries (causes) shown with expected/actual in full; later failing rules get one line each. */
@@ -141,13 +140,14 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   head.push(terminalText(`Pet Store categories conformance · ${where} · run ${result.runId}${seed}${trace}`, MAX_WIDTH))
   if (result.options.readOnly) head.push('Read-only run (--read-only): no POST sent, so the rules about creating are not verified.')
   // a refused key explains every failure below it: said first, whole
-  if (result.problems[0]?.startsWith(KEY_REFUSED)) head.push(terminalText(`✗ ${result.problems[0]}`, 2 * MAX_WIDTH))
+  const refused = result.problems.find((p) => p.kind === 'key-refused' || p.kind === 'key-revoked')
+  if (refused) head.push(terminalText(`✗ ${refused.message}`, 2 * MAX_WIDTH))
   // one fault that failed several rules is said once, before the rules it failed
   for (const fault of faultGroups(result)) head.push(terminalText(`✗ ${fault.line}`, 2 * MAX_WIDTH))
 
   // the end of the summary, always shown whole
   const tail: string[] = []
-  for (const problem of result.problems.slice(0, 3)) tail.push(terminalText(`  ✗ ${problem}`))
+  for (const problem of result.problems.slice(0, 3)) tail.push(terminalText(`  ✗ ${problem.message}`))
   if (result.problems.length > 3) tail.push(`  … and ${result.problems.length - 3} more problems in the reports`)
   const r = result.summary.rules
   const c = result.summary.checks
@@ -171,7 +171,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   const partial = partlyVerified(result)
   if (partial.length > 0) {
     const skipped = partial.reduce((sum, p) => sum + p.skipped, 0)
-    const reasons = skipReasons(partial.flatMap((p) => p.rule.checks))
+    const reasons = skipReasons(partial.flatMap((p) => p.rule.checks), result)
     const most = reasons[0] ? `; most often: ${reasons[0].reason}` : ''
     tail.push(terminalText(`Partly verified: ${plural(partial.length, 'rule')} judged without ${plural(skipped, 'of their checks', 'of their checks')}${most}`))
   }

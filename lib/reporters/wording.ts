@@ -3,51 +3,83 @@
  * annotations), so that they say the same thing the same way.
  */
 import type { CheckResult, RuleResult, RunResult } from '../result/run-result.ts'
-import { KEY_REFUSED } from '../result/key-refused.ts'
+import { LEAVES_NOTHING_UNVERIFIED, type SkipCause } from '../checks/skip-causes.ts'
 
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
 
 /**
- * A skip reason as reports group it: "not verified: over the write budget (--max-writes 3; this
- * POST is number 7)" → "over the write budget (--max-writes 3)".
+ * A check's skip reason in words, for the one check or rule it is shown beside: "not verified: over
+ * the write budget (--max-writes 3; this POST is number 7)" → "over the write budget (--max-writes 3;
+ * this POST is number 7)". Grouping never reads it: groups go by the check's cause (causeWords).
  */
 export function reasonText(reason: string | undefined): string {
-  return (reason ?? 'not run').replace(/^not verified:\s*/i, '').replace(/; this POST is number \d+/, '')
+  return (reason ?? 'not run').replace(/^not verified:\s*/i, '')
 }
 
-/** Distinct skip reasons of some checks, with how many checks each covers, most frequent first. */
-export function skipReasons(checks: readonly CheckResult[]): { reason: string; count: number }[] {
-  const counts = new Map<string, number>()
+/** A skipped check's cause (one recorded before causes existed: not applicable). */
+const causeOf = (check: CheckResult): SkipCause => check.cause ?? 'not-applicable'
+
+/**
+ * What a group of skipped checks has in common, in the reports' words: the words of a cause live
+ * here and nowhere else, and the options they name come from the result.
+ */
+export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'>): string {
+  switch (cause) {
+    case 'read-only':
+      return '--read-only sends no request that could create a record'
+    case 'write-budget':
+      return `over the write budget (--max-writes ${result.options.maxWrites})`
+    case 'not-needed':
+      return 'not needed: the selected rules (--rule), or what the service answered, left the request unnecessary'
+    case 'deadline':
+      return "the run's deadline (--deadline) came before an answer that could be judged"
+    case 'stalled':
+      return 'kept back: an operation had let a request go unanswered past --timeout'
+    case 'unsendable':
+      return 'not sent: a header would hold a character no HTTP header can carry'
+    case 'answer-lost':
+      return 'the answer was lost in transit (the server closed the connection under it), though the list shows the record was created'
+    case 'key-revoked':
+      return 'the key stopped working during the run (revoked, rotated or expired): its refusals judge nothing'
+    case 'unfinished':
+      return 'the check had not finished when the run was cut short (--deadline, or a signal)'
+    case 'key-unusable':
+      return "the key's own shape rules the credential case out"
+    case 'not-applicable':
+      return 'nothing to judge in the answers (another rule reports why, or the service used a freedom)'
+  }
+}
+
+/** Distinct causes of some checks' skips, in words, with how many checks each covers, most frequent first. */
+export function skipReasons(checks: readonly CheckResult[], result: Pick<RunResult, 'options'>): { cause: SkipCause; reason: string; count: number }[] {
+  const counts = new Map<SkipCause, number>()
   for (const check of checks) {
     if (check.status !== 'skip') continue
-    const reason = reasonText(check.skipReason)
-    counts.set(reason, (counts.get(reason) ?? 0) + 1)
+    counts.set(causeOf(check), (counts.get(causeOf(check)) ?? 0) + 1)
   }
-  return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count)
+  return [...counts].map(([cause, count]) => ({ cause, reason: causeWords(cause, result), count })).sort((a, b) => b.count - a.count)
 }
 
-/** Rules no check of which ran (every check skipped), grouped by why: the rules this run did not verify. */
-export function notVerifiedByReason(result: RunResult): { reason: string; rules: RuleResult[] }[] {
-  const groups = new Map<string, RuleResult[]>()
+/** Rules no check of which ran (every check skipped), grouped by cause: the rules this run did not verify. */
+export function notVerifiedByReason(result: RunResult): { cause: SkipCause; reason: string; rules: RuleResult[] }[] {
+  const groups = new Map<SkipCause, RuleResult[]>()
   for (const rule of result.rules) {
     if (rule.status !== 'skip') continue
-    const reason = skipReasons(rule.checks)[0]?.reason ?? 'not run'
-    groups.set(reason, [...(groups.get(reason) ?? []), rule])
+    // a rule cut before its checks were collected has none: unfinished
+    const cause = skipReasons(rule.checks, result)[0]?.cause ?? 'unfinished'
+    groups.set(cause, [...(groups.get(cause) ?? []), rule])
   }
-  return [...groups].map(([reason, rules]) => ({ reason, rules }))
+  return [...groups].map(([cause, rules]) => ({ cause, reason: causeWords(cause, result), rules }))
 }
 
 /** Rules that were judged although some of their checks were skipped. */
-/** Skip reasons of checks whose request the run did not need: nothing is left unverified by them. */
-export const NOT_NEEDED = /^not needed: /
-
 export function partlyVerified(result: RunResult): { rule: RuleResult; skipped: number; reasons: string[] }[] {
   // a check whose request the run did not need (a short form, when the long values were accepted) leaves nothing unverified
-  const missing = (c: CheckResult) => c.status === 'skip' && !NOT_NEEDED.test(c.skipReason ?? '')
+  const missing = (c: CheckResult) => c.status === 'skip' && !LEAVES_NOTHING_UNVERIFIED.has(causeOf(c))
   return result.rules
     .filter((rule) => rule.status !== 'skip' && rule.checks.some(missing))
     .map((rule) => {
-      const reasons = skipReasons(rule.checks.filter(missing))
+      const reasons = skipReasons(rule.checks.filter(missing), result)
       return { rule, skipped: reasons.reduce((sum, r) => sum + r.count, 0), reasons: reasons.map((r) => r.reason) }
     })
 }
@@ -82,7 +114,7 @@ export function headline(result: RunResult): string {
     const unverified = r.skip > 0 ? `; ${plural(r.skip, 'rule')} not verified` : ''
     return `PASS: every must-rule that ran passed${unverified}`
   }
-  if (result.verdict === 'incomplete' && result.problems[0]?.startsWith(KEY_REFUSED)) {
+  if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'key-refused')) {
     return 'INCOMPLETE: the server refused the key, so the run verified nothing; check CONFORM_API_KEY'
   }
   if (result.verdict === 'incomplete') {

@@ -7,47 +7,11 @@
  * ever. An entry whose failure no longer happens is reported as fixed; --update-baseline writes
  * the run's failures, keeping the reasons and expiry dates of the entries that still match.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { findRule } from '../spec/rule-catalogue.ts'
-import { ruleStatus, type BaselineEntry, type BaselineOutcome, type CheckResult, type RunResult } from './run-result.ts'
+import { writeFileSync } from 'node:fs'
+import type { Baseline, BaselineEntry } from '../config/baseline-file.ts'
+import { ruleStatus, type BaselineOutcome, type CheckResult, type RunResult } from './run-result.ts'
 
-export type { BaselineEntry, BaselineOutcome }
-
-export interface Baseline {
-  knownFailures: BaselineEntry[]
-}
-
-export class BaselineError extends Error {}
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/
-
-/** Reads and checks a baseline file; a file that is not one is a BaselineError naming the problem. */
-export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
-  if (!existsSync(path)) {
-    if (mayBeMissing) return { knownFailures: [] }
-    throw new BaselineError(`cannot read the baseline ${path}: no such file (--update-baseline writes one)`)
-  }
-  let data: unknown
-  try {
-    data = JSON.parse(readFileSync(path, 'utf8'))
-  } catch (error) {
-    throw new BaselineError(`the baseline ${path} is not JSON: ${(error as Error).message.split('\n')[0]}`)
-  }
-  const entries = (data as { knownFailures?: unknown } | null)?.knownFailures
-  if (data === null || typeof data !== 'object' || !Array.isArray(entries)) throw new BaselineError(`the baseline ${path} is not a baseline: it needs {"knownFailures": [ … ]}`)
-  entries.forEach((entry: unknown, i) => {
-    const where = `the baseline ${path}, knownFailures[${i}]`
-    const e = entry as Partial<BaselineEntry> | null
-    for (const field of ['rule', 'code', 'check', 'reason'] as const) {
-      if (typeof e?.[field] !== 'string' || e[field] === '') throw new BaselineError(`${where} has no ${field} (a non-empty string)`)
-    }
-    if (!findRule(e!.rule!)) throw new BaselineError(`${where} names the unknown rule "${e!.rule}"; --list-rules prints the catalogue`)
-    if (e!.expires !== undefined && (typeof e!.expires !== 'string' || !DATE.test(e!.expires) || Number.isNaN(Date.parse(e!.expires)))) {
-      throw new BaselineError(`${where} has expires "${String(e!.expires)}"; give a date as YYYY-MM-DD`)
-    }
-  })
-  return { knownFailures: entries as BaselineEntry[] }
-}
+export type { Baseline, BaselineEntry, BaselineOutcome }
 
 const sameFailure = (entry: BaselineEntry, rule: string, check: CheckResult) => entry.rule === rule && entry.check === check.name && entry.code === check.failure?.code
 

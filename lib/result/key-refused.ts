@@ -7,14 +7,13 @@
  */
 import type { Exchange } from '../http/exchange.ts'
 import { KEY_AUTHORIZATION } from '../http/redact.ts'
-
-export const KEY_REFUSED = 'the server refused the key'
+import type { RunProblem } from './run-problems.ts'
 
 /** Fewer answers than this say too little to blame the key (a --rule run of one check). */
 const ENOUGH = 3
 
-/** Why the key looks refused, or undefined; the line starts with KEY_REFUSED. */
-export function keyRefused(exchanges: readonly Exchange[]): string | undefined {
+/** Why the key looks refused (a problem of kind key-refused), or undefined. */
+export function keyRefused(exchanges: readonly Exchange[]): RunProblem | undefined {
   const answers = new Map<string, number>()
   for (const e of exchanges) {
     if (e.request.headers.authorization === KEY_AUTHORIZATION && e.response) answers.set(e.id, e.response.status)
@@ -22,5 +21,5 @@ export function keyRefused(exchanges: readonly Exchange[]): string | undefined {
   const statuses = [...answers.values()]
   if (statuses.length < ENOUGH || !statuses.every((s) => s === 401 || s === 403)) return undefined
   const which = [...new Set(statuses)].join(' or ')
-  return `${KEY_REFUSED}: all ${statuses.length} requests sent with it were answered ${which}; check CONFORM_API_KEY (wrong, expired, another environment's?)`
+  return { kind: 'key-refused', message: `the server refused the key: all ${statuses.length} requests sent with it were answered ${which}; check CONFORM_API_KEY (wrong, expired, another environment's?)` }
 }

@@ -10,6 +10,7 @@
 import type { Exchange } from '../http/exchange.ts'
 import type { JournalEntry } from '../http/journal.ts'
 import { KEY_AUTHORIZATION } from '../http/redact.ts'
+import type { RunProblem } from './run-problems.ts'
 
 export const KEY_REVOKED = 'the server stopped accepting the key during the run'
 
@@ -20,8 +21,8 @@ const refusal = (status: number) => status === 401 || status === 403
 const operation = (e: Exchange) => `${e.request.method} ${new URL(e.request.url).pathname}`
 
 export interface KeyRevoked {
-  /** The problem line, starting with KEY_REVOKED. */
-  problem: string
+  /** The problem (kind key-revoked), its message starting with KEY_REVOKED. */
+  problem: RunProblem
   /** The exchanges refused from then on: checks that failed on one of them are not verified. */
   refused: ReadonlySet<string>
   skipReason: string
@@ -61,10 +62,13 @@ export function keyRevoked(exchanges: readonly Exchange[], journal: readonly Jou
   const earlierAt = position.has(earlier.id) ? `request ${position.get(earlier.id)} of the run` : earlier.startedAt
   const statuses = [...new Set(refused.map((e) => e.response!.status))].join(' or ')
   return {
-    problem:
-      `${KEY_REVOKED}: from ${from_}, all ${refused.length} requests sent with it were answered ${statuses}, ` +
+    problem: {
+      kind: 'key-revoked',
+      message:
+        `${KEY_REVOKED}: from ${from_}, all ${refused.length} requests sent with it were answered ${statuses}, ` +
       `including ${operation(again)}, which it had served with the same key (${earlierAt}, ${earlier.response!.status}); ` +
       `the key was revoked, rotated or expired: checks of those answers are not verified`,
+    },
     refused: new Set(refused.map((e) => e.id)),
     skipReason: `not verified: the key was refused from ${from_} (revoked, rotated or expired during the run)`,
   }
@@ -73,6 +77,6 @@ export function keyRevoked(exchanges: readonly Exchange[], journal: readonly Jou
 /** A failed check whose evidence holds one of the refusals is not verified instead (run-result.ts's CheckResult; it imports this file). */
 export function withoutRevokedFailures<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], revoked: KeyRevoked): C[] {
   return checks.map((c) =>
-    c.status === 'fail' && c.exchanges.some((e) => revoked.refused.has(e.id)) ? { ...c, status: 'skip', skipReason: revoked.skipReason, failure: undefined, reproduce: [] } : c,
+    c.status === 'fail' && c.exchanges.some((e) => revoked.refused.has(e.id)) ? { ...c, status: 'skip', cause: 'key-revoked', skipReason: revoked.skipReason, failure: undefined, reproduce: [] } : c,
   )
 }

@@ -6,12 +6,14 @@
 import { keyRefused } from './key-refused.ts'
 import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
 import type { Samples } from './samples.ts'
+import { ENDS_WITHOUT_VERDICT, type RunProblem } from './run-problems.ts'
+import type { SkipCause } from '../checks/skip-causes.ts'
 import { observedBehaviour, type ObservedBehaviour } from './observed-behaviour.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
-import { journalTotals, type JournalEntry, type JournalTotals } from '../http/journal.ts'
+import { journalTotals, nameSent, type JournalEntry, type JournalTotals } from '../http/journal.ts'
 import { ruleCatalogue, type Rule } from '../spec/rule-catalogue.ts'
-import type { LedgerEntry } from '../suite-kit/check.ts'
+import type { BaselineEntry } from '../config/baseline-file.ts'
 
 export type Status = 'pass' | 'fail' | 'skip' | 'warn'
 
@@ -21,6 +23,9 @@ export interface CheckResult {
   durationMs: number
   failure?: FailureDetail
   notes: string[]
+  /** A skipped check: why, from the closed set of lib/checks/skip-causes.ts (what reports group by). */
+  cause?: SkipCause
+  /** A skipped check: why, in words (for people; nothing is decided on it). */
   skipReason?: string
   /** curl commands that repeat the exchanges of a failed check, key as $CONFORM_API_KEY. */
   reproduce: string[]
@@ -83,29 +88,32 @@ export interface RunResult {
     encodedAnswers?: JournalTotals['encodedAnswers']
   }
   /** Must-rules that no check verified (skipped), with why. */
-  notVerified: { id: string; reason: string }[]
+  notVerified: { id: string; cause: SkipCause; reason: string }[]
   rules: RuleResult[]
   /** Every record this run created, as its answer said (a 2xx to a POST). A POST with no answer is in the journal and summary.unansweredWrites. */
   ledger: LedgerEntry[]
   /** Every request the run sent or refused to send, as the HTTP client journalled it. (The
    * journal's fields are optional only so that results built by hand in tests stay short.) */
   journal?: JournalEntry[]
-  /** What went wrong outside any check (deadline, crashes); each one fails the run. */
-  problems: string[]
+  /** What went wrong outside any check (deadline, crashes), each with its kind (lib/result/run-problems.ts): the kinds decide the verdict. */
+  problems: RunProblem[]
   /** What the deployment did where the document leaves it free: notes, never verdicts. */
   observed?: ObservedBehaviour
   /** --baseline: the known failures it excused, and its entries that expired or are fixed. */
   baseline?: BaselineOutcome
 }
 
-/** An entry of a baseline of known failures (lib/result/baseline.ts reads, applies and writes them). */
-export interface BaselineEntry {
-  rule: string
-  code: string
-  check: string
-  reason: string
-  /** YYYY-MM-DD: from that day on the entry excuses nothing. */
-  expires?: string
+/** A record the run created, as the answer to its POST said, read from the journal (lib/http/journal.ts). */
+export interface LedgerEntry {
+  id: string
+  name: string
+  /** The answer's status (2xx). */
+  status: number
+  exchangeId: string
+  /** The body sent, redacted. */
+  body?: string
+  /** The answer was lost in the connection race and the list showed the record (status 0): the journal's words. */
+  answerLost?: string
 }
 
 /** What a baseline did to a run, as results.json and every report show it. */
@@ -128,16 +136,17 @@ export interface RunFacts {
   startedAt: Date
   durationMs: number
   options: RunResult['options']
-  problems: string[]
+  problems: RunProblem[]
   /** The HTTP client's journal of the run (lib/http/journal.ts): counts and ledger come from it. */
   journal: JournalEntry[]
   /** The run's deadline (or a signal) ended it: checks that had not finished are not verified, and unless a must-rule failed the verdict is incomplete. */
   cutShort?: boolean
   /**
    * Requests the client kept back although the run finished: a 429 or 503 it could not wait out,
-   * or a stall. Without a must-rule failure the run is incomplete, and this says why.
+   * or a stall (both, when both happened). Without a must-rule failure the run is incomplete, and
+   * these say why.
    */
-  keptBack?: string
+  keptBack?: RunProblem[]
   /** --repeat N: each rule's rounds (lib/runner/repeat-rounds.ts). */
   samples?: ReadonlyMap<string, Samples>
 }
@@ -175,7 +184,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
     if (checks.length === 0) {
       // a run cut before its checks were collected has none: not verified, not a fault of the suite
       if (facts.cutShort) rules.push({ ...rule, status: 'skip', checks: [] })
-      else problems.push(`rule ${rule.id} has no check in suites/`)
+      else problems.push({ kind: 'no-check-for-rule', message: `rule ${rule.id} has no check in suites/` })
       continue
     }
     const samples = facts.samples?.get(rule.id)
@@ -192,9 +201,11 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   if (refused) problems.unshift(refused)
   else if (revoked) problems.unshift(revoked.problem)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
-  if (facts.keptBack !== undefined && !mustFailed && !refused) problems.push(facts.keptBack)
-  const cut = facts.cutShort === true || facts.keptBack !== undefined || (revoked !== undefined && !refused)
-  const verdict = refused ? 'incomplete' : mustFailed ? 'fail' : cut ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
+  if (!mustFailed && !refused) problems.push(...(facts.keptBack ?? []))
+  // decided on the problems' kinds, never on their words
+  const keyWasRefused = problems.some((p) => p.kind === 'key-refused')
+  const endedEarly = facts.cutShort === true || problems.some((p) => ENDS_WITHOUT_VERDICT.has(p.kind))
+  const verdict = keyWasRefused ? 'incomplete' : mustFailed ? 'fail' : endedEarly ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
   const allChecks = rules.flatMap((r) => r.checks)
   const totals = journalTotals(facts.journal)
   const ledger = ledgerOf(facts.journal)
@@ -223,7 +234,10 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
     },
     notVerified: rules
       .filter((r) => r.level === 'must' && r.status === 'skip')
-      .map((r) => ({ id: r.id, reason: r.checks.find((c) => c.skipReason)?.skipReason ?? 'not run' })),
+      .map((r) => {
+        const skipped = r.checks.find((c) => c.status === 'skip')
+        return { id: r.id, cause: skipped?.cause ?? 'unfinished', reason: skipped?.skipReason ?? 'not run' }
+      }),
     rules,
     ledger,
     journal: facts.journal,
@@ -238,22 +252,12 @@ function ledgerOf(journal: readonly JournalEntry[]): LedgerEntry[] {
     .filter((entry) => entry.mayHaveCreated && (entry.status !== undefined || entry.created !== undefined))
     .map((entry) => ({
       id: entry.created?.id ?? '(not returned)',
-      name: entry.created?.name ?? nameSent(entry.body),
+      name: entry.created?.name ?? nameSent(entry.body ?? ''),
       status: entry.status ?? 0,
       exchangeId: entry.id,
       ...(entry.body !== undefined ? { body: entry.body } : {}),
       ...(entry.answerLost !== undefined ? { answerLost: entry.answerLost } : {}),
     }))
-}
-
-function nameSent(body: string | undefined): string {
-  try {
-    const sent = JSON.parse(body ?? '') as { name?: unknown }
-    if (typeof sent.name === 'string') return sent.name
-  } catch {
-    // not JSON: shown as sent
-  }
-  return `(sent: ${(body ?? '').slice(0, 80)})`
 }
 
 /**

@@ -3,6 +3,7 @@
  * --repeat (lib/runner/repeat-rounds.ts), then the confirmation of every failure (--confirm,
  * lib/runner/confirmation.ts). A passing run with one round does neither, and sends nothing more.
  */
+import type { JournalEntry } from '../http/journal.ts'
 import type { Samples } from '../result/samples.ts'
 import type { Suite } from '../suite-kit/check.ts'
 import type { RunScope } from '../suite-kit/run-context.ts'
@@ -19,6 +20,8 @@ export interface AfterChecksOptions {
   /** The POST each further round sends (the first create), if the run may send it. */
   firstCreate?: string
   stopped: () => boolean
+  /** The run's journal so far. */
+  journal: () => JournalEntry[]
 }
 
 export interface FinishingChecks {
@@ -40,6 +43,7 @@ export function afterChecks(running: RunningChecks, suites: readonly Suite[], sc
       selected: options.selected,
       ...(options.maxWrites !== undefined ? { maxWrites: options.maxWrites } : {}),
       stopped: options.stopped,
+      journal: options.journal,
     })
   })
   return {

@@ -7,13 +7,15 @@ import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { escapeHtml } from '../reporters/html-text.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
-import { clearReports, makeFolder, shownPath } from './report-files.ts'
+import { clearReports, makeFolder, REPORT_FILES, shownPath } from './report-files.ts'
 
 export interface CannotRunFacts {
   tool: { name: string; version: string }
   reason: string
   startedAt: Date
   baseUrl?: string
+  /** The run had started, and failed on its way: its journal.ndjson (what it sent) is kept. */
+  keepJournal?: boolean
 }
 
 /** results.json of a run that could not be made. */
@@ -38,7 +40,7 @@ const xml = (text: string) =>
 export function writeCannotRunReports(reportDir: string, userCwd: string, facts: CannotRunFacts): { paths: string[]; markdown: string } {
   const dir = resolve(userCwd, reportDir)
   makeFolder(dir)
-  clearReports(dir)
+  clearReports(dir, facts.keepJournal ? REPORT_FILES : undefined)
   const result: CannotRunResult = {
     tool: facts.tool,
     startedAt: facts.startedAt.toISOString(),

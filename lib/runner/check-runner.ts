@@ -29,24 +29,30 @@ export interface RunningChecks {
   outcomes(): CheckOutcome[]
 }
 
-/** The checks of the suites, those of the selected rules only (empty: every rule), started at once in `scope`. */
-export function startChecks(suites: readonly Suite[], scope: RunScope, selected: readonly string[]): RunningChecks {
+/**
+ * The checks of the suites, those of the selected rules only (empty: every rule), started in
+ * `scope`: all at once (a run), or one after another in declaration order (`oneAtATime`, as a test
+ * runner such as vitest runs them by default; the whole-run checks must give the same verdicts).
+ */
+export function startChecks(suites: readonly Suite[], scope: RunScope, selected: readonly string[], options: { oneAtATime?: boolean } = {}): RunningChecks {
   const declared = within(scope, () => collectChecks(suites)).filter((c) => selected.length === 0 || selected.includes(c.rule.id))
+  // what the selected checks declared a gated probe must wait for, known before any check starts
+  for (const c of declared) for (const { gate, probe } of c.sentBefore ?? []) gate.waitFor(probe)
   const finished: (CheckResult | undefined)[] = declared.map(() => undefined)
   const evidence: Exchange[][] = declared.map(() => [])
-  const done = Promise.all(
-    declared.map((c, i) =>
-      within(scope, () => runCheck(c, evidence[i])).then((result) => {
-        finished[i] = result
-      }),
-    ),
-  ).then(() => undefined)
+  const run = (i: number) =>
+    within(scope, () => runCheck(declared[i], evidence[i])).then((result) => {
+      finished[i] = result
+    })
+  const done = options.oneAtATime
+    ? declared.reduce<Promise<void>>((previous, _c, i) => previous.then(() => run(i)), Promise.resolve())
+    : Promise.all(declared.map((_c, i) => run(i))).then(() => undefined)
   return {
     done,
     outcomes: () =>
       declared.map((c, i) => ({
         ruleId: c.rule.id,
-        result: finished[i] ?? { name: c.name, status: 'skip', durationMs: 0, notes: [], skipReason: UNFINISHED, reproduce: [], exchanges: evidence[i] },
+        result: finished[i] ?? { name: c.name, status: 'skip', durationMs: 0, notes: [], cause: 'unfinished', skipReason: UNFINISHED, reproduce: [], exchanges: evidence[i] },
       })),
   }
 }
@@ -85,7 +91,7 @@ export async function runCheck(declared: DeclaredCheck, kept: Exchange[]): Promi
     await declared.body(tools)
     return ended({ status: notes.length > 0 ? 'warn' : 'pass' })
   } catch (error) {
-    if (error instanceof NotApplicable) return ended({ status: 'skip', skipReason: error.reason })
+    if (error instanceof NotApplicable) return ended({ status: 'skip', cause: error.skipCause, skipReason: error.reason })
     if (error instanceof ConformanceFailure) {
       error.exchanges.forEach(keep)
       return ended({ status: 'fail', failure: error.detail() })

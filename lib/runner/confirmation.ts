@@ -8,7 +8,7 @@
  * verdict does not change; the reports say what kind of failure it is. A passing run sends nothing
  * more.
  */
-import { readJournal, type JournalEntry } from '../http/journal.ts'
+import type { JournalEntry } from '../http/journal.ts'
 import { keyRefused } from '../result/key-refused.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
 import type { CheckResult, Recurrence } from '../result/run-result.ts'
@@ -33,6 +33,8 @@ export interface ConfirmOptions {
   maxWrites?: number
   /** True once the run is past its deadline or cut: no attempt starts. */
   stopped: () => boolean
+  /** The run's journal so far (what was sent and created). */
+  journal: () => JournalEntry[]
 }
 
 /** A check's result with where its declaration stands among the run's checks (collected again, the same index holds the same check). */
@@ -51,7 +53,7 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const counts = new Map(failed.map(({ at }) => [at, { attempts: 1, failures: 1 }]))
   // what the reports say if the deadline cuts the confirmation short
   for (const { o } of failed) o.result.recurrence = { attempts: 1, failures: 1, kind: 'unconfirmed' }
-  const journal = scope.context.journalDir ? readJournal(scope.context.journalDir) : []
+  const journal = options.journal()
   const writes = confirmationWrites(journal, failed.map(({ o }) => o.result), options.maxWrites)
   // a key the server refuses, or stopped accepting, would only be refused again: no verdict either way
   const exchanges = results.flatMap(({ result }) => result.exchanges)

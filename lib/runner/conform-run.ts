@@ -1,7 +1,9 @@
 /**
  * One conformance run: the checks of suites/ run against a base URL (lib/runner/check-runner.ts),
- * results grouped by rule, reports written, a verdict. The command line (lib/cli/conform.ts) is a
- * thin shell around this.
+ * results grouped by rule, a verdict; writing the reports is a separate call (writeRunReports,
+ * lib/runner/run-reports.ts). The command line (lib/cli/conform.ts) is a thin shell around both.
+ * A run keeps nothing of its own in the process: its clock, journal, HTTP client, proxy and stray
+ * rejections are its own, so runs in one process (the kill matrix, a fleet) never see each other's.
  *
  * A run does not go through vitest's runner, though the project's own tests do. vitest runs test
  * files in worker threads it starts per run, behind a vite server: measured, loading vitest/node alone
@@ -11,26 +13,30 @@
  * stop at the deadline. docs/performance.md has the measurements of both paths.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { Config } from '../config/config.ts'
 import { toolVersion } from '../project-root.ts'
 import { newTraceId } from '../http/trace-context.ts'
 import { secretValues } from '../config/extra-headers.ts'
-import { readJournal, type JournalEntry } from '../http/journal.ts'
+import { RunJournal } from '../http/journal.ts'
 import { createRedactor } from '../http/redact.ts'
 import { POST_RESENDS_PER_WRITE } from '../http/retry-after.ts'
-import type { RunResult } from '../result/run-result.ts'
+import { runClock } from './run-clock.ts'
+import type { RunProblem } from '../result/run-problems.ts'
 import { startChecks, type CheckOutcome } from './check-runner.ts'
 import { afterChecks } from './after-checks.ts'
 import type { Samples } from '../result/samples.ts'
 import { DEFAULTS } from '../config/config.ts'
+import { openJournalFile } from './journal-file.ts'
+import { proxyFor } from './preflight.ts'
 import { markPhase, PHASE_MARKS } from './run-phases.ts'
-import type { writeRunReports } from './run-reports.ts'
-import type { Suite } from '../suite-kit/check.ts'
+import type { CompletedRun, completedRun, writeRunReports } from './run-reports.ts'
+import { ownRejections } from './stray-rejections.ts'
+import type { SuiteManifest } from '../suite-kit/manifest.ts'
 import { newRunScope, type RunContext } from '../suite-kit/run-context.ts'
-import { writePlan, type DeclaredPost, type WritePlan } from '../suite-kit/write-plan.ts'
+import { writePlan, type WritePlan } from '../suite-kit/write-plan.ts'
+
+export type { CompletedRun } from './run-reports.ts'
+export type { SuiteManifest } from '../suite-kit/manifest.ts'
 
 export interface RunTarget {
   baseUrl: string
@@ -38,18 +44,26 @@ export interface RunTarget {
   embeddedServer: boolean
 }
 
-export interface RunOutput {
-  result: RunResult
-  reportFiles: string[]
-  summary: string
-}
+/** What of the command line's configuration a run reads. */
+export type RunConfig = Pick<
+  Config,
+  'timeoutMs' | 'deadlineMs' | 'maxResponseBytes' | 'readOnly' | 'maxWrites' | 'rules' | 'seed' | 'rateLimit' | 'concurrency' | 'headers' | 'baseline' | 'updateBaseline' | 'confirm' | 'repeat'
+>
 
-/** What the runner knows of the suites before it starts them (suites/manifest.ts gives it). */
-export interface SuiteManifest {
-  /** Every POST the suites may send, in priority order. */
-  declaredPosts: readonly DeclaredPost[]
-  /** The suites, loaded when a run starts (suites/conformance.ts). */
-  loadSuites: () => Promise<readonly Suite[]>
+export interface RunOptions {
+  config: RunConfig
+  target: RunTarget
+  suite: SuiteManifest
+  /** The run's environment, where its proxy is read from (HTTPS_PROXY, NO_PROXY …); never the process's unless the caller gives it. Default: none. */
+  env?: NodeJS.ProcessEnv
+  /** Aborted (reason: the signal's name) when the user interrupts the run: it ends as at its deadline. */
+  interrupt?: AbortSignal
+  /** When --deadline falls (epoch ms): the command line counts it from its own start, as the preflight came first. Default: deadlineMs from now. */
+  deadlineAt?: number
+  /** The checks one after another, in declaration order, as a test runner runs tests (the verdicts are the same; a run is slower). Default: all at once. */
+  checksOneAtATime?: boolean
+  /** Where the journal is appended as the run goes (`<report-dir>/journal.ndjson`, lib/runner/journal-file.ts); undefined: in memory only. */
+  journalFile?: string
 }
 
 /** The POSTs this configuration may send (the same answer the run's write budget computes, lib/suite-kit/write-budget.ts). */
@@ -69,33 +83,30 @@ function newRunId(now: Date): string {
   return `${stamp}-${tag}`
 }
 
-let reports: Promise<{ writeRunReports: typeof writeRunReports }> | undefined
-/** The reporters (lib/runner/run-reports.ts), loaded once, on the first call. */
-function loadReports() {
+let reports: Promise<{ completedRun: typeof completedRun; writeRunReports: typeof writeRunReports }> | undefined
+/** The result and the reporters (lib/runner/run-reports.ts), loaded once, on the first call. */
+export function loadReports() {
   reports ??= import('./run-reports.ts')
   return reports
 }
 
-/** `env`: the command's environment, where the GitHub Actions output looks for its files (never the process's own when a caller gives one). */
-export async function runConformance(
-  config: Config,
-  target: RunTarget,
-  suite: SuiteManifest,
-  env: NodeJS.ProcessEnv = process.env,
-  /** Aborted (reason: the signal's name) when the user interrupts the run: it ends as at its deadline. */
-  interrupt?: AbortSignal,
-  /** `files: false`: the result and summary only, no report file (the programmatic API, lib/api/, unless asked). */
-  reporting: { files: boolean } = { files: true },
-): Promise<RunOutput> {
+/** Runs the checks of `suite` against the target and returns the run's result; writes no report (writeRunReports does). */
+export async function runConformance(options: RunOptions): Promise<CompletedRun> {
+  const { config, target, suite, env = {}, interrupt } = options
   const startedAt = new Date()
-  // --deadline counts from the command's start when it says so (the preflight came first)
-  const deadlineAt = config.deadlineAt ?? Date.now() + config.deadlineMs
+  const deadlineAt = options.deadlineAt ?? Date.now() + config.deadlineMs
+  // the run's one clock and one end: the HTTP client is handed both and keeps no deadline of its own
+  const clock = runClock(deadlineAt)
   const started = performance.now()
   const runId = newRunId(startedAt)
   const totalWrites = suite.declaredPosts.length
   const maxWrites = config.readOnly ? 0 : Math.min(config.maxWrites ?? totalWrites, totalWrites)
-  // the run's HTTP client appends every request here as it goes; read once the run has ended
-  const journalDir = mkdtempSync(join(tmpdir(), `conform-journal-${runId}-`))
+  const redact = createRedactor(target.apiKey, ...secretValues(config.headers))
+  // the run's journal, in memory, and appended to journal.ndjson as it goes
+  const journalFile = options.journalFile === undefined ? undefined : openJournalFile(options.journalFile, redact)
+  const journal = new RunJournal(journalFile && ((line) => journalFile.append(line)))
+  // the proxy the preflight reached, from the run's own environment
+  const proxy = proxyFor(new URL(target.baseUrl), env)?.value
   const context: RunContext = {
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,
@@ -106,52 +117,53 @@ export async function runConformance(
     maxWrites: config.maxWrites,
     maxPostResends: POST_RESENDS_PER_WRITE * maxWrites,
     rules: config.rules,
-    journalDir,
+    journal,
     seed: config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31,
-    // the HTTP client sends nothing after this instant and cuts what is in flight at it
-    deadlineAt,
+    // the HTTP client sends nothing once this ends, and cuts what is in flight when it does
+    run: clock,
+    ...(proxy !== undefined ? { proxy } : {}),
     ...(config.rateLimit !== undefined ? { requestsPerSecond: config.rateLimit } : {}),
     concurrency: config.concurrency,
     traceId: newTraceId(),
     identity: { version: toolVersion(), runId },
     extraHeaders: config.headers,
   }
-  const redact = createRedactor(target.apiKey, ...secretValues(config.headers))
-  const problems: string[] = []
+  const problems: RunProblem[] = []
   let outcomes: CheckOutcome[] = []
   let samples: Map<string, Samples> | undefined
   const repeat = config.repeat ?? 1
   // what each further round of --repeat may send: the first create the plan allows
   const firstCreate = suite.declaredPosts.find((p) => p.creates && !p.followUp && planWrites(config, suite).allowed.includes(p.key))?.key
-  let journal: JournalEntry[] = []
-  let cutBy: string | undefined
-  let keptBack: string | undefined
+  let cutBy: RunProblem | undefined
+  let keptBack: RunProblem[] = []
   // the last word on time: whatever a check or the server does, the run stops waiting for its
   // checks at its deadline (or an interrupt), gives them GRACE_MS to end, and reports what it has
   let stopWaiting: () => void = () => undefined
   const stopped = new Promise<'stopped'>((resolve) => (stopWaiting = () => resolve('stopped')))
   const scope = newRunScope(context)
-  const cut = (why: string) => {
+  const cut = (why: RunProblem) => {
     if (cutBy !== undefined) return
     cutBy = why
     // an interrupt comes before the deadline: what is in flight is cut now, not at the deadline
+    clock.end(why.message)
     scope.client?.abandon()
     setTimeout(stopWaiting, GRACE_MS).unref()
   }
-  const deadlineMessage = `the run did not finish within ${config.deadlineMs} ms (--deadline); checks that had not finished are not verified`
+  const deadlineMessage: RunProblem = { kind: 'deadline', message: `the run did not finish within ${config.deadlineMs} ms (--deadline); checks that had not finished are not verified` }
   const deadline = setTimeout(() => cut(deadlineMessage), Math.max(0, deadlineAt - Date.now()))
-  const onInterrupt = () => cut(`the run was interrupted (${interrupt?.reason}) before it finished; checks that had not finished are not verified`)
+  const onInterrupt = () => cut({ kind: 'interrupted', message: `the run was interrupted (${interrupt?.reason}) before it finished; checks that had not finished are not verified` })
   interrupt?.addEventListener('abort', onInterrupt, { once: true })
   if (interrupt?.aborted) onInterrupt()
   // an error a check left behind (a probe nobody awaited that failed) is the suite's fault, shown
-  // as a problem of the run, never a crash of the process
-  const onStray = (error: unknown) => problems.push(`unexpected error in the suite: ${redact(error instanceof Error ? error.message : String(error))}`)
-  process.on('unhandledRejection', onStray)
+  // as a problem of this run (never another's), never a crash of the process
+  const onStray = (error: unknown) => problems.push({ kind: 'suite-error', message: `unexpected error in the suite: ${redact(error instanceof Error ? error.message : String(error))}` })
+  let releaseStrays: () => void = () => undefined
   try {
     const suites = await suite.loadSuites()
     markPhase(PHASE_MARKS.suitesLoaded)
     if (cutBy === undefined) {
-      const running = startChecks(suites, scope, config.rules)
+      const { started: running, release } = ownRejections(onStray, () => startChecks(suites, scope, config.rules, { oneAtATime: options.checksOneAtATime === true }))
+      releaseStrays = release
       // the reporters load while the first requests are in flight
       void loadReports()
       // the further rounds of --repeat, then every failure probed again (--confirm): a passing run of one round has neither
@@ -161,14 +173,18 @@ export async function runConformance(
         selected: config.rules,
         ...(config.maxWrites !== undefined ? { maxWrites: config.maxWrites } : {}),
         ...(firstCreate ? { firstCreate } : {}),
-        stopped: () => cutBy !== undefined || scope.client?.stopped === true,
+        stopped: () => cutBy !== undefined || clock.msLeft() <= 0,
+        journal: () => journal.entries(),
       })
       await Promise.race([finishing.done, stopped])
-      // the client's own deadline may end every check a moment before the run's timer fires
-      if (scope.client?.stopped || Date.now() >= deadlineAt) cut(deadlineMessage)
+      // the clock says the deadline has come even when its timer has not fired yet (the client refuses by the clock)
+      if (clock.msLeft() <= 0) cut(deadlineMessage)
       // a rate limit that outlasted the deadline, or a stall that kept requests back, leaves a run
-      // without a failure as incomplete as the deadline does
-      keptBack = scope.client?.outlasted ?? scope.client?.stalled
+      // without a failure as incomplete as the deadline does; both are kept when both happened
+      keptBack = [
+        ...(scope.client?.outlasted !== undefined ? [{ kind: 'outlasted' as const, message: scope.client.outlasted }] : []),
+        ...(scope.client?.stalled !== undefined ? [{ kind: 'stalled' as const, message: scope.client.stalled }] : []),
+      ]
       outcomes = finishing.outcomes()
       samples = finishing.samples()
     }
@@ -179,19 +195,14 @@ export async function runConformance(
     // a run cut short leaves nothing in flight behind it
     if (cutBy !== undefined) scope.client?.abandon()
     else await scope.client?.close()
-    setImmediate(() => process.off('unhandledRejection', onStray))
-    try {
-      journal = readJournal(journalDir)
-    } catch (error) {
-      problems.push(`the run's journal could not be read: ${(error as Error).message}`)
-    } finally {
-      rmSync(journalDir, { recursive: true, force: true })
-    }
+    releaseStrays()
+    journalFile?.close()
   }
   if (cutBy !== undefined) problems.push(cutBy)
+  if (journalFile?.failure !== undefined) problems.push({ kind: 'journal-unwritable', message: journalFile.failure })
 
-  const { writeRunReports } = await loadReports()
-  const reports = writeRunReports(
+  const { completedRun } = await loadReports()
+  return completedRun(
     outcomes,
     {
       tool: { name: 'petstore-categories-conformance', version: toolVersion() },
@@ -214,15 +225,11 @@ export async function runConformance(
       },
       problems,
       ...(samples ? { samples } : {}),
-      journal,
+      journal: journal.entries(),
       cutShort: cutBy !== undefined,
-      ...(keptBack !== undefined ? { keptBack } : {}),
+      ...(keptBack.length > 0 ? { keptBack } : {}),
     },
     config,
     redact,
-    env,
-    reporting.files,
   )
-  markPhase(PHASE_MARKS.reportsWritten)
-  return reports
 }

@@ -30,10 +30,11 @@ function envSetting(env: NodeJS.ProcessEnv, name: string): ProxySetting | undefi
 }
 
 /**
- * The proxy undici's EnvHttpProxyAgent (lib/http/client.ts) uses for `url`, by its rules:
- * lower-case names first, HTTPS falls back to HTTP_PROXY, plain http goes direct, NO_PROXY entries may carry a port and
- * a leading `.` or `*.`, and `*` alone turns proxies off. Undefined: a direct connection. The
- * preflight must agree with the client, or it would test a path the checks never take.
+ * The proxy for `url` by the rules undici's EnvHttpProxyAgent follows: lower-case names first,
+ * HTTPS falls back to HTTP_PROXY, plain http goes direct, NO_PROXY entries may carry a port and a
+ * leading `.` or `*.`, and `*` alone turns proxies off. Undefined: a direct connection. The run
+ * hands this one to its HTTP client (lib/http/agent.ts reads no environment), so the preflight and
+ * the checks take the same path by construction.
  */
 export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxySetting | undefined {
   // plain http is never proxied: the proxy would read the key in clear (lib/http/client.ts)

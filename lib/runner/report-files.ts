@@ -6,14 +6,21 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 
-/** Every file a run writes to its report directory. */
+/** Every file a run writes to its report directory once it has ended. */
 export const REPORT_FILES = ['results.json', 'junit.xml', 'report.html', 'summary.md'] as const
 
 export type ReportFile = (typeof REPORT_FILES)[number]
 
-/** Removes the report files an earlier run left, so that none can be read as this run's. */
-export function clearReports(reportDir: string): void {
-  for (const file of REPORT_FILES) rmSync(join(reportDir, file), { force: true })
+/** The run's journal, which the run appends to as it goes (lib/runner/journal-file.ts), beside the reports. */
+export const JOURNAL_FILE = 'journal.ndjson'
+
+/**
+ * Removes the files an earlier run left, so that none can be read as this run's: by default every
+ * one, the journal too (before a run starts, or when it cannot be made); the reports alone when a
+ * run that has written its journal writes them.
+ */
+export function clearReports(reportDir: string, files: readonly string[] = [...REPORT_FILES, JOURNAL_FILE]): void {
+  for (const file of files) rmSync(join(reportDir, file), { force: true })
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * What a run does once its checks have finished: the run's result from the checks' outcomes and the
- * journal, the report files written, the terminal summary. Apart from lib/runner/conform-run.ts so
+ * journal (completedRun), and, as a separate step, the report files written and the terminal
+ * summary (writeRunReports). Apart from lib/runner/conform-run.ts so
  * that the runner loads it while the first requests are in flight, when it waits anyway
  * (docs/performance.md).
  */
@@ -14,9 +15,9 @@ import { junitReport } from '../reporters/junit-report.ts'
 import { markdownSummary } from '../reporters/markdown-summary.ts'
 import { redactedResult, resultOf, type CheckResult, type RunFacts, type RunResult } from '../result/run-result.ts'
 import { terminalSummary } from '../reporters/terminal-summary.ts'
-import { clearReports, makeFolder, shownPath, type ReportFile } from './report-files.ts'
+import { clearReports, makeFolder, REPORT_FILES, shownPath, type ReportFile } from './report-files.ts'
 import type { CheckOutcome } from './check-runner.ts'
-import { applyBaseline, updatedBaseline, writeBaseline } from '../result/baseline.ts'
+import { applyBaseline, updatedBaseline, writeBaseline, type Baseline } from '../result/baseline.ts'
 
 /** Each report file of a run (lib/runner/report-files.ts names them), from the run's result. */
 const reportWriters: Record<ReportFile, (result: RunResult) => string> = {
@@ -26,25 +27,19 @@ const reportWriters: Record<ReportFile, (result: RunResult) => string> = {
   'summary.md': markdownSummary,
 }
 
-export interface RunReports {
+/** A run that has ended: its result (the baseline applied), and what writing its reports needs. */
+export interface CompletedRun {
   result: RunResult
-  reportFiles: string[]
-  summary: string
+  /** Every secret of the run (key, secret --header values): what the reports must never show. */
+  redact: (text: string) => string
+  /** --update-baseline: the baseline with this run's failures recorded, which writeRunReports writes. */
+  baselineUpdate?: { path: string; data: Baseline }
 }
 
-/**
- * --baseline: the known failures applied to the result; --update-baseline first writes the run's
- * failures into the file, so that the run applies (and exits 0 on) what it just recorded.
- */
-function withBaseline(result: RunResult, config: Pick<Config, 'baseline' | 'updateBaseline'>): RunResult {
-  if (!config.baseline) return result
-  const today = new Date().toISOString().slice(0, 10)
-  let baseline = config.baseline.data
-  if (config.updateBaseline && result.verdict !== 'incomplete') {
-    baseline = updatedBaseline(result, baseline, today)
-    writeBaseline(config.baseline.path, baseline)
-  }
-  return applyBaseline(result, baseline, config.baseline.path, today)
+export interface RunReports {
+  reportFiles: string[]
+  /** The terminal summary (under GitHub Actions, with its annotations). */
+  summary: string
 }
 
 function byRule(outcomes: readonly CheckOutcome[]): Map<string, CheckResult[]> {
@@ -53,29 +48,49 @@ function byRule(outcomes: readonly CheckOutcome[]): Map<string, CheckResult[]> {
   return grouped
 }
 
-/** Builds the run's result, writes every report file (redacted; none when `files` is false) and returns the terminal summary. */
-export function writeRunReports(
+/**
+ * The run's result from its checks' outcomes and facts. --baseline: the known failures applied;
+ * --update-baseline first records the run's failures (written by writeRunReports), so that the
+ * run applies (and exits 0 on) what it just recorded. Writes nothing.
+ */
+export function completedRun(
   outcomes: readonly CheckOutcome[],
   facts: RunFacts,
-  config: Pick<Config, 'rules' | 'workingDir' | 'reportDir' | 'baseline' | 'updateBaseline'>,
+  config: Pick<Config, 'rules' | 'baseline' | 'updateBaseline'>,
   redact: (text: string) => string,
-  env: NodeJS.ProcessEnv,
-  files = true,
-): RunReports {
-  const result = withBaseline(resultOf(byRule(outcomes), facts, config.rules), config)
-  const reportDir = resolve(config.workingDir, config.reportDir)
-  if (files) {
-    makeFolder(reportDir)
-    clearReports(reportDir)
+): CompletedRun {
+  const result = resultOf(byRule(outcomes), facts, config.rules)
+  if (!config.baseline) return { result, redact }
+  const today = new Date().toISOString().slice(0, 10)
+  let baseline = config.baseline.data
+  let baselineUpdate: CompletedRun['baselineUpdate']
+  if (config.updateBaseline && result.verdict !== 'incomplete') {
+    baseline = updatedBaseline(result, baseline, today)
+    baselineUpdate = { path: config.baseline.path, data: baseline }
   }
+  return { result: applyBaseline(result, baseline, config.baseline.path, today), redact, ...(baselineUpdate ? { baselineUpdate } : {}) }
+}
+
+/**
+ * Writes a completed run's reports (redacted) into its report folder, and the updated baseline
+ * when asked; returns the terminal summary. `env`: the run's environment, where the GitHub Actions
+ * output looks for its files. The run's journal.ndjson, written as the run went, is left as it is.
+ */
+export function writeRunReports(run: CompletedRun, config: Pick<Config, 'workingDir' | 'reportDir'>, env: NodeJS.ProcessEnv): RunReports {
+  const { result, redact } = run
+  if (run.baselineUpdate) writeBaseline(run.baselineUpdate.path, run.baselineUpdate.data)
+  const reportDir = resolve(config.workingDir, config.reportDir)
+  makeFolder(reportDir)
+  // the journal.ndjson the run appended to is this run's: kept
+  clearReports(reportDir, REPORT_FILES)
   const shownResult = redactedResult(result, redact)
   const reportFiles: string[] = []
-  for (const [file, write] of files ? Object.entries(reportWriters) : []) {
+  for (const [file, write] of Object.entries(reportWriters)) {
     const path = join(reportDir, file)
     writeFileSync(path, redact(write(shownResult)))
     reportFiles.push(shownPath(path, config.workingDir))
   }
   const terminal = terminalSummary(shownResult, reportFiles)
   const github = githubActionsOutput(shownResult, terminal, markdownSummary(shownResult), env, redact)
-  return { result, reportFiles, summary: redact(github.stdout) }
+  return { reportFiles, summary: redact(github.stdout) }
 }

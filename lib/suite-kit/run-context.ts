@@ -7,6 +7,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ExtraHeader } from '../config/extra-headers.ts'
 import { HttpClient } from '../http/client.ts'
+import type { JournalListener } from '../http/journal.ts'
+import type { RunClock } from '../http/run-clock.ts'
 import { namePrefix } from '../result/run-result.ts'
 import type { ConfirmationWrites } from './confirmation-writes.ts'
 
@@ -25,12 +27,14 @@ export interface RunContext {
   maxPostResends?: number
   /** Selected rules (--rule); empty: all. POSTs no selected rule judges are not sent. */
   rules: string[]
-  /** The run's journal directory: the HTTP client appends to it (lib/http/journal.ts). */
-  journalDir?: string
+  /** The run's journal (lib/http/journal.ts): the HTTP client hands it every request's stages. */
+  journal?: JournalListener
   /** Seed of the generated inputs (--seed): the same seed sends the same values. */
   seed: number
-  /** The run's deadline (--deadline) as epoch ms: the HTTP client sends nothing after it. */
-  deadlineAt?: number
+  /** The run's end and clock (lib/http/run-clock.ts): the HTTP client sends nothing once it has ended. */
+  run?: RunClock
+  /** The proxy the run goes through, chosen from the run's environment; undefined: none. */
+  proxy?: string
   /** At most this many requests a second (--rate-limit). */
   requestsPerSecond?: number
   /** At most this many requests in flight at once (--concurrency). */

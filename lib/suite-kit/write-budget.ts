@@ -16,5 +16,5 @@ export function assertWriteAllowed(key: string, probes: readonly DeclaredPost[],
   const refusal = plan.refused.get(key) ?? (runContext().confirming ? confirmationRefusal(runContext().confirming!, key) : undefined)
   if (!refusal) return
   httpClient().refuse({ method: 'POST', path: request.path, body: request.body, probe: key }, refusal.reason, refusal.detail)
-  throw new NotApplicable(refusal.detail)
+  throw new NotApplicable(refusal.detail, refusal.reason)
 }

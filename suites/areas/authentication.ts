@@ -20,7 +20,7 @@ export const authentication = suite('authentication', () => {
       if (credential.listOnly && operation.operationId !== 'listCategories') continue
       const probe = once(async () => {
         const unusable = credential.unusableWith?.(runContext().apiKey)
-        if (unusable) throw new NotApplicable(`not verified: ${unusable}`)
+        if (unusable) throw new NotApplicable(`not verified: ${unusable}`, 'key-unusable')
         const authorization = credential.authorization(runContext().runId)
         const headers = { ...credential.headers, ...(authorization === undefined ? {} : { authorization }) }
       const result = await httpClient().send({ method: 'GET', path: operation.path, headers })

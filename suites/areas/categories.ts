@@ -28,7 +28,7 @@ export const categories = suite('categories', () => {
   // login session) is no key: it is sent back once, alone. Its values never reach the reports.
   const withCookiesOnly = once(async () => {
     const first = await probes.firstList()
-    if (!first.cookies) throw new NotApplicable('not needed: the service set no cookie on its answer to the key, so none can stand in for it')
+    if (!first.cookies) throw new NotApplicable('not needed: the service set no cookie on its answer to the key, so none can stand in for it', 'not-needed')
     return httpClient().send({ method: 'GET', path: '/categories', cookies: first.cookies })
   })
   documentedErrorChecks('GET /categories with only the cookies the service set on its answer to the key', withCookiesOnly, 'auth-missing-key-401', 401)

@@ -124,10 +124,16 @@ export function listChecks(probes: CategoryProbes): void {
  * and the second is sent only after the first was answered (suites/categories/probes.ts).
  */
 export function stillListedCheck(probes: CategoryProbes): void {
-  check('created-in-list', "GET /categories, then again after the run's POSTs → every category listed first is listed again, unchanged", async (t) => {
-    const first = await t.use(probes.firstList)
-    const { list } = await probes.lastList()
-    t.evidence(list)
-    expectStillListed(listedRecords(first), listedRecords(list), first, list)
-  })
+  check(
+    'created-in-list',
+    "GET /categories, then again after the run's POSTs → every category listed first is listed again, unchanged",
+    async (t) => {
+      const first = await t.use(probes.firstList)
+      const { list } = await probes.lastList()
+      t.evidence(list)
+      expectStillListed(listedRecords(first), listedRecords(list), first, list)
+    },
+    // the first list is answered before the last goes out, whatever order the checks run in
+    { sentBefore: [{ gate: probes.lastListWaits, probe: probes.firstList }] },
+  )
 }

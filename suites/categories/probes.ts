@@ -2,12 +2,14 @@
  * Every request of the run to /categories, built once for suites/areas/categories.ts: the list
  * sent first, every declared POST, and the list that follows them all. Built once per run, by one
  * suite, because the whole-run invariants compare them: probes built apart could not be compared
- * (or would be sent twice).
+ * (or would be sent twice). The last list waits for every create, and for what the selected
+ * checks that compare it declared (`lastListWaits`): the verdicts do not depend on the order the
+ * checks run in (test/runner/checks-one-at-a-time.test.ts runs them one after another).
  */
 import type { NewCategory } from '../../lib/checks/category.ts'
 import { NotApplicable } from '../../lib/checks/failure.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
-import { once } from '../../lib/suite-kit/check.ts'
+import { Gate, once } from '../../lib/suite-kit/check.ts'
 import { httpClient, recordPrefix, runContext } from '../../lib/suite-kit/run-context.ts'
 import { CREDENTIAL_CASES, unauthenticatedCreateKey, VALID_AUTHORIZATION } from '../cases/credentials.ts'
 import { INVALID_BODIES } from '../cases/invalid-bodies.ts'
@@ -68,10 +70,14 @@ export interface CategoryProbes {
   creates: CreateProbe[]
   refusals: RefusalProbe[]
   /**
-   * The list sent after the first list and every POST of the run have been answered; `before`: the
-   * first list, when one of the run's checks asked for it (poisoned-list.ts reads it).
+   * The list sent after every create of the run, and every probe the selected checks declared on
+   * `lastListWaits` (a refusal whose check compares it with this list, the first list), have been
+   * answered, whatever order the checks run in. `before`: the first list, when one of the run's
+   * checks asked for it (poisoned-list.ts reads it).
    */
   lastList: () => Promise<{ list: HttpResult; before?: HttpResult }>
+  /** What the last list waits for: check(…, { sentBefore: [{ gate: lastListWaits, probe }] }) adds a probe. */
+  lastListWaits: Gate
   /** GET /categories once more, each call a new request: a re-read of a list that lags behind writes. */
   listAgain: () => Promise<HttpResult>
 }
@@ -80,17 +86,12 @@ export interface CategoryProbes {
 const listCategories = (headers: Record<string, string> = {}) =>
   httpClient().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION, ...headers }, critical: true })
 const post = (label: string) => `POST /categories with ${label}`
+const isPost = (value: unknown): boolean => (value as Partial<HttpResult>)?.exchange?.request.method === 'POST'
 
 export function categoryProbes(): CategoryProbes {
-  // refusals are sent by their own checks; the last list waits for those that were started (a
-  // --rule that needs none sends none), and does not send any itself
-  const startedRefusals = new Set<Promise<HttpResult>>()
-  const refusal = (send: () => Promise<HttpResult>) =>
-    once(() => {
-      const sent = send()
-      startedRefusals.add(sent)
-      return sent
-    })
+  // refusals are sent by their own checks; the last list waits for those of the selected checks
+  // that compare it with them (they declare it: lastListWaits), and for no other
+  const lastListWaits = new Gate()
 
   const creates: CreateProbe[] = VALID_CREATES.map((c) => {
     const sent = once(async () => c.body(recordPrefix()))
@@ -127,7 +128,7 @@ export function categoryProbes(): CategoryProbes {
       probe: once(async () => {
         const followUp = await long.lengthFollowUp!()
         if (followUp?.short) return followUp.short
-        throw new NotApplicable(`not needed: ${followUp ? 'plain ASCII of the same sizes was accepted, so the long values were not refused for length' : 'the long values were accepted'}`)
+        throw new NotApplicable(`not needed: ${followUp ? 'plain ASCII of the same sizes was accepted, so the long values were not refused for length' : 'the long values were accepted'}`, 'not-needed')
       }),
       shortOf: { long, floor },
     })
@@ -136,7 +137,7 @@ export function categoryProbes(): CategoryProbes {
   const refusals: RefusalProbe[] = []
   for (const c of INVALID_BODIES) {
     const marker = c.marker ? () => c.marker!(recordPrefix()) : undefined
-    refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, probe: refusal(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND)) })
+    refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, probe: once(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND)) })
   }
   for (const c of MALFORMED_BODIES) {
     refusals.push({
@@ -147,7 +148,7 @@ export function categoryProbes(): CategoryProbes {
       marker: () => malformedMarker(recordPrefix(), c.key),
       ...(c.mayAcceptAs ? { mayAcceptAs: { name: () => c.mayAcceptAs!.name(recordPrefix()), why: c.mayAcceptAs.why } } : {}),
       ...(c.acceptedMeans ? { acceptedMeans: c.acceptedMeans } : {}),
-      probe: refusal(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, holding(malformedMarker(recordPrefix(), c.key)))),
+      probe: once(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, holding(malformedMarker(recordPrefix(), c.key)))),
     })
   }
   wrongTypeCases().forEach((c, index) => {
@@ -159,7 +160,7 @@ export function categoryProbes(): CategoryProbes {
       status: 400,
       // a body that is null, a boolean or a number has nowhere to carry it
       ...(carriesMarker(c) ? { marker } : {}),
-      probe: refusal(() => postCategory(c.key, wrongTypeBody(c, marker(), runContext().seed, index), VALID_AUTHORIZATION, carriesMarker(c) ? holding(marker()) : NOTHING_TO_FIND)),
+      probe: once(() => postCategory(c.key, wrongTypeBody(c, marker(), runContext().seed, index), VALID_AUTHORIZATION, carriesMarker(c) ? holding(marker()) : NOTHING_TO_FIND)),
     })
   })
   for (const credential of CREDENTIAL_CASES) {
@@ -172,28 +173,31 @@ export function categoryProbes(): CategoryProbes {
       rule: credential.rule,
       status: 401,
       marker,
-      probe: refusal(async () => {
+      probe: once(async () => {
         const unusable = credential.unusableWith?.(runContext().apiKey)
-        if (unusable) throw new NotApplicable(`not verified: ${unusable}`)
+        if (unusable) throw new NotApplicable(`not verified: ${unusable}`, 'key-unusable')
         return postCategory(key, JSON.stringify({ name: marker() }), credential.authorization(runContext().runId), holding(marker()))
       }),
     })
   }
 
-  let firstListStarted = false
   // as curl --compressed asks: Accept: */* (§4: every payload is JSON, whatever the client
   // accepts) and every coding; a coded body must say so in Content-Encoding
+  let firstListStarted = false
   const firstList = once(() => ((firstListStarted = true), listCategories({ accept: '*/*', 'accept-encoding': 'gzip, deflate, br' })))
   const lastList = once(async () => {
-    const settled = await Promise.allSettled(creates.map((c) => c.probe()))
-    for (let seen = -1; seen !== startedRefusals.size; ) {
-      seen = startedRefusals.size
-      settled.push(...(await Promise.allSettled(startedRefusals)))
+    // every create, and what the selected checks declared (refusals they compare, the first list):
+    // a list one of the run's checks compares with this one is answered before this one goes out
+    const settled: PromiseSettledResult<unknown>[] = [...(await Promise.allSettled(creates.map((c) => c.probe()))), ...(await lastListWaits.passed())]
+    const sentPost = (s: PromiseSettledResult<unknown>) => s.status === 'fulfilled' && isPost(s.value) && (s.value as HttpResult).exchange.sent !== false
+    if (!settled.some(sentPost)) {
+      // why none was sent (--read-only, the write budget …) is why the whole-run checks are not verified
+      const why = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected' && s.reason instanceof NotApplicable)?.reason as NotApplicable | undefined
+      throw new NotApplicable('no POST was sent in this run', why?.skipCause ?? 'not-applicable')
     }
-    if (!settled.some((s) => s.status === 'fulfilled' && s.value.exchange.sent !== false)) throw new NotApplicable('no POST was sent in this run')
-    // a list one of the run's checks asked for is answered before this one goes out, so the two compare
+    // the first list, when a check of the run asked for it: answered before this one goes out, so the two compare
     const before = firstListStarted ? await firstList() : undefined
     return { list: await listCategories(), before }
   })
-  return { firstList, creates, refusals, lastList, listAgain: () => listCategories() }
+  return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories() }
 }

@@ -65,12 +65,19 @@ export function refusalChecks(probes: CategoryProbes): void {
     refusalStatusCheck(r)
     const marker = r.marker
     if (!marker) continue
-    check(r.rule, `${r.label} → refused, so the list that follows does not show it`, async (t) => {
-      const refused = await t.use(() => refusedWith(r.probe, [400, 401]))
-      const { list } = await probes.lastList()
-      t.evidence(list)
-      expectNotStored(refused, list, marker(), r.rule)
-    })
+    // the list must be read after this refusal was answered, whatever order the checks run in
+    const sentBefore = [{ gate: probes.lastListWaits, probe: r.probe }]
+    check(
+      r.rule,
+      `${r.label} → refused, so the list that follows does not show it`,
+      async (t) => {
+        const refused = await t.use(() => refusedWith(r.probe, [400, 401]))
+        const { list } = await probes.lastList()
+        t.evidence(list)
+        expectNotStored(refused, list, marker(), r.rule)
+      },
+      { sentBefore },
+    )
   }
   // a long string may be refused with 400 (§8); a 400 means the create did not happen
   for (const c of probes.creates.filter((c) => c.case.mayRefuse)) {

@@ -2,10 +2,12 @@
  * The journal kept by the transport is the record of the run: against a reference server on
  * loopback that counts every request it receives and keeps what it stores, the request count of
  * results.json equals what the server received, the write count its POSTs, and the ledger what it
- * stored; with --rule, a selection that needs no POST sends none and says so first.
+ * stored; with --rule, a selection that needs no POST sends none and says so first. The
+ * journal.ndjson the run appended as it went tells the same requests.
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'vitest'
+import { journalEntries, parseJournalLines } from '../../lib/http/journal.ts'
 import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
 import { findCase } from '../../lib/server/server-cases.ts'
 import { TRANSPORT_VARIANTS } from '../../lib/server/variants/transport.ts'
@@ -44,6 +46,8 @@ function expectJournalIsTheWire(run: ConformRun, server: RunningServer): void {
   const sent = run.results!.journal!.filter((e) => e.outcome !== 'refused')
   expect(sent.map((e) => `${e.method} ${e.url.replace(/^[a-z]+:\/\/[^/]+/i, '')}`).sort()).toEqual(server.requests.map((r) => `${r.method} ${r.path}`).sort())
   expect(run.stdout).toMatch(new RegExp(` ${summary.requests} requests? · `))
+  // journal.ndjson, appended as the run went, tells the same requests as results.json
+  expect(journalEntries(parseJournalLines(run.files['journal.ndjson'] ?? ''))).toEqual(run.results!.journal)
 }
 
 describe('the journal against a server that counts what it receives', () => {
@@ -132,9 +136,10 @@ describe('the journal against a server that counts what it receives', () => {
     expect(run.code, run.stdout + run.stderr).toBe(2)
     expect(run.results!.verdict).toBe('incomplete')
     expect(run.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
-    expect(run.results!.problems).toContain(
-      "the server's 429 answers (a rate limit or a pause) outlasted --deadline: checks whose requests were still answered 429 are not verified; raise --deadline, or set --rate-limit under the server's limit",
-    )
+    expect(run.results!.problems).toContainEqual({
+      kind: 'outlasted',
+      message: "the server's 429 answers (a rate limit or a pause) outlasted --deadline: checks whose requests were still answered 429 are not verified; raise --deadline, or set --rate-limit under the server's limit",
+    })
     expectJournalIsTheWire(run, server)
   }, RUN_TIMEOUT_MS)
 })

@@ -28,7 +28,7 @@ test('a key the server refuses: said first, whole, never shown; verdict INCOMPLE
   expect(lines[2]).toMatch(/^✗ the server refused the key: all \d+ requests sent with it were answered 401; check CONFORM_API_KEY/)
   expect(run.stdout).toContain('Verdict: INCOMPLETE (exit 2)')
   expect(run.results?.verdict).toBe('incomplete')
-  expect(run.results?.problems[0]).toMatch(/^the server refused the key/)
+  expect(run.results?.problems[0]).toMatchObject({ kind: 'key-refused', message: expect.stringMatching(/^the server refused the key/) })
   // nothing is probed again with a key that would only be refused again (--confirm)
   const failed = (run.results?.rules ?? []).flatMap((r) => r.checks.filter((c) => c.status === 'fail'))
   expect(failed.length).toBeGreaterThan(0)
@@ -46,7 +46,7 @@ const answered = (id: string, authorization: string, status: number): Exchange =
 
 test('only when every answer to the key is 401 or 403, and there are enough of them', () => {
   const withKey = (id: string, status: number) => answered(id, 'Bearer $CONFORM_API_KEY', status)
-  expect(keyRefused([withKey('a', 401), withKey('b', 403), withKey('c', 401)])).toMatch(/all 3 requests sent with it were answered 401 or 403/)
+  expect(keyRefused([withKey('a', 401), withKey('b', 403), withKey('c', 401)])?.message).toMatch(/all 3 requests sent with it were answered 401 or 403/)
   // the same exchange as the evidence of many checks counts once
   expect(keyRefused([withKey('a', 401), withKey('a', 401), withKey('b', 401)])).toBeUndefined()
   expect(keyRefused([withKey('a', 401), withKey('b', 200), withKey('c', 401), withKey('d', 401)])).toBeUndefined()

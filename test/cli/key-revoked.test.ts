@@ -46,7 +46,8 @@ test('a key revoked after the server\'s 40th request: INCOMPLETE (exit 2), no ru
   expect(run.code, run.stdout).toBe(2)
   expect(failedRules(run)).toEqual([])
   expect(run.results?.verdict).toBe('incomplete')
-  const problem = run.results?.problems[0] ?? ''
+  expect(run.results?.problems[0]?.kind).toBe('key-revoked')
+  const problem = run.results?.problems[0]?.message ?? ''
   expect(problem).toMatch(new RegExp(`^${KEY_REVOKED}: from request \\d+ on \\(requests numbered in the order their answers came\\), all \\d+ requests sent with it were answered 401, including (GET|POST) /v1/categories, which it had served with the same key`))
   // the server's 41st request, or about: requests are numbered in the order their answers came
   const from = Number(/from request (\d+) on/.exec(problem)?.[1])

@@ -82,7 +82,7 @@ describe("paths are the user's", () => {
     expect(run.code, run.stdout + run.stderr).toBe(0)
     expect(server.requests.length).toBeGreaterThan(0)
     expect(run.stdout).toContain('Reports: out/report.html (open in a browser)')
-    expect(readdirSync(join(cwd, 'out')).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md'])
+    expect(readdirSync(join(cwd, 'out')).sort()).toEqual(['journal.ndjson', 'junit.xml', 'report.html', 'results.json', 'summary.md'])
     expect(existsSync(join(ROOT, 'out'))).toBe(false)
   }, RUN_TIMEOUT_MS)
 })

@@ -22,7 +22,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const TOOL = { name: 'petstore-categories-conformance', version: '0.0.0' }
 const facts = { tool: TOOL, runId: '20260101-0000-abcde', baseUrl: 'https://a.example/v1', embeddedServer: false, startedAt: new Date(0), durationMs: 5, options: { readOnly: false, maxWrites: 0, rules: [], timeoutMs: 1000 }, journal: [] }
 /** A run cut short with a problem quoting a hostile server, and a run that could not be made, for the same reason. */
-const cut = resultOf(new Map(), { ...facts, problems: [`the server said: ${HOSTILE}`], cutShort: true }, [])
+const cut = resultOf(new Map(), { ...facts, problems: [{ kind: 'deadline', message: `the server said: ${HOSTILE}` }], cutShort: true }, [])
 const notMade: RunFile = { tool: TOOL, startedAt: new Date(0).toISOString(), baseUrl: null, verdict: 'error', exitCode: 2, error: `cannot reach: ${HOSTILE}`, summary: { requests: 0, writes: 0, recordsCreated: 0 }, rules: [], ledger: [], journal: [] }
 const runs: RunFile[] = [cut, notMade]
 const fleet = fleetOf([deploymentOf('eu', `https://a.example/v1?${HOSTILE}`, 'eu/report.html', cut), deploymentOf('us', HOSTILE, 'x y/"><script>/report.html', notMade)], runs, TOOL)

@@ -78,8 +78,8 @@ function loadEntry(): Promise<Entry> {
 /**
  * `npm run conform ARGS` in this process: the command line's main() with the arguments, a clean
  * environment (cleanEnv) and its output captured. Not for what only a process shows (exit by
- * signal, npm's arguments, the working directory, stray sockets), nor for proxies, which the run's
- * worker thread reads from this process's environment, not from `env`: runConform is.
+ * signal, npm's arguments, the working directory, stray sockets): runConform is. The run reads
+ * proxies from `env`, as it reads everything else of its environment.
  */
 export async function runConformInProcess(args: string[], options: Pick<RunOptions, 'env'> = {}): Promise<ConformRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conform-report-'))
@@ -94,7 +94,7 @@ export async function runConformInProcess(args: string[], options: Pick<RunOptio
 
 function collected(reportDir: string, code: number | null, stdout: string, stderr: string): ConformRun {
   const files: Record<string, string> = {}
-  for (const name of ['results.json', 'junit.xml', 'report.html', 'summary.md']) {
+  for (const name of ['results.json', 'junit.xml', 'report.html', 'summary.md', 'journal.ndjson']) {
     const path = join(reportDir, name)
     if (existsSync(path)) files[name] = readFileSync(path, 'utf8')
   }

@@ -7,6 +7,7 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
+import { journalEntries, parseJournalLines } from '../../lib/http/journal.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { runConform, type ConformRun, type RunOptions } from '../helpers/run-conform.ts'
 import { RUN_TIMEOUT_MS, expectNoStackTrace } from './expect-run.ts'
@@ -32,9 +33,9 @@ async function timed(args: string[], options: RunOptions = {}): Promise<{ run: C
   return { run, ms: performance.now() - started }
 }
 
-/** The four reports are there and parse, and results.json says what the exit code says; nothing shows the key. */
+/** The four reports and the journal are there and parse, and results.json says what the exit code says; nothing shows the key. */
 function expectReports(run: ConformRun, exitCode: number): void {
-  expect(Object.keys(run.files).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md'])
+  expect(Object.keys(run.files).sort()).toEqual(['journal.ndjson', 'junit.xml', 'report.html', 'results.json', 'summary.md'])
   expect(run.results!.exitCode).toBe(exitCode === 130 || exitCode === 143 ? 2 : exitCode)
   expect(run.files['junit.xml']).toMatch(/^<\?xml[\s\S]*<\/testsuites>\s*$/)
   expect(run.files['report.html']).toMatch(/<\/html>\s*$/)
@@ -100,7 +101,7 @@ describe.concurrent('a fault in each phase of a run, with a short --deadline: ex
       expectReports(run, run.code as number)
       // the process's own measure of the run: the child's start (vitest's loading) is not the run's to cut
       expect(run.results!.durationMs).toBeLessThan(DEADLINE_BOUND)
-      expect(run.results!.problems).toEqual([`the run did not finish within ${DEADLINE} ms (--deadline); checks that had not finished are not verified`])
+      expect(run.results!.problems).toEqual([{ kind: 'deadline', message: `the run did not finish within ${DEADLINE} ms (--deadline); checks that had not finished are not verified` }])
       const checks = run.results!.rules.flatMap((r) => r.checks)
       // on two busy cores vitest may not have collected the checks by the deadline: every rule is then not verified
       if (checks.length === 0) expect(run.results!.rules.every((r) => r.status === 'skip')).toBe(true)
@@ -170,11 +171,27 @@ describe.concurrent('the user stops the run, or its reports cannot be written', 
       expect(run.code, run.stdout + run.stderr).toBe(code)
       expectReports(run, code)
       expect(run.results!.verdict).toBe('incomplete')
-      expect(run.results!.problems).toEqual([`the run was interrupted (${signal}) before it finished; checks that had not finished are not verified`])
+      expect(run.results!.problems).toEqual([{ kind: 'interrupted', message: `the run was interrupted (${signal}) before it finished; checks that had not finished are not verified` }])
       expect(run.stderr).toBe(`conform: ${signal}: stopping; the reports will say what ran\n`)
       expect(ms).toBeLessThan(20_000)
     })
   }
+
+  test('killed (SIGKILL) while requests are in flight: no report, but journal.ndjson holds every request that went out', async () => {
+    const server = await neverAnswers()
+    servers.push(server)
+    const { run } = await timed(['--base-url', server.baseUrl, '--timeout', '60000', '--deadline', '60000'], { killAfterMs: 5_000 })
+    expect(run.code).toBe(null)
+    expect(run.results).toBeUndefined()
+    const journal = journalEntries(parseJournalLines(run.files['journal.ndjson'] ?? ''))
+    const sent = journal.filter((e) => e.onWire)
+    expect(server.requests.length).toBeGreaterThan(0)
+    // every request the server received is there, as sent with no end: what was on its way when the
+    // process died (a line is written before its request: some may not have reached the server)
+    expect(sent.length).toBeGreaterThanOrEqual(server.requests.length)
+    expect(sent.every((e) => e.outcome === 'no-end-recorded')).toBe(true)
+    expect(run.files['journal.ndjson']).not.toContain(KEY)
+  })
 
   test('a report folder that cannot be written: exit 2 before any request, one line', async () => {
     const server = await neverAnswers()

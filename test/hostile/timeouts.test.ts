@@ -92,6 +92,6 @@ describe.concurrent('a server that never answers', { timeout: RUN_TIMEOUT_MS }, 
 function expectCleanFailureButForTheDeadline(run: ConformRun): void {
   expect(run.code, run.stderr).toBe(2)
   expect(run.stderr).toBe('')
-  expect(run.results!.problems).toEqual(["the run did not finish within 1500 ms (--deadline); checks that had not finished are not verified"])
+  expect(run.results!.problems).toEqual([{ kind: 'deadline', message: 'the run did not finish within 1500 ms (--deadline); checks that had not finished are not verified' }])
   expect(run.stdout).toContain('Verdict: INCOMPLETE (exit 2)')
 }

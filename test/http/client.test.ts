@@ -5,15 +5,13 @@
  * a body's UTF-8 flaws reported, and the journal: what went out on a connection, what was
  * refused, what was created. 429 and 503: resends.test.ts.
  */
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
 import { DEFAULTS } from '../../lib/config/config.ts'
-import { journalTotals, readJournal } from '../../lib/http/journal.ts'
+import { journalTotals, parseJournalLines, RunJournal } from '../../lib/http/journal.ts'
 import { preflight } from '../../lib/runner/preflight.ts'
 import { closedPort, neverAnswers } from '../hostile/hostile-servers.ts'
-import { closedAfterwards, journalDir, serve, withClient } from './client-harness.ts'
+import { closedAfterwards, serve, withClient } from './client-harness.ts'
 
 describe('why the client stopped: one abort source, its reason read', () => {
   test('its own --timeout → TIMEOUT; the run deadline → DEADLINE; after the deadline nothing is sent', async () => {
@@ -208,12 +206,12 @@ describe('UTF-8: what TextDecoder would hide', () => {
 describe('the journal', () => {
   test('a request refused by the suite is journalled with why, and not counted as sent', async () => {
     const server = await serve((_req, res) => res.writeHead(200).end('[]'))
-    const dir = journalDir()
-    await withClient({ baseUrl: server.baseUrl, journalDir: dir }, async (c) => {
+    const log = new RunJournal()
+    await withClient({ baseUrl: server.baseUrl, journal: log }, async (c) => {
       c.refuse({ method: 'POST', path: '/categories', body: '{}', probe: 'empty-object' }, 'write-budget', 'over the write budget')
       await c.send({ method: 'GET', path: '/categories' })
     })
-    const journal = readJournal(dir)
+    const journal = log.entries()
     expect(journal.map((e) => [e.method, e.outcome, e.onWire, e.reason])).toEqual([
       ['POST', 'refused', false, 'write-budget'],
       ['GET', 'answered', true, undefined],
@@ -221,23 +219,24 @@ describe('the journal', () => {
     expect(journalTotals(journal)).toMatchObject({ requests: 1, writes: 0, refused: { 'write-budget': 1 } })
   })
 
-  test('read back from every worker\'s file: a request whose worker stopped before its end still counts, a cut line is skipped', () => {
-    const dir = journalDir()
+  test('read back from a journal.ndjson a killed run left: a request whose end never came still counts, a cut line is skipped', () => {
     const line = (fields: object) => JSON.stringify({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', at: '2026-01-01T00:00:00.000Z', ...fields })
-    // worker 1: a POST that went out and whose worker was stopped before the answer
-    writeFileSync(join(dir, 'journal-1-1.ndjson'), [line({ id: 'a', phase: 'dispatched' }), line({ id: 'a', phase: 'on-wire' }), '{"id":"b","pha'].join('\n'))
-    // worker 2: a POST answered 201, and one handed over but never written to a connection
-    writeFileSync(
-      join(dir, 'journal-1-2.ndjson'),
-      [
-        line({ id: 'c', phase: 'dispatched' }),
-        line({ id: 'c', phase: 'on-wire' }),
-        line({ id: 'c', phase: 'ended', status: 201, created: { id: '9', name: 'x' } }),
-        line({ id: 'd', phase: 'dispatched' }),
-        line({ id: 'd', phase: 'ended', error: 'DEADLINE' }),
-      ].join('\n') + '\n',
-    )
-    const journal = readJournal(dir)
+    const ndjson = [
+      // a POST that went out, and the process was killed before the answer
+      line({ id: 'a', phase: 'dispatched' }),
+      line({ id: 'a', phase: 'on-wire' }),
+      // a POST answered 201, and one handed over but never written to a connection
+      line({ id: 'c', phase: 'dispatched' }),
+      line({ id: 'c', phase: 'on-wire' }),
+      line({ id: 'c', phase: 'ended', status: 201, created: { id: '9', name: 'x' } }),
+      line({ id: 'd', phase: 'dispatched' }),
+      line({ id: 'd', phase: 'ended', error: 'DEADLINE' }),
+      // the last line, cut by the kill
+      '{"id":"b","pha',
+    ].join('\n')
+    const log = new RunJournal()
+    for (const l of parseJournalLines(ndjson)) log.record(l)
+    const journal = log.entries()
     expect(journal.map((e) => [e.id, e.onWire, e.outcome, e.mayHaveCreated])).toEqual([
       ['a', true, 'no-end-recorded', true],
       ['c', true, 'answered', true],

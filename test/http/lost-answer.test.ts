@@ -7,9 +7,9 @@
  */
 import { describe, expect, test } from 'vitest'
 import type { HttpClient } from '../../lib/http/client.ts'
-import { journalTotals, readJournal } from '../../lib/http/journal.ts'
+import { journalTotals, RunJournal } from '../../lib/http/journal.ts'
 import { ANSWER_LOST_RECORD_FOUND, ANSWER_LOST_SENT_AGAIN, type WhetherApplied } from '../../lib/http/lost-answer.ts'
-import { journalDir, serve, withClient } from './client-harness.ts'
+import { serve, withClient } from './client-harness.ts'
 
 /** A store behind a server that closes a connection under its second request; `storesFirst`: the POST is stored before the close (its answer lost). */
 async function racingStore(storesFirst: boolean) {
@@ -44,13 +44,13 @@ const listShows =
 
 /** A GET, then the POST on the same (reused) connection, which the server closes under it. */
 async function postOnReusedConnection(baseUrl: string, whetherApplied: (client: () => HttpClient) => WhetherApplied | undefined) {
-  const dir = journalDir()
-  const post = await withClient({ baseUrl, concurrency: 1, journalDir: dir }, async (c) => {
+  const log = new RunJournal()
+  const post = await withClient({ baseUrl, concurrency: 1, journal: log }, async (c) => {
     await c.send({ method: 'GET', path: '/categories' })
     const check = whetherApplied(() => c)
     return c.send({ method: 'POST', path: '/categories', body: '{"name":"cf-one"}', ...(check ? { whetherApplied: check } : {}) })
   })
-  return { post, journal: readJournal(dir) }
+  return { post, journal: log.entries() }
 }
 
 describe('a POST whose answer the connection race lost', () => {

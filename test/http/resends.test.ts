@@ -4,9 +4,9 @@
  * journalled.
  */
 import { describe, expect, test } from 'vitest'
-import { journalTotals, readJournal } from '../../lib/http/journal.ts'
+import { journalTotals, RunJournal } from '../../lib/http/journal.ts'
 import { POST_RESENDS_PER_WRITE, retryWaitMs } from '../../lib/http/retry-after.ts'
-import { journalDir, serve, withClient } from './client-harness.ts'
+import { serve, withClient } from './client-harness.ts'
 
 // each test has its own server, and most of their time is waiting: they run side by side
 describe.concurrent('429 and 503: wait, send again, journal every attempt', () => {
@@ -16,14 +16,14 @@ describe.concurrent('429 and 503: wait, send again, journal every attempt', () =
       if (answered++ === 0) return void res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"code":"slow_down","message":"later","status":429}')
       res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":7,"name":"n"}')
     })
-    const dir = journalDir()
+    const log = new RunJournal()
     const started = performance.now()
-    const result = await withClient({ baseUrl: server.baseUrl, journalDir: dir }, (c) => c.send({ method: 'POST', path: '/categories', body: '{"name":"n"}', probe: 'create-name-only' }))
+    const result = await withClient({ baseUrl: server.baseUrl, journal: log }, (c) => c.send({ method: 'POST', path: '/categories', body: '{"name":"n"}', probe: 'create-name-only' }))
     expect(performance.now() - started).toBeGreaterThanOrEqual(990)
     expect(result.exchange.response?.status).toBe(201)
     expect(result.exchange).toMatchObject({ attempt: 2, waitedMs: 1000 })
     expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST'])
-    const journal = readJournal(dir)
+    const journal = log.entries()
     expect(journal.map((e) => [e.status, e.attempt, e.mayHaveCreated])).toEqual([
       [429, 1, false],
       [201, 2, true],
@@ -113,14 +113,14 @@ describe.concurrent('429 and 503: wait, send again, journal every attempt', () =
       window.served++
       res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
     })
-    const dir = journalDir()
-    const results = await withClient({ baseUrl: server.baseUrl, journalDir: dir, deadlineAt: Date.now() + 30_000 }, (c) =>
+    const log = new RunJournal()
+    const results = await withClient({ baseUrl: server.baseUrl, journal: log, deadlineAt: Date.now() + 30_000 }, (c) =>
       Promise.all(Array.from({ length: 20 }, () => c.send({ method: 'GET', path: '/categories' }))),
     )
     expect(results.map((r) => r.exchange.response?.status)).toEqual(Array(20).fill(200))
     // 20 / 4 = 5 windows at least: the last requests through were sent a fifth time or later
     expect(Math.max(...results.map((r) => r.exchange.attempt ?? 1))).toBeGreaterThanOrEqual(5)
-    expect(readJournal(dir)).toHaveLength(server.requests.length)
+    expect(log.entries()).toHaveLength(server.requests.length)
   })
 })
 

@@ -75,7 +75,7 @@ export async function runCase(serverCase: ServerCase): Promise<CaseRun> {
         exitCode: run.code,
         failedRules: failedRules(run),
         warnedRules: (run.results?.rules ?? []).filter((r) => r.status === 'warn').map((r) => r.id),
-        problems: run.results?.problems ?? [],
+        problems: (run.results?.problems ?? []).map((p) => `${p.kind}: ${p.message}`),
         failures: (run.results?.rules ?? []).flatMap((r) =>
           r.checks
             .filter((c) => c.status === 'fail')

@@ -115,7 +115,7 @@ describe('action.yml', () => {
     const run = await useAction(ctx, { 'base-url': passing.baseUrl, 'api-key': KEY })
     expect(run.result, allOutput(run)).toBe('success')
     expect(run.outputs).toEqual({ verdict: 'pass', 'exit-code': '0', 'report-dir': join(run.workspace, 'conformance-reports') })
-    expect(readdirSync(run.outputs['report-dir']).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md'])
+    expect(readdirSync(run.outputs['report-dir']).sort()).toEqual(['journal.ndjson', 'junit.xml', 'report.html', 'results.json', 'summary.md'])
     expect(run.stepSummary).toContain(readFileSync(join(run.outputs['report-dir'], 'summary.md'), 'utf8'))
     expect(run.steps[1].stdout).toContain('Verdict: PASS (exit 0)')
     // warnings about the user's own npm configuration are not the project's

@@ -135,7 +135,7 @@ describe('npx ./<tarball> in an empty folder', () => {
     expect(run.stdout).toContain('Reports: reports/report.html')
     expect(run.stdout + run.stderr).not.toContain(API_KEY)
     expect(readdirSync(userFolder)).toEqual(['reports'])
-    expect(readdirSync(join(userFolder, 'reports')).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md'])
+    expect(readdirSync(join(userFolder, 'reports')).sort()).toEqual(['journal.ndjson', 'junit.xml', 'report.html', 'results.json', 'summary.md'])
     const results = JSON.parse(readFileSync(join(userFolder, 'reports', 'results.json'), 'utf8')) as { verdict: string; baseUrl: string }
     expect(results).toMatchObject({ verdict: 'pass', baseUrl: server.baseUrl })
     // the installed package itself stays as it was unpacked

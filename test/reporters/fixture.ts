@@ -3,12 +3,13 @@
  * text that tries everything (markup, quotes, control characters, bidi overrides, workflow
  * commands, Markdown, invalid XML characters).
  */
+import type { RunProblem } from '../../lib/result/run-problems.ts'
 import type { FailureDetail } from '../../lib/checks/failure.ts'
 import type { Exchange } from '../../lib/http/exchange.ts'
 import type { JournalEntry } from '../../lib/http/journal.ts'
 import { resultOf, type CheckResult, type RunResult, type Status } from '../../lib/result/run-result.ts'
 import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
-import type { LedgerEntry } from '../../lib/suite-kit/check.ts'
+import type { LedgerEntry } from '../../lib/result/run-result.ts'
 
 export const RUN_ID = '20260101-0000-abcd'
 export const BASE_URL = 'https://petstore.example/v1'
@@ -52,7 +53,7 @@ export function check(name: string, status: Status, extra: Partial<CheckResult> 
     reproduce: status === 'fail' ? exchanges.map(() => `curl -i -X POST '${BASE_URL}/categories' -H "authorization: Bearer $CONFORM_API_KEY"`) : [],
     exchanges,
     ...(status === 'fail' ? { failure: { code: 'UNEXPECTED_STATUS', message: `answered 201: ${HOSTILE}`, expected: 'status 400', actual: `status 201 ${HOSTILE}` } } : {}),
-    ...(status === 'skip' ? { skipReason: 'not verified: --read-only sends no request that could create a record' } : {}),
+    ...(status === 'skip' ? { cause: 'read-only' as const, skipReason: 'not verified: --read-only sends no request that could create a record' } : {}),
     ...extra,
   }
 }
@@ -65,7 +66,7 @@ export function check(name: string, status: Status, extra: Partial<CheckResult> 
  */
 export function runResult(
   checksOf: (ruleId: string) => CheckResult[] = (id) => [check(`${id} check`, 'pass')],
-  extra: { ledger?: LedgerEntry[]; problems?: string[]; readOnly?: boolean; maxWrites?: number; keptBack?: string } = {},
+  extra: { ledger?: LedgerEntry[]; problems?: RunProblem[]; readOnly?: boolean; maxWrites?: number; keptBack?: RunProblem[] } = {},
 ): RunResult {
   const byRule = new Map(ruleCatalogue().map((rule) => [rule.id, checksOf(rule.id)]))
   const exchanges = new Map([...byRule.values()].flat().flatMap((c) => c.exchanges).map((e) => [e.id, e]))
@@ -118,7 +119,7 @@ export function everythingFails(): RunResult {
       Array.from({ length: 10 }, (_, i) =>
         check(`POST /categories ${HOSTILE} #${i} [${id}]`, 'fail', { failure: { code: 'UNEXPECTED_STATUS', message: `answered 201: ${HOSTILE}`, expected: 'status 400', actual: `status 201 ${HOSTILE} #${i}` } }),
       ),
-    { problems: [`the server hung: ${HOSTILE}`] },
+    { problems: [{ kind: 'suite-error', message: `the server hung: ${HOSTILE}` }] },
   )
 }
 

@@ -155,7 +155,7 @@ describe('report.html', () => {
   })
 
   test('problems of the run are shown and escaped', () => {
-    const html = htmlReport(runResult(undefined, { problems: [`vitest ran no test file: ${HOSTILE}`] }))
+    const html = htmlReport(runResult(undefined, { problems: [{ kind: 'suite-error', message: `vitest ran no test file: ${HOSTILE}` }] }))
     expect(html).toContain('<section id="problems">')
     expect(html).toContain('FAIL: 1 problem during the run')
     expect(html).not.toContain('<script>')

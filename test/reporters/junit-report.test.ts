@@ -88,7 +88,7 @@ describe('junit.xml', () => {
   })
 
   test('problems of the run are errors in a testsuite of their own', () => {
-    const root = parseXml(junitReport(runResult(undefined, { problems: ['the run did not finish\nwithin 100 ms'] })))
+    const root = parseXml(junitReport(runResult(undefined, { problems: [{ kind: 'deadline', message: 'the run did not finish\nwithin 100 ms' }] })))
     const run = root.children.find((c) => c.attributes.name === 'run')!
     expect(run.attributes.errors).toBe('1')
     expect(elements(run, 'error')[0].attributes.message).toBe('the run did not finish\nwithin 100 ms')

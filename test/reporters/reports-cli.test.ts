@@ -23,9 +23,9 @@ afterAll(async () => {
 })
 
 describe('reports of a failing run', () => {
-  test('exit 1, and all four reports written', () => {
+  test('exit 1, and all four reports written, beside the journal', () => {
     expect(failing.run.code, failing.run.stderr).toBe(1)
-    expect(Object.keys(failing.run.files).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md'])
+    expect(Object.keys(failing.run.files).sort()).toEqual(['journal.ndjson', 'junit.xml', 'report.html', 'results.json', 'summary.md'])
   })
 
   test('the key is in no report, no output and no job summary, though the server echoed it back', () => {

@@ -8,7 +8,7 @@ import { fail, NotApplicable } from '../../lib/checks/failure.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import type { Exchange } from '../../lib/http/exchange.ts'
 import { startChecks } from '../../lib/runner/check-runner.ts'
-import { check, collectChecks, once, suite } from '../../lib/suite-kit/check.ts'
+import { check, collectChecks, Gate, once, suite } from '../../lib/suite-kit/check.ts'
 import { newRunScope, runContext, type RunContext } from '../../lib/suite-kit/run-context.ts'
 
 function contextOf(runId: string): RunContext {
@@ -68,7 +68,7 @@ describe('each way a check ends', () => {
     // the probe once, however often it was also named as evidence
     expect(byName.fails.result.exchanges.map((e) => e.id)).toEqual(['probe', 'more'])
     expect(byName.fails.result.reproduce).toHaveLength(2)
-    expect(byName['does not apply'].result).toMatchObject({ status: 'skip', skipReason: 'not verified: nothing to judge' })
+    expect(byName['does not apply'].result).toMatchObject({ status: 'skip', cause: 'not-applicable', skipReason: 'not verified: nothing to judge' })
     expect(byName.notes).toMatchObject({ ruleId: 'advisory-identity-encoding', result: { status: 'warn', notes: ['a note'] } })
     expect(byName['notes on a must rule'].result).toMatchObject({ status: 'fail', failure: { code: 'CHECK_ERROR' } })
     expect(byName.throws.result).toMatchObject({ status: 'fail', failure: { code: 'CHECK_ERROR', message: 'a fault of the suite' } })
@@ -104,7 +104,7 @@ test('a run cut short: an unfinished check is not verified, with the evidence it
   const running = startChecks(suites, newRunScope(contextOf('r1')), [])
   await new Promise((resolve) => setTimeout(resolve, 10))
   const [unfinished, finished] = running.outcomes()
-  expect(unfinished.result).toMatchObject({ status: 'skip', skipReason: expect.stringContaining('had not finished when the run was cut short') })
+  expect(unfinished.result).toMatchObject({ status: 'skip', cause: 'unfinished', skipReason: expect.stringContaining('had not finished when the run was cut short') })
   expect(unfinished.result.exchanges.map((e) => e.id)).toEqual(['first'])
   expect(finished.result.status).toBe('pass')
 })
@@ -138,4 +138,49 @@ test('a check declared outside a suite, or outside a run, says so', () => {
   expect(() => check('list-returns-200', 'stray', async () => undefined)).toThrow(/outside a suite/)
   expect(() => check('no-such-rule', 'unknown', async () => undefined)).toThrow(/spec\/rules.yaml does not have/)
   expect(() => collectChecks([suite('no scope', () => void runContext())])).toThrow(/only through `npm run conform`/)
+})
+
+describe('checks one at a time, and what a gated probe waits for', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+  test('one at a time: in declaration order, never two at once; all at once: every one starts before any ends', async () => {
+    for (const oneAtATime of [true, false]) {
+      const events: string[] = []
+      const suites = [
+        suite('order', () => {
+          for (const name of ['a', 'b', 'c']) {
+            check('list-returns-200', name, async () => {
+              events.push(`start ${name}`)
+              await sleep(5)
+              events.push(`end ${name}`)
+            })
+          }
+        }),
+      ]
+      await startChecks(suites, newRunScope(contextOf('order')), [], { oneAtATime }).done
+      expect(events).toEqual(oneAtATime ? ['start a', 'end a', 'start b', 'end b', 'start c', 'end c'] : ['start a', 'start b', 'start c', 'end a', 'end b', 'end c'])
+    }
+  })
+
+  test('a gate waits for the probes the selected checks declared, started by whichever check comes first; not for those of checks not run', async () => {
+    for (const [oneAtATime, selected] of [[true, []], [false, []], [true, ['list-returns-200']]] as const) {
+      const sent: string[] = []
+      const gate = new Gate()
+      const probe = (name: string) => once(async () => (await sleep(5), sent.push(name), name))
+      const refusal = probe('refusal')
+      const unselected = probe('refusal of a rule not selected')
+      const list = once(async () => (await gate.passed(), sent.push('list'), 'list'))
+      const suites = [
+        suite('gated', () => {
+          // declared first, so that one at a time it reads the list before the refusal's own check runs
+          check('list-returns-200', 'reads the list', async () => void (await list()))
+          check('list-returns-200', 'compares the refusal with the list', async () => void (await refusal(), await list()), { sentBefore: [{ gate, probe: refusal }] })
+          check('create-returns-201', 'compares another refusal', async () => void (await unselected(), await list()), { sentBefore: [{ gate, probe: unselected }] })
+        }),
+      ]
+      await startChecks(suites, newRunScope(contextOf('gated')), selected, { oneAtATime }).done
+      const expected = selected.length === 0 ? ['refusal', 'refusal of a rule not selected', 'list'] : ['refusal', 'list']
+      expect(sent, `one at a time: ${oneAtATime}, rules: ${selected.join()}`).toEqual(expected)
+    }
+  })
 })

@@ -1,0 +1,54 @@
+/**
+ * A baseline file of known failures (--baseline FILE), read and checked with the options before
+ * the run (lib/config/config.ts); lib/result/baseline.ts applies it to a run's result and writes
+ * it (--update-baseline).
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { findRule } from '../spec/rule-catalogue.ts'
+
+/** An entry of a baseline of known failures. */
+export interface BaselineEntry {
+  rule: string
+  code: string
+  check: string
+  reason: string
+  /** YYYY-MM-DD: from that day on the entry excuses nothing. */
+  expires?: string
+}
+
+export interface Baseline {
+  knownFailures: BaselineEntry[]
+}
+
+export class BaselineError extends Error {}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+
+/** Reads and checks a baseline file; a file that is not one is a BaselineError naming the problem. */
+export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
+  if (!existsSync(path)) {
+    if (mayBeMissing) return { knownFailures: [] }
+    throw new BaselineError(`cannot read the baseline ${path}: no such file (--update-baseline writes one)`)
+  }
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new BaselineError(`the baseline ${path} is not JSON: ${(error as Error).message.split('\n')[0]}`)
+  }
+  const entries = (data as { knownFailures?: unknown } | null)?.knownFailures
+  if (data === null || typeof data !== 'object' || !Array.isArray(entries)) throw new BaselineError(`the baseline ${path} is not a baseline: it needs {"knownFailures": [ … ]}`)
+  entries.forEach((entry: unknown, i) => {
+    const where = `the baseline ${path}, knownFailures[${i}]`
+    const e = entry as Partial<BaselineEntry> | null
+    for (const field of ['rule', 'code', 'check', 'reason'] as const) {
+      if (typeof e?.[field] !== 'string' || e[field] === '') throw new BaselineError(`${where} has no ${field} (a non-empty string)`)
+    }
+    if (!findRule(e!.rule!)) throw new BaselineError(`${where} names the unknown rule "${e!.rule}"; --list-rules prints the catalogue`)
+    if (e!.expires !== undefined && (typeof e!.expires !== 'string' || !DATE.test(e!.expires) || Number.isNaN(Date.parse(e!.expires)))) {
+      throw new BaselineError(`${where} has expires "${String(e!.expires)}"; give a date as YYYY-MM-DD`)
+    }
+  })
+  return { knownFailures: entries as BaselineEntry[] }
+}
+

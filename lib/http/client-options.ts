@@ -1,0 +1,52 @@
+/**
+ * What the HTTP client (lib/http/client.ts) is built from: the run hands these over, the client
+ * reads no deadline, file or environment of its own.
+ */
+import type { ExtraHeader } from '../config/extra-headers.ts'
+import type { JournalListener } from './journal.ts'
+import type { RunClock } from './run-clock.ts'
+
+export interface ClientOptions {
+  /** Base URL, path included (…/v1); request paths are appended to it. */
+  baseUrl: string
+  apiKey: string
+  /**
+   * Per-request deadline for the answer, headers and body, from its write to a connection or the
+   * server's latest answer, whichever is later; also the connect timeout of each connection.
+   */
+  timeoutMs: number
+  /** Largest body read, counted in decoded bytes. */
+  maxResponseBytes: number
+  /**
+   * Bytes of response bodies one client keeps over the run (the suite keeps every body until the
+   * run ends, and sends its requests at once); past it, further bodies fail RESPONSE_TOO_LARGE.
+   * Default 4 × maxResponseBytes: two full lists and room for the small answers.
+   */
+  maxKeptBytes?: number
+  /**
+   * The run's end and clock (lib/http/run-clock.ts), owned by the run: no request is sent once its
+   * signal is aborted or its deadline has passed, and one in flight is cut when it aborts; a 429 or
+   * 503 is waited out only within what is left. Undefined: only the per-request deadline applies.
+   */
+  run?: RunClock
+  /** The proxy the run's requests go through (the run decides it from its environment, lib/runner/preflight.ts proxyFor); undefined: none. */
+  proxy?: string
+  /** How much of a body the evidence keeps. */
+  evidenceBodyBytes?: number
+  /** The run's journal (lib/http/journal.ts): every request's stages are handed to it; undefined: none (unit tests of the client). */
+  journal?: JournalListener
+  /** At most this many requests a second, every attempt counted (--rate-limit); undefined: no pacing. */
+  requestsPerSecond?: number
+  /** The run's W3C trace id (lib/http/trace-context.ts); each request gets a span id of its own. Undefined: a new one per client. */
+  traceId?: string
+  /** What the User-Agent names: the tool's version and the run id. */
+  identity?: { version: string; runId: string }
+  /** --header: on every request; the values of secret names are redacted as the key is. */
+  extraHeaders?: readonly ExtraHeader[]
+  /** Connections to the origin (--concurrency); the other requests wait their turn, their --timeout not yet running. */
+  concurrency: number
+  /** Resends of one request answered 503 while the server serves no other, and of a 429 when there is no deadline (lib/http/retry-after.ts). Default 3. */
+  maxRetries?: number
+  /** Resends of POSTs after a 429 or 503, at most, in the whole run (bounded writes); undefined: no bound. */
+  maxPostResends?: number
+}

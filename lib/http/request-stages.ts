@@ -1,0 +1,53 @@
+/**
+ * The stages of one request, as the HTTP client (lib/http/client.ts) passes them: admitted or
+ * refused, dispatched (handed to undici), on the wire (its head written to a connection), ended.
+ * Each stage carries the request's one Exchange, built once when it is admitted. The run's journal
+ * listens (journalStages): its lines are made here from the exchange, not by the client.
+ */
+import type { Exchange } from './exchange.ts'
+import { endedLine, type JournalLine, type JournalListener, type RefusalReason } from './journal.ts'
+
+/** What a stage tells beside the exchange: the declared POST probe the request is, if one, and which attempt (a request the suite refused has none). */
+export interface RequestTag {
+  probe?: string
+  attempt?: number
+  /** A resend after the connection race, on a fresh connection (lib/http/lost-answer.ts). */
+  freshConnection?: boolean
+}
+
+export interface RequestStages {
+  /** Not sent: `reason` (read-only, the write budget, a stall, the deadline …), `detail` in words. */
+  refused(exchange: Exchange, tag: RequestTag, reason: RefusalReason, detail: string): void
+  /** Handed to undici: it waits for one of the bounded connections. */
+  dispatched(exchange: Exchange, tag: RequestTag): void
+  /** Its head was written to a connection: the server may have it. */
+  onWire(exchange: Exchange, tag: RequestTag): void
+  /** It ended: answered (`answer`: the decoded body) or failed. */
+  ended(exchange: Exchange, tag: RequestTag, answer: string | undefined): void
+}
+
+/** No one listens (unit tests of the client). */
+export const UNHEARD: RequestStages = { refused: () => undefined, dispatched: () => undefined, onWire: () => undefined, ended: () => undefined }
+
+/**
+ * The journal's lines of each stage. `shown`: the request's URL and body as the evidence shows
+ * them (redacted, the body cut to the evidence limit).
+ */
+export function journalStages(journal: JournalListener, shown: { url: (url: string) => string; body: (text: string) => string; redact: (text: string) => string }): RequestStages {
+  const opened = (exchange: Exchange, tag: RequestTag): Omit<JournalLine, 'phase' | 'at'> => ({
+    id: exchange.id,
+    method: exchange.request.method,
+    url: shown.url(exchange.request.url),
+    ...(tag.probe ? { probe: tag.probe } : {}),
+    ...(exchange.request.body !== undefined ? { body: shown.body(exchange.request.body) } : {}),
+    ...(tag.attempt !== undefined ? { attempt: tag.attempt } : {}),
+    ...(tag.freshConnection ? { freshConnection: true } : {}),
+    ...(exchange.waitedMs !== undefined ? { waitedMs: exchange.waitedMs } : {}),
+  })
+  return {
+    refused: (exchange, tag, reason, detail) => journal.record({ ...opened(exchange, tag), phase: 'refused', at: exchange.startedAt, reason, detail }),
+    dispatched: (exchange, tag) => journal.record({ ...opened(exchange, tag), phase: 'dispatched', at: exchange.startedAt }),
+    onWire: (exchange, tag) => journal.record({ ...opened(exchange, tag), phase: 'on-wire', at: new Date().toISOString() }),
+    ended: (exchange, tag, answer) => journal.record(endedLine(opened(exchange, tag), exchange, answer, shown.redact)),
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * What went wrong outside any check, as a closed set of kinds. The verdict and the exit code are
+ * computed from the kinds (lib/result/run-result.ts); the message beside each is for people, and no
+ * decision reads it. A problem whose kind ends the run early leaves it incomplete rather than failed
+ * (no verdict was reached); any other fails it, unless the key was refused.
+ */
+export const PROBLEM_KINDS = [
+  /** Every request sent with the key was answered 401 or 403: the run verified nothing (lib/result/key-refused.ts). */
+  'key-refused',
+  /** The key stopped working during the run: from some request on, every request with it was answered 401 or 403 (lib/result/key-revoked.ts). */
+  'key-revoked',
+  /** The run's deadline (--deadline) came before every check had finished. */
+  'deadline',
+  /** The user (SIGINT, SIGTERM) or the caller stopped the run before it finished. */
+  'interrupted',
+  /** The server's 429 or 503 outlasted the deadline or the run's resends of POSTs: requests were kept back. */
+  'outlasted',
+  /** Operations the server let go unanswered past --timeout: their other requests were kept back. */
+  'stalled',
+  /** The run's journal could not be written to its journal.ndjson (the one in memory is whole). */
+  'journal-unwritable',
+  /** An error of the suite itself (a probe nobody awaited that failed), not a verdict on the service. */
+  'suite-error',
+  /** A rule of the catalogue that no check in suites/ proves. */
+  'no-check-for-rule',
+] as const
+
+export type ProblemKind = (typeof PROBLEM_KINDS)[number]
+
+export interface RunProblem {
+  kind: ProblemKind
+  /** In words, for the reports; redacted like every string of the result. */
+  message: string
+}
+
+/** Kinds that mean the run ended before a verdict: without a must-rule failure it is incomplete (exit 2), not failed. */
+export const ENDS_WITHOUT_VERDICT: ReadonlySet<ProblemKind> = new Set(['deadline', 'interrupted', 'outlasted', 'stalled', 'key-revoked'])
