@@ -98,7 +98,7 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
     const { problems, runId, baseUrl, verdict } = run.result
     // what repeats the run: the seed of its generated inputs; its id starts the names of its records
     await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, run.writePlan])
-    if (problems.length > 0) throw new ConformanceCheckFailure(problems.join('\n'))
+    if (problems.length > 0) throw new ConformanceCheckFailure(problems.map((p) => p.message).join('\n'))
   })
   for (const rule of rules) {
     describe(`${rule.id}: ${rule.title}`, () => {

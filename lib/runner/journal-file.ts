@@ -5,6 +5,8 @@
  * lines are redacted as every report is. A write that fails stops the appends and is said once.
  */
 import { closeSync, openSync, writeSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { makeFolder } from './report-files.ts'
 import type { JournalLine } from '../http/journal.ts'
 
 export interface JournalFile {
@@ -24,6 +26,8 @@ export function openJournalFile(path: string, redact: (text: string) => string):
     fd = undefined
   }
   try {
+    // the report folder may not exist yet (a fleet's <report-dir>/<label>/, a library call's reportDir)
+    makeFolder(dirname(path))
     fd = openSync(path, 'w')
   } catch (error) {
     failed(error)

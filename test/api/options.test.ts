@@ -102,7 +102,7 @@ describe('a run', () => {
     const { runConformance } = await mainEntry()
     const result = await runConformance({ baseUrl: server.baseUrl, apiKey: API_KEY, rule: 'list-returns-200', reportDir: 'out', cwd: work, environment: {} })
     expect(result.verdict).toBe('pass')
-    expect(readdirSync(join(work, 'out')).sort()).toEqual(['junit.xml', 'report.html', 'results.json', 'summary.md'])
+    expect(readdirSync(join(work, 'out')).sort()).toEqual(['journal.ndjson', 'junit.xml', 'report.html', 'results.json', 'summary.md'])
   })
 
   test('without a base URL, checks the embedded reference server, as the command line does', async () => {

@@ -70,7 +70,7 @@ const journalOf = (exchanges: Exchange[]): JournalEntry[] =>
 
 test('only a refusal that ends the run and reaches an operation served before: one operation refused from the start is no revoked key', () => {
   const revoked = [withKey('a', 'GET', 200, 1), withKey('b', 'POST', 201, 2), withKey('c', 'POST', 401, 3), withKey('d', 'POST', 401, 4), withKey('e', 'GET', 401, 5)]
-  expect(keyRevoked(revoked, journalOf(revoked))?.problem).toMatch(/from request 3 on \(requests numbered in the order their answers came\), all 3 requests sent with it were answered 401, including POST \/v1\/categories, which it had served with the same key \(request 2 of the run, 201\)/)
+  expect(keyRevoked(revoked, journalOf(revoked))?.problem.message).toMatch(/from request 3 on \(requests numbered in the order their answers came\), all 3 requests sent with it were answered 401, including POST \/v1\/categories, which it had served with the same key \(request 2 of the run, 201\)/)
   // POST refused from the start, the list served to the end
   const oneOperation = [withKey('a', 'GET', 200, 1), withKey('b', 'POST', 401, 2), withKey('c', 'POST', 401, 3), withKey('d', 'POST', 401, 4), withKey('e', 'GET', 200, 5)]
   expect(keyRevoked(oneOperation, journalOf(oneOperation))).toBeUndefined()
