@@ -1,7 +1,8 @@
 /** Checks on Category records across requests: fields echoed, ids unique, created ones listed. */
 import type { HttpResult } from '../http/client.ts'
-import { exactIntegerTextAt, numberText } from '../json/exact-json.ts'
+import { exactIntegerTextAt } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
+import { idOf, IdIndex } from './id-index.ts'
 import { jsonBodyOf } from './response.ts'
 import { conformingBody } from './schema.ts'
 
@@ -34,10 +35,7 @@ export function firstDifference(sent: unknown, got: unknown): string {
   return `; first difference at character ${i}: sent ${code(sent)}, got ${code(got)} (lengths ${sent.length} and ${got.length})`
 }
 
-/** The id of a parsed record as exact decimal text (JSON.parse would round it past 2^53). */
-export function idOf(record: CategoryRecord): string {
-  return exactIntegerTextAt(record, 'id') ?? numberText(record, 'id')
-}
+export { idOf }
 
 /** §4.2 rule 2: every field sent comes back, unchanged (extra fields are allowed). */
 export function expectEchoedFields(sent: NewCategory, result: HttpResult): CategoryRecord {
@@ -85,23 +83,18 @@ export function expectServiceAssignedId(sentId: string, record: CategoryRecord, 
 
 /** §2: ids are unique, both across creations and within one list. */
 export function expectDistinctIds(records: CategoryRecord[], where: string, ...results: HttpResult[]): void {
-  const seen = new Map<string, number>()
-  records.forEach((record, index) => {
-    const id = idOf(record)
-    const first = seen.get(id)
-    if (first !== undefined) {
-      fail(
-        {
-          code: 'DUPLICATE_ID',
-          message: `${where}: two records share id ${id}`,
-          expected: 'every id unique',
-          actual: `id ${id} at positions ${first} and ${index}`,
-        },
-        ...results.map((r) => r.exchange),
-      )
-    }
-    seen.set(id, index)
-  })
+  const repeat = IdIndex.of(records).firstRepeat
+  if (repeat === undefined) return
+  const id = idOf(records[repeat.second])
+  fail(
+    {
+      code: 'DUPLICATE_ID',
+      message: `${where}: two records share id ${id}`,
+      expected: 'every id unique',
+      actual: `id ${id} at positions ${repeat.first} and ${repeat.second}`,
+    },
+    ...results.map((r) => r.exchange),
+  )
 }
 
 /** A created record and the body that created it. */
@@ -116,22 +109,27 @@ export interface Creation {
  */
 /** The created records whose id the list does not show (a list that lags behind writes, or one that lost them). */
 export function missingFromList(created: readonly Creation[], list: readonly CategoryRecord[]): Creation[] {
-  const ids = new Set(list.map(idOf))
-  return created.filter((c) => !ids.has(idOf(c.record)))
+  const index = IdIndex.of(list)
+  return created.filter((c) => !index.has(c.record))
 }
 
 export function expectListed(created: Creation[], list: CategoryRecord[], ...results: HttpResult[]): void {
-  const byId = new Map<string, CategoryRecord[]>()
+  const index = IdIndex.of(list)
+  // the records bearing a name that was sent, in one pass over the list rather than one per creation
+  const sentNames = new Set<unknown>(created.map((c) => c.sent.name))
+  const byName = new Map<unknown, CategoryRecord[]>()
   for (const record of list) {
-    const id = idOf(record)
-    byId.set(id, [...(byId.get(id) ?? []), record])
+    if (!sentNames.has(record.name)) continue
+    const named = byName.get(record.name)
+    if (named) named.push(record)
+    else byName.set(record.name, [record])
   }
   for (const { sent, record } of created) {
     const id = idOf(record)
     // §1 rule 1: one create, one category (names carry the run id, so no one else made another;
     // an empty or repeated name is told apart by its description, which then carries it)
     const same = (r: { name?: unknown; description?: unknown }) => r.name === sent.name && r.description === sent.description
-    const sameName = list.filter(same)
+    const sameName = (byName.get(sent.name) ?? []).filter(same)
     if (sameName.length > created.filter((c) => same(c.sent)).length) {
       fail(
         {
@@ -143,7 +141,7 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
         ...results.map((r) => r.exchange),
       )
     }
-    const listed = byId.get(id) ?? []
+    const listed = index.positionsOf(record).map((position) => list[position])
     if (listed.length !== 1) {
       fail(
         {
@@ -182,8 +180,8 @@ const DOCUMENTED_FIELDS = ['id', 'name', 'description'] as const
  * create): every category an earlier list showed is in a later list, with the same fields.
  */
 export function expectStillListed(earlier: CategoryRecord[], later: CategoryRecord[], ...results: HttpResult[]): void {
-  const laterById = new Map(later.map((record) => [idOf(record), record]))
-  const vanished = earlier.filter((record) => !laterById.has(idOf(record)))
+  const laterIndex = IdIndex.of(later)
+  const vanished = earlier.filter((record) => !laterIndex.has(record))
   if (vanished.length > 0) {
     // the lowest id, so that the line does not depend on list order or on how many there are
     const lowest = vanished.reduce((a, b) => (idValue(b) < idValue(a) ? b : a))
@@ -198,7 +196,8 @@ export function expectStillListed(earlier: CategoryRecord[], later: CategoryReco
     )
   }
   for (const record of earlier) {
-    const again = laterById.get(idOf(record))!
+    // the last record with that id, as a Map from ids kept it (more than one: ids-unique reports it)
+    const again = later[laterIndex.lastPositionOf(record)]
     const field = DOCUMENTED_FIELDS.find((f) => f !== 'id' && (record[f] !== again[f] || f in record !== f in again))
     if (field === undefined) continue
     fail(

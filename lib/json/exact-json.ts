@@ -66,11 +66,18 @@ export const INT64_MAX = 2n ** 63n - 1n
 const STRICT_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/
 const PLAIN_INTEGER = /^-?[1-9]\d*$/
 const LONG_LITERAL = 16
+const LONG_FIELDS = 4
 /** Deeper than this the walk leaves the text to the slow path, whose walk needs no call stack. */
 const MAX_WALK_DEPTH = 2_000
 
+/** 10^0 … 10^22: every one an exact double. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k)
+
 interface Scan {
-  /** Start, end and ordinal (among all number literals) of each long literal. */
+  /**
+   * Start, end, ordinal (among all number literals) and digits (its count of digits when it is a
+   * plain integer, else 0) of each long literal: LONG_FIELDS numbers each.
+   */
   long: number[]
   numbers: number
   keys: number
@@ -98,16 +105,20 @@ function scan(text: string): Scan {
     } else if (c === 45 || (c >= 48 && c <= 57)) {
       const start = i++
       let exponent = false
+      let plain = true
       while (i < n) {
         const d = text.charCodeAt(i)
-        if ((d >= 48 && d <= 57) || d === 46 || d === 43 || d === 45) i++
-        else if (d === 101 || d === 69) {
+        if (d >= 48 && d <= 57) i++
+        else if (d === 46 || d === 43 || d === 45) {
+          plain = false
+          i++
+        } else if (d === 101 || d === 69) {
           exponent = true
           i++
         } else break
       }
       // an exponent makes a short literal large (9999999999999e5 is past 2^53): keep its text too
-      if (i - start >= LONG_LITERAL || exponent) long.push(start, i, numbers)
+      if (i - start >= LONG_LITERAL || exponent) long.push(start, i, numbers, plain && !exponent ? i - start - (c === 45 ? 1 : 0) : 0)
       numbers++
     } else {
       if (c === 58) keys++ // outside strings a colon follows each key, once
@@ -121,7 +132,7 @@ function scan(text: string): Scan {
 export function findLongNumberLiterals(text: string): number[] {
   const { long } = scan(text)
   const spans: number[] = []
-  for (let k = 0; k < long.length; k += 3) spans.push(long[k], long[k + 1])
+  for (let k = 0; k < long.length; k += LONG_FIELDS) spans.push(long[k], long[k + 1])
   return spans
 }
 
@@ -146,9 +157,9 @@ function attachInOrder(root: object, text: string, found: Scan): boolean {
     if (typeof child === 'number') {
       if (numbers++ === nextOrdinal) {
         const literal = text.slice(long[next], long[next + 1])
-        if (Number(literal) !== child) return false
+        if (!agrees(child, literal, long[next + 3])) return false
         keep(parent, key, literal) // on the discarded tree if the walk fails later: gone with it
-        next += 3
+        next += LONG_FIELDS
         nextOrdinal = next < long.length ? long[next + 2] : -1
       }
       return true
@@ -175,6 +186,17 @@ function attachInOrder(root: object, text: string, found: Scan): boolean {
   return visit(root, 0) && numbers === found.numbers && keys === found.keys && next === long.length
 }
 
+/**
+ * Whether a number can be its literal's, a guard against pairing a literal with the wrong number
+ * (which the counts rule out): for a plain integer of at most 22 digits, its sign and count of
+ * digits, which costs a tenth of parsing the literal again, as a million ids would; else the value.
+ */
+function agrees(value: number, literal: string, digits: number): boolean {
+  if (digits === 0 || digits > 22) return Number(literal) === value
+  const magnitude = literal.charCodeAt(0) === 45 ? -value : value
+  return magnitude >= POWERS_OF_TEN[digits - 1] && magnitude <= POWERS_OF_TEN[digits]
+}
+
 function isIndexLike(key: string): boolean {
   const c = key.charCodeAt(0)
   return c >= 48 && c <= 57 && /^\d+$/.test(key)
@@ -186,13 +208,13 @@ function parseRewritten(text: string, long: number[]): unknown {
   const open = '"' + marker.replace('\u0000', '\\u0000')
   const parts: string[] = []
   let last = 0
-  for (let k = 0; k < long.length; k += 3) {
+  for (let k = 0; k < long.length; k += LONG_FIELDS) {
     parts.push(text.slice(last, long[k]), open + text.slice(long[k], long[k + 1]) + '"')
     last = long[k + 1]
   }
   parts.push(text.slice(last))
   const root = JSON.parse(parts.join('')) as object
-  let left = long.length / 3
+  let left = long.length / LONG_FIELDS
   const stack: object[] = [root]
   const revive = (node: object, key: string | number, child: unknown): void => {
     if (typeof child === 'string') {
