@@ -117,9 +117,10 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
   const index = IdIndex.of(list)
   // the records bearing a name that was sent, in one pass over the list rather than one per creation
   const sentNames = new Set<unknown>(created.map((c) => c.sent.name))
+  const sentLengths = new Set<unknown>(created.map((c) => c.sent.name.length)) // a cheap first sieve
   const byName = new Map<unknown, CategoryRecord[]>()
   for (const record of list) {
-    if (!sentNames.has(record.name)) continue
+    if (typeof record.name !== 'string' || !sentLengths.has(record.name.length) || !sentNames.has(record.name)) continue
     const named = byName.get(record.name)
     if (named) named.push(record)
     else byName.set(record.name, [record])
@@ -172,8 +173,14 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
   }
 }
 
-/** The fields §2 gives a Category; extra properties may change from list to list (a count of pets). */
-const DOCUMENTED_FIELDS = ['id', 'name', 'description'] as const
+/** The fields §2 gives a Category besides its id; extra properties may change from list to list (a count of pets). */
+const DOCUMENTED_FIELDS = ['name', 'description'] as const
+
+/** The first documented field whose value or presence differs between two listings of a record. */
+function changedField(record: CategoryRecord, again: CategoryRecord): (typeof DOCUMENTED_FIELDS)[number] | undefined {
+  for (const field of DOCUMENTED_FIELDS) if (record[field] !== again[field] || field in record !== field in again) return field
+  return undefined
+}
 
 /**
  * §4.1 "all categories", and no operation removes or changes one (§1 rule 1 names only list and
@@ -181,7 +188,14 @@ const DOCUMENTED_FIELDS = ['id', 'name', 'description'] as const
  */
 export function expectStillListed(earlier: CategoryRecord[], later: CategoryRecord[], ...results: HttpResult[]): void {
   const laterIndex = IdIndex.of(later)
-  const vanished = earlier.filter((record) => !laterIndex.has(record))
+  // where each earlier record is listed later: the last record with its id, as a Map from ids
+  // would keep it (more than one: ids-unique reports it); -1 when it is not listed
+  const againAt = new Int32Array(earlier.length)
+  const vanished: CategoryRecord[] = []
+  for (let i = 0; i < earlier.length; i++) {
+    againAt[i] = laterIndex.lastPositionOf(earlier[i], i)
+    if (againAt[i] < 0) vanished.push(earlier[i])
+  }
   if (vanished.length > 0) {
     // the lowest id, so that the line does not depend on list order or on how many there are
     const lowest = vanished.reduce((a, b) => (idValue(b) < idValue(a) ? b : a))
@@ -195,10 +209,10 @@ export function expectStillListed(earlier: CategoryRecord[], later: CategoryReco
       ...results.map((r) => r.exchange),
     )
   }
-  for (const record of earlier) {
-    // the last record with that id, as a Map from ids kept it (more than one: ids-unique reports it)
-    const again = later[laterIndex.lastPositionOf(record)]
-    const field = DOCUMENTED_FIELDS.find((f) => f !== 'id' && (record[f] !== again[f] || f in record !== f in again))
+  for (let i = 0; i < earlier.length; i++) {
+    const record = earlier[i]
+    const again = later[againAt[i]]
+    const field = changedField(record, again)
     if (field === undefined) continue
     fail(
       {

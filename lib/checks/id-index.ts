@@ -53,6 +53,14 @@ function readId(record: WithId): boolean {
   return false
 }
 
+/** Whether two records have the same id (their idOf texts are equal). */
+function sameId(a: WithId, b: WithId): boolean {
+  if (!readId(a)) return !readId(b) && text === idOf(a)
+  const aHigh = read[HIGH]
+  const aLow = read[LOW]
+  return readId(b) && read[HIGH] === aHigh && read[LOW] === aLow
+}
+
 /**
  * Reads a canonical decimal integer of 1 to 19 digits (no leading zero, no "-0") into high and low;
  * false for any other text.
@@ -184,8 +192,13 @@ export class IdIndex {
     return this.repeated.get(first) ?? [first]
   }
 
-  /** The position of the last record with the id of `record` (what a Map from ids keeps), or -1. */
-  lastPositionOf(record: WithId): number {
+  /**
+   * The position of the last record with the id of `record` (what a Map from ids keeps), or -1.
+   * `guess` is tried first, without the table, when the list's ids are all distinct: two lists of
+   * one service usually keep the same order, and a record read where it was costs no random access.
+   */
+  lastPositionOf(record: WithId, guess = -1): number {
+    if (guess >= 0 && guess < this.records.length && this.firstRepeat === undefined && sameId(record, this.records[guess])) return guess
     const first = this.find(record)
     const positions = first < 0 ? undefined : this.repeated.get(first)
     return positions ? positions[positions.length - 1] : first
