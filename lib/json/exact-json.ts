@@ -28,29 +28,36 @@
  * inspection like a WeakMap entry, but about as cheap to add and read as a property, which counts
  * when a list has a million records with a long id each. The first literal of a parent takes two
  * fields; any further one (an object with several long numbers, an array of them) goes in a Map.
+ * A literal that is a plain integer (what an id is) is kept as its string, any other in a wrapper,
+ * so that the checks of a million ids know a literal is its own exact decimal text without
+ * reading it again.
  */
+interface NotPlainInteger {
+  text: string
+}
+type Kept = string | NotPlainInteger
 const ReturnsItsArgument = function (parent: object) {
   return parent
 } as unknown as new (parent: object) => object
 
 class ExactLiterals extends ReturnsItsArgument {
   #key: string | number
-  #literal: string
-  #more: Map<string | number, string> | undefined
-  private constructor(parent: object, key: string | number, literal: string) {
+  #literal: Kept
+  #more: Map<string | number, Kept> | undefined
+  private constructor(parent: object, key: string | number, literal: Kept) {
     super(parent)
     this.#key = key
     this.#literal = literal
     this.#more = undefined
   }
 
-  static at(parent: object, key: string | number): string | undefined {
+  static at(parent: object, key: string | number): Kept | undefined {
     if (!(#key in parent)) return undefined
     const stamped = parent as ExactLiterals
     return stamped.#key === key ? stamped.#literal : stamped.#more?.get(key)
   }
 
-  static keep(parent: object, key: string | number, literal: string): void {
+  static keep(parent: object, key: string | number, literal: Kept): void {
     if (!(#key in parent)) {
       new ExactLiterals(parent, key, literal)
       return
@@ -185,7 +192,7 @@ function attachAlongText(root: object, text: string): boolean {
     if (at - start < LONG_LITERAL && !exponent) return true
     const literal = text.slice(start, at)
     if (!agrees(value, literal, plain && !exponent ? at - start - (c === 45 ? 1 : 0) : 0)) return false
-    keep(parent, key, literal) // on the discarded tree if the walk fails later: gone with it
+    keep(parent, key, plain && !exponent ? literal : { text: literal }) // on the discarded tree if the walk fails later: gone with it
     return true
   }
   const skipWord = (first: number, length: number): boolean => {
@@ -272,7 +279,7 @@ function parseRewritten(text: string, long: number[]): unknown {
       if (child.charCodeAt(0) === 0 && child.startsWith(marker)) {
         const literal = child.slice(marker.length)
         ;(node as Record<string | number, unknown>)[key] = Number(literal)
-        keep(node, key, literal)
+        keep(node, key, PLAIN_INTEGER.test(literal) ? literal : { text: literal })
         left--
       }
     } else if (child !== null && typeof child === 'object') {
@@ -290,7 +297,18 @@ function parseRewritten(text: string, long: number[]): unknown {
 /** The literal text of the number at parent[key] when JSON.parse could have rounded it. */
 export function literalAt(parent: unknown, key: string | number): string | undefined {
   if (parent === null || typeof parent !== 'object') return undefined
-  return ExactLiterals.at(parent, key)
+  const kept = ExactLiterals.at(parent, key)
+  return typeof kept === 'object' ? kept.text : kept
+}
+
+/**
+ * The literal text of the number at parent[key] when JSON.parse could have rounded it and it is a
+ * plain integer (-?[1-9][0-9]*: its own exact decimal text); undefined otherwise.
+ */
+export function plainIntegerLiteralAt(parent: unknown, key: string | number): string | undefined {
+  if (parent === null || typeof parent !== 'object') return undefined
+  const kept = ExactLiterals.at(parent, key)
+  return typeof kept === 'string' ? kept : undefined
 }
 
 /** The exact integer value of a JSON number literal, or null when it is not integer-valued. */
@@ -328,8 +346,10 @@ export function exactIntegerAt(parent: unknown, key: string | number): bigint | 
  * when it is not an integer-valued number. Cheap for the usual ids: no bigint is made for them.
  */
 export function exactIntegerTextAt(parent: unknown, key: string | number): string | null {
+  const plain = plainIntegerLiteralAt(parent, key)
+  if (plain !== undefined) return plain
   const literal = literalAt(parent, key)
-  if (literal !== undefined) return PLAIN_INTEGER.test(literal) ? literal : (integerOfLiteral(literal)?.toString() ?? null)
+  if (literal !== undefined) return integerOfLiteral(literal)?.toString() ?? null
   const value = (parent as Record<string | number, unknown> | null)?.[key]
   if (typeof value !== 'number' || !Number.isInteger(value)) return null
   return Number.isSafeInteger(value) ? String(value) : BigInt(value).toString()
@@ -355,17 +375,18 @@ const INT64_MIN_TEXT = INT64_MIN.toString()
  * literals are judged without making a bigint.
  */
 export function int64StatusAt(parent: unknown, key: string | number): 'int64' | 'not-integer' | 'out-of-range' {
+  const plain = plainIntegerLiteralAt(parent, key)
+  if (plain !== undefined) {
+    const limit = plain.charCodeAt(0) === 45 ? INT64_MIN_TEXT : INT64_MAX_TEXT
+    if (plain.length !== limit.length) return plain.length < limit.length ? 'int64' : 'out-of-range'
+    return plain <= limit ? 'int64' : 'out-of-range'
+  }
   const literal = literalAt(parent, key)
   if (literal === undefined) {
     const value = (parent as Record<string | number, unknown> | null)?.[key]
     if (typeof value !== 'number' || !Number.isInteger(value)) return 'not-integer'
     if (Number.isSafeInteger(value)) return 'int64'
     return isInt64(BigInt(value)) ? 'int64' : 'out-of-range'
-  }
-  if (PLAIN_INTEGER.test(literal)) {
-    const limit = literal.charCodeAt(0) === 45 ? INT64_MIN_TEXT : INT64_MAX_TEXT
-    if (literal.length !== limit.length) return literal.length < limit.length ? 'int64' : 'out-of-range'
-    return literal <= limit ? 'int64' : 'out-of-range'
   }
   const value = integerOfLiteral(literal)
   if (value === null) return 'not-integer'
