@@ -178,7 +178,11 @@ const DOCUMENTED_FIELDS = ['name', 'description'] as const
 
 /** The first documented field whose value or presence differs between two listings of a record. */
 function changedField(record: CategoryRecord, again: CategoryRecord): (typeof DOCUMENTED_FIELDS)[number] | undefined {
-  for (const field of DOCUMENTED_FIELDS) if (record[field] !== again[field] || field in record !== field in again) return field
+  for (const field of DOCUMENTED_FIELDS) {
+    const value = record[field]
+    // equal values other than undefined are there in both: presence is asked only of undefined
+    if (value !== again[field] || (value === undefined && field in record !== field in again)) return field
+  }
   return undefined
 }
 
@@ -192,9 +196,11 @@ export function expectStillListed(earlier: CategoryRecord[], later: CategoryReco
   // would keep it (more than one: ids-unique reports it); -1 when it is not listed
   const againAt = new Int32Array(earlier.length)
   const vanished: CategoryRecord[] = []
+  let shift = 0 // where the last record was found later, against where it was: records added before it move it
   for (let i = 0; i < earlier.length; i++) {
-    againAt[i] = laterIndex.lastPositionOf(earlier[i], i)
+    againAt[i] = laterIndex.lastPositionOf(earlier[i], i + shift)
     if (againAt[i] < 0) vanished.push(earlier[i])
+    else shift = againAt[i] - i
   }
   if (vanished.length > 0) {
     // the lowest id, so that the line does not depend on list order or on how many there are

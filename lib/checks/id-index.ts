@@ -76,6 +76,42 @@ function tailOf(digits: string): number {
   return negative ? -tail : tail
 }
 
+/** Lookups by bisection in a list in order before the hash table is built for them. */
+const SEARCHES_BEFORE_TABLE = 4_096
+const INCOMPARABLE = 2
+
+/**
+ * -1, 0 or 1 as the id of `a` is below, equal to or above that of `b`, when both are integers of
+ * at most 19 digits; else INCOMPARABLE.
+ */
+function compareIds(a: WithId, b: WithId): -1 | 0 | 1 | typeof INCOMPARABLE {
+  if (!readKey(a)) return INCOMPARABLE
+  const valueA = key[VALUE]
+  if (!readKey(b)) return INCOMPARABLE
+  const valueB = key[VALUE]
+  // doubles keep the order of the ids they round (equal ones excepted)
+  if (valueA !== valueB) return valueA < valueB ? -1 : 1
+  if (sameId(a, b)) return 0
+  return compareDecimals(plainIntegerLiteralAt(a, 'id') ?? idOf(a), plainIntegerLiteralAt(b, 'id') ?? idOf(b))
+}
+
+/** Compares two canonical decimal integers. */
+function compareDecimals(a: string, b: string): -1 | 0 | 1 {
+  const negativeA = a.charCodeAt(0) === 45
+  if (negativeA !== (b.charCodeAt(0) === 45)) return negativeA ? -1 : 1
+  const magnitude = a.length !== b.length ? (a.length < b.length ? -1 : 1) : a < b ? -1 : a > b ? 1 : 0
+  return negativeA ? (-magnitude as -1 | 0 | 1) : magnitude
+}
+
+/** 1 when the ids of the records strictly increase, -1 when they strictly decrease, else 0. */
+function orderOf(records: readonly WithId[]): 1 | -1 | 0 {
+  if (records.length < 2) return 0
+  const first = compareIds(records[1], records[0])
+  if (first === 0 || first === INCOMPARABLE) return 0
+  for (let i = 2; i < records.length; i++) if (compareIds(records[i], records[i - 1]) !== first) return 0
+  return first
+}
+
 /** Whether two records have the same id: their idOf texts are equal, told without making them when it can. */
 function sameId(a: WithId, b: WithId): boolean {
   const x = a.id
@@ -104,11 +140,18 @@ export class IdIndex {
   }
 
   private readonly records: readonly WithId[]
+  /**
+   * 1 when the ids strictly increase along the list, -1 when they strictly decrease (as a service
+   * that lists by id does; then no id repeats, and a record is found by bisection), else 0.
+   */
+  private readonly order: 1 | -1 | 0
+  /** Bisections so far: past SEARCHES_BEFORE_TABLE, the hash table is built after all. */
+  private searches = 0
   private lastHash = 0
   private readonly seed = (Math.random() * 2 ** 32) | 0
-  private readonly mask: number
+  private mask = 0
   /** Per slot, side by side (one cache line): the id's hash, and the position + 1 of the first record with it (0: empty). */
-  private readonly slots: Int32Array
+  private slots: Int32Array | undefined
   private readonly byText = new Map<string, number>()
   /** Every position of an id listed more than once, by the position of its first record. */
   private readonly repeated = new Map<number, number[]>()
@@ -117,12 +160,18 @@ export class IdIndex {
 
   private constructor(records: readonly WithId[]) {
     this.records = records
+    this.order = orderOf(records)
+    this.firstRepeat = this.order === 0 ? this.buildTable() : undefined
+  }
+
+  /** Builds the hash table; returns the first repeat. */
+  private buildTable(): { first: number; second: number } | undefined {
     let capacity = 16
-    while (capacity < records.length * 2) capacity *= 2
+    while (capacity < this.records.length * 2) capacity *= 2
     this.mask = capacity - 1
     this.slots = new Int32Array(capacity * 2)
     let firstRepeat: { first: number; second: number } | undefined
-    for (let position = 0; position < records.length; position++) {
+    for (let position = 0; position < this.records.length; position++) {
       const first = this.insert(position)
       if (first === position) continue
       const positions = this.repeated.get(first)
@@ -130,7 +179,22 @@ export class IdIndex {
       else this.repeated.set(first, [first, position])
       firstRepeat ??= { first, second: position }
     }
-    this.firstRepeat = firstRepeat
+    return firstRepeat
+  }
+
+  /** The position of the record with the id of `record` in a list in order (see order), or -1. */
+  private bisect(record: WithId): number {
+    let low = 0
+    let high = this.records.length - 1
+    while (low <= high) {
+      const middle = (low + high) >>> 1
+      const c = compareIds(record, this.records[middle])
+      if (c === INCOMPARABLE) return -1 // not an integer id: a list in order has none
+      if (c === 0) return middle
+      if (c === this.order) low = middle + 1
+      else high = middle - 1
+    }
+    return -1
   }
 
   private hash(): number {
@@ -144,11 +208,12 @@ export class IdIndex {
   /** The slot of the id of `record`, whose key was just read: the one holding it, or the empty one where it goes. */
   private slotOf(record: WithId): number {
     const h = (this.lastHash = this.hash())
+    const slots = this.slots as Int32Array
     let slot = h & this.mask
     for (;;) {
-      const at = this.slots[2 * slot + 1]
+      const at = slots[2 * slot + 1]
       if (at === 0) return slot
-      if (this.slots[2 * slot] === h && sameId(this.records[at - 1], record)) return slot
+      if (slots[2 * slot] === h && sameId(this.records[at - 1], record)) return slot
       slot = (slot + 1) & this.mask
     }
   }
@@ -162,18 +227,24 @@ export class IdIndex {
       this.byText.set(text, position)
       return position
     }
+    const slots = this.slots as Int32Array
     const slot = this.slotOf(record)
-    const at = this.slots[2 * slot + 1]
+    const at = slots[2 * slot + 1]
     if (at !== 0) return at - 1
-    this.slots[2 * slot] = this.lastHash
-    this.slots[2 * slot + 1] = position + 1
+    slots[2 * slot] = this.lastHash
+    slots[2 * slot + 1] = position + 1
     return position
   }
 
   /** The position of the first record with the id of `record`, or -1. */
   private find(record: WithId): number {
+    if (this.slots === undefined) {
+      // a list in order: bisection, unless lookups are so many that the table pays for itself
+      if (++this.searches <= SEARCHES_BEFORE_TABLE) return this.bisect(record)
+      this.buildTable()
+    }
     if (!readKey(record)) return this.byText.get(text) ?? -1
-    return this.slots[2 * this.slotOf(record) + 1] - 1
+    return (this.slots as Int32Array)[2 * this.slotOf(record) + 1] - 1
   }
 
   /** Whether a record with the id of `record` is in the list. */

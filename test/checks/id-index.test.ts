@@ -64,6 +64,33 @@ describe('IdIndex agrees with a Map of exact id texts', () => {
     }
   })
 
+  test('on lists in order of id, up and down, found by bisection and then by the table', () => {
+    for (let round = 0; round < 60; round++) {
+      // distinct integer ids of at most 19 digits, in order: what a service listing by id sends
+      const byText = new Map<string, string>()
+      for (let i = 0; i < 60; i++) {
+        const literal = idLiteral()
+        const text = idOf((parseJsonExact(`[{"id":${literal}}]`) as CategoryRecord[])[0])
+        if (/^-?\d{1,19}$/.test(text)) byText.set(text, literal)
+      }
+      const sorted = [...byText].sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : 1)).map(([, literal]) => literal)
+      if (round % 2 === 1) sorted.reverse()
+      const records = parseJsonExact(`[${sorted.map((l) => `{"id":${l}}`).join(',')}]`) as CategoryRecord[]
+      const model = modelPositions(records)
+      const index = IdIndex.of(records)
+      expect(index.firstRepeat).toBeUndefined()
+      const probes = parseJsonExact(`[${Array.from({ length: 40 }, () => `{"id":${idLiteral()}}`).join(',')}]`) as CategoryRecord[]
+      for (const probe of [...records, ...probes]) expect(index.positionsOf(probe), idOf(probe)).toEqual(model.get(idOf(probe)) ?? [])
+    }
+    // past the bisections the table is built, and answers the same
+    const many = parseJsonExact(`[${Array.from({ length: 300 }, (_, i) => `{"id":${2n ** 62n + BigInt(i * 7)}}`).join(',')}]`) as CategoryRecord[]
+    const index = IdIndex.of(many)
+    for (let round = 0; round < 20; round++) {
+      many.forEach((record, i) => expect(index.positionsOf(record)).toEqual([i]))
+      expect(index.has({ id: 3 })).toBe(false)
+    }
+  })
+
   test('ids past 2^53 that share a double are told apart, and one written twice is found', () => {
     const records = parseJsonExact('[{"id":9007199254740993},{"id":9007199254740992},{"id":1e3},{"id":4611686018427387905}]') as CategoryRecord[]
     expect(IdIndex.of(records).firstRepeat).toBeUndefined()
