@@ -87,20 +87,16 @@ const INCOMPARABLE = 2
 function compareIds(a: WithId, b: WithId): -1 | 0 | 1 | typeof INCOMPARABLE {
   if (!readKey(a)) return INCOMPARABLE
   const valueA = key[VALUE]
+  const tailA = key[TAIL]
   if (!readKey(b)) return INCOMPARABLE
-  const valueB = key[VALUE]
-  // doubles keep the order of the ids they round (equal ones excepted)
-  if (valueA !== valueB) return valueA < valueB ? -1 : 1
-  if (sameId(a, b)) return 0
-  return compareDecimals(plainIntegerLiteralAt(a, 'id') ?? idOf(a), plainIntegerLiteralAt(b, 'id') ?? idOf(b))
-}
-
-/** Compares two canonical decimal integers. */
-function compareDecimals(a: string, b: string): -1 | 0 | 1 {
-  const negativeA = a.charCodeAt(0) === 45
-  if (negativeA !== (b.charCodeAt(0) === 45)) return negativeA ? -1 : 1
-  const magnitude = a.length !== b.length ? (a.length < b.length ? -1 : 1) : a < b ? -1 : a > b ? 1 : 0
-  return negativeA ? (-magnitude as -1 | 0 | 1) : magnitude
+  // doubles keep the order of the ids they round
+  if (valueA !== key[VALUE]) return valueA < key[VALUE] ? -1 : 1
+  // ids of at most 19 digits that round to one double are less than 2,048 apart, so their
+  // difference is that of their last four digits, brought within ±5,000
+  let difference = (tailA - key[TAIL]) % 10_000
+  if (difference > 5_000) difference -= 10_000
+  else if (difference < -5_000) difference += 10_000
+  return difference === 0 ? 0 : difference < 0 ? -1 : 1
 }
 
 /** 1 when the ids of the records strictly increase, -1 when they strictly decrease, else 0. */
