@@ -140,113 +140,114 @@ export function parseJsonExact(text: string): unknown {
 
 /**
  * The fast path, on a text JSON.parse accepted: false when the tree's order is not the text's (the
- * tree is then dropped, with whatever was kept on it).
+ * tree is then dropped, with whatever was kept on it). Plain functions that take the walk's place
+ * in the text and return the place after what they stepped over (-1: the text is not where the
+ * tree says), so that the place stays in a register.
  */
 function attachAlongText(root: object, text: string): boolean {
-  const n = text.length
-  let at = 0 // the walk's place in the text
-  const skipSpace = () => {
-    let c = text.charCodeAt(at)
-    while (c === 32 || c === 10 || c === 13 || c === 9) c = text.charCodeAt(++at)
+  const end = walkNode(text, skipSpace(text, 0), root, 0)
+  return end >= 0 && skipSpace(text, end) === text.length
+}
+
+function skipSpace(text: string, at: number): number {
+  let c = text.charCodeAt(at)
+  while (c === 32 || c === 10 || c === 13 || c === 9) c = text.charCodeAt(++at)
+  return at
+}
+
+/** Steps over the string at `at` whose parsed value has `length` UTF-16 units. */
+function skipString(text: string, at: number, length: number): number {
+  if (text.charCodeAt(at) !== 34) return -1
+  // escapes only lengthen a string's text: with none, the quote `length` further closes it, and a
+  // quote not after a backslash there is the first that is not escaped, so it closes it
+  const close = at + 1 + length
+  if (text.charCodeAt(close) === 34 && (length === 0 || text.charCodeAt(close - 1) !== 92)) return close + 1
+  let i = at + 1
+  for (;;) {
+    const q = text.indexOf('"', i)
+    if (q < 0) return -1
+    let b = q - 1
+    while (text.charCodeAt(b) === 92) b--
+    i = q + 1
+    if ((q - 1 - b) % 2 === 0) return i // an even number of backslashes before it: not escaped
   }
-  /** Steps over the string at `at` whose parsed value has `length` UTF-16 units. */
-  const skipString = (length: number): boolean => {
-    if (text.charCodeAt(at) !== 34) return false
-    // escapes only lengthen a string's text: with none, the quote `length` further closes it, and
-    // a quote not after a backslash there is the first that is not escaped, so it closes it
-    const close = at + 1 + length
-    if (text.charCodeAt(close) === 34 && (length === 0 || text.charCodeAt(close - 1) !== 92)) {
-      at = close + 1
-      return true
-    }
-    let i = at + 1
-    for (;;) {
-      const q = text.indexOf('"', i)
-      if (q < 0) return false
-      let b = q - 1
-      while (text.charCodeAt(b) === 92) b--
-      i = q + 1
-      if ((q - 1 - b) % 2 === 0) break // an even number of backslashes before it: not escaped
-    }
-    at = i
-    return true
+}
+
+/** Steps over the number literal at `at`, keeping its text beside parent[key] when it is long. */
+function skipNumber(text: string, at: number, parent: object, key: string | number, value: number): number {
+  const start = at
+  const c = text.charCodeAt(at)
+  if (c !== 45 && (c < 48 || c > 57)) return -1
+  at++
+  let exponent = false
+  let plain = true
+  for (;;) {
+    const d = text.charCodeAt(at)
+    if (d >= 48 && d <= 57) at++
+    else if (d === 46 || d === 43 || d === 45) {
+      plain = false
+      at++
+    } else if (d === 101 || d === 69) {
+      exponent = true
+      at++
+    } else break
   }
-  const skipNumber = (parent: object, key: string | number, value: number): boolean => {
-    const start = at
-    const c = text.charCodeAt(at)
-    if (c !== 45 && (c < 48 || c > 57)) return false
+  if (at - start < LONG_LITERAL && !exponent) return at
+  const literal = text.slice(start, at)
+  plain &&= !exponent
+  if (!agrees(value, literal, plain ? at - start - (c === 45 ? 1 : 0) : 0)) return -1
+  keep(parent, key, plain ? literal : { text: literal }) // on the discarded tree if the walk fails later: gone with it
+  return at
+}
+
+/** Steps over the value `child` of parent[key], at `at` (spaces before it included). */
+function walkValue(text: string, at: number, parent: object, key: string | number, child: unknown, depth: number): number {
+  at = skipSpace(text, at)
+  if (typeof child === 'string') return skipString(text, at, child.length)
+  if (typeof child === 'number') return skipNumber(text, at, parent, key, child)
+  if (child === null) return text.charCodeAt(at) === 110 ? at + 4 : -1 // null
+  if (child === true) return text.charCodeAt(at) === 116 ? at + 4 : -1 // true
+  if (child === false) return text.charCodeAt(at) === 102 ? at + 5 : -1 // false
+  return walkNode(text, at, child as object, depth + 1)
+}
+
+/** Steps over `code` at `at`, after spaces. */
+function skipCharacter(text: string, at: number, code: number): number {
+  at = skipSpace(text, at)
+  return text.charCodeAt(at) === code ? at + 1 : -1
+}
+
+/** Steps over the array or object `node`, whose text begins at `at`. */
+function walkNode(text: string, at: number, node: object, depth: number): number {
+  if (depth > MAX_WALK_DEPTH) return -1
+  if (Array.isArray(node)) {
+    if (text.charCodeAt(at) !== 91) return -1 // [
     at++
-    let exponent = false
-    let plain = true
-    for (;;) {
-      const d = text.charCodeAt(at)
-      if (d >= 48 && d <= 57) at++
-      else if (d === 46 || d === 43 || d === 45) {
-        plain = false
-        at++
-      } else if (d === 101 || d === 69) {
-        exponent = true
-        at++
-      } else break
+    for (let i = 0; i < node.length; i++) {
+      if (i > 0 && (at = skipCharacter(text, at, 44)) < 0) return -1 // ,
+      if ((at = walkValue(text, at, node, i, node[i], depth)) < 0) return -1
     }
-    if (at - start < LONG_LITERAL && !exponent) return true
-    const literal = text.slice(start, at)
-    if (!agrees(value, literal, plain && !exponent ? at - start - (c === 45 ? 1 : 0) : 0)) return false
-    keep(parent, key, plain && !exponent ? literal : { text: literal }) // on the discarded tree if the walk fails later: gone with it
-    return true
+    return skipCharacter(text, at, 93) // ]
   }
-  const skipWord = (first: number, length: number): boolean => {
-    if (text.charCodeAt(at) !== first) return false
-    at += length
-    return true
+  if (text.charCodeAt(at) !== 123) return -1 // {
+  at++
+  let first = true
+  for (const key in node) {
+    // integer-like keys are enumerated before the others, whatever their place in the text
+    if (first && isIndexLike(key)) return -1
+    if (!first && (at = skipCharacter(text, at, 44)) < 0) return -1 // ,
+    first = false
+    if ((at = skipString(text, skipSpace(text, at), key.length)) < 0) return -1
+    if ((at = skipCharacter(text, at, 58)) < 0) return -1 // :
+    if ((at = walkValue(text, at, node, key, (node as Record<string, unknown>)[key], depth)) < 0) return -1
   }
-  const skipValue = (parent: object, key: string | number, child: unknown, depth: number): boolean => {
-    skipSpace()
-    if (typeof child === 'string') return skipString(child.length)
-    if (typeof child === 'number') return skipNumber(parent, key, child)
-    if (child === null) return skipWord(110, 4) // null
-    if (child === true) return skipWord(116, 4) // true
-    if (child === false) return skipWord(102, 5) // false
-    return visit(child as object, depth + 1)
-  }
-  const expect = (code: number): boolean => {
-    skipSpace()
-    if (text.charCodeAt(at) !== code) return false
-    at++
-    return true
-  }
-  const visit = (node: object, depth: number): boolean => {
-    if (depth > MAX_WALK_DEPTH) return false
-    if (Array.isArray(node)) {
-      if (!expect(91)) return false // [
-      for (let i = 0; i < node.length; i++) {
-        if (i > 0 && !expect(44)) return false // ,
-        if (!skipValue(node, i, node[i], depth)) return false
-      }
-      return expect(93) // ]
-    }
-    if (!expect(123)) return false // {
-    let first = true
-    for (const key in node) {
-      // integer-like keys are enumerated before the others, whatever their place in the text
-      if (first && isIndexLike(key)) return false
-      if (!first && !expect(44)) return false // ,
-      first = false
-      skipSpace()
-      if (!skipString(key.length) || !expect(58)) return false // :
-      if (!skipValue(node, key, (node as Record<string, unknown>)[key], depth)) return false
-    }
-    // a key given twice leaves the object with fewer keys than its text: a comma is found here
-    return expect(125) // }
-  }
-  if (!visit(root, 0)) return false
-  skipSpace()
-  return at === n
+  // a key given twice leaves the object with fewer keys than its text: a comma is found here
+  return skipCharacter(text, at, 125) // }
 }
 
 /**
  * Whether a number can be its literal's, a guard against pairing a literal with the wrong number
- * (which the counts rule out): for a plain integer of at most 22 digits, its sign and count of
+ * (which the walk along the text rules out): for a plain integer of at most 22 digits, its sign and count of
  * digits, which costs a tenth of parsing the literal again, as a million ids would; else the value.
  */
 function agrees(value: number, literal: string, digits: number): boolean {
