@@ -117,13 +117,17 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
   const index = IdIndex.of(list)
   // the records bearing a name that was sent, in one pass over the list rather than one per creation
   const sentNames = new Set<unknown>(created.map((c) => c.sent.name))
-  const sentLengths = new Set<unknown>(created.map((c) => c.sent.name.length)) // a cheap first sieve
+  // a cheap first sieve, by length (modulo 1,024): most names of a large list are not sent ones
+  const sentLength = new Uint8Array(1_024)
+  for (const { sent } of created) sentLength[sent.name.length & 1_023] = 1
   const byName = new Map<unknown, CategoryRecord[]>()
-  for (const record of list) {
-    if (typeof record.name !== 'string' || !sentLengths.has(record.name.length) || !sentNames.has(record.name)) continue
-    const named = byName.get(record.name)
+  for (let i = 0; i < list.length; i++) {
+    const record = list[i]
+    const name = record.name
+    if (typeof name !== 'string' || sentLength[name.length & 1_023] === 0 || !sentNames.has(name)) continue
+    const named = byName.get(name)
     if (named) named.push(record)
-    else byName.set(record.name, [record])
+    else byName.set(name, [record])
   }
   for (const { sent, record } of created) {
     const id = idOf(record)
