@@ -119,8 +119,6 @@ export function findLongNumberLiterals(text: string): number[] {
   return long
 }
 
-
-
 /**
  * Where a number literal of 16 characters or more, or one with an exponent, may stand: 16 of the
  * characters of a literal without exponent in a row, or a digit and an exponent (strings too may
