@@ -4,12 +4,14 @@
  * 2^53 are indexed in a fraction of the time and memory of a Map keyed by id texts.
  *
  * Two records share an id when their ids' exact texts (idOf) are equal, as before. An integer id of
- * at most 19 digits (every int64) is hashed from its double (equal ids make equal doubles) and its
- * last four digits (ids past 2^53 that share a double differ there), with no string and no bigint
- * made for it; the table keeps, per slot, the 32-bit hash and the record's position, and a matching
- * hash is confirmed on the records themselves (two plain literals compare as texts). The hash is
- * seeded at random, so that a server cannot choose ids that all land on one slot. Any other id
- * (not an integer, or longer) is kept by its text in a Map.
+ * at most 19 digits (every int64) is read as its double (equal ids make equal doubles) and its last
+ * four digits (ids past 2^53 that share a double differ there, by less than 2,048), with no string
+ * and no bigint made for it. A list whose ids strictly increase or decrease (a service listing by
+ * id) is proven free of repeats by that one pass, and searched by bisection. Any other list gets a
+ * hash table: per slot the 32-bit hash and the record's position, a matching hash confirmed on the
+ * records themselves (two plain literals compare as texts), the hash seeded at random so that a
+ * server cannot choose ids that all land on one slot. An id that is not such an integer is kept by
+ * its text in a Map.
  */
 import { exactIntegerTextAt, literalAt, numberText, plainIntegerLiteralAt } from '../json/exact-json.ts'
 
