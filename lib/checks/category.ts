@@ -1,7 +1,8 @@
 /** Checks on Category records across requests: fields echoed, ids unique, created ones listed. */
 import type { HttpResult } from '../http/client.ts'
-import { exactIntegerTextAt, numberText } from '../json/exact-json.ts'
+import { exactIntegerTextAt } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
+import { idOf, IdIndex } from './id-index.ts'
 import { jsonBodyOf } from './response.ts'
 import { conformingBody } from './schema.ts'
 
@@ -34,10 +35,7 @@ export function firstDifference(sent: unknown, got: unknown): string {
   return `; first difference at character ${i}: sent ${code(sent)}, got ${code(got)} (lengths ${sent.length} and ${got.length})`
 }
 
-/** The id of a parsed record as exact decimal text (JSON.parse would round it past 2^53). */
-export function idOf(record: CategoryRecord): string {
-  return exactIntegerTextAt(record, 'id') ?? numberText(record, 'id')
-}
+export { idOf }
 
 /** §4.2 rule 2: every field sent comes back, unchanged (extra fields are allowed). */
 export function expectEchoedFields(sent: NewCategory, result: HttpResult): CategoryRecord {
@@ -85,23 +83,18 @@ export function expectServiceAssignedId(sentId: string, record: CategoryRecord, 
 
 /** §2: ids are unique, both across creations and within one list. */
 export function expectDistinctIds(records: CategoryRecord[], where: string, ...results: HttpResult[]): void {
-  const seen = new Map<string, number>()
-  records.forEach((record, index) => {
-    const id = idOf(record)
-    const first = seen.get(id)
-    if (first !== undefined) {
-      fail(
-        {
-          code: 'DUPLICATE_ID',
-          message: `${where}: two records share id ${id}`,
-          expected: 'every id unique',
-          actual: `id ${id} at positions ${first} and ${index}`,
-        },
-        ...results.map((r) => r.exchange),
-      )
-    }
-    seen.set(id, index)
-  })
+  const repeat = IdIndex.of(records).firstRepeat
+  if (repeat === undefined) return
+  const id = idOf(records[repeat.second])
+  fail(
+    {
+      code: 'DUPLICATE_ID',
+      message: `${where}: two records share id ${id}`,
+      expected: 'every id unique',
+      actual: `id ${id} at positions ${repeat.first} and ${repeat.second}`,
+    },
+    ...results.map((r) => r.exchange),
+  )
 }
 
 /** A created record and the body that created it. */
@@ -116,22 +109,32 @@ export interface Creation {
  */
 /** The created records whose id the list does not show (a list that lags behind writes, or one that lost them). */
 export function missingFromList(created: readonly Creation[], list: readonly CategoryRecord[]): Creation[] {
-  const ids = new Set(list.map(idOf))
-  return created.filter((c) => !ids.has(idOf(c.record)))
+  const index = IdIndex.of(list)
+  return created.filter((c) => !index.has(c.record))
 }
 
 export function expectListed(created: Creation[], list: CategoryRecord[], ...results: HttpResult[]): void {
-  const byId = new Map<string, CategoryRecord[]>()
-  for (const record of list) {
-    const id = idOf(record)
-    byId.set(id, [...(byId.get(id) ?? []), record])
+  const index = IdIndex.of(list)
+  // the records bearing a name that was sent, in one pass over the list rather than one per creation
+  const sentNames = new Set<unknown>(created.map((c) => c.sent.name))
+  // a cheap first sieve, by length (modulo 1,024): most names of a large list are not sent ones
+  const sentLength = new Uint8Array(1_024)
+  for (const { sent } of created) sentLength[sent.name.length & 1_023] = 1
+  const byName = new Map<unknown, CategoryRecord[]>()
+  for (let i = 0; i < list.length; i++) {
+    const record = list[i]
+    const name = record.name
+    if (typeof name !== 'string' || sentLength[name.length & 1_023] === 0 || !sentNames.has(name)) continue
+    const named = byName.get(name)
+    if (named) named.push(record)
+    else byName.set(name, [record])
   }
   for (const { sent, record } of created) {
     const id = idOf(record)
     // §1 rule 1: one create, one category (names carry the run id, so no one else made another;
     // an empty or repeated name is told apart by its description, which then carries it)
     const same = (r: { name?: unknown; description?: unknown }) => r.name === sent.name && r.description === sent.description
-    const sameName = list.filter(same)
+    const sameName = (byName.get(sent.name) ?? []).filter(same)
     if (sameName.length > created.filter((c) => same(c.sent)).length) {
       fail(
         {
@@ -143,7 +146,7 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
         ...results.map((r) => r.exchange),
       )
     }
-    const listed = byId.get(id) ?? []
+    const listed = index.positionsOf(record).map((position) => list[position])
     if (listed.length !== 1) {
       fail(
         {
@@ -174,16 +177,35 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
   }
 }
 
-/** The fields §2 gives a Category; extra properties may change from list to list (a count of pets). */
-const DOCUMENTED_FIELDS = ['id', 'name', 'description'] as const
+/** The fields §2 gives a Category besides its id; extra properties may change from list to list (a count of pets). */
+const DOCUMENTED_FIELDS = ['name', 'description'] as const
+
+/** The first documented field whose value or presence differs between two listings of a record. */
+function changedField(record: CategoryRecord, again: CategoryRecord): (typeof DOCUMENTED_FIELDS)[number] | undefined {
+  for (const field of DOCUMENTED_FIELDS) {
+    const value = record[field]
+    // equal values other than undefined are there in both: presence is asked only of undefined
+    if (value !== again[field] || (value === undefined && field in record !== field in again)) return field
+  }
+  return undefined
+}
 
 /**
  * §4.1 "all categories", and no operation removes or changes one (§1 rule 1 names only list and
  * create): every category an earlier list showed is in a later list, with the same fields.
  */
 export function expectStillListed(earlier: CategoryRecord[], later: CategoryRecord[], ...results: HttpResult[]): void {
-  const laterById = new Map(later.map((record) => [idOf(record), record]))
-  const vanished = earlier.filter((record) => !laterById.has(idOf(record)))
+  const laterIndex = IdIndex.of(later)
+  // where each earlier record is listed later: the last record with its id, as a Map from ids
+  // would keep it (more than one: ids-unique reports it); -1 when it is not listed
+  const againAt = new Int32Array(earlier.length)
+  const vanished: CategoryRecord[] = []
+  let shift = 0 // where the last record was found later, against where it was: records added before it move it
+  for (let i = 0; i < earlier.length; i++) {
+    againAt[i] = laterIndex.lastPositionOf(earlier[i], i + shift)
+    if (againAt[i] < 0) vanished.push(earlier[i])
+    else shift = againAt[i] - i
+  }
   if (vanished.length > 0) {
     // the lowest id, so that the line does not depend on list order or on how many there are
     const lowest = vanished.reduce((a, b) => (idValue(b) < idValue(a) ? b : a))
@@ -197,9 +219,10 @@ export function expectStillListed(earlier: CategoryRecord[], later: CategoryReco
       ...results.map((r) => r.exchange),
     )
   }
-  for (const record of earlier) {
-    const again = laterById.get(idOf(record))!
-    const field = DOCUMENTED_FIELDS.find((f) => f !== 'id' && (record[f] !== again[f] || f in record !== f in again))
+  for (let i = 0; i < earlier.length; i++) {
+    const record = earlier[i]
+    const again = later[againAt[i]]
+    const field = changedField(record, again)
     if (field === undefined) continue
     fail(
       {

@@ -6,9 +6,24 @@ import { jsonBodyOf } from './response.ts'
 
 const SHOWN_PROBLEMS = 5
 
+/**
+ * Verdicts per parsed body and schema: several checks judge one body (a list is judged by up to
+ * five), and bodies are parsed once per response and never changed (jsonBodyOf).
+ */
+const verdicts = new WeakMap<object, Map<SchemaName, string[] | null>>()
+
+function problemsOf(schema: SchemaName, body: unknown): string[] | null {
+  if (body === null || typeof body !== 'object') return schemaProblems(schema, body)
+  let known = verdicts.get(body)
+  if (!known) verdicts.set(body, (known = new Map()))
+  let problems = known.get(schema)
+  if (problems === undefined) known.set(schema, (problems = schemaProblems(schema, body)))
+  return problems
+}
+
 export function expectSchema(result: HttpResult, schema: SchemaName, what = `a ${schema} record`): unknown {
   const body = jsonBodyOf(result)
-  const problems = schemaProblems(schema, body)
+  const problems = problemsOf(schema, body)
   if (problems === null) return body
   return fail(
     {
@@ -32,6 +47,6 @@ export function conformingBody(result: HttpResult, schema: SchemaName, reportedB
   } catch {
     throw new NotApplicable(`the body is not JSON; ${reportedBy} reports it`)
   }
-  if (schemaProblems(schema, body) !== null) throw new NotApplicable(`the body is not a ${schema} record; ${reportedBy} reports it`)
+  if (problemsOf(schema, body) !== null) throw new NotApplicable(`the body is not a ${schema} record; ${reportedBy} reports it`)
   return body
 }

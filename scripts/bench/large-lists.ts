@@ -1,8 +1,8 @@
 /**
  * How large a list the suite judges at full speed: a CategoryList body of 100,000 and of 1,000,000
- * categories, small ids and ids beyond 2^53 (which take the rewrite path of parseJsonExact), each
- * case in a fresh process (scripts/bench/list-case.ts): a bare JSON.parse of the same text next to
- * the suite's path. Then the HTTP client reading the largest body, with the default
+ * categories, small ids and ids beyond 2^53 (whose texts parseJsonExact keeps), each case in a
+ * fresh process (scripts/bench/list-case.ts): a bare JSON.parse of the same text next to every
+ * check a run makes of a list. Then the HTTP client reading the largest body, with the default
  * --max-response-bytes and with a raised one.
  */
 import { closeSync, createReadStream, openSync, rmSync, statSync, writeSync } from 'node:fs'
@@ -48,7 +48,7 @@ function writeList(dir: string, count: number, ids: 'small' | 'big'): ListFile {
 }
 
 async function childCase(name: string, extra: string[]): Promise<CaseReport> {
-  const run = await runNode(['--import', 'tsx', LIST_CASE, '--case', name, ...extra], { env: cleanEnv(), killAfterMs: 600_000 })
+  const run = await runNode(['--expose-gc', '--import', 'tsx', LIST_CASE, '--case', name, ...extra], { env: cleanEnv(), killAfterMs: 600_000 })
   const line = run.stdout.trim().split('\n').pop() ?? ''
   try {
     return JSON.parse(line) as CaseReport
@@ -62,14 +62,23 @@ export interface ListFigures {
   ids: 'small' | 'big'
   bytes: number
   bare: { ms: number; runs: number[]; baseRssMiB: number; peakRssMiB: number }
-  /** parse = parseJsonExact, validate = the CategoryList validator, idsUnique = expectDistinctIds. */
+  /**
+   * Every check a run makes of a list (scripts/bench/list-case.ts): parse = parseJsonExact,
+   * validate = the CategoryList schema and the media type, idsUnique = expectDistinctIds, listed =
+   * created-in-list (ten created records, and the earlier list still listed).
+   */
   suite: { ms: number; runs: number[]; phases: Record<string, number>; baseRssMiB: number; peakRssMiB: number }
-  /** (parse + validate) / bare JSON.parse, and the same with the ids-unique pass: wall times. */
+  /** (parse + validate) / bare JSON.parse, and every check of the list / bare JSON.parse: wall times. */
   ratio: number
   ratioWithIds: number
   /** The same ratios in CPU time, which a busy machine distorts less. */
   cpuRatio: number
   cpuRatioWithIds: number
+  /**
+   * Memory added over the text (peak RSS − RSS with the text in memory, medians), the suite's path
+   * over bare JSON.parse's.
+   */
+  memoryRatio: number
 }
 
 function listFigures(file: ListFile, bare: CaseReport[], suite: CaseReport[]): ListFigures {
@@ -85,7 +94,7 @@ function listFigures(file: ListFile, bare: CaseReport[], suite: CaseReport[]): L
     suite: {
       ms: round(withIdsMs),
       runs: suite.map((r) => round(r.ms)),
-      phases: Object.fromEntries(['parse', 'validate', 'idsUnique'].map((name) => [name, round(median(suite.map((r) => phase(r, name))))])),
+      phases: Object.fromEntries(['parse', 'validate', 'idsUnique', 'listed'].map((name) => [name, round(median(suite.map((r) => phase(r, name))))])),
       baseRssMiB: round(median(suite.map((r) => r.baseRssMiB))),
       peakRssMiB: round(Math.max(...suite.map((r) => r.peakRssMiB))),
     },
@@ -93,6 +102,7 @@ function listFigures(file: ListFile, bare: CaseReport[], suite: CaseReport[]): L
     ratioWithIds: round(withIdsMs / bareMs, 2),
     cpuRatio: round(median(suite.map((r) => (r.phasesCpu?.parse ?? NaN) + (r.phasesCpu?.validate ?? NaN))) / median(bare.map((r) => r.cpuMs ?? NaN)), 2),
     cpuRatioWithIds: round(median(suite.map((r) => r.cpuMs ?? NaN)) / median(bare.map((r) => r.cpuMs ?? NaN)), 2),
+    memoryRatio: round(median(suite.map((r) => r.peakRssMiB - r.baseRssMiB)) / median(bare.map((r) => r.peakRssMiB - r.baseRssMiB)), 2),
   }
 }
 

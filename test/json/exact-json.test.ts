@@ -1,6 +1,6 @@
 import { parse as losslessParse, isLosslessNumber, type LosslessNumber } from 'lossless-json'
 import { describe, expect, test } from 'vitest'
-import { exactIntegerAt, findLongNumberLiterals, integerOfLiteral, numberText, parseJsonExact } from '../../lib/json/exact-json.ts'
+import { exactIntegerAt, findLongNumberLiterals, integerOfLiteral, literalAt, numberText, parseJsonExact } from '../../lib/json/exact-json.ts'
 import { schemaProblems } from '../../lib/spec/schema-registry.ts'
 
 describe('parseJsonExact', () => {
@@ -59,6 +59,57 @@ describe('parseJsonExact', () => {
         expect(item.name).toBe(reference[i].name)
       })
     }
+  })
+})
+
+describe('parseJsonExact along the text: spaces, escapes, strings of every kind', () => {
+  const random = (n: number) => Math.floor(Math.random() * n)
+  const number = () => {
+    const digits = String(random(9) + 1) + Array.from({ length: random(22) }, () => random(10)).join('')
+    return (random(3) === 0 ? '-' : '') + digits + (random(6) === 0 ? `.${random(1000)}` : '') + (random(8) === 0 ? `e${random(5)}` : '')
+  }
+  // pieces of string text, each valid JSON: escapes make the text longer than the value
+  const pieces = ['a', 'é', '🐇', '\\\\', '\\"', '\\n', '\\u00e9', '\\ud83d\\udc07', '12345678901234567', '1e5', ' ']
+  const string = (prefix = '') => `"${prefix}${Array.from({ length: random(5) }, () => pieces[random(pieces.length)]).join('')}"`
+  const space = () => [' ', '', '\n  ', '\t', '\r\n'][random(5)]
+  const value = (depth: number): string => {
+    const kind = depth > 2 ? random(3) : random(6)
+    if (kind === 0) return number()
+    if (kind === 1) return string()
+    if (kind === 2) return ['true', 'false', 'null'][random(3)]
+    if (kind === 3) return `[${space()}${Array.from({ length: random(4) }, () => value(depth + 1) + space()).join(`,${space()}`)}]`
+    return `{${space()}${Array.from({ length: random(4) }, (_, i) => `${string(`k${i}`)}${space()}:${space()}${value(depth + 1)}${space()}`).join(`,${space()}`)}}`
+  }
+
+  test('agrees with lossless-json on every number of random documents', () => {
+    for (let round = 0; round < 400; round++) {
+      const text = `${space()}[${Array.from({ length: random(4) + 1 }, () => value(0)).join(',')}]${space()}`
+      const ours = parseJsonExact(text)
+      const reference = losslessParse(text)
+      const compare = (a: unknown, b: unknown, parent: object, key: string | number): void => {
+        if (isLosslessNumber(b)) {
+          expect(a, text).toBe(Number((b as LosslessNumber).value))
+          expect(numberText(parent, key), text).toBe((b as LosslessNumber).value.length >= 16 || /e/i.test((b as LosslessNumber).value) ? (b as LosslessNumber).value : String(a))
+        } else if (b !== null && typeof b === 'object') {
+          expect(Object.keys(a as object), text).toEqual(Object.keys(b))
+          for (const k of Object.keys(b)) compare((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], a as object, Array.isArray(a) ? Number(k) : k)
+        } else expect(a, text).toEqual(b)
+      }
+      compare(ours, reference, [ours], 0)
+    }
+  })
+
+  test('a long literal only inside strings: the tree as JSON.parse gives it, nothing kept', () => {
+    const value = parseJsonExact('{"id":7,"note":"order 12345678901234567890, 1e5 times"}') as Record<string, unknown>
+    expect(value).toEqual({ id: 7, note: 'order 12345678901234567890, 1e5 times' })
+    expect(literalAt(value, 'id')).toBeUndefined()
+  })
+
+  test('a string whose text ends where its value would, on an escaped quote', () => {
+    // the value "ab\"…" has 4 units; its text has a backslash where a 4-unit string would close
+    const value = parseJsonExact('[{"k\\"":"a\\"b","id":12345678901234567890}]') as Array<Record<string, unknown>>
+    expect(value[0]['k"']).toBe('a"b')
+    expect(numberText(value[0], 'id')).toBe('12345678901234567890')
   })
 })
 
