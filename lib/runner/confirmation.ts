@@ -58,7 +58,10 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   // a key the server refuses, or stopped accepting, would only be refused again: no verdict either way
   const exchanges = results.flatMap(({ result }) => result.exchanges)
   const keyGone = keyRefused(exchanges) !== undefined || keyRevoked(exchanges, journal) !== undefined
-  for (let attempt = 1; attempt <= options.attempts && !keyGone && !options.stopped(); attempt++) {
+  // a server that answered no request of the run (every answer a 5xx, or none): a second probe would
+  // only wait out its 503s again (a run against a server that is down took three times as long)
+  const servedNothing = !journal.some((e) => e.onWire && e.status !== undefined && e.status < 500)
+  for (let attempt = 1; attempt <= options.attempts && !keyGone && !servedNothing && !options.stopped(); attempt++) {
     // a check that passed once is intermittent: no more attempts are needed to say so
     const pending = failed.filter(({ at }) => {
       const c = counts.get(at)!
