@@ -77,9 +77,28 @@ function formsOf(secret: string): string[] {
     JSON.stringify(secret).slice(1, -1),
     Buffer.from(secret).toString('base64'),
     Buffer.from(secret).toString('base64url'),
+    ...base64Inside(secret),
     html(secret, '&quot;'),
     html(secret, '&#34;'),
   ]
+}
+
+/**
+ * The secret inside base64 of a longer text (a server echoing `base64("Bearer <key>")`, or Basic
+ * credentials): the base64 characters that only the secret's bytes decide, at each of the three
+ * alignments the secret can start at. Only for secrets long enough that these runs (about 4/3 of
+ * the key's length, less two) cannot be ordinary text.
+ */
+function base64Inside(secret: string): string[] {
+  const bytes = Buffer.from(secret)
+  if (bytes.length < NEAR_MISS_MIN_KEY_LENGTH) return []
+  return [0, 1, 2].flatMap((offset) => {
+    const padded = Buffer.concat([Buffer.alloc(offset), bytes])
+    // character i holds bits [6i, 6i + 6); the secret's bits are [8 offset, 8 (offset + length))
+    const from = Math.ceil((8 * offset) / 6)
+    const to = Math.floor((8 * (offset + bytes.length)) / 6)
+    return [padded.toString('base64').slice(from, to), padded.toString('base64url').slice(from, to)]
+  })
 }
 
 /**

@@ -266,16 +266,23 @@ function ledgerOf(journal: readonly JournalEntry[]): LedgerEntry[] {
  * so they are handed this copy.
  */
 export function redactedResult(result: RunResult, redact: (text: string) => string): RunResult {
-  const walk = (value: unknown): unknown => {
+  // a key of a map whose keys come from the server (header names, content codings, statuses) is
+  // text like any other; a property of the result model (camelCase: `rules`, `checks`, `name`) is
+  // the model's own word, and redacting it (a key that happens to be "rule") broke the result
+  const shown = (key: string, inServerMap: boolean) => (inServerMap || !/^[a-z][A-Za-z0-9]*$/.test(key) ? redact(key) : key)
+  const walk = (value: unknown, inServerMap = false): unknown => {
     if (typeof value === 'string') return redact(value)
-    if (Array.isArray(value)) return value.map(walk)
+    if (Array.isArray(value)) return value.map((inner) => walk(inner))
     if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [redact(key), walk(inner)]))
+      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [shown(key, inServerMap), walk(inner, SERVER_KEYED_MAPS.has(key))]))
     }
     return value
   }
   return walk(result) as RunResult
 }
+
+/** The maps of the result whose keys the server chose: header names, content codings, statuses. */
+const SERVER_KEYED_MAPS: ReadonlySet<string> = new Set(['headers', 'encodedAnswers', 'compression', 'answers'])
 
 /**
  * How often and for how long the server made the run wait (429 or 503), in words; the waits run

@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from 'vitest'
 import { createRedactor, longestForm, REDACTED } from '../../lib/http/redact.ts'
+import { redactedResult, type RunResult } from '../../lib/result/run-result.ts'
 
 const KEY = 'sk_live_Review+Key/123=='
 
@@ -28,5 +29,37 @@ describe('createRedactor on a key echoed inside JSON', () => {
   test('a key of letters and digits only, and text that merely resembles an escape, are unaffected', () => {
     expect(createRedactor('abcDEF123456')('x abcDEF123456 y')).toBe(`x ${REDACTED} y`)
     expect(createRedactor(KEY)('sk_live_Review+Key\\/124==')).toBe('sk_live_Review+Key\\/124==')
+  })
+})
+
+describe('createRedactor on a key inside base64 of a longer text', () => {
+  // a server that echoes the Authorization header base64-encoded, or Basic credentials holding the key
+  const key = 'sk_live_4f9a8b7c6d5e4f3a2b1c'
+  const redact = createRedactor(key)
+  test.each(['', 'B', 'Be', 'Bearer ', 'user:', 'Bearer  '])('after %j, at every alignment, in base64 and base64url', (prefix) => {
+    for (const encoding of ['base64', 'base64url'] as const) {
+      const echoed = Buffer.from(`${prefix}${key} and more`).toString(encoding)
+      expect(redact(echoed)).toContain(REDACTED)
+      // what is left shows nothing of the key's base64 core
+      expect(redact(echoed).length).toBeLessThan(echoed.length)
+    }
+  })
+  test('ordinary text and base64 of other texts are left as they are', () => {
+    const other = Buffer.from('Bearer another-key-entirely-0123').toString('base64')
+    expect(redact(other)).toBe(other)
+    expect(redact('GET /v1/categories answered 200')).toBe('GET /v1/categories answered 200')
+  })
+})
+
+describe('redactedResult', () => {
+  test("the key is hidden in the server's header names and values, never in the result's own property names", () => {
+    const result = {
+      rules: [{ id: 'r', checks: [{ name: 'a check', exchanges: [{ response: { headers: { 'x-checks': 'checks', checks: 'ok' } } }] }] }],
+      summary: { encodedAnswers: { checks: 1 } },
+    } as unknown as RunResult
+    const shown = redactedResult(result, createRedactor('checks')) as unknown as typeof result & { rules: { checks: { exchanges: { response: { headers: Record<string, string> } }[] }[] }[] }
+    const headers = shown.rules[0]!.checks[0]!.exchanges[0]!.response.headers
+    expect(headers).toEqual({ [`x-${REDACTED}`]: REDACTED, [REDACTED]: 'ok' })
+    expect(Object.keys((shown as unknown as { summary: { encodedAnswers: object } }).summary.encodedAnswers)).toEqual([REDACTED])
   })
 })
