@@ -31,15 +31,28 @@ function ansiCQuoted(bytes: Uint8Array): string {
   return `$'${Array.from(bytes, (b) => (printable(b) ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('')}'`
 }
 
+/**
+ * Characters the reports would write as a marker (lib/reporters/visible-text.ts: controls, spaces
+ * other than the ASCII one, format characters such as zero-width and bidi ones, ⟨ itself): a word
+ * holding one goes in $'…' with its UTF-8 bytes as \xHH, so the line a person copies from any
+ * report sends the bytes the suite sent (a marked ⟨ZWJ⟩ pasted into a shell sends seven letters).
+ */
+const MARKED = /[\x00-\x1f\x7f-\xa0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u27e8\ufeff\ufffe\uffff\p{Cf}]/u
+
+/** A word of the command: single-quoted, or in $'…' bytes when it holds a character the reports mark. */
+function quoted(text: string): string {
+  return MARKED.test(text) ? ansiCQuoted(Buffer.from(text, 'utf8')) : singleQuoted(text)
+}
+
 export function toCurl(request: RecordedRequest): string {
   // a dot segment is sent as it is (a router may resolve it after its guard did not): so does curl with --path-as-is
   const asIs = /\/\.\.?(\/|$)/.test(new URL(request.url).pathname) || /\/\.\.?(\/|$)/.test(request.url.replace(/^[a-z]+:\/\/[^/]+/i, '')) ? ['--path-as-is'] : []
-  const words = ['curl', '-i', ...asIs, '-X', request.method, singleQuoted(request.url)]
+  const words = ['curl', '-i', ...asIs, '-X', request.method, quoted(request.url)]
   for (const [name, value] of Object.entries(request.headers)) {
     const header = `${name}: ${value}`
-    words.push('-H', KEY_STAND_INS.some((s) => header.includes(s.placeholder)) ? withKeyReference(header) : singleQuoted(header))
+    words.push('-H', KEY_STAND_INS.some((s) => header.includes(s.placeholder)) ? withKeyReference(header) : quoted(header))
   }
   if (request.bodyBase64 !== undefined) words.push('--data-binary', ansiCQuoted(Buffer.from(request.bodyBase64, 'base64')))
-  else if (request.body !== undefined) words.push('--data-binary', singleQuoted(request.body))
+  else if (request.body !== undefined) words.push('--data-binary', quoted(request.body))
   return words.join(' ')
 }

@@ -53,3 +53,23 @@ describe('key stand-ins', () => {
     expect(sameShape('Zz9_Aa0.')).toBe('Gg0_Bb1.')
   })
 })
+
+describe('bodies with characters the reports mark', () => {
+  /** What bash makes of the --data-binary argument of a curl line. */
+  const bodyAsBashSeesIt = (curl: string) =>
+    execFileSync('bash', ['-c', `set -- ${curl.replace(/^curl /, '')}; while [ "$1" != "--data-binary" ]; do shift; done; printf %s "$2"`], { env: { PATH: process.env.PATH } })
+  test.each([
+    ['a zero-width joiner', '{"name":"👩\u200d👩\u200d👧"}'],
+    ['a byte order mark', '\ufeff{"name":"bom"}'],
+    ['a no-break space and a right-to-left override', '{"name":"a\u00a0b\u202ec"}'],
+    ['controls and a quote', '{"name":"it\'s\u0007\u001b[31m"}'],
+    ['a ⟨ the reports would mark', '{"name":"⟨ZWJ⟩"}'],
+  ])('%s: the line is plain ASCII, and bash sends the bytes the suite sent', (_, body) => {
+    const curl = toCurl({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', headers: {}, body })
+    expect(curl).toMatch(/^[\x20-\x7e]*$/)
+    expect(bodyAsBashSeesIt(curl).equals(Buffer.from(body, 'utf8'))).toBe(true)
+  })
+  test('visible Unicode stays readable, single-quoted', () => {
+    expect(toCurl({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', headers: {}, body: '{"name":"Ñandú 🐇"}' })).toContain(`--data-binary '{"name":"Ñandú 🐇"}'`)
+  })
+})
