@@ -160,6 +160,12 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   ...POISON_CREATES,
 ]
 
+/**
+ * What the record of a create refused with 400 would hold, so the list that follows can show it was
+ * stored: its name, or its description when the name is empty or another create's.
+ */
+export const createMarker = (c: ValidCreate, sent: NewCategory): string => (sent.name === '' || c.repeats ? (sent.description as string) : sent.name)
+
 /** The text a valid create sends. */
 export const createText = (c: ValidCreate, body: NewCategory, seed: number): string =>
   c.text ? c.text(body) : c.sendsId ? `{"id":${c.sendsId(seed)},${JSON.stringify(body).slice(1)}` : JSON.stringify(body)

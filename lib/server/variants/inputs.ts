@@ -57,6 +57,16 @@ export const INPUT_VARIANTS: readonly Variant[] = [
     behaviour: { validate: (body) => conformingBehaviour.validate(body) ?? (nameOf(body) === '' ? 'name must not be empty' : null) },
   },
   {
+    name: 'empty-name-accepted-empty-description-refused',
+    description:
+      "an empty name is taken and an empty description refused with 400 and an Error record (Fastify's description: {type: 'string', minLength: 1}): " +
+      'both are the service\'s choice (§4.2 rule 1), and the refused create must not be taken for the empty name\'s record',
+    behaviour: {
+      validate: (body) =>
+        conformingBehaviour.validate(body) ?? ((body as { description?: unknown }).description === '' ? 'description must NOT have fewer than 1 characters' : null),
+    },
+  },
+  {
     name: 'repeated-names-refused-409',
     description: 'names are unique (a UNIQUE index): a create whose name exists is refused with 409 Conflict and an Error record (uniqueness is not shown)',
     behaviour: {
