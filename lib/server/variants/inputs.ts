@@ -91,6 +91,13 @@ export const INPUT_VARIANTS: readonly Variant[] = [
     },
   },
   {
+    name: 'name-limit-12',
+    description:
+      'a VARCHAR(12) name: longer names are refused with 400 and an Error record (lengths are not shown, §8). The run passes: the creates whose names ' +
+      "the prefix makes longer are not verified (cause length-limit), since the service took no name as long; the empty name's record is created",
+    behaviour: columnLimits(12, 255),
+  },
+  {
     name: 'name-limit-16',
     description: 'a VARCHAR(16) name and a VARCHAR(32) description: longer values are refused with 400 and an Error record (lengths are not shown, §8)',
     behaviour: columnLimits(16, 32),
