@@ -98,6 +98,13 @@ export const INPUT_VARIANTS: readonly Variant[] = [
     behaviour: columnLimits(12, 255),
   },
   {
+    name: 'description-limit-24',
+    description:
+      'a VARCHAR(24) description: longer descriptions are refused with 400 and an Error record (§8). The run passes: the first create\'s ' +
+      '32-character description is not verified (cause length-limit), since the service took no description as long',
+    behaviour: columnLimits(255, 24),
+  },
+  {
     name: 'name-limit-16',
     description: 'a VARCHAR(16) name and a VARCHAR(32) description: longer values are refused with 400 and an Error record (lengths are not shown, §8)',
     behaviour: columnLimits(16, 32),
