@@ -45,6 +45,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'>)
       return 'the check had not finished when the run was cut short (--deadline, or a signal)'
     case 'key-unusable':
       return "the key's own shape rules the credential case out"
+    case 'length-limit':
+      return "the service limits lengths below the suite's creates (lengths are not shown, §8): they were refused, and nothing as long was accepted"
     case 'not-applicable':
       return 'nothing to judge in the answers (another rule reports why, or the service used a freedom)'
   }

@@ -30,6 +30,8 @@ export interface WrongTypeCase extends WritePriority {
   /** The property given the wrong type; undefined: the whole body is of `type`. */
   property?: string
   type: JsonType
+  /** An array body of the valid NewCategory alone, with no drawn values after it. */
+  validAlone?: true
 }
 
 /**
@@ -63,6 +65,11 @@ export function wrongTypeCases(schema: ObjectSchema = newCategorySchema()): Wron
   for (const type of JSON_TYPES.filter((t) => !admits(schema.type ?? 'object', t))) {
     cases.push({ key: `wrong-type-body-${type}`, label: `a body that is ${article(type)}${shown(type)}`, type })
   }
+  // always, whatever the seed draws after it: pydantic v1 reads a one-element array of an object as
+  // the key/value pairs of a dict ([{"name":"x","description":"y"}] → {"name": "description"})
+  if (!admits(schema.type ?? 'object', 'array')) {
+    cases.push({ key: 'wrong-type-body-valid-in-array', label: 'a body that is an array holding one valid NewCategory and nothing else', type: 'array', validAlone: true })
+  }
   return cases
 }
 
@@ -84,14 +91,15 @@ const ARBITRARIES: Record<JsonType, fc.Arbitrary<unknown>> = {
 /**
  * The body of one case, as JSON text. Every string property carries `marker` (the run's prefix and
  * the case key), so a server that wrongly stores the body shows it in the list that follows; the
- * array body starts with a valid NewCategory (a server that takes arrays as batches creates it).
+ * array bodies start with a valid NewCategory (a server that takes arrays as batches creates it), one
+ * with drawn values after it and one with nothing else.
  */
 export function wrongTypeBody(c: WrongTypeCase, marker: string, seed: number, index: number, schema: ObjectSchema = newCategorySchema()): string {
   const drawn = fc.sample(ARBITRARIES[c.type], { seed: (seed + index) | 0, numRuns: 1 })[0]
   const valid: Record<string, unknown> = {}
   for (const [property, declared] of Object.entries(schema.properties ?? {})) if (declared.type === 'string') valid[property] = marker
   if (c.property !== undefined) return JSON.stringify({ ...valid, [c.property]: drawn })
-  if (c.type === 'array') return JSON.stringify([valid, ...(drawn as unknown[])])
+  if (c.type === 'array') return JSON.stringify(c.validAlone ? [valid] : [valid, ...(drawn as unknown[])])
   if (c.type === 'string') return JSON.stringify(marker)
   return JSON.stringify(drawn)
 }

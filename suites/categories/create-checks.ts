@@ -3,7 +3,8 @@
  * unchanged, plus an int64 id. A body with a long string may be refused instead (§8 shows no
  * maximum length): with 400 and an Error record (§7), or 413, a status §7 does not show.
  */
-import { expectEchoedFields, expectNewRecord, expectServiceAssignedId, type CategoryRecord } from '../../lib/checks/category.ts'
+import { expectEchoedFields, expectNewRecord, expectServiceAssignedId, type CategoryRecord, type NewCategory } from '../../lib/checks/category.ts'
+import type { HttpResult } from '../../lib/http/client.ts'
 import { describeStatus, expectJsonContentType, expectStatus, requireStatus, responseOf, statusFailureCode } from '../../lib/checks/response.ts'
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import { fail, NotApplicable } from '../../lib/checks/failure.ts'
@@ -48,6 +49,52 @@ function refusedForLengthCheck(c: CreateProbe): void {
   })
 }
 
+/** Printable ASCII only: a refusal of such values can be of their lengths, not of their characters. */
+const PLAIN_ASCII = /^[\x20-\x7e]*$/
+/** Characters (code points): no count a service may use (UTF-16 units, UTF-8 bytes) gives fewer, and in ASCII every count gives as many. */
+const characters = (text: string | undefined) => [...(text ?? '')].length
+const sizesOf = (sent: NewCategory) => `a ${characters(sent.name)}-character name${sent.description === undefined ? '' : ` and a ${characters(sent.description)}-character description`}`
+
+/** The run's creates the service answered 201, with what each sent; those not sent (--max-writes, --rule) are left out. */
+async function acceptedCreates(creates: readonly CreateProbe[]): Promise<{ sent: NewCategory; result: HttpResult }[]> {
+  const answered = await Promise.allSettled(creates.map(async (c) => ({ sent: await c.sent(), result: await c.probe() })))
+  return answered.flatMap((a) => (a.status === 'fulfilled' && a.value.result.exchange.response?.status === 201 ? [a.value] : []))
+}
+
+/**
+ * A create no freedom lets the service refuse: 201. Lengths are not shown (§8), so a refusal (400,
+ * 413) of plain ASCII is a length limit the suite cannot verify below, unless the service took
+ * another create whose name and description were each at least as long: then the lengths were not
+ * why. A service that took no create at all cannot be told from one that refuses every create: it fails.
+ */
+function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[]): void {
+  check('create-returns-201', `${c.label} → 201`, async (t) => {
+    const result = await t.use(c.probe)
+    const { status } = responseOf(result)
+    const sent = await c.sent()
+    if (status === 201 || !LENGTH_REFUSALS.includes(status) || !PLAIN_ASCII.test(sent.name + (sent.description ?? ''))) return expectStatus(result, 201)
+    const accepted = await acceptedCreates(creates)
+    const longer = accepted.find((a) => characters(a.sent.name) >= characters(sent.name) && characters(a.sent.description) >= characters(sent.description))
+    if (longer) {
+      fail(
+        {
+          code: statusFailureCode(responseOf(result)),
+          message: `POST answered ${describeStatus(responseOf(result))} to ${sizesOf(sent)} in plain ASCII, yet 201 to ${sizesOf(longer.sent)}: not a length limit, expected 201`,
+          expected: 'status 201: the values are valid (§4.2 rule 2), and no longer than values the service accepted',
+          actual: `status ${describeStatus(responseOf(result))}; ${sizesOf(longer.sent)}: 201`,
+        },
+        result.exchange,
+        longer.result.exchange,
+      )
+    }
+    if (accepted.length === 0) return expectStatus(result, 201)
+    throw new NotApplicable(
+      `not verified: the service refused ${sizesOf(sent)} in plain ASCII (${status}) and accepted only shorter values: a length limit, and lengths are not shown (§8)`,
+      'length-limit',
+    )
+  })
+}
+
 /** A short form: 201, unless the service refuses even the first create's lengths, which every short form fits (valid-creates.ts, NAME_FLOOR). */
 function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortOf']>): void {
   check('create-returns-201', `${c.label} → 201`, async (t) => {
@@ -56,7 +103,7 @@ function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortO
     if (status === 201) return
     const floor = await t.use(shortOf.floor.probe)
     if (floor.exchange.response?.status !== 201) {
-      throw new NotApplicable(`not verified: the service refused even the first create's ${NAME_FLOOR}-character name and ${DESCRIPTION_FLOOR}-character description, the lengths every short form fits`)
+      throw new NotApplicable(`not verified: the service refused even the first create's ${NAME_FLOOR}-character name and ${DESCRIPTION_FLOOR}-character description, the lengths every short form fits`, 'length-limit')
     }
     fail(
       {
@@ -92,11 +139,7 @@ export function createChecks(creates: readonly CreateProbe[]): void {
           result.exchange,
         )
       })
-    } else {
-      check('create-returns-201', `${c.label} → 201`, async (t) => {
-        expectStatus(await t.use(c.probe), 201)
-      })
-    }
+    } else plainCreateCheck(c, creates)
     if (refusable) {
       // conditional claims: they judge a refusal, and hold when there is none (a 409 is a status
       // §7 does not show: its body is not judged)

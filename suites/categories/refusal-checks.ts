@@ -10,6 +10,7 @@ import { describeStatus, expectStatus, jsonBodyOf, responseOf } from '../../lib/
 import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
 import { documentedErrorChecks, errorRecordChecks } from '../../lib/suite-kit/documented-error.ts'
+import { createMarker } from '../cases/valid-creates.ts'
 import { listedRecords } from './list-checks.ts'
 import type { CategoryProbes, RefusalProbe } from './probes.ts'
 
@@ -86,10 +87,7 @@ export function refusalChecks(probes: CategoryProbes): void {
       if (responseOf(refused).status !== 400) return // a claim about refusals, which holds when there is none
       const { list } = await probes.lastList()
       t.evidence(list)
-      const sent = await c.sent()
-      // an empty or repeated name is no mark of this create: its description is
-      const marker = sent.name === '' || c.case.repeats ? (sent.description as string) : sent.name
-      expectNotStored(refused, list, marker, 'create-returns-201')
+      expectNotStored(refused, list, createMarker(c.case, await c.sent()), 'create-returns-201')
     })
   }
 }

@@ -35,7 +35,7 @@ describe('expectStillListed', () => {
 })
 
 describe('recordsHolding', () => {
-  const list = records('[{"id":1,"name":"conform-R-missing-name-x"},{"id":2,"name":"42","description":"conform-R-wrong-type-name-integer"},{"id":3,"name":"dog"}]')
+  const list = records('[{"id":1,"name":"conform-R-missing-name x"},{"id":2,"name":"42","description":"conform-R-wrong-type-name-integer"},{"id":3,"name":"dog"}]')
   test('finds a marker in a name or a description, and nothing else', () => {
     expect(recordsHolding(list, 'conform-R-wrong-type-name-integer').map((r) => r.id)).toEqual([2])
     expect(recordsHolding(list, 'conform-R-missing-name').map((r) => r.id)).toEqual([1])

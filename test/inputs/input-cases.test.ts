@@ -58,10 +58,12 @@ describe('malformed JSON', () => {
 describe('wrong types generated from the schema', () => {
   test('each property × each JSON type not its own, and each body type that is not an object', () => {
     const keys = wrongTypeCases().map((c) => c.key)
-    expect(keys).toHaveLength(2 * 6 + 6)
+    // and the array of the valid body alone, whatever the seed
+    expect(keys).toHaveLength(2 * 6 + 6 + 1)
     expect(keys).toContain('wrong-type-name-integer')
     expect(keys).toContain('wrong-type-description-null')
     expect(keys).toContain('wrong-type-body-array')
+    expect(keys).toContain('wrong-type-body-valid-in-array')
     expect(keys.some((k) => k.endsWith('-string') && !k.startsWith('wrong-type-body'))).toBe(false)
   })
 
@@ -87,6 +89,14 @@ describe('wrong types generated from the schema', () => {
       }),
       { numRuns: 200 },
     )
+  })
+
+  test('one array body is the valid NewCategory alone, whatever the seed (pydantic v1 reads it as key/value pairs)', () => {
+    const cases = wrongTypeCases()
+    const index = cases.findIndex((c) => c.key === 'wrong-type-body-valid-in-array')
+    for (const seed of [1, 2, 3, 98765]) {
+      expect(JSON.parse(wrongTypeBody(cases[index], 'm', seed, index))).toEqual([{ name: 'm', description: 'm' }])
+    }
   })
 
   test('the same seed draws the same values; another seed draws others', () => {

@@ -88,6 +88,17 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
     behaviour: { finish: (reply, request) => (request.operation === 'createCategory' && reply.status === 201 ? { ...reply, status: 202 } : reply) },
   },
   {
+    name: 'description-required',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'a create without a description is refused with 400, as by a pydantic model with `description: str` and no default: ' +
+      'the short name-only create is refused while longer values are taken, so no length limit explains it',
+    behaviour: {
+      validate: (body) => conformingBehaviour.validate(body) ?? (isPlainObject(body) && !('description' in body) ? 'description is required' : null),
+    },
+  },
+  {
     name: 'non-ascii-name-rejected',
     breaks: 'create-returns-201',
     code: 'REFUSED_FOR_CONTENT',

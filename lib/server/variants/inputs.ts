@@ -57,6 +57,16 @@ export const INPUT_VARIANTS: readonly Variant[] = [
     behaviour: { validate: (body) => conformingBehaviour.validate(body) ?? (nameOf(body) === '' ? 'name must not be empty' : null) },
   },
   {
+    name: 'empty-name-accepted-empty-description-refused',
+    description:
+      "an empty name is taken and an empty description refused with 400 and an Error record (Fastify's description: {type: 'string', minLength: 1}): " +
+      'both are the service\'s choice (§4.2 rule 1), and the refused create must not be taken for the empty name\'s record',
+    behaviour: {
+      validate: (body) =>
+        conformingBehaviour.validate(body) ?? ((body as { description?: unknown }).description === '' ? 'description must NOT have fewer than 1 characters' : null),
+    },
+  },
+  {
     name: 'repeated-names-refused-409',
     description: 'names are unique (a UNIQUE index): a create whose name exists is refused with 409 Conflict and an Error record (uniqueness is not shown)',
     behaviour: {
@@ -79,6 +89,20 @@ export const INPUT_VARIANTS: readonly Variant[] = [
         return errorReply(400, 'duplicate_name', 'name is taken')
       },
     },
+  },
+  {
+    name: 'name-limit-12',
+    description:
+      'a VARCHAR(12) name: longer names are refused with 400 and an Error record (lengths are not shown, §8). The run passes: the creates whose names ' +
+      "the prefix makes longer are not verified (cause length-limit), since the service took no name as long; the empty name's record is created",
+    behaviour: columnLimits(12, 255),
+  },
+  {
+    name: 'description-limit-24',
+    description:
+      'a VARCHAR(24) description: longer descriptions are refused with 400 and an Error record (§8). The run passes: the first create\'s ' +
+      '32-character description is not verified (cause length-limit), since the service took no description as long',
+    behaviour: columnLimits(255, 24),
   },
   {
     name: 'name-limit-16',
