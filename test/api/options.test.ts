@@ -88,6 +88,30 @@ describe('before the address is known (defineConformance() when vitest collects 
   })
 })
 
+describe('an address written but empty is refused, never read as the embedded reference server', () => {
+  // `baseUrl: process.env.SERVICE_URL` read when the file is collected, before the beforeAll that sets it
+  test.each([['undefined', undefined], ['empty', '']])('baseUrl %s: ConformanceConfigError naming the function form, at collection and at the run', async (_, baseUrl) => {
+    const { runConformance, ConformanceConfigError } = await mainEntry()
+    const options: ConformanceOptions = { baseUrl, apiKey: API_KEY }
+    expect(() => configBeforeAddress(options, {}, ROOT)).toThrow(ConformanceConfigError)
+    expect(() => configBeforeAddress(options, {}, ROOT)).toThrow(/pass a function, baseUrl: \(\) => process\.env\.SERVICE_URL/)
+    const error = await runConformance({ ...options, environment: {}, cwd: ROOT }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConformanceConfigError)
+    expect((error as Error).message).toMatch(/^baseUrl is (undefined|empty): pass a function/)
+    expect((error as Error).message).not.toContain(API_KEY)
+  })
+
+  test('an apiKey with no address at all is refused: the embedded server would be checked, not the service the key is for', async () => {
+    const { runConformance, ConformanceConfigError } = await mainEntry()
+    expect(() => configBeforeAddress({ apiKey: API_KEY }, {}, ROOT)).toThrow(/apiKey given without baseUrl/)
+    const error = await runConformance({ apiKey: API_KEY, environment: {}, cwd: ROOT }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConformanceConfigError)
+    expect((error as Error).message).toMatch(/^apiKey given without baseUrl/)
+    // without baseUrl and without a key: the embedded reference server, as the command line checks it
+    expect(() => configBeforeAddress({}, {}, ROOT)).not.toThrow()
+  })
+})
+
 describe('a run', () => {
   test('resolves to the result results.json holds, without the key, and writes no file unless asked', async () => {
     const { runConformance } = await mainEntry()
