@@ -93,7 +93,16 @@ export function writeMode(result: RunResult): string {
   if (result.options.readOnly) return 'read-only (--read-only): no POST sent, nothing created'
   const { writes = 0, resentWrites = 0 } = result.summary
   const resent = resentWrites > 0 ? `, and ${resentWrites} sent again after the server answered 429 or 503 (statuses that say it was not processed)` : ''
-  return `${plural(writes - resentWrites, 'POST')} sent, of at most ${result.options.maxWrites} (--max-writes ${result.options.maxWrites})${resent}`
+  const { maxWrites, maxWritesGiven, confirm = 0, repeat = 1 } = result.options
+  const sent = writes - resentWrites
+  const again = result.summary.writesAgain ?? 0
+  const why = [...(confirm > 0 ? [`to confirm failed POSTs (--confirm ${confirm})`] : []), ...(repeat > 1 ? [`in further rounds (--repeat ${repeat})`] : [])].join(' or ')
+  const ofThem = again > 0 ? `: ${sent - again} of the plan, ${again} sent again ${why}` : ''
+  if (maxWritesGiven) return `${plural(sent, 'POST')} sent, of at most ${maxWrites} (--max-writes ${maxWrites})${ofThem}${resent}`
+  // the default bound: the plan's POSTs, and --confirm more for each failed one (write-plan.ts defaultWriteBound)
+  const rounds = repeat > 1 ? `, 1 in each further round (--repeat ${repeat})` : ''
+  const bound = confirm > 0 ? `at most ${maxWrites} of the plan${rounds} and ${confirm} more for each failed POST to confirm it (--confirm ${confirm})` : `at most ${maxWrites} of the plan${rounds}`
+  return `${plural(sent, 'POST')} sent, of ${bound}${ofThem}${resent}`
 }
 
 /** How hard the run pressed on the server: requests in flight at most, and the rate limit. */

@@ -3,6 +3,7 @@
  * report.html, summary.md, terminal). lib/runner/run-reports.ts builds it from the outcomes of a
  * run's checks; tests build it from tables of checks with the same function, resultOf().
  */
+import { writesAgain } from './writes-again.ts'
 import { keyRefused } from './key-refused.ts'
 import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
 import type { Samples } from './samples.ts'
@@ -64,7 +65,8 @@ export interface RunResult {
   durationMs: number
   /** `seed`: of the generated inputs (--seed repeats them). */
   /** rateLimit: --rate-limit, when given (requests a second); concurrency: --concurrency (requests in flight at most). */
-  options: { readOnly: boolean; maxWrites: number; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number; confirm?: number; repeat?: number }
+  /** maxWritesGiven: --max-writes was given (maxWrites is then the bound of every POST, else of the plan's, confirmation adding --confirm more for each failed one). */
+  options: { readOnly: boolean; maxWrites: number; maxWritesGiven?: boolean; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number; confirm?: number; repeat?: number }
   /** incomplete: the run was cut (--deadline, a signal) before any must-rule failed, so no verdict was reached (exit 2). */
   verdict: 'pass' | 'fail' | 'incomplete'
   exitCode: 0 | 1 | 2
@@ -77,6 +79,8 @@ export interface RunResult {
     writes?: number
     /** Of them, resends of a POST answered 429 or 503 (statuses that say it was not processed). */
     resentWrites?: number
+    /** Of them, POSTs of the plan sent again: to confirm a failure (--confirm) or in a further round (--repeat); lib/result/writes-again.ts. */
+    writesAgain?: number
     /** POSTs that went out and got no complete answer: each may have created a record (see the journal). */
     unansweredWrites?: number
     recordsCreated: number
@@ -226,6 +230,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
       requests: totals.requests,
       writes: totals.writes,
       resentWrites: totals.resentWrites,
+      writesAgain: writesAgain(facts.journal),
       unansweredWrites: totals.unansweredWrites,
       recordsCreated: ledger.length,
       refused: totals.refused,
