@@ -10,6 +10,7 @@
  */
 import type { JournalEntry } from '../http/journal.ts'
 import { keyRefused } from '../result/key-refused.ts'
+import { freshRunId } from '../result/record-prefixes.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
 import type { CheckResult, Recurrence } from '../result/run-result.ts'
 import { collectChecks, type Suite } from '../suite-kit/check.ts'
@@ -17,12 +18,6 @@ import type { ConfirmationWrites } from '../suite-kit/confirmation-writes.ts'
 import { newRunScope, within, type RunScope } from '../suite-kit/run-context.ts'
 import { runCheck } from './check-runner.ts'
 
-/** A fresh name prefix per attempt or round: the records it creates are new, never the run's (lib/result/run-result.ts namePrefix). */
-export function freshRunId(runId: string, attempt: number): string {
-  const at = runId.lastIndexOf('-')
-  const tag = (parseInt(runId.slice(at + 1), 36) + attempt * 7919) % 36 ** 5
-  return `${runId.slice(0, at)}-${tag.toString(36).padStart(5, '0')}`
-}
 
 export interface ConfirmOptions {
   /** --confirm: attempts after the first, per failed check; 0 turns confirmation off. */
