@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { configBeforeAddress, configFromOptions, type ConformanceOptions } from '../../lib/api/options.ts'
 import { loadConfig } from '../../lib/config/config.ts'
+import { ConformanceConfigError as SourceConfigError } from '../../lib/api/errors.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { ROOT, runConformInProcess } from '../helpers/run-conform.ts'
 import { mainEntry } from './api-entry.ts'
@@ -93,7 +94,7 @@ describe('an address written but empty is refused, never read as the embedded re
   test.each([['undefined', undefined], ['empty', '']])('baseUrl %s: ConformanceConfigError naming the function form, at collection and at the run', async (_, baseUrl) => {
     const { runConformance, ConformanceConfigError } = await mainEntry()
     const options: ConformanceOptions = { baseUrl, apiKey: API_KEY }
-    expect(() => configBeforeAddress(options, {}, ROOT)).toThrow(ConformanceConfigError)
+    expect(() => configBeforeAddress(options, {}, ROOT)).toThrow(SourceConfigError)
     expect(() => configBeforeAddress(options, {}, ROOT)).toThrow(/pass a function, baseUrl: \(\) => process\.env\.SERVICE_URL/)
     const error = await runConformance({ ...options, environment: {}, cwd: ROOT }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ConformanceConfigError)
