@@ -104,6 +104,8 @@ export function configForRun(options: ConformanceOptions, baseUrl: string | unde
   refuseEmptyBaseUrl(options)
   const config = configFromOptions(options, baseUrl, environment, cwd)
   refuseKeyWithoutAddress(options, config)
+  // a refused key is named as the caller gave it (the command line's --api-key is not theirs)
+  if (options.apiKey !== undefined && config.keySource === '--api-key') config.keySource = 'the apiKey option'
   return config
 }
 

@@ -2,6 +2,7 @@
  * Words and facts every human-readable report shares (terminal, report.html, summary.md, GitHub
  * annotations), so that they say the same thing the same way.
  */
+import { theKey } from '../result/key-refused.ts'
 import type { CheckResult, RuleResult, RunResult } from '../result/run-result.ts'
 import { LEAVES_NOTHING_UNVERIFIED, type SkipCause } from '../checks/skip-causes.ts'
 
@@ -124,7 +125,7 @@ export function headline(result: RunResult): string {
     return `PASS: every must-rule that ran passed${unverified}`
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'key-refused')) {
-    return 'INCOMPLETE: the server refused the key, so the run verified nothing; check CONFORM_API_KEY'
+    return `INCOMPLETE: the server refused the key, so the run verified nothing; check ${theKey(result.options.keyFrom)}`
   }
   if (result.verdict === 'incomplete') {
     return `INCOMPLETE: the run was cut short before a verdict (${plural(r.skip, 'rule')} not verified; no must-rule failed before it)`

@@ -66,7 +66,8 @@ export interface RunResult {
   /** `seed`: of the generated inputs (--seed repeats them). */
   /** rateLimit: --rate-limit, when given (requests a second); concurrency: --concurrency (requests in flight at most). */
   /** maxWritesGiven: --max-writes was given (maxWrites is then the bound of every POST, else of the plan's, confirmation adding --confirm more for each failed one). */
-  options: { readOnly: boolean; maxWrites: number; maxWritesGiven?: boolean; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number; confirm?: number; repeat?: number }
+  /** keyFrom: where the key came from (a flag or a variable's name, never the key), named when the server refuses it. */
+  options: { readOnly: boolean; maxWrites: number; maxWritesGiven?: boolean; keyFrom?: string; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number; confirm?: number; repeat?: number }
   /** incomplete: the run was cut (--deadline, a signal) before any must-rule failed, so no verdict was reached (exit 2). */
   verdict: 'pass' | 'fail' | 'incomplete'
   exitCode: 0 | 1 | 2
@@ -201,7 +202,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   }
   const mustFailed = rules.some((r) => r.level === 'must' && r.status === 'fail')
   // a refused key verified nothing: no verdict on the service (exit 2), and the reason comes first
-  const refused = keyRefused(rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)))
+  const refused = keyRefused(rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)), facts.options.keyFrom)
   if (refused) problems.unshift(refused)
   else if (revoked) problems.unshift(revoked.problem)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none

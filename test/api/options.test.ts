@@ -113,6 +113,13 @@ describe('an address written but empty is refused, never read as the embedded re
   })
 })
 
+test('a key the server refuses is named as the caller gave it: the apiKey option, not a variable nobody set', async () => {
+  const { runConformance } = await mainEntry()
+  const result = await runConformance({ baseUrl: server.baseUrl, apiKey: 'not-the-key-31f9', rule: ['list-returns-200', 'create-returns-201'], environment: {}, cwd: ROOT })
+  expect(result.verdict).toBe('incomplete')
+  expect(result.problems[0]?.message).toMatch(/check the apiKey option \(wrong, expired/)
+})
+
 describe('a run', () => {
   test('resolves to the result results.json holds, without the key, and writes no file unless asked', async () => {
     const { runConformance } = await mainEntry()
