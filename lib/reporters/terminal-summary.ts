@@ -172,7 +172,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   const partial = partlyVerified(result)
   if (partial.length > 0) {
     const skipped = partial.reduce((sum, p) => sum + p.skipped, 0)
-    const reasons = skipReasons(partial.flatMap((p) => p.rule.checks), result)
+    // the checks the count is of: a skip that left nothing unverified (a request not needed) is no reason
+    const reasons = skipReasons(partial.flatMap((p) => p.missing), result)
     const most = reasons[0] ? `; most often: ${reasons[0].reason}` : ''
     tail.push(terminalText(`Partly verified: ${plural(partial.length, 'rule')} judged without ${plural(skipped, 'of their checks', 'of their checks')}${most}`))
   }

@@ -31,7 +31,7 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'>)
     case 'write-budget':
       return `over the write budget (--max-writes ${result.options.maxWrites})`
     case 'not-needed':
-      return 'not needed: the selected rules (--rule), or what the service answered, left the request unnecessary'
+      return result.options.rules.length > 0 ? 'not needed: the selected rules (--rule), or what the service answered, left the request unnecessary' : 'not needed: what the service answered left the request unnecessary'
     case 'deadline':
       return "the run's deadline (--deadline) came before an answer that could be judged"
     case 'stalled':
@@ -74,14 +74,15 @@ export function notVerifiedByReason(result: RunResult): { cause: SkipCause; reas
 }
 
 /** Rules that were judged although some of their checks were skipped. */
-export function partlyVerified(result: RunResult): { rule: RuleResult; skipped: number; reasons: string[] }[] {
+export function partlyVerified(result: RunResult): { rule: RuleResult; skipped: number; reasons: string[]; missing: CheckResult[] }[] {
   // a check whose request the run did not need (a short form, when the long values were accepted) leaves nothing unverified
   const missing = (c: CheckResult) => c.status === 'skip' && !LEAVES_NOTHING_UNVERIFIED.has(causeOf(c))
   return result.rules
     .filter((rule) => rule.status !== 'skip' && rule.checks.some(missing))
     .map((rule) => {
-      const reasons = skipReasons(rule.checks.filter(missing), result)
-      return { rule, skipped: reasons.reduce((sum, r) => sum + r.count, 0), reasons: reasons.map((r) => r.reason) }
+      const unverified = rule.checks.filter(missing)
+      const reasons = skipReasons(unverified, result)
+      return { rule, skipped: reasons.reduce((sum, r) => sum + r.count, 0), reasons: reasons.map((r) => r.reason), missing: unverified }
     })
 }
 

@@ -56,6 +56,15 @@ describe('terminal summary', () => {
     expect(htmlReport(result)).toContain(`start with ${words.replaceAll("'", '&#39;')}.`)
   })
 
+  test('"Partly verified … most often" names a cause of the checks it counts, never a request that was not needed', () => {
+    const lost = { cause: 'answer-lost' as const, skipReason: 'the answer was lost' }
+    const notNeeded = { cause: 'not-needed' as const, skipReason: 'not sent: not needed' }
+    const result = runResult((id) => [check(`${id} ran`, 'pass'), ...(id === 'created-in-list' ? [check('lost', 'skip', lost), check('n1', 'skip', notNeeded), check('n2', 'skip', notNeeded)] : [])])
+    const text = terminalSummary(result, FILES)
+    expect(text).toMatch(/^Partly verified: 1 rule judged without 1 of their checks; most often: the answer was lost in transit/m)
+    expect(text).not.toMatch(/most often: not needed/)
+  })
+
   test('says where the reports are, report.html first', () => {
     const text = terminalSummary(runResult(), FILES)
     expect(text).toContain('Reports: reports/report.html (open in a browser); results.json, junit.xml, summary.md beside it')
