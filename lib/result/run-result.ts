@@ -54,6 +54,9 @@ export interface RuleResult extends Rule {
   samples?: Samples
 }
 
+/** The exit codes of a run a signal interrupted (lib/cli/conform.ts INTERRUPT_EXIT): 128 + the signal's number. */
+export type InterruptExit = 130 | 143
+
 export interface RunResult {
   tool: { name: string; version: string }
   runId: string
@@ -70,7 +73,8 @@ export interface RunResult {
   options: { readOnly: boolean; maxWrites: number; maxWritesGiven?: boolean; keyFrom?: string; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number; confirm?: number; repeat?: number }
   /** incomplete: the run was cut (--deadline, a signal) before any must-rule failed, so no verdict was reached (exit 2). */
   verdict: 'pass' | 'fail' | 'incomplete'
-  exitCode: 0 | 1 | 2
+  /** The process's: 0, 1, 2 by the verdict, or 130 / 143 when a signal (SIGINT, SIGTERM) interrupted the command line's run (the verdict then says what it reached, most often incomplete). */
+  exitCode: 0 | 1 | 2 | InterruptExit
   summary: {
     rules: Record<Status, number> & { total: number }
     checks: Record<Status, number> & { total: number }
