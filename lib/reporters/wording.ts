@@ -98,7 +98,8 @@ export function writeMode(result: RunResult): string {
   const { maxWrites, maxWritesGiven, confirm = 0, repeat = 1 } = result.options
   const sent = writes - resentWrites
   const again = result.summary.writesAgain ?? 0
-  const why = [...(confirm > 0 ? [`to confirm failed POSTs (--confirm ${confirm})`] : []), ...(repeat > 1 ? [`in further rounds (--repeat ${repeat})`] : [])].join(' or ')
+  // the options are named in the bound beside it (or by --max-writes): here only what the POSTs were for
+  const why = [...(confirm > 0 ? ['to confirm failures'] : []), ...(repeat > 1 ? ['in further rounds'] : [])].join(' or ')
   const ofThem = again > 0 ? `: ${sent - again} of the plan, ${again} sent again ${why}` : ''
   if (maxWritesGiven) return `${plural(sent, 'POST')} sent, of at most ${maxWrites} (--max-writes ${maxWrites})${ofThem}${resent}`
   // the default bound: the plan's POSTs, and --confirm more for each failed one (write-plan.ts defaultWriteBound)
