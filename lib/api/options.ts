@@ -81,8 +81,38 @@ export function configFromOptions(options: ConformanceOptions, baseUrl: string |
   }
 }
 
+/**
+ * A `baseUrl` written but holding nothing (`process.env.SERVICE_URL` read when the test file is
+ * collected, before the beforeAll hook that starts the service has set it) is refused: read as
+ * absent, it would check the embedded reference server and pass whatever the service does. Only
+ * an options object without `baseUrl` at all checks the embedded server (or CONFORM_BASE_URL).
+ */
+function refuseEmptyBaseUrl(options: ConformanceOptions): void {
+  if (!('baseUrl' in options) || (options.baseUrl !== undefined && options.baseUrl !== null && String(options.baseUrl) !== '')) return
+  throw new ConformanceConfigError(`baseUrl is ${options.baseUrl === '' ? 'empty' : String(options.baseUrl)}: pass a function, baseUrl: () => process.env.SERVICE_URL, to read the address when the run starts (after the beforeAll hooks declared before defineConformance()), or a promise of it; leave baseUrl out to check the embedded reference server`)
+}
+
+/** An apiKey is for a service: with no address at all (no baseUrl, no CONFORM_BASE_URL) the run would check the embedded reference server and never use it. */
+function refuseKeyWithoutAddress(options: ConformanceOptions, config: Config): void {
+  if (!('baseUrl' in options) && config.baseUrl === undefined && options.apiKey !== undefined) {
+    throw new ConformanceConfigError('apiKey given without baseUrl: the run would check the embedded reference server, not your service; give baseUrl (a function, baseUrl: () => process.env.SERVICE_URL, reads it when the run starts) or CONFORM_BASE_URL')
+  }
+}
+
+/** The configuration of a run from its options, once the address is known: an address written but empty, or a key without any, refused. */
+export function configForRun(options: ConformanceOptions, baseUrl: string | undefined, environment: Readonly<Record<string, string | undefined>>, cwd: string): Config {
+  refuseEmptyBaseUrl(options)
+  const config = configFromOptions(options, baseUrl, environment, cwd)
+  refuseKeyWithoutAddress(options, config)
+  // a refused key is named as the caller gave it (the command line's --api-key is not theirs)
+  if (options.apiKey !== undefined && config.keySource === '--api-key') config.keySource = 'the apiKey option'
+  return config
+}
+
 /** The base URL, once the function or promise that gives it has; undefined: the embedded reference server. */
-export async function resolveBaseUrl(baseUrl: BaseUrl | undefined): Promise<string | undefined> {
+export async function resolveBaseUrl(options: ConformanceOptions): Promise<string | undefined> {
+  refuseEmptyBaseUrl(options)
+  const baseUrl = options.baseUrl
   const given = await (typeof baseUrl === 'function' ? baseUrl() : baseUrl)
   if (baseUrl !== undefined && (given === undefined || given === null || String(given) === '')) {
     throw new ConformanceConfigError('baseUrl gave no address: a function given as baseUrl is called when the run starts, after the beforeAll hooks declared before defineConformance(); or hand a promise of the address')
@@ -97,5 +127,8 @@ export async function resolveBaseUrl(baseUrl: BaseUrl | undefined): Promise<stri
  * file before any test.
  */
 export function configBeforeAddress(options: ConformanceOptions, environment: Readonly<Record<string, string | undefined>>, cwd: string): Config {
-  return configFromOptions(options, undefined, options.baseUrl === undefined ? environment : { ...environment, CONFORM_BASE_URL: '' }, cwd)
+  refuseEmptyBaseUrl(options)
+  const config = configFromOptions(options, undefined, options.baseUrl === undefined ? environment : { ...environment, CONFORM_BASE_URL: '' }, cwd)
+  refuseKeyWithoutAddress(options, config)
+  return config
 }

@@ -18,7 +18,7 @@ import { terminalSummary } from '../reporters/terminal-summary.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import { ConformanceError, ConformanceRunError } from './errors.ts'
-import { configFromOptions, resolveBaseUrl, type ConformanceOptions } from './options.ts'
+import { configForRun, resolveBaseUrl, type ConformanceOptions } from './options.ts'
 
 /** A run's result (what results.json holds, redacted), its terminal summary, the report files written (if any) and the write plan it said first. */
 export interface ConformanceRun {
@@ -34,7 +34,7 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
   const startedAt = Date.now()
   const environment = options.environment ?? process.env
   const cwd = options.cwd ?? process.cwd()
-  const config = configFromOptions(options, await resolveBaseUrl(options.baseUrl), environment, cwd)
+  const config = configForRun(options, await resolveBaseUrl(options), environment, cwd)
   const deadlineAt = startedAt + config.deadlineMs
   const redact = createRedactor(config.apiKey, environment.CONFORM_API_KEY, ...secretValues(config.headers))
   // report files only when asked: a library call leaves no folder behind by default

@@ -155,6 +155,9 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     clearReports(reportDir)
     runStarted = true
     const run = await runConformance({ config, target, suite, env, deadlineAt, journalFile: join(reportDir, JOURNAL_FILE), ...(interrupt ? { interrupt } : {}) })
+    // interrupted: the process exits 130 or 143, and the reports print and record that code (the verdict stays what the run reached)
+    const interruptExit = interrupt?.aborted ? INTERRUPT_EXIT[interrupt.reason] : undefined
+    if (interruptExit === 130 || interruptExit === 143) run.result.exitCode = interruptExit
     const { writeRunReports } = await loadReports()
     const { summary } = writeRunReports(run, config, env)
     markPhase(PHASE_MARKS.reportsWritten)

@@ -59,6 +59,8 @@ export interface Config {
   updateBaseline: boolean
   /** Said once on stderr before the run: how the key was mended (trimmed), never the key. */
   keyNote?: string
+  /** Where the key came from (--api-key, CONFORM_API_KEY, a targets entry's apiKeyEnv): named when the server refuses it, never the key. */
+  keySource?: string
   /** Where the user ran the command (npm's INIT_CWD): --report-dir, .env files and printed paths are relative to it. */
   workingDir: string
 }
@@ -253,6 +255,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     const checked = checkApiKey(config.apiKey, keySource)
     if ('problem' in checked) throw new ConfigError(checked.problem)
     config.apiKey = checked.key
+    config.keySource = keySource
     if (checked.note) config.keyNote = checked.note
   }
   return config

@@ -63,7 +63,7 @@ export function readRunFolder(dir: string): RunFile {
     throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file (is it a report folder?)' : (error as Error).message.split('\n')[0]}`)
   }
   const run = data as { rules?: unknown; runId?: unknown; exitCode?: unknown; verdict?: unknown; error?: unknown } | null
-  const made = Array.isArray(run?.rules) && typeof run.runId === 'string' && [0, 1, 2].includes(run.exitCode as number)
+  const made = Array.isArray(run?.rules) && typeof run.runId === 'string' && [0, 1, 2, 130, 143].includes(run.exitCode as number)
   const notMade = run?.verdict === 'error' && run.exitCode === 2 && typeof run.error === 'string'
   if (!made && !notMade) throw new Error(`${path} is not the results.json of a run`)
   return run as RunFile
@@ -78,7 +78,8 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     label,
     baseUrl,
     verdict: run.verdict,
-    exitCode: run.exitCode,
+    // a run a signal interrupted exits 130 or 143: in a fleet it counts by its verdict
+    exitCode: run.exitCode <= 2 ? (run.exitCode as 0 | 1 | 2) : run.verdict === 'fail' ? 1 : run.verdict === 'pass' ? 0 : 2,
     failedRules,
     ...(explain && run.problems[0] !== undefined ? { reason: problemText(run.problems[0]) } : {}),
     rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),

@@ -29,6 +29,8 @@ export function fleetHeadline(fleet: FleetResult): string {
 
 /** What a deployment's line says after its verdict: its failed rules, or why it was not judged. */
 export function deploymentDetail(d: FleetDeployment): string {
+  // not judged: why comes first (a refused key fails every rule, which says nothing of the service)
+  if ((d.verdict === 'incomplete' || d.verdict === 'error') && d.reason !== undefined) return d.failedRules.length > 0 ? `${d.reason}; failed: ${d.failedRules.join(', ')}` : d.reason
   if (d.failedRules.length > 0) return `failed: ${d.failedRules.join(', ')}`
   if (d.reason !== undefined) return d.reason
   return d.verdict === 'pass' ? 'every must-rule passed' : ''

@@ -133,7 +133,7 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     const checked = checkApiKey(raw, source)
     if ('problem' in checked) throw new ConfigError(`${target.entry}: ${checked.problem}`)
     secrets.push(checked.key)
-    const config: Config = { ...shared, baseUrl: target.baseUrl, apiKey: checked.key, ...(checked.note ? { keyNote: checked.note } : {}) }
+    const config: Config = { ...shared, baseUrl: target.baseUrl, apiKey: checked.key, keySource: source, ...(checked.note ? { keyNote: checked.note } : {}) }
     try {
       checkBaseUrl(config, target.apiKeyEnv !== undefined ? 'baseUrl' : 'the base URL')
     } catch (error) {

@@ -14,8 +14,9 @@ import { samplingLine } from '../result/sampling-line.ts'
 import { lengthsNote } from '../result/observed-behaviour.ts'
 import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
-import { namePrefix, serverWaits, type CheckResult, type RuleResult, type RunResult, type Status } from '../result/run-result.ts'
+import { serverWaits, type CheckResult, type RuleResult, type RunResult, type Status } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
+import { recordPrefixWords } from './record-prefix-words.ts'
 import { failedChecks, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', warn: '!' }
@@ -171,7 +172,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   const partial = partlyVerified(result)
   if (partial.length > 0) {
     const skipped = partial.reduce((sum, p) => sum + p.skipped, 0)
-    const reasons = skipReasons(partial.flatMap((p) => p.rule.checks), result)
+    // the checks the count is of: a skip that left nothing unverified (a request not needed) is no reason
+    const reasons = skipReasons(partial.flatMap((p) => p.missing), result)
     const most = reasons[0] ? `; most often: ${reasons[0].reason}` : ''
     tail.push(terminalText(`Partly verified: ${plural(partial.length, 'rule')} judged without ${plural(skipped, 'of their checks', 'of their checks')}${most}`))
   }
@@ -185,7 +187,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   if (result.ledger.length > 0) {
     // the one create with an empty name carries the run's name in its description
     const where = result.ledger.some((entry) => entry.name === '') ? 'names, or the description of the one with an empty name,' : 'names'
-    tail.push(`Records created: ${result.ledger.length} (${where} start with ${namePrefix(result.runId)}-; listed in the reports)`)
+    tail.push(terminalText(`Records created: ${result.ledger.length} (${where} ${recordPrefixWords(result)}; listed in the reports)`, 400))
   } else if (!result.options.readOnly) {
     tail.push('Records created: none')
   }

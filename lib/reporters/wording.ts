@@ -2,6 +2,7 @@
  * Words and facts every human-readable report shares (terminal, report.html, summary.md, GitHub
  * annotations), so that they say the same thing the same way.
  */
+import { theKey } from '../result/key-refused.ts'
 import type { CheckResult, RuleResult, RunResult } from '../result/run-result.ts'
 import { LEAVES_NOTHING_UNVERIFIED, type SkipCause } from '../checks/skip-causes.ts'
 
@@ -30,7 +31,7 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'>)
     case 'write-budget':
       return `over the write budget (--max-writes ${result.options.maxWrites})`
     case 'not-needed':
-      return 'not needed: the selected rules (--rule), or what the service answered, left the request unnecessary'
+      return result.options.rules.length > 0 ? 'not needed: the selected rules (--rule), or what the service answered, left the request unnecessary' : 'not needed: what the service answered left the request unnecessary'
     case 'deadline':
       return "the run's deadline (--deadline) came before an answer that could be judged"
     case 'stalled':
@@ -75,14 +76,15 @@ export function notVerifiedByReason(result: RunResult): { cause: SkipCause; reas
 }
 
 /** Rules that were judged although some of their checks were skipped. */
-export function partlyVerified(result: RunResult): { rule: RuleResult; skipped: number; reasons: string[] }[] {
+export function partlyVerified(result: RunResult): { rule: RuleResult; skipped: number; reasons: string[]; missing: CheckResult[] }[] {
   // a check whose request the run did not need (a short form, when the long values were accepted) leaves nothing unverified
   const missing = (c: CheckResult) => c.status === 'skip' && !LEAVES_NOTHING_UNVERIFIED.has(causeOf(c))
   return result.rules
     .filter((rule) => rule.status !== 'skip' && rule.checks.some(missing))
     .map((rule) => {
-      const reasons = skipReasons(rule.checks.filter(missing), result)
-      return { rule, skipped: reasons.reduce((sum, r) => sum + r.count, 0), reasons: reasons.map((r) => r.reason) }
+      const unverified = rule.checks.filter(missing)
+      const reasons = skipReasons(unverified, result)
+      return { rule, skipped: reasons.reduce((sum, r) => sum + r.count, 0), reasons: reasons.map((r) => r.reason), missing: unverified }
     })
 }
 
@@ -95,7 +97,17 @@ export function writeMode(result: RunResult): string {
   if (result.options.readOnly) return 'read-only (--read-only): no POST sent, nothing created'
   const { writes = 0, resentWrites = 0 } = result.summary
   const resent = resentWrites > 0 ? `, and ${resentWrites} sent again after the server answered 429 or 503 (statuses that say it was not processed)` : ''
-  return `${plural(writes - resentWrites, 'POST')} sent, of at most ${result.options.maxWrites} (--max-writes ${result.options.maxWrites})${resent}`
+  const { maxWrites, maxWritesGiven, confirm = 0, repeat = 1 } = result.options
+  const sent = writes - resentWrites
+  const again = result.summary.writesAgain ?? 0
+  // the options are named in the bound beside it (or by --max-writes): here only what the POSTs were for
+  const why = [...(confirm > 0 ? ['to confirm failures'] : []), ...(repeat > 1 ? ['in further rounds'] : [])].join(' or ')
+  const ofThem = again > 0 ? `: ${sent - again} of the plan, ${again} sent again ${why}` : ''
+  if (maxWritesGiven) return `${plural(sent, 'POST')} sent, of at most ${maxWrites} (--max-writes ${maxWrites})${ofThem}${resent}`
+  // the default bound: the plan's POSTs, and --confirm more for each failed one (write-plan.ts defaultWriteBound)
+  const rounds = repeat > 1 ? `, 1 in each further round (--repeat ${repeat})` : ''
+  const bound = confirm > 0 ? `at most ${maxWrites} of the plan${rounds} and ${confirm} more for each failed POST to confirm it (--confirm ${confirm})` : `at most ${maxWrites} of the plan${rounds}`
+  return `${plural(sent, 'POST')} sent, of ${bound}${ofThem}${resent}`
 }
 
 /** How hard the run pressed on the server: requests in flight at most, and the rate limit. */
@@ -117,7 +129,7 @@ export function headline(result: RunResult): string {
     return `PASS: every must-rule that ran passed${unverified}`
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'key-refused')) {
-    return 'INCOMPLETE: the server refused the key, so the run verified nothing; check CONFORM_API_KEY'
+    return `INCOMPLETE: the server refused the key, so the run verified nothing; check ${theKey(result.options.keyFrom)}`
   }
   if (result.verdict === 'incomplete') {
     return `INCOMPLETE: the run was cut short before a verdict (${plural(r.skip, 'rule')} not verified; no must-rule failed before it)`

@@ -12,8 +12,14 @@ import type { RunProblem } from './run-problems.ts'
 /** Fewer answers than this say too little to blame the key (a --rule run of one check). */
 const ENOUGH = 3
 
-/** Why the key looks refused (a problem of kind key-refused), or undefined. */
-export function keyRefused(exchanges: readonly Exchange[]): RunProblem | undefined {
+/** The key as the advice names it: the variable it came from, the flag, or (not known: a result merged from elsewhere) just "the key". */
+export function theKey(keyFrom: string | undefined): string {
+  if (keyFrom === undefined) return 'the key'
+  return keyFrom.startsWith('--') ? `the key given by ${keyFrom}` : keyFrom
+}
+
+/** Why the key looks refused (a problem of kind key-refused), or undefined; `keyFrom`: where the key came from, named in the advice. */
+export function keyRefused(exchanges: readonly Exchange[], keyFrom?: string): RunProblem | undefined {
   const answers = new Map<string, number>()
   for (const e of exchanges) {
     if (e.request.headers.authorization === KEY_AUTHORIZATION && e.response) answers.set(e.id, e.response.status)
@@ -21,5 +27,5 @@ export function keyRefused(exchanges: readonly Exchange[]): RunProblem | undefin
   const statuses = [...answers.values()]
   if (statuses.length < ENOUGH || !statuses.every((s) => s === 401 || s === 403)) return undefined
   const which = [...new Set(statuses)].join(' or ')
-  return { kind: 'key-refused', message: `the server refused the key: all ${statuses.length} requests sent with it were answered ${which}; check CONFORM_API_KEY (wrong, expired, another environment's?)` }
+  return { kind: 'key-refused', message: `the server refused the key: all ${statuses.length} requests sent with it were answered ${which}; check ${theKey(keyFrom)} (wrong, expired, another environment's?)` }
 }

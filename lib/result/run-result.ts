@@ -3,6 +3,7 @@
  * report.html, summary.md, terminal). lib/runner/run-reports.ts builds it from the outcomes of a
  * run's checks; tests build it from tables of checks with the same function, resultOf().
  */
+import { writesAgain } from './writes-again.ts'
 import { keyRefused } from './key-refused.ts'
 import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
 import type { Samples } from './samples.ts'
@@ -53,6 +54,9 @@ export interface RuleResult extends Rule {
   samples?: Samples
 }
 
+/** The exit codes of a run a signal interrupted (lib/cli/conform.ts INTERRUPT_EXIT): 128 + the signal's number. */
+export type InterruptExit = 130 | 143
+
 export interface RunResult {
   tool: { name: string; version: string }
   runId: string
@@ -64,10 +68,13 @@ export interface RunResult {
   durationMs: number
   /** `seed`: of the generated inputs (--seed repeats them). */
   /** rateLimit: --rate-limit, when given (requests a second); concurrency: --concurrency (requests in flight at most). */
-  options: { readOnly: boolean; maxWrites: number; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number; confirm?: number; repeat?: number }
+  /** maxWritesGiven: --max-writes was given (maxWrites is then the bound of every POST, else of the plan's, confirmation adding --confirm more for each failed one). */
+  /** keyFrom: where the key came from (a flag or a variable's name, never the key), named when the server refuses it. */
+  options: { readOnly: boolean; maxWrites: number; maxWritesGiven?: boolean; keyFrom?: string; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number; confirm?: number; repeat?: number }
   /** incomplete: the run was cut (--deadline, a signal) before any must-rule failed, so no verdict was reached (exit 2). */
   verdict: 'pass' | 'fail' | 'incomplete'
-  exitCode: 0 | 1 | 2
+  /** The process's: 0, 1, 2 by the verdict, or 130 / 143 when a signal (SIGINT, SIGTERM) interrupted the command line's run (the verdict then says what it reached, most often incomplete). */
+  exitCode: 0 | 1 | 2 | InterruptExit
   summary: {
     rules: Record<Status, number> & { total: number }
     checks: Record<Status, number> & { total: number }
@@ -77,6 +84,8 @@ export interface RunResult {
     writes?: number
     /** Of them, resends of a POST answered 429 or 503 (statuses that say it was not processed). */
     resentWrites?: number
+    /** Of them, POSTs of the plan sent again: to confirm a failure (--confirm) or in a further round (--repeat); lib/result/writes-again.ts. */
+    writesAgain?: number
     /** POSTs that went out and got no complete answer: each may have created a record (see the journal). */
     unansweredWrites?: number
     recordsCreated: number
@@ -197,7 +206,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   }
   const mustFailed = rules.some((r) => r.level === 'must' && r.status === 'fail')
   // a refused key verified nothing: no verdict on the service (exit 2), and the reason comes first
-  const refused = keyRefused(rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)))
+  const refused = keyRefused(rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)), facts.options.keyFrom)
   if (refused) problems.unshift(refused)
   else if (revoked) problems.unshift(revoked.problem)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
@@ -226,6 +235,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
       requests: totals.requests,
       writes: totals.writes,
       resentWrites: totals.resentWrites,
+      writesAgain: writesAgain(facts.journal),
       unansweredWrites: totals.unansweredWrites,
       recordsCreated: ledger.length,
       refused: totals.refused,

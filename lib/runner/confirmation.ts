@@ -10,6 +10,7 @@
  */
 import type { JournalEntry } from '../http/journal.ts'
 import { keyRefused } from '../result/key-refused.ts'
+import { freshRunId } from '../result/record-prefixes.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
 import type { CheckResult, Recurrence } from '../result/run-result.ts'
 import { collectChecks, type Suite } from '../suite-kit/check.ts'
@@ -17,12 +18,6 @@ import type { ConfirmationWrites } from '../suite-kit/confirmation-writes.ts'
 import { newRunScope, within, type RunScope } from '../suite-kit/run-context.ts'
 import { runCheck } from './check-runner.ts'
 
-/** A fresh name prefix per attempt or round: the records it creates are new, never the run's (lib/result/run-result.ts namePrefix). */
-export function freshRunId(runId: string, attempt: number): string {
-  const at = runId.lastIndexOf('-')
-  const tag = (parseInt(runId.slice(at + 1), 36) + attempt * 7919) % 36 ** 5
-  return `${runId.slice(0, at)}-${tag.toString(36).padStart(5, '0')}`
-}
 
 export interface ConfirmOptions {
   /** --confirm: attempts after the first, per failed check; 0 turns confirmation off. */
@@ -54,7 +49,7 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   // what the reports say if the deadline cuts the confirmation short
   for (const { o } of failed) o.result.recurrence = { attempts: 1, failures: 1, kind: 'unconfirmed' }
   const journal = options.journal()
-  const writes = confirmationWrites(journal, failed.map(({ o }) => o.result), options.maxWrites)
+  const writes = confirmationWrites(journal, failed.map(({ o }) => o.result), options.maxWrites, options.attempts)
   // a key the server refuses, or stopped accepting, would only be refused again: no verdict either way
   const exchanges = results.flatMap(({ result }) => result.exchanges)
   const keyGone = keyRefused(exchanges) !== undefined || keyRevoked(exchanges, journal) !== undefined
@@ -96,11 +91,16 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   }
 }
 
-/** The POSTs the failed checks were found on, from the run's journal, and what an explicit --max-writes leaves of its budget. */
-function confirmationWrites(journal: readonly JournalEntry[], failed: readonly CheckResult[], maxWrites: number | undefined): ConfirmationWrites {
+/**
+ * The POSTs the failed checks were found on, from the run's journal, and how many confirmation may
+ * send: what an explicit --max-writes leaves of its budget, else the default bound's share (the
+ * plan line's promise, write-plan.ts defaultWriteBound): `attempts` more for each failed POST.
+ */
+function confirmationWrites(journal: readonly JournalEntry[], failed: readonly CheckResult[], maxWrites: number | undefined, attempts: number): ConfirmationWrites {
   const probeOf = new Map(journal.filter((e) => e.probe !== undefined).map((e) => [e.id, e.probe!]))
   const probes = new Set(failed.flatMap((r) => r.exchanges.flatMap((e) => (probeOf.has(e.id) ? [probeOf.get(e.id)!] : []))))
   const sent = journal.filter((e) => e.method === 'POST' && e.onWire).length
-  const left = maxWrites === undefined ? Infinity : Math.max(0, maxWrites - sent)
-  return { probes, left, exhausted: `not confirmed: --max-writes ${maxWrites ?? ''} left no write for a second probe`, notNeeded: 'not sent: confirming a failure needs only the POSTs it was found on' }
+  const left = maxWrites === undefined ? attempts * probes.size : Math.max(0, maxWrites - sent)
+  const exhausted = maxWrites === undefined ? `not confirmed: --confirm ${attempts} allows at most ${attempts} more for each failed POST, all sent` : `not confirmed: --max-writes ${maxWrites} left no write for a second probe`
+  return { probes, left, exhausted, notNeeded: 'not sent: confirming a failure needs only the POSTs it was found on' }
 }

@@ -215,6 +215,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
       options: {
         readOnly: config.readOnly,
         maxWrites,
+        ...(config.maxWrites !== undefined ? { maxWritesGiven: true } : {}),
         rules: config.rules,
         timeoutMs: config.timeoutMs,
         seed: context.seed,

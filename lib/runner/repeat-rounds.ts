@@ -13,7 +13,8 @@ import { collectChecks, type Suite } from '../suite-kit/check.ts'
 import { newRunScope, within, type RunScope } from '../suite-kit/run-context.ts'
 import type { WritePlan } from '../suite-kit/write-plan.ts'
 import { runCheck, type CheckOutcome } from './check-runner.ts'
-import { freshRunId, type IndexedResult } from './confirmation.ts'
+import { freshRunId, ROUND_OFFSET } from '../result/record-prefixes.ts'
+import type { IndexedResult } from './confirmation.ts'
 
 /** POSTs one further round sends: the create of the create-then-list round trip. */
 export const WRITES_PER_ROUND = 1
@@ -44,7 +45,7 @@ export async function repeatRounds(suites: readonly Suite[], scope: RunScope, op
   for (let round = 2; round <= options.repeat && !options.stopped(); round++) {
     const context = {
       ...scope.context,
-      runId: freshRunId(scope.context.runId, 100 + round),
+      runId: freshRunId(scope.context.runId, ROUND_OFFSET + round),
       confirming: {
         probes: new Set(options.firstCreate ? [options.firstCreate] : []),
         left: Infinity,

@@ -56,10 +56,12 @@ function byRule(outcomes: readonly CheckOutcome[]): Map<string, CheckResult[]> {
 export function completedRun(
   outcomes: readonly CheckOutcome[],
   facts: RunFacts,
-  config: Pick<Config, 'rules' | 'baseline' | 'updateBaseline'>,
+  config: Pick<Config, 'rules' | 'baseline' | 'updateBaseline' | 'keySource'>,
   redact: (text: string) => string,
 ): CompletedRun {
-  const result = resultOf(byRule(outcomes), facts, config.rules)
+  // where the key came from, named if the server refuses it (the embedded server's key comes from nowhere the user set)
+  const keyFrom = config.keySource !== undefined && !facts.embeddedServer ? { keyFrom: config.keySource } : {}
+  const result = resultOf(byRule(outcomes), { ...facts, options: { ...facts.options, ...keyFrom } }, config.rules)
   if (!config.baseline) return { result, redact }
   const today = new Date().toISOString().slice(0, 10)
   let baseline = config.baseline.data

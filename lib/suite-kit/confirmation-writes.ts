@@ -7,7 +7,7 @@
 export interface ConfirmationWrites {
   /** The declared POST probes (suites/cases/write-order.ts) the failed checks sent. */
   probes: ReadonlySet<string>
-  /** POSTs still allowed over the whole confirmation; Infinity without an explicit --max-writes. */
+  /** POSTs still allowed over the whole confirmation: what an explicit --max-writes leaves, else --confirm for each failed POST (Infinity: a --repeat round, bounded by its plan). */
   left: number
   /** Why a POST was not sent when `left` ran out. */
   exhausted: string

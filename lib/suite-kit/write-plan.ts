@@ -21,6 +21,14 @@ export interface WriteOptions {
   maxWrites?: number
   /** Selected rules (--rule); empty: all. */
   rules: readonly string[]
+  /** --confirm: without --max-writes, the default bound adds this many POSTs for each failed POST (lib/runner/confirmation.ts). */
+  confirm?: number
+}
+
+/** The default bound on POSTs (no --max-writes): the plan's, and `confirm` more for each failed POST, to confirm it; undefined when --max-writes is the bound. */
+export function defaultWriteBound(planned: number, options: Pick<WriteOptions, 'maxWrites' | 'confirm'>): number | undefined {
+  if (options.maxWrites !== undefined) return undefined
+  return planned * (1 + (options.confirm ?? 0))
 }
 
 export interface WritePlan {
@@ -75,7 +83,9 @@ export function describeWritePlan(plan: WritePlan, options: WriteOptions): strin
   const n = plan.allowed.length
   const others = n - plan.creating - plan.followUps
   const bound = options.maxWrites !== undefined && options.maxWrites < plan.needed ? ` (--max-writes ${options.maxWrites} of the ${plan.needed} the rules need)` : ''
-  const posts = `at most ${n} ${n === 1 ? 'POST' : 'POSTs'}${bound}`
+  const confirm = options.confirm ?? 0
+  const withConfirmation = options.maxWrites === undefined && confirm > 0 ? `, and at most ${confirm} more for each failed POST to confirm it (--confirm ${confirm}): ${defaultWriteBound(n, options)} in all` : ''
+  const posts = `at most ${n} ${n === 1 ? 'POST' : 'POSTs'}${bound}${withConfirmation}`
   const effect =
     plan.creating === 0
       ? n === 1

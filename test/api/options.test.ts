@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { configBeforeAddress, configFromOptions, type ConformanceOptions } from '../../lib/api/options.ts'
 import { loadConfig } from '../../lib/config/config.ts'
+import { ConformanceConfigError as SourceConfigError } from '../../lib/api/errors.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { ROOT, runConformInProcess } from '../helpers/run-conform.ts'
 import { mainEntry } from './api-entry.ts'
@@ -86,6 +87,37 @@ describe('before the address is known (defineConformance() when vitest collects 
     expect(() => configBeforeAddress({ apiKey: API_KEY }, environment, ROOT)).toThrow(/CONFORM_BASE_URL "not a url" is not a URL/)
     expect(() => configBeforeAddress({ apiKey: API_KEY }, { CONFORM_BASE_URL: server.baseUrl }, ROOT)).not.toThrow()
   })
+})
+
+describe('an address written but empty is refused, never read as the embedded reference server', () => {
+  // `baseUrl: process.env.SERVICE_URL` read when the file is collected, before the beforeAll that sets it
+  test.each([['undefined', undefined], ['empty', '']])('baseUrl %s: ConformanceConfigError naming the function form, at collection and at the run', async (_, baseUrl) => {
+    const { runConformance, ConformanceConfigError } = await mainEntry()
+    const options: ConformanceOptions = { baseUrl, apiKey: API_KEY }
+    expect(() => configBeforeAddress(options, {}, ROOT)).toThrow(SourceConfigError)
+    expect(() => configBeforeAddress(options, {}, ROOT)).toThrow(/pass a function, baseUrl: \(\) => process\.env\.SERVICE_URL/)
+    const error = await runConformance({ ...options, environment: {}, cwd: ROOT }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConformanceConfigError)
+    expect((error as Error).message).toMatch(/^baseUrl is (undefined|empty): pass a function/)
+    expect((error as Error).message).not.toContain(API_KEY)
+  })
+
+  test('an apiKey with no address at all is refused: the embedded server would be checked, not the service the key is for', async () => {
+    const { runConformance, ConformanceConfigError } = await mainEntry()
+    expect(() => configBeforeAddress({ apiKey: API_KEY }, {}, ROOT)).toThrow(/apiKey given without baseUrl/)
+    const error = await runConformance({ apiKey: API_KEY, environment: {}, cwd: ROOT }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConformanceConfigError)
+    expect((error as Error).message).toMatch(/^apiKey given without baseUrl/)
+    // without baseUrl and without a key: the embedded reference server, as the command line checks it
+    expect(() => configBeforeAddress({}, {}, ROOT)).not.toThrow()
+  })
+})
+
+test('a key the server refuses is named as the caller gave it: the apiKey option, not a variable nobody set', async () => {
+  const { runConformance } = await mainEntry()
+  const result = await runConformance({ baseUrl: server.baseUrl, apiKey: 'not-the-key-31f9', rule: ['list-returns-200', 'create-returns-201'], environment: {}, cwd: ROOT })
+  expect(result.verdict).toBe('incomplete')
+  expect(result.problems[0]?.message).toMatch(/check the apiKey option \(wrong, expired/)
 })
 
 describe('a run', () => {

@@ -66,6 +66,27 @@ test('a fault on every request: every failed check deterministic, N + 1 attempts
   for (const c of failed) expect(c.recurrence).toEqual({ attempts: 3, failures: 3, kind: 'deterministic' })
 })
 
+test('without --max-writes the bound is the plan\'s POSTs and --confirm more for each failed one: the Sent line says which were which, and names no --max-writes', async () => {
+  const server = await started(startCase(MUTATIONS.find((m) => m.name === 'create-answers-200')!, { apiKey }))
+  const run = await conform(server)
+  expect(run.code).toBe(1)
+  const summary = run.results!.summary
+  const plan = run.results!.options.maxWrites
+  const posted = server.requests.filter((r) => r.method === 'POST').length
+  expect(summary.writes).toBe(posted)
+  expect(summary.writesAgain).toBeGreaterThan(0)
+  // the promise of the first line: at most the plan, and 2 more for each failed POST
+  expect(posted - summary.writesAgain!).toBeLessThanOrEqual(plan)
+  expect(posted).toBeLessThanOrEqual(plan * 3)
+  expect(run.stdout).toMatch(new RegExp(`^Writes: at most ${plan} POSTs, and at most 2 more for each failed POST to confirm it \\(--confirm 2\\): ${plan * 3} in all`, 'm'))
+  const sent = `Sent: ${posted} POSTs sent, of at most ${plan} of the plan and 2 more for each failed POST to confirm it (--confirm 2): ${posted - summary.writesAgain!} of the plan, ${summary.writesAgain} sent again to confirm failures;`
+  expect(run.stdout).toContain(sent)
+  expect(run.stdout).not.toMatch(/--max-writes/)
+  expect(run.results!.options.maxWritesGiven).toBeUndefined()
+  // the confirmation's records carry prefixes of their own, and the Records line names them
+  expect(run.stdout).toMatch(/^Records created: \d+ \(names[^)]* start with cf-\w+- \(the run's checks: \d+ records?\), cf-\w+- \(confirmation attempt 1 \(--confirm\): \d+ records?\), cf-\w+- \(confirmation attempt 2 \(--confirm\): \d+ records?\); listed in the reports\)$/m)
+})
+
 test('--max-writes used up: the creates are unconfirmed and say so; --confirm 0: every failure unconfirmed, and the same requests as a run that confirms nothing', async () => {
   const server = await started(startCase(MUTATIONS.find((m) => m.name === 'create-answers-200')!, { apiKey }))
   const bounded = await conform(server, '--max-writes', '4')

@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { samplingLine } from '../../lib/result/sampling-line.ts'
+import type { RunResult } from '../../lib/result/run-result.ts'
 
 const apiKey = `key-${randomBytes(12).toString('hex')}`
 const servers: RunningServer[] = []
@@ -33,10 +35,19 @@ test('--repeat 10, one list in four from a replica on old code (descriptions dro
   expect(rule?.samples?.failed).toBeGreaterThanOrEqual(1)
   expect(rule?.samples?.failed).toBeLessThanOrEqual(9)
   for (const r of run.results?.rules ?? []) expect(r.samples?.runs ?? 0, r.id).toBeLessThanOrEqual(10)
-  expect(run.stdout).toMatch(/--repeat 10: each rule sampled in up to 10 rounds over fresh connections .* 0\.9\^\d+ = [\d.]+ %/)
+  expect(run.stdout).toMatch(/--repeat 10: rules sampled in up to 10 rounds over fresh connections; .*: \d+ rules? sampled 10 times: 0\.9\^10 = 34\.9 %/)
   expect(run.files['summary.md']).toContain('0.9^')
   // one create a round after the first: the write budget covers every round by default
   expect(run.results?.journal?.filter((e) => e.outcome === 'refused' && e.reason === 'write-budget')).toEqual([])
+})
+
+test('the sampling line gives the chance for each count of samples, the rules sampled in every round first, and says "once", never "1 times"', () => {
+  const rule = (id: string, runs: number, failed = 0) => ({ id, samples: { runs, failed } })
+  const result = { options: { repeat: 10 }, rules: [rule('a', 10), rule('b', 10, 3), rule('c', 1), rule('d', 2)] } as unknown as RunResult
+  expect(samplingLine(result)).toBe(
+    '--repeat 10: rules sampled in up to 10 rounds over fresh connections; a replica wrong on one request in ten goes unnoticed by a rule with probability 0.9^(times sampled): ' +
+      '2 rules sampled 10 times: 0.9^10 = 34.9 %; 1 rule sampled twice: 0.9^2 = 81.0 %; 1 rule sampled once: 0.9^1 = 90.0 %; failed in some rounds only: b (3 of 10)',
+  )
 })
 
 test('--repeat with an explicit --max-writes too small for its rounds: exit 2 before any request, saying what a round costs', async () => {

@@ -170,7 +170,7 @@ describe('README', () => {
   })
 
   test('states how many POSTs, and so at most how many records, one run creates', () => {
-    const match = /One run sends at most (\d+) POSTs:\s+(\d+) valid creations[\s\S]*?(\d+) that a conforming\s+server refuses[\s\S]*?and (\d+) that go only to a service that refuses long values/.exec(readme())
+    const match = /One run's checks send at most (\d+) POSTs:\s+(\d+) valid creations[\s\S]*?(\d+) that a conforming\s+server refuses[\s\S]*?and (\d+) that go only to a service that refuses long values/.exec(readme())
     expect(match, 'the ## Writes section').not.toBeNull()
     const followUps = POST_PROBES.filter((p) => p.followUp).length
     expect(Number(match![1])).toBe(POST_PROBE_ORDER.length)

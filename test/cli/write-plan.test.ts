@@ -5,11 +5,12 @@
  */
 import { describe, expect, test } from 'vitest'
 import { swallowedByNpm } from '../../lib/config/config.ts'
-import { describeWritePlan, writePlan } from '../../lib/suite-kit/write-plan.ts'
+import { defaultWriteBound, describeWritePlan, writePlan } from '../../lib/suite-kit/write-plan.ts'
 import { POST_PROBES } from '../../suites/cases/write-order.ts'
 
+const plan = (options: Partial<Parameters<typeof writePlan>[1]>) => writePlan(POST_PROBES, { readOnly: false, rules: [], ...options })
+
 describe('writePlan', () => {
-  const plan = (options: Partial<Parameters<typeof writePlan>[1]>) => writePlan(POST_PROBES, { readOnly: false, rules: [], ...options })
 
   test('by default every declared POST, in priority order', () => {
     const all = plan({})
@@ -42,6 +43,21 @@ describe('writePlan', () => {
     expect(describeWritePlan(plan({ rules: ['create-rejects-missing-body'] }), { readOnly: false, rules: ['create-rejects-missing-body'] })).toBe(
       'Writes: at most 1 POST, which a conforming server refuses: it creates a record only on a server that wrongly accepts it. The interface has no delete.',
     )
+  })
+})
+
+describe('the default write bound includes confirmation (--confirm), an explicit --max-writes is the bound', () => {
+  const n = POST_PROBES.length
+  test('without --max-writes the first line gives the plan\'s POSTs, the N more for each failed one, and the sum', () => {
+    expect(defaultWriteBound(n, { confirm: 2 })).toBe(3 * n)
+    expect(describeWritePlan(plan({}), { readOnly: false, rules: [], confirm: 2 })).toMatch(
+      new RegExp(`^Writes: at most ${n} POSTs, and at most 2 more for each failed POST to confirm it \\(--confirm 2\\): ${3 * n} in all, creating `),
+    )
+  })
+  test('with --max-writes, or --confirm 0, no more than the plan is promised', () => {
+    expect(defaultWriteBound(n, { maxWrites: 10, confirm: 2 })).toBeUndefined()
+    expect(describeWritePlan(plan({ maxWrites: 10 }), { readOnly: false, rules: [], maxWrites: 10, confirm: 2 })).not.toMatch(/confirm/)
+    expect(describeWritePlan(plan({}), { readOnly: false, rules: [], confirm: 0 })).toMatch(new RegExp(`^Writes: at most ${n} POSTs, creating `))
   })
 })
 

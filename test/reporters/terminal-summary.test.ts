@@ -1,6 +1,10 @@
 /** The terminal summary stays one screen however much fails, says where the reports are and what was not verified. */
 import { describe, expect, test } from 'vitest'
 import { MAX_LINES, MAX_WIDTH, terminalSummary, terminalText } from '../../lib/reporters/terminal-summary.ts'
+import { freshRunId, ROUND_OFFSET } from '../../lib/result/record-prefixes.ts'
+import { namePrefix } from '../../lib/result/run-result.ts'
+import { escapeMarkdown, markdownSummary } from '../../lib/reporters/markdown-summary.ts'
+import { htmlReport } from '../../lib/reporters/html-report.ts'
 import { check, everythingFails, oneCauseManyChecks, oneFailure, RUN_ID, runResult } from './fixture.ts'
 
 const FILES = ['reports/results.json', 'reports/junit.xml', 'reports/report.html', 'reports/summary.md']
@@ -34,10 +38,31 @@ describe('terminal summary', () => {
 
   test('says the records it created are named after the run, the one with an empty name by its description', () => {
     const entry = (id: string, name: string) => ({ id, name, status: 201, exchangeId: `x-${id}` })
-    const named = terminalSummary(runResult(undefined, { ledger: [entry('1', 'run-described')] }), FILES)
-    expect(named).toMatch(/Records created: 1 \(names start with /)
-    const unnamed = terminalSummary(runResult(undefined, { ledger: [entry('1', 'run-described'), entry('2', '')] }), FILES)
+    const prefix = `${namePrefix(RUN_ID)}-`
+    const named = terminalSummary(runResult(undefined, { ledger: [entry('1', `${prefix}described`)] }), FILES)
+    expect(named).toContain(`Records created: 1 (names start with ${prefix}; listed in the reports)`)
+    const unnamed = terminalSummary(runResult(undefined, { ledger: [entry('1', `${prefix}described`), entry('2', '')] }), FILES)
     expect(unnamed).toMatch(/Records created: 2 \(names, or the description of the one with an empty name, start with /)
+  })
+
+  test('names every prefix the records carry: the run\'s, and those of its confirmation attempts and further rounds, each counted', () => {
+    const entry = (id: string, name: string) => ({ id, name, status: 201, exchangeId: `x-${id}` })
+    const [run, first, second, round2] = [RUN_ID, freshRunId(RUN_ID, 1), freshRunId(RUN_ID, 2), freshRunId(RUN_ID, ROUND_OFFSET + 2)].map((id) => `${namePrefix(id)}-`)
+    const result = runResult(undefined, { ledger: [entry('1', `${run}a`), entry('2', `${run}b`), entry('3', `${first}a`), entry('4', `${second}a`), entry('5', `${round2}a`)] })
+    result.options = { ...result.options, confirm: 2, repeat: 2 }
+    const words = `${run} (the run's checks: 2 records), ${first} (confirmation attempt 1 (--confirm): 1 record), ${second} (confirmation attempt 2 (--confirm): 1 record), ${round2} (round 2 (--repeat): 1 record)`
+    expect(terminalSummary(result, FILES)).toContain(`Records created: 5 (names start with ${words}; listed in the reports)`)
+    expect(markdownSummary(result)).toContain(escapeMarkdown(`start with ${words}`, 1000))
+    expect(htmlReport(result)).toContain(`start with ${words.replaceAll("'", '&#39;')}.`)
+  })
+
+  test('"Partly verified … most often" names a cause of the checks it counts, never a request that was not needed', () => {
+    const lost = { cause: 'answer-lost' as const, skipReason: 'the answer was lost' }
+    const notNeeded = { cause: 'not-needed' as const, skipReason: 'not sent: not needed' }
+    const result = runResult((id) => [check(`${id} ran`, 'pass'), ...(id === 'created-in-list' ? [check('lost', 'skip', lost), check('n1', 'skip', notNeeded), check('n2', 'skip', notNeeded)] : [])])
+    const text = terminalSummary(result, FILES)
+    expect(text).toMatch(/^Partly verified: 1 rule judged without 1 of their checks; most often: the answer was lost in transit/m)
+    expect(text).not.toMatch(/most often: not needed/)
   })
 
   test('says where the reports are, report.html first', () => {

@@ -1,0 +1,45 @@
+/**
+ * The name prefixes a run's records carry. The run's checks name their records with
+ * namePrefix(runId); a confirmation attempt (--confirm) and a further round (--repeat) run in a
+ * scope of their own with a fresh prefix (freshRunId), so that the records they create are new,
+ * never the run's. The reports say which prefixes the records of a run carry, from its ledger, so
+ * that whoever cleans up after a run finds every record it created.
+ */
+import { namePrefix, type RunResult } from './run-result.ts'
+
+/** A fresh run id for a confirmation attempt or a further round: another five characters, so another name prefix. */
+export function freshRunId(runId: string, attempt: number): string {
+  const at = runId.lastIndexOf('-')
+  const tag = (parseInt(runId.slice(at + 1), 36) + attempt * 7919) % 36 ** 5
+  return `${runId.slice(0, at)}-${tag.toString(36).padStart(5, '0')}`
+}
+
+/** The offset freshRunId is given for round r of --repeat (lib/runner/repeat-rounds.ts): apart from the confirmation attempts 1 … N. */
+export const ROUND_OFFSET = 100
+
+export interface RecordPrefix {
+  /** `cf-xxxxx-`, or undefined for records whose body carried none (a body the server should have refused). */
+  prefix?: string
+  /** Whose: the run's checks, a confirmation attempt, a further round, or not known. */
+  of: { kind: 'run' } | { kind: 'confirmation'; attempt: number } | { kind: 'round'; round: number } | { kind: 'none' } | { kind: 'unknown' }
+  records: number
+}
+
+const PREFIX = /cf-[0-9a-z]+-/
+
+/** The prefixes of the ledger's records, the run's first, each with whose it is and how many records carry it. */
+export function recordPrefixes(result: Pick<RunResult, 'runId' | 'ledger' | 'options'>): RecordPrefix[] {
+  const whose = new Map<string, RecordPrefix['of']>([[`${namePrefix(result.runId)}-`, { kind: 'run' }]])
+  for (let attempt = 1; attempt <= (result.options.confirm ?? 0); attempt++) whose.set(`${namePrefix(freshRunId(result.runId, attempt))}-`, { kind: 'confirmation', attempt })
+  for (let round = 2; round <= (result.options.repeat ?? 1); round++) whose.set(`${namePrefix(freshRunId(result.runId, ROUND_OFFSET + round))}-`, { kind: 'round', round })
+  const counts = new Map<string | undefined, number>()
+  for (const entry of result.ledger) {
+    // the name sent, or the description of the one create with an empty name: the first prefix in the body
+    const prefix = PREFIX.exec(entry.body ?? '')?.[0] ?? PREFIX.exec(entry.name)?.[0]
+    counts.set(prefix, (counts.get(prefix) ?? 0) + 1)
+  }
+  const order = (p: RecordPrefix) => ({ run: 0, confirmation: 1, round: 2, unknown: 3, none: 4 })[p.of.kind] * 1000 + ('attempt' in p.of ? p.of.attempt : 'round' in p.of ? p.of.round : 0)
+  return [...counts]
+    .map(([prefix, records]): RecordPrefix => (prefix === undefined ? { of: { kind: 'none' }, records } : { prefix, of: whose.get(prefix) ?? { kind: 'unknown' }, records }))
+    .sort((a, b) => order(a) - order(b))
+}

@@ -1,0 +1,21 @@
+/**
+ * The POSTs a run sent beyond its plan: a declared POST probe (suites/cases/write-order.ts) goes
+ * out once in the run's own checks; the same probe on the wire again is a confirmation attempt
+ * (--confirm, lib/runner/confirmation.ts) or a further round (--repeat), each in a scope of its
+ * own. Resends of one POST (after a 429 or 503, or on a fresh connection after the connection
+ * race) are the same write and are not counted. Read from the journal, so the reports say it from
+ * what was sent, not from what was meant.
+ */
+import type { JournalEntry } from '../http/journal.ts'
+
+export function writesAgain(journal: readonly JournalEntry[]): number {
+  const seen = new Set<string>()
+  let again = 0
+  for (const entry of journal) {
+    if (entry.outcome === 'refused' || !entry.onWire || entry.method !== 'POST' || entry.probe === undefined) continue
+    if ((entry.attempt ?? 1) > 1 || entry.freshConnection) continue
+    if (seen.has(entry.probe)) again++
+    else seen.add(entry.probe)
+  }
+  return again
+}
