@@ -261,18 +261,47 @@ function ledgerOf(journal: readonly JournalEntry[]): LedgerEntry[] {
 }
 
 /**
- * A copy of the result with `redact` applied to every string in it. Reporters escape text for
- * their format (XML, HTML, Markdown), after which a key could no longer be found in their output,
- * so they are handed this copy.
+ * The result with `redact` applied to every string in it. Reporters escape text for their format
+ * (XML, HTML, Markdown), after which a key could no longer be found in their output, so they are
+ * handed this one. Only what a secret was found in is copied (and the objects above it): the rest
+ * is the result's own, each object walked once however many checks share it (an exchange is the
+ * evidence of every check that judged it). A full copy had cost a full run ~18 MiB of heap at once.
  */
 export function redactedResult(result: RunResult, redact: (text: string) => string): RunResult {
+  const walked = new Map<object, unknown>()
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return redact(value)
-    if (Array.isArray(value)) return value.map(walk)
-    if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [redact(key), walk(inner)]))
+    if (value === null || typeof value !== 'object') return value
+    if (walked.has(value)) return walked.get(value)
+    let shown: unknown = value
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined
+      for (let i = 0; i < value.length; i++) {
+        const inner = walk(value[i])
+        if (inner !== value[i]) (copy ??= value.slice())[i] = inner
+      }
+      if (copy) shown = copy
+    } else {
+      const record = value as Record<string, unknown>
+      let copy: Record<string, unknown> | undefined
+      const keys = Object.keys(record)
+      for (const key of keys) {
+        const shownKey = redact(key)
+        const inner = walk(record[key])
+        if (copy === undefined && (shownKey !== key || inner !== record[key])) {
+          // the entries before this one as they were, this one and the rest as shown
+          copy = {}
+          for (const before of keys) {
+            if (before === key) break
+            copy[before] = record[before]
+          }
+        }
+        if (copy) copy[shownKey] = inner
+      }
+      if (copy) shown = copy
     }
-    return value
+    walked.set(value, shown)
+    return shown
   }
   return walk(result) as RunResult
 }
