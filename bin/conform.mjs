@@ -24,8 +24,8 @@ if (distIsCurrent(root)) {
 } else {
   if (process.stderr.isTTY) process.stderr.write('conform: dist/ does not match the sources (npm run build compiles them); running the sources through tsx\n')
   // the packages first, by plain Node: on Node 20 tsx's loader would otherwise pass every module
-  // of them through its transform
-  await Promise.all(['undici', 'ajv', 'ajv-formats', 'yaml', 'dotenv', 'lossless-json'].map((name) => import(name)))
+  // of them through its transform (undici's files are required by lib/http/undici-parts.ts, past it)
+  await Promise.all(['ajv', 'ajv-formats', 'yaml', 'dotenv', 'lossless-json'].map((name) => import(name)))
   const { register } = await import('tsx/esm/api')
   register()
   cli = await import('../lib/cli/conform.ts')
