@@ -1,9 +1,10 @@
 /**
  * The values of the wrong-type bodies (wrong-types.ts has the cases): drawn by fast-check from the
  * run's seed, so `--seed N` sends the same values again. Apart from the cases, because fast-check is
- * the largest module a run loads (390 KB of JavaScript, ~30 ms and 5 MiB): the write order and the
- * suites need only the cases, and the probes load this when their first wrong-type POST is sent,
- * while the first requests are on their way (docs/performance.md).
+ * the largest module a run loads (390 KB of JavaScript, ~30 ms and 5 MiB): the write order (the
+ * suites' manifest) needs only the cases; the probes load this with the suites, beside the
+ * preflight. Loaded later, when the first wrong-type POST goes out, it changed the order in which
+ * the POSTs took their slots, and with it what the first answers could show (docs/performance.md).
  */
 import fc from 'fast-check'
 import { newCategorySchema, type JsonType, type ObjectSchema, type WrongTypeCase } from './wrong-types.ts'

@@ -3,8 +3,8 @@
  * spec/openapi.yaml (each property × each JSON type that is not its own, and bodies that are not
  * objects), so that a change of the schema changes the cases. Which cases exist depends only on the
  * schema (their keys are the write order's); the values are drawn by fast-check from the run's
- * seed, so `--seed N` sends the same values again (wrong-type-values.ts: fast-check is loaded once
- * the first requests are on their way, not before them).
+ * seed, so `--seed N` sends the same values again (wrong-type-values.ts: the manifest, which reads
+ * the cases, does not load fast-check).
  */
 import { openApiDocument } from '../../lib/spec/schema-registry.ts'
 import type { WritePriority } from './write-priority.ts'

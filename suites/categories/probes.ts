@@ -19,6 +19,7 @@ import { holding, NOTHING_TO_FIND, sameRecord } from '../cases/lost-answers.ts'
 import { createText, DESCRIPTION_FLOOR, NAME_FLOOR, textOfLength, VALID_CREATES, type ValidCreate } from '../cases/valid-creates.ts'
 import { sameSizeKey, shortFormKey } from '../cases/write-order.ts'
 import { carriesMarker, INVALID_VALUES_RULE, wrongTypeCases } from '../cases/wrong-types.ts'
+import { wrongTypeBody } from '../cases/wrong-type-values.ts'
 
 /** A valid create: the body sent, and its answer. */
 export interface CreateProbe {
@@ -160,10 +161,7 @@ export function categoryProbes(): CategoryProbes {
       status: 400,
       // a body that is null, a boolean or a number has nowhere to carry it
       ...(carriesMarker(c) ? { marker } : {}),
-      probe: once(async () => {
-        const { wrongTypeBody } = await import('../cases/wrong-type-values.ts')
-        return postCategory(c.key, wrongTypeBody(c, marker(), runContext().seed, index), VALID_AUTHORIZATION, carriesMarker(c) ? holding(marker()) : NOTHING_TO_FIND)
-      }),
+      probe: once(() => postCategory(c.key, wrongTypeBody(c, marker(), runContext().seed, index), VALID_AUTHORIZATION, carriesMarker(c) ? holding(marker()) : NOTHING_TO_FIND)),
     })
   })
   for (const credential of CREDENTIAL_CASES) {
