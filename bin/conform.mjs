@@ -3,9 +3,17 @@
 // (run by npm on install), while dist/ matches the sources; otherwise (never built, or a source
 // edited since) it runs the sources themselves through tsx, slower to start but never stale.
 import { fileURLToPath } from 'node:url'
+import { setFlagsFromString } from 'node:v8'
 import { distIsCurrent } from '../build/source-digest.mjs'
 
 performance.mark('conform:entry')
+// The one WebAssembly of a run is undici's HTTP parser (llhttp). V8 compiles it at once with its
+// baseline compiler (Liftoff), then again with its optimising one (TurboFan) in a background
+// thread once it is hot: that second compile of llhttp's state machine took ~30 MiB of memory for
+// a moment, the peak of a whole run (122 MiB against 97 MiB), and ~0.05 s of CPU, for a parser
+// that reads the headers of ~130 answers. Set here, before the first connection compiles it, and
+// only for the program: a library caller's process keeps its own flags (docs/performance.md).
+setFlagsFromString('--liftoff-only')
 const root = fileURLToPath(new URL('../', import.meta.url))
 let cli
 // the suites are loaded by path, here: lib/ never imports suites/ (ARCHITECTURE.md)
@@ -16,8 +24,8 @@ if (distIsCurrent(root)) {
 } else {
   if (process.stderr.isTTY) process.stderr.write('conform: dist/ does not match the sources (npm run build compiles them); running the sources through tsx\n')
   // the packages first, by plain Node: on Node 20 tsx's loader would otherwise pass every module
-  // of them through its transform
-  await Promise.all(['undici', 'ajv', 'ajv-formats', 'yaml', 'dotenv', 'lossless-json'].map((name) => import(name)))
+  // of them through its transform (undici's files are required by lib/http/undici-parts.ts, past it)
+  await Promise.all(['ajv', 'ajv-formats', 'yaml', 'dotenv', 'lossless-json'].map((name) => import(name)))
   const { register } = await import('tsx/esm/api')
   register()
   cli = await import('../lib/cli/conform.ts')

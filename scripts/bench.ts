@@ -113,7 +113,7 @@ async function main(argv: string[]): Promise<number> {
       targets.push(target('full run, local server (--base-url): CPU', TARGETS.fullRunCpuMs, conform.local.cpuMs, ms))
     }
     targets.push(target(`wall, server ${SLOW_DELAY_MS} ms away: at most the local run + ${TARGETS.roundTrips} × ${SLOW_DELAY_MS} ms`, conform.local.wallMs + TARGETS.roundTrips * SLOW_DELAY_MS, conform.slow.wallMs, ms))
-    targets.push(target(`round trips the far server added ((far − local wall) / ${SLOW_DELAY_MS} ms)`, TARGETS.roundTrips, roundTrips.fromWall, String))
+    targets.push(target(`round trips the far server added ((far − local wall) / ${SLOW_DELAY_MS} ms)`, TARGETS.roundTrips, roundTrips.fromWall, (v) => v.toFixed(1)))
     targets.push(...listTargets(lists, sizes))
 
     const report: BenchReport & { startedAt: string; durationMs: number } = {

@@ -101,6 +101,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     return cannotRun(error instanceof ConfigError ? error.message : (error as Error).message)
   }
   redact = createRedactor(config.apiKey, env.CONFORM_API_KEY, apiKeyInArgv(argv), swallowedKey, ...secretValues(config.headers))
+  markPhase(PHASE_MARKS.optionsRead)
   if (config.keyNote) io.err(`conform: note: ${config.keyNote}\n`)
   // --deadline counts from here: the preflight and the embedded server's start are part of the run
   const deadlineAt = startedAt.getTime() + config.deadlineMs
@@ -118,7 +119,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   }
 
   // the runner and the suites load while the server starts or the preflight waits on the network;
-  // --help, --list-rules and a bad option never load it
+  // --help, --list-rules and a bad option never load them
   const unwritable = reportDirProblem(resolve(userCwd, config.reportDir))
   if (unwritable) {
     io.err(`conform: ${redact(unwritable)}\n`)
@@ -127,6 +128,12 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   const interrupted = () => (interrupt?.aborted ? cannotRun(`interrupted by ${interrupt.reason} before the run started`).then(() => INTERRUPT_EXIT[interrupt.reason] ?? 2) : undefined)
   const runner = import('../runner/conform-run.ts')
   runner.catch(() => undefined) // awaited below; a failure to load is reported there
+  // the suites' modules too (the run's own loadSuites() then finds them loaded): none of it waits
+  // for the target, and a far server's preflight is a round trip that loading fills
+  const suiteLoaded = Promise.resolve()
+    .then(loadSuite)
+    .then(async (suite) => (await suite.loadSuites(), suite))
+  suiteLoaded.catch(() => undefined)
   let server: RunningServer | undefined
   try {
     let target: RunTarget
@@ -141,7 +148,9 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
       const unreachable = await preflight(target.baseUrl, Math.max(1, Math.min(config.timeoutMs, 10_000, deadlineAt - Date.now())), env)
       if (unreachable) return (await interrupted()) ?? cannotRun(unreachable.message)
     }
-    const [{ runConformance, planWrites, loadReports, repeatBudgetProblem }, suite] = await Promise.all([runner, loadSuite()])
+    markPhase(PHASE_MARKS.targetReady)
+    const [{ runConformance, planWrites, loadReports, repeatBudgetProblem }, suite] = await Promise.all([runner, suiteLoaded])
+    markPhase(PHASE_MARKS.runnerLoaded)
     const early = await interrupted()
     if (early !== undefined) return early
     // --repeat with an explicit --max-writes too small for its rounds: refused before any request

@@ -2,7 +2,7 @@
  * The client's undici dispatcher: one per run, a bounded pool of keep-alive connections to the
  * base URL's origin.
  */
-import { Agent, Client, Pool, ProxyAgent, type Dispatcher } from 'undici'
+import { Agent, Client, Pool, ProxyAgent, type Dispatcher } from './undici-parts.ts'
 import { connectReadingPastInterimAnswers } from './interim-answers.ts'
 
 /**

@@ -31,7 +31,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { Socket } from 'node:net'
-import { buildConnector } from 'undici'
+import { buildConnector } from './undici-parts.ts'
 
 /** Carries the statuses taken off from the filter to the client; random per process, so no server sends it. */
 const INTERIM_HEADER = `x-conform-interim-${randomBytes(8).toString('hex')}`

@@ -4,7 +4,7 @@
  * certificate is named the same way wherever it happens. It matches on error codes (Node's errno
  * names and undici's UND_ERR_*), never on message text, as undici's documentation asks.
  */
-import { errors as undiciErrors } from 'undici'
+import { errors as undiciErrors } from './undici-parts.ts'
 import { UnsupportedEncodingError } from './body-reader.ts'
 import type { TransportErrorCode } from './exchange.ts'
 import type { RefusalReason } from './journal.ts'

@@ -271,22 +271,51 @@ function ledgerOf(journal: readonly JournalEntry[]): LedgerEntry[] {
 }
 
 /**
- * A copy of the result with `redact` applied to every string in it. Reporters escape text for
- * their format (XML, HTML, Markdown), after which a key could no longer be found in their output,
- * so they are handed this copy.
+ * The result with `redact` applied to every string in it. Reporters escape text for their format
+ * (XML, HTML, Markdown), after which a key could no longer be found in their output, so they are
+ * handed this one. Only what a secret was found in is copied (and the objects above it): the rest
+ * is the result's own, each object walked once however many checks share it (an exchange is the
+ * evidence of every check that judged it). A full copy had cost a full run ~18 MiB of heap at once.
  */
 export function redactedResult(result: RunResult, redact: (text: string) => string): RunResult {
   // a key of a map whose keys come from the server (header names, content codings, statuses) is
   // text like any other; a property of the result model (camelCase: `rules`, `checks`, `name`) is
   // the model's own word, and redacting it (a key that happens to be "rule") broke the result
-  const shown = (key: string, inServerMap: boolean) => (inServerMap || !/^[a-z][A-Za-z0-9]*$/.test(key) ? redact(key) : key)
+  const shownKeyOf = (key: string, inServerMap: boolean) => (inServerMap || !/^[a-z][A-Za-z0-9]*$/.test(key) ? redact(key) : key)
+  const walked = new Map<object, unknown>()
   const walk = (value: unknown, inServerMap = false): unknown => {
     if (typeof value === 'string') return redact(value)
-    if (Array.isArray(value)) return value.map((inner) => walk(inner))
-    if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [shown(key, inServerMap), walk(inner, SERVER_KEYED_MAPS.has(key))]))
+    if (value === null || typeof value !== 'object') return value
+    if (walked.has(value)) return walked.get(value)
+    let shown: unknown = value
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined
+      for (let i = 0; i < value.length; i++) {
+        const inner = walk(value[i])
+        if (inner !== value[i]) (copy ??= value.slice())[i] = inner
+      }
+      if (copy) shown = copy
+    } else {
+      const record = value as Record<string, unknown>
+      let copy: Record<string, unknown> | undefined
+      const keys = Object.keys(record)
+      for (const key of keys) {
+        const shownKey = shownKeyOf(key, inServerMap)
+        const inner = walk(record[key], SERVER_KEYED_MAPS.has(key))
+        if (copy === undefined && (shownKey !== key || inner !== record[key])) {
+          // the entries before this one as they were, this one and the rest as shown
+          copy = {}
+          for (const before of keys) {
+            if (before === key) break
+            copy[before] = record[before]
+          }
+        }
+        if (copy) copy[shownKey] = inner
+      }
+      if (copy) shown = copy
     }
-    return value
+    walked.set(value, shown)
+    return shown
   }
   return walk(result) as RunResult
 }

@@ -9,6 +9,12 @@
 export const PHASE_MARKS = {
   entry: 'conform:entry',
   loaded: 'conform:loaded',
+  /** The options read (command line, environment, files). */
+  optionsRead: 'conform:options-read',
+  /** The preflight answered (--base-url), or the embedded server listening; the runner loads beside it. */
+  targetReady: 'conform:target-ready',
+  /** The runner and the suites' manifest loaded (lib/cli/conform.ts awaits both, and the target). */
+  runnerLoaded: 'conform:runner-loaded',
   /** The suites, the checks and the HTTP client imported, the embedded server (if any) listening. */
   suitesLoaded: 'conform:suites-loaded',
   /** Every check finished (or the run cut). */

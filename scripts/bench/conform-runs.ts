@@ -40,12 +40,35 @@ export interface Phases {
   exit: number
 }
 
+/**
+ * The set-up before the first request, item by item: when each item was done, in ms from the spawn
+ * (lib/runner/run-phases.ts marks them; the runner and the suites load beside the preflight, so
+ * an item's time is where it ended, not its length).
+ */
+export interface SetUpItems {
+  /** Node's own start: the first line of bin/conform.mjs. */
+  nodeStarted: number
+  /** dist/ checked against the sources, the command line (lib/cli/conform.ts) imported. */
+  commandLine: number
+  /** The options read: command line, environment, files. */
+  optionsRead: number
+  /** The preflight answered (--base-url), or the embedded server listening. */
+  targetReady: number
+  /** The runner, the suites and the HTTP client imported (begun beside the preflight). */
+  runnerLoaded: number
+  /** The write plan said, the report folder cleared, the journal opened, the checks collected. */
+  checksCollected: number
+  /** The first request's exchange began (results.json), in the run's own process. */
+  firstRequestSent?: number
+}
+
 export interface ConformSample {
   code: number | null
   wallMs: number
   cpuMs?: number
   peakRssMiB?: number
   phases?: Phases
+  setUp?: SetUpItems
   firstRequestMs?: number
   lastRequestMs?: number
   requests?: number
@@ -80,6 +103,19 @@ export async function timedServer(delayMs: number, seedCount = 0): Promise<{ ser
   return { server, arrivals }
 }
 
+function setUpOf(marksAt: Record<string, number>, spawnedEpoch: number): SetUpItems | undefined {
+  const at = (name: string) => marksAt[name] - spawnedEpoch
+  const items = {
+    nodeStarted: at(PHASE_MARKS.entry),
+    commandLine: at(PHASE_MARKS.loaded),
+    optionsRead: at(PHASE_MARKS.optionsRead),
+    targetReady: at(PHASE_MARKS.targetReady),
+    runnerLoaded: at(PHASE_MARKS.runnerLoaded),
+    checksCollected: at(PHASE_MARKS.suitesLoaded),
+  }
+  return Object.values(items).every(Number.isFinite) ? items : undefined
+}
+
 function phasesOf(marksAt: Record<string, number>, spawnedEpoch: number, wallMs: number): Phases | undefined {
   const at = (name: string) => marksAt[name] - spawnedEpoch
   const points = [at(PHASE_MARKS.entry), at(PHASE_MARKS.loaded), at(PHASE_MARKS.suitesLoaded), at(PHASE_MARKS.checksDone), at(PHASE_MARKS.reportsWritten)]
@@ -109,7 +145,7 @@ export async function conformRun(kind: ConformKind, scratch: string, seedCount: 
   const spawnedEpoch = performance.timeOrigin + run.spawnedAt
   const sample: ConformSample = { code: run.code, wallMs }
   const usage = readUsage(usageFile)
-  if (usage) Object.assign(sample, { cpuMs: usage.cpuMs, peakRssMiB: usage.peakRssMiB, phases: phasesOf(usage.marksAt, spawnedEpoch, wallMs) })
+  if (usage) Object.assign(sample, { cpuMs: usage.cpuMs, peakRssMiB: usage.peakRssMiB, phases: phasesOf(usage.marksAt, spawnedEpoch, wallMs), setUp: setUpOf(usage.marksAt, spawnedEpoch) })
   if (timed) {
     const arrivals = timed.arrivals.slice(arrivalsBefore)
     sample.requests = arrivals.length
@@ -136,6 +172,7 @@ export async function conformRun(kind: ConformKind, scratch: string, seedCount: 
       }
     }
     sample.networkWaitMs = unionLength([...seen.values()])
+    if (sample.setUp && seen.size > 0) sample.setUp.firstRequestSent = Math.min(...[...seen.values()].map(([start]) => start))
     sample.waitShare = sample.networkWaitMs / wallMs
     sample.runDurationMs = results.durationMs
     sample.requests ??= results.summary.requests
@@ -144,6 +181,8 @@ export async function conformRun(kind: ConformKind, scratch: string, seedCount: 
   }
   return sample
 }
+
+export const SET_UP_ITEMS = ['nodeStarted', 'commandLine', 'optionsRead', 'targetReady', 'runnerLoaded', 'checksCollected', 'firstRequestSent'] as const satisfies readonly (keyof SetUpItems)[]
 
 /** Medians over the samples of one kind (the minimum wall too: the least disturbed run). */
 export function summarise(list: ConformSample[]) {
@@ -158,6 +197,7 @@ export function summarise(list: ConformSample[]) {
     cpuMsRuns: list.map((s) => round(s.cpuMs ?? NaN)),
     peakRssMiB: round(median(of((s) => s.peakRssMiB))),
     phases: Object.fromEntries(phaseNames.map((name) => [name, round(median(of((s) => s.phases?.[name])))])) as Partial<Phases>,
+    setUp: Object.fromEntries(SET_UP_ITEMS.map((name) => [name, round(median(of((s) => s.setUp?.[name])))])) as Partial<SetUpItems>,
     requests: median(of((s) => s.requests)),
     waitShare: round(median(of((s) => s.waitShare)), 3),
     networkWaitMs: round(median(of((s) => s.networkWaitMs))),

@@ -6,14 +6,14 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { listsTable, phasesTable, runsTable, sideBySideTable, table, type BenchReport } from './report.ts'
+import { listsTable, phasesTable, runsTable, setUpTable, sideBySideTable, table, type BenchReport } from './report.ts'
 
 export const PERFORMANCE_PAGE = fileURLToPath(new URL('../../docs/performance.md', import.meta.url))
 export const BEGIN = '<!-- measured by npm run bench: begin -->'
 export const END = '<!-- measured by npm run bench: end -->'
 
 /** The headings of the block, in order: a page whose block lacks one was written by an older bench. */
-export const BLOCK_HEADINGS = ['### The runs', '### Side by side with Dredd', '### Where the time goes', '### Large lists', '### Targets'] as const
+export const BLOCK_HEADINGS = ['### The runs', '### Side by side with Dredd', '### Where the time goes', '### The set-up, item by item', '### Large lists', '### Targets'] as const
 
 export function measuredBlock(r: BenchReport & { startedAt: string }): string {
   const m = r.machine
@@ -36,9 +36,15 @@ export function measuredBlock(r: BenchReport & { startedAt: string }): string {
     '',
     BLOCK_HEADINGS[3],
     '',
-    listsTable(r, true),
+    'When each item before the first request was done, in ms from the spawn (medians); the runner and the suites load beside the preflight or the server\'s start.',
+    '',
+    setUpTable(r.conform, true),
     '',
     BLOCK_HEADINGS[4],
+    '',
+    listsTable(r, true),
+    '',
+    BLOCK_HEADINGS[5],
     '',
     table([['target', 'limit', 'actual', 'verdict'], ...r.targets.map((t) => [t.target, t.limit, t.actual, t.met ? 'met' : `missed by ${t.missedBy}`])], true),
     '',

@@ -3,9 +3,9 @@
  * spec/openapi.yaml (each property × each JSON type that is not its own, and bodies that are not
  * objects), so that a change of the schema changes the cases. Which cases exist depends only on the
  * schema (their keys are the write order's); the values are drawn by fast-check from the run's
- * seed, so `--seed N` sends the same values again.
+ * seed, so `--seed N` sends the same values again (wrong-type-values.ts: the manifest, which reads
+ * the cases, does not load fast-check).
  */
-import fc from 'fast-check'
 import { openApiDocument } from '../../lib/spec/schema-registry.ts'
 import type { WritePriority } from './write-priority.ts'
 
@@ -75,31 +75,3 @@ export function wrongTypeCases(schema: ObjectSchema = newCategorySchema()): Wron
 
 /** Whether the body of a case holds the marker (bodies that are null, a boolean or a number cannot). */
 export const carriesMarker = (c: WrongTypeCase) => c.property !== undefined || c.type === 'string' || c.type === 'array'
-
-const value = fc.jsonValue({ maxDepth: 2 })
-const ARBITRARIES: Record<JsonType, fc.Arbitrary<unknown>> = {
-  null: fc.constant(null),
-  boolean: fc.boolean(),
-  integer: fc.integer(),
-  // JSON.stringify writes -0 and 1e21 as integers: only values with a fraction are "number" here
-  number: fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Number.isInteger(n)),
-  string: fc.string({ minLength: 1, maxLength: 12 }),
-  array: fc.array(value, { maxLength: 3 }),
-  object: fc.dictionary(fc.string({ maxLength: 8 }), value, { maxKeys: 3 }),
-}
-
-/**
- * The body of one case, as JSON text. Every string property carries `marker` (the run's prefix and
- * the case key), so a server that wrongly stores the body shows it in the list that follows; the
- * array bodies start with a valid NewCategory (a server that takes arrays as batches creates it), one
- * with drawn values after it and one with nothing else.
- */
-export function wrongTypeBody(c: WrongTypeCase, marker: string, seed: number, index: number, schema: ObjectSchema = newCategorySchema()): string {
-  const drawn = fc.sample(ARBITRARIES[c.type], { seed: (seed + index) | 0, numRuns: 1 })[0]
-  const valid: Record<string, unknown> = {}
-  for (const [property, declared] of Object.entries(schema.properties ?? {})) if (declared.type === 'string') valid[property] = marker
-  if (c.property !== undefined) return JSON.stringify({ ...valid, [c.property]: drawn })
-  if (c.type === 'array') return JSON.stringify(c.validAlone ? [valid] : [valid, ...(drawn as unknown[])])
-  if (c.type === 'string') return JSON.stringify(marker)
-  return JSON.stringify(drawn)
-}

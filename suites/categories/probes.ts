@@ -18,7 +18,8 @@ import { postCategory } from '../cases/post-probes.ts'
 import { holding, NOTHING_TO_FIND, sameRecord } from '../cases/lost-answers.ts'
 import { createText, DESCRIPTION_FLOOR, NAME_FLOOR, textOfLength, VALID_CREATES, type ValidCreate } from '../cases/valid-creates.ts'
 import { sameSizeKey, shortFormKey } from '../cases/write-order.ts'
-import { carriesMarker, INVALID_VALUES_RULE, wrongTypeBody, wrongTypeCases } from '../cases/wrong-types.ts'
+import { carriesMarker, INVALID_VALUES_RULE, wrongTypeCases } from '../cases/wrong-types.ts'
+import { wrongTypeBody } from '../cases/wrong-type-values.ts'
 
 /** A valid create: the body sent, and its answer. */
 export interface CreateProbe {

@@ -11,7 +11,8 @@ import { INVALID_BODIES } from '../../suites/cases/invalid-bodies.ts'
 import { MALFORMED_BODIES } from '../../suites/cases/malformed-json.ts'
 import { clientId, createText, VALID_CREATES } from '../../suites/cases/valid-creates.ts'
 import { POST_PROBE_ORDER, POST_PROBES, sameSizeKey, shortFormKey } from '../../suites/cases/write-order.ts'
-import { carriesMarker, newCategorySchema, wrongTypeBody, wrongTypeCases } from '../../suites/cases/wrong-types.ts'
+import { carriesMarker, newCategorySchema, wrongTypeCases } from '../../suites/cases/wrong-types.ts'
+import { wrongTypeBody } from '../../suites/cases/wrong-type-values.ts'
 
 const PREFIX = 'cf-ab12c'
 const strictJson = (body: string | Uint8Array) => JSON.parse(typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body)) as unknown

@@ -1,0 +1,38 @@
+/**
+ * The values of the wrong-type bodies (wrong-types.ts has the cases): drawn by fast-check from the
+ * run's seed, so `--seed N` sends the same values again. Apart from the cases, because fast-check is
+ * the largest module a run loads (390 KB of JavaScript, ~30 ms and 5 MiB): the write order (the
+ * suites' manifest) needs only the cases; the probes load this with the suites, beside the
+ * preflight. Loaded later, when the first wrong-type POST goes out, it changed the order in which
+ * the POSTs took their slots, and with it what the first answers could show (docs/performance.md).
+ */
+import fc from 'fast-check'
+import { newCategorySchema, type JsonType, type ObjectSchema, type WrongTypeCase } from './wrong-types.ts'
+
+const value = fc.jsonValue({ maxDepth: 2 })
+const ARBITRARIES: Record<JsonType, fc.Arbitrary<unknown>> = {
+  null: fc.constant(null),
+  boolean: fc.boolean(),
+  integer: fc.integer(),
+  // JSON.stringify writes -0 and 1e21 as integers: only values with a fraction are "number" here
+  number: fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Number.isInteger(n)),
+  string: fc.string({ minLength: 1, maxLength: 12 }),
+  array: fc.array(value, { maxLength: 3 }),
+  object: fc.dictionary(fc.string({ maxLength: 8 }), value, { maxKeys: 3 }),
+}
+
+/**
+ * The body of one case, as JSON text. Every string property carries `marker` (the run's prefix and
+ * the case key), so a server that wrongly stores the body shows it in the list that follows; the
+ * array bodies start with a valid NewCategory (a server that takes arrays as batches creates it), one
+ * with drawn values after it and one with nothing else.
+ */
+export function wrongTypeBody(c: WrongTypeCase, marker: string, seed: number, index: number, schema: ObjectSchema = newCategorySchema()): string {
+  const drawn = fc.sample(ARBITRARIES[c.type], { seed: (seed + index) | 0, numRuns: 1 })[0]
+  const valid: Record<string, unknown> = {}
+  for (const [property, declared] of Object.entries(schema.properties ?? {})) if (declared.type === 'string') valid[property] = marker
+  if (c.property !== undefined) return JSON.stringify({ ...valid, [c.property]: drawn })
+  if (c.type === 'array') return JSON.stringify(c.validAlone ? [valid] : [valid, ...(drawn as unknown[])])
+  if (c.type === 'string') return JSON.stringify(marker)
+  return JSON.stringify(drawn)
+}
