@@ -24,9 +24,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     pool: 'forks',
     // vitest's default on 2 cores is one file at a time, while most files wait on the runs and
-    // servers they start; two at once keep both cores busy (three took as long, with more CPU spent
-    // switching between them: README, "Proof: mutations and variants")
-    maxWorkers: 2,
+    // servers they start (resends waited out, rate limits, slow answers, child vitest and npm
+    // runs). Three at once: measured on an idle 2-core machine, 2 files took 120 s and 3 took 90 s
+    // and 105 s, all green (with two, earlier, when the matrix was most of the CPU, three took as
+    // long; it no longer is)
+    maxWorkers: 3,
     // a worker keeps the modules it loaded for its next file (about 15 s of CPU in all): no test
     // mocks a module, stubs a global or changes process.env, and each starts the servers it needs
     isolate: false,
