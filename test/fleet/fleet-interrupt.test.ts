@@ -1,0 +1,47 @@
+/**
+ * SIGINT stops every deployment of a fleet run, those judged on worker threads too (lib/fleet/
+ * fleet-workers.ts: the fleet posts the interrupt to its workers): through the real entry point,
+ * two deployments whose servers never answer are each reported as interrupted, the fleet's reports
+ * are written and the process exits 130 within seconds. A deployment the interrupt did not reach
+ * would wait for its 60 s deadline, past the 3 s the process gives itself, and have no results.json.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, expect, test } from 'vitest'
+import type { FleetResult } from '../../lib/fleet/fleet-result.ts'
+import type { RunResult } from '../../lib/result/run-result.ts'
+import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { neverAnswers, type HostileServer } from '../hostile/hostile-servers.ts'
+
+const KEY = 'fleet-interrupt-key-7c41e09b'
+const servers: HostileServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((r) => r.cleanup())
+  await Promise.all(servers.map((s) => s.close()))
+})
+
+test('SIGINT while every deployment waits on its server: each reported as interrupted, fleet reports written, exit 130', { timeout: 60_000 }, async () => {
+  const [a, b] = await Promise.all([neverAnswers(), neverAnswers()])
+  servers.push(a, b)
+  const started = performance.now()
+  const run = await runConform(['--base-url', a.baseUrl, '--base-url', b.baseUrl, '--timeout', '60000', '--deadline', '60000'], {
+    env: { CONFORM_API_KEY: KEY },
+    interrupt: { signal: 'SIGINT', after: 'Each of them:' },
+  })
+  runs.push(run)
+  expect(run.code, run.stdout + run.stderr).toBe(130)
+  expect(performance.now() - started).toBeLessThan(20_000)
+  const fleet = JSON.parse(readFileSync(join(run.reportDir, 'fleet.json'), 'utf8')) as FleetResult
+  expect(fleet.deployments).toHaveLength(2)
+  for (const d of fleet.deployments) {
+    const resultsFile = join(run.reportDir, d.label, 'results.json')
+    expect(existsSync(resultsFile), d.label).toBe(true)
+    const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as RunResult & { error?: string }
+    // interrupted in flight, or before its run started (the signal can come first): never judged as passing
+    const said = JSON.stringify(results.problems ?? []) + (results.error ?? '')
+    expect(said, d.label).toMatch(/interrupted \(SIGINT\)|interrupted by SIGINT/)
+    expect(results.verdict, d.label).not.toBe('pass')
+  }
+  expect(run.stdout + run.stderr + readFileSync(join(run.reportDir, 'fleet.json'), 'utf8')).not.toContain(KEY)
+})
