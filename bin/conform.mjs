@@ -20,9 +20,7 @@ let cli
 let loadSuite
 if (distIsCurrent(root)) {
   cli = await import('../dist/lib/cli/conform.js')
-  // by URL too: a fleet run's worker threads load it themselves (lib/fleet/fleet-workers.ts)
-  const moduleUrl = new URL('../dist/suites/manifest.js', import.meta.url).href
-  loadSuite = Object.assign(() => import(moduleUrl).then((m) => m.manifest), { moduleUrl })
+  loadSuite = () => import('../dist/suites/manifest.js').then((m) => m.manifest)
 } else {
   if (process.stderr.isTTY) process.stderr.write('conform: dist/ does not match the sources (npm run build compiles them); running the sources through tsx\n')
   // the packages first, by plain Node: on Node 20 tsx's loader would otherwise pass every module

@@ -38,10 +38,7 @@ function listRules(): string {
 
 /** Runs the command; returns the exit code. Never throws. */
 /** Loads what the runner needs of the suites (suites/manifest.ts); the entry point provides it, so lib/ never imports suites/. */
-export type SuiteLoader = (() => Promise<SuiteManifest>) & {
-  /** The module (a URL) whose `manifest` export the loader loads: worker threads load it themselves (a fleet run's, lib/fleet/fleet-workers.ts). */
-  readonly moduleUrl?: string
-}
+export type SuiteLoader = () => Promise<SuiteManifest>
 
 /** The exit code of a run the user interrupted: 128 + the signal's number, as shells report it. */
 export const INTERRUPT_EXIT: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 }

@@ -1,23 +1,23 @@
 /**
  * A fleet run: several deployments judged at once in one process, each by the single run's runner
  * (lib/runner/conform-run.ts) with a configuration of its own (its key, write budget, journal,
- * pacing and reports under `<report-dir>/<label>/`), on worker threads, one per core, when the
- * process runs the compiled code (lib/fleet/fleet-workers.ts), then the fleet's reports from their folders.
+ * pacing and reports under `<report-dir>/<label>/`), then the fleet's reports from their folders.
  * Exit 1 when any deployment failed; 2 when none failed but one could not be judged (or the fleet
  * could not be run: one line naming the entry at fault, before any request); 0 otherwise.
  */
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { ConfigError } from '../config/config.ts'
 import { secretValues } from '../config/extra-headers.ts'
 import { createRedactor } from '../http/redact.ts'
+import { toolVersion } from '../project-root.ts'
 import type { SuiteManifest } from '../runner/conform-run.ts'
-import { reportDirProblem } from '../runner/report-files.ts'
+import { writeCannotRunReports } from '../runner/cannot-run-reports.ts'
+import { preflight } from '../runner/preflight.ts'
+import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import type { FleetRequest } from './fleet-request.ts'
 import { deploymentOf, fleetOf, readRunFolder, type RunFile } from './fleet-result.ts'
 import { writeFleetReports } from './fleet-reports.ts'
-import { fleetTool as TOOL, judgeDeployment } from './judge-deployment.ts'
-import { judgeInWorkers, threadShares } from './fleet-workers.ts'
 import { fleetConfigs, type FleetDeploymentConfig } from './targets.ts'
 
 export interface FleetContext {
@@ -28,8 +28,7 @@ export interface FleetContext {
   userCwd: string
   /** The command's start: every deployment's --deadline counts from it. */
   startedAt: Date
-  /** `moduleUrl`: the module whose `manifest` it loads, for worker threads; none: the deployments are judged on this thread. */
-  loadSuite: (() => Promise<SuiteManifest>) & { readonly moduleUrl?: string }
+  loadSuite: () => Promise<SuiteManifest>
   interrupt?: AbortSignal
   /** The exit code of an interrupted run, by signal. */
   interruptExit: Readonly<Record<string, number>>
@@ -38,6 +37,8 @@ export interface FleetContext {
   /** The report folder when the options cannot be read. */
   fallbackReportDir: string
 }
+
+const TOOL = () => ({ name: 'petstore-categories-conformance', version: toolVersion() })
 
 /** Runs the fleet; returns the exit code. Never throws. */
 export async function runFleet(request: FleetRequest, ctx: FleetContext): Promise<number> {
@@ -77,34 +78,53 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   }
   for (const d of deployments) if (d.config.keyNote) io.err(`conform: note: ${d.label}: ${d.config.keyNote}\n`)
 
-  // each run's GitHub Actions output (annotations, job summary) is the fleet's to write, once
-  const runEnv: NodeJS.ProcessEnv = { ...env, GITHUB_ACTIONS: undefined }
-  const deadlineAt = ctx.startedAt.getTime() + shared.deadlineMs
-  const judging = { env, runEnv, deadlineAt, startedAt: ctx.startedAt, userCwd, redact, ...(interrupt ? { interrupt } : {}) }
-  // one thread per core, this one and workers, each judging its share (lib/fleet/fleet-workers.ts);
-  // the workers start first, so that they load the run while this thread does
-  const suiteUrl = ctx.loadSuite.moduleUrl
-  const [here = [], ...elsewhere] = threadShares(deployments, suiteUrl)
-  const inWorkers = elsewhere.length === 0 ? Promise.resolve([]) : judgeInWorkers(elsewhere, { ...judging, suiteUrl: suiteUrl as string, keys: [...ctx.knownSecrets, ...secrets], headerSecrets: headers })
-
   let runner: typeof import('../runner/conform-run.ts')
   let suite: SuiteManifest
   try {
     ;[runner, suite] = await Promise.all([import('../runner/conform-run.ts'), ctx.loadSuite()])
   } catch (error) {
-    // the workers load the same code: they start no deployment either
-    await inWorkers
     return notRun(`the run could not be made: ${(error as Error).message}`)
   }
   io.out(`Checking ${deployments.length} deployments at once: ${deployments.map((d) => d.label).join(', ')}.\n`)
   io.out(`Each of them: ${describeWritePlan(runner.planWrites(shared, suite), shared)}\n`)
 
-  const judgeHere = (d: FleetDeploymentConfig) => judgeDeployment(d, { ...judging, runner, suite })
-  // what no worker started is judged here too. Each run keeps its own stray rejections
-  // (lib/runner/stray-rejections.ts): they run side by side
-  await Promise.all([...here.map(judgeHere), inWorkers.then((left) => Promise.all(left.map(judgeHere)))])
-
+  // each run's GitHub Actions output (annotations, job summary) is the fleet's to write, once
+  const runEnv: NodeJS.ProcessEnv = { ...env, GITHUB_ACTIONS: undefined }
+  const deadlineAt = ctx.startedAt.getTime() + shared.deadlineMs
   const tool = TOOL()
+  const cannotRun = (d: FleetDeploymentConfig, reason: string) =>
+    writeCannotRunReports(d.config.reportDir, userCwd, { tool, reason: redact(reason), startedAt: ctx.startedAt, baseUrl: redact(d.config.baseUrl as string) })
+
+  /** One deployment, start to reports; its exit code lands in its results.json, which the fleet reads. */
+  const judge = async (d: FleetDeploymentConfig): Promise<void> => {
+    const config = d.config
+    const baseUrl = config.baseUrl as string
+    try {
+      const unreachable = await preflight(baseUrl, Math.max(1, Math.min(config.timeoutMs, 10_000, deadlineAt - Date.now())), env)
+      if (unreachable) return void cannotRun(d, unreachable.message)
+      if (interrupt?.aborted) return void cannotRun(d, `interrupted by ${interrupt.reason} before the run started`)
+      // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
+      const reportDir = resolve(userCwd, config.reportDir)
+      clearReports(reportDir)
+      const run = await runner.runConformance({
+        config,
+        target: { baseUrl, apiKey: config.apiKey as string, embeddedServer: false },
+        suite,
+        env: runEnv,
+        deadlineAt,
+        journalFile: join(reportDir, JOURNAL_FILE),
+        ...(interrupt ? { interrupt } : {}),
+      })
+      const { writeRunReports } = await runner.loadReports()
+      writeRunReports(run, config, runEnv)
+    } catch (error) {
+      cannotRun(d, `the run could not be made: ${(error as Error).message ?? String(error)}`)
+    }
+  }
+
+  // each run keeps its own stray rejections (lib/runner/stray-rejections.ts): they run side by side
+  await Promise.all(deployments.map(judge))
+
   const runs: RunFile[] = []
   const lines = deployments.map((d) => {
     let run: RunFile

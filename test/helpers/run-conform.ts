@@ -67,8 +67,7 @@ function loadEntry(): Promise<Entry> {
     if (distIsCurrent(ROOT)) {
       const dist = (path: string) => pathToFileURL(join(ROOT, 'dist', path)).href
       const cli = (await import(/* @vite-ignore */ dist('lib/cli/conform.js'))) as Entry
-      const moduleUrl = dist('suites/manifest.js')
-      return { main: cli.main, loadSuite: Object.assign(() => import(/* @vite-ignore */ moduleUrl).then((m) => m.manifest), { moduleUrl }) }
+      return { main: cli.main, loadSuite: () => import(/* @vite-ignore */ dist('suites/manifest.js')).then((m) => m.manifest) }
     }
     const cli = await import('../../lib/cli/conform.ts')
     return { main: cli.main, loadSuite: () => import('../../suites/manifest.ts').then((m) => m.manifest) }
