@@ -1,6 +1,5 @@
 /**
- * SIGINT stops every deployment of a fleet run, those judged on worker threads too (lib/fleet/
- * fleet-workers.ts: the fleet posts the interrupt to its workers): through the real entry point,
+ * SIGINT stops every deployment of a fleet run, not only the first: through the real entry point,
  * two deployments whose servers never answer are each reported as interrupted, the fleet's reports
  * are written and the process exits 130 within seconds. A deployment the interrupt did not reach
  * would wait for its 60 s deadline, past the 3 s the process gives itself, and have no results.json.
