@@ -18,7 +18,7 @@ import { mainEntry } from './api-entry.ts'
 const REFERENCE: ServerCase = { name: 'reference server', description: 'the reference server as it is', behaviour: {} }
 const SAMPLE: ServerCase[] = [
   REFERENCE,
-  ...['refused-creates-stored', 'error-status-always-400', 'unauthenticated-create-stored', 'created-id-as-string', 'list-rounds-large-ids', 'json5-parser'].map((name) => findCase(MUTATIONS, name)!),
+  ...['refused-creates-stored', 'error-status-always-400', 'unauthenticated-create-stored', 'created-id-as-string', 'json5-parser'].map((name) => findCase(MUTATIONS, name)!),
   ...['ids-from-2-pow-53', 'rejects-duplicate-names', 'json-with-charset', 'newest-first'].map((name) => findCase(VARIANTS, name)!),
 ]
 
