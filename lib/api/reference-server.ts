@@ -3,7 +3,6 @@
  * suite without a service of one's own: on loopback, port 0 (a free one), with a random key unless
  * one is given.
  */
-import { randomBytes } from 'node:crypto'
 import { startReferenceServer as startServer } from '../server/reference-server.ts'
 
 export interface ReferenceService {
@@ -24,6 +23,6 @@ export interface ReferenceServiceOptions {
 }
 
 export async function startReferenceServer(options: ReferenceServiceOptions = {}): Promise<ReferenceService> {
-  const server = await startServer({ ...options, apiKey: options.apiKey ?? randomBytes(24).toString('base64url') })
+  const server = await startServer(options)
   return { baseUrl: server.baseUrl, apiKey: server.apiKey, close: () => server.close() }
 }

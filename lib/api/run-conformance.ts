@@ -6,13 +6,12 @@
  * ConformanceRunError where the command line exits 2. The suites come from the caller (the package
  * entry, entry/index.ts), as bin/conform.mjs hands them to the command line: lib/ never imports suites/.
  */
-import { randomBytes } from 'node:crypto'
 import { join, resolve } from 'node:path'
 import { secretValues } from '../config/extra-headers.ts'
 import { createRedactor } from '../http/redact.ts'
 import { redactedResult, type RunResult } from '../result/run-result.ts'
 import type { RunTarget, SuiteManifest } from '../runner/conform-run.ts'
-import { preflight } from '../runner/preflight.ts'
+import { preflight, preflightWaitMs } from '../runner/preflight.ts'
 import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { terminalSummary } from '../reporters/terminal-summary.ts'
 import type { RunningServer } from '../server/reference-server.ts'
@@ -52,11 +51,11 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
     let target: RunTarget
     if (config.baseUrl === undefined) {
       const { startReferenceServer } = await import('../server/reference-server.ts')
-      server = await startReferenceServer({ apiKey: randomBytes(24).toString('base64url') })
+      server = await startReferenceServer()
       target = { baseUrl: server.baseUrl, apiKey: server.apiKey, embeddedServer: true }
     } else {
       target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
-      const unreachable = await preflight(target.baseUrl, Math.max(1, Math.min(config.timeoutMs, 10_000, deadlineAt - Date.now())), { ...environment })
+      const unreachable = await preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), { ...environment })
       notInterrupted()
       if (unreachable) throw new ConformanceRunError(redact(unreachable.message))
     }

@@ -2,7 +2,6 @@
  * `npm run conform`: the command line others script against. Exit 0 when every must-rule passed,
  * 1 when a rule failed, 2 when the run could not be made as asked (one line, no stack trace).
  */
-import { randomBytes } from 'node:crypto'
 import { appendFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { apiKeyInArgv, ConfigError, DEFAULTS, loadConfig, swallowedByNpm, USAGE, type Config } from '../config/config.ts'
@@ -10,7 +9,7 @@ import { secretValues } from '../config/extra-headers.ts'
 import { fleetRequest } from '../fleet/fleet-request.ts'
 import { createRedactor } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
-import { preflight } from '../runner/preflight.ts'
+import { preflight, preflightWaitMs } from '../runner/preflight.ts'
 import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { markPhase, PHASE_MARKS } from '../runner/run-phases.ts'
 import { rejectionOwnedByARun } from '../runner/stray-rejections.ts'
@@ -140,12 +139,12 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     if (config.baseUrl === undefined) {
       // loaded only here: with --base-url a run needs neither the server nor its schema validators
       const { startReferenceServer } = await import('../server/reference-server.ts')
-      server = await startReferenceServer({ apiKey: randomBytes(24).toString('base64url') })
+      server = await startReferenceServer()
       target = { baseUrl: server.baseUrl, apiKey: server.apiKey, embeddedServer: true }
       io.out(`No --base-url given: checking the embedded reference server at ${server.baseUrl} (random key).\n`)
     } else {
       target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
-      const unreachable = await preflight(target.baseUrl, Math.max(1, Math.min(config.timeoutMs, 10_000, deadlineAt - Date.now())), env)
+      const unreachable = await preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), env)
       if (unreachable) return (await interrupted()) ?? cannotRun(unreachable.message)
     }
     markPhase(PHASE_MARKS.targetReady)

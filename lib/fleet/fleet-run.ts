@@ -12,7 +12,7 @@ import { createRedactor } from '../http/redact.ts'
 import { toolVersion } from '../project-root.ts'
 import type { SuiteManifest } from '../runner/conform-run.ts'
 import { writeCannotRunReports } from '../runner/cannot-run-reports.ts'
-import { preflight } from '../runner/preflight.ts'
+import { preflight, preflightWaitMs } from '../runner/preflight.ts'
 import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import type { FleetRequest } from './fleet-request.ts'
@@ -100,7 +100,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     const config = d.config
     const baseUrl = config.baseUrl as string
     try {
-      const unreachable = await preflight(baseUrl, Math.max(1, Math.min(config.timeoutMs, 10_000, deadlineAt - Date.now())), env)
+      const unreachable = await preflight(baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), env)
       if (unreachable) return void cannotRun(d, unreachable.message)
       if (interrupt?.aborted) return void cannotRun(d, `interrupted by ${interrupt.reason} before the run started`)
       // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes

@@ -57,6 +57,11 @@ export function proxyFor(url: URL, env: NodeJS.ProcessEnv): ProxySetting | undef
   return proxy
 }
 
+/** How long the preflight waits for the base URL: --timeout, at most 10 s, never past the run's deadline. */
+export function preflightWaitMs(timeoutMs: number, deadlineAt: number): number {
+  return Math.max(1, Math.min(timeoutMs, 10_000, deadlineAt - Date.now()))
+}
+
 export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<PreflightFailure | undefined> {
   const url = new URL(baseUrl)
   const proxy = proxyFor(url, env)

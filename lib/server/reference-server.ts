@@ -4,7 +4,7 @@
  * `behaviour` seams let self-tests make it misbehave one rule at a time, or use a freedom the
  * document leaves (see lib/server/mutations.ts and lib/server/variants.ts).
  */
-import { timingSafeEqual } from 'node:crypto'
+import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { connectionCloser } from './connection-closer.ts'
@@ -104,7 +104,8 @@ export const conformingBehaviour: Behaviour = {
 }
 
 export interface ReferenceServerOptions {
-  apiKey: string
+  /** The key it accepts; default: a random one (RunningServer.apiKey says which). */
+  apiKey?: string
   /** Default 127.0.0.1. */
   host?: string
   /** Default 0: a free port. */
@@ -128,7 +129,8 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-export async function startReferenceServer(options: ReferenceServerOptions): Promise<RunningServer> {
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<RunningServer> {
+  const apiKey = options.apiKey ?? randomBytes(24).toString('base64url')
   const behaviour: Behaviour = { ...conformingBehaviour, ...options.behaviour }
   behaviour.transport = { ...conformingBehaviour.transport, ...options.behaviour?.transport }
   const basePath = options.basePath ?? '/v1'
@@ -163,7 +165,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     if (route === 'method-not-allowed') return { info, reply: error(405, 'method_not_allowed', `${info.method} is not allowed on ${path}`) }
     if (route === undefined) return { info, reply: error(404, 'not_found', `no resource at ${path}`) }
     info.operation = route
-    if (routed.guarded && !behaviour.authorize(req.headers.authorization, options.apiKey, route, req.headers.cookie)) {
+    if (routed.guarded && !behaviour.authorize(req.headers.authorization, apiKey, route, req.headers.cookie)) {
       return { info, reply: error(401, 'unauthorized', 'The API key is missing or invalid.') }
     }
     switch (route) {
@@ -221,7 +223,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {
     baseUrl: `http://${host}:${address.port}${basePath}`,
-    apiKey: options.apiKey,
+    apiKey,
     store,
     requests,
     close: () =>

@@ -5,31 +5,16 @@
  * --confirm 0) is unconfirmed. The exit code does not change, and a passing run sends nothing more.
  */
 import { randomBytes } from 'node:crypto'
-import { afterAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import type { RunResult } from '../../lib/result/run-result.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
 import { errorReply, startCase } from '../../lib/server/server-cases.ts'
-import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { runsWithKey } from '../helpers/run-conform.ts'
 
 const apiKey = `key-${randomBytes(12).toString('hex')}`
-const servers: RunningServer[] = []
-const runs: ConformRun[] = []
-afterAll(async () => {
-  runs.forEach((r) => r.cleanup())
-  await Promise.all(servers.map((s) => s.close()))
-})
-
-async function conform(server: RunningServer, ...args: string[]): Promise<ConformRun> {
-  const run = await runConformInProcess(['--base-url', server.baseUrl, '--seed', '1', ...args], { env: { CONFORM_API_KEY: apiKey } })
-  runs.push(run)
-  return run
-}
-const started = async (server: Promise<RunningServer>) => {
-  const s = await server
-  servers.push(s)
-  return s
-}
+const { serve, conform } = runsWithKey(apiKey)
+const started = async (server: Promise<RunningServer>) => serve(await server)
 const failedChecks = (results: RunResult | undefined) => (results?.rules ?? []).flatMap((r) => r.checks.filter((c) => c.status === 'fail').map((c) => ({ rule: r.id, ...c })))
 
 /** One replica of fifteen fails: every 15th request the server answers is a 500 (a create then not stored). */

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'vitest'
 import { journalEntries, parseJournalLines } from '../../lib/http/journal.ts'
-import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
+import { startReferenceServer, type ReferenceServerOptions, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
 import { findCase } from '../../lib/server/server-cases.ts'
 import { TRANSPORT_VARIANTS } from '../../lib/server/variants/transport.ts'
 import { POST_PROBES } from '../../suites/cases/write-order.ts'
@@ -23,7 +23,7 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()))
 })
 
-async function runAgainst(behaviour: Parameters<typeof startReferenceServer>[0]['behaviour'], ...args: string[]) {
+async function runAgainst(behaviour: ReferenceServerOptions['behaviour'], ...args: string[]) {
   const server = await startReferenceServer({ apiKey: KEY, ...(behaviour ? { behaviour } : {}) })
   servers.push(server)
   const run = await runConformInProcess(['--base-url', server.baseUrl, ...args], { env: { CONFORM_API_KEY: KEY } })

@@ -4,29 +4,19 @@
  * too small for the rounds is refused before any request.
  */
 import { randomBytes } from 'node:crypto'
-import { afterAll, expect, test } from 'vitest'
-import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
-import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { expect, test } from 'vitest'
+import { startReferenceServer, type StoredCategory } from '../../lib/server/reference-server.ts'
+import { runsWithKey } from '../helpers/run-conform.ts'
 import { samplingLine } from '../../lib/result/sampling-line.ts'
 import type { RunResult } from '../../lib/result/run-result.ts'
 
 const apiKey = `key-${randomBytes(12).toString('hex')}`
-const servers: RunningServer[] = []
-const runs: ConformRun[] = []
-afterAll(async () => {
-  runs.forEach((r) => r.cleanup())
-  await Promise.all(servers.map((s) => s.close()))
-})
-async function conform(server: RunningServer, ...args: string[]): Promise<ConformRun> {
-  const run = await runConformInProcess(['--base-url', server.baseUrl, '--seed', '1', ...args], { env: { CONFORM_API_KEY: apiKey } })
-  runs.push(run)
-  return run
-}
+const { serve, conform } = runsWithKey(apiKey)
 
 test('--repeat 10, one list in four from a replica on old code (descriptions dropped): exit 1, and the rule it breaks failed in 1 to 9 of 10 rounds', async () => {
   let lists = 0
   const server = await startReferenceServer({ apiKey, behaviour: { listBody: (store: StoredCategory[]) => (++lists % 4 === 0 ? store.map(({ description: _d, ...r }) => r) : store) } })
-  servers.push(server)
+  serve(server)
   const run = await conform(server, '--repeat', '10')
   expect(run.code, run.stdout).toBe(1)
   const rule = run.results?.rules.find((r) => r.id === 'created-in-list')
@@ -52,7 +42,7 @@ test('the sampling line gives the chance for each count of samples, the rules sa
 
 test('--repeat with an explicit --max-writes too small for its rounds: exit 2 before any request, saying what a round costs', async () => {
   const server = await startReferenceServer({ apiKey })
-  servers.push(server)
+  serve(server)
   const run = await conform(server, '--repeat', '5', '--max-writes', '20')
   expect(run.code).toBe(2)
   expect(run.stderr).toMatch(/--max-writes 20 is too small for --repeat 5: the first round sends up to \d+ POSTs, and each further round 1 \(a create, then the list\): \d+ in all/)
@@ -61,7 +51,7 @@ test('--repeat with an explicit --max-writes too small for its rounds: exit 2 be
 
 test('--repeat 3 against the reference server: exit 0, every rule sampled, none failed', async () => {
   const server = await startReferenceServer({ apiKey })
-  servers.push(server)
+  serve(server)
   const run = await conform(server, '--repeat', '3')
   expect(run.code, run.stdout).toBe(0)
   expect(run.results?.rules.filter((r) => r.samples?.failed)).toEqual([])

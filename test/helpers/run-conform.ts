@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { afterAll } from 'vitest'
 import { distIsCurrent } from '../../build/source-digest.mjs'
 import type { main as conformMain, SuiteLoader } from '../../lib/cli/conform.ts'
 import type { RunResult } from '../../lib/result/run-result.ts'
@@ -112,4 +113,25 @@ function collected(reportDir: string, code: number | null, stdout: string, stder
 /** Ids of the must-rules that failed in a run. */
 export function failedRules(run: ConformRun): string[] {
   return (run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)
+}
+
+/**
+ * Whole runs in this process with one key (`--seed 1`), against servers the test file starts and
+ * hands to `serve`: at the end of the file the servers are closed and the runs' folders removed.
+ */
+export function runsWithKey(apiKey: string): { serve<S extends { close(): Promise<void> }>(server: S): S; conform(server: { baseUrl: string }, ...args: string[]): Promise<ConformRun> } {
+  const servers: { close(): Promise<void> }[] = []
+  const runs: ConformRun[] = []
+  afterAll(async () => {
+    runs.forEach((r) => r.cleanup())
+    await Promise.all(servers.map((s) => s.close()))
+  })
+  return {
+    serve: (server) => (servers.push(server), server),
+    conform: async (server, ...args) => {
+      const run = await runConformInProcess(['--base-url', server.baseUrl, '--seed', '1', ...args], { env: { CONFORM_API_KEY: apiKey } })
+      runs.push(run)
+      return run
+    },
+  }
 }
