@@ -162,7 +162,8 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     const reportDir = resolve(config.workingDir, config.reportDir)
     clearReports(reportDir)
     runStarted = true
-    const run = await runConformance({ config, target, suite, env, deadlineAt, journalFile: join(reportDir, JOURNAL_FILE), ...(interrupt ? { interrupt } : {}) })
+    // the command line's run is alone in its process: a stray rejection is this run's, told without the async context's cost
+    const run = await runConformance({ config, target, suite, env, deadlineAt, journalFile: join(reportDir, JOURNAL_FILE), strays: 'runs-under-way', ...(interrupt ? { interrupt } : {}) })
     // interrupted: the process exits 130 or 143, and the reports print and record that code (the verdict stays what the run reached)
     const interruptExit = interrupt?.aborted ? INTERRUPT_EXIT[interrupt.reason] : undefined
     if (interruptExit === 130 || interruptExit === 143) run.result.exitCode = interruptExit

@@ -7,6 +7,7 @@
  * journal (lib/http/journal.ts).
  */
 import { randomUUID } from 'node:crypto'
+import { setMaxListeners } from 'node:events'
 import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Dispatcher } from 'undici'
@@ -46,8 +47,12 @@ export interface SendOptions {
   body?: string | Uint8Array
   /** The declared POST probe this request is (suites/cases/write-order.ts), for the journal. */
   probe?: string
-  /** On the run's critical path (an answer another request waits for): sent before any request that is not. */
-  critical?: boolean
+  /**
+   * On the run's critical path (an answer another request waits for): sent before any request that
+   * is not; 'gates', before every other critical one too (another request waits for its answer to
+   * be sent at all, lib/http/request-slots.ts).
+   */
+  critical?: boolean | 'gates'
   /** A Cookie header (HttpResult.cookies): on the wire as it is, in the evidence COOKIES_NOT_SHOWN. */
   cookies?: string
   /** POST: whether it was applied, should the connection race lose its answer (lost-answer.ts); none: never sent again. */
@@ -98,6 +103,8 @@ export class HttpClient {
     this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }
     this.stages = options.journal ? journalStages(options.journal, { url: (url) => this.redact(url), body: (text) => this.evidence(text).body, redact: this.redact }) : UNHEARD
     this.runEnd = options.run ? AbortSignal.any([this.closed.signal, options.run.signal]) : this.closed.signal
+    // each request in flight listens to the run's end (--concurrency of them, and those waiting their turn)
+    setMaxListeners(0, this.runEnd)
     this.slots = new RequestSlots(options.concurrency)
     this.pacer = new Pacer(options.requestsPerSecond, this.runEnd)
     this.answers = new AnswerClock(options.timeoutMs)
@@ -158,21 +165,26 @@ export class HttpClient {
     if (exchange.error) return { exchange }
     this.stages.dispatched(exchange, tag)
     const started = performance.now()
-    const timeout = new AbortController()
-    const stall = this.stalls.watch(operation) // aborted if the operation stalls while this waits for a connection
+    // one signal for the request, aborted by its --timeout, its operation's stall, or the run's end
+    // (AbortSignal.any of three would cost each of ~130 requests a signal and listeners more)
+    const request = new AbortController()
+    const signal = request.signal
+    const stall = this.stalls.watch(operation, request) // aborted if the operation stalls while this waits for a connection
+    const runEnded = () => request.abort(this.runEnd.reason)
+    if (this.runEnd.aborted) runEnded()
+    else this.runEnd.addEventListener('abort', runEnded, { once: true })
     let stopClock: (() => void) | undefined
-    const signal = AbortSignal.any([timeout.signal, stall.signal, this.runEnd])
     const partial: { progress?: BodyProgress } = {}
     let result: HttpResult = { exchange }
     let release: Release | undefined
     try {
-      release = await this.slots.acquire(options.critical === true, signal)
+      release = await this.slots.acquire(options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
       const onWritten = () => {
         stall.left()
         exchange.sent = true
         this.stages.onWire(exchange, tag)
         // the wait for a connection is not the server's: --timeout counts from here, or from the server's latest answer
-        stopClock = this.answers.start(() => timeout.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
+        stopClock = this.answers.start(() => request.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
       }
       result = await this.dispatch(options, admitted.wireHeaders, signal, onWritten, exchange, partial, fresh)
       return result
@@ -180,12 +192,13 @@ export class HttpClient {
       if (partial.progress) this.kept.bytes -= partial.progress.receivedBytes
       exchange.error = describeTransportError(error, signal, partial.progress, this.options, this.redact, {
         sent: exchange.sent === true,
-        ...(stall.signal.aborted ? { stalledWhileWaiting: String(stall.signal.reason) } : {}),
+        ...(stall.stalled !== undefined ? { stalledWhileWaiting: stall.stalled } : {}),
       })
       if (exchange.error.code === 'TIMEOUT' && exchange.sent === true) stall.unanswered()
       return result
     } finally {
       release?.()
+      this.runEnd.removeEventListener('abort', runEnded)
       stall.left()
       stopClock?.()
       exchange.durationMs = Math.round(performance.now() - started)

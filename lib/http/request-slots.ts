@@ -8,6 +8,12 @@
  */
 export type Release = () => void
 
+/**
+ * Where a request stands in the run's chain of answers: 'gates', another request waits for its
+ * answer before it is sent; 'critical', the list after every POST waits for it; 'other', nothing does.
+ */
+export type RequestPriority = 'gates' | 'critical' | 'other'
+
 interface Waiter {
   grant: (release: Release) => void
   signal: AbortSignal
@@ -16,6 +22,7 @@ interface Waiter {
 
 export class RequestSlots {
   private inFlight = 0
+  private readonly gates: Waiter[] = []
   private readonly critical: Waiter[] = []
   private readonly other: Waiter[] = []
 
@@ -26,14 +33,16 @@ export class RequestSlots {
   /**
    * Resolves with a release once a slot is free; rejects with the signal's reason if it aborts first.
    * Never at once: the requests the checks start in one turn of the event loop are queued first,
-   * then granted critical first (the checks reach their requests through more or fewer awaits,
-   * which would otherwise decide the order).
+   * then granted by priority (the checks reach their requests through more or fewer awaits,
+   * which would otherwise decide the order): first the requests whose answers other requests wait
+   * for before they are sent ('gates': the first create of a name sent again), then the rest of
+   * the critical path ('critical': every POST, which the list after them waits for), then the others.
    */
-  acquire(critical: boolean, signal: AbortSignal): Promise<Release> {
+  acquire(priority: RequestPriority, signal: AbortSignal): Promise<Release> {
     if (signal.aborted) return Promise.reject(signal.reason)
     if (this.inFlight < this.size) this.scheduleDrain()
     return new Promise((resolve, reject) => {
-      const queue = critical ? this.critical : this.other
+      const queue = priority === 'gates' ? this.gates : priority === 'critical' ? this.critical : this.other
       const waiter: Waiter = {
         grant: resolve,
         signal,
@@ -51,7 +60,7 @@ export class RequestSlots {
   private drain(): void {
     this.drainScheduled = false
     while (this.inFlight < this.size) {
-      const next = this.critical.shift() ?? this.other.shift()
+      const next = this.gates.shift() ?? this.critical.shift() ?? this.other.shift()
       if (!next) return
       this.inFlight++
       next.signal.removeEventListener('abort', next.onAbort)

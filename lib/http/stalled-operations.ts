@@ -29,7 +29,7 @@ export class StalledOperations {
   private readonly stalled = new Map<string, string>()
   private everything: string | undefined
   /** Requests still waiting for a connection, by operation. */
-  private readonly queued = new Map<string, Set<AbortController>>()
+  private readonly queued = new Map<string, Map<AbortController, { stalled?: string }>>()
 
   /** `answers`: the server's answers so far; a server that gave none before a stall stalls everything. */
   constructor(
@@ -54,16 +54,22 @@ export class StalledOperations {
   }
 
   /**
-   * A request of `operation` begins to wait for a connection: its watch's `signal` is aborted
-   * (reason: why) if the operation stalls meanwhile; `left()` when it went on the wire or ended
-   * (it no longer waits; again is harmless); `unanswered()` when, on the wire, it got no answer
-   * within --timeout (the rest of its operation is kept back).
+   * A request of `operation` begins to wait for a connection: `cancel` (the request's own) is
+   * aborted (reason: why) if the operation stalls meanwhile, and `stalled` then says why; `left()`
+   * when it went on the wire or ended (it no longer waits; again is harmless); `unanswered()`
+   * when, on the wire, it got no answer within --timeout (the rest of its operation is kept back).
    */
-  watch(operation: string): { signal: AbortSignal; left(): void; unanswered(): void } {
-    const cancel = new AbortController()
-    const queued = this.queued.get(operation) ?? new Set<AbortController>()
-    this.queued.set(operation, queued.add(cancel))
-    return { signal: cancel.signal, left: () => void queued.delete(cancel), unanswered: () => this.stall(operation) }
+  watch(operation: string, cancel: AbortController): { readonly stalled: string | undefined; left(): void; unanswered(): void } {
+    const queued = this.queued.get(operation) ?? new Map<AbortController, { stalled?: string }>()
+    const watch: { stalled?: string } = {}
+    this.queued.set(operation, queued.set(cancel, watch))
+    return {
+      get stalled() {
+        return watch.stalled
+      },
+      left: () => void queued.delete(cancel),
+      unanswered: () => this.stall(operation),
+    }
   }
 
   /** A request of `operation` went unanswered past --timeout: the rest are kept back. */
@@ -75,9 +81,15 @@ export class StalledOperations {
     // otherwise each operation would wait out a --timeout of its own, 16 connections at a time
     if (!this.answers.answeredAny) {
       this.everything = `the server had answered no request when ${operation} got no answer within ${this.timeoutMs} ms (--timeout), so this one was not sent`
-      for (const queued of this.queued.values()) for (const cancel of queued) cancel.abort(this.everything)
+      for (const queued of this.queued.values()) for (const [cancel, watch] of queued) this.cancel(cancel, watch, this.everything)
       return
     }
-    for (const cancel of this.queued.get(operation) ?? []) cancel.abort(why)
+    for (const [cancel, watch] of this.queued.get(operation) ?? []) this.cancel(cancel, watch, why)
+  }
+
+  private cancel(cancel: AbortController, watch: { stalled?: string }, why: string): void {
+    if (cancel.signal.aborted) return
+    watch.stalled = why
+    cancel.abort(why)
   }
 }

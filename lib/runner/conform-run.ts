@@ -30,7 +30,7 @@ import { openJournalFile } from './journal-file.ts'
 import { proxyFor } from './preflight.ts'
 import { markPhase, PHASE_MARKS } from './run-phases.ts'
 import type { CompletedRun, completedRun, writeRunReports } from './run-reports.ts'
-import { ownRejections } from './stray-rejections.ts'
+import { ownRejections, type StrayOwnership } from './stray-rejections.ts'
 import type { SuiteManifest } from '../suite-kit/manifest.ts'
 import { newRunScope, type RunContext } from '../suite-kit/run-context.ts'
 import { writePlan, type WritePlan } from '../suite-kit/write-plan.ts'
@@ -64,6 +64,12 @@ export interface RunOptions {
   checksOneAtATime?: boolean
   /** Where the journal is appended as the run goes (`<report-dir>/journal.ndjson`, lib/runner/journal-file.ts); undefined: in memory only. */
   journalFile?: string
+  /**
+   * How a rejection no code handled is told to be this run's (lib/runner/stray-rejections.ts):
+   * by its async context (default: exact among any runs at once, at a cost in CPU on Node 20 and
+   * 22), or as every run's under way without one (the command line's run, alone in its process; a fleet's deployments).
+   */
+  strays?: StrayOwnership
 }
 
 /** The POSTs this configuration may send (the same answer the run's write budget computes, lib/suite-kit/write-budget.ts). */
@@ -156,13 +162,16 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   if (interrupt?.aborted) onInterrupt()
   // an error a check left behind (a probe nobody awaited that failed) is the suite's fault, shown
   // as a problem of this run (never another's), never a crash of the process
-  const onStray = (error: unknown) => problems.push({ kind: 'suite-error', message: `unexpected error in the suite: ${redact(error instanceof Error ? error.message : String(error))}` })
+  const onStray = (error: unknown, shared: { runs: number } | undefined) => {
+    const where = shared ? ` (in one of the ${shared.runs} runs under way in this process, which one cannot be told)` : ''
+    problems.push({ kind: 'suite-error', message: `unexpected error in the suite${where}: ${redact(error instanceof Error ? error.message : String(error))}` })
+  }
   let releaseStrays: () => void = () => undefined
   try {
     const suites = await suite.loadSuites()
     markPhase(PHASE_MARKS.suitesLoaded)
     if (cutBy === undefined) {
-      const { started: running, release } = ownRejections(onStray, () => startChecks(suites, scope, config.rules, { oneAtATime: options.checksOneAtATime === true }))
+      const { started: running, release } = ownRejections(onStray, () => startChecks(suites, scope, config.rules, { oneAtATime: options.checksOneAtATime === true }), options.strays)
       releaseStrays = release
       // the reporters load while the first requests are in flight
       void loadReports()

@@ -1,10 +1,15 @@
 /**
  * What the command line hands to the suites of suites/, and the run's HTTP client built from it.
- * A run's checks and every probe they await execute inside its scope (AsyncLocalStorage), so that
- * runs in one process, one after another or at once (the kill matrix runs three), never share a
- * client, a write plan or a once() probe.
+ * Runs in one process, one after another or at once (a fleet, the kill matrix runs three), never
+ * share a client, a write plan or a once() probe: each run's suites are declared inside its scope
+ * (`within`, synchronous), and each suite takes its run there, with thisRun(), and keeps it in
+ * what it declares. No run is current after an await: a check's probes and bodies use the run
+ * they were declared in, never a run looked up when they resume.
+ *
+ * Why not AsyncLocalStorage, which would carry the run across awaits: on Node 20 and 22 it turns
+ * on a hook for every promise of the process (a run makes about 18,000), which cost a run a
+ * fifth of its CPU time and a fleet of ten deployments more (docs/performance.md).
  */
-import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ExtraHeader } from '../config/extra-headers.ts'
 import { HttpClient } from '../http/client.ts'
 import type { JournalListener } from '../http/journal.ts'
@@ -57,41 +62,66 @@ export interface RunScope {
   readonly memo: Map<string, unknown>
 }
 
-const scopes = new AsyncLocalStorage<RunScope>()
+/** The run whose suites are being declared (or whose check is starting), while `within` runs; none after. */
+let current: RunScope | undefined
 
 /** A new run's scope; `within` runs code in it (collecting the suites, running each check). */
 export function newRunScope(context: RunContext): RunScope {
   return { context, memo: new Map() }
 }
 
+/** Runs `run` with `scope` current, for as long as it runs synchronously (the start of an async function, not what follows its first await). */
 export function within<T>(scope: RunScope, run: () => T): T {
-  return scopes.run(scope, run)
+  const outer = current
+  current = scope
+  try {
+    return run()
+  } finally {
+    current = outer
+  }
 }
 
-function currentScope(): RunScope {
-  const scope = scopes.getStore()
-  if (!scope) throw new Error('suites/ run only through `npm run conform`, which provides the run context')
-  return scope
+/** A run, as the suites keep it: taken with thisRun() where they declare their checks. */
+export interface Run {
+  readonly context: RunContext
+  /** The run's HTTP client, built on first use. */
+  client(): HttpClient
+  /** Prefix of every record name this run creates (lib/result/run-result.ts says why it is short). */
+  prefix(): string
+  /** A value computed once per run (`make` runs on the first call of the run). */
+  perRun<T>(name: string, make: () => T): T
 }
 
+const runs = new WeakMap<RunScope, Run>()
+
+/**
+ * The current run: call it while the suites are declared (a suite's body, a function it calls)
+ * and keep what it returns. Throws outside a run's scope, or after an await, where another run
+ * may have been current meanwhile.
+ */
+export function thisRun(): Run {
+  const scope = current
+  if (!scope) {
+    throw new Error('no run is current here: suites/ run only through `npm run conform`, and a suite takes its run with thisRun() where it declares its checks (after an await, no run is current)')
+  }
+  let run = runs.get(scope)
+  if (!run) {
+    const memo = scope.memo
+    run = {
+      context: scope.context,
+      client: () => (scope.client ??= new HttpClient(scope.context)),
+      prefix: () => namePrefix(scope.context.runId),
+      perRun: <T>(name: string, make: () => T): T => {
+        if (!memo.has(name)) memo.set(name, make())
+        return memo.get(name) as T
+      },
+    }
+    runs.set(scope, run)
+  }
+  return run
+}
+
+/** The current run's context (synchronously: see thisRun()). */
 export function runContext(): RunContext {
-  return currentScope().context
-}
-
-export function httpClient(): HttpClient {
-  const scope = currentScope()
-  scope.client ??= new HttpClient(scope.context)
-  return scope.client
-}
-
-/** A value computed once per run (`make` runs on the first call of the run). */
-export function perRun<T>(name: string, make: () => T): T {
-  const { memo } = currentScope()
-  if (!memo.has(name)) memo.set(name, make())
-  return memo.get(name) as T
-}
-
-/** Prefix of every record name this run creates (lib/result/run-result.ts says why it is short). */
-export function recordPrefix(): string {
-  return namePrefix(runContext().runId)
+  return thisRun().context
 }

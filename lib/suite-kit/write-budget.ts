@@ -5,16 +5,17 @@
  * A POST that may not be sent is journalled as refused, with why, and its checks do not apply.
  */
 import { NotApplicable } from '../checks/failure.ts'
-import { httpClient, perRun, runContext } from './run-context.ts'
+import type { Run } from './run-context.ts'
 import { writePlan, type DeclaredPost, type WritePlan } from './write-plan.ts'
 import { confirmationRefusal } from './confirmation-writes.ts'
 
-export function assertWriteAllowed(key: string, probes: readonly DeclaredPost[], request: { path: string; body?: string | Uint8Array }): void {
+/** Throws NotApplicable (the refusal journalled) when `run` may not send POST probe `key`. */
+export function assertWriteAllowed(run: Run, key: string, probes: readonly DeclaredPost[], request: { path: string; body?: string | Uint8Array }): void {
   if (!probes.some((p) => p.key === key)) throw new Error(`POST probe ${key} is not declared in a case table of suites/cases/ (see write-order.ts)`)
-  const { readOnly, maxWrites, rules } = runContext()
-  const plan = perRun<WritePlan>('write-plan', () => writePlan(probes, { readOnly, maxWrites, rules }))
-  const refusal = plan.refused.get(key) ?? (runContext().confirming ? confirmationRefusal(runContext().confirming!, key) : undefined)
+  const { readOnly, maxWrites, rules, confirming } = run.context
+  const plan = run.perRun<WritePlan>('write-plan', () => writePlan(probes, { readOnly, maxWrites, rules }))
+  const refusal = plan.refused.get(key) ?? (confirming ? confirmationRefusal(confirming, key) : undefined)
   if (!refusal) return
-  httpClient().refuse({ method: 'POST', path: request.path, body: request.body, probe: key }, refusal.reason, refusal.detail)
+  run.client().refuse({ method: 'POST', path: request.path, body: request.body, probe: key }, refusal.reason, refusal.detail)
   throw new NotApplicable(refusal.detail, refusal.reason)
 }

@@ -12,11 +12,12 @@ import { refusalChecks } from '../categories/refusal-checks.ts'
 import { expectListNotServedWithoutKey } from '../../lib/checks/unauthenticated.ts'
 import { check, once, suite } from '../../lib/suite-kit/check.ts'
 import { documentedErrorChecks } from '../../lib/suite-kit/documented-error.ts'
-import { httpClient } from '../../lib/suite-kit/run-context.ts'
+import { thisRun } from '../../lib/suite-kit/run-context.ts'
 import { PATH_FORMS } from '../cases/path-forms.ts'
 
 export const categories = suite('categories', () => {
-  const probes = categoryProbes()
+  const run = thisRun()
+  const probes = categoryProbes(run)
 
   listChecks(probes)
   createChecks(probes.creates)
@@ -29,7 +30,7 @@ export const categories = suite('categories', () => {
   const withCookiesOnly = once(async () => {
     const first = await probes.firstList()
     if (!first.cookies) throw new NotApplicable('not needed: the service set no cookie on its answer to the key, so none can stand in for it', 'not-needed')
-    return httpClient().send({ method: 'GET', path: '/categories', cookies: first.cookies })
+    return run.client().send({ method: 'GET', path: '/categories', cookies: first.cookies })
   })
   documentedErrorChecks('GET /categories with only the cookies the service set on its answer to the key', withCookiesOnly, 'auth-missing-key-401', 401)
 
@@ -41,7 +42,7 @@ export const categories = suite('categories', () => {
   for (const form of PATH_FORMS.filter((f) => f.operation === 'listCategories')) {
     const probe = once(async () => {
       await firstCreate?.probe().catch(() => undefined)
-      return httpClient().send({ method: 'GET', path: form.path })
+      return run.client().send({ method: 'GET', path: form.path })
     })
     check('auth-missing-key-401', `GET ${form.path} (${form.label}) with no Authorization header → not the category list: 401, or a path the service does not serve`, async (t) => {
       expectListNotServedWithoutKey(await t.use(probe))

@@ -5,12 +5,13 @@
  */
 import { NotApplicable } from '../../lib/checks/failure.ts'
 import { check, once, suite } from '../../lib/suite-kit/check.ts'
-import { httpClient } from '../../lib/suite-kit/run-context.ts'
+import { thisRun } from '../../lib/suite-kit/run-context.ts'
 import { VALID_AUTHORIZATION } from '../cases/credentials.ts'
 
 export const transport = suite('transport', () => {
+  const run = thisRun()
   // not /categories: every request to it lives in suites/areas/categories.ts, where the whole-run checks compare them
-  const orders = once(() => httpClient().send({ method: 'GET', path: '/store/orders', headers: { authorization: VALID_AUTHORIZATION } }))
+  const orders = once(() => run.client().send({ method: 'GET', path: '/store/orders', headers: { authorization: VALID_AUTHORIZATION } }))
 
   check('advisory-identity-encoding', 'GET /store/orders with Accept-Encoding: identity → a body without a content coding', async (t) => {
     const result = await t.use(orders)

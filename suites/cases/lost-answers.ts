@@ -9,7 +9,7 @@ import type { NewCategory } from '../../lib/checks/category.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import type { AppliedOrNot, WhetherApplied } from '../../lib/http/lost-answer.ts'
 import { exactIntegerTextAt, parseJsonExact } from '../../lib/json/exact-json.ts'
-import { httpClient } from '../../lib/suite-kit/run-context.ts'
+import type { Run } from '../../lib/suite-kit/run-context.ts'
 import { VALID_AUTHORIZATION } from './credentials.ts'
 
 /** The records of the list that a POST stored. */
@@ -41,9 +41,9 @@ function listedRecords(list: HttpResult): CategoryRecord[] | undefined {
 }
 
 /** Reads the list once and says whether `storedAs` finds the POST's record in it; undefined when the list cannot tell. */
-export function whetherStored(storedAs: StoredAs): WhetherApplied {
+export function whetherStored(run: Run, storedAs: StoredAs): WhetherApplied {
   return async (): Promise<AppliedOrNot | undefined> => {
-    const list = await httpClient().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION }, critical: true })
+    const list = await run.client().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION }, critical: true })
     const records = listedRecords(list)
     if (!records) return undefined
     const found = storedAs(records)[0]

@@ -4,7 +4,7 @@
  * it created. Every name carries the run's prefix, so records can be found afterwards.
  */
 import type { HttpResult } from '../../lib/http/client.ts'
-import { httpClient } from '../../lib/suite-kit/run-context.ts'
+import type { Run } from '../../lib/suite-kit/run-context.ts'
 import { assertWriteAllowed } from '../../lib/suite-kit/write-budget.ts'
 import { POST_PROBES } from './write-order.ts'
 import { whetherStored, type StoredAs } from './lost-answers.ts'
@@ -16,10 +16,20 @@ export { VALID_CREATES } from './valid-creates.ts'
  * created. Every POST is on the run's critical path: the list after them waits for their answers.
  * `storedAs` finds its record in the list, should the connection race lose its answer
  * (suites/cases/lost-answers.ts): found, it counts as created; not found, it is sent once more.
+ * `gates`: other requests wait for its answer before they are sent (the first create of a name
+ * sent again): it goes before every other POST, so that they can go in the next round trip.
  */
-export async function postCategory(key: string, body: string | Uint8Array, authorization: string | undefined, storedAs: StoredAs, sentAs: Record<string, string> = {}): Promise<HttpResult> {
-  assertWriteAllowed(key, POST_PROBES, { path: '/categories', body })
+export async function postCategory(
+  run: Run,
+  key: string,
+  body: string | Uint8Array,
+  authorization: string | undefined,
+  storedAs: StoredAs,
+  sentAs: Record<string, string> = {},
+  gates = false,
+): Promise<HttpResult> {
+  assertWriteAllowed(run, key, POST_PROBES, { path: '/categories', body })
   const headers: Record<string, string> = { 'content-type': 'application/json', ...sentAs }
   if (authorization !== undefined) headers.authorization = authorization
-  return httpClient().send({ method: 'POST', path: '/categories', headers, body, probe: key, critical: true, whetherApplied: whetherStored(storedAs) })
+  return run.client().send({ method: 'POST', path: '/categories', headers, body, probe: key, critical: gates ? 'gates' : true, whetherApplied: whetherStored(run, storedAs) })
 }

@@ -9,7 +9,7 @@ import { describeStatus, expectJsonContentType, expectStatus, requireStatus, res
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import { fail, NotApplicable } from '../../lib/checks/failure.ts'
 import { check } from '../../lib/suite-kit/check.ts'
-import { runContext } from '../../lib/suite-kit/run-context.ts'
+import { thisRun } from '../../lib/suite-kit/run-context.ts'
 import { expectErrorRecord, expectErrorStatusMatches } from '../../lib/checks/error-record.ts'
 import type { CreateProbe, LengthFollowUp } from './probes.ts'
 import { DESCRIPTION_FLOOR, NAME_FLOOR } from '../cases/valid-creates.ts'
@@ -119,6 +119,7 @@ function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortO
 }
 
 export function createChecks(creates: readonly CreateProbe[]): void {
+  const { seed } = thisRun().context
   for (const c of creates) {
     const refusable = c.case.mayRefuse
     if (c.shortOf) shortFormCheck(c, c.shortOf)
@@ -179,7 +180,7 @@ export function createChecks(creates: readonly CreateProbe[]): void {
         const result = await t.use(c.probe)
         requireStatus(result, [201], STATUS_REPORTED)
         const record = conformingBody(result, 'Category', 'create-returns-category') as CategoryRecord
-        expectServiceAssignedId(sendsId(runContext().seed), record, result)
+        expectServiceAssignedId(sendsId(seed), record, result)
       })
     }
     check('json-content-type', `${c.label} → the record is application/json`, async (t) => {

@@ -10,7 +10,7 @@ import type { NewCategory } from '../../lib/checks/category.ts'
 import { NotApplicable } from '../../lib/checks/failure.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { Gate, once } from '../../lib/suite-kit/check.ts'
-import { httpClient, recordPrefix, runContext } from '../../lib/suite-kit/run-context.ts'
+import type { Run } from '../../lib/suite-kit/run-context.ts'
 import { CREDENTIAL_CASES, unauthenticatedCreateKey, VALID_AUTHORIZATION } from '../cases/credentials.ts'
 import { INVALID_BODIES } from '../cases/invalid-bodies.ts'
 import { INVALID_JSON_RULE, MALFORMED_BODIES, malformedMarker } from '../cases/malformed-json.ts'
@@ -83,20 +83,33 @@ export interface CategoryProbes {
   listAgain: () => Promise<HttpResult>
 }
 
-// on the critical path: the last list waits for the first, and the re-reads for the last
-const listCategories = (headers: Record<string, string> = {}) =>
-  httpClient().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION, ...headers }, critical: true })
+// on the critical path: the last list waits for the first, and the re-reads for the last. The
+// first goes before everything else, the creates that gate other requests included: it is the
+// store as the run finds it, which a list broken after the creates is compared with
+const listCategories = (run: Run, headers: Record<string, string> = {}, critical: true | 'gates' = true) =>
+  run.client().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION, ...headers }, critical })
 const post = (label: string) => `POST /categories with ${label}`
 const isPost = (value: unknown): boolean => (value as Partial<HttpResult>)?.exchange?.request.method === 'POST'
 
-export function categoryProbes(): CategoryProbes {
+/** The probes of `run`, declared in its scope (suites/areas/categories.ts). */
+export function categoryProbes(run: Run): CategoryProbes {
+  const recordPrefix = () => run.prefix()
   // refusals are sent by their own checks; the last list waits for those of the selected checks
   // that compare it with them (they declare it: lastListWaits), and for no other
   const lastListWaits = new Gate()
 
+  // the creates other requests wait for (the first, which the list's path sent without a key
+  // waits for; the first of a name sent again): sent before every other POST, so that what
+  // waits for them goes in the next round trip, beside the other POSTs (docs/performance.md)
+  const gating = new Set([VALID_CREATES[0]?.key, ...VALID_CREATES.map((c) => c.repeats)])
   const creates: CreateProbe[] = VALID_CREATES.map((c) => {
     const sent = once(async () => c.body(recordPrefix()))
-    return { case: c, label: post(c.label), sent, probe: once(async () => postCategory(c.key, createText(c, await sent(), runContext().seed), VALID_AUTHORIZATION, sameRecord(await sent()), c.sentAs)) }
+    return {
+      case: c,
+      label: post(c.label),
+      sent,
+      probe: once(async () => postCategory(run, c.key, createText(c, await sent(), run.context.seed), VALID_AUTHORIZATION, sameRecord(await sent()), c.sentAs, gating.has(c.key))),
+    }
   })
   // a name sent again goes out once the first create with it was answered, whatever it got
   for (const again of creates.filter((c) => c.case.repeats)) {
@@ -118,9 +131,9 @@ export function categoryProbes(): CategoryProbes {
     long.lengthFollowUp = once(async () => {
       if (!refusedMaybeForLength(await long.probe())) return undefined
       const ascii = sameSizeAscii(recordPrefix(), await long.sent())
-      const sameSize = await postCategory(sameSizeKey(long.case.key), JSON.stringify(ascii), VALID_AUTHORIZATION, sameRecord(ascii))
+      const sameSize = await postCategory(run, sameSizeKey(long.case.key), JSON.stringify(ascii), VALID_AUTHORIZATION, sameRecord(ascii))
       if (!refusedMaybeForLength(sameSize)) return { sameSize }
-      return { sameSize, short: await postCategory(shortCase.key, createText(shortCase, await shortSent(), runContext().seed), VALID_AUTHORIZATION, sameRecord(await shortSent())) }
+      return { sameSize, short: await postCategory(run, shortCase.key, createText(shortCase, await shortSent(), run.context.seed), VALID_AUTHORIZATION, sameRecord(await shortSent())) }
     })
     creates.push({
       case: shortCase,
@@ -138,7 +151,7 @@ export function categoryProbes(): CategoryProbes {
   const refusals: RefusalProbe[] = []
   for (const c of INVALID_BODIES) {
     const marker = c.marker ? () => c.marker!(recordPrefix()) : undefined
-    refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, probe: once(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND)) })
+    refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, probe: once(() => postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND)) })
   }
   for (const c of MALFORMED_BODIES) {
     refusals.push({
@@ -149,7 +162,7 @@ export function categoryProbes(): CategoryProbes {
       marker: () => malformedMarker(recordPrefix(), c.key),
       ...(c.mayAcceptAs ? { mayAcceptAs: { name: () => c.mayAcceptAs!.name(recordPrefix()), why: c.mayAcceptAs.why } } : {}),
       ...(c.acceptedMeans ? { acceptedMeans: c.acceptedMeans } : {}),
-      probe: once(() => postCategory(c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, holding(malformedMarker(recordPrefix(), c.key)))),
+      probe: once(() => postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, holding(malformedMarker(recordPrefix(), c.key)))),
     })
   }
   wrongTypeCases().forEach((c, index) => {
@@ -161,7 +174,7 @@ export function categoryProbes(): CategoryProbes {
       status: 400,
       // a body that is null, a boolean or a number has nowhere to carry it
       ...(carriesMarker(c) ? { marker } : {}),
-      probe: once(() => postCategory(c.key, wrongTypeBody(c, marker(), runContext().seed, index), VALID_AUTHORIZATION, carriesMarker(c) ? holding(marker()) : NOTHING_TO_FIND)),
+      probe: once(() => postCategory(run, c.key, wrongTypeBody(c, marker(), run.context.seed, index), VALID_AUTHORIZATION, carriesMarker(c) ? holding(marker()) : NOTHING_TO_FIND)),
     })
   })
   for (const credential of CREDENTIAL_CASES) {
@@ -175,9 +188,9 @@ export function categoryProbes(): CategoryProbes {
       status: 401,
       marker,
       probe: once(async () => {
-        const unusable = credential.unusableWith?.(runContext().apiKey)
+        const unusable = credential.unusableWith?.(run.context.apiKey)
         if (unusable) throw new NotApplicable(`not verified: ${unusable}`, 'key-unusable')
-        return postCategory(key, JSON.stringify({ name: marker() }), credential.authorization(runContext().runId), holding(marker()))
+        return postCategory(run, key, JSON.stringify({ name: marker() }), credential.authorization(run.context.runId), holding(marker()))
       }),
     })
   }
@@ -185,7 +198,7 @@ export function categoryProbes(): CategoryProbes {
   // as curl --compressed asks: Accept: */* (§4: every payload is JSON, whatever the client
   // accepts) and every coding; a coded body must say so in Content-Encoding
   let firstListStarted = false
-  const firstList = once(() => ((firstListStarted = true), listCategories({ accept: '*/*', 'accept-encoding': 'gzip, deflate, br' })))
+  const firstList = once(() => ((firstListStarted = true), listCategories(run, { accept: '*/*', 'accept-encoding': 'gzip, deflate, br' }, 'gates')))
   const lastList = once(async () => {
     // every create, and what the selected checks declared (refusals they compare, the first list):
     // a list one of the run's checks compares with this one is answered before this one goes out
@@ -198,7 +211,7 @@ export function categoryProbes(): CategoryProbes {
     }
     // the first list, when a check of the run asked for it: answered before this one goes out, so the two compare
     const before = firstListStarted ? await firstList() : undefined
-    return { list: await listCategories(), before }
+    return { list: await listCategories(run), before }
   })
-  return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories() }
+  return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories(run) }
 }

@@ -9,7 +9,7 @@ import type { HttpResult } from '../../lib/http/client.ts'
 import type { Exchange } from '../../lib/http/exchange.ts'
 import { startChecks } from '../../lib/runner/check-runner.ts'
 import { check, collectChecks, Gate, once, suite } from '../../lib/suite-kit/check.ts'
-import { newRunScope, runContext, type RunContext } from '../../lib/suite-kit/run-context.ts'
+import { newRunScope, runContext, thisRun, type RunContext } from '../../lib/suite-kit/run-context.ts'
 
 function contextOf(runId: string): RunContext {
   return {
@@ -113,16 +113,17 @@ test('two runs at once in one process: each check sees its own run, and a probe 
   const made: string[] = []
   const suites = [
     suite('scoped', () => {
-      // declared per collection: one probe per run
+      // taken where the suite is declared, kept by what it declares: one probe per run
+      const run = thisRun()
       const probe = once(async () => {
         await new Promise((resolve) => setTimeout(resolve, 5))
-        made.push(runContext().runId)
-        return resultOf(runContext().runId)
+        made.push(run.context.runId)
+        return resultOf(run.context.runId)
       })
       for (let i = 0; i < 3; i++) {
         check('list-returns-200', `sees its run ${i}`, async (t) => {
           const result = await t.use(probe)
-          if (result.exchange.id !== runContext().runId) fail({ code: 'CHECK_ERROR', message: 'another run', expected: runContext().runId, actual: result.exchange.id })
+          if (result.exchange.id !== run.context.runId) fail({ code: 'CHECK_ERROR', message: 'another run', expected: run.context.runId, actual: result.exchange.id })
         })
       }
     }),
@@ -134,10 +135,33 @@ test('two runs at once in one process: each check sees its own run, and a probe 
   expect(made.sort()).toEqual(['run-a', 'run-b'])
 })
 
+test('after an await no run is current: a check that looks its run up there gets an error, never the run of another check under way', async () => {
+  const suites = [
+    suite('late', () => {
+      check('list-returns-200', 'looks the run up after an await', async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        thisRun()
+      })
+      check('list-returns-200', 'looks the run up before any await', async () => {
+        const run = thisRun()
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        if (run.context.runId !== 'run-late') fail({ code: 'CHECK_ERROR', message: 'another run', expected: 'run-late', actual: run.context.runId })
+      })
+    }),
+  ]
+  const late = startChecks(suites, newRunScope(contextOf('run-late')), [])
+  const other = startChecks(suites, newRunScope(contextOf('run-other')), [])
+  await Promise.all([late.done, other.done])
+  const [after, before] = late.outcomes().map((o) => o.result)
+  expect(after.status).toBe('fail')
+  expect(after.failure).toMatchObject({ code: 'CHECK_ERROR', message: expect.stringContaining('no run is current here') })
+  expect(before.status).toBe('pass')
+})
+
 test('a check declared outside a suite, or outside a run, says so', () => {
   expect(() => check('list-returns-200', 'stray', async () => undefined)).toThrow(/outside a suite/)
   expect(() => check('no-such-rule', 'unknown', async () => undefined)).toThrow(/spec\/rules.yaml does not have/)
-  expect(() => collectChecks([suite('no scope', () => void runContext())])).toThrow(/only through `npm run conform`/)
+  expect(() => collectChecks([suite('no scope', () => void runContext())])).toThrow(/no run is current here: suites\/ run only through `npm run conform`/)
 })
 
 describe('checks one at a time, and what a gated probe waits for', () => {

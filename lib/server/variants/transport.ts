@@ -41,7 +41,7 @@ const seen = new WeakMap<StoredCategory[], Set<string>>()
 
 /**
  * The server's time per request, and the run's --timeout: the suite's requests queue for about
- * 12 s in all, and one written with 31 others ahead of it (--concurrency 32) waits 3.2 s at the
+ * 12 s in all, and one written with 47 others ahead of it (--concurrency 48) waits 4.8 s at the
  * server's door, twice the timeout, while the server answers one every 100 ms. A client whose
  * --timeout ran from the queue, or from the write alone, fails them (CI on a loaded machine did,
  * at --timeout 4000); one that counts the server's answers to the others does not
@@ -60,7 +60,7 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     name: 'one-request-at-a-time',
     description:
       `one worker answers one request at a time, ${SERIAL_MS} ms each, and closes the connection after each (gunicorn's default: one sync worker): ` +
-      `the suite's requests queue for about 12 s, the last of 32 in flight waits 3.2 s at its door, and --timeout ${SERIAL_TIMEOUT_MS} must not count the wait while the server answers the others`,
+      `the suite's requests queue for about 12 s, the last of 48 in flight waits 4.8 s at its door, and --timeout ${SERIAL_TIMEOUT_MS} must not count the wait while the server answers the others`,
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: true, oneAtATimeMs: SERIAL_MS } },
     args: ['--timeout', String(SERIAL_TIMEOUT_MS)],
     slow: 'its answers come one after another, 100 ms each',
