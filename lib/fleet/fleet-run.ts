@@ -1,10 +1,12 @@
 /**
  * A fleet run: several deployments judged at once in one process, each by the single run's runner
  * (lib/runner/conform-run.ts) with a configuration of its own (its key, write budget, journal,
- * pacing and reports under `<report-dir>/<label>/`), then the fleet's reports from their folders.
+ * pacing and reports under `<report-dir>/<label>/`), then the fleet's reports from what each run
+ * wrote to its folder (the result its results.json holds, kept in memory, not read back).
  * Exit 1 when any deployment failed; 2 when none failed but one could not be judged (or the fleet
  * could not be run: one line naming the entry at fault, before any request); 0 otherwise.
  */
+import { setMaxListeners } from 'node:events'
 import { join, resolve } from 'node:path'
 import { ConfigError } from '../config/config.ts'
 import { secretValues } from '../config/extra-headers.ts'
@@ -45,7 +47,15 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   const { io, env, userCwd, interrupt } = ctx
   const secrets: string[] = []
   let headers: string[] = []
-  const redact = (text: string) => createRedactor(...ctx.knownSecrets, ...secrets, ...headers)(text)
+  // one redactor while the secrets stay the same (they grow once, as the targets are read): its
+  // pattern of every form of every key is compiled once, not for each text
+  let redactor: { secrets: string; redact: (text: string) => string } | undefined
+  const redact = (text: string) => {
+    const all = [...ctx.knownSecrets, ...secrets, ...headers]
+    const key = JSON.stringify(all)
+    if (redactor?.secrets !== key) redactor = { secrets: key, redact: createRedactor(...all) }
+    return redactor.redact(text)
+  }
   let reportDir = resolve(userCwd, ctx.fallbackReportDir)
 
   /** Exit 2 before any request: one line on stderr; fleet reports that say so replace an earlier fleet's. */
@@ -92,17 +102,20 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   const runEnv: NodeJS.ProcessEnv = { ...env, GITHUB_ACTIONS: undefined }
   const deadlineAt = ctx.startedAt.getTime() + shared.deadlineMs
   const tool = TOOL()
-  const cannotRun = (d: FleetDeploymentConfig, reason: string) =>
-    writeCannotRunReports(d.config.reportDir, userCwd, { tool, reason: redact(reason), startedAt: ctx.startedAt, baseUrl: redact(d.config.baseUrl as string) })
+  const cannotRun = (d: FleetDeploymentConfig, reason: string): RunFile =>
+    writeCannotRunReports(d.config.reportDir, userCwd, { tool, reason: redact(reason), startedAt: ctx.startedAt, baseUrl: redact(d.config.baseUrl as string) }).result
 
-  /** One deployment, start to reports; its exit code lands in its results.json, which the fleet reads. */
-  const judge = async (d: FleetDeploymentConfig): Promise<void> => {
+  /**
+   * One deployment, start to reports; returns what its results.json holds (the fleet's pages are
+   * made of it, as `merge` makes them of the file), or undefined when not even that could be written.
+   */
+  const judge = async (d: FleetDeploymentConfig): Promise<RunFile | undefined> => {
     const config = d.config
     const baseUrl = config.baseUrl as string
     try {
       const unreachable = await preflight(baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), env)
-      if (unreachable) return void cannotRun(d, unreachable.message)
-      if (interrupt?.aborted) return void cannotRun(d, `interrupted by ${interrupt.reason} before the run started`)
+      if (unreachable) return cannotRun(d, unreachable.message)
+      if (interrupt?.aborted) return cannotRun(d, `interrupted by ${interrupt.reason} before the run started`)
       // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
       const reportDir = resolve(userCwd, config.reportDir)
       clearReports(reportDir)
@@ -113,23 +126,32 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
         env: runEnv,
         deadlineAt,
         journalFile: join(reportDir, JOURNAL_FILE),
+        // one suite for every deployment: a stray rejection is the suite's fault, told to each run under way
+        strays: 'runs-under-way',
         ...(interrupt ? { interrupt } : {}),
       })
       const { writeRunReports } = await runner.loadReports()
-      writeRunReports(run, config, runEnv)
+      return writeRunReports(run, config, runEnv).shown
     } catch (error) {
-      cannotRun(d, `the run could not be made: ${(error as Error).message ?? String(error)}`)
+      try {
+        return cannotRun(d, `the run could not be made: ${(error as Error).message ?? String(error)}`)
+      } catch {
+        return undefined
+      }
     }
   }
 
-  // each run keeps its own stray rejections (lib/runner/stray-rejections.ts): they run side by side
-  await Promise.all(deployments.map(judge))
+  // every deployment's run listens for the interrupt: more than Node's default of ten is no leak
+  if (interrupt) setMaxListeners(Math.max(10, deployments.length + 2), interrupt)
+  // the runs go side by side (a stray rejection is told to each, lib/runner/stray-rejections.ts)
+  const judged = await Promise.all(deployments.map(judge))
 
   const runs: RunFile[] = []
-  const lines = deployments.map((d) => {
+  const lines = deployments.map((d, i) => {
     let run: RunFile
     try {
-      run = readRunFolder(resolve(userCwd, d.config.reportDir))
+      // written and not kept: the folder says why (what merge would read)
+      run = judged[i] ?? readRunFolder(resolve(userCwd, d.config.reportDir))
     } catch (error) {
       // a folder the run could not write: the deployment is not judged, and the fleet says why
       const reason = redact(`its reports could not be read: ${(error as Error).message}`)

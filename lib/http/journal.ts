@@ -115,11 +115,18 @@ export function parseJournalLines(ndjson: string): JournalLine[] {
 /** The requests the lines tell of, each request's lines merged, in the order they went out (or were refused). */
 export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
   const byId = new Map<string, JournalEntry>()
+  // fields copied one by one, not by spreads: a fleet merges ~4,000 lines, each run at least twice
+  const copy = (into: Record<string, unknown>, line: JournalLine, except: string) => {
+    for (const field in line) if (field !== 'phase' && field !== except) into[field] = line[field as keyof JournalLine]
+  }
   for (const line of lines) {
-    const { phase, ...fields } = line
+    const phase = line.phase
     let entry = byId.get(line.id)
     if (!entry) {
-      entry = { ...fields, onWire: false, outcome: phase === 'refused' ? 'refused' : 'no-end-recorded' }
+      entry = {} as JournalEntry
+      copy(entry as unknown as Record<string, unknown>, line, 'phase')
+      entry.onWire = false
+      entry.outcome = phase === 'refused' ? 'refused' : 'no-end-recorded'
       byId.set(line.id, entry)
     }
     if (phase === 'on-wire') entry.onWire = true
@@ -130,8 +137,9 @@ export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
     }
     if (phase === 'ended') {
       // the start keeps its time; the end adds the answer
-      const { at: endedAt, ...end } = fields
-      Object.assign(entry, end, { endedAt, outcome: line.status !== undefined ? 'answered' : 'failed' })
+      copy(entry as unknown as Record<string, unknown>, line, 'at')
+      entry.endedAt = line.at
+      entry.outcome = line.status !== undefined ? 'answered' : 'failed'
     }
   }
   // a request's first line comes when it is admitted or refused: the lines' order is the order they went out

@@ -48,8 +48,10 @@ export const KEY_WITHOUT_LAST_CHARACTER = KEY_STAND_INS[3].placeholder
 
 /** A header value as it goes on the wire: every stand-in replaced by what it stands for. */
 export function keyOnTheWire(text: string, key: string): string {
+  // every stand-in is a shell expansion: most header values have none, and their near-misses of the key are not made
+  if (!text.includes('$')) return text
   let out = text
-  for (const { placeholder, value } of KEY_STAND_INS) out = out.replaceAll(placeholder, value(key))
+  for (const { placeholder, value } of KEY_STAND_INS) if (out.includes(placeholder)) out = out.replaceAll(placeholder, value(key))
   return out
 }
 

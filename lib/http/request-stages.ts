@@ -34,7 +34,15 @@ export const UNHEARD: RequestStages = { refused: () => undefined, dispatched: ()
  * them (redacted, the body cut to the evidence limit).
  */
 export function journalStages(journal: JournalListener, shown: { url: (url: string) => string; body: (text: string) => string; redact: (text: string) => string }): RequestStages {
-  const opened = (exchange: Exchange, tag: RequestTag): Omit<JournalLine, 'phase' | 'at'> => ({
+  // made once per request (each attempt has an exchange of its own), not at each of its stages:
+  // its URL and body redacted and cut once
+  const made = new WeakMap<Exchange, Omit<JournalLine, 'phase' | 'at'>>()
+  const opened = (exchange: Exchange, tag: RequestTag): Omit<JournalLine, 'phase' | 'at'> => {
+    let line = made.get(exchange)
+    if (line === undefined) made.set(exchange, (line = openedLine(exchange, tag)))
+    return line
+  }
+  const openedLine = (exchange: Exchange, tag: RequestTag): Omit<JournalLine, 'phase' | 'at'> => ({
     id: exchange.id,
     method: exchange.request.method,
     url: shown.url(exchange.request.url),

@@ -37,7 +37,7 @@ const xml = (text: string) =>
   text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd').replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** Writes the four reports to `reportDir` (relative to `userCwd`); returns their paths as the user reads them, and summary.md. */
-export function writeCannotRunReports(reportDir: string, userCwd: string, facts: CannotRunFacts): { paths: string[]; markdown: string } {
+export function writeCannotRunReports(reportDir: string, userCwd: string, facts: CannotRunFacts): { paths: string[]; markdown: string; result: CannotRunResult } {
   const dir = resolve(userCwd, reportDir)
   makeFolder(dir)
   clearReports(dir, facts.keepJournal ? REPORT_FILES : undefined)
@@ -84,5 +84,5 @@ ${facts.baseUrl ? `<p><strong>Base URL:</strong> <code>${escapeHtml(facts.baseUr
     writeFileSync(path, text)
     return shownPath(path, userCwd)
   })
-  return { paths, markdown: files['summary.md'] }
+  return { paths, markdown: files['summary.md'], result }
 }

@@ -40,6 +40,8 @@ export interface RunReports {
   reportFiles: string[]
   /** The terminal summary (under GitHub Actions, with its annotations). */
   summary: string
+  /** The result as results.json holds it (redacted): what a fleet's page is made of, not read back. */
+  shown: RunResult
 }
 
 function byRule(outcomes: readonly CheckOutcome[]): Map<string, CheckResult[]> {
@@ -94,5 +96,5 @@ export function writeRunReports(run: CompletedRun, config: Pick<Config, 'working
   }
   const terminal = terminalSummary(shownResult, reportFiles)
   const github = githubActionsOutput(shownResult, terminal, markdownSummary(shownResult), env, redact)
-  return { reportFiles, summary: redact(github.stdout) }
+  return { reportFiles, summary: redact(github.stdout), shown: shownResult }
 }
