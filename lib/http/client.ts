@@ -27,7 +27,7 @@ import { whyNotSent } from './refusals.ts'
 import { newSpanId, newTraceId } from './trace-context.ts'
 import { requestHeaders } from './request-headers.ts'
 import { secretValues } from '../config/extra-headers.ts'
-import { watchWrites, type WriteWatch } from './write-watch.ts'
+import { watchingWrites, type WriteWatch } from './write-watch.ts'
 import { createRedactor, KEY_AUTHORIZATION, longestForm, redactedCut, type Redactor } from './redact.ts'
 import { POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { describeTransportError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
@@ -113,7 +113,7 @@ export class HttpClient {
     this.origin = new URL(options.baseUrl).origin
     this.basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '')
     this.agent = createAgent(options)
-    this.dispatcher = this.agent.compose(watchWrites)
+    this.dispatcher = watchingWrites(this.agent)
   }
 
   url(path: string): string {
@@ -245,7 +245,7 @@ export class HttpClient {
   private async dispatch(options: SendOptions, wireHeaders: Record<string, string>, signal: AbortSignal, onWritten: () => void, exchange: Exchange, partial: { progress?: BodyProgress }, fresh: boolean): Promise<HttpResult> {
     const watch: WriteWatch = { onWritten }
     // a resend after the connection race goes on a pool apart, each of its connections closed after its answer
-    const dispatcher = fresh ? (this.fresh ??= createAgent(this.options).compose(watchWrites)) : this.dispatcher
+    const dispatcher = fresh ? (this.fresh ??= watchingWrites(createAgent(this.options))) : this.dispatcher
     const response = await dispatcher.request({
       origin: this.origin,
       path: this.basePath + options.path, // origin and path apart: the path goes out as written, dot segments included
