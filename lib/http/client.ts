@@ -1,6 +1,6 @@
 /**
- * The HTTP client of the suite, on undici: one keep-alive dispatcher per process with a bounded
- * number of connections, one abort source per request (its --timeout, lib/http/answer-clock.ts,
+ * The HTTP client of the suite, on undici: a run's pools of keep-alive connections, bounded and
+ * made fewer for a server that refuses more (lib/http/connection-pools.ts), one abort source per request (its --timeout, lib/http/answer-clock.ts,
  * and the run's --deadline, told apart by the abort's reason), a cap on the decoded size of every
  * body, redirects never followed, 429 and 503 waited out and sent again, every exchange recorded
  * as evidence with the key redacted, and every request (sent or refused) written to the run's
@@ -10,8 +10,7 @@ import { randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
 import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Dispatcher } from 'undici'
-import { createAgent } from './agent.ts'
+import { ConnectionPools } from './connection-pools.ts'
 import { AnswerClock } from './answer-clock.ts'
 import { contentCodings, decodeUtf8 } from './body-reader.ts'
 import { cookieHeaderOf, hideCookieValues } from './cookies.ts'
@@ -21,13 +20,13 @@ import { takeInterimAnswers } from './interim-answers.ts'
 import type { RefusalReason } from './journal.ts'
 import { journalStages, UNHEARD, type RequestStages, type RequestTag } from './request-stages.ts'
 import { Pacer } from './pacer.ts'
-import { RequestSlots, type Release } from './request-slots.ts'
+import type { Release } from './request-slots.ts'
 import { operationOf, StalledOperations } from './stalled-operations.ts'
 import { whyNotSent } from './refusals.ts'
 import { newSpanId, newTraceId } from './trace-context.ts'
 import { requestHeaders } from './request-headers.ts'
 import { secretValues } from '../config/extra-headers.ts'
-import { watchingWrites, type WriteWatch } from './write-watch.ts'
+import type { WriteWatch } from './write-watch.ts'
 import { createRedactor, KEY_AUTHORIZATION, longestForm, redactedCut, type Redactor } from './redact.ts'
 import { POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { describeTransportError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
@@ -36,6 +35,9 @@ import { afterTheRace, lostInTransit, type AppliedOrNot, type WhetherApplied } f
 import type { ClientOptions } from './client-options.ts'
 
 export type { ClientOptions }
+
+/** Resends of a request the connection race lost: on a fresh connection, then with half as many at once each time (48 to 3). */
+const LOST_ANSWER_RESENDS = 6
 
 export interface SendOptions {
   method: 'GET' | 'POST'
@@ -75,8 +77,7 @@ export interface HttpResult {
 
 export class HttpClient {
   readonly redact: Redactor
-  private readonly agent: Dispatcher
-  private readonly dispatcher: Dispatcher
+  private readonly pools: ConnectionPools
   private readonly evidenceBodyBytes: number
   private readonly keyFormLength: number
   /** Who hears each stage of a request: the run's journal (lib/http/request-stages.ts). */
@@ -88,7 +89,6 @@ export class HttpClient {
   /** Body bytes read and kept so far (a failed read gives its bytes back), and the most kept. */
   private readonly kept: KeptBytes
   private readonly pacer: Pacer
-  private readonly slots: RequestSlots
   private readonly stalls: StalledOperations
   private readonly answers: AnswerClock
   private readonly traceId: string
@@ -105,15 +105,13 @@ export class HttpClient {
     this.runEnd = options.run ? AbortSignal.any([this.closed.signal, options.run.signal]) : this.closed.signal
     // each request in flight listens to the run's end (--concurrency of them, and those waiting their turn)
     setMaxListeners(0, this.runEnd)
-    this.slots = new RequestSlots(options.concurrency)
     this.pacer = new Pacer(options.requestsPerSecond, this.runEnd)
     this.answers = new AnswerClock(options.timeoutMs)
     this.stalls = new StalledOperations(options.timeoutMs, this.answers)
     this.traceId = options.traceId ?? newTraceId()
     this.origin = new URL(options.baseUrl).origin
     this.basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '')
-    this.agent = createAgent(options)
-    this.dispatcher = watchingWrites(this.agent)
+    this.pools = new ConnectionPools(options)
   }
 
   url(path: string): string {
@@ -135,12 +133,26 @@ export class HttpClient {
     const policy = { maxRetries: this.options.maxRetries ?? 3, untilDeadline: this.msLeft() !== Infinity }
     let waitedMs: number | undefined
     let unserved = 0 // the tries after which the server served no other request: a 503's resends count these
+    let lostResends = 0
+    let fewer: number | undefined
     for (let attempt = 1, fresh = false; ; attempt++) {
       const sentAt = performance.now()
-      const result = await this.sendOnce(options, attempt, waitedMs, fresh)
+      const limitAtSend = this.pools.slots.limit
+      const result = await this.sendOnce(options, attempt, waitedMs, fresh, fewer)
       const response = result.exchange.response
-      // the connection race (RFC 9112 §9.3.1): sent again, on a fresh connection, only as lost-answer.ts allows
-      if (!response && attempt === 1 && lostInTransit(result.exchange) && (fresh = await afterTheRace(options, result, (line) => this.options.journal?.record(line), this.redact))) continue
+      // the connection race (RFC 9112 §9.3.1): sent again, on a fresh connection, only as
+      // lost-answer.ts allows. Lost again there, on a connection that answered nothing before, the
+      // server refuses connections past a number of its own (Node's server.maxConnections, a
+      // proxy's limit per client): fewer go at once from then on, on the connections it keeps open
+      if (!response && lostInTransit(result.exchange) && lostResends < LOST_ANSWER_RESENDS) {
+        const refusedAgain = lostResends > 0
+        if (refusedAgain) fewer = this.pools.narrow(limitAtSend)
+        if (await afterTheRace(options, result, (line) => this.options.journal?.record(line), this.redact)) {
+          fresh = !refusedAgain
+          lostResends++
+          continue
+        }
+      }
       if (!response) return result
       const wait = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)
       if (wait === undefined) return result
@@ -158,9 +170,9 @@ export class HttpClient {
    * One attempt, in stages: admitted (paced, its one Exchange built, or refused), a slot acquired,
    * dispatched, its answer read, recorded. The journal hears each stage (lib/http/request-stages.ts).
    */
-  private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined, fresh = false): Promise<HttpResult> {
+  private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined, fresh = false, fewer?: number): Promise<HttpResult> {
     await this.pacer.turn()
-    const admitted = this.admit(options, attempt, waitedMs, fresh)
+    const admitted = this.admit(options, attempt, waitedMs, fresh, fewer)
     const { exchange, tag, operation } = admitted
     if (exchange.error) return { exchange }
     this.stages.dispatched(exchange, tag)
@@ -178,7 +190,7 @@ export class HttpClient {
     let result: HttpResult = { exchange }
     let release: Release | undefined
     try {
-      release = await this.slots.acquire(options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
+      release = await this.pools.slots.acquire(options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
       const onWritten = () => {
         stall.left()
         exchange.sent = true
@@ -211,7 +223,7 @@ export class HttpClient {
    * written), and whether it may go at all (lib/http/refusals.ts): a refused one carries its error,
    * and the journal has heard why.
    */
-  private admit(options: SendOptions, attempt: number, waitedMs: number | undefined, fresh: boolean) {
+  private admit(options: SendOptions, attempt: number, waitedMs: number | undefined, fresh: boolean, fewer: number | undefined) {
     const headers = requestHeaders(options.headers, newSpanId(), { ...this.options, redact: this.redact, traceId: this.traceId }, options.cookies)
     const recorded: RecordedRequest = {
       method: options.method,
@@ -228,7 +240,12 @@ export class HttpClient {
       ...(attempt > 1 ? { attempt, waitedMs } : {}),
       sent: false,
     }
-    const tag: RequestTag = { ...(options.probe ? { probe: options.probe } : {}), attempt, ...(fresh ? { freshConnection: true } : {}) }
+    const tag: RequestTag = {
+      ...(options.probe ? { probe: options.probe } : {}),
+      attempt,
+      ...(fresh ? { freshConnection: true } : {}),
+      ...(fewer !== undefined ? { fewerConnections: fewer } : {}),
+    }
     // a server may hang requests without the key (a tarpit) and serve those with it: stalled apart
     const operation = operationOf(options.method, options.path) + (recorded.headers.authorization === KEY_AUTHORIZATION ? '' : ' without the key')
     // the run's clock, not only its signal: a timer fires a moment late, the deadline is the deadline
@@ -245,7 +262,7 @@ export class HttpClient {
   private async dispatch(options: SendOptions, wireHeaders: Record<string, string>, signal: AbortSignal, onWritten: () => void, exchange: Exchange, partial: { progress?: BodyProgress }, fresh: boolean): Promise<HttpResult> {
     const watch: WriteWatch = { onWritten }
     // a resend after the connection race goes on a pool apart, each of its connections closed after its answer
-    const dispatcher = fresh ? (this.fresh ??= watchingWrites(createAgent(this.options))) : this.dispatcher
+    const dispatcher = this.pools.dispatcher(fresh)
     const response = await dispatcher.request({
       origin: this.origin,
       path: this.basePath + options.path, // origin and path apart: the path goes out as written, dot segments included
@@ -294,7 +311,7 @@ export class HttpClient {
 
   async close(): Promise<void> {
     this.closed.abort(new RunDeadlineReached('the run had ended'))
-    await Promise.all([this.agent.close(), this.fresh?.close()])
+    await this.pools.close()
   }
 
   /**
@@ -320,12 +337,10 @@ export class HttpClient {
     return this.stalls.summary()
   }
   private postResends = 0
-  /** A pool apart, for resends after the connection race (lost-answer.ts). */
-  private fresh: Dispatcher | undefined
 
   /** Cuts every request in flight and sends no more: the run was cut short (its deadline, or the user). */
   abandon(): void {
     this.closed.abort(new RunDeadlineReached('the run was cut short (--deadline, or an interrupt)'))
-    for (const pool of [this.agent, this.fresh]) pool?.destroy().catch(() => undefined)
+    this.pools.destroy()
   }
 }

@@ -43,6 +43,11 @@ export interface JournalLine {
   attempt?: number
   /** Sent on a connection of its own: a resend after the connection race lost the first attempt's answer. */
   freshConnection?: boolean
+  /**
+   * Sent again after a fresh connection was reset before any answer too (a server that refuses
+   * connections past a number of its own): with at most this many requests in flight, the run's from then on.
+   */
+  fewerConnections?: number
   /** ended: the status of the answer, or the transport error. */
   status?: number
   error?: TransportErrorCode
@@ -160,6 +165,8 @@ export interface JournalTotals {
   writes: number
   /** Of them, resends of a POST answered 429 or 503 (statuses that say it was not processed). */
   resentWrites: number
+  /** Of them, resends of a POST whose connection closed before any answer, which the list showed was not stored (lib/http/lost-answer.ts). */
+  resentLostWrites: number
   /** POSTs that went out and got no complete answer: each may have created a record nobody saw. */
   unansweredWrites: number
   /** Requests the client refused to send, by reason. */
@@ -171,7 +178,7 @@ export interface JournalTotals {
 }
 
 export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
-  const totals: JournalTotals = { requests: 0, writes: 0, resentWrites: 0, unansweredWrites: 0, refused: {}, waits: { count: 0, totalMs: 0 }, encodedAnswers: {} }
+  const totals: JournalTotals = { requests: 0, writes: 0, resentWrites: 0, resentLostWrites: 0, unansweredWrites: 0, refused: {}, waits: { count: 0, totalMs: 0 }, encodedAnswers: {} }
   for (const entry of entries) {
     if (entry.outcome === 'refused') {
       const reason = entry.reason ?? 'deadline'
@@ -181,7 +188,8 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
     if (!entry.onWire) continue
     totals.requests++
     if (entry.method === 'POST') totals.writes++
-    if (entry.method === 'POST' && (entry.attempt ?? 1) > 1 && !entry.freshConnection) totals.resentWrites++
+    const afterLostAnswer = entry.freshConnection === true || entry.fewerConnections !== undefined
+    if (entry.method === 'POST' && (entry.attempt ?? 1) > 1) totals[afterLostAnswer ? 'resentLostWrites' : 'resentWrites']++
     // a lost answer the list accounted for (found, or not stored and sent again) is no longer unknown
     if (entry.method === 'POST' && entry.status === undefined && entry.answerLost === undefined) totals.unansweredWrites++
     if (entry.waitedMs !== undefined) {

@@ -28,7 +28,21 @@ export class RequestSlots {
 
   private drainScheduled = false
 
-  constructor(private readonly size: number) {}
+  constructor(private size: number) {}
+
+  /** How many requests may be in flight at once now. */
+  get limit(): number {
+    return this.size
+  }
+
+  /**
+   * Halves how many requests go at once (at least one): the server reset connections past a number
+   * of its own (lib/http/client.ts). Those in flight finish; no new one is granted until fewer are.
+   */
+  narrow(): number {
+    this.size = Math.max(1, Math.floor(this.size / 2))
+    return this.size
+  }
 
   /**
    * Resolves with a release once a slot is free; rejects with the signal's reason if it aborts first.

@@ -13,6 +13,8 @@ export interface RequestTag {
   attempt?: number
   /** A resend after the connection race, on a fresh connection (lib/http/lost-answer.ts). */
   freshConnection?: boolean
+  /** A resend after a fresh connection was reset too: the requests in flight at most, from then on. */
+  fewerConnections?: number
 }
 
 export interface RequestStages {
@@ -50,6 +52,7 @@ export function journalStages(journal: JournalListener, shown: { url: (url: stri
     ...(exchange.request.body !== undefined ? { body: shown.body(exchange.request.body) } : {}),
     ...(tag.attempt !== undefined ? { attempt: tag.attempt } : {}),
     ...(tag.freshConnection ? { freshConnection: true } : {}),
+    ...(tag.fewerConnections !== undefined ? { fewerConnections: tag.fewerConnections } : {}),
     ...(exchange.waitedMs !== undefined ? { waitedMs: exchange.waitedMs } : {}),
   })
   return {

@@ -11,7 +11,7 @@
 import { baselineLine } from '../result/baseline.ts'
 import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
 import { samplingLine } from '../result/sampling-line.ts'
-import { lengthsNote } from '../result/observed-behaviour.ts'
+import { connectionLimitNote, lengthsNote } from '../result/observed-behaviour.ts'
 import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
 import { serverWaits, type CheckResult, type RuleResult, type RunResult, type Status } from '../result/run-result.ts'
@@ -182,6 +182,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   if (sampling) tail.push(terminalText(sampling, 400))
   const lengths = result.observed && lengthsNote(result.observed.lengths)
   if (lengths) tail.push(terminalText(lengths, 400))
+  const connections = result.observed && connectionLimitNote(result.observed)
+  if (connections) tail.push(terminalText(connections, 400))
   // what was sent, beside the plan the first lines gave ("Writes: at most …")
   if (!result.options.readOnly) tail.push(terminalText(`Sent: ${writeMode(result)}; ${pacing(result)}`, 400))
   if (result.ledger.length > 0) {

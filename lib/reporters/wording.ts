@@ -95,10 +95,12 @@ export function partlyVerified(result: RunResult): { rule: RuleResult; skipped: 
  */
 export function writeMode(result: RunResult): string {
   if (result.options.readOnly) return 'read-only (--read-only): no POST sent, nothing created'
-  const { writes = 0, resentWrites = 0 } = result.summary
-  const resent = resentWrites > 0 ? `, and ${resentWrites} sent again after the server answered 429 or 503 (statuses that say it was not processed)` : ''
+  const { writes = 0, resentWrites = 0, resentLostWrites = 0 } = result.summary
+  const resent =
+    (resentWrites > 0 ? `, and ${resentWrites} sent again after the server answered 429 or 503 (statuses that say it was not processed)` : '') +
+    (resentLostWrites > 0 ? `, and ${resentLostWrites} sent again after their connection closed before any answer (the list showed them not stored)` : '')
   const { maxWrites, maxWritesGiven, confirm = 0, repeat = 1 } = result.options
-  const sent = writes - resentWrites
+  const sent = writes - resentWrites - resentLostWrites
   const again = result.summary.writesAgain ?? 0
   // the options are named in the bound beside it (or by --max-writes): here only what the POSTs were for
   const why = [...(confirm > 0 ? ['to confirm failures'] : []), ...(repeat > 1 ? ['in further rounds'] : [])].join(' or ')

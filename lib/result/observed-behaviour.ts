@@ -69,6 +69,18 @@ export interface ObservedBehaviour {
   mediaTypes: string[]
   /** The order of the ids of the list after the run's creates. */
   listOrder?: 'ascending ids' | 'descending ids' | 'another order' | 'one record or none'
+  /**
+   * Connections the server closed before any answer, fresh ones too (a limit on the connections
+   * open at once): how many requests were sent again with fewer in flight, and the fewest it came to.
+   */
+  connectionLimit?: { resent: number; atMost: number }
+}
+
+/** The note a report shows when the server refused connections past a number of its own, or undefined. */
+export function connectionLimitNote(o: ObservedBehaviour): string | undefined {
+  const limit = o.connectionLimit
+  if (!limit) return undefined
+  return `Connections (a limit is not shown, a freedom, not a failure): the server closed fresh connections before any answer; ${limit.resent} ${limit.resent === 1 ? 'request was' : 'requests were'} sent again with fewer in flight, down to ${limit.atMost} at once (--concurrency ${limit.atMost} sends no more than that from the start)`
 }
 
 /** The creates that use a freedom the document leaves, and what their answer means. */
@@ -103,7 +115,13 @@ export function observedBehaviour(journal: readonly JournalEntry[], exchanges: r
   const answers: Record<string, number> = {}
   const compression: Record<string, number> = {}
   const retryAfter: string[] = []
+  let resentWithFewer = 0
+  let fewest = Infinity
   for (const entry of journal) {
+    if (entry.fewerConnections !== undefined) {
+      resentWithFewer++
+      fewest = Math.min(fewest, entry.fewerConnections)
+    }
     if (entry.probe && FREEDOMS[entry.probe] && entry.status !== undefined && entry.status !== 429 && entry.status !== 503) {
       freedoms[FREEDOMS[entry.probe] as string] = entry.status >= 200 && entry.status < 300 ? `accepted (${entry.status})` : `refused (${entry.status})`
     }
@@ -122,6 +140,7 @@ export function observedBehaviour(journal: readonly JournalEntry[], exchanges: r
     wwwAuthenticate: distinct(responses.filter((r) => r.status === 401).map((r) => r.headers['www-authenticate'])),
     mediaTypes: distinct(responses.map((r) => r.headers['content-type'])),
     ...(listOrderOf(exchanges) ? { listOrder: listOrderOf(exchanges) } : {}),
+    ...(resentWithFewer > 0 ? { connectionLimit: { resent: resentWithFewer, atMost: fewest } } : {}),
   }
 }
 
@@ -135,6 +154,8 @@ export function observedLines(o: ObservedBehaviour): string[] {
   const limited = Object.entries(o.rateLimits.answers)
   lines.push(`rate limits met: ${limited.length ? `${limited.map(([s, n]) => `${n} × ${s}`).join(', ')}${o.rateLimits.retryAfter.length ? `, Retry-After ${o.rateLimits.retryAfter.join(', ')}` : ', no Retry-After'}` : 'none'}`)
   if (o.listOrder) lines.push(`list order: ${o.listOrder}`)
+  const connections = connectionLimitNote(o)
+  if (connections) lines.push(connections)
   lines.push(`WWW-Authenticate on 401: ${o.wwwAuthenticate.length ? o.wwwAuthenticate.join(' | ') : 'none sent'}`)
   lines.push(`media types answered: ${o.mediaTypes.join(' | ') || 'none'}`)
   return lines

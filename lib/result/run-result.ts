@@ -84,6 +84,8 @@ export interface RunResult {
     writes?: number
     /** Of them, resends of a POST answered 429 or 503 (statuses that say it was not processed). */
     resentWrites?: number
+    /** Of them, resends of a POST whose connection closed before any answer, which the list showed was not stored. */
+    resentLostWrites?: number
     /** Of them, POSTs of the plan sent again: to confirm a failure (--confirm) or in a further round (--repeat); lib/result/writes-again.ts. */
     writesAgain?: number
     /** POSTs that went out and got no complete answer: each may have created a record (see the journal). */
@@ -235,6 +237,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
       requests: totals.requests,
       writes: totals.writes,
       resentWrites: totals.resentWrites,
+      ...(totals.resentLostWrites > 0 ? { resentLostWrites: totals.resentLostWrites } : {}),
       writesAgain: writesAgain(facts.journal),
       unansweredWrites: totals.unansweredWrites,
       recordsCreated: ledger.length,

@@ -218,6 +218,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   })
   // a server that closes on its own says nothing of it: no Keep-Alive header (Node writes one while its timeout is set)
   server.keepAliveTimeout = closes ? 0 : 5_000
+  if (behaviour.transport.maxConnections !== undefined) server.maxConnections = behaviour.transport.maxConnections
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve))
   const address = server.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address

@@ -32,6 +32,11 @@ export interface Transport {
    * side by side in one process (the kill matrix) do not slow each other.
    */
   oneAtATimeMs?: number
+  /**
+   * At most this many connections open at once (Node's server.maxConnections): one past it is
+   * closed as soon as it is accepted, before any byte of an answer, as a proxy's limit per client does.
+   */
+  maxConnections?: number
   /** An interim 103 Early Hints before every answer (RFC 8297; a client must read past 1xx, RFC 9110 §15.2). */
   earlyHints?: boolean
   /** No Content-Length and no chunks: the body ends when the connection closes (RFC 9112 §6.3, as HTTP/1.0 servers do). */

@@ -5,7 +5,9 @@
  * and the journal says so; when the list cannot tell, it is not sent again. One intended create
  * never makes two records.
  */
-import { describe, expect, test } from 'vitest'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { describe, expect, onTestFinished, test } from 'vitest'
 import type { HttpClient } from '../../lib/http/client.ts'
 import { journalTotals, RunJournal } from '../../lib/http/journal.ts'
 import { ANSWER_LOST_RECORD_FOUND, ANSWER_LOST_SENT_AGAIN, type WhetherApplied } from '../../lib/http/lost-answer.ts'
@@ -90,5 +92,52 @@ describe('a POST whose answer the connection race lost', () => {
     expect(unasked.post.exchange.attempt).toBeUndefined()
     expect(server.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'GET', 'POST'])
     expect(journalTotals(unknown.journal).unansweredWrites).toBe(1)
+  })
+})
+
+describe("a server that keeps at most a few connections open to a client (Node's server.maxConnections)", () => {
+  /** Closes every connection past `limit` open at once as soon as it is accepted; stores each POST's name. */
+  async function limitedStore(limit: number) {
+    const names: string[] = []
+    const server = createServer((req, res) => {
+      let body = ''
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      req.on('end', () => {
+        if (req.method === 'POST') {
+          const name = (JSON.parse(body) as { name: string }).name
+          names.push(name)
+          return void res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: names.length, name }))
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(names.map((name, i) => ({ id: i + 1, name }))))
+      })
+    })
+    server.maxConnections = limit
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    onTestFinished(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))))
+    return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, names }
+  }
+
+  test('every request is answered, a POST lost at the door is sent again only once the list shows it was not stored, and fewer go at once', async () => {
+    const { baseUrl, names } = await limitedStore(3)
+    const log = new RunJournal()
+    const results = await withClient({ baseUrl, concurrency: 12, journal: log }, async (c) =>
+      Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          i % 2 === 0
+            ? c.send({ method: 'GET', path: '/categories' })
+            : c.send({ method: 'POST', path: '/categories', body: JSON.stringify({ name: `cf-${i}` }), whetherApplied: listShows(() => c, `cf-${i}`) }),
+        ),
+      ),
+    )
+    expect(results.map((r) => r.exchange.response?.status ?? r.exchange.error?.code)).toEqual(Array.from({ length: 24 }, (_, i) => (i % 2 === 0 ? 200 : 201)))
+    // one record for each intended create
+    expect([...names].sort()).toEqual(Array.from({ length: 12 }, (_, i) => `cf-${2 * i + 1}`).sort())
+    const entries = log.entries()
+    const fewer = entries.flatMap((e) => (e.fewerConnections === undefined ? [] : [e.fewerConnections]))
+    expect(fewer.length).toBeGreaterThan(0)
+    expect(Math.min(...fewer)).toBeLessThanOrEqual(3)
+    const totals = journalTotals(entries)
+    expect(totals.resentWrites).toBe(0)
+    expect(totals.resentLostWrites).toBe(totals.writes - 12)
   })
 })
