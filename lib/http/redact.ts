@@ -128,15 +128,24 @@ const longestJsonEscaped = (secret: string) => Array.from(secret, (c) => (/[a-zA
 export function createRedactor(...secrets: (string | undefined)[]): Redactor {
   const forms = new Set<string>()
   const escaped = new Set<string>()
+  // the shortest text any form or pattern matches (an escape only lengthens what it stands for)
+  let shortest = Infinity
   for (const given of secrets) {
     // a key from a secret file is sent trimmed (lib/config/api-key.ts); whitespace alone is no key
     // to hide, and hiding it would blank every space of the output
     for (const secret of new Set([given, given?.trim()])) {
       if (!secret || secret.trim().length === 0) continue
       for (const variant of [secret, ...nearMisses(secret)]) {
-        for (const form of formsOf(variant)) if (form.length > 0) forms.add(form)
+        for (const form of formsOf(variant)) {
+          if (form.length === 0) continue
+          forms.add(form)
+          shortest = Math.min(shortest, form.length)
+        }
         const pattern = jsonEscapedPattern(variant)
-        if (pattern) escaped.add(pattern)
+        if (pattern) {
+          escaped.add(pattern)
+          shortest = Math.min(shortest, variant.length)
+        }
       }
     }
   }
@@ -144,7 +153,9 @@ export function createRedactor(...secrets: (string | undefined)[]): Redactor {
   // longest first, so that a form containing another is replaced whole; the JSON-escaped
   // patterns last, as each of them also matches the plain form
   const pattern = new RegExp([...[...forms].sort((a, b) => b.length - a.length).map(escapeRegExp), ...escaped].join('|'), 'g')
-  return (text) => (text.length === 0 ? text : text.replace(pattern, REDACTED))
+  // a text shorter than every form holds none: most of a result's strings (statuses, header
+  // values, names) are, and a report's copy walks thousands of them
+  return (text) => (text.length < shortest ? text : text.replace(pattern, REDACTED))
 }
 
 /**

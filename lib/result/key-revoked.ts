@@ -41,10 +41,13 @@ export function keyRevoked(exchanges: readonly Exchange[], journal: readonly Jou
   const byId = new Map<string, Exchange>()
   for (const e of exchanges) if (e.request.headers.authorization === KEY_AUTHORIZATION && e.response) byId.set(e.id, e)
   // numbered in the order the answers came, as near as a client sees to the order the server handled them in
-  const ended = journal.filter((entry) => entry.onWire).map((entry, index) => ({ entry, index }))
-  ended.sort((a, b) => (a.entry.endedAt ?? a.entry.at).localeCompare(b.entry.endedAt ?? b.entry.at) || a.index - b.index)
-  const position = new Map(ended.map(({ entry }, index) => [entry.id, index + 1]))
-  const ordered = [...byId.values()].sort((a, b) => answeredAt(a) - answeredAt(b) || (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0))
+  // ISO times of one clock: their text sorts as they do (compared as text, not localeCompare'd)
+  const ended = journal.filter((entry) => entry.onWire).map((entry, index) => ({ at: entry.endedAt ?? entry.at, id: entry.id, index }))
+  ended.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.index - b.index))
+  const position = new Map(ended.map(({ id }, index) => [id, index + 1]))
+  // each time parsed once, not at every comparison of the sort
+  const order = [...byId.values()].map((e) => ({ e, at: answeredAt(e), position: position.get(e.id) ?? 0 }))
+  const ordered = order.sort((a, b) => a.at - b.at || a.position - b.position).map(({ e }) => e)
   let from = ordered.length
   while (from > 0 && refusal(ordered[from - 1]!.response!.status)) from--
   const tail = ordered.slice(from)
