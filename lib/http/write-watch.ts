@@ -33,10 +33,12 @@ export function watchingWrites<D extends Dispatcher>(dispatcher: D): D {
   const dispatch = dispatcher.dispatch.bind(dispatcher)
   const watched = (opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean => {
     const watch = (opts as { opaque?: Partial<WriteWatch> }).opaque
+    if (typeof watch?.onWritten !== 'function') return dispatch(opts, handler)
+    const once = onlyOnce(watch.onWritten)
+    // an undici whose request() speaks the newer API: watched in that one, never not at all
+    // (--timeout starts at the write: a request never said written would wait out the deadline)
+    if ('onRequestStart' in handler) return dispatch(opts, watchedInNewerApi(handler, once))
     const h = handler as unknown as RequestHandler
-    if (typeof watch?.onWritten !== 'function' || typeof h.onConnect !== 'function' || 'onRequestStart' in handler) return dispatch(opts, handler)
-    const onWritten = watch.onWritten
-    let written = false
     let aborted = false
     const wrapped: RequestHandler = {
       onConnect: (abort, context) => {
@@ -45,9 +47,7 @@ export function watchingWrites<D extends Dispatcher>(dispatcher: D): D {
           abort(error)
         }, context)
         // a request aborted while it waited is handed over only to be aborted at once, and never written
-        if (written || aborted) return
-        written = true
-        onWritten()
+        if (!aborted) once()
       },
       onError: (error) => h.onError(error),
       onUpgrade: (statusCode, headers, socket) => h.onUpgrade?.(statusCode, headers, socket),
@@ -61,4 +61,28 @@ export function watchingWrites<D extends Dispatcher>(dispatcher: D): D {
     return dispatch(opts, wrapped as unknown as Dispatcher.DispatchHandler)
   }
   return new Proxy(dispatcher, { get: (target, key) => (key === 'dispatch' ? watched : Reflect.get(target, key)) })
+}
+
+function onlyOnce(onWritten: () => void): () => void {
+  let written = false
+  return () => {
+    if (written) return
+    written = true
+    onWritten()
+  }
+}
+
+/** The same watch for a handler of undici's newer API (onRequestStart: its head is about to be written). */
+function watchedInNewerApi(handler: Dispatcher.DispatchHandler, once: () => void): Dispatcher.DispatchHandler {
+  return {
+    onRequestStart: (controller, context) => {
+      handler.onRequestStart?.(controller, context)
+      if (!controller.aborted) once()
+    },
+    onRequestUpgrade: (controller, statusCode, headers, socket) => handler.onRequestUpgrade?.(controller, statusCode, headers, socket),
+    onResponseStart: (controller, statusCode, headers, statusMessage) => handler.onResponseStart?.(controller, statusCode, headers, statusMessage),
+    onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+    onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+    onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+  }
 }
