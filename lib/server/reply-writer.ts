@@ -57,10 +57,20 @@ export interface Transport {
 
 const JSON_TYPE = 'application/json'
 
-/** Serialises a reply; bigint ids are written exactly (lossless-json), strings go out as they are. */
+/**
+ * Serialises a reply; bigint ids are written exactly (lossless-json), strings go out as they are.
+ * A body without a bigint is the same text from JSON.stringify, which is native and several times
+ * faster than lossless-json's walk: the bench's ten servers share one thread, and their lists are
+ * most of its work.
+ */
 export function serialise(body: unknown): string {
   if (typeof body === 'string') return body
-  return losslessStringify(body) ?? ''
+  try {
+    return JSON.stringify(body) ?? ''
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error
+    return losslessStringify(body) ?? ''
+  }
 }
 
 const COMPRESSORS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }
