@@ -36,8 +36,8 @@ import type { ClientOptions } from './client-options.ts'
 
 export type { ClientOptions }
 
-/** Resends of a request the connection race lost: on a fresh connection, then with half as many at once each time (48 to 3). */
-const LOST_ANSWER_RESENDS = 6
+/** Resends of a request the connection race lost: on a fresh connection, then with half as many at once (64 to 1: six), and a few at one. */
+const LOST_ANSWER_RESENDS = 10
 
 export interface SendOptions {
   method: 'GET' | 'POST'
@@ -146,7 +146,7 @@ export class HttpClient {
       // proxy's limit per client): fewer go at once from then on, on the connections it keeps open
       if (!response && lostInTransit(result.exchange) && lostResends < LOST_ANSWER_RESENDS) {
         const refusedAgain = lostResends > 0
-        if (refusedAgain) fewer = this.pools.narrow(limitAtSend)
+        if (refusedAgain && (fewer = await this.pools.afterRefusal(limitAtSend, lostResends, this.msLeft())) === undefined) return result
         if (await afterTheRace(options, result, (line) => this.options.journal?.record(line), this.redact)) {
           fresh = !refusedAgain
           lostResends++

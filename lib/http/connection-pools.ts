@@ -8,12 +8,17 @@
  * once and the others as their requests end, so that the connections the server counts fall under
  * its limit. Every pool is watched for the moment a request is written (lib/http/write-watch.ts).
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Dispatcher } from 'undici'
 import { createAgent } from './agent.ts'
 import { RequestSlots } from './request-slots.ts'
 import { watchingWrites } from './write-watch.ts'
 
 type PoolOptions = Parameters<typeof createAgent>[0]
+
+/** The pause before each resend after a refusal: 10 ms, doubled each time, at most half a second. */
+const REFUSED_PAUSE_MS = 10
+const REFUSED_PAUSE_MAX_MS = 500
 
 export class ConnectionPools {
   readonly slots: RequestSlots
@@ -46,6 +51,19 @@ export class ConnectionPools {
     this.pool = createAgent({ ...this.options, concurrency: to })
     this.watched = watchingWrites(this.pool)
     return to
+  }
+
+  /**
+   * A request was refused a connection again (`refusals` times): fewer at once (narrow), then a
+   * pause, longer each time, as a server may free a connection's place a moment after closing it.
+   * The number in flight at most from then on, or undefined when the pause would pass `msLeft`.
+   */
+  async afterRefusal(limitAtSend: number, refusals: number, msLeft: number): Promise<number | undefined> {
+    const fewer = this.narrow(limitAtSend)
+    const pause = Math.min(REFUSED_PAUSE_MAX_MS, REFUSED_PAUSE_MS * 2 ** (refusals - 1))
+    if (pause >= msLeft) return undefined
+    await sleep(pause)
+    return fewer
   }
 
   /** Closes every pool once its requests have ended. */
