@@ -146,7 +146,10 @@ export class HttpClient {
       // proxy's limit per client): fewer go at once from then on, on the connections it keeps open
       if (!response && lostInTransit(result.exchange) && lostResends < LOST_ANSWER_RESENDS) {
         const refusedAgain = lostResends > 0
-        if (refusedAgain && (fewer = await this.pools.afterRefusal(limitAtSend, lostResends, this.msLeft())) === undefined) return result
+        if (refusedAgain) {
+          fewer = await this.pools.afterRefusal(limitAtSend, lostResends, this.msLeft())
+          if (fewer === undefined) return result // its pause would pass the deadline
+        }
         if (await afterTheRace(options, result, (line) => this.options.journal?.record(line), this.redact)) {
           fresh = !refusedAgain
           lostResends++

@@ -44,7 +44,7 @@ export class ConnectionPools {
    * most from then on. Requests lost under a larger number than the current one do not halve it
    * again (`limitAtSend`: the number their attempt went under).
    */
-  narrow(limitAtSend: number): number {
+  private narrow(limitAtSend: number): number {
     if (this.slots.limit < limitAtSend) return this.slots.limit
     const to = this.slots.narrow()
     this.retired.push({ pool: this.pool, closed: this.pool.close().catch(() => undefined) })

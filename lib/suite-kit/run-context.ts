@@ -120,8 +120,3 @@ export function thisRun(): Run {
   }
   return run
 }
-
-/** The current run's context (synchronously: see thisRun()). */
-export function runContext(): RunContext {
-  return thisRun().context
-}

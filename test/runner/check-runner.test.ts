@@ -9,7 +9,7 @@ import type { HttpResult } from '../../lib/http/client.ts'
 import type { Exchange } from '../../lib/http/exchange.ts'
 import { startChecks } from '../../lib/runner/check-runner.ts'
 import { check, collectChecks, Gate, once, suite } from '../../lib/suite-kit/check.ts'
-import { newRunScope, runContext, thisRun, type RunContext } from '../../lib/suite-kit/run-context.ts'
+import { newRunScope, thisRun, type RunContext } from '../../lib/suite-kit/run-context.ts'
 
 function contextOf(runId: string): RunContext {
   return {
@@ -161,7 +161,7 @@ test('after an await no run is current: a check that looks its run up there gets
 test('a check declared outside a suite, or outside a run, says so', () => {
   expect(() => check('list-returns-200', 'stray', async () => undefined)).toThrow(/outside a suite/)
   expect(() => check('no-such-rule', 'unknown', async () => undefined)).toThrow(/spec\/rules.yaml does not have/)
-  expect(() => collectChecks([suite('no scope', () => void runContext())])).toThrow(/no run is current here: suites\/ run only through `npm run conform`/)
+  expect(() => collectChecks([suite('no scope', () => void thisRun())])).toThrow(/no run is current here: suites\/ run only through `npm run conform`/)
 })
 
 describe('checks one at a time, and what a gated probe waits for', () => {
