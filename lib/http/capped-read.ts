@@ -21,24 +21,41 @@ export async function readCapped(body: Readable, codings: string[], partial: Bod
     throw new ResponseTooLargeError(limit, partial.declaredBytes)
   }
   const decoded = decodedStream(body, codings)
-  const chunks: Buffer[] = []
-  for await (const chunk of decoded as AsyncIterable<Buffer>) {
-    partial.receivedBytes += chunk.byteLength
-    kept.bytes += chunk.byteLength
-    if (partial.receivedBytes > limit) {
+  // events, not `for await`: an async iterator costs a body a chain of promises and an
+  // end-of-stream watcher, and a run reads a few hundred bodies (a fleet, thousands)
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let settled = false
+    const fail = (error: unknown) => {
+      if (settled) return
+      settled = true
       decoded.destroy()
-      throw new ResponseTooLargeError(limit, undefined, codings.length > 0 ? `decoded response body (Content-Encoding ${codings.join(', ')}) larger than ${limit} bytes (the limit set by --max-response-bytes); decoding stopped there` : undefined)
+      reject(error)
     }
-    // the cap holds per body; this holds for all of them, which are read at once and kept
-    if (kept.bytes > kept.max) {
-      decoded.destroy()
-      throw new ResponseTooLargeError(
-        limit,
-        undefined,
-        `response bodies of this run passed ${kept.max} bytes together (4 × --max-response-bytes); this one was not read past ${partial.receivedBytes} bytes`,
-      )
-    }
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks, partial.receivedBytes)
+    decoded.on('data', (chunk: Buffer) => {
+      if (settled) return
+      partial.receivedBytes += chunk.byteLength
+      kept.bytes += chunk.byteLength
+      if (partial.receivedBytes > limit) {
+        return fail(
+          new ResponseTooLargeError(limit, undefined, codings.length > 0 ? `decoded response body (Content-Encoding ${codings.join(', ')}) larger than ${limit} bytes (the limit set by --max-response-bytes); decoding stopped there` : undefined),
+        )
+      }
+      // the cap holds per body; this holds for all of them, which are read at once and kept
+      if (kept.bytes > kept.max) {
+        return fail(
+          new ResponseTooLargeError(limit, undefined, `response bodies of this run passed ${kept.max} bytes together (4 × --max-response-bytes); this one was not read past ${partial.receivedBytes} bytes`),
+        )
+      }
+      chunks.push(chunk)
+    })
+    decoded.once('end', () => {
+      if (settled) return
+      settled = true
+      resolve(Buffer.concat(chunks, partial.receivedBytes))
+    })
+    decoded.once('error', fail)
+    // destroyed before its end without an error of its own: what `for await` reports as a premature close
+    decoded.once('close', () => fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })))
+  })
 }
