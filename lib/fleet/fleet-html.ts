@@ -16,6 +16,12 @@ function deploymentRow(d: FleetDeployment): string {
   return `<tr class="${VERDICT_CLASS[d.verdict]}"><td><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></td><td><code>${escapeHtml(d.baseUrl)}</code></td><td><span class="badge ${VERDICT_CLASS[d.verdict]}">${VERDICT_WORD[d.verdict]}</span> <span class="muted">exit ${d.exitCode}</span></td><td>${why}</td></tr>`
 }
 
+/** What the runs observed that is no failure (lib/fleet/fleet-result.ts), a line per note. */
+function notes(fleet: FleetResult): string {
+  const items = fleet.deployments.flatMap((d) => (d.notes ?? []).map((note) => `<li><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a>: ${escapeHtml(note)}</li>`))
+  return items.length === 0 ? '' : `<h2 id="notes">Notes</h2>\n<ul>\n${items.join('\n')}\n</ul>`
+}
+
 function matrix(fleet: FleetResult): string {
   if (fleet.rules.length === 0) return ''
   const head = fleet.deployments.map((d) => `<th><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></th>`).join('')
@@ -57,6 +63,7 @@ ${
 ${fleet.deployments.map(deploymentRow).join('\n')}
 </tbody></table>`
 }
+${notes(fleet)}
 ${matrix(fleet)}
 <footer><p class="muted">Written ${escapeHtml(fleet.generatedAt)} by ${escapeHtml(fleet.tool.name)} ${escapeHtml(fleet.tool.version)}. fleet.json holds the same verdicts; junit.xml one testsuite per deployment.</p></footer>
 </main>

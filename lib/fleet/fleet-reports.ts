@@ -37,6 +37,10 @@ export function fleetMarkdown(fleet: FleetResult): string {
       out.push(`| ${escapeMarkdown(d.label)} | ${escapeMarkdown(d.baseUrl)} | ${VERDICT_WORD[d.verdict]} | ${escapeMarkdown(detail(d) || '—')} | [report.html](${linkTarget(d.report)}) |`)
     }
   }
+  const noted = fleet.deployments.filter((d) => d.notes !== undefined)
+  if (noted.length > 0) {
+    out.push('', '### Notes', '', ...noted.flatMap((d) => (d.notes ?? []).map((note) => `- ${escapeMarkdown(d.label)}: ${escapeMarkdown(note, 2000)}`)))
+  }
   if (fleet.rules.length > 0) {
     out.push('', '### Rules by deployment', '', `| rule | ${fleet.deployments.map((d) => escapeMarkdown(d.label)).join(' | ')} |`, `|---|${fleet.deployments.map(() => '---|').join('')}`)
     for (const rule of fleet.rules) {

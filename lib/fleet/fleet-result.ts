@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
+import { connectionLimitNote } from '../result/observed-behaviour.ts'
 import type { RunResult, Status } from '../result/run-result.ts'
 
 /** What one deployment's run said, as fleet.json holds it. */
@@ -24,6 +25,11 @@ export interface FleetDeployment {
   reason?: string
   /** Each rule's status, for the deployment × rule matrix; empty when the run could not be made. */
   rules: Record<string, Status>
+  /**
+   * What its run observed that is no failure but changes how to read it (a server that refused
+   * connections past a number of its own: the run went on with fewer at once), as its reports say it.
+   */
+  notes?: string[]
   /** Its report.html, relative to the fleet's folder. */
   report: string
   runId?: string
@@ -74,6 +80,8 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
   if (run.verdict === 'error') return { label, baseUrl, verdict: 'error', exitCode: 2, failedRules: [], reason: run.error, rules: {}, report }
   const failedRules = run.rules.filter((r) => r.status === 'fail').map((r) => r.id)
   const explain = run.verdict === 'incomplete' || (run.verdict === 'fail' && failedRules.length === 0)
+  // a results.json of an earlier version (merge) may have no observations
+  const notes = [run.observed && connectionLimitNote(run.observed)].filter((note): note is string => note !== undefined)
   return {
     label,
     baseUrl,
@@ -83,6 +91,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     failedRules,
     ...(explain && run.problems[0] !== undefined ? { reason: problemText(run.problems[0]) } : {}),
     rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),
+    ...(notes.length > 0 ? { notes } : {}),
     report,
     runId: run.runId,
     durationMs: run.durationMs,

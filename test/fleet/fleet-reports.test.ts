@@ -80,3 +80,27 @@ describe('a fleet page of hostile text', () => {
     expect(readFileSync(summary, 'utf8')).toContain('Pet Store categories conformance: 2 deployments')
   })
 })
+
+describe("a deployment whose server limited its connections", () => {
+  // the journal of a run that sent two requests again with fewer in flight, down to 12 at once
+  const resent = { id: 'x', phase: 'ended' as const, at: new Date(0).toISOString(), method: 'GET', url: 'https://a.example/v1/categories', status: 200 }
+  const limited = resultOf(new Map(), { ...facts, problems: [], journal: [{ ...resent, fewerConnections: 24 }, { ...resent, id: 'y', fewerConnections: 12 }] }, [])
+  const plain = resultOf(new Map(), { ...facts, problems: [] }, [])
+  const noted = fleetOf([deploymentOf('limited', 'https://a.example/v1', 'limited/report.html', limited), deploymentOf('plain', 'https://b.example/v1', 'plain/report.html', plain)], [limited, plain], TOOL)
+
+  test('fleet.json names the note on that deployment only; the verdict is the same as without it', () => {
+    expect(noted.deployments.map((d) => [d.label, d.notes?.map((n) => n.slice(0, 12))])).toEqual([
+      ['limited', ['Connections ']],
+      ['plain', undefined],
+    ])
+    expect(noted.deployments[0]?.exitCode).toBe(noted.deployments[1]?.exitCode)
+    expect(noted.deployments[0]?.notes?.[0]).toContain('2 requests were sent again with fewer in flight, down to 12 at once')
+  })
+
+  test('fleet.md and fleet.html say it under Notes, with the deployment; a fleet without notes has no such part', () => {
+    expect(fleetMarkdown(noted)).toMatch(/^### Notes\n\n- limited: Connections .*down to 12 at once/m)
+    expect(fleetHtml(noted)).toMatch(/<h2 id="notes">Notes<\/h2>\n<ul>\n<li><a href="limited\/report.html">limited<\/a>: Connections .*down to 12 at once/)
+    expect(fleetMarkdown(fleet)).not.toContain('### Notes')
+    expect(fleetHtml(fleet)).not.toContain('id="notes"')
+  })
+})
