@@ -20,7 +20,7 @@ export const categories = suite('categories', () => {
   const probes = categoryProbes(run)
 
   listChecks(probes)
-  createChecks(probes.creates)
+  createChecks(probes.creates, probes.lastList)
   refusalChecks(probes)
   stillListedCheck(probes)
 

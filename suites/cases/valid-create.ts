@@ -36,6 +36,12 @@ export interface ValidCreate extends WritePriority {
    * but a 201 is a new record (§2: ids are assigned on creation) carrying what was sent (§4.2 rule 2).
    */
   repeats?: string
+  /**
+   * A name that is the same in every run, as it cannot carry the run's prefix (the empty name): on a
+   * service that refuses repeated names, an earlier run's record makes this create a repeated one,
+   * and its 409 holds when the list shows a record of this name that this create did not make.
+   */
+  nameOfEveryRun?: boolean
   /** The refusals `mayRefuse` allows; default 400 and 413. */
   refusals?: readonly number[]
   /**

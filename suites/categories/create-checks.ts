@@ -11,7 +11,8 @@ import { fail, NotApplicable } from '../../lib/checks/failure.ts'
 import { check } from '../../lib/suite-kit/check.ts'
 import { thisRun } from '../../lib/suite-kit/run-context.ts'
 import { expectErrorRecord, expectErrorStatusMatches } from '../../lib/checks/error-record.ts'
-import type { CreateProbe, LengthFollowUp } from './probes.ts'
+import { listedRecords } from './list-checks.ts'
+import type { CategoryProbes, CreateProbe, LengthFollowUp } from './probes.ts'
 import { DESCRIPTION_FLOOR, NAME_FLOOR } from '../cases/valid-creates.ts'
 
 const STATUS_REPORTED = 'create-returns-201 reports the status'
@@ -118,7 +119,20 @@ function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortO
   })
 }
 
-export function createChecks(creates: readonly CreateProbe[]): void {
+/**
+ * A 409 to a create whose name every run sends alike (valid-create.ts, nameOfEveryRun) is a
+ * repeated name's, which a service may refuse, when the list shows a record of that name that
+ * this create did not make (its description is another run's).
+ */
+async function repeatedFromEarlierRun(c: CreateProbe, result: HttpResult, lastList: CategoryProbes['lastList'], t: { evidence(result: HttpResult): void }): Promise<boolean> {
+  if (!c.case.nameOfEveryRun || responseOf(result).status !== 409) return false
+  const sent = await c.sent()
+  const { list } = await lastList()
+  t.evidence(list)
+  return listedRecords(list).some((record) => record.name === sent.name && record.description !== sent.description)
+}
+
+export function createChecks(creates: readonly CreateProbe[], lastList: CategoryProbes['lastList']): void {
   const { seed } = thisRun().context
   for (const c of creates) {
     const refusable = c.case.mayRefuse
@@ -126,10 +140,12 @@ export function createChecks(creates: readonly CreateProbe[]): void {
     else if (c.lengthFollowUp) refusedForLengthCheck(c)
     else if (refusable) {
       const refusals = c.case.refusals ?? LENGTH_REFUSALS
-      check('create-returns-201', `${c.label} → 201, or ${refusals.join(' or ')} because ${refusable}`, async (t) => {
+      const earlierRun = c.case.nameOfEveryRun ? ", or 409 when the list shows an earlier run's record of this name" : ''
+      check('create-returns-201', `${c.label} → 201, or ${refusals.join(' or ')} because ${refusable}${earlierRun}`, async (t) => {
         const result = await t.use(c.probe)
         const { status } = responseOf(result)
         if (status === 201 || refusals.includes(status)) return
+        if (await repeatedFromEarlierRun(c, result, lastList, t)) return
         fail(
           {
             code: statusFailureCode(responseOf(result)),

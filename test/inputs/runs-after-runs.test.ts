@@ -1,0 +1,61 @@
+/**
+ * A deployment keeps its store from one run to the next. Every name a run sends carries the run's
+ * prefix but the empty name's, which every run sends alike: on a service with unique names (a
+ * UNIQUE index, answered 409), the second run's empty name is a repeated name, which a service may
+ * refuse (uniqueness is not shown). Found against Express on PostgreSQL and MariaDB: every run after
+ * the first failed create-returns-201. A 409 to an empty name that no earlier record holds still fails.
+ */
+import { afterAll, describe, expect, test } from 'vitest'
+import { DEFAULTS } from '../../lib/config/config.ts'
+import type { RunResult } from '../../lib/result/run-result.ts'
+import { runConformance, type RunConfig } from '../../lib/runner/conform-run.ts'
+import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
+import { errorReply, startCase } from '../../lib/server/server-cases.ts'
+import { VARIANTS } from '../../lib/server/variants.ts'
+import { manifest } from '../../suites/manifest.ts'
+
+const KEY = 'runs-after-runs-key-0123456789abcdef'
+const servers: RunningServer[] = []
+afterAll(() => Promise.all(servers.map((s) => s.close())))
+
+const config: RunConfig = { ...DEFAULTS, readOnly: false, rules: [], headers: [], updateBaseline: false }
+const run = async (server: RunningServer, seed: number) =>
+  (await runConformance({ config: { ...config, seed }, target: { baseUrl: server.baseUrl, apiKey: KEY, embeddedServer: false }, suite: manifest })).result
+const failures = (result: RunResult) =>
+  result.rules.flatMap((r) => r.checks.filter((c) => c.status === 'fail').map((c) => `${r.id} [${c.failure?.code}] ${c.name}`))
+const emptyNameCheck = (result: RunResult) =>
+  result.rules.find((r) => r.id === 'create-returns-201')?.checks.find((c) => c.name.startsWith('POST /categories with an empty name → 201'))
+
+describe('a store kept from one run to the next', () => {
+  test.each(['repeated-names-refused-409', 'rejects-duplicate-names'])('%s: the second and third runs pass as the first does', async (name) => {
+    const server = await startCase(VARIANTS.find((v) => v.name === name)!, { apiKey: KEY })
+    servers.push(server)
+    for (const seed of [1, 2, 3]) {
+      const result = await run(server, seed)
+      expect(failures(result), `run ${seed}`).toEqual([])
+      expect(result.exitCode).toBe(0)
+    }
+    // an empty name of each run is in the store, once: the later runs' were refused
+    expect(server.store.filter((r) => r.name === '')).toHaveLength(1)
+  })
+
+  test("a 409 to an empty name no earlier record holds fails create-returns-201, with the list as evidence", async () => {
+    const server = await startReferenceServer({
+      apiKey: KEY,
+      behaviour: {
+        finish: (reply, request, store) => {
+          const body = request.body as { name?: unknown } | undefined
+          if (request.operation !== 'createCategory' || reply.status !== 201 || body?.name !== '') return reply
+          store.pop()
+          return errorReply(409, 'conflict', 'a category with this name exists')
+        },
+      },
+    })
+    servers.push(server)
+    const result = await run(server, 1)
+    expect(result.exitCode).toBe(1)
+    const check = emptyNameCheck(result)
+    expect([check?.status, check?.failure?.code]).toEqual(['fail', 'UNEXPECTED_STATUS'])
+    expect(new Set(check?.exchanges.map((e) => `${e.request.method} ${e.response?.status}`))).toEqual(new Set(['POST 409', 'GET 200']))
+  })
+})
