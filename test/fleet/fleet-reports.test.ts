@@ -83,7 +83,7 @@ describe('a fleet page of hostile text', () => {
 
 describe("a deployment whose server limited its connections", () => {
   // the journal of a run that sent two requests again with fewer in flight, down to 12 at once
-  const resent = { id: 'x', phase: 'ended' as const, at: new Date(0).toISOString(), method: 'GET', url: 'https://a.example/v1/categories', status: 200 }
+  const resent = { id: 'x', at: new Date(0).toISOString(), method: 'GET', url: 'https://a.example/v1/categories', onWire: true, outcome: 'answered' as const, status: 200 }
   const limited = resultOf(new Map(), { ...facts, problems: [], journal: [{ ...resent, fewerConnections: 24 }, { ...resent, id: 'y', fewerConnections: 12 }] }, [])
   const plain = resultOf(new Map(), { ...facts, problems: [] }, [])
   const noted = fleetOf([deploymentOf('limited', 'https://a.example/v1', 'limited/report.html', limited), deploymentOf('plain', 'https://b.example/v1', 'plain/report.html', plain)], [limited, plain], TOOL)
