@@ -158,11 +158,14 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-long-thousands',
-    label: 'a 4,097-character name and a 9,000-character description holding U+0000',
+    label: `a ${NAME_FLOOR}-character name and a 9,000-character description holding U+0000`,
     // U+0000 here, not among the other control characters: a 201 must still carry it back, but a
     // store that cannot hold it (PostgreSQL text) may refuse it as an invalid value (§4.2 rule 1),
-    // and this create may already be refused; a create of its own would raise the records a run makes
-    body: (p) => ({ name: textOfLength(`${p}-longer`, 4_097), description: textOfLength('description [\u0000]', 9_000) }),
+    // and this create may already be refused; a create of its own would raise the records a run makes.
+    // A name that fits: the create is refused, if at all, for its description alone, so that a service
+    // that stores the name and then the description (two statements, no transaction) shows the record
+    // it kept after a 400 (the list then holds the name)
+    body: (p) => ({ name: `${p}-bigdesc`, description: textOfLength('description [\u0000]', 9_000) }),
     mayRefuse: 'lengths are not shown (§8), and a store may be unable to hold U+0000 (§4.2 rule 1: an invalid value)',
   },
   // last, and sent after every refusal (write-order.ts): the values that can break every later list

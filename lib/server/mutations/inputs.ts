@@ -306,6 +306,23 @@ export const INPUT_MUTATIONS: readonly Mutation[] = [
     seed: () => Array.from({ length: 10 }, (_, i) => ({ id: BigInt(i + 1), name: `seeded-${i + 1}` })),
   },
   {
+    name: 'name-stored-before-description',
+    breaks: 'create-returns-201',
+    code: 'REFUSED_CREATE_STORED',
+    description:
+      'the name is inserted, then the description set by a second statement, with no transaction (an ORM that saves, then updates): a name past VARCHAR(32) is refused with 400 and nothing stored, a description past VARCHAR(255) with 400 after the name was stored, which stays',
+    behaviour: {
+      finish: (reply, request, store) => {
+        const record = store[store.length - 1]
+        if (request.operation !== 'createCategory' || reply.status !== 201 || !record) return reply
+        if ([...record.name].length > 32) return store.pop(), errorReply(400, 'too_long', 'value too long for type character varying(32)')
+        if ([...(record.description ?? '')].length <= 255) return reply
+        delete record.description
+        return errorReply(400, 'too_long', 'value too long for type character varying(255)')
+      },
+    },
+  },
+  {
     name: 'refused-creates-stored',
     breaks: 'create-rejects-invalid-values',
     code: 'REFUSED_CREATE_STORED',
