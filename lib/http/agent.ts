@@ -3,7 +3,6 @@
  * base URL's origin.
  */
 import { Agent, Client, Pool, ProxyAgent, type Dispatcher } from './undici-parts.ts'
-import { ConnectPacing, pacedConnector } from './connect-pacing.ts'
 import { connectReadingPastInterimAnswers } from './interim-answers.ts'
 
 /**
@@ -42,11 +41,9 @@ export function createAgent(options: { baseUrl: string; timeoutMs: number; concu
 
 /**
  * undici's default factory (a Client for one connection, else a Pool), its connector wrapped: the
- * options' `connect` is the agent's (its timeout) or, behind a proxy, the tunnel's. Its new
- * connections begin in waves (lib/http/connect-pacing.ts), and read past interim answers.
+ * options' `connect` is the agent's (its timeout) or, behind a proxy, the tunnel's.
  */
 export function originDispatcher(origin: string | URL, options: object): Dispatcher {
-  const connect = connectReadingPastInterimAnswers((options as Pool.Options).connect)
-  const withFilter = { ...(options as Pool.Options), connect: pacedConnector(connect, new ConnectPacing()) }
+  const withFilter = { ...(options as Pool.Options), connect: connectReadingPastInterimAnswers((options as Pool.Options).connect) }
   return withFilter.connections === 1 ? new Client(origin, withFilter) : new Pool(origin, withFilter)
 }

@@ -5,8 +5,23 @@
  * they queued behind the hundred independent probes, a far-away server would cost a round trip per
  * hundred-divided-by-concurrency requests before each; as critical requests, they go out as soon as
  * a slot frees, and the independent probes fill the slots around them.
+ *
+ * The slots open in waves: six at first, six more each 10 ms in which requests waited, every slot
+ * was in use and the server answered none of them while the client had nothing else to do (its
+ * timer came on time). Each request in flight holds a connection, so this is how many connections
+ * a run opens: a server that answers at once is served on six (it could not be served faster on
+ * more: the client is the bottleneck, and a fleet of ten deployments spent a tenth of its CPU time
+ * on connections it did not need), a far or slow one gets all of --concurrency within 70 ms, under
+ * one round trip, and no server gets a burst of handshakes larger than six. A burst of 48
+ * overflowed the listen backlog of Python's http.server (5): Linux drops what does not fit without
+ * refusing it, and requests waited past --timeout for the server's SYN-ACK to be sent again, 1, 3,
+ * 7 s later (6 runs of 17 failed against ThreadingHTTPServer over HTTP/1.1).
  */
 export type Release = () => void
+
+/** Slots opened at once, and how long requests wait with all of them in use before more open. */
+export const SLOTS_PER_WAVE = 6
+export const WAVE_MS = 10
 
 /**
  * Where a request stands in the run's chain of answers: 'gates', another request waits for its
@@ -27,12 +42,23 @@ export class RequestSlots {
   private readonly other: Waiter[] = []
 
   private drainScheduled = false
+  /** Slots opened so far, a wave at a time (at most `size` of them count). */
+  private open: number
+  /** Answers so far: a wave opens only after a wave's time without one. */
+  private releases = 0
+  private waveTimer: NodeJS.Timeout | undefined
 
-  constructor(private size: number) {}
+  constructor(
+    private size: number,
+    private readonly perWave = SLOTS_PER_WAVE,
+    private readonly waveMs = WAVE_MS,
+  ) {
+    this.open = Math.min(size, perWave)
+  }
 
   /** How many requests may be in flight at once now. */
   get limit(): number {
-    return this.size
+    return Math.min(this.open, this.size)
   }
 
   /**
@@ -40,7 +66,8 @@ export class RequestSlots {
    * of its own (lib/http/client.ts). Those in flight finish; no new one is granted until fewer are.
    */
   narrow(): number {
-    this.size = Math.max(1, Math.floor(this.size / 2))
+    this.size = Math.max(1, Math.floor(this.limit / 2))
+    this.open = this.size
     return this.size
   }
 
@@ -73,13 +100,36 @@ export class RequestSlots {
 
   private drain(): void {
     this.drainScheduled = false
-    while (this.inFlight < this.size) {
+    while (this.inFlight < this.limit) {
       const next = this.gates.shift() ?? this.critical.shift() ?? this.other.shift()
       if (!next) return
       this.inFlight++
       next.signal.removeEventListener('abort', next.onAbort)
       next.grant(this.releaser())
     }
+    this.watchForWave()
+  }
+
+  private waiting(): boolean {
+    return this.gates.length + this.critical.length + this.other.length > 0
+  }
+
+  /** While requests wait with every open slot in use, a wave's time later: another wave, if the server answered none meanwhile. */
+  private watchForWave(): void {
+    if (this.waveTimer || this.open >= this.size || !this.waiting()) return
+    const armedAt = performance.now()
+    const releases = this.releases
+    this.waveTimer = setTimeout(() => {
+      this.waveTimer = undefined
+      if (!this.waiting() || this.inFlight < this.limit) return
+      // late by half a wave: the client was busy (a fleet's other runs), and answers it had not read yet are not the server's silence
+      const idle = performance.now() - armedAt < this.waveMs * 1.5
+      if (this.releases === releases && idle) {
+        this.open = Math.min(this.size, this.open + this.perWave)
+        this.drain()
+      } else this.watchForWave()
+    }, this.waveMs)
+    this.waveTimer.unref()
   }
 
   /**
@@ -91,6 +141,7 @@ export class RequestSlots {
     return () => {
       if (released) return
       released = true
+      this.releases++
       this.inFlight--
       this.scheduleDrain()
     }

@@ -1,6 +1,6 @@
 /** The slots of lib/http/request-slots.ts: bounded, by priority (gates, critical, other), an abort leaves the queue whole. */
-import { expect, test } from 'vitest'
-import { RequestSlots } from '../../lib/http/request-slots.ts'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { RequestSlots, type Release } from '../../lib/http/request-slots.ts'
 
 test('a waiter whose signal aborts is rejected with its reason and leaves the others their turn', async () => {
   const slots = new RequestSlots(1)
@@ -30,4 +30,40 @@ test('a request other requests wait for is granted before the rest of the critic
   const priorities = ['other', 'critical', 'gates', 'critical', 'other'] as const
   await Promise.all(priorities.map((priority, i) => slots.acquire(priority, never).then((release) => (order.push(`${priority} ${i}`), setImmediate(release)))))
   expect(order).toEqual(['gates 2', 'critical 1', 'critical 3', 'other 0', 'other 4'])
+})
+
+describe('slots open in waves of six (how many connections a run opens)', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate'] }))
+  afterEach(() => vi.useRealTimers())
+  const never = new AbortController().signal
+
+  test('six at once; six more once requests waited a wave with every slot in use and no answer; at most --concurrency', async () => {
+    const slots = new RequestSlots(20, 6, 10)
+    let granted = 0
+    for (let i = 0; i < 30; i++) void slots.acquire('other', never).then(() => granted++)
+    await vi.advanceTimersByTimeAsync(0)
+    expect([granted, slots.limit]).toEqual([6, 6])
+    await vi.advanceTimersByTimeAsync(10)
+    expect([granted, slots.limit]).toEqual([12, 12])
+    await vi.advanceTimersByTimeAsync(20)
+    expect([granted, slots.limit]).toEqual([20, 20])
+  })
+
+  test('a server that answers within the wave: its freed slots are used again, and no more open', async () => {
+    const slots = new RequestSlots(20, 6, 10)
+    const releases: Release[] = []
+    for (let i = 0; i < 30; i++) void slots.acquire('other', never).then((release) => releases.push(release))
+    await vi.advanceTimersByTimeAsync(0)
+    for (let wave = 0; wave < 3; wave++) {
+      await vi.advanceTimersByTimeAsync(5)
+      releases.shift()!()
+      await vi.advanceTimersByTimeAsync(5)
+    }
+    expect([releases.length, slots.limit]).toEqual([6, 6])
+  })
+
+  test('narrowing halves the slots open now, not --concurrency', async () => {
+    const slots = new RequestSlots(48, 6, 10)
+    expect([slots.narrow(), slots.limit]).toEqual([3, 3])
+  })
 })
