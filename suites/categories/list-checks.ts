@@ -87,6 +87,15 @@ function listShapeChecks(label: string, list: () => Promise<HttpResult>, judge: 
 
 export function listChecks(probes: CategoryProbes): void {
   listShapeChecks("GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding)", probes.firstList)
+  // §4: every payload is JSON, whatever the client accepts; a server that negotiates (Spring with an
+  // XML converter on its class path, Rails) may pick XML or HTML for a browser's Accept
+  const browser = "GET /categories with a valid key and a browser's Accept (text/html first, application/xml, */* last)"
+  check('list-returns-200', `${browser} → 200`, async (t) => expectStatus(await t.use(probes.browserList), 200))
+  check('json-content-type', `${browser} → the list is application/json`, async (t) => {
+    const result = await t.use(probes.browserList)
+    requireStatus(result, [200], LIST_STATUS_REPORTED)
+    expectJsonContentType(result)
+  })
   const lastList = async () => (await probes.lastList()).list
   // a list broken after the run's creates names the creates of values a store may not give back (poisoned-list.ts)
   const before = async () => (await probes.lastList()).before

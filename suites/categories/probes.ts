@@ -81,12 +81,17 @@ export interface CategoryProbes {
   lastListWaits: Gate
   /** GET /categories once more, each call a new request: a re-read of a list that lags behind writes. */
   listAgain: () => Promise<HttpResult>
+  /** The list as a browser asks for a page (its Accept), sent beside the others. */
+  browserList: () => Promise<HttpResult>
 }
+
+/** Chrome's Accept for a page: a server that negotiates on it may pick XML or HTML over JSON. */
+export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'
 
 // on the critical path: the last list waits for the first, and the re-reads for the last. The
 // first goes before everything else, the creates that gate other requests included: it is the
 // store as the run finds it, which a list broken after the creates is compared with
-const listCategories = (run: Run, headers: Record<string, string> = {}, critical: true | 'gates' = true) =>
+const listCategories = (run: Run, headers: Record<string, string> = {}, critical: boolean | 'gates' = true) =>
   run.client().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION, ...headers }, critical })
 const post = (label: string) => `POST /categories with ${label}`
 const isPost = (value: unknown): boolean => (value as Partial<HttpResult>)?.exchange?.request.method === 'POST'
@@ -213,5 +218,6 @@ export function categoryProbes(run: Run): CategoryProbes {
     const before = firstListStarted ? await firstList() : undefined
     return { list: await listCategories(run), before }
   })
-  return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories(run) }
+  const browserList = once(() => listCategories(run, { accept: BROWSER_ACCEPT }, false))
+  return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories(run), browserList }
 }

@@ -186,6 +186,44 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'x-api-key-passes',
+    breaks: 'auth-missing-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a gateway in front checks that an X-API-Key header is there and the service trusts it: a request without Authorization but with X-API-Key is served',
+    behaviour: {
+      finish: (reply, request, store) =>
+        reply.status === 401 && request.authorization === undefined && request.xApiKey ? (request.operation === 'listCategories' ? { status: 200, headers: {}, body: store } : { status: 200, headers: {}, body: [] }) : reply,
+    },
+  },
+  {
+    name: 'token-after-seven-characters',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: "the token is read as what follows the header's first seven characters (header.slice(7), the length of 'Bearer '), whatever the scheme: Digest <key> is let in",
+    behaviour: { authorize: (authorization, key) => authorization !== undefined && authorization.slice(7) === key },
+  },
+  {
+    name: 'example-token-accepted',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'the framework example\'s token "changeme" is still accepted beside the account\'s key',
+    behaviour: { authorize: (authorization, key, operation, cookie) => authorization === 'Bearer changeme' || conformingBehaviour.authorize(authorization, key, operation, cookie) },
+  },
+  {
+    name: 'uuid-pet-route-unguarded',
+    breaks: 'auth-missing-key-401',
+    code: 'SERVED_WITHOUT_KEY',
+    description: 'the pet route takes only UUIDs (/pets/1 is answered 404 before authentication, which a deprecated route may), and for a UUID the key is never checked: the pet is served to anyone',
+    behaviour: {
+      finish: (reply, request) => {
+        if (request.operation !== 'getPet') return reply
+        const id = request.path.split('/').pop() ?? ''
+        if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return { ...errorReply(404, 'not_found', `no pet ${id}`), headers: reply.headers }
+        return { status: 200, headers: reply.headers, body: { id, name: 'Rex' } }
+      },
+    },
+  },
+  {
     name: 'trailing-slash-skips-auth',
     breaks: 'auth-missing-key-401',
     code: 'SERVED_WITHOUT_KEY',

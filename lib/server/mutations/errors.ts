@@ -96,6 +96,19 @@ export const ERROR_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'xml-for-a-browser',
+    breaks: 'json-content-type',
+    code: 'WRONG_CONTENT_TYPE',
+    description:
+      "the list is negotiated on Accept, and a browser's (text/html, application/xhtml+xml, application/xml;q=0.9, */*;q=0.8) gets XML (Spring with jackson-dataformat-xml on its class path)",
+    behaviour: {
+      finish: (reply, request) =>
+        request.operation === 'listCategories' && reply.status === 200 && /application\/xml/i.test(request.accept ?? '')
+          ? { status: 200, headers: { ...reply.headers, 'content-type': 'application/xml;charset=UTF-8' }, body: '<List><item><id>1</id></item></List>' }
+          : reply,
+    },
+  },
+  {
     name: 'errors-as-problem-json',
     breaks: 'json-content-type',
     code: 'WRONG_CONTENT_TYPE',
