@@ -3,8 +3,9 @@
  * holds "all categories available" without saying how soon. So when created records are missing
  * from the list that follows the run's POSTs, the list is read again, a few times with a growing
  * wait, before they count as missing. The re-reads are GETs (no write), journalled like every
- * request, and kept as the check's evidence. Only created-in-list waits: a lag cannot make a
- * refused create look stored, nor a record listed first look gone, so those judge the first list.
+ * request, and kept as the check's evidence. The refusal checks judge the list so read too: a lag
+ * hides a refused create that was stored as it hides a created one (list-checks.ts settledList).
+ * A lag cannot make a record listed first look gone, so that check judges the list as first read.
  */
 import { missingFromList, type CategoryRecord, type Creation } from '../../lib/checks/category.ts'
 import type { HttpResult } from '../../lib/http/client.ts'

@@ -11,7 +11,7 @@ import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
 import { documentedErrorChecks, errorRecordChecks } from '../../lib/suite-kit/documented-error.ts'
 import { createMarker } from '../cases/valid-creates.ts'
-import { listedRecords } from './list-checks.ts'
+import { listedRecords, settledList } from './list-checks.ts'
 import type { CategoryProbes, RefusalProbe } from './probes.ts'
 
 /** The status a refusal must get; a body a conforming parser may take (a byte order mark) may get 201 with its name. */
@@ -73,9 +73,9 @@ export function refusalChecks(probes: CategoryProbes): void {
       `${r.label} → refused, so the list that follows does not show it`,
       async (t) => {
         const refused = await t.use(() => refusedWith(r.probe, [400, 401]))
-        const { list } = await probes.lastList()
-        t.evidence(list)
-        expectNotStored(refused, list, marker(), r.rule)
+        const { lists, judged } = await settledList(probes)
+        t.evidence(...lists)
+        expectNotStored(refused, judged, marker(), r.rule)
       },
       { sentBefore },
     )
@@ -85,9 +85,9 @@ export function refusalChecks(probes: CategoryProbes): void {
     check('create-returns-201', `${c.label} → if refused with 400, the list that follows does not show it`, async (t) => {
       const refused = await t.use(c.probe)
       if (responseOf(refused).status !== 400) return // a claim about refusals, which holds when there is none
-      const { list } = await probes.lastList()
-      t.evidence(list)
-      expectNotStored(refused, list, createMarker(c.case, await c.sent()), 'create-returns-201')
+      const { lists, judged } = await settledList(probes)
+      t.evidence(...lists)
+      expectNotStored(refused, judged, createMarker(c.case, await c.sent()), 'create-returns-201')
     })
   }
 }
