@@ -76,7 +76,7 @@ export interface CategoryProbes {
    * answered, whatever order the checks run in. `before`: the first list, when one of the run's
    * checks asked for it (poisoned-list.ts reads it).
    */
-  lastList: () => Promise<{ list: HttpResult; before?: HttpResult }>
+  lastList: () => Promise<{ list: HttpResult; before?: HttpResult; lastWriteAnsweredAt: number }>
   /** What the last list waits for: check(…, { sentBefore: [{ gate: lastListWaits, probe }] }) adds a probe. */
   lastListWaits: Gate
   /** GET /categories once more, each call a new request: a re-read of a list that lags behind writes. */
@@ -216,7 +216,10 @@ export function categoryProbes(run: Run): CategoryProbes {
     }
     // the first list, when a check of the run asked for it: answered before this one goes out, so the two compare
     const before = firstListStarted ? await firstList() : undefined
-    return { list: await listCategories(run), before }
+    // when the last write it follows was answered: a list behind the writes must be read that long after it (list-checks.ts settledList)
+    const answeredAt = (r: HttpResult) => Date.parse(r.exchange.startedAt) + r.exchange.durationMs
+    const lastWriteAnsweredAt = Math.max(0, ...settled.flatMap((s) => (s.status === 'fulfilled' && isPost(s.value) && (s.value as HttpResult).exchange.response ? [answeredAt(s.value as HttpResult)] : [])))
+    return { list: await listCategories(run), before, lastWriteAnsweredAt }
   })
   const browserList = once(() => listCategories(run, { accept: BROWSER_ACCEPT }, false))
   return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories(run), browserList }
