@@ -146,9 +146,10 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-sends-id',
-    label: 'an id the client never sends (§2), which the service must not take, and a description of digits only',
-    // a description of digits only, with a leading zero: a store that coerces numeric text changes it
-    body: (p) => ({ name: `${p}-sent-id`, description: '0042' }),
+    label: 'an id the client never sends (§2), which the service must not take, and a description that reads as a negative number',
+    // a number as text, with a leading zero: a store that coerces numeric text changes it (to -42);
+    // and a leading "-", which a CSV-injection sanitiser turns into "'-0042" (as it does = + @)
+    body: (p) => ({ name: `${p}-sent-id`, description: '-0042' }),
     sendsId: clientId,
     mayRefuse: 'a service may refuse a field NewCategory does not name (§4.2 rule 1: an invalid value)',
   },

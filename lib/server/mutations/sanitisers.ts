@@ -89,12 +89,18 @@ export const SANITISER_MUTATIONS: readonly Mutation[] = [
   {
     name: 'numeric-text-coerced',
     ...CHANGED,
-    description: 'a description of digits only is stored as a number ("0042" comes back as 42), as a loosely typed store does',
+    description: 'a description that reads as a number is stored as one ("-0042" comes back as -42), as a loosely typed store does',
     behaviour: {
       toRecord: (body, id) => {
         const record = conformingBehaviour.toRecord(body, id)
-        return /^\d+$/.test(record.description ?? '') ? ({ ...record, description: Number(record.description) } as unknown as typeof record) : record
+        return /^-?\d+$/.test(record.description ?? '') ? ({ ...record, description: Number(record.description) } as unknown as typeof record) : record
       },
     },
+  },
+  {
+    name: 'csv-injection-quote-prefixed',
+    ...CHANGED,
+    description: "a CSV-injection sanitiser prefixes a value that starts with =, +, - or @ with a quote (\"-0042\" is stored as \"'-0042\")",
+    behaviour: storedAs((text) => (/^[=+\-@]/.test(text) ? `'${text}` : text)),
   },
 ]
