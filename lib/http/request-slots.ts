@@ -9,10 +9,11 @@
  * The slots open in waves: six at first, six more each 10 ms in which requests waited, every slot
  * was in use and the server answered none of them while the client had nothing else to do (its
  * timer came on time). Each request in flight holds a connection, so this is how many connections
- * a run opens: a server that answers at once is served on six (it could not be served faster on
- * more: the client is the bottleneck, and a fleet of ten deployments spent a tenth of its CPU time
- * on connections it did not need), a far or slow one gets all of --concurrency within 70 ms, under
- * one round trip, and no server gets a burst of handshakes larger than six. A burst of 48
+ * a run opens: a server that answers at once is served on few (more would not serve it faster:
+ * the client is the bottleneck, and connections cost both ends CPU; ten deployments at once took
+ * 15 % less client CPU at --concurrency 16 than at 48), a far or slow one gets all of
+ * --concurrency within 70 ms, under one round trip, and no server gets a burst of handshakes
+ * larger than six. A burst of 48
  * overflowed the listen backlog of Python's http.server (5): Linux drops what does not fit without
  * refusing it, and requests waited past --timeout for the server's SYN-ACK to be sent again, 1, 3,
  * 7 s later (6 runs of 17 failed against ThreadingHTTPServer over HTTP/1.1).
