@@ -26,6 +26,12 @@ function causeOf(check: CheckResult): FaultCause | undefined {
   return undefined
 }
 
+/** A check found on a read of the category list (its first exchange). */
+const isListRead = (check: CheckResult) => {
+  const request = check.exchanges[0]?.request
+  return request?.method === 'GET' && /\/categories$/.test(request.url)
+}
+
 /** What the re-probes of a group's checks showed, in words, and its kind. */
 function reprobes(checks: readonly CheckResult[]): { kind: string; words: string } {
   const kinds = new Set(checks.map((c) => c.recurrence?.kind ?? 'unconfirmed'))
@@ -69,7 +75,12 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       const errors = [...new Set(lost.map((e) => e.error).filter(Boolean))].join(', ')
       rate = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
     } else {
-      rate = `${members.length} ${members.length === 1 ? 'check was' : 'checks were'} answered differently on a second probe (one replica behind a load balancer?)`
+      const checks = `${members.length} ${members.length === 1 ? 'check was' : 'checks were'}`
+      // a list read first on the store as the run found it (empty, say) and probed again after the
+      // run's creates asked another question: its answer may depend on what the store holds
+      rate = members.every((m) => isListRead(m.check)) && result.summary.recordsCreated > 0
+        ? `${checks} answered differently when the list was read again, after the run's creates had changed the store (a list that breaks on some content, an empty store or a record, or one replica behind a load balancer?)`
+        : `${checks} answered differently on a second probe (one replica behind a load balancer?)`
     }
     groups.push({ cause, line: `${kind}: ${rate}, ${across}; ${words}`, rules, checks: members.length })
   }

@@ -41,3 +41,18 @@ test('a fault on every probe is deterministic; failures of other causes make no 
   expect(recurrenceWords([check('c', 'fail')])).toBe('')
   expect(recurrenceWords([check('c', 'fail', { recurrence: { attempts: 1, failures: 1, kind: 'unconfirmed' } })])).toBe('unconfirmed')
 })
+
+test('a list that failed as the run found the store and passed when read again after its creates: the finding says the store changed in between, not only a replica', () => {
+  const listFailure = (name: string) =>
+    check(name, 'fail', {
+      exchanges: [exchange({ request: { method: 'GET', url: 'https://petstore.example/v1/categories', headers: {} } }, 200, 'null')],
+      failure: { code: 'SCHEMA_MISMATCH', message: 'the list is not an array', expected: 'an array', actual: 'null' },
+      recurrence: { attempts: 3, failures: 1, kind: 'intermittent' },
+    })
+  const rules = ['list-returns-category-array', 'ids-unique']
+  const checksOf = (id: string) => (rules.includes(id) ? [listFailure(`${id} check`)] : [check(`${id} check`, 'pass')])
+  const created = runResult(checksOf, { ledger: [{ id: '7', name: 'cf-abcde-plain', status: 201, exchangeId: 'none' }] })
+  expect(faultGroups(created)[0]?.line).toMatch(/^intermittent: 2 checks were answered differently when the list was read again, after the run's creates had changed the store \(a list that breaks on some content, an empty store or a record, or one replica behind a load balancer\?\), across 2 rules; every re-probe was answered correctly$/)
+  // no create in between (a read-only run): the same answers differing can only be the service's
+  expect(faultGroups(runResult(checksOf))[0]?.line).toMatch(/^intermittent: 2 checks were answered differently on a second probe \(one replica behind a load balancer\?\)/)
+})
