@@ -102,8 +102,13 @@ export function describeTransportError(
     const of = partial.declaredBytes !== undefined ? ` of the ${partial.declaredBytes} its Content-Length declared` : ''
     return { code: 'INCOMPLETE_BODY', message: `the ${partial.status} response's body broke off after ${partial.receivedBytes} bytes${of} (${detail})` }
   }
+  // the run's preflight was let in: a new connection not taken in time is the server's capacity
+  // (a server that serves one connection at a time, a full backlog), not a host out of reach
   const words: Partial<Record<TransportErrorCode, string>> = {
-    TIMEOUT: `no response within ${limits.timeoutMs} ms (${detail})`,
+    TIMEOUT:
+      errno === 'UND_ERR_CONNECT_TIMEOUT'
+        ? `no new connection taken within ${limits.timeoutMs} ms while the run had others open: a server that serves one connection at a time needs --concurrency 1 (${detail})`
+        : `no response within ${limits.timeoutMs} ms (${detail})`,
     CONNECTION_REFUSED: `connection refused (${detail})`,
     // undici drops the connection on an answer it cannot place: most often an interim 100 Continue
     // the request did not ask for (RFC 9110 §15.2 lets a server send one; undici cannot read it)

@@ -184,7 +184,8 @@ describe.concurrent('the user stops the run, or its reports cannot be written', 
   test('killed (SIGKILL) while requests are in flight: no report, but journal.ndjson holds every request that went out', async () => {
     const server = await neverAnswers()
     servers.push(server)
-    const { run } = await timed(['--base-url', server.baseUrl, '--timeout', '60000', '--deadline', '60000'], { killAfterMs: 5_000 })
+    // long enough for a start-up on a machine as loaded as a full test run makes it (5 s was not, twice)
+    const { run } = await timed(['--base-url', server.baseUrl, '--timeout', '60000', '--deadline', '60000'], { killAfterMs: 10_000 })
     expect(run.code).toBe(null)
     expect(run.results).toBeUndefined()
     const journal = journalEntries(parseJournalLines(run.files['journal.ndjson'] ?? ''))
