@@ -33,8 +33,6 @@ export interface RequestInfo {
   cookie?: string
   /** The X-Forwarded-For header as sent, if any. */
   forwardedFor?: string
-  /** The X-API-Key header as sent, if any. */
-  xApiKey?: string
   /** The raw create body as received, decoded leniently ('' when none was sent). */
   rawBody?: string
   /** The parsed create body when there is one. */
@@ -157,7 +155,6 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       accept: req.headers.accept,
       cookie: req.headers.cookie,
       forwardedFor: typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : undefined,
-      xApiKey: typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined,
     }
     if (!url.pathname.startsWith(basePath + '/')) return { info, reply: error(404, 'not_found', `no resource at ${url.pathname}`) }
     // the request target as sent, its query string included: a lenient router may drop it

@@ -81,13 +81,6 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   { key: 'key-without-last-character', label: 'the key without its last character', rule: 'auth-invalid-key-401', readsOnly: true,
     authorization: () => `Bearer ${KEY_WITHOUT_LAST_CHARACTER}`,
     unusableWith: tooShort },
-  // the key where an API gateway looks for it (X-API-Key): §5.2 names one place for it, and a
-  // request without the bearer credential has no key (§5.3), whatever else it carries
-  { key: 'key-in-x-api-key', label: 'no Authorization header, the key in X-API-Key', rule: 'auth-missing-key-401', readsOnly: true, listOnly: true,
-    authorization: () => undefined, headers: { 'x-api-key': KEY_PLACEHOLDER } },
-  // the header of the original Swagger Petstore, which a service grown from it may still read
-  { key: 'key-in-api-key-header', label: 'no Authorization header, the key in api_key', rule: 'auth-missing-key-401', readsOnly: true, listOnly: true,
-    authorization: () => undefined, headers: { api_key: KEY_PLACEHOLDER } },
   // a token read as what follows the header's first seven characters ('Bearer '.length), whatever the scheme
   { key: 'key-under-digest-scheme', label: 'the key under the Digest scheme', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
     authorization: () => `Digest ${KEY_PLACEHOLDER}` },

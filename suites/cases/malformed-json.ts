@@ -70,15 +70,6 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
       "as Python's json.loads does with bytes (it decodes them with 'surrogatepass': Flask's request.get_json()); it is usually fixed by a strict UTF-8 decoder before the parser (Node: new TextDecoder('utf-8', { fatal: true }); Go: utf8.Valid; Python: bytes.decode('utf-8')), answering 400 when it throws",
   },
   {
-    key: 'malformed-utf16',
-    label: 'JSON text in UTF-16 (little-endian, no byte order mark)',
-    // as UTF-8, these bytes are the text with U+0000 after every character, which JSON has nowhere outside strings
-    body: (p) => Buffer.from(`{"name": ${named(p, 'malformed-utf16')}}`, 'utf16le'),
-    acceptedMeans:
-      "the service guessed the body's encoding from its first bytes and read UTF-16 (JSON text exchanged between systems is UTF-8, RFC 8259 §8.1), " +
-      "as Python's json.loads does with bytes (Flask's request.get_json(), Starlette's request.json()); it is usually fixed by decoding the body as UTF-8 before the parser (Python: json.loads(body.decode('utf-8'))), answering 400 when either throws",
-  },
-  {
     key: 'malformed-bom',
     label: 'a UTF-8 byte order mark before the JSON',
     body: (p) => `\ufeff{"name": ${named(p, 'malformed-bom')}}`,

@@ -91,12 +91,10 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       name: `${p}-Ñandú Cafe\u0301 🐇 👩‍👩‍👧‍👦 🏳️‍🌈 שלום עליכם مرحبا`,
       // bidirectional marks, overrides and isolates, which a Trojan-Source filter strips
       // and fullwidth forms (U+FF01 to U+FF5E), which an NFKC store folds into ASCII
-      // and U+FFFD as its own character, written raw (EF BF BD), which a service that takes it for a
-      // decoding error (a check of the raw body for it, after a lenient decoder) refuses
-      description: 'Cafe\u0301 n\u0303 A\u030a o\u0308\u0304 | zero\u200bwidth\u200cnon\u200djoiner\u2060word\ufeffjoiner | \u200emark\u200f \u202eoverride\u202c \u2066isolate\u2069 | ＡＢＣ１ \ufffd',
+      description: 'Cafe\u0301 n\u0303 A\u030a o\u0308\u0304 | zero\u200bwidth\u200cnon\u200djoiner\u2060word\ufeffjoiner | \u200emark\u200f \u202eoverride\u202c \u2066isolate\u2069 | ＡＢＣ１',
     }),
     mayRefuse: LENGTH_REASON,
-    shortForm: (p) => ({ name: `${p}-e\u0301🐇`, description: 'שלום 👩\u200d👧 \u200e\u202e\ufffd' }),
+    shortForm: (p) => ({ name: `${p}-e\u0301🐇`, description: 'שלום 👩\u200d👧 \u200e\u202e' }),
   },
   {
     key: 'create-whitespace',

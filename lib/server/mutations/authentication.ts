@@ -186,16 +186,6 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
-    name: 'x-api-key-passes',
-    breaks: 'auth-missing-key-401',
-    code: 'UNEXPECTED_STATUS',
-    description: 'a gateway in front checks that an X-API-Key header is there and the service trusts it: a request without Authorization but with X-API-Key is served',
-    behaviour: {
-      finish: (reply, request, store) =>
-        reply.status === 401 && request.authorization === undefined && request.xApiKey ? (request.operation === 'listCategories' ? { status: 200, headers: {}, body: store } : { status: 200, headers: {}, body: [] }) : reply,
-    },
-  },
-  {
     name: 'token-after-seven-characters',
     breaks: 'auth-invalid-key-401',
     code: 'UNEXPECTED_STATUS',

@@ -108,17 +108,6 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
         conformingBehaviour.validate(body) ?? (/[^\x20-\x7e]/.test((body as { name: string }).name) ? 'name must contain printable ASCII only' : null),
     },
   },
-  {
-    name: 'replacement-character-refused',
-    breaks: 'create-returns-201',
-    code: 'REFUSED_FOR_CONTENT',
-    description:
-      "a value holding U+FFFD is refused with 400, taken for a decoding error (a check of the raw body for EF BF BD after co-body's lenient decoder): U+FFFD is a character like any other",
-    behaviour: {
-      validate: (body) =>
-        conformingBehaviour.validate(body) ?? (Object.values(body as Record<string, unknown>).some((v) => typeof v === 'string' && v.includes('\ufffd')) ? 'the body is not valid UTF-8' : null),
-    },
-  },
 
   // §4.2 the created record is a Category with an int64 id
   {

@@ -164,12 +164,6 @@ export const INPUT_MUTATIONS: readonly Mutation[] = [
     behaviour: lenientParser((text) => JSON.parse(text.replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))),
   },
   {
-    name: 'utf16-bodies-read',
-    ...INVALID_JSON,
-    description: "the body's encoding is guessed from its first bytes, as Python's json.loads(bytes) does: a body whose second byte is zero is read as UTF-16",
-    behaviour: { decodeBody: (bytes) => (bytes.length >= 2 && bytes[0] !== 0 && bytes[1] === 0 ? bytes.toString('utf16le') : conformingBehaviour.decodeBody(bytes)) },
-  },
-  {
     name: 'invalid-utf8-replaced',
     ...INVALID_JSON,
     description: 'bytes that are not UTF-8 are decoded to U+FFFD and the body accepted (body-parser and iconv-lite do this)',
