@@ -28,6 +28,9 @@ async function countingServer(delayMs: number): Promise<{ baseUrl: string; conne
 async function sendAll(baseUrl: string, requests: number): Promise<void> {
   const client = new HttpClient({ baseUrl, apiKey: 'waves-key-0123456789', timeoutMs: 5_000, concurrency: 24, maxResponseBytes: 1 << 20 })
   try {
+    // one request first, alone: the first answers of a cold process (the client's and the server's
+    // code not compiled yet) come late, as a slow server's would
+    await client.send({ method: 'GET', path: '/categories' })
     const results = await Promise.all(Array.from({ length: requests }, () => client.send({ method: 'GET', path: '/categories' })))
     expect(results.every((r) => r.exchange.response?.status === 200)).toBe(true)
   } finally {
@@ -35,7 +38,7 @@ async function sendAll(baseUrl: string, requests: number): Promise<void> {
   }
 }
 
-test('a server that answers at once: 60 requests on fewer connections than --concurrency (a wave or two while its first answers are slow)', async () => {
+test('a server that answers at once: 60 requests on fewer connections than --concurrency', async () => {
   const server = await countingServer(0)
   await sendAll(server.baseUrl, 60)
   expect(server.connections()).toBeLessThan(24)
