@@ -99,3 +99,20 @@ export function seedCategories(count: number): StoredCategory[] {
   }
   return records
 }
+
+/** How far behind the writes a list read from a replica (or a search index) is, in the cases that model one. */
+export const LIST_LAG_MS = 300
+/** Per server (keyed by its store, so cases run side by side do not share it): when each record was stored. */
+const storedAt = new WeakMap<StoredCategory[], Map<bigint, number>>()
+const storedAtOf = (store: StoredCategory[]) => storedAt.get(store) ?? storedAt.set(store, new Map()).get(store)!
+
+/** Notes that the record `id` was stored now, for listBehindWrites. */
+export function storedNow(store: StoredCategory[], id: bigint): void {
+  storedAtOf(store).set(id, Date.now())
+}
+
+/** The list as a replica LIST_LAG_MS behind the writes shows it: records stored (storedNow) since are not in it yet. */
+export function listBehindWrites(store: StoredCategory[]): StoredCategory[] {
+  const at = storedAtOf(store)
+  return store.filter((r) => Date.now() - (at.get(r.id) ?? 0) >= LIST_LAG_MS)
+}

@@ -10,7 +10,7 @@ import { INPUT_VARIANTS } from './variants/inputs.ts'
 import { TRANSPORT_VARIANTS } from './variants/transport.ts'
 import { ROUTING_VARIANTS } from './variants/routing.ts'
 import { CONNECTION_RACE_VARIANTS } from './variants/connection-races.ts'
-import { errorReply, isPlainObject, recordWithRawId, seedCategories, type Variant } from './server-cases.ts'
+import { errorReply, isPlainObject, LIST_LAG_MS, listBehindWrites, recordWithRawId, seedCategories, storedNow, type Variant } from './server-cases.ts'
 
 export type { Variant } from './server-cases.ts'
 
@@ -22,11 +22,6 @@ const unusualRecordText = (r: { id: bigint; name: string; description?: string }
   `{ "\\u0069d" :\t${r.id} ,\n "n\\u0061me":${JSON.stringify(r.name)}` +
   (r.description !== undefined ? `, "descr\\u0069ption" : ${JSON.stringify(r.description)}` : '') +
   ` , "0": 1E2, "rev": -0, "rev": 1.0e0 }`
-
-const LAG_MS = 300
-/** Per server (keyed by its store, so cases run side by side do not share it): when each record was created. */
-const createdAt = new WeakMap<StoredCategory[], Map<bigint, number>>()
-const createdAtOf = (store: StoredCategory[]) => createdAt.get(store) ?? createdAt.set(store, new Map()).get(store)!
 
 export const VARIANTS: readonly Variant[] = [
   {
@@ -63,14 +58,14 @@ export const VARIANTS: readonly Variant[] = [
   {
     name: 'list-lags-behind-writes',
     description:
-      `the list is read from a replica (or a search index) that shows a category ${LAG_MS} ms after it was created: ` +
+      `the list is read from a replica (or a search index) that shows a category ${LIST_LAG_MS} ms after it was created: ` +
       '"all categories available" (§4.1) does not say how soon',
     behaviour: {
       finish: (reply, request, store) => {
-        if (request.operation === 'createCategory' && reply.status === 201) createdAtOf(store).set((reply.body as StoredCategory).id, Date.now())
+        if (request.operation === 'createCategory' && reply.status === 201) storedNow(store, (reply.body as StoredCategory).id)
         return reply
       },
-      listBody: (store) => store.filter((r) => Date.now() - (createdAtOf(store).get(r.id) ?? 0) >= LAG_MS),
+      listBody: listBehindWrites,
     },
   },
   {

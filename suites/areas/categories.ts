@@ -20,11 +20,8 @@ export const categories = suite('categories', () => {
   const probes = categoryProbes(run)
 
   listChecks(probes)
-  // the refusals before the creates: run one at a time (as vitest runs tests), the first refusal's
-  // check then sends the creates beside the other refusals, so that what a list behind the writes
-  // shows of the creates it shows of a refused create that was stored (list-checks.ts settledList)
-  refusalChecks(probes)
   createChecks(probes.creates, probes.lastList)
+  refusalChecks(probes)
   stillListedCheck(probes)
 
   // §5.3: a request without the key is answered 401, whatever else it carries. A session cookie the

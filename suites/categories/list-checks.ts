@@ -11,7 +11,7 @@ import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
 import { listedAfterLag } from './list-lag.ts'
 import { expectListNotPoisoned, expectListShapeNotPoisoned } from './poisoned-list.ts'
-import type { CategoryProbes, CreateProbe } from './probes.ts'
+import { answeredAt, type CategoryProbes, type CreateProbe } from './probes.ts'
 
 const LIST_STATUS_REPORTED = 'list-returns-200 reports the status'
 
@@ -140,13 +140,10 @@ export function settledList(probes: CategoryProbes): Promise<{ lists: HttpResult
       const [{ creations, results }, { list, lastWriteAnsweredAt }] = await Promise.all([createdRecords(probes.creates), probes.lastList()])
       const read = await listedAfterLag(creations, list, probes.listAgain, usableRecords)
       if (read.lists.length === 1) return read
-      // the list lagged: its creates showed only when read this long after the last of them was
-      // answered; a later write (a refusal the service stored) is read once more when it had less
-      const sentAt = (r: HttpResult) => Date.parse(r.exchange.startedAt)
-      const lastCreateAnsweredAt = Math.max(...results.map((r) => sentAt(r) + r.exchange.durationMs))
-      const lag = sentAt(read.judged) - lastCreateAnsweredAt
-      const short = lastWriteAnsweredAt + lag - sentAt(read.judged)
-      if (short <= 0 || usableRecords(read.judged) === undefined) return read
+      // the list lagged, and showed the creates when read long enough after the last of them was
+      // answered; a later write (a refusal the service stored) gets as long: read once more that much later
+      const short = lastWriteAnsweredAt - Math.max(...results.map(answeredAt))
+      if (short <= 0) return read
       await new Promise((resolve) => setTimeout(resolve, short))
       const again = await probes.listAgain()
       return { lists: [...read.lists, again], judged: usableRecords(again) === undefined ? read.judged : again }

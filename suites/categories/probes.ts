@@ -94,6 +94,8 @@ export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q
 const listCategories = (run: Run, headers: Record<string, string> = {}, critical: boolean | 'gates' = true) =>
   run.client().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION, ...headers }, critical })
 const post = (label: string) => `POST /categories with ${label}`
+/** When a request's answer came, by the run's clock (its start and how long it took). */
+export const answeredAt = (r: HttpResult) => Date.parse(r.exchange.startedAt) + r.exchange.durationMs
 const isPost = (value: unknown): boolean => (value as Partial<HttpResult>)?.exchange?.request.method === 'POST'
 
 /** The probes of `run`, declared in its scope (suites/areas/categories.ts). */
@@ -206,8 +208,11 @@ export function categoryProbes(run: Run): CategoryProbes {
   const firstList = once(() => ((firstListStarted = true), listCategories(run, { accept: '*/*', 'accept-encoding': 'gzip, deflate, br' }, 'gates')))
   const lastList = once(async () => {
     // every create, and what the selected checks declared (refusals they compare, the first list):
-    // a list one of the run's checks compares with this one is answered before this one goes out
-    const settled: PromiseSettledResult<unknown>[] = [...(await Promise.allSettled(creates.map((c) => c.probe()))), ...(await lastListWaits.passed())]
+    // a list one of the run's checks compares with this one is answered before this one goes out.
+    // Both at once: run one check at a time, the refusals would otherwise go only once the creates
+    // were answered, and a list behind the writes that shows the creates could still hide them
+    const [made, waited] = await Promise.all([Promise.allSettled(creates.map((c) => c.probe())), lastListWaits.passed()])
+    const settled: PromiseSettledResult<unknown>[] = [...made, ...waited]
     const sentPost = (s: PromiseSettledResult<unknown>) => s.status === 'fulfilled' && isPost(s.value) && (s.value as HttpResult).exchange.sent !== false
     if (!settled.some(sentPost)) {
       // why none was sent (--read-only, the write budget …) is why the whole-run checks are not verified
@@ -217,7 +222,6 @@ export function categoryProbes(run: Run): CategoryProbes {
     // the first list, when a check of the run asked for it: answered before this one goes out, so the two compare
     const before = firstListStarted ? await firstList() : undefined
     // when the last write it follows was answered: a list behind the writes must be read that long after it (list-checks.ts settledList)
-    const answeredAt = (r: HttpResult) => Date.parse(r.exchange.startedAt) + r.exchange.durationMs
     const lastWriteAnsweredAt = Math.max(0, ...settled.flatMap((s) => (s.status === 'fulfilled' && isPost(s.value) && (s.value as HttpResult).exchange.response ? [answeredAt(s.value as HttpResult)] : [])))
     return { list: await listCategories(run), before, lastWriteAnsweredAt }
   })

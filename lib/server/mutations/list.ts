@@ -1,11 +1,6 @@
 /** Mutations of §4.1 listCategories: the list answers 200 with an array of Category records. */
 import { conformingBehaviour, type StoredCategory } from '../reference-server.ts'
-import { errorReply, isInvalidBody, isPlainObject, seedCategories, type Mutation } from '../server-cases.ts'
-
-/** Per server (keyed by its store): when each record was stored, for a list that shows it only later. */
-const storedAt = new WeakMap<StoredCategory[], Map<bigint, number>>()
-const storedAtOf = (store: StoredCategory[]) => storedAt.get(store) ?? storedAt.set(store, new Map()).get(store)!
-const LAG_MS = 300
+import { errorReply, isInvalidBody, isPlainObject, LIST_LAG_MS, listBehindWrites, seedCategories, storedNow, type Mutation } from '../server-cases.ts'
 
 export const LIST_MUTATIONS: readonly Mutation[] = [
   // §4.1 listCategories answers 200
@@ -69,18 +64,18 @@ export const LIST_MUTATIONS: readonly Mutation[] = [
     name: 'lagging-list-hides-refused-stored',
     breaks: 'create-rejects-invalid-values',
     code: 'REFUSED_CREATE_STORED',
-    description: `the list is read from a replica ${LAG_MS} ms behind, and a create refused with 400 for a value of the wrong type is stored all the same: only a list read after the lag shows it`,
+    description: `the list is read from a replica ${LIST_LAG_MS} ms behind, and a create refused with 400 for a value of the wrong type is stored all the same: only a list read after the lag shows it`,
     behaviour: {
       finish: (reply, request, store) => {
-        if (reply.status === 201 && request.operation === 'createCategory') storedAtOf(store).set((reply.body as StoredCategory).id, Date.now())
+        if (reply.status === 201 && request.operation === 'createCategory') storedNow(store, (reply.body as StoredCategory).id)
         if (isInvalidBody(reply, request) && isPlainObject(request.body) && typeof request.body.name === 'string') {
           const id = conformingBehaviour.nextId(store)
           store.push({ id, name: request.body.name, description: JSON.stringify(request.body.description) })
-          storedAtOf(store).set(id, Date.now())
+          storedNow(store, id)
         }
         return reply
       },
-      listBody: (store) => store.filter((r) => Date.now() - (storedAtOf(store).get(r.id) ?? 0) >= LAG_MS),
+      listBody: listBehindWrites,
     },
   },
 ]
