@@ -153,8 +153,10 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-long-hundreds',
-    label: 'a 256-character name and a 1,001-character description',
-    body: (p) => ({ name: textOfLength(`${p}-long`, 256), description: textOfLength('description', 1_001) }),
+    label: 'a 256-character name and a 1,001-character description made of digits (10^1000 as text)',
+    // digits: a store that keeps every field as text and parses what reads as JSON on the way back
+    // (a Redis hash, read through JSON.parse to restore the id's number) answers a number, or null
+    body: (p) => ({ name: textOfLength(`${p}-long`, 256), description: `1${'0'.repeat(1_000)}` }),
     mayRefuse: LENGTH_REASON,
   },
   {

@@ -4,6 +4,19 @@ import { errorReply, isPlainObject, recordWithRawId, seedCategories, type Mutati
 
 const withoutDescription = ({ description: _dropped, ...rest }: StoredCategory) => rest
 const omitEmptyDescription = (record: StoredCategory) => (record.description === '' ? withoutDescription(record) : record)
+/** A text field as a store of text gives it back to a reader that parses what reads as JSON (the id's number, and any other). */
+const parsedIfJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return text
+  }
+}
+const readAsJson = (record: StoredCategory) => ({
+  ...record,
+  name: parsedIfJson(record.name),
+  ...(record.description !== undefined ? { description: parsedIfJson(record.description) } : {}),
+})
 
 const namedAs = (request: { body?: unknown }) => (isPlainObject(request.body) && typeof request.body.name === 'string' ? request.body.name : undefined)
 
@@ -160,6 +173,15 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
     code: 'FIELD_CHANGED',
     description: 'the description is accepted and silently dropped',
     behaviour: { toRecord: (body, id) => ({ id, name: body.name }) },
+  },
+
+  {
+    name: 'stored-text-read-as-json',
+    breaks: 'create-echoes-fields',
+    code: 'FIELD_CHANGED',
+    description:
+      'every field is kept as text (a Redis hash) and read back through a JSON parse that restores the numbers, so that a description made of digits comes back as a number',
+    behaviour: { createdBody: readAsJson, listBody: (store) => store.map(readAsJson) },
   },
 
   {
