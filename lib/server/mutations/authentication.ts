@@ -1,6 +1,7 @@
 /** Mutations of §5: every operation answers 401 without a valid bearer key, and a refused create takes no effect. */
 import { randomBytes } from 'node:crypto'
 import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
+import type { Reply } from '../reply-writer.ts'
 import { errorReply, seedCategories, type Mutation } from '../server-cases.ts'
 
 const BEARER = /^Bearer (\S+)$/
@@ -234,6 +235,26 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     description:
       'every create is answered 401, the valid key included, from the first request on, while the list serves that key (an account without the permission to write): a refusal on one operation from the start is no key that stopped working',
     behaviour: { authorize: (authorization, key, op) => op !== 'createCategory' && conformingBehaviour.authorize(authorization, key, op) },
+  },
+  {
+    name: 'list-cached-before-auth',
+    breaks: 'auth-missing-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'the list is cached for a second by its URL alone, in front of the key check (nginx proxy_cache with its default key, apicache before the auth middleware): for a second after an answer to the key, a request without one gets the same list',
+    behaviour: (() => {
+      // one cache per server: each has its own store
+      const cached = new WeakMap<object, { at: number; reply: Reply }>()
+      return {
+        finish: (reply, request, store) => {
+          if (request.operation !== 'listCategories' || request.method !== 'GET') return reply
+          const hit = cached.get(store)
+          if (reply.status === 200) cached.set(store, { at: Date.now(), reply })
+          else if (reply.status === 401 && hit && Date.now() - hit.at < 1000) return hit.reply
+          return reply
+        },
+      } satisfies Partial<Behaviour>
+    })(),
   },
   {
     name: 'unauthenticated-create-stored',
