@@ -88,6 +88,12 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   }
   for (const d of deployments) if (d.config.keyNote) io.err(`conform: note: ${d.label}: ${d.config.keyNote}\n`)
 
+  const deadlineAt = ctx.startedAt.getTime() + shared.deadlineMs
+  // each deployment's preflight goes out now, while the runner and the suites load, as a single
+  // run's does (lib/cli/conform.ts): a far deployment's handshake is round trips that loading fills
+  const reached = new Map(deployments.map((d) => [d, preflight(d.config.baseUrl as string, preflightWaitMs(d.config.timeoutMs, deadlineAt), env)]))
+  for (const pending of reached.values()) pending.catch(() => undefined) // awaited in judge; one not awaited (the runner failed to load) is no crash
+
   let runner: typeof import('../runner/conform-run.ts')
   let suite: SuiteManifest
   try {
@@ -100,7 +106,6 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
 
   // each run's GitHub Actions output (annotations, job summary) is the fleet's to write, once
   const runEnv: NodeJS.ProcessEnv = { ...env, GITHUB_ACTIONS: undefined }
-  const deadlineAt = ctx.startedAt.getTime() + shared.deadlineMs
   const tool = TOOL()
   const cannotRun = (d: FleetDeploymentConfig, reason: string): RunFile =>
     writeCannotRunReports(d.config.reportDir, userCwd, { tool, reason: redact(reason), startedAt: ctx.startedAt, baseUrl: redact(d.config.baseUrl as string) }).result
@@ -113,7 +118,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     const config = d.config
     const baseUrl = config.baseUrl as string
     try {
-      const unreachable = await preflight(baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), env)
+      const unreachable = await reached.get(d)
       if (unreachable) return cannotRun(d, unreachable.message)
       if (interrupt?.aborted) return cannotRun(d, `interrupted by ${interrupt.reason} before the run started`)
       // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
