@@ -10,7 +10,7 @@ export const CONFORM_OPTIONS = [
     defaultText: 'none',
     help: 'check the deployments a YAML or JSON file lists at once, each with its label, baseUrl and apiKeyEnv (the variable holding its key); reports in DIR/LABEL/ and a fleet page (docs/ci.md)',
   },
-  { flag: 'api-key', kind: 'string', value: 'KEY', env: 'CONFORM_API_KEY', help: 'the API key (prefer the environment: a flag shows in ps); surrounding whitespace is trimmed' },
+  { flag: 'api-key', kind: 'string', value: 'KEY', env: 'CONFORM_API_KEY', help: "the API key (prefer the environment: a flag shows in ps, and npm prints the command line it runs, the flag with it); surrounding whitespace is trimmed" },
   { flag: 'env', kind: 'string', value: 'NAME', help: 'also read .env.NAME (.env is always read)' },
   { flag: 'report-dir', kind: 'string', value: 'DIR', env: 'CONFORM_REPORT_DIR', default: 'reports', help: 'where reports are written' },
   { flag: 'timeout', kind: 'integer', value: 'MS', env: 'CONFORM_TIMEOUT_MS', default: 10_000, min: 10, unit: 'milliseconds', help: 'deadline of each request, from when it is written to a connection or from the server\'s latest answer to any request, whichever is later; an operation that misses it sends no more requests' },

@@ -61,7 +61,20 @@ export function parseFlags(table: readonly OptionSpec[], argv: readonly string[]
   }
 }
 
-const isTrue = (value: string) => /^(1|true|yes)$/i.test(value.trim())
+const TRUE_WORDS = /^(1|true|yes|on)$/i
+const FALSE_WORDS = /^(0|false|no|off|)$/i
+
+/**
+ * A switch from the environment or a .env file. A word that is neither a yes nor a no is refused,
+ * not read as no: CONFORM_READ_ONLY=enabled taken for false would send the writes of a full run
+ * to a service whose user asked for none.
+ */
+function switchValue(raw: string, source: string): boolean {
+  const value = raw.trim()
+  if (TRUE_WORDS.test(value)) return true
+  if (FALSE_WORDS.test(value)) return false
+  throw new OptionError(`${source} takes true or false (also 1, yes, on / 0, no, off), got "${raw}"; e.g. ${source}=true`)
+}
 
 /**
  * Every option's value: the flag, else `setting(env)` (the environment, .env files), else the
@@ -79,7 +92,7 @@ export function resolveOptions(
     const raw = fromFlag ?? fromEnv
     const source = fromFlag !== undefined ? `--${o.flag}` : (o.env ?? `--${o.flag}`)
     if (raw === undefined) values[o.flag] = o.kind === 'list' ? [] : o.default
-    else if (o.kind === 'boolean') values[o.flag] = typeof raw === 'boolean' ? raw : isTrue(String(raw))
+    else if (o.kind === 'boolean') values[o.flag] = typeof raw === 'boolean' ? raw : switchValue(String(raw), source)
     else if (o.kind === 'integer') values[o.flag] = wholeNumber(String(raw), source, o)
     else if (o.kind === 'list') values[o.flag] = Array.isArray(raw) ? raw : [String(raw)]
     else values[o.flag] = String(raw)

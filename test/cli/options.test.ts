@@ -41,9 +41,22 @@ describe('where a value comes from', () => {
     expect(loadConfig([], KEY, join(dir, 'nowhere')).timeoutMs).toBe(10_000)
   })
 
-  test('a boolean from the environment takes 1, true or yes; anything else is off', () => {
-    for (const [value, readOnly] of [['true', true], ['YES', true], ['1', true], ['false', false], ['0', false]] as const) {
+  test('a switch from the environment takes 1, true, yes or on, and 0, false, no, off or nothing', () => {
+    const words = [['true', true], ['YES', true], ['1', true], ['on', true], [' On ', true], ['false', false], ['0', false], ['no', false], ['OFF', false], ['', false]] as const
+    for (const [value, readOnly] of words) {
       expect(loadConfig([], { ...KEY, CONFORM_READ_ONLY: value }, dir).readOnly, value).toBe(readOnly)
+    }
+  })
+
+  test('any other word stops the run (a read-only asked for must never be read as a full run)', () => {
+    for (const value of ['enabled', 'y', 't', 'ture', 'read-only']) {
+      expect(() => loadConfig([], { ...KEY, CONFORM_READ_ONLY: value }, dir), value).toThrow(/CONFORM_READ_ONLY takes true or false \(also 1, yes, on \/ 0, no, off\), got "/)
+    }
+    writeFileSync(join(dir, '.env'), 'CONFORM_READ_ONLY=enabled\n')
+    try {
+      expect(() => loadConfig([], KEY, dir)).toThrow(ConfigError)
+    } finally {
+      rmSync(join(dir, '.env'))
     }
   })
 
