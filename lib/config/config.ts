@@ -261,6 +261,12 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   return config
 }
 
+/**
+ * A base URL that did not parse, as a message may quote it: whatever stands before its last "@"
+ * (after "//", if any) hidden, since it may be user:password, even in a text that is not a URL.
+ */
+export const withoutUserinfo = (raw: string): string => raw.replace(/^(.*?\/\/)?.*@/s, (_, scheme: string | undefined) => `${scheme ?? ''}***@`)
+
 /** The base URL of `config` checked (a URL with a scheme, https unless loopback or allowed, no credentials, query or fragment, /v1 unless allowed, a key to send) and normalised; `name` is how messages call it. Throws ConfigError. */
 export function checkBaseUrl(config: Config, name: string): void {
   const raw = config.baseUrl as string
@@ -272,8 +278,10 @@ export function checkBaseUrl(config: Config, name: string): void {
     url = undefined
   }
   // "localhost:8080/v1" parses, with "localhost:" as its scheme: a scheme is missing either way
-  if (!url || !/^[a-z][a-z0-9+.-]*:\/\//i.test(raw.trim())) {
-    throw new ConfigError(`${name} "${raw}" is not a URL with a scheme; give one like ${example}`)
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw.trim())
+  if (!url || !withScheme) {
+    const shown = withoutUserinfo(raw)
+    throw new ConfigError(withScheme ? `${name} "${shown}" is not a valid URL (its host or port?); give one like ${example}` : `${name} "${shown}" is not a URL with a scheme; give one like ${example}`)
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ConfigError(`${name} must start with https:// (or http:// on loopback), got ${url.protocol}//`)

@@ -48,6 +48,13 @@ const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv'] as const
 const LABEL = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
 
 /** The folder name a base URL gets without a label: host, port and path, made safe (`127.0.0.1-8080-v1`). */
+/**
+ * The variable an apiKeyEnv names, as a message may show it: a name in the convention of
+ * environment variables (upper case, digits, underscores) is; anything else may be the key itself,
+ * pasted where its variable's name goes, and is not.
+ */
+const shownVariable = (name: string): string => (/^[A-Z][A-Z0-9_]{0,63}$/.test(name) ? name : '(its name not shown: it is not in the upper case of a variable name, and may be the key itself; apiKeyEnv takes a name like PETSTORE_EU_KEY)')
+
 export function defaultLabel(baseUrl: string): string {
   const url = new URL(baseUrl)
   const parts = [url.hostname.replace(/^\[|\]$/g, '').replace(/:/g, '_'), url.port, ...url.pathname.split('/')]
@@ -127,7 +134,7 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     const raw = target.apiKeyEnv !== undefined ? env[target.apiKeyEnv] : shared.apiKey
     const source = target.apiKeyEnv ?? sharedKey
     if (raw === undefined || raw === '') {
-      throw new ConfigError(`${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${target.apiKeyEnv} its apiKeyEnv names is not set` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`)
+      throw new ConfigError(`${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is not set` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`)
     }
     secrets.push(raw)
     const checked = checkApiKey(raw, source)

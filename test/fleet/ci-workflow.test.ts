@@ -15,7 +15,8 @@ import type { FleetResult } from '../../lib/fleet/fleet-result.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { cleanEnv, runNode, type NodeRun } from '../helpers/child-process.ts'
 import { CONFORM_BIN, ROOT } from '../helpers/run-conform.ts'
-import { fleetServer, filesUnder, keyLeaks, type FleetServer } from './fleet-servers.ts'
+import { fleetServer, type FleetServer } from './fleet-servers.ts'
+import { filesUnder, keyLeaks } from '../helpers/key-leaks.ts'
 
 interface Step {
   name?: string

@@ -4,9 +4,6 @@
  * prove a key went to its own deployment only), on loopback port 0.
  */
 import { randomBytes } from 'node:crypto'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative } from 'node:path'
-import { sameShape } from '../../lib/http/redact.ts'
 import type { Behaviour, RunningServer } from '../../lib/server/reference-server.ts'
 import { startCase, type ServerCase } from '../../lib/server/server-cases.ts'
 
@@ -30,40 +27,4 @@ export async function fleetServer(serverCase: ServerCase = CONFORMING, key = can
   }
   const server = await startCase({ ...serverCase, behaviour: { ...serverCase.behaviour, finish } }, { apiKey: key })
   return { server, key, authorizations }
-}
-
-/** Every form a key could take in a leak: as is, encoded, and the wrong key of its shape the suite sends. */
-export function formsOf(key: string): Record<string, string> {
-  return {
-    raw: key,
-    'URL-encoded': encodeURIComponent(key),
-    base64: Buffer.from(key).toString('base64'),
-    'Bearer … in base64': Buffer.from(`Bearer ${key}`).toString('base64'),
-    'same shape': sameShape(key),
-  }
-}
-
-/** Every file under `dir`, by its path relative to it (latin1: every byte kept). */
-export function filesUnder(dir: string): Record<string, string> {
-  const texts: Record<string, string> = {}
-  const walk = (at: string) => {
-    for (const name of readdirSync(at)) {
-      const path = join(at, name)
-      if (statSync(path).isDirectory()) walk(path)
-      else texts[relative(dir, path)] = readFileSync(path, 'latin1')
-    }
-  }
-  walk(dir)
-  return texts
-}
-
-/** Where any of `keys` appears in `texts` (by name), in any of its forms: empty when nowhere. */
-export function keyLeaks(texts: Record<string, string>, keys: readonly string[]): string[] {
-  const leaks: string[] = []
-  for (const [where, text] of Object.entries(texts)) {
-    for (const key of keys) {
-      for (const [form, value] of Object.entries(formsOf(key))) if (text.includes(value)) leaks.push(`${where} holds a key (${form})`)
-    }
-  }
-  return leaks
 }

@@ -14,7 +14,8 @@ import type { FleetResult } from '../../lib/fleet/fleet-result.ts'
 import { mergeMain } from '../../lib/cli/merge.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
-import { canaryKey, fleetServer, filesUnder, keyLeaks, type FleetServer } from './fleet-servers.ts'
+import { canaryKey, fleetServer, type FleetServer } from './fleet-servers.ts'
+import { filesUnder, keyLeaks } from '../helpers/key-leaks.ts'
 
 const RUN_TIMEOUT_MS = 60_000
 const broken = MUTATIONS.find((m) => m.name === 'error-status-always-400')!

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { FleetResult } from '../../lib/fleet/fleet-result.ts'
 import { defaultLabel, labelProblem } from '../../lib/fleet/targets.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
-import { canaryKey, fleetServer, filesUnder, keyLeaks, type FleetServer } from './fleet-servers.ts'
+import { canaryKey, fleetServer, type FleetServer } from './fleet-servers.ts'
+import { filesUnder, keyLeaks } from '../helpers/key-leaks.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'conform-targets-'))
 const runs: ConformRun[] = []
@@ -34,8 +35,26 @@ function targetsFile(name: string, second: string): string {
   return path
 }
 
-const cases: { name: string; second?: string; args?: (file: string) => string[]; says: RegExp }[] = [
+const cases: { name: string; second?: string; args?: (file: string) => string[]; says: RegExp; hidden?: string }[] = [
   { name: 'its key variable is not set', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: UNSET_KEY', says: /deployment 2 \(us\): no key: the variable UNSET_KEY its apiKeyEnv names is not set/ },
+  {
+    name: 'a key pasted where its variable goes: the name is not shown',
+    second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: sk_live_Pasted9KeyValue',
+    says: /deployment 2 \(us\): no key: the variable \(its name not shown: .*may be the key itself/,
+    hidden: 'sk_live_Pasted9KeyValue',
+  },
+  {
+    name: 'credentials in a base URL that does not parse: not shown',
+    second: 'label: us\nbaseUrl: "https//alice:S3cretPassw0rd@petstore.example/v1"\napiKeyEnv: OTHER_KEY',
+    says: /deployment 2 \(us\): baseUrl "https\/\/\*\*\*@petstore\.example\/v1" is not a URL with a scheme/,
+    hidden: 'S3cretPassw0rd',
+  },
+  {
+    name: 'credentials in a base URL with a bad port: not shown',
+    second: 'label: us\nbaseUrl: "https://alice:S3cretPassw0rd@petstore.example:99999/v1"\napiKeyEnv: OTHER_KEY',
+    says: /deployment 2 \(us\): baseUrl "https:\/\/\*\*\*@petstore\.example:99999\/v1" is not a valid URL \(its host or port\?\)/,
+    hidden: 'S3cretPassw0rd',
+  },
   { name: 'a label used twice', second: `label: eu\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY`, says: /deployment 2 \(eu\): label "eu" is also that of .*deployment 1 \(eu\)/ },
   { name: 'a base URL that is not one', second: 'label: us\nbaseUrl: petstore.example/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): baseUrl "petstore.example\/v1" is not a URL with a scheme/ },
   { name: 'plain http to a remote host', second: 'label: us\nbaseUrl: http://us.petstore.example/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): refusing to send the API key in clear text to us\.petstore\.example/ },
@@ -71,7 +90,7 @@ describe.concurrent('an entry that cannot be run: exit 2, one line naming it, no
       // the fleet page says it could not be run, in place of any an earlier fleet left
       const fleet = JSON.parse(readFileSync(join(run.reportDir, 'fleet.json'), 'utf8')) as FleetResult
       expect([fleet.exitCode, fleet.verdict, fleet.deployments]).toEqual([2, 'error', []])
-      expect(keyLeaks({ stderr: run.stderr, ...filesUnder(run.reportDir) }, [good.key, otherKey])).toEqual([])
+      expect(keyLeaks({ stderr: run.stderr, ...filesUnder(run.reportDir) }, [good.key, otherKey, ...(c.hidden ? [c.hidden] : [])])).toEqual([])
     })
   }
 })

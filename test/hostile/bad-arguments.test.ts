@@ -3,6 +3,7 @@
  * exit 2, no stack trace, nothing sent.
  */
 import { afterAll, describe, expect, test } from 'vitest'
+import { filesUnder, keyLeaks } from '../helpers/key-leaks.ts'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
 import { closedPort } from './hostile-servers.ts'
 import { expectRefused } from './expect-run.ts'
@@ -17,6 +18,8 @@ interface Case {
   env?: Record<string, string>
   /** What the one line must say. */
   says: RegExp
+  /** A secret in the arguments that no output or report may show. */
+  hidden?: string
 }
 
 const CASES: Case[] = [
@@ -60,6 +63,18 @@ const CASES: Case[] = [
   { name: 'a --deadline of zero', args: ['--deadline', '0'], says: /--deadline takes a whole number of milliseconds of at least 100, got "0"/ },
   { name: 'a --max-response-bytes that is not whole', args: ['--max-response-bytes', '1.5'], says: /--max-response-bytes takes a whole number of bytes of at least 1, got "1\.5"/ },
   { name: 'a key in the base URL', args: ['--base-url', 'https://user:pw@petstore.example/v1'], says: /--base-url must not carry credentials; the key goes in CONFORM_API_KEY/ },
+  {
+    name: 'credentials in a base URL without its colon: not shown',
+    args: ['--base-url', 'https//alice:S3cretPassw0rd@petstore.example/v1'],
+    says: /--base-url "https\/\/\*\*\*@petstore\.example\/v1" is not a URL with a scheme/,
+    hidden: 'S3cretPassw0rd',
+  },
+  {
+    name: 'credentials in a base URL with a bad port: not shown, and the port named',
+    args: ['--base-url', 'https://alice:S3cretPassw0rd@petstore.example:99999/v1'],
+    says: /--base-url "https:\/\/\*\*\*@petstore\.example:99999\/v1" is not a valid URL \(its host or port\?\)/,
+    hidden: 'S3cretPassw0rd',
+  },
 ]
 
 describe.concurrent('bad arguments → one line naming the problem and the fix, exit 2', () => {
@@ -68,6 +83,7 @@ describe.concurrent('bad arguments → one line naming the problem and the fix, 
       const run = await runConform(c.args, { env: { CONFORM_API_KEY: KEY, ...c.env }, killAfterMs: 60_000 })
       runs.push(run)
       expectRefused(run, c.says)
+      if (c.hidden) expect(keyLeaks({ stdout: run.stdout, stderr: run.stderr, ...filesUnder(run.reportDir) }, [c.hidden])).toEqual([])
     })
   }
 
