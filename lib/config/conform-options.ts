@@ -74,7 +74,7 @@ export const CONFORM_OPTIONS = [
     value: "'NAME: VALUE'",
     env: 'CONFORM_HEADERS',
     defaultText: 'none',
-    help: 'add a header to every request (repeatable; the variable: one per line), for a gateway; never Authorization; values of names with auth, cookie, token, key or secret are redacted in every output',
+    help: 'add a header to every request (repeatable; the variable: one per line), for a gateway; never Authorization; values of names with auth, cookie, token, key, secret, password or credential are redacted in every output',
   },
   {
     flag: 'baseline',

@@ -80,9 +80,22 @@ function formsOf(secret: string): string[] {
     Buffer.from(secret).toString('base64'),
     Buffer.from(secret).toString('base64url'),
     ...base64Inside(secret),
+    ...bearerInBase64(secret),
     html(secret, '&quot;'),
     html(secret, '&#34;'),
   ]
+}
+
+/**
+ * The Authorization header a server echoes whole, base64-encoded, for a key too short for
+ * base64Inside (a longer key's runs inside it are found there). Not for every key: each form more
+ * slows the search through every report (a form starting with a character frequent in reports, as
+ * every hex digit is, ten times over), and the key's hex is left out for that reason.
+ */
+function bearerInBase64(secret: string): string[] {
+  if (Buffer.byteLength(secret) >= NEAR_MISS_MIN_KEY_LENGTH) return []
+  const bearer = Buffer.from(`Bearer ${secret}`)
+  return [bearer.toString('base64'), bearer.toString('base64url')]
 }
 
 /**
@@ -121,6 +134,28 @@ function jsonEscapedPattern(secret: string): string | undefined {
   }).join('')
 }
 
+/** Characters no URL encoder escapes (RFC 3986 unreserved). */
+const UNRESERVED = /[A-Za-z0-9\-_.~]/
+
+/**
+ * The secret in a URL or form as encoders write it, each escaping its own set of characters in its
+ * own case: encodeURIComponent every reserved one in upper case, .NET's WebUtility in lower case
+ * (%2f), Python's quote() all but "/" (its default safe character). A pattern, not a list: an
+ * encoder may escape any subset, in either case. Undefined when the secret has only unreserved
+ * characters, which no encoder escapes.
+ */
+function percentEscapedPattern(secret: string): string | undefined {
+  if (Array.from(secret).every((c) => UNRESERVED.test(c))) return undefined
+  return Array.from(secret, (c) => {
+    if (UNRESERVED.test(c)) return escapeRegExp(c)
+    const bytes = [...Buffer.from(c)].map((b) => '%' + [...b.toString(16).toUpperCase().padStart(2, '0')].map((d) => (/[A-F]/.test(d) ? `[${d}${d.toLowerCase()}]` : d)).join('')).join('')
+    return `(?:${escapeRegExp(c)}|${bytes})`
+  }).join('')
+}
+
+/** The longest text a secret written by percentEscapedPattern can occupy: three characters per byte escaped. */
+const longestPercentEscaped = (secret: string) => Array.from(secret, (c) => (UNRESERVED.test(c) ? 1 : 3 * Buffer.byteLength(c))).reduce((a, b) => a + b, 0)
+
 /** The longest text a secret written by jsonEscapedPattern can occupy: six characters per escape. */
 const longestJsonEscaped = (secret: string) => Array.from(secret, (c) => (/[a-zA-Z0-9]/.test(c) ? 1 : c.length * 6)).reduce((a, b) => a + b, 0)
 
@@ -141,8 +176,8 @@ export function createRedactor(...secrets: (string | undefined)[]): Redactor {
           forms.add(form)
           shortest = Math.min(shortest, form.length)
         }
-        const pattern = jsonEscapedPattern(variant)
-        if (pattern) {
+        for (const pattern of [jsonEscapedPattern(variant), percentEscapedPattern(variant)]) {
+          if (!pattern) continue
           escaped.add(pattern)
           shortest = Math.min(shortest, variant.length)
         }
@@ -173,7 +208,7 @@ export function redactedCut(text: string, limit: number, margin: number, redact:
 export function longestForm(...secrets: (string | undefined)[]): number {
   return Math.max(
     0,
-    ...secrets.flatMap((secret) => (secret ? [secret, ...nearMisses(secret)].flatMap((v) => [...formsOf(v).map((f) => f.length), longestJsonEscaped(v)]) : [])),
+    ...secrets.flatMap((secret) => (secret ? [secret, ...nearMisses(secret)].flatMap((v) => [...formsOf(v).map((f) => f.length), longestJsonEscaped(v), longestPercentEscaped(v)]) : [])),
   )
 }
 

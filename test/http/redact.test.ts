@@ -32,6 +32,24 @@ describe('createRedactor on a key echoed inside JSON', () => {
   })
 })
 
+describe('createRedactor on a key echoed inside a URL or a form', () => {
+  test.each([
+    ['encodeURIComponent (upper-case hex)', encodeURIComponent(KEY)],
+    [".NET's WebUtility.UrlEncode (lower-case hex)", encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
+    ["Python's quote() (\"/\" left as it is)", KEY.replace(/[+=]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)],
+    ['cases mixed within the one text', 'sk_live_Review%2bKey%2F123%3d%3D'],
+  ])('%s', (_label, echoed) => {
+    const redact = createRedactor(KEY)
+    expect(redact(`https://app.example/cb?key=${echoed}&x=1`)).toBe(`https://app.example/cb?key=${REDACTED}&x=1`)
+    expect(longestForm(KEY)).toBeGreaterThanOrEqual(echoed.length)
+  })
+
+  test('a key of unreserved characters only has no escaped form, and other escapes are left alone', () => {
+    expect(createRedactor(KEY)('sk_live_Review%2BKey%2F124%3D%3D')).toBe('sk_live_Review%2BKey%2F124%3D%3D')
+    expect(createRedactor('abc-DEF_123.456~x')('a%2Db')).toBe('a%2Db')
+  })
+})
+
 describe('createRedactor on a key inside base64 of a longer text', () => {
   // a server that echoes the Authorization header base64-encoded, or Basic credentials holding the key
   const key = 'sk_live_4f9a8b7c6d5e4f3a2b1c'
@@ -42,6 +60,13 @@ describe('createRedactor on a key inside base64 of a longer text', () => {
       expect(redact(echoed)).toContain(REDACTED)
       // what is left shows nothing of the key's base64 core
       expect(redact(echoed).length).toBeLessThan(echoed.length)
+    }
+  })
+  test('a key too short for the runs inside base64: the whole header, base64-encoded, is hidden', () => {
+    const short = 'k3y+4/x'
+    for (const encoding of ['base64', 'base64url'] as const) {
+      const echoed = Buffer.from(`Bearer ${short}`).toString(encoding)
+      expect(createRedactor(short)(`echo: ${echoed}`)).toBe(`echo: ${REDACTED}`)
     }
   })
   test('ordinary text and base64 of other texts are left as they are', () => {
