@@ -23,6 +23,8 @@ export const SKIP_CAUSES = [
   'unfinished',
   /** The key stopped working during the run (revoked, rotated, expired): the refusals it met judge nothing (lib/result/key-revoked.ts). */
   'key-revoked',
+  /** The server refused the key on every request sent with it (wrong, expired, another environment's): the refusals judge nothing (lib/result/key-refused.ts). */
+  'key-refused',
   /** The key's shape rules this credential case out (too short, no letters …). */
   'key-unusable',
   /** The answer was lost in transit (the connection race), though the list shows the record was created: nothing of the answer to judge. */

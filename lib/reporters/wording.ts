@@ -44,6 +44,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'>)
       return 'the key stopped working during the run (revoked, rotated or expired): its refusals judge nothing'
     case 'unfinished':
       return 'the check had not finished when the run was cut short (--deadline, or a signal)'
+    case 'key-refused':
+      return 'the server refused the key on every request sent with it (wrong, expired, another environment\'s?): its refusals judge nothing'
     case 'key-unusable':
       return "the key's own shape rules the credential case out"
     case 'length-limit':

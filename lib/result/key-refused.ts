@@ -18,6 +18,23 @@ export function theKey(keyFrom: string | undefined): string {
   return keyFrom.startsWith('--') ? `the key given by ${keyFrom}` : keyFrom
 }
 
+/** A request sent with the key and answered 401 or 403. */
+const refusedTheKey = (e: Exchange) => e.request.headers.authorization === KEY_AUTHORIZATION && (e.response?.status === 401 || e.response?.status === 403)
+
+/**
+ * The checks of a run whose key was refused: every check whose evidence holds an answer that
+ * refused the key is not verified, whatever it found. A failure there is the key's, not the
+ * service's, and a pass judged nothing (a refused create "not shown" by a list that was itself
+ * refused): no rule may read as broken, or as verified, for it (the key-refused problem says why,
+ * first). Checks that never sent the key (every request without a valid one) stay as they are.
+ */
+export function withoutChecksOfTheRefusedKey<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], problem: RunProblem): C[] {
+  const skipReason = `not verified: ${problem.message.split(';')[0]}`
+  return checks.map((c) =>
+    c.status !== 'skip' && c.exchanges.some(refusedTheKey) ? { ...c, status: 'skip', cause: 'key-refused', skipReason, failure: undefined, reproduce: [] } : c,
+  )
+}
+
 /** Why the key looks refused (a problem of kind key-refused), or undefined; `keyFrom`: where the key came from, named in the advice. */
 export function keyRefused(exchanges: readonly Exchange[], keyFrom?: string): RunProblem | undefined {
   const answers = new Map<string, number>()

@@ -4,7 +4,7 @@
  * run's checks; tests build it from tables of checks with the same function, resultOf().
  */
 import { writesAgain } from './writes-again.ts'
-import { keyRefused } from './key-refused.ts'
+import { keyRefused, withoutChecksOfTheRefusedKey } from './key-refused.ts'
 import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
 import type { Samples } from './samples.ts'
 import { ENDS_WITHOUT_VERDICT, type RunProblem } from './run-problems.ts'
@@ -186,12 +186,15 @@ export function namePrefix(runId: string): string {
 export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunFacts, selected: readonly string[]): RunResult {
   const problems = [...facts.problems]
   // a key that stopped working mid-run: the failures its refusals caused are not verified (key-revoked.ts)
-  const revoked = keyRevoked([...byRule.values()].flat().flatMap((c) => c.exchanges), facts.journal)
+  const exchanges = [...byRule.values()].flat().flatMap((c) => c.exchanges)
+  const revoked = keyRevoked(exchanges, facts.journal)
+  // refused from the start: nothing verified, and no rule reads as broken for it
+  const refused = revoked ? undefined : keyRefused(exchanges, facts.options.keyFrom)
   const rules: RuleResult[] = []
   for (const rule of ruleCatalogue()) {
     if (selected.length > 0 && !selected.includes(rule.id)) continue
     const declared = byRule.get(rule.id) ?? []
-    const checks = revoked ? withoutRevokedFailures(declared, revoked) : declared
+    const checks = revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
     if (checks.length === 0) {
       // a run cut before its checks were collected has none: not verified, not a fault of the suite
       if (facts.cutShort) rules.push({ ...rule, status: 'skip', checks: [] })
@@ -208,7 +211,6 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   }
   const mustFailed = rules.some((r) => r.level === 'must' && r.status === 'fail')
   // a refused key verified nothing: no verdict on the service (exit 2), and the reason comes first
-  const refused = keyRefused(rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)), facts.options.keyFrom)
   if (refused) problems.unshift(refused)
   else if (revoked) problems.unshift(revoked.problem)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none

@@ -1,7 +1,7 @@
 /**
  * A key the server refuses (a rotated CI secret, the staging key against production): the run says
  * so first and ends without a verdict on the service (exit 2), instead of reading as a service
- * that broke six rules. lib/result/key-refused.ts.
+ * that broke six rules: the checks judged on its refusals are not verified. lib/result/key-refused.ts.
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, expect, test } from 'vitest'
@@ -30,10 +30,19 @@ test('a key the server refuses: said first, whole, never shown; verdict INCOMPLE
   expect(run.stdout).toContain('Verdict: INCOMPLETE (exit 2)')
   expect(run.results?.verdict).toBe('incomplete')
   expect(run.results?.problems[0]).toMatchObject({ kind: 'key-refused', message: expect.stringMatching(/^the server refused the key/) })
-  // nothing is probed again with a key that would only be refused again (--confirm)
-  const failed = (run.results?.rules ?? []).flatMap((r) => r.checks.filter((c) => c.status === 'fail'))
-  expect(failed.length).toBeGreaterThan(0)
-  expect(failed.filter((c) => c.recurrence?.kind !== 'unconfirmed')).toEqual([])
+  // no rule reads as broken, or as verified, on answers that refused the key: those checks are not
+  // verified; the checks that never sent it (the requests without a valid key) still count
+  const checks = (run.results?.rules ?? []).flatMap((r) => r.checks)
+  expect(checks.filter((c) => c.status === 'fail')).toEqual([])
+  expect((run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
+  const sentTheKey = checks.filter((c) => c.exchanges.some((e) => e.request.headers.authorization === 'Bearer $CONFORM_API_KEY'))
+  expect(sentTheKey.length).toBeGreaterThan(20)
+  expect(sentTheKey.filter((c) => c.status !== 'skip')).toEqual([])
+  expect(sentTheKey.filter((c) => c.cause === 'key-refused').length).toBeGreaterThan(20)
+  expect(checks.filter((c) => c.status === 'pass' && (c.exchanges.length === 0 || c.exchanges.every((e) => e.request.headers.authorization !== 'Bearer $CONFORM_API_KEY'))).length).toBeGreaterThan(20)
+  expect(run.files['junit.xml']).toMatch(/<testsuites [^>]*failures="0"/)
+  // nothing is probed again with a key that would only be refused again (--confirm): no POST past the plan's
+  expect(run.results?.summary.writes).toBeLessThanOrEqual(66)
   for (const text of [run.stdout, run.stderr, ...Object.values(run.files)]) expect(text).not.toContain(wrongKey)
 })
 
