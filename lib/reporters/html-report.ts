@@ -16,7 +16,7 @@ import { failuresSection } from './html-failures.ts'
 import { faultGroups } from '../result/fault-groups.ts'
 import { samplingLine } from '../result/sampling-line.ts'
 import { badge, escapeHtml as h } from './html-text.ts'
-import { recordPrefixWords } from './record-prefix-words.ts'
+import { recordPrefixWords, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
 import { serverWaits, type RunResult, type Status } from '../result/run-result.ts'
 import { failedChecks, headline, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, writeMode } from './wording.ts'
 
@@ -131,7 +131,7 @@ function ledgerSection(result: RunResult): string {
     ? '<p>None: this run was read-only and sent no POST.</p>'
     : result.ledger.length === 0
       ? '<p>None: no POST of this run was accepted.</p>'
-      : `<p>The interface has no delete, so these records stay on the server. The names the suite sent (the one empty name: its description) ${h(recordPrefixWords(result))}. A record created by a request the server should have refused is listed too.</p>`
+      : `<p>The interface has no delete, so these records stay on the server. The ${h(WHERE_THE_PREFIX_IS)} the suite sent ${h(recordPrefixWords(result))}. A record created by a request the server should have refused is listed too.</p>`
   if (result.ledger.length === 0) return `<section id="ledger"><h2>Records created: 0</h2>${intro}</section>`
   const exchanges = new Map(result.rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)).map((e) => [e.id, e]))
   // records created by a request that a failed check expected to be refused with a 4xx

@@ -12,7 +12,7 @@ import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
 import { samplingLine } from '../result/sampling-line.ts'
 import { observedLines } from '../result/observed-behaviour.ts'
 import { runFailureGroups } from './failure-groups.ts'
-import { recordPrefixWords } from './record-prefix-words.ts'
+import { recordPrefixWords, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
 import { serverWaits, type RunResult } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { headline, notVerifiedByReason, pacing, partlyVerified, plural, seconds, writeMode } from './wording.ts'
@@ -153,7 +153,7 @@ export function markdownSummary(result: RunResult): string {
   if (result.ledger.length === 0) {
     lines.push(result.options.readOnly ? 'None: the run was read-only.' : 'None.')
   } else {
-    lines.push(`The interface has no delete; these stay. Names (the one empty name: its description) ${escapeMarkdown(recordPrefixWords(result), 1000)}.`, '')
+    lines.push(`The interface has no delete; these stay. ${escapeMarkdown(WHERE_THE_PREFIX_IS.replace(/^n/, 'N'), 200)} ${escapeMarkdown(recordPrefixWords(result), 1000)}.`, '')
     lines.push('| id | name | status |')
     lines.push('| --- | --- | ---: |')
     for (const entry of result.ledger.slice(0, MAX_ROWS)) lines.push(`| ${escapeMarkdown(entry.id)} | ${escapeMarkdown(entry.name)} | ${entry.status} |`)

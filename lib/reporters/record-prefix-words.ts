@@ -22,6 +22,16 @@ function whose(p: RecordPrefix): string {
 }
 
 /**
+ * What carries the prefix, in the reports' words: the name, and for the two creates whose name
+ * cannot hold it (the empty name, the name of digits), the description.
+ */
+export const WHERE_THE_PREFIX_IS = 'names (the empty name and the name of digits: their descriptions)'
+
+/** Whether any record of the ledger carries the prefix in its description, its name not holding it. */
+export const someNameWithoutPrefix = (ledger: readonly { name: string }[]): boolean => ledger.some((entry) => !PREFIX_IN_NAME.test(entry.name))
+const PREFIX_IN_NAME = /cf-[0-9a-z]+-/
+
+/**
  * "start with cf-abcde-" when every record carries the run's prefix, else each prefix with whose it
  * is and how many records carry it, e.g. "start with cf-abcde- (the run's checks: 16 records),
  * cf-fghij- (confirmation attempt 1 (--confirm): 2 records)".

@@ -16,7 +16,7 @@ import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
 import { serverWaits, type CheckResult, type RuleResult, type RunResult, type Status } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
-import { recordPrefixWords } from './record-prefix-words.ts'
+import { recordPrefixWords, someNameWithoutPrefix, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
 import { failedChecks, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', warn: '!' }
@@ -187,8 +187,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   // what was sent, beside the plan the first lines gave ("Writes: at most …")
   if (!result.options.readOnly) tail.push(terminalText(`Sent: ${writeMode(result)}; ${pacing(result)}`, 400))
   if (result.ledger.length > 0) {
-    // the one create with an empty name carries the run's name in its description
-    const where = result.ledger.some((entry) => entry.name === '') ? 'names, or the description of the one with an empty name,' : 'names'
+    // the creates whose name cannot carry the run's prefix (empty, digits) carry it in their description
+    const where = someNameWithoutPrefix(result.ledger) ? WHERE_THE_PREFIX_IS : 'names'
     tail.push(terminalText(`Records created: ${result.ledger.length} (${where} ${recordPrefixWords(result)}; listed in the reports)`, 400))
   } else if (!result.options.readOnly) {
     tail.push('Records created: none')

@@ -49,6 +49,9 @@ const plainName = (prefix: string) => `${prefix}-plain`
  * the head only [a-z0-9-]: a service whose names allow few characters refuses these for their
  * lengths only.
  */
+/** The digits of a run's prefix (cf-xxxxx: the five base-36 characters as a number, at most eight digits): numeric text no other run sends. */
+export const runDigits = (prefix: string): string => String(parseInt(prefix.slice(prefix.lastIndexOf('-') + 1), 36))
+
 export function textOfLength(head: string, length: number): string {
   const tail = `-${length}`
   const filler = '0123456789abcdefghijklmnopqrstuvwxyz'.repeat(Math.ceil(length / 36))
@@ -141,6 +144,16 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     // every run sends it: a service with unique names (MySQL's or PostgreSQL's UNIQUE) answers an
     // earlier run's empty name with 409 from the second run on, as it may any repeated name
     nameOfEveryRun: true,
+  },
+  {
+    key: 'create-numeric-name',
+    label: 'a name of digits that reads as a negative number with leading zeros',
+    // numeric text in the name: a column of NUMERIC affinity (SQLite's for a type named STRING or
+    // NUMERIC), a loosely typed store or a parse on the way back answers a number (-42…); a
+    // CSV-injection sanitiser prefixes its "-" with a quote. Short, plain and with no other field,
+    // so that every limit a conforming service may set lets it through. Its digits are the run's
+    // own (no run repeats the name), and the description carries the prefix, as the empty name's does
+    body: (p) => ({ name: `-00${runDigits(p)}`, description: `${p}-numeric-name` }),
   },
   {
     key: 'create-sends-id',

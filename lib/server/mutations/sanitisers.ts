@@ -98,6 +98,18 @@ export const SANITISER_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'name-column-numeric-affinity',
+    ...CHANGED,
+    description:
+      'a name that reads as a number is stored as one, as SQLite does in a column declared `name STRING` (NUMERIC affinity): "-0042518273" comes back as -42518273',
+    behaviour: {
+      toRecord: (body, id) => {
+        const record = conformingBehaviour.toRecord(body, id)
+        return /^\s*[+-]?\d+(\.\d*)?\s*$/.test(record.name) ? ({ ...record, name: Number(record.name) } as unknown as typeof record) : record
+      },
+    },
+  },
+  {
     name: 'csv-injection-quote-prefixed',
     ...CHANGED,
     description: "a CSV-injection sanitiser prefixes a value that starts with =, +, - or @ with a quote (\"-0042\" is stored as \"'-0042\")",
