@@ -24,6 +24,17 @@ export function responseOf(result: HttpResult): RecordedResponse {
   if (exchange.response) return exchange.response
   const lost = answerLostReason(result)
   if (lost) throw new NotApplicable(lost, 'answer-lost')
+  if (result.answerLost?.firstOnItsConnection) {
+    return fail(
+      {
+        code: 'NO_RESPONSE',
+        message: `no answer, though the list shows the record was created: the connection closed under the request (${exchange.error?.message ?? 'reset'}) before any byte of an answer, and it was the first request on that connection, so not the keep-alive race (RFC 9112 §9.3.1), which loses only a request written on a connection that carried an earlier one`,
+        expected: 'an HTTP response',
+        actual: `${exchange.error?.code ?? 'CONNECTION_RESET'} on a fresh connection; the record stored`,
+      },
+      exchange,
+    )
+  }
   // an error that says nothing of the server (transport-errors.ts classifies it): not verified, with why
   const notJudged = exchange.error && notTheServers(exchange.error.code)
   if (notJudged) throw new NotApplicable(`not verified: ${exchange.error!.message}`, notJudged)

@@ -31,9 +31,8 @@ import { createRedactor, KEY_AUTHORIZATION, longestForm, redactedCut, type Redac
 import { POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { describeTransportError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 import { afterTheRace, lostInTransit, type AppliedOrNot, type WhetherApplied } from './lost-answer.ts'
-
+import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
 import type { ClientOptions } from './client-options.ts'
-
 export type { ClientOptions }
 
 /** Resends of a request the connection race lost: on a fresh connection, then with half as many at once (64 to 1: six), and a few at one. */
@@ -97,6 +96,7 @@ export class HttpClient {
   private readonly basePath: string
 
   constructor(private readonly options: ClientOptions) {
+    watchFirstRequests()
     this.redact = createRedactor(options.apiKey, ...secretValues(options.extraHeaders ?? []))
     this.keyFormLength = longestForm(options.apiKey)
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
@@ -150,7 +150,7 @@ export class HttpClient {
           fewer = await this.pools.afterRefusal(limitAtSend, lostResends, this.msLeft())
           if (fewer === undefined) return result // its pause would pass the deadline
         }
-        if (await afterTheRace(options, result, (line) => this.options.journal?.record(line), this.redact)) {
+        if (await afterTheRace(options, result, (line) => this.options.journal?.record(line), this.redact, firstOnItsConnection(result.exchange.request.headers.traceparent))) {
           fresh = !refusedAgain
           lostResends++
           continue

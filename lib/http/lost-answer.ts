@@ -21,6 +21,12 @@ export interface AppliedOrNot {
   list: HttpResult
   /** The record this POST stored, as the list shows it; undefined: the list shows none, so it was not applied. */
   record?: { id: string; name: string; value: unknown }
+  /**
+   * The request was the first written on its connection (lib/http/first-requests.ts): a record
+   * stored with no answer there is the server's fault, not the race, which needs a connection
+   * that carried an earlier request.
+   */
+  firstOnItsConnection?: boolean
 }
 
 /** Reads whether a POST was applied; undefined: the run cannot tell (the list could not be read), so it is not sent again. */
@@ -28,6 +34,8 @@ export type WhetherApplied = () => Promise<AppliedOrNot | undefined>
 
 /** The journal's words for a POST whose answer was lost but whose record the list shows. */
 export const ANSWER_LOST_RECORD_FOUND = 'answer lost, record found'
+/** The journal's words for a POST the server stored and left unanswered on a connection that carried no request before it. */
+export const STORED_UNANSWERED = 'no answer, record found, on a connection that carried no request before: the server\'s fault, not the keep-alive race'
 /** The journal's words for a POST whose answer was lost and that the list shows was not applied. */
 export const ANSWER_LOST_SENT_AGAIN = 'answer lost, not stored: sent again on a fresh connection'
 
@@ -39,9 +47,9 @@ export function lostInTransit(exchange: Exchange): boolean {
   return exchange.response === undefined && exchange.error?.code === 'CONNECTION_RESET'
 }
 
-/** Why the checks that judge the answer itself are not verified when the answer was lost and the record found. */
+/** Why the checks that judge the answer itself are not verified when the answer was lost and the record found (none when it was no race). */
 export function answerLostReason(result: HttpResult): string | undefined {
-  if (!result.answerLost?.record) return undefined
+  if (!result.answerLost?.record || result.answerLost.firstOnItsConnection) return undefined
   return `not verified: the answer was lost in transit (the connection closed under the request before any byte of it came, ${result.exchange.error?.message ?? ''}); the list shows the record was created (${ANSWER_LOST_RECORD_FOUND})`
 }
 
@@ -56,10 +64,12 @@ export async function afterTheRace(
   result: HttpResult,
   journal: (line: JournalLine) => void,
   redact: (text: string) => string,
+  firstOnItsConnection = false,
 ): Promise<boolean> {
   if (options.method === 'GET') return true
-  const applied = await options.whetherApplied?.()
-  if (!applied) return false
+  const found = await options.whetherApplied?.()
+  if (!found) return false
+  const applied = found.record && firstOnItsConnection ? { ...found, firstOnItsConnection } : found
   const { exchange } = result
   journal({
     id: exchange.id,
@@ -67,7 +77,7 @@ export async function afterTheRace(
     at: new Date().toISOString(),
     method: exchange.request.method,
     url: redact(exchange.request.url),
-    detail: applied.record ? ANSWER_LOST_RECORD_FOUND : ANSWER_LOST_SENT_AGAIN,
+    detail: applied.record ? (applied.firstOnItsConnection ? STORED_UNANSWERED : ANSWER_LOST_RECORD_FOUND) : ANSWER_LOST_SENT_AGAIN,
     ...(applied.record ? { created: { id: redact(applied.record.id), name: redact(applied.record.name) } } : {}),
   })
   if (applied.record) result.answerLost = applied

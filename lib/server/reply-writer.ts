@@ -53,6 +53,8 @@ export interface Transport {
   idleCloseMs?: number
   /** Closes the connection this long after every answer, without Connection: close. */
   closeAfterAnswerMs?: number
+  /** A reply this says so is never written: the connection closes under its request instead (a worker that dies after its commit). */
+  dropAnswer?: (reply: Reply) => boolean
 }
 
 const JSON_TYPE = 'application/json'
@@ -78,6 +80,7 @@ const COMPRESSORS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSy
 export function send(res: ServerResponse, reply: Reply, transport: Transport, acceptEncoding: string | undefined): void {
   const write = () => {
     if (res.destroyed) return
+    if (transport.dropAnswer?.(reply)) return void res.socket?.destroy()
     // Node's own 'HTTP/1.1 100 Continue\r\n\r\n' (writeContinue), although no Expect asked for it
     if (transport.unaskedContinue && hadBody && !continued) {
       continued = true

@@ -1,5 +1,5 @@
 /**
- * Mutations of how bodies are written: RFC 8259 §8.1 says JSON text exchanged between systems is
+ * Mutations of how answers are written: RFC 8259 §8.1 says JSON text exchanged between systems is
  * UTF-8 and must not begin with a byte order mark. A client that decodes leniently (TextDecoder
  * strips a BOM and replaces bad bytes) would take these bodies for JSON; the suite must not.
  */
@@ -28,5 +28,13 @@ export const TRANSPORT_MUTATIONS: readonly Mutation[] = [
     code: 'NOT_JSON',
     description: 'a request that accepts gzip gets a gzipped body with no Content-Encoding header (a compression step placed after the header was written)',
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, gzipUnlabelled: true } },
+  },
+  {
+    name: 'create-stored-answer-dropped',
+    breaks: 'create-returns-201',
+    code: 'NO_RESPONSE',
+    description:
+      'every valid create is stored, then its connection closes before any byte of the 201 (a worker that dies after its commit, a proxy that gives up on the upstream): no create is ever answered, and the list shows every record',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, dropAnswer: (reply) => reply.status === 201 } },
   },
 ]

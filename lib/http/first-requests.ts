@@ -1,0 +1,47 @@
+/**
+ * Which requests were the first written on their connection. The keep-alive race (RFC 9112
+ * §9.3.1) loses only a request written on a connection the server is closing, one that carried an
+ * earlier request (a fresh connection is not idle, nor past an answer); so a request that was the
+ * first on its connection, whose record the list then shows although no byte of an answer came,
+ * was stored and left unanswered by the server: a fault, not the race (lib/http/lost-answer.ts).
+ *
+ * Told by undici's diagnostics channel `undici:client:sendHeaders`, which names the socket each
+ * request's head is written to; a request is known by its traceparent (a span id of its own,
+ * lib/http/trace-context.ts). An undici that does not publish it tells nothing, and every lost
+ * answer is taken for the race, as before.
+ */
+import { subscribe } from 'node:diagnostics_channel'
+
+/** Requests written on each connection so far. */
+const writtenOn = new WeakMap<object, number>()
+/** The traceparents of requests written first on their connection, the latest last (a long-lived process keeps only so many). */
+const firsts = new Set<string>()
+const KEPT = 20_000
+
+const TRACEPARENT = /\r\ntraceparent: ([^\r\n]+)\r\n/i
+
+function onHeadersSent(message: unknown): void {
+  const { headers, socket } = message as { headers?: unknown; socket?: object }
+  if (typeof headers !== 'string' || typeof socket !== 'object' || socket === null) return
+  const before = writtenOn.get(socket) ?? 0
+  writtenOn.set(socket, before + 1)
+  if (before > 0) return
+  const traceparent = TRACEPARENT.exec(headers)?.[1]
+  if (traceparent === undefined) return
+  firsts.add(traceparent)
+  if (firsts.size > KEPT) firsts.delete(firsts.values().next().value as string)
+}
+
+let watching = false
+
+/** Starts telling first requests apart (once per process: every run's client calls it). */
+export function watchFirstRequests(): void {
+  if (watching) return
+  watching = true
+  subscribe('undici:client:sendHeaders', onHeadersSent)
+}
+
+/** Whether the request with this traceparent was the first written on its connection (false: not, or not known). */
+export function firstOnItsConnection(traceparent: string | undefined): boolean {
+  return traceparent !== undefined && firsts.has(traceparent)
+}
