@@ -6,6 +6,13 @@
 import type { NewCategory } from '../../lib/checks/category.ts'
 import type { WritePriority } from './write-priority.ts'
 
+/**
+ * The statuses that refuse a create without breaking a rule: its own refusals, else a refusal for
+ * length (400, 413: §8); and 409 for a name every run sends, which an earlier run's record may
+ * hold. Each says the create did not happen: the list that follows must not show it.
+ */
+export const refusalsOf = (c: ValidCreate): readonly number[] => [...(c.refusals ?? [400, 413]), ...(c.nameOfEveryRun ? [409] : [])]
+
 export interface ValidCreate extends WritePriority {
   key: string
   /** The input classes it carries, as reports name the case. */

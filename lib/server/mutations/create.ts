@@ -67,6 +67,20 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'repeated-name-409-after-insert',
+    breaks: 'create-returns-201',
+    code: 'REFUSED_CREATE_STORED',
+    description:
+      'a create whose name exists is stored, then answered 409 (the uniqueness check runs after the INSERT, with no transaction to undo it): the client is told it was refused, and the list shows the record',
+    behaviour: {
+      finish: (reply, request, store) => {
+        const name = namedAs(request)
+        if (request.operation !== 'createCategory' || reply.status !== 201 || name === undefined) return reply
+        return store.slice(0, -1).some((r) => r.name === name) ? errorReply(409, 'conflict', 'A category with this name exists.') : reply
+      },
+    },
+  },
+  {
     name: 'update-by-name',
     breaks: 'ids-unique',
     code: 'DUPLICATE_ID',
