@@ -7,9 +7,11 @@ import { describeStatus, jsonBodyOf } from './response.ts'
 /**
  * A path the document does not show but a router may take for GET /categories (a trailing slash):
  * any answer is free (401, 404, a redirect …) but the category list itself, which would mean the
- * list operation ran without authentication. Only a 2xx whose body is a non-empty array of Category records fails.
+ * list operation ran without authentication. A 2xx whose body is a non-empty array of Category
+ * records fails; so does one that holds a record named `created` (a category this run created),
+ * at any depth: the list's data in another shape (an envelope, a legacy route's {"items": …}).
  */
-export function expectListNotServedWithoutKey(result: HttpResult): void {
+export function expectListNotServedWithoutKey(result: HttpResult, created?: string): void {
   const response = result.exchange.response
   if (!response) throw new NotApplicable(`no response to judge: ${result.exchange.error?.message ?? 'transport error'}`)
   if (response.status < 200 || response.status > 299) return
@@ -19,7 +21,18 @@ export function expectListNotServedWithoutKey(result: HttpResult): void {
   } catch {
     return // not JSON, so not the list: the path serves something else, which the document leaves open
   }
-  if (!Array.isArray(body) || schemaProblems('CategoryList', body) !== null) return
+  if (!Array.isArray(body) || schemaProblems('CategoryList', body) !== null) {
+    if (created === undefined || !holdsRecordNamed(body, created)) return
+    fail(
+      {
+        code: 'SERVED_WITHOUT_KEY',
+        message: `${result.exchange.request.method} ${pathOf(result)} answered ${describeStatus(response)} with the categories' data in another shape (a category this run created, ${JSON.stringify(created)}) to a request without a valid key, expected 401`,
+        expected: 'status 401, or any answer that does not serve the categories',
+        actual: `status ${describeStatus(response)} and a body holding the category ${JSON.stringify(created)}`,
+      },
+      result.exchange,
+    )
+  }
   // [] shows no category: the list of an empty store, or any route's empty answer, which the document leaves free
   if (body.length === 0) throw new NotApplicable(`answered ${describeStatus(response)} with an empty array, which shows no category: not judged`)
   fail(
@@ -31,6 +44,14 @@ export function expectListNotServedWithoutKey(result: HttpResult): void {
     },
     result.exchange,
   )
+}
+
+/** Whether a JSON value holds, at any depth (a few levels: envelopes are shallow), an object whose name is `name`. */
+function holdsRecordNamed(value: unknown, name: string, depth = 0): boolean {
+  if (depth > 8 || value === null || typeof value !== 'object') return false
+  if (Array.isArray(value)) return value.some((item) => holdsRecordNamed(item, name, depth + 1))
+  if ((value as { name?: unknown }).name === name) return true
+  return Object.values(value).some((inner) => holdsRecordNamed(inner, name, depth + 1))
 }
 
 /** The path as it went on the wire, below the origin: the evidence of which form was served. */

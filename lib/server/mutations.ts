@@ -6,7 +6,7 @@
  * at least two mutations. One file per area of the interface, in lib/server/mutations/.
  */
 import { AUTHENTICATION_MUTATIONS } from './mutations/authentication.ts'
-import { ROUTING_MUTATIONS } from './mutations/routing.ts'
+import { LEGACY_ROUTE_MUTATION, ROUTING_MUTATIONS } from './mutations/routing.ts'
 import { CREATE_MUTATIONS } from './mutations/create.ts'
 import { ERROR_MUTATIONS } from './mutations/errors.ts'
 import { INPUT_MUTATIONS } from './mutations/inputs.ts'
@@ -27,6 +27,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...VALIDATION_MUTATIONS,
   ...AUTHENTICATION_MUTATIONS,
   ...ROUTING_MUTATIONS,
+  LEGACY_ROUTE_MUTATION,
   ...ERROR_MUTATIONS,
   ...VERSIONING_MUTATIONS,
   ...INPUT_MUTATIONS,

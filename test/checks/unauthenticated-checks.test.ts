@@ -26,6 +26,17 @@ describe('expectListNotServedWithoutKey', () => {
   test('no response is not judged (the path is not one the document shows)', () => {
     expect(outcomeOf(() => expectListNotServedWithoutKey(makeTransportError()))).toBe('not-applicable')
   })
+
+  test.each([
+    ['an envelope of an older version', { items: LIST }, 'SERVED_WITHOUT_KEY'],
+    ['the record nested in a page', { data: { page: 1, results: [{ id: 2, name: 'cat' }] } }, 'SERVED_WITHOUT_KEY'],
+    ['an object that holds no record of that name', { items: [{ id: 1, name: 'dog' }] }, 'pass'],
+    ['the name as a value of another field', { message: 'cat' }, 'pass'],
+  ] as const)('a 200 holding the run\'s category "cat" in another shape: %s → %s', (_label, body, outcome) => {
+    expect(outcomeOf(() => expectListNotServedWithoutKey(makeResponse({ status: 200, body, path: '/categories/' }), 'cat'))).toBe(outcome)
+    // without the name of a category the run created, nothing but the list itself is recognised
+    expect(outcomeOf(() => expectListNotServedWithoutKey(makeResponse({ status: 200, body, path: '/categories/' })))).toBe('pass')
+  })
 })
 
 describe('expectOperationNotServedWithoutKey (a form of /pets/1 or /store/orders)', () => {

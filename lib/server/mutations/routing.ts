@@ -30,3 +30,18 @@ export const ROUTING_MUTATIONS: readonly Mutation[] = LENIENT_ROUTES.map(({ name
     },
   },
 }))
+
+/**
+ * A legacy route beside the documented one, guarded by nothing: what it serves is the list's data in
+ * the shape of an older version, which no check of the list's own shape recognises.
+ */
+export const LEGACY_ROUTE_MUTATION: Mutation = {
+  name: 'legacy-route-serves-envelope',
+  breaks: 'auth-missing-key-401',
+  code: 'SERVED_WITHOUT_KEY',
+  description: 'GET /categories/ is a legacy route, left unguarded, that serves every category to anyone wrapped as {"items": […]}, the shape of an older version',
+  behaviour: {
+    routePath: (raw) => (raw === '/categories/' ? { path: '/categories', guarded: false } : { path: raw.replace(/\?.*$/, ''), guarded: true }),
+    finish: (reply, request) => (request.operation === 'listCategories' && request.authorization === undefined && reply.status === 200 ? { ...reply, body: { items: reply.body } } : reply),
+  },
+}

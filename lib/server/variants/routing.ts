@@ -14,6 +14,17 @@ export const ROUTING_VARIANTS: readonly Variant[] = [
     behaviour: { routePath: (raw) => ({ path: LENIENT_ROUTES.reduce((path, { normalise }) => normalise(path), raw), guarded: true }) },
   },
   {
+    name: 'html-401-for-browsers',
+    description:
+      "a request whose Accept puts text/html first gets its 401 as an HTML page (Spring's BasicErrorController renders one for browsers); every other client gets the Error record",
+    behaviour: {
+      finish: (reply, request) =>
+        reply.status === 401 && /^\s*text\/html/i.test(request.accept ?? '')
+          ? { status: 401, headers: { ...reply.headers, 'content-type': 'text/html; charset=utf-8' }, body: '<!doctype html><html><body><h1>Whitelabel Error Page</h1><p>Unauthorized</p></body></html>' }
+          : reply,
+    },
+  },
+  {
     name: 'catch-all-html-page',
     description: 'a single-page app in front answers every path it does not route with 200 and its HTML page (index.html), key or no key',
     behaviour: {
