@@ -33,6 +33,8 @@ export interface RequestInfo {
   cookie?: string
   /** The X-Forwarded-For header as sent, if any. */
   forwardedFor?: string
+  /** The X-Real-IP header as sent, if any (nginx's proxy_set_header X-Real-IP). */
+  realIp?: string
   /** The raw create body as received, decoded leniently ('' when none was sent). */
   rawBody?: string
   /** The parsed create body when there is one. */
@@ -155,6 +157,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       accept: req.headers.accept,
       cookie: req.headers.cookie,
       forwardedFor: typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : undefined,
+      realIp: typeof req.headers['x-real-ip'] === 'string' ? req.headers['x-real-ip'] : undefined,
     }
     if (!url.pathname.startsWith(basePath + '/')) return { info, reply: error(404, 'not_found', `no resource at ${url.pathname}`) }
     // the request target as sent, its query string included: a lenient router may drop it

@@ -74,10 +74,10 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   { key: 'key-last-character-changed', label: 'the key with its last character changed', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
     authorization: () => `Bearer ${KEY_LAST_CHARACTER_CHANGED}`,
     unusableWith: tooShort },
-  // no key, but a header that says the request comes from inside (a filter that trusts
-  // X-Forwarded-For for internal callers: any client can send it)
-  { key: 'internal-forwarded-for', label: 'no Authorization header and X-Forwarded-For: 127.0.0.1', rule: 'auth-missing-key-401', readsOnly: true, listOnly: true,
-    authorization: () => undefined, headers: { 'x-forwarded-for': '127.0.0.1' } },
+  // no key, but headers that say the request comes from inside (a filter that trusts X-Forwarded-For
+  // or nginx's X-Real-IP for internal callers: any client can send them)
+  { key: 'internal-forwarded-for', label: 'no Authorization header, and X-Forwarded-For and X-Real-IP: 127.0.0.1', rule: 'auth-missing-key-401', readsOnly: true, listOnly: true,
+    authorization: () => undefined, headers: { 'x-forwarded-for': '127.0.0.1', 'x-real-ip': '127.0.0.1' } },
   { key: 'key-without-last-character', label: 'the key without its last character', rule: 'auth-invalid-key-401', readsOnly: true,
     authorization: () => `Bearer ${KEY_WITHOUT_LAST_CHARACTER}`,
     unusableWith: tooShort },

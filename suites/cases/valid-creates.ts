@@ -35,10 +35,12 @@ const CONTROL_CHARACTERS = Array.from({ length: 0x1f }, (_, code) => String.from
 /**
  * The id the create-sends-id body carries: drawn from the run's seed, so --seed sends it again and
  * runs with other seeds send others (a service that took one would refuse a second for a duplicate
- * instead of showing why); between 2^40 and 2^52, so a service that parses JSON into doubles keeps it exact.
+ * instead of showing why); between 2^30 and 2^31, so that it fits every id column, a 32-bit one
+ * too (a service with one refused an id past it as an invalid value, and so never showed that it
+ * takes an id that fits), and stays exact in a double.
  */
 export function clientId(seed: number): string {
-  return (2n ** 40n + (BigInt('0x' + createHash('sha256').update(String(seed)).digest('hex').slice(0, 13)) % (2n ** 52n - 2n ** 40n))).toString()
+  return (2n ** 30n + (BigInt('0x' + createHash('sha256').update(String(seed)).digest('hex').slice(0, 13)) % 2n ** 30n)).toString()
 }
 
 /** The name of the name-only create, which create-repeated-name sends again. */

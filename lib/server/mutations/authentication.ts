@@ -187,6 +187,16 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'internal-real-ip-skips-auth',
+    breaks: 'auth-missing-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: "a filter lets \"internal\" callers in without a key, trusting X-Real-IP (the header nginx's proxy_set_header writes, which any client can send where no proxy replaces it)",
+    behaviour: {
+      finish: (reply, request, store) =>
+        reply.status === 401 && request.operation === 'listCategories' && /^(127\.|10\.)/.test(request.realIp ?? '') ? { status: 200, headers: {}, body: store } : reply,
+    },
+  },
+  {
     name: 'token-after-seven-characters',
     breaks: 'auth-invalid-key-401',
     code: 'UNEXPECTED_STATUS',

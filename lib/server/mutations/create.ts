@@ -219,6 +219,24 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
       },
     },
   },
+  {
+    name: 'client-id-honoured-in-32-bits',
+    breaks: 'create-returns-category',
+    code: 'CLIENT_ID_ACCEPTED',
+    description:
+      'a create body that carries an id gets it when it fits the 32-bit id column (mass assignment), and is refused with 400 for one past it (out of range for type integer)',
+    behaviour: {
+      finish: (reply, request, store) => {
+        const sent = isPlainObject(request.body) ? request.body.id : undefined
+        if (request.operation !== 'createCategory' || reply.status !== 201 || typeof sent !== 'number' || !Number.isSafeInteger(sent)) return reply
+        const record = store.pop()!
+        if (sent > 2 ** 31 - 1) return errorReply(400, 'invalid', 'value out of range for type integer')
+        const taken = { ...record, id: BigInt(sent) }
+        store.push(taken)
+        return { ...reply, body: taken }
+      },
+    },
+  },
 
   // §2: ids are unique
   {
