@@ -96,6 +96,8 @@ export function listChecks(probes: CategoryProbes): void {
     requireStatus(result, [200], LIST_STATUS_REPORTED)
     expectJsonContentType(result)
   })
+  // the same list in another shape for a browser (Spring HATEOAS's HAL for text/html, a debug envelope)
+  check('list-returns-category-array', `${browser} → an array of Category records`, async (t) => JUDGED_ALONE.shape(await t.use(probes.browserList)))
   const lastList = async () => (await probes.lastList()).list
   // a list broken after the run's creates names the creates of values a store may not give back (poisoned-list.ts)
   const before = async () => (await probes.lastList()).before

@@ -46,6 +46,16 @@ export const LIST_MUTATIONS: readonly Mutation[] = [
     behaviour: { listBody: (store) => ({ items: store }) },
   },
   {
+    name: 'hal-list-for-browsers',
+    breaks: 'list-returns-category-array',
+    code: 'SCHEMA_MISMATCH',
+    description: 'a request whose Accept puts text/html first gets the list in HAL, {"_embedded": {"categories": [...]}} (Spring HATEOAS picks it for a browser); every other client gets the array',
+    behaviour: {
+      finish: (reply, request) =>
+        request.operation === 'listCategories' && reply.status === 200 && /^\s*text\/html/i.test(request.accept ?? '') ? { ...reply, body: { _embedded: { categories: reply.body } } } : reply,
+    },
+  },
+  {
     name: 'list-ids-as-strings',
     breaks: 'list-returns-category-array',
     code: 'SCHEMA_MISMATCH',
