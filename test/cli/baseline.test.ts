@@ -74,6 +74,20 @@ describe('a baseline of known failures', { timeout: RUN_TIMEOUT_MS }, () => {
     expect(worse.stdout).not.toMatch(/✗ auth-missing-key-401/)
   })
 
+  test('a create answered 200, known: its records are still judged, and a new fault in them fails the run', async () => {
+    const file = join(dir, 'created-200.json')
+    const recorded = await conform(await service('create-answers-200'), '--baseline', file, '--update-baseline')
+    expect(recorded.code, recorded.stdout).toBe(0)
+    const baseline = JSON.parse(readFileSync(file, 'utf8')) as Baseline
+    expect(new Set(baseline.knownFailures.map((e) => e.rule))).toEqual(new Set(['create-returns-201']))
+    // the 200's records were judged, and were right: no rule about them was left unverified
+    const created = recorded.results!.rules.filter((r) => ['create-returns-category', 'create-echoes-fields', 'created-in-list'].includes(r.id))
+    expect(created.map((r) => [r.id, r.status])).toEqual([['create-returns-category', 'pass'], ['create-echoes-fields', 'pass'], ['created-in-list', 'pass']])
+    const worse = await conform(await service('create-answers-200', 'created-id-as-string'), '--baseline', file)
+    expect(worse.code, worse.stdout).toBe(1)
+    expect(worse.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)).toContain('create-returns-category')
+  })
+
   test('an expired entry excuses nothing; an entry whose failure is gone is reported as fixed, and --update-baseline drops it', async () => {
     const known = await service('missing-key-answers-403')
     const file = join(dir, 'expiring.json')
