@@ -12,6 +12,7 @@ import { failureGroups } from './failure-groups.ts'
 import type { RunResult } from '../result/run-result.ts'
 import { visibleLine, visibleValue } from './visible-text.ts'
 import { failedChecks, notVerifiedByReason, plural } from './wording.ts'
+import { knownRule } from './run-counts.ts'
 
 /** GitHub shows at most 10 annotations of each kind per step; the rest would vanish silently. */
 export const ANNOTATIONS_PER_KIND = 10
@@ -77,7 +78,10 @@ export function annotations(result: RunResult): string[] {
   }
   const advisories = result.rules
     .filter((r) => r.status === 'warn')
-    .map((r) => ({ title: `${r.id} (advisory, §${r.section})`, message: [...new Set(r.checks.flatMap((c) => c.notes))].map(visibleLine).join('\n') }))
+    .map((r) => ({
+      title: knownRule(r) ? `${r.id} (known failures, --baseline, §${r.section})` : `${r.id} (advisory, §${r.section})`,
+      message: [...new Set(r.checks.flatMap((c) => (c.known !== undefined ? [`known failure: ${c.known}`] : c.notes)))].map(visibleLine).join('\n'),
+    }))
   capped('warning', advisories, 'advisory notes')
   return out
 }

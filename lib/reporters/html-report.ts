@@ -17,6 +17,7 @@ import { faultGroups } from '../result/fault-groups.ts'
 import { samplingLine } from '../result/sampling-line.ts'
 import { badge, escapeHtml as h } from './html-text.ts'
 import { recordPrefixWords, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
+import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult, type Status } from '../result/run-result.ts'
 import { failedChecks, headline, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, writeMode } from './wording.ts'
 
@@ -161,6 +162,7 @@ ${rows}
 }
 
 function summarySection(result: RunResult): string {
+  const counts = runCounts(result)
   const r = result.summary.rules
   const c = result.summary.checks
   const card = (n: number, label: string, cls: string) => `<div class="card ${cls}"><div class="n">${n}</div><div>${label}</div></div>`
@@ -170,7 +172,8 @@ function summarySection(result: RunResult): string {
 ${card(r.pass, 'rules passed', 'pass')}
 ${card(r.fail, 'rules failed', r.fail ? 'fail' : '')}
 ${card(r.skip, 'rules not verified', r.skip ? 'skip' : '')}
-${card(r.warn, 'rules with advisory notes', r.warn ? 'warn' : '')}
+${card(counts.rules.advisory, 'rules with advisory notes', counts.rules.advisory ? 'warn' : '')}
+${counts.rules.known ? card(counts.rules.known, 'rules with known failures (baseline)', 'warn') : ''}
 ${card(result.summary.requests, 'requests made', '')}
 ${card(result.summary.recordsCreated, 'records created', '')}
 </div>
@@ -178,7 +181,7 @@ ${card(result.summary.recordsCreated, 'records created', '')}
 <dt>Base URL</dt><dd><code>${h(result.baseUrl)}</code>${result.embeddedServer ? ' (embedded reference server)' : ''}</dd>
 <dt>When</dt><dd>${h(when(result.startedAt))}</dd>
 <dt>Duration</dt><dd>${h(seconds(result.durationMs))}</dd>
-<dt>Checks</dt><dd>${c.pass + c.warn} passed, ${c.fail} failed, ${c.skip} skipped, of ${c.total}</dd>
+<dt>Checks</dt><dd>${counts.checks.pass} passed, ${c.fail} failed, ${counts.checks.known ? `${counts.checks.known} known failures (baseline), ` : ''}${c.skip} skipped, of ${c.total}</dd>
 <dt>Writes</dt><dd>${h(writeMode(result))}</dd>
 <dt>Pacing</dt><dd>${h(pacing(result))}</dd>
 <dt>Waits</dt><dd>${h(serverWaits(result))}</dd>${result.summary.unansweredWrites ? `\n<dt>POSTs without an answer</dt><dd>${result.summary.unansweredWrites}: each may have created a record (results.json lists them in its journal)</dd>` : ''}

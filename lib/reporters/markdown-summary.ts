@@ -13,6 +13,7 @@ import { samplingLine } from '../result/sampling-line.ts'
 import { observedLines } from '../result/observed-behaviour.ts'
 import { runFailureGroups } from './failure-groups.ts'
 import { recordPrefixWords, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
+import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { headline, notVerifiedByReason, pacing, partlyVerified, plural, seconds, writeMode } from './wording.ts'
@@ -79,10 +80,12 @@ export function markdownSummary(result: RunResult): string {
     `${escapeMarkdown(result.baseUrl)}${result.embeddedServer ? ' (embedded reference server)' : ''} · ${escapeMarkdown(result.startedAt)} · ${seconds(result.durationMs)} · run ${inlineCode(result.runId)}${result.options.seed === undefined ? '' : ` · seed ${inlineCode(String(result.options.seed))}`}${result.traceId ? ` · trace ${inlineCode(result.traceId)}` : ''} · exit code ${result.exitCode}`,
   )
   lines.push('')
-  lines.push('| rules passed | rules failed | rules not verified | advisory notes | checks | requests | records created |')
-  lines.push('| ---: | ---: | ---: | ---: | --- | ---: | ---: |')
+  const counts = runCounts(result)
+  const known = counts.rules.known > 0
+  lines.push(`| rules passed | rules failed | rules not verified | advisory notes |${known ? ' known failures (baseline) |' : ''} checks | requests | records created |`)
+  lines.push(`| ---: | ---: | ---: | ---: |${known ? ' ---: |' : ''} --- | ---: | ---: |`)
   lines.push(
-    `| ${r.pass} | ${r.fail} | ${r.skip} | ${r.warn} | ${c.pass + c.warn} passed, ${c.fail} failed, ${c.skip} skipped | ${result.summary.requests} | ${result.summary.recordsCreated} |`,
+    `| ${r.pass} | ${r.fail} | ${r.skip} | ${counts.rules.advisory} |${known ? ` ${counts.rules.known} |` : ''} ${counts.checks.pass} passed, ${c.fail} failed,${known ? ` ${counts.checks.known} known failures,` : ''} ${c.skip} skipped | ${result.summary.requests} | ${result.summary.recordsCreated} |`,
   )
   lines.push('')
   lines.push(`Writes: ${escapeMarkdown(writeMode(result))}.`)

@@ -17,6 +17,7 @@ import { failureGroups, type FailureGroup } from './failure-groups.ts'
 import { serverWaits, type CheckResult, type RuleResult, type RunResult, type Status } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { recordPrefixWords, someNameWithoutPrefix, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
+import { runCounts } from './run-counts.ts'
 import { failedChecks, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', warn: '!' }
@@ -150,16 +151,13 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   const tail: string[] = []
   for (const problem of result.problems.slice(0, 3)) tail.push(terminalText(`  ✗ ${problem.message}`))
   if (result.problems.length > 3) tail.push(`  … and ${result.problems.length - 3} more problems in the reports`)
-  const r = result.summary.rules
-  const c = result.summary.checks
   tail.push('')
   // a failure the baseline knows is a note (warn), not a pass: counted apart
-  const knownChecks = result.rules.flatMap((rule) => rule.checks).filter((check) => check.known !== undefined).length
-  const knownRules = result.rules.filter((rule) => rule.checks.some((check) => check.known !== undefined)).length
-  const rulesWarned = knownRules > 0 ? `${r.warn - knownRules} with advisory notes, ${knownRules} with known failures (--baseline)` : `${r.warn} with advisory notes`
-  const checksKnown = knownChecks > 0 ? `, ${knownChecks} known failures` : ''
+  const { rules: r, checks: c } = runCounts(result)
+  const rulesWarned = r.known > 0 ? `${r.advisory} with advisory notes, ${r.known} with known failures (--baseline)` : `${r.advisory} with advisory notes`
+  const checksKnown = c.known > 0 ? `, ${c.known} known failures` : ''
   tail.push(
-    `Rules: ${r.pass} passed, ${r.fail} failed, ${r.skip} not verified, ${rulesWarned} · checks: ${c.pass + c.warn - knownChecks} passed, ${c.fail} failed${checksKnown}, ${c.skip} skipped · ${plural(result.summary.requests, 'request')} · ${seconds(result.durationMs)}`,
+    `Rules: ${r.pass} passed, ${r.fail} failed, ${r.skip} not verified, ${rulesWarned} · checks: ${c.pass} passed, ${c.fail} failed${checksKnown}, ${c.skip} skipped · ${plural(result.summary.requests, 'request')} · ${seconds(result.durationMs)}`,
   )
   if (result.summary.waits?.count) tail.push(`Waits: ${serverWaits(result)}`)
   if (result.summary.unansweredWrites) tail.push(`POSTs without an answer: ${result.summary.unansweredWrites} (each may have created a record; results.json lists them in its journal)`)

@@ -63,6 +63,10 @@ describe('a baseline of known failures', { timeout: RUN_TIMEOUT_MS }, () => {
     expect(again.files['junit.xml']).toContain('<skipped message="known failure: recorded by --update-baseline')
     expect(again.files['summary.md']).toContain('### Known failures (baseline)')
     expect(again.files['report.html']).toContain('id="baseline"')
+    // every report counts them apart, and none calls them passed checks or advisory notes
+    expect(again.files['summary.md']).toMatch(new RegExp(`\\| 0 \\| ${knownRules} \\| \\d+ passed, 0 failed, ${baseline.knownFailures.length} known failures,`))
+    expect(again.files['report.html']).toContain('rules with known failures (baseline)')
+    expect(again.files['report.html']).toMatch(new RegExp(`${baseline.knownFailures.length} known failures \\(baseline\\)`))
 
     const worse = await conform(await service('missing-key-answers-403', 'list-repeats-last-row'), '--baseline', file)
     expect(worse.code, worse.stdout).toBe(1)
@@ -97,6 +101,11 @@ describe('a baseline of known failures', { timeout: RUN_TIMEOUT_MS }, () => {
     const expired = await conform(known, '--baseline', file, '--rule', 'auth-missing-key-401')
     expect(expired.code).toBe(1)
     expect(expired.stdout).toMatch(/\d+ expired \(they excused nothing\)/)
+    // one entry expired among others still known: the rule fails, and no count goes below zero
+    writeFileSync(file, JSON.stringify({ knownFailures: baseline.knownFailures.map((e, i) => ({ ...e, reason: 'the gateway answers 403; ticket OPS-12', ...(i === 0 ? { expires: '2020-01-01' } : {}) })) }))
+    const oneExpired = await conform(known, '--baseline', file, '--rule', 'auth-missing-key-401')
+    expect(oneExpired.code).toBe(1)
+    expect(oneExpired.stdout).toMatch(/^Rules: \d+ passed, 1 failed, \d+ not verified, 0 with advisory notes · /m)
 
     writeFileSync(file, JSON.stringify({ knownFailures: baseline.knownFailures.map((e) => ({ ...e, reason: 'the gateway answers 403; ticket OPS-12' })) }))
     const conforming = await startReferenceServer({ apiKey: KEY })
