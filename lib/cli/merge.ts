@@ -73,6 +73,8 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
       // `merge OUT/* --report-dir OUT` again: the files the last merge wrote are not report folders
       if (dirname(dir) === outDir && (FLEET_FILES as readonly string[]).includes(basename(dir)) && statSync(dir, { throwIfNoEntry: false })?.isFile()) continue
       if (dir === outDir) throw new Error(`${given} is the --report-dir too: the fleet's junit.xml would replace its own; give OUT as the folder the report folders are in`)
+      // a shell pattern that matched nothing comes as it was written (fleet/*/): say so, not that its name is no label
+      if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${given} is no folder${/[*?[]/.test(given) ? ' (a pattern that matched nothing: did the jobs upload their reports?)' : ''}`)
       for (const input of inputsOf(dir)) {
         const problem = labelProblem(input.label)
         if (problem) throw new Error(`${input.dir}: its folder name is its deployment's label, and that ${problem}`)

@@ -101,7 +101,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   } catch (error) {
     return notRun(`the run could not be made: ${(error as Error).message}`)
   }
-  io.out(`Checking ${deployments.length} deployments at once: ${deployments.map((d) => d.label).join(', ')}.\n`)
+  io.out(`Checking ${deployments.length === 1 ? 'one deployment' : `${deployments.length} deployments at once`}: ${deployments.map((d) => d.label).join(', ')}.\n`)
   io.out(`Each of them: ${describeWritePlan(runner.planWrites(shared, suite), shared)}\n`)
 
   // each run's GitHub Actions output (annotations, job summary) is the fleet's to write, once

@@ -128,11 +128,14 @@ ${partial.length ? `<p>Verified by fewer checks than a full run:</p><ul>${part}<
 }
 
 function ledgerSection(result: RunResult): string {
+  // a POST that got no answer may have created a record: the ledger knows only the answered ones
+  const unanswered = result.summary.unansweredWrites ?? 0
+  const mayHave = unanswered > 0 ? ` ${h(plural(unanswered, 'POST'))} got no answer, and each may have created a record the server never told of: the journal (results.json) lists them, with what each sent.` : ''
   const intro = result.options.readOnly
     ? '<p>None: this run was read-only and sent no POST.</p>'
     : result.ledger.length === 0
-      ? '<p>None: no POST of this run was accepted.</p>'
-      : `<p>The interface has no delete, so these records stay on the server. The ${h(WHERE_THE_PREFIX_IS)} the suite sent ${h(recordPrefixWords(result))}. A record created by a request the server should have refused is listed too.</p>`
+      ? `<p>${unanswered > 0 ? 'None that the server answered.' : 'None: no POST of this run was accepted.'}${mayHave}</p>`
+      : `<p>The interface has no delete, so these records stay on the server. The ${h(WHERE_THE_PREFIX_IS)} the suite sent ${h(recordPrefixWords(result))}. A record created by a request the server should have refused is listed too.${mayHave}</p>`
   if (result.ledger.length === 0) return `<section id="ledger"><h2>Records created: 0</h2>${intro}</section>`
   const exchanges = new Map(result.rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)).map((e) => [e.id, e]))
   // records created by a request that a failed check expected to be refused with a 4xx

@@ -154,7 +154,7 @@ export function markdownSummary(result: RunResult): string {
 
   lines.push('', `### Records created: ${result.ledger.length}`, '')
   if (result.ledger.length === 0) {
-    lines.push(result.options.readOnly ? 'None: the run was read-only.' : 'None.')
+    lines.push(result.options.readOnly ? 'None: the run was read-only.' : result.summary.unansweredWrites ? `None that the server answered; ${result.summary.unansweredWrites} POSTs got no answer, and each may have created one (see above).` : 'None.')
   } else {
     lines.push(`The interface has no delete; these stay. ${escapeMarkdown(WHERE_THE_PREFIX_IS.replace(/^n/, 'N'), 200)} ${escapeMarkdown(recordPrefixWords(result), 1000)}.`, '')
     lines.push('| id | name | status |')

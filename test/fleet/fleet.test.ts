@@ -147,6 +147,12 @@ deployments:
     expect(merge([run.reportDir, '--report-dir', join(scratch, 'of-a-fleet')]).code).toBe(1)
     expect(verdicts(readJson<FleetResult>(join(scratch, 'of-a-fleet', 'fleet.json')))).toEqual(verdicts(fleet))
   })
+
+  test('merge of a shell pattern that matched nothing says so, not that its name is no label', () => {
+    const nothing = merge([join(scratch, 'artifacts-never-uploaded', '*') + '/', '--report-dir', join(scratch, 'nothing')])
+    expect(nothing.code).toBe(2)
+    expect(nothing.stderr).toMatch(/artifacts-never-uploaded\/\*\/ is no folder \(a pattern that matched nothing: did the jobs upload their reports\?\)/)
+  })
 })
 
 describe('--base-url given twice: two deployments of one account, sharing its key', { timeout: RUN_TIMEOUT_MS }, () => {

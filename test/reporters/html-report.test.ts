@@ -243,3 +243,14 @@ describe('report.html: failures grouped by cause', () => {
     expect(html).toContain('<p class="source">§2 · must · 30 of 32 checks failed, 2 causes</p>')
   })
 })
+
+describe('the records created, when POSTs got no answer', () => {
+  test('says none was answered, not that none was accepted, and how many may have created one', () => {
+    const result = runResult()
+    const unanswered = { ...result, ledger: [], summary: { ...result.summary, unansweredWrites: 47 } }
+    const html = htmlReport(unanswered)
+    expect(html).toContain('None that the server answered. 47 POSTs got no answer, and each may have created a record the server never told of')
+    expect(html).not.toContain('no POST of this run was accepted')
+    expect(htmlReport({ ...result, ledger: [] })).toContain('None: no POST of this run was accepted.')
+  })
+})
