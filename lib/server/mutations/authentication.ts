@@ -249,7 +249,7 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
   {
     name: 'browser-skips-auth',
     breaks: 'auth-missing-key-401',
-    code: 'UNEXPECTED_STATUS',
+    code: 'SERVED_WITHOUT_KEY',
     description: 'a request whose Accept puts text/html first is taken for a signed-in browser: the list is served to it without a key',
     behaviour: {
       finish: (reply, request, store) =>

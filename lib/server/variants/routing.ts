@@ -14,6 +14,17 @@ export const ROUTING_VARIANTS: readonly Variant[] = [
     behaviour: { routePath: (raw) => ({ path: LENIENT_ROUTES.reduce((path, { normalise }) => normalise(path), raw), guarded: true }) },
   },
   {
+    name: 'browsers-sent-to-sign-in',
+    description:
+      'a request without a key whose Accept puts text/html first is redirected to a sign-in page (302, as oauth2-proxy, an ALB or Spring\'s form login do for browsers); every other client gets 401 and the Error record',
+    behaviour: {
+      finish: (reply, request) =>
+        reply.status === 401 && request.authorization === undefined && /^\s*text\/html/i.test(request.accept ?? '')
+          ? { status: 302, headers: { location: '/oauth2/start?rd=%2Fv1%2Fcategories', 'content-type': 'text/html; charset=utf-8' }, body: '<a href="/oauth2/start">Found</a>.' }
+          : reply,
+    },
+  },
+  {
     name: 'html-401-for-browsers',
     description:
       "a request whose Accept puts text/html first gets its 401 as an HTML page (Spring's BasicErrorController renders one for browsers); every other client gets the Error record",
