@@ -51,8 +51,8 @@ const plainName = (prefix: string) => `${prefix}-plain`
  * the head only [a-z0-9-]: a service whose names allow few characters refuses these for their
  * lengths only.
  */
-/** The digits of a run's prefix (cf-xxxxx: the five base-36 characters as a number, at most eight digits): numeric text no other run sends. */
-export const runDigits = (prefix: string): string => String(parseInt(prefix.slice(prefix.lastIndexOf('-') + 1), 36))
+/** The digits of a run's prefix (cf-xxxxx: the five base-36 characters as a number, eight digits with leading zeros, so that every run's are as long): numeric text no other run sends. */
+export const runDigits = (prefix: string): string => String(parseInt(prefix.slice(prefix.lastIndexOf('-') + 1), 36)).padStart(8, '0')
 
 export function textOfLength(head: string, length: number): string {
   const tail = `-${length}`
