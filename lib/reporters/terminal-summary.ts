@@ -86,7 +86,10 @@ function failureBlock(group: FailureGroup, room: number): string[] | undefined {
   const legend = valueLegend([failure.message, failure.expected, failure.actual])
   if (legend) lines.push(`        marked:   ${legend}`)
   const curl = checks[0].reproduce[checks[0].reproduce.length - 1]
-  const reproduce = curl ? [cut(`        ${checks.length === 1 ? 'reproduce' : 'reproduce the first'}: ${visibleLine(curl)}`, MAX_CURL_WIDTH)] : []
+  // a curl line cut short cannot be run: one too long for the terminal is pointed to, whole, in the reports
+  const lead = `        ${checks.length === 1 ? 'reproduce' : 'reproduce the first'}: `
+  const line = curl === undefined ? undefined : visibleLine(curl)
+  const reproduce = line === undefined ? [] : [[...(lead + line)].length <= MAX_CURL_WIDTH ? lead + line : `${lead}its curl line (${[...line].length} characters) is in report.html and results.json`]
   const fixed = lines.length + reproduce.length
   if (fixed + (checks.length > 1 ? 1 : 0) > room) return undefined
   const instances = checks.length > 1 ? instanceLines(group, Math.min(INSTANCE_LINES, room - fixed)) : []

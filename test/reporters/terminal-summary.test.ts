@@ -144,3 +144,16 @@ describe('terminal summary', () => {
     expect(lines.filter((l) => / {6}300 checks: /.test(l)).length).toBeGreaterThan(0)
   })
 })
+
+describe('a curl line too long for the terminal', () => {
+  test('is never cut (a cut one cannot be run): the line says where it is, whole', () => {
+    const long = `curl -i -X POST 'http://127.0.0.1:9/v1/categories' -H "authorization: Bearer $CONFORM_API_KEY" --data-raw '${'{"name":"'.concat('x'.repeat(600), '"}')}'`
+    const result = runResult((id) => [check(`${id} check`, id === 'create-echoes-fields' ? 'fail' : 'pass', id === 'create-echoes-fields' ? { reproduce: [long] } : {})])
+    const text = terminalSummary(result, [])
+    const line = text.split('\n').find((l) => l.includes('reproduce'))
+    expect(line).toMatch(/reproduce: its curl line \(\d+ characters\) is in report\.html and results\.json$/)
+    expect(text).not.toContain("--data-raw '{\"name\":\"xxx")
+    // a short one is shown whole, as before
+    expect(terminalSummary(runResult((id) => [check(`${id} check`, id === 'create-echoes-fields' ? 'fail' : 'pass')]), [])).toMatch(/reproduce: curl -i -X POST /)
+  })
+})
