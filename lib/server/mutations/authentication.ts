@@ -1,6 +1,6 @@
 /** Mutations of §5: every operation answers 401 without a valid bearer key, and a refused create takes no effect. */
 import { randomBytes } from 'node:crypto'
-import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
+import { conformingBehaviour, type Behaviour, type RequestInfo } from '../reference-server.ts'
 import type { Reply } from '../reply-writer.ts'
 import { errorReply, seedCategories, type Mutation } from '../server-cases.ts'
 
@@ -16,6 +16,10 @@ const tokenAccepted = (accepts: (token: string, key: string) => boolean): Pick<B
 
 /** Letters, digits and the rest of a token reduced to their class: what a format check sees. */
 const shapeOf = (token: string) => token.replace(/[0-9]/g, '9').replace(/[a-z]/g, 'a').replace(/[A-Z]/g, 'A')
+
+/** A filter that serves the list without a key to a caller whose address, as a header says it, is inside (127.x, 10.x). */
+const internalCallersLetIn = (address: (request: RequestInfo) => string | undefined): Behaviour['finish'] => (reply, request, store) =>
+  reply.status === 401 && request.operation === 'listCategories' && /^(127\.|10\.)/.test(address(request) ?? '') ? { status: 200, headers: {}, body: store } : reply
 
 /** Authorization that is conforming except for one operation, which lets anyone in. */
 const forgetsAuthOn = (operation: string): Behaviour['authorize'] => (authorization, key, op) =>
@@ -181,20 +185,14 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     breaks: 'auth-missing-key-401',
     code: 'UNEXPECTED_STATUS',
     description: 'a filter lets "internal" callers in without a key, trusting X-Forwarded-For (127.0.0.1, 10.x), which any client can send',
-    behaviour: {
-      finish: (reply, request, store) =>
-        reply.status === 401 && request.operation === 'listCategories' && /^(127\.|10\.)/.test(request.forwardedFor ?? '') ? { status: 200, headers: {}, body: store } : reply,
-    },
+    behaviour: { finish: internalCallersLetIn((request) => request.forwardedFor) },
   },
   {
     name: 'internal-real-ip-skips-auth',
     breaks: 'auth-missing-key-401',
     code: 'UNEXPECTED_STATUS',
     description: "a filter lets \"internal\" callers in without a key, trusting X-Real-IP (the header nginx's proxy_set_header writes, which any client can send where no proxy replaces it)",
-    behaviour: {
-      finish: (reply, request, store) =>
-        reply.status === 401 && request.operation === 'listCategories' && /^(127\.|10\.)/.test(request.realIp ?? '') ? { status: 200, headers: {}, body: store } : reply,
-    },
+    behaviour: { finish: internalCallersLetIn((request) => request.realIp) },
   },
   {
     name: 'token-after-seven-characters',
