@@ -70,7 +70,7 @@ export function keyRevoked(exchanges: readonly Exchange[], journal: readonly Jou
       message:
         `${KEY_REVOKED}: from ${from_}, all ${refused.length} requests sent with it were answered ${statuses}, ` +
       `including ${operation(again)}, which it had served with the same key (${earlierAt}, ${earlier.response!.status}); ` +
-      `the key was revoked, rotated or expired: checks of those answers are not verified`,
+      `the key was revoked, rotated or expired, or the service refuses a valid key under load (a limiter that answers 401 where 429 is meant): checks of those answers are not verified; a run again says which`,
     },
     refused: new Set(refused.map((e) => e.id)),
     skipReason: `not verified: the key was refused from ${from_} (revoked, rotated or expired during the run)`,
