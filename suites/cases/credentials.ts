@@ -17,7 +17,11 @@ export interface CredentialCase extends WritePriority {
   rule: 'auth-missing-key-401' | 'auth-invalid-key-401'
   /** The Authorization header, or undefined for none; $CONFORM_API_KEY stands for the real key. */
   authorization: (runId: string) => string | undefined
-  /** Near-misses of the key are tried on the GET operations only, to keep the write bound. */
+  /**
+   * Tried on the GET operations only, to keep the write bound: every near-miss of the key but two,
+   * the case-swapped key and the key without its last character, which a create route with a key
+   * check of its own (a case-insensitive or a prefix comparison) would take.
+   */
   readsOnly?: boolean
   /**
    * Tried on the list only (a read): a fault of the token parsing that every operation shares, which
@@ -53,7 +57,7 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   { key: 'basic-scheme', label: 'the key under the Basic scheme', rule: 'auth-invalid-key-401', authorization: () => `Basic ${KEY_PLACEHOLDER}` },
   { key: 'no-scheme', label: 'the key without a scheme', rule: 'auth-invalid-key-401', authorization: () => KEY_PLACEHOLDER },
   // keys compared loosely: case-insensitively (a database collation), as a prefix, or a prefix of
-  { key: 'key-case-swapped', label: 'the key with its letters in the other case', rule: 'auth-invalid-key-401', readsOnly: true,
+  { key: 'key-case-swapped', label: 'the key with its letters in the other case', rule: 'auth-invalid-key-401',
     authorization: () => `Bearer ${KEY_SWAPPED_CASE}`,
     unusableWith: (key) => tooShort(key) ?? (/[a-zA-Z]/.test(key) ? hexLetters(key) : 'the key has no letters, so swapping their case changes nothing') },
   // a key checked by its format alone (length, character classes, a UUID pattern), never looked up
@@ -78,7 +82,7 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   // or nginx's X-Real-IP for internal callers: any client can send them)
   { key: 'internal-forwarded-for', label: 'no Authorization header, and X-Forwarded-For and X-Real-IP: 127.0.0.1', rule: 'auth-missing-key-401', readsOnly: true, listOnly: true,
     authorization: () => undefined, headers: { 'x-forwarded-for': '127.0.0.1', 'x-real-ip': '127.0.0.1' } },
-  { key: 'key-without-last-character', label: 'the key without its last character', rule: 'auth-invalid-key-401', readsOnly: true,
+  { key: 'key-without-last-character', label: 'the key without its last character', rule: 'auth-invalid-key-401',
     authorization: () => `Bearer ${KEY_WITHOUT_LAST_CHARACTER}`,
     unusableWith: tooShort },
   // a token read as what follows the header's first seven characters ('Bearer '.length), whatever the scheme
