@@ -59,6 +59,12 @@ export interface Exchange {
   waitedMs?: number
   response?: RecordedResponse
   error?: { code: TransportErrorCode; message: string }
+  /**
+   * A GET the key was refused on, sent again with it after a pause to tell a revoked key from a
+   * service that refused a valid one (lib/runner/key-recheck.ts): when served, the key works, and
+   * its refusals, before or after, are the service's.
+   */
+  keyRecheck?: true
 }
 
 /** A body that is not UTF-8: shown with its non-ASCII bytes as \xHH, kept whole for the curl line. */

@@ -11,6 +11,7 @@ import type { Exchange } from '../http/exchange.ts'
 import type { JournalEntry } from '../http/journal.ts'
 import { KEY_AUTHORIZATION } from '../http/redact.ts'
 import type { RunProblem } from './run-problems.ts'
+import { keyServedOnRecheck } from './key-refused.ts'
 
 export const KEY_REVOKED = 'the server stopped accepting the key during the run'
 
@@ -38,6 +39,7 @@ const answeredAt = (e: Exchange) => Date.parse(e.startedAt) + e.durationMs
  * sent counts as one of them.
  */
 export function keyRevoked(exchanges: readonly Exchange[], journal: readonly JournalEntry[]): KeyRevoked | undefined {
+  if (keyServedOnRecheck(exchanges)) return undefined
   const byId = new Map<string, Exchange>()
   for (const e of exchanges) if (e.request.headers.authorization === KEY_AUTHORIZATION && e.response) byId.set(e.id, e)
   // numbered in the order the answers came, as near as a client sees to the order the server handled them in

@@ -17,6 +17,7 @@ import { collectChecks, type Suite } from '../suite-kit/check.ts'
 import type { ConfirmationWrites } from '../suite-kit/confirmation-writes.ts'
 import { newRunScope, within, type RunScope } from '../suite-kit/run-context.ts'
 import { runCheck } from './check-runner.ts'
+import { keyServedAgain } from './key-recheck.ts'
 
 
 export interface ConfirmOptions {
@@ -50,9 +51,17 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   for (const { o } of failed) o.result.recurrence = { attempts: 1, failures: 1, kind: 'unconfirmed' }
   const journal = options.journal()
   const writes = confirmationWrites(journal, failed.map(({ o }) => o.result), options.maxWrites, options.attempts)
-  // a key the server refuses, or stopped accepting, would only be refused again: no verdict either way
+  // a key the server refuses, or stopped accepting, would only be refused again: no verdict either
+  // way, unless asked once more it is served (key-recheck.ts): then its refusals were the service's
   const exchanges = results.flatMap(({ result }) => result.exchanges)
-  const keyGone = keyRefused(exchanges) !== undefined || keyRevoked(exchanges, journal) !== undefined
+  let keyGone = keyRefused(exchanges) !== undefined || keyRevoked(exchanges, journal) !== undefined
+  if (keyGone) {
+    const served = await keyServedAgain(exchanges, scope, options.stopped)
+    if (served) {
+      keyGone = false
+      for (const { o } of failed) if (o.result.exchanges.some((e) => e.response?.status === 401 || e.response?.status === 403)) o.result.exchanges.push(served)
+    }
+  }
   // a server that answered no request of the run (every answer a 5xx, or none): a second probe would
   // only wait out its 503s again (a run against a server that is down took three times as long)
   const servedNothing = !journal.some((e) => e.onWire && e.status !== undefined && e.status < 500)

@@ -21,7 +21,28 @@ function oneIn(store: StoredCategory[], kind: string, n: number): boolean {
 
 const takeBack = (store: StoredCategory[], record: StoredCategory) => store.splice(store.indexOf(record), 1)
 
+/** Per server: when it answered its latest requests, for a limiter's window of a second. */
+const answeredAt = new WeakMap<StoredCategory[], number[]>()
+/** True once more than `limit` requests came within the last second (the request counted either way). */
+function overLimit(store: StoredCategory[], limit: number): boolean {
+  const now = Date.now()
+  const recent = (answeredAt.get(store) ?? []).filter((at) => now - at < 1000)
+  recent.push(now)
+  answeredAt.set(store, recent)
+  return recent.length > limit
+}
+
 export const INTERMITTENT_MUTATIONS: readonly Mutation[] = [
+  {
+    name: 'limiter-answers-401',
+    breaks: 'list-returns-200',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'a rate limiter answers 401 where 429 is meant: past 5 requests in a second every request is refused, the valid key included, until the second has passed; no key was revoked',
+    behaviour: {
+      finish: (reply, _request, store) => (overLimit(store, 5) ? errorReply(401, 'unauthorized', 'Too many requests') : reply),
+    },
+  },
   {
     name: 'replica-500-on-one-create-in-5',
     breaks: 'create-returns-201',

@@ -1,0 +1,37 @@
+/**
+ * A key that looked refused (every answer to it 401 or 403, or all of them from some request on)
+ * is asked about once more before the run calls it wrong, expired or revoked: after a pause, one
+ * GET it was refused on goes again with it. Served (2xx), the key works, and its refusals were the
+ * service's (a limiter that answers 401 where 429 is meant, a fault that surfaces as 401): they
+ * are judged as the failures they are, the answer that served it standing beside them as evidence
+ * (lib/result/key-revoked.ts and key-refused.ts see the key served last, and no longer blame it).
+ * Refused again, the key is gone, and the run says so, as before.
+ */
+import type { Exchange } from '../http/exchange.ts'
+import { KEY_AUTHORIZATION } from '../http/redact.ts'
+import type { RunScope } from '../suite-kit/run-context.ts'
+
+/** How long the run waits before it asks again: a limiter's window of a second has passed. */
+export const KEY_RECHECK_PAUSE_MS = 1_000
+
+const refusedTheKey = (e: Exchange) => e.request.method === 'GET' && e.request.headers.authorization === KEY_AUTHORIZATION && (e.response?.status === 401 || e.response?.status === 403)
+
+/**
+ * Sends one GET the key was refused on again, after the pause, unless `stopped` says the run is
+ * over (its deadline). The exchange when the key was served; undefined when it was refused again,
+ * or could not be asked.
+ */
+export async function keyServedAgain(exchanges: readonly Exchange[], scope: RunScope, stopped: () => boolean): Promise<Exchange | undefined> {
+  const refused = exchanges.find(refusedTheKey)
+  const client = scope.client
+  if (!refused || !client || stopped()) return undefined
+  await new Promise((resolve) => setTimeout(resolve, KEY_RECHECK_PAUSE_MS).unref())
+  if (stopped()) return undefined
+  const basePath = new URL(scope.context.baseUrl).pathname.replace(/\/+$/, '')
+  const url = new URL(refused.request.url)
+  const path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) + url.search : undefined
+  if (path === undefined) return undefined
+  const again = await client.send({ method: 'GET', path, headers: { authorization: KEY_AUTHORIZATION } })
+  const status = again.exchange.response?.status
+  return status !== undefined && status >= 200 && status < 300 ? { ...again.exchange, keyRecheck: true } : undefined
+}
