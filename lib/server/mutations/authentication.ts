@@ -174,6 +174,29 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     })(),
   },
   {
+    name: 'session-cookie-set-on-create',
+    breaks: 'auth-missing-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a create with the key signs the client in: its 201 sets a session cookie, and a later request with that cookie and no key is let in (the reads set none)',
+    behaviour: (() => {
+      let theKey = ''
+      const sessions = new Set<string>()
+      return {
+        authorize: (authorization, key, op, cookie) => {
+          theKey = key
+          const session = /(?:^|;\s*)SID=([^;]+)/.exec(cookie ?? '')?.[1]
+          return conformingBehaviour.authorize(authorization, key, op) || (session !== undefined && sessions.has(session))
+        },
+        finish: (reply, request) => {
+          if (request.operation !== 'createCategory' || reply.status !== 201 || !conformingBehaviour.authorize(request.authorization, theKey, request.operation)) return reply
+          const session = randomBytes(9).toString('base64url')
+          sessions.add(session)
+          return { ...reply, headers: { ...reply.headers, 'set-cookie': `SID=${session}; Path=/; HttpOnly` } }
+        },
+      } satisfies Partial<Behaviour>
+    })(),
+  },
+  {
     name: 'key-last-character-ignored',
     breaks: 'auth-invalid-key-401',
     code: 'UNEXPECTED_STATUS',
