@@ -96,5 +96,14 @@ export function writeRunReports(run: CompletedRun, config: Pick<Config, 'working
   }
   const terminal = terminalSummary(shownResult, reportFiles)
   const github = githubActionsOutput(shownResult, terminal, markdownSummary(shownResult), env, redact)
-  return { reportFiles, summary: redact(github.stdout), shown: shownResult }
+  return { reportFiles, summary: redact(github.stdout + baselineWritten(run, config.workingDir)), shown: shownResult }
+}
+
+/** --update-baseline: where the file went, and what its new entries still need (a reason and an expiry, which the run cannot know). */
+function baselineWritten(run: CompletedRun, workingDir: string): string {
+  if (!run.baselineUpdate) return ''
+  const entries = run.baselineUpdate.data.knownFailures
+  const unexplained = entries.filter((e) => e.reason.startsWith('recorded by --update-baseline')).length
+  const still = unexplained > 0 ? `; ${unexplained} of them still say "recorded by --update-baseline": give each its reason (a ticket) and an "expires" date, so that a known failure does not stay known for ever` : ''
+  return `Baseline written: ${shownPath(run.baselineUpdate.path, workingDir)} (${entries.length} known ${entries.length === 1 ? 'failure' : 'failures'}${still})\n`
 }

@@ -52,6 +52,8 @@ describe('a baseline of known failures', { timeout: RUN_TIMEOUT_MS }, () => {
     // nothing that changes from run to run: no name prefix, no run id, no seed
     expect(JSON.stringify(baseline)).not.toMatch(/cf-[0-9a-z]{5}|conform-\d{8}/)
     expect(baseline.knownFailures.every((e) => /^recorded by --update-baseline on \d{4}-\d{2}-\d{2}/.test(e.reason))).toBe(true)
+    // the run says where it wrote the file, and what its entries still need
+    expect(recorded.stdout).toContain(`Baseline written: ${file} (${baseline.knownFailures.length} known failures; ${baseline.knownFailures.length} of them still say "recorded by --update-baseline": give each its reason (a ticket) and an "expires" date`)
 
     const again = await conform(known, '--baseline', file, '--seed', '987654')
     expect(again.code, again.stdout).toBe(0)
