@@ -18,6 +18,7 @@ import { serverWaits, type CheckResult, type RuleResult, type RunResult, type St
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { recordPrefixWords, someNameWithoutPrefix, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
 import { runCounts } from './run-counts.ts'
+import { LEAVES_NOTHING_UNVERIFIED } from '../checks/skip-causes.ts'
 import { failedChecks, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', warn: '!' }
@@ -134,7 +135,7 @@ function whereReportsAre(reportFiles: string[]): string {
   const others = reportFiles.filter((f) => f !== html)
   if (others.length === 0) return `Reports: ${html} (open in a browser)`
   const sameDir = others.every((f) => dirname(f) === dirname(html))
-  return `Reports: ${html} (open in a browser); ${sameDir ? `${others.map((f) => basename(f)).join(', ')} beside it` : others.join(', ')}`
+  return `Reports: ${html} (open in a browser); ${sameDir ? `${others.map((f) => basename(f)).join(', ')} beside it, and journal.ndjson, every request as it went` : others.join(', ')}`
 }
 
 export function terminalSummary(result: RunResult, reportFiles: string[]): string {
@@ -159,8 +160,11 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   const { rules: r, checks: c } = runCounts(result)
   const rulesWarned = r.known > 0 ? `${r.advisory} with advisory notes, ${r.known} with known failures (--baseline)` : `${r.advisory} with advisory notes`
   const checksKnown = c.known > 0 ? `, ${c.known} known failures` : ''
+  // skips that leave nothing unverified say so, so that a passing run's count does not read as a gap
+  const skips = result.rules.flatMap((rule) => rule.checks).filter((check) => check.status === 'skip')
+  const skippedWhy = skips.length > 0 && skips.every((check) => check.cause !== undefined && LEAVES_NOTHING_UNVERIFIED.has(check.cause)) ? ' (not needed: sent only when an answer calls for them)' : ''
   tail.push(
-    `Rules: ${r.pass} passed, ${r.fail} failed, ${r.skip} not verified, ${rulesWarned} · checks: ${c.pass} passed, ${c.fail} failed${checksKnown}, ${c.skip} skipped · ${plural(result.summary.requests, 'request')} · ${seconds(result.durationMs)}`,
+    `Rules: ${r.pass} passed, ${r.fail} failed, ${r.skip} not verified, ${rulesWarned} · checks: ${c.pass} passed, ${c.fail} failed${checksKnown}, ${c.skip} skipped${skippedWhy} · ${plural(result.summary.requests, 'request')} · ${seconds(result.durationMs)}`,
   )
   if (result.summary.waits?.count) tail.push(`Waits: ${serverWaits(result)}`)
   if (result.summary.unansweredWrites) tail.push(`POSTs without an answer: ${result.summary.unansweredWrites} (each may have created a record; results.json lists them in its journal)`)
@@ -196,6 +200,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   }
   if (reportFiles.length > 0) tail.push(terminalText(whereReportsAre(reportFiles), 400))
   tail.push(verdictLine(result))
+  // a first run, against the embedded server: what to run next
+  if (result.embeddedServer && result.verdict === 'pass') tail.push('Next: your own service, CONFORM_API_KEY=<its key> npm run conform -- --base-url https://<its host>/v1 (README: Against staging, in CI)')
 
   // the rule lines, and as many failure details as the screen has room for
   const width = Math.max(0, ...result.rules.map((rule) => rule.id.length))
