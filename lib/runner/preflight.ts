@@ -8,6 +8,7 @@
 import { connect as netConnect, type Socket } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
 import type { TransportErrorCode } from '../http/exchange.ts'
+import { isLoopbackHost } from '../config/config.ts'
 
 export interface PreflightFailure {
   message: string
@@ -70,6 +71,10 @@ export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.
   const port = Number(url.port || DEFAULT_PORTS[url.protocol])
   const where = `${url.hostname}:${port}`
   const hint = 'is the server running there, and is the base URL right?'
+  // plain http goes to a remote host only with --allow-insecure-http; a loopback name (localhost,
+  // *.localhost) is taken for one by its name (lib/config/config.ts), so where it resolves to is
+  // looked at too: the key must never go in clear to a host that only calls itself local
+  const byName = url.protocol === 'http:' && !isIpLiteral(host) && isLoopbackHost(host) ? host : undefined
   return handshake(url.protocol === 'https:', host, port, timeoutMs, (code, errno, message, connected) => {
     if (code === 'TIMEOUT') {
       return connected
@@ -80,7 +85,7 @@ export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.
     if (code === 'CONNECTION_REFUSED') return `cannot reach ${where}: connection refused; ${hint}`
     if (code === 'TLS_FAILURE') return `TLS certificate of ${where} is not trusted (${errno || message}); add its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem`
     return `cannot reach ${where}: ${errno || message}`
-  })
+  }, byName)
 }
 
 /** A TCP handshake with the proxy; its address is named, never its credentials. */
@@ -110,6 +115,7 @@ function handshake(
   port: number,
   timeoutMs: number,
   describe: (code: TransportErrorCode, errno: string, message: string, connected: boolean) => string,
+  loopbackName?: string,
 ): Promise<PreflightFailure | undefined> {
   return new Promise((resolve) => {
     let connected = false
@@ -129,7 +135,7 @@ function handshake(
     }, timeoutMs)
     const socket: Socket = tls
       ? tlsConnect({ host, port, servername: isIpLiteral(host) ? undefined : host }, () => done())
-      : netConnect({ host, port }, () => done())
+      : netConnect({ host, port }, () => done(loopbackName === undefined ? undefined : notLoopback(loopbackName, socket.remoteAddress)))
     socket.once('connect', () => (connected = true))
     socket.on('error', (error: NodeJS.ErrnoException) => {
       // the classifier loads undici: only a failed handshake needs it here, and the run loads it in
@@ -140,6 +146,13 @@ function handshake(
       })
     })
   })
+}
+
+/** A name taken for loopback that resolved elsewhere: the run stops before the key is sent in clear. */
+export function notLoopback(name: string, address: string | undefined): PreflightFailure | undefined {
+  const loopback = address !== undefined && (/^127\./.test(address) || address === '::1' || /^::ffff:127\./.test(address))
+  if (loopback || address === undefined) return undefined
+  return { message: `refusing to send the API key in clear text: ${name} resolves to ${address}, not to this machine; use https://, or the loopback address itself` }
 }
 
 function isIpLiteral(host: string): boolean {
