@@ -52,14 +52,22 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const journal = options.journal()
   const writes = confirmationWrites(journal, failed.map(({ o }) => o.result), options.maxWrites, options.attempts)
   // a key the server refuses, or stopped accepting, would only be refused again: no verdict either
-  // way, unless asked once more it is served (key-recheck.ts): then its refusals were the service's
+  // way, unless a key it had served, asked about once more, is served (key-recheck.ts): then its
+  // refusals were the service's. A key refused from the first request on is not asked again: served
+  // a second later, it may only just have become valid (a new key still propagating)
   const exchanges = results.flatMap(({ result }) => result.exchanges)
-  let keyGone = keyRefused(exchanges) !== undefined || keyRevoked(exchanges, journal) !== undefined
-  if (keyGone) {
+  const refusedFromTheStart = keyRefused(exchanges) !== undefined
+  let keyGone = refusedFromTheStart || keyRevoked(exchanges, journal) !== undefined
+  if (keyGone && !refusedFromTheStart) {
     const served = await keyServedAgain(exchanges, scope, options.stopped)
     if (served) {
       keyGone = false
-      for (const { o } of failed) if (o.result.exchanges.some((e) => e.response?.status === 401 || e.response?.status === 403)) o.result.exchanges.push(served)
+      const note = `the key was refused from some request on, then served when asked again a second later (${served.request.method} ${new URL(served.request.url).pathname}: ${served.response?.status}): the refusals are the service's (a limiter answering 401, an auth backend down for a moment), not a revoked key's`
+      for (const { o } of failed) {
+        if (!o.result.exchanges.some((e) => e.response?.status === 401 || e.response?.status === 403)) continue
+        o.result.exchanges.push(served)
+        o.result.notes.push(note)
+      }
     }
   }
   // a server that answered no request of the run (every answer a 5xx, or none): a second probe would

@@ -1,7 +1,8 @@
 /**
- * A key that looked refused (every answer to it 401 or 403, or all of them from some request on)
- * is asked about once more before the run calls it wrong, expired or revoked: after a pause, one
- * GET it was refused on goes again with it. Served (2xx), the key works, and its refusals were the
+ * A key that stopped working (every answer to it 401 or 403 from some request on, after it was
+ * served) is asked about once more before the run calls it revoked: after a pause, one GET it was
+ * refused on goes again with it. (A key refused from the first request on is not: served a second
+ * later, it may only just have become valid, a new key still propagating.) Served (2xx), the key works, and its refusals were the
  * service's (a limiter that answers 401 where 429 is meant, a fault that surfaces as 401): they
  * are judged as the failures they are, the answer that served it standing beside them as evidence
  * (lib/result/key-revoked.ts and key-refused.ts see the key served last, and no longer blame it).

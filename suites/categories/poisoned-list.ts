@@ -75,7 +75,8 @@ async function poisonedBy(before: HttpResult | undefined, creates: readonly Crea
 export async function expectListNotPoisoned(list: HttpResult, before: HttpResult | undefined, creates: readonly CreateProbe[]): Promise<void> {
   const response = responseOf(list)
   if (response.status === 200) return
-  const poisoned = await poisonedBy(before, creates)
+  // a refusal of the key says nothing of what is stored (a limiter, an auth backend down a moment)
+  const poisoned = response.status === 401 || response.status === 403 ? undefined : await poisonedBy(before, creates)
   if (!poisoned) return expectStatus(list, 200)
   const status = describeStatus(response)
   fail(
