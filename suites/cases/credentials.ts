@@ -18,9 +18,9 @@ export interface CredentialCase extends WritePriority {
   /** The Authorization header, or undefined for none; $CONFORM_API_KEY stands for the real key. */
   authorization: (runId: string) => string | undefined
   /**
-   * Tried on the GET operations only, to keep the write bound: every near-miss of the key but two,
-   * the case-swapped key and the key without its last character, which a create route with a key
-   * check of its own (a case-insensitive or a prefix comparison) would take.
+   * Tried on the GET operations only, to keep the write bound: every near-miss of the key but three,
+   * the case-swapped key, the key without its last character and the key with one added, which a
+   * create route with a key check of its own (case-insensitive, or by prefix either way) would take.
    */
   readsOnly?: boolean
   /**
@@ -64,7 +64,7 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   { key: 'key-of-same-shape', label: 'a wrong key of the same shape', rule: 'auth-invalid-key-401', readsOnly: true,
     authorization: () => `Bearer ${KEY_OF_SAME_SHAPE}`,
     unusableWith: (key) => tooShort(key) ?? (/[a-zA-Z0-9]/.test(key) ? undefined : 'the key has no letters or digits, so a key of its shape is the key itself') },
-  { key: 'key-with-extra-character', label: 'the key with one character added', rule: 'auth-invalid-key-401', readsOnly: true,
+  { key: 'key-with-extra-character', label: 'the key with one character added', rule: 'auth-invalid-key-401',
     authorization: () => `Bearer ${KEY_PLACEHOLDER}x` },
   // a token taken as the second word of the header (header.split(' ')[1] === key): what follows is never looked at
   { key: 'key-then-another-word', label: 'the key followed by a space and another word', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
