@@ -47,7 +47,6 @@ const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv'] as const
 /** A label is a folder name on every system: letters, digits, `.`, `_` and `-`, not starting with `.` or `-`. */
 const LABEL = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
 
-/** The folder name a base URL gets without a label: host, port and path, made safe (`127.0.0.1-8080-v1`). */
 /**
  * The variable an apiKeyEnv names, as a message may show it: a name in the convention of
  * environment variables (upper case, digits, underscores) is; anything else may be the key itself,
@@ -55,6 +54,7 @@ const LABEL = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
  */
 const shownVariable = (name: string): string => (/^[A-Z][A-Z0-9_]{0,63}$/.test(name) ? name : '(its name not shown: it is not in the upper case of a variable name, and may be the key itself; apiKeyEnv takes a name like PETSTORE_EU_KEY)')
 
+/** The folder name a base URL gets without a label: host, port and path, made safe (`127.0.0.1-8080-v1`). */
 export function defaultLabel(baseUrl: string): string {
   const url = new URL(baseUrl)
   const parts = [url.hostname.replace(/^\[|\]$/g, '').replace(/:/g, '_'), url.port, ...url.pathname.split('/')]

@@ -4,7 +4,7 @@
  * further rounds, read from the ledger, so that "names start with …" is true of every record
  * listed. Plain text: each format escapes it.
  */
-import { recordPrefixes, type RecordPrefix } from '../result/record-prefixes.ts'
+import { PREFIX, recordPrefixes, type RecordPrefix } from '../result/record-prefixes.ts'
 import type { RunResult } from '../result/run-result.ts'
 import { plural } from './wording.ts'
 
@@ -28,8 +28,7 @@ function whose(p: RecordPrefix): string {
 export const WHERE_THE_PREFIX_IS = 'names (the empty name and the name of digits: their descriptions)'
 
 /** Whether any record of the ledger carries the prefix in its description, its name not holding it. */
-export const someNameWithoutPrefix = (ledger: readonly { name: string }[]): boolean => ledger.some((entry) => !PREFIX_IN_NAME.test(entry.name))
-const PREFIX_IN_NAME = /cf-[0-9a-z]+-/
+export const someNameWithoutPrefix = (ledger: readonly { name: string }[]): boolean => ledger.some((entry) => !PREFIX.test(entry.name))
 
 /**
  * "start with cf-abcde-" when every record carries the run's prefix, else each prefix with whose it

@@ -18,11 +18,8 @@ export function theKey(keyFrom: string | undefined): string {
   return keyFrom.startsWith('--') ? `the key given by ${keyFrom}` : keyFrom
 }
 
-/** Whether the run's evidence holds a recheck that served the key (lib/runner/key-recheck.ts): no refusal of it, before or after, is then the key's fault. */
-export const keyServedOnRecheck = (exchanges: readonly Exchange[]): boolean => exchanges.some((e) => e.keyRecheck === true && e.response !== undefined && e.response.status >= 200 && e.response.status < 300)
-
 /** A request sent with the key and answered 401 or 403. */
-const refusedTheKey = (e: Exchange) => e.request.headers.authorization === KEY_AUTHORIZATION && (e.response?.status === 401 || e.response?.status === 403)
+export const refusedTheKey = (e: Exchange) => e.request.headers.authorization === KEY_AUTHORIZATION && (e.response?.status === 401 || e.response?.status === 403)
 
 /**
  * The checks of a run whose key was refused: every check whose evidence holds an answer that
@@ -40,7 +37,6 @@ export function withoutChecksOfTheRefusedKey<C extends { status: string; exchang
 
 /** Why the key looks refused (a problem of kind key-refused), or undefined; `keyFrom`: where the key came from, named in the advice. */
 export function keyRefused(exchanges: readonly Exchange[], keyFrom?: string): RunProblem | undefined {
-  if (keyServedOnRecheck(exchanges)) return undefined
   const answers = new Map<string, number>()
   for (const e of exchanges) {
     if (e.request.headers.authorization === KEY_AUTHORIZATION && e.response) answers.set(e.id, e.response.status)

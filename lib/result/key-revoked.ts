@@ -11,7 +11,6 @@ import type { Exchange } from '../http/exchange.ts'
 import type { JournalEntry } from '../http/journal.ts'
 import { KEY_AUTHORIZATION } from '../http/redact.ts'
 import type { RunProblem } from './run-problems.ts'
-import { keyServedOnRecheck } from './key-refused.ts'
 
 export const KEY_REVOKED = 'the server stopped accepting the key during the run'
 
@@ -28,6 +27,9 @@ export interface KeyRevoked {
   refused: ReadonlySet<string>
   skipReason: string
 }
+
+/** Whether the run's evidence holds a recheck that served the key (lib/runner/key-recheck.ts): no refusal of it, before or after, is then the key's fault. */
+const keyServedOnRecheck = (exchanges: readonly Exchange[]): boolean => exchanges.some((e) => e.keyRecheck === true && e.response !== undefined && e.response.status >= 200 && e.response.status < 300)
 
 /** When the answer came (ms): requests go out at once, so the order of the answers, not of the requests, is the server's. */
 const answeredAt = (e: Exchange) => Date.parse(e.startedAt) + e.durationMs

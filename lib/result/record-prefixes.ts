@@ -25,7 +25,8 @@ export interface RecordPrefix {
   records: number
 }
 
-const PREFIX = /cf-[0-9a-z]+-/
+/** A run's name prefix, where a body or a name carries one. */
+export const PREFIX = /cf-[0-9a-z]+-/
 
 /** The prefixes of the ledger's records, the run's first, each with whose it is and how many records carry it. */
 export function recordPrefixes(result: Pick<RunResult, 'runId' | 'ledger' | 'options'>): RecordPrefix[] {

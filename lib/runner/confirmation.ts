@@ -9,7 +9,7 @@
  * more.
  */
 import type { JournalEntry } from '../http/journal.ts'
-import { keyRefused } from '../result/key-refused.ts'
+import { keyRefused, refusedTheKey } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
 import type { CheckResult, Recurrence } from '../result/run-result.ts'
@@ -64,7 +64,7 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
       keyGone = false
       const note = `the key was refused from some request on, then served when asked again a second later (${served.request.method} ${new URL(served.request.url).pathname}: ${served.response?.status}): the refusals are the service's (a limiter answering 401, an auth backend down for a moment), not a revoked key's`
       for (const { o } of failed) {
-        if (!o.result.exchanges.some((e) => e.response?.status === 401 || e.response?.status === 403)) continue
+        if (!o.result.exchanges.some(refusedTheKey)) continue
         o.result.exchanges.push(served)
         o.result.notes.push(note)
       }

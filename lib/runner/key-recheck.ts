@@ -2,20 +2,20 @@
  * A key that stopped working (every answer to it 401 or 403 from some request on, after it was
  * served) is asked about once more before the run calls it revoked: after a pause, one GET it was
  * refused on goes again with it. (A key refused from the first request on is not: served a second
- * later, it may only just have become valid, a new key still propagating.) Served (2xx), the key works, and its refusals were the
- * service's (a limiter that answers 401 where 429 is meant, a fault that surfaces as 401): they
- * are judged as the failures they are, the answer that served it standing beside them as evidence
- * (lib/result/key-revoked.ts and key-refused.ts see the key served last, and no longer blame it).
+ * later, it may only just have become valid, a new key still propagating.) Served (2xx), the key
+ * works, and its refusals were the service's (a limiter that answers 401 where 429 is meant, a
+ * fault that surfaces as 401): they are judged as the failures they are, the answer that served it
+ * standing beside them as evidence (lib/result/key-revoked.ts sees it, and no longer blames the key).
  * Refused again, the key is gone, and the run says so, as before.
  */
 import type { Exchange } from '../http/exchange.ts'
 import { KEY_AUTHORIZATION } from '../http/redact.ts'
+import { refusedTheKey } from '../result/key-refused.ts'
 import type { RunScope } from '../suite-kit/run-context.ts'
 
 /** How long the run waits before it asks again: a limiter's window of a second has passed. */
 export const KEY_RECHECK_PAUSE_MS = 1_000
 
-const refusedTheKey = (e: Exchange) => e.request.method === 'GET' && e.request.headers.authorization === KEY_AUTHORIZATION && (e.response?.status === 401 || e.response?.status === 403)
 
 /**
  * Sends one GET the key was refused on again, after the pause, unless `stopped` says the run is
@@ -23,7 +23,7 @@ const refusedTheKey = (e: Exchange) => e.request.method === 'GET' && e.request.h
  * or could not be asked.
  */
 export async function keyServedAgain(exchanges: readonly Exchange[], scope: RunScope, stopped: () => boolean): Promise<Exchange | undefined> {
-  const refused = exchanges.find(refusedTheKey)
+  const refused = exchanges.find((e) => e.request.method === 'GET' && refusedTheKey(e))
   const client = scope.client
   if (!refused || !client || stopped()) return undefined
   await new Promise((resolve) => setTimeout(resolve, KEY_RECHECK_PAUSE_MS).unref())

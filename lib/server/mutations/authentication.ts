@@ -14,6 +14,38 @@ const tokenAccepted = (accepts: (token: string, key: string) => boolean): Pick<B
   },
 })
 
+/** A create route with a key check of its own, too lenient; every other operation checks the key as it should. */
+const createRouteAccepts = (accepts: (token: string, key: string) => boolean): Pick<Behaviour, 'authorize'> => ({
+  authorize: (authorization, key, op) => {
+    if (op !== 'createCategory') return conformingBehaviour.authorize(authorization, key, op)
+    const token = BEARER.exec(authorization ?? '')?.[1]
+    return token !== undefined && accepts(token, key)
+  },
+})
+
+/**
+ * A session cookie named `name`, set on the answers to the key that `setsOn` picks, which lets a
+ * later request in with no key (one set of sessions per mutation: the kill matrix starts one server each).
+ */
+function sessionCookieLetsIn(name: string, setsOn: (reply: Reply, request: RequestInfo) => boolean): Partial<Behaviour> {
+  let theKey = ''
+  const sessions = new Set<string>()
+  const sent = new RegExp(`(?:^|;\\s*)${name}=([^;]+)`)
+  return {
+    authorize: (authorization, key, op, cookie) => {
+      theKey = key
+      const session = sent.exec(cookie ?? '')?.[1]
+      return conformingBehaviour.authorize(authorization, key, op) || (session !== undefined && sessions.has(session))
+    },
+    finish: (reply, request) => {
+      if (!setsOn(reply, request) || !conformingBehaviour.authorize(request.authorization, theKey, request.operation)) return reply
+      const session = randomBytes(9).toString('base64url')
+      sessions.add(session)
+      return { ...reply, headers: { ...reply.headers, 'set-cookie': `${name}=${session}; Path=/; HttpOnly` } }
+    },
+  }
+}
+
 /** Letters, digits and the rest of a token reduced to their class: what a format check sees. */
 const shapeOf = (token: string) => token.replace(/[0-9]/g, '9').replace(/[a-z]/g, 'a').replace(/[A-Z]/g, 'A')
 
@@ -155,46 +187,14 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     code: 'UNEXPECTED_STATUS',
     description:
       'an answer to the key sets a session cookie, and a later request with that cookie and no key is let in (Spring Security\'s default session policy, not STATELESS)',
-    behaviour: (() => {
-      let theKey = ''
-      const sessions = new Set<string>()
-      return {
-        authorize: (authorization, key, op, cookie) => {
-          theKey = key
-          const session = /(?:^|;\s*)SESSION=([^;]+)/.exec(cookie ?? '')?.[1]
-          return conformingBehaviour.authorize(authorization, key, op) || (session !== undefined && sessions.has(session))
-        },
-        finish: (reply, request) => {
-          if (!conformingBehaviour.authorize(request.authorization, theKey, request.operation)) return reply
-          const session = randomBytes(9).toString('base64url')
-          sessions.add(session)
-          return { ...reply, headers: { ...reply.headers, 'set-cookie': `SESSION=${session}; Path=/; HttpOnly` } }
-        },
-      } satisfies Partial<Behaviour>
-    })(),
+    behaviour: sessionCookieLetsIn('SESSION', () => true),
   },
   {
     name: 'session-cookie-set-on-create',
     breaks: 'auth-missing-key-401',
     code: 'UNEXPECTED_STATUS',
     description: 'a create with the key signs the client in: its 201 sets a session cookie, and a later request with that cookie and no key is let in (the reads set none)',
-    behaviour: (() => {
-      let theKey = ''
-      const sessions = new Set<string>()
-      return {
-        authorize: (authorization, key, op, cookie) => {
-          theKey = key
-          const session = /(?:^|;\s*)SID=([^;]+)/.exec(cookie ?? '')?.[1]
-          return conformingBehaviour.authorize(authorization, key, op) || (session !== undefined && sessions.has(session))
-        },
-        finish: (reply, request) => {
-          if (request.operation !== 'createCategory' || reply.status !== 201 || !conformingBehaviour.authorize(request.authorization, theKey, request.operation)) return reply
-          const session = randomBytes(9).toString('base64url')
-          sessions.add(session)
-          return { ...reply, headers: { ...reply.headers, 'set-cookie': `SID=${session}; Path=/; HttpOnly` } }
-        },
-      } satisfies Partial<Behaviour>
-    })(),
+    behaviour: sessionCookieLetsIn('SID', (reply, request) => request.operation === 'createCategory' && reply.status === 201),
   },
   {
     name: 'key-last-character-ignored',
@@ -209,26 +209,14 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     code: 'UNEXPECTED_STATUS',
     description:
       'the create route checks the key on its own, case-insensitively and as a prefix (a write-key check apart from the middleware that guards every read): the reads refuse every near-miss, the create takes them',
-    behaviour: {
-      authorize: (authorization, key, op) => {
-        if (op !== 'createCategory') return conformingBehaviour.authorize(authorization, key, op)
-        const token = BEARER.exec(authorization ?? '')?.[1]
-        return token !== undefined && token.length > 0 && key.toLowerCase().startsWith(token.toLowerCase())
-      },
-    },
+    behaviour: createRouteAccepts((token, key) => token.length > 0 && key.toLowerCase().startsWith(token.toLowerCase())),
   },
   {
     name: 'create-token-starting-with-key',
     breaks: 'auth-invalid-key-401',
     code: 'UNEXPECTED_STATUS',
     description: 'the create route checks the key on its own, as the start of the token (token.startsWith(key)): the reads refuse the key with a character added, the create takes it',
-    behaviour: {
-      authorize: (authorization, key, op) => {
-        if (op !== 'createCategory') return conformingBehaviour.authorize(authorization, key, op)
-        const token = BEARER.exec(authorization ?? '')?.[1]
-        return token !== undefined && token.startsWith(key)
-      },
-    },
+    behaviour: createRouteAccepts((token, key) => token.startsWith(key)),
   },
   {
     name: 'internal-forwarded-for-skips-auth',
