@@ -17,5 +17,7 @@ export const RUNS_COMPILED = import.meta.url.endsWith('.js')
 /** The folder holding package.json and spec/. */
 export const PROJECT_ROOT = existsSync(new URL('package.json', codeRoot)) ? CODE_ROOT : fileURLToPath(new URL('../', codeRoot))
 
-/** The version in package.json (`--version`, and every report). */
-export const toolVersion = (): string => (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version
+let version: string | undefined
+
+/** The version in package.json (`--version`, and every report), read once. */
+export const toolVersion = (): string => (version ??= (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version)

@@ -56,6 +56,7 @@ export async function readCapped(body: Readable, codings: string[], partial: Bod
     })
     decoded.once('error', fail)
     // destroyed before its end without an error of its own: what `for await` reports as a premature close
-    decoded.once('close', () => fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })))
+    // (the error made only then: every body closes after its end, and an Error's stack costs)
+    decoded.once('close', () => settled || fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })))
   })
 }
