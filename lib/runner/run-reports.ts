@@ -89,13 +89,17 @@ export function writeRunReports(run: CompletedRun, config: Pick<Config, 'working
   clearReports(reportDir, REPORT_FILES)
   const shownResult = redactedResult(result, redact)
   const reportFiles: string[] = []
-  for (const [file, write] of Object.entries(reportWriters)) {
+  const texts = new Map<ReportFile, string>()
+  for (const [file, write] of Object.entries(reportWriters) as [ReportFile, (result: RunResult) => string][]) {
     const path = join(reportDir, file)
-    writeFileSync(path, redact(write(shownResult)))
+    const text = redact(write(shownResult))
+    writeFileSync(path, text)
+    texts.set(file, text)
     reportFiles.push(shownPath(path, config.workingDir))
   }
   const terminal = terminalSummary(shownResult, reportFiles)
-  const github = githubActionsOutput(shownResult, terminal, markdownSummary(shownResult), env, redact)
+  // the job summary is summary.md's text, made once
+  const github = githubActionsOutput(shownResult, terminal, texts.get('summary.md') ?? markdownSummary(shownResult), env, redact)
   return { reportFiles, summary: redact(github.stdout + baselineWritten(run, config.workingDir)), shown: shownResult }
 }
 
