@@ -51,7 +51,8 @@ export function keyOnTheWire(text: string, key: string): string {
   // every stand-in is a shell expansion: most header values have none, and their near-misses of the key are not made
   if (!text.includes('$')) return text
   let out = text
-  for (const { placeholder, value } of KEY_STAND_INS) if (out.includes(placeholder)) out = out.replaceAll(placeholder, value(key))
+  // the value by a function: as a string, its $$, $& … would be read as replacement patterns (a key with $$ went out with $)
+  for (const { placeholder, value } of KEY_STAND_INS) if (out.includes(placeholder)) out = out.replaceAll(placeholder, () => value(key))
   return out
 }
 

@@ -39,6 +39,15 @@ describe('key stand-ins', () => {
     }
   })
 
+  test("a key holding $$, $&, $' or $` goes out as it is: a replacement's patterns are not read in it", () => {
+    const key = "Pk7$$mQ2$&rT9$'vX$`w4z"
+    expect(keyOnTheWire(`Bearer ${KEY_PLACEHOLDER}`, key)).toBe(`Bearer ${key}`)
+    expect(keyOnTheWire(`Bearer ${KEY_WITHOUT_LAST_CHARACTER}`, key)).toBe(`Bearer ${key.slice(0, -1)}`)
+    expect(keyOnTheWire(`Bearer ${KEY_LAST_CHARACTER_CHANGED}`, key)).toBe(`Bearer ${key.slice(0, -1)}x`)
+    const curl = toCurl({ method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: { authorization: `Bearer ${KEY_PLACEHOLDER}` } })
+    expect(headerAsTheShellSeesIt(curl, key)).toBe(`authorization: Bearer ${key}`)
+  })
+
   test('the redactor hides the near-misses of the key too', () => {
     const redact = createRedactor(KEY)
     for (const form of [KEY, 'sECRET-kEY-42-ABC', KEY.slice(0, -1), `${KEY}x`]) expect(redact(`<${form}>`)).not.toMatch(/Secret-Key|sECRET/)
