@@ -47,5 +47,17 @@ export function requestHeaders(
     recorded.cookie = COOKIES_NOT_SHOWN
     wire.cookie = cookies
   }
-  return { recorded, wire }
+  return { recorded, wire: canonicalNames(wire) }
+}
+
+/**
+ * Header names on the wire as curl, browsers over HTTP/1.1 and §5.2 write them (`Authorization`,
+ * `Content-Type`): names are case-insensitive (RFC 9110 §5.1), but a service that looks its header
+ * up by the exact name (PHP's getallheaders()['Authorization']) refused every request of a run
+ * that sent them in lower case, which then read as a wrong key. The evidence keeps them in lower case.
+ */
+function canonicalNames(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) out[name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase())] = value
+  return out
 }

@@ -65,6 +65,11 @@ export interface Behaviour {
    * as a URL and always checks the key. A mutation makes the router more lenient than the guard.
    */
   routePath?(raw: string): { path: string; guarded: boolean }
+  /**
+   * The Authorization header as the service reads it from the request's headers (name, value, name,
+   * value … as sent): by default Node's, whatever the case of its name.
+   */
+  authorizationOf?(rawHeaders: readonly string[]): string | undefined
   /** The Error record for a status. */
   errorBody(status: number, code: string, message: string): unknown
   /**
@@ -148,11 +153,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 
   async function handle(req: IncomingMessage): Promise<{ reply: Reply; info: RequestInfo }> {
     const url = new URL(req.url ?? '/', 'http://localhost')
+    const authorization = behaviour.authorizationOf ? behaviour.authorizationOf(req.rawHeaders) : req.headers.authorization
     const info: RequestInfo = {
       operation: undefined,
       method: req.method ?? 'GET',
       path: url.pathname,
-      authorization: req.headers.authorization,
+      authorization,
       contentType: req.headers['content-type'],
       accept: req.headers.accept,
       cookie: req.headers.cookie,
@@ -168,7 +174,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     if (route === 'method-not-allowed') return { info, reply: error(405, 'method_not_allowed', `${info.method} is not allowed on ${path}`) }
     if (route === undefined) return { info, reply: error(404, 'not_found', `no resource at ${path}`) }
     info.operation = route
-    if (routed.guarded && !behaviour.authorize(req.headers.authorization, apiKey, route, req.headers.cookie)) {
+    if (routed.guarded && !behaviour.authorize(authorization, apiKey, route, req.headers.cookie)) {
       return { info, reply: error(401, 'unauthorized', 'The API key is missing or invalid.') }
     }
     switch (route) {

@@ -177,6 +177,17 @@ export const VARIANTS: readonly Variant[] = [
     behaviour: { authorize: (authorization, key, op) => conformingBehaviour.authorize((authorization ?? '').replace(/^bearer /i, 'Bearer '), key, op) },
   },
   {
+    name: 'authorization-read-by-exact-name',
+    description:
+      "the key is read from the header named exactly \"Authorization\", as §5.2 writes it (PHP's getallheaders()['Authorization'] under php -S): a request that names it in another case has no key",
+    behaviour: {
+      authorizationOf: (raw) => {
+        for (let i = 0; i < raw.length; i += 2) if (raw[i] === 'Authorization') return raw[i + 1]
+        return undefined
+      },
+    },
+  },
+  {
     name: 'pets-and-orders-served',
     description: 'GET /pets/1 answers a pet and GET /store/orders a list of orders, in shapes the document does not show, without Deprecation or Sunset',
     behaviour: {
