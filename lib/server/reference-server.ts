@@ -24,6 +24,8 @@ export interface RequestInfo {
   operation: OperationId | undefined
   method: string
   path: string
+  /** The query string as sent ('?…'), or '' when none. */
+  query: string
   authorization: string | undefined
   /** Media type of the request body as sent (Content-Type header), if any. */
   contentType: string | undefined
@@ -158,6 +160,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       operation: undefined,
       method: req.method ?? 'GET',
       path: url.pathname,
+      query: url.search,
       authorization,
       contentType: req.headers['content-type'],
       accept: req.headers.accept,

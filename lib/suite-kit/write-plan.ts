@@ -91,7 +91,7 @@ export function describeWritePlan(plan: WritePlan, options: WriteOptions): strin
       ? n === 1
         ? ', which a conforming server refuses: it creates a record only on a server that wrongly accepts it.'
         : ', all of which a conforming server refuses: they create records only on a server that wrongly accepts them.'
-      : `, creating ${plan.creating} ${plan.creating === 1 ? 'record' : 'records'} on a conforming server` +
+      : `, creating at most ${plan.creating} ${plan.creating === 1 ? 'record' : 'records'} on a conforming server` +
         (others > 0 ? `; ${others} create one only on a server that wrongly accepts them` : '') +
         (plan.followUps > 0 ? `; ${plan.followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${plan.followUps / 2} more records)` : '') +
         '.'

@@ -12,11 +12,17 @@ export interface InvalidBody extends WritePriority {
   body: (prefix: string) => string
   /** What the body carries that a stored record would show (the refusal checks look for it in the list). */
   marker?: (prefix: string) => string
+  /** A query string the POST carries: §4.2 gives the operation none, so it must change nothing. */
+  query?: (prefix: string) => string
 }
 
 export const INVALID_BODIES: readonly InvalidBody[] = [
   { key: 'missing-name', label: 'a body without name', rule: 'create-rejects-missing-name', priority: 3,
     body: (p) => JSON.stringify({ description: `${p}-missing-name` }), marker: (p) => `${p}-missing-name` },
+  // a framework that merges the query into the body's fields (Sinatra's params.merge, PHP's
+  // $_REQUEST) creates a record named by the query
+  { key: 'missing-name-named-in-query', label: 'a body without name, and a name in the query string (§4.2: no query parameters)', rule: 'create-rejects-missing-name',
+    body: (p) => JSON.stringify({ description: `${p}-named-in-query` }), query: (p) => `?name=${p}-named-in-query`, marker: (p) => `${p}-named-in-query` },
   { key: 'empty-body', label: 'an empty body', rule: 'create-rejects-missing-body', priority: 6, body: () => '' },
   { key: 'empty-object', label: 'an empty object', rule: 'create-rejects-missing-name', body: () => '{}' },
   // JSON names compare code unit by code unit (RFC 8259 §8.3): "Name" is not name,

@@ -18,6 +18,7 @@ export { VALID_CREATES } from './valid-creates.ts'
  * (suites/cases/lost-answers.ts): found, it counts as created; not found, it is sent once more.
  * `gates`: other requests wait for its answer before they are sent (the first create of a name
  * sent again): it goes before every other POST, so that they can go in the next round trip.
+ * `query`: a query string after the path (an invalid body's, invalid-bodies.ts).
  */
 export async function postCategory(
   run: Run,
@@ -27,9 +28,11 @@ export async function postCategory(
   storedAs: StoredAs,
   sentAs: Record<string, string> = {},
   gates = false,
+  query = '',
 ): Promise<HttpResult> {
-  assertWriteAllowed(run, key, POST_PROBES, { path: '/categories', body })
+  const path = `/categories${query}`
+  assertWriteAllowed(run, key, POST_PROBES, { path, body })
   const headers: Record<string, string> = { 'content-type': 'application/json', ...sentAs }
   if (authorization !== undefined) headers.authorization = authorization
-  return run.client().send({ method: 'POST', path: '/categories', headers, body, probe: key, critical: gates ? 'gates' : true, whetherApplied: whetherStored(run, storedAs) })
+  return run.client().send({ method: 'POST', path, headers, body, probe: key, critical: gates ? 'gates' : true, whetherApplied: whetherStored(run, storedAs) })
 }

@@ -44,7 +44,7 @@ export interface ValidCreate extends WritePriority {
    */
   repeats?: string
   /**
-   * A name that is the same in every run, as it cannot carry the run's prefix (the empty name): on a
+   * A name that is the same in every run, as it cannot carry the run's prefix (the empty name, "0"): on a
    * service that refuses repeated names, an earlier run's record makes this create a repeated one,
    * and its 409 holds when the list shows a record of this name that this create did not make.
    */

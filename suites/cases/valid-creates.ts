@@ -158,6 +158,15 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     body: (p) => ({ name: `-00${runDigits(p)}`, description: `${p}-numeric-name` }),
   },
   {
+    key: 'create-short-name',
+    label: 'a one-character name, "0"',
+    // §2 gives a name no least length, and §8 leaves only maximum lengths open: a service that sets
+    // a minimum (Laravel's min:3) refuses it, as does PHP's empty(), for which "0" is no value. The
+    // same name in every run, so the description carries the prefix, as the empty name's does
+    body: (p) => ({ name: '0', description: `${p}-short-name` }),
+    nameOfEveryRun: true,
+  },
+  {
     key: 'create-sends-id',
     label: 'an id the client never sends (§2), which the service must not take, and a description that reads as a negative number',
     // a number as text, with a leading zero: a store that coerces numeric text changes it (to -42);
@@ -194,7 +203,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
  * What the record of a create refused with 400 would hold, so the list that follows can show it was
  * stored: its name, or its description when the name is empty or another create's.
  */
-export const createMarker = (c: ValidCreate, sent: NewCategory): string => (sent.name === '' || c.repeats ? (sent.description as string) : sent.name)
+export const createMarker = (c: ValidCreate, sent: NewCategory): string => (sent.name === '' || c.repeats || c.nameOfEveryRun ? (sent.description as string) : sent.name)
 
 /** The text a valid create sends. */
 export const createText = (c: ValidCreate, body: NewCategory, seed: number): string =>

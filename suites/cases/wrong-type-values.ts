@@ -22,6 +22,15 @@ const ARBITRARIES: Record<JsonType, fc.Arbitrary<unknown>> = {
 }
 
 /**
+ * What Ruby's JSON.parse with create_additions (CVE-2013-0269's json_class) turns into the string
+ * "json_class": an object in place of a string property carries it, so that such a parser, which
+ * stores a string where an object was sent, answers 201 (the drawn keys follow; a drawn key of the
+ * same name wins, and the object stays an object all the same). The same in every run (the other
+ * property carries the marker).
+ */
+const RUBY_STRING = { json_class: 'String', raw: [...Buffer.from('json_class')] }
+
+/**
  * The body of one case, as JSON text. Every string property carries `marker` (the run's prefix and
  * the case key), so a server that wrongly stores the body shows it in the list that follows; the
  * array bodies start with a valid NewCategory (a server that takes arrays as batches creates it), one
@@ -31,7 +40,7 @@ export function wrongTypeBody(c: WrongTypeCase, marker: string, seed: number, in
   const drawn = fc.sample(ARBITRARIES[c.type], { seed: (seed + index) | 0, numRuns: 1 })[0]
   const valid: Record<string, unknown> = {}
   for (const [property, declared] of Object.entries(schema.properties ?? {})) if (declared.type === 'string') valid[property] = marker
-  if (c.property !== undefined) return JSON.stringify({ ...valid, [c.property]: drawn })
+  if (c.property !== undefined) return JSON.stringify({ ...valid, [c.property]: c.type === 'object' ? { ...RUBY_STRING, ...(drawn as object) } : drawn })
   if (c.type === 'array') return JSON.stringify(c.validAlone ? [valid] : [valid, ...(drawn as unknown[])])
   if (c.type === 'string') return JSON.stringify(marker)
   return JSON.stringify(drawn)

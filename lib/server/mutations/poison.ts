@@ -84,6 +84,20 @@ export const POISON_MUTATIONS: readonly Mutation[] = [
     behaviour: storedAs((text) => text.replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd')),
   },
   {
+    name: 'high-surrogate-pairs-any-escape',
+    ...CHANGED,
+    description:
+      "an escaped high surrogate is paired with whatever escape follows it (Ruby's json 2.6 on Debian 12): \"\\ud800\\u0041\" is read as U+10041, one character, and the create answers 201 with it",
+    behaviour: {
+      parseBody: (text) =>
+        JSON.parse(
+          text.replace(/\\u(d[89ab][0-9a-f]{2})\\u([0-9a-f]{4})/gi, (pair, high: string, next: string) =>
+            /^d[c-f]/i.test(next) ? pair : `\\u${high}\\u${(0xdc00 | (parseInt(next, 16) & 0x3ff)).toString(16)}`,
+          ),
+        ) as unknown,
+    },
+  },
+  {
     name: 'nul-poisons-list',
     breaks: 'list-returns-200',
     code: 'SERVER_ERROR',

@@ -1,4 +1,4 @@
-/** Mutations of §4.2 rule 1, §5.4: invalid create bodies are answered 400. */
+/** Mutations of §4.2 rule 1, §5.4: invalid create bodies are answered 400; and validation stricter than §2, which refuses valid ones. */
 import { conformingBehaviour } from '../reference-server.ts'
 import { errorReply, isInvalidBody, isInvalidJson, isMissingBody, isPlainObject, type Mutation } from '../server-cases.ts'
 
@@ -158,5 +158,54 @@ export const VALIDATION_MUTATIONS: readonly Mutation[] = [
     code: 'UNEXPECTED_STATUS',
     description: 'an empty body is answered 411 Length Required',
     behaviour: { finish: (reply, request) => (isMissingBody(reply, request) ? errorReply(411, 'length_required', 'a request body is required') : reply) },
+  },
+  // §4.2 rule 2, §2: a name is any string; §8 leaves maximum lengths open, not a least one
+  {
+    name: 'names-under-3-characters-refused',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description: "a name under 3 characters is refused with 400, as by Laravel's `required|min:3` (§8 leaves maximum lengths open, not a least one)",
+    behaviour: {
+      validate: (body) => conformingBehaviour.validate(body) ?? ([...(body as { name: string }).name].length < 3 ? 'name must be at least 3 characters' : null),
+    },
+  },
+  {
+    name: 'php-empty-refuses-zero',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a name for which PHP\'s empty() holds ("" and "0") is refused with 400: `if (empty($data[\'name\']))` takes the name "0" for no name',
+    behaviour: {
+      validate: (body) => conformingBehaviour.validate(body) ?? (['', '0'].includes((body as { name: string }).name) ? 'name is required' : null),
+    },
+  },
+  // §4.2: the operation has no query parameters; §4.2 rule 1: a body without name gets 400
+  {
+    name: 'query-merged-into-body',
+    breaks: 'create-rejects-missing-name',
+    code: 'UNEXPECTED_STATUS',
+    description: "the query string's fields fill in what the body lacks (Sinatra's params.merge(JSON.parse(body)), PHP's $_REQUEST), so a body without name creates the name the query gives",
+    behaviour: {
+      finish: (reply, request, store) => {
+        const name = new URLSearchParams(request.query).get('name')
+        if (request.operation !== 'createCategory' || reply.status !== 400 || name === null || !isPlainObject(request.body) || 'name' in request.body) return reply
+        const description = request.body.description
+        const record = conformingBehaviour.toRecord({ name, ...(typeof description === 'string' ? { description } : {}) }, conformingBehaviour.nextId(store))
+        store.push(record)
+        return { status: 201, headers: {}, body: conformingBehaviour.createdBody(record) }
+      },
+    },
+  },
+  // §4.2 rule 1: a value of the wrong type gets 400, an object in place of a string too
+  {
+    name: 'json-class-additions',
+    breaks: 'create-rejects-invalid-values',
+    code: 'UNEXPECTED_STATUS',
+    description: "objects carrying json_class are made into what they name (Ruby's JSON.parse with create_additions: true, CVE-2013-0269), so {\"json_class\": \"String\", \"raw\": [100, 111, 103]} in place of a name is the string \"dog\"",
+    behaviour: {
+      parseBody: (text) =>
+        JSON.parse(text, (_key, value: unknown) =>
+          isPlainObject(value) && value.json_class === 'String' && Array.isArray(value.raw) ? Buffer.from(value.raw as number[]).toString('utf8') : value,
+        ) as unknown,
+    },
   },
 ]
