@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { ConnectionPools } from './connection-pools.ts'
 import { AnswerClock } from './answer-clock.ts'
 import { contentCodings, decodeUtf8 } from './body-reader.ts'
-import { cookieHeaderOf, hideCookieValues } from './cookies.ts'
+import { cookieHeaderOf, evidenceHeaders } from './cookies.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, type Exchange, type RecordedRequest } from './exchange.ts'
 import { takeInterimAnswers } from './interim-answers.ts'
@@ -22,6 +22,7 @@ import { journalStages, UNHEARD, type RequestStages, type RequestTag } from './r
 import { Pacer } from './pacer.ts'
 import type { Release } from './request-slots.ts'
 import { operationOf, StalledOperations } from './stalled-operations.ts'
+import { RateHold } from './rate-hold.ts'
 import { whyNotSent } from './refusals.ts'
 import { newSpanId, newTraceId } from './trace-context.ts'
 import { requestHeaders } from './request-headers.ts'
@@ -89,6 +90,8 @@ export class HttpClient {
   private readonly kept: KeptBytes
   private readonly pacer: Pacer
   private readonly stalls: StalledOperations
+  private readonly rateHold: RateHold // what a 429 holds back (lib/http/rate-hold.ts)
+  private postResends = 0
   private readonly answers: AnswerClock
   private readonly traceId: string
   /** The base URL's origin and path (no trailing slash): request paths are appended as written. */
@@ -108,6 +111,7 @@ export class HttpClient {
     this.pacer = new Pacer(options.requestsPerSecond, this.runEnd)
     this.answers = new AnswerClock(options.timeoutMs)
     this.stalls = new StalledOperations(options.timeoutMs, this.answers)
+    this.rateHold = new RateHold(this.runEnd)
     this.traceId = options.traceId ?? newTraceId()
     this.origin = new URL(options.baseUrl).origin
     this.basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '')
@@ -163,6 +167,7 @@ export class HttpClient {
       if (options.method === 'POST' && this.postResends++ >= (this.options.maxPostResends ?? Infinity)) {
         return this.outlasting(result, 'post-resends', `was not sent again: the run's POSTs had been sent again ${this.options.maxPostResends} times (${POST_RESENDS_PER_WRITE} for each of --max-writes)`)
       }
+      if (response.status === 429) this.rateHold.hold(wait)
       await sleep(wait)
       waitedMs = wait
       if (!policy.untilDeadline || !this.answers.servedSince(sentAt - SERVED_LOOKBACK_MS)) unserved++
@@ -174,6 +179,7 @@ export class HttpClient {
    * dispatched, its answer read, recorded. The journal hears each stage (lib/http/request-stages.ts).
    */
   private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined, fresh = false, fewer?: number): Promise<HttpResult> {
+    await this.rateHold.wait()
     await this.pacer.turn()
     const admitted = this.admit(options, attempt, waitedMs, fresh, fewer)
     const { exchange, tag, operation } = admitted
@@ -279,10 +285,7 @@ export class HttpClient {
     })
     this.answers.answered(response.statusCode)
     const interim = takeInterimAnswers(response.headers)
-    const headers: Record<string, string> = {}
-    for (const [name, value] of Object.entries(response.headers)) {
-      if (value !== undefined) headers[name] = (name === 'set-cookie' ? hideCookieValues : String)(this.redact(Array.isArray(value) ? value.join(', ') : value))
-    }
+    const headers = evidenceHeaders(response.headers, this.redact)
     const codings = contentCodings(headers['content-encoding'])
     const declared = Number(headers['content-length'])
     const progress: BodyProgress = { status: response.statusCode, receivedBytes: 0, ...(codings.length === 0 && Number.isSafeInteger(declared) && declared >= 0 ? { declaredBytes: declared } : {}) }
@@ -308,7 +311,6 @@ export class HttpClient {
   private evidence(text: string): { body: string; truncated: boolean } {
     return redactedCut(text, this.evidenceBodyBytes, this.keyFormLength, this.redact)
   }
-
   /** Milliseconds left before the run's deadline, by the run's clock; Infinity without one. */
   private msLeft = (): number => this.options.run?.msLeft() ?? Infinity
 
@@ -331,7 +333,6 @@ export class HttpClient {
     this.outlasted ??= `the server's ${status} answers (a rate limit or a pause) ${outlasted}`
     return { exchange: { ...result.exchange, response: undefined, error: { code: 'DEADLINE', message: `answered ${status} and ${what}` } } }
   }
-
   /** Why the run is incomplete although it finished: the server's 429 or 503 outlasted its deadline or its resends. */
   outlasted: string | undefined
 
@@ -339,7 +340,6 @@ export class HttpClient {
   get stalled(): string | undefined {
     return this.stalls.summary()
   }
-  private postResends = 0
 
   /** Cuts every request in flight and sends no more: the run was cut short (its deadline, or the user). */
   abandon(): void {

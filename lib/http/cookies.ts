@@ -20,3 +20,12 @@ export function cookieHeaderOf(setCookie: string | string[] | undefined): string
   const pairs = (Array.isArray(setCookie) ? setCookie : [setCookie]).map((c) => c.split(';')[0]?.trim() ?? '').filter((pair) => /^[^=\s]+=/.test(pair))
   return pairs.length > 0 ? pairs.join('; ') : undefined
 }
+
+/** An answer's headers as the evidence shows them: redacted, each repeated header joined, cookies' values hidden. */
+export function evidenceHeaders(headers: Record<string, string | string[] | undefined>, redact: (text: string) => string): Record<string, string> {
+  const shown: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) shown[name] = (name === 'set-cookie' ? hideCookieValues : String)(redact(Array.isArray(value) ? value.join(', ') : value))
+  }
+  return shown
+}
