@@ -138,8 +138,8 @@ export class HttpClient {
     let waitedMs: number | undefined
     let unserved = 0 // the tries after which the server served no other request: a 503's resends count these
     let lostResends = 0
-    let fewer: number | undefined
-    for (let attempt = 1, fresh = false; ; attempt++) {
+    for (let attempt = 1, fresh = false, fewer: number | undefined; ; attempt++) {
+      const releasedAt = await this.rateHold.wait() // a 429 holds back every request (lib/http/rate-hold.ts)
       const sentAt = performance.now()
       const limitAtSend = this.pools.slots.limit
       const result = await this.sendOnce(options, attempt, waitedMs, fresh, fewer)
@@ -161,13 +161,14 @@ export class HttpClient {
         }
       }
       if (!response) return result
-      const wait = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)
-      if (wait === undefined) return result
+      const asked = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)
+      const held = this.rateHold.answered(response.status, releasedAt, asked, response.headers['retry-after'])
+      if (asked === undefined) return result
+      const wait = Math.max(asked, held)
       if (wait >= this.msLeft()) return this.outlasting(result, 'deadline', `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
       if (options.method === 'POST' && this.postResends++ >= (this.options.maxPostResends ?? Infinity)) {
         return this.outlasting(result, 'post-resends', `was not sent again: the run's POSTs had been sent again ${this.options.maxPostResends} times (${POST_RESENDS_PER_WRITE} for each of --max-writes)`)
       }
-      if (response.status === 429) this.rateHold.hold(wait)
       await sleep(wait)
       waitedMs = wait
       if (!policy.untilDeadline || !this.answers.servedSince(sentAt - SERVED_LOOKBACK_MS)) unserved++
@@ -179,7 +180,6 @@ export class HttpClient {
    * dispatched, its answer read, recorded. The journal hears each stage (lib/http/request-stages.ts).
    */
   private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined, fresh = false, fewer?: number): Promise<HttpResult> {
-    await this.rateHold.wait()
     await this.pacer.turn()
     const admitted = this.admit(options, attempt, waitedMs, fresh, fewer)
     const { exchange, tag, operation } = admitted

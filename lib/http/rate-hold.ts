@@ -5,38 +5,73 @@
  * §4), and most limiters count a client's requests together (per key or per address: an API
  * gateway's usage plan, nginx's limit_req zone, HAProxy's stick table). A client whose refused
  * requests each came back on their own clock, while the others kept going, kept a limiter that
- * counts the requests it refuses full for ever: 11,601 requests in 120 s and no verdict against
- * HAProxy's stick table at 30 a second (408 requests and 6 s, held back). At most 5 s for the
- * others: a limit of one operation's own with a long Retry-After holds the rest no longer. A 503
- * holds nothing: a replica busy for one request says nothing of the others.
+ * counts the requests it refuses full for ever: 11,465 requests in 120 s and no verdict against a
+ * helper's HAProxy (40 in any 2 s, Retry-After: 1); held back, and longer when a hold let none
+ * through, 697 requests and a verdict in 22 s. At most 5 s for the others: a limit of one
+ * operation's own with a long Retry-After holds the rest no longer. A 503 holds nothing: a replica
+ * busy for one request says nothing of the others.
  */
+import { retryAfterMs } from './retry-after.ts'
+
 export const RATE_HOLD_MAX_MS = 5_000
+/**
+ * The others' hold after a 429 without Retry-After, at most: the request itself waits its own
+ * doubling wait (lib/http/retry-after.ts), drawn apart from the others' so that they come back
+ * spread out; holding every request for the longest of them took a run 50 % longer.
+ */
+const UNTIMED_HOLD_MS = 1_000
 
 export class RateHold {
   /** When the client may send again (epoch ms). */
   private until = 0
+  /** How long the last hold was. */
+  private length = 0
+  /** A request sent after the last hold ended was answered, not refused: the hold was long enough. */
+  private servedSinceHold = false
 
   /** `stop`: the run's end, after which no request waits. */
   constructor(private readonly stop: AbortSignal) {}
 
-  /** A 429 asked for `ms`: no request goes for the next `ms` (at most RATE_HOLD_MAX_MS). */
-  hold(ms: number): void {
-    this.until = Math.max(this.until, Date.now() + Math.min(ms, RATE_HOLD_MAX_MS))
+  /**
+   * An answer to a request sent at `releasedAt` (what wait() returned). A 429 whose resend would
+   * wait `asked` holds every request back: none goes for the time its `retryAfter` asks (without
+   * one, `asked` up to UNTIMED_HOLD_MS; at most RATE_HOLD_MAX_MS), and it returns how long the hold has left. When the 429s came back within a
+   * hold's length of its end with none of the requests sent after it answered, the hold was too
+   * short (a limiter whose window is longer than its Retry-After: HAProxy's http_req_rate(2s) with
+   * Retry-After: 1), and this one is twice as long. Any other answer returns 0.
+   */
+  answered(status: number, releasedAt: number, asked: number | undefined, retryAfter?: string): number {
+    const now = Date.now()
+    if (status !== 429 || asked === undefined) {
+      if (releasedAt >= this.until) this.servedSinceHold = true
+      return 0
+    }
+    const wanted = Math.min(retryAfterMs(retryAfter, now) ?? Math.min(asked, UNTIMED_HOLD_MS), RATE_HOLD_MAX_MS)
+    if (now < this.until) {
+      // held already: a request that was in flight when the hold began
+      this.until = Math.max(this.until, now + wanted)
+    } else {
+      const tooShort = this.until > 0 && !this.servedSinceHold && now - this.until < this.length
+      this.length = tooShort ? Math.min(Math.max(wanted, 2 * this.length), RATE_HOLD_MAX_MS) : wanted
+      this.until = now + this.length
+      this.servedSinceHold = false
+    }
+    return this.until - now
   }
 
-  /** Resolves when a request may be sent: at once unless the client is held, or once the run has ended. */
-  async wait(): Promise<void> {
+  /** Resolves when a request may be sent (at once unless the client is held, or once the run has ended), with the time it was. */
+  async wait(): Promise<number> {
     // a loop: another 429 may move the hold on while this one waits
     for (;;) {
-      const left = this.until - Date.now()
-      if (left <= 0 || this.stop.aborted) return
+      const now = Date.now()
+      if (this.until <= now || this.stop.aborted) return now
       await new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer)
           this.stop.removeEventListener('abort', done)
           resolve()
         }
-        const timer = setTimeout(done, left)
+        const timer = setTimeout(done, this.until - now)
         this.stop.addEventListener('abort', done, { once: true })
       })
     }

@@ -11,7 +11,10 @@ import type { WritePriority } from './write-priority.ts'
  * length (400, 413: §8); and 409 for a name every run sends, which an earlier run's record may
  * hold. Each says the create did not happen: the list that follows must not show it.
  */
-export const refusalsOf = (c: ValidCreate): readonly number[] => [...(c.refusals ?? [400, 413]), ...(c.nameOfEveryRun ? [409] : [])]
+export const refusalsOf = (c: ValidCreate): readonly number[] => [...new Set([...(c.refusals ?? [400, 413]), ...(c.nameOfEveryRun ? REPEATED_NAME_REFUSALS : [])])]
+
+/** How a service may refuse a repeated name (uniqueness of names is not shown): 409, or 400 with an Error record. */
+export const REPEATED_NAME_REFUSALS: readonly number[] = [400, 409]
 
 export interface ValidCreate extends WritePriority {
   key: string

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto'
 import type { NewCategory } from '../../lib/checks/category.ts'
 import { POISON_CREATES } from './poison-values.ts'
-import type { ValidCreate } from './valid-create.ts'
+import { REPEATED_NAME_REFUSALS, type ValidCreate } from './valid-create.ts'
 
 export type { ValidCreate } from './valid-create.ts'
 
@@ -124,7 +124,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     body: (p) => ({ name: plainName(p), description: `${p}-repeated` }),
     repeats: 'create-name-only',
     mayRefuse: 'uniqueness of names is not shown: a service may refuse a repeated name (409, or 400 with an Error record)',
-    refusals: [400, 409],
+    refusals: REPEATED_NAME_REFUSALS,
   },
   {
     key: 'create-empty-description',

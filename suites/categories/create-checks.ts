@@ -14,6 +14,7 @@ import { expectErrorRecord, expectErrorStatusMatches } from '../../lib/checks/er
 import { listedRecords } from './list-checks.ts'
 import type { CategoryProbes, CreateProbe, LengthFollowUp } from './probes.ts'
 import { DESCRIPTION_FLOOR, NAME_FLOOR } from '../cases/valid-creates.ts'
+import { REPEATED_NAME_REFUSALS } from '../cases/valid-create.ts'
 
 const STATUS_REPORTED = 'create-returns-201 reports the status'
 /**
@@ -50,8 +51,9 @@ function refusedForLengthCheck(c: CreateProbe): void {
         expected: 'status 201: the values are valid strings (§4.2 rule 2), and a length the service accepts',
         actual: `status ${status}; plain ASCII of the same sizes: 201`,
       },
-      result.exchange,
+      // the refused POST last: the evidence's last exchange is the one the check judged, which reports repeat
       followUp.sameSize.exchange,
+      result.exchange,
     )
   })
 }
@@ -75,7 +77,7 @@ async function acceptedCreates(creates: readonly CreateProbe[]): Promise<{ sent:
  * why. A service that took no create at all cannot be told from one that refuses every create: it fails.
  */
 function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastList: CategoryProbes['lastList']): void {
-  const earlierRun = c.case.nameOfEveryRun ? ", or 409 when the list shows an earlier run's record of this name" : ''
+  const earlierRun = earlierRunAllowance(c)
   check('create-returns-201', `${c.label} → 201${earlierRun}`, async (t) => {
     const result = await t.use(c.probe)
     const { status } = responseOf(result)
@@ -92,8 +94,8 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
           expected: 'status 201: the values are valid (§4.2 rule 2), and no longer than values the service accepted',
           actual: `status ${describeStatus(responseOf(result))}; ${sizesOf(longer.sent)}: 201`,
         },
-        result.exchange,
         longer.result.exchange,
+        result.exchange,
       )
     }
     if (accepted.length === 0) return expectStatus(result, 201)
@@ -121,19 +123,22 @@ function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortO
         expected: 'status 201',
         actual: `status ${describeStatus(responseOf(result))}`,
       },
-      result.exchange,
       floor.exchange,
+      result.exchange,
     )
   })
 }
 
+/** What a create whose name every run sends alike may be answered besides, in a check's name. */
+const earlierRunAllowance = (c: CreateProbe): string => (c.case.nameOfEveryRun ? `, or ${REPEATED_NAME_REFUSALS.join(' or ')} when the list shows an earlier run's record of this name` : '')
+
 /**
- * A 409 to a create whose name every run sends alike (valid-create.ts, nameOfEveryRun) is a
- * repeated name's, which a service may refuse, when the list shows a record of that name that
- * this create did not make (its description is another run's).
+ * A 409 or a 400 to a create whose name every run sends alike (valid-create.ts, nameOfEveryRun) is a
+ * repeated name's, which a service may refuse as create-repeated-name's may be, when the list shows
+ * a record of that name that this create did not make (its description is another run's).
  */
 async function repeatedFromEarlierRun(c: CreateProbe, result: HttpResult, lastList: CategoryProbes['lastList'], t: { evidence(result: HttpResult): void }): Promise<boolean> {
-  if (!c.case.nameOfEveryRun || responseOf(result).status !== 409) return false
+  if (!c.case.nameOfEveryRun || !REPEATED_NAME_REFUSALS.includes(responseOf(result).status)) return false
   const sent = await c.sent()
   const { list } = await lastList()
   t.evidence(list)
@@ -148,7 +153,7 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
     else if (c.lengthFollowUp) refusedForLengthCheck(c)
     else if (refusable) {
       const refusals = c.case.refusals ?? LENGTH_REFUSALS
-      const earlierRun = c.case.nameOfEveryRun ? ", or 409 when the list shows an earlier run's record of this name" : ''
+      const earlierRun = earlierRunAllowance(c)
       check('create-returns-201', `${c.label} → 201, or ${refusals.join(' or ')} because ${refusable}${earlierRun}`, async (t) => {
         const result = await t.use(c.probe)
         const { status } = responseOf(result)

@@ -1,9 +1,10 @@
 /**
  * A deployment keeps its store from one run to the next. Every name a run sends carries the run's
- * prefix but the empty name's, which every run sends alike: on a service with unique names (a
- * UNIQUE index, answered 409), the second run's empty name is a repeated name, which a service may
+ * prefix but the empty name's and "0", which every run sends alike: on a service with unique names (a
+ * UNIQUE index, answered 409 or 400), the second run's are repeated names, which a service may
  * refuse (uniqueness is not shown). Found against Express on PostgreSQL and MariaDB: every run after
- * the first failed create-returns-201. A 409 to an empty name that no earlier record holds still fails.
+ * the first failed create-returns-201 (the empty name, 409; then "0", 400, found by a regression
+ * helper). A 409 to an empty name that no earlier record holds still fails.
  */
 import { afterAll, describe, expect, test } from 'vitest'
 import { DEFAULTS } from '../../lib/config/config.ts'
@@ -27,7 +28,7 @@ const emptyNameCheck = (result: RunResult) =>
   result.rules.find((r) => r.id === 'create-returns-201')?.checks.find((c) => c.name.startsWith('POST /categories with an empty name → 201'))
 
 describe('a store kept from one run to the next', () => {
-  test.each(['repeated-names-refused-409', 'rejects-duplicate-names'])('%s: the second and third runs pass as the first does', async (name) => {
+  test.each(['repeated-names-refused-409', 'rejects-duplicate-names', 'repeated-names-refused-400'])('%s: the second and third runs pass as the first does', async (name) => {
     const server = await startCase(VARIANTS.find((v) => v.name === name)!, { apiKey: KEY })
     servers.push(server)
     for (const seed of [1, 2, 3]) {
@@ -35,8 +36,9 @@ describe('a store kept from one run to the next', () => {
       expect(failures(result), `run ${seed}`).toEqual([])
       expect(result.exitCode).toBe(0)
     }
-    // an empty name of each run is in the store, once: the later runs' were refused
+    // an empty name and a "0" of each run are in the store, once: the later runs' were refused
     expect(server.store.filter((r) => r.name === '')).toHaveLength(1)
+    expect(server.store.filter((r) => r.name === '0')).toHaveLength(1)
   })
 
   test("a 409 to an empty name no earlier record holds fails create-returns-201, with the list as evidence", async () => {

@@ -55,18 +55,18 @@ const RATE_LIMIT = 30
 const LOW_RATE_LIMIT = 10
 const RATE_WINDOW_MS = 1_000
 
-/** Per server: the arrival times of the last second's requests, refused ones included. */
+/** Per server: the arrival times of the last window's requests, refused ones included. */
 const arrivals = new WeakMap<StoredCategory[], number[]>()
 
 /**
- * A sliding window that counts every request it sees, those it refuses too (HAProxy's stick table
- * with sc_http_req_rate, which tracks each request before the deny): past `limit` in the last
- * second, refused. A client whose refused requests come back while others are still refused keeps
- * the window full.
+ * A sliding window of two seconds that counts every request it sees, those it refuses too
+ * (HAProxy's stick table with http_req_rate(2s), which tracks each request before the deny): past
+ * `limit` in it, refused. A client whose refused requests come back while others are still
+ * refused keeps the window full, and so does one that waits only the Retry-After: 1 it is given.
  */
 function overTheCountedLimit(store: StoredCategory[], limit = RATE_LIMIT): boolean {
   const now = Date.now()
-  const times = (arrivals.get(store) ?? []).filter((t) => now - t < RATE_WINDOW_MS)
+  const times = (arrivals.get(store) ?? []).filter((t) => now - t < 2 * RATE_WINDOW_MS)
   times.push(now)
   arrivals.set(store, times)
   return times.length > limit
@@ -138,8 +138,8 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
   {
     name: 'rate-limit-counts-refused-requests',
     description:
-      `at most ${RATE_LIMIT} requests in any second, counting the refused ones too (HAProxy's stick table with sc_http_req_rate): the rest get 429 with Retry-After: 1, ` +
-      'unprocessed. Requests that come back one by one while others are refused keep the window full; the client must hold back (rate limits are not shown, §8)',
+      `at most ${RATE_LIMIT} requests in any 2 seconds, counting the refused ones too (HAProxy's stick table with http_req_rate(2s)): the rest get 429 with Retry-After: 1, ` +
+      'unprocessed. Requests that come back one by one while others are refused keep the window full, and so do all of them after 1 s; the client must hold back longer (rate limits are not shown, §8)',
     behaviour: { finish: (reply, request, store) => (overTheCountedLimit(store) ? notProcessed(reply, request, store, 429, 1) : reply) },
     slow: 'a few seconds of 429s',
   },
