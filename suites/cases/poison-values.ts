@@ -31,7 +31,8 @@ export const POISON_CREATES: readonly ValidCreate[] = [
     holds: 'lone surrogates (\\ud800, \\udfff): JSON text with no UTF-8 form (RFC 8259 §8.2)',
     // JSON.stringify writes a lone surrogate as its escape (ES2019 well-formed JSON.stringify); a
     // high one before another escape (\u0041, "A"), which a parser that pairs a high surrogate with
-    // whatever escape follows (Ruby's json 2.6) reads as one character, U+10041
+    // whatever escape follows reads as one character, U+10041 (Ruby's json 2.6 does, but refuses
+    // this body for its other lone surrogates: only a body of its own would show it there)
     body: (p) => ({ name: `${p}-\ud800`, description: 'low \udfff, reversed \udc07\ud83d, high \ud800A' }),
     text: (body) => JSON.stringify(body).replace('\\ud800A', '\\ud800\\u0041'),
     mayRefuse: MAY_REFUSE,
