@@ -36,15 +36,25 @@ const posts = (server: RunningServer) => server.requests.filter((r) => r.method 
 const stored = (store: StoredCategory[]) => store.map((r) => `${r.id} ${typeof r.name === 'string' ? r.name : '(not a string)'}`).sort()
 const ledgered = (run: ConformRun) => run.results!.ledger.map((e) => `${e.id} ${e.name.startsWith('(sent: ') ? '(not a string)' : e.name}`).sort()
 
-/** What every run must show: the journal's counts are the server's. */
-function expectJournalIsTheWire(run: ConformRun, server: RunningServer): void {
+/**
+ * What every run must show: the journal's counts are the server's. `cutByDeadline`: a run the
+ * deadline ended may count more, requests whose head was written when it cut their connections
+ * (the server may never have read them: the journal counts what may have reached it), never fewer.
+ */
+function expectJournalIsTheWire(run: ConformRun, server: RunningServer, cutByDeadline = false): void {
   const summary = run.results!.summary
-  expect(summary.requests, 'requests in results.json = requests the server received').toBe(server.requests.length)
-  expect(summary.writes, 'POSTs in results.json = POSTs the server received').toBe(posts(server).length)
+  const sent = run.results!.journal!.filter((e) => e.outcome !== 'refused')
+  const cut = cutByDeadline ? sent.filter((e) => e.outcome === 'failed').length : 0
+  expect(summary.requests, 'requests in results.json = requests the server received').toBeGreaterThanOrEqual(server.requests.length)
+  expect(summary.requests - cut, 'requests in results.json = requests the server received').toBeLessThanOrEqual(server.requests.length)
+  expect((summary.writes ?? 0) - cut, 'POSTs in results.json = POSTs the server received').toBeLessThanOrEqual(posts(server).length)
+  expect(summary.writes, 'POSTs in results.json = POSTs the server received').toBeGreaterThanOrEqual(posts(server).length)
   expect(ledgered(run), 'the ledger = what the server stored').toEqual(stored(server.store))
   expect(summary.recordsCreated).toBe(server.store.length)
-  const sent = run.results!.journal!.filter((e) => e.outcome !== 'refused')
-  expect(sent.map((e) => `${e.method} ${e.url.replace(/^[a-z]+:\/\/[^/]+/i, '')}`).sort()).toEqual(server.requests.map((r) => `${r.method} ${r.path}`).sort())
+  const shown = (e: { method: string; url: string }) => `${e.method} ${e.url.replace(/^[a-z]+:\/\/[^/]+/i, '')}`
+  const received = server.requests.map((r) => `${r.method} ${r.path}`).sort()
+  if (!cutByDeadline) expect(sent.map(shown).sort()).toEqual(received)
+  else expect(received.every((r) => sent.some((e) => shown(e) === r))).toBe(true)
   expect(run.stdout).toMatch(new RegExp(` ${summary.requests} requests? · `))
   // journal.ndjson, appended as the run went, tells the same requests as results.json
   expect(journalEntries(parseJournalLines(run.files['journal.ndjson'] ?? ''))).toEqual(run.results!.journal)
@@ -142,6 +152,6 @@ describe('the journal against a server that counts what it receives', () => {
       kind: 'outlasted',
       message: "the server's 429 answers (a rate limit or a pause) outlasted --deadline: checks whose requests were still answered 429 are not verified; raise --deadline, or set --rate-limit under the server's limit",
     })
-    expectJournalIsTheWire(run, server)
+    expectJournalIsTheWire(run, server, true)
   }, RUN_TIMEOUT_MS)
 })
