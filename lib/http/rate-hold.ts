@@ -1,7 +1,7 @@
 /**
- * A 429 holds the client back: after one, no request is sent before the wait the answer asked for
- * (or the client's own, lib/http/retry-after.ts) has passed, at most RATE_HOLD_MAX_MS, the requests
- * that were not refused included. A 429 says the client sent too many in a given time (RFC 6585
+ * A 429 holds the client back: after one, no request is sent before its Retry-After has passed
+ * (UNTIMED_HOLD_MS without one; at most RATE_HOLD_MAX_MS), the requests that were not refused
+ * included; the refused one waits its own wait as well (lib/http/retry-after.ts). A 429 says the client sent too many in a given time (RFC 6585
  * §4), and most limiters count a client's requests together (per key or per address: an API
  * gateway's usage plan, nginx's limit_req zone, HAProxy's stick table). A client whose refused
  * requests each came back on their own clock, while the others kept going, kept a limiter that
@@ -35,10 +35,11 @@ export class RateHold {
   /**
    * An answer to a request sent at `releasedAt` (what wait() returned). A 429 whose resend would
    * wait `asked` holds every request back: none goes for the time its `retryAfter` asks (without
-   * one, `asked` up to UNTIMED_HOLD_MS; at most RATE_HOLD_MAX_MS), and it returns how long the hold has left. When the 429s came back within a
-   * hold's length of its end with none of the requests sent after it answered, the hold was too
-   * short (a limiter whose window is longer than its Retry-After: HAProxy's http_req_rate(2s) with
-   * Retry-After: 1), and this one is twice as long. Any other answer returns 0.
+   * one, `asked` up to UNTIMED_HOLD_MS; at most RATE_HOLD_MAX_MS), and it returns how long the
+   * hold has left. When the 429s came back within a hold's length of its end with none of the
+   * requests sent after it answered, the hold was too short (a limiter whose window is longer than
+   * its Retry-After: HAProxy's http_req_rate(2s) with Retry-After: 1), and this one is twice as
+   * long. Any other answer returns 0.
    */
   answered(status: number, releasedAt: number, asked: number | undefined, retryAfter?: string): number {
     const now = Date.now()
