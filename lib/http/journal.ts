@@ -171,14 +171,19 @@ export interface JournalTotals {
   unansweredWrites: number
   /** Requests the client refused to send, by reason. */
   refused: Partial<Record<RefusalReason, number>>
-  /** How often and for how long a 429 or 503 made the run wait. */
-  waits: { count: number; totalMs: number }
+  /**
+   * How often and for how long a 429 or 503 made the run wait: each wait added up (`totalMs`, the
+   * waits of requests side by side each counted), and the run's time during which some request
+   * waited (`heldMs`, the waits' union).
+   */
+  waits: { count: number; totalMs: number; heldMs: number }
   /** Answers that came with a Content-Encoding other than identity, by coding. */
   encodedAnswers: Record<string, number>
 }
 
 export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
-  const totals: JournalTotals = { requests: 0, writes: 0, resentWrites: 0, resentLostWrites: 0, unansweredWrites: 0, refused: {}, waits: { count: 0, totalMs: 0 }, encodedAnswers: {} }
+  const totals: JournalTotals = { requests: 0, writes: 0, resentWrites: 0, resentLostWrites: 0, unansweredWrites: 0, refused: {}, waits: { count: 0, totalMs: 0, heldMs: 0 }, encodedAnswers: {} }
+  const waited: [number, number][] = []
   for (const entry of entries) {
     if (entry.outcome === 'refused') {
       const reason = entry.reason ?? 'deadline'
@@ -195,10 +200,25 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
     if (entry.waitedMs !== undefined) {
       totals.waits.count++
       totals.waits.totalMs += entry.waitedMs
+      // the resend's dispatch ends its wait
+      const end = Date.parse(entry.at)
+      waited.push([end - entry.waitedMs, end])
     }
     if (entry.contentEncoding) totals.encodedAnswers[entry.contentEncoding] = (totals.encodedAnswers[entry.contentEncoding] ?? 0) + 1
   }
+  totals.waits.heldMs = unionMs(waited)
   return totals
+}
+
+/** How long the intervals cover together, overlaps counted once. */
+function unionMs(intervals: [number, number][]): number {
+  let total = 0
+  let reached = Number.NEGATIVE_INFINITY
+  for (const [from, to] of intervals.sort((a, b) => a[0] - b[0])) {
+    if (to > reached) total += to - Math.max(from, reached)
+    reached = Math.max(reached, to)
+  }
+  return total
 }
 
 /** Id and name of what a 2xx to a POST created, as far as the answer (or else the request) tells. */

@@ -329,12 +329,15 @@ export function redactedResult(result: RunResult, redact: (text: string) => stri
 const SERVER_KEYED_MAPS: ReadonlySet<string> = new Set(['headers', 'encodedAnswers', 'compression', 'answers'])
 
 /**
- * How often and for how long the server made the run wait (429 or 503), in words; the waits run
- * side by side. Without --rate-limit, the way to spare a limiter the resends is named.
+ * How often and for how long the server made the run wait (429 or 503), in words: the run's time
+ * during which a request waited, and the waits added up (they run side by side, so the sum can
+ * pass the run's length). Without --rate-limit, the way to spare a limiter the resends is named.
  */
 export function serverWaits(result: RunResult): string {
-  const waits = result.summary.waits ?? { count: 0, totalMs: 0 }
+  const waits = result.summary.waits ?? { count: 0, totalMs: 0, heldMs: 0 }
   if (waits.count === 0) return 'the server made the run wait: never'
   const spare = result.options.rateLimit === undefined ? '; --rate-limit or --concurrency under its limits spares it the resends' : ''
-  return `the server made the run wait ${waits.count} ${waits.count === 1 ? 'time' : 'times'} (429 or 503), ${(waits.totalMs / 1000).toFixed(1)} s of waits in all, side by side${spare}`
+  // a results.json of an earlier version has no heldMs
+  const held = waits.heldMs === undefined ? '' : `${(waits.heldMs / 1000).toFixed(1)} s of the run spent waiting (`
+  return `the server made the run wait ${waits.count} ${waits.count === 1 ? 'time' : 'times'} (429 or 503): ${held}${(waits.totalMs / 1000).toFixed(1)} s of waits added up, side by side${held ? ')' : ''}${spare}`
 }
