@@ -27,13 +27,20 @@ export const CUT_BYTES_DESCRIPTION = `xy${'€'.repeat(100)}`
 export const POISON_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-lone-surrogates',
-    label: 'lone surrogates, escaped (\\ud800 in name; \\udfff, a reversed pair and \\ud800 before the escape \\u0041 in description)',
+    label: 'lone surrogates, escaped (\\ud800 in name, \\udfff and a reversed pair in description)',
     holds: 'lone surrogates (\\ud800, \\udfff): JSON text with no UTF-8 form (RFC 8259 §8.2)',
-    // JSON.stringify writes a lone surrogate as its escape (ES2019 well-formed JSON.stringify); a
-    // high one before another escape (\u0041, "A"), which a parser that pairs a high surrogate with
-    // whatever escape follows reads as one character, U+10041 (Ruby's json 2.6 does, but refuses
-    // this body for its other lone surrogates: only a body of its own would show it there)
-    body: (p) => ({ name: `${p}-\ud800`, description: 'low \udfff, reversed \udc07\ud83d, high \ud800A' }),
+    // JSON.stringify writes a lone surrogate as its escape (ES2019 well-formed JSON.stringify)
+    body: (p) => ({ name: `${p}-\ud800`, description: 'low \udfff, reversed \udc07\ud83d' }),
+    mayRefuse: MAY_REFUSE,
+  },
+  {
+    key: 'create-surrogate-before-escape',
+    label: 'a lone high surrogate before the escape \\u0041, alone in its body',
+    holds: 'a lone high surrogate before another escape (\\ud800\\u0041)',
+    // a parser that pairs a high surrogate with whatever escape follows reads one character,
+    // U+10041 (Ruby's json 2.6); alone in its body, as such a parser refuses the other lone
+    // surrogates (as it may), and that refusal would hide the pairing
+    body: (p) => ({ name: `${p}-pair`, description: 'high \ud800A' }),
     text: (body) => JSON.stringify(body).replace('\\ud800A', '\\ud800\\u0041'),
     mayRefuse: MAY_REFUSE,
   },

@@ -87,14 +87,18 @@ export const POISON_MUTATIONS: readonly Mutation[] = [
     name: 'high-surrogate-pairs-any-escape',
     ...CHANGED,
     description:
-      "an escaped high surrogate is paired with whatever escape follows it (Ruby's json 2.6 on Debian 12): \"\\ud800\\u0041\" is read as U+10041, one character, and the create answers 201 with it",
+      "lone surrogates are refused with 400 (as they may be), but an escaped high surrogate is first paired with whatever escape follows it (Ruby's json 2.6 on Debian 12): " +
+      '"\\ud800\\u0041" is read as U+10041, one character, and the create answers 201 with it',
     behaviour: {
-      parseBody: (text) =>
-        JSON.parse(
-          text.replace(/\\u(d[89ab][0-9a-f]{2})\\u([0-9a-f]{4})/gi, (pair, high: string, next: string) =>
-            /^d[c-f]/i.test(next) ? pair : `\\u${high}\\u${(0xdc00 | (parseInt(next, 16) & 0x3ff)).toString(16)}`,
-          ),
-        ) as unknown,
+      parseBody: (text) => {
+        const paired = text.replace(/\\u(d[89ab][0-9a-f]{2})\\u([0-9a-f]{4})/gi, (pair, high: string, next: string) =>
+          /^d[c-f]/i.test(next) ? pair : `\\u${high}\\u${(0xdc00 | (parseInt(next, 16) & 0x3ff)).toString(16)}`,
+        )
+        const value = JSON.parse(paired) as unknown
+        // well-formed JSON.stringify writes what is left of a lone surrogate as its escape
+        if (/\\ud[89a-f][0-9a-f]{2}/i.test(JSON.stringify(value))) throw new Error('incomplete surrogate pair')
+        return value
+      },
     },
   },
   {
