@@ -29,7 +29,7 @@ import { requestHeaders } from './request-headers.ts'
 import { secretValues } from '../config/extra-headers.ts'
 import type { WriteWatch } from './write-watch.ts'
 import { createRedactor, KEY_AUTHORIZATION, longestForm, redactedCut, type Redactor } from './redact.ts'
-import { POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
+import { outlastedWords, POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { describeTransportError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 import { afterTheRace, lostInTransit, type AppliedOrNot, type WhetherApplied } from './lost-answer.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
@@ -326,15 +326,14 @@ export class HttpClient {
    */
   private outlasting(result: HttpResult, by: 'deadline' | 'post-resends', what: string): HttpResult {
     const status = result.exchange.response?.status
-    const outlasted =
-      by === 'deadline'
-        ? `outlasted --deadline: checks whose requests were still answered ${status} are not verified; raise --deadline, or set --rate-limit under the server's limit`
-        : `outlasted the run's resends of POSTs (${POST_RESENDS_PER_WRITE} for each of --max-writes, so that a server that creates records while it answers ${status} gets no more): checks whose POSTs were still answered ${status} are not verified; set --rate-limit under the server's limit`
-    this.outlasted ??= `the server's ${status} answers (a rate limit or a pause) ${outlasted}`
+    this.outlastedBy ??= outlastedWords(status, by)
     return { exchange: { ...result.exchange, response: undefined, error: { code: 'DEADLINE', message: `answered ${status} and ${what}` } } }
   }
-  /** Why the run is incomplete although it finished: the server's 429 or 503 outlasted its deadline or its resends. */
-  outlasted: string | undefined
+  private outlastedBy: string | undefined
+  /** Why the run is incomplete although it finished: the server's 429 or 503 outlasted its deadline (requests held back by a 429 too) or its resends. */
+  get outlasted(): string | undefined {
+    return this.outlastedBy ?? (this.rateHold.heldAtTheEnd ? outlastedWords(429, 'deadline') : undefined)
+  }
 
   /** Why requests were kept back: operations the server let go unanswered past --timeout. */
   get stalled(): string | undefined {

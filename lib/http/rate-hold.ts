@@ -28,6 +28,8 @@ export class RateHold {
   private length = 0
   /** A request sent after the last hold ended was answered, not refused: the hold was long enough. */
   private servedSinceHold = false
+  /** The run ended while requests were held: the 429s outlasted it. */
+  heldAtTheEnd = false
 
   /** `stop`: the run's end, after which no request waits. */
   constructor(private readonly stop: AbortSignal) {}
@@ -65,7 +67,11 @@ export class RateHold {
     // a loop: another 429 may move the hold on while this one waits
     for (;;) {
       const now = Date.now()
-      if (this.until <= now || this.stop.aborted) return now
+      if (this.until <= now) return now
+      if (this.stop.aborted) {
+        this.heldAtTheEnd = true
+        return now
+      }
       await new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer)

@@ -79,3 +79,16 @@ export function retryWaitMs(
   if (step > policy.maxRetries && (status === 503 || !policy.untilDeadline)) return undefined
   return tries.attempt > policy.maxRetries ? Math.max(wait, REPEATED_SHORTEST_WAIT_MS) : wait
 }
+
+/**
+ * Why the run is incomplete although it finished, when the server's `status` answers (a rate limit
+ * or a pause) outlasted its deadline, or its resends of POSTs: no verdict on the server (§8 leaves
+ * limits free), so the checks of those requests are not verified.
+ */
+export function outlastedWords(status: number | undefined, by: 'deadline' | 'post-resends'): string {
+  const outlasted =
+    by === 'deadline'
+      ? `outlasted --deadline: checks whose requests were still answered ${status} are not verified; raise --deadline, or set --rate-limit under the server's limit`
+      : `outlasted the run's resends of POSTs (${POST_RESENDS_PER_WRITE} for each of --max-writes, so that a server that creates records while it answers ${status} gets no more): checks whose POSTs were still answered ${status} are not verified; set --rate-limit under the server's limit`
+  return `the server's ${status} answers (a rate limit or a pause) ${outlasted}`
+}
