@@ -1,7 +1,7 @@
 /**
- * A 429 holds the client back: after one, no request is sent before its Retry-After has passed
- * (UNTIMED_HOLD_MS without one; at most RATE_HOLD_MAX_MS), the requests that were not refused
- * included; the refused one waits its own wait as well (lib/http/retry-after.ts). A 429 says the client sent too many in a given time (RFC 6585
+ * A 429 with a Retry-After holds the client back: after one, no request is sent before its
+ * Retry-After has passed (at most RATE_HOLD_MAX_MS), the requests that were not refused included;
+ * the refused one waits its own wait as well (lib/http/retry-after.ts). A 429 says the client sent too many in a given time (RFC 6585
  * §4), and most limiters count a client's requests together (per key or per address: an API
  * gateway's usage plan, nginx's limit_req zone, HAProxy's stick table). A client whose refused
  * requests each came back on their own clock, while the others kept going, kept a limiter that
@@ -14,12 +14,6 @@
 import { retryAfterMs } from './retry-after.ts'
 
 export const RATE_HOLD_MAX_MS = 5_000
-/**
- * The others' hold after a 429 without Retry-After, at most: the request itself waits its own
- * doubling wait (lib/http/retry-after.ts), drawn apart from the others' so that they come back
- * spread out; holding every request for the longest of them took a run 50 % longer.
- */
-const UNTIMED_HOLD_MS = 1_000
 
 export class RateHold {
   /** When the client may send again (epoch ms). */
@@ -35,21 +29,25 @@ export class RateHold {
   constructor(private readonly stop: AbortSignal) {}
 
   /**
-   * An answer to a request sent at `releasedAt` (what wait() returned). A 429 whose resend would
-   * wait `asked` holds every request back: none goes for the time its `retryAfter` asks (without
-   * one, `asked` up to UNTIMED_HOLD_MS; at most RATE_HOLD_MAX_MS), and it returns how long the
-   * hold has left. When the 429s came back within a hold's length of its end with none of the
+   * An answer to a request sent at `releasedAt` (what wait() returned). A 429 that will be sent
+   * again (`asked`: its own wait) holds every request back for the time its `retryAfter` asks (at
+   * most RATE_HOLD_MAX_MS), and it returns how long the hold has left. When the 429s came back within a hold's length of its end with none of the
    * requests sent after it answered, the hold was too short (a limiter whose window is longer than
    * its Retry-After: HAProxy's http_req_rate(2s) with Retry-After: 1), and this one is twice as
    * long. Any other answer returns 0.
    */
   answered(status: number, releasedAt: number, asked: number | undefined, retryAfter?: string): number {
     const now = Date.now()
-    if (status !== 429 || asked === undefined) {
+    if (status !== 429) {
       if (releasedAt >= this.until) this.servedSinceHold = true
       return 0
     }
-    const wanted = Math.min(retryAfterMs(retryAfter, now) ?? Math.min(asked, UNTIMED_HOLD_MS), RATE_HOLD_MAX_MS)
+    // without a Retry-After the resends keep their own waits, drawn apart (lib/http/retry-after.ts):
+    // nginx's limit_req (no Retry-After, a leaky bucket) lets a few through at a time, and a run
+    // whose requests a hold released together took 30 s where spread out they took 10 s
+    const timed = asked === undefined ? undefined : retryAfterMs(retryAfter, now)
+    if (timed === undefined) return 0
+    const wanted = Math.min(timed, RATE_HOLD_MAX_MS)
     if (now < this.until) {
       // held already: a request that was in flight when the hold began
       this.until = Math.max(this.until, now + wanted)

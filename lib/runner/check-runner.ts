@@ -93,7 +93,13 @@ export async function runCheck(declared: DeclaredCheck, kept: Exchange[]): Promi
   } catch (error) {
     if (error instanceof NotApplicable) return ended({ status: 'skip', cause: error.skipCause, skipReason: error.reason })
     if (error instanceof ConformanceFailure) {
-      error.exchanges.forEach(keep)
+      // the failure's exchanges last, in its order: the last is the one the check judged, which
+      // the reports repeat ("Reproduce"), not a comparison or the list the check read after it
+      for (const exchange of error.exchanges) {
+        if (seen.has(exchange.id)) kept.splice(kept.findIndex((e) => e.id === exchange.id), 1)
+        seen.add(exchange.id)
+        kept.push(exchange)
+      }
       return ended({ status: 'fail', failure: error.detail() })
     }
     // an error of the suite itself, not a verdict on the service: shown as such, never hidden

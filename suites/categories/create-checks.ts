@@ -81,7 +81,7 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
   check('create-returns-201', `${c.label} → 201${earlierRun}`, async (t) => {
     const result = await t.use(c.probe)
     const { status } = responseOf(result)
-    if (await repeatedFromEarlierRun(c, result, lastList, t)) return
+    if (await repeatedFromEarlierRun(c, result, creates, lastList, t)) return
     const sent = await c.sent()
     if (status === 201 || !LENGTH_REFUSALS.includes(status) || !PLAIN_ASCII.test(sent.name + (sent.description ?? ''))) return expectStatus(result, 201)
     const accepted = await acceptedCreates(creates)
@@ -135,10 +135,25 @@ const earlierRunAllowance = (c: CreateProbe): string => (c.case.nameOfEveryRun ?
 /**
  * A 409 or a 400 to a create whose name every run sends alike (valid-create.ts, nameOfEveryRun) is a
  * repeated name's, which a service may refuse as create-repeated-name's may be, when the list shows
- * a record of that name that this create did not make (its description is another run's).
+ * a record of that name that this create did not make (its description is another run's), and the
+ * service refused this run's own repeated name (create-repeated-name) with the same status, when
+ * that one was answered: a service that took it refuses no repeats, and its 400 to "0" on a store
+ * that an earlier run left one in is a refusal of "0" itself (PHP's empty()).
  */
-async function repeatedFromEarlierRun(c: CreateProbe, result: HttpResult, lastList: CategoryProbes['lastList'], t: { evidence(result: HttpResult): void }): Promise<boolean> {
-  if (!c.case.nameOfEveryRun || !REPEATED_NAME_REFUSALS.includes(responseOf(result).status)) return false
+async function repeatedFromEarlierRun(
+  c: CreateProbe,
+  result: HttpResult,
+  creates: readonly CreateProbe[],
+  lastList: CategoryProbes['lastList'],
+  t: { evidence(result: HttpResult): void },
+): Promise<boolean> {
+  const { status } = responseOf(result)
+  if (!c.case.nameOfEveryRun || !REPEATED_NAME_REFUSALS.includes(status)) return false
+  const repeated = await creates.find((p) => p.case.repeats)?.probe().catch(() => undefined)
+  if (repeated?.exchange.response) {
+    t.evidence(repeated)
+    if (repeated.exchange.response.status !== status) return false
+  }
   const sent = await c.sent()
   const { list } = await lastList()
   t.evidence(list)
@@ -158,7 +173,7 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
         const result = await t.use(c.probe)
         const { status } = responseOf(result)
         if (status === 201 || refusals.includes(status)) return
-        if (await repeatedFromEarlierRun(c, result, lastList, t)) return
+        if (await repeatedFromEarlierRun(c, result, creates, lastList, t)) return
         fail(
           {
             code: statusFailureCode(responseOf(result)),

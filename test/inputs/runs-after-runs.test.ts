@@ -4,15 +4,18 @@
  * UNIQUE index, answered 409 or 400), the second run's are repeated names, which a service may
  * refuse (uniqueness is not shown). Found against Express on PostgreSQL and MariaDB: every run after
  * the first failed create-returns-201 (the empty name, 409; then "0", 400, found by a regression
- * helper). A 409 to an empty name that no earlier record holds still fails.
+ * helper). A refusal of either from a service that took this run's own repeated name still fails:
+ * it refuses the name itself (PHP's empty() refuses "0"), not a repeat.
  */
 import { afterAll, describe, expect, test } from 'vitest'
 import { DEFAULTS } from '../../lib/config/config.ts'
 import type { RunResult } from '../../lib/result/run-result.ts'
 import { runConformance, type RunConfig } from '../../lib/runner/conform-run.ts'
-import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
+import { conformingBehaviour, startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { errorReply, startCase } from '../../lib/server/server-cases.ts'
 import { VARIANTS } from '../../lib/server/variants.ts'
+import { MUTATIONS } from '../../lib/server/mutations.ts'
+import { findCase } from '../../lib/server/server-cases.ts'
 import { manifest } from '../../suites/manifest.ts'
 
 const KEY = 'runs-after-runs-key-0123456789abcdef'
@@ -41,7 +44,7 @@ describe('a store kept from one run to the next', () => {
     expect(server.store.filter((r) => r.name === '0')).toHaveLength(1)
   })
 
-  test("a 409 to an empty name no earlier record holds fails create-returns-201, with the list as evidence", async () => {
+  test("a 409 to an empty name fails create-returns-201 when the service took this run's own repeated name, which is the evidence", async () => {
     const server = await startReferenceServer({
       apiKey: KEY,
       behaviour: {
@@ -58,6 +61,25 @@ describe('a store kept from one run to the next', () => {
     expect(result.exitCode).toBe(1)
     const check = emptyNameCheck(result)
     expect([check?.status, check?.failure?.code]).toEqual(['fail', 'UNEXPECTED_STATUS'])
-    expect(new Set(check?.exchanges.map((e) => `${e.request.method} ${e.response?.status}`))).toEqual(new Set(['POST 409', 'GET 200']))
+    const evidence = check?.exchanges.map((e) => `${e.request.method} ${e.response?.status}`) ?? []
+    expect(new Set(evidence)).toEqual(new Set(['POST 201', 'POST 409']))
+    expect(evidence.at(-1)).toBe('POST 409')
+  })
+
+  test('a 400 to "0" is no repeated name\'s when the service took this run\'s own repeated name, an earlier run\'s "0" in the store or not (PHP\'s empty(), the regression helper\'s seeded store)', async () => {
+    let emptyRefusesZero = false
+    const server = await startReferenceServer({
+      apiKey: KEY,
+      behaviour: { validate: (body) => (emptyRefusesZero ? findCase(MUTATIONS, 'php-empty-refuses-zero')!.behaviour.validate! : conformingBehaviour.validate)(body) },
+    })
+    servers.push(server)
+    expect((await run(server, 1)).exitCode).toBe(0) // the store now holds a "0" and an empty name
+    emptyRefusesZero = true
+    const result = await run(server, 2)
+    expect(result.exitCode).toBe(1)
+    const check = result.rules.find((r) => r.id === 'create-returns-201')?.checks.find((c) => c.name.startsWith('POST /categories with a one-character name, "0" → 201'))
+    expect([check?.status, check?.failure?.code]).toEqual(['fail', 'UNEXPECTED_STATUS'])
+    // the judged POST is the evidence's last exchange, which the reports repeat
+    expect(check?.exchanges.at(-1)?.request.body).toContain('"name":"0"')
   })
 })
