@@ -36,15 +36,15 @@ describe('terminal summary', () => {
     for (const line of text.split('\n')) expect(line.trimStart().startsWith('::')).toBe(false)
   })
 
-  test('says the records it created are named after the run, the empty name and the name of digits by their description', () => {
+  test('says the records it created are named after the run, the empty name, the name of digits and "0" by their description', () => {
     const entry = (id: string, name: string) => ({ id, name, status: 201, exchangeId: `x-${id}` })
     const prefix = `${namePrefix(RUN_ID)}-`
     const named = terminalSummary(runResult(undefined, { ledger: [entry('1', `${prefix}described`)] }), FILES)
     expect(named).toContain(`Records created: 1 (names start with ${prefix}; listed in the reports)`)
     const unnamed = terminalSummary(runResult(undefined, { ledger: [entry('1', `${prefix}described`), entry('2', '')] }), FILES)
-    expect(unnamed).toMatch(/Records created: 2 \(names \(the empty name and the name of digits: their descriptions\) start with /)
+    expect(unnamed).toMatch(/Records created: 2 \(names \(the empty name, the name of digits and "0": their descriptions\) start with /)
     const digits = terminalSummary(runResult(undefined, { ledger: [entry('1', `${prefix}described`), entry('2', '-00123')] }), FILES)
-    expect(digits).toMatch(/Records created: 2 \(names \(the empty name and the name of digits: their descriptions\) start with /)
+    expect(digits).toMatch(/Records created: 2 \(names \(the empty name, the name of digits and "0": their descriptions\) start with /)
   })
 
   test('names every prefix the records carry: the run\'s, and those of its confirmation attempts and further rounds, each counted', () => {
