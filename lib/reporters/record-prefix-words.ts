@@ -25,7 +25,7 @@ function whose(p: RecordPrefix): string {
  * What carries the prefix, in the reports' words: the name, and for the creates whose name cannot
  * hold it (the empty name, the name of digits, "0"), the description.
  */
-export const WHERE_THE_PREFIX_IS = 'names (the empty name, the name of digits and "0": their descriptions)'
+export const WHERE_THE_PREFIX_IS = 'names, and the descriptions of the empty name, the name of digits and "0",'
 
 /** Whether any record of the ledger carries the prefix in its description, its name not holding it. */
 export const someNameWithoutPrefix = (ledger: readonly { name: string }[]): boolean => ledger.some((entry) => !PREFIX.test(entry.name))

@@ -81,7 +81,9 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
   check('create-returns-201', `${c.label} → 201${earlierRun}`, async (t) => {
     const result = await t.use(c.probe)
     const { status } = responseOf(result)
-    if (await repeatedFromEarlierRun(c, result, creates, lastList, t)) return
+    const repeat = await repeatedFromEarlierRun(c, result, creates, lastList, t)
+    if (repeat === true) return
+    failNotRepeated(result, repeat)
     const sent = await c.sent()
     if (status === 201 || !LENGTH_REFUSALS.includes(status) || !PLAIN_ASCII.test(sent.name + (sent.description ?? ''))) return expectStatus(result, 201)
     const accepted = await acceptedCreates(creates)
@@ -146,18 +148,34 @@ async function repeatedFromEarlierRun(
   creates: readonly CreateProbe[],
   lastList: CategoryProbes['lastList'],
   t: { evidence(result: HttpResult): void },
-): Promise<boolean> {
+): Promise<true | string | undefined> {
   const { status } = responseOf(result)
-  if (!c.case.nameOfEveryRun || !REPEATED_NAME_REFUSALS.includes(status)) return false
-  const repeated = await creates.find((p) => p.case.repeats)?.probe().catch(() => undefined)
-  if (repeated?.exchange.response) {
-    t.evidence(repeated)
-    if (repeated.exchange.response.status !== status) return false
-  }
+  if (!c.case.nameOfEveryRun || !REPEATED_NAME_REFUSALS.includes(status)) return undefined
   const sent = await c.sent()
   const { list } = await lastList()
   t.evidence(list)
-  return listedRecords(list).some((record) => record.name === sent.name && record.description !== sent.description)
+  if (!listedRecords(list).some((record) => record.name === sent.name && record.description !== sent.description)) return undefined
+  const repeated = await creates.find((p) => p.case.repeats)?.probe().catch(() => undefined)
+  if (repeated?.exchange.response) {
+    t.evidence(repeated)
+    const again = repeated.exchange.response.status
+    if (again !== status) return `the list shows an earlier run's record of this name, but this run's own repeated name (create-repeated-name) got ${again}, not ${status}: the service refused the name itself, not a repeat`
+  }
+  return true
+}
+
+/** The failure of a refusal that is no repeated name's (repeatedFromEarlierRun's words), when it said why. */
+function failNotRepeated(result: HttpResult, why: string | true | undefined): void {
+  if (typeof why !== 'string') return
+  fail(
+    {
+      code: statusFailureCode(responseOf(result)),
+      message: `POST answered ${describeStatus(responseOf(result))}, expected 201: ${why}`,
+      expected: 'status 201: the values are valid (§4.2 rule 2); a repeated name may be refused as the service refuses repeats',
+      actual: `status ${describeStatus(responseOf(result))}`,
+    },
+    result.exchange,
+  )
 }
 
 export function createChecks(creates: readonly CreateProbe[], lastList: CategoryProbes['lastList']): void {
@@ -173,7 +191,9 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
         const result = await t.use(c.probe)
         const { status } = responseOf(result)
         if (status === 201 || refusals.includes(status)) return
-        if (await repeatedFromEarlierRun(c, result, creates, lastList, t)) return
+        const repeat = await repeatedFromEarlierRun(c, result, creates, lastList, t)
+        if (repeat === true) return
+        failNotRepeated(result, repeat)
         fail(
           {
             code: statusFailureCode(responseOf(result)),

@@ -4,8 +4,8 @@
  * UNIQUE index, answered 409 or 400), the second run's are repeated names, which a service may
  * refuse (uniqueness is not shown). Found against Express on PostgreSQL and MariaDB: every run after
  * the first failed create-returns-201 (the empty name, 409; then "0", 400, found by a regression
- * helper). A refusal of either from a service that took this run's own repeated name still fails:
- * it refuses the name itself (PHP's empty() refuses "0"), not a repeat.
+ * helper). A refusal of either still fails when no earlier record holds the name, or when the
+ * service took this run's own repeated name: it refuses the name itself (PHP's empty() refuses "0").
  */
 import { afterAll, describe, expect, test } from 'vitest'
 import { DEFAULTS } from '../../lib/config/config.ts'
@@ -44,7 +44,7 @@ describe('a store kept from one run to the next', () => {
     expect(server.store.filter((r) => r.name === '0')).toHaveLength(1)
   })
 
-  test("a 409 to an empty name fails create-returns-201 when the service took this run's own repeated name, which is the evidence", async () => {
+  test("a 409 to an empty name no earlier record holds fails create-returns-201, with the list as evidence", async () => {
     const server = await startReferenceServer({
       apiKey: KEY,
       behaviour: {
@@ -62,7 +62,7 @@ describe('a store kept from one run to the next', () => {
     const check = emptyNameCheck(result)
     expect([check?.status, check?.failure?.code]).toEqual(['fail', 'UNEXPECTED_STATUS'])
     const evidence = check?.exchanges.map((e) => `${e.request.method} ${e.response?.status}`) ?? []
-    expect(new Set(evidence)).toEqual(new Set(['POST 201', 'POST 409']))
+    expect(new Set(evidence)).toEqual(new Set(['GET 200', 'POST 409']))
     expect(evidence.at(-1)).toBe('POST 409')
   })
 
@@ -79,6 +79,8 @@ describe('a store kept from one run to the next', () => {
     expect(result.exitCode).toBe(1)
     const check = result.rules.find((r) => r.id === 'create-returns-201')?.checks.find((c) => c.name.startsWith('POST /categories with a one-character name, "0" → 201'))
     expect([check?.status, check?.failure?.code]).toEqual(['fail', 'UNEXPECTED_STATUS'])
+    // it says why the list's earlier "0" excuses nothing: this run's own repeated name was taken
+    expect(check?.failure?.message).toMatch(/this run's own repeated name \(create-repeated-name\) got 201, not 400/)
     // the judged POST is the evidence's last exchange, which the reports repeat
     expect(check?.exchanges.at(-1)?.request.body).toContain('"name":"0"')
   })
