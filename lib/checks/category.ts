@@ -26,11 +26,18 @@ export function shownValue(value: unknown): string {
   return `${JSON.stringify(value.slice(0, SHOWN_CHARACTERS))}… (${value.length} characters)`
 }
 
-/** Where two strings first differ, in UTF-16 code units, or '' when they are not both strings. */
+/**
+ * Where two strings first differ (at a UTF-16 code unit, the characters shown as code points), or
+ * '' when they are not both strings. A difference in the second half of a surrogate pair is shown
+ * from its first: "\ud800A" against U+10041 reads "sent U+D800, got U+10041", not "U+0041, U+DC41".
+ */
 export function firstDifference(sent: unknown, got: unknown): string {
   if (typeof sent !== 'string' || typeof got !== 'string') return ''
   let i = 0
   while (i < sent.length && i < got.length && sent[i] === got[i]) i++
+  const high = (unit: string | undefined) => unit !== undefined && unit >= '\ud800' && unit <= '\udbff'
+  const low = (unit: string | undefined) => unit !== undefined && unit >= '\udc00' && unit <= '\udfff'
+  if (i > 0 && high(sent[i - 1]) && (low(sent[i]) || low(got[i]))) i--
   const code = (text: string) => (i < text.length ? `U+${text.codePointAt(i)!.toString(16).toUpperCase().padStart(4, '0')}` : 'its end')
   return `; first difference at character ${i}: sent ${code(sent)}, got ${code(got)} (lengths ${sent.length} and ${got.length})`
 }
