@@ -93,6 +93,15 @@ const FREEDOMS: Record<string, string> = {
 
 const distinct = (values: (string | undefined)[]) => [...new Set(values.filter((v): v is string => v !== undefined && v !== ''))].sort()
 
+/**
+ * Whether the last list read shows a record with an empty name (an earlier run's, when this run's
+ * was refused): in the part the evidence kept, which for a long list is its start.
+ */
+function listsAnEmptyName(exchanges: readonly Exchange[]): boolean {
+  const lists = exchanges.filter((e) => e.request.method === 'GET' && /\/categories$/.test(e.request.url) && e.response?.status === 200)
+  return /"name"\s*:\s*""/.test(lists.at(-1)?.response?.body ?? '')
+}
+
 function listOrderOf(exchanges: readonly Exchange[]): ObservedBehaviour['listOrder'] {
   const lists = exchanges.filter((e) => e.request.method === 'GET' && /\/categories$/.test(e.request.url) && e.response?.status === 200)
   const last = lists[lists.length - 1]
@@ -123,7 +132,10 @@ export function observedBehaviour(journal: readonly JournalEntry[], exchanges: r
       fewest = Math.min(fewest, entry.fewerConnections)
     }
     if (entry.probe && FREEDOMS[entry.probe] && entry.status !== undefined && entry.status !== 429 && entry.status !== 503) {
-      freedoms[FREEDOMS[entry.probe] as string] = entry.status >= 200 && entry.status < 300 ? `accepted (${entry.status})` : `refused (${entry.status})`
+      const refused = entry.status >= 200 && entry.status < 300 ? `accepted (${entry.status})` : `refused (${entry.status})`
+      // a store with unique names that an earlier run left an empty name in refuses this one as a repeat
+      const repeat = entry.probe === 'create-empty-name' && !refused.startsWith('accepted') && listsAnEmptyName(exchanges) ? ", as a repeat: the list holds an earlier run's empty name" : ''
+      freedoms[FREEDOMS[entry.probe] as string] = refused + repeat
     }
     if (entry.status === 429 || entry.status === 503) {
       answers[entry.status] = (answers[entry.status] ?? 0) + 1

@@ -39,6 +39,8 @@ describe('a store kept from one run to the next', () => {
       expect(failures(result), `run ${seed}`).toEqual([])
       expect(result.exitCode).toBe(0)
     }
+    // the later runs say why their empty name was refused
+    expect((await run(server, 4)).observed?.freedoms['an empty name']).toMatch(/^refused \(40[09]\), as a repeat: the list holds an earlier run's empty name$/)
     // an empty name and a "0" of each run are in the store, once: the later runs' were refused
     expect(server.store.filter((r) => r.name === '')).toHaveLength(1)
     expect(server.store.filter((r) => r.name === '0')).toHaveLength(1)
