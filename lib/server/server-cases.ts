@@ -2,6 +2,7 @@
  * What a mutation (lib/server/mutations/) and a variant (lib/server/variants.ts) have in common:
  * a named way to start the reference server, and the helpers their behaviours are written with.
  */
+import { randomBytes } from 'node:crypto'
 import type { FailureCode } from '../checks/failure-codes.ts'
 import type { Behaviour, Reply, RequestInfo, RunningServer, StoredCategory } from './reference-server.ts'
 import { conformingBehaviour, startReferenceServer } from './reference-server.ts'
@@ -21,6 +22,8 @@ export interface ServerCase {
   slow?: string
   /** Records present before the run; a function, so tables stay cheap to import. */
   seed?: () => StoredCategory[]
+  /** The key the server issues, when the case needs one of its own (all digits); else a random one. */
+  apiKey?: string
 }
 
 /** A server that breaks one rule of spec/rules.yaml on purpose: the suite must fail that rule. */
@@ -41,6 +44,9 @@ export interface StartCaseOptions {
   port?: number
   host?: string
 }
+
+/** The key to start a case with: its own, or a new random one. */
+export const caseKey = (serverCase: ServerCase): string => serverCase.apiKey ?? randomBytes(18).toString('base64url')
 
 export function startCase(serverCase: ServerCase, options: StartCaseOptions): Promise<RunningServer> {
   return startReferenceServer({

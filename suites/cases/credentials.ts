@@ -74,6 +74,10 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
     unusableWith: (key) => (key === 'undefined' ? 'the key is "undefined"' : undefined) },
   { key: 'token-null', label: 'the token "null"', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true, authorization: () => 'Bearer null',
     unusableWith: (key) => (key === 'null' ? 'the key is "null"' : undefined) },
+  // a key compared as a number when both read as one (PHP's ==: "0739…" == "739…"), or by what
+  // follows its first character
+  { key: 'key-with-zero-before', label: 'the key with a 0 before it', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
+    authorization: () => `Bearer 0${KEY_PLACEHOLDER}` },
   // a comparison with an off-by-one that never looks at the last character
   { key: 'key-last-character-changed', label: 'the key with its last character changed', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
     authorization: () => `Bearer ${KEY_LAST_CHARACTER_CHANGED}`,

@@ -6,10 +6,9 @@
  * runs. The command as a process is proven apart (test/cli/, test/package/). Shared by
  * test/mutants/kill-matrix.test.ts and scripts/mutants.ts.
  */
-import { randomBytes } from 'node:crypto'
 import type { FailureCode } from '../../lib/checks/failure-codes.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
-import { startCase, type Mutation, type ServerCase, type Variant } from '../../lib/server/server-cases.ts'
+import { caseKey, startCase, type Mutation, type ServerCase, type Variant } from '../../lib/server/server-cases.ts'
 import { VARIANTS } from '../../lib/server/variants.ts'
 import { failedRules, runConformInProcess } from '../helpers/run-conform.ts'
 
@@ -65,7 +64,7 @@ export interface MatrixReport {
 
 /** Starts the case's server, runs conform against it, closes the server. */
 export async function runCase(serverCase: ServerCase): Promise<CaseRun> {
-  const apiKey = randomBytes(18).toString('base64url')
+  const apiKey = caseKey(serverCase)
   const started = performance.now()
   const server = await startCase(serverCase, { apiKey })
   try {

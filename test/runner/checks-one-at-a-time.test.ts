@@ -8,13 +8,12 @@
  * and the mutations that store a refused create passed here. In this process, through
  * runConformance(), the sources' code.
  */
-import { randomBytes } from 'node:crypto'
 import { describe, test } from 'vitest'
 import { loadConfig } from '../../lib/config/config.ts'
 import { runConformance } from '../../lib/runner/conform-run.ts'
 import type { RunResult } from '../../lib/result/run-result.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
-import { startCase, type ServerCase } from '../../lib/server/server-cases.ts'
+import { caseKey, startCase, type ServerCase } from '../../lib/server/server-cases.ts'
 import { VARIANTS } from '../../lib/server/variants.ts'
 import { once } from '../../lib/suite-kit/check.ts'
 import { manifest } from '../../suites/manifest.ts'
@@ -38,7 +37,7 @@ const WAITS_PER_REQUEST: Readonly<Record<string, string>> = {
 
 /** The case's server, and a run of the real suites against it with its checks one at a time. */
 async function oneAtATime(serverCase: ServerCase): Promise<RunResult> {
-  const apiKey = randomBytes(18).toString('base64url')
+  const apiKey = caseKey(serverCase)
   const server = await startCase(serverCase, { apiKey })
   try {
     // --confirm 0: confirmation changes no verdict (the concurrent matrix pins what it adds); here

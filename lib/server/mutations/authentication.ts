@@ -204,6 +204,19 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     behaviour: tokenAccepted((token, key) => token.length === key.length && token.slice(0, -1) === key.slice(0, -1)),
   },
   {
+    name: 'key-compared-as-number',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description: "an all-digit key is compared as a number when the token reads as one too (PHP's ==), so the key with a 0 before it is taken",
+    apiKey: '739201746519283746',
+    behaviour: {
+      authorize: (authorization, key, op) => {
+        const token = /^Bearer (\d+)$/.exec(authorization ?? '')?.[1]
+        return token !== undefined && /^\d+$/.test(key) ? BigInt(token) === BigInt(key) : conformingBehaviour.authorize(authorization, key, op)
+      },
+    },
+  },
+  {
     name: 'create-key-compared-loosely',
     breaks: 'auth-invalid-key-401',
     code: 'UNEXPECTED_STATUS',
