@@ -50,6 +50,9 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
   }
 }
 
+/** How the reason of an entry --update-baseline recorded starts, until someone gives it one. */
+export const RECORDED_REASON = 'recorded by --update-baseline'
+
 /** The baseline that excuses every failure of `result`, keeping the reasons and expiry dates of the entries that still match. */
 export function updatedBaseline(result: RunResult, previous: Baseline, today: string): Baseline {
   const knownFailures: BaselineEntry[] = []
@@ -58,7 +61,7 @@ export function updatedBaseline(result: RunResult, previous: Baseline, today: st
       const failed = check.status === 'fail' || check.known !== undefined
       if (!failed || !check.failure) continue
       const kept = previous.knownFailures.find((e) => sameFailure(e, rule.id, check))
-      knownFailures.push(kept ?? { rule: rule.id, code: check.failure.code, check: check.name, reason: `recorded by --update-baseline on ${today}: say why it is known, and when it will be fixed` })
+      knownFailures.push(kept ?? { rule: rule.id, code: check.failure.code, check: check.name, reason: `${RECORDED_REASON} on ${today}: say why it is known, and when it will be fixed` })
     }
   }
   return { knownFailures }

@@ -93,18 +93,18 @@ const FREEDOMS: Record<string, string> = {
 
 const distinct = (values: (string | undefined)[]) => [...new Set(values.filter((v): v is string => v !== undefined && v !== ''))].sort()
 
+/** The last list the run read that was answered 200. */
+const lastListRead = (exchanges: readonly Exchange[]): Exchange | undefined =>
+  exchanges.filter((e) => e.request.method === 'GET' && /\/categories$/.test(e.request.url) && e.response?.status === 200).at(-1)
+
 /**
  * Whether the last list read shows a record with an empty name (an earlier run's, when this run's
  * was refused): in the part the evidence kept, which for a long list is its start.
  */
-function listsAnEmptyName(exchanges: readonly Exchange[]): boolean {
-  const lists = exchanges.filter((e) => e.request.method === 'GET' && /\/categories$/.test(e.request.url) && e.response?.status === 200)
-  return /"name"\s*:\s*""/.test(lists.at(-1)?.response?.body ?? '')
-}
+const listsAnEmptyName = (exchanges: readonly Exchange[]): boolean => /"name"\s*:\s*""/.test(lastListRead(exchanges)?.response?.body ?? '')
 
 function listOrderOf(exchanges: readonly Exchange[]): ObservedBehaviour['listOrder'] {
-  const lists = exchanges.filter((e) => e.request.method === 'GET' && /\/categories$/.test(e.request.url) && e.response?.status === 200)
-  const last = lists[lists.length - 1]
+  const last = lastListRead(exchanges)
   if (!last?.response) return undefined
   let ids: bigint[]
   try {

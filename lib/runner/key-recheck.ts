@@ -16,7 +16,6 @@ import type { RunScope } from '../suite-kit/run-context.ts'
 /** How long the run waits before it asks again: a limiter's window of a second has passed. */
 export const KEY_RECHECK_PAUSE_MS = 1_000
 
-
 /**
  * Sends one GET the key was refused on again, after the pause, unless `stopped` says the run is
  * over (its deadline). The exchange when the key was served; undefined when it was refused again,

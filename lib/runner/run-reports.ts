@@ -17,7 +17,7 @@ import { redactedResult, resultOf, type CheckResult, type RunFacts, type RunResu
 import { terminalSummary } from '../reporters/terminal-summary.ts'
 import { clearReports, makeFolder, REPORT_FILES, shownPath, type ReportFile } from './report-files.ts'
 import type { CheckOutcome } from './check-runner.ts'
-import { applyBaseline, updatedBaseline, writeBaseline, type Baseline } from '../result/baseline.ts'
+import { applyBaseline, RECORDED_REASON, updatedBaseline, writeBaseline, type Baseline } from '../result/baseline.ts'
 
 /** Each report file of a run (lib/runner/report-files.ts names them), from the run's result. */
 const reportWriters: Record<ReportFile, (result: RunResult) => string> = {
@@ -107,7 +107,7 @@ export function writeRunReports(run: CompletedRun, config: Pick<Config, 'working
 function baselineWritten(run: CompletedRun, workingDir: string): string {
   if (!run.baselineUpdate) return ''
   const entries = run.baselineUpdate.data.knownFailures
-  const unexplained = entries.filter((e) => e.reason.startsWith('recorded by --update-baseline')).length
-  const still = unexplained > 0 ? `; ${unexplained} of them still say "recorded by --update-baseline": give each its reason (a ticket) and an "expires" date, so that a known failure does not stay known for ever` : ''
+  const unexplained = entries.filter((e) => e.reason.startsWith(RECORDED_REASON)).length
+  const still = unexplained > 0 ? `; ${unexplained} of them still say "${RECORDED_REASON}": give each its reason (a ticket) and an "expires" date, so that a known failure does not stay known for ever` : ''
   return `Baseline written: ${shownPath(run.baselineUpdate.path, workingDir)} (${entries.length} known ${entries.length === 1 ? 'failure' : 'failures'}${still})\n`
 }
