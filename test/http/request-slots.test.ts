@@ -36,9 +36,11 @@ describe('slots open in waves of six (how many connections a run opens)', () => 
   beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate'] }))
   afterEach(() => vi.useRealTimers())
   const never = new AbortController().signal
+  // the event loop's busy share, as the slots would measure it: fake timers leave the real one meaningless
+  const idle = () => () => 0
 
   test('six at once; six more once requests waited a wave with every slot in use and no answer; at most --concurrency', async () => {
-    const slots = new RequestSlots(20, 6, 10)
+    const slots = new RequestSlots(20, 6, 10, idle)
     let granted = 0
     for (let i = 0; i < 30; i++) void slots.acquire('other', never).then(() => granted++)
     await vi.advanceTimersByTimeAsync(0)
@@ -49,8 +51,16 @@ describe('slots open in waves of six (how many connections a run opens)', () => 
     expect([granted, slots.limit]).toEqual([20, 20])
   })
 
+  test('a client busy most of the wave (the other runs of a fleet keep its event loop busy): no wave opens, however long the server is silent', async () => {
+    const slots = new RequestSlots(20, 6, 10, () => () => 0.8)
+    let granted = 0
+    for (let i = 0; i < 30; i++) void slots.acquire('other', never).then(() => granted++)
+    await vi.advanceTimersByTimeAsync(50)
+    expect([granted, slots.limit]).toEqual([6, 6])
+  })
+
   test('a server that answers within the wave: its freed slots are used again, and no more open', async () => {
-    const slots = new RequestSlots(20, 6, 10)
+    const slots = new RequestSlots(20, 6, 10, idle)
     const releases: Release[] = []
     for (let i = 0; i < 30; i++) void slots.acquire('other', never).then((release) => releases.push(release))
     await vi.advanceTimersByTimeAsync(0)
