@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { RunResult } from '../result/run-result.ts'
+import { resultFromFile } from '../result/results-file.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 
 export const COMPARE_USAGE = `Usage: petstore-conform compare A B [--output FILE]      (npm run conform -- compare A B)
@@ -37,7 +38,7 @@ function readRun(given: string, cwd: string): RunResult {
   }
   const run = data as Partial<RunResult> | null
   if (!run || !Array.isArray(run.rules) || typeof run.runId !== 'string') throw new Error(`${path} is not the results.json of a run`)
-  return run as RunResult
+  return resultFromFile(run as RunResult)
 }
 
 /** Failures by what stays the same from run to run (as a baseline names them); a known failure is a failure too. */

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { connectionLimitNote } from '../result/observed-behaviour.ts'
 import type { RunResult, Status } from '../result/run-result.ts'
+import { resultFromFile } from '../result/results-file.ts'
 
 /** What one deployment's run said, as fleet.json holds it. */
 export interface FleetDeployment {
@@ -72,7 +73,7 @@ export function readRunFolder(dir: string): RunFile {
   const made = Array.isArray(run?.rules) && typeof run.runId === 'string' && [0, 1, 2, 130, 143].includes(run.exitCode as number)
   const notMade = run?.verdict === 'error' && run.exitCode === 2 && typeof run.error === 'string'
   if (!made && !notMade) throw new Error(`${path} is not the results.json of a run`)
-  return run as RunFile
+  return resultFromFile(run) as RunFile
 }
 
 /** A deployment's line of the fleet from its run. */

@@ -160,16 +160,13 @@ export async function conformRun(kind: ConformKind, scratch: string, seedCount: 
     const results = JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as {
       durationMs: number
       summary: { requests: number }
-      rules: { checks: { exchanges: { id: string; startedAt: string; durationMs: number }[] }[] }[]
+      // each exchange any check judged, once (lib/result/results-file.ts)
+      exchanges: { id: string; startedAt: string; durationMs: number }[]
     }
     const seen = new Map<string, [number, number]>()
-    for (const rule of results.rules) {
-      for (const check of rule.checks) {
-        for (const e of check.exchanges) {
-          const start = Date.parse(e.startedAt) - spawnedEpoch
-          seen.set(e.id, [start, start + e.durationMs])
-        }
-      }
+    for (const e of results.exchanges) {
+      const start = Date.parse(e.startedAt) - spawnedEpoch
+      seen.set(e.id, [start, start + e.durationMs])
     }
     sample.networkWaitMs = unionLength([...seen.values()])
     if (sample.setUp && seen.size > 0) sample.setUp.firstRequestSent = Math.min(...[...seen.values()].map(([start]) => start))

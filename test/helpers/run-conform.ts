@@ -14,6 +14,7 @@ import { afterAll } from 'vitest'
 import { distIsCurrent } from '../../build/source-digest.mjs'
 import type { main as conformMain, SuiteLoader } from '../../lib/cli/conform.ts'
 import type { RunResult } from '../../lib/result/run-result.ts'
+import { resultFromFile } from '../../lib/result/results-file.ts'
 import { cleanEnv, ROOT, runNode } from './child-process.ts'
 
 export { ROOT }
@@ -105,7 +106,7 @@ function collected(reportDir: string, code: number | null, stdout: string, stder
     stderr,
     reportDir,
     files,
-    ...(files['results.json'] ? { results: JSON.parse(files['results.json']) as RunResult } : {}),
+    ...(files['results.json'] ? { results: resultFromFile(JSON.parse(files['results.json']) as RunResult) } : {}),
     cleanup: () => rmSync(reportDir, { recursive: true, force: true }),
   }
 }
