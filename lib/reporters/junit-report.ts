@@ -5,8 +5,12 @@
  */
 import { serverWaits, type CheckResult, type RuleResult, type RunResult } from '../result/run-result.ts'
 
-/** Printable ASCII but for the characters xml() escapes: most of a junit.xml's texts (names, ids, times). */
-const NOTHING_TO_ESCAPE = /^[\x20-\x21\x23-\x25\x27-\x3b\x3d\x3f-\x7e\t\n]*$/
+/**
+ * Text with nothing xml() escapes or drops: most of a junit.xml's texts (names, ids, times; a
+ * check's name has an arrow, so not ASCII alone). Surrogates take the long way, which tells a pair
+ * from a lone half.
+ */
+const NOTHING_TO_ESCAPE = /^[\t\n\x20\x21\x23-\x25\x27-\x3b\x3d\x3f-\uD7FF\uE000-\uFFFD]*$/
 
 /** Text content: markup escaped, characters XML 1.0 cannot carry at all dropped. */
 export function xml(text: string): string {

@@ -46,7 +46,11 @@ export interface RunReports {
 
 function byRule(outcomes: readonly CheckOutcome[]): Map<string, CheckResult[]> {
   const grouped = new Map<string, CheckResult[]>()
-  for (const { ruleId, result } of outcomes) grouped.set(ruleId, [...(grouped.get(ruleId) ?? []), result])
+  for (const { ruleId, result } of outcomes) {
+    const checks = grouped.get(ruleId)
+    if (checks) checks.push(result)
+    else grouped.set(ruleId, [result])
+  }
   return grouped
 }
 

@@ -5,7 +5,7 @@
  * expected/actual in its text, <skipped message>, and counts that agree with the children.
  */
 import { describe, expect, test } from 'vitest'
-import { junitReport } from '../../lib/reporters/junit-report.ts'
+import { junitReport, xml } from '../../lib/reporters/junit-report.ts'
 import { check, everythingFails, HOSTILE, runResult } from './fixture.ts'
 import { elements, parseXml, XmlError } from './xml.ts'
 
@@ -92,5 +92,19 @@ describe('junit.xml', () => {
     const run = root.children.find((c) => c.attributes.name === 'run')!
     expect(run.attributes.errors).toBe('1')
     expect(elements(run, 'error')[0].attributes.message).toBe('the run did not finish\nwithin 100 ms')
+  })
+})
+
+describe('xml(): text content', () => {
+  // most texts (a check's name has an arrow) have nothing to escape and are returned as they are;
+  // the rest are escaped, and what XML 1.0 cannot carry (a lone surrogate, a control) is dropped
+  test.each([
+    ['GET /categories → 201 ✓ Ñandú 🐇', 'GET /categories → 201 ✓ Ñandú 🐇'],
+    ['a < b > c & "d"\r', 'a &lt; b &gt; c &amp; &quot;d&quot;&#13;'],
+    ['→ <b>', '→ &lt;b&gt;'],
+    ['lone \uD800 half, bell \x07, C1 \x85 kept', 'lone  half, bell , C1 \x85 kept'],
+    ['\uFFFE\uFFFF end', ' end'],
+  ])('%j', (text, shown) => {
+    expect(xml(text)).toBe(shown)
   })
 })
