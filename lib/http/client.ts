@@ -272,6 +272,7 @@ export class HttpClient {
     const watch: WriteWatch = { onWritten }
     // a resend after the connection race goes on a pool apart, each of its connections closed after its answer
     const dispatcher = this.pools.dispatcher(fresh)
+    this.options.journal?.beforeSend?.() // its dispatched line is kept before undici has it
     const response = await dispatcher.request({
       origin: this.origin,
       path: this.basePath + options.path, // origin and path apart: the path goes out as written, dot segments included

@@ -85,16 +85,29 @@ export interface JournalEntry extends Omit<JournalLine, 'phase'> {
 /** What the client hands each line of the journal to (the run's RunJournal). */
 export interface JournalListener {
   record(line: JournalLine): void
+  /** Called just before a request is handed to undici: the lines recorded so far must be kept by then. */
+  beforeSend?(): void
 }
 
-/** A run's journal, in memory: its lines as they come, passed on to `onLine` too (the run's journal.ndjson). */
+/** Where a journal's lines go as they come (the run's journal.ndjson, lib/runner/journal-file.ts). */
+export interface JournalSink {
+  append(line: JournalLine): void
+  /** A request is about to be handed to undici: what it was told so far is kept now. */
+  beforeSend(): void
+}
+
+/** A run's journal, in memory: its lines as they come, passed on to `sink` too. */
 export class RunJournal implements JournalListener {
   private readonly lines: JournalLine[] = []
-  constructor(private readonly onLine?: (line: JournalLine) => void) {}
+  constructor(private readonly sink?: JournalSink) {}
 
   record(line: JournalLine): void {
     this.lines.push(line)
-    this.onLine?.(line)
+    this.sink?.append(line)
+  }
+
+  beforeSend(): void {
+    this.sink?.beforeSend()
   }
 
   /** Every request of the run so far, in the order they went out (or were refused). */
@@ -225,18 +238,14 @@ function unionMs(intervals: [number, number][]): number {
 /** The line that closes a request: how it ended, and for a POST answered 2xx the record it created. */
 export function endedLine(opened: Omit<JournalLine, 'phase' | 'at'>, exchange: Exchange, answer: string | undefined, redact: (text: string) => string): JournalLine {
   const { response, error } = exchange
-  return {
-    ...opened,
-    phase: 'ended',
-    at: new Date().toISOString(),
-    ...(response ? { status: response.status } : {}),
-    ...(error ? { error: error.code } : {}),
-    ...(response?.contentEncoding ? { contentEncoding: response.contentEncoding } : {}),
-    ...(response?.headers['retry-after'] !== undefined ? { retryAfter: response.headers['retry-after'] } : {}),
-    ...(exchange.request.method === 'POST' && response && response.status >= 200 && response.status < 300
-      ? { created: createdRecord(answer, exchange.request.body ?? '', redact) }
-      : {}),
-  }
+  // fields set one by one, not by a spread each: a fleet of ten ends ~1,300 requests
+  const line: JournalLine = { ...opened, phase: 'ended', at: new Date().toISOString() }
+  if (response) line.status = response.status
+  if (error) line.error = error.code
+  if (response?.contentEncoding) line.contentEncoding = response.contentEncoding
+  if (response?.headers['retry-after'] !== undefined) line.retryAfter = response.headers['retry-after']
+  if (exchange.request.method === 'POST' && response && response.status >= 200 && response.status < 300) line.created = createdRecord(answer, exchange.request.body ?? '', redact)
+  return line
 }
 
 export function createdRecord(answer: string | undefined, sent: string, redact: (text: string) => string): CreatedRecord {

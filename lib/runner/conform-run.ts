@@ -110,7 +110,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   const redact = createRedactor(target.apiKey, ...secretValues(config.headers))
   // the run's journal, in memory, and appended to journal.ndjson as it goes
   const journalFile = options.journalFile === undefined ? undefined : openJournalFile(options.journalFile, redact)
-  const journal = new RunJournal(journalFile && ((line) => journalFile.append(line)))
+  const journal = new RunJournal(journalFile)
   // the proxy the preflight reached, from the run's own environment
   const proxy = proxyFor(new URL(target.baseUrl), env)?.value
   const context: RunContext = {
