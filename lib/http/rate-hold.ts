@@ -1,15 +1,15 @@
 /**
  * A 429 with a Retry-After holds the client back: after one, no request is sent before its
  * Retry-After has passed (at most RATE_HOLD_MAX_MS), the requests that were not refused included;
- * the refused one waits its own wait as well (lib/http/retry-after.ts). A 429 says the client sent too many in a given time (RFC 6585
- * §4), and most limiters count a client's requests together (per key or per address: an API
- * gateway's usage plan, nginx's limit_req zone, HAProxy's stick table). A client whose refused
- * requests each came back on their own clock, while the others kept going, kept a limiter that
- * counts the requests it refuses full for ever: 11,465 requests in 120 s and no verdict against a
- * helper's HAProxy (40 in any 2 s, Retry-After: 1); held back, and longer when a hold let none
- * through, 697 requests and a verdict in 22 s. At most 5 s for the others: a limit of one
- * operation's own with a long Retry-After holds the rest no longer. A 503 holds nothing: a replica
- * busy for one request says nothing of the others.
+ * the refused one waits its own wait as well (lib/http/retry-after.ts). A 429 says the client sent
+ * too many in a given time (RFC 6585 §4), and most limiters count a client's requests together
+ * (per key or per address: an API gateway's usage plan, nginx's limit_req zone, HAProxy's stick
+ * table). A client whose refused requests each came back on their own clock, while the others kept
+ * going, kept a limiter that counts the requests it refuses full for ever: 11,465 requests in 120 s
+ * and no verdict against a helper's HAProxy (40 in any 2 s, Retry-After: 1); held back, and longer
+ * when a hold let none through, 697 requests and a verdict in 22 s. At most 5 s for the others: a
+ * limit of one operation's own with a long Retry-After holds the rest no longer. A 503 holds
+ * nothing: a replica busy for one request says nothing of the others.
  */
 import { retryAfterMs } from './retry-after.ts'
 
@@ -31,10 +31,11 @@ export class RateHold {
   /**
    * An answer to a request sent at `releasedAt` (what wait() returned). A 429 that will be sent
    * again (`asked`: its own wait) holds every request back for the time its `retryAfter` asks (at
-   * most RATE_HOLD_MAX_MS), and it returns how long the hold has left. When the 429s came back within a hold's length of its end with none of the
-   * requests sent after it answered, the hold was too short (a limiter whose window is longer than
-   * its Retry-After: HAProxy's http_req_rate(2s) with Retry-After: 1), and this one is twice as
-   * long. Any other answer returns 0.
+   * most RATE_HOLD_MAX_MS), and it returns how long the hold has left. When the 429s came back
+   * within a hold's length of its end with none of the requests sent after it answered, the hold
+   * was too short (a limiter whose window is longer than its Retry-After: HAProxy's
+   * http_req_rate(2s) with Retry-After: 1), and this one is twice as long. Any other answer
+   * returns 0.
    */
   answered(status: number, releasedAt: number, asked: number | undefined, retryAfter?: string): number {
     const now = Date.now()

@@ -13,7 +13,7 @@ import type { Exchange } from '../http/exchange.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
 
 /** A check as results.json holds it: its exchanges by id. */
-export type FileCheck = Omit<CheckResult, 'exchanges'> & { exchangeIds: string[] }
+type FileCheck = Omit<CheckResult, 'exchanges'> & { exchangeIds: string[] }
 
 /** The run's result in the form results.json holds it. */
 export function resultsFileOf(result: RunResult): Record<string, unknown> {

@@ -81,9 +81,7 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
   check('create-returns-201', `${c.label} → 201${earlierRun}`, async (t) => {
     const result = await t.use(c.probe)
     const { status } = responseOf(result)
-    const repeat = await repeatedFromEarlierRun(c, result, creates, lastList, t)
-    if (repeat === true) return
-    failNotRepeated(result, repeat)
+    if (await excusedAsRepeat(c, result, creates, lastList, t)) return
     const sent = await c.sent()
     if (status === 201 || !LENGTH_REFUSALS.includes(status) || !PLAIN_ASCII.test(sent.name + (sent.description ?? ''))) return expectStatus(result, 201)
     const accepted = await acceptedCreates(creates)
@@ -140,37 +138,30 @@ const earlierRunAllowance = (c: CreateProbe): string => (c.case.nameOfEveryRun ?
  * a record of that name that this create did not make (its description is another run's), and the
  * service refused this run's own repeated name (create-repeated-name) with the same status, when
  * that one was answered: a service that took it refuses no repeats, and its 400 to "0" on a store
- * that an earlier run left one in is a refusal of "0" itself (PHP's empty()).
+ * that an earlier run left one in is a refusal of "0" itself (PHP's empty()), and fails so.
  */
-async function repeatedFromEarlierRun(
+async function excusedAsRepeat(
   c: CreateProbe,
   result: HttpResult,
   creates: readonly CreateProbe[],
   lastList: CategoryProbes['lastList'],
   t: { evidence(result: HttpResult): void },
-): Promise<true | string | undefined> {
+): Promise<boolean> {
   const { status } = responseOf(result)
-  if (!c.case.nameOfEveryRun || !REPEATED_NAME_REFUSALS.includes(status)) return undefined
+  if (!c.case.nameOfEveryRun || !REPEATED_NAME_REFUSALS.includes(status)) return false
   const sent = await c.sent()
   const { list } = await lastList()
   t.evidence(list)
-  if (!listedRecords(list).some((record) => record.name === sent.name && record.description !== sent.description)) return undefined
+  if (!listedRecords(list).some((record) => record.name === sent.name && record.description !== sent.description)) return false
   const repeated = await creates.find((p) => p.case.repeats)?.probe().catch(() => undefined)
-  if (repeated?.exchange.response) {
-    t.evidence(repeated)
-    const again = repeated.exchange.response.status
-    if (again !== status) return `the list shows an earlier run's record of this name, but this run's own repeated name (create-repeated-name) got ${again}, not ${status}: the service refused the name itself, not a repeat`
-  }
-  return true
-}
-
-/** The failure of a refusal that is no repeated name's (repeatedFromEarlierRun's words), when it said why. */
-function failNotRepeated(result: HttpResult, why: string | true | undefined): void {
-  if (typeof why !== 'string') return
-  fail(
+  const again = repeated?.exchange.response?.status
+  if (repeated === undefined || again === undefined) return true
+  t.evidence(repeated)
+  if (again === status) return true
+  return fail(
     {
       code: statusFailureCode(responseOf(result)),
-      message: `POST answered ${describeStatus(responseOf(result))}, expected 201: ${why}`,
+      message: `POST answered ${describeStatus(responseOf(result))}, expected 201: the list shows an earlier run's record of this name, but this run's own repeated name (create-repeated-name) got ${again}, not ${status}: the service refused the name itself, not a repeat`,
       expected: 'status 201: the values are valid (§4.2 rule 2); a repeated name may be refused as the service refuses repeats',
       actual: `status ${describeStatus(responseOf(result))}`,
     },
@@ -191,9 +182,7 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
         const result = await t.use(c.probe)
         const { status } = responseOf(result)
         if (status === 201 || refusals.includes(status)) return
-        const repeat = await repeatedFromEarlierRun(c, result, creates, lastList, t)
-        if (repeat === true) return
-        failNotRepeated(result, repeat)
+        if (await excusedAsRepeat(c, result, creates, lastList, t)) return
         fail(
           {
             code: statusFailureCode(responseOf(result)),
