@@ -4,6 +4,7 @@
  */
 import { Agent, Client, Pool, ProxyAgent, type Dispatcher } from './undici-parts.ts'
 import { connectReadingPastInterimAnswers } from './interim-answers.ts'
+import type { Handshakes } from './handshakes.ts'
 
 /**
  * How long a connection may stay idle before the client closes it, and the most a server's
@@ -15,7 +16,7 @@ import { connectReadingPastInterimAnswers } from './interim-answers.ts'
 const IDLE_CONNECTION_MS = 1_000
 
 /** `proxy`: the one the run chose from its environment (lib/runner/preflight.ts proxyFor); this module reads no environment. */
-export function createAgent(options: { baseUrl: string; timeoutMs: number; concurrency: number; maxResponseBytes: number; proxy?: string }): Dispatcher {
+export function createAgent(options: { baseUrl: string; timeoutMs: number; concurrency: number; maxResponseBytes: number; proxy?: string; handshakes?: Handshakes }): Dispatcher {
   // The request's abort signal is the one deadline once a request is written; undici's own phase
   // timeouts are off (0), so that the abort's reason always says which deadline ended a request.
   // Before it is written, a request waits for a connection (bounded by the run's deadline) or for
@@ -34,7 +35,7 @@ export function createAgent(options: { baseUrl: string; timeoutMs: number; concu
     keepAliveTimeout: IDLE_CONNECTION_MS,
     keepAliveMaxTimeout: IDLE_CONNECTION_MS,
     maxResponseSize: options.maxResponseBytes + Math.ceil(options.maxResponseBytes / 100) + 1024,
-    factory: originDispatcher,
+    factory: options.handshakes ? timedOriginDispatcher(options.handshakes) : originDispatcher,
   }
   return options.proxy === undefined || new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new ProxyAgent({ ...agentOptions, uri: options.proxy })
 }
@@ -43,7 +44,11 @@ export function createAgent(options: { baseUrl: string; timeoutMs: number; concu
  * undici's default factory (a Client for one connection, else a Pool), its connector wrapped: the
  * options' `connect` is the agent's (its timeout) or, behind a proxy, the tunnel's.
  */
-export function originDispatcher(origin: string | URL, options: object): Dispatcher {
-  const withFilter = { ...(options as Pool.Options), connect: connectReadingPastInterimAnswers((options as Pool.Options).connect) }
+export function originDispatcher(origin: string | URL, options: object, handshakes?: Handshakes): Dispatcher {
+  const connect = connectReadingPastInterimAnswers((options as Pool.Options).connect)
+  const withFilter = { ...(options as Pool.Options), connect: handshakes ? handshakes.timing(connect) : connect }
   return withFilter.connections === 1 ? new Client(origin, withFilter) : new Pool(origin, withFilter)
 }
+
+/** originDispatcher, each of its handshakes timed (lib/http/handshakes.ts). */
+const timedOriginDispatcher = (handshakes: Handshakes) => (origin: string | URL, options: object) => originDispatcher(origin, options, handshakes)

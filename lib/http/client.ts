@@ -21,6 +21,7 @@ import type { RefusalReason } from './journal.ts'
 import { journalStages, UNHEARD, type RequestStages, type RequestTag } from './request-stages.ts'
 import { Pacer } from './pacer.ts'
 import type { Release } from './request-slots.ts'
+import type { Written } from './one-connection-at-a-time.ts'
 import { operationOf, StalledOperations } from './stalled-operations.ts'
 import { RateHold } from './rate-hold.ts'
 import { whyNotSent } from './refusals.ts'
@@ -29,7 +30,7 @@ import { requestHeaders } from './request-headers.ts'
 import { secretValues } from '../config/extra-headers.ts'
 import type { WriteWatch } from './write-watch.ts'
 import { createRedactor, KEY_AUTHORIZATION, longestForm, redactedCut, type Redactor } from './redact.ts'
-import { outlastedWords, POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
+import { OutlastedAnswers, POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { describeTransportError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 import { afterTheRace, lostInTransit, type AppliedOrNot, type WhetherApplied } from './lost-answer.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
@@ -92,6 +93,7 @@ export class HttpClient {
   private readonly stalls: StalledOperations
   private readonly rateHold: RateHold // what a 429 holds back (lib/http/rate-hold.ts)
   private postResends = 0
+  private readonly outlastedAnswers = new OutlastedAnswers()
   private readonly answers: AnswerClock
   private readonly traceId: string
   /** The base URL's origin and path (no trailing slash): request paths are appended as written. */
@@ -165,9 +167,9 @@ export class HttpClient {
       const held = this.rateHold.answered(response.status, releasedAt, asked, response.headers['retry-after'])
       if (asked === undefined) return result
       const wait = Math.max(asked, held)
-      if (wait >= this.msLeft()) return this.outlasting(result, 'deadline', `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
+      if (wait >= this.msLeft()) return this.outlastedAnswers.cut(result.exchange, 'deadline', `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
       if (options.method === 'POST' && this.postResends++ >= (this.options.maxPostResends ?? Infinity)) {
-        return this.outlasting(result, 'post-resends', `was not sent again: the run's POSTs had been sent again ${this.options.maxPostResends} times (${POST_RESENDS_PER_WRITE} for each of --max-writes)`)
+        return this.outlastedAnswers.cut(result.exchange, 'post-resends', `was not sent again: the run's POSTs had been sent again ${this.options.maxPostResends} times (${POST_RESENDS_PER_WRITE} for each of --max-writes)`)
       }
       await sleep(wait)
       waitedMs = wait
@@ -198,11 +200,13 @@ export class HttpClient {
     const partial: { progress?: BodyProgress } = {}
     let result: HttpResult = { exchange }
     let release: Release | undefined
+    let turn: Written | undefined // its place among the answers (lib/http/one-connection-at-a-time.ts)
     try {
       release = await this.pools.slots.acquire(options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
       const onWritten = () => {
         stall.left()
         exchange.sent = true
+        turn = this.pools.wrote()
         this.stages.onWire(exchange, tag)
         // the wait for a connection is not the server's: --timeout counts from here, or from the server's latest answer
         stopClock = this.answers.start(() => request.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
@@ -219,6 +223,7 @@ export class HttpClient {
       return result
     } finally {
       release?.()
+      if (turn) this.pools.ended(turn, partial.progress !== undefined)
       this.runEnd.removeEventListener('abort', runEnded)
       stall.left()
       stopClock?.()
@@ -254,6 +259,7 @@ export class HttpClient {
       attempt,
       ...(fresh ? { freshConnection: true } : {}),
       ...(fewer !== undefined ? { fewerConnections: fewer } : {}),
+      ...(this.pools.oneConnection ? { oneConnection: true } : {}),
     }
     // a server may hang requests without the key (a tarpit) and serve those with it: stalled apart
     const operation = operationOf(options.method, options.path) + (recorded.headers.authorization === KEY_AUTHORIZATION ? '' : ' without the key')
@@ -320,20 +326,9 @@ export class HttpClient {
     await this.pools.close()
   }
 
-  /**
-   * A 429 or 503 the client would wait out and send again, but for the run's deadline: a rate limit
-   * or a pause is no verdict on the server (§8 leaves limits free), so the request's checks are not
-   * verified, and the run is incomplete (`outlasted`), not failed.
-   */
-  private outlasting(result: HttpResult, by: 'deadline' | 'post-resends', what: string): HttpResult {
-    const status = result.exchange.response?.status
-    this.outlastedBy ??= outlastedWords(status, by)
-    return { exchange: { ...result.exchange, response: undefined, error: { code: 'DEADLINE', message: `answered ${status} and ${what}` } } }
-  }
-  private outlastedBy: string | undefined
   /** Why the run is incomplete although it finished: the server's 429 or 503 outlasted its deadline (requests held back by a 429 too) or its resends. */
   get outlasted(): string | undefined {
-    return this.outlastedBy ?? (this.rateHold.heldAtTheEnd ? outlastedWords(429, 'deadline') : undefined)
+    return this.outlastedAnswers.words(this.rateHold.heldAtTheEnd)
   }
 
   /** Why requests were kept back: operations the server let go unanswered past --timeout. */

@@ -6,12 +6,19 @@
  * server.maxConnections, a proxy's limit per client) gets fewer: `narrow` halves the slots and
  * replaces the pool with one of as many connections; the old one closes its idle connections at
  * once and the others as their requests end, so that the connections the server counts fall under
- * its limit. Every pool is watched for the moment a request is written (lib/http/write-watch.ts).
+ * its limit. A server that serves one connection at a time (lib/http/one-connection-at-a-time.ts)
+ * gets one: `oneConnection` replaces the pool with a single connection the same way, and the
+ * server, once the idle connection it was reading is closed, answers the others in turn as each
+ * closes after its answer. The pools' handshakes are timed, so that no wave of slots opens while
+ * the server takes no new connection (lib/http/handshakes.ts). Every pool is watched for the
+ * moment a request is written (lib/http/write-watch.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Dispatcher } from 'undici'
 import { createAgent } from './agent.ts'
-import { RequestSlots } from './request-slots.ts'
+import { Handshakes } from './handshakes.ts'
+import { ConnectionTurns, type Written } from './one-connection-at-a-time.ts'
+import { RequestSlots, WAVE_MS } from './request-slots.ts'
 import { watchingWrites } from './write-watch.ts'
 
 type PoolOptions = Parameters<typeof createAgent>[0]
@@ -27,10 +34,65 @@ export class ConnectionPools {
   private fresh: Dispatcher | undefined
   /** Pools given up for smaller ones, and their closing, under way as their requests end. */
   private readonly retired: { pool: Dispatcher; closed: Promise<void> }[] = []
+  private readonly handshakes = new Handshakes(WAVE_MS)
+  private readonly turns = new ConnectionTurns()
+  private lookTimer: NodeJS.Timeout | undefined
+  /** The server was seen to serve one connection at a time: one connection from then on. */
+  private one = false
 
   constructor(private readonly options: PoolOptions) {
-    this.slots = new RequestSlots(options.concurrency)
-    this.pool = createAgent(options)
+    this.slots = new RequestSlots(options.concurrency, undefined, undefined, undefined, () => this.handshakes.stalled())
+    this.pool = createAgent({ ...options, handshakes: this.handshakes })
+    this.watched = watchingWrites(this.pool)
+  }
+
+  /** Whether requests go on one connection because the server serves one at a time. */
+  get oneConnection(): boolean {
+    return this.one
+  }
+
+  /** A request's head was written: its turn is watched until it ends (one-connection-at-a-time.ts). */
+  wrote(): Written {
+    const written = this.turns.wrote()
+    if (this.lookTimer === undefined && !this.one) this.lookLater()
+    return written
+  }
+
+  /** The request ended; `answered`, a status line came. */
+  ended(written: Written, answered: boolean): void {
+    this.turns.ended(written, answered)
+    if (this.one) return
+    if (answered && this.turns.oneAtATime()) this.toOneConnection()
+    else if (this.lookTimer === undefined) this.lookLater()
+  }
+
+  private lookLater(): void {
+    const wait = this.turns.nextLookIn()
+    if (wait === undefined) return
+    this.lookTimer = setTimeout(() => {
+      this.lookTimer = undefined
+      if (this.one) return
+      if (this.turns.oneAtATime()) this.toOneConnection()
+      else this.lookLater()
+    }, wait)
+    this.lookTimer.unref()
+  }
+
+  /**
+   * One connection from now on: the pool is replaced by one of a single connection, and the old one
+   * closes its idle connections at once (the one the server was reading) and the others after their answers.
+   */
+  private toOneConnection(): void {
+    clearTimeout(this.lookTimer)
+    if (this.slots.limit <= 1) return
+    this.one = true
+    this.slots.toOne()
+    this.retire(1)
+  }
+
+  private retire(concurrency: number): void {
+    this.retired.push({ pool: this.pool, closed: this.pool.close().catch(() => undefined) })
+    this.pool = createAgent({ ...this.options, concurrency, handshakes: this.handshakes })
     this.watched = watchingWrites(this.pool)
   }
 
@@ -47,9 +109,7 @@ export class ConnectionPools {
   private narrow(limitAtSend: number): number {
     if (this.slots.limit < limitAtSend) return this.slots.limit
     const to = this.slots.narrow()
-    this.retired.push({ pool: this.pool, closed: this.pool.close().catch(() => undefined) })
-    this.pool = createAgent({ ...this.options, concurrency: to })
-    this.watched = watchingWrites(this.pool)
+    this.retire(to)
     return to
   }
 
@@ -68,11 +128,13 @@ export class ConnectionPools {
 
   /** Closes every pool once its requests have ended. */
   async close(): Promise<void> {
+    clearTimeout(this.lookTimer)
     await Promise.all([this.pool.close(), this.fresh?.close(), ...this.retired.map((r) => r.closed)])
   }
 
   /** Cuts every connection, requests in flight included. */
   destroy(): void {
+    clearTimeout(this.lookTimer)
     for (const pool of [this.pool, this.fresh, ...this.retired.map((r) => r.pool)]) pool?.destroy().catch(() => undefined)
   }
 }

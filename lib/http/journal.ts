@@ -48,6 +48,8 @@ export interface JournalLine {
    * connections past a number of its own): with at most this many requests in flight, the run's from then on.
    */
   fewerConnections?: number
+  /** Sent on one connection, as the server was seen to serve one connection at a time (lib/http/one-connection-at-a-time.ts). */
+  oneConnection?: boolean
   /** ended: the status of the answer, or the transport error. */
   status?: number
   error?: TransportErrorCode

@@ -18,7 +18,9 @@
  * larger than six. A burst of 48
  * overflowed the listen backlog of Python's http.server (5): Linux drops what does not fit without
  * refusing it, and requests waited past --timeout for the server's SYN-ACK to be sent again, 1, 3,
- * 7 s later (6 runs of 17 failed against ThreadingHTTPServer over HTTP/1.1).
+ * 7 s later (6 runs of 17 failed against ThreadingHTTPServer over HTTP/1.1). No wave opens
+ * either while a handshake has taken far longer than the fastest one did (lib/http/handshakes.ts):
+ * the server's backlog is full, and more connections would only queue behind it.
  */
 export type Release = () => void
 
@@ -56,6 +58,8 @@ export class RequestSlots {
     private readonly perWave = SLOTS_PER_WAVE,
     private readonly waveMs = WAVE_MS,
     private readonly busySince: () => () => number = eventLoopBusySince,
+    /** Whether the server has stopped taking new connections (lib/http/handshakes.ts): more would only queue. */
+    private readonly handshakesStalled: () => boolean = () => false,
   ) {
     this.open = Math.min(size, perWave)
   }
@@ -73,6 +77,12 @@ export class RequestSlots {
     this.size = Math.max(1, Math.floor(this.limit / 2))
     this.open = this.size
     return this.size
+  }
+
+  /** One request at a time from now on: the server serves one connection at a time (lib/http/one-connection-at-a-time.ts). */
+  toOne(): void {
+    this.size = 1
+    this.open = 1
   }
 
   /**
@@ -142,7 +152,8 @@ export class RequestSlots {
       // deployments opened 33 to 49 connections each by the lateness alone, 12 with the busy share
       // too (ten at once 7 % faster, and the servers' CPU time halved)
       const idle = performance.now() - armedAt < this.waveMs * 1.5 && busy() < 0.5
-      if (this.releases === releases && idle) {
+      // a handshake the server dropped (its listen backlog full): more connections would queue behind it
+      if (this.releases === releases && idle && !this.handshakesStalled()) {
         this.open = Math.min(this.size, this.open + this.perWave)
         this.drain()
       } else this.watchForWave()

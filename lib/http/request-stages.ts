@@ -15,6 +15,8 @@ export interface RequestTag {
   freshConnection?: boolean
   /** A resend after a fresh connection was reset too: the requests in flight at most, from then on. */
   fewerConnections?: number
+  /** Sent on one connection: the server was seen to serve one at a time (lib/http/one-connection-at-a-time.ts). */
+  oneConnection?: boolean
 }
 
 export interface RequestStages {
@@ -53,6 +55,7 @@ export function journalStages(journal: JournalListener, shown: { url: (url: stri
     ...(tag.attempt !== undefined ? { attempt: tag.attempt } : {}),
     ...(tag.freshConnection ? { freshConnection: true } : {}),
     ...(tag.fewerConnections !== undefined ? { fewerConnections: tag.fewerConnections } : {}),
+    ...(tag.oneConnection ? { oneConnection: true } : {}),
     ...(exchange.waitedMs !== undefined ? { waitedMs: exchange.waitedMs } : {}),
   })
   return {

@@ -3,6 +3,7 @@
  * server asks the client to wait. Rate limits are not shown in the interface (§8), so a server may
  * have them; a client that waits and sends again is the conforming answer.
  */
+import type { Exchange } from './exchange.ts'
 
 /** Milliseconds to wait, or undefined when the header is absent or unreadable. */
 export function retryAfterMs(header: string | undefined, now = Date.now()): number | undefined {
@@ -91,4 +92,25 @@ export function outlastedWords(status: number | undefined, by: 'deadline' | 'pos
       ? `outlasted --deadline: checks whose requests were still answered ${status} are not verified; raise --deadline, or set --rate-limit under the server's limit`
       : `outlasted the run's resends of POSTs (${POST_RESENDS_PER_WRITE} for each of --max-writes, so that a server that creates records while it answers ${status} gets no more): checks whose POSTs were still answered ${status} are not verified; set --rate-limit under the server's limit`
   return `the server's ${status} answers (a rate limit or a pause) ${outlasted}`
+}
+
+/**
+ * The answers that outlasted the run (above): a request answered 429 or 503 that the client would
+ * wait out and send again but for the run's deadline or its resends is cut there, its checks not
+ * verified, and the run incomplete, not failed (the first reason is the one said).
+ */
+export class OutlastedAnswers {
+  private why: string | undefined
+
+  /** The exchange of such a request, its answer taken off and the reason in its place. */
+  cut(exchange: Exchange, by: 'deadline' | 'post-resends', what: string): { exchange: Exchange } {
+    const status = exchange.response?.status
+    this.why ??= outlastedWords(status, by)
+    return { exchange: { ...exchange, response: undefined, error: { code: 'DEADLINE', message: `answered ${status} and ${what}` } } }
+  }
+
+  /** Why the run is incomplete although it finished, if it is: `heldAtTheEnd`, a 429 still held requests back. */
+  words(heldAtTheEnd: boolean): string | undefined {
+    return this.why ?? (heldAtTheEnd ? outlastedWords(429, 'deadline') : undefined)
+  }
 }

@@ -74,11 +74,18 @@ export interface ObservedBehaviour {
    * open at once): how many requests were sent again with fewer in flight, and the fewest it came to.
    */
   connectionLimit?: { resent: number; atMost: number }
+  /**
+   * The server served one connection at a time: requests written on the others waited unread
+   * (lib/http/one-connection-at-a-time.ts). How many were then sent on one connection.
+   */
+  oneConnectionAtATime?: { sent: number }
 }
 
 /** The note a report shows when the server refused connections past a number of its own, or undefined. */
 export function connectionLimitNote(o: ObservedBehaviour): string | undefined {
   const limit = o.connectionLimit
+  const one = o.oneConnectionAtATime
+  if (one) return `Connections (a freedom, not a failure): the server served one connection at a time, and left requests written on the others unread meanwhile; the run went on with one connection, ${one.sent} ${one.sent === 1 ? 'request' : 'requests'} on it (--concurrency 1 does so from the start)`
   if (!limit) return undefined
   return `Connections (a limit is not shown, a freedom, not a failure): the server closed fresh connections before any answer; ${limit.resent} ${limit.resent === 1 ? 'request was' : 'requests were'} sent again with fewer in flight, down to ${limit.atMost} at once (--concurrency ${limit.atMost} sends no more than that from the start)`
 }
@@ -126,7 +133,9 @@ export function observedBehaviour(journal: readonly JournalEntry[], exchanges: r
   const retryAfter: string[] = []
   let resentWithFewer = 0
   let fewest = Infinity
+  let onOne = 0
   for (const entry of journal) {
+    if (entry.oneConnection) onOne++
     if (entry.fewerConnections !== undefined) {
       resentWithFewer++
       fewest = Math.min(fewest, entry.fewerConnections)
@@ -153,6 +162,7 @@ export function observedBehaviour(journal: readonly JournalEntry[], exchanges: r
     mediaTypes: distinct(responses.map((r) => r.headers['content-type'])),
     ...(listOrderOf(exchanges) ? { listOrder: listOrderOf(exchanges) } : {}),
     ...(resentWithFewer > 0 ? { connectionLimit: { resent: resentWithFewer, atMost: fewest } } : {}),
+    ...(onOne > 0 ? { oneConnectionAtATime: { sent: onOne } } : {}),
   }
 }
 

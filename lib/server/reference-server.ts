@@ -8,6 +8,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { connectionCloser } from './connection-closer.ts'
+import { oneConnectionAtATime } from './one-connection-server.ts'
 import { send, serialise, type Reply, type Transport } from './reply-writer.ts'
 import { schemaProblems } from '../spec/schema-registry.ts'
 
@@ -228,11 +229,14 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     if (turn === undefined) return void answer()
     worker = worker.then(() => new Promise<void>((resolve) => setTimeout(resolve, turn))).then(answer)
   })
-  // a server that closes on its own says nothing of it: no Keep-Alive header (Node writes one while its timeout is set)
-  server.keepAliveTimeout = closes ? 0 : 5_000
+  // a server that closes on its own says nothing of it: no Keep-Alive header (Node writes one while
+  // its timeout is set); one that serves a connection at a time keeps it as long as the client does
+  server.keepAliveTimeout = closes || behaviour.transport.oneConnectionAtATime ? 0 : 5_000
   if (behaviour.transport.maxConnections !== undefined) server.maxConnections = behaviour.transport.maxConnections
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve))
-  const address = server.address() as AddressInfo
+  const serial = behaviour.transport.oneConnectionAtATime ? oneConnectionAtATime(server) : undefined
+  const listening = serial?.front ?? server
+  await new Promise<void>((resolve) => listening.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve))
+  const address = listening.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {
     baseUrl: `http://${host}:${address.port}${basePath}`,
@@ -242,6 +246,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
+        serial?.destroyWaiting()
+        if (serial) serial.front.close()
         server.close(() => resolve())
       }),
   }

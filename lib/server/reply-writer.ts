@@ -33,6 +33,11 @@ export interface Transport {
    */
   oneAtATimeMs?: number
   /**
+   * One connection at a time, kept alive until the client closes it; the others wait unread (a
+   * single-threaded server over HTTP/1.1: Python's http.server HTTPServer; lib/server/one-connection-server.ts).
+   */
+  oneConnectionAtATime?: boolean
+  /**
    * At most this many connections open at once (Node's server.maxConnections): one past it is
    * closed as soon as it is accepted, before any byte of an answer, as a proxy's limit per client does.
    */

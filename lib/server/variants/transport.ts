@@ -83,6 +83,15 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     slow: 'its answers come one after another, 100 ms each',
   },
   {
+    name: 'one-connection-at-a-time',
+    description:
+      'one thread reads one kept-alive connection until the client closes it, and the connections made meanwhile wait unread ' +
+      "(Python's http.server HTTPServer over HTTP/1.1): requests written on them are answered only once the client closes the one before",
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, oneConnectionAtATime: true } },
+    // a client that waits for each of its idle connections to time out (1 s) takes about 50 s
+    args: ['--deadline', '20000'],
+  },
+  {
     name: 'early-hints-before-every-answer',
     description:
       'every answer is preceded by an interim 103 Early Hints response with a preload Link (a CDN or a framework that sends them): ' +

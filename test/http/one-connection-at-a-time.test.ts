@@ -1,0 +1,94 @@
+/**
+ * A server that serves one connection at a time (lib/http/one-connection-at-a-time.ts): how the
+ * client tells it, how it tells a handshake the server dropped (lib/http/handshakes.ts), and a run
+ * against Python's http.server as a Python team would use it, which failed 10 of 20 rules on
+ * timeouts before (its backlog of 5 dropped the handshakes of the connections the slots opened
+ * while it read an idle one) and passes now.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { join } from 'node:path'
+import type { Socket } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { Handshakes } from '../../lib/http/handshakes.ts'
+import { ConnectionTurns, OVERTAKEN, WAIT_MS } from '../../lib/http/one-connection-at-a-time.ts'
+import { runConform } from '../helpers/run-conform.ts'
+
+describe('ConnectionTurns', () => {
+  it(`tells a server that answered ${OVERTAKEN} later requests while the oldest waited ${WAIT_MS} ms`, () => {
+    const turns = new ConnectionTurns()
+    const oldest = turns.wrote(0)
+    for (let i = 0; i < OVERTAKEN; i++) turns.ended(turns.wrote(10 + i), true)
+    expect(turns.oneAtATime(WAIT_MS - 1)).toBe(false) // not waited long enough
+    expect(turns.oneAtATime(WAIT_MS)).toBe(true)
+    turns.ended(oldest, true)
+    expect(turns.oneAtATime(WAIT_MS)).toBe(false) // nothing unanswered
+  })
+
+  it('takes failed requests for no answer, and a slow request overtaken by too few for one at a time', () => {
+    const turns = new ConnectionTurns()
+    turns.wrote(0)
+    for (let i = 0; i < OVERTAKEN; i++) turns.ended(turns.wrote(10 + i), i > 0)
+    expect(turns.oneAtATime(5 * WAIT_MS)).toBe(false)
+    turns.ended(turns.wrote(20), true)
+    expect(turns.oneAtATime(5 * WAIT_MS)).toBe(true)
+  })
+
+  it('looks again when the oldest unanswered will have waited long enough, and not before nor after', () => {
+    const turns = new ConnectionTurns()
+    expect(turns.nextLookIn(0)).toBeUndefined()
+    const first = turns.wrote(100)
+    turns.wrote(300)
+    expect(turns.nextLookIn(100)).toBe(WAIT_MS)
+    turns.ended(first, true)
+    expect(turns.nextLookIn(400)).toBe(WAIT_MS - 100)
+    expect(turns.nextLookIn(300 + WAIT_MS)).toBeUndefined() // only a further answer can tell more
+  })
+})
+
+describe('Handshakes', () => {
+  it('takes a handshake four times as long as the fastest (and past the floor) for one the server dropped', () => {
+    let now = 0
+    const handshakes = new Handshakes(10, () => now)
+    const callbacks: ((error: Error | null, socket: Socket | null) => void)[] = []
+    const connect = handshakes.timing((_options, callback) => void callbacks.push(callback as never))
+    const made: unknown[] = []
+    const open = () => connect({ hostname: 'h', host: 'h', protocol: 'http:', port: '1' }, (error, socket) => made.push(error ?? socket))
+    open()
+    now = 50
+    expect(handshakes.stalled()).toBe(false) // none done yet: nothing to compare with
+    callbacks[0]?.(null, {} as Socket)
+    expect(made).toHaveLength(1) // the callback still gets the socket
+    open()
+    now = 50 + 4 * 50
+    expect(handshakes.stalled()).toBe(false)
+    now += 1
+    expect(handshakes.stalled()).toBe(true)
+    callbacks[1]?.(new Error('refused'), null)
+    expect(handshakes.stalled()).toBe(false)
+  })
+})
+
+const python = spawnSync('python3', ['--version']).status === 0
+
+describe.skipIf(!python)("Python's http.server, one thread over HTTP/1.1", () => {
+  let stop: (() => void) | undefined
+  afterEach(() => stop?.())
+
+  it('passes: the run goes on with one connection and says so, in far less than the deadline', async () => {
+    const key = 'py-single-threaded-key-0123'
+    const server = spawn('python3', [join(import.meta.dirname, 'single-threaded-server.py')], { env: { ...process.env, SERVER_KEY: key }, stdio: ['ignore', 'pipe', 'inherit'] })
+    stop = () => server.kill()
+    const port = await new Promise<string>((resolve, reject) => {
+      server.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()))
+      server.once('exit', (code) => reject(new Error(`python3 exited ${code}`)))
+    })
+    const run = await runConform(['--base-url', `http://127.0.0.1:${port}/v1`, '--deadline', '40000'], { env: { CONFORM_API_KEY: key }, killAfterMs: 60_000 })
+    try {
+      expect(run.stdout).toContain('the server served one connection at a time')
+      expect(run.results?.verdict, run.stdout).toBe('pass')
+      expect(run.code).toBe(0)
+    } finally {
+      run.cleanup()
+    }
+  }, 70_000)
+})

@@ -1,0 +1,69 @@
+"""The categories interface as a Python team might write it with the standard library alone:
+http.server's HTTPServer (one thread: it reads a kept-alive connection until the client closes it,
+and listens with a backlog of 5) over HTTP/1.1. Conforming; started by
+test/http/one-connection-at-a-time.test.ts, which prints the port it is given."""
+import json
+import os
+import sys
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from urllib.parse import urlsplit
+
+KEY = os.environ["SERVER_KEY"]
+store = []
+
+
+def refuse_constant(name):
+    raise ValueError(name)
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, record):
+        body = json.dumps(record).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def error(self, status, code, message):
+        self.reply(status, {"code": code, "message": message, "status": status})
+
+    def authorized(self):
+        return self.headers.get("Authorization") == "Bearer " + KEY
+
+    def do_GET(self):
+        if not self.authorized():
+            return self.error(401, "unauthorized", "missing or invalid API key")
+        if urlsplit(self.path).path == "/v1/categories":
+            return self.reply(200, store)
+        return self.error(404, "not_found", "no such resource")
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if not self.authorized():
+            return self.error(401, "unauthorized", "missing or invalid API key")
+        if urlsplit(self.path).path != "/v1/categories":
+            return self.error(404, "not_found", "no such resource")
+        try:
+            data = json.loads(body.decode("utf-8"), parse_constant=refuse_constant)
+        except ValueError:
+            return self.error(400, "invalid_json", "the body is not valid JSON")
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+            return self.error(400, "invalid_request", "name is required and must be a string")
+        if "description" in data and not isinstance(data["description"], str):
+            return self.error(400, "invalid_request", "description must be a string")
+        record = {"id": len(store) + 1, "name": data["name"]}
+        if "description" in data:
+            record["description"] = data["description"]
+        store.append(record)
+        self.reply(201, record)
+
+
+server = HTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
