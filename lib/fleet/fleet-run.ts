@@ -88,6 +88,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   }
   for (const d of deployments) if (d.config.keyNote) io.err(`conform: note: ${d.label}: ${d.config.keyNote}\n`)
 
+  const fleetKeys = [...new Set(deployments.map((d) => d.config.apiKey as string))]
   const deadlineAt = ctx.startedAt.getTime() + shared.deadlineMs
   // each deployment's preflight goes out now, while the runner and the suites load, as a single
   // run's does (lib/cli/conform.ts): a far deployment's handshake is round trips that loading fills
@@ -131,6 +132,8 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
         env: runEnv,
         deadlineAt,
         journalFile: join(reportDir, JOURNAL_FILE),
+        // every key of the fleet is redacted in every deployment's reports, not only its own
+        otherSecrets: fleetKeys,
         // one suite for every deployment: a stray rejection is the suite's fault, told to each run under way
         strays: 'runs-under-way',
         ...(interrupt ? { interrupt } : {}),

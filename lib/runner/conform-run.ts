@@ -70,6 +70,12 @@ export interface RunOptions {
    * 22), or as every run's under way without one (the command line's run, alone in its process; a fleet's deployments).
    */
   strays?: StrayOwnership
+  /**
+   * Secrets of others that this run's journal and reports must not show either: a fleet's other
+   * deployments' keys, which a service shared by tenants, or one that names the key it expected,
+   * could echo to this deployment.
+   */
+  otherSecrets?: readonly string[]
 }
 
 /** The POSTs this configuration may send (the same answer the run's write budget computes, lib/suite-kit/write-budget.ts). */
@@ -107,7 +113,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   const runId = newRunId(startedAt)
   const totalWrites = suite.declaredPosts.length
   const maxWrites = config.readOnly ? 0 : Math.min(config.maxWrites ?? totalWrites, totalWrites)
-  const redact = createRedactor(target.apiKey, ...secretValues(config.headers))
+  const redact = createRedactor(target.apiKey, ...secretValues(config.headers), ...(options.otherSecrets ?? []))
   // the run's journal, in memory, and appended to journal.ndjson as it goes
   const journalFile = options.journalFile === undefined ? undefined : openJournalFile(options.journalFile, redact)
   const journal = new RunJournal(journalFile)

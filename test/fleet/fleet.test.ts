@@ -16,6 +16,7 @@ import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { canaryKey, fleetServer, type FleetServer } from './fleet-servers.ts'
 import { filesUnder, keyLeaks } from '../helpers/key-leaks.ts'
+import type { ServerCase } from '../../lib/server/server-cases.ts'
 
 const RUN_TIMEOUT_MS = 60_000
 const broken = MUTATIONS.find((m) => m.name === 'error-status-always-400')!
@@ -172,5 +173,28 @@ describe('--base-url given twice: two deployments of one account, sharing its ke
     expect(run.stdout).toMatch(/^Fleet: PASS \(exit 0\): 2 of 2 passed$/m)
     for (const s of [a, b]) expect(s.authorizations).toContain(`Bearer ${key}`)
     expect(keyLeaks({ stdout: run.stdout, stderr: run.stderr, ...filesUnder(run.reportDir) }, [key])).toEqual([])
+  })
+})
+
+describe("a deployment given another's key, whose server names the key it expected", { timeout: RUN_TIMEOUT_MS }, () => {
+  test("neither key shows in any deployment's reports: each is redacted with every key of the fleet", async () => {
+    const expected = canaryKey()
+    // one service of two tenants, whose 401 says which key it wanted (a debug message left in)
+    const namesItsKey: ServerCase = {
+      name: 'names-the-expected-key',
+      description: 'a 401 names the key the service expected',
+      behaviour: { finish: (reply) => (reply.status === 401 ? { ...reply, body: { code: 'unauthorized', message: `expected Bearer ${expected}`, status: 401 } } : reply) },
+    }
+    const shared = await fleetServer(namesItsKey, expected)
+    servers.push(shared)
+    const wrong = canaryKey()
+    const targets = join(scratch, 'two-tenants.yaml')
+    writeFileSync(targets, `deployments:\n  - label: right\n    baseUrl: ${shared.server.baseUrl}\n    apiKeyEnv: RIGHT_KEY\n  - label: wrong\n    baseUrl: ${shared.server.baseUrl}\n    apiKeyEnv: WRONG_KEY\n`)
+    const run = await runConformInProcess(['--targets', targets, '--rule', 'list-returns-200', '--rule', 'auth-invalid-key-401'], { env: { RIGHT_KEY: expected, WRONG_KEY: wrong } })
+    runs.push(run)
+    // the server did name the key to the deployment that sent the wrong one
+    expect(shared.authorizations).toContain(`Bearer ${wrong}`)
+    expect(keyLeaks({ stdout: run.stdout, stderr: run.stderr, ...filesUnder(run.reportDir) }, [expected, wrong])).toEqual([])
+    expect(readFileSync(join(run.reportDir, 'wrong', 'results.json'), 'utf8')).toContain('expected Bearer [REDACTED]')
   })
 })
