@@ -286,7 +286,7 @@ export function expectNewRecord(result: HttpResult, earlier: HttpResult): void {
     {
       code: 'DUPLICATE_ID',
       message: `a create that repeated a name was answered 201 with the first record's id (${id}): the service returned the existing record instead of creating one (§2: ids are assigned on creation)`,
-      expected: 'a new record with an id of its own, or a refusal (409, or 400 with an Error record)',
+      expected: 'a new record with an id of its own, or a refusal (409, 422, or 400 with an Error record)',
       actual: `id ${id}, the id of the earlier create with this name`,
     },
     result.exchange,

@@ -84,7 +84,8 @@ export class ConnectionPools {
    */
   private toOneConnection(): void {
     clearTimeout(this.lookTimer)
-    if (this.slots.limit <= 1) return
+    // the slots may be down to one already (handshakes the server did not take), the pool's connections not
+    if (this.options.concurrency <= 1) return
     this.one = true
     this.slots.toOne()
     this.retire(1)

@@ -58,8 +58,8 @@ export class RequestSlots {
     private readonly perWave = SLOTS_PER_WAVE,
     private readonly waveMs = WAVE_MS,
     private readonly busySince: () => () => number = eventLoopBusySince,
-    /** Whether the server has stopped taking new connections (lib/http/handshakes.ts): more would only queue. */
-    private readonly handshakesStalled: () => boolean = () => false,
+    /** How many handshakes the server has not taken (lib/http/handshakes.ts): more connections would only queue behind them. */
+    private readonly handshakesStalled: () => number = () => 0,
   ) {
     this.open = Math.min(size, perWave)
   }
@@ -83,6 +83,16 @@ export class RequestSlots {
   toOne(): void {
     this.size = 1
     this.open = 1
+  }
+
+  /**
+   * `stalled` handshakes the server has not taken (its backlog is full): from now on at most as many
+   * requests in flight as have a connection now (at least one), so that the next connections fit.
+   */
+  holdToTaken(stalled: number): void {
+    if (stalled <= 0) return
+    this.size = Math.max(1, Math.min(this.size, this.inFlight - stalled))
+    this.open = Math.min(this.open, this.size)
   }
 
   /**
@@ -153,7 +163,9 @@ export class RequestSlots {
       // too (ten at once 7 % faster, and the servers' CPU time halved)
       const idle = performance.now() - armedAt < this.waveMs * 1.5 && busy() < 0.5
       // a handshake the server dropped (its listen backlog full): more connections would queue behind it
-      if (this.releases === releases && idle && !this.handshakesStalled()) {
+      const stalled = this.handshakesStalled()
+      this.holdToTaken(stalled)
+      if (this.releases === releases && idle && stalled === 0) {
         this.open = Math.min(this.size, this.open + this.perWave)
         this.drain()
       } else this.watchForWave()

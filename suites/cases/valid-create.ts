@@ -8,13 +8,17 @@ import type { WritePriority } from './write-priority.ts'
 
 /**
  * The statuses that refuse a create without breaking a rule: its own refusals, else a refusal for
- * length (400, 413: §8); and 409 for a name every run sends, which an earlier run's record may
+ * length (400, 413: §8); and 409 or 422 for a name every run sends, which an earlier run's record may
  * hold. Each says the create did not happen: the list that follows must not show it.
  */
 export const refusalsOf = (c: ValidCreate): readonly number[] => [...new Set([...(c.refusals ?? [400, 413]), ...(c.nameOfEveryRun ? REPEATED_NAME_REFUSALS : [])])]
 
-/** How a service may refuse a repeated name (uniqueness of names is not shown): 409, or 400 with an Error record. */
-export const REPEATED_NAME_REFUSALS: readonly number[] = [400, 409]
+/**
+ * How a service may refuse a repeated name (uniqueness of names is not shown): 409 Conflict, 422
+ * Unprocessable Content (RFC 9110 §15.5.10, §15.5.21: Rails' and Laravel's answer to a unique
+ * validation, and many FastAPI services'), or 400 with an Error record.
+ */
+export const REPEATED_NAME_REFUSALS: readonly number[] = [400, 409, 422]
 
 export interface ValidCreate extends WritePriority {
   key: string

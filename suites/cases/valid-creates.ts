@@ -123,7 +123,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     label: 'the name of the name-only create again, with a description, once that one was answered',
     body: (p) => ({ name: plainName(p), description: `${p}-repeated` }),
     repeats: 'create-name-only',
-    mayRefuse: 'uniqueness of names is not shown: a service may refuse a repeated name (409, or 400 with an Error record)',
+    mayRefuse: 'uniqueness of names is not shown: a service may refuse a repeated name (409, 422, or 400 with an Error record)',
     refusals: REPEATED_NAME_REFUSALS,
   },
   {

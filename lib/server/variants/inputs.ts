@@ -39,6 +39,19 @@ const nestedPast = (value: unknown, levels: number): boolean =>
 
 const nameOf = (body: unknown) => (body !== null && typeof body === 'object' && typeof (body as { name?: unknown }).name === 'string' ? (body as { name: string }).name : undefined)
 
+
+/** Names are unique (a UNIQUE index): a create whose name the store holds is taken back and refused with `status` and an Error record. */
+function refusingRepeats(status: number, code: string, message: string): Variant['behaviour'] {
+  return {
+    finish: (reply, request, store) => {
+      const name = nameOf(request.body)
+      if (request.operation !== 'createCategory' || reply.status !== 201 || !store.slice(0, -1).some((r) => r.name === name)) return reply
+      store.pop()
+      return errorReply(status, code, message)
+    },
+  }
+}
+
 export const INPUT_VARIANTS: readonly Variant[] = [
   {
     name: 'content-type-exactly-application-json',
@@ -69,26 +82,17 @@ export const INPUT_VARIANTS: readonly Variant[] = [
   {
     name: 'repeated-names-refused-409',
     description: 'names are unique (a UNIQUE index): a create whose name exists is refused with 409 Conflict and an Error record (uniqueness is not shown)',
-    behaviour: {
-      finish: (reply, request, store) => {
-        const name = nameOf(request.body)
-        if (request.operation !== 'createCategory' || reply.status !== 201 || !store.slice(0, -1).some((r) => r.name === name)) return reply
-        store.pop()
-        return errorReply(409, 'conflict', 'a category with this name exists')
-      },
-    },
+    behaviour: refusingRepeats(409, 'conflict', 'a category with this name exists'),
+  },
+  {
+    name: 'repeated-names-refused-422',
+    description: "names are unique, and a repeated one is refused with 422 Unprocessable Content and an Error record (Rails' and Laravel's answer to a failed unique validation)",
+    behaviour: refusingRepeats(422, 'taken', 'name has already been taken'),
   },
   {
     name: 'repeated-names-refused-400',
     description: 'names are unique, and a repeated one is refused with 400 and an Error record, as an invalid value',
-    behaviour: {
-      finish: (reply, request, store) => {
-        const name = nameOf(request.body)
-        if (request.operation !== 'createCategory' || reply.status !== 201 || !store.slice(0, -1).some((r) => r.name === name)) return reply
-        store.pop()
-        return errorReply(400, 'duplicate_name', 'name is taken')
-      },
-    },
+    behaviour: refusingRepeats(400, 'duplicate_name', 'name is taken'),
   },
   {
     name: 'name-limit-12',
