@@ -7,10 +7,6 @@
  * past --timeout fails. A handshake that has taken far longer than the fastest one did (4 times,
  * and at least the 10 ms of a wave of slots) is such a drop, not the distance to the server: a
  * server 120 ms away takes 120 ms for each, and the slots' waves (lib/http/request-slots.ts) go on.
- * Once one is dropped, the slots hold the requests in flight to those whose connections were
- * taken: a single-threaded server over HTTP/1.0 (a connection per request, 100 ms each) failed 4
- * rules on connections not taken within --timeout while 18 requests at once kept its backlog full;
- * it passes in 15 s, about its 144 answers' time.
  */
 import type { buildConnector } from 'undici'
 

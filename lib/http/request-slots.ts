@@ -86,16 +86,6 @@ export class RequestSlots {
   }
 
   /**
-   * `stalled` handshakes the server has not taken (its backlog is full): from now on at most as many
-   * requests in flight as have a connection now (at least one), so that the next connections fit.
-   */
-  holdToTaken(stalled: number): void {
-    if (stalled <= 0) return
-    this.size = Math.max(1, Math.min(this.size, this.inFlight - stalled))
-    this.open = Math.min(this.open, this.size)
-  }
-
-  /**
    * Resolves with a release once a slot is free; rejects with the signal's reason if it aborts first.
    * Never at once: the requests the checks start in one turn of the event loop are queued first,
    * then granted by priority (the checks reach their requests through more or fewer awaits,
@@ -163,9 +153,7 @@ export class RequestSlots {
       // too (ten at once 7 % faster, and the servers' CPU time halved)
       const idle = performance.now() - armedAt < this.waveMs * 1.5 && busy() < 0.5
       // a handshake the server dropped (its listen backlog full): more connections would queue behind it
-      const stalled = this.handshakesStalled()
-      this.holdToTaken(stalled)
-      if (this.releases === releases && idle && stalled === 0) {
+      if (this.releases === releases && idle && this.handshakesStalled() === 0) {
         this.open = Math.min(this.size, this.open + this.perWave)
         this.drain()
       } else this.watchForWave()

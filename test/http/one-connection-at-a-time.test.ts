@@ -92,12 +92,9 @@ describe.skipIf(!python)("Python's http.server, one thread over HTTP/1.1", () =>
   let stop: (() => void) | undefined
   afterEach(() => stop?.())
 
-  it.each([
-    ['HTTP/1.1: it reads a kept-alive connection until the client closes it', { HTTP_VERSION: 'HTTP/1.1' }, 'the server served one connection at a time'],
-    ['HTTP/1.0, 100 ms a request: a connection each, its backlog full while 18 were in flight', { HTTP_VERSION: 'HTTP/1.0', DELAY: '0.1' }, 'Verdict: PASS'],
-  ])('%s: passes within the deadline', async (_label, env, said) => {
+  it('passes: the run goes on with one connection and says so, within the deadline', async () => {
     const key = 'py-single-threaded-key-0123'
-    const server = spawn('python3', [join(import.meta.dirname, 'single-threaded-server.py')], { env: { ...process.env, ...env, SERVER_KEY: key }, stdio: ['ignore', 'pipe', 'inherit'] })
+    const server = spawn('python3', [join(import.meta.dirname, 'single-threaded-server.py')], { env: { ...process.env, SERVER_KEY: key }, stdio: ['ignore', 'pipe', 'inherit'] })
     stop = () => server.kill()
     const port = await new Promise<string>((resolve, reject) => {
       server.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()))
@@ -105,25 +102,11 @@ describe.skipIf(!python)("Python's http.server, one thread over HTTP/1.1", () =>
     })
     const run = await runConform(['--base-url', `http://127.0.0.1:${port}/v1`, '--deadline', '60000'], { env: { CONFORM_API_KEY: key }, killAfterMs: 80_000 })
     try {
-      expect(run.stdout).toContain(said)
+      expect(run.stdout).toContain('the server served one connection at a time')
       expect(run.results?.verdict, run.stdout).toBe('pass')
       expect(run.code).toBe(0)
     } finally {
       run.cleanup()
     }
   }, 90_000)
-})
-
-describe('RequestSlots.holdToTaken', () => {
-  it('holds the requests in flight to those whose connections were taken, at least one', async () => {
-    const { RequestSlots } = await import('../../lib/http/request-slots.ts')
-    const slots = new RequestSlots(48, 48)
-    const signal = new AbortController().signal
-    const releases = await Promise.all(Array.from({ length: 12 }, () => slots.acquire('other', signal)))
-    slots.holdToTaken(5)
-    expect(slots.limit).toBe(7)
-    slots.holdToTaken(20)
-    expect(slots.limit).toBe(1)
-    releases.forEach((release) => release())
-  })
 })

@@ -1,17 +1,14 @@
 """The categories interface as a Python team might write it with the standard library alone:
 http.server's HTTPServer (one thread: it reads a kept-alive connection until the client closes it,
-and listens with a backlog of 5) over HTTP/1.1, or over HTTP/1.0 (a connection per request) with
-DELAY seconds of work per request. Conforming; started by test/http/one-connection-at-a-time.test.ts,
-to which it prints the port it is given."""
+and listens with a backlog of 5) over HTTP/1.1. Conforming; started by
+test/http/one-connection-at-a-time.test.ts, which prints the port it is given."""
 import json
 import os
 import sys
-import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from urllib.parse import urlsplit
 
 KEY = os.environ["SERVER_KEY"]
-DELAY = float(os.environ.get("DELAY", "0"))
 store = []
 
 
@@ -20,13 +17,12 @@ def refuse_constant(name):
 
 
 class Handler(BaseHTTPRequestHandler):
-    protocol_version = os.environ.get("HTTP_VERSION", "HTTP/1.1")
+    protocol_version = "HTTP/1.1"
 
     def log_message(self, *args):
         pass
 
     def reply(self, status, record):
-        time.sleep(DELAY)
         body = json.dumps(record).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
