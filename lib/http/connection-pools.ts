@@ -84,7 +84,7 @@ export class ConnectionPools {
    */
   private toOneConnection(): void {
     clearTimeout(this.lookTimer)
-    // the slots may be down to one already (handshakes the server did not take), the pool's connections not
+    // the slots may be down to one already (narrowed after refused connections): the pool's connections are not
     if (this.options.concurrency <= 1) return
     this.one = true
     this.slots.toOne()

@@ -81,13 +81,21 @@ export interface ObservedBehaviour {
   oneConnectionAtATime?: { sent: number }
 }
 
-/** The note a report shows when the server refused connections past a number of its own, or undefined. */
+/**
+ * The note a report shows when the server refused connections past a number of its own, or served
+ * one connection at a time (both, when it did both), or undefined.
+ */
 export function connectionLimitNote(o: ObservedBehaviour): string | undefined {
-  const limit = o.connectionLimit
-  const one = o.oneConnectionAtATime
-  if (one) return `Connections (a freedom, not a failure): the server served one connection at a time, and left requests written on the others unread meanwhile; the run went on with one connection, ${one.sent} ${one.sent === 1 ? 'request' : 'requests'} on it (--concurrency 1 does so from the start)`
-  if (!limit) return undefined
-  return `Connections (a limit is not shown, a freedom, not a failure): the server closed fresh connections before any answer; ${limit.resent} ${limit.resent === 1 ? 'request was' : 'requests were'} sent again with fewer in flight, down to ${limit.atMost} at once (--concurrency ${limit.atMost} sends no more than that from the start)`
+  const { connectionLimit: limit, oneConnectionAtATime: one } = o
+  const notes = [
+    ...(limit
+      ? [`the server closed fresh connections before any answer; ${limit.resent} ${limit.resent === 1 ? 'request was' : 'requests were'} sent again with fewer in flight, down to ${limit.atMost} at once (--concurrency ${limit.atMost} sends no more than that from the start)`]
+      : []),
+    ...(one
+      ? [`the server served one connection at a time, and left requests written on the others unread meanwhile; the run went on with one connection, ${one.sent} ${one.sent === 1 ? 'request' : 'requests'} on it (--concurrency 1 does so from the start)`]
+      : []),
+  ]
+  return notes.length === 0 ? undefined : `Connections (${limit ? 'a limit is not shown, ' : ''}a freedom, not a failure): ${notes.join('; and ')}`
 }
 
 /** The creates that use a freedom the document leaves, and what their answer means. */

@@ -110,3 +110,15 @@ describe.skipIf(!python)("Python's http.server, one thread over HTTP/1.1", () =>
     }
   }, 90_000)
 })
+
+describe('the observed note on connections', () => {
+  it('says one connection at a time, the refused connections, or both', async () => {
+    const { connectionLimitNote } = await import('../../lib/result/observed-behaviour.ts')
+    const base = { lengths: {}, freedoms: {}, compression: {}, rateLimits: { answers: {}, retryAfter: [] }, wwwAuthenticate: [], mediaTypes: [] } as never as Parameters<typeof connectionLimitNote>[0]
+    expect(connectionLimitNote(base)).toBeUndefined()
+    const one = connectionLimitNote({ ...base, oneConnectionAtATime: { sent: 12 } })
+    expect(one).toBe('Connections (a freedom, not a failure): the server served one connection at a time, and left requests written on the others unread meanwhile; the run went on with one connection, 12 requests on it (--concurrency 1 does so from the start)')
+    const both = connectionLimitNote({ ...base, oneConnectionAtATime: { sent: 1 }, connectionLimit: { resent: 3, atMost: 6 } })
+    expect(both).toMatch(/^Connections \(a limit is not shown, a freedom, not a failure\): the server closed fresh connections before any answer; 3 requests were sent again .* down to 6 at once .*; and the server served one connection at a time, .* 1 request on it/)
+  })
+})
