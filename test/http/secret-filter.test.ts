@@ -63,12 +63,36 @@ describe('a redactor of several keys', () => {
   })
 })
 
+test('the same keys in another order make the same redactor, made once; other keys another', () => {
+  const redact = createRedactor(...KEYS)
+  expect(createRedactor(...[...KEYS].reverse(), KEYS[0])).toBe(redact)
+  expect(createRedactor(...KEYS.slice(1))).not.toBe(redact)
+  expect(createRedactor(...KEYS.slice(1))('a1b2c3d4e5f6a7b8c9d0')).toBe(REDACTED)
+})
+
 describe('anchorFilter', () => {
-  test('tells a text holding the first WINDOW characters of an anchor anywhere, two-byte text included, and no other', () => {
+  test('tells a text holding the shortest anchor\'s length of characters of an anchor anywhere, two-byte text included, and no other', () => {
     const holds = anchorFilter(['abcdefgh', 'ключ-0042', '12345678'])
     expect(holds).toBeDefined()
-    for (const text of ['abcdefgh', 'xx abcdefgh', 'Ω…ключ-0042', '0123456789', `${'y'.repeat(5000)}abcdefg${'h'}`]) expect(holds!(text), text).toBe(true)
+    for (const text of ['abcdefgh', 'xx abcdefgh', 'Ω…ключ-004', '0123456789', `${'y'.repeat(5000)}abcdefg${'h'}`]) expect(holds!(text), text).toBe(true)
     for (const text of ['', 'abcdef', 'abcdef-gh', 'ключ 0042', 'Ω'.repeat(100), '123456 78']) expect(holds!(text), text).toBe(false)
+  })
+
+  // the pass hashes a piece at every stride-th position only: an anchor must be found at every offset, in texts of every length around it
+  test('finds an anchor at every position of the text, whatever the stride', () => {
+    for (const anchors of [['abcdefghijkl'], ['abcd', 'wxyz0123'], ['0123456789abcdef', 'ключ-0042-ΩΩΩΩ']]) {
+      const holds = anchorFilter(anchors)!
+      for (const anchor of anchors) {
+        for (let before = 0; before < 40; before++) {
+          for (const after of [0, 1, 2, 3, 17]) {
+            const text = '-'.repeat(before) + anchor + '.'.repeat(after)
+            expect(holds(text), `${anchors.join(',')}: ${before} before, ${after} after`).toBe(true)
+            // one character of it changed: no anchor left
+            expect(holds(text.slice(0, before) + '#' + text.slice(before + 1)), text).toBe(anchors.length > 1 && text.includes(anchors[0] === anchor ? anchors[1]! : anchors[0]!))
+          }
+        }
+      }
+    }
   })
 
   test('none for anchors too short to be worth a pass; never for no anchors', () => {
