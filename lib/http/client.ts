@@ -18,7 +18,7 @@ import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, type Exchange, type RecordedRequest } from './exchange.ts'
 import { takeInterimAnswers } from './interim-answers.ts'
 import type { RefusalReason } from './journal.ts'
-import { journalStages, UNHEARD, type RequestStages, type RequestTag } from './request-stages.ts'
+import { journalStages, UNHEARD, type FewerConnections, type RequestStages, type RequestTag } from './request-stages.ts'
 import { Pacer } from './pacer.ts'
 import type { Release } from './request-slots.ts'
 import type { Written } from './one-connection-at-a-time.ts'
@@ -31,7 +31,7 @@ import { secretValues } from '../config/extra-headers.ts'
 import type { WriteWatch } from './write-watch.ts'
 import { createRedactor, KEY_AUTHORIZATION, longestForm, redactedCut, type Redactor } from './redact.ts'
 import { OutlastedAnswers, POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
-import { describeTransportError, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
+import { connectionNotTaken, describeTransportError, NOT_TAKEN_RESENDS, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 import { afterTheRace, lostInTransit, type AppliedOrNot, type WhetherApplied } from './lost-answer.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
 import type { ClientOptions } from './client-options.ts'
@@ -140,7 +140,7 @@ export class HttpClient {
     let waitedMs: number | undefined
     let unserved = 0 // the tries after which the server served no other request: a 503's resends count these
     let lostResends = 0
-    for (let attempt = 1, fresh = false, fewer: number | undefined; ; attempt++) {
+    for (let attempt = 1, fresh = false, fewer: FewerConnections | undefined, notTaken = 0; ; attempt++) {
       const releasedAt = await this.rateHold.wait() // a 429 holds back every request (lib/http/rate-hold.ts)
       const sentAt = performance.now()
       const limitAtSend = this.pools.slots.limit
@@ -153,7 +153,7 @@ export class HttpClient {
       if (!response && lostInTransit(result.exchange) && lostResends < LOST_ANSWER_RESENDS) {
         const refusedAgain = lostResends > 0
         if (refusedAgain) {
-          fewer = await this.pools.afterRefusal(limitAtSend, lostResends, this.msLeft())
+          fewer = await this.pools.afterRefusal('reset', limitAtSend, lostResends, this.msLeft())
           if (fewer === undefined) return result // its pause would pass the deadline
         }
         if (await afterTheRace(options, result, (line) => this.options.journal?.record(line), this.redact, firstOnItsConnection(result.exchange.request.headers.traceparent))) {
@@ -161,6 +161,11 @@ export class HttpClient {
           lostResends++
           continue
         }
+      }
+      // a connection the server did not take in time (a full listen backlog) carried nothing: sent again, a POST too, with half as many at once
+      if (!response && connectionNotTaken(result.exchange) && notTaken < NOT_TAKEN_RESENDS) {
+        if ((fewer = await this.pools.afterRefusal('not-taken', limitAtSend, ++notTaken, this.msLeft())) === undefined) return result
+        continue
       }
       if (!response) return result
       const asked = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)
@@ -181,7 +186,7 @@ export class HttpClient {
    * One attempt, in stages: admitted (paced, its one Exchange built, or refused), a slot acquired,
    * dispatched, its answer read, recorded. The journal hears each stage (lib/http/request-stages.ts).
    */
-  private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined, fresh = false, fewer?: number): Promise<HttpResult> {
+  private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined, fresh = false, fewer?: FewerConnections): Promise<HttpResult> {
     await this.pacer.turn()
     const admitted = this.admit(options, attempt, waitedMs, fresh, fewer)
     const { exchange, tag, operation } = admitted
@@ -237,7 +242,7 @@ export class HttpClient {
    * written), and whether it may go at all (lib/http/refusals.ts): a refused one carries its error,
    * and the journal has heard why.
    */
-  private admit(options: SendOptions, attempt: number, waitedMs: number | undefined, fresh: boolean, fewer: number | undefined) {
+  private admit(options: SendOptions, attempt: number, waitedMs: number | undefined, fresh: boolean, fewer: FewerConnections | undefined) {
     const headers = requestHeaders(options.headers, newSpanId(), { ...this.options, redact: this.redact, traceId: this.traceId }, options.cookies)
     const recorded: RecordedRequest = {
       method: options.method,
@@ -258,7 +263,7 @@ export class HttpClient {
       ...(options.probe ? { probe: options.probe } : {}),
       attempt,
       ...(fresh ? { freshConnection: true } : {}),
-      ...(fewer !== undefined ? { fewerConnections: fewer } : {}),
+      ...(fewer ? { [fewer.after === 'reset' ? 'fewerConnections' : 'connectionNotTaken']: fewer.atMost } : {}),
       ...(this.pools.oneConnection ? { oneConnection: true } : {}),
     }
     // a server may hang requests without the key (a tarpit) and serve those with it: stalled apart

@@ -19,6 +19,7 @@ import { createAgent } from './agent.ts'
 import { Handshakes } from './handshakes.ts'
 import { ConnectionTurns, type Written } from './one-connection-at-a-time.ts'
 import { RequestSlots, WAVE_MS } from './request-slots.ts'
+import type { FewerConnections } from './request-stages.ts'
 import { watchingWrites } from './write-watch.ts'
 
 type PoolOptions = Parameters<typeof createAgent>[0]
@@ -115,16 +116,17 @@ export class ConnectionPools {
   }
 
   /**
-   * A request was refused a connection again (`refusals` times): fewer at once (narrow), then a
-   * pause, longer each time, as a server may free a connection's place a moment after closing it.
-   * The number in flight at most from then on, or undefined when the pause would pass `msLeft`.
+   * A request was refused a connection again (`refusals` times): a fresh one reset before any answer
+   * too, or none taken within --timeout. Fewer at once (narrow), then a pause, longer each time, as
+   * a server may free a connection's place a moment after closing it. The number in flight at most
+   * from then on, or undefined when the pause would pass `msLeft`.
    */
-  async afterRefusal(limitAtSend: number, refusals: number, msLeft: number): Promise<number | undefined> {
-    const fewer = this.narrow(limitAtSend)
+  async afterRefusal(after: FewerConnections['after'], limitAtSend: number, refusals: number, msLeft: number): Promise<FewerConnections | undefined> {
+    const atMost = this.narrow(limitAtSend)
     const pause = Math.min(REFUSED_PAUSE_MAX_MS, REFUSED_PAUSE_MS * 2 ** (refusals - 1))
     if (pause >= msLeft) return undefined
     await sleep(pause)
-    return fewer
+    return { after, atMost }
   }
 
   /** Closes every pool once its requests have ended. */

@@ -48,6 +48,11 @@ export interface JournalLine {
    * connections past a number of its own): with at most this many requests in flight, the run's from then on.
    */
   fewerConnections?: number
+  /**
+   * Sent again after no connection was taken within --timeout (a server that takes connections one
+   * at a time, past its listen backlog): the first attempt never left; at most this many in flight from then on.
+   */
+  connectionNotTaken?: number
   /** Sent on one connection, as the server was seen to serve one connection at a time (lib/http/one-connection-at-a-time.ts). */
   oneConnection?: boolean
   /** ended: the status of the answer, or the transport error. */
@@ -209,7 +214,8 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
     totals.requests++
     if (entry.method === 'POST') totals.writes++
     const afterLostAnswer = entry.freshConnection === true || entry.fewerConnections !== undefined
-    if (entry.method === 'POST' && (entry.attempt ?? 1) > 1) totals[afterLostAnswer ? 'resentLostWrites' : 'resentWrites']++
+    // after a connection not taken, the attempt before never left: this one is no resend
+    if (entry.method === 'POST' && (entry.attempt ?? 1) > 1 && entry.connectionNotTaken === undefined) totals[afterLostAnswer ? 'resentLostWrites' : 'resentWrites']++
     // a lost answer the list accounted for (found, or not stored and sent again) is no longer unknown
     if (entry.method === 'POST' && entry.status === undefined && entry.answerLost === undefined) totals.unansweredWrites++
     if (entry.waitedMs !== undefined) {

@@ -8,6 +8,12 @@ import type { Exchange } from './exchange.ts'
 import { endedLine, type JournalLine, type JournalListener, type RefusalReason } from './journal.ts'
 
 /** What a stage tells beside the exchange: the declared POST probe the request is, if one, and which attempt (a request the suite refused has none). */
+/** Why a request is sent again with fewer at once (lib/http/connection-pools.ts afterRefusal), and how many at most from then on. */
+export interface FewerConnections {
+  after: 'reset' | 'not-taken'
+  atMost: number
+}
+
 export interface RequestTag {
   probe?: string
   attempt?: number
@@ -15,6 +21,8 @@ export interface RequestTag {
   freshConnection?: boolean
   /** A resend after a fresh connection was reset too: the requests in flight at most, from then on. */
   fewerConnections?: number
+  /** A resend after no connection was taken within --timeout (it never left): the requests in flight at most, from then on. */
+  connectionNotTaken?: number
   /** Sent on one connection: the server was seen to serve one at a time (lib/http/one-connection-at-a-time.ts). */
   oneConnection?: boolean
 }
@@ -55,6 +63,7 @@ export function journalStages(journal: JournalListener, shown: { url: (url: stri
     ...(tag.attempt !== undefined ? { attempt: tag.attempt } : {}),
     ...(tag.freshConnection ? { freshConnection: true } : {}),
     ...(tag.fewerConnections !== undefined ? { fewerConnections: tag.fewerConnections } : {}),
+    ...(tag.connectionNotTaken !== undefined ? { connectionNotTaken: tag.connectionNotTaken } : {}),
     ...(tag.oneConnection ? { oneConnection: true } : {}),
     ...(exchange.waitedMs !== undefined ? { waitedMs: exchange.waitedMs } : {}),
   })

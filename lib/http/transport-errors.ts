@@ -6,7 +6,7 @@
  */
 import { errors as undiciErrors } from './undici-parts.ts'
 import { UnsupportedEncodingError } from './body-reader.ts'
-import type { TransportErrorCode } from './exchange.ts'
+import type { Exchange, TransportErrorCode } from './exchange.ts'
 import type { RefusalReason } from './journal.ts'
 
 export interface ClassifiedError {
@@ -65,6 +65,20 @@ export interface BodyProgress {
   status: number
   declaredBytes?: number
   receivedBytes: number
+}
+
+/** Resends of a request whose connection the server did not take in time: half as many at once each time (48 to 1: six). */
+export const NOT_TAKEN_RESENDS = 6
+
+/**
+ * A request that got no connection within --timeout (undici's connect timeout, or the system's):
+ * it never left, so sending it again writes nothing twice, a POST included. A server that takes one
+ * connection at a time and closes each after its answer (Python's http.server as it comes: one
+ * thread, HTTP/1.0, a listen backlog of 5) has the kernel drop the handshakes past its backlog, and
+ * the retries of a dropped one can outlast --timeout while the server answers the others in turn.
+ */
+export function connectionNotTaken(exchange: Exchange): boolean {
+  return exchange.sent !== true && exchange.response === undefined && exchange.error?.code === 'TIMEOUT'
 }
 
 /**

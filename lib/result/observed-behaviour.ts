@@ -74,6 +74,8 @@ export interface ObservedBehaviour {
    * open at once): how many requests were sent again with fewer in flight, and the fewest it came to.
    */
   connectionLimit?: { resent: number; atMost: number }
+  /** Connections the server did not take within --timeout (a full listen backlog): requests sent again, which had never left, with fewer in flight, and the fewest it came to. */
+  connectionsNotTaken?: { resent: number; atMost: number }
   /**
    * The server served one connection at a time: requests written on the others waited unread
    * (lib/http/one-connection-at-a-time.ts). How many were then sent on one connection.
@@ -86,16 +88,17 @@ export interface ObservedBehaviour {
  * one connection at a time (both, when it did both), or undefined.
  */
 export function connectionLimitNote(o: ObservedBehaviour): string | undefined {
-  const { connectionLimit: limit, oneConnectionAtATime: one } = o
+  const { connectionLimit: limit, connectionsNotTaken: notTaken, oneConnectionAtATime: one } = o
+  const resent = (r: { resent: number; atMost: number }) =>
+    `${r.resent} ${r.resent === 1 ? 'request was' : 'requests were'} sent again with fewer in flight, down to ${r.atMost} at once (--concurrency ${r.atMost} sends no more than that from the start)`
   const notes = [
-    ...(limit
-      ? [`the server closed fresh connections before any answer; ${limit.resent} ${limit.resent === 1 ? 'request was' : 'requests were'} sent again with fewer in flight, down to ${limit.atMost} at once (--concurrency ${limit.atMost} sends no more than that from the start)`]
-      : []),
+    ...(limit ? [`the server closed fresh connections before any answer; ${resent(limit)}`] : []),
+    ...(notTaken ? [`the server took no new connection within --timeout while it served others (a full listen backlog), to requests that had not left yet; ${resent(notTaken)}`] : []),
     ...(one
       ? [`the server served one connection at a time, and left requests written on the others unread meanwhile; the run went on with one connection, ${one.sent} ${one.sent === 1 ? 'request' : 'requests'} on it (--concurrency 1 does so from the start)`]
       : []),
   ]
-  return notes.length === 0 ? undefined : `Connections (${limit ? 'a limit is not shown, ' : ''}a freedom, not a failure): ${notes.join('; and ')}`
+  return notes.length === 0 ? undefined : `Connections (${limit || notTaken ? 'a limit is not shown, ' : ''}a freedom, not a failure): ${notes.join('; and ')}`
 }
 
 /** The creates that use a freedom the document leaves, and what their answer means. */
@@ -141,12 +144,17 @@ export function observedBehaviour(journal: readonly JournalEntry[], exchanges: r
   const retryAfter: string[] = []
   let resentWithFewer = 0
   let fewest = Infinity
+  const notTaken = { resent: 0, atMost: Infinity }
   let onOne = 0
   for (const entry of journal) {
     if (entry.oneConnection) onOne++
     if (entry.fewerConnections !== undefined) {
       resentWithFewer++
       fewest = Math.min(fewest, entry.fewerConnections)
+    }
+    if (entry.connectionNotTaken !== undefined) {
+      notTaken.resent++
+      notTaken.atMost = Math.min(notTaken.atMost, entry.connectionNotTaken)
     }
     if (entry.probe && FREEDOMS[entry.probe] && entry.status !== undefined && entry.status !== 429 && entry.status !== 503) {
       const refused = entry.status >= 200 && entry.status < 300 ? `accepted (${entry.status})` : `refused (${entry.status})`
@@ -170,6 +178,7 @@ export function observedBehaviour(journal: readonly JournalEntry[], exchanges: r
     mediaTypes: distinct(responses.map((r) => r.headers['content-type'])),
     ...(listOrderOf(exchanges) ? { listOrder: listOrderOf(exchanges) } : {}),
     ...(resentWithFewer > 0 ? { connectionLimit: { resent: resentWithFewer, atMost: fewest } } : {}),
+    ...(notTaken.resent > 0 ? { connectionsNotTaken: notTaken } : {}),
     ...(onOne > 0 ? { oneConnectionAtATime: { sent: onOne } } : {}),
   }
 }

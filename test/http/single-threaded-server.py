@@ -1,9 +1,11 @@
 """The categories interface as a Python team might write it with the standard library alone:
 http.server's HTTPServer (one thread: it reads a kept-alive connection until the client closes it,
-and listens with a backlog of 5) over HTTP/1.1. Conforming; started by
-test/http/one-connection-at-a-time.test.ts, which prints the port it is given."""
+and listens with a backlog of 5) over HTTP/1.1, or over HTTP/1.0 (PROTOCOL), where it closes each
+connection after its answer and takes the next from its backlog, each answer DELAY seconds late.
+Conforming; started by test/http/one-connection-at-a-time.test.ts, which prints the port it is given."""
 import json
 import os
+import time
 import sys
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from urllib.parse import urlsplit
@@ -17,12 +19,13 @@ def refuse_constant(name):
 
 
 class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+    protocol_version = os.environ.get("PROTOCOL", "HTTP/1.1")
 
     def log_message(self, *args):
         pass
 
     def reply(self, status, record):
+        time.sleep(float(os.environ.get("DELAY", "0")))
         body = json.dumps(record).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
