@@ -117,8 +117,8 @@ export function storedNow(store: StoredCategory[], id: bigint): void {
   storedAtOf(store).set(id, Date.now())
 }
 
-/** The list as a replica LIST_LAG_MS behind the writes shows it: records stored (storedNow) since are not in it yet. */
-export function listBehindWrites(store: StoredCategory[]): StoredCategory[] {
+/** The list as a replica `lagMs` behind the writes shows it: records stored (storedNow) since are not in it yet. */
+export function listBehindWrites(store: StoredCategory[], lagMs = LIST_LAG_MS): StoredCategory[] {
   const at = storedAtOf(store)
-  return store.filter((r) => Date.now() - (at.get(r.id) ?? 0) >= LIST_LAG_MS)
+  return store.filter((r) => Date.now() - (at.get(r.id) ?? 0) >= lagMs)
 }
