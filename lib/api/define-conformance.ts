@@ -36,7 +36,7 @@ export const RUN_TEST_NAME = 'conformance run: complete, with no problem outside
 /** The names of the checks the suites declare, by rule: collected once in a scope of their own, which sends nothing. */
 function declaredChecks(suites: readonly Suite[]): Map<string, string[]> {
   const runId = 'collect-00000'
-  const scope = newRunScope({ baseUrl: 'http://127.0.0.1/v1', apiKey: '', runId, timeoutMs: 1, maxResponseBytes: 1, readOnly: true, rules: [], seed: 0, concurrency: 1, traceId: '0'.repeat(32), identity: { version: '', runId }, extraHeaders: [] })
+  const scope = newRunScope({ baseUrl: 'http://127.0.0.1/v1', apiKey: '', runId, timeoutMs: 1, maxResponseBytes: 1, readOnly: true, rules: [], seed: 0, listLagMs: 0, concurrency: 1, traceId: '0'.repeat(32), identity: { version: '', runId }, extraHeaders: [] })
   const byRule = new Map<string, string[]>()
   for (const check of within(scope, () => collectChecks(suites))) byRule.set(check.rule.id, [...(byRule.get(check.rule.id) ?? []), check.name])
   return byRule

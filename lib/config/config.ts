@@ -44,6 +44,8 @@ export interface Config {
   confirm?: number
   /** --repeat: rounds of the reads and the create-then-list round trip; undefined: 1. */
   repeat?: number
+  /** --list-lag: how long a created record may take to appear in the list; 0: the first list after the creates is judged. */
+  listLagMs: number
   allowInsecureHttp: boolean
   allowAnyBasePath: boolean
   listRules: boolean
@@ -76,6 +78,7 @@ export const DEFAULTS = {
   concurrency: defaultOf('concurrency') as number,
   confirm: defaultOf('confirm') as number,
   repeat: defaultOf('repeat') as number,
+  listLagMs: defaultOf('list-lag') as number,
 }
 
 export const USAGE = `Usage: petstore-conform [options]      (in a clone of the repository: npm run conform -- [options])
@@ -223,6 +226,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     concurrency: values.concurrency as number,
     confirm: values.confirm as number,
     repeat: values.repeat as number,
+    listLagMs: values['list-lag'] as number,
     headers: [],
     updateBaseline: values['update-baseline'] === true,
     allowInsecureHttp: values['allow-insecure-http'] === true,

@@ -16,6 +16,17 @@ export const CONFORM_OPTIONS = [
   { flag: 'timeout', kind: 'integer', value: 'MS', env: 'CONFORM_TIMEOUT_MS', default: 10_000, min: 10, unit: 'milliseconds', help: 'deadline of each request, from when it is written to a connection or from the server\'s latest answer to any request, whichever is later; an operation that misses it sends no more requests' },
   { flag: 'deadline', kind: 'integer', value: 'MS', env: 'CONFORM_DEADLINE_MS', default: 120_000, min: 100, unit: 'milliseconds', help: 'deadline of the whole run, from the command\'s start: it then ends by this plus about a second' },
   {
+    flag: 'list-lag',
+    kind: 'integer',
+    value: 'MS',
+    env: 'CONFORM_LIST_LAG_MS',
+    default: 5_000,
+    min: 0,
+    max: 60_000,
+    unit: 'milliseconds',
+    help: 'how long a created record may take to appear in the list (a read replica, a search index): while one is missing, the list is read again, with growing waits adding up to this and ending before --deadline; 0: the first list is judged. A list that shows them at once is read once',
+  },
+  {
     flag: 'max-response-bytes',
     kind: 'integer',
     value: 'N',

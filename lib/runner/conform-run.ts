@@ -47,7 +47,7 @@ export interface RunTarget {
 /** What of the command line's configuration a run reads. */
 export type RunConfig = Pick<
   Config,
-  'timeoutMs' | 'deadlineMs' | 'maxResponseBytes' | 'readOnly' | 'maxWrites' | 'rules' | 'seed' | 'rateLimit' | 'concurrency' | 'headers' | 'baseline' | 'updateBaseline' | 'confirm' | 'repeat'
+  'timeoutMs' | 'deadlineMs' | 'maxResponseBytes' | 'readOnly' | 'maxWrites' | 'rules' | 'seed' | 'rateLimit' | 'concurrency' | 'headers' | 'baseline' | 'updateBaseline' | 'confirm' | 'repeat' | 'listLagMs'
 >
 
 export interface RunOptions {
@@ -131,6 +131,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     rules: config.rules,
     journal,
     seed: config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31,
+    listLagMs: config.listLagMs,
     // the HTTP client sends nothing once this ends, and cuts what is in flight when it does
     run: clock,
     ...(proxy !== undefined ? { proxy } : {}),

@@ -106,6 +106,9 @@ export function seedCategories(count: number): StoredCategory[] {
   return records
 }
 
+/** `slow` of a case whose list never shows a record the run created: the list is read again for --list-lag (5 s) before each verdict. */
+export const NEVER_LISTED = 'a created record is never listed: the list is read again for 5 s (--list-lag) in each of 3 probes (--confirm 2)'
+
 /** How far behind the writes a list read from a replica (or a search index) is, in the cases that model one. */
 export const LIST_LAG_MS = 300
 /** Per server (keyed by its store, so cases run side by side do not share it): when each record was stored. */
@@ -117,8 +120,8 @@ export function storedNow(store: StoredCategory[], id: bigint): void {
   storedAtOf(store).set(id, Date.now())
 }
 
-/** The list as a replica LIST_LAG_MS behind the writes shows it: records stored (storedNow) since are not in it yet. */
-export function listBehindWrites(store: StoredCategory[]): StoredCategory[] {
+/** The list as a replica `lagMs` behind the writes shows it: records stored (storedNow) since are not in it yet. */
+export function listBehindWrites(store: StoredCategory[], lagMs = LIST_LAG_MS): StoredCategory[] {
   const at = storedAtOf(store)
-  return store.filter((r) => Date.now() - (at.get(r.id) ?? 0) >= LIST_LAG_MS)
+  return store.filter((r) => Date.now() - (at.get(r.id) ?? 0) >= lagMs)
 }

@@ -36,6 +36,8 @@ export interface RunContext {
   journal?: JournalListener
   /** Seed of the generated inputs (--seed): the same seed sends the same values. */
   seed: number
+  /** --list-lag: how long a created record may take to appear in the list (re-reads while it is missing); 0: the first list is judged. */
+  listLagMs: number
   /** The run's end and clock (lib/http/run-clock.ts): the HTTP client sends nothing once it has ended. */
   run?: RunClock
   /** The proxy the run goes through, chosen from the run's environment; undefined: none. */

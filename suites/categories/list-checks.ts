@@ -9,7 +9,7 @@ import { expectJsonContentType, expectStatus, requireStatus } from '../../lib/ch
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
-import { listedAfterLag } from './list-lag.ts'
+import { listedAfterLag, waitToReread, withLagSaid, type LaggedList } from './list-lag.ts'
 import { expectListNotPoisoned, expectListShapeNotPoisoned } from './poisoned-list.ts'
 import { answeredAt, type CategoryProbes, type CreateProbe } from './probes.ts'
 
@@ -123,33 +123,37 @@ export function listChecks(probes: CategoryProbes): void {
     t.evidence(...results)
     if (creations.length === 0) throw new NotApplicable('no category was created (create-returns-201 reports why)')
     // a list that lags behind the writes is read again before a record counts as missing (list-lag.ts)
-    const { lists, judged } = await settledList(probes)
-    t.evidence(...lists)
-    expectListed(creations, listedRecords(judged), ...results, ...lists)
+    const read = await settledList(probes)
+    t.evidence(...read.lists)
+    try {
+      expectListed(creations, listedRecords(read.judged), ...results, ...read.lists)
+    } catch (error) {
+      throw withLagSaid(error, read, probes.listLag)
+    }
   })
 }
 
-const settledLists = new WeakMap<CategoryProbes, Promise<{ lists: HttpResult[]; judged: HttpResult }>>()
+const settledLists = new WeakMap<CategoryProbes, Promise<LaggedList>>()
 
 /**
  * The list after the run's POSTs, read again while records the run created are missing from it
  * (list-lag.ts): the one that says what the store holds, once for the run (its probes). A lag hides
  * a refused create that was stored as it hides a created one, so the refusals are judged on it too.
  */
-export function settledList(probes: CategoryProbes): Promise<{ lists: HttpResult[]; judged: HttpResult }> {
+export function settledList(probes: CategoryProbes): Promise<LaggedList> {
   let settled = settledLists.get(probes)
   if (settled === undefined) {
     settled = (async () => {
       const [{ creations, results }, { list, lastWriteAnsweredAt }] = await Promise.all([createdRecords(probes.creates), probes.lastList()])
-      const read = await listedAfterLag(creations, list, probes.listAgain, usableRecords)
+      const read = await listedAfterLag(creations, list, probes.listAgain, usableRecords, probes.listLag)
       if (read.lists.length === 1) return read
       // the list lagged, and showed the creates when read long enough after the last of them was
-      // answered; a later write (a refusal the service stored) gets as long: read once more that much later
+      // answered; a later write (a refusal the service stored) gets as long: read once more that
+      // much later, unless the run's deadline is too near
       const short = lastWriteAnsweredAt - Math.max(...results.map(answeredAt))
-      if (short <= 0) return read
-      await new Promise((resolve) => setTimeout(resolve, short))
+      if (short <= 0 || !(await waitToReread(short, probes.listLag))) return read
       const again = await probes.listAgain()
-      return { lists: [...read.lists, again], judged: usableRecords(again) === undefined ? read.judged : again }
+      return { ...read, lists: [...read.lists, again], judged: usableRecords(again) === undefined ? read.judged : again }
     })()
     settledLists.set(probes, settled)
   }

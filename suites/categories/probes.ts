@@ -20,6 +20,7 @@ import { createText, DESCRIPTION_FLOOR, NAME_FLOOR, textOfLength, VALID_CREATES,
 import { sameSizeKey, shortFormKey } from '../cases/write-order.ts'
 import { carriesMarker, INVALID_VALUES_RULE, wrongTypeCases } from '../cases/wrong-types.ts'
 import { wrongTypeBody } from '../cases/wrong-type-values.ts'
+import { rereadWaits, type ListLag } from './list-lag.ts'
 
 /** A valid create: the body sent, and its answer. */
 export interface CreateProbe {
@@ -81,6 +82,8 @@ export interface CategoryProbes {
   lastListWaits: Gate
   /** GET /categories once more, each call a new request: a re-read of a list that lags behind writes. */
   listAgain: () => Promise<HttpResult>
+  /** How long a list that lags behind the writes is waited for (--list-lag), within the run's deadline. */
+  listLag: ListLag
   /** The list as a browser asks for a page (its Accept), sent beside the others. */
   browserList: () => Promise<HttpResult>
 }
@@ -226,5 +229,6 @@ export function categoryProbes(run: Run): CategoryProbes {
     return { list: await listCategories(run), before, lastWriteAnsweredAt }
   })
   const browserList = once(() => listCategories(run, { accept: BROWSER_ACCEPT }, false))
-  return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories(run), browserList }
+  const listLag: ListLag = { waits: rereadWaits(run.context.listLagMs), msLeft: () => run.context.run?.msLeft() ?? Infinity }
+  return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories(run), listLag, browserList }
 }

@@ -1,20 +1,24 @@
 /**
  * suites/categories/list-lag.ts on built responses: a list that lags behind the writes is read
- * again (a bounded number of times) before a created record counts as missing; a list that shows
- * them all, or one that is not a list, is not read again.
+ * again (with growing waits adding up to --list-lag, never up to the run's deadline) before a
+ * created record counts as missing; a list that shows them all, or one that is not a list, is not
+ * read again.
  */
 import { describe, expect, test } from 'vitest'
 import { missingFromList, type CategoryRecord, type Creation } from '../../lib/checks/category.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { parseJsonExact } from '../../lib/json/exact-json.ts'
-import { LIST_REREAD_WAITS_MS, listedAfterLag } from '../../suites/categories/list-lag.ts'
+import { ConformanceFailure } from '../../lib/checks/failure.ts'
+import { listedAfterLag, REREAD_ROOM_MS, rereadWaits, withLagSaid, type ListLag } from '../../suites/categories/list-lag.ts'
 import { makeResponse } from './make-response.ts'
 
 const creation = (id: number, name: string): Creation => ({ sent: { name }, record: { id, name } as CategoryRecord })
 const created = [creation(1, 'run-a'), creation(2, 'run-b')]
 const list = (...records: object[]) => makeResponse({ body: records })
 const recordsOf = (r: HttpResult) => (r.exchange.response?.status === 200 ? (parseJsonExact(r.text!) as CategoryRecord[]) : undefined)
-const NO_WAIT = LIST_REREAD_WAITS_MS.map(() => 0)
+const DEFAULT_WAITS = rereadWaits(5_000)
+/** The default number of re-reads, without the waiting, and no deadline. */
+const NO_WAIT: ListLag = { waits: DEFAULT_WAITS.map(() => 0), msLeft: () => Infinity }
 
 /** A server whose answers to the re-reads are `answers`, in order. */
 function rereads(...answers: HttpResult[]) {
@@ -52,8 +56,8 @@ describe('listedAfterLag', () => {
   test('a list that never shows them is read again as many times as there are waits, then judged (and fails)', async () => {
     const server = rereads(list({ id: 1, name: 'run-a' }))
     const { lists, judged } = await listedAfterLag(created, list(), server.read, recordsOf, NO_WAIT)
-    expect(server.calls()).toBe(LIST_REREAD_WAITS_MS.length)
-    expect(lists).toHaveLength(LIST_REREAD_WAITS_MS.length + 1)
+    expect(server.calls()).toBe(DEFAULT_WAITS.length)
+    expect(lists).toHaveLength(DEFAULT_WAITS.length + 1)
     expect(missingFromList(created, recordsOf(judged)!)).toEqual([created[1]])
   })
 
@@ -72,9 +76,53 @@ describe('listedAfterLag', () => {
     expect(server.calls()).toBe(0)
   })
 
-  test('the waits are bounded: about two seconds in all, growing', () => {
-    const total = LIST_REREAD_WAITS_MS.reduce((a, b) => a + b, 0)
-    expect(total).toBeLessThanOrEqual(2_500)
-    expect([...LIST_REREAD_WAITS_MS].sort((a, b) => a - b)).toEqual(LIST_REREAD_WAITS_MS)
+  test('the deadline drawing near ends the waiting: no wait is begun that would leave less than a re-read\'s room; the lists read are judged', async () => {
+    const server = rereads(list({ id: 1, name: 'run-a' }))
+    // room for the first two waits (100 ms each), not for the third
+    let left = 2 * 100 + REREAD_ROOM_MS + 50
+    const lag: ListLag = { waits: [100, 100, 100, 100], msLeft: () => left }
+    const { lists, judged, waitedMs, cutShort } = await listedAfterLag(created, list(), async () => ((left -= 100), server.read()), recordsOf, lag)
+    expect(server.calls()).toBe(2)
+    expect(lists).toHaveLength(3)
+    expect(missingFromList(created, recordsOf(judged)!)).toEqual([created[1]])
+    expect({ waitedMs, cutShort }).toEqual({ waitedMs: 200, cutShort: true })
+    const none = rereads(list())
+    await listedAfterLag(created, list(), none.read, recordsOf, { waits: [200], msLeft: () => REREAD_ROOM_MS })
+    expect(none.calls()).toBe(0)
+  })
+})
+
+describe('withLagSaid', () => {
+  const missing = new ConformanceFailure({ code: 'MISSING_FROM_LIST', message: 'created category 2 ("run-b") is missing from the list that followed', expected: 'e', actual: 'a' })
+
+  test('a record missing says how long the list was read again for, and what to raise when the deadline ended the waiting', () => {
+    const waits = { waits: DEFAULT_WAITS }
+    expect((withLagSaid(missing, { waitedMs: 5_000, cutShort: false }, waits) as Error).message).toBe(`${missing.message} after 5000 ms of re-reads (--list-lag 5000)`)
+    expect((withLagSaid(missing, { waitedMs: 600, cutShort: true }, waits) as Error).message).toBe(`${missing.message} after 600 ms of re-reads, of --list-lag 5000: the run's --deadline was near`)
+    expect((withLagSaid(missing, { waitedMs: 0, cutShort: false }, waits) as ConformanceFailure).detail()).toMatchObject({ code: 'MISSING_FROM_LIST', expected: 'e', actual: 'a' })
+  })
+
+  test('any other failure is left as it is', () => {
+    const other = new ConformanceFailure({ code: 'LISTED_FIELD_CHANGED', message: 'm', expected: 'e', actual: 'a' })
+    expect(withLagSaid(other, { waitedMs: 5_000, cutShort: false }, { waits: DEFAULT_WAITS })).toBe(other)
+  })
+})
+
+describe('rereadWaits (--list-lag)', () => {
+  test('the default, 5 s: five re-reads, the waits doubling from 200 ms', () => {
+    expect(DEFAULT_WAITS).toEqual([200, 400, 800, 1_600, 2_000])
+  })
+
+  test('0 waits for nothing: the first list is judged', () => {
+    expect(rereadWaits(0)).toEqual([])
+  })
+
+  test('every value: the waits add up to it, never shrink, and none but a last remainder is over 5 s', () => {
+    for (const lagMs of [1, 150, 200, 201, 1_000, 2_000, 2_999, 3_000, 5_000, 7_777, 30_000, 60_000]) {
+      const waits = rereadWaits(lagMs)
+      expect(waits.reduce((a, b) => a + b, 0), String(lagMs)).toBe(lagMs)
+      expect(waits.every((w, i) => i === 0 || w >= waits[i - 1]), `${lagMs}: ${waits.join(', ')}`).toBe(true)
+      expect(waits.slice(0, -1).every((w) => w <= 5_000), `${lagMs}: ${waits.join(', ')}`).toBe(true)
+    }
   })
 })

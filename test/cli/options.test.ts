@@ -66,6 +66,14 @@ describe('where a value comes from', () => {
     expect(() => loadConfig(['--timeout', '9'], KEY, dir)).toThrow(ConfigError)
   })
 
+  test('--list-lag: 5000 ms unless given, 0 judges the first list, a minute at most', () => {
+    expect(loadConfig([], KEY, dir).listLagMs).toBe(5_000)
+    expect(loadConfig(['--list-lag', '0'], KEY, dir).listLagMs).toBe(0)
+    expect(loadConfig([], { ...KEY, CONFORM_LIST_LAG_MS: '12000' }, dir).listLagMs).toBe(12_000)
+    expect(() => loadConfig(['--list-lag', '60001'], KEY, dir)).toThrow(/--list-lag takes a whole number of milliseconds from 0 to 60000, got "60001"; e\.g\. --list-lag 5000/)
+    expect(() => loadConfig([], { ...KEY, CONFORM_LIST_LAG_MS: '3s' }, dir)).toThrow(/CONFORM_LIST_LAG_MS takes a whole number of milliseconds from 0 to 60000, got "3s"/)
+  })
+
   test('--rule is repeatable and must name a catalogued rule', () => {
     expect(loadConfig(['--rule', 'ids-unique', '--rule', 'list-returns-200'], KEY, dir).rules).toEqual(['ids-unique', 'list-returns-200'])
     expect(() => loadConfig(['--rule', 'no-such-rule'], KEY, dir)).toThrow(/unknown rule "no-such-rule"/)

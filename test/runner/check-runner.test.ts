@@ -21,6 +21,7 @@ function contextOf(runId: string): RunContext {
     readOnly: true,
     rules: [],
     seed: 1,
+    listLagMs: 0,
     concurrency: 4,
     traceId: '0'.repeat(32),
     identity: { version: '0', runId },

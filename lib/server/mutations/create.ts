@@ -1,6 +1,6 @@
 /** Mutations of §4.2 createCategory with valid bodies: 201, a Category record with every field sent; ids unique (§2); every created category listed afterwards (§4.1). */
 import { conformingBehaviour, type StoredCategory } from '../reference-server.ts'
-import { errorReply, isPlainObject, recordWithRawId, seedCategories, type Mutation } from '../server-cases.ts'
+import { errorReply, isPlainObject, NEVER_LISTED, recordWithRawId, seedCategories, type Mutation } from '../server-cases.ts'
 
 const withoutDescription = ({ description: _dropped, ...rest }: StoredCategory) => rest
 const omitEmptyDescription = (record: StoredCategory) => (record.description === '' ? withoutDescription(record) : record)
@@ -260,6 +260,7 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
     name: 'list-omits-newest',
     breaks: 'created-in-list',
     code: 'MISSING_FROM_LIST',
+    slow: NEVER_LISTED,
     description: 'the list leaves out the most recently created category (an off-by-one)',
     behaviour: { listBody: (store) => store.slice(0, -1) },
   },
@@ -281,6 +282,7 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
     name: 'list-id-differs-from-created',
     breaks: 'created-in-list',
     code: 'MISSING_FROM_LIST',
+    slow: NEVER_LISTED,
     description: 'the create answers a provisional id; the list shows the stored one, which differs (provisional + 1000)',
     behaviour: { createdBody: (record) => ({ ...record, id: record.id + 1000n }) },
   },
@@ -288,6 +290,7 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
     name: 'create-stores-nothing',
     breaks: 'created-in-list',
     code: 'MISSING_FROM_LIST',
+    slow: NEVER_LISTED,
     description: 'a create answers 201 with the record but the write is lost (never committed)',
     behaviour: {
       finish: (reply, request, store) => {
@@ -301,6 +304,7 @@ export const CREATE_MUTATIONS: readonly Mutation[] = [
     name: 'list-rounds-large-ids',
     breaks: 'created-in-list',
     code: 'MISSING_FROM_LIST',
+    slow: NEVER_LISTED,
     description:
       'ids are snowflakes past 2^53; the create answer writes them exactly, the list goes through JSON.stringify of a Number and rounds them (1152921504606846977 is listed as 1152921504606846976)',
     behaviour: {

@@ -5,7 +5,7 @@
  * is said beside each one; suites/cases/ holds the inputs.
  */
 import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
-import { errorReply, isInvalidBody, isPlainObject, type Mutation } from '../server-cases.ts'
+import { errorReply, isInvalidBody, isPlainObject, NEVER_LISTED, type Mutation } from '../server-cases.ts'
 import { columnLimits } from '../variants/inputs.ts'
 
 /** A parser that falls back to `lenient` when JSON.parse refuses the text. */
@@ -301,6 +301,7 @@ export const INPUT_MUTATIONS: readonly Mutation[] = [
     name: 'list-capped-at-ten-newest-first',
     breaks: 'created-in-list',
     code: 'VANISHED_FROM_LIST',
+    slow: NEVER_LISTED,
     description: 'the list stops at the 10 newest categories without saying so (no paging is declared), so older ones vanish from it',
     behaviour: { listBody: (store) => [...store].reverse().slice(0, 10) },
     seed: () => Array.from({ length: 10 }, (_, i) => ({ id: BigInt(i + 1), name: `seeded-${i + 1}` })),
