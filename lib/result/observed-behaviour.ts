@@ -141,6 +141,8 @@ export function observedBehaviour(journal: readonly JournalEntry[], exchanges: r
   const freedoms: Record<string, string> = {}
   const answers: Record<string, number> = {}
   const compression: Record<string, number> = {}
+  // the requests that asked for a coding (a list read as curl --compressed does): a compressed answer to them is no note
+  const askedForCodings = new Set(exchanges.filter((e) => (e.request.headers['accept-encoding'] ?? 'identity').trim().toLowerCase() !== 'identity').map((e) => e.id))
   const retryAfter: string[] = []
   let resentWithFewer = 0
   let fewest = Infinity
@@ -166,7 +168,7 @@ export function observedBehaviour(journal: readonly JournalEntry[], exchanges: r
       answers[entry.status] = (answers[entry.status] ?? 0) + 1
       if (entry.retryAfter !== undefined) retryAfter.push(entry.retryAfter)
     }
-    if (entry.contentEncoding) compression[entry.contentEncoding] = (compression[entry.contentEncoding] ?? 0) + 1
+    if (entry.contentEncoding && !askedForCodings.has(entry.id)) compression[entry.contentEncoding] = (compression[entry.contentEncoding] ?? 0) + 1
   }
   const responses = exchanges.flatMap((e) => (e.response ? [e.response] : []))
   return {

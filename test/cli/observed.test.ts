@@ -28,7 +28,12 @@ async function runAgainst(name: string): Promise<ConformRun> {
 }
 
 test('limits, refused freedoms, compression and media types are recorded as notes, and compare shows them change', async () => {
-  const [limited, reference, gzip] = await Promise.all([runAgainst('name-limit-16'), runAgainst('empty-name-refused-400'), runAgainst('gzip-even-for-identity')])
+  const [limited, reference, gzip, onRequest] = await Promise.all([
+    runAgainst('name-limit-16'),
+    runAgainst('empty-name-refused-400'),
+    runAgainst('gzip-even-for-identity'),
+    runAgainst('gzip-unless-identity'),
+  ])
   const l = limited.results!.observed!
   expect(l.lengths.acceptedName).toBe(16)
   expect(l.lengths.refusedName).toBeGreaterThan(16)
@@ -36,6 +41,9 @@ test('limits, refused freedoms, compression and media types are recorded as note
   expect(reference.results!.observed!.freedoms['an empty name']).toBe('refused (400)')
   expect(l.freedoms['an empty name']).toBe('accepted (201)')
   expect(gzip.results!.observed!.compression.gzip).toBeGreaterThan(0)
+  // a list read as curl --compressed asks for gzip: a compressed answer to it is what it asked for, no note
+  expect(onRequest.results!.observed!.compression).toEqual({})
+  expect(onRequest.stdout).not.toMatch(/compression when asked for identity: gzip/)
   expect(reference.results!.observed!.wwwAuthenticate).toEqual(['Bearer realm="petstore"'])
   expect(reference.results!.observed!.listOrder).toBe('ascending ids')
   for (const run of [limited, reference]) {
