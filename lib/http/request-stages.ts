@@ -7,13 +7,13 @@
 import type { Exchange } from './exchange.ts'
 import { endedLine, type JournalLine, type JournalListener, type RefusalReason } from './journal.ts'
 
-/** What a stage tells beside the exchange: the declared POST probe the request is, if one, and which attempt (a request the suite refused has none). */
 /** Why a request is sent again with fewer at once (lib/http/connection-pools.ts afterRefusal), and how many at most from then on. */
 export interface FewerConnections {
   after: 'reset' | 'not-taken'
   atMost: number
 }
 
+/** What a stage tells beside the exchange: the declared POST probe the request is, if one, and which attempt (a request the suite refused has none). */
 export interface RequestTag {
   probe?: string
   attempt?: number

@@ -144,19 +144,16 @@ export function observedBehaviour(journal: readonly JournalEntry[], exchanges: r
   // the requests that asked for a coding (a list read as curl --compressed does): a compressed answer to them is no note
   const askedForCodings = new Set(exchanges.filter((e) => (e.request.headers['accept-encoding'] ?? 'identity').trim().toLowerCase() !== 'identity').map((e) => e.id))
   const retryAfter: string[] = []
-  let resentWithFewer = 0
-  let fewest = Infinity
+  // requests sent again with fewer in flight: after fresh connections were closed, or none was taken in time
+  const limit = { resent: 0, atMost: Infinity }
   const notTaken = { resent: 0, atMost: Infinity }
   let onOne = 0
   for (const entry of journal) {
     if (entry.oneConnection) onOne++
-    if (entry.fewerConnections !== undefined) {
-      resentWithFewer++
-      fewest = Math.min(fewest, entry.fewerConnections)
-    }
-    if (entry.connectionNotTaken !== undefined) {
-      notTaken.resent++
-      notTaken.atMost = Math.min(notTaken.atMost, entry.connectionNotTaken)
+    for (const [atMost, resends] of [[entry.fewerConnections, limit], [entry.connectionNotTaken, notTaken]] as const) {
+      if (atMost === undefined) continue
+      resends.resent++
+      resends.atMost = Math.min(resends.atMost, atMost)
     }
     if (entry.probe && FREEDOMS[entry.probe] && entry.status !== undefined && entry.status !== 429 && entry.status !== 503) {
       const refused = entry.status >= 200 && entry.status < 300 ? `accepted (${entry.status})` : `refused (${entry.status})`
@@ -179,7 +176,7 @@ export function observedBehaviour(journal: readonly JournalEntry[], exchanges: r
     wwwAuthenticate: distinct(responses.filter((r) => r.status === 401).map((r) => r.headers['www-authenticate'])),
     mediaTypes: distinct(responses.map((r) => r.headers['content-type'])),
     ...(listOrderOf(exchanges) ? { listOrder: listOrderOf(exchanges) } : {}),
-    ...(resentWithFewer > 0 ? { connectionLimit: { resent: resentWithFewer, atMost: fewest } } : {}),
+    ...(limit.resent > 0 ? { connectionLimit: limit } : {}),
     ...(notTaken.resent > 0 ? { connectionsNotTaken: notTaken } : {}),
     ...(onOne > 0 ? { oneConnectionAtATime: { sent: onOne } } : {}),
   }
