@@ -1,9 +1,12 @@
 /**
  * What the HTTP client (lib/http/client.ts) is built from: the run hands these over, the client
- * reads no deadline, file or environment of its own.
+ * reads no deadline, file or environment of its own. And what each request is sent with, and what
+ * it gives back.
  */
 import type { ExtraHeader } from '../config/extra-headers.ts'
+import type { Exchange } from './exchange.ts'
 import type { JournalListener } from './journal.ts'
+import type { AppliedOrNot, WhetherApplied } from './lost-answer.ts'
 import type { RunClock } from './run-clock.ts'
 
 export interface ClientOptions {
@@ -49,4 +52,40 @@ export interface ClientOptions {
   maxRetries?: number
   /** Resends of POSTs after a 429 or 503, at most, in the whole run (bounded writes); undefined: no bound. */
   maxPostResends?: number
+}
+
+export interface SendOptions {
+  method: 'GET' | 'POST'
+  /** Appended to the base URL, e.g. `/categories`. */
+  path: string
+  /** Header values may contain $CONFORM_API_KEY, replaced by the key only on the wire. */
+  headers?: Record<string, string>
+  /** Bytes only for bodies that are not UTF-8 text (a probe of invalid JSON). */
+  body?: string | Uint8Array
+  /** The declared POST probe this request is (suites/cases/write-order.ts), for the journal. */
+  probe?: string
+  /**
+   * On the run's critical path (an answer another request waits for): sent before any request that
+   * is not; 'gates', before every other critical one too (another request waits for its answer to
+   * be sent at all, lib/http/request-slots.ts).
+   */
+  critical?: boolean | 'gates'
+  /** A Cookie header (HttpResult.cookies): on the wire as it is, in the evidence COOKIES_NOT_SHOWN. */
+  cookies?: string
+  /** POST: whether it was applied, should the connection race lose its answer (lost-answer.ts); none: never sent again. */
+  whetherApplied?: WhetherApplied
+}
+
+export interface HttpResult {
+  exchange: Exchange
+  /** The whole body text, decoded; undefined when no complete response arrived. */
+  text?: string
+  /** The body began with a UTF-8 byte order mark (left out of `text`). */
+  byteOrderMark?: boolean
+  /** Some body bytes were not UTF-8 (U+FFFD in `text`). */
+  invalidUtf8?: boolean
+  /** The Cookie header that sends back the cookies the answer set (kept out of the evidence). */
+  cookies?: string
+  /** A POST whose answer the connection race lost, and what the list then showed (lost-answer.ts). */
+  answerLost?: AppliedOrNot
 }

@@ -32,49 +32,13 @@ import type { WriteWatch } from './write-watch.ts'
 import { createRedactor, KEY_AUTHORIZATION, longestForm, redactedCut, type Redactor } from './redact.ts'
 import { OutlastedAnswers, POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { connectionNotTaken, describeTransportError, NOT_TAKEN_RESENDS, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
-import { afterTheRace, lostInTransit, type AppliedOrNot, type WhetherApplied } from './lost-answer.ts'
+import { afterTheRace, lostInTransit } from './lost-answer.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
-import type { ClientOptions } from './client-options.ts'
-export type { ClientOptions }
+import type { ClientOptions, HttpResult, SendOptions } from './client-options.ts'
+export type { ClientOptions, HttpResult, SendOptions }
 
 /** Resends of a request the connection race lost: on a fresh connection, then with half as many at once (64 to 1: six), and a few at one. */
 const LOST_ANSWER_RESENDS = 10
-
-export interface SendOptions {
-  method: 'GET' | 'POST'
-  /** Appended to the base URL, e.g. `/categories`. */
-  path: string
-  /** Header values may contain $CONFORM_API_KEY, replaced by the key only on the wire. */
-  headers?: Record<string, string>
-  /** Bytes only for bodies that are not UTF-8 text (a probe of invalid JSON). */
-  body?: string | Uint8Array
-  /** The declared POST probe this request is (suites/cases/write-order.ts), for the journal. */
-  probe?: string
-  /**
-   * On the run's critical path (an answer another request waits for): sent before any request that
-   * is not; 'gates', before every other critical one too (another request waits for its answer to
-   * be sent at all, lib/http/request-slots.ts).
-   */
-  critical?: boolean | 'gates'
-  /** A Cookie header (HttpResult.cookies): on the wire as it is, in the evidence COOKIES_NOT_SHOWN. */
-  cookies?: string
-  /** POST: whether it was applied, should the connection race lose its answer (lost-answer.ts); none: never sent again. */
-  whetherApplied?: WhetherApplied
-}
-
-export interface HttpResult {
-  exchange: Exchange
-  /** The whole body text, decoded; undefined when no complete response arrived. */
-  text?: string
-  /** The body began with a UTF-8 byte order mark (left out of `text`). */
-  byteOrderMark?: boolean
-  /** Some body bytes were not UTF-8 (U+FFFD in `text`). */
-  invalidUtf8?: boolean
-  /** The Cookie header that sends back the cookies the answer set (kept out of the evidence). */
-  cookies?: string
-  /** A POST whose answer the connection race lost, and what the list then showed (lost-answer.ts). */
-  answerLost?: AppliedOrNot
-}
 
 export class HttpClient {
   readonly redact: Redactor
@@ -178,6 +142,9 @@ export class HttpClient {
       }
       await sleep(wait)
       waitedMs = wait
+      // a resend after a 429 or 503 is that, whatever the attempt before was sent again for: on the run's own connections, and counted as such
+      fresh = false
+      fewer = undefined
       if (!policy.untilDeadline || !this.answers.servedSince(sentAt - SERVED_LOOKBACK_MS)) unserved++
     }
   }

@@ -83,6 +83,31 @@ describe('a POST whose answer the connection race lost', () => {
     expect(journalTotals(journal)).toMatchObject({ writes: 2, resentWrites: 0, unansweredWrites: 0 })
   })
 
+  test('sent again on a fresh connection and answered 429 there: the next resend is a resend after a 429, on the run\'s own connections, and counted as one', async () => {
+    const records: { id: number; name: string }[] = []
+    const requestsOn = new WeakMap<object, number>()
+    let posts = 0
+    const server = await serve((req, res) => {
+      const n = (requestsOn.get(req.socket) ?? 0) + 1
+      requestsOn.set(req.socket, n)
+      if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(records))
+      posts++
+      if (posts === 1 && n > 1) return void req.socket.destroy() // its answer lost, nothing stored
+      if (posts === 2) return void res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"code":429}')
+      records.push({ id: records.length + 1, name: 'cf-one' })
+      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(records.at(-1)))
+    })
+    const { post, journal } = await postOnReusedConnection(server.baseUrl, (c) => listShows(c, 'cf-one'))
+    expect(post.exchange).toMatchObject({ attempt: 3, response: { status: 201 } })
+    const sent = journal.filter((e) => e.method === 'POST')
+    expect(sent.map((e) => [e.attempt, e.freshConnection, e.status])).toEqual([
+      [1, undefined, undefined],
+      [2, true, 429],
+      [3, undefined, 201],
+    ])
+    expect(journalTotals(journal)).toMatchObject({ writes: 3, resentLostWrites: 1, resentWrites: 1, unansweredWrites: 0 })
+  })
+
   test('the list cannot tell (or the POST has no way to ask): not sent again, and no answer is a failure of its checks', async () => {
     const { server } = await racingStore(false)
     const unknown = await postOnReusedConnection(server.baseUrl, () => async () => undefined)
