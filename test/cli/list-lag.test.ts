@@ -33,6 +33,8 @@ test(
     expect(run.code, run.stdout).toBe(0)
     // the lag was real: the list after the POSTs missed the creates, and was read again
     expect(listsJudged(run).length, run.stdout).toBeGreaterThanOrEqual(3)
+    // results.json says how long the list was given
+    expect(run.results?.options.listLagMs).toBe(5000)
   },
   RUN_TIMEOUT_MS,
 )
@@ -48,6 +50,7 @@ test(
     expect(failed?.failure?.code, run.stdout).toBe('MISSING_FROM_LIST')
     expect(failed?.failure?.message).toMatch(/is missing from the list that followed after 1000 ms of re-reads \(--list-lag 1000\)$/)
     expect(failed?.recurrence?.kind, run.stdout).toBe('deterministic')
+    expect(run.results?.options.listLagMs).toBe(1000)
     // in each attempt (--confirm probes it again), the list after the POSTs and its three re-reads, 200, 400 and 400 ms apart
     expect(listsJudged(run)).toHaveLength(4 * (failed?.recurrence?.attempts ?? 0))
   },

@@ -99,7 +99,7 @@ describe('action.yml', () => {
     const manifest = readActionManifest(ROOT)
     expect(manifest.runs.using).toBe('composite')
     for (const step of manifest.runs.steps) expect(step.run, step.name).not.toMatch(/\$\{\{/)
-    expect(Object.keys(manifest.inputs).sort()).toEqual(['api-key', 'base-url', 'concurrency', 'max-writes', 'rate-limit', 'read-only', 'report-dir', 'rules'])
+    expect(Object.keys(manifest.inputs).sort()).toEqual(['api-key', 'base-url', 'concurrency', 'list-lag', 'max-writes', 'rate-limit', 'read-only', 'report-dir', 'rules'])
     expect(Object.keys(manifest.outputs).sort()).toEqual(['exit-code', 'report-dir', 'verdict'])
     const keyUses = manifest.runs.steps.flatMap((s) => Object.entries(s.env ?? {}).filter(([, value]) => /inputs\.api-key/.test(value)))
     expect(keyUses).toEqual([['CONFORM_API_KEY', '${{ inputs.api-key }}']])
@@ -138,7 +138,7 @@ describe('action.yml', () => {
     expect(allOutput(run) + reportFiles(run.outputs['report-dir'])).not.toContain(KEY)
   }, SLOW)
 
-  test('rules, max-writes, rate-limit, concurrency and report-dir reach the run, and a folder name full of shell is only a name', async (ctx) => {
+  test('rules, max-writes, rate-limit, concurrency, list-lag and report-dir reach the run, and a folder name full of shell is only a name', async (ctx) => {
     const before = passing.requests.filter((r) => r.method === 'POST').length
     const reportDir = 'reports of $(touch pwned) `touch pwned-too`; touch pwned-three'
     const run = await useAction(ctx, {
@@ -148,14 +148,15 @@ describe('action.yml', () => {
       'max-writes': '1',
       'rate-limit': '500',
       concurrency: '4',
+      'list-lag': '1500',
       'report-dir': reportDir,
     })
     expect(run.result, allOutput(run)).toBe('success')
     expect(run.outputs).toEqual({ verdict: 'pass', 'exit-code': '0', 'report-dir': resolve(run.workspace, reportDir) })
     const results = JSON.parse(readFileSync(join(run.outputs['report-dir'], 'results.json'), 'utf8')) as {
-      options: { rules: string[]; maxWrites: number; rateLimit?: number; concurrency?: number }
+      options: { rules: string[]; maxWrites: number; rateLimit?: number; concurrency?: number; listLagMs?: number }
     }
-    expect(results.options).toMatchObject({ rules: ['list-returns-200', 'create-returns-201', 'auth-missing-key-401'], maxWrites: 1, rateLimit: 500, concurrency: 4 })
+    expect(results.options).toMatchObject({ rules: ['list-returns-200', 'create-returns-201', 'auth-missing-key-401'], maxWrites: 1, rateLimit: 500, concurrency: 4, listLagMs: 1500 })
     expect(passing.requests.filter((r) => r.method === 'POST').length - before).toBeLessThanOrEqual(1)
     expect(readdirSync(run.workspace)).toEqual([reportDir])
     expect(readdirSync(actionPath).filter((name) => name.startsWith('pwned'))).toEqual([])
