@@ -10,7 +10,10 @@ export interface InvalidBody extends WritePriority {
   rule: 'create-rejects-missing-name' | 'create-rejects-missing-body'
   /** The raw request body. */
   body: (prefix: string) => string
-  /** What the body carries that a stored record would show (the refusal checks look for it in the list). */
+  /**
+   * What the body carries that a stored record would show (the refusal checks look for it in the
+   * list); one a lenient service could take for a name fits NAME_FLOOR (case-markers.ts says why).
+   */
   marker?: (prefix: string) => string
   /** A query string the POST carries: §4.2 gives the operation none, so it must change nothing. */
   query?: (prefix: string) => string
@@ -18,15 +21,15 @@ export interface InvalidBody extends WritePriority {
 
 export const INVALID_BODIES: readonly InvalidBody[] = [
   { key: 'missing-name', label: 'a body without name', rule: 'create-rejects-missing-name', priority: 3,
-    body: (p) => JSON.stringify({ description: `${p}-missing-name` }), marker: (p) => `${p}-missing-name` },
+    body: (p) => JSON.stringify({ description: `${p}-noname` }), marker: (p) => `${p}-noname` },
   // a framework that merges the query into the body's fields (Sinatra's params.merge, PHP's
   // $_REQUEST) creates a record named by the query
   { key: 'missing-name-named-in-query', label: 'a body without name, and a name in the query string (§4.2: no query parameters)', rule: 'create-rejects-missing-name',
-    body: (p) => JSON.stringify({ description: `${p}-named-in-query` }), query: (p) => `?name=${p}-named-in-query`, marker: (p) => `${p}-named-in-query` },
+    body: (p) => JSON.stringify({ description: `${p}-inquery` }), query: (p) => `?name=${p}-inquery`, marker: (p) => `${p}-inquery` },
   { key: 'empty-body', label: 'an empty body', rule: 'create-rejects-missing-body', priority: 6, body: () => '' },
   { key: 'empty-object', label: 'an empty object', rule: 'create-rejects-missing-name', body: () => '{}' },
   // JSON names compare code unit by code unit (RFC 8259 §8.3): "Name" is not name,
   // though Go's encoding/json and ASP.NET Core's web defaults bind it to name
   { key: 'name-key-capitalised', label: 'the name under the key "Name"', rule: 'create-rejects-missing-name',
-    body: (p) => JSON.stringify({ Name: `${p}-name-key-capitalised` }), marker: (p) => `${p}-name-key-capitalised` },
+    body: (p) => JSON.stringify({ Name: `${p}-namekey` }), marker: (p) => `${p}-namekey` },
 ]

@@ -5,6 +5,7 @@
  * wrongly stores one shows it in the list that follows. Numbers that JSON forbids sit in a field
  * NewCategory does not name: a server may refuse unknown fields, which is a 400 as well.
  */
+import { caseMarker } from './case-markers.ts'
 import type { WritePriority } from './write-priority.ts'
 
 /** The rule every malformed body is judged by. */
@@ -29,15 +30,19 @@ const NON_JSON_NUMBER =
   'the service took a number JSON does not have (RFC 8259 §6), as Python\'s json module does by default (Flask, FastAPI, Django); ' +
   'it is usually fixed by parsing with json.loads(body, parse_constant=...) set to a function that raises, and answering 400'
 
-/** The name a malformed body carries: the run's prefix and the case key, which the list would show if it were stored. */
-export const malformedMarker = (p: string, key: string) => `${p}-${key}`
+/**
+ * The name a malformed body carries, which the list would show if it were stored: short
+ * (case-markers.ts), and alone in the name, so that what a lenient parser makes of the rest (bytes,
+ * escapes, control characters, which go in the description) cannot make it longer.
+ */
+export const malformedMarker = (p: string, key: string) => caseMarker(p, 'j', MALFORMED_BODIES.findIndex((c) => c.key === key))
 const named = (p: string, key: string) => JSON.stringify(malformedMarker(p, key))
 
 export const MALFORMED_BODIES: readonly MalformedBody[] = [
   { key: 'malformed-truncated', label: 'truncated JSON', body: (p) => `{"name": ${named(p, 'malformed-truncated')},` },
   // leads the malformed bodies in the write order: JSON5 and other lenient parsers accept a trailing comma
   { key: 'malformed-trailing-comma', label: 'a trailing comma', priority: 5, body: (p) => `{"name": ${named(p, 'malformed-trailing-comma')},}` },
-  { key: 'malformed-single-quotes', label: 'single-quoted strings', body: (p) => `{'name': '${p}-malformed-single-quotes'}` },
+  { key: 'malformed-single-quotes', label: 'single-quoted strings', body: (p) => `{'name': '${malformedMarker(p, 'malformed-single-quotes')}'}` },
   { key: 'malformed-unquoted-key', label: 'an unquoted key', body: (p) => `{name: ${named(p, 'malformed-unquoted-key')}}` },
   { key: 'malformed-comment', label: 'a comment', body: (p) => `{"name": ${named(p, 'malformed-comment')} /* a comment */}` },
   { key: 'malformed-nan', label: 'NaN as a number', body: (p) => `{"name": ${named(p, 'malformed-nan')}, "rank": NaN}`, acceptedMeans: NON_JSON_NUMBER },
@@ -45,15 +50,15 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   { key: 'malformed-leading-zero', label: 'a number with a leading zero', body: (p) => `{"name": ${named(p, 'malformed-leading-zero')}, "rank": 007}` },
   { key: 'malformed-plus-sign', label: 'a number with a plus sign', body: (p) => `{"name": ${named(p, 'malformed-plus-sign')}, "rank": +1}` },
   // escapes JSON does not have: "\q" and "\x41" (a hand-written or regex-based unescaper passes them through)
-  { key: 'malformed-invalid-escape', label: 'escapes JSON does not have (\\q, \\x41)', body: (p) => `{"name": "${p}-malformed-invalid-escape \\q\\x41"}` },
-  { key: 'malformed-raw-control', label: 'an unescaped tab and newline inside a string', body: (p) => `{"name": "${p}-malformed-raw-control\tand\nnewline"}` },
+  { key: 'malformed-invalid-escape', label: 'escapes JSON does not have (\\q, \\x41)', body: (p) => `{"name": ${named(p, 'malformed-invalid-escape')}, "description": "\\q\\x41"}` },
+  { key: 'malformed-raw-control', label: 'an unescaped tab and newline inside a string', body: (p) => `{"name": ${named(p, 'malformed-raw-control')}, "description": "\tand\nnewline"}` },
   { key: 'malformed-trailing-text', label: 'text after the JSON value', body: (p) => `{"name": ${named(p, 'malformed-trailing-text')}} and more` },
   { key: 'malformed-two-values', label: 'two top-level values', body: (p) => `{"name": ${named(p, 'malformed-two-values')}}\n{"name": ${named(p, 'malformed-two-values')}}` },
   {
     key: 'malformed-not-utf8',
     label: 'bytes that are not UTF-8',
     // 0xff never occurs in UTF-8; 0xc3 0x28 is a lead byte without its continuation
-    body: (p) => Buffer.concat([Buffer.from(`{"name": "${p}-malformed-not-utf8 `), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('"}')]),
+    body: (p) => Buffer.concat([Buffer.from(`{"name": ${named(p, 'malformed-not-utf8')}, "description": "`), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('"}')]),
     acceptedMeans:
       'the service decoded bytes that are not UTF-8 leniently (most often into U+FFFD, which it then stores as the name sent) instead of refusing them (RFC 8259 §8.1: JSON text is UTF-8), ' +
       "as Express 5, Fastify 5 and Go's encoding/json do by default; it is usually fixed by a strict UTF-8 decoder before the parser " +
@@ -64,7 +69,7 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
     label: 'a surrogate written as UTF-8 bytes (ED A0 80)',
     // the UTF-8 form of U+D800, which UTF-8 excludes (RFC 3629 §3): CESU-8 and WTF-8 write it, Java's
     // modified UTF-8 reads it; a decoder that takes it stores a lone surrogate (suites/cases/poison-values.ts)
-    body: (p) => Buffer.concat([Buffer.from(`{"name": "${p}-malformed-surrogate-bytes `), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]),
+    body: (p) => Buffer.concat([Buffer.from(`{"name": ${named(p, 'malformed-surrogate-bytes')}, "description": "`), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]),
     acceptedMeans:
       'the service decoded a surrogate written as UTF-8 bytes instead of refusing it (UTF-8 has no surrogates, RFC 3629 §3; JSON text is UTF-8, RFC 8259 §8.1), ' +
       "as Python's json.loads does with bytes (it decodes them with 'surrogatepass': Flask's request.get_json()); it is usually fixed by a strict UTF-8 decoder before the parser (Node: new TextDecoder('utf-8', { fatal: true }); Go: utf8.Valid; Python: bytes.decode('utf-8')), answering 400 when it throws",

@@ -121,7 +121,7 @@ export function listChecks(probes: CategoryProbes): void {
   check('created-in-list', "GET /categories after the run's POSTs → every created category is listed once, with the fields sent", async (t) => {
     const { creations, results } = await createdRecords(probes.creates)
     t.evidence(...results)
-    if (creations.length === 0) throw new NotApplicable('no category was created (create-returns-201 reports why)')
+    if (creations.length === 0) throw new NotApplicable('no category was created and answered as a Category record (create-returns-201 or create-returns-category reports why)')
     // a list that lags behind the writes is read again before a record counts as missing (list-lag.ts)
     const read = await settledList(probes)
     t.evidence(...read.lists)

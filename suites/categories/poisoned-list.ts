@@ -91,13 +91,24 @@ export async function expectListNotPoisoned(list: HttpResult, before: HttpResult
   )
 }
 
+/** Whether a list was an array of Category records (CategoryList). */
+function heldShape(list: HttpResult): boolean {
+  try {
+    expectSchema(list, 'CategoryList', 'an array of Category records')
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** list-returns-category-array on the list after the run's POSTs: an array of Category records; one broken after a whole one names the creates that may have broken it. */
 export async function expectListShapeNotPoisoned(list: HttpResult, before: HttpResult | undefined, creates: readonly CreateProbe[], reportedBy: string): Promise<void> {
   requireStatus(list, [200], reportedBy)
   try {
     expectSchema(list, 'CategoryList', 'an array of Category records')
   } catch (error) {
-    const poisoned = error instanceof ConformanceFailure ? await poisonedBy(before, creates) : undefined
+    // a first list that was no array of Category records already (a null description) was not whole: no create broke it
+    const poisoned = error instanceof ConformanceFailure && before !== undefined && heldShape(before) ? await poisonedBy(before, creates) : undefined
     if (!poisoned || !(error instanceof ConformanceFailure)) throw error
     fail({ code: error.code, message: `${error.message}; the list broke ${poisoned.clause}. ${ADVICE}`, expected: error.expected, actual: error.actual }, ...error.exchanges, ...poisoned.exchanges)
   }

@@ -12,6 +12,7 @@ import type { HttpResult } from '../../lib/http/client.ts'
 import { Gate, once } from '../../lib/suite-kit/check.ts'
 import type { Run } from '../../lib/suite-kit/run-context.ts'
 import { CREDENTIAL_CASES, unauthenticatedCreateKey, VALID_AUTHORIZATION } from '../cases/credentials.ts'
+import { caseMarker } from '../cases/case-markers.ts'
 import { INVALID_BODIES } from '../cases/invalid-bodies.ts'
 import { INVALID_JSON_RULE, MALFORMED_BODIES, malformedMarker } from '../cases/malformed-json.ts'
 import { postCategory } from '../cases/post-probes.ts'
@@ -176,7 +177,7 @@ export function categoryProbes(run: Run): CategoryProbes {
     })
   }
   wrongTypeCases().forEach((c, index) => {
-    const marker = () => `${recordPrefix()}-${c.key}`
+    const marker = () => caseMarker(recordPrefix(), 't', index)
     refusals.push({
       key: c.key,
       label: post(`${c.label} (generated)`),
@@ -187,10 +188,10 @@ export function categoryProbes(run: Run): CategoryProbes {
       probe: once(() => postCategory(run, c.key, wrongTypeBody(c, marker(), run.context.seed, index), VALID_AUTHORIZATION, carriesMarker(c) ? holding(marker()) : NOTHING_TO_FIND)),
     })
   })
-  for (const credential of CREDENTIAL_CASES) {
+  for (const [index, credential] of CREDENTIAL_CASES.entries()) {
     if (credential.readsOnly) continue
     const key = unauthenticatedCreateKey(credential.key)
-    const marker = () => `${recordPrefix()}-unauthenticated-${credential.key}`
+    const marker = () => caseMarker(recordPrefix(), 'k', index)
     refusals.push({
       key,
       label: post(credential.label),

@@ -142,6 +142,11 @@ describe('a list broken after them names the create and its class', () => {
     const plain = await failure(makeResponse({ body: '' }), makeResponse({ body: '' }), [probe('create-cut-bytes', created())], shape)
     expect(plain?.code).toBe('NOT_JSON')
     expect(plain?.message).not.toContain('create-cut-bytes')
+    // nor one that was an array but no array of Category records (FastAPI's "description": null): it was not whole
+    const nulls = () => makeResponse({ body: [{ id: 1, name: 'dog' }, { id: 2, name: 'cat', description: null }] })
+    const unchanged = await failure(nulls(), nulls(), [probe('create-nul', created())], shape)
+    expect(unchanged?.code).toBe('SCHEMA_MISMATCH')
+    expect(unchanged?.message).not.toContain('create-nul')
   })
 
   test('a 200 passes; a list that was not 200 before, or no such create accepted, fails as any status does', async () => {
