@@ -10,7 +10,10 @@ import { serverWaits, type CheckResult, type RuleResult, type RunResult } from '
  * check's name has an arrow, so not ASCII alone). Surrogates take the long way, which tells a pair
  * from a lone half.
  */
-const NOTHING_TO_ESCAPE = /^[\t\n\x20\x21\x23-\x25\x27-\x3b\x3d\x3f-\uD7FF\uE000-\uFFFD]*$/
+const UNESCAPED = '\\x20\\x21\\x23-\\x25\\x27-\\x3b\\x3d\\x3f-\\uD7FF\\uE000-\\uFFFD'
+const NOTHING_TO_ESCAPE = new RegExp(`^[\\t\\n${UNESCAPED}]*$`)
+/** As NOTHING_TO_ESCAPE, without tab and LF, which an attribute writes as references. */
+const NOTHING_TO_ESCAPE_IN_ATTRIBUTES = new RegExp(`^[${UNESCAPED}]*$`)
 
 /** Text content: markup escaped, characters XML 1.0 cannot carry at all dropped. */
 export function xml(text: string): string {
@@ -30,9 +33,6 @@ export function attr(text: string): string {
   if (NOTHING_TO_ESCAPE_IN_ATTRIBUTES.test(text)) return text
   return xml(text).replace(/\t/g, '&#9;').replace(/\n/g, '&#10;')
 }
-
-/** As NOTHING_TO_ESCAPE, without tab and LF, which an attribute writes as references. */
-const NOTHING_TO_ESCAPE_IN_ATTRIBUTES = /^[\x20\x21\x23-\x25\x27-\x3b\x3d\x3f-\uD7FF\uE000-\uFFFD]*$/
 
 export const seconds = (ms: number) => (ms / 1000).toFixed(3)
 

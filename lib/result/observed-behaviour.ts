@@ -156,10 +156,10 @@ export function observedBehaviour(journal: readonly JournalEntry[], exchanges: r
       resends.atMost = Math.min(resends.atMost, atMost)
     }
     if (entry.probe && FREEDOMS[entry.probe] && entry.status !== undefined && entry.status !== 429 && entry.status !== 503) {
-      const refused = entry.status >= 200 && entry.status < 300 ? `accepted (${entry.status})` : `refused (${entry.status})`
+      const accepted = entry.status >= 200 && entry.status < 300
       // a store with unique names that an earlier run left an empty name in refuses this one as a repeat
-      const repeat = entry.probe === 'create-empty-name' && !refused.startsWith('accepted') && listsAnEmptyName(exchanges) ? ", as a repeat: the list holds an earlier run's empty name" : ''
-      freedoms[FREEDOMS[entry.probe] as string] = refused + repeat
+      const repeat = entry.probe === 'create-empty-name' && !accepted && listsAnEmptyName(exchanges) ? ", as a repeat: the list holds an earlier run's empty name" : ''
+      freedoms[FREEDOMS[entry.probe] as string] = `${accepted ? 'accepted' : 'refused'} (${entry.status})${repeat}`
     }
     if (entry.status === 429 || entry.status === 503) {
       answers[entry.status] = (answers[entry.status] ?? 0) + 1

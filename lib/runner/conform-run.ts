@@ -239,7 +239,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
         concurrency: config.concurrency,
         confirm: config.confirm ?? DEFAULTS.confirm,
         ...(repeat > 1 ? { repeat } : {}),
-        listLagMs: config.listLagMs ?? DEFAULTS.listLagMs,
+        listLagMs: config.listLagMs,
       },
       problems,
       ...(samples ? { samples } : {}),

@@ -5,7 +5,7 @@
  * expected/actual in its text, <skipped message>, and counts that agree with the children.
  */
 import { describe, expect, test } from 'vitest'
-import { junitReport, xml } from '../../lib/reporters/junit-report.ts'
+import { attr, junitReport, xml } from '../../lib/reporters/junit-report.ts'
 import { check, everythingFails, HOSTILE, runResult } from './fixture.ts'
 import { elements, parseXml, XmlError } from './xml.ts'
 
@@ -106,5 +106,17 @@ describe('xml(): text content', () => {
     ['\uFFFE\uFFFF end', ' end'],
   ])('%j', (text, shown) => {
     expect(xml(text)).toBe(shown)
+  })
+})
+
+describe('attr(): attribute values', () => {
+  // as text, and tab and LF as references (attribute normalisation would make them spaces), even in
+  // a value that has nothing else to escape
+  test.each([
+    ['create-returns-201 → ✓', 'create-returns-201 → ✓'],
+    ['line one\nline two\tthree', 'line one&#10;line two&#9;three'],
+    ['say "<hi>" & go', 'say &quot;&lt;hi&gt;&quot; &amp; go'],
+  ])('%j', (text, shown) => {
+    expect(attr(text)).toBe(shown)
   })
 })
