@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { checkApiKey } from '../config/api-key.ts'
 import { checkBaseUrl, ConfigError, loadConfig, type Config } from '../config/config.ts'
-import { REPORT_FILES } from '../runner/report-files.ts'
+import { JOURNAL_FILE, REPORT_FILES } from '../runner/report-files.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { FLEET_FILES } from './fleet-files.ts'
 import type { FleetRequest } from './fleet-request.ts'
@@ -69,7 +69,8 @@ export function defaultLabel(baseUrl: string): string {
 /** Why a label cannot name a folder of the fleet, or undefined when it can. */
 export function labelProblem(label: string): string | undefined {
   if (!LABEL.test(label)) return `label "${visibleLine(label).slice(0, 80)}" is not a folder name: use letters, digits, ".", "_" and "-" (at most 64), starting with a letter, digit or "_"`
-  const reserved: readonly string[] = [...FLEET_FILES, ...REPORT_FILES]
+  // the journal too: a fleet's top folder is cleared of a single run's files, a folder of that name with them
+  const reserved: readonly string[] = [...FLEET_FILES, ...REPORT_FILES, JOURNAL_FILE]
   if (reserved.includes(label.toLowerCase())) return `label "${label}" is the name of a report file of the fleet; choose another`
   return undefined
 }

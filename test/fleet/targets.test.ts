@@ -62,6 +62,7 @@ const cases: { name: string; second?: string; args?: (file: string) => string[];
   { name: 'a field the file does not know (a key written into it)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKey: OTHER_KEY', says: /deployment 2 \(us\): unknown field "apiKey"; an entry has label, baseUrl, apiKeyEnv/ },
   { name: 'a label that is no folder name', second: 'label: ../us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(\.\.\/us\): label "\.\.\/us" is not a folder name/ },
   { name: 'a label that is a file of the fleet', second: 'label: fleet.json\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /label "fleet\.json" is the name of a report file of the fleet/ },
+  { name: 'a label that is the journal\'s name (its folder would be removed as a journal)', second: 'label: Journal.ndjson\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /label "Journal\.ndjson" is the name of a report file of the fleet/ },
   { name: '--api-key next to --targets', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', args: (file) => ['--targets', file, '--api-key', otherKey], says: /--api-key does not go with --targets/ },
   { name: '--base-url next to --targets', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', args: (file) => ['--targets', file, '--base-url', good.server.baseUrl], says: /give --targets FILE or --base-url, not both/ },
   { name: 'a file that is not there', args: () => ['--targets', join(scratch, 'nowhere.yaml')], says: /cannot read the targets file .*nowhere\.yaml \(no such file\)/ },
@@ -113,7 +114,7 @@ describe('labels', () => {
     expect(labelProblem(label)).toBeUndefined()
   })
 
-  test.each(['', '.', '..', '-x', 'a/b', 'a b', 'x'.repeat(65), 'JUNIT.XML'])('"%s" is refused', (label) => {
+  test.each(['', '.', '..', '-x', 'a/b', 'a b', 'x'.repeat(65), 'JUNIT.XML', 'journal.ndjson'])('"%s" is refused', (label) => {
     expect(labelProblem(label)).toBeDefined()
   })
 })
