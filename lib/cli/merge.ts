@@ -11,7 +11,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { createRedactor } from '../http/redact.ts'
 import { toolVersion } from '../project-root.ts'
 import { FLEET_FILES } from '../fleet/fleet-files.ts'
-import { deploymentOf, fleetOf, readRunFolder, type FleetDeployment, type FleetResult, type RunFile } from '../fleet/fleet-result.ts'
+import { deploymentOf, fleetOf, readRunFolder, unreadRun, type FleetDeployment, type FleetResult, type RunFile } from '../fleet/fleet-result.ts'
 import { writeFleetReports } from '../fleet/fleet-reports.ts'
 import { labelProblem } from '../fleet/targets.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
@@ -64,6 +64,7 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   if (expect !== undefined && !/^[1-9]\d{0,3}$/.test(expect)) return io.err('conform merge: --expect takes the number of deployments the folders must hold, such as --expect 3\n'), 2
   const outDir = resolve(cwd, out)
   const redact = createRedactor(env.CONFORM_API_KEY)
+  const tool = { name: 'petstore-categories-conformance', version: toolVersion() }
   const runs: RunFile[] = []
   const deployments: FleetDeployment[] = []
   const seen = new Map<string, string>()
@@ -81,7 +82,14 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
         const earlier = seen.get(input.label.toLowerCase())
         if (earlier !== undefined) throw new Error(`${input.dir} and ${earlier} have the same name, "${input.label}": each deployment's folder needs its own`)
         seen.set(input.label.toLowerCase(), input.dir)
-        const run = readRunFolder(input.dir)
+        let run: RunFile
+        try {
+          run = readRunFolder(input.dir)
+        } catch (error) {
+          // missing or not a run's (a job killed before its reports, a file edited by hand): that
+          // deployment is not judged, as a fleet run says of a folder it cannot read; the others count
+          run = unreadRun(tool, new Date().toISOString(), redact(`its reports could not be read: ${visibleLine((error as Error).message)}`))
+        }
         const report = relative(outDir, join(input.dir, 'report.html')).split(sep).join('/')
         runs.push(run)
         deployments.push(deploymentOf(input.label, input.baseUrl ?? run.baseUrl ?? '(not recorded)', report, run))
@@ -92,7 +100,7 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   }
   // a job that wrote no reports is missing from the folders, not failed: --expect makes that no verdict
   const missing = expect !== undefined && deployments.length !== Number(expect) ? `${expect} deployments expected (--expect), ${deployments.length} found: a job whose reports are missing was not judged` : undefined
-  const fleet = fleetOf(deployments, runs, { name: 'petstore-categories-conformance', version: toolVersion() }, missing)
+  const fleet = fleetOf(deployments, runs, tool, missing)
   try {
     io.out(writeFleetReports(outDir, cwd, fleet, runs, redact, env).stdout)
   } catch (error) {

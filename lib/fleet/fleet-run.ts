@@ -18,7 +18,7 @@ import { preflight, preflightWaitMs } from '../runner/preflight.ts'
 import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import type { FleetRequest } from './fleet-request.ts'
-import { deploymentOf, fleetOf, readRunFolder, type RunFile } from './fleet-result.ts'
+import { deploymentOf, fleetOf, readRunFolder, unreadRun, type RunFile } from './fleet-result.ts'
 import { writeFleetReports } from './fleet-reports.ts'
 import { fleetConfigs, type FleetDeploymentConfig } from './targets.ts'
 
@@ -163,7 +163,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     } catch (error) {
       // a folder the run could not write: the deployment is not judged, and the fleet says why
       const reason = redact(`its reports could not be read: ${(error as Error).message}`)
-      run = { tool, startedAt: ctx.startedAt.toISOString(), baseUrl: null, verdict: 'error', exitCode: 2, error: reason, summary: { requests: 0, writes: 0, recordsCreated: 0 }, rules: [], ledger: [], journal: [] }
+      run = unreadRun(tool, ctx.startedAt.toISOString(), reason)
     }
     runs.push(run)
     return deploymentOf(d.label, d.givenBaseUrl, `${d.label}/report.html`, run)
