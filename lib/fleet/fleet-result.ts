@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { connectionLimitNote } from '../result/observed-behaviour.ts'
-import type { RunResult, Status } from '../result/run-result.ts'
+import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { runFileProblem } from './run-file.ts'
 
@@ -41,8 +41,8 @@ export interface FleetDeployment {
 export interface FleetResult {
   tool: { name: string; version: string }
   generatedAt: string
-  /** 1 when any deployment failed; else 2 when one could not be judged; else 0. */
-  exitCode: 0 | 1 | 2
+  /** 1 when any deployment failed; else 2 when one could not be judged; else 0. 130 or 143: a fleet run a signal stopped (the verdict is what it reached). */
+  exitCode: 0 | 1 | 2 | InterruptExit
   verdict: 'pass' | 'fail' | 'incomplete' | 'error'
   summary: { deployments: number; passed: number; failed: number; notJudged: number }
   deployments: FleetDeployment[]

@@ -138,6 +138,9 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
         strays: 'runs-under-way',
         ...(interrupt ? { interrupt } : {}),
       })
+      // interrupted: its reports and results.json give the process's exit code, as a single run's do
+      const interruptExit = interrupt?.aborted ? ctx.interruptExit[interrupt.reason] : undefined
+      if (interruptExit === 130 || interruptExit === 143) run.result.exitCode = interruptExit
       const { writeRunReports } = await runner.loadReports()
       return writeRunReports(run, config, runEnv).shown
     } catch (error) {
@@ -169,11 +172,14 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     return deploymentOf(d.label, d.givenBaseUrl, `${d.label}/report.html`, run)
   })
   const fleet = fleetOf(lines, runs, tool)
+  // interrupted: the process exits 130 or 143, and the fleet's page says that code (its verdict is what it reached)
+  const interruptExit = interrupt?.aborted ? ctx.interruptExit[interrupt.reason] : undefined
+  if (interruptExit === 130 || interruptExit === 143) fleet.exitCode = interruptExit
   try {
     io.out(writeFleetReports(reportDir, userCwd, fleet, runs, redact, env).stdout)
   } catch (error) {
     io.err(`conform: the fleet's reports could not be written: ${redact((error as Error).message)}\n`)
     return 2
   }
-  return interrupt?.aborted ? (ctx.interruptExit[interrupt.reason] ?? 2) : fleet.exitCode
+  return interrupt?.aborted ? (interruptExit ?? 2) : fleet.exitCode
 }
