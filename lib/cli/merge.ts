@@ -26,7 +26,8 @@ Exit 1 when any deployment failed, 2 when none failed but one could not be judge
 cannot be read; 0 otherwise. --expect N: the folders must hold N deployments, or (a CI job that
 wrote no reports) the fleet has no verdict: exit 2 unless one failed. Under GitHub Actions the fleet's summary goes to the job summary.
 With OUT the folder the DIRs are in, the page's links work wherever the folder is copied, and
-the files a merge writes there are skipped when given: merge OUT/* --report-dir OUT runs again.`
+the files a merge writes there are skipped when given: merge OUT/* --report-dir OUT runs again.
+OUT is never a run's own report folder (one holding results.json): the page would remove its reports.`
 
 interface Input {
   label: string
@@ -64,6 +65,8 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   if (expect !== undefined && !/^[1-9]\d{0,3}$/.test(expect)) return io.err('conform merge: --expect takes the number of deployments the folders must hold, such as --expect 3\n'), 2
   const outDir = resolve(cwd, out)
   const redact = createRedactor(env.CONFORM_API_KEY)
+  // a run's own report folder: the fleet page would remove its results.json, report.html and journal
+  if (existsSync(join(outDir, 'results.json'))) return io.err(`conform merge: ${redact(visibleLine(out))} holds a run's reports (results.json), which the fleet page would remove; give --report-dir the folder the report folders are in, or a new one\n`), 2
   const tool = { name: 'petstore-categories-conformance', version: toolVersion() }
   const runs: RunFile[] = []
   const deployments: FleetDeployment[] = []

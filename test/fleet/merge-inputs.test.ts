@@ -82,3 +82,16 @@ describe('merge of a folder whose results.json is missing or not a run\'s', () =
     expect(m.code, m.stderr + JSON.stringify(m.fleet.deployments)).toBe(0)
   })
 })
+
+describe('merge into a run\'s own report folder', () => {
+  test('refused before anything is written: its results.json, report.html and journal stay', () => {
+    const us = folder('us-kept', failed())
+    writeFileSync(join(us, 'journal.ndjson'), '{"id":"x"}\n')
+    let stderr = ''
+    const code = mergeMain([folder('eu-into', passed()), '--report-dir', us], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^conform merge: .*us-kept holds a run's reports \(results\.json\), which the fleet page would remove; give --report-dir the folder the report folders are in, or a new one\n$/)
+    expect(readFileSync(join(us, 'journal.ndjson'), 'utf8')).toBe('{"id":"x"}\n')
+    expect(JSON.parse(readFileSync(join(us, 'results.json'), 'utf8'))).toMatchObject({ verdict: 'fail' })
+  })
+})
