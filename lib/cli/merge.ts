@@ -21,7 +21,8 @@ export const MERGE_USAGE = `Usage: petstore-conform merge DIR... --report-dir OU
 Joins the report folders of runs made apart (one CI job per deployment) into one fleet page:
 fleet.json, fleet.md, fleet.html (a deployment × rule matrix linking each report.html) and
 junit.xml (one testsuite per deployment) in OUT. Each DIR holds a run's results.json, and its
-folder name is the deployment's label; a DIR holding a fleet.json brings each of its deployments.
+folder name is the deployment's label; a DIR holding a fleet.json brings each of its deployments,
+and, if that fleet had no verdict (it could not be run), its reason: the merge then has none.
 Exit 1 when any deployment failed, 2 when none failed but one could not be judged, or an input
 cannot be read; 0 otherwise. --expect N: the folders must hold N deployments, or (a CI job that
 wrote no reports) the fleet has no verdict: exit 2 unless one failed. Under GitHub Actions the fleet's summary goes to the job summary.
@@ -36,14 +37,19 @@ interface Input {
   baseUrl?: string
 }
 
-/** The deployments a DIR brings: itself (results.json), or each of a fleet's (fleet.json). */
-function inputsOf(dir: string): Input[] {
+/**
+ * The deployments a DIR brings: itself (results.json), or each of a fleet's (fleet.json), with
+ * why that fleet had no verdict of its own (it could not be run, or was not whole), if it had none.
+ */
+function inputsOf(dir: string, given: string): { inputs: Input[]; error?: string } {
   if (!existsSync(join(dir, 'results.json')) && existsSync(join(dir, 'fleet.json'))) {
     const fleet = JSON.parse(readFileSync(join(dir, 'fleet.json'), 'utf8')) as Partial<FleetResult>
     if (!Array.isArray(fleet.deployments)) throw new Error(`${join(dir, 'fleet.json')} is not a fleet's`)
-    return fleet.deployments.map((d: FleetDeployment) => ({ label: String(d.label), dir: join(dir, String(d.label)), baseUrl: String(d.baseUrl) }))
+    const inputs = fleet.deployments.map((d: FleetDeployment) => ({ label: String(d.label), dir: join(dir, String(d.label)), baseUrl: String(d.baseUrl) }))
+    // a fleet that could not be run has no deployment to bring: its reason must not vanish from the gate
+    return { inputs, ...(fleet.error !== undefined ? { error: `the fleet of ${given} had no verdict: ${String(fleet.error)}` } : {}) }
   }
-  return [{ label: basename(dir), dir }]
+  return { inputs: [{ label: basename(dir), dir }] }
 }
 
 /** Runs `merge`; returns the exit code. Never throws. */
@@ -71,6 +77,7 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   const runs: RunFile[] = []
   const deployments: FleetDeployment[] = []
   const seen = new Map<string, string>()
+  const errors: string[] = []
   try {
     for (const given of dirs) {
       const dir = resolve(cwd, given)
@@ -79,7 +86,9 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
       if (dir === outDir) throw new Error(`${given} is the --report-dir too: the fleet's junit.xml would replace its own; give OUT as the folder the report folders are in`)
       // a shell pattern that matched nothing comes as it was written (fleet/*/): say so, not that its name is no label
       if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${given} is no folder${/[*?[]/.test(given) ? ' (a pattern that matched nothing: did the jobs upload their reports?)' : ''}`)
-      for (const input of inputsOf(dir)) {
+      const { inputs, error } = inputsOf(dir, given)
+      if (error !== undefined) errors.push(error)
+      for (const input of inputs) {
         const problem = labelProblem(input.label)
         if (problem) throw new Error(`${input.dir}: its folder name is its deployment's label, and that ${problem}`)
         const earlier = seen.get(input.label.toLowerCase())
@@ -103,7 +112,8 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   }
   // a job that wrote no reports is missing from the folders, not failed: --expect makes that no verdict
   const missing = expect !== undefined && deployments.length !== Number(expect) ? `${expect} deployments expected (--expect), ${deployments.length} found: a job whose reports are missing was not judged` : undefined
-  const fleet = fleetOf(deployments, runs, tool, missing)
+  if (missing !== undefined) errors.push(missing)
+  const fleet = fleetOf(deployments, runs, tool, errors.length > 0 ? errors.join('; ') : undefined)
   try {
     io.out(writeFleetReports(outDir, cwd, fleet, runs, redact, env).stdout)
   } catch (error) {

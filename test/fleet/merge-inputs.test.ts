@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { mergeMain } from '../../lib/cli/merge.ts'
-import type { FleetResult } from '../../lib/fleet/fleet-result.ts'
+import { fleetOf, type FleetResult } from '../../lib/fleet/fleet-result.ts'
 import { resultsFileOf } from '../../lib/result/results-file.ts'
 import { check, oneFailure, runResult } from '../reporters/fixture.ts'
 
@@ -93,5 +93,18 @@ describe('merge into a run\'s own report folder', () => {
     expect(stderr).toMatch(/^conform merge: .*us-kept holds a run's reports \(results\.json\), which the fleet page would remove; give --report-dir the folder the report folders are in, or a new one\n$/)
     expect(readFileSync(join(us, 'journal.ndjson'), 'utf8')).toBe('{"id":"x"}\n')
     expect(JSON.parse(readFileSync(join(us, 'results.json'), 'utf8'))).toMatchObject({ verdict: 'fail' })
+  })
+})
+
+describe('merge of a fleet\'s folder whose fleet could not be run (a job whose secret was not set)', () => {
+  test('no verdict: its reason is the fleet\'s error, never a pass of the other folders alone', () => {
+    const job = folder('job-without-secret')
+    const notRun = fleetOf([], [], { name: 'petstore-categories-conformance', version: '0.0.0' }, 'targets.yaml deployment 1 (eu): no key: the variable EU_KEY its apiKeyEnv names is not set')
+    writeFileSync(join(job, 'fleet.json'), JSON.stringify(notRun))
+    const m = merge([job, folder('us-beside', passed())], 'out-not-run')
+    expect(m.code, m.stderr).toBe(2)
+    expect([m.fleet.verdict, m.fleet.exitCode]).toEqual(['error', 2])
+    expect(m.fleet.error).toMatch(/^the fleet of .*job-without-secret had no verdict: targets\.yaml deployment 1 \(eu\): no key/)
+    expect(m.stdout).toMatch(/^Fleet: NOT JUDGED \(exit 2\): 1 of 1 passed; the fleet of .*job-without-secret had no verdict/m)
   })
 })
