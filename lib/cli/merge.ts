@@ -43,8 +43,14 @@ interface Input {
  */
 function inputsOf(dir: string, given: string): { inputs: Input[]; error?: string } {
   if (!existsSync(join(dir, 'results.json')) && existsSync(join(dir, 'fleet.json'))) {
-    const fleet = JSON.parse(readFileSync(join(dir, 'fleet.json'), 'utf8')) as Partial<FleetResult>
-    if (!Array.isArray(fleet.deployments)) throw new Error(`${join(dir, 'fleet.json')} is not a fleet's`)
+    const file = join(dir, 'fleet.json')
+    let fleet: Partial<FleetResult> | null
+    try {
+      fleet = JSON.parse(readFileSync(file, 'utf8')) as Partial<FleetResult> | null
+    } catch (error) {
+      throw new Error(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`)
+    }
+    if (!Array.isArray(fleet?.deployments) || !fleet.deployments.every((d) => typeof d === 'object' && d !== null)) throw new Error(`${file} is not a fleet's`)
     const inputs = fleet.deployments.map((d: FleetDeployment) => ({ label: String(d.label), dir: join(dir, String(d.label)), baseUrl: String(d.baseUrl) }))
     // a fleet that could not be run has no deployment to bring: its reason must not vanish from the gate
     return { inputs, ...(fleet.error !== undefined ? { error: `the fleet of ${given} had no verdict: ${String(fleet.error)}` } : {}) }

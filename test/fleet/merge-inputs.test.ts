@@ -108,3 +108,16 @@ describe('merge of a fleet\'s folder whose fleet could not be run (a job whose s
     expect(m.stdout).toMatch(/^Fleet: NOT JUDGED \(exit 2\): 1 of 1 passed; the fleet of .*job-without-secret had no verdict/m)
   })
 })
+
+describe('merge of a fleet\'s folder whose fleet.json is not one', () => {
+  test.each([
+    ['not JSON', '{bad', /^conform merge: cannot read .*fleet-bad-json\/fleet\.json: /],
+    ['a deployment that is no object', '{"deployments":[null]}', /^conform merge: .*fleet-null-entry\/fleet\.json is not a fleet's\n$/],
+  ])('%s: exit 2, one line naming the file', (_, text, says) => {
+    const dir = folder(_ === 'not JSON' ? 'fleet-bad-json' : 'fleet-null-entry')
+    writeFileSync(join(dir, 'fleet.json'), text)
+    let stderr = ''
+    expect(mergeMain([dir, '--report-dir', join(scratch, 'out-bad-fleet')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})).toBe(2)
+    expect(stderr).toMatch(says)
+  })
+})
