@@ -135,7 +135,7 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     const raw = target.apiKeyEnv !== undefined ? env[target.apiKeyEnv] : shared.apiKey
     const source = target.apiKeyEnv ?? sharedKey
     if (raw === undefined || raw === '') {
-      throw new ConfigError(`${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is not set` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`)
+      throw new ConfigError(`${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? 'not set' : 'set, but empty'}` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`)
     }
     secrets.push(raw)
     const checked = checkApiKey(raw, source)
@@ -145,8 +145,10 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     try {
       checkBaseUrl(config, target.apiKeyEnv !== undefined ? 'baseUrl' : 'the base URL')
     } catch (error) {
-      if (error instanceof ConfigError) throw new ConfigError(`${target.entry}: ${error.message}`)
-      throw error
+      if (!(error instanceof ConfigError)) throw error
+      // an entry's key comes from the variable its apiKeyEnv names, not from CONFORM_API_KEY
+      const message = target.apiKeyEnv !== undefined ? error.message.replace(/the key goes in CONFORM_API_KEY$/, 'the key goes in the variable its apiKeyEnv names') : error.message
+      throw new ConfigError(`${target.entry}: ${message}`)
     }
     const label = target.label ?? defaultLabel(config.baseUrl as string)
     const problem = labelProblem(label)

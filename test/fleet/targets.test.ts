@@ -37,6 +37,8 @@ function targetsFile(name: string, second: string): string {
 
 const cases: { name: string; second?: string; args?: (file: string) => string[]; says: RegExp; hidden?: string }[] = [
   { name: 'its key variable is not set', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: UNSET_KEY', says: /deployment 2 \(us\): no key: the variable UNSET_KEY its apiKeyEnv names is not set/ },
+  { name: 'its key variable set, but empty', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: EMPTY_KEY', says: /deployment 2 \(us\): no key: the variable EMPTY_KEY its apiKeyEnv names is set, but empty\n/ },
+  { name: 'credentials in its base URL: the key goes in its variable', second: 'label: us\nbaseUrl: "https://alice:S3cretPassw0rd@petstore.example/v1"\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): baseUrl must not carry credentials; the key goes in the variable its apiKeyEnv names\n/, hidden: 'S3cretPassw0rd' },
   {
     name: 'a key pasted where its variable goes: the name is not shown',
     second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: sk_live_Pasted9KeyValue',
@@ -82,7 +84,7 @@ describe.concurrent('an entry that cannot be run: exit 2, one line naming it, no
     test(c.name, async () => {
       const file = c.second !== undefined ? targetsFile(c.name.replace(/\W+/g, '-'), c.second) : ''
       const args = c.args ? c.args(file) : ['--targets', file]
-      const run = await runConformInProcess(args, { env: { GOOD_KEY: good.key, OTHER_KEY: otherKey, CONFORM_API_KEY: good.key } })
+      const run = await runConformInProcess(args, { env: { GOOD_KEY: good.key, OTHER_KEY: otherKey, EMPTY_KEY: '', CONFORM_API_KEY: good.key } })
       runs.push(run)
       expect(run.code, run.stdout).toBe(2)
       expect(run.stderr).toMatch(/^conform: [^\n]+\n$/)
