@@ -11,7 +11,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { createRedactor } from '../http/redact.ts'
 import { toolVersion } from '../project-root.ts'
 import { FLEET_FILES } from '../fleet/fleet-files.ts'
-import { deploymentOf, fleetOf, readRunFolder, type FleetDeployment, type FleetResult, type RunFile } from '../fleet/fleet-result.ts'
+import { deploymentOf, fleetOf, readRunFolder, unreadRun, type FleetDeployment, type FleetResult, type RunFile } from '../fleet/fleet-result.ts'
 import { writeFleetReports } from '../fleet/fleet-reports.ts'
 import { labelProblem } from '../fleet/targets.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
@@ -21,12 +21,14 @@ export const MERGE_USAGE = `Usage: petstore-conform merge DIR... --report-dir OU
 Joins the report folders of runs made apart (one CI job per deployment) into one fleet page:
 fleet.json, fleet.md, fleet.html (a deployment × rule matrix linking each report.html) and
 junit.xml (one testsuite per deployment) in OUT. Each DIR holds a run's results.json, and its
-folder name is the deployment's label; a DIR holding a fleet.json brings each of its deployments.
+folder name is the deployment's label; a DIR holding a fleet.json brings each of its deployments,
+and, if that fleet had no verdict (it could not be run), its reason: the merge then has none.
 Exit 1 when any deployment failed, 2 when none failed but one could not be judged, or an input
 cannot be read; 0 otherwise. --expect N: the folders must hold N deployments, or (a CI job that
 wrote no reports) the fleet has no verdict: exit 2 unless one failed. Under GitHub Actions the fleet's summary goes to the job summary.
 With OUT the folder the DIRs are in, the page's links work wherever the folder is copied, and
-the files a merge writes there are skipped when given: merge OUT/* --report-dir OUT runs again.`
+the files a merge writes there are skipped when given: merge OUT/* --report-dir OUT runs again.
+OUT is never a run's own report folder (one holding results.json): the page would remove its reports.`
 
 interface Input {
   label: string
@@ -35,14 +37,25 @@ interface Input {
   baseUrl?: string
 }
 
-/** The deployments a DIR brings: itself (results.json), or each of a fleet's (fleet.json). */
-function inputsOf(dir: string): Input[] {
+/**
+ * The deployments a DIR brings: itself (results.json), or each of a fleet's (fleet.json), with
+ * why that fleet had no verdict of its own (it could not be run, or was not whole), if it had none.
+ */
+function inputsOf(dir: string, given: string): { inputs: Input[]; error?: string } {
   if (!existsSync(join(dir, 'results.json')) && existsSync(join(dir, 'fleet.json'))) {
-    const fleet = JSON.parse(readFileSync(join(dir, 'fleet.json'), 'utf8')) as Partial<FleetResult>
-    if (!Array.isArray(fleet.deployments)) throw new Error(`${join(dir, 'fleet.json')} is not a fleet's`)
-    return fleet.deployments.map((d: FleetDeployment) => ({ label: String(d.label), dir: join(dir, String(d.label)), baseUrl: String(d.baseUrl) }))
+    const file = join(dir, 'fleet.json')
+    let fleet: Partial<FleetResult> | null
+    try {
+      fleet = JSON.parse(readFileSync(file, 'utf8')) as Partial<FleetResult> | null
+    } catch (error) {
+      throw new Error(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`)
+    }
+    if (!Array.isArray(fleet?.deployments) || !fleet.deployments.every((d) => typeof d === 'object' && d !== null)) throw new Error(`${file} is not a fleet's`)
+    const inputs = fleet.deployments.map((d: FleetDeployment) => ({ label: String(d.label), dir: join(dir, String(d.label)), baseUrl: String(d.baseUrl) }))
+    // a fleet that could not be run has no deployment to bring: its reason must not vanish from the gate
+    return { inputs, ...(fleet.error !== undefined ? { error: `the fleet of ${given} had no verdict: ${String(fleet.error)}` } : {}) }
   }
-  return [{ label: basename(dir), dir }]
+  return { inputs: [{ label: basename(dir), dir }] }
 }
 
 /** Runs `merge`; returns the exit code. Never throws. */
@@ -64,9 +77,13 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   if (expect !== undefined && !/^[1-9]\d{0,3}$/.test(expect)) return io.err('conform merge: --expect takes the number of deployments the folders must hold, such as --expect 3\n'), 2
   const outDir = resolve(cwd, out)
   const redact = createRedactor(env.CONFORM_API_KEY)
+  // a run's own report folder: the fleet page would remove its results.json, report.html and journal
+  if (existsSync(join(outDir, 'results.json'))) return io.err(`conform merge: ${redact(visibleLine(out))} holds a run's reports (results.json), which the fleet page would remove; give --report-dir the folder the report folders are in, or a new one\n`), 2
+  const tool = { name: 'petstore-categories-conformance', version: toolVersion() }
   const runs: RunFile[] = []
   const deployments: FleetDeployment[] = []
   const seen = new Map<string, string>()
+  const errors: string[] = []
   try {
     for (const given of dirs) {
       const dir = resolve(cwd, given)
@@ -75,13 +92,22 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
       if (dir === outDir) throw new Error(`${given} is the --report-dir too: the fleet's junit.xml would replace its own; give OUT as the folder the report folders are in`)
       // a shell pattern that matched nothing comes as it was written (fleet/*/): say so, not that its name is no label
       if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${given} is no folder${/[*?[]/.test(given) ? ' (a pattern that matched nothing: did the jobs upload their reports?)' : ''}`)
-      for (const input of inputsOf(dir)) {
+      const { inputs, error } = inputsOf(dir, given)
+      if (error !== undefined) errors.push(error)
+      for (const input of inputs) {
         const problem = labelProblem(input.label)
         if (problem) throw new Error(`${input.dir}: its folder name is its deployment's label, and that ${problem}`)
         const earlier = seen.get(input.label.toLowerCase())
         if (earlier !== undefined) throw new Error(`${input.dir} and ${earlier} have the same name, "${input.label}": each deployment's folder needs its own`)
         seen.set(input.label.toLowerCase(), input.dir)
-        const run = readRunFolder(input.dir)
+        let run: RunFile
+        try {
+          run = readRunFolder(input.dir)
+        } catch (error) {
+          // missing or not a run's (a job killed before its reports, a file edited by hand): that
+          // deployment is not judged, as a fleet run says of a folder it cannot read; the others count
+          run = unreadRun(tool, new Date().toISOString(), redact(`its reports could not be read: ${visibleLine((error as Error).message)}`))
+        }
         const report = relative(outDir, join(input.dir, 'report.html')).split(sep).join('/')
         runs.push(run)
         deployments.push(deploymentOf(input.label, input.baseUrl ?? run.baseUrl ?? '(not recorded)', report, run))
@@ -92,7 +118,8 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   }
   // a job that wrote no reports is missing from the folders, not failed: --expect makes that no verdict
   const missing = expect !== undefined && deployments.length !== Number(expect) ? `${expect} deployments expected (--expect), ${deployments.length} found: a job whose reports are missing was not judged` : undefined
-  const fleet = fleetOf(deployments, runs, { name: 'petstore-categories-conformance', version: toolVersion() }, missing)
+  if (missing !== undefined) errors.push(missing)
+  const fleet = fleetOf(deployments, runs, tool, errors.length > 0 ? errors.join('; ') : undefined)
   try {
     io.out(writeFleetReports(outDir, cwd, fleet, runs, redact, env).stdout)
   } catch (error) {

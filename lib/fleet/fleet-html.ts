@@ -12,7 +12,10 @@ import { deploymentDetail, fleetHeadline, linkTarget, VERDICT_WORD } from './fle
 const VERDICT_CLASS: Record<FleetDeployment['verdict'], string> = { pass: 'pass', fail: 'fail', incomplete: 'skip', error: 'skip' }
 
 function deploymentRow(d: FleetDeployment): string {
-  const why = d.failedRules.length > 0 ? d.failedRules.map((id) => `<code>${escapeHtml(id)}</code>`).join(', ') : escapeHtml(deploymentDetail(d))
+  const failed = d.failedRules.map((id) => `<code>${escapeHtml(id)}</code>`).join(', ')
+  // not judged: why comes first, then any failed rule, as deploymentDetail says it in the other formats
+  const notJudged = (d.verdict === 'incomplete' || d.verdict === 'error') && d.reason !== undefined
+  const why = notJudged ? `${escapeHtml(d.reason as string)}${failed ? `; failed: ${failed}` : ''}` : failed || escapeHtml(deploymentDetail(d))
   return `<tr class="${VERDICT_CLASS[d.verdict]}"><td><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></td><td><code>${escapeHtml(d.baseUrl)}</code></td><td><span class="badge ${VERDICT_CLASS[d.verdict]}">${VERDICT_WORD[d.verdict]}</span> <span class="muted">exit ${d.exitCode}</span></td><td>${why}</td></tr>`
 }
 

@@ -9,8 +9,9 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { connectionLimitNote } from '../result/observed-behaviour.ts'
-import type { RunResult, Status } from '../result/run-result.ts'
+import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
+import { runFileProblem } from './run-file.ts'
 
 /** What one deployment's run said, as fleet.json holds it. */
 export interface FleetDeployment {
@@ -40,8 +41,8 @@ export interface FleetDeployment {
 export interface FleetResult {
   tool: { name: string; version: string }
   generatedAt: string
-  /** 1 when any deployment failed; else 2 when one could not be judged; else 0. */
-  exitCode: 0 | 1 | 2
+  /** 1 when any deployment failed; else 2 when one could not be judged; else 0. 130 or 143: a fleet run a signal stopped (the verdict is what it reached). */
+  exitCode: 0 | 1 | 2 | InterruptExit
   verdict: 'pass' | 'fail' | 'incomplete' | 'error'
   summary: { deployments: number; passed: number; failed: number; notJudged: number }
   deployments: FleetDeployment[]
@@ -69,11 +70,16 @@ export function readRunFolder(dir: string): RunFile {
     const code = (error as NodeJS.ErrnoException).code
     throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file (is it a report folder?)' : (error as Error).message.split('\n')[0]}`)
   }
-  const run = data as { rules?: unknown; runId?: unknown; exitCode?: unknown; verdict?: unknown; error?: unknown } | null
-  const made = Array.isArray(run?.rules) && typeof run.runId === 'string' && [0, 1, 2, 130, 143].includes(run.exitCode as number)
-  const notMade = run?.verdict === 'error' && run.exitCode === 2 && typeof run.error === 'string'
-  if (!made && !notMade) throw new Error(`${path} is not the results.json of a run`)
-  return resultFromFile(run) as RunFile
+  // a file edited by hand or cut short is said to be so, here, not later as a page that cannot be written
+  const run = typeof data === 'object' && data !== null ? resultFromFile(data) : data
+  const problem = runFileProblem(run)
+  if (problem !== undefined) throw new Error(`${path} is not the results.json of a run: ${problem}`)
+  return run as RunFile
+}
+
+/** What a fleet says of a deployment whose results.json cannot be read: not judged, and why. */
+export function unreadRun(tool: FleetResult['tool'], startedAt: string, reason: string): RunFile {
+  return { tool, startedAt, baseUrl: null, verdict: 'error', exitCode: 2, error: reason, summary: { requests: 0, writes: 0, recordsCreated: 0 }, rules: [], ledger: [], journal: [] }
 }
 
 /** A deployment's line of the fleet from its run. */

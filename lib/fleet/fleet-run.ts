@@ -18,7 +18,7 @@ import { preflight, preflightWaitMs } from '../runner/preflight.ts'
 import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import type { FleetRequest } from './fleet-request.ts'
-import { deploymentOf, fleetOf, readRunFolder, type RunFile } from './fleet-result.ts'
+import { deploymentOf, fleetOf, readRunFolder, unreadRun, type RunFile } from './fleet-result.ts'
 import { writeFleetReports } from './fleet-reports.ts'
 import { fleetConfigs, type FleetDeploymentConfig } from './targets.ts'
 
@@ -138,6 +138,9 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
         strays: 'runs-under-way',
         ...(interrupt ? { interrupt } : {}),
       })
+      // interrupted: its reports and results.json give the process's exit code, as a single run's do
+      const interruptExit = interrupt?.aborted ? ctx.interruptExit[interrupt.reason] : undefined
+      if (interruptExit === 130 || interruptExit === 143) run.result.exitCode = interruptExit
       const { writeRunReports } = await runner.loadReports()
       return writeRunReports(run, config, runEnv).shown
     } catch (error) {
@@ -163,17 +166,20 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     } catch (error) {
       // a folder the run could not write: the deployment is not judged, and the fleet says why
       const reason = redact(`its reports could not be read: ${(error as Error).message}`)
-      run = { tool, startedAt: ctx.startedAt.toISOString(), baseUrl: null, verdict: 'error', exitCode: 2, error: reason, summary: { requests: 0, writes: 0, recordsCreated: 0 }, rules: [], ledger: [], journal: [] }
+      run = unreadRun(tool, ctx.startedAt.toISOString(), reason)
     }
     runs.push(run)
     return deploymentOf(d.label, d.givenBaseUrl, `${d.label}/report.html`, run)
   })
   const fleet = fleetOf(lines, runs, tool)
+  // interrupted: the process exits 130 or 143, and the fleet's page says that code (its verdict is what it reached)
+  const interruptExit = interrupt?.aborted ? ctx.interruptExit[interrupt.reason] : undefined
+  if (interruptExit === 130 || interruptExit === 143) fleet.exitCode = interruptExit
   try {
     io.out(writeFleetReports(reportDir, userCwd, fleet, runs, redact, env).stdout)
   } catch (error) {
     io.err(`conform: the fleet's reports could not be written: ${redact((error as Error).message)}\n`)
     return 2
   }
-  return interrupt?.aborted ? (ctx.interruptExit[interrupt.reason] ?? 2) : fleet.exitCode
+  return interrupt?.aborted ? (interruptExit ?? 2) : fleet.exitCode
 }

@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { checkApiKey } from '../config/api-key.ts'
 import { checkBaseUrl, ConfigError, loadConfig, type Config } from '../config/config.ts'
-import { REPORT_FILES } from '../runner/report-files.ts'
+import { JOURNAL_FILE, REPORT_FILES } from '../runner/report-files.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { FLEET_FILES } from './fleet-files.ts'
 import type { FleetRequest } from './fleet-request.ts'
@@ -69,7 +69,8 @@ export function defaultLabel(baseUrl: string): string {
 /** Why a label cannot name a folder of the fleet, or undefined when it can. */
 export function labelProblem(label: string): string | undefined {
   if (!LABEL.test(label)) return `label "${visibleLine(label).slice(0, 80)}" is not a folder name: use letters, digits, ".", "_" and "-" (at most 64), starting with a letter, digit or "_"`
-  const reserved: readonly string[] = [...FLEET_FILES, ...REPORT_FILES]
+  // the journal too: a fleet's top folder is cleared of a single run's files, a folder of that name with them
+  const reserved: readonly string[] = [...FLEET_FILES, ...REPORT_FILES, JOURNAL_FILE]
   if (reserved.includes(label.toLowerCase())) return `label "${label}" is the name of a report file of the fleet; choose another`
   return undefined
 }
@@ -134,7 +135,7 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     const raw = target.apiKeyEnv !== undefined ? env[target.apiKeyEnv] : shared.apiKey
     const source = target.apiKeyEnv ?? sharedKey
     if (raw === undefined || raw === '') {
-      throw new ConfigError(`${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is not set` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`)
+      throw new ConfigError(`${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? 'not set' : 'set, but empty'}` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`)
     }
     secrets.push(raw)
     const checked = checkApiKey(raw, source)
@@ -144,8 +145,10 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     try {
       checkBaseUrl(config, target.apiKeyEnv !== undefined ? 'baseUrl' : 'the base URL')
     } catch (error) {
-      if (error instanceof ConfigError) throw new ConfigError(`${target.entry}: ${error.message}`)
-      throw error
+      if (!(error instanceof ConfigError)) throw error
+      // an entry's key comes from the variable its apiKeyEnv names, not from CONFORM_API_KEY
+      const message = target.apiKeyEnv !== undefined ? error.message.replace(/the key goes in CONFORM_API_KEY$/, 'the key goes in the variable its apiKeyEnv names') : error.message
+      throw new ConfigError(`${target.entry}: ${message}`)
     }
     const label = target.label ?? defaultLabel(config.baseUrl as string)
     const problem = labelProblem(label)

@@ -12,6 +12,7 @@ import type { Exchange } from '../http/exchange.ts'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
 import { badge, escapeHtml as h, htmlLegend, htmlValue } from './html-text.ts'
 import type { CheckResult, RunResult } from '../result/run-result.ts'
+import { otherKeyVariable, reproduceKeyWords } from './reproduce-key.ts'
 import { plural } from './wording.ts'
 
 /** Headers whose values are credentials; shown only when they carry no more than the key placeholder. */
@@ -136,6 +137,6 @@ ${groups.map((group, i) => failureCard(group, result.runId, `fail-${h(rule.id)}-
   return `<section id="failures">
 <h2>Failures: ${plural(total, 'check')} in ${plural(failing.length, 'rule')}${byCause}</h2>
 <p class="hint">Each failure shows what the interface document requires (expected) and what the server did (actual), character for character, then the request and response and a curl command that sends the same request again. Checks of a rule that failed for the same reason (same code, message, expected and actual) are one entry that lists them all.</p>
-${rules}
+${otherKeyVariable(result) !== undefined ? `<p class="hint">Run the curl commands ${h(reproduceKeyWords(result))}.</p>\n` : ''}${rules}
 </section>`
 }

@@ -16,6 +16,7 @@ import { recordPrefixWords, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts
 import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
+import { reproduceKeyMarkdown } from './reproduce-key.ts'
 import { headline, notVerifiedByReason, pacing, partlyVerified, plural, seconds, writeMode } from './wording.ts'
 
 /** Most failure rows and ledger rows shown; the rest are counted and left to report.html. */
@@ -126,7 +127,7 @@ export function markdownSummary(result: RunResult): string {
     if (legend) lines.push('', `Shown by a marker in the table: ${markdownLine(legend, 2000)}.`)
     const first = failures.flatMap((g) => g.checks).find((check) => check.reproduce.length > 0)
     if (first) {
-      lines.push('', `Reproduce the first failure (${escapeMarkdown(first.name)}), with \`CONFORM_API_KEY\` set:`, '')
+      lines.push('', `Reproduce the first failure (${escapeMarkdown(first.name)}), ${reproduceKeyMarkdown(result)}:`, '')
       lines.push(fenced(first.reproduce[first.reproduce.length - 1], 'sh'))
     }
   }

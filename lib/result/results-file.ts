@@ -31,20 +31,24 @@ export function resultsFileOf(result: RunResult): Record<string, unknown> {
 /**
  * A parsed results.json as the result model: each check's exchanges from its ids. A results.json
  * of an earlier version (checks holding their exchanges) is returned as it is. An id the file does
- * not list is left out (a file edited by hand), not a crash.
+ * not list is left out (a file edited by hand), and a rule or check that is no object is left as it is
+ * (for the reader to refuse), not a crash.
  */
 export function resultFromFile<T>(data: T): T {
   const file = data as { rules?: unknown; exchanges?: unknown }
   if (!Array.isArray(file.rules) || !Array.isArray(file.exchanges)) return data
   const byId = new Map((file.exchanges as Exchange[]).map((e) => [e.id, e]))
-  const rules = (file.rules as { checks?: unknown }[]).map((rule) =>
-    !Array.isArray(rule.checks)
+  const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null
+  const rules = (file.rules as ({ checks?: unknown } | null)[]).map((rule) =>
+    !isObject(rule) || !Array.isArray(rule.checks)
       ? rule
       : {
           ...rule,
-          checks: (rule.checks as Partial<FileCheck & CheckResult>[]).map(({ exchangeIds, ...check }) =>
-            Array.isArray(exchangeIds) ? { ...check, exchanges: exchangeIds.flatMap((id) => byId.get(id) ?? []) } : check,
-          ),
+          checks: (rule.checks as (Partial<FileCheck & CheckResult> | null)[]).map((given) => {
+            if (!isObject(given)) return given
+            const { exchangeIds, ...check } = given
+            return Array.isArray(exchangeIds) ? { ...check, exchanges: exchangeIds.flatMap((id) => byId.get(id) ?? []) } : check
+          }),
         },
   )
   const { exchanges: _listed, ...rest } = file

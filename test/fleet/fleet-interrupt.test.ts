@@ -1,7 +1,7 @@
 /**
  * SIGINT stops every deployment of a fleet run, not only the first: through the real entry point,
  * twelve deployments whose servers never answer are each reported as interrupted, the fleet's
- * reports are written and the process exits 130 within seconds (more than ten listening for the
+ * reports are written (saying exit 130) and the process exits 130 within seconds (more than ten listening for the
  * signal: Node warns of a leak unless the fleet says they are expected). A deployment the interrupt did not reach
  * would wait for its 60 s deadline, past the 3 s the process gives itself, and have no results.json.
  */
@@ -40,6 +40,10 @@ test('SIGINT while every one of twelve deployments waits on its server: each rep
   expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([])
   const fleet = JSON.parse(readFileSync(join(run.reportDir, 'fleet.json'), 'utf8')) as FleetResult
   expect(fleet.deployments).toHaveLength(12)
+  // the page gives the process's exit code, as a single run's reports do, not the verdict's 2
+  expect(fleet.exitCode).toBe(130)
+  expect(run.stdout).toMatch(/^Fleet: NOT JUDGED \(exit 130\): /m)
+  expect(readFileSync(join(run.reportDir, 'fleet.md'), 'utf8')).toContain('NOT JUDGED \\(exit 130\\)')
   for (const d of fleet.deployments) {
     const resultsFile = join(run.reportDir, d.label, 'results.json')
     expect(existsSync(resultsFile), d.label).toBe(true)
@@ -48,6 +52,8 @@ test('SIGINT while every one of twelve deployments waits on its server: each rep
     const said = JSON.stringify(results.problems ?? []) + (results.error ?? '')
     expect(said, d.label).toMatch(/interrupted \(SIGINT\)|interrupted by SIGINT/)
     expect(results.verdict, d.label).not.toBe('pass')
+    // a run under way when the signal came records it, as a single run's results.json does
+    if (results.runId !== undefined) expect(results.exitCode, d.label).toBe(130)
   }
   expect(run.stdout + run.stderr + readFileSync(join(run.reportDir, 'fleet.json'), 'utf8')).not.toContain(KEY)
 })

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { fleetHtml } from '../../lib/fleet/fleet-html.ts'
 import { fleetJunit } from '../../lib/fleet/fleet-junit.ts'
 import { fleetMarkdown, fleetTerminal, writeFleetReports } from '../../lib/fleet/fleet-reports.ts'
-import { deploymentOf, fleetOf, type RunFile } from '../../lib/fleet/fleet-result.ts'
+import { deploymentOf, fleetOf, type FleetDeployment, type RunFile } from '../../lib/fleet/fleet-result.ts'
 import { resultOf } from '../../lib/result/run-result.ts'
 import { HOSTILE } from '../reporters/fixture.ts'
 import { elements, parseXml } from '../reporters/xml.ts'
@@ -102,5 +102,17 @@ describe("a deployment whose server limited its connections", () => {
     expect(fleetHtml(noted)).toMatch(/<h2 id="notes">Notes<\/h2>\n<ul>\n<li><a href="limited\/report.html">limited<\/a>: Connections .*down to 12 at once/)
     expect(fleetMarkdown(fleet)).not.toContain('### Notes')
     expect(fleetHtml(fleet)).not.toContain('id="notes"')
+  })
+})
+
+describe('a deployment not judged that has failed rules too (its key refused, and a rule failed without it)', () => {
+  const refused: FleetDeployment = { label: 'eu', baseUrl: 'https://a.example/v1', verdict: 'incomplete', exitCode: 2, failedRules: ['auth-missing-key-401'], reason: 'the server refused the key: all 64 requests sent with it were answered 401', rules: {}, report: 'eu/report.html' }
+  const page = fleetOf([refused], [], TOOL)
+
+  test('fleet.html says why it was not judged, then the failed rules, as fleet.md and the terminal do', () => {
+    const row = fleetHtml(page).split('\n').find((line) => line.startsWith('<tr class="skip">')) ?? ''
+    expect(row).toContain('the server refused the key: all 64 requests sent with it were answered 401; failed: <code>auth-missing-key-401</code>')
+    expect(fleetMarkdown(page)).toContain('the server refused the key\\: all 64 requests sent with it were answered 401; failed\\: auth-missing-key-401')
+    expect(fleetTerminal(page, 'fleet.html')).toContain('answered 401; failed: auth-missing-key-401')
   })
 })

@@ -92,6 +92,13 @@ deployments:
     }
   })
 
+  test('its reproduce commands say which variable its key came from: CONFORM_API_KEY may hold another deployment\'s', () => {
+    const summary = readFileSync(join(run.reportDir, stagingLabel(), 'summary.md'), 'utf8')
+    expect(summary).toContain('with `CONFORM_API_KEY` set to this deployment\'s key: `CONFORM_API_KEY="$PETSTORE_STAGING_KEY"`')
+    const html = readFileSync(join(run.reportDir, stagingLabel(), 'report.html'), 'utf8')
+    expect(html).toContain('Run the curl commands with CONFORM_API_KEY set to this deployment&#39;s key: CONFORM_API_KEY=&quot;$PETSTORE_STAGING_KEY&quot;')
+  })
+
   test('each server received its own key, and never another deployment\'s', () => {
     for (const own of [eu, us, staging]) {
       expect(own.authorizations).toContain(`Bearer ${own.key}`)

@@ -37,6 +37,8 @@ function targetsFile(name: string, second: string): string {
 
 const cases: { name: string; second?: string; args?: (file: string) => string[]; says: RegExp; hidden?: string }[] = [
   { name: 'its key variable is not set', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: UNSET_KEY', says: /deployment 2 \(us\): no key: the variable UNSET_KEY its apiKeyEnv names is not set/ },
+  { name: 'its key variable set, but empty', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: EMPTY_KEY', says: /deployment 2 \(us\): no key: the variable EMPTY_KEY its apiKeyEnv names is set, but empty\n/ },
+  { name: 'credentials in its base URL: the key goes in its variable', second: 'label: us\nbaseUrl: "https://alice:S3cretPassw0rd@petstore.example/v1"\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): baseUrl must not carry credentials; the key goes in the variable its apiKeyEnv names\n/, hidden: 'S3cretPassw0rd' },
   {
     name: 'a key pasted where its variable goes: the name is not shown',
     second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: sk_live_Pasted9KeyValue',
@@ -62,6 +64,7 @@ const cases: { name: string; second?: string; args?: (file: string) => string[];
   { name: 'a field the file does not know (a key written into it)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKey: OTHER_KEY', says: /deployment 2 \(us\): unknown field "apiKey"; an entry has label, baseUrl, apiKeyEnv/ },
   { name: 'a label that is no folder name', second: 'label: ../us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(\.\.\/us\): label "\.\.\/us" is not a folder name/ },
   { name: 'a label that is a file of the fleet', second: 'label: fleet.json\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /label "fleet\.json" is the name of a report file of the fleet/ },
+  { name: 'a label that is the journal\'s name (its folder would be removed as a journal)', second: 'label: Journal.ndjson\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /label "Journal\.ndjson" is the name of a report file of the fleet/ },
   { name: '--api-key next to --targets', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', args: (file) => ['--targets', file, '--api-key', otherKey], says: /--api-key does not go with --targets/ },
   { name: '--base-url next to --targets', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', args: (file) => ['--targets', file, '--base-url', good.server.baseUrl], says: /give --targets FILE or --base-url, not both/ },
   { name: 'a file that is not there', args: () => ['--targets', join(scratch, 'nowhere.yaml')], says: /cannot read the targets file .*nowhere\.yaml \(no such file\)/ },
@@ -81,7 +84,7 @@ describe.concurrent('an entry that cannot be run: exit 2, one line naming it, no
     test(c.name, async () => {
       const file = c.second !== undefined ? targetsFile(c.name.replace(/\W+/g, '-'), c.second) : ''
       const args = c.args ? c.args(file) : ['--targets', file]
-      const run = await runConformInProcess(args, { env: { GOOD_KEY: good.key, OTHER_KEY: otherKey, CONFORM_API_KEY: good.key } })
+      const run = await runConformInProcess(args, { env: { GOOD_KEY: good.key, OTHER_KEY: otherKey, EMPTY_KEY: '', CONFORM_API_KEY: good.key } })
       runs.push(run)
       expect(run.code, run.stdout).toBe(2)
       expect(run.stderr).toMatch(/^conform: [^\n]+\n$/)
@@ -113,7 +116,7 @@ describe('labels', () => {
     expect(labelProblem(label)).toBeUndefined()
   })
 
-  test.each(['', '.', '..', '-x', 'a/b', 'a b', 'x'.repeat(65), 'JUNIT.XML'])('"%s" is refused', (label) => {
+  test.each(['', '.', '..', '-x', 'a/b', 'a b', 'x'.repeat(65), 'JUNIT.XML', 'journal.ndjson'])('"%s" is refused', (label) => {
     expect(labelProblem(label)).toBeDefined()
   })
 })

@@ -1,0 +1,46 @@
+/**
+ * Whether a parsed results.json is one the fleet's pages can be made of, as `merge` reads it from
+ * a folder another job wrote: a run that was made (its verdict, an exit code that is that verdict's
+ * or a signal's, its rules with their checks, its problems) or one that could not be (exit 2 and
+ * why). A file edited by hand or cut short is said to be so, by what is wrong with it, instead of
+ * passing a deployment whose own rules failed, or failing later as a report that cannot be written.
+ */
+import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
+import type { Status } from '../result/run-result.ts'
+
+/** The exit code of each verdict; a run a signal interrupted exits 130 or 143 whatever its verdict. */
+const VERDICT_EXIT: Readonly<Record<string, number>> = { pass: 0, fail: 1, incomplete: 2 }
+const INTERRUPT_EXITS: readonly unknown[] = [130, 143]
+const STATUSES: readonly unknown[] = ['pass', 'fail', 'skip', 'warn'] satisfies Status[]
+
+type Loose = Record<string, unknown>
+const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null && !Array.isArray(value)
+const quoted = (value: unknown) => JSON.stringify(String(value).slice(0, 40))
+
+/** A check as the fleet's junit.xml writes it (its exchanges resolved by resultFromFile). */
+function isCheck(check: unknown): boolean {
+  if (!isObject(check) || typeof check.name !== 'string' || !STATUSES.includes(check.status) || !Array.isArray(check.notes) || !Array.isArray(check.exchanges)) return false
+  const failure = check.failure
+  return failure === undefined || (isObject(failure) && typeof failure.message === 'string' && typeof failure.code === 'string' && Array.isArray(check.reproduce))
+}
+
+/** What is wrong with a parsed results.json, or undefined when the fleet can be made of it. */
+export function runFileProblem(data: unknown): string | undefined {
+  if (!isObject(data)) return 'it holds no object'
+  if (data.verdict === 'error') {
+    const notMade = data as Partial<CannotRunResult>
+    return notMade.exitCode === 2 && typeof notMade.error === 'string' && Array.isArray(notMade.rules) ? undefined : 'a run that could not be made has exitCode 2 and its error'
+  }
+  if (typeof data.runId !== 'string' || !Array.isArray(data.rules) || !Array.isArray(data.problems)) return 'it has no runId, rules or problems'
+  const verdict = data.verdict
+  if (typeof verdict !== 'string' || !Object.hasOwn(VERDICT_EXIT, verdict)) return `its verdict ${quoted(verdict)} is none of pass, fail, incomplete`
+  if (data.exitCode !== VERDICT_EXIT[verdict] && !INTERRUPT_EXITS.includes(data.exitCode)) return `its exitCode ${quoted(data.exitCode)} is not that of its verdict, ${verdict}`
+  const rules = data.rules as unknown[]
+  const bad = rules.findIndex((rule) => !isObject(rule) || typeof rule.id !== 'string' || typeof rule.level !== 'string' || !STATUSES.includes(rule.status) || !Array.isArray(rule.checks) || !rule.checks.every(isCheck))
+  if (bad >= 0) return `its rule ${bad + 1} is not a rule's result (id, level, status, checks)`
+  const problem = (data.problems as unknown[]).findIndex((p) => typeof p !== 'string' && !(isObject(p) && typeof p.message === 'string'))
+  if (problem >= 0) return `its problem ${problem + 1} has no message`
+  const failed = (rules as Loose[]).find((rule) => rule.level === 'must' && rule.status === 'fail')
+  if (verdict === 'pass' && failed) return `its verdict is pass, while its must-rule ${quoted(failed.id)} failed`
+  return undefined
+}

@@ -1,0 +1,123 @@
+/**
+ * merge reads folders other jobs wrote: one without results.json (a job killed before its reports)
+ * or with one edited by hand is that deployment not judged, with the reason, and the others still
+ * count, as a fleet run says of a folder it cannot read. Before, such a folder ended the merge with
+ * exit 2 and no page (hiding another deployment's failure), a verdict edited to pass passed the
+ * gate though the file's own must-rule failed, and a verdict no run writes was told as a page that
+ * could not be written.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+import { mergeMain } from '../../lib/cli/merge.ts'
+import { fleetOf, type FleetResult } from '../../lib/fleet/fleet-result.ts'
+import { resultsFileOf } from '../../lib/result/results-file.ts'
+import { check, oneFailure, runResult } from '../reporters/fixture.ts'
+
+const scratch = mkdtempSync(join(tmpdir(), 'conform-merge-inputs-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+/** A report folder holding `results` (an object written as JSON) or nothing. */
+function folder(name: string, results?: unknown): string {
+  const dir = join(scratch, name)
+  mkdirSync(dir, { recursive: true })
+  if (results !== undefined) writeFileSync(join(dir, 'results.json'), JSON.stringify(results))
+  return dir
+}
+
+function merge(dirs: string[], out: string) {
+  let stdout = ''
+  let stderr = ''
+  const code = mergeMain([...dirs, '--report-dir', join(scratch, out)], { out: (t) => void (stdout += t), err: (t) => void (stderr += t) }, scratch, {})
+  const fleet = JSON.parse(readFileSync(join(scratch, out, 'fleet.json'), 'utf8')) as FleetResult
+  return { code, stdout, stderr, fleet }
+}
+
+const failed = () => resultsFileOf(oneFailure())
+const passed = () => resultsFileOf(runResult())
+
+describe('merge of a folder whose results.json is missing or not a run\'s', () => {
+  test('missing, beside a deployment that failed: exit 1, the page written, the missing one not judged and why', () => {
+    const m = merge([folder('us', failed()), folder('killed')], 'out-missing')
+    expect(m.code, m.stderr).toBe(1)
+    expect(m.fleet.deployments.map((d) => [d.label, d.verdict, d.exitCode])).toEqual([
+      ['us', 'fail', 1],
+      ['killed', 'error', 2],
+    ])
+    expect(m.fleet.deployments[1]?.reason).toMatch(/its reports could not be read: cannot read .*killed\/results\.json: no such file/)
+    expect(m.stdout).toMatch(/^Fleet: FAIL \(exit 1\): 0 of 2 passed; 1 failed \(us\); 1 could not be judged \(killed\)$/m)
+  })
+
+  test('a verdict edited to pass while its must-rule failed: not judged, never a pass', () => {
+    const edited = { ...failed(), verdict: 'pass', exitCode: 0 }
+    const m = merge([folder('eu', passed()), folder('edited', edited)], 'out-edited')
+    expect(m.code).toBe(2)
+    expect(m.fleet.deployments[1]).toMatchObject({ label: 'edited', verdict: 'error', exitCode: 2 })
+    expect(m.fleet.deployments[1]?.reason).toMatch(/is not the results\.json of a run: its verdict is pass, while its must-rule "create-echoes-fields" failed/)
+  })
+
+  test.each([
+    ['a verdict no run writes', { verdict: 'garbage' }, /its verdict "garbage" is none of pass, fail, incomplete/],
+    ['a verdict that is a name of every object', { verdict: '__proto__' }, /its verdict "__proto__" is none of pass, fail, incomplete/],
+    ['an exit code not its verdict\'s', { exitCode: 0 }, /its exitCode "0" is not that of its verdict, fail/],
+    ['a rule that is no object', { rules: [null] }, /its rule 1 is not a rule's result/],
+    ['a rule whose checks are not a list', { rules: [{ id: 'x', level: 'must', status: 'fail', checks: null }] }, /its rule 1 is not a rule's result/],
+    ['a check that is no object', { rules: [{ id: 'x', level: 'must', status: 'pass', checks: [null] }] }, /its rule 1 is not a rule's result/],
+    ['problems that are not a list', { problems: 'oops' }, /it has no runId, rules or problems/],
+  ])('%s: that deployment not judged, said so; the other\'s failure is the verdict', (name, change, says) => {
+    const m = merge([folder(`bad-${name.replace(/\W+/g, '-')}`, { ...failed(), ...change }), folder(`us-${name.replace(/\W+/g, '-')}`, failed())], `out-${name.replace(/\W+/g, '-')}`)
+    expect(m.code, m.stderr).toBe(1)
+    expect(m.stderr).toBe('')
+    expect(m.fleet.deployments.map((d) => [d.verdict, d.exitCode])).toEqual([
+      ['error', 2],
+      ['fail', 1],
+    ])
+    expect(m.fleet.deployments[0]?.reason).toMatch(says)
+  })
+
+  test('a run of this version and one with a check skipped merge as they are', () => {
+    const skipped = resultsFileOf(runResult((id) => [check(`${id} check`, id === 'ids-unique' ? 'skip' : 'pass')]))
+    const m = merge([folder('a', passed()), folder('b', skipped)], 'out-good')
+    expect(m.code, m.stderr + JSON.stringify(m.fleet.deployments)).toBe(0)
+  })
+})
+
+describe('merge into a run\'s own report folder', () => {
+  test('refused before anything is written: its results.json, report.html and journal stay', () => {
+    const us = folder('us-kept', failed())
+    writeFileSync(join(us, 'journal.ndjson'), '{"id":"x"}\n')
+    let stderr = ''
+    const code = mergeMain([folder('eu-into', passed()), '--report-dir', us], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^conform merge: .*us-kept holds a run's reports \(results\.json\), which the fleet page would remove; give --report-dir the folder the report folders are in, or a new one\n$/)
+    expect(readFileSync(join(us, 'journal.ndjson'), 'utf8')).toBe('{"id":"x"}\n')
+    expect(JSON.parse(readFileSync(join(us, 'results.json'), 'utf8'))).toMatchObject({ verdict: 'fail' })
+  })
+})
+
+describe('merge of a fleet\'s folder whose fleet could not be run (a job whose secret was not set)', () => {
+  test('no verdict: its reason is the fleet\'s error, never a pass of the other folders alone', () => {
+    const job = folder('job-without-secret')
+    const notRun = fleetOf([], [], { name: 'petstore-categories-conformance', version: '0.0.0' }, 'targets.yaml deployment 1 (eu): no key: the variable EU_KEY its apiKeyEnv names is not set')
+    writeFileSync(join(job, 'fleet.json'), JSON.stringify(notRun))
+    const m = merge([job, folder('us-beside', passed())], 'out-not-run')
+    expect(m.code, m.stderr).toBe(2)
+    expect([m.fleet.verdict, m.fleet.exitCode]).toEqual(['error', 2])
+    expect(m.fleet.error).toMatch(/^the fleet of .*job-without-secret had no verdict: targets\.yaml deployment 1 \(eu\): no key/)
+    expect(m.stdout).toMatch(/^Fleet: NOT JUDGED \(exit 2\): 1 of 1 passed; the fleet of .*job-without-secret had no verdict/m)
+  })
+})
+
+describe('merge of a fleet\'s folder whose fleet.json is not one', () => {
+  test.each([
+    ['not JSON', '{bad', /^conform merge: cannot read .*fleet-bad-json\/fleet\.json: /],
+    ['a deployment that is no object', '{"deployments":[null]}', /^conform merge: .*fleet-null-entry\/fleet\.json is not a fleet's\n$/],
+  ])('%s: exit 2, one line naming the file', (_, text, says) => {
+    const dir = folder(_ === 'not JSON' ? 'fleet-bad-json' : 'fleet-null-entry')
+    writeFileSync(join(dir, 'fleet.json'), text)
+    let stderr = ''
+    expect(mergeMain([dir, '--report-dir', join(scratch, 'out-bad-fleet')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})).toBe(2)
+    expect(stderr).toMatch(says)
+  })
+})
