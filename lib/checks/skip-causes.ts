@@ -23,6 +23,8 @@ export const SKIP_CAUSES = [
   'unfinished',
   /** The key stopped working during the run (revoked, rotated, expired): the refusals it met judge nothing (lib/result/key-revoked.ts). */
   'key-revoked',
+  /** The server stopped taking connections during the run: the connections it refused judge nothing (lib/result/server-gone.ts). */
+  'server-gone',
   /** The server refused the key on every request sent with it (wrong, expired, another environment's): the refusals judge nothing (lib/result/key-refused.ts). */
   'key-refused',
   /** The key's shape rules this credential case out (too short, no letters …). */

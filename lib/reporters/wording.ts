@@ -42,6 +42,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'>)
       return 'the answer was lost in transit (the server closed the connection under it), though the list shows the record was created'
     case 'key-revoked':
       return 'the key stopped working during the run (revoked, rotated or expired): its refusals judge nothing'
+    case 'server-gone':
+      return 'the server stopped taking connections during the run (stopped, restarted or crashed): the requests it refused judge nothing'
     case 'unfinished':
       return 'the check had not finished when the run was cut short (--deadline, or a signal)'
     case 'key-refused':

@@ -9,6 +9,8 @@ export const PROBLEM_KINDS = [
   'key-refused',
   /** The key stopped working during the run: from some request on, every request with it was answered 401 or 403 (lib/result/key-revoked.ts). */
   'key-revoked',
+  /** The server stopped taking connections during the run: from some request on, every connection was refused (lib/result/server-gone.ts). */
+  'server-gone',
   /** The run's deadline (--deadline) came before every check had finished. */
   'deadline',
   /** The user (SIGINT, SIGTERM) or the caller stopped the run before it finished. */
@@ -34,4 +36,4 @@ export interface RunProblem {
 }
 
 /** Kinds that mean the run ended before a verdict: without a must-rule failure it is incomplete (exit 2), not failed. */
-export const ENDS_WITHOUT_VERDICT: ReadonlySet<ProblemKind> = new Set(['deadline', 'interrupted', 'outlasted', 'stalled', 'key-revoked'])
+export const ENDS_WITHOUT_VERDICT: ReadonlySet<ProblemKind> = new Set(['deadline', 'interrupted', 'outlasted', 'stalled', 'key-revoked', 'server-gone'])

@@ -6,6 +6,7 @@
 import { writesAgain } from './writes-again.ts'
 import { keyRefused, withoutChecksOfTheRefusedKey } from './key-refused.ts'
 import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
+import { serverGone, withoutFailuresOfTheGoneServer } from './server-gone.ts'
 import type { Samples } from './samples.ts'
 import { ENDS_WITHOUT_VERDICT, type RunProblem } from './run-problems.ts'
 import type { SkipCause } from '../checks/skip-causes.ts'
@@ -191,11 +192,14 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const revoked = keyRevoked(exchanges, facts.journal)
   // refused from the start: nothing verified, and no rule reads as broken for it
   const refused = revoked ? undefined : keyRefused(exchanges, facts.options.keyFrom)
+  // a server that stopped taking connections: the failures its refused connections caused are not verified (server-gone.ts)
+  const gone = serverGone(exchanges)
   const rules: RuleResult[] = []
   for (const rule of ruleCatalogue()) {
     if (selected.length > 0 && !selected.includes(rule.id)) continue
     const declared = byRule.get(rule.id) ?? []
-    const checks = revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
+    const kept = revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
+    const checks = gone ? withoutFailuresOfTheGoneServer(kept, gone) : kept
     if (checks.length === 0) {
       // a run cut before its checks were collected has none: not verified, not a fault of the suite
       if (facts.cutShort) rules.push({ ...rule, status: 'skip', checks: [] })
@@ -214,6 +218,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   // a refused key verified nothing: no verdict on the service (exit 2), and the reason comes first
   if (refused) problems.unshift(refused)
   else if (revoked) problems.unshift(revoked.problem)
+  if (gone) problems.unshift(gone.problem)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
   if (!mustFailed && !refused) problems.push(...(facts.keptBack ?? []))
   // decided on the problems' kinds, never on their words

@@ -145,7 +145,7 @@ describe.concurrent('a server that stalls, or dies mid-run', { timeout: RUN_TIME
     expect(server.requests.length).toBeLessThanOrEqual(DEFAULTS.concurrency)
   })
 
-  test('the server is killed in the middle of the run: exit 1, the requests after it fail "connection refused", reports written', async () => {
+  test('the server is killed in the middle of the run: exit 2 (INCOMPLETE, server-gone), no rule failed for the refused connections after it, reports written', async () => {
     const upstream = await startReferenceServer({ apiKey: KEY })
     let front: HostileServer | undefined
     let killed = false
@@ -159,9 +159,12 @@ describe.concurrent('a server that stalls, or dies mid-run', { timeout: RUN_TIME
     })
     servers.push(front)
     const { run } = await timed(['--base-url', front.baseUrl, '--timeout', '3000'])
-    expect(run.code, run.stdout + run.stderr).toBe(1)
-    expectReports(run, 1)
+    expect(run.code, run.stdout + run.stderr).toBe(2)
+    expectReports(run, 2)
     expect(killed).toBe(true)
+    // the connections refused after it are no rule's fault (lib/result/server-gone.ts)
+    expect(run.results!.problems[0]?.kind).toBe('server-gone')
+    expect(run.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
   })
 })
 

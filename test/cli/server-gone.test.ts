@@ -1,0 +1,82 @@
+/**
+ * A server that stops taking connections during the run (stopped, restarted by a deploy, crashed):
+ * from some request on, every connection is refused, confirmations too. No rule is the fault: the
+ * run is INCOMPLETE (exit 2), as against a server unreachable from the start, and says from which
+ * request on. A server whose port stays open still fails: one that resets the connection of some
+ * requests (a crash of a worker, not of the server) is judged on them.
+ */
+import { randomBytes } from 'node:crypto'
+import { afterAll, expect, test } from 'vitest'
+import type { Exchange } from '../../lib/http/exchange.ts'
+import { SERVER_GONE, serverGone } from '../../lib/result/server-gone.ts'
+import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
+import { failedRules, runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+
+const servers: RunningServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((r) => r.cleanup())
+  await Promise.all(servers.map((s) => s.close()))
+})
+
+/** A conforming server that, at its `at`th request, closes every connection (that request's too) and stops listening. */
+async function goesAwayAt(at: number, apiKey: string): Promise<RunningServer> {
+  let requests = 0
+  let running: RunningServer | undefined
+  running = await startReferenceServer({
+    apiKey,
+    behaviour: {
+      finish: (reply) => {
+        if (++requests === at) void running?.close()
+        return reply
+      },
+    },
+  })
+  servers.push(running)
+  return running
+}
+
+test("a server that stops listening at its 40th request: INCOMPLETE (exit 2), no rule failed, and the reports say from which request on", async () => {
+  const apiKey = `key-${randomBytes(12).toString('hex')}`
+  const server = await goesAwayAt(40, apiKey)
+  const run = await runConformInProcess(['--base-url', server.baseUrl, '--seed', '1'], { env: { CONFORM_API_KEY: apiKey } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(2)
+  expect(failedRules(run)).toEqual([])
+  expect(run.results?.verdict).toBe('incomplete')
+  expect(run.results?.problems[0]?.kind).toBe('server-gone')
+  const problem = run.results?.problems[0]?.message ?? ''
+  expect(problem).toMatch(new RegExp(`^${SERVER_GONE}: from request \\d+ on \\(of \\d+, in the order they ended\\), \\d+ requests were refused a connection`))
+  expect(problem).toMatch(/the last answer came at .* \((GET|POST) \/v1\/\S+, \d{3}\)/)
+  const from = Number(/from request (\d+) on/.exec(problem)?.[1])
+  expect(from).toBeGreaterThan(30)
+  expect(from).toBeLessThan(60)
+  expect(run.stdout).toContain(`✗ ${SERVER_GONE}`)
+  expect(run.files['summary.md']).toContain(`from request ${from} on`)
+  expect(run.results?.notVerified.some((r) => r.cause === 'server-gone')).toBe(true)
+  for (const text of [run.stdout, run.stderr, ...Object.values(run.files)]) expect(text).not.toContain(apiKey)
+})
+
+const exchange = (id: string, at: number, outcome: number | 'CONNECTION_REFUSED' | 'CONNECTION_RESET' | 'TIMEOUT'): Exchange => ({
+  id,
+  startedAt: new Date(at).toISOString(),
+  durationMs: 1,
+  request: { method: 'GET', url: 'http://127.0.0.1:9/v1/categories', headers: {} },
+  ...(typeof outcome === 'number'
+    ? { response: { status: outcome, headers: {}, body: '', bodyBytes: 0, bodyTruncated: false } }
+    : { error: { code: outcome, message: outcome } }),
+})
+
+test('only connections refused to the end of the run: an answer after them, a reset alone or a hang is the server judged', () => {
+  const gone = serverGone([exchange('a', 1, 200), exchange('b', 2, 'CONNECTION_RESET'), exchange('c', 3, 'CONNECTION_REFUSED'), exchange('d', 4, 'CONNECTION_REFUSED'), exchange('e', 5, 'CONNECTION_REFUSED')])
+  expect(gone?.problem.message).toMatch(/from request 2 on \(of 5, in the order they ended\), 3 requests were refused a connection .*, and 1 in flight had their connection cut/)
+  expect([...(gone?.unanswered ?? [])]).toEqual(['b', 'c', 'd', 'e'])
+  // restarted: it answered again, and is judged on its answers
+  expect(serverGone([exchange('a', 1, 200), exchange('b', 2, 'CONNECTION_REFUSED'), exchange('c', 3, 'CONNECTION_REFUSED'), exchange('d', 4, 'CONNECTION_REFUSED'), exchange('e', 5, 500)])).toBeUndefined()
+  // connections cut, the port open: a fault of the server (a worker that crashes on a request)
+  expect(serverGone([exchange('a', 1, 200), exchange('b', 2, 'CONNECTION_RESET'), exchange('c', 3, 'CONNECTION_RESET'), exchange('d', 4, 'CONNECTION_RESET')])).toBeUndefined()
+  // a server that hangs fails (README: exit 1)
+  expect(serverGone([exchange('a', 1, 200), exchange('b', 2, 'TIMEOUT'), exchange('c', 3, 'TIMEOUT'), exchange('d', 4, 'TIMEOUT')])).toBeUndefined()
+  // two refusals say too little
+  expect(serverGone([exchange('a', 1, 200), exchange('b', 2, 'CONNECTION_REFUSED'), exchange('c', 3, 'CONNECTION_REFUSED')])).toBeUndefined()
+})
