@@ -18,6 +18,7 @@ import { fleetHtml } from './fleet-html.ts'
 import { fleetJunit } from './fleet-junit.ts'
 import type { FleetResult, RunFile } from './fleet-result.ts'
 import { CELL_WORD, deploymentDetail as detail, fleetHeadline, linkTarget, plural, VERDICT_WORD } from './fleet-wording.ts'
+import { portableJson } from '../json/portable-json.ts'
 
 /** The terminal's lines: one per deployment, then the fleet's verdict and where its page is. */
 export function fleetTerminal(fleet: FleetResult, pagePath: string): string {
@@ -85,7 +86,7 @@ export function writeFleetReports(reportDir: string, userCwd: string, fleet: Fle
   for (const file of FLEET_FILES) rmSync(join(reportDir, file), { force: true })
   const markdown = fleetMarkdown(fleet)
   const writers: Record<FleetFile, () => string> = {
-    'fleet.json': () => JSON.stringify(fleet, null, 2) + '\n',
+    'fleet.json': () => portableJson(fleet, 2) + '\n',
     'fleet.md': () => markdown,
     'fleet.html': () => fleetHtml(fleet),
     'junit.xml': () => fleetJunit(fleet, runs),

@@ -10,6 +10,7 @@
 import { writeFileSync } from 'node:fs'
 import type { Baseline, BaselineEntry } from '../config/baseline-file.ts'
 import { ruleStatus, type BaselineOutcome, type CheckResult, type RunResult } from './run-result.ts'
+import { portableJson } from '../json/portable-json.ts'
 
 export type { Baseline, BaselineEntry, BaselineOutcome }
 
@@ -68,7 +69,7 @@ export function updatedBaseline(result: RunResult, previous: Baseline, today: st
 }
 
 export function writeBaseline(path: string, baseline: Baseline): void {
-  writeFileSync(path, JSON.stringify(baseline, null, 2) + '\n')
+  writeFileSync(path, portableJson(baseline, 2) + '\n')
 }
 
 /** One line for the terminal: what the baseline excused, and what is stale in it. */

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path'
 import { escapeHtml } from '../reporters/html-text.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
 import { clearReports, makeFolder, REPORT_FILES, shownPath } from './report-files.ts'
+import { portableJson } from '../json/portable-json.ts'
 
 export interface CannotRunFacts {
   tool: { name: string; version: string }
@@ -55,7 +56,7 @@ export function writeCannotRunReports(reportDir: string, userCwd: string, facts:
   }
   const headline = 'The conformance run could not be made (exit 2)'
   const files: Record<string, string> = {
-    'results.json': JSON.stringify(result, null, 2) + '\n',
+    'results.json': portableJson(result, 2) + '\n',
     'junit.xml': `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="petstore-categories-conformance" tests="1" failures="0" errors="1">
   <testsuite name="conformance run" tests="1" failures="0" errors="1" skipped="0" timestamp="${result.startedAt}">

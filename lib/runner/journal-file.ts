@@ -14,6 +14,7 @@ import { closeSync, openSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { makeFolder } from './report-files.ts'
 import type { JournalSink } from '../http/journal.ts'
+import { portableJson } from '../json/portable-json.ts'
 
 export interface JournalFile extends JournalSink {
   close(): void
@@ -56,7 +57,7 @@ export function openJournalFile(path: string, redact: (text: string) => string):
   return {
     append(line) {
       if (fd === undefined) return
-      held.push(redact(JSON.stringify(line)) + '\n')
+      held.push(redact(portableJson(line)) + '\n')
       if (line.phase === 'dispatched') dispatchedHeld = true
       if (!flushScheduled) {
         flushScheduled = true

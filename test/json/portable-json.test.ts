@@ -1,0 +1,49 @@
+/**
+ * JSON files that every parser reads: a lone surrogate (which a server's answer can hold, and every
+ * run's ledger does) is written as the text of its escape, not as the escape itself, which jq 1.6
+ * refuses with the whole file. A strict reader stands in for jq here: every string of the parsed
+ * file is well-formed UTF-16, and the text has no escape of a surrogate.
+ */
+import { afterAll, expect, test } from 'vitest'
+import { portableJson } from '../../lib/json/portable-json.ts'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+
+const runs: ConformRun[] = []
+afterAll(() => runs.forEach((r) => r.cleanup()))
+
+/** What jq 1.6 refuses: a \uD800-\uDFFF escape that JSON.stringify wrote (after an even number of backslashes). */
+const SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}/
+
+/** Every string in a parsed JSON value, keys included. */
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value]
+  if (Array.isArray(value)) return value.flatMap(strings)
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => [k, ...strings(v)])
+  return []
+}
+
+const wellFormed = (text: string) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text)
+
+test('a lone surrogate becomes the text of its escape; a pair, and a backslash before "ud800", stay as they are', () => {
+  expect(portableJson({ name: 'a\ud800b' })).toBe('{"name":"a\\\\ud800b"}')
+  expect(JSON.parse(portableJson({ name: 'a\ud800b' })).name).toBe('a\\ud800b')
+  expect(portableJson(['\udfff', '\udbff\udfff'])).toBe('["\\\\udfff","\udbff\udfff"]')
+  // the text \ud800 (a backslash, then "ud800"): JSON.stringify escapes its backslash, and it stays text
+  expect(portableJson('\\ud800')).toBe(JSON.stringify('\\ud800'))
+  // a backslash, then a lone surrogate: both kept apart
+  expect(JSON.parse(portableJson('\\\ud800'))).toBe('\\\\ud800')
+  expect(portableJson({ a: [1, 'x'] }, 2)).toBe(JSON.stringify({ a: [1, 'x'] }, null, 2))
+})
+
+test("every JSON file of a run against the reference server (its ledger holds the lone surrogate it gave back) is one a strict parser reads", async () => {
+  const run = await runConformInProcess(['--seed', '7'])
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(0)
+  const texts = { 'results.json': run.files['results.json'] ?? '', ...Object.fromEntries((run.files['journal.ndjson'] ?? '').trim().split('\n').map((line, i) => [`journal line ${i + 1}`, line])) }
+  // the ledger's record of the create with lone surrogates, as the reference server gave its name back
+  expect(run.files['results.json']).toMatch(/"name": "cf-[a-z0-9]+-\\\\ud800/)
+  for (const [file, text] of Object.entries(texts)) {
+    expect(SURROGATE_ESCAPE.test(text), file).toBe(false)
+    expect(strings(JSON.parse(text)).every(wellFormed), file).toBe(true)
+  }
+})
