@@ -167,6 +167,14 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     nameOfEveryRun: true,
   },
   {
+    key: 'create-zero-description',
+    label: 'a one-character description, "0"',
+    // PHP's empty() and ?: take "0" for no value, as they take '': a service that refuses an empty
+    // description (as it may) with empty() refuses "0" too, and one that stores `$d ?: null` drops
+    // it; the empty description alone could be refused, and so never show either
+    body: (p) => ({ name: `${p}-zero`, description: '0' }),
+  },
+  {
     key: 'create-sends-id',
     label: 'an id the client never sends (§2), which the service must not take, and a description that reads as a negative number',
     // a number as text, with a leading zero: a store that coerces numeric text changes it (to -42);

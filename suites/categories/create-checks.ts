@@ -65,7 +65,7 @@ const characters = (text: string | undefined) => [...(text ?? '')].length
 const sizesOf = (sent: NewCategory) => `a ${characters(sent.name)}-character name${sent.description === undefined ? '' : ` and a ${characters(sent.description)}-character description`}`
 
 /** The run's creates the service answered 201, with what each sent; those not sent (--max-writes, --rule) are left out. */
-async function acceptedCreates(creates: readonly CreateProbe[]): Promise<{ sent: NewCategory; result: HttpResult }[]> {
+export async function acceptedCreates(creates: readonly CreateProbe[]): Promise<{ sent: NewCategory; result: HttpResult }[]> {
   const answered = await Promise.allSettled(creates.map(async (c) => ({ sent: await c.sent(), result: await c.probe() })))
   return answered.flatMap((a) => (a.status === 'fulfilled' && a.value.result.exchange.response?.status === 201 ? [a.value] : []))
 }

@@ -13,12 +13,52 @@ import { documentedErrorChecks, errorRecordChecks } from '../../lib/suite-kit/do
 import { createMarker } from '../cases/valid-creates.ts'
 import { refusalsOf } from '../cases/valid-create.ts'
 import { listedRecords, settledList } from './list-checks.ts'
-import type { CategoryProbes, RefusalProbe } from './probes.ts'
+import { acceptedCreates } from './create-checks.ts'
+import type { CategoryProbes, CreateProbe, RefusalProbe } from './probes.ts'
+import type { RecordedRequest } from '../../lib/http/exchange.ts'
+
+/** The bytes of a request's body, as sent (the key never stands in a POST body). */
+const bodyBytes = (request: RecordedRequest) => (request.bodyBase64 !== undefined ? Buffer.from(request.bodyBase64, 'base64').length : Buffer.byteLength(request.body ?? ''))
+
+/**
+ * A body that must be refused with 400, answered 413 (content too large): §8 shows no maximum size,
+ * so a limit on the body's size that a gateway or a framework checks before reading it (nginx's
+ * client_max_body_size) is the service's, and the drawn wrong-type values may exceed it. It holds
+ * only when the service accepted no create body as large; one it did take shows no size limit.
+ */
+async function judgeTooLarge(result: HttpResult, creates: readonly CreateProbe[], t: { evidence(result: HttpResult): void }): Promise<void> {
+  if (responseOf(result).status !== 413) return
+  const size = bodyBytes(result.exchange.request)
+  const accepted = (await acceptedCreates(creates)).map((a) => ({ ...a, bytes: bodyBytes(a.result.exchange.request) }))
+  const larger = accepted.find((a) => a.bytes >= size)
+  if (!larger) {
+    const largest = Math.max(0, ...accepted.map((a) => a.bytes))
+    throw new NotApplicable(`not verified: answered 413 to a ${size}-byte body, larger than every create the service accepted (the largest: ${largest} bytes): a limit on the body's size, and maximum sizes are not shown (§8)`, 'length-limit')
+  }
+  t.evidence(larger.result)
+  fail(
+    {
+      code: 'UNEXPECTED_STATUS',
+      message: `POST answered 413 to a ${size}-byte body, yet 201 to a create of ${larger.bytes} bytes: no limit on the body's size, expected 400`,
+      expected: 'status 400',
+      actual: `status 413; a ${larger.bytes}-byte create: 201`,
+    },
+    result.exchange,
+  )
+}
 
 /** The status a refusal must get; a body a conforming parser may take (a byte order mark) may get 201 with its name. */
-function refusalStatusCheck(r: RefusalProbe): void {
+function refusalStatusCheck(r: RefusalProbe, creates: readonly CreateProbe[]): void {
   const accept = r.mayAcceptAs
-  if (!accept) return documentedErrorChecks(r.label, r.probe, r.rule, r.status, r.acceptedMeans)
+  if (!accept && r.status === 401) return documentedErrorChecks(r.label, r.probe, r.rule, r.status, r.acceptedMeans)
+  if (!accept) {
+    check(r.rule, `${r.label} → ${r.status}`, async (t) => {
+      const result = await t.use(r.probe)
+      await judgeTooLarge(result, creates, t)
+      expectStatus(result, r.status, r.acceptedMeans)
+    })
+    return errorRecordChecks(r.label, r.probe, r.rule, r.status)
+  }
   check(r.rule, `${r.label} → ${r.status}, or 201 because ${accept.why}`, async (t) => {
     const result = await t.use(r.probe)
     if (responseOf(result).status !== 201) return expectStatus(result, r.status)
@@ -64,7 +104,7 @@ async function refusedWith(probe: () => Promise<HttpResult>, statuses: readonly 
 
 export function refusalChecks(probes: CategoryProbes): void {
   for (const r of probes.refusals) {
-    refusalStatusCheck(r)
+    refusalStatusCheck(r, probes.creates)
     const marker = r.marker
     if (!marker) continue
     // the list must be read after this refusal was answered, whatever order the checks run in

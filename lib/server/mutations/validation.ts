@@ -178,6 +178,15 @@ export const VALIDATION_MUTATIONS: readonly Mutation[] = [
       validate: (body) => conformingBehaviour.validate(body) ?? (['', '0'].includes((body as { name: string }).name) ? 'name is required' : null),
     },
   },
+  {
+    name: 'php-empty-refuses-zero-description',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description: 'a description for which PHP\'s empty() holds ("" and "0") is refused with 400: `if (isset($d[\'description\']) && empty($d[\'description\']))` refuses an empty description, as a service may, and "0" with it',
+    behaviour: {
+      validate: (body) => conformingBehaviour.validate(body) ?? (['', '0'].includes((body as { description?: string }).description ?? 'x') ? 'description must not be empty' : null),
+    },
+  },
   // §4.2: the operation has no query parameters; §4.2 rule 1: a body without name gets 400
   {
     name: 'query-merged-into-body',

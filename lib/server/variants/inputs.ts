@@ -9,6 +9,8 @@ import { errorReply, type Variant } from '../server-cases.ts'
 const MAX_NAME = 255
 const MAX_DESCRIPTION = 1_000
 const MAX_BODY_BYTES = 4_096
+/** A gateway's small limit (nginx client_max_body_size 100): above every create the suite requires 201 for, below the longest drawn wrong-type bodies. */
+const SMALL_BODY_BYTES = 100
 
 /**
  * Columns of a fixed size, as real tables have them: longer values refused with 400 and an Error
@@ -193,6 +195,17 @@ export const INPUT_VARIANTS: readonly Variant[] = [
         if (request.operation !== 'createCategory' || Buffer.byteLength(request.rawBody ?? '') <= MAX_BODY_BYTES) return reply
         if (reply.status === 201) store.pop()
         return errorReply(413, 'payload_too_large', `request bodies are limited to ${MAX_BODY_BYTES} bytes`)
+      },
+    },
+  },
+  {
+    name: 'request-size-limit-413-before-the-body',
+    description: `a create body over ${SMALL_BODY_BYTES} bytes is refused with 413 before it is read, as a gateway's body limit does (nginx client_max_body_size), a body of a value of the wrong type too: sizes are not shown (§8)`,
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'createCategory' || Buffer.byteLength(request.rawBody ?? '') <= SMALL_BODY_BYTES) return reply
+        if (reply.status === 201) store.pop()
+        return { status: 413, headers: { 'content-type': 'text/html' }, body: '<html><head><title>413 Request Entity Too Large</title></head><body><center><h1>413 Request Entity Too Large</h1></center><hr><center>nginx</center></body></html>' }
       },
     },
   },
