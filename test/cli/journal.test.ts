@@ -14,6 +14,10 @@ import { TRANSPORT_VARIANTS } from '../../lib/server/variants/transport.ts'
 import { POST_PROBES } from '../../suites/cases/write-order.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { RUN_TIMEOUT_MS } from '../hostile/expect-run.ts'
+import { portableJson } from '../../lib/json/portable-json.ts'
+
+/** A name as results.json writes it: a lone surrogate as the text of its escape. */
+const asWritten = (name: string): string => JSON.parse(portableJson(name)) as string
 
 const KEY = `journal-${randomBytes(12).toString('hex')}`
 const servers: RunningServer[] = []
@@ -33,7 +37,8 @@ async function runAgainst(behaviour: ReferenceServerOptions['behaviour'], ...arg
 
 const posts = (server: RunningServer) => server.requests.filter((r) => r.method === 'POST')
 // a name that was not a string is ledgered as the body sent, "(sent: …)"
-const stored = (store: StoredCategory[]) => store.map((r) => `${r.id} ${typeof r.name === 'string' ? r.name : '(not a string)'}`).sort()
+// a lone surrogate in a stored name is the text of its escape in results.json (lib/json/portable-json.ts)
+const stored = (store: StoredCategory[]) => store.map((r) => `${r.id} ${typeof r.name === 'string' ? asWritten(r.name) : '(not a string)'}`).sort()
 const ledgered = (run: ConformRun) => run.results!.ledger.map((e) => `${e.id} ${e.name.startsWith('(sent: ') ? '(not a string)' : e.name}`).sort()
 
 /**

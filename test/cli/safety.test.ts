@@ -12,6 +12,10 @@ import { startReferenceServer, type RunningServer, type StoredCategory } from '.
 import { POST_PROBE_ORDER, POST_PROBES } from '../../suites/cases/write-order.ts'
 import { VALID_CREATES } from '../../suites/cases/post-probes.ts'
 import { ROOT, runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { portableJson } from '../../lib/json/portable-json.ts'
+
+/** A name as results.json writes it: a lone surrogate as the text of its escape. */
+const asWritten = (name: string): string => JSON.parse(portableJson(name)) as string
 
 const KEY = `safety-${randomBytes(12).toString('hex')}`
 const posts = (server: RunningServer) => server.requests.filter((r) => r.method === 'POST')
@@ -21,7 +25,7 @@ async function conformAgainst(server: RunningServer, ...args: string[]): Promise
 }
 
 /** Ids and names of the store, and of the ledger, in comparable form. */
-const stored = (store: StoredCategory[]) => store.map((r) => ({ id: String(r.id), name: typeof r.name === 'string' ? r.name : undefined })).sort((a, b) => a.id.localeCompare(b.id))
+const stored = (store: StoredCategory[]) => store.map((r) => ({ id: String(r.id), name: typeof r.name === 'string' ? asWritten(r.name) : undefined })).sort((a, b) => a.id.localeCompare(b.id))
 const ledgered = (run: ConformRun) =>
   (run.results?.ledger ?? [])
     // a name that was not a string is ledgered as "(sent: …)" or "(unknown)"
