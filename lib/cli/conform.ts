@@ -18,6 +18,7 @@ import type { RunningServer } from '../server/reference-server.ts'
 import { toolVersion } from '../project-root.ts'
 import { ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
+import type { InterruptExit } from '../result/run-result.ts'
 
 export interface Io {
   out(text: string): void
@@ -40,7 +41,7 @@ function listRules(): string {
 export type SuiteLoader = () => Promise<SuiteManifest>
 
 /** The exit code of a run the user interrupted: 128 + the signal's number, as shells report it. */
-export const INTERRUPT_EXIT: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 }
+export const INTERRUPT_EXIT: Readonly<Partial<Record<string, InterruptExit>>> = { SIGINT: 130, SIGTERM: 143 }
 
 /**
  * `interrupt`: aborted with the signal's name (SIGINT, SIGTERM) when the user stops the run; the
@@ -166,7 +167,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     const run = await runConformance({ config, target, suite, env, deadlineAt, journalFile: join(reportDir, JOURNAL_FILE), strays: 'runs-under-way', ...(interrupt ? { interrupt } : {}) })
     // interrupted: the process exits 130 or 143, and the reports print and record that code (the verdict stays what the run reached)
     const interruptExit = interrupt?.aborted ? INTERRUPT_EXIT[interrupt.reason] : undefined
-    if (interruptExit === 130 || interruptExit === 143) run.result.exitCode = interruptExit
+    if (interruptExit !== undefined) run.result.exitCode = interruptExit
     const { writeRunReports } = await loadReports()
     const { summary } = writeRunReports(run, config, env)
     markPhase(PHASE_MARKS.reportsWritten)

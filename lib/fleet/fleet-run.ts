@@ -21,6 +21,7 @@ import type { FleetRequest } from './fleet-request.ts'
 import { deploymentOf, fleetOf, readRunFolder, unreadRun, type RunFile } from './fleet-result.ts'
 import { writeFleetReports } from './fleet-reports.ts'
 import { fleetConfigs, type FleetDeploymentConfig } from './targets.ts'
+import type { InterruptExit } from '../result/run-result.ts'
 
 export interface FleetContext {
   io: { out(text: string): void; err(text: string): void }
@@ -33,7 +34,7 @@ export interface FleetContext {
   loadSuite: () => Promise<SuiteManifest>
   interrupt?: AbortSignal
   /** The exit code of an interrupted run, by signal. */
-  interruptExit: Readonly<Record<string, number>>
+  interruptExit: Readonly<Partial<Record<string, InterruptExit>>>
   /** Keys known before the fleet reads its own (CONFORM_API_KEY, --api-key, npm's): redacted too. */
   knownSecrets: readonly (string | undefined)[]
   /** The report folder when the options cannot be read. */
@@ -57,6 +58,8 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     return redactor.redact(text)
   }
   let reportDir = resolve(userCwd, ctx.fallbackReportDir)
+  /** The exit code of a signal that stopped the fleet (130, 143), or undefined while none has. */
+  const signalExit = (): InterruptExit | undefined => (interrupt?.aborted ? ctx.interruptExit[interrupt.reason] : undefined)
 
   /** Exit 2 before any request: one line on stderr; fleet reports that say so replace an earlier fleet's. */
   const notRun = (message: string): 2 => {
@@ -139,8 +142,8 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
         ...(interrupt ? { interrupt } : {}),
       })
       // interrupted: its reports and results.json give the process's exit code, as a single run's do
-      const interruptExit = interrupt?.aborted ? ctx.interruptExit[interrupt.reason] : undefined
-      if (interruptExit === 130 || interruptExit === 143) run.result.exitCode = interruptExit
+      const interruptExit = signalExit()
+      if (interruptExit !== undefined) run.result.exitCode = interruptExit
       const { writeRunReports } = await runner.loadReports()
       return writeRunReports(run, config, runEnv).shown
     } catch (error) {
@@ -173,8 +176,8 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   })
   const fleet = fleetOf(lines, runs, tool)
   // interrupted: the process exits 130 or 143, and the fleet's page says that code (its verdict is what it reached)
-  const interruptExit = interrupt?.aborted ? ctx.interruptExit[interrupt.reason] : undefined
-  if (interruptExit === 130 || interruptExit === 143) fleet.exitCode = interruptExit
+  const interruptExit = signalExit()
+  if (interruptExit !== undefined) fleet.exitCode = interruptExit
   try {
     io.out(writeFleetReports(reportDir, userCwd, fleet, runs, redact, env).stdout)
   } catch (error) {

@@ -7,12 +7,25 @@ import { expectErrorRecord, expectErrorStatusMatches, DOCUMENTED_ERROR_STATUSES 
 import { wwwAuthenticateNote } from '../checks/headers.ts'
 import { expectJsonContentType, expectStatus, requireStatus } from '../checks/response.ts'
 import type { HttpResult } from '../http/client.ts'
-import { check } from './check.ts'
+import { check, type CheckTools } from './check.ts'
 
-/** `acceptedMeans`: what a 2xx instead says of the service, and how it is usually fixed (the failure says it). */
-export function documentedErrorChecks(label: string, probe: () => Promise<HttpResult>, statusRule: string, status: 400 | 401, acceptedMeans?: string): void {
+/**
+ * `acceptedMeans`: what a 2xx instead says of the service, and how it is usually fixed (the failure
+ * says it). `judgeFirst`: what the answer is judged by before its status (a 413 to a body larger
+ * than any the service took: suites/categories/refusal-checks.ts).
+ */
+export function documentedErrorChecks(
+  label: string,
+  probe: () => Promise<HttpResult>,
+  statusRule: string,
+  status: 400 | 401,
+  acceptedMeans?: string,
+  judgeFirst?: (result: HttpResult, t: CheckTools) => Promise<void>,
+): void {
   check(statusRule, `${label} → ${status}`, async (t) => {
-    expectStatus(await t.use(probe), status, acceptedMeans)
+    const result = await t.use(probe)
+    await judgeFirst?.(result, t)
+    expectStatus(result, status, acceptedMeans)
   })
   errorRecordChecks(label, probe, statusRule, status)
 }
