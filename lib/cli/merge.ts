@@ -98,6 +98,7 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
         const problem = labelProblem(input.label)
         if (problem) throw new Error(`${input.dir}: its folder name is its deployment's label, and that ${problem}`)
         const earlier = seen.get(input.label.toLowerCase())
+        if (earlier === input.dir) throw new Error(`${input.dir} is given twice: each deployment's folder once`)
         if (earlier !== undefined) throw new Error(`${input.dir} and ${earlier} have the same name, "${input.label}": each deployment's folder needs its own`)
         seen.set(input.label.toLowerCase(), input.dir)
         let run: RunFile

@@ -89,6 +89,11 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     io.err(`conform: ${redact(unwritable)}\n`)
     return 2
   }
+  // each deployment's folder too, before any request, as a single run's is: a run made only to lose its reports is no verdict
+  for (const d of deployments) {
+    const folderProblem = reportDirProblem(resolve(userCwd, d.config.reportDir))
+    if (folderProblem) return notRun(`deployment "${d.label}": ${folderProblem}`)
+  }
   for (const d of deployments) if (d.config.keyNote) io.err(`conform: note: ${d.label}: ${d.config.keyNote}\n`)
 
   const fleetKeys = [...new Set(deployments.map((d) => d.config.apiKey as string))]

@@ -88,17 +88,20 @@ export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
   }
   let data: unknown
   try {
-    // YAML 1.2 reads JSON as well: one parser for both
-    data = parseYaml(text)
+    // YAML 1.2 reads JSON as well: one parser for both. `<<: *shared` merge keys, which YAML 1.2
+    // dropped but GitLab CI and Compose files use, are read as YAML 1.1 read them
+    data = parseYaml(text, { merge: true })
   } catch (error) {
-    throw new ConfigError(`the targets file ${path} is neither YAML nor JSON: ${visibleLine((error as Error).message.split('\n')[0] as string)}`)
+    // a YAML error that a JSON file makes too (a key given twice) is no sign that the file is neither
+    throw new ConfigError(`the targets file ${path} cannot be read as YAML (or JSON, which is YAML): ${visibleLine((error as Error).message.split('\n')[0] as string)}`)
   }
   const list = (data as { deployments?: unknown } | null)?.deployments
   if (typeof data !== 'object' || data === null || Array.isArray(data) || !Array.isArray(list) || list.length === 0) {
     throw new ConfigError(`the targets file ${path} must hold "deployments:", a list of entries with label, baseUrl and apiKeyEnv (docs/ci.md)`)
   }
-  const extra = Object.keys(data).filter((key) => key !== 'deployments')
-  if (extra.length > 0) throw new ConfigError(`the targets file ${path} has a field it does not know, "${visibleLine(extra[0] as string).slice(0, 40)}"; it holds only "deployments"`)
+  // a top-level `x-…` or `.…` key holds what anchors refer to (`x-shared: &shared`), as in Compose and GitLab CI files
+  const extra = Object.keys(data).filter((key) => key !== 'deployments' && !/^(x-|\.)/.test(key))
+  if (extra.length > 0) throw new ConfigError(`the targets file ${path} has a field it does not know, "${visibleLine(extra[0] as string).slice(0, 40)}"; it holds only "deployments" (and x-… or .… keys for YAML anchors)`)
   return list.map((item, i) => {
     const given = item as Record<string, unknown> | null
     const named = typeof given?.label === 'string' ? ` (${visibleLine(given.label).slice(0, 64)})` : ''

@@ -121,3 +121,13 @@ describe('merge of a fleet\'s folder whose fleet.json is not one', () => {
     expect(stderr).toMatch(says)
   })
 })
+
+describe('merge of one folder given twice (a pattern and its name both matched it)', () => {
+  test('exit 2, the line says it is given twice, not that two folders share a name', () => {
+    const eu = folder('eu-twice', passed())
+    let stderr = ''
+    const code = mergeMain([eu, eu, '--report-dir', join(scratch, 'out-twice')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/eu-twice is given twice: each deployment's folder once\n$/)
+  })
+})

@@ -5,12 +5,12 @@
  * servers of the good entries receive nothing, and no key is printed. Labels by default are host,
  * port and path made safe for a folder name.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { FleetResult } from '../../lib/fleet/fleet-result.ts'
-import { defaultLabel, labelProblem } from '../../lib/fleet/targets.ts'
+import { defaultLabel, labelProblem, readTargetsFile } from '../../lib/fleet/targets.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { canaryKey, fleetServer, type FleetServer } from './fleet-servers.ts'
 import { filesUnder, keyLeaks } from '../helpers/key-leaks.ts'
@@ -35,7 +35,14 @@ function targetsFile(name: string, second: string): string {
   return path
 }
 
-const cases: { name: string; second?: string; args?: (file: string) => string[]; says: RegExp; hidden?: string }[] = [
+/** A report folder in which a file stands where deployment "us" would have its folder. */
+function blockedReportDir(): string {
+  mkdirSync(join(scratch, 'blocked'), { recursive: true })
+  writeFileSync(join(scratch, 'blocked', 'us'), 'not a folder')
+  return join(scratch, 'blocked')
+}
+
+const cases: { name: string; second?: string; args?: (file: string) => string[]; says: RegExp; hidden?: string; reportDir?: () => string }[] = [
   { name: 'its key variable is not set', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: UNSET_KEY', says: /deployment 2 \(us\): no key: the variable UNSET_KEY its apiKeyEnv names is not set/ },
   { name: 'its key variable set, but empty', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: EMPTY_KEY', says: /deployment 2 \(us\): no key: the variable EMPTY_KEY its apiKeyEnv names is set, but empty\n/ },
   { name: 'credentials in its base URL: the key goes in its variable', second: 'label: us\nbaseUrl: "https://alice:S3cretPassw0rd@petstore.example/v1"\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): baseUrl must not carry credentials; the key goes in the variable its apiKeyEnv names\n/, hidden: 'S3cretPassw0rd' },
@@ -69,7 +76,16 @@ const cases: { name: string; second?: string; args?: (file: string) => string[];
   { name: '--base-url next to --targets', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', args: (file) => ['--targets', file, '--base-url', good.server.baseUrl], says: /give --targets FILE or --base-url, not both/ },
   { name: 'a file that is not there', args: () => ['--targets', join(scratch, 'nowhere.yaml')], says: /cannot read the targets file .*nowhere\.yaml \(no such file\)/ },
   { name: 'a file without deployments', args: () => ['--targets', writeTo('empty.json', '{"deployments": []}')], says: /must hold "deployments:", a list of entries/ },
-  { name: 'a file that is neither YAML nor JSON', args: () => ['--targets', writeTo('broken.yaml', 'deployments: [\n  {label: "eu"')], says: /is neither YAML nor JSON/ },
+  { name: 'a file that is neither YAML nor JSON', args: () => ['--targets', writeTo('broken.yaml', 'deployments: [\n  {label: "eu"')], says: /cannot be read as YAML \(or JSON, which is YAML\)/ },
+  // JSON.parse would take the last; YAML refuses it, and the line says why, not that the file is no YAML
+  { name: 'a field given twice in an entry', second: 'label: us\nlabel: us2\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /cannot be read as YAML .*: Map keys must be unique at line 6/ },
+  {
+    name: 'a file where a deployment\'s report folder goes',
+    second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY',
+    args: (file) => ['--targets', file, '--report-dir', blockedReportDir()],
+    says: /^conform: deployment "us": cannot write the reports to .*blocked\/us: a file stands where a folder is needed/,
+    reportDir: () => join(scratch, 'blocked'),
+  },
   { name: '--update-baseline, which writes one deployment\'s failures', args: () => ['--base-url', good.server.baseUrl, '--base-url', 'http://127.0.0.1:9/v1', '--baseline', join(scratch, 'baseline.json'), '--update-baseline'], says: /--update-baseline writes the failures of one deployment; run it with one --base-url/ },
   { name: 'a repeated --base-url that is not a URL', args: () => ['--base-url', good.server.baseUrl, '--base-url', 'ftp://x.example/v1'], says: /^conform: --base-url #2: the base URL must start with https:\/\// },
 ]
@@ -91,7 +107,7 @@ describe.concurrent('an entry that cannot be run: exit 2, one line naming it, no
       expect(run.stderr).toMatch(c.says)
       expect(run.stdout).toBe('')
       // the fleet page says it could not be run, in place of any an earlier fleet left
-      const fleet = JSON.parse(readFileSync(join(run.reportDir, 'fleet.json'), 'utf8')) as FleetResult
+      const fleet = JSON.parse(readFileSync(join(c.reportDir?.() ?? run.reportDir, 'fleet.json'), 'utf8')) as FleetResult
       expect([fleet.exitCode, fleet.verdict, fleet.deployments]).toEqual([2, 'error', []])
       expect(keyLeaks({ stderr: run.stderr, ...filesUnder(run.reportDir) }, [good.key, otherKey, ...(c.hidden ? [c.hidden] : [])])).toEqual([])
     })
@@ -101,6 +117,17 @@ describe.concurrent('an entry that cannot be run: exit 2, one line naming it, no
 describe('after every one of them', () => {
   test('the deployment whose entry was good has received no request', () => {
     expect(good.server.requests).toEqual([])
+  })
+})
+
+describe('YAML anchors', () => {
+  test('an x-… key holds what entries merge (<<: *shared), as in Compose and GitLab CI files', () => {
+    const path = writeTo('anchors.yaml', 'x-shared: &shared\n  apiKeyEnv: SHARED_KEY\n.hidden: {}\ndeployments:\n  - label: eu\n    baseUrl: http://127.0.0.1:9/v1\n    <<: *shared\n')
+    expect(readTargetsFile(path, scratch)).toEqual([{ entry: `${path} deployment 1 (eu)`, label: 'eu', baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'SHARED_KEY' }])
+  })
+
+  test('another top-level key is still refused', () => {
+    expect(() => readTargetsFile(writeTo('extra.yaml', 'shared: {}\ndeployments:\n  - baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: K\n'), scratch)).toThrow(/a field it does not know, "shared"/)
   })
 })
 
