@@ -1,4 +1,5 @@
 /** The slots of lib/http/request-slots.ts: bounded, by priority (gates, critical, other), an abort leaves the queue whole. */
+import { setMaxListeners } from 'node:events'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { RequestSlots, type Release } from '../../lib/http/request-slots.ts'
 
@@ -40,6 +41,8 @@ describe('slots open in waves of six (how many connections a run opens)', () => 
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate'] })
     stop = new AbortController()
+    // the waiters all listen to it, as a run's do to its end (lib/http/client.ts marks that signal the same way)
+    setMaxListeners(0, stop.signal)
     granted = []
   })
   afterEach(() => {
