@@ -97,7 +97,7 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
     if (!run) throw cannotRun ?? new Error('the conformance run has not been made')
     const { problems, runId, baseUrl, verdict } = run.result
     // what repeats the run: the seed of its generated inputs; its id starts the names of its records
-    await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, run.writePlan])
+    await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : [])])
     if (problems.length > 0) throw new ConformanceCheckFailure(problems.map((p) => p.message).join('\n'))
   })
   for (const rule of rules) {
