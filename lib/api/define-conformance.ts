@@ -17,6 +17,7 @@ import { ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { collectChecks, type Suite } from '../suite-kit/check.ts'
 import { newRunScope, within } from '../suite-kit/run-context.ts'
 import { configBeforeAddress, type ConformanceOptions } from './options.ts'
+import { responseEvidence } from './response-evidence.ts'
 import { runConformanceWith, type ConformanceRun } from './run-conformance.ts'
 
 /** A failed check, as the terminal shows it; its stack is its message (the place in the suite helps no one reading a service's failure). */
@@ -50,12 +51,12 @@ async function annotate(ctx: TestContext, notes: readonly string[]): Promise<voi
   }
 }
 
-/** One check's outcome as a test's: pass, skip with the reason, fail with the terminal's text; advisory rules never fail. */
-async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult): Promise<void> {
+/** One check's outcome as a test's: pass, skip with the reason, fail with the terminal's text and the answer it judged; advisory rules never fail. */
+async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, runId: string): Promise<void> {
   if (check.status === 'skip') ctx.skip(check.skipReason ?? 'not verified')
   if (check.known !== undefined) return annotate(ctx, [`known failure (baseline): ${check.known}`, checkFailureText(rule, check)])
   if (check.status === 'fail' && rule.level === 'advisory') return annotate(ctx, [`advisory rule, never a failure: ${checkFailureText(rule, check)}`])
-  if (check.status === 'fail') throw new ConformanceCheckFailure(checkFailureText(rule, check))
+  if (check.status === 'fail') throw new ConformanceCheckFailure([checkFailureText(rule, check), ...responseEvidence(check, runId)].join('\n'))
   await annotate(ctx, check.notes)
 }
 
@@ -91,7 +92,7 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
     const rule = run.result.rules.find((r) => r.id === ruleId)
     const check = rule?.checks.length === checks.get(ruleId)?.length ? rule?.checks[at] : undefined
     if (!rule || !check) throw new Error(`the run has no outcome for ${ruleId} › ${name}`)
-    return { rule, check }
+    return { rule, check, runId: run.result.runId }
   }
   test(RUN_TEST_NAME, async (ctx) => {
     if (!run) throw cannotRun ?? new Error('the conformance run has not been made')
@@ -105,7 +106,7 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
       for (const [at, name] of (checks.get(rule.id) ?? []).entries()) {
         test(name, async (ctx) => {
           const found = outcome(rule.id, at, name)
-          await judge(ctx, found.rule, found.check)
+          await judge(ctx, found.rule, found.check, found.runId)
         })
       }
     })
