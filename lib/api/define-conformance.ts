@@ -11,7 +11,9 @@
 import { randomBytes } from 'node:crypto'
 import { beforeAll, describe, test, type TestContext } from 'vitest'
 import { checkFailureText } from '../reporters/terminal-summary.ts'
-import type { CheckResult, RuleResult } from '../result/run-result.ts'
+import { baselineLine } from '../result/baseline.ts'
+import type { BaselineOutcome, CheckResult, RuleResult } from '../result/run-result.ts'
+import { visibleLine } from '../reporters/visible-text.ts'
 import type { SuiteManifest } from '../runner/conform-run.ts'
 import { ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { collectChecks, type Suite } from '../suite-kit/check.ts'
@@ -49,6 +51,21 @@ async function annotate(ctx: TestContext, notes: readonly string[]): Promise<voi
     if (typeof ctx.annotate === 'function') await ctx.annotate(note, 'notice')
     else console.info(`${ctx.task.name}: ${note}`)
   }
+}
+
+/**
+ * What the baseline did, as the command line's summary says it: how many failures it excused, and
+ * each entry that expired (it excused nothing) or whose failure no longer happens (to remove), so
+ * that a stale baseline is seen in vitest too, where no test fails for it.
+ */
+function baselineNotes(outcome: BaselineOutcome | undefined): string[] {
+  if (!outcome) return []
+  const entry = (e: { rule: string; check: string }) => visibleLine(`${e.rule} › ${e.check}`)
+  return [
+    visibleLine(baselineLine(outcome)),
+    ...outcome.expired.map((e) => `expired ${visibleLine(e.expires ?? '')}, excused nothing: ${entry(e)}`),
+    ...outcome.fixed.map((e) => `fixed, no longer failing (remove it from the baseline): ${entry(e)}`),
+  ]
 }
 
 /** One check's outcome as a test's: pass, skip with the reason, fail with the terminal's text and the answer it judged; advisory rules never fail. */
@@ -98,7 +115,7 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
     if (!run) throw cannotRun ?? new Error('the conformance run has not been made')
     const { problems, runId, baseUrl, verdict } = run.result
     // what repeats the run: the seed of its generated inputs; its id starts the names of its records
-    await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : [])])
+    await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : []), ...baselineNotes(run.result.baseline)])
     if (problems.length > 0) throw new ConformanceCheckFailure(problems.map((p) => p.message).join('\n'))
   })
   for (const rule of rules) {

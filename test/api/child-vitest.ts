@@ -3,7 +3,7 @@
  * starts a server, then defineConformance() against it), vitest run on it with its JSON and JUnit
  * reporters, and what it did read back.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { cleanEnv, runNode } from '../helpers/child-process.ts'
 import { ROOT } from '../helpers/run-conform.ts'
@@ -25,10 +25,10 @@ export interface ChildVitest {
   junit: string
 }
 
-/** vitest on `testFile` (ES module text) in `folder`, which it empties first; `args` go after `vitest run`. */
-export async function childVitest(folder: string, testFile: string, args: string[] = []): Promise<ChildVitest> {
-  rmSync(folder, { recursive: true, force: true })
+/** vitest on `testFile` (ES module text) in `folder`, which it empties first but for the files `keep` names; `args` go after `vitest run`. */
+export async function childVitest(folder: string, testFile: string, args: string[] = [], { keep = [] as string[] } = {}): Promise<ChildVitest> {
   mkdirSync(folder, { recursive: true })
+  for (const name of readdirSync(folder)) if (!keep.includes(name)) rmSync(join(folder, name), { recursive: true, force: true })
   writeFileSync(join(folder, 'conformance.test.mjs'), testFile)
   const report = join(folder, 'vitest.json')
   const junit = join(folder, 'junit.xml')
