@@ -13,9 +13,14 @@ import { visibleLine } from '../reporters/visible-text.ts'
 /** The body is shown up to this many characters; the journal (reportDir) has what the suite kept. */
 export const SHOWN_BODY_CHARS = 2_000
 
-/** The lines that show the last answer of a failed check ('response: HTTP 401', headers, body), or the transport error; none when no exchange was made. */
+/**
+ * The lines that show the answer to the request the failure's curl line repeats ('response: HTTP
+ * 401', headers, body), or the transport error; none when no exchange was made. The curl lines
+ * stand for the check's own exchanges, in order, and the failure shows the last of them; the
+ * exchanges of --confirm's probes come after, each with a fresh name, and are not that request.
+ */
 export function responseEvidence(check: CheckResult, runId: string): string[] {
-  const exchange = check.exchanges[check.exchanges.length - 1]
+  const exchange = check.exchanges[(check.reproduce.length > 0 ? check.reproduce.length : check.exchanges.length) - 1]
   if (!exchange) return []
   const { response, error } = exchange
   if (!response) return [`response: none (${error?.code ?? 'NETWORK_ERROR'}: ${visibleLine(error?.message ?? 'no response')})`]

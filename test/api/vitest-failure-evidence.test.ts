@@ -49,6 +49,10 @@ describe('a failed test in a service\'s own vitest', () => {
     // the message's end: where it says how such a service is usually fixed
     expect(failure).toContain("Python: bytes.decode('utf-8')), answering 400 when it throws")
     expect(failure).toMatch(/\nresponse: HTTP 201\n(  [a-z-]+: .*\n)*  content-type: application\/json.*\n(  [a-z-]+: .*\n)*  body: \{.*"id":/)
+    // the answer to the request of the curl line, not to a --confirm probe sent after it with a fresh name
+    const sent = /reproduce: curl .*"name": "(cf-[0-9a-z]+-[0-9a-z]+)"/.exec(failure ?? '')?.[1]
+    expect(sent, failure).toBeDefined()
+    expect(/\n  body: (.*)/.exec(failure ?? '')?.[1]).toContain(sent)
     expect(run.output + run.junit).not.toContain(run.apiKey)
   }, 60_000)
 
