@@ -18,6 +18,7 @@ import { terminalSummary } from '../reporters/terminal-summary.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import { ConformanceError, ConformanceRunError } from './errors.ts'
+import { fakeTimersProblem } from './fake-timers.ts'
 import { configForRun, resolveBaseUrl, type ConformanceOptions } from './options.ts'
 
 /** A run's result (what results.json holds, redacted), its terminal summary, the report files written (if any) and the write plan it said first. */
@@ -32,6 +33,9 @@ export interface ConformanceRun {
 }
 
 export async function runConformanceWith(manifest: SuiteManifest, options: ConformanceOptions = {}): Promise<ConformanceRun> {
+  // faked timers would never fire: the run would hang past its deadline, until the test runner's own timeout
+  const faked = fakeTimersProblem()
+  if (faked) throw new ConformanceRunError(faked)
   // --deadline counts from here, as from the command's start: the preflight and a server's start are part of the run
   const startedAt = Date.now()
   const environment = options.environment ?? process.env
