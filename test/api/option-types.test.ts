@@ -55,7 +55,7 @@ test('the documented examples compile under strict TypeScript with exactOptional
   if (!distIsCurrent(ROOT)) ctx.skip('dist/ is older than the sources: npm run build (npm test does it first)')
   const examples = `
 import { defineConformance, startReferenceServer } from <vitest-entry>
-import { runConformance, type RunResult } from <main-entry>
+import { runConformance, type Exchange, type RunResult } from <main-entry>
 declare const service: { baseUrl: string }
 export function readme(): void {
   defineConformance({ baseUrl: () => process.env.SERVICE_URL, apiKey: process.env.CONFORM_API_KEY })
@@ -66,6 +66,9 @@ export function startedByTheFile(): void {
 export function tryIt(): void {
   const reference = startReferenceServer({ apiKey: 'try-it-key' })
   defineConformance({ baseUrl: reference.then((server) => server.baseUrl), apiKey: 'try-it-key' })
+}
+export function evidence(result: RunResult): Exchange[] {
+  return result.rules.flatMap((rule) => rule.checks.filter((check) => check.status === 'fail').flatMap((check) => check.exchanges))
 }
 export async function fromCode(): Promise<RunResult> {
   return runConformance({ baseUrl: 'https://staging.example/v1', apiKey: process.env.CONFORM_API_KEY, readOnly: true, signal: AbortSignal.timeout(60_000) })
