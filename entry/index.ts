@@ -11,7 +11,8 @@ import { manifest } from '../suites/manifest.ts'
 export { ConformanceConfigError, ConformanceError, ConformanceRunError } from '../lib/api/errors.ts'
 export { startReferenceServer, type ReferenceService, type ReferenceServiceOptions } from '../lib/api/reference-server.ts'
 export type { BaseUrl, ConformanceOptions } from '../lib/api/options.ts'
-export type { CheckResult, RuleResult, RunResult, Status } from '../lib/result/run-result.ts'
+export type { BaselineOutcome, CheckResult, LedgerEntry, Recurrence, RuleResult, RunResult, Status } from '../lib/result/run-result.ts'
+export type { Exchange, RecordedRequest, RecordedResponse } from '../lib/http/exchange.ts'
 
 /**
  * One conformance run, as `npm run conform` with the same options makes it: resolves to its

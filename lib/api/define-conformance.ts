@@ -11,12 +11,15 @@
 import { randomBytes } from 'node:crypto'
 import { beforeAll, describe, test, type TestContext } from 'vitest'
 import { checkFailureText } from '../reporters/terminal-summary.ts'
-import type { CheckResult, RuleResult } from '../result/run-result.ts'
+import { baselineLine } from '../result/baseline.ts'
+import type { BaselineOutcome, CheckResult, RuleResult } from '../result/run-result.ts'
+import { visibleLine } from '../reporters/visible-text.ts'
 import type { SuiteManifest } from '../runner/conform-run.ts'
 import { ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { collectChecks, type Suite } from '../suite-kit/check.ts'
 import { newRunScope, within } from '../suite-kit/run-context.ts'
 import { configBeforeAddress, type ConformanceOptions } from './options.ts'
+import { responseEvidence } from './response-evidence.ts'
 import { runConformanceWith, type ConformanceRun } from './run-conformance.ts'
 
 /** A failed check, as the terminal shows it; its stack is its message (the place in the suite helps no one reading a service's failure). */
@@ -50,12 +53,27 @@ async function annotate(ctx: TestContext, notes: readonly string[]): Promise<voi
   }
 }
 
-/** One check's outcome as a test's: pass, skip with the reason, fail with the terminal's text; advisory rules never fail. */
-async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult): Promise<void> {
+/**
+ * What the baseline did, as the command line's summary says it: how many failures it excused, and
+ * each entry that expired (it excused nothing) or whose failure no longer happens (to remove), so
+ * that a stale baseline is seen in vitest too, where no test fails for it.
+ */
+function baselineNotes(outcome: BaselineOutcome | undefined): string[] {
+  if (!outcome) return []
+  const entry = (e: { rule: string; check: string }) => visibleLine(`${e.rule} › ${e.check}`)
+  return [
+    visibleLine(baselineLine(outcome)),
+    ...outcome.expired.map((e) => `expired ${visibleLine(e.expires ?? '')}, excused nothing: ${entry(e)}`),
+    ...outcome.fixed.map((e) => `fixed, no longer failing (remove it from the baseline): ${entry(e)}`),
+  ]
+}
+
+/** One check's outcome as a test's: pass, skip with the reason, fail with the terminal's text and the answer it judged; advisory rules never fail. */
+async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, runId: string): Promise<void> {
   if (check.status === 'skip') ctx.skip(check.skipReason ?? 'not verified')
   if (check.known !== undefined) return annotate(ctx, [`known failure (baseline): ${check.known}`, checkFailureText(rule, check)])
   if (check.status === 'fail' && rule.level === 'advisory') return annotate(ctx, [`advisory rule, never a failure: ${checkFailureText(rule, check)}`])
-  if (check.status === 'fail') throw new ConformanceCheckFailure(checkFailureText(rule, check))
+  if (check.status === 'fail') throw new ConformanceCheckFailure([checkFailureText(rule, check), ...responseEvidence(check, runId)].join('\n'))
   await annotate(ctx, check.notes)
 }
 
@@ -91,13 +109,13 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
     const rule = run.result.rules.find((r) => r.id === ruleId)
     const check = rule?.checks.length === checks.get(ruleId)?.length ? rule?.checks[at] : undefined
     if (!rule || !check) throw new Error(`the run has no outcome for ${ruleId} › ${name}`)
-    return { rule, check }
+    return { rule, check, runId: run.result.runId }
   }
   test(RUN_TEST_NAME, async (ctx) => {
     if (!run) throw cannotRun ?? new Error('the conformance run has not been made')
     const { problems, runId, baseUrl, verdict } = run.result
     // what repeats the run: the seed of its generated inputs; its id starts the names of its records
-    await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, run.writePlan])
+    await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : []), ...baselineNotes(run.result.baseline)])
     if (problems.length > 0) throw new ConformanceCheckFailure(problems.map((p) => p.message).join('\n'))
   })
   for (const rule of rules) {
@@ -105,7 +123,7 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
       for (const [at, name] of (checks.get(rule.id) ?? []).entries()) {
         test(name, async (ctx) => {
           const found = outcome(rule.id, at, name)
-          await judge(ctx, found.rule, found.check)
+          await judge(ctx, found.rule, found.check, found.runId)
         })
       }
     })

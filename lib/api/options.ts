@@ -19,8 +19,12 @@ type ValueOf<Kind> = Kind extends 'boolean' ? boolean : Kind extends 'integer' ?
 const NOT_OPTIONS = ['help', 'version', 'list-rules', 'base-url'] as const
 type CommandLineOnly = (typeof NOT_OPTIONS)[number]
 
-/** The address of the service: a URL, or a function or promise giving it once the service has started (on port 0, say). */
-export type BaseUrl = string | URL | Promise<string | URL> | (() => string | URL | Promise<string | URL>)
+/**
+ * The address of the service: a URL, or a function or promise giving it once the service has
+ * started (on port 0, say). A function or promise may give undefined (`() => process.env.SERVICE_URL`
+ * types as string | undefined): the run then stops with a ConformanceConfigError when it starts.
+ */
+export type BaseUrl = string | URL | Promise<string | URL | undefined> | (() => string | URL | undefined | Promise<string | URL | undefined>)
 
 /**
  * The options of a run: each flag of the command line in camelCase (`--max-writes` is
@@ -29,15 +33,17 @@ export type BaseUrl = string | URL | Promise<string | URL> | (() => string | URL
  * is checked, as the command line does.
  */
 export type ConformanceOptions = {
-  [Row in OptionRow as Row['flag'] extends CommandLineOnly ? never : CamelCase<Row['flag']>]?: ValueOf<Row['kind']>
+  // `| undefined`: an option given as undefined is one not given (`apiKey: process.env.CONFORM_API_KEY` under exactOptionalPropertyTypes)
+  [Row in OptionRow as Row['flag'] extends CommandLineOnly ? never : CamelCase<Row['flag']>]?: ValueOf<Row['kind']> | undefined
 } & {
+  /** Not `| undefined`: a baseUrl written but undefined is refused (it would check the embedded server), so a type that says so helps. */
   baseUrl?: BaseUrl
   /** The environment the CONFORM_* variables are read from; default process.env. */
-  environment?: Readonly<Record<string, string | undefined>>
+  environment?: Readonly<Record<string, string | undefined>> | undefined
   /** Where .env files are read and relative paths (reportDir, baseline) start; default process.cwd(). */
-  cwd?: string
+  cwd?: string | undefined
   /** Aborting it stops the run as a deadline would: checks not finished are not verified. */
-  signal?: AbortSignal
+  signal?: AbortSignal | undefined
 }
 
 /** Keys of ConformanceOptions that are no flag of the command line. */

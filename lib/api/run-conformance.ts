@@ -9,6 +9,7 @@
 import { join, resolve } from 'node:path'
 import { secretValues } from '../config/extra-headers.ts'
 import { createRedactor } from '../http/redact.ts'
+import { writeBaseline } from '../result/baseline.ts'
 import { redactedResult, type RunResult } from '../result/run-result.ts'
 import type { RunTarget, SuiteManifest } from '../runner/conform-run.ts'
 import { preflight, preflightWaitMs } from '../runner/preflight.ts'
@@ -17,6 +18,7 @@ import { terminalSummary } from '../reporters/terminal-summary.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import { ConformanceError, ConformanceRunError } from './errors.ts'
+import { fakeTimersProblem } from './fake-timers.ts'
 import { configForRun, resolveBaseUrl, type ConformanceOptions } from './options.ts'
 
 /** A run's result (what results.json holds, redacted), its terminal summary, the report files written (if any) and the write plan it said first. */
@@ -26,9 +28,14 @@ export interface ConformanceRun {
   reportFiles: string[]
   /** What the command line says before it sends anything: the POSTs it may send ("Writes: …"). */
   writePlan: string
+  /** updateBaseline: the line that says where the baseline went and what its entries still need; '' when none was written. */
+  baselineWritten: string
 }
 
 export async function runConformanceWith(manifest: SuiteManifest, options: ConformanceOptions = {}): Promise<ConformanceRun> {
+  // faked timers would never fire: the run would hang past its deadline, until the test runner's own timeout
+  const faked = fakeTimersProblem()
+  if (faked) throw new ConformanceRunError(faked)
   // --deadline counts from here, as from the command's start: the preflight and a server's start are part of the run
   const startedAt = Date.now()
   const environment = options.environment ?? process.env
@@ -79,8 +86,11 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
     })
     // no GitHub Actions output from a library call (an empty environment): the command line speaks to the job, not a test run inside it
     const reports = writeFiles ? (await loadReports()).writeRunReports(run, { ...config, workingDir: cwd }, {}) : undefined
+    // updateBaseline without reportDir: the baseline is still written (writeRunReports writes it with the reports), else the run passes on failures recorded nowhere
+    if (!writeFiles && run.baselineUpdate) writeBaseline(run.baselineUpdate.path, run.baselineUpdate.data)
+    const baselineNote = redact((await loadReports()).baselineWritten(run, cwd))
     const result = redactedResult(run.result, run.redact)
-    return { result: redactedResult(result, redact), summary: reports?.summary ?? redact(terminalSummary(result, [])), reportFiles: reports?.reportFiles ?? [], writePlan }
+    return { result: redactedResult(result, redact), summary: reports?.summary ?? redact(terminalSummary(result, []) + baselineNote), reportFiles: reports?.reportFiles ?? [], writePlan, baselineWritten: baselineNote.trim() }
   } catch (error) {
     if (error instanceof ConformanceError) throw error
     throw new ConformanceRunError(`the run could not be made: ${redact((error as Error)?.message ?? String(error))}`)

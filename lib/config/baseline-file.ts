@@ -3,7 +3,8 @@
  * the run (lib/config/config.ts); lib/result/baseline.ts applies it to a run's result and writes
  * it (--update-baseline).
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { findRule } from '../spec/rule-catalogue.ts'
 
 /** An entry of a baseline of known failures. */
@@ -52,3 +53,19 @@ export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
   return { knownFailures: entries as BaselineEntry[] }
 }
 
+
+/**
+ * Why --update-baseline could not write `path`, or undefined when it can: checked before any
+ * request, for a run that found it could not write the file only at its end would have made its
+ * writes for nothing, and reported none of them (exit 2, an empty ledger).
+ */
+export function baselineWriteProblem(path: string): string | undefined {
+  const folder = dirname(path)
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) return `cannot write the baseline ${path}: there is no folder ${folder} (--update-baseline writes the file, not its folder)`
+  try {
+    accessSync(existsSync(path) ? path : folder, constants.W_OK)
+    return undefined
+  } catch {
+    return `cannot write the baseline ${path}: permission denied`
+  }
+}

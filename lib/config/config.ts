@@ -11,7 +11,7 @@ import { findRule } from '../spec/rule-catalogue.ts'
 import { CONFORM_OPTIONS, type ConformFlag } from './conform-options.ts'
 import { checkApiKey } from './api-key.ts'
 import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
-import { BaselineError, readBaseline, type Baseline } from './baseline-file.ts'
+import { BaselineError, baselineWriteProblem, readBaseline, type Baseline } from './baseline-file.ts'
 import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionValue } from './options.ts'
 
 export class ConfigError extends Error {
@@ -246,6 +246,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     const path = resolve(cwd, baselinePath)
     try {
       config.baseline = { path, data: readBaseline(path, config.updateBaseline) }
+      const unwritable = config.updateBaseline ? baselineWriteProblem(path) : undefined
+      if (unwritable) throw new ConfigError(unwritable)
     } catch (error) {
       if (error instanceof BaselineError) throw new ConfigError(error.message)
       throw error

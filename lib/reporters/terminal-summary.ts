@@ -77,7 +77,7 @@ function instanceLines(group: FailureGroup, maxLines: number): string[] {
  * expected and actual with their markers explained, the checks, and a curl line; undefined when
  * it needs more than `room` lines.
  */
-function failureBlock(group: FailureGroup, room: number): string[] | undefined {
+function failureBlock(group: FailureGroup, room: number, width = MAX_WIDTH, curlWidth = MAX_CURL_WIDTH): string[] | undefined {
   const { failure, checks } = group
   const message = `[${failure.code}] ${visibleValue(failure.message)}`
   const lines = checks.length === 1 ? [`      ${visibleLine(checks[0].name)}`, `        ${message}`] : [`      ${checks.length} checks: ${message}`]
@@ -90,20 +90,23 @@ function failureBlock(group: FailureGroup, room: number): string[] | undefined {
   // a curl line cut short cannot be run: one too long for the terminal is pointed to, whole, in the reports
   const lead = `        ${checks.length === 1 ? 'reproduce' : 'reproduce the first'}: `
   const line = curl === undefined ? undefined : visibleLine(curl)
-  const reproduce = line === undefined ? [] : [[...(lead + line)].length <= MAX_CURL_WIDTH ? lead + line : `${lead}its curl line (${[...line].length} characters) is in report.html and results.json`]
+  const reproduce = line === undefined ? [] : [[...(lead + line)].length <= curlWidth ? lead + line : `${lead}its curl line (${[...line].length} characters) is in report.html and results.json`]
   const fixed = lines.length + reproduce.length
   if (fixed + (checks.length > 1 ? 1 : 0) > room) return undefined
   const instances = checks.length > 1 ? instanceLines(group, Math.min(INSTANCE_LINES, room - fixed)) : []
-  return [...lines.map((line) => cut(line)), ...instances, ...reproduce]
+  return [...lines.map((line) => cut(line, width)), ...instances, ...reproduce]
 }
 
 /**
  * One failed check as its entry of the summary reads (code and message, expected, actual, the curl
  * line with the key as $CONFORM_API_KEY), without the check's name or the indentation: what a front
  * door that reports check by check shows (lib/api/define-conformance.ts). `check` comes redacted.
+ * No line is cut to the terminal's width, and the curl line is whole: a test failure has no width,
+ * and there may be no report.html or results.json to point to.
  */
 export function checkFailureText(rule: RuleResult, check: CheckResult): string {
-  const block = failureBlock({ rule, failure: check.failure ?? { code: 'CHECK_ERROR', message: 'failed', expected: '-', actual: '-' }, checks: [check] }, Number.POSITIVE_INFINITY) ?? []
+  const failure = check.failure ?? { code: 'CHECK_ERROR', message: 'failed', expected: '-', actual: '-' }
+  const block = failureBlock({ rule, failure, checks: [check] }, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY) ?? []
   return block.slice(1).map((line) => line.replace(/^ {8}/, '')).join('\n')
 }
 

@@ -16,6 +16,18 @@ export type { Baseline, BaselineEntry, BaselineOutcome }
 
 const sameFailure = (entry: BaselineEntry, rule: string, check: CheckResult) => entry.rule === rule && entry.check === check.name && entry.code === check.failure?.code
 
+/**
+ * Whether the run did not judge the check an entry names: its rule was not run (--rule), or the
+ * check was not verified (a read-only run, a deadline, not applicable). Such an entry is neither
+ * known nor fixed, and --update-baseline keeps it: a run of some rules, or without writes, is no
+ * evidence that a failure went away. (A rule that ran with no check of the entry's name: the
+ * entry is stale, and reported fixed.)
+ */
+function notJudged(entry: BaselineEntry, result: RunResult): boolean {
+  const rule = result.rules.find((r) => r.id === entry.rule)
+  return !rule || rule.checks.some((c) => c.name === entry.check && c.status === 'skip')
+}
+
 /** The run's result with the baseline applied: known failures become notes, and the verdict is recomputed. */
 export function applyBaseline(result: RunResult, baseline: Baseline, file: string, today: string): RunResult {
   const outcome: BaselineOutcome = { file, known: [], expired: [], fixed: [] }
@@ -33,7 +45,7 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
     })
     return { ...rule, checks, status: ruleStatus(checks) }
   })
-  outcome.fixed = live.filter((e) => !used.has(e) && !result.rules.some((r) => r.id === e.rule && r.checks.some((c) => sameFailure(e, r.id, c))))
+  outcome.fixed = live.filter((e) => !used.has(e) && !notJudged(e, result) && !result.rules.some((r) => r.id === e.rule && r.checks.some((c) => sameFailure(e, r.id, c))))
   const mustFailed = rules.some((r) => r.level === 'must' && r.status === 'fail')
   const verdict = mustFailed ? 'fail' : result.verdict === 'incomplete' ? 'incomplete' : result.problems.length > 0 ? 'fail' : 'pass'
   const count = (items: { status: string }[]) => {
@@ -54,9 +66,12 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
 /** How the reason of an entry --update-baseline recorded starts, until someone gives it one. */
 export const RECORDED_REASON = 'recorded by --update-baseline'
 
-/** The baseline that excuses every failure of `result`, keeping the reasons and expiry dates of the entries that still match. */
+/**
+ * The baseline that excuses every failure of `result`, keeping the reasons and expiry dates of the
+ * entries that still match, and keeping as they are the entries of checks the run did not judge.
+ */
 export function updatedBaseline(result: RunResult, previous: Baseline, today: string): Baseline {
-  const knownFailures: BaselineEntry[] = []
+  const knownFailures: BaselineEntry[] = previous.knownFailures.filter((e) => notJudged(e, result))
   for (const rule of result.rules) {
     for (const check of rule.checks) {
       const failed = check.status === 'fail' || check.known !== undefined

@@ -29,7 +29,7 @@ import { DEFAULTS } from '../config/config.ts'
 import { openJournalFile } from './journal-file.ts'
 import { proxyFor } from './preflight.ts'
 import { markPhase, PHASE_MARKS } from './run-phases.ts'
-import type { CompletedRun, completedRun, writeRunReports } from './run-reports.ts'
+import type { baselineWritten, CompletedRun, completedRun, writeRunReports } from './run-reports.ts'
 import { ownRejections, type StrayOwnership } from './stray-rejections.ts'
 import type { SuiteManifest } from '../suite-kit/manifest.ts'
 import { newRunScope, type RunContext } from '../suite-kit/run-context.ts'
@@ -95,7 +95,7 @@ function newRunId(now: Date): string {
   return `${stamp}-${tag}`
 }
 
-let reports: Promise<{ completedRun: typeof completedRun; writeRunReports: typeof writeRunReports }> | undefined
+let reports: Promise<{ completedRun: typeof completedRun; writeRunReports: typeof writeRunReports; baselineWritten: typeof baselineWritten }> | undefined
 /** The result and the reporters (lib/runner/run-reports.ts), loaded once, on the first call. */
 export function loadReports() {
   reports ??= import('./run-reports.ts')

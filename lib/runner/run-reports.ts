@@ -108,7 +108,7 @@ export function writeRunReports(run: CompletedRun, config: Pick<Config, 'working
 }
 
 /** --update-baseline: where the file went, and what its new entries still need (a reason and an expiry, which the run cannot know). */
-function baselineWritten(run: CompletedRun, workingDir: string): string {
+export function baselineWritten(run: CompletedRun, workingDir: string): string {
   if (!run.baselineUpdate) return ''
   const entries = run.baselineUpdate.data.knownFailures
   const unexplained = entries.filter((e) => e.reason.startsWith(RECORDED_REASON)).length

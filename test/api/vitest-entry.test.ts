@@ -8,7 +8,7 @@
  * line fails, under their describe. A run its deadline cut never passes: the run's own test fails.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -16,12 +16,11 @@ import { RUN_TEST_NAME } from '../../lib/api/define-conformance.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { findCase, startCase } from '../../lib/server/server-cases.ts'
 import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
-import { cleanEnv, runNode } from '../helpers/child-process.ts'
-import { failedRules, ROOT, runConformInProcess } from '../helpers/run-conform.ts'
+import { failedRules, runConformInProcess } from '../helpers/run-conform.ts'
 import { MATRIX_SEED } from '../mutants/matrix.ts'
 import { entryFiles } from './api-entry.ts'
+import { childVitest } from './child-vitest.ts'
 
-const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
 const BROKEN = 'refused-creates-stored'
 let work: string
 
@@ -32,30 +31,14 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true })
 })
 
-interface Assertion {
-  ancestorTitles: string[]
-  title: string
-  status: 'passed' | 'failed' | 'skipped' | 'pending'
-  failureMessages: string[]
-}
-
 /** A test file that starts a server case (a mutation or a variant, by name) and declares the suite against it; then vitest on it. */
 async function vitestOn(name: string, serverCase: { table: 'MUTATIONS' | 'VARIANTS'; name: string }, args: string[] = [], options = '') {
   const files = entryFiles()
   const apiKey = randomBytes(18).toString('base64url')
-  const folder = join(work, name)
   const table = serverCase.table === 'MUTATIONS' ? files.mutations : files.variants
   const server = `import { startCase, findCase } from '${files.serverCases}'\nimport { ${serverCase.table} } from '${table}'\nconst server = startCase(findCase(${serverCase.table}, '${serverCase.name}'), { apiKey: '${apiKey}' })`
   const testFile = `${server}\nimport { defineConformance } from '${files.vitest}'\ndefineConformance({ baseUrl: server.then((s) => s.baseUrl), apiKey: '${apiKey}', seed: ${MATRIX_SEED}${options} })\n`
-  rmSync(folder, { recursive: true, force: true })
-  mkdirSync(folder, { recursive: true })
-  writeFileSync(join(folder, 'conformance.test.mjs'), testFile)
-  const report = join(folder, 'vitest.json')
-  const junit = join(folder, 'junit.xml')
-  const reporters = ['--reporter=json', `--outputFile.json=${report}`, '--reporter=junit', `--outputFile.junit=${junit}`]
-  const run = await runNode([VITEST, 'run', '--root', folder, ...reporters, ...args], { cwd: folder, env: cleanEnv(), killAfterMs: 120_000 })
-  const json = JSON.parse(readFileSync(report, 'utf8')) as { testResults: { assertionResults: Assertion[] }[] }
-  return { code: run.code, output: run.stdout + run.stderr, assertions: json.testResults.flatMap((f) => f.assertionResults), junit: readFileSync(junit, 'utf8'), apiKey }
+  return { ...(await childVitest(join(work, name), testFile, args)), apiKey }
 }
 
 describe('defineConformance() in a vitest of its own', () => {

@@ -1,0 +1,88 @@
+/**
+ * What a failed test says in a service's own vitest, where there is no report.html unless
+ * reportDir is given: the failure's whole message (its diagnosis and the usual fix, not cut to a
+ * terminal's 160 columns), the whole curl line (not "it is in report.html and results.json", files
+ * that do not exist), and the answer the check judged (status, headers, body), so that
+ * "body lacks required property status" comes with the body. Never the key, also when the server
+ * echoes it back in its bodies and headers.
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { ROOT } from '../helpers/run-conform.ts'
+import { MATRIX_SEED } from '../mutants/matrix.ts'
+import { entryFiles } from './api-entry.ts'
+import { childVitest } from './child-vitest.ts'
+
+let work: string
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'conform-vitest-evidence-'))
+})
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true })
+})
+
+/** vitest on a test file that starts a mutation of the reference server and declares the suite against it, for `rules` only. */
+async function againstMutation(mutation: string, rules: string[]) {
+  const files = entryFiles()
+  const apiKey = randomBytes(18).toString('base64url')
+  const testFile = [
+    `import { startCase, findCase } from '${files.serverCases}'`,
+    `import { MUTATIONS } from '${files.mutations}'`,
+    `import { defineConformance } from '${files.vitest}'`,
+    `const server = startCase(findCase(MUTATIONS, '${mutation}'), { apiKey: '${apiKey}' })`,
+    `defineConformance({ baseUrl: server.then((s) => s.baseUrl), apiKey: '${apiKey}', seed: ${MATRIX_SEED}, rule: ${JSON.stringify(rules)} })`,
+  ].join('\n')
+  const run = await childVitest(join(work, mutation), testFile)
+  return { ...run, apiKey, failures: run.assertions.filter((a) => a.status === 'failed').flatMap((a) => a.failureMessages) }
+}
+
+describe('a failed test in a service\'s own vitest', () => {
+  test('carries the whole message, with its fix, and the answer the check judged', async () => {
+    const run = await againstMutation('surrogate-bytes-accepted', ['create-rejects-invalid-json'])
+    expect(run.code, run.output).toBe(1)
+    const failure = run.failures.find((m) => m.includes('a surrogate written as UTF-8 bytes instead of refusing it'))
+    expect(failure, run.output).toBeDefined()
+    // the message's end: where it says how such a service is usually fixed
+    expect(failure).toContain("Python: bytes.decode('utf-8')), answering 400 when it throws")
+    expect(failure).toMatch(/\nresponse: HTTP 201\n(  [a-z-]+: .*\n)*  content-type: application\/json.*\n(  [a-z-]+: .*\n)*  body: \{.*"id":/)
+    // the answer to the request of the curl line, not to a --confirm probe sent after it with a fresh name
+    const sent = /reproduce: curl .*"name": "(cf-[0-9a-z]+-[0-9a-z]+)"/.exec(failure ?? '')?.[1]
+    expect(sent, failure).toBeDefined()
+    expect(/\n  body: (.*)/.exec(failure ?? '')?.[1]).toContain(sent)
+    expect(run.output + run.junit).not.toContain(run.apiKey)
+  }, 60_000)
+
+  test('carries the whole curl line, however long, and points to no report file that was not written', async () => {
+    const run = await againstMutation('description-dropped', ['create-echoes-fields'])
+    expect(run.code, run.output).toBe(1)
+    expect(run.failures.length).toBeGreaterThan(0)
+    for (const failure of run.failures) expect(failure).not.toContain('report.html')
+    const long = run.failures.find((m) => m.includes('9,000-character') || /reproduce: curl .{9000,}/.test(m))
+    expect(long ?? run.failures.join('\n\n')).toMatch(/reproduce: curl .{9000,}/)
+  }, 60_000)
+
+  test('a server that echoes the key in its bodies and headers: the answer is shown, the key never', async () => {
+    const key = `cnry-${randomBytes(12).toString('hex')}+/Z=`
+    const hostile = pathToFileURL(join(ROOT, 'test/hostile/hostile-servers.ts')).href
+    const testFile = [
+      `import { afterAll } from 'vitest'`,
+      `import { echoesEverything } from '${hostile}'`,
+      `import { defineConformance } from '${entryFiles().vitest}'`,
+      `const server = echoesEverything()`,
+      `afterAll(async () => (await server).close())`,
+      `defineConformance({ baseUrl: server.then((s) => s.baseUrl), apiKey: '${key}', seed: ${MATRIX_SEED}, confirm: 0 })`,
+    ].join('\n')
+    const run = await childVitest(join(work, 'echoes'), testFile)
+    expect(run.code, run.output).toBe(1)
+    const failures = run.assertions.flatMap((a) => a.failureMessages)
+    expect(failures.some((m) => /\nresponse: HTTP 20[01]\n[^]*  x-echo-request: /.test(m)), run.output).toBe(true)
+    const written = run.output + run.junit + JSON.stringify(run.assertions)
+    for (const form of [key, encodeURIComponent(key), Buffer.from(key).toString('base64'), Buffer.from(key).toString('base64url'), Buffer.from(`Bearer ${key}`).toString('base64')]) {
+      expect(written).not.toContain(form)
+    }
+  }, 60_000)
+})
