@@ -204,6 +204,66 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
 }
 
 /**
+ * Secrets this long or longer are also hidden in part: any run of FRAGMENT characters of them
+ * (fragmentLength), in either case. A server may echo a key cut short ("invalid token
+ * 'HoStIlE7kEy9Qz3X…'"), split over two headers, or with its case folded (a header name, which
+ * HTTP makes lower-case; an upper-cased log line), and each of those is most of the key, or all of
+ * it with a guess of each letter's case. Shorter secrets have pieces too short not to be ordinary text.
+ * The same for the wrong key of the same shape (sameShape), which the suite sends and which gives
+ * the key back character by character.
+ */
+export const FRAGMENT_MIN_SECRET_LENGTH = 16
+
+/** The shortest run of a secret hidden on its own: a third of it, at least 8 and at most 12 characters (a 32-character key split in three still is). */
+export const fragmentLength = (secret: string) => Math.min(12, Math.max(8, Math.floor(secret.length / 3)))
+
+/** One secret's runs of fragmentLength characters, as one case-blind pattern, and the secret folded, to tell how far a run goes on. */
+interface FragmentPattern {
+  pattern: RegExp
+  folded: string
+  length: number
+  /** Its runs, lower-case: the anchors of the pass that tells whether a text may hold one. */
+  runs: string[]
+}
+
+/** The shortest run hidden (fragmentLength). */
+const SHORTEST_FRAGMENT = 8
+
+function fragmentPatternOf(secret: string): FragmentPattern | undefined {
+  // a key is visible ASCII (lib/config/api-key.ts), and so is a header's value: another secret is left to its forms
+  if (secret.length < FRAGMENT_MIN_SECRET_LENGTH || !/^[\x20-\x7e]*$/.test(secret)) return undefined
+  const folded = secret.toLowerCase()
+  const length = fragmentLength(secret)
+  const runs = new Set<string>()
+  for (let at = 0; at + length <= folded.length; at++) runs.add(folded.slice(at, at + length))
+  return { pattern: new RegExp([...runs].map(escapeRegExp).join('|'), 'gi'), folded, length, runs: [...runs] }
+}
+
+/** `text` with every run of a secret's characters (fragmentPatternOf), as long as it goes on, replaced by REDACTED. */
+function redactFragments(text: string, { pattern, folded, length }: FragmentPattern): string {
+  if (text.length < length) return text
+  pattern.lastIndex = 0
+  let out = ''
+  let from = 0
+  let match: RegExpExecArray | null
+  while ((match = pattern.exec(text)) !== null) {
+    const start = match.index
+    const run = match[0].toLowerCase()
+    // the run may stand at several places of the secret (a key with a repeated run): the one that goes on longest
+    let end = start + length
+    for (let at = folded.indexOf(run); at >= 0; at = folded.indexOf(run, at + 1)) {
+      let upTo = start + length
+      while (upTo < text.length && at + (upTo - start) < folded.length && text[upTo]!.toLowerCase() === folded[at + (upTo - start)]) upTo++
+      end = Math.max(end, upTo)
+    }
+    out += text.slice(from, start) + REDACTED
+    from = end
+    pattern.lastIndex = end
+  }
+  return from === 0 ? text : out + text.slice(from)
+}
+
+/**
  * A redactor for one or more secrets (the key from the environment, from --api-key, each key of a
  * fleet, …). One pattern per secret, applied in turn, the longest secret first (a key that contains
  * another is replaced whole), not one pattern of them all: V8 compiles a large
@@ -214,14 +274,7 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
  * (2.9 with a rolling hash of every position), one key 0.65 ms.
  */
 export function createRedactor(...secrets: (string | undefined)[]): Redactor {
-  const distinct = new Set<string>()
-  for (const given of secrets) {
-    // a key from a secret file is sent trimmed (lib/config/api-key.ts); whitespace alone is no key
-    // to hide, and hiding it would blank every space of the output
-    for (const secret of [given, given?.trim()]) if (secret && secret.trim().length > 0) distinct.add(secret)
-  }
-  // the longest first; of the same length, in one order whatever order they were given in
-  const ordered = [...distinct].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0))
+  const ordered = orderedSecrets(secrets)
   // a fleet's deployments each make one of the same keys: its patterns are made once (17 ms for ten)
   const key = JSON.stringify(ordered)
   const redactor = recentRedactors.get(key) ?? redactorOf(ordered)
@@ -232,13 +285,45 @@ export function createRedactor(...secrets: (string | undefined)[]): Redactor {
   return redactor
 }
 
+/** The distinct secrets to hide, the longest first; of the same length, in one order whatever order they were given in. */
+function orderedSecrets(secrets: readonly (string | undefined)[]): string[] {
+  const distinct = new Set<string>()
+  for (const given of secrets) {
+    // a key from a secret file is sent trimmed (lib/config/api-key.ts); whitespace alone is no key
+    // to hide, and hiding it would blank every space of the output
+    for (const secret of [given, given?.trim()]) if (secret && secret.trim().length > 0) distinct.add(secret)
+  }
+  return [...distinct].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0))
+}
+
 const RECENT_REDACTORS = 4
 const recentRedactors = new Map<string, Redactor>()
 
-function redactorOf(ordered: readonly string[]): Redactor {
+/**
+ * What createRedactor does, in its two steps: every form of every secret (`forms`), then every
+ * run of a long secret's characters in what is left (`runs`, FRAGMENT_MIN_SECRET_LENGTH).
+ */
+export function redactorSteps(...secrets: (string | undefined)[]): { forms: Redactor; runs: Redactor } {
+  const ordered = orderedSecrets(secrets)
   const taken = new Set<string>()
   const patterns = ordered.flatMap((secret) => patternOf(secret, taken) ?? [])
-  if (patterns.length === 0) return (text) => text
+  const forms: Redactor = patterns.length === 0 ? (text) => text : formsRedactor(patterns)
+  // and the runs of the wrong key of the same shape the suite sends, which gives the key back letter by letter
+  const fragments = ordered.flatMap((secret) => [secret, sameShape(secret)].flatMap((form) => fragmentPatternOf(form) ?? []))
+  if (fragments.length === 0) return { forms, runs: (text) => text }
+  // one case-blind pass tells the few texts that hold a run of some secret (runs of 8 characters and more: a filter always)
+  const holdsRun = anchorFilter(fragments.flatMap((f) => f.runs), true)!
+  const runs: Redactor = (text) => (text.length < SHORTEST_FRAGMENT || !holdsRun(text) ? text : fragments.reduce((redacted, fragment) => redactFragments(redacted, fragment), text))
+  return { forms, runs }
+}
+
+function redactorOf(ordered: readonly string[]): Redactor {
+  const { forms, runs } = redactorSteps(...ordered)
+  // the runs after every secret's forms, so that a key that shares a run with another is still replaced whole
+  return (text) => runs(forms(text))
+}
+
+function formsRedactor(patterns: readonly SecretPattern[]): Redactor {
   // a text shorter than every form holds none: most of a result's strings (statuses, header
   // values, names) are, and a report's copy walks thousands of them
   const shortest = Math.min(...patterns.map((p) => p.shortest))
