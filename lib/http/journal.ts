@@ -12,6 +12,7 @@
  */
 import { exactIntegerTextAt, numberText, parseJsonExact } from '../json/exact-json.ts'
 import type { Exchange, TransportErrorCode } from './exchange.ts'
+import { ANSWER_LOST_NOT_SENT_AGAIN } from './lost-answer.ts'
 
 /** Why the client did not send a request it was asked to send. */
 /**
@@ -216,8 +217,8 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
     const afterLostAnswer = entry.freshConnection === true || entry.fewerConnections !== undefined
     // after a connection not taken, the attempt before never left: this one is no resend
     if (entry.method === 'POST' && (entry.attempt ?? 1) > 1 && entry.connectionNotTaken === undefined) totals[afterLostAnswer ? 'resentLostWrites' : 'resentWrites']++
-    // a lost answer the list accounted for (found, or not stored and sent again) is no longer unknown
-    if (entry.method === 'POST' && entry.status === undefined && entry.answerLost === undefined) totals.unansweredWrites++
+    // a lost answer the list accounted for (found, or not stored and sent again) is no longer unknown; one not sent again (--max-writes) is
+    if (entry.method === 'POST' && entry.status === undefined && (entry.answerLost === undefined || entry.answerLost === ANSWER_LOST_NOT_SENT_AGAIN)) totals.unansweredWrites++
     if (entry.waitedMs !== undefined) {
       totals.waits.count++
       totals.waits.totalMs += entry.waitedMs
