@@ -235,7 +235,13 @@ function fragmentPatternOf(secret: string): FragmentPattern | undefined {
   const folded = secret.toLowerCase()
   const length = fragmentLength(secret)
   const runs = new Set<string>()
-  for (let at = 0; at + length <= folded.length; at++) runs.add(folded.slice(at, at + length))
+  for (let at = 0; at + length <= folded.length; at++) {
+    const run = secret.slice(at, at + length)
+    // a run with no digit and letters of one case reads as a word ("conformance" of a key made of
+    // words): hidden, it would hide that word in every report; a random key's runs have both
+    if (/[0-9]/.test(run) || (/[a-z]/.test(run) && /[A-Z]/.test(run))) runs.add(run.toLowerCase())
+  }
+  if (runs.size === 0) return undefined
   return { pattern: new RegExp([...runs].map(escapeRegExp).join('|'), 'gi'), folded, length, runs: [...runs] }
 }
 

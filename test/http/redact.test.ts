@@ -72,6 +72,12 @@ describe('createRedactor on a key echoed in part, or in another case', () => {
     expect(redact(`a ${key.slice(3, 30)}!b`)).toBe(`a ${REDACTED}!b`)
     expect(redact(`a ${key.slice(0, fragmentLength(key) - 1)} b`)).toBe(`a ${key.slice(0, fragmentLength(key) - 1)} b`)
   })
+  test('a key made of words: a run that reads as a word (no digit, one case) is left, so the reports keep their words', () => {
+    const wordy = createRedactor('petstore-conformance-staging-2024')
+    expect(wordy('Pet Store categories conformance · https://staging.petstore.example/v1')).toBe('Pet Store categories conformance · https://staging.petstore.example/v1')
+    // its runs with a digit are hidden still
+    expect(wordy('key …-staging-2024 expired')).toBe(`key …${REDACTED} expired`)
+  })
   test('a key shorter than FRAGMENT_MIN_SECRET_LENGTH is hidden whole only: its pieces could be ordinary text', () => {
     const short = 'abcdefgh12345'
     expect(short.length).toBeLessThan(FRAGMENT_MIN_SECRET_LENGTH)
