@@ -12,7 +12,6 @@
  */
 import { exactIntegerTextAt, numberText, parseJsonExact } from '../json/exact-json.ts'
 import type { Exchange, TransportErrorCode } from './exchange.ts'
-import { ANSWER_LOST_NOT_SENT_AGAIN } from './lost-answer.ts'
 
 /** Why the client did not send a request it was asked to send. */
 /**
@@ -177,6 +176,13 @@ export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
   }
   return entries
 }
+
+/**
+ * The journal's words for a POST whose answer was lost, that the list does not show, and that an
+ * explicit --max-writes keeps from going again (lib/http/lost-answer.ts): a POST that may have
+ * created a record, counted as one without an answer.
+ */
+export const ANSWER_LOST_NOT_SENT_AGAIN = 'no answer, not in the list (which may show it late): not sent again under --max-writes, so it may have created a record'
 
 /** What every report counts, read from the journal. */
 export interface JournalTotals {

@@ -6,7 +6,7 @@
  * what it sent): if the list shows it, the record counts as created ("answer lost, record found").
  */
 import type { Exchange } from './exchange.ts'
-import type { JournalLine } from './journal.ts'
+import { ANSWER_LOST_NOT_SENT_AGAIN, type JournalLine } from './journal.ts'
 
 /** What the client's HttpResult holds that these need (lib/http/client.ts imports this file, so not that type). */
 interface HttpResult {
@@ -43,8 +43,6 @@ export const ANSWER_LOST_RECORD_FOUND = 'answer lost, record found'
 export const STORED_UNANSWERED = 'no answer, record found, on a connection that carried no request before: the server\'s fault, not the keep-alive race'
 /** The journal's words for a POST whose answer was lost and that the list shows was not applied. */
 export const ANSWER_LOST_SENT_AGAIN = 'answer lost, not stored: sent again on a fresh connection'
-/** The journal's words for a POST whose answer was lost, that the list does not show, and that an explicit --max-writes keeps from going again. */
-export const ANSWER_LOST_NOT_SENT_AGAIN = 'no answer, not in the list (which may show it late): not sent again under --max-writes, so it may have created a record'
 
 /**
  * No byte of an answer came and the connection was closed under the request: the race, as far as a

@@ -91,3 +91,8 @@ export function keptRun(secret: string, kept: RegExp): string | undefined {
   }
   return longest.length >= SHORTEST_WINDOW ? longest : undefined
 }
+
+/** `text` as a regular expression that matches it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}

@@ -9,8 +9,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import type { HttpClient } from '../../lib/http/client.ts'
-import { journalTotals, RunJournal } from '../../lib/http/journal.ts'
-import { ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RECORD_FOUND, ANSWER_LOST_SENT_AGAIN, type WhetherApplied } from '../../lib/http/lost-answer.ts'
+import { ANSWER_LOST_NOT_SENT_AGAIN, journalTotals, RunJournal } from '../../lib/http/journal.ts'
+import { ANSWER_LOST_RECORD_FOUND, ANSWER_LOST_SENT_AGAIN, type WhetherApplied } from '../../lib/http/lost-answer.ts'
 import { serve, withClient } from './client-harness.ts'
 
 /** A store behind a server that closes a connection under its second request; `storesFirst`: the POST is stored before the close (its answer lost). */
