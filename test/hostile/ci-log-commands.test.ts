@@ -5,6 +5,7 @@
  * ::stop-commands:: (github-actions.test.ts); these have no such switch, so the text is made inert.
  */
 import { afterAll, describe, expect, test } from 'vitest'
+import { ConformanceCheckFailure } from '../../lib/api/define-conformance.ts'
 import { inertLogCommands } from '../../lib/reporters/ci-log-commands.ts'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
 import { httpServer, type HostileServer } from './hostile-servers.ts'
@@ -31,6 +32,12 @@ describe('inertLogCommands', () => {
   test('text without such a prefix is left as it is', () => {
     for (const text of ['## heading', '#vso[x]', '##[group]', 'a # b ## c', '']) expect(inertLogCommands(text)).toBe(text)
   })
+})
+
+test("a failed check in the service's own vitest (defineConformance), which vitest prints, holds no command either", () => {
+  const failure = new ConformanceCheckFailure('actual:   name: "##vso[task.setvariable variable=PWNED]yes"')
+  expect(failure.message).toBe('actual:   name: "⟨U+0023⟩#vso[task.setvariable variable=PWNED]yes"')
+  expect(failure.stack).not.toContain('##vso[')
 })
 
 describe('a server whose records are named with Azure Pipelines and TeamCity commands', { timeout: RUN_TIMEOUT_MS }, () => {
