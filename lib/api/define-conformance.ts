@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { beforeAll, describe, test, type TestContext } from 'vitest'
+import { inertLogCommands } from '../reporters/ci-log-commands.ts'
 import { checkFailureText } from '../reporters/terminal-summary.ts'
 import { baselineLine } from '../result/baseline.ts'
 import type { BaselineOutcome, CheckResult, RuleResult } from '../result/run-result.ts'
@@ -24,7 +25,9 @@ import { runConformanceWith, type ConformanceRun } from './run-conformance.ts'
 
 /** A failed check, as the terminal shows it; its stack is its message (the place in the suite helps no one reading a service's failure). */
 export class ConformanceCheckFailure extends Error {
-  constructor(message: string) {
+  constructor(quoting: string) {
+    // vitest prints it in the step's log: server text in it is no Azure or TeamCity log command
+    const message = inertLogCommands(quoting)
     super(message)
     this.name = 'ConformanceCheckFailure'
     this.stack = `${this.name}: ${message}`

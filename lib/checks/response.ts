@@ -35,6 +35,18 @@ export function responseOf(result: HttpResult): RecordedResponse {
       exchange,
     )
   }
+  if (result.answerLost?.notSentAgain) {
+    // no answer is a failure, as a timeout is; sending it again could store it twice, past the budget
+    return fail(
+      {
+        code: 'NO_RESPONSE',
+        message: `no answer: the connection closed under the request (${exchange.error?.message ?? 'reset'}) before any byte of an answer, on a connection of its own; the list does not show its record, but a list may show one late, so under --max-writes it was not sent again (it may have created a record). A server that closes connections past a limit of its own is spared them by a lower --concurrency`,
+        expected: 'an HTTP response',
+        actual: `${exchange.error?.code ?? 'CONNECTION_RESET'}; not sent again (--max-writes)`,
+      },
+      exchange,
+    )
+  }
   // an error that says nothing of the server (transport-errors.ts classifies it): not verified, with why
   const notJudged = exchange.error && notTheServers(exchange.error.code)
   if (notJudged) throw new NotApplicable(`not verified: ${exchange.error!.message}`, notJudged)

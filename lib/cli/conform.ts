@@ -16,6 +16,7 @@ import { rejectionOwnedByARun } from '../runner/stray-rejections.ts'
 import type { RunTarget, SuiteManifest } from '../runner/conform-run.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { toolVersion } from '../project-root.ts'
+import { inertLogCommands } from '../reporters/ci-log-commands.ts'
 import { ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import type { InterruptExit } from '../result/run-result.ts'
@@ -25,9 +26,10 @@ export interface Io {
   err(text: string): void
 }
 
+// every line quoting a server can reach a CI log: none may be a log command (ci-log-commands.ts)
 const processIo: Io = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+  out: (text) => process.stdout.write(inertLogCommands(text)),
+  err: (text) => process.stderr.write(inertLogCommands(text)),
 }
 
 function listRules(): string {
@@ -195,7 +197,7 @@ export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.ar
   // last resort: a fault that escaped main() is one redacted line and exit 2, never a stack trace
   const lastResort = (error: unknown) => {
     const redact = createRedactor(process.env.CONFORM_API_KEY, apiKeyInArgv(argv))
-    process.stderr.write(`conform: internal error: ${redact(String((error as Error)?.message ?? error)).split('\n')[0]}\n`)
+    process.stderr.write(inertLogCommands(`conform: internal error: ${redact(String((error as Error)?.message ?? error)).split('\n')[0]}\n`))
     process.exit(2)
   }
   process.on('uncaughtException', lastResort)

@@ -52,6 +52,12 @@ export interface ClientOptions {
   maxRetries?: number
   /** Resends of POSTs after a 429 or 503, at most, in the whole run (bounded writes); undefined: no bound. */
   maxPostResends?: number
+  /**
+   * The user bounded the run's writes (--max-writes): every POST goes on a connection of its own
+   * (the keep-alive race cannot lose it), and one whose connection closed before any answer is
+   * never sent again (lib/http/lost-answer.ts).
+   */
+  boundedWrites?: boolean
 }
 
 export interface SendOptions {

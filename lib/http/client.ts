@@ -120,7 +120,7 @@ export class HttpClient {
           fewer = await this.pools.afterRefusal('reset', limitAtSend, lostResends, this.msLeft())
           if (fewer === undefined) return result // its pause would pass the deadline
         }
-        if (await afterTheRace(options, result, (line) => this.options.journal?.record(line), this.redact, firstOnItsConnection(result.exchange.request.headers.traceparent))) {
+        if (await afterTheRace({ ...options, boundedWrites: this.options.boundedWrites === true }, result, (line) => this.options.journal?.record(line), this.redact, firstOnItsConnection(result.exchange.request.headers.traceparent))) {
           fresh = !refusedAgain
           lostResends++
           continue
@@ -248,8 +248,10 @@ export class HttpClient {
   /** Dispatches the request, and reads its answer: status and headers, then the body, decoded under the caps. */
   private async dispatch(options: SendOptions, wireHeaders: Record<string, string>, signal: AbortSignal, onWritten: () => void, exchange: Exchange, partial: { progress?: BodyProgress }, fresh: boolean): Promise<HttpResult> {
     const watch: WriteWatch = { onWritten }
-    // a resend after the connection race goes on a pool apart, each of its connections closed after its answer
-    const dispatcher = this.pools.dispatcher(fresh)
+    // a resend after the connection race goes on a pool apart, each of its connections closed after its answer; so does
+    // every POST of a run whose writes the user bounded: none is sent again after a lost answer, so none may meet the race
+    const ownConnection = fresh || (options.method === 'POST' && this.options.boundedWrites === true)
+    const dispatcher = this.pools.dispatcher(ownConnection)
     this.options.journal?.beforeSend?.() // its dispatched line is kept before undici has it
     const response = await dispatcher.request({
       origin: this.origin,
@@ -259,7 +261,7 @@ export class HttpClient {
       body: options.body,
       signal,
       opaque: watch,
-      ...(fresh ? { reset: true } : {}),
+      ...(ownConnection ? { reset: true } : {}),
       // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
     })
     this.answers.answered(response.statusCode)

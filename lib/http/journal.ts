@@ -177,6 +177,13 @@ export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
   return entries
 }
 
+/**
+ * The journal's words for a POST whose answer was lost, that the list does not show, and that an
+ * explicit --max-writes keeps from going again (lib/http/lost-answer.ts): a POST that may have
+ * created a record, counted as one without an answer.
+ */
+export const ANSWER_LOST_NOT_SENT_AGAIN = 'no answer, not in the list (which may show it late): not sent again under --max-writes, so it may have created a record'
+
 /** What every report counts, read from the journal. */
 export interface JournalTotals {
   /** Requests whose head went out on a connection (every attempt), whatever came back. */
@@ -216,8 +223,8 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
     const afterLostAnswer = entry.freshConnection === true || entry.fewerConnections !== undefined
     // after a connection not taken, the attempt before never left: this one is no resend
     if (entry.method === 'POST' && (entry.attempt ?? 1) > 1 && entry.connectionNotTaken === undefined) totals[afterLostAnswer ? 'resentLostWrites' : 'resentWrites']++
-    // a lost answer the list accounted for (found, or not stored and sent again) is no longer unknown
-    if (entry.method === 'POST' && entry.status === undefined && entry.answerLost === undefined) totals.unansweredWrites++
+    // a lost answer the list accounted for (found, or not stored and sent again) is no longer unknown; one not sent again (--max-writes) is
+    if (entry.method === 'POST' && entry.status === undefined && (entry.answerLost === undefined || entry.answerLost === ANSWER_LOST_NOT_SENT_AGAIN)) totals.unansweredWrites++
     if (entry.waitedMs !== undefined) {
       totals.waits.count++
       totals.waits.totalMs += entry.waitedMs

@@ -6,7 +6,7 @@
  * what it sent): if the list shows it, the record counts as created ("answer lost, record found").
  */
 import type { Exchange } from './exchange.ts'
-import type { JournalLine } from './journal.ts'
+import { ANSWER_LOST_NOT_SENT_AGAIN, type JournalLine } from './journal.ts'
 
 /** What the client's HttpResult holds that these need (lib/http/client.ts imports this file, so not that type). */
 interface HttpResult {
@@ -27,6 +27,11 @@ export interface AppliedOrNot {
    * that carried an earlier request.
    */
   firstOnItsConnection?: boolean
+  /**
+   * The list does not show it, and it was not sent again: a budget the user gave (--max-writes)
+   * bounds every POST that may have stored a record, and a list may show one late (--list-lag).
+   */
+  notSentAgain?: true
 }
 
 /** Reads whether a POST was applied; undefined: the run cannot tell (the list could not be read), so it is not sent again. */
@@ -55,12 +60,15 @@ export function answerLostReason(result: HttpResult): string | undefined {
 
 /**
  * What the client does with a request the race lost (lostInTransit): true, send it again. A GET
- * is; a POST when the list shows it was not applied. When the list shows its record, the result
- * counts as created (answerLost: "answer lost, record found"); when the list cannot tell, it stands
- * as it is. What the list showed is journalled.
+ * is; a POST when the list shows it was not applied, unless the user bounded the writes
+ * (`boundedWrites`, --max-writes): the list may show late what the POST stored (a read replica,
+ * --list-lag), and a server that stored it and dropped the connection would store it again, past
+ * the budget (every create eleven times: 22 records for --max-writes 2). When the list shows its
+ * record, the result counts as created (answerLost: "answer lost, record found"); when the list
+ * cannot tell, it stands as it is. What the list showed is journalled.
  */
 export async function afterTheRace(
-  options: { method: string; whetherApplied?: WhetherApplied },
+  options: { method: string; whetherApplied?: WhetherApplied; boundedWrites?: boolean },
   result: HttpResult,
   journal: (line: JournalLine) => void,
   redact: (text: string) => string,
@@ -69,7 +77,8 @@ export async function afterTheRace(
   if (options.method === 'GET') return true
   const found = await options.whetherApplied?.()
   if (!found) return false
-  const applied = found.record && firstOnItsConnection ? { ...found, firstOnItsConnection } : found
+  const notSentAgain = !found.record && options.boundedWrites === true
+  const applied: AppliedOrNot = found.record && firstOnItsConnection ? { ...found, firstOnItsConnection } : notSentAgain ? { ...found, notSentAgain } : found
   const { exchange } = result
   journal({
     id: exchange.id,
@@ -77,9 +86,9 @@ export async function afterTheRace(
     at: new Date().toISOString(),
     method: exchange.request.method,
     url: redact(exchange.request.url),
-    detail: applied.record ? (applied.firstOnItsConnection ? STORED_UNANSWERED : ANSWER_LOST_RECORD_FOUND) : ANSWER_LOST_SENT_AGAIN,
+    detail: applied.record ? (applied.firstOnItsConnection ? STORED_UNANSWERED : ANSWER_LOST_RECORD_FOUND) : notSentAgain ? ANSWER_LOST_NOT_SENT_AGAIN : ANSWER_LOST_SENT_AGAIN,
     ...(applied.record ? { created: { id: redact(applied.record.id), name: redact(applied.record.name) } } : {}),
   })
-  if (applied.record) result.answerLost = applied
-  return !applied.record
+  if (applied.record || notSentAgain) result.answerLost = applied
+  return !applied.record && !notSentAgain
 }

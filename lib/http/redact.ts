@@ -2,7 +2,11 @@
  * The API key never leaves the process in clear: every text that is stored or printed passes
  * through a redactor that knows the key in the forms a server might echo it back in.
  */
-import { anchorFilter, keptRun, SHORTEST_WINDOW } from './secret-filter.ts'
+import { anchorFilter, escapeRegExp, keptRun, SHORTEST_WINDOW } from './secret-filter.ts'
+import { runsRedactor } from './secret-runs.ts'
+
+export { escapeRegExp } from './secret-filter.ts'
+export { FRAGMENT_MIN_SECRET_LENGTH, fragmentLength } from './secret-runs.ts'
 
 export const KEY_PLACEHOLDER = '$CONFORM_API_KEY'
 /** The Authorization header with the key, as the suites send it and the evidence records it. */
@@ -214,14 +218,7 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
  * (2.9 with a rolling hash of every position), one key 0.65 ms.
  */
 export function createRedactor(...secrets: (string | undefined)[]): Redactor {
-  const distinct = new Set<string>()
-  for (const given of secrets) {
-    // a key from a secret file is sent trimmed (lib/config/api-key.ts); whitespace alone is no key
-    // to hide, and hiding it would blank every space of the output
-    for (const secret of [given, given?.trim()]) if (secret && secret.trim().length > 0) distinct.add(secret)
-  }
-  // the longest first; of the same length, in one order whatever order they were given in
-  const ordered = [...distinct].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0))
+  const ordered = orderedSecrets(secrets)
   // a fleet's deployments each make one of the same keys: its patterns are made once (17 ms for ten)
   const key = JSON.stringify(ordered)
   const redactor = recentRedactors.get(key) ?? redactorOf(ordered)
@@ -232,13 +229,41 @@ export function createRedactor(...secrets: (string | undefined)[]): Redactor {
   return redactor
 }
 
+/** The distinct secrets to hide, the longest first; of the same length, in one order whatever order they were given in. */
+function orderedSecrets(secrets: readonly (string | undefined)[]): string[] {
+  const distinct = new Set<string>()
+  for (const given of secrets) {
+    // a key from a secret file is sent trimmed (lib/config/api-key.ts); whitespace alone is no key
+    // to hide, and hiding it would blank every space of the output
+    for (const secret of [given, given?.trim()]) if (secret && secret.trim().length > 0) distinct.add(secret)
+  }
+  return [...distinct].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0))
+}
+
 const RECENT_REDACTORS = 4
 const recentRedactors = new Map<string, Redactor>()
 
-function redactorOf(ordered: readonly string[]): Redactor {
+/**
+ * What createRedactor does, in its two steps: every form of every secret (`forms`), then every
+ * run of a long secret's characters in what is left (`runs`, FRAGMENT_MIN_SECRET_LENGTH).
+ */
+export function redactorSteps(...secrets: (string | undefined)[]): { forms: Redactor; runs: Redactor } {
+  const ordered = orderedSecrets(secrets)
   const taken = new Set<string>()
   const patterns = ordered.flatMap((secret) => patternOf(secret, taken) ?? [])
-  if (patterns.length === 0) return (text) => text
+  const forms: Redactor = patterns.length === 0 ? (text) => text : formsRedactor(patterns)
+  // and the runs of the wrong key of the same shape the suite sends, which gives the key back letter by letter
+  const runs = runsRedactor(ordered.flatMap((secret) => [secret, sameShape(secret)]), REDACTED)
+  return { forms, runs }
+}
+
+function redactorOf(ordered: readonly string[]): Redactor {
+  const { forms, runs } = redactorSteps(...ordered)
+  // the runs after every secret's forms, so that a key that shares a run with another is still replaced whole
+  return (text) => runs(forms(text))
+}
+
+function formsRedactor(patterns: readonly SecretPattern[]): Redactor {
   // a text shorter than every form holds none: most of a result's strings (statuses, header
   // values, names) are, and a report's copy walks thousands of them
   const shortest = Math.min(...patterns.map((p) => p.shortest))
@@ -278,9 +303,4 @@ export function longestForm(...secrets: (string | undefined)[]): number {
     0,
     ...secrets.flatMap((secret) => (secret ? [secret, ...nearMisses(secret)].flatMap((v) => [...formsOf(v).map((f) => f.length), longestJsonEscaped(v), longestPercentEscaped(v)]) : [])),
   )
-}
-
-/** `text` as a regular expression that matches it literally. */
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

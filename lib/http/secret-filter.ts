@@ -22,13 +22,18 @@ export const SHORTEST_WINDOW = GRAM
 const BITS = 1 << 18
 const BASE = 0x01000193
 
-/** A test of whether `text` contains any of `anchors`, or undefined when they are too short to make one worth it. */
-export function anchorFilter(anchors: readonly string[]): ((text: string) => boolean) | undefined {
+/**
+ * A test of whether `text` contains any of `anchors`, or undefined when they are too short to make
+ * one worth it. `foldCase`: in any case of the ASCII letters (the runs of a key, lib/http/redact.ts).
+ */
+export function anchorFilter(anchors: readonly string[], foldCase = false): ((text: string) => boolean) | undefined {
   if (anchors.length === 0) return () => false
   const shortest = Math.min(...anchors.map((a) => a.length))
   if (shortest < SHORTEST_WINDOW) return undefined
+  const hashAt = foldCase ? foldedHashAt : exactHashAt
+  const fold = (text: string) => (foldCase ? text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : text)
   // every occurrence of an anchor holds its first `shortest` characters: longer ones add nothing
-  const heads = [...new Set(anchors.map((a) => a.slice(0, shortest)))]
+  const heads = [...new Set(anchors.map((a) => fold(a.slice(0, shortest))))]
   const stride = shortest - GRAM + 1
   const bitmap = new Uint32Array(BITS >>> 5)
   // each piece's hash: the heads it is part of, and where in them it starts
@@ -47,16 +52,28 @@ export function anchorFilter(anchors: readonly string[]): ((text: string) => boo
       const hash = hashAt(text, i)
       const bit = hash & (BITS - 1)
       if (((bitmap[bit >>> 5] ?? 0) & (1 << (bit & 31))) === 0) continue
-      for (const { head, at } of byHash.get(hash) ?? []) if (i >= at && text.startsWith(head, i - at)) return true
+      for (const { head, at } of byHash.get(hash) ?? []) if (i >= at && (foldCase ? fold(text.slice(i - at, i - at + head.length)) === head : text.startsWith(head, i - at))) return true
     }
     return false
   }
 }
 
 /** A hash of text's GRAM characters from `at`, mixed so that its low bits depend on every one. */
-function hashAt(text: string, at: number): number {
+function exactHashAt(text: string, at: number): number {
   let hash = text.charCodeAt(at)
   for (let i = 1; i < GRAM; i++) hash = (Math.imul(hash, BASE) + text.charCodeAt(at + i)) | 0
+  hash = Math.imul(hash ^ (hash >>> 16), 0x45d9f3b)
+  return hash ^ (hash >>> 16)
+}
+
+/** exactHashAt of the text with A-Z as a-z. */
+function foldedHashAt(text: string, at: number): number {
+  let code = text.charCodeAt(at)
+  let hash = code - 65 < 26 && code >= 65 ? code + 32 : code
+  for (let i = 1; i < GRAM; i++) {
+    code = text.charCodeAt(at + i)
+    hash = (Math.imul(hash, BASE) + (code - 65 < 26 && code >= 65 ? code + 32 : code)) | 0
+  }
   hash = Math.imul(hash ^ (hash >>> 16), 0x45d9f3b)
   return hash ^ (hash >>> 16)
 }
@@ -73,4 +90,9 @@ export function keptRun(secret: string, kept: RegExp): string | undefined {
     if (run.length > longest.length) longest = run
   }
   return longest.length >= SHORTEST_WINDOW ? longest : undefined
+}
+
+/** `text` as a regular expression that matches it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

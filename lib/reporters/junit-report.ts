@@ -10,12 +10,19 @@ import { serverWaits, type CheckResult, type RuleResult, type RunResult } from '
  * check's name has an arrow, so not ASCII alone). Surrogates take the long way, which tells a pair
  * from a lone half.
  */
-const UNESCAPED = '\\x20\\x21\\x23-\\x25\\x27-\\x3b\\x3d\\x3f-\\uD7FF\\uE000-\\uFFFD'
+const UNESCAPED = '\\x20\\x21\\x23-\\x25\\x27-\\x3b\\x3d\\x3f-\\x7e\\xA0-\\u200D\\u2010-\\u2029\\u202F-\\u2065\\u206A-\\uD7FF\\uE000-\\uFFFD'
 const NOTHING_TO_ESCAPE = new RegExp(`^[\\t\\n${UNESCAPED}]*$`)
 /** As NOTHING_TO_ESCAPE, without tab and LF, which an attribute writes as references. */
 const NOTHING_TO_ESCAPE_IN_ATTRIBUTES = new RegExp(`^[${UNESCAPED}]*$`)
 
-/** Text content: markup escaped, characters XML 1.0 cannot carry at all dropped. */
+/**
+ * DEL, the C1 controls (U+009B is a terminal's CSI) and the bidi controls (U+202E turns what
+ * follows around): a junit.xml printed or opened as text would act on them. Written as character
+ * references, the parsed text holds them still (what the server sent), and the file's text does not.
+ */
+const ACTING_CHARACTERS = /[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+/** Text content: markup escaped, characters XML 1.0 cannot carry at all dropped, ACTING_CHARACTERS as references. */
 export function xml(text: string): string {
   if (NOTHING_TO_ESCAPE.test(text)) return text
   return text
@@ -25,6 +32,7 @@ export function xml(text: string): string {
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/\r/g, '&#13;')
+    .replace(ACTING_CHARACTERS, (c) => `&#${c.charCodeAt(0)};`)
 }
 
 /** Attribute value: as text, and tab, CR and LF as references, which attribute normalisation would turn into spaces. */

@@ -128,6 +128,8 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     readOnly: config.readOnly,
     maxWrites: config.maxWrites,
     maxPostResends: POST_RESENDS_PER_WRITE * maxWrites,
+    // a budget the user gave bounds every POST that may have stored a record, a lost answer's too
+    ...(config.maxWrites !== undefined ? { boundedWrites: true } : {}),
     rules: config.rules,
     journal,
     seed: config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31,

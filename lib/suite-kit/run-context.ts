@@ -30,6 +30,8 @@ export interface RunContext {
   maxWrites?: number
   /** At most this many resends of POSTs after a 429 or 503 (lib/http/retry-after.ts POST_RESENDS_PER_WRITE). */
   maxPostResends?: number
+  /** --max-writes was given: no POST is sent again after a lost answer (lib/http/lost-answer.ts). */
+  boundedWrites?: boolean
   /** Selected rules (--rule); empty: all. POSTs no selected rule judges are not sent. */
   rules: string[]
   /** The run's journal (lib/http/journal.ts): the HTTP client hands it every request's stages. */

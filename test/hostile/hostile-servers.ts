@@ -213,7 +213,8 @@ export const recorder = () =>
  * Echoes every request back, in every place the suite prints from: the body (raw, and as the
  * record's name, which create-echoes-fields quotes), a response header, WWW-Authenticate (quoted
  * by an advisory note), a Location (quoted by redirect failures, URL-encoded) and a header with
- * the token in base64. What a debugging proxy or a careless error page does with the key.
+ * the token in base64, in two halves, and lower-cased in a header's name. What a debugging proxy or a
+ * careless error page does with the key.
  */
 export const echoesEverything = () =>
   httpServer((req, res, seen) => {
@@ -225,6 +226,10 @@ export const echoesEverything = () =>
       // header values must be printable ASCII: everything else as a JSON \u escape
       'x-echo-request': JSON.stringify(echo).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
       'x-echo-token-base64': Buffer.from(token).toString('base64'),
+      // the token cut in two over two headers, and with its case folded (a header name HTTP lower-cases)
+      'x-echo-token-part-1': token.slice(0, Math.ceil(token.length / 2)),
+      'x-echo-token-part-2': token.slice(Math.ceil(token.length / 2)),
+      [`x-echo-${token.toLowerCase().replace(/[^a-z0-9-]/g, '-')}`]: '1',
       'www-authenticate': `Basic realm="${authorization}"`,
     }
     let status = req.method === 'POST' ? 201 : 200

@@ -2,8 +2,8 @@
  * The key appears in no output: not on stdout or stderr, not in any file of the report
  * directory, not in a curl line or an error message; also when the server echoes it back in
  * bodies and headers, and when it is given with --api-key. Each run uses a canary key and scans
- * every byte written for it and for its base64 and URL-encoded forms, and for the wrong key of the
- * same shape the suite derives from it.
+ * every byte written for it and for its base64 and URL-encoded forms, its halves and its lower-case
+ * letters and digits, and for the wrong key of the same shape the suite derives from it.
  */
 import { randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
@@ -24,6 +24,9 @@ function formsOf(key: string): Record<string, string> {
     base64: Buffer.from(key).toString('base64'),
     base64url: Buffer.from(key).toString('base64url'),
     'Bearer … in base64': Buffer.from(`Bearer ${key}`).toString('base64'),
+    'first half': key.slice(0, Math.ceil(key.length / 2)),
+    'second half': key.slice(Math.ceil(key.length / 2)),
+    'lower-case, letters and digits': key.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, -4),
   }
 }
 

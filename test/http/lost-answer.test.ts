@@ -9,7 +9,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import type { HttpClient } from '../../lib/http/client.ts'
-import { journalTotals, RunJournal } from '../../lib/http/journal.ts'
+import { ANSWER_LOST_NOT_SENT_AGAIN, journalTotals, RunJournal } from '../../lib/http/journal.ts'
 import { ANSWER_LOST_RECORD_FOUND, ANSWER_LOST_SENT_AGAIN, type WhetherApplied } from '../../lib/http/lost-answer.ts'
 import { serve, withClient } from './client-harness.ts'
 
@@ -117,6 +117,44 @@ describe('a POST whose answer the connection race lost', () => {
     expect(unasked.post.exchange.attempt).toBeUndefined()
     expect(server.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'GET', 'POST'])
     expect(journalTotals(unknown.journal).unansweredWrites).toBe(1)
+  })
+})
+
+describe('a run whose writes the user bounded (--max-writes: boundedWrites)', () => {
+  test('each POST goes on a connection of its own, so a server that closes kept-alive connections under a request loses none', async () => {
+    const { server, records } = await racingStore(true)
+    const log = new RunJournal()
+    const post = await withClient({ baseUrl: server.baseUrl, concurrency: 1, journal: log, boundedWrites: true }, async (c) => {
+      await c.send({ method: 'GET', path: '/categories' })
+      return c.send({ method: 'POST', path: '/categories', body: '{"name":"cf-one"}', whetherApplied: listShows(() => c, 'cf-one') })
+    })
+    expect(post.exchange.response?.status).toBe(201)
+    expect(post.exchange.attempt).toBeUndefined()
+    expect(records).toEqual([{ id: 1, name: 'cf-one' }])
+    expect(journalTotals(log.entries())).toMatchObject({ writes: 1, resentLostWrites: 0, unansweredWrites: 0 })
+  })
+
+  test('a POST the server stored and left unanswered, which a lagging list does not show yet, is not sent again: one record, counted as a POST that may have made one', async () => {
+    // stores every POST and drops its connection; the list shows nothing of the last second (a read replica)
+    const records: { id: number; name: string; at: number }[] = []
+    const server = await serve((req, res, seen) => {
+      if (req.method === 'POST') {
+        records.push({ id: records.length + 1, name: (JSON.parse(seen.body) as { name: string }).name, at: Date.now() })
+        return void req.socket.destroy()
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(records.filter((r) => Date.now() - r.at > 1_000)))
+    })
+    const log = new RunJournal()
+    const post = await withClient({ baseUrl: server.baseUrl, concurrency: 4, journal: log, boundedWrites: true }, (c) =>
+      c.send({ method: 'POST', path: '/categories', body: '{"name":"cf-one"}', whetherApplied: listShows(() => c, 'cf-one') }),
+    )
+    expect(post.exchange.error?.code).toBe('CONNECTION_RESET')
+    expect(post.answerLost).toMatchObject({ notSentAgain: true })
+    expect(records.map((r) => r.name)).toEqual(['cf-one'])
+    expect(server.requests.map((r) => r.method)).toEqual(['POST', 'GET'])
+    const entries = log.entries()
+    expect(entries.find((e) => e.method === 'POST')).toMatchObject({ answerLost: ANSWER_LOST_NOT_SENT_AGAIN, mayHaveCreated: true })
+    expect(journalTotals(entries)).toMatchObject({ writes: 1, resentLostWrites: 0, unansweredWrites: 1 })
   })
 })
 

@@ -3,7 +3,7 @@
  * write it, is hidden as surely as the key itself (a key from base64 carries + / =).
  */
 import { describe, expect, test } from 'vitest'
-import { createRedactor, longestForm, REDACTED } from '../../lib/http/redact.ts'
+import { createRedactor, FRAGMENT_MIN_SECRET_LENGTH, fragmentLength, longestForm, REDACTED } from '../../lib/http/redact.ts'
 import { redactedResult, type RunResult } from '../../lib/result/run-result.ts'
 
 const KEY = 'sk_live_Review+Key/123=='
@@ -28,7 +28,8 @@ describe('createRedactor on a key echoed inside JSON', () => {
 
   test('a key of letters and digits only, and text that merely resembles an escape, are unaffected', () => {
     expect(createRedactor('abcDEF123456')('x abcDEF123456 y')).toBe(`x ${REDACTED} y`)
-    expect(createRedactor(KEY)('sk_live_Review+Key\\/124==')).toBe('sk_live_Review+Key\\/124==')
+    // another key's text, sharing no run of the key as long as fragmentLength (a run is hidden, see below)
+    expect(createRedactor(KEY)('pk_test_Other+Key\\/124==')).toBe('pk_test_Other+Key\\/124==')
   })
 })
 
@@ -45,8 +46,42 @@ describe('createRedactor on a key echoed inside a URL or a form', () => {
   })
 
   test('a key of unreserved characters only has no escaped form, and other escapes are left alone', () => {
-    expect(createRedactor(KEY)('sk_live_Review%2BKey%2F124%3D%3D')).toBe('sk_live_Review%2BKey%2F124%3D%3D')
+    expect(createRedactor(KEY)('pk_test_Other%2BKey%2F124%3D%3D')).toBe('pk_test_Other%2BKey%2F124%3D%3D')
     expect(createRedactor('abc-DEF_123.456~x')('a%2Db')).toBe('a%2Db')
+  })
+})
+
+describe('createRedactor on a key echoed in part, or in another case', () => {
+  // a server that quotes the key cut short, splits it over two headers, or folds its case (a header name)
+  const key = 'HoStIlE7kEy9Qz3Xw5Vt1Rp8Nm2Lk4Jh6+/Z='
+  const redact = createRedactor(key)
+  test.each([
+    ['cut short in an error message', `invalid token '${key.slice(0, 20)}…'`],
+    ['its last part', `token …${key.slice(-14)} expired`],
+    ['split over two headers', `x-part-1: ${key.slice(0, 19)}\nx-part-2: ${key.slice(19)}`],
+    ['split in three', `${key.slice(0, 12)} ${key.slice(12, 24)} ${key.slice(24)}`],
+    ['lower-case (a header name)', `x-${key.toLowerCase()}: 1`],
+    ['upper-case', `TOKEN=${key.toUpperCase()}`],
+  ])('%s: no run of the key as long as fragmentLength is left', (_label, echoed) => {
+    const out = redact(echoed)
+    expect(out).toContain(REDACTED)
+    const folded = out.toLowerCase()
+    for (let at = 0; at + fragmentLength(key) <= key.length; at++) expect(folded).not.toContain(key.slice(at, at + fragmentLength(key)).toLowerCase())
+  })
+  test('a run goes as far as the text follows the key, and what follows is kept', () => {
+    expect(redact(`a ${key.slice(3, 30)}!b`)).toBe(`a ${REDACTED}!b`)
+    expect(redact(`a ${key.slice(0, fragmentLength(key) - 1)} b`)).toBe(`a ${key.slice(0, fragmentLength(key) - 1)} b`)
+  })
+  test('a key made of words: a run that reads as a word (no digit, one case) is left, so the reports keep their words', () => {
+    const wordy = createRedactor('petstore-conformance-staging-2024')
+    expect(wordy('Pet Store categories conformance · https://staging.petstore.example/v1')).toBe('Pet Store categories conformance · https://staging.petstore.example/v1')
+    // its runs with a digit are hidden still
+    expect(wordy('key …-staging-2024 expired')).toBe(`key …${REDACTED} expired`)
+  })
+  test('a key shorter than FRAGMENT_MIN_SECRET_LENGTH is hidden whole only: its pieces could be ordinary text', () => {
+    const short = 'abcdefgh12345'
+    expect(short.length).toBeLessThan(FRAGMENT_MIN_SECRET_LENGTH)
+    expect(createRedactor(short)(`${short.slice(0, 10)} ${short}`)).toBe(`${short.slice(0, 10)} ${REDACTED}`)
   })
 })
 

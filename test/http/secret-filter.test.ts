@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { createRedactor, REDACTED, sameShape } from '../../lib/http/redact.ts'
+import { createRedactor, REDACTED, redactorSteps, sameShape } from '../../lib/http/redact.ts'
 import { anchorFilter } from '../../lib/http/secret-filter.ts'
 
 const KEYS = ['sk_live_Review+Key/123==', 'a1b2c3d4e5f6a7b8c9d0', 'tenant-Ω-ключ-0042', 'AbCdEfGh', 'z/z/z/z/z/z/z/z']
@@ -24,10 +24,16 @@ const ECHOES: [string, (key: string) => string][] = [
   ['last character dropped', (k) => k.slice(0, -1)],
 ]
 
-/** Each key's redactor in turn, the longest key first: what one redactor of them all must do. */
+/**
+ * Each key's forms in turn, the longest key first, then each key's runs (redactorSteps): what one
+ * redactor of them all must do.
+ */
 const inTurn = (keys: string[]) => {
-  const each = [...keys].sort((a, b) => b.length - a.length).map((k) => createRedactor(k))
-  return (text: string) => each.reduce((out, redact) => redact(out), text)
+  const each = [...keys].sort((a, b) => b.length - a.length).map((k) => redactorSteps(k))
+  return (text: string) => {
+    const forms = each.reduce((out, steps) => steps.forms(out), text)
+    return each.reduce((out, steps) => steps.runs(out), forms)
+  }
 }
 
 describe('a redactor of several keys', () => {

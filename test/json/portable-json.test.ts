@@ -35,11 +35,21 @@ test('a lone surrogate becomes the text of its escape; a pair, and a backslash b
   expect(portableJson({ a: [1, 'x'] }, 2)).toBe(JSON.stringify({ a: [1, 'x'] }, null, 2))
 })
 
+test('NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR are written as their escapes: the same strings, on one line for every splitter', () => {
+  const value = { name: 'a\u2028b\u2029c\u0085d', 'k\u2028': ['\\\u2028'] }
+  const text = portableJson(value)
+  expect(text).toBe('{"name":"a\\u2028b\\u2029c\\u0085d","k\\u2028":["\\\\\\u2028"]}')
+  expect(JSON.parse(text)).toEqual(value)
+  expect(portableJson(value, 2)).not.toMatch(/[\u0085\u2028\u2029]/)
+})
+
 test("every JSON file of a run against the reference server (its ledger holds the lone surrogate it gave back) is one a strict parser reads", async () => {
   const run = await runConformInProcess(['--seed', '7'])
   runs.push(run)
   expect(run.code, run.stdout).toBe(0)
-  const texts = { 'results.json': run.files['results.json'] ?? '', ...Object.fromEntries((run.files['journal.ndjson'] ?? '').trim().split('\n').map((line, i) => [`journal line ${i + 1}`, line])) }
+  // the journal's lines as Python's str.splitlines() cuts them (every line break Unicode has), not LF's only
+  const journalLines = (run.files['journal.ndjson'] ?? '').trim().split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/)
+  const texts = { 'results.json': run.files['results.json'] ?? '', ...Object.fromEntries(journalLines.map((line, i) => [`journal line ${i + 1}`, line])) }
   // the ledger's record of the create with lone surrogates, as the reference server gave its name back
   expect(run.files['results.json']).toMatch(/"name": "cf-[a-z0-9]+-\\\\ud800/)
   for (const [file, text] of Object.entries(texts)) {

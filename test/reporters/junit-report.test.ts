@@ -77,6 +77,20 @@ describe('junit.xml', () => {
     expect(failure.text).toContain(`actual:   status 201 ${carried}`)
   })
 
+  test('C1 and bidi controls are character references: the parsed text has them, the file printed as text acts on none', () => {
+    const acting = 'name \u009b2J \u202eevil\u202c \u2066x\u2069 \u200f \u007f end'
+    const result = runResult((id) =>
+      id === 'create-echoes-fields' ? [check('POST → fields', 'fail', { failure: { code: 'FIELD_CHANGED', message: `changed: ${acting}`, expected: 'name: "a"', actual: acting } })] : [check('x', 'pass')],
+    )
+    const text = junitReport(result)
+    expect(text).not.toMatch(/[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/)
+    expect(text).toContain('&#155;2J &#8238;evil&#8236;')
+    const failure = elements(parseXml(text), 'failure')[0]
+    expect(failure.attributes.message).toBe(`changed: ${acting}`)
+    expect(failure.text).toContain(`actual:   ${acting}`)
+    expect(xml('plain → text, é, 中文')).toBe('plain → text, é, 中文')
+  })
+
   test('a skipped check says why; an advisory note is system-out, not a failure', () => {
     const result = runResult((id) =>
       id === 'advisory-www-authenticate' ? [check('401 names Bearer', 'warn', { notes: ['401 without a WWW-Authenticate header'] })] : [check('y', 'skip')],
@@ -97,12 +111,13 @@ describe('junit.xml', () => {
 
 describe('xml(): text content', () => {
   // most texts (a check's name has an arrow) have nothing to escape and are returned as they are;
-  // the rest are escaped, and what XML 1.0 cannot carry (a lone surrogate, a control) is dropped
+  // the rest are escaped, what XML 1.0 cannot carry (a lone surrogate, a control) is dropped, and a
+  // C1 or bidi control, which XML carries but a terminal would act on, is a character reference
   test.each([
     ['GET /categories → 201 ✓ Ñandú 🐇', 'GET /categories → 201 ✓ Ñandú 🐇'],
     ['a < b > c & "d"\r', 'a &lt; b &gt; c &amp; &quot;d&quot;&#13;'],
     ['→ <b>', '→ &lt;b&gt;'],
-    ['lone \uD800 half, bell \x07, C1 \x85 kept', 'lone  half, bell , C1 \x85 kept'],
+    ['lone \uD800 half, bell \x07, C1 \x85 kept', 'lone  half, bell , C1 &#133; kept'],
     ['\uFFFE\uFFFF end', ' end'],
   ])('%j', (text, shown) => {
     expect(xml(text)).toBe(shown)

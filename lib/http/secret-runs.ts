@@ -1,0 +1,80 @@
+/**
+ * The runs of a secret that a server may echo in place of the whole of it (lib/http/redact.ts hides
+ * them after every whole form).
+ */
+import { anchorFilter, escapeRegExp } from './secret-filter.ts'
+
+/**
+ * Secrets this long or longer are also hidden in part: any run of FRAGMENT characters of them
+ * (fragmentLength), in either case. A server may echo a key cut short ("invalid token
+ * 'HoStIlE7kEy9Qz3X…'"), split over two headers, or with its case folded (a header name, which
+ * HTTP makes lower-case; an upper-cased log line), and each of those is most of the key, or all of
+ * it with a guess of each letter's case. Shorter secrets have pieces too short not to be ordinary text.
+ * The same for the wrong key of the same shape (sameShape), which the suite sends and which gives
+ * the key back character by character.
+ */
+export const FRAGMENT_MIN_SECRET_LENGTH = 16
+
+/** The shortest run of a secret hidden on its own: a third of it, at least 8 and at most 12 characters (a 32-character key split in three still is). */
+export const fragmentLength = (secret: string) => Math.min(12, Math.max(8, Math.floor(secret.length / 3)))
+
+/** One secret's runs of fragmentLength characters, as one case-blind pattern, and the secret folded, to tell how far a run goes on. */
+interface FragmentPattern {
+  pattern: RegExp
+  folded: string
+  length: number
+  /** Its runs, lower-case: the anchors of the pass that tells whether a text may hold one. */
+  runs: string[]
+}
+
+/** The shortest run hidden (fragmentLength). */
+const SHORTEST_FRAGMENT = 8
+
+function fragmentPatternOf(secret: string): FragmentPattern | undefined {
+  // a key is visible ASCII (lib/config/api-key.ts), and so is a header's value: another secret is left to its forms
+  if (secret.length < FRAGMENT_MIN_SECRET_LENGTH || !/^[\x20-\x7e]*$/.test(secret)) return undefined
+  const folded = secret.toLowerCase()
+  const length = fragmentLength(secret)
+  const runs = new Set<string>()
+  for (let at = 0; at + length <= folded.length; at++) {
+    const run = secret.slice(at, at + length)
+    // a run with no digit and letters of one case reads as a word ("conformance" of a key made of
+    // words): hidden, it would hide that word in every report; a random key's runs have both
+    if (/[0-9]/.test(run) || (/[a-z]/.test(run) && /[A-Z]/.test(run))) runs.add(run.toLowerCase())
+  }
+  if (runs.size === 0) return undefined
+  return { pattern: new RegExp([...runs].map(escapeRegExp).join('|'), 'gi'), folded, length, runs: [...runs] }
+}
+
+/** `text` with every run of a secret's characters (fragmentPatternOf), as long as it goes on, replaced by `replacement`. */
+function redactFragments(text: string, { pattern, folded, length }: FragmentPattern, replacement: string): string {
+  if (text.length < length) return text
+  pattern.lastIndex = 0
+  let out = ''
+  let from = 0
+  let match: RegExpExecArray | null
+  while ((match = pattern.exec(text)) !== null) {
+    const start = match.index
+    const run = match[0].toLowerCase()
+    // the run may stand at several places of the secret (a key with a repeated run): the one that goes on longest
+    let end = start + length
+    for (let at = folded.indexOf(run); at >= 0; at = folded.indexOf(run, at + 1)) {
+      let upTo = start + length
+      while (upTo < text.length && at + (upTo - start) < folded.length && text[upTo]!.toLowerCase() === folded[at + (upTo - start)]) upTo++
+      end = Math.max(end, upTo)
+    }
+    out += text.slice(from, start) + replacement
+    from = end
+    pattern.lastIndex = end
+  }
+  return from === 0 ? text : out + text.slice(from)
+}
+
+/** Replaces every run of each secret (fragmentPatternOf) with `replacement`; secrets with none are left to their forms. */
+export function runsRedactor(secrets: readonly string[], replacement: string): (text: string) => string {
+  const fragments = secrets.flatMap((secret) => fragmentPatternOf(secret) ?? [])
+  if (fragments.length === 0) return (text) => text
+  // one case-blind pass tells the few texts that hold a run of some secret (runs of 8 characters and more: a filter always)
+  const holdsRun = anchorFilter(fragments.flatMap((f) => f.runs), true)!
+  return (text) => (text.length < SHORTEST_FRAGMENT || !holdsRun(text) ? text : fragments.reduce((redacted, fragment) => redactFragments(redacted, fragment, replacement), text))
+}

@@ -1,0 +1,16 @@
+/**
+ * Log commands that CI systems other than GitHub read anywhere in a line of a step's output, which
+ * GitHub's ::stop-commands:: (github-actions.ts) does not cover: the Azure Pipelines agent acts on
+ * `##vso[` wherever it stands in a line of stdout or stderr (task.setvariable, task.prependpath,
+ * task.complete …), TeamCity on `##teamcity[`. The terminal quotes server text (a record's name,
+ * an error message, a header), so a server could set a pipeline's variables through it. Every text
+ * the command line writes goes through inertLogCommands: the first `#` of each such prefix is
+ * written as its code-point marker, ⟨U+0023⟩, the way visible-text.ts writes a character that
+ * would act instead of being read.
+ */
+const LOG_COMMAND = /#(?=#(?:vso|teamcity)\[)/gi
+
+/** `text` with no `##vso[` or `##teamcity[` left in it, in any case. */
+export function inertLogCommands(text: string): string {
+  return text.includes('#') ? text.replace(LOG_COMMAND, '⟨U+0023⟩') : text
+}

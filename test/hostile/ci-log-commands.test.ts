@@ -1,0 +1,57 @@
+/**
+ * Server text on the terminal is never a log command of a CI system: the Azure Pipelines agent acts
+ * on `##vso[` anywhere in a line of a step's output (a pipeline variable set, a path prepended, a
+ * step marked succeeded), TeamCity on `##teamcity[`. GitHub's workflow commands are held off by
+ * ::stop-commands:: (github-actions.test.ts); these have no such switch, so the text is made inert.
+ */
+import { afterAll, describe, expect, test } from 'vitest'
+import { ConformanceCheckFailure } from '../../lib/api/define-conformance.ts'
+import { inertLogCommands } from '../../lib/reporters/ci-log-commands.ts'
+import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { httpServer, type HostileServer } from './hostile-servers.ts'
+import { RUN_TIMEOUT_MS } from './expect-run.ts'
+
+const servers: HostileServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((run) => run.cleanup())
+  await Promise.all(servers.map((server) => server.close()))
+})
+
+describe('inertLogCommands', () => {
+  test.each([
+    ['##vso[task.setvariable variable=x]1', '⟨U+0023⟩#vso[task.setvariable variable=x]1'],
+    ['name: "##VSO[task.prependpath]/tmp"', 'name: "⟨U+0023⟩#VSO[task.prependpath]/tmp"'],
+    ['###vso[x]', '#⟨U+0023⟩#vso[x]'],
+    ["##teamcity[buildStatus text='ok']", "⟨U+0023⟩#teamcity[buildStatus text='ok']"],
+  ])('%j → no command left', (text, inert) => {
+    expect(inertLogCommands(text)).toBe(inert)
+    expect(inertLogCommands(text).toLowerCase()).not.toMatch(/##(vso|teamcity)\[/)
+  })
+
+  test('text without such a prefix is left as it is', () => {
+    for (const text of ['## heading', '#vso[x]', '##[group]', 'a # b ## c', '']) expect(inertLogCommands(text)).toBe(text)
+  })
+})
+
+test("a failed check in the service's own vitest (defineConformance), which vitest prints, holds no command either", () => {
+  const failure = new ConformanceCheckFailure('actual:   name: "##vso[task.setvariable variable=PWNED]yes"')
+  expect(failure.message).toBe('actual:   name: "⟨U+0023⟩#vso[task.setvariable variable=PWNED]yes"')
+  expect(failure.stack).not.toContain('##vso[')
+})
+
+describe('a server whose records are named with Azure Pipelines and TeamCity commands', { timeout: RUN_TIMEOUT_MS }, () => {
+  test('the terminal quotes the names, and no line of stdout or stderr holds a command', async () => {
+    const command = '##vso[task.setvariable variable=PWNED]yes ##teamcity[buildStatus status=\'SUCCESS\']'
+    const server = await httpServer((req, res) => {
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' })
+      res.end(req.method === 'POST' ? JSON.stringify({ id: 1, name: command }) : '[]')
+    })
+    servers.push(server)
+    const run = await runConform(['--base-url', server.baseUrl, '--confirm', '0'], { env: { CONFORM_API_KEY: 'ci-log-commands-key-7d1c', TF_BUILD: 'True' }, killAfterMs: 100_000 })
+    runs.push(run)
+    expect(run.code, run.stderr).toBe(1)
+    expect(run.stdout).toContain('⟨U+0023⟩#vso[task.setvariable variable=PWNED]yes')
+    for (const output of [run.stdout, run.stderr]) expect(output.toLowerCase()).not.toMatch(/##(vso|teamcity)\[/)
+  })
+})
