@@ -11,6 +11,7 @@ import { CREATE_MUTATIONS } from './mutations/create.ts'
 import { ERROR_MUTATIONS } from './mutations/errors.ts'
 import { INPUT_MUTATIONS } from './mutations/inputs.ts'
 import { SANITISER_MUTATIONS } from './mutations/sanitisers.ts'
+import { SQL_COLUMN_MUTATIONS } from './mutations/sql-columns.ts'
 import { LIST_MUTATIONS } from './mutations/list.ts'
 import { POISON_MUTATIONS } from './mutations/poison.ts'
 import { VALIDATION_MUTATIONS } from './mutations/validation.ts'
@@ -31,6 +32,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...ERROR_MUTATIONS,
   ...VERSIONING_MUTATIONS,
   ...INPUT_MUTATIONS,
+  ...SQL_COLUMN_MUTATIONS,
   ...POISON_MUTATIONS,
   ...SANITISER_MUTATIONS,
   ...TRANSPORT_MUTATIONS,

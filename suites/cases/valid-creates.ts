@@ -185,10 +185,14 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-long-hundreds',
-    label: 'a 256-character name and a 1,001-character description made of digits (10^1000 as text)',
-    // digits: a store that keeps every field as text and parses what reads as JSON on the way back
-    // (a Redis hash, read through JSON.parse to restore the id's number) answers a number, or null
-    body: (p) => ({ name: textOfLength(`${p}-long`, 256), description: `1${'0'.repeat(1_000)}` }),
+    label: `a 256-character name, ${NAME_FLOOR} characters and ${256 - NAME_FLOOR} spaces, and a 1,001-character description made of digits (10^1000 as text)`,
+    // the spaces: a VARCHAR column shorter than the name refuses it, unless all that is past its
+    // length is spaces, which it cuts without an error (the SQL standard: PostgreSQL, and MySQL and
+    // MariaDB in every sql_mode), so a VARCHAR(16) to VARCHAR(255) name answers 201 and keeps less
+    // than was sent. Digits: a store that keeps every field as text and parses what reads as JSON
+    // on the way back (a Redis hash, read through JSON.parse to restore the id's number) answers a
+    // number, or null
+    body: (p) => ({ name: textOfLength(`${p}-long`, NAME_FLOOR) + ' '.repeat(256 - NAME_FLOOR), description: `1${'0'.repeat(1_000)}` }),
     mayRefuse: LENGTH_REASON,
   },
   {

@@ -1,0 +1,39 @@
+/**
+ * Mutations of what a SQL column does to a value it cannot hold whole, where the store answers no
+ * error: the create is answered 201 and the record keeps less than was sent (§4.2 rule 2).
+ */
+import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
+import type { Mutation } from '../server-cases.ts'
+import { CHANGED, storedAs } from './inputs.ts'
+
+/**
+ * VARCHAR columns as the SQL standard has them, in PostgreSQL and in MySQL and MariaDB whatever the
+ * sql_mode: a longer value is refused, unless all that is past the length is spaces, which are cut
+ * without an error (MySQL notes it). Lengths count characters.
+ */
+const sqlStandardVarchars = (name: number, description: number): Pick<Behaviour, 'validate' | 'toRecord'> => {
+  const limitOf = (field: 'name' | 'description') => (field === 'name' ? name : description)
+  const past = (text: string, limit: number) => [...text].slice(limit).join('')
+  return {
+    validate(body) {
+      const problem = conformingBehaviour.validate(body)
+      if (problem !== null) return problem
+      const fields = body as { name: string; description?: string }
+      if (/[^ ]/.test(past(fields.name, name))) return `value too long for type character varying(${name})`
+      return /[^ ]/.test(past(fields.description ?? '', description)) ? `value too long for type character varying(${description})` : null
+    },
+    // only values whose excess is spaces get here: what the column keeps
+    ...storedAs((text, field) => [...text].slice(0, limitOf(field)).join('')),
+  }
+}
+
+export const SQL_COLUMN_MUTATIONS: readonly Mutation[] = [
+  {
+    name: 'varchar-32-name-cuts-trailing-spaces',
+    ...CHANGED,
+    description:
+      'a VARCHAR(32) name and a TEXT description in PostgreSQL, or in MySQL and MariaDB in strict mode: a longer name is refused with 400, ' +
+      'but one whose excess is spaces is cut to 32 without an error (the SQL standard), and the create answers 201 with what was stored',
+    behaviour: sqlStandardVarchars(32, Number.POSITIVE_INFINITY),
+  },
+]

@@ -1,0 +1,37 @@
+/**
+ * A name whose part past a column's length is spaces: measured on PostgreSQL 15 (FastAPI with
+ * psycopg2, Fastify with node-postgres) and MariaDB 10.11 in strict mode (Express with mysql2),
+ * each with a VARCHAR(32) name and a TEXT description. A longer name is refused with an error,
+ * which the services answered 400 (§8 shows no length, so a refusal is theirs to make); but the SQL
+ * standard has a VARCHAR cut a value whose excess is spaces, without an error (MariaDB: a note), so
+ * such a name was answered 201 and listed cut to 32 characters, and the runs passed: the only long
+ * name sent ended in digits.
+ * - The columns cut the spaces: create-echoes-fields fails on the 256-character name.
+ * - The columns refuse any longer value with 400, as Oracle's VARCHAR2 does: the run passes.
+ */
+import { describe, expect, test } from 'vitest'
+import { MUTATIONS } from '../../lib/server/mutations.ts'
+import { startReferenceServer } from '../../lib/server/reference-server.ts'
+import { columnLimits } from '../../lib/server/variants/inputs.ts'
+import { failedRules, runsWithKey } from '../helpers/run-conform.ts'
+
+const KEY = 'trailing-spaces-key-0123456789'
+const { serve, conform } = runsWithKey(KEY)
+
+describe('a name whose part past a VARCHAR(32) is spaces', () => {
+  test('cut to 32 without an error (PostgreSQL, MySQL and MariaDB): create-echoes-fields fails on the 256-character name', async () => {
+    const cutting = MUTATIONS.find((m) => m.name === 'varchar-32-name-cuts-trailing-spaces')!
+    const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: cutting.behaviour }))
+    const run = await conform(server)
+    expect(failedRules(run), run.stdout).toEqual(['create-echoes-fields', 'created-in-list'])
+    const failed = run.results!.rules.find((r) => r.id === 'create-echoes-fields')!.checks.filter((c) => c.status === 'fail')
+    expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('a 256-character name, 16 characters and 240 spaces')])
+    expect(failed[0].failure?.message).toContain('first difference at character 32: sent U+0020, got its end (lengths 256 and 32)')
+  }, 60_000)
+
+  test('refused with 400 like any longer value: the run passes', async () => {
+    const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: columnLimits(32, Number.POSITIVE_INFINITY) }))
+    const run = await conform(server)
+    expect(failedRules(run), run.stdout).toEqual([])
+  }, 60_000)
+})
