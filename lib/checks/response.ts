@@ -36,15 +36,12 @@ export function responseOf(result: HttpResult): RecordedResponse {
     )
   }
   if (result.answerLost?.notSentAgain) {
-    // no answer is a failure, as a timeout is; sending it again could store it twice, past the budget
-    return fail(
-      {
-        code: 'NO_RESPONSE',
-        message: `no answer: the connection closed under the request (${exchange.error?.message ?? 'reset'}) before any byte of an answer, on a connection of its own; the list does not show its record, but a list may show one late, so under --max-writes it was not sent again (it may have created a record). A server that closes connections past a limit of its own is spared them by a lower --concurrency`,
-        expected: 'an HTTP response',
-        actual: `${exchange.error?.code ?? 'CONNECTION_RESET'}; not sent again (--max-writes)`,
-      },
-      exchange,
+    // it may or may not have been stored, and sending it again could store it twice, past the bound:
+    // nothing to judge (the connection race, or a server that drops connections past a limit of its own)
+    const why = result.answerLost.notSentAgain === 'max-writes' ? 'under --max-writes it was not sent again' : "the run had already sent as many POSTs again after lost answers as its plan has POSTs, so it was not sent again"
+    throw new NotApplicable(
+      `not verified: no answer, the connection closed under the request (${exchange.error?.message ?? 'reset'}) before any byte of one; the list does not show its record, but a list may show one late, and ${why} (it may have created a record). A server that closes connections past a limit of its own is spared them by a lower --concurrency`,
+      'not-sent-again',
     )
   }
   // an error that says nothing of the server (transport-errors.ts classifies it): not verified, with why

@@ -31,6 +31,8 @@ export const SKIP_CAUSES = [
   'key-unusable',
   /** The answer was lost in transit (the connection race), though the list shows the record was created: nothing of the answer to judge. */
   'answer-lost',
+  /** The answer was lost in transit and the list does not show the record; the POST was not sent again (--max-writes, or the run's bound of such resends), so it may or may not have created one. */
+  'not-sent-again',
   /** The service limits lengths below what the suite's create needs (§8 shows no limit): the create was refused, and nothing longer was taken. */
   'length-limit',
   /** The exchange gave the check nothing to judge; another rule reports what went wrong, or the service used a freedom. */

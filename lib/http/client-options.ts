@@ -52,6 +52,10 @@ export interface ClientOptions {
   maxRetries?: number
   /** Resends of POSTs after a 429 or 503, at most, in the whole run (bounded writes); undefined: no bound. */
   maxPostResends?: number
+  /** Resends of POSTs after a lost answer that the list did not show stored, at most, in the whole run; undefined: no bound. */
+  maxLostPostResends?: number
+  /** The run's count of POSTs sent again, shared by its clients so that the two bounds above are the run's; undefined: this client's own. */
+  postResends?: PostResends
   /**
    * The user bounded the run's writes (--max-writes): every POST goes on a connection of its own
    * (the keep-alive race cannot lose it), and one whose connection closed before any answer is
@@ -94,4 +98,10 @@ export interface HttpResult {
   cookies?: string
   /** A POST whose answer the connection race lost, and what the list then showed (lost-answer.ts). */
   answerLost?: AppliedOrNot
+}
+
+/** POSTs sent again in a run: after a 429 or 503 (maxPostResends), after a lost answer (maxLostPostResends). */
+export interface PostResends {
+  afterWait: number
+  afterLostAnswer: number
 }

@@ -34,7 +34,7 @@ import { OutlastedAnswers, POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_
 import { connectionNotTaken, describeTransportError, NOT_TAKEN_RESENDS, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 import { afterTheRace, lostInTransit } from './lost-answer.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
-import type { ClientOptions, HttpResult, SendOptions } from './client-options.ts'
+import type { PostResends, ClientOptions, HttpResult, SendOptions } from './client-options.ts'
 export type { ClientOptions, HttpResult, SendOptions }
 
 /** Resends of a request the connection race lost: on a fresh connection, then with half as many at once (64 to 1: six), and a few at one. */
@@ -56,7 +56,8 @@ export class HttpClient {
   private readonly pacer: Pacer
   private readonly stalls: StalledOperations
   private readonly rateHold: RateHold // what a 429 holds back (lib/http/rate-hold.ts)
-  private postResends = 0
+  /** POSTs sent again, counted over the run's clients (the run's suites each have one) when it shares its count. */
+  private readonly resent: PostResends
   private readonly outlastedAnswers = new OutlastedAnswers()
   private readonly answers: AnswerClock
   private readonly traceId: string
@@ -68,6 +69,7 @@ export class HttpClient {
     watchFirstRequests()
     this.redact = createRedactor(options.apiKey, ...secretValues(options.extraHeaders ?? []))
     this.keyFormLength = longestForm(options.apiKey)
+    this.resent = options.postResends ?? { afterWait: 0, afterLostAnswer: 0 }
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }
     this.stages = options.journal ? journalStages(options.journal, { url: (url) => this.redact(url), body: (text) => this.evidence(text).body, redact: this.redact }) : UNHEARD
@@ -120,11 +122,16 @@ export class HttpClient {
           fewer = await this.pools.afterRefusal('reset', limitAtSend, lostResends, this.msLeft())
           if (fewer === undefined) return result // its pause would pass the deadline
         }
-        if (await afterTheRace({ ...options, boundedWrites: this.options.boundedWrites === true }, result, (line) => this.options.journal?.record(line), this.redact, firstOnItsConnection(result.exchange.request.headers.traceparent))) {
+        // a POST's resend is taken from the run's bound before the list is read: the POSTs lost together would otherwise all see room
+        const noResend = options.method !== 'POST' ? undefined : this.options.boundedWrites === true ? 'max-writes' : this.resent.afterLostAnswer >= (this.options.maxLostPostResends ?? Infinity) ? 'resends-spent' : undefined
+        const taken = options.method === 'POST' && noResend === undefined
+        if (taken) this.resent.afterLostAnswer++
+        if (await afterTheRace({ ...options, ...(noResend ? { noResend } : {}) }, result, (line) => this.options.journal?.record(line), this.redact, firstOnItsConnection(result.exchange.request.headers.traceparent))) {
           fresh = !refusedAgain
           lostResends++
           continue
         }
+        if (taken) this.resent.afterLostAnswer--
       }
       // a connection the server did not take in time (a full listen backlog) carried nothing: sent again, a POST too, with half as many at once
       if (!response && connectionNotTaken(result.exchange) && notTaken < NOT_TAKEN_RESENDS) {
@@ -137,7 +144,7 @@ export class HttpClient {
       if (asked === undefined) return result
       const wait = Math.max(asked, held)
       if (wait >= this.msLeft()) return this.outlastedAnswers.cut(result.exchange, 'deadline', `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
-      if (options.method === 'POST' && this.postResends++ >= (this.options.maxPostResends ?? Infinity)) {
+      if (options.method === 'POST' && this.resent.afterWait++ >= (this.options.maxPostResends ?? Infinity)) {
         return this.outlastedAnswers.cut(result.exchange, 'post-resends', `was not sent again: the run's POSTs had been sent again ${this.options.maxPostResends} times (${POST_RESENDS_PER_WRITE} for each of --max-writes)`)
       }
       await sleep(wait)

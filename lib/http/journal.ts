@@ -183,6 +183,12 @@ export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
  * created a record, counted as one without an answer.
  */
 export const ANSWER_LOST_NOT_SENT_AGAIN = 'no answer, not in the list (which may show it late): not sent again under --max-writes, so it may have created a record'
+/**
+ * The same for a POST that went unsent again because the run had already sent its bound of POSTs
+ * again after lost answers (as many as its plan has POSTs): a server that stores a POST and drops
+ * its connection, behind a list that shows records late, would otherwise get each of them eleven times.
+ */
+export const ANSWER_LOST_RESENDS_SPENT = "no answer, not in the list (which may show it late): not sent again, as the run had sent its bound of POSTs again after lost answers (as many as its plan's POSTs), so it may have created a record"
 
 /** What every report counts, read from the journal. */
 export interface JournalTotals {
@@ -223,8 +229,8 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
     const afterLostAnswer = entry.freshConnection === true || entry.fewerConnections !== undefined
     // after a connection not taken, the attempt before never left: this one is no resend
     if (entry.method === 'POST' && (entry.attempt ?? 1) > 1 && entry.connectionNotTaken === undefined) totals[afterLostAnswer ? 'resentLostWrites' : 'resentWrites']++
-    // a lost answer the list accounted for (found, or not stored and sent again) is no longer unknown; one not sent again (--max-writes) is
-    if (entry.method === 'POST' && entry.status === undefined && (entry.answerLost === undefined || entry.answerLost === ANSWER_LOST_NOT_SENT_AGAIN)) totals.unansweredWrites++
+    // a lost answer the list accounted for (found, or not stored and sent again) is no longer unknown; one not sent again (--max-writes, the run's bound) is
+    if (entry.method === 'POST' && entry.status === undefined && (entry.answerLost === undefined || entry.answerLost === ANSWER_LOST_NOT_SENT_AGAIN || entry.answerLost === ANSWER_LOST_RESENDS_SPENT)) totals.unansweredWrites++
     if (entry.waitedMs !== undefined) {
       totals.waits.count++
       totals.waits.totalMs += entry.waitedMs

@@ -40,6 +40,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'>)
       return 'not sent: a header would hold a character no HTTP header can carry'
     case 'answer-lost':
       return 'the answer was lost in transit (the server closed the connection under it), though the list shows the record was created'
+    case 'not-sent-again':
+      return 'the answer was lost in transit and the list does not show the record: not sent again (--max-writes, or the run had sent its bound of POSTs again), so it may have created one'
     case 'key-revoked':
       return 'the key stopped working during the run (revoked, rotated or expired): its refusals judge nothing'
     case 'server-gone':

@@ -11,6 +11,7 @@
  * fifth of its CPU time and a fleet of ten deployments more (docs/performance.md).
  */
 import type { ExtraHeader } from '../config/extra-headers.ts'
+import type { PostResends } from '../http/client-options.ts'
 import { HttpClient } from '../http/client.ts'
 import type { JournalListener } from '../http/journal.ts'
 import type { RunClock } from '../http/run-clock.ts'
@@ -32,6 +33,10 @@ export interface RunContext {
   maxPostResends?: number
   /** --max-writes was given: no POST is sent again after a lost answer (lib/http/lost-answer.ts). */
   boundedWrites?: boolean
+  /** Without it, at most this many POSTs sent again after lost answers (the plan's POSTs). */
+  maxLostPostResends?: number
+  /** The run's count of POSTs sent again, shared by every client of the run, so that the bounds are the run's. */
+  postResends?: PostResends
   /** Selected rules (--rule); empty: all. POSTs no selected rule judges are not sent. */
   rules: string[]
   /** The run's journal (lib/http/journal.ts): the HTTP client hands it every request's stages. */

@@ -149,7 +149,7 @@ describe('a run whose writes the user bounded (--max-writes: boundedWrites)', ()
       c.send({ method: 'POST', path: '/categories', body: '{"name":"cf-one"}', whetherApplied: listShows(() => c, 'cf-one') }),
     )
     expect(post.exchange.error?.code).toBe('CONNECTION_RESET')
-    expect(post.answerLost).toMatchObject({ notSentAgain: true })
+    expect(post.answerLost).toMatchObject({ notSentAgain: 'max-writes' })
     expect(records.map((r) => r.name)).toEqual(['cf-one'])
     expect(server.requests.map((r) => r.method)).toEqual(['POST', 'GET'])
     const entries = log.entries()
