@@ -184,6 +184,16 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     mayRefuse: 'a service may refuse a field NewCategory does not name (§4.2 rule 1: an invalid value)',
   },
   {
+    key: 'create-padded-name',
+    label: `a 256-character name, ${NAME_FLOOR} characters and ${256 - NAME_FLOOR} spaces, and a plain description`,
+    // the trailing spaces of create-long-hundreds alone, beside a description every service stores:
+    // there a VARCHAR(255) description refuses the create for its 1,001 digits, and a VARCHAR(32)
+    // name, which cuts what is spaces past its length without an error (the SQL standard), was
+    // never judged
+    body: (p) => ({ name: textOfLength(`${p}-pad`, NAME_FLOOR) + ' '.repeat(256 - NAME_FLOOR), description: `${p}-padded-name` }),
+    mayRefuse: LENGTH_REASON,
+  },
+  {
     key: 'create-long-hundreds',
     label: `a 256-character name, ${NAME_FLOOR} characters and ${256 - NAME_FLOOR} spaces, and a 1,001-character description made of digits (10^1000 as text)`,
     // the spaces: a VARCHAR column shorter than the name refuses it, unless all that is past its

@@ -40,6 +40,7 @@ export function wrongTypeBody(c: WrongTypeCase, marker: string, seed: number, in
   const drawn = fc.sample(ARBITRARIES[c.type], { seed: (seed + index) | 0, numRuns: 1 })[0]
   const valid: Record<string, unknown> = {}
   for (const [property, declared] of Object.entries(schema.properties ?? {})) if (declared.type === 'string') valid[property] = marker
+  if (c.property !== undefined && c.oneString) return JSON.stringify({ ...valid, [c.property]: [marker] })
   if (c.property !== undefined) return JSON.stringify({ ...valid, [c.property]: c.type === 'object' ? { ...RUBY_STRING, ...(drawn as object) } : drawn })
   if (c.type === 'array') return JSON.stringify(c.validAlone ? [valid] : [valid, ...(drawn as unknown[])])
   if (c.type === 'string') return JSON.stringify(marker)

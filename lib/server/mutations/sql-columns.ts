@@ -36,4 +36,12 @@ export const SQL_COLUMN_MUTATIONS: readonly Mutation[] = [
       'but one whose excess is spaces is cut to 32 without an error (the SQL standard), and the create answers 201 with what was stored',
     behaviour: sqlStandardVarchars(32, Number.POSITIVE_INFINITY),
   },
+  {
+    name: 'varchar-32-name-beside-varchar-255-description',
+    ...CHANGED,
+    description:
+      'a VARCHAR(32) name and a VARCHAR(255) description, as a schema generated with the defaults of an ORM has them: a longer value is refused with 400, ' +
+      'but a name whose excess is spaces is cut to 32 without an error, and the create answers 201 with what was stored',
+    behaviour: sqlStandardVarchars(32, 255),
+  },
 ]

@@ -98,6 +98,21 @@ export const VALIDATION_MUTATIONS: readonly Mutation[] = [
     args: ['--seed', '2'],
   },
   {
+    name: 'single-value-arrays-unwrapped',
+    breaks: 'create-rejects-invalid-values',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'a property sent as an array of one string is read as that string, as Jackson does with UNWRAP_SINGLE_VALUE_ARRAYS ' +
+      '(a Spring Boot setting): {"name": ["x"]} creates a category named "x"',
+    behaviour: {
+      parseBody: (text) => {
+        const body: unknown = JSON.parse(text)
+        if (!isPlainObject(body)) return body
+        return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, Array.isArray(v) && v.length === 1 && typeof v[0] === 'string' ? v[0] : v]))
+      },
+    },
+  },
+  {
     name: 'validation-answers-422',
     breaks: 'create-rejects-invalid-values',
     code: 'UNEXPECTED_STATUS',
