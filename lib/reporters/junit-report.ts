@@ -58,6 +58,7 @@ export function checkTestcase(rule: RuleResult, check: CheckResult, classname: s
       `code: ${check.failure.code}`,
       `expected: ${check.failure.expected}`,
       `actual:   ${check.failure.actual}`,
+      ...(check.baselineNote ? [`baseline: ${check.baselineNote}`] : []),
       ...check.exchanges.map((e) => `exchange: ${e.request.method} ${e.request.url} → ${e.response ? e.response.status : (e.error?.code ?? 'no response')}`),
       ...check.reproduce.map((curl) => `reproduce: ${curl}`),
     ].join('\n')
