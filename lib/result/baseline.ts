@@ -38,13 +38,13 @@ function notJudged(entry: BaselineEntry, result: RunResult): boolean {
 function unexcusedNote(rule: string, check: CheckResult, entries: readonly BaselineEntry[], live: readonly BaselineEntry[]): string | undefined {
   const code = check.failure?.code
   const expired = entries.find((e) => !live.includes(e) && sameFailure(e, rule, check))
-  if (expired) return `excused by an entry that expired ${expired.expires}: it fails the run again (its reason: "${expired.reason}")`
+  if (expired) return `excused by an entry that expired ${expired.expires}: it fails the run again (reason: "${expired.reason}")`
   const otherCode = live.find((e) => e.rule === rule && e.check === check.name)
-  if (otherCode) return `an entry excuses this check for ${otherCode.code}, not ${code}: it now fails otherwise (its reason: "${otherCode.reason}")`
+  if (otherCode) return `an entry excuses this check for ${otherCode.code}, not ${code} (reason: "${otherCode.reason}")`
   const sameCode = live.filter((e) => e.rule === rule && e.code === code)
   if (sameCode.length > 0) {
     const others = sameCode.length === 1 ? 'another check' : `${sameCode.length} other checks`
-    return `not in the baseline, which excuses ${code} of this rule on ${others}: the same deviation, judged here since a fix let this check be? --update-baseline adds it (its reason: "${sameCode[0].reason}")`
+    return `known on ${others} of this rule, not this one (newly judged after a fix?): --update-baseline adds it (reason: "${sameCode[0].reason}")`
   }
   return undefined
 }

@@ -53,9 +53,9 @@ describe('a failure the baseline does not excuse says what the baseline holds of
 
   test('each kind of relation, and none where the baseline holds nothing of the rule and code', () => {
     expect(result.exitCode).toBe(1)
-    expect(note('POST /categories with an empty object')).toBe('excused by an entry that expired 2026-05-31: it fails the run again (its reason: "API-42: validation answers 422")')
-    expect(note('POST /categories with the name under the key')).toBe('an entry excuses this check for UNEXPECTED_STATUS, not SERVER_ERROR: it now fails otherwise (its reason: "API-42: validation answers 422")')
-    expect(note('POST /categories with a body without name')).toMatch(/^not in the baseline, which excuses UNEXPECTED_STATUS of this rule on 2 other checks: the same deviation, judged here since a fix let this check be\? --update-baseline adds it/)
+    expect(note('POST /categories with an empty object')).toBe('excused by an entry that expired 2026-05-31: it fails the run again (reason: "API-42: validation answers 422")')
+    expect(note('POST /categories with the name under the key')).toBe('an entry excuses this check for UNEXPECTED_STATUS, not SERVER_ERROR (reason: "API-42: validation answers 422")')
+    expect(note('POST /categories with a body without name')).toMatch(/^known on 2 other checks of this rule, not this one \(newly judged after a fix\?\): --update-baseline adds it/)
     // excused, so no note; and a rule the baseline knows nothing of gets none
     expect(note('POST /categories with a name in the query string')).toBeUndefined()
     expect(result.rules.find((r) => r.id === 'error-body-is-error-record')!.checks[0].baselineNote).toBeUndefined()
@@ -80,7 +80,7 @@ test('after a fix, the other known deviation met on the checks the fix let be ju
   const failed = result.rules.find((r) => r.id === 'error-body-is-error-record')!.checks[0]
   expect(failed.status).toBe('fail')
   expect(failed.baselineNote).toBe(
-    'not in the baseline, which excuses SCHEMA_MISMATCH of this rule on another check: the same deviation, judged here since a fix let this check be? --update-baseline adds it (its reason: "API-43: no status")',
+    'known on another check of this rule, not this one (newly judged after a fix?): --update-baseline adds it (reason: "API-43: no status")',
   )
 })
 
