@@ -75,7 +75,13 @@ export interface Comparison {
 export function compareRuns(a: RunResult, b: RunResult): Comparison {
   const fa = failures(a)
   const fb = failures(b)
-  const statusOf = (run: RunResult, id: string) => run.rules.find((r) => r.id === id)?.status ?? 'absent'
+  // a rule that passed only by its run's baseline failed, as its checks count here: never 'warn',
+  // which reads as an advisory note
+  const statusOf = (run: RunResult, id: string) => {
+    const rule = run.rules.find((r) => r.id === id)
+    if (!rule) return 'absent'
+    return rule.status === 'warn' && rule.checks.some((c) => c.known !== undefined) ? `fail (excused by ${run === a ? "A's" : "B's"} baseline)` : rule.status
+  }
   const ids = [...new Set([...a.rules, ...b.rules].map((r) => r.id))]
   return {
     a,
@@ -88,14 +94,20 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
   }
 }
 
+/** A run's verdict, and how many failures its baseline excused: a `pass` that is one only by them says so. */
+function verdictWords(run: RunResult): string {
+  const excused = run.baseline?.known.length ?? 0
+  return excused === 0 ? run.verdict : `${run.verdict}, with ${excused} ${excused === 1 ? 'failure' : 'failures'} excused by its baseline`
+}
+
 function lines(c: Comparison, markdown: boolean): string[] {
   const code = (text: string) => (markdown ? `\`${text.replaceAll('`', "'")}\`` : text)
   const item = (f: Failure) => `- ${code(f.rule)} ${code(f.code)} ${visibleLine(f.check)}: ${visibleLine(f.message)}`
   const head = (text: string) => (markdown ? `### ${text}` : `${text}:`)
   const out = [
     markdown ? '## Pet Store categories conformance: comparison' : 'Pet Store categories conformance: comparison',
-    `A: ${visibleLine(c.a.baseUrl)} (run ${c.a.runId}, ${c.a.verdict})`,
-    `B: ${visibleLine(c.b.baseUrl)} (run ${c.b.runId}, ${c.b.verdict})`,
+    `A: ${visibleLine(c.a.baseUrl)} (run ${c.a.runId}, ${verdictWords(c.a)})`,
+    `B: ${visibleLine(c.b.baseUrl)} (run ${c.b.runId}, ${verdictWords(c.b)})`,
     '',
     head(`Failing in B, not in A (${c.introduced.length})`),
     ...c.introduced.map(item),

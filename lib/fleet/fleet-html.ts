@@ -7,7 +7,7 @@
 import { badge, escapeHtml } from '../reporters/html-text.ts'
 import { styleSheet } from '../reporters/html-report.ts'
 import type { FleetDeployment, FleetResult } from './fleet-result.ts'
-import { deploymentDetail, fleetHeadline, linkTarget, VERDICT_WORD } from './fleet-wording.ts'
+import { deploymentDetail, fleetHeadline, KNOWN_CELL, linkTarget, VERDICT_WORD } from './fleet-wording.ts'
 
 const VERDICT_CLASS: Record<FleetDeployment['verdict'], string> = { pass: 'pass', fail: 'fail', incomplete: 'skip', error: 'skip' }
 
@@ -31,7 +31,9 @@ function matrix(fleet: FleetResult): string {
   const rows = fleet.rules.map((rule) => {
     const cells = fleet.deployments.map((d) => {
       const status = d.rules[rule.id]
-      return `<td>${status === undefined ? '<span class="muted">—</span>' : badge(status)}</td>`
+      // a must-rule its baseline excused failed: never the ADVISORY badge of its status (warn)
+      const cell = status === undefined ? '<span class="muted">—</span>' : d.knownRules?.includes(rule.id) ? `<span class="badge warn">${KNOWN_CELL.toUpperCase()}</span>` : badge(status)
+      return `<td>${cell}</td>`
     })
     return `<tr><th scope="row"><code>${escapeHtml(rule.id)}</code> <span class="muted">${escapeHtml(rule.level)}</span><br><span class="muted">${escapeHtml(rule.title)}</span></th>${cells.join('')}</tr>`
   })

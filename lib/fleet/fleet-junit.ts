@@ -3,7 +3,7 @@
  * its run as a <testcase> (classname `label.rule`, written by lib/reporters/junit-report.ts as in a
  * single run's junit.xml), its problems as errors, and a run that could not be made as one error.
  */
-import { attr, checkTestcase, seconds, xml } from '../reporters/junit-report.ts'
+import { attr, checkTestcase, problemTestcaseNames, seconds, xml } from '../reporters/junit-report.ts'
 import { problemText, type FleetResult, type RunFile } from './fleet-result.ts'
 
 function deploymentSuite(label: string, baseUrl: string, run: RunFile): string[] {
@@ -23,7 +23,9 @@ function deploymentSuite(label: string, baseUrl: string, run: RunFile): string[]
     ...properties([`      <property name="run_id" value="${attr(run.runId)}"/>`, `      <property name="verdict" value="${attr(run.verdict)}"/>`]),
   ]
   for (const rule of run.rules) for (const check of rule.checks) out.push(...checkTestcase(rule, check, `${label}.${rule.id}`, '    '))
-  run.problems.forEach((problem, i) => out.push(`    <testcase classname="${attr(label)}.run" name="problem ${i + 1}" time="0"><error message="${attr(problemText(problem))}"${typeof problem === 'string' ? '' : ` type="${attr(problem.kind)}"`}>${xml(problemText(problem))}</error></testcase>`))
+  // a problem the run file gives as words only (an earlier version's) has no kind to be named by
+  const names = problemTestcaseNames(run.problems.map((p) => (typeof p === 'string' ? 'problem' : p.kind)))
+  run.problems.forEach((problem, i) => out.push(`    <testcase classname="${attr(label)}.run" name="${attr(names[i])}" time="0"><error message="${attr(problemText(problem))}"${typeof problem === 'string' ? '' : ` type="${attr(problem.kind)}"`}>${xml(problemText(problem))}</error></testcase>`))
   out.push('  </testsuite>')
   return out
 }

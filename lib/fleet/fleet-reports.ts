@@ -17,7 +17,7 @@ import { FLEET_FILES, type FleetFile } from './fleet-files.ts'
 import { fleetHtml } from './fleet-html.ts'
 import { fleetJunit } from './fleet-junit.ts'
 import type { FleetResult, RunFile } from './fleet-result.ts'
-import { CELL_WORD, deploymentDetail as detail, fleetHeadline, linkTarget, plural, VERDICT_WORD } from './fleet-wording.ts'
+import { cellWord, deploymentDetail as detail, fleetHeadline, linkTarget, plural, VERDICT_WORD } from './fleet-wording.ts'
 import { portableJson } from '../json/portable-json.ts'
 
 /** The terminal's lines: one per deployment, then the fleet's verdict and where its page is. */
@@ -46,8 +46,8 @@ export function fleetMarkdown(fleet: FleetResult): string {
     out.push('', '### Rules by deployment', '', `| rule | ${fleet.deployments.map((d) => escapeMarkdown(d.label)).join(' | ')} |`, `|---|${fleet.deployments.map(() => '---|').join('')}`)
     for (const rule of fleet.rules) {
       const cells = fleet.deployments.map((d) => {
-        const status = d.rules[rule.id]
-        return status === undefined ? '—' : status === 'fail' ? `**${CELL_WORD.fail}**` : CELL_WORD[status]
+        const word = cellWord(d, rule.id)
+        return word === undefined ? '—' : d.rules[rule.id] === 'fail' ? `**${word}**` : word
       })
       out.push(`| ${escapeMarkdown(rule.id)} (${rule.level}) | ${cells.join(' | ')} |`)
     }

@@ -11,6 +11,7 @@ import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { connectionLimitNote } from '../result/observed-behaviour.ts'
 import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
+import { knownRule } from '../reporters/run-counts.ts'
 import { runFileProblem } from './run-file.ts'
 
 /** What one deployment's run said, as fleet.json holds it. */
@@ -27,6 +28,11 @@ export interface FleetDeployment {
   reason?: string
   /** Each rule's status, for the deployment × rule matrix; empty when the run could not be made. */
   rules: Record<string, Status>
+  /**
+   * Must-rules that failed but whose failures its baseline excused (--baseline): their status is
+   * `warn`, which the matrix shows as known, never as an advisory note.
+   */
+  knownRules?: string[]
   /**
    * What its run observed that is no failure but changes how to read it (a server that refused
    * connections past a number of its own: the run went on with fewer at once), as its reports say it.
@@ -89,6 +95,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
   const explain = run.verdict === 'incomplete' || (run.verdict === 'fail' && failedRules.length === 0)
   // a results.json of an earlier version (merge) may have no observations
   const notes = [run.observed && connectionLimitNote(run.observed)].filter((note): note is string => note !== undefined)
+  const knownRules = run.rules.filter(knownRule).map((r) => r.id)
   return {
     label,
     baseUrl,
@@ -98,6 +105,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     failedRules,
     ...(explain && run.problems[0] !== undefined ? { reason: problemText(run.problems[0]) } : {}),
     rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),
+    ...(knownRules.length > 0 ? { knownRules } : {}),
     ...(notes.length > 0 ? { notes } : {}),
     report,
     runId: run.runId,

@@ -8,6 +8,16 @@ export const VERDICT_WORD: Record<FleetDeployment['verdict'], string> = { pass: 
 /** How a cell of the matrix reads in Markdown and the terminal. */
 export const CELL_WORD: Record<Status, string> = { pass: 'pass', fail: 'FAIL', skip: 'not verified', warn: 'advisory' }
 
+/** A cell of the matrix in Markdown and the terminal; undefined when the deployment has no verdict on the rule. */
+export function cellWord(d: FleetDeployment, ruleId: string): string | undefined {
+  const status = d.rules[ruleId]
+  if (status === undefined) return undefined
+  return d.knownRules?.includes(ruleId) ? KNOWN_CELL : CELL_WORD[status]
+}
+
+/** A must-rule whose failures the deployment's baseline excused: failed, and known. */
+export const KNOWN_CELL = 'known (baseline)'
+
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 /** A relative path as a link target: each segment percent-encoded, so that no character of a folder name acts in Markdown or HTML. */
@@ -33,6 +43,8 @@ export function deploymentDetail(d: FleetDeployment): string {
   if ((d.verdict === 'incomplete' || d.verdict === 'error') && d.reason !== undefined) return d.failedRules.length > 0 ? `${d.reason}; failed: ${d.failedRules.join(', ')}` : d.reason
   if (d.failedRules.length > 0) return `failed: ${d.failedRules.join(', ')}`
   if (d.reason !== undefined) return d.reason
-  return d.verdict === 'pass' ? 'every must-rule passed' : ''
+  if (d.verdict !== 'pass') return ''
+  const known = d.knownRules ?? []
+  return known.length === 0 ? 'every must-rule passed' : `every must-rule passed but ${plural(known.length, 'rule')} whose failures its baseline excused (${known.join(', ')})`
 }
 

@@ -13,6 +13,7 @@ import type { RunResult } from '../result/run-result.ts'
 import { visibleLine, visibleValue } from './visible-text.ts'
 import { failedChecks, notVerifiedByReason, plural } from './wording.ts'
 import { knownRule } from './run-counts.ts'
+import { baselineWords } from '../result/baseline.ts'
 
 /** GitHub shows at most 10 annotations of each kind per step; the rest would vanish silently. */
 export const ANNOTATIONS_PER_KIND = 10
@@ -52,6 +53,8 @@ export function annotations(result: RunResult): string[] {
       `expected: ${visibleValue(first.failure.expected)}`,
       `actual:   ${visibleValue(first.failure.actual)}`,
     ]
+    const known = baselineWords(first.checks)
+    if (known) lines.push(`baseline: ${visibleLine(known)}`)
     if (first.checks.length > 1) lines.push(`checks: ${first.checks.map((c) => visibleLine(c.name)).join('; ')}`)
     const curl = first.checks[0].reproduce[first.checks[0].reproduce.length - 1]
     if (curl) lines.push(`reproduce${first.checks.length > 1 ? ' the first' : ''}: ${visibleLine(curl)}`)
@@ -82,6 +85,16 @@ export function annotations(result: RunResult): string[] {
       title: knownRule(r) ? `${r.id} (known failures, --baseline, §${r.section})` : `${r.id} (advisory, §${r.section})`,
       message: [...new Set(r.checks.flatMap((c) => (c.known !== undefined ? [`known failure: ${c.known}`] : c.notes)))].map(visibleLine).join('\n'),
     }))
+  // a green run with entries that no longer fail: without a mark on the run's page nobody reads
+  // the log of a job that passed, and a stale entry excuses its failure should it come back
+  const stale = result.baseline?.fixed ?? []
+  if (stale.length > 0) {
+    const list = stale.map((e) => `${e.rule} [${e.code}] ${visibleLine(e.check)}`)
+    advisories.unshift({
+      title: `Baseline: ${plural(stale.length, 'entry', 'entries')} no longer ${stale.length === 1 ? 'fails' : 'fail'}`,
+      message: [`remove ${stale.length === 1 ? 'it' : 'them'} (--update-baseline does): until then each would excuse its failure, should it come back`, ...list].join('\n'),
+    })
+  }
   capped('warning', advisories, 'advisory notes')
   return out
 }

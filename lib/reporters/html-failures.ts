@@ -6,6 +6,7 @@
  * command that sends the request again.
  */
 import { recurrenceWords } from '../result/fault-groups.ts'
+import { baselineWords } from '../result/baseline.ts'
 import { toCurl } from '../http/curl.ts'
 import { KEY_STAND_INS } from '../http/redact.ts'
 import type { Exchange } from '../http/exchange.ts'
@@ -80,7 +81,8 @@ function evidence(check: CheckResult, runId: string, open: boolean): string {
 function failureCard(group: FailureGroup, runId: string, anchor: string, open: boolean): string {
   const { failure, checks } = group
   const recurred = recurrenceWords(checks)
-  const code = ` <span class="code" title="failure code">${h(failure.code)}</span>${recurred ? ` <span class="recurrence" title="probed again (--confirm)">${h(recurred)}</span>` : ''}`
+  const known = baselineWords(checks)
+  const code = ` <span class="code" title="failure code">${h(failure.code)}</span>${recurred ? ` <span class="recurrence" title="probed again (--confirm)">${h(recurred)}</span>` : ''}${known ? ` <span class="recurrence" title="--baseline">baseline: ${h(known)}</span>` : ''}`
   const values = `<table class="expected-actual">
 <tr><th scope="row">Expected</th><td>${htmlValue(failure.expected)}</td></tr>
 <tr><th scope="row">Actual</th><td>${htmlValue(failure.actual)}</td></tr>

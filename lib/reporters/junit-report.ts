@@ -58,6 +58,7 @@ export function checkTestcase(rule: RuleResult, check: CheckResult, classname: s
       `code: ${check.failure.code}`,
       `expected: ${check.failure.expected}`,
       `actual:   ${check.failure.actual}`,
+      ...(check.baselineNote ? [`baseline: ${check.baselineNote}`] : []),
       ...check.exchanges.map((e) => `exchange: ${e.request.method} ${e.request.url} → ${e.response ? e.response.status : (e.error?.code ?? 'no response')}`),
       ...check.reproduce.map((curl) => `reproduce: ${curl}`),
     ].join('\n')
@@ -72,6 +73,21 @@ export function checkTestcase(rule: RuleResult, check: CheckResult, classname: s
   if (check.notes.length > 0) out.push(`${indent}  <system-out>${xml(check.notes.map((n) => `advisory: ${n}`).join('\n'))}</system-out>`)
   out.push(`${indent}</testcase>`)
   return out
+}
+
+/**
+ * The test case names of a run's problems: each its kind (`key-refused`), and the second of a kind
+ * `key-refused 2`. CI keeps a test's history by its classname and name, so a name says what went
+ * wrong, never where it came in the list: a "problem 1" that was a refused key in one run and a
+ * deadline in the next would join their histories.
+ */
+export function problemTestcaseNames(kinds: readonly string[]): string[] {
+  const seen = new Map<string, number>()
+  return kinds.map((kind) => {
+    const n = (seen.get(kind) ?? 0) + 1
+    seen.set(kind, n)
+    return n === 1 ? kind : `${kind} ${n}`
+  })
 }
 
 export function junitReport(result: RunResult): string {
@@ -101,8 +117,9 @@ export function junitReport(result: RunResult): string {
   }
   if (result.problems.length > 0) {
     out.push(`  <testsuite name="run" tests="${result.problems.length}" failures="0" errors="${result.problems.length}" skipped="0" time="0">`)
+    const names = problemTestcaseNames(result.problems.map((p) => p.kind))
     result.problems.forEach((problem, i) => {
-      out.push(`    <testcase classname="run" name="problem ${i + 1}" time="0"><error type="${problem.kind}" message="${attr(problem.message)}">${xml(problem.message)}</error></testcase>`)
+      out.push(`    <testcase classname="run" name="${attr(names[i])}" time="0"><error type="${problem.kind}" message="${attr(problem.message)}">${xml(problem.message)}</error></testcase>`)
     })
     out.push('  </testsuite>')
   }

@@ -7,7 +7,7 @@
  * mentions, math or table breaks; invisible and control characters are shown as markers
  * (visible-text.ts). Failures come one row per cause (failure-groups.ts), naming every check.
  */
-import { baselineLine } from '../result/baseline.ts'
+import { baselineLine, baselineWords } from '../result/baseline.ts'
 import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
 import { samplingLine } from '../result/sampling-line.ts'
 import { observedLines } from '../result/observed-behaviour.ts'
@@ -116,7 +116,7 @@ export function markdownSummary(result: RunResult): string {
     lines.push('| --- | --- | --- | --- | --- |')
     for (const { rule, failure, checks } of failures.slice(0, MAX_ROWS)) {
       lines.push(
-        `| ${inlineCode(rule.id)} §${escapeMarkdown(rule.section)} | ${inlineCode(failure.code)} ${markdownValue(failure.message)}${recurrenceWords(checks) ? ` (${escapeMarkdown(recurrenceWords(checks))})` : ''} | ${checksCell(checks.map((c) => c.name))} | ${markdownValue(failure.expected)} | ${markdownValue(failure.actual)} |`,
+        `| ${inlineCode(rule.id)} §${escapeMarkdown(rule.section)} | ${inlineCode(failure.code)} ${markdownValue(failure.message)}${recurrenceWords(checks) ? ` (${escapeMarkdown(recurrenceWords(checks))})` : ''}${baselineWords(checks) ? ` (baseline: ${escapeMarkdown(baselineWords(checks), 400)})` : ''} | ${checksCell(checks.map((c) => c.name))} | ${markdownValue(failure.expected)} | ${markdownValue(failure.actual)} |`,
       )
     }
     if (failures.length > MAX_ROWS) {

@@ -8,7 +8,7 @@
  * failures come one entry per cause (failure-groups.ts), which names how many checks met it and
  * lists them as far as the screen allows (report.html lists them all).
  */
-import { baselineLine } from '../result/baseline.ts'
+import { baselineLine, baselineWords } from '../result/baseline.ts'
 import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
 import { samplingLine } from '../result/sampling-line.ts'
 import { connectionLimitNote, lengthsNote } from '../result/observed-behaviour.ts'
@@ -84,6 +84,8 @@ function failureBlock(group: FailureGroup, room: number, width = MAX_WIDTH, curl
   lines.push(`        expected: ${visibleValue(failure.expected)}`, `        actual:   ${visibleValue(failure.actual)}`)
   const recurred = recurrenceWords(checks)
   if (recurred) lines.push(`        recurred: ${recurred}`)
+  const known = baselineWords(checks)
+  if (known) lines.push(`        baseline: ${visibleLine(known)}`)
   const legend = valueLegend([failure.message, failure.expected, failure.actual])
   if (legend) lines.push(`        marked:   ${legend}`)
   const curl = checks[0].reproduce[checks[0].reproduce.length - 1]

@@ -28,6 +28,34 @@ function notJudged(entry: BaselineEntry, result: RunResult): boolean {
   return !rule || rule.checks.some((c) => c.name === entry.check && c.status === 'skip')
 }
 
+/**
+ * What the baseline says of a failure it does not excuse, for the team that reads a red gate
+ * after a deploy: a failure an entry excused until it expired; a check an entry excuses for
+ * another code (it now fails otherwise); or a new check of a rule and code the baseline knows on
+ * other checks (the same deviation, met where no earlier run judged it: fixing one known failure
+ * lets the checks it hid be judged). The failure counts as ever; this only says why it is new.
+ */
+function unexcusedNote(rule: string, check: CheckResult, entries: readonly BaselineEntry[], live: readonly BaselineEntry[]): string | undefined {
+  const code = check.failure?.code
+  const expired = entries.find((e) => !live.includes(e) && sameFailure(e, rule, check))
+  if (expired) return `excused by an entry that expired ${expired.expires}: it fails the run again (reason: "${expired.reason}")`
+  const otherCode = live.find((e) => e.rule === rule && e.check === check.name)
+  if (otherCode) return `an entry excuses this check for ${otherCode.code}, not ${code} (reason: "${otherCode.reason}")`
+  const sameCode = live.filter((e) => e.rule === rule && e.code === code)
+  if (sameCode.length > 0) {
+    const others = sameCode.length === 1 ? 'another check' : `${sameCode.length} other checks`
+    return `known on ${others} of this rule, not this one (newly judged after a fix?): --update-baseline adds it (reason: "${sameCode[0].reason}")`
+  }
+  return undefined
+}
+
+/** What the baseline says of a group of failed checks it did not excuse: the first note, and how many others ('' when none). */
+export function baselineWords(checks: readonly CheckResult[]): string {
+  const notes = [...new Set(checks.flatMap((c) => (c.baselineNote ? [c.baselineNote] : [])))]
+  if (notes.length === 0) return ''
+  return notes.length === 1 ? notes[0] : `${notes[0]} (and ${notes.length - 1} other ${notes.length === 2 ? 'note' : 'notes'} of these checks in results.json)`
+}
+
 /** The run's result with the baseline applied: known failures become notes, and the verdict is recomputed. */
 export function applyBaseline(result: RunResult, baseline: Baseline, file: string, today: string): RunResult {
   const outcome: BaselineOutcome = { file, known: [], expired: [], fixed: [] }
@@ -38,7 +66,10 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
     const checks = rule.checks.map((check) => {
       if (check.status !== 'fail') return check
       const entry = live.find((e) => sameFailure(e, rule.id, check))
-      if (!entry) return check
+      if (!entry) {
+        const note = unexcusedNote(rule.id, check, baseline.knownFailures, live)
+        return note ? { ...check, baselineNote: note } : check
+      }
       used.add(entry)
       outcome.known.push({ ...entry, message: check.failure?.message ?? '' })
       return { ...check, status: 'warn' as const, known: entry.reason, notes: [...check.notes, `known failure (baseline: ${entry.reason}): [${entry.code}] ${check.failure?.message ?? ''}`] }

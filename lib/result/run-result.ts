@@ -34,14 +34,13 @@ export interface CheckResult {
   exchanges: Exchange[]
   /** A failure the baseline names (--baseline): its reason. The check is then a note (warn), not a failure. */
   known?: string
+  /** A failure none excuses: what the baseline holds near it (an expired entry, another code …: lib/result/baseline.ts). */
+  baselineNote?: string
   /** A failed check, probed again (--confirm): how often it failed (lib/runner/confirmation.ts). */
   recurrence?: Recurrence
 }
 
-/**
- * deterministic: every attempt failed; intermittent: some attempt passed; unconfirmed: no second
- * attempt could be made (the write budget, --read-only, the deadline, or --confirm 0).
- */
+/** deterministic: every attempt failed; intermittent: some passed; unconfirmed: no second attempt could be made (the write budget, --read-only, the deadline, or --confirm 0). */
 export interface Recurrence {
   attempts: number
   failures: number

@@ -34,6 +34,8 @@ export interface CompletedRun {
   redact: (text: string) => string
   /** --update-baseline: the baseline with this run's failures recorded, which writeRunReports writes. */
   baselineUpdate?: { path: string; data: Baseline }
+  /** --update-baseline on a run that reached no verdict: the file it left as it was. */
+  baselineNotUpdated?: string
 }
 
 export interface RunReports {
@@ -76,7 +78,8 @@ export function completedRun(
     baseline = updatedBaseline(result, baseline, today)
     baselineUpdate = { path: config.baseline.path, data: baseline }
   }
-  return { result: applyBaseline(result, baseline, config.baseline.path, today), redact, ...(baselineUpdate ? { baselineUpdate } : {}) }
+  const notUpdated = config.updateBaseline && !baselineUpdate ? { baselineNotUpdated: config.baseline.path } : {}
+  return { result: applyBaseline(result, baseline, config.baseline.path, today), redact, ...(baselineUpdate ? { baselineUpdate } : {}), ...notUpdated }
 }
 
 /**
@@ -109,6 +112,8 @@ export function writeRunReports(run: CompletedRun, config: Pick<Config, 'working
 
 /** --update-baseline: where the file went, and what its new entries still need (a reason and an expiry, which the run cannot know). */
 export function baselineWritten(run: CompletedRun, workingDir: string): string {
+  // asked for, and not done: said, or a team reads exit 2 as a refused key only and trusts a file that did not change
+  if (run.baselineNotUpdated !== undefined) return `Baseline not written: the run reached no verdict, so its failures are no evidence of what is known; ${shownPath(run.baselineNotUpdated, workingDir)} is as it was\n`
   if (!run.baselineUpdate) return ''
   const entries = run.baselineUpdate.data.knownFailures
   const unexplained = entries.filter((e) => e.reason.startsWith(RECORDED_REASON)).length

@@ -65,3 +65,16 @@ test('entries of checks a run did not judge are neither fixed nor dropped', { ti
   const key = (e: { rule: string; code: string; check: string }) => `${e.rule} ${e.code} ${e.check}`
   expect(entriesOf(file).map(key).sort()).toEqual(all.map(key).sort())
 })
+
+test('--update-baseline on a run that reached no verdict leaves the file as it was, and says so', { timeout: RUN_TIMEOUT_MS }, async () => {
+  const file = join(dir, 'kept.json')
+  await conform('--baseline', file, '--update-baseline')
+  const before = readFileSync(file, 'utf8')
+  // a wrong key (another environment's): every request refused, exit 2
+  const refused = await runConformInProcess(['--base-url', server.baseUrl, '--baseline', file, '--update-baseline'], { env: { CONFORM_API_KEY: 'not-the-key-0000' } })
+  runs.push(refused)
+  expect(refused.code).toBe(2)
+  expect(readFileSync(file, 'utf8')).toBe(before)
+  expect(refused.stdout).toContain(`Baseline not written: the run reached no verdict, so its failures are no evidence of what is known; ${file} is as it was`)
+  expect(refused.stdout).not.toContain('Baseline written')
+})

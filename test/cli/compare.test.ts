@@ -55,6 +55,23 @@ test('two identical runs exit 0; B fixing what A failed exits 0 and lists the fi
   expect(fixed.out).toContain('ids-unique: fail → pass')
 })
 
+test('B passing only by its baseline: its rules read as failed, excused, and its verdict says how many it excused', async () => {
+  const baseline = join(mkdtempSync(join(tmpdir(), 'conform-compare-')), 'baseline.json')
+  const excused = await runConformInProcess(['--base-url', servers[1].baseUrl, '--baseline', baseline, '--update-baseline'], { env: { CONFORM_API_KEY: KEY } })
+  try {
+    expect(excused.code).toBe(0)
+    const known = excused.results!.baseline!.known.length
+    expect(known).toBeGreaterThan(0)
+    const { code, out } = compare(passing.reportDir, excused.reportDir)
+    expect(code).toBe(1)
+    expect(out).toContain(`(run ${excused.results!.runId}, pass, with ${known} failures excused by its baseline)`)
+    expect(out).toContain("- ids-unique: pass → fail (excused by B's baseline)")
+    expect(out).not.toMatch(/→ warn/)
+  } finally {
+    excused.cleanup()
+  }
+}, RUN_TIMEOUT_MS)
+
 test('--output writes the comparison as Markdown, for a pull request or a job summary', () => {
   const file = join(mkdtempSync(join(tmpdir(), 'conform-compare-')), 'comparison.md')
   expect(compare(passing.reportDir, failing.reportDir, '--output', file).code).toBe(1)

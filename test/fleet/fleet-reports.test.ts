@@ -13,7 +13,8 @@ import { fleetJunit } from '../../lib/fleet/fleet-junit.ts'
 import { fleetMarkdown, fleetTerminal, writeFleetReports } from '../../lib/fleet/fleet-reports.ts'
 import { deploymentOf, fleetOf, type FleetDeployment, type RunFile } from '../../lib/fleet/fleet-result.ts'
 import { resultOf } from '../../lib/result/run-result.ts'
-import { HOSTILE } from '../reporters/fixture.ts'
+import { applyBaseline } from '../../lib/result/baseline.ts'
+import { check, HOSTILE, runResult } from '../reporters/fixture.ts'
 import { elements, parseXml } from '../reporters/xml.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'conform-fleet-reports-'))
@@ -114,5 +115,26 @@ describe('a deployment not judged that has failed rules too (its key refused, an
     expect(row).toContain('the server refused the key: all 64 requests sent with it were answered 401; failed: <code>auth-missing-key-401</code>')
     expect(fleetMarkdown(page)).toContain('the server refused the key\\: all 64 requests sent with it were answered 401; failed\\: auth-missing-key-401')
     expect(fleetTerminal(page, 'fleet.html')).toContain('answered 401; failed: auth-missing-key-401')
+  })
+})
+
+describe('a deployment that passed by its baseline', () => {
+  // staging excuses its failures of ids-unique with a baseline; production has none to excuse
+  const failing = runResult((id) => [check(`${id} check`, id === 'ids-unique' ? 'fail' : 'pass')])
+  const entry = { rule: 'ids-unique', code: failing.rules.find((r) => r.id === 'ids-unique')!.checks[0].failure!.code, check: 'ids-unique check', reason: 'OPS-9' }
+  const staging = applyBaseline(failing, { knownFailures: [entry] }, 'conform-baseline.json', '2026-01-01')
+  const production = runResult()
+  const page = fleetOf([deploymentOf('staging', 'https://s.example/v1', 'staging/report.html', staging), deploymentOf('production', 'https://p.example/v1', 'production/report.html', production)], [staging, production], TOOL)
+
+  test('its must-rule reads known in the matrix, never advisory, and its line says the baseline excused it', () => {
+    expect(page.exitCode).toBe(0)
+    expect(page.deployments.map((d) => d.knownRules)).toEqual([['ids-unique'], undefined])
+    const markdown = fleetMarkdown(page)
+    expect(markdown).toContain('| ids-unique (must) | known (baseline) | pass |')
+    expect(markdown).toContain('every must-rule passed but 1 rule whose failures its baseline excused \\(ids-unique\\)')
+    expect(fleetTerminal(page, 'fleet.html')).toContain('every must-rule passed but 1 rule whose failures its baseline excused (ids-unique)')
+    const row = fleetHtml(page).split('\n').find((line) => line.includes('<code>ids-unique</code>')) ?? ''
+    expect(row).toContain('<span class="badge warn">KNOWN (BASELINE)</span>')
+    expect(row).not.toContain('ADVISORY')
   })
 })

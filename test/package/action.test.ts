@@ -5,12 +5,12 @@
  * The install step's `npm ci` works from npm's cache (the tests never download).
  */
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test, type TestContext } from 'vitest'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
-import { ROOT } from '../helpers/run-conform.ts'
+import { ROOT, runConformInProcess } from '../helpers/run-conform.ts'
 import { readActionManifest, runCompositeAction, type ActionRun } from './action-runner.ts'
 import { npmCacheDir } from './lockfile-registry.ts'
 import { SLOW } from './pack.ts'
@@ -53,11 +53,13 @@ afterAll(async () => {
 
 let scenario = 0
 /** One use of the action in a fresh workspace, as a job step `uses: example/petstore-conformance@v1`. */
-async function useAction(ctx: TestContext, inputs: Record<string, string>): Promise<ActionRun & { workspace: string }> {
+async function useAction(ctx: TestContext, inputs: Record<string, string>, files: Record<string, string> = {}): Promise<ActionRun & { workspace: string }> {
   scenario += 1
   const workspace = join(work, `workspace-${scenario}`)
   const runnerTemp = join(work, `runner-temp-${scenario}`)
   mkdirSync(workspace, { recursive: true })
+  // what actions/checkout put there: the service's repository, its baseline file
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(workspace, name), text)
   mkdirSync(runnerTemp, { recursive: true })
   const env: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries(process.env)) {
@@ -99,7 +101,7 @@ describe('action.yml', () => {
     const manifest = readActionManifest(ROOT)
     expect(manifest.runs.using).toBe('composite')
     for (const step of manifest.runs.steps) expect(step.run, step.name).not.toMatch(/\$\{\{/)
-    expect(Object.keys(manifest.inputs).sort()).toEqual(['api-key', 'base-url', 'concurrency', 'list-lag', 'max-writes', 'rate-limit', 'read-only', 'report-dir', 'rules'])
+    expect(Object.keys(manifest.inputs).sort()).toEqual(['api-key', 'base-url', 'baseline', 'concurrency', 'list-lag', 'max-writes', 'rate-limit', 'read-only', 'report-dir', 'rules'])
     expect(Object.keys(manifest.outputs).sort()).toEqual(['exit-code', 'report-dir', 'verdict'])
     const keyUses = manifest.runs.steps.flatMap((s) => Object.entries(s.env ?? {}).filter(([, value]) => /inputs\.api-key/.test(value)))
     expect(keyUses).toEqual([['CONFORM_API_KEY', '${{ inputs.api-key }}']])
@@ -160,6 +162,23 @@ describe('action.yml', () => {
     expect(passing.requests.filter((r) => r.method === 'POST').length - before).toBeLessThanOrEqual(1)
     expect(readdirSync(run.workspace)).toEqual([reportDir])
     expect(readdirSync(actionPath).filter((name) => name.startsWith('pwned'))).toEqual([])
+  }, SLOW)
+
+  test("baseline: a file of the service's repository, relative to the workspace, lets the known deviation pass as known", async (ctx) => {
+    // the team's day one: --update-baseline against the service as it is
+    const file = join(mkdtempSync(join(tmpdir(), 'conform-action-baseline-')), 'b.json')
+    const day1 = await runConformInProcess(['--base-url', failing.baseUrl, '--baseline', file, '--update-baseline'], { env: { CONFORM_API_KEY: KEY } })
+    try {
+      expect(day1.code).toBe(0)
+      const baseline = readFileSync(file, 'utf8')
+      const run = await useAction(ctx, { 'base-url': failing.baseUrl, 'api-key': KEY, baseline: 'conform-baseline.json' }, { 'conform-baseline.json': baseline })
+      expect(run.result, allOutput(run)).toBe('success')
+      expect(run.outputs.verdict).toBe('pass')
+      expect(run.steps[1].stdout).toMatch(/^::warning title=auth-missing-key-401 \(known failures%2C --baseline/m)
+      expect(run.steps[1].stdout).toContain(`Baseline ${join(run.workspace, 'conform-baseline.json')}: ${JSON.parse(baseline).knownFailures.length} known failures excused`)
+    } finally {
+      day1.cleanup()
+    }
   }, SLOW)
 
   test('read-only sends no POST', async (ctx) => {

@@ -5,6 +5,7 @@
  * expected/actual in its text, <skipped message>, and counts that agree with the children.
  */
 import { describe, expect, test } from 'vitest'
+import type { RunProblem } from '../../lib/result/run-problems.ts'
 import { attr, junitReport, xml } from '../../lib/reporters/junit-report.ts'
 import { check, everythingFails, HOSTILE, runResult } from './fixture.ts'
 import { elements, parseXml, XmlError } from './xml.ts'
@@ -106,6 +107,19 @@ describe('junit.xml', () => {
     const run = root.children.find((c) => c.attributes.name === 'run')!
     expect(run.attributes.errors).toBe('1')
     expect(elements(run, 'error')[0].attributes.message).toBe('the run did not finish\nwithin 100 ms')
+  })
+
+  test("a problem's test case is named by its kind, not its place in the list, so CI keeps each one's history apart", () => {
+    const names = (problems: RunProblem[]) =>
+      elements(parseXml(junitReport(runResult(undefined, { problems }))), 'testcase')
+        .filter((c) => c.attributes.classname === 'run')
+        .map((c) => c.attributes.name)
+    const deadline: RunProblem = { kind: 'deadline', message: 'the run did not finish within 100 ms' }
+    const stalled: RunProblem = { kind: 'stalled', message: 'POST /categories went unanswered' }
+    expect(names([deadline])).toEqual(['deadline'])
+    // another run meets a second problem first: the deadline keeps its name
+    expect(names([stalled, deadline])).toEqual(['stalled', 'deadline'])
+    expect(names([stalled, { ...stalled, message: 'GET /categories went unanswered' }])).toEqual(['stalled', 'stalled 2'])
   })
 })
 
