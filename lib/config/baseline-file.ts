@@ -3,7 +3,8 @@
  * the run (lib/config/config.ts); lib/result/baseline.ts applies it to a run's result and writes
  * it (--update-baseline).
  */
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs'
+import { accessSync, constants, existsSync, statSync } from 'node:fs'
+import { readUserText, UserFileTooLarge, whyUnreadable } from './user-file.ts'
 import { dirname } from 'node:path'
 import { findRule } from '../spec/rule-catalogue.ts'
 
@@ -25,15 +26,25 @@ export class BaselineError extends Error {}
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 
+/** Many times a baseline of every check (about 600 entries); /dev/zero or a growing log is refused at it. */
+const BASELINE_MAX_BYTES = 64 * 1024 * 1024
+
 /** Reads and checks a baseline file; a file that is not one is a BaselineError naming the problem. */
 export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
   if (!existsSync(path)) {
     if (mayBeMissing) return { knownFailures: [] }
     throw new BaselineError(`cannot read the baseline ${path}: no such file (--update-baseline writes one)`)
   }
+  let text: string
+  try {
+    text = readUserText(path, BASELINE_MAX_BYTES)
+  } catch (error) {
+    const why = whyUnreadable(error) + (error instanceof UserFileTooLarge ? '; a baseline of every check the suite has is under 1 MiB' : '')
+    throw new BaselineError(`cannot read the baseline ${path} (${why})`)
+  }
   let data: unknown
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'))
+    data = JSON.parse(text)
   } catch (error) {
     throw new BaselineError(`the baseline ${path} is not JSON: ${(error as Error).message.split('\n')[0]}`)
   }

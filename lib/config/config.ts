@@ -3,7 +3,7 @@
  * dotenv, never written into process.env). Anything wrong here is a ConfigError: one line naming
  * the problem and the fix, exit code 2.
  */
-import { readFileSync } from 'node:fs'
+import { readUserText, UserFileTooLarge, whyUnreadable } from './user-file.ts'
 import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
@@ -96,15 +96,17 @@ petstore-conform merge DIR... --report-dir OUT joins report folders into a fleet
 Options (environment variable in brackets; flags win over the environment, which wins over .env files):
 ${optionsHelp(CONFORM_OPTIONS)}`
 
+/** /dev/zero or a growing log named by --env is refused at it. */
+const ENV_FILE_MAX_BYTES = 1024 * 1024
+
 function readEnvFile(path: string, required: boolean): Record<string, string> {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    text = readUserText(path, ENV_FILE_MAX_BYTES)
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error'
-    if (!required && code === 'ENOENT') return {}
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code
-    throw new ConfigError(`cannot read ${path} (${why}): create it with lines such as CONFORM_BASE_URL=https://…/v1, or drop --env`)
+    if (error instanceof UserFileTooLarge) throw new ConfigError(`cannot read ${path} (${error.message}: a .env file is a few lines)`)
+    if (!required && (error as NodeJS.ErrnoException).code === 'ENOENT') return {}
+    throw new ConfigError(`cannot read ${path} (${whyUnreadable(error)}): create it with lines such as CONFORM_BASE_URL=https://…/v1, or drop --env`)
   }
   return parseDotenv(text)
 }

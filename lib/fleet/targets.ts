@@ -13,7 +13,7 @@
  * URL that is not one, or one the single-run rules refuse) is one ConfigError that names the entry,
  * raised before any request.
  */
-import { readFileSync } from 'node:fs'
+import { readUserText, UserFileTooLarge, whyUnreadable } from '../config/user-file.ts'
 import { join, resolve } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { checkApiKey } from '../config/api-key.ts'
@@ -75,15 +75,17 @@ export function labelProblem(label: string): string | undefined {
   return undefined
 }
 
+/** Far more than a thousand deployments take; /dev/zero or a growing log is refused at it. */
+const TARGETS_MAX_BYTES = 4 * 1024 * 1024
+
 /** The entries of a targets file; throws ConfigError naming the file and the entry at fault. */
 export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
   const file = resolve(cwd, path)
   let text: string
   try {
-    text = readFileSync(file, 'utf8')
+    text = readUserText(file, TARGETS_MAX_BYTES)
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? 'error')
+    const why = whyUnreadable(error) + (error instanceof UserFileTooLarge ? ': a list of deployments is a few KiB' : '')
     throw new ConfigError(`cannot read the targets file ${path} (${why})`)
   }
   let data: unknown

@@ -52,6 +52,10 @@ const CASES: Case[] = [
   },
   { name: 'an unknown flag', args: ['--base-url', 'https://petstore.example/v1', '--timout', '500'], says: /Unknown option '--timout'; see --help/ },
   { name: 'an env file that does not exist', args: ['--env', 'nosuch'], says: /cannot read .*\.env\.nosuch \(no such file\): create it .*, or drop --env/ },
+  // read on, these filled memory long past any --deadline: a file the user names is read up to a bound
+  { name: 'a targets file that never ends (/dev/zero)', args: ['--targets', '/dev/zero', '--deadline', '2000'], says: /cannot read the targets file \/dev\/zero \(it holds more than 4 MiB: a list of deployments is a few KiB\)/ },
+  { name: 'a baseline that never ends (/dev/zero)', args: ['--baseline', '/dev/zero', '--deadline', '2000'], says: /cannot read the baseline \/dev\/zero \(it holds more than 64 MiB; a baseline of every check the suite has is under 1 MiB\)/ },
+  { name: 'a baseline that is a directory', args: ['--baseline', '/'], says: /cannot read the baseline \/ \(it is a directory\)/ },
   { name: 'a --timeout that is not a number', args: ['--timeout', '5s'], says: /--timeout takes a whole number of milliseconds of at least 10, got "5s"; e\.g\. --timeout 10000/ },
   { name: 'a --timeout without its value', args: ['--timeout'], says: /Option '--timeout <value>' argument missing; see --help/ },
   {
