@@ -5,11 +5,12 @@
  * the document is silent. Terminal text, and Markdown for a pull request or a job summary
  * (--output FILE). Exit 1 when B fails something A did not, 0 otherwise, 2 on unreadable input.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { RunResult } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
+import { readUserText, REPORT_FILE_MAX_BYTES, UserFileTooLarge } from '../config/user-file.ts'
 
 export const COMPARE_USAGE = `Usage: petstore-conform compare A B [--output FILE]      (npm run conform -- compare A B)
 
@@ -31,10 +32,10 @@ function readRun(given: string, cwd: string): RunResult {
   if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'results.json')
   let data: unknown
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'))
+    data = JSON.parse(readUserText(path, REPORT_FILE_MAX_BYTES))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message.split('\n')[0]}`)
+    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : error instanceof UserFileTooLarge ? error.message : (error as Error).message.split('\n')[0]}`)
   }
   const run = data as Partial<RunResult> | null
   if (!run || !Array.isArray(run.rules) || typeof run.runId !== 'string') throw new Error(`${path} is not the results.json of a run`)

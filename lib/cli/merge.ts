@@ -6,7 +6,7 @@
  * brings its deployments. Exit 1 when any deployment failed, 2 when none failed but one could not
  * be judged or an input cannot be read, 0 otherwise.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { createRedactor } from '../http/redact.ts'
 import { toolVersion } from '../project-root.ts'
@@ -15,6 +15,7 @@ import { deploymentOf, fleetOf, readRunFolder, unreadRun, type FleetDeployment, 
 import { writeFleetReports } from '../fleet/fleet-reports.ts'
 import { labelProblem } from '../fleet/targets.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
+import { readUserText, REPORT_FILE_MAX_BYTES } from '../config/user-file.ts'
 
 export const MERGE_USAGE = `Usage: petstore-conform merge DIR... --report-dir OUT [--expect N]      (npm run conform -- merge …)
 
@@ -46,7 +47,7 @@ function inputsOf(dir: string, given: string): { inputs: Input[]; error?: string
     const file = join(dir, 'fleet.json')
     let fleet: Partial<FleetResult> | null
     try {
-      fleet = JSON.parse(readFileSync(file, 'utf8')) as Partial<FleetResult> | null
+      fleet = JSON.parse(readUserText(file, REPORT_FILE_MAX_BYTES)) as Partial<FleetResult> | null
     } catch (error) {
       throw new Error(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`)
     }

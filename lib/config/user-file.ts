@@ -1,6 +1,6 @@
 /**
- * The files a user names (a targets file, a baseline, a .env file), read whole but never past a
- * bound: `--targets /dev/zero` or a baseline pointed at a log that grows read on until memory ran
+ * The files a user names (a targets file, a baseline, a .env file, the reports compare and merge
+ * read), read whole but never past a bound: `--targets /dev/zero` or a baseline pointed at a log that grows read on until memory ran
  * out, long past any --deadline, since a read of the command's own files comes before the run's
  * clock can stop anything. A pipe (`--targets <(make-targets)`, /dev/stdin) is read as `cat` reads
  * it, until its writer ends it.
@@ -8,6 +8,12 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 
 const CHUNK = 64 * 1024
+
+/**
+ * The suite's own reports read back (compare, merge): a results.json holds each exchange once, its
+ * bodies cut (a run against a million-record list writes a few MiB), so this is far past any.
+ */
+export const REPORT_FILE_MAX_BYTES = 256 * 1024 * 1024
 
 /** Thrown when the file holds more than `maxBytes`; the caller names the file and what it is. */
 export class UserFileTooLarge extends Error {

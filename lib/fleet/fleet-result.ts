@@ -5,7 +5,6 @@
  * folders on disk, with the same function, so that merging the folders of a fleet run gives its
  * verdict again.
  */
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { connectionLimitNote } from '../result/observed-behaviour.ts'
@@ -13,6 +12,7 @@ import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { knownRule } from '../reporters/run-counts.ts'
 import { runFileProblem } from './run-file.ts'
+import { readUserText, REPORT_FILE_MAX_BYTES } from '../config/user-file.ts'
 
 /** What one deployment's run said, as fleet.json holds it. */
 export interface FleetDeployment {
@@ -71,7 +71,7 @@ export function readRunFolder(dir: string): RunFile {
   const path = join(dir, 'results.json')
   let data: unknown
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'))
+    data = JSON.parse(readUserText(path, REPORT_FILE_MAX_BYTES))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file (is it a report folder?)' : (error as Error).message.split('\n')[0]}`)

@@ -88,6 +88,8 @@ test('input that cannot be read is exit 2 with one line', () => {
     [[passing.reportDir, join(dir, 'absent')], /no such file/],
     [[passing.reportDir, dir], /is not the results.json of a run/],
     [[passing.reportDir], /give two runs, A and B/],
+    // read on, it filled memory until the process was killed
+    [[passing.reportDir, '/dev/zero'], /cannot read \/dev\/zero: it holds more than 256 MiB/],
   ] as const) {
     const { code, err } = compare(...argv)
     expect(code).toBe(2)
