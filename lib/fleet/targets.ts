@@ -15,6 +15,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { parse as parseDotenv } from 'dotenv'
 import { parse as parseYaml } from 'yaml'
 import { checkApiKey } from '../config/api-key.ts'
 import { checkBaseUrl, ConfigError, loadConfig, type Config } from '../config/config.ts'
@@ -53,6 +54,18 @@ const LABEL = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
  * pasted where its variable's name goes, and is not.
  */
 const shownVariable = (name: string): string => (/^[A-Z][A-Z0-9_]{0,63}$/.test(name) ? name : '(its name not shown: it is not in the upper case of a variable name, and may be the key itself; apiKeyEnv takes a name like PETSTORE_EU_KEY)')
+
+/** The .env file of `cwd` that sets `name` (.env.<profile> first, as a single run reads them), or undefined. */
+function envFileSetting(name: string, cwd: string, profile: string | undefined): string | undefined {
+  for (const file of [...(profile !== undefined ? [`.env.${profile}`] : []), '.env']) {
+    try {
+      if (parseDotenv(readFileSync(join(cwd, file), 'utf8'))[name]) return file
+    } catch {
+      // no such file, or one that cannot be read: it sets nothing
+    }
+  }
+  return undefined
+}
 
 /** The folder name a base URL gets without a label: host, port and path, made safe (`127.0.0.1-8080-v1`). */
 export function defaultLabel(baseUrl: string): string {
@@ -138,7 +151,10 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     const raw = target.apiKeyEnv !== undefined ? env[target.apiKeyEnv] : shared.apiKey
     const source = target.apiKeyEnv ?? sharedKey
     if (raw === undefined || raw === '') {
-      throw new ConfigError(`${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? 'not set' : 'set, but empty'}` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`)
+      const file = target.apiKeyEnv !== undefined && raw === undefined ? envFileSetting(target.apiKeyEnv, cwd, shared.profile) : undefined
+      // a single run reads its key from .env: that the fleet does not is said where it bites
+      const hint = file !== undefined ? ` in the environment (${file} sets it, but a deployment's key is read from the environment only: export it, as with set -a; . ./${file}; set +a)` : ''
+      throw new ConfigError(`${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? `not set${hint}` : 'set, but empty'}` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`)
     }
     secrets.push(raw)
     const checked = checkApiKey(raw, source)

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { FleetResult } from '../../lib/fleet/fleet-result.ts'
-import { defaultLabel, labelProblem, readTargetsFile } from '../../lib/fleet/targets.ts'
+import { defaultLabel, fleetConfigs, labelProblem, readTargetsFile } from '../../lib/fleet/targets.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { canaryKey, fleetServer, type FleetServer } from './fleet-servers.ts'
 import { filesUnder, keyLeaks } from '../helpers/key-leaks.ts'
@@ -145,5 +145,28 @@ describe('labels', () => {
 
   test.each(['', '.', '..', '-x', 'a/b', 'a b', 'x'.repeat(65), 'JUNIT.XML', 'journal.ndjson'])('"%s" is refused', (label) => {
     expect(labelProblem(label)).toBeDefined()
+  })
+})
+
+describe('a key set in a .env file only', () => {
+  test("the line says the file sets it, and that a deployment's key is read from the environment only; the key is not shown", () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'conform-targets-dotenv-'))
+    const key = canaryKey()
+    writeFileSync(join(cwd, '.env'), `PETSTORE_EU_KEY=${key}\n`)
+    writeFileSync(join(cwd, 'deployments.yaml'), 'deployments:\n  - label: eu\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: PETSTORE_EU_KEY\n')
+    const request = { baseUrls: [], targetsFile: 'deployments.yaml', shared: [] }
+    let message = ''
+    try {
+      fleetConfigs(request, {}, cwd, [])
+    } catch (error) {
+      message = (error as Error).message
+    }
+    expect(message).toBe("deployments.yaml deployment 1 (eu): no key: the variable PETSTORE_EU_KEY its apiKeyEnv names is not set in the environment (.env sets it, but a deployment's key is read from the environment only: export it, as with set -a; . ./.env; set +a)")
+    // exported, it is read
+    expect(fleetConfigs(request, { PETSTORE_EU_KEY: key }, cwd, []).deployments[0]?.config.apiKey).toBe(key)
+    // no .env that sets it: the line says it is not set, and no more
+    rmSync(join(cwd, '.env'))
+    expect(() => fleetConfigs(request, {}, cwd, [])).toThrow(/its apiKeyEnv names is not set$/)
+    rmSync(cwd, { recursive: true, force: true })
   })
 })
