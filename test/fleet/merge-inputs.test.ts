@@ -8,12 +8,13 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { mergeMain } from '../../lib/cli/merge.ts'
 import { fleetOf, type FleetResult } from '../../lib/fleet/fleet-result.ts'
 import { resultsFileOf } from '../../lib/result/results-file.ts'
 import { check, oneFailure, runResult } from '../reporters/fixture.ts'
+import { runConformInProcess } from '../helpers/run-conform.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'conform-merge-inputs-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -129,5 +130,24 @@ describe('merge of one folder given twice (a pattern and its name both matched i
     const code = mergeMain([eu, eu, '--report-dir', join(scratch, 'out-twice')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})
     expect(code).toBe(2)
     expect(stderr).toMatch(/eu-twice is given twice: each deployment's folder once\n$/)
+  })
+})
+
+describe("merge of a job whose key secret was not set (the matrix's CONFORM_API_KEY empty)", () => {
+  test('its row names the base URL the job was given, not "(not recorded)"; one with credentials is not shown', async () => {
+    const given = 'http://127.0.0.1:9/v1'
+    const job = await runConformInProcess([], { env: { CONFORM_BASE_URL: given, CONFORM_API_KEY: '' } })
+    const withCredentials = await runConformInProcess(['--base-url', 'https://alice:S3cretPassw0rd@petstore.example/v1'])
+    try {
+      expect(job.code).toBe(2)
+      expect(job.stderr).toMatch(/no API key/)
+      const m = merge([job.reportDir], 'out-no-secret')
+      expect(m.fleet.deployments.map((d) => [d.baseUrl, d.exitCode])).toEqual([[given, 2]])
+      expect(m.stdout).toContain(`NOT JUDGED  ${basename(job.reportDir)}  ${given}  no API key`)
+      expect(JSON.parse(readFileSync(join(withCredentials.reportDir, 'results.json'), 'utf8'))).toMatchObject({ verdict: 'error', baseUrl: null })
+    } finally {
+      job.cleanup()
+      withCredentials.cleanup()
+    }
   })
 })
