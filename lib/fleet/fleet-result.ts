@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { connectionLimitNote } from '../result/observed-behaviour.ts'
+import { knownRule } from '../reporters/run-counts.ts'
 import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { runFileProblem } from './run-file.ts'
@@ -23,6 +24,8 @@ export interface FleetDeployment {
   exitCode: 0 | 1 | 2
   /** The rules that failed. */
   failedRules: string[]
+  /** The rules whose only failures a --baseline excused (known failures): it passed them by its baseline. */
+  knownRules?: string[]
   /** Why the deployment has no verdict (exit 2), or failed outside any rule: the run's first problem. */
   reason?: string
   /** Each rule's status, for the deployment × rule matrix; empty when the run could not be made. */
@@ -86,6 +89,7 @@ export function unreadRun(tool: FleetResult['tool'], startedAt: string, reason: 
 export function deploymentOf(label: string, baseUrl: string, report: string, run: RunFile): FleetDeployment {
   if (run.verdict === 'error') return { label, baseUrl, verdict: 'error', exitCode: 2, failedRules: [], reason: run.error, rules: {}, report }
   const failedRules = run.rules.filter((r) => r.status === 'fail').map((r) => r.id)
+  const knownRules = run.rules.filter(knownRule).map((r) => r.id)
   const explain = run.verdict === 'incomplete' || (run.verdict === 'fail' && failedRules.length === 0)
   // a results.json of an earlier version (merge) may have no observations
   const notes = [run.observed && connectionLimitNote(run.observed)].filter((note): note is string => note !== undefined)
@@ -96,6 +100,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     // a run a signal interrupted exits 130 or 143: in a fleet it counts by its verdict
     exitCode: run.exitCode <= 2 ? (run.exitCode as 0 | 1 | 2) : run.verdict === 'fail' ? 1 : run.verdict === 'pass' ? 0 : 2,
     failedRules,
+    ...(knownRules.length > 0 ? { knownRules } : {}),
     ...(explain && run.problems[0] !== undefined ? { reason: problemText(run.problems[0]) } : {}),
     rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),
     ...(notes.length > 0 ? { notes } : {}),

@@ -12,8 +12,9 @@ import { fleetHtml } from '../../lib/fleet/fleet-html.ts'
 import { fleetJunit } from '../../lib/fleet/fleet-junit.ts'
 import { fleetMarkdown, fleetTerminal, writeFleetReports } from '../../lib/fleet/fleet-reports.ts'
 import { deploymentOf, fleetOf, type FleetDeployment, type RunFile } from '../../lib/fleet/fleet-result.ts'
+import { fleetHeadline } from '../../lib/fleet/fleet-wording.ts'
 import { resultOf } from '../../lib/result/run-result.ts'
-import { HOSTILE } from '../reporters/fixture.ts'
+import { check, HOSTILE } from '../reporters/fixture.ts'
 import { elements, parseXml } from '../reporters/xml.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'conform-fleet-reports-'))
@@ -114,5 +115,36 @@ describe('a deployment not judged that has failed rules too (its key refused, an
     expect(row).toContain('the server refused the key: all 64 requests sent with it were answered 401; failed: <code>auth-missing-key-401</code>')
     expect(fleetMarkdown(page)).toContain('the server refused the key\\: all 64 requests sent with it were answered 401; failed\\: auth-missing-key-401')
     expect(fleetTerminal(page, 'fleet.html')).toContain('answered 401; failed: auth-missing-key-401')
+  })
+})
+
+describe('a deployment that passed only by its --baseline (known failures)', () => {
+  // the baseline applied: the failed check became a known one (lib/result/baseline.ts)
+  const failing = check('POST /categories with name only → 201', 'fail')
+  const excused = { ...failing, status: 'warn' as const, known: 'TICKET-12: answers 200', failure: failing.failure }
+  const byBaseline = resultOf(new Map([['create-returns-201', [excused]]]), { ...facts, problems: [] }, ['create-returns-201'])
+  const clean = resultOf(new Map([['create-returns-201', [check('POST /categories with name only → 201', 'pass')]]]), { ...facts, problems: [] }, ['create-returns-201'])
+  const page = fleetOf([deploymentOf('us', 'https://us.example/v1', 'us/report.html', byBaseline), deploymentOf('eu', 'https://eu.example/v1', 'eu/report.html', clean)], [byBaseline, clean], TOOL)
+
+  test('its own report says so; fleet.json names the rules, and the exit code stays its own (0)', () => {
+    expect(byBaseline.verdict).toBe('pass')
+    expect(page.deployments.map((d) => [d.label, d.exitCode, d.knownRules])).toEqual([
+      ['us', 0, ['create-returns-201']],
+      ['eu', 0, undefined],
+    ])
+  })
+
+  test('its line says it passed with known failures, the headline names it, and its matrix cell reads known, not advisory, in every format', () => {
+    expect(fleetTerminal(page, 'fleet.html')).toMatch(/^PASS {8}us {2}https:\/\/us\.example\/v1 {2}passed with known failures its --baseline excused: create-returns-201$/m)
+    expect(fleetTerminal(page, 'fleet.html')).toMatch(/^PASS {8}eu .* every must-rule passed$/m)
+    expect(page.verdict).toBe('pass')
+    expect(fleetHeadline(page)).toBe('PASS (exit 0): 2 of 2 passed (us with known failures its --baseline excused)')
+    const md = fleetMarkdown(page)
+    expect(md).toMatch(/^\| create-returns-201 \(must\) \| known \(baseline\) \| pass \|$/m)
+    expect(md).not.toContain('advisory')
+    const html = fleetHtml(page)
+    expect(html).toContain('passed with known failures its --baseline excused: create-returns-201')
+    expect(html).toMatch(/<code>create-returns-201<\/code>.*<td><span class="badge warn">KNOWN \(BASELINE\)<\/span><\/td><td><span class="badge pass">/)
+    expect(html).not.toContain('ADVISORY')
   })
 })
