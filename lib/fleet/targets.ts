@@ -147,6 +147,8 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
   const targets: FleetTarget[] = request.targetsFile !== undefined ? readTargetsFile(request.targetsFile, cwd) : request.baseUrls.map((baseUrl, i) => ({ entry: `--base-url #${i + 1}`, baseUrl }))
   const sharedKey = keyFlag ? '--api-key' : 'CONFORM_API_KEY'
   const byLabel = new Map<string, FleetTarget>()
+  // the same service with the same key is one deployment: listed twice, it would be judged twice at once, with twice its writes
+  const byServiceAndKey = new Map<string, FleetTarget>()
   const deployments = targets.map((target) => {
     const raw = target.apiKeyEnv !== undefined ? env[target.apiKeyEnv] : shared.apiKey
     const source = target.apiKeyEnv ?? sharedKey
@@ -178,6 +180,10 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
       throw new ConfigError(`${target.entry}: ${why}; each deployment needs its own${request.targetsFile !== undefined ? ' label' : ' base URL, or list them in a --targets file with labels'}`)
     }
     byLabel.set(label.toLowerCase(), target)
+    const service = JSON.stringify([new URL(config.baseUrl as string).href.replace(/\/+$/, ''), checked.key])
+    const same = byServiceAndKey.get(service)
+    if (same) throw new ConfigError(`${target.entry}: the same base URL and key as ${same.entry}: one deployment listed twice would be judged twice at once, with twice its writes; list it once (tenants of one address have keys of their own)`)
+    byServiceAndKey.set(service, target)
     config.reportDir = join(shared.reportDir, label)
     return { label, givenBaseUrl: target.baseUrl, config }
   })

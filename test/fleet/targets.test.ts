@@ -65,6 +65,7 @@ const cases: { name: string; second?: string; args?: (file: string) => string[];
     hidden: 'S3cretPassw0rd',
   },
   { name: 'a label used twice', second: `label: eu\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY`, says: /deployment 2 \(eu\): label "eu" is also that of .*deployment 1 \(eu\)/ },
+  { name: 'the same base URL and key under another label (listed twice: judged twice at once, twice the writes)', second: 'label: us\nbaseUrl: GOOD_URL/\napiKeyEnv: GOOD_KEY_TOO', says: /deployment 2 \(us\): the same base URL and key as .*deployment 1 \(eu\): one deployment listed twice/ },
   { name: 'a base URL that is not one', second: 'label: us\nbaseUrl: petstore.example/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): baseUrl "petstore.example\/v1" is not a URL with a scheme/ },
   { name: 'plain http to a remote host', second: 'label: us\nbaseUrl: http://us.petstore.example/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): refusing to send the API key in clear text to us\.petstore\.example/ },
   { name: 'a path without /v1', second: 'label: us\nbaseUrl: http://127.0.0.1:9/api\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): the base URL path "\/api" does not end in \/v1/ },
@@ -98,9 +99,9 @@ function writeTo(name: string, text: string): string {
 describe.concurrent('an entry that cannot be run: exit 2, one line naming it, no request', () => {
   for (const c of cases) {
     test(c.name, async () => {
-      const file = c.second !== undefined ? targetsFile(c.name.replace(/\W+/g, '-'), c.second) : ''
+      const file = c.second !== undefined ? targetsFile(c.name.replace(/\W+/g, '-'), c.second.replace('GOOD_URL', good.server.baseUrl)) : ''
       const args = c.args ? c.args(file) : ['--targets', file]
-      const run = await runConformInProcess(args, { env: { GOOD_KEY: good.key, OTHER_KEY: otherKey, EMPTY_KEY: '', CONFORM_API_KEY: good.key } })
+      const run = await runConformInProcess(args, { env: { GOOD_KEY: good.key, GOOD_KEY_TOO: good.key, OTHER_KEY: otherKey, EMPTY_KEY: '', CONFORM_API_KEY: good.key } })
       runs.push(run)
       expect(run.code, run.stdout).toBe(2)
       expect(run.stderr).toMatch(/^conform: [^\n]+\n$/)
@@ -168,5 +169,13 @@ describe('a key set in a .env file only', () => {
     rmSync(join(cwd, '.env'))
     expect(() => fleetConfigs(request, {}, cwd, [])).toThrow(/its apiKeyEnv names is not set$/)
     rmSync(cwd, { recursive: true, force: true })
+  })
+})
+
+describe('tenants of one address', () => {
+  test('the same base URL with keys of their own: two deployments', () => {
+    const path = writeTo('tenants.yaml', 'deployments:\n  - label: acme\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: ACME_KEY\n  - label: globex\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: GLOBEX_KEY\n')
+    const { deployments } = fleetConfigs({ baseUrls: [], targetsFile: path, shared: [] }, { ACME_KEY: canaryKey(), GLOBEX_KEY: canaryKey() }, scratch, [])
+    expect(deployments.map((d) => d.label)).toEqual(['acme', 'globex'])
   })
 })
