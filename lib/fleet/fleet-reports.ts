@@ -28,14 +28,18 @@ export function fleetTerminal(fleet: FleetResult, pagePath: string): string {
   return lines.join('\n') + '\n'
 }
 
-/** fleet.md: the verdict, a line per deployment with a link to its report, and the rule matrix. */
-export function fleetMarkdown(fleet: FleetResult): string {
+/**
+ * fleet.md: the verdict, a line per deployment with a link to its report, and the rule matrix.
+ * `links: false` for GitHub's job summary, whose page is no folder: a relative link there leads
+ * nowhere (a 404 under the run's address), so it names the file in the reports instead.
+ */
+export function fleetMarkdown(fleet: FleetResult, { links = true }: { links?: boolean } = {}): string {
   const icon = fleet.exitCode === 0 ? '✅' : fleet.exitCode === 1 ? '❌' : '⚠️'
   const out = [`## ${icon} Pet Store categories conformance: ${plural(fleet.deployments.length, 'deployment')}`, '', escapeMarkdown(fleetHeadline(fleet), 2000), '']
   if (fleet.deployments.length > 0) {
     out.push('| deployment | base URL | verdict | failed rules or why not judged | report |', '|---|---|---|---|---|')
     for (const d of fleet.deployments) {
-      out.push(`| ${escapeMarkdown(d.label)} | ${escapeMarkdown(d.baseUrl)} | ${VERDICT_WORD[d.verdict]} | ${escapeMarkdown(detail(d) || '—')} | [report.html](${linkTarget(d.report)}) |`)
+      out.push(`| ${escapeMarkdown(d.label)} | ${escapeMarkdown(d.baseUrl)} | ${VERDICT_WORD[d.verdict]} | ${escapeMarkdown(detail(d) || '—')} | ${links ? `[report.html](${linkTarget(d.report)})` : escapeMarkdown(d.report)} |`)
     }
   }
   const noted = fleet.deployments.filter((d) => d.notes !== undefined)
@@ -101,7 +105,7 @@ export function writeFleetReports(reportDir: string, userCwd: string, fleet: Fle
   const lines = fleetAnnotations(fleet).map(redact)
   if (env.GITHUB_STEP_SUMMARY) {
     try {
-      appendFileSync(env.GITHUB_STEP_SUMMARY, redact(markdown) + '\n')
+      appendFileSync(env.GITHUB_STEP_SUMMARY, redact(fleetMarkdown(fleet, { links: false })) + '\n')
     } catch (error) {
       lines.push(`::warning title=Job summary::${escapeData(redact(`could not append the job summary to $GITHUB_STEP_SUMMARY: ${(error as Error).message}`))}`)
     }

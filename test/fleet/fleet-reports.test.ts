@@ -80,6 +80,16 @@ describe('a fleet page of hostile text', () => {
     expect(lines.slice(stop + 1).findIndex((l) => l === `::${token}::`)).toBeGreaterThan(0)
     expect(readFileSync(summary, 'utf8')).toContain('Pet Store categories conformance: 2 deployments')
   })
+
+  test("the job summary names each report in the reports, with no relative link: on GitHub's page one leads nowhere; fleet.md keeps its links", () => {
+    const summary = join(dir, 'summary-links.md')
+    writeFileSync(summary, '')
+    writeFleetReports(join(dir, 'out-links'), dir, fleet, runs, (t) => t, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary })
+    const text = readFileSync(summary, 'utf8')
+    expect(text).not.toMatch(/\]\(/)
+    expect(text).toMatch(/^\| eu \| .* \| eu\/report\.html \|$/m)
+    expect(readFileSync(join(dir, 'out-links', 'fleet.md'), 'utf8')).toMatch(/^\| eu \| .* \| \[report\.html\]\(eu\/report\.html\) \|$/m)
+  })
 })
 
 describe("a deployment whose server limited its connections", () => {
