@@ -95,19 +95,24 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
       const { inputs, error } = inputsOf(dir, given)
       if (error !== undefined) errors.push(error)
       for (const input of inputs) {
+        // a folder whose name is no label (a matrix label with a space) is a deployment not judged,
+        // as a fleet run refuses that label: the others still count, and the page is written
         const problem = labelProblem(input.label)
-        if (problem) throw new Error(`${input.dir}: its folder name is its deployment's label, and that ${problem}`)
+        if (problem) input.label = visibleLine(input.label).slice(0, 80)
         const earlier = seen.get(input.label.toLowerCase())
         if (earlier === input.dir) throw new Error(`${input.dir} is given twice: each deployment's folder once`)
         if (earlier !== undefined) throw new Error(`${input.dir} and ${earlier} have the same name, "${input.label}": each deployment's folder needs its own`)
         seen.set(input.label.toLowerCase(), input.dir)
         let run: RunFile
-        try {
-          run = readRunFolder(input.dir)
-        } catch (error) {
-          // missing or not a run's (a job killed before its reports, a file edited by hand): that
-          // deployment is not judged, as a fleet run says of a folder it cannot read; the others count
-          run = unreadRun(tool, new Date().toISOString(), redact(`its reports could not be read: ${visibleLine((error as Error).message)}`))
+        if (problem) run = unreadRun(tool, new Date().toISOString(), redact(`its folder name is its deployment's label, and that ${problem}; rename the folder (in a CI matrix, the job's label)`))
+        else {
+          try {
+            run = readRunFolder(input.dir)
+          } catch (error) {
+            // missing or not a run's (a job killed before its reports, a file edited by hand): that
+            // deployment is not judged, as a fleet run says of a folder it cannot read; the others count
+            run = unreadRun(tool, new Date().toISOString(), redact(`its reports could not be read: ${visibleLine((error as Error).message)}`))
+          }
         }
         const report = relative(outDir, join(input.dir, 'report.html')).split(sep).join('/')
         runs.push(run)

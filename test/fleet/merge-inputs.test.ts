@@ -151,3 +151,18 @@ describe("merge of a job whose key secret was not set (the matrix's CONFORM_API_
     }
   })
 })
+
+describe('merge of a folder whose name is no label (a CI matrix label with a space)', () => {
+  test('that deployment is not judged, and why; the others count, and the page is written: a failure beside it is not hidden', () => {
+    const eu = folder('eu production', passed())
+    const us = folder('us-named', failed())
+    const m = merge([eu, us], 'out-no-label')
+    expect(m.code, m.stderr).toBe(1)
+    expect(m.fleet.deployments.map((d) => [d.label, d.exitCode])).toEqual([
+      ['eu production', 2],
+      ['us-named', 1],
+    ])
+    expect(m.fleet.deployments[0]?.reason).toMatch(/^its folder name is its deployment's label, and that label "eu production" is not a folder name: .*; rename the folder \(in a CI matrix, the job's label\)$/)
+    expect(readFileSync(join(scratch, 'out-no-label', 'fleet.html'), 'utf8')).toContain('eu production')
+  })
+})
