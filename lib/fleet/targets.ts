@@ -88,6 +88,16 @@ export function labelProblem(label: string): string | undefined {
   return undefined
 }
 
+/**
+ * What to say of a label YAML did not read as text: `label: 2024.10` is the number 2024.1, and
+ * "must be text" alone reads as nonsense to whoever typed it.
+ */
+function labelNotText(value: unknown): string {
+  if (value === null) return 'label is empty: give one, or leave the field out for the default (host, port and path)'
+  if (typeof value === 'number' || typeof value === 'boolean') return `label must be text, and YAML reads this one as the ${typeof value} ${String(value)}: quote it, as in label: "eu-2024.10"`
+  return 'label must be text, not a list or a mapping'
+}
+
 /** The entries of a targets file; throws ConfigError naming the file and the entry at fault. */
 export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
   const file = resolve(cwd, path)
@@ -123,7 +133,7 @@ export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
     const unknown = Object.keys(given).find((key) => !(ENTRY_FIELDS as readonly string[]).includes(key))
     if (unknown !== undefined) throw new ConfigError(`${entry}: unknown field "${visibleLine(unknown).slice(0, 40)}"; an entry has ${ENTRY_FIELDS.join(', ')}`)
     if (typeof given.baseUrl !== 'string' || given.baseUrl === '') throw new ConfigError(`${entry}: baseUrl is missing; give its address ending in /v1`)
-    if (given.label !== undefined && typeof given.label !== 'string') throw new ConfigError(`${entry}: label must be text`)
+    if (given.label !== undefined && typeof given.label !== 'string') throw new ConfigError(`${entry}: ${labelNotText(given.label)}`)
     if (typeof given.apiKeyEnv !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(given.apiKeyEnv)) {
       throw new ConfigError(`${entry}: apiKeyEnv must name the environment variable that holds its key, such as PETSTORE_EU_KEY`)
     }

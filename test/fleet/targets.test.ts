@@ -179,3 +179,15 @@ describe('tenants of one address', () => {
     expect(deployments.map((d) => d.label)).toEqual(['acme', 'globex'])
   })
 })
+
+describe('a label YAML does not read as text', () => {
+  test.each([
+    ['2024.10', /deployment 1: label must be text, and YAML reads this one as the number 2024\.1: quote it, as in label: "eu-2024\.10"$/],
+    ['true', /deployment 1: label must be text, and YAML reads this one as the boolean true: quote it/],
+    ['', /deployment 1: label is empty: give one, or leave the field out for the default \(host, port and path\)$/],
+    ['[eu]', /deployment 1: label must be text, not a list or a mapping$/],
+  ])('label: %s says what YAML made of it', (value, says) => {
+    const path = writeTo('label-not-text.yaml', `deployments:\n  - label: ${value}\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: K\n`)
+    expect(() => readTargetsFile(path, scratch)).toThrow(says)
+  })
+})
