@@ -13,6 +13,7 @@ import { toolVersion } from '../project-root.ts'
 import { FLEET_FILES } from '../fleet/fleet-files.ts'
 import { deploymentOf, fleetOf, readRunFolder, unreadRun, type FleetDeployment, type FleetResult, type RunFile } from '../fleet/fleet-result.ts'
 import { writeFleetReports } from '../fleet/fleet-reports.ts'
+import { noteStaleRuns } from '../fleet/stale-runs.ts'
 import { labelProblem } from '../fleet/targets.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 
@@ -122,6 +123,8 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   } catch (error) {
     return io.err(`conform merge: ${redact(visibleLine((error as Error).message))}\n`), 2
   }
+  // a folder left from an older run keeps its verdict, and the page says how old it is
+  noteStaleRuns(deployments, runs)
   // a job that wrote no reports is missing from the folders, not failed: --expect makes that no verdict
   const missing = expect !== undefined && deployments.length !== Number(expect) ? `${expect} deployments expected (--expect), ${deployments.length} found: a job whose reports are missing was not judged` : undefined
   if (missing !== undefined) errors.push(missing)

@@ -166,3 +166,19 @@ describe('merge of a folder whose name is no label (a CI matrix label with a spa
     expect(readFileSync(join(scratch, 'out-no-label', 'fleet.html'), 'utf8')).toContain('eu production')
   })
 })
+
+describe('merge of a folder left from an older run (a label dropped from the matrix, a workspace that keeps its files)', () => {
+  test('its verdict stands, and the page says how much older its run is than the newest joined; runs of one round have no such note', () => {
+    const today = { ...passed(), startedAt: '2026-11-26T09:00:00.000Z' }
+    const lastWeek = { ...passed(), startedAt: '2026-11-19T08:00:00.000Z' }
+    const m = merge([folder('eu-today', today), folder('us-today', { ...today, startedAt: '2026-11-26T07:30:00.000Z' }), folder('old-staging', lastWeek)], 'out-stale')
+    expect(m.code, m.stderr).toBe(0)
+    expect(m.fleet.deployments.map((d) => [d.label, d.exitCode, d.notes])).toEqual([
+      ['eu-today', 0, undefined],
+      ['us-today', 0, undefined],
+      ['old-staging', 0, ['its run started 7 days before the newest run joined here (2026-11-19T08:00:00.000Z against 2026-11-26T09:00:00.000Z): a folder left from an older run? Its verdict is that run\'s']],
+    ])
+    expect(readFileSync(join(scratch, 'out-stale', 'fleet.md'), 'utf8')).toMatch(/^- old-staging: its run started 7 days before the newest run joined here/m)
+    expect(readFileSync(join(scratch, 'out-stale', 'fleet.html'), 'utf8')).toContain('old-staging</a>: its run started 7 days before')
+  })
+})
