@@ -13,6 +13,7 @@ import { knownRule } from '../reporters/run-counts.ts'
 import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { runFileProblem } from './run-file.ts'
+import { JOURNAL_FILE } from '../runner/report-files.ts'
 
 /** What one deployment's run said, as fleet.json holds it. */
 export interface FleetDeployment {
@@ -63,6 +64,33 @@ export function problemText(problem: RunResult['problems'][number] | string): st
   return typeof problem === 'string' ? problem : problem.message
 }
 
+/**
+ * A folder with a journal and no results.json: a run stopped before its reports (a CI job killed
+ * or timed out), whose journal still says what it sent. What to say of it, or undefined when the
+ * folder holds no journal.
+ */
+function journalOfStoppedRun(dir: string): string | undefined {
+  let text: string
+  try {
+    text = readFileSync(join(dir, JOURNAL_FILE), 'utf8')
+  } catch {
+    return undefined
+  }
+  const sent = new Set<string>()
+  const posts = new Set<string>()
+  for (const line of text.split('\n')) {
+    try {
+      const entry = JSON.parse(line) as { id?: unknown; method?: unknown }
+      if (typeof entry.id !== 'string') continue
+      sent.add(entry.id)
+      if (entry.method === 'POST') posts.add(entry.id)
+    } catch {
+      // the last line of a process killed while writing it
+    }
+  }
+  return `no such file, beside a ${JOURNAL_FILE} of ${sent.size} requests (${posts.size} POSTs): the run was stopped before it wrote its reports (a job killed or timed out); its journal says what it sent`
+}
+
 /** The results.json of a report folder; throws an Error whose message names the file and what is wrong. */
 export function readRunFolder(dir: string): RunFile {
   const path = join(dir, 'results.json')
@@ -71,7 +99,8 @@ export function readRunFolder(dir: string): RunFile {
     data = JSON.parse(readFileSync(path, 'utf8'))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file (is it a report folder?)' : (error as Error).message.split('\n')[0]}`)
+    const stopped = code === 'ENOENT' ? journalOfStoppedRun(dir) : undefined
+    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? (stopped ?? 'no such file (is it a report folder?)') : (error as Error).message.split('\n')[0]}`)
   }
   // a file edited by hand or cut short is said to be so, here, not later as a page that cannot be written
   const run = typeof data === 'object' && data !== null ? resultFromFile(data) : data

@@ -182,3 +182,14 @@ describe('merge of a folder left from an older run (a label dropped from the mat
     expect(readFileSync(join(scratch, 'out-stale', 'fleet.html'), 'utf8')).toContain('old-staging</a>: its run started 7 days before')
   })
 })
+
+describe('merge of the folder of a job killed mid-run (its journal, no results.json)', () => {
+  test('not judged, and the reason says the run was stopped before its reports and what its journal holds', () => {
+    const dir = folder('eu-killed')
+    const line = (id: string, method: string, phase: string) => JSON.stringify({ id, method, url: 'https://eu.example/v1/categories', attempt: 1, phase, at: '2026-11-26T09:00:00.000Z' })
+    writeFileSync(join(dir, 'journal.ndjson'), [line('a', 'GET', 'dispatched'), line('a', 'GET', 'on-wire'), line('b', 'POST', 'dispatched'), line('c', 'POST', 'dispatched'), '{"id":"d","meth'].join('\n'))
+    const m = merge([dir, folder('us-beside-killed', failed())], 'out-killed')
+    expect(m.code).toBe(1)
+    expect(m.fleet.deployments[0]?.reason).toMatch(/eu-killed\/results\.json: no such file, beside a journal\.ndjson of 3 requests \(2 POSTs\): the run was stopped before it wrote its reports \(a job killed or timed out\); its journal says what it sent$/)
+  })
+})
