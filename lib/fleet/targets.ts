@@ -45,8 +45,11 @@ export interface FleetDeploymentConfig {
 /** Every field an entry of a targets file may have. */
 const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv'] as const
 
-/** A label is a folder name on every system: letters, digits, `.`, `_` and `-`, not starting with `.` or `-`. */
+/** A label is a folder name on every system: letters, digits, `.`, `_` and `-`, not starting with `.` or `-` (nor ending with `.`, nor a Windows device name: labelProblem). */
 const LABEL = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
+
+/** Names Windows keeps for devices, with any extension (NUL.txt too). */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i
 
 /**
  * The variable an apiKeyEnv names, as a message may show it: a name in the convention of
@@ -82,6 +85,9 @@ export function defaultLabel(baseUrl: string): string {
 /** Why a label cannot name a folder of the fleet, or undefined when it can. */
 export function labelProblem(label: string): string | undefined {
   if (!LABEL.test(label)) return `label "${visibleLine(label).slice(0, 80)}" is not a folder name: use letters, digits, ".", "_" and "-" (at most 64), starting with a letter, digit or "_"`
+  // Windows drops a name's final dot (eu. and eu would share a folder) and keeps device names (CON, NUL.txt) for devices
+  if (label.endsWith('.')) return `label "${label}" ends in ".", which Windows drops from a folder name; end it with a letter, digit, "_" or "-"`
+  if (WINDOWS_DEVICE.test(label)) return `label "${label}" is the name of a device on Windows, where no folder can have it; choose another`
   // the journal too: a fleet's top folder is cleared of a single run's files, a folder of that name with them
   const reserved: readonly string[] = [...FLEET_FILES, ...REPORT_FILES, JOURNAL_FILE]
   if (reserved.includes(label.toLowerCase())) return `label "${label}" is the name of a report file of the fleet; choose another`

@@ -144,7 +144,11 @@ describe('labels', () => {
     expect(labelProblem(label)).toBeUndefined()
   })
 
-  test.each(['', '.', '..', '-x', 'a/b', 'a b', 'x'.repeat(65), 'JUNIT.XML', 'journal.ndjson'])('"%s" is refused', (label) => {
+  test.each(['console', 'con-eu', 'nullable', 'eu.prod', 'com', 'lpt'])('"%s", no device name, is a label', (label) => {
+    expect(labelProblem(label)).toBeUndefined()
+  })
+
+  test.each(['', '.', '..', '-x', 'a/b', 'a b', 'x'.repeat(65), 'JUNIT.XML', 'journal.ndjson', 'eu.', 'CON', 'nul', 'aux.eu', 'LPT1', 'com9'])('"%s" is refused', (label) => {
     expect(labelProblem(label)).toBeDefined()
   })
 })
