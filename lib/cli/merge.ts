@@ -52,6 +52,9 @@ function inputsOf(dir: string, given: string): { inputs: Input[]; error?: string
       throw new Error(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`)
     }
     if (!Array.isArray(fleet?.deployments) || !fleet.deployments.every((d) => typeof d === 'object' && d !== null)) throw new Error(`${file} is not a fleet's`)
+    // a fleet writes only labels that are folder names: another (../x) is a file edited by hand, and names no folder of it
+    const edited = fleet.deployments.find((d: FleetDeployment) => labelProblem(String(d.label)) !== undefined)
+    if (edited) throw new Error(`${file} lists a deployment whose ${labelProblem(String(edited.label))}`)
     const inputs = fleet.deployments.map((d: FleetDeployment) => ({ label: String(d.label), dir: join(dir, String(d.label)), baseUrl: String(d.baseUrl) }))
     // a fleet that could not be run has no deployment to bring: its reason must not vanish from the gate
     return { inputs, ...(fleet.error !== undefined ? { error: `the fleet of ${given} had no verdict: ${String(fleet.error)}` } : {}) }

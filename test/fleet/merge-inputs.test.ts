@@ -193,3 +193,13 @@ describe('merge of the folder of a job killed mid-run (its journal, no results.j
     expect(m.fleet.deployments[0]?.reason).toMatch(/eu-killed\/results\.json: no such file, beside a journal\.ndjson of 3 requests \(2 POSTs\): the run was stopped before it wrote its reports \(a job killed or timed out\); its journal says what it sent$/)
   })
 })
+
+describe("merge of a fleet's folder whose fleet.json lists a label that is no folder name (edited by hand)", () => {
+  test('exit 2, one line naming the file; nothing outside its folder is read or linked', () => {
+    const dir = folder('fleet-edited-label')
+    writeFileSync(join(dir, 'fleet.json'), JSON.stringify({ deployments: [{ label: '../eu-twice', baseUrl: 'https://eu.example/v1' }] }))
+    let stderr = ''
+    expect(mergeMain([dir, '--report-dir', join(scratch, 'out-edited-label')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})).toBe(2)
+    expect(stderr).toMatch(/^conform merge: .*fleet-edited-label\/fleet\.json lists a deployment whose label "\.\.\/eu-twice" is not a folder name/)
+  })
+})
