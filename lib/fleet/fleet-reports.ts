@@ -24,6 +24,8 @@ import { portableJson } from '../json/portable-json.ts'
 export function fleetTerminal(fleet: FleetResult, pagePath: string): string {
   const width = Math.max(0, ...fleet.deployments.map((d) => d.label.length))
   const lines = fleet.deployments.map((d) => `${VERDICT_WORD[d.verdict].padEnd(10)}  ${d.label.padEnd(width)}  ${visibleLine(d.baseUrl)}  ${visibleLine(detail(d))}`)
+  // what fleet.md and fleet.html say under Notes, as a single run's terminal says its notes
+  for (const d of fleet.deployments) for (const note of d.notes ?? []) lines.push(`Note: ${d.label}: ${visibleLine(note)}`)
   lines.push(`Fleet: ${visibleLine(fleetHeadline(fleet))}`, `Fleet page: ${pagePath} (each deployment's reports in its folder)`)
   return lines.join('\n') + '\n'
 }

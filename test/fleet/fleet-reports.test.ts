@@ -114,6 +114,13 @@ describe("a deployment whose server limited its connections", () => {
     expect(fleetMarkdown(fleet)).not.toContain('### Notes')
     expect(fleetHtml(fleet)).not.toContain('id="notes"')
   })
+
+  test('the terminal says it too, after the deployments\' lines, as a single run\'s terminal says its notes', () => {
+    const lines = fleetTerminal(noted, 'fleet.html').split('\n')
+    expect(lines.filter((l) => l.startsWith('Note: '))).toEqual([expect.stringMatching(/^Note: limited: Connections .*down to 12 at once/)])
+    expect(lines.findIndex((l) => l.startsWith('Note: '))).toBe(2)
+    expect(fleetTerminal(fleet, 'fleet.html')).not.toContain('Note: ')
+  })
 })
 
 describe('a deployment not judged that has failed rules too (its key refused, and a rule failed without it)', () => {
