@@ -7,7 +7,9 @@
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { fleetFolderProblem } from '../fleet/fleet-folder.ts'
 import type { RunResult } from '../result/run-result.ts'
+import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { readUserText, REPORT_FILE_MAX_BYTES, UserFileTooLarge } from '../config/user-file.ts'
@@ -18,7 +20,8 @@ A and B are report folders (holding results.json) or results.json files of two r
 checks that fail in B and not in A, those B fixed, those failing in both, and the differences in
 observed behaviour; --output FILE also writes it as Markdown. Exit 1 when B fails something A
 did not, 0 otherwise, 2 when an input cannot be read. A failure a --baseline excused counts as a
-failure: compare shows what the deployments do, not what each run forgave.`
+failure: compare shows what the deployments do, not what each run forgave. Of a fleet, give two
+deployments' folders (<report-dir>/<label>), not the fleet's.`
 
 interface Failure {
   rule: string
@@ -29,7 +32,12 @@ interface Failure {
 
 function readRun(given: string, cwd: string): RunResult {
   let path = resolve(cwd, given)
-  if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'results.json')
+  if (existsSync(path) && statSync(path).isDirectory()) {
+    // a fleet's top folder holds a folder per deployment, and no results.json of its own
+    const fleet = existsSync(join(path, 'results.json')) ? undefined : fleetFolderProblem(path, given)
+    if (fleet !== undefined) throw new Error(fleet)
+    path = join(path, 'results.json')
+  }
   let data: unknown
   try {
     data = JSON.parse(readUserText(path, REPORT_FILE_MAX_BYTES))
@@ -38,6 +46,9 @@ function readRun(given: string, cwd: string): RunResult {
     throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : error instanceof UserFileTooLarge ? error.message : (error as Error).message.split('\n')[0]}`)
   }
   const run = data as Partial<RunResult> | null
+  // a run that could not be made (an unreachable deployment, a key unset) wrote why, and no rule
+  const notMade = data as Partial<CannotRunResult> | null
+  if (notMade?.verdict === 'error' && typeof notMade.error === 'string') throw new Error(`${path} is of a run that could not be made (exit 2), with nothing to compare: ${notMade.error}`)
   if (!run || !Array.isArray(run.rules) || typeof run.runId !== 'string') throw new Error(`${path} is not the results.json of a run`)
   return resultFromFile(run as RunResult)
 }

@@ -70,6 +70,8 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     const line = redact(message)
     io.err(`conform: ${line}\n`)
     if (env.GITHUB_ACTIONS === 'true') io.out(workflowCommand('error', 'conformance run could not be made', line) + '\n')
+    // options that could not be read (a CI job whose key secret is unset) still name the deployment meant: merge shows it
+    const baseUrl = config?.baseUrl || baseUrlFallback(argv, env)
     try {
       // loaded only here: a run that is made never needs it
       const { writeCannotRunReports } = await import('../runner/cannot-run-reports.ts')
@@ -77,7 +79,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
         tool: { name: 'petstore-categories-conformance', version: toolVersion() },
         reason: line,
         startedAt,
-        ...(config?.baseUrl ? { baseUrl: redact(config.baseUrl) } : {}),
+        ...(baseUrl !== undefined ? { baseUrl: redact(baseUrl) } : {}),
         keepJournal: runStarted,
       })
       // the job summary says it too, as a run's own summary.md would
@@ -180,6 +182,22 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   } finally {
     await server?.close()
   }
+}
+
+/**
+ * The base URL a run whose options could not be read was given (--base-url, else CONFORM_BASE_URL),
+ * for its reports; none when it is no URL or carries credentials, which are never shown.
+ */
+function baseUrlFallback(argv: readonly string[], env: NodeJS.ProcessEnv): string | undefined {
+  let given: string | undefined
+  argv.forEach((arg, i) => {
+    if (arg === '--base-url' && i + 1 < argv.length) given = argv[i + 1]
+    else if (arg.startsWith('--base-url=')) given = arg.slice('--base-url='.length)
+  })
+  given ??= env.CONFORM_BASE_URL || undefined
+  if (given === undefined || !URL.canParse(given)) return undefined
+  const url = new URL(given)
+  return url.username === '' && url.password === '' ? given : undefined
 }
 
 /** Where a run whose arguments did not parse writes its reports: --report-dir if it can be read, else the default. */

@@ -13,6 +13,7 @@ import { toolVersion } from '../project-root.ts'
 import { FLEET_FILES } from '../fleet/fleet-files.ts'
 import { deploymentOf, fleetOf, readRunFolder, unreadRun, type FleetDeployment, type FleetResult, type RunFile } from '../fleet/fleet-result.ts'
 import { writeFleetReports } from '../fleet/fleet-reports.ts'
+import { noteStaleRuns } from '../fleet/stale-runs.ts'
 import { labelProblem } from '../fleet/targets.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { readUserText, REPORT_FILE_MAX_BYTES } from '../config/user-file.ts'
@@ -52,6 +53,9 @@ function inputsOf(dir: string, given: string): { inputs: Input[]; error?: string
       throw new Error(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`)
     }
     if (!Array.isArray(fleet?.deployments) || !fleet.deployments.every((d) => typeof d === 'object' && d !== null)) throw new Error(`${file} is not a fleet's`)
+    // a fleet writes only labels that are folder names: another (../x) is a file edited by hand, and names no folder of it
+    const edited = fleet.deployments.find((d: FleetDeployment) => labelProblem(String(d.label)) !== undefined)
+    if (edited) throw new Error(`${file} lists a deployment whose ${labelProblem(String(edited.label))}`)
     const inputs = fleet.deployments.map((d: FleetDeployment) => ({ label: String(d.label), dir: join(dir, String(d.label)), baseUrl: String(d.baseUrl) }))
     // a fleet that could not be run has no deployment to bring: its reason must not vanish from the gate
     return { inputs, ...(fleet.error !== undefined ? { error: `the fleet of ${given} had no verdict: ${String(fleet.error)}` } : {}) }
@@ -96,19 +100,24 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
       const { inputs, error } = inputsOf(dir, given)
       if (error !== undefined) errors.push(error)
       for (const input of inputs) {
+        // a folder whose name is no label (a matrix label with a space) is a deployment not judged,
+        // as a fleet run refuses that label: the others still count, and the page is written
         const problem = labelProblem(input.label)
-        if (problem) throw new Error(`${input.dir}: its folder name is its deployment's label, and that ${problem}`)
+        if (problem) input.label = visibleLine(input.label).slice(0, 80)
         const earlier = seen.get(input.label.toLowerCase())
         if (earlier === input.dir) throw new Error(`${input.dir} is given twice: each deployment's folder once`)
         if (earlier !== undefined) throw new Error(`${input.dir} and ${earlier} have the same name, "${input.label}": each deployment's folder needs its own`)
         seen.set(input.label.toLowerCase(), input.dir)
         let run: RunFile
-        try {
-          run = readRunFolder(input.dir)
-        } catch (error) {
-          // missing or not a run's (a job killed before its reports, a file edited by hand): that
-          // deployment is not judged, as a fleet run says of a folder it cannot read; the others count
-          run = unreadRun(tool, new Date().toISOString(), redact(`its reports could not be read: ${visibleLine((error as Error).message)}`))
+        if (problem) run = unreadRun(tool, new Date().toISOString(), redact(`its folder name is its deployment's label, and that ${problem}; rename the folder (in a CI matrix, the job's label)`))
+        else {
+          try {
+            run = readRunFolder(input.dir)
+          } catch (error) {
+            // missing or not a run's (a job killed before its reports, a file edited by hand): that
+            // deployment is not judged, as a fleet run says of a folder it cannot read; the others count
+            run = unreadRun(tool, new Date().toISOString(), redact(`its reports could not be read: ${visibleLine((error as Error).message)}`))
+          }
         }
         const report = relative(outDir, join(input.dir, 'report.html')).split(sep).join('/')
         runs.push(run)
@@ -118,6 +127,8 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   } catch (error) {
     return io.err(`conform merge: ${redact(visibleLine((error as Error).message))}\n`), 2
   }
+  // a folder left from an older run keeps its verdict, and the page says how old it is
+  noteStaleRuns(deployments, runs)
   // a job that wrote no reports is missing from the folders, not failed: --expect makes that no verdict
   const missing = expect !== undefined && deployments.length !== Number(expect) ? `${expect} deployments expected (--expect), ${deployments.length} found: a job whose reports are missing was not judged` : undefined
   if (missing !== undefined) errors.push(missing)

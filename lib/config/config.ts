@@ -3,7 +3,7 @@
  * dotenv, never written into process.env). Anything wrong here is a ConfigError: one line naming
  * the problem and the fix, exit code 2.
  */
-import { readUserText, UserFileTooLarge, whyUnreadable } from './user-file.ts'
+import { ENV_FILE_MAX_BYTES, readUserText, UserFileTooLarge, whyUnreadable } from './user-file.ts'
 import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
@@ -95,9 +95,6 @@ petstore-conform merge DIR... --report-dir OUT joins report folders into a fleet
 
 Options (environment variable in brackets; flags win over the environment, which wins over .env files):
 ${optionsHelp(CONFORM_OPTIONS)}`
-
-/** /dev/zero or a growing log named by --env is refused at it. */
-const ENV_FILE_MAX_BYTES = 1024 * 1024
 
 function readEnvFile(path: string, required: boolean): Record<string, string> {
   let text: string

@@ -15,6 +15,9 @@ const CHUNK = 64 * 1024
  */
 export const REPORT_FILE_MAX_BYTES = 256 * 1024 * 1024
 
+/** A .env file is a few lines: /dev/zero or a growing log named by --env is refused at this. */
+export const ENV_FILE_MAX_BYTES = 1024 * 1024
+
 /** Thrown when the file holds more than `maxBytes`; the caller names the file and what it is. */
 export class UserFileTooLarge extends Error {
   constructor(readonly maxBytes: number) {

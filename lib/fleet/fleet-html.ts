@@ -7,7 +7,7 @@
 import { badge, escapeHtml } from '../reporters/html-text.ts'
 import { styleSheet } from '../reporters/html-report.ts'
 import type { FleetDeployment, FleetResult } from './fleet-result.ts'
-import { deploymentDetail, fleetHeadline, KNOWN_CELL, linkTarget, VERDICT_WORD } from './fleet-wording.ts'
+import { deploymentDetail, fleetHeadline, knownDetail, linkTarget, VERDICT_WORD } from './fleet-wording.ts'
 
 const VERDICT_CLASS: Record<FleetDeployment['verdict'], string> = { pass: 'pass', fail: 'fail', incomplete: 'skip', error: 'skip' }
 
@@ -15,7 +15,8 @@ function deploymentRow(d: FleetDeployment): string {
   const failed = d.failedRules.map((id) => `<code>${escapeHtml(id)}</code>`).join(', ')
   // not judged: why comes first, then any failed rule, as deploymentDetail says it in the other formats
   const notJudged = (d.verdict === 'incomplete' || d.verdict === 'error') && d.reason !== undefined
-  const why = notJudged ? `${escapeHtml(d.reason as string)}${failed ? `; failed: ${failed}` : ''}` : failed || escapeHtml(deploymentDetail(d))
+  const known = d.knownRules !== undefined && (notJudged || failed) ? `; ${escapeHtml(knownDetail(d))}` : ''
+  const why = notJudged ? `${escapeHtml(d.reason as string)}${failed ? `; failed: ${failed}` : ''}${known}` : failed ? `${failed}${known}` : escapeHtml(deploymentDetail(d))
   return `<tr class="${VERDICT_CLASS[d.verdict]}"><td><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></td><td><code>${escapeHtml(d.baseUrl)}</code></td><td><span class="badge ${VERDICT_CLASS[d.verdict]}">${VERDICT_WORD[d.verdict]}</span> <span class="muted">exit ${d.exitCode}</span></td><td>${why}</td></tr>`
 }
 
@@ -31,9 +32,9 @@ function matrix(fleet: FleetResult): string {
   const rows = fleet.rules.map((rule) => {
     const cells = fleet.deployments.map((d) => {
       const status = d.rules[rule.id]
-      // a must-rule its baseline excused failed: never the ADVISORY badge of its status (warn)
-      const cell = status === undefined ? '<span class="muted">—</span>' : d.knownRules?.includes(rule.id) ? `<span class="badge warn">${KNOWN_CELL.toUpperCase()}</span>` : badge(status)
-      return `<td>${cell}</td>`
+      // a rule passed only by the baseline's known failures is no advisory note: it says so
+      const known = d.knownRules?.includes(rule.id) ? '<span class="badge warn">KNOWN (BASELINE)</span>' : undefined
+      return `<td>${status === undefined ? '<span class="muted">—</span>' : (known ?? badge(status))}</td>`
     })
     return `<tr><th scope="row"><code>${escapeHtml(rule.id)}</code> <span class="muted">${escapeHtml(rule.level)}</span><br><span class="muted">${escapeHtml(rule.title)}</span></th>${cells.join('')}</tr>`
   })

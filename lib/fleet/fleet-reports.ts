@@ -17,25 +17,31 @@ import { FLEET_FILES, type FleetFile } from './fleet-files.ts'
 import { fleetHtml } from './fleet-html.ts'
 import { fleetJunit } from './fleet-junit.ts'
 import type { FleetResult, RunFile } from './fleet-result.ts'
-import { cellWord, deploymentDetail as detail, fleetHeadline, linkTarget, plural, VERDICT_WORD } from './fleet-wording.ts'
+import { CELL_WORD, cellWord, deploymentDetail as detail, fleetHeadline, linkTarget, plural, VERDICT_WORD } from './fleet-wording.ts'
 import { portableJson } from '../json/portable-json.ts'
 
 /** The terminal's lines: one per deployment, then the fleet's verdict and where its page is. */
 export function fleetTerminal(fleet: FleetResult, pagePath: string): string {
   const width = Math.max(0, ...fleet.deployments.map((d) => d.label.length))
   const lines = fleet.deployments.map((d) => `${VERDICT_WORD[d.verdict].padEnd(10)}  ${d.label.padEnd(width)}  ${visibleLine(d.baseUrl)}  ${visibleLine(detail(d))}`)
+  // what fleet.md and fleet.html say under Notes, as a single run's terminal says its notes
+  for (const d of fleet.deployments) for (const note of d.notes ?? []) lines.push(`Note: ${d.label}: ${visibleLine(note)}`)
   lines.push(`Fleet: ${visibleLine(fleetHeadline(fleet))}`, `Fleet page: ${pagePath} (each deployment's reports in its folder)`)
   return lines.join('\n') + '\n'
 }
 
-/** fleet.md: the verdict, a line per deployment with a link to its report, and the rule matrix. */
-export function fleetMarkdown(fleet: FleetResult): string {
+/**
+ * fleet.md: the verdict, a line per deployment with a link to its report, and the rule matrix.
+ * `links: false` for GitHub's job summary, whose page is no folder: a relative link there leads
+ * nowhere (a 404 under the run's address), so it names the file in the reports instead.
+ */
+export function fleetMarkdown(fleet: FleetResult, { links = true }: { links?: boolean } = {}): string {
   const icon = fleet.exitCode === 0 ? '✅' : fleet.exitCode === 1 ? '❌' : '⚠️'
   const out = [`## ${icon} Pet Store categories conformance: ${plural(fleet.deployments.length, 'deployment')}`, '', escapeMarkdown(fleetHeadline(fleet), 2000), '']
   if (fleet.deployments.length > 0) {
     out.push('| deployment | base URL | verdict | failed rules or why not judged | report |', '|---|---|---|---|---|')
     for (const d of fleet.deployments) {
-      out.push(`| ${escapeMarkdown(d.label)} | ${escapeMarkdown(d.baseUrl)} | ${VERDICT_WORD[d.verdict]} | ${escapeMarkdown(detail(d) || '—')} | [report.html](${linkTarget(d.report)}) |`)
+      out.push(`| ${escapeMarkdown(d.label)} | ${escapeMarkdown(d.baseUrl)} | ${VERDICT_WORD[d.verdict]} | ${escapeMarkdown(detail(d) || '—')} | ${links ? `[report.html](${linkTarget(d.report)})` : escapeMarkdown(d.report)} |`)
     }
   }
   const noted = fleet.deployments.filter((d) => d.notes !== undefined)
@@ -46,8 +52,8 @@ export function fleetMarkdown(fleet: FleetResult): string {
     out.push('', '### Rules by deployment', '', `| rule | ${fleet.deployments.map((d) => escapeMarkdown(d.label)).join(' | ')} |`, `|---|${fleet.deployments.map(() => '---|').join('')}`)
     for (const rule of fleet.rules) {
       const cells = fleet.deployments.map((d) => {
-        const word = cellWord(d, rule.id)
-        return word === undefined ? '—' : d.rules[rule.id] === 'fail' ? `**${word}**` : word
+        const status = d.rules[rule.id]
+        return status === undefined ? '—' : status === 'fail' ? `**${CELL_WORD.fail}**` : (cellWord(d, rule.id) as string)
       })
       out.push(`| ${escapeMarkdown(rule.id)} (${rule.level}) | ${cells.join(' | ')} |`)
     }
@@ -101,7 +107,7 @@ export function writeFleetReports(reportDir: string, userCwd: string, fleet: Fle
   const lines = fleetAnnotations(fleet).map(redact)
   if (env.GITHUB_STEP_SUMMARY) {
     try {
-      appendFileSync(env.GITHUB_STEP_SUMMARY, redact(markdown) + '\n')
+      appendFileSync(env.GITHUB_STEP_SUMMARY, redact(fleetMarkdown(fleet, { links: false })) + '\n')
     } catch (error) {
       lines.push(`::warning title=Job summary::${escapeData(redact(`could not append the job summary to $GITHUB_STEP_SUMMARY: ${(error as Error).message}`))}`)
     }

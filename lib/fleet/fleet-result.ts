@@ -8,11 +8,12 @@
 import { join } from 'node:path'
 import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { connectionLimitNote } from '../result/observed-behaviour.ts'
+import { knownRule } from '../reporters/run-counts.ts'
 import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
-import { knownRule } from '../reporters/run-counts.ts'
 import { runFileProblem } from './run-file.ts'
 import { readUserText, REPORT_FILE_MAX_BYTES } from '../config/user-file.ts'
+import { JOURNAL_FILE } from '../runner/report-files.ts'
 
 /** What one deployment's run said, as fleet.json holds it. */
 export interface FleetDeployment {
@@ -24,15 +25,12 @@ export interface FleetDeployment {
   exitCode: 0 | 1 | 2
   /** The rules that failed. */
   failedRules: string[]
+  /** The rules whose only failures a --baseline excused (known failures): it passed them by its baseline. */
+  knownRules?: string[]
   /** Why the deployment has no verdict (exit 2), or failed outside any rule: the run's first problem. */
   reason?: string
   /** Each rule's status, for the deployment × rule matrix; empty when the run could not be made. */
   rules: Record<string, Status>
-  /**
-   * Must-rules that failed but whose failures its baseline excused (--baseline): their status is
-   * `warn`, which the matrix shows as known, never as an advisory note.
-   */
-  knownRules?: string[]
   /**
    * What its run observed that is no failure but changes how to read it (a server that refused
    * connections past a number of its own: the run went on with fewer at once), as its reports say it.
@@ -66,6 +64,33 @@ export function problemText(problem: RunResult['problems'][number] | string): st
   return typeof problem === 'string' ? problem : problem.message
 }
 
+/**
+ * A folder with a journal and no results.json: a run stopped before its reports (a CI job killed
+ * or timed out), whose journal still says what it sent. What to say of it, or undefined when the
+ * folder holds no journal.
+ */
+function journalOfStoppedRun(dir: string): string | undefined {
+  let text: string
+  try {
+    text = readUserText(join(dir, JOURNAL_FILE), REPORT_FILE_MAX_BYTES)
+  } catch {
+    return undefined
+  }
+  const sent = new Set<string>()
+  const posts = new Set<string>()
+  for (const line of text.split('\n')) {
+    try {
+      const entry = JSON.parse(line) as { id?: unknown; method?: unknown }
+      if (typeof entry.id !== 'string') continue
+      sent.add(entry.id)
+      if (entry.method === 'POST') posts.add(entry.id)
+    } catch {
+      // the last line of a process killed while writing it
+    }
+  }
+  return `no such file, beside a ${JOURNAL_FILE} of ${sent.size} requests (${posts.size} POSTs): the run was stopped before it wrote its reports (a job killed or timed out); its journal says what it sent`
+}
+
 /** The results.json of a report folder; throws an Error whose message names the file and what is wrong. */
 export function readRunFolder(dir: string): RunFile {
   const path = join(dir, 'results.json')
@@ -74,7 +99,8 @@ export function readRunFolder(dir: string): RunFile {
     data = JSON.parse(readUserText(path, REPORT_FILE_MAX_BYTES))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file (is it a report folder?)' : (error as Error).message.split('\n')[0]}`)
+    const stopped = code === 'ENOENT' ? journalOfStoppedRun(dir) : undefined
+    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? (stopped ?? 'no such file (is it a report folder?)') : (error as Error).message.split('\n')[0]}`)
   }
   // a file edited by hand or cut short is said to be so, here, not later as a page that cannot be written
   const run = typeof data === 'object' && data !== null ? resultFromFile(data) : data
@@ -92,10 +118,10 @@ export function unreadRun(tool: FleetResult['tool'], startedAt: string, reason: 
 export function deploymentOf(label: string, baseUrl: string, report: string, run: RunFile): FleetDeployment {
   if (run.verdict === 'error') return { label, baseUrl, verdict: 'error', exitCode: 2, failedRules: [], reason: run.error, rules: {}, report }
   const failedRules = run.rules.filter((r) => r.status === 'fail').map((r) => r.id)
+  const knownRules = run.rules.filter(knownRule).map((r) => r.id)
   const explain = run.verdict === 'incomplete' || (run.verdict === 'fail' && failedRules.length === 0)
   // a results.json of an earlier version (merge) may have no observations
   const notes = [run.observed && connectionLimitNote(run.observed)].filter((note): note is string => note !== undefined)
-  const knownRules = run.rules.filter(knownRule).map((r) => r.id)
   return {
     label,
     baseUrl,
@@ -103,9 +129,9 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     // a run a signal interrupted exits 130 or 143: in a fleet it counts by its verdict
     exitCode: run.exitCode <= 2 ? (run.exitCode as 0 | 1 | 2) : run.verdict === 'fail' ? 1 : run.verdict === 'pass' ? 0 : 2,
     failedRules,
+    ...(knownRules.length > 0 ? { knownRules } : {}),
     ...(explain && run.problems[0] !== undefined ? { reason: problemText(run.problems[0]) } : {}),
     rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),
-    ...(knownRules.length > 0 ? { knownRules } : {}),
     ...(notes.length > 0 ? { notes } : {}),
     report,
     runId: run.runId,

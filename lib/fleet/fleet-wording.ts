@@ -8,15 +8,17 @@ export const VERDICT_WORD: Record<FleetDeployment['verdict'], string> = { pass: 
 /** How a cell of the matrix reads in Markdown and the terminal. */
 export const CELL_WORD: Record<Status, string> = { pass: 'pass', fail: 'FAIL', skip: 'not verified', warn: 'advisory' }
 
-/** A cell of the matrix in Markdown and the terminal; undefined when the deployment has no verdict on the rule. */
-export function cellWord(d: FleetDeployment, ruleId: string): string | undefined {
-  const status = d.rules[ruleId]
+/** How a matrix cell reads in Markdown and the terminal: a rule passed only by the baseline's known failures says so. */
+export function cellWord(d: FleetDeployment, rule: string): string | undefined {
+  const status = d.rules[rule]
   if (status === undefined) return undefined
-  return d.knownRules?.includes(ruleId) ? KNOWN_CELL : CELL_WORD[status]
+  return d.knownRules?.includes(rule) ? 'known (baseline)' : CELL_WORD[status]
 }
 
-/** A must-rule whose failures the deployment's baseline excused: failed, and known. */
-export const KNOWN_CELL = 'known (baseline)'
+/** What a deployment's line adds for the rules a --baseline excused, or ''. */
+export function knownDetail(d: FleetDeployment): string {
+  return d.knownRules === undefined ? '' : `known failures its --baseline excused: ${d.knownRules.join(', ')}`
+}
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
@@ -31,6 +33,9 @@ export function fleetHeadline(fleet: FleetResult): string {
   const { deployments, failed, notJudged, passed } = fleet.summary
   const named = (pick: (d: FleetDeployment) => boolean) => fleet.deployments.filter(pick).map((d) => d.label).join(', ')
   const parts = [`${passed} of ${deployments} passed`]
+  // a pass its baseline made is not a pass like the others: the headline names it
+  const byBaseline = named((d) => d.exitCode === 0 && d.knownRules !== undefined)
+  if (byBaseline !== '') parts[0] += ` (${byBaseline} with known failures its --baseline excused)`
   if (failed > 0) parts.push(`${failed} failed (${named((d) => d.exitCode === 1)})`)
   if (notJudged > 0) parts.push(`${notJudged} could not be judged (${named((d) => d.exitCode === 2)})`)
   if (fleet.error !== undefined) parts.push(fleet.error)
@@ -39,12 +44,14 @@ export function fleetHeadline(fleet: FleetResult): string {
 
 /** What a deployment's line says after its verdict: its failed rules, or why it was not judged. */
 export function deploymentDetail(d: FleetDeployment): string {
+  const known = knownDetail(d)
+  const also = known ? `; ${known}` : ''
   // not judged: why comes first (a refused key fails every rule, which says nothing of the service)
-  if ((d.verdict === 'incomplete' || d.verdict === 'error') && d.reason !== undefined) return d.failedRules.length > 0 ? `${d.reason}; failed: ${d.failedRules.join(', ')}` : d.reason
-  if (d.failedRules.length > 0) return `failed: ${d.failedRules.join(', ')}`
-  if (d.reason !== undefined) return d.reason
-  if (d.verdict !== 'pass') return ''
-  const known = d.knownRules ?? []
-  return known.length === 0 ? 'every must-rule passed' : `every must-rule passed but ${plural(known.length, 'rule')} whose failures its baseline excused (${known.join(', ')})`
+  if ((d.verdict === 'incomplete' || d.verdict === 'error') && d.reason !== undefined) return `${d.reason}${d.failedRules.length > 0 ? `; failed: ${d.failedRules.join(', ')}` : ''}${also}`
+  if (d.failedRules.length > 0) return `failed: ${d.failedRules.join(', ')}${also}`
+  if (d.reason !== undefined) return `${d.reason}${also}`
+  // a pass its baseline made says so: the rules it names failed, and were excused
+  if (known) return `passed with ${known}`
+  return d.verdict === 'pass' ? 'every must-rule passed' : ''
 }
 

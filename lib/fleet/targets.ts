@@ -13,8 +13,9 @@
  * URL that is not one, or one the single-run rules refuse) is one ConfigError that names the entry,
  * raised before any request.
  */
-import { readUserText, UserFileTooLarge, whyUnreadable } from '../config/user-file.ts'
+import { ENV_FILE_MAX_BYTES, readUserText, UserFileTooLarge, whyUnreadable } from '../config/user-file.ts'
 import { join, resolve } from 'node:path'
+import { parse as parseDotenv } from 'dotenv'
 import { parse as parseYaml } from 'yaml'
 import { checkApiKey } from '../config/api-key.ts'
 import { checkBaseUrl, ConfigError, loadConfig, type Config } from '../config/config.ts'
@@ -44,8 +45,11 @@ export interface FleetDeploymentConfig {
 /** Every field an entry of a targets file may have. */
 const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv'] as const
 
-/** A label is a folder name on every system: letters, digits, `.`, `_` and `-`, not starting with `.` or `-`. */
+/** A label is a folder name on every system: letters, digits, `.`, `_` and `-`, not starting with `.` or `-` (nor ending with `.`, nor a Windows device name: labelProblem). */
 const LABEL = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
+
+/** Names Windows keeps for devices, with any extension (NUL.txt too). */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i
 
 /**
  * The variable an apiKeyEnv names, as a message may show it: a name in the convention of
@@ -53,6 +57,18 @@ const LABEL = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
  * pasted where its variable's name goes, and is not.
  */
 const shownVariable = (name: string): string => (/^[A-Z][A-Z0-9_]{0,63}$/.test(name) ? name : '(its name not shown: it is not in the upper case of a variable name, and may be the key itself; apiKeyEnv takes a name like PETSTORE_EU_KEY)')
+
+/** The .env file of `cwd` that sets `name` (.env.<profile> first, as a single run reads them), or undefined. */
+function envFileSetting(name: string, cwd: string, profile: string | undefined): string | undefined {
+  for (const file of [...(profile !== undefined ? [`.env.${profile}`] : []), '.env']) {
+    try {
+      if (parseDotenv(readUserText(join(cwd, file), ENV_FILE_MAX_BYTES))[name]) return file
+    } catch {
+      // no such file, or one that cannot be read: it sets nothing
+    }
+  }
+  return undefined
+}
 
 /** The folder name a base URL gets without a label: host, port and path, made safe (`127.0.0.1-8080-v1`). */
 export function defaultLabel(baseUrl: string): string {
@@ -69,6 +85,9 @@ export function defaultLabel(baseUrl: string): string {
 /** Why a label cannot name a folder of the fleet, or undefined when it can. */
 export function labelProblem(label: string): string | undefined {
   if (!LABEL.test(label)) return `label "${visibleLine(label).slice(0, 80)}" is not a folder name: use letters, digits, ".", "_" and "-" (at most 64), starting with a letter, digit or "_"`
+  // Windows drops a name's final dot (eu. and eu would share a folder) and keeps device names (CON, NUL.txt) for devices
+  if (label.endsWith('.')) return `label "${label}" ends in ".", which Windows drops from a folder name; end it with a letter, digit, "_" or "-"`
+  if (WINDOWS_DEVICE.test(label)) return `label "${label}" is the name of a device on Windows, where no folder can have it; choose another`
   // the journal too: a fleet's top folder is cleared of a single run's files, a folder of that name with them
   const reserved: readonly string[] = [...FLEET_FILES, ...REPORT_FILES, JOURNAL_FILE]
   if (reserved.includes(label.toLowerCase())) return `label "${label}" is the name of a report file of the fleet; choose another`
@@ -77,6 +96,15 @@ export function labelProblem(label: string): string | undefined {
 
 /** Far more than a thousand deployments take; /dev/zero or a growing log is refused at it. */
 const TARGETS_MAX_BYTES = 4 * 1024 * 1024
+/**
+ * What to say of a label YAML did not read as text: `label: 2024.10` is the number 2024.1, and
+ * "must be text" alone reads as nonsense to whoever typed it.
+ */
+function labelNotText(value: unknown): string {
+  if (value === null) return 'label is empty: give one, or leave the field out for the default (host, port and path)'
+  if (typeof value === 'number' || typeof value === 'boolean') return `label must be text, and YAML reads this one as the ${typeof value} ${String(value)}: quote it, as in label: "eu-2024.10"`
+  return 'label must be text, not a list or a mapping'
+}
 
 /** The entries of a targets file; throws ConfigError naming the file and the entry at fault. */
 export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
@@ -112,7 +140,7 @@ export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
     const unknown = Object.keys(given).find((key) => !(ENTRY_FIELDS as readonly string[]).includes(key))
     if (unknown !== undefined) throw new ConfigError(`${entry}: unknown field "${visibleLine(unknown).slice(0, 40)}"; an entry has ${ENTRY_FIELDS.join(', ')}`)
     if (typeof given.baseUrl !== 'string' || given.baseUrl === '') throw new ConfigError(`${entry}: baseUrl is missing; give its address ending in /v1`)
-    if (given.label !== undefined && typeof given.label !== 'string') throw new ConfigError(`${entry}: label must be text`)
+    if (given.label !== undefined && typeof given.label !== 'string') throw new ConfigError(`${entry}: ${labelNotText(given.label)}`)
     if (typeof given.apiKeyEnv !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(given.apiKeyEnv)) {
       throw new ConfigError(`${entry}: apiKeyEnv must name the environment variable that holds its key, such as PETSTORE_EU_KEY`)
     }
@@ -136,11 +164,16 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
   const targets: FleetTarget[] = request.targetsFile !== undefined ? readTargetsFile(request.targetsFile, cwd) : request.baseUrls.map((baseUrl, i) => ({ entry: `--base-url #${i + 1}`, baseUrl }))
   const sharedKey = keyFlag ? '--api-key' : 'CONFORM_API_KEY'
   const byLabel = new Map<string, FleetTarget>()
+  // the same service with the same key is one deployment: listed twice, it would be judged twice at once, with twice its writes
+  const byServiceAndKey = new Map<string, FleetTarget>()
   const deployments = targets.map((target) => {
     const raw = target.apiKeyEnv !== undefined ? env[target.apiKeyEnv] : shared.apiKey
     const source = target.apiKeyEnv ?? sharedKey
     if (raw === undefined || raw === '') {
-      throw new ConfigError(`${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? 'not set' : 'set, but empty'}` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`)
+      const file = target.apiKeyEnv !== undefined && raw === undefined ? envFileSetting(target.apiKeyEnv, cwd, shared.profile) : undefined
+      // a single run reads its key from .env: that the fleet does not is said where it bites
+      const hint = file !== undefined ? ` in the environment (${file} sets it, but a deployment's key is read from the environment only: export it, as with set -a; . ./${file}; set +a)` : ''
+      throw new ConfigError(`${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? `not set${hint}` : 'set, but empty'}` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`)
     }
     secrets.push(raw)
     const checked = checkApiKey(raw, source)
@@ -164,6 +197,10 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
       throw new ConfigError(`${target.entry}: ${why}; each deployment needs its own${request.targetsFile !== undefined ? ' label' : ' base URL, or list them in a --targets file with labels'}`)
     }
     byLabel.set(label.toLowerCase(), target)
+    const service = JSON.stringify([new URL(config.baseUrl as string).href.replace(/\/+$/, ''), checked.key])
+    const same = byServiceAndKey.get(service)
+    if (same) throw new ConfigError(`${target.entry}: the same base URL and key as ${same.entry}: one deployment listed twice would be judged twice at once, with twice its writes; list it once (tenants of one address have keys of their own)`)
+    byServiceAndKey.set(service, target)
     config.reportDir = join(shared.reportDir, label)
     return { label, givenBaseUrl: target.baseUrl, config }
   })

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { compareMain } from '../../lib/cli/compare.ts'
+import { writeCannotRunReports } from '../../lib/runner/cannot-run-reports.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { startCase, type Mutation } from '../../lib/server/server-cases.ts'
@@ -96,4 +97,18 @@ test('input that cannot be read is exit 2 with one line', () => {
     expect(err.trimEnd().split('\n')).toHaveLength(1)
     expect(err).toMatch(says)
   }
+})
+
+test("a fleet's folder, or a deployment of it that could not be judged: exit 2, and the line says what to give instead", () => {
+  const fleet = mkdtempSync(join(tmpdir(), 'conform-compare-fleet-'))
+  writeFileSync(join(fleet, 'fleet.json'), JSON.stringify({ exitCode: 2, deployments: [{ label: 'eu' }, { label: 'us' }] }))
+  const tool = { name: 'petstore-categories-conformance', version: '0' }
+  writeCannotRunReports(join(fleet, 'us'), tmpdir(), { tool, reason: 'cannot reach 127.0.0.1:9: connection refused', startedAt: new Date() })
+  const ofFleet = compare(fleet, passing.reportDir)
+  expect(ofFleet.code).toBe(2)
+  expect(ofFleet.err).toContain(`${fleet} is a fleet's report folder (fleet.json), not a run's: give the folder of one of its deployments, ${fleet}/eu, ${fleet}/us`)
+  const notJudged = compare(passing.reportDir, join(fleet, 'us'))
+  expect(notJudged.code).toBe(2)
+  expect(notJudged.err.trimEnd().split('\n')).toHaveLength(1)
+  expect(notJudged.err).toContain('is of a run that could not be made (exit 2), with nothing to compare: cannot reach 127.0.0.1:9: connection refused')
 })

@@ -83,6 +83,9 @@ describe('the matrix workflow of docs/ci.md', { timeout: 120_000 }, () => {
     expect(gate.if).toBe('${{ !cancelled() }}')
     const upload = conformance.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))
     expect(upload?.if).toBe('${{ !cancelled() }}')
+    // "Re-run failed jobs" is the same workflow run: upload-artifact v4 refuses a name the first
+    // attempt used (409) unless told to replace it, and the gate then merges the first attempt's reports
+    for (const step of [...conformance.steps, ...gate.steps]) if (step.uses?.startsWith('actions/upload-artifact@')) expect(step.with?.overwrite, step.name).toBe(true)
     const download = gate.steps.find((s) => s.uses?.startsWith('actions/download-artifact@'))
     expect(download?.with).toMatchObject({ pattern: 'conformance-*', 'merge-multiple': true })
     // matrix values and secrets reach the shell as variables only: no expression inside a script

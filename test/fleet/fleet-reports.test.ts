@@ -12,6 +12,7 @@ import { fleetHtml } from '../../lib/fleet/fleet-html.ts'
 import { fleetJunit } from '../../lib/fleet/fleet-junit.ts'
 import { fleetMarkdown, fleetTerminal, writeFleetReports } from '../../lib/fleet/fleet-reports.ts'
 import { deploymentOf, fleetOf, type FleetDeployment, type RunFile } from '../../lib/fleet/fleet-result.ts'
+import { fleetHeadline } from '../../lib/fleet/fleet-wording.ts'
 import { resultOf } from '../../lib/result/run-result.ts'
 import { applyBaseline } from '../../lib/result/baseline.ts'
 import { check, HOSTILE, runResult } from '../reporters/fixture.ts'
@@ -80,6 +81,16 @@ describe('a fleet page of hostile text', () => {
     expect(lines.slice(stop + 1).findIndex((l) => l === `::${token}::`)).toBeGreaterThan(0)
     expect(readFileSync(summary, 'utf8')).toContain('Pet Store categories conformance: 2 deployments')
   })
+
+  test("the job summary names each report in the reports, with no relative link: on GitHub's page one leads nowhere; fleet.md keeps its links", () => {
+    const summary = join(dir, 'summary-links.md')
+    writeFileSync(summary, '')
+    writeFleetReports(join(dir, 'out-links'), dir, fleet, runs, (t) => t, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary })
+    const text = readFileSync(summary, 'utf8')
+    expect(text).not.toMatch(/\]\(/)
+    expect(text).toMatch(/^\| eu \| .* \| eu\/report\.html \|$/m)
+    expect(readFileSync(join(dir, 'out-links', 'fleet.md'), 'utf8')).toMatch(/^\| eu \| .* \| \[report\.html\]\(eu\/report\.html\) \|$/m)
+  })
 })
 
 describe("a deployment whose server limited its connections", () => {
@@ -104,6 +115,13 @@ describe("a deployment whose server limited its connections", () => {
     expect(fleetMarkdown(fleet)).not.toContain('### Notes')
     expect(fleetHtml(fleet)).not.toContain('id="notes"')
   })
+
+  test('the terminal says it too, after the deployments\' lines, as a single run\'s terminal says its notes', () => {
+    const lines = fleetTerminal(noted, 'fleet.html').split('\n')
+    expect(lines.filter((l) => l.startsWith('Note: '))).toEqual([expect.stringMatching(/^Note: limited: Connections .*down to 12 at once/)])
+    expect(lines.findIndex((l) => l.startsWith('Note: '))).toBe(2)
+    expect(fleetTerminal(fleet, 'fleet.html')).not.toContain('Note: ')
+  })
 })
 
 describe('a deployment not judged that has failed rules too (its key refused, and a rule failed without it)', () => {
@@ -118,7 +136,7 @@ describe('a deployment not judged that has failed rules too (its key refused, an
   })
 })
 
-describe('a deployment that passed by its baseline', () => {
+describe('a deployment that passed by its baseline, applied as a run applies it', () => {
   // staging excuses its failures of ids-unique with a baseline; production has none to excuse
   const failing = runResult((id) => [check(`${id} check`, id === 'ids-unique' ? 'fail' : 'pass')])
   const entry = { rule: 'ids-unique', code: failing.rules.find((r) => r.id === 'ids-unique')!.checks[0].failure!.code, check: 'ids-unique check', reason: 'OPS-9' }
@@ -131,10 +149,41 @@ describe('a deployment that passed by its baseline', () => {
     expect(page.deployments.map((d) => d.knownRules)).toEqual([['ids-unique'], undefined])
     const markdown = fleetMarkdown(page)
     expect(markdown).toContain('| ids-unique (must) | known (baseline) | pass |')
-    expect(markdown).toContain('every must-rule passed but 1 rule whose failures its baseline excused \\(ids-unique\\)')
-    expect(fleetTerminal(page, 'fleet.html')).toContain('every must-rule passed but 1 rule whose failures its baseline excused (ids-unique)')
+    expect(markdown.replaceAll('\\', '')).toContain('passed with known failures its --baseline excused: ids-unique')
+    expect(fleetTerminal(page, 'fleet.html')).toContain('passed with known failures its --baseline excused: ids-unique')
     const row = fleetHtml(page).split('\n').find((line) => line.includes('<code>ids-unique</code>')) ?? ''
     expect(row).toContain('<span class="badge warn">KNOWN (BASELINE)</span>')
     expect(row).not.toContain('ADVISORY')
+  })
+})
+
+describe('a deployment that passed only by its --baseline (known failures)', () => {
+  // the baseline applied: the failed check became a known one (lib/result/baseline.ts)
+  const failing = check('POST /categories with name only → 201', 'fail')
+  const excused = { ...failing, status: 'warn' as const, known: 'TICKET-12: answers 200', failure: failing.failure }
+  const byBaseline = resultOf(new Map([['create-returns-201', [excused]]]), { ...facts, problems: [] }, ['create-returns-201'])
+  const clean = resultOf(new Map([['create-returns-201', [check('POST /categories with name only → 201', 'pass')]]]), { ...facts, problems: [] }, ['create-returns-201'])
+  const page = fleetOf([deploymentOf('us', 'https://us.example/v1', 'us/report.html', byBaseline), deploymentOf('eu', 'https://eu.example/v1', 'eu/report.html', clean)], [byBaseline, clean], TOOL)
+
+  test('its own report says so; fleet.json names the rules, and the exit code stays its own (0)', () => {
+    expect(byBaseline.verdict).toBe('pass')
+    expect(page.deployments.map((d) => [d.label, d.exitCode, d.knownRules])).toEqual([
+      ['us', 0, ['create-returns-201']],
+      ['eu', 0, undefined],
+    ])
+  })
+
+  test('its line says it passed with known failures, the headline names it, and its matrix cell reads known, not advisory, in every format', () => {
+    expect(fleetTerminal(page, 'fleet.html')).toMatch(/^PASS {8}us {2}https:\/\/us\.example\/v1 {2}passed with known failures its --baseline excused: create-returns-201$/m)
+    expect(fleetTerminal(page, 'fleet.html')).toMatch(/^PASS {8}eu .* every must-rule passed$/m)
+    expect(page.verdict).toBe('pass')
+    expect(fleetHeadline(page)).toBe('PASS (exit 0): 2 of 2 passed (us with known failures its --baseline excused)')
+    const md = fleetMarkdown(page)
+    expect(md).toMatch(/^\| create-returns-201 \(must\) \| known \(baseline\) \| pass \|$/m)
+    expect(md).not.toContain('advisory')
+    const html = fleetHtml(page)
+    expect(html).toContain('passed with known failures its --baseline excused: create-returns-201')
+    expect(html).toMatch(/<code>create-returns-201<\/code>.*<td><span class="badge warn">KNOWN \(BASELINE\)<\/span><\/td><td><span class="badge pass">/)
+    expect(html).not.toContain('ADVISORY')
   })
 })

@@ -8,12 +8,13 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { mergeMain } from '../../lib/cli/merge.ts'
 import { fleetOf, type FleetResult } from '../../lib/fleet/fleet-result.ts'
 import { resultsFileOf } from '../../lib/result/results-file.ts'
 import { check, oneFailure, runResult } from '../reporters/fixture.ts'
+import { runConformInProcess } from '../helpers/run-conform.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'conform-merge-inputs-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -129,5 +130,76 @@ describe('merge of one folder given twice (a pattern and its name both matched i
     const code = mergeMain([eu, eu, '--report-dir', join(scratch, 'out-twice')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})
     expect(code).toBe(2)
     expect(stderr).toMatch(/eu-twice is given twice: each deployment's folder once\n$/)
+  })
+})
+
+describe("merge of a job whose key secret was not set (the matrix's CONFORM_API_KEY empty)", () => {
+  test('its row names the base URL the job was given, not "(not recorded)"; one with credentials is not shown', async () => {
+    const given = 'http://127.0.0.1:9/v1'
+    const job = await runConformInProcess([], { env: { CONFORM_BASE_URL: given, CONFORM_API_KEY: '' } })
+    const withCredentials = await runConformInProcess(['--base-url', 'https://alice:S3cretPassw0rd@petstore.example/v1'])
+    try {
+      expect(job.code).toBe(2)
+      expect(job.stderr).toMatch(/no API key/)
+      const m = merge([job.reportDir], 'out-no-secret')
+      expect(m.fleet.deployments.map((d) => [d.baseUrl, d.exitCode])).toEqual([[given, 2]])
+      expect(m.stdout).toContain(`NOT JUDGED  ${basename(job.reportDir)}  ${given}  no API key`)
+      expect(JSON.parse(readFileSync(join(withCredentials.reportDir, 'results.json'), 'utf8'))).toMatchObject({ verdict: 'error', baseUrl: null })
+    } finally {
+      job.cleanup()
+      withCredentials.cleanup()
+    }
+  })
+})
+
+describe('merge of a folder whose name is no label (a CI matrix label with a space)', () => {
+  test('that deployment is not judged, and why; the others count, and the page is written: a failure beside it is not hidden', () => {
+    const eu = folder('eu production', passed())
+    const us = folder('us-named', failed())
+    const m = merge([eu, us], 'out-no-label')
+    expect(m.code, m.stderr).toBe(1)
+    expect(m.fleet.deployments.map((d) => [d.label, d.exitCode])).toEqual([
+      ['eu production', 2],
+      ['us-named', 1],
+    ])
+    expect(m.fleet.deployments[0]?.reason).toMatch(/^its folder name is its deployment's label, and that label "eu production" is not a folder name: .*; rename the folder \(in a CI matrix, the job's label\)$/)
+    expect(readFileSync(join(scratch, 'out-no-label', 'fleet.html'), 'utf8')).toContain('eu production')
+  })
+})
+
+describe('merge of a folder left from an older run (a label dropped from the matrix, a workspace that keeps its files)', () => {
+  test('its verdict stands, and the page says how much older its run is than the newest joined; runs of one round have no such note', () => {
+    const today = { ...passed(), startedAt: '2026-11-26T09:00:00.000Z' }
+    const lastWeek = { ...passed(), startedAt: '2026-11-19T08:00:00.000Z' }
+    const m = merge([folder('eu-today', today), folder('us-today', { ...today, startedAt: '2026-11-26T07:30:00.000Z' }), folder('old-staging', lastWeek)], 'out-stale')
+    expect(m.code, m.stderr).toBe(0)
+    expect(m.fleet.deployments.map((d) => [d.label, d.exitCode, d.notes])).toEqual([
+      ['eu-today', 0, undefined],
+      ['us-today', 0, undefined],
+      ['old-staging', 0, ['its run started 7 days before the newest run joined here (2026-11-19T08:00:00.000Z against 2026-11-26T09:00:00.000Z): a folder left from an older run? Its verdict is that run\'s']],
+    ])
+    expect(readFileSync(join(scratch, 'out-stale', 'fleet.md'), 'utf8')).toMatch(/^- old-staging: its run started 7 days before the newest run joined here/m)
+    expect(readFileSync(join(scratch, 'out-stale', 'fleet.html'), 'utf8')).toContain('old-staging</a>: its run started 7 days before')
+  })
+})
+
+describe('merge of the folder of a job killed mid-run (its journal, no results.json)', () => {
+  test('not judged, and the reason says the run was stopped before its reports and what its journal holds', () => {
+    const dir = folder('eu-killed')
+    const line = (id: string, method: string, phase: string) => JSON.stringify({ id, method, url: 'https://eu.example/v1/categories', attempt: 1, phase, at: '2026-11-26T09:00:00.000Z' })
+    writeFileSync(join(dir, 'journal.ndjson'), [line('a', 'GET', 'dispatched'), line('a', 'GET', 'on-wire'), line('b', 'POST', 'dispatched'), line('c', 'POST', 'dispatched'), '{"id":"d","meth'].join('\n'))
+    const m = merge([dir, folder('us-beside-killed', failed())], 'out-killed')
+    expect(m.code).toBe(1)
+    expect(m.fleet.deployments[0]?.reason).toMatch(/eu-killed\/results\.json: no such file, beside a journal\.ndjson of 3 requests \(2 POSTs\): the run was stopped before it wrote its reports \(a job killed or timed out\); its journal says what it sent$/)
+  })
+})
+
+describe("merge of a fleet's folder whose fleet.json lists a label that is no folder name (edited by hand)", () => {
+  test('exit 2, one line naming the file; nothing outside its folder is read or linked', () => {
+    const dir = folder('fleet-edited-label')
+    writeFileSync(join(dir, 'fleet.json'), JSON.stringify({ deployments: [{ label: '../eu-twice', baseUrl: 'https://eu.example/v1' }] }))
+    let stderr = ''
+    expect(mergeMain([dir, '--report-dir', join(scratch, 'out-edited-label')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})).toBe(2)
+    expect(stderr).toMatch(/^conform merge: .*fleet-edited-label\/fleet\.json lists a deployment whose label "\.\.\/eu-twice" is not a folder name/)
   })
 })

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { FleetResult } from '../../lib/fleet/fleet-result.ts'
-import { defaultLabel, labelProblem, readTargetsFile } from '../../lib/fleet/targets.ts'
+import { defaultLabel, fleetConfigs, labelProblem, readTargetsFile } from '../../lib/fleet/targets.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { canaryKey, fleetServer, type FleetServer } from './fleet-servers.ts'
 import { filesUnder, keyLeaks } from '../helpers/key-leaks.ts'
@@ -65,6 +65,7 @@ const cases: { name: string; second?: string; args?: (file: string) => string[];
     hidden: 'S3cretPassw0rd',
   },
   { name: 'a label used twice', second: `label: eu\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY`, says: /deployment 2 \(eu\): label "eu" is also that of .*deployment 1 \(eu\)/ },
+  { name: 'the same base URL and key under another label (listed twice: judged twice at once, twice the writes)', second: 'label: us\nbaseUrl: GOOD_URL/\napiKeyEnv: GOOD_KEY_TOO', says: /deployment 2 \(us\): the same base URL and key as .*deployment 1 \(eu\): one deployment listed twice/ },
   { name: 'a base URL that is not one', second: 'label: us\nbaseUrl: petstore.example/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): baseUrl "petstore.example\/v1" is not a URL with a scheme/ },
   { name: 'plain http to a remote host', second: 'label: us\nbaseUrl: http://us.petstore.example/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): refusing to send the API key in clear text to us\.petstore\.example/ },
   { name: 'a path without /v1', second: 'label: us\nbaseUrl: http://127.0.0.1:9/api\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): the base URL path "\/api" does not end in \/v1/ },
@@ -98,9 +99,9 @@ function writeTo(name: string, text: string): string {
 describe.concurrent('an entry that cannot be run: exit 2, one line naming it, no request', () => {
   for (const c of cases) {
     test(c.name, async () => {
-      const file = c.second !== undefined ? targetsFile(c.name.replace(/\W+/g, '-'), c.second) : ''
+      const file = c.second !== undefined ? targetsFile(c.name.replace(/\W+/g, '-'), c.second.replace('GOOD_URL', good.server.baseUrl)) : ''
       const args = c.args ? c.args(file) : ['--targets', file]
-      const run = await runConformInProcess(args, { env: { GOOD_KEY: good.key, OTHER_KEY: otherKey, EMPTY_KEY: '', CONFORM_API_KEY: good.key } })
+      const run = await runConformInProcess(args, { env: { GOOD_KEY: good.key, GOOD_KEY_TOO: good.key, OTHER_KEY: otherKey, EMPTY_KEY: '', CONFORM_API_KEY: good.key } })
       runs.push(run)
       expect(run.code, run.stdout).toBe(2)
       expect(run.stderr).toMatch(/^conform: [^\n]+\n$/)
@@ -143,7 +144,54 @@ describe('labels', () => {
     expect(labelProblem(label)).toBeUndefined()
   })
 
-  test.each(['', '.', '..', '-x', 'a/b', 'a b', 'x'.repeat(65), 'JUNIT.XML', 'journal.ndjson'])('"%s" is refused', (label) => {
+  test.each(['console', 'con-eu', 'nullable', 'eu.prod', 'com', 'lpt'])('"%s", no device name, is a label', (label) => {
+    expect(labelProblem(label)).toBeUndefined()
+  })
+
+  test.each(['', '.', '..', '-x', 'a/b', 'a b', 'x'.repeat(65), 'JUNIT.XML', 'journal.ndjson', 'eu.', 'CON', 'nul', 'aux.eu', 'LPT1', 'com9'])('"%s" is refused', (label) => {
     expect(labelProblem(label)).toBeDefined()
+  })
+})
+
+describe('a key set in a .env file only', () => {
+  test("the line says the file sets it, and that a deployment's key is read from the environment only; the key is not shown", () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'conform-targets-dotenv-'))
+    const key = canaryKey()
+    writeFileSync(join(cwd, '.env'), `PETSTORE_EU_KEY=${key}\n`)
+    writeFileSync(join(cwd, 'deployments.yaml'), 'deployments:\n  - label: eu\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: PETSTORE_EU_KEY\n')
+    const request = { baseUrls: [], targetsFile: 'deployments.yaml', shared: [] }
+    let message = ''
+    try {
+      fleetConfigs(request, {}, cwd, [])
+    } catch (error) {
+      message = (error as Error).message
+    }
+    expect(message).toBe("deployments.yaml deployment 1 (eu): no key: the variable PETSTORE_EU_KEY its apiKeyEnv names is not set in the environment (.env sets it, but a deployment's key is read from the environment only: export it, as with set -a; . ./.env; set +a)")
+    // exported, it is read
+    expect(fleetConfigs(request, { PETSTORE_EU_KEY: key }, cwd, []).deployments[0]?.config.apiKey).toBe(key)
+    // no .env that sets it: the line says it is not set, and no more
+    rmSync(join(cwd, '.env'))
+    expect(() => fleetConfigs(request, {}, cwd, [])).toThrow(/its apiKeyEnv names is not set$/)
+    rmSync(cwd, { recursive: true, force: true })
+  })
+})
+
+describe('tenants of one address', () => {
+  test('the same base URL with keys of their own: two deployments', () => {
+    const path = writeTo('tenants.yaml', 'deployments:\n  - label: acme\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: ACME_KEY\n  - label: globex\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: GLOBEX_KEY\n')
+    const { deployments } = fleetConfigs({ baseUrls: [], targetsFile: path, shared: [] }, { ACME_KEY: canaryKey(), GLOBEX_KEY: canaryKey() }, scratch, [])
+    expect(deployments.map((d) => d.label)).toEqual(['acme', 'globex'])
+  })
+})
+
+describe('a label YAML does not read as text', () => {
+  test.each([
+    ['2024.10', /deployment 1: label must be text, and YAML reads this one as the number 2024\.1: quote it, as in label: "eu-2024\.10"$/],
+    ['true', /deployment 1: label must be text, and YAML reads this one as the boolean true: quote it/],
+    ['', /deployment 1: label is empty: give one, or leave the field out for the default \(host, port and path\)$/],
+    ['[eu]', /deployment 1: label must be text, not a list or a mapping$/],
+  ])('label: %s says what YAML made of it', (value, says) => {
+    const path = writeTo('label-not-text.yaml', `deployments:\n  - label: ${value}\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: K\n`)
+    expect(() => readTargetsFile(path, scratch)).toThrow(says)
   })
 })

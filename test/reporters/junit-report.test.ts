@@ -54,6 +54,14 @@ describe('junit.xml', () => {
     expect(Number(root.attributes.skipped)).toBe(elements(root, 'skipped').length)
   })
 
+  test("a run's problems are test cases too: the totals are those of the children, as the fleet's junit.xml counts that deployment", () => {
+    const result = runResult(undefined, { problems: [{ kind: 'key-revoked', message: 'the server stopped accepting the key' }] })
+    const root = parseXml(junitReport(result))
+    expect(Number(root.attributes.tests)).toBe(elements(root, 'testcase').length)
+    expect(Number(root.attributes.errors)).toBe(elements(root, 'error').length)
+    expect(Number(root.attributes.tests)).toBe(root.children.filter((c) => c.name === 'testsuite').reduce((sum, s) => sum + Number(s.attributes.tests), 0))
+  })
+
   test('a failure carries its one-line message, and expected, actual, the exchange and a curl line in its text', () => {
     const result = runResult((id) =>
       id === 'create-returns-201'
