@@ -7,6 +7,7 @@
  *     - label: eu-production                      # optional: host, port and path by default
  *       baseUrl: https://eu.petstore.example/v1
  *       apiKeyEnv: PETSTORE_EU_KEY                # the environment variable holding its key
+ *       baseline: baselines/eu-production.json   # optional: its known failures (else --baseline)
  *
  * A key is read only from the variable its entry names, and goes only into that deployment's
  * configuration. Everything wrong with an entry (its variable unset, a label used twice, a base
@@ -14,10 +15,11 @@
  * raised before any request.
  */
 import { ENV_FILE_MAX_BYTES, readUserText, UserFileTooLarge, whyUnreadable } from '../config/user-file.ts'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
 import { parse as parseYaml } from 'yaml'
 import { checkApiKey } from '../config/api-key.ts'
+import { BaselineError, readBaseline, type Baseline } from '../config/baseline-file.ts'
 import { checkBaseUrl, ConfigError, loadConfig, type Config } from '../config/config.ts'
 import { JOURNAL_FILE, REPORT_FILES } from '../runner/report-files.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
@@ -33,6 +35,8 @@ export interface FleetTarget {
   label?: string
   /** The environment variable holding its key; undefined: the shared key (--base-url repeated). */
   apiKeyEnv?: string
+  /** Its own baseline file (absolute: resolved from the targets file's folder), in place of --baseline. */
+  baseline?: string
 }
 
 /** A deployment ready to run: its label, its base URL as given, and its own configuration (key, report folder). */
@@ -43,7 +47,7 @@ export interface FleetDeploymentConfig {
 }
 
 /** Every field an entry of a targets file may have. */
-const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv'] as const
+const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv', 'baseline'] as const
 
 /** A label is a folder name on every system: letters, digits, `.`, `_` and `-`, not starting with `.` or `-` (nor ending with `.`, nor a Windows device name: labelProblem). */
 const LABEL = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
@@ -144,8 +148,24 @@ export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
     if (typeof given.apiKeyEnv !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(given.apiKeyEnv)) {
       throw new ConfigError(`${entry}: apiKeyEnv must name the environment variable that holds its key, such as PETSTORE_EU_KEY`)
     }
-    return { entry, baseUrl: given.baseUrl, apiKeyEnv: given.apiKeyEnv, ...(given.label !== undefined ? { label: given.label } : {}) }
+    if (given.baseline !== undefined && (typeof given.baseline !== 'string' || given.baseline.trim() === '')) {
+      throw new ConfigError(`${entry}: baseline must name its baseline file (a path from the targets file's folder), such as baselines/eu-production.json`)
+    }
+    // from the targets file's folder, as Compose and GitLab CI read the paths of their files: the
+    // file and its baselines live together in the service's repository, wherever the job runs
+    const baseline = typeof given.baseline === 'string' ? { baseline: resolve(dirname(file), given.baseline) } : {}
+    return { entry, baseUrl: given.baseUrl, apiKeyEnv: given.apiKeyEnv, ...(given.label !== undefined ? { label: given.label } : {}), ...baseline }
   })
+}
+
+/** An entry's baseline file, read and checked as --baseline is; its problem names the entry. */
+function entryBaseline(target: FleetTarget): Baseline {
+  try {
+    return readBaseline(target.baseline as string, false)
+  } catch (error) {
+    if (error instanceof BaselineError) throw new ConfigError(`${target.entry}: ${error.message}`)
+    throw error
+  }
 }
 
 /**
@@ -180,6 +200,8 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     if ('problem' in checked) throw new ConfigError(`${target.entry}: ${checked.problem}`)
     secrets.push(checked.key)
     const config: Config = { ...shared, baseUrl: target.baseUrl, apiKey: checked.key, keySource: source, ...(checked.note ? { keyNote: checked.note } : {}) }
+    // staging's known deviations are not production's: an entry's own baseline, read before any request
+    if (target.baseline !== undefined) config.baseline = { path: target.baseline, data: entryBaseline(target) }
     try {
       checkBaseUrl(config, target.apiKeyEnv !== undefined ? 'baseUrl' : 'the base URL')
     } catch (error) {
