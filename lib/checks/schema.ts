@@ -21,14 +21,16 @@ function problemsOf(schema: SchemaName, body: unknown): string[] | null {
   return problems
 }
 
-export function expectSchema(result: HttpResult, schema: SchemaName, what = `a ${schema} record`): unknown {
+/** `originOf`: what a body of another shape says of the stack that wrote it (lib/checks/known-answers.ts), added to the message. */
+export function expectSchema(result: HttpResult, schema: SchemaName, what = `a ${schema} record`, originOf?: (body: unknown) => string | undefined): unknown {
   const body = jsonBodyOf(result)
   const problems = problemsOf(schema, body)
   if (problems === null) return body
+  const origin = originOf?.(body)
   return fail(
     {
       code: 'SCHEMA_MISMATCH',
-      message: `the body is not ${what}: ${problems[0]}`,
+      message: `the body is not ${what}: ${problems[0]}${origin ? `; ${origin}` : ''}`,
       expected: `${what} (spec/openapi.yaml#/components/schemas/${schema})`,
       actual: problems.slice(0, SHOWN_PROBLEMS).join('; '),
     },

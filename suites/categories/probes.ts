@@ -185,6 +185,7 @@ export function categoryProbes(run: Run): CategoryProbes {
       status: 400,
       // a body that is null, a boolean or a number has nowhere to carry it
       ...(carriesMarker(c) ? { marker } : {}),
+      ...(c.acceptedMeans ? { acceptedMeans: c.acceptedMeans } : {}),
       probe: once(() => postCategory(run, c.key, wrongTypeBody(c, marker(), run.context.seed, index), VALID_AUTHORIZATION, carriesMarker(c) ? holding(marker()) : NOTHING_TO_FIND)),
     })
   })

@@ -1,0 +1,73 @@
+/**
+ * What an answer the document does not allow says of the stack that gave it, when well-known
+ * stacks give it by default: Spring Boot's error body, Spring Security's empty 401 and its CSRF
+ * 403, an RFC 9457 problem detail, an API gateway's own `{"message": …}`. A failure adds these
+ * words to its message, so that a team reads what it must change, not only what is wrong; the
+ * verdict and the failure code never depend on them. Each returns undefined for any other answer.
+ */
+import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
+import { mediaType } from '../http/media-type.ts'
+
+const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
+
+/** An Error record's shape as another stack writes it, and how such a service is usually made to write the Error record. */
+export function errorBodyOrigin(body: unknown): string | undefined {
+  const keys = keysOf(body)
+  if (keys.includes('code')) return undefined
+  // DefaultErrorAttributes: message and errors only with server.error.include-message / include-binding-errors
+  if (['timestamp', 'status', 'error', 'path'].every((k) => keys.includes(k))) {
+    return (
+      "it is Spring Boot's default error body (BasicErrorController: timestamp, status, error, path; message only with server.error.include-message=always, and never a code); " +
+      'a @RestControllerAdvice whose @ExceptionHandler methods (MethodArgumentNotValidException, HttpMessageNotReadableException, and the 401 of the security filter chain) answer {code, message, status} writes the Error record'
+    )
+  }
+  if (keys.includes('title') && (keys.includes('type') || keys.includes('detail'))) {
+    return (
+      "it is an RFC 9457 problem detail (Spring's ProblemDetail with spring.mvc.problemdetails.enabled, ASP.NET Core's ProblemDetails), which has no code or message; " +
+      'the Error record needs both beside status (Spring: ProblemDetail.setProperty("code", …) and setProperty("message", …), or an ErrorResponse body of its own)'
+    )
+  }
+  if (keys.length === 1 && /^message$/i.test(keys[0])) {
+    return (
+      'a body of message alone is what an API gateway answers on its own (AWS API Gateway\'s {"message": "Unauthorized"} and {"message": "Forbidden"}, Kong\'s {"message": "No API key found in request"}), before the request reaches the service; ' +
+      "the gateway's error answer must carry the Error record too (AWS: a gateway response template for UNAUTHORIZED, ACCESS_DENIED and BAD_REQUEST_BODY; Kong: the plugin's error handler or a response transformer)"
+    )
+  }
+  return undefined
+}
+
+/** Why an empty body came with this answer, where the stack that sends one is well known. */
+export function emptyBodyOrigin(response: RecordedResponse): string | undefined {
+  if (response.status !== 401) return undefined
+  const challenge = /^\s*bearer\b/i.test(response.headers['www-authenticate'] ?? '') ? ' and only WWW-Authenticate: Bearer' : ''
+  return (
+    `an empty 401${challenge} is what Spring Security's BearerTokenAuthenticationEntryPoint answers, and many gateways' authorizers: ` +
+    'the Error record is written by an AuthenticationEntryPoint of the service\'s own (Spring: http.oauth2ResourceServer(o -> o.authenticationEntryPoint(…)), or exceptionHandling().authenticationEntryPoint(…))'
+  )
+}
+
+/** Why a status came instead of the one expected, where a well-known stack answers it so. */
+export function statusOrigin(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
+  if (expected !== 401 || response.status !== 403) return undefined
+  const unauthenticatedPost = request.method === 'POST' && !/^\s*bearer\s+\S/i.test(request.headers.authorization ?? '')
+  const csrf = unauthenticatedPost
+    ? "Spring Security's CSRF protection, on by default, refuses a POST that carries no bearer token with 403 before any key is looked at (a stateless API turns it off: http.csrf(c -> c.disable())); "
+    : ''
+  return (
+    `${csrf}an authorizer that denies a key answers 403 in several gateways (AWS API Gateway's "User is not authorized to access this resource"), ` +
+    'and Spring Security answers 403 where the request was authenticated by some other means (a session, an anonymous token) but not allowed; §5.3 asks 401 of a key that is missing or invalid'
+  )
+}
+
+/** Why a response is declared with another media type, where a well-known stack declares it so. */
+export function contentTypeOrigin(contentType: string | undefined): string | undefined {
+  const type = mediaType(contentType)
+  if (type === 'application/problem+json') {
+    return (
+      "application/problem+json is the media type Spring (ProblemDetail, ErrorResponse) and ASP.NET Core give a problem detail; §4 names application/json for every payload, " +
+      'so the error handler sets it (Spring: ResponseEntity.status(…).contentType(MediaType.APPLICATION_JSON))'
+    )
+  }
+  if (type?.endsWith('+json')) return `${type} is JSON under another media type; §4 names application/json for every payload`
+  return undefined
+}

@@ -1,0 +1,70 @@
+/**
+ * A failure names the stack behind a well-known wrong answer and how it is fixed
+ * (lib/checks/known-answers.ts): Spring Boot's default error body, an RFC 9457 problem detail, an
+ * API gateway's own {"message": …}, Spring Security's empty 401 and its CSRF 403. The code and the
+ * verdict stay those of the check; only the words are added.
+ */
+import { describe, expect, test } from 'vitest'
+import { expectErrorRecord } from '../../lib/checks/error-record.ts'
+import { expectJsonContentType, expectStatus } from '../../lib/checks/response.ts'
+import { makeResponse, verdictOf } from './make-response.ts'
+
+const failureOf = (check: () => unknown) => {
+  const verdict = verdictOf(check)
+  if (!('code' in verdict)) throw new Error(`expected a failure, got ${JSON.stringify(verdict)}`)
+  return verdict
+}
+
+describe('the error body of another stack', () => {
+  test.each([
+    ["Spring Boot's default error body", { timestamp: '2026-11-26T09:00:00.000+00:00', status: 400, error: 'Bad Request', path: '/v1/categories' }, /Spring Boot's default error body.*@RestControllerAdvice/],
+    ['an RFC 9457 problem detail', { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid request content.', instance: '/v1/categories' }, /RFC 9457 problem detail.*setProperty\("code"/],
+    ["a gateway's {\"message\"}", { message: 'Unauthorized' }, /API gateway answers on its own.*gateway response template/],
+  ])('%s: SCHEMA_MISMATCH, and the message says whose body it is and how the Error record is written', (_label, body, words) => {
+    const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 401, body })))
+    expect(failure.code).toBe('SCHEMA_MISMATCH')
+    expect(failure.message).toMatch(/^the body is not an Error record \(code, message, status\): body lacks required property "code"; /)
+    expect(failure.message).toMatch(words)
+  })
+
+  test('a body of another shape gets no origin', () => {
+    const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { error: 'bad', status: 400 } })))
+    expect(failure.message).toBe('the body is not an Error record (code, message, status): body lacks required property "code"')
+  })
+
+  test("an empty 401 with WWW-Authenticate: Bearer names Spring Security's entry point", () => {
+    const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 401, headers: { 'www-authenticate': 'Bearer' }, body: '' })))
+    expect(failure.code).toBe('NOT_JSON')
+    expect(failure.message).toMatch(/^the 401 body is not valid JSON; an empty 401 and only WWW-Authenticate: Bearer is what Spring Security's BearerTokenAuthenticationEntryPoint answers/)
+    // an empty 400 is no known stack's
+    expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: '' }))).message).toBe('the 400 body is not valid JSON')
+  })
+})
+
+describe('a 403 where §5.3 asks 401', () => {
+  test("a POST without a bearer token: Spring Security's CSRF protection", () => {
+    const result = makeResponse({ status: 403, method: 'POST' })
+    const failure = failureOf(() => expectStatus(result, 401))
+    expect(failure.code).toBe('UNEXPECTED_STATUS')
+    expect(failure.message).toMatch(/^POST answered 403, expected 401: Spring Security's CSRF protection.*http\.csrf\(c -> c\.disable\(\)\)/)
+  })
+
+  test('a request with a bearer token: no CSRF, a gateway authorizer or an authorization refused', () => {
+    const result = makeResponse({ status: 403, method: 'POST' })
+    result.exchange.request.headers.authorization = 'Bearer $CONFORM_API_KEY-wrong'
+    const failure = failureOf(() => expectStatus(result, 401))
+    expect(failure.message).not.toMatch(/CSRF/)
+    expect(failure.message).toMatch(/AWS API Gateway/)
+  })
+
+  test('other statuses get no origin', () => {
+    expect(failureOf(() => expectStatus(makeResponse({ status: 404, method: 'POST' }), 401)).message).toBe('POST answered 404, expected 401')
+  })
+})
+
+test('application/problem+json: WRONG_CONTENT_TYPE, saying whose media type it is', () => {
+  const failure = failureOf(() => expectJsonContentType(makeResponse({ status: 400, headers: { 'content-type': 'application/problem+json;charset=UTF-8' }, body: '{}' })))
+  expect(failure.code).toBe('WRONG_CONTENT_TYPE')
+  expect(failure.message).toMatch(/^the 400 response is not declared as application\/json; application\/problem\+json is the media type Spring/)
+  expect(failureOf(() => expectJsonContentType(makeResponse({ status: 400, headers: { 'content-type': 'text/html' }, body: '' }))).message).toBe('the 400 response is not declared as application/json')
+})

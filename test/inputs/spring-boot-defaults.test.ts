@@ -1,0 +1,69 @@
+/**
+ * A Spring Boot service as its defaults come (measured against an emulation of Spring MVC 6,
+ * Jackson 2.17 and Spring Security 6, /tmp servers apart from the repository): Jackson coerces
+ * numbers and booleans to text and reads only the first JSON value; errors are Spring Boot's
+ * {timestamp, status, error, path}; Spring Security answers a missing or wrong bearer token with an
+ * empty 401 and a POST without one with CSRF's 403. Each is a real violation, and each failure
+ * names the Spring setting behind it and its fix (lib/checks/known-answers.ts, the acceptedMeans of
+ * suites/cases/wrong-types.ts and malformed-json.ts), so that the team reads what to change.
+ */
+import { describe, expect, test } from 'vitest'
+import type { Behaviour } from '../../lib/server/reference-server.ts'
+import { conformingBehaviour, startReferenceServer } from '../../lib/server/reference-server.ts'
+import { isPlainObject } from '../../lib/server/server-cases.ts'
+import { runsWithKey } from '../helpers/run-conform.ts'
+
+const KEY = 'spring-boot-defaults-key-0123456789'
+const { serve, conform } = runsWithKey(KEY)
+
+/** Jackson's StringDeserializer: a scalar where text belongs is taken as its text; [] as null under ACCEPT_EMPTY_ARRAY_AS_NULL_OBJECT. */
+const asJackson = (value: unknown) => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : Array.isArray(value) && value.length === 0 ? undefined : value)
+const bound = (body: unknown) => {
+  if (!isPlainObject(body)) return body
+  const { name, description, ...rest } = body
+  const out: Record<string, unknown> = { ...rest, name: asJackson(name) }
+  if (asJackson(description) !== undefined) out.description = asJackson(description)
+  return out
+}
+
+const springBoot: Partial<Behaviour> = {
+  // FAIL_ON_TRAILING_TOKENS is off: the first value is read, the rest never looked at
+  parseBody(text) {
+    try {
+      return JSON.parse(text) as unknown
+    } catch (error) {
+      const at = /after JSON at position (\d+)/.exec((error as Error).message)
+      if (!at) throw error
+      return JSON.parse(text.slice(0, Number(at[1]))) as unknown
+    }
+  },
+  validate: (body) => conformingBehaviour.validate(bound(body)),
+  toRecord: (body, id) => conformingBehaviour.toRecord(bound(body) as { name: string; description?: string }, id),
+  errorBody: (status) => ({ timestamp: '2026-11-26T09:00:00.000+00:00', status, error: status === 400 ? 'Bad Request' : 'Not Found', path: '/v1/categories' }),
+  finish(reply, request) {
+    if (reply.status !== 401) return reply
+    // CsrfFilter runs before BearerTokenAuthenticationFilter, and a bearer token is what exempts a request from it
+    if (request.method === 'POST' && !/^Bearer \S/.test(request.authorization ?? '')) return { status: 403, headers: {}, body: '' }
+    return { status: 401, headers: { 'www-authenticate': 'Bearer' }, body: '' }
+  },
+}
+
+describe('a Spring Boot service as its defaults come', () => {
+  test('fails, and each failure says which Spring default it is and how it is changed', async () => {
+    const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: springBoot }))
+    const run = await conform(server)
+    expect(run.code, run.stdout).toBe(1)
+    const failures = (rule: string) =>
+      run.results!.rules.find((r) => r.id === rule)!.checks.filter((c) => c.status === 'fail').map((c) => ({ name: c.name, message: c.failure?.message ?? '' }))
+    const messageOf = (rule: string, name: string) => failures(rule).find((f) => f.name.includes(name))?.message
+
+    expect(messageOf('create-rejects-invalid-values', 'name as an integer')).toContain('coercionConfigFor(LogicalType.Textual)')
+    expect(messageOf('create-rejects-invalid-values', 'description as a boolean')).toContain('as Jackson does by default (Spring Boot')
+    expect(messageOf('create-rejects-invalid-values', 'description as an array')).toContain('spring.jackson.deserialization.accept-empty-array-as-null-object')
+    expect(messageOf('create-rejects-invalid-json', 'text after the JSON value')).toContain('spring.jackson.deserialization.fail-on-trailing-tokens=true')
+    expect(messageOf('auth-missing-key-401', 'POST /categories with no Authorization header')).toContain("Spring Security's CSRF protection")
+    const errorBodies = failures('error-body-is-error-record').map((f) => f.message)
+    expect(errorBodies.some((m) => m.includes("Spring Boot's default error body"))).toBe(true)
+    expect(errorBodies.some((m) => m.includes('BearerTokenAuthenticationEntryPoint'))).toBe(true)
+  }, 60_000)
+})
