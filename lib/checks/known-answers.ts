@@ -71,3 +71,23 @@ export function contentTypeOrigin(contentType: string | undefined): string | und
   if (type?.endsWith('+json')) return `${type} is JSON under another media type; §4 names application/json for every payload`
   return undefined
 }
+
+/** Where a body holds null as a property's value, written as the schema problems write places (body.description, body[1].description). */
+function nullPlaces(body: unknown): string[] {
+  const inRecord = (record: unknown, where: string) =>
+    record !== null && typeof record === 'object' && !Array.isArray(record)
+      ? Object.entries(record).flatMap(([key, value]) => (value === null ? [`${where}.${key}`] : []))
+      : []
+  return Array.isArray(body) ? body.flatMap((element, i) => inRecord(element, `body[${i}]`)) : inRecord(body, 'body')
+}
+
+/** Why a property the schema gives a type is null, when a schema problem names it: the serialiser's default for a field with no value. */
+export function nullValueOrigin(body: unknown, problems: readonly string[]): string | undefined {
+  const places = nullPlaces(body)
+  const named = places.find((place) => problems.some((problem) => problem.startsWith(`${place} `)))
+  if (named === undefined) return undefined
+  return (
+    `${named} is null: a serialiser writes a field it has no value for as null by default (Jackson, so Spring Boot; Go's *string without omitempty; pydantic's model_dump() without exclude_none), ` +
+    'where §2 gives the field a type and a record without a value leaves it out (Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL))'
+  )
+}

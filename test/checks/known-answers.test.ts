@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest'
 import { expectErrorRecord } from '../../lib/checks/error-record.ts'
 import { expectJsonContentType, expectStatus } from '../../lib/checks/response.ts'
+import { expectSchema } from '../../lib/checks/schema.ts'
 import { makeResponse, verdictOf } from './make-response.ts'
 
 const failureOf = (check: () => unknown) => {
@@ -67,4 +68,22 @@ test('application/problem+json: WRONG_CONTENT_TYPE, saying whose media type it i
   expect(failure.code).toBe('WRONG_CONTENT_TYPE')
   expect(failure.message).toMatch(/^the 400 response is not declared as application\/json; application\/problem\+json is the media type Spring/)
   expect(failureOf(() => expectJsonContentType(makeResponse({ status: 400, headers: { 'content-type': 'text/html' }, body: '' }))).message).toBe('the 400 response is not declared as application/json')
+})
+
+describe('null where the schema gives a type', () => {
+  test("a record's description written as null names the serialiser's default and spring.jackson.default-property-inclusion", () => {
+    const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: 1, name: 'dog', description: null } }), 'Category'))
+    expect(failure.code).toBe('SCHEMA_MISMATCH')
+    expect(failure.message).toMatch(/^the body is not a Category record: body\.description must be string; body\.description is null: a serialiser writes a field it has no value for as null by default \(Jackson, so Spring Boot.*default-property-inclusion=non_null/)
+  })
+
+  test('in a list, the element that holds it', () => {
+    const failure = failureOf(() => expectSchema(makeResponse({ body: [{ id: 1, name: 'dog', description: 'd' }, { id: 2, name: 'cat', description: null }] }), 'CategoryList'))
+    expect(failure.message).toContain('; body[1].description is null: ')
+  })
+
+  test('a null that no problem names adds nothing', () => {
+    const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { name: 'dog', extra: null } }), 'Category'))
+    expect(failure.message).toBe('the body is not a Category record: body lacks required property "id"')
+  })
 })
