@@ -91,3 +91,18 @@ export function nullValueOrigin(body: unknown, problems: readonly string[]): str
     'where §2 gives the field a type and a record without a value leaves it out (Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL))'
   )
 }
+
+/** Why a stored text came back other than sent, where a store is known to change it so: '' kept as NULL, a character its column cannot hold written as '?'. */
+export function changedTextOrigin(sent: unknown, got: unknown, at: number): string | undefined {
+  if (sent === '' && (got === undefined || got === null)) {
+    return (
+      "an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Go's omitempty leaves it out; " +
+      'a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value'
+    )
+  }
+  if (typeof sent !== 'string' || typeof got !== 'string' || got.codePointAt(at) !== 0x3f || sent.codePointAt(at) === 0x3f) return undefined
+  return (
+    "the character became '?': a column whose character set cannot hold it writes '?' in its place (SQL Server VARCHAR under a collation that is not _UTF8, where NVARCHAR holds it; " +
+    "Oracle VARCHAR2 in a single-byte database character set, where NVARCHAR2 or AL32UTF8 holds it; MySQL latin1, or utf8mb3 for characters past U+FFFF, outside strict mode)"
+  )
+}

@@ -5,6 +5,7 @@
  * verdict stay those of the check; only the words are added.
  */
 import { describe, expect, test } from 'vitest'
+import { firstDifference } from '../../lib/checks/category.ts'
 import { expectErrorRecord } from '../../lib/checks/error-record.ts'
 import { expectJsonContentType, expectStatus } from '../../lib/checks/response.ts'
 import { expectSchema } from '../../lib/checks/schema.ts'
@@ -85,5 +86,19 @@ describe('null where the schema gives a type', () => {
   test('a null that no problem names adds nothing', () => {
     const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { name: 'dog', extra: null } }), 'Category'))
     expect(failure.message).toBe('the body is not a Category record: body lacks required property "id"')
+  })
+})
+
+describe('a stored text that came back changed the way a known store changes it', () => {
+  test("a character its column cannot hold, written as '?' (SQL Server VARCHAR, a single-byte Oracle character set)", () => {
+    expect(firstDifference('dog \u{1F407}', 'dog ?')).toMatch(/^; first difference at character 4: sent U\+1F407, got U\+003F \(lengths 6 and 5\); the character became '\?'.*SQL Server VARCHAR.*NVARCHAR/)
+    // a '?' sent is no such case
+    expect(firstDifference('a?b', 'a?c')).toBe('; first difference at character 2: sent U+0062, got U+0063 (lengths 3 and 3)')
+  })
+
+  test("an empty string back as no value: Oracle's '' = NULL", () => {
+    expect(firstDifference('', undefined)).toMatch(/^; an empty string came back as no value: Oracle stores '' as NULL/)
+    expect(firstDifference('', null)).toMatch(/Oracle stores '' as NULL/)
+    expect(firstDifference('x', undefined)).toBe('')
   })
 })
