@@ -72,24 +72,31 @@ export function contentTypeOrigin(contentType: string | undefined): string | und
   return undefined
 }
 
-/** Where a body holds null as a property's value, written as the schema problems write places (body.description, body[1].description). */
-function nullPlaces(body: unknown): string[] {
+/** Each property of a record, or of a list's records, with its place as the schema problems write places (body.description, body[1].id). */
+function placedValues(body: unknown): { place: string; value: unknown }[] {
   const inRecord = (record: unknown, where: string) =>
-    record !== null && typeof record === 'object' && !Array.isArray(record)
-      ? Object.entries(record).flatMap(([key, value]) => (value === null ? [`${where}.${key}`] : []))
-      : []
+    record !== null && typeof record === 'object' && !Array.isArray(record) ? Object.entries(record).map(([key, value]) => ({ place: `${where}.${key}`, value })) : []
   return Array.isArray(body) ? body.flatMap((element, i) => inRecord(element, `body[${i}]`)) : inRecord(body, 'body')
 }
 
-/** Why a property the schema gives a type is null, when a schema problem names it: the serialiser's default for a field with no value. */
-export function nullValueOrigin(body: unknown, problems: readonly string[]): string | undefined {
-  const places = nullPlaces(body)
-  const named = places.find((place) => problems.some((problem) => problem.startsWith(`${place} `)))
-  if (named === undefined) return undefined
-  return (
-    `${named} is null: a serialiser writes a field it has no value for as null by default (Jackson, so Spring Boot; Go's *string without omitempty; pydantic's model_dump() without exclude_none), ` +
-    'where §2 gives the field a type and a record without a value leaves it out (Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL))'
-  )
+const NULL_WRITTEN =
+  'a serialiser writes a field it has no value for as null by default (Jackson, so Spring Boot; Go\'s *string without omitempty; pydantic\'s model_dump() without exclude_none), ' +
+  'where §2 gives the field a type and a record without a value leaves it out (Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL))'
+const NUMBER_AS_TEXT =
+  "an integer written as text, as Jackson's ToStringSerializer (@JsonSerialize(using = ToStringSerializer.class) on a Long id) or WRITE_NUMBERS_AS_STRINGS does to spare JavaScript clients ids past 2^53; " +
+  '§2 gives id the type integer (int64), which JSON carries exactly as a number (this suite reads it so)'
+
+/**
+ * Why a value a schema problem names has the wrong type, where a serialiser's setting writes it so:
+ * null for a field with no value, an integer as text.
+ */
+export function valueOrigin(body: unknown, problems: readonly string[]): string | undefined {
+  for (const { place, value } of placedValues(body)) {
+    if (!problems.some((problem) => problem.startsWith(`${place} `))) continue
+    if (value === null) return `${place} is null: ${NULL_WRITTEN}`
+    if (typeof value === 'string' && /^-?\d+$/.test(value)) return `${place} is ${JSON.stringify(value)}: ${NUMBER_AS_TEXT}`
+  }
+  return undefined
 }
 
 /** Why a stored text came back other than sent, where a store is known to change it so: '' kept as NULL, a character its column cannot hold written as '?'. */

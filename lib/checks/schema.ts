@@ -2,7 +2,7 @@
 import type { HttpResult } from '../http/client.ts'
 import { schemaProblems, type SchemaName } from '../spec/schema-registry.ts'
 import { fail, NotApplicable } from './failure.ts'
-import { nullValueOrigin } from './known-answers.ts'
+import { valueOrigin } from './known-answers.ts'
 import { jsonBodyOf } from './response.ts'
 
 const SHOWN_PROBLEMS = 5
@@ -27,7 +27,7 @@ export function expectSchema(result: HttpResult, schema: SchemaName, what = `a $
   const body = jsonBodyOf(result)
   const problems = problemsOf(schema, body)
   if (problems === null) return body
-  const origin = originOf?.(body) ?? nullValueOrigin(body, problems.slice(0, SHOWN_PROBLEMS))
+  const origin = originOf?.(body) ?? valueOrigin(body, problems.slice(0, SHOWN_PROBLEMS))
   return fail(
     {
       code: 'SCHEMA_MISMATCH',

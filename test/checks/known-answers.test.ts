@@ -83,6 +83,12 @@ describe('null where the schema gives a type', () => {
     expect(failure.message).toContain('; body[1].description is null: ')
   })
 
+  test("an id written as text names Jackson's ToStringSerializer", () => {
+    const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: '9007199254740993', name: 'dog' } }), 'Category'))
+    expect(failure.message).toMatch(/^the body is not a Category record: body\.id must be integer; body\.id is "9007199254740993": an integer written as text, as Jackson's ToStringSerializer/)
+    expect(failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: 'abc', name: 'dog' } }), 'Category')).message).toBe('the body is not a Category record: body.id must be integer')
+  })
+
   test('a null that no problem names adds nothing', () => {
     const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { name: 'dog', extra: null } }), 'Category'))
     expect(failure.message).toBe('the body is not a Category record: body lacks required property "id"')
