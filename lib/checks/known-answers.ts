@@ -103,7 +103,7 @@ export function valueOrigin(body: unknown, problems: readonly string[]): string 
 export function changedTextOrigin(sent: unknown, got: unknown, at: number): string | undefined {
   if (sent === '' && (got === undefined || got === null)) {
     return (
-      "an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Go's omitempty leaves it out; " +
+      "an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out; " +
       'a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value'
     )
   }

@@ -182,6 +182,11 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     body: (p) => ({ name: `${p}-sent-id`, description: '-0042' }),
     sendsId: clientId,
     mayRefuse: 'a service may refuse a field NewCategory does not name (§4.2 rule 1: an invalid value)',
+    // a request body bound to the JPA entity: save() merges what has an id, and Hibernate 6.6 throws
+    // where it used to insert
+    faultMeans:
+      "a server fault to a body that carries an id: bound to a JPA entity, Spring Data's save() merges a record whose id is set, and Hibernate 6.6 (Spring Boot 3.4) throws an OptimisticLockException for an id it does not hold; " +
+      'bind the request to a class without id, or have Jackson leave it unset (@JsonProperty(access = JsonProperty.Access.READ_ONLY) on the id)',
   },
   {
     key: 'create-long-hundreds',

@@ -186,7 +186,7 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
         fail(
           {
             code: statusFailureCode(responseOf(result)),
-            message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal: ${refusals.join(', ')})`,
+            message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal: ${refusals.join(', ')})${status >= 500 && c.case.faultMeans ? `: ${c.case.faultMeans}` : ''}`,
             expected: `status 201, or ${refusals.join(' or ')} because ${refusable}`,
             actual: `status ${describeStatus(responseOf(result))}`,
           },

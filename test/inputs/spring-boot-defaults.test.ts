@@ -10,7 +10,7 @@
 import { describe, expect, test } from 'vitest'
 import type { Behaviour } from '../../lib/server/reference-server.ts'
 import { conformingBehaviour, startReferenceServer } from '../../lib/server/reference-server.ts'
-import { isPlainObject } from '../../lib/server/server-cases.ts'
+import { errorReply, isPlainObject } from '../../lib/server/server-cases.ts'
 import { runsWithKey } from '../helpers/run-conform.ts'
 
 const KEY = 'spring-boot-defaults-key-0123456789'
@@ -65,5 +65,24 @@ describe('a Spring Boot service as its defaults come', () => {
     const errorBodies = failures('error-body-is-error-record').map((f) => f.message)
     expect(errorBodies.some((m) => m.includes("Spring Boot's default error body"))).toBe(true)
     expect(errorBodies.some((m) => m.includes('BearerTokenAuthenticationEntryPoint'))).toBe(true)
+  }, 60_000)
+
+  test("a body bound to the JPA entity under Hibernate 6.6: the 500 to a body with an id names save()'s merge and its fix", async () => {
+    const server = serve(
+      await startReferenceServer({
+        apiKey: KEY,
+        behaviour: {
+          finish(reply, request, store) {
+            if (request.operation !== 'createCategory' || reply.status !== 201 || !isPlainObject(request.body) || !('id' in request.body)) return reply
+            store.pop()
+            return errorReply(500, 'internal', 'Row was updated or deleted by another transaction (or unsaved-value mapping was incorrect)')
+          },
+        },
+      }),
+    )
+    const run = await conform(server)
+    const failed = run.results!.rules.find((r) => r.id === 'create-returns-201')!.checks.filter((c) => c.status === 'fail')
+    expect(failed.map((c) => c.failure?.code)).toEqual(['SERVER_ERROR'])
+    expect(failed[0].failure?.message).toMatch(/^POST answered 500 .*expected 201 \(or a refusal: 400, 413\): a server fault to a body that carries an id: .*Hibernate 6\.6/)
   }, 60_000)
 })
