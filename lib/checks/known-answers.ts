@@ -48,6 +48,9 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
 
 /** Why a status came instead of the one expected, where a well-known stack answers it so. */
 export function statusOrigin(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
+  if (response.status === 403 && response.body.includes('Missing Authentication Token')) {
+    return 'Missing Authentication Token is what AWS API Gateway answers for a path or method it has no route for (its 404): the gateway does not send this operation to the service'
+  }
   if (expected !== 401 || response.status !== 403) return undefined
   const unauthenticatedPost = request.method === 'POST' && !/^\s*bearer\s+\S/i.test(request.headers.authorization ?? '')
   const csrf = unauthenticatedPost
@@ -112,4 +115,13 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
     "the character became '?': a column whose character set cannot hold it writes '?' in its place (SQL Server VARCHAR under a collation that is not _UTF8, where NVARCHAR holds it; " +
     "Oracle VARCHAR2 in a single-byte database character set, where NVARCHAR2 or AL32UTF8 holds it; MySQL latin1, or utf8mb3 for characters past U+FFFF, outside strict mode)"
   )
+}
+
+/** What a gateway's 502 or 504 says: the service behind it, not the gateway, failed the request. */
+export function gatewayFaultOrigin(status: number): string | undefined {
+  if (status === 502) {
+    return "a gateway's answer when the service behind it closed the connection or sent no valid answer (most often a kept-alive connection the service closed as the gateway reused it: the service's idle timeout must outlast the gateway's)"
+  }
+  if (status === 504) return "a gateway's answer when the service behind it did not answer within the gateway's timeout"
+  return undefined
 }

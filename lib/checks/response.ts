@@ -6,7 +6,7 @@ import { notTheServers } from '../http/transport-errors.ts'
 import { parseJsonExact } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { answerLostReason } from '../http/lost-answer.ts'
-import { contentTypeOrigin, emptyBodyOrigin, statusOrigin } from './known-answers.ts'
+import { contentTypeOrigin, emptyBodyOrigin, gatewayFaultOrigin, statusOrigin } from './known-answers.ts'
 
 export function describeStatus(response: RecordedResponse): string {
   const location = response.status >= 300 && response.status < 400 ? response.headers.location : undefined
@@ -14,7 +14,7 @@ export function describeStatus(response: RecordedResponse): string {
   // §7 shows no 5xx: a server fault is never the answer to a request the document says gets 201, 400 or 401
   // a 503 (here without Retry-After, still answered after its resends) is also what a gateway's
   // rate or connection limit answers (nginx limit_req, limit_conn): the way out is named
-  const gateway = response.status === 503 ? "; a gateway's limit answers 503 too: try --rate-limit, --concurrency" : ''
+  const gateway = response.status === 503 ? "; a gateway's limit answers 503 too: try --rate-limit, --concurrency" : withOrigin(gatewayFaultOrigin(response.status))
   const fault = statusFailureCode(response) === 'SERVER_ERROR' ? ` (a server fault, which the document gives no request it describes${gateway})` : ''
   return `${response.status}${redirect}${fault}`
 }

@@ -108,3 +108,19 @@ describe('a stored text that came back changed the way a known store changes it'
     expect(firstDifference('x', undefined)).toBe('')
   })
 })
+
+describe("a gateway's own statuses", () => {
+  test("AWS API Gateway's 403 for a path it has no route for", () => {
+    const result = makeResponse({ status: 403, body: { message: 'Missing Authentication Token' }, path: '/store/orders' })
+    expect(failureOf(() => expectStatus(result, 401)).message).toMatch(/^GET answered 403, expected 401: Missing Authentication Token is what AWS API Gateway answers for a path or method it has no route for/)
+  })
+
+  test.each([
+    [502, /^GET answered 502 \(a server fault, which the document gives no request it describes; a gateway's answer when the service behind it closed the connection/],
+    [504, /^GET answered 504 \(a server fault, which the document gives no request it describes; a gateway's answer when the service behind it did not answer within/],
+  ])('%i says the service behind the gateway failed', (status, words) => {
+    const failure = failureOf(() => expectStatus(makeResponse({ status, headers: { 'content-type': 'text/html' }, body: '<html>Bad Gateway</html>' }), 200))
+    expect(failure.code).toBe('SERVER_ERROR')
+    expect(failure.message).toMatch(words)
+  })
+})
