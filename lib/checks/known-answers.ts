@@ -38,6 +38,9 @@ export function errorBodyOrigin(body: unknown): string | undefined {
 
 /** Why an empty body came with this answer, where the stack that sends one is well known. */
 export function emptyBodyOrigin(response: RecordedResponse): string | undefined {
+  if (response.status === 201) {
+    return "an empty 201 is what Spring's ResponseEntity.created(location).build() answers; §4.2 asks for the created record in the body (ResponseEntity.created(location).body(record))"
+  }
   if (response.status !== 401) return undefined
   const challenge = /^\s*bearer\b/i.test(response.headers['www-authenticate'] ?? '') ? ' and only WWW-Authenticate: Bearer' : ''
   return (
@@ -50,6 +53,12 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
 export function statusOrigin(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
   if (response.status === 403 && response.body.includes('Missing Authentication Token')) {
     return 'Missing Authentication Token is what AWS API Gateway answers for a path or method it has no route for (its 404): the gateway does not send this operation to the service'
+  }
+  if (expected === 201 && response.status === 200 && request.method === 'POST') {
+    return (
+      'a handler that returns the record is answered 200 unless it says otherwise: Spring MVC (@ResponseStatus(HttpStatus.CREATED) on the method, or ResponseEntity.created(location).body(record)), ' +
+      "FastAPI (status_code=201 on the route), Express (res.status(201).json(record)); §4.2 asks 201"
+    )
   }
   if (expected !== 401 || response.status !== 403) return undefined
   const unauthenticatedPost = request.method === 'POST' && !/^\s*bearer\s+\S/i.test(request.headers.authorization ?? '')

@@ -124,3 +124,19 @@ describe("a gateway's own statuses", () => {
     expect(failure.message).toMatch(words)
   })
 })
+
+describe('a create answered other than 201 with its record', () => {
+  test('200: the framework default of a handler that returns the record', () => {
+    const failure = failureOf(() => expectStatus(makeResponse({ status: 200, method: 'POST', body: { id: 1, name: 'dog' } }), 201))
+    expect(failure.code).toBe('UNEXPECTED_STATUS')
+    expect(failure.message).toMatch(/^POST answered 200, expected 201: a handler that returns the record is answered 200 unless it says otherwise: Spring MVC \(@ResponseStatus\(HttpStatus\.CREATED\)/)
+    // a 200 to a list is no such case
+    expect(failureOf(() => expectStatus(makeResponse({ status: 200 }), 201)).message).toBe('GET answered 200, expected 201')
+  })
+
+  test("an empty 201: Spring's ResponseEntity.created(location).build()", () => {
+    const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', headers: { location: '/v1/categories/1' }, body: '' }), 'Category'))
+    expect(failure.code).toBe('NOT_JSON')
+    expect(failure.message).toMatch(/^the 201 body is not valid JSON; an empty 201 is what Spring's ResponseEntity\.created\(location\)\.build\(\) answers/)
+  })
+})
