@@ -80,6 +80,12 @@ export function contentTypeOrigin(contentType: string | undefined): string | und
       'so the error handler sets it (Spring: ResponseEntity.status(…).contentType(MediaType.APPLICATION_JSON))'
     )
   }
+  if (type === 'application/xml' || type === 'text/xml') {
+    return (
+      'Spring MVC answers XML to an Accept that ranks it above */* (a browser\'s) when jackson-dataformat-xml is on its class path, often brought by another dependency; ' +
+      '§4 makes every payload JSON (produces = MediaType.APPLICATION_JSON_VALUE on the controller, or no XML converter)'
+    )
+  }
   if (type?.endsWith('+json')) return `${type} is JSON under another media type; §4 names application/json for every payload`
   return undefined
 }

@@ -140,3 +140,9 @@ describe('a create answered other than 201 with its record', () => {
     expect(failure.message).toMatch(/^the 201 body is not valid JSON; an empty 201 is what Spring's ResponseEntity\.created\(location\)\.build\(\) answers/)
   })
 })
+
+test("application/xml: Spring's XML converter, picked for a browser's Accept", () => {
+  const failure = failureOf(() => expectJsonContentType(makeResponse({ status: 200, headers: { 'content-type': 'application/xml;charset=UTF-8' }, body: '<List/>' })))
+  expect(failure.code).toBe('WRONG_CONTENT_TYPE')
+  expect(failure.message).toMatch(/^the 200 response is not declared as application\/json; Spring MVC answers XML .*jackson-dataformat-xml/)
+})
