@@ -60,6 +60,12 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
       "FastAPI (status_code=201 on the route), Express (res.status(201).json(record)); §4.2 asks 201"
     )
   }
+  if (expected === 201 && response.status === 403 && request.method === 'POST') {
+    return (
+      "Spring Security's CSRF protection, on by default, refuses with 403 every POST that carries no CSRF token where the key is checked by a filter of the service's own " +
+      '(oauth2ResourceServer() exempts requests with a bearer token; a filter of its own does not): a stateless API turns it off, http.csrf(c -> c.disable())'
+    )
+  }
   if (expected !== 401 || response.status !== 403) return undefined
   const unauthenticatedPost = request.method === 'POST' && !/^\s*bearer\s+\S/i.test(request.headers.authorization ?? '')
   const csrf = unauthenticatedPost

@@ -134,6 +134,11 @@ describe('a create answered other than 201 with its record', () => {
     expect(failureOf(() => expectStatus(makeResponse({ status: 200 }), 201)).message).toBe('GET answered 200, expected 201')
   })
 
+  test("403 to a valid create: Spring Security's CSRF protection in front of a key filter of the service's own", () => {
+    const failure = failureOf(() => expectStatus(makeResponse({ status: 403, method: 'POST', body: '' }), 201))
+    expect(failure.message).toMatch(/^POST answered 403, expected 201: Spring Security's CSRF protection, on by default, refuses with 403 every POST .*http\.csrf/)
+  })
+
   test("an empty 201: Spring's ResponseEntity.created(location).build()", () => {
     const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', headers: { location: '/v1/categories/1' }, body: '' }), 'Category'))
     expect(failure.code).toBe('NOT_JSON')
