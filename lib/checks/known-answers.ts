@@ -52,7 +52,10 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
 /** Why a status came instead of the one expected, where a well-known stack answers it so. */
 export function statusOrigin(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
   if (response.status === 403 && response.body.includes('Missing Authentication Token')) {
-    return 'Missing Authentication Token is what AWS API Gateway answers for a path or method it has no route for (its 404): the gateway does not send this operation to the service'
+    return (
+      'Missing Authentication Token is what AWS API Gateway answers itself, to a request without the credential its method expects and to a path or method it has no route for; ' +
+      'its gateway response MISSING_AUTHENTICATION_TOKEN can be given status 401 and the Error record (§5.3)'
+    )
   }
   if (expected === 201 && response.status === 200 && request.method === 'POST') {
     return (
@@ -109,7 +112,7 @@ const NULL_WRITTEN =
   'where §2 gives the field a type and a record without a value leaves it out (Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL))'
 const NUMBER_AS_TEXT =
   "an integer written as text, as Jackson's ToStringSerializer (@JsonSerialize(using = ToStringSerializer.class) on a Long id) or WRITE_NUMBERS_AS_STRINGS does to spare JavaScript clients ids past 2^53; " +
-  '§2 gives id the type integer (int64), which JSON carries exactly as a number (this suite reads it so)'
+  '§2 gives the field the type integer, which JSON carries as a number, an int64 id exactly (this suite reads it so)'
 
 /**
  * Why a value a schema problem names has the wrong type, where a serialiser's setting writes it so:
