@@ -85,4 +85,20 @@ describe('a Spring Boot service as its defaults come', () => {
     expect(failed.map((c) => c.failure?.code)).toEqual(['SERVER_ERROR'])
     expect(failed[0].failure?.message).toMatch(/^POST answered 500 .*expected 201 \(or a refusal: 400, 413\): a server fault to a body that carries an id: .*Hibernate 6\.6/)
   }, 60_000)
+
+  test('no @Valid on the @RequestBody: the 201 to a body without name says nothing checked it', async () => {
+    const server = serve(
+      await startReferenceServer({
+        apiKey: KEY,
+        behaviour: {
+          // the record is made of whatever was bound: a missing name is stored as none
+          validate: (body) => (isPlainObject(body) && !('name' in body) ? null : conformingBehaviour.validate(body)),
+          toRecord: (body, id) => ({ id, name: body.name ?? '', ...(body.description !== undefined ? { description: body.description } : {}) }),
+        },
+      }),
+    )
+    const run = await conform(server)
+    const failed = run.results!.rules.find((r) => r.id === 'create-rejects-missing-name')!.checks.filter((c) => c.status === 'fail')
+    expect(failed.find((c) => c.name.includes('a body without name →'))?.failure?.message).toMatch(/^POST answered 201, expected 400: the service stored a body without name: .*@Valid missing on the @RequestBody parameter/)
+  }, 60_000)
 })
