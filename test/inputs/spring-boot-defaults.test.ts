@@ -101,4 +101,26 @@ describe('a Spring Boot service as its defaults come', () => {
     const failed = run.results!.rules.find((r) => r.id === 'create-rejects-missing-name')!.checks.filter((c) => c.status === 'fail')
     expect(failed.find((c) => c.name.includes('a body without name →'))?.failure?.message).toMatch(/^POST answered 201, expected 400: the service stored a body without name: .*@Valid missing on the @RequestBody parameter/)
   }, 60_000)
+
+  test("a VARCHAR2(32 BYTE) name whose ORA-12899 is left unhandled: the 500 to long or multi-byte names names it and its fix", async () => {
+    const server = serve(
+      await startReferenceServer({
+        apiKey: KEY,
+        behaviour: {
+          finish(reply, request, store) {
+            const name = isPlainObject(request.body) && typeof request.body.name === 'string' ? request.body.name : ''
+            if (request.operation !== 'createCategory' || reply.status !== 201 || Buffer.byteLength(name) <= 32) return reply
+            store.pop()
+            return errorReply(500, 'internal', 'could not execute statement')
+          },
+        },
+      }),
+    )
+    const run = await conform(server)
+    const failed = run.results!.rules.find((r) => r.id === 'create-returns-201')!.checks.filter((c) => c.status === 'fail')
+    const unicode = failed.find((c) => c.name.includes('emoji, ZWJ sequences'))
+    expect(unicode?.failure?.message).toMatch(/^POST answered 500 .*expected 201 \(or a refusal for length: 400, 413\): a server fault to values a column may be too short for .*ORA-12899/)
+    const long = failed.find((c) => c.name.includes('a 256-character name'))
+    expect(long?.failure?.message).toContain('DataIntegrityViolationException')
+  }, 60_000)
 })
