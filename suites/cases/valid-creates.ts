@@ -28,8 +28,8 @@ export const LENGTH_REASON = 'lengths are not shown (§8)'
 
 /** What a server fault to values that may be too long for a column says of the service, and its fix. */
 const LENGTH_FAULT =
-  "a server fault to values a column may be too short for is most often the store's length error left unhandled (Oracle ORA-12899, which counts bytes in a VARCHAR2 of BYTE semantics; " +
-  'SQL Server 2628 or 8152; PostgreSQL 22001; MySQL 1406): lengths are not shown (§8), so the service may refuse them with 400 or 413, never with a fault ' +
+  "a server fault to values a column may be too short for: if it is the store's length error left unhandled (Oracle ORA-12899, which counts bytes in a VARCHAR2 of BYTE semantics; " +
+  'SQL Server 2628 or 8152; PostgreSQL 22001; MySQL 1406), lengths are not shown (§8), so the service may refuse them with 400 or 413, never with a fault ' +
   '(Spring: an @ExceptionHandler for DataIntegrityViolationException answering 400, or @Size limits that count as the column does)'
 
 /**
