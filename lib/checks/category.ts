@@ -3,6 +3,7 @@ import type { HttpResult } from '../http/client.ts'
 import { exactIntegerTextAt } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { idOf, IdIndex } from './id-index.ts'
+import { changedTextOrigin } from './known-answers.ts'
 import { jsonBodyOf } from './response.ts'
 import { conformingBody } from './schema.ts'
 
@@ -32,14 +33,18 @@ export function shownValue(value: unknown): string {
  * from its first: "\ud800A" against U+10041 reads "sent U+D800, got U+10041", not "U+0041, U+DC41".
  */
 export function firstDifference(sent: unknown, got: unknown): string {
-  if (typeof sent !== 'string' || typeof got !== 'string') return ''
+  if (typeof sent !== 'string' || typeof got !== 'string') {
+    const origin = changedTextOrigin(sent, got, 0)
+    return origin ? `; ${origin}` : ''
+  }
   let i = 0
   while (i < sent.length && i < got.length && sent[i] === got[i]) i++
   const high = (unit: string | undefined) => unit !== undefined && unit >= '\ud800' && unit <= '\udbff'
   const low = (unit: string | undefined) => unit !== undefined && unit >= '\udc00' && unit <= '\udfff'
   if (i > 0 && high(sent[i - 1]) && (low(sent[i]) || low(got[i]))) i--
   const code = (text: string) => (i < text.length ? `U+${text.codePointAt(i)!.toString(16).toUpperCase().padStart(4, '0')}` : 'its end')
-  return `; first difference at character ${i}: sent ${code(sent)}, got ${code(got)} (lengths ${sent.length} and ${got.length})`
+  const origin = changedTextOrigin(sent, got, i)
+  return `; first difference at character ${i}: sent ${code(sent)}, got ${code(got)} (lengths ${sent.length} and ${got.length})${origin ? `; ${origin}` : ''}`
 }
 
 export { idOf }

@@ -2,6 +2,7 @@
 import type { HttpResult } from '../http/client.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { jsonBodyOf, requireStatus } from './response.ts'
+import { errorBodyOrigin } from './known-answers.ts'
 import { expectSchema } from './schema.ts'
 
 /** The error statuses the document shows; other statuses are "not shown" and judged by nobody. */
@@ -9,7 +10,7 @@ export const DOCUMENTED_ERROR_STATUSES = [400, 401] as const
 
 export function expectErrorRecord(result: HttpResult): void {
   requireStatus(result, DOCUMENTED_ERROR_STATUSES, 'the Error record is documented for 400 and 401')
-  expectSchema(result, 'Error', 'an Error record (code, message, status)')
+  expectSchema(result, 'Error', 'an Error record (code, message, status)', errorBodyOrigin)
 }
 
 export function expectErrorStatusMatches(result: HttpResult): void {

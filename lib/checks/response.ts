@@ -6,6 +6,7 @@ import { notTheServers } from '../http/transport-errors.ts'
 import { parseJsonExact } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { answerLostReason } from '../http/lost-answer.ts'
+import { contentTypeOrigin, emptyBodyOrigin, gatewayFaultOrigin, statusOrigin } from './known-answers.ts'
 
 export function describeStatus(response: RecordedResponse): string {
   const location = response.status >= 300 && response.status < 400 ? response.headers.location : undefined
@@ -13,7 +14,7 @@ export function describeStatus(response: RecordedResponse): string {
   // §7 shows no 5xx: a server fault is never the answer to a request the document says gets 201, 400 or 401
   // a 503 (here without Retry-After, still answered after its resends) is also what a gateway's
   // rate or connection limit answers (nginx limit_req, limit_conn): the way out is named
-  const gateway = response.status === 503 ? "; a gateway's limit answers 503 too: try --rate-limit, --concurrency" : ''
+  const gateway = response.status === 503 ? "; a gateway's limit answers 503 too: try --rate-limit, --concurrency" : withOrigin(gatewayFaultOrigin(response.status))
   const fault = statusFailureCode(response) === 'SERVER_ERROR' ? ` (a server fault, which the document gives no request it describes${gateway})` : ''
   return `${response.status}${redirect}${fault}`
 }
@@ -73,7 +74,8 @@ export function statusFailureCode(response: RecordedResponse): 'SERVER_ERROR' | 
 export function expectStatus(result: HttpResult, expected: number, acceptedMeans?: string): void {
   const response = responseOf(result)
   if (response.status === expected) return
-  const meaning = acceptedMeans && response.status >= 200 && response.status < 300 ? `: ${acceptedMeans}` : ''
+  const origin = statusOrigin(response, expected, result.exchange.request)
+  const meaning = acceptedMeans && response.status >= 200 && response.status < 300 ? `: ${acceptedMeans}` : origin ? `: ${origin}` : ''
   fail(
     {
       code: statusFailureCode(response),
@@ -84,6 +86,9 @@ export function expectStatus(result: HttpResult, expected: number, acceptedMeans
     result.exchange,
   )
 }
+
+/** What a failure's message adds of the stack that answered (known-answers.ts), when it is well known. */
+const withOrigin = (origin: string | undefined) => (origin ? `; ${origin}` : '')
 
 /** Throws NotApplicable unless the response has one of the statuses a check judges. */
 export function requireStatus(result: HttpResult, statuses: readonly number[], why: string): RecordedResponse {
@@ -101,7 +106,7 @@ export function expectJsonContentType(result: HttpResult): void {
   fail(
     {
       code: 'WRONG_CONTENT_TYPE',
-      message: `the ${response.status} response is not declared as application/json`,
+      message: `the ${response.status} response is not declared as application/json${withOrigin(contentTypeOrigin(response.headers['content-type']))}`,
       expected: 'Content-Type: application/json (parameters such as charset allowed)',
       actual: response.headers['content-type'] === undefined ? 'no Content-Type header' : `Content-Type: ${response.headers['content-type']}`,
     },
@@ -140,7 +145,7 @@ export function jsonBodyOf(result: HttpResult): unknown {
   return fail(
     {
       code: 'NOT_JSON',
-      message: `the ${response.status} body is not valid JSON`,
+      message: `the ${response.status} body is not valid JSON${withOrigin(text.length === 0 ? emptyBodyOrigin(response) : undefined)}`,
       expected: 'a JSON body',
       actual: text.length === 0 ? 'an empty body' : `${parsed.error.message}; body starts ${JSON.stringify(response.body.slice(0, 80))}`,
     },

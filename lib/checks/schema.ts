@@ -2,6 +2,7 @@
 import type { HttpResult } from '../http/client.ts'
 import { schemaProblems, type SchemaName } from '../spec/schema-registry.ts'
 import { fail, NotApplicable } from './failure.ts'
+import { valueOrigin } from './known-answers.ts'
 import { jsonBodyOf } from './response.ts'
 
 const SHOWN_PROBLEMS = 5
@@ -21,14 +22,16 @@ function problemsOf(schema: SchemaName, body: unknown): string[] | null {
   return problems
 }
 
-export function expectSchema(result: HttpResult, schema: SchemaName, what = `a ${schema} record`): unknown {
+/** `originOf`: what a body of another shape says of the stack that wrote it (lib/checks/known-answers.ts), added to the message. */
+export function expectSchema(result: HttpResult, schema: SchemaName, what = `a ${schema} record`, originOf?: (body: unknown) => string | undefined): unknown {
   const body = jsonBodyOf(result)
   const problems = problemsOf(schema, body)
   if (problems === null) return body
+  const origin = originOf?.(body) ?? valueOrigin(body, problems.slice(0, SHOWN_PROBLEMS))
   return fail(
     {
       code: 'SCHEMA_MISMATCH',
-      message: `the body is not ${what}: ${problems[0]}`,
+      message: `the body is not ${what}: ${problems[0]}${origin ? `; ${origin}` : ''}`,
       expected: `${what} (spec/openapi.yaml#/components/schemas/${schema})`,
       actual: problems.slice(0, SHOWN_PROBLEMS).join('; '),
     },

@@ -18,6 +18,7 @@ import { VALIDATION_MUTATIONS } from './mutations/validation.ts'
 import { TRANSPORT_MUTATIONS } from './mutations/transport.ts'
 import { VERSIONING_MUTATIONS } from './mutations/versioning.ts'
 import { INTERMITTENT_MUTATIONS } from './mutations/intermittent.ts'
+import { JACKSON_MUTATIONS } from './mutations/jackson.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -26,6 +27,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...LIST_MUTATIONS,
   ...CREATE_MUTATIONS,
   ...VALIDATION_MUTATIONS,
+  ...JACKSON_MUTATIONS,
   ...AUTHENTICATION_MUTATIONS,
   ...ROUTING_MUTATIONS,
   LEGACY_ROUTE_MUTATION,

@@ -10,6 +10,7 @@ import { INPUT_VARIANTS } from './variants/inputs.ts'
 import { TRANSPORT_VARIANTS } from './variants/transport.ts'
 import { ROUTING_VARIANTS } from './variants/routing.ts'
 import { CONNECTION_RACE_VARIANTS } from './variants/connection-races.ts'
+import { SPRING_VARIANTS } from './variants/spring.ts'
 import { errorReply, isPlainObject, LIST_LAG_MS, listBehindWrites, recordWithRawId, seedCategories, storedNow, type Variant } from './server-cases.ts'
 
 export type { Variant } from './server-cases.ts'
@@ -316,4 +317,5 @@ export const VARIANTS: readonly Variant[] = [
   ...TRANSPORT_VARIANTS,
   ...ROUTING_VARIANTS,
   ...CONNECTION_RACE_VARIANTS,
+  ...SPRING_VARIANTS,
 ]

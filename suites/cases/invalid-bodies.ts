@@ -17,17 +17,24 @@ export interface InvalidBody extends WritePriority {
   marker?: (prefix: string) => string
   /** A query string the POST carries: §4.2 gives the operation none, so it must change nothing. */
   query?: (prefix: string) => string
+  /** What a 201 to it says of the service, and how such a service is usually fixed. */
+  acceptedMeans?: string
 }
+
+/** A body without name taken: the binder made a record of it and nothing checked it before the store. */
+const NO_VALIDATION =
+  'the service stored a body without name: nothing checked it before the store (Spring: @Valid missing on the @RequestBody parameter, or no @NotNull/@NotBlank on name; ' +
+  'FastAPI: name declared Optional; Express: no schema on the route)'
 
 export const INVALID_BODIES: readonly InvalidBody[] = [
   { key: 'missing-name', label: 'a body without name', rule: 'create-rejects-missing-name', priority: 3,
-    body: (p) => JSON.stringify({ description: `${p}-noname` }), marker: (p) => `${p}-noname` },
+    body: (p) => JSON.stringify({ description: `${p}-noname` }), marker: (p) => `${p}-noname`, acceptedMeans: NO_VALIDATION },
   // a framework that merges the query into the body's fields (Sinatra's params.merge, PHP's
   // $_REQUEST) creates a record named by the query
   { key: 'missing-name-named-in-query', label: 'a body without name, and a name in the query string (§4.2: no query parameters)', rule: 'create-rejects-missing-name',
     body: (p) => JSON.stringify({ description: `${p}-inquery` }), query: (p) => `?name=${p}-inquery`, marker: (p) => `${p}-inquery` },
   { key: 'empty-body', label: 'an empty body', rule: 'create-rejects-missing-body', priority: 6, body: () => '' },
-  { key: 'empty-object', label: 'an empty object', rule: 'create-rejects-missing-name', body: () => '{}' },
+  { key: 'empty-object', label: 'an empty object', rule: 'create-rejects-missing-name', body: () => '{}', acceptedMeans: NO_VALIDATION },
   // JSON names compare code unit by code unit (RFC 8259 §8.3): "Name" is not name,
   // though Go's encoding/json and ASP.NET Core's web defaults bind it to name
   { key: 'name-key-capitalised', label: 'the name under the key "Name"', rule: 'create-rejects-missing-name',

@@ -30,6 +30,11 @@ const NON_JSON_NUMBER =
   'the service took a number JSON does not have (RFC 8259 §6), as Python\'s json module does by default (Flask, FastAPI, Django); ' +
   'it is usually fixed by parsing with json.loads(body, parse_constant=...) set to a function that raises, and answering 400'
 
+/** Jackson's default (Spring Boot's) and Go's json.Decoder read the first JSON value and leave the rest unread. */
+const FIRST_VALUE_ONLY =
+  'the service read the first JSON value and ignored what follows, as Jackson does by default (Spring Boot: spring.jackson.deserialization.fail-on-trailing-tokens=true refuses it) ' +
+  "and Go's json.Decoder.Decode (fixed by checking that a second Decode returns io.EOF)"
+
 /**
  * The name a malformed body carries, which the list would show if it were stored: short
  * (case-markers.ts), and alone in the name, so that what a lenient parser makes of the rest (bytes,
@@ -52,8 +57,8 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   // escapes JSON does not have: "\q" and "\x41" (a hand-written or regex-based unescaper passes them through)
   { key: 'malformed-invalid-escape', label: 'escapes JSON does not have (\\q, \\x41)', body: (p) => `{"name": ${named(p, 'malformed-invalid-escape')}, "description": "\\q\\x41"}` },
   { key: 'malformed-raw-control', label: 'an unescaped tab and newline inside a string', body: (p) => `{"name": ${named(p, 'malformed-raw-control')}, "description": "\tand\nnewline"}` },
-  { key: 'malformed-trailing-text', label: 'text after the JSON value', body: (p) => `{"name": ${named(p, 'malformed-trailing-text')}} and more` },
-  { key: 'malformed-two-values', label: 'two top-level values', body: (p) => `{"name": ${named(p, 'malformed-two-values')}}\n{"name": ${named(p, 'malformed-two-values')}}` },
+  { key: 'malformed-trailing-text', label: 'text after the JSON value', body: (p) => `{"name": ${named(p, 'malformed-trailing-text')}} and more`, acceptedMeans: FIRST_VALUE_ONLY },
+  { key: 'malformed-two-values', label: 'two top-level values', body: (p) => `{"name": ${named(p, 'malformed-two-values')}}\n{"name": ${named(p, 'malformed-two-values')}}`, acceptedMeans: FIRST_VALUE_ONLY },
   {
     key: 'malformed-not-utf8',
     label: 'bytes that are not UTF-8',
@@ -72,7 +77,7 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
     body: (p) => Buffer.concat([Buffer.from(`{"name": ${named(p, 'malformed-surrogate-bytes')}, "description": "`), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]),
     acceptedMeans:
       'the service decoded a surrogate written as UTF-8 bytes instead of refusing it (UTF-8 has no surrogates, RFC 3629 §3; JSON text is UTF-8, RFC 8259 §8.1), ' +
-      "as Python's json.loads does with bytes (it decodes them with 'surrogatepass': Flask's request.get_json()); it is usually fixed by a strict UTF-8 decoder before the parser (Node: new TextDecoder('utf-8', { fatal: true }); Go: utf8.Valid; Python: bytes.decode('utf-8')), answering 400 when it throws",
+      "as Python's json.loads does with bytes (it decodes them with 'surrogatepass': Flask's request.get_json()) and Jackson's UTF-8 parser (Spring Boot); it is usually fixed by a strict UTF-8 decoder before the parser (Node: new TextDecoder('utf-8', { fatal: true }); Go: utf8.Valid; Python: bytes.decode('utf-8'); Java: StandardCharsets.UTF_8.newDecoder(), which reports malformed input), answering 400 when it throws",
   },
   {
     key: 'malformed-bom',

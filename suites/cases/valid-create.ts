@@ -58,6 +58,8 @@ export interface ValidCreate extends WritePriority {
   nameOfEveryRun?: boolean
   /** The refusals `mayRefuse` allows; default 400 and 413. */
   refusals?: readonly number[]
+  /** What a server fault (5xx but 503, which says the service is unavailable) to it may say of the service, and how such a service is usually fixed. */
+  faultMeans?: string
   /**
    * Headers as other clients send them (curl's Accept; '' leaves a header out), over the suite's own. Never another
    * Content-Type: the document asks clients for exactly application/json (§4.2 rule 4), so a

@@ -26,6 +26,12 @@ export const DESCRIPTION_FLOOR = 32
 /** A class refused for length is sent again in this form: why, as reports say it. */
 export const LENGTH_REASON = 'lengths are not shown (§8)'
 
+/** What a server fault to values that may be too long for a column says of the service, and its fix. */
+const LENGTH_FAULT =
+  "a server fault to values a column may be too short for: if it is the store's length error left unhandled (Oracle ORA-12899, which counts bytes in a VARCHAR2 of BYTE semantics; " +
+  'SQL Server 2628 or 8152; PostgreSQL 22001; MySQL 1406), lengths are not shown (§8), so the service may refuse them with 400 or 413, never with a fault ' +
+  '(Spring: an @ExceptionHandler for DataIntegrityViolationException answering 400, or @Size limits that count as the column does)'
+
 /**
  * Every character JSON must escape (RFC 8259 §7) but U+0000, in one string: U+0001 to U+001F. A
  * store may be unable to hold U+0000 (PostgreSQL text), so it travels in a create that may be refused.
@@ -85,6 +91,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     // the solidus goes out escaped (\/), which a parser must read as "/"; the rest as JSON.stringify writes it
     text: (body) => JSON.stringify(body).replaceAll('/', '\\/').replaceAll('🐇', '\\ud83d\\udc07'),
     mayRefuse: LENGTH_REASON,
+    faultMeans: LENGTH_FAULT,
     shortForm: (p) => ({ name: `${p}-"\\/'<>&`, description: `\u0001\u0008\t\n\f\r\u001b\u001f\r\n\u2028\u2029"\\/<i>` }),
   },
   {
@@ -99,6 +106,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       description: 'Cafe\u0301 n\u0303 A\u030a o\u0308\u0304 | zero\u200bwidth\u200cnon\u200djoiner\u2060word\ufeffjoiner | \u200emark\u200f \u202eoverride\u202c \u2066isolate\u2069 | ＡＢＣ１',
     }),
     mayRefuse: LENGTH_REASON,
+    faultMeans: LENGTH_FAULT,
     shortForm: (p) => ({ name: `${p}-e\u0301🐇`, description: 'שלום 👩\u200d👧 \u200e\u202e' }),
   },
   {
@@ -109,6 +117,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       description: '\u00a0 runs   of\u00a0\u00a0spaces\u2002en\u2003em\u2009thin\u3000ideographic\u202fnarrow  ',
     }),
     mayRefuse: LENGTH_REASON,
+    faultMeans: LENGTH_FAULT,
     shortForm: (p) => ({ name: ` ${p}-s `, description: '\u00a0 a  b\u2003c\u3000\u200bd e\u0301' }),
   },
   {
@@ -182,6 +191,11 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     body: (p) => ({ name: `${p}-sent-id`, description: '-0042' }),
     sendsId: clientId,
     mayRefuse: 'a service may refuse a field NewCategory does not name (§4.2 rule 1: an invalid value)',
+    // a request body bound to the JPA entity: save() merges what has an id, and Hibernate 6.6 throws
+    // where it used to insert
+    faultMeans:
+      "a server fault to a body that carries an id: bound to a JPA entity, Spring Data's save() merges a record whose id is set, and Hibernate 6.6 (Spring Boot 3.4) throws an OptimisticLockException for an id it does not hold; " +
+      'bind the request to a class without id, or have Jackson leave it unset (@JsonProperty(access = JsonProperty.Access.READ_ONLY) on the id)',
   },
   {
     key: 'create-padded-name',
@@ -192,6 +206,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     // never judged
     body: (p) => ({ name: textOfLength(`${p}-pad`, NAME_FLOOR) + ' '.repeat(256 - NAME_FLOOR), description: `${p}-padded-name` }),
     mayRefuse: LENGTH_REASON,
+    faultMeans: LENGTH_FAULT,
   },
   {
     key: 'create-long-hundreds',
@@ -204,6 +219,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     // number, or null
     body: (p) => ({ name: textOfLength(`${p}-long`, NAME_FLOOR) + ' '.repeat(256 - NAME_FLOOR), description: `1${'0'.repeat(1_000)}` }),
     mayRefuse: LENGTH_REASON,
+    faultMeans: LENGTH_FAULT,
   },
   {
     key: 'create-long-thousands',
@@ -216,6 +232,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     // it kept after a 400 (the list then holds the name)
     body: (p) => ({ name: `${p}-bigdesc`, description: textOfLength('description [\u0000]', 9_000) }),
     mayRefuse: 'lengths are not shown (§8), and a store may be unable to hold U+0000 (§4.2 rule 1: an invalid value)',
+    faultMeans: LENGTH_FAULT,
   },
   // last, and sent after every refusal (write-order.ts): the values that can break every later list
   ...POISON_CREATES,

@@ -34,6 +34,32 @@ export interface WrongTypeCase extends WritePriority {
   validAlone?: true
   /** The property as an array holding one string (the marker) and nothing else. */
   oneString?: true
+  /** What a 201 to it says of the service, and how such a service is usually fixed. */
+  acceptedMeans?: string
+}
+
+/**
+ * What a 201 to a wrong type in a string property says of the common binders that take it, and
+ * their fix: scalars coerced to text (Jackson's default, so Spring Boot's), null read as no value,
+ * and [] read as no value (Jackson's ACCEPT_EMPTY_ARRAY_AS_NULL_OBJECT).
+ */
+const COERCED_TO_TEXT =
+  'the service turned a number or a boolean into text (42 → "42", true → "true"), as Jackson does by default (Spring Boot, Quarkus) and pydantic v1; ' +
+  'Jackson 2.14+ refuses it with a Jackson2ObjectMapperBuilderCustomizer that sets coercionConfigFor(LogicalType.Textual).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail), ' +
+  'and the same for Float and Boolean (MapperFeature.ALLOW_COERCION_OF_SCALARS does not cover text); pydantic by StrictStr'
+const NULL_TAKEN =
+  'the service took null for the property, as no value: Jackson binds null to a String field (Spring Boot), and a validator that checks only present values lets it by; ' +
+  '§2 gives it the type string, so an explicit null is refused (Jackson: @JsonSetter(nulls = Nulls.FAIL), or configOverride(String.class) with Nulls.FAIL for every String property)'
+const ONE_STRING_UNWRAPPED =
+  'the service read an array of one string as that string, as Jackson does with UNWRAP_SINGLE_VALUE_ARRAYS (spring.jackson.deserialization.unwrap-single-value-arrays=true): turn it off'
+const EMPTY_ARRAY_TAKEN =
+  'the service read [] as no value, as Jackson does with ACCEPT_EMPTY_ARRAY_AS_NULL_OBJECT (spring.jackson.deserialization.accept-empty-array-as-null-object=true): turn it off'
+
+function meaningOf(declared: string | undefined, property: string, type: JsonType, required: readonly string[]): string | undefined {
+  if (declared !== 'string') return undefined
+  if (type === 'integer' || type === 'number' || type === 'boolean') return COERCED_TO_TEXT
+  if (required.includes(property)) return undefined
+  return type === 'null' ? NULL_TAKEN : type === 'array' ? EMPTY_ARRAY_TAKEN : undefined
 }
 
 /**
@@ -61,7 +87,15 @@ export function wrongTypeCases(schema: ObjectSchema = newCategorySchema()): Wron
     if (declared.type === undefined) continue
     for (const type of JSON_TYPES.filter((t) => !admits(declared.type, t))) {
       const leads = property === LEADING.property && type === LEADING.type
-      cases.push({ key: `wrong-type-${property}-${type}`, label: `${property} as ${article(type)}${shown(type)}`, property, type, ...(leads ? { priority: LEADING.priority } : {}) })
+      const acceptedMeans = meaningOf(declared.type, property, type, schema.required ?? [])
+      cases.push({
+        key: `wrong-type-${property}-${type}`,
+        label: `${property} as ${article(type)}${shown(type)}`,
+        property,
+        type,
+        ...(leads ? { priority: LEADING.priority } : {}),
+        ...(acceptedMeans ? { acceptedMeans } : {}),
+      })
     }
   }
   for (const type of JSON_TYPES.filter((t) => !admits(schema.type ?? 'object', t))) {
@@ -78,7 +112,7 @@ export function wrongTypeCases(schema: ObjectSchema = newCategorySchema()): Wron
   // their indexes, and so the values each seed draws for them
   for (const [property, declared] of Object.entries(schema.properties ?? {})) {
     if (declared.type !== 'string') continue
-    cases.push({ key: `wrong-type-${property}-one-string-array`, label: `${property} as an array holding one string and nothing else`, property, type: 'array', oneString: true })
+    cases.push({ key: `wrong-type-${property}-one-string-array`, label: `${property} as an array holding one string and nothing else`, property, type: 'array', oneString: true, acceptedMeans: ONE_STRING_UNWRAPPED })
   }
   return cases
 }

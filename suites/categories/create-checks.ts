@@ -34,7 +34,7 @@ function refusedForLengthCheck(c: CreateProbe): void {
     if (status === 201) return
     if (!LENGTH_REFUSALS.includes(status)) {
       fail(
-        { code: statusFailureCode(responseOf(result)), message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal for length: 400, 413)`, expected: 'status 201, or 400 or 413 because lengths are not shown (§8)', actual: `status ${describeStatus(responseOf(result))}` },
+        { code: statusFailureCode(responseOf(result)), message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal for length: 400, 413)${status >= 500 && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : ''}`, expected: 'status 201, or 400 or 413 because lengths are not shown (§8)', actual: `status ${describeStatus(responseOf(result))}` },
         result.exchange,
       )
     }
@@ -186,7 +186,7 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
         fail(
           {
             code: statusFailureCode(responseOf(result)),
-            message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal: ${refusals.join(', ')})`,
+            message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal: ${refusals.join(', ')})${status >= 500 && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : ''}`,
             expected: `status 201, or ${refusals.join(' or ')} because ${refusable}`,
             actual: `status ${describeStatus(responseOf(result))}`,
           },

@@ -162,7 +162,7 @@ export function categoryProbes(run: Run): CategoryProbes {
   const refusals: RefusalProbe[] = []
   for (const c of INVALID_BODIES) {
     const marker = c.marker ? () => c.marker!(recordPrefix()) : undefined
-    refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, probe: once(() => postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND, {}, false, c.query?.(recordPrefix()))) })
+    refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, ...(c.acceptedMeans ? { acceptedMeans: c.acceptedMeans } : {}), probe: once(() => postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND, {}, false, c.query?.(recordPrefix()))) })
   }
   for (const c of MALFORMED_BODIES) {
     refusals.push({
@@ -185,6 +185,7 @@ export function categoryProbes(run: Run): CategoryProbes {
       status: 400,
       // a body that is null, a boolean or a number has nowhere to carry it
       ...(carriesMarker(c) ? { marker } : {}),
+      ...(c.acceptedMeans ? { acceptedMeans: c.acceptedMeans } : {}),
       probe: once(() => postCategory(run, c.key, wrongTypeBody(c, marker(), run.context.seed, index), VALID_AUTHORIZATION, carriesMarker(c) ? holding(marker()) : NOTHING_TO_FIND)),
     })
   })

@@ -1,0 +1,152 @@
+/**
+ * What an answer the document does not allow says of the stack that gave it, when well-known
+ * stacks give it by default: Spring Boot's error body, Spring Security's empty 401 and its CSRF
+ * 403, an RFC 9457 problem detail, an API gateway's own `{"message": …}`. A failure adds these
+ * words to its message, so that a team reads what it must change, not only what is wrong; the
+ * verdict and the failure code never depend on them. Each returns undefined for any other answer.
+ */
+import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
+import { mediaType } from '../http/media-type.ts'
+
+const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
+
+/** An Error record's shape as another stack writes it, and how such a service is usually made to write the Error record. */
+export function errorBodyOrigin(body: unknown): string | undefined {
+  const keys = keysOf(body)
+  if (keys.includes('code')) return undefined
+  // DefaultErrorAttributes: message and errors only with server.error.include-message / include-binding-errors
+  if (['timestamp', 'status', 'error', 'path'].every((k) => keys.includes(k))) {
+    return (
+      "it is Spring Boot's default error body (BasicErrorController: timestamp, status, error, path; message only with server.error.include-message=always, and never a code); " +
+      'a @RestControllerAdvice whose @ExceptionHandler methods (MethodArgumentNotValidException, HttpMessageNotReadableException, and the 401 of the security filter chain) answer {code, message, status} writes the Error record'
+    )
+  }
+  if (keys.includes('title') && (keys.includes('type') || keys.includes('detail'))) {
+    return (
+      "it is an RFC 9457 problem detail (Spring's ProblemDetail with spring.mvc.problemdetails.enabled, ASP.NET Core's ProblemDetails), which has no code or message; " +
+      'the Error record needs both beside status (Spring: ProblemDetail.setProperty("code", …) and setProperty("message", …), or an ErrorResponse body of its own)'
+    )
+  }
+  if (keys.length === 1 && /^message$/i.test(keys[0])) {
+    return (
+      'a body of message alone is what an API gateway answers on its own (AWS API Gateway\'s {"message": "Unauthorized"} and {"message": "Forbidden"}, Kong\'s {"message": "No API key found in request"}), before the request reaches the service; ' +
+      "the gateway's error answer must carry the Error record too (AWS: a gateway response template for UNAUTHORIZED, ACCESS_DENIED and BAD_REQUEST_BODY; Kong: the plugin's error handler or a response transformer)"
+    )
+  }
+  return undefined
+}
+
+/** Why an empty body came with this answer, where the stack that sends one is well known. */
+export function emptyBodyOrigin(response: RecordedResponse): string | undefined {
+  if (response.status === 201) {
+    return "an empty 201 is what Spring's ResponseEntity.created(location).build() answers; §4.2 asks for the created record in the body (ResponseEntity.created(location).body(record))"
+  }
+  if (response.status !== 401) return undefined
+  const challenge = /^\s*bearer\b/i.test(response.headers['www-authenticate'] ?? '') ? ' and only WWW-Authenticate: Bearer' : ''
+  return (
+    `an empty 401${challenge} is what Spring Security's BearerTokenAuthenticationEntryPoint answers, and many gateways' authorizers: ` +
+    'the Error record is written by an AuthenticationEntryPoint of the service\'s own (Spring: http.oauth2ResourceServer(o -> o.authenticationEntryPoint(…)), or exceptionHandling().authenticationEntryPoint(…))'
+  )
+}
+
+/** Why a status came instead of the one expected, where a well-known stack answers it so. */
+export function statusOrigin(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
+  if (response.status === 403 && response.body.includes('Missing Authentication Token')) {
+    return (
+      'Missing Authentication Token is what AWS API Gateway answers itself, to a request without the credential its method expects and to a path or method it has no route for; ' +
+      'its gateway response MISSING_AUTHENTICATION_TOKEN can be given status 401 and the Error record (§5.3)'
+    )
+  }
+  if (expected === 201 && response.status === 200 && request.method === 'POST') {
+    return (
+      'a handler that returns the record is answered 200 unless it says otherwise: Spring MVC (@ResponseStatus(HttpStatus.CREATED) on the method, or ResponseEntity.created(location).body(record)), ' +
+      "FastAPI (status_code=201 on the route), Express (res.status(201).json(record)); §4.2 asks 201"
+    )
+  }
+  if (expected === 201 && response.status === 403 && request.method === 'POST') {
+    return (
+      "Spring Security's CSRF protection, on by default, refuses with 403 every POST that carries no CSRF token where the key is checked by a filter of the service's own " +
+      '(oauth2ResourceServer() exempts requests with a bearer token; a filter of its own does not): a stateless API turns it off, http.csrf(c -> c.disable())'
+    )
+  }
+  if (expected !== 401 || response.status !== 403) return undefined
+  const unauthenticatedPost = request.method === 'POST' && !/^\s*bearer\s+\S/i.test(request.headers.authorization ?? '')
+  const csrf = unauthenticatedPost
+    ? "Spring Security's CSRF protection, on by default, refuses a POST that carries no bearer token with 403 before any key is looked at (a stateless API turns it off: http.csrf(c -> c.disable())); "
+    : ''
+  return (
+    `${csrf}an authorizer that denies a key answers 403 in several gateways (AWS API Gateway's "User is not authorized to access this resource"), ` +
+    'and Spring Security answers 403 where the request was authenticated by some other means (a session, an anonymous token) but not allowed; §5.3 asks 401 of a key that is missing or invalid'
+  )
+}
+
+/** Why a response is declared with another media type, where a well-known stack declares it so. */
+export function contentTypeOrigin(contentType: string | undefined): string | undefined {
+  const type = mediaType(contentType)
+  if (type === 'application/problem+json') {
+    return (
+      "application/problem+json is the media type Spring (ProblemDetail, ErrorResponse) and ASP.NET Core give a problem detail; §4 names application/json for every payload, " +
+      'so the error handler sets it (Spring: ResponseEntity.status(…).contentType(MediaType.APPLICATION_JSON))'
+    )
+  }
+  if (type === 'application/xml' || type === 'text/xml') {
+    return (
+      'Spring MVC answers XML to an Accept that ranks it above */* (a browser\'s) when jackson-dataformat-xml is on its class path, often brought by another dependency; ' +
+      '§4 makes every payload JSON (produces = MediaType.APPLICATION_JSON_VALUE on the controller, or no XML converter)'
+    )
+  }
+  if (type?.endsWith('+json')) return `${type} is JSON under another media type; §4 names application/json for every payload`
+  return undefined
+}
+
+/** Each property of a record, or of a list's records, with its place as the schema problems write places (body.description, body[1].id). */
+function placedValues(body: unknown): { place: string; value: unknown }[] {
+  const inRecord = (record: unknown, where: string) =>
+    record !== null && typeof record === 'object' && !Array.isArray(record) ? Object.entries(record).map(([key, value]) => ({ place: `${where}.${key}`, value })) : []
+  return Array.isArray(body) ? body.flatMap((element, i) => inRecord(element, `body[${i}]`)) : inRecord(body, 'body')
+}
+
+const NULL_WRITTEN =
+  'a serialiser writes a field it has no value for as null by default (Jackson, so Spring Boot; Go\'s *string without omitempty; pydantic\'s model_dump() without exclude_none), ' +
+  "and Oracle gives back an empty string as NULL; §2 gives the field a type, and a record without a value leaves the field out " +
+  '(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL))'
+const NUMBER_AS_TEXT =
+  "an integer written as text, as Jackson's ToStringSerializer (@JsonSerialize(using = ToStringSerializer.class) on a Long id) or WRITE_NUMBERS_AS_STRINGS does to spare JavaScript clients ids past 2^53; " +
+  '§2 gives the field the type integer, which JSON carries as a number, an int64 id exactly (this suite reads it so)'
+
+/**
+ * Why a value a schema problem names has the wrong type, where a serialiser's setting writes it so:
+ * null for a field with no value, an integer as text.
+ */
+export function valueOrigin(body: unknown, problems: readonly string[]): string | undefined {
+  for (const { place, value } of placedValues(body)) {
+    if (!problems.some((problem) => problem.startsWith(`${place} `))) continue
+    if (value === null) return `${place} is null: ${NULL_WRITTEN}`
+    if (typeof value === 'string' && /^-?\d+$/.test(value)) return `${place} is ${JSON.stringify(value)}: ${NUMBER_AS_TEXT}`
+  }
+  return undefined
+}
+
+/** Why a stored text came back other than sent, where a store is known to change it so: '' kept as NULL, a character its column cannot hold written as '?'. */
+export function changedTextOrigin(sent: unknown, got: unknown, at: number): string | undefined {
+  if (sent === '' && (got === undefined || got === null)) {
+    return (
+      "an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out; " +
+      'a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value'
+    )
+  }
+  if (typeof sent !== 'string' || typeof got !== 'string' || got.codePointAt(at) !== 0x3f || sent.codePointAt(at) === 0x3f) return undefined
+  return (
+    "the character became '?': a column whose character set cannot hold it writes '?' in its place (SQL Server VARCHAR under a collation that is not _UTF8, where NVARCHAR holds it; " +
+    "Oracle VARCHAR2 in a single-byte database character set, where NVARCHAR2 or AL32UTF8 holds it; MySQL latin1, or utf8mb3 for characters past U+FFFF, outside strict mode)"
+  )
+}
+
+/** What a gateway's 502 or 504 says: the service behind it, not the gateway, failed the request. */
+export function gatewayFaultOrigin(status: number): string | undefined {
+  if (status === 502) {
+    return "a gateway's answer when the service behind it closed the connection or sent no valid answer (most often a kept-alive connection the service closed as the gateway reused it: the service's idle timeout must outlast the gateway's)"
+  }
+  if (status === 504) return "a gateway's answer when the service behind it did not answer within the gateway's timeout"
+  return undefined
+}

@@ -1,0 +1,153 @@
+/**
+ * A failure names the stack behind a well-known wrong answer and how it is fixed
+ * (lib/checks/known-answers.ts): Spring Boot's default error body, an RFC 9457 problem detail, an
+ * API gateway's own {"message": …}, Spring Security's empty 401 and its CSRF 403. The code and the
+ * verdict stay those of the check; only the words are added.
+ */
+import { describe, expect, test } from 'vitest'
+import { firstDifference } from '../../lib/checks/category.ts'
+import { expectErrorRecord } from '../../lib/checks/error-record.ts'
+import { expectJsonContentType, expectStatus } from '../../lib/checks/response.ts'
+import { expectSchema } from '../../lib/checks/schema.ts'
+import { makeResponse, verdictOf } from './make-response.ts'
+
+const failureOf = (check: () => unknown) => {
+  const verdict = verdictOf(check)
+  if (!('code' in verdict)) throw new Error(`expected a failure, got ${JSON.stringify(verdict)}`)
+  return verdict
+}
+
+describe('the error body of another stack', () => {
+  test.each([
+    ["Spring Boot's default error body", { timestamp: '2026-11-26T09:00:00.000+00:00', status: 400, error: 'Bad Request', path: '/v1/categories' }, /Spring Boot's default error body.*@RestControllerAdvice/],
+    ['an RFC 9457 problem detail', { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid request content.', instance: '/v1/categories' }, /RFC 9457 problem detail.*setProperty\("code"/],
+    ["a gateway's {\"message\"}", { message: 'Unauthorized' }, /API gateway answers on its own.*gateway response template/],
+  ])('%s: SCHEMA_MISMATCH, and the message says whose body it is and how the Error record is written', (_label, body, words) => {
+    const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 401, body })))
+    expect(failure.code).toBe('SCHEMA_MISMATCH')
+    expect(failure.message).toMatch(/^the body is not an Error record \(code, message, status\): body lacks required property "code"; /)
+    expect(failure.message).toMatch(words)
+  })
+
+  test('a body of another shape gets no origin', () => {
+    const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { error: 'bad', status: 400 } })))
+    expect(failure.message).toBe('the body is not an Error record (code, message, status): body lacks required property "code"')
+  })
+
+  test("an empty 401 with WWW-Authenticate: Bearer names Spring Security's entry point", () => {
+    const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 401, headers: { 'www-authenticate': 'Bearer' }, body: '' })))
+    expect(failure.code).toBe('NOT_JSON')
+    expect(failure.message).toMatch(/^the 401 body is not valid JSON; an empty 401 and only WWW-Authenticate: Bearer is what Spring Security's BearerTokenAuthenticationEntryPoint answers/)
+    // an empty 400 is no known stack's
+    expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: '' }))).message).toBe('the 400 body is not valid JSON')
+  })
+})
+
+describe('a 403 where §5.3 asks 401', () => {
+  test("a POST without a bearer token: Spring Security's CSRF protection", () => {
+    const result = makeResponse({ status: 403, method: 'POST' })
+    const failure = failureOf(() => expectStatus(result, 401))
+    expect(failure.code).toBe('UNEXPECTED_STATUS')
+    expect(failure.message).toMatch(/^POST answered 403, expected 401: Spring Security's CSRF protection.*http\.csrf\(c -> c\.disable\(\)\)/)
+  })
+
+  test('a request with a bearer token: no CSRF, a gateway authorizer or an authorization refused', () => {
+    const result = makeResponse({ status: 403, method: 'POST' })
+    result.exchange.request.headers.authorization = 'Bearer $CONFORM_API_KEY-wrong'
+    const failure = failureOf(() => expectStatus(result, 401))
+    expect(failure.message).not.toMatch(/CSRF/)
+    expect(failure.message).toMatch(/AWS API Gateway/)
+  })
+
+  test('other statuses get no origin', () => {
+    expect(failureOf(() => expectStatus(makeResponse({ status: 404, method: 'POST' }), 401)).message).toBe('POST answered 404, expected 401')
+  })
+})
+
+test('application/problem+json: WRONG_CONTENT_TYPE, saying whose media type it is', () => {
+  const failure = failureOf(() => expectJsonContentType(makeResponse({ status: 400, headers: { 'content-type': 'application/problem+json;charset=UTF-8' }, body: '{}' })))
+  expect(failure.code).toBe('WRONG_CONTENT_TYPE')
+  expect(failure.message).toMatch(/^the 400 response is not declared as application\/json; application\/problem\+json is the media type Spring/)
+  expect(failureOf(() => expectJsonContentType(makeResponse({ status: 400, headers: { 'content-type': 'text/html' }, body: '' }))).message).toBe('the 400 response is not declared as application/json')
+})
+
+describe('null where the schema gives a type', () => {
+  test("a record's description written as null names the serialiser's default and spring.jackson.default-property-inclusion", () => {
+    const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: 1, name: 'dog', description: null } }), 'Category'))
+    expect(failure.code).toBe('SCHEMA_MISMATCH')
+    expect(failure.message).toMatch(/^the body is not a Category record: body\.description must be string; body\.description is null: a serialiser writes a field it has no value for as null by default \(Jackson, so Spring Boot.*default-property-inclusion=non_null/)
+  })
+
+  test('in a list, the element that holds it', () => {
+    const failure = failureOf(() => expectSchema(makeResponse({ body: [{ id: 1, name: 'dog', description: 'd' }, { id: 2, name: 'cat', description: null }] }), 'CategoryList'))
+    expect(failure.message).toContain('; body[1].description is null: ')
+  })
+
+  test("an id written as text names Jackson's ToStringSerializer", () => {
+    const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: '9007199254740993', name: 'dog' } }), 'Category'))
+    expect(failure.message).toMatch(/^the body is not a Category record: body\.id must be integer; body\.id is "9007199254740993": an integer written as text, as Jackson's ToStringSerializer/)
+    expect(failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: 'abc', name: 'dog' } }), 'Category')).message).toBe('the body is not a Category record: body.id must be integer')
+  })
+
+  test('a null that no problem names adds nothing', () => {
+    const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { name: 'dog', extra: null } }), 'Category'))
+    expect(failure.message).toBe('the body is not a Category record: body lacks required property "id"')
+  })
+})
+
+describe('a stored text that came back changed the way a known store changes it', () => {
+  test("a character its column cannot hold, written as '?' (SQL Server VARCHAR, a single-byte Oracle character set)", () => {
+    expect(firstDifference('dog \u{1F407}', 'dog ?')).toMatch(/^; first difference at character 4: sent U\+1F407, got U\+003F \(lengths 6 and 5\); the character became '\?'.*SQL Server VARCHAR.*NVARCHAR/)
+    // a '?' sent is no such case
+    expect(firstDifference('a?b', 'a?c')).toBe('; first difference at character 2: sent U+0062, got U+0063 (lengths 3 and 3)')
+  })
+
+  test("an empty string back as no value: Oracle's '' = NULL", () => {
+    expect(firstDifference('', undefined)).toMatch(/^; an empty string came back as no value: Oracle stores '' as NULL/)
+    expect(firstDifference('', null)).toMatch(/Oracle stores '' as NULL/)
+    expect(firstDifference('x', undefined)).toBe('')
+  })
+})
+
+describe("a gateway's own statuses", () => {
+  test("AWS API Gateway's own 403 Missing Authentication Token", () => {
+    const result = makeResponse({ status: 403, body: { message: 'Missing Authentication Token' }, path: '/store/orders' })
+    expect(failureOf(() => expectStatus(result, 401)).message).toMatch(/^GET answered 403, expected 401: Missing Authentication Token is what AWS API Gateway answers itself, .*MISSING_AUTHENTICATION_TOKEN can be given status 401/)
+  })
+
+  test.each([
+    [502, /^GET answered 502 \(a server fault, which the document gives no request it describes; a gateway's answer when the service behind it closed the connection/],
+    [504, /^GET answered 504 \(a server fault, which the document gives no request it describes; a gateway's answer when the service behind it did not answer within/],
+  ])('%i says the service behind the gateway failed', (status, words) => {
+    const failure = failureOf(() => expectStatus(makeResponse({ status, headers: { 'content-type': 'text/html' }, body: '<html>Bad Gateway</html>' }), 200))
+    expect(failure.code).toBe('SERVER_ERROR')
+    expect(failure.message).toMatch(words)
+  })
+})
+
+describe('a create answered other than 201 with its record', () => {
+  test('200: the framework default of a handler that returns the record', () => {
+    const failure = failureOf(() => expectStatus(makeResponse({ status: 200, method: 'POST', body: { id: 1, name: 'dog' } }), 201))
+    expect(failure.code).toBe('UNEXPECTED_STATUS')
+    expect(failure.message).toMatch(/^POST answered 200, expected 201: a handler that returns the record is answered 200 unless it says otherwise: Spring MVC \(@ResponseStatus\(HttpStatus\.CREATED\)/)
+    // a 200 to a list is no such case
+    expect(failureOf(() => expectStatus(makeResponse({ status: 200 }), 201)).message).toBe('GET answered 200, expected 201')
+  })
+
+  test("403 to a valid create: Spring Security's CSRF protection in front of a key filter of the service's own", () => {
+    const failure = failureOf(() => expectStatus(makeResponse({ status: 403, method: 'POST', body: '' }), 201))
+    expect(failure.message).toMatch(/^POST answered 403, expected 201: Spring Security's CSRF protection, on by default, refuses with 403 every POST .*http\.csrf/)
+  })
+
+  test("an empty 201: Spring's ResponseEntity.created(location).build()", () => {
+    const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', headers: { location: '/v1/categories/1' }, body: '' }), 'Category'))
+    expect(failure.code).toBe('NOT_JSON')
+    expect(failure.message).toMatch(/^the 201 body is not valid JSON; an empty 201 is what Spring's ResponseEntity\.created\(location\)\.build\(\) answers/)
+  })
+})
+
+test("application/xml: Spring's XML converter, picked for a browser's Accept", () => {
+  const failure = failureOf(() => expectJsonContentType(makeResponse({ status: 200, headers: { 'content-type': 'application/xml;charset=UTF-8' }, body: '<List/>' })))
+  expect(failure.code).toBe('WRONG_CONTENT_TYPE')
+  expect(failure.message).toMatch(/^the 200 response is not declared as application\/json; Spring MVC answers XML .*jackson-dataformat-xml/)
+})
