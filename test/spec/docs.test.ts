@@ -26,7 +26,7 @@ const slug = (heading: string) =>
 const anchorsOf = (markdown: string) => new Set([...markdown.replace(/```[\s\S]*?```/g, '').matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] as string)))
 
 describe('the documentation', () => {
-  test('README.md is at most 200 lines, and its first screen says how to run it against staging in CI with the key in a secret', () => {
+  test('README.md is at most 200 lines, and its first screen says how to run it against staging in CI with the key in a secret, and the two commands that do everything on a fresh machine', () => {
     const readme = read('README.md')
     expect(readme.split('\n').length).toBeLessThanOrEqual(200)
     const firstScreen = readme.split('\n').slice(0, 45).join('\n')
@@ -34,6 +34,9 @@ describe('the documentation', () => {
     expect(firstScreen).toContain('--base-url https://staging')
     expect(firstScreen).toMatch(/secret/)
     expect(firstScreen).toContain('(docs/ci.md)')
+    // the developers' guide: on a fresh machine two commands from the README do everything
+    expect(firstScreen).toContain('`npm install && npm run conform`')
+    expect(firstScreen).toContain('`npm test`')
     // no dated measurement in the front door
     expect(readme).not.toMatch(/\b20\d\d-\d\d-\d\d\b/)
   })
