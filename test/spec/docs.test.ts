@@ -1,6 +1,6 @@
 /**
  * The documentation cannot drift from the code (issue 20): README.md stays a front door (at most
- * 200 lines), every relative link and #anchor of README.md, ARCHITECTURE.md and docs/ resolves,
+ * 200 lines), every relative link and #anchor of README.md, ARCHITECTURE.md, test/README.md, the example's README and docs/ resolves,
  * the generated pages are what their generators write, and no import circle runs through lib/ or
  * suites/ (type imports count: an arrow is an arrow).
  */
@@ -12,7 +12,7 @@ import { rulesPage } from '../../scripts/docs/rules-page.ts'
 import { ROOT } from '../helpers/run-conform.ts'
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
-const PAGES = ['README.md', 'ARCHITECTURE.md', 'CHANGELOG.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
+const PAGES = ['README.md', 'ARCHITECTURE.md', 'CHANGELOG.md', 'test/README.md', 'examples/express-service/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
 const slug = (heading: string) =>
