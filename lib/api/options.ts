@@ -15,8 +15,15 @@ type OptionRow = (typeof CONFORM_OPTIONS)[number]
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S
 type ValueOf<Kind> = Kind extends 'boolean' ? boolean : Kind extends 'integer' ? number : Kind extends 'list' ? string | readonly string[] : string
 
-/** Flags that print instead of running (help, version, the catalogue), and the base URL, which may come later (a function or a promise). */
-const NOT_OPTIONS = ['help', 'version', 'list-rules', 'base-url'] as const
+/**
+ * Flags that print instead of running (help, version, the catalogue), the base URL, which may come
+ * later (a function or a promise), and --targets: a fleet is the command line's (lib/fleet/), and
+ * passed through, the run ignored it and checked the embedded reference server, a pass whatever
+ * the deployments do.
+ */
+const NOT_OPTIONS = ['help', 'version', 'list-rules', 'base-url', 'targets'] as const
+/** What a caller who asked for a fleet is told instead. */
+const FLEET_REFUSED = 'targets is the command line\'s (a fleet of deployments, one verdict: npm run conform -- --targets FILE); here, call runConformance() once per deployment, each with its baseUrl and apiKey'
 type CommandLineOnly = (typeof NOT_OPTIONS)[number]
 
 /**
@@ -59,6 +66,7 @@ function asCommandLine(options: ConformanceOptions, baseUrl: string | undefined,
   for (const [key, value] of Object.entries(options)) {
     if (OWN_KEYS.has(key) || value === undefined) continue
     const row = BY_KEY.get(key)
+    if (key === 'targets') throw new ConformanceConfigError(FLEET_REFUSED)
     if (!row) throw new ConformanceConfigError(`unknown option "${key}"; the options are the command line's flags in camelCase: ${[...BY_KEY.keys()].join(', ')}`)
     if (row.kind === 'boolean') {
       if (typeof value !== 'boolean') throw new ConformanceConfigError(`${key} takes true or false, got ${JSON.stringify(value)}`)

@@ -1,5 +1,6 @@
 /** The newcomer's run: no arguments, the embedded reference server, every rule passed, exit 0. */
 import { afterAll, describe, expect, test } from 'vitest'
+import { CONFORM_OPTIONS } from '../../lib/config/conform-options.ts'
 import { namePrefix } from '../../lib/result/run-result.ts'
 import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
 import { VALID_CREATES } from '../../suites/cases/valid-creates.ts'
@@ -35,6 +36,12 @@ describe('npm run conform with no arguments', () => {
     expect(check.exchanges[0].request.method).toBe('POST')
     expect(check.exchanges[0].request.headers.authorization).toBe('Bearer $CONFORM_API_KEY')
     expect(check.exchanges[0].response?.status).toBe(201)
+  })
+
+  test("sends about as many requests as --concurrency's help says a run sends (it said 130 while a run sent 148)", () => {
+    const help = CONFORM_OPTIONS.find((o) => o.flag === 'concurrency')!.help
+    const said = Number(/a run sends about (\d+)/.exec(help)?.[1])
+    expect(Math.abs(run.results!.summary.requests - said) / said, `${run.results!.summary.requests} requests; --help: ${help}`).toBeLessThanOrEqual(0.1)
   })
 
   test('ledgers every record it created, each named after the run', () => {

@@ -1,6 +1,6 @@
 /**
  * The documentation cannot drift from the code (issue 20): README.md stays a front door (at most
- * 200 lines), every relative link and #anchor of README.md, ARCHITECTURE.md and docs/ resolves,
+ * 200 lines), every relative link and #anchor of README.md, ARCHITECTURE.md, test/README.md, the example's README and docs/ resolves,
  * the generated pages are what their generators write, and no import circle runs through lib/ or
  * suites/ (type imports count: an arrow is an arrow).
  */
@@ -12,7 +12,7 @@ import { rulesPage } from '../../scripts/docs/rules-page.ts'
 import { ROOT } from '../helpers/run-conform.ts'
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
-const PAGES = ['README.md', 'ARCHITECTURE.md', 'CHANGELOG.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
+const PAGES = ['README.md', 'ARCHITECTURE.md', 'CHANGELOG.md', 'test/README.md', 'examples/express-service/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
 const slug = (heading: string) =>
@@ -26,7 +26,7 @@ const slug = (heading: string) =>
 const anchorsOf = (markdown: string) => new Set([...markdown.replace(/```[\s\S]*?```/g, '').matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] as string)))
 
 describe('the documentation', () => {
-  test('README.md is at most 200 lines, and its first screen says how to run it against staging in CI with the key in a secret', () => {
+  test('README.md is at most 200 lines, and its first screen says how to run it against staging in CI with the key in a secret, and the two commands that do everything on a fresh machine', () => {
     const readme = read('README.md')
     expect(readme.split('\n').length).toBeLessThanOrEqual(200)
     const firstScreen = readme.split('\n').slice(0, 45).join('\n')
@@ -34,6 +34,9 @@ describe('the documentation', () => {
     expect(firstScreen).toContain('--base-url https://staging')
     expect(firstScreen).toMatch(/secret/)
     expect(firstScreen).toContain('(docs/ci.md)')
+    // the developers' guide: on a fresh machine two commands from the README do everything
+    expect(firstScreen).toContain('`npm install && npm run conform`')
+    expect(firstScreen).toContain('`npm test`')
     // no dated measurement in the front door
     expect(readme).not.toMatch(/\b20\d\d-\d\d-\d\d\b/)
   })
