@@ -51,7 +51,7 @@ const SERIAL_MS = 100
 const SERIAL_TIMEOUT_MS = 1_500
 
 const RATE_LIMIT = 30
-/** A low limit: the suite's ~80 requests need about 9 windows, more than the resends a 503 gets. */
+/** A low limit: the suite's ~150 requests need about 15 windows, more than the resends a 503 gets. */
 const LOW_RATE_LIMIT = 10
 const RATE_WINDOW_MS = 1_000
 
@@ -155,10 +155,10 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
   {
     name: 'rate-limited-10-per-second',
     description:
-      `a plan of ${LOW_RATE_LIMIT} requests a second: the rest get 429 with Retry-After: 1, unprocessed; the run's requests need about 9 seconds ` +
+      `a plan of ${LOW_RATE_LIMIT} requests a second: the rest get 429 with Retry-After: 1, unprocessed; the run's requests need about 15 seconds ` +
       'to get through, so each is sent again as long as the deadline allows, not a fixed number of times (rate limits are not shown, §8)',
     behaviour: { finish: (reply, request, store) => (overTheLimit(store, LOW_RATE_LIMIT) ? notProcessed(reply, request, store, 429, 1) : reply) },
-    slow: 'about 9 seconds of 429s at 10 requests a second',
+    slow: 'about 15 seconds of 429s at 10 requests a second',
   },
   {
     name: 'rate-limited-429-without-retry-after',
