@@ -12,6 +12,7 @@ import type { RunResult } from '../result/run-result.ts'
 import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
+import { escapeMarkdown } from '../reporters/markdown-summary.ts'
 import { readUserText, REPORT_FILE_MAX_BYTES, UserFileTooLarge } from '../config/user-file.ts'
 
 export const COMPARE_USAGE = `Usage: petstore-conform compare A B [--output FILE]      (npm run conform -- compare A B)
@@ -113,13 +114,17 @@ function verdictWords(run: RunResult): string {
 }
 
 function lines(c: Comparison, markdown: boolean): string[] {
-  const code = (text: string) => (markdown ? `\`${text.replaceAll('`', "'")}\`` : text)
-  const item = (f: Failure) => `- ${code(f.rule)} ${code(f.code)} ${visibleLine(f.check)}: ${visibleLine(f.message)}`
-  const head = (text: string) => (markdown ? `### ${text}` : `${text}:`)
+  // every text but the fixed words comes from results.json: the servers' words (observed values,
+  // failure messages) or a hand's (a file edited). In the terminal it is one line of visible
+  // characters; in the Markdown, which goes to a pull request or a job summary, no markup either
+  const text = (value: unknown) => (markdown ? escapeMarkdown(String(value), 2000) : visibleLine(String(value)))
+  const code = (value: string) => (markdown ? `\`${visibleLine(value).replaceAll('`', "'")}\`` : visibleLine(value))
+  const item = (f: Failure) => `- ${code(f.rule)} ${code(f.code)} ${text(f.check)}: ${text(f.message)}`
+  const head = (words: string) => (markdown ? `### ${words}` : `${words}:`)
   const out = [
     markdown ? '## Pet Store categories conformance: comparison' : 'Pet Store categories conformance: comparison',
-    `A: ${visibleLine(c.a.baseUrl)} (run ${c.a.runId}, ${verdictWords(c.a)})`,
-    `B: ${visibleLine(c.b.baseUrl)} (run ${c.b.runId}, ${verdictWords(c.b)})`,
+    `A: ${text(c.a.baseUrl)} (run ${text(c.a.runId)}, ${text(verdictWords(c.a))})`,
+    `B: ${text(c.b.baseUrl)} (run ${text(c.b.runId)}, ${text(verdictWords(c.b))})`,
     '',
     head(`Failing in B, not in A (${c.introduced.length})`),
     ...c.introduced.map(item),
@@ -128,9 +133,9 @@ function lines(c: Comparison, markdown: boolean): string[] {
     head(`Failing in both (${c.both.length})`),
     ...c.both.map(item),
     head(`Rules whose status changed (${c.ruleChanges.length})`),
-    ...c.ruleChanges.map((r) => `- ${visibleLine(r)}`),
+    ...c.ruleChanges.map((r) => `- ${text(r)}`),
     head(`Observed behaviour that differs (${c.observed.length})`),
-    ...c.observed.map((o) => `- ${visibleLine(o)}`),
+    ...c.observed.map((o) => `- ${text(o)}`),
     '',
     c.introduced.length > 0 ? `B fails ${c.introduced.length} ${c.introduced.length === 1 ? 'check' : 'checks'} that A did not: exit 1` : 'B fails nothing that A did not: exit 0',
   ]

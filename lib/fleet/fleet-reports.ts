@@ -55,7 +55,8 @@ export function fleetMarkdown(fleet: FleetResult, { links = true }: { links?: bo
         const status = d.rules[rule.id]
         return status === undefined ? '—' : status === 'fail' ? `**${CELL_WORD.fail}**` : (cellWord(d, rule.id) as string)
       })
-      out.push(`| ${escapeMarkdown(rule.id)} (${rule.level}) | ${cells.join(' | ')} |`)
+      // a rule's level comes from a results.json merge read, which a hand or a hostile job may have edited
+      out.push(`| ${escapeMarkdown(rule.id)} (${escapeMarkdown(rule.level)}) | ${cells.join(' | ')} |`)
     }
     out.push('', '— : no verdict on that rule (the run could not be made).')
   }

@@ -1,0 +1,106 @@
+/**
+ * `merge` and `compare` read report folders another job wrote: a CI artifact of a run against a
+ * hostile server, or a results.json / fleet.json edited by hand. Their text is data in every output
+ * (no markup in fleet.md or compare's Markdown, no terminal control or workflow command on a line
+ * of the terminal), and a list of deployments past what a fleet holds is refused at once, in one
+ * line, before the page of a quarter of a million rows takes the process's memory.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+import { compareMain } from '../../lib/cli/compare.ts'
+import { mergeMain } from '../../lib/cli/merge.ts'
+import { fleetMarkdown } from '../../lib/fleet/fleet-reports.ts'
+import { deploymentOf, fleetOf, type RunFile } from '../../lib/fleet/fleet-result.ts'
+import { MAX_DEPLOYMENTS, readTargetsFile } from '../../lib/fleet/targets.ts'
+import { resultsFileOf } from '../../lib/result/results-file.ts'
+import type { RunResult } from '../../lib/result/run-result.ts'
+import { HOSTILE, oneFailure, runResult } from '../reporters/fixture.ts'
+
+const scratch = mkdtempSync(join(tmpdir(), 'conform-hostile-report-files-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+const TOOL = { name: 'petstore-categories-conformance', version: '0.0.0' }
+/** Markup, a terminal control or a workflow command that would act, were the text not escaped. */
+const ACTIVE = /<script|<img|<b>|\x1b|\u202e|!\[|\]\(http|(^|\n)::/i
+/** On a terminal or in a CI log, markup is text: a control character or a line starting with :: acts. */
+const TERMINAL_ACTIVE = /[\x00-\x09\x0b-\x1f\x7f\u202e]|(^|\n)::/
+
+function write(name: string, content: unknown): string {
+  const path = join(scratch, name)
+  mkdirSync(join(path, '..'), { recursive: true })
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content))
+  return path
+}
+
+describe("fleet.md of a results.json whose rule's level was edited", () => {
+  test('the level is escaped as every other text of the matrix, the row one line', () => {
+    const run = runResult() as RunResult
+    run.rules[0] = { ...run.rules[0], level: HOSTILE } as unknown as RunResult['rules'][number]
+    const fleet = fleetOf([deploymentOf('eu', 'https://a.example/v1', 'eu/report.html', run)], [run as RunFile], TOOL)
+    const md = fleetMarkdown(fleet)
+    expect(md).not.toMatch(ACTIVE)
+    const row = md.split('\n').find((line) => line.startsWith(`| ${run.rules[0].id} `)) as string
+    // an unescaped | would add a cell
+    expect(row.replace(/\\\|/g, '').split('|')).toHaveLength(4)
+  })
+})
+
+describe('compare of results.json files holding hostile text', () => {
+  const a = write('compare/a.json', resultsFileOf(runResult()))
+  const edited = resultsFileOf(oneFailure()) as Record<string, unknown> & { rules: { id: string }[] }
+  edited.runId = `r1\n::error title=forged::forged\x1b[2J`
+  edited.rules[0].id = HOSTILE
+  // what a server said, as its run observed it (a Retry-After value it chose)
+  edited.observed = { rateLimits: { retryAfter: ['99999 <b>::error::x</b> ![t](http://evil.example/t.png)'] } }
+  const b = write('compare/b.json', edited)
+
+  function compare() {
+    let out = ''
+    let err = ''
+    const output = join(scratch, 'compare', 'comparison.md')
+    const code = compareMain([a, b, '--output', output], { out: (t) => void (out += t), err: (t) => void (err += t) }, scratch)
+    return { code, out, err, markdown: readFileSync(output, 'utf8') }
+  }
+
+  test('the terminal: no control, no line a CI would read as a command', () => {
+    const { code, out, err } = compare()
+    expect([code, err]).toEqual([1, ''])
+    expect(out).not.toMatch(TERMINAL_ACTIVE)
+    expect(out).toContain('(run r1↵')
+  })
+
+  test('the Markdown, for a pull request or a job summary: no markup, no link, no image', () => {
+    const { markdown } = compare()
+    expect(markdown).not.toMatch(ACTIVE)
+    expect(markdown).toContain('99999 &lt;b&gt;')
+  })
+})
+
+describe('a list of deployments past what a fleet holds', () => {
+  test(`merge of a fleet.json listing ${MAX_DEPLOYMENTS + 1}: exit 2, one line, nothing written, in well under a second`, () => {
+    const deployments = Array.from({ length: MAX_DEPLOYMENTS + 1 }, (_, i) => ({ label: `d${i}`, baseUrl: 'https://a.example/v1' }))
+    write('big/fleet/fleet.json', { deployments })
+    let out = ''
+    let err = ''
+    const started = performance.now()
+    const code = mergeMain([join(scratch, 'big', 'fleet'), '--report-dir', join(scratch, 'big', 'out')], { out: (t) => void (out += t), err: (t) => void (err += t) }, scratch, {})
+    expect(performance.now() - started).toBeLessThan(1000)
+    expect([code, out]).toEqual([2, ''])
+    expect(err).toMatch(/^conform merge: the folders hold at least 1001 deployments; a fleet holds at most 1000: split it into fleets .*\n$/)
+    expect(existsSync(join(scratch, 'big', 'out'))).toBe(false)
+  })
+
+  test('--expect past it is refused as no number of deployments a merge takes', () => {
+    let err = ''
+    expect(mergeMain([scratch, '--report-dir', join(scratch, 'expect-out'), '--expect', String(MAX_DEPLOYMENTS + 1)], { out: () => {}, err: (t) => void (err += t) }, scratch, {})).toBe(2)
+    expect(err).toContain(`(at most ${MAX_DEPLOYMENTS})`)
+  })
+
+  test(`a targets file listing ${MAX_DEPLOYMENTS + 1}: one line, before any key is read or request sent`, () => {
+    const entries = Array.from({ length: MAX_DEPLOYMENTS + 1 }, (_, i) => `  - label: d${i}\n    baseUrl: http://127.0.0.1:${20000 + i}/v1\n    apiKeyEnv: K\n`)
+    const path = write('many.yaml', `deployments:\n${entries.join('')}`)
+    expect(() => readTargetsFile(path, scratch)).toThrow(/^the targets file .*many\.yaml lists 1001 deployments; a fleet holds at most 1000: split it/)
+  })
+})
