@@ -13,7 +13,7 @@ import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
-import { readUserText, REPORT_FILE_MAX_BYTES, UserFileTooLarge } from '../config/user-file.ts'
+import { readReportJson, UserFileTooLarge } from '../config/user-file.ts'
 
 export const COMPARE_USAGE = `Usage: petstore-conform compare A B [--output FILE]      (npm run conform -- compare A B)
 
@@ -33,7 +33,8 @@ interface Failure {
 
 function readRun(given: string, cwd: string): RunResult {
   let path = resolve(cwd, given)
-  if (existsSync(path) && statSync(path).isDirectory()) {
+  const inFolder = existsSync(path) && statSync(path).isDirectory()
+  if (inFolder) {
     // a fleet's top folder holds a folder per deployment, and no results.json of its own
     const fleet = existsSync(join(path, 'results.json')) ? undefined : fleetFolderProblem(path, given)
     if (fleet !== undefined) throw new Error(fleet)
@@ -41,7 +42,7 @@ function readRun(given: string, cwd: string): RunResult {
   }
   let data: unknown
   try {
-    data = JSON.parse(readUserText(path, REPORT_FILE_MAX_BYTES))
+    data = readReportJson(path, { inFolder })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : error instanceof UserFileTooLarge ? error.message : (error as Error).message.split('\n')[0]}`)

@@ -16,7 +16,7 @@ import { writeFleetReports } from '../fleet/fleet-reports.ts'
 import { noteStaleRuns } from '../fleet/stale-runs.ts'
 import { labelProblem, MAX_DEPLOYMENTS, tooManyDeployments } from '../fleet/targets.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
-import { readUserText, REPORT_FILE_MAX_BYTES } from '../config/user-file.ts'
+import { readReportJson } from '../config/user-file.ts'
 
 export const MERGE_USAGE = `Usage: petstore-conform merge DIR... --report-dir OUT [--expect N]      (npm run conform -- merge …)
 
@@ -48,7 +48,7 @@ function inputsOf(dir: string, given: string): { inputs: Input[]; error?: string
     const file = join(dir, 'fleet.json')
     let fleet: Partial<FleetResult> | null
     try {
-      fleet = JSON.parse(readUserText(file, REPORT_FILE_MAX_BYTES)) as Partial<FleetResult> | null
+      fleet = readReportJson(file) as Partial<FleetResult> | null
     } catch (error) {
       throw new Error(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`)
     }

@@ -3,9 +3,12 @@
  * hostile server, or a results.json / fleet.json edited by hand. Their text is data in every output
  * (no markup in fleet.md or compare's Markdown, no terminal control or workflow command on a line
  * of the terminal), and a list of deployments past what a fleet holds is refused at once, in one
- * line, before the page of a quarter of a million rows takes the process's memory.
+ * line, before the page of a quarter of a million rows takes the process's memory. A file in such a
+ * folder that is no file (a FIFO, a link to /dev/zero) or that links to a secret's file is read as
+ * what it is: a report it is not, in bounded time, never quoted.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
@@ -17,6 +20,8 @@ import { MAX_DEPLOYMENTS, readTargetsFile } from '../../lib/fleet/targets.ts'
 import { resultsFileOf } from '../../lib/result/results-file.ts'
 import type { RunResult } from '../../lib/result/run-result.ts'
 import { HOSTILE, oneFailure, runResult } from '../reporters/fixture.ts'
+import { runNode } from '../helpers/child-process.ts'
+import { CONFORM_BIN } from '../helpers/run-conform.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'conform-hostile-report-files-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -102,5 +107,46 @@ describe('a list of deployments past what a fleet holds', () => {
     const entries = Array.from({ length: MAX_DEPLOYMENTS + 1 }, (_, i) => `  - label: d${i}\n    baseUrl: http://127.0.0.1:${20000 + i}/v1\n    apiKeyEnv: K\n`)
     const path = write('many.yaml', `deployments:\n${entries.join('')}`)
     expect(() => readTargetsFile(path, scratch)).toThrow(/^the targets file .*many\.yaml lists 1001 deployments; a fleet holds at most 1000: split it/)
+  })
+})
+
+describe('report folders holding what no run writes: a FIFO, a link to /dev/zero or to a secret', () => {
+  const fifo = (path: string) => {
+    mkdirSync(join(path, '..'), { recursive: true })
+    execFileSync('mkfifo', [path])
+  }
+  // a FIFO blocked the open for ever, past SIGTERM: run as a child, killed if it hangs
+  const conform = (...args: string[]) => runNode([CONFORM_BIN, ...args], { killAfterMs: 20_000 })
+
+  test.skipIf(process.platform === 'win32')('merge: a results.json or journal that is a FIFO is a deployment not judged, and the merge ends at once', async () => {
+    fifo(join(scratch, 'fifo', 'eu', 'results.json'))
+    fifo(join(scratch, 'fifo', 'us', 'journal.ndjson'))
+    const run = await conform('merge', join(scratch, 'fifo', 'eu'), join(scratch, 'fifo', 'us'), '--report-dir', join(scratch, 'fifo-out'))
+    expect([run.code, run.stderr]).toEqual([2, ''])
+    expect(run.exitedAt - run.spawnedAt).toBeLessThan(15_000)
+    expect(run.stdout).toContain('eu/results.json: it is no regular file (a pipe or a device), which a report always is')
+    expect(run.stdout).toMatch(/NOT JUDGED {2}us /)
+  }, 30_000)
+
+  // a link to /dev/zero took 16 GB and 76 s before the process died (std::bad_alloc): a FIFO shows the same read without the cost, should it come back
+  test.skipIf(process.platform === 'win32')("compare: a folder whose fleet.json is a FIFO is read as no fleet's, at once", async () => {
+    fifo(join(scratch, 'fifo-fleet', 'fleet.json'))
+    const run = await conform('compare', join(scratch, 'fifo-fleet'), join(scratch, 'fifo-fleet'))
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/^conform compare: cannot read .*fifo-fleet\/results\.json: no such file\n$/)
+  }, 30_000)
+
+  test.skipIf(process.platform === 'win32')("merge and compare: a results.json linked to a secret's file never quote it", () => {
+    const secret = write('secret.txt', 'AKIAIOSFODNN7EXAMPLE')
+    mkdirSync(join(scratch, 'linked', 'eu'), { recursive: true })
+    symlinkSync(secret, join(scratch, 'linked', 'eu', 'results.json'))
+    let out = ''
+    let err = ''
+    const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t) }
+    expect(mergeMain([join(scratch, 'linked', 'eu'), '--report-dir', join(scratch, 'linked-out')], io, scratch, {})).toBe(2)
+    expect(compareMain([join(scratch, 'linked', 'eu'), join(scratch, 'linked', 'eu')], io, scratch)).toBe(2)
+    const written = readdirSync(join(scratch, 'linked-out')).map((file) => readFileSync(join(scratch, 'linked-out', file), 'utf8'))
+    for (const text of [out, err, ...written]) expect(text).not.toContain('AKIAIOSFODNN')
+    expect(err).toContain('results.json: Unexpected token \'A\': it is not valid JSON')
   })
 })
