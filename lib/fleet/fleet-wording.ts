@@ -22,9 +22,14 @@ export function knownDetail(d: FleetDeployment): string {
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
-/** A relative path as a link target: each segment percent-encoded, so that no character of a folder name acts in Markdown or HTML. */
+/**
+ * A relative path as a link target: each segment percent-encoded, so that no character of a folder
+ * name acts in Markdown or HTML; `( ) ! ' *` too, which encodeURIComponent leaves, and a `)` ends a
+ * Markdown link (a folder `x)(y` given to merge linked `x`).
+ */
 export function linkTarget(path: string): string {
-  return path.split('/').map((segment) => (segment === '..' || segment === '.' ? segment : encodeURIComponent(segment))).join('/')
+  const encode = (segment: string) => encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  return path.split('/').map((segment) => (segment === '..' || segment === '.' ? segment : encode(segment))).join('/')
 }
 
 /** The fleet's verdict in one sentence, naming the deployments that failed and those not judged. */

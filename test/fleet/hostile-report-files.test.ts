@@ -17,6 +17,7 @@ import { mergeMain } from '../../lib/cli/merge.ts'
 import { fleetMarkdown } from '../../lib/fleet/fleet-reports.ts'
 import { deploymentOf, fleetOf, type RunFile } from '../../lib/fleet/fleet-result.ts'
 import { MAX_DEPLOYMENTS, readTargetsFile } from '../../lib/fleet/targets.ts'
+import { linkTarget } from '../../lib/fleet/fleet-wording.ts'
 import { resultsFileOf } from '../../lib/result/results-file.ts'
 import type { RunResult } from '../../lib/result/run-result.ts'
 import { HOSTILE, oneFailure, runResult } from '../reporters/fixture.ts'
@@ -50,6 +51,13 @@ describe("fleet.md of a results.json whose rule's level was edited", () => {
     // an unescaped | would add a cell
     expect(row.replace(/\\\|/g, '').split('|')).toHaveLength(4)
   })
+})
+
+test("a link to the report of a folder merge was given, named with a parenthesis, is one link in fleet.md", () => {
+  const run = runResult() as RunFile
+  const fleet = fleetOf([deploymentOf('x-y', 'https://a.example/v1', "../jobs/x)(y!'*/report.html", run)], [run], TOOL)
+  expect(linkTarget("../jobs/x)(y!'*/report.html")).toBe('../jobs/x%29%28y%21%27%2A/report.html')
+  expect(fleetMarkdown(fleet)).toContain('[report.html](../jobs/x%29%28y%21%27%2A/report.html) |')
 })
 
 describe('compare of results.json files holding hostile text', () => {
