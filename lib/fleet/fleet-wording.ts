@@ -8,9 +8,18 @@ export const VERDICT_WORD: Record<FleetDeployment['verdict'], string> = { pass: 
 /** How a cell of the matrix reads in Markdown and the terminal. */
 export const CELL_WORD: Record<Status, string> = { pass: 'pass', fail: 'FAIL', skip: 'not verified', warn: 'advisory' }
 
+/**
+ * A deployment's status on a rule, or undefined when its run has none. Its own entries only: a rule
+ * id of a results.json merge read (edited by hand) may be `constructor` or `__proto__`, which
+ * every object inherits.
+ */
+export function ruleStatus(d: FleetDeployment, rule: string): Status | undefined {
+  return Object.hasOwn(d.rules, rule) ? d.rules[rule] : undefined
+}
+
 /** How a matrix cell reads in Markdown and the terminal: a rule passed only by the baseline's known failures says so. */
 export function cellWord(d: FleetDeployment, rule: string): string | undefined {
-  const status = d.rules[rule]
+  const status = ruleStatus(d, rule)
   if (status === undefined) return undefined
   return d.knownRules?.includes(rule) ? 'known (baseline)' : CELL_WORD[status]
 }

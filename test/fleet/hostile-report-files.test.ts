@@ -15,6 +15,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { compareMain } from '../../lib/cli/compare.ts'
 import { mergeMain } from '../../lib/cli/merge.ts'
 import { fleetMarkdown } from '../../lib/fleet/fleet-reports.ts'
+import { fleetHtml } from '../../lib/fleet/fleet-html.ts'
 import { deploymentOf, fleetOf, type RunFile } from '../../lib/fleet/fleet-result.ts'
 import { MAX_DEPLOYMENTS, readTargetsFile } from '../../lib/fleet/targets.ts'
 import { linkTarget } from '../../lib/fleet/fleet-wording.ts'
@@ -58,6 +59,18 @@ test("a link to the report of a folder merge was given, named with a parenthesis
   const fleet = fleetOf([deploymentOf('x-y', 'https://a.example/v1', "../jobs/x)(y!'*/report.html", run)], [run], TOOL)
   expect(linkTarget("../jobs/x)(y!'*/report.html")).toBe('../jobs/x%29%28y%21%27%2A/report.html')
   expect(fleetMarkdown(fleet)).toContain('[report.html](../jobs/x%29%28y%21%27%2A/report.html) |')
+})
+
+test('a rule id every object inherits (constructor, __proto__), edited into one results.json, is no verdict of the others', () => {
+  const plain = runResult() as RunFile
+  const edited = runResult() as RunResult
+  for (const id of ['constructor', '__proto__']) edited.rules.push({ ...edited.rules[0], id, checks: [] } as RunResult['rules'][number])
+  // as JSON.parse makes it: an own property named __proto__
+  const deployments = [deploymentOf('a', 'https://a.example/v1', 'a/report.html', plain), deploymentOf('b', 'https://b.example/v1', 'b/report.html', JSON.parse(JSON.stringify(edited)) as RunFile)]
+  const fleet = fleetOf(deployments, [plain, edited as RunFile], TOOL)
+  const rows = fleetMarkdown(fleet).split('\n').filter((line) => /^\| (constructor|\\_\\_proto\\_\\_) /.test(line))
+  expect(rows).toEqual(['| constructor (must) | — | pass |', '| \\_\\_proto\\_\\_ (must) | — | pass |'])
+  expect(fleetHtml(fleet)).not.toMatch(/undefined|native code|\[object/)
 })
 
 describe('compare of results.json files holding hostile text', () => {
