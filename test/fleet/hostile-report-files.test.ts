@@ -19,6 +19,7 @@ import { fleetHtml } from '../../lib/fleet/fleet-html.ts'
 import { deploymentOf, fleetOf, type RunFile } from '../../lib/fleet/fleet-result.ts'
 import { MAX_DEPLOYMENTS, readTargetsFile } from '../../lib/fleet/targets.ts'
 import { linkTarget } from '../../lib/fleet/fleet-wording.ts'
+import { checkBaseUrl, type Config } from '../../lib/config/config.ts'
 import { resultsFileOf } from '../../lib/result/results-file.ts'
 import type { RunResult } from '../../lib/result/run-result.ts'
 import { HOSTILE, oneFailure, runResult } from '../reporters/fixture.ts'
@@ -170,4 +171,12 @@ describe('report folders holding what no run writes: a FIFO, a link to /dev/zero
     for (const text of [out, err, ...written]) expect(text).not.toContain('AKIAIOSFODNN')
     expect(err).toContain('results.json: Unexpected token \'A\': it is not valid JSON')
   })
+})
+
+test.each([
+  ['a line break and a forged workflow command', 'x\n::error::forged', '"x\\n::error::forged"'],
+  ['terminal controls a pasted value may carry', '\r\x1b\x07petstore.example/v1', '"\\r\\u001b\\u0007petstore.example/v1"'],
+  ['a right-to-left override', 'petstore.example/v1\u202e', '"petstore.example/v1\\u202e"'],
+])('a --base-url holding %s is quoted as escaped text, on one line', (_, raw, shown) => {
+  expect(() => checkBaseUrl({ baseUrl: raw } as Config, '--base-url')).toThrow(`--base-url ${shown} is not a URL with a scheme`)
 })
