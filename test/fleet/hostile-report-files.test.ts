@@ -24,7 +24,7 @@ import { resultsFileOf } from '../../lib/result/results-file.ts'
 import type { RunResult } from '../../lib/result/run-result.ts'
 import { HOSTILE, oneFailure, runResult } from '../reporters/fixture.ts'
 import { runNode } from '../helpers/child-process.ts'
-import { CONFORM_BIN } from '../helpers/run-conform.ts'
+import { CONFORM_BIN, runConformInProcess } from '../helpers/run-conform.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'conform-hostile-report-files-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -179,4 +179,20 @@ test.each([
   ['a right-to-left override', 'petstore.example/v1\u202e', '"petstore.example/v1\\u202e"'],
 ])('a --base-url holding %s is quoted as escaped text, on one line', (_, raw, shown) => {
   expect(() => checkBaseUrl({ baseUrl: raw } as Config, '--base-url')).toThrow(`--base-url ${shown} is not a URL with a scheme`)
+})
+
+describe("an option's value holding a line break and an escape sequence (a CI variable pasted with them)", () => {
+  const pasted = 'a\n::error::forged\x1b[2J'
+  test.each([
+    [['--base-url', 'http://127.0.0.1:9/v1', '--timeout', pasted]],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--rule', pasted]],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--base-url', 'http://127.0.0.1:8/v1', '--env', pasted]],
+  ])('%j: exit 2 and one line that quotes it as visible text', async (argv) => {
+    const run = await runConformInProcess(argv, { env: { CONFORM_API_KEY: 'pasted-option-key-1' } })
+    run.cleanup()
+    expect(run.code).toBe(2)
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(run.stderr).not.toMatch(TERMINAL_ACTIVE)
+    expect(run.stderr).toContain('a↵::error::forged⟨ESC⟩[2J')
+  })
 })
