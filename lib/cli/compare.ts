@@ -157,12 +157,15 @@ export function compareMain(argv: string[], io: { out(text: string): void; err(t
   }
   if (paths.length !== 2 || (output !== undefined && output === '')) return io.err('conform compare: give two runs, A and B (report folders or results.json files), and at most --output FILE\n'), 2
   let comparison: Comparison
+  let text: string
   try {
     comparison = compareRuns(readRun(paths[0] as string, cwd), readRun(paths[1] as string, cwd))
+    // a file edited by hand (a baseline without its list) fails here as well as in compareRuns: one line, exit 2
+    text = lines(comparison, false).join('\n') + '\n'
   } catch (error) {
     return io.err(`conform compare: ${visibleLine((error as Error).message)}\n`), 2
   }
-  io.out(lines(comparison, false).join('\n') + '\n')
+  io.out(text)
   if (output !== undefined) {
     try {
       writeFileSync(resolve(cwd, output), lines(comparison, true).join('\n') + '\n')

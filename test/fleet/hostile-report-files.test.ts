@@ -98,6 +98,13 @@ describe('compare of results.json files holding hostile text', () => {
     expect(out).toContain('(run r1↵')
   })
 
+  test('a baseline without its list of known failures (edited): exit 2, one line that says compare read it', () => {
+    const noList = write('compare/no-list.json', { ...resultsFileOf(oneFailure()), baseline: {} })
+    let err = ''
+    expect(compareMain([a, noList], { out: () => {}, err: (t) => void (err += t) }, scratch)).toBe(2)
+    expect(err).toMatch(/^conform compare: [^\n]+\n$/)
+  })
+
   test('the Markdown, for a pull request or a job summary: no markup, no link, no image', () => {
     const { markdown } = compare()
     expect(markdown).not.toMatch(ACTIVE)
