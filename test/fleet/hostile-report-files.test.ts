@@ -22,7 +22,14 @@ import { linkTarget } from '../../lib/fleet/fleet-wording.ts'
 import { checkBaseUrl, type Config } from '../../lib/config/config.ts'
 import { resultsFileOf } from '../../lib/result/results-file.ts'
 import type { RunResult } from '../../lib/result/run-result.ts'
-import { HOSTILE, oneFailure, runResult } from '../reporters/fixture.ts'
+import { check, HOSTILE, oneFailure, runResult } from '../reporters/fixture.ts'
+import { applyBaseline } from '../../lib/result/baseline.ts'
+import type { FailureDetail } from '../../lib/checks/failure.ts'
+import { annotations } from '../../lib/reporters/github-actions.ts'
+import { htmlReport } from '../../lib/reporters/html-report.ts'
+import { junitReport } from '../../lib/reporters/junit-report.ts'
+import { markdownSummary } from '../../lib/reporters/markdown-summary.ts'
+import { terminalSummary } from '../../lib/reporters/terminal-summary.ts'
 import { runNode } from '../helpers/child-process.ts'
 import { CONFORM_BIN, runConformInProcess } from '../helpers/run-conform.ts'
 
@@ -202,4 +209,16 @@ describe("an option's value holding a line break and an escape sequence (a CI va
     expect(run.stderr).not.toMatch(TERMINAL_ACTIVE)
     expect(run.stderr).toContain('a↵::error::forged⟨ESC⟩[2J')
   })
+})
+
+test("a baseline entry's reason, quoted in the note of a failure near it, is data in every report", () => {
+  const plain: FailureDetail = { code: 'UNEXPECTED_STATUS', message: 'POST answered 422, expected 400', expected: 'status 400', actual: 'status 422' }
+  const run = runResult((id) => (id === 'create-rejects-missing-name' ? [check('empty object → 400', 'fail', { failure: plain }), check('no name → 400', 'fail', { failure: plain })] : [check(`${id} check`, 'pass')]))
+  const result = applyBaseline(run, { knownFailures: [{ rule: 'create-rejects-missing-name', code: 'SERVER_ERROR', check: 'no name → 400', reason: HOSTILE }] }, 'conform-baseline.json', '2026-06-01')
+  expect(result.rules.flatMap((r) => r.checks).some((c) => c.baselineNote?.includes('forged annotation'))).toBe(true)
+  expect(markdownSummary(result)).not.toMatch(ACTIVE)
+  expect(htmlReport(result)).not.toMatch(/<script|<img|\x1b|\u202e/)
+  expect(terminalSummary(result, [])).not.toMatch(TERMINAL_ACTIVE)
+  for (const line of annotations(result)) expect(line).not.toMatch(/[\r\n\x1b]/)
+  expect(junitReport(result)).not.toMatch(/\x1b|<script/)
 })
