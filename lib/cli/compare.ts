@@ -12,7 +12,8 @@ import type { RunResult } from '../result/run-result.ts'
 import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
-import { readUserText, REPORT_FILE_MAX_BYTES, UserFileTooLarge } from '../config/user-file.ts'
+import { escapeMarkdown } from '../reporters/markdown-summary.ts'
+import { readReportJson, UserFileTooLarge } from '../config/user-file.ts'
 
 export const COMPARE_USAGE = `Usage: petstore-conform compare A B [--output FILE]      (npm run conform -- compare A B)
 
@@ -32,7 +33,8 @@ interface Failure {
 
 function readRun(given: string, cwd: string): RunResult {
   let path = resolve(cwd, given)
-  if (existsSync(path) && statSync(path).isDirectory()) {
+  const inFolder = existsSync(path) && statSync(path).isDirectory()
+  if (inFolder) {
     // a fleet's top folder holds a folder per deployment, and no results.json of its own
     const fleet = existsSync(join(path, 'results.json')) ? undefined : fleetFolderProblem(path, given)
     if (fleet !== undefined) throw new Error(fleet)
@@ -40,7 +42,7 @@ function readRun(given: string, cwd: string): RunResult {
   }
   let data: unknown
   try {
-    data = JSON.parse(readUserText(path, REPORT_FILE_MAX_BYTES))
+    data = readReportJson(path, { inFolder })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : error instanceof UserFileTooLarge ? error.message : (error as Error).message.split('\n')[0]}`)
@@ -113,13 +115,17 @@ function verdictWords(run: RunResult): string {
 }
 
 function lines(c: Comparison, markdown: boolean): string[] {
-  const code = (text: string) => (markdown ? `\`${text.replaceAll('`', "'")}\`` : text)
-  const item = (f: Failure) => `- ${code(f.rule)} ${code(f.code)} ${visibleLine(f.check)}: ${visibleLine(f.message)}`
-  const head = (text: string) => (markdown ? `### ${text}` : `${text}:`)
+  // every text but the fixed words comes from results.json: the servers' words (observed values,
+  // failure messages) or a hand's (a file edited). In the terminal it is one line of visible
+  // characters; in the Markdown, which goes to a pull request or a job summary, no markup either
+  const text = (value: unknown) => (markdown ? escapeMarkdown(String(value), 2000) : visibleLine(String(value)))
+  const code = (value: string) => (markdown ? `\`${visibleLine(value).replaceAll('`', "'")}\`` : visibleLine(value))
+  const item = (f: Failure) => `- ${code(f.rule)} ${code(f.code)} ${text(f.check)}: ${text(f.message)}`
+  const head = (words: string) => (markdown ? `### ${words}` : `${words}:`)
   const out = [
     markdown ? '## Pet Store categories conformance: comparison' : 'Pet Store categories conformance: comparison',
-    `A: ${visibleLine(c.a.baseUrl)} (run ${c.a.runId}, ${verdictWords(c.a)})`,
-    `B: ${visibleLine(c.b.baseUrl)} (run ${c.b.runId}, ${verdictWords(c.b)})`,
+    `A: ${text(c.a.baseUrl)} (run ${text(c.a.runId)}, ${text(verdictWords(c.a))})`,
+    `B: ${text(c.b.baseUrl)} (run ${text(c.b.runId)}, ${text(verdictWords(c.b))})`,
     '',
     head(`Failing in B, not in A (${c.introduced.length})`),
     ...c.introduced.map(item),
@@ -128,9 +134,9 @@ function lines(c: Comparison, markdown: boolean): string[] {
     head(`Failing in both (${c.both.length})`),
     ...c.both.map(item),
     head(`Rules whose status changed (${c.ruleChanges.length})`),
-    ...c.ruleChanges.map((r) => `- ${visibleLine(r)}`),
+    ...c.ruleChanges.map((r) => `- ${text(r)}`),
     head(`Observed behaviour that differs (${c.observed.length})`),
-    ...c.observed.map((o) => `- ${visibleLine(o)}`),
+    ...c.observed.map((o) => `- ${text(o)}`),
     '',
     c.introduced.length > 0 ? `B fails ${c.introduced.length} ${c.introduced.length === 1 ? 'check' : 'checks'} that A did not: exit 1` : 'B fails nothing that A did not: exit 0',
   ]
@@ -151,12 +157,15 @@ export function compareMain(argv: string[], io: { out(text: string): void; err(t
   }
   if (paths.length !== 2 || (output !== undefined && output === '')) return io.err('conform compare: give two runs, A and B (report folders or results.json files), and at most --output FILE\n'), 2
   let comparison: Comparison
+  let text: string
   try {
     comparison = compareRuns(readRun(paths[0] as string, cwd), readRun(paths[1] as string, cwd))
+    // a file edited by hand (a baseline without its list) fails here as well as in compareRuns: one line, exit 2
+    text = lines(comparison, false).join('\n') + '\n'
   } catch (error) {
     return io.err(`conform compare: ${visibleLine((error as Error).message)}\n`), 2
   }
-  io.out(lines(comparison, false).join('\n') + '\n')
+  io.out(text)
   if (output !== undefined) {
     try {
       writeFileSync(resolve(cwd, output), lines(comparison, true).join('\n') + '\n')

@@ -9,6 +9,7 @@ import { secretValues } from '../config/extra-headers.ts'
 import { fleetRequest } from '../fleet/fleet-request.ts'
 import { createRedactor } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
+import { visibleLine } from '../reporters/visible-text.ts'
 import { preflight, preflightWaitMs } from '../runner/preflight.ts'
 import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { markPhase, PHASE_MARKS } from '../runner/run-phases.ts'
@@ -67,7 +68,9 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
    * reports that say the run could not be made, in place of any an earlier run left.
    */
   const cannotRun = async (message: string): Promise<2> => {
-    const line = redact(message)
+    // a message may quote what the user gave (an option's value, a path): a line break or an
+    // escape sequence in it would be a second line (a workflow command in a CI log) or act
+    const line = visibleLine(redact(message))
     io.err(`conform: ${line}\n`)
     if (env.GITHUB_ACTIONS === 'true') io.out(workflowCommand('error', 'conformance run could not be made', line) + '\n')
     // options that could not be read (a CI job whose key secret is unset) still name the deployment meant: merge shows it

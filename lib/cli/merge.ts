@@ -14,9 +14,9 @@ import { FLEET_FILES } from '../fleet/fleet-files.ts'
 import { deploymentOf, fleetOf, readRunFolder, unreadRun, type FleetDeployment, type FleetResult, type RunFile } from '../fleet/fleet-result.ts'
 import { writeFleetReports } from '../fleet/fleet-reports.ts'
 import { noteStaleRuns } from '../fleet/stale-runs.ts'
-import { labelProblem } from '../fleet/targets.ts'
+import { labelProblem, MAX_DEPLOYMENTS, tooManyDeployments } from '../fleet/targets.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
-import { readUserText, REPORT_FILE_MAX_BYTES } from '../config/user-file.ts'
+import { readReportJson } from '../config/user-file.ts'
 
 export const MERGE_USAGE = `Usage: petstore-conform merge DIR... --report-dir OUT [--expect N]      (npm run conform -- merge …)
 
@@ -48,7 +48,7 @@ function inputsOf(dir: string, given: string): { inputs: Input[]; error?: string
     const file = join(dir, 'fleet.json')
     let fleet: Partial<FleetResult> | null
     try {
-      fleet = JSON.parse(readUserText(file, REPORT_FILE_MAX_BYTES)) as Partial<FleetResult> | null
+      fleet = readReportJson(file) as Partial<FleetResult> | null
     } catch (error) {
       throw new Error(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`)
     }
@@ -79,7 +79,7 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
     else dirs.push(arg)
   }
   if (dirs.length === 0 || !out) return io.err('conform merge: give the report folders to join and --report-dir OUT, where the fleet page goes\n'), 2
-  if (expect !== undefined && !/^[1-9]\d{0,3}$/.test(expect)) return io.err('conform merge: --expect takes the number of deployments the folders must hold, such as --expect 3\n'), 2
+  if (expect !== undefined && (!/^[1-9]\d{0,3}$/.test(expect) || Number(expect) > MAX_DEPLOYMENTS)) return io.err(`conform merge: --expect takes the number of deployments the folders must hold, such as --expect 3 (at most ${MAX_DEPLOYMENTS})\n`), 2
   const outDir = resolve(cwd, out)
   const redact = createRedactor(env.CONFORM_API_KEY)
   // a run's own report folder: the fleet page would remove its results.json, report.html and journal
@@ -99,6 +99,8 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
       if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${given} is no folder${/[*?[]/.test(given) ? ' (a pattern that matched nothing: did the jobs upload their reports?)' : ''}`)
       const { inputs, error } = inputsOf(dir, given)
       if (error !== undefined) errors.push(error)
+      // a fleet.json another job wrote may list any number: each is a row, a file read and a testsuite
+      if (deployments.length + inputs.length > MAX_DEPLOYMENTS) throw new Error(`the folders hold ${tooManyDeployments('at least', deployments.length + inputs.length)}`)
       for (const input of inputs) {
         // a folder whose name is no label (a matrix label with a space) is a deployment not judged,
         // as a fleet run refuses that label: the others still count, and the page is written

@@ -285,8 +285,10 @@ export function checkBaseUrl(config: Config, name: string): void {
   // "localhost:8080/v1" parses, with "localhost:" as its scheme: a scheme is missing either way
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw.trim())
   if (!url || !withScheme) {
-    const shown = withoutUserinfo(raw)
-    throw new ConfigError(withScheme ? `${name} "${shown}" is not a valid URL (its host or port?); give one like ${example}` : `${name} "${shown}" is not a URL with a scheme; give one like ${example}`)
+    // quoted as JSON, and format characters too: a control character in it (a CI variable pasted
+    // with its line break) broke the one line of the message, or acted on the terminal or CI log
+    const shown = JSON.stringify(withoutUserinfo(raw)).replace(/[\p{Cf}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    throw new ConfigError(withScheme ? `${name} ${shown} is not a valid URL (its host or port?); give one like ${example}` : `${name} ${shown} is not a URL with a scheme; give one like ${example}`)
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ConfigError(`${name} must start with https:// (or http:// on loopback), got ${url.protocol}//`)

@@ -5,7 +5,7 @@
  * clock can stop anything. A pipe (`--targets <(make-targets)`, /dev/stdin) is read as `cat` reads
  * it, until its writer ends it.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 
 const CHUNK = 64 * 1024
 
@@ -34,11 +34,15 @@ export function whyUnreadable(error: unknown): string {
   return code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? (error as Error).message)
 }
 
-/** The file's text (UTF-8); throws what fs throws (ENOENT, EISDIR, EACCES…) or UserFileTooLarge. */
-export function readUserText(path: string, maxBytes: number): string {
-  const fd = openSync(path, 'r')
+/**
+ * The file's text (UTF-8); throws what fs throws (ENOENT, EISDIR, EACCES…) or UserFileTooLarge.
+ * `regularOnly`: a regular file or nothing, opened without waiting for a FIFO's writer.
+ */
+export function readUserText(path: string, maxBytes: number, regularOnly = false): string {
+  const fd = openSync(path, regularOnly ? constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) : 'r')
   try {
     const stat = fstatSync(fd)
+    if (regularOnly && !stat.isFile() && !stat.isDirectory()) throw new Error('it is no regular file (a pipe or a device), which a report always is')
     // a directory opens on Linux, and its read fails: say so as a read of it would
     if (stat.isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read`), { code: 'EISDIR' })
     // a regular file says its size; a device or a pipe is read up to the bound
@@ -66,5 +70,30 @@ export function readUserText(path: string, maxBytes: number): string {
     return Buffer.concat(chunks, total).toString('utf8')
   } finally {
     closeSync(fd)
+  }
+}
+
+/**
+ * A report read back (compare, merge) from a folder another job may have written: a regular file
+ * only, opened without waiting, up to REPORT_FILE_MAX_BYTES. A FIFO planted in an artifact blocked
+ * the open for ever, past SIGTERM too, since the process never came back to its event loop.
+ */
+export function readReportText(path: string): string {
+  return readUserText(path, REPORT_FILE_MAX_BYTES, true)
+}
+
+/**
+ * A report's JSON, from a folder (`inFolder`: a regular file only, as readReportText reads it) or
+ * as a file the user named. A syntax error says what is wrong, and never quotes the file: V8 quotes its
+ * first characters (the whole of a short one), and a results.json linked to a secret's file would
+ * put the secret in the fleet page merge writes.
+ */
+export function readReportJson(path: string, { inFolder = true }: { inFolder?: boolean } = {}): unknown {
+  // a file the user names itself (compare A.json <(…)) may be a pipe, read as cat reads it
+  const text = inFolder ? readReportText(path) : readUserText(path, REPORT_FILE_MAX_BYTES)
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new Error((error as Error).message.replace(/, ".*"(?:\.\.\.)? is not valid JSON$/s, ': it is not valid JSON'))
   }
 }

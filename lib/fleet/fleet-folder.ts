@@ -3,14 +3,14 @@
  * a folder per deployment, and compare takes two of those, not the fleet's. Read leniently: the
  * labels are only named, as examples of what to give.
  */
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { visibleLine } from '../reporters/visible-text.ts'
+import { readReportJson } from '../config/user-file.ts'
 
 /** The labels a fleet's folder lists, or undefined when the folder holds no fleet.json that lists any. */
 function fleetLabels(dir: string): string[] | undefined {
   try {
-    const fleet = JSON.parse(readFileSync(join(dir, 'fleet.json'), 'utf8')) as { deployments?: unknown } | null
+    const fleet = readReportJson(join(dir, 'fleet.json')) as { deployments?: unknown } | null
     if (!Array.isArray(fleet?.deployments)) return undefined
     return fleet.deployments.map((d: { label?: unknown } | null) => String(d?.label))
   } catch {

@@ -7,7 +7,7 @@
 import { badge, escapeHtml } from '../reporters/html-text.ts'
 import { styleSheet } from '../reporters/html-report.ts'
 import type { FleetDeployment, FleetResult } from './fleet-result.ts'
-import { deploymentDetail, fleetHeadline, knownDetail, linkTarget, VERDICT_WORD } from './fleet-wording.ts'
+import { deploymentDetail, fleetHeadline, knownDetail, linkTarget, ruleStatus, VERDICT_WORD } from './fleet-wording.ts'
 
 const VERDICT_CLASS: Record<FleetDeployment['verdict'], string> = { pass: 'pass', fail: 'fail', incomplete: 'skip', error: 'skip' }
 
@@ -31,7 +31,7 @@ function matrix(fleet: FleetResult): string {
   const head = fleet.deployments.map((d) => `<th><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></th>`).join('')
   const rows = fleet.rules.map((rule) => {
     const cells = fleet.deployments.map((d) => {
-      const status = d.rules[rule.id]
+      const status = ruleStatus(d, rule.id)
       // a rule passed only by the baseline's known failures is no advisory note: it says so
       const known = d.knownRules?.includes(rule.id) ? '<span class="badge warn">KNOWN (BASELINE)</span>' : undefined
       return `<td>${status === undefined ? '<span class="muted">—</span>' : (known ?? badge(status))}</td>`

@@ -12,7 +12,7 @@ import { knownRule } from '../reporters/run-counts.ts'
 import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { runFileProblem } from './run-file.ts'
-import { readUserText, REPORT_FILE_MAX_BYTES } from '../config/user-file.ts'
+import { readReportJson, readReportText } from '../config/user-file.ts'
 import { JOURNAL_FILE } from '../runner/report-files.ts'
 
 /** What one deployment's run said, as fleet.json holds it. */
@@ -72,7 +72,7 @@ export function problemText(problem: RunResult['problems'][number] | string): st
 function journalOfStoppedRun(dir: string): string | undefined {
   let text: string
   try {
-    text = readUserText(join(dir, JOURNAL_FILE), REPORT_FILE_MAX_BYTES)
+    text = readReportText(join(dir, JOURNAL_FILE))
   } catch {
     return undefined
   }
@@ -96,7 +96,7 @@ export function readRunFolder(dir: string): RunFile {
   const path = join(dir, 'results.json')
   let data: unknown
   try {
-    data = JSON.parse(readUserText(path, REPORT_FILE_MAX_BYTES))
+    data = readReportJson(path)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     const stopped = code === 'ENOENT' ? journalOfStoppedRun(dir) : undefined

@@ -17,6 +17,7 @@ import { writeCannotRunReports } from '../runner/cannot-run-reports.ts'
 import { preflight, preflightWaitMs } from '../runner/preflight.ts'
 import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
+import { visibleLine } from '../reporters/visible-text.ts'
 import type { FleetRequest } from './fleet-request.ts'
 import { deploymentOf, fleetOf, readRunFolder, unreadRun, type RunFile } from './fleet-result.ts'
 import { writeFleetReports } from './fleet-reports.ts'
@@ -63,7 +64,8 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
 
   /** Exit 2 before any request: one line on stderr; fleet reports that say so replace an earlier fleet's. */
   const notRun = (message: string): 2 => {
-    const line = redact(message)
+    // one line, as a single run's: a message may quote what the user gave
+    const line = visibleLine(redact(message))
     io.err(`conform: ${line}\n`)
     try {
       const { stdout } = writeFleetReports(reportDir, userCwd, fleetOf([], [], TOOL(), line), [], redact, env)

@@ -8,9 +8,18 @@ export const VERDICT_WORD: Record<FleetDeployment['verdict'], string> = { pass: 
 /** How a cell of the matrix reads in Markdown and the terminal. */
 export const CELL_WORD: Record<Status, string> = { pass: 'pass', fail: 'FAIL', skip: 'not verified', warn: 'advisory' }
 
+/**
+ * A deployment's status on a rule, or undefined when its run has none. Its own entries only: a rule
+ * id of a results.json merge read (edited by hand) may be `constructor` or `__proto__`, which
+ * every object inherits.
+ */
+export function ruleStatus(d: FleetDeployment, rule: string): Status | undefined {
+  return Object.hasOwn(d.rules, rule) ? d.rules[rule] : undefined
+}
+
 /** How a matrix cell reads in Markdown and the terminal: a rule passed only by the baseline's known failures says so. */
 export function cellWord(d: FleetDeployment, rule: string): string | undefined {
-  const status = d.rules[rule]
+  const status = ruleStatus(d, rule)
   if (status === undefined) return undefined
   return d.knownRules?.includes(rule) ? 'known (baseline)' : CELL_WORD[status]
 }
@@ -22,9 +31,14 @@ export function knownDetail(d: FleetDeployment): string {
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
-/** A relative path as a link target: each segment percent-encoded, so that no character of a folder name acts in Markdown or HTML. */
+/**
+ * A relative path as a link target: each segment percent-encoded, so that no character of a folder
+ * name acts in Markdown or HTML; `( ) ! ' *` too, which encodeURIComponent leaves, and a `)` ends a
+ * Markdown link (a folder `x)(y` given to merge linked `x`).
+ */
 export function linkTarget(path: string): string {
-  return path.split('/').map((segment) => (segment === '..' || segment === '.' ? segment : encodeURIComponent(segment))).join('/')
+  const encode = (segment: string) => encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  return path.split('/').map((segment) => (segment === '..' || segment === '.' ? segment : encode(segment))).join('/')
 }
 
 /** The fleet's verdict in one sentence, naming the deployments that failed and those not judged. */

@@ -98,6 +98,18 @@ export function labelProblem(label: string): string | undefined {
   return undefined
 }
 
+/**
+ * The most deployments one fleet (or merge) judges. A CI matrix has at most 256 jobs; each
+ * deployment runs at once, with up to --concurrency connections of its own, and its page rows; a
+ * list of tens of thousands (a file grown by mistake, a fleet.json another job wrote) would take
+ * the process's memory, file descriptors and the deadline before the first verdict, so it is
+ * refused at once, with one line.
+ */
+export const MAX_DEPLOYMENTS = 1000
+
+/** What to say of a list of more than MAX_DEPLOYMENTS deployments. */
+export const tooManyDeployments = (what: string, count: number) => `${what} ${count} deployments; a fleet holds at most ${MAX_DEPLOYMENTS}: split it into fleets (several --targets files, or merges) of fewer`
+
 /** Far more than a thousand deployments take; /dev/zero or a growing log is refused at it. */
 const TARGETS_MAX_BYTES = 4 * 1024 * 1024
 /**
@@ -133,6 +145,7 @@ export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
   if (typeof data !== 'object' || data === null || Array.isArray(data) || !Array.isArray(list) || list.length === 0) {
     throw new ConfigError(`the targets file ${path} must hold "deployments:", a list of entries with label, baseUrl and apiKeyEnv (docs/ci.md)`)
   }
+  if (list.length > MAX_DEPLOYMENTS) throw new ConfigError(`the targets file ${path} ${tooManyDeployments('lists', list.length)}`)
   // a top-level `x-…` or `.…` key holds what anchors refer to (`x-shared: &shared`), as in Compose and GitLab CI files
   const extra = Object.keys(data).filter((key) => key !== 'deployments' && !/^(x-|\.)/.test(key))
   if (extra.length > 0) throw new ConfigError(`the targets file ${path} has a field it does not know, "${visibleLine(extra[0] as string).slice(0, 40)}"; it holds only "deployments" (and x-… or .… keys for YAML anchors)`)
@@ -182,6 +195,7 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
   const keyFlag = request.shared.some((arg) => arg === '--api-key' || arg.startsWith('--api-key='))
   if (request.targetsFile !== undefined && keyFlag) throw new ConfigError('--api-key does not go with --targets: each deployment\'s key comes from the variable its apiKeyEnv names')
   const targets: FleetTarget[] = request.targetsFile !== undefined ? readTargetsFile(request.targetsFile, cwd) : request.baseUrls.map((baseUrl, i) => ({ entry: `--base-url #${i + 1}`, baseUrl }))
+  if (targets.length > MAX_DEPLOYMENTS) throw new ConfigError(`--base-url ${tooManyDeployments('gives', targets.length)}`)
   const sharedKey = keyFlag ? '--api-key' : 'CONFORM_API_KEY'
   const byLabel = new Map<string, FleetTarget>()
   // the same service with the same key is one deployment: listed twice, it would be judged twice at once, with twice its writes
