@@ -35,6 +35,11 @@ const FIRST_VALUE_ONLY =
   'the service read the first JSON value and ignored what follows, as Jackson does by default (Spring Boot: spring.jackson.deserialization.fail-on-trailing-tokens=true refuses it) ' +
   "and Go's json.Decoder.Decode (fixed by checking that a second Decode returns io.EOF)"
 
+/** Ruby's JSON.parse as Ruby 3.1 ships it (json 2.6.3, measured) reads comments and escapes JSON does not have. */
+const RUBY_JSON_LENIENT =
+  "the service's parser took it, as Ruby's JSON.parse does (json 2.6.3, the gem Ruby 3.1 ships: /* */ and // comments are skipped, an unknown escape such as \\q reads as q), " +
+  'and JSON5 and lenient modes elsewhere (Jackson with ALLOW_COMMENTS or ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER, Gson setLenient); a body that is not JSON (RFC 8259) is answered 400'
+
 /**
  * The name a malformed body carries, which the list would show if it were stored: short
  * (case-markers.ts), and alone in the name, so that what a lenient parser makes of the rest (bytes,
@@ -49,13 +54,13 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   { key: 'malformed-trailing-comma', label: 'a trailing comma', priority: 5, body: (p) => `{"name": ${named(p, 'malformed-trailing-comma')},}` },
   { key: 'malformed-single-quotes', label: 'single-quoted strings', body: (p) => `{'name': '${malformedMarker(p, 'malformed-single-quotes')}'}` },
   { key: 'malformed-unquoted-key', label: 'an unquoted key', body: (p) => `{name: ${named(p, 'malformed-unquoted-key')}}` },
-  { key: 'malformed-comment', label: 'a comment', body: (p) => `{"name": ${named(p, 'malformed-comment')} /* a comment */}` },
+  { key: 'malformed-comment', label: 'a comment', body: (p) => `{"name": ${named(p, 'malformed-comment')} /* a comment */}`, acceptedMeans: RUBY_JSON_LENIENT },
   { key: 'malformed-nan', label: 'NaN as a number', body: (p) => `{"name": ${named(p, 'malformed-nan')}, "rank": NaN}`, acceptedMeans: NON_JSON_NUMBER },
   { key: 'malformed-infinity', label: 'Infinity as a number', body: (p) => `{"name": ${named(p, 'malformed-infinity')}, "rank": -Infinity}`, acceptedMeans: NON_JSON_NUMBER },
   { key: 'malformed-leading-zero', label: 'a number with a leading zero', body: (p) => `{"name": ${named(p, 'malformed-leading-zero')}, "rank": 007}` },
   { key: 'malformed-plus-sign', label: 'a number with a plus sign', body: (p) => `{"name": ${named(p, 'malformed-plus-sign')}, "rank": +1}` },
   // escapes JSON does not have: "\q" and "\x41" (a hand-written or regex-based unescaper passes them through)
-  { key: 'malformed-invalid-escape', label: 'escapes JSON does not have (\\q, \\x41)', body: (p) => `{"name": ${named(p, 'malformed-invalid-escape')}, "description": "\\q\\x41"}` },
+  { key: 'malformed-invalid-escape', label: 'escapes JSON does not have (\\q, \\x41)', body: (p) => `{"name": ${named(p, 'malformed-invalid-escape')}, "description": "\\q\\x41"}`, acceptedMeans: RUBY_JSON_LENIENT },
   { key: 'malformed-raw-control', label: 'an unescaped tab and newline inside a string', body: (p) => `{"name": ${named(p, 'malformed-raw-control')}, "description": "\tand\nnewline"}` },
   { key: 'malformed-trailing-text', label: 'text after the JSON value', body: (p) => `{"name": ${named(p, 'malformed-trailing-text')}} and more`, acceptedMeans: FIRST_VALUE_ONLY },
   { key: 'malformed-two-values', label: 'two top-level values', body: (p) => `{"name": ${named(p, 'malformed-two-values')}}\n{"name": ${named(p, 'malformed-two-values')}}`, acceptedMeans: FIRST_VALUE_ONLY },
