@@ -89,6 +89,10 @@ export function phpRubyStatus(status: number, expected: number): string | undefi
 export const PDO_ID_AS_TEXT =
   "PHP's PDO::lastInsertId() returns a string, and PDO gives every column as a string under ATTR_STRINGIFY_FETCHES (pdo_sqlite before PHP 8.1, pdo_mysql with emulated prepares): cast the id, (int) $pdo->lastInsertId()"
 
+/** A NULL column as PHP and Ruby write a row they were handed, beside Jackson's (known-answers.ts NULL_WRITTEN). */
+export const ROW_NULL_WRITTEN =
+  "PHP's json_encode() of a PDO row and Ruby's to_json of a sqlite3 or ActiveRecord row write a NULL column as null too (PHP: unset() it, or array_filter($row, fn ($v) => $v !== null); Ruby: row.compact)"
+
 const NUMERIC_CHECK =
   "a string of digits written as a number is what PHP's json_encode() does with JSON_NUMERIC_CHECK (often set to turn PDO's string ids into numbers): \"0\" becomes 0 and \"-0042\" -42; " +
   '§2 gives the field the type string: cast the id with (int) and leave JSON_NUMERIC_CHECK out'

@@ -88,6 +88,11 @@ describe('values of the wrong type in a record', () => {
     expect(failure.message).toMatch(/body\.id is "2": an integer written as text, as Jackson's .*; PHP's PDO::lastInsertId\(\) returns a string.*\(int\) \$pdo->lastInsertId\(\)/)
   })
 
+  test("a description written as null names PHP's json_encode() and Ruby's to_json of a row", () => {
+    const failure = failureOf(() => expectSchema(makeResponse({ body: [{ id: 1, name: 'dog', description: null }] }), 'CategoryList'))
+    expect(failure.message).toMatch(/body\[0\]\.description is null: a serialiser writes .*; PHP's json_encode\(\) of a PDO row and Ruby's to_json .*row\.compact/)
+  })
+
   test("numeric text written as a number: PHP's JSON_NUMERIC_CHECK", () => {
     const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: 3, name: 'dog', description: -42 } }), 'Category'))
     expect(failure.message).toMatch(/body\.description is -42: a string of digits written as a number is what PHP's json_encode\(\) does with JSON_NUMERIC_CHECK/)
