@@ -133,7 +133,8 @@ export function valueOrigin(body: unknown, problems: readonly string[]): string 
     if (!problems.some((problem) => problem.startsWith(`${place} `))) continue
     if (value === null) return `${place} is null: ${NULL_WRITTEN}`
     if (typeof value === 'string' && /^-?\d+$/.test(value)) return `${place} is ${JSON.stringify(value)}: ${NUMBER_AS_TEXT}`
-    if (problems.includes(`${place} must be string`) && phpRubyValue(value)) return `${place} is ${JSON.stringify(value)}: ${phpRubyValue(value)}`
+    const numeric = problems.includes(`${place} must be string`) ? phpRubyValue(place, value) : undefined
+    if (numeric) return `${place} is ${JSON.stringify(value)}: ${numeric}`
   }
   return undefined
 }

@@ -94,12 +94,13 @@ export const ROW_NULL_WRITTEN =
   "PHP's json_encode() of a PDO row and Ruby's to_json of a sqlite3 or ActiveRecord row write a NULL column as null too (PHP: unset() it, or array_filter($row, fn ($v) => $v !== null); Ruby: row.compact)"
 
 const NUMERIC_CHECK =
-  "a string of digits written as a number is what PHP's json_encode() does with JSON_NUMERIC_CHECK (often set to turn PDO's string ids into numbers): \"0\" becomes 0 and \"-0042\" -42; " +
-  '§2 gives the field the type string: cast the id with (int) and leave JSON_NUMERIC_CHECK out'
+  "numeric text written as a number: PHP's json_encode() does so with JSON_NUMERIC_CHECK (often set to turn PDO's string ids into numbers: \"0\" becomes 0, \"-0042\" -42), " +
+  "as do a column of NUMERIC affinity (SQLite's, for a type named STRING or NUMERIC) and a store that parses its text on the way back; " +
+  '§2 gives the field the type string (PHP: cast the id with (int) and leave JSON_NUMERIC_CHECK out)'
 
-/** Why a number came where the schema gives a string, where that string was numeric text. */
-export function phpRubyValue(value: unknown): string | undefined {
-  return typeof value === 'number' ? NUMERIC_CHECK : undefined
+/** Why a number came where a Category's text field belongs (body.name, body[2].description). */
+export function phpRubyValue(place: string, value: unknown): string | undefined {
+  return typeof value === 'number' && /\.(name|description)$/.test(place) ? NUMERIC_CHECK : undefined
 }
 
 const high = (unit: number | undefined) => unit !== undefined && unit >= 0xd800 && unit <= 0xdbff
@@ -120,9 +121,11 @@ export function phpRubyChangedText(sent: unknown, got: unknown, at: number): str
   if (typeof sent !== 'string' || typeof got !== 'string') return undefined
   if (got.length < sent.length && got.length > 0 && (got === sent.trim() || got === sent.trimEnd()) && /^\s|\s$/.test(sent)) {
     const leading = got !== sent.trimEnd()
+    // only spaces cut from the end can be a column's doing; a line break or a tab is a trim's or a chomp's
+    const spacesOnly = !leading && /^ +$/.test(sent.slice(got.length))
     return (
-      `the ${leading ? 'leading and trailing' : 'trailing'} spaces were taken away, as PHP's trim(), Laravel's TrimStrings middleware (on by default) and Ruby's strip do` +
-      `${leading ? '' : ", and a CHAR or VARCHAR column that cuts spaces past its length (the SQL standard: PostgreSQL, MySQL)"}; ` +
+      `the ${leading ? 'leading and trailing' : 'trailing'} whitespace was taken away, as PHP's trim(), Laravel's TrimStrings middleware (on by default) and Ruby's strip (and chomp, for a line break) do` +
+      `${spacesOnly ? ", and a CHAR or VARCHAR column that cuts spaces past its length (the SQL standard: PostgreSQL, MySQL)" : ''}; ` +
       '§4.2 rule 2 gives back every field as sent: keep the value (Laravel: TrimStrings::except or skipWhen), or refuse it with 400'
     )
   }

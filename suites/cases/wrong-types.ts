@@ -61,7 +61,7 @@ const EMPTY_ARRAY_TAKEN =
 /** PHP's json_decode($body, true) gives {} as [], and Ruby's to_s writes a Hash as text. */
 const OBJECT_TAKEN =
   "the service took an object for a string: PHP's json_decode($body, true) gives {} as [], which ?: and empty() take for no value, and (string) writes any other array as \"Array\"; " +
-  "Ruby's to_s writes a Hash as text; check is_string() / is_a?(String)"
+  "Ruby's to_s writes a Hash as text, and JSON.parse with create_additions: true (JSON.load's default) makes one that carries json_class into the class it names; check is_string() / is_a?(String)"
 
 function meaningOf(declared: string | undefined, property: string, type: JsonType, required: readonly string[]): string | undefined {
   if (declared !== 'string') return undefined
