@@ -18,7 +18,8 @@ const PHP_HTML = /^text\/html; charset=UTF-8$/
 
 const JSON_ENCODE_FAILED =
   "PHP's json_encode() returns false for a string that is not UTF-8 (a substr() or a latin1 column that cut a character in two), and echo false writes nothing under the JSON Content-Type already set: " +
-  'mb_substr() cuts characters, not bytes, and JSON_THROW_ON_ERROR turns the failure into an error that shows'
+  'mb_substr() cuts characters, not bytes, and JSON_THROW_ON_ERROR turns the failure into an error that shows; ' +
+  "an empty body declared JSON is also what Express's res.json(undefined) sends, for a record the handler never had"
 
 /** Why a body came empty, where PHP or Sinatra sends one so. */
 export function phpRubyEmptyBody(response: RecordedResponse): string | undefined {
