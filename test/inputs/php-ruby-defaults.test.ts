@@ -12,7 +12,7 @@
 import { describe, expect, test } from 'vitest'
 import type { Behaviour } from '../../lib/server/reference-server.ts'
 import { startReferenceServer } from '../../lib/server/reference-server.ts'
-import { isPlainObject } from '../../lib/server/server-cases.ts'
+import { errorReply, isPlainObject } from '../../lib/server/server-cases.ts'
 import { runsWithKey, type ConformRun } from '../helpers/run-conform.ts'
 
 const KEY = 'php-ruby-defaults-key-0123456789'
@@ -73,5 +73,27 @@ describe('PHP and Sinatra services as their defaults come', () => {
     const errorBodies = failuresOf(run, 'error-body-is-error-record').map((f) => f.message)
     expect(errorBodies.some((m) => m.includes("Sinatra's bare halt 401"))).toBe(true)
     expect(errorBodies.some((m) => m.includes('a body of error alone is what a hand-written handler often answers'))).toBe(true)
+  }, 60_000)
+
+  test("a body that is not UTF-8, stored and answered 500 (json 2.6 checks no UTF-8, to_json raises): the list broken after it names that body first, not the values it gave back", async () => {
+    /** A stored text a JSON writer cannot write: the U+FFFD a lenient decoder made of the bytes stands for them. */
+    const unwritable = (text: string | undefined) => (text ?? '').includes('\ufffd')
+    const run = await conform(
+      serve(
+        await startReferenceServer({
+          apiKey: KEY,
+          behaviour: {
+            decodeBody: (bytes) => new TextDecoder('utf-8').decode(bytes),
+            finish(reply, request, store) {
+              if (request.operation === 'createCategory' && reply.status === 201 && unwritable(store.at(-1)?.description)) return errorReply(500, 'internal', 'JSON::GeneratorError')
+              if (request.operation === 'listCategories' && reply.status === 200 && store.some((r) => unwritable(r.name) || unwritable(r.description))) return errorReply(500, 'internal', 'JSON::GeneratorError')
+              return reply
+            },
+          },
+        }),
+      ),
+    )
+    const message = messageOf(run, 'list-returns-200', "GET /categories after the run's POSTs")
+    expect(message).toMatch(/^the list answered 500 .*such as those of malformed-not-utf8 \(answered 500\) holding bytes that are not UTF-8 \(FF FE C3 28\).*Ruby's to_json raises JSON::GeneratorError/)
   }, 60_000)
 })
