@@ -4,9 +4,11 @@
  * 403, an RFC 9457 problem detail, an API gateway's own `{"message": …}`. A failure adds these
  * words to its message, so that a team reads what it must change, not only what is wrong; the
  * verdict and the failure code never depend on them. Each returns undefined for any other answer.
+ * The words for PHP and Ruby (Sinatra) defaults are in php-ruby-answers.ts, which these call.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
+import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
 
@@ -14,6 +16,8 @@ const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'o
 export function errorBodyOrigin(body: unknown): string | undefined {
   const keys = keysOf(body)
   if (keys.includes('code')) return undefined
+  const phpRuby = phpRubyErrorBody(keys)
+  if (phpRuby) return phpRuby
   // DefaultErrorAttributes: message and errors only with server.error.include-message / include-binding-errors
   if (['timestamp', 'status', 'error', 'path'].every((k) => keys.includes(k))) {
     return (
@@ -30,7 +34,8 @@ export function errorBodyOrigin(body: unknown): string | undefined {
   if (keys.length === 1 && /^message$/i.test(keys[0])) {
     return (
       'a body of message alone is what an API gateway answers on its own (AWS API Gateway\'s {"message": "Unauthorized"} and {"message": "Forbidden"}, Kong\'s {"message": "No API key found in request"}), before the request reaches the service; ' +
-      "the gateway's error answer must carry the Error record too (AWS: a gateway response template for UNAUTHORIZED, ACCESS_DENIED and BAD_REQUEST_BODY; Kong: the plugin's error handler or a response transformer)"
+      "the gateway's error answer must carry the Error record too (AWS: a gateway response template for UNAUTHORIZED, ACCESS_DENIED and BAD_REQUEST_BODY; Kong: the plugin's error handler or a response transformer); " +
+      'Laravel answers {"message": "Unauthenticated."} to a request its auth middleware refuses (render AuthenticationException as the Error record in the exception handler)'
     )
   }
   return undefined
@@ -38,6 +43,8 @@ export function errorBodyOrigin(body: unknown): string | undefined {
 
 /** Why an empty body came with this answer, where the stack that sends one is well known. */
 export function emptyBodyOrigin(response: RecordedResponse): string | undefined {
+  const phpRuby = phpRubyEmptyBody(response)
+  if (phpRuby) return phpRuby
   if (response.status === 201) {
     return "an empty 201 is what Spring's ResponseEntity.created(location).build() answers; §4.2 asks for the created record in the body (ResponseEntity.created(location).body(record))"
   }
@@ -51,6 +58,8 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
 
 /** Why a status came instead of the one expected, where a well-known stack answers it so. */
 export function statusOrigin(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
+  const phpRuby = phpRubyStatus(response.status, expected)
+  if (phpRuby) return phpRuby
   if (response.status === 403 && response.body.includes('Missing Authentication Token')) {
     return (
       'Missing Authentication Token is what AWS API Gateway answers itself, to a request without the credential its method expects and to a path or method it has no route for; ' +
@@ -96,7 +105,7 @@ export function contentTypeOrigin(contentType: string | undefined): string | und
     )
   }
   if (type?.endsWith('+json')) return `${type} is JSON under another media type; §4 names application/json for every payload`
-  return undefined
+  return phpRubyContentType(contentType)
 }
 
 /** Each property of a record, or of a list's records, with its place as the schema problems write places (body.description, body[1].id). */
@@ -109,9 +118,10 @@ function placedValues(body: unknown): { place: string; value: unknown }[] {
 const NULL_WRITTEN =
   'a serialiser writes a field it has no value for as null by default (Jackson, so Spring Boot; Go\'s *string without omitempty; pydantic\'s model_dump() without exclude_none), ' +
   "and Oracle gives back an empty string as NULL; §2 gives the field a type, and a record without a value leaves the field out " +
-  '(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL))'
+  `(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL)); ${ROW_NULL_WRITTEN}`
 const NUMBER_AS_TEXT =
   "an integer written as text, as Jackson's ToStringSerializer (@JsonSerialize(using = ToStringSerializer.class) on a Long id) or WRITE_NUMBERS_AS_STRINGS does to spare JavaScript clients ids past 2^53; " +
+  `${PDO_ID_AS_TEXT}; ` +
   '§2 gives the field the type integer, which JSON carries as a number, an int64 id exactly (this suite reads it so)'
 
 /**
@@ -123,6 +133,8 @@ export function valueOrigin(body: unknown, problems: readonly string[]): string 
     if (!problems.some((problem) => problem.startsWith(`${place} `))) continue
     if (value === null) return `${place} is null: ${NULL_WRITTEN}`
     if (typeof value === 'string' && /^-?\d+$/.test(value)) return `${place} is ${JSON.stringify(value)}: ${NUMBER_AS_TEXT}`
+    const numeric = problems.includes(`${place} must be string`) ? phpRubyValue(place, value) : undefined
+    if (numeric) return `${place} is ${JSON.stringify(value)}: ${numeric}`
   }
   return undefined
 }
@@ -132,9 +144,11 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
   if (sent === '' && (got === undefined || got === null)) {
     return (
       "an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out; " +
-      'a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value'
+      `a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value; ${phpRubyChangedText(sent, got, at)}`
     )
   }
+  const phpRuby = phpRubyChangedText(sent, got, at)
+  if (phpRuby) return phpRuby
   if (typeof sent !== 'string' || typeof got !== 'string' || got.codePointAt(at) !== 0x3f || sent.codePointAt(at) === 0x3f) return undefined
   return (
     "the character became '?': a column whose character set cannot hold it writes '?' in its place (SQL Server VARCHAR under a collation that is not _UTF8, where NVARCHAR holds it; " +

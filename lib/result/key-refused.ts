@@ -2,7 +2,8 @@
  * A run whose key the server refused: every request sent with the key was answered 401 (or 403).
  * The document gives the issued key access to every operation (§5), so the failures that follow
  * say first that the key is wrong, expired or another environment's (a CI secret rotated, the
- * staging key against production), or that the service refuses valid keys; either way the run
+ * staging key against production), or that the service refuses valid keys (a PHP service behind
+ * Apache's FastCGI or CGI never sees the header unless CGIPassAuth is on); either way the run
  * verified nothing, and says so instead of reading as a service that broke its contract.
  */
 import type { Exchange } from '../http/exchange.ts'
@@ -44,5 +45,5 @@ export function keyRefused(exchanges: readonly Exchange[], keyFrom?: string): Ru
   const statuses = [...answers.values()]
   if (statuses.length < ENOUGH || !statuses.every((s) => s === 401 || s === 403)) return undefined
   const which = [...new Set(statuses)].join(' or ')
-  return { kind: 'key-refused', message: `the server refused the key: all ${statuses.length} requests sent with it were answered ${which}; check ${theKey(keyFrom)} (wrong, expired, another environment's?)` }
+  return { kind: 'key-refused', message: `the server refused the key: all ${statuses.length} requests sent with it were answered ${which}; check ${theKey(keyFrom)} (wrong, expired, another environment's?), and that the Authorization header reaches the service (Apache hands it to PHP-FPM or CGI only with CGIPassAuth On)` }
 }

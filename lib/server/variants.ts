@@ -11,6 +11,7 @@ import { TRANSPORT_VARIANTS } from './variants/transport.ts'
 import { ROUTING_VARIANTS } from './variants/routing.ts'
 import { CONNECTION_RACE_VARIANTS } from './variants/connection-races.ts'
 import { SPRING_VARIANTS } from './variants/spring.ts'
+import { PHP_VARIANTS } from './variants/php.ts'
 import { errorReply, isPlainObject, LIST_LAG_MS, listBehindWrites, recordWithRawId, seedCategories, storedNow, type Variant } from './server-cases.ts'
 
 export type { Variant } from './server-cases.ts'
@@ -318,4 +319,5 @@ export const VARIANTS: readonly Variant[] = [
   ...ROUTING_VARIANTS,
   ...CONNECTION_RACE_VARIANTS,
   ...SPRING_VARIANTS,
+  ...PHP_VARIANTS,
 ]

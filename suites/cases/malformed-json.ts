@@ -23,6 +23,13 @@ export interface MalformedBody extends WritePriority {
   mayAcceptAs?: { name: (prefix: string) => string; why: string }
   /** What a 201 to it says of the service, and how such a service is usually fixed: failures of nearly every framework's defaults, explained. */
   acceptedMeans?: string
+  /**
+   * What it holds that a store may take and its writer then cannot give back, for a list broken
+   * after it (suites/categories/poisoned-list.ts): a parser that does not check UTF-8 (Ruby's
+   * json 2.6) stores the bytes, and the service's JSON writer fails on them, on this create's
+   * answer (a 500 after the write) and on every later list.
+   */
+  holds?: string
 }
 
 /** Python's json module (Flask, FastAPI, Django) reads NaN and Infinity by default. */
@@ -34,6 +41,11 @@ const NON_JSON_NUMBER =
 const FIRST_VALUE_ONLY =
   'the service read the first JSON value and ignored what follows, as Jackson does by default (Spring Boot: spring.jackson.deserialization.fail-on-trailing-tokens=true refuses it) ' +
   "and Go's json.Decoder.Decode (fixed by checking that a second Decode returns io.EOF)"
+
+/** Ruby's JSON.parse as Ruby 3.1 ships it (json 2.6.3, measured) reads comments and escapes JSON does not have. */
+const RUBY_JSON_LENIENT =
+  "the service's parser took it, as Ruby's JSON.parse does (json 2.6.3, the gem Ruby 3.1 ships: /* */ and // comments are skipped, an unknown escape such as \\q reads as q), " +
+  'and JSON5 and lenient modes elsewhere (Jackson with ALLOW_COMMENTS or ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER, Gson setLenient); a body that is not JSON (RFC 8259) is answered 400'
 
 /**
  * The name a malformed body carries, which the list would show if it were stored: short
@@ -49,13 +61,13 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   { key: 'malformed-trailing-comma', label: 'a trailing comma', priority: 5, body: (p) => `{"name": ${named(p, 'malformed-trailing-comma')},}` },
   { key: 'malformed-single-quotes', label: 'single-quoted strings', body: (p) => `{'name': '${malformedMarker(p, 'malformed-single-quotes')}'}` },
   { key: 'malformed-unquoted-key', label: 'an unquoted key', body: (p) => `{name: ${named(p, 'malformed-unquoted-key')}}` },
-  { key: 'malformed-comment', label: 'a comment', body: (p) => `{"name": ${named(p, 'malformed-comment')} /* a comment */}` },
+  { key: 'malformed-comment', label: 'a comment', body: (p) => `{"name": ${named(p, 'malformed-comment')} /* a comment */}`, acceptedMeans: RUBY_JSON_LENIENT },
   { key: 'malformed-nan', label: 'NaN as a number', body: (p) => `{"name": ${named(p, 'malformed-nan')}, "rank": NaN}`, acceptedMeans: NON_JSON_NUMBER },
   { key: 'malformed-infinity', label: 'Infinity as a number', body: (p) => `{"name": ${named(p, 'malformed-infinity')}, "rank": -Infinity}`, acceptedMeans: NON_JSON_NUMBER },
   { key: 'malformed-leading-zero', label: 'a number with a leading zero', body: (p) => `{"name": ${named(p, 'malformed-leading-zero')}, "rank": 007}` },
   { key: 'malformed-plus-sign', label: 'a number with a plus sign', body: (p) => `{"name": ${named(p, 'malformed-plus-sign')}, "rank": +1}` },
   // escapes JSON does not have: "\q" and "\x41" (a hand-written or regex-based unescaper passes them through)
-  { key: 'malformed-invalid-escape', label: 'escapes JSON does not have (\\q, \\x41)', body: (p) => `{"name": ${named(p, 'malformed-invalid-escape')}, "description": "\\q\\x41"}` },
+  { key: 'malformed-invalid-escape', label: 'escapes JSON does not have (\\q, \\x41)', body: (p) => `{"name": ${named(p, 'malformed-invalid-escape')}, "description": "\\q\\x41"}`, acceptedMeans: RUBY_JSON_LENIENT },
   { key: 'malformed-raw-control', label: 'an unescaped tab and newline inside a string', body: (p) => `{"name": ${named(p, 'malformed-raw-control')}, "description": "\tand\nnewline"}` },
   { key: 'malformed-trailing-text', label: 'text after the JSON value', body: (p) => `{"name": ${named(p, 'malformed-trailing-text')}} and more`, acceptedMeans: FIRST_VALUE_ONLY },
   { key: 'malformed-two-values', label: 'two top-level values', body: (p) => `{"name": ${named(p, 'malformed-two-values')}}\n{"name": ${named(p, 'malformed-two-values')}}`, acceptedMeans: FIRST_VALUE_ONLY },
@@ -64,6 +76,7 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
     label: 'bytes that are not UTF-8',
     // 0xff never occurs in UTF-8; 0xc3 0x28 is a lead byte without its continuation
     body: (p) => Buffer.concat([Buffer.from(`{"name": ${named(p, 'malformed-not-utf8')}, "description": "`), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('"}')]),
+    holds: "bytes that are not UTF-8 (FF FE C3 28), which a parser that does not check UTF-8 stores and a JSON writer then cannot write (Ruby's to_json raises JSON::GeneratorError, PHP's json_encode() returns false)",
     acceptedMeans:
       'the service decoded bytes that are not UTF-8 leniently (most often into U+FFFD, which it then stores as the name sent) instead of refusing them (RFC 8259 §8.1: JSON text is UTF-8), ' +
       "as Express 5, Fastify 5 and Go's encoding/json do by default; it is usually fixed by a strict UTF-8 decoder before the parser " +
@@ -75,6 +88,7 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
     // the UTF-8 form of U+D800, which UTF-8 excludes (RFC 3629 §3): CESU-8 and WTF-8 write it, Java's
     // modified UTF-8 reads it; a decoder that takes it stores a lone surrogate (suites/cases/poison-values.ts)
     body: (p) => Buffer.concat([Buffer.from(`{"name": ${named(p, 'malformed-surrogate-bytes')}, "description": "`), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]),
+    holds: 'a surrogate written as UTF-8 bytes (ED A0 80), which UTF-8 has not',
     acceptedMeans:
       'the service decoded a surrogate written as UTF-8 bytes instead of refusing it (UTF-8 has no surrogates, RFC 3629 §3; JSON text is UTF-8, RFC 8259 §8.1), ' +
       "as Python's json.loads does with bytes (it decodes them with 'surrogatepass': Flask's request.get_json()) and Jackson's UTF-8 parser (Spring Boot); it is usually fixed by a strict UTF-8 decoder before the parser (Node: new TextDecoder('utf-8', { fatal: true }); Go: utf8.Valid; Python: bytes.decode('utf-8'); Java: StandardCharsets.UTF_8.newDecoder(), which reports malformed input), answering 400 when it throws",

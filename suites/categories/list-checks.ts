@@ -103,8 +103,8 @@ export function listChecks(probes: CategoryProbes): void {
   // a list broken after the run's creates names the creates of values a store may not give back (poisoned-list.ts)
   const before = async () => (await probes.lastList()).before
   listShapeChecks("GET /categories after the run's POSTs", lastList, {
-    status: async (list) => expectListNotPoisoned(list, await before(), probes.creates),
-    shape: async (list) => expectListShapeNotPoisoned(list, await before(), probes.creates, LIST_STATUS_REPORTED),
+    status: async (list) => expectListNotPoisoned(list, await before(), probes.creates, probes.refusals),
+    shape: async (list) => expectListShapeNotPoisoned(list, await before(), probes.creates, LIST_STATUS_REPORTED, probes.refusals),
   })
 
   check('ids-unique', 'POST /categories twice or more → each creation gets its own id', async (t) => {

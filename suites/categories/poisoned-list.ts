@@ -4,7 +4,9 @@
  * body is no longer the array: PHP's `echo json_encode(...)` prints nothing when it fails), was most
  * likely broken by a value it stored and cannot give back (suites/cases/poison-values.ts): the
  * failure names the creates of such values the service took (201), or answered with a fault it may
- * have stored (5xx, no answer), and their class.
+ * have stored (5xx, no answer), and their class; and so the bodies that are not JSON holding bytes
+ * a writer cannot write, among those already answered (a parser that checks no UTF-8, Ruby's json
+ * 2.6, stores them, and its to_json then fails on that create's answer and on every list).
  *
  * The first list goes out beside the POSTs, not before them (waiting for it would cost every run a
  * round trip), and that is enough: such a value breaks every list from the moment it is stored, so
@@ -17,7 +19,7 @@ import { expectSchema } from '../../lib/checks/schema.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import type { Exchange } from '../../lib/http/exchange.ts'
 import { parseJsonExact } from '../../lib/json/exact-json.ts'
-import type { CreateProbe } from './probes.ts'
+import type { CreateProbe, RefusalProbe } from './probes.ts'
 
 const ADVICE =
   'A store that accepts a value it cannot give back breaks every later list, for every client: refuse such a value with 400, or store it so that it can be answered'
@@ -28,10 +30,25 @@ const mayHaveStored = (result: HttpResult) => {
   return status === undefined ? result.exchange.sent !== false : status === 201 || status >= 500
 }
 
-/** The creates of values a store may be unable to give back that the service may have stored. */
-async function storedPoisonCreates(creates: readonly CreateProbe[]): Promise<{ create: CreateProbe; result: HttpResult }[]> {
-  const sent = await Promise.allSettled(creates.filter((c) => c.case.holds).map(async (create) => ({ create, result: await create.probe() })))
-  return sent.flatMap((s) => (s.status === 'fulfilled' && mayHaveStored(s.value.result) ? [s.value] : []))
+interface Suspect {
+  key: string
+  holds: string
+  result: HttpResult
+}
+
+/**
+ * The creates of values a store may be unable to give back that the service may have stored; and
+ * the bodies that are not JSON holding such a value that it took or answered with a fault (a
+ * parser that does not check UTF-8 stores the bytes and fails writing its answer), among those
+ * already answered (none is sent for this).
+ */
+async function storedPoisonCreates(creates: readonly CreateProbe[], refusals: readonly RefusalProbe[]): Promise<Suspect[]> {
+  const sent = await Promise.allSettled(creates.filter((c) => c.case.holds).map(async (create) => ({ key: create.case.key, holds: create.case.holds!, result: await create.probe() })))
+  const malformed = refusals.flatMap((r) => {
+    const result = r.poison?.answered()
+    return r.poison && result ? [{ key: r.key, holds: r.poison.holds, result }] : []
+  })
+  return [...sent.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])), ...malformed].filter((s) => mayHaveStored(s.result))
 }
 
 /** How many categories the first list held, when it was a 200 with an array; otherwise it gives nothing to compare. */
@@ -50,15 +67,15 @@ function categoriesIn(list: HttpResult | undefined): number | undefined {
  * before it, 200 with N categories", with the exchanges that show it; undefined when the first list
  * was not a 200 array or the service took none of those values.
  */
-async function poisonedBy(before: HttpResult | undefined, creates: readonly CreateProbe[]): Promise<{ clause: string; exchanges: Exchange[] } | undefined> {
+async function poisonedBy(before: HttpResult | undefined, creates: readonly CreateProbe[], refusals: readonly RefusalProbe[]): Promise<{ clause: string; exchanges: Exchange[] } | undefined> {
   const held = categoriesIn(before)
   if (held === undefined || before === undefined) return undefined
-  const suspects = await storedPoisonCreates(creates)
+  const suspects = await storedPoisonCreates(creates, refusals)
   if (suspects.length === 0) return undefined
   // a create the service answered with a fault (or not at all) is the likeliest: it failed on that value, and may have stored it
   const faulted = suspects.filter(({ result }) => result.exchange.response?.status !== 201)
-  const named = (faulted.length > 0 ? faulted : suspects).map(({ create, result }) => `${create.case.key} (answered ${result.exchange.response?.status ?? 'nothing'}) holding ${create.case.holds}`)
-  const others = faulted.length > 0 ? suspects.filter((s) => !faulted.includes(s)).map((s) => s.create.case.key) : []
+  const named = (faulted.length > 0 ? faulted : suspects).map(({ key, holds, result }) => `${key} (answered ${result.exchange.response?.status ?? 'nothing'}) holding ${holds}`)
+  const others = faulted.length > 0 ? suspects.filter((s) => !faulted.includes(s)).map((s) => s.key) : []
   const one = named.length === 1
   const also = others.length > 0 ? ` (the service also took ${others.join(', ')}, with values of other such classes)` : ''
   // a list that held categories before shows that records as such do not break it; an empty one shows nothing of the kind
@@ -72,11 +89,11 @@ async function poisonedBy(before: HttpResult | undefined, creates: readonly Crea
 }
 
 /** list-returns-200 on the list after the run's POSTs: 200; a list broken after a whole one names the creates that may have broken it. */
-export async function expectListNotPoisoned(list: HttpResult, before: HttpResult | undefined, creates: readonly CreateProbe[]): Promise<void> {
+export async function expectListNotPoisoned(list: HttpResult, before: HttpResult | undefined, creates: readonly CreateProbe[], refusals: readonly RefusalProbe[] = []): Promise<void> {
   const response = responseOf(list)
   if (response.status === 200) return
   // a refusal of the key says nothing of what is stored (a limiter, an auth backend down a moment)
-  const poisoned = response.status === 401 || response.status === 403 ? undefined : await poisonedBy(before, creates)
+  const poisoned = response.status === 401 || response.status === 403 ? undefined : await poisonedBy(before, creates, refusals)
   if (!poisoned) return expectStatus(list, 200)
   const status = describeStatus(response)
   fail(
@@ -102,13 +119,13 @@ function heldShape(list: HttpResult): boolean {
 }
 
 /** list-returns-category-array on the list after the run's POSTs: an array of Category records; one broken after a whole one names the creates that may have broken it. */
-export async function expectListShapeNotPoisoned(list: HttpResult, before: HttpResult | undefined, creates: readonly CreateProbe[], reportedBy: string): Promise<void> {
+export async function expectListShapeNotPoisoned(list: HttpResult, before: HttpResult | undefined, creates: readonly CreateProbe[], reportedBy: string, refusals: readonly RefusalProbe[] = []): Promise<void> {
   requireStatus(list, [200], reportedBy)
   try {
     expectSchema(list, 'CategoryList', 'an array of Category records')
   } catch (error) {
     // a first list that was no array of Category records already (a null description) was not whole: no create broke it
-    const poisoned = error instanceof ConformanceFailure && before !== undefined && heldShape(before) ? await poisonedBy(before, creates) : undefined
+    const poisoned = error instanceof ConformanceFailure && before !== undefined && heldShape(before) ? await poisonedBy(before, creates, refusals) : undefined
     if (!poisoned || !(error instanceof ConformanceFailure)) throw error
     fail({ code: error.code, message: `${error.message}; the list broke ${poisoned.clause}. ${ADVICE}`, expected: error.expected, actual: error.actual }, ...error.exchanges, ...poisoned.exchanges)
   }

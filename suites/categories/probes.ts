@@ -65,6 +65,8 @@ export interface RefusalProbe {
   /** What a 201 says of the service, and how it is usually fixed (suites/cases/malformed-json.ts). */
   acceptedMeans?: string
   probe: () => Promise<HttpResult>
+  /** A value a store may take and not give back (suites/cases/malformed-json.ts `holds`), and the probe's answer once it came, never sending it (poisoned-list.ts). */
+  poison?: { holds: string; answered: () => HttpResult | undefined }
 }
 
 export interface CategoryProbes {
@@ -165,6 +167,8 @@ export function categoryProbes(run: Run): CategoryProbes {
     refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, ...(c.acceptedMeans ? { acceptedMeans: c.acceptedMeans } : {}), probe: once(() => postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND, {}, false, c.query?.(recordPrefix()))) })
   }
   for (const c of MALFORMED_BODIES) {
+    let answered: HttpResult | undefined
+    const probe = once(async () => (answered = await postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, holding(malformedMarker(recordPrefix(), c.key)))))
     refusals.push({
       key: c.key,
       label: post(c.label),
@@ -173,7 +177,8 @@ export function categoryProbes(run: Run): CategoryProbes {
       marker: () => malformedMarker(recordPrefix(), c.key),
       ...(c.mayAcceptAs ? { mayAcceptAs: { name: () => c.mayAcceptAs!.name(recordPrefix()), why: c.mayAcceptAs.why } } : {}),
       ...(c.acceptedMeans ? { acceptedMeans: c.acceptedMeans } : {}),
-      probe: once(() => postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, holding(malformedMarker(recordPrefix(), c.key)))),
+      ...(c.holds ? { poison: { holds: c.holds, answered: () => answered } } : {}),
+      probe,
     })
   }
   wrongTypeCases().forEach((c, index) => {

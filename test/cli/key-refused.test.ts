@@ -58,6 +58,8 @@ const answered = (id: string, authorization: string, status: number): Exchange =
 test('only when every answer to the key is 401 or 403, and there are enough of them', () => {
   const withKey = (id: string, status: number) => answered(id, 'Bearer $CONFORM_API_KEY', status)
   expect(keyRefused([withKey('a', 401), withKey('b', 403), withKey('c', 401)])?.message).toMatch(/all 3 requests sent with it were answered 401 or 403/)
+  // a right key whose header never reached the service: PHP behind Apache's FastCGI or CGI, without CGIPassAuth
+  expect(keyRefused([withKey('a', 401), withKey('b', 401), withKey('c', 401)])?.message).toMatch(/; check the key \(wrong, expired, another environment's\?\), and that the Authorization header reaches the service \(Apache .*CGIPassAuth On\)$/)
   // the same exchange as the evidence of many checks counts once
   expect(keyRefused([withKey('a', 401), withKey('a', 401), withKey('b', 401)])).toBeUndefined()
   expect(keyRefused([withKey('a', 401), withKey('b', 200), withKey('c', 401), withKey('d', 401)])).toBeUndefined()

@@ -1,0 +1,142 @@
+/**
+ * What an answer the document does not allow says of a PHP or Ruby service that gives it by
+ * default, beside the Spring and gateway words of known-answers.ts (which calls these): PHP's
+ * json_encode() failing into an empty body, its default text/html media type, PDO's string ids,
+ * JSON_NUMERIC_CHECK, empty() and ?: taking "0" for no value, trim() and Laravel's TrimStrings and
+ * ConvertEmptyStringsToNull middleware; Sinatra's bare `halt 401` and its text/html default, Ruby's
+ * strip, and the json gem that pairs a lone \ud800 with the escape after it. Measured against
+ * services written as such teams write them (PHP 8.2's built-in server with PDO SQLite; Sinatra 3
+ * on Puma and WEBrick, json 2.6.3, sqlite3). The verdict and the failure code never depend on
+ * these words; each returns undefined for any other answer.
+ */
+import type { RecordedResponse } from '../http/exchange.ts'
+import { mediaType } from '../http/media-type.ts'
+
+/** The Content-Type each stack writes when the code sets none: Sinatra (Rack) with no space, PHP (default_mimetype, default_charset) with one. */
+const SINATRA_HTML = /^text\/html;charset=utf-8$/i
+const PHP_HTML = /^text\/html; charset=UTF-8$/
+
+const JSON_ENCODE_FAILED =
+  "PHP's json_encode() returns false for a string that is not UTF-8 (a substr() or a latin1 column that cut a character in two), and echo false writes nothing under the JSON Content-Type already set: " +
+  'mb_substr() cuts characters, not bytes, and JSON_THROW_ON_ERROR turns the failure into an error that shows; ' +
+  "an empty body declared JSON is also what Express's res.json(undefined) sends, for a record the handler never had"
+
+/** Why a body came empty, where PHP or Sinatra sends one so. */
+export function phpRubyEmptyBody(response: RecordedResponse): string | undefined {
+  const contentType = response.headers['content-type'] ?? ''
+  // a record or a list holds stored text, which may be what json_encode() cannot write; an error body is the service's own
+  if (mediaType(contentType) === 'application/json' && (response.status === 200 || response.status === 201)) return JSON_ENCODE_FAILED
+  if (response.status !== 401) return undefined
+  if (SINATRA_HTML.test(contentType)) {
+    return (
+      "an empty text/html 401 is what Sinatra's bare halt 401 answers (a before filter that checks the key); " +
+      "the Error record goes with it: halt 401, { 'Content-Type' => 'application/json' }, { code: …, message: …, status: 401 }.to_json"
+    )
+  }
+  if (PHP_HTML.test(contentType)) {
+    return (
+      "an empty text/html 401 is what PHP answers to http_response_code(401); exit; with no header() of its own; " +
+      "the Error record goes with it: header('Content-Type: application/json') and echo json_encode(['code' => …, 'message' => …, 'status' => 401])"
+    )
+  }
+  return undefined
+}
+
+/** Why a response is declared text/html, where it is Sinatra's or PHP's default. */
+export function phpRubyContentType(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return undefined
+  if (SINATRA_HTML.test(contentType)) {
+    return (
+      "text/html;charset=utf-8 is Sinatra's default, for a route or halt that sets no content_type and for its own not_found and error pages; " +
+      '§4 makes every payload JSON (content_type :json in a before filter, and not_found and error blocks that answer the Error record)'
+    )
+  }
+  if (PHP_HTML.test(contentType)) {
+    return (
+      "text/html; charset=UTF-8 is PHP's default (default_mimetype), for a script that calls no header('Content-Type: application/json') before its output, " +
+      'and for the page of an uncaught error; §4 makes every payload JSON'
+    )
+  }
+  return undefined
+}
+
+/** Why an Error record has another shape, where a PHP or Ruby stack writes it so. */
+export function phpRubyErrorBody(keys: readonly string[]): string | undefined {
+  if (keys.includes('message') && keys.includes('errors')) {
+    return (
+      "it is Laravel's validation error ({message, errors}, answered 422 by a ValidationException); " +
+      'the Error record needs code and status beside message, and §4.2 the status 400 (render ValidationException in the exception handler: withExceptions() in bootstrap/app.php)'
+    )
+  }
+  if (keys.length === 1 && keys[0] === 'error') {
+    return (
+      'a body of error alone is what a hand-written handler often answers (Sinatra: halt 400, { error: … }.to_json; Rails: render json: { error: … }); ' +
+      'the Error record is {code, message, status}'
+    )
+  }
+  return undefined
+}
+
+/** Why 422 came where 400 was expected: the validation status of several stacks. */
+export function phpRubyStatus(status: number, expected: number): string | undefined {
+  if (status !== 422 || expected !== 400) return undefined
+  return (
+    "422 is the validation status of Laravel (a ValidationException from validate()), of FastAPI (RequestValidationError) and of Rails' scaffolds (:unprocessable_entity); " +
+    '§4.2 rule 1 and §7 ask 400 for a body that lacks name or holds an invalid value (Laravel: render ValidationException as 400 in the exception handler; FastAPI: an exception_handler for RequestValidationError)'
+  )
+}
+
+/** PDO's ids as text, beside Jackson's (known-answers.ts NUMBER_AS_TEXT). */
+export const PDO_ID_AS_TEXT =
+  "PHP's PDO::lastInsertId() returns a string, and PDO gives every column as a string under ATTR_STRINGIFY_FETCHES (pdo_sqlite before PHP 8.1, pdo_mysql with emulated prepares): cast the id, (int) $pdo->lastInsertId()"
+
+/** A NULL column as PHP and Ruby write a row they were handed, beside Jackson's (known-answers.ts NULL_WRITTEN). */
+export const ROW_NULL_WRITTEN =
+  "PHP's json_encode() of a PDO row and Ruby's to_json of a sqlite3 or ActiveRecord row write a NULL column as null too (PHP: unset() it, or array_filter($row, fn ($v) => $v !== null); Ruby: row.compact)"
+
+const NUMERIC_CHECK =
+  "numeric text written as a number: PHP's json_encode() does so with JSON_NUMERIC_CHECK (often set to turn PDO's string ids into numbers: \"0\" becomes 0, \"-0042\" -42), " +
+  "as do a column of NUMERIC affinity (SQLite's, for a type named STRING or NUMERIC) and a store that parses its text on the way back; " +
+  '§2 gives the field the type string (PHP: cast the id with (int) and leave JSON_NUMERIC_CHECK out)'
+
+/** Why a number came where a Category's text field belongs (body.name, body[2].description). */
+export function phpRubyValue(place: string, value: unknown): string | undefined {
+  return typeof value === 'number' && /\.(name|description)$/.test(place) ? NUMERIC_CHECK : undefined
+}
+
+const high = (unit: number | undefined) => unit !== undefined && unit >= 0xd800 && unit <= 0xdbff
+const low = (unit: number | undefined) => unit !== undefined && unit >= 0xdc00 && unit <= 0xdfff
+
+/** Why a stored text came back other than sent, where PHP, Laravel or Ruby changes it so. */
+export function phpRubyChangedText(sent: unknown, got: unknown, at: number): string | undefined {
+  if (typeof sent === 'string' && typeof got === 'number' && /^-?\d+(\.\d+)?$/.test(sent)) return NUMERIC_CHECK
+  if (sent === '0' && (got === undefined || got === null)) {
+    return (
+      'the text "0" came back as no value: PHP\'s empty() and ?: take "0" for no value, as they take \'\' ($d ?: null drops it); ' +
+      "test for a missing field with isset() or array_key_exists() and for an empty one with === ''"
+    )
+  }
+  if (sent === '' && (got === undefined || got === null)) {
+    return "Laravel's ConvertEmptyStringsToNull middleware, on by default, and PHP's ?: and empty() also take '' for no value"
+  }
+  if (typeof sent !== 'string' || typeof got !== 'string') return undefined
+  if (got.length < sent.length && got.length > 0 && (got === sent.trim() || got === sent.trimEnd()) && /^\s|\s$/.test(sent)) {
+    const leading = got !== sent.trimEnd()
+    // only spaces cut from the end can be a column's doing; a line break or a tab is a trim's or a chomp's
+    const spacesOnly = !leading && /^ +$/.test(sent.slice(got.length))
+    return (
+      `the ${leading ? 'leading and trailing' : 'trailing'} whitespace was taken away, as PHP's trim(), Laravel's TrimStrings middleware (on by default) and Ruby's strip (and chomp, for a line break) do` +
+      `${spacesOnly ? ", and a CHAR or VARCHAR column that cuts spaces past its length (the SQL standard: PostgreSQL, MySQL)" : ''}; ` +
+      '§4.2 rule 2 gives back every field as sent: keep the value (Laravel: TrimStrings::except or skipWhen), or refuse it with 400'
+    )
+  }
+  const hi = sent.charCodeAt(at)
+  const next = sent.charCodeAt(at + 1)
+  if (high(hi) && !Number.isNaN(next) && !low(next) && got.codePointAt(at) === 0x10000 + ((hi & 0x3ff) << 10) + (next & 0x3ff)) {
+    return (
+      "a lone high surrogate was joined with the character after it into one character: Ruby's json gem (2.6.3, as Ruby 3.1 ships it) pairs \\ud800 with any \\u escape that follows, a low surrogate or not; " +
+      'a service on it refuses a \\ud800 to \\udbff escape not followed by a low one (400, an invalid value), as it may any lone surrogate'
+    )
+  }
+  return undefined
+}
