@@ -4,6 +4,7 @@
  * finding across the rules they failed, with its rate over the run's requests and what the
  * re-probes (--confirm) showed. Reports show these first; the rules stay listed beneath.
  */
+import type { SkipCause } from '../checks/skip-causes.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
 
 export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers'
@@ -32,12 +33,34 @@ const isListRead = (check: CheckResult) => {
   return request?.method === 'GET' && /\/categories$/.test(request.url)
 }
 
+/**
+ * Why failures were not probed again, when their re-probes were skipped for one cause the reports
+ * can name; others keep the general words. A slow replica behind a load balancer that missed
+ * --timeout stalls its operation: its failures stay unconfirmed, and saying "--confirm 0" of them
+ * sent the reader to the wrong option.
+ */
+const NOT_PROBED_AGAIN: Partial<Record<SkipCause, string>> = {
+  stalled: 'its operation had left a request unanswered past --timeout, so no more of its requests were sent (a longer --timeout probes it again)',
+  'write-budget': 'the write budget (--max-writes) left no POST for it',
+  'read-only': '--read-only sends no POST',
+  deadline: 'the deadline came first',
+}
+/** The one cause the unconfirmed checks' re-probes were skipped for, in words, if they share one the reports can name. */
+function notProbedAgain(checks: readonly CheckResult[]): string | undefined {
+  const causes = new Set(checks.filter((c) => c.recurrence?.kind === 'unconfirmed').map((c) => c.recurrence?.cause))
+  const [cause] = causes
+  return causes.size === 1 && cause !== undefined ? NOT_PROBED_AGAIN[cause] : undefined
+}
+
 /** What the re-probes of a group's checks showed, in words, and its kind. */
 function reprobes(checks: readonly CheckResult[]): { kind: string; words: string } {
   const kinds = new Set(checks.map((c) => c.recurrence?.kind ?? 'unconfirmed'))
   const again = checks.reduce((n, c) => n + (c.recurrence ? c.recurrence.attempts - 1 : 0), 0)
   const failedAgain = checks.reduce((n, c) => n + (c.recurrence ? c.recurrence.failures - 1 : 0), 0)
-  if (kinds.size === 1 && kinds.has('unconfirmed')) return { kind: 'unconfirmed', words: 'not probed again (--confirm 0, the write budget or the deadline)' }
+  if (kinds.size === 1 && kinds.has('unconfirmed')) {
+    const why = notProbedAgain(checks)
+    return { kind: 'unconfirmed', words: why ? `not probed again: ${why}` : 'not probed again (--confirm 0, the write budget or the deadline)' }
+  }
   if (kinds.size === 1 && kinds.has('deterministic')) return { kind: 'deterministic', words: `every re-probe failed the same way (${again} of ${again})` }
   if (failedAgain === 0) return { kind: 'intermittent', words: 'every re-probe was answered correctly' }
   return { kind: kinds.has('deterministic') ? 'partly intermittent' : 'intermittent', words: `${failedAgain} of ${again} re-probes failed again` }
@@ -46,7 +69,11 @@ function reprobes(checks: readonly CheckResult[]): { kind: string; words: string
 /** How a group of failed checks recurred when probed again, in a few words ('' when none was confirmed). */
 export function recurrenceWords(checks: readonly CheckResult[]): string {
   const confirmed = checks.filter((c) => c.recurrence !== undefined && c.recurrence.kind !== 'unconfirmed')
-  if (confirmed.length === 0) return checks.some((c) => c.recurrence?.kind === 'unconfirmed') ? 'unconfirmed' : ''
+  if (confirmed.length === 0) {
+    if (!checks.some((c) => c.recurrence?.kind === 'unconfirmed')) return ''
+    const why = notProbedAgain(checks)
+    return why ? `unconfirmed: ${why}` : 'unconfirmed'
+  }
   const attempts = confirmed.reduce((n, c) => n + c.recurrence!.attempts, 0)
   const failures = confirmed.reduce((n, c) => n + c.recurrence!.failures, 0)
   const kind = confirmed.every((c) => c.recurrence!.kind === 'deterministic') ? 'deterministic' : 'intermittent'

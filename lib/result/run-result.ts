@@ -45,6 +45,8 @@ export interface Recurrence {
   attempts: number
   failures: number
   kind: 'deterministic' | 'intermittent' | 'unconfirmed'
+  /** Unconfirmed because its re-probe was skipped: why (e.g. `stalled`: its operation had left a request unanswered past --timeout, so none more was sent). */
+  cause?: SkipCause
 }
 
 export interface RuleResult extends Rule {

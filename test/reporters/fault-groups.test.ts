@@ -42,6 +42,16 @@ test('a fault on every probe is deterministic; failures of other causes make no 
   expect(recurrenceWords([check('c', 'fail', { recurrence: { attempts: 1, failures: 1, kind: 'unconfirmed' } })])).toBe('unconfirmed')
 })
 
+test('failures whose re-probes were all kept back by a stalled operation (--timeout) say so, in the finding and under each failure; mixed causes keep the general words', () => {
+  const lost = (cause?: 'stalled' | 'deadline') =>
+    check('c', 'fail', { failure: { code: 'NO_RESPONSE', message: 'm', expected: 'e', actual: 'a' }, recurrence: { attempts: 1, failures: 1, kind: 'unconfirmed', ...(cause ? { cause } : {}) } })
+  const stalled = faultGroups(runResult((id) => [id === 'list-returns-200' ? lost('stalled') : check(`${id} check`, 'pass')]))
+  expect(stalled[0]?.line).toMatch(/; not probed again: its operation had left a request unanswered past --timeout, so no more of its requests were sent \(a longer --timeout probes it again\)$/)
+  expect(recurrenceWords([lost('stalled')])).toBe('unconfirmed: its operation had left a request unanswered past --timeout, so no more of its requests were sent (a longer --timeout probes it again)')
+  expect(recurrenceWords([lost('stalled'), lost('deadline')])).toBe('unconfirmed')
+  expect(recurrenceWords([lost()])).toBe('unconfirmed')
+})
+
 test('a list that failed as the run found the store and passed when read again after its creates: the finding says the store changed in between, not only a replica', () => {
   const listFailure = (name: string) =>
     check(name, 'fail', {
