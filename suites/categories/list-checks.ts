@@ -9,7 +9,7 @@ import { expectJsonContentType, expectStatus, requireStatus } from '../../lib/ch
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
-import { listedAfterLag, waitToReread, withLagSaid, type LaggedList } from './list-lag.ts'
+import { listedAfterLag, readPastTheLag, waitToReread, withLagSaid, type LaggedList } from './list-lag.ts'
 import { expectListNotPoisoned, expectListShapeNotPoisoned } from './poisoned-list.ts'
 import { answeredAt, type CategoryProbes, type CreateProbe } from './probes.ts'
 
@@ -150,10 +150,15 @@ export function settledList(probes: CategoryProbes): Promise<LaggedList> {
       // the list lagged, and showed the creates when read long enough after the last of them was
       // answered; a later write (a refusal the service stored) gets as long: read once more that
       // much later, unless the run's deadline is too near
-      const short = lastWriteAnsweredAt - Math.max(...results.map(answeredAt))
-      if (short <= 0 || !(await waitToReread(short, probes.listLag))) return read
-      const again = await probes.listAgain()
-      return { ...read, lists: [...read.lists, again], judged: usableRecords(again) === undefined ? read.judged : again }
+      const lastCreate = Math.max(...results.map(answeredAt))
+      const short = lastWriteAnsweredAt - lastCreate
+      let settledRead = read
+      if (short > 0 && (await waitToReread(short, probes.listLag))) {
+        const again = await probes.listAgain()
+        settledRead = { ...read, lists: [...read.lists, again], judged: usableRecords(again) === undefined ? read.judged : again }
+      }
+      // a list that differed from read to read is read again past --list-lag: a lag is over by then, a write kept by one replica is not
+      return readPastTheLag(creations, settledRead, probes.listAgain, usableRecords, probes.listLag, lastCreate)
     })()
     settledLists.set(probes, settled)
   }
