@@ -20,10 +20,20 @@ export interface FaultGroup {
 
 const percent = (part: number, whole: number) => (whole === 0 ? '0' : ((100 * part) / whole).toFixed(part * 100 < whole ? 1 : 0))
 
-function causeOf(check: CheckResult): FaultCause | undefined {
+/** A failure told by its code and the answer it met: the same fault, whichever check met it. */
+const faultKey = (check: CheckResult) => `${check.failure?.code}\u0000${check.failure?.actual}`
+
+/**
+ * A check that failed on every probe is the same fault as an intermittent one when both met the
+ * same failure (code and actual answer): one replica of four behind a random balancer meets a
+ * check's three probes one time in 64, so a run with a few such checks often had one "deterministic"
+ * among them, which read as a second fault.
+ */
+function causeOf(check: CheckResult, intermittent: ReadonlySet<string>): FaultCause | undefined {
   if (check.failure?.code === 'SERVER_ERROR') return 'server-error'
   if (check.failure?.code === 'NO_RESPONSE') return 'no-answer'
   if (check.recurrence?.kind === 'intermittent') return 'differing-answers'
+  if (check.recurrence?.kind === 'deterministic' && intermittent.has(faultKey(check))) return 'differing-answers'
   return undefined
 }
 
@@ -82,7 +92,9 @@ export function recurrenceWords(checks: readonly CheckResult[]): string {
 
 /** The run's faults that share a cause, largest first; none when no failure has one of these causes. */
 export function faultGroups(result: RunResult): FaultGroup[] {
-  const failed = result.rules.flatMap((rule) => rule.checks.filter((c) => c.status === 'fail').map((check) => ({ rule: rule.id, check, cause: causeOf(check) })))
+  const failures = result.rules.flatMap((rule) => rule.checks.filter((c) => c.status === 'fail').map((check) => ({ rule: rule.id, check })))
+  const intermittent = new Set(failures.filter((f) => f.check.recurrence?.kind === 'intermittent').map((f) => faultKey(f.check)))
+  const failed = failures.map((f) => ({ ...f, cause: causeOf(f.check, intermittent) }))
   const journal = (result.journal ?? []).filter((e) => e.onWire)
   const total = result.summary.requests
   const groups: FaultGroup[] = []
@@ -102,12 +114,16 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       const errors = [...new Set(lost.map((e) => e.error).filter(Boolean))].join(', ')
       rate = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
     } else {
-      const checks = `${members.length} ${members.length === 1 ? 'check was' : 'checks were'}`
       // a list read first on the store as the run found it (empty, say) and probed again after the
       // run's creates asked another question: its answer may depend on what the store holds
-      rate = members.every((m) => isListRead(m.check)) && result.summary.recordsCreated > 0
-        ? `${checks} answered differently when the list was read again, after the run's creates had changed the store (a list that breaks on some content, an empty store or a record, or one replica behind a load balancer?)`
-        : `${checks} answered differently on a second probe (one replica behind a load balancer?)`
+      const differing = members.filter((m) => m.check.recurrence?.kind === 'intermittent')
+      const every = members.length - differing.length
+      const checks = `${differing.length} ${differing.length === 1 ? 'check was' : 'checks were'}`
+      // a check that failed every probe with the failure another passed on met the same replica each time
+      const alike = every === 0 ? '' : `, and ${every} more met the same failure on every probe`
+      rate = differing.every((m) => isListRead(m.check)) && result.summary.recordsCreated > 0
+        ? `${checks} answered differently when the list was read again, after the run's creates had changed the store${alike} (a list that breaks on some content, an empty store or a record, or one replica behind a load balancer?)`
+        : `${checks} answered differently on a second probe${alike} (one replica behind a load balancer?)`
     }
     groups.push({ cause, line: `${kind}: ${rate}, ${across}; ${words}`, rules, checks: members.length })
   }

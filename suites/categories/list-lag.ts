@@ -63,7 +63,7 @@ export interface LaggedList {
   waitedMs: number
   cutShort: boolean
   /** The judged list was read past --list-lag after the last create was answered, when earlier reads had differed (readPastTheLag). */
-  pastTheLag?: { afterMs: number }
+  pastTheLag?: boolean
 }
 
 /** Reads past --list-lag of a list that differed from read to read: more of them reach more replicas of a fleet. */
@@ -105,8 +105,7 @@ export async function readPastTheLag(
     judged = again
     if (missingFromList(creations, listed).length > 0) break
   }
-  const afterMs = Date.parse(judged.exchange.startedAt) - lastCreateAnsweredAt
-  return { lists, judged, waitedMs: read.waitedMs + wait, cutShort: false, pastTheLag: { afterMs } }
+  return { lists, judged, waitedMs: read.waitedMs + wait, cutShort: false, pastTheLag: true }
 }
 
 /**
@@ -146,7 +145,7 @@ export function withLagSaid(error: unknown, read: Pick<LaggedList, 'waitedMs' | 
   if (!(error instanceof ConformanceFailure) || error.code !== 'MISSING_FROM_LIST') return error
   const listLagMs = lag.waits.reduce((a, b) => a + b, 0)
   if (read.pastTheLag) {
-    const message = `${error.message}: a read sent ${read.pastTheLag.afterMs} ms after the last create was answered, past --list-lag ${listLagMs}, though an earlier read listed every created record: the list differs from read to read (replicas that do not all hold the write?)`
+    const message = `${error.message}: a read sent more than --list-lag ${listLagMs} ms after the last create was answered, though an earlier read listed every created record: the list differs from read to read (replicas that do not all hold the write?)`
     return new ConformanceFailure({ ...error.detail(), message }, error.exchanges)
   }
   const why = read.cutShort ? `, of --list-lag ${listLagMs}: the run's --deadline was near` : ` (--list-lag ${listLagMs})`

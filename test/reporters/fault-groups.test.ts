@@ -66,3 +66,17 @@ test('a list that failed as the run found the store and passed when read again a
   // no create in between (a read-only run): the same answers differing can only be the service's
   expect(faultGroups(runResult(checksOf))[0]?.line).toMatch(/^intermittent: 2 checks were answered differently on a second probe \(one replica behind a load balancer\?\)/)
 })
+
+test('one replica of four behind a random balancer: a check that met it on every probe, with the failure other checks passed on a re-probe, is the same finding, not a second fault', () => {
+  const answered200 = (kind: 'intermittent' | 'deterministic', actual = 'status 200') =>
+    check('c', 'fail', {
+      failure: { code: 'UNEXPECTED_STATUS', message: 'POST answered 200, expected 201', expected: 'status 201', actual },
+      recurrence: kind === 'intermittent' ? { attempts: 2, failures: 1, kind } : { attempts: 3, failures: 3, kind },
+    })
+  const checksOf = (id: string) =>
+    id === 'create-returns-201' ? [answered200('intermittent'), answered200('intermittent'), answered200('deterministic')] : id === 'create-returns-category' ? [answered200('deterministic', 'status 500')] : [check(`${id} check`, 'pass')]
+  const faults = faultGroups(runResult(checksOf))
+  expect(faults).toHaveLength(1)
+  expect(faults[0]).toMatchObject({ cause: 'differing-answers', checks: 3, rules: ['create-returns-201'] })
+  expect(faults[0].line).toBe('partly intermittent: 2 checks were answered differently on a second probe, and 1 more met the same failure on every probe (one replica behind a load balancer?), across 1 rule (create-returns-201); 2 of 4 re-probes failed again')
+})
