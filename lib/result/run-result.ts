@@ -40,12 +40,11 @@ export interface CheckResult {
   recurrence?: Recurrence
 }
 
-/** deterministic: every attempt failed; intermittent: some passed; unconfirmed: no second attempt could be made (the write budget, --read-only, the deadline, or --confirm 0). */
+/** deterministic: every attempt failed; intermittent: some passed; unconfirmed: no second attempt could be made (the write budget, --read-only, the deadline, --confirm 0, or its operation stalled past --timeout: `cause` says which skipped its re-probe). */
 export interface Recurrence {
   attempts: number
   failures: number
   kind: 'deterministic' | 'intermittent' | 'unconfirmed'
-  /** Unconfirmed because its re-probe was skipped: why (e.g. `stalled`: its operation had left a request unanswered past --timeout, so none more was sent). */
   cause?: SkipCause
 }
 
