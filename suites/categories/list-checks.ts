@@ -9,7 +9,7 @@ import { expectJsonContentType, expectStatus, requireStatus } from '../../lib/ch
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
-import { listedAfterLag, readPastTheLag, waitToReread, withLagSaid, type LaggedList } from './list-lag.ts'
+import { listedAfterLag, readOnceMore, readPastTheLag, waitToReread, withLagSaid, type LaggedList } from './list-lag.ts'
 import { expectListNotPoisoned, expectListShapeNotPoisoned } from './poisoned-list.ts'
 import { answeredAt, type CategoryProbes, type CreateProbe } from './probes.ts'
 
@@ -146,7 +146,8 @@ export function settledList(probes: CategoryProbes): Promise<LaggedList> {
     settled = (async () => {
       const [{ creations, results }, { list, lastWriteAnsweredAt }] = await Promise.all([createdRecords(probes.creates), probes.lastList()])
       const read = await listedAfterLag(creations, list, probes.listAgain, usableRecords, probes.listLag)
-      if (read.lists.length === 1) return read
+      // whole at once: read once more, which a fleet's balancer sends to another replica
+      if (read.lists.length === 1) return readOnceMore(creations, read, probes.listAgain, usableRecords, probes.listLag, Math.max(...results.map(answeredAt)))
       // the list lagged, and showed the creates when read long enough after the last of them was
       // answered; a later write (a refusal the service stored) gets as long: read once more that
       // much later, unless the run's deadline is too near

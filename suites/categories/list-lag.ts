@@ -3,8 +3,8 @@
  * under load, an eventually consistent store): §4.1 says the list holds "all categories available"
  * without saying how soon. So when created records are missing from the list that follows the
  * run's POSTs, the list is read again, with growing waits that add up to --list-lag, before they
- * count as missing. A list that shows them at once is read once: a server that does not lag pays
- * nothing. The re-reads are GETs (no write), journalled like every request, and kept as the
+ * count as missing. A list that shows them at once is read once more at once (readOnceMore): a
+ * server that does not lag pays one GET and no wait. The re-reads are GETs (no write), journalled like every request, and kept as the
  * check's evidence. The refusal checks judge the list so read too: a lag hides a refused create
  * that was stored as it hides a created one (list-checks.ts settledList). A lag cannot make a
  * record listed first look gone, so that check judges the list as first read.
@@ -150,4 +150,27 @@ export function withLagSaid(error: unknown, read: Pick<LaggedList, 'waitedMs' | 
   }
   const why = read.cutShort ? `, of --list-lag ${listLagMs}: the run's --deadline was near` : ` (--list-lag ${listLagMs})`
   return new ConformanceFailure({ ...error.detail(), message: `${error.message} after ${read.waitedMs} ms of re-reads${why}` }, error.exchanges)
+}
+
+/**
+ * A list whole on its first read is read once more at once (one GET, no wait): a balancer sends it
+ * to another replica, and one replica of a fleet that keeps its writes to itself answers the first
+ * read one time in so many. A second read that lacks a created record makes the list one that
+ * differs from read to read (readPastTheLag); a second read whole, or no list at all, leaves the
+ * first judged.
+ */
+export async function readOnceMore(
+  creations: readonly Creation[],
+  read: LaggedList,
+  reread: () => Promise<HttpResult>,
+  recordsOf: (list: HttpResult) => CategoryRecord[] | undefined,
+  lag: ListLag,
+  lastCreateAnsweredAt: number,
+): Promise<LaggedList> {
+  if (creations.length === 0 || lag.waits.length === 0 || read.lists.length !== 1 || recordsOf(read.judged) === undefined) return read
+  const again = await reread()
+  const records = recordsOf(again)
+  const twice = { ...read, lists: [...read.lists, again] }
+  if (records === undefined || missingFromList(creations, records).length === 0) return twice
+  return readPastTheLag(creations, twice, reread, recordsOf, lag, lastCreateAnsweredAt)
 }

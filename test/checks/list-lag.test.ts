@@ -9,7 +9,7 @@ import { missingFromList, type CategoryRecord, type Creation } from '../../lib/c
 import type { HttpResult } from '../../lib/http/client.ts'
 import { parseJsonExact } from '../../lib/json/exact-json.ts'
 import { ConformanceFailure } from '../../lib/checks/failure.ts'
-import { listedAfterLag, READS_PAST_THE_LAG, readPastTheLag, REREAD_ROOM_MS, rereadWaits, withLagSaid, type ListLag } from '../../suites/categories/list-lag.ts'
+import { listedAfterLag, readOnceMore, READS_PAST_THE_LAG, readPastTheLag, REREAD_ROOM_MS, rereadWaits, withLagSaid, type ListLag } from '../../suites/categories/list-lag.ts'
 import { makeResponse } from './make-response.ts'
 
 const creation = (id: number, name: string): Creation => ({ sent: { name }, record: { id, name } as CategoryRecord })
@@ -130,6 +130,39 @@ describe('readPastTheLag (a list that differs from read to read)', () => {
     expect(await readPastTheLag(created, caughtUp, server.read, recordsOf, { waits: [], msLeft: () => Infinity }, Date.now())).toBe(caughtUp)
     expect(await readPastTheLag(created, caughtUp, server.read, recordsOf, { waits: [5_000], msLeft: () => REREAD_ROOM_MS }, Date.now())).toBe(caughtUp)
     expect(server.calls()).toBe(calls)
+  })
+})
+
+describe('readOnceMore (a list whole on its first read)', () => {
+  const whole = () => list({ id: 1, name: 'run-a' }, { id: 2, name: 'run-b' })
+  const lacking = () => list({ id: 1, name: 'run-a' })
+  const lag: ListLag = { waits: [100], msLeft: () => Infinity }
+
+  test('the replica that keeps its writes answered the first read: the second lacks a record, the reads past --list-lag too, and one of those is judged', async () => {
+    const first = whole()
+    const read = await listedAfterLag(created, first, rereads(whole()).read, recordsOf, NO_WAIT)
+    const server = rereads(lacking())
+    const more = await readOnceMore(created, read, server.read, recordsOf, lag, Date.now())
+    expect(server.calls()).toBe(2)
+    expect(more.lists).toHaveLength(3)
+    expect(more.pastTheLag).toBe(true)
+    expect(missingFromList(created, recordsOf(more.judged)!)).toEqual([created[1]])
+  })
+
+  test('a second read whole (or not a list) leaves the first judged, its evidence kept; a list that lagged, --list-lag 0 or no create: no read more', async () => {
+    const first = whole()
+    const read = await listedAfterLag(created, first, rereads(whole()).read, recordsOf, NO_WAIT)
+    const same = rereads(whole())
+    const more = await readOnceMore(created, read, same.read, recordsOf, lag, Date.now())
+    expect({ calls: same.calls(), lists: more.lists.length, judged: more.judged === first, pastTheLag: more.pastTheLag }).toEqual({ calls: 1, lists: 2, judged: true, pastTheLag: undefined })
+    const broken = rereads(makeResponse({ status: 500, body: '' }))
+    expect((await readOnceMore(created, read, broken.read, recordsOf, lag, Date.now())).judged).toBe(first)
+    const none = rereads(lacking())
+    const lagged = await listedAfterLag(created, lacking(), rereads(whole()).read, recordsOf, NO_WAIT)
+    expect(await readOnceMore(created, lagged, none.read, recordsOf, lag, Date.now())).toBe(lagged)
+    expect(await readOnceMore(created, read, none.read, recordsOf, { waits: [], msLeft: () => Infinity }, Date.now())).toBe(read)
+    expect(await readOnceMore([], read, none.read, recordsOf, lag, Date.now())).toBe(read)
+    expect(none.calls()).toBe(0)
   })
 })
 
