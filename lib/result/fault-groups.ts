@@ -4,6 +4,7 @@
  * finding across the rules they failed, with its rate over the run's requests and what the
  * re-probes (--confirm) showed. Reports show these first; the rules stay listed beneath.
  */
+import type { SkipCause } from '../checks/skip-causes.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
 
 export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers'
@@ -19,10 +20,20 @@ export interface FaultGroup {
 
 const percent = (part: number, whole: number) => (whole === 0 ? '0' : ((100 * part) / whole).toFixed(part * 100 < whole ? 1 : 0))
 
-function causeOf(check: CheckResult): FaultCause | undefined {
+/** A failure told by its code and the answer it met: the same fault, whichever check met it. */
+const faultKey = (check: CheckResult) => `${check.failure?.code}\u0000${check.failure?.actual}`
+
+/**
+ * A check that failed on every probe is the same fault as an intermittent one when both met the
+ * same failure (code and actual answer): one replica of four behind a random balancer meets a
+ * check's three probes one time in 64, so a run with a few such checks often had one "deterministic"
+ * among them, which read as a second fault.
+ */
+function causeOf(check: CheckResult, intermittent: ReadonlySet<string>): FaultCause | undefined {
   if (check.failure?.code === 'SERVER_ERROR') return 'server-error'
   if (check.failure?.code === 'NO_RESPONSE') return 'no-answer'
   if (check.recurrence?.kind === 'intermittent') return 'differing-answers'
+  if (check.recurrence?.kind === 'deterministic' && intermittent.has(faultKey(check))) return 'differing-answers'
   return undefined
 }
 
@@ -32,12 +43,34 @@ const isListRead = (check: CheckResult) => {
   return request?.method === 'GET' && /\/categories$/.test(request.url)
 }
 
+/**
+ * Why failures were not probed again, when their re-probes were skipped for one cause the reports
+ * can name; others keep the general words. A slow replica behind a load balancer that missed
+ * --timeout stalls its operation: its failures stay unconfirmed, and saying "--confirm 0" of them
+ * sent the reader to the wrong option.
+ */
+const NOT_PROBED_AGAIN: Partial<Record<SkipCause, string>> = {
+  stalled: 'its operation had left a request unanswered past --timeout, so no more of its requests were sent (a longer --timeout probes it again)',
+  'write-budget': 'the write budget (--max-writes) left no POST for it',
+  'read-only': '--read-only sends no POST',
+  deadline: 'the deadline came first',
+}
+/** The one cause the unconfirmed checks' re-probes were skipped for, in words, if they share one the reports can name. */
+function notProbedAgain(checks: readonly CheckResult[]): string | undefined {
+  const causes = new Set(checks.filter((c) => c.recurrence?.kind === 'unconfirmed').map((c) => c.recurrence?.cause))
+  const [cause] = causes
+  return causes.size === 1 && cause !== undefined ? NOT_PROBED_AGAIN[cause] : undefined
+}
+
 /** What the re-probes of a group's checks showed, in words, and its kind. */
 function reprobes(checks: readonly CheckResult[]): { kind: string; words: string } {
   const kinds = new Set(checks.map((c) => c.recurrence?.kind ?? 'unconfirmed'))
   const again = checks.reduce((n, c) => n + (c.recurrence ? c.recurrence.attempts - 1 : 0), 0)
   const failedAgain = checks.reduce((n, c) => n + (c.recurrence ? c.recurrence.failures - 1 : 0), 0)
-  if (kinds.size === 1 && kinds.has('unconfirmed')) return { kind: 'unconfirmed', words: 'not probed again (--confirm 0, the write budget or the deadline)' }
+  if (kinds.size === 1 && kinds.has('unconfirmed')) {
+    const why = notProbedAgain(checks)
+    return { kind: 'unconfirmed', words: why ? `not probed again: ${why}` : 'not probed again (--confirm 0, the write budget or the deadline)' }
+  }
   if (kinds.size === 1 && kinds.has('deterministic')) return { kind: 'deterministic', words: `every re-probe failed the same way (${again} of ${again})` }
   if (failedAgain === 0) return { kind: 'intermittent', words: 'every re-probe was answered correctly' }
   return { kind: kinds.has('deterministic') ? 'partly intermittent' : 'intermittent', words: `${failedAgain} of ${again} re-probes failed again` }
@@ -46,7 +79,11 @@ function reprobes(checks: readonly CheckResult[]): { kind: string; words: string
 /** How a group of failed checks recurred when probed again, in a few words ('' when none was confirmed). */
 export function recurrenceWords(checks: readonly CheckResult[]): string {
   const confirmed = checks.filter((c) => c.recurrence !== undefined && c.recurrence.kind !== 'unconfirmed')
-  if (confirmed.length === 0) return checks.some((c) => c.recurrence?.kind === 'unconfirmed') ? 'unconfirmed' : ''
+  if (confirmed.length === 0) {
+    if (!checks.some((c) => c.recurrence?.kind === 'unconfirmed')) return ''
+    const why = notProbedAgain(checks)
+    return why ? `unconfirmed: ${why}` : 'unconfirmed'
+  }
   const attempts = confirmed.reduce((n, c) => n + c.recurrence!.attempts, 0)
   const failures = confirmed.reduce((n, c) => n + c.recurrence!.failures, 0)
   const kind = confirmed.every((c) => c.recurrence!.kind === 'deterministic') ? 'deterministic' : 'intermittent'
@@ -55,7 +92,9 @@ export function recurrenceWords(checks: readonly CheckResult[]): string {
 
 /** The run's faults that share a cause, largest first; none when no failure has one of these causes. */
 export function faultGroups(result: RunResult): FaultGroup[] {
-  const failed = result.rules.flatMap((rule) => rule.checks.filter((c) => c.status === 'fail').map((check) => ({ rule: rule.id, check, cause: causeOf(check) })))
+  const failures = result.rules.flatMap((rule) => rule.checks.filter((c) => c.status === 'fail').map((check) => ({ rule: rule.id, check })))
+  const intermittent = new Set(failures.filter((f) => f.check.recurrence?.kind === 'intermittent').map((f) => faultKey(f.check)))
+  const failed = failures.map((f) => ({ ...f, cause: causeOf(f.check, intermittent) }))
   const journal = (result.journal ?? []).filter((e) => e.onWire)
   const total = result.summary.requests
   const groups: FaultGroup[] = []
@@ -75,12 +114,16 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       const errors = [...new Set(lost.map((e) => e.error).filter(Boolean))].join(', ')
       rate = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
     } else {
-      const checks = `${members.length} ${members.length === 1 ? 'check was' : 'checks were'}`
       // a list read first on the store as the run found it (empty, say) and probed again after the
       // run's creates asked another question: its answer may depend on what the store holds
-      rate = members.every((m) => isListRead(m.check)) && result.summary.recordsCreated > 0
-        ? `${checks} answered differently when the list was read again, after the run's creates had changed the store (a list that breaks on some content, an empty store or a record, or one replica behind a load balancer?)`
-        : `${checks} answered differently on a second probe (one replica behind a load balancer?)`
+      const differing = members.filter((m) => m.check.recurrence?.kind === 'intermittent')
+      const every = members.length - differing.length
+      const checks = `${differing.length} ${differing.length === 1 ? 'check was' : 'checks were'}`
+      // a check that failed every probe with the failure another passed on met the same replica each time
+      const alike = every === 0 ? '' : `, and ${every} more met the same failure on every probe`
+      rate = differing.every((m) => isListRead(m.check)) && result.summary.recordsCreated > 0
+        ? `${checks} answered differently when the list was read again, after the run's creates had changed the store${alike} (a list that breaks on some content, an empty store or a record, or one replica behind a load balancer?)`
+        : `${checks} answered differently on a second probe${alike} (one replica behind a load balancer?)`
     }
     groups.push({ cause, line: `${kind}: ${rate}, ${across}; ${words}`, rules, checks: members.length })
   }

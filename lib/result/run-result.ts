@@ -40,11 +40,12 @@ export interface CheckResult {
   recurrence?: Recurrence
 }
 
-/** deterministic: every attempt failed; intermittent: some passed; unconfirmed: no second attempt could be made (the write budget, --read-only, the deadline, or --confirm 0). */
+/** deterministic: every attempt failed; intermittent: some passed; unconfirmed: no second attempt could be made (the write budget, --read-only, the deadline, --confirm 0, or its operation stalled past --timeout: `cause` says which skipped its re-probe). */
 export interface Recurrence {
   attempts: number
   failures: number
   kind: 'deterministic' | 'intermittent' | 'unconfirmed'
+  cause?: SkipCause
 }
 
 export interface RuleResult extends Rule {

@@ -8,6 +8,7 @@
  * verdict does not change; the reports say what kind of failure it is. A passing run sends nothing
  * more.
  */
+import type { SkipCause } from '../checks/skip-causes.ts'
 import type { JournalEntry } from '../http/journal.ts'
 import { keyRefused, refusedTheKey } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
@@ -47,7 +48,7 @@ export interface IndexedResult {
 export async function confirmFailures(results: readonly IndexedResult[], suites: readonly Suite[], scope: RunScope, options: ConfirmOptions): Promise<void> {
   const failed = results.filter(({ result }) => result.status === 'fail' && result.failure?.code !== 'CHECK_ERROR').map(({ index, result }, at) => ({ o: { result }, index, at }))
   if (failed.length === 0) return
-  const counts = new Map(failed.map(({ at }) => [at, { attempts: 1, failures: 1 }]))
+  const counts = new Map(failed.map(({ at }) => [at, { attempts: 1, failures: 1, skipped: undefined as SkipCause | undefined }]))
   // what the reports say if the deadline cuts the confirmation short
   for (const { o } of failed) o.result.recurrence = { attempts: 1, failures: 1, kind: 'unconfirmed' }
   const journal = options.journal()
@@ -95,7 +96,9 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
       }),
     )
     for (const { at, result } of attempts) {
-      // a check that could not run again (the write budget, --read-only, the deadline) is no attempt
+      // a check that could not run again (the write budget, --read-only, the deadline, its operation
+      // stalled past --timeout) is no attempt; why is kept, for the reports to say
+      if (result?.status === 'skip') counts.get(at)!.skipped ??= result.cause
       if (!result || result.status === 'skip') continue
       // the re-probes are evidence of the check too (the ledger names what each one created)
       failed[at]!.o.result.exchanges.push(...result.exchanges)
@@ -105,8 +108,8 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
     }
   }
   for (const { o, at } of failed) {
-    const { attempts, failures } = counts.get(at)!
-    const recurrence: Recurrence = { attempts, failures, kind: attempts === 1 ? 'unconfirmed' : failures === attempts ? 'deterministic' : 'intermittent' }
+    const { attempts, failures, skipped } = counts.get(at)!
+    const recurrence: Recurrence = { attempts, failures, kind: attempts === 1 ? 'unconfirmed' : failures === attempts ? 'deterministic' : 'intermittent', ...(attempts === 1 && skipped ? { cause: skipped } : {}) }
     o.result.recurrence = recurrence
   }
 }

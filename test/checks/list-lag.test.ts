@@ -9,7 +9,7 @@ import { missingFromList, type CategoryRecord, type Creation } from '../../lib/c
 import type { HttpResult } from '../../lib/http/client.ts'
 import { parseJsonExact } from '../../lib/json/exact-json.ts'
 import { ConformanceFailure } from '../../lib/checks/failure.ts'
-import { listedAfterLag, REREAD_ROOM_MS, rereadWaits, withLagSaid, type ListLag } from '../../suites/categories/list-lag.ts'
+import { listedAfterLag, readOnceMore, READS_PAST_THE_LAG, readPastTheLag, REREAD_ROOM_MS, rereadWaits, withLagSaid, type ListLag } from '../../suites/categories/list-lag.ts'
 import { makeResponse } from './make-response.ts'
 
 const creation = (id: number, name: string): Creation => ({ sent: { name }, record: { id, name } as CategoryRecord })
@@ -92,6 +92,80 @@ describe('listedAfterLag', () => {
   })
 })
 
+describe('readPastTheLag (a list that differs from read to read)', () => {
+  const whole = () => list({ id: 1, name: 'run-a' }, { id: 2, name: 'run-b' })
+  const lacking = () => list({ id: 1, name: 'run-a' })
+  // --list-lag 100 ms, the last create answered just now: the reads past the lag wait about 100 ms
+  const lag: ListLag = { waits: [100], msLeft: () => Infinity }
+
+  test('one replica of four keeps its writes: whole on the re-read that reached it, the first read past --list-lag that lacks a record is judged', async () => {
+    const first = lacking()
+    const read = await listedAfterLag(created, first, rereads(whole()).read, recordsOf, NO_WAIT)
+    expect(read.judged).not.toBe(first)
+    const server = rereads(whole(), lacking(), whole())
+    const past = await readPastTheLag(created, read, server.read, recordsOf, lag, Date.now())
+    expect(server.calls()).toBe(2)
+    expect(past.lists).toHaveLength(4)
+    expect(missingFromList(created, recordsOf(past.judged)!)).toEqual([created[1]])
+    expect(past.pastTheLag).toBeDefined()
+    expect(past.waitedMs).toBeGreaterThan(50)
+  })
+
+  test('a lag that is over past --list-lag: read READS_PAST_THE_LAG times, every record listed, the last judged', async () => {
+    const read = await listedAfterLag(created, lacking(), rereads(whole()).read, recordsOf, NO_WAIT)
+    const server = rereads(whole())
+    const past = await readPastTheLag(created, read, server.read, recordsOf, lag, Date.now() - 1_000)
+    expect(server.calls()).toBe(READS_PAST_THE_LAG)
+    expect(missingFromList(created, recordsOf(past.judged)!)).toEqual([])
+  })
+
+  test('nothing differed (whole at once, or never whole), --list-lag 0, or the deadline near: no read more', async () => {
+    const server = rereads(lacking())
+    const atOnce = await listedAfterLag(created, whole(), server.read, recordsOf, NO_WAIT)
+    expect(await readPastTheLag(created, atOnce, server.read, recordsOf, lag, Date.now())).toBe(atOnce)
+    const never = await listedAfterLag(created, lacking(), server.read, recordsOf, NO_WAIT)
+    const calls = server.calls()
+    expect(await readPastTheLag(created, never, server.read, recordsOf, lag, Date.now())).toBe(never)
+    const caughtUp = await listedAfterLag(created, lacking(), rereads(whole()).read, recordsOf, NO_WAIT)
+    expect(await readPastTheLag(created, caughtUp, server.read, recordsOf, { waits: [], msLeft: () => Infinity }, Date.now())).toBe(caughtUp)
+    expect(await readPastTheLag(created, caughtUp, server.read, recordsOf, { waits: [5_000], msLeft: () => REREAD_ROOM_MS }, Date.now())).toBe(caughtUp)
+    expect(server.calls()).toBe(calls)
+  })
+})
+
+describe('readOnceMore (a list whole on its first read)', () => {
+  const whole = () => list({ id: 1, name: 'run-a' }, { id: 2, name: 'run-b' })
+  const lacking = () => list({ id: 1, name: 'run-a' })
+  const lag: ListLag = { waits: [100], msLeft: () => Infinity }
+
+  test('the replica that keeps its writes answered the first read: the second lacks a record, the reads past --list-lag too, and one of those is judged', async () => {
+    const first = whole()
+    const read = await listedAfterLag(created, first, rereads(whole()).read, recordsOf, NO_WAIT)
+    const server = rereads(lacking())
+    const more = await readOnceMore(created, read, server.read, recordsOf, lag, Date.now())
+    expect(server.calls()).toBe(2)
+    expect(more.lists).toHaveLength(3)
+    expect(more.pastTheLag).toBe(true)
+    expect(missingFromList(created, recordsOf(more.judged)!)).toEqual([created[1]])
+  })
+
+  test('a second read whole (or not a list) leaves the first judged, its evidence kept; a list that lagged, --list-lag 0 or no create: no read more', async () => {
+    const first = whole()
+    const read = await listedAfterLag(created, first, rereads(whole()).read, recordsOf, NO_WAIT)
+    const same = rereads(whole())
+    const more = await readOnceMore(created, read, same.read, recordsOf, lag, Date.now())
+    expect({ calls: same.calls(), lists: more.lists.length, judged: more.judged === first, pastTheLag: more.pastTheLag }).toEqual({ calls: 1, lists: 2, judged: true, pastTheLag: undefined })
+    const broken = rereads(makeResponse({ status: 500, body: '' }))
+    expect((await readOnceMore(created, read, broken.read, recordsOf, lag, Date.now())).judged).toBe(first)
+    const none = rereads(lacking())
+    const lagged = await listedAfterLag(created, lacking(), rereads(whole()).read, recordsOf, NO_WAIT)
+    expect(await readOnceMore(created, lagged, none.read, recordsOf, lag, Date.now())).toBe(lagged)
+    expect(await readOnceMore(created, read, none.read, recordsOf, { waits: [], msLeft: () => Infinity }, Date.now())).toBe(read)
+    expect(await readOnceMore([], read, none.read, recordsOf, lag, Date.now())).toBe(read)
+    expect(none.calls()).toBe(0)
+  })
+})
+
 describe('withLagSaid', () => {
   const missing = new ConformanceFailure({ code: 'MISSING_FROM_LIST', message: 'created category 2 ("run-b") is missing from the list that followed', expected: 'e', actual: 'a' })
 
@@ -100,6 +174,11 @@ describe('withLagSaid', () => {
     expect((withLagSaid(missing, { waitedMs: 5_000, cutShort: false }, waits) as Error).message).toBe(`${missing.message} after 5000 ms of re-reads (--list-lag 5000)`)
     expect((withLagSaid(missing, { waitedMs: 600, cutShort: true }, waits) as Error).message).toBe(`${missing.message} after 600 ms of re-reads, of --list-lag 5000: the run's --deadline was near`)
     expect((withLagSaid(missing, { waitedMs: 0, cutShort: false }, waits) as ConformanceFailure).detail()).toMatchObject({ code: 'MISSING_FROM_LIST', expected: 'e', actual: 'a' })
+  })
+
+  test('missing from a read past --list-lag, though an earlier read listed it: says the list differs from read to read', () => {
+    const said = withLagSaid(missing, { waitedMs: 5_000, cutShort: false, pastTheLag: true }, { waits: DEFAULT_WAITS }) as Error
+    expect(said.message).toBe(`${missing.message}: a read sent more than --list-lag 5000 ms after the last create was answered, though an earlier read listed every created record: the list differs from read to read (replicas that do not all hold the write?)`)
   })
 
   test('any other failure is left as it is', () => {

@@ -5,6 +5,8 @@
  * --confirm 0) is unconfirmed. The exit code does not change, and a passing run sends nothing more.
  */
 import { randomBytes } from 'node:crypto'
+import { createServer, request, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { expect, test } from 'vitest'
 import type { RunResult } from '../../lib/result/run-result.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
@@ -78,7 +80,7 @@ test('--max-writes used up: the creates are unconfirmed and say so; --confirm 0:
   expect(bounded.code).toBe(1)
   const creates = failedChecks(bounded.results).filter((c) => c.rule === 'create-returns-201')
   expect(creates.length).toBeGreaterThan(0)
-  for (const c of creates) expect(c.recurrence).toEqual({ attempts: 1, failures: 1, kind: 'unconfirmed' })
+  for (const c of creates) expect(c.recurrence).toEqual({ attempts: 1, failures: 1, kind: 'unconfirmed', cause: 'write-budget' })
   expect(bounded.results?.summary.writes).toBe(4)
   expect(bounded.results?.journal?.some((e) => e.outcome === 'refused' && e.reason === 'write-budget' && /--max-writes 4 left no write/.test(e.detail ?? ''))).toBe(true)
   const off = await conform(server, '--confirm', '0')
@@ -92,4 +94,46 @@ test('a passing run sends no request more than with --confirm 0', async () => {
   expect(confirming.code).toBe(0)
   expect(confirming.results?.summary.requests).toBe(off.results?.summary.requests)
   expect(failedChecks(confirming.results)).toEqual([])
+})
+
+/**
+ * One replica of four slow: a load balancer in front of the reference server that holds the
+ * second GET /pets/… it forwards for 1.5 s. Under --timeout 500 that request has no answer, and
+ * its operation sends no more (the stall rule), so its failures cannot be probed again.
+ */
+const slowReplicaBalancer = async (upstream: RunningServer): Promise<{ baseUrl: string; close(): Promise<void> }> => {
+  const target = new URL(upstream.baseUrl)
+  let pets = 0
+  const balancer: Server = createServer((req, res) => {
+    const slow = req.url?.includes('/pets/') === true && ++pets === 2
+    setTimeout(() => {
+      const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      })
+      up.on('error', () => res.destroy())
+      req.pipe(up)
+    }, slow ? 1500 : 0)
+  })
+  await new Promise<void>((resolve) => balancer.listen(0, '127.0.0.1', resolve))
+  const { port } = balancer.address() as AddressInfo
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    close: () => new Promise<void>((resolve) => (balancer.closeAllConnections(), balancer.close(() => resolve()))),
+  }
+}
+
+test('a replica slower than --timeout on one request: its failures are unconfirmed, and every report says why (the operation stalled past --timeout), not "--confirm 0"', async () => {
+  const upstream = await started(startReferenceServer({ apiKey }))
+  const run = await conform(serve(await slowReplicaBalancer(upstream)), '--timeout', '500')
+  expect(run.code, run.stdout).toBe(1)
+  const failed = failedChecks(run.results)
+  expect(failed.length).toBeGreaterThan(0)
+  for (const c of failed) {
+    expect(c.failure?.code, c.name).toBe('NO_RESPONSE')
+    expect(c.recurrence, c.name).toEqual({ attempts: 1, failures: 1, kind: 'unconfirmed', cause: 'stalled' })
+  }
+  expect(run.stdout).toContain('not probed again: its operation had left a request unanswered past --timeout')
+  expect(run.stdout).toContain('recurred: unconfirmed: its operation had left a request unanswered past --timeout')
+  expect(run.stdout).not.toContain('--confirm 0')
 })

@@ -42,6 +42,16 @@ test('a fault on every probe is deterministic; failures of other causes make no 
   expect(recurrenceWords([check('c', 'fail', { recurrence: { attempts: 1, failures: 1, kind: 'unconfirmed' } })])).toBe('unconfirmed')
 })
 
+test('failures whose re-probes were all kept back by a stalled operation (--timeout) say so, in the finding and under each failure; mixed causes keep the general words', () => {
+  const lost = (cause?: 'stalled' | 'deadline') =>
+    check('c', 'fail', { failure: { code: 'NO_RESPONSE', message: 'm', expected: 'e', actual: 'a' }, recurrence: { attempts: 1, failures: 1, kind: 'unconfirmed', ...(cause ? { cause } : {}) } })
+  const stalled = faultGroups(runResult((id) => [id === 'list-returns-200' ? lost('stalled') : check(`${id} check`, 'pass')]))
+  expect(stalled[0]?.line).toMatch(/; not probed again: its operation had left a request unanswered past --timeout, so no more of its requests were sent \(a longer --timeout probes it again\)$/)
+  expect(recurrenceWords([lost('stalled')])).toBe('unconfirmed: its operation had left a request unanswered past --timeout, so no more of its requests were sent (a longer --timeout probes it again)')
+  expect(recurrenceWords([lost('stalled'), lost('deadline')])).toBe('unconfirmed')
+  expect(recurrenceWords([lost()])).toBe('unconfirmed')
+})
+
 test('a list that failed as the run found the store and passed when read again after its creates: the finding says the store changed in between, not only a replica', () => {
   const listFailure = (name: string) =>
     check(name, 'fail', {
@@ -55,4 +65,18 @@ test('a list that failed as the run found the store and passed when read again a
   expect(faultGroups(created)[0]?.line).toMatch(/^intermittent: 2 checks were answered differently when the list was read again, after the run's creates had changed the store \(a list that breaks on some content, an empty store or a record, or one replica behind a load balancer\?\), across 2 rules; every re-probe was answered correctly$/)
   // no create in between (a read-only run): the same answers differing can only be the service's
   expect(faultGroups(runResult(checksOf))[0]?.line).toMatch(/^intermittent: 2 checks were answered differently on a second probe \(one replica behind a load balancer\?\)/)
+})
+
+test('one replica of four behind a random balancer: a check that met it on every probe, with the failure other checks passed on a re-probe, is the same finding, not a second fault', () => {
+  const answered200 = (kind: 'intermittent' | 'deterministic', actual = 'status 200') =>
+    check('c', 'fail', {
+      failure: { code: 'UNEXPECTED_STATUS', message: 'POST answered 200, expected 201', expected: 'status 201', actual },
+      recurrence: kind === 'intermittent' ? { attempts: 2, failures: 1, kind } : { attempts: 3, failures: 3, kind },
+    })
+  const checksOf = (id: string) =>
+    id === 'create-returns-201' ? [answered200('intermittent'), answered200('intermittent'), answered200('deterministic')] : id === 'create-returns-category' ? [answered200('deterministic', 'status 500')] : [check(`${id} check`, 'pass')]
+  const faults = faultGroups(runResult(checksOf))
+  expect(faults).toHaveLength(1)
+  expect(faults[0]).toMatchObject({ cause: 'differing-answers', checks: 3, rules: ['create-returns-201'] })
+  expect(faults[0].line).toBe('partly intermittent: 2 checks were answered differently on a second probe, and 1 more met the same failure on every probe (one replica behind a load balancer?), across 1 rule (create-returns-201); 2 of 4 re-probes failed again')
 })

@@ -21,6 +21,9 @@ function oneIn(store: StoredCategory[], kind: string, n: number): boolean {
 
 const takeBack = (store: StoredCategory[], record: StoredCategory) => store.splice(store.indexOf(record), 1)
 
+/** Per server: the ids of the records one replica keeps to itself (written there, never copied to the others). */
+const keptByOne = new WeakMap<StoredCategory[], Set<bigint>>()
+
 /** Per server: when it answered its latest requests, for a limiter's window of a second. */
 const answeredAt = new WeakMap<StoredCategory[], number[]>()
 /** True once more than `limit` requests came within the last second (the request counted either way). */
@@ -82,6 +85,23 @@ export const INTERMITTENT_MUTATIONS: readonly Mutation[] = [
       finish: (reply, request, store) => {
         if (request.operation !== 'listCategories' || reply.status !== 401 || request.authorization !== undefined || !oneIn(store, 'anonymous-list', 3)) return reply
         return { status: 200, headers: {}, body: store }
+      },
+    },
+  },
+  {
+    name: 'replica-keeps-every-4th-create',
+    breaks: 'created-in-list',
+    code: 'MISSING_FROM_LIST',
+    description:
+      'one replica of four never replicates the records it creates (a lost write on the others): every 4th create is listed only by it, which answers every 4th list read; a re-read that reaches it shows every record',
+    slow: 'the list is read again past --list-lag (5 s) in each of its 3 probes',
+    behaviour: {
+      finish: (reply, request, store) => {
+        const kept = keptByOne.get(store) ?? new Set<bigint>()
+        keptByOne.set(store, kept)
+        if (request.operation === 'createCategory' && reply.status === 201 && oneIn(store, 'create-kept', 4)) kept.add((reply.body as StoredCategory).id)
+        if (request.operation !== 'listCategories' || reply.status !== 200 || oneIn(store, 'list-on-keeper', 4)) return reply
+        return { ...reply, body: store.filter((r) => !kept.has(r.id)) }
       },
     },
   },
