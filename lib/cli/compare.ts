@@ -13,7 +13,7 @@ import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
-import { readReportJson, UserFileTooLarge } from '../config/user-file.ts'
+import { readReportJson, whyUnreadable } from '../config/user-file.ts'
 
 export const COMPARE_USAGE = `Usage: petstore-conform compare A B [--output FILE]      (npm run conform -- compare A B)
 
@@ -44,8 +44,7 @@ function readRun(given: string, cwd: string): RunResult {
   try {
     data = readReportJson(path, { inFolder })
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : error instanceof UserFileTooLarge ? error.message : (error as Error).message.split('\n')[0]}`)
+    throw new Error(`cannot read ${path}: ${whyUnreadable(error)}`)
   }
   const run = data as Partial<RunResult> | null
   // a run that could not be made (an unreachable deployment, a key unset) wrote why, and no rule

@@ -16,7 +16,7 @@ import { writeFleetReports } from '../fleet/fleet-reports.ts'
 import { noteStaleRuns } from '../fleet/stale-runs.ts'
 import { labelProblem, MAX_DEPLOYMENTS, tooManyDeployments } from '../fleet/targets.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
-import { readReportJson } from '../config/user-file.ts'
+import { readReportJson, whyUnreadable } from '../config/user-file.ts'
 
 export const MERGE_USAGE = `Usage: petstore-conform merge DIR... --report-dir OUT [--expect N]      (npm run conform -- merge …)
 
@@ -50,7 +50,7 @@ function inputsOf(dir: string, given: string): { inputs: Input[]; error?: string
     try {
       fleet = readReportJson(file) as Partial<FleetResult> | null
     } catch (error) {
-      throw new Error(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`)
+      throw new Error(`cannot read ${file}: ${whyUnreadable(error)}`)
     }
     if (!Array.isArray(fleet?.deployments) || !fleet.deployments.every((d) => typeof d === 'object' && d !== null)) throw new Error(`${file} is not a fleet's`)
     // a fleet writes only labels that are folder names: another (../x) is a file edited by hand, and names no folder of it

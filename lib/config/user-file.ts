@@ -31,7 +31,7 @@ export const shownBytes = (bytes: number): string => (bytes >= 1024 * 1024 ? `${
 export function whyUnreadable(error: unknown): string {
   if (error instanceof UserFileTooLarge) return error.message
   const code = (error as NodeJS.ErrnoException).code
-  return code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? (error as Error).message)
+  return code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? String((error as Error).message).split('\n')[0]!)
 }
 
 /**

@@ -12,7 +12,7 @@ import { knownRule } from '../reporters/run-counts.ts'
 import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { runFileProblem } from './run-file.ts'
-import { readReportJson, readReportText } from '../config/user-file.ts'
+import { readReportJson, readReportText, whyUnreadable } from '../config/user-file.ts'
 import { JOURNAL_FILE } from '../runner/report-files.ts'
 
 /** What one deployment's run said, as fleet.json holds it. */
@@ -100,7 +100,7 @@ export function readRunFolder(dir: string): RunFile {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     const stopped = code === 'ENOENT' ? journalOfStoppedRun(dir) : undefined
-    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? (stopped ?? 'no such file (is it a report folder?)') : (error as Error).message.split('\n')[0]}`)
+    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? (stopped ?? 'no such file (is it a report folder?)') : whyUnreadable(error)}`)
   }
   // a file edited by hand or cut short is said to be so, here, not later as a page that cannot be written
   const run = typeof data === 'object' && data !== null ? resultFromFile(data) : data
