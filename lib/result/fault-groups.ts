@@ -20,20 +20,25 @@ export interface FaultGroup {
 
 const percent = (part: number, whole: number) => (whole === 0 ? '0' : ((100 * part) / whole).toFixed(part * 100 < whole ? 1 : 0))
 
-/** A failure told by its code and the answer it met: the same fault, whichever check met it. */
-const faultKey = (check: CheckResult) => `${check.failure?.code}\u0000${check.failure?.actual}`
+/**
+ * A failure told by its rule, its code and the answer it met: the same fault, whichever of the
+ * rule's checks met it. Never across rules: a wrong answer as common as "status 201" met on every
+ * probe of another rule (a binder that takes an array for a string) is a fault of its own, not the
+ * replica another rule's checks met now and then.
+ */
+const faultKey = (rule: string, check: CheckResult) => `${rule}\u0000${check.failure?.code}\u0000${check.failure?.actual}`
 
 /**
- * A check that failed on every probe is the same fault as an intermittent one when both met the
- * same failure (code and actual answer): one replica of four behind a random balancer meets a
+ * A check that failed on every probe is the same fault as an intermittent one of its rule when both
+ * met the same failure (code and actual answer): one replica of four behind a random balancer meets a
  * check's three probes one time in 64, so a run with a few such checks often had one "deterministic"
  * among them, which read as a second fault.
  */
-function causeOf(check: CheckResult, intermittent: ReadonlySet<string>): FaultCause | undefined {
+function causeOf(rule: string, check: CheckResult, intermittent: ReadonlySet<string>): FaultCause | undefined {
   if (check.failure?.code === 'SERVER_ERROR') return 'server-error'
   if (check.failure?.code === 'NO_RESPONSE') return 'no-answer'
   if (check.recurrence?.kind === 'intermittent') return 'differing-answers'
-  if (check.recurrence?.kind === 'deterministic' && intermittent.has(faultKey(check))) return 'differing-answers'
+  if (check.recurrence?.kind === 'deterministic' && intermittent.has(faultKey(rule, check))) return 'differing-answers'
   return undefined
 }
 
@@ -93,8 +98,8 @@ export function recurrenceWords(checks: readonly CheckResult[]): string {
 /** The run's faults that share a cause, largest first; none when no failure has one of these causes. */
 export function faultGroups(result: RunResult): FaultGroup[] {
   const failures = result.rules.flatMap((rule) => rule.checks.filter((c) => c.status === 'fail').map((check) => ({ rule: rule.id, check })))
-  const intermittent = new Set(failures.filter((f) => f.check.recurrence?.kind === 'intermittent').map((f) => faultKey(f.check)))
-  const failed = failures.map((f) => ({ ...f, cause: causeOf(f.check, intermittent) }))
+  const intermittent = new Set(failures.filter((f) => f.check.recurrence?.kind === 'intermittent').map((f) => faultKey(f.rule, f.check)))
+  const failed = failures.map((f) => ({ ...f, cause: causeOf(f.rule, f.check, intermittent) }))
   const journal = (result.journal ?? []).filter((e) => e.onWire)
   const total = result.summary.requests
   const groups: FaultGroup[] = []

@@ -80,3 +80,18 @@ test('one replica of four behind a random balancer: a check that met it on every
   expect(faults[0]).toMatchObject({ cause: 'differing-answers', checks: 3, rules: ['create-returns-201'] })
   expect(faults[0].line).toBe('partly intermittent: 2 checks were answered differently on a second probe, and 1 more met the same failure on every probe (one replica behind a load balancer?), across 1 rule (create-returns-201); 2 of 4 re-probes failed again')
 })
+
+test("a deterministic failure of another rule, with the same code and answer as a rule's intermittent one, stays its own fault: never joined to the replica's finding", () => {
+  const answered201 = (kind: 'intermittent' | 'deterministic') =>
+    check(`c ${kind}`, 'fail', {
+      failure: { code: 'UNEXPECTED_STATUS', message: 'POST answered 201, expected 400', expected: 'status 400', actual: 'status 201' },
+      recurrence: kind === 'intermittent' ? { attempts: 2, failures: 1, kind } : { attempts: 3, failures: 3, kind },
+    })
+  // one replica took a body without name now and then; every probe of a one-string array was taken (a binder's unwrapping)
+  const checksOf = (id: string) =>
+    id === 'create-rejects-missing-name' ? [answered201('intermittent')] : id === 'create-rejects-invalid-values' ? [answered201('deterministic')] : [check(`${id} check`, 'pass')]
+  const faults = faultGroups(runResult(checksOf))
+  expect(faults).toHaveLength(1)
+  expect(faults[0]).toMatchObject({ cause: 'differing-answers', checks: 1, rules: ['create-rejects-missing-name'] })
+  expect(faults[0].line).toMatch(/^intermittent: 1 check was answered differently on a second probe \(one replica/)
+})
