@@ -83,6 +83,13 @@ describe('null where the schema gives a type', () => {
     expect(failure.message).toContain('; body[1].description is null: ')
   })
 
+  test('a required field written as null gets no such words: leaving it out, as non_null does, fails all the same', () => {
+    const name = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: 1, name: null, description: 'd' } }), 'Category'))
+    expect(name.message).toBe('the body is not a Category record: body.name must be string')
+    const code = failureOf(() => expectSchema(makeResponse({ status: 400, method: 'POST', body: { code: null, message: 'm', status: 400 } }), 'Error'))
+    expect(code.message).toBe('the body is not a Error record: body.code must be string')
+  })
+
   test("an id written as text names Jackson's ToStringSerializer", () => {
     const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: '9007199254740993', name: 'dog' } }), 'Category'))
     expect(failure.message).toMatch(/^the body is not a Category record: body\.id must be integer; body\.id is "9007199254740993": an integer written as text, as Jackson's ToStringSerializer/)
