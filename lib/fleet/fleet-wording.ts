@@ -24,9 +24,9 @@ export function cellWord(d: FleetDeployment, rule: string): string | undefined {
   return d.knownRules?.includes(rule) ? 'known (baseline)' : CELL_WORD[status]
 }
 
-/** What a deployment's line adds for the rules a --baseline excused, or ''. */
+/** What a deployment's line adds for the rules its baseline (--baseline, or its targets entry's baseline:) excused, or ''. */
 export function knownDetail(d: FleetDeployment): string {
-  return d.knownRules === undefined ? '' : `known failures its --baseline excused: ${d.knownRules.join(', ')}`
+  return d.knownRules === undefined ? '' : `known failures its baseline excused: ${d.knownRules.join(', ')}`
 }
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
@@ -49,7 +49,7 @@ export function fleetHeadline(fleet: FleetResult): string {
   const parts = [`${passed} of ${deployments} passed`]
   // a pass its baseline made is not a pass like the others: the headline names it
   const byBaseline = named((d) => d.exitCode === 0 && d.knownRules !== undefined)
-  if (byBaseline !== '') parts[0] += ` (${byBaseline} with known failures its --baseline excused)`
+  if (byBaseline !== '') parts[0] += ` (${byBaseline} with known failures its baseline excused)`
   if (failed > 0) parts.push(`${failed} failed (${named((d) => d.exitCode === 1)})`)
   if (notJudged > 0) parts.push(`${notJudged} could not be judged (${named((d) => d.exitCode === 2)})`)
   if (fleet.error !== undefined) parts.push(fleet.error)
