@@ -44,19 +44,19 @@ export interface WrongTypeCase extends WritePriority {
  * and [] read as no value (Jackson's ACCEPT_EMPTY_ARRAY_AS_NULL_OBJECT).
  */
 const COERCED_TO_TEXT =
-  'the service turned a number or a boolean into text (42 → "42", true → "true"), as Jackson does by default (Spring Boot, Quarkus) and pydantic v1; ' +
+  'the service took a number or a boolean for text; binders that turn it into text (42 → "42", true → "true") do so: Jackson by default (Spring Boot, Quarkus) and pydantic v1; ' +
   'Jackson 2.14+ refuses it with a Jackson2ObjectMapperBuilderCustomizer that sets coercionConfigFor(LogicalType.Textual).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail), ' +
   'and the same for Float and Boolean (MapperFeature.ALLOW_COERCION_OF_SCALARS does not cover text); pydantic by StrictStr; ' +
   "PHP's trim() and (string) turn what json_decode gave into text (true → \"1\") where no is_string() check comes first, and Ruby's to_s and strip after it do the same (check is_a?(String))"
 const NULL_TAKEN =
-  'the service took null for the property, as no value: Jackson binds null to a String field (Spring Boot), and a validator that checks only present values lets it by; ' +
+  'the service took null for the property; binders that read it as no value do so: Jackson binds null to a String field (Spring Boot), and a validator that checks only present values lets it by; ' +
   '§2 gives it the type string, so an explicit null is refused (Jackson: @JsonSetter(nulls = Nulls.FAIL), or configOverride(String.class) with Nulls.FAIL for every String property); ' +
   "PHP's $data['description'] ?? null and Ruby's data['description'] read an explicit null as a missing key (PHP: array_key_exists() and is_string(); Ruby: key? and is_a?(String))"
 const ONE_STRING_UNWRAPPED =
   'the service took an array of one string: Jackson reads it as that string with UNWRAP_SINGLE_VALUE_ARRAYS (spring.jackson.deserialization.unwrap-single-value-arrays=true): turn it off; ' +
   "PHP code with no is_string() check keeps the array json_decode gave (PDO writes it as \"Array\"), and Ruby's to_s writes it as text: check is_string() / is_a?(String)"
 const EMPTY_ARRAY_TAKEN =
-  'the service read [] as no value, as Jackson does with ACCEPT_EMPTY_ARRAY_AS_NULL_OBJECT (spring.jackson.deserialization.accept-empty-array-as-null-object=true): turn it off; ' +
+  'the service took [] for the property; binders that read it as no value do so: Jackson with ACCEPT_EMPTY_ARRAY_AS_NULL_OBJECT (spring.jackson.deserialization.accept-empty-array-as-null-object=true): turn it off; ' +
   "PHP's ?: and empty() take [] for no value too (check is_string())"
 /** PHP's json_decode($body, true) gives {} as [], and Ruby's to_s writes a Hash as text. */
 const OBJECT_TAKEN =

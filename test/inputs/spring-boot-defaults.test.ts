@@ -58,7 +58,7 @@ describe('a Spring Boot service as its defaults come', () => {
     const messageOf = (rule: string, name: string) => failures(rule).find((f) => f.name.includes(name))?.message
 
     expect(messageOf('create-rejects-invalid-values', 'name as an integer')).toContain('coercionConfigFor(LogicalType.Textual)')
-    expect(messageOf('create-rejects-invalid-values', 'description as a boolean')).toContain('as Jackson does by default (Spring Boot')
+    expect(messageOf('create-rejects-invalid-values', 'description as a boolean')).toContain('Jackson by default (Spring Boot')
     expect(messageOf('create-rejects-invalid-values', 'description as an array')).toContain('spring.jackson.deserialization.accept-empty-array-as-null-object')
     expect(messageOf('create-rejects-invalid-json', 'text after the JSON value')).toContain('spring.jackson.deserialization.fail-on-trailing-tokens=true')
     expect(messageOf('auth-missing-key-401', 'POST /categories with no Authorization header')).toContain("Spring Security's CSRF protection")
