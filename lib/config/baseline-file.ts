@@ -4,7 +4,7 @@
  * it (--update-baseline).
  */
 import { accessSync, constants, existsSync, statSync } from 'node:fs'
-import { readUserText, UserFileTooLarge, whyUnreadable } from './user-file.ts'
+import { parseJsonQuietly, readUserText, UserFileTooLarge, whyUnreadable } from './user-file.ts'
 import { dirname } from 'node:path'
 import { findRule } from '../spec/rule-catalogue.ts'
 
@@ -44,7 +44,7 @@ export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
   }
   let data: unknown
   try {
-    data = JSON.parse(text)
+    data = parseJsonQuietly(text)
   } catch (error) {
     throw new BaselineError(`the baseline ${path} is not JSON: ${(error as Error).message.split('\n')[0]}`)
   }

@@ -90,7 +90,15 @@ export function readReportText(path: string): string {
  */
 export function readReportJson(path: string, { inFolder = true }: { inFolder?: boolean } = {}): unknown {
   // a file the user names itself (compare A.json <(…)) may be a pipe, read as cat reads it
-  const text = inFolder ? readReportText(path) : readUserText(path, REPORT_FILE_MAX_BYTES)
+  return parseJsonQuietly(inFolder ? readReportText(path) : readUserText(path, REPORT_FILE_MAX_BYTES))
+}
+
+/**
+ * JSON.parse of a file's text whose syntax error never quotes the text: V8 quotes its first
+ * characters (the whole of a short one), and a file named by mistake (a secret's, a .env) would
+ * put what it holds in a message, or a page.
+ */
+export function parseJsonQuietly(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch (error) {
