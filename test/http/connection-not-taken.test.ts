@@ -14,8 +14,12 @@ import { expect, onTestFinished, test } from 'vitest'
 import { journalTotals, RunJournal } from '../../lib/http/journal.ts'
 import { withClient } from './client-harness.ts'
 
-/** How long the server takes no connection, and the client's --timeout (several attempts fit in the first). */
-const BUSY_MS = 1_200
+/**
+ * How long the server takes no connection, and the client's --timeout (several attempts fit in the
+ * first). Long enough that a loaded machine, slow to fill the backlog, still sends the POST while
+ * the server is busy (1.2 s left a loaded machine little margin for the fillers' 150 ms each).
+ */
+const BUSY_MS = 3_000
 const TIMEOUT_MS = 300
 
 const SERVER = `
