@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import { appendFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { escapeData, workflowCommand, ANNOTATIONS_PER_KIND } from '../reporters/github-actions.ts'
+import { escapeData, workflowCommand, withinStepSummaryBudget, ANNOTATIONS_PER_KIND } from '../reporters/github-actions.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { clearReports, makeFolder, shownPath } from '../runner/report-files.ts'
@@ -108,7 +108,7 @@ export function writeFleetReports(reportDir: string, userCwd: string, fleet: Fle
   const lines = fleetAnnotations(fleet).map(redact)
   if (env.GITHUB_STEP_SUMMARY) {
     try {
-      appendFileSync(env.GITHUB_STEP_SUMMARY, redact(fleetMarkdown(fleet, { links: false })) + '\n')
+      appendFileSync(env.GITHUB_STEP_SUMMARY, withinStepSummaryBudget(redact(fleetMarkdown(fleet, { links: false })), 'see fleet.html') + '\n')
     } catch (error) {
       lines.push(`::warning title=Job summary::${escapeData(redact(`could not append the job summary to $GITHUB_STEP_SUMMARY: ${(error as Error).message}`))}`)
     }

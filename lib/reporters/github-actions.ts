@@ -17,8 +17,8 @@ import { baselineWords } from '../result/baseline.ts'
 
 /** GitHub shows at most 10 annotations of each kind per step; the rest would vanish silently. */
 export const ANNOTATIONS_PER_KIND = 10
-/** GitHub refuses a step summary over 1 MiB; stay well under it. */
-const STEP_SUMMARY_BUDGET = 512 * 1024
+/** GitHub refuses a step summary over 1 MiB (of UTF-8); stay well under it. */
+export const STEP_SUMMARY_BUDGET = 512 * 1024
 const MESSAGE_BUDGET = 4000
 
 /** Workflow-command data: %, CR and LF escaped (actions/toolkit `escapeData`). */
@@ -32,6 +32,19 @@ export function escapeProperty(text: string): string {
 }
 
 type Kind = 'error' | 'warning' | 'notice'
+
+/**
+ * `markdown` as a job summary takes it: whole when its UTF-8 is within the budget, else cut at the
+ * last line break before it (a table row or a list item whole, no character split) and followed by
+ * where the rest is. GitHub counts bytes: half a MiB of servers' CJK text is 1.5 MiB.
+ */
+export function withinStepSummaryBudget(markdown: string, rest: string): string {
+  if (markdown.length <= STEP_SUMMARY_BUDGET / 3 || Buffer.byteLength(markdown) <= STEP_SUMMARY_BUDGET) return markdown
+  // a character cut in two decodes to U+FFFD at the end, which the line break before it drops
+  const head = Buffer.from(markdown).subarray(0, STEP_SUMMARY_BUDGET).toString()
+  const lastBreak = head.lastIndexOf('\n')
+  return `${lastBreak > 0 ? head.slice(0, lastBreak) : ''}\n\n… cut to GitHub's size for a job summary: ${rest}\n`
+}
 
 export function workflowCommand(kind: Kind, title: string, message: string): string {
   const body = message.length > MESSAGE_BUDGET ? message.slice(0, MESSAGE_BUDGET - 1) + '…' : message
@@ -120,9 +133,8 @@ export function githubActionsOutput(
   let problem: string | undefined
   const summaryFile = env.GITHUB_STEP_SUMMARY
   if (summaryFile) {
-    const text = markdown.length > STEP_SUMMARY_BUDGET ? markdown.slice(0, STEP_SUMMARY_BUDGET) + '\n\n… cut: see report.html\n' : markdown
     try {
-      appendFileSync(summaryFile, redact(text) + '\n')
+      appendFileSync(summaryFile, withinStepSummaryBudget(redact(markdown), 'see report.html') + '\n')
     } catch (error) {
       problem = `could not append the job summary to $GITHUB_STEP_SUMMARY: ${(error as Error).message}`
     }

@@ -93,6 +93,21 @@ describe('a fleet page of hostile text', () => {
   })
 })
 
+describe('a fleet of 1,000 deployments under GitHub Actions', () => {
+  test("the job summary is cut to GitHub's size at a row's end and points to fleet.html; fleet.md is whole", () => {
+    const long = resultOf(new Map(), { ...facts, problems: [{ kind: 'deadline', message: `the server said: ${'é'.repeat(400)}` }], cutShort: true }, [])
+    const many = fleetOf(Array.from({ length: 1_000 }, (_, i) => deploymentOf(`tenant-${i}-eu-central-production-blue`, `https://t${i}.example/v1`, `tenant-${i}/report.html`, long)), Array(1_000).fill(long), TOOL)
+    const summary = join(dir, 'summary-many.md')
+    writeFileSync(summary, '')
+    writeFleetReports(join(dir, 'out-many'), dir, many, Array(1_000).fill(long), (t) => t, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary })
+    const text = readFileSync(summary, 'utf8')
+    expect(Buffer.byteLength(readFileSync(join(dir, 'out-many', 'fleet.md')))).toBeGreaterThan(1024 * 1024)
+    expect(Buffer.byteLength(text)).toBeLessThan(1024 * 1024)
+    expect(text).toContain('Pet Store categories conformance: 1000 deployments')
+    expect(text.trimEnd().split('\n').at(-1)).toBe("… cut to GitHub's size for a job summary: see fleet.html")
+  })
+})
+
 describe("a deployment whose server limited its connections", () => {
   // the journal of a run that sent two requests again with fewer in flight, down to 12 at once
   const resent = { id: 'x', at: new Date(0).toISOString(), method: 'GET', url: 'https://a.example/v1/categories', onWire: true, outcome: 'answered' as const, status: 200 }

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
-import { annotations, ANNOTATIONS_PER_KIND, escapeData, escapeProperty, githubActionsOutput, workflowCommand } from '../../lib/reporters/github-actions.ts'
+import { annotations, ANNOTATIONS_PER_KIND, escapeData, escapeProperty, githubActionsOutput, STEP_SUMMARY_BUDGET, withinStepSummaryBudget, workflowCommand } from '../../lib/reporters/github-actions.ts'
 import { markdownSummary } from '../../lib/reporters/markdown-summary.ts'
 import { terminalSummary } from '../../lib/reporters/terminal-summary.ts'
 import { check, everythingFails, oneCauseManyChecks, runResult } from './fixture.ts'
@@ -129,5 +129,19 @@ describe('githubActionsOutput', () => {
     )
     expect(stdout).not.toContain('sk-123')
     expect(readFileSync(file, 'utf8')).toBe('summary [REDACTED]\n\n')
+  })
+
+  test("a summary past GitHub's budget in UTF-8 bytes (servers' CJK text) is cut at a line's end, whole characters, and says where the rest is", () => {
+    // 200,000 characters: under the budget as a string's length, 600,000 bytes as UTF-8
+    const row = `| ${'漢'.repeat(97)} |\n`
+    const markdown = '# head\n' + row.repeat(2_000)
+    expect(markdown.length).toBeLessThan(STEP_SUMMARY_BUDGET)
+    const cut = withinStepSummaryBudget(markdown, 'see report.html')
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(STEP_SUMMARY_BUDGET + 100)
+    expect(cut).not.toContain('\uFFFD')
+    const [kept, note] = cut.split('\n\n')
+    expect(`${kept}\n`).toBe('# head\n' + row.repeat((kept!.split('\n').length - 1)))
+    expect(note).toBe("… cut to GitHub's size for a job summary: see report.html\n")
+    expect(withinStepSummaryBudget('# short\n', 'x')).toBe('# short\n')
   })
 })
