@@ -57,6 +57,14 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
   )
 }
 
+/**
+ * A 404 without a key on a store operation (GET /pets/{petId} may answer 404 first: suites/cases/operations.ts):
+ * a service built for the categories alone, or one that checks the key on its matched routes only.
+ */
+const ROUTE_NOT_FOUND_BEFORE_KEY =
+  'the service has no route for this operation, or checks the key only on the routes it matched, after routing (FastAPI\'s dependencies, an Express or Fastify router\'s own hook): ' +
+  '§1 names it as an operation of the service, and §1 rule 2 and §5.1 ask 401 of every operation without a valid key; a key checked before routing (a middleware for every path) answers 401 first'
+
 /** Why a status came instead of the one expected, where a well-known stack answers it so. */
 export function statusOrigin(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
   const phpRuby = phpRubyStatus(response.status, expected)
@@ -79,6 +87,7 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
       '(oauth2ResourceServer() exempts requests with a bearer token; a filter of its own does not): a stateless API turns it off, http.csrf(c -> c.disable())'
     )
   }
+  if (expected === 401 && response.status === 404 && /\/store\/orders(?:[?#]|$)/.test(request.url)) return ROUTE_NOT_FOUND_BEFORE_KEY
   if (expected !== 401 || response.status !== 403) return undefined
   const unauthenticatedPost = request.method === 'POST' && !/^\s*bearer\s+\S/i.test(request.headers.authorization ?? '')
   const csrf = unauthenticatedPost
