@@ -203,9 +203,22 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
   if (anchors?.some((anchor) => anchor.length < SHORTEST_WINDOW)) anchors = undefined
   // longest first, so that a form containing another is replaced whole; the JSON-escaped
   // patterns last, as each of them also matches the plain form
-  const pattern = new RegExp([...[...forms].sort((a, b) => b.length - a.length).map(escapeRegExp), ...escaped].join('|'), 'g')
+  const source = [...[...forms].sort((a, b) => b.length - a.length).map(escapeRegExp), ...escaped].join('|')
+  const pattern = new RegExp(secret.length < NEAR_MISS_MIN_KEY_LENGTH ? standingApart(source) : source, 'g')
   return { pattern, shortest, anchors }
 }
+
+const WORD = '[A-Za-z0-9]'
+
+/**
+ * `source` matched only where it stands apart: not inside a longer run of letters and digits. A key
+ * shorter than NEAR_MISS_MIN_KEY_LENGTH could be ordinary text (a development key "test", "dev",
+ * "secret"), and matched anywhere it was also hidden inside the reports' own words: junit.xml's
+ * `<testsuite>` became `<[REDACTED]suite>`, which no CI could read, and a one-letter key blanked
+ * every word. Where a server echoes such a key it stands apart (`Bearer test`, `"test"`, `key=test`)
+ * and is hidden; glued to a word it is not. A key of 8 characters or more is hidden wherever it is.
+ */
+const standingApart = (source: string) => `(?:(?<!${WORD})(?=${WORD})|(?!${WORD}))(?:${source})(?:(?<=${WORD})(?!${WORD})|(?<!${WORD}))`
 
 /**
  * A redactor for one or more secrets (the key from the environment, from --api-key, each key of a
