@@ -17,6 +17,11 @@ export interface InvalidBody extends WritePriority {
   marker?: (prefix: string) => string
   /** A query string the POST carries: §4.2 gives the operation none, so it must change nothing. */
   query?: (prefix: string) => string
+  /**
+   * Statuses that say the service does not serve the request as this case sends it, and why such
+   * an answer leaves the case unjudged (its checks are skipped with these words).
+   */
+  notServed?: { statuses: readonly number[]; why: string }
   /** What a 201 to it says of the service, and how such a service is usually fixed. */
   acceptedMeans?: string
 }
@@ -32,7 +37,10 @@ export const INVALID_BODIES: readonly InvalidBody[] = [
   // a framework that merges the query into the body's fields (Sinatra's params.merge, PHP's
   // $_REQUEST) creates a record named by the query
   { key: 'missing-name-named-in-query', label: 'a body without name, and a name in the query string (§4.2: no query parameters)', rule: 'create-rejects-missing-name',
-    body: (p) => JSON.stringify({ description: `${p}-inquery` }), query: (p) => `?name=${p}-inquery`, marker: (p) => `${p}-inquery` },
+    body: (p) => JSON.stringify({ description: `${p}-inquery` }), query: (p) => `?name=${p}-inquery`, marker: (p) => `${p}-inquery`,
+    // a route matched against the whole request target (Python's http.server self.path, Node's
+    // req.url) serves no path with a query: the case is about a query taken as a field, not routing
+    notServed: { statuses: [404], why: "§4.2 declares no query parameters, so a service may serve the path without a query string only (a router that compares the whole request target, as Python's http.server or Node's req.url does, answers 404): the query form says nothing of the body's refusal, which the other cases judge" } },
   { key: 'empty-body', label: 'an empty body', rule: 'create-rejects-missing-body', priority: 6, body: () => '' },
   { key: 'empty-object', label: 'an empty object', rule: 'create-rejects-missing-name', body: () => '{}', acceptedMeans: NO_VALIDATION },
   // JSON names compare code unit by code unit (RFC 8259 §8.3): "Name" is not name,

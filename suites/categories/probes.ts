@@ -164,7 +164,14 @@ export function categoryProbes(run: Run): CategoryProbes {
   const refusals: RefusalProbe[] = []
   for (const c of INVALID_BODIES) {
     const marker = c.marker ? () => c.marker!(recordPrefix()) : undefined
-    refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, ...(c.acceptedMeans ? { acceptedMeans: c.acceptedMeans } : {}), probe: once(() => postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND, {}, false, c.query?.(recordPrefix()))) })
+    const send = () => postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND, {}, false, c.query?.(recordPrefix()))
+    const probe = once(async () => {
+      const result = await send()
+      const status = result.exchange.response?.status
+      if (c.notServed && status !== undefined && c.notServed.statuses.includes(status)) throw new NotApplicable(`not verified: answered ${status}: ${c.notServed.why}`)
+      return result
+    })
+    refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, ...(c.acceptedMeans ? { acceptedMeans: c.acceptedMeans } : {}), probe })
   }
   for (const c of MALFORMED_BODIES) {
     let answered: HttpResult | undefined

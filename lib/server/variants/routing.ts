@@ -14,6 +14,12 @@ export const ROUTING_VARIANTS: readonly Variant[] = [
     behaviour: { routePath: (raw) => ({ path: LENIENT_ROUTES.reduce((path, { normalise }) => normalise(path), raw), guarded: true }) },
   },
   {
+    name: 'whole-target-router',
+    description:
+      "the router compares the whole request target, its query string included (Python's http.server `self.path`, Node's `req.url`): a path with a query string is answered 404, a POST with one too (§4.2 declares no query parameters)",
+    behaviour: { routePath: (raw) => ({ path: raw, guarded: true }) },
+  },
+  {
     name: 'browsers-sent-to-sign-in',
     description:
       'a request without a key whose Accept puts text/html first is redirected to a sign-in page (302, as oauth2-proxy, an ALB or Spring\'s form login do for browsers); every other client gets 401 and the Error record',
