@@ -69,6 +69,9 @@ const ROUTE_NOT_FOUND_BEFORE_KEY =
 export function statusOrigin(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
   const phpRuby = phpRubyStatus(response.status, expected)
   if (phpRuby) return phpRuby
+  // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)
+  const unreadBody = response.status === 400 ? unreadBodyOrigin(response) : undefined
+  if (unreadBody) return unreadBody
   if (response.status === 403 && response.body.includes('Missing Authentication Token')) {
     return (
       'Missing Authentication Token is what AWS API Gateway answers itself, to a request without the credential its method expects and to a path or method it has no route for; ' +
@@ -184,10 +187,27 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
 }
 
 /** What a gateway's 502 or 504 says: the service behind it, not the gateway, failed the request. */
-export function gatewayFaultOrigin(status: number): string | undefined {
+export function gatewayFaultOrigin(response: Pick<RecordedResponse, 'status' | 'body'>): string | undefined {
+  const { status } = response
   if (status === 502) {
     return "a gateway's answer when the service behind it closed the connection or sent no valid answer (most often a kept-alive connection the service closed as the gateway reused it: the service's idle timeout must outlast the gateway's)"
   }
   if (status === 504) return "a gateway's answer when the service behind it did not answer within the gateway's timeout"
-  return undefined
+  return unreadBodyOrigin(response)
+}
+
+/**
+ * Python's http.server (BaseHTTPRequestHandler) names what it could not read as a request line;
+ * one that holds JSON is a body: the request before it on the kept-alive connection was answered
+ * without its body read (an early 401 or 404), and the body was then read as the next request.
+ */
+const REQUEST_LINE_OF_JSON = /(?:Unsupported method|Bad request syntax|Bad request version) \((['"])[^'"]*[{[]/
+
+/** Why a request well framed got Python's answer to an unreadable request line: the request before it on its connection. */
+export function unreadBodyOrigin(response: Pick<RecordedResponse, 'status' | 'body'>): string | undefined {
+  if ((response.status !== 400 && response.status !== 501) || !REQUEST_LINE_OF_JSON.test(response.body)) return undefined
+  return (
+    "Python's http.server read a request line out of JSON: on a kept-alive connection, the body of the request before it, which the service answered without reading " +
+    '(an early 401 or 404): read Content-Length bytes of every request before answering, or answer with Connection: close; the request this answer came to was not the one at fault'
+  )
 }

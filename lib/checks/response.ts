@@ -14,7 +14,7 @@ export function describeStatus(response: RecordedResponse): string {
   // §7 shows no 5xx: a server fault is never the answer to a request the document says gets 201, 400 or 401
   // a 503 (here without Retry-After, still answered after its resends) is also what a gateway's
   // rate or connection limit answers (nginx limit_req, limit_conn): the way out is named
-  const gateway = response.status === 503 ? "; a gateway's limit answers 503 too: try --rate-limit, --concurrency" : withOrigin(gatewayFaultOrigin(response.status))
+  const gateway = response.status === 503 ? "; a gateway's limit answers 503 too: try --rate-limit, --concurrency" : withOrigin(gatewayFaultOrigin(response))
   const fault = statusFailureCode(response) === 'SERVER_ERROR' ? ` (a server fault, which the document gives no request it describes${gateway})` : ''
   return `${response.status}${redirect}${fault}`
 }

@@ -43,6 +43,24 @@ describe('the error body of another stack', () => {
   })
 })
 
+describe("Python's http.server answering the body of the request before", () => {
+  // BaseHTTPRequestHandler.send_error's page, for a request line it read out of an unread JSON body
+  const page = (code: number, message: string) => `<!DOCTYPE HTML>\n<html lang="en">\n<body>\n<h1>Error response</h1>\n<p>Error code: ${code}</p>\n<p>Message: ${message}.</p>\n</body>\n</html>\n`
+  test('a 501 "Unsupported method" of JSON: a server fault, and the message says the request before it left its body unread', () => {
+    const result = makeResponse({ status: 501, method: 'POST', headers: { 'content-type': 'text/html;charset=utf-8' }, body: page(501, `Unsupported method ('{"description":"cf-x-noname"}POST')`) })
+    const failure = failureOf(() => expectStatus(result, 400))
+    expect(failure.code).toBe('SERVER_ERROR')
+    expect(failure.message).toMatch(/Python's http\.server read a request line out of JSON: on a kept-alive connection, the body of the request before it/)
+    expect(failure.message.match(/Python's http\.server/g)).toHaveLength(1)
+  })
+  test('a 400 "Bad request syntax" of JSON where 201 is expected says the same; one of another line names nothing', () => {
+    const result = makeResponse({ status: 400, method: 'POST', headers: { 'content-type': 'text/html;charset=utf-8' }, body: page(400, `Bad request syntax ('{"name": "cf-x"}POST /v1/categories HTTP/1.1')`) })
+    expect(failureOf(() => expectStatus(result, 201)).message).toMatch(/^POST answered 400, expected 201: Python's http\.server read a request line out of JSON/)
+    const other = makeResponse({ status: 400, method: 'POST', body: page(400, "Bad request syntax ('GET')") })
+    expect(failureOf(() => expectStatus(other, 201)).message).toBe('POST answered 400, expected 201')
+  })
+})
+
 describe('a 404 where §5.3 asks 401', () => {
   test('GET /store/orders without a key: no route for it, or the key checked after routing', () => {
     const failure = failureOf(() => expectStatus(makeResponse({ status: 404, path: '/store/orders' }), 401))
