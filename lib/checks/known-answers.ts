@@ -169,6 +169,12 @@ export function valueOrigin(body: unknown, problems: readonly string[]): string 
   return undefined
 }
 
+/** A character back as U+FFFD: bytes decoded that were not a whole character (lib/http/body-pieces.ts). */
+const PIECE_DECODED_APART =
+  'the character came back as U+FFFD, the replacement for bytes that are not a whole UTF-8 character: most often a body read in pieces, each decoded on its own ' +
+  "(Node's `body += chunk` on a request's data events: collect the Buffers and decode them once, or req.setEncoding('utf8')), which a network does to any body longer than a segment; " +
+  "or a value cut by bytes; the evidence's splitAt says where the suite split the body"
+
 /** Why a stored text came back other than sent, where a store is known to change it so: '' kept as NULL, a character its column cannot hold written as '?'. */
 export function changedTextOrigin(sent: unknown, got: unknown, at: number): string | undefined {
   if (sent === '' && (got === undefined || got === null)) {
@@ -179,6 +185,9 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
   }
   const phpRuby = phpRubyChangedText(sent, got, at)
   if (phpRuby) return phpRuby
+  // a whole character sent (a lone surrogate has no UTF-8 form: U+FFFD is its usual fate)
+  const sentCode = typeof sent === 'string' ? sent.codePointAt(at) : undefined
+  if (typeof got === 'string' && got.codePointAt(at) === 0xfffd && sentCode !== undefined && sentCode !== 0xfffd && (sentCode < 0xd800 || sentCode > 0xdfff)) return PIECE_DECODED_APART
   if (typeof sent !== 'string' || typeof got !== 'string' || got.codePointAt(at) !== 0x3f || sent.codePointAt(at) === 0x3f) return undefined
   return (
     "the character became '?': a column whose character set cannot hold it writes '?' in its place (SQL Server VARCHAR under a collation that is not _UTF8, where NVARCHAR holds it; " +

@@ -72,6 +72,8 @@ export interface SendOptions {
   headers?: Record<string, string>
   /** Bytes only for bodies that are not UTF-8 text (a probe of invalid JSON). */
   body?: string | Uint8Array
+  /** Send the body in two pieces, this many bytes first and the rest after a pause (lib/http/body-pieces.ts). */
+  splitAt?: number
   /** The declared POST probe this request is (suites/cases/write-order.ts), for the journal. */
   probe?: string
   /**

@@ -16,6 +16,7 @@ import { contentCodings, decodeUtf8 } from './body-reader.ts'
 import { cookieHeaderOf, evidenceHeaders } from './cookies.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, type Exchange, type RecordedRequest } from './exchange.ts'
+import { piecesOf } from './body-pieces.ts'
 import { takeInterimAnswers } from './interim-answers.ts'
 import type { RefusalReason } from './journal.ts'
 import { journalStages, UNHEARD, type FewerConnections, type RequestStages, type RequestTag } from './request-stages.ts'
@@ -224,6 +225,7 @@ export class HttpClient {
       headers: headers.recorded,
       ...(typeof options.body === 'string' ? { body: this.redact(options.body) } : {}),
       ...(options.body instanceof Uint8Array ? bytesEvidence(options.body) : {}),
+      ...(options.splitAt !== undefined ? { splitAt: options.splitAt } : {}),
     }
     const exchange: Exchange = {
       id: randomUUID(),
@@ -264,8 +266,7 @@ export class HttpClient {
       origin: this.origin,
       path: this.basePath + options.path, // origin and path apart: the path goes out as written, dot segments included
       method: options.method,
-      headers: wireHeaders,
-      body: options.body,
+      ...piecesOf(options, wireHeaders, (at) => this.answers.servedSince(at)),
       signal,
       opaque: watch,
       ...(ownConnection ? { reset: true } : {}),

@@ -8,6 +8,8 @@ export interface RecordedRequest {
   body?: string
   /** The body's bytes when they are not UTF-8 text (then `body` shows them with \xHH escapes). */
   bodyBase64?: string
+  /** The body went out in two pieces, this many bytes first and the rest after a pause (lib/http/body-pieces.ts). */
+  splitAt?: number
 }
 
 export interface RecordedResponse {

@@ -49,7 +49,8 @@ export interface Behaviour {
   /** True when the Authorization header carries the key as a bearer token. */
   authorize(authorization: string | undefined, key: string, operation: OperationId | undefined, cookie?: string): boolean
   /** The create body's bytes as text; throws when they are not UTF-8 (RFC 8259 §8.1; answered 400). */
-  decodeBody(bytes: Buffer): string
+  /** The body's text from its bytes; `pieces`: the reads they came in (a body sent in pieces, lib/http/body-pieces.ts). */
+  decodeBody(bytes: Buffer, pieces: readonly Buffer[]): string
   /** The create body parsed; throws when it is not JSON (answered 400). */
   parseBody(text: string): unknown
   /** Problems with a create body (parsed JSON), or null when it is a valid NewCategory. */
@@ -197,12 +198,13 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
           },
         }
       case 'createCategory': {
-        const bytes = await readBody(req, maxRequestBytes)
-        if (bytes === undefined) return { info, reply: error(413, 'payload_too_large', `request body over ${maxRequestBytes} bytes`) }
+        const pieces = await readBody(req, maxRequestBytes)
+        if (pieces === undefined) return { info, reply: error(413, 'payload_too_large', `request body over ${maxRequestBytes} bytes`) }
+        const bytes = Buffer.concat(pieces)
         info.rawBody = bytes.toString('utf8')
         let body: unknown
         try {
-          body = behaviour.parseBody(behaviour.decodeBody(bytes))
+          body = behaviour.parseBody(behaviour.decodeBody(bytes, pieces))
         } catch {
           return { info, reply: error(400, 'invalid_json', bytes.byteLength === 0 ? 'The request body is missing.' : 'The request body is not valid JSON.') }
         }
@@ -261,15 +263,21 @@ function routeOf(method: string, path: string): OperationId | 'method-not-allowe
   return undefined
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.byteLength
-    if (size > limit) return undefined
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks)
+/**
+ * The body's reads as they came (data events, as a service that reads `body += chunk` sees them:
+ * an async iterator would join the reads it finds waiting); undefined past `limit` bytes.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer[] | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength
+      if (size <= limit) chunks.push(chunk)
+    })
+    req.on('end', () => resolve(size > limit ? undefined : chunks))
+    req.on('error', reject)
+  })
 }
 
 export { serialise, type Reply, type Transport }

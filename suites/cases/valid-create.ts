@@ -61,6 +61,12 @@ export interface ValidCreate extends WritePriority {
   /** What a server fault (5xx but 503, which says the service is unavailable) to it may say of the service, and how such a service is usually fixed. */
   faultMeans?: string
   /**
+   * The body goes out in two pieces, split inside its first character wider than a byte, the
+   * second after a pause (lib/http/body-pieces.ts): a service that decodes each piece it reads on
+   * its own cuts that character. The evidence's `splitAt` says where.
+   */
+  inPieces?: true
+  /**
    * Headers as other clients send them (curl's Accept; '' leaves a header out), over the suite's own. Never another
    * Content-Type: the document asks clients for exactly application/json (§4.2 rule 4), so a
    * service may refuse anything else, "; charset=utf-8" included.

@@ -108,6 +108,9 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
     shortForm: (p) => ({ name: `${p}-e\u0301🐇`, description: 'שלום 👩\u200d👧 \u200e\u202e' }),
+    // split inside the Ñ: a loopback body arrives in one read, a network's in several (Node's
+    // `body += chunk` decodes each on its own)
+    inPieces: true,
   },
   {
     key: 'create-whitespace',

@@ -121,7 +121,7 @@ export function categoryProbes(run: Run): CategoryProbes {
       case: c,
       label: post(c.label),
       sent,
-      probe: once(async () => postCategory(run, c.key, createText(c, await sent(), run.context.seed), VALID_AUTHORIZATION, sameRecord(await sent()), c.sentAs, gating.has(c.key))),
+      probe: once(async () => postCategory(run, c.key, createText(c, await sent(), run.context.seed), VALID_AUTHORIZATION, sameRecord(await sent()), { ...(c.sentAs ? { sentAs: c.sentAs } : {}), gates: gating.has(c.key), inPieces: c.inPieces === true })),
     }
   })
   // a name sent again goes out once the first create with it was answered, whatever it got
@@ -139,6 +139,7 @@ export function categoryProbes(run: Run): CategoryProbes {
       label: `${long.case.label}, in values short enough for a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description (the long ones were refused for length)`,
       body: long.case.shortForm!,
       ...(long.case.text ? { text: long.case.text } : {}),
+      ...(long.case.inPieces ? { inPieces: long.case.inPieces } : {}),
     }
     const shortSent = once(async () => shortCase.body(recordPrefix()))
     long.lengthFollowUp = once(async () => {
@@ -146,7 +147,7 @@ export function categoryProbes(run: Run): CategoryProbes {
       const ascii = sameSizeAscii(recordPrefix(), await long.sent())
       const sameSize = await postCategory(run, sameSizeKey(long.case.key), JSON.stringify(ascii), VALID_AUTHORIZATION, sameRecord(ascii))
       if (!refusedMaybeForLength(sameSize)) return { sameSize }
-      return { sameSize, short: await postCategory(run, shortCase.key, createText(shortCase, await shortSent(), run.context.seed), VALID_AUTHORIZATION, sameRecord(await shortSent())) }
+      return { sameSize, short: await postCategory(run, shortCase.key, createText(shortCase, await shortSent(), run.context.seed), VALID_AUTHORIZATION, sameRecord(await shortSent()), { inPieces: shortCase.inPieces === true }) }
     })
     creates.push({
       case: shortCase,
@@ -164,7 +165,7 @@ export function categoryProbes(run: Run): CategoryProbes {
   const refusals: RefusalProbe[] = []
   for (const c of INVALID_BODIES) {
     const marker = c.marker ? () => c.marker!(recordPrefix()) : undefined
-    const send = () => postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND, {}, false, c.query?.(recordPrefix()))
+    const send = () => postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND, c.query ? { query: c.query(recordPrefix()) } : {})
     const probe = once(async () => {
       const result = await send()
       const status = result.exchange.response?.status

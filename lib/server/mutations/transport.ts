@@ -1,6 +1,6 @@
 /**
- * Mutations of how answers are written: RFC 8259 §8.1 says JSON text exchanged between systems is
- * UTF-8 and must not begin with a byte order mark. A client that decodes leniently (TextDecoder
+ * Mutations of how bodies are read and answers written: RFC 8259 §8.1 says JSON text exchanged
+ * between systems is UTF-8 and must not begin with a byte order mark. A client that decodes leniently (TextDecoder
  * strips a BOM and replaces bad bytes) would take these bodies for JSON; the suite must not.
  */
 import type { Mutation } from '../server-cases.ts'
@@ -28,6 +28,19 @@ export const TRANSPORT_MUTATIONS: readonly Mutation[] = [
     code: 'NOT_JSON',
     description: 'a request that accepts gzip gets a gzipped body with no Content-Encoding header (a compression step placed after the header was written)',
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, gzipUnlabelled: true } },
+  },
+  {
+    name: 'body-pieces-decoded-apart',
+    breaks: 'create-echoes-fields',
+    code: 'FIELD_CHANGED',
+    description:
+      "each read of a request's body is decoded on its own (Node's `body += chunk`), so a character split between two reads comes back as two U+FFFD; the body as a whole is still checked to be UTF-8",
+    behaviour: {
+      decodeBody: (bytes, pieces) => {
+        new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+        return pieces.map((piece) => piece.toString('utf8')).join('')
+      },
+    },
   },
   {
     name: 'create-stored-answer-dropped',

@@ -1,0 +1,71 @@
+/**
+ * A request body sent in two pieces, the second after a pause, split inside a character: what any
+ * network does to a body longer than a segment, and what a loopback run never does on its own (a
+ * body of a few hundred bytes arrives in one read). A service that decodes each piece it reads on
+ * its own (Node's `body += chunk`, each Buffer turned into a string apart) cuts the character in
+ * two, and stores two U+FFFD in its place: §4.2 rule 2 asks the record to carry every field sent.
+ */
+import { Readable } from 'node:stream'
+
+/**
+ * How long the second piece waits at least, and at most. Between the two, it waits until the
+ * server has served some request since the first piece went out: a server busy elsewhere (a loaded
+ * machine, a process shared with the suite) reads the first piece late, and would then find the
+ * second beside it in one read. An event loop that served a request after the first piece came
+ * has polled its connections since, this one's too.
+ */
+export const PIECE_PAUSE_MS = 100
+export const PIECE_WAIT_MAX_MS = 1_000
+const PIECE_POLL_MS = 10
+
+/** The byte offset just after the lead byte of the first character of `text` that takes more than one byte in UTF-8; undefined when none does. */
+export function insideFirstWideCharacter(text: string): number | undefined {
+  let bytes = 0
+  for (const character of text) {
+    const width = Buffer.byteLength(character)
+    if (width > 1) return bytes + 1
+    bytes += width
+  }
+  return undefined
+}
+
+/**
+ * The body's bytes as a stream of two pieces: `at` bytes, then the rest once PIECE_PAUSE_MS have
+ * passed since the first was taken (written to the connection) and the server has served a
+ * request since (`servedSince`), or PIECE_WAIT_MAX_MS have. Taken, not made: a stream that read
+ * ahead would have both waiting by the time a busy client starts the body, which then go out together.
+ */
+export function inPieces(bytes: Uint8Array, at: number, servedSince: (at: number) => boolean = () => true): Readable {
+  let taken = 0
+  let timer: NodeJS.Timeout | undefined
+  return new Readable({
+    highWaterMark: 0,
+    read() {
+      if (taken++ === 0) return void this.push(bytes.subarray(0, at))
+      if (taken !== 2) return
+      const firstWent = performance.now()
+      const rest = () => {
+        const waited = performance.now() - firstWent
+        if (waited < PIECE_WAIT_MAX_MS && !servedSince(firstWent)) return void (timer = setTimeout(rest, PIECE_POLL_MS))
+        this.push(bytes.subarray(at))
+        this.push(null)
+      }
+      timer = setTimeout(rest, PIECE_PAUSE_MS)
+    },
+    destroy(error, callback) {
+      clearTimeout(timer)
+      callback(error)
+    },
+  })
+}
+
+/**
+ * What undici is handed for a request's body: as given, or in pieces (`splitAt`) with its
+ * Content-Length, since undici sends a body it iterates with chunked coding otherwise, which some
+ * servers do not read (Python's http.server).
+ */
+export function piecesOf(options: { body?: string | Uint8Array; splitAt?: number }, headers: Record<string, string>, servedSince?: (at: number) => boolean): { headers: Record<string, string>; body?: string | Uint8Array | Readable } {
+  if (options.splitAt === undefined || options.body === undefined) return { headers, ...(options.body === undefined ? {} : { body: options.body }) }
+  const bytes = typeof options.body === 'string' ? Buffer.from(options.body) : options.body
+  return { headers: { ...headers, 'content-length': String(bytes.byteLength) }, body: inPieces(bytes, options.splitAt, servedSince) }
+}

@@ -1,0 +1,47 @@
+/**
+ * A hand-written Node service that reads its body with `body += chunk` decodes each read on its
+ * own: measured on such a service (node:http, JSON.parse, the body checked to be UTF-8 as a whole),
+ * which passed every run, since on loopback the suite's bodies arrived in one read. create-unicode
+ * now goes out in two pieces split inside its name's Ñ (lib/http/body-pieces.ts), as a network
+ * splits any body longer than a segment.
+ * - Decoded piece by piece: create-echoes-fields fails on create-unicode, naming the cause.
+ * - Decoded whole (the reference server): the run passes.
+ */
+import { afterAll, describe, expect, onTestFinished, test } from 'vitest'
+import { MUTATIONS } from '../../lib/server/mutations.ts'
+import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
+import { failedRules, runConform, type ConformRun } from '../helpers/run-conform.ts'
+
+const KEY = 'body-pieces-key-0123456789abcdef'
+const servers: RunningServer[] = []
+afterAll(async () => void (await Promise.all(servers.map((s) => s.close()))))
+const serve = (server: RunningServer) => (servers.push(server), server)
+/**
+ * A run in a process of its own, as the service is in its own: in this one, the client's pause
+ * between the pieces may fall in a stretch of the run's own work, when the server here reads
+ * nothing, and both pieces then wait for the same read.
+ */
+async function conform(server: RunningServer, ...args: string[]): Promise<ConformRun> {
+  const run = await runConform(['--base-url', server.baseUrl, '--seed', '1', ...args], { env: { CONFORM_API_KEY: KEY } })
+  onTestFinished(() => run.cleanup())
+  return run
+}
+
+describe('a create body that arrives in two reads', () => {
+  test('each read decoded on its own: create-echoes-fields fails on the name sent in pieces, and says why', async () => {
+    const apart = MUTATIONS.find((m) => m.name === 'body-pieces-decoded-apart')!
+    const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: apart.behaviour }))
+    const run = await conform(server, '--rule', 'create-echoes-fields')
+    expect(failedRules(run), run.stdout).toEqual(['create-echoes-fields'])
+    const failed = run.results!.rules.find((r) => r.id === 'create-echoes-fields')!.checks.filter((c) => c.status === 'fail')
+    expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('emoji, ZWJ sequences')])
+    expect(failed[0]?.failure?.message).toMatch(/sent U\+00D1, got U\+FFFD.*a body read in pieces, each decoded on its own \(Node's `body \+= chunk`/)
+    expect(failed[0]?.exchanges[0]?.request.splitAt).toBeGreaterThan(0)
+  }, 60_000)
+
+  test('decoded whole: the run passes', async () => {
+    const server = serve(await startReferenceServer({ apiKey: KEY }))
+    const run = await conform(server, '--rule', 'create-echoes-fields')
+    expect(failedRules(run), run.stdout).toEqual([])
+  }, 60_000)
+})
