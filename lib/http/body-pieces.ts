@@ -15,7 +15,7 @@ import { Readable } from 'node:stream'
  * has polled its connections since, this one's too.
  */
 export const PIECE_PAUSE_MS = 100
-export const PIECE_WAIT_MAX_MS = 1_000
+export const PIECE_WAIT_MAX_MS = 400
 const PIECE_POLL_MS = 10
 
 /** The byte offset just after the lead byte of the first character of `text` that takes more than one byte in UTF-8; undefined when none does. */
