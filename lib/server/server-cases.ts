@@ -34,6 +34,11 @@ export interface Mutation extends ServerCase {
   code: FailureCode
   /** What confirmation (--confirm) must say of such a failure: a fault on one request in N is intermittent. Unset: not pinned. */
   recurrence?: 'deterministic' | 'intermittent'
+  /**
+   * Why the catch depends on timing that a loaded machine may not give (a body's two pieces read
+   * at once): the kill matrix runs it up to three times, and it is caught when one run catches it.
+   */
+  timing?: string
 }
 
 /** A server that uses a freedom the interface document leaves: the suite must pass it (exit 0). */

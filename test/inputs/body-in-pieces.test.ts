@@ -31,7 +31,9 @@ describe('a create body that arrives in two reads', () => {
   test('each read decoded on its own: create-echoes-fields fails on the name sent in pieces, and says why', async () => {
     const apart = MUTATIONS.find((m) => m.name === 'body-pieces-decoded-apart')!
     const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: apart.behaviour }))
-    const run = await conform(server, '--rule', 'create-echoes-fields')
+    // a machine this loaded may have the server read both pieces at once (Mutation.timing): up to three runs
+    let run = await conform(server, '--rule', 'create-echoes-fields')
+    for (let attempt = 2; attempt <= 3 && run.code === 0; attempt++) run = await conform(server, '--rule', 'create-echoes-fields')
     expect(failedRules(run), run.stdout).toEqual(['create-echoes-fields'])
     const failed = run.results!.rules.find((r) => r.id === 'create-echoes-fields')!.checks.filter((c) => c.status === 'fail')
     expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('emoji, ZWJ sequences')])

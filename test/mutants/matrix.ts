@@ -91,10 +91,17 @@ export async function runCase(serverCase: ServerCase): Promise<CaseRun> {
   }
 }
 
+/** Runs of a mutation whose catch depends on timing (Mutation.timing), until one catches it. */
+const TIMING_ATTEMPTS = 3
+
 export async function runMutation(mutation: Mutation): Promise<MutationOutcome> {
-  const run = await runCase(mutation)
-  const pinned = run.failures.some((f) => f.rule === mutation.breaks && f.code === mutation.code && (mutation.recurrence === undefined || f.recurrence === mutation.recurrence))
-  return { name: mutation.name, breaks: mutation.breaks, code: mutation.code, ...(mutation.recurrence ? { recurrence: mutation.recurrence } : {}), ...run, caught: run.exitCode === 1 && pinned }
+  let outcome: MutationOutcome | undefined
+  for (let attempt = 1; attempt <= (mutation.timing ? TIMING_ATTEMPTS : 1) && !outcome?.caught; attempt++) {
+    const run = await runCase(mutation)
+    const pinned = run.failures.some((f) => f.rule === mutation.breaks && f.code === mutation.code && (mutation.recurrence === undefined || f.recurrence === mutation.recurrence))
+    outcome = { name: mutation.name, breaks: mutation.breaks, code: mutation.code, ...(mutation.recurrence ? { recurrence: mutation.recurrence } : {}), ...run, caught: run.exitCode === 1 && pinned }
+  }
+  return outcome as MutationOutcome
 }
 
 export async function runVariant(variant: Variant): Promise<VariantOutcome> {

@@ -35,6 +35,7 @@ export const TRANSPORT_MUTATIONS: readonly Mutation[] = [
     code: 'FIELD_CHANGED',
     description:
       "each read of a request's body is decoded on its own (Node's `body += chunk`), so a character split between two reads comes back as two U+FFFD; the body as a whole is still checked to be UTF-8",
+    timing: 'a server this busy (the kill matrix runs three at once in one process) may read both pieces at once, and then decodes them whole',
     behaviour: {
       decodeBody: (bytes, pieces) => {
         new TextDecoder('utf-8', { fatal: true }).decode(bytes)
