@@ -12,6 +12,14 @@ import { whetherStored, type StoredAs } from './lost-answers.ts'
 
 export { VALID_CREATES } from './valid-creates.ts'
 
+/** How a POST goes besides its body: headers as other clients send them, a gate, a query string, a body in pieces. */
+export interface PostManner {
+  sentAs?: Record<string, string>
+  gates?: boolean
+  query?: string
+  inPieces?: boolean
+}
+
 /**
  * Sends one declared POST to /categories, within the write budget; the journal ledgers what it
  * created. Every POST is on the run's critical path: the list after them waits for their answers.
@@ -23,13 +31,6 @@ export { VALID_CREATES } from './valid-creates.ts'
  * body goes out in two pieces split inside its first character wider than a byte
  * (lib/http/body-pieces.ts), when it has one.
  */
-export interface PostManner {
-  sentAs?: Record<string, string>
-  gates?: boolean
-  query?: string
-  inPieces?: boolean
-}
-
 export async function postCategory(run: Run, key: string, body: string | Uint8Array, authorization: string | undefined, storedAs: StoredAs, manner: PostManner = {}): Promise<HttpResult> {
   const path = `/categories${manner.query ?? ''}`
   assertWriteAllowed(run, key, POST_PROBES, { path, body })
