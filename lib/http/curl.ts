@@ -52,7 +52,25 @@ export function toCurl(request: RecordedRequest): string {
     const header = `${name}: ${value}`
     words.push('-H', KEY_STAND_INS.some((s) => header.includes(s.placeholder)) ? withKeyReference(header) : quoted(header))
   }
+  const pieces = inPiecesCommand(request)
+  if (pieces) return `${pieces.sent} | ${[...words, ...pieces.options].join(' ')}`
   if (request.bodyBase64 !== undefined) words.push('--data-binary', ansiCQuoted(Buffer.from(request.bodyBase64, 'base64')))
   else if (request.body !== undefined) words.push('--data-binary', quoted(request.body))
   return words.join(' ')
+}
+
+/**
+ * A body the suite sent in two pieces (lib/http/body-pieces.ts), sent so again: each piece's bytes
+ * from printf, a pause between them, and curl uploading its input as it comes (-T -) under the
+ * body's Content-Length, neither chunked nor waiting for 100 Continue. Undefined for any other
+ * request, and for a body with U+0000, which no shell argument holds.
+ */
+function inPiecesCommand(request: RecordedRequest): { sent: string; options: string[] } | undefined {
+  if (request.splitAt === undefined || request.body === undefined || request.body.includes('\0')) return undefined
+  const bytes = Buffer.from(request.body, 'utf8')
+  const piece = (part: Uint8Array) => `printf %s ${ansiCQuoted(part)}`
+  return {
+    sent: `{ ${piece(bytes.subarray(0, request.splitAt))}; sleep 0.1; ${piece(bytes.subarray(request.splitAt))}; }`,
+    options: ['-H', singleQuoted(`content-length: ${bytes.byteLength}`), '-H', singleQuoted('expect:'), '-H', singleQuoted('transfer-encoding:'), '-T', '-'],
+  }
 }

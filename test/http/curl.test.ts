@@ -82,3 +82,21 @@ describe('bodies with characters the reports mark', () => {
     expect(toCurl({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', headers: {}, body: '{"name":"Ñandú 🐇"}' })).toContain(`--data-binary '{"name":"Ñandú 🐇"}'`)
   })
 })
+
+describe('a body the suite sent in two pieces (splitAt)', () => {
+  const body = '{"name":"cf-x-Ñandú 🐇 it\'s 100%"}'
+  const splitAt = Buffer.from('{"name":"cf-x-').byteLength + 1
+  const curl = toCurl({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', headers: { 'content-type': 'application/json' }, body, splitAt })
+
+  test('printf sends the two pieces, a pause between them, into curl uploading its input under the Content-Length, not chunked', () => {
+    const [pieces, command] = curl.split(' | ') as [string, string]
+    const printed = execFileSync('bash', ['-c', pieces], { env: { PATH: process.env.PATH } })
+    expect(printed.equals(Buffer.from(body, 'utf8'))).toBe(true)
+    expect(pieces).toMatch(/^\{ printf %s \$'[^']*\\xc3'; sleep 0\.1; printf %s \$'\\x91/)
+    expect(command).toMatch(/^curl -i -X POST 'http:\/\/127\.0\.0\.1:1\/v1\/categories' -H 'content-type: application\/json' -H 'content-length: 38' -H 'expect:' -H 'transfer-encoding:' -T -$/)
+  })
+
+  test('a body with U+0000, which no shell argument holds, goes whole', () => {
+    expect(toCurl({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', headers: {}, body: '{"name":"Ñ\u0000"}', splitAt: 10 })).toMatch(/^curl .* --data-binary /)
+  })
+})
