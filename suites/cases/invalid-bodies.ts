@@ -26,6 +26,12 @@ const NO_VALIDATION =
   'the service stored a body without name: nothing checked it before the store (Spring: @Valid missing on the @RequestBody parameter, or no @NotNull/@NotBlank on name; ' +
   'FastAPI: name declared Optional; Express: no schema on the route)'
 
+/** A body without name taken because a binder read the record under a root key. */
+const ROOT_KEY_READ =
+  'the service read the record under the key "category", as the Rails scaffold\'s params.require(:category).permit(:name, :description) does ' +
+  '(wrap_parameters copies the top-level keys under it only when the body has none): read the top-level keys instead ' +
+  '(wrap_parameters false and params.permit(:name, :description), with a 400 when name is missing)'
+
 export const INVALID_BODIES: readonly InvalidBody[] = [
   { key: 'missing-name', label: 'a body without name', rule: 'create-rejects-missing-name', priority: 3,
     body: (p) => JSON.stringify({ description: `${p}-noname` }), marker: (p) => `${p}-noname`, acceptedMeans: NO_VALIDATION },
@@ -35,6 +41,10 @@ export const INVALID_BODIES: readonly InvalidBody[] = [
     body: (p) => JSON.stringify({ description: `${p}-inquery` }), query: (p) => `?name=${p}-inquery`, marker: (p) => `${p}-inquery` },
   { key: 'empty-body', label: 'an empty body', rule: 'create-rejects-missing-body', priority: 6, body: () => '' },
   { key: 'empty-object', label: 'an empty object', rule: 'create-rejects-missing-name', body: () => '{}', acceptedMeans: NO_VALIDATION },
+  // the record under a root key named after the resource, as Rails' scaffold reads it
+  // (params.require(:category)): the body has no name of its own (§4.2 rule 1)
+  { key: 'name-under-root-key', label: 'a body without name, holding a NewCategory under the key "category"', rule: 'create-rejects-missing-name',
+    body: (p) => JSON.stringify({ category: { name: `${p}-rootkey`, description: `${p}-rootkey` } }), marker: (p) => `${p}-rootkey`, acceptedMeans: ROOT_KEY_READ },
   // JSON names compare code unit by code unit (RFC 8259 §8.3): "Name" is not name,
   // though Go's encoding/json and ASP.NET Core's web defaults bind it to name
   { key: 'name-key-capitalised', label: 'the name under the key "Name"', rule: 'create-rejects-missing-name',
