@@ -4,11 +4,13 @@
  * 403, an RFC 9457 problem detail, an API gateway's own `{"message": …}`. A failure adds these
  * words to its message, so that a team reads what it must change, not only what is wrong; the
  * verdict and the failure code never depend on them. Each returns undefined for any other answer.
- * The words for PHP and Ruby (Sinatra) defaults are in php-ruby-answers.ts, which these call.
+ * The words for PHP and Ruby (Sinatra) defaults are in php-ruby-answers.ts, and those for Django REST
+ * framework, Rails, Mojolicious and gin in django-rails-answers.ts, which these call.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
 import { openApiDocument } from '../spec/schema-registry.ts'
+import { DJANGO_PERL_NULL_WRITTEN, djangoRailsErrorBody, djangoRailsStatus, djangoRailsTextBody, DRF_TRIMS, goChangedText } from './django-rails-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
@@ -17,7 +19,7 @@ const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'o
 export function errorBodyOrigin(body: unknown): string | undefined {
   const keys = keysOf(body)
   if (keys.includes('code')) return undefined
-  const phpRuby = phpRubyErrorBody(keys)
+  const phpRuby = phpRubyErrorBody(keys) ?? djangoRailsErrorBody(body)
   if (phpRuby) return phpRuby
   // DefaultErrorAttributes: message and errors only with server.error.include-message / include-binding-errors
   if (['timestamp', 'status', 'error', 'path'].every((k) => keys.includes(k))) {
@@ -57,9 +59,12 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
   )
 }
 
+/** Why a body that is not JSON (and not empty) came with this answer, where the stack that sends it is well known. */
+export const textBodyOrigin = (response: RecordedResponse): string | undefined => djangoRailsTextBody(response)
+
 /** Why a status came instead of the one expected, where a well-known stack answers it so. */
 export function statusOrigin(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
-  const phpRuby = phpRubyStatus(response.status, expected)
+  const phpRuby = phpRubyStatus(response.status, expected) ?? djangoRailsStatus(response, expected, request)
   if (phpRuby) return phpRuby
   if (response.status === 403 && response.body.includes('Missing Authentication Token')) {
     return (
@@ -119,7 +124,7 @@ function placedValues(body: unknown): { place: string; key: string; value: unkno
 const NULL_WRITTEN =
   'a serialiser writes a field it has no value for as null by default (Jackson, so Spring Boot; Go\'s *string without omitempty; pydantic\'s model_dump() without exclude_none), ' +
   "and Oracle gives back an empty string as NULL; §2 gives the field a type, and a record without a value leaves the field out " +
-  `(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL)); ${ROW_NULL_WRITTEN}`
+  `(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL)); ${ROW_NULL_WRITTEN}; ${DJANGO_PERL_NULL_WRITTEN}`
 const NUMBER_AS_TEXT =
   "an integer written as text, as Jackson's ToStringSerializer (@JsonSerialize(using = ToStringSerializer.class) on a Long id) or WRITE_NUMBERS_AS_STRINGS does to spare JavaScript clients ids past 2^53; " +
   `${PDO_ID_AS_TEXT}; ` +
@@ -157,6 +162,10 @@ export function valueOrigin(body: unknown, problems: readonly string[]): string 
   return undefined
 }
 
+/** Whether `got` is `sent` with whitespace taken from its ends (a trim or a strip). */
+const trimmedAtEnds = (sent: unknown, got: unknown) =>
+  typeof sent === 'string' && typeof got === 'string' && got.length > 0 && got.length < sent.length && (got === sent.trim() || got === sent.trimEnd())
+
 /** Why a stored text came back other than sent, where a store is known to change it so: '' kept as NULL, a character its column cannot hold written as '?'. */
 export function changedTextOrigin(sent: unknown, got: unknown, at: number): string | undefined {
   if (sent === '' && (got === undefined || got === null)) {
@@ -166,7 +175,9 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
     )
   }
   const phpRuby = phpRubyChangedText(sent, got, at)
-  if (phpRuby) return phpRuby
+  if (phpRuby) return trimmedAtEnds(sent, got) ? `${phpRuby}; ${DRF_TRIMS}` : phpRuby
+  const go = goChangedText(sent, got, at)
+  if (go) return go
   if (typeof sent !== 'string' || typeof got !== 'string' || got.codePointAt(at) !== 0x3f || sent.codePointAt(at) === 0x3f) return undefined
   return (
     "the character became '?': a column whose character set cannot hold it writes '?' in its place (SQL Server VARCHAR under a collation that is not _UTF8, where NVARCHAR holds it; " +

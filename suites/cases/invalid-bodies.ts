@@ -26,6 +26,11 @@ const NO_VALIDATION =
   'the service stored a body without name: nothing checked it before the store (Spring: @Valid missing on the @RequestBody parameter, or no @NotNull/@NotBlank on name; ' +
   'FastAPI: name declared Optional; Express: no schema on the route)'
 
+/** A body without name taken because the binder matched "Name" to the name field. */
+const KEY_CASE_IGNORED =
+  'the service matched the key "Name" to the field name, as Go\'s encoding/json does (so gin\'s ShouldBindJSON and echo\'s Bind) and ASP.NET Core\'s web defaults (PropertyNameCaseInsensitive); ' +
+  "RFC 8259 §8.3 compares names exactly (Go: decode into a map[string]json.RawMessage first and look name up there; ASP.NET Core: PropertyNameCaseInsensitive = false)"
+
 /** A body without name taken because a binder read the record under a root key. */
 const ROOT_KEY_READ =
   'the service read the record under the key "category", as the Rails scaffold\'s params.require(:category).permit(:name, :description) does ' +
@@ -48,5 +53,5 @@ export const INVALID_BODIES: readonly InvalidBody[] = [
   // JSON names compare code unit by code unit (RFC 8259 §8.3): "Name" is not name,
   // though Go's encoding/json and ASP.NET Core's web defaults bind it to name
   { key: 'name-key-capitalised', label: 'the name under the key "Name"', rule: 'create-rejects-missing-name',
-    body: (p) => JSON.stringify({ Name: `${p}-namekey` }), marker: (p) => `${p}-namekey` },
+    body: (p) => JSON.stringify({ Name: `${p}-namekey` }), marker: (p) => `${p}-namekey`, acceptedMeans: KEY_CASE_IGNORED },
 ]
