@@ -101,3 +101,19 @@ export function goChangedText(sent: unknown, got: unknown, at: number): string |
     'a service on it refuses a \\ud800 to \\udfff escape that is not part of a pair (400, an invalid value), as it may any lone surrogate'
   )
 }
+
+/**
+ * Spaces cut at a column's length: a VARCHAR(n) cuts a longer value whose excess is spaces without
+ * an error (the SQL standard; MariaDB 10.11 in strict mode gives a note only), so a service that
+ * answers the create with what it was sent shows the cut only in the list (a Mojolicious service on
+ * DBD::MariaDB did, with a VARCHAR(255) name).
+ */
+export function columnCutSpaces(sent: unknown, got: unknown): string | undefined {
+  if (typeof sent !== 'string' || typeof got !== 'string' || got.length === 0 || got.length >= sent.length || !sent.startsWith(got)) return undefined
+  if (!/^ +$/.test(sent.slice(got.length)) || got === sent.trimEnd()) return undefined
+  return (
+    `the spaces past ${[...got].length} characters were cut: a VARCHAR(${[...got].length}) column cuts a longer value whose excess is spaces without an error ` +
+    '(the SQL standard: MariaDB and MySQL even in strict mode, with a note only, and PostgreSQL), though it refuses any other longer value; ' +
+    'lengths are not shown (§8), so the service may refuse the value with 400: check its length against the column before the insert'
+  )
+}

@@ -73,6 +73,14 @@ describe('texts that came back changed', () => {
     expect(firstDifference('  cf-x-padded  ', 'cf-x-padded')).toMatch(/PHP's trim\(\).*; Django REST framework's CharField takes leading and trailing whitespace away too \(trim_whitespace=True by default/)
   })
 
+  test('spaces cut at a VARCHAR length (MariaDB in strict mode), where the service echoed what it was sent', () => {
+    const sent = `cf-x-pad--16${' '.repeat(244)}`
+    expect(firstDifference(sent, sent.slice(0, 255))).toMatch(/^; first difference at character 255: sent U\+0020, got its end \(lengths 256 and 255\); the spaces past 255 characters were cut: a VARCHAR\(255\) column cuts/)
+    // spaces cut whole are a trim's (php-ruby-answers.ts), and a cut that took more than spaces is no column's silent cut
+    expect(firstDifference('cf-x-pad  ', 'cf-x-pad')).not.toMatch(/VARCHAR\(8\)/)
+    expect(firstDifference('cf-x-long-name', 'cf-x-long')).toBe('; first difference at character 9: sent U+002D, got its end (lengths 14 and 9)')
+  })
+
   test("a lone surrogate replaced by U+FFFD: Go's encoding/json", () => {
     expect(firstDifference('cf-x-\ud800', 'cf-x-\ufffd')).toMatch(/^; first difference at character 5: sent U\+D800, got U\+FFFD \(lengths 6 and 6\); a lone surrogate became U\+FFFD: Go's encoding\/json \(so gin's ShouldBindJSON\)/)
     // U+FFFD where no surrogate was sent is not this
