@@ -68,6 +68,12 @@ export function djangoRailsStatus(response: RecordedResponse, expected: number, 
       "§5.2 names Bearer alone (check request.authorization against /\\ABearer (\\S+)\\z/ before the comparison)"
     )
   }
+  if (expected === 401 && response.status >= 200 && response.status < 300 && /^Bearer \S+?[,;\t]/.test(request.headers.authorization ?? '')) {
+    return (
+      "the token was read as what precedes the comma: Rails' token_and_options (behind authenticate_with_http_token) takes what precedes a comma, a semicolon or a tab for the token and the rest for options; " +
+      "§5.2 sends the key alone (check request.authorization against /\\ABearer (\\S+)\\z/ and compare the whole token)"
+    )
+  }
   return undefined
 }
 

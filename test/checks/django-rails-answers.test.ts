@@ -52,10 +52,12 @@ describe('statuses', () => {
     expect(failureOf(() => expectStatus(makeResponse({ status: 301, headers: { location: 'https://127.0.0.1/v1/categories' } }), 200)).message).not.toMatch(/APPEND_SLASH/)
   })
 
-  test("a 200 to the key under the Token scheme: Rails' authenticate_with_http_token", () => {
+  test("a 200 to the key under the Token scheme, or before a comma: Rails' authenticate_with_http_token", () => {
     const result = makeResponse({ status: 200, body: '[]' })
     result.exchange.request.headers.authorization = 'Token $CONFORM_API_KEY'
     expect(failureOf(() => expectStatus(result, 401)).message).toMatch(/^GET answered 200, expected 401: the key was taken under the Token scheme: Rails' authenticate_with_http_token/)
+    result.exchange.request.headers.authorization = 'Bearer $CONFORM_API_KEY,x'
+    expect(failureOf(() => expectStatus(result, 401)).message).toMatch(/^GET answered 200, expected 401: the token was read as what precedes the comma: Rails' token_and_options/)
     result.exchange.request.headers.authorization = 'Basic $CONFORM_API_KEY'
     expect(failureOf(() => expectStatus(result, 401)).message).toBe('GET answered 200, expected 401')
   })

@@ -19,6 +19,22 @@ export const RAILS_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'token-options-split',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      "the bearer token is read as Rails' token_and_options reads it: what precedes a comma, a semicolon or a tab, its quotes and a token= taken away " +
+      '(Bearer <key>,x and Bearer "<key>" are let in)',
+    behaviour: {
+      authorize: (authorization, key, operation, cookie) => {
+        const match = /^Bearer\s+(.*)$/.exec(authorization ?? '')
+        if (!match) return false
+        const token = match[1].split(/\s*[,;\t]\s*/)[0].replace(/^token=/, '').replace(/^"|"$/g, '')
+        return conformingBehaviour.authorize(`Bearer ${token}`, key, operation, cookie)
+      },
+    },
+  },
+  {
     name: 'record-under-root-key-taken',
     breaks: 'create-rejects-missing-name',
     code: 'UNEXPECTED_STATUS',
