@@ -77,8 +77,22 @@ export function djangoRailsStatus(response: RecordedResponse, expected: number, 
   return undefined
 }
 
-/** Why a body that is not JSON came, where Rails writes it so. */
+/** DRF's browsable API: an HTML page of the answer, for an Accept that ranks text/html first. */
+const BROWSABLE_API =
+  "it is Django REST framework's browsable API, the HTML page BrowsableAPIRenderer (in DEFAULT_RENDERER_CLASSES by default) answers an Accept that ranks text/html first; " +
+  "§4 makes every payload JSON: REST_FRAMEWORK['DEFAULT_RENDERER_CLASSES'] = ['rest_framework.renderers.JSONRenderer']"
+
+/** DRF's browsable API page, told by its stylesheets. */
+const isBrowsableApi = (response: RecordedResponse) => /^text\/html/i.test(response.headers['content-type'] ?? '') && response.body.includes('rest_framework/css/')
+
+/** Why a response is declared text/html, where DRF's browsable API answers so. */
+export function djangoRailsContentType(response: RecordedResponse): string | undefined {
+  return isBrowsableApi(response) ? BROWSABLE_API : undefined
+}
+
+/** Why a body that is not JSON came, where Rails or DRF writes it so. */
 export function djangoRailsTextBody(response: RecordedResponse): string | undefined {
+  if (isBrowsableApi(response)) return BROWSABLE_API
   if (response.status === 401 && response.body.startsWith('HTTP Token: Access denied.')) {
     return (
       "\"HTTP Token: Access denied.\" in text/plain is what Rails' request_http_token_authentication answers (authenticate_or_request_with_http_token, with WWW-Authenticate: Token); " +

@@ -10,7 +10,7 @@
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
 import { openApiDocument } from '../spec/schema-registry.ts'
-import { columnCutSpaces, DJANGO_PERL_NULL_WRITTEN, djangoRailsErrorBody, djangoRailsStatus, djangoRailsTextBody, DRF_TRIMS, goChangedText } from './django-rails-answers.ts'
+import { columnCutSpaces, DJANGO_PERL_NULL_WRITTEN, djangoRailsContentType, djangoRailsErrorBody, djangoRailsStatus, djangoRailsTextBody, DRF_TRIMS, goChangedText } from './django-rails-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
@@ -95,8 +95,10 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
   )
 }
 
-/** Why a response is declared with another media type, where a well-known stack declares it so. */
-export function contentTypeOrigin(contentType: string | undefined): string | undefined {
+/** Why a response is declared with another media type, where a well-known stack declares it so (`response`: what else tells the stack, its body). */
+export function contentTypeOrigin(contentType: string | undefined, response?: RecordedResponse): string | undefined {
+  const page = response ? djangoRailsContentType(response) : undefined
+  if (page) return page
   const type = mediaType(contentType)
   if (type === 'application/problem+json') {
     return (

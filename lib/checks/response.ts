@@ -106,7 +106,7 @@ export function expectJsonContentType(result: HttpResult): void {
   fail(
     {
       code: 'WRONG_CONTENT_TYPE',
-      message: `the ${response.status} response is not declared as application/json${withOrigin(contentTypeOrigin(response.headers['content-type']))}`,
+      message: `the ${response.status} response is not declared as application/json${withOrigin(contentTypeOrigin(response.headers['content-type'], response))}`,
       expected: 'Content-Type: application/json (parameters such as charset allowed)',
       actual: response.headers['content-type'] === undefined ? 'no Content-Type header' : `Content-Type: ${response.headers['content-type']}`,
     },

@@ -8,7 +8,7 @@
 import { describe, expect, test } from 'vitest'
 import { firstDifference } from '../../lib/checks/category.ts'
 import { expectErrorRecord } from '../../lib/checks/error-record.ts'
-import { expectStatus } from '../../lib/checks/response.ts'
+import { expectJsonContentType, expectStatus, jsonBodyOf } from '../../lib/checks/response.ts'
 import { makeResponse, verdictOf } from './make-response.ts'
 
 const failureOf = (check: () => unknown) => {
@@ -68,6 +68,15 @@ test("a plain-text 401 of Rails' request_http_token_authentication", () => {
   expect(failure.code).toBe('NOT_JSON')
   expect(failure.message).toMatch(/^the 401 body is not valid JSON; "HTTP Token: Access denied\." in text\/plain is what Rails' request_http_token_authentication answers/)
   expect(failureOf(() => expectErrorRecord(makeResponse({ status: 401, body: 'Unauthorized' }))).message).toBe('the 401 body is not valid JSON')
+})
+
+test("DRF's browsable API answering a browser's Accept: the page and its media type name BrowsableAPIRenderer", () => {
+  const page = '\n\n<!DOCTYPE html>\n<html>\n  <head>\n    <link rel="stylesheet" type="text/css" href="/static/rest_framework/css/bootstrap.min.css"/>\n<title>Category List – Django REST framework</title>'
+  const result = makeResponse({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', vary: 'Accept' }, body: page })
+  expect(failureOf(() => jsonBodyOf(result)).message).toMatch(/^the 200 body is not valid JSON; it is Django REST framework's browsable API.*DEFAULT_RENDERER_CLASSES/)
+  expect(failureOf(() => expectJsonContentType(result)).message).toMatch(/^the 200 response is not declared as application\/json; it is Django REST framework's browsable API/)
+  // another HTML page is not this
+  expect(failureOf(() => expectJsonContentType(makeResponse({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html></html>' }))).message).toBe('the 200 response is not declared as application/json')
 })
 
 describe('texts that came back changed', () => {
