@@ -43,8 +43,8 @@ export function djangoRailsErrorBody(body: unknown): string | undefined {
   return undefined
 }
 
-/** DRF's "Authentication credentials were not provided." and "Incorrect authentication credentials." and the rest of its NotAuthenticated/AuthenticationFailed words. */
-const DRF_AUTH_WORDS = /"detail"\s*:\s*"(Authentication credentials were not provided\.|Incorrect authentication credentials\.|Invalid token[^"]*)"/
+/** DRF's NotAuthenticated and AuthenticationFailed words, in its JSON {"detail": …} or in the browsable API's page of it. */
+const DRF_AUTH_WORDS = /(?:"|&quot;)detail(?:"|&quot;)\s*:\s*(?:"|&quot;)(?:Authentication credentials were not provided\.|Incorrect authentication credentials\.|Invalid token)/
 
 /** Why a status came instead of the one expected, where DRF, Django or Rails answers it so. */
 export function djangoRailsStatus(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {

@@ -41,6 +41,9 @@ describe('statuses', () => {
   test("a 403 with DRF's words where §5.3 asks 401: an authentication class with no authenticate_header()", () => {
     const failure = failureOf(() => expectStatus(makeResponse({ status: 403, body: '{"detail":"Authentication credentials were not provided."}' }), 401))
     expect(failure.message).toMatch(/^GET answered 403, expected 401: Django REST framework answers 403 .*authenticate_header\(\)/)
+    // the browsable API's page of it, to a browser's Accept
+    const page = '<pre class="prettyprint"><span class="meta nocode"><b>HTTP 403 Forbidden</b></span>{\n    &quot;detail&quot;: &quot;Authentication credentials were not provided.&quot;\n}</pre>'
+    expect(failureOf(() => expectStatus(makeResponse({ status: 403, headers: { 'content-type': 'text/html; charset=utf-8' }, body: page }), 401)).message).toMatch(/expected 401: Django REST framework answers 403/)
     // a 403 with other words keeps the gateway's and Spring's
     expect(failureOf(() => expectStatus(makeResponse({ status: 403, body: '{"detail":"You do not have permission to perform this action."}' }), 401)).message).not.toMatch(/Django/)
   })
