@@ -13,6 +13,7 @@ import { CONNECTION_RACE_VARIANTS } from './variants/connection-races.ts'
 import { SPRING_VARIANTS } from './variants/spring.ts'
 import { PHP_VARIANTS } from './variants/php.ts'
 import { RAILS_MOJOLICIOUS_VARIANTS } from './variants/rails-mojolicious.ts'
+import { DJANGO_VARIANTS } from './variants/django.ts'
 import { errorReply, isPlainObject, LIST_LAG_MS, listBehindWrites, recordWithRawId, seedCategories, storedNow, type Variant } from './server-cases.ts'
 
 export type { Variant } from './server-cases.ts'
@@ -324,4 +325,5 @@ export const VARIANTS: readonly Variant[] = [
   ...SPRING_VARIANTS,
   ...PHP_VARIANTS,
   ...RAILS_MOJOLICIOUS_VARIANTS,
+  ...DJANGO_VARIANTS,
 ]
