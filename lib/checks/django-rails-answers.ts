@@ -39,7 +39,8 @@ export function djangoRailsErrorBody(body: unknown): string | undefined {
   if (keys.length === 1 && keys[0] === 'detail') return DETAIL_ONLY
   const record = body as Record<string, unknown>
   if (keys.length === 2 && typeof record.status === 'number' && record.error === REASON_PHRASES[record.status]) return RAILS_PUBLIC_EXCEPTION
-  if (keys.length > 0 && keys.every((k) => Array.isArray(record[k]) && (record[k] as unknown[]).length > 0 && (record[k] as unknown[]).every(isText))) return FIELD_MESSAGES
+  // keyed by the record's fields (DRF's non_field_errors among them), not a list of errors of its own ({"errors": […]})
+  if (keys.length > 0 && !keys.includes('errors') && keys.every((k) => Array.isArray(record[k]) && (record[k] as unknown[]).length > 0 && (record[k] as unknown[]).every(isText))) return FIELD_MESSAGES
   return undefined
 }
 

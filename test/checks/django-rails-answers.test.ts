@@ -31,7 +31,7 @@ describe('error bodies of another shape', () => {
 
   test('other bodies of those keys are no known stack\'s', () => {
     // status and an error that is not its reason phrase; a field whose messages are not all text; an empty list
-    for (const body of ['{"status":400,"error":"bad"}', '{"status":"400","error":"Bad Request"}', '{"name":[1]}', '{"name":[]}', '{"detail":"x","extra":1}']) {
+    for (const body of ['{"errors":["name is required"]}', '{"status":400,"error":"bad"}', '{"status":"400","error":"Bad Request"}', '{"name":[1]}', '{"name":[]}', '{"detail":"x","extra":1}']) {
       expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body }))).message, body).toMatch(/^the body is not an Error record \(code, message, status\): [^;]*$/)
     }
   })
