@@ -4,11 +4,13 @@
  * 403, an RFC 9457 problem detail, an API gateway's own `{"message": …}`. A failure adds these
  * words to its message, so that a team reads what it must change, not only what is wrong; the
  * verdict and the failure code never depend on them. Each returns undefined for any other answer.
- * The words for PHP and Ruby (Sinatra) defaults are in php-ruby-answers.ts, which these call.
+ * The words for PHP and Ruby (Sinatra) defaults are in php-ruby-answers.ts, and those for Django REST
+ * framework, Rails, Mojolicious and gin in django-rails-answers.ts, which these call.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
 import { openApiDocument } from '../spec/schema-registry.ts'
+import { columnCutSpaces, DJANGO_PERL_NULL_WRITTEN, djangoRailsContentType, djangoRailsErrorBody, djangoRailsStatus, djangoRailsTextBody, DRF_TRIMS, goChangedText } from './django-rails-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
@@ -17,7 +19,7 @@ const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'o
 export function errorBodyOrigin(body: unknown): string | undefined {
   const keys = keysOf(body)
   if (keys.includes('code')) return undefined
-  const phpRuby = phpRubyErrorBody(keys)
+  const phpRuby = phpRubyErrorBody(keys) ?? djangoRailsErrorBody(body)
   if (phpRuby) return phpRuby
   // DefaultErrorAttributes: message and errors only with server.error.include-message / include-binding-errors
   if (['timestamp', 'status', 'error', 'path'].every((k) => keys.includes(k))) {
@@ -65,9 +67,12 @@ const ROUTE_NOT_FOUND_BEFORE_KEY =
   'the service has no route for this operation, or checks the key only on the routes it matched, after routing (FastAPI\'s dependencies, an Express or Fastify router\'s own hook): ' +
   '§1 names it as an operation of the service, and §1 rule 2 and §5.1 ask 401 of every operation without a valid key; a key checked before routing (a middleware for every path) answers 401 first'
 
+/** Why a body that is not JSON (and not empty) came with this answer, where the stack that sends it is well known. */
+export const textBodyOrigin = (response: RecordedResponse): string | undefined => djangoRailsTextBody(response)
+
 /** Why a status came instead of the one expected, where a well-known stack answers it so. */
 export function statusOrigin(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
-  const phpRuby = phpRubyStatus(response.status, expected)
+  const phpRuby = phpRubyStatus(response.status, expected) ?? djangoRailsStatus(response, expected, request)
   if (phpRuby) return phpRuby
   // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)
   const unreadBody = response.status === 400 ? unreadBodyOrigin(response) : undefined
@@ -102,8 +107,10 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
   )
 }
 
-/** Why a response is declared with another media type, where a well-known stack declares it so. */
-export function contentTypeOrigin(contentType: string | undefined): string | undefined {
+/** Why a response is declared with another media type, where a well-known stack declares it so (`response`: what else tells the stack, its body). */
+export function contentTypeOrigin(contentType: string | undefined, response?: RecordedResponse): string | undefined {
+  const page = response ? djangoRailsContentType(response) : undefined
+  if (page) return page
   const type = mediaType(contentType)
   if (type === 'application/problem+json') {
     return (
@@ -131,7 +138,7 @@ function placedValues(body: unknown): { place: string; key: string; value: unkno
 const NULL_WRITTEN =
   'a serialiser writes a field it has no value for as null by default (Jackson, so Spring Boot; Go\'s *string without omitempty; pydantic\'s model_dump() without exclude_none), ' +
   "and Oracle gives back an empty string as NULL; §2 gives the field a type, and a record without a value leaves the field out " +
-  `(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL)); ${ROW_NULL_WRITTEN}`
+  `(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL)); ${ROW_NULL_WRITTEN}; ${DJANGO_PERL_NULL_WRITTEN}`
 const NUMBER_AS_TEXT =
   "an integer written as text, as Jackson's ToStringSerializer (@JsonSerialize(using = ToStringSerializer.class) on a Long id) or WRITE_NUMBERS_AS_STRINGS does to spare JavaScript clients ids past 2^53; " +
   `${PDO_ID_AS_TEXT}; ` +
@@ -175,6 +182,10 @@ const PIECE_DECODED_APART =
   "(Node's `body += chunk` on a request's data events: collect the Buffers and decode them once, or req.setEncoding('utf8')), which a network does to any body longer than a segment; " +
   "or a value cut by bytes; the evidence's splitAt says where the suite split the body"
 
+/** Whether `got` is `sent` with whitespace taken from its ends (a trim or a strip). */
+const trimmedAtEnds = (sent: unknown, got: unknown) =>
+  typeof sent === 'string' && typeof got === 'string' && got.length > 0 && got.length < sent.length && (got === sent.trim() || got === sent.trimEnd())
+
 /** Why a stored text came back other than sent, where a store is known to change it so: '' kept as NULL, a character its column cannot hold written as '?'. */
 export function changedTextOrigin(sent: unknown, got: unknown, at: number): string | undefined {
   if (sent === '' && (got === undefined || got === null)) {
@@ -184,7 +195,9 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
     )
   }
   const phpRuby = phpRubyChangedText(sent, got, at)
-  if (phpRuby) return phpRuby
+  if (phpRuby) return trimmedAtEnds(sent, got) ? `${phpRuby}; ${DRF_TRIMS}` : phpRuby
+  const cut = goChangedText(sent, got, at) ?? columnCutSpaces(sent, got)
+  if (cut) return cut
   // a whole character sent (a lone surrogate has no UTF-8 form: U+FFFD is its usual fate)
   const sentCode = typeof sent === 'string' ? sent.codePointAt(at) : undefined
   if (typeof got === 'string' && got.codePointAt(at) === 0xfffd && sentCode !== undefined && sentCode !== 0xfffd && (sentCode < 0xd800 || sentCode > 0xdfff)) return PIECE_DECODED_APART

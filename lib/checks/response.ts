@@ -6,7 +6,7 @@ import { notTheServers } from '../http/transport-errors.ts'
 import { parseJsonExact } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { answerLostReason } from '../http/lost-answer.ts'
-import { contentTypeOrigin, emptyBodyOrigin, gatewayFaultOrigin, statusOrigin } from './known-answers.ts'
+import { contentTypeOrigin, emptyBodyOrigin, gatewayFaultOrigin, statusOrigin, textBodyOrigin } from './known-answers.ts'
 
 export function describeStatus(response: RecordedResponse): string {
   const location = response.status >= 300 && response.status < 400 ? response.headers.location : undefined
@@ -106,7 +106,7 @@ export function expectJsonContentType(result: HttpResult): void {
   fail(
     {
       code: 'WRONG_CONTENT_TYPE',
-      message: `the ${response.status} response is not declared as application/json${withOrigin(contentTypeOrigin(response.headers['content-type']))}`,
+      message: `the ${response.status} response is not declared as application/json${withOrigin(contentTypeOrigin(response.headers['content-type'], response))}`,
       expected: 'Content-Type: application/json (parameters such as charset allowed)',
       actual: response.headers['content-type'] === undefined ? 'no Content-Type header' : `Content-Type: ${response.headers['content-type']}`,
     },
@@ -145,7 +145,7 @@ export function jsonBodyOf(result: HttpResult): unknown {
   return fail(
     {
       code: 'NOT_JSON',
-      message: `the ${response.status} body is not valid JSON${withOrigin(text.length === 0 ? emptyBodyOrigin(response) : undefined)}`,
+      message: `the ${response.status} body is not valid JSON${withOrigin(text.length === 0 ? emptyBodyOrigin(response) : textBodyOrigin(response))}`,
       expected: 'a JSON body',
       actual: text.length === 0 ? 'an empty body' : `${parsed.error.message}; body starts ${JSON.stringify(response.body.slice(0, 80))}`,
     },

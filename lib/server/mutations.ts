@@ -19,6 +19,8 @@ import { TRANSPORT_MUTATIONS } from './mutations/transport.ts'
 import { VERSIONING_MUTATIONS } from './mutations/versioning.ts'
 import { INTERMITTENT_MUTATIONS } from './mutations/intermittent.ts'
 import { JACKSON_MUTATIONS } from './mutations/jackson.ts'
+import { RAILS_MUTATIONS } from './mutations/rails.ts'
+import { PERL_MUTATIONS } from './mutations/perl.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -28,6 +30,8 @@ export const MUTATIONS: readonly Mutation[] = [
   ...CREATE_MUTATIONS,
   ...VALIDATION_MUTATIONS,
   ...JACKSON_MUTATIONS,
+  ...RAILS_MUTATIONS,
+  ...PERL_MUTATIONS,
   ...AUTHENTICATION_MUTATIONS,
   ...ROUTING_MUTATIONS,
   LEGACY_ROUTE_MUTATION,

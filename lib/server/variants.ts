@@ -12,6 +12,8 @@ import { ROUTING_VARIANTS } from './variants/routing.ts'
 import { CONNECTION_RACE_VARIANTS } from './variants/connection-races.ts'
 import { SPRING_VARIANTS } from './variants/spring.ts'
 import { PHP_VARIANTS } from './variants/php.ts'
+import { RAILS_MOJOLICIOUS_VARIANTS } from './variants/rails-mojolicious.ts'
+import { DJANGO_VARIANTS } from './variants/django.ts'
 import { errorReply, isPlainObject, LIST_LAG_MS, listBehindWrites, recordWithRawId, seedCategories, storedNow, type Variant } from './server-cases.ts'
 
 export type { Variant } from './server-cases.ts'
@@ -322,4 +324,6 @@ export const VARIANTS: readonly Variant[] = [
   ...CONNECTION_RACE_VARIANTS,
   ...SPRING_VARIANTS,
   ...PHP_VARIANTS,
+  ...RAILS_MOJOLICIOUS_VARIANTS,
+  ...DJANGO_VARIANTS,
 ]

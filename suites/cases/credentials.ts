@@ -92,6 +92,14 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   // a token read as what follows the header's first seven characters ('Bearer '.length), whatever the scheme
   { key: 'key-under-digest-scheme', label: 'the key under the Digest scheme', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
     authorization: () => `Digest ${KEY_PLACEHOLDER}` },
+  // Rails' token parser (token_and_options) takes what precedes a comma, a semicolon or a tab for the
+  // token and the rest for its options, so the key and another word after a comma is let in
+  { key: 'key-then-comma-word', label: 'the key followed by a comma and another word', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
+    authorization: () => `Bearer ${KEY_PLACEHOLDER},x` },
+  // the scheme of Rails' token authentication, which reads the key under Token as under Bearer
+  // (authenticate_with_http_token), and of Django REST framework's TokenAuthentication: a scheme §5.2 does not name
+  { key: 'key-under-token-scheme', label: 'the key under the Token scheme', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
+    authorization: () => `Token ${KEY_PLACEHOLDER}` },
   // a key of the framework's example or a developer's, left in beside the account's
   ...['changeme', 'test'].map(
     (token): CredentialCase => ({ key: `token-${token}`, label: `the token "${token}"`, rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true, authorization: () => `Bearer ${token}`,

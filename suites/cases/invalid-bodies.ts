@@ -31,6 +31,17 @@ const NO_VALIDATION =
   'the service stored a body without name: nothing checked it before the store (Spring: @Valid missing on the @RequestBody parameter, or no @NotNull/@NotBlank on name; ' +
   'FastAPI: name declared Optional; Express: no schema on the route)'
 
+/** A body without name taken because the binder matched "Name" to the name field. */
+const KEY_CASE_IGNORED =
+  'the service matched the key "Name" to the field name, as Go\'s encoding/json does (so gin\'s ShouldBindJSON and echo\'s Bind) and ASP.NET Core\'s web defaults (PropertyNameCaseInsensitive); ' +
+  "RFC 8259 §8.3 compares names exactly (Go: decode into a map[string]json.RawMessage first and look name up there; ASP.NET Core: PropertyNameCaseInsensitive = false)"
+
+/** A body without name taken because a binder read the record under a root key. */
+const ROOT_KEY_READ =
+  'the service read the record under the key "category", as the Rails scaffold\'s params.require(:category).permit(:name, :description) does ' +
+  '(wrap_parameters copies the top-level keys under it only when the body has none): read the top-level keys instead ' +
+  '(wrap_parameters false and params.permit(:name, :description), with a 400 when name is missing)'
+
 export const INVALID_BODIES: readonly InvalidBody[] = [
   { key: 'missing-name', label: 'a body without name', rule: 'create-rejects-missing-name', priority: 3,
     body: (p) => JSON.stringify({ description: `${p}-noname` }), marker: (p) => `${p}-noname`, acceptedMeans: NO_VALIDATION },
@@ -43,8 +54,12 @@ export const INVALID_BODIES: readonly InvalidBody[] = [
     notServed: { statuses: [404], why: "§4.2 declares no query parameters, so a service may serve the path without a query string only (a router that compares the whole request target, as Python's http.server or Node's req.url does, answers 404): the query form says nothing of the body's refusal, which the other cases judge" } },
   { key: 'empty-body', label: 'an empty body', rule: 'create-rejects-missing-body', priority: 6, body: () => '' },
   { key: 'empty-object', label: 'an empty object', rule: 'create-rejects-missing-name', body: () => '{}', acceptedMeans: NO_VALIDATION },
+  // the record under a root key named after the resource, as Rails' scaffold reads it
+  // (params.require(:category)): the body has no name of its own (§4.2 rule 1)
+  { key: 'name-under-root-key', label: 'a body without name, holding a NewCategory under the key "category"', rule: 'create-rejects-missing-name',
+    body: (p) => JSON.stringify({ category: { name: `${p}-rootkey`, description: `${p}-rootkey` } }), marker: (p) => `${p}-rootkey`, acceptedMeans: ROOT_KEY_READ },
   // JSON names compare code unit by code unit (RFC 8259 §8.3): "Name" is not name,
   // though Go's encoding/json and ASP.NET Core's web defaults bind it to name
   { key: 'name-key-capitalised', label: 'the name under the key "Name"', rule: 'create-rejects-missing-name',
-    body: (p) => JSON.stringify({ Name: `${p}-namekey` }), marker: (p) => `${p}-namekey` },
+    body: (p) => JSON.stringify({ Name: `${p}-namekey` }), marker: (p) => `${p}-namekey`, acceptedMeans: KEY_CASE_IGNORED },
 ]

@@ -40,7 +40,7 @@ const NON_JSON_NUMBER =
 /** Jackson's default (Spring Boot's) and Go's json.Decoder read the first JSON value and leave the rest unread. */
 const FIRST_VALUE_ONLY =
   'the service read the first JSON value and ignored what follows, as Jackson does by default (Spring Boot: spring.jackson.deserialization.fail-on-trailing-tokens=true refuses it) ' +
-  "and Go's json.Decoder.Decode (fixed by checking that a second Decode returns io.EOF)"
+  "and Go's json.Decoder.Decode (fixed by checking that a second Decode returns io.EOF; gin's ShouldBindJSON and BindJSON decode with it: read the body and json.Unmarshal it, which refuses what follows the value)"
 
 /** Ruby's JSON.parse as Ruby 3.1 ships it (json 2.6.3, measured) reads comments and escapes JSON does not have. */
 const RUBY_JSON_LENIENT =

@@ -47,21 +47,26 @@ const COERCED_TO_TEXT =
   'the service took a number or a boolean for text; binders that turn it into text (42 → "42", true → "true") do so: Jackson by default (Spring Boot, Quarkus) and pydantic v1; ' +
   'Jackson 2.14+ refuses it with a Jackson2ObjectMapperBuilderCustomizer that sets coercionConfigFor(LogicalType.Textual).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail), ' +
   'and the same for Float and Boolean (MapperFeature.ALLOW_COERCION_OF_SCALARS does not cover text); pydantic by StrictStr; ' +
-  "PHP's trim() and (string) turn what json_decode gave into text (true → \"1\") where no is_string() check comes first, and Ruby's to_s and strip after it do the same (check is_a?(String))"
+  "PHP's trim() and (string) turn what json_decode gave into text (true → \"1\") where no is_string() check comes first, and Ruby's to_s and strip after it do the same (check is_a?(String)); " +
+  "Django REST framework's CharField takes an int or a float as its text (a CharField whose to_internal_value() refuses what is not a str), and a Rails model's string attribute casts what permit() let through (42 → \"42\", true → \"t\"); " +
+  'Perl keeps numbers and text apart only in its flags (check them, B::svref_2object(\\$v)->FLAGS & (B::SVp_IOK | B::SVp_NOK), before the value is stored)'
 const NULL_TAKEN =
   'the service took null for the property; binders that read it as no value do so: Jackson binds null to a String field (Spring Boot), and a validator that checks only present values lets it by; ' +
   '§2 gives it the type string, so an explicit null is refused (Jackson: @JsonSetter(nulls = Nulls.FAIL), or configOverride(String.class) with Nulls.FAIL for every String property); ' +
-  "PHP's $data['description'] ?? null and Ruby's data['description'] read an explicit null as a missing key (PHP: array_key_exists() and is_string(); Ruby: key? and is_a?(String))"
+  "PHP's $data['description'] ?? null and Ruby's data['description'] read an explicit null as a missing key (PHP: array_key_exists() and is_string(); Ruby: key? and is_a?(String)); " +
+  "Django REST framework's ModelSerializer gives a model field with null=True allow_null=True (allow_null=False on the serializer field)"
 const ONE_STRING_UNWRAPPED =
   'the service took an array of one string: Jackson reads it as that string with UNWRAP_SINGLE_VALUE_ARRAYS (spring.jackson.deserialization.unwrap-single-value-arrays=true): turn it off; ' +
-  "PHP code with no is_string() check keeps the array json_decode gave (PDO writes it as \"Array\"), and Ruby's to_s writes it as text: check is_string() / is_a?(String)"
+  "PHP code with no is_string() check keeps the array json_decode gave (PDO writes it as \"Array\"), and Ruby's to_s writes it as text: check is_string() / is_a?(String); " +
+  "Rails' permit(:description) drops an array silently (the record is created without it), and Perl writes an array reference as text (ARRAY(0x…)) where nothing checks ref()"
 const EMPTY_ARRAY_TAKEN =
   'the service took [] for the property; binders that read it as no value do so: Jackson with ACCEPT_EMPTY_ARRAY_AS_NULL_OBJECT (spring.jackson.deserialization.accept-empty-array-as-null-object=true): turn it off; ' +
-  "PHP's ?: and empty() take [] for no value too (check is_string())"
+  "PHP's ?: and empty() take [] for no value too (check is_string()), and Rails' permit(:description) drops it silently (check is_a?(String) before permit)"
 /** PHP's json_decode($body, true) gives {} as [], and Ruby's to_s writes a Hash as text. */
 const OBJECT_TAKEN =
   "the service took an object for a string: PHP's json_decode($body, true) gives {} as [], which ?: and empty() take for no value, and (string) writes any other array as \"Array\"; " +
-  "Ruby's to_s writes a Hash as text, and JSON.parse with create_additions: true (JSON.load's default) makes one that carries json_class into the class it names; check is_string() / is_a?(String)"
+  "Ruby's to_s writes a Hash as text, and JSON.parse with create_additions: true (JSON.load's default) makes one that carries json_class into the class it names; check is_string() / is_a?(String); " +
+  "Rails' permit(:description) drops a hash silently, and Perl writes a hash reference as text (HASH(0x…)) where nothing checks ref()"
 
 function meaningOf(declared: string | undefined, property: string, type: JsonType, required: readonly string[]): string | undefined {
   if (declared !== 'string') return undefined

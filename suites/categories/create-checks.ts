@@ -11,7 +11,7 @@ import { fail, NotApplicable } from '../../lib/checks/failure.ts'
 import { check } from '../../lib/suite-kit/check.ts'
 import { thisRun } from '../../lib/suite-kit/run-context.ts'
 import { expectErrorRecord, expectErrorStatusMatches } from '../../lib/checks/error-record.ts'
-import { listedRecords } from './list-checks.ts'
+import { readableRecords } from './list-checks.ts'
 import type { CategoryProbes, CreateProbe, LengthFollowUp } from './probes.ts'
 import { DESCRIPTION_FLOOR, NAME_FLOOR } from '../cases/valid-creates.ts'
 import { REPEATED_NAME_REFUSALS } from '../cases/valid-create.ts'
@@ -152,7 +152,7 @@ async function excusedAsRepeat(
   const sent = await c.sent()
   const { list } = await lastList()
   t.evidence(list)
-  if (!listedRecords(list).some((record) => record.name === sent.name && record.description !== sent.description)) return false
+  if (!readableRecords(list).some((record) => record.name === sent.name && record.description !== sent.description)) return false
   const repeated = await creates.find((p) => p.case.repeats)?.probe().catch(() => undefined)
   const again = repeated?.exchange.response?.status
   if (repeated === undefined || again === undefined) return true

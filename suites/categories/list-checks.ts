@@ -5,7 +5,7 @@
  */
 import { expectDistinctIds, expectListed, expectStillListed, missingFromList, type CategoryRecord, type Creation } from '../../lib/checks/category.ts'
 import { NotApplicable } from '../../lib/checks/failure.ts'
-import { expectJsonContentType, expectStatus, requireStatus } from '../../lib/checks/response.ts'
+import { expectJsonContentType, expectStatus, jsonBodyOf, requireStatus } from '../../lib/checks/response.ts'
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
@@ -19,6 +19,25 @@ const LIST_STATUS_REPORTED = 'list-returns-200 reports the status'
 export function listedRecords(list: HttpResult): CategoryRecord[] {
   requireStatus(list, [200], LIST_STATUS_REPORTED)
   return conformingBody(list, 'CategoryList', 'list-returns-category-array') as CategoryRecord[]
+}
+
+/**
+ * The list's records as far as they can be read, for a check that looks in it for what a create
+ * stored (a name, a marker), not at its shape: the objects of a 200 JSON array, whatever the schema
+ * says of them. A description written as null (Perl's DBI, DRF's ModelSerializer, Rails' to_json)
+ * or an id as text is list-returns-category-array's to report, and must not hide a create refused
+ * for its name or a refused body that was stored. Anything else holds no records to look in.
+ */
+export function readableRecords(list: HttpResult): CategoryRecord[] {
+  requireStatus(list, [200], LIST_STATUS_REPORTED)
+  let body: unknown
+  try {
+    body = jsonBodyOf(list)
+  } catch {
+    throw new NotApplicable('the list is not JSON; list-returns-category-array reports it')
+  }
+  if (!Array.isArray(body)) throw new NotApplicable('the list is not an array; list-returns-category-array reports it')
+  return body.filter((record): record is CategoryRecord => record !== null && typeof record === 'object' && !Array.isArray(record))
 }
 
 /** The list's records, or undefined when another check reports it (not a 200 CategoryList). */

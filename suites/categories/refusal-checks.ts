@@ -12,7 +12,7 @@ import { check } from '../../lib/suite-kit/check.ts'
 import { documentedErrorChecks, errorRecordChecks } from '../../lib/suite-kit/documented-error.ts'
 import { createMarker } from '../cases/valid-creates.ts'
 import { refusalsOf } from '../cases/valid-create.ts'
-import { listedRecords, settledList } from './list-checks.ts'
+import { readableRecords, settledList } from './list-checks.ts'
 import { acceptedCreates } from './create-checks.ts'
 import type { CategoryProbes, CreateProbe, RefusalProbe } from './probes.ts'
 import type { RecordedRequest } from '../../lib/http/exchange.ts'
@@ -72,7 +72,7 @@ function refusalStatusCheck(r: RefusalProbe, creates: readonly CreateProbe[]): v
 
 /** The failure when the list shows what a refused POST sent. */
 function expectNotStored(refused: HttpResult, list: HttpResult, marker: string, rule: string): void {
-  const stored = recordsHolding(listedRecords(list), marker)
+  const stored = recordsHolding(readableRecords(list), marker)
   if (stored.length === 0) return
   const status = responseOf(refused).status
   fail(

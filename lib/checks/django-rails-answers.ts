@@ -1,0 +1,140 @@
+/**
+ * What an answer the document does not allow says of a Django REST framework, Rails, Mojolicious
+ * or gin service that gives it by default, beside the Spring and gateway words of known-answers.ts
+ * (which calls these) and the PHP and Sinatra ones of php-ruby-answers.ts. Measured against
+ * services written as such teams write them, on Debian 12's packages: DRF 3.14 on Django 3.2
+ * (SQLite, PostgreSQL 15), Rails 6.1 in API mode on Puma (its scaffold, sqlite3), Mojolicious 9.31
+ * (DBD::MariaDB, DBD::SQLite) and gin 1.8 (lib/pq). The verdict and the failure code never depend
+ * on these words; each returns undefined for any other answer.
+ */
+import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
+
+const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
+const isText = (value: unknown) => typeof value === 'string'
+
+/** DRF's exception handler, and FastAPI's HTTPException: one key, detail. */
+const DETAIL_ONLY =
+  "a body of detail alone is what Django REST framework's exception handler answers (NotAuthenticated, AuthenticationFailed, ParseError: {\"detail\": …}), " +
+  "and FastAPI's for an HTTPException; the Error record is {code, message, status} " +
+  "(DRF: REST_FRAMEWORK['EXCEPTION_HANDLER'] set to a function that calls rest_framework.views.exception_handler and rewrites response.data; FastAPI: an exception_handler for HTTPException)"
+
+/** DRF's serializer.errors and Rails' record.errors: each field with its list of messages. */
+const FIELD_MESSAGES =
+  "a body of fields, each with a list of messages ({\"name\": [\"This field is required.\"]}), is Django REST framework's ValidationError (serializer.errors) " +
+  "and what Rails' scaffold renders (render json: @category.errors); the Error record is {code, message, status} " +
+  "(DRF: an EXCEPTION_HANDLER that writes it for ValidationError too; Rails: render json: { code: …, message: @category.errors.full_messages.join(', '), status: 400 }, status: :bad_request)"
+
+/** ActionDispatch::PublicExceptions: what Rails answers for an exception no rescue_from took. */
+const RAILS_PUBLIC_EXCEPTION =
+  "a body of status and error alone is what Rails answers itself (ActionDispatch::PublicExceptions, {\"status\": 400, \"error\": \"Bad Request\"}) for an exception raised before or outside a rescue_from: " +
+  'ActionController::ParameterMissing from params.require, a body that is not JSON (ActionDispatch::Http::Parameters::ParseError), or not UTF-8 (ActionController::BadRequest, raised while the parameters are read for the log); ' +
+  'config.exceptions_app set to a Rack app that answers the Error record covers them all'
+
+/** The reason phrases Rack writes in PublicExceptions' error, for the statuses an Error record goes with. */
+const REASON_PHRASES: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity', 500: 'Internal Server Error' }
+
+/** Why an Error record has another shape, where DRF or Rails writes it so. */
+export function djangoRailsErrorBody(body: unknown): string | undefined {
+  const keys = keysOf(body)
+  if (keys.length === 1 && keys[0] === 'detail') return DETAIL_ONLY
+  const record = body as Record<string, unknown>
+  if (keys.length === 2 && typeof record.status === 'number' && record.error === REASON_PHRASES[record.status]) return RAILS_PUBLIC_EXCEPTION
+  // keyed by the record's fields (DRF's non_field_errors among them), not a list of errors of its own ({"errors": […]})
+  if (keys.length > 0 && !keys.includes('errors') && keys.every((k) => Array.isArray(record[k]) && (record[k] as unknown[]).length > 0 && (record[k] as unknown[]).every(isText))) return FIELD_MESSAGES
+  return undefined
+}
+
+/** DRF's NotAuthenticated and AuthenticationFailed words, in its JSON {"detail": …} or in the browsable API's page of it. */
+const DRF_AUTH_WORDS = /(?:"|&quot;)detail(?:"|&quot;)\s*:\s*(?:"|&quot;)(?:Authentication credentials were not provided\.|Incorrect authentication credentials\.|Invalid token)/
+
+/** Why a status came instead of the one expected, where DRF, Django or Rails answers it so. */
+export function djangoRailsStatus(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
+  if (expected === 401 && response.status === 403 && DRF_AUTH_WORDS.test(response.body)) {
+    return (
+      "Django REST framework answers 403 to a request it could not authenticate when the first of its authentication classes has no authenticate_header() " +
+      '(a BaseAuthentication of the service\'s own, or SessionAuthentication): an authenticate_header() that returns \'Bearer\' makes it answer 401 with WWW-Authenticate: Bearer (§5.3)'
+    )
+  }
+  const location = response.headers.location ?? ''
+  if ((response.status === 301 || response.status === 308) && /\/categories\/$/.test(location) && !/\/$/.test(request.url.replace(/[?#].*$/, ''))) {
+    return (
+      "Django's APPEND_SLASH (CommonMiddleware) redirects a path without its trailing slash to the one with it when only that one is routed " +
+      "(DRF's DefaultRouter and SimpleRouter write their routes so, and path('categories/', …)); a client does not follow it with its POST body, and §4 gives the path without the slash: " +
+      "route it so (DefaultRouter(trailing_slash=False), path('categories', …))"
+    )
+  }
+  if (expected === 401 && response.status >= 200 && response.status < 300 && /^Token\s/i.test(request.headers.authorization ?? '')) {
+    return (
+      "the key was taken under the Token scheme: Rails' authenticate_with_http_token (and authenticate_or_request_with_http_token) reads a token under Token as under Bearer; " +
+      "§5.2 names Bearer alone (check request.authorization against /\\ABearer (\\S+)\\z/ before the comparison)"
+    )
+  }
+  if (expected === 401 && response.status >= 200 && response.status < 300 && /^Bearer \S+?[,;\t]/.test(request.headers.authorization ?? '')) {
+    return (
+      "the token was read as what precedes the comma: Rails' token_and_options (behind authenticate_with_http_token) takes what precedes a comma, a semicolon or a tab for the token and the rest for options; " +
+      "§5.2 sends the key alone (check request.authorization against /\\ABearer (\\S+)\\z/ and compare the whole token)"
+    )
+  }
+  return undefined
+}
+
+/** DRF's browsable API: an HTML page of the answer, for an Accept that ranks text/html first. */
+const BROWSABLE_API =
+  "it is Django REST framework's browsable API, the HTML page BrowsableAPIRenderer (in DEFAULT_RENDERER_CLASSES by default) answers an Accept that ranks text/html first; " +
+  "§4 makes every payload JSON: REST_FRAMEWORK['DEFAULT_RENDERER_CLASSES'] = ['rest_framework.renderers.JSONRenderer']"
+
+/** DRF's browsable API page, told by its stylesheets. */
+const isBrowsableApi = (response: RecordedResponse) => /^text\/html/i.test(response.headers['content-type'] ?? '') && response.body.includes('rest_framework/css/')
+
+/** Why a response is declared text/html, where DRF's browsable API answers so. */
+export function djangoRailsContentType(response: RecordedResponse): string | undefined {
+  return isBrowsableApi(response) ? BROWSABLE_API : undefined
+}
+
+/** Why a body that is not JSON came, where Rails or DRF writes it so. */
+export function djangoRailsTextBody(response: RecordedResponse): string | undefined {
+  if (isBrowsableApi(response)) return BROWSABLE_API
+  if (response.status === 401 && response.body.startsWith('HTTP Token: Access denied.')) {
+    return (
+      "\"HTTP Token: Access denied.\" in text/plain is what Rails' request_http_token_authentication answers (authenticate_or_request_with_http_token, with WWW-Authenticate: Token); " +
+      'the Error record goes with it: authenticate_with_http_token, and else render json: { code: …, message: …, status: 401 }, status: :unauthorized with WWW-Authenticate: Bearer'
+    )
+  }
+  return undefined
+}
+
+/** DRF's CharField beside PHP's trim() and Ruby's strip. */
+export const DRF_TRIMS =
+  "Django REST framework's CharField takes leading and trailing whitespace away too (trim_whitespace=True by default, ModelSerializer's fields included: CharField(trim_whitespace=False))"
+
+/** A NULL column as DRF and Perl write it, beside Jackson's, PHP's and Ruby's. */
+export const DJANGO_PERL_NULL_WRITTEN =
+  "Django REST framework's ModelSerializer writes a NULL column (null=True) as null, and Perl's DBI gives one as undef, which Mojo::JSON writes as null " +
+  "(DRF: a to_representation() that leaves None out; Perl: delete the key when it is not defined)"
+
+/** Go's encoding/json turns a lone surrogate escape into U+FFFD. */
+export function goChangedText(sent: unknown, got: unknown, at: number): string | undefined {
+  if (typeof sent !== 'string' || typeof got !== 'string' || got.codePointAt(at) !== 0xfffd) return undefined
+  const unit = sent.charCodeAt(at)
+  if (unit < 0xd800 || unit > 0xdfff) return undefined
+  return (
+    "a lone surrogate became U+FFFD: Go's encoding/json (so gin's ShouldBindJSON) decodes an escape of one that is not part of a pair so, and the service stored the replacement; " +
+    'a service on it refuses a \\ud800 to \\udfff escape that is not part of a pair (400, an invalid value), as it may any lone surrogate'
+  )
+}
+
+/**
+ * Spaces cut at a column's length: a VARCHAR(n) cuts a longer value whose excess is spaces without
+ * an error (the SQL standard; MariaDB 10.11 in strict mode gives a note only), so a service that
+ * answers the create with what it was sent shows the cut only in the list (a Mojolicious service on
+ * DBD::MariaDB did, with a VARCHAR(255) name).
+ */
+export function columnCutSpaces(sent: unknown, got: unknown): string | undefined {
+  if (typeof sent !== 'string' || typeof got !== 'string' || got.length === 0 || got.length >= sent.length || !sent.startsWith(got)) return undefined
+  if (!/^ +$/.test(sent.slice(got.length)) || got === sent.trimEnd()) return undefined
+  return (
+    `the spaces past ${[...got].length} characters were cut: a VARCHAR(${[...got].length}) column cuts a longer value whose excess is spaces without an error ` +
+    '(the SQL standard: MariaDB and MySQL even in strict mode, with a note only, and PostgreSQL), though it refuses any other longer value; ' +
+    'lengths are not shown (§8), so the service may refuse the value with 400: check its length against the column before the insert'
+  )
+}
