@@ -118,6 +118,14 @@ export function writeMode(result: RunResult): string {
   return `${plural(sent, 'POST')} sent, of ${bound}${ofThem}${resent}`
 }
 
+/**
+ * What a POST answered with a server fault (a 5xx but 503) leaves open, said beside the POSTs
+ * without an answer in every report: the request failed, and whether it stored a record first
+ * the answer does not say (a service that commits and then fails to write its answer, a gateway's
+ * 502 or 504 for a service that went on).
+ */
+export const FAULT_ANSWERED_WORDS = 'a 5xx but 503 says the request failed, not that nothing was stored: each may have created a record (results.json lists them in its journal)'
+
 /** How hard the run pressed on the server: requests in flight at most, and the rate limit. */
 export function pacing(result: RunResult): string {
   const { concurrency, rateLimit } = result.options

@@ -92,6 +92,8 @@ export interface RunResult {
     writesAgain?: number
     /** POSTs that went out and got no complete answer: each may have created a record (see the journal). */
     unansweredWrites?: number
+    /** POSTs answered with a server fault (a 5xx but 503): each may have created a record its answer did not report (see the journal). Absent when none. */
+    faultAnsweredWrites?: number
     recordsCreated: number
     /** Requests not sent, by why (read-only, write-budget, not-needed, deadline). */
     refused?: JournalTotals['refused']
@@ -103,7 +105,7 @@ export interface RunResult {
   /** Must-rules that no check verified (skipped), with why. */
   notVerified: { id: string; cause: SkipCause; reason: string }[]
   rules: RuleResult[]
-  /** Every record this run created, as its answer said (a 2xx to a POST). A POST with no answer is in the journal and summary.unansweredWrites. */
+  /** Every record this run created, as its answer said (a 2xx to a POST). A POST with no answer is in the journal and summary.unansweredWrites, one answered with a server fault in summary.faultAnsweredWrites. */
   ledger: LedgerEntry[]
   /** Every request the run sent or refused to send, as the HTTP client journalled it. (The
    * journal's fields are optional only so that results built by hand in tests stay short.) */
@@ -248,6 +250,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
       ...(totals.resentLostWrites > 0 ? { resentLostWrites: totals.resentLostWrites } : {}),
       writesAgain: writesAgain(facts.journal),
       unansweredWrites: totals.unansweredWrites,
+      ...(totals.faultAnsweredWrites > 0 ? { faultAnsweredWrites: totals.faultAnsweredWrites } : {}),
       recordsCreated: ledger.length,
       refused: totals.refused,
       waits: totals.waits,
@@ -267,10 +270,14 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   }
 }
 
-/** The POSTs whose answer says they created a record (2xx), from the journal. */
+/**
+ * The POSTs whose answer says they created a record (2xx), or whose lost answer the list showed
+ * was stored, from the journal. One answered with a server fault may have created one too, but no
+ * answer says so: it is counted apart (summary.faultAnsweredWrites), as one with no answer is.
+ */
 function ledgerOf(journal: readonly JournalEntry[]): LedgerEntry[] {
   return journal
-    .filter((entry) => entry.mayHaveCreated && (entry.status !== undefined || entry.created !== undefined))
+    .filter((entry) => entry.mayHaveCreated && ((entry.status !== undefined && entry.status >= 200 && entry.status < 300) || entry.created !== undefined))
     .map((entry) => ({
       id: entry.created?.id ?? '(not returned)',
       name: entry.created?.name ?? nameSent(entry.body ?? ''),
