@@ -37,8 +37,10 @@ export interface JournalLine {
   url: string
   /** The declared POST probe (suites/cases/write-order.ts), when the request is one. */
   probe?: string
-  /** Request body, redacted and cut to the evidence limit (POST only). */
+  /** Request body, redacted, whole (POST only): what the write sent. */
   body?: string
+  /** dispatched, POST only: the request's headers as recorded (the key as $CONFORM_API_KEY, secret --header values redacted). */
+  headers?: Record<string, string>
   /** 1 for the first attempt; a resend after a 429 or a 503 is 2, 3 … */
   attempt?: number
   /** Sent on a connection of its own: a resend after the connection race lost the first attempt's answer. */
