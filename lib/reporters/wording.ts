@@ -124,7 +124,7 @@ export function writeMode(result: RunResult): string {
  * the answer does not say (a service that commits and then fails to write its answer, a gateway's
  * 502 or 504 for a service that went on).
  */
-export const FAULT_ANSWERED_WORDS = 'a 5xx but 503 says the request failed, not that nothing was stored: each may have created a record (results.json lists them in its journal)'
+export const FAULT_ANSWERED_WORDS = 'a 5xx but 503 says the request failed, not that nothing was stored: each may have created a record; results.json lists them in its journal'
 
 /** How hard the run pressed on the server: requests in flight at most, and the rate limit. */
 export function pacing(result: RunResult): string {
