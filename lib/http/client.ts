@@ -244,7 +244,7 @@ export class HttpClient {
     const operation = operationOf(options.method, options.path) + (recorded.headers.authorization === KEY_AUTHORIZATION ? '' : ' without the key')
     // the run's clock, not only its signal: a timer fires a moment late, the deadline is the deadline
     const ended = this.runEnd.aborted || this.msLeft() <= 0
-    const refusal = whyNotSent(operation, headers.wire, this.stalls, ended)
+    const refusal = whyNotSent(operation, headers.wire, this.stalls, ended, this.runEnd.reason)
     if (refusal) {
       exchange.error = refusal.error
       this.stages.refused(exchange, tag, refusal.reason, refusal.error.message)

@@ -20,10 +20,22 @@ export interface ClassifiedError {
 /** Why a run's request was aborted: the request's own --timeout, or the run's end (its --deadline, or the user's interrupt). */
 export class RunDeadlineReached extends Error {
   readonly code = 'DEADLINE'
-  constructor(why = "the run's deadline (--deadline) passed") {
+  /** `interruptedBy`: the signal (SIGINT, SIGTERM) that ended the run before its deadline, when one did. */
+  constructor(
+    why = "the run's deadline (--deadline) passed",
+    readonly interruptedBy?: string,
+  ) {
     super(why)
     this.name = 'RunDeadlineReached'
   }
+}
+
+/**
+ * What ended the run, in the words of a request it cut: its deadline, or the user's interrupt (an
+ * acceptance run stopped with Ctrl-C said of every request in flight that the deadline had come).
+ */
+function runEndWords(reason: unknown): string {
+  return reason instanceof RunDeadlineReached && reason.interruptedBy !== undefined ? `the run was interrupted (${reason.interruptedBy})` : "the run's deadline (--deadline)"
 }
 
 export function isTlsErrno(errno: string, message = ''): boolean {
@@ -101,8 +113,9 @@ export function describeTransportError(
   if (signal.aborted) {
     const byDeadline = signal.reason instanceof RunDeadlineReached
     // cut while it waited for one of the bounded connections: it never left
-    if (byDeadline && !left.sent) return { code: 'DEADLINE', message: "the run's deadline (--deadline) passed while this request waited for a connection, so this request was not sent" }
-    const within = byDeadline ? "before the run's deadline (--deadline)" : `within ${limits.timeoutMs} ms`
+    const interrupted = byDeadline && (signal.reason as RunDeadlineReached).interruptedBy !== undefined
+    if (byDeadline && !left.sent) return { code: 'DEADLINE', message: `${interrupted ? runEndWords(signal.reason) : "the run's deadline (--deadline) passed"} while this request waited for a connection, so this request was not sent` }
+    const within = byDeadline ? (interrupted ? `before ${runEndWords(signal.reason)}` : "before the run's deadline (--deadline)") : `within ${limits.timeoutMs} ms`
     const message = partial ? `the ${partial.status} response's body did not end ${within}` : `no response ${within}`
     return { code: byDeadline ? 'DEADLINE' : 'TIMEOUT', message }
   }

@@ -24,7 +24,7 @@ const causeOf = (check: CheckResult): SkipCause => check.cause ?? 'not-applicabl
  * What a group of skipped checks has in common, in the reports' words: the words of a cause live
  * here and nowhere else, and the options they name come from the result.
  */
-export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'>): string {
+export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> & Partial<Pick<RunResult, 'problems'>>): string {
   switch (cause) {
     case 'read-only':
       return '--read-only sends no request that could create a record'
@@ -33,7 +33,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'>)
     case 'not-needed':
       return result.options.rules.length > 0 ? 'not needed: the selected rules (--rule), or what the service answered, left the request unnecessary' : 'not needed: what the service answered left the request unnecessary'
     case 'deadline':
-      return "the run's deadline (--deadline) came before an answer that could be judged"
+      // the run's end, which an interrupt brings before the deadline (the cause is the same: the run ended first)
+      return result.problems?.some((p) => p.kind === 'interrupted') ? 'the run was interrupted before an answer that could be judged' : "the run's deadline (--deadline) came before an answer that could be judged"
     case 'stalled':
       return 'kept back: an operation had let a request go unanswered past --timeout'
     case 'unsendable':
@@ -60,7 +61,7 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'>)
 }
 
 /** Distinct causes of some checks' skips, in words, with how many checks each covers, most frequent first. */
-export function skipReasons(checks: readonly CheckResult[], result: Pick<RunResult, 'options'>): { cause: SkipCause; reason: string; count: number }[] {
+export function skipReasons(checks: readonly CheckResult[], result: Pick<RunResult, 'options'> & Partial<Pick<RunResult, 'problems'>>): { cause: SkipCause; reason: string; count: number }[] {
   const counts = new Map<SkipCause, number>()
   for (const check of checks) {
     if (check.status !== 'skip') continue
