@@ -19,7 +19,7 @@ import { badge, escapeHtml as h } from './html-text.ts'
 import { recordPrefixWords, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
 import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult, type Status } from '../result/run-result.ts'
-import { failedChecks, FAULT_ANSWERED_WORDS, headline, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, writeMode } from './wording.ts'
+import { failedChecks, FAULT_ANSWERED_WORDS, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, writeMode } from './wording.ts'
 
 let css: string | undefined
 
@@ -154,7 +154,7 @@ function ledgerSection(result: RunResult): string {
       const body = entry.body ?? exchanges.get(entry.exchangeId)?.request.body
       const wrong = wronglyAccepted.get(entry.exchangeId)
       const note = wrong ? `<div class="wrong">should have been refused: fails <code>${h(wrong)}</code></div>` : ''
-      return `<tr${wrong ? ' class="fail"' : ''}><td>${i + 1}</td><td><code>${h(entry.id)}</code></td><td>${h(entry.name)}${note}</td><td>${entry.status}</td><td><code class="sent">${h(body ?? '')}</code></td></tr>`
+      return `<tr${wrong ? ' class="fail"' : ''}><td>${i + 1}</td><td><code>${h(entry.id)}</code></td><td>${h(entry.name)}${note}</td><td>${h(ledgerStatus(entry))}</td><td><code class="sent">${h(body ?? '')}</code></td></tr>`
     })
     .join('\n')
   return `<section id="ledger">

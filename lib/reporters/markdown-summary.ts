@@ -17,7 +17,7 @@ import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { reproduceKeyMarkdown } from './reproduce-key.ts'
-import { FAULT_ANSWERED_WORDS, headline, notVerifiedByReason, pacing, partlyVerified, plural, seconds, writeMode } from './wording.ts'
+import { FAULT_ANSWERED_WORDS, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, seconds, writeMode } from './wording.ts'
 
 /** Most failure rows and ledger rows shown; the rest are counted and left to report.html. */
 export const MAX_ROWS = 30
@@ -162,7 +162,7 @@ export function markdownSummary(result: RunResult): string {
     lines.push(`The interface has no delete; these stay. ${escapeMarkdown(WHERE_THE_PREFIX_IS.replace(/^n/, 'N'), 200)} ${escapeMarkdown(recordPrefixWords(result), 1000)}.`, '')
     lines.push('| id | name | status |')
     lines.push('| --- | --- | ---: |')
-    for (const entry of result.ledger.slice(0, MAX_ROWS)) lines.push(`| ${escapeMarkdown(entry.id)} | ${escapeMarkdown(entry.name)} | ${entry.status} |`)
+    for (const entry of result.ledger.slice(0, MAX_ROWS)) lines.push(`| ${escapeMarkdown(entry.id)} | ${escapeMarkdown(entry.name)} | ${escapeMarkdown(ledgerStatus(entry))} |`)
     if (result.ledger.length > MAX_ROWS) lines.push('', `… and ${result.ledger.length - MAX_ROWS} more: see results.json.`)
   }
   lines.push('', 'Full report: `report.html` (open in a browser); `junit.xml` for test tabs; `results.json` for scripts.')

@@ -3,7 +3,7 @@
  * annotations), so that they say the same thing the same way.
  */
 import { theKey } from '../result/key-refused.ts'
-import type { CheckResult, RuleResult, RunResult } from '../result/run-result.ts'
+import type { CheckResult, LedgerEntry, RuleResult, RunResult } from '../result/run-result.ts'
 import { LEAVES_NOTHING_UNVERIFIED, type SkipCause } from '../checks/skip-causes.ts'
 
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
@@ -117,6 +117,14 @@ export function writeMode(result: RunResult): string {
   const rounds = repeat > 1 ? `, 1 in each further round (--repeat ${repeat})` : ''
   const bound = confirm > 0 ? `at most ${maxWrites} of the plan${rounds} and ${confirm} more for each failed POST to confirm it (--confirm ${confirm})` : `at most ${maxWrites} of the plan${rounds}`
   return `${plural(sent, 'POST')} sent, of ${bound}${ofThem}${resent}`
+}
+
+/**
+ * A ledger row's status cell: the answer's status, or, for a record whose answer was lost and that
+ * the list showed, the journal's words for it (its status is 0: no answer came, and a 0 read as one).
+ */
+export function ledgerStatus(entry: Pick<LedgerEntry, 'status' | 'answerLost'>): string {
+  return entry.answerLost ?? String(entry.status)
 }
 
 /**
