@@ -90,9 +90,8 @@ export interface RunResult {
     resentLostWrites?: number
     /** Of them, POSTs of the plan sent again: to confirm a failure (--confirm) or in a further round (--repeat); lib/result/writes-again.ts. */
     writesAgain?: number
-    /** POSTs that went out and got no complete answer: each may have created a record (see the journal). */
+    /** POSTs that went out and got no complete answer, and (absent when none) those answered with a server fault, a 5xx but 503: each may have created a record (see the journal). */
     unansweredWrites?: number
-    /** POSTs answered with a server fault (a 5xx but 503): each may have created a record its answer did not report (see the journal). Absent when none. */
     faultAnsweredWrites?: number
     recordsCreated: number
     /** Requests not sent, by why (read-only, write-budget, not-needed, deadline). */
@@ -249,8 +248,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
       resentWrites: totals.resentWrites,
       ...(totals.resentLostWrites > 0 ? { resentLostWrites: totals.resentLostWrites } : {}),
       writesAgain: writesAgain(facts.journal),
-      unansweredWrites: totals.unansweredWrites,
-      ...(totals.faultAnsweredWrites > 0 ? { faultAnsweredWrites: totals.faultAnsweredWrites } : {}),
+      unansweredWrites: totals.unansweredWrites, ...(totals.faultAnsweredWrites > 0 ? { faultAnsweredWrites: totals.faultAnsweredWrites } : {}),
       recordsCreated: ledger.length,
       refused: totals.refused,
       waits: totals.waits,
@@ -270,11 +268,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   }
 }
 
-/**
- * The POSTs whose answer says they created a record (2xx), or whose lost answer the list showed
- * was stored, from the journal. One answered with a server fault may have created one too, but no
- * answer says so: it is counted apart (summary.faultAnsweredWrites), as one with no answer is.
- */
+/** The POSTs whose answer says they created a record (2xx), or whose lost answer the list showed stored; one answered with a fault is counted apart (faultAnsweredWrites). */
 function ledgerOf(journal: readonly JournalEntry[]): LedgerEntry[] {
   return journal
     .filter((entry) => entry.mayHaveCreated && ((entry.status !== undefined && entry.status >= 200 && entry.status < 300) || entry.created !== undefined))
