@@ -91,8 +91,7 @@ export interface RunResult {
     /** Of them, POSTs of the plan sent again: to confirm a failure (--confirm) or in a further round (--repeat); lib/result/writes-again.ts. */
     writesAgain?: number
     /** POSTs that went out and got no complete answer, and (absent when none) those answered with a server fault, a 5xx but 503: each may have created a record (see the journal). */
-    unansweredWrites?: number
-    faultAnsweredWrites?: number
+    unansweredWrites?: number; faultAnsweredWrites?: number
     recordsCreated: number
     /** Requests not sent, by why (read-only, write-budget, not-needed, deadline). */
     refused?: JournalTotals['refused']
