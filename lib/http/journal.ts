@@ -29,7 +29,7 @@ export interface CreatedRecord {
 export interface JournalLine {
   /** The exchange id; both lines of one request share it. */
   id: string
-  /** answer-lost: what the list showed of a POST whose answer the connection race lost (lib/http/lost-answer.ts). */
+  /** answer-lost: what the list showed of a POST whose answer the connection race lost (lib/http/lost-answer.ts), or that was answered 503 under --max-writes (stored-despite-unavailable.ts). */
   phase: 'dispatched' | 'on-wire' | 'ended' | 'refused' | 'answer-lost'
   at: string
   method: string
@@ -177,7 +177,8 @@ export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
   for (const entry of entries) {
     if (entry.method !== 'POST' || !entry.onWire) continue
     const status = entry.status
-    entry.mayHaveCreated = status === undefined || (status >= 200 && status < 300) || answeredFault(status)
+    // a record the list showed is the POST's, whatever its answer (stored-despite-unavailable.ts: a 503 after the store)
+    entry.mayHaveCreated = status === undefined || (status >= 200 && status < 300) || answeredFault(status) || entry.created !== undefined
   }
   return entries
 }
