@@ -30,14 +30,6 @@ export class RunDeadlineReached extends Error {
   }
 }
 
-/**
- * What ended the run, in the words of a request it cut: its deadline, or the user's interrupt (an
- * acceptance run stopped with Ctrl-C said of every request in flight that the deadline had come).
- */
-function runEndWords(reason: unknown): string {
-  return reason instanceof RunDeadlineReached && reason.interruptedBy !== undefined ? `the run was interrupted (${reason.interruptedBy})` : "the run's deadline (--deadline)"
-}
-
 export function isTlsErrno(errno: string, message = ''): boolean {
   return /^ERR_TLS|^CERT_|SELF_SIGNED|^UNABLE_TO|HOSTNAME|^DEPTH_ZERO/.test(errno) || /certificate/i.test(message)
 }
@@ -113,9 +105,11 @@ export function describeTransportError(
   if (signal.aborted) {
     const byDeadline = signal.reason instanceof RunDeadlineReached
     // cut while it waited for one of the bounded connections: it never left
-    const interrupted = byDeadline && (signal.reason as RunDeadlineReached).interruptedBy !== undefined
-    if (byDeadline && !left.sent) return { code: 'DEADLINE', message: `${interrupted ? runEndWords(signal.reason) : "the run's deadline (--deadline) passed"} while this request waited for a connection, so this request was not sent` }
-    const within = byDeadline ? (interrupted ? `before ${runEndWords(signal.reason)}` : "before the run's deadline (--deadline)") : `within ${limits.timeoutMs} ms`
+    // the user's interrupt ends the run as its deadline does, and says so (Ctrl-C was reported as the deadline)
+    const interruptedBy = byDeadline ? (signal.reason as RunDeadlineReached).interruptedBy : undefined
+    const ended = interruptedBy !== undefined ? `the run was interrupted (${interruptedBy})` : "the run's deadline (--deadline)"
+    if (byDeadline && !left.sent) return { code: 'DEADLINE', message: `${interruptedBy !== undefined ? ended : `${ended} passed`} while this request waited for a connection, so this request was not sent` }
+    const within = byDeadline ? `before ${ended}` : `within ${limits.timeoutMs} ms`
     const message = partial ? `the ${partial.status} response's body did not end ${within}` : `no response ${within}`
     return { code: byDeadline ? 'DEADLINE' : 'TIMEOUT', message }
   }
