@@ -13,7 +13,7 @@ export const SKIP_CAUSES = [
   'write-budget',
   /** The run did not need the request: no selected rule (--rule) judges it, or what the service answered made it unnecessary. */
   'not-needed',
-  /** The run's deadline (--deadline), or a 429/503 the run could not wait out before it, came first. */
+  /** The run's deadline (--deadline), or a 429/503 the run could not wait out before it, came first; or the user interrupted the run (SIGINT, SIGTERM), which ends it as its deadline does. */
   'deadline',
   /** The operation had let a request go unanswered past --timeout: this one was kept back. */
   'stalled',

@@ -34,6 +34,7 @@ import { createRedactor, KEY_AUTHORIZATION, longestForm, redactedCut, type Redac
 import { OutlastedAnswers, POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { connectionNotTaken, describeTransportError, NOT_TAKEN_RESENDS, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 import { afterTheRace, lostInTransit } from './lost-answer.ts'
+import { storedDespiteUnavailable } from './stored-despite-unavailable.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
 import type { PostResends, ClientOptions, HttpResult, SendOptions } from './client-options.ts'
 export type { ClientOptions, HttpResult, SendOptions }
@@ -73,7 +74,7 @@ export class HttpClient {
     this.resent = options.postResends ?? { afterWait: 0, afterLostAnswer: 0 }
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }
-    this.stages = options.journal ? journalStages(options.journal, { url: (url) => this.redact(url), body: (text) => this.evidence(text).body, redact: this.redact }) : UNHEARD
+    this.stages = options.journal ? journalStages(options.journal, { url: (url) => this.redact(url), redact: this.redact }) : UNHEARD
     this.runEnd = options.run ? AbortSignal.any([this.closed.signal, options.run.signal]) : this.closed.signal
     // each request in flight listens to the run's end (--concurrency of them, and those waiting their turn)
     setMaxListeners(0, this.runEnd)
@@ -107,6 +108,7 @@ export class HttpClient {
     let waitedMs: number | undefined
     let unserved = 0 // the tries after which the server served no other request: a 503's resends count these
     let lostResends = 0
+    let listRead = false // a POST answered 503 under --max-writes: whether the list was read for it (stored-despite-unavailable.ts)
     for (let attempt = 1, fresh = false, fewer: FewerConnections | undefined, notTaken = 0; ; attempt++) {
       const releasedAt = await this.rateHold.wait() // a 429 holds back every request (lib/http/rate-hold.ts)
       const sentAt = performance.now()
@@ -143,6 +145,10 @@ export class HttpClient {
       const asked = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)
       const held = this.rateHold.answered(response.status, releasedAt, asked, response.headers['retry-after'])
       if (asked === undefined) return result
+      if (options.method === 'POST' && response.status === 503 && this.options.boundedWrites === true && !listRead) {
+        listRead = true
+        if (await storedDespiteUnavailable(options, result, (line) => this.options.journal?.record(line), this.redact)) return result
+      }
       const wait = Math.max(asked, held)
       if (wait >= this.msLeft()) return this.outlastedAnswers.cut(result.exchange, 'deadline', `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
       if (options.method === 'POST' && this.resent.afterWait++ >= (this.options.maxPostResends ?? Infinity)) {
@@ -246,7 +252,7 @@ export class HttpClient {
     const operation = operationOf(options.method, options.path) + (recorded.headers.authorization === KEY_AUTHORIZATION ? '' : ' without the key')
     // the run's clock, not only its signal: a timer fires a moment late, the deadline is the deadline
     const ended = this.runEnd.aborted || this.msLeft() <= 0
-    const refusal = whyNotSent(operation, headers.wire, this.stalls, ended)
+    const refusal = whyNotSent(operation, headers.wire, this.stalls, ended, this.runEnd.reason)
     if (refusal) {
       exchange.error = refusal.error
       this.stages.refused(exchange, tag, refusal.reason, refusal.error.message)

@@ -29,7 +29,7 @@ export interface CreatedRecord {
 export interface JournalLine {
   /** The exchange id; both lines of one request share it. */
   id: string
-  /** answer-lost: what the list showed of a POST whose answer the connection race lost (lib/http/lost-answer.ts). */
+  /** answer-lost: what the list showed of a POST whose answer the connection race lost (lib/http/lost-answer.ts), or that was answered 503 under --max-writes (stored-despite-unavailable.ts). */
   phase: 'dispatched' | 'on-wire' | 'ended' | 'refused' | 'answer-lost'
   at: string
   method: string
@@ -37,8 +37,10 @@ export interface JournalLine {
   url: string
   /** The declared POST probe (suites/cases/write-order.ts), when the request is one. */
   probe?: string
-  /** Request body, redacted and cut to the evidence limit (POST only). */
+  /** Request body, redacted, whole (POST only): what the write sent. */
   body?: string
+  /** dispatched, POST only: the request's headers as recorded (the key as $CONFORM_API_KEY, secret --header values redacted). */
+  headers?: Record<string, string>
   /** 1 for the first attempt; a resend after a 429 or a 503 is 2, 3 … */
   attempt?: number
   /** Sent on a connection of its own: a resend after the connection race lost the first attempt's answer. */
@@ -80,9 +82,12 @@ export interface JournalEntry extends Omit<JournalLine, 'phase'> {
   outcome: 'answered' | 'failed' | 'no-end-recorded' | 'refused'
   /**
    * POST only: whether this attempt may have created a record. A 2xx did; an attempt that got no
-   * complete answer may have; 429 and 503 say they were not processed (RFC 6585 §4, RFC 9110 §15.6.4);
-   * any other status created nothing on a server that tells the truth (a 4xx that was stored anyway
-   * shows up in a later list, which the checks compare).
+   * complete answer may have; so may one answered with a server fault (500, a gateway's 502 or 504),
+   * which says that the request failed, not that nothing was stored: a service that commits and then
+   * fails to write its answer, or a gateway that gave up waiting on a service that went on, stored
+   * it. 429 and 503 say they were not processed (RFC 6585 §4, RFC 9110 §15.6.4); any other status
+   * created nothing on a server that tells the truth (a 4xx that was stored anyway shows up in a
+   * later list, which the checks compare).
    */
   mayHaveCreated?: boolean
   /** POST whose answer the connection race lost: what the list showed (lib/http/lost-answer.ts), in the journal's words. */
@@ -172,10 +177,14 @@ export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
   for (const entry of entries) {
     if (entry.method !== 'POST' || !entry.onWire) continue
     const status = entry.status
-    entry.mayHaveCreated = status === undefined || (status >= 200 && status < 300)
+    // a record the list showed is the POST's, whatever its answer (stored-despite-unavailable.ts: a 503 after the store)
+    entry.mayHaveCreated = status === undefined || (status >= 200 && status < 300) || answeredFault(status) || entry.created !== undefined
   }
   return entries
 }
+
+/** A server fault that does not say the request was not processed (503 does, RFC 9110 §15.6.4): the POST may have been stored. */
+export const answeredFault = (status: number | undefined): boolean => status !== undefined && status >= 500 && status !== 503
 
 /**
  * The journal's words for a POST whose answer was lost, that the list does not show, and that an
@@ -205,6 +214,8 @@ export interface JournalTotals {
   resentLostWrites: number
   /** POSTs that went out and got no complete answer: each may have created a record nobody saw. */
   unansweredWrites: number
+  /** POSTs answered with a server fault (a 5xx but 503, answeredFault): each may have created a record its answer did not report. */
+  faultAnsweredWrites: number
   /** Requests the client refused to send, by reason. */
   refused: Partial<Record<RefusalReason, number>>
   /**
@@ -218,7 +229,7 @@ export interface JournalTotals {
 }
 
 export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
-  const totals: JournalTotals = { requests: 0, writes: 0, resentWrites: 0, resentLostWrites: 0, unansweredWrites: 0, refused: {}, waits: { count: 0, totalMs: 0, heldMs: 0 }, encodedAnswers: {} }
+  const totals: JournalTotals = { requests: 0, writes: 0, resentWrites: 0, resentLostWrites: 0, unansweredWrites: 0, faultAnsweredWrites: 0, refused: {}, waits: { count: 0, totalMs: 0, heldMs: 0 }, encodedAnswers: {} }
   const waited: [number, number][] = []
   for (const entry of entries) {
     if (entry.outcome === 'refused') {
@@ -234,6 +245,7 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
     if (entry.method === 'POST' && (entry.attempt ?? 1) > 1 && entry.connectionNotTaken === undefined) totals[afterLostAnswer ? 'resentLostWrites' : 'resentWrites']++
     // a lost answer the list accounted for (found, or not stored and sent again) is no longer unknown; one not sent again (--max-writes, the run's bound) is
     if (entry.method === 'POST' && entry.status === undefined && (entry.answerLost === undefined || NOT_SENT_AGAIN.has(entry.answerLost))) totals.unansweredWrites++
+    if (entry.method === 'POST' && answeredFault(entry.status)) totals.faultAnsweredWrites++
     if (entry.waitedMs !== undefined) {
       totals.waits.count++
       totals.waits.totalMs += entry.waitedMs

@@ -6,12 +6,14 @@
 import { unsendableHeader, type Exchange } from './exchange.ts'
 import type { RefusalReason } from './journal.ts'
 import type { StalledOperations } from './stalled-operations.ts'
+import { RunDeadlineReached } from './transport-errors.ts'
 
 export function whyNotSent(
   operation: string,
   headers: Record<string, string>,
   stalls: StalledOperations,
   ended: boolean,
+  endedBy?: unknown,
 ): { reason: RefusalReason; error: NonNullable<Exchange['error']> } | undefined {
   const unsendable = unsendableHeader(headers)
   if (unsendable !== undefined) {
@@ -19,6 +21,10 @@ export function whyNotSent(
   }
   const stall = stalls.why(operation)
   if (stall !== undefined) return { reason: 'stalled', error: { code: 'STALLED', message: stall } }
-  if (ended) return { reason: 'deadline', error: { code: 'DEADLINE', message: "the run's deadline (--deadline) had passed, so this request was not sent" } }
+  if (ended) {
+    const interruptedBy = endedBy instanceof RunDeadlineReached ? endedBy.interruptedBy : undefined
+    const why = interruptedBy !== undefined ? `the run had been interrupted (${interruptedBy})` : "the run's deadline (--deadline) had passed"
+    return { reason: 'deadline', error: { code: 'DEADLINE', message: `${why}, so this request was not sent` } }
+  }
   return undefined
 }

@@ -42,12 +42,17 @@ export interface RequestStages {
 export const UNHEARD: RequestStages = { refused: () => undefined, dispatched: () => undefined, onWire: () => undefined, ended: () => undefined }
 
 /**
- * The journal's lines of each stage. `shown`: the request's URL and body as the evidence shows
- * them (redacted, the body cut to the evidence limit).
+ * The journal's lines of each stage. `shown`: the request's URL as the evidence shows it
+ * (redacted). A request's body is the exchange's, redacted when it was recorded and whole: the
+ * journal is the record of what each write sent, and cut to the evidence limit it showed 4,096 of
+ * the 9,049 characters a long create sent, marked nowhere (the suite's own bodies are at most a
+ * few kilobytes). The dispatched line of a POST also carries its headers as recorded (the key as
+ * $CONFORM_API_KEY, secret --header values redacted): which credential, Content-Type and Accept
+ * each write went with, also in a journal.ndjson a killed run left.
  */
-export function journalStages(journal: JournalListener, shown: { url: (url: string) => string; body: (text: string) => string; redact: (text: string) => string }): RequestStages {
+export function journalStages(journal: JournalListener, shown: { url: (url: string) => string; redact: (text: string) => string }): RequestStages {
   // made once per request (each attempt has an exchange of its own), not at each of its stages:
-  // its URL and body redacted and cut once
+  // its URL redacted once
   const made = new WeakMap<Exchange, Omit<JournalLine, 'phase' | 'at'>>()
   const opened = (exchange: Exchange, tag: RequestTag): Omit<JournalLine, 'phase' | 'at'> => {
     let line = made.get(exchange)
@@ -59,7 +64,7 @@ export function journalStages(journal: JournalListener, shown: { url: (url: stri
     method: exchange.request.method,
     url: shown.url(exchange.request.url),
     ...(tag.probe ? { probe: tag.probe } : {}),
-    ...(exchange.request.body !== undefined ? { body: shown.body(exchange.request.body) } : {}),
+    ...(exchange.request.body !== undefined ? { body: exchange.request.body } : {}),
     ...(tag.attempt !== undefined ? { attempt: tag.attempt } : {}),
     ...(tag.freshConnection ? { freshConnection: true } : {}),
     ...(tag.fewerConnections !== undefined ? { fewerConnections: tag.fewerConnections } : {}),
@@ -69,7 +74,7 @@ export function journalStages(journal: JournalListener, shown: { url: (url: stri
   })
   return {
     refused: (exchange, tag, reason, detail) => journal.record({ ...opened(exchange, tag), phase: 'refused', at: exchange.startedAt, reason, detail }),
-    dispatched: (exchange, tag) => journal.record({ ...opened(exchange, tag), phase: 'dispatched', at: exchange.startedAt }),
+    dispatched: (exchange, tag) => journal.record({ ...opened(exchange, tag), ...(exchange.request.method === 'POST' ? { headers: exchange.request.headers } : {}), phase: 'dispatched', at: exchange.startedAt }),
     onWire: (exchange, tag) => journal.record({ ...opened(exchange, tag), phase: 'on-wire', at: new Date().toISOString() }),
     ended: (exchange, tag, answer) => journal.record(endedLine(opened(exchange, tag), exchange, answer, shown.redact)),
   }

@@ -20,7 +20,11 @@ export interface ClassifiedError {
 /** Why a run's request was aborted: the request's own --timeout, or the run's end (its --deadline, or the user's interrupt). */
 export class RunDeadlineReached extends Error {
   readonly code = 'DEADLINE'
-  constructor(why = "the run's deadline (--deadline) passed") {
+  /** `interruptedBy`: the signal (SIGINT, SIGTERM) that ended the run before its deadline, when one did. */
+  constructor(
+    why = "the run's deadline (--deadline) passed",
+    readonly interruptedBy?: string,
+  ) {
     super(why)
     this.name = 'RunDeadlineReached'
   }
@@ -101,8 +105,11 @@ export function describeTransportError(
   if (signal.aborted) {
     const byDeadline = signal.reason instanceof RunDeadlineReached
     // cut while it waited for one of the bounded connections: it never left
-    if (byDeadline && !left.sent) return { code: 'DEADLINE', message: "the run's deadline (--deadline) passed while this request waited for a connection, so this request was not sent" }
-    const within = byDeadline ? "before the run's deadline (--deadline)" : `within ${limits.timeoutMs} ms`
+    // the user's interrupt ends the run as its deadline does, and says so (Ctrl-C was reported as the deadline)
+    const interruptedBy = byDeadline ? (signal.reason as RunDeadlineReached).interruptedBy : undefined
+    const ended = interruptedBy !== undefined ? `the run was interrupted (${interruptedBy})` : "the run's deadline (--deadline)"
+    if (byDeadline && !left.sent) return { code: 'DEADLINE', message: `${interruptedBy !== undefined ? ended : `${ended} passed`} while this request waited for a connection, so this request was not sent` }
+    const within = byDeadline ? `before ${ended}` : `within ${limits.timeoutMs} ms`
     const message = partial ? `the ${partial.status} response's body did not end ${within}` : `no response ${within}`
     return { code: byDeadline ? 'DEADLINE' : 'TIMEOUT', message }
   }

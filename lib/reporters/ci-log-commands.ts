@@ -14,3 +14,17 @@ const LOG_COMMAND = /#(?=#(?:vso|teamcity)\[)/gi
 export function inertLogCommands(text: string): string {
   return text.includes('#') ? text.replace(LOG_COMMAND, '⟨U+0023⟩') : text
 }
+
+/** A line that starts with `::`, after any blanks: a GitHub workflow command, printed. */
+const WORKFLOW_COMMAND = /(^|\n)([ \t]*):(?=:)/g
+
+/**
+ * Markup text (junit.xml, report.html) with the first character of every log command as a
+ * character reference: `##vso[` as `&#35;#vso[`, and a line that starts with `::` as `&#58;:`.
+ * The parsed text is what the server sent (a CI test tab shows it), and the file, printed or
+ * opened as text (a step that cats junit.xml), holds no command. `text` is markup already.
+ */
+export function referencedLogCommands(text: string): string {
+  if (!text.includes('#') && !text.includes('::')) return text
+  return text.replace(LOG_COMMAND, '&#35;').replace(WORKFLOW_COMMAND, '$1$2&#58;')
+}

@@ -5,6 +5,7 @@
  */
 import type { Status } from '../result/run-result.ts'
 import { legendOf, plain, valuePieces, visiblePieces, type Piece } from './visible-text.ts'
+import { referencedLogCommands } from './ci-log-commands.ts'
 
 /** Escapes the five markup characters, for content and quoted attributes alike. */
 function markup(text: string): string {
@@ -13,7 +14,7 @@ function markup(text: string): string {
 
 /** Any text for HTML content or a quoted attribute; line feeds and tabs are kept for a <pre>. */
 export function escapeHtml(text: string): string {
-  return markup(plain(visiblePieces(String(text), 'keep')))
+  return referencedLogCommands(markup(plain(visiblePieces(String(text), 'keep'))))
 }
 
 /** Pieces as HTML: a run of markers of one kind set apart in one styled span that names what it stands for. */
@@ -24,7 +25,7 @@ function piecesHtml(pieces: readonly Piece[]): string {
     if (piece.legend && last?.legend === piece.legend && piece.text !== '↵') last.text += piece.text
     else runs.push({ ...piece })
   }
-  return runs
+  const html = runs
     .map((run) => {
       if (!run.legend) return markup(run.text)
       const span = `<span class="mark" title="${markup(run.legend)}">${markup(run.text)}</span>`
@@ -32,6 +33,7 @@ function piecesHtml(pieces: readonly Piece[]): string {
       return run.text === '↵' ? `${span}\n` : span
     })
     .join('')
+  return referencedLogCommands(html)
 }
 
 /** A failure's message, expected or actual value: every invisible character and easily missed space marked. */

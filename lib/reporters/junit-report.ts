@@ -4,6 +4,7 @@
  * notes are system-out, never failures.
  */
 import { serverWaits, type CheckResult, type RuleResult, type RunResult } from '../result/run-result.ts'
+import { referencedLogCommands } from './ci-log-commands.ts'
 
 /**
  * Text with nothing xml() escapes or drops: most of a junit.xml's texts (names, ids, times; a
@@ -22,8 +23,13 @@ const NOTHING_TO_ESCAPE_IN_ATTRIBUTES = new RegExp(`^[${UNESCAPED}]*$`)
  */
 const ACTING_CHARACTERS = /[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 
-/** Text content: markup escaped, characters XML 1.0 cannot carry at all dropped, ACTING_CHARACTERS as references. */
+/** Text content: markup escaped, characters XML 1.0 cannot carry at all dropped, ACTING_CHARACTERS and CI log commands as references. */
 export function xml(text: string): string {
+  if (NOTHING_TO_ESCAPE.test(text) && !text.includes('#') && !text.includes('::')) return text
+  return referencedLogCommands(xmlEscaped(text))
+}
+
+function xmlEscaped(text: string): string {
   if (NOTHING_TO_ESCAPE.test(text)) return text
   return text
     .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')

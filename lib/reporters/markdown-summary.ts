@@ -17,7 +17,7 @@ import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { reproduceKeyMarkdown } from './reproduce-key.ts'
-import { headline, notVerifiedByReason, pacing, partlyVerified, plural, seconds, writeMode } from './wording.ts'
+import { FAULT_ANSWERED_WORDS, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, seconds, writeMode } from './wording.ts'
 
 /** Most failure rows and ledger rows shown; the rest are counted and left to report.html. */
 export const MAX_ROWS = 30
@@ -95,6 +95,7 @@ export function markdownSummary(result: RunResult): string {
   const sampling = samplingLine(result)
   if (sampling) lines.push('', `Rounds: ${escapeMarkdown(sampling)}.`)
   if (result.summary.unansweredWrites) lines.push('', `POSTs without an answer: ${result.summary.unansweredWrites}; each may have created a record (results.json lists them in its journal).`)
+  if (result.summary.faultAnsweredWrites) lines.push('', `POSTs answered with a server fault: ${result.summary.faultAnsweredWrites}; ${FAULT_ANSWERED_WORDS}.`)
 
   if (result.problems.length > 0) {
     lines.push('', '### Problems during the run', '')
@@ -155,12 +156,13 @@ export function markdownSummary(result: RunResult): string {
 
   lines.push('', `### Records created: ${result.ledger.length}`, '')
   if (result.ledger.length === 0) {
-    lines.push(result.options.readOnly ? 'None: the run was read-only.' : result.summary.unansweredWrites ? `None that the server answered; ${result.summary.unansweredWrites} POSTs got no answer, and each may have created one (see above).` : 'None.')
+    const inDoubt = (result.summary.unansweredWrites ?? 0) + (result.summary.faultAnsweredWrites ?? 0)
+    lines.push(result.options.readOnly ? 'None: the run was read-only.' : result.summary.faultAnsweredWrites ? `None that the server answered as created; ${inDoubt} POSTs got no answer or a server fault, and each may have created one (see above).` : inDoubt ? `None that the server answered; ${inDoubt} POSTs got no answer, and each may have created one (see above).` : 'None.')
   } else {
     lines.push(`The interface has no delete; these stay. ${escapeMarkdown(WHERE_THE_PREFIX_IS.replace(/^n/, 'N'), 200)} ${escapeMarkdown(recordPrefixWords(result), 1000)}.`, '')
     lines.push('| id | name | status |')
     lines.push('| --- | --- | ---: |')
-    for (const entry of result.ledger.slice(0, MAX_ROWS)) lines.push(`| ${escapeMarkdown(entry.id)} | ${escapeMarkdown(entry.name)} | ${entry.status} |`)
+    for (const entry of result.ledger.slice(0, MAX_ROWS)) lines.push(`| ${escapeMarkdown(entry.id)} | ${escapeMarkdown(entry.name)} | ${escapeMarkdown(ledgerStatus(entry))} |`)
     if (result.ledger.length > MAX_ROWS) lines.push('', `… and ${result.ledger.length - MAX_ROWS} more: see results.json.`)
   }
   lines.push('', 'Full report: `report.html` (open in a browser); `junit.xml` for test tabs; `results.json` for scripts.')

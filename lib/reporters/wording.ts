@@ -3,7 +3,7 @@
  * annotations), so that they say the same thing the same way.
  */
 import { theKey } from '../result/key-refused.ts'
-import type { CheckResult, RuleResult, RunResult } from '../result/run-result.ts'
+import type { CheckResult, LedgerEntry, RuleResult, RunResult } from '../result/run-result.ts'
 import { LEAVES_NOTHING_UNVERIFIED, type SkipCause } from '../checks/skip-causes.ts'
 
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
@@ -24,7 +24,7 @@ const causeOf = (check: CheckResult): SkipCause => check.cause ?? 'not-applicabl
  * What a group of skipped checks has in common, in the reports' words: the words of a cause live
  * here and nowhere else, and the options they name come from the result.
  */
-export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'>): string {
+export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> & Partial<Pick<RunResult, 'problems'>>): string {
   switch (cause) {
     case 'read-only':
       return '--read-only sends no request that could create a record'
@@ -33,7 +33,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'>)
     case 'not-needed':
       return result.options.rules.length > 0 ? 'not needed: the selected rules (--rule), or what the service answered, left the request unnecessary' : 'not needed: what the service answered left the request unnecessary'
     case 'deadline':
-      return "the run's deadline (--deadline) came before an answer that could be judged"
+      // the run's end, which an interrupt brings before the deadline (the cause is the same: the run ended first)
+      return result.problems?.some((p) => p.kind === 'interrupted') ? 'the run was interrupted before an answer that could be judged' : "the run's deadline (--deadline) came before an answer that could be judged"
     case 'stalled':
       return 'kept back: an operation had let a request go unanswered past --timeout'
     case 'unsendable':
@@ -60,7 +61,7 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'>)
 }
 
 /** Distinct causes of some checks' skips, in words, with how many checks each covers, most frequent first. */
-export function skipReasons(checks: readonly CheckResult[], result: Pick<RunResult, 'options'>): { cause: SkipCause; reason: string; count: number }[] {
+export function skipReasons(checks: readonly CheckResult[], result: Pick<RunResult, 'options'> & Partial<Pick<RunResult, 'problems'>>): { cause: SkipCause; reason: string; count: number }[] {
   const counts = new Map<SkipCause, number>()
   for (const check of checks) {
     if (check.status !== 'skip') continue
@@ -117,6 +118,22 @@ export function writeMode(result: RunResult): string {
   const bound = confirm > 0 ? `at most ${maxWrites} of the plan${rounds} and ${confirm} more for each failed POST to confirm it (--confirm ${confirm})` : `at most ${maxWrites} of the plan${rounds}`
   return `${plural(sent, 'POST')} sent, of ${bound}${ofThem}${resent}`
 }
+
+/**
+ * A ledger row's status cell: the answer's status, or, for a record whose answer was lost and that
+ * the list showed, the journal's words for it (its status is 0: no answer came, and a 0 read as one).
+ */
+export function ledgerStatus(entry: Pick<LedgerEntry, 'status' | 'answerLost'>): string {
+  return entry.answerLost ?? String(entry.status)
+}
+
+/**
+ * What a POST answered with a server fault (a 5xx but 503) leaves open, said beside the POSTs
+ * without an answer in every report: the request failed, and whether it stored a record first
+ * the answer does not say (a service that commits and then fails to write its answer, a gateway's
+ * 502 or 504 for a service that went on).
+ */
+export const FAULT_ANSWERED_WORDS = 'a 5xx but 503 says the request failed, not that nothing was stored: each may have created a record; results.json lists them in its journal'
 
 /** How hard the run pressed on the server: requests in flight at most, and the rate limit. */
 export function pacing(result: RunResult): string {

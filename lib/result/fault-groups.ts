@@ -6,6 +6,7 @@
  */
 import type { SkipCause } from '../checks/skip-causes.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
+import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 
 export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers'
 
@@ -67,13 +68,13 @@ function notProbedAgain(checks: readonly CheckResult[]): string | undefined {
   return causes.size === 1 && cause !== undefined ? NOT_PROBED_AGAIN[cause] : undefined
 }
 
-/** What the re-probes of a group's checks showed, in words, and its kind. */
-function reprobes(checks: readonly CheckResult[]): { kind: string; words: string } {
+/** What the re-probes of a group's checks showed, in words, and its kind. `answeredNothing`: the server answered no request but with a fault (served-nothing.ts). */
+function reprobes(checks: readonly CheckResult[], answeredNothing: boolean): { kind: string; words: string } {
   const kinds = new Set(checks.map((c) => c.recurrence?.kind ?? 'unconfirmed'))
   const again = checks.reduce((n, c) => n + (c.recurrence ? c.recurrence.attempts - 1 : 0), 0)
   const failedAgain = checks.reduce((n, c) => n + (c.recurrence ? c.recurrence.failures - 1 : 0), 0)
   if (kinds.size === 1 && kinds.has('unconfirmed')) {
-    const why = notProbedAgain(checks)
+    const why = notProbedAgain(checks) ?? (answeredNothing ? SERVED_NOTHING_WORDS : undefined)
     return { kind: 'unconfirmed', words: why ? `not probed again: ${why}` : 'not probed again (--confirm 0, the write budget or the deadline)' }
   }
   if (kinds.size === 1 && kinds.has('deterministic')) return { kind: 'deterministic', words: `every re-probe failed the same way (${again} of ${again})` }
@@ -107,7 +108,7 @@ export function faultGroups(result: RunResult): FaultGroup[] {
     const members = failed.filter((f) => f.cause === cause)
     if (members.length === 0) continue
     const rules = [...new Set(members.map((m) => m.rule))]
-    const { kind, words } = reprobes(members.map((m) => m.check))
+    const { kind, words } = reprobes(members.map((m) => m.check), (result.options.confirm ?? 0) > 0 && servedNothing(journal))
     const across = `across ${rules.length === 1 ? `1 rule (${rules[0]})` : `${rules.length} rules`}`
     let rate: string
     if (cause === 'server-error') {

@@ -90,8 +90,8 @@ export interface RunResult {
     resentLostWrites?: number
     /** Of them, POSTs of the plan sent again: to confirm a failure (--confirm) or in a further round (--repeat); lib/result/writes-again.ts. */
     writesAgain?: number
-    /** POSTs that went out and got no complete answer: each may have created a record (see the journal). */
-    unansweredWrites?: number
+    /** POSTs that went out and got no complete answer, and (absent when none) those answered with a server fault, a 5xx but 503: each may have created a record (see the journal). */
+    unansweredWrites?: number; faultAnsweredWrites?: number
     recordsCreated: number
     /** Requests not sent, by why (read-only, write-budget, not-needed, deadline). */
     refused?: JournalTotals['refused']
@@ -103,7 +103,7 @@ export interface RunResult {
   /** Must-rules that no check verified (skipped), with why. */
   notVerified: { id: string; cause: SkipCause; reason: string }[]
   rules: RuleResult[]
-  /** Every record this run created, as its answer said (a 2xx to a POST). A POST with no answer is in the journal and summary.unansweredWrites. */
+  /** Every record this run created, as its answer said (a 2xx to a POST). A POST with no answer is in the journal and summary.unansweredWrites, one answered with a server fault in summary.faultAnsweredWrites. */
   ledger: LedgerEntry[]
   /** Every request the run sent or refused to send, as the HTTP client journalled it. (The
    * journal's fields are optional only so that results built by hand in tests stay short.) */
@@ -247,7 +247,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
       resentWrites: totals.resentWrites,
       ...(totals.resentLostWrites > 0 ? { resentLostWrites: totals.resentLostWrites } : {}),
       writesAgain: writesAgain(facts.journal),
-      unansweredWrites: totals.unansweredWrites,
+      unansweredWrites: totals.unansweredWrites, ...(totals.faultAnsweredWrites > 0 ? { faultAnsweredWrites: totals.faultAnsweredWrites } : {}),
       recordsCreated: ledger.length,
       refused: totals.refused,
       waits: totals.waits,
@@ -267,10 +267,10 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   }
 }
 
-/** The POSTs whose answer says they created a record (2xx), from the journal. */
+/** The POSTs whose answer says they created a record (2xx), or whose lost answer the list showed stored; one answered with a fault is counted apart (faultAnsweredWrites). */
 function ledgerOf(journal: readonly JournalEntry[]): LedgerEntry[] {
   return journal
-    .filter((entry) => entry.mayHaveCreated && (entry.status !== undefined || entry.created !== undefined))
+    .filter((entry) => entry.mayHaveCreated && ((entry.status !== undefined && entry.status >= 200 && entry.status < 300) || entry.created !== undefined))
     .map((entry) => ({
       id: entry.created?.id ?? '(not returned)',
       name: entry.created?.name ?? nameSent(entry.body ?? ''),

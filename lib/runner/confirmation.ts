@@ -14,6 +14,7 @@ import { keyRefused, refusedTheKey } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
 import { serverGone } from '../result/server-gone.ts'
+import { servedNothing } from '../result/served-nothing.ts'
 import type { CheckResult, Recurrence } from '../result/run-result.ts'
 import { collectChecks, type Suite } from '../suite-kit/check.ts'
 import type { ConfirmationWrites } from '../suite-kit/confirmation-writes.ts'
@@ -74,10 +75,10 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   }
   // a server that answered no request of the run (every answer a 5xx, or none): a second probe would
   // only wait out its 503s again (a run against a server that is down took three times as long)
-  const servedNothing = !journal.some((e) => e.onWire && e.status !== undefined && e.status < 500)
+  const answeredNothing = servedNothing(journal)
   // a server that stopped taking connections would refuse them again: its failures are not verified (server-gone.ts)
   const gone = serverGone(exchanges) !== undefined
-  for (let attempt = 1; attempt <= options.attempts && !keyGone && !servedNothing && !gone && !options.stopped(); attempt++) {
+  for (let attempt = 1; attempt <= options.attempts && !keyGone && !answeredNothing && !gone && !options.stopped(); attempt++) {
     // a check that passed once is intermittent: no more attempts are needed to say so
     const pending = failed.filter(({ at }) => {
       const c = counts.get(at)!

@@ -164,7 +164,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     if (cutBy !== undefined) return
     cutBy = why
     // an interrupt comes before the deadline: what is in flight is cut now, not at the deadline
-    clock.end(why.message)
+    clock.end(why.message, why.kind === 'interrupted' ? String(interrupt?.reason) : undefined)
     scope.client?.abandon()
     setTimeout(stopWaiting, GRACE_MS).unref()
   }

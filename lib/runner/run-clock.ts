@@ -5,9 +5,9 @@
 import type { RunClock } from '../http/run-clock.ts'
 import { RunDeadlineReached } from '../http/transport-errors.ts'
 
-/** The clock of a run that owns its end: `end(why)` aborts its signal (once). */
+/** The clock of a run that owns its end: `end(why)` aborts its signal (once); `interruptedBy`: the signal that ended it, if one did. */
 export interface OwnedRunClock extends RunClock {
-  end(why?: string): void
+  end(why?: string, interruptedBy?: string): void
 }
 
 /** A run clock whose deadline falls at `deadlineAt` (epoch ms; undefined: none). Nothing ends it but `end()`: the owner keeps the timer. */
@@ -16,8 +16,8 @@ export function runClock(deadlineAt: number | undefined, now: () => number = Dat
   return {
     signal: ended.signal,
     msLeft: () => (deadlineAt === undefined ? Infinity : deadlineAt - now()),
-    end: (why) => {
-      if (!ended.signal.aborted) ended.abort(new RunDeadlineReached(why))
+    end: (why, interruptedBy) => {
+      if (!ended.signal.aborted) ended.abort(new RunDeadlineReached(why, interruptedBy))
     },
   }
 }

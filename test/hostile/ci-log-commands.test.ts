@@ -41,8 +41,8 @@ test("a failed check in the service's own vitest (defineConformance), which vite
 })
 
 describe('a server whose records are named with Azure Pipelines and TeamCity commands', { timeout: RUN_TIMEOUT_MS }, () => {
-  test('the terminal quotes the names, and no line of stdout or stderr holds a command', async () => {
-    const command = '##vso[task.setvariable variable=PWNED]yes ##teamcity[buildStatus status=\'SUCCESS\']'
+  test('the terminal quotes the names, and no line of stdout or stderr holds a command, nor of junit.xml or report.html printed', async () => {
+    const command = '##vso[task.setvariable variable=PWNED]yes ##teamcity[buildStatus status=\'SUCCESS\']\n::error::PWNED\n  ::warning::PWNED'
     const server = await httpServer((req, res) => {
       res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' })
       res.end(req.method === 'POST' ? JSON.stringify({ id: 1, name: command }) : '[]')
@@ -53,5 +53,13 @@ describe('a server whose records are named with Azure Pipelines and TeamCity com
     expect(run.code, run.stderr).toBe(1)
     expect(run.stdout).toContain('⟨U+0023⟩#vso[task.setvariable variable=PWNED]yes')
     for (const output of [run.stdout, run.stderr]) expect(output.toLowerCase()).not.toMatch(/##(vso|teamcity)\[/)
+    // the files a step may print (cat junit.xml): the first character of each command is a
+    // character reference, which the file's parsers read as the server's text
+    for (const file of ['junit.xml', 'report.html']) {
+      const text = run.files[file] ?? ''
+      expect(text, file).toContain('&#35;#vso[task.setvariable variable=PWNED]yes')
+      expect(text.toLowerCase(), file).not.toMatch(/##(vso|teamcity)\[/)
+      expect(text, file).not.toMatch(/^[ \t]*::/m)
+    }
   })
 })

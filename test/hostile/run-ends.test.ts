@@ -180,6 +180,13 @@ describe.concurrent('the user stops the run, or its reports cannot be written', 
       expect(run.stdout).toContain(`Verdict: INCOMPLETE (exit ${code})`)
       expect(run.results!.problems).toEqual([{ kind: 'interrupted', message: `the run was interrupted (${signal}) before it finished; checks that had not finished are not verified` }])
       expect(run.stderr).toBe(`conform: ${signal}: stopping; the reports will say what ran\n`)
+      // what the user did, not the deadline, ended the requests in flight and kept the rest unsent:
+      // each said "no response before the run's deadline (--deadline)", 60 s away
+      const skipped = run.results!.rules.flatMap((r) => r.checks).filter((c) => c.status === 'skip')
+      expect(skipped.some((c) => c.skipReason?.includes(`before the run was interrupted (${signal})`))).toBe(true)
+      expect(skipped.filter((c) => c.skipReason?.includes('--deadline')).map((c) => c.skipReason)).toEqual([])
+      expect(run.stdout).not.toContain('--deadline')
+      expect(run.stdout).toContain('the run was interrupted before an answer that could be judged')
       expect(ms).toBeLessThan(20_000)
     })
   }

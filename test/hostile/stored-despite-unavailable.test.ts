@@ -1,0 +1,87 @@
+/**
+ * A service that stores a create and answers 503 (a proxy that lost the service's answer, Envoy's
+ * "upstream connect error or disconnect/reset before headers"; a service that commits, then fails):
+ * each resend of the 503 stored one more record. Under --max-writes 6 such a service got 23 POSTs
+ * and stored 19 records, and the reports said none was created. Now the list is read once before a
+ * POST answered 503 goes again under --max-writes: a record it shows is counted, and not sent again.
+ * A limiter's 503, which stored nothing, is still sent again.
+ */
+import { afterAll, describe, expect, test } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { httpServer, type HostileServer } from './hostile-servers.ts'
+import { expectNoStackTrace, RUN_TIMEOUT_MS } from './expect-run.ts'
+import { UNAVAILABLE_RECORD_FOUND } from '../../lib/http/stored-despite-unavailable.ts'
+
+const KEY = 'stored-despite-503-key-9e4f1a'
+const servers: HostileServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((run) => run.cleanup())
+  await Promise.all(servers.map((server) => server.close()))
+})
+
+const json = (res: import('node:http').ServerResponse, status: number, body: unknown) =>
+  void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+
+/** Stores every create with a string name; answers it 503, after storing (`storesFirst`), or before, the first time only (a limiter). */
+async function unavailableOnCreate(storesFirst: boolean) {
+  const stored: { id: number; name: string; description?: string }[] = []
+  const refused = new Set<string>()
+  const server = await httpServer((req, res, seen) => {
+    if (seen.headers.authorization !== `Bearer ${KEY}`) return json(res, 401, { code: 'unauthorized', message: 'no', status: 401 })
+    if (req.method === 'GET') return json(res, 200, req.url === '/v1/categories' ? stored : {})
+    let body: unknown
+    try {
+      body = JSON.parse(seen.body)
+    } catch {
+      return json(res, 400, { code: 'bad_json', message: 'not JSON', status: 400 })
+    }
+    const { name, description } = (body ?? {}) as { name?: unknown; description?: unknown }
+    if (typeof name !== 'string' || (description !== undefined && typeof description !== 'string')) return json(res, 400, { code: 'invalid', message: 'name', status: 400 })
+    const unavailable = { code: 'unavailable', message: 'upstream connect error or disconnect/reset before headers', status: 503 }
+    if (!storesFirst && !refused.has(seen.body)) {
+      refused.add(seen.body)
+      return json(res, 503, unavailable)
+    }
+    const record = { id: stored.length + 1, name, ...(description !== undefined ? { description } : {}) }
+    stored.push(record)
+    if (storesFirst) return json(res, 503, unavailable)
+    json(res, 201, record)
+  })
+  servers.push(server)
+  return { server, stored }
+}
+
+describe('a POST answered 503 under --max-writes', { timeout: RUN_TIMEOUT_MS }, () => {
+  test('stored before its 503: the list shows it, it counts as created, and it is not sent again', async () => {
+    const { server, stored } = await unavailableOnCreate(true)
+    const run = await runConformInProcess(['--base-url', server.baseUrl, '--max-writes', '6', '--confirm', '0', '--list-lag', '0'], { env: { CONFORM_API_KEY: KEY } })
+    runs.push(run)
+    expectNoStackTrace(run)
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(6)
+    expect(stored).toHaveLength(2)
+    const results = run.results!
+    expect(results.summary).toMatchObject({ writes: 6, resentWrites: 0, recordsCreated: 2 })
+    expect(results.ledger.map((e) => [e.id, e.status, e.answerLost])).toEqual([
+      ['1', 503, UNAVAILABLE_RECORD_FOUND],
+      ['2', 503, UNAVAILABLE_RECORD_FOUND],
+    ])
+    // the 503 is still the service's answer to a valid create, judged as any
+    expect(results.rules.find((r) => r.id === 'create-returns-201')?.status).toBe('fail')
+    expect(readFileSync(join(run.reportDir, 'report.html'), 'utf8')).toContain(`<td>${UNAVAILABLE_RECORD_FOUND}</td>`)
+  })
+
+  test("a limiter's 503, which stored nothing: sent again, one record each", async () => {
+    const { server, stored } = await unavailableOnCreate(false)
+    const run = await runConformInProcess(['--base-url', server.baseUrl, '--max-writes', '6', '--confirm', '0', '--list-lag', '0'], { env: { CONFORM_API_KEY: KEY } })
+    runs.push(run)
+    expectNoStackTrace(run)
+    expect(run.code, run.stdout).toBe(0)
+    expect(stored).toHaveLength(2)
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(8)
+    expect(run.results!.summary).toMatchObject({ writes: 8, resentWrites: 2, recordsCreated: 2 })
+    expect(run.results!.ledger.map((e) => e.status)).toEqual([201, 201])
+  })
+})
