@@ -19,6 +19,7 @@ import { TRANSPORT_MUTATIONS } from './mutations/transport.ts'
 import { VERSIONING_MUTATIONS } from './mutations/versioning.ts'
 import { INTERMITTENT_MUTATIONS } from './mutations/intermittent.ts'
 import { JACKSON_MUTATIONS } from './mutations/jackson.ts'
+import { NODE_HANDLER_MUTATIONS } from './mutations/node-handlers.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -28,6 +29,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...CREATE_MUTATIONS,
   ...VALIDATION_MUTATIONS,
   ...JACKSON_MUTATIONS,
+  ...NODE_HANDLER_MUTATIONS,
   ...AUTHENTICATION_MUTATIONS,
   ...ROUTING_MUTATIONS,
   LEGACY_ROUTE_MUTATION,
