@@ -4,11 +4,13 @@
  * 403, an RFC 9457 problem detail, an API gateway's own `{"message": …}`. A failure adds these
  * words to its message, so that a team reads what it must change, not only what is wrong; the
  * verdict and the failure code never depend on them. Each returns undefined for any other answer.
- * The words for PHP and Ruby (Sinatra) defaults are in php-ruby-answers.ts, which these call.
+ * The words for PHP and Ruby (Sinatra) defaults are in php-ruby-answers.ts, those for Node
+ * frameworks (NestJS, Fastify, Koa, Hono) in node-answers.ts; these call both.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
 import { openApiDocument } from '../spec/schema-registry.ts'
+import { nodeContentType, nodeErrorBody, nodeStatus } from './node-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
@@ -16,6 +18,8 @@ const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'o
 /** An Error record's shape as another stack writes it, and how such a service is usually made to write the Error record. */
 export function errorBodyOrigin(body: unknown): string | undefined {
   const keys = keysOf(body)
+  const node = nodeErrorBody(keys)
+  if (node) return node
   if (keys.includes('code')) return undefined
   const phpRuby = phpRubyErrorBody(keys)
   if (phpRuby) return phpRuby
@@ -59,8 +63,8 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
 
 /** Why a status came instead of the one expected, where a well-known stack answers it so. */
 export function statusOrigin(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
-  const phpRuby = phpRubyStatus(response.status, expected)
-  if (phpRuby) return phpRuby
+  const ofStack = phpRubyStatus(response.status, expected) ?? nodeStatus(response, expected, request)
+  if (ofStack) return ofStack
   if (response.status === 403 && response.body.includes('Missing Authentication Token')) {
     return (
       'Missing Authentication Token is what AWS API Gateway answers itself, to a request without the credential its method expects and to a path or method it has no route for; ' +
@@ -106,7 +110,7 @@ export function contentTypeOrigin(contentType: string | undefined): string | und
     )
   }
   if (type?.endsWith('+json')) return `${type} is JSON under another media type; §4 names application/json for every payload`
-  return phpRubyContentType(contentType)
+  return phpRubyContentType(contentType) ?? nodeContentType(contentType)
 }
 
 /** Each property of a record, or of a list's records, with its place as the schema problems write places (body.description, body[1].id). */
