@@ -17,15 +17,14 @@ export function nodeErrorBody(keys: readonly string[]): string | undefined {
   if (has('statusCode', 'code', 'error', 'message') && !keys.includes('status')) {
     return (
       "it is Fastify's default error body (statusCode, code, error, message: FST_ERR_CTP_INVALID_JSON_BODY and the like), which has a code but no status; " +
-      'an error handler of the service\'s own, fastify.setErrorHandler((error, request, reply) => reply.code(s).send({ code, message, status: s })), writes the Error record ' +
-      "(under NestJS's FastifyAdapter, a global exception filter)"
+      'an error handler of the service\'s own, fastify.setErrorHandler((error, request, reply) => reply.code(s).send({ code, message, status: s })), writes the Error record'
     )
   }
   if (has('statusCode', 'message') && !keys.includes('code')) {
     return (
       "it is NestJS's default exception body (BaseExceptionFilter: statusCode, message, error; ValidationPipe's message is an array of the constraints that failed), and hapi's (Boom); " +
       'a global exception filter, @Catch() registered with app.useGlobalFilters() or as APP_FILTER, that answers { code, message, status } writes the Error record, ' +
-      "for the guards' UnauthorizedException, the body parser's errors and the routes Nest has not too (hapi: an onPreResponse extension)"
+      "for the guards' UnauthorizedException, the body parser's errors (on the Express and the Fastify adapter alike) and the routes Nest has not too (hapi: an onPreResponse extension)"
     )
   }
   if (has('success', 'error') && !keys.includes('code')) {
