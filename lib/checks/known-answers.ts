@@ -10,7 +10,7 @@
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
 import { openApiDocument } from '../spec/schema-registry.ts'
-import { nodeContentType, nodeErrorBody, nodeStatus } from './node-answers.ts'
+import { nodeChangedText, nodeContentType, nodeErrorBody, nodeStatus } from './node-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
@@ -163,14 +163,17 @@ export function valueOrigin(body: unknown, problems: readonly string[]): string 
 
 /** Why a stored text came back other than sent, where a store is known to change it so: '' kept as NULL, a character its column cannot hold written as '?'. */
 export function changedTextOrigin(sent: unknown, got: unknown, at: number): string | undefined {
+  const node = nodeChangedText(sent, got, at)
+  const withNode = (words: string) => (node ? `${words}; ${node}` : words)
   if (sent === '' && (got === undefined || got === null)) {
     return (
       "an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out; " +
-      `a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value; ${phpRubyChangedText(sent, got, at)}`
+      withNode(`a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value; ${phpRubyChangedText(sent, got, at)}`)
     )
   }
   const phpRuby = phpRubyChangedText(sent, got, at)
-  if (phpRuby) return phpRuby
+  if (phpRuby) return withNode(phpRuby)
+  if (node) return node
   if (typeof sent !== 'string' || typeof got !== 'string' || got.codePointAt(at) !== 0x3f || sent.codePointAt(at) === 0x3f) return undefined
   return (
     "the character became '?': a column whose character set cannot hold it writes '?' in its place (SQL Server VARCHAR under a collation that is not _UTF8, where NVARCHAR holds it; " +

@@ -75,3 +75,22 @@ export function nodeStatus(response: RecordedResponse, expected: number, request
   }
   return undefined
 }
+
+/** Why a stored text came back other than sent, where a Node handler or driver changes it so (beside PHP's and Ruby's words). */
+export function nodeChangedText(sent: unknown, got: unknown, at: number): string | undefined {
+  if (sent === '' && (got === undefined || got === null)) {
+    return "JavaScript's description || null (or any truthy test) takes '' for no value too, where description ?? null keeps it"
+  }
+  if (typeof sent !== 'string' || typeof got !== 'string') return undefined
+  if (got.length < sent.length && got.length > 0 && (got === sent.trim() || got === sent.trimEnd()) && /^\s|\s$/.test(sent)) {
+    return "in Node, String.prototype.trim() in the handler, zod's .trim() and class-transformer's @Transform(({ value }) => value.trim()) do the same"
+  }
+  const unit = sent.charCodeAt(at)
+  if (unit >= 0xd800 && unit <= 0xdfff && got.charCodeAt(at) === 0xfffd) {
+    return (
+      'a lone surrogate became U+FFFD: Node writes a string to UTF-8 so (Buffer.from(), TextEncoder, and a driver that writes text with them: better-sqlite3, measured), ' +
+      "and Go's encoding/json reads it so; a service whose store cannot hold it refuses it with 400 (§4.2 rule 1; in Node, value.isWellFormed() is false)"
+    )
+  }
+  return undefined
+}

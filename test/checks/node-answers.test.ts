@@ -7,6 +7,7 @@
  * those of the check.
  */
 import { describe, expect, test } from 'vitest'
+import { firstDifference } from '../../lib/checks/category.ts'
 import { expectErrorRecord } from '../../lib/checks/error-record.ts'
 import { expectJsonContentType, expectStatus } from '../../lib/checks/response.ts'
 import { wrongTypeCases } from '../../suites/cases/wrong-types.ts'
@@ -96,5 +97,22 @@ describe('a 201 to a wrong type names the Node coercions that take it', () => {
     ['wrong-type-name-one-string-array', /z\.coerce\.string\(\) writes it as its one string too/],
   ])('%s', (key, words) => {
     expect(meaning(key)).toMatch(words)
+  })
+})
+
+describe('texts that came back changed, as a Node handler or driver changes them', () => {
+  test("'' back as no value: description || null, beside Oracle's and Laravel's words", () => {
+    expect(firstDifference('', undefined)).toMatch(/Oracle stores '' as NULL.*Laravel's ConvertEmptyStringsToNull.*; JavaScript's description \|\| null .*description \?\? null keeps it/)
+  })
+
+  test("spaces taken: trim() in the handler, zod's .trim(), a class-transformer @Transform, after PHP's and Ruby's words", () => {
+    expect(firstDifference('  cf-x-padded  ', 'cf-x-padded')).toMatch(/PHP's trim\(\).*; in Node, String\.prototype\.trim\(\) in the handler, zod's \.trim\(\)/)
+    expect(firstDifference('cf-x-long-name', 'cf-x-long')).not.toMatch(/Node/)
+  })
+
+  test('a lone surrogate back as U+FFFD: written to UTF-8 by Node (better-sqlite3, measured)', () => {
+    expect(firstDifference('cf-x-\ud800', 'cf-x-\ufffd')).toMatch(/^; first difference at character 5: sent U\+D800, got U\+FFFD \(lengths 6 and 6\); a lone surrogate became U\+FFFD: Node writes a string to UTF-8 so .*isWellFormed\(\)/)
+    // any other character replaced is not this
+    expect(firstDifference('cf-x-\u00e9', 'cf-x-\ufffd')).not.toMatch(/surrogate/)
   })
 })

@@ -128,6 +128,7 @@ describe('texts that came back changed', () => {
   test("a lone high surrogate joined with the escape after it: Ruby's json gem 2.6", () => {
     expect(firstDifference('high \ud800A', 'high \u{10041}')).toMatch(/^; first difference at character 5: sent U\+D800, got U\+10041 \(lengths 7 and 7\); a lone high surrogate was joined .*Ruby's json gem/)
     // a pair kept as sent is not this, nor a lone surrogate replaced
-    expect(firstDifference('high \ud800A', 'high \ufffdA')).toBe('; first difference at character 5: sent U+D800, got U+FFFD (lengths 7 and 7)')
+    expect(firstDifference('high \ud800A', 'high \ufffdA')).toMatch(/^; first difference at character 5: sent U\+D800, got U\+FFFD \(lengths 7 and 7\)(;|$)/)
+    expect(firstDifference('high \ud800A', 'high \ufffdA')).not.toMatch(/joined|Ruby/)
   })
 })
