@@ -40,7 +40,7 @@ export function nodeErrorBody(keys: readonly string[]): string | undefined {
 export function nodeContentType(contentType: string | undefined): string | undefined {
   if (contentType === 'text/plain; charset=utf-8') {
     return (
-      "text/plain; charset=utf-8 is what Koa answers for ctx.throw(status) and for a path no route took (its message as text), and Fastify for a string it is handed; " +
+      "text/plain; charset=utf-8 is what Koa writes for a string body (ctx.body = text, and the message of ctx.throw(status) and of a path no route took), as Fastify does for a string it is handed; " +
       '§4 makes every payload JSON: an error middleware first in the chain (Koa: try { await next() } catch (e) { ctx.status = …; ctx.body = { code, message, status } }) answers the Error record'
     )
   }

@@ -44,7 +44,7 @@ describe('error bodies of Node frameworks', () => {
 
 describe('text/plain where §4 asks application/json', () => {
   test.each([
-    ["Koa's ctx.throw(401)", 'text/plain; charset=utf-8', /Koa answers for ctx\.throw\(status\)/],
+    ["Koa's ctx.throw(401)", 'text/plain; charset=utf-8', /Koa writes for a string body \(ctx\.body = text, and the message of ctx\.throw\(status\)/],
     ["Hono's HTTPException (the Response constructor's default)", 'text/plain;charset=UTF-8', /Hono answers so for an HTTPException .*app\.onError and app\.notFound/],
     ["Hono's notFound (c.text)", 'text/plain; charset=UTF-8', /Hono's c\.text\(\), with it/],
   ])('%s', (_label, contentType, words) => {
