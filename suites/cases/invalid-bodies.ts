@@ -29,8 +29,8 @@ const NO_VALIDATION =
 /** A body whose name stood only in a "__proto__" member taken: the handler copied it onto an object and read that object's fields. */
 const NAME_FROM_PROTOTYPE =
   'the service took the name from the body\'s "__proto__" member: JSON.parse keeps it as a member of its own, and a copy of the body onto an object ' +
-  '(Object.assign(new Category(), body), a for…in loop) makes it that object\'s prototype, whose name the record inherited (an Express, Koa or Hono handler); ' +
-  'read the fields from the parsed body itself, or refuse such a body as Fastify\'s secure-json-parse does'
+  '(Object.assign({ description: null }, body) for defaults, Object.assign(new Category(), body), a for…in loop) makes it that object\'s prototype, whose name the record inherited (an Express, Koa or Hono handler); ' +
+  'spread it instead ({ description: null, ...body } defines "__proto__" as a member), read the fields from the parsed body itself, or refuse such a body as Fastify\'s secure-json-parse does'
 
 export const INVALID_BODIES: readonly InvalidBody[] = [
   { key: 'missing-name', label: 'a body without name', rule: 'create-rejects-missing-name', priority: 3,
@@ -46,8 +46,8 @@ export const INVALID_BODIES: readonly InvalidBody[] = [
   { key: 'name-key-capitalised', label: 'the name under the key "Name"', rule: 'create-rejects-missing-name',
     body: (p) => JSON.stringify({ Name: `${p}-namekey` }), marker: (p) => `${p}-namekey` },
   // JSON.parse keeps "__proto__" as a member of its own, but a handler that copies the body onto an
-  // object (Object.assign(new Category(), body), a for…in loop) sets it as that object's prototype,
-  // whose name the record then inherits. Written as text: a "__proto__" key in an object literal
+  // object (Object.assign({ description: null }, body) for defaults, Object.assign(new Category(), body),
+  // a for…in loop) sets it as that object's prototype, whose name the record then inherits. Written as text: a "__proto__" key in an object literal
   // sets the literal's prototype, and JSON.stringify would leave it out.
   { key: 'name-under-proto', label: 'the name only inside a "__proto__" member', rule: 'create-rejects-missing-name',
     body: (p) => `{"__proto__": ${JSON.stringify({ name: `${p}-proto` })}}`, marker: (p) => `${p}-proto`, acceptedMeans: NAME_FROM_PROTOTYPE },

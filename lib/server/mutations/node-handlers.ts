@@ -6,8 +6,10 @@
 import { isPlainObject, type Mutation } from '../server-cases.ts'
 
 /**
- * An ORM entity as TypeScript compiles it with experimentalDecorators (TypeORM's setting): its
- * fields are declared, not initialised, so an object made from it has no own properties.
+ * An entity whose fields are declared, not defined: plain JavaScript, or TypeScript with
+ * useDefineForClassFields off (a target before ES2022), so an object made from it has no own
+ * properties. A field that is defined (ES2022 class fields) is an own property and shadows the
+ * prototype; Object.assign({ description: null }, body), the defaults idiom, has none for name.
  */
 class CategoryEntity {}
 
@@ -17,7 +19,7 @@ export const NODE_HANDLER_MUTATIONS: readonly Mutation[] = [
     breaks: 'create-rejects-missing-name',
     code: 'UNEXPECTED_STATUS',
     description:
-      'the handler copies the body onto an entity, Object.assign(new Category(), body), and checks and stores the entity: JSON.parse keeps ' +
+      'the handler copies the body onto an entity, Object.assign(new Category(), body) (or onto defaults, Object.assign({ description: null }, body)), and checks and stores the copy: JSON.parse keeps ' +
       '"__proto__" as a member of its own, which the copy sets as the entity\'s prototype, so {"__proto__": {"name": "x"}} creates a category named x ' +
       '(a Koa, Express or Hono handler; measured on Koa with koa-bodyparser and knex)',
     behaviour: {
