@@ -4,13 +4,15 @@
  * 403, an RFC 9457 problem detail, an API gateway's own `{"message": …}`. A failure adds these
  * words to its message, so that a team reads what it must change, not only what is wrong; the
  * verdict and the failure code never depend on them. Each returns undefined for any other answer.
- * The words for PHP and Ruby (Sinatra) defaults are in php-ruby-answers.ts, and those for Django REST
- * framework, Rails, Mojolicious and gin in django-rails-answers.ts, which these call.
+ * The words for PHP and Ruby (Sinatra) defaults are in php-ruby-answers.ts, those for Django REST
+ * framework, Rails, Mojolicious and gin in django-rails-answers.ts, and those for Node frameworks
+ * (NestJS, Fastify, Koa, Hono) in node-answers.ts, which these call.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
 import { openApiDocument } from '../spec/schema-registry.ts'
 import { columnCutSpaces, DJANGO_PERL_NULL_WRITTEN, djangoRailsContentType, djangoRailsErrorBody, djangoRailsStatus, djangoRailsTextBody, DRF_TRIMS, goChangedText } from './django-rails-answers.ts'
+import { nodeChangedText, nodeContentType, nodeErrorBody, nodeStatus } from './node-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
@@ -18,6 +20,8 @@ const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'o
 /** An Error record's shape as another stack writes it, and how such a service is usually made to write the Error record. */
 export function errorBodyOrigin(body: unknown): string | undefined {
   const keys = keysOf(body)
+  const node = nodeErrorBody(keys)
+  if (node) return node
   if (keys.includes('code')) return undefined
   const phpRuby = phpRubyErrorBody(keys) ?? djangoRailsErrorBody(body)
   if (phpRuby) return phpRuby
@@ -59,21 +63,14 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
   )
 }
 
-/**
- * A 404 without a key on a store operation (GET /pets/{petId} may answer 404 first: suites/cases/operations.ts):
- * a service built for the categories alone, or one that checks the key on its matched routes only.
- */
-const ROUTE_NOT_FOUND_BEFORE_KEY =
-  'the service has no route for this operation, or checks the key only on the routes it matched, after routing (FastAPI\'s dependencies, an Express or Fastify router\'s own hook): ' +
-  '§1 names it as an operation of the service, and §1 rule 2 and §5.1 ask 401 of every operation without a valid key; a key checked before routing (a middleware for every path) answers 401 first'
 
 /** Why a body that is not JSON (and not empty) came with this answer, where the stack that sends it is well known. */
 export const textBodyOrigin = (response: RecordedResponse): string | undefined => djangoRailsTextBody(response)
 
 /** Why a status came instead of the one expected, where a well-known stack answers it so. */
 export function statusOrigin(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
-  const phpRuby = phpRubyStatus(response.status, expected) ?? djangoRailsStatus(response, expected, request)
-  if (phpRuby) return phpRuby
+  const ofStack = phpRubyStatus(response.status, expected) ?? djangoRailsStatus(response, expected, request) ?? nodeStatus(response, expected, request)
+  if (ofStack) return ofStack
   // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)
   const unreadBody = response.status === 400 ? unreadBodyOrigin(response) : undefined
   if (unreadBody) return unreadBody
@@ -95,7 +92,6 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
       '(oauth2ResourceServer() exempts requests with a bearer token; a filter of its own does not): a stateless API turns it off, http.csrf(c -> c.disable())'
     )
   }
-  if (expected === 401 && response.status === 404 && /\/store\/orders(?:[?#]|$)/.test(request.url)) return ROUTE_NOT_FOUND_BEFORE_KEY
   if (expected !== 401 || response.status !== 403) return undefined
   const unauthenticatedPost = request.method === 'POST' && !/^\s*bearer\s+\S/i.test(request.headers.authorization ?? '')
   const csrf = unauthenticatedPost
@@ -125,7 +121,7 @@ export function contentTypeOrigin(contentType: string | undefined, response?: Re
     )
   }
   if (type?.endsWith('+json')) return `${type} is JSON under another media type; §4 names application/json for every payload`
-  return phpRubyContentType(contentType)
+  return phpRubyContentType(contentType) ?? nodeContentType(contentType)
 }
 
 /** Each property of a record, or of a list's records, with its place as the schema problems write places (body.description, body[1].id). */
@@ -188,16 +184,19 @@ const trimmedAtEnds = (sent: unknown, got: unknown) =>
 
 /** Why a stored text came back other than sent, where a store is known to change it so: '' kept as NULL, a character its column cannot hold written as '?'. */
 export function changedTextOrigin(sent: unknown, got: unknown, at: number): string | undefined {
+  const node = nodeChangedText(sent, got, at)
+  const withNode = (words: string) => (node ? `${words}; ${node}` : words)
   if (sent === '' && (got === undefined || got === null)) {
     return (
       "an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out; " +
-      `a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value; ${phpRubyChangedText(sent, got, at)}`
+      withNode(`a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value; ${phpRubyChangedText(sent, got, at)}`)
     )
   }
   const phpRuby = phpRubyChangedText(sent, got, at)
-  if (phpRuby) return trimmedAtEnds(sent, got) ? `${phpRuby}; ${DRF_TRIMS}` : phpRuby
+  if (phpRuby) return withNode(trimmedAtEnds(sent, got) ? `${phpRuby}; ${DRF_TRIMS}` : phpRuby)
   const cut = goChangedText(sent, got, at) ?? columnCutSpaces(sent, got)
-  if (cut) return cut
+  if (cut) return withNode(cut)
+  if (node) return node
   // a whole character sent (a lone surrogate has no UTF-8 form: U+FFFD is its usual fate)
   const sentCode = typeof sent === 'string' ? sent.codePointAt(at) : undefined
   if (typeof got === 'string' && got.codePointAt(at) === 0xfffd && sentCode !== undefined && sentCode !== 0xfffd && (sentCode < 0xd800 || sentCode > 0xdfff)) return PIECE_DECODED_APART

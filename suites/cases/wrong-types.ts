@@ -38,10 +38,16 @@ export interface WrongTypeCase extends WritePriority {
   acceptedMeans?: string
 }
 
+/** What JavaScript's String() makes of a value, where a Node validator calls it before checking the type. */
+const NODE_COERCED =
+  "NestJS's ValidationPipe with transformOptions: { enableImplicitConversion: true } turns a number, a boolean or an object into the DTO property's String type before @IsString() sees it " +
+  '(42 → "42", {} → "[object Object]"), and zod\'s z.coerce.string() turns any value into text (null → "null", ["a", "b"] → "a,b"): leave both out, z.string() and @IsString() refuse it'
 /**
  * What a 201 to a wrong type in a string property says of the common binders that take it, and
  * their fix: scalars coerced to text (Jackson's default, so Spring Boot's), null read as no value,
- * and [] read as no value (Jackson's ACCEPT_EMPTY_ARRAY_AS_NULL_OBJECT).
+ * and [] read as no value (Jackson's ACCEPT_EMPTY_ARRAY_AS_NULL_OBJECT). In Node, NestJS's
+ * ValidationPipe with enableImplicitConversion and zod's z.coerce.string() turn values into text
+ * before the check (measured: NestJS 11 with class-transformer 0.5, Hono 4 with zod 4).
  */
 const COERCED_TO_TEXT =
   'the service took a number or a boolean for text; binders that turn it into text (42 → "42", true → "true") do so: Jackson by default (Spring Boot, Quarkus) and pydantic v1; ' +
@@ -49,30 +55,39 @@ const COERCED_TO_TEXT =
   'and the same for Float and Boolean (MapperFeature.ALLOW_COERCION_OF_SCALARS does not cover text); pydantic by StrictStr; ' +
   "PHP's trim() and (string) turn what json_decode gave into text (true → \"1\") where no is_string() check comes first, and Ruby's to_s and strip after it do the same (check is_a?(String)); " +
   "Django REST framework's CharField takes an int or a float as its text (a CharField whose to_internal_value() refuses what is not a str), and a Rails model's string attribute casts what permit() let through (42 → \"42\", true → \"t\"); " +
-  'Perl keeps numbers and text apart only in its flags (check them, B::svref_2object(\\$v)->FLAGS & (B::SVp_IOK | B::SVp_NOK), before the value is stored)'
+  'Perl keeps numbers and text apart only in its flags (check them, B::svref_2object(\\$v)->FLAGS & (B::SVp_IOK | B::SVp_NOK), before the value is stored); ' +
+  NODE_COERCED
 const NULL_TAKEN =
   'the service took null for the property; binders that read it as no value do so: Jackson binds null to a String field (Spring Boot), and a validator that checks only present values lets it by; ' +
   '§2 gives it the type string, so an explicit null is refused (Jackson: @JsonSetter(nulls = Nulls.FAIL), or configOverride(String.class) with Nulls.FAIL for every String property); ' +
   "PHP's $data['description'] ?? null and Ruby's data['description'] read an explicit null as a missing key (PHP: array_key_exists() and is_string(); Ruby: key? and is_a?(String)); " +
-  "Django REST framework's ModelSerializer gives a model field with null=True allow_null=True (allow_null=False on the serializer field)"
+  "Django REST framework's ModelSerializer gives a model field with null=True allow_null=True (allow_null=False on the serializer field); " +
+  "class-validator's @IsOptional() lets null by as it lets a missing value (NestJS: @ValidateIf((o) => o.description !== undefined) instead), as zod's .nullish() does (.optional() refuses null); " +
+  NODE_COERCED
 const ONE_STRING_UNWRAPPED =
   'the service took an array of one string: Jackson reads it as that string with UNWRAP_SINGLE_VALUE_ARRAYS (spring.jackson.deserialization.unwrap-single-value-arrays=true): turn it off; ' +
   "PHP code with no is_string() check keeps the array json_decode gave (PDO writes it as \"Array\"), and Ruby's to_s writes it as text: check is_string() / is_a?(String); " +
-  "Rails' permit(:description) drops an array silently (the record is created without it), and Perl writes an array reference as text (ARRAY(0x…)) where nothing checks ref()"
+  "Rails' permit(:description) drops an array silently (the record is created without it), and Perl writes an array reference as text (ARRAY(0x…)) where nothing checks ref(); " +
+  "zod's z.coerce.string() writes it as its one string too (String([\"x\"]) is \"x\"): z.string() refuses it"
 const EMPTY_ARRAY_TAKEN =
   'the service took [] for the property; binders that read it as no value do so: Jackson with ACCEPT_EMPTY_ARRAY_AS_NULL_OBJECT (spring.jackson.deserialization.accept-empty-array-as-null-object=true): turn it off; ' +
-  "PHP's ?: and empty() take [] for no value too (check is_string()), and Rails' permit(:description) drops it silently (check is_a?(String) before permit)"
+  "PHP's ?: and empty() take [] for no value too (check is_string()), and Rails' permit(:description) drops it silently (check is_a?(String) before permit); " + NODE_COERCED
+/** A null or an array taken for the required name: a check of presence alone, or zod's coercion. */
+const REQUIRED_NOT_TEXT =
+  "the service took a value that is not text for the name: a check of presence alone lets it by (name !== undefined, or a truthy test, which an array passes), " +
+  'and zod\'s z.coerce.string() turns it into text (null → "null", ["a", "b"] → "a,b"); check its type (z.string(), class-validator\'s @IsString(), typeof name === \'string\')'
 /** PHP's json_decode($body, true) gives {} as [], and Ruby's to_s writes a Hash as text. */
 const OBJECT_TAKEN =
   "the service took an object for a string: PHP's json_decode($body, true) gives {} as [], which ?: and empty() take for no value, and (string) writes any other array as \"Array\"; " +
   "Ruby's to_s writes a Hash as text, and JSON.parse with create_additions: true (JSON.load's default) makes one that carries json_class into the class it names; check is_string() / is_a?(String); " +
-  "Rails' permit(:description) drops a hash silently, and Perl writes a hash reference as text (HASH(0x…)) where nothing checks ref()"
+  "Rails' permit(:description) drops a hash silently, and Perl writes a hash reference as text (HASH(0x…)) where nothing checks ref(); " +
+  NODE_COERCED
 
 function meaningOf(declared: string | undefined, property: string, type: JsonType, required: readonly string[]): string | undefined {
   if (declared !== 'string') return undefined
   if (type === 'integer' || type === 'number' || type === 'boolean') return COERCED_TO_TEXT
   if (type === 'object') return OBJECT_TAKEN
-  if (required.includes(property)) return undefined
+  if (required.includes(property)) return type === 'null' || type === 'array' ? REQUIRED_NOT_TEXT : undefined
   return type === 'null' ? NULL_TAKEN : type === 'array' ? EMPTY_ARRAY_TAKEN : undefined
 }
 

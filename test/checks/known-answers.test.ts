@@ -61,16 +61,6 @@ describe("Python's http.server answering the body of the request before", () => 
   })
 })
 
-describe('a 404 where §5.3 asks 401', () => {
-  test('GET /store/orders without a key: no route for it, or the key checked after routing', () => {
-    const failure = failureOf(() => expectStatus(makeResponse({ status: 404, path: '/store/orders' }), 401))
-    expect(failure.code).toBe('UNEXPECTED_STATUS')
-    expect(failure.message).toMatch(/^GET answered 404, expected 401: the service has no route for this operation, or checks the key only on the routes it matched.*a key checked before routing/)
-    // elsewhere a 404 names no cause
-    expect(failureOf(() => expectStatus(makeResponse({ status: 404, path: '/categories' }), 401)).message).toBe('GET answered 404, expected 401')
-  })
-})
-
 describe('a 403 where §5.3 asks 401', () => {
   test("a POST without a bearer token: Spring Security's CSRF protection", () => {
     const result = makeResponse({ status: 403, method: 'POST' })

@@ -1,0 +1,96 @@
+/**
+ * What an answer the document does not allow says of a Node service that gives it by default,
+ * beside the Spring and gateway words of known-answers.ts (which calls these): NestJS's exception
+ * body, Fastify's error body, @hono/zod-validator's answer without a hook, Koa's and Hono's
+ * text/plain errors, Hono's bearerAuth answering 400 for a header it cannot parse, and a router
+ * that answers an operation it has no route for 404 before any guard runs. Measured against
+ * services written as such teams write them (NestJS 11 on Express and Fastify with class-validator
+ * and TypeORM, Koa 3 with @koa/router, Hono 4 on @hono/node-server with zod, all on
+ * better-sqlite3). The verdict and the failure code never depend on these words; each returns
+ * undefined for any other answer.
+ */
+import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
+
+/** An Error record's shape as a Node framework writes its own errors. */
+export function nodeErrorBody(keys: readonly string[]): string | undefined {
+  const has = (...names: string[]) => names.every((n) => keys.includes(n))
+  if (has('statusCode', 'code', 'error', 'message') && !keys.includes('status')) {
+    return (
+      "it is Fastify's default error body (statusCode, code, error, message: FST_ERR_CTP_INVALID_JSON_BODY and the like), which has a code but no status; " +
+      'an error handler of the service\'s own, fastify.setErrorHandler((error, request, reply) => reply.code(s).send({ code, message, status: s })), writes the Error record'
+    )
+  }
+  if (has('statusCode', 'message') && !keys.includes('code')) {
+    return (
+      "it is NestJS's default exception body (BaseExceptionFilter: statusCode, message, error; ValidationPipe's message is an array of the constraints that failed), and hapi's (Boom); " +
+      'a global exception filter, @Catch() registered with app.useGlobalFilters() or as APP_FILTER, that answers { code, message, status } writes the Error record, ' +
+      "for the guards' UnauthorizedException, the body parser's errors (on the Express and the Fastify adapter alike) and the routes Nest has not too (hapi: an onPreResponse extension)"
+    )
+  }
+  if (has('success', 'error') && !keys.includes('code')) {
+    return (
+      "it is what @hono/zod-validator answers with no hook (the result of zod's safeParse); a hook, zValidator('json', schema, (result, c) => { if (!result.success) return c.json({ code, message, status: 400 }, 400) }), " +
+      "answers the Error record, and app.onError the HTTPException of a body that is not JSON"
+    )
+  }
+  return undefined
+}
+
+/** Why a response is declared text/plain, where Koa or Hono writes it so. */
+export function nodeContentType(contentType: string | undefined): string | undefined {
+  if (contentType === 'text/plain; charset=utf-8') {
+    return (
+      "text/plain; charset=utf-8 is what Koa writes for a string body (ctx.body = text, and the message of ctx.throw(status) and of a path no route took), as Fastify does for a string it is handed; " +
+      '§4 makes every payload JSON: an error middleware first in the chain (Koa: try { await next() } catch (e) { ctx.status = …; ctx.body = { code, message, status } }) answers the Error record'
+    )
+  }
+  if (contentType === 'text/plain;charset=UTF-8' || contentType === 'text/plain; charset=UTF-8') {
+    return (
+      `${contentType} is what a fetch-API framework writes for text (the Response constructor's default, without the space; Hono's c.text(), with it): ` +
+      "Hono answers so for an HTTPException (its bearerAuth's, a body that is not JSON) and for a path no route took; §4 makes every payload JSON: app.onError and app.notFound answer the Error record with c.json()"
+    )
+  }
+  return undefined
+}
+
+/** Why a status came instead of the one expected, where a Node framework answers it so by default. */
+export function nodeStatus(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
+  if (expected !== 401) return undefined
+  // the request as recorded: the key is written $CONFORM_API_KEY, so only the scheme and an empty token are read
+  const authorization = request.headers.authorization
+  const notBearer = authorization !== undefined && (!/^Bearer /i.test(authorization) || /^Bearer\s*$/i.test(authorization))
+  if (response.status === 400 && (notBearer || /\berror\s*=\s*"?invalid_request\b/i.test(response.headers['www-authenticate'] ?? ''))) {
+    return (
+      "a 400 for an Authorization header that is not a bearer token (another scheme, no scheme, an empty token) is RFC 6750's invalid_request, " +
+      'which Hono\'s bearerAuth answers (with WWW-Authenticate: Bearer error="invalid_request") to such a header and to a token with characters outside its set; ' +
+      '§5.3 asks 401 of a key that is missing or invalid, whatever form the header takes (a middleware of the service\'s own that answers 401 with the Error record for them all)'
+    )
+  }
+  if (response.status === 404 && request.method === 'GET') {
+    return (
+      'a 404 to a request without a valid key is a router that has no route for the operation answering before any check of the key: NestJS runs guards only for a route it has, ' +
+      "and Express, Koa and Hono answer a path no route took past middleware mounted on other paths; §1 rule 2 and §5.1 require authentication for every operation the document names, " +
+      'so the key is checked before the route is looked up (a middleware for every path), or the operation is routed'
+    )
+  }
+  return undefined
+}
+
+/** Why a stored text came back other than sent, where a Node handler or driver changes it so (beside PHP's and Ruby's words). */
+export function nodeChangedText(sent: unknown, got: unknown, at: number): string | undefined {
+  if (sent === '' && (got === undefined || got === null)) {
+    return "JavaScript's description || null (or any truthy test) takes '' for no value too, where description ?? null keeps it"
+  }
+  if (typeof sent !== 'string' || typeof got !== 'string') return undefined
+  if (got.length < sent.length && got.length > 0 && (got === sent.trim() || got === sent.trimEnd()) && /^\s|\s$/.test(sent)) {
+    return "in Node, String.prototype.trim() in the handler, zod's .trim() and class-transformer's @Transform(({ value }) => value.trim()) do the same"
+  }
+  const unit = sent.charCodeAt(at)
+  if (unit >= 0xd800 && unit <= 0xdfff && got.charCodeAt(at) === 0xfffd) {
+    return (
+      'a lone surrogate became U+FFFD: Node writes a string to UTF-8 so (Buffer.from(), TextEncoder, and a driver that writes text with them: better-sqlite3, measured), ' +
+      "and Go's encoding/json reads it so; a service whose store cannot hold it refuses it with 400 (§4.2 rule 1; in Node, value.isWellFormed() is false)"
+    )
+  }
+  return undefined
+}

@@ -1,0 +1,118 @@
+/**
+ * A failure names the Node framework default behind a well-known wrong answer and how it is
+ * changed (lib/checks/node-answers.ts, called by known-answers.ts; the wrong-type words of
+ * suites/cases/wrong-types.ts), as measured against services written on NestJS 11 (Express and
+ * Fastify adapters, class-validator, TypeORM), Koa 3 and Hono 4 with zod: the answers below are the
+ * bytes those services gave with the framework's defaults left in. The code and the verdict stay
+ * those of the check.
+ */
+import { describe, expect, test } from 'vitest'
+import { firstDifference } from '../../lib/checks/category.ts'
+import { expectErrorRecord } from '../../lib/checks/error-record.ts'
+import { expectJsonContentType, expectStatus } from '../../lib/checks/response.ts'
+import { wrongTypeCases } from '../../suites/cases/wrong-types.ts'
+import { makeResponse, verdictOf } from './make-response.ts'
+
+const failureOf = (check: () => unknown) => {
+  const verdict = verdictOf(check)
+  if (!('code' in verdict)) throw new Error(`expected a failure, got ${JSON.stringify(verdict)}`)
+  return verdict
+}
+
+describe('error bodies of Node frameworks', () => {
+  test.each([
+    ["NestJS's UnauthorizedException from a guard", 401, { message: 'Unauthorized', statusCode: 401 }, /NestJS's default exception body .*APP_FILTER/],
+    ["NestJS's ValidationPipe", 400, { message: ['name must be a string'], error: 'Bad Request', statusCode: 400 }, /NestJS's default exception body .*ValidationPipe's message is an array/],
+    [
+      "Fastify's empty JSON body",
+      400,
+      { statusCode: 400, code: 'FST_ERR_CTP_EMPTY_JSON_BODY', error: 'Bad Request', message: "Body cannot be empty when content-type is set to 'application/json'" },
+      /Fastify's default error body .*has a code but no status; .*setErrorHandler/,
+    ],
+    ['@hono/zod-validator without a hook', 400, { success: false, error: { name: 'ZodError', message: '[]' } }, /@hono\/zod-validator answers with no hook .*zValidator\('json', schema, \(result, c\)/],
+  ])('%s', (_label, status, body, words) => {
+    const failure = failureOf(() => expectErrorRecord(makeResponse({ status, body })))
+    expect(failure.code).toBe('SCHEMA_MISMATCH')
+    expect(failure.message).toMatch(words)
+  })
+
+  test('an Error record with a code of its own, and a body no framework writes, get no Node words', () => {
+    expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { code: 'bad', message: 'x' } }))).message).not.toMatch(/Fastify|NestJS|Hono/)
+    expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { reason: 'x' } }))).message).not.toMatch(/Fastify|NestJS|Hono/)
+  })
+})
+
+describe('text/plain where §4 asks application/json', () => {
+  test.each([
+    ["Koa's ctx.throw(401)", 'text/plain; charset=utf-8', /Koa writes for a string body \(ctx\.body = text, and the message of ctx\.throw\(status\)/],
+    ["Hono's HTTPException (the Response constructor's default)", 'text/plain;charset=UTF-8', /Hono answers so for an HTTPException .*app\.onError and app\.notFound/],
+    ["Hono's notFound (c.text)", 'text/plain; charset=UTF-8', /Hono's c\.text\(\), with it/],
+  ])('%s', (_label, contentType, words) => {
+    const failure = failureOf(() => expectJsonContentType(makeResponse({ status: 401, headers: { 'content-type': contentType }, body: 'Unauthorized' })))
+    expect(failure.code).toBe('WRONG_CONTENT_TYPE')
+    expect(failure.message).toMatch(words)
+  })
+})
+
+describe('statuses a Node framework gives where §5.3 asks 401', () => {
+  test("Hono's bearerAuth: 400 with WWW-Authenticate: Bearer error=\"invalid_request\" for a header it cannot read", () => {
+    const response = makeResponse({ status: 400, headers: { 'content-type': 'text/plain;charset=UTF-8', 'www-authenticate': 'Bearer error="invalid_request"' }, body: 'Bad Request' })
+    const failure = failureOf(() => expectStatus(response, 401))
+    expect(failure.code).toBe('UNEXPECTED_STATUS')
+    expect(failure.message).toMatch(/^GET answered 400, expected 401: a 400 for an Authorization header that is not a bearer token .*RFC 6750's invalid_request, which Hono's bearerAuth answers/)
+    // a 400 to a bearer token, without that challenge, says nothing of bearerAuth
+    expect(failureOf(() => expectStatus(makeResponse({ status: 400, body: { code: 'bad', message: 'x', status: 400 } }), 401)).message).toBe('GET answered 400, expected 401')
+  })
+
+  test.each([['Basic $CONFORM_API_KEY'], ['$CONFORM_API_KEY'], ['Bearer ']])(
+    "a 400 to the header %j, which an error handler of the service's own answered without bearerAuth's challenge: the same words",
+    (authorization) => {
+      const response = makeResponse({ status: 400, method: 'POST', body: { code: 'invalid_request', message: 'Bad Request', status: 400 } })
+      response.exchange.request.headers.authorization = authorization
+      expect(failureOf(() => expectStatus(response, 401)).message).toMatch(/^POST answered 400, expected 401: a 400 for an Authorization header that is not a bearer token/)
+      response.exchange.request.headers.authorization = 'Bearer $CONFORM_API_KEY'
+      expect(failureOf(() => expectStatus(response, 401)).message).toBe('POST answered 400, expected 401')
+    },
+  )
+
+  test('a 404 to a GET without a valid key: no route for the operation, answered before any guard (NestJS guards, a router past middleware on other paths)', () => {
+    const response = makeResponse({ status: 404, path: '/store/orders', body: { message: 'Cannot GET /v1/store/orders', error: 'Not Found', statusCode: 404 } })
+    const failure = failureOf(() => expectStatus(response, 401))
+    expect(failure.message).toMatch(/^GET answered 404, expected 401: a 404 to a request without a valid key is a router that has no route .*NestJS runs guards only for a route it has/)
+    // a 404 where 400 was expected is another matter
+    expect(failureOf(() => expectStatus(makeResponse({ status: 404, method: 'POST' }), 400)).message).toBe('POST answered 404, expected 400')
+  })
+})
+
+describe('a 201 to a wrong type names the Node coercions that take it', () => {
+  const meaning = (key: string) => wrongTypeCases().find((c) => c.key === key)?.acceptedMeans ?? ''
+  test.each([
+    ['wrong-type-name-integer', /enableImplicitConversion: true .*z\.coerce\.string\(\)/],
+    ['wrong-type-name-boolean', /enableImplicitConversion: true/],
+    ['wrong-type-description-object', /\{\} → "\[object Object\]"/],
+    ['wrong-type-name-null', /^the service took a value that is not text for the name: .*z\.coerce\.string\(\) turns it into text \(null → "null"/],
+    ['wrong-type-name-array', /a truthy test, which an array passes/],
+    ['wrong-type-description-null', /class-validator's @IsOptional\(\) lets null by .*zod's \.nullish\(\)/],
+    ['wrong-type-description-array', /\["a", "b"\] → "a,b"/],
+    ['wrong-type-name-one-string-array', /z\.coerce\.string\(\) writes it as its one string too/],
+  ])('%s', (key, words) => {
+    expect(meaning(key)).toMatch(words)
+  })
+})
+
+describe('texts that came back changed, as a Node handler or driver changes them', () => {
+  test("'' back as no value: description || null, beside Oracle's and Laravel's words", () => {
+    expect(firstDifference('', undefined)).toMatch(/Oracle stores '' as NULL.*Laravel's ConvertEmptyStringsToNull.*; JavaScript's description \|\| null .*description \?\? null keeps it/)
+  })
+
+  test("spaces taken: trim() in the handler, zod's .trim(), a class-transformer @Transform, after PHP's and Ruby's words", () => {
+    expect(firstDifference('  cf-x-padded  ', 'cf-x-padded')).toMatch(/PHP's trim\(\).*; in Node, String\.prototype\.trim\(\) in the handler, zod's \.trim\(\)/)
+    expect(firstDifference('cf-x-long-name', 'cf-x-long')).not.toMatch(/Node/)
+  })
+
+  test('a lone surrogate back as U+FFFD: written to UTF-8 by Node (better-sqlite3, measured)', () => {
+    expect(firstDifference('cf-x-\ud800', 'cf-x-\ufffd')).toMatch(/^; first difference at character 5: sent U\+D800, got U\+FFFD \(lengths 6 and 6\); a lone surrogate became U\+FFFD: Node writes a string to UTF-8 so .*isWellFormed\(\)/)
+    // any other character replaced is not this
+    expect(firstDifference('cf-x-\u00e9', 'cf-x-\ufffd')).not.toMatch(/surrogate/)
+  })
+})
