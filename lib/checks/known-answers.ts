@@ -195,7 +195,8 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
   const phpRuby = phpRubyChangedText(sent, got, at)
   if (phpRuby) return withNode(trimmedAtEnds(sent, got) ? `${phpRuby}; ${DRF_TRIMS}` : phpRuby)
   const cut = goChangedText(sent, got, at) ?? columnCutSpaces(sent, got)
-  if (cut) return withNode(cut)
+  // a lone surrogate replaced: Go's words, then Node's, said once
+  if (cut) return node ? `${cut}; ${node.replace(/^a lone surrogate became U\+FFFD: /, '')}` : cut
   if (node) return node
   // a whole character sent (a lone surrogate has no UTF-8 form: U+FFFD is its usual fate)
   const sentCode = typeof sent === 'string' ? sent.codePointAt(at) : undefined
