@@ -1,0 +1,72 @@
+/**
+ * Where a failure of a service's own vitest is placed: at the line of the test file that called
+ * defineConformance(). vitest's github-actions reporter (on by default when GITHUB_ACTIONS=true)
+ * writes an `::error file=…,line=…` annotation only for a failure with a frame of the test file,
+ * and an editor's test explorer shows a failure at its frame; a failed check, the run's own test
+ * and a run that could not be made all had none, so a team's pull request showed no annotation for
+ * any broken rule. Never the key in them.
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { MATRIX_SEED } from '../mutants/matrix.ts'
+import { entryFiles } from './api-entry.ts'
+import { childVitest } from './child-vitest.ts'
+
+let work: string
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'conform-vitest-place-'))
+})
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true })
+})
+
+/** The github-actions reporter's error annotations: file, line and the message's first line. */
+function errorAnnotations(output: string) {
+  return [...output.matchAll(/^::error file=([^,]+),title=([^,\n]*(?:%2C[^,\n]*)*),line=(\d+),column=(\d+)::([^%\n]*)/gm)].map((m) => ({ file: m[1], title: m[2], line: Number(m[3]), message: m[5] }))
+}
+
+/** A test file whose last line declares the suite against `baseUrl` (an expression), then vitest with the github-actions reporter as GitHub Actions runs it. */
+async function inGitHubActions(name: string, server: string, baseUrl: string, options: string) {
+  const files = entryFiles()
+  const apiKey = randomBytes(18).toString('base64url')
+  const testFile = [
+    `import { startCase, findCase } from '${files.serverCases}'`,
+    `import { MUTATIONS } from '${files.mutations}'`,
+    `import { defineConformance } from '${files.vitest}'`,
+    server.replaceAll('<key>', apiKey),
+    `defineConformance({ baseUrl: ${baseUrl}, apiKey: '${apiKey}', seed: ${MATRIX_SEED}${options} })`,
+  ].join('\n')
+  const line = testFile.split('\n').length
+  const folder = join(work, name)
+  const run = await childVitest(folder, testFile, ['--reporter=github-actions'], { env: { GITHUB_ACTIONS: 'true' } })
+  return { ...run, apiKey, file: join(folder, 'conformance.test.mjs'), line }
+}
+
+describe('in GitHub Actions, a failure is annotated at the test file\'s defineConformance() line', () => {
+  test('a failed check, with its rule and code', async () => {
+    const run = await inGitHubActions('check', `const server = startCase(findCase(MUTATIONS, 'description-dropped'), { apiKey: '<key>' })`, 'server.then((s) => s.baseUrl)', ", rule: ['create-echoes-fields']")
+    expect(run.code, run.output).toBe(1)
+    const failed = run.assertions.filter((a) => a.status === 'failed')
+    expect(failed.length).toBeGreaterThan(0)
+    const annotations = errorAnnotations(run.output)
+    expect(annotations.length, run.output).toBe(failed.length)
+    for (const annotation of annotations) {
+      expect(annotation).toMatchObject({ file: run.file, line: run.line, message: expect.stringMatching(/^ConformanceCheckFailure: \[FIELD_CHANGED\] the created record changed "description"/) })
+      expect(annotation.title).toContain('create-echoes-fields')
+    }
+    expect(run.output).not.toContain(run.apiKey)
+  }, 60_000)
+
+  test('a run that could not be made: the service not listening', async () => {
+    const server = `import { createServer } from 'node:net'\nconst closed = await new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)) }) })`
+    const run = await inGitHubActions('unreachable', server, '() => `http://127.0.0.1:${closed}/v1`', '')
+    expect(run.code, run.output).toBe(1)
+    const annotations = errorAnnotations(run.output)
+    expect(annotations.length, run.output).toBe(1)
+    expect(annotations[0]).toMatchObject({ file: run.file, line: run.line, message: expect.stringMatching(/^ConformanceRunError: /) })
+    expect(run.output).not.toContain(run.apiKey)
+  }, 60_000)
+})
