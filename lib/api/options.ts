@@ -59,6 +59,26 @@ const OWN_KEYS = new Set(['baseUrl', 'environment', 'cwd', 'signal'])
 const camelCase = (flag: string) => flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())
 const BY_KEY = new Map<string, OptionRow>(CONFORM_OPTIONS.filter((o) => !(NOT_OPTIONS as readonly string[]).includes(o.flag)).map((o) => [camelCase(o.flag), o]))
 
+/** Every flag of the command line by name, those the options object has not too. */
+const ROW_BY_FLAG = new Map<string, OptionRow>(CONFORM_OPTIONS.map((o) => [o.flag, o]))
+
+/**
+ * A message of the command line in the words of the options object, where the caller reads it:
+ * `--max-writes takes a whole number …; e.g. --max-writes 0` says `maxWrites … e.g. maxWrites: 0`,
+ * `or --allow-insecure-http` says `or allowInsecureHttp: true`. Flags the options object has not
+ * (--list-rules) are the command line's, and named so.
+ */
+export function inOptionWords(message: string): string {
+  return message.replace(/--([a-z][a-z-]*[a-z])(?:[ =](\d+)(?![\d.:]))?/g, (whole, flag: string, number: string | undefined) => {
+    const row = ROW_BY_FLAG.get(flag)
+    if (!row) return whole
+    if ((NOT_OPTIONS as readonly string[]).includes(flag) && flag !== 'base-url') return `the command line's ${whole}`
+    const key = camelCase(flag)
+    if (number !== undefined) return `${key}: ${number}`
+    return row.kind === 'boolean' ? `${key}: true` : key
+  })
+}
+
 /** The options as the command line's arguments, and the environment with the variables of options set to false masked. */
 function asCommandLine(options: ConformanceOptions, baseUrl: string | undefined, environment: Readonly<Record<string, string | undefined>>) {
   const argv: string[] = baseUrl === undefined ? [] : [`--base-url=${baseUrl}`]
@@ -90,7 +110,8 @@ export function configFromOptions(options: ConformanceOptions, baseUrl: string |
     const { argv, env } = asCommandLine(options, baseUrl, environment)
     return loadConfig(argv, env, cwd)
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof OptionError || error instanceof ConformanceConfigError) throw new ConformanceConfigError(redact(error.message))
+    if (error instanceof ConfigError || error instanceof OptionError) throw new ConformanceConfigError(inOptionWords(redact(error.message)))
+    if (error instanceof ConformanceConfigError) throw new ConformanceConfigError(redact(error.message))
     throw error
   }
 }
