@@ -10,6 +10,7 @@ import { ConfigError, loadConfig, type Config } from '../config/config.ts'
 import { CONFORM_OPTIONS } from '../config/conform-options.ts'
 import { OptionError } from '../config/options.ts'
 import { ConformanceConfigError } from './errors.ts'
+import type { KnownRuleId, OptionDocs } from './option-docs.ts'
 
 type OptionRow = (typeof CONFORM_OPTIONS)[number]
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S
@@ -33,17 +34,35 @@ type CommandLineOnly = (typeof NOT_OPTIONS)[number]
  */
 export type BaseUrl = string | URL | Promise<string | URL | undefined> | (() => string | URL | undefined | Promise<string | URL | undefined>)
 
+/** Each flag of the command line in camelCase, typed by its kind in the table of options. */
+type OptionTypes = {
+  // `| undefined`: an option given as undefined is one not given (`apiKey: process.env.CONFORM_API_KEY` under exactOptionalPropertyTypes)
+  [Row in OptionRow as Row['flag'] extends CommandLineOnly ? never : CamelCase<Row['flag']>]: ValueOf<Row['kind']> | undefined
+}
+
+/** A rule's id: an editor offers the catalogue's, and any string compiles (an unknown one is refused when the file is collected, naming it). */
+export type RuleId = KnownRuleId | (string & {})
+
+/** The names in option-docs.ts (written from the same table) are these, or this fails to compile: run npm run docs. */
+const namesMatch: [Exclude<keyof OptionDocs, keyof OptionTypes>, Exclude<keyof OptionTypes, keyof OptionDocs>] extends [never, never] ? true : false = true
+void namesMatch
+
 /**
  * The options of a run: each flag of the command line in camelCase (`--max-writes` is
  * `maxWrites`, `--rule` is `rule`, a string or a list), with its default, its environment
  * variable and its checks (README, "Options"). Without `baseUrl` the embedded reference server
- * is checked, as the command line does.
+ * is checked, as the command line does. Mapped over OptionDocs so that an editor shows each
+ * option's help where it is written.
  */
 export type ConformanceOptions = {
-  // `| undefined`: an option given as undefined is one not given (`apiKey: process.env.CONFORM_API_KEY` under exactOptionalPropertyTypes)
-  [Row in OptionRow as Row['flag'] extends CommandLineOnly ? never : CamelCase<Row['flag']>]?: ValueOf<Row['kind']> | undefined
+  [Key in keyof OptionDocs]?: Key extends 'rule' ? RuleId | readonly RuleId[] | undefined : Key extends keyof OptionTypes ? OptionTypes[Key] : never
 } & {
-  /** Not `| undefined`: a baseUrl written but undefined is refused (it would check the embedded server), so a type that says so helps. */
+  /**
+   * The service's address, ending in /v1: a string or URL, a promise of one, or a function that
+   * gives one (or a promise), called when the run starts, after the beforeAll hooks declared
+   * before defineConformance(): `() => service.baseUrl`. http:// is for loopback only. Left out,
+   * CONFORM_BASE_URL, else the embedded reference server; written but undefined or empty, refused.
+   */
   baseUrl?: BaseUrl
   /** The environment the CONFORM_* variables are read from; default process.env. */
   environment?: Readonly<Record<string, string | undefined>> | undefined
