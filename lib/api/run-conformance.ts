@@ -18,6 +18,7 @@ import { terminalSummary } from '../reporters/terminal-summary.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import { ConformanceError, ConformanceRunError } from './errors.ts'
+import { claimReportDir } from './report-dir-claim.ts'
 import { fakeTimersProblem } from './fake-timers.ts'
 import { configForRun, inOptionWords, resolveBaseUrl, type ConformanceOptions } from './options.ts'
 
@@ -45,9 +46,14 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
   const redact = createRedactor(config.apiKey, environment.CONFORM_API_KEY, ...secretValues(config.headers))
   // report files only when asked: a library call leaves no folder behind by default
   const writeFiles = options.reportDir !== undefined
+  let releaseReportDir = () => {}
   if (writeFiles) {
     const unwritable = reportDirProblem(resolve(cwd, config.reportDir))
     if (unwritable) throw new ConformanceRunError(inOptionWords(redact(unwritable)))
+    // one run at a time in a folder: another would delete this run's journal as it is written
+    const claim = claimReportDir(resolve(cwd, config.reportDir), JSON.stringify(options.reportDir))
+    if (!claim.ok) throw new ConformanceRunError(redact(claim.problem))
+    releaseReportDir = claim.release
   }
   const signal = options.signal
   const notInterrupted = () => {
@@ -95,6 +101,7 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
     if (error instanceof ConformanceError) throw error
     throw new ConformanceRunError(`the run could not be made: ${redact((error as Error)?.message ?? String(error))}`)
   } finally {
+    releaseReportDir()
     await server?.close()
   }
 }
