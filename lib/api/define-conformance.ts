@@ -61,6 +61,13 @@ export function callerFrame(stack: string | undefined = new Error('declared here
 
 /** Beyond the run's deadline: the time a test waits for the run (it ends by its deadline plus about a second). */
 const RUN_MARGIN_MS = 15_000
+/**
+ * The timeout of each declared test. A test only reads its check's outcome and, for notes, hands
+ * vitest an annotation, whose round trip to vitest's main process is the one wait; a service's
+ * testTimeout is set for its own unit tests (--testTimeout=1 failed tests whose checks had passed,
+ * "Test timed out in 1ms"), and is not this test's to keep.
+ */
+const CHECK_TEST_MS = 30_000
 /** The name of the test that holds what went wrong outside any check (the deadline, a key refused). */
 export const RUN_TEST_NAME = 'conformance run: complete, with no problem outside a check'
 
@@ -148,14 +155,14 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
     // what repeats the run: the seed of its generated inputs; its id starts the names of its records
     await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : []), ...baselineNotes(run.result.baseline)])
     if (problems.length > 0) throw new ConformanceCheckFailure(problems.map((p) => p.message).join('\n'), declaredAt)
-  })
+  }, CHECK_TEST_MS)
   for (const rule of rules) {
     describe(`${rule.id}: ${rule.title}`, () => {
       for (const [at, name] of (checks.get(rule.id) ?? []).entries()) {
         test(name, async (ctx) => {
           const found = outcome(rule.id, at, name)
           await judge(ctx, found.rule, found.check, found.runId, declaredAt)
-        })
+        }, CHECK_TEST_MS)
       }
     })
   }
