@@ -9,7 +9,8 @@
  * command line and the programmatic API never load it (test/spec/layers.test.ts).
  */
 import { randomBytes } from 'node:crypto'
-import { pathToFileURL } from 'node:url'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { beforeAll, describe, test, type TestContext } from 'vitest'
 import { PROJECT_ROOT } from '../project-root.ts'
 import { inertLogCommands } from '../reporters/ci-log-commands.ts'
@@ -47,6 +48,26 @@ const withFrame = (head: string, frame: string | undefined) => (frame === undefi
 
 /** This package's folder, whose frames are not the caller's. */
 const PACKAGE_FOLDER = PROJECT_ROOT.replace(/[\\/]+$/, '')
+
+/**
+ * The frame, unless the lines vitest prints around it (its code frame: two before, two after) may
+ * hold the key: a key written in the test file beside defineConformance() would be shown as
+ * written, whole in a wide terminal. Without a frame the failure is shown as before, unplaced.
+ */
+export function frameShowingNoKey(frame: string | undefined, keys: readonly (string | undefined)[]): string | undefined {
+  const secrets = keys.filter((key): key is string => typeof key === 'string' && key !== '')
+  if (frame === undefined || secrets.length === 0) return frame
+  const place = /\(?((?:file:\/\/)?[^\s()]+?):(\d+):\d+\)?\s*$/.exec(frame)
+  if (!place) return undefined
+  try {
+    const file = place[1]!.startsWith('file://') ? fileURLToPath(place[1]!) : place[1]!
+    const line = Number(place[2])
+    const near = readFileSync(file, 'utf8').split('\n').slice(Math.max(0, line - 4), line + 3)
+    return near.some((text) => secrets.some((key) => text.includes(key))) ? undefined : frame
+  } catch {
+    return undefined
+  }
+}
 
 /**
  * The stack line of the call to defineConformance() in the test file: the first frame outside this
@@ -122,7 +143,7 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
   const cwd = options.cwd ?? process.cwd()
   // every option but the address, checked now: a bad one fails the file before any test
   const config = configBeforeAddress(options, environment, cwd)
-  const declaredAt = callerFrame()
+  const declaredAt = frameShowingNoKey(callerFrame(), [config.apiKey, environment.CONFORM_API_KEY?.trim()])
   // one seed for the run (the option's, CONFORM_SEED's, else a new one), chosen here so that the run's test names the seed that repeats it
   const seed = config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31
   const checks = declaredChecks(suites)

@@ -28,26 +28,32 @@ function errorAnnotations(output: string) {
   return [...output.matchAll(/^::error file=([^,]+),title=([^,\n]*(?:%2C[^,\n]*)*),line=(\d+),column=(\d+)::([^%\n]*)/gm)].map((m) => ({ file: m[1], title: m[2], line: Number(m[3]), message: m[5] }))
 }
 
-/** A test file whose last line declares the suite against `baseUrl` (an expression), then vitest with the github-actions reporter as GitHub Actions runs it. */
-async function inGitHubActions(name: string, server: string, baseUrl: string, options: string) {
+/**
+ * A test file whose last line declares the suite against `baseUrl` (an expression), the key in a
+ * variable four lines above it (or, `keyInline`, written in that line), then vitest with the
+ * github-actions reporter as GitHub Actions runs it, and `reporters` besides.
+ */
+async function inGitHubActions(name: string, server: string, baseUrl: string, options: string, { keyInline = false, reporters = [] as string[] } = {}) {
   const files = entryFiles()
   const apiKey = randomBytes(18).toString('base64url')
   const testFile = [
+    `const apiKey = '${apiKey}'`,
     `import { startCase, findCase } from '${files.serverCases}'`,
     `import { MUTATIONS } from '${files.mutations}'`,
     `import { defineConformance } from '${files.vitest}'`,
-    server.replaceAll('<key>', apiKey),
-    `defineConformance({ baseUrl: ${baseUrl}, apiKey: '${apiKey}', seed: ${MATRIX_SEED}${options} })`,
+    server,
+    // written first in the line: a code frame cut to the terminal's width would still show it
+    `defineConformance({ apiKey: ${keyInline ? `'${apiKey}'` : 'apiKey'}, baseUrl: ${baseUrl}, seed: ${MATRIX_SEED}${options} })`,
   ].join('\n')
   const line = testFile.split('\n').length
   const folder = join(work, name)
-  const run = await childVitest(folder, testFile, ['--reporter=github-actions'], { env: { GITHUB_ACTIONS: 'true' } })
+  const run = await childVitest(folder, testFile, ['--reporter=github-actions', ...reporters], { env: { GITHUB_ACTIONS: 'true' } })
   return { ...run, apiKey, file: join(folder, 'conformance.test.mjs'), line }
 }
 
 describe('in GitHub Actions, a failure is annotated at the test file\'s defineConformance() line', () => {
   test('a failed check, with its rule and code', async () => {
-    const run = await inGitHubActions('check', `const server = startCase(findCase(MUTATIONS, 'description-dropped'), { apiKey: '<key>' })`, 'server.then((s) => s.baseUrl)', ", rule: ['create-echoes-fields']")
+    const run = await inGitHubActions('check', 'const server = startCase(findCase(MUTATIONS, \'description-dropped\'), { apiKey })', 'server.then((s) => s.baseUrl)', ", rule: ['create-echoes-fields']")
     expect(run.code, run.output).toBe(1)
     const failed = run.assertions.filter((a) => a.status === 'failed')
     expect(failed.length).toBeGreaterThan(0)
@@ -58,6 +64,15 @@ describe('in GitHub Actions, a failure is annotated at the test file\'s defineCo
       expect(annotation.title).toContain('create-echoes-fields')
     }
     expect(run.output).not.toContain(run.apiKey)
+  }, 60_000)
+
+  test('a key written beside defineConformance() is never shown: the failure is then not placed (vitest would print those lines)', async () => {
+    const run = await inGitHubActions('key-inline', 'const server = startCase(findCase(MUTATIONS, \'description-dropped\'), { apiKey })', 'server.then((s) => s.baseUrl)', ", rule: ['create-echoes-fields']", { keyInline: true, reporters: ['--reporter=default'] })
+    expect(run.code, run.output).toBe(1)
+    expect(run.assertions.filter((a) => a.status === 'failed').length).toBeGreaterThan(0)
+    expect(run.output).toContain('[FIELD_CHANGED] the created record changed "description"')
+    expect(run.output).not.toContain(run.apiKey.slice(0, 8))
+    expect(errorAnnotations(run.output)).toEqual([])
   }, 60_000)
 
   test('a run that could not be made: the service not listening', async () => {
