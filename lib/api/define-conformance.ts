@@ -142,7 +142,14 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
   const environment = options.environment ?? process.env
   const cwd = options.cwd ?? process.cwd()
   // every option but the address, checked now: a bad one fails the file before any test
-  const config = configBeforeAddress(options, environment, cwd)
+  let config: ReturnType<typeof configBeforeAddress>
+  try {
+    config = configBeforeAddress(options, environment, cwd)
+  } catch (error) {
+    // placed as a check's failure is: its own stack's frame of the test file would have vitest print a key written beside the call
+    if (error instanceof ConformanceError) error.stack = withFrame(`${error.name}: ${error.message}`, frameShowingNoKey(callerFrame(), [typeof options.apiKey === 'string' ? options.apiKey.trim() : undefined, environment.CONFORM_API_KEY?.trim()]))
+    throw error
+  }
   const declaredAt = frameShowingNoKey(callerFrame(), [config.apiKey, environment.CONFORM_API_KEY?.trim()])
   // one seed for the run (the option's, CONFORM_SEED's, else a new one), chosen here so that the run's test names the seed that repeats it
   const seed = config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31

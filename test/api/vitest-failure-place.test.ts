@@ -10,7 +10,11 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { writeFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { callerFrame, frameShowingNoKey } from '../../lib/api/define-conformance.ts'
+import { PROJECT_ROOT } from '../../lib/project-root.ts'
 import { MATRIX_SEED } from '../mutants/matrix.ts'
 import { entryFiles } from './api-entry.ts'
 import { childVitest } from './child-vitest.ts'
@@ -75,6 +79,15 @@ describe('in GitHub Actions, a failure is annotated at the test file\'s defineCo
     expect(errorAnnotations(run.output)).toEqual([])
   }, 60_000)
 
+  // (here the package is not under node_modules, so vitest would place this error in lib/ whatever
+  // its stack says; in a service, where it is, the frame-by-key choice below decides, as tried by hand)
+  test('a bad option, refused when the file is collected, with the key written beside defineConformance(): never shown', async () => {
+    const run = await inGitHubActions('bad-option-key-inline', 'const server = startCase(findCase(MUTATIONS, \'description-dropped\'), { apiKey })', 'server.then((s) => s.baseUrl)', ', maxWrites: -1', { keyInline: true, reporters: ['--reporter=default'] })
+    expect(run.code, run.output).toBe(1)
+    expect(run.output).toContain('maxWrites takes a whole number of at least 0, got "-1"; e.g. maxWrites: 0')
+    expect(run.output).not.toContain(run.apiKey.slice(0, 8))
+  }, 60_000)
+
   test('a run that could not be made: the service not listening', async () => {
     const server = `import { createServer } from 'node:net'\nconst closed = await new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)) }) })`
     const run = await inGitHubActions('unreachable', server, '() => `http://127.0.0.1:${closed}/v1`', '')
@@ -84,4 +97,27 @@ describe('in GitHub Actions, a failure is annotated at the test file\'s defineCo
     expect(annotations[0]).toMatchObject({ file: run.file, line: run.line, message: expect.stringMatching(/^ConformanceRunError: /) })
     expect(run.output).not.toContain(run.apiKey)
   }, 60_000)
+})
+
+describe('the frame a failure is placed at', () => {
+  test('is the first outside this package and Node, or none', () => {
+    const stack = ['Error: declared here', `    at callerFrame (${join(PROJECT_ROOT, 'lib/api/define-conformance.ts')}:1:1)`, `    at defineConformance (${pathToFileURL(join(PROJECT_ROOT, 'entry/vitest.ts')).href}:2:2)`, '    at node:internal/modules/run:2:2', '    at /srv/service/test/conformance.test.ts:9:1'].join('\n')
+    expect(callerFrame(stack)).toBe('    at /srv/service/test/conformance.test.ts:9:1')
+    expect(callerFrame('Error: declared here')).toBeUndefined()
+  })
+
+  test('is dropped when the lines vitest prints around it (three either side) hold the key, whole', () => {
+    const file = join(work, 'frame.test.ts')
+    const key = 'svc-key-3f9a0c1e'
+    writeFileSync(file, ['const a = 1', `const apiKey = '${key}'`, '', '', '', 'defineConformance({ apiKey, baseUrl })', ''].join('\n'))
+    const at = (line: number, url = false) => `    at ${url ? pathToFileURL(file).href : file}:${line}:1`
+    // the key four lines above: kept; three above, or on the line itself: dropped
+    expect(frameShowingNoKey(at(6), [key])).toBe(at(6))
+    expect(frameShowingNoKey(at(6, true), [key])).toBe(at(6, true))
+    expect(frameShowingNoKey(at(5), [key])).toBeUndefined()
+    expect(frameShowingNoKey(at(2), [undefined, key])).toBeUndefined()
+    // no key to keep out: the frame as it is; a file that cannot be read: none
+    expect(frameShowingNoKey(at(2), [undefined, ''])).toBe(at(2))
+    expect(frameShowingNoKey(`    at ${join(work, 'gone.ts')}:1:1`, [key])).toBeUndefined()
+  })
 })
