@@ -98,6 +98,13 @@ export function inOptionWords(message: string): string {
   })
 }
 
+/** The option an unknown key was written for, in another case or as the flag (`apikey`, `read-only`): a JS test file has no type to catch it. */
+function meant(key: string): string {
+  const loose = (name: string) => name.toLowerCase().replace(/[-_]/g, '')
+  const known = [...BY_KEY.keys(), ...OWN_KEYS].find((name) => loose(name) === loose(key))
+  return known === undefined ? '' : ` (did you mean "${known}"?)`
+}
+
 /** The options as the command line's arguments, and the environment with the variables of options set to false masked. */
 function asCommandLine(options: ConformanceOptions, baseUrl: string | undefined, environment: Readonly<Record<string, string | undefined>>) {
   const argv: string[] = baseUrl === undefined ? [] : [`--base-url=${baseUrl}`]
@@ -106,7 +113,7 @@ function asCommandLine(options: ConformanceOptions, baseUrl: string | undefined,
     if (OWN_KEYS.has(key) || value === undefined) continue
     const row = BY_KEY.get(key)
     if (key === 'targets') throw new ConformanceConfigError(FLEET_REFUSED)
-    if (!row) throw new ConformanceConfigError(`unknown option "${key}"; the options are the command line's flags in camelCase: ${[...BY_KEY.keys()].join(', ')}`)
+    if (!row) throw new ConformanceConfigError(`unknown option "${key}"${meant(key)}; the options are the command line's flags in camelCase: ${[...BY_KEY.keys()].join(', ')}`)
     if (row.kind === 'boolean') {
       if (typeof value !== 'boolean') throw new ConformanceConfigError(`${key} takes true or false, got ${JSON.stringify(value)}`)
       if (value) argv.push(`--${row.flag}`)
