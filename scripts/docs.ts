@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { CONFORM_OPTIONS } from '../lib/config/conform-options.ts'
 import { optionsMarkdown } from '../lib/config/options.ts'
+import { optionDocsSource } from './docs/option-docs.ts'
 import { rulesPage } from './docs/rules-page.ts'
 
 const rulesPath = fileURLToPath(new URL('../docs/rules.md', import.meta.url))
@@ -22,3 +23,7 @@ const table = /(## Options\n(?:(?!\|)[^\n]*\n)*)(\|[^\n]*\n)+/.exec(readme)
 if (!table) throw new Error('README.md has no table under ## Options')
 writeFileSync(readmePath, readme.replace(table[0], table[1] + optionsMarkdown(CONFORM_OPTIONS).trimEnd() + '\n'))
 process.stdout.write(`Written: the options table of ${readmePath}\n`)
+
+const optionDocsPath = fileURLToPath(new URL('../lib/api/option-docs.ts', import.meta.url))
+writeFileSync(optionDocsPath, optionDocsSource())
+process.stdout.write(`Written: ${optionDocsPath}\n`)

@@ -9,7 +9,10 @@
  * command line and the programmatic API never load it (test/spec/layers.test.ts).
  */
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { beforeAll, describe, test, type TestContext } from 'vitest'
+import { PROJECT_ROOT } from '../project-root.ts'
 import { inertLogCommands } from '../reporters/ci-log-commands.ts'
 import { checkFailureText } from '../reporters/terminal-summary.ts'
 import { baselineLine } from '../result/baseline.ts'
@@ -19,23 +22,73 @@ import type { SuiteManifest } from '../runner/conform-run.ts'
 import { ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { collectChecks, type Suite } from '../suite-kit/check.ts'
 import { newRunScope, within } from '../suite-kit/run-context.ts'
+import { ConformanceError } from './errors.ts'
 import { configBeforeAddress, type ConformanceOptions } from './options.ts'
 import { responseEvidence } from './response-evidence.ts'
 import { runConformanceWith, type ConformanceRun } from './run-conformance.ts'
 
-/** A failed check, as the terminal shows it; its stack is its message (the place in the suite helps no one reading a service's failure). */
+/**
+ * A failed check, as the terminal shows it. Its stack is its message and one frame: where the test
+ * file called defineConformance(), when known (the place in the suite helps no one reading a
+ * service's failure, but a failure with no frame of the test file has no place at all: vitest's
+ * github-actions reporter, on by default in GitHub Actions, annotates none, and an editor shows it
+ * nowhere).
+ */
 export class ConformanceCheckFailure extends Error {
-  constructor(quoting: string) {
+  constructor(quoting: string, declaredAt?: string) {
     // vitest prints it in the step's log: server text in it is no Azure or TeamCity log command
     const message = inertLogCommands(quoting)
     super(message)
     this.name = 'ConformanceCheckFailure'
-    this.stack = `${this.name}: ${message}`
+    this.stack = withFrame(`${this.name}: ${message}`, declaredAt)
   }
+}
+
+const withFrame = (head: string, frame: string | undefined) => (frame === undefined ? head : `${head}\n${frame}`)
+
+/** This package's folder, whose frames are not the caller's. */
+const PACKAGE_FOLDER = PROJECT_ROOT.replace(/[\\/]+$/, '')
+
+/**
+ * The frame, unless the lines vitest prints around it (its code frame: two before, two after) may
+ * hold the key: a key written in the test file beside defineConformance() would be shown as
+ * written, whole in a wide terminal. Without a frame the failure is shown as before, unplaced.
+ */
+export function frameShowingNoKey(frame: string | undefined, keys: readonly (string | undefined)[]): string | undefined {
+  const secrets = keys.filter((key): key is string => typeof key === 'string' && key !== '')
+  if (frame === undefined || secrets.length === 0) return frame
+  const place = /\(?((?:file:\/\/)?[^\s()]+?):(\d+):\d+\)?\s*$/.exec(frame)
+  if (!place) return undefined
+  try {
+    const file = place[1]!.startsWith('file://') ? fileURLToPath(place[1]!) : place[1]!
+    const line = Number(place[2])
+    const near = readFileSync(file, 'utf8').split('\n').slice(Math.max(0, line - 4), line + 3)
+    return near.some((text) => secrets.some((key) => text.includes(key))) ? undefined : frame
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The stack line of the call to defineConformance() in the test file: the first frame outside this
+ * package and outside Node's own code, or undefined when the stack shows none.
+ */
+export function callerFrame(stack: string | undefined = new Error('declared here').stack): string | undefined {
+  return stack
+    ?.split('\n')
+    .slice(1)
+    .find((line) => /^\s+at /.test(line) && !line.includes(PACKAGE_FOLDER) && !line.includes(pathToFileURL(PACKAGE_FOLDER).href) && !/\(?node:/.test(line))
 }
 
 /** Beyond the run's deadline: the time a test waits for the run (it ends by its deadline plus about a second). */
 const RUN_MARGIN_MS = 15_000
+/**
+ * The timeout of each declared test. A test only reads its check's outcome and, for notes, hands
+ * vitest an annotation, whose round trip to vitest's main process is the one wait; a service's
+ * testTimeout is set for its own unit tests (--testTimeout=1 failed tests whose checks had passed,
+ * "Test timed out in 1ms"), and is not this test's to keep.
+ */
+const CHECK_TEST_MS = 30_000
 /** The name of the test that holds what went wrong outside any check (the deadline, a key refused). */
 export const RUN_TEST_NAME = 'conformance run: complete, with no problem outside a check'
 
@@ -72,11 +125,11 @@ function baselineNotes(outcome: BaselineOutcome | undefined): string[] {
 }
 
 /** One check's outcome as a test's: pass, skip with the reason, fail with the terminal's text and the answer it judged; advisory rules never fail. */
-async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, runId: string): Promise<void> {
+async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, runId: string, declaredAt: string | undefined): Promise<void> {
   if (check.status === 'skip') ctx.skip(check.skipReason ?? 'not verified')
   if (check.known !== undefined) return annotate(ctx, [`known failure (baseline): ${check.known}`, checkFailureText(rule, check)])
   if (check.status === 'fail' && rule.level === 'advisory') return annotate(ctx, [`advisory rule, never a failure: ${checkFailureText(rule, check)}`])
-  if (check.status === 'fail') throw new ConformanceCheckFailure([checkFailureText(rule, check), ...responseEvidence(check, runId)].join('\n'))
+  if (check.status === 'fail') throw new ConformanceCheckFailure([checkFailureText(rule, check), ...responseEvidence(check, runId)].join('\n'), declaredAt)
   await annotate(ctx, check.notes)
 }
 
@@ -89,7 +142,15 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
   const environment = options.environment ?? process.env
   const cwd = options.cwd ?? process.cwd()
   // every option but the address, checked now: a bad one fails the file before any test
-  const config = configBeforeAddress(options, environment, cwd)
+  let config: ReturnType<typeof configBeforeAddress>
+  try {
+    config = configBeforeAddress(options, environment, cwd)
+  } catch (error) {
+    // placed as a check's failure is: its own stack's frame of the test file would have vitest print a key written beside the call
+    if (error instanceof ConformanceError) error.stack = withFrame(`${error.name}: ${error.message}`, frameShowingNoKey(callerFrame(), [typeof options.apiKey === 'string' ? options.apiKey.trim() : undefined, environment.CONFORM_API_KEY?.trim()]))
+    throw error
+  }
+  const declaredAt = frameShowingNoKey(callerFrame(), [config.apiKey, environment.CONFORM_API_KEY?.trim()])
   // one seed for the run (the option's, CONFORM_SEED's, else a new one), chosen here so that the run's test names the seed that repeats it
   const seed = config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31
   const checks = declaredChecks(suites)
@@ -101,6 +162,8 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
     try {
       run = await runConformanceWith(manifest, { ...options, seed })
     } catch (error) {
+      // the run's own refusal (the service unreachable, a baseUrl that gave nothing) placed where the suite was declared, as a check's failure is
+      if (error instanceof ConformanceError) error.stack = withFrame(`${error.name}: ${error.message}`, declaredAt)
       cannotRun = error
       throw error
     }
@@ -119,15 +182,15 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
     const { problems, runId, baseUrl, verdict } = run.result
     // what repeats the run: the seed of its generated inputs; its id starts the names of its records
     await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : []), ...baselineNotes(run.result.baseline)])
-    if (problems.length > 0) throw new ConformanceCheckFailure(problems.map((p) => p.message).join('\n'))
-  })
+    if (problems.length > 0) throw new ConformanceCheckFailure(problems.map((p) => p.message).join('\n'), declaredAt)
+  }, CHECK_TEST_MS)
   for (const rule of rules) {
     describe(`${rule.id}: ${rule.title}`, () => {
       for (const [at, name] of (checks.get(rule.id) ?? []).entries()) {
         test(name, async (ctx) => {
           const found = outcome(rule.id, at, name)
-          await judge(ctx, found.rule, found.check, found.runId)
-        })
+          await judge(ctx, found.rule, found.check, found.runId, declaredAt)
+        }, CHECK_TEST_MS)
       }
     })
   }

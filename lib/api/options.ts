@@ -10,6 +10,7 @@ import { ConfigError, loadConfig, type Config } from '../config/config.ts'
 import { CONFORM_OPTIONS } from '../config/conform-options.ts'
 import { OptionError } from '../config/options.ts'
 import { ConformanceConfigError } from './errors.ts'
+import type { KnownRuleId, OptionDocs } from './option-docs.ts'
 
 type OptionRow = (typeof CONFORM_OPTIONS)[number]
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S
@@ -33,17 +34,35 @@ type CommandLineOnly = (typeof NOT_OPTIONS)[number]
  */
 export type BaseUrl = string | URL | Promise<string | URL | undefined> | (() => string | URL | undefined | Promise<string | URL | undefined>)
 
+/** Each flag of the command line in camelCase, typed by its kind in the table of options. */
+type OptionTypes = {
+  // `| undefined`: an option given as undefined is one not given (`apiKey: process.env.CONFORM_API_KEY` under exactOptionalPropertyTypes)
+  [Row in OptionRow as Row['flag'] extends CommandLineOnly ? never : CamelCase<Row['flag']>]: ValueOf<Row['kind']> | undefined
+}
+
+/** A rule's id: an editor offers the catalogue's, and any string compiles (an unknown one is refused when the file is collected, naming it). */
+export type RuleId = KnownRuleId | (string & {})
+
+/** The names in option-docs.ts (written from the same table) are these, or this fails to compile: run npm run docs. */
+const namesMatch: [Exclude<keyof OptionDocs, keyof OptionTypes>, Exclude<keyof OptionTypes, keyof OptionDocs>] extends [never, never] ? true : false = true
+void namesMatch
+
 /**
  * The options of a run: each flag of the command line in camelCase (`--max-writes` is
  * `maxWrites`, `--rule` is `rule`, a string or a list), with its default, its environment
  * variable and its checks (README, "Options"). Without `baseUrl` the embedded reference server
- * is checked, as the command line does.
+ * is checked, as the command line does. Mapped over OptionDocs so that an editor shows each
+ * option's help where it is written.
  */
 export type ConformanceOptions = {
-  // `| undefined`: an option given as undefined is one not given (`apiKey: process.env.CONFORM_API_KEY` under exactOptionalPropertyTypes)
-  [Row in OptionRow as Row['flag'] extends CommandLineOnly ? never : CamelCase<Row['flag']>]?: ValueOf<Row['kind']> | undefined
+  [Key in keyof OptionDocs]?: Key extends 'rule' ? RuleId | readonly RuleId[] | undefined : Key extends keyof OptionTypes ? OptionTypes[Key] : never
 } & {
-  /** Not `| undefined`: a baseUrl written but undefined is refused (it would check the embedded server), so a type that says so helps. */
+  /**
+   * The service's address, ending in /v1: a string or URL, a promise of one, or a function that
+   * gives one (or a promise), called when the run starts, after the beforeAll hooks declared
+   * before defineConformance(): `() => service.baseUrl`. http:// is for loopback only. Left out,
+   * CONFORM_BASE_URL, else the embedded reference server; written but undefined or empty, refused.
+   */
   baseUrl?: BaseUrl
   /** The environment the CONFORM_* variables are read from; default process.env. */
   environment?: Readonly<Record<string, string | undefined>> | undefined
@@ -59,6 +78,33 @@ const OWN_KEYS = new Set(['baseUrl', 'environment', 'cwd', 'signal'])
 const camelCase = (flag: string) => flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())
 const BY_KEY = new Map<string, OptionRow>(CONFORM_OPTIONS.filter((o) => !(NOT_OPTIONS as readonly string[]).includes(o.flag)).map((o) => [camelCase(o.flag), o]))
 
+/** Every flag of the command line by name, those the options object has not too. */
+const ROW_BY_FLAG = new Map<string, OptionRow>(CONFORM_OPTIONS.map((o) => [o.flag, o]))
+
+/**
+ * A message of the command line in the words of the options object, where the caller reads it:
+ * `--max-writes takes a whole number …; e.g. --max-writes 0` says `maxWrites … e.g. maxWrites: 0`,
+ * `or --allow-insecure-http` says `or allowInsecureHttp: true`. Flags the options object has not
+ * (--list-rules) are the command line's, and named so.
+ */
+export function inOptionWords(message: string): string {
+  return message.replace(/--([a-z][a-z-]*[a-z])(?:[ =](\d+)(?![\d.:]))?/g, (whole, flag: string, number: string | undefined) => {
+    const row = ROW_BY_FLAG.get(flag)
+    if (!row) return whole
+    if ((NOT_OPTIONS as readonly string[]).includes(flag) && flag !== 'base-url') return `the command line's ${whole}`
+    const key = camelCase(flag)
+    if (number !== undefined) return `${key}: ${number}`
+    return row.kind === 'boolean' ? `${key}: true` : key
+  })
+}
+
+/** The option an unknown key was written for, in another case or as the flag (`apikey`, `read-only`): a JS test file has no type to catch it. */
+function meant(key: string): string {
+  const loose = (name: string) => name.toLowerCase().replace(/[-_]/g, '')
+  const known = [...BY_KEY.keys(), ...OWN_KEYS].find((name) => loose(name) === loose(key))
+  return known === undefined ? '' : ` (did you mean "${known}"?)`
+}
+
 /** The options as the command line's arguments, and the environment with the variables of options set to false masked. */
 function asCommandLine(options: ConformanceOptions, baseUrl: string | undefined, environment: Readonly<Record<string, string | undefined>>) {
   const argv: string[] = baseUrl === undefined ? [] : [`--base-url=${baseUrl}`]
@@ -67,7 +113,7 @@ function asCommandLine(options: ConformanceOptions, baseUrl: string | undefined,
     if (OWN_KEYS.has(key) || value === undefined) continue
     const row = BY_KEY.get(key)
     if (key === 'targets') throw new ConformanceConfigError(FLEET_REFUSED)
-    if (!row) throw new ConformanceConfigError(`unknown option "${key}"; the options are the command line's flags in camelCase: ${[...BY_KEY.keys()].join(', ')}`)
+    if (!row) throw new ConformanceConfigError(`unknown option "${key}"${meant(key)}; the options are the command line's flags in camelCase: ${[...BY_KEY.keys()].join(', ')}`)
     if (row.kind === 'boolean') {
       if (typeof value !== 'boolean') throw new ConformanceConfigError(`${key} takes true or false, got ${JSON.stringify(value)}`)
       if (value) argv.push(`--${row.flag}`)
@@ -90,7 +136,8 @@ export function configFromOptions(options: ConformanceOptions, baseUrl: string |
     const { argv, env } = asCommandLine(options, baseUrl, environment)
     return loadConfig(argv, env, cwd)
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof OptionError || error instanceof ConformanceConfigError) throw new ConformanceConfigError(redact(error.message))
+    if (error instanceof ConfigError || error instanceof OptionError) throw new ConformanceConfigError(inOptionWords(redact(error.message)))
+    if (error instanceof ConformanceConfigError) throw new ConformanceConfigError(redact(error.message))
     throw error
   }
 }

@@ -18,8 +18,9 @@ import { terminalSummary } from '../reporters/terminal-summary.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import { ConformanceError, ConformanceRunError } from './errors.ts'
+import { claimReportDir } from './report-dir-claim.ts'
 import { fakeTimersProblem } from './fake-timers.ts'
-import { configForRun, resolveBaseUrl, type ConformanceOptions } from './options.ts'
+import { configForRun, inOptionWords, resolveBaseUrl, type ConformanceOptions } from './options.ts'
 
 /** A run's result (what results.json holds, redacted), its terminal summary, the report files written (if any) and the write plan it said first. */
 export interface ConformanceRun {
@@ -45,9 +46,14 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
   const redact = createRedactor(config.apiKey, environment.CONFORM_API_KEY, ...secretValues(config.headers))
   // report files only when asked: a library call leaves no folder behind by default
   const writeFiles = options.reportDir !== undefined
+  let releaseReportDir = () => {}
   if (writeFiles) {
     const unwritable = reportDirProblem(resolve(cwd, config.reportDir))
-    if (unwritable) throw new ConformanceRunError(redact(unwritable))
+    if (unwritable) throw new ConformanceRunError(inOptionWords(redact(unwritable)))
+    // one run at a time in a folder: another would delete this run's journal as it is written
+    const claim = claimReportDir(resolve(cwd, config.reportDir), JSON.stringify(options.reportDir))
+    if (!claim.ok) throw new ConformanceRunError(redact(claim.problem))
+    releaseReportDir = claim.release
   }
   const signal = options.signal
   const notInterrupted = () => {
@@ -64,13 +70,13 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
       target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
       const unreachable = await preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), { ...environment })
       notInterrupted()
-      if (unreachable) throw new ConformanceRunError(redact(unreachable.message))
+      if (unreachable) throw new ConformanceRunError(inOptionWords(redact(unreachable.message)))
     }
     const { runConformance, planWrites, loadReports, repeatBudgetProblem } = await import('../runner/conform-run.ts')
     notInterrupted()
     // --repeat with an explicit --max-writes too small for its rounds: refused before any request, as the command line does
     const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, manifest), config.repeat ?? 1, config.maxWrites)
-    if (tooSmall) throw new ConformanceRunError(redact(tooSmall))
+    if (tooSmall) throw new ConformanceRunError(inOptionWords(redact(tooSmall)))
     const writePlan = describeWritePlan(planWrites(config, manifest), config)
     const reportDir = resolve(cwd, config.reportDir)
     // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
@@ -95,6 +101,7 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
     if (error instanceof ConformanceError) throw error
     throw new ConformanceRunError(`the run could not be made: ${redact((error as Error)?.message ?? String(error))}`)
   } finally {
+    releaseReportDir()
     await server?.close()
   }
 }

@@ -140,6 +140,9 @@ const NUMBER_AS_TEXT =
   `${PDO_ID_AS_TEXT}; ` +
   '§2 gives the field the type integer, which JSON carries as a number, an int64 id exactly (this suite reads it so)'
 
+/** Error.status as text: the ids' causes (a Long id's serialiser, lastInsertId()) are not its own. */
+const STATUS_AS_TEXT = 'an integer written as text (the status put in the body as a string, String(status) or a template); §2 gives the field the type integer, which JSON carries as a number'
+
 let optional: ReadonlySet<string> | undefined
 /**
  * The properties no schema of spec/openapi.yaml requires (§2: description): only there is leaving
@@ -165,7 +168,7 @@ export function valueOrigin(body: unknown, problems: readonly string[]): string 
       if (optionalProperties().has(key)) return `${place} is null: ${NULL_WRITTEN}`
       continue
     }
-    if (typeof value === 'string' && /^-?\d+$/.test(value)) return `${place} is ${JSON.stringify(value)}: ${NUMBER_AS_TEXT}`
+    if (typeof value === 'string' && /^-?\d+$/.test(value)) return `${place} is ${JSON.stringify(value)}: ${key === 'id' ? NUMBER_AS_TEXT : STATUS_AS_TEXT}`
     const numeric = problems.includes(`${place} must be string`) ? phpRubyValue(place, value) : undefined
     if (numeric) return `${place} is ${JSON.stringify(value)}: ${numeric}`
   }

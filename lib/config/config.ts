@@ -297,6 +297,10 @@ export function checkBaseUrl(config: Config, name: string): void {
   if (url.username || url.password) throw new ConfigError(`${name} must not carry credentials; the key goes in CONFORM_API_KEY`)
   if (url.search || url.hash) throw new ConfigError(`${name} must not carry a query or fragment; give the address ending in /v1`)
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !config.allowInsecureHttp) {
+    // what a server listening on every interface reports as its address (Fastify's listen({ host: '::' }) gives http://[::]:PORT): a service started by the test, on this machine, whose loopback address is the one to give
+    if (url.hostname === '[::]' || url.hostname === '0.0.0.0') {
+      throw new ConfigError(`${name} ${url.host} is the unspecified address, which a server listening on every interface reports, not one to send to: give its loopback address, http://127.0.0.1:${url.port || 80}${url.pathname.replace(/\/+$/, '')} (or http://[::1]:${url.port || 80}…)`)
+    }
     throw new ConfigError(
       `refusing to send the API key in clear text to ${url.host}: use https://, or --allow-insecure-http if you really mean it`,
     )

@@ -25,15 +25,15 @@ export interface ChildVitest {
   junit: string
 }
 
-/** vitest on `testFile` (ES module text) in `folder`, which it empties first but for the files `keep` names; `args` go after `vitest run`. */
-export async function childVitest(folder: string, testFile: string, args: string[] = [], { keep = [] as string[] } = {}): Promise<ChildVitest> {
+/** vitest on `testFile` (ES module text) in `folder`, which it empties first but for the files `keep` names; `args` go after `vitest run`; `env` adds to the cleaned environment. */
+export async function childVitest(folder: string, testFile: string, args: string[] = [], { keep = [] as string[], env = {} as Record<string, string> } = {}): Promise<ChildVitest> {
   mkdirSync(folder, { recursive: true })
   for (const name of readdirSync(folder)) if (!keep.includes(name)) rmSync(join(folder, name), { recursive: true, force: true })
   writeFileSync(join(folder, 'conformance.test.mjs'), testFile)
   const report = join(folder, 'vitest.json')
   const junit = join(folder, 'junit.xml')
   const reporters = ['--reporter=json', `--outputFile.json=${report}`, '--reporter=junit', `--outputFile.junit=${junit}`]
-  const run = await runNode([VITEST, 'run', '--root', folder, ...reporters, ...args], { cwd: folder, env: cleanEnv(), killAfterMs: 120_000 })
+  const run = await runNode([VITEST, 'run', '--root', folder, ...reporters, ...args], { cwd: folder, env: cleanEnv(env), killAfterMs: 120_000 })
   const json = JSON.parse(readFileSync(report, 'utf8')) as { testResults: { assertionResults: Assertion[] }[] }
   return { code: run.code, output: run.stdout + run.stderr, assertions: json.testResults.flatMap((f) => f.assertionResults), junit: readFileSync(junit, 'utf8') }
 }

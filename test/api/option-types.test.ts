@@ -63,6 +63,10 @@ export function readme(): void {
 export function startedByTheFile(): void {
   defineConformance({ baseUrl: () => service.baseUrl, apiKey: 'test-key', baseline: 'conform-baseline.json', updateBaseline: true })
 }
+export function someRules(): void {
+  // the catalogue's ids are offered; any string compiles (an unknown id is refused when the file is collected)
+  defineConformance({ baseUrl: () => service.baseUrl, apiKey: 'test-key', rule: ['create-returns-201', process.env.EXTRA_RULE ?? 'list-returns-200'] })
+}
 export function tryIt(): void {
   const reference = startReferenceServer({ apiKey: 'try-it-key' })
   defineConformance({ baseUrl: reference.then((server) => server.baseUrl), apiKey: 'try-it-key' })

@@ -1,7 +1,8 @@
 /**
  * The programmatic API takes the command line's options, with its defaults and its complaints:
  * each bad value below is refused by runConformance() with a ConformanceConfigError whose message
- * is the line `npm run conform` prints before exiting 2, word for word; a run that cannot start
+ * is the line `npm run conform` prints before exiting 2, word for word but for the options' names
+ * (`maxWrites: 0` where the command line says `--max-writes 0`: a test file has no flags); a run that cannot start
  * throws a ConformanceRunError; report files are written only when asked, and the result never
  * holds the key.
  */
@@ -9,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { configBeforeAddress, configFromOptions, type ConformanceOptions } from '../../lib/api/options.ts'
+import { configBeforeAddress, configFromOptions, inOptionWords, type ConformanceOptions } from '../../lib/api/options.ts'
 import { loadConfig } from '../../lib/config/config.ts'
 import { ConformanceConfigError as SourceConfigError } from '../../lib/api/errors.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
@@ -54,8 +55,28 @@ describe('a bad option', () => {
     expect(cli.code).toBe(2)
     const error = await runConformance({ ...options, environment: {}, cwd: ROOT }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ConformanceConfigError)
-    expect(`conform: ${(error as Error).message}\n`).toBe(cli.stderr)
+    expect(`conform: ${(error as Error).message}\n`).toBe(inOptionWords(cli.stderr))
     expect((error as Error).message).not.toContain(API_KEY)
+  })
+
+  test.each([
+    ['a whole number out of range', { maxWrites: -1 }, 'maxWrites takes a whole number of at least 0, got "-1"; e.g. maxWrites: 0'],
+    ['plain http to a host that is not loopback', { baseUrl: 'http://petstore.example/v1', apiKey: API_KEY }, 'refusing to send the API key in clear text to petstore.example: use https://, or allowInsecureHttp: true if you really mean it'],
+    ['a base path that is not /v1', { baseUrl: 'http://127.0.0.1:8080/api', apiKey: API_KEY }, 'or allowAnyBasePath: true to run anyway'],
+    ['a key written with its scheme', { baseUrl: 'http://127.0.0.1:8080/v1', apiKey: `Bearer ${API_KEY}` }, 'apiKey begins with "Bearer "'],
+    ['an unknown rule', { rule: 'no-such-rule' }, 'unknown rule "no-such-rule"; the command line\'s --list-rules prints the catalogue'],
+  ] satisfies [string, ConformanceOptions, string][])('%s: named as the option is written, not as the command line\'s flag', async (_, options, says) => {
+    const { runConformance } = await mainEntry()
+    const error = await runConformance({ ...options, environment: {}, cwd: ROOT }).catch((e: unknown) => e)
+    expect((error as Error).message).toContain(says)
+    expect((error as Error).message).not.toMatch(/(?<!line's )--[a-z]/)
+  })
+
+  test.each(['http://[::]:4000/v1', 'http://0.0.0.0:4000/v1'])('the unspecified address %s (a server listening on every interface): the loopback address to give instead', async (baseUrl) => {
+    const { runConformance, ConformanceConfigError } = await mainEntry()
+    const error = await runConformance({ baseUrl, apiKey: API_KEY, environment: {}, cwd: ROOT }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConformanceConfigError)
+    expect((error as Error).message).toMatch(/^baseUrl (\[::\]|0\.0\.0\.0):4000 is the unspecified address, .*: give its loopback address, http:\/\/127\.0\.0\.1:4000\/v1 \(or http:\/\/\[::1\]:4000…\)$/)
   })
 
   test('an option the command line does not have is named, with the ones it has', async () => {
@@ -63,6 +84,11 @@ describe('a bad option', () => {
     const error = await runConformance({ maxWrite: 3 } as ConformanceOptions).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ConformanceConfigError)
     expect((error as Error).message).toMatch(/^unknown option "maxWrite"; .*maxWrites/)
+    // a key in another case, or written as the flag, names the option it was meant for (a JS test file has no type to catch it)
+    for (const [written, meant] of [['apikey', 'apiKey'], ['read-only', 'readOnly'], ['BASEURL', 'baseUrl']]) {
+      const typo = await runConformance({ baseUrl: 'http://127.0.0.1:9/v1', [written as string]: true } as ConformanceOptions).catch((e: unknown) => e)
+      expect((typo as Error).message).toMatch(new RegExp(`^unknown option "${written}" \\(did you mean "${meant}"\\?\\); `))
+    }
   })
 })
 
@@ -83,7 +109,7 @@ describe('before the address is known (defineConformance() when vitest collects 
   test('every option is checked, the address aside: a baseUrl option wins over CONFORM_BASE_URL, which is then not read', () => {
     const environment = { CONFORM_BASE_URL: 'not a url' }
     expect(() => configBeforeAddress({ baseUrl: () => server.baseUrl, apiKey: API_KEY }, environment, ROOT)).not.toThrow()
-    expect(() => configBeforeAddress({ baseUrl: () => server.baseUrl, timeout: 1 }, environment, ROOT)).toThrow(/--timeout takes a whole number/)
+    expect(() => configBeforeAddress({ baseUrl: () => server.baseUrl, timeout: 1 }, environment, ROOT)).toThrow(/^timeout takes a whole number/)
     expect(() => configBeforeAddress({ apiKey: API_KEY }, environment, ROOT)).toThrow(/CONFORM_BASE_URL "not a url" is not a URL/)
     expect(() => configBeforeAddress({ apiKey: API_KEY }, { CONFORM_BASE_URL: server.baseUrl }, ROOT)).not.toThrow()
   })
@@ -152,7 +178,7 @@ describe('a run', () => {
     cli.cleanup()
     const error = await runConformance({ baseUrl: closed.baseUrl, apiKey: API_KEY, environment: {} }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ConformanceRunError)
-    expect(`conform: ${(error as Error).message}\n`).toBe(cli.stderr)
+    expect(`conform: ${(error as Error).message}\n`).toBe(inOptionWords(cli.stderr))
   })
 
   test('a signal aborted before the run starts: ConformanceRunError, nothing sent', async () => {

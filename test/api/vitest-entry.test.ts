@@ -1,7 +1,8 @@
 /**
  * `<package>/vitest` in a vitest of its own, as a service's test suite runs it: a child vitest on a
  * two-line test file with defineConformance() against a server of lib/server, its verdicts read
- * from vitest's JSON reporter. Against a conforming variant that sends no WWW-Authenticate: exit 0,
+ * from vitest's JSON reporter. Against a conforming variant that sends no WWW-Authenticate, with a
+ * testTimeout of 1 ms (a service's, set for its unit tests, once failed passing checks): exit 0,
  * one describe per rule, named by id then title, the advisory rule's tests passed with its note as
  * an annotation (vitest's JUnit reporter shows it). Against a mutation that stores a refused
  * create, with the tests shuffled: exit 1, and the failed tests are those of the rules the command
@@ -42,8 +43,9 @@ async function vitestOn(name: string, serverCase: { table: 'MUTATIONS' | 'VARIAN
 }
 
 describe('defineConformance() in a vitest of its own', () => {
-  test('against a conforming variant: exit 0, one describe per rule named by id then title, an advisory note as an annotation', async () => {
-    const run = await vitestOn('conforming', { table: 'VARIANTS', name: 'no-www-authenticate' })
+  test('against a conforming variant: exit 0, one describe per rule named by id then title, an advisory note as an annotation, under a testTimeout of 1 ms', async () => {
+    // the service's testTimeout is for its unit tests: a check's test, whose annotation waits on vitest's main process, keeps its own
+    const run = await vitestOn('conforming', { table: 'VARIANTS', name: 'no-www-authenticate' }, ['--testTimeout=1'])
     expect(run.code, run.output).toBe(0)
     const describes = [...new Set(run.assertions.flatMap((a) => a.ancestorTitles))]
     expect(describes).toEqual(ruleCatalogue().map((rule) => `${rule.id}: ${rule.title}`))

@@ -114,6 +114,13 @@ describe('null where the schema gives a type', () => {
     expect(failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: 'abc', name: 'dog' } }), 'Category')).message).toBe('the body is not a Category record: body.id must be integer')
   })
 
+  test("an Error's status written as text is told so, without the ids' causes (a Long id's serialiser, PDO's lastInsertId())", () => {
+    const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 400, method: 'POST', body: { code: 'invalid', message: 'm', status: '400' } })))
+    expect(failure.message).toBe(
+      'the body is not an Error record (code, message, status): body.status must be integer; body.status is "400": an integer written as text (the status put in the body as a string, String(status) or a template); §2 gives the field the type integer, which JSON carries as a number',
+    )
+  })
+
   test('a null that no problem names adds nothing', () => {
     const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { name: 'dog', extra: null } }), 'Category'))
     expect(failure.message).toBe('the body is not a Category record: body lacks required property "id"')
