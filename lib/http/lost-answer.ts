@@ -63,6 +63,19 @@ export function answerLostReason(result: HttpResult): string | undefined {
   return `not verified: the answer was lost in transit (the connection closed under the request before any byte of it came, ${result.exchange.error?.message ?? ''}); the list shows the record was created (${ANSWER_LOST_RECORD_FOUND})`
 }
 
+/** The journal's line for what the list showed of a POST whose answer was lost, or not to be trusted (a 503, stored-despite-unavailable.ts). */
+export function answerLostLine(exchange: Exchange, detail: string, record: { id: string; name: string } | undefined, redact: (text: string) => string): JournalLine {
+  return {
+    id: exchange.id,
+    phase: 'answer-lost',
+    at: new Date().toISOString(),
+    method: exchange.request.method,
+    url: redact(exchange.request.url),
+    detail,
+    ...(record ? { created: { id: redact(record.id), name: redact(record.name) } } : {}),
+  }
+}
+
 /**
  * What the client does with a request the race lost (lostInTransit): true, send it again. A GET
  * is; a POST when the list shows it was not applied, unless the user bounded the writes
@@ -86,16 +99,8 @@ export async function afterTheRace(
   if (!found) return false
   const notSentAgain = found.record ? undefined : options.noResend
   const applied: AppliedOrNot = found.record && firstOnItsConnection ? { ...found, firstOnItsConnection } : notSentAgain ? { ...found, notSentAgain } : found
-  const { exchange } = result
-  journal({
-    id: exchange.id,
-    phase: 'answer-lost',
-    at: new Date().toISOString(),
-    method: exchange.request.method,
-    url: redact(exchange.request.url),
-    detail: applied.record ? (applied.firstOnItsConnection ? STORED_UNANSWERED : ANSWER_LOST_RECORD_FOUND) : notSentAgain === 'max-writes' ? ANSWER_LOST_NOT_SENT_AGAIN : notSentAgain ? ANSWER_LOST_RESENDS_SPENT : ANSWER_LOST_SENT_AGAIN,
-    ...(applied.record ? { created: { id: redact(applied.record.id), name: redact(applied.record.name) } } : {}),
-  })
+  const detail = applied.record ? (applied.firstOnItsConnection ? STORED_UNANSWERED : ANSWER_LOST_RECORD_FOUND) : notSentAgain === 'max-writes' ? ANSWER_LOST_NOT_SENT_AGAIN : notSentAgain ? ANSWER_LOST_RESENDS_SPENT : ANSWER_LOST_SENT_AGAIN
+  journal(answerLostLine(result.exchange, detail, applied.record, redact))
   if (applied.record || notSentAgain) result.answerLost = applied
   return !applied.record && !notSentAgain
 }

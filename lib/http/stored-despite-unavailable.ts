@@ -12,6 +12,7 @@
  */
 import type { HttpResult, SendOptions } from './client-options.ts'
 import type { JournalLine } from './journal.ts'
+import { answerLostLine } from './lost-answer.ts'
 
 /** The journal's words for a POST answered 503 whose record the list showed (the ledger's status cell too). */
 export const UNAVAILABLE_RECORD_FOUND = 'answered 503, record found: not sent again (--max-writes)'
@@ -20,15 +21,6 @@ export const UNAVAILABLE_RECORD_FOUND = 'answered 503, record found: not sent ag
 export async function storedDespiteUnavailable(options: Pick<SendOptions, 'method' | 'whetherApplied'>, result: HttpResult, journal: (line: JournalLine) => void, redact: (text: string) => string): Promise<boolean> {
   const found = await options.whetherApplied?.()
   if (!found?.record) return false
-  const { exchange } = result
-  journal({
-    id: exchange.id,
-    phase: 'answer-lost',
-    at: new Date().toISOString(),
-    method: exchange.request.method,
-    url: redact(exchange.request.url),
-    detail: UNAVAILABLE_RECORD_FOUND,
-    created: { id: redact(found.record.id), name: redact(found.record.name) },
-  })
+  journal(answerLostLine(result.exchange, UNAVAILABLE_RECORD_FOUND, found.record, redact))
   return true
 }
