@@ -19,6 +19,7 @@ import { TRANSPORT_MUTATIONS } from './mutations/transport.ts'
 import { VERSIONING_MUTATIONS } from './mutations/versioning.ts'
 import { INTERMITTENT_MUTATIONS } from './mutations/intermittent.ts'
 import { JACKSON_MUTATIONS } from './mutations/jackson.ts'
+import { PARTIAL_MUTATIONS } from './mutations/partial.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -39,4 +40,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...SANITISER_MUTATIONS,
   ...TRANSPORT_MUTATIONS,
   ...INTERMITTENT_MUTATIONS,
+  ...PARTIAL_MUTATIONS,
 ]

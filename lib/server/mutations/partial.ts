@@ -1,0 +1,45 @@
+/**
+ * Mutations that break a rule on some answers only: the answers a run reads more than once (the list
+ * after its POSTs, read again while the suite waits for a lag), which the checks of the first reads
+ * never see.
+ */
+import type { StoredCategory } from '../reference-server.ts'
+import { errorReply, type Mutation } from '../server-cases.ts'
+
+/** Per server (one store each): how many lists it has answered to the key. */
+const listsAnswered = new WeakMap<StoredCategory[], number>()
+/** Per server: the lists a cache in front has kept, by the request's Accept and the store they showed. */
+const cachedLists = new WeakMap<StoredCategory[], Set<string>>()
+
+export const PARTIAL_MUTATIONS: readonly Mutation[] = [
+  {
+    name: 'cached-list-without-content-type',
+    breaks: 'json-content-type',
+    code: 'WRONG_CONTENT_TYPE',
+    description:
+      'a cache in front keeps the list bodies it passed, not their headers: a list asked again (same Accept) while the store is unchanged is answered from it as application/octet-stream; the first answer to each is right',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'listCategories' || reply.status !== 200) return reply
+        const kept = cachedLists.get(store) ?? cachedLists.set(store, new Set()).get(store)!
+        const key = `${request.accept ?? ''}|${store.length}`
+        if (!kept.has(key)) return (kept.add(key), reply)
+        return { ...reply, headers: { ...reply.headers, 'content-type': 'application/octet-stream' } }
+      },
+    },
+  },
+  {
+    name: 'replica-500-on-every-4th-list',
+    breaks: 'list-returns-200',
+    code: 'SERVER_ERROR',
+    description: 'one replica of four fails the list: every 4th list answered to the key is a 500 (a run reads the list to the key four times: first, as a browser, after its POSTs, and once more)',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'listCategories' || reply.status !== 200) return reply
+        const answered = (listsAnswered.get(store) ?? 0) + 1
+        listsAnswered.set(store, answered)
+        return answered % 4 === 0 ? errorReply(500, 'internal', 'replica unavailable') : reply
+      },
+    },
+  },
+]
