@@ -3,7 +3,8 @@
  * records: suites/categories/list-lag.ts), and those re-reads are lists answered to the key like
  * the others (§4.1, §4). They were read only for the records they hold, so a fault only they met
  * passed: a replica that fails one list in four, a cache in front that answers a list asked again
- * without its Content-Type. Each passed under seeds 1, 2 and 3 before the re-reads were judged.
+ * without its Content-Type, a replica that lost the categories that were there before the run.
+ * Each passed under seeds 1, 2 and 3 before the re-reads were judged.
  */
 import { describe, expect, test } from 'vitest'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
@@ -25,5 +26,12 @@ describe('the lists read again after the POSTs', () => {
     const run = await conform(server)
     expect(run.code, run.stdout).toBe(1)
     expect(failedChecks(run, rule)).toEqual([expect.stringMatching(new RegExp(`^GET /categories read again after the run's POSTs .*: ${code}$`))])
+  }, 60_000)
+
+  test('replica-lost-old-rows: created-in-list fails, for a category listed first that a list read again lacks', async () => {
+    const server = serve(await startCase(MUTATIONS.find((m) => m.name === 'replica-lost-old-rows')!, { apiKey: KEY }))
+    const run = await conform(server)
+    expect(run.code, run.stdout).toBe(1)
+    expect(failedChecks(run, 'created-in-list')).toEqual([expect.stringMatching(/^GET \/categories, then again after the run's POSTs .*: VANISHED_FROM_LIST$/)])
   }, 60_000)
 })

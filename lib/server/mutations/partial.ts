@@ -4,10 +4,16 @@
  * never see.
  */
 import type { StoredCategory } from '../reference-server.ts'
-import { errorReply, type Mutation } from '../server-cases.ts'
+import { errorReply, seedCategories, type Mutation } from '../server-cases.ts'
 
 /** Per server (one store each): how many lists it has answered to the key. */
 const listsAnswered = new WeakMap<StoredCategory[], number>()
+/** Whether this list answered to the key is the 4th, 8th … this server answers. */
+function everyFourthList(store: StoredCategory[]): boolean {
+  const answered = (listsAnswered.get(store) ?? 0) + 1
+  listsAnswered.set(store, answered)
+  return answered % 4 === 0
+}
 /** Per server: the lists a cache in front has kept, by the request's Accept and the store they showed. */
 const cachedLists = new WeakMap<StoredCategory[], Set<string>>()
 
@@ -34,12 +40,20 @@ export const PARTIAL_MUTATIONS: readonly Mutation[] = [
     code: 'SERVER_ERROR',
     description: 'one replica of four fails the list: every 4th list answered to the key is a 500 (a run reads the list to the key four times: first, as a browser, after its POSTs, and once more)',
     behaviour: {
-      finish: (reply, request, store) => {
-        if (request.operation !== 'listCategories' || reply.status !== 200) return reply
-        const answered = (listsAnswered.get(store) ?? 0) + 1
-        listsAnswered.set(store, answered)
-        return answered % 4 === 0 ? errorReply(500, 'internal', 'replica unavailable') : reply
-      },
+      finish: (reply, request, store) =>
+        request.operation === 'listCategories' && reply.status === 200 && everyFourthList(store) ? errorReply(500, 'internal', 'replica unavailable') : reply,
+    },
+  },
+  {
+    name: 'replica-lost-old-rows',
+    breaks: 'created-in-list',
+    code: 'VANISHED_FROM_LIST',
+    description:
+      'one replica of four lost the rows written while its replication was broken: every 4th list answered to the key lacks the categories that were there before the run (ids 1 to 3); the run\'s own it holds',
+    seed: () => seedCategories(3),
+    behaviour: {
+      finish: (reply, request, store) =>
+        request.operation === 'listCategories' && reply.status === 200 && everyFourthList(store) ? { ...reply, body: store.filter((r) => r.id > 3n) } : reply,
     },
   },
 ]
