@@ -106,12 +106,15 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       // only, a lookup key) changes them
       name: `${p}-Ñandú Cafe\u0301 🐇 👩‍👩‍👧‍👦 🏳️‍🌈 שלום עליכם مرحبا`,
       // bidirectional marks, overrides and isolates, which a Trojan-Source filter strips
-      // and fullwidth forms (U+FF01 to U+FF5E), which an NFKC store folds into ASCII
-      description: 'Cafe\u0301 n\u0303 A\u030a o\u0308\u0304 | zero\u200bwidth\u200cnon\u200djoiner\u2060word\ufeffjoiner | \u200emark\u200f \u202eoverride\u202c \u2066isolate\u2069 | ＡＢＣ１',
+      // and fullwidth forms (U+FF01 to U+FF5E), which an NFKC store folds into ASCII; and the flag of
+      // Scotland, a black flag and tag characters (U+E0067 … U+E007F), which a filter against ASCII
+      // smuggling strips
+      description: 'Cafe\u0301 n\u0303 A\u030a o\u0308\u0304 | zero\u200bwidth\u200cnon\u200djoiner\u2060word\ufeffjoiner | \u200emark\u200f \u202eoverride\u202c \u2066isolate\u2069 | ＡＢＣ１ | \u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}',
     }),
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
-    shortForm: (p) => ({ name: `${p}-e\u0301🐇`, description: 'שלום 👩\u200d👧 \u200e\u202e' }),
+    // a cancel tag (U+E007F) after the emoji: the 4 bytes left of the description's 32
+    shortForm: (p) => ({ name: `${p}-e\u0301🐇`, description: 'שלום 👩\u200d👧\u{e007f} \u200e\u202e' }),
   },
   {
     key: 'create-whitespace',

@@ -255,6 +255,14 @@ export const INPUT_MUTATIONS: readonly Mutation[] = [
     behaviour: storedAs((text) => text.replace(/[\u200b-\u200d\u2060\ufeff]/g, '')),
   },
   {
+    // caught by create-unicode's description: a flag of a subdivision (🏴 and tag characters), and a cancel tag in its short form
+    name: 'tag-characters-stripped',
+    ...CHANGED,
+    description:
+      "Unicode tag characters (U+E0000 to U+E007F) are stripped, as filters against ASCII smuggling (instructions hidden from the reader in tags) do: the flags of Scotland, Wales and England lose their tags and read as a black flag",
+    behaviour: storedAs((text) => text.replace(/[\u{e0000}-\u{e007f}]/gu, '')),
+  },
+  {
     name: 'unicode-spaces-become-ascii',
     ...CHANGED,
     description: 'non-breaking and other Unicode spaces are stored as ASCII spaces',
