@@ -19,7 +19,16 @@ export interface InvalidBody extends WritePriority {
   query?: (prefix: string) => string
   /** What a 201 to it says of the service, and how such a service is usually fixed. */
   acceptedMeans?: string
+  /** Headers as other clients send them ('' leaves one out), over the suite's own: valid-create.ts `sentAs`. */
+  sentAs?: Record<string, string>
 }
+
+/**
+ * curl's Accept. §7: every error carries the Error record, §4: as JSON, whatever the client
+ * accepts; a service that negotiates its errors (Rails renders public/400.html for any format but
+ * JSON) answers the suite's Accept: application/json with the record and curl with a page.
+ */
+export const CURL_ACCEPT = { accept: '*/*' }
 
 /** A body without name taken: the binder made a record of it and nothing checked it before the store. */
 const NO_VALIDATION =
@@ -34,7 +43,7 @@ export const INVALID_BODIES: readonly InvalidBody[] = [
   { key: 'missing-name-named-in-query', label: 'a body without name, and a name in the query string (§4.2: no query parameters)', rule: 'create-rejects-missing-name',
     body: (p) => JSON.stringify({ description: `${p}-inquery` }), query: (p) => `?name=${p}-inquery`, marker: (p) => `${p}-inquery` },
   { key: 'empty-body', label: 'an empty body', rule: 'create-rejects-missing-body', priority: 6, body: () => '' },
-  { key: 'empty-object', label: 'an empty object', rule: 'create-rejects-missing-name', body: () => '{}', acceptedMeans: NO_VALIDATION },
+  { key: 'empty-object', label: 'an empty object', rule: 'create-rejects-missing-name', body: () => '{}', acceptedMeans: NO_VALIDATION, sentAs: CURL_ACCEPT },
   // JSON names compare code unit by code unit (RFC 8259 §8.3): "Name" is not name,
   // though Go's encoding/json and ASP.NET Core's web defaults bind it to name
   { key: 'name-key-capitalised', label: 'the name under the key "Name"', rule: 'create-rejects-missing-name',

@@ -164,11 +164,11 @@ export function categoryProbes(run: Run): CategoryProbes {
   const refusals: RefusalProbe[] = []
   for (const c of INVALID_BODIES) {
     const marker = c.marker ? () => c.marker!(recordPrefix()) : undefined
-    refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, ...(c.acceptedMeans ? { acceptedMeans: c.acceptedMeans } : {}), probe: once(() => postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND, {}, false, c.query?.(recordPrefix()))) })
+    refusals.push({ key: c.key, label: post(c.label), rule: c.rule, status: 400, marker, ...(c.acceptedMeans ? { acceptedMeans: c.acceptedMeans } : {}), probe: once(() => postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND, c.sentAs, false, c.query?.(recordPrefix()))) })
   }
   for (const c of MALFORMED_BODIES) {
     let answered: HttpResult | undefined
-    const probe = once(async () => (answered = await postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, holding(malformedMarker(recordPrefix(), c.key)))))
+    const probe = once(async () => (answered = await postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, holding(malformedMarker(recordPrefix(), c.key)), c.sentAs)))
     refusals.push({
       key: c.key,
       label: post(c.label),
