@@ -92,6 +92,10 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   // a token read as what follows the header's first seven characters ('Bearer '.length), whatever the scheme
   { key: 'key-under-digest-scheme', label: 'the key under the Digest scheme', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
     authorization: () => `Digest ${KEY_PLACEHOLDER}` },
+  // the key under the scheme of Django REST framework's TokenAuthentication (its keyword, Token), left in
+  // beside the bearer authentication: §5.1 names bearer only
+  { key: 'key-under-token-scheme', label: 'the key under the Token scheme', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
+    authorization: () => `Token ${KEY_PLACEHOLDER}` },
   // a key of the framework's example or a developer's, left in beside the account's
   ...['changeme', 'test'].map(
     (token): CredentialCase => ({ key: `token-${token}`, label: `the token "${token}"`, rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true, authorization: () => `Bearer ${token}`,
