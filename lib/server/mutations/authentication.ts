@@ -265,6 +265,18 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    // caught by the key as the user name under the Basic scheme (suites/cases/credentials.ts), on the list
+    name: 'basic-credentials-with-key-accepted',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      "HTTP Basic is taken too, with the key as the user name and no password, as Stripe's API takes it (curl -u KEY:): Basic base64(<key>:) is let in",
+    behaviour: {
+      authorize: (authorization, key, operation, cookie) =>
+        authorization === `Basic ${Buffer.from(`${key}:`).toString('base64')}` || conformingBehaviour.authorize(authorization, key, operation, cookie),
+    },
+  },
+  {
     name: 'example-token-accepted',
     breaks: 'auth-invalid-key-401',
     code: 'UNEXPECTED_STATUS',
