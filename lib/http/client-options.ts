@@ -72,6 +72,11 @@ export interface SendOptions {
   headers?: Record<string, string>
   /** Bytes only for bodies that are not UTF-8 text (a probe of invalid JSON). */
   body?: string | Uint8Array
+  /**
+   * The body goes in two chunks (Transfer-Encoding: chunked, no Content-Length), as a client that
+   * streams its body sends it; the evidence and the curl line say so.
+   */
+  inPieces?: boolean
   /** The declared POST probe this request is (suites/cases/write-order.ts), for the journal. */
   probe?: string
   /**

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ConnectionPools } from './connection-pools.ts'
 import { AnswerClock } from './answer-clock.ts'
@@ -221,7 +221,8 @@ export class HttpClient {
     const recorded: RecordedRequest = {
       method: options.method,
       url: this.url(options.path),
-      headers: headers.recorded,
+      // on the wire undici writes it for a body in pieces (it refuses the header given), the evidence and curl need it said
+      headers: options.inPieces && options.body !== undefined ? { ...headers.recorded, 'transfer-encoding': 'chunked' } : headers.recorded,
       ...(typeof options.body === 'string' ? { body: this.redact(options.body) } : {}),
       ...(options.body instanceof Uint8Array ? bytesEvidence(options.body) : {}),
     }
@@ -265,7 +266,8 @@ export class HttpClient {
       path: this.basePath + options.path, // origin and path apart: the path goes out as written, dot segments included
       method: options.method,
       headers: wireHeaders,
-      body: options.body,
+      // a body in pieces is made anew for each attempt: an iterable is read once
+      body: options.inPieces && options.body !== undefined ? Readable.from(inTwoPieces(options.body), { objectMode: false }) : options.body,
       signal,
       opaque: watch,
       ...(ownConnection ? { reset: true } : {}),
@@ -322,4 +324,12 @@ export class HttpClient {
     this.closed.abort(new RunDeadlineReached('the run was cut short (--deadline, or an interrupt)'))
     this.pools.destroy()
   }
+}
+
+/** A body as two chunks, cut in its middle: undici sends an iterable with Transfer-Encoding: chunked, each piece a chunk. */
+async function* inTwoPieces(body: string | Uint8Array): AsyncGenerator<Buffer> {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body)
+  const middle = Math.floor(bytes.length / 2)
+  yield bytes.subarray(0, middle)
+  yield bytes.subarray(middle)
 }

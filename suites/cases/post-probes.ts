@@ -18,7 +18,8 @@ export { VALID_CREATES } from './valid-creates.ts'
  * (suites/cases/lost-answers.ts): found, it counts as created; not found, it is sent once more.
  * `gates`: other requests wait for its answer before they are sent (the first create of a name
  * sent again): it goes before every other POST, so that they can go in the next round trip.
- * `query`: a query string after the path (an invalid body's, invalid-bodies.ts).
+ * `query`: a query string after the path (an invalid body's, invalid-bodies.ts). `inPieces`: the
+ * body goes in chunks (Transfer-Encoding: chunked), as a client that streams it sends it.
  */
 export async function postCategory(
   run: Run,
@@ -29,10 +30,11 @@ export async function postCategory(
   sentAs: Record<string, string> = {},
   gates = false,
   query = '',
+  inPieces = false,
 ): Promise<HttpResult> {
   const path = `/categories${query}`
   assertWriteAllowed(run, key, POST_PROBES, { path, body })
   const headers: Record<string, string> = { 'content-type': 'application/json', ...sentAs }
   if (authorization !== undefined) headers.authorization = authorization
-  return run.client().send({ method: 'POST', path, headers, body, probe: key, critical: gates ? 'gates' : true, whetherApplied: whetherStored(run, storedAs) })
+  return run.client().send({ method: 'POST', path, headers, body, probe: key, critical: gates ? 'gates' : true, whetherApplied: whetherStored(run, storedAs), ...(inPieces ? { inPieces } : {}) })
 }

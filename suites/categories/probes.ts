@@ -121,7 +121,7 @@ export function categoryProbes(run: Run): CategoryProbes {
       case: c,
       label: post(c.label),
       sent,
-      probe: once(async () => postCategory(run, c.key, createText(c, await sent(), run.context.seed), VALID_AUTHORIZATION, sameRecord(await sent()), c.sentAs, gating.has(c.key))),
+      probe: once(async () => postCategory(run, c.key, createText(c, await sent(), run.context.seed), VALID_AUTHORIZATION, sameRecord(await sent()), c.sentAs, gating.has(c.key), '', c.inPieces)),
     }
   })
   // a name sent again goes out once the first create with it was answered, whatever it got

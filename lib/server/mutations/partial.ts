@@ -1,7 +1,7 @@
 /**
  * Mutations that break a rule on some answers only: the answers a run reads more than once (the list
  * after its POSTs, read again while the suite waits for a lag), which the checks of the first reads
- * never see.
+ * never see, and the answer to a body sent in chunks.
  */
 import type { StoredCategory } from '../reference-server.ts'
 import { errorReply, seedCategories, type Mutation } from '../server-cases.ts'
@@ -54,6 +54,21 @@ export const PARTIAL_MUTATIONS: readonly Mutation[] = [
     behaviour: {
       finish: (reply, request, store) =>
         request.operation === 'listCategories' && reply.status === 200 && everyFourthList(store) ? { ...reply, body: store.filter((r) => r.id > 3n) } : reply,
+    },
+  },
+  {
+    // caught by create-zero-description, the create sent in chunks (suites/cases/valid-creates.ts)
+    name: 'chunked-body-read-as-empty',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'a body is read only up to its Content-Length (a WSGI app that reads CONTENT_LENGTH bytes of wsgi.input): a valid body sent in chunks (Transfer-Encoding: chunked) reads as none, and is answered 400 as a missing body',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'createCategory' || !/chunked/i.test(request.transferEncoding ?? '')) return reply
+        if (reply.status === 201) store.splice(store.indexOf(reply.body as StoredCategory), 1)
+        return errorReply(400, 'invalid_json', 'The request body is missing.')
+      },
     },
   },
 ]
