@@ -20,6 +20,8 @@ import { VERSIONING_MUTATIONS } from './mutations/versioning.ts'
 import { INTERMITTENT_MUTATIONS } from './mutations/intermittent.ts'
 import { JACKSON_MUTATIONS } from './mutations/jackson.ts'
 import { PARTIAL_MUTATIONS } from './mutations/partial.ts'
+import { OTHER_SCHEME_MUTATIONS } from './mutations/other-schemes.ts'
+import { TEXT_FORM_MUTATIONS } from './mutations/text-forms.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -30,11 +32,13 @@ export const MUTATIONS: readonly Mutation[] = [
   ...VALIDATION_MUTATIONS,
   ...JACKSON_MUTATIONS,
   ...AUTHENTICATION_MUTATIONS,
+  ...OTHER_SCHEME_MUTATIONS,
   ...ROUTING_MUTATIONS,
   LEGACY_ROUTE_MUTATION,
   ...ERROR_MUTATIONS,
   ...VERSIONING_MUTATIONS,
   ...INPUT_MUTATIONS,
+  ...TEXT_FORM_MUTATIONS,
   ...SQL_COLUMN_MUTATIONS,
   ...POISON_MUTATIONS,
   ...SANITISER_MUTATIONS,

@@ -253,30 +253,6 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     behaviour: { authorize: (authorization, key) => authorization !== undefined && authorization.slice(7) === key },
   },
   {
-    // caught by the key under the Token scheme (suites/cases/credentials.ts), on the list
-    name: 'token-keyword-accepted',
-    breaks: 'auth-invalid-key-401',
-    code: 'UNEXPECTED_STATUS',
-    description:
-      "Django REST framework's TokenAuthentication, whose keyword is Token, is left in beside the bearer authentication (DEFAULT_AUTHENTICATION_CLASSES lists both): Token <key> is let in",
-    behaviour: {
-      authorize: (authorization, key, operation, cookie) =>
-        authorization === `Token ${key}` || conformingBehaviour.authorize(authorization, key, operation, cookie),
-    },
-  },
-  {
-    // caught by the key as the user name under the Basic scheme (suites/cases/credentials.ts), on the list
-    name: 'basic-credentials-with-key-accepted',
-    breaks: 'auth-invalid-key-401',
-    code: 'UNEXPECTED_STATUS',
-    description:
-      "HTTP Basic is taken too, with the key as the user name and no password, as Stripe's API takes it (curl -u KEY:): Basic base64(<key>:) is let in",
-    behaviour: {
-      authorize: (authorization, key, operation, cookie) =>
-        authorization === `Basic ${Buffer.from(`${key}:`).toString('base64')}` || conformingBehaviour.authorize(authorization, key, operation, cookie),
-    },
-  },
-  {
     name: 'example-token-accepted',
     breaks: 'auth-invalid-key-401',
     code: 'UNEXPECTED_STATUS',

@@ -179,16 +179,6 @@ export const INPUT_MUTATIONS: readonly Mutation[] = [
         request.operation === 'createCategory' && (request.rawBody ?? '').startsWith('\ufeff') ? errorReply(500, 'internal', 'Unexpected token \ufeff') : reply,
     },
   },
-  {
-    // caught by the create whose description key goes out escaped (create-json-escapes: "descr\u0069ption")
-    name: 'escaped-keys-read-as-written',
-    breaks: 'create-echoes-fields',
-    code: 'FIELD_CHANGED',
-    description:
-      'object keys are matched as written, escapes and all (simdjson On-Demand compares raw keys; so do regex-based readers): "descr\\u0069ption" is not taken for description (RFC 8259 §8.3 compares names once unescaped), so the record is stored without it',
-    // every string token in turn (a value's quotes and colons stay inside it); a key with an escape keeps its backslashes
-    behaviour: { parseBody: (text) => JSON.parse(text.replace(/"(?:[^"\\]|\\.)*"(\s*:)?/g, (token, colon?: string) => (colon && token.includes('\\') ? token.replaceAll('\\', '\\\\') : token))) as unknown },
-  },
 
   // valid strings of each class (suites/cases/valid-creates.ts)
   {
@@ -253,14 +243,6 @@ export const INPUT_MUTATIONS: readonly Mutation[] = [
     ...CHANGED,
     description: 'zero-width characters (U+200B, ZWNJ, ZWJ, word joiner, U+FEFF) are stripped, which also breaks emoji ZWJ sequences',
     behaviour: storedAs((text) => text.replace(/[\u200b-\u200d\u2060\ufeff]/g, '')),
-  },
-  {
-    // caught by create-unicode's description: a flag of a subdivision (🏴 and tag characters), and a cancel tag in its short form
-    name: 'tag-characters-stripped',
-    ...CHANGED,
-    description:
-      "Unicode tag characters (U+E0000 to U+E007F) are stripped, as filters against ASCII smuggling (instructions hidden from the reader in tags) do: the flags of Scotland, Wales and England lose their tags and read as a black flag",
-    behaviour: storedAs((text) => text.replace(/[\u{e0000}-\u{e007f}]/gu, '')),
   },
   {
     name: 'unicode-spaces-become-ascii',
