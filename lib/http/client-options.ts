@@ -74,6 +74,11 @@ export interface SendOptions {
   body?: string | Uint8Array
   /** Send the body in two pieces, this many bytes first and the rest after a pause (lib/http/body-pieces.ts). */
   splitAt?: number
+  /**
+   * The body goes in two chunks (Transfer-Encoding: chunked, no Content-Length), as a client that
+   * streams its body sends it; the evidence and the curl line say so.
+   */
+  chunked?: boolean
   /** The declared POST probe this request is (suites/cases/write-order.ts), for the journal. */
   probe?: string
   /**

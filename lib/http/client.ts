@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ConnectionPools } from './connection-pools.ts'
 import { AnswerClock } from './answer-clock.ts'
@@ -228,7 +228,8 @@ export class HttpClient {
     const recorded: RecordedRequest = {
       method: options.method,
       url: this.url(options.path),
-      headers: headers.recorded,
+      // on the wire undici writes it for a body in pieces (it refuses the header given), the evidence and curl need it said
+      headers: options.chunked && options.body !== undefined ? { ...headers.recorded, 'transfer-encoding': 'chunked' } : headers.recorded,
       ...(typeof options.body === 'string' ? { body: this.redact(options.body) } : {}),
       ...(options.body instanceof Uint8Array ? bytesEvidence(options.body) : {}),
       ...(options.splitAt !== undefined ? { splitAt: options.splitAt } : {}),

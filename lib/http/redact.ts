@@ -45,12 +45,16 @@ export const KEY_STAND_INS: readonly { placeholder: string; value: (key: string)
     value: (key) => key.slice(0, -1) + (key.endsWith('x') ? 'y' : 'x'),
   },
   { placeholder: '${CONFORM_API_KEY%?}', value: (key) => key.slice(0, -1) },
+  // HTTP Basic credentials with the key as the user name and no password (curl -u KEY:); base64 wraps long lines
+  { placeholder: `$(printf %s "$CONFORM_API_KEY:" | base64 | tr -d '\\n')`, value: (key) => Buffer.from(`${key}:`).toString('base64') },
   { placeholder: KEY_PLACEHOLDER, value: (key) => key },
 ]
 export const KEY_SWAPPED_CASE = KEY_STAND_INS[0].placeholder
 export const KEY_OF_SAME_SHAPE = KEY_STAND_INS[1].placeholder
 export const KEY_LAST_CHARACTER_CHANGED = KEY_STAND_INS[2].placeholder
 export const KEY_WITHOUT_LAST_CHARACTER = KEY_STAND_INS[3].placeholder
+/** The credentials of HTTP Basic with the key as the user name: base64 of "<key>:". Redacted where a server echoes them as base64Inside finds any key inside base64. */
+export const KEY_AS_BASIC_USER = KEY_STAND_INS[4].placeholder
 
 /** A header value as it goes on the wire: every stand-in replaced by what it stands for. */
 export function keyOnTheWire(text: string, key: string): string {

@@ -28,7 +28,7 @@ export function shownHeaderValue(name: string, value: string, runId: string): st
   if (!CREDENTIAL_HEADERS.has(name.toLowerCase())) return value
   const rest = KEY_STAND_INS.reduce((text, s) => text.replaceAll(s.placeholder, ''), value)
     .replaceAll(`conform-${runId}-not-a-key`, '')
-    .replace(/^\s*(Bearer|Basic)\b/i, '')
+    .replace(/^\s*(Bearer|Basic|Digest|Token)\b/i, '')
     .trim()
   return rest === '' ? value : `[hidden by the report: ${value.length} characters]`
 }

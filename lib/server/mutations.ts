@@ -21,6 +21,9 @@ import { INTERMITTENT_MUTATIONS } from './mutations/intermittent.ts'
 import { JACKSON_MUTATIONS } from './mutations/jackson.ts'
 import { RAILS_MUTATIONS } from './mutations/rails.ts'
 import { PERL_MUTATIONS } from './mutations/perl.ts'
+import { PARTIAL_MUTATIONS } from './mutations/partial.ts'
+import { OTHER_SCHEME_MUTATIONS } from './mutations/other-schemes.ts'
+import { TEXT_FORM_MUTATIONS } from './mutations/text-forms.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -33,14 +36,17 @@ export const MUTATIONS: readonly Mutation[] = [
   ...RAILS_MUTATIONS,
   ...PERL_MUTATIONS,
   ...AUTHENTICATION_MUTATIONS,
+  ...OTHER_SCHEME_MUTATIONS,
   ...ROUTING_MUTATIONS,
   LEGACY_ROUTE_MUTATION,
   ...ERROR_MUTATIONS,
   ...VERSIONING_MUTATIONS,
   ...INPUT_MUTATIONS,
+  ...TEXT_FORM_MUTATIONS,
   ...SQL_COLUMN_MUTATIONS,
   ...POISON_MUTATIONS,
   ...SANITISER_MUTATIONS,
   ...TRANSPORT_MUTATIONS,
   ...INTERMITTENT_MUTATIONS,
+  ...PARTIAL_MUTATIONS,
 ]

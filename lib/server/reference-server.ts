@@ -30,6 +30,8 @@ export interface RequestInfo {
   authorization: string | undefined
   /** Media type of the request body as sent (Content-Type header), if any. */
   contentType: string | undefined
+  /** The Transfer-Encoding header as sent (chunked for a body in pieces), if any. */
+  transferEncoding?: string
   /** The Accept header as sent, if any. */
   accept?: string
   /** The Cookie header as sent, if any. */
@@ -165,6 +167,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       query: url.search,
       authorization,
       contentType: req.headers['content-type'],
+      ...(req.headers['transfer-encoding'] !== undefined ? { transferEncoding: req.headers['transfer-encoding'] } : {}),
       accept: req.headers.accept,
       cookie: req.headers.cookie,
       forwardedFor: typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : undefined,

@@ -19,6 +19,8 @@ import { errorReply, isPlainObject, LIST_LAG_MS, listBehindWrites, recordWithRaw
 export type { Variant } from './server-cases.ts'
 
 const withHeader = (reply: Reply, name: string, value: string): Reply => ({ ...reply, headers: { ...reply.headers, [name]: value } })
+/** Per server (one store each): how many lists it has answered (busy-service-behind-replicas reads every second one from a replica). */
+const listsRead = new WeakMap<StoredCategory[], number>()
 
 
 /** A record as JSON text in forms JSON allows but serialisers rarely write: escaped keys, odd whitespace, extra numbers. */
@@ -114,6 +116,24 @@ export const VARIANTS: readonly Variant[] = [
         const last = store[store.length - 1]
         store.push({ id: (last?.id ?? 0n) + 1n, name: `created-by-someone-else-${store.length}` })
         return store
+      },
+    },
+  },
+  {
+    name: 'busy-service-behind-replicas',
+    description: `other clients create categories all the time (one more before every list), and every second list is read from a replica ${LIST_LAG_MS} ms behind the writes, which lacks the newest of them and of the run's`,
+    slow: 'the list, whole only on a re-read, is read again past --list-lag (5 s)',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation === 'createCategory' && reply.status === 201) storedNow(store, (reply.body as StoredCategory).id)
+        return reply
+      },
+      listBody: (store) => {
+        const last = store[store.length - 1]
+        const someoneElses = { id: (last?.id ?? 0n) + 1n, name: `created-by-someone-else-${store.length}` }
+        store.push(someoneElses)
+        storedNow(store, someoneElses.id)
+        return (listsRead.set(store, (listsRead.get(store) ?? 0) + 1).get(store)! % 2 === 0 ? listBehindWrites(store) : store)
       },
     },
   },

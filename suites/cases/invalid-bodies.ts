@@ -24,7 +24,16 @@ export interface InvalidBody extends WritePriority {
   notServed?: { statuses: readonly number[]; why: string }
   /** What a 201 to it says of the service, and how such a service is usually fixed. */
   acceptedMeans?: string
+  /** Headers as other clients send them ('' leaves one out), over the suite's own: valid-create.ts `sentAs`. */
+  sentAs?: Record<string, string>
 }
+
+/**
+ * curl's Accept. §7: every error carries the Error record, §4: as JSON, whatever the client
+ * accepts; a service that negotiates its errors (Rails renders public/400.html for any format but
+ * JSON) answers the suite's Accept: application/json with the record and curl with a page.
+ */
+export const CURL_ACCEPT = { accept: '*/*' }
 
 /** A body without name taken: the binder made a record of it and nothing checked it before the store. */
 const NO_VALIDATION =
@@ -53,7 +62,7 @@ export const INVALID_BODIES: readonly InvalidBody[] = [
     // req.url) serves no path with a query: the case is about a query taken as a field, not routing
     notServed: { statuses: [404], why: "§4.2 declares no query parameters, so a service may serve the path without a query string only (a router that compares the whole request target, as Python's http.server or Node's req.url does, answers 404): the query form says nothing of the body's refusal, which the other cases judge" } },
   { key: 'empty-body', label: 'an empty body', rule: 'create-rejects-missing-body', priority: 6, body: () => '' },
-  { key: 'empty-object', label: 'an empty object', rule: 'create-rejects-missing-name', body: () => '{}', acceptedMeans: NO_VALIDATION },
+  { key: 'empty-object', label: 'an empty object', rule: 'create-rejects-missing-name', body: () => '{}', acceptedMeans: NO_VALIDATION, sentAs: CURL_ACCEPT },
   // the record under a root key named after the resource, as Rails' scaffold reads it
   // (params.require(:category)): the body has no name of its own (§4.2 rule 1)
   { key: 'name-under-root-key', label: 'a body without name, holding a NewCategory under the key "category"', rule: 'create-rejects-missing-name',

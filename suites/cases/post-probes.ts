@@ -12,12 +12,13 @@ import { whetherStored, type StoredAs } from './lost-answers.ts'
 
 export { VALID_CREATES } from './valid-creates.ts'
 
-/** How a POST goes besides its body: headers as other clients send them, a gate, a query string, a body in pieces. */
+/** How a POST goes besides its body: headers as other clients send them, a gate, a query string, a body in pieces or in chunks. */
 export interface PostManner {
   sentAs?: Record<string, string>
   gates?: boolean
   query?: string
   inPieces?: boolean
+  chunked?: boolean
 }
 
 /**
@@ -29,7 +30,8 @@ export interface PostManner {
  * sent again): it goes before every other POST, so that they can go in the next round trip.
  * `query`: a query string after the path (an invalid body's, invalid-bodies.ts). `inPieces`: the
  * body goes out in two pieces split inside its first character wider than a byte
- * (lib/http/body-pieces.ts), when it has one.
+ * (lib/http/body-pieces.ts), when it has one; `chunked`: in two chunks (Transfer-Encoding: chunked),
+ * as a client that streams it sends it.
  */
 export async function postCategory(run: Run, key: string, body: string | Uint8Array, authorization: string | undefined, storedAs: StoredAs, manner: PostManner = {}): Promise<HttpResult> {
   const path = `/categories${manner.query ?? ''}`
@@ -37,5 +39,5 @@ export async function postCategory(run: Run, key: string, body: string | Uint8Ar
   const headers: Record<string, string> = { 'content-type': 'application/json', ...manner.sentAs }
   if (authorization !== undefined) headers.authorization = authorization
   const splitAt = manner.inPieces && typeof body === 'string' ? insideFirstWideCharacter(body) : undefined
-  return run.client().send({ method: 'POST', path, headers, body, probe: key, critical: manner.gates ? 'gates' : true, whetherApplied: whetherStored(run, storedAs), ...(splitAt !== undefined ? { splitAt } : {}) })
+  return run.client().send({ method: 'POST', path, headers, body, probe: key, critical: manner.gates ? 'gates' : true, whetherApplied: whetherStored(run, storedAs), ...(splitAt !== undefined ? { splitAt } : {}), ...(manner.chunked ? { chunked: true } : {}) })
 }

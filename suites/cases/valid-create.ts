@@ -73,6 +73,14 @@ export interface ValidCreate extends WritePriority {
    */
   sentAs?: Record<string, string>
   /**
+   * The body goes in two chunks (Transfer-Encoding: chunked, no Content-Length), as clients that
+   * stream their body send it (Node's fetch with a stream, Go's client for a body of unknown length,
+   * curl -H 'Transfer-Encoding: chunked'): every HTTP/1.1 server reads such a body (RFC 9112 §7.1),
+   * or refuses it with 411 Length Required (RFC 9110 §15.5.12). For a plain create only
+   * (suites/categories/create-checks.ts: 201, or 411).
+   */
+  chunked?: true
+  /**
    * The class of value a store may accept and then be unable to give back (poison-values.ts): named
    * when the list breaks after it (suites/categories/poisoned-list.ts).
    */

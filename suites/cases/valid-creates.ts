@@ -88,8 +88,12 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       // C1 controls too (U+007F to U+009F); and a line break at the very end, which a chomp takes away
       description: `controls [${CONTROL_CHARACTERS}] c1 [\u007f\u0085\u009f] crlf\r\nline line\u2028separator paragraph\u2029separator <i>tag</i>\n`,
     }),
-    // the solidus goes out escaped (\/), which a parser must read as "/"; the rest as JSON.stringify writes it
-    text: (body) => JSON.stringify(body).replaceAll('/', '\\/').replaceAll('🐇', '\\ud83d\\udc07'),
+    // the solidus goes out escaped (\/), which a parser must read as "/"; the rest as JSON.stringify writes it.
+    // And the description's key with an escape ("descr\u0069ption"): names compare once unescaped (RFC
+    // 8259 §8.3), but a reader that matches keys as written (simdjson On-Demand, a regular expression)
+    // drops the description. Its key only: one that loses the name refuses the create, which would
+    // read as a refusal of the values' characters
+    text: (body) => JSON.stringify(body).replaceAll('/', '\\/').replaceAll('🐇', '\\ud83d\\udc07').replace('"description":', '"descr\\u0069ption":'),
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
     shortForm: (p) => ({ name: `${p}-"\\/'<>&`, description: `\u0001\u0008\t\n\f\r\u001b\u001f\r\n\u2028\u2029"\\/<i>` }),
@@ -102,12 +106,15 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       // only, a lookup key) changes them
       name: `${p}-Ñandú Cafe\u0301 🐇 👩‍👩‍👧‍👦 🏳️‍🌈 שלום עליכם مرحبا`,
       // bidirectional marks, overrides and isolates, which a Trojan-Source filter strips
-      // and fullwidth forms (U+FF01 to U+FF5E), which an NFKC store folds into ASCII
-      description: 'Cafe\u0301 n\u0303 A\u030a o\u0308\u0304 | zero\u200bwidth\u200cnon\u200djoiner\u2060word\ufeffjoiner | \u200emark\u200f \u202eoverride\u202c \u2066isolate\u2069 | ＡＢＣ１',
+      // and fullwidth forms (U+FF01 to U+FF5E), which an NFKC store folds into ASCII; and the flag of
+      // Scotland, a black flag and tag characters (U+E0067 … U+E007F), which a filter against ASCII
+      // smuggling strips
+      description: 'Cafe\u0301 n\u0303 A\u030a o\u0308\u0304 | zero\u200bwidth\u200cnon\u200djoiner\u2060word\ufeffjoiner | \u200emark\u200f \u202eoverride\u202c \u2066isolate\u2069 | ＡＢＣ１ | \u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}',
     }),
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
-    shortForm: (p) => ({ name: `${p}-e\u0301🐇`, description: 'שלום 👩\u200d👧 \u200e\u202e' }),
+    // a cancel tag (U+E007F) after the emoji: the 4 bytes left of the description's 32
+    shortForm: (p) => ({ name: `${p}-e\u0301🐇`, description: 'שלום 👩\u200d👧\u{e007f} \u200e\u202e' }),
     // split inside the Ñ: a loopback body arrives in one read, a network's in several (Node's
     // `body += chunk` decodes each on its own)
     inPieces: true,
@@ -180,11 +187,17 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-zero-description',
-    label: 'a one-character description, "0"',
+    label: 'a one-character description, "0", sent in chunks (Transfer-Encoding: chunked)',
     // PHP's empty() and ?: take "0" for no value, as they take '': a service that refuses an empty
     // description (as it may) with empty() refuses "0" too, and one that stores `$d ?: null` drops
     // it; the empty description alone could be refused, and so never show either
     body: (p) => ({ name: `${p}-zero`, description: '0' }),
+    // in chunks, as clients that stream their body send it: a server that reads a body only up to its
+    // Content-Length (a WSGI app reading CONTENT_LENGTH bytes of wsgi.input) sees none, and answers
+    // 400 to a valid body. This create, because a server that answers 411 instead (mod_wsgi's
+    // default, which HTTP allows) is no PHP one, for which "0" matters; no create more (the records
+    // a run makes stay as few)
+    chunked: true,
   },
   {
     key: 'create-sends-id',

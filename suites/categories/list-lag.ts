@@ -7,7 +7,7 @@
  * server that does not lag pays one GET and no wait. The re-reads are GETs (no write), journalled like every request, and kept as the
  * check's evidence. The refusal checks judge the list so read too: a lag hides a refused create
  * that was stored as it hides a created one (list-checks.ts settledList). A lag cannot make a
- * record listed first look gone, so that check judges the list as first read.
+ * record listed first look gone, so that check judges the list as first read, and each re-read too.
  */
 import { missingFromList, type CategoryRecord, type Creation } from '../../lib/checks/category.ts'
 import { ConformanceFailure } from '../../lib/checks/failure.ts'

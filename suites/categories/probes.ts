@@ -121,7 +121,7 @@ export function categoryProbes(run: Run): CategoryProbes {
       case: c,
       label: post(c.label),
       sent,
-      probe: once(async () => postCategory(run, c.key, createText(c, await sent(), run.context.seed), VALID_AUTHORIZATION, sameRecord(await sent()), { ...(c.sentAs ? { sentAs: c.sentAs } : {}), gates: gating.has(c.key), inPieces: c.inPieces === true })),
+      probe: once(async () => postCategory(run, c.key, createText(c, await sent(), run.context.seed), VALID_AUTHORIZATION, sameRecord(await sent()), { ...(c.sentAs ? { sentAs: c.sentAs } : {}), gates: gating.has(c.key), inPieces: c.inPieces === true, chunked: c.chunked === true })),
     }
   })
   // a name sent again goes out once the first create with it was answered, whatever it got
@@ -165,7 +165,7 @@ export function categoryProbes(run: Run): CategoryProbes {
   const refusals: RefusalProbe[] = []
   for (const c of INVALID_BODIES) {
     const marker = c.marker ? () => c.marker!(recordPrefix()) : undefined
-    const send = () => postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND, c.query ? { query: c.query(recordPrefix()) } : {})
+    const send = () => postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, marker ? holding(marker()) : NOTHING_TO_FIND, { ...(c.sentAs ? { sentAs: c.sentAs } : {}), ...(c.query ? { query: c.query(recordPrefix()) } : {}) })
     const probe = once(async () => {
       const result = await send()
       const status = result.exchange.response?.status
@@ -176,7 +176,7 @@ export function categoryProbes(run: Run): CategoryProbes {
   }
   for (const c of MALFORMED_BODIES) {
     let answered: HttpResult | undefined
-    const probe = once(async () => (answered = await postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, holding(malformedMarker(recordPrefix(), c.key)))))
+    const probe = once(async () => (answered = await postCategory(run, c.key, c.body(recordPrefix()), VALID_AUTHORIZATION, holding(malformedMarker(recordPrefix(), c.key)), c.sentAs ? { sentAs: c.sentAs } : {})))
     refusals.push({
       key: c.key,
       label: post(c.label),

@@ -22,8 +22,10 @@ describe('a key shorter than 8 characters', () => {
       const skipped = checks.filter((c) => c.status === 'skip')
       // 3 near-misses that need redaction (case swapped, same shape, last character dropped) × 3 GET
       // operations, the last character changed, on the list only, and the two that go to the create
-      // too (case swapped, last character dropped), each judged on its status and on the list after it
-      expect(skipped.length).toBe(14)
+      // too (case swapped, last character dropped), each judged on its status and on the list after it;
+      // and the key as the user name of Basic credentials, on the list only (found inside base64 only
+      // for a key of 8 characters or more)
+      expect(skipped.length).toBe(15)
       for (const check of skipped) expect(check.skipReason).toMatch(/shorter than 8 characters/)
       expect(checks.filter((c) => c.status === 'pass').length).toBeGreaterThan(0)
     } finally {

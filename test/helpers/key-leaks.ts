@@ -13,6 +13,8 @@ export function formsOf(key: string): Record<string, string> {
     'URL-encoded': encodeURIComponent(key),
     base64: Buffer.from(key).toString('base64'),
     'Bearer … in base64': Buffer.from(`Bearer ${key}`).toString('base64'),
+    // the credentials of HTTP Basic with the key as the user name, which the suite sends (suites/cases/credentials.ts)
+    'Basic user in base64': Buffer.from(`${key}:`).toString('base64'),
     'same shape': sameShape(key),
   }
 }

@@ -46,8 +46,23 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(200, store)
         return self.error(404, "not_found", "no such resource")
 
+    def body(self):
+        # http.server reads no chunked body itself: a request without Content-Length sent in chunks
+        # (Transfer-Encoding: chunked) is read chunk by chunk, as HTTP/1.1 asks (RFC 9112 §7.1)
+        if "chunked" not in (self.headers.get("Transfer-Encoding") or "").lower():
+            return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        data = b""
+        while True:
+            size = int(self.rfile.readline().split(b";")[0].strip(), 16)
+            if size == 0:
+                while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                    pass
+                return data
+            data += self.rfile.read(size)
+            self.rfile.readline()
+
     def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        body = self.body()
         if not self.authorized():
             return self.error(401, "unauthorized", "missing or invalid API key")
         if urlsplit(self.path).path != "/v1/categories":

@@ -118,6 +118,18 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: true, closeDelimited: true } },
   },
   {
+    name: 'chunked-requests-refused-411',
+    description:
+      "a create whose body comes in chunks (Transfer-Encoding: chunked, no Content-Length) is refused with 411 Length Required and an Error record, unprocessed, as mod_wsgi does by default (WSGIChunkedRequest Off): RFC 9110 §15.5.12 lets a server demand a Content-Length",
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'createCategory' || !/chunked/i.test(request.transferEncoding ?? '')) return reply
+        if (reply.status === 201) store.splice(store.indexOf(reply.body as StoredCategory), 1)
+        return errorReply(411, 'length_required', 'A request body needs a Content-Length.')
+      },
+    },
+  },
+  {
     name: 'session-cookie-on-every-answer',
     description: 'every answer sets a session cookie (a load balancer\'s affinity cookie, a framework\'s session) that is never taken for the key',
     behaviour: {

@@ -1,0 +1,38 @@
+/**
+ * A client that streams its body sends it in chunks (Transfer-Encoding: chunked, no Content-Length):
+ * Node's fetch with a stream, Go's client for a body of unknown length. Every HTTP/1.1 server reads
+ * such a body (RFC 9112 §7.1), or refuses it with 411 Length Required (RFC 9110 §15.5.12). Every
+ * POST went with a Content-Length, so a server that reads a body only up to its Content-Length (a
+ * WSGI app reading CONTENT_LENGTH bytes of wsgi.input), and answers a valid body sent in chunks as
+ * a missing one, passed under every seed. create-zero-description now goes in two chunks.
+ */
+import { describe, expect, test } from 'vitest'
+import { MUTATIONS } from '../../lib/server/mutations.ts'
+import { startCase } from '../../lib/server/server-cases.ts'
+import { VARIANTS } from '../../lib/server/variants.ts'
+import { runsWithKey } from '../helpers/run-conform.ts'
+
+const KEY = 'chunked-create-key-0123456789abcdef'
+const { serve, conform } = runsWithKey(KEY)
+
+const checksOf = (run: Awaited<ReturnType<typeof conform>>, rule: string) => run.results!.rules.find((r) => r.id === rule)!.checks
+
+describe('a valid create sent in chunks', () => {
+  test('read as no body and answered 400: create-returns-201 fails on it, saying how it was sent', async () => {
+    const run = await conform(serve(await startCase(MUTATIONS.find((m) => m.name === 'chunked-body-read-as-empty')!, { apiKey: KEY })))
+    expect(run.code, run.stdout).toBe(1)
+    const failed = checksOf(run, 'create-returns-201').filter((c) => c.status === 'fail')
+    expect(failed.map((c) => c.name)).toEqual([expect.stringMatching(/^POST \/categories with a one-character description, "0", sent in chunks \(Transfer-Encoding: chunked\) → 201, or 411/)])
+    expect(failed[0]!.failure?.message).toMatch(/or how they were sent: the body went in chunks/)
+    // the evidence, and so the curl line, say it went in chunks
+    expect(failed[0]!.exchanges.at(-1)?.request.headers['transfer-encoding']).toBe('chunked')
+  }, 60_000)
+
+  test('refused with 411 Length Required, as mod_wsgi does by default: the run passes', async () => {
+    const run = await conform(serve(await startCase(VARIANTS.find((v) => v.name === 'chunked-requests-refused-411')!, { apiKey: KEY })))
+    expect(run.code, run.stdout).toBe(0)
+    const check = checksOf(run, 'create-returns-201').find((c) => c.name.includes('sent in chunks'))!
+    expect(check.status).toBe('pass')
+    expect(check.exchanges.at(-1)?.response?.status).toBe(411)
+  }, 60_000)
+})
