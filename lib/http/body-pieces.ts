@@ -62,12 +62,23 @@ export function inPieces(bytes: Uint8Array, at: number, servedSince: (at: number
 }
 
 /**
- * What undici is handed for a request's body: as given, or in pieces (`splitAt`) with its
+ * What undici is handed for a request's body: as given; in pieces (`splitAt`) with its
  * Content-Length, since undici sends a body it iterates with chunked coding otherwise, which some
- * servers do not read (Python's http.server).
+ * servers do not read (Python's http.server); or in two chunks (`chunked`), cut in its middle,
+ * which undici sends with Transfer-Encoding: chunked, each piece a chunk (a client that streams its body).
  */
-export function piecesOf(options: { body?: string | Uint8Array; splitAt?: number }, headers: Record<string, string>, servedSince?: (at: number) => boolean): { headers: Record<string, string>; body?: string | Uint8Array | Readable } {
-  if (options.splitAt === undefined || options.body === undefined) return { headers, ...(options.body === undefined ? {} : { body: options.body }) }
-  const bytes = typeof options.body === 'string' ? Buffer.from(options.body) : options.body
-  return { headers: { ...headers, 'content-length': String(bytes.byteLength) }, body: inPieces(bytes, options.splitAt, servedSince) }
+export function piecesOf(options: { body?: string | Uint8Array; splitAt?: number; chunked?: boolean }, headers: Record<string, string>, servedSince?: (at: number) => boolean): { headers: Record<string, string>; body?: string | Uint8Array | Readable } {
+  if (options.body === undefined) return { headers }
+  const bytes = () => (typeof options.body === 'string' ? Buffer.from(options.body) : Buffer.from(options.body as Uint8Array))
+  // made anew for each attempt: a stream is read once
+  if (options.chunked) return { headers, body: Readable.from(halves(bytes()), { objectMode: false }) }
+  if (options.splitAt === undefined) return { headers, body: options.body }
+  const whole = bytes()
+  return { headers: { ...headers, 'content-length': String(whole.byteLength) }, body: inPieces(whole, options.splitAt, servedSince) }
+}
+
+function* halves(bytes: Buffer): Generator<Buffer> {
+  const middle = Math.floor(bytes.length / 2)
+  yield bytes.subarray(0, middle)
+  yield bytes.subarray(middle)
 }

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { setMaxListeners } from 'node:events'
-import { Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ConnectionPools } from './connection-pools.ts'
 import { AnswerClock } from './answer-clock.ts'
