@@ -27,6 +27,11 @@ export class AnswerClock {
     if (status !== 429 && status !== 503) this.lastServedAt = this.lastAnswerAt
   }
 
+  /** Whether the server has answered any request, whatever its status, since `at` (performance.now()). */
+  answeredSince(at: number): boolean {
+    return this.lastAnswerAt > at
+  }
+
   /** Whether the server has served a request (not answered it 429 or 503) since `at` (performance.now()). */
   servedSince(at: number): boolean {
     return this.lastServedAt > at

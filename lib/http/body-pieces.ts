@@ -9,9 +9,9 @@ import { Readable } from 'node:stream'
 
 /**
  * How long the second piece waits at least, and at most. Between the two, it waits until the
- * server has served some request since the first piece went out: a server busy elsewhere (a loaded
+ * server has answered some request since the first piece went out (a 429 too): a server busy elsewhere (a loaded
  * machine, a process shared with the suite) reads the first piece late, and would then find the
- * second beside it in one read. An event loop that served a request after the first piece came
+ * second beside it in one read. An event loop that answered a request after the first piece came
  * has polled its connections since, this one's too. The least wait is short: the answers of the
  * run's other POSTs, in flight beside it, are that sign (100 ms made the create that goes in pieces
  * the last POST a local run waited for, 85 ms past the others; 20 ms, about as late as they).
@@ -33,11 +33,11 @@ export function insideFirstWideCharacter(text: string): number | undefined {
 
 /**
  * The body's bytes as a stream of two pieces: `at` bytes, then the rest once PIECE_PAUSE_MS have
- * passed since the first was taken (written to the connection) and the server has served a
- * request since (`servedSince`), or PIECE_WAIT_MAX_MS have. Taken, not made: a stream that read
+ * passed since the first was taken (written to the connection) and the server has answered a
+ * request since (`answeredSince`), or PIECE_WAIT_MAX_MS have. Taken, not made: a stream that read
  * ahead would have both waiting by the time a busy client starts the body, which then go out together.
  */
-export function inPieces(bytes: Uint8Array, at: number, servedSince: (at: number) => boolean = () => true): Readable {
+export function inPieces(bytes: Uint8Array, at: number, answeredSince: (at: number) => boolean = () => true): Readable {
   let taken = 0
   let timer: NodeJS.Timeout | undefined
   return new Readable({
@@ -48,7 +48,7 @@ export function inPieces(bytes: Uint8Array, at: number, servedSince: (at: number
       const firstWent = performance.now()
       const rest = () => {
         const waited = performance.now() - firstWent
-        if (waited < PIECE_WAIT_MAX_MS && !servedSince(firstWent)) return void (timer = setTimeout(rest, PIECE_POLL_MS))
+        if (waited < PIECE_WAIT_MAX_MS && !answeredSince(firstWent)) return void (timer = setTimeout(rest, PIECE_POLL_MS))
         this.push(bytes.subarray(at))
         this.push(null)
       }
@@ -67,14 +67,14 @@ export function inPieces(bytes: Uint8Array, at: number, servedSince: (at: number
  * servers do not read (Python's http.server); or in two chunks (`chunked`), cut in its middle,
  * which undici sends with Transfer-Encoding: chunked, each piece a chunk (a client that streams its body).
  */
-export function piecesOf(options: { body?: string | Uint8Array; splitAt?: number; chunked?: boolean }, headers: Record<string, string>, servedSince?: (at: number) => boolean): { headers: Record<string, string>; body?: string | Uint8Array | Readable } {
+export function piecesOf(options: { body?: string | Uint8Array; splitAt?: number; chunked?: boolean }, headers: Record<string, string>, answeredSince?: (at: number) => boolean): { headers: Record<string, string>; body?: string | Uint8Array | Readable } {
   if (options.body === undefined) return { headers }
   const bytes = () => (typeof options.body === 'string' ? Buffer.from(options.body) : Buffer.from(options.body as Uint8Array))
   // made anew for each attempt: a stream is read once
   if (options.chunked) return { headers, body: Readable.from(halves(bytes()), { objectMode: false }) }
   if (options.splitAt === undefined) return { headers, body: options.body }
   const whole = bytes()
-  return { headers: { ...headers, 'content-length': String(whole.byteLength) }, body: inPieces(whole, options.splitAt, servedSince) }
+  return { headers: { ...headers, 'content-length': String(whole.byteLength) }, body: inPieces(whole, options.splitAt, answeredSince) }
 }
 
 function* halves(bytes: Buffer): Generator<Buffer> {

@@ -273,7 +273,7 @@ export class HttpClient {
       origin: this.origin,
       path: this.basePath + options.path, // origin and path apart: the path goes out as written, dot segments included
       method: options.method,
-      ...piecesOf(options, wireHeaders, (at) => this.answers.servedSince(at)),
+      ...piecesOf(options, wireHeaders, (at) => this.answers.answeredSince(at)),
       signal,
       opaque: watch,
       ...(ownConnection ? { reset: true } : {}),
