@@ -185,8 +185,9 @@ const cell = (text: string) =>
     .replace(/\bcf-[0-9a-z]{5}\b/g, 'cf-RUN')
     .replace(/conform-\d{8}-\d{4}-[0-9a-z]{5}/g, 'conform-RUN')
     .replace(/\bcategory \d+\b/g, 'category ID')
-    // which create is stored last depends on arrival order too (list-omits-newest named -plain or -bigdesc)
-    .replace(/created category ID \("cf-RUN-[^"]*"\)/g, 'created category ID ("cf-RUN-…")')
+    // which create is stored last depends on arrival order too (list-omits-newest named -plain or
+    // -bigdesc), and so does the one a replica kept (a name with spaces around it, "  cf-RUN-padded  ")
+    .replace(/created category ID \("\s*cf-RUN-[^"]*"\)/g, 'created category ID ("cf-RUN-…")')
     // ids past int64 (id-past-int64) are given to concurrent creates in arrival order too
     .replace(/\b92233720368547758\d\d\b/g, '2^63+n')
     .replaceAll('|', '\\|')
