@@ -17,7 +17,7 @@ import { cookieHeaderOf, evidenceHeaders } from './cookies.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, type Exchange, type RecordedRequest } from './exchange.ts'
 import { piecesOf } from './body-pieces.ts'
-import { takeInterimAnswers } from './interim-answers.ts'
+import { takeHttp10, takeInterimAnswers } from './interim-answers.ts'
 import type { RefusalReason } from './journal.ts'
 import { journalStages, UNHEARD, type FewerConnections, type RequestStages, type RequestTag } from './request-stages.ts'
 import { Pacer } from './pacer.ts'
@@ -281,6 +281,7 @@ export class HttpClient {
     })
     this.answers.answered(response.statusCode)
     const interim = takeInterimAnswers(response.headers)
+    const http10 = takeHttp10(response.headers)
     const headers = evidenceHeaders(response.headers, this.redact)
     const codings = contentCodings(headers['content-encoding'])
     const declared = Number(headers['content-length'])
@@ -298,6 +299,7 @@ export class HttpClient {
       bodyTruncated: truncated,
       ...(codings.length > 0 ? { contentEncoding: codings.join(', ') } : {}),
       ...(interim ? { interim } : {}),
+      ...(http10 ? { httpVersion: '1.0' as const } : {}),
     }
     const cookies = cookieHeaderOf(response.headers['set-cookie'])
     return { exchange, text: decoded.text, ...(decoded.byteOrderMark ? { byteOrderMark: true } : {}), ...(decoded.invalidUtf8 ? { invalidUtf8: true } : {}), ...(cookies ? { cookies } : {}) }

@@ -24,6 +24,8 @@ export interface RecordedResponse {
   contentEncoding?: string
   /** Interim answers (1xx) the server sent before this one, which the client read past (RFC 9110 §15.2), e.g. [100]. */
   interim?: number[]
+  /** '1.0' when the status line said HTTP/1.0 (lib/http/interim-answers.ts); absent for HTTP/1.1. */
+  httpVersion?: '1.0'
 }
 
 /** Why no complete response came back. Codes are stable: match on them, not on the message. */

@@ -2,7 +2,8 @@
 http.server's HTTPServer (one thread: it reads a kept-alive connection until the client closes it,
 and listens with a backlog of 5) over HTTP/1.1, or over HTTP/1.0 (PROTOCOL), where it closes each
 connection after its answer and takes the next from its backlog, each answer DELAY seconds late.
-Conforming; started by test/http/one-connection-at-a-time.test.ts, which prints the port it is given."""
+Conforming; started by test/http/one-connection-at-a-time.test.ts and test/inputs/chunked-create.test.ts
+(over HTTP/1.0 reading bodies by Content-Length alone, CONTENT_LENGTH_ONLY), which print the port it is given."""
 import json
 import os
 import time
@@ -48,8 +49,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def body(self):
         # http.server reads no chunked body itself: a request without Content-Length sent in chunks
-        # (Transfer-Encoding: chunked) is read chunk by chunk, as HTTP/1.1 asks (RFC 9112 §7.1)
-        if "chunked" not in (self.headers.get("Transfer-Encoding") or "").lower():
+        # (Transfer-Encoding: chunked) is read chunk by chunk, as HTTP/1.1 asks (RFC 9112 §7.1), unless
+        # CONTENT_LENGTH_ONLY (an HTTP/1.0 server need not read chunks: RFC 9112 §6.1)
+        chunked = "chunked" in (self.headers.get("Transfer-Encoding") or "").lower()
+        if not chunked or os.environ.get("CONTENT_LENGTH_ONLY"):
             return self.rfile.read(int(self.headers.get("Content-Length") or 0))
         data = b""
         while True:

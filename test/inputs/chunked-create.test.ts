@@ -5,8 +5,12 @@
  * POST went with a Content-Length, so a server that reads a body only up to its Content-Length (a
  * WSGI app reading CONTENT_LENGTH bytes of wsgi.input), and answers a valid body sent in chunks as
  * a missing one, passed under every seed. create-zero-description now goes in two chunks.
+ * A client must not send chunks to a server it does not know to handle HTTP/1.1 (RFC 9112 §6.1):
+ * the refusal of one that answers in HTTP/1.0 is not judged.
  */
-import { describe, expect, test } from 'vitest'
+import { spawn, spawnSync } from 'node:child_process'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startCase } from '../../lib/server/server-cases.ts'
 import { VARIANTS } from '../../lib/server/variants.ts'
@@ -35,4 +39,27 @@ describe('a valid create sent in chunks', () => {
     expect(check.status).toBe('pass')
     expect(check.exchanges.at(-1)?.response?.status).toBe(411)
   }, 60_000)
+})
+
+const python = spawnSync('python3', ['--version']).status === 0
+const stops: (() => void)[] = []
+afterAll(() => stops.forEach((stop) => stop()))
+
+describe.skipIf(!python)('a valid create sent in chunks to a server that answers in HTTP/1.0', () => {
+  test("Python's http.server with its default protocol_version, reading bodies by Content-Length: not judged, and the run passes", async () => {
+    const server = spawn('python3', [join(import.meta.dirname, '../http/single-threaded-server.py')], {
+      env: { ...process.env, SERVER_KEY: KEY, PROTOCOL: 'HTTP/1.0', CONTENT_LENGTH_ONLY: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    stops.push(() => server.kill())
+    const port = await new Promise<string>((resolve, reject) => {
+      server.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()))
+      server.once('exit', (code) => reject(new Error(`python3 exited ${code}`)))
+    })
+    const run = await conform({ baseUrl: `http://127.0.0.1:${port}/v1` })
+    const check = checksOf(run, 'create-returns-201').find((c) => c.name.includes('sent in chunks'))!
+    expect(check.status, run.stdout).toBe('skip')
+    expect(check.exchanges.at(-1)?.response?.httpVersion).toBe('1.0')
+    expect(run.code, run.stdout).toBe(0)
+  }, 90_000)
 })
