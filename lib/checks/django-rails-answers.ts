@@ -65,8 +65,8 @@ export function djangoRailsStatus(response: RecordedResponse, expected: number, 
   }
   if (expected === 401 && response.status >= 200 && response.status < 300 && /^Token\s/i.test(request.headers.authorization ?? '')) {
     return (
-      "the key was taken under the Token scheme: Rails' authenticate_with_http_token (and authenticate_or_request_with_http_token) reads a token under Token as under Bearer; " +
-      "§5.2 names Bearer alone (check request.authorization against /\\ABearer (\\S+)\\z/ before the comparison)"
+      "the key was taken under the Token scheme: Rails' authenticate_with_http_token (and authenticate_or_request_with_http_token) reads a token under Token as under Bearer, and Django REST framework's TokenAuthentication (keyword Token) takes it where DEFAULT_AUTHENTICATION_CLASSES lists it; " +
+      "§5.2 names Bearer alone (check request.authorization against /\\ABearer (\\S+)\\z/ before the comparison; in DRF, leave TokenAuthentication out, or give a subclass of it the keyword Bearer)"
     )
   }
   if (expected === 401 && response.status >= 200 && response.status < 300 && /^Bearer \S+?[,;\t]/.test(request.headers.authorization ?? '')) {
