@@ -101,6 +101,22 @@ describe('interim answers before the final one: read past, noted on the exchange
     })
   })
 
+  // undici does not say which version answered; a chunked body must not go to an HTTP/1.0 server (RFC 9112 §6.1)
+  test('an HTTP/1.0 status line is noted as the response\'s httpVersion, also cut short and after a 100; an HTTP/1.1 one is not', async () => {
+    const http10 = FINAL.replace('HTTP/1.1 201', 'HTTP/1.0 201')
+    for (const parts of [[http10], ['HTTP/1.0 2', http10.slice(10)], [CONTINUE + http10]]) {
+      const server = await answering(() => parts)
+      const result = await withClient({ baseUrl: server.baseUrl }, (client) => client.send(post))
+      expect(result.exchange.response?.status).toBe(201)
+      expect(result.exchange.response?.httpVersion).toBe('1.0')
+      expect(Object.keys(result.exchange.response?.headers ?? {})).toEqual(['content-type', 'content-length'])
+      expect(result.text).toBe(CREATED)
+    }
+    const server = await answering(() => [FINAL])
+    const result = await withClient({ baseUrl: server.baseUrl }, (client) => client.send(post))
+    expect(result.exchange.response).not.toHaveProperty('httpVersion')
+  })
+
   test('a 101 Switching Protocols nobody asked for stays a transport error: the connection is not handed over', async () => {
     const server = await answering(() => ['HTTP/1.1 101 Switching Protocols\r\nconnection: upgrade\r\nupgrade: websocket\r\n\r\n', 'hijacked bytes'])
     const result = await withClient({ baseUrl: server.baseUrl }, (client) => client.send(post))
