@@ -42,7 +42,9 @@ test("a failed check in the service's own vitest (defineConformance), which vite
 
 describe('a server whose records are named with Azure Pipelines and TeamCity commands', { timeout: RUN_TIMEOUT_MS }, () => {
   test('the terminal quotes the names, and no line of stdout or stderr holds a command, nor of junit.xml or report.html printed', async () => {
-    const command = '##vso[task.setvariable variable=PWNED]yes ##teamcity[buildStatus status=\'SUCCESS\']\n::error::PWNED\n  ::warning::PWNED'
+    // GitHub's runner takes a line for a workflow command after TrimStart(), which drops every Unicode
+    // space (.NET's Char.IsWhiteSpace: U+00A0, U+2028, U+3000, U+0085 …), not only blanks and tabs
+    const command = '##vso[task.setvariable variable=PWNED]yes ##teamcity[buildStatus status=\'SUCCESS\']\n::error::PWNED\n  ::warning::PWNED\n\u00a0::error::NBSP\n\u2028::error::LSEP\n\u3000\u2003::error::IDEOGRAPHIC\n\u0085::error::NEL'
     const server = await httpServer((req, res) => {
       res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' })
       res.end(req.method === 'POST' ? JSON.stringify({ id: 1, name: command }) : '[]')
@@ -60,6 +62,7 @@ describe('a server whose records are named with Azure Pipelines and TeamCity com
       expect(text, file).toContain('&#35;#vso[task.setvariable variable=PWNED]yes')
       expect(text.toLowerCase(), file).not.toMatch(/##(vso|teamcity)\[/)
       expect(text, file).not.toMatch(/^[ \t]*::/m)
+      for (const line of text.split('\n')) expect(line.trimStart().startsWith('::') || /^[\s\u0085]*::/u.test(line), `${file}: ${JSON.stringify(line)}`).toBe(false)
     }
   })
 })
