@@ -9,6 +9,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { threadId } from 'node:worker_threads'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { CLAIM_FILE } from '../../lib/api/report-dir-claim.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
@@ -52,4 +53,18 @@ test('a claim left by a process that ended does not hold the folder', async () =
   writeFileSync(join(work, 'reports', CLAIM_FILE), `${JSON.stringify({ pid: 2 ** 22 + 12345, since: '2026-01-01T00:00:00.000Z' })}\n`)
   await expect(runConformance(options())).resolves.toMatchObject({ verdict: 'pass' })
   expect(readdirSync(join(work, 'reports'))).not.toContain(CLAIM_FILE)
+}, 60_000)
+
+test("a claim left with this process's id, which it does not hold (a container gives its processes the same ids run after run), does not hold the folder", async () => {
+  const { runConformance } = await mainEntry()
+  writeFileSync(join(work, 'reports', CLAIM_FILE), `${JSON.stringify({ pid: process.pid, thread: threadId, since: '2026-01-01T00:00:00.000Z' })}\n`)
+  await expect(runConformance(options())).resolves.toMatchObject({ verdict: 'pass' })
+  expect(readdirSync(join(work, 'reports'))).not.toContain(CLAIM_FILE)
+}, 60_000)
+
+test("a claim of this process's id by another of its threads (vitest's threads pool) holds the folder", async () => {
+  const { runConformance, ConformanceRunError } = await mainEntry()
+  writeFileSync(join(work, 'reports', CLAIM_FILE), `${JSON.stringify({ pid: process.pid, thread: threadId + 1, since: new Date().toISOString() })}\n`)
+  await expect(runConformance(options())).rejects.toBeInstanceOf(ConformanceRunError)
+  rmSync(join(work, 'reports', CLAIM_FILE))
 }, 60_000)
