@@ -42,6 +42,10 @@ export interface WrongTypeCase extends WritePriority {
 const NODE_COERCED =
   "NestJS's ValidationPipe with transformOptions: { enableImplicitConversion: true } turns a number, a boolean or an object into the DTO property's String type before @IsString() sees it " +
   '(42 → "42", {} → "[object Object]"), and zod\'s z.coerce.string() turns any value into text (null → "null", ["a", "b"] → "a,b"): leave both out, z.string() and @IsString() refuse it'
+/** Fastify's default: Ajv with coerceTypes 'array' on a route's body schema (measured: Fastify 5). */
+const FASTIFY_COERCED =
+  "Fastify validates a route's body schema with Ajv and coerceTypes: 'array' by default, which turns a number or a boolean into the string the schema asks for (42 → \"42\"), " +
+  'null into "", and an array of one value into that value: new Fastify({ ajv: { customOptions: { coerceTypes: false } } }) refuses them'
 /**
  * What a 201 to a wrong type in a string property says of the common binders that take it, and
  * their fix: scalars coerced to text (Jackson's default, so Spring Boot's), null read as no value,
@@ -56,26 +60,27 @@ const COERCED_TO_TEXT =
   "PHP's trim() and (string) turn what json_decode gave into text (true → \"1\") where no is_string() check comes first, and Ruby's to_s and strip after it do the same (check is_a?(String)); " +
   "Django REST framework's CharField takes an int or a float as its text (a CharField whose to_internal_value() refuses what is not a str), and a Rails model's string attribute casts what permit() let through (42 → \"42\", true → \"t\"); " +
   'Perl keeps numbers and text apart only in its flags (check them, B::svref_2object(\\$v)->FLAGS & (B::SVp_IOK | B::SVp_NOK), before the value is stored); ' +
-  NODE_COERCED
+  NODE_COERCED + '; ' + FASTIFY_COERCED
 const NULL_TAKEN =
   'the service took null for the property; binders that read it as no value do so: Jackson binds null to a String field (Spring Boot), and a validator that checks only present values lets it by; ' +
   '§2 gives it the type string, so an explicit null is refused (Jackson: @JsonSetter(nulls = Nulls.FAIL), or configOverride(String.class) with Nulls.FAIL for every String property); ' +
   "PHP's $data['description'] ?? null and Ruby's data['description'] read an explicit null as a missing key (PHP: array_key_exists() and is_string(); Ruby: key? and is_a?(String)); " +
   "Django REST framework's ModelSerializer gives a model field with null=True allow_null=True (allow_null=False on the serializer field); " +
   "class-validator's @IsOptional() lets null by as it lets a missing value (NestJS: @ValidateIf((o) => o.description !== undefined) instead), as zod's .nullish() does (.optional() refuses null); " +
-  NODE_COERCED
+  NODE_COERCED + '; ' + FASTIFY_COERCED
 const ONE_STRING_UNWRAPPED =
   'the service took an array of one string: Jackson reads it as that string with UNWRAP_SINGLE_VALUE_ARRAYS (spring.jackson.deserialization.unwrap-single-value-arrays=true): turn it off; ' +
   "PHP code with no is_string() check keeps the array json_decode gave (PDO writes it as \"Array\"), and Ruby's to_s writes it as text: check is_string() / is_a?(String); " +
   "Rails' permit(:description) drops an array silently (the record is created without it), and Perl writes an array reference as text (ARRAY(0x…)) where nothing checks ref(); " +
-  "zod's z.coerce.string() writes it as its one string too (String([\"x\"]) is \"x\"): z.string() refuses it"
+  "zod's z.coerce.string() writes it as its one string too (String([\"x\"]) is \"x\"): z.string() refuses it; " + FASTIFY_COERCED
 const EMPTY_ARRAY_TAKEN =
   'the service took [] for the property; binders that read it as no value do so: Jackson with ACCEPT_EMPTY_ARRAY_AS_NULL_OBJECT (spring.jackson.deserialization.accept-empty-array-as-null-object=true): turn it off; ' +
   "PHP's ?: and empty() take [] for no value too (check is_string()), and Rails' permit(:description) drops it silently (check is_a?(String) before permit); " + NODE_COERCED
 /** A null or an array taken for the required name: a check of presence alone, or zod's coercion. */
 const REQUIRED_NOT_TEXT =
   "the service took a value that is not text for the name: a check of presence alone lets it by (name !== undefined, or a truthy test, which an array passes), " +
-  'and zod\'s z.coerce.string() turns it into text (null → "null", ["a", "b"] → "a,b"); check its type (z.string(), class-validator\'s @IsString(), typeof name === \'string\')'
+  'and zod\'s z.coerce.string() turns it into text (null → "null", ["a", "b"] → "a,b"); check its type (z.string(), class-validator\'s @IsString(), typeof name === \'string\'); ' +
+  FASTIFY_COERCED
 /** PHP's json_decode($body, true) gives {} as [], and Ruby's to_s writes a Hash as text. */
 const OBJECT_TAKEN =
   "the service took an object for a string: PHP's json_decode($body, true) gives {} as [], which ?: and empty() take for no value, and (string) writes any other array as \"Array\"; " +
