@@ -94,14 +94,24 @@ export async function runCase(serverCase: ServerCase): Promise<CaseRun> {
 /** Runs of a mutation whose catch depends on timing (Mutation.timing), until one catches it. */
 const TIMING_ATTEMPTS = 3
 
-export async function runMutation(mutation: Mutation): Promise<MutationOutcome> {
-  let outcome: MutationOutcome | undefined
-  for (let attempt = 1; attempt <= (mutation.timing ? TIMING_ATTEMPTS : 1) && !outcome?.caught; attempt++) {
-    const run = await runCase(mutation)
-    const pinned = run.failures.some((f) => f.rule === mutation.breaks && f.code === mutation.code && (mutation.recurrence === undefined || f.recurrence === mutation.recurrence))
-    outcome = { name: mutation.name, breaks: mutation.breaks, code: mutation.code, ...(mutation.recurrence ? { recurrence: mutation.recurrence } : {}), ...run, caught: run.exitCode === 1 && pinned }
-  }
-  return outcome as MutationOutcome
+/** `run` once; for a mutation whose catch depends on timing, again while `caught` says no, TIMING_ATTEMPTS in all. */
+export async function untilCaught<T>(serverCase: ServerCase, run: () => Promise<T>, caught: (outcome: T) => boolean): Promise<T> {
+  let outcome = await run()
+  const attempts = 'timing' in serverCase && serverCase.timing !== undefined ? TIMING_ATTEMPTS : 1
+  for (let attempt = 2; attempt <= attempts && !caught(outcome); attempt++) outcome = await run()
+  return outcome
+}
+
+export function runMutation(mutation: Mutation): Promise<MutationOutcome> {
+  return untilCaught(
+    mutation,
+    async () => {
+      const run = await runCase(mutation)
+      const pinned = run.failures.some((f) => f.rule === mutation.breaks && f.code === mutation.code && (mutation.recurrence === undefined || f.recurrence === mutation.recurrence))
+      return { name: mutation.name, breaks: mutation.breaks, code: mutation.code, ...(mutation.recurrence ? { recurrence: mutation.recurrence } : {}), ...run, caught: run.exitCode === 1 && pinned }
+    },
+    (outcome) => outcome.caught,
+  )
 }
 
 export async function runVariant(variant: Variant): Promise<VariantOutcome> {

@@ -18,7 +18,7 @@ import { VARIANTS } from '../../lib/server/variants.ts'
 import { once } from '../../lib/suite-kit/check.ts'
 import { manifest } from '../../suites/manifest.ts'
 import { ROOT } from '../helpers/run-conform.ts'
-import { DEFAULT_CONCURRENCY, limiter, MATRIX_SEED } from '../mutants/matrix.ts'
+import { DEFAULT_CONCURRENCY, limiter, MATRIX_SEED, untilCaught } from '../mutants/matrix.ts'
 
 const CASE_TIMEOUT_MS = 240_000
 /**
@@ -50,15 +50,8 @@ async function oneAtATime(serverCase: ServerCase): Promise<RunResult> {
   }
 }
 
-/** A mutation whose catch depends on timing (Mutation.timing) runs again, up to three times, until caught. */
-async function untilCaught(serverCase: ServerCase): Promise<RunResult> {
-  let result = await oneAtATime(serverCase)
-  const timing = 'timing' in serverCase && serverCase.timing !== undefined
-  for (let attempt = 2; timing && attempt <= 3 && result.exitCode !== 1; attempt++) result = await oneAtATime(serverCase)
-  return result
-}
-
-const outcomes = new Map([...MUTATIONS, ...VARIANTS.filter((v) => v.slow === undefined && WAITS_PER_REQUEST[v.name] === undefined)].map((c) => [c.name, once(() => limit(() => untilCaught(c)))]))
+// a mutation whose catch depends on timing (Mutation.timing) runs again until caught, as in the matrix
+const outcomes = new Map([...MUTATIONS, ...VARIANTS.filter((v) => v.slow === undefined && WAITS_PER_REQUEST[v.name] === undefined)].map((c) => [c.name, once(() => limit(() => untilCaught(c, () => oneAtATime(c), (result) => result.exitCode === 1)))]))
 const failed = (result: RunResult) => result.rules.filter((r) => r.status === 'fail').map((r) => r.id)
 const said = (result: RunResult) => JSON.stringify({ failed: failed(result), problems: result.problems })
 
