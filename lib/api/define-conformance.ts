@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { beforeAll, describe, test, type TestContext } from 'vitest'
+import { createRedactor } from '../http/redact.ts'
 import { PROJECT_ROOT } from '../project-root.ts'
 import { inertLogCommands } from '../reporters/ci-log-commands.ts'
 import { checkFailureText } from '../reporters/terminal-summary.ts'
@@ -52,7 +53,9 @@ const PACKAGE_FOLDER = PROJECT_ROOT.replace(/[\\/]+$/, '')
 /**
  * The frame, unless the lines vitest prints around it (its code frame: two before, two after) may
  * hold the key: a key written in the test file beside defineConformance() would be shown as
- * written, whole in a wide terminal. Without a frame the failure is shown as before, unplaced.
+ * written, whole in a wide terminal. Whatever the redactor would hide counts, not only the key as
+ * it is: written escaped (`'sk\u005flive…'`) or in pieces (`'sk_live_3f9a' + '0c1e…'`), each
+ * piece of a long key is shown as such. Without a frame the failure is shown as before, unplaced.
  */
 export function frameShowingNoKey(frame: string | undefined, keys: readonly (string | undefined)[]): string | undefined {
   const secrets = keys.filter((key): key is string => typeof key === 'string' && key !== '')
@@ -62,8 +65,8 @@ export function frameShowingNoKey(frame: string | undefined, keys: readonly (str
   try {
     const file = place[1]!.startsWith('file://') ? fileURLToPath(place[1]!) : place[1]!
     const line = Number(place[2])
-    const near = readFileSync(file, 'utf8').split('\n').slice(Math.max(0, line - 4), line + 3)
-    return near.some((text) => secrets.some((key) => text.includes(key))) ? undefined : frame
+    const near = readFileSync(file, 'utf8').split('\n').slice(Math.max(0, line - 4), line + 3).join('\n')
+    return createRedactor(...secrets)(near) !== near ? undefined : frame
   } catch {
     return undefined
   }

@@ -120,4 +120,16 @@ describe('the frame a failure is placed at', () => {
     expect(frameShowingNoKey(at(2), [undefined, ''])).toBe(at(2))
     expect(frameShowingNoKey(`    at ${join(work, 'gone.ts')}:1:1`, [key])).toBeUndefined()
   })
+
+  test('is dropped when those lines hold the key escaped or in pieces, as vitest would print them', () => {
+    const key = 'svc_key_3f9a0c1e7b2d4a6c'
+    const near = (line: string) => {
+      const file = join(work, `frame-${Math.random().toString(36).slice(2)}.test.ts`)
+      writeFileSync(file, ['import { defineConformance } from "x"', line, 'defineConformance({ apiKey, baseUrl })', ''].join('\n'))
+      return frameShowingNoKey(`    at ${file}:3:1`, [key])
+    }
+    expect(near(`const apiKey = 'svc\\u005fkey\\u005f3f9a0c1e7b2d4a6c'`)).toBeUndefined()
+    expect(near(`const apiKey = 'svc_key_3f9a' + '0c1e7b2d4a6c'`)).toBeUndefined()
+    expect(near(`const apiKey = process.env.SERVICE_KEY`)).toBeDefined()
+  })
 })
