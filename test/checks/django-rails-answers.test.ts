@@ -59,7 +59,7 @@ describe('statuses', () => {
     const result = makeResponse({ status: 200, body: '[]' })
     result.exchange.request.headers.authorization = 'Token $CONFORM_API_KEY'
     expect(failureOf(() => expectStatus(result, 401)).message).toMatch(/^GET answered 200, expected 401: the key was taken under the Token scheme: Rails' authenticate_with_http_token/)
-    // Token is also the keyword of Django REST framework's TokenAuthentication (mutation token-keyword-accepted), whose fix is DRF's
+    // Token is also the keyword of Django REST framework's TokenAuthentication (as mutation token-scheme-accepted lets it in), whose fix is DRF's
     expect(failureOf(() => expectStatus(result, 401)).message).toMatch(/Django REST framework's TokenAuthentication .*in DRF, leave TokenAuthentication out/)
     result.exchange.request.headers.authorization = 'Bearer $CONFORM_API_KEY,x'
     expect(failureOf(() => expectStatus(result, 401)).message).toMatch(/^GET answered 200, expected 401: the token was read as what precedes the comma: Rails' token_and_options/)

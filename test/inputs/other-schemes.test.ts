@@ -3,7 +3,7 @@
  * besides, which no request sent, so such services passed under every seed; the list is now asked
  * for with each (reads, no write):
  * - Token <key>: Django REST framework's TokenAuthentication (its keyword, Token), left in beside
- *   the bearer authentication.
+ *   the bearer authentication, and Rails' authenticate_with_http_token (mutation token-scheme-accepted).
  * - Basic base64(<key>:): HTTP Basic with the key as the user name, as Stripe's API takes it
  *   (curl -u KEY:). The key under Basic as it is (basic-scheme) is no such credential.
  */
@@ -18,7 +18,7 @@ const { serve, conform } = runsWithKey(KEY)
 
 describe('the key under another scheme', () => {
   test.each([
-    ['token-keyword-accepted', 'GET /categories with the key under the Token scheme → 401', 'Token $CONFORM_API_KEY'],
+    ['token-scheme-accepted', 'GET /categories with the key under the Token scheme → 401', 'Token $CONFORM_API_KEY'],
     ['basic-credentials-with-key-accepted', 'GET /categories with the key as the user name of HTTP Basic credentials (curl -u KEY:) → 401', `Basic ${KEY_AS_BASIC_USER}`],
   ])('%s: auth-invalid-key-401 fails on the list asked for with it, and only there', async (name, check, recorded) => {
     const run = await conform(serve(await startCase(MUTATIONS.find((m) => m.name === name)!, { apiKey: KEY })))

@@ -1,24 +1,14 @@
 /**
  * Mutations of §5.1 and §5.2 that take the key under a scheme other than Bearer, as a framework
  * or an API's convention does beside it (auth-invalid-key-401: the key not sent as a bearer token).
- * suites/cases/credentials.ts sends each on the list.
+ * suites/cases/credentials.ts sends each on the list. The Token scheme (Django REST framework's
+ * TokenAuthentication, Rails' authenticate_with_http_token) is mutation token-scheme-accepted
+ * (rails.ts): one input catches both, so one mutation stands for both.
  */
 import { conformingBehaviour } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
 
 export const OTHER_SCHEME_MUTATIONS: readonly Mutation[] = [
-  {
-    // caught by the key under the Token scheme (suites/cases/credentials.ts), on the list
-    name: 'token-keyword-accepted',
-    breaks: 'auth-invalid-key-401',
-    code: 'UNEXPECTED_STATUS',
-    description:
-      "Django REST framework's TokenAuthentication, whose keyword is Token, is left in beside the bearer authentication (DEFAULT_AUTHENTICATION_CLASSES lists both): Token <key> is let in",
-    behaviour: {
-      authorize: (authorization, key, operation, cookie) =>
-        authorization === `Token ${key}` || conformingBehaviour.authorize(authorization, key, operation, cookie),
-    },
-  },
   {
     // caught by the key as the user name under the Basic scheme (suites/cases/credentials.ts), on the list
     name: 'basic-credentials-with-key-accepted',
