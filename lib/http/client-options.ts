@@ -111,4 +111,12 @@ export interface HttpResult {
 export interface PostResends {
   afterWait: number
   afterLostAnswer: number
+  /** The lists read before a POST answered 503 went again (lib/http/stored-despite-unavailable.ts). */
+  unavailable?: UnavailableReads
+}
+
+/** How many lists were read (or begun) before a POST answered 503 went again, and whether one showed such a POST stored. */
+export interface UnavailableReads {
+  begun: number
+  stored: boolean
 }

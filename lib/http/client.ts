@@ -34,7 +34,7 @@ import { createRedactor, KEY_AUTHORIZATION, longestForm, redactedCut, type Redac
 import { OutlastedAnswers, POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { connectionNotTaken, describeTransportError, NOT_TAKEN_RESENDS, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 import { afterTheRace, lostInTransit } from './lost-answer.ts'
-import { storedDespiteUnavailable } from './stored-despite-unavailable.ts'
+import { storedDespiteUnavailable, worthLooking } from './stored-despite-unavailable.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
 import type { PostResends, ClientOptions, HttpResult, SendOptions } from './client-options.ts'
 export type { ClientOptions, HttpResult, SendOptions }
@@ -108,7 +108,7 @@ export class HttpClient {
     let waitedMs: number | undefined
     let unserved = 0 // the tries after which the server served no other request: a 503's resends count these
     let lostResends = 0
-    let listRead = false // a POST answered 503 under --max-writes: whether the list was read for it (stored-despite-unavailable.ts)
+    let listRead = false // a POST answered 503: whether the list was read for it (stored-despite-unavailable.ts)
     for (let attempt = 1, fresh = false, fewer: FewerConnections | undefined, notTaken = 0; ; attempt++) {
       const releasedAt = await this.rateHold.wait() // a 429 holds back every request (lib/http/rate-hold.ts)
       const sentAt = performance.now()
@@ -145,9 +145,11 @@ export class HttpClient {
       const asked = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)
       const held = this.rateHold.answered(response.status, releasedAt, asked, response.headers['retry-after'])
       if (asked === undefined) return result
-      if (options.method === 'POST' && response.status === 503 && this.options.boundedWrites === true && !listRead) {
+      const reads = (this.resent.unavailable ??= { begun: 0, stored: false })
+      const unavailablePost = options.method === 'POST' && response.status === 503
+      if (unavailablePost && !listRead && worthLooking(reads, this.options.boundedWrites === true)) {
         listRead = true
-        if (await storedDespiteUnavailable(options, result, (line) => this.options.journal?.record(line), this.redact)) return result
+        if (await storedDespiteUnavailable(options, result, (line) => this.options.journal?.record(line), this.redact, reads)) return result
       }
       const wait = Math.max(asked, held)
       if (wait >= this.msLeft()) return this.outlastedAnswers.cut(result.exchange, 'deadline', `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
@@ -156,6 +158,11 @@ export class HttpClient {
       }
       await sleep(wait)
       waitedMs = wait
+      // a burst of POSTs answered 503 at once: those past the first lists read go on, unless one of those lists showed such a POST stored meanwhile
+      if (unavailablePost && !listRead && reads.stored) {
+        listRead = true
+        if (await storedDespiteUnavailable(options, result, (line) => this.options.journal?.record(line), this.redact, reads)) return result
+      }
       // a resend after a 429 or 503 is that, whatever the attempt before was sent again for: on the run's own connections, and counted as such
       fresh = false
       fewer = undefined

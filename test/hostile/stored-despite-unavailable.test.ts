@@ -2,9 +2,9 @@
  * A service that stores a create and answers 503 (a proxy that lost the service's answer, Envoy's
  * "upstream connect error or disconnect/reset before headers"; a service that commits, then fails):
  * each resend of the 503 stored one more record. Under --max-writes 6 such a service got 23 POSTs
- * and stored 19 records, and the reports said none was created. Now the list is read once before a
- * POST answered 503 goes again under --max-writes: a record it shows is counted, and not sent again.
- * A limiter's 503, which stored nothing, is still sent again.
+ * and stored 19 records, and the reports said none was created; without --max-writes each POST went
+ * again up to 40 times. Now the list is read once before a POST answered 503 goes again: a record
+ * it shows is counted, and not sent again. A limiter's 503, which stored nothing, is still sent again.
  */
 import { afterAll, describe, expect, test } from 'vitest'
 import { readFileSync } from 'node:fs'
@@ -85,3 +85,21 @@ describe('a POST answered 503 under --max-writes', { timeout: RUN_TIMEOUT_MS }, 
     expect(run.results!.ledger.map((e) => e.status)).toEqual([201, 201])
   })
 })
+
+describe('a POST answered 503 without --max-writes', { timeout: RUN_TIMEOUT_MS }, () => {
+  test('stored before its 503: each POST is sent once and stores one record, each in the ledger', async () => {
+    const { server, stored } = await unavailableOnCreate(true)
+    const run = await runConformInProcess(['--base-url', server.baseUrl, '--confirm', '0', '--list-lag', '0'], { env: { CONFORM_API_KEY: KEY } })
+    runs.push(run)
+    expectNoStackTrace(run)
+    const posts = server.requests.filter((r) => r.method === 'POST')
+    // before: a POST stored went again after each 503, one record more each time
+    expect(new Set(posts.map((r) => r.body)).size).toBe(posts.length)
+    expect(stored.length).toBeGreaterThan(10)
+    expect(new Set(stored.map((r) => `${r.name}\u0000${r.description}`)).size).toBe(stored.length)
+    const results = run.results!
+    expect(results.ledger.filter((e) => e.answerLost === UNAVAILABLE_RECORD_FOUND)).toHaveLength(stored.length)
+    expect(results.summary).toMatchObject({ recordsCreated: stored.length })
+  })
+})
+
