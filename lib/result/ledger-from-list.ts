@@ -162,3 +162,25 @@ export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRe
   }
   return { ledger, found: { faultAnswered: faulted.size, unanswered: unanswered.size } }
 }
+
+/**
+ * Whether the lists the run read may not show all its records: a POST that carried one of its
+ * prefixes, that no answer said created a record (a refusal, a fault, no answer; a 429 says it was
+ * not processed), was answered after the last list the run read was sent (a confirmation attempt's
+ * POSTs, a --rule selection whose checks read no list after them). Then the list is read once more
+ * (lib/runner/after-checks.ts), a GET like any.
+ */
+export function listReadNeeded(journal: readonly JournalEntry[], lists: Pick<ListsRead, 'sightings' | 'prefixes'>): boolean {
+  const lastSent = Math.max(Number.NEGATIVE_INFINITY, ...lists.sightings.map((s) => Date.parse(s.sentAt)))
+  return journal.some(
+    (entry) =>
+      entry.method === 'POST' &&
+      entry.onWire &&
+      entry.status !== 429 &&
+      !(entry.status !== undefined && entry.status >= 200 && entry.status < 300) &&
+      entry.created === undefined &&
+      carriesPrefix(entry.body, lists.prefixes) &&
+      // a list sent in the millisecond its answer came was, but for the rarest race, sent after it
+      Date.parse(entry.endedAt ?? entry.at) > lastSent,
+  )
+}

@@ -34,7 +34,7 @@ import { markPhase, PHASE_MARKS } from './run-phases.ts'
 import type { baselineWritten, CompletedRun, completedRun, writeRunReports } from './run-reports.ts'
 import { ownRejections, type StrayOwnership } from './stray-rejections.ts'
 import type { SuiteManifest } from '../suite-kit/manifest.ts'
-import { newRunScope, type RunContext } from '../suite-kit/run-context.ts'
+import { newRunScope, thisRun, within, type RunContext } from '../suite-kit/run-context.ts'
 import { writePlan, type WritePlan } from '../suite-kit/write-plan.ts'
 
 export type { CompletedRun } from './run-reports.ts'
@@ -202,6 +202,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
         ...(firstCreate ? { firstCreate } : {}),
         stopped: () => cutBy !== undefined || clock.msLeft() <= 0,
         journal: () => journal.entries(),
+        ...(listsRead && suite.readListForLedger ? { ledgerList: { lists: listsRead, read: () => suite.readListForLedger!(within(scope, thisRun)) } } : {}),
       })
       await Promise.race([finishing.done, stopped])
       // the clock says the deadline has come even when its timer has not fired yet (the client refuses by the clock)
