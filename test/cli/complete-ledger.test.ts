@@ -96,6 +96,11 @@ describe('the ledger holds every record the run created, announced or not', () =
     // the confirmation attempts sent creates again, under their own prefixes, after the checks' last list
     const prefixes = new Set(results.ledger.map((e) => /cf-[0-9a-z]+-/.exec(e.body ?? '')?.[0]))
     expect(prefixes.size).toBeGreaterThan(1)
+    // which no list of the checks followed: the list was read once more, a GET journalled like any, after every POST was answered
+    const journal = results.journal!
+    const lastAnswer = Math.max(...journal.filter((e) => e.method === 'POST' && e.onWire).map((e) => Date.parse(e.endedAt ?? e.at)))
+    expect(journal.filter((e) => e.method === 'GET' && e.url.endsWith('/categories') && Date.parse(e.at) >= lastAnswer).length).toBeGreaterThan(0)
+    expect(server.requests.filter((r) => r.method === 'GET').length).toBe(journal.filter((e) => e.method === 'GET' && e.onWire).length)
     const faults = results.summary.faultAnsweredWrites!
     expect(faults).toBeGreaterThan(0)
     expect(results.summary.faultAnsweredFound).toBe(faults)
