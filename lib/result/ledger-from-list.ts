@@ -19,7 +19,23 @@ import { exactIntegerTextAt, numberText, parseJsonExact } from '../json/exact-js
 import type { Exchange } from '../http/exchange.ts'
 import { answeredFault, nameSent, unansweredWrite, type JournalEntry } from '../http/journal.ts'
 import { ANSWER_LOST_RECORD_FOUND } from '../http/lost-answer.ts'
-import type { LedgerEntry } from './run-result.ts'
+
+/** A record the run created, as the answer to its POST said (read from the journal, lib/http/journal.ts), or as a list the run read showed it (foundInList). */
+export interface LedgerEntry {
+  id: string
+  name: string
+  /** The answer's status: a 2xx, or for a record found in a list (foundInList) the answer of the POST that sent it (0: none came, or no POST matched). */
+  status: number
+  exchangeId: string
+  /** The body sent, redacted. */
+  body?: string
+  /** The answer was lost in the connection race and the list showed the record (status 0): the journal's words. */
+  answerLost?: string
+  /** A record no answer announced, which a list the run read showed: how it came to be ("stored though answered 400"). */
+  foundInList?: string
+  /** Such a record that no POST of the journal sent: its description as listed (where the prefix may stand). */
+  description?: string
+}
 
 /** A record of a list the run read, one of the run's (a prefix of the run in its name or description). */
 export interface ListedRecord {

@@ -14,7 +14,9 @@ import { observedBehaviour, type ObservedBehaviour } from './observed-behaviour.
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { journalTotals, type JournalEntry, type JournalTotals } from '../http/journal.ts'
-import { runLedger, type ListsRead } from './ledger-from-list.ts'
+import { runLedger, type LedgerEntry, type ListsRead } from './ledger-from-list.ts'
+
+export type { LedgerEntry } from './ledger-from-list.ts'
 import { ruleCatalogue, type Rule } from '../spec/rule-catalogue.ts'
 import type { BaselineEntry } from '../config/baseline-file.ts'
 
@@ -117,23 +119,6 @@ export interface RunResult {
   observed?: ObservedBehaviour
   /** --baseline: the known failures it excused, and its entries that expired or are fixed. */
   baseline?: BaselineOutcome
-}
-
-/** A record the run created, as the answer to its POST said, read from the journal (lib/http/journal.ts). */
-export interface LedgerEntry {
-  id: string
-  name: string
-  /** The answer's status (2xx). */
-  status: number
-  exchangeId: string
-  /** The body sent, redacted. */
-  body?: string
-  /** The answer was lost in the connection race and the list showed the record (status 0): the journal's words. */
-  answerLost?: string
-  /** A record no answer announced, which a list the run read showed: how it came to be ("stored though answered 400"); status is the POST's answer (0: none, or no POST matched). */
-  foundInList?: string
-  /** Such a record that no POST of the journal sent: its description as listed (where the prefix may stand). */
-  description?: string
 }
 
 /** What a baseline did to a run, as results.json and every report show it. */
