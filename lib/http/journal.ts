@@ -87,7 +87,7 @@ export interface JournalEntry extends Omit<JournalLine, 'phase'> {
    * fails to write its answer, or a gateway that gave up waiting on a service that went on, stored
    * it. 429 and 503 say they were not processed (RFC 6585 §4, RFC 9110 §15.6.4); any other status
    * created nothing on a server that tells the truth (a 4xx that was stored anyway shows up in a
-   * later list, which the checks compare).
+   * later list, which the checks compare, and the ledger lists: lib/result/ledger-from-list.ts).
    */
   mayHaveCreated?: boolean
   /** POST whose answer the connection race lost: what the list showed (lib/http/lost-answer.ts), in the journal's words. */

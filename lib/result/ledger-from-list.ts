@@ -26,6 +26,7 @@ export interface LedgerEntry {
   name: string
   /** The answer's status: a 2xx, or for a record found in a list (foundInList) the answer of the POST that sent it (0: none came, or no POST matched). */
   status: number
+  /** The POST's exchange (the journal's id); for a record no POST sent, the list's that showed it. */
   exchangeId: string
   /** The body sent, redacted. */
   body?: string
