@@ -15,8 +15,9 @@
  * A record announced by a 201 is matched by its id (or, when the list gives it another id, by the
  * POST that sent it) and counted once. A run that ends before any list is read reports as before.
  */
-import { exactIntegerTextAt, numberText, parseJsonExact } from '../json/exact-json.ts'
-import type { Exchange } from '../http/exchange.ts'
+import { exactIntegerTextAt, numberText } from '../json/exact-json.ts'
+import type { HttpResult } from '../http/client.ts'
+import { parsedJsonOf } from '../checks/response.ts'
 import { answeredFault, nameSent, unansweredWrite, type JournalEntry } from '../http/journal.ts'
 import { ANSWER_LOST_RECORD_FOUND } from '../http/lost-answer.ts'
 
@@ -59,24 +60,18 @@ export class ListsRead {
   constructor(readonly prefixes: readonly string[]) {}
 
   /** A list answer the run read: its records that carry one of the run's prefixes are kept, the others (another run's, the service's own) never. */
-  note(list: { exchange: Exchange; text?: string }): void {
+  note(list: HttpResult): void {
     const { exchange, text } = list
     if (exchange.response?.status !== 200 || text === undefined) return
-    // most lists hold none of the run's records: a search of the text spares them the parse
-    const records = this.prefixes.some((p) => text.includes(p)) ? runRecords(text, this.prefixes) : []
+    // a list that holds none of the run's records is not walked; one that does is parsed once, for the checks too
+    const records = this.prefixes.some((p) => text.includes(p)) ? runRecords(parsedJsonOf(list), this.prefixes) : []
     this.sightings.push({ exchangeId: exchange.id, sentAt: exchange.startedAt, records })
   }
 }
 
 const carriesPrefix = (text: unknown, prefixes: readonly string[]) => typeof text === 'string' && prefixes.some((p) => text.includes(p))
 
-function runRecords(text: string, prefixes: readonly string[]): ListedRecord[] {
-  let parsed: unknown
-  try {
-    parsed = parseJsonExact(text)
-  } catch {
-    return []
-  }
+function runRecords(parsed: unknown, prefixes: readonly string[]): ListedRecord[] {
   if (!Array.isArray(parsed)) return []
   const records: ListedRecord[] = []
   for (const record of parsed as Record<string, unknown>[]) {
