@@ -136,6 +136,12 @@ function parseOnce(result: HttpResult): { value: unknown } | { error: Error } {
   return parsed
 }
 
+/** The body parsed as exact JSON, once per response and shared with the checks (the run's ledger reads every list too); undefined when it is not JSON. */
+export function parsedJsonOf(result: HttpResult): unknown {
+  const parsed = parseOnce(result)
+  return 'value' in parsed ? parsed.value : undefined
+}
+
 /** The body parsed as JSON, int64 values kept exact; a failure when it is not JSON. */
 export function jsonBodyOf(result: HttpResult): unknown {
   const response = responseOf(result)

@@ -87,7 +87,7 @@ export interface JournalEntry extends Omit<JournalLine, 'phase'> {
    * fails to write its answer, or a gateway that gave up waiting on a service that went on, stored
    * it. 429 and 503 say they were not processed (RFC 6585 §4, RFC 9110 §15.6.4); any other status
    * created nothing on a server that tells the truth (a 4xx that was stored anyway shows up in a
-   * later list, which the checks compare).
+   * later list, which the checks compare, and the ledger lists: lib/result/ledger-from-list.ts).
    */
   mayHaveCreated?: boolean
   /** POST whose answer the connection race lost: what the list showed (lib/http/lost-answer.ts), in the journal's words. */
@@ -202,6 +202,10 @@ export const ANSWER_LOST_RESENDS_SPENT = "no answer, not in the list (which may 
 /** The words of a lost POST the list did not show and that was not sent again: one that may have created a record. */
 const NOT_SENT_AGAIN: ReadonlySet<string> = new Set([ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT])
 
+/** A POST that went out and whose answer no one knows: none came, and the list did not account for it (found, or not stored and sent again). */
+export const unansweredWrite = (entry: JournalEntry): boolean =>
+  entry.method === 'POST' && entry.onWire && entry.status === undefined && (entry.answerLost === undefined || NOT_SENT_AGAIN.has(entry.answerLost))
+
 /** What every report counts, read from the journal. */
 export interface JournalTotals {
   /** Requests whose head went out on a connection (every attempt), whatever came back. */
@@ -244,7 +248,7 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
     // after a connection not taken, the attempt before never left: this one is no resend
     if (entry.method === 'POST' && (entry.attempt ?? 1) > 1 && entry.connectionNotTaken === undefined) totals[afterLostAnswer ? 'resentLostWrites' : 'resentWrites']++
     // a lost answer the list accounted for (found, or not stored and sent again) is no longer unknown; one not sent again (--max-writes, the run's bound) is
-    if (entry.method === 'POST' && entry.status === undefined && (entry.answerLost === undefined || NOT_SENT_AGAIN.has(entry.answerLost))) totals.unansweredWrites++
+    if (unansweredWrite(entry)) totals.unansweredWrites++
     if (entry.method === 'POST' && answeredFault(entry.status)) totals.faultAnsweredWrites++
     if (entry.waitedMs !== undefined) {
       totals.waits.count++

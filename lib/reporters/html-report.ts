@@ -19,7 +19,7 @@ import { badge, escapeHtml as h } from './html-text.ts'
 import { recordPrefixWords, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
 import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult, type Status } from '../result/run-result.ts'
-import { failedChecks, FAULT_ANSWERED_WORDS, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, writeMode } from './wording.ts'
+import { failedChecks, FAULT_ANSWERED_WORDS, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, writeMode } from './wording.ts'
 
 let css: string | undefined
 
@@ -132,13 +132,13 @@ function ledgerSection(result: RunResult): string {
   const unanswered = result.summary.unansweredWrites ?? 0
   const faulted = result.summary.faultAnsweredWrites ?? 0
   const mayHave =
-    (unanswered > 0 ? ` ${h(plural(unanswered, 'POST'))} got no answer, and each may have created a record the server never told of: the journal (results.json) lists them, with what each sent.` : '') +
-    (faulted > 0 ? ` ${h(plural(faulted, 'POST'))} got a server fault (a 5xx but 503), which does not say nothing was stored: each may have created a record too, and the journal lists them.` : '')
+    (unanswered > 0 ? ` ${h(plural(unanswered, 'POST'))} got no answer, and each may have created a record the server never told of: the journal (results.json) lists them, with what each sent${h(foundWords(result.summary.unansweredFound, unanswered))}.` : '') +
+    (faulted > 0 ? ` ${h(plural(faulted, 'POST'))} got a server fault (a 5xx but 503), which does not say nothing was stored: each may have created a record too, and the journal lists them${h(foundWords(result.summary.faultAnsweredFound, faulted))}.` : '')
   const intro = result.options.readOnly
     ? '<p>None: this run was read-only and sent no POST.</p>'
     : result.ledger.length === 0
       ? `<p>${faulted > 0 ? 'None that the server answered as created.' : unanswered > 0 ? 'None that the server answered.' : 'None: no POST of this run was accepted.'}${mayHave}</p>`
-      : `<p>The interface has no delete, so these records stay on the server. The ${h(WHERE_THE_PREFIX_IS)} the suite sent ${h(recordPrefixWords(result))}. A record created by a request the server should have refused is listed too.${mayHave}</p>`
+      : `<p>The interface has no delete, so these records stay on the server. The ${h(WHERE_THE_PREFIX_IS)} the suite sent ${h(recordPrefixWords(result))}. A record created by a request the server should have refused is listed too, and so is one a list the run read showed under its prefix though no answer announced it (its status says how it came to be).${mayHave}</p>`
   if (result.ledger.length === 0) return `<section id="ledger"><h2>Records created: 0</h2>${intro}</section>`
   const exchanges = new Map(result.rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)).map((e) => [e.id, e]))
   // records created by a request that a failed check expected to be refused with a 4xx
@@ -190,7 +190,7 @@ ${card(result.summary.recordsCreated, 'records created', '')}
 <dt>Checks</dt><dd>${counts.checks.pass} passed, ${c.fail} failed, ${counts.checks.known ? `${counts.checks.known} known failures (baseline), ` : ''}${c.skip} skipped, of ${c.total}</dd>
 <dt>Writes</dt><dd>${h(writeMode(result))}</dd>
 <dt>Pacing</dt><dd>${h(pacing(result))}</dd>
-<dt>Waits</dt><dd>${h(serverWaits(result))}</dd>${result.summary.unansweredWrites ? `\n<dt>POSTs without an answer</dt><dd>${result.summary.unansweredWrites}: each may have created a record (results.json lists them in its journal)</dd>` : ''}${result.summary.faultAnsweredWrites ? `\n<dt>POSTs answered with a server fault</dt><dd>${result.summary.faultAnsweredWrites}: ${h(FAULT_ANSWERED_WORDS)}</dd>` : ''}
+<dt>Waits</dt><dd>${h(serverWaits(result))}</dd>${result.summary.unansweredWrites ? `\n<dt>POSTs without an answer</dt><dd>${result.summary.unansweredWrites}: each may have created a record (results.json lists them in its journal)${h(foundWords(result.summary.unansweredFound, result.summary.unansweredWrites))}</dd>` : ''}${result.summary.faultAnsweredWrites ? `\n<dt>POSTs answered with a server fault</dt><dd>${result.summary.faultAnsweredWrites}: ${h(FAULT_ANSWERED_WORDS)}${h(foundWords(result.summary.faultAnsweredFound, result.summary.faultAnsweredWrites))}</dd>` : ''}
 <dt>Rules selected</dt><dd>${h(selected)}</dd>
 <dt>Run id</dt><dd><code>${h(result.runId)}</code></dd>${result.traceId ? `<dt>Trace id</dt><dd><code>${h(result.traceId)}</code> (W3C traceparent of every request; each exchange shows its span)</dd>` : ''}
 ${result.options.seed === undefined ? '' : `<dt>Seed</dt><dd><code>${result.options.seed}</code> (--seed ${result.options.seed} sends the same generated inputs)</dd>\n`}<dt>Tool</dt><dd>${h(`${result.tool.name} ${result.tool.version}`)}</dd>

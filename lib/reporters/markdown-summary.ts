@@ -17,7 +17,7 @@ import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { reproduceKeyMarkdown } from './reproduce-key.ts'
-import { FAULT_ANSWERED_WORDS, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, seconds, writeMode } from './wording.ts'
+import { FAULT_ANSWERED_WORDS, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, seconds, writeMode } from './wording.ts'
 
 /** Most failure rows and ledger rows shown; the rest are counted and left to report.html. */
 export const MAX_ROWS = 30
@@ -94,8 +94,9 @@ export function markdownSummary(result: RunResult): string {
   lines.push('', `Waits: ${escapeMarkdown(serverWaits(result))}.`)
   const sampling = samplingLine(result)
   if (sampling) lines.push('', `Rounds: ${escapeMarkdown(sampling)}.`)
-  if (result.summary.unansweredWrites) lines.push('', `POSTs without an answer: ${result.summary.unansweredWrites}; each may have created a record (results.json lists them in its journal).`)
-  if (result.summary.faultAnsweredWrites) lines.push('', `POSTs answered with a server fault: ${result.summary.faultAnsweredWrites}; ${FAULT_ANSWERED_WORDS}.`)
+  const { unansweredWrites: unanswered, faultAnsweredWrites: faulted, unansweredFound, faultAnsweredFound } = result.summary
+  if (unanswered) lines.push('', `POSTs without an answer: ${unanswered}; each may have created a record (results.json lists them in its journal)${foundWords(unansweredFound, unanswered)}.`)
+  if (faulted) lines.push('', `POSTs answered with a server fault: ${faulted}; ${FAULT_ANSWERED_WORDS}${foundWords(faultAnsweredFound, faulted)}.`)
 
   if (result.problems.length > 0) {
     lines.push('', '### Problems during the run', '')

@@ -19,7 +19,7 @@ import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { recordPrefixWords, someNameWithoutPrefix, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
 import { runCounts } from './run-counts.ts'
 import { LEAVES_NOTHING_UNVERIFIED } from '../checks/skip-causes.ts'
-import { failedChecks, FAULT_ANSWERED_WORDS, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
+import { failedChecks, FAULT_ANSWERED_WORDS, foundWords, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', warn: '!' }
 /** Failure entries (causes) shown with expected/actual in full; later failing rules get one line each. */
@@ -172,8 +172,9 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
     `Rules: ${r.pass} passed, ${r.fail} failed, ${r.skip} not verified, ${rulesWarned} · checks: ${c.pass} passed, ${c.fail} failed${checksKnown}, ${c.skip} skipped${skippedWhy} · ${plural(result.summary.requests, 'request')} · ${seconds(result.durationMs)}`,
   )
   if (result.summary.waits?.count) tail.push(`Waits: ${serverWaits(result)}`)
-  if (result.summary.unansweredWrites) tail.push(`POSTs without an answer: ${result.summary.unansweredWrites} (each may have created a record; results.json lists them in its journal)`)
-  if (result.summary.faultAnsweredWrites) tail.push(`POSTs answered with a server fault: ${result.summary.faultAnsweredWrites} (${FAULT_ANSWERED_WORDS})`)
+  const { unansweredWrites: unanswered, faultAnsweredWrites: faulted, unansweredFound, faultAnsweredFound } = result.summary
+  if (unanswered) tail.push(`POSTs without an answer: ${unanswered} (each may have created a record; results.json lists them in its journal)${foundWords(unansweredFound, unanswered)}`)
+  if (faulted) tail.push(`POSTs answered with a server fault: ${faulted} (${FAULT_ANSWERED_WORDS})${foundWords(faultAnsweredFound, faulted)}`)
   const groups = notVerifiedByReason(result)
   if (groups.length > 0) {
     tail.push(`Not verified (no check of these rules ran):`)

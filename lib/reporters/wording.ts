@@ -123,8 +123,19 @@ export function writeMode(result: RunResult): string {
  * A ledger row's status cell: the answer's status, or, for a record whose answer was lost and that
  * the list showed, the journal's words for it (its status is 0: no answer came, and a 0 read as one).
  */
-export function ledgerStatus(entry: Pick<LedgerEntry, 'status' | 'answerLost'>): string {
-  return entry.answerLost ?? String(entry.status)
+export function ledgerStatus(entry: Pick<LedgerEntry, 'status' | 'answerLost' | 'foundInList'>): string {
+  // a record no answer announced, found in a list: how it came to be ("stored though answered 400")
+  return entry.foundInList ?? entry.answerLost ?? String(entry.status)
+}
+
+/**
+ * Of `count` POSTs that may have created a record (no answer, a server fault), how many the lists
+ * the run read showed stored, whose records are then ledger rows: "; the lists the run read showed
+ * 2 of them stored (ledger rows)". Nothing when no list was read (a run cut before it): as before.
+ */
+export function foundWords(found: number | undefined, count: number): string {
+  if (found === undefined) return ''
+  return found === 0 ? '; the lists the run read showed none of them stored' : `; the lists the run read showed ${found === count ? (count === 1 ? 'it' : `all ${count}`) : `${found} of them`} stored (ledger rows)`
 }
 
 /**

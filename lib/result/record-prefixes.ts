@@ -28,15 +28,22 @@ export interface RecordPrefix {
 /** A run's name prefix, where a body or a name carries one. */
 export const PREFIX = /cf-[0-9a-z]+-/
 
+/** Every prefix of the run's records (`cf-xxxxx-`), with whose it is: the run's, each confirmation attempt's, each further round's; never another run's. */
+export function runPrefixes(runId: string, options: Pick<RunResult['options'], 'confirm' | 'repeat'>): Map<string, RecordPrefix['of']> {
+  const whose = new Map<string, RecordPrefix['of']>([[`${namePrefix(runId)}-`, { kind: 'run' }]])
+  for (let attempt = 1; attempt <= (options.confirm ?? 0); attempt++) whose.set(`${namePrefix(freshRunId(runId, attempt))}-`, { kind: 'confirmation', attempt })
+  for (let round = 2; round <= (options.repeat ?? 1); round++) whose.set(`${namePrefix(freshRunId(runId, ROUND_OFFSET + round))}-`, { kind: 'round', round })
+  return whose
+}
+
 /** The prefixes of the ledger's records, the run's first, each with whose it is and how many records carry it. */
 export function recordPrefixes(result: Pick<RunResult, 'runId' | 'ledger' | 'options'>): RecordPrefix[] {
-  const whose = new Map<string, RecordPrefix['of']>([[`${namePrefix(result.runId)}-`, { kind: 'run' }]])
-  for (let attempt = 1; attempt <= (result.options.confirm ?? 0); attempt++) whose.set(`${namePrefix(freshRunId(result.runId, attempt))}-`, { kind: 'confirmation', attempt })
-  for (let round = 2; round <= (result.options.repeat ?? 1); round++) whose.set(`${namePrefix(freshRunId(result.runId, ROUND_OFFSET + round))}-`, { kind: 'round', round })
+  const whose = runPrefixes(result.runId, result.options)
   const counts = new Map<string | undefined, number>()
   for (const entry of result.ledger) {
     // the name sent, or the description of the one create with an empty name: the first prefix in the body
-    const prefix = PREFIX.exec(entry.body ?? '')?.[0] ?? PREFIX.exec(entry.name)?.[0]
+    // (a record found in the list with no POST that sent it: in its name or description as listed)
+    const prefix = PREFIX.exec(entry.body ?? '')?.[0] ?? PREFIX.exec(entry.name)?.[0] ?? PREFIX.exec(entry.description ?? '')?.[0]
     counts.set(prefix, (counts.get(prefix) ?? 0) + 1)
   }
   const order = (p: RecordPrefix) => ({ run: 0, confirmation: 1, round: 2, unknown: 3, none: 4 })[p.of.kind] * 1000 + ('attempt' in p.of ? p.of.attempt : 'round' in p.of ? p.of.round : 0)

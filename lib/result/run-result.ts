@@ -13,7 +13,10 @@ import type { SkipCause } from '../checks/skip-causes.ts'
 import { observedBehaviour, type ObservedBehaviour } from './observed-behaviour.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
-import { journalTotals, nameSent, type JournalEntry, type JournalTotals } from '../http/journal.ts'
+import { journalTotals, type JournalEntry, type JournalTotals } from '../http/journal.ts'
+import { runLedger, type LedgerEntry, type ListsRead } from './ledger-from-list.ts'
+
+export type { LedgerEntry } from './ledger-from-list.ts'
 import { ruleCatalogue, type Rule } from '../spec/rule-catalogue.ts'
 import type { BaselineEntry } from '../config/baseline-file.ts'
 
@@ -92,6 +95,8 @@ export interface RunResult {
     writesAgain?: number
     /** POSTs that went out and got no complete answer, and (absent when none) those answered with a server fault, a 5xx but 503: each may have created a record (see the journal). */
     unansweredWrites?: number; faultAnsweredWrites?: number
+    /** Of those two, how many the lists the run read showed stored (ledger rows, lib/result/ledger-from-list.ts); absent when no list was read. */
+    unansweredFound?: number; faultAnsweredFound?: number
     recordsCreated: number
     /** Requests not sent, by why (read-only, write-budget, not-needed, deadline). */
     refused?: JournalTotals['refused']
@@ -103,7 +108,7 @@ export interface RunResult {
   /** Must-rules that no check verified (skipped), with why. */
   notVerified: { id: string; cause: SkipCause; reason: string }[]
   rules: RuleResult[]
-  /** Every record this run created, as its answer said (a 2xx to a POST). A POST with no answer is in the journal and summary.unansweredWrites, one answered with a server fault in summary.faultAnsweredWrites. */
+  /** Every record this run created: as its answer said (a 2xx to a POST), then those of the run's prefixes a list it read showed and no answer announced (`foundInList`: stored though refused or failed). A POST with no answer is in summary.unansweredWrites, one answered with a server fault in summary.faultAnsweredWrites, whether found or not. */
   ledger: LedgerEntry[]
   /** Every request the run sent or refused to send, as the HTTP client journalled it. (The
    * journal's fields are optional only so that results built by hand in tests stay short.) */
@@ -114,19 +119,6 @@ export interface RunResult {
   observed?: ObservedBehaviour
   /** --baseline: the known failures it excused, and its entries that expired or are fixed. */
   baseline?: BaselineOutcome
-}
-
-/** A record the run created, as the answer to its POST said, read from the journal (lib/http/journal.ts). */
-export interface LedgerEntry {
-  id: string
-  name: string
-  /** The answer's status (2xx). */
-  status: number
-  exchangeId: string
-  /** The body sent, redacted. */
-  body?: string
-  /** The answer was lost in the connection race and the list showed the record (status 0): the journal's words. */
-  answerLost?: string
 }
 
 /** What a baseline did to a run, as results.json and every report show it. */
@@ -152,6 +144,8 @@ export interface RunFacts {
   problems: RunProblem[]
   /** The HTTP client's journal of the run (lib/http/journal.ts): counts and ledger come from it. */
   journal: JournalEntry[]
+  /** The lists the run read, its records in them: the ledger's records that no answer announced. */
+  listsRead?: Pick<ListsRead, 'sightings' | 'prefixes'>
   /** The run's deadline (or a signal) ended it: checks that had not finished are not verified, and unless a must-rule failed the verdict is incomplete. */
   cutShort?: boolean
   /**
@@ -227,7 +221,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const verdict = keyWasRefused ? 'incomplete' : mustFailed ? 'fail' : endedEarly ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
   const allChecks = rules.flatMap((r) => r.checks)
   const totals = journalTotals(facts.journal)
-  const ledger = ledgerOf(facts.journal)
+  const { ledger, found } = runLedger(facts.journal, facts.listsRead)
   return {
     tool: facts.tool,
     runId: facts.runId,
@@ -248,6 +242,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
       ...(totals.resentLostWrites > 0 ? { resentLostWrites: totals.resentLostWrites } : {}),
       writesAgain: writesAgain(facts.journal),
       unansweredWrites: totals.unansweredWrites, ...(totals.faultAnsweredWrites > 0 ? { faultAnsweredWrites: totals.faultAnsweredWrites } : {}),
+      ...(found && totals.unansweredWrites > 0 ? { unansweredFound: found.unanswered } : {}), ...(found && totals.faultAnsweredWrites > 0 ? { faultAnsweredFound: found.faultAnswered } : {}),
       recordsCreated: ledger.length,
       refused: totals.refused,
       waits: totals.waits,
@@ -265,20 +260,6 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
     problems,
     observed: observedBehaviour(facts.journal, rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges))),
   }
-}
-
-/** The POSTs whose answer says they created a record (2xx), or whose lost answer the list showed stored; one answered with a fault is counted apart (faultAnsweredWrites). */
-function ledgerOf(journal: readonly JournalEntry[]): LedgerEntry[] {
-  return journal
-    .filter((entry) => entry.mayHaveCreated && ((entry.status !== undefined && entry.status >= 200 && entry.status < 300) || entry.created !== undefined))
-    .map((entry) => ({
-      id: entry.created?.id ?? '(not returned)',
-      name: entry.created?.name ?? nameSent(entry.body ?? ''),
-      status: entry.status ?? 0,
-      exchangeId: entry.id,
-      ...(entry.body !== undefined ? { body: entry.body } : {}),
-      ...(entry.answerLost !== undefined ? { answerLost: entry.answerLost } : {}),
-    }))
 }
 
 /**

@@ -1,9 +1,12 @@
 /**
  * What a run does once its checks have ended and before its verdict: the further rounds of
  * --repeat (lib/runner/repeat-rounds.ts), then the confirmation of every failure (--confirm,
- * lib/runner/confirmation.ts). A passing run with one round does neither, and sends nothing more.
+ * lib/runner/confirmation.ts), then, when POSTs went after the last list the run read and no answer
+ * said they created anything, the list once more, for the ledger (lib/result/ledger-from-list.ts).
+ * A passing run with one round does none of these, and sends nothing more.
  */
 import type { JournalEntry } from '../http/journal.ts'
+import { listReadNeeded, type ListsRead } from '../result/ledger-from-list.ts'
 import type { Samples } from '../result/samples.ts'
 import type { Suite } from '../suite-kit/check.ts'
 import type { RunScope } from '../suite-kit/run-context.ts'
@@ -22,6 +25,8 @@ export interface AfterChecksOptions {
   stopped: () => boolean
   /** The run's journal so far. */
   journal: () => JournalEntry[]
+  /** The lists the run read (none in a --read-only run), and how the list is read once more for the ledger (a GET, the suites'). */
+  ledgerList?: { lists: ListsRead; read: () => Promise<unknown> }
 }
 
 export interface FinishingChecks {
@@ -45,6 +50,9 @@ export function afterChecks(running: RunningChecks, suites: readonly Suite[], sc
       stopped: options.stopped,
       journal: options.journal,
     })
+    // a record stored by a POST no list read after it (a confirmation's, a --rule selection's) is still the run's
+    const ledgerList = options.ledgerList
+    if (ledgerList && !options.stopped() && listReadNeeded(options.journal(), ledgerList.lists)) await ledgerList.read().catch(() => undefined)
   })
   return {
     done,

@@ -18,6 +18,8 @@ import { toolVersion } from '../project-root.ts'
 import { newTraceId } from '../http/trace-context.ts'
 import { secretValues } from '../config/extra-headers.ts'
 import { RunJournal } from '../http/journal.ts'
+import { ListsRead } from '../result/ledger-from-list.ts'
+import { runPrefixes } from '../result/record-prefixes.ts'
 import { createRedactor } from '../http/redact.ts'
 import { POST_RESENDS_PER_WRITE } from '../http/retry-after.ts'
 import { runClock } from './run-clock.ts'
@@ -32,7 +34,7 @@ import { markPhase, PHASE_MARKS } from './run-phases.ts'
 import type { baselineWritten, CompletedRun, completedRun, writeRunReports } from './run-reports.ts'
 import { ownRejections, type StrayOwnership } from './stray-rejections.ts'
 import type { SuiteManifest } from '../suite-kit/manifest.ts'
-import { newRunScope, type RunContext } from '../suite-kit/run-context.ts'
+import { newRunScope, thisRun, within, type RunContext } from '../suite-kit/run-context.ts'
 import { writePlan, type WritePlan } from '../suite-kit/write-plan.ts'
 
 export type { CompletedRun } from './run-reports.ts'
@@ -119,6 +121,9 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   const journal = new RunJournal(journalFile)
   // the proxy the preflight reached, from the run's own environment
   const proxy = proxyFor(new URL(target.baseUrl), env)?.value
+  const repeat = config.repeat ?? 1
+  // the lists the run reads, its own records in them: the records it created that no answer announced (a read-only run sends no POST, so has none)
+  const listsRead = config.readOnly ? undefined : new ListsRead([...runPrefixes(runId, { confirm: config.confirm ?? DEFAULTS.confirm, repeat }).keys()])
   const context: RunContext = {
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,
@@ -136,6 +141,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     ...(config.maxWrites !== undefined ? { boundedWrites: true } : {}),
     rules: config.rules,
     journal,
+    ...(listsRead ? { listsRead } : {}),
     seed: config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31,
     listLagMs: config.listLagMs,
     // the HTTP client sends nothing once this ends, and cuts what is in flight when it does
@@ -150,7 +156,6 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   const problems: RunProblem[] = []
   let outcomes: CheckOutcome[] = []
   let samples: Map<string, Samples> | undefined
-  const repeat = config.repeat ?? 1
   // what each further round of --repeat may send: the first create the plan allows
   const firstCreate = suite.declaredPosts.find((p) => p.creates && !p.followUp && planWrites(config, suite).allowed.includes(p.key))?.key
   let cutBy: RunProblem | undefined
@@ -197,6 +202,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
         ...(firstCreate ? { firstCreate } : {}),
         stopped: () => cutBy !== undefined || clock.msLeft() <= 0,
         journal: () => journal.entries(),
+        ...(listsRead && suite.readListForLedger ? { ledgerList: { lists: listsRead, read: () => suite.readListForLedger!(within(scope, thisRun)) } } : {}),
       })
       await Promise.race([finishing.done, stopped])
       // the clock says the deadline has come even when its timer has not fired yet (the client refuses by the clock)
@@ -250,6 +256,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
       problems,
       ...(samples ? { samples } : {}),
       journal: journal.entries(),
+      ...(listsRead ? { listsRead } : {}),
       cutShort: cutBy !== undefined,
       ...(keptBack.length > 0 ? { keptBack } : {}),
     },

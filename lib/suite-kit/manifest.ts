@@ -5,10 +5,17 @@
  */
 import type { Suite } from './check.ts'
 import type { DeclaredPost } from './write-plan.ts'
+import type { Run } from './run-context.ts'
 
 export interface SuiteManifest {
   /** Every POST the suites may send, in priority order. */
   declaredPosts: readonly DeclaredPost[]
   /** The suites, loaded when a run starts (suites/conformance.ts). */
   loadSuites: () => Promise<readonly Suite[]>
+  /**
+   * Reads the list once, a GET the run's client journals, and hands it to the run's ledger
+   * (RunContext.listsRead): after the run's last POSTs, when no list it read followed them
+   * (lib/runner/after-checks.ts). Absent: the ledger reads only the lists the checks read.
+   */
+  readListForLedger?: (run: Run) => Promise<unknown>
 }

@@ -17,6 +17,7 @@ import type { JournalListener } from '../http/journal.ts'
 import type { RunClock } from '../http/run-clock.ts'
 import { namePrefix } from '../result/run-result.ts'
 import type { ConfirmationWrites } from './confirmation-writes.ts'
+import type { ListsRead } from '../result/ledger-from-list.ts'
 
 export interface RunContext {
   baseUrl: string
@@ -59,6 +60,8 @@ export interface RunContext {
   identity: { version: string; runId: string }
   /** --header: on every request. */
   extraHeaders: ExtraHeader[]
+  /** Every list answer the suites read is handed here (its records of the run's prefixes kept): the ledger's records no answer announced (lib/result/ledger-from-list.ts). Shared by the run's attempts and rounds. */
+  listsRead?: ListsRead
   /** Set in a confirmation attempt (lib/runner/confirmation.ts): the POSTs it may send. */
   confirming?: ConfirmationWrites
 }

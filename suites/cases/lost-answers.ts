@@ -44,6 +44,8 @@ function listedRecords(list: HttpResult): CategoryRecord[] | undefined {
 export function whetherStored(run: Run, storedAs: StoredAs): WhetherApplied {
   return async (): Promise<AppliedOrNot | undefined> => {
     const list = await run.client().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION }, critical: true })
+    // the run's ledger reads it too (a record stored though refused, lib/result/ledger-from-list.ts)
+    run.context.listsRead?.note(list)
     const records = listedRecords(list)
     if (!records) return undefined
     const found = storedAs(records)[0]

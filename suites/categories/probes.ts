@@ -97,8 +97,11 @@ export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q
 // on the critical path: the last list waits for the first, and the re-reads for the last. The
 // first goes before everything else, the creates that gate other requests included: it is the
 // store as the run finds it, which a list broken after the creates is compared with
+// every list read is handed to the run (RunContext.listsRead): the run's records in it that no answer announced go in the ledger
 const listCategories = (run: Run, headers: Record<string, string> = {}, critical: boolean | 'gates' = true) =>
-  run.client().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION, ...headers }, critical })
+  run.client().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION, ...headers }, critical }).then((list) => (run.context.listsRead?.note(list), list))
+/** The list read once more after the run's last POSTs, for the ledger alone (no check judges it): lib/runner/after-checks.ts. */
+export const listForLedger = (run: Run): Promise<HttpResult> => listCategories(run)
 const post = (label: string) => `POST /categories with ${label}`
 /** When a request's answer came, by the run's clock (its start and how long it took). */
 export const answeredAt = (r: HttpResult) => Date.parse(r.exchange.startedAt) + r.exchange.durationMs

@@ -5,6 +5,8 @@
  * that nothing was stored, so an acceptance run against production must count such a POST among
  * those that may have created a record. It was counted as one that created nothing: the reports
  * said "Records created: none" of a service that held the run's 2 records, and no line said more.
+ * Now the list read after the POSTs shows both under the run's prefix: they are ledger rows
+ * ("stored though answered 500", "… 502"), and the count of server faults says both were found.
  * A 503 says the request was not processed (RFC 9110 §15.6.4), as the suite resends it, and stays
  * out of the count.
  */
@@ -52,7 +54,7 @@ async function storesThenFaults() {
 }
 
 describe('a create stored and answered with a server fault may have created a record', { timeout: RUN_TIMEOUT_MS }, () => {
-  test('--max-writes 6: no answer said it created a record, and the two creates answered 500 and 502 are counted as POSTs that may have created one', async () => {
+  test('--max-writes 6: no answer said it created a record; the two creates answered 500 and 502 are counted as POSTs that may have created one, and the list showed both: ledger rows', async () => {
     const { server, stored } = await storesThenFaults()
     const run = await runConformInProcess(['--base-url', server.baseUrl, '--max-writes', '6', '--confirm', '0', '--list-lag', '0'], { env: { CONFORM_API_KEY: KEY } })
     runs.push(run)
@@ -60,17 +62,23 @@ describe('a create stored and answered with a server fault may have created a re
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(6)
     expect(stored.length).toBe(2)
     const results = run.results!
-    // the ledger is what the answers said was created; the two the faults hid are counted beside it
-    expect(results.ledger).toEqual([])
-    expect(results.summary).toMatchObject({ writes: 6, recordsCreated: 0, faultAnsweredWrites: 2 })
+    // no answer said a record was created; the list the run read after its POSTs shows the two the faults hid
+    expect(results.ledger.map((e) => [e.id, e.status, e.foundInList])).toEqual([
+      ['1', 500, 'stored though answered 500'],
+      ['2', 502, 'stored though answered 502'],
+    ])
+    expect(results.summary).toMatchObject({ writes: 6, recordsCreated: 2, faultAnsweredWrites: 2, faultAnsweredFound: 2 })
     const faulted = results.journal!.filter((e) => e.method === 'POST' && (e.status === 500 || e.status === 502))
     expect(faulted.map((e) => e.mayHaveCreated)).toEqual([true, true])
     expect(run.stdout).toContain('POSTs answered with a server fault: 2 (a 5xx but 503 says the request failed, not that nothing was stored: each may have created a record')
+    expect(run.stdout).toContain('; the lists the run read showed all 2 stored (ledger rows)')
+    expect(run.stdout).toContain('Records created: 2 (')
     const summary = readFileSync(join(run.reportDir, 'summary.md'), 'utf8')
     expect(summary).toContain('POSTs answered with a server fault: 2;')
     const html = readFileSync(join(run.reportDir, 'report.html'), 'utf8')
     expect(html).toContain('<dt>POSTs answered with a server fault</dt><dd>2:')
-    expect(html).toContain('None that the server answered as created. 2 POSTs got a server fault (a 5xx but 503), which does not say nothing was stored')
+    expect(html).toContain('2 POSTs got a server fault (a 5xx but 503), which does not say nothing was stored: each may have created a record too, and the journal lists them; the lists the run read showed all 2 stored (ledger rows).')
+    expect(html).toContain('<td>stored though answered 502</td>')
   })
 
   test('a 503 says the request was not processed: not counted; a 504 is', () => {

@@ -1,0 +1,198 @@
+/**
+ * The ledger of a run: every record it created. An answer tells of most (a 201, or a lost answer or
+ * a 503 whose record the list showed: the journal's `created`), but not of a record a service
+ * stored although it refused the POST (a 400, 401 or 413 after its commit, a 409 after the INSERT)
+ * or failed it (a 500, a gateway's 502 or 504, an answer lost): the run named those only in a
+ * failure (REFUSED_CREATE_STORED) or counted them apart as POSTs that may have created a record,
+ * although the lists it read after its POSTs showed them under its prefix. Whoever cleans up after
+ * a run must find them all.
+ *
+ * So every list the run reads is noted (ListsRead, which the suites hand each list answer through
+ * the run's context): the records of it whose name or description carries one of the run's
+ * prefixes (the run's, its confirmation attempts' and further rounds'; never another run's). Each
+ * of them that no answer announced becomes a ledger row, matched to the POST of the journal that
+ * sent it, with how it came to be ("stored though answered 400", "answer lost, record found" …).
+ * A record announced by a 201 is matched by its id (or, when the list gives it another id, by the
+ * POST that sent it) and counted once. A run that ends before any list is read reports as before.
+ */
+import { exactIntegerTextAt, numberText } from '../json/exact-json.ts'
+import type { HttpResult } from '../http/client.ts'
+import { parsedJsonOf } from '../checks/response.ts'
+import { answeredFault, nameSent, unansweredWrite, type JournalEntry } from '../http/journal.ts'
+import { ANSWER_LOST_RECORD_FOUND } from '../http/lost-answer.ts'
+
+/** A record the run created, as the answer to its POST said (read from the journal, lib/http/journal.ts), or as a list the run read showed it (foundInList). */
+export interface LedgerEntry {
+  id: string
+  name: string
+  /** The answer's status: a 2xx, or for a record found in a list (foundInList) the answer of the POST that sent it (0: none came, or no POST matched). */
+  status: number
+  /** The POST's exchange (the journal's id); for a record no POST sent, the list's that showed it. */
+  exchangeId: string
+  /** The body sent, redacted. */
+  body?: string
+  /** The answer was lost in the connection race and the list showed the record (status 0): the journal's words. */
+  answerLost?: string
+  /** A record no answer announced, which a list the run read showed: how it came to be ("stored though answered 400"). */
+  foundInList?: string
+  /** Such a record that no POST of the journal sent: its description as listed (where the prefix may stand). */
+  description?: string
+}
+
+/** A record of a list the run read, one of the run's (a prefix of the run in its name or description). */
+export interface ListedRecord {
+  /** As createdRecord (lib/http/journal.ts) reads a 201's: the exact integer, or the text the server wrote. */
+  id: string
+  name?: string
+  description?: string
+}
+
+/** One list the run read (GET answered 200 with an array): when it was sent, and the run's records it showed. */
+export interface ListSighting {
+  exchangeId: string
+  sentAt: string
+  records: ListedRecord[]
+}
+
+/** The lists a run read, as the suites hand them over (RunContext.listsRead); shared by the run's confirmation attempts and rounds. */
+export class ListsRead {
+  readonly sightings: ListSighting[] = []
+  constructor(readonly prefixes: readonly string[]) {}
+
+  /** A list answer the run read: its records that carry one of the run's prefixes are kept, the others (another run's, the service's own) never. */
+  note(list: HttpResult): void {
+    const { exchange, text } = list
+    if (exchange.response?.status !== 200 || text === undefined) return
+    // a list that holds none of the run's records is not walked; one that does is parsed once, for the checks too
+    const records = this.prefixes.some((p) => text.includes(p)) ? runRecords(parsedJsonOf(list), this.prefixes) : []
+    this.sightings.push({ exchangeId: exchange.id, sentAt: exchange.startedAt, records })
+  }
+}
+
+const carriesPrefix = (text: unknown, prefixes: readonly string[]) => typeof text === 'string' && prefixes.some((p) => text.includes(p))
+
+function runRecords(parsed: unknown, prefixes: readonly string[]): ListedRecord[] {
+  if (!Array.isArray(parsed)) return []
+  const records: ListedRecord[] = []
+  for (const record of parsed as Record<string, unknown>[]) {
+    if (record === null || typeof record !== 'object' || !(carriesPrefix(record.name, prefixes) || carriesPrefix(record.description, prefixes))) continue
+    records.push({
+      id: 'id' in record ? (exactIntegerTextAt(record, 'id') ?? numberText(record, 'id')) : '(not returned)',
+      ...(typeof record.name === 'string' ? { name: record.name } : {}),
+      ...(typeof record.description === 'string' ? { description: record.description } : {}),
+    })
+  }
+  return records
+}
+
+/** The POSTs whose answer says they created a record (2xx), or whose lost answer (or 503) the list showed stored: the records an answer announced. */
+export function announcedLedger(journal: readonly JournalEntry[]): LedgerEntry[] {
+  return journal
+    .filter((entry) => entry.mayHaveCreated && ((entry.status !== undefined && entry.status >= 200 && entry.status < 300) || entry.created !== undefined))
+    .map((entry) => ({
+      id: entry.created?.id ?? '(not returned)',
+      name: entry.created?.name ?? nameSent(entry.body ?? ''),
+      status: entry.status ?? 0,
+      exchangeId: entry.id,
+      ...(entry.body !== undefined ? { body: entry.body } : {}),
+      ...(entry.answerLost !== undefined ? { answerLost: entry.answerLost } : {}),
+    }))
+}
+
+/** The ledger, and of the POSTs counted as ones that may have created a record (a server fault, no answer), how many a list showed stored (undefined: no list was read). */
+export interface RunLedger {
+  ledger: LedgerEntry[]
+  found?: { faultAnswered: number; unanswered: number }
+}
+
+/** How a record no answer announced came to be, from the POST that sent it (none: no POST of the journal sent it). */
+export function howStored(post: Pick<JournalEntry, 'status'> | undefined): string {
+  if (!post) return "found in the list under the run's prefix; no POST of the run's journal sent it"
+  if (post.status === undefined) return ANSWER_LOST_RECORD_FOUND
+  if (post.status >= 200 && post.status < 300) return `a second record of a POST answered ${post.status}`
+  return `stored though answered ${post.status}`
+}
+
+/** The POST that sent a listed record: the same name and description, else the same name, else a body holding the text that carries the prefix; the last attempt of equals. */
+function senderOf(record: ListedRecord, posts: readonly JournalEntry[], prefixes: readonly string[]): JournalEntry | undefined {
+  const sent = posts.map((post) => {
+    try {
+      return JSON.parse(post.body ?? '') as { name?: unknown; description?: unknown } | null
+    } catch {
+      return null
+    }
+  })
+  const last = (match: (post: JournalEntry, index: number) => boolean) => posts.findLast(match)
+  const marked = [record.name, record.description].find((text) => carriesPrefix(text, prefixes))
+  // a body not JSON (or not whole) still carries the text, JSON-escaped or as it is
+  const escaped = marked === undefined ? undefined : JSON.stringify(marked).slice(1, -1)
+  return (
+    (record.name !== undefined ? last((_, i) => sent[i]?.name === record.name && sent[i]?.description === record.description) : undefined) ??
+    (record.name !== undefined ? last((_, i) => sent[i]?.name === record.name) : undefined) ??
+    (marked !== undefined ? last((post) => post.body !== undefined && (post.body.includes(marked) || post.body.includes(escaped!))) : undefined)
+  )
+}
+
+/**
+ * The run's ledger: the records the answers announced, then the run's records the lists showed
+ * that none announced, each matched to the POST that sent it. Without a list read (a read-only run,
+ * one cut before it), the announced ones alone, as before.
+ */
+export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRead, 'sightings' | 'prefixes'>): RunLedger {
+  const ledger = announcedLedger(journal)
+  if (!lists || lists.sightings.length === 0) return { ledger }
+  const listed = new Map<string, { record: ListedRecord; list: string }>()
+  for (const sighting of lists.sightings) {
+    for (const record of sighting.records) {
+      // a record without an id is told by what it holds
+      const key = record.id === '(not returned)' ? `${record.name}\u0000${record.description}` : record.id
+      if (!listed.has(key)) listed.set(key, { record, list: sighting.exchangeId })
+    }
+  }
+  const announcedIds = new Set(ledger.map((entry) => entry.id))
+  const announcedBy = new Map(ledger.map((entry) => [entry.exchangeId, entry]))
+  // an announced record the list shows under another id (a 201 that gave a wrong id) is still the one record
+  const unmatched = new Set(ledger.filter((entry) => !listed.has(entry.id)).map((entry) => entry.exchangeId))
+  const posts = journal.filter((entry) => entry.method === 'POST' && entry.onWire)
+  const faulted = new Set<string>()
+  const unanswered = new Set<string>()
+  for (const { record, list } of listed.values()) {
+    if (announcedIds.has(record.id)) continue
+    const post = senderOf(record, posts, lists.prefixes)
+    if (post && announcedBy.has(post.id) && unmatched.delete(post.id)) continue
+    if (post && answeredFault(post.status)) faulted.add(post.id)
+    if (post && unansweredWrite(post)) unanswered.add(post.id)
+    ledger.push({
+      id: record.id,
+      name: record.name ?? '(no name)',
+      status: post?.status ?? 0,
+      exchangeId: post?.id ?? list,
+      ...(post?.body !== undefined ? { body: post.body } : {}),
+      ...(!post && record.description !== undefined ? { description: record.description } : {}),
+      foundInList: howStored(post),
+    })
+  }
+  return { ledger, found: { faultAnswered: faulted.size, unanswered: unanswered.size } }
+}
+
+/**
+ * Whether the lists the run read may not show all its records: a POST that carried one of its
+ * prefixes, that no answer said created a record (a refusal, a fault, no answer; a 429 says it was
+ * not processed), was answered after the last list the run read was sent (a confirmation attempt's
+ * POSTs, a --rule selection whose checks read no list after them). Then the list is read once more
+ * (lib/runner/after-checks.ts), a GET like any.
+ */
+export function listReadNeeded(journal: readonly JournalEntry[], lists: Pick<ListsRead, 'sightings' | 'prefixes'>): boolean {
+  const lastSent = Math.max(Number.NEGATIVE_INFINITY, ...lists.sightings.map((s) => Date.parse(s.sentAt)))
+  return journal.some(
+    (entry) =>
+      entry.method === 'POST' &&
+      entry.onWire &&
+      entry.status !== 429 &&
+      !(entry.status !== undefined && entry.status >= 200 && entry.status < 300) &&
+      entry.created === undefined &&
+      carriesPrefix(entry.body, lists.prefixes) &&
+      // a list sent in the millisecond its answer came was, but for the rarest race, sent after it
+      Date.parse(entry.endedAt ?? entry.at) > lastSent,
+  )
+}
