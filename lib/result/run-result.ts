@@ -138,6 +138,8 @@ export interface BaselineOutcome {
   expired: BaselineEntry[]
   /** Entries whose failure did not happen in this run: remove them (--update-baseline does). */
   fixed: BaselineEntry[]
+  /** Entries whose check failed otherwise (another code, or the code showing another `observed`): they excused nothing, and are not fixed. Absent when none. */
+  changed?: BaselineEntry[]
 }
 
 export interface RunFacts {
