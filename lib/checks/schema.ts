@@ -25,7 +25,7 @@ function problemsOf(schema: SchemaName, body: unknown): string[] | null {
 /**
  * What a baseline compares of a body of another shape: its first problem, without the index of a
  * list's element (any order is the service's, and other records stand before the run's) nor the
- * number an int64 problem quotes (an id the service assigned): `body[].id must be an integer`.
+ * number an int64 problem quotes (an id the service assigned): `body[].id must be integer`.
  */
 export function problemShape(problem: string): string {
   return problem.replace(/\[\d+\]/g, '[]').replace(/, got .*$/s, '')
