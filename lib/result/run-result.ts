@@ -67,8 +67,7 @@ export interface RunResult {
   embeddedServer: boolean
   startedAt: string
   durationMs: number
-  /** `seed`: of the generated inputs (--seed repeats them). */
-  /** rateLimit: --rate-limit, when given (requests a second); concurrency: --concurrency (requests in flight at most). */
+  /** `seed`: of the generated inputs (--seed repeats them). rateLimit: --rate-limit, when given (requests a second); concurrency: --concurrency (requests in flight at most). */
   /** maxWritesGiven: --max-writes was given (maxWrites is then the bound of every POST, else of the plan's, confirmation adding --confirm more for each failed one). */
   /** keyFrom: where the key came from (a flag or a variable's name, never the key), named when the server refuses it. */
   /** listLagMs: --list-lag, how long a created record was given to appear in the list (absent from files of older runs). */
@@ -105,14 +104,13 @@ export interface RunResult {
   rules: RuleResult[]
   /** Every record this run created, as its answer said (a 2xx to a POST). A POST with no answer is in the journal and summary.unansweredWrites, one answered with a server fault in summary.faultAnsweredWrites. */
   ledger: LedgerEntry[]
-  /** Every request the run sent or refused to send, as the HTTP client journalled it. (The
-   * journal's fields are optional only so that results built by hand in tests stay short.) */
+  /** Every request the run sent or refused to send, as the HTTP client journalled it. (The journal's fields are optional only so that results built by hand in tests stay short.) */
   journal?: JournalEntry[]
   /** What went wrong outside any check (deadline, crashes), each with its kind (lib/result/run-problems.ts): the kinds decide the verdict. */
   problems: RunProblem[]
   /** What the deployment did where the document leaves it free: notes, never verdicts. */
   observed?: ObservedBehaviour
-  /** --baseline: the known failures it excused, and its entries that expired or are fixed. */
+  /** --baseline: the known failures it excused, and its entries that expired, changed or are fixed. */
   baseline?: BaselineOutcome
 }
 
