@@ -99,7 +99,7 @@ export interface OptionDocs {
    */
   header: unknown
   /**
-   * Known failures (JSON: rule, code, check, reason, expires): a failure it names is shown apart and does not fail the run; any other does.
+   * Known failures (JSON: rule, code, check, observed, reason, expires): a failure it names, showing what it observed, is shown apart and does not fail the run; any other does.
    * Takes a string. Not given: read from CONFORM_BASELINE, else none. The command line's --baseline.
    */
   baseline: unknown

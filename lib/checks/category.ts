@@ -68,6 +68,8 @@ export function expectEchoedFields(sent: NewCategory, result: HttpResult): Categ
           message: `the created record changed "${field}"${firstDifference(value, record[field])}`,
           expected: `${field}: ${shownValue(value)} (as sent)`,
           actual: field in record ? `${field}: ${shownValue(record[field])}` : `no "${field}" in the record`,
+          // which field, and whether it came back at all: the values are the run's own
+          observed: field in record ? `"${field}" changed` : `no "${field}"`,
         },
         result.exchange,
       )

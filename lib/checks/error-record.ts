@@ -33,6 +33,7 @@ export function expectErrorStatusMatches(result: HttpResult): void {
       message: `the Error record says status ${status} in a ${response.status} response`,
       expected: `"status": ${response.status}`,
       actual: `"status": ${status}`,
+      observed: `"status": ${status} in a ${response.status}`,
     },
     result.exchange,
   )

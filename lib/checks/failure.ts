@@ -14,12 +14,21 @@ export interface FailureDetail {
   message: string
   expected: string
   actual: string
+  /**
+   * What the wrong answer was, in words that stay the same from run to run (a status, a media
+   * type, where a body breaks its schema, which field changed): never an id, a name, the run's
+   * prefix or a value drawn from the seed. A baseline entry records it (--update-baseline), and
+   * excuses the failure only while it stays the same (lib/result/baseline.ts). Absent for a
+   * failure that has one way to be wrong, or whose detail is generated.
+   */
+  observed?: string
 }
 
 export class ConformanceFailure extends Error {
   readonly code: FailureCode
   readonly expected: string
   readonly actual: string
+  readonly observed?: string
   readonly exchanges: Exchange[]
 
   constructor(detail: FailureDetail, exchanges: Exchange[] = []) {
@@ -28,11 +37,12 @@ export class ConformanceFailure extends Error {
     this.code = detail.code
     this.expected = detail.expected
     this.actual = detail.actual
+    if (detail.observed !== undefined) this.observed = detail.observed
     this.exchanges = exchanges
   }
 
   detail(): FailureDetail {
-    return { code: this.code, message: this.message, expected: this.expected, actual: this.actual }
+    return { code: this.code, message: this.message, expected: this.expected, actual: this.actual, ...(this.observed !== undefined ? { observed: this.observed } : {}) }
   }
 }
 

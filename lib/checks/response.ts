@@ -70,6 +70,15 @@ export function statusFailureCode(response: RecordedResponse): 'SERVER_ERROR' | 
   return response.status >= 500 && response.status <= 599 && !pause ? 'SERVER_ERROR' : 'UNEXPECTED_STATUS'
 }
 
+/**
+ * The code of a failure for a status the rule does not allow, and what a baseline compares of it:
+ * the status alone (never a redirect's Location, which may name a generated id), so that a known
+ * 200 that becomes a 404 after a deploy is no longer the failure its entry excused.
+ */
+export function statusFailure(response: RecordedResponse): { code: 'SERVER_ERROR' | 'UNEXPECTED_STATUS'; observed: string } {
+  return { code: statusFailureCode(response), observed: `status ${response.status}` }
+}
+
 /** `acceptedMeans`: what a 2xx to this request says of the service, and how such a service is usually fixed. */
 export function expectStatus(result: HttpResult, expected: number, acceptedMeans?: string): void {
   const response = responseOf(result)
@@ -78,7 +87,7 @@ export function expectStatus(result: HttpResult, expected: number, acceptedMeans
   const meaning = acceptedMeans && response.status >= 200 && response.status < 300 ? `: ${acceptedMeans}` : origin ? `: ${origin}` : ''
   fail(
     {
-      code: statusFailureCode(response),
+      ...statusFailure(response),
       message: `${result.exchange.request.method} answered ${describeStatus(response)}, expected ${expected}${meaning}`,
       expected: `status ${expected}`,
       actual: `status ${describeStatus(response)}`,
@@ -109,6 +118,8 @@ export function expectJsonContentType(result: HttpResult): void {
       message: `the ${response.status} response is not declared as application/json${withOrigin(contentTypeOrigin(response.headers['content-type'], response))}`,
       expected: 'Content-Type: application/json (parameters such as charset allowed)',
       actual: response.headers['content-type'] === undefined ? 'no Content-Type header' : `Content-Type: ${response.headers['content-type']}`,
+      // the media type without its parameters (a multipart boundary is drawn anew each time)
+      observed: type === undefined ? 'no media type' : `Content-Type: ${type}`,
     },
     result.exchange,
   )
@@ -154,6 +165,8 @@ export function jsonBodyOf(result: HttpResult): unknown {
       message: `the ${response.status} body is not valid JSON${withOrigin(text.length === 0 ? emptyBodyOrigin(response) : textBodyOrigin(response))}`,
       expected: 'a JSON body',
       actual: text.length === 0 ? 'an empty body' : `${parsed.error.message}; body starts ${JSON.stringify(response.body.slice(0, 80))}`,
+      // the kind of text, not the parser's words (they give a position, which the values' lengths move)
+      observed: text.length === 0 ? 'an empty body' : result.byteOrderMark ? 'a byte order mark' : result.invalidUtf8 ? 'bytes that are not UTF-8' : 'text that is not JSON',
     },
     result.exchange,
   )

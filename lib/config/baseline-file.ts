@@ -16,6 +16,12 @@ export interface BaselineEntry {
   reason: string
   /** YYYY-MM-DD: from that day on the entry excuses nothing. */
   expires?: string
+  /**
+   * What the failure showed when it was recorded (the failure's `observed`: a status, a media type,
+   * where the body breaks its schema): the entry excuses the failure only while it shows the same.
+   * Entries written without it (before it was recorded) excuse the check's code whatever it shows.
+   */
+  observed?: string
 }
 
 export interface Baseline {
@@ -57,6 +63,9 @@ export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
       if (typeof e?.[field] !== 'string' || e[field] === '') throw new BaselineError(`${where} has no ${field} (a non-empty string)`)
     }
     if (!findRule(e!.rule!)) throw new BaselineError(`${where} names the unknown rule "${e!.rule}"; --list-rules prints the catalogue`)
+    if (e!.observed !== undefined && (typeof e!.observed !== 'string' || e!.observed === '')) {
+      throw new BaselineError(`${where} has an observed that is not a non-empty string; --update-baseline writes what the failure showed, or leave it out`)
+    }
     if (e!.expires !== undefined && (typeof e!.expires !== 'string' || !DATE.test(e!.expires) || Number.isNaN(Date.parse(e!.expires)))) {
       throw new BaselineError(`${where} has expires "${String(e!.expires)}"; give a date as YYYY-MM-DD`)
     }

@@ -4,8 +4,13 @@
  * rule, the failure code and the check's name, never the run's prefix, a generated value or the
  * seed), carries a reason and may carry an expiry date. A failure an entry names (and has not
  * expired) is known: shown apart, as a note, and it does not fail the run; any other fails it as
- * ever. An entry whose failure no longer happens is reported as fixed; --update-baseline writes
- * the run's failures, keeping the reasons and expiry dates of the entries that still match.
+ * ever. An entry also records what the failure showed (`observed`: a status, a media type, where
+ * the body breaks its schema), and excuses it only while it shows the same: a known 200 that turns
+ * into a 404 or a 500 after a deploy is a new failure, not the known one (Schemathesis' baseline
+ * keys an entry on the failure's signature, its status or schema path, the same way). An entry
+ * without it (written before it was recorded) excuses its code as before. An entry whose failure
+ * no longer happens is reported as fixed; --update-baseline writes the run's failures, keeping the
+ * reasons and expiry dates of the entries that still match.
  */
 import { writeFileSync } from 'node:fs'
 import type { Baseline, BaselineEntry } from '../config/baseline-file.ts'
@@ -15,6 +20,18 @@ import { portableJson } from '../json/portable-json.ts'
 export type { Baseline, BaselineEntry, BaselineOutcome }
 
 const sameFailure = (entry: BaselineEntry, rule: string, check: CheckResult) => entry.rule === rule && entry.check === check.name && entry.code === check.failure?.code
+
+/**
+ * Whether the failure shows what the entry recorded. An entry without `observed` (a file written
+ * before it was recorded) excuses its code whatever it shows, so that no baseline turns red on an
+ * upgrade; a failure without one (a code with one way to be wrong) has nothing to compare.
+ */
+const sameObserved = (entry: BaselineEntry, check: CheckResult) => entry.observed === undefined || check.failure?.observed === undefined || entry.observed === check.failure.observed
+
+const excuses = (entry: BaselineEntry, rule: string, check: CheckResult) => sameFailure(entry, rule, check) && sameObserved(entry, check)
+
+/** ` as <what it showed>`, when known. */
+const shown = (observed: string | undefined) => (observed === undefined ? '' : ` as ${observed}`)
 
 /**
  * Whether the run did not judge the check an entry names: its rule was not run (--rule), or the
@@ -37,10 +54,14 @@ function notJudged(entry: BaselineEntry, result: RunResult): boolean {
  */
 function unexcusedNote(rule: string, check: CheckResult, entries: readonly BaselineEntry[], live: readonly BaselineEntry[]): string | undefined {
   const code = check.failure?.code
+  const observed = check.failure?.observed
   const expired = entries.find((e) => !live.includes(e) && sameFailure(e, rule, check))
   if (expired) return `excused by an entry that expired ${expired.expires}: it fails the run again (reason: "${expired.reason}")`
+  // the same code, another wrong answer: what was known, and what is seen now
+  const changed = live.find((e) => sameFailure(e, rule, check))
+  if (changed) return `an entry excuses this check for ${code}${shown(changed.observed)}; it now fails${shown(observed)}, which the entry does not excuse (reason: "${changed.reason}"): --update-baseline records it once you agree`
   const otherCode = live.find((e) => e.rule === rule && e.check === check.name)
-  if (otherCode) return `an entry excuses this check for ${otherCode.code}, not ${code} (reason: "${otherCode.reason}")`
+  if (otherCode) return `an entry excuses this check for ${otherCode.code}${shown(otherCode.observed)}, not ${code}${shown(observed)} (reason: "${otherCode.reason}")`
   const sameCode = live.filter((e) => e.rule === rule && e.code === code)
   if (sameCode.length > 0) {
     const others = sameCode.length === 1 ? 'another check' : `${sameCode.length} other checks`
@@ -59,14 +80,17 @@ export function baselineWords(checks: readonly CheckResult[]): string {
 /** The run's result with the baseline applied: known failures become notes, and the verdict is recomputed. */
 export function applyBaseline(result: RunResult, baseline: Baseline, file: string, today: string): RunResult {
   const outcome: BaselineOutcome = { file, known: [], expired: [], fixed: [] }
+  const changed = new Set<BaselineEntry>()
   const live = baseline.knownFailures.filter((e) => e.expires === undefined || e.expires > today)
   outcome.expired = baseline.knownFailures.filter((e) => !live.includes(e))
   const used = new Set<BaselineEntry>()
   const rules = result.rules.map((rule) => {
     const checks = rule.checks.map((check) => {
       if (check.status !== 'fail') return check
-      const entry = live.find((e) => sameFailure(e, rule.id, check))
+      const entry = live.find((e) => excuses(e, rule.id, check))
       if (!entry) {
+        // entries of this check that excuse another failure: it changed, it is not fixed
+        for (const e of live) if (e.rule === rule.id && e.check === check.name) changed.add(e)
         const note = unexcusedNote(rule.id, check, baseline.knownFailures, live)
         return note ? { ...check, baselineNote: note } : check
       }
@@ -76,7 +100,8 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
     })
     return { ...rule, checks, status: ruleStatus(checks) }
   })
-  outcome.fixed = live.filter((e) => !used.has(e) && !notJudged(e, result) && !result.rules.some((r) => r.id === e.rule && r.checks.some((c) => sameFailure(e, r.id, c))))
+  outcome.fixed = live.filter((e) => !used.has(e) && !changed.has(e) && !notJudged(e, result) && !result.rules.some((r) => r.id === e.rule && r.checks.some((c) => sameFailure(e, r.id, c))))
+  if (changed.size > 0) outcome.changed = [...changed]
   const mustFailed = rules.some((r) => r.level === 'must' && r.status === 'fail')
   const verdict = mustFailed ? 'fail' : result.verdict === 'incomplete' ? 'incomplete' : result.problems.length > 0 ? 'fail' : 'pass'
   const count = (items: { status: string }[]) => {
@@ -107,8 +132,17 @@ export function updatedBaseline(result: RunResult, previous: Baseline, today: st
     for (const check of rule.checks) {
       const failed = check.status === 'fail' || check.known !== undefined
       if (!failed || !check.failure) continue
-      const kept = previous.knownFailures.find((e) => sameFailure(e, rule.id, check))
-      knownFailures.push(kept ?? { rule: rule.id, code: check.failure.code, check: check.name, reason: `${RECORDED_REASON} on ${today}: say why it is known, and when it will be fixed` })
+      const { code, observed } = check.failure
+      const kept = previous.knownFailures.find((e) => excuses(e, rule.id, check))
+      if (kept) {
+        // an entry written before `observed` was recorded gets it: from now on it excuses what it shows today
+        knownFailures.push(kept.observed === undefined && observed !== undefined ? { ...kept, observed } : kept)
+        continue
+      }
+      // a known failure that now shows another answer is accepted here, deliberately: it asks for its reason again
+      const changed = previous.knownFailures.find((e) => sameFailure(e, rule.id, check))
+      const was = changed ? ` (it was known${shown(changed.observed)}${changed.reason.startsWith(RECORDED_REASON) ? '' : `: "${changed.reason}"`})` : ''
+      knownFailures.push({ rule: rule.id, code, check: check.name, ...(observed !== undefined ? { observed } : {}), reason: `${RECORDED_REASON} on ${today}: say why it is known, and when it will be fixed${was}` })
     }
   }
   return { knownFailures }
@@ -122,6 +156,8 @@ export function writeBaseline(path: string, baseline: Baseline): void {
 export function baselineLine(outcome: BaselineOutcome): string {
   const parts = [`${outcome.known.length} known ${outcome.known.length === 1 ? 'failure' : 'failures'} excused`]
   if (outcome.expired.length > 0) parts.push(`${outcome.expired.length} expired (they excused nothing)`)
+  const changed = outcome.changed?.length ?? 0
+  if (changed > 0) parts.push(`${changed} changed (${changed === 1 ? 'its check fails' : 'their checks fail'} otherwise now: ${changed === 1 ? 'it' : 'they'} excused nothing)`)
   if (outcome.fixed.length > 0) parts.push(`${outcome.fixed.length} fixed (no longer failing: remove them, or --update-baseline)`)
   return `Baseline ${outcome.file}: ${parts.join('; ')}`
 }

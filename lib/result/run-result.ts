@@ -70,8 +70,7 @@ export interface RunResult {
   embeddedServer: boolean
   startedAt: string
   durationMs: number
-  /** `seed`: of the generated inputs (--seed repeats them). */
-  /** rateLimit: --rate-limit, when given (requests a second); concurrency: --concurrency (requests in flight at most). */
+  /** `seed`: of the generated inputs (--seed repeats them). rateLimit: --rate-limit, when given (requests a second); concurrency: --concurrency (requests in flight at most). */
   /** maxWritesGiven: --max-writes was given (maxWrites is then the bound of every POST, else of the plan's, confirmation adding --confirm more for each failed one). */
   /** keyFrom: where the key came from (a flag or a variable's name, never the key), named when the server refuses it. */
   /** listLagMs: --list-lag, how long a created record was given to appear in the list (absent from files of older runs). */
@@ -110,14 +109,13 @@ export interface RunResult {
   rules: RuleResult[]
   /** Every record this run created: as its answer said (a 2xx to a POST), then those of the run's prefixes a list it read showed and no answer announced (`foundInList`: stored though refused or failed). A POST with no answer is in summary.unansweredWrites, one answered with a server fault in summary.faultAnsweredWrites, whether found or not. */
   ledger: LedgerEntry[]
-  /** Every request the run sent or refused to send, as the HTTP client journalled it. (The
-   * journal's fields are optional only so that results built by hand in tests stay short.) */
+  /** Every request the run sent or refused to send, as the HTTP client journalled it. (The journal's fields are optional only so that results built by hand in tests stay short.) */
   journal?: JournalEntry[]
   /** What went wrong outside any check (deadline, crashes), each with its kind (lib/result/run-problems.ts): the kinds decide the verdict. */
   problems: RunProblem[]
   /** What the deployment did where the document leaves it free: notes, never verdicts. */
   observed?: ObservedBehaviour
-  /** --baseline: the known failures it excused, and its entries that expired or are fixed. */
+  /** --baseline: the known failures it excused, and its entries that expired, changed or are fixed. */
   baseline?: BaselineOutcome
 }
 
@@ -130,6 +128,8 @@ export interface BaselineOutcome {
   expired: BaselineEntry[]
   /** Entries whose failure did not happen in this run: remove them (--update-baseline does). */
   fixed: BaselineEntry[]
+  /** Entries whose check failed otherwise (another code, or the code showing another `observed`): they excused nothing, and are not fixed. Absent when none. */
+  changed?: BaselineEntry[]
 }
 
 export interface RunFacts {

@@ -5,7 +5,7 @@
  */
 import { expectEchoedFields, expectNewRecord, expectServiceAssignedId, type CategoryRecord, type NewCategory } from '../../lib/checks/category.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
-import { describeStatus, expectJsonContentType, expectStatus, requireStatus, responseOf, statusFailureCode } from '../../lib/checks/response.ts'
+import { describeStatus, expectJsonContentType, expectStatus, requireStatus, responseOf, statusFailure } from '../../lib/checks/response.ts'
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import { fail, NotApplicable } from '../../lib/checks/failure.ts'
 import { check } from '../../lib/suite-kit/check.ts'
@@ -42,7 +42,7 @@ function refusedForLengthCheck(c: CreateProbe): void {
     if (status === 201) return
     if (!LENGTH_REFUSALS.includes(status)) {
       fail(
-        { code: statusFailureCode(responseOf(result)), message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal for length: 400, 413)${status >= 500 && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : ''}`, expected: 'status 201, or 400 or 413 because lengths are not shown (§8)', actual: `status ${describeStatus(responseOf(result))}` },
+        { ...statusFailure(responseOf(result)), message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal for length: 400, 413)${status >= 500 && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : ''}`, expected: 'status 201, or 400 or 413 because lengths are not shown (§8)', actual: `status ${describeStatus(responseOf(result))}` },
         result.exchange,
       )
     }
@@ -102,7 +102,7 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
     if (longer) {
       fail(
         {
-          code: statusFailureCode(responseOf(result)),
+          ...statusFailure(responseOf(result)),
           message: `POST answered ${describeStatus(responseOf(result))} to ${sizesOf(sent)} in plain ASCII, yet 201 to ${sizesOf(longer.sent)}: not a length limit but what the values hold (${c.label.replace(/^POST \/categories with /, '')}), which §2 leaves any string${chunked && status === 400 ? `, or how they were sent: ${CHUNKED_REFUSED}` : ''}; expected 201`,
           expected: 'status 201: the values are valid (§4.2 rule 2), and no longer than values the service accepted',
           actual: `status ${describeStatus(responseOf(result))}; ${sizesOf(longer.sent)}: 201`,
@@ -131,7 +131,7 @@ function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortO
     }
     fail(
       {
-        code: statusFailureCode(responseOf(result)),
+        ...statusFailure(responseOf(result)),
         message: `POST answered ${describeStatus(responseOf(result))} to values that fit the lengths the service accepted (a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description, in the first create), expected 201`,
         expected: 'status 201',
         actual: `status ${describeStatus(responseOf(result))}`,
@@ -173,7 +173,7 @@ async function excusedAsRepeat(
   if (again === status) return true
   return fail(
     {
-      code: statusFailureCode(responseOf(result)),
+      ...statusFailure(responseOf(result)),
       message: `POST answered ${describeStatus(responseOf(result))}, expected 201: the list shows an earlier run's record of this name, but this run's own repeated name (create-repeated-name) got ${again}, not ${status}: the service refused the name itself, not a repeat`,
       expected: 'status 201: the values are valid (§4.2 rule 2); a repeated name may be refused as the service refuses repeats',
       actual: `status ${describeStatus(responseOf(result))}`,
@@ -198,7 +198,7 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
         if (await excusedAsRepeat(c, result, creates, lastList, t)) return
         fail(
           {
-            code: statusFailureCode(responseOf(result)),
+            ...statusFailure(responseOf(result)),
             message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal: ${refusals.join(', ')})${status >= 500 && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : ''}`,
             expected: `status 201, or ${refusals.join(' or ')} because ${refusable}`,
             actual: `status ${describeStatus(responseOf(result))}`,

@@ -14,7 +14,7 @@
  * breaks too, and the failure says only what the last list did.
  */
 import { ConformanceFailure, fail } from '../../lib/checks/failure.ts'
-import { describeStatus, expectStatus, requireStatus, responseOf, statusFailureCode } from '../../lib/checks/response.ts'
+import { describeStatus, expectStatus, requireStatus, responseOf, statusFailure } from '../../lib/checks/response.ts'
 import { expectSchema } from '../../lib/checks/schema.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import type { Exchange } from '../../lib/http/exchange.ts'
@@ -98,7 +98,7 @@ export async function expectListNotPoisoned(list: HttpResult, before: HttpResult
   const status = describeStatus(response)
   fail(
     {
-      code: statusFailureCode(response),
+      ...statusFailure(response),
       message: `the list answered ${status} ${poisoned.clause}. ${ADVICE}`,
       expected: 'status 200: the list holds all categories (§4.1), whatever was created',
       actual: `status ${status}; before the run's creates: 200`,

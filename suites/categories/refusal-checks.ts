@@ -42,6 +42,7 @@ async function judgeTooLarge(result: HttpResult, creates: readonly CreateProbe[]
       message: `POST answered 413 to a ${size}-byte body, yet 201 to a create of ${larger.bytes} bytes: no limit on the body's size, expected ${status}`,
       expected: `status ${status}`,
       actual: `status 413; a ${larger.bytes}-byte create: 201`,
+      observed: 'status 413',
     },
     result.exchange,
   )

@@ -97,3 +97,14 @@ test('under GitHub Actions, entries that no longer fail are a warning on the pag
   // nothing stale, no warning
   expect(annotations(applyBaseline(passing, { knownFailures: [] }, 'conform-baseline.json', TODAY)).some((a) => a.includes('Baseline'))).toBe(false)
 })
+
+test('an entry excuses its failure while it shows what the entry observed; an entry or a failure without observed compares the code alone', () => {
+  const entries = (observed?: string) => ({ knownFailures: ['POST /categories with an empty object → 400', 'POST /categories with a body without name → 400', 'POST /categories with a name in the query string → 400'].map((c) => entry(c, observed === undefined ? {} : { observed })) })
+  const withObserved = (observed: string | undefined) => runResult((id) => (id === 'create-rejects-missing-name' ? deployed().rules.find((r) => r.id === id)!.checks.filter((c) => c.failure?.code === 'UNEXPECTED_STATUS').map((c) => ({ ...c, failure: { ...c.failure!, ...(observed === undefined ? {} : { observed }) } })) : [check(`${id} check`, 'pass')]))
+  const known = (result: ReturnType<typeof applyBaseline>) => [result.exitCode, result.baseline!.known.length, result.baseline!.changed?.length ?? 0]
+  expect(known(applyBaseline(withObserved('status 422'), entries('status 422'), 'b.json', TODAY))).toEqual([0, 3, 0])
+  expect(known(applyBaseline(withObserved('status 404'), entries('status 422'), 'b.json', TODAY))).toEqual([1, 0, 3])
+  // a file written before observed was recorded, and a failure that records none: the code decides, as before
+  expect(known(applyBaseline(withObserved('status 404'), entries(), 'b.json', TODAY))).toEqual([0, 3, 0])
+  expect(known(applyBaseline(withObserved(undefined), entries('status 422'), 'b.json', TODAY))).toEqual([0, 3, 0])
+})
