@@ -31,6 +31,23 @@ export function problemShape(problem: string): string {
   return problem.replace(/\[\d+\]/g, '[]').replace(/, got .*$/s, '')
 }
 
+/**
+ * problemShape of a body's problems, the same whatever order a list is in: Ajv stops at its first
+ * problem, which in a list is the first bad element's, and a list of records wrong in two ways gave
+ * the one or the other as the service ordered them (a baseline entry then read as changed, and the
+ * gate went red on a service that had not). A list's is the least of its elements' first problems.
+ */
+function observedProblem(schema: SchemaName, body: unknown, problems: readonly string[]): string {
+  const first = problems[0] ?? ''
+  if (schema !== 'CategoryList' || !Array.isArray(body) || !/^body\[\d+\]/.test(first)) return problemShape(first)
+  const shapes = new Set<string>()
+  for (const element of body) {
+    const problem = schemaProblems('Category', element)?.[0]
+    if (problem !== undefined) shapes.add(problemShape(problem.replace(/^body/, 'body[]')))
+  }
+  return [...shapes].sort()[0] ?? problemShape(first)
+}
+
 /** `originOf`: what a body of another shape says of the stack that wrote it (lib/checks/known-answers.ts), added to the message. */
 export function expectSchema(result: HttpResult, schema: SchemaName, what = `a ${schema} record`, originOf?: (body: unknown) => string | undefined): unknown {
   const body = jsonBodyOf(result)
@@ -43,7 +60,7 @@ export function expectSchema(result: HttpResult, schema: SchemaName, what = `a $
       message: `the body is not ${what}: ${problems[0]}${origin ? `; ${origin}` : ''}`,
       expected: `${what} (spec/openapi.yaml#/components/schemas/${schema})`,
       actual: problems.slice(0, SHOWN_PROBLEMS).join('; '),
-      observed: problemShape(problems[0]),
+      observed: observedProblem(schema, body, problems),
     },
     result.exchange,
   )

@@ -54,6 +54,9 @@ describe('observed: one wrong answer, one summary; nothing the run generated', (
     expect(list([{ id: 1, name: 'dog' }, { id: '2', name: 'cat' }])).toBe('body[].id must be integer')
     expect(list([{ id: '7', name: 'x' }])).toBe(list([{ id: 1, name: 'a' }, { id: 2, name: 'b' }, { id: '3', name: 'c' }]))
     expect(list([{ id: 1 }])).toBe('body[] lacks required property "name"')
+    // records wrong in two ways: the same whatever order the service lists them in
+    const twoWays = [{ id: '2', name: 'cat' }, { name: 'dog' }]
+    expect(list(twoWays)).toBe(list([...twoWays].reverse()))
     const fraction = (literal: string) => observedOf(() => expectSchema(makeResponse({ status: 201, body: `{"id": ${literal}, "name": "dog"}` }), 'Category'))
     expect(fraction('1732112345.5')).toBe(fraction('17.5'))
     expect(fraction('17.5')).not.toMatch(/17/)
