@@ -18,9 +18,9 @@ import { readReportJson, whyUnreadable } from '../config/user-file.ts'
 export const COMPARE_USAGE = `Usage: petstore-conform compare A B [--output FILE]      (npm run conform -- compare A B)
 
 A and B are report folders (holding results.json) or results.json files of two runs. Prints the
-checks that fail in B and not in A, those B fixed, those failing in both, and the differences in
-observed behaviour; --output FILE also writes it as Markdown. Exit 1 when B fails something A
-did not, 0 otherwise, 2 when an input cannot be read. A failure a --baseline excused counts as a
+checks that fail in B and not in A, those B fixed, those failing in both (apart: those B fails with
+another answer, a 200 become a 404), and the differences in observed behaviour; --output FILE also
+writes it as Markdown. Exit 1 when B fails something A did not, or otherwise than A, 0 otherwise, 2 when an input cannot be read. A failure a --baseline excused counts as a
 failure: compare shows what the deployments do, not what each run forgave. Of a fleet, give two
 deployments' folders (<report-dir>/<label>), not the fleet's.`
 
@@ -29,6 +29,13 @@ interface Failure {
   code: string
   check: string
   message: string
+  /** What the failure showed, as a baseline entry records it (FailureDetail.observed); absent in results.json of older runs. */
+  observed?: string
+}
+
+/** A check failing in both under one code, with another answer in B (a 200 that became a 404). */
+interface ChangedFailure extends Failure {
+  observedInA: string
 }
 
 function readRun(given: string, cwd: string): RunResult {
@@ -60,7 +67,8 @@ function failures(run: RunResult): Map<string, Failure> {
   for (const rule of run.rules) {
     for (const check of rule.checks) {
       if ((check.status !== 'fail' && check.known === undefined) || !check.failure) continue
-      found.set(`${rule.id}\u0000${check.failure.code}\u0000${check.name}`, { rule: rule.id, code: check.failure.code, check: check.name, message: check.failure.message })
+      const observed = typeof check.failure.observed === 'string' ? { observed: check.failure.observed } : {}
+      found.set(`${rule.id}\u0000${check.failure.code}\u0000${check.name}`, { rule: rule.id, code: check.failure.code, check: check.name, message: check.failure.message, ...observed })
     }
   }
   return found
@@ -81,6 +89,8 @@ export interface Comparison {
   introduced: Failure[]
   fixed: Failure[]
   both: Failure[]
+  /** Failing in both, but B's answer is not A's: a change as --baseline counts one, and exit 1 as a new failure. */
+  changed: ChangedFailure[]
   ruleChanges: string[]
   observed: string[]
 }
@@ -96,15 +106,33 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
     return rule.status === 'warn' && rule.checks.some((c) => c.known !== undefined) ? `fail (excused by ${run === a ? "A's" : "B's"} baseline)` : rule.status
   }
   const ids = [...new Set([...a.rules, ...b.rules].map((r) => r.id))]
+  // what each showed is compared only when both runs recorded it (a results.json from before observed has none)
+  const otherwise = (key: string, f: Failure) => {
+    const inA = fa.get(key)?.observed
+    return inA !== undefined && f.observed !== undefined && inA !== f.observed ? inA : undefined
+  }
+  const inBoth = [...fb].filter(([key]) => fa.has(key))
   return {
     a,
     b,
     introduced: [...fb].filter(([key]) => !fa.has(key)).map(([, f]) => f),
     fixed: [...fa].filter(([key]) => !fb.has(key)).map(([, f]) => f),
-    both: [...fb].filter(([key]) => fa.has(key)).map(([, f]) => f),
+    both: inBoth.filter(([key, f]) => otherwise(key, f) === undefined).map(([, f]) => f),
+    changed: inBoth.flatMap(([key, f]) => {
+      const observedInA = otherwise(key, f)
+      return observedInA === undefined ? [] : [{ ...f, observedInA }]
+    }),
     ruleChanges: ids.filter((id) => statusOf(a, id) !== statusOf(b, id)).map((id) => `${id}: ${statusOf(a, id)} → ${statusOf(b, id)}`),
     observed: observedDifferences(a.observed ?? {}, b.observed ?? {}),
   }
+}
+
+/** The comparison's last line: what B fails that A did not, new or otherwise, and the exit code. */
+function verdictLine(c: Comparison): string {
+  const checks = (n: number) => `${n} ${n === 1 ? 'check' : 'checks'}`
+  if (c.introduced.length + c.changed.length === 0) return 'B fails nothing that A did not: exit 0'
+  const otherwise = c.changed.length === 0 ? '' : `${c.introduced.length === 0 ? '' : ', and '}${checks(c.changed.length)} otherwise than A`
+  return `B fails ${c.introduced.length === 0 ? '' : `${checks(c.introduced.length)} that A did not`}${otherwise}: exit 1`
 }
 
 /** A run's verdict, and how many failures its baseline excused: a `pass` that is one only by them says so. */
@@ -130,6 +158,8 @@ function lines(c: Comparison, markdown: boolean): string[] {
     ...c.introduced.map(item),
     head(`Fixed in B (${c.fixed.length})`),
     ...c.fixed.map(item),
+    head(`Failing in both, otherwise in B (${c.changed.length})`),
+    ...c.changed.map((f) => `${item(f)} (A: ${text(f.observedInA)}; B: ${text(f.observed)})`),
     head(`Failing in both (${c.both.length})`),
     ...c.both.map(item),
     head(`Rules whose status changed (${c.ruleChanges.length})`),
@@ -137,7 +167,7 @@ function lines(c: Comparison, markdown: boolean): string[] {
     head(`Observed behaviour that differs (${c.observed.length})`),
     ...c.observed.map((o) => `- ${text(o)}`),
     '',
-    c.introduced.length > 0 ? `B fails ${c.introduced.length} ${c.introduced.length === 1 ? 'check' : 'checks'} that A did not: exit 1` : 'B fails nothing that A did not: exit 0',
+    verdictLine(c),
   ]
   return out
 }
@@ -172,5 +202,5 @@ export function compareMain(argv: string[], io: { out(text: string): void; err(t
       return io.err(`conform compare: cannot write ${output}: ${(error as Error).message}\n`), 2
     }
   }
-  return comparison.introduced.length > 0 ? 1 : 0
+  return comparison.introduced.length + comparison.changed.length > 0 ? 1 : 0
 }

@@ -112,3 +112,21 @@ test("a fleet's folder, or a deployment of it that could not be judged: exit 2, 
   expect(notJudged.err.trimEnd().split('\n')).toHaveLength(1)
   expect(notJudged.err).toContain('is of a run that could not be made (exit 2), with nothing to compare: cannot reach 127.0.0.1:9: connection refused')
 })
+
+test('a check failing in both with another answer in B (a 200 become a 202): listed apart, with both answers, exit 1', async () => {
+  const [two00, two02] = await Promise.all(['create-answers-200', 'create-answers-202'].map((name) => startCase(MUTATIONS.find((m) => m.name === name) as Mutation, { apiKey: KEY })))
+  servers.push(two00!, two02!)
+  const [a, b] = await Promise.all([two00!, two02!].map((s) => runConformInProcess(['--base-url', s.baseUrl, '--confirm', '0'], { env: { CONFORM_API_KEY: KEY } })))
+  try {
+    const { code, out } = compare(a!.reportDir, b!.reportDir)
+    expect(code, out).toBe(1)
+    expect(out).toMatch(/Failing in both, otherwise in B \([1-9]\d*\):\n- create-returns-201 UNEXPECTED_STATUS .*\(A: status 200; B: status 202\)/)
+    expect(out).toContain('Failing in B, not in A (0)')
+    expect(out).toMatch(/B fails \d+ checks? otherwise than A: exit 1/)
+    // the same answers on both sides: failing in both, exit 0
+    expect(compare(a!.reportDir, a!.reportDir)).toMatchObject({ code: 0 })
+  } finally {
+    a!.cleanup()
+    b!.cleanup()
+  }
+}, RUN_TIMEOUT_MS)
