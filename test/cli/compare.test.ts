@@ -112,3 +112,27 @@ test("a fleet's folder, or a deployment of it that could not be judged: exit 2, 
   expect(notJudged.err.trimEnd().split('\n')).toHaveLength(1)
   expect(notJudged.err).toContain('is of a run that could not be made (exit 2), with nothing to compare: cannot reach 127.0.0.1:9: connection refused')
 })
+
+test('staging that wrote beside production read-only: a failure production never sent is not "fixed in B", and one A never judged says so', async () => {
+  // the comparison docs/adoption.md shows: a full staging run, then production with --read-only
+  const server = await startCase(MUTATIONS.find((m) => m.name === 'create-answers-200') as Mutation, { apiKey: KEY })
+  servers.push(server)
+  const [staging, production] = await Promise.all([[], ['--read-only']].map((extra) => runConformInProcess(['--base-url', server.baseUrl, ...extra], { env: { CONFORM_API_KEY: KEY } })))
+  try {
+    expect(staging!.code).toBe(1)
+    expect(production!.code).toBe(0)
+    const gone = compare(staging!.reportDir, production!.reportDir)
+    expect(gone.code).toBe(0)
+    expect(gone.out).toContain('Fixed in B (0):')
+    expect(gone.out).toMatch(/Failing in A, not judged in B: neither fixed nor failing there \([1-9]\d*\):\n- create-returns-201 UNEXPECTED_STATUS .*\(not judged in B: .*--read-only/)
+    // the other way round, every failure of B is still new to B (exit 1), and says that A never judged it
+    const added = compare(production!.reportDir, staging!.reportDir)
+    expect(added.code).toBe(1)
+    expect(added.out).toMatch(/Failing in B, not in A \([1-9]\d*\):\n- create-returns-201 UNEXPECTED_STATUS .*\(not judged in A: .*--read-only/)
+    // a failure A judged and B passed is still "fixed"
+    expect(compare(failing.reportDir, passing.reportDir).out).toContain('not judged in B: neither fixed nor failing there (0)')
+  } finally {
+    staging?.cleanup()
+    production?.cleanup()
+  }
+}, RUN_TIMEOUT_MS)
