@@ -11,6 +11,7 @@ import { connectionLimitNote } from '../result/observed-behaviour.ts'
 import { knownRule } from '../reporters/run-counts.ts'
 import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
+import { PREFIX } from '../result/record-prefixes.ts'
 import { runFileProblem } from './run-file.ts'
 import { readReportJson, readReportText, whyUnreadable } from '../config/user-file.ts'
 import { JOURNAL_FILE } from '../runner/report-files.ts'
@@ -36,6 +37,12 @@ export interface FleetDeployment {
    * connections past a number of its own: the run went on with fewer at once), as its reports say it.
    */
   notes?: string[]
+  /**
+   * What its run wrote, so that a fleet with writes says where each record went: the POSTs it sent,
+   * the records it created (its ledger) and the name prefixes they carry, which find them on that
+   * deployment. Absent when the run could not be made, or its results.json (merge) holds none.
+   */
+  writes?: { readOnly: boolean; posts: number; recordsCreated: number; prefixes: string[] }
   /** Its report.html, relative to the fleet's folder. */
   report: string
   runId?: string
@@ -114,6 +121,21 @@ export function unreadRun(tool: FleetResult['tool'], startedAt: string, reason: 
   return { tool, startedAt, baseUrl: null, verdict: 'error', exitCode: 2, error: reason, summary: { requests: 0, writes: 0, recordsCreated: 0 }, rules: [], ledger: [], journal: [] }
 }
 
+/** What a run wrote (FleetDeployment.writes), read with care: merge reads results.json files another job wrote, or a hand edited. */
+function writesOf(run: RunResult): FleetDeployment['writes'] {
+  const posts = (run.summary as Partial<RunResult['summary']> | undefined)?.writes
+  if (typeof posts !== 'number' || !Array.isArray(run.ledger)) return undefined
+  const prefixes = new Set<string>()
+  for (const entry of run.ledger as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue
+    const { body, name, description } = entry as Record<string, unknown>
+    // as the run's reports find a record's prefix (lib/result/record-prefixes.ts): the body sent, else the record as listed
+    const prefix = [body, name, description].map((text) => (typeof text === 'string' ? PREFIX.exec(text)?.[0] : undefined)).find((p) => p !== undefined)
+    if (prefix !== undefined) prefixes.add(prefix)
+  }
+  return { readOnly: run.options?.readOnly === true, posts, recordsCreated: run.ledger.length, prefixes: [...prefixes] }
+}
+
 /** A deployment's line of the fleet from its run. */
 export function deploymentOf(label: string, baseUrl: string, report: string, run: RunFile): FleetDeployment {
   if (run.verdict === 'error') return { label, baseUrl, verdict: 'error', exitCode: 2, failedRules: [], reason: run.error, rules: {}, report }
@@ -122,6 +144,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
   const explain = run.verdict === 'incomplete' || (run.verdict === 'fail' && failedRules.length === 0)
   // a results.json of an earlier version (merge) may have no observations
   const notes = [run.observed && connectionLimitNote(run.observed)].filter((note): note is string => note !== undefined)
+  const writes = writesOf(run)
   return {
     label,
     baseUrl,
@@ -133,6 +156,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     ...(explain && run.problems[0] !== undefined ? { reason: problemText(run.problems[0]) } : {}),
     rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),
     ...(notes.length > 0 ? { notes } : {}),
+    ...(writes !== undefined ? { writes } : {}),
     report,
     runId: run.runId,
     durationMs: run.durationMs,
