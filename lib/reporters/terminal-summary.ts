@@ -42,12 +42,10 @@ function judgedWords(checks: readonly CheckResult[]): string {
   const known = count((ch) => ch.status === 'warn' && ch.known !== undefined)
   const noted = count((ch) => ch.status === 'warn' && ch.known === undefined)
   const skipped = count((ch) => ch.status === 'skip')
-  return [
-    `${plural(count((ch) => ch.status === 'pass'), 'check')} passed`,
-    ...(known > 0 ? [`${known} known (--baseline)`] : []),
-    ...(noted > 0 ? [`${noted} with notes`] : []),
-    ...(skipped > 0 ? [`${skipped} skipped`] : []),
-  ].join(', ')
+  const passed = count((ch) => ch.status === 'pass')
+  const others = [...(known > 0 ? [`${known} known (--baseline)`] : []), ...(noted > 0 ? [`${plural(noted, 'check')} with notes`] : []), ...(skipped > 0 ? [`${skipped} skipped`] : [])]
+  // an advisory rule whose one check has a note: "1 check with notes", not "0 checks passed, 1 with notes"
+  return [...(passed > 0 || others.length === 0 ? [`${plural(passed, 'check')} passed`] : []), ...others].join(', ')
 }
 
 export function terminalText(text: string, max = MAX_WIDTH): string {
