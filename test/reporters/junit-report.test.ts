@@ -79,7 +79,7 @@ describe('junit.xml', () => {
   })
 
   test('a failure says whether it recurred: deterministic or intermittent, so the test tab tells a fault from a flaky network', () => {
-    const failure = { code: 'SERVER_ERROR', message: 'POST answered 502, expected 201', expected: 'status 201', actual: 'status 502' }
+    const failure = { code: 'SERVER_ERROR' as const, message: 'POST answered 502, expected 201', expected: 'status 201', actual: 'status 502' }
     const result = runResult((id) =>
       id === 'create-returns-201'
         ? [
