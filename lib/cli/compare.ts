@@ -111,7 +111,9 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
   const statusOf = (run: RunResult, id: string) => {
     const rule = run.rules.find((r) => r.id === id)
     if (!rule) return 'absent'
-    return rule.status === 'warn' && rule.checks.some((c) => c.known !== undefined) ? `fail (excused by ${run === a ? "A's" : "B's"} baseline)` : rule.status
+    if (rule.status === 'warn' && rule.checks.some((c) => c.known !== undefined)) return `fail (excused by ${run === a ? "A's" : "B's"} baseline)`
+    // as the fleet's matrix says it: "fail → skip" read as a check skipped, not a rule that run did not judge
+    return rule.status === 'skip' ? 'not verified' : rule.status
   }
   const ids = [...new Set([...a.rules, ...b.rules].map((r) => r.id))]
   const withJudgement = (f: Failure, other: RunResult): Failure => {

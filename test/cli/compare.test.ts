@@ -124,6 +124,7 @@ test('staging that wrote beside production read-only: a failure production never
     const gone = compare(staging!.reportDir, production!.reportDir)
     expect(gone.code).toBe(0)
     expect(gone.out).toContain('Fixed in B (0):')
+    expect(gone.out).toContain('- create-returns-201: fail → not verified')
     expect(gone.out).toMatch(/Failing in A, not judged in B: neither fixed nor failing there \([1-9]\d*\):\n- create-returns-201 UNEXPECTED_STATUS .*\(not judged in B: .*--read-only/)
     // the other way round, every failure of B is still new to B (exit 1), and says that A never judged it
     const added = compare(production!.reportDir, staging!.reportDir)
