@@ -34,18 +34,15 @@ const MAX_CURL_WIDTH = 400
 
 /**
  * A rule that was judged, in counts that add up to its checks, as report.html counts them: "43
- * checks passed, 5 skipped", not "43 checks, 5 skipped", which read as 43 in all. Known failures
- * (--baseline) and advisory notes are counted apart from the passes.
+ * checks passed, 5 skipped", not "43 checks, 5 skipped", which read as 43 in all. A check with an
+ * advisory note counts as passed, as in the totals line; known failures (--baseline) apart.
  */
 function judgedWords(checks: readonly CheckResult[]): string {
   const count = (pick: (check: CheckResult) => boolean) => checks.filter(pick).length
   const known = count((ch) => ch.status === 'warn' && ch.known !== undefined)
-  const noted = count((ch) => ch.status === 'warn' && ch.known === undefined)
   const skipped = count((ch) => ch.status === 'skip')
-  const passed = count((ch) => ch.status === 'pass')
-  const others = [...(known > 0 ? [`${known} known (--baseline)`] : []), ...(noted > 0 ? [`${plural(noted, 'check')} with notes`] : []), ...(skipped > 0 ? [`${skipped} skipped`] : [])]
-  // an advisory rule whose one check has a note: "1 check with notes", not "0 checks passed, 1 with notes"
-  return [...(passed > 0 || others.length === 0 ? [`${plural(passed, 'check')} passed`] : []), ...others].join(', ')
+  const passed = count((ch) => ch.status === 'pass' || (ch.status === 'warn' && ch.known === undefined))
+  return [`${plural(passed, 'check')} passed`, ...(known > 0 ? [`${known} known (--baseline)`] : []), ...(skipped > 0 ? [`${skipped} skipped`] : [])].join(', ')
 }
 
 export function terminalText(text: string, max = MAX_WIDTH): string {
