@@ -279,6 +279,17 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
 }
 
 /**
+ * The address ending in /v1 a path not ending in it most likely meant: the origin's for "/", and
+ * the part up to /v1 for a path past it (an endpoint's address, /v1/categories, copied from a
+ * browser or an API console), as " (URL)"; "" when neither.
+ */
+function baseUrlGuess(url: URL): string {
+  if (url.pathname === '/') return ` (${url.origin}/v1)`
+  const at = url.pathname.indexOf('/v1/')
+  return at >= 0 ? ` (${url.origin}${url.pathname.slice(0, at + 3)})` : ''
+}
+
+/**
  * A base URL that did not parse, as a message may quote it: whatever stands before its last "@"
  * (after "//", if any) hidden, since it may be user:password, even in a text that is not a URL.
  */
@@ -319,7 +330,7 @@ export function checkBaseUrl(config: Config, name: string): void {
   }
   if (!url.pathname.replace(/\/+$/, '').endsWith('/v1') && !config.allowAnyBasePath) {
     throw new ConfigError(
-      `the base URL path "${url.pathname}" does not end in /v1, where the interface puts the version (§9.2); give the address ending in /v1${url.pathname === '/' ? ` (${url.origin}/v1)` : ''}, or --allow-any-base-path to run anyway`,
+      `the base URL path "${url.pathname}" does not end in /v1, where the interface puts the version (§9.2); give the address ending in /v1${baseUrlGuess(url)}, or --allow-any-base-path to run anyway`,
     )
   }
   if (!config.apiKey) {
