@@ -7,7 +7,7 @@
 import { badge, escapeHtml } from '../reporters/html-text.ts'
 import { styleSheet } from '../reporters/html-report.ts'
 import type { FleetDeployment, FleetResult } from './fleet-result.ts'
-import { deploymentDetail, fleetHeadline, knownDetail, linkTarget, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
+import { deploymentDetail, fleetHeadline, fleetTitle, knownDetail, linkTarget, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
 
 const VERDICT_CLASS: Record<FleetDeployment['verdict'], string> = { pass: 'pass', fail: 'fail', incomplete: 'skip', error: 'skip' }
 
@@ -48,7 +48,7 @@ ${rows.join('\n')}
 
 export function fleetHtml(fleet: FleetResult): string {
   const verdictClass = fleet.exitCode === 0 ? 'pass' : 'fail'
-  const title = `${fleet.deployments.length} deployment${fleet.deployments.length === 1 ? '' : 's'}`
+  const title = fleetTitle(fleet)
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Conformance of ${escapeHtml(title)}: ${escapeHtml(VERDICT_WORD[fleet.verdict])}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">

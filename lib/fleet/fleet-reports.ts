@@ -17,7 +17,7 @@ import { FLEET_FILES, type FleetFile } from './fleet-files.ts'
 import { fleetHtml } from './fleet-html.ts'
 import { fleetJunit } from './fleet-junit.ts'
 import type { FleetResult, RunFile } from './fleet-result.ts'
-import { CELL_WORD, cellWord, deploymentDetail as detail, fleetHeadline, linkTarget, plural, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
+import { CELL_WORD, cellWord, deploymentDetail as detail, fleetHeadline, fleetTitle, linkTarget, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
 import { portableJson } from '../json/portable-json.ts'
 
 /** The terminal's lines: one per deployment, then the fleet's verdict and where its page is. */
@@ -42,7 +42,7 @@ export function fleetTerminal(fleet: FleetResult, pagePath: string): string {
  */
 export function fleetMarkdown(fleet: FleetResult, { links = true }: { links?: boolean } = {}): string {
   const icon = fleet.exitCode === 0 ? '✅' : fleet.exitCode === 1 ? '❌' : '⚠️'
-  const out = [`## ${icon} Pet Store categories conformance: ${plural(fleet.deployments.length, 'deployment')}`, '', escapeMarkdown(fleetHeadline(fleet), 2000), '']
+  const out = [`## ${icon} Pet Store categories conformance: ${fleetTitle(fleet)}`, '', escapeMarkdown(fleetHeadline(fleet), 2000), '']
   if (fleet.deployments.length > 0) {
     out.push('| deployment | base URL | verdict | failed rules or why not judged | writes | report |', '|---|---|---|---|---|---|')
     for (const d of fleet.deployments) {

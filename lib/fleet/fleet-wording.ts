@@ -83,3 +83,8 @@ export function writesDetail(d: FleetDeployment): string | undefined {
   const records = w.recordsCreated === 0 ? 'no record created' : `${plural(w.recordsCreated, 'record')} created (${w.prefixes.length === 0 ? 'no prefix of the suite' : `${w.prefixes.length === 1 ? 'prefix' : 'prefixes'} ${w.prefixes.join(', ')}`}; listed in its report)`
   return `${plural(w.posts, 'POST')} sent; ${records}`
 }
+
+/** The fleet page's title: how many deployments, or, for a fleet that could not be run (a key's variable unset), that, not "0 deployments" of a file that lists three. */
+export function fleetTitle(fleet: FleetResult): string {
+  return fleet.error !== undefined && fleet.deployments.length === 0 ? 'the fleet could not be run' : plural(fleet.deployments.length, 'deployment')
+}
