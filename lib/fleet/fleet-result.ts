@@ -85,17 +85,25 @@ function journalOfStoppedRun(dir: string): string | undefined {
   }
   const sent = new Set<string>()
   const posts = new Set<string>()
+  const refused = new Set<string>()
   for (const line of text.split('\n')) {
     try {
-      const entry = JSON.parse(line) as { id?: unknown; method?: unknown }
+      const entry = JSON.parse(line) as { id?: unknown; method?: unknown; phase?: unknown }
       if (typeof entry.id !== 'string') continue
+      // a request refused before it went (--read-only, the write budget, --rule) has one line, "refused":
+      // under --max-writes 6 the journal lists the plan's other 66 POSTs so, and none of them was sent
+      if (entry.phase === 'refused') {
+        refused.add(entry.id)
+        continue
+      }
       sent.add(entry.id)
       if (entry.method === 'POST') posts.add(entry.id)
     } catch {
       // the last line of a process killed while writing it
     }
   }
-  return `no such file, beside a ${JOURNAL_FILE} of ${sent.size} requests (${posts.size} POSTs): the run was stopped before it wrote its reports (a job killed or timed out); its journal says what it sent`
+  const notSent = [...refused].filter((id) => !sent.has(id)).length
+  return `no such file, beside a ${JOURNAL_FILE} of ${sent.size} requests sent (${posts.size} POSTs)${notSent > 0 ? ` and ${notSent} refused before sending` : ''}: the run was stopped before it wrote its reports (a job killed or timed out); its journal says what it sent`
 }
 
 /** The results.json of a report folder; throws an Error whose message names the file and what is wrong. */
