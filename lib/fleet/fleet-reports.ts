@@ -46,7 +46,7 @@ export function fleetMarkdown(fleet: FleetResult, { links = true }: { links?: bo
   if (fleet.deployments.length > 0) {
     out.push('| deployment | base URL | verdict | failed rules or why not judged | writes | report |', '|---|---|---|---|---|---|')
     for (const d of fleet.deployments) {
-      out.push(`| ${escapeMarkdown(d.label)} | ${escapeMarkdown(d.baseUrl)} | ${VERDICT_WORD[d.verdict]} | ${escapeMarkdown(detail(d) || '—')} | ${escapeMarkdown(writesDetail(d) ?? '—')} | ${links ? `[report.html](${linkTarget(d.report)})` : escapeMarkdown(d.report)} |`)
+      out.push(`| ${escapeMarkdown(d.label)} | ${escapeMarkdown(d.baseUrl)} | ${VERDICT_WORD[d.verdict]} | ${escapeMarkdown(detail(d) || '—')} | ${escapeMarkdown(writesDetail(d) ?? '—')} | ${links ? `[${escapeMarkdown(d.report.slice(d.report.lastIndexOf('/') + 1))}](${linkTarget(d.report)})` : escapeMarkdown(d.report)} |`)
     }
   }
   const noted = fleet.deployments.filter((d) => d.notes !== undefined)

@@ -192,6 +192,10 @@ describe('merge of the folder of a job killed mid-run (its journal, no results.j
     const m = merge([dir, folder('us-beside-killed', failed())], 'out-killed')
     expect(m.code).toBe(1)
     expect(m.fleet.deployments[0]?.reason).toMatch(/eu-killed\/results\.json: no such file, beside a journal\.ndjson of 3 requests sent \(2 POSTs\) and 1 refused before sending: the run was stopped before it wrote its reports \(a job killed or timed out\); its journal says what it sent$/)
+    // its page links the journal it left, not a report.html that is not there
+    expect(m.fleet.deployments[0]?.report).toMatch(/eu-killed\/journal\.ndjson$/)
+    expect(readFileSync(join(scratch, 'out-killed', 'fleet.md'), 'utf8')).toMatch(/\| \[journal\.ndjson\]\([^)]*eu-killed\/journal\.ndjson\) \|$/m)
+    expect(m.fleet.deployments[1]?.report).toMatch(/us-beside-killed\/report\.html$/)
   })
 })
 
