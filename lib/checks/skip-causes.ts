@@ -46,3 +46,19 @@ export const REFUSALS_ARE_CAUSES: RefusalReason extends SkipCause ? true : never
 
 /** Skips that leave nothing unverified: the run did not need the request. */
 export const LEAVES_NOTHING_UNVERIFIED: ReadonlySet<SkipCause> = new Set(['not-needed'])
+
+/**
+ * Skips the run met, not ones the user asked for (--read-only, --max-writes, --rule): a server
+ * that stopped taking connections, a key refused or revoked, the deadline, an operation stalled.
+ * Where a rule's checks were skipped for both, these are what kept it unverified: under
+ * --max-writes 10 against a server that stopped as the run began, create-returns-201 read "not
+ * verified: over the write budget", its commonest cause, as if more writes would have judged it.
+ */
+const MET_BY_THE_RUN: ReadonlySet<SkipCause> = new Set(['server-gone', 'key-refused', 'key-revoked', 'deadline', 'unfinished', 'stalled'])
+
+/** Of a wholly skipped rule's causes, the commonest the run met (MET_BY_THE_RUN), which it is reported under; undefined when the run met none. */
+export function causeMetByTheRun(causes: readonly SkipCause[]): SkipCause | undefined {
+  const counts = new Map<SkipCause, number>()
+  for (const cause of causes) if (MET_BY_THE_RUN.has(cause)) counts.set(cause, (counts.get(cause) ?? 0) + 1)
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0]
+}

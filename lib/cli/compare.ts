@@ -18,9 +18,11 @@ import { readReportJson, whyUnreadable } from '../config/user-file.ts'
 export const COMPARE_USAGE = `Usage: petstore-conform compare A B [--output FILE]      (npm run conform -- compare A B)
 
 A and B are report folders (holding results.json) or results.json files of two runs. Prints the
-checks that fail in B and not in A, those B fixed, those failing in both (apart: those B fails with
-another answer, a 200 become a 404), and the differences in observed behaviour; --output FILE also
-writes it as Markdown. Exit 1 when B fails something A did not, or otherwise than A, 0 otherwise, 2 when an input cannot be read. A failure a --baseline excused counts as a
+checks that fail in B and not in A, those B fixed, those failing in A that B did not judge (a
+--read-only run sends no POST), those failing in both (apart: those B fails with another answer, a
+200 become a 404), and the differences in observed behaviour; --output FILE also writes it as
+Markdown. Exit 1 when B fails something A did not, or otherwise than A, 0 otherwise, 2 when an
+input cannot be read. A failure a --baseline excused counts as a
 failure: compare shows what the deployments do, not what each run forgave. Of a fleet, give two
 deployments' folders (<report-dir>/<label>), not the fleet's.`
 
@@ -31,6 +33,8 @@ interface Failure {
   message: string
   /** What the failure showed, as a baseline entry records it (FailureDetail.observed); absent in results.json of older runs. */
   observed?: string
+  /** Why the other run gave this check no verdict (skipped: --read-only, the write budget, --rule …; or absent): then neither fixed nor a regression of it. */
+  notJudged?: string
 }
 
 /** A check failing in both under one code, with another answer in B (a 200 that became a 404). */
@@ -83,11 +87,27 @@ function observedDifferences(a: unknown, b: unknown, path = 'observed'): string[
   return JSON.stringify(a) === JSON.stringify(b) ? [] : [`${path}: ${JSON.stringify(a) ?? 'not recorded'} → ${JSON.stringify(b) ?? 'not recorded'}`]
 }
 
+/**
+ * Why `run` gave the check no verdict, or undefined when it judged it. A read-only production run
+ * beside a staging run that wrote sends none of the POSTs: a staging failure it never sent is not
+ * "fixed in B", and a failure of B that A never judged is new to B without A having passed it.
+ */
+function notJudgedBy(run: RunResult, rule: string, check: string): string | undefined {
+  const found = run.rules.find((r) => r.id === rule)?.checks.find((c) => c.name === check)
+  if (found === undefined) return 'not run'
+  if (found.status !== 'skip') return undefined
+  return found.skipReason ?? 'skipped'
+}
+
 export interface Comparison {
   a: RunResult
   b: RunResult
+  /** Failing in B and not in A: those A did not judge carry `notJudged` (A's reason); each counts for exit 1. */
   introduced: Failure[]
+  /** Failing in A and passing in B. */
   fixed: Failure[]
+  /** Failing in A, and a check B did not judge (`notJudged`, B's reason): no verdict either way. */
+  notJudgedInB: Failure[]
   both: Failure[]
   /** Failing in both, but B's answer is not A's: a change as --baseline counts one, and exit 1 as a new failure. */
   changed: ChangedFailure[]
@@ -103,7 +123,9 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
   const statusOf = (run: RunResult, id: string) => {
     const rule = run.rules.find((r) => r.id === id)
     if (!rule) return 'absent'
-    return rule.status === 'warn' && rule.checks.some((c) => c.known !== undefined) ? `fail (excused by ${run === a ? "A's" : "B's"} baseline)` : rule.status
+    if (rule.status === 'warn' && rule.checks.some((c) => c.known !== undefined)) return `fail (excused by ${run === a ? "A's" : "B's"} baseline)`
+    // as the fleet's matrix says it: "fail → skip" read as a check skipped, not a rule that run did not judge
+    return rule.status === 'skip' ? 'not verified' : rule.status
   }
   const ids = [...new Set([...a.rules, ...b.rules].map((r) => r.id))]
   // what each showed is compared only when both runs recorded it (a results.json from before observed has none)
@@ -112,11 +134,17 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
     return inA !== undefined && f.observed !== undefined && inA !== f.observed ? inA : undefined
   }
   const inBoth = [...fb].filter(([key]) => fa.has(key))
+  const withJudgement = (f: Failure, other: RunResult): Failure => {
+    const notJudged = notJudgedBy(other, f.rule, f.check)
+    return notJudged === undefined ? f : { ...f, notJudged }
+  }
+  const goneInB = [...fa].filter(([key]) => !fb.has(key)).map(([, f]) => withJudgement(f, b))
   return {
     a,
     b,
-    introduced: [...fb].filter(([key]) => !fa.has(key)).map(([, f]) => f),
-    fixed: [...fa].filter(([key]) => !fb.has(key)).map(([, f]) => f),
+    introduced: [...fb].filter(([key]) => !fa.has(key)).map(([, f]) => withJudgement(f, a)),
+    fixed: goneInB.filter((f) => f.notJudged === undefined),
+    notJudgedInB: goneInB.filter((f) => f.notJudged !== undefined),
     both: inBoth.filter(([key, f]) => otherwise(key, f) === undefined).map(([, f]) => f),
     changed: inBoth.flatMap(([key, f]) => {
       const observedInA = otherwise(key, f)
@@ -147,7 +175,7 @@ function lines(c: Comparison, markdown: boolean): string[] {
   // characters; in the Markdown, which goes to a pull request or a job summary, no markup either
   const text = (value: unknown) => (markdown ? escapeMarkdown(String(value), 2000) : visibleLine(String(value)))
   const code = (value: string) => (markdown ? `\`${visibleLine(value).replaceAll('`', "'")}\`` : visibleLine(value))
-  const item = (f: Failure) => `- ${code(f.rule)} ${code(f.code)} ${text(f.check)}: ${text(f.message)}`
+  const item = (f: Failure, run?: 'A' | 'B') => `- ${code(f.rule)} ${code(f.code)} ${text(f.check)}: ${text(f.message)}${run !== undefined && f.notJudged !== undefined ? ` (not judged in ${run}: ${text(f.notJudged)})` : ''}`
   const head = (words: string) => (markdown ? `### ${words}` : `${words}:`)
   const out = [
     markdown ? '## Pet Store categories conformance: comparison' : 'Pet Store categories conformance: comparison',
@@ -155,13 +183,15 @@ function lines(c: Comparison, markdown: boolean): string[] {
     `B: ${text(c.b.baseUrl)} (run ${text(c.b.runId)}, ${text(verdictWords(c.b))})`,
     '',
     head(`Failing in B, not in A (${c.introduced.length})`),
-    ...c.introduced.map(item),
+    ...c.introduced.map((f) => item(f, 'A')),
     head(`Fixed in B (${c.fixed.length})`),
-    ...c.fixed.map(item),
+    ...c.fixed.map((f) => item(f)),
+    head(`Failing in A, not judged in B: neither fixed nor failing there (${c.notJudgedInB.length})`),
+    ...c.notJudgedInB.map((f) => item(f, 'B')),
     head(`Failing in both, otherwise in B (${c.changed.length})`),
     ...c.changed.map((f) => `${item(f)} (A: ${text(f.observedInA)}; B: ${text(f.observed)})`),
     head(`Failing in both (${c.both.length})`),
-    ...c.both.map(item),
+    ...c.both.map((f) => item(f)),
     head(`Rules whose status changed (${c.ruleChanges.length})`),
     ...c.ruleChanges.map((r) => `- ${text(r)}`),
     head(`Observed behaviour that differs (${c.observed.length})`),

@@ -110,6 +110,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   redact = createRedactor(config.apiKey, env.CONFORM_API_KEY, apiKeyInArgv(argv), swallowedKey, ...secretValues(config.headers))
   markPhase(PHASE_MARKS.optionsRead)
   if (config.keyNote) io.err(`conform: note: ${config.keyNote}\n`)
+  if (config.writesNote) io.err(`conform: note: ${config.writesNote}\n`)
   // --deadline counts from here: the preflight and the embedded server's start are part of the run
   const deadlineAt = startedAt.getTime() + config.deadlineMs
   if (config.version) {

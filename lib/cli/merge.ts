@@ -17,6 +17,7 @@ import { noteStaleRuns } from '../fleet/stale-runs.ts'
 import { labelProblem, MAX_DEPLOYMENTS, tooManyDeployments } from '../fleet/targets.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
+import { JOURNAL_FILE } from '../runner/report-files.ts'
 
 export const MERGE_USAGE = `Usage: petstore-conform merge DIR... --report-dir OUT [--expect N]      (npm run conform -- merge …)
 
@@ -121,7 +122,9 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
             run = unreadRun(tool, new Date().toISOString(), redact(`its reports could not be read: ${visibleLine((error as Error).message)}`))
           }
         }
-        const report = relative(outDir, join(input.dir, 'report.html')).split(sep).join('/')
+        // a job killed before its reports left only its journal: the page links that, not a report.html that is not there
+        const page = !existsSync(join(input.dir, 'report.html')) && existsSync(join(input.dir, JOURNAL_FILE)) ? JOURNAL_FILE : 'report.html'
+        const report = relative(outDir, join(input.dir, page)).split(sep).join('/')
         runs.push(run)
         deployments.push(deploymentOf(input.label, input.baseUrl ?? run.baseUrl ?? '(not recorded)', report, run))
       }

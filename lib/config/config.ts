@@ -61,6 +61,8 @@ export interface Config {
   updateBaseline: boolean
   /** Said once on stderr before the run: how the key was mended (trimmed), never the key. */
   keyNote?: string
+  /** Said once on stderr before the run: a write budget asked for that read-only makes unused, and where read-only came from. */
+  writesNote?: string
   /** Where the key came from (--api-key, CONFORM_API_KEY, a targets entry's apiKeyEnv): named when the server refuses it, never the key. */
   keySource?: string
   /** Where the user ran the command (npm's INIT_CWD): --report-dir, .env files and printed paths are relative to it. */
@@ -190,12 +192,14 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   let baseUrlSource: string
   let keySource: string
   let headerSource: string
+  let writesNote: string | undefined
   try {
     const flags = parseFlags(CONFORM_OPTIONS, argv)
     const profile = flags.env as string | undefined
     if (profile !== undefined && !/^[\w.-]+$/.test(profile)) throw new ConfigError(`--env takes a name such as staging, got "${profile}"`)
     // first found wins: environment, then .env.<profile>, then .env
-    const files = { ...readEnvFile(resolve(cwd, '.env'), false), ...(profile ? readEnvFile(resolve(cwd, `.env.${profile}`), true) : {}) }
+    const profileFile = profile ? readEnvFile(resolve(cwd, `.env.${profile}`), true) : {}
+    const files = { ...readEnvFile(resolve(cwd, '.env'), false), ...profileFile }
     const setting = (name: string): string | undefined => {
       const value = env[name] ?? files[name]
       return value === '' ? undefined : value
@@ -205,6 +209,13 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     baseUrlSource = flags['base-url'] !== undefined ? '--base-url' : 'CONFORM_BASE_URL'
     keySource = flags['api-key'] !== undefined ? '--api-key' : 'CONFORM_API_KEY'
     headerSource = flags.header !== undefined ? '--header' : 'CONFORM_HEADERS'
+    // read-only from a .env.production file beside --max-writes 2 on the command line: no POST goes,
+    // safe, but the budget asked for is silently unused; the note says which setting made it so
+    if (values['read-only'] === true && values['max-writes'] !== undefined) {
+      const from = (flag: string, name: string) =>
+        flags[flag as ConformFlag] !== undefined ? `--${flag}` : env[name] !== undefined && env[name] !== '' ? `${name} in the environment` : `${name} in ${profileFile[name] !== undefined ? `.env.${profile}` : '.env'}`
+      writesNote = `${from('max-writes', 'CONFORM_MAX_WRITES')} is not used: the run is read-only (${from('read-only', 'CONFORM_READ_ONLY')}) and sends no POST; to write, turn read-only off there`
+    }
   } catch (error) {
     // under npm a stray argument is most often a flag's value whose flag npm took (the -- forgotten)
     if (error instanceof OptionError) throw new ConfigError(error.message.replace(/^(unexpected argument without an option before it \(every setting is a --flag)\)/, '$1; under npm they go after --: npm run conform -- --flag value)'))
@@ -235,6 +246,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     version: values.version === true,
     profile: values.env as string | undefined,
     workingDir: cwd,
+    ...(writesNote !== undefined ? { writesNote } : {}),
   }
   const headers = parseExtraHeaders(values.header as string[], headerSource)
   if ('problem' in headers) throw new ConfigError(headers.problem)
@@ -264,6 +276,17 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     if (checked.note) config.keyNote = checked.note
   }
   return config
+}
+
+/**
+ * The address ending in /v1 a path not ending in it most likely meant: the origin's for "/", and
+ * the part up to /v1 for a path past it (an endpoint's address, /v1/categories, copied from a
+ * browser or an API console), as " (URL)"; "" when neither.
+ */
+function baseUrlGuess(url: URL): string {
+  if (url.pathname === '/') return ` (${url.origin}/v1)`
+  const at = url.pathname.indexOf('/v1/')
+  return at >= 0 ? ` (${url.origin}${url.pathname.slice(0, at + 3)})` : ''
 }
 
 /**
@@ -307,7 +330,7 @@ export function checkBaseUrl(config: Config, name: string): void {
   }
   if (!url.pathname.replace(/\/+$/, '').endsWith('/v1') && !config.allowAnyBasePath) {
     throw new ConfigError(
-      `the base URL path "${url.pathname}" does not end in /v1, where the interface puts the version (§9.2); give the address ending in /v1${url.pathname === '/' ? ` (${url.origin}/v1)` : ''}, or --allow-any-base-path to run anyway`,
+      `the base URL path "${url.pathname}" does not end in /v1, where the interface puts the version (§9.2); give the address ending in /v1${baseUrlGuess(url)}, or --allow-any-base-path to run anyway`,
     )
   }
   if (!config.apiKey) {

@@ -7,7 +7,7 @@
 import { badge, escapeHtml } from '../reporters/html-text.ts'
 import { styleSheet } from '../reporters/html-report.ts'
 import type { FleetDeployment, FleetResult } from './fleet-result.ts'
-import { deploymentDetail, fleetHeadline, knownDetail, linkTarget, ruleStatus, VERDICT_WORD } from './fleet-wording.ts'
+import { deploymentDetail, fleetHeadline, fleetTitle, knownDetail, linkTarget, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
 
 const VERDICT_CLASS: Record<FleetDeployment['verdict'], string> = { pass: 'pass', fail: 'fail', incomplete: 'skip', error: 'skip' }
 
@@ -17,7 +17,7 @@ function deploymentRow(d: FleetDeployment): string {
   const notJudged = (d.verdict === 'incomplete' || d.verdict === 'error') && d.reason !== undefined
   const known = d.knownRules !== undefined && (notJudged || failed) ? `; ${escapeHtml(knownDetail(d))}` : ''
   const why = notJudged ? `${escapeHtml(d.reason as string)}${failed ? `; failed: ${failed}` : ''}${known}` : failed ? `${failed}${known}` : escapeHtml(deploymentDetail(d))
-  return `<tr class="${VERDICT_CLASS[d.verdict]}"><td><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></td><td><code>${escapeHtml(d.baseUrl)}</code></td><td><span class="badge ${VERDICT_CLASS[d.verdict]}">${VERDICT_WORD[d.verdict]}</span> <span class="muted">exit ${d.exitCode}</span></td><td>${why}</td></tr>`
+  return `<tr class="${VERDICT_CLASS[d.verdict]}"><td><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></td><td><code>${escapeHtml(d.baseUrl)}</code></td><td><span class="badge ${VERDICT_CLASS[d.verdict]}">${VERDICT_WORD[d.verdict]}</span> <span class="muted">exit ${d.exitCode}</span></td><td>${why}</td><td>${escapeHtml(writesDetail(d) ?? '—')}</td></tr>`
 }
 
 /** What the runs observed that is no failure (lib/fleet/fleet-result.ts), a line per note. */
@@ -48,7 +48,7 @@ ${rows.join('\n')}
 
 export function fleetHtml(fleet: FleetResult): string {
   const verdictClass = fleet.exitCode === 0 ? 'pass' : 'fail'
-  const title = `${fleet.deployments.length} deployment${fleet.deployments.length === 1 ? '' : 's'}`
+  const title = fleetTitle(fleet)
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Conformance of ${escapeHtml(title)}: ${escapeHtml(VERDICT_WORD[fleet.verdict])}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -64,7 +64,7 @@ ${styleSheet()}
 ${
   fleet.deployments.length === 0
     ? '<p>No deployment was judged.</p>'
-    : `<table><thead><tr><th>deployment</th><th>base URL</th><th>verdict</th><th>failed rules, or why not judged</th></tr></thead>
+    : `<table><thead><tr><th>deployment</th><th>base URL</th><th>verdict</th><th>failed rules, or why not judged</th><th>writes</th></tr></thead>
 <tbody>
 ${fleet.deployments.map(deploymentRow).join('\n')}
 </tbody></table>`

@@ -17,7 +17,7 @@ import { FLEET_FILES, type FleetFile } from './fleet-files.ts'
 import { fleetHtml } from './fleet-html.ts'
 import { fleetJunit } from './fleet-junit.ts'
 import type { FleetResult, RunFile } from './fleet-result.ts'
-import { CELL_WORD, cellWord, deploymentDetail as detail, fleetHeadline, linkTarget, plural, ruleStatus, VERDICT_WORD } from './fleet-wording.ts'
+import { CELL_WORD, cellWord, deploymentDetail as detail, fleetHeadline, fleetTitle, linkTarget, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
 import { portableJson } from '../json/portable-json.ts'
 
 /** The terminal's lines: one per deployment, then the fleet's verdict and where its page is. */
@@ -26,6 +26,11 @@ export function fleetTerminal(fleet: FleetResult, pagePath: string): string {
   const lines = fleet.deployments.map((d) => `${VERDICT_WORD[d.verdict].padEnd(10)}  ${d.label.padEnd(width)}  ${visibleLine(d.baseUrl)}  ${visibleLine(detail(d))}`)
   // what fleet.md and fleet.html say under Notes, as a single run's terminal says its notes
   for (const d of fleet.deployments) for (const note of d.notes ?? []) lines.push(`Note: ${d.label}: ${visibleLine(note)}`)
+  // where each deployment's records went, as a run's "Records created:" line says it (a read-only fleet wrote nothing to say)
+  for (const d of fleet.deployments) {
+    const writes = writesDetail(d)
+    if (writes !== undefined && d.writes?.readOnly !== true) lines.push(`Writes: ${d.label}: ${visibleLine(writes)}`)
+  }
   lines.push(`Fleet: ${visibleLine(fleetHeadline(fleet))}`, `Fleet page: ${pagePath} (each deployment's reports in its folder)`)
   return lines.join('\n') + '\n'
 }
@@ -37,11 +42,11 @@ export function fleetTerminal(fleet: FleetResult, pagePath: string): string {
  */
 export function fleetMarkdown(fleet: FleetResult, { links = true }: { links?: boolean } = {}): string {
   const icon = fleet.exitCode === 0 ? '✅' : fleet.exitCode === 1 ? '❌' : '⚠️'
-  const out = [`## ${icon} Pet Store categories conformance: ${plural(fleet.deployments.length, 'deployment')}`, '', escapeMarkdown(fleetHeadline(fleet), 2000), '']
+  const out = [`## ${icon} Pet Store categories conformance: ${fleetTitle(fleet)}`, '', escapeMarkdown(fleetHeadline(fleet), 2000), '']
   if (fleet.deployments.length > 0) {
-    out.push('| deployment | base URL | verdict | failed rules or why not judged | report |', '|---|---|---|---|---|')
+    out.push('| deployment | base URL | verdict | failed rules or why not judged | writes | report |', '|---|---|---|---|---|---|')
     for (const d of fleet.deployments) {
-      out.push(`| ${escapeMarkdown(d.label)} | ${escapeMarkdown(d.baseUrl)} | ${VERDICT_WORD[d.verdict]} | ${escapeMarkdown(detail(d) || '—')} | ${links ? `[report.html](${linkTarget(d.report)})` : escapeMarkdown(d.report)} |`)
+      out.push(`| ${escapeMarkdown(d.label)} | ${escapeMarkdown(d.baseUrl)} | ${VERDICT_WORD[d.verdict]} | ${escapeMarkdown(detail(d) || '—')} | ${escapeMarkdown(writesDetail(d) ?? '—')} | ${links ? `[${escapeMarkdown(d.report.slice(d.report.lastIndexOf('/') + 1))}](${linkTarget(d.report)})` : escapeMarkdown(d.report)} |`)
     }
   }
   const noted = fleet.deployments.filter((d) => d.notes !== undefined)

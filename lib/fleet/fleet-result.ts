@@ -11,6 +11,7 @@ import { connectionLimitNote } from '../result/observed-behaviour.ts'
 import { knownRule } from '../reporters/run-counts.ts'
 import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
+import { PREFIX } from '../result/record-prefixes.ts'
 import { runFileProblem } from './run-file.ts'
 import { readReportJson, readReportText, whyUnreadable } from '../config/user-file.ts'
 import { JOURNAL_FILE } from '../runner/report-files.ts'
@@ -36,6 +37,12 @@ export interface FleetDeployment {
    * connections past a number of its own: the run went on with fewer at once), as its reports say it.
    */
   notes?: string[]
+  /**
+   * What its run wrote, so that a fleet with writes says where each record went: the POSTs it sent,
+   * the records it created (its ledger) and the name prefixes they carry, which find them on that
+   * deployment. Absent when the run could not be made, or its results.json (merge) holds none.
+   */
+  writes?: { readOnly: boolean; posts: number; recordsCreated: number; prefixes: string[] }
   /** Its report.html, relative to the fleet's folder. */
   report: string
   runId?: string
@@ -78,17 +85,25 @@ function journalOfStoppedRun(dir: string): string | undefined {
   }
   const sent = new Set<string>()
   const posts = new Set<string>()
+  const refused = new Set<string>()
   for (const line of text.split('\n')) {
     try {
-      const entry = JSON.parse(line) as { id?: unknown; method?: unknown }
+      const entry = JSON.parse(line) as { id?: unknown; method?: unknown; phase?: unknown }
       if (typeof entry.id !== 'string') continue
+      // a request refused before it went (--read-only, the write budget, --rule) has one line, "refused":
+      // under --max-writes 6 the journal lists the plan's other 66 POSTs so, and none of them was sent
+      if (entry.phase === 'refused') {
+        refused.add(entry.id)
+        continue
+      }
       sent.add(entry.id)
       if (entry.method === 'POST') posts.add(entry.id)
     } catch {
       // the last line of a process killed while writing it
     }
   }
-  return `no such file, beside a ${JOURNAL_FILE} of ${sent.size} requests (${posts.size} POSTs): the run was stopped before it wrote its reports (a job killed or timed out); its journal says what it sent`
+  const notSent = [...refused].filter((id) => !sent.has(id)).length
+  return `no such file, beside a ${JOURNAL_FILE} of ${sent.size} requests sent (${posts.size} POSTs)${notSent > 0 ? ` and ${notSent} refused before sending` : ''}: the run was stopped before it wrote its reports (a job killed or timed out); its journal says what it sent`
 }
 
 /** The results.json of a report folder; throws an Error whose message names the file and what is wrong. */
@@ -114,6 +129,21 @@ export function unreadRun(tool: FleetResult['tool'], startedAt: string, reason: 
   return { tool, startedAt, baseUrl: null, verdict: 'error', exitCode: 2, error: reason, summary: { requests: 0, writes: 0, recordsCreated: 0 }, rules: [], ledger: [], journal: [] }
 }
 
+/** What a run wrote (FleetDeployment.writes), read with care: merge reads results.json files another job wrote, or a hand edited. */
+function writesOf(run: RunResult): FleetDeployment['writes'] {
+  const posts = (run.summary as Partial<RunResult['summary']> | undefined)?.writes
+  if (typeof posts !== 'number' || !Array.isArray(run.ledger)) return undefined
+  const prefixes = new Set<string>()
+  for (const entry of run.ledger as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue
+    const { body, name, description } = entry as Record<string, unknown>
+    // as the run's reports find a record's prefix (lib/result/record-prefixes.ts): the body sent, else the record as listed
+    const prefix = [body, name, description].map((text) => (typeof text === 'string' ? PREFIX.exec(text)?.[0] : undefined)).find((p) => p !== undefined)
+    if (prefix !== undefined) prefixes.add(prefix)
+  }
+  return { readOnly: run.options?.readOnly === true, posts, recordsCreated: run.ledger.length, prefixes: [...prefixes] }
+}
+
 /** A deployment's line of the fleet from its run. */
 export function deploymentOf(label: string, baseUrl: string, report: string, run: RunFile): FleetDeployment {
   if (run.verdict === 'error') return { label, baseUrl, verdict: 'error', exitCode: 2, failedRules: [], reason: run.error, rules: {}, report }
@@ -122,6 +152,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
   const explain = run.verdict === 'incomplete' || (run.verdict === 'fail' && failedRules.length === 0)
   // a results.json of an earlier version (merge) may have no observations
   const notes = [run.observed && connectionLimitNote(run.observed)].filter((note): note is string => note !== undefined)
+  const writes = writesOf(run)
   return {
     label,
     baseUrl,
@@ -133,6 +164,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     ...(explain && run.problems[0] !== undefined ? { reason: problemText(run.problems[0]) } : {}),
     rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),
     ...(notes.length > 0 ? { notes } : {}),
+    ...(writes !== undefined ? { writes } : {}),
     report,
     runId: run.runId,
     durationMs: run.durationMs,

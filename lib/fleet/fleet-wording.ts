@@ -69,3 +69,22 @@ export function deploymentDetail(d: FleetDeployment): string {
   return d.verdict === 'pass' ? 'every must-rule passed' : ''
 }
 
+
+/**
+ * What a deployment's run wrote, in a few words: "6 POSTs sent; 2 records created (prefix
+ * cf-xmo8e-; listed in its report)", "read-only: no POST sent", or undefined when its run holds
+ * no count (it could not be made).
+ */
+export function writesDetail(d: FleetDeployment): string | undefined {
+  const w = d.writes
+  if (w === undefined) return undefined
+  if (w.readOnly) return 'read-only: no POST sent'
+  if (w.posts === 0 && w.recordsCreated === 0) return 'no POST sent'
+  const records = w.recordsCreated === 0 ? 'no record created' : `${plural(w.recordsCreated, 'record')} created (${w.prefixes.length === 0 ? 'no prefix of the suite' : `${w.prefixes.length === 1 ? 'prefix' : 'prefixes'} ${w.prefixes.join(', ')}`}; listed in its report)`
+  return `${plural(w.posts, 'POST')} sent; ${records}`
+}
+
+/** The fleet page's title: how many deployments, or, for a fleet that could not be run (a key's variable unset), that, not "0 deployments" of a file that lists three. */
+export function fleetTitle(fleet: FleetResult): string {
+  return fleet.error !== undefined && fleet.deployments.length === 0 ? 'the fleet could not be run' : plural(fleet.deployments.length, 'deployment')
+}

@@ -14,6 +14,7 @@ import { visibleLine, visibleValue } from './visible-text.ts'
 import { failedChecks, notVerifiedByReason, plural } from './wording.ts'
 import { knownRule } from './run-counts.ts'
 import { baselineWords } from '../result/baseline.ts'
+import { recurrenceWords } from '../result/fault-groups.ts'
 
 /** GitHub shows at most 10 annotations of each kind per step; the rest would vanish silently. */
 export const ANNOTATIONS_PER_KIND = 10
@@ -66,6 +67,8 @@ export function annotations(result: RunResult): string[] {
       `expected: ${visibleValue(first.failure.expected)}`,
       `actual:   ${visibleValue(first.failure.actual)}`,
     ]
+    const recurred = recurrenceWords(first.checks)
+    if (recurred) lines.push(`recurred: ${visibleLine(recurred)}`)
     const known = baselineWords(first.checks)
     if (known) lines.push(`baseline: ${visibleLine(known)}`)
     if (first.checks.length > 1) lines.push(`checks: ${first.checks.map((c) => visibleLine(c.name)).join('; ')}`)

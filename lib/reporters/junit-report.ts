@@ -5,6 +5,7 @@
  */
 import { serverWaits, type CheckResult, type RuleResult, type RunResult } from '../result/run-result.ts'
 import { referencedLogCommands } from './ci-log-commands.ts'
+import { recurrenceWords } from '../result/fault-groups.ts'
 
 /**
  * Text with nothing xml() escapes or drops: most of a junit.xml's texts (names, ids, times; a
@@ -64,6 +65,8 @@ export function checkTestcase(rule: RuleResult, check: CheckResult, classname: s
       `code: ${check.failure.code}`,
       `expected: ${check.failure.expected}`,
       `actual:   ${check.failure.actual}`,
+      // a real fault or the network: what the CI test tab shows of a red check (docs/reports.md)
+      ...(recurrenceWords([check]) ? [`recurred: ${recurrenceWords([check])}`] : []),
       ...(check.baselineNote ? [`baseline: ${check.baselineNote}`] : []),
       ...check.exchanges.map((e) => `exchange: ${e.request.method} ${e.request.url} → ${e.response ? e.response.status : (e.error?.code ?? 'no response')}`),
       ...check.reproduce.map((curl) => `reproduce: ${curl}`),

@@ -145,8 +145,13 @@ export function markdownSummary(result: RunResult): string {
   const groups = notVerifiedByReason(result)
   const partial = partlyVerified(result)
   if (groups.length > 0 || partial.length > 0) {
+    // as report.html says it: the table above counts rules none of whose checks ran; a rule judged
+    // by fewer checks passed or failed on those, and is listed apart, not as a rule not verified
     lines.push('', '### Not verified', '')
+    if (groups.length > 0) lines.push('This run says nothing about these rules: none of their checks ran.', '')
+    else lines.push('Every rule was verified by at least one check.', '')
     for (const group of groups) lines.push(`- ${escapeMarkdown(group.reason)}: ${group.rules.map((rule) => inlineCode(rule.id)).join(', ')}`)
+    if (partial.length > 0) lines.push(...(groups.length > 0 ? [''] : []), 'Verified by fewer checks than a full run:', '')
     for (const p of partial) lines.push(`- ${inlineCode(p.rule.id)}: ${plural(p.skipped, 'check')} skipped (${escapeMarkdown(p.reasons.join('; '))})`)
   }
 

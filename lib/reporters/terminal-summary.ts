@@ -31,6 +31,20 @@ export const MAX_WIDTH = 160
 const MAX_CURL_WIDTH = 400
 
 /** One line of text safe for a terminal: control and invisible characters as markers, cut to `max`. */
+
+/**
+ * A rule that was judged, in counts that add up to its checks, as report.html counts them: "43
+ * checks passed, 5 skipped", not "43 checks, 5 skipped", which read as 43 in all. A check with an
+ * advisory note counts as passed, as in the totals line; known failures (--baseline) apart.
+ */
+function judgedWords(checks: readonly CheckResult[]): string {
+  const count = (pick: (check: CheckResult) => boolean) => checks.filter(pick).length
+  const known = count((ch) => ch.status === 'warn' && ch.known !== undefined)
+  const skipped = count((ch) => ch.status === 'skip')
+  const passed = count((ch) => ch.status === 'pass' || (ch.status === 'warn' && ch.known === undefined))
+  return [`${plural(passed, 'check')} passed`, ...(known > 0 ? [`${known} known (--baseline)`] : []), ...(skipped > 0 ? [`${skipped} skipped`] : [])].join(', ')
+}
+
 export function terminalText(text: string, max = MAX_WIDTH): string {
   return cut(visibleLine(text), max)
 }
@@ -220,13 +234,12 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   for (const rule of result.rules) {
     const checks = rule.checks
     const failed = failedChecks(rule)
-    const skipped = checks.filter((ch) => ch.status === 'skip').length
     const counted =
       rule.status === 'fail'
         ? `${failed.length} of ${checks.length} checks failed · §${rule.section}`
         : rule.status === 'skip'
           ? `not verified: ${reasonText(checks.find((ch) => ch.skipReason)?.skipReason)}`
-          : `${plural(checks.length - skipped, 'check')}${skipped > 0 ? `, ${skipped} skipped` : ''}`
+          : judgedWords(checks)
     const level = rule.level === 'advisory' ? ' (advisory)' : ''
     body.push(terminalText(`  ${MARK[rule.status]} ${rule.id.padEnd(width)}  ${counted}${level}`))
     if (rule.status === 'warn' && room > 0) {

@@ -4,7 +4,7 @@
  */
 import { theKey } from '../result/key-refused.ts'
 import type { CheckResult, LedgerEntry, RuleResult, RunResult } from '../result/run-result.ts'
-import { LEAVES_NOTHING_UNVERIFIED, type SkipCause } from '../checks/skip-causes.ts'
+import { causeMetByTheRun, LEAVES_NOTHING_UNVERIFIED, type SkipCause } from '../checks/skip-causes.ts'
 
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
 
@@ -76,7 +76,7 @@ export function notVerifiedByReason(result: RunResult): { cause: SkipCause; reas
   for (const rule of result.rules) {
     if (rule.status !== 'skip') continue
     // a rule cut before its checks were collected has none: unfinished
-    const cause = skipReasons(rule.checks, result)[0]?.cause ?? 'unfinished'
+    const cause = causeMetByTheRun(rule.checks.map(causeOf)) ?? skipReasons(rule.checks, result)[0]?.cause ?? 'unfinished'
     groups.set(cause, [...(groups.get(cause) ?? []), rule])
   }
   return [...groups].map(([cause, rules]) => ({ cause, reason: causeWords(cause, result), rules }))

@@ -27,7 +27,8 @@ export function repeatBudgetProblem(plan: WritePlan, repeat: number, maxWrites: 
   if (maxWrites >= need) return undefined
   return (
     `--max-writes ${maxWrites} is too small for --repeat ${repeat}: the first round sends up to ${plan.allowed.length} POSTs, ` +
-    `and each further round ${WRITES_PER_ROUND} (a create, then the list): ${need} in all. Raise --max-writes to ${need}, or leave it out (the default covers every round)`
+    `and each further round ${WRITES_PER_ROUND} (a create, then the list): ${need} in all. Raise --max-writes to ${need}, or leave it out (the default covers every round); ` +
+    `to keep production's footprint small instead, --repeat with --read-only reads in every round and writes nothing, and --max-writes alone (without --repeat) bounds the records`
   )
 }
 

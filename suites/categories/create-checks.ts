@@ -209,15 +209,18 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
     } else plainCreateCheck(c, creates, lastList)
     if (refusable) {
       // conditional claims: they judge a refusal, and hold when there is none (a 409 is a status
-      // §7 does not show: its body is not judged), no answer included: create-returns-201 says
-      // that one, once, not each rule that would have judged a refusal
+      // §7 does not show: its body is not judged). No answer is no verdict, not a pass:
+      // create-returns-201 says that one, once; passed, these made error-body-is-error-record a
+      // rule "passed" against a server that answered no request of the run
       check('error-body-is-error-record', `${c.label} → if refused with 400, the body is an Error record`, async (t) => {
         const result = await t.use(c.probe)
-        if (result.exchange.response?.status === 400) expectErrorRecord(result)
+        if (!result.exchange.response) throw new NotApplicable(`no response to judge: ${result.exchange.error?.message ?? 'transport error'}`)
+        if (result.exchange.response.status === 400) expectErrorRecord(result)
       })
       check('error-status-matches-http', `${c.label} → if refused with 400, Error.status is 400`, async (t) => {
         const result = await t.use(c.probe)
-        if (result.exchange.response?.status === 400) expectErrorStatusMatches(result)
+        if (!result.exchange.response) throw new NotApplicable(`no response to judge: ${result.exchange.error?.message ?? 'transport error'}`)
+        if (result.exchange.response.status === 400) expectErrorStatusMatches(result)
       })
     }
     const repeated = c.case.repeats

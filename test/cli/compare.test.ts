@@ -130,3 +130,28 @@ test('a check failing in both with another answer in B (a 200 become a 202): lis
     b!.cleanup()
   }
 }, RUN_TIMEOUT_MS)
+
+test('staging that wrote beside production read-only: a failure production never sent is not "fixed in B", and one A never judged says so', async () => {
+  // the comparison docs/adoption.md shows: a full staging run, then production with --read-only
+  const server = await startCase(MUTATIONS.find((m) => m.name === 'create-answers-200') as Mutation, { apiKey: KEY })
+  servers.push(server)
+  const [staging, production] = await Promise.all([[], ['--read-only']].map((extra) => runConformInProcess(['--base-url', server.baseUrl, ...extra], { env: { CONFORM_API_KEY: KEY } })))
+  try {
+    expect(staging!.code).toBe(1)
+    expect(production!.code).toBe(0)
+    const gone = compare(staging!.reportDir, production!.reportDir)
+    expect(gone.code).toBe(0)
+    expect(gone.out).toContain('Fixed in B (0):')
+    expect(gone.out).toContain('- create-returns-201: fail → not verified')
+    expect(gone.out).toMatch(/Failing in A, not judged in B: neither fixed nor failing there \([1-9]\d*\):\n- create-returns-201 UNEXPECTED_STATUS .*\(not judged in B: .*--read-only/)
+    // the other way round, every failure of B is still new to B (exit 1), and says that A never judged it
+    const added = compare(production!.reportDir, staging!.reportDir)
+    expect(added.code).toBe(1)
+    expect(added.out).toMatch(/Failing in B, not in A \([1-9]\d*\):\n- create-returns-201 UNEXPECTED_STATUS .*\(not judged in A: .*--read-only/)
+    // a failure A judged and B passed is still "fixed"
+    expect(compare(failing.reportDir, passing.reportDir).out).toContain('not judged in B: neither fixed nor failing there (0)')
+  } finally {
+    staging?.cleanup()
+    production?.cleanup()
+  }
+}, RUN_TIMEOUT_MS)

@@ -102,6 +102,19 @@ describe('environment profiles', () => {
   })
 })
 
+describe('read-only from a profile beside --max-writes on the command line', () => {
+  test('no POST goes, and a note on stderr says the budget is unused and which file made the run read-only', async () => {
+    // docs/production.md: CONFORM_READ_ONLY=true in .env.production; a later run adds --max-writes 2 and wrote nothing, silently
+    const cwd = workdir({ '.env.production': `CONFORM_BASE_URL=${servers.staging.baseUrl}\nCONFORM_READ_ONLY=true\n` })
+    const result = await run(['--env', 'production', '--max-writes', '2'], cwd, { CONFORM_API_KEY: KEY })
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+    expect(servers.staging.requests.filter((r) => r.method === 'POST')).toEqual([])
+    expect(result.stderr).toContain('conform: note: --max-writes is not used: the run is read-only (CONFORM_READ_ONLY in .env.production) and sends no POST')
+    const plain = await run(['--env', 'production'], cwd, { CONFORM_API_KEY: KEY })
+    expect(plain.stderr).not.toContain('is not used')
+  })
+})
+
 describe('.env.example', () => {
   test('is committed with every setting a profile needs and no key in it', () => {
     const example = readFileSync(join(ROOT, '.env.example'), 'utf8')

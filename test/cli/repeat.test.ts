@@ -47,6 +47,8 @@ test('--repeat with an explicit --max-writes too small for its rounds: exit 2 be
   const run = await conform(server, '--repeat', '5', '--max-writes', '20')
   expect(run.code).toBe(2)
   expect(run.stderr).toMatch(/--max-writes 20 is too small for --repeat 5: the first round sends up to \d+ POSTs, and each further round 1 \(a create, then the list\): \d+ in all/)
+  // a production engineer who wanted few records is told how to get them, not only to allow more
+  expect(run.stderr).toContain('--repeat with --read-only reads in every round and writes nothing, and --max-writes alone (without --repeat) bounds the records')
   expect(server.requests).toEqual([])
 })
 

@@ -92,3 +92,17 @@ test('a connection cut as the server went, that the client saw end just before a
   const unsent = serverGone([exchange('a', 1, 200), exchange('e', 30, 'CONNECTION_REFUSED'), exchange('f', 40, 'CONNECTION_REFUSED'), exchange('g', 50, 'CONNECTION_REFUSED'), exchange('h', 60, 'STALLED'), exchange('i', 70, 'DEADLINE')])
   expect([...(unsent?.unanswered ?? [])].sort()).toEqual(['e', 'f', 'g'])
 })
+
+test('a server that answered no request of the run: no rule passed but the one that needs no answer (base-url-ends-v1)', async () => {
+  // a conditional check ("if refused with 400, the body is an Error record") held on no answer,
+  // and error-body-is-error-record and error-status-matches-http read as rules passed
+  const apiKey = `key-${randomBytes(12).toString('hex')}`
+  const server = await goesAwayAt(1, apiKey)
+  const run = await runConformInProcess(['--base-url', server.baseUrl, '--seed', '1'], { env: { CONFORM_API_KEY: apiKey } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(2)
+  expect(run.results?.problems[0]?.kind).toBe('server-gone')
+  const passed = run.results!.rules.filter((r) => r.status === 'pass').map((r) => r.id)
+  expect(passed).toEqual(['base-url-ends-v1'])
+  expect(run.results!.rules.flatMap((r) => r.checks.filter((c) => c.status === 'pass' && c.exchanges.some((e) => e.response === undefined)).map((c) => c.name))).toEqual([])
+})

@@ -43,7 +43,7 @@ describe('a fleet page of hostile text', () => {
     const rows = md.split('\n').filter((line) => line.startsWith('| eu |') || line.startsWith('| us |'))
     expect(rows).toHaveLength(2)
     // an unescaped | would add a cell
-    for (const row of rows) expect(row.replace(/\\\|/g, '').split('|').length).toBe(7)
+    for (const row of rows) expect(row.replace(/\\\|/g, '').split('|').length).toBe(8)
     expect(md).not.toMatch(/<script|<img|<\/pre|\x1b|\u202e/i)
     expect([...md.matchAll(/\]\(([^)]*)\)/g)].map((m) => m[1])).toEqual(['eu/report.html', 'x%20y/%22%3E%3Cscript%3E/report.html'])
   })

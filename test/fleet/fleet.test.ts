@@ -156,6 +156,23 @@ deployments:
     expect(verdicts(readJson<FleetResult>(join(scratch, 'of-a-fleet', 'fleet.json')))).toEqual(verdicts(fleet))
   })
 
+  test('where each deployment\'s records went: its POSTs, its records and their prefix, in fleet.json, the terminal and fleet.md, and again after merge', () => {
+    for (const d of fleet.deployments) {
+      const results = readJson<{ runId: string; summary: { writes: number }; ledger: unknown[] }>(join(run.reportDir, d.label, 'results.json'))
+      expect(results.ledger.length).toBeGreaterThan(0)
+      const prefix = `cf-${results.runId.slice(-5)}-`
+      expect(d.writes).toMatchObject({ readOnly: false, posts: results.summary.writes, recordsCreated: results.ledger.length })
+      expect(d.writes?.prefixes[0]).toBe(prefix)
+      const words = `${results.summary.writes} POSTs sent; ${results.ledger.length} records created (prefix${d.writes!.prefixes.length > 1 ? 'es' : ''} ${d.writes!.prefixes.join(', ')}; listed in its report)`
+      expect(run.stdout).toContain(`Writes: ${d.label}: ${words}`)
+      expect(readFileSync(join(run.reportDir, 'fleet.md'), 'utf8')).toContain(`| ${words.replace(/[()]/g, '\\$&')} |`)
+      expect(readFileSync(join(run.reportDir, 'fleet.html'), 'utf8')).toContain(`<td>${words}</td>`)
+    }
+    const merged = merge([...fleet.deployments.map((d) => join(run.reportDir, d.label)), '--report-dir', join(scratch, 'merged-writes')])
+    expect(readJson<FleetResult>(join(scratch, 'merged-writes', 'fleet.json')).deployments.map((d) => d.writes)).toEqual(fleet.deployments.map((d) => d.writes))
+    expect(merged.stdout).toContain(`Writes: eu-production: `)
+  })
+
   test('merge of a shell pattern that matched nothing says so, not that its name is no label', () => {
     const nothing = merge([join(scratch, 'artifacts-never-uploaded', '*') + '/', '--report-dir', join(scratch, 'nothing')])
     expect(nothing.code).toBe(2)

@@ -110,6 +110,9 @@ describe.concurrent('an entry that cannot be run: exit 2, one line naming it, no
       // the fleet page says it could not be run, in place of any an earlier fleet left
       const fleet = JSON.parse(readFileSync(join(c.reportDir?.() ?? run.reportDir, 'fleet.json'), 'utf8')) as FleetResult
       expect([fleet.exitCode, fleet.verdict, fleet.deployments]).toEqual([2, 'error', []])
+      // its title too: not "0 deployments" of a file that lists some
+      const page = readFileSync(join(c.reportDir?.() ?? run.reportDir, 'fleet.md'), 'utf8')
+      expect(page.split('\n')[0]).toBe('## ⚠️ Pet Store categories conformance: the fleet could not be run')
       expect(keyLeaks({ stderr: run.stderr, ...filesUnder(run.reportDir) }, [good.key, otherKey, ...(c.hidden ? [c.hidden] : [])])).toEqual([])
     })
   }

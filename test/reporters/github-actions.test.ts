@@ -60,6 +60,13 @@ describe('annotations', () => {
     expect(errors[ANNOTATIONS_PER_KIND - 1].properties.title).toMatch(/^\d+ more failing rules$/)
   })
 
+  test("a failure's annotation says whether it recurred on a second probe (deterministic or intermittent)", () => {
+    const failure = { code: 'SERVER_ERROR' as const, message: 'POST answered 502, expected 201', expected: 'status 201', actual: 'status 502' }
+    const result = runResult((id) => (id === 'create-returns-201' ? [check('flaky', 'fail', { failure, recurrence: { attempts: 2, failures: 1, kind: 'intermittent' } })] : [check('x', 'pass')]))
+    const error = annotations(result).find((line) => line.startsWith('::error title=create-returns-201'))
+    expect(error).toContain('%0Aactual:   status 502%0Arecurred: intermittent: failed 1 of 2 probes')
+  })
+
   test('one cause of many checks is said once, with every check named', () => {
     const [error] = annotations(oneCauseManyChecks(29)).map(parseCommand)
     expect(error.properties.title).toBe('error-status-matches-http (§2): 30 of 32 checks failed')

@@ -78,6 +78,23 @@ describe('junit.xml', () => {
     expect(failure.text).toContain('$CONFORM_API_KEY')
   })
 
+  test('a failure says whether it recurred: deterministic or intermittent, so the test tab tells a fault from a flaky network', () => {
+    const failure = { code: 'SERVER_ERROR' as const, message: 'POST answered 502, expected 201', expected: 'status 201', actual: 'status 502' }
+    const result = runResult((id) =>
+      id === 'create-returns-201'
+        ? [
+            check('flaky', 'fail', { failure, recurrence: { attempts: 2, failures: 1, kind: 'intermittent' } }),
+            check('every time', 'fail', { failure, recurrence: { attempts: 3, failures: 3, kind: 'deterministic' } }),
+            check('not probed again', 'fail', { failure }),
+          ]
+        : [check('x', 'pass')],
+    )
+    const texts = elements(parseXml(junitReport(result)), 'failure').map((f) => f.text)
+    expect(texts[0]).toContain('actual:   status 502\nrecurred: intermittent: failed 1 of 2 probes\n')
+    expect(texts[1]).toContain('recurred: deterministic: failed 3 of 3 probes')
+    expect(texts[2]).not.toContain('recurred:')
+  })
+
   test('server text survives the round trip: what a CI system shows is what the server sent (less what XML cannot carry)', () => {
     const result = everythingFails()
     const failure = elements(parseXml(junitReport(result)), 'failure')[0]

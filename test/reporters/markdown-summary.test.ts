@@ -36,9 +36,15 @@ describe('summary.md', () => {
       ledger: [{ id: '12', name: `conform-${RUN_ID}-plain`, status: 201, exchangeId: 'e' }],
     })
     const text = markdownSummary(result)
-    expect(text).toContain('### Not verified\n\n- --read-only sends no request that could create a record: `create-returns-201`, ')
+    expect(text).toContain('### Not verified\n\nThis run says nothing about these rules: none of their checks ran.\n\n- --read-only sends no request that could create a record: `create-returns-201`, ')
     expect(text).toContain('### Records created: 1')
     expect(text).toContain(`| 12 | conform-${RUN_ID}-plain | 201 |`)
+  })
+
+  test('rules judged by fewer checks are not called not verified: the table counts none, and the section says every rule was verified', () => {
+    // a --max-writes run: every rule judged, some on fewer checks (the table above says 0 rules not verified)
+    const text = markdownSummary(runResult((id) => [check(`${id} judged`, 'pass'), check(`${id} over the budget`, 'skip', { cause: 'write-budget', skipReason: 'not verified: over the write budget (--max-writes 6)' })]))
+    expect(text).toContain('### Not verified\n\nEvery rule was verified by at least one check.\n\nVerified by fewer checks than a full run:\n\n- `list-returns-200`: 1 check skipped (over the write budget')
   })
 
   test('29 checks with one cause are one row that names how many and lists every check; another cause is another row', () => {

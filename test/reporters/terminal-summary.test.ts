@@ -94,6 +94,25 @@ describe('terminal summary', () => {
     expect(text).toMatch(/^ {6}created-in-list check: \[UNEXPECTED_STATUS\] answered 201: /m)
   })
 
+  test('a judged rule counts its checks so that they add up: passed, known, with notes and skipped apart', () => {
+    const result = runResult((id) =>
+      id === 'auth-missing-key-401'
+        ? [...Array.from({ length: 43 }, (_, i) => check(`passed ${i}`, 'pass')), ...Array.from({ length: 5 }, (_, i) => check(`skipped ${i}`, 'skip'))]
+        : id === 'create-returns-201'
+          ? [check('passed', 'pass'), check('known', 'warn', { known: 'OPS-112' }), check('skipped', 'skip')]
+          : id === 'advisory-www-authenticate'
+            ? [check('noted', 'warn', { notes: ['401 without a WWW-Authenticate header'] }), check('skipped', 'skip')]
+            : [check(`${id} check`, 'pass')],
+    )
+    const text = terminalSummary(result, FILES)
+    // a check with an advisory note passed, as the totals line counts it
+    expect(text).toMatch(/^ {2}! advisory-www-authenticate +1 check passed, 1 skipped \(advisory\)$/m)
+    // "43 checks, 5 skipped" read as 43 in all
+    expect(text).toMatch(/^ {2}✓ auth-missing-key-401 +43 checks passed, 5 skipped$/m)
+    expect(text).toMatch(/^ {2}! create-returns-201 +1 check passed, 1 known \(--baseline\), 1 skipped$/m)
+    expect(text).toMatch(/^ {2}✓ list-returns-200 +1 check passed$/m)
+  })
+
   test('a failed rule names its § of the interface document', () => {
     const text = terminalSummary(oneFailure(), FILES)
     expect(text).toMatch(/^ {2}✗ create-echoes-fields +1 of 2 checks failed · §4\.2$/m)
