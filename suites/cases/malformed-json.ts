@@ -50,6 +50,21 @@ const RUBY_JSON_LENIENT =
   'and JSON5 and lenient modes elsewhere (Jackson with ALLOW_COMMENTS or ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER, Gson setLenient); a body that is not JSON (RFC 8259) is answered 400'
 
 /**
+ * A JSON parser written by hand (the JDK has none: a team on its own HttpServer writes one) reads
+ * the four characters of a \\u escape with the language's number parser, which takes a sign.
+ */
+const SIGNED_HEX_ESCAPE =
+  "the service's parser read the four characters after \\u with a number parser that takes a sign before the digits: Java's Integer.parseInt(hex, 16), as org.json's JSONTokener does (strict mode too) and JSON parsers written by hand on the JDK, " +
+  "Python's int(hex, 16) (the pure-Python json decoder, json.decoder.py_scanstring), Go's strconv.ParseInt and JavaScript's parseInt; " +
+  'a \\u escape is exactly four hexadecimal digits (RFC 8259 §7): test each one (0-9, a-f, A-F) before converting, and answer 400'
+
+/** Java's Character.isDigit and Python's str.isdigit are true of every script's decimal digits, which Long.parseLong, BigDecimal, int() and float() then read. */
+const UNICODE_DIGITS =
+  "the service's parser took a decimal digit of another script for a digit of a number, as a parser written by hand does with Java's Character.isDigit or Python's str.isdigit, " +
+  "and the language's number reader then read it (Java's Long.parseLong and new BigDecimal, Python's int() and float() take every script's digits: 1 and U+0663 read as 13); " +
+  "JSON's digits are 0 to 9 (RFC 8259 §6): test c >= '0' && c <= '9', and answer 400"
+
+/**
  * The name a malformed body carries, which the list would show if it were stored: short
  * (case-markers.ts), and alone in the name, so that what a lenient parser makes of the rest (bytes,
  * escapes, control characters, which go in the description) cannot make it longer.
@@ -102,4 +117,8 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
     body: (p) => `\ufeff{"name": ${named(p, 'malformed-bom')}}`,
     mayAcceptAs: { name: (p) => malformedMarker(p, 'malformed-bom'), why: 'RFC 8259 §8.1 lets a parser ignore a byte order mark' },
   },
+  // the escape alone in the description, so a parser that takes it stores "A" there
+  { key: 'malformed-signed-escape', label: 'a \\u escape with a sign (\\u+041)', body: (p) => `{"name": ${named(p, 'malformed-signed-escape')}, "description": "\\u+041"}`, acceptedMeans: SIGNED_HEX_ESCAPE },
+  // U+0663 ARABIC-INDIC DIGIT THREE after an ASCII digit, so a parser that tests only a number's first character takes it too
+  { key: 'malformed-unicode-digit', label: 'a number with a digit that is not ASCII (1 and U+0663)', body: (p) => `{"name": ${named(p, 'malformed-unicode-digit')}, "rank": 1\u0663}`, acceptedMeans: UNICODE_DIGITS },
 ]

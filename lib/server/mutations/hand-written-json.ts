@@ -1,0 +1,41 @@
+/**
+ * Mutations written as a JSON parser written by hand gets them wrong: the JDK has no JSON parser,
+ * so a team on its own HttpServer (com.sun.net.httpserver) without libraries writes one, strict
+ * in its grammar, and lets the language's number readers read more than JSON's digits. Measured
+ * on such a service (Java 17), which passed every run before the malformed bodies that catch these.
+ */
+import type { Mutation } from '../server-cases.ts'
+import { INVALID_JSON, lenientParser } from './inputs.ts'
+
+/** A \u escape whose four characters are a sign and three hex digits: what Integer.parseInt(hex, 16) reads. */
+const SIGNED_ESCAPE = /\\u([+-][0-9a-fA-F]{3})/g
+/** A decimal digit of another script after a digit, outside strings as far as the malformed bodies go: what Character.isDigit takes. */
+const OTHER_SCRIPT_DIGIT = /(?<=[0-9\p{Nd}])(?![0-9])\p{Nd}/gu
+
+/** The value of a decimal digit of any script: the digits of a script are ten consecutive code points. */
+function digitValue(digit: string): number {
+  const code = digit.codePointAt(0)!
+  for (let zero = code; zero > code - 10; zero--) if (!/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) return code - zero
+  return 0
+}
+
+export const HAND_WRITTEN_JSON_MUTATIONS: readonly Mutation[] = [
+  {
+    name: 'signed-unicode-escape-accepted',
+    ...INVALID_JSON,
+    description:
+      "a \\u escape's four characters are read with Java's Integer.parseInt(hex, 16), as org.json's JSONTokener and parsers written by hand on the JDK do: " +
+      'it takes a sign, so "\\u+041" is read as "A"',
+    behaviour: lenientParser((text) =>
+      JSON.parse(text.replace(SIGNED_ESCAPE, (_, hex: string) => `\\u${(Number.parseInt(hex, 16) & 0xffff).toString(16).padStart(4, '0')}`)),
+    ),
+  },
+  {
+    name: 'unicode-digits-read-in-numbers',
+    ...INVALID_JSON,
+    description:
+      "a number's digits are told by Java's Character.isDigit and read by new BigDecimal, which take every script's decimal digits: " +
+      '1 and U+0663 (ARABIC-INDIC DIGIT THREE) are read as 13',
+    behaviour: lenientParser((text) => JSON.parse(text.replace(OTHER_SCRIPT_DIGIT, (d) => String(digitValue(d))))),
+  },
+]
