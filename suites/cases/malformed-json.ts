@@ -49,6 +49,12 @@ const RUBY_JSON_LENIENT =
   "the service's parser took it, as Ruby's JSON.parse does (json 2.6.3, the gem Ruby 3.1 ships: /* */ and // comments are skipped, an unknown escape such as \\q reads as q), " +
   'and JSON5 and lenient modes elsewhere (Jackson with ALLOW_COMMENTS or ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER, Gson setLenient); a body that is not JSON (RFC 8259) is answered 400'
 
+/** Java's servlet idiom for a body: its lines, joined without their breaks. */
+const LINES_JOINED =
+  'the service read the body line by line and joined the lines without their breaks, so a raw line break inside a string, which JSON does not allow (RFC 8259 §7), was dropped before its parser saw it: ' +
+  "Java's request.getReader().lines().collect(Collectors.joining()) (or a BufferedReader.readLine() loop; the same on com.sun.net.httpserver's getRequestBody()), which a parser that refuses raw control characters (Jackson's) then takes; " +
+  'read the body whole (InputStream.readAllBytes(), or Collectors.joining("\\n")), and answer 400'
+
 /**
  * A JSON parser written by hand (the JDK has none: a team on its own HttpServer writes one) reads
  * the four characters of a \\u escape with the language's number parser, which takes a sign.
@@ -86,7 +92,10 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   { key: 'malformed-plus-sign', label: 'a number with a plus sign', body: (p) => `{"name": ${named(p, 'malformed-plus-sign')}, "rank": +1}` },
   // escapes JSON does not have: "\q" and "\x41" (a hand-written or regex-based unescaper passes them through)
   { key: 'malformed-invalid-escape', label: 'escapes JSON does not have (\\q, \\x41)', body: (p) => `{"name": ${named(p, 'malformed-invalid-escape')}, "description": "\\q\\x41"}`, acceptedMeans: RUBY_JSON_LENIENT },
-  { key: 'malformed-raw-control', label: 'an unescaped tab and newline inside a string', body: (p) => `{"name": ${named(p, 'malformed-raw-control')}, "description": "\tand\nnewline"}` },
+  // the tab and the line break each in a body of its own: a JSON5 parser takes a raw tab and refuses a raw line break, and a
+  // service that reads its body line by line drops the line break and refuses the tab, so one body holding both caught neither
+  { key: 'malformed-raw-control', label: 'an unescaped tab inside a string', body: (p) => `{"name": ${named(p, 'malformed-raw-control')}, "description": "a\ttab"}` },
+  { key: 'malformed-raw-line-break', label: 'an unescaped line break inside a string', body: (p) => `{"name": ${named(p, 'malformed-raw-line-break')}, "description": "a\nline break"}`, acceptedMeans: LINES_JOINED },
   { key: 'malformed-trailing-text', label: 'text after the JSON value', body: (p) => `{"name": ${named(p, 'malformed-trailing-text')}} and more`, acceptedMeans: FIRST_VALUE_ONLY },
   { key: 'malformed-two-values', label: 'two top-level values', body: (p) => `{"name": ${named(p, 'malformed-two-values')}}\n{"name": ${named(p, 'malformed-two-values')}}`, acceptedMeans: FIRST_VALUE_ONLY },
   {

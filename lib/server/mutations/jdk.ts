@@ -1,8 +1,9 @@
 /**
- * Mutations written as a JSON parser written by hand gets them wrong: the JDK has no JSON parser,
- * so a team on its own HttpServer (com.sun.net.httpserver) without libraries writes one, strict
- * in its grammar, and lets the language's number readers read more than JSON's digits. Measured
- * on such a service (Java 17), which passed every run before the malformed bodies that catch these.
+ * Mutations written as a Java service on the JDK alone gets them wrong: its own HttpServer
+ * (com.sun.net.httpserver) and no libraries, so a JSON parser written by hand, strict in its
+ * grammar, that lets the language's number readers read more than JSON's digits, and a body read
+ * as servlet code reads it, line by line. Measured on such a service (Java 17), which passed every
+ * run before the malformed bodies that catch these (suites/cases/malformed-json.ts).
  */
 import type { Mutation } from '../server-cases.ts'
 import { INVALID_JSON, lenientParser } from './inputs.ts'
@@ -19,7 +20,7 @@ function digitValue(digit: string): number {
   return 0
 }
 
-export const HAND_WRITTEN_JSON_MUTATIONS: readonly Mutation[] = [
+export const JDK_MUTATIONS: readonly Mutation[] = [
   {
     name: 'signed-unicode-escape-accepted',
     ...INVALID_JSON,
@@ -37,5 +38,13 @@ export const HAND_WRITTEN_JSON_MUTATIONS: readonly Mutation[] = [
       "a number's digits are told by Java's Character.isDigit and read by new BigDecimal, which take every script's decimal digits: " +
       '1 and U+0663 (ARABIC-INDIC DIGIT THREE) are read as 13',
     behaviour: lenientParser((text) => JSON.parse(text.replace(OTHER_SCRIPT_DIGIT, (d) => String(digitValue(d))))),
+  },
+  {
+    name: 'line-breaks-dropped-from-body',
+    ...INVALID_JSON,
+    description:
+      "the body is read line by line and the lines joined without their breaks (Java's request.getReader().lines().collect(Collectors.joining())) before a strict parser: " +
+      'a raw line break inside a string is dropped and the body accepted, while a raw tab is refused',
+    behaviour: lenientParser((text) => JSON.parse(text.replace(/\r\n|\r|\n/g, ''))),
   },
 ]
