@@ -59,7 +59,9 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
   const challenge = /^\s*bearer\b/i.test(response.headers['www-authenticate'] ?? '') ? ' and only WWW-Authenticate: Bearer' : ''
   return (
     `an empty 401${challenge} is what Spring Security's BearerTokenAuthenticationEntryPoint answers, and many gateways' authorizers: ` +
-    'the Error record is written by an AuthenticationEntryPoint of the service\'s own (Spring: http.oauth2ResourceServer(o -> o.authenticationEntryPoint(…)), or exceptionHandling().authenticationEntryPoint(…))'
+    'the Error record is written by an AuthenticationEntryPoint of the service\'s own (Spring: http.oauth2ResourceServer(o -> o.authenticationEntryPoint(…)), or exceptionHandling().authenticationEntryPoint(…)); ' +
+    // measured on Java 17: ServerImpl answers an Authenticator's Failure with sendResponseHeaders(code, -1)
+    "the JDK's own HttpServer (com.sun.net.httpserver) answers so for an Authenticator that returns new Failure(401), and writes no body: check the key in a Filter that writes the Error record, and calls chain.doFilter only for a valid one"
   )
 }
 

@@ -38,6 +38,8 @@ describe('the error body of another stack', () => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 401, headers: { 'www-authenticate': 'Bearer' }, body: '' })))
     expect(failure.code).toBe('NOT_JSON')
     expect(failure.message).toMatch(/^the 401 body is not valid JSON; an empty 401 and only WWW-Authenticate: Bearer is what Spring Security's BearerTokenAuthenticationEntryPoint answers/)
+    // and the JDK's HttpServer, whose Authenticator.Failure(401) is answered with no body (a Java 17 service)
+    expect(failure.message).toMatch(/the JDK's own HttpServer \(com\.sun\.net\.httpserver\) answers so for an Authenticator that returns new Failure\(401\)/)
     // an empty 400 is no known stack's
     expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: '' }))).message).toBe('the 400 body is not valid JSON')
   })
