@@ -55,6 +55,12 @@ const LINES_JOINED =
   "Java's request.getReader().lines().collect(Collectors.joining()) (or a BufferedReader.readLine() loop; the same on com.sun.net.httpserver's getRequestBody()), which a parser that refuses raw control characters (Jackson's) then takes; " +
   'read the body whole (InputStream.readAllBytes(), or Collectors.joining("\\n")), and answer 400'
 
+/** Every language's trim takes U+000B for whitespace, which JSON does not (RFC 8259 §2: space, tab, line feed, carriage return). */
+const BODY_TRIMMED =
+  "the service trimmed the body before parsing it, and a trim takes a vertical tab (U+000B) for whitespace, which JSON's whitespace is not (RFC 8259 §2: space, tab, line feed and carriage return only): " +
+  "Java's String.trim() and strip() (and Character.isWhitespace in a parser written by hand), JavaScript's trim(), Python's str.strip(), Ruby's strip, PHP's trim() and Go's strings.TrimSpace all drop it; " +
+  'parse the body as it came, and answer 400'
+
 /**
  * A JSON parser written by hand (the JDK has none: a team on its own HttpServer writes one) reads
  * the four characters of a \\u escape with the language's number parser, which takes a sign.
@@ -128,6 +134,8 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   },
   // the escape alone in the description, so a parser that takes it stores "A" there
   { key: 'malformed-signed-escape', label: 'a \\u escape with a sign (\\u+041)', body: (p) => `{"name": ${named(p, 'malformed-signed-escape')}, "description": "\\u+041"}`, acceptedMeans: SIGNED_HEX_ESCAPE },
+  // before the value only: a trim drops it at either end, and a parser that skips Character.isWhitespace skips it at the start too
+  { key: 'malformed-vertical-tab', label: 'a vertical tab (U+000B) before the JSON value', body: (p) => `\u000b{"name": ${named(p, 'malformed-vertical-tab')}}`, acceptedMeans: BODY_TRIMMED },
   // U+0663 ARABIC-INDIC DIGIT THREE after an ASCII digit, so a parser that tests only a number's first character takes it too
   { key: 'malformed-unicode-digit', label: 'a number with a digit that is not ASCII (1 and U+0663)', body: (p) => `{"name": ${named(p, 'malformed-unicode-digit')}, "rank": 1\u0663}`, acceptedMeans: UNICODE_DIGITS },
 ]

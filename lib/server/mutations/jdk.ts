@@ -47,4 +47,13 @@ export const JDK_MUTATIONS: readonly Mutation[] = [
       'a raw line break inside a string is dropped and the body accepted, while a raw tab is refused',
     behaviour: lenientParser((text) => JSON.parse(text.replace(/\r\n|\r|\n/g, ''))),
   },
+  {
+    name: 'body-trimmed-before-parse',
+    ...INVALID_JSON,
+    description:
+      "the body is trimmed with Java's String.trim() (every character up to U+0020 at either end) before a strict parser, as JavaScript's trim(), Python's strip() and Go's strings.TrimSpace trim it: " +
+      'a vertical tab before the JSON value is dropped and the body accepted',
+    // eslint-disable-next-line no-control-regex
+    behaviour: lenientParser((text) => JSON.parse(text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, ''))),
+  },
 ]
