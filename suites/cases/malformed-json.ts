@@ -58,8 +58,16 @@ const LINES_JOINED =
 /** Every language's trim takes U+000B for whitespace, which JSON does not (RFC 8259 §2: space, tab, line feed, carriage return). */
 const BODY_TRIMMED =
   "the service trimmed the body before parsing it, and a trim takes a vertical tab (U+000B) for whitespace, which JSON's whitespace is not (RFC 8259 §2: space, tab, line feed and carriage return only): " +
-  "Java's String.trim() and strip() (and Character.isWhitespace in a parser written by hand), JavaScript's trim(), Python's str.strip(), Ruby's strip, PHP's trim() and Go's strings.TrimSpace all drop it; " +
+  "Java's String.trim() and strip() (and Character.isWhitespace in a parser written by hand; org.json's JSONTokener skips every character up to U+0020, in strict mode too), JavaScript's trim(), Python's str.strip(), Ruby's strip, PHP's trim() and Go's strings.TrimSpace all drop it; " +
   'parse the body as it came, and answer 400'
+
+/**
+ * org.json (JSON-java, 20260719, measured on the JDK's HttpServer), in its strict mode too: its
+ * JSONTokener refuses only a line feed, a carriage return and NUL inside a string, and reads \\'.
+ */
+const ORG_JSON_STRING =
+  "the service's parser took it, as org.json does (JSON-java's JSONTokener, with JSONParserConfiguration().withStrictMode(true) too: it refuses only a raw line feed, carriage return and NUL inside a string, and reads \\' as an apostrophe), " +
+  "and JSON5 parsers; a body that is not JSON (RFC 8259 §7: every control character is escaped in a string, and \\' is no escape) is answered 400: Jackson's defaults refuse both"
 
 /**
  * A JSON parser written by hand (the JDK has none: a team on its own HttpServer writes one) reads
@@ -72,7 +80,7 @@ const SIGNED_HEX_ESCAPE =
 
 /** Java's Character.isDigit and Python's str.isdigit are true of every script's decimal digits, which Long.parseLong, BigDecimal, int() and float() then read. */
 const UNICODE_DIGITS =
-  "the service's parser took a decimal digit of another script for a digit of a number, as a parser written by hand does with Java's Character.isDigit or Python's str.isdigit, " +
+  "the service's parser took a decimal digit of another script for a digit of a number, as a parser written by hand does with Java's Character.isDigit or Python's str.isdigit (org.json's strict mode tells an unquoted value a number so too), " +
   "and the language's number reader then read it (Java's Long.parseLong and new BigDecimal, Python's int() and float() take every script's digits: 1 and U+0663 read as 13); " +
   "JSON's digits are 0 to 9 (RFC 8259 §6): test c >= '0' && c <= '9', and answer 400"
 
@@ -100,7 +108,7 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   { key: 'malformed-invalid-escape', label: 'escapes JSON does not have (\\q, \\x41)', body: (p) => `{"name": ${named(p, 'malformed-invalid-escape')}, "description": "\\q\\x41"}`, acceptedMeans: RUBY_JSON_LENIENT },
   // the tab and the line break each in a body of its own: a JSON5 parser takes a raw tab and refuses a raw line break, and a
   // service that reads its body line by line drops the line break and refuses the tab, so one body holding both caught neither
-  { key: 'malformed-raw-control', label: 'an unescaped tab inside a string', body: (p) => `{"name": ${named(p, 'malformed-raw-control')}, "description": "a\ttab"}` },
+  { key: 'malformed-raw-control', label: 'an unescaped tab inside a string', body: (p) => `{"name": ${named(p, 'malformed-raw-control')}, "description": "a\ttab"}`, acceptedMeans: ORG_JSON_STRING },
   { key: 'malformed-raw-line-break', label: 'an unescaped line break inside a string', body: (p) => `{"name": ${named(p, 'malformed-raw-line-break')}, "description": "a\nline break"}`, acceptedMeans: LINES_JOINED },
   { key: 'malformed-trailing-text', label: 'text after the JSON value', body: (p) => `{"name": ${named(p, 'malformed-trailing-text')}} and more`, acceptedMeans: FIRST_VALUE_ONLY },
   { key: 'malformed-two-values', label: 'two top-level values', body: (p) => `{"name": ${named(p, 'malformed-two-values')}}\n{"name": ${named(p, 'malformed-two-values')}}`, acceptedMeans: FIRST_VALUE_ONLY },
@@ -134,6 +142,8 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   },
   // the escape alone in the description, so a parser that takes it stores "A" there
   { key: 'malformed-signed-escape', label: 'a \\u escape with a sign (\\u+041)', body: (p) => `{"name": ${named(p, 'malformed-signed-escape')}, "description": "\\u+041"}`, acceptedMeans: SIGNED_HEX_ESCAPE },
+  // alone, since the body with \\q and \\x41 is refused for those by a parser that reads the escapes of Java's and C's string literals
+  { key: 'malformed-escaped-apostrophe', label: "an escaped apostrophe (\\')", body: (p) => `{"name": ${named(p, 'malformed-escaped-apostrophe')}, "description": "it\\'s"}`, acceptedMeans: ORG_JSON_STRING },
   // before the value only: a trim drops it at either end, and a parser that skips Character.isWhitespace skips it at the start too
   { key: 'malformed-vertical-tab', label: 'a vertical tab (U+000B) before the JSON value', body: (p) => `\u000b{"name": ${named(p, 'malformed-vertical-tab')}}`, acceptedMeans: BODY_TRIMMED },
   // U+0663 ARABIC-INDIC DIGIT THREE after an ASCII digit, so a parser that tests only a number's first character takes it too

@@ -56,4 +56,18 @@ export const JDK_MUTATIONS: readonly Mutation[] = [
     // eslint-disable-next-line no-control-regex
     behaviour: lenientParser((text) => JSON.parse(text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, ''))),
   },
+  {
+    name: 'org-json-raw-tab-accepted',
+    ...INVALID_JSON,
+    description:
+      "org.json's JSONTokener (strict mode too) refuses only a raw line feed, carriage return and NUL inside a string: a raw tab is taken, while a raw line break is refused",
+    // eslint-disable-next-line no-control-regex
+    behaviour: lenientParser((text) => JSON.parse(text.replace(/[\u0001-\u0009\u000b\u000c\u000e-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))),
+  },
+  {
+    name: 'org-json-escaped-apostrophe-accepted',
+    ...INVALID_JSON,
+    description: "org.json's JSONTokener (strict mode too) reads \\' as an apostrophe, and refuses the escapes it does not know (\\q, \\x)",
+    behaviour: lenientParser((text) => JSON.parse(text.replace(/\\'/g, "'"))),
+  },
 ]
