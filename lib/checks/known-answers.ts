@@ -71,6 +71,14 @@ export const textBodyOrigin = (response: RecordedResponse): string | undefined =
 
 /** Why a status came instead of the one expected, where a well-known stack answers it so. */
 export function statusOrigin(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
+  // the JDK's HttpServer's own page for a path no createContext() took (measured on Java 17), which no Filter saw
+  if (response.status === 404 && expected === 401 && response.body.includes('No context found for request')) {
+    return (
+      "No context found for request is the JDK's own HttpServer (com.sun.net.httpserver) answering a path that no createContext() took, before any Filter: " +
+      '§1 rule 2 and §5.1 require authentication for every operation the document names, GET /store/orders and GET /pets/{petId} too, so a context for the base path ' +
+      '(createContext("/v1/", …)) with the key check as its Filter answers 401 first'
+    )
+  }
   const ofStack = phpRubyStatus(response.status, expected) ?? djangoRailsStatus(response, expected, request) ?? nodeStatus(response, expected, request)
   if (ofStack) return ofStack
   // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)

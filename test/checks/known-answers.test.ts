@@ -45,6 +45,16 @@ describe('the error body of another stack', () => {
   })
 })
 
+describe("the JDK's HttpServer answering a path no context took", () => {
+  test('its own 404 page to a request without a key names createContext and the Filter that answers 401 first', () => {
+    // what Java 17's com.sun.net.httpserver sent for GET /v1/store/orders with no context for it
+    const result = makeResponse({ status: 404, headers: { 'content-type': 'text/html' }, body: '<h1>404 Not Found</h1>No context found for request' })
+    expect(failureOf(() => expectStatus(result, 401)).message).toMatch(/^GET answered 404, expected 401: No context found for request is the JDK's own HttpServer \(com\.sun\.net\.httpserver\)/)
+    // a 404 of another body keeps the routers' words
+    expect(failureOf(() => expectStatus(makeResponse({ status: 404, body: '' }), 401)).message).not.toMatch(/HttpServer/)
+  })
+})
+
 describe("Python's http.server answering the body of the request before", () => {
   // BaseHTTPRequestHandler.send_error's page, for a request line it read out of an unread JSON body
   const page = (code: number, message: string) => `<!DOCTYPE HTML>\n<html lang="en">\n<body>\n<h1>Error response</h1>\n<p>Error code: ${code}</p>\n<p>Message: ${message}.</p>\n</body>\n</html>\n`
