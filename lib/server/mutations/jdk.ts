@@ -70,4 +70,15 @@ export const JDK_MUTATIONS: readonly Mutation[] = [
     description: "org.json's JSONTokener (strict mode too) reads \\' as an apostrophe, and refuses the escapes it does not know (\\q, \\x)",
     behaviour: lenientParser((text) => JSON.parse(text.replace(/\\'/g, "'"))),
   },
+  {
+    name: 'content-type-added-twice',
+    breaks: 'json-content-type',
+    code: 'WRONG_CONTENT_TYPE',
+    description:
+      "every answer carries two Content-Type field lines, application/json; charset=utf-8 and text/plain; charset=utf-8, as a JDK HttpServer service writes them with Headers.add " +
+      'where a Filter had set its own (a browser reads the last)',
+    behaviour: {
+      finish: (reply) => ({ ...reply, headers: { ...reply.headers, 'content-type': ['application/json; charset=utf-8', 'text/plain; charset=utf-8'] } }),
+    },
+  },
 ]
