@@ -5,9 +5,10 @@
  */
 import { conformingBehaviour } from '../reference-server.ts'
 import { columnLimits } from './inputs.ts'
+import { SPRING_VARIANTS } from './spring.ts'
 import type { Variant } from '../server-cases.ts'
 
-export const JDK_VARIANTS: readonly Variant[] = [
+const JDK_VARIANTS: readonly Variant[] = [
   {
     name: 'jdk-http-server-configured',
     description:
@@ -20,3 +21,6 @@ export const JDK_VARIANTS: readonly Variant[] = [
     },
   },
 ]
+
+/** The Java services' variants: Spring Boot's (spring.ts) and the JDK's own. */
+export const JAVA_VARIANTS: readonly Variant[] = [...SPRING_VARIANTS, ...JDK_VARIANTS]
