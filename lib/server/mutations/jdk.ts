@@ -5,7 +5,7 @@
  * as servlet code reads it, line by line. Measured on such a service (Java 17), which passed every
  * run before the malformed bodies that catch these (suites/cases/malformed-json.ts).
  */
-import type { Mutation } from '../server-cases.ts'
+import { errorReply, type Mutation } from '../server-cases.ts'
 import { INVALID_JSON, lenientParser } from './inputs.ts'
 
 /** A \u escape whose four characters are a sign and three hex digits: what Integer.parseInt(hex, 16) reads. */
@@ -79,6 +79,20 @@ export const JDK_MUTATIONS: readonly Mutation[] = [
       'where a Filter had set its own (a browser reads the last)',
     behaviour: {
       finish: (reply) => ({ ...reply, headers: { ...reply.headers, 'content-type': ['application/json; charset=utf-8', 'text/plain; charset=utf-8'] } }),
+    },
+  },
+  {
+    name: 'name-in-format-string',
+    breaks: 'create-returns-201',
+    code: 'SERVER_ERROR',
+    description:
+      "the create is logged with System.out.printf(\"created category \" + id + \": \" + name + \"%n\") after the record is stored: a name holding a % not followed by % " +
+      '(a format directive such as %s, with no argument for it) throws MissingFormatArgumentException, answered 500',
+    behaviour: {
+      finish: (reply, request, store) =>
+        request.operation === 'createCategory' && reply.status === 201 && /%(?!%)/.test(store[store.length - 1]?.name ?? '')
+          ? errorReply(500, 'internal', 'internal error')
+          : reply,
     },
   },
 ]
