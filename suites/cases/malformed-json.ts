@@ -37,7 +37,12 @@ export interface MalformedBody extends WritePriority {
 /** Python's json module (Flask, FastAPI, Django) reads NaN and Infinity by default. */
 const NON_JSON_NUMBER =
   'the service took a number JSON does not have (RFC 8259 §6), as Python\'s json module does by default (Flask, FastAPI, Django); ' +
-  'it is usually fixed by parsing with json.loads(body, parse_constant=...) set to a function that raises, and answering 400'
+  "it is usually fixed by parsing with json.loads(body, parse_constant=...) set to a function that raises, and answering 400; org.json's new JSONObject(text) takes them too (its strict mode refuses them)"
+
+/** org.json's JSONObject(String), JSON-java's default and Android's, reads JSON5-like text (measured: 20260719). */
+const ORG_JSON_LENIENT =
+  "the service's parser took it, as org.json does by default (new JSONObject(text): JSON-java and Android's org.json take single quotes, unquoted keys, a trailing comma, 007 and +1) and JSON5 parsers do; " +
+  'org.json refuses them with new JSONParserConfiguration().withStrictMode(true) (JSON-java 20240303 and later), and Jackson\'s defaults refuse them'
 
 /** Jackson's default (Spring Boot's) and Go's json.Decoder read the first JSON value and leave the rest unread. */
 const FIRST_VALUE_ONLY =
@@ -96,14 +101,14 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   // with no Accept header, which the document does not ask of a client: the 400 is an Error record in JSON all the same (§4, §7)
   { key: 'malformed-truncated', label: 'truncated JSON', body: (p) => `{"name": ${named(p, 'malformed-truncated')},`, sentAs: { accept: '' } },
   // leads the malformed bodies in the write order: JSON5 and other lenient parsers accept a trailing comma
-  { key: 'malformed-trailing-comma', label: 'a trailing comma', priority: 5, body: (p) => `{"name": ${named(p, 'malformed-trailing-comma')},}` },
-  { key: 'malformed-single-quotes', label: 'single-quoted strings', body: (p) => `{'name': '${malformedMarker(p, 'malformed-single-quotes')}'}` },
-  { key: 'malformed-unquoted-key', label: 'an unquoted key', body: (p) => `{name: ${named(p, 'malformed-unquoted-key')}}` },
+  { key: 'malformed-trailing-comma', label: 'a trailing comma', priority: 5, body: (p) => `{"name": ${named(p, 'malformed-trailing-comma')},}`, acceptedMeans: ORG_JSON_LENIENT },
+  { key: 'malformed-single-quotes', label: 'single-quoted strings', body: (p) => `{'name': '${malformedMarker(p, 'malformed-single-quotes')}'}`, acceptedMeans: ORG_JSON_LENIENT },
+  { key: 'malformed-unquoted-key', label: 'an unquoted key', body: (p) => `{name: ${named(p, 'malformed-unquoted-key')}}`, acceptedMeans: ORG_JSON_LENIENT },
   { key: 'malformed-comment', label: 'a comment', body: (p) => `{"name": ${named(p, 'malformed-comment')} /* a comment */}`, acceptedMeans: RUBY_JSON_LENIENT },
   { key: 'malformed-nan', label: 'NaN as a number', body: (p) => `{"name": ${named(p, 'malformed-nan')}, "rank": NaN}`, acceptedMeans: NON_JSON_NUMBER },
   { key: 'malformed-infinity', label: 'Infinity as a number', body: (p) => `{"name": ${named(p, 'malformed-infinity')}, "rank": -Infinity}`, acceptedMeans: NON_JSON_NUMBER },
-  { key: 'malformed-leading-zero', label: 'a number with a leading zero', body: (p) => `{"name": ${named(p, 'malformed-leading-zero')}, "rank": 007}` },
-  { key: 'malformed-plus-sign', label: 'a number with a plus sign', body: (p) => `{"name": ${named(p, 'malformed-plus-sign')}, "rank": +1}` },
+  { key: 'malformed-leading-zero', label: 'a number with a leading zero', body: (p) => `{"name": ${named(p, 'malformed-leading-zero')}, "rank": 007}`, acceptedMeans: ORG_JSON_LENIENT },
+  { key: 'malformed-plus-sign', label: 'a number with a plus sign', body: (p) => `{"name": ${named(p, 'malformed-plus-sign')}, "rank": +1}`, acceptedMeans: ORG_JSON_LENIENT },
   // escapes JSON does not have: "\q" and "\x41" (a hand-written or regex-based unescaper passes them through)
   { key: 'malformed-invalid-escape', label: 'escapes JSON does not have (\\q, \\x41)', body: (p) => `{"name": ${named(p, 'malformed-invalid-escape')}, "description": "\\q\\x41"}`, acceptedMeans: RUBY_JSON_LENIENT },
   // the tab and the line break each in a body of its own: a JSON5 parser takes a raw tab and refuses a raw line break, and a
