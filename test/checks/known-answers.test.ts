@@ -45,6 +45,16 @@ describe('the error body of another stack', () => {
   })
 })
 
+describe("aiohttp's own 500", () => {
+  test('to a body that is not UTF-8 names request.json() and the except clause that misses UnicodeDecodeError', () => {
+    // what aiohttp 3.8.4 answered to a create whose body held 0xFF, where the handler caught json.JSONDecodeError only
+    const result = makeResponse({ status: 500, method: 'POST', headers: { 'content-type': 'text/plain; charset=utf-8' }, body: '500 Internal Server Error\n\nServer got itself in trouble' })
+    const failure = failureOf(() => expectStatus(result, 400))
+    expect(failure.code).toBe('SERVER_ERROR')
+    expect(failure.message).toMatch(/Server got itself in trouble is aiohttp's own answer .* except json\.JSONDecodeError does not catch \(catch ValueError/)
+  })
+})
+
 describe("the JDK's HttpServer answering a path no context took", () => {
   test('its own 404 page to a request without a key names createContext and the Filter that answers 401 first', () => {
     // what Java 17's com.sun.net.httpserver sent for GET /v1/store/orders with no context for it
