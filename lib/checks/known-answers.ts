@@ -59,7 +59,9 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
   const challenge = /^\s*bearer\b/i.test(response.headers['www-authenticate'] ?? '') ? ' and only WWW-Authenticate: Bearer' : ''
   return (
     `an empty 401${challenge} is what Spring Security's BearerTokenAuthenticationEntryPoint answers, and many gateways' authorizers: ` +
-    'the Error record is written by an AuthenticationEntryPoint of the service\'s own (Spring: http.oauth2ResourceServer(o -> o.authenticationEntryPoint(…)), or exceptionHandling().authenticationEntryPoint(…))'
+    'the Error record is written by an AuthenticationEntryPoint of the service\'s own (Spring: http.oauth2ResourceServer(o -> o.authenticationEntryPoint(…)), or exceptionHandling().authenticationEntryPoint(…)); ' +
+    // measured on Java 17: ServerImpl answers an Authenticator's Failure with sendResponseHeaders(code, -1)
+    "the JDK's own HttpServer (com.sun.net.httpserver) answers so for an Authenticator that returns new Failure(401), and writes no body: check the key in a Filter that writes the Error record, and calls chain.doFilter only for a valid one"
   )
 }
 
@@ -69,6 +71,21 @@ export const textBodyOrigin = (response: RecordedResponse): string | undefined =
 
 /** Why a status came instead of the one expected, where a well-known stack answers it so. */
 export function statusOrigin(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
+  // aiohttp's own answer to an exception a handler let through (measured: aiohttp 3.8, Debian 12)
+  if (response.status === 500 && response.body.includes('Server got itself in trouble')) {
+    return (
+      "500 Internal Server Error / Server got itself in trouble is aiohttp's own answer to an exception its handler let through: request.json() decodes the body with bytes.decode() " +
+      'before json.loads, so a body that is not UTF-8 raises UnicodeDecodeError, which except json.JSONDecodeError does not catch (catch ValueError, which both are, and answer 400 with the Error record)'
+    )
+  }
+  // the JDK's HttpServer's own page for a path no createContext() took (measured on Java 17), which no Filter saw
+  if (response.status === 404 && expected === 401 && response.body.includes('No context found for request')) {
+    return (
+      "No context found for request is the JDK's own HttpServer (com.sun.net.httpserver) answering a path that no createContext() took, before any Filter: " +
+      '§1 rule 2 and §5.1 require authentication for every operation the document names, GET /store/orders and GET /pets/{petId} too, so a context for the base path ' +
+      '(createContext("/v1/", …)) with the key check as its Filter answers 401 first'
+    )
+  }
   const ofStack = phpRubyStatus(response.status, expected) ?? djangoRailsStatus(response, expected, request) ?? nodeStatus(response, expected, request)
   if (ofStack) return ofStack
   // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)

@@ -1,7 +1,7 @@
 /** Checks on the status line, the media type and the JSON of one response. */
 import type { HttpResult } from '../http/client.ts'
 import type { RecordedResponse } from '../http/exchange.ts'
-import { mediaType } from '../http/media-type.ts'
+import { mediaTypes } from '../http/media-type.ts'
 import { notTheServers } from '../http/transport-errors.ts'
 import { parseJsonExact } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
@@ -108,18 +108,28 @@ export function requireStatus(result: HttpResult, statuses: readonly number[], w
   return response
 }
 
+/** A Content-Type in several field lines that do not agree: a client takes one of them (a browser's fetch, the last). */
+const SEVERAL_CONTENT_TYPES =
+  'its Content-Type came in more than one field line (or as a list), and a client reads one of them (the Fetch standard, a browser\'s, the last); ' +
+  "most often a header added where it was meant to be set, beside one set before (the JDK HttpServer's Headers.add, Go's Header().Add): set it once (Headers.set, Header().Set). " +
+  'The same application/json twice is read as application/json'
+
+/** §4: the response is declared application/json (parameters allowed; in several field lines, only if every one says so). */
 export function expectJsonContentType(result: HttpResult): void {
   const response = responseOf(result)
-  const type = mediaType(response.headers['content-type'])
-  if (type === 'application/json') return
+  const types = mediaTypes(response.headers['content-type'])
+  if (types.length > 0 && types.every((type) => type === 'application/json')) return
   fail(
     {
       code: 'WRONG_CONTENT_TYPE',
-      message: `the ${response.status} response is not declared as application/json${withOrigin(contentTypeOrigin(response.headers['content-type'], response))}`,
+      message:
+        types.length > 1 && types.includes('application/json')
+          ? `the ${response.status} response is declared ${[...new Set(types)].join(' and ')}, not application/json alone: ${SEVERAL_CONTENT_TYPES}`
+          : `the ${response.status} response is not declared as application/json${withOrigin(contentTypeOrigin(response.headers['content-type'], response))}`,
       expected: 'Content-Type: application/json (parameters such as charset allowed)',
       actual: response.headers['content-type'] === undefined ? 'no Content-Type header' : `Content-Type: ${response.headers['content-type']}`,
       // the media type without its parameters (a multipart boundary is drawn anew each time)
-      observed: type === undefined ? 'no media type' : `Content-Type: ${type}`,
+      observed: types.length === 0 ? 'no media type' : `Content-Type: ${[...new Set(types)].join(', ')}`,
     },
     result.exchange,
   )

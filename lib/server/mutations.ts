@@ -24,6 +24,7 @@ import { PERL_MUTATIONS } from './mutations/perl.ts'
 import { PARTIAL_MUTATIONS } from './mutations/partial.ts'
 import { OTHER_SCHEME_MUTATIONS } from './mutations/other-schemes.ts'
 import { TEXT_FORM_MUTATIONS } from './mutations/text-forms.ts'
+import { JDK_MUTATIONS } from './mutations/jdk.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -42,6 +43,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...ERROR_MUTATIONS,
   ...VERSIONING_MUTATIONS,
   ...INPUT_MUTATIONS,
+  ...JDK_MUTATIONS,
   ...TEXT_FORM_MUTATIONS,
   ...SQL_COLUMN_MUTATIONS,
   ...POISON_MUTATIONS,

@@ -9,7 +9,8 @@ import { stringify as losslessStringify } from 'lossless-json'
 /** One answer on its way out; `body` is serialised with exact bigint ids unless it is a string. */
 export interface Reply {
   status: number
-  headers: Record<string, string>
+  /** A header given as a list goes in one field line for each value (a JDK service's Headers.add). */
+  headers: Record<string, string | string[]>
   body: unknown
 }
 
@@ -99,7 +100,7 @@ export function send(res: ServerResponse, reply: Reply, transport: Transport, ac
     }
     const text = serialise(reply.body)
     let bytes = transport.encodeText ? transport.encodeText(text) : Buffer.from(text, 'utf8')
-    const headers: Record<string, string> = {}
+    const headers: Record<string, string | string[]> = {}
     for (const [name, value] of Object.entries({ 'content-type': JSON_TYPE, ...reply.headers })) if (value !== '') headers[name] = value
     if (transport.gzipUnlessIdentity && !/^\s*identity\s*$/i.test(acceptEncoding ?? '')) {
       bytes = gzipSync(bytes)

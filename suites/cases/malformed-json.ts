@@ -37,7 +37,12 @@ export interface MalformedBody extends WritePriority {
 /** Python's json module (Flask, FastAPI, Django) reads NaN and Infinity by default. */
 const NON_JSON_NUMBER =
   'the service took a number JSON does not have (RFC 8259 §6), as Python\'s json module does by default (Flask, FastAPI, Django); ' +
-  'it is usually fixed by parsing with json.loads(body, parse_constant=...) set to a function that raises, and answering 400'
+  "it is usually fixed by parsing with json.loads(body, parse_constant=...) set to a function that raises, and answering 400; org.json's new JSONObject(text) takes them too (its strict mode refuses them)"
+
+/** org.json's JSONObject(String), JSON-java's default and Android's, reads JSON5-like text (measured: 20260719). */
+const ORG_JSON_LENIENT =
+  "the service's parser took it, as org.json does by default (new JSONObject(text): JSON-java and Android's org.json take single quotes, unquoted keys, a trailing comma, 007 and +1) and JSON5 parsers do; " +
+  'org.json refuses them with new JSONParserConfiguration().withStrictMode(true) (JSON-java 20240303 and later), and Jackson\'s defaults refuse them'
 
 /** Jackson's default (Spring Boot's) and Go's json.Decoder read the first JSON value and leave the rest unread. */
 const FIRST_VALUE_ONLY =
@@ -48,6 +53,41 @@ const FIRST_VALUE_ONLY =
 const RUBY_JSON_LENIENT =
   "the service's parser took it, as Ruby's JSON.parse does (json 2.6.3, the gem Ruby 3.1 ships: /* */ and // comments are skipped, an unknown escape such as \\q reads as q), " +
   'and JSON5 and lenient modes elsewhere (Jackson with ALLOW_COMMENTS or ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER, Gson setLenient); a body that is not JSON (RFC 8259) is answered 400'
+
+/** Java's servlet idiom for a body: its lines, joined without their breaks. */
+const LINES_JOINED =
+  'the service read the body line by line and joined the lines without their breaks, so a raw line break inside a string, which JSON does not allow (RFC 8259 §7), was dropped before its parser saw it: ' +
+  "Java's request.getReader().lines().collect(Collectors.joining()) (or a BufferedReader.readLine() loop; the same on com.sun.net.httpserver's getRequestBody()), which a parser that refuses raw control characters (Jackson's) then takes; " +
+  'read the body whole (InputStream.readAllBytes(), or Collectors.joining("\\n")), and answer 400'
+
+/** Every language's trim takes U+000B for whitespace, which JSON does not (RFC 8259 §2: space, tab, line feed, carriage return). */
+const BODY_TRIMMED =
+  "the service trimmed the body before parsing it, and a trim takes a vertical tab (U+000B) for whitespace, which JSON's whitespace is not (RFC 8259 §2: space, tab, line feed and carriage return only): " +
+  "Java's String.trim() and strip() (and Character.isWhitespace in a parser written by hand; org.json's JSONTokener skips every character up to U+0020, in strict mode too), JavaScript's trim(), Python's str.strip(), Ruby's strip, PHP's trim() and Go's strings.TrimSpace all drop it; " +
+  'parse the body as it came, and answer 400'
+
+/**
+ * org.json (JSON-java, 20260719, measured on the JDK's HttpServer), in its strict mode too: its
+ * JSONTokener refuses only a line feed, a carriage return and NUL inside a string, and reads \\'.
+ */
+const ORG_JSON_STRING =
+  "the service's parser took it, as org.json does (JSON-java's JSONTokener, with JSONParserConfiguration().withStrictMode(true) too: it refuses only a raw line feed, carriage return and NUL inside a string, and reads \\' as an apostrophe), " +
+  "and JSON5 parsers; a body that is not JSON (RFC 8259 §7: every control character is escaped in a string, and \\' is no escape) is answered 400: Jackson's defaults refuse both"
+
+/**
+ * A JSON parser written by hand (the JDK has none: a team on its own HttpServer writes one) reads
+ * the four characters of a \\u escape with the language's number parser, which takes a sign.
+ */
+const SIGNED_HEX_ESCAPE =
+  "the service's parser read the four characters after \\u with a number parser that takes a sign before the digits: Java's Integer.parseInt(hex, 16), as org.json's JSONTokener does (strict mode too) and JSON parsers written by hand on the JDK, " +
+  "Python's int(hex, 16) (the pure-Python json decoder, json.decoder.py_scanstring), Go's strconv.ParseInt and JavaScript's parseInt; " +
+  'a \\u escape is exactly four hexadecimal digits (RFC 8259 §7): test each one (0-9, a-f, A-F) before converting, and answer 400'
+
+/** Java's Character.isDigit and Python's str.isdigit are true of every script's decimal digits, which Long.parseLong, BigDecimal, int() and float() then read. */
+const UNICODE_DIGITS =
+  "the service's parser took a decimal digit of another script for a digit of a number, as a parser written by hand does with Java's Character.isDigit or Python's str.isdigit (org.json's strict mode tells an unquoted value a number so too), " +
+  "and the language's number reader then read it (Java's Long.parseLong and new BigDecimal, Python's int() and float() take every script's digits: 1 and U+0663 read as 13); " +
+  "JSON's digits are 0 to 9 (RFC 8259 §6): test c >= '0' && c <= '9', and answer 400"
 
 /**
  * The name a malformed body carries, which the list would show if it were stored: short
@@ -61,17 +101,20 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   // with no Accept header, which the document does not ask of a client: the 400 is an Error record in JSON all the same (§4, §7)
   { key: 'malformed-truncated', label: 'truncated JSON', body: (p) => `{"name": ${named(p, 'malformed-truncated')},`, sentAs: { accept: '' } },
   // leads the malformed bodies in the write order: JSON5 and other lenient parsers accept a trailing comma
-  { key: 'malformed-trailing-comma', label: 'a trailing comma', priority: 5, body: (p) => `{"name": ${named(p, 'malformed-trailing-comma')},}` },
-  { key: 'malformed-single-quotes', label: 'single-quoted strings', body: (p) => `{'name': '${malformedMarker(p, 'malformed-single-quotes')}'}` },
-  { key: 'malformed-unquoted-key', label: 'an unquoted key', body: (p) => `{name: ${named(p, 'malformed-unquoted-key')}}` },
+  { key: 'malformed-trailing-comma', label: 'a trailing comma', priority: 5, body: (p) => `{"name": ${named(p, 'malformed-trailing-comma')},}`, acceptedMeans: ORG_JSON_LENIENT },
+  { key: 'malformed-single-quotes', label: 'single-quoted strings', body: (p) => `{'name': '${malformedMarker(p, 'malformed-single-quotes')}'}`, acceptedMeans: ORG_JSON_LENIENT },
+  { key: 'malformed-unquoted-key', label: 'an unquoted key', body: (p) => `{name: ${named(p, 'malformed-unquoted-key')}}`, acceptedMeans: ORG_JSON_LENIENT },
   { key: 'malformed-comment', label: 'a comment', body: (p) => `{"name": ${named(p, 'malformed-comment')} /* a comment */}`, acceptedMeans: RUBY_JSON_LENIENT },
   { key: 'malformed-nan', label: 'NaN as a number', body: (p) => `{"name": ${named(p, 'malformed-nan')}, "rank": NaN}`, acceptedMeans: NON_JSON_NUMBER },
   { key: 'malformed-infinity', label: 'Infinity as a number', body: (p) => `{"name": ${named(p, 'malformed-infinity')}, "rank": -Infinity}`, acceptedMeans: NON_JSON_NUMBER },
-  { key: 'malformed-leading-zero', label: 'a number with a leading zero', body: (p) => `{"name": ${named(p, 'malformed-leading-zero')}, "rank": 007}` },
-  { key: 'malformed-plus-sign', label: 'a number with a plus sign', body: (p) => `{"name": ${named(p, 'malformed-plus-sign')}, "rank": +1}` },
+  { key: 'malformed-leading-zero', label: 'a number with a leading zero', body: (p) => `{"name": ${named(p, 'malformed-leading-zero')}, "rank": 007}`, acceptedMeans: ORG_JSON_LENIENT },
+  { key: 'malformed-plus-sign', label: 'a number with a plus sign', body: (p) => `{"name": ${named(p, 'malformed-plus-sign')}, "rank": +1}`, acceptedMeans: ORG_JSON_LENIENT },
   // escapes JSON does not have: "\q" and "\x41" (a hand-written or regex-based unescaper passes them through)
   { key: 'malformed-invalid-escape', label: 'escapes JSON does not have (\\q, \\x41)', body: (p) => `{"name": ${named(p, 'malformed-invalid-escape')}, "description": "\\q\\x41"}`, acceptedMeans: RUBY_JSON_LENIENT },
-  { key: 'malformed-raw-control', label: 'an unescaped tab and newline inside a string', body: (p) => `{"name": ${named(p, 'malformed-raw-control')}, "description": "\tand\nnewline"}` },
+  // the tab and the line break each in a body of its own: a JSON5 parser takes a raw tab and refuses a raw line break, and a
+  // service that reads its body line by line drops the line break and refuses the tab, so one body holding both caught neither
+  { key: 'malformed-raw-control', label: 'an unescaped tab inside a string', body: (p) => `{"name": ${named(p, 'malformed-raw-control')}, "description": "a\ttab"}`, acceptedMeans: ORG_JSON_STRING },
+  { key: 'malformed-raw-line-break', label: 'an unescaped line break inside a string', body: (p) => `{"name": ${named(p, 'malformed-raw-line-break')}, "description": "a\nline break"}`, acceptedMeans: LINES_JOINED },
   { key: 'malformed-trailing-text', label: 'text after the JSON value', body: (p) => `{"name": ${named(p, 'malformed-trailing-text')}} and more`, acceptedMeans: FIRST_VALUE_ONLY },
   { key: 'malformed-two-values', label: 'two top-level values', body: (p) => `{"name": ${named(p, 'malformed-two-values')}}\n{"name": ${named(p, 'malformed-two-values')}}`, acceptedMeans: FIRST_VALUE_ONLY },
   {
@@ -102,4 +145,12 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
     body: (p) => `\ufeff{"name": ${named(p, 'malformed-bom')}}`,
     mayAcceptAs: { name: (p) => malformedMarker(p, 'malformed-bom'), why: 'RFC 8259 §8.1 lets a parser ignore a byte order mark' },
   },
+  // the escape alone in the description, so a parser that takes it stores "A" there
+  { key: 'malformed-signed-escape', label: 'a \\u escape with a sign (\\u+041)', body: (p) => `{"name": ${named(p, 'malformed-signed-escape')}, "description": "\\u+041"}`, acceptedMeans: SIGNED_HEX_ESCAPE },
+  // alone, since the body with \\q and \\x41 is refused for those by a parser that reads the escapes of Java's and C's string literals
+  { key: 'malformed-escaped-apostrophe', label: "an escaped apostrophe (\\')", body: (p) => `{"name": ${named(p, 'malformed-escaped-apostrophe')}, "description": "it\\'s"}`, acceptedMeans: ORG_JSON_STRING },
+  // before the value only: a trim drops it at either end, and a parser that skips Character.isWhitespace skips it at the start too
+  { key: 'malformed-vertical-tab', label: 'a vertical tab (U+000B) before the JSON value', body: (p) => `\u000b{"name": ${named(p, 'malformed-vertical-tab')}}`, acceptedMeans: BODY_TRIMMED },
+  // U+0663 ARABIC-INDIC DIGIT THREE after an ASCII digit, so a parser that tests only a number's first character takes it too
+  { key: 'malformed-unicode-digit', label: 'a number with a digit that is not ASCII (1 and U+0663)', body: (p) => `{"name": ${named(p, 'malformed-unicode-digit')}, "rank": 1\u0663}`, acceptedMeans: UNICODE_DIGITS },
 ]

@@ -32,6 +32,11 @@ const LENGTH_FAULT =
   'SQL Server 2628 or 8152; PostgreSQL 22001; MySQL 1406), lengths are not shown (§8), so the service may refuse them with 400 or 413, never with a fault ' +
   '(Spring: an @ExceptionHandler for DataIntegrityViolationException answering 400, or @Size limits that count as the column does)'
 
+/** The escapes create's name holds a format directive: a fault to it may be a format string built of the name. */
+const FORMAT_FAULT =
+  `${LENGTH_FAULT}; or the name's %s read as a format directive with no argument for it, where the service builds a format string of the name ` +
+  '(Java\'s printf("created " + name) or String.format throws MissingFormatArgumentException): pass the name as an argument, printf("created %s%n", name)'
+
 /**
  * Every character JSON must escape (RFC 8259 §7) but U+0000, in one string: U+0001 to U+001F. A
  * store may be unable to hold U+0000 (PostgreSQL text), so it travels in a create that may be refused.
@@ -76,13 +81,16 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-json-escapes',
     priority: 2,
-    label: "double and single quotes, backslashes, slashes, HTML's < > & and entities in name; control characters U+0001 to U+001F, CR LF, U+2028, U+2029 and HTML tags in description",
+    label: "double and single quotes, backslashes, slashes, HTML's < > & and entities, and printf's %s in name; control characters U+0001 to U+001F, CR LF, U+2028, U+2029 and HTML tags in description",
     body: (p) => ({
       // ' and < > &: what hand-made SQL escaping doubles and HTML sanitisers escape or strip on the way in
       // &amp; and &#65;: text that an entity decoder on the way in turns into & and A; typographic
       // quotes, which a "smart punctuation" filter straightens; an emoji the request text writes as
-      // an escaped surrogate pair (\ud83d\udc07), as Python's json.dumps does
-      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's <b>Tom & Jerry</b> &amp;&#65; ‘it’ “is” 🐇`,
+      // an escaped surrogate pair (\ud83d\udc07), as Python's json.dumps does; and a format directive
+      // and a plus sign ("50%+%s"): a service that logs the create with a format string built of the
+      // name (Java's printf("created " + name), String.format) throws on the %s it has no argument
+      // for, and one that URL-decodes the body refuses the escape or reads + as a space
+      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's <b>Tom & Jerry</b> &amp;&#65; ‘it’ “is” 🐇 50%+%s`,
       // CR LF as Windows writes a line break (a store that normalises line endings keeps only LF), and
       // tags in the description too: sanitisers are often set on one field only
       // C1 controls too (U+007F to U+009F); and a line break at the very end, which a chomp takes away
@@ -95,7 +103,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     // read as a refusal of the values' characters
     text: (body) => JSON.stringify(body).replaceAll('/', '\\/').replaceAll('🐇', '\\ud83d\\udc07').replace('"description":', '"descr\\u0069ption":'),
     mayRefuse: LENGTH_REASON,
-    faultMeans: LENGTH_FAULT,
+    faultMeans: FORMAT_FAULT,
     shortForm: (p) => ({ name: `${p}-"\\/'<>&`, description: `\u0001\u0008\t\n\f\r\u001b\u001f\r\n\u2028\u2029"\\/<i>` }),
   },
   {

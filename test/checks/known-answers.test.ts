@@ -38,8 +38,30 @@ describe('the error body of another stack', () => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 401, headers: { 'www-authenticate': 'Bearer' }, body: '' })))
     expect(failure.code).toBe('NOT_JSON')
     expect(failure.message).toMatch(/^the 401 body is not valid JSON; an empty 401 and only WWW-Authenticate: Bearer is what Spring Security's BearerTokenAuthenticationEntryPoint answers/)
+    // and the JDK's HttpServer, whose Authenticator.Failure(401) is answered with no body (a Java 17 service)
+    expect(failure.message).toMatch(/the JDK's own HttpServer \(com\.sun\.net\.httpserver\) answers so for an Authenticator that returns new Failure\(401\)/)
     // an empty 400 is no known stack's
     expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: '' }))).message).toBe('the 400 body is not valid JSON')
+  })
+})
+
+describe("aiohttp's own 500", () => {
+  test('to a body that is not UTF-8 names request.json() and the except clause that misses UnicodeDecodeError', () => {
+    // what aiohttp 3.8.4 answered to a create whose body held 0xFF, where the handler caught json.JSONDecodeError only
+    const result = makeResponse({ status: 500, method: 'POST', headers: { 'content-type': 'text/plain; charset=utf-8' }, body: '500 Internal Server Error\n\nServer got itself in trouble' })
+    const failure = failureOf(() => expectStatus(result, 400))
+    expect(failure.code).toBe('SERVER_ERROR')
+    expect(failure.message).toMatch(/Server got itself in trouble is aiohttp's own answer .* except json\.JSONDecodeError does not catch \(catch ValueError/)
+  })
+})
+
+describe("the JDK's HttpServer answering a path no context took", () => {
+  test('its own 404 page to a request without a key names createContext and the Filter that answers 401 first', () => {
+    // what Java 17's com.sun.net.httpserver sent for GET /v1/store/orders with no context for it
+    const result = makeResponse({ status: 404, headers: { 'content-type': 'text/html' }, body: '<h1>404 Not Found</h1>No context found for request' })
+    expect(failureOf(() => expectStatus(result, 401)).message).toMatch(/^GET answered 404, expected 401: No context found for request is the JDK's own HttpServer \(com\.sun\.net\.httpserver\)/)
+    // a 404 of another body keeps the routers' words
+    expect(failureOf(() => expectStatus(makeResponse({ status: 404, body: '' }), 401)).message).not.toMatch(/HttpServer/)
   })
 })
 

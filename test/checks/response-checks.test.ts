@@ -58,8 +58,21 @@ describe('expectJsonContentType (§4: all payloads are JSON)', () => {
     ['application/problem+json', 'WRONG_CONTENT_TYPE'],
     ['application/jsonx', 'WRONG_CONTENT_TYPE'],
     ['', 'WRONG_CONTENT_TYPE'],
+    // two field lines, as the client records them joined (a JDK HttpServer service's Headers.add): every one must say application/json
+    ['application/json, application/json', 'pass'],
+    ['application/json; charset=utf-8, application/json', 'pass'],
+    ['application/json; profile="a,b"', 'pass'],
+    ['application/json; charset=utf-8, text/plain; charset=utf-8', 'WRONG_CONTENT_TYPE'],
+    ['application/json, text/plain', 'WRONG_CONTENT_TYPE'],
+    ['text/plain, application/json', 'WRONG_CONTENT_TYPE'],
   ] as const)('Content-Type %j → %s', (contentType, outcome) => {
     expect(outcomeOf(() => expectJsonContentType(makeResponse({ headers: json(contentType), body: '[]' })))).toBe(outcome)
+  })
+
+  test('application/json and another type in two field lines says so, and names Headers.add', () => {
+    const message = verdictOf(() => expectJsonContentType(makeResponse({ headers: json('application/json; charset=utf-8, text/plain; charset=utf-8'), body: '[]' })))
+    expect(JSON.stringify(message)).toContain('declared application/json and text/plain, not application/json alone')
+    expect(JSON.stringify(message)).toContain("the JDK HttpServer's Headers.add")
   })
 
   test('no Content-Type header at all fails, and says so', () => {

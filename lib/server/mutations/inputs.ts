@@ -94,7 +94,7 @@ export const storedAs = (change: (text: string, field: 'name' | 'description') =
 const concatenated = (r: { id: bigint; name: string; description?: string }) =>
   `{"id":${r.id},"name":"${r.name}"${r.description !== undefined ? `,"description":"${r.description}"` : ''}}`
 
-const INVALID_JSON = { breaks: 'create-rejects-invalid-json', code: 'UNEXPECTED_STATUS' } as const
+export const INVALID_JSON = { breaks: 'create-rejects-invalid-json', code: 'UNEXPECTED_STATUS' } as const
 export const CHANGED = { breaks: 'create-echoes-fields', code: 'FIELD_CHANGED' } as const
 
 /** A column of `limit` characters for names (and 32 for descriptions), plus a refusal of `refuses` as an invalid value: a short column must not hide it (§8). */
