@@ -104,6 +104,15 @@ describe('createRedactor on a key inside base64 of a longer text', () => {
       expect(createRedactor(short)(`echo: ${echoed}`)).toBe(`echo: ${REDACTED}`)
     }
   })
+  test('Basic credentials echoed from a character too far in, or cut at either end: no run of their base64 is left', () => {
+    // a service that cuts "Basic " one character short echoes the rest, which decodes to the key once a character is guessed in front
+    const credentials = Buffer.from(`${key}:`).toString('base64')
+    for (const echoed of [credentials.slice(1), credentials.slice(2, -3), credentials.slice(0, -6)]) {
+      const shown = redact(`invalid credentials ${echoed}`)
+      expect(shown).toContain(REDACTED)
+      for (let at = 0; at + 8 <= credentials.length; at++) expect(shown).not.toContain(credentials.slice(at, at + 8))
+    }
+  })
   test('ordinary text and base64 of other texts are left as they are', () => {
     const other = Buffer.from('Bearer another-key-entirely-0123').toString('base64')
     expect(redact(other)).toBe(other)
