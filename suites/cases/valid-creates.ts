@@ -86,7 +86,9 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       // ' and < > &: what hand-made SQL escaping doubles and HTML sanitisers escape or strip on the way in
       // &amp; and &#65;: text that an entity decoder on the way in turns into & and A; typographic
       // quotes, which a "smart punctuation" filter straightens; an emoji the request text writes as
-      // an escaped surrogate pair (\ud83d\udc07), as Python's json.dumps does; and a format directive
+      // an escaped surrogate pair in upper-case hex (\uD83D\uDC07), as Jackson and .NET's encoders
+      // write it (the description's controls go in lower-case, as JSON.stringify and Python's
+      // json.dumps write them: a parser written by hand for one case refuses the other); and a format directive
       // and a plus sign ("50%+%s"): a service that logs the create with a format string built of the
       // name (Java's printf("created " + name), String.format) throws on the %s it has no argument
       // for, and one that URL-decodes the body refuses the escape or reads + as a space
@@ -101,7 +103,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     // 8259 §8.3), but a reader that matches keys as written (simdjson On-Demand, a regular expression)
     // drops the description. Its key only: one that loses the name refuses the create, which would
     // read as a refusal of the values' characters
-    text: (body) => JSON.stringify(body).replaceAll('/', '\\/').replaceAll('🐇', '\\ud83d\\udc07').replace('"description":', '"descr\\u0069ption":'),
+    text: (body) => JSON.stringify(body).replaceAll('/', '\\/').replaceAll('🐇', '\\uD83D\\uDC07').replace('"description":', '"descr\\u0069ption":'),
     mayRefuse: LENGTH_REASON,
     faultMeans: FORMAT_FAULT,
     shortForm: (p) => ({ name: `${p}-"\\/'<>&`, description: `\u0001\u0008\t\n\f\r\u001b\u001f\r\n\u2028\u2029"\\/<i>` }),

@@ -3,7 +3,8 @@
  * (com.sun.net.httpserver) and no libraries, so a JSON parser written by hand, strict in its
  * grammar, that lets the language's number readers read more than JSON's digits, and a body read
  * as servlet code reads it, line by line. Measured on such a service (Java 17), which passed every
- * run before the malformed bodies that catch these (suites/cases/malformed-json.ts).
+ * run before the malformed bodies that catch these (suites/cases/malformed-json.ts). Beside them, a
+ * parser written by hand that knows one case of hex digits, which a valid body catches.
  */
 import { errorReply, type Mutation } from '../server-cases.ts'
 import { INVALID_JSON, lenientParser } from './inputs.ts'
@@ -20,7 +21,24 @@ function digitValue(digit: string): number {
   return 0
 }
 
+/** A \u escape with an upper-case hex digit: what a parser written by hand for lower-case hex (`[0-9a-f]{4}`) does not know. */
+const UPPER_CASE_ESCAPE = /\\u(?=[0-9a-fA-F]{0,3}[A-F])[0-9a-fA-F]{4}/
+
 export const JDK_MUTATIONS: readonly Mutation[] = [
+  {
+    name: 'upper-case-escapes-refused',
+    breaks: 'create-returns-201',
+    code: 'REFUSED_FOR_CONTENT',
+    description:
+      "the body's \\u escapes are read by a parser written by hand for lower-case hex, as JSON.stringify and Python's json.dumps write them: " +
+      'one in upper case (\\uD83D\\uDC07, as Jackson and .NET write it; RFC 8259 §7 allows either) is refused with 400',
+    behaviour: {
+      parseBody: (text) => {
+        if (UPPER_CASE_ESCAPE.test(text)) throw new SyntaxError('bad escape')
+        return JSON.parse(text) as unknown
+      },
+    },
+  },
   {
     name: 'signed-unicode-escape-accepted',
     ...INVALID_JSON,

@@ -83,7 +83,7 @@ export const SANITISER_MUTATIONS: readonly Mutation[] = [
   {
     name: 'escaped-surrogates-mangled',
     ...CHANGED,
-    description: 'an emoji sent as an escaped surrogate pair ("\\ud83d\\udc07", as Python\'s json.dumps writes it) is read as U+FFFD',
+    description: 'an emoji sent as an escaped surrogate pair ("\\uD83D\\uDC07") is read as U+FFFD',
     behaviour: { parseBody: (text) => JSON.parse(text.replace(/\\ud[89ab][0-9a-f]{2}\\ud[c-f][0-9a-f]{2}/gi, '\\ufffd')) as unknown },
   },
   {
