@@ -99,7 +99,7 @@ export function announcedLedger(journal: readonly JournalEntry[]): LedgerEntry[]
     }))
 }
 
-/** The ledger, and of the POSTs counted as ones that may have created a record (a server fault, no answer), how many a list showed stored (undefined: no list was read). */
+/** The ledger, and of the POSTs counted as ones that may have created a record (a server fault, no answer), how many a list showed stored (undefined: no list was read after each of them). */
 export interface RunLedger {
   ledger: LedgerEntry[]
   found?: { faultAnswered: number; unanswered: number }
@@ -172,8 +172,18 @@ export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRe
       foundInList: howStored(post),
     })
   }
-  return { ledger, found: { faultAnswered: faulted.size, unanswered: unanswered.size } }
+  // the lists showed none of them stored only of POSTs a list was read after (its final read may
+  // have been cut by the deadline, or answered with a fault): else nothing is said of what was found
+  const lastSent = lastListSent(lists)
+  const unlooked = journal.some((entry) => entry.method === 'POST' && entry.onWire && (answeredFault(entry.status) || unansweredWrite(entry)) && carriesPrefix(entry.body, lists.prefixes) && answeredAfter(entry, lastSent))
+  return { ledger, ...(unlooked ? {} : { found: { faultAnswered: faulted.size, unanswered: unanswered.size } }) }
 }
+
+/** When the last list the run read was sent (-Infinity: none was). */
+const lastListSent = (lists: Pick<ListsRead, 'sightings'>) => Math.max(Number.NEGATIVE_INFINITY, ...lists.sightings.map((s) => Date.parse(s.sentAt)))
+
+/** Whether a POST was answered (or gave up) after the last list was sent: no list the run read shows what it stored (one sent in the same millisecond was, but for the rarest race, sent after it). */
+const answeredAfter = (entry: JournalEntry, lastSent: number) => Date.parse(entry.endedAt ?? entry.at) > lastSent
 
 /**
  * Whether the lists the run read may not show all its records: a POST that carried one of its
@@ -183,7 +193,7 @@ export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRe
  * (lib/runner/after-checks.ts), a GET like any.
  */
 export function listReadNeeded(journal: readonly JournalEntry[], lists: Pick<ListsRead, 'sightings' | 'prefixes'>): boolean {
-  const lastSent = Math.max(Number.NEGATIVE_INFINITY, ...lists.sightings.map((s) => Date.parse(s.sentAt)))
+  const lastSent = lastListSent(lists)
   return journal.some(
     (entry) =>
       entry.method === 'POST' &&
@@ -192,7 +202,6 @@ export function listReadNeeded(journal: readonly JournalEntry[], lists: Pick<Lis
       !(entry.status !== undefined && entry.status >= 200 && entry.status < 300) &&
       entry.created === undefined &&
       carriesPrefix(entry.body, lists.prefixes) &&
-      // a list sent in the millisecond its answer came was, but for the rarest race, sent after it
-      Date.parse(entry.endedAt ?? entry.at) > lastSent,
+      answeredAfter(entry, lastSent),
   )
 }

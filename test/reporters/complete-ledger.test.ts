@@ -105,6 +105,14 @@ describe('the ledger from the lists the run read', () => {
     expect(ledger[2]!.description).toBe('made by the service for cf-aaaaa-x')
   })
 
+  test('a POST that may have stored a record after the last list read (its final read cut or answered with a fault): nothing said of what was found, the rows still given', () => {
+    const later = journalEntries([...post('earlier', { name: `${OURS}plain` }, 500, 0), ...post('late', { name: `${OURS}late` }, 502, 9)])
+    const { ledger, found } = runLedger(later, listsOf(list([{ id: 3, name: `${OURS}plain` }], 5)))
+    expect(ledger.map((e) => [e.id, e.exchangeId])).toEqual([['3', 'earlier']])
+    expect(found).toBeUndefined()
+    expect(runLedger(later, listsOf(list([{ id: 3, name: `${OURS}plain` }], 11))).found).toEqual({ faultAnswered: 1, unanswered: 0 })
+  })
+
   test('no list read (a read-only run, one cut before it): the announced records alone, and nothing said of what was found', () => {
     expect(runLedger(journal, undefined)).toEqual({ ledger: runLedger(journal, listsOf()).ledger })
     expect(runLedger(journal, listsOf()).found).toBeUndefined()
