@@ -15,7 +15,7 @@
  * A record announced by a 201 is matched by its id (or, when the list gives it another id, by the
  * POST that sent it) and counted once. A run that ends before any list is read reports as before.
  */
-import { exactIntegerTextAt, numberText } from '../json/exact-json.ts'
+import { exactIntegerTextAt, numberText, parseJsonExact } from '../json/exact-json.ts'
 import type { HttpResult } from '../http/client.ts'
 import { parsedJsonOf } from '../checks/response.ts'
 import { answeredFault, nameSent, unansweredWrite, type JournalEntry } from '../http/journal.ts'
@@ -63,9 +63,20 @@ export class ListsRead {
   note(list: HttpResult): void {
     const { exchange, text } = list
     if (exchange.response?.status !== 200 || text === undefined) return
-    // a list that holds none of the run's records is not walked; one that does is parsed once, for the checks too
-    const records = this.prefixes.some((p) => text.includes(p)) ? runRecords(parsedJsonOf(list), this.prefixes) : []
+    // a list that holds none of the run's records is not walked; one that does is parsed once, for
+    // the checks too; one the checks refuse as JSON text (a byte order mark, bytes not UTF-8) still
+    // shows what the service stored, decoded as the client decoded it
+    const records = this.prefixes.some((p) => text.includes(p)) ? runRecords(parsedJsonOf(list) ?? decodedText(text), this.prefixes) : []
     this.sightings.push({ exchangeId: exchange.id, sentAt: exchange.startedAt, records })
+  }
+}
+
+/** The text parsed as exact JSON, or undefined. */
+function decodedText(text: string): unknown {
+  try {
+    return parseJsonExact(text)
+  } catch {
+    return undefined
   }
 }
 

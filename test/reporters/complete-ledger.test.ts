@@ -78,6 +78,11 @@ describe('the ledger from the lists the run read', () => {
     expect(found).toEqual({ faultAnswered: 1, unanswered: 1 })
   })
 
+  test('a list with a byte order mark (which the checks fail as JSON text) still shows the records stored', () => {
+    const marked = { ...list([{ id: 3, name: `${OURS}plain` }], 5), byteOrderMark: true }
+    expect(runLedger(journal, listsOf(marked)).ledger.map((e) => [e.id, e.exchangeId])).toEqual([['1', 'created'], ['3', 'faulted']])
+  })
+
   test('a 201 whose id the list does not show: the record the list shows under that name is the one it announced, not a second', () => {
     const { ledger } = runLedger(journal, listsOf(list([{ id: 99, name: `${OURS}desc-16`, description: 'd' }], 5)))
     expect(ledger.map((e) => e.id)).toEqual(['1'])
