@@ -64,7 +64,7 @@ function commonest(causes: readonly SkipCause[]): SkipCause | undefined {
 }
 
 /** Of a wholly skipped rule's causes, the commonest the run met (MET_BY_THE_RUN), which it is reported under; undefined when the run met none. */
-export function causeMetByTheRun(causes: readonly SkipCause[]): SkipCause | undefined {
+function causeMetByTheRun(causes: readonly SkipCause[]): SkipCause | undefined {
   return commonest(causes.filter((cause) => MET_BY_THE_RUN.has(cause)))
 }
 

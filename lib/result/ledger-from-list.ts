@@ -97,7 +97,7 @@ function runRecords(parsed: unknown, prefixes: readonly string[]): ListedRecord[
 }
 
 /** The POSTs whose answer says they created a record (2xx), or whose lost answer (or 503) the list showed stored: the records an answer announced. */
-export function announcedLedger(journal: readonly JournalEntry[]): LedgerEntry[] {
+function announcedLedger(journal: readonly JournalEntry[]): LedgerEntry[] {
   return journal
     .filter((entry) => entry.mayHaveCreated && ((entry.status !== undefined && entry.status >= 200 && entry.status < 300) || entry.created !== undefined))
     .map((entry) => ({
@@ -117,7 +117,7 @@ export interface RunLedger {
 }
 
 /** How a record no answer announced came to be, from the POST that sent it (none: no POST of the journal sent it). */
-export function howStored(post: Pick<JournalEntry, 'status'> | undefined): string {
+function howStored(post: Pick<JournalEntry, 'status'> | undefined): string {
   if (!post) return "found in the list under the run's prefix; no POST of the run's journal sent it"
   if (post.status === undefined) return ANSWER_LOST_RECORD_FOUND
   if (post.status >= 200 && post.status < 300) return `a second record of a POST answered ${post.status}`
