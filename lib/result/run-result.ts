@@ -15,10 +15,10 @@ import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { journalTotals, type JournalEntry, type JournalTotals } from '../http/journal.ts'
 import { runLedger, type LedgerEntry, type ListsRead } from './ledger-from-list.ts'
-
-export type { LedgerEntry } from './ledger-from-list.ts'
 import { ruleCatalogue, type Rule } from '../spec/rule-catalogue.ts'
 import type { BaselineEntry } from '../config/baseline-file.ts'
+
+export type { LedgerEntry } from './ledger-from-list.ts'
 
 export type Status = 'pass' | 'fail' | 'skip' | 'warn'
 
