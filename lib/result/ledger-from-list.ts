@@ -66,13 +66,13 @@ export class ListsRead {
     // a list that holds none of the run's records is not walked; one that does is parsed once, for
     // the checks too; one the checks refuse as JSON text (a byte order mark, bytes not UTF-8) still
     // shows what the service stored, decoded as the client decoded it
-    const records = this.prefixes.some((p) => text.includes(p)) ? runRecords(parsedJsonOf(list) ?? decodedText(text), this.prefixes) : []
+    const records = this.prefixes.some((p) => text.includes(p)) ? runRecords(parsedJsonOf(list) ?? parsedText(text), this.prefixes) : []
     this.sightings.push({ exchangeId: exchange.id, sentAt: exchange.startedAt, records })
   }
 }
 
 /** The text parsed as exact JSON, or undefined. */
-function decodedText(text: string): unknown {
+function parsedText(text: string): unknown {
   try {
     return parseJsonExact(text)
   } catch {
