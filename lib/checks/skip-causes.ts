@@ -56,9 +56,27 @@ export const LEAVES_NOTHING_UNVERIFIED: ReadonlySet<SkipCause> = new Set(['not-n
  */
 const MET_BY_THE_RUN: ReadonlySet<SkipCause> = new Set(['server-gone', 'key-refused', 'key-revoked', 'deadline', 'unfinished', 'stalled'])
 
-/** Of a wholly skipped rule's causes, the commonest the run met (MET_BY_THE_RUN), which it is reported under; undefined when the run met none. */
-export function causeMetByTheRun(causes: readonly SkipCause[]): SkipCause | undefined {
+/** The commonest of the causes (the first of equals); undefined when none is given. */
+function commonest(causes: readonly SkipCause[]): SkipCause | undefined {
   const counts = new Map<SkipCause, number>()
-  for (const cause of causes) if (MET_BY_THE_RUN.has(cause)) counts.set(cause, (counts.get(cause) ?? 0) + 1)
+  for (const cause of causes) counts.set(cause, (counts.get(cause) ?? 0) + 1)
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0]
+}
+
+/** Of a wholly skipped rule's causes, the commonest the run met (MET_BY_THE_RUN), which it is reported under; undefined when the run met none. */
+function causeMetByTheRun(causes: readonly SkipCause[]): SkipCause | undefined {
+  return commonest(causes.filter((cause) => MET_BY_THE_RUN.has(cause)))
+}
+
+/**
+ * Of a wholly skipped rule's checks, the one whose cause and words the rule is reported under, in
+ * its group and on its own line of every report and in results.json's notVerified alike: of the
+ * cause the run met (causeMetByTheRun), else of its commonest cause. A check recorded without a
+ * cause counts as not applicable.
+ */
+export function reportedSkip<C extends { cause?: SkipCause }>(checks: readonly C[]): C | undefined {
+  const causeOf = (check: C) => check.cause ?? 'not-applicable'
+  const causes = checks.map(causeOf)
+  const cause = causeMetByTheRun(causes) ?? commonest(causes)
+  return checks.find((check) => causeOf(check) === cause)
 }

@@ -69,7 +69,6 @@ export function deploymentDetail(d: FleetDeployment): string {
   return d.verdict === 'pass' ? 'every must-rule passed' : ''
 }
 
-
 /**
  * What a deployment's run wrote, in a few words: "6 POSTs sent; 2 records created (prefix
  * cf-xmo8e-; listed in its report)", "read-only: no POST sent", or undefined when its run holds

@@ -19,7 +19,7 @@ import { badge, escapeHtml as h } from './html-text.ts'
 import { recordPrefixWords, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
 import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult, type Status } from '../result/run-result.ts'
-import { failedChecks, FAULT_ANSWERED_WORDS, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, writeMode } from './wording.ts'
+import { failedChecks, FAULT_ANSWERED_WORDS, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, ruleSkipText, seconds, writeMode } from './wording.ts'
 
 let css: string | undefined
 
@@ -69,7 +69,7 @@ function ruleMatrix(result: RunResult): string {
         rule.status === 'warn'
           ? `<ul class="notes">${[...new Set(rule.checks.flatMap((c) => c.notes))].map((note) => `<li>${h(note)}</li>`).join('')}</ul>`
           : ''
-      const skipped = rule.status === 'skip' ? `<div class="muted">Not verified: ${h(reasonText(rule.checks.find((c) => c.skipReason)?.skipReason))}</div>` : ''
+      const skipped = rule.status === 'skip' ? `<div class="muted">Not verified: ${h(ruleSkipText(rule))}</div>` : ''
       return `<tr class="${rule.status}"><td>${badge(rule.status)}</td><td>${link}<div>${h(rule.title)}</div>${notes}${skipped}</td><td>§${h(rule.section)}</td><td>${rule.level}</td><td>${counts}</td></tr>`
     })
     .join('\n')

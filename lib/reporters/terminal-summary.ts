@@ -19,7 +19,7 @@ import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { recordPrefixWords, someNameWithoutPrefix, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
 import { runCounts } from './run-counts.ts'
 import { LEAVES_NOTHING_UNVERIFIED } from '../checks/skip-causes.ts'
-import { failedChecks, FAULT_ANSWERED_WORDS, foundWords, notVerifiedByReason, pacing, partlyVerified, plural, reasonText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
+import { failedChecks, FAULT_ANSWERED_WORDS, foundWords, notVerifiedByReason, pacing, partlyVerified, plural, ruleSkipText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', warn: '!' }
 /** Failure entries (causes) shown with expected/actual in full; later failing rules get one line each. */
@@ -29,8 +29,6 @@ const INSTANCE_LINES = 3
 export const MAX_LINES = 50
 export const MAX_WIDTH = 160
 const MAX_CURL_WIDTH = 400
-
-/** One line of text safe for a terminal: control and invisible characters as markers, cut to `max`. */
 
 /**
  * A rule that was judged, in counts that add up to its checks, as report.html counts them: "43
@@ -45,6 +43,7 @@ function judgedWords(checks: readonly CheckResult[]): string {
   return [`${plural(passed, 'check')} passed`, ...(known > 0 ? [`${known} known (--baseline)`] : []), ...(skipped > 0 ? [`${skipped} skipped`] : [])].join(', ')
 }
 
+/** One line of text safe for a terminal: control and invisible characters as markers, cut to `max`. */
 export function terminalText(text: string, max = MAX_WIDTH): string {
   return cut(visibleLine(text), max)
 }
@@ -238,7 +237,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
       rule.status === 'fail'
         ? `${failed.length} of ${checks.length} checks failed · §${rule.section}`
         : rule.status === 'skip'
-          ? `not verified: ${reasonText(checks.find((ch) => ch.skipReason)?.skipReason)}`
+          ? `not verified: ${ruleSkipText(rule)}`
           : judgedWords(checks)
     const level = rule.level === 'advisory' ? ' (advisory)' : ''
     body.push(terminalText(`  ${MARK[rule.status]} ${rule.id.padEnd(width)}  ${counted}${level}`))

@@ -4,7 +4,7 @@
  */
 import { theKey } from '../result/key-refused.ts'
 import type { CheckResult, LedgerEntry, RuleResult, RunResult } from '../result/run-result.ts'
-import { causeMetByTheRun, LEAVES_NOTHING_UNVERIFIED, type SkipCause } from '../checks/skip-causes.ts'
+import { LEAVES_NOTHING_UNVERIFIED, reportedSkip, type SkipCause } from '../checks/skip-causes.ts'
 
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
 
@@ -13,7 +13,10 @@ export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n 
  * the write budget (--max-writes 3; this POST is number 7)" → "over the write budget (--max-writes 3;
  * this POST is number 7)". Grouping never reads it: groups go by the check's cause (causeWords).
  */
-export function reasonText(reason: string | undefined): string {
+/** The words of a rule none of whose checks ran, on its own line: those of the cause it is grouped under (reportedSkip). */
+export const ruleSkipText = (rule: RuleResult): string => reasonText(reportedSkip(rule.checks)?.skipReason)
+
+function reasonText(reason: string | undefined): string {
   return (reason ?? 'not run').replace(/^not verified:\s*/i, '')
 }
 
@@ -76,7 +79,8 @@ export function notVerifiedByReason(result: RunResult): { cause: SkipCause; reas
   for (const rule of result.rules) {
     if (rule.status !== 'skip') continue
     // a rule cut before its checks were collected has none: unfinished
-    const cause = causeMetByTheRun(rule.checks.map(causeOf)) ?? skipReasons(rule.checks, result)[0]?.cause ?? 'unfinished'
+    const shown = reportedSkip(rule.checks)
+    const cause = shown ? causeOf(shown) : 'unfinished'
     groups.set(cause, [...(groups.get(cause) ?? []), rule])
   }
   return [...groups].map(([cause, rules]) => ({ cause, reason: causeWords(cause, result), rules }))

@@ -15,7 +15,7 @@
  * A record announced by a 201 is matched by its id (or, when the list gives it another id, by the
  * POST that sent it) and counted once. A run that ends before any list is read reports as before.
  */
-import { exactIntegerTextAt, numberText } from '../json/exact-json.ts'
+import { exactIntegerTextAt, numberText, parseJsonExact } from '../json/exact-json.ts'
 import type { HttpResult } from '../http/client.ts'
 import { parsedJsonOf } from '../checks/response.ts'
 import { answeredFault, nameSent, unansweredWrite, type JournalEntry } from '../http/journal.ts'
@@ -63,9 +63,20 @@ export class ListsRead {
   note(list: HttpResult): void {
     const { exchange, text } = list
     if (exchange.response?.status !== 200 || text === undefined) return
-    // a list that holds none of the run's records is not walked; one that does is parsed once, for the checks too
-    const records = this.prefixes.some((p) => text.includes(p)) ? runRecords(parsedJsonOf(list), this.prefixes) : []
+    // a list that holds none of the run's records is not walked; one that does is parsed once, for
+    // the checks too; one the checks refuse as JSON text (a byte order mark, bytes not UTF-8) still
+    // shows what the service stored, decoded as the client decoded it
+    const records = this.prefixes.some((p) => text.includes(p)) ? runRecords(parsedJsonOf(list) ?? parsedText(text), this.prefixes) : []
     this.sightings.push({ exchangeId: exchange.id, sentAt: exchange.startedAt, records })
+  }
+}
+
+/** The text parsed as exact JSON, or undefined. */
+function parsedText(text: string): unknown {
+  try {
+    return parseJsonExact(text)
+  } catch {
+    return undefined
   }
 }
 
@@ -86,7 +97,7 @@ function runRecords(parsed: unknown, prefixes: readonly string[]): ListedRecord[
 }
 
 /** The POSTs whose answer says they created a record (2xx), or whose lost answer (or 503) the list showed stored: the records an answer announced. */
-export function announcedLedger(journal: readonly JournalEntry[]): LedgerEntry[] {
+function announcedLedger(journal: readonly JournalEntry[]): LedgerEntry[] {
   return journal
     .filter((entry) => entry.mayHaveCreated && ((entry.status !== undefined && entry.status >= 200 && entry.status < 300) || entry.created !== undefined))
     .map((entry) => ({
@@ -99,14 +110,14 @@ export function announcedLedger(journal: readonly JournalEntry[]): LedgerEntry[]
     }))
 }
 
-/** The ledger, and of the POSTs counted as ones that may have created a record (a server fault, no answer), how many a list showed stored (undefined: no list was read). */
+/** The ledger, and of the POSTs counted as ones that may have created a record (a server fault, no answer), how many a list showed stored (undefined: no list was read after each of them). */
 export interface RunLedger {
   ledger: LedgerEntry[]
   found?: { faultAnswered: number; unanswered: number }
 }
 
 /** How a record no answer announced came to be, from the POST that sent it (none: no POST of the journal sent it). */
-export function howStored(post: Pick<JournalEntry, 'status'> | undefined): string {
+function howStored(post: Pick<JournalEntry, 'status'> | undefined): string {
   if (!post) return "found in the list under the run's prefix; no POST of the run's journal sent it"
   if (post.status === undefined) return ANSWER_LOST_RECORD_FOUND
   if (post.status >= 200 && post.status < 300) return `a second record of a POST answered ${post.status}`
@@ -172,8 +183,18 @@ export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRe
       foundInList: howStored(post),
     })
   }
-  return { ledger, found: { faultAnswered: faulted.size, unanswered: unanswered.size } }
+  // the lists showed none of them stored only of POSTs a list was read after (its final read may
+  // have been cut by the deadline, or answered with a fault): else nothing is said of what was found
+  const lastSent = lastListSent(lists)
+  const unlooked = journal.some((entry) => entry.method === 'POST' && entry.onWire && (answeredFault(entry.status) || unansweredWrite(entry)) && carriesPrefix(entry.body, lists.prefixes) && answeredAfter(entry, lastSent))
+  return { ledger, ...(unlooked ? {} : { found: { faultAnswered: faulted.size, unanswered: unanswered.size } }) }
 }
+
+/** When the last list the run read was sent (-Infinity: none was). */
+const lastListSent = (lists: Pick<ListsRead, 'sightings'>) => Math.max(Number.NEGATIVE_INFINITY, ...lists.sightings.map((s) => Date.parse(s.sentAt)))
+
+/** Whether a POST was answered (or gave up) after the last list was sent: no list the run read shows what it stored (one sent in the same millisecond was, but for the rarest race, sent after it). */
+const answeredAfter = (entry: JournalEntry, lastSent: number) => Date.parse(entry.endedAt ?? entry.at) > lastSent
 
 /**
  * Whether the lists the run read may not show all its records: a POST that carried one of its
@@ -183,7 +204,7 @@ export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRe
  * (lib/runner/after-checks.ts), a GET like any.
  */
 export function listReadNeeded(journal: readonly JournalEntry[], lists: Pick<ListsRead, 'sightings' | 'prefixes'>): boolean {
-  const lastSent = Math.max(Number.NEGATIVE_INFINITY, ...lists.sightings.map((s) => Date.parse(s.sentAt)))
+  const lastSent = lastListSent(lists)
   return journal.some(
     (entry) =>
       entry.method === 'POST' &&
@@ -192,7 +213,6 @@ export function listReadNeeded(journal: readonly JournalEntry[], lists: Pick<Lis
       !(entry.status !== undefined && entry.status >= 200 && entry.status < 300) &&
       entry.created === undefined &&
       carriesPrefix(entry.body, lists.prefixes) &&
-      // a list sent in the millisecond its answer came was, but for the rarest race, sent after it
-      Date.parse(entry.endedAt ?? entry.at) > lastSent,
+      answeredAfter(entry, lastSent),
   )
 }

@@ -9,16 +9,16 @@ import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
 import { serverGone, withoutFailuresOfTheGoneServer } from './server-gone.ts'
 import type { Samples } from './samples.ts'
 import { ENDS_WITHOUT_VERDICT, type RunProblem } from './run-problems.ts'
-import { causeMetByTheRun, type SkipCause } from '../checks/skip-causes.ts'
+import { reportedSkip, type SkipCause } from '../checks/skip-causes.ts'
 import { observedBehaviour, type ObservedBehaviour } from './observed-behaviour.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { journalTotals, type JournalEntry, type JournalTotals } from '../http/journal.ts'
 import { runLedger, type LedgerEntry, type ListsRead } from './ledger-from-list.ts'
-
-export type { LedgerEntry } from './ledger-from-list.ts'
 import { ruleCatalogue, type Rule } from '../spec/rule-catalogue.ts'
 import type { BaselineEntry } from '../config/baseline-file.ts'
+
+export type { LedgerEntry } from './ledger-from-list.ts'
 
 export type Status = 'pass' | 'fail' | 'skip' | 'warn'
 
@@ -252,8 +252,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
       .filter((r) => r.level === 'must' && r.status === 'skip')
       .map((r) => {
         // what the run met (a server gone, a key refused) before what the user chose (the write budget), as the reports group them
-        const met = causeMetByTheRun(r.checks.flatMap((c) => (c.status === 'skip' && c.cause !== undefined ? [c.cause] : [])))
-        const skipped = r.checks.find((c) => c.status === 'skip' && (met === undefined || c.cause === met))
+        const skipped = reportedSkip(r.checks)
         return { id: r.id, cause: skipped?.cause ?? 'unfinished', reason: skipped?.skipReason ?? 'not run' }
       }),
     rules,

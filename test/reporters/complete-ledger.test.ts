@@ -78,6 +78,11 @@ describe('the ledger from the lists the run read', () => {
     expect(found).toEqual({ faultAnswered: 1, unanswered: 1 })
   })
 
+  test('a list with a byte order mark (which the checks fail as JSON text) still shows the records stored', () => {
+    const marked = { ...list([{ id: 3, name: `${OURS}plain` }], 5), byteOrderMark: true }
+    expect(runLedger(journal, listsOf(marked)).ledger.map((e) => [e.id, e.exchangeId])).toEqual([['1', 'created'], ['3', 'faulted']])
+  })
+
   test('a 201 whose id the list does not show: the record the list shows under that name is the one it announced, not a second', () => {
     const { ledger } = runLedger(journal, listsOf(list([{ id: 99, name: `${OURS}desc-16`, description: 'd' }], 5)))
     expect(ledger.map((e) => e.id)).toEqual(['1'])
@@ -103,6 +108,14 @@ describe('the ledger from the lists the run read', () => {
       ['10', "found in the list under the run's prefix; no POST of the run's journal sent it"],
     ])
     expect(ledger[2]!.description).toBe('made by the service for cf-aaaaa-x')
+  })
+
+  test('a POST that may have stored a record after the last list read (its final read cut or answered with a fault): nothing said of what was found, the rows still given', () => {
+    const later = journalEntries([...post('earlier', { name: `${OURS}plain` }, 500, 0), ...post('late', { name: `${OURS}late` }, 502, 9)])
+    const { ledger, found } = runLedger(later, listsOf(list([{ id: 3, name: `${OURS}plain` }], 5)))
+    expect(ledger.map((e) => [e.id, e.exchangeId])).toEqual([['3', 'earlier']])
+    expect(found).toBeUndefined()
+    expect(runLedger(later, listsOf(list([{ id: 3, name: `${OURS}plain` }], 11))).found).toEqual({ faultAnswered: 1, unanswered: 0 })
   })
 
   test('no list read (a read-only run, one cut before it): the announced records alone, and nothing said of what was found', () => {

@@ -7,6 +7,8 @@
  */
 import { expect, test } from 'vitest'
 import { markdownSummary } from '../../lib/reporters/markdown-summary.ts'
+import { htmlReport } from '../../lib/reporters/html-report.ts'
+import { terminalSummary } from '../../lib/reporters/terminal-summary.ts'
 import { notVerifiedByReason } from '../../lib/reporters/wording.ts'
 import { check, runResult } from './fixture.ts'
 
@@ -25,6 +27,10 @@ test('the server gone wins over the write budget, in the groups of every report 
   expect(group?.cause).toBe('server-gone')
   expect(result.notVerified.find((r) => r.id === 'create-returns-201')).toEqual({ id: 'create-returns-201', cause: 'server-gone', reason: GONE.skipReason })
   expect(markdownSummary(result)).not.toMatch(/over the write budget[^\n]*create-returns-201/)
+  // the rule's own line says what its group says
+  expect(terminalSummary(result, [])).toMatch(/create-returns-201 +not verified: the server stopped taking connections/)
+  expect(htmlReport(result)).toContain('Not verified: the server stopped taking connections')
+  expect(htmlReport(result)).not.toContain('Not verified: over the write budget')
 })
 
 test('the write budget alone, or beside a cause the user chose, is what it was: the commonest', () => {
