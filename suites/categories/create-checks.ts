@@ -12,6 +12,7 @@ import { check } from '../../lib/suite-kit/check.ts'
 import { thisRun } from '../../lib/suite-kit/run-context.ts'
 import { expectErrorRecord, expectErrorStatusMatches } from '../../lib/checks/error-record.ts'
 import { readableRecords } from './list-checks.ts'
+import { refusedCharactersOrigin } from '../../lib/checks/sql-store-answers.ts'
 import type { CategoryProbes, CreateProbe, LengthFollowUp } from './probes.ts'
 import { DESCRIPTION_FLOOR, NAME_FLOOR } from '../cases/valid-creates.ts'
 import { REPEATED_NAME_REFUSALS } from '../cases/valid-create.ts'
@@ -52,10 +53,11 @@ function refusedForLengthCheck(c: CreateProbe): void {
     if (control.status !== 201) return
     const sent = await c.sent()
     const sizes = `a ${Buffer.byteLength(sent.name)}-byte name${sent.description === undefined ? '' : ` and a ${Buffer.byteLength(sent.description)}-byte description`}`
+    const whyRefused = refusedCharactersOrigin(sent)
     fail(
       {
         code: 'REFUSED_FOR_CONTENT',
-        message: `POST answered ${status} to these values, yet 201 to plain ASCII of the same sizes (${sizes}): the service refused their characters, not their lengths`,
+        message: `POST answered ${status} to these values, yet 201 to plain ASCII of the same sizes (${sizes}): the service refused their characters, not their lengths${whyRefused ? `; ${whyRefused}` : ''}`,
         expected: 'status 201: the values are valid strings (§4.2 rule 2), and a length the service accepts',
         actual: `status ${status}; plain ASCII of the same sizes: 201`,
       },
@@ -129,10 +131,11 @@ function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortO
     if (floor.exchange.response?.status !== 201) {
       throw new NotApplicable(`not verified: the service refused even the first create's ${NAME_FLOOR}-character name and ${DESCRIPTION_FLOOR}-character description, the lengths every short form fits`, 'length-limit')
     }
+    const whyRefused = status === 400 || status === 422 ? refusedCharactersOrigin(await c.sent()) : undefined
     fail(
       {
         ...statusFailure(responseOf(result)),
-        message: `POST answered ${describeStatus(responseOf(result))} to values that fit the lengths the service accepted (a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description, in the first create), expected 201`,
+        message: `POST answered ${describeStatus(responseOf(result))} to values that fit the lengths the service accepted (a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description, in the first create), expected 201${whyRefused ? `: ${whyRefused}` : ''}`,
         expected: 'status 201',
         actual: `status ${describeStatus(responseOf(result))}`,
       },
