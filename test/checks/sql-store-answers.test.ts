@@ -34,13 +34,21 @@ describe('text a SQL store changed', () => {
 })
 
 describe('values refused for their characters', () => {
-  test('characters beyond U+FFFF: utf8mb3 in strict mode (error 1366)', () => {
-    expect(refusedCharactersOrigin({ name: 'cf-ab12c-e\u0301🐇', description: 'שלום' })).toMatch(/^the values hold characters beyond U\+FFFF \(emoji\), and MySQL's and MariaDB's utf8mb3 .*error 1366, Incorrect string value.*utf8mb4/)
+  test('characters beyond U+FFFF: utf8mb3 in strict mode (error 1366), and latin1', () => {
+    expect(refusedCharactersOrigin({ name: 'cf-ab12c-e\u0301🐇', description: 'שלום' })).toMatch(
+      /^the values hold characters beyond U\+FFFF \(emoji\): MySQL's and MariaDB's utf8mb3 .*error 1366, Incorrect string value.*latin1.*CONVERT TO CHARACTER SET utf8mb4/,
+    )
     expect(refusedCharactersOrigin({ name: 'cf-ab12c', description: '👩\u200d👧' })).toMatch(/utf8mb3/)
   })
 
-  test('no such character, no words', () => {
-    expect(refusedCharactersOrigin({ name: "cf-ab12c-\"\\/'<>&", description: 'Ñandú \u2028' })).toBeUndefined()
+  test('characters beyond U+00FF only: a single-byte character set (latin1; a PostgreSQL database in LATIN1, 22P05), not utf8mb3', () => {
+    const words = refusedCharactersOrigin({ name: ' cf-ab12c-s ', description: '\u00a0 a  b\u2003c\u3000\u200bd e\u0301' })
+    expect(words).toMatch(/^the values hold characters beyond U\+00FF, and a column in a single-byte character set .*latin1.*22P05/)
+    expect(words).not.toMatch(/utf8mb3 \(/)
+  })
+
+  test('no character beyond U+00FF, no words', () => {
+    expect(refusedCharactersOrigin({ name: "cf-ab12c-\"\\/'<>&", description: 'Ñandú \u0001' })).toBeUndefined()
   })
 })
 
