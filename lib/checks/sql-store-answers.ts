@@ -17,20 +17,25 @@ const SINGLE_BYTE =
   "a column in a single-byte character set holds none beyond U+00FF: MySQL's and MariaDB's latin1 (the default of a server with no character-set-server set) refuses them in strict mode (error 1366, Incorrect string value), " +
   'and a PostgreSQL database in LATIN1 or WIN1252 refuses them (SQLSTATE 22P05, has no equivalent in encoding)'
 
+/** A store's refusal of characters its character set cannot hold, in its own words (MySQL's and MariaDB's 1366, PostgreSQL's 22P05). */
+const STORE_REFUSED_TEXT = /Incorrect string value|has no equivalent in encoding|\b1366\b|22P05/
+
 /**
  * Why a create whose values hold characters beyond U+00FF was refused when plain text of its
  * lengths was not: most often a column whose character set cannot hold them (utf8mb3 for an
  * emoji, latin1 for any of them), in strict mode. Measured on MariaDB 10.11: utf8mb3 refused the
  * short form's emoji with 1366, latin1 the whitespace create's Unicode spaces.
  */
-export function refusedCharactersOrigin(sent: NewCategory): string | undefined {
+export function refusedCharactersOrigin(sent: NewCategory, answer = ''): string | undefined {
   const code = Math.max(widest(sent.name), widest(sent.description))
   if (code <= 0xff) return undefined
+  // the store's own words in the Error record's message say which; else it is one cause among others (a filter of the service's own)
+  const named = STORE_REFUSED_TEXT.test(answer)
   const why =
     code > 0xffff
       ? `the values hold characters beyond U+FFFF (emoji): ${UTF8MB3} and refuses them in strict mode, the default (error 1366, Incorrect string value); and ${SINGLE_BYTE}`
       : `the values hold characters beyond U+00FF, and ${SINGLE_BYTE}`
-  return `${why}; an error a service answers 400. §2 gives name and description the type string, and these are valid text: ${UTF8MB4} (PostgreSQL: a UTF8 database)`
+  return `${named ? "the answer names the store's refusal of the characters: " : 'if the store is why: '}${why}; an error a service answers 400. §2 gives name and description the type string, and these are valid text: ${UTF8MB4} (PostgreSQL: a UTF8 database)`
 }
 
 /**
@@ -49,7 +54,8 @@ export function columnCutText(sent: unknown, got: unknown): string | undefined {
   if (typeof sent !== 'string' || typeof got !== 'string' || got.length === 0 || got.length >= sent.length || !sent.startsWith(got)) return undefined
   const rest = sent.slice(got.length)
   if (/^\s+$/.test(rest)) return undefined
-  if (rest.codePointAt(0)! > 0xffff) {
+  // tag characters alone taken from the end are a filter's doing (known-answers' strip), not a character set's cut
+  if (rest.codePointAt(0)! > 0xffff && [...rest].some((c) => c.codePointAt(0)! < 0xe0000 || c.codePointAt(0)! > 0xe007f)) {
     return (
       `the text was cut before its first character beyond U+FFFF: ${UTF8MB3}, and outside strict mode MySQL stores the text up to it with a warning only (1366, Incorrect string value; MariaDB writes '?' in its place), ` +
       `and the create answers 201; ${UTF8MB4}`
@@ -58,7 +64,7 @@ export function columnCutText(sent: unknown, got: unknown): string | undefined {
   const length = [...got].length
   if (!columnLike(length)) return undefined
   return (
-    `the text was cut to its first ${length} characters: MySQL and MariaDB outside strict mode (a sql_mode without STRICT_TRANS_TABLES or STRICT_ALL_TABLES) store a value longer than its VARCHAR(${length}) column cut to that length, ` +
+    `the text was cut to its first ${length} characters, as MySQL and MariaDB outside strict mode (a sql_mode without STRICT_TRANS_TABLES or STRICT_ALL_TABLES) store a value longer than its VARCHAR(${length}) column cut to that length, ` +
     'with a warning only (1265, Data truncated), and the create answers 201; in strict mode, their default, the insert fails (1406, Data too long), which the service answers 400 (lengths are not shown, §8): ' +
     "set the sql_mode back to strict (or check the length before the insert), and never give back less than was sent"
   )

@@ -54,7 +54,7 @@ function refusedForLengthCheck(c: CreateProbe): void {
     if (control.status !== 201) return
     const sent = await c.sent()
     const sizes = `a ${Buffer.byteLength(sent.name)}-byte name${sent.description === undefined ? '' : ` and a ${Buffer.byteLength(sent.description)}-byte description`}`
-    const whyRefused = refusedCharactersOrigin(sent)
+    const whyRefused = refusedCharactersOrigin(sent, responseOf(result).body)
     fail(
       {
         code: 'REFUSED_FOR_CONTENT',
@@ -132,7 +132,7 @@ function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortO
     if (floor.exchange.response?.status !== 201) {
       throw new NotApplicable(`not verified: the service refused even the first create's ${NAME_FLOOR}-character name and ${DESCRIPTION_FLOOR}-character description, the lengths every short form fits`, 'length-limit')
     }
-    const whyRefused = status === 400 || status === 422 ? refusedCharactersOrigin(await c.sent()) : undefined
+    const whyRefused = status === 400 || status === 422 ? refusedCharactersOrigin(await c.sent(), responseOf(result).body) : undefined
     fail(
       {
         ...statusFailure(responseOf(result)),
