@@ -14,6 +14,9 @@ describe('the same name to a store with a default collation', () => {
     ['Dog', 'dog', 'case aside (general_ci, citext)'],
     ['Café', 'Cafe', 'accents aside (ai_ci)'],
     ['Cafe\u0301', 'Café', 'a decomposed accent is the composed one'],
+    ['0', '\uff10', 'a fullwidth digit (uca1400_ai_ci, measured)'],
+    ['0', '\u0660', 'an Arabic-Indic digit (uca1400_ai_ci, measured)'],
+    ['-0042', '-\u{1d7ce}\u{1d7ce}\u{1d7d2}\u{1d7d0}', 'mathematical bold digits, past the first block of ten'],
   ])('%j and %j: %s', (a, b) => {
     expect(sameNameToAStore(a, b)).toBe(true)
   })
@@ -21,6 +24,7 @@ describe('the same name to a store with a default collation', () => {
   test.each([
     ['0', ' 0', 'leading spaces count in every collation'],
     ['0', 'O', 'another letter'],
+    ['0', '\u0661', 'another digit'],
     ['', '0', 'the empty name is no "0"'],
     ['cf-ab12c-plain', 'cf-ab12d-plain', "another run's prefix"],
   ])('%j and %j are two names: %s', (a, b) => {
