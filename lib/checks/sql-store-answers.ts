@@ -4,7 +4,6 @@
  * PostgreSQL 15 under a Flask service, 2026-11-26). known-answers.ts calls these beside the other
  * stacks' words; the verdict and the failure code never depend on them.
  */
-import type { NewCategory } from './category.ts'
 
 /** The widest character of a text (its highest code point; 0 for none). */
 const widest = (text: string | undefined) => Math.max(0, ...[...(text ?? '')].map((c) => c.codePointAt(0)!))
@@ -26,7 +25,7 @@ const STORE_REFUSED_TEXT = /Incorrect string value|has no equivalent in encoding
  * emoji, latin1 for any of them), in strict mode. Measured on MariaDB 10.11: utf8mb3 refused the
  * short form's emoji with 1366, latin1 the whitespace create's Unicode spaces.
  */
-export function refusedCharactersOrigin(sent: NewCategory, answer = ''): string | undefined {
+export function refusedCharactersOrigin(sent: { name: string; description?: string }, answer = ''): string | undefined {
   const code = Math.max(widest(sent.name), widest(sent.description))
   if (code <= 0xff) return undefined
   // the store's own words in the Error record's message say which; else it is one cause among others (a filter of the service's own)

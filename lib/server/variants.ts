@@ -14,7 +14,6 @@ import { JAVA_VARIANTS } from './variants/jdk.ts'
 import { PHP_VARIANTS } from './variants/php.ts'
 import { RAILS_MOJOLICIOUS_VARIANTS } from './variants/rails-mojolicious.ts'
 import { DJANGO_VARIANTS } from './variants/django.ts'
-import { SQL_STORE_VARIANTS } from './variants/sql-stores.ts'
 import { errorReply, isPlainObject, LIST_LAG_MS, listBehindWrites, recordWithRawId, seedCategories, storedNow, type Variant } from './server-cases.ts'
 
 export type { Variant } from './server-cases.ts'
@@ -347,5 +346,4 @@ export const VARIANTS: readonly Variant[] = [
   ...PHP_VARIANTS,
   ...RAILS_MOJOLICIOUS_VARIANTS,
   ...DJANGO_VARIANTS,
-  ...SQL_STORE_VARIANTS,
 ]
