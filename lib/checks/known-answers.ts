@@ -5,14 +5,16 @@
  * words to its message, so that a team reads what it must change, not only what is wrong; the
  * verdict and the failure code never depend on them. Each returns undefined for any other answer.
  * The words for PHP and Ruby (Sinatra) defaults are in php-ruby-answers.ts, those for Django REST
- * framework, Rails, Mojolicious and gin in django-rails-answers.ts, and those for Node frameworks
- * (NestJS, Fastify, Koa, Hono) in node-answers.ts, which these call.
+ * framework, Rails, Mojolicious and gin in django-rails-answers.ts, those for Node frameworks
+ * (NestJS, Fastify, Koa, Hono) in node-answers.ts, and those for a SQL store's defaults (strict
+ * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, which these call.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
 import { openApiDocument } from '../spec/schema-registry.ts'
 import { columnCutSpaces, DJANGO_PERL_NULL_WRITTEN, djangoRailsContentType, djangoRailsErrorBody, djangoRailsStatus, djangoRailsTextBody, DRF_TRIMS, goChangedText } from './django-rails-answers.ts'
 import { nodeChangedText, nodeContentType, nodeErrorBody, nodeStatus } from './node-answers.ts'
+import { columnCutText, idPastInt64 } from './sql-store-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
@@ -179,6 +181,8 @@ function optionalProperties(): ReadonlySet<string> {
  * null for an optional field with no value, an integer as text.
  */
 export function valueOrigin(body: unknown, problems: readonly string[]): string | undefined {
+  const unsigned = problems.map(idPastInt64).find((words) => words !== undefined)
+  if (unsigned) return unsigned
   for (const { place, key, value } of placedValues(body)) {
     if (!problems.some((problem) => problem.startsWith(`${place} `))) continue
     if (value === null) {
@@ -214,7 +218,7 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
   }
   const phpRuby = phpRubyChangedText(sent, got, at)
   if (phpRuby) return withNode(trimmedAtEnds(sent, got) ? `${phpRuby}; ${DRF_TRIMS}` : phpRuby)
-  const cut = goChangedText(sent, got, at) ?? columnCutSpaces(sent, got)
+  const cut = goChangedText(sent, got, at) ?? columnCutSpaces(sent, got) ?? columnCutText(sent, got)
   // a lone surrogate replaced: Go's words, then Node's, said once
   if (cut) return node ? `${cut}; ${node.replace(/^a lone surrogate became U\+FFFD: /, '')}` : cut
   if (node) return node

@@ -11,6 +11,7 @@
  */
 import type { RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
+import { CHAR_COLUMN_TRIMS } from './sql-store-answers.ts'
 
 /** The Content-Type each stack writes when the code sets none: Sinatra (Rack) with no space, PHP (default_mimetype, default_charset) with one. */
 const SINATRA_HTML = /^text\/html;charset=utf-8$/i
@@ -126,7 +127,7 @@ export function phpRubyChangedText(sent: unknown, got: unknown, at: number): str
     const spacesOnly = !leading && /^ +$/.test(sent.slice(got.length))
     return (
       `the ${leading ? 'leading and trailing' : 'trailing'} whitespace was taken away, as PHP's trim(), Laravel's TrimStrings middleware (on by default) and Ruby's strip (and chomp, for a line break) do` +
-      `${spacesOnly ? ", and a CHAR or VARCHAR column that cuts spaces past its length (the SQL standard: PostgreSQL, MySQL)" : ''}; ` +
+      `${spacesOnly ? `, ${CHAR_COLUMN_TRIMS}` : ''}; ` +
       '§4.2 rule 2 gives back every field as sent: keep the value (Laravel: TrimStrings::except or skipWhen), or refuse it with 400'
     )
   }

@@ -119,7 +119,15 @@ const lastListRead = (exchanges: readonly Exchange[]): Exchange | undefined =>
  * Whether the last list read shows a record with an empty name (an earlier run's, when this run's
  * was refused): in the part the evidence kept, which for a long list is its start.
  */
-const listsAnEmptyName = (exchanges: readonly Exchange[]): boolean => /"name"\s*:\s*""/.test(lastListRead(exchanges)?.response?.body ?? '')
+/**
+ * Which name the last list holds that a store with unique names takes for the empty one: the empty
+ * name, or one of spaces alone (a PAD SPACE collation's, MariaDB's default: " " = "").
+ */
+function emptyNameListed(exchanges: readonly Exchange[]): 'empty' | 'blank' | undefined {
+  const body = lastListRead(exchanges)?.response?.body ?? ''
+  return /"name"\s*:\s*""/.test(body) ? 'empty' : /"name"\s*:\s*" +"/.test(body) ? 'blank' : undefined
+}
+const REPEAT_OF = { empty: "the list holds an earlier run's empty name", blank: 'the list holds a name of spaces, which a PAD SPACE collation (MariaDB\'s default) takes for the empty one' }
 
 function listOrderOf(exchanges: readonly Exchange[]): ObservedBehaviour['listOrder'] {
   const last = lastListRead(exchanges)
@@ -158,7 +166,8 @@ export function observedBehaviour(journal: readonly JournalEntry[], exchanges: r
     if (entry.probe && FREEDOMS[entry.probe] && entry.status !== undefined && entry.status !== 429 && entry.status !== 503) {
       const accepted = entry.status >= 200 && entry.status < 300
       // a store with unique names that an earlier run left an empty name in refuses this one as a repeat
-      const repeat = entry.probe === 'create-empty-name' && !accepted && listsAnEmptyName(exchanges) ? ", as a repeat: the list holds an earlier run's empty name" : ''
+      const listed = entry.probe === 'create-empty-name' && !accepted ? emptyNameListed(exchanges) : undefined
+      const repeat = listed ? `, as a repeat: ${REPEAT_OF[listed]}` : ''
       freedoms[FREEDOMS[entry.probe] as string] = `${accepted ? 'accepted' : 'refused'} (${entry.status})${repeat}`
     }
     if (entry.status === 429 || entry.status === 503) {

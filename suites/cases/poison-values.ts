@@ -51,7 +51,8 @@ export const POISON_CREATES: readonly ValidCreate[] = [
     body: (p) => ({ name: `${p}-\u0000nul`, description: 'before\u0000after' }),
     mayRefuse: MAY_REFUSE,
     faultMeans:
-      'a server fault to U+0000: PostgreSQL text cannot hold it (SQLSTATE 22021, invalid byte sequence for encoding "UTF8": 0x00), and lib/pq, pgx, psycopg2 and the pg gem raise it to a service that leaves it unhandled; ' +
+      'a server fault to U+0000: PostgreSQL text cannot hold it (SQLSTATE 22021, invalid byte sequence for encoding "UTF8": 0x00), and lib/pq, pgx and the pg gem raise it to a service that leaves it unhandled, ' +
+      "as psycopg2 raises its ValueError (A string literal cannot contain NUL (0x00) characters) before sending; " +
       "refuse it with 400 before the store (Django REST framework's CharField does, by its ProhibitNullCharactersValidator), or keep it apart (bytea)",
   },
   {

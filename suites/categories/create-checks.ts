@@ -12,6 +12,8 @@ import { check } from '../../lib/suite-kit/check.ts'
 import { thisRun } from '../../lib/suite-kit/run-context.ts'
 import { expectErrorRecord, expectErrorStatusMatches } from '../../lib/checks/error-record.ts'
 import { readableRecords } from './list-checks.ts'
+import { refusedCharactersOrigin } from '../../lib/checks/sql-store-answers.ts'
+import { sameNameToAStore } from '../../lib/checks/collated-names.ts'
 import type { CategoryProbes, CreateProbe, LengthFollowUp } from './probes.ts'
 import { DESCRIPTION_FLOOR, NAME_FLOOR } from '../cases/valid-creates.ts'
 import { REPEATED_NAME_REFUSALS } from '../cases/valid-create.ts'
@@ -52,10 +54,11 @@ function refusedForLengthCheck(c: CreateProbe): void {
     if (control.status !== 201) return
     const sent = await c.sent()
     const sizes = `a ${Buffer.byteLength(sent.name)}-byte name${sent.description === undefined ? '' : ` and a ${Buffer.byteLength(sent.description)}-byte description`}`
+    const whyRefused = refusedCharactersOrigin(sent, responseOf(result).body)
     fail(
       {
         code: 'REFUSED_FOR_CONTENT',
-        message: `POST answered ${status} to these values, yet 201 to plain ASCII of the same sizes (${sizes}): the service refused their characters, not their lengths`,
+        message: `POST answered ${status} to these values, yet 201 to plain ASCII of the same sizes (${sizes}): the service refused their characters, not their lengths${whyRefused ? `; ${whyRefused}` : ''}`,
         expected: 'status 201: the values are valid strings (§4.2 rule 2), and a length the service accepts',
         actual: `status ${status}; plain ASCII of the same sizes: 201`,
       },
@@ -129,10 +132,11 @@ function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortO
     if (floor.exchange.response?.status !== 201) {
       throw new NotApplicable(`not verified: the service refused even the first create's ${NAME_FLOOR}-character name and ${DESCRIPTION_FLOOR}-character description, the lengths every short form fits`, 'length-limit')
     }
+    const whyRefused = status === 400 || status === 422 ? refusedCharactersOrigin(await c.sent(), responseOf(result).body) : undefined
     fail(
       {
         ...statusFailure(responseOf(result)),
-        message: `POST answered ${describeStatus(responseOf(result))} to values that fit the lengths the service accepted (a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description, in the first create), expected 201`,
+        message: `POST answered ${describeStatus(responseOf(result))} to values that fit the lengths the service accepted (a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description, in the first create), expected 201${whyRefused ? `: ${whyRefused}` : ''}`,
         expected: 'status 201',
         actual: `status ${describeStatus(responseOf(result))}`,
       },
@@ -148,7 +152,8 @@ const earlierRunAllowance = (c: CreateProbe): string => (c.case.nameOfEveryRun ?
 /**
  * A 409 or a 400 to a create whose name every run sends alike (valid-create.ts, nameOfEveryRun) is a
  * repeated name's, which a service may refuse as create-repeated-name's may be, when the list shows
- * a record of that name that this create did not make (its description is another run's), and the
+ * a record of that name (as a store's collation compares names: "0 " is "0" to MariaDB's default)
+ * that this create did not make (its description is another run's or another client's), and the
  * service refused this run's own repeated name (create-repeated-name) with the same status, when
  * that one was answered: a service that took it refuses no repeats, and its 400 to "0" on a store
  * that an earlier run left one in is a refusal of "0" itself (PHP's empty()), and fails so.
@@ -165,7 +170,9 @@ async function excusedAsRepeat(
   const sent = await c.sent()
   const { list } = await lastList()
   t.evidence(list)
-  if (!readableRecords(list).some((record) => record.name === sent.name && record.description !== sent.description)) return false
+  // the same name as the store compares names (collated-names.ts): a UNIQUE index under MariaDB's
+  // default collation refuses "0" where another client stored "0 "
+  if (!readableRecords(list).some((record) => typeof record.name === 'string' && sameNameToAStore(record.name, sent.name) && record.description !== sent.description)) return false
   const repeated = await creates.find((p) => p.case.repeats)?.probe().catch(() => undefined)
   const again = repeated?.exchange.response?.status
   if (repeated === undefined || again === undefined) return true

@@ -5,6 +5,7 @@
  */
 import { conformingBehaviour, serialise } from '../reference-server.ts'
 import { errorReply, type Variant } from '../server-cases.ts'
+import { SQL_STORE_VARIANTS } from './sql-stores.ts'
 
 const MAX_NAME = 255
 const MAX_DESCRIPTION = 1_000
@@ -224,4 +225,6 @@ export const INPUT_VARIANTS: readonly Variant[] = [
       }),
     },
   },
+  // services on a SQL store, whose constraints and defaults decide what a create gets
+  ...SQL_STORE_VARIANTS,
 ]

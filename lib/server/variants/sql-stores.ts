@@ -1,0 +1,100 @@
+/**
+ * Conforming variants of services on a SQL store, with the constraints real schemas have and the
+ * store's defaults deciding the answers (measured on 2026-11-26 with a Flask service on MariaDB
+ * 10.11 and PostgreSQL 15, seeds 1 to 3 against one store): a UNIQUE name compared under the
+ * store's collation (case, accents and trailing spaces ignored) answered 409, a CHECK that refuses
+ * the empty name, U+0000 and lengths refused with 400, ids from a sequence past 2^53 that a refused
+ * insert leaves a gap in, and records in the store that the suite's "0" and empty name (which
+ * every run sends) repeat: an earlier run's "0", another client's "0 " and " ". None of it is a freedom the document takes away: uniqueness, empty names,
+ * lengths and ids past 2^53 are left open (§2, §8), and what counts as the same name is too.
+ */
+import { conformingBehaviour, type StoredCategory } from '../reference-server.ts'
+import { errorReply, type Variant } from '../server-cases.ts'
+
+/** The records an earlier run left: its "0" and its empty name (the names every run sends: valid-creates.ts, nameOfEveryRun), and another client's categories. */
+const earlierRun = (): StoredCategory[] => [
+  { id: 1n, name: '0', description: 'cf-0earl-short-name' },
+  { id: 2n, name: 'Dog', description: 'Dogs of every breed' },
+]
+
+/**
+ * Another client's records whose names MariaDB's default collation takes for the suite's "0" and
+ * empty name (PAD SPACE: "0 " = "0", " " = ""), so that the store refuses those with 1062 as
+ * repeated names though the list shows none of them as sent; and a name that differs from one the
+ * suite could send only in case, accents and its trailing space.
+ */
+const anotherClients = (): StoredCategory[] => [
+  { id: 1n, name: '0 ', description: "another client's zero, with a trailing space" },
+  { id: 2n, name: ' ', description: "another client's blank name" },
+  { id: 3n, name: 'Café ', description: "another client's, with a trailing space" },
+]
+
+/**
+ * A name's key under MariaDB's default collations at once: utf8mb4_general_ci (10.x: every
+ * character beyond U+FFFF weighs as U+FFFD, so one emoji equals another) and utf8mb4_uca1400_ai_ci
+ * (11.5 on: accents ignored, "Cafe" = "Café"); both ignore case, and both PAD SPACE ("x" = "x ").
+ */
+const mariadbKey = (name: string) =>
+  [...name.replace(/ +$/, '').normalize('NFD').replace(/\p{Mn}/gu, '')].map((c) => (c.codePointAt(0)! > 0xffff ? '\ufffd' : c)).join('').toLowerCase()
+
+/** citext: compared as lower() compares, every other character kept. */
+const citextKey = (name: string) => name.toLowerCase()
+
+/**
+ * A UNIQUE name compared by `key`: a create whose name equals a stored one under it is taken back
+ * and answered 409 with an Error record, as a service maps the duplicate-key error (MySQL 1062,
+ * PostgreSQL 23505). The sequence already gave the refused insert its id: the next id skips it.
+ */
+function uniqueUnder(key: (name: string) => string, start: bigint): Pick<Variant['behaviour'], 'finish' | 'nextId'> {
+  const next = new WeakMap<StoredCategory[], bigint>()
+  return {
+    nextId: (store) => {
+      const id = next.get(store) ?? start
+      next.set(store, id + 1n)
+      return id
+    },
+    finish: (reply, request, store) => {
+      if (request.operation !== 'createCategory' || reply.status !== 201) return reply
+      const created = store[store.length - 1]!
+      if (!store.slice(0, -1).some((r) => key(r.name) === key(created.name))) return reply
+      store.pop()
+      return errorReply(409, 'conflict', `Duplicate entry '${created.name}' for key 'name'`)
+    },
+  }
+}
+
+const nameOf = (body: unknown) => (body as { name: string }).name
+const descriptionOf = (body: unknown) => (body as { description?: string }).description
+
+export const SQL_STORE_VARIANTS: readonly Variant[] = [
+  {
+    name: 'mariadb-unique-name-default-collation',
+    description:
+      "MariaDB, name VARCHAR(64) NOT NULL UNIQUE under its default collation (case, accents and trailing spaces ignored; general_ci's every emoji alike): a name equal to a stored one under it answered 409, " +
+      "a longer name refused with 400 before the insert, AUTO_INCREMENT ids with a gap for each refused insert, and another client's \"0 \" and \" \" in the store, which the collation takes for the suite's \"0\" and empty name",
+    behaviour: {
+      validate: (body) => conformingBehaviour.validate(body) ?? ([...nameOf(body)].length > 64 ? "Data too long for column 'name' at row 1" : null),
+      ...uniqueUnder(mariadbKey, 5n),
+    },
+    seed: anotherClients,
+  },
+  {
+    name: 'postgresql-citext-constraints-400',
+    description:
+      "PostgreSQL, name citext UNIQUE CHECK (name <> '') and VARCHAR(64) lengths checked before the insert, ids from an identity past 2^53: a name equal to a stored one but for case answered 409, " +
+      "the empty name (the CHECK, 23514), U+0000 (22021) and longer values refused with 400, and an earlier run's records in the store",
+    behaviour: {
+      validate: (body) => {
+        const problem = conformingBehaviour.validate(body)
+        if (problem !== null) return problem
+        const name = nameOf(body)
+        const description = descriptionOf(body)
+        if (name === '') return 'new row for relation "categories" violates check constraint "categories_name_check"'
+        if (name.includes('\u0000') || description?.includes('\u0000')) return 'invalid byte sequence for encoding "UTF8": 0x00'
+        return [...name].length > 64 ? 'value too long for type character varying(64)' : null
+      },
+      ...uniqueUnder(citextKey, 2n ** 53n + 1n),
+    },
+    seed: earlierRun,
+  },
+]
