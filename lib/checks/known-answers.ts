@@ -69,7 +69,25 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
 
 
 /** Why a body that is not JSON (and not empty) came with this answer, where the stack that sends it is well known. */
-export const textBodyOrigin = (response: RecordedResponse): string | undefined => djangoRailsTextBody(response)
+export const textBodyOrigin = (response: RecordedResponse): string | undefined => djangoRailsTextBody(response) ?? lengthInCharacters(response)
+
+/**
+ * A JSON body that ends, mid-value, exactly where its Content-Length says, and holds characters
+ * outside ASCII: a length counted in characters (UTF-16 units), which is fewer than the UTF-8 bytes
+ * such a body takes, so it is cut short by the difference (the rest is read as the next answer on
+ * the connection, or lost). The classic: Java's sendResponseHeaders(200, json.length()), Node's
+ * res.setHeader('Content-Length', body.length).
+ */
+function lengthInCharacters(response: RecordedResponse): string | undefined {
+  const declared = Number(response.headers['content-length'])
+  if (response.bodyTruncated || !Number.isInteger(declared) || declared !== response.bodyBytes) return undefined
+  const text = response.body.trim()
+  if (!/^[[{]/.test(text) || /[}\]]$/.test(text) || !/[^\x00-\x7f]/.test(text)) return undefined
+  return (
+    `the body ends mid-JSON exactly where its Content-Length (${declared} bytes) says, and holds characters outside ASCII: a Content-Length counted in characters, not in UTF-8 bytes, cuts such a body short ` +
+    "(Java's sendResponseHeaders(200, json.length()), Node's res.setHeader('Content-Length', body.length)): count the bytes (json.getBytes(StandardCharsets.UTF_8).length, Buffer.byteLength(body)), or leave the length to the framework"
+  )
+}
 
 /** Why a status came instead of the one expected, where a well-known stack answers it so. */
 export function statusOrigin(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {

@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest'
 import { firstDifference } from '../../lib/checks/category.ts'
 import { expectErrorRecord } from '../../lib/checks/error-record.ts'
-import { expectJsonContentType, expectStatus } from '../../lib/checks/response.ts'
+import { expectJsonContentType, expectStatus, jsonBodyOf } from '../../lib/checks/response.ts'
 import { expectSchema } from '../../lib/checks/schema.ts'
 import { makeResponse, verdictOf } from './make-response.ts'
 
@@ -80,6 +80,27 @@ describe("Python's http.server answering the body of the request before", () => 
     expect(failureOf(() => expectStatus(result, 201)).message).toMatch(/^POST answered 400, expected 201: Python's http\.server read a request line out of JSON/)
     const other = makeResponse({ status: 400, method: 'POST', body: page(400, "Bad request syntax ('GET')") })
     expect(failureOf(() => expectStatus(other, 201)).message).toBe('POST answered 400, expected 201')
+  })
+})
+
+describe('a Content-Length counted in characters', () => {
+  const cut = (text: string, declared: number, headers: Record<string, string> = {}) => {
+    const result = makeResponse({ status: 201, body: text, headers: { 'content-type': 'application/json', 'content-length': String(declared), ...headers } })
+    return failureOf(() => jsonBodyOf(result)).message
+  }
+  test('a JSON body ending mid-value where its Content-Length says, with characters outside ASCII: names the length counted in characters', () => {
+    // {"id":1,"name":"café 🐇"} is 30 characters in UTF-16 and 34 bytes: the body stops 4 bytes short
+    const whole = JSON.stringify({ id: 1, name: 'café 🐇' })
+    const sent = Buffer.from(whole).subarray(0, whole.length).toString()
+    expect(cut(sent, Buffer.byteLength(sent))).toMatch(/ends mid-JSON exactly where its Content-Length \(\d+ bytes\) says.*sendResponseHeaders\(200, json\.length\(\)\).*Buffer\.byteLength/)
+  })
+  test('ASCII only, a body that ends whole, or one shorter than its Content-Length: no such words', () => {
+    const ascii = '{"id":1,"name":"caf'
+    expect(cut(ascii, ascii.length)).not.toMatch(/counted in characters/)
+    const other = '{"id":1,"name":"café",}'
+    expect(cut(other, Buffer.byteLength(other))).not.toMatch(/counted in characters/)
+    const short = '{"id":1,"name":"café'
+    expect(cut(short, Buffer.byteLength(short) + 10)).not.toMatch(/counted in characters/)
   })
 })
 
