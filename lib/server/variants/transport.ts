@@ -51,7 +51,7 @@ const SERIAL_MS = 100
 const SERIAL_TIMEOUT_MS = 1_500
 
 const RATE_LIMIT = 30
-/** A low limit: the suite's ~150 requests need about 15 windows, more than the resends a 503 gets. */
+/** A low limit: the suite's ~160 requests need about 16 windows, more than the resends a 503 gets. */
 const LOW_RATE_LIMIT = 10
 const RATE_WINDOW_MS = 1_000
 
