@@ -147,10 +147,9 @@ export class HttpClient {
       if (asked === undefined) return result
       const reads = (this.resent.unavailable ??= { begun: 0, stored: false })
       const unavailablePost = options.method === 'POST' && response.status === 503
-      if (unavailablePost && !listRead && worthLooking(reads, this.options.boundedWrites === true)) {
-        listRead = true
-        if (await storedDespiteUnavailable(options, result, (line) => this.options.journal?.record(line), this.redact, reads)) return result
-      }
+      // the list is read once for the POST: whether it shows the record, which then is not sent again
+      const foundStored = () => ((listRead = true), storedDespiteUnavailable(options, result, (line) => this.options.journal?.record(line), this.redact, reads))
+      if (unavailablePost && !listRead && worthLooking(reads, this.options.boundedWrites === true) && (await foundStored())) return result
       const wait = Math.max(asked, held)
       if (wait >= this.msLeft()) return this.outlastedAnswers.cut(result.exchange, 'deadline', `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
       if (options.method === 'POST' && this.resent.afterWait++ >= (this.options.maxPostResends ?? Infinity)) {
@@ -159,10 +158,7 @@ export class HttpClient {
       await sleep(wait)
       waitedMs = wait
       // a burst of POSTs answered 503 at once: those past the first lists read go on, unless one of those lists showed such a POST stored meanwhile
-      if (unavailablePost && !listRead && reads.stored) {
-        listRead = true
-        if (await storedDespiteUnavailable(options, result, (line) => this.options.journal?.record(line), this.redact, reads)) return result
-      }
+      if (unavailablePost && !listRead && reads.stored && (await foundStored())) return result
       // a resend after a 429 or 503 is that, whatever the attempt before was sent again for: on the run's own connections, and counted as such
       fresh = false
       fewer = undefined

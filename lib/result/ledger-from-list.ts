@@ -124,22 +124,29 @@ function howStored(post: Pick<JournalEntry, 'status'> | undefined): string {
   return `stored though answered ${post.status}`
 }
 
+/** A POST of the journal, with the name and description its body sent (null: not a JSON body). */
+interface SentPost {
+  post: JournalEntry
+  sent: { name?: unknown; description?: unknown } | null
+}
+
+function sentPost(post: JournalEntry): SentPost {
+  try {
+    return { post, sent: JSON.parse(post.body ?? '') as SentPost['sent'] }
+  } catch {
+    return { post, sent: null }
+  }
+}
+
 /** The POST that sent a listed record: the same name and description, else the same name, else a body holding the text that carries the prefix; the last attempt of equals. */
-function senderOf(record: ListedRecord, posts: readonly JournalEntry[], prefixes: readonly string[]): JournalEntry | undefined {
-  const sent = posts.map((post) => {
-    try {
-      return JSON.parse(post.body ?? '') as { name?: unknown; description?: unknown } | null
-    } catch {
-      return null
-    }
-  })
-  const last = (match: (post: JournalEntry, index: number) => boolean) => posts.findLast(match)
+function senderOf(record: ListedRecord, posts: readonly SentPost[], prefixes: readonly string[]): JournalEntry | undefined {
+  const last = (match: (post: JournalEntry, sent: SentPost['sent']) => boolean) => posts.findLast(({ post, sent }) => match(post, sent))?.post
   const marked = [record.name, record.description].find((text) => carriesPrefix(text, prefixes))
   // a body not JSON (or not whole) still carries the text, JSON-escaped or as it is
   const escaped = marked === undefined ? undefined : JSON.stringify(marked).slice(1, -1)
   return (
-    (record.name !== undefined ? last((_, i) => sent[i]?.name === record.name && sent[i]?.description === record.description) : undefined) ??
-    (record.name !== undefined ? last((_, i) => sent[i]?.name === record.name) : undefined) ??
+    (record.name !== undefined ? last((_, sent) => sent?.name === record.name && sent?.description === record.description) : undefined) ??
+    (record.name !== undefined ? last((_, sent) => sent?.name === record.name) : undefined) ??
     (marked !== undefined ? last((post) => post.body !== undefined && (post.body.includes(marked) || post.body.includes(escaped!))) : undefined)
   )
 }
@@ -164,7 +171,8 @@ export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRe
   const announcedBy = new Map(ledger.map((entry) => [entry.exchangeId, entry]))
   // an announced record the list shows under another id (a 201 that gave a wrong id) is still the one record
   const unmatched = new Set(ledger.filter((entry) => !listed.has(entry.id)).map((entry) => entry.exchangeId))
-  const posts = journal.filter((entry) => entry.method === 'POST' && entry.onWire)
+  // each body parsed once, not once for each listed record it is compared with
+  const posts = journal.filter((entry) => entry.method === 'POST' && entry.onWire).map(sentPost)
   const faulted = new Set<string>()
   const unanswered = new Set<string>()
   for (const { record, list } of listed.values()) {

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
-import { httpServer, type HostileServer } from './hostile-servers.ts'
+import { httpServer, jsonReply as json, type HostileServer } from './hostile-servers.ts'
 import { expectNoStackTrace, RUN_TIMEOUT_MS } from './expect-run.ts'
 import { journalEntries, journalTotals, type JournalLine } from '../../lib/http/journal.ts'
 
@@ -25,9 +25,6 @@ afterAll(async () => {
   runs.forEach((run) => run.cleanup())
   await Promise.all(servers.map((server) => server.close()))
 })
-
-const json = (res: import('node:http').ServerResponse, status: number, body: unknown) =>
-  void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
 
 /** Stores every create with a string name; answers the first 500 and the second 502, after storing them. */
 async function storesThenFaults() {

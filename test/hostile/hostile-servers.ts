@@ -78,6 +78,10 @@ async function listen(server: Server, scheme: 'http' | 'https', state: State): P
 
 type Handler = (req: IncomingMessage, res: ServerResponse, seen: SeenRequest, state: State) => void
 
+/** An answer of a JSON body with its status, as the handlers of httpServer write one. */
+export const jsonReply = (res: ServerResponse, status: number, body: unknown): void =>
+  void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+
 /** An HTTP server that reads each request whole, records it, then lets `handler` answer. */
 export async function httpServer(handler: Handler): Promise<HostileServer> {
   const state: State = { requests: [], bytes: 0, hungUp: 0 }

@@ -7,7 +7,7 @@
  */
 import { afterAll, expect, test } from 'vitest'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
-import { httpServer, type HostileServer } from './hostile-servers.ts'
+import { httpServer, jsonReply, type HostileServer } from './hostile-servers.ts'
 import { RUN_TIMEOUT_MS } from './expect-run.ts'
 
 const KEY = 'ledger-text-key-5c0e9b71d2a4f8e6'
@@ -23,7 +23,7 @@ afterAll(async () => {
 test('a service that stores refused creates with hostile text: the ledger rows show it inert, and the key nowhere', { timeout: RUN_TIMEOUT_MS }, async () => {
   const stored: { id: number; name: string; description?: string }[] = []
   const server = await httpServer((req, res, seen) => {
-    const json = (status: number, body: unknown) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+    const json = (status: number, body: unknown) => jsonReply(res, status, body)
     if (seen.headers.authorization !== `Bearer ${KEY}`) return json(401, { code: 'unauthorized', message: 'no', status: 401 })
     if (req.method === 'GET') return json(200, req.url === '/v1/categories' ? stored : {})
     let body: { name?: unknown; description?: unknown } = {}

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
-import { httpServer, type HostileServer } from './hostile-servers.ts'
+import { httpServer, jsonReply as json, type HostileServer } from './hostile-servers.ts'
 import { expectNoStackTrace, RUN_TIMEOUT_MS } from './expect-run.ts'
 import { UNAVAILABLE_RECORD_FOUND } from '../../lib/http/stored-despite-unavailable.ts'
 
@@ -21,9 +21,6 @@ afterAll(async () => {
   runs.forEach((run) => run.cleanup())
   await Promise.all(servers.map((server) => server.close()))
 })
-
-const json = (res: import('node:http').ServerResponse, status: number, body: unknown) =>
-  void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
 
 /** Stores every create with a string name; answers it 503, after storing (`storesFirst`), or before, the first time only (a limiter). */
 async function unavailableOnCreate(storesFirst: boolean) {
