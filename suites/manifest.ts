@@ -10,5 +10,5 @@ import { POST_PROBES } from './cases/write-order.ts'
 export const manifest: SuiteManifest = {
   declaredPosts: POST_PROBES,
   loadSuites: () => import('./conformance.ts').then((m) => m.SUITES),
-  readListForLedger: (run) => import('./categories/probes.ts').then((m) => m.listForLedger(run)),
+  readListForLedger: (run, lastWriteAnsweredAt) => import('./categories/probes.ts').then((m) => m.listForLedger(run, lastWriteAnsweredAt)),
 }

@@ -25,8 +25,8 @@ export interface AfterChecksOptions {
   stopped: () => boolean
   /** The run's journal so far. */
   journal: () => JournalEntry[]
-  /** The lists the run read (none in a --read-only run), and how the list is read once more for the ledger (a GET, the suites'). */
-  ledgerList?: { lists: ListsRead; read: () => Promise<unknown> }
+  /** The lists the run read (none in a --read-only run), and how the list is read once more for the ledger (a GET, the suites', given when the last POST was answered). */
+  ledgerList?: { lists: ListsRead; read: (lastWriteAnsweredAt: number) => Promise<unknown> }
 }
 
 export interface FinishingChecks {
@@ -52,7 +52,7 @@ export function afterChecks(running: RunningChecks, suites: readonly Suite[], sc
     })
     // a record stored by a POST no list read after it (a confirmation's, a --rule selection's) is still the run's
     const ledgerList = options.ledgerList
-    if (ledgerList && !options.stopped() && listReadNeeded(options.journal(), ledgerList.lists)) await ledgerList.read().catch(() => undefined)
+    if (ledgerList && !options.stopped() && listReadNeeded(options.journal(), ledgerList.lists)) await ledgerList.read(lastWriteAnswered(options.journal())).catch(() => undefined)
   })
   return {
     done,
@@ -65,3 +65,7 @@ export function afterChecks(running: RunningChecks, suites: readonly Suite[], sc
     samples: () => (options.repeat > 1 ? samplesOf(running.outcomes(), rounds, options.repeat) : undefined),
   }
 }
+
+/** When the last POST sent was answered (or given up on), ms since the epoch. */
+const lastWriteAnswered = (journal: readonly JournalEntry[]) =>
+  Math.max(0, ...journal.filter((e) => e.method === 'POST' && e.onWire).map((e) => Date.parse(e.endedAt ?? e.at)))

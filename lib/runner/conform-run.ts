@@ -202,7 +202,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
         ...(firstCreate ? { firstCreate } : {}),
         stopped: () => cutBy !== undefined || clock.msLeft() <= 0,
         journal: () => journal.entries(),
-        ...(listsRead && suite.readListForLedger ? { ledgerList: { lists: listsRead, read: () => suite.readListForLedger!(within(scope, thisRun)) } } : {}),
+        ...(listsRead && suite.readListForLedger ? { ledgerList: { lists: listsRead, read: (lastWriteAnsweredAt) => suite.readListForLedger!(within(scope, thisRun), lastWriteAnsweredAt) } } : {}),
       })
       await Promise.race([finishing.done, stopped])
       // the clock says the deadline has come even when its timer has not fired yet (the client refuses by the clock)

@@ -15,7 +15,9 @@ export interface SuiteManifest {
   /**
    * Reads the list once, a GET the run's client journals, and hands it to the run's ledger
    * (RunContext.listsRead): after the run's last POSTs, when no list it read followed them
-   * (lib/runner/after-checks.ts). Absent: the ledger reads only the lists the checks read.
+   * (lib/runner/after-checks.ts). `lastWriteAnsweredAt`: when the last of them was answered (ms
+   * since the epoch), which a list the run saw lag is read that long after (--list-lag). Absent:
+   * the ledger reads only the lists the checks read.
    */
-  readListForLedger?: (run: Run) => Promise<unknown>
+  readListForLedger?: (run: Run, lastWriteAnsweredAt: number) => Promise<unknown>
 }

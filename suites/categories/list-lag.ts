@@ -43,6 +43,8 @@ export interface ListLag {
   waits: readonly number[]
   /** Milliseconds until the run's deadline (Infinity: none). */
   msLeft: () => number
+  /** Told when a re-read showed created records an earlier read lacked: the list lags (the ledger's last read waits for it). */
+  seen?: () => void
 }
 
 /**
@@ -130,8 +132,10 @@ export async function listedAfterLag(
     waitedMs += wait
     const again = await read()
     lists.push(again)
-    if (recordsOf(again) === undefined) break
+    const listed = recordsOf(again)
+    if (listed === undefined) break
     judged = again
+    if (missingFromList(creations, listed).length === 0) lag.seen?.()
   }
   return { lists, judged, waitedMs, cutShort: false }
 }

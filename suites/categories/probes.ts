@@ -21,7 +21,7 @@ import { createText, DESCRIPTION_FLOOR, NAME_FLOOR, textOfLength, VALID_CREATES,
 import { sameSizeKey, shortFormKey } from '../cases/write-order.ts'
 import { carriesMarker, INVALID_VALUES_RULE, wrongTypeCases } from '../cases/wrong-types.ts'
 import { wrongTypeBody } from '../cases/wrong-type-values.ts'
-import { rereadWaits, type ListLag } from './list-lag.ts'
+import { rereadWaits, waitToReread, type ListLag } from './list-lag.ts'
 
 /** A valid create: the body sent, and its answer. */
 export interface CreateProbe {
@@ -100,8 +100,25 @@ export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q
 // every list read is handed to the run (RunContext.listsRead): the run's records in it that no answer announced go in the ledger
 const listCategories = (run: Run, headers: Record<string, string> = {}, critical: boolean | 'gates' = true) =>
   run.client().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION, ...headers }, critical }).then((list) => (run.context.listsRead?.note(list), list))
-/** The list read once more after the run's last POSTs, for the ledger alone (no check judges it): lib/runner/after-checks.ts. */
-export const listForLedger = (run: Run): Promise<HttpResult> => listCategories(run)
+/** How long the list of `run` may lag behind its writes (--list-lag), and its deadline. */
+const lagOf = (run: Run): ListLag => ({
+  waits: rereadWaits(run.context.listLagMs),
+  msLeft: () => run.context.run?.msLeft() ?? Infinity,
+  seen: () => {
+    if (run.context.listsRead) run.context.listsRead.lagSeen = true
+  },
+})
+
+/**
+ * The list read once more after the run's last POSTs, for the ledger alone (no check judges it):
+ * lib/runner/after-checks.ts. A list the run saw lag shows a record stored by the last of them only
+ * once --list-lag has passed since its answer: read then, unless the run's deadline is too near.
+ */
+export async function listForLedger(run: Run, lastWriteAnsweredAt: number): Promise<HttpResult> {
+  const wait = lastWriteAnsweredAt + run.context.listLagMs - Date.now()
+  if (run.context.listsRead?.lagSeen && wait > 0) await waitToReread(wait, lagOf(run))
+  return listCategories(run)
+}
 const post = (label: string) => `POST /categories with ${label}`
 /** When a request's answer came, by the run's clock (its start and how long it took). */
 export const answeredAt = (r: HttpResult) => Date.parse(r.exchange.startedAt) + r.exchange.durationMs
@@ -247,6 +264,6 @@ export function categoryProbes(run: Run): CategoryProbes {
     return { list: await listCategories(run), before, lastWriteAnsweredAt }
   })
   const browserList = once(() => listCategories(run, { accept: BROWSER_ACCEPT }, false))
-  const listLag: ListLag = { waits: rereadWaits(run.context.listLagMs), msLeft: () => run.context.run?.msLeft() ?? Infinity }
+  const listLag = lagOf(run)
   return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories(run), listLag, browserList }
 }

@@ -109,6 +109,20 @@ describe('the ledger holds every record the run created, announced or not', () =
     expect(file(run, 'summary.md')).toContain(`showed all ${faults} stored (ledger rows).`)
   }, RUN_TIMEOUT_MS)
 
+  test('a list that lags behind the writes: the last read for the ledger waits out --list-lag, and shows what the confirmation attempts\' refused POSTs stored', async () => {
+    // the checks saw the list lag (a created record shown only on a re-read); the confirmation's
+    // POSTs go after the last list the checks read, so the list read for the ledger comes that
+    // long after them: read at once, it showed none of what they stored
+    const { server, run, results } = await runAgainst(mutation('lagging-list-hides-refused-stored'), '--list-lag', '1500')
+    expect(run.code, run.stdout).toBe(1)
+    expectCompleteLedger(server, results)
+    const journal = results.journal!
+    const lastAnswer = Math.max(...journal.filter((e) => e.method === 'POST' && e.onWire).map((e) => Date.parse(e.endedAt ?? e.at)))
+    const ledgerRead = journal.filter((e) => e.method === 'GET' && e.url.endsWith('/categories') && Date.parse(e.at) >= lastAnswer)
+    expect(ledgerRead.length).toBe(1)
+    expect(Date.parse(ledgerRead[0]!.at) - lastAnswer).toBeGreaterThanOrEqual(1500)
+  }, RUN_TIMEOUT_MS)
+
   test('--read-only: no POST, no list read for the ledger, no row', async () => {
     const { server, run, results } = await runAgainst(mutation('refused-creates-stored'), '--read-only')
     expect(run.code, run.stdout).toBe(0)
