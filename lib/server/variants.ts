@@ -14,6 +14,7 @@ import { JAVA_VARIANTS } from './variants/jdk.ts'
 import { PHP_VARIANTS } from './variants/php.ts'
 import { RAILS_MOJOLICIOUS_VARIANTS } from './variants/rails-mojolicious.ts'
 import { DJANGO_VARIANTS } from './variants/django.ts'
+import { RUST_VARIANTS } from './variants/rust.ts'
 import { errorReply, isPlainObject, LIST_LAG_MS, listBehindWrites, recordWithRawId, seedCategories, storedNow, type Variant } from './server-cases.ts'
 
 export type { Variant } from './server-cases.ts'
@@ -346,4 +347,5 @@ export const VARIANTS: readonly Variant[] = [
   ...PHP_VARIANTS,
   ...RAILS_MOJOLICIOUS_VARIANTS,
   ...DJANGO_VARIANTS,
+  ...RUST_VARIANTS,
 ]

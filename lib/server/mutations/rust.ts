@@ -18,7 +18,7 @@ function readAsFieldsInOrder(value: unknown): unknown {
   return { name, ...(value.length === 2 ? { description } : {}) }
 }
 
-export const SERDE_MUTATIONS: readonly Mutation[] = [
+export const RUST_MUTATIONS: readonly Mutation[] = [
   {
     name: 'array-body-read-as-fields-in-order',
     breaks: 'create-rejects-invalid-values',
