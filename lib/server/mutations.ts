@@ -25,6 +25,7 @@ import { PARTIAL_MUTATIONS } from './mutations/partial.ts'
 import { OTHER_SCHEME_MUTATIONS } from './mutations/other-schemes.ts'
 import { TEXT_FORM_MUTATIONS } from './mutations/text-forms.ts'
 import { JDK_MUTATIONS } from './mutations/jdk.ts'
+import { RUST_MUTATIONS } from './mutations/rust.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -36,6 +37,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...JACKSON_MUTATIONS,
   ...RAILS_MUTATIONS,
   ...PERL_MUTATIONS,
+  ...RUST_MUTATIONS,
   ...AUTHENTICATION_MUTATIONS,
   ...OTHER_SCHEME_MUTATIONS,
   ...ROUTING_MUTATIONS,

@@ -10,10 +10,7 @@ import { INPUT_VARIANTS } from './variants/inputs.ts'
 import { TRANSPORT_VARIANTS } from './variants/transport.ts'
 import { ROUTING_VARIANTS } from './variants/routing.ts'
 import { CONNECTION_RACE_VARIANTS } from './variants/connection-races.ts'
-import { JAVA_VARIANTS } from './variants/jdk.ts'
-import { PHP_VARIANTS } from './variants/php.ts'
-import { RAILS_MOJOLICIOUS_VARIANTS } from './variants/rails-mojolicious.ts'
-import { DJANGO_VARIANTS } from './variants/django.ts'
+import { STACK_VARIANTS } from './variants/stacks.ts'
 import { errorReply, isPlainObject, LIST_LAG_MS, listBehindWrites, recordWithRawId, seedCategories, storedNow, type Variant } from './server-cases.ts'
 
 export type { Variant } from './server-cases.ts'
@@ -342,8 +339,5 @@ export const VARIANTS: readonly Variant[] = [
   ...TRANSPORT_VARIANTS,
   ...ROUTING_VARIANTS,
   ...CONNECTION_RACE_VARIANTS,
-  ...JAVA_VARIANTS,
-  ...PHP_VARIANTS,
-  ...RAILS_MOJOLICIOUS_VARIANTS,
-  ...DJANGO_VARIANTS,
+  ...STACK_VARIANTS,
 ]

@@ -44,7 +44,8 @@ const emptiedIfOptional = (c: WrongTypeCase, schema: ObjectSchema): unknown[] | 
  * The body of one case, as JSON text. Every string property carries `marker` (the run's prefix and
  * the case key), so a server that wrongly stores the body shows it in the list that follows; the
  * array bodies start with a valid NewCategory (a server that takes arrays as batches creates it), one
- * with drawn values after it and one with nothing else.
+ * with drawn values after it and one with nothing else, and one more is the valid NewCategory's
+ * values alone, in the order its properties are declared.
  */
 export function wrongTypeBody(c: WrongTypeCase, marker: string, seed: number, index: number, schema: ObjectSchema = newCategorySchema()): string {
   const drawn = fc.sample(ARBITRARIES[c.type], { seed: (seed + index) | 0, numRuns: 1 })[0]
@@ -52,6 +53,8 @@ export function wrongTypeBody(c: WrongTypeCase, marker: string, seed: number, in
   for (const [property, declared] of Object.entries(schema.properties ?? {})) if (declared.type === 'string') valid[property] = marker
   if (c.property !== undefined && c.oneString) return JSON.stringify({ ...valid, [c.property]: [marker] })
   if (c.property !== undefined) return JSON.stringify({ ...valid, [c.property]: c.type === 'object' ? { ...RUBY_STRING, ...(drawn as object) } : emptiedIfOptional(c, schema) ?? drawn })
+  // a property that is not a string (none yet) is null there: serde reads null as None for an Option field
+  if (c.fieldValues) return JSON.stringify(Object.keys(schema.properties ?? {}).map((property) => valid[property] ?? null))
   if (c.type === 'array') return JSON.stringify(c.validAlone ? [valid] : [valid, ...(drawn as unknown[])])
   if (c.type === 'string') return JSON.stringify(marker)
   return JSON.stringify(drawn)

@@ -34,6 +34,8 @@ export interface WrongTypeCase extends WritePriority {
   validAlone?: true
   /** The property as an array holding one string (the marker) and nothing else. */
   oneString?: true
+  /** An array body of the NewCategory's values alone, in the order the schema declares its properties. */
+  fieldValues?: true
   /** What a 201 to it says of the service, and how such a service is usually fixed. */
   acceptedMeans?: string
 }
@@ -87,6 +89,13 @@ const OBJECT_TAKEN =
   "Ruby's to_s writes a Hash as text, and JSON.parse with create_additions: true (JSON.load's default) makes one that carries json_class into the class it names; check is_string() / is_a?(String); " +
   "Rails' permit(:description) drops a hash silently, and Perl writes a hash reference as text (HASH(0x…)) where nothing checks ref(); " +
   NODE_COERCED
+
+/** Rust's serde derives a Deserialize that takes a struct from a sequence of its fields' values too, and serde_json hands it one. */
+const SEQUENCE_READ_AS_STRUCT =
+  "the service read an array of the fields' values, in the order they are declared, as the record: Rust's serde derives a Deserialize that reads a struct from a sequence as well as from a map, " +
+  'and serde_json gives it the array (serde_json::from_slice::<NewCategory>(br#"["x", "y"]"#) is NewCategory { name: "x", description: Some("y") }, serde-rs/serde issue 1587; ' +
+  "axum's Json<T> and actix-web's web::Json<T> read bodies so); parse the body into serde_json::Value and refuse what is not an object (value.is_object()) before serde_json::from_value, " +
+  'or write the Deserialize impl with a visitor that has visit_map only, and answer 400'
 
 function meaningOf(declared: string | undefined, property: string, type: JsonType, required: readonly string[]): string | undefined {
   if (declared !== 'string') return undefined
@@ -147,6 +156,12 @@ export function wrongTypeCases(schema: ObjectSchema = newCategorySchema()): Wron
   for (const [property, declared] of Object.entries(schema.properties ?? {})) {
     if (declared.type !== 'string') continue
     cases.push({ key: `wrong-type-${property}-one-string-array`, label: `${property} as an array holding one string and nothing else`, property, type: 'array', oneString: true, acceptedMeans: ONE_STRING_UNWRAPPED })
+  }
+  // always: serde's derived Deserialize (Rust) reads a struct from an array of its fields' values in
+  // their declared order (["x", "y"] is {"name": "x", "description": "y"}), and the array bodies
+  // above start with an object, which it refuses. Last, for the indexes of the cases before
+  if (!admits(schema.type ?? 'object', 'array')) {
+    cases.push({ key: 'wrong-type-body-field-values-in-order', label: "a body that is an array of a NewCategory's values, in the order its properties are declared", type: 'array', fieldValues: true, acceptedMeans: SEQUENCE_READ_AS_STRUCT })
   }
   return cases
 }

@@ -59,8 +59,9 @@ describe('malformed JSON', () => {
 describe('wrong types generated from the schema', () => {
   test('each property × each JSON type not its own, and each body type that is not an object', () => {
     const keys = wrongTypeCases().map((c) => c.key)
-    // and the array of the valid body alone, and each string property as an array of one string, whatever the seed
-    expect(keys).toHaveLength(2 * 6 + 6 + 1 + 2)
+    // and the array of the valid body alone, each string property as an array of one string, and the
+    // array of the valid body's values, whatever the seed
+    expect(keys).toHaveLength(2 * 6 + 6 + 1 + 2 + 1)
     expect(keys).toContain('wrong-type-name-integer')
     expect(keys).toContain('wrong-type-description-null')
     expect(keys).toContain('wrong-type-body-array')
@@ -107,6 +108,14 @@ describe('wrong types generated from the schema', () => {
       for (const seed of [1, 2, 3, 98765]) {
         expect(JSON.parse(wrongTypeBody(cases[index], 'm', seed, index))).toEqual({ name: 'm', description: 'm', [property]: ['m'] })
       }
+    }
+  })
+
+  test("one array body is the NewCategory's values in the order of its properties, whatever the seed (serde reads it as the struct)", () => {
+    const cases = wrongTypeCases()
+    const index = cases.findIndex((c) => c.key === 'wrong-type-body-field-values-in-order')
+    for (const seed of [1, 2, 3, 98765]) {
+      expect(JSON.parse(wrongTypeBody(cases[index], 'm', seed, index))).toEqual(['m', 'm'])
     }
   })
 
