@@ -91,6 +91,13 @@ export interface SendOptions {
   cookies?: string
   /** POST: whether it was applied, should the connection race lose its answer (lost-answer.ts); none: never sent again. */
   whetherApplied?: WhetherApplied
+  /**
+   * The requests naming the same connection go on one connection of their own, in the order they
+   * are sent (each awaited before the next): what a server does with a request after another on
+   * the same keep-alive connection (a cache of header values per connection). A server that
+   * closes it makes the next one go on a new connection.
+   */
+  connection?: string
 }
 
 export interface HttpResult {

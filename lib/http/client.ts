@@ -270,7 +270,7 @@ export class HttpClient {
     // a resend after the connection race goes on a pool apart, each of its connections closed after its answer; so does
     // every POST of a run whose writes the user bounded: none is sent again after a lost answer, so none may meet the race
     const ownConnection = fresh || (options.method === 'POST' && this.options.boundedWrites === true)
-    const dispatcher = this.pools.dispatcher(ownConnection)
+    const dispatcher = options.connection !== undefined && !ownConnection ? this.pools.named(options.connection) : this.pools.dispatcher(ownConnection)
     this.options.journal?.beforeSend?.() // its dispatched line is kept before undici has it
     const response = await dispatcher.request({
       origin: this.origin,

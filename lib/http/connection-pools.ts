@@ -40,6 +40,8 @@ export class ConnectionPools {
   private lookTimer: NodeJS.Timeout | undefined
   /** The server was seen to serve one connection at a time: one connection from then on. */
   private one = false
+  /** The connections of their own that requests name (SendOptions.connection). */
+  private readonly ownConnections = new Map<string, Dispatcher>()
 
   constructor(private readonly options: PoolOptions) {
     this.slots = new RequestSlots(options.concurrency, undefined, undefined, undefined, () => this.handshakes.stalled())
@@ -103,6 +105,13 @@ export class ConnectionPools {
     return fresh ? (this.fresh ??= watchingWrites(createAgent(this.options))) : this.watched
   }
 
+  /** The connection of its own that the requests naming `name` share (SendOptions.connection). */
+  named(name: string): Dispatcher {
+    let pool = this.ownConnections.get(name)
+    if (pool === undefined) this.ownConnections.set(name, (pool = watchingWrites(createAgent({ ...this.options, concurrency: 1 }))))
+    return pool
+  }
+
   /**
    * Half as many requests at once, on a pool of half as many connections; the number in flight at
    * most from then on. Requests lost under a larger number than the current one do not halve it
@@ -132,12 +141,12 @@ export class ConnectionPools {
   /** Closes every pool once its requests have ended. */
   async close(): Promise<void> {
     clearTimeout(this.lookTimer)
-    await Promise.all([this.pool.close(), this.fresh?.close(), ...this.retired.map((r) => r.closed)])
+    await Promise.all([this.pool.close(), this.fresh?.close(), ...[...this.ownConnections.values()].map((pool) => pool.close()), ...this.retired.map((r) => r.closed)])
   }
 
   /** Cuts every connection, requests in flight included. */
   destroy(): void {
     clearTimeout(this.lookTimer)
-    for (const pool of [this.pool, this.fresh, ...this.retired.map((r) => r.pool)]) pool?.destroy().catch(() => undefined)
+    for (const pool of [this.pool, this.fresh, ...this.ownConnections.values(), ...this.retired.map((r) => r.pool)]) pool?.destroy().catch(() => undefined)
   }
 }

@@ -26,6 +26,7 @@ import { OTHER_SCHEME_MUTATIONS } from './mutations/other-schemes.ts'
 import { TEXT_FORM_MUTATIONS } from './mutations/text-forms.ts'
 import { JDK_MUTATIONS } from './mutations/jdk.ts'
 import { RUST_MUTATIONS } from './mutations/rust.ts'
+import { JETTY_MUTATIONS } from './mutations/jetty.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -46,6 +47,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...VERSIONING_MUTATIONS,
   ...INPUT_MUTATIONS,
   ...JDK_MUTATIONS,
+  ...JETTY_MUTATIONS,
   ...TEXT_FORM_MUTATIONS,
   ...SQL_COLUMN_MUTATIONS,
   ...POISON_MUTATIONS,

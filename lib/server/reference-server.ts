@@ -73,9 +73,10 @@ export interface Behaviour {
   routePath?(raw: string): { path: string; guarded: boolean }
   /**
    * The Authorization header as the service reads it from the request's headers (name, value, name,
-   * value … as sent): by default Node's, whatever the case of its name.
+   * value … as sent): by default Node's, whatever the case of its name. `connection`: the socket the
+   * request came on, a key for what a server keeps per connection.
    */
-  authorizationOf?(rawHeaders: readonly string[]): string | undefined
+  authorizationOf?(rawHeaders: readonly string[], connection: object): string | undefined
   /** The Error record for a status. */
   errorBody(status: number, code: string, message: string): unknown
   /**
@@ -159,7 +160,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 
   async function handle(req: IncomingMessage): Promise<{ reply: Reply; info: RequestInfo }> {
     const url = new URL(req.url ?? '/', 'http://localhost')
-    const authorization = behaviour.authorizationOf ? behaviour.authorizationOf(req.rawHeaders) : req.headers.authorization
+    const authorization = behaviour.authorizationOf ? behaviour.authorizationOf(req.rawHeaders, req.socket) : req.headers.authorization
     const info: RequestInfo = {
       operation: undefined,
       method: req.method ?? 'GET',

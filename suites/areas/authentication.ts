@@ -4,13 +4,21 @@
  * whether a refused create was stored.
  */
 import { NotApplicable } from '../../lib/checks/failure.ts'
+import type { HttpResult } from '../../lib/http/client.ts'
 import { expectOperationNotServedWithoutKey } from '../../lib/checks/unauthenticated.ts'
 import { check, once, suite } from '../../lib/suite-kit/check.ts'
 import { documentedErrorChecks } from '../../lib/suite-kit/documented-error.ts'
 import { thisRun } from '../../lib/suite-kit/run-context.ts'
-import { CREDENTIAL_CASES } from '../cases/credentials.ts'
+import { CREDENTIAL_CASES, VALID_AUTHORIZATION } from '../cases/credentials.ts'
 import { answeredBeforeAuthentication, OPERATIONS } from '../cases/operations.ts'
 import { PATH_FORMS } from '../cases/path-forms.ts'
+
+/** What a 2xx to the case-swapped key after the key, on one connection, says of the service. */
+const HEADER_VALUES_CACHED =
+  'the service read the key in another case as the key, on a connection that had just carried the key (a curl of this request alone, on a new connection, may be refused): ' +
+  'Jetty 9.4 looks the header values a client repeats on a keep-alive connection up in a cache of that connection, whatever their case (every HttpCompliance mode but LEGACY; measured on 9.4.57), ' +
+  'so a gateway that keeps connections open for many clients hands it another client\'s key; turn the cache off, HttpConfiguration.setHeaderCacheSize(0) ' +
+  '(Spring Boot on Jetty: a WebServerFactoryCustomizer<JettyServletWebServerFactory> that sets it on each connector), or compare the key case-sensitively if it is compared ignoring case'
 
 export const authentication = suite('authentication', () => {
   const run = thisRun()
@@ -33,6 +41,22 @@ export const authentication = suite('authentication', () => {
     }
   }
 
+  // the case-swapped key right after the key, on one connection of their own: a server that reads
+  // headers through a cache of the values earlier requests on the connection sent, matched whatever
+  // their case, reads it as the key (Jetty 9.4's per-connection field cache, measured on 9.4.57);
+  // among the run's other requests it follows the key on one connection only by chance
+  const swapped = CREDENTIAL_CASES.find((c) => c.key === 'key-case-swapped') as (typeof CREDENTIAL_CASES)[number]
+  let keyBefore: HttpResult | undefined
+  const afterTheKey = once(async () => {
+    const unusable = swapped.unusableWith?.(run.context.apiKey)
+    if (unusable) throw new NotApplicable(`not verified: ${unusable}`, 'key-unusable')
+    const connection = 'key-then-case-swapped'
+    keyBefore = await run.client().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION }, connection })
+    return run.client().send({ method: 'GET', path: '/categories', headers: { authorization: swapped.authorization(run.context.runId) as string }, connection })
+  })
+  documentedErrorChecks(`GET /categories with ${swapped.label}, on a connection that has just carried the key`, afterTheKey, swapped.rule, 401, HEADER_VALUES_CACHED, async (_, t) => {
+    if (keyBefore) t.evidence(keyBefore)
+  })
 
   // every form of the pets and store paths that a lenient router takes for them, without a key
   // (reads only; the list's forms go after the run's creates, suites/areas/categories.ts)

@@ -90,6 +90,15 @@ const UNICODE_DIGITS =
   "JSON's digits are 0 to 9 (RFC 8259 §6): test c >= '0' && c <= '9', and answer 400"
 
 /**
+ * Jackson's JsonParser.Feature settings that read more than JSON, each of which Spring Boot turns
+ * on from its properties (spring.jackson.parser.<feature>=true takes every one of them): measured
+ * on Jackson 2.14 under a Spring-style service on Jetty, whose every run passed before these bodies.
+ */
+const jacksonParserFeature = (feature: string, property: string, reads: string, alsoWho: string) =>
+  `the service's parser took ${reads}, which JSON does not have (RFC 8259), as Jackson does with ${feature} (Spring Boot: spring.jackson.parser.${property}=true; ` +
+  `spring.jackson.parser.* turns on any JsonParser.Feature)${alsoWho}; leave it off, and answer 400`
+
+/**
  * The name a malformed body carries, which the list would show if it were stored: short
  * (case-markers.ts), and alone in the name, so that what a lenient parser makes of the rest (bytes,
  * escapes, control characters, which go in the description) cannot make it longer.
@@ -153,4 +162,13 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   { key: 'malformed-vertical-tab', label: 'a vertical tab (U+000B) before the JSON value', body: (p) => `\u000b{"name": ${named(p, 'malformed-vertical-tab')}}`, acceptedMeans: BODY_TRIMMED },
   // U+0663 ARABIC-INDIC DIGIT THREE after an ASCII digit, so a parser that tests only a number's first character takes it too
   { key: 'malformed-unicode-digit', label: 'a number with a digit that is not ASCII (1 and U+0663)', body: (p) => `{"name": ${named(p, 'malformed-unicode-digit')}, "rank": 1\u0663}`, acceptedMeans: UNICODE_DIGITS },
+  // each of these alone, as Jackson has a setting for each: a body holding two is refused by a parser that takes one
+  { key: 'malformed-hash-comment', label: 'a # comment to the end of the line', body: (p) => `{"name": ${named(p, 'malformed-hash-comment')} # a comment\n}`,
+    acceptedMeans: jacksonParserFeature('ALLOW_YAML_COMMENTS', 'allow-yaml-comments', 'a # comment', ', and a YAML parser reading the body (YAML has # comments)') },
+  { key: 'malformed-leading-decimal-point', label: 'a number with a leading decimal point (.5)', body: (p) => `{"name": ${named(p, 'malformed-leading-decimal-point')}, "rank": .5}`,
+    acceptedMeans: jacksonParserFeature('ALLOW_LEADING_DECIMAL_POINT_FOR_NUMBERS', 'allow-leading-decimal-point-for-numbers', 'a number with no digit before its decimal point', ', and JSON5 parsers') },
+  { key: 'malformed-trailing-decimal-point', label: 'a number with a trailing decimal point (5.)', body: (p) => `{"name": ${named(p, 'malformed-trailing-decimal-point')}, "rank": 5.}`,
+    acceptedMeans: jacksonParserFeature('ALLOW_TRAILING_DECIMAL_POINT_FOR_NUMBERS', 'allow-trailing-decimal-point-for-numbers', 'a number with no digit after its decimal point', ', and JSON5 parsers') },
+  { key: 'malformed-missing-value', label: 'an array with a missing value ([1,,2])', body: (p) => `{"name": ${named(p, 'malformed-missing-value')}, "rank": [1,,2]}`,
+    acceptedMeans: jacksonParserFeature('ALLOW_MISSING_VALUES', 'allow-missing-values', 'an array with a missing value (read as null)', '') },
 ]

@@ -6,7 +6,8 @@
  */
 import { recordsHolding, shownValue } from '../../lib/checks/category.ts'
 import { fail, NotApplicable } from '../../lib/checks/failure.ts'
-import { describeStatus, expectStatus, jsonBodyOf, responseOf } from '../../lib/checks/response.ts'
+import { statusOrigin } from '../../lib/checks/known-answers.ts'
+import { describeStatus, jsonBodyOf, responseOf, statusFailure } from '../../lib/checks/response.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
 import { documentedErrorChecks, errorRecordChecks } from '../../lib/suite-kit/documented-error.ts'
@@ -55,7 +56,21 @@ function refusalStatusCheck(r: RefusalProbe, creates: readonly CreateProbe[]): v
   if (!accept) return documentedErrorChecks(r.label, r.probe, r.rule, r.status, r.acceptedMeans, (result, t) => judgeTooLarge(result, creates, t, r.status))
   check(r.rule, `${r.label} → ${r.status}, or 201 because ${accept.why}`, async (t) => {
     const result = await t.use(r.probe)
-    if (responseOf(result).status !== 201) return expectStatus(result, r.status)
+    const response = responseOf(result)
+    if (response.status === r.status) return
+    if (response.status !== 201) {
+      // both answers it may get are named: "expected 400" alone read as though a 201 were wrong too
+      const origin = statusOrigin(response, r.status, result.exchange.request)
+      fail(
+        {
+          ...statusFailure(response),
+          message: `POST answered ${describeStatus(response)}, expected ${r.status}, or 201 since ${accept.why}${origin ? `: ${origin}` : ''}`,
+          expected: `status ${r.status}, or 201 with name ${shownValue(accept.name())}`,
+          actual: `status ${describeStatus(response)}`,
+        },
+        result.exchange,
+      )
+    }
     const record = jsonBodyOf(result) as { name?: unknown } | null
     if (record?.name === accept.name()) return
     fail(

@@ -131,6 +131,25 @@ test('the keep-alive race: a GET met by the close of a reused connection is sent
   expect(server.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'GET', 'POST'])
 })
 
+test('requests that name one connection go on one connection of their own, whatever the run\'s pool has open (a server that keeps header values per connection)', async () => {
+  const sockets: object[] = []
+  const server = await serve((req, res) => {
+    if (!sockets.includes(req.socket)) sockets.push(req.socket)
+    res.writeHead(200, { 'content-type': 'application/json' }).end(String(sockets.indexOf(req.socket)))
+  })
+  const on = await withClient({ baseUrl: server.baseUrl, concurrency: 4 }, async (c) => {
+    // the pool's connections busy at once, then the named pair, then the pool again
+    const pooled = await Promise.all(Array.from({ length: 4 }, () => c.send({ method: 'GET', path: '/categories' })))
+    const first = await c.send({ method: 'GET', path: '/categories', connection: 'pair' })
+    const second = await c.send({ method: 'GET', path: '/categories', connection: 'pair' })
+    const other = await c.send({ method: 'GET', path: '/categories', connection: 'another' })
+    return { pooled: pooled.map((r) => r.text), pair: [first.text, second.text], other: other.text }
+  })
+  expect(on.pair[0]).toBe(on.pair[1])
+  expect(on.pooled).not.toContain(on.pair[0])
+  expect([...on.pooled, ...on.pair]).not.toContain(on.other)
+})
+
 describe('Content-Encoding: decoded, the cap on decoded bytes', () => {
   const json = JSON.stringify([{ id: 1, name: 'Ñandú 🐇' }])
   const codings: [string, (b: Buffer) => Buffer][] = [

@@ -1,9 +1,18 @@
 /**
  * Mutations written as a Spring Boot service's Jackson (the ObjectMapper Spring MVC binds request
  * bodies with) gets them wrong: a setting of spring.jackson.* that makes the binder take a value
- * of the wrong type.
+ * of the wrong type, or its parser read more than JSON.
  */
 import { isPlainObject, type Mutation } from '../server-cases.ts'
+import { INVALID_JSON, lenientParser } from './inputs.ts'
+
+/** A setting of spring.jackson.parser.*: one JsonParser.Feature that reads more than JSON, measured on Jackson 2.14. */
+const parserFeature = (name: string, feature: string, reads: string, asJson: (text: string) => string): Mutation => ({
+  name,
+  ...INVALID_JSON,
+  description: `Jackson reads ${reads} with ${feature} (spring.jackson.parser.${feature.toLowerCase().replaceAll('_', '-')}=true), and the create goes on`,
+  behaviour: lenientParser((text) => JSON.parse(asJson(text))),
+})
 
 export const JACKSON_MUTATIONS: readonly Mutation[] = [
   {
@@ -24,4 +33,8 @@ export const JACKSON_MUTATIONS: readonly Mutation[] = [
     // a seed whose drawn description array was not empty: the suite passed this server under it
     args: ['--seed', '3'],
   },
+  parserFeature('yaml-comments-accepted', 'ALLOW_YAML_COMMENTS', 'a # comment to the end of its line', (text) => text.replace(/#[^\n]*/g, '')),
+  parserFeature('leading-decimal-point-accepted', 'ALLOW_LEADING_DECIMAL_POINT_FOR_NUMBERS', 'a number written .5 as 0.5', (text) => text.replace(/([:[,]\s*-?)\.(?=\d)/g, (_, before: string) => `${before}0.`)),
+  parserFeature('trailing-decimal-point-accepted', 'ALLOW_TRAILING_DECIMAL_POINT_FOR_NUMBERS', 'a number written 5. as 5', (text) => text.replace(/(\d)\.(?!\d)/g, '$1')),
+  parserFeature('missing-values-accepted', 'ALLOW_MISSING_VALUES', 'an array with a missing value ([1,,2]) as one holding null there', (text) => text.replace(/([[,])(\s*)(?=[,\]])/g, '$1$2null')),
 ]
