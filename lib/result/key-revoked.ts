@@ -91,8 +91,8 @@ export function keyRevoked(exchanges: readonly Exchange[], journal: readonly Jou
 
 /**
  * How many requests without the key (or with another) were answered 403 from the key's first
- * refusal on, when the last of their answers all were, at least ENOUGH, and none before that
- * refusal was: the server then most likely refused this client, not the key. mod_evasive and a
+ * refusal on: the last of their answers, at least ENOUGH, all 403, the first of them after that
+ * refusal. The server then most likely refused this client, not the key. mod_evasive and a
  * WAF's rate-based rule (AWS WAF's default action) answer every request of an address 403 for a
  * while once it sent too many; a revoked key changes nothing for requests that never carried it.
  * Undefined otherwise.
