@@ -250,9 +250,20 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
   )
 }
 
+/** Apache httpd's page for a service that answered nothing readable within ProxyTimeout, or closed the connection (AH01102). */
+const HTTPD_READ_ERROR = /Error reading from remote server/
+
 /** What a gateway's 502 or 504 says: the service behind it, not the gateway, failed the request. */
-export function gatewayFaultOrigin(response: Pick<RecordedResponse, 'status' | 'body'>): string | undefined {
+export function gatewayFaultOrigin(response: Pick<RecordedResponse, 'status' | 'body'> & { headers?: Record<string, string> }): string | undefined {
   const { status } = response
+  // measured: httpd 2.4 answers 502, not 504, when ProxyTimeout passes; Caddy 2.6 answers a
+  // body over its request_body max_size with an empty 502, where 2.7 answers 413
+  if (status === 502 && HTTPD_READ_ERROR.test(response.body)) {
+    return "Apache httpd's answer when the service behind it did not answer within ProxyTimeout, or closed the connection (its page says \"Error reading from remote server\"; httpd answers 502 where a timeout is meant)"
+  }
+  if (status === 502 && response.body === '' && /^Caddy\b/i.test(response.headers?.server ?? '')) {
+    return "Caddy's answer when the service behind it closed the connection or sent no valid answer, and Caddy 2.6's to a body larger than its request_body max_size (Caddy 2.7 answers that 413)"
+  }
   if (status === 502) {
     return "a gateway's answer when the service behind it closed the connection or sent no valid answer (most often a kept-alive connection the service closed as the gateway reused it: the service's idle timeout must outlast the gateway's)"
   }

@@ -8,11 +8,24 @@
  * loaded machine (CI, stop 25). A request times out once the server has served nothing, to it
  * or to any other, for --timeout. A 429 or 503 is no sign of work (a limiter answers it at once,
  * whatever the server behind it does), so it does not hold the clock back.
+ *
+ * A body still arriving is the server at work too: a list of 30,000 categories (2 MB) through a
+ * gateway that sends answers at 100 KiB/s (Apache's mod_ratelimit), or over a slow link, takes 20 s
+ * to come, and slow answers are a freedom. Every BODY_PROGRESS_BYTES of body that come, of any
+ * answer, hold the clock back as an answer does; a body that brings less than that within
+ * --timeout (a drip of a byte at a time) still times out, and the run's --deadline bounds the rest.
  */
+/** Body bytes that show the server at work: 16 KiB per --timeout, 1.6 KB/s at the default 10 s. */
+export const BODY_PROGRESS_BYTES = 16 * 1024
+
 export class AnswerClock {
   private lastAnswerAt = Number.NEGATIVE_INFINITY
   /** When the server last served a request: an answer other than 429 or 503 (lib/http/retry-after.ts). */
   private lastServedAt = Number.NEGATIVE_INFINITY
+  /** Body bytes read so far, of every answer, and how many of them had come at the latest mark of progress, and when. */
+  private bodyBytes = 0
+  private progressBytes = 0
+  private lastProgressAt = Number.NEGATIVE_INFINITY
 
   constructor(private readonly timeoutMs: number) {}
 
@@ -27,6 +40,14 @@ export class AnswerClock {
     if (status !== 429 && status !== 503) this.lastServedAt = this.lastAnswerAt
   }
 
+  /** `bytes` more of an answer's body came: each BODY_PROGRESS_BYTES of them hold the clock back as an answer does. */
+  received(bytes: number): void {
+    this.bodyBytes += bytes
+    if (this.bodyBytes - this.progressBytes < BODY_PROGRESS_BYTES) return
+    this.progressBytes = this.bodyBytes
+    this.lastProgressAt = performance.now()
+  }
+
   /** Whether the server has answered any request, whatever its status, since `at` (performance.now()). */
   answeredSince(at: number): boolean {
     return this.lastAnswerAt > at
@@ -39,13 +60,14 @@ export class AnswerClock {
 
   /**
    * Starts the clock of a request written now: `expire` is called once the server has served
-   * nothing for --timeout since then. Returns the function that stops it.
+   * nothing, and sent no BODY_PROGRESS_BYTES of a body, for --timeout since then. Returns the
+   * function that stops it.
    */
   start(expire: () => void): () => void {
     const writtenAt = performance.now()
     let timer: NodeJS.Timeout | undefined
     const check = (): void => {
-      const due = Math.max(writtenAt, this.lastServedAt) + this.timeoutMs
+      const due = Math.max(writtenAt, this.lastServedAt, this.lastProgressAt) + this.timeoutMs
       const left = due - performance.now()
       if (left <= 0) expire()
       else timer = setTimeout(check, Math.ceil(left))

@@ -13,8 +13,8 @@ export interface KeptBytes {
   max: number
 }
 
-/** Reads the body, decoded, and stops at the cap on decoded bytes (a compression bomb included). */
-export async function readCapped(body: Readable, codings: string[], partial: BodyProgress, limit: number, kept: KeptBytes): Promise<Uint8Array> {
+/** Reads the body, decoded, and stops at the cap on decoded bytes (a compression bomb included); `arrived` hears of each piece's bytes as it comes. */
+export async function readCapped(body: Readable, codings: string[], partial: BodyProgress, limit: number, kept: KeptBytes, arrived?: (bytes: number) => void): Promise<Uint8Array> {
   // an honest Content-Length over the cap fails at once, without reading a byte of it
   if (partial.declaredBytes !== undefined && partial.declaredBytes > limit) {
     body.destroy()
@@ -36,6 +36,7 @@ export async function readCapped(body: Readable, codings: string[], partial: Bod
       if (settled) return
       partial.receivedBytes += chunk.byteLength
       kept.bytes += chunk.byteLength
+      arrived?.(chunk.byteLength)
       if (partial.receivedBytes > limit) {
         return fail(
           new ResponseTooLargeError(limit, undefined, codings.length > 0 ? `decoded response body (Content-Encoding ${codings.join(', ')}) larger than ${limit} bytes (the limit set by --max-response-bytes); decoding stopped there` : undefined),

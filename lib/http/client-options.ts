@@ -15,7 +15,8 @@ export interface ClientOptions {
   apiKey: string
   /**
    * Per-request deadline for the answer, headers and body, from its write to a connection or the
-   * server's latest answer, whichever is later; also the connect timeout of each connection.
+   * server's latest answer (or 16 KiB of a body still coming), whichever is later; also the connect
+   * timeout of each connection.
    */
   timeoutMs: number
   /** Largest body read, counted in decoded bytes. */

@@ -3,7 +3,8 @@
  * The document gives the issued key access to every operation (§5), so the failures that follow
  * say first that the key is wrong, expired or another environment's (a CI secret rotated, the
  * staging key against production), or that the service refuses valid keys (a PHP service behind
- * Apache's FastCGI or CGI never sees the header unless CGIPassAuth is on); either way the run
+ * Apache's FastCGI or CGI never sees the header unless CGIPassAuth is on, nor a service behind
+ * Squid as a reverse proxy unless its cache_peer line says login=PASSTHRU); either way the run
  * verified nothing, and says so instead of reading as a service that broke its contract.
  */
 import type { Exchange } from '../http/exchange.ts'
@@ -45,5 +46,5 @@ export function keyRefused(exchanges: readonly Exchange[], keyFrom?: string): Ru
   const statuses = [...answers.values()]
   if (statuses.length < ENOUGH || !statuses.every((s) => s === 401 || s === 403)) return undefined
   const which = [...new Set(statuses)].join(' or ')
-  return { kind: 'key-refused', message: `the server refused the key: all ${statuses.length} requests sent with it were answered ${which}; check ${theKey(keyFrom)} (wrong, expired, another environment's?), and that the Authorization header reaches the service (Apache hands it to PHP-FPM or CGI only with CGIPassAuth On)` }
+  return { kind: 'key-refused', message: `the server refused the key: all ${statuses.length} requests sent with it were answered ${which}; check ${theKey(keyFrom)} (wrong, expired, another environment's?), and that the Authorization header reaches the service (Apache hands it to PHP-FPM or CGI only with CGIPassAuth On; Squid as a reverse proxy to its cache_peer only with login=PASSTHRU)` }
 }

@@ -68,17 +68,44 @@ export function keyRevoked(exchanges: readonly Exchange[], journal: readonly Jou
   const earlier = served.get(operation(again))!
   const earlierAt = position.has(earlier.id) ? `request ${position.get(earlier.id)} of the run` : earlier.startedAt
   const statuses = [...new Set(refused.map((e) => e.response!.status))].join(' or ')
+  // requests in flight as the block began cross each other: from the first refusal of the key on
+  const blocked = clientBlocked(exchanges, Math.min(...refused.map(answeredAt)))
+  const why = blocked
+    ? `, and so were the last ${blocked} sent without it or with another key: a gateway that blocks this client for a while ` +
+      `(mod_evasive, a WAF's rate-based rule: 403 where 429 is meant; --rate-limit under its limit keeps the run from tripping it), or the key revoked, rotated or expired`
+    : `; the key was revoked, rotated or expired, or the service refuses a valid key under load (a limiter that answers ${statuses} where 429 is meant)`
   return {
     problem: {
       kind: 'key-revoked',
       message:
         `${KEY_REVOKED}: from ${from_}, all ${refused.length} requests sent with it were answered ${statuses}, ` +
-      `including ${operation(again)}, which it had served with the same key (${earlierAt}, ${earlier.response!.status}); ` +
-      `the key was revoked, rotated or expired, or the service refuses a valid key under load (a limiter that answers 401 where 429 is meant): checks of those answers are not verified; a run again says which`,
+      `including ${operation(again)}, which it had served with the same key (${earlierAt}, ${earlier.response!.status})` +
+      `${why}: checks of those answers are not verified; a run again says which`,
     },
     refused: new Set(refused.map((e) => e.id)),
-    skipReason: `not verified: the key was refused from ${from_} (revoked, rotated or expired during the run)`,
+    skipReason: blocked
+      ? `not verified: every request was answered 403 from ${from_}, with the key or without (a gateway's block of this client, or the key revoked)`
+      : `not verified: the key was refused from ${from_} (revoked, rotated or expired during the run)`,
   }
+}
+
+/**
+ * How many requests without the key (or with another) were answered 403 from the key's first
+ * refusal on: the last of their answers, at least ENOUGH, all 403, the first of them after that
+ * refusal. The server then most likely refused this client, not the key. mod_evasive and a
+ * WAF's rate-based rule (AWS WAF's default action) answer every request of an address 403 for a
+ * while once it sent too many; a revoked key changes nothing for requests that never carried it.
+ * Undefined otherwise.
+ */
+function clientBlocked(exchanges: readonly Exchange[], firstRefusalAt: number): number | undefined {
+  const byId = new Map<string, Exchange>()
+  for (const e of exchanges) if (e.request.headers.authorization !== KEY_AUTHORIZATION && e.response) byId.set(e.id, e)
+  const ordered = [...byId.values()].sort((a, b) => answeredAt(a) - answeredAt(b))
+  let from = ordered.length
+  while (from > 0 && ordered[from - 1]!.response!.status === 403) from--
+  const refusedToo = ordered.length - from
+  if (refusedToo < ENOUGH || answeredAt(ordered[from]!) < firstRefusalAt) return undefined
+  return refusedToo
 }
 
 /** A failed check whose evidence holds one of the refusals is not verified instead (run-result.ts's CheckResult; it imports this file). */

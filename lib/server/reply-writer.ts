@@ -61,6 +61,8 @@ export interface Transport {
   closeAfterAnswerMs?: number
   /** A reply this says so is never written: the connection closes under its request instead (a worker that dies after its commit). */
   dropAnswer?: (reply: Reply) => boolean
+  /** Every body goes out at this many bytes a second, a tenth every 100 ms (a gateway's bandwidth limit: Apache's mod_ratelimit). */
+  bytesPerSecond?: number
 }
 
 const JSON_TYPE = 'application/json'
@@ -116,7 +118,9 @@ export function send(res: ServerResponse, reply: Reply, transport: Transport, ac
     else if (!transport.chunked) headers['content-length'] = String(bytes.byteLength)
     if (transport.earlyHints) res.writeEarlyHints({ link: '</v1/categories>; rel=preload; as=fetch' })
     res.writeHead(reply.status, headers)
-    if (transport.chunked && bytes.byteLength > 1) {
+    if (transport.bytesPerSecond !== undefined) {
+      paced(res, bytes, transport.bytesPerSecond)
+    } else if (transport.chunked && bytes.byteLength > 1) {
       // two chunks, split inside the first multi-byte UTF-8 sequence when there is one: a client
       // must decode the body as a whole, not chunk by chunk
       const multiByte = bytes.findIndex((byte) => byte >= 0xc0)
@@ -133,4 +137,19 @@ export function send(res: ServerResponse, reply: Reply, transport: Transport, ac
   let corked = false
   if (transport.delayMs > 0) setTimeout(write, transport.delayMs)
   else write()
+}
+
+/** Writes `bytes` a tenth of `perSecond` at a time, every 100 ms, as a gateway that limits each answer's bandwidth does. */
+function paced(res: ServerResponse, bytes: Buffer, perSecond: number): void {
+  const slice = Math.max(1, Math.floor(perSecond / 10))
+  let at = 0
+  const next = () => {
+    if (res.destroyed) return
+    const piece = bytes.subarray(at, at + slice)
+    at += piece.byteLength
+    if (at >= bytes.byteLength) return void res.end(piece)
+    res.write(piece)
+    setTimeout(next, 100)
+  }
+  next()
 }

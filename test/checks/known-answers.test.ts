@@ -198,6 +198,15 @@ describe("a gateway's own statuses", () => {
     expect(failure.code).toBe('SERVER_ERROR')
     expect(failure.message).toMatch(words)
   })
+  // both measured in front of the reference server (docs/adoption.md)
+  test("Apache httpd's 502 when ProxyTimeout passes, and Caddy 2.6's empty 502 to a body over request_body max_size", () => {
+    const httpd = '<!DOCTYPE HTML PUBLIC "-//IETF//DTD HTML 2.0//EN">\n<html><head>\n<title>502 Proxy Error</title>\n</head><body>\n<h1>Proxy Error</h1>\n<p>The proxy server received an invalid\r\nresponse from an upstream server.<br />\r\nThe proxy server could not handle the request<p>Reason: <strong>Error reading from remote server</strong></p></p>\n</body></html>\n'
+    expect(failureOf(() => expectStatus(makeResponse({ status: 502, headers: { 'content-type': 'text/html; charset=iso-8859-1', server: 'Apache/2.4.71 (Debian)' }, body: httpd }), 200)).message).toMatch(/^GET answered 502 \(a server fault, which the document gives no request it describes; Apache httpd's answer when the service behind it did not answer within ProxyTimeout/)
+    const caddy = failureOf(() => expectStatus(makeResponse({ status: 502, method: 'POST', headers: { server: 'Caddy', 'content-length': '0' }, body: '' }), 201))
+    expect(caddy.message).toMatch(/^POST answered 502 \(a server fault, .*; Caddy's answer when the service behind it closed the connection or sent no valid answer, and Caddy 2\.6's to a body larger than its request_body max_size \(Caddy 2\.7 answers that 413\)\)/)
+    // an empty 502 from another gateway keeps the general words
+    expect(failureOf(() => expectStatus(makeResponse({ status: 502, headers: {}, body: '' }), 200)).message).toMatch(/a gateway's answer when the service behind it closed the connection/)
+  })
 })
 
 describe('a create answered other than 201 with its record', () => {

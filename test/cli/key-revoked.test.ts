@@ -81,3 +81,20 @@ test('only a refusal that ends the run and reaches an operation served before: o
   const postsOnly = [withKey('a', 'GET', 200, 1), withKey('b', 'POST', 401, 2), withKey('c', 'POST', 401, 3), withKey('d', 'POST', 401, 4)]
   expect(keyRevoked(postsOnly, journalOf(postsOnly))).toBeUndefined()
 })
+
+test('requests without the key refused 403 from the same moment on, none before: a gateway that blocks the client (mod_evasive), said so with --rate-limit; a plain revocation is not', () => {
+  const withoutKey = (id: string, status: number, at: number): Exchange => ({ ...withKey(id, 'GET', status, at), request: { method: 'GET', url: 'http://127.0.0.1:9/v1/categories', headers: {} } })
+  // mod_evasive in front, measured: the key served, then every request of the address answered 403 for 10 s
+  const blocked = [withKey('a', 'GET', 200, 1), withoutKey('x', 401, 2), withKey('b', 'POST', 201, 3), withKey('c', 'POST', 403, 4), withoutKey('y', 403, 5), withKey('d', 'GET', 403, 6), withKey('e', 'POST', 403, 7), withoutKey('z', 403, 8), withoutKey('w', 403, 9)]
+  const message = keyRevoked(blocked, journalOf(blocked))?.problem.message ?? ''
+  expect(message).toMatch(/answered 403, including (GET|POST) \/v1\/categories, which it had served with the same key \([^)]*\), and so were the last 3 sent without it or with another key: a gateway that blocks this client for a while \(mod_evasive, a WAF's rate-based rule: 403 where 429 is meant; --rate-limit under its limit/)
+  // a key revoked: the requests without it are answered 401 as before, and the words say the key
+  const revoked = [withKey('a', 'GET', 200, 1), withoutKey('x', 401, 2), withKey('b', 'POST', 201, 3), withKey('c', 'POST', 401, 4), withoutKey('y', 401, 5), withKey('d', 'GET', 401, 6), withKey('e', 'POST', 401, 7)]
+  expect(keyRevoked(revoked, journalOf(revoked))?.problem.message).toMatch(/; the key was revoked, rotated or expired, or the service refuses a valid key under load \(a limiter that answers 401 where 429 is meant\)/)
+  // measured too: every request without the key came after the block began
+  const allInTheBlock = blocked.filter((e) => e.id !== 'x')
+  expect(keyRevoked(allInTheBlock, journalOf(allInTheBlock))?.problem.message).toMatch(/and so were the last 3 sent without it/)
+  // a service that answers 403 to a missing key from the start (and then loses the key): no block to speak of
+  const always403 = [withKey('a', 'GET', 200, 1), withoutKey('x', 403, 2), withKey('b', 'POST', 201, 3), withKey('c', 'POST', 403, 4), withoutKey('y', 403, 5), withKey('d', 'GET', 403, 6), withKey('e', 'POST', 403, 7)]
+  expect(keyRevoked(always403, journalOf(always403))?.problem.message).toMatch(/a limiter that answers 403 where 429 is meant/)
+})

@@ -1,6 +1,6 @@
 /** lib/http/answer-clock.ts: --timeout runs from the write or from the server's latest answer, whichever is later. */
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import { AnswerClock } from '../../lib/http/answer-clock.ts'
+import { AnswerClock, BODY_PROGRESS_BYTES } from '../../lib/http/answer-clock.ts'
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
@@ -70,4 +70,36 @@ test('a 429 or 503 is no sign of work: answers a limiter gives at once do not ho
   expect(expire).toHaveBeenCalledTimes(1)
   expect(clock.answeredAny).toBe(true)
   expect(clock.servedSince(Number.NEGATIVE_INFINITY)).toBe(false)
+})
+
+test('a body that keeps coming holds the clock back: a list sent at a gateway\'s bandwidth limit does not expire while it arrives', () => {
+  const clock = new AnswerClock(1_000)
+  const expire = vi.fn()
+  clock.start(expire)
+  clock.answered(200) // its status line and headers
+  // 2 MB at 100 KiB/s (Apache's mod_ratelimit): 20 s, twenty times --timeout, a piece every 100 ms
+  for (let elapsed = 0; elapsed < 20_000; elapsed += 100) {
+    vi.advanceTimersByTime(100)
+    clock.received(10 * 1024)
+  }
+  expect(expire).not.toHaveBeenCalled()
+  // then it stops coming: the request expires --timeout after the last BODY_PROGRESS_BYTES came
+  vi.advanceTimersByTime(999)
+  expect(expire).not.toHaveBeenCalled()
+  vi.advanceTimersByTime(1)
+  expect(expire).toHaveBeenCalledTimes(1)
+})
+
+test('a body that drips, less than BODY_PROGRESS_BYTES within --timeout, still expires', () => {
+  const clock = new AnswerClock(1_000)
+  const expire = vi.fn()
+  clock.start(expire)
+  clock.answered(200)
+  // a byte every 50 ms: 20 bytes a --timeout
+  for (let elapsed = 0; elapsed < 1_000; elapsed += 50) {
+    vi.advanceTimersByTime(50)
+    clock.received(1)
+  }
+  expect(expire).toHaveBeenCalledTimes(1)
+  expect(BODY_PROGRESS_BYTES).toBeGreaterThan(1_000 / 50)
 })

@@ -6,7 +6,7 @@
  * Slow answers are a freedom too, also from a server that answers one request at a time.
  */
 import type { Reply, RequestInfo, StoredCategory } from '../reference-server.ts'
-import { errorReply, type Variant } from '../server-cases.ts'
+import { errorReply, seedCategories, type Variant } from '../server-cases.ts'
 
 /** A create that is answered 429 or 503 was not processed: the record is taken back. */
 function notProcessed(reply: Reply, request: RequestInfo, store: StoredCategory[], status: 429 | 503, retryAfter: number): Reply {
@@ -50,6 +50,15 @@ const seen = new WeakMap<StoredCategory[], Set<string>>()
 const SERIAL_MS = 100
 const SERIAL_TIMEOUT_MS = 1_500
 
+/**
+ * A gateway's bandwidth limit (Apache's mod_ratelimit, `rate-limit 100` KiB/s in front of a list of
+ * 30,000 categories took 20 s, twice --timeout): the list is seeded so that it takes about 2.5 s to
+ * come at this rate, three times the run's --timeout, while every 100 ms brings more of it.
+ */
+const BANDWIDTH_BYTES_PER_SECOND = 48 * 1024
+const BANDWIDTH_SEEDED = 1_500
+const BANDWIDTH_TIMEOUT_MS = 800
+
 const RATE_LIMIT = 30
 /** A low limit: the suite's ~160 requests need about 16 windows, more than the resends a 503 gets. */
 const LOW_RATE_LIMIT = 10
@@ -90,6 +99,16 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, oneConnectionAtATime: true } },
     // a client that waits for each of its idle connections to time out (1 s) takes about 50 s
     args: ['--deadline', '20000'],
+  },
+  {
+    name: 'answers-at-a-bandwidth-limit',
+    description:
+      `every body goes out at ${BANDWIDTH_BYTES_PER_SECOND / 1024} KiB a second, a tenth every 100 ms (a gateway's bandwidth limit: Apache's mod_ratelimit), ` +
+      `and ${BANDWIDTH_SEEDED.toLocaleString('en')} categories exist before the run: the list takes about 2.5 s to come, three times --timeout ${BANDWIDTH_TIMEOUT_MS}, and keeps coming all the while (slow answers are a freedom)`,
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, bytesPerSecond: BANDWIDTH_BYTES_PER_SECOND } },
+    seed: () => seedCategories(BANDWIDTH_SEEDED),
+    args: ['--timeout', String(BANDWIDTH_TIMEOUT_MS)],
+    slow: 'its lists take 2.5 s each to come',
   },
   {
     name: 'early-hints-before-every-answer',
