@@ -28,7 +28,6 @@ import { JDK_MUTATIONS } from './mutations/jdk.ts'
 import { RUST_MUTATIONS } from './mutations/rust.ts'
 import { JETTY_MUTATIONS } from './mutations/jetty.ts'
 import { ECHO_MUTATIONS } from './mutations/echo.ts'
-import { FALCON_MUTATIONS } from './mutations/falcon.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -42,7 +41,6 @@ export const MUTATIONS: readonly Mutation[] = [
   ...PERL_MUTATIONS,
   ...RUST_MUTATIONS,
   ...ECHO_MUTATIONS,
-  ...FALCON_MUTATIONS,
   ...AUTHENTICATION_MUTATIONS,
   ...OTHER_SCHEME_MUTATIONS,
   ...ROUTING_MUTATIONS,

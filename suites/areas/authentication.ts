@@ -12,7 +12,6 @@ import { thisRun } from '../../lib/suite-kit/run-context.ts'
 import { CREDENTIAL_CASES, VALID_AUTHORIZATION } from '../cases/credentials.ts'
 import { answeredBeforeAuthentication, OPERATIONS } from '../cases/operations.ts'
 import { PATH_FORMS } from '../cases/path-forms.ts'
-import { BROWSER_ACCEPT } from '../categories/probes.ts'
 
 /** What a 2xx to the case-swapped key after the key, on one connection, says of the service. */
 const HEADER_VALUES_CACHED =
@@ -73,9 +72,4 @@ export const authentication = suite('authentication', () => {
   // its errors may pick HTML (Rails renders its first format); §4 says every payload is JSON
   const anyMediaType = once(() => run.client().send({ method: 'GET', path: '/categories', headers: { accept: '*/*' } }))
   documentedErrorChecks("GET /categories with no Authorization header and curl's Accept: */*", anyMediaType, 'auth-missing-key-401', 401)
-  // a browser's Accept prefers XML to JSON (application/xml;q=0.9, */*;q=0.8): a framework that
-  // negotiates its errors answers it in XML (Falcon's default error serializer, whose to_xml reads
-  // none of the JSON's to_dict), and §4 and §7 give every error as the JSON Error record
-  const browserAccept = once(() => run.client().send({ method: 'GET', path: '/categories', headers: { accept: BROWSER_ACCEPT } }))
-  documentedErrorChecks("GET /categories with no Authorization header and a browser's Accept", browserAccept, 'auth-missing-key-401', 401)
 })
