@@ -27,6 +27,7 @@ import { TEXT_FORM_MUTATIONS } from './mutations/text-forms.ts'
 import { JDK_MUTATIONS } from './mutations/jdk.ts'
 import { RUST_MUTATIONS } from './mutations/rust.ts'
 import { JETTY_MUTATIONS } from './mutations/jetty.ts'
+import { ECHO_MUTATIONS } from './mutations/echo.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -39,6 +40,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...RAILS_MUTATIONS,
   ...PERL_MUTATIONS,
   ...RUST_MUTATIONS,
+  ...ECHO_MUTATIONS,
   ...AUTHENTICATION_MUTATIONS,
   ...OTHER_SCHEME_MUTATIONS,
   ...ROUTING_MUTATIONS,

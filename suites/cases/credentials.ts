@@ -93,6 +93,10 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   // a token read as what follows the header's first seven characters ('Bearer '.length), whatever the scheme
   { key: 'key-under-digest-scheme', label: 'the key under the Digest scheme', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
     authorization: () => `Digest ${KEY_PLACEHOLDER}` },
+  // echo's KeyAuth and JWT middlewares compare the header's first six characters to "Bearer" and
+  // take the token from its eighth on, whatever the seventh ("Bearer:" is no scheme, RFC 9110 §11.4)
+  { key: 'key-after-bearer-colon', label: 'the key after "Bearer:" (a colon where the space goes)', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
+    authorization: () => `Bearer:${KEY_PLACEHOLDER}` },
   // Rails' token parser (token_and_options) takes what precedes a comma, a semicolon or a tab for the
   // token and the rest for its options, so the key and another word after a comma is let in
   { key: 'key-then-comma-word', label: 'the key followed by a comma and another word', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,

@@ -28,7 +28,7 @@ const ANSWERED_WITH_A_RECORD = [201, 200]
 /** What a 400 to a valid body sent in chunks most often says of the service, and its fix. */
 const CHUNKED_REFUSED =
   'the body went in chunks (Transfer-Encoding: chunked, no Content-Length), which every HTTP/1.1 server reads (RFC 9112 §7.1) or refuses with 411 Length Required (RFC 9110 §15.5.12); ' +
-  'a server that reads a body only up to its Content-Length sees none and answers as for a missing body (a WSGI app that reads CONTENT_LENGTH bytes of wsgi.input, which a chunked request has not): read the body to its end, or answer 411'
+  'a server that reads a body only up to its Content-Length sees none and answers as for a missing body (a WSGI app that reads CONTENT_LENGTH bytes of wsgi.input, which a chunked request has not: Falcon\'s req.get_media() reads its bounded_stream so), or decodes the chunks a second time (Bottle 0.12 under gunicorn, which has decoded them: "Error while parsing chunked transfer body."): read the body to its end, or answer 411'
 /** Why a chunked create's refusal by a server that answers in HTTP/1.0 is not judged. */
 const CHUNKED_TO_HTTP_1_0 =
   'the body went in chunks (Transfer-Encoding: chunked), which a client must not send to a server it does not know to handle HTTP/1.1 (RFC 9112 §6.1), ' +
