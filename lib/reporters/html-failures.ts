@@ -22,15 +22,18 @@ const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'coo
 /**
  * A credential header's value as the report shows it: the placeholder form the suite sends
  * (`Bearer $CONFORM_API_KEY`), the run's own deliberately wrong keys, and empty tokens are
- * evidence; anything else could be a secret and is masked.
+ * evidence, with whatever separators the suite put around them; anything else could be a secret
+ * and is masked.
  */
 export function shownHeaderValue(name: string, value: string, runId: string): string {
   if (!CREDENTIAL_HEADERS.has(name.toLowerCase())) return value
   const rest = KEY_STAND_INS.reduce((text, s) => text.replaceAll(s.placeholder, ''), value)
     .replaceAll(`conform-${runId}-not-a-key`, '')
-    .replace(/^\s*(Bearer|Basic|Digest|Token)\b/i, '')
+    .replace(/\b(Bearer|Basic|Digest|Token)\b/gi, '')
     .trim()
-  return rest === '' ? value : `[hidden by the report: ${value.length} characters]`
+  // what is left besides them: no secret when it holds no letter or digit (the colon of
+  // `Bearer:$CONFORM_API_KEY`, a comma, spaces), which the evidence of the request needs
+  return /[\p{L}\p{N}]/u.test(rest) ? `[hidden by the report: ${value.length} characters]` : value
 }
 
 function headersText(headers: Record<string, string>, runId: string): string {

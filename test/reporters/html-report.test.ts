@@ -141,6 +141,11 @@ describe('report.html', () => {
     ['authorization', 'Basic $(printf %s "$CONFORM_API_KEY:" | base64 | tr -d \'\\n\')', 'Basic $(printf %s "$CONFORM_API_KEY:" | base64 | tr -d \'\\n\')'],
     ['authorization', 'Token sk_live_0123456789', '[hidden by the report: 24 characters]'],
     ['authorization', 'Bearer ', 'Bearer '],
+    // the separators the suite's own wrong forms put around the placeholder are evidence; a letter or digit may be a secret
+    ['authorization', 'Bearer:$CONFORM_API_KEY', 'Bearer:$CONFORM_API_KEY'],
+    ['authorization', 'Bearer $CONFORM_API_KEY, Bearer $CONFORM_API_KEY', 'Bearer $CONFORM_API_KEY, Bearer $CONFORM_API_KEY'],
+    ['authorization', 'Bearer $CONFORM_API_KEY,x', '[hidden by the report: 25 characters]'],
+    ['authorization', 'Bearer $CONFORM_API_KEY é', '[hidden by the report: 25 characters]'],
     ['authorization', `Bearer conform-${RUN_ID}-not-a-key`, `Bearer conform-${RUN_ID}-not-a-key`],
     ['authorization', 'Bearer sk_live_0123456789', '[hidden by the report: 25 characters]'],
     ['set-cookie', 'session=abcdef; HttpOnly', '[hidden by the report: 24 characters]'],
