@@ -12,17 +12,21 @@
  * A body still arriving is the server at work too: a list of 30,000 categories (2 MB) through a
  * gateway that sends answers at 100 KiB/s (Apache's mod_ratelimit), or over a slow link, takes 20 s
  * to come, and slow answers are a freedom. Every BODY_PROGRESS_BYTES of body that come, of any
- * answer, hold the clock back as an answer does; a body that brings less than that within
- * --timeout (a drip of a byte at a time) still times out, and the run's --deadline bounds the rest.
+ * answer but a 429 or 503 (a limiter's page is no more a sign of work than its status line), hold
+ * the clock back as an answer does; a body that brings less than that within --timeout (a drip of
+ * a byte at a time) still times out, and the run's --deadline bounds the rest.
  */
 /** Body bytes that show the server at work: 16 KiB per --timeout, 1.6 KB/s at the default 10 s. */
 export const BODY_PROGRESS_BYTES = 16 * 1024
+
+/** Whether an answer `status` shows the server at work: a 429 or 503 does not (lib/http/retry-after.ts). */
+const served = (status: number) => status !== 429 && status !== 503
 
 export class AnswerClock {
   private lastAnswerAt = Number.NEGATIVE_INFINITY
   /** When the server last served a request: an answer other than 429 or 503 (lib/http/retry-after.ts). */
   private lastServedAt = Number.NEGATIVE_INFINITY
-  /** Body bytes read so far, of every answer, and how many of them had come at the latest mark of progress, and when. */
+  /** Body bytes read so far, of every answer served, and how many of them had come at the latest mark of progress, and when. */
   private bodyBytes = 0
   private progressBytes = 0
   private lastProgressAt = Number.NEGATIVE_INFINITY
@@ -37,8 +41,16 @@ export class AnswerClock {
   /** The server answered a request `status`: its status line, or the end of its body, came. */
   answered(status: number): void {
     this.lastAnswerAt = performance.now()
-    if (status !== 429 && status !== 503) this.lastServedAt = this.lastAnswerAt
+    if (served(status)) this.lastServedAt = this.lastAnswerAt
   }
+
+  /** What hears each piece of the body of an answer `status` as it comes (received): none for a 429 or 503. */
+  bodyListener(status: number): ((bytes: number) => void) | undefined {
+    return served(status) ? this.receive : undefined
+  }
+
+  /** received, bound once (not once per body). */
+  private readonly receive = (bytes: number): void => this.received(bytes)
 
   /** `bytes` more of an answer's body came: each BODY_PROGRESS_BYTES of them hold the clock back as an answer does. */
   received(bytes: number): void {

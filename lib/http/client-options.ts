@@ -96,7 +96,7 @@ export interface SendOptions {
    * The requests naming the same connection go on one connection of their own, in the order they
    * are sent (each awaited before the next): what a server does with a request after another on
    * the same keep-alive connection (a cache of header values per connection). A server that
-   * closes it makes the next one go on a new connection.
+   * closes it makes the next one go on a new connection. A run of one connection sends them on it.
    */
   connection?: string
 }

@@ -62,8 +62,6 @@ export class HttpClient {
   private readonly resent: PostResends
   private readonly outlastedAnswers = new OutlastedAnswers()
   private readonly answers: AnswerClock
-  /** Each piece of a body as it comes, told to the clock (bound once, not once per body). */
-  private readonly bodyArrived: (bytes: number) => void
   private readonly traceId: string
   /** The base URL's origin and path (no trailing slash): request paths are appended as written. */
   private readonly origin: string
@@ -82,7 +80,6 @@ export class HttpClient {
     setMaxListeners(0, this.runEnd)
     this.pacer = new Pacer(options.requestsPerSecond, this.runEnd)
     this.answers = new AnswerClock(options.timeoutMs)
-    this.bodyArrived = (bytes) => this.answers.received(bytes)
     this.stalls = new StalledOperations(options.timeoutMs, this.answers)
     this.rateHold = new RateHold(this.runEnd)
     this.traceId = options.traceId ?? newTraceId()
@@ -293,8 +290,8 @@ export class HttpClient {
     const declared = Number(headers['content-length'])
     const progress: BodyProgress = { status: response.statusCode, receivedBytes: 0, ...(codings.length === 0 && Number.isSafeInteger(declared) && declared >= 0 ? { declaredBytes: declared } : {}) }
     partial.progress = progress
-    // a body still arriving holds --timeout back as an answer does (a gateway's bandwidth limit, a slow link)
-    const bytes = await readCapped(response.body as unknown as Readable, codings, progress, this.options.maxResponseBytes, this.kept, this.bodyArrived)
+    // a body still arriving holds --timeout back as an answer does (a gateway's bandwidth limit, a slow link), but a limiter's 429 or 503
+    const bytes = await readCapped(response.body as unknown as Readable, codings, progress, this.options.maxResponseBytes, this.kept, this.answers.bodyListener(response.statusCode))
     this.answers.answered(response.statusCode)
     const decoded = decodeUtf8(bytes)
     const { body, truncated } = this.evidence(decoded.text)

@@ -105,8 +105,13 @@ export class ConnectionPools {
     return fresh ? (this.fresh ??= watchingWrites(createAgent(this.options))) : this.watched
   }
 
-  /** The connection of its own that the requests naming `name` share (SendOptions.connection). */
+  /**
+   * The connection of its own that the requests naming `name` share (SendOptions.connection). A run
+   * of one connection (--concurrency 1, or narrowed to one) has no other: they go on that one, in
+   * turn as every request, where a connection more would be one a server that takes one closes.
+   */
   named(name: string): Dispatcher {
+    if (this.slots.limit <= 1) return this.watched
     let pool = this.ownConnections.get(name)
     if (pool === undefined) this.ownConnections.set(name, (pool = watchingWrites(createAgent({ ...this.options, concurrency: 1 }))))
     return pool

@@ -145,27 +145,30 @@ function jsonEscapedPattern(secret: string): string | undefined {
   }).join('')
 }
 
-/** Characters no URL encoder escapes (RFC 3986 unreserved). */
-const UNRESERVED = /[A-Za-z0-9\-_.~]/
+/**
+ * Characters no URL encoder escapes: RFC 3986's unreserved but ~, which HTML's form encoding
+ * escapes, and so do Java's URLEncoder.encode and PHP's urlencode() (%7E).
+ */
+const NEVER_PERCENT_ESCAPED = /[A-Za-z0-9\-_.]/
 
 /**
  * The secret in a URL or form as encoders write it, each escaping its own set of characters in its
  * own case: encodeURIComponent every reserved one in upper case, .NET's WebUtility in lower case
- * (%2f), Python's quote() all but "/" (its default safe character). A pattern, not a list: an
- * encoder may escape any subset, in either case. Undefined when the secret has only unreserved
- * characters, which no encoder escapes.
+ * (%2f), Python's quote() all but "/" (its default safe character), Java's URLEncoder and PHP's
+ * urlencode() ~ too. A pattern, not a list: an encoder may escape any subset, in either case.
+ * Undefined when the secret has only characters no encoder escapes (NEVER_PERCENT_ESCAPED).
  */
 function percentEscapedPattern(secret: string): string | undefined {
-  if (Array.from(secret).every((c) => UNRESERVED.test(c))) return undefined
+  if (Array.from(secret).every((c) => NEVER_PERCENT_ESCAPED.test(c))) return undefined
   return Array.from(secret, (c) => {
-    if (UNRESERVED.test(c)) return escapeRegExp(c)
+    if (NEVER_PERCENT_ESCAPED.test(c)) return escapeRegExp(c)
     const bytes = [...Buffer.from(c)].map((b) => '%' + [...b.toString(16).toUpperCase().padStart(2, '0')].map((d) => (/[A-F]/.test(d) ? `[${d}${d.toLowerCase()}]` : d)).join('')).join('')
     return `(?:${escapeRegExp(c)}|${bytes})`
   }).join('')
 }
 
 /** The longest text a secret written by percentEscapedPattern can occupy: three characters per byte escaped. */
-const longestPercentEscaped = (secret: string) => Array.from(secret, (c) => (UNRESERVED.test(c) ? 1 : 3 * Buffer.byteLength(c))).reduce((a, b) => a + b, 0)
+const longestPercentEscaped = (secret: string) => Array.from(secret, (c) => (NEVER_PERCENT_ESCAPED.test(c) ? 1 : 3 * Buffer.byteLength(c))).reduce((a, b) => a + b, 0)
 
 /** The longest text a secret written by jsonEscapedPattern can occupy: six characters per escape. */
 const longestJsonEscaped = (secret: string) => Array.from(secret, (c) => (/[a-zA-Z0-9]/.test(c) ? 1 : c.length * 6)).reduce((a, b) => a + b, 0)
@@ -192,7 +195,7 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
       taken.add(form)
       shortest = Math.min(shortest, form.length)
     }
-    for (const [pattern, kept] of [[jsonEscapedPattern(variant), /[a-zA-Z0-9]/], [percentEscapedPattern(variant), UNRESERVED]] as const) {
+    for (const [pattern, kept] of [[jsonEscapedPattern(variant), /[a-zA-Z0-9]/], [percentEscapedPattern(variant), NEVER_PERCENT_ESCAPED]] as const) {
       if (!pattern) continue
       escaped.add(pattern)
       shortest = Math.min(shortest, variant.length)

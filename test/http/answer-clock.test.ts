@@ -103,3 +103,17 @@ test('a body that drips, less than BODY_PROGRESS_BYTES within --timeout, still e
   expect(expire).toHaveBeenCalledTimes(1)
   expect(BODY_PROGRESS_BYTES).toBeGreaterThan(1_000 / 50)
 })
+
+test("a 429's or 503's body is no sign of work either: only a served answer's body is heard", () => {
+  const clock = new AnswerClock(1_000)
+  expect(clock.bodyListener(429)).toBeUndefined()
+  expect(clock.bodyListener(503)).toBeUndefined()
+  const expire = vi.fn()
+  clock.start(expire)
+  vi.advanceTimersByTime(900)
+  clock.bodyListener(200)!(BODY_PROGRESS_BYTES)
+  vi.advanceTimersByTime(999)
+  expect(expire).not.toHaveBeenCalled()
+  vi.advanceTimersByTime(1)
+  expect(expire).toHaveBeenCalledTimes(1)
+})

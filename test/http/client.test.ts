@@ -150,6 +150,22 @@ test('requests that name one connection go on one connection of their own, whate
   expect([...on.pooled, ...on.pair]).not.toContain(on.other)
 })
 
+// --concurrency 1 spares a deployment that takes one connection: a connection of their own would be a second one, which it closes unanswered
+test('with one connection at most, requests that name one go on the run\'s connection, one after another as every request', async () => {
+  const sockets: object[] = []
+  const server = await serve((req, res) => {
+    if (!sockets.includes(req.socket)) sockets.push(req.socket)
+    res.writeHead(200, { 'content-type': 'application/json' }).end(String(sockets.indexOf(req.socket)))
+  })
+  const on = await withClient({ baseUrl: server.baseUrl, concurrency: 1 }, async (c) => {
+    const before = await c.send({ method: 'GET', path: '/categories' })
+    const pair = [await c.send({ method: 'GET', path: '/categories', connection: 'pair' }), await c.send({ method: 'GET', path: '/categories', connection: 'pair' })]
+    return [before, ...pair].map((r) => r.text)
+  })
+  expect(on).toEqual(['0', '0', '0'])
+  expect(sockets).toHaveLength(1)
+})
+
 describe('Content-Encoding: decoded, the cap on decoded bytes', () => {
   const json = JSON.stringify([{ id: 1, name: 'Ñandú 🐇' }])
   const codings: [string, (b: Buffer) => Buffer][] = [

@@ -45,9 +45,19 @@ describe('createRedactor on a key echoed inside a URL or a form', () => {
     expect(longestForm(KEY)).toBeGreaterThanOrEqual(echoed.length)
   })
 
+  // RFC 3986 leaves ~ unreserved, but HTML's form encoding escapes it, and so do Java's
+  // URLEncoder.encode and PHP's urlencode(): a key of unreserved characters and ~ was printed whole
+  test("a key with ~, which Java's URLEncoder and PHP's urlencode() write %7E", () => {
+    const key = 'abc~defghijk'
+    for (const echoed of ['abc%7Edefghijk', 'abc%7edefghijk']) {
+      expect(createRedactor(key)(`https://app.example/cb?key=${echoed}&x=1`)).toBe(`https://app.example/cb?key=${REDACTED}&x=1`)
+      expect(longestForm(key)).toBeGreaterThanOrEqual(echoed.length)
+    }
+  })
+
   test('a key of unreserved characters only has no escaped form, and other escapes are left alone', () => {
     expect(createRedactor(KEY)('pk_test_Other%2BKey%2F124%3D%3D')).toBe('pk_test_Other%2BKey%2F124%3D%3D')
-    expect(createRedactor('abc-DEF_123.456~x')('a%2Db')).toBe('a%2Db')
+    expect(createRedactor('abc-DEF_123.456_x')('a%2Db')).toBe('a%2Db')
   })
 })
 
