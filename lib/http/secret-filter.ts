@@ -6,9 +6,9 @@
  * their reports. Each secret's forms give anchors, texts that every match of a form contains.
  *
  * The pass does not look at every position of the text. An anchor of `m` characters or more, where
- * it stands, covers `m - GRAM + 1` consecutive positions at which a GRAM-character piece of it
- * starts, so one of any `stride` (that many) consecutive positions is among them: hashing the text's
- * GRAM characters at every stride-th position (stride - 1, 2 × stride - 1, …), against a bitmap of
+ * it stands, covers `m - GRAM + 1` (the stride) consecutive positions at which a GRAM-character
+ * piece of it starts, and any stride consecutive positions hold one of those the pass looks at
+ * (stride - 1, 2 × stride - 1, …): hashing the text's GRAM characters there, against a bitmap of
  * the hashes of every piece of every anchor, finds every anchor. A hit is checked against the anchors themselves. Twelve characters, the shortest anchor of
  * a 32-character key, make a stride of 9, about nine times fewer positions than a rolling hash of
  * every one (ten keys over a fleet's reports: 85 ms). Only a text that holds an anchor is then
