@@ -57,7 +57,7 @@ export interface ListSighting {
 /** The lists a run read, as the suites hand them over (RunContext.listsRead); shared by the run's confirmation attempts and rounds. */
 export class ListsRead {
   readonly sightings: ListSighting[] = []
-  /** A list showed a record the run created only on a re-read (suites/categories/list-lag.ts): a record stored late shows late, so the list read for the ledger waits out --list-lag. */
+  /** A list showed a record the run created only on a re-read, or reads of it differed (suites/categories/list-lag.ts): a record stored late shows late, so the list read for the ledger waits out --list-lag. */
   lagSeen = false
   constructor(readonly prefixes: readonly string[]) {}
 

@@ -43,7 +43,7 @@ export interface ListLag {
   waits: readonly number[]
   /** Milliseconds until the run's deadline (Infinity: none). */
   msLeft: () => number
-  /** Told when a re-read showed created records an earlier read lacked: the list lags (the ledger's last read waits for it). */
+  /** Told when a re-read showed created records an earlier read lacked, or reads differed: the list lags (the ledger's last read waits for it). */
   seen?: () => void
 }
 
@@ -94,6 +94,8 @@ export async function readPastTheLag(
   })
   // read whole every time, or never: nothing differed (a list that never shows a record fails as it is)
   if (read.cutShort || whole.length === 0 || whole.length === read.lists.length) return read
+  // reads that differed: a lag, or replicas; either way a record stored late may show late
+  lag.seen?.()
   const lagMs = lag.waits.reduce((a, b) => a + b, 0)
   const wait = Math.max(0, lastCreateAnsweredAt + lagMs - Date.now())
   if (lagMs === 0 || (wait > 0 && !(await waitToReread(wait, lag)))) return read

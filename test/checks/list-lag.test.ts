@@ -133,6 +133,34 @@ describe('readPastTheLag (a list that differs from read to read)', () => {
   })
 })
 
+describe('lag.seen: what the ledger\'s last list read waits out --list-lag for (suites/categories/probes.ts listForLedger)', () => {
+  const whole = () => list({ id: 1, name: 'run-a' }, { id: 2, name: 'run-b' })
+  const lacking = () => list({ id: 1, name: 'run-a' })
+  const told = () => {
+    let times = 0
+    return { lag: { waits: [0], msLeft: () => Infinity, seen: () => void times++ } satisfies ListLag, times: () => times }
+  }
+
+  test('told when a re-read shows what the first read lacked, and when reads differ (a replica whole, another not)', async () => {
+    const caughtUp = told()
+    await listedAfterLag(created, lacking(), rereads(whole()).read, recordsOf, caughtUp.lag)
+    expect(caughtUp.times()).toBe(1)
+    const replicas = told()
+    await readPastTheLag(created, { lists: [whole(), lacking()], judged: lacking(), waitedMs: 0, cutShort: false }, rereads(lacking()).read, recordsOf, replicas.lag, Date.now())
+    expect(replicas.times()).toBeGreaterThan(0)
+  })
+
+  test('not told for a list whole at once, nor for one that never shows a record', async () => {
+    const atOnce = told()
+    const read = await listedAfterLag(created, whole(), rereads(whole()).read, recordsOf, atOnce.lag)
+    await readPastTheLag(created, read, rereads(whole()).read, recordsOf, atOnce.lag, Date.now())
+    const never = told()
+    const neverRead = await listedAfterLag(created, lacking(), rereads(lacking()).read, recordsOf, never.lag)
+    await readPastTheLag(created, neverRead, rereads(lacking()).read, recordsOf, never.lag, Date.now())
+    expect([atOnce.times(), never.times()]).toEqual([0, 0])
+  })
+})
+
 describe('readOnceMore (a list whole on its first read)', () => {
   const whole = () => list({ id: 1, name: 'run-a' }, { id: 2, name: 'run-b' })
   const lacking = () => list({ id: 1, name: 'run-a' })
