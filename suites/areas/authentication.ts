@@ -51,7 +51,10 @@ export const authentication = suite('authentication', () => {
     const unusable = swapped.unusableWith?.(run.context.apiKey)
     if (unusable) throw new NotApplicable(`not verified: ${unusable}`, 'key-unusable')
     const connection = 'key-then-case-swapped'
-    keyBefore = await run.client().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION }, connection })
+    // the key goes first to the store's orders (§1 names the operation), not the list: the field
+    // cache is the connection's, whatever the path, and a list read more at a time of its own is one
+    // the checks of the lists after the POSTs could meet (and a list of many categories to fetch)
+    keyBefore = await run.client().send({ method: 'GET', path: '/store/orders', headers: { authorization: VALID_AUTHORIZATION }, connection })
     return run.client().send({ method: 'GET', path: '/categories', headers: { authorization: swapped.authorization(run.context.runId) as string }, connection })
   })
   documentedErrorChecks(`GET /categories with ${swapped.label}, on a connection that has just carried the key`, afterTheKey, swapped.rule, 401, HEADER_VALUES_CACHED, async (_, t) => {
