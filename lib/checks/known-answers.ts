@@ -22,7 +22,7 @@ const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'o
 /** An Error record's shape as another stack writes it, and how such a service is usually made to write the Error record. */
 export function errorBodyOrigin(body: unknown): string | undefined {
   const keys = keysOf(body)
-  const node = nodeErrorBody(keys)
+  const node = nodeErrorBody(keys, body)
   if (node) return node
   if (keys.includes('code')) return undefined
   const phpRuby = phpRubyErrorBody(keys) ?? djangoRailsErrorBody(body)
@@ -158,7 +158,7 @@ export function contentTypeOrigin(contentType: string | undefined, response?: Re
     )
   }
   if (type?.endsWith('+json')) return `${type} is JSON under another media type; §4 names application/json for every payload`
-  return phpRubyContentType(contentType) ?? nodeContentType(contentType)
+  return phpRubyContentType(contentType) ?? nodeContentType(contentType, response)
 }
 
 /** Each property of a record, or of a list's records, with its place as the schema problems write places (body.description, body[1].id). */

@@ -3,17 +3,29 @@
  * beside the Spring and gateway words of known-answers.ts (which calls these): NestJS's exception
  * body, Fastify's error body, @hono/zod-validator's answer without a hook, Koa's and Hono's
  * text/plain errors, Hono's bearerAuth answering 400 for a header it cannot parse, and a router
- * that answers an operation it has no route for 404 before any guard runs. Measured against
- * services written as such teams write them (NestJS 11 on Express and Fastify with class-validator
- * and TypeORM, Koa 3 with @koa/router, Hono 4 on @hono/node-server with zod, all on
- * better-sqlite3). The verdict and the failure code never depend on these words; each returns
- * undefined for any other answer.
+ * that answers an operation it has no route for 404 before any guard runs; restify's error body,
+ * the answers without a Content-Type of a Node handler that writes res.end() (polka's default
+ * onError), and Express's res.sendStatus(). Measured against services written as such teams write
+ * them (NestJS 11 on Express and Fastify with class-validator and TypeORM, Koa 3 with @koa/router,
+ * Hono 4 on @hono/node-server with zod, all on better-sqlite3; hapi 21 with joi, restify 11,
+ * polka 0.5 with body-parser, json-server 0.17 and 1.0 beta). The verdict and the failure code
+ * never depend on these words; each returns undefined for any other answer.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 
-/** An Error record's shape as a Node framework writes its own errors. */
-export function nodeErrorBody(keys: readonly string[]): string | undefined {
+/** The codes restify-errors gives its HttpErrors and RestErrors (the class name without Error), which its body carries. */
+const RESTIFY_CODES = /^(?:BadRequest|InvalidContent|InvalidArgument|MissingParameter|Unauthorized|NotAuthorized|InvalidCredentials|ResourceNotFound|NotFound|MethodNotAllowed|NotAcceptable|UnsupportedMediaType|PayloadTooLarge|RequestEntityTooLarge|TooManyRequests|RequestThrottled|Internal|InternalServer|ServiceUnavailable|Conflict)$/
+
+/** An Error record's shape as a Node framework writes its own errors (`body`: what tells restify's apart from a code of the service's own). */
+export function nodeErrorBody(keys: readonly string[], body?: unknown): string | undefined {
   const has = (...names: string[]) => names.every((n) => keys.includes(n))
+  if (keys.length === 2 && has('code', 'message') && RESTIFY_CODES.test(String((body as { code?: unknown } | undefined)?.code))) {
+    return (
+      "it is restify's error body (restify-errors' toJSON: code, the error's name without Error, and message), which has no status; " +
+      "a handler of server.on('restifyError', (req, res, err, cb) => { err.toJSON = () => ({ code: err.code, message: err.message, status: err.statusCode }); cb() }) writes the Error record, " +
+      "for the errors of restify's own plugins (bodyParser's InvalidContent, a route not found) too"
+    )
+  }
   if (has('statusCode', 'code', 'error', 'message') && !keys.includes('status')) {
     return (
       "it is Fastify's default error body (statusCode, code, error, message: FST_ERR_CTP_INVALID_JSON_BODY and the like), which has a code but no status; " +
@@ -24,7 +36,8 @@ export function nodeErrorBody(keys: readonly string[]): string | undefined {
     return (
       "it is NestJS's default exception body (BaseExceptionFilter: statusCode, message, error; ValidationPipe's message is an array of the constraints that failed), and hapi's (Boom); " +
       'a global exception filter, @Catch() registered with app.useGlobalFilters() or as APP_FILTER, that answers { code, message, status } writes the Error record, ' +
-      "for the guards' UnauthorizedException, the body parser's errors (on the Express and the Fastify adapter alike) and the routes Nest has not too (hapi: an onPreResponse extension)"
+      "for the guards' UnauthorizedException, the body parser's errors (on the Express and the Fastify adapter alike) and the routes Nest has not too " +
+      "(hapi: an onPreResponse extension that answers every Boom error, request.response.isBoom, with h.response({ code, message, status }).code(status))"
     )
   }
   if (has('success', 'error') && !keys.includes('code')) {
@@ -36,11 +49,20 @@ export function nodeErrorBody(keys: readonly string[]): string | undefined {
   return undefined
 }
 
-/** Why a response is declared text/plain, where Koa or Hono writes it so. */
-export function nodeContentType(contentType: string | undefined): string | undefined {
+/** Why a response is declared text/plain or not at all, where Koa, Hono, Express or a Node handler of its own writes it so. */
+export function nodeContentType(contentType: string | undefined, response?: RecordedResponse): string | undefined {
+  // a body without a type (an empty 401 has another story: known-answers.ts' emptyBodyOrigin)
+  if (contentType === undefined && response !== undefined && response.bodyBytes > 0) {
+    return (
+      "no Content-Type is what Node's http sends for res.end(text) when the handler set none: polka's default onError (its 400 for a body body-parser could not read, with the parser's message as text) " +
+      "and a handler that writes res.end(JSON.stringify(record)); §4 makes every payload JSON: res.setHeader('content-type', 'application/json'), or @polka/send-type's send(res, status, object), " +
+      'and polka({ onError, onNoMatch }) answering the Error record'
+    )
+  }
   if (contentType === 'text/plain; charset=utf-8') {
     return (
-      "text/plain; charset=utf-8 is what Koa writes for a string body (ctx.body = text, and the message of ctx.throw(status) and of a path no route took), as Fastify does for a string it is handed; " +
+      "text/plain; charset=utf-8 is what Koa writes for a string body (ctx.body = text, and the message of ctx.throw(status) and of a path no route took), as Fastify does for a string it is handed " +
+      "and Express for res.sendStatus(401) (the auth middleware json-server 0.17's README shows); " +
       '§4 makes every payload JSON: an error middleware first in the chain (Koa: try { await next() } catch (e) { ctx.status = …; ctx.body = { code, message, status } }) answers the Error record'
     )
   }
@@ -69,7 +91,7 @@ export function nodeStatus(response: RecordedResponse, expected: number, request
   if (response.status === 404 && request.method === 'GET') {
     return (
       'a 404 to a request without a valid key is a router that has no route for the operation answering before any check of the key: NestJS runs guards only for a route it has, ' +
-      "and Express, Koa and Hono answer a path no route took past middleware mounted on other paths; §1 rule 2 and §5.1 require authentication for every operation the document names, " +
+      "and Express, Koa and Hono answer a path no route took past middleware mounted on other paths, as hapi does before its auth strategy and restify before what server.use() mounts (server.pre() runs first); §1 rule 2 and §5.1 require authentication for every operation the document names, " +
       'so the key is checked before the route is looked up (a middleware for every path), or the operation is routed'
     )
   }

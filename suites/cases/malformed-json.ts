@@ -134,8 +134,8 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
     holds: "bytes that are not UTF-8 (FF FE C3 28), which a parser that does not check UTF-8 stores and a JSON writer then cannot write (Ruby's to_json raises JSON::GeneratorError, PHP's json_encode() returns false)",
     acceptedMeans:
       'the service decoded bytes that are not UTF-8 leniently (most often into U+FFFD, which it then stores as the name sent) instead of refusing them (RFC 8259 §8.1: JSON text is UTF-8), ' +
-      "as Express 5, Fastify 5 and Go's encoding/json do by default; it is usually fixed by a strict UTF-8 decoder before the parser " +
-      "(Node: new TextDecoder('utf-8', { fatal: true }); Go: utf8.Valid; Python: bytes.decode('utf-8')), answering 400 when it throws"
+      "as Express 5, Fastify 5, hapi 21, restify 11's bodyParser, polka's body-parser, json-server (0.17 and 1.0) and Go's encoding/json do by default; it is usually fixed by a strict UTF-8 decoder before the parser " +
+      "(Node: new TextDecoder('utf-8', { fatal: true }), in body-parser's verify option or on the raw body, hapi's payload: { parse: false }; Go: utf8.Valid; Python: bytes.decode('utf-8')), answering 400 when it throws"
   },
   {
     key: 'malformed-surrogate-bytes',

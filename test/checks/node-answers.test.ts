@@ -2,8 +2,9 @@
  * A failure names the Node framework default behind a well-known wrong answer and how it is
  * changed (lib/checks/node-answers.ts, called by known-answers.ts; the wrong-type words of
  * suites/cases/wrong-types.ts), as measured against services written on NestJS 11 (Express and
- * Fastify adapters, class-validator, TypeORM), Koa 3 and Hono 4 with zod: the answers below are the
- * bytes those services gave with the framework's defaults left in. The code and the verdict stay
+ * Fastify adapters, class-validator, TypeORM), Koa 3 and Hono 4 with zod, hapi 21 with joi, restify 11,
+ * polka 0.5 with body-parser and json-server 0.17: the answers below are the bytes those services
+ * gave with the framework's defaults left in. The code and the verdict stay
  * those of the check.
  */
 import { describe, expect, test } from 'vitest'
@@ -29,6 +30,9 @@ describe('error bodies of Node frameworks', () => {
       { statusCode: 400, code: 'FST_ERR_CTP_EMPTY_JSON_BODY', error: 'Bad Request', message: "Body cannot be empty when content-type is set to 'application/json'" },
       /Fastify's default error body .*has a code but no status; .*setErrorHandler/,
     ],
+    ["hapi's Boom error from an auth scheme", 401, { statusCode: 401, error: 'Unauthorized', message: 'missing or invalid API key' }, /and hapi's \(Boom\).*onPreResponse extension .*isBoom/],
+    ["restify's bodyParser (InvalidContent)", 400, { code: 'InvalidContent', message: 'Invalid JSON: Unexpected end of JSON input' }, /restify's error body .*no status; .*server\.on\('restifyError'/],
+    ["restify's UnauthorizedError", 401, { code: 'Unauthorized', message: 'missing or invalid API key' }, /restify's error body/],
     ['@hono/zod-validator without a hook', 400, { success: false, error: { name: 'ZodError', message: '[]' } }, /@hono\/zod-validator answers with no hook .*zValidator\('json', schema, \(result, c\)/],
   ])('%s', (_label, status, body, words) => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status, body })))
@@ -39,6 +43,8 @@ describe('error bodies of Node frameworks', () => {
   test('an Error record with a code of its own, and a body no framework writes, get no Node words', () => {
     expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { code: 'bad', message: 'x' } }))).message).not.toMatch(/Fastify|NestJS|Hono/)
     expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { reason: 'x' } }))).message).not.toMatch(/Fastify|NestJS|Hono/)
+    // a code of restify's set beside other fields is not restify's body
+    expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { code: 'BadRequest', message: 'x', errors: [] } }))).message).not.toMatch(/restify/)
   })
 })
 
@@ -47,10 +53,22 @@ describe('text/plain where §4 asks application/json', () => {
     ["Koa's ctx.throw(401)", 'text/plain; charset=utf-8', /Koa writes for a string body \(ctx\.body = text, and the message of ctx\.throw\(status\)/],
     ["Hono's HTTPException (the Response constructor's default)", 'text/plain;charset=UTF-8', /Hono answers so for an HTTPException .*app\.onError and app\.notFound/],
     ["Hono's notFound (c.text)", 'text/plain; charset=UTF-8', /Hono's c\.text\(\), with it/],
+    ["Express's res.sendStatus(401) (json-server 0.17's README)", 'text/plain; charset=utf-8', /Express for res\.sendStatus\(401\)/],
   ])('%s', (_label, contentType, words) => {
     const failure = failureOf(() => expectJsonContentType(makeResponse({ status: 401, headers: { 'content-type': contentType }, body: 'Unauthorized' })))
     expect(failure.code).toBe('WRONG_CONTENT_TYPE')
     expect(failure.message).toMatch(words)
+  })
+})
+
+describe('no Content-Type where §4 asks application/json', () => {
+  test("polka's default onError: body-parser's message as text, no Content-Type", () => {
+    const failure = failureOf(() => expectJsonContentType(makeResponse({ status: 400, method: 'POST', headers: {}, body: 'Unexpected end of JSON input' })))
+    expect(failure.code).toBe('WRONG_CONTENT_TYPE')
+    expect(failure.message).toMatch(/^the 400 response is not declared as application\/json; no Content-Type is what Node's http sends .*polka's default onError .*@polka\/send-type/)
+  })
+  test('an empty body without a Content-Type gets no such words', () => {
+    expect(failureOf(() => expectJsonContentType(makeResponse({ status: 401, headers: {}, body: '' }))).message).not.toMatch(/polka/)
   })
 })
 
@@ -79,6 +97,7 @@ describe('statuses a Node framework gives where §5.3 asks 401', () => {
     const response = makeResponse({ status: 404, path: '/store/orders', body: { message: 'Cannot GET /v1/store/orders', error: 'Not Found', statusCode: 404 } })
     const failure = failureOf(() => expectStatus(response, 401))
     expect(failure.message).toMatch(/^GET answered 404, expected 401: a 404 to a request without a valid key is a router that has no route .*NestJS runs guards only for a route it has/)
+    expect(failure.message).toMatch(/hapi does before its auth strategy and restify before what server\.use\(\) mounts/)
     // a 404 where 400 was expected is another matter
     expect(failureOf(() => expectStatus(makeResponse({ status: 404, method: 'POST' }), 400)).message).toBe('POST answered 404, expected 400')
   })
