@@ -6,7 +6,7 @@
  * verdict and the failure code never depend on them. Each returns undefined for any other answer.
  * The words for PHP and Ruby (Sinatra) defaults are in php-ruby-answers.ts, those for Django REST
  * framework, Rails, Mojolicious and gin in django-rails-answers.ts, those for Node frameworks
- * (NestJS, Fastify, Koa, Hono) in node-answers.ts, and those for a SQL store's defaults (strict
+ * (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers) in node-answers.ts, and those for a SQL store's defaults (strict
  * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, which these call.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'

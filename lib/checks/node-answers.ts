@@ -3,12 +3,12 @@
  * beside the Spring and gateway words of known-answers.ts (which calls these): NestJS's exception
  * body, Fastify's error body, @hono/zod-validator's answer without a hook, Koa's and Hono's
  * text/plain errors, Hono's bearerAuth answering 400 for a header it cannot parse, and a router
- * that answers an operation it has no route for 404 before any guard runs; restify's error body,
+ * that answers an operation it has no route for 404 before any guard runs; restify's and Feathers' error bodies,
  * the answers without a Content-Type of a Node handler that writes res.end() (polka's default
  * onError), and Express's res.sendStatus(). Measured against services written as such teams write
  * them (NestJS 11 on Express and Fastify with class-validator and TypeORM, Koa 3 with @koa/router,
  * Hono 4 on @hono/node-server with zod, all on better-sqlite3; hapi 21 with joi, restify 11,
- * polka 0.5 with body-parser, json-server 0.17 and 1.0 beta). The verdict and the failure code
+ * polka 0.5 with body-parser, json-server 0.17 and 1.0 beta, Feathers 5 on koa). The verdict and the failure code
  * never depend on these words; each returns undefined for any other answer.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
@@ -24,6 +24,12 @@ export function nodeErrorBody(keys: readonly string[], body?: unknown): string |
       "it is restify's error body (restify-errors' toJSON: code, the error's name without Error, and message), which has no status; " +
       "a handler of server.on('restifyError', (req, res, err, cb) => { err.toJSON = () => ({ code: err.code, message: err.message, status: err.statusCode }); cb() }) writes the Error record, " +
       "for the errors of restify's own plugins (bodyParser's InvalidContent, a route not found) too"
+    )
+  }
+  if (has('name', 'message', 'code', 'className') && !keys.includes('status')) {
+    return (
+      "it is Feathers' error body (a FeathersError's toJSON: name, message, code, the HTTP status as a number, className), which the errorHandler() of @feathersjs/koa and @feathersjs/express answers; " +
+      'an error middleware of the service\'s own in its place, answering { code: a text of its own, message, status: error.code }, writes the Error record'
     )
   }
   if (has('statusCode', 'code', 'error', 'message') && !keys.includes('status')) {

@@ -3,7 +3,7 @@
  * changed (lib/checks/node-answers.ts, called by known-answers.ts; the wrong-type words of
  * suites/cases/wrong-types.ts), as measured against services written on NestJS 11 (Express and
  * Fastify adapters, class-validator, TypeORM), Koa 3 and Hono 4 with zod, hapi 21 with joi, restify 11,
- * polka 0.5 with body-parser and json-server 0.17: the answers below are the bytes those services
+ * polka 0.5 with body-parser, json-server 0.17 and Feathers 5 on koa: the answers below are the bytes those services
  * gave with the framework's defaults left in. The code and the verdict stay
  * those of the check.
  */
@@ -33,6 +33,7 @@ describe('error bodies of Node frameworks', () => {
     ["hapi's Boom error from an auth scheme", 401, { statusCode: 401, error: 'Unauthorized', message: 'missing or invalid API key' }, /and hapi's \(Boom\).*onPreResponse extension .*isBoom/],
     ["restify's bodyParser (InvalidContent)", 400, { code: 'InvalidContent', message: 'Invalid JSON: Unexpected end of JSON input' }, /restify's error body .*no status; .*server\.on\('restifyError'/],
     ["restify's UnauthorizedError", 401, { code: 'Unauthorized', message: 'missing or invalid API key' }, /restify's error body/],
+    ["Feathers' errorHandler() (koa)", 401, { name: 'NotAuthenticated', message: 'missing or invalid API key', code: 401, className: 'not-authenticated' }, /Feathers' error body .*errorHandler\(\) of @feathersjs\/koa/],
     ['@hono/zod-validator without a hook', 400, { success: false, error: { name: 'ZodError', message: '[]' } }, /@hono\/zod-validator answers with no hook .*zValidator\('json', schema, \(result, c\)/],
   ])('%s', (_label, status, body, words) => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status, body })))
