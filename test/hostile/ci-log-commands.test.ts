@@ -72,5 +72,12 @@ describe('a server whose records are named with Azure Pipelines and TeamCity com
       expect(text, file).not.toMatch(/^[ \t]*::/m)
       for (const line of text.split('\n')) expect(line.trimStart().startsWith('::') || /^[\s\u0085]*::/u.test(line), `${file}: ${JSON.stringify(line)}`).toBe(false)
     }
+    // and the JSON files (`cat results.json`, `tail journal.ndjson`): the # as \u0023, the same string to a parser
+    for (const file of ['results.json', 'journal.ndjson']) {
+      const text = run.files[file] ?? ''
+      expect(text, file).toContain('\\u0023#vso[task.setvariable variable=PWNED]yes')
+      expect(text.toLowerCase(), file).not.toMatch(/##(vso|teamcity)?\[/)
+    }
+    expect(run.results?.ledger.some((r) => r.name?.startsWith('##vso[task.setvariable'))).toBe(true)
   })
 })
