@@ -31,3 +31,13 @@ export function referencedLogCommands(text: string): string {
   if (!text.includes('#') && !text.includes('::')) return text
   return text.replace(LOG_COMMAND, '&#35;').replace(WORKFLOW_COMMAND, '$1$2&#58;')
 }
+
+/**
+ * JSON text (results.json, journal.ndjson, fleet.json, a baseline) with the first `#` of every log
+ * command written as the escape `\u0023`: every parser reads the same string, and the file printed
+ * (`cat results.json`, `tail journal.ndjson` in a step) holds no command. A `#` stands only inside
+ * a string in JSON, so the escape is always in one. `json` is JSON text already.
+ */
+export function escapedLogCommands(json: string): string {
+  return json.includes('#') ? json.replace(LOG_COMMAND, '\\u0023') : json
+}
