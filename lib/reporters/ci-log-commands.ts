@@ -11,7 +11,7 @@
  * inertLogCommands: the first `#` of each such prefix is written as its code-point marker,
  * ⟨U+0023⟩, the way visible-text.ts writes a character that would act instead of being read.
  */
-const LOG_COMMAND = /#(?=#(?:vso|teamcity)?\[)/gi
+import { LOG_COMMAND } from '../json/portable-json.ts'
 
 /** `text` with no `##vso[`, `##teamcity[` or `##[` left in it, in any case. */
 export function inertLogCommands(text: string): string {
@@ -32,12 +32,3 @@ export function referencedLogCommands(text: string): string {
   return text.replace(LOG_COMMAND, '&#35;').replace(WORKFLOW_COMMAND, '$1$2&#58;')
 }
 
-/**
- * JSON text (results.json, journal.ndjson, fleet.json, a baseline) with the first `#` of every log
- * command written as the escape `\u0023`: every parser reads the same string, and the file printed
- * (`cat results.json`, `tail journal.ndjson` in a step) holds no command. A `#` stands only inside
- * a string in JSON, so the escape is always in one. `json` is JSON text already.
- */
-export function escapedLogCommands(json: string): string {
-  return json.includes('#') ? json.replace(LOG_COMMAND, '\\u0023') : json
-}
