@@ -20,10 +20,23 @@ const LONE_SURROGATE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(d[89a-f][0-9a-f]{2})/g
  */
 const LINE_BREAKS_BEYOND_LF = /[\u0085\u2028\u2029]/g
 
-/** JSON.stringify's text, each lone surrogate written as the text of its escape, and no line break but LF's. */
+/**
+ * The first `#` of a CI log command read anywhere in a line (`##vso[`, `##teamcity[`, GitHub's
+ * `##[`; lib/reporters/ci-log-commands.ts says which systems act on them). Declared here, the lowest
+ * layer that writes one: the JSON files write it as the escape `\u0023`, which every parser reads
+ * as the same string, so that a file a step prints (`cat results.json`) holds no command. A `#`
+ * stands only inside a string in JSON, so the escape is always in one.
+ */
+export const LOG_COMMAND = /#(?=#(?:vso|teamcity)?\[)/gi
+
+/**
+ * JSON.stringify's text, each lone surrogate written as the text of its escape, no line break but
+ * LF's, and no CI log command a server wrote (LOG_COMMAND).
+ */
 export function portableJson(value: unknown, indent?: number): string {
   let text = JSON.stringify(value, null, indent)
   // JSON.stringify escapes only lone surrogates (a pair is written as its character): most texts have none
   if (text.includes('\\ud')) text = text.replace(LONE_SURROGATE_ESCAPE, '$1\\\\u$2')
-  return text.replace(LINE_BREAKS_BEYOND_LF, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  text = text.replace(LINE_BREAKS_BEYOND_LF, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return text.includes('#') ? text.replace(LOG_COMMAND, '\\u0023') : text
 }

@@ -60,7 +60,7 @@ export function writeCannotRunReports(reportDir: string, userCwd: string, facts:
     'junit.xml': `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="petstore-categories-conformance" tests="1" failures="0" errors="1">
   <testsuite name="conformance run" tests="1" failures="0" errors="1" skipped="0" timestamp="${result.startedAt}">
-    <testcase classname="conformance-run" name="the run could be made">
+    <testcase classname="conformance-run" name="the run could be made" time="0">
       <error message="${xml(facts.reason)}" type="RunNotMade">${xml(`${headline}: ${facts.reason}\nNo request was judged; no rule passed or failed.`)}</error>
     </testcase>
   </testsuite>

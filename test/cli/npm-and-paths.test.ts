@@ -111,7 +111,7 @@ describe('a run that exits 2 leaves reports of its own', () => {
     expect(results).toMatchObject({ verdict: 'error', exitCode: 2, error: why, rules: [], ledger: [] })
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8')
     expect(junit).toContain('errors="1"')
-    expect(junit).toMatch(/<testcase classname="conformance-run" name="the run could be made">\s*<error message="/)
+    expect(junit).toMatch(/<testcase classname="conformance-run" name="the run could be made" time="0">\s*<error message="/)
     for (const file of ['summary.md', 'report.html']) {
       const text = readFileSync(join(dir, file), 'utf8')
       expect(text, file).toContain('could not be made (exit 2)')

@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, test } from 'vitest'
 import { ConformanceCheckFailure } from '../../lib/api/define-conformance.ts'
-import { inertLogCommands } from '../../lib/reporters/ci-log-commands.ts'
+import { inertLogCommands, referencedLogCommands } from '../../lib/reporters/ci-log-commands.ts'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
 import { httpServer, type HostileServer } from './hostile-servers.ts'
 import { RUN_TIMEOUT_MS } from './expect-run.ts'
@@ -24,13 +24,21 @@ describe('inertLogCommands', () => {
     ['name: "##VSO[task.prependpath]/tmp"', 'name: "⟨U+0023⟩#VSO[task.prependpath]/tmp"'],
     ['###vso[x]', '#⟨U+0023⟩#vso[x]'],
     ["##teamcity[buildStatus text='ok']", "⟨U+0023⟩#teamcity[buildStatus text='ok']"],
+    // GitHub's runner reads its older form, ##[command], anywhere in a line (ActionCommand.TryParse:
+    // IndexOf("##["), then a registered command: error, add-mask, set-output, save-state …)
+    ['name: "x ##[error]forged"', 'name: "x ⟨U+0023⟩#[error]forged"'],
+    ['##[set-output name=verdict;]pass', '⟨U+0023⟩#[set-output name=verdict;]pass'],
   ])('%j → no command left', (text, inert) => {
     expect(inertLogCommands(text)).toBe(inert)
-    expect(inertLogCommands(text).toLowerCase()).not.toMatch(/##(vso|teamcity)\[/)
+    expect(inertLogCommands(text).toLowerCase()).not.toMatch(/##(vso|teamcity)?\[/)
   })
 
   test('text without such a prefix is left as it is', () => {
-    for (const text of ['## heading', '#vso[x]', '##[group]', 'a # b ## c', '']) expect(inertLogCommands(text)).toBe(text)
+    for (const text of ['## heading', '#vso[x]', '#[group]', 'a # b ## c', '']) expect(inertLogCommands(text)).toBe(text)
+  })
+
+  test('in markup (junit.xml, report.html) the first # of each is a character reference', () => {
+    expect(referencedLogCommands('a ##[add-mask]x ##vso[y]')).toBe('a &#35;#[add-mask]x &#35;#vso[y]')
   })
 })
 
@@ -44,7 +52,7 @@ describe('a server whose records are named with Azure Pipelines and TeamCity com
   test('the terminal quotes the names, and no line of stdout or stderr holds a command, nor of junit.xml or report.html printed', async () => {
     // GitHub's runner takes a line for a workflow command after TrimStart(), which drops every Unicode
     // space (.NET's Char.IsWhiteSpace: U+00A0, U+2028, U+3000, U+0085 …), not only blanks and tabs
-    const command = '##vso[task.setvariable variable=PWNED]yes ##teamcity[buildStatus status=\'SUCCESS\']\n::error::PWNED\n  ::warning::PWNED\n\u00a0::error::NBSP\n\u2028::error::LSEP\n\u3000\u2003::error::IDEOGRAPHIC\n\u0085::error::NEL'
+    const command = '##vso[task.setvariable variable=PWNED]yes ##teamcity[buildStatus status=\'SUCCESS\'] ##[set-output name=verdict;]pass\n::error::PWNED\n  ::warning::PWNED\n\u00a0::error::NBSP\n\u2028::error::LSEP\n\u3000\u2003::error::IDEOGRAPHIC\n\u0085::error::NEL'
     const server = await httpServer((req, res) => {
       res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' })
       res.end(req.method === 'POST' ? JSON.stringify({ id: 1, name: command }) : '[]')
@@ -54,15 +62,22 @@ describe('a server whose records are named with Azure Pipelines and TeamCity com
     runs.push(run)
     expect(run.code, run.stderr).toBe(1)
     expect(run.stdout).toContain('⟨U+0023⟩#vso[task.setvariable variable=PWNED]yes')
-    for (const output of [run.stdout, run.stderr]) expect(output.toLowerCase()).not.toMatch(/##(vso|teamcity)\[/)
+    for (const output of [run.stdout, run.stderr]) expect(output.toLowerCase()).not.toMatch(/##(vso|teamcity)?\[/)
     // the files a step may print (cat junit.xml): the first character of each command is a
     // character reference, which the file's parsers read as the server's text
     for (const file of ['junit.xml', 'report.html']) {
       const text = run.files[file] ?? ''
       expect(text, file).toContain('&#35;#vso[task.setvariable variable=PWNED]yes')
-      expect(text.toLowerCase(), file).not.toMatch(/##(vso|teamcity)\[/)
+      expect(text.toLowerCase(), file).not.toMatch(/##(vso|teamcity)?\[/)
       expect(text, file).not.toMatch(/^[ \t]*::/m)
       for (const line of text.split('\n')) expect(line.trimStart().startsWith('::') || /^[\s\u0085]*::/u.test(line), `${file}: ${JSON.stringify(line)}`).toBe(false)
     }
+    // and the JSON files (`cat results.json`, `tail journal.ndjson`): the # as \u0023, the same string to a parser
+    for (const file of ['results.json', 'journal.ndjson']) {
+      const text = run.files[file] ?? ''
+      expect(text, file).toContain('\\u0023#vso[task.setvariable variable=PWNED]yes')
+      expect(text.toLowerCase(), file).not.toMatch(/##(vso|teamcity)?\[/)
+    }
+    expect(run.results?.ledger.some((r) => r.name?.startsWith('##vso[task.setvariable'))).toBe(true)
   })
 })

@@ -57,3 +57,11 @@ test("every JSON file of a run against the reference server (its ledger holds th
     expect(strings(JSON.parse(text)).every(wellFormed), file).toBe(true)
   }
 })
+
+test('a CI log command a server wrote (##vso[, ##teamcity[, GitHub\'s ##[) has its first # as \\u0023: the same strings, and no command in the file printed', () => {
+  const value = { name: '##[set-output name=verdict;]pass ##VSO[task.setvariable variable=A]1 ##teamcity[x] ###[y]', '##[add-mask]k': 'a # b ## c #[d]' }
+  const text = portableJson(value, 2)
+  expect(JSON.parse(text)).toEqual(value)
+  expect(text.toLowerCase()).not.toMatch(/##(vso|teamcity)?\[/)
+  expect(text).toContain('"a # b ## c #[d]"')
+})
