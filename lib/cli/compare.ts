@@ -96,7 +96,8 @@ function notJudgedBy(run: RunResult, rule: string, check: string): string | unde
   const found = run.rules.find((r) => r.id === rule)?.checks.find((c) => c.name === check)
   if (found === undefined) return 'not run'
   if (found.status !== 'skip') return undefined
-  return found.skipReason ?? 'skipped'
+  // "not judged in B: not verified: …" says it twice
+  return (found.skipReason ?? 'skipped').replace(/^not verified:\s*/i, '')
 }
 
 export interface Comparison {
@@ -158,9 +159,18 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
 /** The comparison's last line: what B fails that A did not, new or otherwise, and the exit code. */
 function verdictLine(c: Comparison): string {
   const checks = (n: number) => `${n} ${n === 1 ? 'check' : 'checks'}`
-  if (c.introduced.length + c.changed.length === 0) return 'B fails nothing that A did not: exit 0'
+  // a failure of A that B never judged is no pass: the last line says so beside the exit 0
+  const unjudged = c.notJudgedInB.length === 0 ? '' : ` (${c.notJudgedInB.length} of A's failing checks B did not judge: neither fixed nor failing there)`
+  if (c.introduced.length + c.changed.length === 0) return `B fails nothing that A did not${unjudged}: exit 0`
   const otherwise = c.changed.length === 0 ? '' : `${c.introduced.length === 0 ? '' : ', and '}${checks(c.changed.length)} otherwise than A`
   return `B fails ${c.introduced.length === 0 ? '' : `${checks(c.introduced.length)} that A did not`}${otherwise}: exit 1`
+}
+
+/** A --read-only run records nothing a POST shows (lengths, freedoms): its "not recorded" is that, not a change of the deployment. */
+function readOnlyWords(c: Comparison): string {
+  const runs = (['A', 'B'] as const).filter((run) => (run === 'A' ? c.a : c.b).options?.readOnly === true)
+  if (runs.length === 0 || !c.observed.some((o) => o.includes('not recorded'))) return ''
+  return `; ${runs.join(' and ')} ran --read-only, so what only a POST shows is not recorded there`
 }
 
 /** A run's verdict, and how many failures its baseline excused: a `pass` that is one only by them says so. */
@@ -175,7 +185,8 @@ function lines(c: Comparison, markdown: boolean): string[] {
   // characters; in the Markdown, which goes to a pull request or a job summary, no markup either
   const text = (value: unknown) => (markdown ? escapeMarkdown(String(value), 2000) : visibleLine(String(value)))
   const code = (value: string) => (markdown ? `\`${visibleLine(value).replaceAll('`', "'")}\`` : visibleLine(value))
-  const item = (f: Failure, run?: 'A' | 'B') => `- ${code(f.rule)} ${code(f.code)} ${text(f.check)}: ${text(f.message)}${run !== undefined && f.notJudged !== undefined ? ` (not judged in ${run}: ${text(f.notJudged)})` : ''}`
+  // why the other run did not judge it comes before the failure's message, which can run to hundreds of characters
+  const item = (f: Failure, run?: 'A' | 'B') => `- ${code(f.rule)} ${code(f.code)} ${text(f.check)}${run !== undefined && f.notJudged !== undefined ? ` (not judged in ${run}: ${text(f.notJudged)})` : ''}: ${text(f.message)}`
   const head = (words: string) => (markdown ? `### ${words}` : `${words}:`)
   const out = [
     markdown ? '## Pet Store categories conformance: comparison' : 'Pet Store categories conformance: comparison',
@@ -194,7 +205,7 @@ function lines(c: Comparison, markdown: boolean): string[] {
     ...c.both.map((f) => item(f)),
     head(`Rules whose status changed (${c.ruleChanges.length})`),
     ...c.ruleChanges.map((r) => `- ${text(r)}`),
-    head(`Observed behaviour that differs (${c.observed.length})`),
+    head(`Observed behaviour that differs (${c.observed.length}${readOnlyWords(c)})`),
     ...c.observed.map((o) => `- ${text(o)}`),
     '',
     verdictLine(c),
