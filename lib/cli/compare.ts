@@ -163,7 +163,10 @@ function verdictLine(c: Comparison): string {
   const unjudged = c.notJudgedInB.length === 0 ? '' : ` (${c.notJudgedInB.length} of A's failing checks B did not judge: neither fixed nor failing there)`
   if (c.introduced.length + c.changed.length === 0) return `B fails nothing that A did not${unjudged}: exit 0`
   const otherwise = c.changed.length === 0 ? '' : `${c.introduced.length === 0 ? '' : ', and '}${checks(c.changed.length)} otherwise than A`
-  return `B fails ${c.introduced.length === 0 ? '' : `${checks(c.introduced.length)} that A did not`}${otherwise}: exit 1`
+  // new to B, but A may never have sent them (a --read-only A): the count says how many A did not judge
+  const notInA = c.introduced.filter((f) => f.notJudged !== undefined).length
+  const unjudgedInA = notInA === 0 ? '' : ` (${notInA} of them not judged in A)`
+  return `B fails ${c.introduced.length === 0 ? '' : `${checks(c.introduced.length)} that A did not${unjudgedInA}`}${otherwise}: exit 1`
 }
 
 /** A --read-only run records nothing a POST shows (lengths, freedoms): its "not recorded" is that, not a change of the deployment. */

@@ -150,6 +150,7 @@ test('staging that wrote beside production read-only: a failure production never
     const added = compare(production!.reportDir, staging!.reportDir)
     expect(added.code).toBe(1)
     expect(added.out).toMatch(/Failing in B, not in A \([1-9]\d*\):\n- create-returns-201 UNEXPECTED_STATUS .*\(not judged in A: .*--read-only/)
+    expect(added.out).toMatch(/^B fails (\d+) checks that A did not \(\1 of them not judged in A\): exit 1$/m)
     // a failure A judged and B passed is still "fixed"
     expect(compare(failing.reportDir, passing.reportDir).out).toContain('not judged in B: neither fixed nor failing there (0)')
   } finally {
