@@ -60,7 +60,10 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
     case 'length-limit':
       return "the service limits lengths below the suite's creates (lengths are not shown, §8): they were refused, and nothing as long was accepted"
     case 'not-applicable':
-      return 'nothing to judge in the answers (another rule reports why, or the service used a freedom)'
+      // a --read-only run created nothing: "another rule reports why" would send the reader to rules that say --read-only
+      return result.options.readOnly
+        ? 'nothing to judge in the answers: --read-only created no record (or another rule reports why, or the service used a freedom)'
+        : 'nothing to judge in the answers (another rule reports why, or the service used a freedom)'
   }
 }
 

@@ -64,6 +64,8 @@ describe('--read-only against a server that counts requests', () => {
     expect(run.stdout).toContain('Read-only run (--read-only): no POST sent, so the rules about creating are not verified.')
     expect(run.stdout).toContain('Not verified (no check of these rules ran):')
     expect(run.stdout).toContain('  --read-only sends no request that could create a record:')
+    // created-in-list had nothing to judge because nothing was created: its group says --read-only, not only "another rule reports why"
+    expect(run.stdout).toMatch(/^ {2}nothing to judge in the answers: --read-only created no record .*created-in-list$/m)
     const html = run.files['report.html']
     const section = html.slice(html.indexOf('<section id="not-verified">'), html.indexOf('<section id="ledger">'))
     expect(section).toContain('<strong>--read-only sends no request that could create a record</strong>')
