@@ -155,9 +155,9 @@ export function writeBaseline(path: string, baseline: Baseline): void {
 /** One line for the terminal: what the baseline excused, and what is stale in it. */
 export function baselineLine(outcome: BaselineOutcome): string {
   const parts = [`${outcome.known.length} known ${outcome.known.length === 1 ? 'failure' : 'failures'} excused`]
-  if (outcome.expired.length > 0) parts.push(`${outcome.expired.length} expired (they excused nothing)`)
+  if (outcome.expired.length > 0) parts.push(`${outcome.expired.length} expired (${outcome.expired.length === 1 ? 'it' : 'they'} excused nothing)`)
   const changed = outcome.changed?.length ?? 0
   if (changed > 0) parts.push(`${changed} changed (${changed === 1 ? 'its check fails' : 'their checks fail'} otherwise now: ${changed === 1 ? 'it' : 'they'} excused nothing)`)
-  if (outcome.fixed.length > 0) parts.push(`${outcome.fixed.length} fixed (no longer failing: remove them, or --update-baseline)`)
+  if (outcome.fixed.length > 0) parts.push(`${outcome.fixed.length} fixed (no longer failing: remove ${outcome.fixed.length === 1 ? 'it' : 'them'}, or --update-baseline)`)
   return `Baseline ${outcome.file}: ${parts.join('; ')}`
 }
