@@ -38,7 +38,10 @@ async function sendAll(baseUrl: string, requests: number): Promise<void> {
   }
 }
 
-test('a server that answers at once: 60 requests on fewer connections than --concurrency', async () => {
+// retried: under the whole suite's load (two cores, three test files at once) an answer "at once"
+// can come as late as a slow server's, and the waves then rightly open every slot (24 of 24 seen
+// once in a full run, 17 to 20 alone); a client that always opened every slot fails every try
+test('a server that answers at once: 60 requests on fewer connections than --concurrency', { retry: 2 }, async () => {
   const server = await countingServer(0)
   await sendAll(server.baseUrl, 60)
   expect(server.connections()).toBeLessThan(24)
