@@ -40,7 +40,7 @@ async function sendAll(baseUrl: string, requests: number): Promise<void> {
 
 // retried: under the whole suite's load (two cores, three test files at once) an answer "at once"
 // can come as late as a slow server's, and the waves then rightly open every slot (24 of 24 seen
-// once in a full run, 17 to 20 alone); a client that always opened every slot fails every try
+// once in a full run, 10 to 17 alone); a client that always opened every slot fails every try
 test('a server that answers at once: 60 requests on fewer connections than --concurrency', { retry: 2 }, async () => {
   const server = await countingServer(0)
   await sendAll(server.baseUrl, 60)
