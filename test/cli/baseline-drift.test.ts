@@ -14,31 +14,19 @@ import type { Baseline } from '../../lib/result/baseline.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import type { Behaviour, RunningServer } from '../../lib/server/reference-server.ts'
 import { errorReply, seedCategories, startCase, type Mutation } from '../../lib/server/server-cases.ts'
-import { failedRules, runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { failedRules, runsWithKey, type ConformRun } from '../helpers/run-conform.ts'
 import { RUN_TIMEOUT_MS } from '../hostile/expect-run.ts'
 
 const KEY = 'baseline-drift-key-5b2e7a'
-const servers: RunningServer[] = []
-const runs: ConformRun[] = []
+// every run --seed 1 unless it gives another (the last --seed wins)
+const { serve: served, conform } = runsWithKey(KEY)
 const dir = mkdtempSync(join(tmpdir(), 'conform-baseline-drift-'))
-afterAll(async () => {
-  runs.forEach((run) => run.cleanup())
-  await Promise.all(servers.map((server) => server.close()))
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const mutation = (name: string) => MUTATIONS.find((m) => m.name === name) as Mutation
 
 async function serve(name: string, behaviour: Partial<Behaviour>, records = 0): Promise<RunningServer> {
-  const server = await startCase({ name, description: '', behaviour, ...(records > 0 ? { seed: () => seedCategories(records) } : {}) }, { apiKey: KEY })
-  servers.push(server)
-  return server
-}
-
-async function conform(server: RunningServer, ...args: string[]): Promise<ConformRun> {
-  const run = await runConformInProcess(['--base-url', server.baseUrl, ...args], { env: { CONFORM_API_KEY: KEY } })
-  runs.push(run)
-  return run
+  return served(await startCase({ name, description: '', behaviour, ...(records > 0 ? { seed: () => seedCategories(records) } : {}) }, { apiKey: KEY }))
 }
 
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Baseline
@@ -57,9 +45,9 @@ const CREATE_ANSWERS_404: Partial<Behaviour> = {
 describe('a baselined failure that changes under the same code', { timeout: RUN_TIMEOUT_MS }, () => {
   test('a create known to answer 200 that now answers 202 fails the run, saying what was known and what is seen', async () => {
     const file = join(dir, 'created-200.json')
-    const recorded = await conform(await serve('create-answers-200', mutation('create-answers-200').behaviour), '--baseline', file, '--update-baseline', '--seed', '1')
+    const recorded = await conform(await serve('create-answers-200', mutation('create-answers-200').behaviour), '--baseline', file, '--update-baseline')
     expect(recorded.code, recorded.stdout).toBe(0)
-    const drifted = await conform(await serve('create-answers-202', mutation('create-answers-202').behaviour), '--baseline', file, '--seed', '1')
+    const drifted = await conform(await serve('create-answers-202', mutation('create-answers-202').behaviour), '--baseline', file)
     expect(drifted.code, drifted.stdout).toBe(1)
 
     const baseline = read(file)
@@ -83,19 +71,20 @@ describe('a baselined failure that changes under the same code', { timeout: RUN_
     expect(drifted.files['summary.md']).toContain('(baseline: an entry excuses this check for UNEXPECTED\\_STATUS as status 200; it now fails as status 202')
 
     // 404 (a route gone) and 500: red as well, each named
-    const gone = await conform(await serve('create-answers-404', CREATE_ANSWERS_404), '--baseline', file, '--seed', '1', '--rule', 'create-returns-201')
+    const routeGone = await serve('create-answers-404', CREATE_ANSWERS_404)
+    const gone = await conform(routeGone, '--baseline', file, '--rule', 'create-returns-201')
     expect(gone.code, gone.stdout).toBe(1)
     expect(new Set(failedChecks(gone, 'create-returns-201').map((c) => c.baselineNote?.replace(/ \(reason: .*$/, '')))).toEqual(
       new Set(['an entry excuses this check for UNEXPECTED_STATUS as status 200; it now fails as status 404, which the entry does not excuse']),
     )
-    const faulty = await conform(await serve('create-answers-500', { finish: (reply, request) => (request.operation === 'createCategory' && reply.status === 201 ? errorReply(500, 'internal', 'boom') : reply) }), '--baseline', file, '--seed', '1', '--rule', 'create-returns-201')
+    const faulty = await conform(await serve('create-answers-500', { finish: (reply, request) => (request.operation === 'createCategory' && reply.status === 201 ? errorReply(500, 'internal', 'boom') : reply) }), '--baseline', file, '--rule', 'create-returns-201')
     expect(faulty.code, faulty.stdout).toBe(1)
     expect(failedChecks(faulty, 'create-returns-201')[0].baselineNote).toMatch(/^an entry excuses this check for UNEXPECTED_STATUS as status 200, not SERVER_ERROR as status 500 \(reason: /)
     // another code is not a fix either
     expect(faulty.results!.baseline!.fixed).toEqual([])
 
     // --update-baseline accepts the change deliberately: the new status, and a reason to give again
-    const accepted = await conform(servers.find((s) => s.baseUrl === gone.results!.baseUrl)!, '--baseline', file, '--update-baseline', '--seed', '1', '--rule', 'create-returns-201')
+    const accepted = await conform(routeGone, '--baseline', file, '--update-baseline', '--rule', 'create-returns-201')
     expect(accepted.code, accepted.stdout).toBe(0)
     const updated = read(file)
     expect(new Set(updated.knownFailures.map((e) => e.observed))).toEqual(new Set(['status 404']))
@@ -104,9 +93,9 @@ describe('a baselined failure that changes under the same code', { timeout: RUN_
 
   test('a record known to carry its id as a string that now comes without one fails the run', async () => {
     const file = join(dir, 'id-as-string.json')
-    const recorded = await conform(await serve('created-id-as-string', mutation('created-id-as-string').behaviour), '--baseline', file, '--update-baseline', '--seed', '1', '--rule', 'create-returns-category')
+    const recorded = await conform(await serve('created-id-as-string', mutation('created-id-as-string').behaviour), '--baseline', file, '--update-baseline', '--rule', 'create-returns-category')
     expect(recorded.code, recorded.stdout).toBe(0)
-    const drifted = await conform(await serve('created-id-missing', mutation('created-id-missing').behaviour), '--baseline', file, '--seed', '1', '--rule', 'create-returns-category')
+    const drifted = await conform(await serve('created-id-missing', mutation('created-id-missing').behaviour), '--baseline', file, '--rule', 'create-returns-category')
     expect(drifted.code, drifted.stdout).toBe(1)
     expect(new Set(read(file).knownFailures.map((e) => `${e.code} ${e.observed}`))).toEqual(new Set(['SCHEMA_MISMATCH body.id must be integer']))
     expect(failedChecks(drifted, 'create-returns-category')[0].baselineNote).toMatch(/^an entry excuses this check for SCHEMA_MISMATCH as body.id must be integer; it now fails as body lacks required property "id", which the entry does not excuse/)
@@ -115,7 +104,7 @@ describe('a baselined failure that changes under the same code', { timeout: RUN_
   test('the same fault with other names, ids, prefix and seed, on a server holding other records, stays known', async () => {
     const file = join(dir, 'same-fault.json')
     const both = { ...mutation('create-answers-200').behaviour, ...mutation('created-id-as-string').behaviour }
-    const recorded = await conform(await serve('200-and-id-as-string', both), '--baseline', file, '--update-baseline', '--seed', '1')
+    const recorded = await conform(await serve('200-and-id-as-string', both), '--baseline', file, '--update-baseline')
     expect(recorded.code, recorded.stdout).toBe(0)
     const entries = read(file).knownFailures
     expect(new Set(entries.map((e) => `${e.rule} ${e.observed}`))).toEqual(new Set(['create-returns-201 status 200', 'create-returns-category body.id must be integer']))
@@ -130,7 +119,7 @@ describe('a baselined failure that changes under the same code', { timeout: RUN_
   test('entries written before observed was recorded excuse their code as before, and --update-baseline adds it', async () => {
     const file = join(dir, 'older.json')
     const server = await serve('create-answers-202-older', mutation('create-answers-202').behaviour)
-    await conform(server, '--baseline', file, '--update-baseline', '--seed', '1', '--rule', 'create-returns-201')
+    await conform(server, '--baseline', file, '--update-baseline', '--rule', 'create-returns-201')
     // as the file was written before: no observed, a reason and an expiry of the team's
     const older = read(file).knownFailures.map(({ observed: _o, ...e }) => ({ ...e, reason: 'API-7: the queue answers 202', expires: '2099-01-31' }))
     writeFileSync(file, JSON.stringify({ knownFailures: older }))

@@ -7,35 +7,23 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { startCase, type Mutation } from '../../lib/server/server-cases.ts'
 import type { Baseline } from '../../lib/result/baseline.ts'
-import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { runsWithKey } from '../helpers/run-conform.ts'
 import { RUN_TIMEOUT_MS } from '../hostile/expect-run.ts'
 
 const KEY = 'baseline-test-key-3e9c1d5f'
-const servers: RunningServer[] = []
-const runs: ConformRun[] = []
-afterAll(async () => {
-  runs.forEach((run) => run.cleanup())
-  await Promise.all(servers.map((server) => server.close()))
-})
+// every run --seed 1 unless it gives another (the last --seed wins)
+const { serve, conform } = runsWithKey(KEY)
 
 const mutation = (name: string) => MUTATIONS.find((m) => m.name === name) as Mutation
 /** A service with the known deviation (a 403 for a missing key), and optionally one more (a list that repeats its last row). */
 async function service(...names: string[]): Promise<RunningServer> {
   const cases = names.map(mutation)
-  const server = await startCase({ name: names.join('+'), description: '', behaviour: Object.assign({}, ...cases.map((c) => c.behaviour)), seed: cases.find((c) => c.seed)?.seed }, { apiKey: KEY })
-  servers.push(server)
-  return server
-}
-
-async function conform(server: RunningServer, ...args: string[]): Promise<ConformRun> {
-  const run = await runConformInProcess(['--base-url', server.baseUrl, ...args], { env: { CONFORM_API_KEY: KEY } })
-  runs.push(run)
-  return run
+  return serve(await startCase({ name: names.join('+'), description: '', behaviour: Object.assign({}, ...cases.map((c) => c.behaviour)), seed: cases.find((c) => c.seed)?.seed }, { apiKey: KEY }))
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'conform-baseline-'))
@@ -116,8 +104,7 @@ describe('a baseline of known failures', { timeout: RUN_TIMEOUT_MS }, () => {
     expect(oneExpired.stdout).toContain('; 1 expired (it excused nothing)')
 
     writeFileSync(file, JSON.stringify({ knownFailures: baseline.knownFailures.map((e) => ({ ...e, reason: 'the gateway answers 403; ticket OPS-12' })) }))
-    const conforming = await startReferenceServer({ apiKey: KEY })
-    servers.push(conforming)
+    const conforming = serve(await startReferenceServer({ apiKey: KEY }))
     const fixed = await conform(conforming, '--baseline', file, '--rule', 'auth-missing-key-401')
     expect(fixed.code).toBe(0)
     expect(fixed.stdout).toMatch(/\d+ fixed \(no longer failing: remove (it|them), or --update-baseline\)/)
@@ -126,8 +113,7 @@ describe('a baseline of known failures', { timeout: RUN_TIMEOUT_MS }, () => {
   })
 
   test('a file that is not a baseline is exit 2 with one line naming the problem, never an empty baseline', async () => {
-    const server = await startReferenceServer({ apiKey: KEY })
-    servers.push(server)
+    const server = serve(await startReferenceServer({ apiKey: KEY }))
     const cases: [string, string, RegExp][] = [
       ['not JSON', '{"knownFailures": [', /is not JSON/],
       // a file named by mistake, a secret's: V8's error quoted the whole of a short text
