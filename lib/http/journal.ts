@@ -184,6 +184,9 @@ export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
 }
 
 /** A server fault that does not say the request was not processed (503 does, RFC 9110 §15.6.4): the POST may have been stored. */
+/** When an entry's request was answered, or given up on (ms since the epoch); when it went out, for one that never ended. */
+export const endedAt = (entry: Pick<JournalEntry, 'at' | 'endedAt'>): number => Date.parse(entry.endedAt ?? entry.at)
+
 export const answeredFault = (status: number | undefined): boolean => status !== undefined && status >= 500 && status !== 503
 
 /**

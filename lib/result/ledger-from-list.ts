@@ -18,7 +18,7 @@
 import { exactIntegerTextAt, numberText, parseJsonExact } from '../json/exact-json.ts'
 import type { HttpResult } from '../http/client.ts'
 import { parsedJsonOf } from '../checks/response.ts'
-import { answeredFault, nameSent, unansweredWrite, type JournalEntry } from '../http/journal.ts'
+import { answeredFault, endedAt, nameSent, unansweredWrite, type JournalEntry } from '../http/journal.ts'
 import { ANSWER_LOST_RECORD_FOUND } from '../http/lost-answer.ts'
 
 /** A record the run created, as the answer to its POST said (read from the journal, lib/http/journal.ts), or as a list the run read showed it (foundInList). */
@@ -204,7 +204,7 @@ export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRe
 const lastListSent = (lists: Pick<ListsRead, 'sightings'>) => Math.max(Number.NEGATIVE_INFINITY, ...lists.sightings.map((s) => Date.parse(s.sentAt)))
 
 /** Whether a POST was answered (or gave up) after the last list was sent: no list the run read shows what it stored (one sent in the same millisecond was, but for the rarest race, sent after it). */
-const answeredAfter = (entry: JournalEntry, lastSent: number) => Date.parse(entry.endedAt ?? entry.at) > lastSent
+const answeredAfter = (entry: JournalEntry, lastSent: number) => endedAt(entry) > lastSent
 
 /**
  * Whether the lists the run read may not show all its records: a POST that carried one of its

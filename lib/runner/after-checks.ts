@@ -5,7 +5,7 @@
  * said they created anything, the list once more, for the ledger (lib/result/ledger-from-list.ts).
  * A passing run with one round does none of these, and sends nothing more.
  */
-import type { JournalEntry } from '../http/journal.ts'
+import { endedAt, type JournalEntry } from '../http/journal.ts'
 import { listReadNeeded, type ListsRead } from '../result/ledger-from-list.ts'
 import type { Samples } from '../result/samples.ts'
 import type { Suite } from '../suite-kit/check.ts'
@@ -68,4 +68,4 @@ export function afterChecks(running: RunningChecks, suites: readonly Suite[], sc
 
 /** When the last POST sent was answered (or given up on), ms since the epoch. */
 const lastWriteAnswered = (journal: readonly JournalEntry[]) =>
-  Math.max(0, ...journal.filter((e) => e.method === 'POST' && e.onWire).map((e) => Date.parse(e.endedAt ?? e.at)))
+  Math.max(0, ...journal.filter((e) => e.method === 'POST' && e.onWire).map(endedAt))
