@@ -201,6 +201,7 @@ function optionalProperties(): ReadonlySet<string> {
 export function valueOrigin(body: unknown, problems: readonly string[]): string | undefined {
   const unsigned = problems.map(idPastInt64).find((words) => words !== undefined)
   if (unsigned) return unsigned
+  if (body === null && problems.includes('body must be array')) return EMPTY_LIST_AS_NULL
   for (const { place, key, value } of placedValues(body)) {
     if (!problems.some((problem) => problem.startsWith(`${place} `))) continue
     if (value === null) {
@@ -213,6 +214,11 @@ export function valueOrigin(body: unknown, problems: readonly string[]): string 
   }
   return undefined
 }
+
+/** A list written null: what a nil slice becomes (`null` is the whole body, not one value in it). */
+const EMPTY_LIST_AS_NULL =
+  "the list is null: Go's encoding/json writes a nil slice so (`var out []Category` that nothing was appended to, as for an empty store); " +
+  'start it empty but not nil (`out := []Category{}` or `make([]Category, 0)`) to write []'
 
 /** A character back as U+FFFD: bytes decoded that were not a whole character (lib/http/body-pieces.ts). */
 const PIECE_DECODED_APART =

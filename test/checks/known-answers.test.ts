@@ -144,6 +144,13 @@ describe('null where the schema gives a type', () => {
     expect(failure.message).toContain('; body[1].description is null: ')
   })
 
+  test("a list that is null names Go's nil slice; a record that is null does not", () => {
+    const list = failureOf(() => expectSchema(makeResponse({ body: null }), 'CategoryList', 'an array of Category records'))
+    expect(list.code).toBe('SCHEMA_MISMATCH')
+    expect(list.message).toMatch(/^the body is not an array of Category records: body must be array; the list is null: Go's encoding\/json writes a nil slice so/)
+    expect(failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: null }), 'Category')).message).not.toContain('nil slice')
+  })
+
   test('a required field written as null gets no such words: leaving it out, as non_null does, fails all the same', () => {
     const name = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: 1, name: null, description: 'd' } }), 'Category'))
     expect(name.message).toBe('the body is not a Category record: body.name must be string')

@@ -63,6 +63,13 @@ export const LIST_MUTATIONS: readonly Mutation[] = [
     behaviour: { listBody: (store) => store.map((r) => ({ ...r, id: r.id.toString() })) },
   },
   {
+    name: 'empty-list-as-null',
+    breaks: 'list-returns-category-array',
+    code: 'SCHEMA_MISMATCH',
+    description: 'an empty store is listed as null, not [] (Go: a nil slice, `var out []Category`, that nothing was appended to, given to encoding/json)',
+    behaviour: { listBody: (store) => (store.length === 0 ? null : store) },
+  },
+  {
     name: 'list-null-descriptions',
     breaks: 'list-returns-category-array',
     code: 'SCHEMA_MISMATCH',
