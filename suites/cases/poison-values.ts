@@ -24,6 +24,9 @@ export const POISON_DEPTH = 300
 /** "xy" and then 3-byte characters: a cut at 64, 100, 255, 256, 1,000 or 1,024 bytes falls inside one. */
 export const CUT_BYTES_DESCRIPTION = `xy${'€'.repeat(100)}`
 
+/** 72 characters of 4 bytes each (U+1F407): after the prefix's 9 bytes, every byte but 1 in 4 is inside one. */
+const CUT_ANYWHERE_TAIL = '\u{1f407}'.repeat(72)
+
 export const POISON_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-lone-surrogates',
@@ -61,6 +64,20 @@ export const POISON_CREATES: readonly ValidCreate[] = [
     holds: 'multi-byte characters across a byte limit (a cut at 255 bytes falls inside one)',
     body: (p) => ({ name: `${p}-€uro`, description: CUT_BYTES_DESCRIPTION }),
     mayRefuse: `${MAY_REFUSE}; lengths are not shown (§8)`,
+  },
+  {
+    key: 'create-cut-anywhere',
+    label: 'a name of 4-byte characters after the prefix, 297 bytes: a cut by bytes at any n from 10 but 1 in 4 falls inside one',
+    holds: 'multi-byte characters across every byte offset of a name but 1 in 4 (a cut at 12, 20, 24, 50, 100, 128 or 256 bytes falls inside one)',
+    // the names of the other creates leave such cuts unmet (one text cannot hold a character
+    // across every byte: each ends one); this one leaves only n ≡ 1 (mod 4), which round limits
+    // never are, and many of which the other names meet
+    body: (p) => ({ name: `${p}-${CUT_ANYWHERE_TAIL}`, description: 'a name cut by bytes' }),
+    mayRefuse: `${MAY_REFUSE}; lengths are not shown (§8)`,
+    faultMeans:
+      'a server fault, or no answer, to a name of multi-byte characters: most often the name cut by bytes inside a character for a log line or a preview ' +
+      "(Rust's `&name[..n]` panics there, and hyper or axum closes the connection; Go's `name[:n]` and PHP's substr() make invalid UTF-8 that the store or the serialiser refuses); " +
+      "cut at a character boundary (Rust's `char_indices`, `floor_char_boundary`; Go's `utf8.ValidString` loop; PHP's mb_substr)",
   },
   {
     key: 'create-noncharacters',

@@ -3,6 +3,7 @@
  * serde 1.0.152 and serde_json 1.0.87): the body read with serde_json::from_slice into a struct
  * that derives Deserialize, as axum's Json<T> and actix-web's web::Json<T> read it too.
  */
+import type { StoredCategory } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
 
 /**
@@ -18,7 +19,37 @@ function readAsFieldsInOrder(value: unknown): unknown {
   return { name, ...(value.length === 2 ? { description } : {}) }
 }
 
+/** Where `&name[..PANIC_AT]` cuts: a byte the suite's names once never had inside a character. */
+const PANIC_AT = 50
+
+/** Whether byte `at` of a text's UTF-8 falls inside a character (a continuation byte): `&text[..at]` panics there. */
+const cutsInsideCharacter = (text: unknown, at: number): boolean => {
+  if (typeof text !== 'string') return false
+  const bytes = Buffer.from(text, 'utf8')
+  return at < bytes.length && (bytes[at] & 0xc0) === 0x80
+}
+
+/** A reply no one writes: the handler panicked, and hyper closes the connection without an answer. */
+const PANICKED: Readonly<Record<string, string>> = { 'x-reference-panicked': '1' }
+
 export const RUST_MUTATIONS: readonly Mutation[] = [
+  {
+    name: 'name-cut-by-bytes-panics',
+    breaks: 'create-returns-201',
+    code: 'NO_RESPONSE',
+    description:
+      `a name longer than ${PANIC_AT} bytes is cut for a log line as \`&name[..${PANIC_AT}]\`, which panics when byte ${PANIC_AT} falls inside a character: ` +
+      'hyper closes the connection without an answer and nothing is stored (a name of ASCII, or one whose characters end there, is created)',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'createCategory' || reply.status !== 201) return reply
+        if (!cutsInsideCharacter((request.body as { name?: unknown }).name, PANIC_AT)) return reply
+        store.splice(store.indexOf(reply.body as StoredCategory), 1)
+        return { status: 500, headers: PANICKED, body: '' }
+      },
+      transport: { delayMs: 0, chunked: false, connectionClose: false, dropAnswer: (reply) => reply.headers === PANICKED },
+    },
+  },
   {
     name: 'array-body-read-as-fields-in-order',
     breaks: 'create-rejects-invalid-values',
