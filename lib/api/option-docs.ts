@@ -99,6 +99,21 @@ export interface OptionDocs {
    */
   header: unknown
   /**
+   * Trust the CA certificates of this PEM file too, beside the system's (NODE_EXTRA_CA_CERTS does the same for the whole process).
+   * Takes a string. Not given: read from CONFORM_CA_CERT, else the system's CAs. The command line's --ca-cert.
+   */
+  caCert: unknown
+  /**
+   * Present this client certificate (PEM, with its chain) to a service behind mutual TLS, only in the handshakes with the base URL's origin; its key from clientKey, else from this file.
+   * Takes a string. Not given: read from CONFORM_CLIENT_CERT, else none. The command line's --client-cert.
+   */
+  clientCert: unknown
+  /**
+   * The client certificate's private key (PEM); an encrypted one's passphrase comes from CONFORM_CLIENT_KEY_PASSPHRASE, never a flag.
+   * Takes a string. Not given: read from CONFORM_CLIENT_KEY, else the --client-cert file. The command line's --client-key.
+   */
+  clientKey: unknown
+  /**
    * Known failures (JSON: rule, code, check, observed, reason, expires): a failure it names, showing what it observed, is shown apart and does not fail the run; any other does.
    * Takes a string. Not given: read from CONFORM_BASELINE, else none. The command line's --baseline.
    */

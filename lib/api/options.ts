@@ -7,6 +7,7 @@
  */
 import { createRedactor } from '../http/redact.ts'
 import { ConfigError, loadConfig, type Config } from '../config/config.ts'
+import { tlsWithoutHttps } from '../config/client-tls.ts'
 import { CONFORM_OPTIONS } from '../config/conform-options.ts'
 import { OptionError } from '../config/options.ts'
 import { ConformanceConfigError } from './errors.ts'
@@ -165,6 +166,9 @@ export function configForRun(options: ConformanceOptions, baseUrl: string | unde
   refuseEmptyBaseUrl(options)
   const config = configFromOptions(options, baseUrl, environment, cwd)
   refuseKeyWithoutAddress(options, config)
+  // no address: the embedded reference server, which speaks plain http
+  const plain = tlsWithoutHttps(config, true)
+  if (plain) throw new ConformanceConfigError(inOptionWords(plain))
   // a refused key is named as the caller gave it (the command line's --api-key is not theirs)
   if (options.apiKey !== undefined && config.keySource === '--api-key') config.keySource = 'the apiKey option'
   return config

@@ -68,7 +68,7 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
       target = { baseUrl: server.baseUrl, apiKey: server.apiKey, embeddedServer: true }
     } else {
       target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
-      const unreachable = await preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), { ...environment })
+      const unreachable = await preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), { ...environment }, config.tls?.material)
       notInterrupted()
       if (unreachable) throw new ConformanceRunError(inOptionWords(redact(unreachable.message)))
     }

@@ -6,6 +6,7 @@ import { appendFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { apiKeyInArgv, ConfigError, DEFAULTS, loadConfig, swallowedByNpm, USAGE, type Config } from '../config/config.ts'
 import { secretValues } from '../config/extra-headers.ts'
+import { tlsWithoutHttps, tlsWords } from '../config/client-tls.ts'
 import { fleetRequest } from '../fleet/fleet-request.ts'
 import { createRedactor } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
@@ -145,6 +146,8 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   let server: RunningServer | undefined
   try {
     let target: RunTarget
+    const plain = tlsWithoutHttps(config, true)
+    if (plain) return cannotRun(plain)
     if (config.baseUrl === undefined) {
       // loaded only here: with --base-url a run needs neither the server nor its schema validators
       const { startReferenceServer } = await import('../server/reference-server.ts')
@@ -153,7 +156,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
       io.out(`No --base-url given: checking the embedded reference server at ${server.baseUrl} (random key).\n`)
     } else {
       target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
-      const unreachable = await preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), env)
+      const unreachable = await preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), env, config.tls?.material)
       if (unreachable) return (await interrupted()) ?? cannotRun(unreachable.message)
     }
     markPhase(PHASE_MARKS.targetReady)
@@ -165,6 +168,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, suite), config.repeat ?? 1, config.maxWrites)
     if (tooSmall) return cannotRun(tooSmall)
     io.out(describeWritePlan(planWrites(config, suite), config) + '\n')
+    if (config.tls) io.out(visibleLine(tlsWords(config.tls)) + '\n')
     const rounds = config.repeat ?? 1
     if (rounds > 1 && !config.readOnly) io.out(`Rounds: --repeat ${rounds} sends ${rounds - 1} more POSTs, one create in each further round (then the list).\n`)
     // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes

@@ -11,15 +11,12 @@ import { findRule } from '../spec/rule-catalogue.ts'
 import { CONFORM_OPTIONS, type ConformFlag } from './conform-options.ts'
 import { checkApiKey } from './api-key.ts'
 import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
+import { PASSPHRASE_VARIABLE, readClientTls, tlsWithoutHttps, type ClientTls } from './client-tls.ts'
+import { ConfigError } from './config-error.ts'
 import { BaselineError, baselineWriteProblem, readBaseline, type Baseline } from './baseline-file.ts'
 import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionValue } from './options.ts'
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'ConfigError'
-  }
-}
+export { ConfigError }
 
 export interface Config {
   /** Undefined: start the embedded reference server. */
@@ -55,6 +52,8 @@ export interface Config {
   profile?: string
   /** --header: sent on every request. */
   headers: ExtraHeader[]
+  /** --ca-cert, --client-cert, --client-key, read and checked before the run (lib/config/client-tls.ts). */
+  tls?: ClientTls
   /** --baseline, read and checked before the run. */
   baseline?: { path: string; data: Baseline }
   /** --update-baseline: write the run's failures into the baseline file. */
@@ -193,6 +192,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   let keySource: string
   let headerSource: string
   let writesNote: string | undefined
+  let passphrase: string | undefined
   try {
     const flags = parseFlags(CONFORM_OPTIONS, argv)
     const profile = flags.env as string | undefined
@@ -209,6 +209,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     baseUrlSource = flags['base-url'] !== undefined ? '--base-url' : 'CONFORM_BASE_URL'
     keySource = flags['api-key'] !== undefined ? '--api-key' : 'CONFORM_API_KEY'
     headerSource = flags.header !== undefined ? '--header' : 'CONFORM_HEADERS'
+    passphrase = env[PASSPHRASE_VARIABLE] ?? files[PASSPHRASE_VARIABLE]
     // read-only from a .env.production file beside --max-writes 2 on the command line: no POST goes,
     // safe, but the budget asked for is silently unused; the note says which setting made it so
     if (values['read-only'] === true && values['max-writes'] !== undefined) {
@@ -251,6 +252,9 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   const headers = parseExtraHeaders(values.header as string[], headerSource)
   if ('problem' in headers) throw new ConfigError(headers.problem)
   config.headers = headers
+  const file = (flag: ConformFlag) => values[flag] as string | undefined
+  const tls = readClientTls({ caCert: file('ca-cert'), clientCert: file('client-cert'), clientKey: file('client-key') }, cwd, passphrase)
+  if (tls) config.tls = tls
   const baselinePath = values.baseline as string | undefined
   if (config.updateBaseline && baselinePath === undefined) throw new ConfigError('--update-baseline needs --baseline FILE: the file it writes')
   if (baselinePath !== undefined) {
@@ -268,6 +272,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     if (!findRule(id)) throw new ConfigError(`unknown rule "${id}"; --list-rules prints the catalogue`)
   }
   if (config.baseUrl !== undefined) checkBaseUrl(config, baseUrlSource)
+  const plain = tlsWithoutHttps(config)
+  if (plain) throw new ConfigError(plain)
   if (config.baseUrl !== undefined && config.apiKey !== undefined) {
     const checked = checkApiKey(config.apiKey, keySource)
     if ('problem' in checked) throw new ConfigError(checked.problem)

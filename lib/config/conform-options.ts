@@ -87,6 +87,16 @@ export const CONFORM_OPTIONS = [
     defaultText: 'none',
     help: 'add a header to every request (repeatable; the variable: one per line), for a gateway; never Authorization; values of names with auth, cookie, token, key, secret, password or credential are redacted in every output',
   },
+  { flag: 'ca-cert', kind: 'string', value: 'FILE', env: 'CONFORM_CA_CERT', defaultText: 'the system\'s CAs', help: "trust the CA certificates of this PEM file too, beside the system's (NODE_EXTRA_CA_CERTS does the same for the whole process)" },
+  {
+    flag: 'client-cert',
+    kind: 'string',
+    value: 'FILE',
+    env: 'CONFORM_CLIENT_CERT',
+    defaultText: 'none',
+    help: 'present this client certificate (PEM, with its chain) to a service behind mutual TLS, only in the handshakes with the base URL\'s origin; its key from --client-key, else from this file',
+  },
+  { flag: 'client-key', kind: 'string', value: 'FILE', env: 'CONFORM_CLIENT_KEY', defaultText: 'the --client-cert file', help: `the client certificate's private key (PEM); an encrypted one's passphrase comes from CONFORM_CLIENT_KEY_PASSPHRASE, never a flag` },
   {
     flag: 'baseline',
     kind: 'string',

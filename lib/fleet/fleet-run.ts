@@ -102,7 +102,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   const deadlineAt = ctx.startedAt.getTime() + shared.deadlineMs
   // each deployment's preflight goes out now, while the runner and the suites load, as a single
   // run's does (lib/cli/conform.ts): a far deployment's handshake is round trips that loading fills
-  const reached = new Map(deployments.map((d) => [d, preflight(d.config.baseUrl as string, preflightWaitMs(d.config.timeoutMs, deadlineAt), env)]))
+  const reached = new Map(deployments.map((d) => [d, preflight(d.config.baseUrl as string, preflightWaitMs(d.config.timeoutMs, deadlineAt), env, d.config.tls?.material)]))
   for (const pending of reached.values()) pending.catch(() => undefined) // awaited in judge; one not awaited (the runner failed to load) is no crash
 
   let runner: typeof import('../runner/conform-run.ts')

@@ -8,6 +8,9 @@
  *       baseUrl: https://eu.petstore.example/v1
  *       apiKeyEnv: PETSTORE_EU_KEY                # the environment variable holding its key
  *       baseline: baselines/eu-production.json   # optional: its known failures (else --baseline)
+ *       clientCert: certs/eu-client.pem           # optional: its client certificate for mutual TLS (else
+ *       clientKey: certs/eu-client.key            #   --client-cert), its key, a CA (caCert) and the variable
+ *       clientKeyPassphraseEnv: EU_KEY_PASSPHRASE #   holding an encrypted key's passphrase
  *
  * A key is read only from the variable its entry names, and goes only into that deployment's
  * configuration. Everything wrong with an entry (its variable unset, a label used twice, a base
@@ -19,6 +22,7 @@ import { dirname, join, resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
 import { parse as parseYaml } from 'yaml'
 import { checkApiKey } from '../config/api-key.ts'
+import { PASSPHRASE_VARIABLE, readClientTls, tlsWithoutHttps } from '../config/client-tls.ts'
 import { BaselineError, readBaseline, type Baseline } from '../config/baseline-file.ts'
 import { checkBaseUrl, ConfigError, loadConfig, type Config } from '../config/config.ts'
 import { JOURNAL_FILE, REPORT_FILES } from '../runner/report-files.ts'
@@ -37,6 +41,8 @@ export interface FleetTarget {
   apiKeyEnv?: string
   /** Its own baseline file (absolute: resolved from the targets file's folder), in place of --baseline. */
   baseline?: string
+  /** Its own TLS files (absolute), in place of --ca-cert, --client-cert and --client-key, and the variable of its key's passphrase. */
+  tls?: { caCert?: string; clientCert?: string; clientKey?: string; passphraseEnv?: string }
 }
 
 /** A deployment ready to run: its label, its base URL as given, and its own configuration (key, report folder). */
@@ -47,7 +53,10 @@ export interface FleetDeploymentConfig {
 }
 
 /** Every field an entry of a targets file may have. */
-const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv', 'baseline'] as const
+const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv', 'baseline', 'caCert', 'clientCert', 'clientKey', 'clientKeyPassphraseEnv'] as const
+
+/** The fields of an entry that name a TLS file (lib/config/client-tls.ts). */
+const TLS_FILE_FIELDS = ['caCert', 'clientCert', 'clientKey'] as const
 
 /** A label is a folder name on every system: letters, digits, `.`, `_` and `-`, not starting with `.` or `-` (nor ending with `.`, nor a Windows device name: labelProblem). */
 const LABEL = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
@@ -167,8 +176,25 @@ export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
     // from the targets file's folder, as Compose and GitLab CI read the paths of their files: the
     // file and its baselines live together in the service's repository, wherever the job runs
     const baseline = typeof given.baseline === 'string' ? { baseline: resolve(dirname(file), given.baseline) } : {}
-    return { entry, baseUrl: given.baseUrl, apiKeyEnv: given.apiKeyEnv, ...(given.label !== undefined ? { label: given.label } : {}), ...baseline }
+    return { entry, baseUrl: given.baseUrl, apiKeyEnv: given.apiKeyEnv, ...(given.label !== undefined ? { label: given.label } : {}), ...baseline, ...entryTlsFiles(given, entry, dirname(file)) }
   })
+}
+
+/** An entry's TLS files (from the targets file's folder, as its baseline) and its passphrase's variable, checked for their types. */
+function entryTlsFiles(given: Record<string, unknown>, entry: string, folder: string): Pick<FleetTarget, 'tls'> {
+  const tls: NonNullable<FleetTarget['tls']> = {}
+  for (const field of TLS_FILE_FIELDS) {
+    const value = given[field]
+    if (value === undefined) continue
+    if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(`${entry}: ${field} must name a PEM file (a path from the targets file's folder)`)
+    tls[field] = resolve(folder, value)
+  }
+  const passphraseEnv = given.clientKeyPassphraseEnv
+  if (passphraseEnv !== undefined) {
+    if (typeof passphraseEnv !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(passphraseEnv)) throw new ConfigError(`${entry}: clientKeyPassphraseEnv must name the environment variable that holds the key's passphrase`)
+    tls.passphraseEnv = passphraseEnv
+  }
+  return Object.keys(tls).length > 0 ? { tls } : {}
 }
 
 /** An entry's baseline file, read and checked as --baseline is; its problem names the entry. */
@@ -180,6 +206,24 @@ function entryBaseline(target: FleetTarget): Baseline {
     throw error
   }
 }
+
+/** An entry's own TLS settings read and checked into its configuration; a problem names the entry. */
+function entryTls(target: FleetTarget, config: Config, env: NodeJS.ProcessEnv, secrets: string[]): void {
+  const { passphraseEnv, ...files } = target.tls ?? {}
+  const passphrase = passphraseEnv !== undefined ? env[passphraseEnv] : undefined
+  if (passphraseEnv !== undefined && !passphrase) throw new ConfigError(`${target.entry}: the variable ${passphraseEnv} its clientKeyPassphraseEnv names is not set`)
+  if (passphrase) secrets.push(passphrase)
+  try {
+    const tls = readClientTls(files, '/', passphrase)
+    if (tls) config.tls = tls
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(`${target.entry}: ${error.message.replace(/--ca-cert|--client-cert|--client-key/g, (flag) => TLS_FIELD_OF[flag] as string).replace(PASSPHRASE_VARIABLE, 'the variable its clientKeyPassphraseEnv names')}`)
+    throw error
+  }
+}
+
+/** How an entry calls the files the command line's flags name. */
+const TLS_FIELD_OF: Record<string, string> = { '--ca-cert': 'caCert', '--client-cert': 'clientCert', '--client-key': 'clientKey' }
 
 /**
  * Each deployment's configuration: the shared options (read as a single run reads them, without a
@@ -216,6 +260,8 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     const config: Config = { ...shared, baseUrl: target.baseUrl, apiKey: checked.key, keySource: source, ...(checked.note ? { keyNote: checked.note } : {}) }
     // staging's known deviations are not production's: an entry's own baseline, read before any request
     if (target.baseline !== undefined) config.baseline = { path: target.baseline, data: entryBaseline(target) }
+    // its own TLS files, in place of the command line's; a passphrase only from the variable it names
+    if (target.tls !== undefined) entryTls(target, config, env, secrets)
     try {
       checkBaseUrl(config, target.apiKeyEnv !== undefined ? 'baseUrl' : 'the base URL')
     } catch (error) {
@@ -224,6 +270,8 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
       const message = target.apiKeyEnv !== undefined ? error.message.replace(/the key goes in CONFORM_API_KEY$/, 'the key goes in the variable its apiKeyEnv names') : error.message
       throw new ConfigError(`${target.entry}: ${message}`)
     }
+    const plain = tlsWithoutHttps(config)
+    if (plain) throw new ConfigError(`${target.entry}: ${plain}`)
     const label = target.label ?? defaultLabel(config.baseUrl as string)
     const problem = labelProblem(label)
     if (problem) throw new ConfigError(`${target.entry}: ${problem}`)

@@ -5,6 +5,8 @@
 import { Agent, Client, Pool, ProxyAgent, type Dispatcher } from './undici-parts.ts'
 import { connectReadingPastInterimAnswers } from './interim-answers.ts'
 import type { Handshakes } from './handshakes.ts'
+import { originTls } from './origin-tls.ts'
+import type { TlsMaterial } from '../config/client-tls.ts'
 
 /**
  * How long a connection may stay idle before the client closes it, and the most a server's
@@ -16,7 +18,7 @@ import type { Handshakes } from './handshakes.ts'
 const IDLE_CONNECTION_MS = 1_000
 
 /** `proxy`: the one the run chose from its environment (lib/runner/preflight.ts proxyFor); this module reads no environment. */
-export function createAgent(options: { baseUrl: string; timeoutMs: number; concurrency: number; maxResponseBytes: number; proxy?: string; handshakes?: Handshakes }): Dispatcher {
+export function createAgent(options: { baseUrl: string; timeoutMs: number; concurrency: number; maxResponseBytes: number; proxy?: string; tls?: TlsMaterial; handshakes?: Handshakes }): Dispatcher {
   // The request's abort signal is the one deadline once a request is written; undici's own phase
   // timeouts are off (0), so that the abort's reason always says which deadline ended a request.
   // Before it is written, a request waits for a connection (bounded by the run's deadline) or for
@@ -26,9 +28,11 @@ export function createAgent(options: { baseUrl: string; timeoutMs: number; concu
   // preflight.ts proxyFor, which the preflight uses too); a plain http:// target never goes through
   // one, as the proxy would read the key in clear. Every connection to the origin, direct or through
   // a proxy's tunnel, is made by the factory's connector, which reads past interim 1xx answers
-  // undici cannot (lib/http/interim-answers.ts).
+  // undici cannot (lib/http/interim-answers.ts). The user's CA and client certificate go into the
+  // handshakes with the origin only: directly, or inside the tunnel (requestTls), never the proxy's.
+  const tls = originTls(options.tls)
   const agentOptions = {
-    connect: { timeout: options.timeoutMs },
+    connect: { timeout: options.timeoutMs, ...tls },
     connections: options.concurrency,
     headersTimeout: 0,
     bodyTimeout: 0,
@@ -37,7 +41,7 @@ export function createAgent(options: { baseUrl: string; timeoutMs: number; concu
     maxResponseSize: options.maxResponseBytes + Math.ceil(options.maxResponseBytes / 100) + 1024,
     factory: options.handshakes ? timedOriginDispatcher(options.handshakes) : originDispatcher,
   }
-  return options.proxy === undefined || new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new ProxyAgent({ ...agentOptions, uri: options.proxy })
+  return options.proxy === undefined || new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new ProxyAgent({ ...agentOptions, uri: options.proxy, ...(options.tls ? { requestTls: { timeout: options.timeoutMs, ...tls } } : {}) })
 }
 
 /**

@@ -3,6 +3,7 @@
  * reads no deadline, file or environment of its own. And what each request is sent with, and what
  * it gives back.
  */
+import type { TlsMaterial } from '../config/client-tls.ts'
 import type { ExtraHeader } from '../config/extra-headers.ts'
 import type { Exchange } from './exchange.ts'
 import type { JournalListener } from './journal.ts'
@@ -35,6 +36,8 @@ export interface ClientOptions {
   run?: RunClock
   /** The proxy the run's requests go through (the run decides it from its environment, lib/runner/preflight.ts proxyFor); undefined: none. */
   proxy?: string
+  /** CAs to trust beside the system's, and a client certificate: in the TLS handshakes with the origin, never the proxy's (lib/config/client-tls.ts reads them). */
+  tls?: TlsMaterial
   /** How much of a body the evidence keeps. */
   evidenceBodyBytes?: number
   /** The run's journal (lib/http/journal.ts): every request's stages are handed to it; undefined: none (unit tests of the client). */

@@ -8,6 +8,7 @@
  * characters are shown as markers (html-text.ts). The failures section is html-failures.ts, the
  * style sheet report.css.
  */
+import { tlsWords } from '../config/client-tls.ts'
 import { baselineLine } from '../result/baseline.ts'
 import { observedLines } from '../result/observed-behaviour.ts'
 import { readFileSync } from 'node:fs'
@@ -191,7 +192,7 @@ ${card(result.summary.recordsCreated, 'records created', '')}
 <dt>Writes</dt><dd>${h(writeMode(result))}</dd>
 <dt>Pacing</dt><dd>${h(pacing(result))}</dd>
 <dt>Waits</dt><dd>${h(serverWaits(result))}</dd>${result.summary.unansweredWrites ? `\n<dt>POSTs without an answer</dt><dd>${result.summary.unansweredWrites}: each may have created a record (results.json lists them in its journal)${h(foundWords(result.summary.unansweredFound, result.summary.unansweredWrites))}</dd>` : ''}${result.summary.faultAnsweredWrites ? `\n<dt>POSTs answered with a server fault</dt><dd>${result.summary.faultAnsweredWrites}: ${h(FAULT_ANSWERED_WORDS)}${h(foundWords(result.summary.faultAnsweredFound, result.summary.faultAnsweredWrites))}</dd>` : ''}
-<dt>Rules selected</dt><dd>${h(selected)}</dd>
+<dt>Rules selected</dt><dd>${h(selected)}</dd>${result.options.tls ? `\n<dt>TLS</dt><dd>${h(tlsWords(result.options.tls).slice('TLS: '.length))}</dd>` : ''}
 <dt>Run id</dt><dd><code>${h(result.runId)}</code></dd>${result.traceId ? `<dt>Trace id</dt><dd><code>${h(result.traceId)}</code> (W3C traceparent of every request; each exchange shows its span)</dd>` : ''}
 ${result.options.seed === undefined ? '' : `<dt>Seed</dt><dd><code>${result.options.seed}</code> (--seed ${result.options.seed} sends the same generated inputs)</dd>\n`}<dt>Tool</dt><dd>${h(`${result.tool.name} ${result.tool.version}`)}</dd>
 </dl>

@@ -49,7 +49,7 @@ export interface RunTarget {
 /** What of the command line's configuration a run reads. */
 export type RunConfig = Pick<
   Config,
-  'timeoutMs' | 'deadlineMs' | 'maxResponseBytes' | 'readOnly' | 'maxWrites' | 'rules' | 'seed' | 'rateLimit' | 'concurrency' | 'headers' | 'baseline' | 'updateBaseline' | 'confirm' | 'repeat' | 'listLagMs'
+  'timeoutMs' | 'deadlineMs' | 'maxResponseBytes' | 'readOnly' | 'maxWrites' | 'rules' | 'seed' | 'rateLimit' | 'concurrency' | 'headers' | 'baseline' | 'updateBaseline' | 'confirm' | 'repeat' | 'listLagMs' | 'tls'
 >
 
 export interface RunOptions {
@@ -147,6 +147,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     // the HTTP client sends nothing once this ends, and cuts what is in flight when it does
     run: clock,
     ...(proxy !== undefined ? { proxy } : {}),
+    ...(config.tls ? { tls: config.tls.material } : {}),
     ...(config.rateLimit !== undefined ? { requestsPerSecond: config.rateLimit } : {}),
     concurrency: config.concurrency,
     traceId: newTraceId(),

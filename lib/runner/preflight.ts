@@ -6,9 +6,12 @@
  * left to the checks.
  */
 import { connect as netConnect, type Socket } from 'node:net'
-import { connect as tlsConnect } from 'node:tls'
+import { connect as tlsConnect, type TLSSocket } from 'node:tls'
 import type { TransportErrorCode } from '../http/exchange.ts'
+import type { TlsMaterial } from '../config/client-tls.ts'
 import { isLoopbackHost } from '../config/config.ts'
+import { originTls } from '../http/origin-tls.ts'
+import { askedForCertificate, certificateRefusal, certificateWordWaitMs } from './client-certificate.ts'
 
 export interface PreflightFailure {
   message: string
@@ -63,7 +66,8 @@ export function preflightWaitMs(timeoutMs: number, deadlineAt: number): number {
   return Math.max(1, Math.min(timeoutMs, 10_000, deadlineAt - Date.now()))
 }
 
-export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<PreflightFailure | undefined> {
+/** `tls`: the user's CA and client certificate (--ca-cert, --client-cert), in the handshake as in the run's. */
+export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env, tls?: TlsMaterial): Promise<PreflightFailure | undefined> {
   const url = new URL(baseUrl)
   const proxy = proxyFor(url, env)
   if (proxy) return reachProxy(proxy, timeoutMs) // the proxy reaches the host; the checks say what happened
@@ -75,7 +79,10 @@ export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.
   // *.localhost) is taken for one by its name (lib/config/config.ts), so where it resolves to is
   // looked at too: the key must never go in clear to a host that only calls itself local
   const byName = url.protocol === 'http:' && !isIpLiteral(host) && isLoopbackHost(host) ? host : undefined
-  return handshake(url.protocol === 'https:', host, port, timeoutMs, (code, errno, message, connected) => {
+  const withCertificate = tls?.cert !== undefined
+  return handshake(url.protocol === 'https:' ? tls ?? {} : undefined, host, port, timeoutMs, (code, errno, message, { connected, asked, secured }) => {
+    const refusal = url.protocol === 'https:' ? certificateRefusal(where, errno, withCertificate, asked, connected && !secured) : undefined
+    if (refusal) return refusal
     if (code === 'TIMEOUT') {
       return connected
         ? `cannot reach ${where}: the TCP connection opened but no TLS handshake completed within ${timeoutMs} ms`
@@ -83,7 +90,7 @@ export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.
     }
     if (code === 'DNS_FAILURE') return `cannot reach ${where}: host ${url.hostname} not found; is the base URL right?`
     if (code === 'CONNECTION_REFUSED') return `cannot reach ${where}: connection refused; ${hint}`
-    if (code === 'TLS_FAILURE') return `TLS certificate of ${where} is not trusted (${errno || message}); add its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem`
+    if (code === 'TLS_FAILURE') return `TLS certificate of ${where} is not trusted (${errno || message}); add its CA with --ca-cert FILE (or NODE_EXTRA_CA_CERTS=/path/to/ca.pem)`
     return `cannot reach ${where}: ${errno || message}`
   }, byName)
 }
@@ -99,7 +106,7 @@ async function reachProxy(proxy: ProxySetting, timeoutMs: number): Promise<Prefl
   const port = Number(url.port || DEFAULT_PORTS[url.protocol])
   if (!port) return { message: `${proxy.variable} must be an http://, https:// or socks5:// URL, got ${url.protocol}//` }
   const where = `the proxy ${url.hostname}:${port} (${proxy.variable})`
-  return handshake(false, url.hostname.replace(/^\[|\]$/g, ''), port, timeoutMs, (code, errno, message) => {
+  return handshake(undefined, url.hostname.replace(/^\[|\]$/g, ''), port, timeoutMs, (code, errno, message) => {
     const why = code === 'TIMEOUT' ? `no connection within ${timeoutMs} ms` : code === 'CONNECTION_REFUSED' ? 'connection refused' : code === 'DNS_FAILURE' ? 'host not found' : errno || message
     return `cannot reach ${where}: ${why}; fix ${proxy.variable}, or list the host in NO_PROXY`
   })
@@ -110,18 +117,21 @@ async function reachProxy(proxy: ProxySetting, timeoutMs: number): Promise<Prefl
  * the same classification the HTTP client uses (lib/http/transport-errors.ts).
  */
 function handshake(
-  tls: boolean,
+  tls: TlsMaterial | undefined,
   host: string,
   port: number,
   timeoutMs: number,
-  describe: (code: TransportErrorCode, errno: string, message: string, connected: boolean) => string,
+  describe: (code: TransportErrorCode, errno: string, message: string, state: HandshakeState) => string,
   loopbackName?: string,
 ): Promise<PreflightFailure | undefined> {
   return new Promise((resolve) => {
-    let connected = false
+    const state: HandshakeState = { connected: false, asked: false, secured: false }
     let expiry: NodeJS.Immediate | undefined
+    let waitForWord: NodeJS.Timeout | undefined
+    const startedAt = performance.now()
     const done = (failure?: PreflightFailure) => {
       clearTimeout(timer)
+      clearTimeout(waitForWord)
       clearImmediate(expiry)
       socket.destroy()
       resolve(failure)
@@ -131,21 +141,37 @@ function handshake(
     // connection that opened meanwhile. Deferred to the check phase, after the poll, it only fires
     // on a handshake that really has not happened (undici defers its connect timeout alike).
     const timer = setTimeout(() => {
-      expiry = setImmediate(() => done({ message: describe('TIMEOUT', '', '', connected) }))
+      expiry = setImmediate(() => done({ message: describe('TIMEOUT', '', '', state) }))
     }, timeoutMs)
+    // a server that asked for a client certificate has its word first (lib/runner/client-certificate.ts)
+    const secured = (secure: TLSSocket) => {
+      state.secured = true
+      if (!(state.asked = askedForCertificate(secure))) return done()
+      clearTimeout(timer)
+      secure.once('session', () => done())
+      secure.once('close', (hadError: boolean) => hadError || done({ message: describe('NETWORK_ERROR', '', '', state) }))
+      waitForWord = setTimeout(() => done(), certificateWordWaitMs(performance.now() - startedAt, timeoutMs))
+    }
     const socket: Socket = tls
-      ? tlsConnect({ host, port, servername: isIpLiteral(host) ? undefined : host }, () => done())
+      ? tlsConnect({ host, port, servername: isIpLiteral(host) ? undefined : host, ...originTls(tls) }, () => secured(socket as TLSSocket))
       : netConnect({ host, port }, () => done(loopbackName === undefined ? undefined : notLoopback(loopbackName, socket.remoteAddress)))
-    socket.once('connect', () => (connected = true))
+    socket.once('connect', () => (state.connected = true))
     socket.on('error', (error: NodeJS.ErrnoException) => {
       // the classifier loads undici: only a failed handshake needs it here, and the run loads it in
       // its worker anyway
       void import('../http/transport-errors.ts').then(({ classifyNetworkError }) => {
         const { code, errno, detail } = classifyNetworkError(error)
-        done({ message: describe(code, errno, detail, connected) })
+        done({ message: describe(code, errno, detail, state) })
       })
     })
   })
+}
+
+/** How far a handshake came: TCP's, TLS's, and whether the server asked for a client certificate. */
+interface HandshakeState {
+  connected: boolean
+  secured: boolean
+  asked: boolean
 }
 
 /** A name taken for loopback that resolved elsewhere: the run stops before the key is sent in clear. */

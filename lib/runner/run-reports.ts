@@ -7,6 +7,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { curlTlsFlags } from '../config/client-tls.ts'
 import type { Config } from '../config/config.ts'
 import { githubActionsOutput } from '../reporters/github-actions.ts'
 import { htmlReport } from '../reporters/html-report.ts'
@@ -64,12 +65,17 @@ function byRule(outcomes: readonly CheckOutcome[]): Map<string, CheckResult[]> {
 export function completedRun(
   outcomes: readonly CheckOutcome[],
   facts: RunFacts,
-  config: Pick<Config, 'rules' | 'baseline' | 'updateBaseline' | 'keySource'>,
+  config: Pick<Config, 'rules' | 'baseline' | 'updateBaseline' | 'keySource' | 'tls'>,
   redact: (text: string) => string,
 ): CompletedRun {
   // where the key came from, named if the server refuses it (the embedded server's key comes from nowhere the user set)
   const keyFrom = config.keySource !== undefined && !facts.embeddedServer ? { keyFrom: config.keySource } : {}
-  const result = resultOf(byRule(outcomes), { ...facts, options: { ...facts.options, ...keyFrom } }, config.rules)
+  // the user's TLS files and client certificate as reports name them (no key: `material` is not enumerable, and not copied)
+  const tls = config.tls ? { tls: { ...(config.tls.caCert ? { caCert: config.tls.caCert } : {}), ...(config.tls.clientCertificate ? { clientCertificate: config.tls.clientCertificate } : {}) } } : {}
+  const flags = config.tls ? curlTlsFlags(config.tls) : ''
+  // a reproduction against a service behind mutual TLS needs the files the run used, as curl takes them
+  const reproducible = flags === '' ? outcomes : outcomes.map((o) => ({ ...o, result: { ...o.result, reproduce: o.result.reproduce.map((line) => line.replace(/\bcurl -i /, `curl -i ${flags} `)) } }))
+  const result = resultOf(byRule(reproducible), { ...facts, options: { ...facts.options, ...keyFrom, ...tls } }, config.rules)
   if (!config.baseline) return { result, redact }
   const today = new Date().toISOString().slice(0, 10)
   let baseline = config.baseline.data

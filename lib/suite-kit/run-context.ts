@@ -10,6 +10,7 @@
  * on a hook for every promise of the process (a run makes about 18,000), which cost a run a
  * fifth of its CPU time and a fleet of ten deployments more (docs/performance.md).
  */
+import type { TlsMaterial } from '../config/client-tls.ts'
 import type { ExtraHeader } from '../config/extra-headers.ts'
 import type { PostResends } from '../http/client-options.ts'
 import { HttpClient } from '../http/client.ts'
@@ -50,6 +51,8 @@ export interface RunContext {
   run?: RunClock
   /** The proxy the run goes through, chosen from the run's environment; undefined: none. */
   proxy?: string
+  /** --ca-cert, --client-cert: for the TLS handshakes with the base URL's origin only. */
+  tls?: TlsMaterial
   /** At most this many requests a second (--rate-limit). */
   requestsPerSecond?: number
   /** At most this many requests in flight at once (--concurrency). */

@@ -64,7 +64,7 @@ describe.skipIf(noOpenssl !== undefined).concurrent(`TLS with a self-signed cert
 
   test('not trusted → exit 2, one line naming host, port and NODE_EXTRA_CA_CERTS; no request sent', async () => {
     const run = track(await runConform(['--base-url', front.baseUrl], { env: { CONFORM_API_KEY: KEY } }))
-    expectRefused(run, new RegExp(`TLS certificate of 127\\.0\\.0\\.1:${front.port} is not trusted \\(.+\\); add its CA with NODE_EXTRA_CA_CERTS`))
+    expectRefused(run, new RegExp(`TLS certificate of 127\\.0\\.0\\.1:${front.port} is not trusted \\(.+\\); add its CA with --ca-cert FILE \\(or NODE_EXTRA_CA_CERTS`))
   })
 
   test('trusted through NODE_EXTRA_CA_CERTS → the run is made, and passes', async () => {

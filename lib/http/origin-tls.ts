@@ -1,0 +1,20 @@
+/**
+ * The options of a TLS handshake with the base URL's origin from the user's files
+ * (lib/config/client-tls.ts), for the client's connections and the preflight's alike. Node's `ca`
+ * replaces the trusted CAs; --ca-cert adds to them, as NODE_EXTRA_CA_CERTS does, so the CAs Node
+ * trusts by default (and, where Node can say, those NODE_EXTRA_CA_CERTS added) come first.
+ */
+import * as tls from 'node:tls'
+import type { TlsMaterial } from '../config/client-tls.ts'
+
+/** Node 22.15 and 23.5 give the CAs Node trusts, NODE_EXTRA_CA_CERTS included; Node 20 only its bundled ones. */
+const defaultCas = (): readonly string[] => (tls as { getCACertificates?: (type: string) => string[] }).getCACertificates?.('default') ?? tls.rootCertificates
+
+export function originTls(material: TlsMaterial | undefined): { ca?: string[]; cert?: string; key?: string; passphrase?: string } {
+  if (material === undefined) return {}
+  return {
+    ...(material.ca ? { ca: [...defaultCas(), ...material.ca] } : {}),
+    ...(material.cert !== undefined && material.key !== undefined ? { cert: material.cert, key: material.key } : {}),
+    ...(material.passphrase !== undefined ? { passphrase: material.passphrase } : {}),
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * What the mutual-TLS tests need, made with openssl in a temp dir: a CA, a server certificate it
+ * issued for 127.0.0.1, a client certificate it issued (its key plain and encrypted), and a client
+ * certificate of another CA; and a TLS front that asks for a client certificate (demanding one, or
+ * only asking, as nginx's `ssl_verify_client optional`) and pipes each connection to a plain HTTP
+ * server, as a gateway in front of a service does.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { connect as netConnect, type Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createServer as createTlsServer, type SecureVersion } from 'node:tls'
+import type { AddressInfo } from 'node:net'
+
+export const PASSPHRASE = 'mtls-passphrase-9d41c0'
+
+export interface Pki {
+  dir: string
+  caFile: string
+  serverCert: string
+  serverKey: string
+  clientCertFile: string
+  clientKeyFile: string
+  encryptedKeyFile: string
+  /** The client certificate and its key in one file, as curl's --cert takes them. */
+  bothFile: string
+  /** A client certificate (with its key, in one file) that another CA issued. */
+  strangerFile: string
+  cleanup(): void
+}
+
+const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
+
+export function makePki(): Pki {
+  const dir = mkdtempSync(join(tmpdir(), 'conform-mtls-'))
+  const at = (name: string) => join(dir, name)
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore', cwd: dir })
+  const issue = (name: string, subject: string, ca: string, ext: string) => {
+    openssl('req', ...EC, '-keyout', at(`${name}.key`), '-out', at(`${name}.csr`), '-subj', subject)
+    writeFileSync(at(`${name}.ext`), ext)
+    openssl('x509', '-req', '-in', at(`${name}.csr`), '-CA', at(`${ca}.pem`), '-CAkey', at(`${ca}.key`), '-CAcreateserial', '-out', at(`${name}.pem`), '-days', '1', '-extfile', at(`${name}.ext`))
+  }
+  openssl('req', '-x509', ...EC, '-keyout', at('ca.key'), '-out', at('ca.pem'), '-days', '1', '-subj', '/CN=conform-test-ca')
+  openssl('req', '-x509', ...EC, '-keyout', at('other-ca.key'), '-out', at('other-ca.pem'), '-days', '1', '-subj', '/CN=conform-other-ca')
+  issue('server', '/CN=localhost', 'ca', 'subjectAltName=IP:127.0.0.1,DNS:localhost\n')
+  issue('client', '/CN=conform-test-client/O=Acceptance', 'ca', 'extendedKeyUsage=clientAuth\n')
+  issue('stranger', '/CN=stranger', 'other-ca', 'extendedKeyUsage=clientAuth\n')
+  openssl('pkey', '-in', at('client.key'), '-aes256', '-passout', `pass:${PASSPHRASE}`, '-out', at('client-encrypted.key'))
+  writeFileSync(at('client-both.pem'), readFileSync(at('client.pem'), 'utf8') + readFileSync(at('client.key'), 'utf8'))
+  writeFileSync(at('stranger-both.pem'), readFileSync(at('stranger.pem'), 'utf8') + readFileSync(at('stranger.key'), 'utf8'))
+  return {
+    dir,
+    caFile: at('ca.pem'),
+    serverCert: readFileSync(at('server.pem'), 'utf8'),
+    serverKey: readFileSync(at('server.key'), 'utf8'),
+    clientCertFile: at('client.pem'),
+    clientKeyFile: at('client.key'),
+    encryptedKeyFile: at('client-encrypted.key'),
+    bothFile: at('client-both.pem'),
+    strangerFile: at('stranger-both.pem'),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
+export interface MtlsFront {
+  baseUrl: string
+  port: number
+  /** The subjects of the client certificates the front took. */
+  subjects: string[]
+  close(): Promise<void>
+}
+
+/** A TLS front on 127.0.0.1:0 that asks for a client certificate the CA issued (`demand`: refuses a handshake without one). */
+export async function mtlsFront(pki: Pki, upstreamPort: number, options: { demand: boolean; maxVersion?: SecureVersion }): Promise<MtlsFront> {
+  const sockets = new Set<Socket>()
+  const subjects: string[] = []
+  const server = createTlsServer(
+    { cert: pki.serverCert, key: pki.serverKey, ca: readFileSync(pki.caFile), requestCert: true, rejectUnauthorized: options.demand, ...(options.maxVersion ? { maxVersion: options.maxVersion } : {}) },
+    (client) => {
+      const subject = client.getPeerCertificate()?.subject?.CN
+      if (subject) subjects.push(String(subject))
+      const upstream = netConnect({ host: '127.0.0.1', port: upstreamPort })
+      client.pipe(upstream).pipe(client)
+      upstream.on('error', () => client.destroy())
+      client.on('error', () => upstream.destroy())
+    },
+  )
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+    socket.on('error', () => {})
+  })
+  server.on('tlsClientError', () => {})
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    baseUrl: `https://127.0.0.1:${port}/v1`,
+    port,
+    subjects,
+    close: () =>
+      new Promise<void>((resolve) => {
+        sockets.forEach((s) => s.destroy())
+        server.close(() => resolve())
+      }),
+  }
+}
