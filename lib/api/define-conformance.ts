@@ -8,6 +8,7 @@
  * after every create still sees every create. The one file of lib/ that imports vitest: the
  * command line and the programmatic API never load it (test/spec/layers.test.ts).
  */
+import { entryCheck } from '../result/baseline.ts'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -119,7 +120,7 @@ async function annotate(ctx: TestContext, notes: readonly string[]): Promise<voi
  */
 function baselineNotes(outcome: BaselineOutcome | undefined): string[] {
   if (!outcome) return []
-  const entry = (e: { rule: string; check: string }) => visibleLine(`${e.rule} › ${e.check}`)
+  const entry = (e: { rule: string; check?: string }) => visibleLine(`${e.rule} › ${entryCheck(e)}`)
   return [
     visibleLine(baselineLine(outcome)),
     ...outcome.expired.map((e) => `expired ${visibleLine(e.expires ?? '')}, excused nothing: ${entry(e)}`),

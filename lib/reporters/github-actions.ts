@@ -6,6 +6,7 @@
  * Server text in annotations is on one line per field, its controls and invisible characters shown
  * as markers (visible-text.ts), and escaped as workflow-command data.
  */
+import { entryCheck } from '../result/baseline.ts'
 import { randomBytes } from 'node:crypto'
 import { appendFileSync } from 'node:fs'
 import { failureGroups } from './failure-groups.ts'
@@ -105,7 +106,7 @@ export function annotations(result: RunResult): string[] {
   // the log of a job that passed, and a stale entry excuses its failure should it come back
   const stale = result.baseline?.fixed ?? []
   if (stale.length > 0) {
-    const list = stale.map((e) => `${e.rule} [${e.code}] ${visibleLine(e.check)}`)
+    const list = stale.map((e) => `${e.rule} [${e.code}] ${visibleLine(entryCheck(e))}`)
     advisories.unshift({
       title: `Baseline: ${plural(stale.length, 'entry', 'entries')} no longer ${stale.length === 1 ? 'fails' : 'fail'}`,
       message: [`remove ${stale.length === 1 ? 'it' : 'them'} (--update-baseline does): until then each would excuse its failure, should it come back`, ...list].join('\n'),

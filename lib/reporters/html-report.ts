@@ -8,6 +8,7 @@
  * characters are shown as markers (html-text.ts). The failures section is html-failures.ts, the
  * style sheet report.css.
  */
+import { entryCheck } from '../result/baseline.ts'
 import { tlsWords } from '../config/client-tls.ts'
 import { baselineLine } from '../result/baseline.ts'
 import { observedLines } from '../result/observed-behaviour.ts'
@@ -90,7 +91,7 @@ ${rows}
 function baselineSection(result: RunResult): string {
   const b = result.baseline
   if (!b) return ''
-  const row = (e: { rule: string; code: string; check: string }, why: string) => `<tr><td><code>${h(e.rule)}</code></td><td><code>${h(e.code)}</code></td><td>${h(e.check)}</td><td>${h(why)}</td></tr>`
+  const row = (e: { rule: string; code: string; check?: string }, why: string) => `<tr><td><code>${h(e.rule)}</code></td><td><code>${h(e.code)}</code></td><td>${h(entryCheck(e))}</td><td>${h(why)}</td></tr>`
   const rows = [
     ...b.known.map((k) => row(k, `known: ${k.reason}`)),
     ...b.expired.map((e) => row(e, `expired ${e.expires ?? ''}: excused nothing`)),

@@ -7,6 +7,7 @@
  * mentions, math or table breaks; invisible and control characters are shown as markers
  * (visible-text.ts). Failures come one row per cause (failure-groups.ts), naming every check.
  */
+import { entryCheck } from '../result/baseline.ts'
 import { baselineLine, baselineWords } from '../result/baseline.ts'
 import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
 import { samplingLine } from '../result/sampling-line.ts'
@@ -137,9 +138,9 @@ export function markdownSummary(result: RunResult): string {
   if (result.baseline) {
     const b = result.baseline
     lines.push('', '### Known failures (baseline)', '', escapeMarkdown(baselineLine(b)), '')
-    for (const k of b.known.slice(0, MAX_ROWS)) lines.push(`- ${inlineCode(k.rule)} ${inlineCode(k.code)} ${escapeMarkdown(k.check)}: ${escapeMarkdown(k.reason)}`)
-    for (const e of b.expired) lines.push(`- expired ${escapeMarkdown(e.expires ?? '')}, excused nothing: ${inlineCode(e.rule)} ${escapeMarkdown(e.check)}`)
-    for (const e of b.fixed) lines.push(`- fixed (no longer failing): ${inlineCode(e.rule)} ${escapeMarkdown(e.check)}`)
+    for (const k of b.known.slice(0, MAX_ROWS)) lines.push(`- ${inlineCode(k.rule)} ${inlineCode(k.code)} ${escapeMarkdown(entryCheck(k))}: ${escapeMarkdown(k.reason)}`)
+    for (const e of b.expired) lines.push(`- expired ${escapeMarkdown(e.expires ?? '')}, excused nothing: ${inlineCode(e.rule)} ${escapeMarkdown(entryCheck(e))}`)
+    for (const e of b.fixed) lines.push(`- fixed (no longer failing): ${inlineCode(e.rule)} ${escapeMarkdown(entryCheck(e))}`)
   }
 
   const groups = notVerifiedByReason(result)

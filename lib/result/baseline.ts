@@ -19,7 +19,13 @@ import { portableJson } from '../json/portable-json.ts'
 
 export type { Baseline, BaselineEntry, BaselineOutcome }
 
-const sameFailure = (entry: BaselineEntry, rule: string, check: CheckResult) => entry.rule === rule && entry.check === check.name && entry.code === check.failure?.code
+/** How a report names the check of an entry: its name, or, for an entry of the whole rule, that. */
+export const entryCheck = (entry: { check?: string | undefined }): string => entry.check ?? 'any check of the rule'
+
+/** Whether an entry names the check: its own, or any of its rule's (an entry without `check`). */
+const namesCheck = (entry: BaselineEntry, rule: string, check: CheckResult) => entry.rule === rule && (entry.check === undefined || entry.check === check.name)
+
+const sameFailure = (entry: BaselineEntry, rule: string, check: CheckResult) => namesCheck(entry, rule, check) && entry.code === check.failure?.code
 
 /**
  * Whether the failure shows what the entry recorded. An entry without `observed` (a file written
@@ -42,6 +48,7 @@ const shown = (observed: string | undefined) => (observed === undefined ? '' : `
  */
 function notJudged(entry: BaselineEntry, result: RunResult): boolean {
   const rule = result.rules.find((r) => r.id === entry.rule)
+  if (entry.check === undefined) return !rule || rule.checks.every((c) => c.status === 'skip')
   return !rule || rule.checks.some((c) => c.name === entry.check && c.status === 'skip')
 }
 
@@ -60,7 +67,7 @@ function unexcusedNote(rule: string, check: CheckResult, entries: readonly Basel
   // the same code, another wrong answer: what was known, and what is seen now
   const changed = live.find((e) => sameFailure(e, rule, check))
   if (changed) return `an entry excuses this check for ${code}${shown(changed.observed)}; it now fails${shown(observed)}, which the entry does not excuse (reason: "${changed.reason}"): --update-baseline records it once you agree`
-  const otherCode = live.find((e) => e.rule === rule && e.check === check.name)
+  const otherCode = live.find((e) => namesCheck(e, rule, check))
   if (otherCode) return `an entry excuses this check for ${otherCode.code}${shown(otherCode.observed)}, not ${code}${shown(observed)} (reason: "${otherCode.reason}")`
   const sameCode = live.filter((e) => e.rule === rule && e.code === code)
   if (sameCode.length > 0) {
@@ -90,17 +97,20 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
       const entry = live.find((e) => excuses(e, rule.id, check))
       if (!entry) {
         // entries of this check that excuse another failure: it changed, it is not fixed
-        for (const e of live) if (e.rule === rule.id && e.check === check.name) changed.add(e)
+        for (const e of live) if (e.rule === rule.id && (e.check === undefined || e.check === check.name)) changed.add(e)
         const note = unexcusedNote(rule.id, check, baseline.knownFailures, live)
         return note ? { ...check, baselineNote: note } : check
       }
       used.add(entry)
-      outcome.known.push({ ...entry, message: check.failure?.message ?? '' })
+      // the check it excused, whether the entry names it or is the rule's
+      outcome.known.push({ ...entry, check: check.name, message: check.failure?.message ?? '' })
       return { ...check, status: 'warn' as const, known: entry.reason, notes: [...check.notes, `known failure (baseline: ${entry.reason}): [${entry.code}] ${check.failure?.message ?? ''}`] }
     })
     return { ...rule, checks, status: ruleStatus(checks) }
   })
   outcome.fixed = live.filter((e) => !used.has(e) && !changed.has(e) && !notJudged(e, result) && !result.rules.some((r) => r.id === e.rule && r.checks.some((c) => sameFailure(e, r.id, c))))
+  // an entry of the whole rule that excused some checks is not changed by one that fails otherwise
+  for (const e of used) changed.delete(e)
   if (changed.size > 0) outcome.changed = [...changed]
   const mustFailed = rules.some((r) => r.level === 'must' && r.status === 'fail')
   const verdict = mustFailed ? 'fail' : result.verdict === 'incomplete' ? 'incomplete' : result.problems.length > 0 ? 'fail' : 'pass'
@@ -125,24 +135,40 @@ export const RECORDED_REASON = 'recorded by --update-baseline'
 /**
  * The baseline that excuses every failure of `result`, keeping the reasons and expiry dates of the
  * entries that still match, and keeping as they are the entries of checks the run did not judge.
+ * Failures no entry excuses become new entries: one of the rule (no `check`) for a failure that two
+ * or more of its checks show alike (the same code and `observed`: one deviation, such as every error
+ * in another media type, is one entry, not one per check), else one of the check.
  */
 export function updatedBaseline(result: RunResult, previous: Baseline, today: string): Baseline {
   const knownFailures: BaselineEntry[] = previous.knownFailures.filter((e) => notJudged(e, result))
+  // an entry written before `observed` was recorded gets it: from now on it excuses what it shows today
+  const updated = new Map<BaselineEntry, BaselineEntry>()
+  const keep = (entry: BaselineEntry, observed: string | undefined) => {
+    if (updated.has(entry)) return
+    const written = entry.observed === undefined && observed !== undefined ? { ...entry, observed } : entry
+    updated.set(entry, written)
+    knownFailures.push(written)
+  }
   for (const rule of result.rules) {
+    const unexcused = new Map<string, CheckResult[]>()
     for (const check of rule.checks) {
       const failed = check.status === 'fail' || check.known !== undefined
       if (!failed || !check.failure) continue
-      const { code, observed } = check.failure
       const kept = previous.knownFailures.find((e) => excuses(e, rule.id, check))
-      if (kept) {
-        // an entry written before `observed` was recorded gets it: from now on it excuses what it shows today
-        knownFailures.push(kept.observed === undefined && observed !== undefined ? { ...kept, observed } : kept)
-        continue
+      if (kept) keep(kept, check.failure.observed)
+      else {
+        const alike = JSON.stringify([check.failure.code, check.failure.observed ?? null])
+        unexcused.set(alike, [...(unexcused.get(alike) ?? []), check])
       }
+    }
+    for (const checks of unexcused.values()) {
+      const { code, observed } = checks[0]!.failure!
       // a known failure that now shows another answer is accepted here, deliberately: it asks for its reason again
-      const changed = previous.knownFailures.find((e) => sameFailure(e, rule.id, check))
+      const changed = checks.map((c) => previous.knownFailures.find((e) => sameFailure(e, rule.id, c))).find((e) => e !== undefined)
       const was = changed ? ` (it was known${shown(changed.observed)}${changed.reason.startsWith(RECORDED_REASON) ? '' : `: "${changed.reason}"`})` : ''
-      knownFailures.push({ rule: rule.id, code, check: check.name, ...(observed !== undefined ? { observed } : {}), reason: `${RECORDED_REASON} on ${today}: say why it is known, and when it will be fixed${was}` })
+      const where = checks.length === 1 ? { check: checks[0]!.name } : {}
+      const on = checks.length === 1 ? '' : ` (on ${checks.length} checks of the rule, and on any other that shows it)`
+      knownFailures.push({ rule: rule.id, code, ...where, ...(observed !== undefined ? { observed } : {}), reason: `${RECORDED_REASON} on ${today}${on}: say why it is known, and when it will be fixed${was}` })
     }
   }
   return { knownFailures }

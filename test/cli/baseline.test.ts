@@ -41,15 +41,19 @@ describe('a baseline of known failures', { timeout: RUN_TIMEOUT_MS }, () => {
     expect(JSON.stringify(baseline)).not.toMatch(/cf-[0-9a-z]{5}|conform-\d{8}/)
     expect(baseline.knownFailures.every((e) => /^recorded by --update-baseline on \d{4}-\d{2}-\d{2}/.test(e.reason))).toBe(true)
     // the run says where it wrote the file, and what its entries still need
-    expect(recorded.stdout).toContain(`Baseline written: ${file} (${baseline.knownFailures.length} known failures; ${baseline.knownFailures.length} of them still say "recorded by --update-baseline": give each its reason (a ticket) and an "expires" date`)
+    // one deviation that several checks show alike is one entry of the rule (no check named)
+    const excused = recorded.results!.baseline!.known.length
+    expect(baseline.knownFailures.length).toBeLessThan(excused)
+    const entries = baseline.knownFailures.length
+    expect(recorded.stdout).toContain(`Baseline written: ${file} (${entries} known ${entries === 1 ? 'failure' : 'failures'}, excusing ${excused} failed checks; ${entries} of them still say "recorded by --update-baseline": give each its reason (a ticket) and an "expires" date`)
 
     const again = await conform(known, '--baseline', file, '--seed', '987654')
     expect(again.code, again.stdout).toBe(0)
-    expect(again.stdout).toContain(`Baseline ${file}: ${baseline.knownFailures.length} known failures excused`)
+    expect(again.stdout).toContain(`Baseline ${file}: ${excused} known failures excused`)
     // known failures are counted apart, never as passed checks
     const knownRules = new Set(baseline.knownFailures.map((k: { rule: string }) => k.rule)).size
-    expect(again.stdout).toMatch(new RegExp(`, ${knownRules} with known failures \\(--baseline\\) · checks: \\d+ passed, 0 failed, ${baseline.knownFailures.length} known failures,`))
-    expect(again.results!.baseline!.known).toHaveLength(baseline.knownFailures.length)
+    expect(again.stdout).toMatch(new RegExp(`, ${knownRules} with known failures \\(--baseline\\) · checks: \\d+ passed, 0 failed, ${excused} known failures,`))
+    expect(again.results!.baseline!.known).toHaveLength(excused)
     expect(again.files['junit.xml']).toContain('<skipped message="known failure: recorded by --update-baseline')
     expect(again.files['summary.md']).toContain('### Known failures (baseline)')
     // the headline of the job summary and report.html never says every must-rule passed when one failed as its baseline expects
@@ -58,9 +62,9 @@ describe('a baseline of known failures', { timeout: RUN_TIMEOUT_MS }, () => {
     expect(again.files['report.html']).toContain(`<h1>${headline}`)
     expect(again.files['report.html']).toContain('id="baseline"')
     // every report counts them apart, and none calls them passed checks or advisory notes
-    expect(again.files['summary.md']).toMatch(new RegExp(`\\| 0 \\| ${knownRules} \\| \\d+ passed, 0 failed, ${baseline.knownFailures.length} known failures,`))
+    expect(again.files['summary.md']).toMatch(new RegExp(`\\| 0 \\| ${knownRules} \\| \\d+ passed, 0 failed, ${excused} known failures,`))
     expect(again.files['report.html']).toContain('rules with known failures (baseline)')
-    expect(again.files['report.html']).toMatch(new RegExp(`${baseline.knownFailures.length} known failures \\(baseline\\)`))
+    expect(again.files['report.html']).toMatch(new RegExp(`${excused} known failures \\(baseline\\)`))
 
     const worse = await conform(await service('missing-key-answers-403', 'list-repeats-last-row'), '--baseline', file)
     expect(worse.code, worse.stdout).toBe(1)
