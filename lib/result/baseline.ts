@@ -129,6 +129,12 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
   }
 }
 
+/** Whether a live entry of `baseline` excuses a failed check (on `today`: expired entries excuse nothing), before the run's result is made. */
+export function excusedBy(baseline: Baseline, today: string): (rule: string, check: CheckResult) => boolean {
+  const live = baseline.knownFailures.filter((e) => e.expires === undefined || e.expires > today)
+  return (rule, check) => live.some((e) => excuses(e, rule, check))
+}
+
 /** How the reason of an entry --update-baseline recorded starts, until someone gives it one. */
 export const RECORDED_REASON = 'recorded by --update-baseline'
 

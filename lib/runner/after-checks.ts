@@ -7,6 +7,7 @@
  */
 import { endedAt, type JournalEntry } from '../http/journal.ts'
 import { listReadNeeded, type ListsRead } from '../result/ledger-from-list.ts'
+import type { CheckResult } from '../result/run-result.ts'
 import type { Samples } from '../result/samples.ts'
 import type { Suite } from '../suite-kit/check.ts'
 import type { RunScope } from '../suite-kit/run-context.ts'
@@ -25,6 +26,8 @@ export interface AfterChecksOptions {
   stopped: () => boolean
   /** The run's journal so far. */
   journal: () => JournalEntry[]
+  /** Whether the run's --baseline excuses a failure, which is then not confirmed (lib/runner/confirmation.ts). */
+  known?: (ruleId: string, result: CheckResult) => boolean
   /** The lists the run read (none in a --read-only run), and how the list is read once more for the ledger (a GET, the suites', given when the last POST was answered). */
   ledgerList?: { lists: ListsRead; read: (lastWriteAnsweredAt: number) => Promise<unknown> }
 }
@@ -42,13 +45,14 @@ export function afterChecks(running: RunningChecks, suites: readonly Suite[], sc
   let rounds: Rounds = { results: [] }
   const done = running.done.then(async () => {
     if (options.repeat > 1) rounds = await repeatRounds(suites, scope, { repeat: options.repeat, selected: options.selected, ...(options.firstCreate ? { firstCreate: options.firstCreate } : {}), stopped: options.stopped })
-    const first = running.outcomes().map((o, index) => ({ index, result: o.result }))
+    const first = running.outcomes().map((o, index) => ({ index, result: o.result, ruleId: o.ruleId }))
     await confirmFailures([...first, ...rounds.results], suites, scope, {
       attempts: options.confirm,
       selected: options.selected,
       ...(options.maxWrites !== undefined ? { maxWrites: options.maxWrites } : {}),
       stopped: options.stopped,
       journal: options.journal,
+      ...(options.known ? { known: options.known } : {}),
     })
     // a record stored by a POST no list read after it (a confirmation's, a --rule selection's) is still the run's
     const ledgerList = options.ledgerList

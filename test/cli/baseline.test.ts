@@ -85,9 +85,17 @@ describe('a baseline of known failures', { timeout: RUN_TIMEOUT_MS }, () => {
     // the 200's records were judged, and were right: no rule about them was left unverified
     const created = recorded.results!.rules.filter((r) => ['create-returns-category', 'create-echoes-fields', 'created-in-list'].includes(r.id))
     expect(created.map((r) => [r.id, r.status])).toEqual([['create-returns-category', 'pass'], ['create-echoes-fields', 'pass'], ['created-in-list', 'pass']])
+    // a known failure is not probed again: the baselined run sends no confirmation, where the recording run sent them
+    const gated = await conform(await service('create-answers-200'), '--baseline', file)
+    expect(gated.code, gated.stdout).toBe(0)
+    expect(recorded.results!.summary.writesAgain).toBeGreaterThan(0)
+    expect(gated.results!.summary.writesAgain ?? 0).toBe(0)
     const worse = await conform(await service('create-answers-200', 'created-id-as-string'), '--baseline', file)
     expect(worse.code, worse.stdout).toBe(1)
     expect(worse.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)).toContain('create-returns-category')
+    // a new failure still is
+    const fresh = worse.results!.rules.find((r) => r.id === 'create-returns-category')!.checks.filter((c) => c.status === 'fail')
+    expect(fresh.map((c) => c.recurrence?.kind)).toContain('deterministic')
   })
 
   test('an expired entry excuses nothing; an entry whose failure is gone is reported as fixed, and --update-baseline drops it', async () => {
