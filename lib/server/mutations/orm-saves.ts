@@ -3,7 +3,8 @@
  * carries that names a stored record makes the save an update of that record, while an id no
  * record has is dropped and the service assigns its own (TypeORM's repository.save(req.body),
  * measured on TypeORM 1.1 over PostgreSQL 15; Spring Data JPA's save() merging an entity whose id is
- * set, before Hibernate 6.6). A create that sends an id no record has (create-sends-id) gets a new
+ * set, which updates the row it names in every Hibernate version, where 6.6 throws only for an id it
+ * does not hold). A create that sends an id no record has (create-sends-id) gets a new
  * record; only one that sends a stored record's id shows it (create-sends-existing-id).
  */
 import type { StoredCategory } from '../reference-server.ts'
