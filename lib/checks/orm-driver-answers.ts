@@ -41,7 +41,7 @@ export const CLIENT_ID_INSERTED =
 
 /** A create that sends the id of a stored record, answered with it: a save that updated that record. */
 export const EXISTING_ID_UPDATED =
-  "it is the id of the record the run created first, so the create updated that record: TypeORM's repository.save(req.body) updates the record whose id the body names (and inserts a new one, with an id of its own, for an id it does not hold), " +
+  "it is the id of the record the run created first: a save that updated that record answers so (or a service whose ids repeat, which ids-unique then reports too). TypeORM's repository.save(req.body) updates the record whose id the body names (and inserts a new one, with an id of its own, for an id it does not hold), " +
   "as Spring Data JPA's save() merges an entity whose id is set (an update of the row it names in every Hibernate version; 6.6 throws only for an id it does not hold); any client can then overwrite any category by POSTing its id: " +
   'repository.insert(), or save() of an entity built from name and description alone'
 

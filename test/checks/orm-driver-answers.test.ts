@@ -59,5 +59,5 @@ test("a create that took a stored record's id says the save updated it (TypeORM'
   const text = '{"id":1,"name":"cf-x-own-id","description":"cf-x-own-id"}'
   const failure = failureOf(() => expectServiceAssignedId('1', parseJsonExact(text) as CategoryRecord, makeResponse({ status: 201, method: 'POST', body: text }), EXISTING_ID_UPDATED))
   expect(failure.code).toBe('CLIENT_ID_ACCEPTED')
-  expect(failure.message).toMatch(/^the created record took the id the body sent \(1\) instead of one the service assigned: it is the id of the record the run created first.*TypeORM's repository\.save\(req\.body\)/)
+  expect(failure.message).toMatch(/^the created record took the id the body sent \(1\) instead of one the service assigned: it is the id of the record the run created first: a save that updated that record.*TypeORM's repository\.save\(req\.body\)/)
 })
