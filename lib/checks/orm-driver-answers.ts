@@ -73,3 +73,11 @@ export function undefinedValueStatus(response: RecordedResponse, expected: numbe
     "mysql2's execute() (Bind parameters must not contain undefined. To pass SQL NULL specify JS null); pass description ?? null, and leave the field out of the answer"
   )
 }
+
+/** A number or a boolean taken for text by an ORM that was handed the body (suites/cases/wrong-types.ts). */
+export const SEQUELIZE_COERCED =
+  "Sequelize's DataTypes.STRING validation (6.37) refuses only arrays and objects, so Model.create(req.body) stores a number or a boolean as its text " +
+  "(a validate: { isString(v) { if (typeof v !== 'string') throw new Error('not text') } } on the attribute, or a type check before create)"
+
+/** A null taken by an ORM that was handed the body (suites/cases/wrong-types.ts). */
+export const SEQUELIZE_NULL_TAKEN = "Sequelize's attributes allow null unless allowNull: false, so Model.create(req.body) stores \"description\": null (a type check before create)"

@@ -10,6 +10,7 @@ import { expectStatus } from '../../lib/checks/response.ts'
 import { expectSchema } from '../../lib/checks/schema.ts'
 import { parseJsonExact } from '../../lib/json/exact-json.ts'
 import { EXISTING_ID_UPDATED } from '../../lib/checks/orm-driver-answers.ts'
+import { wrongTypeCases } from '../../suites/cases/wrong-types.ts'
 import { makeResponse, verdictOf } from './make-response.ts'
 
 const failureOf = (check: () => unknown) => {
@@ -60,4 +61,11 @@ test("a create that took a stored record's id says the save updated it (TypeORM'
   const failure = failureOf(() => expectServiceAssignedId('1', parseJsonExact(text) as CategoryRecord, makeResponse({ status: 201, method: 'POST', body: text }), EXISTING_ID_UPDATED))
   expect(failure.code).toBe('CLIENT_ID_ACCEPTED')
   expect(failure.message).toMatch(/^the created record took the id the body sent \(1\) instead of one the service assigned: it is the id of the record the run created first: a save that updated that record.*TypeORM's repository\.save\(req\.body\)/)
+})
+
+test("a 201 to a number, a boolean or a null for text names Sequelize's STRING validation and its allowNull", () => {
+  const meaning = (label: string) => wrongTypeCases().find((c) => c.label === label)?.acceptedMeans ?? ''
+  expect(meaning('name as an integer')).toMatch(/Sequelize's DataTypes\.STRING validation \(6\.37\) refuses only arrays and objects/)
+  expect(meaning('description as a boolean')).toMatch(/Sequelize's DataTypes\.STRING validation/)
+  expect(meaning('description as null')).toMatch(/Sequelize's attributes allow null unless allowNull: false/)
 })
