@@ -6,7 +6,7 @@
  * to the ORM whole (Drizzle, Sequelize, TypeORM). Measured on 2026-11-26 against services written
  * as such teams write them (docs/adoption.md): pg 8.23, postgres 3.4, Knex 3.3, Drizzle 0.45,
  * Sequelize 6.37, TypeORM 1.1, mysql2 3.24 and better-sqlite3 12.11, on PostgreSQL 15, MariaDB
- * 10.11 and SQLite 3.53. known-answers.ts and the case tables call these beside the other stacks'
+ * 10.11 and SQLite 3.53; and SQLAlchemy 1.4 under Flask 2.2 (Debian 12), on SQLite and PostgreSQL. known-answers.ts and the case tables call these beside the other stacks'
  * words; the verdict and the failure code never depend on them.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
@@ -36,7 +36,7 @@ export function idPastDoubleOrigin(id: string): string | undefined {
 
 /** A create that sends an id no record has, answered with that id: the body handed to the ORM whole. */
 export const CLIENT_ID_INSERTED =
-  "the body was handed to the ORM whole, and it inserts every column the body names, the id too: Drizzle's db.insert(table).values(req.body), Sequelize's Model.create(req.body) (measured); " +
+  "the body was handed to the ORM whole, and it inserts every column the body names, the id too: Drizzle's db.insert(table).values(req.body), Sequelize's Model.create(req.body), SQLAlchemy's declarative constructor Category(**data) (measured); " +
   "give it name and description alone (Sequelize: create(body, { fields: ['name', 'description'] }))"
 
 /** A create that sends the id of a stored record, answered with it: a save that updated that record. */
@@ -47,7 +47,7 @@ export const EXISTING_ID_UPDATED =
 
 /** A fault to a create that sends the id of a stored record. */
 export const EXISTING_ID_FAULT =
-  "a server fault to a body that carries the id of a stored record: a service that inserts the id it is sent fails on the duplicate key (PostgreSQL 23505, MySQL 1062; Drizzle's values(req.body), Sequelize's create(req.body)); " +
+  "a server fault to a body that carries the id of a stored record: a service that inserts the id it is sent fails on the duplicate key (PostgreSQL 23505, MySQL 1062, SQLite's UNIQUE constraint failed; Drizzle's values(req.body), Sequelize's create(req.body), SQLAlchemy's Category(**data)); " +
   'give the ORM name and description alone, or refuse a body with an id with 400'
 
 /** Whether a recorded create body is a JSON object without a description. */
@@ -81,3 +81,13 @@ export const SEQUELIZE_COERCED =
 
 /** A null taken by an ORM that was handed the body (suites/cases/wrong-types.ts). */
 export const SEQUELIZE_NULL_TAKEN = "Sequelize's attributes allow null unless allowNull: false, so Model.create(req.body) stores \"description\": null (a type check before create)"
+
+/** A fault to a field NewCategory does not name: a constructor that takes only mapped attributes, handed the body (poison-values.ts create-deep-value). */
+export const UNKNOWN_FIELD_FAULT =
+  "a server fault to a body with a field NewCategory does not name: SQLAlchemy's declarative constructor raises TypeError for a key that is no mapped attribute (Category(**data): 'extra' is an invalid keyword argument for Category), " +
+  'so a service that hands it the body answers a fault to any unknown field; give it name and description alone, or refuse unknown fields with 400'
+
+/** A fault to a lone surrogate: text with no UTF-8 form, which the driver cannot write (poison-values.ts). */
+export const LONE_SURROGATE_FAULT =
+  "a server fault to a lone surrogate: Python's json reads the escape into a str that no UTF-8 encoder takes, and sqlite3 and psycopg2 raise UnicodeEncodeError (surrogates not allowed) on the insert (measured under SQLAlchemy 1.4); " +
+  "refuse it with 400 (value.encode('utf-8') raises; in Node, !value.isWellFormed()), as §4.2 rule 1 lets a service refuse a value its store cannot hold"

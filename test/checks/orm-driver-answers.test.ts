@@ -10,6 +10,7 @@ import { expectStatus } from '../../lib/checks/response.ts'
 import { expectSchema } from '../../lib/checks/schema.ts'
 import { parseJsonExact } from '../../lib/json/exact-json.ts'
 import { EXISTING_ID_UPDATED } from '../../lib/checks/orm-driver-answers.ts'
+import { VALID_CREATES } from '../../suites/cases/valid-creates.ts'
 import { wrongTypeCases } from '../../suites/cases/wrong-types.ts'
 import { makeResponse, verdictOf } from './make-response.ts'
 
@@ -68,4 +69,11 @@ test("a 201 to a number, a boolean or a null for text names Sequelize's STRING v
   expect(meaning('name as an integer')).toMatch(/Sequelize's DataTypes\.STRING validation \(6\.37\) refuses only arrays and objects/)
   expect(meaning('description as a boolean')).toMatch(/Sequelize's DataTypes\.STRING validation/)
   expect(meaning('description as null')).toMatch(/Sequelize's attributes allow null unless allowNull: false/)
+})
+
+test("a fault to a lone surrogate or an unknown field names the Python drivers' UnicodeEncodeError and SQLAlchemy's constructor", () => {
+  const fault = (key: string) => VALID_CREATES.find((c) => c.key === key)?.faultMeans ?? ''
+  expect(fault('create-lone-surrogates')).toMatch(/sqlite3 and psycopg2 raise UnicodeEncodeError \(surrogates not allowed\)/)
+  expect(fault('create-surrogate-before-escape')).toBe(fault('create-lone-surrogates'))
+  expect(fault('create-deep-value')).toMatch(/SQLAlchemy's declarative constructor raises TypeError .*'extra' is an invalid keyword argument/)
 })
