@@ -1,20 +1,22 @@
 /**
  * What an answer the document does not allow says of a Node service on an ORM or a database
- * driver that gives it by default: an int8 id as text (node-postgres, postgres.js, and Knex,
- * Drizzle, Sequelize and TypeORM over them), ids past 2^53 read into a JavaScript number (mysql2,
+ * driver that gives it by default: an int8 id as text (node-postgres, postgres.js, and Knex and
+ * TypeORM over them), ids past 2^53 read into a JavaScript number (mysql2,
  * better-sqlite3), a driver that refuses undefined as a value (postgres.js, mysql2), a body handed
  * to the ORM whole (Drizzle, Sequelize, TypeORM). Measured on 2026-11-26 against services written
  * as such teams write them (docs/adoption.md): pg 8.23, postgres 3.4, Knex 3.3, Drizzle 0.45,
  * Sequelize 6.37, TypeORM 1.1, mysql2 3.24 and better-sqlite3 12.11, on PostgreSQL 15, MariaDB
- * 10.11 and SQLite 3.53; and SQLAlchemy 1.4 under Flask 2.2 (Debian 12), on SQLite and PostgreSQL. known-answers.ts and the case tables call these beside the other stacks'
- * words; the verdict and the failure code never depend on them.
+ * 10.11 and SQLite 3.53; and SQLAlchemy 1.4 under Flask 2.2 (Debian 12), on SQLite and
+ * PostgreSQL. known-answers.ts and the case tables call these beside the other stacks' words; the
+ * verdict and the failure code never depend on them.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 
 /** An id written as text, where a Node driver gives a BIGINT column so (known-answers.ts NUMBER_AS_TEXT). */
 export const NODE_DRIVER_ID_AS_TEXT =
-  'node-postgres (pg) and postgres.js give an int8 column (BIGINT, BIGSERIAL, a bigint identity) as a string by default, and so do Knex, Drizzle, Sequelize and TypeORM over them (TypeORM for every bigint column, mysql2 under bigNumberStrings): ' +
-  'an id column of INTEGER (SERIAL) is a number, or parse int8 exactly (pg.types.setTypeParser(20, BigInt); postgres({ types: { bigint: postgres.BigInt } })) and write it into the JSON as a number, which JSON.stringify cannot do for a BigInt'
+  "node-postgres (pg) and postgres.js give an int8 column (BIGINT, BIGSERIAL, a bigint identity) as a string by default, and so do Knex's bigIncrements() and TypeORM's bigint columns over them, as mysql2 does under bigNumberStrings (Drizzle's bigint({ mode: 'bigint' }) gives a BigInt instead): " +
+  'an id column of INTEGER (SERIAL) is a number, or parse int8 exactly (pg.types.setTypeParser(20, BigInt); postgres({ types: { bigint: postgres.BigInt } })) and write it into the JSON as a number, which JSON.stringify cannot do for a BigInt ' +
+  "(it throws; the common BigInt.prototype.toJSON = function () { return this.toString() } writes the id as text again, where JSON.rawJSON(String(id)), Node 21 and later, or a serializer that writes the digits bare does not)"
 
 /** 2^53: past it, a JavaScript number holds only some integers. */
 const DOUBLE_EXACT = 2n ** 53n
