@@ -30,7 +30,7 @@ const DOUBLE_EXACT = 2n ** 53n
 export function idPastDoubleOrigin(id: string): string | undefined {
   if (!/^\d{16,20}$/.test(id) || BigInt(id) <= DOUBLE_EXACT) return undefined
   return (
-    `; ${id} is past 2^53, where a JavaScript number holds only every second integer (then every fourth): ids the store kept apart become one when a driver reads a BIGINT into a number, ` +
+    `; ${id} is past 2^53: if the store holds them apart, a driver that read its BIGINTs into JavaScript numbers made them one (past 2^53 a number holds only every second integer, then every fourth), ` +
     "as mysql2 does without supportBigNumbers and bigNumberStrings, better-sqlite3 without safeIntegers (db.defaultSafeIntegers(true) holds for the statements prepared after it), and pg with setTypeParser(20, Number) or parseInt; " +
     'read it as a BigInt or as text, and write it into the JSON as a number'
   )
