@@ -3,6 +3,7 @@ import type { HttpResult } from '../http/client.ts'
 import { exactIntegerTextAt } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { idOf, IdIndex } from './id-index.ts'
+import { idPastDoubleOrigin } from './orm-driver-answers.ts'
 import { changedTextOrigin } from './known-answers.ts'
 import { jsonBodyOf } from './response.ts'
 import { conformingBody } from './schema.ts'
@@ -82,12 +83,12 @@ export function expectEchoedFields(sent: NewCategory, result: HttpResult): Categ
  * §2: the id is "assigned by the service on creation. Never sent by the client." A create body
  * that sends one anyway (mass assignment) must not get it: the record's id is the service's own.
  */
-export function expectServiceAssignedId(sentId: string, record: CategoryRecord, result: HttpResult): void {
+export function expectServiceAssignedId(sentId: string, record: CategoryRecord, result: HttpResult, means?: string): void {
   if (idOf(record) !== sentId) return
   fail(
     {
       code: 'CLIENT_ID_ACCEPTED',
-      message: `the created record took the id the body sent (${sentId}) instead of one the service assigned`,
+      message: `the created record took the id the body sent (${sentId}) instead of one the service assigned${means ? `: ${means}` : ''}`,
       expected: `an id assigned by the service (the body's "id": ${sentId} ignored, or the body refused with 400)`,
       actual: `id ${idOf(record)}`,
     },
@@ -103,7 +104,7 @@ export function expectDistinctIds(records: CategoryRecord[], where: string, ...r
   fail(
     {
       code: 'DUPLICATE_ID',
-      message: `${where}: two records share id ${id}`,
+      message: `${where}: two records share id ${id}${idPastDoubleOrigin(id) ?? ''}`,
       expected: 'every id unique',
       actual: `id ${id} at positions ${repeat.first} and ${repeat.second}`,
     },
@@ -168,7 +169,7 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
           message:
             listed.length === 0
               ? `created category ${id} (${shownValue(record.name)}) is missing from the list that followed`
-              : `created category ${id} is listed ${listed.length} times`,
+              : `created category ${id} is listed ${listed.length} times${idPastDoubleOrigin(id) ?? ''}`,
           expected: `one record with id ${id} among the ${list.length} listed`,
           actual: listed.length === 0 ? 'no such id in the list' : `${listed.length} records with that id`,
         },

@@ -6,7 +6,7 @@
  * verdict and the failure code never depend on them. Each returns undefined for any other answer.
  * The words for PHP and Ruby (Sinatra) defaults are in php-ruby-answers.ts, those for Django REST
  * framework, Rails, Mojolicious and gin in django-rails-answers.ts, those for Node frameworks
- * (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers) in node-answers.ts, and those for a SQL store's defaults (strict
+ * (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers) in node-answers.ts, those for Node ORMs and database drivers in orm-driver-answers.ts, and those for a SQL store's defaults (strict
  * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, which these call.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
@@ -15,6 +15,7 @@ import { openApiDocument } from '../spec/schema-registry.ts'
 import { columnCutSpaces, DJANGO_PERL_NULL_WRITTEN, djangoRailsContentType, djangoRailsErrorBody, djangoRailsStatus, djangoRailsTextBody, DRF_TRIMS, goChangedText } from './django-rails-answers.ts'
 import { nodeChangedText, nodeContentType, nodeErrorBody, nodeStatus } from './node-answers.ts'
 import { columnCutText, idPastInt64 } from './sql-store-answers.ts'
+import { NODE_DRIVER_ID_AS_TEXT, undefinedValueStatus } from './orm-driver-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
@@ -106,7 +107,7 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
       '(createContext("/v1/", …)) with the key check as its Filter answers 401 first'
     )
   }
-  const ofStack = phpRubyStatus(response.status, expected) ?? djangoRailsStatus(response, expected, request) ?? nodeStatus(response, expected, request)
+  const ofStack = phpRubyStatus(response.status, expected) ?? djangoRailsStatus(response, expected, request) ?? nodeStatus(response, expected, request) ?? undefinedValueStatus(response, expected, request)
   if (ofStack) return ofStack
   // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)
   const unreadBody = response.status === 400 ? unreadBodyOrigin(response) : undefined
@@ -174,7 +175,7 @@ const NULL_WRITTEN =
   `(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL)); ${ROW_NULL_WRITTEN}; ${DJANGO_PERL_NULL_WRITTEN}`
 const NUMBER_AS_TEXT =
   "an integer written as text, as Jackson's ToStringSerializer (@JsonSerialize(using = ToStringSerializer.class) on a Long id) or WRITE_NUMBERS_AS_STRINGS does to spare JavaScript clients ids past 2^53; " +
-  `${PDO_ID_AS_TEXT}; ` +
+  `${PDO_ID_AS_TEXT}; ${NODE_DRIVER_ID_AS_TEXT}; ` +
   '§2 gives the field the type integer, which JSON carries as a number, an int64 id exactly (this suite reads it so)'
 
 /** Error.status as text: the ids' causes (a Long id's serialiser, lastInsertId()) are not its own. */

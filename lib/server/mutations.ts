@@ -28,6 +28,7 @@ import { JDK_MUTATIONS } from './mutations/jdk.ts'
 import { RUST_MUTATIONS } from './mutations/rust.ts'
 import { JETTY_MUTATIONS } from './mutations/jetty.ts'
 import { ECHO_MUTATIONS } from './mutations/echo.ts'
+import { ORM_SAVE_MUTATIONS } from './mutations/orm-saves.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -35,6 +36,7 @@ export type { Mutation } from './server-cases.ts'
 export const MUTATIONS: readonly Mutation[] = [
   ...LIST_MUTATIONS,
   ...CREATE_MUTATIONS,
+  ...ORM_SAVE_MUTATIONS,
   ...VALIDATION_MUTATIONS,
   ...JACKSON_MUTATIONS,
   ...RAILS_MUTATIONS,

@@ -13,6 +13,7 @@
  * answer 200 (§4.1). They follow every refusal in the write order (write-order.ts), so a small
  * --max-writes keeps the POSTs it had.
  */
+import { LONE_SURROGATE_FAULT, UNKNOWN_FIELD_FAULT } from '../../lib/checks/orm-driver-answers.ts'
 import type { ValidCreate } from './valid-create.ts'
 
 /** Why any of them may be refused. */
@@ -35,6 +36,7 @@ export const POISON_CREATES: readonly ValidCreate[] = [
     // JSON.stringify writes a lone surrogate as its escape (ES2019 well-formed JSON.stringify)
     body: (p) => ({ name: `${p}-\ud800`, description: 'low \udfff, reversed \udc07\ud83d' }),
     mayRefuse: MAY_REFUSE,
+    faultMeans: LONE_SURROGATE_FAULT,
   },
   {
     key: 'create-surrogate-before-escape',
@@ -46,6 +48,7 @@ export const POISON_CREATES: readonly ValidCreate[] = [
     body: (p) => ({ name: `${p}-pair`, description: 'high \ud800A' }),
     text: (body) => JSON.stringify(body).replace('\\ud800A', '\\ud800\\u0041'),
     mayRefuse: MAY_REFUSE,
+    faultMeans: LONE_SURROGATE_FAULT,
   },
   {
     key: 'create-nul',
@@ -94,5 +97,6 @@ export const POISON_CREATES: readonly ValidCreate[] = [
     // the unknown field goes last: a service may ignore it, store it, or refuse it with 400
     text: (body) => `${JSON.stringify(body).slice(0, -1)},"extra":${'['.repeat(POISON_DEPTH)}${']'.repeat(POISON_DEPTH)}}`,
     mayRefuse: `${MAY_REFUSE}, or a field NewCategory does not name`,
+    faultMeans: UNKNOWN_FIELD_FAULT,
   },
 ]

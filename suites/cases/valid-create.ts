@@ -33,6 +33,16 @@ export interface ValidCreate extends WritePriority {
    */
   sendsId?: (seed: number) => string
   /**
+   * The key of an earlier create whose answered id this one sends, once that one was answered with a
+   * record: an id the client never sends (§2), here one the service holds. The record's id must still
+   * be a new one: an ORM's save of a body bound to its entity updates the record the id names and
+   * inserts a new one for an id it does not hold (TypeORM's repository.save()), which `sendsId`, an
+   * id no record has, never shows. Not a field to echo: `body` leaves it out.
+   */
+  sendsIdOf?: string
+  /** What a created record that took the id sent (`sendsId`, `sendsIdOf`) says of the service, and how such a service is usually fixed. */
+  idTakenMeans?: string
+  /**
    * §8: maximum lengths and sizes are not shown, so a server may refuse this body: 400 with an
    * Error record (§7), or 413 (a status §7 does not show). A 201 must still carry it back whole.
    */

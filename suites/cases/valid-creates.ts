@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { NewCategory } from '../../lib/checks/category.ts'
+import { CLIENT_ID_INSERTED, EXISTING_ID_FAULT, EXISTING_ID_UPDATED } from '../../lib/checks/orm-driver-answers.ts'
 import { POISON_CREATES } from './poison-values.ts'
 import { REPEATED_NAME_REFUSALS, type ValidCreate } from './valid-create.ts'
 
@@ -227,6 +228,19 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     faultMeans:
       "a server fault to a body that carries an id: bound to a JPA entity, Spring Data's save() merges a record whose id is set, and Hibernate 6.6 (Spring Boot 3.4) throws an OptimisticLockException for an id it does not hold; " +
       'bind the request to a class without id, or have Jackson leave it unset (@JsonProperty(access = JsonProperty.Access.READ_ONLY) on the id)',
+    idTakenMeans: CLIENT_ID_INSERTED,
+  },
+  {
+    key: 'create-sends-existing-id',
+    label: "the id of the run's first record, which the client never sends (§2): a new record, not that one",
+    // an id the service holds: TypeORM's repository.save(req.body) updates the record it names (and
+    // inserts a new one, with an id of its own, for an id it does not hold: create-sends-id's);
+    // the run's own record, so that a service that overwrites it changes nothing of anyone else's
+    body: (p) => ({ name: `${p}-own-id`, description: `${p}-own-id` }),
+    sendsIdOf: 'create-described',
+    mayRefuse: 'a service may refuse a field NewCategory does not name (§4.2 rule 1: an invalid value)',
+    faultMeans: EXISTING_ID_FAULT,
+    idTakenMeans: EXISTING_ID_UPDATED,
   },
   {
     key: 'create-padded-name',

@@ -8,6 +8,7 @@
  */
 import { openApiDocument } from '../../lib/spec/schema-registry.ts'
 import type { WritePriority } from './write-priority.ts'
+import { SEQUELIZE_COERCED, SEQUELIZE_NULL_TAKEN } from '../../lib/checks/orm-driver-answers.ts'
 
 /** The rule every wrong-type body is judged by. */
 export const INVALID_VALUES_RULE = 'create-rejects-invalid-values'
@@ -62,7 +63,7 @@ const COERCED_TO_TEXT =
   "PHP's trim() and (string) turn what json_decode gave into text (true → \"1\") where no is_string() check comes first, and Ruby's to_s and strip after it do the same (check is_a?(String)); " +
   "Django REST framework's CharField takes an int or a float as its text (a CharField whose to_internal_value() refuses what is not a str), and a Rails model's string attribute casts what permit() let through (42 → \"42\", true → \"t\"); " +
   'Perl keeps numbers and text apart only in its flags (check them, B::svref_2object(\\$v)->FLAGS & (B::SVp_IOK | B::SVp_NOK), before the value is stored); ' +
-  NODE_COERCED + '; ' + FASTIFY_COERCED
+  NODE_COERCED + '; ' + FASTIFY_COERCED + '; ' + SEQUELIZE_COERCED
 const NULL_TAKEN =
   'the service took null for the property; binders that read it as no value do so: Jackson binds null to a String field (Spring Boot), and a validator that checks only present values lets it by; ' +
   '§2 gives it the type string, so an explicit null is refused (Jackson: @JsonSetter(nulls = Nulls.FAIL), or configOverride(String.class) with Nulls.FAIL for every String property, on a class: ' +
@@ -70,7 +71,7 @@ const NULL_TAKEN =
   "PHP's $data['description'] ?? null and Ruby's data['description'] read an explicit null as a missing key (PHP: array_key_exists() and is_string(); Ruby: key? and is_a?(String)); " +
   "Django REST framework's ModelSerializer gives a model field with null=True allow_null=True (allow_null=False on the serializer field); " +
   "class-validator's @IsOptional() lets null by as it lets a missing value (NestJS: @ValidateIf((o) => o.description !== undefined) instead), as zod's .nullish() does (.optional() refuses null); " +
-  NODE_COERCED + '; ' + FASTIFY_COERCED
+  SEQUELIZE_NULL_TAKEN + '; ' + NODE_COERCED + '; ' + FASTIFY_COERCED
 const ONE_STRING_UNWRAPPED =
   'the service took an array of one string: Jackson reads it as that string with UNWRAP_SINGLE_VALUE_ARRAYS (spring.jackson.deserialization.unwrap-single-value-arrays=true): turn it off; ' +
   "PHP code with no is_string() check keeps the array json_decode gave (PDO writes it as \"Array\"), and Ruby's to_s writes it as text: check is_string() / is_a?(String); " +

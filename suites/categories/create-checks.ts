@@ -9,7 +9,6 @@ import { describeStatus, expectJsonContentType, expectStatus, requireStatus, res
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import { fail, NotApplicable } from '../../lib/checks/failure.ts'
 import { check } from '../../lib/suite-kit/check.ts'
-import { thisRun } from '../../lib/suite-kit/run-context.ts'
 import { expectErrorRecord, expectErrorStatusMatches } from '../../lib/checks/error-record.ts'
 import { readableRecords } from './list-checks.ts'
 import { refusedCharactersOrigin } from '../../lib/checks/sql-store-answers.ts'
@@ -190,7 +189,6 @@ async function excusedAsRepeat(
 }
 
 export function createChecks(creates: readonly CreateProbe[], lastList: CategoryProbes['lastList']): void {
-  const { seed } = thisRun().context
   for (const c of creates) {
     const refusable = c.case.mayRefuse
     if (c.shortOf) shortFormCheck(c, c.shortOf)
@@ -251,13 +249,13 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
       requireStatus(result, ANSWERED_WITH_A_RECORD, STATUS_REPORTED)
       expectEchoedFields(await c.sent(), result)
     })
-    const sendsId = c.case.sendsId
-    if (sendsId) {
+    const sentId = c.sentId
+    if (sentId) {
       check('create-returns-category', `${c.label} → the record's id is one the service assigned, not the one sent`, async (t) => {
         const result = await t.use(c.probe)
         requireStatus(result, ANSWERED_WITH_A_RECORD, STATUS_REPORTED)
         const record = conformingBody(result, 'Category', 'create-returns-category') as CategoryRecord
-        expectServiceAssignedId(sendsId(seed), record, result)
+        expectServiceAssignedId(await sentId(), record, result, c.case.idTakenMeans)
       })
     }
     check('json-content-type', `${c.label} → the record is application/json`, async (t) => {

@@ -6,7 +6,8 @@
  * checks that compare it declared (`lastListWaits`): the verdicts do not depend on the order the
  * checks run in (test/runner/checks-one-at-a-time.test.ts runs them one after another).
  */
-import type { NewCategory } from '../../lib/checks/category.ts'
+import { idOf, type CategoryRecord, type NewCategory } from '../../lib/checks/category.ts'
+import { conformingBody } from '../../lib/checks/schema.ts'
 import { NotApplicable } from '../../lib/checks/failure.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { Gate, once } from '../../lib/suite-kit/check.ts'
@@ -29,6 +30,8 @@ export interface CreateProbe {
   label: string
   sent: () => Promise<NewCategory>
   probe: () => Promise<HttpResult>
+  /** The id the body sends beside the fields (valid-create.ts `sendsId`, `sendsIdOf`), which the record must not take. */
+  sentId?: () => Promise<string>
   /** A create with a short form, once refused (400, 413): what plain ASCII of its sizes got, and the short form's answer if that was refused too. Undefined when not refused. */
   lengthFollowUp?: () => Promise<LengthFollowUp | undefined>
   /** A short form: the create it stands for, and the first create, whose lengths (the floor) every short form fits. */
@@ -134,13 +137,14 @@ export function categoryProbes(run: Run): CategoryProbes {
   // the creates other requests wait for (the first, which the list's path sent without a key
   // waits for; the first of a name sent again): sent before every other POST, so that what
   // waits for them goes in the next round trip, beside the other POSTs (docs/performance.md)
-  const gating = new Set([VALID_CREATES[0]?.key, ...VALID_CREATES.map((c) => c.repeats)])
+  const gating = new Set([VALID_CREATES[0]?.key, ...VALID_CREATES.map((c) => c.repeats), ...VALID_CREATES.map((c) => c.sendsIdOf)])
   const creates: CreateProbe[] = VALID_CREATES.map((c) => {
     const sent = once(async () => c.body(recordPrefix()))
     return {
       case: c,
       label: post(c.label),
       sent,
+      ...(c.sendsId ? { sentId: async () => c.sendsId!(run.context.seed) } : {}),
       probe: once(async () => postCategory(run, c.key, createText(c, await sent(), run.context.seed), VALID_AUTHORIZATION, sameRecord(await sent()), { ...(c.sentAs ? { sentAs: c.sentAs } : {}), gates: gating.has(c.key), inPieces: c.inPieces === true, chunked: c.chunked === true })),
     }
   })
@@ -149,6 +153,20 @@ export function categoryProbes(run: Run): CategoryProbes {
     const first = creates.find((c) => c.case.key === again.case.repeats) as CreateProbe
     const send = again.probe
     again.probe = once(async () => (await Promise.allSettled([first.probe()]), send()))
+  }
+  // the id of an earlier record goes out once that one was answered with it (the body's text: the id first, as createText writes one)
+  for (const own of creates.filter((c) => c.case.sendsIdOf)) {
+    const first = creates.find((c) => c.case.key === own.case.sendsIdOf) as CreateProbe
+    own.sentId = once(async () => {
+      const earlier = await first.probe()
+      const status = earlier.exchange.response?.status
+      if (status !== 201) throw new NotApplicable(`not sent: the create whose id it sends was answered ${status ?? 'nothing'}, not 201 with a record`)
+      return idOf(conformingBody(earlier, 'Category', 'create-returns-category') as CategoryRecord)
+    })
+    own.probe = once(async () => {
+      const [id, body] = [await own.sentId!(), await own.sent()]
+      return postCategory(run, own.case.key, `{"id":${id},${JSON.stringify(body).slice(1)}`, VALID_AUTHORIZATION, sameRecord(body))
+    })
   }
   // §8: a create refused for length, then plain ASCII of its sizes refused too, is sent again in
   // its short form, so that the class of strings it carries still reaches the service

@@ -102,7 +102,7 @@ describe('IdIndex agrees with a Map of exact id texts', () => {
 
   test('the checks say the same as before: positions of the first repeat, the vanished record', () => {
     const list = parseJsonExact('[{"id":4611686018427387904,"name":"a"},{"id":1,"name":"b"},{"id":4611686018427387904,"name":"c"}]') as CategoryRecord[]
-    expect(verdictOf(() => expectDistinctIds(list, 'the list'))).toMatchObject({ code: 'DUPLICATE_ID', message: 'the list: two records share id 4611686018427387904' })
+    expect(verdictOf(() => expectDistinctIds(list, 'the list'))).toMatchObject({ code: 'DUPLICATE_ID', message: expect.stringMatching(/^the list: two records share id 4611686018427387904(;|$)/) })
     expect(() => expectDistinctIds(list, 'the list')).toThrow(expect.objectContaining({ actual: 'id 4611686018427387904 at positions 0 and 2' }))
     const later = parseJsonExact('[{"id":1,"name":"b"},{"id":4611686018427387905,"name":"a"}]') as CategoryRecord[]
     expect(outcomeOf(() => expectStillListed(list.slice(0, 2), later))).toBe('VANISHED_FROM_LIST')

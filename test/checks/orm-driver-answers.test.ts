@@ -1,0 +1,79 @@
+/**
+ * A failure names the ORM or database driver default behind a well-known wrong answer and how it is
+ * changed (lib/checks/orm-driver-answers.ts), as measured against Node services written on pg,
+ * postgres.js, Knex, Drizzle, Sequelize, TypeORM, mysql2 and better-sqlite3 (docs/adoption.md): the
+ * answers below are those services' bytes. The code and the verdict stay those of the check.
+ */
+import { describe, expect, test } from 'vitest'
+import { expectDistinctIds, expectServiceAssignedId, type CategoryRecord } from '../../lib/checks/category.ts'
+import { expectStatus } from '../../lib/checks/response.ts'
+import { expectSchema } from '../../lib/checks/schema.ts'
+import { parseJsonExact } from '../../lib/json/exact-json.ts'
+import { EXISTING_ID_UPDATED } from '../../lib/checks/orm-driver-answers.ts'
+import { VALID_CREATES } from '../../suites/cases/valid-creates.ts'
+import { wrongTypeCases } from '../../suites/cases/wrong-types.ts'
+import { makeResponse, verdictOf } from './make-response.ts'
+
+const failureOf = (check: () => unknown) => {
+  const verdict = verdictOf(check)
+  if (!('code' in verdict)) throw new Error(`expected a failure, got ${JSON.stringify(verdict)}`)
+  return verdict
+}
+
+/** A POST answered as built, its request body as the service got it. */
+const posted = (requestBody: unknown, status: number, body: unknown) => {
+  const result = makeResponse({ status, method: 'POST', body })
+  result.exchange.request.body = JSON.stringify(requestBody)
+  return result
+}
+
+describe('ids as the drivers give them', () => {
+  test("an int8 id as text (node-postgres' default) names the drivers and the type parser", () => {
+    const failure = failureOf(() => expectSchema(makeResponse({ status: 201, body: { id: '1', name: 'x', description: null } }), 'Category'))
+    expect(failure.code).toBe('SCHEMA_MISMATCH')
+    expect(failure.message).toMatch(/node-postgres \(pg\) and postgres\.js give an int8 column .* as a string by default.*setTypeParser\(20, BigInt\)/)
+  })
+
+  test('two ids past 2^53 made one by a JavaScript number (mysql2 without supportBigNumbers) say so; small ones do not', () => {
+    const past = parseJsonExact('[{"id":9007199254740996,"name":"a"},{"id":9007199254740996,"name":"b"}]') as CategoryRecord[]
+    const failure = failureOf(() => expectDistinctIds(past, 'the list', makeResponse()))
+    expect(failure.code).toBe('DUPLICATE_ID')
+    expect(failure.message).toMatch(/9007199254740996 is past 2\^53: if the store holds them apart, a driver that read its BIGINTs into JavaScript numbers made them one.*mysql2 does without supportBigNumbers.*better-sqlite3 without safeIntegers/)
+    const small = parseJsonExact('[{"id":7,"name":"a"},{"id":7,"name":"b"}]') as CategoryRecord[]
+    expect(failureOf(() => expectDistinctIds(small, 'the list', makeResponse())).message).toBe('the list: two records share id 7')
+  })
+})
+
+describe('a server fault to a create without a description', () => {
+  test("names the drivers that refuse undefined (postgres.js' insert helper, mysql2's execute)", () => {
+    const failure = failureOf(() => expectStatus(posted({ name: 'cf-x-plain' }, 500, { code: 'internal', message: 'internal error', status: 500 }), 201))
+    expect(failure.code).toBe('SERVER_ERROR')
+    expect(failure.message).toMatch(/UNDEFINED_VALUE.*transform: \{ undefined: null \}.*mysql2's execute\(\).*description \?\? null/)
+  })
+
+  test('a fault to a create with a description, or a refusal, gets no such words', () => {
+    expect(failureOf(() => expectStatus(posted({ name: 'n', description: 'd' }, 500, ''), 201)).message).not.toMatch(/undefined/)
+    expect(failureOf(() => expectStatus(posted({ name: 'n' }, 400, { code: 'bad', message: 'x', status: 400 }), 201)).message).not.toMatch(/undefined/)
+  })
+})
+
+test("a create that took a stored record's id says the save updated it (TypeORM's repository.save)", () => {
+  const text = '{"id":1,"name":"cf-x-own-id","description":"cf-x-own-id"}'
+  const failure = failureOf(() => expectServiceAssignedId('1', parseJsonExact(text) as CategoryRecord, makeResponse({ status: 201, method: 'POST', body: text }), EXISTING_ID_UPDATED))
+  expect(failure.code).toBe('CLIENT_ID_ACCEPTED')
+  expect(failure.message).toMatch(/^the created record took the id the body sent \(1\) instead of one the service assigned: it is the id of the record the run created first: a save that updated that record.*TypeORM's repository\.save\(req\.body\)/)
+})
+
+test("a 201 to a number, a boolean or a null for text names Sequelize's STRING validation and its allowNull", () => {
+  const meaning = (label: string) => wrongTypeCases().find((c) => c.label === label)?.acceptedMeans ?? ''
+  expect(meaning('name as an integer')).toMatch(/Sequelize's DataTypes\.STRING validation \(6\.37\) refuses only arrays and objects/)
+  expect(meaning('description as a boolean')).toMatch(/Sequelize's DataTypes\.STRING validation/)
+  expect(meaning('description as null')).toMatch(/Sequelize's attributes allow null unless allowNull: false/)
+})
+
+test("a fault to a lone surrogate or an unknown field names the Python drivers' UnicodeEncodeError and SQLAlchemy's constructor", () => {
+  const fault = (key: string) => VALID_CREATES.find((c) => c.key === key)?.faultMeans ?? ''
+  expect(fault('create-lone-surrogates')).toMatch(/sqlite3 and psycopg2 raise UnicodeEncodeError \(surrogates not allowed\)/)
+  expect(fault('create-surrogate-before-escape')).toBe(fault('create-lone-surrogates'))
+  expect(fault('create-deep-value')).toMatch(/SQLAlchemy's declarative constructor raises TypeError .*'extra' is an invalid keyword argument/)
+})
