@@ -55,6 +55,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
       return 'the check had not finished when the run was cut short (--deadline, or a signal)'
     case 'key-refused':
       return 'the server refused the key on every request sent with it (wrong, expired, another environment\'s?): its refusals judge nothing'
+    case 'certificate-refused':
+      return 'a gateway refused the request for its client certificate (mutual TLS): the service never saw it'
     case 'key-unusable':
       return "the key's own shape rules the credential case out"
     case 'length-limit':
@@ -174,6 +176,9 @@ export function headline(result: RunResult): string {
     const known = runCounts(result).rules.known
     if (known > 0) return `PASS: every must-rule that ran passed, or failed only as its baseline expects (${plural(known, 'rule')} with known failures)${unverified}`
     return `PASS: every must-rule that ran passed${unverified}`
+  }
+  if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'certificate-refused')) {
+    return 'INCOMPLETE: a gateway refused the run for its client certificate (mutual TLS), so the run verified nothing of the service'
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'key-refused')) {
     return `INCOMPLETE: the server refused the key, so the run verified nothing; check ${theKey(result.options.keyFrom)}`

@@ -7,6 +7,8 @@
 export const PROBLEM_KINDS = [
   /** Every request sent with the key was answered 401 or 403: the run verified nothing (lib/result/key-refused.ts). */
   'key-refused',
+  /** A gateway answered requests with its refusal of the client certificate (nginx's "No required SSL certificate was sent"): the service was never reached (lib/result/certificate-refused.ts). */
+  'certificate-refused',
   /** The key stopped working during the run: from some request on, every request with it was answered 401 or 403 (lib/result/key-revoked.ts). */
   'key-revoked',
   /** The server stopped taking connections during the run: from some request on, every connection was refused (lib/result/server-gone.ts). */

@@ -6,6 +6,7 @@
 import type { ClientTls } from '../config/client-tls.ts'
 import { writesAgain } from './writes-again.ts'
 import { keyRefused, withoutChecksOfTheRefusedKey } from './key-refused.ts'
+import { certificateRefused, withoutChecksOfTheRefusedCertificate } from './certificate-refused.ts'
 import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
 import { serverGone, withoutFailuresOfTheGoneServer } from './server-gone.ts'
 import type { Samples } from './samples.ts'
@@ -186,14 +187,16 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const exchanges = [...byRule.values()].flat().flatMap((c) => c.exchanges)
   const revoked = keyRevoked(exchanges, facts.journal)
   // refused from the start: nothing verified, and no rule reads as broken for it
-  const refused = revoked ? undefined : keyRefused(exchanges, facts.options.keyFrom)
+  // a gateway that refused the run's client certificate: the service was never reached (certificate-refused.ts)
+  const certificate = certificateRefused(exchanges, facts.options.tls?.clientCertificate !== undefined)
+  const refused = certificate ?? (revoked ? undefined : keyRefused(exchanges, facts.options.keyFrom))
   // a server that stopped taking connections: the failures its refused connections caused are not verified (server-gone.ts)
   const gone = serverGone(exchanges)
   const rules: RuleResult[] = []
   for (const rule of ruleCatalogue()) {
     if (selected.length > 0 && !selected.includes(rule.id)) continue
     const declared = byRule.get(rule.id) ?? []
-    const kept = revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
+    const kept = certificate ? withoutChecksOfTheRefusedCertificate(declared, certificate) : revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
     const checks = gone ? withoutFailuresOfTheGoneServer(kept, gone) : kept
     if (checks.length === 0) {
       // a run cut before its checks were collected has none: not verified, not a fault of the suite
@@ -217,7 +220,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
   if (!mustFailed && !refused) problems.push(...(facts.keptBack ?? []))
   // decided on the problems' kinds, never on their words
-  const keyWasRefused = problems.some((p) => p.kind === 'key-refused')
+  const keyWasRefused = problems.some((p) => p.kind === 'key-refused' || p.kind === 'certificate-refused')
   const endedEarly = facts.cutShort === true || problems.some((p) => ENDS_WITHOUT_VERDICT.has(p.kind))
   const verdict = keyWasRefused ? 'incomplete' : mustFailed ? 'fail' : endedEarly ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
   const allChecks = rules.flatMap((r) => r.checks)

@@ -12,6 +12,7 @@ import type { SkipCause } from '../checks/skip-causes.ts'
 import type { JournalEntry } from '../http/journal.ts'
 import { keyRefused, refusedTheKey } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
+import { certificateRefused } from '../result/certificate-refused.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
 import { serverGone } from '../result/server-gone.ts'
 import { servedNothing } from '../result/served-nothing.ts'
@@ -87,7 +88,9 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const answeredNothing = servedNothing(journal)
   // a server that stopped taking connections would refuse them again: its failures are not verified (server-gone.ts)
   const gone = serverGone(exchanges) !== undefined
-  for (let attempt = 1; attempt <= options.attempts && !keyGone && !answeredNothing && !gone && !options.stopped(); attempt++) {
+  // a gateway that refused the client certificate would refuse it again: nothing of the service to confirm (certificate-refused.ts)
+  const certificate = certificateRefused(exchanges, false) !== undefined
+  for (let attempt = 1; attempt <= options.attempts && !keyGone && !answeredNothing && !gone && !certificate && !options.stopped(); attempt++) {
     // a check that passed once is intermittent: no more attempts are needed to say so
     const pending = failed.filter(({ at }) => {
       const c = counts.get(at)!

@@ -15,7 +15,7 @@ import { startReferenceServer, type RunningServer } from '../../lib/server/refer
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
 import { connectProxy, opensslMissing, type HostileServer } from './hostile-servers.ts'
 import { RUN_TIMEOUT_MS, expectNoStackTrace, expectRefused } from './expect-run.ts'
-import { makePki, mtlsFront, PASSPHRASE, type MtlsFront, type Pki } from './mutual-tls.ts'
+import { makePki, mtlsFront, nginxLikeFront, PASSPHRASE, type MtlsFront, type Pki } from './mutual-tls.ts'
 
 const KEY = 'mtls-test-key-3f7a19c2'
 const runs: ConformRun[] = []
@@ -108,6 +108,26 @@ describe.skipIf(noOpenssl !== undefined).concurrent(`mutual TLS${noOpenssl ? ` (
     expect(run.code, run.stdout + run.stderr).toBe(0)
     expect(proxy.requests.length).toBeGreaterThan(0)
     expect(proxy.requests.every((r) => r.method === 'CONNECT')).toBe(true)
+  })
+
+  test('behind a gateway that answers 400 "No required SSL certificate was sent" (nginx): exit 2, the service judged on nothing, nothing confirmed; with the certificate, passes', async () => {
+    const nginx = await nginxLikeFront(pki, Number(new URL(reference.baseUrl).port))
+    try {
+      const without = track(await runConform(['--base-url', nginx.baseUrl, '--ca-cert', pki.caFile], { env: { CONFORM_API_KEY: KEY } }))
+      expect(without.code, without.stdout + without.stderr).toBe(2)
+      expect(without.stdout).toMatch(/^✗ a gateway refused the run for its client certificate: \d+ requests were answered 400 with its words \("No required SSL certificate was sent"\), not the service's; it asks for a client certificate \(mutual TLS\); give it with --client-cert FILE and --client-key FILE$/m)
+      expect(without.stdout).toContain('Verdict: INCOMPLETE (exit 2)')
+      expect(without.results!.summary.checks.fail).toBe(0)
+      expect(without.results!.summary.writesAgain ?? 0).toBe(0)
+      const stranger = track(await runConform(['--base-url', nginx.baseUrl, '--ca-cert', pki.caFile, '--client-cert', pki.strangerFile], { env: { CONFORM_API_KEY: KEY } }))
+      expect(stranger.code).toBe(2)
+      expect(stranger.stdout).toMatch(/\("The SSL certificate error"\), not the service's; it did not take the client certificate of --client-cert/)
+      const run = track(await runConform(['--base-url', nginx.baseUrl, ...withCert()], { env: { CONFORM_API_KEY: KEY } }))
+      expect(run.code, run.stdout + run.stderr).toBe(0)
+      expect(nginx.subjects).toContain('conform-test-client')
+    } finally {
+      await nginx.close()
+    }
   })
 
   test('a failure\'s reproduction carries curl\'s --cacert, --cert and --key', async () => {

@@ -3,14 +3,16 @@
  * issued for 127.0.0.1, a client certificate it issued (its key plain and encrypted), and a client
  * certificate of another CA; and a TLS front that asks for a client certificate (demanding one, or
  * only asking, as nginx's `ssl_verify_client optional`) and pipes each connection to a plain HTTP
- * server, as a gateway in front of a service does.
+ * server, as a gateway in front of a service does; and one that answers as nginx does instead.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { connect as netConnect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createServer as createTlsServer, type SecureVersion } from 'node:tls'
+import { createServer as createTlsServer, type SecureVersion, type TLSSocket } from 'node:tls'
+import { createServer as createHttpsServer } from 'node:https'
+import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 export const PASSPHRASE = 'mtls-passphrase-9d41c0'
@@ -101,6 +103,48 @@ export async function mtlsFront(pki: Pki, upstreamPort: number, options: { deman
     close: () =>
       new Promise<void>((resolve) => {
         sockets.forEach((s) => s.destroy())
+        server.close(() => resolve())
+      }),
+  }
+}
+
+/** nginx's page for a request without the client certificate `ssl_verify_client on` demands (nginx 1.22, as measured), and for one it did not verify. */
+const NGINX_NO_CERTIFICATE = '<html>\r\n<head><title>400 No required SSL certificate was sent</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n<center>No required SSL certificate was sent</center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n'
+const NGINX_CERTIFICATE_ERROR = NGINX_NO_CERTIFICATE.replaceAll('No required SSL certificate was sent', 'The SSL certificate error')
+
+/**
+ * A front as nginx with `ssl_verify_client on` is: the TLS handshake completes whatever the client
+ * presents, and each request without a certificate the CA issued is answered 400 with nginx's page;
+ * the others go to the plain HTTP server behind it.
+ */
+export async function nginxLikeFront(pki: Pki, upstreamPort: number): Promise<MtlsFront> {
+  const subjects: string[] = []
+  const server = createHttpsServer({ cert: pki.serverCert, key: pki.serverKey, ca: readFileSync(pki.caFile), requestCert: true, rejectUnauthorized: false }, (req, res) => {
+    const socket = req.socket as TLSSocket
+    if (!socket.authorized) {
+      const page = socket.getPeerCertificate()?.subject ? NGINX_CERTIFICATE_ERROR : NGINX_NO_CERTIFICATE
+      req.resume()
+      res.writeHead(400, { server: 'nginx/1.22.1', 'content-type': 'text/html', 'content-length': Buffer.byteLength(page) }).end(page)
+      return
+    }
+    const subject = socket.getPeerCertificate()?.subject?.CN
+    if (subject) subjects.push(String(subject))
+    const upstream = httpRequest({ host: '127.0.0.1', port: upstreamPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    })
+    upstream.on('error', () => res.destroy())
+    req.pipe(upstream)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    baseUrl: `https://127.0.0.1:${port}/v1`,
+    port,
+    subjects,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
         server.close(() => resolve())
       }),
   }

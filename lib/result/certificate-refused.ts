@@ -1,0 +1,50 @@
+/**
+ * A run a gateway refused for its client certificate: behind nginx's `ssl_verify_client on` the TLS
+ * handshake completes without one, and every request is answered 400 "No required SSL certificate
+ * was sent" (one the gateway did not verify: 400 "The SSL certificate error"; Kong's mtls-auth: 401
+ * "No required TLS certificate was sent"; Apache's per-directory SSLVerifyClient under TLS 1.3: 403
+ * "Cannot perform Post-Handshake Authentication"; nginx's own 495 and 496 where an error_page
+ * passes them on). Those answers are the gateway's, not the service's: the service was never
+ * reached. Measured against nginx 1.22 without --client-cert: a FAIL of 14 rules, 247 POSTs (160 of
+ * them to confirm). So, as for a refused key (key-refused.ts), the checks whose evidence holds such
+ * an answer are not verified, the run reaches no verdict (exit 2), and the first line says what to
+ * give: --client-cert and --client-key.
+ */
+import type { Exchange } from '../http/exchange.ts'
+import type { RunProblem } from './run-problems.ts'
+
+/** Fewer answers than this say too little (a --rule run of one check). */
+const ENOUGH = 3
+
+/** The words of the gateways' refusals, in their answers' bodies. */
+const REFUSAL_WORDS = /No required (?:SSL|TLS) certificate was sent|The SSL certificate error|Cannot perform Post-Handshake Authentication/i
+
+/** nginx's statuses for a missing (496) or unverified (495) client certificate, where an error_page passes them on. */
+const CERTIFICATE_STATUSES = new Set([495, 496])
+
+/** An answer a gateway gave for the client certificate, not the service. */
+export function refusedForCertificate(e: Exchange): boolean {
+  const response = e.response
+  if (!response) return false
+  if (CERTIFICATE_STATUSES.has(response.status)) return true
+  return response.status >= 400 && response.status < 500 && REFUSAL_WORDS.test(response.body)
+}
+
+/** The checks of such a run: each whose evidence holds a refusal for the certificate is not verified, whatever it found. */
+export function withoutChecksOfTheRefusedCertificate<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], problem: RunProblem): C[] {
+  const skipReason = `not verified: ${problem.message.split(';')[0]}`
+  return checks.map((c) =>
+    c.status !== 'skip' && c.exchanges.some(refusedForCertificate) ? { ...c, status: 'skip', cause: 'certificate-refused', skipReason, failure: undefined, reproduce: [] } : c,
+  )
+}
+
+/** Why the run's answers look like a gateway's refusals of its client certificate (a problem of kind certificate-refused), or undefined. */
+export function certificateRefused(exchanges: readonly Exchange[], withCertificate: boolean): RunProblem | undefined {
+  const ids = new Set(exchanges.filter(refusedForCertificate).map((e) => e.id))
+  if (ids.size < ENOUGH) return undefined
+  const first = exchanges.find(refusedForCertificate)!.response!
+  const what = withCertificate
+    ? 'it did not take the client certificate of --client-cert; is it one its CA issued, and not expired?'
+    : 'it asks for a client certificate (mutual TLS); give it with --client-cert FILE and --client-key FILE'
+  return { kind: 'certificate-refused', message: `a gateway refused the run for its client certificate: ${ids.size} requests were answered ${first.status} with its words ("${REFUSAL_WORDS.exec(first.body)?.[0] ?? `status ${first.status}`}"), not the service's; ${what}` }
+}
