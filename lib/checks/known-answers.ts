@@ -107,6 +107,13 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
       '(createContext("/v1/", …)) with the key check as its Filter answers 401 first'
     )
   }
+  // a server that will not answer for this address on this connection (RFC 9110 §15.5.20), measured on Caddy 2.6 under client_auth
+  if (response.status === 421 && new URL(request.url).hostname.match(/^[\d.]+$|^\[/)) {
+    return (
+      '421 Misdirected Request: the server will not answer for this address on this connection (RFC 9110 §15.5.20); Caddy answers it to a request whose Host differs from the TLS server name (SNI), ' +
+      'which it checks whenever it asks for client certificates, and a client sends no server name for an IP address: give the base URL by the host name the certificate names'
+    )
+  }
   const ofStack = phpRubyStatus(response.status, expected) ?? djangoRailsStatus(response, expected, request) ?? nodeStatus(response, expected, request) ?? undefinedValueStatus(response, expected, request)
   if (ofStack) return ofStack
   // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)

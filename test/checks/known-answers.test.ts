@@ -242,3 +242,16 @@ test("application/xml: Spring's XML converter, picked for a browser's Accept", (
   expect(failure.code).toBe('WRONG_CONTENT_TYPE')
   expect(failure.message).toMatch(/^the 200 response is not declared as application\/json; Spring MVC answers XML .*jackson-dataformat-xml/)
 })
+
+describe('421 Misdirected Request', () => {
+  test('to an IP address names the server name (SNI) a client cannot send for one, and what Caddy checks', () => {
+    const failure = failureOf(() => expectStatus(makeResponse({ status: 421, body: '' }), 200))
+    expect(failure.message).toMatch(/^GET answered 421, expected 200: 421 Misdirected Request: .*Caddy answers it to a request whose Host differs from the TLS server name \(SNI\).*give the base URL by the host name the certificate names$/)
+  })
+
+  test('to a host name: no such words (the name was sent)', () => {
+    const response = makeResponse({ status: 421, body: '' })
+    response.exchange.request.url = 'https://petstore.example/v1/categories'
+    expect(failureOf(() => expectStatus(response, 200)).message).toBe('GET answered 421, expected 200')
+  })
+})
