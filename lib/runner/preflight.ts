@@ -12,6 +12,7 @@ import type { TlsMaterial } from '../config/client-tls.ts'
 import { isLoopbackHost } from '../config/config.ts'
 import { originTls } from '../http/origin-tls.ts'
 import { askedForCertificate, certificateRefusal, certificateWordWaitMs } from './client-certificate.ts'
+import { openTunnel } from './preflight-tunnel.ts'
 
 export interface PreflightFailure {
   message: string
@@ -70,17 +71,12 @@ export function preflightWaitMs(timeoutMs: number, deadlineAt: number): number {
 export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env, tls?: TlsMaterial): Promise<PreflightFailure | undefined> {
   const url = new URL(baseUrl)
   const proxy = proxyFor(url, env)
-  if (proxy) return reachProxy(proxy, timeoutMs) // the proxy reaches the host; the checks say what happened
   const host = url.hostname.replace(/^\[|\]$/g, '')
   const port = Number(url.port || DEFAULT_PORTS[url.protocol])
   const where = `${url.hostname}:${port}`
   const hint = 'is the server running there, and is the base URL right?'
-  // plain http goes to a remote host only with --allow-insecure-http; a loopback name (localhost,
-  // *.localhost) is taken for one by its name (lib/config/config.ts), so where it resolves to is
-  // looked at too: the key must never go in clear to a host that only calls itself local
-  const byName = url.protocol === 'http:' && !isIpLiteral(host) && isLoopbackHost(host) ? host : undefined
   const withCertificate = tls?.cert !== undefined
-  return handshake(url.protocol === 'https:' ? tls ?? {} : undefined, host, port, timeoutMs, (code, errno, message, { connected, asked, secured }) => {
+  const describe: Describe = (code, errno, message, { connected, asked, secured }) => {
     const refusal = url.protocol === 'https:' ? certificateRefusal(where, errno, withCertificate, asked, connected && !secured) : undefined
     if (refusal) return refusal
     if (code === 'TIMEOUT') {
@@ -92,8 +88,22 @@ export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.
     if (code === 'CONNECTION_REFUSED') return `cannot reach ${where}: connection refused; ${hint}`
     if (code === 'TLS_FAILURE') return `TLS certificate of ${where} is not trusted (${errno || message}); add its CA with --ca-cert FILE (or NODE_EXTRA_CA_CERTS=/path/to/ca.pem)`
     return `cannot reach ${where}: ${errno || message}`
-  }, byName)
+  }
+  if (proxy) {
+    // the proxy reaches the host; through an http:// proxy's tunnel, the origin's TLS handshake is judged as a direct one is (preflight-tunnel.ts)
+    const reached = await reachProxy(proxy, timeoutMs)
+    if (reached || url.protocol !== 'https:' || !/^http:$/.test(new URL(proxy.value).protocol)) return reached
+    const tunnel = await openTunnel(new URL(proxy.value), host, port, timeoutMs)
+    return tunnel ? handshake(tls ?? {}, host, port, timeoutMs, describe, undefined, tunnel) : undefined
+  }
+  // plain http goes to a remote host only with --allow-insecure-http; a loopback name (localhost,
+  // *.localhost) is taken for one by its name (lib/config/config.ts), so where it resolves to is
+  // looked at too: the key must never go in clear to a host that only calls itself local
+  const byName = url.protocol === 'http:' && !isIpLiteral(host) && isLoopbackHost(host) ? host : undefined
+  return handshake(url.protocol === 'https:' ? tls ?? {} : undefined, host, port, timeoutMs, describe, byName)
 }
+
+type Describe = (code: TransportErrorCode, errno: string, message: string, state: HandshakeState) => string
 
 /** A TCP handshake with the proxy; its address is named, never its credentials. */
 async function reachProxy(proxy: ProxySetting, timeoutMs: number): Promise<PreflightFailure | undefined> {
@@ -121,8 +131,10 @@ function handshake(
   host: string,
   port: number,
   timeoutMs: number,
-  describe: (code: TransportErrorCode, errno: string, message: string, state: HandshakeState) => string,
+  describe: Describe,
   loopbackName?: string,
+  /** A tunnel through a proxy, open to the origin: the TLS handshake goes over it. */
+  through?: Socket,
 ): Promise<PreflightFailure | undefined> {
   return new Promise((resolve) => {
     const state: HandshakeState = { connected: false, asked: false, secured: false }
@@ -153,9 +165,10 @@ function handshake(
       waitForWord = setTimeout(() => done(), certificateWordWaitMs(performance.now() - startedAt, timeoutMs))
     }
     const socket: Socket = tls
-      ? tlsConnect({ host, port, servername: isIpLiteral(host) ? undefined : host, ...originTls(tls) }, () => secured(socket as TLSSocket))
+      ? tlsConnect({ ...(through ? { socket: through } : { host, port }), servername: isIpLiteral(host) ? undefined : host, ...originTls(tls) }, () => secured(socket as TLSSocket))
       : netConnect({ host, port }, () => done(loopbackName === undefined ? undefined : notLoopback(loopbackName, socket.remoteAddress)))
-    socket.once('connect', () => (state.connected = true))
+    if (through) state.connected = true
+    else socket.once('connect', () => (state.connected = true))
     socket.on('error', (error: NodeJS.ErrnoException) => {
       // the classifier loads undici: only a failed handshake needs it here, and the run loads it in
       // its worker anyway

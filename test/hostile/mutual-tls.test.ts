@@ -103,6 +103,13 @@ describe.skipIf(noOpenssl !== undefined).concurrent(`mutual TLS${noOpenssl ? ` (
     expect(run.code, run.stdout + run.stderr).toBe(0)
   })
 
+  test('through HTTPS_PROXY, no client certificate → exit 2 before any request: the preflight makes its handshake inside a CONNECT tunnel too', async () => {
+    const before = proxy.requests.length
+    const run = track(await runConform(['--base-url', demanding.baseUrl, '--ca-cert', pki.caFile], { env: { CONFORM_API_KEY: KEY, HTTPS_PROXY: proxy.origin } }))
+    expectRefused(run, /it asks for a client certificate \(mutual TLS\); give it with --client-cert FILE and --client-key FILE/)
+    expect(proxy.requests.slice(before).every((r) => r.method === 'CONNECT')).toBe(true)
+  })
+
   test('through HTTPS_PROXY: the certificate goes to the origin inside the tunnel, and passes', async () => {
     const run = track(await runConform(['--base-url', demanding.baseUrl, ...withCert(), '--rule', 'list-returns-200'], { env: { CONFORM_API_KEY: KEY, HTTPS_PROXY: proxy.origin } }))
     expect(run.code, run.stdout + run.stderr).toBe(0)

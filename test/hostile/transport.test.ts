@@ -89,6 +89,11 @@ describe.skipIf(noOpenssl !== undefined).concurrent(`TLS with a self-signed cert
     }
   })
 
+  test('HTTPS_PROXY, the certificate not trusted → exit 2 naming --ca-cert, judged inside the tunnel before any request', async () => {
+    const run = track(await runConform(['--base-url', front.baseUrl], { env: { CONFORM_API_KEY: KEY, HTTPS_PROXY: proxy.origin } }))
+    expectRefused(run, new RegExp(`TLS certificate of 127\\.0\\.0\\.1:${front.port} is not trusted \\(.+\\); add its CA with --ca-cert FILE`))
+  })
+
   test('HTTPS_PROXY down, host listed in NO_PROXY → connects directly and passes', async () => {
     const deadProxy = `http://127.0.0.1:${await closedPort()}`
     const run = track(
