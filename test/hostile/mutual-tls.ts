@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { connect as netConnect, type Socket } from 'node:net'
+import { connect as netConnect, type Server as NetServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer as createTlsServer, type SecureVersion, type TLSSocket } from 'node:tls'
@@ -94,18 +94,19 @@ export async function mtlsFront(pki: Pki, upstreamPort: number, options: { deman
     socket.on('error', () => {})
   })
   server.on('tlsClientError', () => {})
+  return listening(server, subjects, () => sockets.forEach((s) => s.destroy()))
+}
+
+/** A front listening on 127.0.0.1:0; its close() ends its connections first (`endConnections`), so that no test waits for a client. */
+async function listening(server: NetServer, subjects: string[], endConnections: () => void): Promise<MtlsFront> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
-  return {
-    baseUrl: `https://127.0.0.1:${port}/v1`,
-    port,
-    subjects,
-    close: () =>
-      new Promise<void>((resolve) => {
-        sockets.forEach((s) => s.destroy())
-        server.close(() => resolve())
-      }),
-  }
+  const close = () =>
+    new Promise<void>((resolve) => {
+      endConnections()
+      server.close(() => resolve())
+    })
+  return { baseUrl: `https://127.0.0.1:${port}/v1`, port, subjects, close }
 }
 
 /** nginx's page for a request without the client certificate `ssl_verify_client on` demands (nginx 1.22, as measured), and for one it did not verify. */
@@ -136,16 +137,5 @@ export async function nginxLikeFront(pki: Pki, upstreamPort: number): Promise<Mt
     upstream.on('error', () => res.destroy())
     req.pipe(upstream)
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    baseUrl: `https://127.0.0.1:${port}/v1`,
-    port,
-    subjects,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  return listening(server, subjects, () => server.closeAllConnections())
 }

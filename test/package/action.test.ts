@@ -175,7 +175,8 @@ describe('action.yml', () => {
       expect(run.result, allOutput(run)).toBe('success')
       expect(run.outputs.verdict).toBe('pass')
       expect(run.steps[1].stdout).toMatch(/^::warning title=auth-missing-key-401 \(known failures%2C --baseline/m)
-      expect(run.steps[1].stdout).toContain(`Baseline ${join(run.workspace, 'conform-baseline.json')}: ${JSON.parse(baseline).knownFailures.length} known failures excused`)
+      // an entry of a rule excuses each of its checks that fails alike: as many known failures as day one excused
+      expect(run.steps[1].stdout).toContain(`Baseline ${join(run.workspace, 'conform-baseline.json')}: ${day1.results!.baseline!.known.length} known failures excused`)
     } finally {
       day1.cleanup()
     }
