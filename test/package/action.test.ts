@@ -14,6 +14,8 @@ import { ROOT, runConformInProcess } from '../helpers/run-conform.ts'
 import { readActionManifest, runCompositeAction, type ActionRun } from './action-runner.ts'
 import { npmCacheDir } from './lockfile-registry.ts'
 import { SLOW } from './pack.ts'
+import { opensslMissing } from '../hostile/hostile-servers.ts'
+import { makePki, mtlsFront, PASSPHRASE } from '../hostile/mutual-tls.ts'
 
 const KEY = 'action-test-key-7d2e91c4b8a3'
 let work: string
@@ -101,7 +103,7 @@ describe('action.yml', () => {
     const manifest = readActionManifest(ROOT)
     expect(manifest.runs.using).toBe('composite')
     for (const step of manifest.runs.steps) expect(step.run, step.name).not.toMatch(/\$\{\{/)
-    expect(Object.keys(manifest.inputs).sort()).toEqual(['api-key', 'base-url', 'baseline', 'concurrency', 'list-lag', 'max-writes', 'rate-limit', 'read-only', 'report-dir', 'rules'])
+    expect(Object.keys(manifest.inputs).sort()).toEqual(['api-key', 'base-url', 'baseline', 'ca-cert', 'client-cert', 'client-key', 'client-key-passphrase', 'concurrency', 'list-lag', 'max-writes', 'rate-limit', 'read-only', 'report-dir', 'rules'])
     expect(Object.keys(manifest.outputs).sort()).toEqual(['exit-code', 'report-dir', 'verdict'])
     const keyUses = manifest.runs.steps.flatMap((s) => Object.entries(s.env ?? {}).filter(([, value]) => /inputs\.api-key/.test(value)))
     expect(keyUses).toEqual([['CONFORM_API_KEY', '${{ inputs.api-key }}']])
@@ -162,6 +164,23 @@ describe('action.yml', () => {
     expect(passing.requests.filter((r) => r.method === 'POST').length - before).toBeLessThanOrEqual(1)
     expect(readdirSync(run.workspace)).toEqual([reportDir])
     expect(readdirSync(actionPath).filter((name) => name.startsWith('pwned'))).toEqual([])
+  }, SLOW)
+
+  test.skipIf(opensslMissing() !== undefined)('mutual TLS: ca-cert, client-cert and an encrypted client-key of the workspace, the passphrase from a secret; the key and passphrase in no output', async (ctx) => {
+    const pki = makePki()
+    const front = await mtlsFront(pki, Number(new URL(passing.baseUrl).port), { demand: true })
+    try {
+      const files = { 'ca.pem': readFileSync(pki.caFile, 'utf8'), 'client.pem': readFileSync(pki.clientCertFile, 'utf8'), 'client.key': readFileSync(pki.encryptedKeyFile, 'utf8') }
+      const run = await useAction(ctx, { 'base-url': front.baseUrl, 'api-key': KEY, 'ca-cert': 'ca.pem', 'client-cert': 'client.pem', 'client-key': 'client.key', 'client-key-passphrase': PASSPHRASE, rules: 'list-returns-200' }, files)
+      expect(run.result, allOutput(run)).toBe('success')
+      expect(run.outputs.verdict).toBe('pass')
+      expect(front.subjects).toContain('conform-test-client')
+      expect(allOutput(run) + reportFiles(run.outputs['report-dir'])).not.toContain(PASSPHRASE)
+      expect(allOutput(run) + reportFiles(run.outputs['report-dir'])).not.toContain('PRIVATE KEY')
+    } finally {
+      await front.close()
+      pki.cleanup()
+    }
   }, SLOW)
 
   test("baseline: a file of the service's repository, relative to the workspace, lets the known deviation pass as known", async (ctx) => {
