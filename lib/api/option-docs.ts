@@ -104,7 +104,7 @@ export interface OptionDocs {
    */
   caCert: unknown
   /**
-   * Present this client certificate (PEM, with its chain) to a service behind mutual TLS, only in the handshakes with the base URL's origin; its key from clientKey, else from this file.
+   * Present this client certificate (PEM, with its chain; or a PKCS#12 .p12/.pfx file) to a service behind mutual TLS, only in the handshakes with the base URL's origin; its key from clientKey, else from this file.
    * Takes a string. Not given: read from CONFORM_CLIENT_CERT, else none. The command line's --client-cert.
    */
   clientCert: unknown

@@ -12,7 +12,8 @@
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto'
 import { resolve } from 'node:path'
 import { ConfigError } from './config-error.ts'
-import { readUserText, whyUnreadable } from './user-file.ts'
+import { createSecureContext } from 'node:tls'
+import { readUserBytes, whyUnreadable } from './user-file.ts'
 
 /** A PEM file of certificates or a key is small; a bundle of every public CA is about 200 KiB. */
 const PEM_MAX_BYTES = 1024 * 1024
@@ -25,6 +26,8 @@ export interface TlsMaterial {
   ca?: string[]
   cert?: string
   key?: string
+  /** A PKCS#12 file's bytes (.p12, .pfx: a certificate and its key in one, as Java's keystores and Windows export them). */
+  pfx?: Buffer
   passphrase?: string
 }
 
@@ -33,6 +36,8 @@ export interface CertificateFacts {
   file: string
   /** Where its key was read: --client-key, or the certificate's own file. */
   keyFile: string
+  /** 'pkcs12' for a .p12 or .pfx file (curl's --cert-type P12); absent for PEM. */
+  format?: 'pkcs12'
   subject: string
   issuer: string
   validTo: string
@@ -64,7 +69,16 @@ export function readClientTls(files: { caCert?: string; clientCert?: string; cli
   }
   if (clientCert !== undefined) {
     const certFile = resolve(cwd, clientCert)
-    const certText = readPem(certFile, '--client-cert')
+    const bytes = readBytes(certFile, '--client-cert')
+    // no PEM block at all: a PKCS#12 file, which holds the key with the certificate
+    if (!bytes.includes('-----BEGIN ')) {
+      if (clientKey !== undefined) throw new ConfigError(`--client-cert ${certFile} is a PKCS#12 file, which holds its key: leave out --client-key`)
+      tls.clientCertificate = pkcs12(bytes, certFile, passphrase)
+      material.pfx = bytes
+      if (passphrase !== undefined) material.passphrase = passphrase
+      return tls
+    }
+    const certText = bytes.toString('utf8')
     const chain = pemBlocks(certText, 'CERTIFICATE')
     if (chain.length === 0) throw new ConfigError(`--client-cert ${certFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`)
     const leaf = certificate(chain[0] as string, certFile, '--client-cert')
@@ -95,7 +109,8 @@ export function tlsWithoutHttps(config: { tls?: ClientTls | undefined; baseUrl?:
 export function tlsWords(tls: Pick<ClientTls, 'caCert' | 'clientCertificate'>): string {
   const parts: string[] = []
   const cert = tls.clientCertificate
-  if (cert) parts.push(`client certificate ${cert.subject} (issued by ${cert.issuer}, valid to ${cert.validTo.slice(0, 10)}, SHA-256 ${cert.fingerprint256}) from ${cert.file}, presented only to the base URL's origin`)
+  const facts = cert?.fingerprint256 ? ` (issued by ${cert.issuer}, valid to ${cert.validTo.slice(0, 10)}, SHA-256 ${cert.fingerprint256})` : ''
+  if (cert) parts.push(`client certificate ${cert.fingerprint256 ? cert.subject : ''}${facts} from ${cert.format === 'pkcs12' ? 'the PKCS#12 file ' : ''}${cert.file}, presented only to the base URL's origin`.replace('certificate  from', 'certificate from'))
   if (tls.caCert) parts.push(`the ${tls.caCert.certificates === 1 ? 'CA' : `${tls.caCert.certificates} CAs`} of ${tls.caCert.file} trusted beside the system's`)
   return `TLS: ${parts.join('; ')}`
 }
@@ -106,16 +121,40 @@ export function curlTlsFlags(tls: Pick<ClientTls, 'caCert' | 'clientCertificate'
   const cert = tls.clientCertificate
   return [
     ...(tls.caCert ? ['--cacert', quoted(tls.caCert.file)] : []),
-    ...(cert ? ['--cert', quoted(cert.file), ...(cert.keyFile !== cert.file ? ['--key', quoted(cert.keyFile)] : [])] : []),
+    ...(cert ? [...(cert.format === 'pkcs12' ? ['--cert-type', 'P12'] : []), '--cert', quoted(cert.file), ...(cert.keyFile !== cert.file ? ['--key', quoted(cert.keyFile)] : [])] : []),
   ].join(' ')
 }
 
 function readPem(file: string, flag: string): string {
+  return readBytes(file, flag).toString('utf8')
+}
+
+function readBytes(file: string, flag: string): Buffer {
   try {
-    return readUserText(file, PEM_MAX_BYTES)
+    return readUserBytes(file, PEM_MAX_BYTES)
   } catch (error) {
     throw new ConfigError(`${flag} ${file} cannot be read: ${whyUnreadable(error)}`)
   }
+}
+
+/**
+ * A PKCS#12 file opened as the handshakes will open it, and its certificate's facts. Node reads
+ * no PKCS#12 but through a TLS context; the certificate comes from the context's own
+ * getCertificate() (what TLSSocket.getCertificate() reads), and is named by file alone where a
+ * version of Node has it not.
+ */
+function pkcs12(bytes: Buffer, file: string, passphrase: string | undefined): CertificateFacts {
+  let context: { context?: { getCertificate?: () => Buffer | undefined } }
+  try {
+    context = createSecureContext({ pfx: bytes, ...(passphrase !== undefined ? { passphrase } : {}) }) as typeof context
+  } catch {
+    // OpenSSL says "mac verify failure" for a wrong or missing passphrase, and a file that is not PKCS#12 fails otherwise
+    throw new ConfigError(passphrase === undefined ? `--client-cert ${file} is neither PEM nor a PKCS#12 file that opens without a passphrase: give its passphrase in ${PASSPHRASE_VARIABLE}` : `--client-cert ${file} is neither PEM nor a PKCS#12 file that the passphrase in ${PASSPHRASE_VARIABLE} opens`)
+  }
+  const der = context.context?.getCertificate?.()
+  const leaf = der ? new X509Certificate(der) : undefined
+  const facts = { file, keyFile: file, format: 'pkcs12' as const }
+  return leaf ? { ...facts, subject: oneLine(leaf.subject), issuer: oneLine(leaf.issuer), validTo: new Date(leaf.validTo).toISOString(), fingerprint256: leaf.fingerprint256 } : { ...facts, subject: '(not read)', issuer: '(not read)', validTo: '', fingerprint256: '' }
 }
 
 /** The PEM blocks of a kind in a text (`PRIVATE KEY` matches RSA, EC and ENCRYPTED ones too). */

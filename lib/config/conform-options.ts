@@ -94,7 +94,7 @@ export const CONFORM_OPTIONS = [
     value: 'FILE',
     env: 'CONFORM_CLIENT_CERT',
     defaultText: 'none',
-    help: 'present this client certificate (PEM, with its chain) to a service behind mutual TLS, only in the handshakes with the base URL\'s origin; its key from --client-key, else from this file',
+    help: 'present this client certificate (PEM, with its chain; or a PKCS#12 .p12/.pfx file) to a service behind mutual TLS, only in the handshakes with the base URL\'s origin; its key from --client-key, else from this file',
   },
   { flag: 'client-key', kind: 'string', value: 'FILE', env: 'CONFORM_CLIENT_KEY', defaultText: 'the --client-cert file', help: `the client certificate's private key (PEM); an encrypted one's passphrase comes from CONFORM_CLIENT_KEY_PASSPHRASE, never a flag` },
   {

@@ -39,6 +39,11 @@ export function whyUnreadable(error: unknown): string {
  * `regularOnly`: a regular file or nothing, opened without waiting for a FIFO's writer.
  */
 export function readUserText(path: string, maxBytes: number, regularOnly = false): string {
+  return readUserBytes(path, maxBytes, regularOnly).toString('utf8')
+}
+
+/** The file's bytes, read as readUserText reads them (a PKCS#12 file is no text). */
+export function readUserBytes(path: string, maxBytes: number, regularOnly = false): Buffer {
   const fd = openSync(path, regularOnly ? constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) : 'r')
   try {
     const stat = fstatSync(fd)
@@ -67,7 +72,7 @@ export function readUserText(path: string, maxBytes: number, regularOnly = false
       if (total > maxBytes) throw new UserFileTooLarge(maxBytes)
       chunks.push(chunk.subarray(0, read))
     }
-    return Buffer.concat(chunks, total).toString('utf8')
+    return Buffer.concat(chunks, total)
   } finally {
     closeSync(fd)
   }

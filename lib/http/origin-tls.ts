@@ -10,11 +10,12 @@ import type { TlsMaterial } from '../config/client-tls.ts'
 /** Node 22.15 and 23.5 give the CAs Node trusts, NODE_EXTRA_CA_CERTS included; Node 20 only its bundled ones. */
 const defaultCas = (): readonly string[] => (tls as { getCACertificates?: (type: string) => string[] }).getCACertificates?.('default') ?? tls.rootCertificates
 
-export function originTls(material: TlsMaterial | undefined): { ca?: string[]; cert?: string; key?: string; passphrase?: string } {
+export function originTls(material: TlsMaterial | undefined): { ca?: string[]; cert?: string; key?: string; pfx?: Buffer; passphrase?: string } {
   if (material === undefined) return {}
   return {
     ...(material.ca ? { ca: [...defaultCas(), ...material.ca] } : {}),
     ...(material.cert !== undefined && material.key !== undefined ? { cert: material.cert, key: material.key } : {}),
+    ...(material.pfx !== undefined ? { pfx: material.pfx } : {}),
     ...(material.passphrase !== undefined ? { passphrase: material.passphrase } : {}),
   }
 }

@@ -75,7 +75,7 @@ export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.
   const port = Number(url.port || DEFAULT_PORTS[url.protocol])
   const where = `${url.hostname}:${port}`
   const hint = 'is the server running there, and is the base URL right?'
-  const withCertificate = tls?.cert !== undefined
+  const withCertificate = tls?.cert !== undefined || tls?.pfx !== undefined
   const describe: Describe = (code, errno, message, { connected, asked, secured }) => {
     const refusal = url.protocol === 'https:' ? certificateRefusal(where, errno, withCertificate, asked, connected && !secured) : undefined
     if (refusal) return refusal

@@ -89,6 +89,15 @@ describe.skipIf(noOpenssl !== undefined).concurrent(`mutual TLS${noOpenssl ? ` (
     expect(everything(right)).not.toContain(PASSPHRASE)
   })
 
+  test('a PKCS#12 file (.p12): with its passphrase, passes and is named by its certificate; without, exit 2 naming the variable; with --client-key, exit 2', async () => {
+    const args = ['--base-url', demanding.baseUrl, '--ca-cert', pki.caFile, '--client-cert', pki.p12File, '--rule', 'list-returns-200']
+    const run = track(await runConform(args, { env: { CONFORM_API_KEY: KEY, CONFORM_CLIENT_KEY_PASSPHRASE: PASSPHRASE } }))
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(run.stdout).toMatch(/^TLS: client certificate CN=conform-test-client, O=Acceptance \(issued by CN=conform-test-ca, .*\) from the PKCS#12 file .*client\.p12, presented only/m)
+    expectRefused(track(await runConform(args, { env: { CONFORM_API_KEY: KEY } })), /client\.p12 is neither PEM nor a PKCS#12 file that opens without a passphrase: give its passphrase in CONFORM_CLIENT_KEY_PASSPHRASE$/)
+    expectRefused(track(await runConform([...args, '--client-key', pki.clientKeyFile], { env: { CONFORM_API_KEY: KEY, CONFORM_CLIENT_KEY_PASSPHRASE: PASSPHRASE } })), /is a PKCS#12 file, which holds its key: leave out --client-key$/)
+  })
+
   test('a key that is not the certificate\'s, and a certificate of another CA → exit 2 before any request', async () => {
     const mismatched = track(await runConform(['--base-url', demanding.baseUrl, '--ca-cert', pki.caFile, '--client-cert', pki.clientCertFile, '--client-key', pki.strangerFile], { env: { CONFORM_API_KEY: KEY } }))
     expectRefused(mismatched, /is not the key of the certificate in --client-cert .*client\.pem \(CN=conform-test-client, O=Acceptance\)$/)

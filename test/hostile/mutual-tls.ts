@@ -29,6 +29,8 @@ export interface Pki {
   bothFile: string
   /** A client certificate (with its key, in one file) that another CA issued. */
   strangerFile: string
+  /** The client certificate and its key as PKCS#12 (a .p12 of Java's keystores), encrypted with PASSPHRASE. */
+  p12File: string
   cleanup(): void
 }
 
@@ -50,6 +52,7 @@ export function makePki(): Pki {
   issue('stranger', '/CN=stranger', 'other-ca', 'extendedKeyUsage=clientAuth\n')
   openssl('pkey', '-in', at('client.key'), '-aes256', '-passout', `pass:${PASSPHRASE}`, '-out', at('client-encrypted.key'))
   writeFileSync(at('client-both.pem'), readFileSync(at('client.pem'), 'utf8') + readFileSync(at('client.key'), 'utf8'))
+  openssl('pkcs12', '-export', '-in', at('client.pem'), '-inkey', at('client.key'), '-out', at('client.p12'), '-passout', `pass:${PASSPHRASE}`)
   writeFileSync(at('stranger-both.pem'), readFileSync(at('stranger.pem'), 'utf8') + readFileSync(at('stranger.key'), 'utf8'))
   return {
     dir,
@@ -61,6 +64,7 @@ export function makePki(): Pki {
     encryptedKeyFile: at('client-encrypted.key'),
     bothFile: at('client-both.pem'),
     strangerFile: at('stranger-both.pem'),
+    p12File: at('client.p12'),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   }
 }
