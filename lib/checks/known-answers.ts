@@ -15,7 +15,7 @@ import { mediaType } from '../http/media-type.ts'
 import { openApiDocument } from '../spec/schema-registry.ts'
 import { columnCutSpaces, DJANGO_PERL_NULL_WRITTEN, djangoRailsContentType, djangoRailsErrorBody, djangoRailsStatus, djangoRailsTextBody, DRF_TRIMS, goChangedText } from './django-rails-answers.ts'
 import { nodeChangedText, nodeContentType, nodeErrorBody, nodeStatus } from './node-answers.ts'
-import { runtimeContentType, runtimeStatus, runtimeTextBody } from './runtime-answers.ts'
+import { runtimeContentType, runtimeErrorBody, runtimeStatus, runtimeTextBody } from './runtime-answers.ts'
 import { columnCutText, idPastInt64 } from './sql-store-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
 
@@ -24,7 +24,7 @@ const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'o
 /** An Error record's shape as another stack writes it, and how such a service is usually made to write the Error record. */
 export function errorBodyOrigin(body: unknown): string | undefined {
   const keys = keysOf(body)
-  const node = nodeErrorBody(keys, body)
+  const node = nodeErrorBody(keys, body) ?? runtimeErrorBody(keys, body)
   if (node) return node
   if (keys.includes('code')) return undefined
   const phpRuby = phpRubyErrorBody(keys) ?? djangoRailsErrorBody(body)

@@ -1,7 +1,7 @@
 /**
  * What an answer the document does not allow says of a service on Bun or Deno that gives it by
  * default, beside the Node words of node-answers.ts (known-answers.ts calls these first): Elysia's
- * 422 validation body and its NOT_FOUND and "Bad Request" texts, Bun.serve's text/plain;charset=utf-8
+ * 422 validation body (and that body given status 400 by an onError hook), its NOT_FOUND and "Bad Request" texts, Bun.serve's text/plain;charset=utf-8
  * for a string body and application/octet-stream for a stream body without a type (Hono's
  * HTTPException as its Context hands it on under Bun), @elysiajs/bearer's reading of "Bearer:<key>",
  * Oak's ctx.throw() as text, and the 500 pages of Bun.serve (development and production) and of
@@ -23,8 +23,17 @@ function jsonKeys(response: RecordedResponse): string[] {
 }
 
 const ELYSIA_ON_ERROR =
-  "an onError hook answers the Error record instead: .onError(({ code, error }) => code === 'VALIDATION' || code === 'PARSE' ? " +
+  ".onError(({ code, error }) => code === 'VALIDATION' || code === 'PARSE' ? " +
   "new Response(JSON.stringify({ code: …, message: error.message, status: 400 }), { status: 400, headers: { 'content-type': 'application/json' } }) : …)"
+
+/** An Error record's shape as Elysia writes its validation errors, which a service may answer with status 400 from onError and still not the Error record. */
+export function runtimeErrorBody(keys: readonly string[], body?: unknown): string | undefined {
+  if (!keys.includes('type') || !keys.includes('on') || (body as { type?: unknown } | undefined)?.type !== 'validation') return undefined
+  return (
+    "it is Elysia's validation body (type: validation, on, and property, summary, found or errors), which onError handed on with another status; " +
+    `an onError hook answers the Error record in its place, ${ELYSIA_ON_ERROR}`
+  )
+}
 
 /** Why a status came instead of the one expected, where Bun, Deno or a framework on them answers it so by default. */
 export function runtimeStatus(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
@@ -34,7 +43,7 @@ export function runtimeStatus(response: RecordedResponse, expected: number, requ
     if (keys.includes('type') && keys.includes('on') && /"type"\s*:\s*"validation"/.test(response.body)) {
       return (
         "it is Elysia's answer to a body its schema (t.Object, TypeBox) refuses: 422 with a body of its own (type: validation, on, property, summary, found); " +
-        `§4.2 rule 1 and §7 ask 400 with the Error record, which ${ELYSIA_ON_ERROR}`
+        `§4.2 rule 1 and §7 ask 400 with the Error record, which an onError hook answers: ${ELYSIA_ON_ERROR}`
       )
     }
   }
@@ -83,7 +92,7 @@ export function runtimeContentType(contentType: string | undefined, response?: R
   if (contentType === 'text/plain;charset=utf-8') {
     return (
       "text/plain;charset=utf-8 is what Bun.serve declares for a string body (new Response(text)): Elysia answers so for its own errors (ParseError's Bad Request, NotFoundError's NOT_FOUND, a thrown error's message); " +
-      `§4 makes every payload JSON: ${ELYSIA_ON_ERROR}`
+      `§4 makes every payload JSON: an onError hook answers the Error record, ${ELYSIA_ON_ERROR}`
     )
   }
   if (contentType === 'text/plain; charset=UTF-8') {
@@ -99,7 +108,7 @@ export function runtimeContentType(contentType: string | undefined, response?: R
 export function runtimeTextBody(response: RecordedResponse): string | undefined {
   const type = response.headers['content-type']
   if (type === 'text/plain;charset=utf-8' && response.status === 400 && response.body === 'Bad Request') {
-    return `Bad Request as text is Elysia's ParseError, its answer to a body its parser could not read (req.json() threw); ${ELYSIA_ON_ERROR}`
+    return `Bad Request as text is Elysia's ParseError, its answer to a body its parser could not read (req.json() threw); an onError hook answers the Error record for it, ${ELYSIA_ON_ERROR}`
   }
   if (type === 'application/octet-stream' && (response.status === 400 || response.status === 401)) {
     return "it is the message of Hono's HTTPException as text (bearerAuth's Unauthorized and Bad Request, the validator's Malformed JSON in request body), which app.onError answers as the Error record with c.json()"

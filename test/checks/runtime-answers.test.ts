@@ -42,6 +42,14 @@ describe("Elysia's defaults", () => {
     expect(failureOf(() => expectStatus(makeResponse({ status: 422, method: 'POST', body: { code: 'x', message: 'y', status: 422 } }), 400)).message).toMatch(/Laravel/)
   })
 
+  test("its validation body handed on with status 400 by onError (set.status = 400): not the Error record, named", () => {
+    const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 400, method: 'POST', body: { type: 'validation', on: 'body', errors: [] } })))
+    expect(failure.code).toBe('SCHEMA_MISMATCH')
+    expect(failure.message).toMatch(/body lacks required property "code"; it is Elysia's validation body .*an onError hook answers the Error record in its place/)
+    // a body of type and on of another kind is not Elysia's
+    expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { type: 'about:blank', on: 'x' } }))).message).not.toMatch(/Elysia/)
+  })
+
   test('its ParseError: 400 "Bad Request" as text/plain;charset=utf-8, named by the body and the content type checks', () => {
     const response = makeResponse({ status: 400, method: 'POST', headers: { 'content-type': 'text/plain;charset=utf-8' }, body: 'Bad Request' })
     const notJson = failureOf(() => expectErrorRecord(response))
