@@ -1,12 +1,12 @@
 /**
  * What an answer the document does not allow says of a service on Bun or Deno that gives it by
  * default, beside the Node words of node-answers.ts (known-answers.ts calls these first): Elysia's
- * 422 validation body (and that body given status 400 by an onError hook), its NOT_FOUND and "Bad Request" texts, Bun.serve's text/plain;charset=utf-8
+ * 422 validation body (and that body given status 400 by an onError hook), Bun's empty 404 of a routes table, its NOT_FOUND and "Bad Request" texts, Bun.serve's text/plain;charset=utf-8
  * for a string body and application/octet-stream for a stream body without a type (Hono's
  * HTTPException as its Context hands it on under Bun), @elysiajs/bearer's reading of "Bearer:<key>",
  * Oak's ctx.throw() as text, and the 500 pages of Bun.serve (development and production) and of
  * Deno.serve for an exception the handler let through. Measured against services written as such
- * teams write them (Bun 1.4.5: Bun.serve, Elysia 1.4.30 with @elysiajs/bearer 1.4.4, Hono 4.13.19;
+ * teams write them (Bun 1.4.5: Bun.serve with a fetch handler and with routes, Elysia 1.4.30 with @elysiajs/bearer 1.4.4, Hono 4.13.19;
  * Deno 2.9.6: Deno.serve, Oak 14.1.0 from npm, Hono 4.13.19). The verdict and the failure code
  * never depend on these words; each returns undefined for any other answer.
  */
@@ -51,6 +51,13 @@ export function runtimeStatus(response: RecordedResponse, expected: number, requ
     return (
       "NOT_FOUND as text is Elysia's answer to a path no route took, before any hook of a route runs: onBeforeHandle (and @elysiajs/bearer's check in it) runs only for a route Elysia has; " +
       '§1 rule 2 and §5.1 require authentication for every operation the document names, so the key is checked in onRequest, which runs before routing, or the operation is routed'
+    )
+  }
+  // Bun 1.4's routes table with no fetch handler: an empty 404, no Content-Type (measured)
+  if (response.status === 404 && expected === 401 && response.bodyBytes === 0 && response.headers['content-type'] === undefined) {
+    return (
+      "an empty 404 without a Content-Type is what Bun.serve answers for a path none of its routes takes when it has no fetch handler (its routes table, a key checked in each route's handler); " +
+      '§1 rule 2 and §5.1 require authentication for every operation the document names, so a fetch handler, which Bun calls for every path no route took, answers 401 with the Error record first, or the operation is routed'
     )
   }
   // the request as recorded: the key is written $CONFORM_API_KEY, so the scheme and what follows it are read

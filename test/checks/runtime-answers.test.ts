@@ -1,7 +1,7 @@
 /**
  * A failure names the Bun or Deno default behind a well-known wrong answer and how it is changed
  * (lib/checks/runtime-answers.ts, called by known-answers.ts; the Request.json() words of
- * suites/cases/malformed-json.ts), as measured against services written on Bun 1.4.5 (Bun.serve,
+ * suites/cases/malformed-json.ts), as measured against services written on Bun 1.4.5 (Bun.serve and its routes,
  * Elysia 1.4.30 with @elysiajs/bearer 1.4.4, Hono 4.13.19) and Deno 2.9.6 (Deno.serve, Oak 14.1.0,
  * Hono 4.13.19): the answers below are the bytes those services gave with their defaults left in.
  * The code and the verdict stay those of the check.
@@ -72,6 +72,14 @@ describe("Elysia's defaults", () => {
     response.exchange.request.headers.authorization = 'Bearer $CONFORM_API_KEY-not-a-key'
     expect(failureOf(() => expectStatus(response, 401)).message).toBe('GET answered 200, expected 401')
   })
+})
+
+test("Bun.serve's routes table without a fetch handler: an empty 404 where 401 is asked", () => {
+  const response = makeResponse({ status: 404, path: '/store/orders', headers: {}, body: '' })
+  expect(failureOf(() => expectStatus(response, 401)).message).toMatch(/^GET answered 404, expected 401: an empty 404 without a Content-Type is what Bun\.serve answers for a path none of its routes takes/)
+  // with a body it is some other router's 404 (node-answers.ts)
+  const withBody = makeResponse({ status: 404, path: '/store/orders', body: { message: 'Cannot GET /v1/store/orders' } })
+  expect(failureOf(() => expectStatus(withBody, 401)).message).not.toMatch(/Bun/)
 })
 
 describe('Hono on Bun: its HTTPException as application/octet-stream', () => {
