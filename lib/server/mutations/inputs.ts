@@ -217,6 +217,21 @@ export const INPUT_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    // the refusal that claims a size: the control is a body as long in plain ASCII (a body limit counts the body's bytes), which it takes
+    name: 'refuses-control-characters-with-413',
+    breaks: 'create-returns-201',
+    code: 'REFUSED_FOR_CONTENT',
+    description: 'a string holding a control character (U+0001 to U+001F) is refused with 413 Payload Too Large, as a request filter answers a body it will not take, whatever its size',
+    behaviour: {
+      finish: (reply, request, store) => {
+        const body = request.body
+        if (reply.status !== 201 || !isPlainObject(body) || !Object.values(body).some((v) => typeof v === 'string' && /[\u0001-\u001f]/.test(v))) return reply
+        store.pop()
+        return errorReply(413, 'payload_too_large', 'the request body is too large')
+      },
+    },
+  },
+  {
     name: 'records-written-by-concatenation',
     breaks: 'create-returns-category',
     code: 'NOT_JSON',
