@@ -42,13 +42,14 @@ export interface LengthFollowUp {
 }
 
 /**
- * Plain ASCII of the UTF-8 sizes of a body's strings: what a refusal for length refuses too (no
- * count of characters exceeds the UTF-8 bytes). After a 413 (RFC 9110 §15.5.14: the content is
- * larger than the server will take) its last string is made longer until the body is as long as the
- * refused one: a body limit (Hono's bodyLimit, express.json's limit, a gateway's) counts the JSON's
- * bytes, escapes included (\u0001 is six bytes for one), not the values'.
+ * Plain ASCII of the UTF-8 sizes of a body's strings, its last string made longer until the body is
+ * as long as the refused one: what a refusal for length refuses too, whatever it counts (no count of
+ * characters exceeds the UTF-8 bytes, and a body limit counts the JSON's bytes, escapes included:
+ * \u0001 is six bytes for one). A body limit answers 413 (Hono's bodyLimit, express.json's limit,
+ * a gateway's) or 400 (Go's http.MaxBytesReader, an onError of the service's own); a service that
+ * refuses the characters and not their size refuses the class's short form too.
  */
-function sameSizeAscii(prefix: string, sent: NewCategory, bodyBytes = 0): NewCategory {
+function sameSizeAscii(prefix: string, sent: NewCategory, bodyBytes: number): NewCategory {
   const name = Buffer.byteLength(sent.name)
   const description = sent.description === undefined ? undefined : Buffer.byteLength(sent.description)
   const ascii = (more: number): NewCategory => ({
@@ -181,7 +182,7 @@ export function categoryProbes(run: Run): CategoryProbes {
     long.lengthFollowUp = once(async () => {
       const refused = await long.probe()
       if (!refusedMaybeForLength(refused)) return undefined
-      const ascii = sameSizeAscii(recordPrefix(), await long.sent(), refused.exchange.response?.status === 413 ? sentBodyBytes(refused) : 0)
+      const ascii = sameSizeAscii(recordPrefix(), await long.sent(), sentBodyBytes(refused))
       const sameSize = await postCategory(run, sameSizeKey(long.case.key), JSON.stringify(ascii), VALID_AUTHORIZATION, sameRecord(ascii))
       if (!refusedMaybeForLength(sameSize)) return { sameSize }
       return { sameSize, short: await postCategory(run, shortCase.key, createText(shortCase, await shortSent(), run.context.seed), VALID_AUTHORIZATION, sameRecord(await shortSent()), { inPieces: shortCase.inPieces === true }) }
