@@ -6,7 +6,8 @@
  * verdict and the failure code never depend on them. Each returns undefined for any other answer.
  * The words for PHP and Ruby (Sinatra) defaults are in php-ruby-answers.ts, those for Django REST
  * framework, Rails, Mojolicious and gin in django-rails-answers.ts, those for Node frameworks
- * (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers) in node-answers.ts, those for Node ORMs and database drivers in orm-driver-answers.ts, and those for a SQL store's defaults (strict
+ * (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers) in node-answers.ts, those for Bun and Deno (Bun.serve,
+ * Deno.serve, Elysia, Oak, Hono on them) in runtime-answers.ts, those for Node ORMs and database drivers in orm-driver-answers.ts, and those for a SQL store's defaults (strict
  * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, which these call.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
@@ -14,6 +15,7 @@ import { mediaType } from '../http/media-type.ts'
 import { openApiDocument } from '../spec/schema-registry.ts'
 import { columnCutSpaces, DJANGO_PERL_NULL_WRITTEN, djangoRailsContentType, djangoRailsErrorBody, djangoRailsStatus, djangoRailsTextBody, DRF_TRIMS, goChangedText } from './django-rails-answers.ts'
 import { nodeChangedText, nodeContentType, nodeErrorBody, nodeStatus } from './node-answers.ts'
+import { runtimeContentType, runtimeErrorBody, runtimeStatus, runtimeTextBody } from './runtime-answers.ts'
 import { columnCutText, idPastInt64 } from './sql-store-answers.ts'
 import { NODE_DRIVER_ID_AS_TEXT, undefinedValueStatus } from './orm-driver-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
@@ -23,7 +25,7 @@ const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'o
 /** An Error record's shape as another stack writes it, and how such a service is usually made to write the Error record. */
 export function errorBodyOrigin(body: unknown): string | undefined {
   const keys = keysOf(body)
-  const node = nodeErrorBody(keys, body)
+  const node = nodeErrorBody(keys, body) ?? runtimeErrorBody(keys, body)
   if (node) return node
   if (keys.includes('code')) return undefined
   const phpRuby = phpRubyErrorBody(keys) ?? djangoRailsErrorBody(body)
@@ -70,7 +72,7 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
 
 
 /** Why a body that is not JSON (and not empty) came with this answer, where the stack that sends it is well known. */
-export const textBodyOrigin = (response: RecordedResponse): string | undefined => djangoRailsTextBody(response) ?? lengthInCharacters(response)
+export const textBodyOrigin = (response: RecordedResponse): string | undefined => runtimeTextBody(response) ?? djangoRailsTextBody(response) ?? lengthInCharacters(response)
 
 /**
  * A JSON body that ends, mid-value, exactly where its Content-Length says, and holds characters
@@ -114,7 +116,12 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
       'which it checks whenever it asks for client certificates, and a client sends no server name for an IP address: give the base URL by the host name the certificate names'
     )
   }
-  const ofStack = phpRubyStatus(response.status, expected) ?? djangoRailsStatus(response, expected, request) ?? nodeStatus(response, expected, request) ?? undefinedValueStatus(response, expected, request)
+  const ofStack =
+    runtimeStatus(response, expected, request) ??
+    phpRubyStatus(response.status, expected) ??
+    djangoRailsStatus(response, expected, request) ??
+    nodeStatus(response, expected, request) ??
+    undefinedValueStatus(response, expected, request)
   if (ofStack) return ofStack
   // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)
   const unreadBody = response.status === 400 ? unreadBodyOrigin(response) : undefined
@@ -166,7 +173,8 @@ export function contentTypeOrigin(contentType: string | undefined, response?: Re
     )
   }
   if (type?.endsWith('+json')) return `${type} is JSON under another media type; §4 names application/json for every payload`
-  return phpRubyContentType(contentType) ?? nodeContentType(contentType, response)
+  const ofNode = [nodeContentType(contentType, response), runtimeContentType(contentType, response)].filter((words) => words !== undefined)
+  return phpRubyContentType(contentType) ?? (ofNode.length > 0 ? ofNode.join('; ') : undefined)
 }
 
 /** Each property of a record, or of a list's records, with its place as the schema problems write places (body.description, body[1].id). */

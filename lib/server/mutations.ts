@@ -10,6 +10,7 @@ import { LEGACY_ROUTE_MUTATION, ROUTING_MUTATIONS } from './mutations/routing.ts
 import { CREATE_MUTATIONS } from './mutations/create.ts'
 import { ERROR_MUTATIONS } from './mutations/errors.ts'
 import { INPUT_MUTATIONS } from './mutations/inputs.ts'
+import { CONTENT_REFUSAL_MUTATIONS } from './mutations/content-refusals.ts'
 import { SANITISER_MUTATIONS } from './mutations/sanitisers.ts'
 import { SQL_COLUMN_MUTATIONS } from './mutations/sql-columns.ts'
 import { LIST_MUTATIONS } from './mutations/list.ts'
@@ -50,6 +51,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...ERROR_MUTATIONS,
   ...VERSIONING_MUTATIONS,
   ...INPUT_MUTATIONS,
+  ...CONTENT_REFUSAL_MUTATIONS,
   ...JDK_MUTATIONS,
   ...JETTY_MUTATIONS,
   ...TEXT_FORM_MUTATIONS,

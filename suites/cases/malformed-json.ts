@@ -134,8 +134,10 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
     holds: "bytes that are not UTF-8 (FF FE C3 28), which a parser that does not check UTF-8 stores and a JSON writer then cannot write (Ruby's to_json raises JSON::GeneratorError, PHP's json_encode() returns false)",
     acceptedMeans:
       'the service decoded bytes that are not UTF-8 leniently (most often into U+FFFD, which it then stores as the name sent) instead of refusing them (RFC 8259 §8.1: JSON text is UTF-8), ' +
-      "as Express 5, Fastify 5, hapi 21, restify 11's bodyParser, polka's body-parser, json-server (0.17 and 1.0) and Go's encoding/json do by default; it is usually fixed by a strict UTF-8 decoder before the parser " +
-      "(Node: new TextDecoder('utf-8', { fatal: true }), in body-parser's verify option or on the raw body, hapi's payload: { parse: false }; Go: utf8.Valid; Python: bytes.decode('utf-8')), answering 400 when it throws"
+      "as Express 5, Fastify 5, hapi 21, restify 11's bodyParser, polka's body-parser, json-server (0.17 and 1.0), Go's encoding/json and the Fetch standard's Request.json() " +
+      "(Bun's and Deno's, under Bun.serve, Deno.serve, Elysia, Hono and Oak) do by default; it is usually fixed by a strict UTF-8 decoder before the parser " +
+      "(Node: new TextDecoder('utf-8', { fatal: true }), in body-parser's verify option or on the raw body, hapi's payload: { parse: false }; Bun and Deno: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(await req.arrayBuffer())); " +
+      "Go: utf8.Valid; Python: bytes.decode('utf-8')), answering 400 when it throws"
   },
   {
     key: 'malformed-surrogate-bytes',
@@ -146,7 +148,7 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
     holds: 'a surrogate written as UTF-8 bytes (ED A0 80), which UTF-8 has not',
     acceptedMeans:
       'the service decoded a surrogate written as UTF-8 bytes instead of refusing it (UTF-8 has no surrogates, RFC 3629 §3; JSON text is UTF-8, RFC 8259 §8.1), ' +
-      "as Python's json.loads does with bytes (it decodes them with 'surrogatepass': Flask's request.get_json()) and Jackson's UTF-8 parser (Spring Boot); it is usually fixed by a strict UTF-8 decoder before the parser (Node: new TextDecoder('utf-8', { fatal: true }); Go: utf8.Valid; Python: bytes.decode('utf-8'); Java: StandardCharsets.UTF_8.newDecoder(), which reports malformed input), answering 400 when it throws",
+      "as Python's json.loads does with bytes (it decodes them with 'surrogatepass': Flask's request.get_json()) and Jackson's UTF-8 parser (Spring Boot), or into U+FFFD, as Bun's and Deno's Request.json() do; it is usually fixed by a strict UTF-8 decoder before the parser (Node: new TextDecoder('utf-8', { fatal: true }); Go: utf8.Valid; Python: bytes.decode('utf-8'); Java: StandardCharsets.UTF_8.newDecoder(), which reports malformed input), answering 400 when it throws",
   },
   {
     key: 'malformed-bom',

@@ -52,14 +52,22 @@ function refusedForLengthCheck(c: CreateProbe): void {
     t.evidence(followUp.sameSize)
     if (control.status !== 201) return
     const sent = await c.sent()
-    const sizes = `a ${Buffer.byteLength(sent.name)}-byte name${sent.description === undefined ? '' : ` and a ${Buffer.byteLength(sent.description)}-byte description`}`
+    const byteSizes = (values: NewCategory) => `a ${Buffer.byteLength(values.name)}-byte name${values.description === undefined ? '' : ` and a ${Buffer.byteLength(values.description)}-byte description`}`
+    // the control's body was made as long as the refused one (probes.ts sameSizeAscii): a body limit counts the body
+    const controlText = followUp.sameSize.exchange.request.body ?? ''
+    const controlValues = JSON.parse(controlText) as NewCategory
+    const last = (values: NewCategory) => Buffer.byteLength(values.description ?? values.name)
+    const like =
+      last(controlValues) > last(sent)
+        ? `plain ASCII at least as long (${byteSizes(controlValues)}, in a body of ${Buffer.byteLength(controlText)} bytes, the refused one's ${Buffer.byteLength(result.exchange.request.body ?? '')})`
+        : `plain ASCII of the same sizes (${byteSizes(sent)})`
     const whyRefused = refusedCharactersOrigin(sent, responseOf(result).body)
     fail(
       {
         code: 'REFUSED_FOR_CONTENT',
-        message: `POST answered ${status} to these values, yet 201 to plain ASCII of the same sizes (${sizes}): the service refused their characters, not their lengths${whyRefused ? `; ${whyRefused}` : ''}`,
+        message: `POST answered ${status} to these values, yet 201 to ${like}: the service refused their characters, not their lengths${whyRefused ? `; ${whyRefused}` : ''}`,
         expected: 'status 201: the values are valid strings (§4.2 rule 2), and a length the service accepts',
-        actual: `status ${status}; plain ASCII of the same sizes: 201`,
+        actual: `status ${status}; plain ASCII at least as long: 201`,
       },
       // the refused POST last: the evidence's last exchange is the one the check judged, which reports repeat
       followUp.sameSize.exchange,

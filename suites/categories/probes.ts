@@ -44,12 +44,29 @@ export interface LengthFollowUp {
   short?: HttpResult
 }
 
-/** Plain ASCII of the UTF-8 sizes of a body's strings: what a refusal for length refuses too (no count of characters exceeds the UTF-8 bytes). */
-function sameSizeAscii(prefix: string, sent: NewCategory): NewCategory {
-  return {
-    name: textOfLength(`${prefix}-size`, Buffer.byteLength(sent.name)),
-    ...(sent.description !== undefined ? { description: textOfLength('size', Buffer.byteLength(sent.description)) } : {}),
-  }
+/**
+ * Plain ASCII of the UTF-8 sizes of a body's strings, its last string made longer until the body is
+ * as long as the refused one: what a refusal for length refuses too, whatever it counts (no count of
+ * characters exceeds the UTF-8 bytes, and a body limit counts the JSON's bytes, escapes included:
+ * \u0001 is six bytes for one). A body limit answers 413 (Hono's bodyLimit, express.json's limit,
+ * a gateway's) or 400 (Go's http.MaxBytesReader, an onError of the service's own); a service that
+ * refuses the characters and not their size refuses the class's short form too.
+ */
+function sameSizeAscii(prefix: string, sent: NewCategory, bodyBytes: number): NewCategory {
+  const name = Buffer.byteLength(sent.name)
+  const description = sent.description === undefined ? undefined : Buffer.byteLength(sent.description)
+  const ascii = (more: number): NewCategory => ({
+    name: textOfLength(`${prefix}-size`, name + (description === undefined ? more : 0)),
+    ...(description !== undefined ? { description: textOfLength('size', description + more) } : {}),
+  })
+  // ASCII letters, digits and hyphens take one byte each in JSON, so one step makes the body as long
+  return ascii(Math.max(0, bodyBytes - Buffer.byteLength(JSON.stringify(ascii(0)))))
+}
+
+/** The bytes a request's body took on the wire. */
+const sentBodyBytes = (result: HttpResult): number => {
+  const { body, bodyBase64 } = result.exchange.request
+  return bodyBase64 !== undefined ? Buffer.from(bodyBase64, 'base64').length : Buffer.byteLength(body ?? '')
 }
 
 const refusedMaybeForLength = (result: HttpResult) => result.exchange.response?.status === 400 || result.exchange.response?.status === 413
@@ -181,8 +198,9 @@ export function categoryProbes(run: Run): CategoryProbes {
     }
     const shortSent = once(async () => shortCase.body(recordPrefix()))
     long.lengthFollowUp = once(async () => {
-      if (!refusedMaybeForLength(await long.probe())) return undefined
-      const ascii = sameSizeAscii(recordPrefix(), await long.sent())
+      const refused = await long.probe()
+      if (!refusedMaybeForLength(refused)) return undefined
+      const ascii = sameSizeAscii(recordPrefix(), await long.sent(), sentBodyBytes(refused))
       const sameSize = await postCategory(run, sameSizeKey(long.case.key), JSON.stringify(ascii), VALID_AUTHORIZATION, sameRecord(ascii))
       if (!refusedMaybeForLength(sameSize)) return { sameSize }
       return { sameSize, short: await postCategory(run, shortCase.key, createText(shortCase, await shortSent(), run.context.seed), VALID_AUTHORIZATION, sameRecord(await shortSent()), { inPieces: shortCase.inPieces === true }) }

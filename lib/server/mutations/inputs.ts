@@ -206,17 +206,6 @@ export const INPUT_MUTATIONS: readonly Mutation[] = [
     behaviour: storedAs((text) => text.split('\u0000')[0]),
   },
   {
-    name: 'refuses-control-characters-with-400',
-    breaks: 'create-returns-201',
-    code: 'REFUSED_FOR_CONTENT',
-    description: 'a string holding a control character (U+0001 to U+001F) is refused with 400 as "unsafe", although JSON carries it escaped and it is a valid value',
-    behaviour: {
-      validate: (body) =>
-        conformingBehaviour.validate(body) ??
-        (isPlainObject(body) && Object.values(body).some((v) => typeof v === 'string' && /[\u0001-\u001f]/.test(v)) ? 'control characters are not allowed' : null),
-    },
-  },
-  {
     name: 'records-written-by-concatenation',
     breaks: 'create-returns-category',
     code: 'NOT_JSON',
