@@ -12,6 +12,7 @@
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto'
 import { resolve } from 'node:path'
 import { ConfigError } from './config-error.ts'
+import * as tlsModule from 'node:tls'
 import { createSecureContext } from 'node:tls'
 import { readUserBytes, whyUnreadable } from './user-file.ts'
 
@@ -64,7 +65,7 @@ export function readClientTls(files: { caCert?: string; clientCert?: string; cli
     const pems = pemBlocks(readPem(file, '--ca-cert'), 'CERTIFICATE')
     if (pems.length === 0) throw new ConfigError(`--ca-cert ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`)
     pems.forEach((pem) => certificate(pem, file, '--ca-cert'))
-    material.ca = pems
+    material.ca = [...pems, ...extraCasNodeForgets()]
     tls.caCert = { file, certificates: pems.length }
   }
   if (clientCert !== undefined) {
@@ -123,6 +124,22 @@ export function curlTlsFlags(tls: Pick<ClientTls, 'caCert' | 'clientCertificate'
     ...(tls.caCert ? ['--cacert', quoted(tls.caCert.file)] : []),
     ...(cert ? [...(cert.format === 'pkcs12' ? ['--cert-type', 'P12'] : []), '--cert', quoted(cert.file), ...(cert.keyFile !== cert.file ? ['--key', quoted(cert.keyFile)] : [])] : []),
   ].join(' ')
+}
+
+/**
+ * The CAs NODE_EXTRA_CA_CERTS added, where Node cannot give them back (before 22.15 and 23.5: no
+ * tls.getCACertificates): `ca` replaces what Node trusts, and lib/http/origin-tls.ts can only add
+ * the bundled CAs to it. Read from the process's environment, as Node read it at its start; a
+ * file Node could not read either adds nothing (Node warned of it then).
+ */
+function extraCasNodeForgets(): string[] {
+  const file = process.env.NODE_EXTRA_CA_CERTS
+  if (!file || 'getCACertificates' in tlsModule) return []
+  try {
+    return pemBlocks(readUserBytes(file, PEM_MAX_BYTES).toString('utf8'), 'CERTIFICATE')
+  } catch {
+    return []
+  }
 }
 
 function readPem(file: string, flag: string): string {

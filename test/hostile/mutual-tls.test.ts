@@ -112,6 +112,11 @@ describe.skipIf(noOpenssl !== undefined).concurrent(`mutual TLS${noOpenssl ? ` (
     expect(run.code, run.stdout + run.stderr).toBe(0)
   })
 
+  test('--ca-cert beside NODE_EXTRA_CA_CERTS: both are trusted (on Node 20 too, where `ca` would replace the CAs that variable added)', async () => {
+    const run = track(await runConform(['--base-url', asking.baseUrl, '--ca-cert', join(pki.dir, 'other-ca.pem'), '--rule', 'list-returns-200'], { env: { CONFORM_API_KEY: KEY, NODE_EXTRA_CA_CERTS: pki.caFile } }))
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+  })
+
   test('through HTTPS_PROXY, no client certificate → exit 2 before any request: the preflight makes its handshake inside a CONNECT tunnel too', async () => {
     const before = proxy.requests.length
     const run = track(await runConform(['--base-url', demanding.baseUrl, '--ca-cert', pki.caFile], { env: { CONFORM_API_KEY: KEY, HTTPS_PROXY: proxy.origin } }))
