@@ -91,10 +91,13 @@ export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.
   }
   if (proxy) {
     // the proxy reaches the host; through an http:// proxy's tunnel, the origin's TLS handshake is judged as a direct one is (preflight-tunnel.ts)
+    // the three steps share the one wait, which the run's deadline bounds (preflightWaitMs)
+    const until = Date.now() + timeoutMs
+    const left = () => Math.max(1, until - Date.now())
     const reached = await reachProxy(proxy, timeoutMs)
     if (reached || url.protocol !== 'https:' || !/^http:$/.test(new URL(proxy.value).protocol)) return reached
-    const tunnel = await openTunnel(new URL(proxy.value), host, port, timeoutMs)
-    return tunnel ? handshake(tls ?? {}, host, port, timeoutMs, describe, undefined, tunnel) : undefined
+    const tunnel = await openTunnel(new URL(proxy.value), host, port, left())
+    return tunnel ? handshake(tls ?? {}, host, port, left(), describe, undefined, tunnel) : undefined
   }
   // plain http goes to a remote host only with --allow-insecure-http; a loopback name (localhost,
   // *.localhost) is taken for one by its name (lib/config/config.ts), so where it resolves to is
