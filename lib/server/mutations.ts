@@ -28,6 +28,7 @@ import { JDK_MUTATIONS } from './mutations/jdk.ts'
 import { RUST_MUTATIONS } from './mutations/rust.ts'
 import { JETTY_MUTATIONS } from './mutations/jetty.ts'
 import { ECHO_MUTATIONS } from './mutations/echo.ts'
+import { BODY_LAYOUT_MUTATIONS } from './mutations/body-layout.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -51,6 +52,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...JDK_MUTATIONS,
   ...JETTY_MUTATIONS,
   ...TEXT_FORM_MUTATIONS,
+  ...BODY_LAYOUT_MUTATIONS,
   ...SQL_COLUMN_MUTATIONS,
   ...POISON_MUTATIONS,
   ...SANITISER_MUTATIONS,

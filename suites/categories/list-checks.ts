@@ -149,7 +149,7 @@ export function listChecks(probes: CategoryProbes): void {
   listShapeChecks("GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding)", probes.firstList)
   // §4: every payload is JSON, whatever the client accepts; a server that negotiates (Spring with an
   // XML converter on its class path, Rails) may pick XML or HTML for a browser's Accept
-  const browser = "GET /categories with a valid key and a browser's Accept (text/html first, application/xml, */* last)"
+  const browser = "GET /categories with a valid key and a browser's Accept (text/html first, application/xml, */* last) and Accept-Encoding, after the run's creates"
   check('list-returns-200', `${browser} → 200`, async (t) => expectStatus(await t.use(probes.browserList), 200))
   check('json-content-type', `${browser} → the list is application/json`, async (t) => {
     const result = await t.use(probes.browserList)
