@@ -29,6 +29,7 @@ import { RUST_MUTATIONS } from './mutations/rust.ts'
 import { JETTY_MUTATIONS } from './mutations/jetty.ts'
 import { ECHO_MUTATIONS } from './mutations/echo.ts'
 import { BODY_LAYOUT_MUTATIONS } from './mutations/body-layout.ts'
+import { REQUEST_HEADER_MUTATIONS } from './mutations/request-headers.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -53,6 +54,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...JETTY_MUTATIONS,
   ...TEXT_FORM_MUTATIONS,
   ...BODY_LAYOUT_MUTATIONS,
+  ...REQUEST_HEADER_MUTATIONS,
   ...SQL_COLUMN_MUTATIONS,
   ...POISON_MUTATIONS,
   ...SANITISER_MUTATIONS,

@@ -158,6 +158,15 @@ export function listChecks(probes: CategoryProbes): void {
   })
   // the same list in another shape for a browser (Spring HATEOAS's HAL for text/html, a debug envelope)
   check('list-returns-category-array', `${browser} → an array of Category records`, async (t) => JUDGED_ALONE.shape(await t.use(probes.browserList)))
+  // §5.2: the key is all a client must send; §4: the answer is JSON whatever else it sends
+  const bare = 'GET /categories with a valid key and no other header (no User-Agent, Accept or Accept-Encoding, as .NET\'s HttpClient sends it)'
+  check('list-returns-200', `${bare} → 200`, async (t) => expectStatus(await t.use(probes.bareList), 200))
+  check('json-content-type', `${bare} → the list is application/json`, async (t) => {
+    const result = await t.use(probes.bareList)
+    requireStatus(result, [200], LIST_STATUS_REPORTED)
+    expectJsonContentType(result)
+  })
+  check('list-returns-category-array', `${bare} → an array of Category records`, async (t) => JUDGED_ALONE.shape(await t.use(probes.bareList)))
   const lastList = async () => (await probes.lastList()).list
   // a list broken after the run's creates names the creates of values a store may not give back (poisoned-list.ts)
   const before = async () => (await probes.lastList()).before

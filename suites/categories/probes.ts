@@ -89,6 +89,8 @@ export interface CategoryProbes {
   listLag: ListLag
   /** The list as a browser asks for a page (its Accept and Accept-Encoding), sent once the run's creates were answered. */
   browserList: () => Promise<HttpResult>
+  /** The list asked for with the key and no header the document does not ask for (no User-Agent, Accept or Accept-Encoding), sent beside the others. */
+  bareList: () => Promise<HttpResult>
 }
 
 /** Chrome's Accept for a page: a server that negotiates on it may pick XML or HTML over JSON. */
@@ -272,6 +274,11 @@ export function categoryProbes(run: Run): CategoryProbes {
     await Promise.allSettled(creates.map((c) => c.probe()))
     return listCategories(run, { accept: BROWSER_ACCEPT, 'accept-encoding': 'gzip, deflate, br' }, false)
   })
+  // §5.2 asks a client for the Authorization header alone, and some send nothing else (.NET's
+  // HttpClient: no User-Agent, Accept or Accept-Encoding unless told to), where every other request
+  // carries the suite's: a service that refuses a request without them (a firewall's rule against a
+  // missing User-Agent) passed. Its trace context stays, as on every request of a run
+  const bareList = once(() => listCategories(run, { 'user-agent': '', accept: '', 'accept-encoding': '' }, false))
   const listLag = lagOf(run)
-  return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories(run), listLag, browserList }
+  return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories(run), listLag, browserList, bareList }
 }
