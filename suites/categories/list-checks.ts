@@ -4,8 +4,8 @@
  * §4.2 rule 2); ids are unique in each (§2) and across the creations.
  */
 import { expectDistinctIds, expectListed, expectStillListed, missingFromList, type CategoryRecord, type Creation } from '../../lib/checks/category.ts'
-import { NotApplicable } from '../../lib/checks/failure.ts'
-import { expectJsonContentType, expectStatus, jsonBodyOf, requireStatus } from '../../lib/checks/response.ts'
+import { fail, NotApplicable } from '../../lib/checks/failure.ts'
+import { describeStatus, expectJsonContentType, expectStatus, jsonBodyOf, requireStatus, responseOf, statusFailure } from '../../lib/checks/response.ts'
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
@@ -14,6 +14,12 @@ import { expectListNotPoisoned, expectListShapeNotPoisoned } from './poisoned-li
 import { answeredAt, type CategoryProbes, type CreateProbe } from './probes.ts'
 
 const LIST_STATUS_REPORTED = 'list-returns-200 reports the status'
+
+/** What a 403 to the key alone, with no User-Agent (every other request carried the suite's), most often says of the service. */
+const NO_USER_AGENT_REFUSED =
+  "a request without a User-Agent was refused, which every other request of the run carried: AWS WAF's core rule set (AWSManagedRulesCommonRuleSet) blocks on its NoUserAgent_HEADER rule by default, " +
+  "and .NET's HttpClient sends none unless told to (§5.2 asks a client for the Authorization header alone): set the rule to Count, or let the service answer such a request"
+
 
 /** The list's records when it is a 200 with a CategoryList; otherwise another check reports it. */
 export function listedRecords(list: HttpResult): CategoryRecord[] {
@@ -160,7 +166,12 @@ export function listChecks(probes: CategoryProbes): void {
   check('list-returns-category-array', `${browser} → an array of Category records`, async (t) => JUDGED_ALONE.shape(await t.use(probes.browserList)))
   // §5.2: the key is all a client must send; §4: the answer is JSON whatever else it sends
   const bare = 'GET /categories with a valid key and no other header (no User-Agent, Accept or Accept-Encoding, as .NET\'s HttpClient sends it)'
-  check('list-returns-200', `${bare} → 200`, async (t) => expectStatus(await t.use(probes.bareList), 200))
+  check('list-returns-200', `${bare} → 200`, async (t) => {
+    const result = await t.use(probes.bareList)
+    const response = responseOf(result)
+    if (response.status !== 403) return expectStatus(result, 200)
+    fail({ ...statusFailure(response), message: `GET answered ${describeStatus(response)}, expected 200: ${NO_USER_AGENT_REFUSED}`, expected: 'status 200', actual: `status ${describeStatus(response)}` }, result.exchange)
+  })
   check('json-content-type', `${bare} → the list is application/json`, async (t) => {
     const result = await t.use(probes.bareList)
     requireStatus(result, [200], LIST_STATUS_REPORTED)

@@ -75,6 +75,7 @@ describe('the list with the key and no other header', () => {
     expect(failed.map((f) => `${f.name}: ${f.failure?.code}`)).toEqual([
       "GET /categories with a valid key and no other header (no User-Agent, Accept or Accept-Encoding, as .NET's HttpClient sends it) → 200: UNEXPECTED_STATUS",
     ])
+    expect(failed[0]!.failure?.message).toMatch(/^GET answered 403, expected 200: a request without a User-Agent was refused, .*NoUserAgent_HEADER/)
     const headers = failed[0]!.exchanges.at(-1)!.request.headers
     expect(Object.keys(headers).sort()).toEqual(['authorization', 'traceparent'])
     expect(run.stdout).not.toContain(KEY)
