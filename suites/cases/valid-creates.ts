@@ -93,7 +93,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-json-escapes',
     priority: 2,
-    label: "double and single quotes, backslashes, slashes, HTML's < > & and entities, and printf's %s in name; control characters U+0001 to U+001F, CR LF, U+2028, U+2029 and HTML tags in description",
+    label: "double and single quotes, backslashes, slashes, a tab and CR LF, HTML's < > & and entities, and printf's %s in name; control characters U+0001 to U+001F, CR LF, U+2028, U+2029 and HTML tags in description",
     body: (p) => ({
       // ' and < > &: what hand-made SQL escaping doubles and HTML sanitisers escape or strip on the way in
       // &amp; and &#65;: text that an entity decoder on the way in turns into & and A; typographic
@@ -104,7 +104,9 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       // and a plus sign ("50%+%s"): a service that logs the create with a format string built of the
       // name (Java's printf("created " + name), String.format) throws on the %s it has no argument
       // for, and one that URL-decodes the body refuses the escape or reads + as a space
-      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's <b>Tom & Jerry</b> &amp;&#65; ‘it’ “is” 🐇 50%+%s`,
+      // and a tab and CR LF: a guard against log injection (CWE-117) that takes them out of the
+      // field it logs, the name, keeps them in multi-line text, the description
+      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's\ttab\r\nline <b>Tom & Jerry</b> &amp;&#65; ‘it’ “is” 🐇 50%+%s`,
       // CR LF as Windows writes a line break (a store that normalises line endings keeps only LF), and
       // tags in the description too: sanitisers are often set on one field only
       // C1 controls too (U+007F to U+009F); and a line break at the very end, which a chomp takes away

@@ -26,6 +26,15 @@ export const SANITISER_MUTATIONS: readonly Mutation[] = [
     behaviour: storedAs((text) => text.replaceAll('\r\n', '\n')),
   },
   {
+    // caught by create-json-escapes' name, which holds a tab and CR LF (its description always did)
+    name: 'line-breaks-stripped-from-names',
+    ...CHANGED,
+    description:
+      "CR, LF and tab are taken out of the name, the field the service logs, against log injection (CWE-117, neutralised in the value itself rather than in the log line), " +
+      'while the description, multi-line text, keeps them',
+    behaviour: storedAs((text, field) => (field === 'name' ? text.replace(/[\r\n\t]/g, '') : text)),
+  },
+  {
     name: 'bidi-controls-stripped',
     ...CHANGED,
     description: 'bidirectional marks, overrides and isolates (U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) are stripped against Trojan Source',
