@@ -124,11 +124,13 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-unicode',
-    label: 'emoji, ZWJ sequences, right-to-left text and a decomposed accent in name; decomposed accents, zero-width characters and bidirectional controls in description',
+    label: 'emoji, ZWJ sequences, right-to-left text, a right-to-left override and a decomposed accent in name; decomposed accents, zero-width characters and bidirectional controls in description',
     body: (p) => ({
       // e + U+0301 etc., sent decomposed, in both fields: a store that normalises to NFC (often the name
       // only, a lookup key) changes them
-      name: `${p}-Ñandú Cafe\u0301 🐇 👩‍👩‍👧‍👦 🏳️‍🌈 שלום עליכם مرحبا`,
+      // and a right-to-left override closed by its pop, which a guard against spoofing takes out of
+      // names (the field a list shows: "gnp.exe" after U+202E reads "exe.png"), not of descriptions
+      name: `${p}-Ñandú Cafe\u0301 🐇 👩‍👩‍👧‍👦 🏳️‍🌈 שלום עליכם مرحبا \u202egnp.exe\u202c`,
       // bidirectional marks, overrides and isolates, which a Trojan-Source filter strips
       // and fullwidth forms (U+FF01 to U+FF5E), which an NFKC store folds into ASCII; and the flag of
       // Scotland, a black flag and tag characters (U+E0067 … U+E007F), which a filter against ASCII

@@ -41,6 +41,15 @@ export const SANITISER_MUTATIONS: readonly Mutation[] = [
     behaviour: storedAs((text) => text.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')),
   },
   {
+    // caught by create-unicode's name, which holds a right-to-left override (its description always held bidi controls)
+    name: 'bidi-overrides-stripped-from-names',
+    ...CHANGED,
+    description:
+      'bidirectional overrides and isolates (U+202A to U+202E, U+2066 to U+2069) are taken out of names, which a list shows, against right-to-left override spoofing ("gnp.exe" after U+202E reads "exe.png"), ' +
+      'as display names and file names are guarded; descriptions keep them',
+    behaviour: storedAs((text, field) => (field === 'name' ? text.replace(/[\u202a-\u202e\u2066-\u2069]/g, '') : text)),
+  },
+  {
     name: 'html-entities-decoded',
     ...CHANGED,
     description: 'HTML entities in text are decoded on the way in ("&amp;" is stored as "&", "&#65;" as "A")',
