@@ -40,7 +40,8 @@ const LENGTH_OR_NUL_FAULT =
 /** The escapes create's name holds a format directive: a fault to it may be a format string built of the name. */
 const FORMAT_FAULT =
   `${LENGTH_FAULT}; or the name's %s read as a format directive with no argument for it, where the service builds a format string of the name ` +
-  '(Java\'s printf("created " + name) or String.format throws MissingFormatArgumentException): pass the name as an argument, printf("created %s%n", name)'
+  '(Java\'s printf("created " + name) or String.format throws MissingFormatArgumentException): pass the name as an argument, printf("created %s%n", name); ' +
+  "or a quote in a value written into SQL by string concatenation (a syntax error, and SQL injection), the description's where the name is a bound parameter: bind every value"
 
 /**
  * Every character JSON must escape (RFC 8259 §7) but U+0000, in one string: U+0001 to U+001F. A
@@ -93,7 +94,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-json-escapes',
     priority: 2,
-    label: "double and single quotes, backslashes, slashes, a tab and CR LF, HTML's < > & and entities, and printf's %s in name; control characters U+0001 to U+001F, CR LF, U+2028, U+2029 and HTML tags in description",
+    label: "double and single quotes, backslashes, slashes, a tab and CR LF, HTML's < > & and entities, and printf's %s in name; control characters U+0001 to U+001F, CR LF, U+2028, U+2029, HTML tags, quotes and a backslash in description",
     body: (p) => ({
       // ' and < > &: what hand-made SQL escaping doubles and HTML sanitisers escape or strip on the way in
       // &amp; and &#65;: text that an entity decoder on the way in turns into & and A; typographic
@@ -110,7 +111,9 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       // CR LF as Windows writes a line break (a store that normalises line endings keeps only LF), and
       // tags in the description too: sanitisers are often set on one field only
       // C1 controls too (U+007F to U+009F); and a line break at the very end, which a chomp takes away
-      description: `controls [${CONTROL_CHARACTERS}] c1 [\u007f\u0085\u009f] crlf\r\nline line\u2028separator paragraph\u2029separator <i>tag</i>\n`,
+      // and quotes and a backslash, as the name holds them: a description written into SQL by string
+      // concatenation (a statement of its own, added later) fails on the quote where the name did not
+      description: `controls [${CONTROL_CHARACTERS}] c1 [\u007f\u0085\u009f] crlf\r\nline line\u2028separator paragraph\u2029separator <i>tag</i> it's "quoted" back\\slash\n`,
     }),
     // the solidus goes out escaped (\/), which a parser must read as "/"; the rest as JSON.stringify writes it.
     // And the description's key with an escape ("descr\u0069ption"): names compare once unescaped (RFC
