@@ -28,7 +28,7 @@ describe('the first create, spaced and description first', () => {
   test('is written as Python\'s json.dumps writes it, and means the body sent', () => {
     const body = c.body('cf-abcde')
     const text = createText(c, body, 1)
-    expect(text).toMatch(/^\{"description": "[^"]+", "name": "[^"]+"\}$/)
+    expect(text).toMatch(/^\{"description": "[^"]+", "name": "[^"]+"\}\n$/)
     expect(JSON.parse(text)).toEqual(body)
     // the only create written so: the others go as JSON.stringify writes them, or with escapes of their own
     expect(VALID_CREATES.filter((v) => v.text && / "name": /.test(v.text(v.body('cf-abcde')))).map((v) => v.key)).toEqual(['create-described'])
@@ -39,7 +39,13 @@ describe('the first create, spaced and description first', () => {
     expect(run.code, run.stdout).toBe(1)
     const failed = failedChecks(run, 'create-returns-201')
     expect(failed.map((f) => [f.name.startsWith(`POST /categories with ${c.label} →`), f.failure?.code])).toEqual([[true, 'UNEXPECTED_STATUS']])
-    expect(failed[0]!.failure?.message).toContain("or how the body was written: description before name, and a space after each colon and comma, as Python's json.dumps writes a dict")
+    expect(failed[0]!.failure?.message).toContain("or how the body was written: description before name, and a space after each colon and comma, as Python's json.dumps writes a dict, and a line break after the value")
+  }, 60_000)
+
+  test('a parser that refuses whitespace after the value fails create-returns-201 on it', async () => {
+    const run = await conform(serve(await startCase(mutation('whitespace-after-the-value-refused'), { apiKey: KEY })))
+    expect(run.code, run.stdout).toBe(1)
+    expect(failedChecks(run, 'create-returns-201').map((f) => [f.name.startsWith(`POST /categories with ${c.label} →`), f.failure?.code])).toEqual([[true, 'UNEXPECTED_STATUS']])
   }, 60_000)
 
   test('values bound by their place in the body swap the fields: create-echoes-fields fails on it', async () => {

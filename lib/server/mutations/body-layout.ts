@@ -30,6 +30,20 @@ export const BODY_LAYOUT_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'whitespace-after-the-value-refused',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'the body is read by a parser written by hand that refuses anything after the value, whitespace too (it checks that it stopped at the end of the text without skipping whitespace first): ' +
+      'a body that ends in a line break, as a file ends (curl --data-binary @body.json), is refused with 400, though RFC 8259 §2 allows whitespace after the value',
+    behaviour: {
+      parseBody(text) {
+        if (/[ \t\r\n]$/.test(text)) throw new SyntaxError('unexpected text after the value')
+        return JSON.parse(text) as unknown
+      },
+    },
+  },
+  {
     name: 'fields-bound-in-body-order',
     breaks: 'create-echoes-fields',
     code: 'FIELD_CHANGED',
