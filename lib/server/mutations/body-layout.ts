@@ -7,6 +7,7 @@
  * allows whitespace around every structural character, and §4 makes an object an unordered
  * collection of members. suites/cases/valid-creates.ts says which create is written so.
  */
+import { conformingBehaviour } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
 
 /** Whitespace between JSON tokens, outside strings. */
@@ -41,6 +42,17 @@ export const BODY_LAYOUT_MUTATIONS: readonly Mutation[] = [
         if (/[ \t\r\n]$/.test(text)) throw new SyntaxError('unexpected text after the value')
         return JSON.parse(text) as unknown
       },
+    },
+  },
+  {
+    name: 'body-read-as-its-first-line',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      "the body is read with one readLine() (Java's request.getReader().readLine(), a servlet's classic shortcut): a body written on one line passes, " +
+      'one written over several (indented, as Python\'s json.dumps(indent=2), JSON.stringify(body, null, 2) and jq write it) is read as "{" and refused with 400',
+    behaviour: {
+      decodeBody: (bytes, pieces) => conformingBehaviour.decodeBody(bytes, pieces).split(/\r\n|\r|\n/)[0] as string,
     },
   },
   {
