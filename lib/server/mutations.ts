@@ -30,6 +30,7 @@ import { JETTY_MUTATIONS } from './mutations/jetty.ts'
 import { ECHO_MUTATIONS } from './mutations/echo.ts'
 import { BODY_LAYOUT_MUTATIONS } from './mutations/body-layout.ts'
 import { REQUEST_HEADER_MUTATIONS } from './mutations/request-headers.ts'
+import { CACHE_MUTATIONS } from './mutations/caches.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -55,6 +56,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...TEXT_FORM_MUTATIONS,
   ...BODY_LAYOUT_MUTATIONS,
   ...REQUEST_HEADER_MUTATIONS,
+  ...CACHE_MUTATIONS,
   ...SQL_COLUMN_MUTATIONS,
   ...POISON_MUTATIONS,
   ...SANITISER_MUTATIONS,

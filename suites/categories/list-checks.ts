@@ -15,6 +15,11 @@ import { answeredAt, type CategoryProbes, type CreateProbe } from './probes.ts'
 
 const LIST_STATUS_REPORTED = 'list-returns-200 reports the status'
 
+/** What a 401 to the key right after a 401 to the same request without it most often says of the service. */
+const KEY_REFUSED_AFTER_NONE =
+  "the key was refused right after the same URL was asked for without one: a cache in front keyed by the URL alone keeps the 401 it answered and answers it to every client, the key's too " +
+  "(nginx: proxy_cache_valid any, or 401, under a proxy_cache_key without $http_authorization): keep 4xx answers out of the cache (proxy_cache_valid 200 only), or put the Authorization header in its key"
+
 /** What a 403 to the key alone, with no User-Agent (every other request carried the suite's), most often says of the service. */
 const NO_USER_AGENT_REFUSED =
   "a request without a User-Agent was refused, which every other request of the run carried: AWS WAF's core rule set (AWSManagedRulesCommonRuleSet) blocks on its NoUserAgent_HEADER rule by default, " +
@@ -165,7 +170,7 @@ export function listChecks(probes: CategoryProbes): void {
   // the same list in another shape for a browser (Spring HATEOAS's HAL for text/html, a debug envelope)
   check('list-returns-category-array', `${browser} → an array of Category records`, async (t) => JUDGED_ALONE.shape(await t.use(probes.browserList)))
   // §5.2: the key is all a client must send; §4: the answer is JSON whatever else it sends
-  const bare = 'GET /categories with a valid key and no other header (no User-Agent, Accept or Accept-Encoding, as .NET\'s HttpClient sends it)'
+  const bare = "GET /categories with a valid key and no User-Agent or Accept header, as .NET's HttpClient sends it"
   check('list-returns-200', `${bare} → 200`, async (t) => {
     const result = await t.use(probes.bareList)
     const response = responseOf(result)
@@ -178,6 +183,14 @@ export function listChecks(probes: CategoryProbes): void {
     expectJsonContentType(result)
   })
   check('list-returns-category-array', `${bare} → an array of Category records`, async (t) => JUDGED_ALONE.shape(await t.use(probes.bareList)))
+  check('list-returns-200', 'GET /categories with a valid key, right after the same request without one was answered → 200', async (t) => {
+    const keyed = await t.use(async () => (await probes.keyAfterNone()).keyed)
+    const { none } = await probes.keyAfterNone()
+    t.evidence(none)
+    const response = responseOf(keyed)
+    if (response.status !== 401 || none.exchange.response?.status !== 401) return expectStatus(keyed, 200)
+    fail({ ...statusFailure(response), message: `GET answered ${describeStatus(response)}, expected 200: ${KEY_REFUSED_AFTER_NONE}`, expected: 'status 200', actual: `status ${describeStatus(response)}` }, keyed.exchange)
+  })
   const lastList = async () => (await probes.lastList()).list
   // a list broken after the run's creates names the creates of values a store may not give back (poisoned-list.ts)
   const before = async () => (await probes.lastList()).before

@@ -89,8 +89,10 @@ export interface CategoryProbes {
   listLag: ListLag
   /** The list as a browser asks for a page (its Accept and Accept-Encoding), sent once the run's creates were answered. */
   browserList: () => Promise<HttpResult>
-  /** The list asked for with the key and no header the document does not ask for (no User-Agent, Accept or Accept-Encoding), sent beside the others. */
+  /** The list asked for with the key and no User-Agent or Accept header (which the document does not ask for), sent beside the others. */
   bareList: () => Promise<HttpResult>
+  /** The list asked for without a key, then, once answered, with the key: the second, and the first as its evidence. */
+  keyAfterNone: () => Promise<{ none: HttpResult; keyed: HttpResult }>
 }
 
 /** Chrome's Accept for a page: a server that negotiates on it may pick XML or HTML over JSON. */
@@ -275,10 +277,20 @@ export function categoryProbes(run: Run): CategoryProbes {
     return listCategories(run, { accept: BROWSER_ACCEPT, 'accept-encoding': 'gzip, deflate, br' }, false)
   })
   // §5.2 asks a client for the Authorization header alone, and some send nothing else (.NET's
-  // HttpClient: no User-Agent, Accept or Accept-Encoding unless told to), where every other request
-  // carries the suite's: a service that refuses a request without them (a firewall's rule against a
-  // missing User-Agent) passed. Its trace context stays, as on every request of a run
-  const bareList = once(() => listCategories(run, { 'user-agent': '', accept: '', 'accept-encoding': '' }, false))
+  // HttpClient: no User-Agent and no Accept unless told to), where every other request carries the
+  // suite's: a service that refuses a request without them (a firewall's rule against a missing
+  // User-Agent) passed. Its trace context stays, as on every request of a run, and so does its
+  // Accept-Encoding: identity (with none, any coding is acceptable, which the run's notes would
+  // count as a coding the run did not ask for)
+  const bareList = once(() => listCategories(run, { 'user-agent': '', accept: '' }, false))
+  // §4.1 for the key right after a request without one: a cache in front keyed by the URL alone
+  // that keeps the 401 it answered (nginx's proxy_cache_valid any) answers it to the key too. One
+  // after the other, whatever order the checks run in: among the run's other lists, one with the
+  // key follows one without only by chance
+  const keyAfterNone = once(async () => {
+    const none = await run.client().send({ method: 'GET', path: '/categories', critical: false })
+    return { none, keyed: await listCategories(run, {}, false) }
+  })
   const listLag = lagOf(run)
-  return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories(run), listLag, browserList, bareList }
+  return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories(run), listLag, browserList, bareList, keyAfterNone }
 }

@@ -326,29 +326,6 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     })(),
   },
   {
-    // caught once the key is asked about again on another operation, after the list refused it
-    // (lib/runner/key-recheck.ts): the refusals are then judged, not taken for a revoked key
-    name: 'url-cache-keeps-401',
-    breaks: 'list-returns-200',
-    code: 'UNEXPECTED_STATUS',
-    description:
-      "a cache in front keyed by the URL alone keeps the list's 401, answered to a request without a key, for a minute and answers it to every request of that URL, the key's too " +
-      "(nginx's proxy_cache_valid any 1m under its default proxy_cache_key, which holds no Authorization); the service marks its answers to the key private, so the list itself is never kept",
-    behaviour: (() => {
-      // one cache per server: each has its own store
-      const cached = new WeakMap<object, { at: number; reply: Reply }>()
-      return {
-        finish: (reply, request, store) => {
-          if (request.operation !== 'listCategories' || request.method !== 'GET' || request.path !== '/v1/categories') return reply
-          const hit = cached.get(store)
-          if (hit && Date.now() - hit.at < 60_000) return hit.reply
-          if (reply.status === 401) cached.set(store, { at: Date.now(), reply })
-          return reply
-        },
-      } satisfies Partial<Behaviour>
-    })(),
-  },
-  {
     name: 'unauthenticated-create-stored',
     breaks: 'auth-missing-key-401',
     code: 'REFUSED_CREATE_STORED',

@@ -1,15 +1,14 @@
 /**
  * Mutations that only a request without the headers the suite's own client always sends catches
- * (a User-Agent naming the run, Accept and Accept-Encoding): the document asks clients for the
- * Authorization header alone (§5.2), and some send nothing else (.NET's HttpClient sends no
- * User-Agent, no Accept and no Accept-Encoding unless told to). suites/categories/probes.ts sends
- * the list so, once.
+ * (a User-Agent naming the run, and Accept): the document asks clients for the Authorization
+ * header alone (§5.2), and some send no other (.NET's HttpClient sends no User-Agent and no Accept
+ * unless told to). suites/categories/probes.ts sends the list so, once.
  */
 import { errorReply, type Mutation } from '../server-cases.ts'
 
 export const REQUEST_HEADER_MUTATIONS: readonly Mutation[] = [
   {
-    // caught by the list asked for with the key and no other header (suites/categories/probes.ts, bareList)
+    // caught by the list asked for with the key and no User-Agent or Accept (suites/categories/probes.ts, bareList)
     name: 'user-agent-required-403',
     breaks: 'list-returns-200',
     code: 'UNEXPECTED_STATUS',

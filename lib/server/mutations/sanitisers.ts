@@ -1,7 +1,7 @@
 /**
  * Mutations a service gets from what sits in front of its store: a sanitiser or normaliser set on
  * one field only, a line-ending fix, an entity decoder, an unescaper that lets through escapes
- * JSON does not have. Each passes every plain body and changes only the one class of string it
+ * JSON does not have, SQL built by concatenation for one field. Each passes every plain body and changes only the one class of string it
  * touches, in the field it is set on; the valid creates carry each class in both fields where a
  * service's sanitisers differ by field (suites/cases/valid-creates.ts).
  */
@@ -33,6 +33,21 @@ export const SANITISER_MUTATIONS: readonly Mutation[] = [
       "CR, LF and tab are taken out of the name, the field the service logs, against log injection (CWE-117, neutralised in the value itself rather than in the log line), " +
       'while the description, multi-line text, keeps them',
     behaviour: storedAs((text, field) => (field === 'name' ? text.replace(/[\r\n\t]/g, '') : text)),
+  },
+  {
+    // caught by create-json-escapes' description, which holds quotes and a backslash (only names and short forms did)
+    name: 'description-sql-built-by-concatenation',
+    breaks: 'create-returns-201',
+    code: 'SERVER_ERROR',
+    description:
+      "the name goes into SQL as a bound parameter, the description by string concatenation (`UPDATE categories SET description = '${description}' …`, a statement added later): " +
+      "a single quote in a description is a syntax error, answered 500 (and SQL injection); a name with one is stored",
+    behaviour: {
+      toRecord(body, id) {
+        if (body.description?.includes("'")) throw new Error('syntax error at or near "s"')
+        return conformingBehaviour.toRecord(body, id)
+      },
+    },
   },
   {
     name: 'bidi-controls-stripped',
