@@ -283,7 +283,12 @@ export function stillListedCheck(probes: CategoryProbes): void {
       // rows answers one read in a few): one that lags may lack what another client created as the
       // run began, but a read that shows the run's creates has every write before them too
       const [{ lists }, { creations }] = await Promise.all([settledList(probes), createdRecords(probes.creates)])
-      for (const again of lists.slice(1)) {
+      // and every other list of the run answered to the key after the first (as a browser asks for
+      // it, with no User-Agent, right after a request without the key) that shows them too
+      const others = await Promise.allSettled([probes.browserList(), probes.bareList(), probes.keyAfterNone().then((k) => k.keyed)])
+      const firstAnswered = answeredAt(first)
+      const later = others.flatMap((o) => (o.status === 'fulfilled' && o.value.exchange.response && Date.parse(o.value.exchange.startedAt) >= firstAnswered ? [o.value] : []))
+      for (const again of [...lists.slice(1), ...later]) {
         const records = usableRecords(again)
         if (records === undefined || missingFromList(creations, records).length > 0) continue // not a list (rereadChecks reports it), or one behind
         t.evidence(again)
