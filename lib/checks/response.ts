@@ -163,6 +163,11 @@ export function parsedJsonOf(result: HttpResult): unknown {
   return 'value' in parsed ? parsed.value : undefined
 }
 
+/** gzip's magic bytes and method (1f 8b 08) as the lenient decoder reads them: a body compressed without a Content-Encoding that says so. */
+const GZIP_STREAM = /^\x1f\ufffd\x08/
+const GZIP_UNLABELLED =
+  "it starts as a gzip stream does (1f 8b 08): a body compressed without Content-Encoding: gzip to say so (RFC 9110 §8.4), which a client cannot read; a compression step that sets the header after it was written (Go's middleware once a body passes its threshold, after the handler's WriteHeader) sends that"
+
 /** The body parsed as JSON, int64 values kept exact; a failure when it is not JSON. */
 export function jsonBodyOf(result: HttpResult): unknown {
   const response = responseOf(result)
@@ -172,7 +177,7 @@ export function jsonBodyOf(result: HttpResult): unknown {
   return fail(
     {
       code: 'NOT_JSON',
-      message: `the ${response.status} body is not valid JSON${withOrigin(text.length === 0 ? emptyBodyOrigin(response) : textBodyOrigin(response))}`,
+      message: `the ${response.status} body is not valid JSON${result.invalidUtf8 && GZIP_STREAM.test(text) ? `: ${GZIP_UNLABELLED}` : withOrigin(text.length === 0 ? emptyBodyOrigin(response) : textBodyOrigin(response))}`,
       expected: 'a JSON body',
       actual: text.length === 0 ? 'an empty body' : `${parsed.error.message}; body starts ${JSON.stringify(response.body.slice(0, 80))}`,
       // the kind of text, not the parser's words (they give a position, which the values' lengths move)

@@ -22,6 +22,7 @@ import type { ConfirmationWrites } from '../suite-kit/confirmation-writes.ts'
 import { newRunScope, within, type RunScope } from '../suite-kit/run-context.ts'
 import { runCheck } from './check-runner.ts'
 import { keyServedAgain } from './key-recheck.ts'
+import type { Exchange } from '../http/exchange.ts'
 
 
 export interface ConfirmOptions {
@@ -71,18 +72,21 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const exchanges = results.flatMap(({ result }) => result.exchanges)
   const refusedFromTheStart = keyRefused(exchanges) !== undefined
   let keyGone = refusedFromTheStart || keyRevoked(exchanges, journal) !== undefined
-  if (keyGone && !refusedFromTheStart) {
-    const served = await keyServedAgain(exchanges, scope, options.stopped)
-    if (served) {
-      keyGone = false
-      const note = `the key was refused from some request on, then served when asked again a second later (${served.request.method} ${new URL(served.request.url).pathname}: ${served.response?.status}): the refusals are the service's (a limiter answering 401, an auth backend down for a moment), not a revoked key's`
-      for (const { o } of failed) {
-        if (!o.result.exchanges.some(refusedTheKey)) continue
-        o.result.exchanges.push(served)
-        o.result.notes.push(note)
-      }
+  let askedAboutTheKey = false
+  /** Asks about the key once more (key-recheck.ts); served, its refusals are the failures' evidence of the service's fault. Whether it was served. */
+  const keyServedWhenAsked = async (evidence: readonly Exchange[]): Promise<boolean> => {
+    askedAboutTheKey = true
+    const served = await keyServedAgain(evidence, scope, options.stopped)
+    if (!served) return false
+    const note = `the key was refused from some request on, then served when asked again a second later (${served.request.method} ${new URL(served.request.url).pathname}: ${served.response?.status}): the refusals are the service's (a limiter answering 401, an auth backend down for a moment, a cache in front that answers a URL's 401 to every client), not a revoked key's`
+    for (const { o } of failed) {
+      if (!o.result.exchanges.some(refusedTheKey)) continue
+      o.result.exchanges.push(served)
+      o.result.notes.push(note)
     }
+    return true
   }
+  if (keyGone && !refusedFromTheStart && (await keyServedWhenAsked(exchanges))) keyGone = false
   // a server that answered no request of the run (every answer a 5xx, or none): a second probe would
   // only wait out its 503s again (a run against a server that is down took three times as long)
   const answeredNothing = servedNothing(journal)
@@ -119,6 +123,12 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
       c.attempts++
       if (result.status === 'fail') c.failures++
     }
+  }
+  // refusals of the key the confirmation added may make it look revoked only now (a cache in front
+  // that keeps a URL's 401 refuses its every probe): asked about once more then, as above
+  if (!askedAboutTheKey && !refusedFromTheStart && !options.stopped()) {
+    const evidence = [...exchanges, ...failed.flatMap(({ o }) => o.result.exchanges)]
+    if (keyRevoked(evidence, options.journal()) !== undefined) await keyServedWhenAsked(evidence)
   }
   for (const { o, at } of failed) {
     const { attempts, failures, skipped } = counts.get(at)!

@@ -6,7 +6,10 @@
  * works, and its refusals were the service's (a limiter that answers 401 where 429 is meant, a
  * fault that surfaces as 401): they are judged as the failures they are, the answer that served it
  * standing beside them as evidence (lib/result/key-revoked.ts sees it, and no longer blames the key).
- * Refused again, the key is gone, and the run says so, as before.
+ * Refused again, one GET of another operation the key was served on goes too: a key that is gone is
+ * refused everywhere, while a cache in front keyed by the URL alone, which keeps the 401 it answered
+ * to a request without a key, refuses it on that URL only. Refused there too, the key is gone, and
+ * the run says so, as before.
  */
 import type { Exchange } from '../http/exchange.ts'
 import { KEY_AUTHORIZATION } from '../http/redact.ts'
@@ -28,10 +31,17 @@ export async function keyServedAgain(exchanges: readonly Exchange[], scope: RunS
   await new Promise((resolve) => setTimeout(resolve, KEY_RECHECK_PAUSE_MS).unref())
   if (stopped()) return undefined
   const basePath = new URL(scope.context.baseUrl).pathname.replace(/\/+$/, '')
-  const url = new URL(refused.request.url)
-  const path = url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) + url.search : undefined
-  if (path === undefined) return undefined
-  const again = await client.send({ method: 'GET', path, headers: { authorization: KEY_AUTHORIZATION } })
-  const status = again.exchange.response?.status
-  return status !== undefined && status >= 200 && status < 300 ? { ...again.exchange, keyRecheck: true } : undefined
+  const pathOf = (e: Exchange) => {
+    const url = new URL(e.request.url)
+    return url.pathname.startsWith(basePath) ? url.pathname.slice(basePath.length) + url.search : undefined
+  }
+  const served = (e: Exchange | undefined) => e?.response !== undefined && e.response.status >= 200 && e.response.status < 300
+  const askAgain = async (path: string | undefined) => {
+    if (path === undefined || stopped()) return undefined
+    const again = await client.send({ method: 'GET', path, headers: { authorization: KEY_AUTHORIZATION } })
+    return served(again.exchange) ? { ...again.exchange, keyRecheck: true as const } : undefined
+  }
+  const refusedPath = pathOf(refused)
+  const other = exchanges.find((e) => e.request.method === 'GET' && e.request.headers.authorization === KEY_AUTHORIZATION && served(e) && pathOf(e) !== refusedPath)
+  return (await askAgain(refusedPath)) ?? (other ? askAgain(pathOf(other)) : undefined)
 }

@@ -30,6 +30,9 @@ import { RUST_MUTATIONS } from './mutations/rust.ts'
 import { JETTY_MUTATIONS } from './mutations/jetty.ts'
 import { ECHO_MUTATIONS } from './mutations/echo.ts'
 import { ORM_SAVE_MUTATIONS } from './mutations/orm-saves.ts'
+import { BODY_LAYOUT_MUTATIONS } from './mutations/body-layout.ts'
+import { REQUEST_HEADER_MUTATIONS } from './mutations/request-headers.ts'
+import { CACHE_MUTATIONS } from './mutations/caches.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -55,6 +58,9 @@ export const MUTATIONS: readonly Mutation[] = [
   ...JDK_MUTATIONS,
   ...JETTY_MUTATIONS,
   ...TEXT_FORM_MUTATIONS,
+  ...BODY_LAYOUT_MUTATIONS,
+  ...REQUEST_HEADER_MUTATIONS,
+  ...CACHE_MUTATIONS,
   ...SQL_COLUMN_MUTATIONS,
   ...POISON_MUTATIONS,
   ...SANITISER_MUTATIONS,

@@ -34,6 +34,8 @@ export interface RequestInfo {
   transferEncoding?: string
   /** The Accept header as sent, if any. */
   accept?: string
+  /** The User-Agent header as sent, if any. */
+  userAgent?: string
   /** The Cookie header as sent, if any. */
   cookie?: string
   /** The X-Forwarded-For header as sent, if any. */
@@ -170,6 +172,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       contentType: req.headers['content-type'],
       ...(req.headers['transfer-encoding'] !== undefined ? { transferEncoding: req.headers['transfer-encoding'] } : {}),
       accept: req.headers.accept,
+      userAgent: req.headers['user-agent'],
       cookie: req.headers.cookie,
       forwardedFor: typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : undefined,
       realIp: typeof req.headers['x-real-ip'] === 'string' ? req.headers['x-real-ip'] : undefined,

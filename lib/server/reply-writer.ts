@@ -21,8 +21,8 @@ export interface Transport {
   connectionClose: boolean
   /** gzip every body unless the request's Accept-Encoding allows only identity (RFC 9110 12.5.3). */
   gzipUnlessIdentity?: boolean
-  /** gzip the body when the request accepts gzip, but say nothing of it (no Content-Encoding). */
-  gzipUnlabelled?: boolean
+  /** gzip the body when the request accepts gzip, but say nothing of it (no Content-Encoding); a number: only a body of more bytes than that (a compressor's threshold). */
+  gzipUnlabelled?: boolean | number
   /** Compress every body with this coding, whatever the request's Accept-Encoding says. */
   forceCoding?: 'gzip' | 'deflate' | 'br'
   /** How the body text becomes bytes (default UTF-8): a mutation writes a BOM or Latin-1 here. */
@@ -108,7 +108,8 @@ export function send(res: ServerResponse, reply: Reply, transport: Transport, ac
       bytes = gzipSync(bytes)
       headers['content-encoding'] = 'gzip'
     }
-    if (transport.gzipUnlabelled && /\bgzip\b/i.test(acceptEncoding ?? '')) bytes = gzipSync(bytes)
+    const unlabelledOver = transport.gzipUnlabelled === true ? -1 : transport.gzipUnlabelled === false ? undefined : transport.gzipUnlabelled
+    if (unlabelledOver !== undefined && bytes.byteLength > unlabelledOver && /\bgzip\b/i.test(acceptEncoding ?? '')) bytes = gzipSync(bytes)
     if (transport.forceCoding) {
       bytes = COMPRESSORS[transport.forceCoding](bytes)
       headers['content-encoding'] = transport.forceCoding

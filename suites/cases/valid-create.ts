@@ -28,6 +28,12 @@ export interface ValidCreate extends WritePriority {
   /** The request text; JSON.stringify of the body unless a case sends other escape forms. */
   text?: (body: NewCategory) => string
   /**
+   * How `text` lays the body out when it is not as JSON.stringify writes it (whitespace between
+   * tokens, an order of keys), as a refusal's message says it: the values are then not all a
+   * refusal may be about.
+   */
+  writtenAs?: string
+  /**
    * An id the request also sends, drawn from the run's seed, which §2 says the client never does:
    * the record's id must still be the service's. Not a field to echo: `body` leaves it out.
    */

@@ -41,7 +41,8 @@ const LENGTH_OR_NUL_FAULT =
 /** The escapes create's name holds a format directive: a fault to it may be a format string built of the name. */
 const FORMAT_FAULT =
   `${LENGTH_FAULT}; or the name's %s read as a format directive with no argument for it, where the service builds a format string of the name ` +
-  '(Java\'s printf("created " + name) or String.format throws MissingFormatArgumentException): pass the name as an argument, printf("created %s%n", name)'
+  '(Java\'s printf("created " + name) or String.format throws MissingFormatArgumentException): pass the name as an argument, printf("created %s%n", name); ' +
+  "or a quote in a value written into SQL by string concatenation (a syntax error, and SQL injection), the description's where the name is a bound parameter: bind every value"
 
 /**
  * Every character JSON must escape (RFC 8259 §7) but U+0000, in one string: U+0001 to U+001F. A
@@ -81,13 +82,24 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-described',
     priority: 1,
-    label: `a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description`,
+    label: `a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description, description first, indented over several lines as Python's json.dumps(indent=2) writes a dict, a line break after it`,
     body: (p) => ({ name: textOfLength(`${p}-desc`, NAME_FLOOR), description: textOfLength('Conformance suite no delete', DESCRIPTION_FLOOR) }),
+    // JSON.stringify writes no whitespace between tokens and name first, as every other create goes:
+    // a reader written for that text alone (regular expressions for "name":"…", values bound in the
+    // order the keys came, one readLine() of the body) passes them all. Python's json.dumps(indent=2)
+    // writes a line for each member, a space after each colon, and a dict, a map or a hand-written
+    // body may hold description first. The first create, so that a run of any --max-writes sends it
+    // And a line break after the value, as a file ends (curl --data-binary @body.json): a parser written
+    // by hand that checks it stopped at the end of the text, whitespace not skipped, refuses it
+    text: (body) => `{\n  "description": ${JSON.stringify(body.description)},\n  "name": ${JSON.stringify(body.name)}\n}\n`,
+    writtenAs:
+      "description before name, over several lines, indented, as Python's json.dumps(indent=2) writes a dict, and a line break after the value, as a file ends: " +
+      "RFC 8259 §2 allows whitespace around every structural character and after the value, and §4 makes an object's members unordered",
   },
   {
     key: 'create-json-escapes',
     priority: 2,
-    label: "double and single quotes, backslashes, slashes, HTML's < > & and entities, and printf's %s in name; control characters U+0001 to U+001F, CR LF, U+2028, U+2029 and HTML tags in description",
+    label: "double and single quotes, backslashes, slashes, a tab and CR LF, HTML's < > & and entities, and printf's %s in name; control characters U+0001 to U+001F, CR LF, U+2028, U+2029, HTML tags, quotes and a backslash in description",
     body: (p) => ({
       // ' and < > &: what hand-made SQL escaping doubles and HTML sanitisers escape or strip on the way in
       // &amp; and &#65;: text that an entity decoder on the way in turns into & and A; typographic
@@ -98,11 +110,15 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       // and a plus sign ("50%+%s"): a service that logs the create with a format string built of the
       // name (Java's printf("created " + name), String.format) throws on the %s it has no argument
       // for, and one that URL-decodes the body refuses the escape or reads + as a space
-      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's <b>Tom & Jerry</b> &amp;&#65; ‘it’ “is” 🐇 50%+%s`,
+      // and a tab and CR LF: a guard against log injection (CWE-117) that takes them out of the
+      // field it logs, the name, keeps them in multi-line text, the description
+      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's\ttab\r\nline <b>Tom & Jerry</b> &amp;&#65; ‘it’ “is” 🐇 50%+%s`,
       // CR LF as Windows writes a line break (a store that normalises line endings keeps only LF), and
       // tags in the description too: sanitisers are often set on one field only
       // C1 controls too (U+007F to U+009F); and a line break at the very end, which a chomp takes away
-      description: `controls [${CONTROL_CHARACTERS}] c1 [\u007f\u0085\u009f] crlf\r\nline line\u2028separator paragraph\u2029separator <i>tag</i>\n`,
+      // and quotes and a backslash, as the name holds them: a description written into SQL by string
+      // concatenation (a statement of its own, added later) fails on the quote where the name did not
+      description: `controls [${CONTROL_CHARACTERS}] c1 [\u007f\u0085\u009f] crlf\r\nline line\u2028separator paragraph\u2029separator <i>tag</i> it's "quoted" back\\slash\n`,
     }),
     // the solidus goes out escaped (\/), which a parser must read as "/"; the rest as JSON.stringify writes it.
     // And the description's key with an escape ("descr\u0069ption"): names compare once unescaped (RFC
@@ -116,11 +132,13 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-unicode',
-    label: 'emoji, ZWJ sequences, right-to-left text and a decomposed accent in name; decomposed accents, zero-width characters and bidirectional controls in description',
+    label: 'emoji, ZWJ sequences, right-to-left text, a right-to-left override and a decomposed accent in name; decomposed accents, zero-width characters and bidirectional controls in description',
     body: (p) => ({
       // e + U+0301 etc., sent decomposed, in both fields: a store that normalises to NFC (often the name
       // only, a lookup key) changes them
-      name: `${p}-Ñandú Cafe\u0301 🐇 👩‍👩‍👧‍👦 🏳️‍🌈 שלום עליכם مرحبا`,
+      // and a right-to-left override closed by its pop, which a guard against spoofing takes out of
+      // names (the field a list shows: "gnp.exe" after U+202E reads "exe.png"), not of descriptions
+      name: `${p}-Ñandú Cafe\u0301 🐇 👩‍👩‍👧‍👦 🏳️‍🌈 שלום עליכם مرحبا \u202egnp.exe\u202c`,
       // bidirectional marks, overrides and isolates, which a Trojan-Source filter strips
       // and fullwidth forms (U+FF01 to U+FF5E), which an NFKC store folds into ASCII; and the flag of
       // Scotland, a black flag and tag characters (U+E0067 … U+E007F), which a filter against ASCII

@@ -4,8 +4,8 @@
  * §4.2 rule 2); ids are unique in each (§2) and across the creations.
  */
 import { expectDistinctIds, expectListed, expectStillListed, missingFromList, type CategoryRecord, type Creation } from '../../lib/checks/category.ts'
-import { NotApplicable } from '../../lib/checks/failure.ts'
-import { expectJsonContentType, expectStatus, jsonBodyOf, requireStatus } from '../../lib/checks/response.ts'
+import { fail, NotApplicable } from '../../lib/checks/failure.ts'
+import { describeStatus, expectJsonContentType, expectStatus, jsonBodyOf, requireStatus, responseOf, statusFailure } from '../../lib/checks/response.ts'
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
@@ -14,6 +14,11 @@ import { expectListNotPoisoned, expectListShapeNotPoisoned } from './poisoned-li
 import { answeredAt, type CategoryProbes, type CreateProbe } from './probes.ts'
 
 const LIST_STATUS_REPORTED = 'list-returns-200 reports the status'
+
+/** What a 401 to the key right after a 401 to the same request without it most often says of the service. */
+const KEY_REFUSED_AFTER_NONE =
+  "the key was refused right after the same URL was asked for without one: a cache in front keyed by the URL alone keeps the 401 it answered and answers it to every client, the key's too " +
+  "(nginx: proxy_cache_valid any, or 401, under a proxy_cache_key without $http_authorization): keep 4xx answers out of the cache (proxy_cache_valid 200 only), or put the Authorization header in its key"
 
 /** The list's records when it is a 200 with a CategoryList; otherwise another check reports it. */
 export function listedRecords(list: HttpResult): CategoryRecord[] {
@@ -149,7 +154,7 @@ export function listChecks(probes: CategoryProbes): void {
   listShapeChecks("GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding)", probes.firstList)
   // §4: every payload is JSON, whatever the client accepts; a server that negotiates (Spring with an
   // XML converter on its class path, Rails) may pick XML or HTML for a browser's Accept
-  const browser = "GET /categories with a valid key and a browser's Accept (text/html first, application/xml, */* last)"
+  const browser = "GET /categories with a valid key and a browser's Accept (text/html first, application/xml, */* last) and Accept-Encoding, after the run's creates"
   check('list-returns-200', `${browser} → 200`, async (t) => expectStatus(await t.use(probes.browserList), 200))
   check('json-content-type', `${browser} → the list is application/json`, async (t) => {
     const result = await t.use(probes.browserList)
@@ -158,6 +163,23 @@ export function listChecks(probes: CategoryProbes): void {
   })
   // the same list in another shape for a browser (Spring HATEOAS's HAL for text/html, a debug envelope)
   check('list-returns-category-array', `${browser} → an array of Category records`, async (t) => JUDGED_ALONE.shape(await t.use(probes.browserList)))
+  // §5.2: the key is all a client must send; §4: the answer is JSON whatever else it sends
+  const bare = "GET /categories with a valid key and no Accept header, as .NET's HttpClient sends it"
+  check('list-returns-200', `${bare} → 200`, async (t) => expectStatus(await t.use(probes.bareList), 200))
+  check('json-content-type', `${bare} → the list is application/json`, async (t) => {
+    const result = await t.use(probes.bareList)
+    requireStatus(result, [200], LIST_STATUS_REPORTED)
+    expectJsonContentType(result)
+  })
+  check('list-returns-category-array', `${bare} → an array of Category records`, async (t) => JUDGED_ALONE.shape(await t.use(probes.bareList)))
+  check('list-returns-200', 'GET /categories with a valid key, right after the same request without one was answered → 200', async (t) => {
+    const keyed = await t.use(async () => (await probes.keyAfterNone()).keyed)
+    const { none } = await probes.keyAfterNone()
+    t.evidence(none)
+    const response = responseOf(keyed)
+    if (response.status !== 401 || none.exchange.response?.status !== 401) return expectStatus(keyed, 200)
+    fail({ ...statusFailure(response), message: `GET answered ${describeStatus(response)}, expected 200: ${KEY_REFUSED_AFTER_NONE}`, expected: 'status 200', actual: `status ${describeStatus(response)}` }, keyed.exchange)
+  })
   const lastList = async () => (await probes.lastList()).list
   // a list broken after the run's creates names the creates of values a store may not give back (poisoned-list.ts)
   const before = async () => (await probes.lastList()).before
@@ -250,7 +272,12 @@ export function stillListedCheck(probes: CategoryProbes): void {
       // rows answers one read in a few): one that lags may lack what another client created as the
       // run began, but a read that shows the run's creates has every write before them too
       const [{ lists }, { creations }] = await Promise.all([settledList(probes), createdRecords(probes.creates)])
-      for (const again of lists.slice(1)) {
+      // and every other list of the run answered to the key after the first (as a browser asks for
+      // it, with no User-Agent, right after a request without the key) that shows them too
+      const others = await Promise.allSettled([probes.browserList(), probes.bareList(), probes.keyAfterNone().then((k) => k.keyed)])
+      const firstAnswered = answeredAt(first)
+      const later = others.flatMap((o) => (o.status === 'fulfilled' && o.value.exchange.response && Date.parse(o.value.exchange.startedAt) >= firstAnswered ? [o.value] : []))
+      for (const again of [...lists.slice(1), ...later]) {
         const records = usableRecords(again)
         if (records === undefined || missingFromList(creations, records).length > 0) continue // not a list (rereadChecks reports it), or one behind
         t.evidence(again)

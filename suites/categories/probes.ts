@@ -107,8 +107,12 @@ export interface CategoryProbes {
   listAgain: () => Promise<HttpResult>
   /** How long a list that lags behind the writes is waited for (--list-lag), within the run's deadline. */
   listLag: ListLag
-  /** The list as a browser asks for a page (its Accept), sent beside the others. */
+  /** The list as a browser asks for a page (its Accept and Accept-Encoding), sent once the run's creates were answered. */
   browserList: () => Promise<HttpResult>
+  /** The list asked for with the key and no Accept header (which the document does not ask for), sent beside the others. */
+  bareList: () => Promise<HttpResult>
+  /** The list asked for without a key, then, once answered, with the key: the second, and the first as its evidence. */
+  keyAfterNone: () => Promise<{ none: HttpResult; keyed: HttpResult }>
 }
 
 /** Chrome's Accept for a page: a server that negotiates on it may pick XML or HTML over JSON. */
@@ -299,7 +303,32 @@ export function categoryProbes(run: Run): CategoryProbes {
     const lastWriteAnsweredAt = Math.max(0, ...settled.flatMap((s) => (s.status === 'fulfilled' && isPost(s.value) && (s.value as HttpResult).exchange.response ? [answeredAt(s.value as HttpResult)] : [])))
     return { list: await listCategories(run), before, lastWriteAnsweredAt }
   })
-  const browserList = once(() => listCategories(run, { accept: BROWSER_ACCEPT }, false))
+  // a browser's Accept-Encoding too, once the run's creates were answered: a service that starts
+  // empty answers the first list "[]", which a compressor with a threshold (compression()'s 1 KiB,
+  // Go's gziphandler's 1,400 bytes, Spring Boot's 2 KiB) sends as it is, and every other list is
+  // asked for without a coding; the list the creates made long is the one whose compressed
+  // answer a client that accepts gzip gets
+  const browserList = once(async () => {
+    await Promise.allSettled(creates.map((c) => c.probe()))
+    return listCategories(run, { accept: BROWSER_ACCEPT, 'accept-encoding': 'gzip, deflate, br' }, false)
+  })
+  // §5.2 asks a client for the Authorization header alone, and some send no Accept (.NET's
+  // HttpClient unless told to; with none, any media type is acceptable, RFC 9110 §12.5.1), where
+  // every other request carries the suite's: a service that assumes one (a handler that reads
+  // req.headers.accept.includes(…), a negotiation that answers 406) passed. Its User-Agent and
+  // trace context stay, as on every request of a run (a request without a User-Agent goes against
+  // RFC 9110 §10.1.5's SHOULD, and firewalls refuse it: AWS WAF's NoUserAgent_HEADER), and so does
+  // its Accept-Encoding: identity (with none, any coding is acceptable, which the run's notes
+  // would count as a coding the run did not ask for)
+  const bareList = once(() => listCategories(run, { accept: '' }, false))
+  // §4.1 for the key right after a request without one: a cache in front keyed by the URL alone
+  // that keeps the 401 it answered (nginx's proxy_cache_valid any) answers it to the key too. One
+  // after the other, whatever order the checks run in: among the run's other lists, one with the
+  // key follows one without only by chance
+  const keyAfterNone = once(async () => {
+    const none = await run.client().send({ method: 'GET', path: '/categories', critical: false })
+    return { none, keyed: await listCategories(run, {}, false) }
+  })
   const listLag = lagOf(run)
-  return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories(run), listLag, browserList }
+  return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories(run), listLag, browserList, bareList, keyAfterNone }
 }

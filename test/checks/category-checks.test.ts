@@ -34,6 +34,7 @@ describe('expectEchoedFields', () => {
     ['NFC-normalised', { name: 'Nandu\u0301' }, { id: 1, name: 'Nandú' }, 'FIELD_CHANGED'],
     ['a tab turned into a space', { name: 'a\tb' }, { id: 1, name: 'a b' }, 'FIELD_CHANGED'],
     ['cut at 255 characters', { name: 'x'.repeat(300) }, { id: 1, name: 'x'.repeat(255) }, 'FIELD_CHANGED'],
+    ['name and description swapped', { description: 'a dog', name: 'dog' }, { id: 1, name: 'a dog', description: 'dog' }, 'FIELD_CHANGED'],
     ['a body that is not a record', { name: 'dog' }, ['dog'], 'not-applicable'],
   ].map(([label, sent, answer, outcome]) => ({ label, sent, answer, outcome })))('$label → $outcome', ({ sent, answer, outcome }) => {
     expect(outcomeOf(() => expectEchoedFields(sent as NewCategory, created(answer)))).toBe(outcome)
@@ -46,6 +47,13 @@ describe('expectEchoedFields', () => {
       // and the stacks that trim (php-ruby-answers.ts, test/checks/php-ruby-answers.test.ts)
       message: expect.stringMatching(/^the created record changed "name"; first difference at character 0: sent U\+0020, got U\+0064 \(lengths 7 and 3\); the leading and trailing whitespace was taken away/),
     })
+  })
+})
+
+describe('expectEchoedFields and fields bound by their place in the body', () => {
+  test('a field that came back holding another field as sent says so', () => {
+    const verdict = verdictOf(() => expectEchoedFields({ description: 'a dog', name: 'dog' }, created({ id: 1, name: 'a dog', description: 'dog' })))
+    expect(verdict).toMatchObject({ code: 'FIELD_CHANGED', message: expect.stringMatching(/^the created record changed "description"; it holds the "name" sent: the values were bound to the fields by their place in the body/) })
   })
 })
 

@@ -28,6 +28,13 @@ describe('jsonBodyOf and the encoding of the body', () => {
     expect(outcomeOf(() => jsonBodyOf(flagged({ invalidUtf8: true }, '["\ufffdand\ufffd"]')))).toBe('NOT_JSON')
   })
 
+  test('a gzip stream without its Content-Encoding (1f 8b 08, read leniently) is named as one', () => {
+    const verdict = verdictOf(() => jsonBodyOf(flagged({ invalidUtf8: true }, '\u001f\ufffd\b\u0000\u0000\u0000\u0000\u0000\u0000\u0003')))
+    expect(verdict).toMatchObject({ code: 'NOT_JSON', message: expect.stringMatching(/^the 200 body is not valid JSON: it starts as a gzip stream does \(1f 8b 08\)/) })
+    // Latin-1 text is no gzip stream
+    expect(verdictOf(() => jsonBodyOf(flagged({ invalidUtf8: true }, '["\ufffdand\ufffd"]')))).toMatchObject({ message: 'the 200 body is not valid JSON' })
+  })
+
   test('so a list in Latin-1 fails its schema check as NOT_JSON, not as a shape', () => {
     expect(outcomeOf(() => expectSchema(flagged({ invalidUtf8: true }, '[{"id":1,"name":"\ufffd"}]'), 'CategoryList'))).toBe('NOT_JSON')
   })

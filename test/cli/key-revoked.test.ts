@@ -3,7 +3,9 @@
  * with it is answered 401 from some point on, operations it was served on before included. No
  * verdict on the service: INCOMPLETE (exit 2), no rule failed, and the reports say from which
  * request on. A service that refuses the valid key on one operation from the start still fails
- * that rule (the mutation create-refuses-the-valid-key in the kill matrix; here, in-process).
+ * that rule (the mutation create-refuses-the-valid-key in the kill matrix; here, in-process). A key
+ * refused on one URL alone (a cache in front that keeps the URL's 401) is served when asked about on
+ * another operation: its refusals there are the service's failures.
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, expect, test } from 'vitest'
@@ -11,7 +13,8 @@ import type { Exchange } from '../../lib/http/exchange.ts'
 import type { JournalEntry } from '../../lib/http/journal.ts'
 import { KEY_REVOKED, keyRevoked } from '../../lib/result/key-revoked.ts'
 import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
-import { errorReply } from '../../lib/server/server-cases.ts'
+import { MUTATIONS } from '../../lib/server/mutations.ts'
+import { errorReply, startCase } from '../../lib/server/server-cases.ts'
 import { failedRules, runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 
 const servers: RunningServer[] = []
@@ -97,4 +100,19 @@ test('requests without the key refused 403 from the same moment on, none before:
   // a service that answers 403 to a missing key from the start (and then loses the key): no block to speak of
   const always403 = [withKey('a', 'GET', 200, 1), withoutKey('x', 403, 2), withKey('b', 'POST', 201, 3), withKey('c', 'POST', 403, 4), withoutKey('y', 403, 5), withKey('d', 'GET', 403, 6), withKey('e', 'POST', 403, 7)]
   expect(keyRevoked(always403, journalOf(always403))?.problem.message).toMatch(/a limiter that answers 403 where 429 is meant/)
+})
+
+test('a key refused on the list alone once a cache in front kept its 401: asked about on another operation, served, so the refusals are failures of list-returns-200, not a revoked key', async () => {
+  const apiKey = `key-${randomBytes(12).toString('hex')}`
+  const server = await startCase(MUTATIONS.find((m) => m.name === 'url-cache-keeps-401')!, { apiKey })
+  servers.push(server)
+  const run = await runConformInProcess(['--base-url', server.baseUrl, '--seed', '1'], { env: { CONFORM_API_KEY: apiKey } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(1)
+  expect(run.results?.problems.map((p) => p.kind)).not.toContain('key-revoked')
+  expect(failedRules(run)).toEqual(['list-returns-200'])
+  const failed = run.results!.rules.find((r) => r.id === 'list-returns-200')!.checks.filter((c) => c.status === 'fail')
+  // the other operation, asked about with the key, stands beside the refusals as evidence
+  for (const check of failed) expect(check.exchanges.some((e) => e.keyRecheck === true && new URL(e.request.url).pathname === '/v1/store/orders' && e.response?.status === 200)).toBe(true)
+  for (const text of [run.stdout, run.stderr, ...Object.values(run.files)]) expect(text).not.toContain(apiKey)
 })

@@ -1,7 +1,7 @@
 /**
  * Mutations a service gets from what sits in front of its store: a sanitiser or normaliser set on
  * one field only, a line-ending fix, an entity decoder, an unescaper that lets through escapes
- * JSON does not have. Each passes every plain body and changes only the one class of string it
+ * JSON does not have, SQL built by concatenation for one field. Each passes every plain body and changes only the one class of string it
  * touches, in the field it is set on; the valid creates carry each class in both fields where a
  * service's sanitisers differ by field (suites/cases/valid-creates.ts).
  */
@@ -26,10 +26,43 @@ export const SANITISER_MUTATIONS: readonly Mutation[] = [
     behaviour: storedAs((text) => text.replaceAll('\r\n', '\n')),
   },
   {
+    // caught by create-json-escapes' name, which holds a tab and CR LF (its description always did)
+    name: 'line-breaks-stripped-from-names',
+    ...CHANGED,
+    description:
+      "CR, LF and tab are taken out of the name, the field the service logs, against log injection (CWE-117, neutralised in the value itself rather than in the log line), " +
+      'while the description, multi-line text, keeps them',
+    behaviour: storedAs((text, field) => (field === 'name' ? text.replace(/[\r\n\t]/g, '') : text)),
+  },
+  {
+    // caught by create-json-escapes' description, which holds quotes and a backslash (only names and short forms did)
+    name: 'description-sql-built-by-concatenation',
+    breaks: 'create-returns-201',
+    code: 'SERVER_ERROR',
+    description:
+      "the name goes into SQL as a bound parameter, the description by string concatenation (`UPDATE categories SET description = '${description}' …`, a statement added later): " +
+      "a single quote in a description is a syntax error, answered 500 (and SQL injection); a name with one is stored",
+    behaviour: {
+      toRecord(body, id) {
+        if (body.description?.includes("'")) throw new Error('syntax error at or near "s"')
+        return conformingBehaviour.toRecord(body, id)
+      },
+    },
+  },
+  {
     name: 'bidi-controls-stripped',
     ...CHANGED,
     description: 'bidirectional marks, overrides and isolates (U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) are stripped against Trojan Source',
     behaviour: storedAs((text) => text.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')),
+  },
+  {
+    // caught by create-unicode's name, which holds a right-to-left override (its description always held bidi controls)
+    name: 'bidi-overrides-stripped-from-names',
+    ...CHANGED,
+    description:
+      'bidirectional overrides and isolates (U+202A to U+202E, U+2066 to U+2069) are taken out of names, which a list shows, against right-to-left override spoofing ("gnp.exe" after U+202E reads "exe.png"), ' +
+      'as display names and file names are guarded; descriptions keep them',
+    behaviour: storedAs((text, field) => (field === 'name' ? text.replace(/[\u202a-\u202e\u2066-\u2069]/g, '') : text)),
   },
   {
     name: 'html-entities-decoded',
