@@ -30,7 +30,11 @@ export function createAgent(options: { baseUrl: string; timeoutMs: number; concu
   // a proxy's tunnel, is made by the factory's connector, which reads past interim 1xx answers
   // undici cannot (lib/http/interim-answers.ts). The user's CA and client certificate go into the
   // handshakes with the origin only: directly, or inside the tunnel (requestTls), never the proxy's.
-  const tls = originTls(options.tls)
+  // With a client certificate, no TLS session is resumed: a gateway built on OpenSSL that verifies
+  // client certificates without a session id context (socat 1.7.4's verify=1) refuses every resumed
+  // handshake with an internal_error alert, and a conforming service behind it failed 13 rules as
+  // "intermittent" (measured); a full handshake per connection costs little, as connections are kept.
+  const tls = { ...originTls(options.tls), ...(options.tls?.cert !== undefined || options.tls?.pfx !== undefined ? { maxCachedSessions: 0 } : {}) }
   const agentOptions = {
     connect: { timeout: options.timeoutMs, ...tls },
     connections: options.concurrency,

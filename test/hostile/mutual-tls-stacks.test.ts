@@ -1,0 +1,59 @@
+/**
+ * Mutual TLS as other stacks do it (test/hostile/mutual-tls-stacks.ts; measured against the real
+ * ones in docs/production.md): a conforming service behind them passes with the right certificate,
+ * and a run that cannot be made says what to do, never a FAIL of the service.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
+import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { opensslMissing } from './hostile-servers.ts'
+import { RUN_TIMEOUT_MS, expectNoStackTrace } from './expect-run.ts'
+import { makePki, type Pki } from './mutual-tls.ts'
+import { apachePerDirectoryFront, resumptionRefusingFront } from './mutual-tls-stacks.ts'
+
+const KEY = 'mtls-stacks-key-8c21e4'
+const runs: ConformRun[] = []
+const track = (run: ConformRun) => (runs.push(run), run)
+afterAll(() => runs.forEach((run) => run.cleanup()))
+const noOpenssl = opensslMissing()
+
+describe.skipIf(noOpenssl !== undefined).concurrent(`mutual TLS as other stacks do it${noOpenssl ? ` (skipped: ${noOpenssl})` : ''}`, { timeout: RUN_TIMEOUT_MS }, () => {
+  let pki: Pki
+  let reference: RunningServer
+  beforeAll(async () => {
+    pki = makePki()
+    reference = await startReferenceServer({ apiKey: KEY })
+  })
+  afterAll(async () => {
+    await reference?.close()
+    pki?.cleanup()
+  })
+
+  test('a front that refuses resumed handshakes (socat 1.7.4 verify=1): with the certificate, passes; no session is resumed (it was a FAIL of 13 rules, "intermittent")', async () => {
+    const front = await resumptionRefusingFront(pki, Number(new URL(reference.baseUrl).port))
+    try {
+      const run = track(await runConform(['--base-url', front.baseUrl, '--ca-cert', pki.caFile, '--client-cert', pki.clientCertFile, '--client-key', pki.clientKeyFile], { env: { CONFORM_API_KEY: KEY } }))
+      expectNoStackTrace(run)
+      expect(run.code, run.stdout + run.stderr).toBe(0)
+      expect(front.refusedResumptions).toBe(0)
+    } finally {
+      await front.close()
+    }
+  })
+
+  test('Apache\'s per-directory SSLVerifyClient under TLS 1.3 (403 "Cannot perform Post-Handshake Authentication"): exit 2, saying Node cannot do post-handshake authentication and what to do, never "is it one its CA issued?"', async () => {
+    const front = await apachePerDirectoryFront(pki)
+    try {
+      for (const certificate of [[], ['--client-cert', pki.clientCertFile, '--client-key', pki.clientKeyFile]]) {
+        const run = track(await runConform(['--base-url', front.baseUrl, '--ca-cert', pki.caFile, ...certificate], { env: { CONFORM_API_KEY: KEY } }))
+        expect(run.code, run.stdout + run.stderr).toBe(2)
+        expect(run.results!.summary.checks.fail).toBe(0)
+        expect(run.stdout).toMatch(/^✗ a gateway refused the run for its client certificate: \d+ requests were answered 403 with its words \("Cannot perform Post-Handshake Authentication"\), not the service's; it asks for it after the TLS 1\.3 handshake, which Node cannot do: (give --client-cert and --client-key,|run) with NODE_OPTIONS=--tls-max-v1\.2$/m)
+        expect(run.stdout).not.toContain('is it one its CA issued')
+        expect(run.stdout.includes('give --client-cert and --client-key, with'), 'without a certificate, it says to give one').toBe(certificate.length === 0)
+      }
+    } finally {
+      await front.close()
+    }
+  })
+})
