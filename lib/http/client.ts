@@ -209,6 +209,11 @@ export class HttpClient {
         ...(stall.stalled !== undefined ? { stalledWhileWaiting: stall.stalled } : {}),
       })
       if (exchange.error.code === 'TIMEOUT' && exchange.sent === true) stall.unanswered()
+      // a connection a server ended for the client certificate it asked for during the request: no answer lost, a TLS refusal
+      const alert = this.pools.certificateAlert
+      if (alert !== undefined && (exchange.error.code === 'CONNECTION_RESET' || exchange.error.code === 'NETWORK_ERROR')) {
+        exchange.error = { code: 'TLS_FAILURE', message: `the server asked for the client certificate during the request, and ended the connection (${alert})`, tlsAlert: alert }
+      }
       return result
     } finally {
       release?.()

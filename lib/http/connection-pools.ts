@@ -49,6 +49,11 @@ export class ConnectionPools {
     this.watched = watchingWrites(this.pool)
   }
 
+  /** The alert of a handshake a server asked for during a request, for a client certificate (lib/http/certificate-alert.ts). */
+  get certificateAlert(): string | undefined {
+    return this.handshakes.certificateAlert
+  }
+
   /** Whether requests go on one connection because the server serves one at a time. */
   get oneConnection(): boolean {
     return this.one

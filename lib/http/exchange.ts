@@ -62,7 +62,8 @@ export interface Exchange {
   /** Before a resend: how long the client waited, as the server's Retry-After asked. */
   waitedMs?: number
   response?: RecordedResponse
-  error?: { code: TransportErrorCode; message: string }
+  /** `tlsAlert`: the TLS alert of a server that asked for the client certificate during the request (lib/http/certificate-alert.ts). */
+  error?: { code: TransportErrorCode; message: string; tlsAlert?: string }
   /**
    * A GET the key was refused on, sent again with it after a pause to tell a revoked key from a
    * service that refused a valid one (lib/runner/key-recheck.ts): when served, the key works, and

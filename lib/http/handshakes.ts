@@ -9,11 +9,17 @@
  * server 120 ms away takes 120 ms for each, and the slots' waves (lib/http/request-slots.ts) go on.
  */
 import type { buildConnector } from 'undici'
+import { watchCertificateAlert } from './certificate-alert.ts'
 
 /** A handshake pending this many times as long as the fastest one took is taken for one the server dropped. */
 const DROPPED_FACTOR = 4
 
 export class Handshakes {
+  /**
+   * The alert of a TLS handshake a server asked for again during a request, for a client
+   * certificate, and that failed (lib/http/certificate-alert.ts); undefined while none has.
+   */
+  certificateAlert: string | undefined
   /** The fastest handshake so far, in ms; Infinity until one is done. */
   private fastestMs = Infinity
   /** When each handshake under way began (performance.now()). */
@@ -32,6 +38,8 @@ export class Handshakes {
       connect(options, (...args: [null, import('node:net').Socket] | [Error, null]) => {
         this.pending.delete(handshake)
         if (args[1]) this.fastestMs = Math.min(this.fastestMs, this.now() - handshake.at)
+        // before undici's own listener: the alert is known when the request's error reaches the client
+        if (args[1]) watchCertificateAlert(args[1], (alert) => (this.certificateAlert ??= alert))
         callback(...args)
       })
     }

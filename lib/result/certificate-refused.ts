@@ -33,6 +33,8 @@ const CERTIFICATE_STATUSES = new Set([495, 496])
 
 /** An answer a gateway gave for the client certificate, not the service. */
 export function refusedForCertificate(e: Exchange): boolean {
+  // a connection the server ended with an alert for the certificate it asked for during the request (lib/http/certificate-alert.ts)
+  if (e.error?.tlsAlert !== undefined) return true
   const response = e.response
   if (!response) return false
   if (CERTIFICATE_STATUSES.has(response.status)) return true
@@ -51,11 +53,16 @@ export function withoutChecksOfTheRefusedCertificate<C extends { status: string;
 export function certificateRefused(exchanges: readonly Exchange[], withCertificate: boolean): RunProblem | undefined {
   const ids = new Set(exchanges.filter(refusedForCertificate).map((e) => e.id))
   if (ids.size < ENOUGH) return undefined
+  const alerted = exchanges.find((e) => e.error?.tlsAlert !== undefined)?.error?.tlsAlert
+  const ask = withCertificate
+    ? 'it did not take the client certificate of --client-cert; is it one its CA issued, and not expired?'
+    : 'it asks for a client certificate (mutual TLS); give it with --client-cert FILE and --client-key FILE'
+  if (alerted !== undefined) {
+    return { kind: 'certificate-refused', message: `the server refused the run for its client certificate: it asked for one during ${ids.size} requests (a TLS renegotiation, as Apache's per-directory SSLVerifyClient does) and ended each connection (${alerted}); ${ask}` }
+  }
   const first = exchanges.find(refusedForCertificate)!.response!
   const what = POST_HANDSHAKE.test(first.body)
     ? `it asks for it after the TLS 1.3 handshake, which Node cannot do: ${withCertificate ? 'run' : 'give --client-cert and --client-key,'} with NODE_OPTIONS=--tls-max-v1.2`
-    : withCertificate
-      ? 'it did not take the client certificate of --client-cert; is it one its CA issued, and not expired?'
-      : 'it asks for a client certificate (mutual TLS); give it with --client-cert FILE and --client-key FILE'
+    : ask
   return { kind: 'certificate-refused', message: `a gateway refused the run for its client certificate: ${ids.size} requests were answered ${first.status} with its words ("${REFUSAL_WORDS.exec(first.body)?.[0] ?? `status ${first.status}`}"), not the service's; ${what}` }
 }

@@ -1,0 +1,27 @@
+/**
+ * A server that asks for the client certificate only during a request: Apache's per-directory
+ * `SSLVerifyClient require` under TLS 1.2 lets the handshake go without one, then, for the
+ * request to that path, asks again (a renegotiation) and ends the connection with an alert when the
+ * client has none to give. undici reports only that the other side closed: every request of the
+ * run met a reset connection, went again with fewer at once, and the run failed the service
+ * after two minutes (1,128 to 1,920 requests, measured with Apache 2.4.71). The alert is on the
+ * TLS socket, with what the server asked: the signature algorithms the client shares with it,
+ * which only a CertificateRequest gives a client (none after the first handshake, 20 after the
+ * renegotiation). The client then calls such a request's error what it is (lib/http/client.ts),
+ * and the run reaches no verdict on the service (lib/result/certificate-refused.ts).
+ */
+import type { Socket } from 'node:net'
+import type { TLSSocket } from 'node:tls'
+
+/** The alerts that refuse a client certificate, or the lack of one (OpenSSL's names, as Node gives them). */
+const CERTIFICATE_ALERT = /ALERT_(?:HANDSHAKE_FAILURE|CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|CERTIFICATE_EXPIRED|CERTIFICATE_REVOKED|UNSUPPORTED_CERTIFICATE|ACCESS_DENIED)/
+
+/** Calls `noted` with the alert of the socket's error when the server had asked it for a certificate. */
+export function watchCertificateAlert(socket: Socket, noted: (alert: string) => void): void {
+  const tls = socket as Partial<TLSSocket>
+  if (typeof tls.getSharedSigalgs !== 'function') return
+  socket.on('error', (error: NodeJS.ErrnoException) => {
+    const code = error.code ?? ''
+    if (CERTIFICATE_ALERT.test(code) && (tls.getSharedSigalgs?.() ?? []).length > 0) noted(code)
+  })
+}
