@@ -102,9 +102,8 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
       if (check.status !== 'fail') return check
       const entry = live.find((e) => excuses(e, rule.id, check))
       if (!entry) {
-        // entries of this check that excuse another failure: it changed, it is not fixed (an entry
-        // of the rule, only where the check fails with its code: another code is another failure)
-        for (const e of live) if (e.rule === rule.id && (e.check === undefined ? e.code === check.failure?.code : e.check === check.name)) changed.add(e)
+        // entries of this check that excuse another failure: it changed, it is not fixed
+        for (const e of live) if (e.rule === rule.id && (e.check === undefined || e.check === check.name)) changed.add(e)
         const note = unexcusedNote(rule.id, check, baseline.knownFailures, live)
         return note ? { ...check, baselineNote: note } : check
       }
