@@ -9,6 +9,9 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { ConfigError } from '../../lib/config/config-error.ts'
 import { readClientTls } from '../../lib/config/client-tls.ts'
+import { loadConfig } from '../../lib/config/config.ts'
+import { opensslMissing } from '../hostile/hostile-servers.ts'
+import { makePki } from '../hostile/mutual-tls.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'client-tls-files-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -37,5 +40,19 @@ describe('odd files', () => {
     const message = refusal({ clientCert: 'noise.p12' }, 'a-passphrase')
     expect(message).toMatch(/is neither PEM nor a PKCS#12 file that the passphrase in CONFORM_CLIENT_KEY_PASSPHRASE opens$/)
     expect(message).not.toMatch(/secret-looking|a-passphrase/)
+  })
+})
+
+describe.skipIf(opensslMissing() !== undefined)('CONFORM_CLIENT_KEY_PASSPHRASE', () => {
+  test('set but empty (a CI secret that is not set) is none: an encrypted key asks for its passphrase, not "cannot be decrypted"', () => {
+    const pki = makePki()
+    try {
+      const load = (env: NodeJS.ProcessEnv) => () => loadConfig(['--base-url', 'https://conform.example/v1', '--client-cert', pki.clientCertFile, '--client-key', pki.encryptedKeyFile], { CONFORM_API_KEY: 'client-tls-files-key-5be1', ...env }, pki.dir)
+      const encrypted = `the key in ${pki.encryptedKeyFile} is encrypted: give its passphrase in CONFORM_CLIENT_KEY_PASSPHRASE`
+      expect(load({})).toThrow(encrypted)
+      expect(load({ CONFORM_CLIENT_KEY_PASSPHRASE: '' })).toThrow(encrypted)
+    } finally {
+      pki.cleanup()
+    }
   })
 })
