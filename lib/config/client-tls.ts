@@ -71,6 +71,8 @@ export function readClientTls(files: { caCert?: string; clientCert?: string; cli
   if (clientCert !== undefined) {
     const certFile = resolve(cwd, clientCert)
     const bytes = readBytes(certFile, '--client-cert')
+    // an empty file (a secret not written, a heredoc gone wrong) is no PKCS#12 file that wants a passphrase
+    if (bytes.length === 0) throw new ConfigError(`--client-cert ${certFile} is empty: give the PEM certificate (or PKCS#12 file) of the client`)
     // no PEM block at all: a PKCS#12 file, which holds the key with the certificate
     if (!bytes.includes('-----BEGIN ')) {
       if (clientKey !== undefined) throw new ConfigError(`--client-cert ${certFile} is a PKCS#12 file, which holds its key: leave out --client-key`)

@@ -209,7 +209,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     baseUrlSource = flags['base-url'] !== undefined ? '--base-url' : 'CONFORM_BASE_URL'
     keySource = flags['api-key'] !== undefined ? '--api-key' : 'CONFORM_API_KEY'
     headerSource = flags.header !== undefined ? '--header' : 'CONFORM_HEADERS'
-    passphrase = env[PASSPHRASE_VARIABLE] ?? files[PASSPHRASE_VARIABLE]
+    // empty is none, as for every setting: a CI secret that is not set gives the variable empty
+    passphrase = setting(PASSPHRASE_VARIABLE)
     // read-only from a .env.production file beside --max-writes 2 on the command line: no POST goes,
     // safe, but the budget asked for is silently unused; the note says which setting made it so
     if (values['read-only'] === true && values['max-writes'] !== undefined) {

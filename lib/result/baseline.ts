@@ -16,6 +16,7 @@ import { writeFileSync } from 'node:fs'
 import type { Baseline, BaselineEntry } from '../config/baseline-file.ts'
 import { ruleStatus, type BaselineOutcome, type CheckResult, type RunResult } from './run-result.ts'
 import { portableJson } from '../json/portable-json.ts'
+import type { SkipCause } from '../checks/skip-causes.ts'
 
 export type { Baseline, BaselineEntry, BaselineOutcome }
 
@@ -39,6 +40,9 @@ const excuses = (entry: BaselineEntry, rule: string, check: CheckResult) => same
 /** ` as <what it showed>`, when known. */
 const shown = (observed: string | undefined) => (observed === undefined ? '' : ` as ${observed}`)
 
+/** Skips that leave nothing of the service unjudged: the check did not apply to it, or the run did not need it. */
+const JUDGED_WHEN_SKIPPED: ReadonlySet<SkipCause> = new Set(['not-applicable', 'not-needed'])
+
 /**
  * Whether the run did not judge the check an entry names: its rule was not run (--rule), or the
  * check was not verified (a read-only run, a deadline, not applicable). Such an entry is neither
@@ -48,7 +52,9 @@ const shown = (observed: string | undefined) => (observed === undefined ? '' : `
  */
 function notJudged(entry: BaselineEntry, result: RunResult): boolean {
   const rule = result.rules.find((r) => r.id === entry.rule)
-  if (entry.check === undefined) return !rule || rule.checks.every((c) => c.status === 'skip')
+  // an entry of the rule shows on checks it does not name: one skipped for the run's limits
+  // (--read-only, --max-writes, the deadline…) may be one of them; one that does not apply is not
+  if (entry.check === undefined) return !rule || rule.checks.some((c) => c.status === 'skip' && !(c.cause !== undefined && JUDGED_WHEN_SKIPPED.has(c.cause)))
   return !rule || rule.checks.some((c) => c.name === entry.check && c.status === 'skip')
 }
 
@@ -153,7 +159,10 @@ export function updatedBaseline(result: RunResult, previous: Baseline, today: st
     if (updated.has(entry)) return
     const written = entry.observed === undefined && observed !== undefined ? { ...entry, observed } : entry
     updated.set(entry, written)
-    knownFailures.push(written)
+    // an entry of the rule kept above (a check of it skipped) that excused a check too: once
+    const at = knownFailures.indexOf(entry)
+    if (at >= 0) knownFailures[at] = written
+    else knownFailures.push(written)
   }
   for (const rule of result.rules) {
     const unexcused = new Map<string, CheckResult[]>()

@@ -12,8 +12,13 @@
  */
 import type { TLSSocket } from 'node:tls'
 
-/** How long a server that asked for a certificate has to refuse the handshake: three of its handshakes' time, at least 250 ms, within --timeout. */
-export const certificateWordWaitMs = (handshakeMs: number, timeoutMs: number): number => Math.min(timeoutMs, Math.max(250, 3 * handshakeMs))
+/**
+ * How long a server that asked for a certificate has to refuse the handshake: three of its
+ * handshakes' time, at least 250 ms, within what is left of the preflight's one wait (`timeoutMs`,
+ * which the run's deadline bounds: the handshake took `handshakeMs` of it). None left: the run
+ * goes on, and a refusal after the handshake is told by its alert (lib/http/certificate-alert.ts).
+ */
+export const certificateWordWaitMs = (handshakeMs: number, timeoutMs: number): number => Math.max(0, Math.min(timeoutMs - handshakeMs, Math.max(250, 3 * handshakeMs)))
 
 /** Whether the server's handshake asked for a client certificate. */
 export const askedForCertificate = (socket: TLSSocket): boolean => (socket.getSharedSigalgs?.() ?? []).length > 0

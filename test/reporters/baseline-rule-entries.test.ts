@@ -53,6 +53,31 @@ describe('an entry of the whole rule', () => {
   })
 })
 
+describe('an entry of the whole rule, where the run judged only some of its checks', () => {
+  // the rule's POST checks skipped by --read-only (or --max-writes), a check of it that sends no POST passing
+  const readOnly = runResult((id) =>
+    id === RULE
+      ? [check('POST /categories, case 1 → 400', 'skip', { cause: 'read-only' }), check('POST /categories, case 2 → 400', 'skip', { cause: 'read-only' }), check('GET /categories → 200', 'pass')]
+      : [check(`${id} check`, 'pass')],
+  )
+
+  test('a run whose checks skipped for the user\'s own limits (--read-only) shows nothing fixed, and --update-baseline keeps the entry', () => {
+    const outcome = applyBaseline(readOnly, { knownFailures: [ruleEntry()] }, 'b.json', TODAY).baseline!
+    expect([outcome.fixed, outcome.changed]).toEqual([[], undefined])
+    expect(updatedBaseline(readOnly, { knownFailures: [ruleEntry()] }, TODAY).knownFailures).toEqual([ruleEntry()])
+  })
+
+  test('where it excused a check of such a run too, --update-baseline keeps it once', () => {
+    const partly = runResult((id) => (id === RULE ? [check('POST /categories, case 1 → 400', 'skip', { cause: 'read-only' }), check('POST /categories, case 2 → 400', 'fail', { failure: status422 })] : [check(`${id} check`, 'pass')]))
+    expect(updatedBaseline(partly, { knownFailures: [ruleEntry()] }, TODAY).knownFailures).toEqual([ruleEntry()])
+  })
+
+  test('checks not applicable to the service still let the entry be judged: fixed when no check fails alike', () => {
+    const judged = runResult((id) => (id === RULE ? [check('POST /categories, case 1 → 400', 'pass'), check('POST /categories, case 2 → 400', 'skip', { cause: 'not-applicable' })] : [check(`${id} check`, 'pass')]))
+    expect(applyBaseline(judged, { knownFailures: [ruleEntry()] }, 'b.json', TODAY).baseline!.fixed).toHaveLength(1)
+  })
+})
+
 describe('--update-baseline', () => {
   test('a failure two or more checks show alike is one entry of the rule; one only one shows, an entry of its check', () => {
     const { knownFailures } = updatedBaseline(deployed(status422, status422, serverError, status422), { knownFailures: [] }, TODAY)
