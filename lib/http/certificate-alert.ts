@@ -16,12 +16,24 @@ import type { TLSSocket } from 'node:tls'
 /** The alerts that refuse a client certificate, or the lack of one (OpenSSL's names, as Node gives them). */
 const CERTIFICATE_ALERT = /ALERT_(?:HANDSHAKE_FAILURE|CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|CERTIFICATE_EXPIRED|CERTIFICATE_REVOKED|UNSUPPORTED_CERTIFICATE|ACCESS_DENIED)/
 
-/** Calls `noted` with the alert of the socket's error when the server had asked it for a certificate. */
-export function watchCertificateAlert(socket: Socket, noted: (alert: string) => void): void {
+/** Calls `noted` with the alert of the socket's error, and the socket's local port, when the server had asked it for a certificate. */
+export function watchCertificateAlert(socket: Socket, noted: (alert: string, localPort: number | undefined) => void): void {
   const tls = socket as Partial<TLSSocket>
   if (typeof tls.getSharedSigalgs !== 'function') return
   socket.on('error', (error: NodeJS.ErrnoException) => {
     const code = error.code ?? ''
-    if (CERTIFICATE_ALERT.test(code) && (tls.getSharedSigalgs?.() ?? []).length > 0) noted(code)
+    if (CERTIFICATE_ALERT.test(code) && (tls.getSharedSigalgs?.() ?? []).length > 0) noted(code, socket.localPort)
   })
+}
+
+/**
+ * The local port of the connection a request's error came on, as undici gives it (SocketError's
+ * `socket`: its addresses and ports), or undefined: an alert is told only for the request of the
+ * connection it ended, never for a reset elsewhere (a keep-alive race, a path the server does not
+ * guard).
+ */
+export function localPortOf(error: unknown): number | undefined {
+  const seen = error as { socket?: { localPort?: unknown }; cause?: { socket?: { localPort?: unknown } } } | undefined
+  const port = seen?.socket?.localPort ?? seen?.cause?.socket?.localPort
+  return typeof port === 'number' ? port : undefined
 }

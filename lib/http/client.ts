@@ -11,6 +11,7 @@ import { setMaxListeners } from 'node:events'
 import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ConnectionPools } from './connection-pools.ts'
+import { localPortOf } from './certificate-alert.ts'
 import { AnswerClock } from './answer-clock.ts'
 import { contentCodings, decodeUtf8 } from './body-reader.ts'
 import { cookieHeaderOf, evidenceHeaders } from './cookies.ts'
@@ -210,7 +211,7 @@ export class HttpClient {
       })
       if (exchange.error.code === 'TIMEOUT' && exchange.sent === true) stall.unanswered()
       // a connection a server ended for the client certificate it asked for during the request: no answer lost, a TLS refusal
-      const alert = this.pools.certificateAlert
+      const alert = this.pools.certificateAlertOn(localPortOf(error))
       if (alert !== undefined && (exchange.error.code === 'CONNECTION_RESET' || exchange.error.code === 'NETWORK_ERROR')) {
         exchange.error = { code: 'TLS_FAILURE', message: `the server asked for the client certificate during the request, and ended the connection (${alert})`, tlsAlert: alert }
       }

@@ -49,9 +49,9 @@ export class ConnectionPools {
     this.watched = watchingWrites(this.pool)
   }
 
-  /** The alert of a handshake a server asked for during a request, for a client certificate (lib/http/certificate-alert.ts). */
-  get certificateAlert(): string | undefined {
-    return this.handshakes.certificateAlert
+  /** The alert that ended the connection on this local port, where a server asked for a client certificate during a request (lib/http/certificate-alert.ts). */
+  certificateAlertOn(localPort: number | undefined): string | undefined {
+    return localPort === undefined ? undefined : this.handshakes.certificateAlerts.get(localPort)
   }
 
   /** Whether requests go on one connection because the server serves one at a time. */

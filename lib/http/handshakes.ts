@@ -16,10 +16,10 @@ const DROPPED_FACTOR = 4
 
 export class Handshakes {
   /**
-   * The alert of a TLS handshake a server asked for again during a request, for a client
-   * certificate, and that failed (lib/http/certificate-alert.ts); undefined while none has.
+   * The alerts of the TLS handshakes a server asked for again during a request, for a client
+   * certificate, that failed (lib/http/certificate-alert.ts), by the local port of their connection.
    */
-  certificateAlert: string | undefined
+  readonly certificateAlerts = new Map<number, string>()
   /** The fastest handshake so far, in ms; Infinity until one is done. */
   private fastestMs = Infinity
   /** When each handshake under way began (performance.now()). */
@@ -39,7 +39,7 @@ export class Handshakes {
         this.pending.delete(handshake)
         if (args[1]) this.fastestMs = Math.min(this.fastestMs, this.now() - handshake.at)
         // before undici's own listener: the alert is known when the request's error reaches the client
-        if (args[1]) watchCertificateAlert(args[1], (alert) => (this.certificateAlert ??= alert))
+        if (args[1]) watchCertificateAlert(args[1], (alert, port) => port !== undefined && this.certificateAlerts.set(port, alert))
         callback(...args)
       })
     }

@@ -10,14 +10,14 @@
 import { EventEmitter } from 'node:events'
 import type { Socket } from 'node:net'
 import { describe, expect, test } from 'vitest'
-import { watchCertificateAlert } from '../../lib/http/certificate-alert.ts'
+import { localPortOf, watchCertificateAlert } from '../../lib/http/certificate-alert.ts'
 import type { Exchange } from '../../lib/http/exchange.ts'
 import { Handshakes } from '../../lib/http/handshakes.ts'
 import { certificateRefused } from '../../lib/result/certificate-refused.ts'
 
 /** A TLS socket as the client holds it: the signature algorithms it shares with the server (none until the server asks for a certificate). */
-function tlsSocket(sigalgs: string[] = []): Socket & { shared: string[] } {
-  const socket = Object.assign(new EventEmitter(), { shared: sigalgs, getSharedSigalgs: () => socket.shared })
+function tlsSocket(sigalgs: string[] = [], localPort = 50_000): Socket & { shared: string[] } {
+  const socket = Object.assign(new EventEmitter(), { shared: sigalgs, localPort, getSharedSigalgs: () => socket.shared })
   return socket as unknown as Socket & { shared: string[] }
 }
 const alert = (code: string) => Object.assign(new Error(code), { code })
@@ -39,17 +39,20 @@ describe('the alert of a handshake the server asked for during a request', () =>
     expect(plain.listenerCount('error')).toBe(0)
   })
 
-  test('a pool\'s handshakes keep the first, from any of its connections', () => {
+  test("a pool's handshakes keep each alert by its connection's local port, and a request's error is matched to its own connection only", () => {
     const handshakes = new Handshakes(10)
-    const sockets = [tlsSocket(['RSA+SHA256']), tlsSocket(['RSA+SHA256'])]
+    const sockets = [tlsSocket(['RSA+SHA256'], 50_001), tlsSocket(['RSA+SHA256'], 50_002), tlsSocket([], 50_003)]
     let next = 0
     const connect = handshakes.timing((_options, callback) => callback(null, sockets[next++] as never))
-    connect({} as never, () => undefined)
-    connect({} as never, () => undefined)
-    expect(handshakes.certificateAlert).toBeUndefined()
+    for (let i = 0; i < 3; i++) connect({} as never, () => undefined)
+    expect([...handshakes.certificateAlerts]).toEqual([])
     sockets[1]!.emit('error', alert('ERR_SSL_TLSV1_ALERT_UNKNOWN_CA'))
-    sockets[0]!.emit('error', alert('ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE'))
-    expect(handshakes.certificateAlert).toBe('ERR_SSL_TLSV1_ALERT_UNKNOWN_CA')
+    sockets[2]!.emit('error', alert('ECONNRESET'))
+    expect([...handshakes.certificateAlerts]).toEqual([[50_002, 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA']])
+    // undici's SocketError names the connection it came on (its socket's addresses and ports)
+    expect(localPortOf(Object.assign(new Error('other side closed'), { socket: { localPort: 50_002 } }))).toBe(50_002)
+    expect(localPortOf(Object.assign(new Error('fetch failed'), { cause: { socket: { localPort: 50_003 } } }))).toBe(50_003)
+    expect(localPortOf(new Error('no socket'))).toBeUndefined()
   })
 })
 
