@@ -93,11 +93,11 @@ export function readClientTls(files: { caCert?: string; clientCert?: string; cli
       throw new ConfigError(clientKey === undefined ? `--client-cert ${certFile} holds no private key: give it with --client-key FILE` : `--client-key ${keyFile} holds no PEM private key (-----BEGIN … PRIVATE KEY-----)`)
     }
     const key = privateKey(keyPem, keyFile, passphrase)
-    if (!leaf.checkPrivateKey(key)) throw new ConfigError(`--client-key ${keyFile} is not the key of the certificate in --client-cert ${certFile} (${leaf.subject.replace(/\n/g, ', ')})`)
+    if (!leaf.checkPrivateKey(key)) throw new ConfigError(`--client-key ${keyFile} is not the key of the certificate in --client-cert ${certFile} (${oneLine(leaf.subject)})`)
     material.cert = chain.join('\n')
     material.key = keyPem
     if (passphrase !== undefined) material.passphrase = passphrase
-    tls.clientCertificate = { file: certFile, keyFile, subject: oneLine(leaf.subject), issuer: oneLine(leaf.issuer), validTo: new Date(leaf.validTo).toISOString(), fingerprint256: leaf.fingerprint256 }
+    tls.clientCertificate = { file: certFile, keyFile, ...namedBy(leaf) }
   }
   return tls
 }
@@ -112,20 +112,11 @@ export function tlsWithoutHttps(config: { tls?: ClientTls | undefined; baseUrl?:
 export function tlsWords(tls: Pick<ClientTls, 'caCert' | 'clientCertificate'>): string {
   const parts: string[] = []
   const cert = tls.clientCertificate
-  const facts = cert?.fingerprint256 ? ` (issued by ${cert.issuer}, valid to ${cert.validTo.slice(0, 10)}, SHA-256 ${cert.fingerprint256})` : ''
-  if (cert) parts.push(`client certificate ${cert.fingerprint256 ? cert.subject : ''}${facts} from ${cert.format === 'pkcs12' ? 'the PKCS#12 file ' : ''}${cert.file}, presented only to the base URL's origin`.replace('certificate  from', 'certificate from'))
+  // a PKCS#12 file whose certificate Node could not read out is named by its file alone
+  const named = cert?.fingerprint256 ? `${cert.subject} (issued by ${cert.issuer}, valid to ${cert.validTo.slice(0, 10)}, SHA-256 ${cert.fingerprint256}) ` : ''
+  if (cert) parts.push(`client certificate ${named}from ${cert.format === 'pkcs12' ? 'the PKCS#12 file ' : ''}${cert.file}, presented only to the base URL's origin`)
   if (tls.caCert) parts.push(`the ${tls.caCert.certificates === 1 ? 'CA' : `${tls.caCert.certificates} CAs`} of ${tls.caCert.file} trusted beside the system's`)
   return `TLS: ${parts.join('; ')}`
-}
-
-/** curl's words for the same files (--cacert, --cert, --key; a passphrase curl asks for itself), shell-quoted. */
-export function curlTlsFlags(tls: Pick<ClientTls, 'caCert' | 'clientCertificate'>): string {
-  const quoted = (path: string) => (/^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`)
-  const cert = tls.clientCertificate
-  return [
-    ...(tls.caCert ? ['--cacert', quoted(tls.caCert.file)] : []),
-    ...(cert ? [...(cert.format === 'pkcs12' ? ['--cert-type', 'P12'] : []), '--cert', quoted(cert.file), ...(cert.keyFile !== cert.file ? ['--key', quoted(cert.keyFile)] : [])] : []),
-  ].join(' ')
 }
 
 /**
@@ -171,10 +162,17 @@ function pkcs12(bytes: Buffer, file: string, passphrase: string | undefined): Ce
     throw new ConfigError(passphrase === undefined ? `--client-cert ${file} is neither PEM nor a PKCS#12 file that opens without a passphrase: give its passphrase in ${PASSPHRASE_VARIABLE}` : `--client-cert ${file} is neither PEM nor a PKCS#12 file that the passphrase in ${PASSPHRASE_VARIABLE} opens`)
   }
   const der = context.context?.getCertificate?.()
-  const leaf = der ? new X509Certificate(der) : undefined
   const facts = { file, keyFile: file, format: 'pkcs12' as const }
-  return leaf ? { ...facts, subject: oneLine(leaf.subject), issuer: oneLine(leaf.issuer), validTo: new Date(leaf.validTo).toISOString(), fingerprint256: leaf.fingerprint256 } : { ...facts, subject: '(not read)', issuer: '(not read)', validTo: '', fingerprint256: '' }
+  return der ? { ...facts, ...namedBy(new X509Certificate(der)) } : { ...facts, subject: '(not read)', issuer: '(not read)', validTo: '', fingerprint256: '' }
 }
+
+/** What names a certificate in the reports: subject, issuer, expiry, SHA-256 fingerprint. */
+const namedBy = (leaf: X509Certificate): Pick<CertificateFacts, 'subject' | 'issuer' | 'validTo' | 'fingerprint256'> => ({
+  subject: oneLine(leaf.subject),
+  issuer: oneLine(leaf.issuer),
+  validTo: new Date(leaf.validTo).toISOString(),
+  fingerprint256: leaf.fingerprint256,
+})
 
 /** The PEM blocks of a kind in a text (`PRIVATE KEY` matches RSA, EC and ENCRYPTED ones too). */
 function pemBlocks(text: string, kind: 'CERTIFICATE' | 'PRIVATE KEY'): string[] {

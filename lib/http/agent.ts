@@ -5,7 +5,7 @@
 import { Agent, Client, Pool, ProxyAgent, type Dispatcher } from './undici-parts.ts'
 import { connectReadingPastInterimAnswers } from './interim-answers.ts'
 import type { Handshakes } from './handshakes.ts'
-import { originTls } from './origin-tls.ts'
+import { hasClientCertificate, originTls } from './origin-tls.ts'
 import type { TlsMaterial } from '../config/client-tls.ts'
 
 /**
@@ -34,7 +34,7 @@ export function createAgent(options: { baseUrl: string; timeoutMs: number; concu
   // client certificates without a session id context (socat 1.7.4's verify=1) refuses every resumed
   // handshake with an internal_error alert, and a conforming service behind it failed 13 rules as
   // "intermittent" (measured); a full handshake per connection costs little, as connections are kept.
-  const tls = { ...originTls(options.tls), ...(options.tls?.cert !== undefined || options.tls?.pfx !== undefined ? { maxCachedSessions: 0 } : {}) }
+  const tls = { ...originTls(options.tls), ...(hasClientCertificate(options.tls) ? { maxCachedSessions: 0 } : {}) }
   const agentOptions = {
     connect: { timeout: options.timeoutMs, ...tls },
     connections: options.concurrency,

@@ -13,8 +13,17 @@
 import type { Socket } from 'node:net'
 import type { TLSSocket } from 'node:tls'
 
-/** The alerts that refuse a client certificate, or the lack of one (OpenSSL's names, as Node gives them). */
-const CERTIFICATE_ALERT = /ALERT_(?:HANDSHAKE_FAILURE|CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|CERTIFICATE_EXPIRED|CERTIFICATE_REVOKED|UNSUPPORTED_CERTIFICATE|ACCESS_DENIED)/
+/** The alerts that refuse a client certificate, or the lack of one (OpenSSL's names, as Node gives them); the preflight reads them too (lib/runner/client-certificate.ts). */
+export const CERTIFICATE_ALERT = /CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|CERTIFICATE_EXPIRED|CERTIFICATE_REVOKED|UNSUPPORTED_CERTIFICATE|ACCESS_DENIED|DECRYPT_ERROR/
+
+/** TLS 1.2's alert for a handshake the server would not complete: for a certificate it asked for and did not get, as for a cipher it does not share. */
+export const HANDSHAKE_FAILURE_ALERT = /ALERT_HANDSHAKE_FAILURE/
+
+/**
+ * Whether the server asked the socket for a certificate: its CertificateRequest gives a client the
+ * signature algorithms they share, and TLSSocket.getSharedSigalgs() is empty until one came.
+ */
+export const askedForCertificate = (socket: Partial<TLSSocket>): boolean => (socket.getSharedSigalgs?.() ?? []).length > 0
 
 /** Calls `noted` with the alert of the socket's error, and the socket's local port, when the server had asked it for a certificate. */
 export function watchCertificateAlert(socket: Socket, noted: (alert: string, localPort: number | undefined) => void): void {
@@ -22,7 +31,7 @@ export function watchCertificateAlert(socket: Socket, noted: (alert: string, loc
   if (typeof tls.getSharedSigalgs !== 'function') return
   socket.on('error', (error: NodeJS.ErrnoException) => {
     const code = error.code ?? ''
-    if (CERTIFICATE_ALERT.test(code) && (tls.getSharedSigalgs?.() ?? []).length > 0) noted(code, socket.localPort)
+    if ((CERTIFICATE_ALERT.test(code) || HANDSHAKE_FAILURE_ALERT.test(code)) && askedForCertificate(tls)) noted(code, socket.localPort)
   })
 }
 

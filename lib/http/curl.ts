@@ -4,6 +4,7 @@
  */
 import { escapeRegExp, KEY_PLACEHOLDER, KEY_STAND_INS } from './redact.ts'
 import type { RecordedRequest } from './exchange.ts'
+import type { ClientTls } from '../config/client-tls.ts'
 
 function singleQuoted(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`
@@ -73,4 +74,13 @@ function inPiecesCommand(request: RecordedRequest): { sent: string; options: str
     sent: `{ ${piece(bytes.subarray(0, request.splitAt))}; sleep 0.1; ${piece(bytes.subarray(request.splitAt))}; }`,
     options: ['-H', singleQuoted(`content-length: ${bytes.byteLength}`), '-H', singleQuoted('expect:'), '-H', singleQuoted('transfer-encoding:'), '-T', '-'],
   }
+}
+
+/** curl's words for the run's TLS files (--cacert, --cert, --key; a passphrase curl asks for itself), quoted as every word of a curl line is. */
+export function curlTlsFlags(tls: Pick<ClientTls, 'caCert' | 'clientCertificate'>): string {
+  const cert = tls.clientCertificate
+  return [
+    ...(tls.caCert ? ['--cacert', quoted(tls.caCert.file)] : []),
+    ...(cert ? [...(cert.format === 'pkcs12' ? ['--cert-type', 'P12'] : []), '--cert', quoted(cert.file), ...(cert.keyFile !== cert.file ? ['--key', quoted(cert.keyFile)] : [])] : []),
+  ].join(' ')
 }

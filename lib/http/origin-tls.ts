@@ -10,6 +10,9 @@ import type { TlsMaterial } from '../config/client-tls.ts'
 /** Node 22.15 and 23.5 give the CAs Node trusts, NODE_EXTRA_CA_CERTS included; Node 20 only its bundled ones. */
 const defaultCas = (): readonly string[] => (tls as { getCACertificates?: (type: string) => string[] }).getCACertificates?.('default') ?? tls.rootCertificates
 
+/** Whether the material holds a client certificate (PEM or PKCS#12). */
+export const hasClientCertificate = (material: TlsMaterial | undefined): boolean => material?.cert !== undefined || material?.pfx !== undefined
+
 export function originTls(material: TlsMaterial | undefined): { ca?: string[]; cert?: string; key?: string; pfx?: Buffer; passphrase?: string } {
   if (material === undefined) return {}
   return {

@@ -103,7 +103,7 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
       const entry = live.find((e) => excuses(e, rule.id, check))
       if (!entry) {
         // entries of this check that excuse another failure: it changed, it is not fixed
-        for (const e of live) if (e.rule === rule.id && (e.check === undefined || e.check === check.name)) changed.add(e)
+        for (const e of live) if (namesCheck(e, rule.id, check)) changed.add(e)
         const note = unexcusedNote(rule.id, check, baseline.knownFailures, live)
         return note ? { ...check, baselineNote: note } : check
       }
@@ -154,11 +154,11 @@ export const RECORDED_REASON = 'recorded by --update-baseline'
 export function updatedBaseline(result: RunResult, previous: Baseline, today: string): Baseline {
   const knownFailures: BaselineEntry[] = previous.knownFailures.filter((e) => notJudged(e, result))
   // an entry written before `observed` was recorded gets it: from now on it excuses what it shows today
-  const updated = new Map<BaselineEntry, BaselineEntry>()
+  const keptAlready = new Set<BaselineEntry>()
   const keep = (entry: BaselineEntry, observed: string | undefined) => {
-    if (updated.has(entry)) return
+    if (keptAlready.has(entry)) return
+    keptAlready.add(entry)
     const written = entry.observed === undefined && observed !== undefined ? { ...entry, observed } : entry
-    updated.set(entry, written)
     // an entry of the rule kept above (a check of it skipped) that excused a check too: once
     const at = knownFailures.indexOf(entry)
     if (at >= 0) knownFailures[at] = written

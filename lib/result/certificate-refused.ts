@@ -49,14 +49,18 @@ export function withoutChecksOfTheRefusedCertificate<C extends { status: string;
   )
 }
 
+/** What to do about a refusal of the client certificate: give one, or check the one given (`withCertificate`: --client-cert was). */
+export const certificateAdvice = (withCertificate: boolean): string =>
+  withCertificate
+    ? 'it did not take the client certificate of --client-cert; is it one its CA issued, and not expired?'
+    : 'it asks for a client certificate (mutual TLS); give it with --client-cert FILE and --client-key FILE'
+
 /** Why the run's answers look like a gateway's refusals of its client certificate (a problem of kind certificate-refused), or undefined. */
 export function certificateRefused(exchanges: readonly Exchange[], withCertificate: boolean): RunProblem | undefined {
   const ids = new Set(exchanges.filter(refusedForCertificate).map((e) => e.id))
   if (ids.size < ENOUGH) return undefined
   const alerted = exchanges.find((e) => e.error?.tlsAlert !== undefined)?.error?.tlsAlert
-  const ask = withCertificate
-    ? 'it did not take the client certificate of --client-cert; is it one its CA issued, and not expired?'
-    : 'it asks for a client certificate (mutual TLS); give it with --client-cert FILE and --client-key FILE'
+  const ask = certificateAdvice(withCertificate)
   if (alerted !== undefined) {
     return { kind: 'certificate-refused', message: `the server refused the run for its client certificate: it asked for one during ${ids.size} requests (a TLS renegotiation, as Apache's per-directory SSLVerifyClient does) and ended each connection (${alerted}); ${ask}` }
   }

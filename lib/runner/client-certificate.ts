@@ -10,7 +10,8 @@
  * (it did not), or, for a server that sends neither, a short while (a server that asks but does
  * not demand: nginx's `ssl_verify_client optional`).
  */
-import type { TLSSocket } from 'node:tls'
+import { CERTIFICATE_ALERT, HANDSHAKE_FAILURE_ALERT } from '../http/certificate-alert.ts'
+import { certificateAdvice } from '../result/certificate-refused.ts'
 
 /**
  * How long a server that asked for a certificate has to refuse the handshake: three of its
@@ -20,12 +21,6 @@ import type { TLSSocket } from 'node:tls'
  */
 export const certificateWordWaitMs = (handshakeMs: number, timeoutMs: number): number => Math.max(0, Math.min(timeoutMs - handshakeMs, Math.max(250, 3 * handshakeMs)))
 
-/** Whether the server's handshake asked for a client certificate. */
-export const askedForCertificate = (socket: TLSSocket): boolean => (socket.getSharedSigalgs?.() ?? []).length > 0
-
-/** The alerts that say the server refused the client's certificate, or the lack of one (OpenSSL's names, as Node gives them). */
-const REFUSED_CERTIFICATE = /CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|CERTIFICATE_EXPIRED|CERTIFICATE_REVOKED|UNSUPPORTED_CERTIFICATE|ACCESS_DENIED|DECRYPT_ERROR/
-
 /**
  * The one line for a handshake that a server ended with an alert, or closed after asking for a
  * certificate (`errno` ''), or undefined for an error of another kind. `withCertificate`: whether
@@ -33,11 +28,10 @@ const REFUSED_CERTIFICATE = /CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CER
  * completed (TLS 1.2 servers reset it for a certificate they refuse, as Node's does).
  */
 export function certificateRefusal(where: string, errno: string, withCertificate: boolean, asked: boolean, inHandshake = false): string | undefined {
-  const refused = REFUSED_CERTIFICATE.test(errno) || (errno === '' && asked)
+  const refused = CERTIFICATE_ALERT.test(errno) || (errno === '' && asked)
   // TLS 1.2's refusal of a handshake without a certificate is a handshake failure, as a cipher mismatch is
-  const maybe = !refused && (/ALERT_HANDSHAKE_FAILURE/.test(errno) || (withCertificate && inHandshake && errno === 'ECONNRESET'))
+  const maybe = !refused && (HANDSHAKE_FAILURE_ALERT.test(errno) || (withCertificate && inHandshake && errno === 'ECONNRESET'))
   if (!refused && !maybe) return undefined
   const why = errno === '' ? 'closed the connection after the TLS handshake' : errno === 'ECONNRESET' ? 'reset the connection during the TLS handshake' : `refused the TLS handshake (${errno})`
-  if (withCertificate) return `the server at ${where} ${why}: ${maybe ? 'most often ' : ''}it did not take the client certificate of --client-cert; is it one its CA issued, and not expired?`
-  return `the server at ${where} ${why}: ${maybe ? 'most often ' : ''}it asks for a client certificate (mutual TLS); give it with --client-cert FILE and --client-key FILE`
+  return `the server at ${where} ${why}: ${maybe ? 'most often ' : ''}${certificateAdvice(withCertificate)}`
 }

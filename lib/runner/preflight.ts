@@ -10,8 +10,9 @@ import { connect as tlsConnect, type TLSSocket } from 'node:tls'
 import type { TransportErrorCode } from '../http/exchange.ts'
 import type { TlsMaterial } from '../config/client-tls.ts'
 import { isLoopbackHost } from '../config/config.ts'
-import { originTls } from '../http/origin-tls.ts'
-import { askedForCertificate, certificateRefusal, certificateWordWaitMs } from './client-certificate.ts'
+import { hasClientCertificate, originTls } from '../http/origin-tls.ts'
+import { certificateRefusal, certificateWordWaitMs } from './client-certificate.ts'
+import { askedForCertificate } from '../http/certificate-alert.ts'
 import { openTunnel } from './preflight-tunnel.ts'
 
 export interface PreflightFailure {
@@ -75,7 +76,7 @@ export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.
   const port = Number(url.port || DEFAULT_PORTS[url.protocol])
   const where = `${url.hostname}:${port}`
   const hint = 'is the server running there, and is the base URL right?'
-  const withCertificate = tls?.cert !== undefined || tls?.pfx !== undefined
+  const withCertificate = hasClientCertificate(tls)
   const describe: Describe = (code, errno, message, { connected, asked, secured }) => {
     const refusal = url.protocol === 'https:' ? certificateRefusal(where, errno, withCertificate, asked, connected && !secured) : undefined
     if (refusal) return refusal

@@ -7,8 +7,8 @@
  */
 import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { curlTlsFlags } from '../config/client-tls.ts'
 import type { Config } from '../config/config.ts'
+import { curlTlsFlags } from '../http/curl.ts'
 import { githubActionsOutput } from '../reporters/github-actions.ts'
 import { htmlReport } from '../reporters/html-report.ts'
 import { jsonReport } from '../reporters/json-report.ts'

@@ -157,7 +157,7 @@ describe.skipIf(noOpenssl !== undefined).concurrent(`mutual TLS${noOpenssl ? ` (
     try {
       const run = track(await runConform(['--base-url', front.baseUrl, ...withCert(), '--rule', 'list-returns-category-array'], { env: { CONFORM_API_KEY: KEY } }))
       expect(run.code, run.stdout + run.stderr).toBe(1)
-      expect(run.stdout).toContain(`curl -i --cacert ${pki.caFile} --cert ${pki.clientCertFile} --key ${pki.clientKeyFile} -X GET`)
+      expect(run.stdout).toContain(`curl -i --cacert '${pki.caFile}' --cert '${pki.clientCertFile}' --key '${pki.clientKeyFile}' -X GET`)
     } finally {
       await Promise.all([front.close(), broken.close()])
     }
