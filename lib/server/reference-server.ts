@@ -284,6 +284,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer[] | undef
     })
     req.on('end', () => resolve(size > limit ? undefined : chunks))
     req.on('error', reject)
+    // a client that went away while its request waited its turn (oneAtATimeMs) left a stream that
+    // says nothing more: without this the worker waited on it for ever, and answered no one after it
+    req.on('close', () => req.readableEnded || reject(new Error('the client closed the connection before its body was read')))
+    if (req.destroyed) reject(new Error('the client closed the connection before its body was read'))
   })
 }
 
