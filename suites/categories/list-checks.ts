@@ -63,7 +63,7 @@ export async function createdRecords(creates: readonly CreateProbe[]): Promise<{
     // the connection race lost the answer, and the list showed the record: it counts as created
     const found = result.answerLost?.record
     if (found) {
-      creations.push({ sent, record: found.value as CategoryRecord })
+      creations.push({ sent, record: found.value as CategoryRecord, foundInList: true })
       continue
     }
     // a 200 answers the create with its record as a 201 does (create-checks.ts): the record was made

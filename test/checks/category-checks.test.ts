@@ -86,6 +86,23 @@ describe('expectListed', () => {
     expect(outcomeOf(() => expectListed([dog], records(text)))).toBe(outcome)
   })
 
+  describe('a create whose answer already changed a field (create-echoes-fields fails it): one fault, told once', () => {
+    const sent = { name: 'run-dog  ', description: 'd' }
+    const trimmed = { sent, record: { id: 5, name: 'run-dog', description: 'd' } as CategoryRecord }
+    test.each([
+      ['listed as the answer showed it', '[{"id":5,"name":"run-dog","description":"d"}]', 'pass'],
+      ['listed as sent (the answer alone was wrong)', '[{"id":5,"name":"run-dog  ","description":"d"}]', 'pass'],
+      ['listed changed another way', '[{"id":5,"name":"run-do","description":"d"}]', 'LISTED_FIELD_CHANGED'],
+      ['listed without a field the answer kept', '[{"id":5,"name":"run-dog"}]', 'LISTED_FIELD_CHANGED'],
+    ].map(([label, text, outcome]) => ({ label, text, outcome })))('$label → $outcome', ({ text, outcome }) => {
+      expect(outcomeOf(() => expectListed([trimmed], records(text)))).toBe(outcome)
+    })
+    test('an answer that was lost, its record read from the list: no answer showed the change, so the list fails it', () => {
+      const found = { ...trimmed, foundInList: true as const }
+      expect(outcomeOf(() => expectListed([found], records('[{"id":5,"name":"run-dog","description":"d"}]')))).toBe('LISTED_FIELD_CHANGED')
+    })
+  })
+
   test('a default for a field not sent may differ in the list', () => {
     const plain = creation({ name: 'run-plain' }, 3)
     expect(outcomeOf(() => expectListed([plain], records('[{"id":3,"name":"run-plain","description":""}]')))).toBe('pass')
