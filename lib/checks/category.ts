@@ -126,6 +126,8 @@ export interface Creation {
   record: CategoryRecord
   /** The answer was lost and `record` is the one the list showed: no create answer judged it. */
   foundInList?: true
+  /** The body sent an id (§2: never sent by the client) and the record took it: create-returns-category fails it (CLIENT_ID_ACCEPTED). */
+  idTaken?: true
 }
 
 /**
@@ -160,8 +162,14 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
     if (named) named.push(record)
     else byName.set(name, [record])
   }
+  // an id answered to two creates or more: ids-unique (or create-returns-category, for an id the
+  // body sent and the record took) reports it; the list that shows one record under it with the
+  // other's name, or the record saved over (an ORM's save() of a body with an id), is that one
+  // fault again. None listed under it is a fault of its own: the writes were lost
+  const createdIndex = IdIndex.of(created.map((c) => c.record))
   for (const { sent, record, foundInList } of created) {
     const id = idOf(record)
+    if (createdIndex.positionsOf(record).length > 1 && index.has(record)) continue
     // §1 rule 1: one create, one category (names carry the run id, so no one else made another;
     // an empty or repeated name is told apart by its description, which then carries it)
     const same = (r: { name?: unknown; description?: unknown }) => r.name === sent.name && r.description === sent.description

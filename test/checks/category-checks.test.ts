@@ -103,6 +103,17 @@ describe('expectListed', () => {
     })
   })
 
+  test('two creates answered with one id (ids-unique reports it): the list shows one record under it, whichever name it has', () => {
+    const first = creation({ name: 'run-first', description: 'd' }, 1)
+    const second = creation({ name: 'run-second', description: 'd' }, 1)
+    const other = creation({ name: 'run-other', description: 'd' }, 2)
+    expect(outcomeOf(() => expectListed([first, second, other], records('[{"id":1,"name":"run-second","description":"d"},{"id":2,"name":"run-other","description":"d"}]')))).toBe('pass')
+    expect(outcomeOf(() => expectListed([first, second, other], records('[{"id":1,"name":"run-second","description":"d"},{"id":2,"name":"run-0ther","description":"d"}]')))).toBe('LISTED_FIELD_CHANGED')
+    expect(outcomeOf(() => expectListed([first, second, other], records('[{"id":1,"name":"run-second","description":"d"}]')))).toBe('MISSING_FROM_LIST')
+    // none under it: the writes were lost (a create that answers 201 and stores nothing), a fault of its own
+    expect(outcomeOf(() => expectListed([first, second, other], records('[{"id":2,"name":"run-other","description":"d"}]')))).toBe('MISSING_FROM_LIST')
+  })
+
   test('a default for a field not sent may differ in the list', () => {
     const plain = creation({ name: 'run-plain' }, 3)
     expect(outcomeOf(() => expectListed([plain], records('[{"id":3,"name":"run-plain","description":""}]')))).toBe('pass')
