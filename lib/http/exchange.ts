@@ -1,4 +1,5 @@
 /** What the suite keeps of one request and its answer: the evidence behind every verdict. */
+import { KEY_AUTHORIZATION } from './redact.ts'
 
 export interface RecordedRequest {
   method: string
@@ -85,3 +86,7 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 export function unsendableHeader(headers: Record<string, string>): string | undefined {
   return Object.keys(headers).find((name) => !HEADER_VALUE.test(headers[name] as string))
 }
+
+/** A request sent with the run's key (KEY_AUTHORIZATION, as every exchange records it) and answered 401 or 403: the key refused. */
+export const refusedTheKey = (e: Exchange) => e.request.headers.authorization === KEY_AUTHORIZATION && (e.response?.status === 401 || e.response?.status === 403)
+

@@ -7,7 +7,7 @@
  * Squid as a reverse proxy unless its cache_peer line says login=PASSTHRU); either way the run
  * verified nothing, and says so instead of reading as a service that broke its contract.
  */
-import type { Exchange } from '../http/exchange.ts'
+import { refusedTheKey, type Exchange } from '../http/exchange.ts'
 import { KEY_AUTHORIZATION } from '../http/redact.ts'
 import type { RunProblem } from './run-problems.ts'
 
@@ -20,8 +20,6 @@ export function theKey(keyFrom: string | undefined): string {
   return keyFrom.startsWith('--') ? `the key given by ${keyFrom}` : keyFrom
 }
 
-/** A request sent with the key and answered 401 or 403. */
-export const refusedTheKey = (e: Exchange) => e.request.headers.authorization === KEY_AUTHORIZATION && (e.response?.status === 401 || e.response?.status === 403)
 
 /**
  * The checks of a run whose key was refused: every check whose evidence holds an answer that

@@ -10,7 +10,8 @@
  */
 import type { SkipCause } from '../checks/skip-causes.ts'
 import type { JournalEntry } from '../http/journal.ts'
-import { keyRefused, refusedTheKey } from '../result/key-refused.ts'
+import { refusedTheKey } from '../http/exchange.ts'
+import { keyRefused } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
 import { certificateRefused } from '../result/certificate-refused.ts'
 import { keyRevoked } from '../result/key-revoked.ts'

@@ -13,7 +13,7 @@
  */
 import type { Exchange } from '../http/exchange.ts'
 import { KEY_AUTHORIZATION } from '../http/redact.ts'
-import { refusedTheKey } from '../result/key-refused.ts'
+import { refusedTheKey } from '../http/exchange.ts'
 import type { RunScope } from '../suite-kit/run-context.ts'
 
 /** How long the run waits before it asks again: a limiter's window of a second has passed. */

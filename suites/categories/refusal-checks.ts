@@ -16,7 +16,7 @@ import { refusalsOf } from '../cases/valid-create.ts'
 import { readableRecords, settledList } from './list-checks.ts'
 import { acceptedCreates } from './create-checks.ts'
 import type { CategoryProbes, CreateProbe, RefusalProbe } from './probes.ts'
-import type { RecordedRequest } from '../../lib/http/exchange.ts'
+import { refusedTheKey, type RecordedRequest } from '../../lib/http/exchange.ts'
 
 /** The bytes of a request's body, as sent (the key never stands in a POST body). */
 const bodyBytes = (request: RecordedRequest) => (request.bodyBase64 !== undefined ? Buffer.from(request.bodyBase64, 'base64').length : Buffer.byteLength(request.body ?? ''))
@@ -49,13 +49,38 @@ async function judgeTooLarge(result: HttpResult, creates: readonly CreateProbe[]
   )
 }
 
+/** Fewer creates than this, every one refused the key, say too little (a --rule run of one check). */
+const ENOUGH_CREATES = 3
+
+/**
+ * A body that must be refused with 400, answered 401 with the key, when every create sent with that
+ * key was answered 401 or 403 too (while the run's GETs were not: a key refused everywhere is the
+ * run's key-refused problem): the service refused the key on POST before it read any body (a key
+ * without write permission, a write route behind another authorizer). create-returns-201 fails
+ * for that one fault; the refusals judge nothing of the body, and are not probed again for it.
+ */
+async function judgeKeyRefusedOnCreates(result: HttpResult, creates: readonly CreateProbe[], status: 400 | 401): Promise<void> {
+  if (status !== 400 || !refusedTheKey(result.exchange)) return
+  const answered = (await Promise.allSettled(creates.map((c) => c.probe()))).flatMap((a) => (a.status === 'fulfilled' && a.value.exchange.response ? [a.value.exchange] : []))
+  if (answered.length < ENOUGH_CREATES || !answered.every(refusedTheKey)) return
+  const statuses = [...new Set(answered.map((e) => e.response!.status))].join(' or ')
+  throw new NotApplicable(`not verified: answered ${responseOf(result).status}, as all ${answered.length} creates sent with the key were (${statuses}): the service refused the key on POST before reading the body; create-returns-201 reports it`, 'key-refused')
+}
+
+/** What a refusal's answer is judged by before its status: a 413 to a large body, the key refused on every POST. */
+const judgedFirst = (r: RefusalProbe, creates: readonly CreateProbe[]) => async (result: HttpResult, t: { evidence(result: HttpResult): void }) => {
+  await judgeKeyRefusedOnCreates(result, creates, r.status)
+  await judgeTooLarge(result, creates, t, r.status)
+}
+
 /** The status a refusal must get; a body a conforming parser may take (a byte order mark) may get 201 with its name. */
 function refusalStatusCheck(r: RefusalProbe, creates: readonly CreateProbe[]): void {
   const accept = r.mayAcceptAs
   // a gateway's limit on the body's size comes before the key and the body are read: a 413 is judged first, whatever the refusal
-  if (!accept) return documentedErrorChecks(r.label, r.probe, r.rule, r.status, r.acceptedMeans, (result, t) => judgeTooLarge(result, creates, t, r.status))
+  if (!accept) return documentedErrorChecks(r.label, r.probe, r.rule, r.status, r.acceptedMeans, judgedFirst(r, creates))
   check(r.rule, `${r.label} → ${r.status}, or 201 because ${accept.why}`, async (t) => {
     const result = await t.use(r.probe)
+    await judgeKeyRefusedOnCreates(result, creates, r.status)
     const response = responseOf(result)
     if (response.status === r.status) return
     if (response.status !== 201) {

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, expect, test } from 'vitest'
 import type { Exchange } from '../../lib/http/exchange.ts'
 import { keyRefused } from '../../lib/result/key-refused.ts'
+import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { POST_PROBES } from '../../suites/cases/write-order.ts'
@@ -66,4 +67,22 @@ test('only when every answer to the key is 401 or 403, and there are enough of t
   expect(keyRefused([withKey('a', 401), withKey('b', 200), withKey('c', 401), withKey('d', 401)])).toBeUndefined()
   // requests without the key are answered 401 by every conforming server
   expect(keyRefused([answered('a', 'Bearer wrong', 401), answered('b', 'Basic x', 401), answered('c', 'Bearer wrong', 401)])).toBeUndefined()
+})
+
+test('a key refused on every POST, served on GET (a key without write permission): create-returns-201 fails once, the refusals that met the key are not verified, and are not probed again', async () => {
+  const mutation = MUTATIONS.find((m) => m.name === 'create-refuses-the-valid-key')!
+  const key = `right-${randomBytes(12).toString('hex')}`
+  const server = await startReferenceServer({ apiKey: key, behaviour: mutation.behaviour })
+  servers.push(server)
+  const run = await runConformInProcess(['--base-url', server.baseUrl], { env: { CONFORM_API_KEY: key } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(1)
+  expect((run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual(['create-returns-201'])
+  const statusChecks = (run.results?.rules ?? []).filter((r) => r.id.startsWith('create-rejects-')).flatMap((r) => r.checks).filter((c) => / → 400/.test(c.name))
+  expect(statusChecks.length).toBeGreaterThan(20)
+  expect(statusChecks.filter((c) => c.status !== 'skip' || c.cause !== 'key-refused')).toEqual([])
+  expect(statusChecks[0]?.skipReason).toMatch(/^not verified: answered 401, as all \d+ creates sent with the key were \(401\): the service refused the key on POST/)
+  // the creates' failures alone are probed again: two more of each, not of every refusal too (231 POSTs before)
+  const creates = POST_PROBES.filter((p) => !p.followUp).length
+  expect(run.results?.summary.writes).toBeLessThan(2 * creates)
 })
