@@ -5,6 +5,7 @@
  */
 import { expectEchoedFields, expectNewRecord, expectServiceAssignedId, type CategoryRecord, type NewCategory } from '../../lib/checks/category.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
+import { refusedTheKey } from '../../lib/http/exchange.ts'
 import { describeStatus, expectJsonContentType, expectStatus, requireStatus, responseOf, statusFailure } from '../../lib/checks/response.ts'
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import { fail, NotApplicable } from '../../lib/checks/failure.ts'
@@ -88,6 +89,19 @@ export async function acceptedCreates(creates: readonly CreateProbe[]): Promise<
   return answered.flatMap((a) => (a.status === 'fulfilled' && a.value.result.exchange.response?.status === 201 ? [a.value] : []))
 }
 
+/** Fewer creates than this, every one refused the key, say too little (a --rule run of one check). */
+const ENOUGH_CREATES = 3
+
+/**
+ * "all N creates sent with the key were answered 401" when every create sent with the key was
+ * refused it (401 or 403), and enough were sent to say so; undefined otherwise.
+ */
+export async function keyRefusedOnCreates(creates: readonly CreateProbe[]): Promise<string | undefined> {
+  const answered = (await Promise.allSettled(creates.map((c) => c.probe()))).flatMap((a) => (a.status === 'fulfilled' && a.value.exchange.response ? [a.value.exchange] : []))
+  if (answered.length < ENOUGH_CREATES || !answered.every(refusedTheKey)) return undefined
+  return `all ${answered.length} creates sent with the key were answered ${[...new Set(answered.map((e) => e.response!.status))].join(' or ')}`
+}
+
 /**
  * A create no freedom lets the service refuse: 201. Lengths are not shown (§8), so a refusal (400,
  * 413) of plain ASCII is a length limit the suite cannot verify below, unless the service took
@@ -105,6 +119,18 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
     // HTTP/1.1, and one that answers in HTTP/1.0 (Python's http.server by default) need not read it
     if (chunked && status !== 201 && responseOf(result).httpVersion === '1.0') throw new NotApplicable(`not verified: answered ${status} in HTTP/1.0: ${CHUNKED_TO_HTTP_1_0}`)
     if (await excusedAsRepeat(c, result, creates, lastList, t)) return
+    const refused = refusedTheKey(result.exchange) ? await keyRefusedOnCreates(creates) : undefined
+    if (refused) {
+      fail(
+        {
+          ...statusFailure(responseOf(result)),
+          message: `POST answered ${describeStatus(responseOf(result))}, expected 201: the key may read but not create (${refused.replace(/^all/, 'all of')}, its other requests were served): a key without write permission, or a write route behind another authorizer? Give a key that may create, or --read-only to judge the rest without writes`,
+          expected: 'status 201 (§5: the issued key gives access to every operation)',
+          actual: `status ${describeStatus(responseOf(result))}`,
+        },
+        result.exchange,
+      )
+    }
     const sent = await c.sent()
     if (status === 201 || !LENGTH_REFUSALS.includes(status) || !PLAIN_ASCII.test(sent.name + (sent.description ?? ''))) return expectStatus(result, 201)
     const accepted = await acceptedCreates(creates)

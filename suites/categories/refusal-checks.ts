@@ -14,7 +14,7 @@ import { documentedErrorChecks, errorRecordChecks } from '../../lib/suite-kit/do
 import { createMarker } from '../cases/valid-creates.ts'
 import { refusalsOf } from '../cases/valid-create.ts'
 import { readableRecords, settledList } from './list-checks.ts'
-import { acceptedCreates } from './create-checks.ts'
+import { acceptedCreates, keyRefusedOnCreates } from './create-checks.ts'
 import type { CategoryProbes, CreateProbe, RefusalProbe } from './probes.ts'
 import { refusedTheKey, type RecordedRequest } from '../../lib/http/exchange.ts'
 
@@ -49,9 +49,6 @@ async function judgeTooLarge(result: HttpResult, creates: readonly CreateProbe[]
   )
 }
 
-/** Fewer creates than this, every one refused the key, say too little (a --rule run of one check). */
-const ENOUGH_CREATES = 3
-
 /**
  * A body that must be refused with 400, answered 401 with the key, when every create sent with that
  * key was answered 401 or 403 too (while the run's GETs were not: a key refused everywhere is the
@@ -61,10 +58,8 @@ const ENOUGH_CREATES = 3
  */
 async function judgeKeyRefusedOnCreates(result: HttpResult, creates: readonly CreateProbe[], status: 400 | 401): Promise<void> {
   if (status !== 400 || !refusedTheKey(result.exchange)) return
-  const answered = (await Promise.allSettled(creates.map((c) => c.probe()))).flatMap((a) => (a.status === 'fulfilled' && a.value.exchange.response ? [a.value.exchange] : []))
-  if (answered.length < ENOUGH_CREATES || !answered.every(refusedTheKey)) return
-  const statuses = [...new Set(answered.map((e) => e.response!.status))].join(' or ')
-  throw new NotApplicable(`not verified: answered ${responseOf(result).status}, as all ${answered.length} creates sent with the key were (${statuses}): the service refused the key on POST before reading the body; create-returns-201 reports it`, 'key-refused')
+  const refused = await keyRefusedOnCreates(creates)
+  if (refused) throw new NotApplicable(`not verified: answered ${responseOf(result).status}, as ${refused}: the service refused the key on POST before reading the body; create-returns-201 reports it`, 'key-refused')
 }
 
 /** What a refusal's answer is judged by before its status: a 413 to a large body, the key refused on every POST. */

@@ -81,7 +81,10 @@ test('a key refused on every POST, served on GET (a key without write permission
   const statusChecks = (run.results?.rules ?? []).filter((r) => r.id.startsWith('create-rejects-')).flatMap((r) => r.checks).filter((c) => / → 400/.test(c.name))
   expect(statusChecks.length).toBeGreaterThan(20)
   expect(statusChecks.filter((c) => c.status !== 'skip' || c.cause !== 'key-refused')).toEqual([])
-  expect(statusChecks[0]?.skipReason).toMatch(/^not verified: answered 401, as all \d+ creates sent with the key were \(401\): the service refused the key on POST/)
+  expect(statusChecks[0]?.skipReason).toMatch(/^not verified: answered 401, as all \d+ creates sent with the key were answered 401: the service refused the key on POST/)
+  // and the one finding says what to do
+  const failed = (run.results?.rules ?? []).find((r) => r.id === 'create-returns-201')!.checks.filter((c) => c.status === 'fail')
+  expect(failed[0]?.failure?.message).toMatch(/^POST answered 401, expected 201: the key may read but not create \(all of \d+ creates sent with the key were answered 401, its other requests were served\).* or --read-only/)
   // the creates' failures alone are probed again: two more of each, not of every refusal too (231 POSTs before)
   const creates = POST_PROBES.filter((p) => !p.followUp).length
   expect(run.results?.summary.writes).toBeLessThan(2 * creates)
