@@ -37,11 +37,12 @@ const CHUNKED_TO_HTTP_1_0 =
 const LENGTH_REFUSALS = [400, 413]
 
 /** A create with a short form: a refusal (400, 413) holds only if plain ASCII of the same sizes is refused too (§8: a length limit, not the characters). */
-function refusedForLengthCheck(c: CreateProbe): void {
+function refusedForLengthCheck(c: CreateProbe, creates: readonly CreateProbe[]): void {
   check('create-returns-201', `${c.label} → 201, or 400 or 413 for its lengths, which plain ASCII of the same sizes then gets too`, async (t) => {
     const result = await t.use(c.probe)
     const { status } = responseOf(result)
     if (status === 201) return
+    await expectKeyServedOnCreates(result, creates)
     if (!LENGTH_REFUSALS.includes(status)) {
       fail(
         { ...statusFailure(responseOf(result)), message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal for length: 400, 413)${status >= 500 && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : ''}`, expected: 'status 201, or 400 or 413 because lengths are not shown (§8)', actual: `status ${describeStatus(responseOf(result))}` },
@@ -103,6 +104,25 @@ export async function keyRefusedOnCreates(creates: readonly CreateProbe[]): Prom
 }
 
 /**
+ * create-returns-201's one finding for a key refused on every POST, its GETs served: the same words
+ * for every create, whatever else its check allows (a refusal for length, a short form), so that
+ * the reports show one cause.
+ */
+async function expectKeyServedOnCreates(result: HttpResult, creates: readonly CreateProbe[]): Promise<void> {
+  const refused = refusedTheKey(result.exchange) ? await keyRefusedOnCreates(creates) : undefined
+  if (!refused) return
+  fail(
+    {
+      ...statusFailure(responseOf(result)),
+      message: `POST answered ${describeStatus(responseOf(result))}, expected 201: the key may read but not create (${refused.replace(/^all/, 'all of')}, its other requests were served): a key without write permission, or a write route behind another authorizer? Give a key that may create, or --read-only to judge the rest without writes`,
+      expected: 'status 201 (§5: the issued key gives access to every operation)',
+      actual: `status ${describeStatus(responseOf(result))}`,
+    },
+    result.exchange,
+  )
+}
+
+/**
  * A create no freedom lets the service refuse: 201. Lengths are not shown (§8), so a refusal (400,
  * 413) of plain ASCII is a length limit the suite cannot verify below, unless the service took
  * another create whose name and description were each at least as long: then the lengths were not
@@ -119,18 +139,7 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
     // HTTP/1.1, and one that answers in HTTP/1.0 (Python's http.server by default) need not read it
     if (chunked && status !== 201 && responseOf(result).httpVersion === '1.0') throw new NotApplicable(`not verified: answered ${status} in HTTP/1.0: ${CHUNKED_TO_HTTP_1_0}`)
     if (await excusedAsRepeat(c, result, creates, lastList, t)) return
-    const refused = refusedTheKey(result.exchange) ? await keyRefusedOnCreates(creates) : undefined
-    if (refused) {
-      fail(
-        {
-          ...statusFailure(responseOf(result)),
-          message: `POST answered ${describeStatus(responseOf(result))}, expected 201: the key may read but not create (${refused.replace(/^all/, 'all of')}, its other requests were served): a key without write permission, or a write route behind another authorizer? Give a key that may create, or --read-only to judge the rest without writes`,
-          expected: 'status 201 (§5: the issued key gives access to every operation)',
-          actual: `status ${describeStatus(responseOf(result))}`,
-        },
-        result.exchange,
-      )
-    }
+    await expectKeyServedOnCreates(result, creates)
     const sent = await c.sent()
     if (status === 201 || !LENGTH_REFUSALS.includes(status) || !PLAIN_ASCII.test(sent.name + (sent.description ?? ''))) return expectStatus(result, 201)
     const accepted = await acceptedCreates(creates)
@@ -156,11 +165,12 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
 }
 
 /** A short form: 201, unless the service refuses even the first create's lengths, which every short form fits (valid-creates.ts, NAME_FLOOR). */
-function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortOf']>): void {
+function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortOf']>, creates: readonly CreateProbe[]): void {
   check('create-returns-201', `${c.label} → 201`, async (t) => {
     const result = await t.use(c.probe)
     const { status } = responseOf(result)
     if (status === 201) return
+    await expectKeyServedOnCreates(result, creates)
     const floor = await t.use(shortOf.floor.probe)
     if (floor.exchange.response?.status !== 201) {
       throw new NotApplicable(`not verified: the service refused even the first create's ${NAME_FLOOR}-character name and ${DESCRIPTION_FLOOR}-character description, the lengths every short form fits`, 'length-limit')
@@ -225,8 +235,8 @@ async function excusedAsRepeat(
 export function createChecks(creates: readonly CreateProbe[], lastList: CategoryProbes['lastList']): void {
   for (const c of creates) {
     const refusable = c.case.mayRefuse
-    if (c.shortOf) shortFormCheck(c, c.shortOf)
-    else if (c.lengthFollowUp) refusedForLengthCheck(c)
+    if (c.shortOf) shortFormCheck(c, c.shortOf, creates)
+    else if (c.lengthFollowUp) refusedForLengthCheck(c, creates)
     else if (refusable) {
       const refusals = c.case.refusals ?? LENGTH_REFUSALS
       const earlierRun = earlierRunAllowance(c)
@@ -234,6 +244,7 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
         const result = await t.use(c.probe)
         const { status } = responseOf(result)
         if (status === 201 || refusals.includes(status)) return
+        await expectKeyServedOnCreates(result, creates)
         if (await excusedAsRepeat(c, result, creates, lastList, t)) return
         fail(
           {
