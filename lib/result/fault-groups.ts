@@ -8,7 +8,17 @@ import type { SkipCause } from '../checks/skip-causes.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
 import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 
-export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers'
+export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json'
+
+/**
+ * What makes every JSON answer unreadable the same way, whichever rule judged it (NOT_JSON's
+ * `observed`): one writer that puts a byte order mark in front (a .NET or PowerShell UTF-8
+ * encoder), or one that writes Latin-1, is one fault across the list, the creates and the errors.
+ */
+const UNREADABLE_ALIKE: Readonly<Record<string, string>> = {
+  'a byte order mark': 'began with a UTF-8 byte order mark, which RFC 8259 §8.1 forbids in JSON text',
+  'bytes that are not UTF-8': 'held bytes that are not UTF-8 (RFC 8259 §8.1: JSON text is UTF-8)',
+}
 
 export interface FaultGroup {
   cause: FaultCause
@@ -37,6 +47,7 @@ const faultKey = (rule: string, check: CheckResult) => `${rule}\u0000${check.fai
  */
 function causeOf(rule: string, check: CheckResult, intermittent: ReadonlySet<string>): FaultCause | undefined {
   if (check.failure?.code === 'SERVER_ERROR') return 'server-error'
+  if (check.failure?.code === 'NOT_JSON' && UNREADABLE_ALIKE[check.failure.observed ?? ''] !== undefined && check.recurrence?.kind !== 'intermittent') return 'unreadable-json'
   if (check.failure?.code === 'NO_RESPONSE') return 'no-answer'
   if (check.recurrence?.kind === 'intermittent') return 'differing-answers'
   if (check.recurrence?.kind === 'deterministic' && intermittent.has(faultKey(rule, check))) return 'differing-answers'
@@ -104,10 +115,12 @@ export function faultGroups(result: RunResult): FaultGroup[] {
   const journal = (result.journal ?? []).filter((e) => e.onWire)
   const total = result.summary.requests
   const groups: FaultGroup[] = []
-  for (const cause of ['server-error', 'no-answer', 'differing-answers'] as const) {
+  for (const cause of ['server-error', 'no-answer', 'differing-answers', 'unreadable-json'] as const) {
     const members = failed.filter((f) => f.cause === cause)
     if (members.length === 0) continue
     const rules = [...new Set(members.map((m) => m.rule))]
+    // one rule's answers unreadable alike are that rule's finding: the group says what spans rules
+    if (cause === 'unreadable-json' && rules.length < 2) continue
     const { kind, words } = reprobes(members.map((m) => m.check), (result.options.confirm ?? 0) > 0 && servedNothing(journal))
     const across = `across ${rules.length === 1 ? `1 rule (${rules[0]})` : `${rules.length} rules`}`
     let rate: string
@@ -119,6 +132,9 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       const lost = journal.filter((e) => e.outcome === 'failed')
       const errors = [...new Set(lost.map((e) => e.error).filter(Boolean))].join(', ')
       rate = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
+    } else if (cause === 'unreadable-json') {
+      const ways = [...new Set(members.map((m) => UNREADABLE_ALIKE[m.check.failure!.observed!]))].join('; or ')
+      rate = `${members.length} checks met JSON answers that ${ways}`
     } else {
       // a list read first on the store as the run found it (empty, say) and probed again after the
       // run's creates asked another question: its answer may depend on what the store holds

@@ -95,3 +95,18 @@ test("a deterministic failure of another rule, with the same code and answer as 
   expect(faults[0]).toMatchObject({ cause: 'differing-answers', checks: 1, rules: ['create-rejects-missing-name'] })
   expect(faults[0].line).toMatch(/^intermittent: 1 check was answered differently on a second probe \(one replica/)
 })
+
+test('JSON answers unreadable the same way across rules (a byte order mark in front of every body): one finding; one rule alone, or other unreadable text, makes none', () => {
+  const unreadable = (observed: string) =>
+    check('c', 'fail', {
+      failure: { code: 'NOT_JSON', message: 'the 200 body is not valid JSON', expected: 'a JSON body', actual: 'the body begins with a UTF-8 byte order mark', observed },
+      recurrence: { attempts: 3, failures: 3, kind: 'deterministic' },
+    })
+  const bom = ['list-returns-category-array', 'create-returns-category', 'error-body-is-error-record']
+  const faults = faultGroups(runResult((id) => (bom.includes(id) ? [unreadable('a byte order mark'), unreadable('a byte order mark')] : [check(`${id} check`, 'pass')])))
+  expect(faults).toHaveLength(1)
+  expect(faults[0]).toMatchObject({ cause: 'unreadable-json', checks: 6, rules: bom })
+  expect(faults[0].line).toBe('deterministic: 6 checks met JSON answers that began with a UTF-8 byte order mark, which RFC 8259 §8.1 forbids in JSON text, across 3 rules; every re-probe failed the same way (12 of 12)')
+  expect(faultGroups(runResult((id) => [id === 'create-returns-category' ? unreadable('a byte order mark') : check(`${id} check`, 'pass')]))).toEqual([])
+  expect(faultGroups(runResult((id) => [bom.includes(id) ? unreadable('text that is not JSON') : check(`${id} check`, 'pass')]))).toEqual([])
+})
