@@ -7,7 +7,8 @@ import { ENV_FILE_MAX_BYTES, readUserText, UserFileTooLarge, whyUnreadable } fro
 import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
-import { findRule } from '../spec/rule-catalogue.ts'
+import { findRule, ruleCatalogue } from '../spec/rule-catalogue.ts'
+import { closestName } from './closest-name.ts'
 import { CONFORM_OPTIONS, type ConformFlag } from './conform-options.ts'
 import { checkApiKey } from './api-key.ts'
 import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
@@ -270,7 +271,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     }
   }
   for (const id of config.rules) {
-    if (!findRule(id)) throw new ConfigError(`unknown rule "${id}"; --list-rules prints the catalogue`)
+    const meant = findRule(id) ? id : closestName(id, ruleCatalogue().map((rule) => rule.id))
+    if (meant !== id) throw new ConfigError(`unknown rule "${id}"${meant === undefined ? '' : ` (did you mean ${meant}?)`}; --list-rules prints the catalogue`)
   }
   if (config.baseUrl !== undefined) checkBaseUrl(config, baseUrlSource)
   const plain = tlsWithoutHttps(config)
