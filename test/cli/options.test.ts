@@ -79,6 +79,12 @@ describe('where a value comes from', () => {
     expect(() => loadConfig(['--rule', 'no-such-rule'], KEY, dir)).toThrow(/unknown rule "no-such-rule"; --list-rules prints the catalogue/)
   })
 
+  test('an IPv6 address without brackets (as server.address() gives it) is named with them', () => {
+    expect(() => loadConfig(['--base-url', 'http://::1:35067/v1'], KEY, dir)).toThrow('--base-url "http://::1:35067/v1" is not a valid URL: an IPv6 address goes in brackets, http://[::1]:35067/v1 (Node\'s server.address() gives it without them)')
+    expect(() => loadConfig(['--base-url', 'http://fe80::1:8080/v1'], KEY, dir)).toThrow('goes in brackets, http://[fe80::1]:8080/v1 (')
+    expect(() => loadConfig(['--base-url', 'http://[::1]:99999/v1'], KEY, dir)).toThrow('--base-url "http://[::1]:99999/v1" is not a valid URL (its host or port?)')
+  })
+
   test('a mistyped flag or rule id names the one it was most likely meant to be, and only one near enough', () => {
     const said = (argv: string[]) => { try { loadConfig(argv, KEY, dir) } catch (error) { return (error as Error).message } }
     expect(said(['--max-write', '3'])).toBe("Unknown option '--max-write' (did you mean --max-writes?); see --help")
