@@ -151,12 +151,26 @@ function writesOf(run: RunResult): FleetDeployment['writes'] {
   return { readOnly: run.options?.readOnly === true, posts, recordsCreated: run.ledger.length, prefixes: [...prefixes] }
 }
 
+/**
+ * The one fault every failed rule met, in the words of the run's own reports, when more than one
+ * rule failed: a deployment that answered 502 to everything failed eight rules, and the fleet's
+ * line says the fault. None from a results.json whose journal or options cannot be counted (an
+ * earlier version's, or one edited by hand, that `merge` reads): its rules are listed as they are.
+ */
+function oneFault(run: RunResult, failedRules: readonly string[]): string | undefined {
+  if (failedRules.length < 2) return undefined
+  try {
+    return faultGroups(run).find((g) => failedRules.every((id) => g.rules.includes(id)))?.what
+  } catch {
+    return undefined
+  }
+}
+
 /** A deployment's line of the fleet from its run. */
 export function deploymentOf(label: string, baseUrl: string, report: string, run: RunFile): FleetDeployment {
   if (run.verdict === 'error') return { label, baseUrl, verdict: 'error', exitCode: 2, failedRules: [], reason: run.error, rules: {}, report }
   const failedRules = run.rules.filter((r) => r.status === 'fail').map((r) => r.id)
-  // a deployment that answered 502 to everything failed eight rules: the fleet's line says the one fault, as its own reports do
-  const fault = failedRules.length > 1 ? faultGroups(run).find((g) => failedRules.every((id) => g.rules.includes(id))) : undefined
+  const fault = oneFault(run, failedRules)
   const knownRules = run.rules.filter(knownRule).map((r) => r.id)
   const explain = run.verdict === 'incomplete' || (run.verdict === 'fail' && failedRules.length === 0)
   // a results.json of an earlier version (merge) may have no observations
@@ -169,7 +183,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     // a run a signal interrupted exits 130 or 143: in a fleet it counts by its verdict
     exitCode: run.exitCode <= 2 ? (run.exitCode as 0 | 1 | 2) : run.verdict === 'fail' ? 1 : run.verdict === 'pass' ? 0 : 2,
     failedRules,
-    ...(fault !== undefined ? { fault: fault.what } : {}),
+    ...(fault !== undefined ? { fault } : {}),
     ...(knownRules.length > 0 ? { knownRules } : {}),
     ...(explain && run.problems[0] !== undefined ? { reason: problemText(run.problems[0]) } : {}),
     rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),

@@ -226,4 +226,12 @@ describe('a deployment whose failed rules all met one fault (a gateway answering
     expect(fleetMarkdown(page).replaceAll('\\', '')).toContain(said)
     expect(fleetHtml(page)).toContain(`failed by one fault, ${fault}, in 3 rules: <code>list-returns-200</code>`)
   })
+
+  test('a results.json whose journal or options cannot be counted (merge reads one edited by hand): its rules as they are, no fault', () => {
+    for (const edited of [{ ...gateway, journal: {} }, { ...gateway, journal: [null] }, { ...gateway, options: undefined }]) {
+      const d = deploymentOf('gw', 'https://gw.example/v1', 'gw/report.html', edited as unknown as RunFile)
+      expect(d.fault).toBeUndefined()
+      expect(d.failedRules).toEqual(GATEWAY_RULES)
+    }
+  })
 })
