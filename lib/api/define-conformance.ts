@@ -17,6 +17,7 @@ import { createRedactor } from '../http/redact.ts'
 import { PROJECT_ROOT } from '../project-root.ts'
 import { inertLogCommands } from '../reporters/ci-log-commands.ts'
 import { checkFailureText } from '../reporters/terminal-summary.ts'
+import { failureGroups } from '../reporters/failure-groups.ts'
 import { baselineLine } from '../result/baseline.ts'
 import type { BaselineOutcome, CheckResult, RuleResult } from '../result/run-result.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
@@ -128,11 +129,36 @@ function baselineNotes(outcome: BaselineOutcome | undefined): string[] {
   ]
 }
 
-/** One check's outcome as a test's: pass, skip with the reason, fail with the terminal's text and the answer it judged; advisory rules never fail. */
+/** A check whose test fails: it failed, on a must-rule, and no baseline excused it. */
+const failsItsTest = (rule: RuleResult, check: CheckResult) => check.status === 'fail' && check.known === undefined && rule.level !== 'advisory'
+
+/**
+ * The first check of the rule whose test failed the same way (failure-groups.ts: the same code,
+ * message, expected and actual), and how many did, when `check` is not that first: one fault is
+ * one placed failure, as it is one entry of the command line's summary. vitest's github-actions
+ * reporter annotates every placed failure, and GitHub shows 10 error annotations a step: a status
+ * field wrong in every Error record failed 52 tests, whose 52 annotations hid any other rule's.
+ */
+export function earlierSameFailure(rule: RuleResult, check: CheckResult): { first: CheckResult; count: number } | undefined {
+  const group = failureGroups({ ...rule, checks: rule.checks.filter((c) => failsItsTest(rule, c)) }).find((g) => g.checks.includes(check))
+  return group && group.checks[0] !== check ? { first: group.checks[0]!, count: group.checks.length } : undefined
+}
+
+/**
+ * One check's outcome as a test's: pass, skip with the reason, fail with the terminal's text and
+ * the answer it judged; advisory rules never fail. A failure an earlier check of its rule already
+ * showed says so, with its own curl line, and is not placed (no annotation, no code frame).
+ */
 async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, runId: string, declaredAt: string | undefined): Promise<void> {
   if (check.status === 'skip') ctx.skip(check.skipReason ?? 'not verified')
   if (check.known !== undefined) return annotate(ctx, [`known failure (baseline): ${check.known}`, checkFailureText(rule, check)])
   if (check.status === 'fail' && rule.level === 'advisory') return annotate(ctx, [`advisory rule, never a failure: ${checkFailureText(rule, check)}`])
+  const same = check.status === 'fail' ? earlierSameFailure(rule, check) : undefined
+  if (same) {
+    const [head = '', ...rest] = checkFailureText(rule, check).split('\n')
+    const others = same.count - 1 === 1 ? 'one other check' : `${same.count - 1} other checks`
+    throw new ConformanceCheckFailure([head, `the same failure as ${others} of this rule: the answer it judged is shown under the first, "${visibleLine(same.first.name)}"`, ...rest].join('\n'))
+  }
   if (check.status === 'fail') throw new ConformanceCheckFailure([checkFailureText(rule, check), ...responseEvidence(check, runId)].join('\n'), declaredAt)
   await annotate(ctx, check.notes)
 }

@@ -12,6 +12,7 @@ import { CONFORM_OPTIONS } from '../config/conform-options.ts'
 import { OptionError } from '../config/options.ts'
 import { ConformanceConfigError } from './errors.ts'
 import type { KnownRuleId, OptionDocs } from './option-docs.ts'
+import { closestName } from '../config/closest-name.ts'
 
 type OptionRow = (typeof CONFORM_OPTIONS)[number]
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S
@@ -99,10 +100,9 @@ export function inOptionWords(message: string): string {
   })
 }
 
-/** The option an unknown key was written for, in another case or as the flag (`apikey`, `read-only`): a JS test file has no type to catch it. */
+/** The option an unknown key was written for, in another case, as the flag or mistyped (`apikey`, `read-only`, `maxWrite`): a JS test file has no type to catch it. */
 function meant(key: string): string {
-  const loose = (name: string) => name.toLowerCase().replace(/[-_]/g, '')
-  const known = [...BY_KEY.keys(), ...OWN_KEYS].find((name) => loose(name) === loose(key))
+  const known = closestName(key, [...BY_KEY.keys(), ...OWN_KEYS])
   return known === undefined ? '' : ` (did you mean "${known}"?)`
 }
 

@@ -23,6 +23,9 @@ import { ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import type { InterruptExit } from '../result/run-result.ts'
 
+/** What npm did with a key given as --api-key: it printed the command line, this log holds the key (docs/production.md). */
+export const KEY_ON_NPM_COMMAND_LINE = 'the key was given as --api-key, and npm printed it above in the command line it runs ("> node bin/conform.mjs … --api-key …"; ps shows it too): treat this log as holding the key, and give it in CONFORM_API_KEY instead'
+
 export interface Io {
   out(text: string): void
   err(text: string): void
@@ -96,6 +99,8 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   // before anything else: a run npm has half-swallowed is not the run that was asked for
   const swallowed = swallowedByNpm(argv, env)
   if (swallowed) return cannotRun(swallowed)
+  // npm printed the command line it runs, the key with it, before this line: said, never the key
+  if (apiKeyInArgv(argv) !== undefined && env.npm_lifecycle_event !== undefined) io.err(`conform: note: ${KEY_ON_NPM_COMMAND_LINE}\n`)
   // --base-url repeated, or --targets FILE: several deployments at once (lib/fleet/)
   const fleet = fleetRequest(argv)
   if (fleet) {

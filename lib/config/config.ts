@@ -7,7 +7,9 @@ import { ENV_FILE_MAX_BYTES, readUserText, UserFileTooLarge, whyUnreadable } fro
 import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
-import { findRule } from '../spec/rule-catalogue.ts'
+import { findRule, ruleCatalogue } from '../spec/rule-catalogue.ts'
+import { closestName } from './closest-name.ts'
+import { meantUrl } from './url-hints.ts'
 import { CONFORM_OPTIONS, type ConformFlag } from './conform-options.ts'
 import { checkApiKey } from './api-key.ts'
 import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
@@ -270,7 +272,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     }
   }
   for (const id of config.rules) {
-    if (!findRule(id)) throw new ConfigError(`unknown rule "${id}"; --list-rules prints the catalogue`)
+    const meant = findRule(id) ? id : closestName(id, ruleCatalogue().map((rule) => rule.id))
+    if (meant !== id) throw new ConfigError(`unknown rule "${id}"${meant === undefined ? '' : ` (did you mean ${meant}?)`}; --list-rules prints the catalogue`)
   }
   if (config.baseUrl !== undefined) checkBaseUrl(config, baseUrlSource)
   const plain = tlsWithoutHttps(config)
@@ -306,18 +309,15 @@ export const withoutUserinfo = (raw: string): string => raw.replace(/^(.*?\/\/)?
 export function checkBaseUrl(config: Config, name: string): void {
   const raw = config.baseUrl as string
   const example = 'https://petstore.example/v1'
-  let url: URL | undefined
-  try {
-    url = new URL(raw)
-  } catch {
-    url = undefined
-  }
+  const url = URL.canParse(raw) ? new URL(raw) : undefined
   // "localhost:8080/v1" parses, with "localhost:" as its scheme: a scheme is missing either way
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw.trim())
   if (!url || !withScheme) {
     // quoted as JSON, and format characters too: a control character in it (a CI variable pasted
     // with its line break) broke the one line of the message, or acted on the terminal or CI log
     const shown = JSON.stringify(withoutUserinfo(raw)).replace(/[\p{Cf}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    const meant = meantUrl(withoutUserinfo(raw))
+    if (meant !== undefined) throw new ConfigError(`${name} ${shown} is not a valid URL: an IPv6 address goes in brackets, ${meant} (Node's server.address() gives it without them)`)
     throw new ConfigError(withScheme ? `${name} ${shown} is not a valid URL (its host or port?); give one like ${example}` : `${name} ${shown} is not a URL with a scheme; give one like ${example}`)
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {

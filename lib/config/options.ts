@@ -4,6 +4,7 @@
  * else from the option's environment variable (or a .env file the caller reads), else its default.
  */
 import { parseArgs } from 'node:util'
+import { closestName } from './closest-name.ts'
 
 export interface OptionSpec {
   /** Long flag without dashes, e.g. `base-url`. */
@@ -35,9 +36,12 @@ export class OptionError extends Error {
   }
 }
 
-/** parseArgs' complaint as one line; never echoes a stray argument, which may be a key. */
-function argumentProblem(error: NodeJS.ErrnoException): string {
+/** parseArgs' complaint as one line; never echoes a stray argument, which may be a key. An unknown flag gets the known one nearest to it. */
+function argumentProblem(error: NodeJS.ErrnoException, table: readonly OptionSpec[]): string {
   const first = error.message.split('\n')[0]
+  const unknown = error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'--([^'=]+)'/.exec(first)?.[1] : undefined
+  const meant = unknown === undefined ? undefined : closestName(unknown, table.map((o) => o.flag))
+  if (meant !== undefined) return `${first.replace(/\.$/, '')} (did you mean --${meant}?); see --help`
   if (error.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     return 'unexpected argument without an option before it (every setting is a --flag); see --help'
   }
@@ -57,7 +61,7 @@ export function parseFlags(table: readonly OptionSpec[], argv: readonly string[]
   try {
     return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Record<string, string | string[] | boolean | undefined>
   } catch (error) {
-    throw new OptionError(argumentProblem(error as NodeJS.ErrnoException))
+    throw new OptionError(argumentProblem(error as NodeJS.ErrnoException, table))
   }
 }
 

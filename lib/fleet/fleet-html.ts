@@ -7,7 +7,7 @@
 import { badge, escapeHtml } from '../reporters/html-text.ts'
 import { styleSheet } from '../reporters/html-report.ts'
 import type { FleetDeployment, FleetResult } from './fleet-result.ts'
-import { deploymentDetail, fleetHeadline, fleetTitle, knownDetail, linkTarget, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
+import { deploymentDetail, failedWords, fleetHeadline, fleetTitle, knownDetail, linkTarget, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
 
 const VERDICT_CLASS: Record<FleetDeployment['verdict'], string> = { pass: 'pass', fail: 'fail', incomplete: 'skip', error: 'skip' }
 
@@ -16,7 +16,7 @@ function deploymentRow(d: FleetDeployment): string {
   // not judged: why comes first, then any failed rule, as deploymentDetail says it in the other formats
   const notJudged = (d.verdict === 'incomplete' || d.verdict === 'error') && d.reason !== undefined
   const known = d.knownRules !== undefined && (notJudged || failed) ? `; ${escapeHtml(knownDetail(d))}` : ''
-  const why = notJudged ? `${escapeHtml(d.reason as string)}${failed ? `; failed: ${failed}` : ''}${known}` : failed ? `${failed}${known}` : escapeHtml(deploymentDetail(d))
+  const why = notJudged ? `${escapeHtml(d.reason as string)}${failed ? `; failed: ${failed}` : ''}${known}` : failed ? `${d.fault === undefined ? '' : escapeHtml(failedWords(d))}${failed}${known}` : escapeHtml(deploymentDetail(d))
   return `<tr class="${VERDICT_CLASS[d.verdict]}"><td><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></td><td><code>${escapeHtml(d.baseUrl)}</code></td><td><span class="badge ${VERDICT_CLASS[d.verdict]}">${VERDICT_WORD[d.verdict]}</span> <span class="muted">exit ${d.exitCode}</span></td><td>${why}</td><td>${escapeHtml(writesDetail(d) ?? '—')}</td></tr>`
 }
 

@@ -8,6 +8,7 @@
 import { join } from 'node:path'
 import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { connectionLimitNote } from '../result/observed-behaviour.ts'
+import { faultGroups } from '../result/fault-groups.ts'
 import { knownRule } from '../reporters/run-counts.ts'
 import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
@@ -26,6 +27,12 @@ export interface FleetDeployment {
   exitCode: 0 | 1 | 2
   /** The rules that failed. */
   failedRules: string[]
+  /**
+   * The one fault every failed rule met, when more than one failed and a fault of the run's own
+   * reports (server faults, no answer, answers that differ: lib/result/fault-groups.ts) holds them
+   * all: "170 of 170 requests answered 502 (100 %)", a gateway with no service behind it.
+   */
+  fault?: string
   /** The rules whose only failures a --baseline excused (known failures): it passed them by its baseline. */
   knownRules?: string[]
   /** Why the deployment has no verdict (exit 2), or failed outside any rule: the run's first problem. */
@@ -144,10 +151,26 @@ function writesOf(run: RunResult): FleetDeployment['writes'] {
   return { readOnly: run.options?.readOnly === true, posts, recordsCreated: run.ledger.length, prefixes: [...prefixes] }
 }
 
+/**
+ * The one fault every failed rule met, in the words of the run's own reports, when more than one
+ * rule failed: a deployment that answered 502 to everything failed eight rules, and the fleet's
+ * line says the fault. None from a results.json whose journal or options cannot be counted (an
+ * earlier version's, or one edited by hand, that `merge` reads): its rules are listed as they are.
+ */
+function oneFault(run: RunResult, failedRules: readonly string[]): string | undefined {
+  if (failedRules.length < 2) return undefined
+  try {
+    return faultGroups(run).find((g) => failedRules.every((id) => g.rules.includes(id)))?.what
+  } catch {
+    return undefined
+  }
+}
+
 /** A deployment's line of the fleet from its run. */
 export function deploymentOf(label: string, baseUrl: string, report: string, run: RunFile): FleetDeployment {
   if (run.verdict === 'error') return { label, baseUrl, verdict: 'error', exitCode: 2, failedRules: [], reason: run.error, rules: {}, report }
   const failedRules = run.rules.filter((r) => r.status === 'fail').map((r) => r.id)
+  const fault = oneFault(run, failedRules)
   const knownRules = run.rules.filter(knownRule).map((r) => r.id)
   const explain = run.verdict === 'incomplete' || (run.verdict === 'fail' && failedRules.length === 0)
   // a results.json of an earlier version (merge) may have no observations
@@ -160,6 +183,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     // a run a signal interrupted exits 130 or 143: in a fleet it counts by its verdict
     exitCode: run.exitCode <= 2 ? (run.exitCode as 0 | 1 | 2) : run.verdict === 'fail' ? 1 : run.verdict === 'pass' ? 0 : 2,
     failedRules,
+    ...(fault !== undefined ? { fault } : {}),
     ...(knownRules.length > 0 ? { knownRules } : {}),
     ...(explain && run.problems[0] !== undefined ? { reason: problemText(run.problems[0]) } : {}),
     rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),

@@ -56,13 +56,18 @@ export function fleetHeadline(fleet: FleetResult): string {
   return `${VERDICT_WORD[fleet.verdict]} (exit ${fleet.exitCode}): ${parts.join('; ')}`
 }
 
+/** What comes before a deployment's failed rules: "failed: ", or the one fault they all met. */
+export function failedWords(d: FleetDeployment): string {
+  return d.fault === undefined ? 'failed: ' : `failed by one fault, ${d.fault}, in ${plural(d.failedRules.length, 'rule')}: `
+}
+
 /** What a deployment's line says after its verdict: its failed rules, or why it was not judged. */
 export function deploymentDetail(d: FleetDeployment): string {
   const known = knownDetail(d)
   const also = known ? `; ${known}` : ''
   // not judged: why comes first (a refused key fails every rule, which says nothing of the service)
   if ((d.verdict === 'incomplete' || d.verdict === 'error') && d.reason !== undefined) return `${d.reason}${d.failedRules.length > 0 ? `; failed: ${d.failedRules.join(', ')}` : ''}${also}`
-  if (d.failedRules.length > 0) return `failed: ${d.failedRules.join(', ')}${also}`
+  if (d.failedRules.length > 0) return `${failedWords(d)}${d.failedRules.join(', ')}${also}`
   if (d.reason !== undefined) return `${d.reason}${also}`
   // a pass its baseline made says so: the rules it names failed, and were excused
   if (known) return `passed with ${known}`

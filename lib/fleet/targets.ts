@@ -22,6 +22,7 @@ import { dirname, join, resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
 import { parse as parseYaml } from 'yaml'
 import { checkApiKey } from '../config/api-key.ts'
+import { closestName } from '../config/closest-name.ts'
 import { PASSPHRASE_VARIABLE, readClientTls, tlsWithoutHttps } from '../config/client-tls.ts'
 import { BaselineError, readBaseline, type Baseline } from '../config/baseline-file.ts'
 import { checkBaseUrl, ConfigError, loadConfig, type Config } from '../config/config.ts'
@@ -158,13 +159,19 @@ export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
   // a top-level `x-…` or `.…` key holds what anchors refer to (`x-shared: &shared`), as in Compose and GitLab CI files
   const extra = Object.keys(data).filter((key) => key !== 'deployments' && !/^(x-|\.)/.test(key))
   if (extra.length > 0) throw new ConfigError(`the targets file ${path} has a field it does not know, "${visibleLine(extra[0] as string).slice(0, 40)}"; it holds only "deployments" (and x-… or .… keys for YAML anchors)`)
+  // `apiKey: …` is a key written into the file, where apiKeyEnv names the variable that holds it
+  const fieldHint = (field: string) => {
+    const meant = closestName(field, ENTRY_FIELDS)
+    if (meant === 'apiKeyEnv') return ' (did you mean apiKeyEnv? It names the environment variable that holds the key: a key is never written in the file)'
+    return meant === undefined ? '' : ` (did you mean ${meant}?)`
+  }
   return list.map((item, i) => {
     const given = item as Record<string, unknown> | null
     const named = typeof given?.label === 'string' ? ` (${visibleLine(given.label).slice(0, 64)})` : ''
     const entry = `${path} deployment ${i + 1}${named}`
     if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new ConfigError(`${entry}: is not an entry with label, baseUrl and apiKeyEnv`)
     const unknown = Object.keys(given).find((key) => !(ENTRY_FIELDS as readonly string[]).includes(key))
-    if (unknown !== undefined) throw new ConfigError(`${entry}: unknown field "${visibleLine(unknown).slice(0, 40)}"; an entry has ${ENTRY_FIELDS.join(', ')}`)
+    if (unknown !== undefined) throw new ConfigError(`${entry}: unknown field "${visibleLine(unknown).slice(0, 40)}"${fieldHint(unknown)}; an entry has ${ENTRY_FIELDS.join(', ')}`)
     if (typeof given.baseUrl !== 'string' || given.baseUrl === '') throw new ConfigError(`${entry}: baseUrl is missing; give its address ending in /v1`)
     if (given.label !== undefined && typeof given.label !== 'string') throw new ConfigError(`${entry}: ${labelNotText(given.label)}`)
     if (typeof given.apiKeyEnv !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(given.apiKeyEnv)) {

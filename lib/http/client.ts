@@ -7,7 +7,7 @@
  * journal (lib/http/journal.ts).
  */
 import { randomUUID } from 'node:crypto'
-import { setMaxListeners } from 'node:events'
+import { unlimitedListeners } from './listener-limit.ts'
 import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ConnectionPools } from './connection-pools.ts'
@@ -78,7 +78,7 @@ export class HttpClient {
     this.stages = options.journal ? journalStages(options.journal, { url: (url) => this.redact(url), redact: this.redact }) : UNHEARD
     this.runEnd = options.run ? AbortSignal.any([this.closed.signal, options.run.signal]) : this.closed.signal
     // each request in flight listens to the run's end (--concurrency of them, and those waiting their turn)
-    setMaxListeners(0, this.runEnd)
+    unlimitedListeners(this.runEnd)
     this.pacer = new Pacer(options.requestsPerSecond, this.runEnd)
     this.answers = new AnswerClock(options.timeoutMs)
     this.stalls = new StalledOperations(options.timeoutMs, this.answers)

@@ -24,6 +24,8 @@ export interface FaultGroup {
   cause: FaultCause
   /** The finding in one line: kind, rate, rules, re-probes. */
   line: string
+  /** What happened, at what rate, without the rules or the re-probes ("170 of 170 requests answered 502 (100 %)"). */
+  what: string
   /** The rules it failed, in catalogue order. */
   rules: string[]
   checks: number
@@ -147,7 +149,7 @@ export function faultGroups(result: RunResult): FaultGroup[] {
         ? `${checks} answered differently when the list was read again, after the run's creates had changed the store${alike} (a list that breaks on some content, an empty store or a record, or one replica behind a load balancer?)`
         : `${checks} answered differently on a second probe${alike} (one replica behind a load balancer?)`
     }
-    groups.push({ cause, line: `${kind}: ${rate}, ${across}; ${words}`, rules, checks: members.length })
+    groups.push({ cause, line: `${kind}: ${rate}, ${across}; ${words}`, what: rate, rules, checks: members.length })
   }
   return groups.sort((a, b) => b.checks - a.checks)
 }

@@ -68,6 +68,9 @@ export function preflightWaitMs(timeoutMs: number, deadlineAt: number): number {
   return Math.max(1, Math.min(timeoutMs, 10_000, deadlineAt - Date.now()))
 }
 
+/** OpenSSL's errors for a handshake answered with bytes that are not a TLS record (an HTTP answer, say). */
+const PLAIN_HTTP_ANSWER = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_RECORD_LAYER_FAILURE'])
+
 /** `tls`: the user's CA and client certificate (--ca-cert, --client-cert), in the handshake as in the run's. */
 export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env, tls?: TlsMaterial): Promise<PreflightFailure | undefined> {
   const url = new URL(baseUrl)
@@ -87,6 +90,8 @@ export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.
     }
     if (code === 'DNS_FAILURE') return `cannot reach ${where}: host ${url.hostname} not found; is the base URL right?`
     if (code === 'CONNECTION_REFUSED') return `cannot reach ${where}: connection refused; ${hint}`
+    // https:// to a server of plain HTTP (a local service, a port that is not the TLS one): its answer is no TLS record
+    if (url.protocol === 'https:' && PLAIN_HTTP_ANSWER.has(errno)) return `cannot reach ${where} over TLS: it answered the handshake with something that is not TLS (${errno}), as a server of plain HTTP does; is the base URL http://${url.host}${url.pathname.replace(/\/+$/, '')}, or is ${port} not its TLS port?`
     if (code === 'TLS_FAILURE') return `TLS certificate of ${where} is not trusted (${errno || message}); add its CA with --ca-cert FILE (or NODE_EXTRA_CA_CERTS=/path/to/ca.pem)`
     return `cannot reach ${where}: ${errno || message}`
   }

@@ -83,9 +83,9 @@ describe('a bad option', () => {
     const { runConformance, ConformanceConfigError } = await mainEntry()
     const error = await runConformance({ maxWrite: 3 } as ConformanceOptions).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ConformanceConfigError)
-    expect((error as Error).message).toMatch(/^unknown option "maxWrite"; .*maxWrites/)
-    // a key in another case, or written as the flag, names the option it was meant for (a JS test file has no type to catch it)
-    for (const [written, meant] of [['apikey', 'apiKey'], ['read-only', 'readOnly'], ['BASEURL', 'baseUrl']]) {
+    expect((error as Error).message).toMatch(/^unknown option "maxWrite" \(did you mean "maxWrites"\?\); .*maxWrites/)
+    // a key in another case, written as the flag or mistyped, names the option it was meant for (a JS test file has no type to catch it)
+    for (const [written, meant] of [['apikey', 'apiKey'], ['read-only', 'readOnly'], ['BASEURL', 'baseUrl'], ['readonly', 'readOnly'], ['maxWirtes', 'maxWrites']]) {
       const typo = await runConformance({ baseUrl: 'http://127.0.0.1:9/v1', [written as string]: true } as ConformanceOptions).catch((e: unknown) => e)
       expect((typo as Error).message).toMatch(new RegExp(`^unknown option "${written}" \\(did you mean "${meant}"\\?\\); `))
     }

@@ -70,6 +70,27 @@ describe('in GitHub Actions, a failure is annotated at the test file\'s defineCo
     expect(run.output).not.toContain(run.apiKey)
   }, 60_000)
 
+  test('one fault is one annotation: a check that failed as an earlier one of its rule says so, unplaced, with its own curl line', async () => {
+    // every Error record's status wrong: about 50 checks fail with 400 → 40001, about 50 with 401 → 40101
+    const run = await inGitHubActions('one-fault', 'const server = startCase(findCase(MUTATIONS, \'error-status-is-app-code\'), { apiKey })', 'server.then((s) => s.baseUrl)', ", rule: ['error-status-matches-http']", { reporters: ['--reporter=default'] })
+    expect(run.code, run.output).toBe(1)
+    const failed = run.assertions.filter((a) => a.status === 'failed')
+    expect(failed.length).toBeGreaterThan(20)
+    const annotations = errorAnnotations(run.output)
+    expect(annotations.map((a) => a.message).sort(), run.output).toEqual([
+      expect.stringMatching(/^ConformanceCheckFailure: \[ERROR_STATUS_MISMATCH\] the Error record says status 40001 in a 400 response$/),
+      expect.stringMatching(/^ConformanceCheckFailure: \[ERROR_STATUS_MISMATCH\] the Error record says status 40101 in a 401 response$/),
+    ])
+    const again = failed.filter((a) => a.failureMessages.some((m) => m.includes('the same failure as ')))
+    expect(again.length).toBe(failed.length - 2)
+    for (const message of again.flatMap((a) => a.failureMessages)) {
+      expect(message).toMatch(/^ConformanceCheckFailure: \[ERROR_STATUS_MISMATCH\] .*\nthe same failure as \d+ other checks of this rule: the answer it judged is shown under the first, "POST \/categories .*"\n/)
+      expect(message).toMatch(/\nreproduce: curl /)
+      expect(message).not.toContain('\nresponse: HTTP')
+    }
+    expect(run.output).not.toContain(run.apiKey)
+  }, 60_000)
+
   test('a key written beside defineConformance() is never shown: the failure is then not placed (vitest would print those lines)', async () => {
     const run = await inGitHubActions('key-inline', 'const server = startCase(findCase(MUTATIONS, \'description-dropped\'), { apiKey })', 'server.then((s) => s.baseUrl)', ", rule: ['create-echoes-fields']", { keyInline: true, reporters: ['--reporter=default'] })
     expect(run.code, run.output).toBe(1)

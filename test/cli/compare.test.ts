@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { compareMain } from '../../lib/cli/compare.ts'
+import { mergeMain } from '../../lib/cli/merge.ts'
 import { writeCannotRunReports } from '../../lib/runner/cannot-run-reports.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
@@ -158,3 +159,11 @@ test('staging that wrote beside production read-only: a failure production never
     production?.cleanup()
   }
 }, RUN_TIMEOUT_MS)
+
+test('a mistyped option of compare or merge: exit 2, naming the option it was most likely meant to be', () => {
+  expect(compare('a', 'b', '--outptu=diff.md')).toEqual({ code: 2, out: '', err: 'conform compare: unknown option "--outptu=diff.md" (did you mean --output?); see compare --help\n' })
+  expect(compare('a', 'b', '--zzz').err).toBe('conform compare: unknown option "--zzz"; see compare --help\n')
+  let err = ''
+  expect(mergeMain(['a', '--repot-dir', 'out'], { out: () => undefined, err: (t) => void (err += t) }, tmpdir(), {})).toBe(2)
+  expect(err).toBe('conform merge: unknown option "--repot-dir" (did you mean --report-dir?); see merge --help\n')
+})

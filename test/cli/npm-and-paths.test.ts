@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { KEY_ON_NPM_COMMAND_LINE } from '../../lib/cli/conform.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { cleanEnv, ROOT } from '../helpers/child-process.ts'
 import { runConform } from '../helpers/run-conform.ts'
@@ -70,6 +71,19 @@ describe('flags npm swallowed (the -- forgotten)', () => {
     const ours = (run.stdout + run.stderr).split('\n').filter((line) => line.startsWith('conform'))
     expect(ours).toHaveLength(1)
     expect(ours[0]).not.toContain(secret)
+  }, RUN_TIMEOUT_MS)
+})
+
+describe('a key given as --api-key under npm', () => {
+  test('npm prints it in the command line it runs: a note says so, never the key; from CONFORM_API_KEY, no note', async () => {
+    const flag = await npm(['--prefix', ROOT, 'run', 'conform', '--', '--base-url', server.baseUrl, '--api-key', KEY, '--rule', 'list-returns-200', '--report-dir', 'out'], tempDir(), { CONFORM_API_KEY: '' })
+    expect(flag.code, flag.stdout + flag.stderr).toBe(0)
+    expect(flag.stdout).toContain(`--api-key ${KEY}`)
+    const ours = (flag.stdout + flag.stderr).split('\n').filter((line) => line.startsWith('conform'))
+    expect(ours).toEqual([`conform: note: ${KEY_ON_NPM_COMMAND_LINE}`])
+    const variable = await npm(['--prefix', ROOT, 'run', 'conform', '--', '--base-url', server.baseUrl, '--rule', 'list-returns-200', '--report-dir', 'out'], tempDir())
+    expect(variable.code, variable.stdout + variable.stderr).toBe(0)
+    expect(variable.stderr).not.toContain('note:')
   }, RUN_TIMEOUT_MS)
 })
 

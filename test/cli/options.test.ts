@@ -76,6 +76,25 @@ describe('where a value comes from', () => {
 
   test('--rule is repeatable and must name a catalogued rule', () => {
     expect(loadConfig(['--rule', 'ids-unique', '--rule', 'list-returns-200'], KEY, dir).rules).toEqual(['ids-unique', 'list-returns-200'])
-    expect(() => loadConfig(['--rule', 'no-such-rule'], KEY, dir)).toThrow(/unknown rule "no-such-rule"/)
+    expect(() => loadConfig(['--rule', 'no-such-rule'], KEY, dir)).toThrow(/unknown rule "no-such-rule"; --list-rules prints the catalogue/)
+  })
+
+  test('an IPv6 address without brackets (as server.address() gives it) is named with them', () => {
+    expect(() => loadConfig(['--base-url', 'http://::1:35067/v1'], KEY, dir)).toThrow('--base-url "http://::1:35067/v1" is not a valid URL: an IPv6 address goes in brackets, http://[::1]:35067/v1 (Node\'s server.address() gives it without them)')
+    expect(() => loadConfig(['--base-url', 'http://fe80::1:8080/v1'], KEY, dir)).toThrow('goes in brackets, http://[fe80::1]:8080/v1 (')
+    expect(() => loadConfig(['--base-url', 'http://[::1]:99999/v1'], KEY, dir)).toThrow('--base-url "http://[::1]:99999/v1" is not a valid URL (its host or port?)')
+  })
+
+  test('a mistyped flag or rule id names the one it was most likely meant to be, and only one near enough', () => {
+    const said = (argv: string[]) => { try { loadConfig(argv, KEY, dir) } catch (error) { return (error as Error).message } }
+    expect(said(['--max-write', '3'])).toBe("Unknown option '--max-write' (did you mean --max-writes?); see --help")
+    expect(said(['--readonly'])).toContain("(did you mean --read-only?)")
+    expect(said(['--raed-only'])).toContain("(did you mean --read-only?)")
+    expect(said(['--rate', '3'])).toContain("(did you mean --rate-limit?)")
+    expect(said(['--apikey=sk_live_3f9a0c1e'])).toBe("Unknown option '--apikey' (did you mean --api-key?); see --help")
+    expect(said(['--foo'])).toBe("Unknown option '--foo'; see --help")
+    expect(said(['--rule', 'error-status-matches-htp'])).toBe('unknown rule "error-status-matches-htp" (did you mean error-status-matches-http?); --list-rules prints the catalogue')
+    expect(said(['--rule', 'auth-invalid-key'])).toContain('(did you mean auth-invalid-key-401?)')
+    expect(said(['--rule', 'list'])).toBe('unknown rule "list"; --list-rules prints the catalogue')
   })
 })

@@ -15,7 +15,7 @@ import { deploymentOf, fleetOf, type FleetDeployment, type RunFile } from '../..
 import { fleetHeadline } from '../../lib/fleet/fleet-wording.ts'
 import { resultOf } from '../../lib/result/run-result.ts'
 import { applyBaseline } from '../../lib/result/baseline.ts'
-import { check, HOSTILE, runResult } from '../reporters/fixture.ts'
+import { check, exchange, HOSTILE, runResult } from '../reporters/fixture.ts'
 import { elements, parseXml } from '../reporters/xml.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'conform-fleet-reports-'))
@@ -200,5 +200,38 @@ describe('a deployment that passed only by its --baseline (known failures)', () 
     expect(html).toContain('passed with known failures its baseline excused: create-returns-201')
     expect(html).toMatch(/<code>create-returns-201<\/code>.*<td><span class="badge warn">KNOWN \(BASELINE\)<\/span><\/td><td><span class="badge pass">/)
     expect(html).not.toContain('ADVISORY')
+  })
+})
+
+describe('a deployment whose failed rules all met one fault (a gateway answering 502 to everything)', () => {
+  const fault502 = (name: string) =>
+    check(name, 'fail', {
+      exchanges: [exchange({}, 502, '<html>502 Bad Gateway</html>')],
+      failure: { code: 'SERVER_ERROR', message: 'answered 502', expected: 'status 201', actual: 'status 502' },
+      recurrence: { attempts: 3, failures: 3, kind: 'deterministic' },
+    })
+  const GATEWAY_RULES = ['list-returns-200', 'create-returns-201', 'auth-invalid-key-401']
+  const gateway = runResult((id) => (GATEWAY_RULES.includes(id) ? [fault502(`${id} check`)] : [check(`${id} check`, 'pass')]))
+  // the same fault, and a rule failed otherwise: the rules are not one fault's
+  const mixed = runResult((id) => (GATEWAY_RULES.includes(id) ? [fault502(`${id} check`)] : [check(`${id} check`, id === 'ids-unique' ? 'fail' : 'pass')]))
+  const page = fleetOf([deploymentOf('gw', 'https://gw.example/v1', 'gw/report.html', gateway), deploymentOf('mixed', 'https://m.example/v1', 'm/report.html', mixed)], [gateway, mixed], TOOL)
+
+  test('its line says the fault once, with its rate, then the rules, in every format; fleet.json holds it', () => {
+    const [fault] = page.deployments.map((d) => d.fault)
+    expect(fault).toBe(`3 of ${gateway.summary.requests} requests answered 502 (${(300 / gateway.summary.requests).toFixed(0)} %)`)
+    expect(page.deployments[1]?.fault).toBeUndefined()
+    const said = `failed by one fault, ${fault}, in 3 rules: list-returns-200, create-returns-201, auth-invalid-key-401`
+    expect(fleetTerminal(page, 'fleet.html')).toContain(`gw     https://gw.example/v1  ${said}`)
+    expect(fleetTerminal(page, 'fleet.html')).toMatch(/^FAIL {8}mixed {2}https:\/\/m\.example\/v1 {2}failed: list-returns-200, create-returns-201, ids-unique, auth-invalid-key-401$/m)
+    expect(fleetMarkdown(page).replaceAll('\\', '')).toContain(said)
+    expect(fleetHtml(page)).toContain(`failed by one fault, ${fault}, in 3 rules: <code>list-returns-200</code>`)
+  })
+
+  test('a results.json whose journal or options cannot be counted (merge reads one edited by hand): its rules as they are, no fault', () => {
+    for (const edited of [{ ...gateway, journal: {} }, { ...gateway, journal: [null] }, { ...gateway, options: undefined }]) {
+      const d = deploymentOf('gw', 'https://gw.example/v1', 'gw/report.html', edited as unknown as RunFile)
+      expect(d.fault).toBeUndefined()
+      expect(d.failedRules).toEqual(GATEWAY_RULES)
+    }
   })
 })

@@ -55,7 +55,7 @@ const CASES: Case[] = [
     env: { CONFORM_API_KEY: '' },
     says: /no API key: set CONFORM_API_KEY \(or --api-key\)/,
   },
-  { name: 'an unknown flag', args: ['--base-url', 'https://petstore.example/v1', '--timout', '500'], says: /Unknown option '--timout'; see --help/ },
+  { name: 'an unknown flag', args: ['--base-url', 'https://petstore.example/v1', '--timout', '500'], says: /Unknown option '--timout' \(did you mean --timeout\?\); see --help/ },
   { name: 'an env file that does not exist', args: ['--env', 'nosuch'], says: /cannot read .*\.env\.nosuch \(no such file\): create it .*, or drop --env/ },
   // read on, these filled memory long past any --deadline: a file the user names is read up to a bound
   { name: 'a targets file that never ends (/dev/zero)', args: ['--targets', '/dev/zero', '--deadline', '2000'], says: /cannot read the targets file \/dev\/zero \(it holds more than 4 MiB: a list of deployments is a few KiB\)/ },

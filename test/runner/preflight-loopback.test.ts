@@ -1,8 +1,10 @@
 /**
  * lib/runner/preflight.ts: plain http is allowed to a loopback host without --allow-insecure-http,
  * and localhost or *.localhost is one by its name; where the name resolved to is looked at too, so
- * that the key never goes in clear to a host that only calls itself local.
+ * that the key never goes in clear to a host that only calls itself local. https:// to a server of
+ * plain HTTP is named as such.
  */
+import { createServer as createHttpServer } from 'node:http'
 import { createServer } from 'node:net'
 import { describe, expect, test } from 'vitest'
 import { notLoopback, preflight } from '../../lib/runner/preflight.ts'
@@ -24,6 +26,21 @@ describe('a loopback name that resolves elsewhere', () => {
     try {
       const port = (server.address() as { port: number }).port
       expect(await preflight(`http://localhost:${port}/v1`, 2000, {})).toBeUndefined()
+    } finally {
+      server.close()
+    }
+  })
+})
+
+describe('https:// to a server of plain HTTP', () => {
+  test('is named as such, with the http:// address to try, not as OpenSSL\'s ERR_SSL_WRONG_VERSION_NUMBER alone', async () => {
+    const server = createHttpServer((_req, res) => res.end('{}'))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (server.address() as { port: number }).port
+      expect((await preflight(`https://127.0.0.1:${port}/v1/`, 2000, {}))?.message).toMatch(
+        new RegExp(`^cannot reach 127\\.0\\.0\\.1:${port} over TLS: it answered the handshake with something that is not TLS \\(ERR_SSL_[A-Z_]+\\), as a server of plain HTTP does; is the base URL http://127\\.0\\.0\\.1:${port}/v1, or is ${port} not its TLS port\\?$`),
+      )
     } finally {
       server.close()
     }
