@@ -51,6 +51,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
       return 'the key stopped working during the run (revoked, rotated or expired): its refusals judge nothing'
     case 'server-gone':
       return 'the server stopped taking connections during the run (stopped, restarted or crashed): the requests it refused judge nothing'
+    case 'speaks-tls':
+      return 'the base URL is http:// and the port speaks TLS: the requests got no answer, and judge nothing'
     case 'unfinished':
       return 'the check had not finished when the run was cut short (--deadline, or a signal)'
     case 'key-refused':

@@ -13,6 +13,8 @@ export const PROBLEM_KINDS = [
   'key-revoked',
   /** The server stopped taking connections during the run: from some request on, every connection was refused (lib/result/server-gone.ts). */
   'server-gone',
+  /** A base URL of http:// to a port that speaks TLS: no request got an answer, and a TLS handshake there succeeded (lib/result/speaks-tls.ts). */
+  'speaks-tls',
   /** The run's deadline (--deadline) came before every check had finished. */
   'deadline',
   /** The user (SIGINT, SIGTERM) or the caller stopped the run before it finished. */
@@ -38,4 +40,4 @@ export interface RunProblem {
 }
 
 /** Kinds that mean the run ended before a verdict: without a must-rule failure it is incomplete (exit 2), not failed. */
-export const ENDS_WITHOUT_VERDICT: ReadonlySet<ProblemKind> = new Set(['deadline', 'interrupted', 'outlasted', 'stalled', 'key-revoked', 'server-gone'])
+export const ENDS_WITHOUT_VERDICT: ReadonlySet<ProblemKind> = new Set(['deadline', 'interrupted', 'outlasted', 'stalled', 'key-revoked', 'server-gone', 'speaks-tls'])

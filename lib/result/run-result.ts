@@ -9,6 +9,7 @@ import { keyRefused, withoutChecksOfTheRefusedKey } from './key-refused.ts'
 import { certificateRefused, withoutChecksOfTheRefusedCertificate } from './certificate-refused.ts'
 import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
 import { serverGone, withoutFailuresOfTheGoneServer } from './server-gone.ts'
+import { withoutFailuresOfPlainHttp } from './speaks-tls.ts'
 import type { Samples } from './samples.ts'
 import { ENDS_WITHOUT_VERDICT, type RunProblem } from './run-problems.ts'
 import { reportedSkip, type SkipCause } from '../checks/skip-causes.ts'
@@ -192,12 +193,14 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const refused = certificate ?? (revoked ? undefined : keyRefused(exchanges, facts.options.keyFrom))
   // a server that stopped taking connections: the failures its refused connections caused are not verified (server-gone.ts)
   const gone = serverGone(exchanges)
+  // http:// to a port that speaks TLS: the address is wrong, not a rule (speaks-tls.ts)
+  const tlsPort = problems.find((p) => p.kind === 'speaks-tls')
   const rules: RuleResult[] = []
   for (const rule of ruleCatalogue()) {
     if (selected.length > 0 && !selected.includes(rule.id)) continue
     const declared = byRule.get(rule.id) ?? []
     const kept = certificate ? withoutChecksOfTheRefusedCertificate(declared, certificate) : revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
-    const checks = gone ? withoutFailuresOfTheGoneServer(kept, gone) : kept
+    const checks = tlsPort ? withoutFailuresOfPlainHttp(kept, tlsPort) : gone ? withoutFailuresOfTheGoneServer(kept, gone) : kept
     if (checks.length === 0) {
       // a run cut before its checks were collected has none: not verified, not a fault of the suite
       if (facts.cutShort) rules.push({ ...rule, status: 'skip', checks: [] })
@@ -217,6 +220,7 @@ export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunF
   if (refused) problems.unshift(refused)
   else if (revoked) problems.unshift(revoked.problem)
   if (gone) problems.unshift(gone.problem)
+  if (tlsPort) problems.splice(problems.indexOf(tlsPort), 1), problems.unshift(tlsPort)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
   if (!mustFailed && !refused) problems.push(...(facts.keptBack ?? []))
   // decided on the problems' kinds, never on their words

@@ -31,6 +31,7 @@ import type { Samples } from '../result/samples.ts'
 import { DEFAULTS } from '../config/config.ts'
 import { openJournalFile } from './journal-file.ts'
 import { proxyFor } from './preflight.ts'
+import { tlsPortProblem } from './tls-port.ts'
 import { markPhase, PHASE_MARKS } from './run-phases.ts'
 import type { baselineWritten, CompletedRun, completedRun, writeRunReports } from './run-reports.ts'
 import { ownRejections, type StrayOwnership } from './stray-rejections.ts'
@@ -232,6 +233,9 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   }
   if (cutBy !== undefined) problems.push(cutBy)
   if (journalFile?.failure !== undefined) problems.push({ kind: 'journal-unwritable', message: journalFile.failure })
+  // every request over plain HTTP unanswered: a TLS handshake asks whether the port speaks TLS (no request, no key)
+  const tlsPort = cutBy === undefined ? await tlsPortProblem(target.baseUrl, journal.entries(), clock.msLeft()) : undefined
+  if (tlsPort) problems.push(tlsPort)
 
   const { completedRun } = await loadReports()
   return completedRun(
