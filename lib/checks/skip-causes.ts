@@ -39,6 +39,8 @@ export const SKIP_CAUSES = [
   'not-sent-again',
   /** The service limits lengths below what the suite's create needs (§8 shows no limit): the create was refused, and nothing longer was taken. */
   'length-limit',
+  /** The check failed inside the suite itself (CHECK_ERROR): it judged nothing of the service (lib/result/suite-errors.ts). */
+  'suite-error',
   /** The exchange gave the check nothing to judge; another rule reports what went wrong, or the service used a freedom. */
   'not-applicable',
 ] as const

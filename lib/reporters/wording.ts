@@ -51,6 +51,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
       return 'the key stopped working during the run (revoked, rotated or expired): its refusals judge nothing'
     case 'server-gone':
       return 'the server stopped taking connections during the run (stopped, restarted or crashed): the requests it refused judge nothing'
+    case 'suite-error':
+      return 'the suite itself failed on the check (CHECK_ERROR): a fault of the suite, not of the service'
     case 'speaks-tls':
       return 'the base URL is http:// and the port speaks TLS: the requests got no answer, and judge nothing'
     case 'unfinished':
@@ -184,6 +186,13 @@ export function headline(result: RunResult): string {
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'key-refused')) {
     return `INCOMPLETE: the server refused the key, so the run verified nothing; check ${theKey(result.options.keyFrom)}`
+  }
+  if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'speaks-tls')) {
+    return 'INCOMPLETE: the base URL is http:// and the port speaks TLS, so the run verified nothing; give its https:// address'
+  }
+  if (result.verdict === 'incomplete' && result.problems.every((p) => p.kind === 'suite-error')) {
+    const failedInside = result.rules.flatMap((rule) => rule.checks).filter((c) => c.cause === 'suite-error').length
+    return `INCOMPLETE: the suite itself failed (${failedInside > 0 ? `${plural(failedInside, 'check')} not verified; ` : ''}no must-rule failed): a fault of the suite, not a verdict on the service`
   }
   if (result.verdict === 'incomplete') {
     return `INCOMPLETE: the run was cut short before a verdict (${plural(r.skip, 'rule')} not verified; no must-rule failed before it)`

@@ -10,6 +10,7 @@ import { certificateRefused, withoutChecksOfTheRefusedCertificate } from './cert
 import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
 import { serverGone, withoutFailuresOfTheGoneServer } from './server-gone.ts'
 import { withoutFailuresOfPlainHttp } from './speaks-tls.ts'
+import { withoutSuiteErrors } from './suite-errors.ts'
 import type { Samples } from './samples.ts'
 import { ENDS_WITHOUT_VERDICT, type RunProblem } from './run-problems.ts'
 import { reportedSkip, type SkipCause } from '../checks/skip-causes.ts'
@@ -182,8 +183,10 @@ export function namePrefix(runId: string): string {
  * The result of a run from its checks grouped by rule (whatever ran them) and the facts around
  * them: rules in catalogue order, statuses, counts and ledger from the journal, the verdict.
  */
-export function resultOf(byRule: ReadonlyMap<string, CheckResult[]>, facts: RunFacts, selected: readonly string[]): RunResult {
-  const problems = [...facts.problems]
+export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunFacts, selected: readonly string[]): RunResult {
+  // a check that failed inside the suite judged nothing of the service (suite-errors.ts)
+  const { byRule, problem: suiteError } = withoutSuiteErrors(judged)
+  const problems = [...facts.problems, ...(suiteError ? [suiteError] : [])]
   // a key that stopped working mid-run: the failures its refusals caused are not verified (key-revoked.ts)
   const exchanges = [...byRule.values()].flat().flatMap((c) => c.exchanges)
   const revoked = keyRevoked(exchanges, facts.journal)
