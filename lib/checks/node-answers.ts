@@ -12,6 +12,7 @@
  * never depend on these words; each returns undefined for any other answer.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
+import { KEY_AUTHORIZATION } from '../http/redact.ts'
 
 /** The codes restify-errors gives its HttpErrors and RestErrors (the class name without Error), which its body carries. */
 const RESTIFY_CODES = /^(?:BadRequest|InvalidContent|InvalidArgument|MissingParameter|Unauthorized|NotAuthorized|InvalidCredentials|ResourceNotFound|NotFound|MethodNotAllowed|NotAcceptable|UnsupportedMediaType|PayloadTooLarge|RequestEntityTooLarge|TooManyRequests|RequestThrottled|Internal|InternalServer|ServiceUnavailable|Conflict)$/
@@ -83,6 +84,14 @@ export function nodeContentType(contentType: string | undefined, response?: Reco
 
 /** Why a status came instead of the one expected, where a Node framework answers it so by default. */
 export function nodeStatus(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
+  // measured: Express 4.22, body-parser 1.20's read(): createError(403, err) unless err carries a status
+  if (expected === 400 && response.status === 403 && request.method === 'POST' && request.headers.authorization === KEY_AUTHORIZATION) {
+    return (
+      "a 403 to a body sent with the valid key is what Express's body-parser answers when its verify option throws an error without a status (entity.verify.failed), " +
+      "as a strict TextDecoder('utf-8', { fatal: true }) in express.json({ verify }) does for bytes that are not UTF-8: throw an error whose status is 400, " +
+      "or answer err.type === 'entity.verify.failed' with 400 in the error handler (§5.4 and §7 ask 400 for a body that is not valid JSON)"
+    )
+  }
   if (expected !== 401) return undefined
   // the request as recorded: the key is written $CONFORM_API_KEY, so only the scheme and an empty token are read
   const authorization = request.headers.authorization
