@@ -4,7 +4,7 @@
  * (which calls these) and the PHP and Sinatra ones of php-ruby-answers.ts. Measured against
  * services written as such teams write them, on Debian 12's packages: DRF 3.14 on Django 3.2
  * (SQLite, PostgreSQL 15), Rails 6.1 in API mode on Puma (its scaffold, sqlite3), Mojolicious 9.31
- * (DBD::MariaDB, DBD::SQLite) and gin 1.8 (lib/pq). The verdict and the failure code never depend
+ * (DBD::MariaDB, DBD::SQLite) and gin 1.8 (lib/pq); and FastAPI 0.92's security classes. The verdict and the failure code never depend
  * on these words; each returns undefined for any other answer.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
@@ -47,8 +47,19 @@ export function djangoRailsErrorBody(body: unknown): string | undefined {
 /** DRF's NotAuthenticated and AuthenticationFailed words, in its JSON {"detail": …} or in the browsable API's page of it. */
 const DRF_AUTH_WORDS = /(?:"|&quot;)detail(?:"|&quot;)\s*:\s*(?:"|&quot;)(?:Authentication credentials were not provided\.|Incorrect authentication credentials\.|Invalid token)/
 
-/** Why a status came instead of the one expected, where DRF, Django or Rails answers it so. */
+/** FastAPI's security classes' words for no credentials and for another scheme (HTTPBearer, HTTPBasic, APIKeyHeader). */
+const FASTAPI_AUTH_WORDS = /"detail"\s*:\s*"(?:Not authenticated|Invalid authentication credentials)"/
+
+/** Why a status came instead of the one expected, where DRF, Django, Rails or FastAPI answers it so. */
 export function djangoRailsStatus(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
+  // measured: FastAPI 0.92 (Debian 12), HTTPBearer() as a dependency of the app
+  if (expected === 401 && response.status === 403 && FASTAPI_AUTH_WORDS.test(response.body)) {
+    return (
+      'FastAPI\'s security classes (HTTPBearer, HTTPBasic, APIKeyHeader with auto_error) answer 403 {"detail": "Not authenticated"} to a request without credentials and {"detail": "Invalid authentication credentials"} to another scheme ' +
+      '(401 only from FastAPI 0.122 on, fastapi/fastapi#13786); §5.3 asks 401: HTTPBearer(auto_error=False) and raise HTTPException(401) for a missing or wrong key, ' +
+      'or a middleware that checks the key for every path (a dependency runs only for a route FastAPI has: GET /store/orders is its 404)'
+    )
+  }
   if (expected === 401 && response.status === 403 && DRF_AUTH_WORDS.test(response.body)) {
     return (
       "Django REST framework answers 403 to a request it could not authenticate when the first of its authentication classes has no authenticate_header() " +

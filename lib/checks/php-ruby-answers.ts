@@ -65,8 +65,10 @@ export function phpRubyContentType(contentType: string | undefined): string | un
 export function phpRubyErrorBody(keys: readonly string[]): string | undefined {
   if (keys.includes('message') && keys.includes('errors')) {
     return (
-      "it is Laravel's validation error ({message, errors}, answered 422 by a ValidationException); " +
-      'the Error record needs code and status beside message, and §4.2 the status 400 (render ValidationException in the exception handler: withExceptions() in bootstrap/app.php)'
+      "it is Laravel's validation error ({message, errors}, answered 422 by a ValidationException), and what the error handler of express-openapi-validator's README answers for its 400, 401, 404 and 415 alike " +
+      '(res.status(err.status || 500).json({ message: err.message, errors: err.errors })); ' +
+      'the Error record needs code and status beside message, and §4.2 the status 400 (render ValidationException in the exception handler: withExceptions() in bootstrap/app.php; ' +
+      'express-openapi-validator: res.status(status).json({ code, message: err.message, status }))'
     )
   }
   if (keys.length === 1 && keys[0] === 'error') {

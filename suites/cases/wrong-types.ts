@@ -92,6 +92,12 @@ const OBJECT_TAKEN =
   "Rails' permit(:description) drops a hash silently, and Perl writes a hash reference as text (HASH(0x…)) where nothing checks ref(); " +
   NODE_COERCED
 
+/** pydantic v1 coerces what is not a dict with dict(): a list of one object becomes the pairs of its keys. */
+const ARRAY_READ_AS_PAIRS =
+  'the service read the array as key/value pairs: pydantic v1 (FastAPI before 0.100) validates a model from what is not a dict with dict(value), ' +
+  'and dict([{"name": "x", "description": "y"}]) is {"name": "description"}: the category is created with the name "description" (measured: FastAPI 0.92, pydantic 1.10); ' +
+  'a classmethod validate() on the model that raises TypeError for what is not a dict before super().validate(value) refuses it with the 400 of RequestValidationError, as pydantic 2 does'
+
 /** Rust's serde derives a Deserialize that takes a struct from a sequence of its fields' values too, and serde_json hands it one. */
 const SEQUENCE_READ_AS_STRUCT =
   "the service read an array of the fields' values, in the order they are declared, as the record: Rust's serde derives a Deserialize that reads a struct from a sequence as well as from a map, " +
@@ -149,7 +155,7 @@ export function wrongTypeCases(schema: ObjectSchema = newCategorySchema()): Wron
   // always, whatever the seed draws after it: pydantic v1 reads a one-element array of an object as
   // the key/value pairs of a dict ([{"name":"x","description":"y"}] → {"name": "description"})
   if (!admits(schema.type ?? 'object', 'array')) {
-    cases.push({ key: 'wrong-type-body-valid-in-array', label: 'a body that is an array holding one valid NewCategory and nothing else', type: 'array', validAlone: true })
+    cases.push({ key: 'wrong-type-body-valid-in-array', label: 'a body that is an array holding one valid NewCategory and nothing else', type: 'array', validAlone: true, acceptedMeans: ARRAY_READ_AS_PAIRS })
   }
   // always, whatever the seed draws: Jackson with UNWRAP_SINGLE_VALUE_ARRAYS (a Spring Boot setting)
   // reads an array of one string as that string ({"name": ["x"]} creates "x"), and the drawn arrays

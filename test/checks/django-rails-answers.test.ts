@@ -48,6 +48,13 @@ describe('statuses', () => {
     expect(failureOf(() => expectStatus(makeResponse({ status: 403, body: '{"detail":"You do not have permission to perform this action."}' }), 401)).message).not.toMatch(/Django/)
   })
 
+  test("a 403 with FastAPI's words where §5.3 asks 401: its security classes before 0.122", () => {
+    for (const body of ['{"detail":"Not authenticated"}', '{"detail":"Invalid authentication credentials"}']) {
+      const failure = failureOf(() => expectStatus(makeResponse({ status: 403, body }), 401))
+      expect(failure.message).toMatch(/^GET answered 403, expected 401: FastAPI's security classes \(HTTPBearer, .*HTTPBearer\(auto_error=False\)/)
+    }
+  })
+
   test("a 301 to the path with a trailing slash: Django's APPEND_SLASH", () => {
     const failure = failureOf(() => expectStatus(makeResponse({ status: 301, headers: { location: '/v1/categories/', 'content-type': 'text/html; charset=utf-8' } }), 200))
     expect(failure.message).toMatch(/^GET answered 301 redirecting to \/v1\/categories\/ \(redirects are not followed\), expected 200: Django's APPEND_SLASH .*trailing_slash=False/)

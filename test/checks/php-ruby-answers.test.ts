@@ -68,6 +68,9 @@ describe('error bodies of other shapes', () => {
   test("{message, errors}: Laravel's validation error", () => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { message: 'The name field is required.', errors: { name: ['The name field is required.'] } } })))
     expect(failure.message).toMatch(/; it is Laravel's validation error/)
+    // the same shape from express-openapi-validator's README handler, for a 401 too (measured, 5.6)
+    const eov = failureOf(() => expectErrorRecord(makeResponse({ status: 401, body: { message: 'unauthorized', errors: [{ path: '/v1/categories', message: 'unauthorized' }] } })))
+    expect(eov.message).toMatch(/what the error handler of express-openapi-validator's README answers for its 400, 401, 404 and 415 alike/)
   })
 
   test("{message} alone names Laravel's AuthenticationException beside the gateways", () => {
