@@ -218,6 +218,7 @@ export function valueOrigin(body: unknown, problems: readonly string[]): string 
   const unsigned = problems.map(idPastInt64).find((words) => words !== undefined)
   if (unsigned) return unsigned
   if (body === null && problems.includes('body must be array')) return EMPTY_LIST_AS_NULL
+  if (isEmptyObject(body) && problems.includes('body must be array')) return EMPTY_LIST_AS_OBJECT
   for (const { place, key, value } of placedValues(body)) {
     if (!problems.some((problem) => problem.startsWith(`${place} `))) continue
     if (value === null) {
@@ -235,6 +236,13 @@ export function valueOrigin(body: unknown, problems: readonly string[]): string 
 const EMPTY_LIST_AS_NULL =
   "the list is null: Go's encoding/json writes a nil slice so (`var out []Category` that nothing was appended to, as for an empty store); " +
   'start it empty but not nil (`out := []Category{}` or `make([]Category, 0)`) to write []'
+
+const isEmptyObject = (body: unknown) => body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0
+
+/** An empty list written {}: a Lua table is both, and lua-cjson writes an empty one as an object (measured: 2.1.0 under nginx's lua module). */
+const EMPTY_LIST_AS_OBJECT =
+  "the list is {}: lua-cjson writes an empty Lua table as an object (cjson.encode({}) is \"{}\", under OpenResty and nginx's lua module), and PHP's json_encode() does so under JSON_FORCE_OBJECT; " +
+  "an empty list is [] (OpenResty's lua-cjson: setmetatable(list, cjson.array_mt) or cjson.encode_empty_table_as_object(false); Debian's lua-cjson 2.1.0 has neither: write \"[]\" for an empty list)"
 
 /** A character back as U+FFFD: bytes decoded that were not a whole character (lib/http/body-pieces.ts). */
 const PIECE_DECODED_APART =
