@@ -4,7 +4,8 @@
  * (which calls these) and the PHP and Sinatra ones of php-ruby-answers.ts. Measured against
  * services written as such teams write them, on Debian 12's packages: DRF 3.14 on Django 3.2
  * (SQLite, PostgreSQL 15), Rails 6.1 in API mode on Puma (its scaffold, sqlite3), Mojolicious 9.31
- * (DBD::MariaDB, DBD::SQLite) and gin 1.8 (lib/pq); and FastAPI 0.92's security classes. The verdict and the failure code never depend
+ * (DBD::MariaDB, DBD::SQLite) and gin 1.8 (lib/pq); and FastAPI 0.92's security classes and
+ * Dancer2 0.400001's error body. The verdict and the failure code never depend
  * on these words; each returns undefined for any other answer.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
@@ -33,11 +34,17 @@ const RAILS_PUBLIC_EXCEPTION =
 /** The reason phrases Rack writes in PublicExceptions' error, for the statuses an Error record goes with. */
 const REASON_PHRASES: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity', 500: 'Internal Server Error' }
 
-/** Why an Error record has another shape, where DRF or Rails writes it so. */
+/** Dancer2::Core::Error under a JSON serializer: what Dancer2 answers itself, for a body its serializer cannot read too (measured: 0.400001). */
+const DANCER2_ERROR =
+  "a body of title, message and status is Dancer2's own error under set serializer => 'JSON' ({\"title\": \"Error 400 - Bad Request\", \"message\": \"Failed to deserialize content: …\", \"status\": 400}), " +
+  "which it answers before any route for a body its serializer cannot read; the Error record needs code: read the body in the route (Cpanel::JSON::XS's decode in an eval, no serializer for the request) and answer {code, message, status}"
+
+/** Why an Error record has another shape, where DRF, Rails or Dancer2 writes it so. */
 export function djangoRailsErrorBody(body: unknown): string | undefined {
   const keys = keysOf(body)
   if (keys.length === 1 && keys[0] === 'detail') return DETAIL_ONLY
   const record = body as Record<string, unknown>
+  if (keys.length === 3 && ['title', 'message', 'status'].every((k) => keys.includes(k)) && /^Error \d{3} - /.test(String(record.title))) return DANCER2_ERROR
   if (keys.length === 2 && typeof record.status === 'number' && record.error === REASON_PHRASES[record.status]) return RAILS_PUBLIC_EXCEPTION
   // keyed by the record's fields (DRF's non_field_errors among them), not a list of errors of its own ({"errors": […]})
   if (keys.length > 0 && !keys.includes('errors') && keys.every((k) => Array.isArray(record[k]) && (record[k] as unknown[]).length > 0 && (record[k] as unknown[]).every(isText))) return FIELD_MESSAGES

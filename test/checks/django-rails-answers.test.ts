@@ -23,6 +23,8 @@ describe('error bodies of another shape', () => {
     ["DRF's serializer.errors", 400, '{"name":["This field is required."]}', /; a body of fields, each with a list of messages .*Django REST framework's ValidationError .*render json: @category\.errors/],
     ["Rails' record.errors, two fields", 400, '{"name":["can\'t be blank"],"description":["is too long (maximum is 10 characters)"]}', /Django REST framework's ValidationError .*Rails' scaffold/],
     ["Rails' PublicExceptions", 400, '{"status":400,"error":"Bad Request"}', /; a body of status and error alone is what Rails answers itself \(ActionDispatch::PublicExceptions.*config\.exceptions_app/],
+    // measured: Dancer2 0.400001 under set serializer => 'JSON', a body it cannot deserialize
+    ["Dancer2's own error", 400, '{"title":"Error 400 - Bad Request","message":"Failed to deserialize content: malformed JSON string","status":400}', /; a body of title, message and status is Dancer2's own error under set serializer => 'JSON'.*answer \{code, message, status\}/],
   ])('%s', (_label, status, body, words) => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status, body })))
     expect(failure.code).toBe('SCHEMA_MISMATCH')
@@ -31,7 +33,7 @@ describe('error bodies of another shape', () => {
 
   test('other bodies of those keys are no known stack\'s', () => {
     // status and an error that is not its reason phrase; a field whose messages are not all text; an empty list
-    for (const body of ['{"errors":["name is required"]}', '{"status":400,"error":"bad"}', '{"status":"400","error":"Bad Request"}', '{"name":[1]}', '{"name":[]}', '{"detail":"x","extra":1}']) {
+    for (const body of ['{"title":"Bad Request","message":"m","status":400}', '{"errors":["name is required"]}', '{"status":400,"error":"bad"}', '{"status":"400","error":"Bad Request"}', '{"name":[1]}', '{"name":[]}', '{"detail":"x","extra":1}']) {
       expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body }))).message, body).toMatch(/^the body is not an Error record \(code, message, status\): [^;]*$/)
     }
   })

@@ -94,11 +94,21 @@ describe('statuses a Node framework gives where §5.3 asks 401', () => {
     },
   )
 
+  test("a 403 to a POST with the valid key where 400 is expected names body-parser's verify; without the key it does not", () => {
+    const withKey = makeResponse({ status: 403, method: 'POST', headers: {}, body: { code: 'FORBIDDEN', message: 'the body is not UTF-8', status: 403 } })
+    withKey.exchange.request.headers.authorization = 'Bearer $CONFORM_API_KEY'
+    expect(failureOf(() => expectStatus(withKey, 400)).message).toMatch(/^POST answered 403, expected 400: a 403 to a body sent with the valid key is what Express's body-parser answers when its verify option throws an error without a status \(entity\.verify\.failed\)/)
+    const withoutKey = makeResponse({ status: 403, method: 'POST' })
+    withoutKey.exchange.request.headers = {}
+    expect(failureOf(() => expectStatus(withoutKey, 400)).message).not.toMatch(/body-parser/)
+  })
+
   test('a 404 to a GET without a valid key: no route for the operation, answered before any guard (NestJS guards, a router past middleware on other paths)', () => {
     const response = makeResponse({ status: 404, path: '/store/orders', body: { message: 'Cannot GET /v1/store/orders', error: 'Not Found', statusCode: 404 } })
     const failure = failureOf(() => expectStatus(response, 401))
     expect(failure.message).toMatch(/^GET answered 404, expected 401: a 404 to a request without a valid key is a router that has no route .*NestJS runs guards only for a route it has/)
     expect(failure.message).toMatch(/hapi does before its auth strategy and restify before what server\.use\(\) mounts/)
+    expect(failure.message).toMatch(/and Dancer2 before its hook before \(a catch-all route, any qr\{\.\*\}, makes it run\)/)
     // a 404 where 400 was expected is another matter
     expect(failureOf(() => expectStatus(makeResponse({ status: 404, method: 'POST' }), 400)).message).toBe('POST answered 404, expected 400')
   })

@@ -23,3 +23,7 @@ test('each body lua-cjson takes names it, with the setting that refuses it where
     expect(meaningOf(key).replace(/lua-cjson 2\.1's cjson\.decode \(OpenResty\) takes every raw control character[^;]*;/, ''), key).not.toMatch(/lua-cjson/)
   }
 })
+
+test("a surrogate written as UTF-8 bytes names Perl's Cpanel::JSON::XS (Dancer2's serializer) and Encode's strict decoder", () => {
+  expect(meaningOf('malformed-surrogate-bytes')).toMatch(/Perl's Cpanel::JSON::XS with utf8 \(Dancer2's JSON serializer, .*Perl: Encode::decode\('UTF-8', \$body, Encode::FB_CROAK\)/)
+})
