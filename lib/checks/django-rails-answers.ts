@@ -5,7 +5,7 @@
  * services written as such teams write them, on Debian 12's packages: DRF 3.14 on Django 3.2
  * (SQLite, PostgreSQL 15), Rails 6.1 in API mode on Puma (its scaffold, sqlite3), Mojolicious 9.31
  * (DBD::MariaDB, DBD::SQLite) and gin 1.8 (lib/pq); and FastAPI 0.92's security classes and
- * Dancer2 0.400001's error body. The verdict and the failure code never depend
+ * Dancer2 0.400001's error body, and twisted.web 22.4's text/html. The verdict and the failure code never depend
  * on these words; each returns undefined for any other answer.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
@@ -106,7 +106,15 @@ const isBrowsableApi = (response: RecordedResponse) => /^text\/html/i.test(respo
 
 /** Why a response is declared text/html, where DRF's browsable API answers so. */
 export function djangoRailsContentType(response: RecordedResponse): string | undefined {
-  return isBrowsableApi(response) ? BROWSABLE_API : undefined
+  if (isBrowsableApi(response)) return BROWSABLE_API
+  // measured: Twisted 22.4 (Debian 12), a resource that sets no Content-Type; its Server header names it
+  if (response.headers['content-type'] === 'text/html' && /^TwistedWeb\//.test(response.headers.server ?? '')) {
+    return (
+      "text/html is what twisted.web's Request declares (its defaultContentType) for an answer whose resource set no Content-Type; " +
+      "§4 makes every payload JSON: request.setHeader(b'content-type', b'application/json') in each render, or defaultContentType = b'application/json' on a Request subclass (Site's requestFactory)"
+    )
+  }
+  return undefined
 }
 
 /** Why a body that is not JSON came, where Rails or DRF writes it so. */

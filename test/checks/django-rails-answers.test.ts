@@ -39,6 +39,12 @@ describe('error bodies of another shape', () => {
   })
 })
 
+test("text/html from twisted.web (its Server header) names Request's defaultContentType; text/html from elsewhere does not", () => {
+  const twisted = failureOf(() => expectJsonContentType(makeResponse({ headers: { 'content-type': 'text/html', server: 'TwistedWeb/22.4.0' }, body: '[]' })))
+  expect(twisted.message).toMatch(/; text\/html is what twisted\.web's Request declares \(its defaultContentType\).*defaultContentType = b'application\/json'/)
+  expect(failureOf(() => expectJsonContentType(makeResponse({ headers: { 'content-type': 'text/html' }, body: '[]' }))).message).not.toMatch(/twisted/)
+})
+
 describe('statuses', () => {
   test("a 403 with DRF's words where §5.3 asks 401: an authentication class with no authenticate_header()", () => {
     const failure = failureOf(() => expectStatus(makeResponse({ status: 403, body: '{"detail":"Authentication credentials were not provided."}' }), 401))
