@@ -135,7 +135,7 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
   if (expected === 201 && response.status === 200 && request.method === 'POST') {
     return (
       'a handler that returns the record is answered 200 unless it says otherwise: Spring MVC (@ResponseStatus(HttpStatus.CREATED) on the method, or ResponseEntity.created(location).body(record)), ' +
-      "FastAPI (status_code=201 on the route), Express (res.status(201).json(record)); §4.2 asks 201"
+      "FastAPI (status_code=201 on the route), Express (res.status(201).json(record)), LoopBack 4 whatever responses the operation declares (response.status(201) in a middleware or a controller that injects the response); §4.2 asks 201"
     )
   }
   if (expected === 201 && response.status === 403 && request.method === 'POST') {

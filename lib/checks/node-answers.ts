@@ -47,6 +47,14 @@ export function nodeErrorBody(keys: readonly string[], body?: unknown): string |
       "(hapi: an onPreResponse extension that answers every Boom error, request.response.isBoom, with h.response({ code, message, status }).code(status))"
     )
   }
+  // measured: LoopBack 4 (@loopback/rest 15), whose reject action writes strong-error-handler's body
+  const inner = (body as { error?: unknown } | undefined)?.error
+  if (keys.length === 1 && inner !== null && typeof inner === 'object' && ['statusCode', 'name', 'message'].every((k) => k in inner)) {
+    return (
+      "it is LoopBack 4's error body ({error: {statusCode, name, message}}, with code and details for a body its schema refuses), which its reject action writes for every error, its 404 and the body parser's too; " +
+      'a middleware registered with app.middleware() that catches the error of next() and answers { code, message, status } writes the Error record'
+    )
+  }
   if (has('success', 'error') && !keys.includes('code')) {
     return (
       "it is what @hono/zod-validator answers with no hook (the result of zod's safeParse); a hook, zValidator('json', schema, (result, c) => { if (!result.success) return c.json({ code, message, status: 400 }, 400) }), " +

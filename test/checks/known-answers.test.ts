@@ -228,6 +228,7 @@ describe('a create answered other than 201 with its record', () => {
     const failure = failureOf(() => expectStatus(makeResponse({ status: 200, method: 'POST', body: { id: 1, name: 'dog' } }), 201))
     expect(failure.code).toBe('UNEXPECTED_STATUS')
     expect(failure.message).toMatch(/^POST answered 200, expected 201: a handler that returns the record is answered 200 unless it says otherwise: Spring MVC \(@ResponseStatus\(HttpStatus\.CREATED\)/)
+    expect(failure.message).toMatch(/LoopBack 4 whatever responses the operation declares \(response\.status\(201\)/)
     // a 200 to a list is no such case
     expect(failureOf(() => expectStatus(makeResponse({ status: 200 }), 201)).message).toBe('GET answered 200, expected 201')
   })

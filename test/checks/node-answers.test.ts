@@ -34,6 +34,14 @@ describe('error bodies of Node frameworks', () => {
     ["restify's bodyParser (InvalidContent)", 400, { code: 'InvalidContent', message: 'Invalid JSON: Unexpected end of JSON input' }, /restify's error body .*no status; .*server\.on\('restifyError'/],
     ["restify's UnauthorizedError", 401, { code: 'Unauthorized', message: 'missing or invalid API key' }, /restify's error body/],
     ["Feathers' errorHandler() (koa)", 401, { name: 'NotAuthenticated', message: 'missing or invalid API key', code: 401, className: 'not-authenticated' }, /Feathers' error body .*errorHandler\(\) of @feathersjs\/koa/],
+    // measured: LoopBack 4 (@loopback/rest 15.0), a body its schema refuses and HttpErrors.Unauthorized
+    [
+      "LoopBack 4's reject action (its 400 for a body that is not JSON)",
+      400,
+      { error: { statusCode: 400, name: 'SyntaxError', message: 'Unexpected end of JSON input' } },
+      /LoopBack 4's error body \(\{error: \{statusCode, name, message\}\}.*app\.middleware\(\)/,
+    ],
+    ["LoopBack 4's 401", 401, { error: { statusCode: 401, name: 'UnauthorizedError', message: 'missing or invalid API key' } }, /LoopBack 4's error body/],
     ['@hono/zod-validator without a hook', 400, { success: false, error: { name: 'ZodError', message: '[]' } }, /@hono\/zod-validator answers with no hook .*zValidator\('json', schema, \(result, c\)/],
   ])('%s', (_label, status, body, words) => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status, body })))
@@ -44,6 +52,8 @@ describe('error bodies of Node frameworks', () => {
   test('an Error record with a code of its own, and a body no framework writes, get no Node words', () => {
     expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { code: 'bad', message: 'x' } }))).message).not.toMatch(/Fastify|NestJS|Hono/)
     expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { reason: 'x' } }))).message).not.toMatch(/Fastify|NestJS|Hono/)
+    // {error: "text"} is a hand-written handler's, not LoopBack's
+    expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { error: 'bad' } }))).message).not.toMatch(/LoopBack/)
     // a code of restify's set beside other fields is not restify's body
     expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { code: 'BadRequest', message: 'x', errors: [] } }))).message).not.toMatch(/restify/)
   })
