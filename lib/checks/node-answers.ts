@@ -116,7 +116,7 @@ export function nodeStatus(response: RecordedResponse, expected: number, request
   if (response.status === 404 && request.method === 'GET') {
     return (
       'a 404 to a request without a valid key is a router that has no route for the operation answering before any check of the key: NestJS runs guards only for a route it has, ' +
-      "and Express, Koa and Hono answer a path no route took past middleware mounted on other paths, as hapi does before its auth strategy and restify before what server.use() mounts (server.pre() runs first), and Dancer2 before its hook before (a catch-all route, any qr{.*}, makes it run); §1 rule 2 and §5.1 require authentication for every operation the document names, " +
+      "and Express, Koa and Hono answer a path no route took past middleware mounted on other paths, as hapi does before its auth strategy and restify before what server.use() mounts (server.pre() runs first), and Dancer2 and Grape before their before hooks (a catch-all route, Dancer2's any qr{.*} or Grape's route :any, '*path', makes them run); §1 rule 2 and §5.1 require authentication for every operation the document names, " +
       'so the key is checked before the route is looked up (a middleware for every path), or the operation is routed'
     )
   }

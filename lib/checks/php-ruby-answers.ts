@@ -73,8 +73,9 @@ export function phpRubyErrorBody(keys: readonly string[]): string | undefined {
   }
   if (keys.length === 1 && keys[0] === 'error') {
     return (
-      'a body of error alone is what a hand-written handler often answers (Sinatra: halt 400, { error: … }.to_json; Rails: render json: { error: … }); ' +
-      'the Error record is {code, message, status}'
+      'a body of error alone is what a hand-written handler often answers (Sinatra: halt 400, { error: … }.to_json; Rails: render json: { error: … }), ' +
+      'and what Grape answers for its validation errors and a body it cannot parse ({"error": "name is missing"}); ' +
+      'the Error record is {code, message, status} (Grape: rescue_from :all answering error!({ code:, message:, status: }, status), 400 for Grape::Exceptions::ValidationErrors and InvalidMessageBody)'
     )
   }
   return undefined

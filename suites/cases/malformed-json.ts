@@ -38,7 +38,8 @@ export interface MalformedBody extends WritePriority {
 const NON_JSON_NUMBER =
   'the service took a number JSON does not have (RFC 8259 §6), as Python\'s json module does by default (Flask, FastAPI, Django); ' +
   "it is usually fixed by parsing with json.loads(body, parse_constant=...) set to a function that raises, and answering 400; org.json's new JSONObject(text) takes them too (its strict mode refuses them), " +
-  "and so does lua-cjson's cjson.decode (OpenResty, nginx's lua module), hexadecimal numbers too, until cjson.decode_invalid_numbers(false)"
+  "and so does lua-cjson's cjson.decode (OpenResty, nginx's lua module), hexadecimal numbers too, until cjson.decode_invalid_numbers(false), " +
+  "and Ruby's JSON.load (allow_nan by default: Grape 1.6 parses bodies with it where MultiJson is not installed; parser :json with JSON.parse refuses them)"
 
 /** org.json's JSONObject(String), JSON-java's default and Android's, reads JSON5-like text (measured: 20260719). */
 const ORG_JSON_LENIENT =

@@ -63,6 +63,8 @@ describe('error bodies of other shapes', () => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { error: 'invalid json' } })))
     expect(failure.code).toBe('SCHEMA_MISMATCH')
     expect(failure.message).toMatch(/; a body of error alone is what a hand-written handler often answers \(Sinatra: halt 400/)
+    // measured: Grape 1.6.2's validation error
+    expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { error: 'name is missing' } }))).message).toMatch(/what Grape answers for its validation errors .*rescue_from :all/)
   })
 
   test("{message, errors}: Laravel's validation error", () => {
