@@ -54,7 +54,7 @@ export function djangoRailsErrorBody(body: unknown): string | undefined {
 /** DRF's NotAuthenticated and AuthenticationFailed words, in its JSON {"detail": …} or in the browsable API's page of it. */
 const DRF_AUTH_WORDS = /(?:"|&quot;)detail(?:"|&quot;)\s*:\s*(?:"|&quot;)(?:Authentication credentials were not provided\.|Incorrect authentication credentials\.|Invalid token)/
 
-/** FastAPI's security classes' words for no credentials and for another scheme (HTTPBearer, HTTPBasic, APIKeyHeader). */
+/** FastAPI's security classes' words for no credentials and for another scheme (HTTPBearer, HTTPDigest, APIKeyHeader). */
 const FASTAPI_AUTH_WORDS = /"detail"\s*:\s*"(?:Not authenticated|Invalid authentication credentials)"/
 
 /** Why a status came instead of the one expected, where DRF, Django, Rails or FastAPI answers it so. */
@@ -62,7 +62,7 @@ export function djangoRailsStatus(response: RecordedResponse, expected: number, 
   // measured: FastAPI 0.92 (Debian 12), HTTPBearer() as a dependency of the app
   if (expected === 401 && response.status === 403 && FASTAPI_AUTH_WORDS.test(response.body)) {
     return (
-      'FastAPI\'s security classes (HTTPBearer, HTTPBasic, APIKeyHeader with auto_error) answer 403 {"detail": "Not authenticated"} to a request without credentials and {"detail": "Invalid authentication credentials"} to another scheme ' +
+      'FastAPI\'s security classes (HTTPBearer, HTTPDigest, APIKeyHeader, with auto_error) answer 403 {"detail": "Not authenticated"} to a request without credentials and {"detail": "Invalid authentication credentials"} to another scheme ' +
       '(401 only from FastAPI 0.122 on, fastapi/fastapi#13786); §5.3 asks 401: HTTPBearer(auto_error=False) and raise HTTPException(401) for a missing or wrong key, ' +
       'or a middleware that checks the key for every path (a dependency runs only for a route FastAPI has: GET /store/orders is its 404)'
     )

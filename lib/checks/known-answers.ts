@@ -4,9 +4,9 @@
  * 403, an RFC 9457 problem detail, an API gateway's own `{"message": …}`. A failure adds these
  * words to its message, so that a team reads what it must change, not only what is wrong; the
  * verdict and the failure code never depend on them. Each returns undefined for any other answer.
- * The words for PHP and Ruby (Sinatra) defaults are in php-ruby-answers.ts, those for Django REST
- * framework, Rails, Mojolicious and gin in django-rails-answers.ts, those for Node frameworks
- * (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers) in node-answers.ts, those for Bun and Deno (Bun.serve,
+ * The words for PHP and Ruby (Sinatra, Grape) defaults are in php-ruby-answers.ts, those for Django REST
+ * framework, Rails, Mojolicious, gin, FastAPI, Dancer2 and twisted.web in django-rails-answers.ts, those for Node frameworks
+ * (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers, LoopBack) and libmicrohttpd in node-answers.ts, those for Bun and Deno (Bun.serve,
  * Deno.serve, Elysia, Oak, Hono on them) in runtime-answers.ts, those for Node ORMs and database drivers in orm-driver-answers.ts, and those for a SQL store's defaults (strict
  * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, which these call.
  */

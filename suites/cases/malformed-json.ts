@@ -144,9 +144,9 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
     acceptedMeans:
       'the service decoded bytes that are not UTF-8 leniently (most often into U+FFFD, which it then stores as the name sent) instead of refusing them (RFC 8259 §8.1: JSON text is UTF-8), ' +
       "as Express 5, Fastify 5, hapi 21, restify 11's bodyParser, polka's body-parser, json-server (0.17 and 1.0), Go's encoding/json and the Fetch standard's Request.json() " +
-      "(Bun's and Deno's, under Bun.serve, Deno.serve, Elysia, Hono and Oak) do by default; it is usually fixed by a strict UTF-8 decoder before the parser " +
+      "(Bun's and Deno's, under Bun.serve, Deno.serve, Elysia, Hono and Oak) do by default, as do Quart's request.get_json() (get_data(as_text=True) decodes with errors=\"replace\") and lua-cjson (OpenResty), which checks no UTF-8; it is usually fixed by a strict UTF-8 decoder before the parser " +
       "(Node: new TextDecoder('utf-8', { fatal: true }), in body-parser's verify option (throwing an error whose status is 400: one without a status is answered 403) or on the raw body, hapi's payload: { parse: false }; Bun and Deno: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(await req.arrayBuffer())); " +
-      "Go: utf8.Valid; Python: bytes.decode('utf-8')), answering 400 when it throws"
+      "Go: utf8.Valid; Python: bytes.decode('utf-8'), Quart: (await request.get_data()).decode('utf-8'); OpenResty: ngx.re.find(body, '^', 'u') reports it), answering 400 when it throws"
   },
   {
     key: 'malformed-surrogate-bytes',

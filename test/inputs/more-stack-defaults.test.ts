@@ -44,3 +44,7 @@ test("Grape's JSON.load, its coercing params and its query merged into them are 
   const query = INVALID_BODIES.find((c) => c.key === 'missing-name-named-in-query')?.acceptedMeans ?? ''
   expect(query).toMatch(/^the service took the name from the query string: .*Grape's params \(measured: 1\.6\).*Grape: env\['api\.request\.body'\]/)
 })
+
+test("bytes that are not UTF-8 name Quart's get_json() and lua-cjson, with their changes", () => {
+  expect(meaningOf('malformed-not-utf8')).toMatch(/Quart's request\.get_json\(\) \(get_data\(as_text=True\) decodes with errors="replace"\) and lua-cjson \(OpenResty\).*Quart: \(await request\.get_data\(\)\)\.decode\('utf-8'\); OpenResty: ngx\.re\.find/)
+})
