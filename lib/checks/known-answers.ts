@@ -7,8 +7,9 @@
  * The words for PHP and Ruby (Sinatra, Grape) defaults are in php-ruby-answers.ts, those for Django REST
  * framework, Rails, Mojolicious, gin, FastAPI, Dancer2 and twisted.web in django-rails-answers.ts, those for Node frameworks
  * (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers, LoopBack) and libmicrohttpd in node-answers.ts, those for Bun and Deno (Bun.serve,
- * Deno.serve, Elysia, Oak, Hono on them) in runtime-answers.ts, those for Node ORMs and database drivers in orm-driver-answers.ts, and those for a SQL store's defaults (strict
- * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, which these call.
+ * Deno.serve, Elysia, Oak, Hono on them) in runtime-answers.ts, those for Node ORMs and database drivers in orm-driver-answers.ts, those for a SQL store's defaults (strict
+ * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, and those for a server fault to bytes
+ * that are not UTF-8 (FastAPI, Grape) in undecodable-body-answers.ts, which these call.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
@@ -18,6 +19,7 @@ import { nodeChangedText, nodeContentType, nodeErrorBody, nodeStatus } from './n
 import { runtimeContentType, runtimeErrorBody, runtimeStatus, runtimeTextBody } from './runtime-answers.ts'
 import { columnCutText, idPastInt64 } from './sql-store-answers.ts'
 import { NODE_DRIVER_ID_AS_TEXT, undefinedValueStatus } from './orm-driver-answers.ts'
+import { undecodableBodyStatus } from './undecodable-body-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
@@ -121,7 +123,8 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
     phpRubyStatus(response.status, expected) ??
     djangoRailsStatus(response, expected, request) ??
     nodeStatus(response, expected, request) ??
-    undefinedValueStatus(response, expected, request)
+    undefinedValueStatus(response, expected, request) ??
+    undecodableBodyStatus(response, expected, request)
   if (ofStack) return ofStack
   // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)
   const unreadBody = response.status === 400 ? unreadBodyOrigin(response) : undefined
