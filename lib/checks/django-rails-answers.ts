@@ -4,7 +4,8 @@
  * (which calls these) and the PHP and Sinatra ones of php-ruby-answers.ts. Measured against
  * services written as such teams write them, on Debian 12's packages: DRF 3.14 on Django 3.2
  * (SQLite, PostgreSQL 15), Rails 6.1 in API mode on Puma (its scaffold, sqlite3), Mojolicious 9.31
- * (DBD::MariaDB, DBD::SQLite) and gin 1.8 (lib/pq). The verdict and the failure code never depend
+ * (DBD::MariaDB, DBD::SQLite) and gin 1.8 (lib/pq); and FastAPI 0.92's security classes and
+ * Dancer2 0.400001's error body, and twisted.web 22.4's text/html. The verdict and the failure code never depend
  * on these words; each returns undefined for any other answer.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
@@ -33,11 +34,17 @@ const RAILS_PUBLIC_EXCEPTION =
 /** The reason phrases Rack writes in PublicExceptions' error, for the statuses an Error record goes with. */
 const REASON_PHRASES: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity', 500: 'Internal Server Error' }
 
-/** Why an Error record has another shape, where DRF or Rails writes it so. */
+/** Dancer2::Core::Error under a JSON serializer: what Dancer2 answers itself, for a body its serializer cannot read too (measured: 0.400001). */
+const DANCER2_ERROR =
+  "a body of title, message and status is Dancer2's own error under set serializer => 'JSON' ({\"title\": \"Error 400 - Bad Request\", \"message\": \"Failed to deserialize content: …\", \"status\": 400}), " +
+  "which it answers before any route for a body its serializer cannot read; the Error record needs code: read the body in the route (Cpanel::JSON::XS's decode in an eval, no serializer for the request) and answer {code, message, status}"
+
+/** Why an Error record has another shape, where DRF, Rails or Dancer2 writes it so. */
 export function djangoRailsErrorBody(body: unknown): string | undefined {
   const keys = keysOf(body)
   if (keys.length === 1 && keys[0] === 'detail') return DETAIL_ONLY
   const record = body as Record<string, unknown>
+  if (keys.length === 3 && ['title', 'message', 'status'].every((k) => keys.includes(k)) && /^Error \d{3} - /.test(String(record.title))) return DANCER2_ERROR
   if (keys.length === 2 && typeof record.status === 'number' && record.error === REASON_PHRASES[record.status]) return RAILS_PUBLIC_EXCEPTION
   // keyed by the record's fields (DRF's non_field_errors among them), not a list of errors of its own ({"errors": […]})
   if (keys.length > 0 && !keys.includes('errors') && keys.every((k) => Array.isArray(record[k]) && (record[k] as unknown[]).length > 0 && (record[k] as unknown[]).every(isText))) return FIELD_MESSAGES
@@ -47,8 +54,19 @@ export function djangoRailsErrorBody(body: unknown): string | undefined {
 /** DRF's NotAuthenticated and AuthenticationFailed words, in its JSON {"detail": …} or in the browsable API's page of it. */
 const DRF_AUTH_WORDS = /(?:"|&quot;)detail(?:"|&quot;)\s*:\s*(?:"|&quot;)(?:Authentication credentials were not provided\.|Incorrect authentication credentials\.|Invalid token)/
 
-/** Why a status came instead of the one expected, where DRF, Django or Rails answers it so. */
+/** FastAPI's security classes' words for no credentials and for another scheme (HTTPBearer, HTTPDigest, APIKeyHeader). */
+const FASTAPI_AUTH_WORDS = /"detail"\s*:\s*"(?:Not authenticated|Invalid authentication credentials)"/
+
+/** Why a status came instead of the one expected, where DRF, Django, Rails or FastAPI answers it so. */
 export function djangoRailsStatus(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
+  // measured: FastAPI 0.92 (Debian 12), HTTPBearer() as a dependency of the app
+  if (expected === 401 && response.status === 403 && FASTAPI_AUTH_WORDS.test(response.body)) {
+    return (
+      'FastAPI\'s security classes (HTTPBearer, HTTPDigest, APIKeyHeader, with auto_error) answer 403 {"detail": "Not authenticated"} to a request without credentials and {"detail": "Invalid authentication credentials"} to another scheme ' +
+      '(401 only from FastAPI 0.122 on, fastapi/fastapi#13786); §5.3 asks 401: HTTPBearer(auto_error=False) and raise HTTPException(401) for a missing or wrong key, ' +
+      'or a middleware that checks the key for every path (a dependency runs only for a route FastAPI has: GET /store/orders is its 404)'
+    )
+  }
   if (expected === 401 && response.status === 403 && DRF_AUTH_WORDS.test(response.body)) {
     return (
       "Django REST framework answers 403 to a request it could not authenticate when the first of its authentication classes has no authenticate_header() " +
@@ -88,7 +106,15 @@ const isBrowsableApi = (response: RecordedResponse) => /^text\/html/i.test(respo
 
 /** Why a response is declared text/html, where DRF's browsable API answers so. */
 export function djangoRailsContentType(response: RecordedResponse): string | undefined {
-  return isBrowsableApi(response) ? BROWSABLE_API : undefined
+  if (isBrowsableApi(response)) return BROWSABLE_API
+  // measured: Twisted 22.4 (Debian 12), a resource that sets no Content-Type; its Server header names it
+  if (response.headers['content-type'] === 'text/html' && /^TwistedWeb\//.test(response.headers.server ?? '')) {
+    return (
+      "text/html is what twisted.web's Request declares (its defaultContentType) for an answer whose resource set no Content-Type; " +
+      "§4 makes every payload JSON: request.setHeader(b'content-type', b'application/json') in each render, or defaultContentType = b'application/json' on a Request subclass (Site's requestFactory)"
+    )
+  }
+  return undefined
 }
 
 /** Why a body that is not JSON came, where Rails or DRF writes it so. */

@@ -4,11 +4,12 @@
  * 403, an RFC 9457 problem detail, an API gateway's own `{"message": …}`. A failure adds these
  * words to its message, so that a team reads what it must change, not only what is wrong; the
  * verdict and the failure code never depend on them. Each returns undefined for any other answer.
- * The words for PHP and Ruby (Sinatra) defaults are in php-ruby-answers.ts, those for Django REST
- * framework, Rails, Mojolicious and gin in django-rails-answers.ts, those for Node frameworks
- * (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers) in node-answers.ts, those for Bun and Deno (Bun.serve,
- * Deno.serve, Elysia, Oak, Hono on them) in runtime-answers.ts, those for Node ORMs and database drivers in orm-driver-answers.ts, and those for a SQL store's defaults (strict
- * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, which these call.
+ * The words for PHP and Ruby (Sinatra, Grape) defaults are in php-ruby-answers.ts, those for Django REST
+ * framework, Rails, Mojolicious, gin, FastAPI, Dancer2 and twisted.web in django-rails-answers.ts, those for Node frameworks
+ * (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers, LoopBack) and libmicrohttpd in node-answers.ts, those for Bun and Deno (Bun.serve,
+ * Deno.serve, Elysia, Oak, Hono on them) in runtime-answers.ts, those for Node ORMs and database drivers in orm-driver-answers.ts, those for a SQL store's defaults (strict
+ * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, and those for a server fault to bytes
+ * that are not UTF-8 (FastAPI, Grape) in undecodable-body-answers.ts, which these call.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
@@ -18,6 +19,7 @@ import { nodeChangedText, nodeContentType, nodeErrorBody, nodeStatus } from './n
 import { runtimeContentType, runtimeErrorBody, runtimeStatus, runtimeTextBody } from './runtime-answers.ts'
 import { columnCutText, idPastInt64 } from './sql-store-answers.ts'
 import { NODE_DRIVER_ID_AS_TEXT, undefinedValueStatus } from './orm-driver-answers.ts'
+import { undecodableBodyStatus } from './undecodable-body-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
@@ -121,7 +123,8 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
     phpRubyStatus(response.status, expected) ??
     djangoRailsStatus(response, expected, request) ??
     nodeStatus(response, expected, request) ??
-    undefinedValueStatus(response, expected, request)
+    undefinedValueStatus(response, expected, request) ??
+    undecodableBodyStatus(response, expected, request)
   if (ofStack) return ofStack
   // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)
   const unreadBody = response.status === 400 ? unreadBodyOrigin(response) : undefined
@@ -135,7 +138,7 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
   if (expected === 201 && response.status === 200 && request.method === 'POST') {
     return (
       'a handler that returns the record is answered 200 unless it says otherwise: Spring MVC (@ResponseStatus(HttpStatus.CREATED) on the method, or ResponseEntity.created(location).body(record)), ' +
-      "FastAPI (status_code=201 on the route), Express (res.status(201).json(record)); §4.2 asks 201"
+      "FastAPI (status_code=201 on the route), Express (res.status(201).json(record)), LoopBack 4 whatever responses the operation declares (response.status(201) in a middleware or a controller that injects the response); §4.2 asks 201"
     )
   }
   if (expected === 201 && response.status === 403 && request.method === 'POST') {
@@ -218,6 +221,7 @@ export function valueOrigin(body: unknown, problems: readonly string[]): string 
   const unsigned = problems.map(idPastInt64).find((words) => words !== undefined)
   if (unsigned) return unsigned
   if (body === null && problems.includes('body must be array')) return EMPTY_LIST_AS_NULL
+  if (isEmptyObject(body) && problems.includes('body must be array')) return EMPTY_LIST_AS_OBJECT
   for (const { place, key, value } of placedValues(body)) {
     if (!problems.some((problem) => problem.startsWith(`${place} `))) continue
     if (value === null) {
@@ -235,6 +239,13 @@ export function valueOrigin(body: unknown, problems: readonly string[]): string 
 const EMPTY_LIST_AS_NULL =
   "the list is null: Go's encoding/json writes a nil slice so (`var out []Category` that nothing was appended to, as for an empty store); " +
   'start it empty but not nil (`out := []Category{}` or `make([]Category, 0)`) to write []'
+
+const isEmptyObject = (body: unknown) => body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0
+
+/** An empty list written {}: a Lua table is both, and lua-cjson writes an empty one as an object (measured: 2.1.0 under nginx's lua module). */
+const EMPTY_LIST_AS_OBJECT =
+  "the list is {}: lua-cjson writes an empty Lua table as an object (cjson.encode({}) is \"{}\", under OpenResty and nginx's lua module), and PHP's json_encode() does so under JSON_FORCE_OBJECT; " +
+  "an empty list is [] (OpenResty's lua-cjson: setmetatable(list, cjson.array_mt) or cjson.encode_empty_table_as_object(false); Debian's lua-cjson 2.1.0 has neither: write \"[]\" for an empty list)"
 
 /** A character back as U+FFFD: bytes decoded that were not a whole character (lib/http/body-pieces.ts). */
 const PIECE_DECODED_APART =

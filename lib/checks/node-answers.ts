@@ -12,6 +12,7 @@
  * never depend on these words; each returns undefined for any other answer.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
+import { KEY_AUTHORIZATION } from '../http/redact.ts'
 
 /** The codes restify-errors gives its HttpErrors and RestErrors (the class name without Error), which its body carries. */
 const RESTIFY_CODES = /^(?:BadRequest|InvalidContent|InvalidArgument|MissingParameter|Unauthorized|NotAuthorized|InvalidCredentials|ResourceNotFound|NotFound|MethodNotAllowed|NotAcceptable|UnsupportedMediaType|PayloadTooLarge|RequestEntityTooLarge|TooManyRequests|RequestThrottled|Internal|InternalServer|ServiceUnavailable|Conflict)$/
@@ -46,6 +47,14 @@ export function nodeErrorBody(keys: readonly string[], body?: unknown): string |
       "(hapi: an onPreResponse extension that answers every Boom error, request.response.isBoom, with h.response({ code, message, status }).code(status))"
     )
   }
+  // measured: LoopBack 4 (@loopback/rest 15), whose reject action writes strong-error-handler's body
+  const inner = (body as { error?: unknown } | undefined)?.error
+  if (keys.length === 1 && inner !== null && typeof inner === 'object' && ['statusCode', 'name', 'message'].every((k) => k in inner)) {
+    return (
+      "it is LoopBack 4's error body ({error: {statusCode, name, message}}, with code and details for a body its schema refuses), which its reject action writes for every error, its 404 and the body parser's too; " +
+      'a middleware registered with app.middleware() that catches the error of next() and answers { code, message, status } writes the Error record'
+    )
+  }
   if (has('success', 'error') && !keys.includes('code')) {
     return (
       "it is what @hono/zod-validator answers with no hook (the result of zod's safeParse); a hook, zValidator('json', schema, (result, c) => { if (!result.success) return c.json({ code, message, status: 400 }, 400) }), " +
@@ -62,7 +71,9 @@ export function nodeContentType(contentType: string | undefined, response?: Reco
     return (
       "no Content-Type is what Node's http sends for res.end(text) when the handler set none: polka's default onError (its 400 for a body body-parser could not read, with the parser's message as text) " +
       "and a handler that writes res.end(JSON.stringify(record)); §4 makes every payload JSON: res.setHeader('content-type', 'application/json'), or @polka/send-type's send(res, status, object), " +
-      'and polka({ onError, onNoMatch }) answering the Error record'
+      'and polka({ onError, onNoMatch }) answering the Error record; ' +
+      // measured: libmicrohttpd 0.9.75 with jansson 2.14
+      'so does a C service on GNU libmicrohttpd, whose MHD_create_response_from_buffer() carries no header the service did not add (MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json"))'
     )
   }
   if (contentType === 'text/plain; charset=utf-8') {
@@ -83,6 +94,14 @@ export function nodeContentType(contentType: string | undefined, response?: Reco
 
 /** Why a status came instead of the one expected, where a Node framework answers it so by default. */
 export function nodeStatus(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
+  // measured: Express 4.22, body-parser 1.20's read(): createError(403, err) unless err carries a status
+  if (expected === 400 && response.status === 403 && request.method === 'POST' && request.headers.authorization === KEY_AUTHORIZATION) {
+    return (
+      "a 403 to a body sent with the valid key is what Express's body-parser answers when its verify option throws an error without a status (entity.verify.failed), " +
+      "as a strict TextDecoder('utf-8', { fatal: true }) in express.json({ verify }) does for bytes that are not UTF-8: throw an error whose status is 400, " +
+      "or answer err.type === 'entity.verify.failed' with 400 in the error handler (§5.4 and §7 ask 400 for a body that is not valid JSON)"
+    )
+  }
   if (expected !== 401) return undefined
   // the request as recorded: the key is written $CONFORM_API_KEY, so only the scheme and an empty token are read
   const authorization = request.headers.authorization
@@ -97,7 +116,7 @@ export function nodeStatus(response: RecordedResponse, expected: number, request
   if (response.status === 404 && request.method === 'GET') {
     return (
       'a 404 to a request without a valid key is a router that has no route for the operation answering before any check of the key: NestJS runs guards only for a route it has, ' +
-      "and Express, Koa and Hono answer a path no route took past middleware mounted on other paths, as hapi does before its auth strategy and restify before what server.use() mounts (server.pre() runs first); §1 rule 2 and §5.1 require authentication for every operation the document names, " +
+      "and Express, Koa and Hono answer a path no route took past middleware mounted on other paths, as hapi does before its auth strategy and restify before what server.use() mounts (server.pre() runs first), and Dancer2 and Grape before their before hooks (a catch-all route, Dancer2's any qr{.*} or Grape's route :any, '*path', makes them run); §1 rule 2 and §5.1 require authentication for every operation the document names, " +
       'so the key is checked before the route is looked up (a middleware for every path), or the operation is routed'
     )
   }

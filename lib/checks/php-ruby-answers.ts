@@ -65,14 +65,17 @@ export function phpRubyContentType(contentType: string | undefined): string | un
 export function phpRubyErrorBody(keys: readonly string[]): string | undefined {
   if (keys.includes('message') && keys.includes('errors')) {
     return (
-      "it is Laravel's validation error ({message, errors}, answered 422 by a ValidationException); " +
-      'the Error record needs code and status beside message, and §4.2 the status 400 (render ValidationException in the exception handler: withExceptions() in bootstrap/app.php)'
+      "it is Laravel's validation error ({message, errors}, answered 422 by a ValidationException), and what the error handler of express-openapi-validator's README answers for its 400, 401, 404 and 415 alike " +
+      '(res.status(err.status || 500).json({ message: err.message, errors: err.errors })); ' +
+      'the Error record needs code and status beside message, and §4.2 the status 400 (render ValidationException in the exception handler: withExceptions() in bootstrap/app.php; ' +
+      'express-openapi-validator: res.status(status).json({ code, message: err.message, status }))'
     )
   }
   if (keys.length === 1 && keys[0] === 'error') {
     return (
-      'a body of error alone is what a hand-written handler often answers (Sinatra: halt 400, { error: … }.to_json; Rails: render json: { error: … }); ' +
-      'the Error record is {code, message, status}'
+      'a body of error alone is what a hand-written handler often answers (Sinatra: halt 400, { error: … }.to_json; Rails: render json: { error: … }), ' +
+      'and what Grape answers for its validation errors and a body it cannot parse ({"error": "name is missing"}); ' +
+      'the Error record is {code, message, status} (Grape: rescue_from :all answering error!({ code:, message:, status: }, status), 400 for Grape::Exceptions::ValidationErrors and InvalidMessageBody)'
     )
   }
   return undefined
@@ -82,8 +85,10 @@ export function phpRubyErrorBody(keys: readonly string[]): string | undefined {
 export function phpRubyStatus(status: number, expected: number): string | undefined {
   if (status !== 422 || expected !== 400) return undefined
   return (
-    "422 is the validation status of Laravel (a ValidationException from validate()), of FastAPI (RequestValidationError) and of Rails' scaffolds (:unprocessable_entity); " +
-    '§4.2 rule 1 and §7 ask 400 for a body that lacks name or holds an invalid value (Laravel: render ValidationException as 400 in the exception handler; FastAPI: an exception_handler for RequestValidationError)'
+    "422 is the validation status of Laravel (a ValidationException from validate()), of FastAPI (RequestValidationError), of Rails' scaffolds (:unprocessable_entity) " +
+    "and of LoopBack 4 (VALIDATION_FAILED, for a body its operation's schema refuses); " +
+    '§4.2 rule 1 and §7 ask 400 for a body that lacks name or holds an invalid value (Laravel: render ValidationException as 400 in the exception handler; FastAPI: an exception_handler for RequestValidationError; ' +
+    "LoopBack 4: a middleware that catches err.code === 'VALIDATION_FAILED' and answers 400 with the Error record)"
   )
 }
 

@@ -9,11 +9,12 @@
  * Refused again, one GET of another operation the key was served on goes too: a key that is gone is
  * refused everywhere, while a cache in front keyed by the URL alone, which keeps the 401 it answered
  * to a request without a key, refuses it on that URL only. Refused there too, the key is gone, and
- * the run says so, as before.
+ * the run says so, as before. When the key was refused on POSTs alone (a service that answers 403
+ * to one kind of body, which confirmation sends last: body-parser's verify), a GET it was served
+ * on goes instead: a key that is gone is refused there too.
  */
-import type { Exchange } from '../http/exchange.ts'
+import { refusedTheKey, type Exchange } from '../http/exchange.ts'
 import { KEY_AUTHORIZATION } from '../http/redact.ts'
-import { refusedTheKey } from '../http/exchange.ts'
 import type { RunScope } from '../suite-kit/run-context.ts'
 
 /** How long the run waits before it asks again: a limiter's window of a second has passed. */
@@ -27,7 +28,7 @@ export const KEY_RECHECK_PAUSE_MS = 1_000
 export async function keyServedAgain(exchanges: readonly Exchange[], scope: RunScope, stopped: () => boolean): Promise<Exchange | undefined> {
   const refused = exchanges.find((e) => e.request.method === 'GET' && refusedTheKey(e))
   const client = scope.client
-  if (!refused || !client || stopped()) return undefined
+  if (!client || stopped()) return undefined
   await new Promise((resolve) => setTimeout(resolve, KEY_RECHECK_PAUSE_MS).unref())
   if (stopped()) return undefined
   const basePath = new URL(scope.context.baseUrl).pathname.replace(/\/+$/, '')
@@ -41,7 +42,7 @@ export async function keyServedAgain(exchanges: readonly Exchange[], scope: RunS
     const again = await client.send({ method: 'GET', path, headers: { authorization: KEY_AUTHORIZATION } })
     return served(again.exchange) ? { ...again.exchange, keyRecheck: true as const } : undefined
   }
-  const refusedPath = pathOf(refused)
+  const refusedPath = refused ? pathOf(refused) : undefined
   const other = exchanges.find((e) => e.request.method === 'GET' && e.request.headers.authorization === KEY_AUTHORIZATION && served(e) && pathOf(e) !== refusedPath)
   return (await askAgain(refusedPath)) ?? (other ? askAgain(pathOf(other)) : undefined)
 }

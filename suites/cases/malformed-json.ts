@@ -37,12 +37,18 @@ export interface MalformedBody extends WritePriority {
 /** Python's json module (Flask, FastAPI, Django) reads NaN and Infinity by default. */
 const NON_JSON_NUMBER =
   'the service took a number JSON does not have (RFC 8259 §6), as Python\'s json module does by default (Flask, FastAPI, Django); ' +
-  "it is usually fixed by parsing with json.loads(body, parse_constant=...) set to a function that raises, and answering 400; org.json's new JSONObject(text) takes them too (its strict mode refuses them)"
+  "it is usually fixed by parsing with json.loads(body, parse_constant=...) set to a function that raises, and answering 400; org.json's new JSONObject(text) takes them too (its strict mode refuses them), " +
+  "and so does lua-cjson's cjson.decode (OpenResty, nginx's lua module), hexadecimal numbers too, until cjson.decode_invalid_numbers(false), " +
+  "and Ruby's JSON.load (allow_nan by default: Grape 1.6 parses bodies with it where MultiJson is not installed; parser :json with JSON.parse refuses them)"
 
 /** org.json's JSONObject(String), JSON-java's default and Android's, reads JSON5-like text (measured: 20260719). */
 const ORG_JSON_LENIENT =
   "the service's parser took it, as org.json does by default (new JSONObject(text): JSON-java and Android's org.json take single quotes, unquoted keys, a trailing comma, 007 and +1) and JSON5 parsers do; " +
   'org.json refuses them with new JSONParserConfiguration().withStrictMode(true) (JSON-java 20240303 and later), and Jackson\'s defaults refuse them'
+
+/** 007 and +1: org.json's, and lua-cjson's, whose number reader is strtod until decode_invalid_numbers(false) (measured: 2.1.0). */
+const STRTOD_NUMBER =
+  `${ORG_JSON_LENIENT}; lua-cjson's cjson.decode (OpenResty, nginx's lua module) takes 007 and +1 too, as it takes NaN and hexadecimal numbers, until cjson.decode_invalid_numbers(false)`
 
 /** Jackson's default (Spring Boot's) and Go's json.Decoder read the first JSON value and leave the rest unread. */
 const FIRST_VALUE_ONLY =
@@ -58,7 +64,9 @@ const RUBY_JSON_LENIENT =
 const LINES_JOINED =
   'the service read the body line by line and joined the lines without their breaks, so a raw line break inside a string, which JSON does not allow (RFC 8259 §7), was dropped before its parser saw it: ' +
   "Java's request.getReader().lines().collect(Collectors.joining()) (or a BufferedReader.readLine() loop; the same on com.sun.net.httpserver's getRequestBody()), which a parser that refuses raw control characters (Jackson's) then takes; " +
-  'read the body whole (InputStream.readAllBytes(), or Collectors.joining("\\n")), and answer 400'
+  'read the body whole (InputStream.readAllBytes(), or Collectors.joining("\\n")), and answer 400; ' +
+  "or the parser takes raw control characters inside a string, as lua-cjson 2.1's cjson.decode (OpenResty, nginx's lua module) takes every one, tab and line break included: " +
+  'refuse a body with a byte below 0x20 inside a string (or parse with a strict parser), and answer 400'
 
 /** Every language's trim takes U+000B for whitespace, which JSON does not (RFC 8259 §2: space, tab, line feed, carriage return). */
 const BODY_TRIMMED =
@@ -72,7 +80,8 @@ const BODY_TRIMMED =
  */
 const ORG_JSON_STRING =
   "the service's parser took it, as org.json does (JSON-java's JSONTokener, with JSONParserConfiguration().withStrictMode(true) too: it refuses only a raw line feed, carriage return and NUL inside a string, and reads \\' as an apostrophe), " +
-  "and JSON5 parsers; a body that is not JSON (RFC 8259 §7: every control character is escaped in a string, and \\' is no escape) is answered 400: Jackson's defaults refuse both"
+  "and JSON5 parsers, and lua-cjson 2.1's cjson.decode (OpenResty) takes every raw control character in a string, tab and line break included; " +
+  "a body that is not JSON (RFC 8259 §7: every control character is escaped in a string, and \\' is no escape) is answered 400: Jackson's defaults refuse both"
 
 /**
  * A JSON parser written by hand (the JDK has none: a team on its own HttpServer writes one) reads
@@ -116,8 +125,8 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   { key: 'malformed-comment', label: 'a comment', body: (p) => `{"name": ${named(p, 'malformed-comment')} /* a comment */}`, acceptedMeans: RUBY_JSON_LENIENT },
   { key: 'malformed-nan', label: 'NaN as a number', body: (p) => `{"name": ${named(p, 'malformed-nan')}, "rank": NaN}`, acceptedMeans: NON_JSON_NUMBER },
   { key: 'malformed-infinity', label: 'Infinity as a number', body: (p) => `{"name": ${named(p, 'malformed-infinity')}, "rank": -Infinity}`, acceptedMeans: NON_JSON_NUMBER },
-  { key: 'malformed-leading-zero', label: 'a number with a leading zero', body: (p) => `{"name": ${named(p, 'malformed-leading-zero')}, "rank": 007}`, acceptedMeans: ORG_JSON_LENIENT },
-  { key: 'malformed-plus-sign', label: 'a number with a plus sign', body: (p) => `{"name": ${named(p, 'malformed-plus-sign')}, "rank": +1}`, acceptedMeans: ORG_JSON_LENIENT },
+  { key: 'malformed-leading-zero', label: 'a number with a leading zero', body: (p) => `{"name": ${named(p, 'malformed-leading-zero')}, "rank": 007}`, acceptedMeans: STRTOD_NUMBER },
+  { key: 'malformed-plus-sign', label: 'a number with a plus sign', body: (p) => `{"name": ${named(p, 'malformed-plus-sign')}, "rank": +1}`, acceptedMeans: STRTOD_NUMBER },
   // escapes JSON does not have: "\q" and "\x41" (a hand-written or regex-based unescaper passes them through)
   { key: 'malformed-invalid-escape', label: 'escapes JSON does not have (\\q, \\x41)', body: (p) => `{"name": ${named(p, 'malformed-invalid-escape')}, "description": "\\q\\x41"}`, acceptedMeans: RUBY_JSON_LENIENT },
   // the tab and the line break each in a body of its own: a JSON5 parser takes a raw tab and refuses a raw line break, and a
@@ -135,9 +144,9 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
     acceptedMeans:
       'the service decoded bytes that are not UTF-8 leniently (most often into U+FFFD, which it then stores as the name sent) instead of refusing them (RFC 8259 §8.1: JSON text is UTF-8), ' +
       "as Express 5, Fastify 5, hapi 21, restify 11's bodyParser, polka's body-parser, json-server (0.17 and 1.0), Go's encoding/json and the Fetch standard's Request.json() " +
-      "(Bun's and Deno's, under Bun.serve, Deno.serve, Elysia, Hono and Oak) do by default; it is usually fixed by a strict UTF-8 decoder before the parser " +
-      "(Node: new TextDecoder('utf-8', { fatal: true }), in body-parser's verify option or on the raw body, hapi's payload: { parse: false }; Bun and Deno: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(await req.arrayBuffer())); " +
-      "Go: utf8.Valid; Python: bytes.decode('utf-8')), answering 400 when it throws"
+      "(Bun's and Deno's, under Bun.serve, Deno.serve, Elysia, Hono and Oak) do by default, as do Quart's request.get_json() (get_data(as_text=True) decodes with errors=\"replace\") and lua-cjson (OpenResty), which checks no UTF-8; it is usually fixed by a strict UTF-8 decoder before the parser " +
+      "(Node: new TextDecoder('utf-8', { fatal: true }), in body-parser's verify option (throwing an error whose status is 400: one without a status is answered 403) or on the raw body, hapi's payload: { parse: false }; Bun and Deno: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(await req.arrayBuffer())); " +
+      "Go: utf8.Valid; Python: bytes.decode('utf-8'), Quart: (await request.get_data()).decode('utf-8'); OpenResty: ngx.re.find(body, '^', 'u') reports it), answering 400 when it throws"
   },
   {
     key: 'malformed-surrogate-bytes',
@@ -148,7 +157,7 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
     holds: 'a surrogate written as UTF-8 bytes (ED A0 80), which UTF-8 has not',
     acceptedMeans:
       'the service decoded a surrogate written as UTF-8 bytes instead of refusing it (UTF-8 has no surrogates, RFC 3629 §3; JSON text is UTF-8, RFC 8259 §8.1), ' +
-      "as Python's json.loads does with bytes (it decodes them with 'surrogatepass': Flask's request.get_json()) and Jackson's UTF-8 parser (Spring Boot), or into U+FFFD, as Bun's and Deno's Request.json() do; it is usually fixed by a strict UTF-8 decoder before the parser (Node: new TextDecoder('utf-8', { fatal: true }); Go: utf8.Valid; Python: bytes.decode('utf-8'); Java: StandardCharsets.UTF_8.newDecoder(), which reports malformed input), answering 400 when it throws",
+      "as Python's json.loads does with bytes (it decodes them with 'surrogatepass': Flask's request.get_json()), Jackson's UTF-8 parser (Spring Boot) and Perl's Cpanel::JSON::XS with utf8 (Dancer2's JSON serializer, which writes them back as the same bytes), or into U+FFFD, as Bun's and Deno's Request.json() do; it is usually fixed by a strict UTF-8 decoder before the parser (Node: new TextDecoder('utf-8', { fatal: true }); Go: utf8.Valid; Python: bytes.decode('utf-8'); Java: StandardCharsets.UTF_8.newDecoder(), which reports malformed input; Perl: Encode::decode('UTF-8', $body, Encode::FB_CROAK)), answering 400 when it throws",
   },
   {
     key: 'malformed-bom',
@@ -170,7 +179,8 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   { key: 'malformed-leading-decimal-point', label: 'a number with a leading decimal point (.5)', body: (p) => `{"name": ${named(p, 'malformed-leading-decimal-point')}, "rank": .5}`,
     acceptedMeans: jacksonParserFeature('ALLOW_LEADING_DECIMAL_POINT_FOR_NUMBERS', 'allow-leading-decimal-point-for-numbers', 'a number with no digit before its decimal point', ', and JSON5 parsers') },
   { key: 'malformed-trailing-decimal-point', label: 'a number with a trailing decimal point (5.)', body: (p) => `{"name": ${named(p, 'malformed-trailing-decimal-point')}, "rank": 5.}`,
-    acceptedMeans: jacksonParserFeature('ALLOW_TRAILING_DECIMAL_POINT_FOR_NUMBERS', 'allow-trailing-decimal-point-for-numbers', 'a number with no digit after its decimal point', ', and JSON5 parsers') },
+    acceptedMeans: jacksonParserFeature('ALLOW_TRAILING_DECIMAL_POINT_FOR_NUMBERS', 'allow-trailing-decimal-point-for-numbers', 'a number with no digit after its decimal point',
+      ", JSON5 parsers, and lua-cjson 2.1's cjson.decode (OpenResty), which reads a number with strtod (5. and 1.e5, whatever decode_invalid_numbers says; check the number against JSON's grammar first)") },
   { key: 'malformed-missing-value', label: 'an array with a missing value ([1,,2])', body: (p) => `{"name": ${named(p, 'malformed-missing-value')}, "rank": [1,,2]}`,
     acceptedMeans: jacksonParserFeature('ALLOW_MISSING_VALUES', 'allow-missing-values', 'an array with a missing value (read as null)', '') },
 ]

@@ -49,6 +49,12 @@ const NODE_COERCED =
 const FASTIFY_COERCED =
   "Fastify validates a route's body schema with Ajv and coerceTypes: 'array' by default, which turns a number or a boolean into the string the schema asks for (42 → \"42\"), " +
   'null into "", and an array of one value into that value: new Fastify({ ajv: { customOptions: { coerceTypes: false } } }) refuses them'
+
+/** Grape's params DSL: type: String coerces a number or a boolean, and requires lets null by (measured: Grape 1.6.2). */
+const GRAPE_COERCED =
+  "Grape's params (requires :name, type: String) turns a number or a boolean into text (42 → \"42\", true → \"true\") and lets null by for requires and optional alike " +
+  '(allow_blank: false refuses null, and "" too; a number needs a custom type, or values: ->(v) { v.is_a?(String) })'
+
 /**
  * What a 201 to a wrong type in a string property says of the common binders that take it, and
  * their fix: scalars coerced to text (Jackson's default, so Spring Boot's), null read as no value,
@@ -62,7 +68,7 @@ const COERCED_TO_TEXT =
   'and the same for Float and Boolean (MapperFeature.ALLOW_COERCION_OF_SCALARS does not cover text); pydantic by StrictStr; ' +
   "PHP's trim() and (string) turn what json_decode gave into text (true → \"1\") where no is_string() check comes first, and Ruby's to_s and strip after it do the same (check is_a?(String)); " +
   "Django REST framework's CharField takes an int or a float as its text (a CharField whose to_internal_value() refuses what is not a str), and a Rails model's string attribute casts what permit() let through (42 → \"42\", true → \"t\"); " +
-  'Perl keeps numbers and text apart only in its flags (check them, B::svref_2object(\\$v)->FLAGS & (B::SVp_IOK | B::SVp_NOK), before the value is stored); ' +
+  'Perl keeps numbers and text apart only in its flags (check them, B::svref_2object(\\$v)->FLAGS & (B::SVp_IOK | B::SVp_NOK), before the value is stored); ' + GRAPE_COERCED + '; ' +
   NODE_COERCED + '; ' + FASTIFY_COERCED + '; ' + SEQUELIZE_COERCED
 const NULL_TAKEN =
   'the service took null for the property; binders that read it as no value do so: Jackson binds null to a String field (Spring Boot), and a validator that checks only present values lets it by; ' +
@@ -71,7 +77,7 @@ const NULL_TAKEN =
   "PHP's $data['description'] ?? null and Ruby's data['description'] read an explicit null as a missing key (PHP: array_key_exists() and is_string(); Ruby: key? and is_a?(String)); " +
   "Django REST framework's ModelSerializer gives a model field with null=True allow_null=True (allow_null=False on the serializer field); " +
   "class-validator's @IsOptional() lets null by as it lets a missing value (NestJS: @ValidateIf((o) => o.description !== undefined) instead), as zod's .nullish() does (.optional() refuses null); " +
-  SEQUELIZE_NULL_TAKEN + '; ' + NODE_COERCED + '; ' + FASTIFY_COERCED
+  SEQUELIZE_NULL_TAKEN + '; ' + NODE_COERCED + '; ' + FASTIFY_COERCED + '; ' + GRAPE_COERCED
 const ONE_STRING_UNWRAPPED =
   'the service took an array of one string: Jackson reads it as that string with UNWRAP_SINGLE_VALUE_ARRAYS (spring.jackson.deserialization.unwrap-single-value-arrays=true): turn it off; ' +
   "PHP code with no is_string() check keeps the array json_decode gave (PDO writes it as \"Array\"), and Ruby's to_s writes it as text: check is_string() / is_a?(String); " +
@@ -84,13 +90,19 @@ const EMPTY_ARRAY_TAKEN =
 const REQUIRED_NOT_TEXT =
   "the service took a value that is not text for the name: a check of presence alone lets it by (name !== undefined, or a truthy test, which an array passes), " +
   'and zod\'s z.coerce.string() turns it into text (null → "null", ["a", "b"] → "a,b"); check its type (z.string(), class-validator\'s @IsString(), typeof name === \'string\'); ' +
-  FASTIFY_COERCED
+  FASTIFY_COERCED + '; ' + GRAPE_COERCED
 /** PHP's json_decode($body, true) gives {} as [], and Ruby's to_s writes a Hash as text. */
 const OBJECT_TAKEN =
   "the service took an object for a string: PHP's json_decode($body, true) gives {} as [], which ?: and empty() take for no value, and (string) writes any other array as \"Array\"; " +
-  "Ruby's to_s writes a Hash as text, and JSON.parse with create_additions: true (JSON.load's default) makes one that carries json_class into the class it names; check is_string() / is_a?(String); " +
+  "Ruby's to_s writes a Hash as text, and JSON.parse with create_additions: true (JSON.load's default, and so Grape 1.6's JSON parser where MultiJson is not installed) makes one that carries json_class into the class it names; check is_string() / is_a?(String); " +
   "Rails' permit(:description) drops a hash silently, and Perl writes a hash reference as text (HASH(0x…)) where nothing checks ref(); " +
   NODE_COERCED
+
+/** pydantic v1 coerces what is not a dict with dict(): a list of one object becomes the pairs of its keys. */
+const ARRAY_READ_AS_PAIRS =
+  'the service read the array as key/value pairs: pydantic v1 (FastAPI before 0.100) validates a model from what is not a dict with dict(value), ' +
+  'and dict([{"name": "x", "description": "y"}]) is {"name": "description"}: the category is created with the name "description" (measured: FastAPI 0.92, pydantic 1.10); ' +
+  'a classmethod validate() on the model that raises TypeError for what is not a dict before super().validate(value) refuses it with the 400 of RequestValidationError, as pydantic 2 does'
 
 /** Rust's serde derives a Deserialize that takes a struct from a sequence of its fields' values too, and serde_json hands it one. */
 const SEQUENCE_READ_AS_STRUCT =
@@ -149,7 +161,7 @@ export function wrongTypeCases(schema: ObjectSchema = newCategorySchema()): Wron
   // always, whatever the seed draws after it: pydantic v1 reads a one-element array of an object as
   // the key/value pairs of a dict ([{"name":"x","description":"y"}] → {"name": "description"})
   if (!admits(schema.type ?? 'object', 'array')) {
-    cases.push({ key: 'wrong-type-body-valid-in-array', label: 'a body that is an array holding one valid NewCategory and nothing else', type: 'array', validAlone: true })
+    cases.push({ key: 'wrong-type-body-valid-in-array', label: 'a body that is an array holding one valid NewCategory and nothing else', type: 'array', validAlone: true, acceptedMeans: ARRAY_READ_AS_PAIRS })
   }
   // always, whatever the seed draws: Jackson with UNWRAP_SINGLE_VALUE_ARRAYS (a Spring Boot setting)
   // reads an array of one string as that string ({"name": ["x"]} creates "x"), and the drawn arrays

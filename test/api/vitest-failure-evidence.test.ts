@@ -47,7 +47,7 @@ describe('a failed test in a service\'s own vitest', () => {
     const failure = run.failures.find((m) => m.includes('a surrogate written as UTF-8 bytes instead of refusing it'))
     expect(failure, run.output).toBeDefined()
     // the message's end: where it says how such a service is usually fixed
-    expect(failure).toContain("Java: StandardCharsets.UTF_8.newDecoder(), which reports malformed input), answering 400 when it throws")
+    expect(failure).toContain("Perl: Encode::decode('UTF-8', $body, Encode::FB_CROAK)), answering 400 when it throws")
     expect(failure).toMatch(/\nresponse: HTTP 201\n(  [a-z-]+: .*\n)*  content-type: application\/json.*\n(  [a-z-]+: .*\n)*  body: \{.*"id":/)
     // the answer to the request of the curl line, not to a --confirm probe sent after it with a fresh name
     const sent = /reproduce: curl .*"name": "(cf-[0-9a-z]+-[0-9a-z]+)"/.exec(failure ?? '')?.[1]

@@ -23,6 +23,8 @@ describe('error bodies of another shape', () => {
     ["DRF's serializer.errors", 400, '{"name":["This field is required."]}', /; a body of fields, each with a list of messages .*Django REST framework's ValidationError .*render json: @category\.errors/],
     ["Rails' record.errors, two fields", 400, '{"name":["can\'t be blank"],"description":["is too long (maximum is 10 characters)"]}', /Django REST framework's ValidationError .*Rails' scaffold/],
     ["Rails' PublicExceptions", 400, '{"status":400,"error":"Bad Request"}', /; a body of status and error alone is what Rails answers itself \(ActionDispatch::PublicExceptions.*config\.exceptions_app/],
+    // measured: Dancer2 0.400001 under set serializer => 'JSON', a body it cannot deserialize
+    ["Dancer2's own error", 400, '{"title":"Error 400 - Bad Request","message":"Failed to deserialize content: malformed JSON string","status":400}', /; a body of title, message and status is Dancer2's own error under set serializer => 'JSON'.*answer \{code, message, status\}/],
   ])('%s', (_label, status, body, words) => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status, body })))
     expect(failure.code).toBe('SCHEMA_MISMATCH')
@@ -31,10 +33,16 @@ describe('error bodies of another shape', () => {
 
   test('other bodies of those keys are no known stack\'s', () => {
     // status and an error that is not its reason phrase; a field whose messages are not all text; an empty list
-    for (const body of ['{"errors":["name is required"]}', '{"status":400,"error":"bad"}', '{"status":"400","error":"Bad Request"}', '{"name":[1]}', '{"name":[]}', '{"detail":"x","extra":1}']) {
+    for (const body of ['{"title":"Bad Request","message":"m","status":400}', '{"errors":["name is required"]}', '{"status":400,"error":"bad"}', '{"status":"400","error":"Bad Request"}', '{"name":[1]}', '{"name":[]}', '{"detail":"x","extra":1}']) {
       expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body }))).message, body).toMatch(/^the body is not an Error record \(code, message, status\): [^;]*$/)
     }
   })
+})
+
+test("text/html from twisted.web (its Server header) names Request's defaultContentType; text/html from elsewhere does not", () => {
+  const twisted = failureOf(() => expectJsonContentType(makeResponse({ headers: { 'content-type': 'text/html', server: 'TwistedWeb/22.4.0' }, body: '[]' })))
+  expect(twisted.message).toMatch(/; text\/html is what twisted\.web's Request declares \(its defaultContentType\).*defaultContentType = b'application\/json'/)
+  expect(failureOf(() => expectJsonContentType(makeResponse({ headers: { 'content-type': 'text/html' }, body: '[]' }))).message).not.toMatch(/twisted/)
 })
 
 describe('statuses', () => {
@@ -46,6 +54,13 @@ describe('statuses', () => {
     expect(failureOf(() => expectStatus(makeResponse({ status: 403, headers: { 'content-type': 'text/html; charset=utf-8' }, body: page }), 401)).message).toMatch(/expected 401: Django REST framework answers 403/)
     // a 403 with other words keeps the gateway's and Spring's
     expect(failureOf(() => expectStatus(makeResponse({ status: 403, body: '{"detail":"You do not have permission to perform this action."}' }), 401)).message).not.toMatch(/Django/)
+  })
+
+  test("a 403 with FastAPI's words where §5.3 asks 401: its security classes before 0.122", () => {
+    for (const body of ['{"detail":"Not authenticated"}', '{"detail":"Invalid authentication credentials"}']) {
+      const failure = failureOf(() => expectStatus(makeResponse({ status: 403, body }), 401))
+      expect(failure.message).toMatch(/^GET answered 403, expected 401: FastAPI's security classes \(HTTPBearer, .*HTTPBearer\(auto_error=False\)/)
+    }
   })
 
   test("a 301 to the path with a trailing slash: Django's APPEND_SLASH", () => {

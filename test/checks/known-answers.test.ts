@@ -151,6 +151,13 @@ describe('null where the schema gives a type', () => {
     expect(failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: null }), 'Category')).message).not.toContain('nil slice')
   })
 
+  test("a list that is {} names lua-cjson's empty table; a record that is {} does not", () => {
+    const list = failureOf(() => expectSchema(makeResponse({ body: {} }), 'CategoryList', 'an array of Category records'))
+    expect(list.message).toMatch(/^the body is not an array of Category records: body must be array; the list is \{\}: lua-cjson writes an empty Lua table as an object/)
+    expect(failureOf(() => expectSchema(makeResponse({ body: { data: [] } }), 'CategoryList')).message).not.toContain('lua-cjson')
+    expect(failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: {} }), 'Category')).message).not.toContain('lua-cjson')
+  })
+
   test('a required field written as null gets no such words: leaving it out, as non_null does, fails all the same', () => {
     const name = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: 1, name: null, description: 'd' } }), 'Category'))
     expect(name.message).toBe('the body is not a Category record: body.name must be string')
@@ -221,6 +228,7 @@ describe('a create answered other than 201 with its record', () => {
     const failure = failureOf(() => expectStatus(makeResponse({ status: 200, method: 'POST', body: { id: 1, name: 'dog' } }), 201))
     expect(failure.code).toBe('UNEXPECTED_STATUS')
     expect(failure.message).toMatch(/^POST answered 200, expected 201: a handler that returns the record is answered 200 unless it says otherwise: Spring MVC \(@ResponseStatus\(HttpStatus\.CREATED\)/)
+    expect(failure.message).toMatch(/LoopBack 4 whatever responses the operation declares \(response\.status\(201\)/)
     // a 200 to a list is no such case
     expect(failureOf(() => expectStatus(makeResponse({ status: 200 }), 201)).message).toBe('GET answered 200, expected 201')
   })

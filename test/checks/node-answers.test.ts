@@ -34,6 +34,14 @@ describe('error bodies of Node frameworks', () => {
     ["restify's bodyParser (InvalidContent)", 400, { code: 'InvalidContent', message: 'Invalid JSON: Unexpected end of JSON input' }, /restify's error body .*no status; .*server\.on\('restifyError'/],
     ["restify's UnauthorizedError", 401, { code: 'Unauthorized', message: 'missing or invalid API key' }, /restify's error body/],
     ["Feathers' errorHandler() (koa)", 401, { name: 'NotAuthenticated', message: 'missing or invalid API key', code: 401, className: 'not-authenticated' }, /Feathers' error body .*errorHandler\(\) of @feathersjs\/koa/],
+    // measured: LoopBack 4 (@loopback/rest 15.0), a body its schema refuses and HttpErrors.Unauthorized
+    [
+      "LoopBack 4's reject action (its 400 for a body that is not JSON)",
+      400,
+      { error: { statusCode: 400, name: 'SyntaxError', message: 'Unexpected end of JSON input' } },
+      /LoopBack 4's error body \(\{error: \{statusCode, name, message\}\}.*app\.middleware\(\)/,
+    ],
+    ["LoopBack 4's 401", 401, { error: { statusCode: 401, name: 'UnauthorizedError', message: 'missing or invalid API key' } }, /LoopBack 4's error body/],
     ['@hono/zod-validator without a hook', 400, { success: false, error: { name: 'ZodError', message: '[]' } }, /@hono\/zod-validator answers with no hook .*zValidator\('json', schema, \(result, c\)/],
   ])('%s', (_label, status, body, words) => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status, body })))
@@ -44,6 +52,8 @@ describe('error bodies of Node frameworks', () => {
   test('an Error record with a code of its own, and a body no framework writes, get no Node words', () => {
     expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { code: 'bad', message: 'x' } }))).message).not.toMatch(/Fastify|NestJS|Hono/)
     expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { reason: 'x' } }))).message).not.toMatch(/Fastify|NestJS|Hono/)
+    // {error: "text"} is a hand-written handler's, not LoopBack's
+    expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { error: 'bad' } }))).message).not.toMatch(/LoopBack/)
     // a code of restify's set beside other fields is not restify's body
     expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { code: 'BadRequest', message: 'x', errors: [] } }))).message).not.toMatch(/restify/)
   })
@@ -67,6 +77,7 @@ describe('no Content-Type where §4 asks application/json', () => {
     const failure = failureOf(() => expectJsonContentType(makeResponse({ status: 400, method: 'POST', headers: {}, body: 'Unexpected end of JSON input' })))
     expect(failure.code).toBe('WRONG_CONTENT_TYPE')
     expect(failure.message).toMatch(/^the 400 response is not declared as application\/json; no Content-Type is what Node's http sends .*polka's default onError .*@polka\/send-type/)
+    expect(failure.message).toMatch(/so does a C service on GNU libmicrohttpd, whose MHD_create_response_from_buffer\(\) carries no header the service did not add/)
   })
   test('an empty body without a Content-Type gets no such words', () => {
     expect(failureOf(() => expectJsonContentType(makeResponse({ status: 401, headers: {}, body: '' }))).message).not.toMatch(/polka/)
@@ -94,11 +105,21 @@ describe('statuses a Node framework gives where §5.3 asks 401', () => {
     },
   )
 
+  test("a 403 to a POST with the valid key where 400 is expected names body-parser's verify; without the key it does not", () => {
+    const withKey = makeResponse({ status: 403, method: 'POST', headers: {}, body: { code: 'FORBIDDEN', message: 'the body is not UTF-8', status: 403 } })
+    withKey.exchange.request.headers.authorization = 'Bearer $CONFORM_API_KEY'
+    expect(failureOf(() => expectStatus(withKey, 400)).message).toMatch(/^POST answered 403, expected 400: a 403 to a body sent with the valid key is what Express's body-parser answers when its verify option throws an error without a status \(entity\.verify\.failed\)/)
+    const withoutKey = makeResponse({ status: 403, method: 'POST' })
+    withoutKey.exchange.request.headers = {}
+    expect(failureOf(() => expectStatus(withoutKey, 400)).message).not.toMatch(/body-parser/)
+  })
+
   test('a 404 to a GET without a valid key: no route for the operation, answered before any guard (NestJS guards, a router past middleware on other paths)', () => {
     const response = makeResponse({ status: 404, path: '/store/orders', body: { message: 'Cannot GET /v1/store/orders', error: 'Not Found', statusCode: 404 } })
     const failure = failureOf(() => expectStatus(response, 401))
     expect(failure.message).toMatch(/^GET answered 404, expected 401: a 404 to a request without a valid key is a router that has no route .*NestJS runs guards only for a route it has/)
     expect(failure.message).toMatch(/hapi does before its auth strategy and restify before what server\.use\(\) mounts/)
+    expect(failure.message).toMatch(/and Dancer2 and Grape before their before hooks \(a catch-all route, Dancer2's any qr\{\.\*\} or Grape's route :any, '\*path', makes them run\)/)
     // a 404 where 400 was expected is another matter
     expect(failureOf(() => expectStatus(makeResponse({ status: 404, method: 'POST' }), 400)).message).toBe('POST answered 404, expected 400')
   })

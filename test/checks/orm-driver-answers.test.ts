@@ -9,7 +9,7 @@ import { expectDistinctIds, expectServiceAssignedId, type CategoryRecord } from 
 import { expectStatus } from '../../lib/checks/response.ts'
 import { expectSchema } from '../../lib/checks/schema.ts'
 import { parseJsonExact } from '../../lib/json/exact-json.ts'
-import { EXISTING_ID_UPDATED } from '../../lib/checks/orm-driver-answers.ts'
+import { CLIENT_ID_INSERTED, EXISTING_ID_UPDATED } from '../../lib/checks/orm-driver-answers.ts'
 import { VALID_CREATES } from '../../suites/cases/valid-creates.ts'
 import { wrongTypeCases } from '../../suites/cases/wrong-types.ts'
 import { makeResponse, verdictOf } from './make-response.ts'
@@ -62,6 +62,13 @@ test("a create that took a stored record's id says the save updated it (TypeORM'
   const failure = failureOf(() => expectServiceAssignedId('1', parseJsonExact(text) as CategoryRecord, makeResponse({ status: 201, method: 'POST', body: text }), EXISTING_ID_UPDATED))
   expect(failure.code).toBe('CLIENT_ID_ACCEPTED')
   expect(failure.message).toMatch(/^the created record took the id the body sent \(1\) instead of one the service assigned: it is the id of the record the run created first: a save that updated that record.*TypeORM's repository\.save\(req\.body\)/)
+})
+
+test('a create that took an id no record has names the body handed whole to an ORM, and a record spread from the body after its id', () => {
+  const text = '{"id":1814303901,"name":"cf-x-t","description":"cf-x-t"}'
+  const failure = failureOf(() => expectServiceAssignedId('1814303901', parseJsonExact(text) as CategoryRecord, makeResponse({ status: 201, method: 'POST', body: text }), CLIENT_ID_INSERTED))
+  expect(failure.code).toBe('CLIENT_ID_ACCEPTED')
+  expect(failure.message).toMatch(/Sequelize's Model\.create\(req\.body\).*\{ id: next\+\+, \.\.\.req\.body \}: the body's id comes last and wins/)
 })
 
 test("a 201 to a number, a boolean or a null for text names Sequelize's STRING validation and its allowNull", () => {

@@ -63,11 +63,16 @@ describe('error bodies of other shapes', () => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { error: 'invalid json' } })))
     expect(failure.code).toBe('SCHEMA_MISMATCH')
     expect(failure.message).toMatch(/; a body of error alone is what a hand-written handler often answers \(Sinatra: halt 400/)
+    // measured: Grape 1.6.2's validation error
+    expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { error: 'name is missing' } }))).message).toMatch(/what Grape answers for its validation errors .*rescue_from :all/)
   })
 
   test("{message, errors}: Laravel's validation error", () => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { message: 'The name field is required.', errors: { name: ['The name field is required.'] } } })))
     expect(failure.message).toMatch(/; it is Laravel's validation error/)
+    // the same shape from express-openapi-validator's README handler, for a 401 too (measured, 5.6)
+    const eov = failureOf(() => expectErrorRecord(makeResponse({ status: 401, body: { message: 'unauthorized', errors: [{ path: '/v1/categories', message: 'unauthorized' }] } })))
+    expect(eov.message).toMatch(/what the error handler of express-openapi-validator's README answers for its 400, 401, 404 and 415 alike/)
   })
 
   test("{message} alone names Laravel's AuthenticationException beside the gateways", () => {
@@ -78,6 +83,7 @@ describe('error bodies of other shapes', () => {
     const failure = failureOf(() => expectStatus(makeResponse({ status: 422, method: 'POST', body: { message: 'x', errors: {} } }), 400))
     expect(failure.code).toBe('UNEXPECTED_STATUS')
     expect(failure.message).toMatch(/^POST answered 422, expected 400: 422 is the validation status of Laravel .*FastAPI/)
+    expect(failure.message).toMatch(/and of LoopBack 4 \(VALIDATION_FAILED.*err\.code === 'VALIDATION_FAILED'/)
     expect(failureOf(() => expectStatus(makeResponse({ status: 422, method: 'POST' }), 201)).message).toBe('POST answered 422, expected 201')
   })
 })

@@ -5,7 +5,8 @@
  * request on. A service that refuses the valid key on one operation from the start still fails
  * that rule (the mutation create-refuses-the-valid-key in the kill matrix; here, in-process). A key
  * refused on one URL alone (a cache in front that keeps the URL's 401) is served when asked about on
- * another operation: its refusals there are the service's failures.
+ * another operation: its refusals there are the service's failures. So is a key refused on POSTs alone
+ * (body-parser's 403 to a body that is not UTF-8): asked about with a GET it was served on.
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, expect, test } from 'vitest'
@@ -115,4 +116,18 @@ test('a key refused on the list alone once a cache in front kept its 401: asked 
   // the other operation, asked about with the key, stands beside the refusals as evidence
   for (const check of failed) expect(check.exchanges.some((e) => e.keyRecheck === true && new URL(e.request.url).pathname === '/v1/store/orders' && e.response?.status === 200)).toBe(true)
   for (const text of [run.stdout, run.stderr, ...Object.values(run.files)]) expect(text).not.toContain(apiKey)
+})
+
+test('a key refused on POSTs alone, with bodies that are not UTF-8 (body-parser\'s 403), which confirmation sends last: asked about with a GET it was served on, so the refusals are failures of create-rejects-invalid-json, not a revoked key', async () => {
+  const apiKey = `key-${randomBytes(12).toString('hex')}`
+  const server = await startCase(MUTATIONS.find((m) => m.name === 'not-utf8-answers-403')!, { apiKey })
+  servers.push(server)
+  const run = await runConformInProcess(['--base-url', server.baseUrl, '--seed', '1'], { env: { CONFORM_API_KEY: apiKey } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(1)
+  expect(run.results?.problems.map((p) => p.kind)).not.toContain('key-revoked')
+  expect(failedRules(run)).toEqual(['create-rejects-invalid-json'])
+  const failed = run.results!.rules.find((r) => r.id === 'create-rejects-invalid-json')!.checks.filter((c) => c.status === 'fail')
+  expect(failed.map((c) => c.failure?.message)).toEqual([expect.stringMatching(/^POST answered 403, expected 400: a 403 to a body sent with the valid key is what Express's body-parser answers/), expect.anything()])
+  for (const check of failed) expect(check.exchanges.some((e) => e.keyRecheck === true && e.request.method === 'GET' && e.response?.status === 200)).toBe(true)
 })

@@ -93,7 +93,7 @@ export const VALIDATION_MUTATIONS: readonly Mutation[] = [
       'a body that is an array is read as key/value pairs, as pydantic v1 (FastAPI before 0.100) coerces it with dict(): ' +
       '[{"name": "x", "description": "y"}] creates a category named "description"; an array with anything after the object is refused',
     behaviour: { parseBody: (text) => readAsPairs(JSON.parse(text)) },
-    // a seed whose drawn array body has values after the object (the matrix's seed 1 draws none):
+    // the drawn array body has values after the object (under every seed since one is always drawn):
     // only the array of the valid body alone, sent whatever the seed, catches it
     args: ['--seed', '2'],
   },

@@ -1,0 +1,30 @@
+/**
+ * What a server fault to a create whose bytes are not UTF-8 says of the stack that gave it, beside
+ * the other stacks' words of known-answers.ts (which calls this). The parser took the bytes, and
+ * the record it made could not be written back: measured on FastAPI 0.92 (Starlette 0.26) and
+ * Grape 1.6.2 (Ruby 3.1's json), Debian 12. The verdict and the failure code never depend on these
+ * words; undefined for any other answer.
+ */
+import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
+
+/** U+D800 to U+DFFF written as UTF-8 bytes (ED A0 80 to ED BF BF), which UTF-8 excludes (RFC 3629 §3). */
+const SURROGATE_BYTES = /\xed[\xa0-\xbf][\x80-\xbf]/
+
+const SURROGATE_BYTES_FAULT =
+  "a server fault to a surrogate written as UTF-8 bytes: Python's json.loads decodes bytes with 'surrogatepass' (Starlette's Request.json(), so FastAPI's body, and Flask's get_json()), " +
+  "and the str it made has no UTF-8 form, so writing the record back raises UnicodeEncodeError (Starlette's JSONResponse writes with ensure_ascii=False; a store raises on the insert); " +
+  "decode the body with bytes.decode('utf-8') before json.loads (a Request subclass whose json() does, in FastAPI a route_class), and answer 400"
+
+const NOT_UTF8_FAULT =
+  "a server fault to bytes that are not UTF-8: a parser that checks no UTF-8 took them, and writing the record back raised: Ruby's JSON.parse and JSON.load take them " +
+  "(Grape's JSON parser, Sinatra's JSON.parse(request.body.read)) and to_json raises JSON::GeneratorError (source sequence is illegal/malformed utf-8); " +
+  "check body.force_encoding('UTF-8').valid_encoding? first (Grape: a parser :json of the service's own), and answer 400"
+
+/** Why a create whose bytes are not UTF-8 got a server fault where 400 was expected, where a well-known stack faults so. */
+export function undecodableBodyStatus(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
+  if (expected !== 400 || request.method !== 'POST' || request.bodyBase64 === undefined || response.status < 500 || response.status === 503) return undefined
+  // Puma's page names Ruby's error; surrogate bytes are read by Python alone of the stacks measured
+  if (response.body.includes('JSON::GeneratorError')) return NOT_UTF8_FAULT
+  const bytes = Buffer.from(request.bodyBase64, 'base64').toString('latin1')
+  return SURROGATE_BYTES.test(bytes) ? SURROGATE_BYTES_FAULT : NOT_UTF8_FAULT
+}

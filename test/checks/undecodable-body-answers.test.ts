@@ -1,0 +1,45 @@
+/**
+ * A server fault to a create whose bytes are not UTF-8 names the stack that took them and could not
+ * write the record back (lib/checks/undecodable-body-answers.ts): measured on FastAPI 0.92 (a
+ * surrogate written as UTF-8 bytes, Starlette's plain 500) and Grape 1.6.2 on Puma (Puma's page
+ * naming JSON::GeneratorError). The code stays SERVER_ERROR; other faults get no such words.
+ */
+import { expect, test } from 'vitest'
+import { expectStatus } from '../../lib/checks/response.ts'
+import { makeResponse, verdictOf } from './make-response.ts'
+
+const failureOf = (check: () => unknown) => {
+  const verdict = verdictOf(check)
+  if (!('code' in verdict)) throw new Error(`expected a failure, got ${JSON.stringify(verdict)}`)
+  return verdict
+}
+
+/** A 500 to a POST whose body went out as these bytes. */
+function faultTo(bytes: Buffer, body = 'Internal Server Error', headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' }) {
+  const result = makeResponse({ status: 500, method: 'POST', headers, body })
+  result.exchange.request.bodyBase64 = bytes.toString('base64')
+  return result
+}
+
+const json = (middle: number[]) => Buffer.concat([Buffer.from('{"name": "n", "description": "'), Buffer.from(middle), Buffer.from('"}')])
+
+test("a surrogate written as UTF-8 bytes answered 500: Python's surrogatepass and an encoder that raises", () => {
+  const failure = failureOf(() => expectStatus(faultTo(json([0xed, 0xa0, 0x80])), 400))
+  expect(failure.code).toBe('SERVER_ERROR')
+  expect(failure.message).toMatch(/expected 400: a server fault to a surrogate written as UTF-8 bytes: Python's json\.loads decodes bytes with 'surrogatepass' \(Starlette's Request\.json\(\), so FastAPI's body/)
+})
+
+test("bytes that are not UTF-8 answered 500, and Puma's page naming JSON::GeneratorError: Ruby's parser and to_json", () => {
+  const puma = faultTo(json([0xed, 0xa0, 0x80]), 'Puma caught this error: partial character in source, but hit end (JSON::GeneratorError)', {})
+  expect(failureOf(() => expectStatus(puma, 400)).message).toMatch(/expected 400: a server fault to bytes that are not UTF-8: .*Grape's JSON parser.*JSON::GeneratorError/)
+  expect(failureOf(() => expectStatus(faultTo(json([0xff, 0xfe, 0xc3, 0x28])), 400)).message).toMatch(/a server fault to bytes that are not UTF-8/)
+})
+
+test('a fault to a body that is UTF-8, a 503, or a status that is not a fault gets no such words', () => {
+  const utf8 = makeResponse({ status: 500, method: 'POST', body: 'Internal Server Error' })
+  utf8.exchange.request.body = '{"name": "n"}'
+  expect(failureOf(() => expectStatus(utf8, 400)).message).not.toMatch(/UTF-8/)
+  const refusedOtherwise = faultTo(json([0xff]))
+  refusedOtherwise.exchange.response!.status = 422
+  expect(failureOf(() => expectStatus(refusedOtherwise, 400)).message).not.toMatch(/UTF-8 bytes|not UTF-8:/)
+})
