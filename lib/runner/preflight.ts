@@ -10,6 +10,7 @@ import { connect as tlsConnect, type TLSSocket } from 'node:tls'
 import type { TransportErrorCode } from '../http/exchange.ts'
 import type { TlsMaterial } from '../config/client-tls.ts'
 import { isLoopbackHost } from '../config/config.ts'
+import { isLoopbackAddress, notLoopbackWords } from '../http/loopback-lookup.ts'
 import { hasClientCertificate, originTls } from '../http/origin-tls.ts'
 import { certificateRefusal, certificateWordWaitMs } from './client-certificate.ts'
 import { askedForCertificate } from '../http/certificate-alert.ts'
@@ -193,9 +194,8 @@ interface HandshakeState {
 
 /** A name taken for loopback that resolved elsewhere: the run stops before the key is sent in clear. */
 export function notLoopback(name: string, address: string | undefined): PreflightFailure | undefined {
-  const loopback = address !== undefined && (/^127\./.test(address) || address === '::1' || /^::ffff:127\./.test(address))
-  if (loopback || address === undefined) return undefined
-  return { message: `refusing to send the API key in clear text: ${name} resolves to ${address}, not to this machine; use https://, or the loopback address itself` }
+  if (address === undefined || isLoopbackAddress(address)) return undefined
+  return { message: notLoopbackWords(name, address) }
 }
 
 function isIpLiteral(host: string): boolean {
