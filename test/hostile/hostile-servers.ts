@@ -199,6 +199,12 @@ export const contentLengthTooShort = () =>
 export const notHttp = () =>
   rawServer((socket, request) => void request.then(() => socket.end('SSH-2.0-OpenSSH_9.6\r\nProtocol mismatch.\r\n')))
 
+/** 200 (201 to a POST) with 3 MB of arrays nested 1,500,000 deep: valid JSON that JSON.parse takes about a second to read. */
+export const nestedDeep = () => {
+  const body = '['.repeat(1_500_000) + ']'.repeat(1_500_000)
+  return httpServer((req, res) => void res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end(body))
+}
+
 /** Answers every request with `status` and a Location on another server. */
 export const redirectsTo = (location: string, status = 307) =>
   httpServer((_req, res) => {
