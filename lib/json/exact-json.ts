@@ -83,27 +83,45 @@ const MAYBE_LONG_LITERAL = new RegExp(`${'[-.0-9]'.repeat(LONG_LITERAL)}|[0-9][e
  */
 export const MAX_JSON_DEPTH = 10_000
 
-/** A text nested past MAX_JSON_DEPTH, refused before JSON.parse reads it. */
-export class JsonTooDeepError extends SyntaxError {
-  constructor() {
-    super(`arrays and objects nested more than ${MAX_JSON_DEPTH} levels deep, which this client does not read (RFC 8259 §9 lets a parser limit nesting; Jackson's limit is 1000)`)
+/**
+ * Arrays and objects past which a text that holds more than one in every CHARACTERS_PER_CONTAINER
+ * characters is not parsed. JSON.parse makes each one an object, and their cost grows faster than
+ * their number: 60 MB of `[{},{},…]` (20 million) took it 17 s, and four such answers held a run
+ * with --deadline 10000 for 64 s (measured), where a 77 MB list of 3 million records takes 2 s. A
+ * Category record is 18 characters or more, so a list with an empty array and an empty object
+ * besides in every record (`{"id":1,"name":"a","t":[],"u":{}}`: one in 11) is read; 500,000
+ * empty objects take JSON.parse 0.2 s.
+ */
+export const DENSE_CONTAINERS = 500_000
+export const CHARACTERS_PER_CONTAINER = 8
+
+/** A text past MAX_JSON_DEPTH, or dense in arrays and objects past DENSE_CONTAINERS, refused before JSON.parse reads it. */
+export class JsonOverLimitError extends SyntaxError {
+  constructor(readonly limit: 'depth' | 'containers', containers = 0, length = 0) {
+    super(
+      limit === 'depth'
+        ? `arrays and objects nested more than ${MAX_JSON_DEPTH} levels deep (RFC 8259 §9 lets a parser limit nesting; Jackson's limit is 1000)`
+        : `${containers} arrays and objects in ${length} characters, more than one in every ${CHARACTERS_PER_CONTAINER} (JSON.parse takes seconds over so many; a Category record is 18 characters or more)`,
+    )
   }
 }
 
-/** Whether `text` nests arrays and objects past `limit` outside its strings (one pass, jumping from quote to quote as findLongNumberLiterals does). */
-function nestsPast(text: string, limit: number): boolean {
+/** Why `text` is past a limit, or undefined: one pass outside its strings (jumping from quote to quote as findLongNumberLiterals does), cut short past the depth. */
+function overLimit(text: string): JsonOverLimitError | undefined {
   const n = text.length
   let depth = 0
+  let containers = 0
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i)
     if (c === 91 || c === 123) {
-      if (++depth > limit) return true
+      containers++
+      if (++depth > MAX_JSON_DEPTH) return new JsonOverLimitError('depth')
     } else if (c === 93 || c === 125) {
       depth--
     } else if (c === 34) {
       for (;;) {
         const q = text.indexOf('"', i + 1)
-        if (q < 0) return false
+        if (q < 0) return undefined
         let b = q - 1
         while (text.charCodeAt(b) === 92) b--
         i = q
@@ -111,13 +129,14 @@ function nestsPast(text: string, limit: number): boolean {
       }
     }
   }
-  return false
+  return containers > DENSE_CONTAINERS && containers * CHARACTERS_PER_CONTAINER > n ? new JsonOverLimitError('containers', containers, n) : undefined
 }
 
-/** JSON.parse, keeping the exact text of every number that JSON.parse could round. Throws SyntaxError (JsonTooDeepError past MAX_JSON_DEPTH). */
+/** JSON.parse, keeping the exact text of every number that JSON.parse could round. Throws SyntaxError (JsonOverLimitError past MAX_JSON_DEPTH or DENSE_CONTAINERS). */
 export function parseJsonExact(text: string): unknown {
-  // a text of fewer brackets than the limit cannot pass it: most texts are looked at no further
-  if (text.length > MAX_JSON_DEPTH && nestsPast(text, MAX_JSON_DEPTH)) throw new JsonTooDeepError()
+  // a text too short to pass either limit (MAX_JSON_DEPTH brackets each side) is not looked at: most are
+  const over = text.length > 2 * MAX_JSON_DEPTH ? overLimit(text) : undefined
+  if (over) throw over
   const value = JSON.parse(text) as unknown
   if (value === null || typeof value !== 'object') return value // a lone number: no parent to keep its text beside
   if (!MAYBE_LONG_LITERAL.test(text)) return value
