@@ -142,6 +142,7 @@ describe('createRedactor on a key written out byte by byte, or with its case fol
     ['every byte percent-escaped', hex(short).toUpperCase().replace(/../g, '%$&')],
     ['upper-case', short.toUpperCase()],
     ['lower-case (a header name)', `x-${short.toLowerCase()}`],
+    ['in a body written in UTF-16, read as UTF-8', Buffer.from(`"Bearer ${short}"`, 'utf16le').toString('utf8')],
   ])('%s: hidden', (_label, echoed) => {
     expect(short.length).toBeLessThan(FRAGMENT_MIN_SECRET_LENGTH)
     const shown = createRedactor(short)(`echo: ${echoed};`)
