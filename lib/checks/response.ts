@@ -3,7 +3,7 @@ import type { HttpResult } from '../http/client.ts'
 import type { RecordedResponse } from '../http/exchange.ts'
 import { mediaTypes } from '../http/media-type.ts'
 import { notTheServers } from '../http/transport-errors.ts'
-import { parseJsonExact } from '../json/exact-json.ts'
+import { CHARACTERS_PER_CONTAINER, JsonOverLimitError, MAX_JSON_DEPTH, parseJsonExact } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { answerLostReason } from '../http/lost-answer.ts'
 import { contentTypeOrigin, emptyBodyOrigin, gatewayFaultOrigin, statusOrigin, textBodyOrigin } from './known-answers.ts'
@@ -174,14 +174,15 @@ export function jsonBodyOf(result: HttpResult): unknown {
   const parsed = parseOnce(result)
   if ('value' in parsed) return parsed.value
   const text = result.text ?? ''
+  const overLimit = parsed.error instanceof JsonOverLimitError ? parsed.error.limit : undefined
   return fail(
     {
       code: 'NOT_JSON',
-      message: `the ${response.status} body is not valid JSON${result.invalidUtf8 && GZIP_STREAM.test(text) ? `: ${GZIP_UNLABELLED}` : withOrigin(text.length === 0 ? emptyBodyOrigin(response) : textBodyOrigin(response))}`,
+      message: overLimit ? `the ${response.status} body is not JSON this client reads: ${parsed.error.message}` : `the ${response.status} body is not valid JSON${result.invalidUtf8 && GZIP_STREAM.test(text) ? `: ${GZIP_UNLABELLED}` : withOrigin(text.length === 0 ? emptyBodyOrigin(response) : textBodyOrigin(response))}`,
       expected: 'a JSON body',
       actual: text.length === 0 ? 'an empty body' : `${parsed.error.message}; body starts ${JSON.stringify(response.body.slice(0, 80))}`,
       // the kind of text, not the parser's words (they give a position, which the values' lengths move)
-      observed: text.length === 0 ? 'an empty body' : result.byteOrderMark ? 'a byte order mark' : result.invalidUtf8 ? 'bytes that are not UTF-8' : 'text that is not JSON',
+      observed: text.length === 0 ? 'an empty body' : result.byteOrderMark ? 'a byte order mark' : result.invalidUtf8 ? 'bytes that are not UTF-8' : overLimit === 'depth' ? `JSON nested past ${MAX_JSON_DEPTH} levels` : overLimit ? `JSON with more than one array or object in every ${CHARACTERS_PER_CONTAINER} characters` : 'text that is not JSON',
     },
     result.exchange,
   )

@@ -6,6 +6,7 @@ import { Agent, Client, Pool, ProxyAgent, type Dispatcher } from './undici-parts
 import { connectReadingPastInterimAnswers } from './interim-answers.ts'
 import type { Handshakes } from './handshakes.ts'
 import { hasClientCertificate, originTls } from './origin-tls.ts'
+import { loopbackConnect, type Resolve } from './loopback-lookup.ts'
 import type { TlsMaterial } from '../config/client-tls.ts'
 
 /**
@@ -17,8 +18,11 @@ import type { TlsMaterial } from '../config/client-tls.ts'
  */
 const IDLE_CONNECTION_MS = 1_000
 
-/** `proxy`: the one the run chose from its environment (lib/runner/preflight.ts proxyFor); this module reads no environment. */
-export function createAgent(options: { baseUrl: string; timeoutMs: number; concurrency: number; maxResponseBytes: number; proxy?: string; tls?: TlsMaterial; handshakes?: Handshakes }): Dispatcher {
+/**
+ * `proxy`: the one the run chose from its environment (lib/runner/preflight.ts proxyFor); this module reads no environment.
+ * `resolve`: the resolver of a plain http:// origin named as loopback (lib/http/loopback-lookup.ts), the system's unless a test gives one.
+ */
+export function createAgent(options: { baseUrl: string; timeoutMs: number; concurrency: number; maxResponseBytes: number; proxy?: string; tls?: TlsMaterial; handshakes?: Handshakes; resolve?: Resolve }): Dispatcher {
   // The request's abort signal is the one deadline once a request is written; undici's own phase
   // timeouts are off (0), so that the abort's reason always says which deadline ended a request.
   // Before it is written, a request waits for a connection (bounded by the run's deadline) or for
@@ -36,7 +40,8 @@ export function createAgent(options: { baseUrl: string; timeoutMs: number; concu
   // "intermittent" (measured); a full handshake per connection costs little, as connections are kept.
   const tls = { ...originTls(options.tls), ...(hasClientCertificate(options.tls) ? { maxCachedSessions: 0 } : {}) }
   const agentOptions = {
-    connect: { timeout: options.timeoutMs, ...tls },
+    // a plain http:// origin named as loopback: each connection to the loopback addresses it resolves to only
+    connect: { timeout: options.timeoutMs, ...tls, ...loopbackConnect(options.baseUrl, options.resolve) },
     connections: options.concurrency,
     headersTimeout: 0,
     bodyTimeout: 0,

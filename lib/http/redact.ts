@@ -80,7 +80,7 @@ function nearMisses(secret: string): string[] {
 
 export type Redactor = (text: string) => string
 
-/** The ways a secret can show up in text we write: as is, URL-encoded, JSON-escaped, base64, HTML/XML-escaped. */
+/** The ways a secret can show up in text we write: as is, URL-encoded, JSON-escaped, base64, hex, case-folded, HTML/XML-escaped. */
 function formsOf(secret: string): string[] {
   const html = (text: string, quote: string) =>
     text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, quote).replace(/'/g, '&#39;')
@@ -92,9 +92,27 @@ function formsOf(secret: string): string[] {
     Buffer.from(secret).toString('base64url'),
     ...base64Inside(secret),
     ...bearerInBase64(secret),
+    ...writtenOut(secret),
     html(secret, '&quot;'),
     html(secret, '&#34;'),
   ]
+}
+
+/**
+ * The secret's bytes written out, and the secret with its case folded, for one of
+ * NEAR_MISS_MIN_KEY_LENGTH or more (a shorter one's could be ordinary text): hex in either case (a
+ * debug page's dump of the header, which holds the key's hex as it is byte-aligned), every byte
+ * percent-escaped (an encoder that escapes letters too), in UTF-16, and, for a secret with a digit, upper and
+ * lower case (a log line, a header name, which HTTP lower-cases); folded, one without reads as a word
+ * ("Categories"), as secret-runs.ts says of runs. A key of 8 to 15 characters, too short for those
+ * case-blind runs, was shown so: "SK_AB12CD34EF5" gave it back to 2^7 guesses.
+ */
+function writtenOut(secret: string): string[] {
+  if (secret.length < NEAR_MISS_MIN_KEY_LENGTH) return []
+  const hex = Buffer.from(secret).toString('hex')
+  const folded = /[0-9]/.test(secret) ? [secret.toUpperCase(), secret.toLowerCase()] : []
+  // UTF-16 (a body a .NET service wrote with Encoding.Unicode) read as the UTF-8 it should be: a NUL after every character
+  return [hex, hex.toUpperCase(), hex.toUpperCase().replace(/../g, '%$&'), ...folded, [...secret].join('\u0000')]
 }
 
 /**

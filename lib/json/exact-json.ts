@@ -72,8 +72,99 @@ export function findLongNumberLiterals(text: string): number[] {
  */
 const MAYBE_LONG_LITERAL = new RegExp(`${'[-.0-9]'.repeat(LONG_LITERAL)}|[0-9][eE]`)
 
-/** JSON.parse, keeping the exact text of every number that JSON.parse could round. Throws SyntaxError. */
+/**
+ * How deep arrays and objects may nest in a text parsed here, as RFC 8259 §9 allows a parser ("may
+ * set limits on the maximum depth of nesting"): ten times Jackson's default limit (1000, since
+ * 2.15), far past any answer the document describes (a record echoing the suite's 300-deep unknown
+ * field nests 302), and past the ordered walk's (walk-along-text.ts), whose slow path stays in use.
+ * JSON.parse cannot be cut short, and a deep text costs it thirty times what a flat one does: a
+ * server answering 10 MB of `[[[[…]]]]` held the run 3 s per answer, and one run 10 s past its
+ * --deadline (measured); 10,000 levels take it 2 ms.
+ */
+export const MAX_JSON_DEPTH = 10_000
+
+/**
+ * Arrays and objects past which a text that holds more than one in every CHARACTERS_PER_CONTAINER
+ * characters is not parsed. JSON.parse makes each one an object, and their cost grows faster than
+ * their number: 60 MB of `[{},{},…]` (20 million) took it 17 s, and four such answers held a run
+ * with --deadline 10000 for 64 s (measured), where a 77 MB list of 3 million records takes 2 s. A
+ * Category record is 18 characters or more, so a list with an empty array and an empty object
+ * besides in every record (`{"id":1,"name":"a","t":[],"u":{}}`: one in 11) is read; 500,000
+ * empty objects take JSON.parse 0.2 s.
+ */
+export const DENSE_CONTAINERS = 500_000
+export const CHARACTERS_PER_CONTAINER = 8
+
+/** A text past MAX_JSON_DEPTH, or dense in arrays and objects past DENSE_CONTAINERS, refused before JSON.parse reads it. */
+export class JsonOverLimitError extends SyntaxError {
+  constructor(readonly limit: 'depth' | 'containers', containers = 0, length = 0) {
+    super(
+      limit === 'depth'
+        ? `arrays and objects nested more than ${MAX_JSON_DEPTH} levels deep (RFC 8259 §9 lets a parser limit nesting; Jackson's limit is 1000)`
+        : `${containers} arrays and objects in ${length} characters, more than one in every ${CHARACTERS_PER_CONTAINER} (JSON.parse takes seconds over so many; a Category record is 18 characters or more)`,
+    )
+  }
+}
+
+/** Why `text` is past a limit, or undefined: one pass outside its strings (jumping from quote to quote as findLongNumberLiterals does), cut short past the depth. */
+function overLimit(text: string): JsonOverLimitError | undefined {
+  const n = text.length
+  let depth = 0
+  let containers = 0
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 91 || c === 123) {
+      containers++
+      if (++depth > MAX_JSON_DEPTH) return new JsonOverLimitError('depth')
+    } else if (c === 93 || c === 125) {
+      depth--
+    } else if (c === 34) {
+      for (;;) {
+        const q = text.indexOf('"', i + 1)
+        if (q < 0) return undefined
+        let b = q - 1
+        while (text.charCodeAt(b) === 92) b--
+        i = q
+        if ((q - 1 - b) % 2 === 0) break
+      }
+    }
+  }
+  return containers > DENSE_CONTAINERS && containers * CHARACTERS_PER_CONTAINER > n ? new JsonOverLimitError('containers', containers, n) : undefined
+}
+
+/** Texts longer than this are looked at in samples first (mayBeDense): the whole scan costs a large list a fifth of its parse. */
+const SAMPLED_PAST = 1 << 16
+const SAMPLES = 1024
+const SAMPLE_CHARACTERS = 64
+
+/**
+ * Whether a long text may hold arrays and objects densely enough to pass a limit: two of SAMPLES
+ * evenly spaced windows (the same for the same text: a verdict does not depend on chance) with one
+ * `[` or `{` in every 16 characters, twice as sparse as the limit's. A list of records has about
+ * one in 80, and a text whose dense part costs JSON.parse a second (a million containers, 3 MB)
+ * covers a twentieth of the largest body read, where fifty windows fall. A text nested deep more sparsely costs JSON.parse about what a list of as many
+ * records does (64 MB: 4 million levels, about 3 s; the largest lists take 2).
+ */
+function mayBeDense(text: string): boolean {
+  if (text.length <= SAMPLED_PAST) return true
+  let dense = 0
+  for (let k = 0; k < SAMPLES; k++) {
+    const from = Math.floor((k * (text.length - SAMPLE_CHARACTERS)) / (SAMPLES - 1))
+    let openers = 0
+    for (let i = from; i < from + SAMPLE_CHARACTERS; i++) {
+      const c = text.charCodeAt(i)
+      if (c === 91 || c === 123) openers++
+    }
+    if (openers * 16 >= SAMPLE_CHARACTERS && ++dense >= 2) return true
+  }
+  return false
+}
+
+/** JSON.parse, keeping the exact text of every number that JSON.parse could round. Throws SyntaxError (JsonOverLimitError past MAX_JSON_DEPTH or DENSE_CONTAINERS). */
 export function parseJsonExact(text: string): unknown {
+  // a text too short to pass either limit (MAX_JSON_DEPTH brackets each side) is not looked at, nor a long one whose samples are sparse: most are
+  const over = text.length > 2 * MAX_JSON_DEPTH && mayBeDense(text) ? overLimit(text) : undefined
+  if (over) throw over
   const value = JSON.parse(text) as unknown
   if (value === null || typeof value !== 'object') return value // a lone number: no parent to keep its text beside
   if (!MAYBE_LONG_LITERAL.test(text)) return value

@@ -18,7 +18,16 @@ const LONE_SURROGATE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(d[89a-f][0-9a-f]{2})/g
  * at them: 213 of a run's 720 lines no longer parsed, for a server's name holding one, and for the
  * suite's own descriptions that carry U+2028. Written as their escapes, they are the same strings.
  */
-const LINE_BREAKS_BEYOND_LF = /[\u0085\u2028\u2029]/g
+const LINE_BREAKS_BEYOND_LF = '\\u0085\\u2028\\u2029'
+
+/**
+ * Characters a terminal acts on or reorders by, which JSON.stringify leaves as they are (it escapes
+ * ESC and the other C0 controls only): DEL, the C1 controls (U+009B is CSI, ESC [ in one character,
+ * which xterm and VTE obey in UTF-8 too: a server's Retry-After of "\u009b31m" went raw into
+ * results.json and journal.ndjson, files a step prints), and the bidi controls (an override
+ * reorders the line it is printed in). Written as their escapes, they are the same strings.
+ */
+const ACTING_CHARACTERS = new RegExp(`[\\u007f-\\u009f${LINE_BREAKS_BEYOND_LF}\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]`, 'g')
 
 /**
  * The first `#` of a CI log command read anywhere in a line (`##vso[`, `##teamcity[`, GitHub's
@@ -31,12 +40,12 @@ export const LOG_COMMAND = /#(?=#(?:vso|teamcity)?\[)/gi
 
 /**
  * JSON.stringify's text, each lone surrogate written as the text of its escape, no line break but
- * LF's, and no CI log command a server wrote (LOG_COMMAND).
+ * LF's, no character a terminal acts on (ACTING_CHARACTERS), and no CI log command a server wrote (LOG_COMMAND).
  */
 export function portableJson(value: unknown, indent?: number): string {
   let text = JSON.stringify(value, null, indent)
   // JSON.stringify escapes only lone surrogates (a pair is written as its character): most texts have none
   if (text.includes('\\ud')) text = text.replace(LONE_SURROGATE_ESCAPE, '$1\\\\u$2')
-  text = text.replace(LINE_BREAKS_BEYOND_LF, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  text = text.replace(ACTING_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
   return text.includes('#') ? text.replace(LOG_COMMAND, '\\u0023') : text
 }

@@ -36,7 +36,12 @@ function markdownValue(text: string): string {
   return markdownLine(visibleValue(text), MAX_CELL)
 }
 
-/** Markdown escapes for a line that is already visible text. */
+/**
+ * Markdown escapes for a line that is already visible text. GitHub's autolinks (cmark-gfm) would
+ * make a server's text a link in the job summary: an escaped ":" holds off `https://`, an escaped
+ * dot `www.`, but an e-mail address is linked after the escapes are read, so an empty comment,
+ * which the page drops, parts its "@" from the domain.
+ */
 function markdownLine(visible: string, max: number): string {
   const chars = [...visible]
   const line = chars.length > max ? chars.slice(0, max - 1).join('') + '…' : visible
@@ -45,6 +50,8 @@ function markdownLine(visible: string, max: number): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/[\\`*_{}[\]()#+!|~@$:]/g, '\\$&')
+    .replace(/www\./g, 'www\\.')
+    .replace(/(?<=[A-Za-z0-9._+-])\\@(?=[A-Za-z0-9])/g, '\\@<!-- -->')
 }
 
 /** A fenced code block whose fence no run of backticks inside can close. */

@@ -10,6 +10,7 @@ import { connect as tlsConnect, type TLSSocket } from 'node:tls'
 import type { TransportErrorCode } from '../http/exchange.ts'
 import type { TlsMaterial } from '../config/client-tls.ts'
 import { isLoopbackHost } from '../config/config.ts'
+import { isLoopbackAddress, notLoopbackWords } from '../http/loopback-lookup.ts'
 import { hasClientCertificate, originTls } from '../http/origin-tls.ts'
 import { certificateRefusal, certificateWordWaitMs } from './client-certificate.ts'
 import { askedForCertificate } from '../http/certificate-alert.ts'
@@ -102,7 +103,9 @@ export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.
     const left = () => Math.max(1, until - Date.now())
     const reached = await reachProxy(proxy, timeoutMs)
     if (reached || url.protocol !== 'https:' || !/^http:$/.test(new URL(proxy.value).protocol)) return reached
-    const tunnel = await openTunnel(new URL(proxy.value), host, port, left())
+    const proxyUrl = new URL(proxy.value)
+    const tunnel = await openTunnel(proxyUrl, host, port, left())
+    if (tunnel !== undefined && 'refusedWith' in tunnel) return { message: tunnelRefused(proxyUrl, proxy.variable, where, tunnel.refusedWith) }
     return tunnel ? handshake(tls ?? {}, host, port, left(), describe, undefined, tunnel) : undefined
   }
   // plain http goes to a remote host only with --allow-insecure-http; a loopback name (localhost,
@@ -110,6 +113,12 @@ export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.
   // looked at too: the key must never go in clear to a host that only calls itself local
   const byName = url.protocol === 'http:' && !isIpLiteral(host) && isLoopbackHost(host) ? host : undefined
   return handshake(url.protocol === 'https:' ? tls ?? {} : undefined, host, port, timeoutMs, describe, byName)
+}
+
+/** A proxy that refused the tunnel to the origin: its host and port, never its credentials, and what to change. */
+function tunnelRefused(proxy: URL, variable: string, where: string, status: number): string {
+  const fix = status !== 407 ? `is ${where} allowed through it?` : proxy.username ? `it refused the credentials ${variable} gives` : `give its credentials in ${variable} (http://user:password@host:port)`
+  return `the proxy ${proxy.hostname}:${proxy.port || 80} (${variable}) answered ${status} to CONNECT ${where}, so no request can reach the server: ${fix}; or list the host in NO_PROXY`
 }
 
 type Describe = (code: TransportErrorCode, errno: string, message: string, state: HandshakeState) => string
@@ -198,9 +207,8 @@ interface HandshakeState {
 
 /** A name taken for loopback that resolved elsewhere: the run stops before the key is sent in clear. */
 export function notLoopback(name: string, address: string | undefined): PreflightFailure | undefined {
-  const loopback = address !== undefined && (/^127\./.test(address) || address === '::1' || /^::ffff:127\./.test(address))
-  if (loopback || address === undefined) return undefined
-  return { message: `refusing to send the API key in clear text: ${name} resolves to ${address}, not to this machine; use https://, or the loopback address itself` }
+  if (address === undefined || isLoopbackAddress(address)) return undefined
+  return { message: notLoopbackWords(name, address) }
 }
 
 function isIpLiteral(host: string): boolean {

@@ -16,7 +16,15 @@ export function formsOf(key: string): Record<string, string> {
     // the credentials of HTTP Basic with the key as the user name, which the suite sends (suites/cases/credentials.ts)
     'Basic user in base64': Buffer.from(`${key}:`).toString('base64'),
     'same shape': sameShape(key),
+    ...writtenOut(key),
   }
+}
+
+/** The key's bytes in hex, and the key upper- or lower-cased, for a key the redactor hides so (8 characters or more; folded, with a digit). */
+export function writtenOut(key: string): Record<string, string> {
+  if (key.length < 8) return {}
+  const hex = Buffer.from(key).toString('hex')
+  return { hex, 'hex, upper-case': hex.toUpperCase(), ...(/[0-9]/.test(key) ? { 'upper-case': key.toUpperCase(), 'lower-case': key.toLowerCase() } : {}) }
 }
 
 /** Every file under `dir`, by its path relative to it (latin1: every byte kept). */

@@ -48,11 +48,11 @@ test("a failed check in the service's own vitest (defineConformance), which vite
   expect(failure.stack).not.toContain('##vso[')
 })
 
-describe('a server whose records are named with Azure Pipelines and TeamCity commands', { timeout: RUN_TIMEOUT_MS }, () => {
+describe('a server whose records are named with Azure Pipelines and TeamCity commands, and terminal controls', { timeout: RUN_TIMEOUT_MS }, () => {
   test('the terminal quotes the names, and no line of stdout or stderr holds a command, nor of junit.xml or report.html printed', async () => {
     // GitHub's runner takes a line for a workflow command after TrimStart(), which drops every Unicode
     // space (.NET's Char.IsWhiteSpace: U+00A0, U+2028, U+3000, U+0085 …), not only blanks and tabs
-    const command = '##vso[task.setvariable variable=PWNED]yes ##teamcity[buildStatus status=\'SUCCESS\'] ##[set-output name=verdict;]pass\n::error::PWNED\n  ::warning::PWNED\n\u00a0::error::NBSP\n\u2028::error::LSEP\n\u3000\u2003::error::IDEOGRAPHIC\n\u0085::error::NEL'
+    const command = '##vso[task.setvariable variable=PWNED]yes ##teamcity[buildStatus status=\'SUCCESS\'] ##[set-output name=verdict;]pass\n::error::PWNED\n  ::warning::PWNED\n\u00a0::error::NBSP\n\u2028::error::LSEP\n\u3000\u2003::error::IDEOGRAPHIC\n\u0085::error::NEL \u009b31mCSI \u202eRLO'
     const server = await httpServer((req, res) => {
       res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' })
       res.end(req.method === 'POST' ? JSON.stringify({ id: 1, name: command }) : '[]')
@@ -79,5 +79,7 @@ describe('a server whose records are named with Azure Pipelines and TeamCity com
       expect(text.toLowerCase(), file).not.toMatch(/##(vso|teamcity)?\[/)
     }
     expect(run.results?.ledger.some((r) => r.name?.startsWith('##vso[task.setvariable'))).toBe(true)
+    // and no terminal control: C1's CSI (U+009B, which JSON.stringify leaves raw) nor a bidi override, in any output or file
+    for (const [where, text] of Object.entries({ stdout: run.stdout, stderr: run.stderr, ...run.files })) expect(text, where).not.toMatch(/[\u001b\u0080-\u009f\u202a-\u202e\u2066-\u2069]/)
   })
 })

@@ -9,6 +9,7 @@ import {
   contentLengthTooLong,
   contentLengthTooShort,
   htmlInsteadOfJson,
+  nestedDeep,
   notHttp,
   resetsConnections,
   serverErrors,
@@ -60,6 +61,12 @@ const SCENARIOS: Scenario[] = [
     start: contentLengthTooShort,
     check: LIST_ARRAY,
     message: /^the 200 body is not valid JSON/,
+  },
+  {
+    name: '3 MB of arrays nested 1,500,000 deep (JSON.parse takes about a second on each)',
+    start: nestedDeep,
+    check: LIST_ARRAY,
+    message: /^the 200 body is not JSON this client reads: arrays and objects nested more than 10000 levels deep/,
   },
   {
     name: 'bytes that are not HTTP at all',

@@ -199,6 +199,12 @@ export const contentLengthTooShort = () =>
 export const notHttp = () =>
   rawServer((socket, request) => void request.then(() => socket.end('SSH-2.0-OpenSSH_9.6\r\nProtocol mismatch.\r\n')))
 
+/** 200 (201 to a POST) with 3 MB of arrays nested 1,500,000 deep: valid JSON that JSON.parse takes about a second to read. */
+export const nestedDeep = () => {
+  const body = '['.repeat(1_500_000) + ']'.repeat(1_500_000)
+  return httpServer((req, res) => void res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end(body))
+}
+
 /** Answers every request with `status` and a Location on another server. */
 export const redirectsTo = (location: string, status = 307) =>
   httpServer((_req, res) => {
@@ -217,8 +223,8 @@ export const recorder = () =>
  * Echoes every request back, in every place the suite prints from: the body (raw, and as the
  * record's name, which create-echoes-fields quotes), a response header, WWW-Authenticate (quoted
  * by an advisory note), a Location (quoted by redirect failures, URL-encoded) and a header with
- * the token in base64, in two halves, and lower-cased in a header's name. What a debugging proxy or a
- * careless error page does with the key.
+ * the token in base64, in two halves, in hex, upper-cased, and lower-cased in a header's name. What a
+ * debugging proxy or a careless error page does with the key.
  */
 export const echoesEverything = () =>
   httpServer((req, res, seen) => {
@@ -230,6 +236,9 @@ export const echoesEverything = () =>
       // header values must be printable ASCII: everything else as a JSON \u escape
       'x-echo-request': JSON.stringify(echo).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
       'x-echo-token-base64': Buffer.from(token).toString('base64'),
+      // a debug page's hex dump of the header, and an upper-cased log line
+      'x-echo-authorization-hex': Buffer.from(authorization).toString('hex'),
+      'x-echo-token-upper': token.toUpperCase(),
       // the token cut in two over two headers, and with its case folded (a header name HTTP lower-cases)
       'x-echo-token-part-1': token.slice(0, Math.ceil(token.length / 2)),
       'x-echo-token-part-2': token.slice(Math.ceil(token.length / 2)),

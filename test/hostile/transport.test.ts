@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
-import { closedPort, connectProxy, opensslMissing, recorder, selfSignedCert, tlsFront, type HostileServer, type SelfSignedCert } from './hostile-servers.ts'
+import { closedPort, connectProxy, opensslMissing, rawServer, recorder, selfSignedCert, tlsFront, type HostileServer, type SelfSignedCert } from './hostile-servers.ts'
 import { RUN_TIMEOUT_MS, expectNoStackTrace, expectRefused } from './expect-run.ts'
 
 const KEY = 'transport-test-key-5e0b3d71'
@@ -114,4 +114,27 @@ describe.skipIf(noOpenssl !== undefined).concurrent(`TLS with a self-signed cert
     expectRefused(run, new RegExp(`cannot reach the proxy 127\\.0\\.0\\.1:${port} \\(HTTPS_PROXY\\): connection refused; fix HTTPS_PROXY, or list the host in NO_PROXY`))
     expect(run.stderr).not.toContain('proxy-secret')
   })
+})
+
+describe.concurrent('a proxy that refuses the tunnel (407: it wants credentials; 403: the host is not allowed)', { timeout: RUN_TIMEOUT_MS }, () => {
+  // no answer of the service: every request of the run meets it alike, so the run is not made (exit 2), where each check failed and the service was blamed (exit 1)
+  for (const [status, credentials, fix] of [
+    ['407 Proxy Authentication Required', '', /give its credentials in HTTPS_PROXY \(http:\/\/user:password@host:port\)/],
+    ['407 Proxy Authentication Required', 'user:proxy-secret@', /it refused the credentials HTTPS_PROXY gives/],
+    ['403 Forbidden', '', /is 127\.0\.0\.1:\d+ allowed through it\?/],
+  ] as const) {
+    test(`${status}${credentials ? ', credentials given' : ''} → exit 2 before any request, naming the proxy, the status and what to change`, async () => {
+      const proxy = await rawServer((socket) => socket.once('data', () => socket.end(`HTTP/1.1 ${status}\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n`)))
+      const origin = await recorder()
+      try {
+        const run = track(await runConform(['--base-url', `https://127.0.0.1:${origin.port}/v1`], { env: { CONFORM_API_KEY: KEY, HTTPS_PROXY: `http://${credentials}127.0.0.1:${proxy.port}` } }))
+        expectRefused(run, new RegExp(`the proxy 127\\.0\\.0\\.1:${proxy.port} \\(HTTPS_PROXY\\) answered ${status.slice(0, 3)} to CONNECT 127\\.0\\.0\\.1:${origin.port}, so no request can reach the server`))
+        expect(run.stderr).toMatch(fix)
+        expect(run.stderr).not.toContain('proxy-secret')
+        expect(origin.connections()).toBe(0)
+      } finally {
+        await Promise.all([proxy.close(), origin.close()])
+      }
+    })
+  }
 })

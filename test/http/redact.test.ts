@@ -130,6 +130,35 @@ describe('createRedactor on a key inside base64 of a longer text', () => {
   })
 })
 
+describe('createRedactor on a key written out byte by byte, or with its case folded', () => {
+  // a debug page that dumps the Authorization header in hex, an encoder that escapes every byte,
+  // a header name (lower-case) or a log line (upper-case): a key too short for the case-blind runs too
+  const short = 'sk_Ab12Cd34Ef5'
+  const hex = (text: string) => Buffer.from(text).toString('hex')
+  test.each([
+    ['hex', hex(short)],
+    ['hex, upper-case', hex(short).toUpperCase()],
+    ['hex of the whole header', hex(`Bearer ${short}`)],
+    ['every byte percent-escaped', hex(short).toUpperCase().replace(/../g, '%$&')],
+    ['upper-case', short.toUpperCase()],
+    ['lower-case (a header name)', `x-${short.toLowerCase()}`],
+    ['in a body written in UTF-16, read as UTF-8', Buffer.from(`"Bearer ${short}"`, 'utf16le').toString('utf8')],
+  ])('%s: hidden', (_label, echoed) => {
+    expect(short.length).toBeLessThan(FRAGMENT_MIN_SECRET_LENGTH)
+    const shown = createRedactor(short)(`echo: ${echoed};`)
+    expect(shown).toContain(REDACTED)
+    for (const form of [hex(short), short.toLowerCase(), short.toUpperCase()]) expect(shown.toLowerCase()).not.toContain(form.toLowerCase())
+    expect(longestForm(short)).toBeGreaterThanOrEqual(3 * short.length)
+  })
+  test('a long key in hex too, and a key shorter than 8 characters only as it is', () => {
+    expect(createRedactor(KEY)(`x ${hex(KEY)} y`)).toBe(`x ${REDACTED} y`)
+    expect(createRedactor('Ab3x9')(`x ${hex('Ab3x9')} AB3X9 y`)).toBe(`x ${hex('Ab3x9')} AB3X9 y`)
+  })
+  test('a key without a digit is not hidden folded: folded, it reads as a word of the reports', () => {
+    expect(createRedactor('Categories')('GET /v1/categories')).toBe('GET /v1/categories')
+  })
+})
+
 describe('redactedResult', () => {
   test("the key is hidden in the server's header names and values, never in the result's own property names", () => {
     const result = {

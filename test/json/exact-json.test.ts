@@ -1,6 +1,6 @@
 import { parse as losslessParse, isLosslessNumber, type LosslessNumber } from 'lossless-json'
 import { describe, expect, test } from 'vitest'
-import { exactIntegerAt, findLongNumberLiterals, integerOfLiteral, literalAt, numberText, parseJsonExact } from '../../lib/json/exact-json.ts'
+import { exactIntegerAt, findLongNumberLiterals, integerOfLiteral, literalAt, numberText, parseJsonExact, JsonOverLimitError, MAX_JSON_DEPTH, DENSE_CONTAINERS } from '../../lib/json/exact-json.ts'
 import { schemaProblems } from '../../lib/spec/schema-registry.ts'
 
 describe('parseJsonExact', () => {
@@ -142,5 +142,39 @@ describe('the int64 check of the Category schema', () => {
   ])('id %s conforms: %s', (literal, conforms) => {
     const body = parseJsonExact(`{"id":${literal},"name":"dog"}`)
     expect(schemaProblems('Category', body) === null).toBe(conforms)
+  })
+})
+
+describe('parseJsonExact refuses a text nested past MAX_JSON_DEPTH, before JSON.parse reads it', () => {
+  const nested = (depth: number, open = '[', close = ']') => open.repeat(depth) + close.repeat(depth)
+  test('at the limit it parses; one level more is refused, arrays and objects alike', () => {
+    expect(() => parseJsonExact(nested(MAX_JSON_DEPTH))).not.toThrow()
+    expect(() => parseJsonExact(nested(MAX_JSON_DEPTH + 1))).toThrow(JsonOverLimitError)
+    const objects = '{"a":'.repeat(MAX_JSON_DEPTH) + '[1]' + '}'.repeat(MAX_JSON_DEPTH)
+    expect(() => parseJsonExact(objects)).toThrow(/nested more than 10000 levels deep/)
+  })
+  test('brackets inside strings, escaped quotes included, do not count', () => {
+    const text = JSON.stringify([{ name: '['.repeat(5000) + '\\"[[' + '{'.repeat(5000), description: '\\\\' }])
+    expect(parseJsonExact(text)).toEqual(JSON.parse(text))
+  })
+  test('10 MB of [[[[…]]]] is refused in a few milliseconds, where JSON.parse took seconds', () => {
+    const started = performance.now()
+    expect(() => parseJsonExact(nested(5_000_000))).toThrow(JsonOverLimitError)
+    // about 1 ms: the scan stops at the limit; the margin is for two busy cores
+    expect(performance.now() - started).toBeLessThan(500)
+  })
+})
+
+describe('parseJsonExact refuses a text denser in arrays and objects than one in 8 characters, past 500,000 of them', () => {
+  test("60 MB of [{},{},…] (JSON.parse: 17 s) is refused in a pass; 500,000 empty objects are read", () => {
+    const started = performance.now()
+    expect(() => parseJsonExact('[' + '{},'.repeat(20_000_000) + '{}]')).toThrow(/^20000002 arrays and objects in 60000004 characters, more than one in every 8/)
+    // a scan of 60 MB, about 100 ms; the margin is for two busy cores
+    expect(performance.now() - started).toBeLessThan(3000)
+    expect((parseJsonExact('[' + '{},'.repeat(DENSE_CONTAINERS - 2) + '{}]') as unknown[]).length).toBe(DENSE_CONTAINERS - 1)
+  })
+  test('a list whose every record carries an empty array and an empty object besides is read', () => {
+    const list = '[' + Array.from({ length: 300_000 }, (_, i) => `{"id":${i},"name":"a","t":[],"u":{}}`).join(',') + ']'
+    expect((parseJsonExact(list) as unknown[]).length).toBe(300_000)
   })
 })

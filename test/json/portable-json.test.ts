@@ -65,3 +65,12 @@ test('a CI log command a server wrote (##vso[, ##teamcity[, GitHub\'s ##[) has i
   expect(text.toLowerCase()).not.toMatch(/##(vso|teamcity)?\[/)
   expect(text).toContain('"a # b ## c #[d]"')
 })
+
+test('C1 controls (CSI U+009B starts a terminal sequence as ESC [ does), DEL and bidi controls are written as their escapes: a file printed (cat results.json, tail journal.ndjson) neither colours the terminal nor reorders its line', () => {
+  // JSON.stringify escapes ESC and every C0 control, but leaves U+0080–U+009F as they are: a server's Retry-After held one
+  const value = { 'retry-after': '1 \u009b31mred \u009d8;;https://evil.example\u009c', name: 'a\u007f\u202egnp.exe\u2066\u2069\u200e\u200f\u061c' }
+  const text = portableJson(value, 2)
+  expect(JSON.parse(text)).toEqual(value)
+  expect(text).not.toMatch(/[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/)
+  expect(text).toContain('1 \\u009b31mred \\u009d8;;https://evil.example\\u009c')
+})

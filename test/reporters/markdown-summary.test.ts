@@ -23,6 +23,15 @@ describe('summary.md', () => {
     expect(escapeMarkdown('a|b <i> [l](u) @m $x$ *e*\nnext')).toBe('a\\|b &lt;i&gt; \\[l\\]\\(u\\) \\@m \\$x\\$ \\*e\\*↵next')
   })
 
+  test("a server's address is no link on GitHub: https://, www. and an e-mail address, which cmark-gfm links whatever is escaped in it", () => {
+    // cmark-gfm (GitHub's renderer), measured: "www\.a.b" and "https\://a.b" are text, "bob\@evil\.example" a mailto: link
+    expect(escapeMarkdown('see https://evil.example/a, www.evil.example/w or bob_x@evil.example')).toBe(
+      'see https\\://evil.example/a, www\\.evil.example/w or bob\\_x\\@<!-- -->evil.example',
+    )
+    // an @ that starts a word (a mention, Spring's @Valid) keeps its escape alone
+    expect(escapeMarkdown('@Valid and a @ b')).toBe('\\@Valid and a \\@ b')
+  })
+
   test('a curl line to reproduce the first failure, in a fence nothing inside can close', () => {
     const result = runResult((id) =>
       id === 'ids-unique' ? [check('c', 'fail', { reproduce: ["curl -i -X POST 'https://x/v1/categories' --data-binary '```'"] })] : [check('p', 'pass')],
