@@ -91,9 +91,11 @@ export const POISON_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-deep-value',
-    label: `a field NewCategory does not name, holding arrays nested ${POISON_DEPTH} deep`,
+    label: `a field NewCategory does not name, holding arrays nested ${POISON_DEPTH} deep, and the description "None", as text`,
     holds: `a value nested ${POISON_DEPTH} levels deep in a field NewCategory does not name`,
-    body: (p) => ({ name: `${p}-deep`, description: 'nested arrays beside' }),
+    // the description "None": what Python writes for no value (str(None)), which a store of text
+    // fields takes back as none; beside a value only a service that keeps unknown fields stores
+    body: (p) => ({ name: `${p}-deep`, description: 'None' }),
     // the unknown field goes last: a service may ignore it, store it, or refuse it with 400
     text: (body) => `${JSON.stringify(body).slice(0, -1)},"extra":${'['.repeat(POISON_DEPTH)}${']'.repeat(POISON_DEPTH)}}`,
     mayRefuse: `${MAY_REFUSE}, or a field NewCategory does not name`,

@@ -250,11 +250,15 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-sends-existing-id',
-    label: "the id of the run's first record, which the client never sends (§2): a new record, not that one",
+    label: "the id of the run's first record, which the client never sends (§2): a new record, not that one; the description \"null\", as text",
     // an id the service holds: TypeORM's repository.save(req.body) updates the record it names (and
     // inserts a new one, with an id of its own, for an id it does not hold: create-sends-id's);
     // the run's own record, so that a service that overwrites it changes nothing of anyone else's
-    body: (p) => ({ name: `${p}-own-id`, description: `${p}-own-id` }),
+    // the description "null": the text form of no value in Java and JavaScript (String.valueOf(null),
+    // String(null)), which a service that wrote no value as text, or that cleans form fields a
+    // script filled so, takes back as none (the JSON null, or no field). Whole, as a value: one of
+    // the three forms in each of three creates that carry the name's prefix
+    body: (p) => ({ name: `${p}-own-id`, description: 'null' }),
     sendsIdOf: 'create-described',
     mayRefuse: 'a service may refuse a field NewCategory does not name (§4.2 rule 1: an invalid value)',
     faultMeans: EXISTING_ID_FAULT,
@@ -262,12 +266,13 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-padded-name',
-    label: `a 256-character name, ${NAME_FLOOR} characters and ${256 - NAME_FLOOR} spaces, and a plain description`,
+    label: `a 256-character name, ${NAME_FLOOR} characters and ${256 - NAME_FLOOR} spaces, and the description "undefined", as text`,
     // the trailing spaces of create-long-hundreds alone, beside a description every service stores:
     // there a VARCHAR(255) description refuses the create for its 1,001 digits, and a VARCHAR(32)
     // name, which cuts what is spaces past its length without an error (the SQL standard), was
-    // never judged
-    body: (p) => ({ name: textOfLength(`${p}-pad`, NAME_FLOOR) + ' '.repeat(256 - NAME_FLOOR), description: `${p}-padded-name` }),
+    // never judged. Its description "undefined", plain text every service stores: what JavaScript
+    // writes for no value (`${body.description}`), which a store of text fields takes back as none
+    body: (p) => ({ name: textOfLength(`${p}-pad`, NAME_FLOOR) + ' '.repeat(256 - NAME_FLOOR), description: 'undefined' }),
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
   },
