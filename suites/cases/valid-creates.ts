@@ -78,6 +78,15 @@ export function textOfLength(head: string, length: number): string {
   return (head + '-' + filler).slice(0, length - tail.length) + tail
 }
 
+/**
+ * The characters of create-long-thousands' description: past the 65,535 bytes of a MySQL or
+ * MariaDB TEXT column (the type of Laravel's text(), Sequelize's and TypeORM's 'text'), which cuts a
+ * longer value without an error outside strict mode, and past Oracle's 32,767-byte VARCHAR2 and
+ * SQL Server's 8,000; a body of 66 KB, under the body limits frameworks set by default (Express
+ * and Play 100 KB, Fastify and nginx 1 MiB).
+ */
+export const LONG_DESCRIPTION = 66_000
+
 export const VALID_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-described',
@@ -291,14 +300,14 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-long-thousands',
-    label: `a ${NAME_FLOOR}-character name and a 9,000-character description holding U+0000`,
+    label: `a ${NAME_FLOOR}-character name and a ${LONG_DESCRIPTION.toLocaleString('en-US')}-character description holding U+0000`,
     // U+0000 here, not among the other control characters: a 201 must still carry it back, but a
     // store that cannot hold it (PostgreSQL text) may refuse it as an invalid value (§4.2 rule 1),
     // and this create may already be refused; a create of its own would raise the records a run makes.
     // A name that fits: the create is refused, if at all, for its description alone, so that a service
     // that stores the name and then the description (two statements, no transaction) shows the record
     // it kept after a 400 (the list then holds the name)
-    body: (p) => ({ name: `${p}-bigdesc`, description: textOfLength('description [\u0000]', 9_000) }),
+    body: (p) => ({ name: `${p}-bigdesc`, description: textOfLength('description [\u0000]', LONG_DESCRIPTION) }),
     mayRefuse: 'lengths are not shown (§8), and a store may be unable to hold U+0000 (§4.2 rule 1: an invalid value)',
     faultMeans: LENGTH_OR_NUL_FAULT,
   },
