@@ -10,6 +10,7 @@
  * Deno.serve, Elysia, Oak, Hono on them) in runtime-answers.ts, those for Node ORMs and database drivers in orm-driver-answers.ts, and those for a SQL store's defaults (strict
  * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, which these call.
  */
+import { dateTextOrigin } from './date-text-answers.ts'
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
 import { openApiDocument } from '../spec/schema-registry.ts'
@@ -267,7 +268,7 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
   if (typeof sent === 'string' && NO_VALUE_TEXTS.has(sent) && (got === undefined || got === null)) return noValueText(sent)
   const phpRuby = phpRubyChangedText(sent, got, at)
   if (phpRuby) return withNode(trimmedAtEnds(sent, got) ? `${phpRuby}; ${DRF_TRIMS}` : phpRuby)
-  const cut = goChangedText(sent, got, at) ?? columnCutSpaces(sent, got) ?? columnCutText(sent, got)
+  const cut = goChangedText(sent, got, at) ?? columnCutSpaces(sent, got) ?? columnCutText(sent, got) ?? dateTextOrigin(sent, got)
   // a lone surrogate replaced: Go's words, then Node's, said once
   if (cut) return node ? `${cut}; ${node.replace(/^a lone surrogate became U\+FFFD: /, '')}` : cut
   if (node) return node

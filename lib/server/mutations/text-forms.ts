@@ -8,6 +8,14 @@
 import type { StoredCategory } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
 import { CHANGED, storedAs } from './inputs.ts'
+import { ISO_DATE_TIME } from '../../checks/date-text-answers.ts'
+
+/** A moment as .NET's DateTime.ToString() writes it in the invariant culture (a UTC one stays in UTC: DateTimeZoneHandling.RoundtripKind). */
+const dotnetGeneral = (text: string): string => {
+  const [date, time] = new Date(text).toISOString().split('T') as [string, string]
+  const [year, month, day] = date.split('-')
+  return `${month}/${day}/${year} ${time.slice(0, 8)}`
+}
 
 /** A record whose description is the text `form` kept without it: what a store that reads that text as no value gives back. */
 const withoutText = (record: StoredCategory, form: string): StoredCategory => (record.description === form ? { id: record.id, name: record.name } : record)
@@ -62,5 +70,24 @@ export const TEXT_FORM_MUTATIONS: readonly Mutation[] = [
       createdBody: (record) => (record.description === 'null' ? { ...record, description: null } : record),
       listBody: (store) => store.map((r) => (r.description === 'null' ? { ...r, description: null } : r)),
     },
+  },
+  {
+    // caught by create-cut-anywhere's description, "2024-02-29T23:59:59.1234567Z"
+    name: 'json-net-dynamic-reformats-dates',
+    ...CHANGED,
+    description:
+      "the body is read as Json.NET's dynamic (the Azure Functions template: dynamic data = JsonConvert.DeserializeObject(body); string description = data?.description), whose reader takes text that reads as an " +
+      'ISO 8601 date and time for a DateTime (DateParseHandling.DateTime, its default), so the description stored is that DateTime\'s ToString(): "2024-02-29T23:59:59.1234567Z" becomes "02/29/2024 23:59:59"',
+    behaviour: storedAs((text) => (ISO_DATE_TIME.test(text) ? dotnetGeneral(text) : text)),
+  },
+  {
+    // the same description, in the list only: the create answers the fields it was sent
+    name: 'date-reviver-reformats-listed-dates',
+    breaks: 'created-in-list',
+    code: 'LISTED_FIELD_CHANGED',
+    description:
+      'records are kept as JSON text and read back with a reviver that makes text that reads as an ISO 8601 date a Date (JSON.parse(text, dateReviver)), which JSON.stringify writes as toISOString(): ' +
+      'a description "2024-02-29T23:59:59.1234567Z" is listed as "2024-02-29T23:59:59.123Z"; the create answers the fields it was sent',
+    behaviour: { listBody: (store) => store.map((r) => (r.description !== undefined && ISO_DATE_TIME.test(r.description) ? { ...r, description: new Date(r.description).toISOString() } : r)) },
   },
 ]
