@@ -11,6 +11,7 @@
  * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, and those for a server fault to bytes
  * that are not UTF-8 (FastAPI, Grape) in undecodable-body-answers.ts, which these call.
  */
+import { dateTextOrigin } from './date-text-answers.ts'
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
 import { openApiDocument } from '../spec/schema-registry.ts'
@@ -257,6 +258,14 @@ const PIECE_DECODED_APART =
 const trimmedAtEnds = (sent: unknown, got: unknown) =>
   typeof sent === 'string' && typeof got === 'string' && got.length > 0 && got.length < sent.length && (got === sent.trim() || got === sent.trimEnd())
 
+/** The text forms of no value: Java's and JavaScript's String(null), JavaScript's String(undefined), Python's str(None). */
+const NO_VALUE_TEXTS = new Set(['null', 'undefined', 'None'])
+
+/** A text form of no value that came back as none: a store that writes no value as text and reads that text back as none. */
+const noValueText = (sent: string) =>
+  `the text "${sent}" came back as no value: a service that writes no value as its text (${sent === 'None' ? "Python's str(None), into a Redis hash or a CSV" : sent === 'undefined' ? "JavaScript's `${value}` or String(undefined), into a Redis hash or a template" : "Java's String.valueOf(null) or JavaScript's String(null), as code written for form fields filled so"}) ` +
+  `takes that text back as none (a read that tests the value against "${sent}"); keep no value apart from text (a NULL column, a field left out), and give back every string as it was sent`
+
 /** Why a stored text came back other than sent, where a store is known to change it so: '' kept as NULL, a character its column cannot hold written as '?'. */
 export function changedTextOrigin(sent: unknown, got: unknown, at: number): string | undefined {
   const node = nodeChangedText(sent, got, at)
@@ -267,9 +276,10 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
       withNode(`a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value; ${phpRubyChangedText(sent, got, at)}`)
     )
   }
+  if (typeof sent === 'string' && NO_VALUE_TEXTS.has(sent) && (got === undefined || got === null)) return noValueText(sent)
   const phpRuby = phpRubyChangedText(sent, got, at)
   if (phpRuby) return withNode(trimmedAtEnds(sent, got) ? `${phpRuby}; ${DRF_TRIMS}` : phpRuby)
-  const cut = goChangedText(sent, got, at) ?? columnCutSpaces(sent, got) ?? columnCutText(sent, got)
+  const cut = goChangedText(sent, got, at) ?? columnCutSpaces(sent, got) ?? columnCutText(sent, got) ?? dateTextOrigin(sent, got)
   // a lone surrogate replaced: Go's words, then Node's, said once
   if (cut) return node ? `${cut}; ${node.replace(/^a lone surrogate became U\+FFFD: /, '')}` : cut
   if (node) return node

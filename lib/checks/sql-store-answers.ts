@@ -43,6 +43,9 @@ export function refusedCharactersOrigin(sent: { name: string; description?: stri
  */
 const columnLike = (length: number) => length >= 16 && (length % 8 === 0 || length % 10 === 0 || length === 255 || length === 45)
 
+/** What a TEXT column of MySQL and MariaDB holds, in bytes. */
+const TEXT_BYTES = 65_535
+
 /**
  * Text cut at a column's length without an error: MySQL and MariaDB outside strict mode (a
  * VARCHAR(64) name kept its first 64 characters, measured on MariaDB 10.11 with sql_mode ''),
@@ -58,6 +61,15 @@ export function columnCutText(sent: unknown, got: unknown): string | undefined {
     return (
       `the text was cut before its first character beyond U+FFFF: ${UTF8MB3}, and outside strict mode MySQL stores the text up to it with a warning only (1366, Incorrect string value; MariaDB writes '?' in its place), ` +
       `and the create answers 201; ${UTF8MB4}`
+    )
+  }
+  // a TEXT column's 65,535 bytes, cut at a whole character: up to 3 bytes short of it
+  const bytes = Buffer.byteLength(got)
+  if (bytes <= TEXT_BYTES && bytes > TEXT_BYTES - 4) {
+    return (
+      `the text was cut to ${bytes} bytes, what a TEXT column of MySQL and MariaDB holds (65,535 bytes; Laravel's text(), Sequelize's and TypeORM's 'text'): outside strict mode the value is stored cut with a warning only (1265, Data truncated), ` +
+      'and the create answers 201; in strict mode, their default, the insert fails (1406, Data too long), which the service answers 400 (lengths are not shown, §8): ' +
+      'a MEDIUMTEXT column, or the sql_mode set back to strict, and never give back less than was sent'
     )
   }
   const length = [...got].length

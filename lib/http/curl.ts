@@ -53,6 +53,9 @@ export function toCurl(request: RecordedRequest): string {
     const header = `${name}: ${value}`
     words.push('-H', KEY_STAND_INS.some((s) => header.includes(s.placeholder)) ? withKeyReference(header) : quoted(header))
   }
+  // a request recorded without an Accept went without one (lib/http/request-headers.ts): curl's
+  // own Accept: */* is removed, or the line sends what the suite did not
+  if (!Object.keys(request.headers).some((name) => name.toLowerCase() === 'accept')) words.push('-H', singleQuoted('Accept:'))
   const pieces = inPiecesCommand(request)
   if (pieces) return `${pieces.sent} | ${[...words, ...pieces.options].join(' ')}`
   if (request.bodyBase64 !== undefined) words.push('--data-binary', ansiCQuoted(Buffer.from(request.bodyBase64, 'base64')))

@@ -18,6 +18,9 @@ export interface HeaderContext {
   extraHeaders?: readonly ExtraHeader[]
 }
 
+/** The Accept of every request that names none of its own (§4: every payload is JSON). */
+const DEFAULT_ACCEPT = 'application/json'
+
 /** `cookies`: a Cookie header of the service's own cookies, on the wire only (lib/http/cookies.ts). */
 export function requestHeaders(
   given: Record<string, string> | undefined,
@@ -30,9 +33,12 @@ export function requestHeaders(
   const recorded: Record<string, string> = {}
   for (const h of extra) recorded[h.name] = context.redact(h.value)
   if (given) for (const name in given) recorded[name] = given[name] as string
+  // the Accept that goes on the wire is recorded, the default one too: a record without one is a
+  // request sent without (its curl line then removes curl's own Accept: */*, lib/http/curl.ts)
+  if (!Object.keys(recorded).some((name) => name.toLowerCase() === 'accept')) recorded.accept = DEFAULT_ACCEPT
   recorded.traceparent = traceparent(context.traceId, spanId)
   const agent = context.identity ? userAgent(context.identity.version, context.identity.runId) : 'petstore-conform'
-  const wire: Record<string, string> = { 'user-agent': agent, accept: 'application/json', 'accept-encoding': 'identity' }
+  const wire: Record<string, string> = { 'user-agent': agent, accept: DEFAULT_ACCEPT, 'accept-encoding': 'identity' }
   for (const name in recorded) wire[name] = keyOnTheWire(recorded[name] as string, context.apiKey)
   // a secret --header value is recorded redacted: the wire gets the value itself
   for (const { name, value } of extra) if (given?.[name] === undefined) wire[name] = value

@@ -7,6 +7,7 @@
 import type { SkipCause } from '../checks/skip-causes.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
 import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
+import { unreadBodyWords } from './unread-bodies.ts'
 
 export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json'
 
@@ -129,7 +130,9 @@ export function faultGroups(result: RunResult): FaultGroup[] {
     if (cause === 'server-error') {
       const faults = journal.filter((e) => (e.status ?? 0) >= 500 && !(e.status === 503 && e.retryAfter !== undefined))
       const statuses = [...new Set(faults.map((e) => e.status))].sort().join(' or ') || '5xx'
-      rate = `${faults.length} of ${total} requests answered ${statuses} (${percent(faults.length, total)} %)`
+      // answers to the body of an earlier request on the connection: the request at fault is that one
+      const unread = unreadBodyWords(members.map((m) => m.check), result.journal ?? [])
+      rate = `${faults.length} of ${total} requests answered ${statuses} (${percent(faults.length, total)} %)${unread}`
     } else if (cause === 'no-answer') {
       const lost = journal.filter((e) => e.outcome === 'failed')
       const errors = [...new Set(lost.map((e) => e.error).filter(Boolean))].join(', ')

@@ -70,12 +70,16 @@ export const POISON_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-cut-anywhere',
-    label: 'a name of 4-byte characters after the prefix, 297 bytes: a cut by bytes at any n from 10 but 1 in 4 falls inside one',
+    label: 'a name of 4-byte characters after the prefix, 297 bytes: a cut by bytes at any n from 10 but 1 in 4 falls inside one; a description that reads as a date and time (ISO 8601)',
     holds: 'multi-byte characters across every byte offset of a name but 1 in 4 (a cut at 12, 20, 24, 50, 100, 128 or 256 bytes falls inside one)',
     // the names of the other creates leave such cuts unmet (one text cannot hold a character
     // across every byte: each ends one); this one leaves only n ≡ 1 (mod 4), which round limits
     // never are, and many of which the other names meet
-    body: (p) => ({ name: `${p}-${CUT_ANYWHERE_TAIL}`, description: 'a name cut by bytes' }),
+    // the description text that reads as an ISO 8601 date and time, in .NET's seven digits of a
+    // second: Json.NET's reader takes it for a DateTime where a body is read without a class
+    // (JObject, dynamic) and gives back DateTime.ToString() ("02/29/2024 23:59:59"), and a
+    // JSON.parse reviver makes it a Date that JSON.stringify writes to the millisecond
+    body: (p) => ({ name: `${p}-${CUT_ANYWHERE_TAIL}`, description: '2024-02-29T23:59:59.1234567Z' }),
     mayRefuse: `${MAY_REFUSE}; lengths are not shown (§8)`,
     faultMeans:
       'a server fault, or no answer, to a name of multi-byte characters: most often the name cut by bytes inside a character for a log line or a preview ' +
@@ -91,9 +95,11 @@ export const POISON_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-deep-value',
-    label: `a field NewCategory does not name, holding arrays nested ${POISON_DEPTH} deep`,
+    label: `a field NewCategory does not name, holding arrays nested ${POISON_DEPTH} deep, and the description "None", as text`,
     holds: `a value nested ${POISON_DEPTH} levels deep in a field NewCategory does not name`,
-    body: (p) => ({ name: `${p}-deep`, description: 'nested arrays beside' }),
+    // the description "None": what Python writes for no value (str(None)), which a store of text
+    // fields takes back as none; beside a value only a service that keeps unknown fields stores
+    body: (p) => ({ name: `${p}-deep`, description: 'None' }),
     // the unknown field goes last: a service may ignore it, store it, or refuse it with 400
     text: (body) => `${JSON.stringify(body).slice(0, -1)},"extra":${'['.repeat(POISON_DEPTH)}${']'.repeat(POISON_DEPTH)}}`,
     mayRefuse: `${MAY_REFUSE}, or a field NewCategory does not name`,

@@ -78,6 +78,15 @@ export function textOfLength(head: string, length: number): string {
   return (head + '-' + filler).slice(0, length - tail.length) + tail
 }
 
+/**
+ * The characters of create-long-thousands' description: past the 65,535 bytes of a MySQL or
+ * MariaDB TEXT column (the type of Laravel's text(), Sequelize's and TypeORM's 'text'), which cuts a
+ * longer value without an error outside strict mode, and past Oracle's 32,767-byte VARCHAR2 and
+ * SQL Server's 8,000; a body of 66 KB, under the body limits frameworks set by default (Express
+ * and Play 100 KB, Fastify and nginx 1 MiB).
+ */
+export const LONG_DESCRIPTION = 66_000
+
 export const VALID_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-described',
@@ -250,11 +259,15 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-sends-existing-id',
-    label: "the id of the run's first record, which the client never sends (§2): a new record, not that one",
+    label: "the id of the run's first record, which the client never sends (§2): a new record, not that one; the description \"null\", as text",
     // an id the service holds: TypeORM's repository.save(req.body) updates the record it names (and
     // inserts a new one, with an id of its own, for an id it does not hold: create-sends-id's);
     // the run's own record, so that a service that overwrites it changes nothing of anyone else's
-    body: (p) => ({ name: `${p}-own-id`, description: `${p}-own-id` }),
+    // the description "null": the text form of no value in Java and JavaScript (String.valueOf(null),
+    // String(null)), which a service that wrote no value as text, or that cleans form fields a
+    // script filled so, takes back as none (the JSON null, or no field). Whole, as a value: one of
+    // the three forms in each of three creates that carry the name's prefix
+    body: (p) => ({ name: `${p}-own-id`, description: 'null' }),
     sendsIdOf: 'create-described',
     mayRefuse: 'a service may refuse a field NewCategory does not name (§4.2 rule 1: an invalid value)',
     faultMeans: EXISTING_ID_FAULT,
@@ -262,12 +275,13 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-padded-name',
-    label: `a 256-character name, ${NAME_FLOOR} characters and ${256 - NAME_FLOOR} spaces, and a plain description`,
+    label: `a 256-character name, ${NAME_FLOOR} characters and ${256 - NAME_FLOOR} spaces, and the description "undefined", as text`,
     // the trailing spaces of create-long-hundreds alone, beside a description every service stores:
     // there a VARCHAR(255) description refuses the create for its 1,001 digits, and a VARCHAR(32)
     // name, which cuts what is spaces past its length without an error (the SQL standard), was
-    // never judged
-    body: (p) => ({ name: textOfLength(`${p}-pad`, NAME_FLOOR) + ' '.repeat(256 - NAME_FLOOR), description: `${p}-padded-name` }),
+    // never judged. Its description "undefined", plain text every service stores: what JavaScript
+    // writes for no value (`${body.description}`), which a store of text fields takes back as none
+    body: (p) => ({ name: textOfLength(`${p}-pad`, NAME_FLOOR) + ' '.repeat(256 - NAME_FLOOR), description: 'undefined' }),
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
   },
@@ -286,14 +300,14 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-long-thousands',
-    label: `a ${NAME_FLOOR}-character name and a 9,000-character description holding U+0000`,
+    label: `a ${NAME_FLOOR}-character name and a ${LONG_DESCRIPTION.toLocaleString('en-US')}-character description holding U+0000`,
     // U+0000 here, not among the other control characters: a 201 must still carry it back, but a
     // store that cannot hold it (PostgreSQL text) may refuse it as an invalid value (§4.2 rule 1),
     // and this create may already be refused; a create of its own would raise the records a run makes.
     // A name that fits: the create is refused, if at all, for its description alone, so that a service
     // that stores the name and then the description (two statements, no transaction) shows the record
     // it kept after a 400 (the list then holds the name)
-    body: (p) => ({ name: `${p}-bigdesc`, description: textOfLength('description [\u0000]', 9_000) }),
+    body: (p) => ({ name: `${p}-bigdesc`, description: textOfLength('description [\u0000]', LONG_DESCRIPTION) }),
     mayRefuse: 'lengths are not shown (§8), and a store may be unable to hold U+0000 (§4.2 rule 1: an invalid value)',
     faultMeans: LENGTH_OR_NUL_FAULT,
   },

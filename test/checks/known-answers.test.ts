@@ -196,6 +196,15 @@ describe('a stored text that came back changed the way a known store changes it'
     expect(firstDifference('', null)).toMatch(/Oracle stores '' as NULL/)
     expect(firstDifference('x', undefined)).toBe('')
   })
+
+  test('a text form of no value ("null", "None", "undefined") back as none: a store that writes no value as text and reads it back so', () => {
+    expect(firstDifference('None', undefined)).toMatch(/^; the text "None" came back as no value: .*Python's str\(None\).*keep no value apart from text/)
+    expect(firstDifference('undefined', undefined)).toMatch(/String\(undefined\)/)
+    expect(firstDifference('null', null)).toMatch(/^; the text "null" came back as no value: .*String\.valueOf\(null\)/)
+    // changed into other text, or another word: no such words
+    expect(firstDifference('null', 'nul')).not.toMatch(/no value/)
+    expect(firstDifference('NULL', undefined)).toBe('')
+  })
 })
 
 describe("a gateway's own statuses", () => {

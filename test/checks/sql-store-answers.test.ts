@@ -18,6 +18,15 @@ describe('text a SQL store changed', () => {
     )
   })
 
+  test('cut to the 65,535 bytes of a TEXT column, at a whole character (MySQL outside strict mode)', () => {
+    const sent = `description ${'x'.repeat(70_000)}`
+    expect(firstDifference(sent, sent.slice(0, 65_535))).toMatch(/the text was cut to 65535 bytes, what a TEXT column of MySQL and MariaDB holds \(65,535 bytes.*1265, Data truncated.*MEDIUMTEXT/)
+    // € is 3 bytes: the whole characters that fit leave 65,533
+    const euros = '€'.repeat(30_000)
+    expect(firstDifference(euros, euros.slice(0, 21_844))).toMatch(/cut to 65532 bytes, what a TEXT column/)
+    expect(firstDifference(sent, sent.slice(0, 60_000))).not.toMatch(/TEXT column/)
+  })
+
   test('cut before a character beyond U+FFFF: utf8mb3 outside strict mode (MySQL)', () => {
     expect(firstDifference('cf-ab12c-Ñandú 🐇 x', 'cf-ab12c-Ñandú ')).toMatch(/the text was cut before its first character beyond U\+FFFF: MySQL's and MariaDB's utf8mb3 .*CONVERT TO CHARACTER SET utf8mb4/)
   })

@@ -1,7 +1,10 @@
 /** A curl line repeats the request exactly, with the key (and its near-misses) left to the shell. */
-import { execFileSync } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { describe, expect, test } from 'vitest'
 import { toCurl } from '../../lib/http/curl.ts'
+import { requestHeaders } from '../../lib/http/request-headers.ts'
 import { createRedactor, KEY_AS_BASIC_USER, KEY_LAST_CHARACTER_CHANGED, KEY_OF_SAME_SHAPE, KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, keyOnTheWire, sameShape } from '../../lib/http/redact.ts'
 
 const KEY = 'Secret-Key-42-abc'
@@ -96,17 +99,49 @@ describe('bodies with characters the reports mark', () => {
 describe('a body the suite sent in two pieces (splitAt)', () => {
   const body = '{"name":"cf-x-Ñandú 🐇 it\'s 100%"}'
   const splitAt = Buffer.from('{"name":"cf-x-').byteLength + 1
-  const curl = toCurl({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', headers: { 'content-type': 'application/json' }, body, splitAt })
+  const curl = toCurl({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', headers: { 'content-type': 'application/json', accept: 'application/json' }, body, splitAt })
 
   test('printf sends the two pieces, a pause between them, into curl uploading its input under the Content-Length, not chunked', () => {
     const [pieces, command] = curl.split(' | ') as [string, string]
     const printed = execFileSync('bash', ['-c', pieces], { env: { PATH: process.env.PATH } })
     expect(printed.equals(Buffer.from(body, 'utf8'))).toBe(true)
     expect(pieces).toMatch(/^\{ printf %s \$'[^']*\\xc3'; sleep 0\.1; printf %s \$'\\x91/)
-    expect(command).toMatch(/^curl -i -X POST 'http:\/\/127\.0\.0\.1:1\/v1\/categories' -H 'content-type: application\/json' -H 'content-length: 38' -H 'expect:' -H 'transfer-encoding:' -T -$/)
+    expect(command).toMatch(/^curl -i -X POST 'http:\/\/127\.0\.0\.1:1\/v1\/categories' -H 'content-type: application\/json' -H 'accept: application\/json' -H 'content-length: 38' -H 'expect:' -H 'transfer-encoding:' -T -$/)
   })
 
   test('a body with U+0000, which no shell argument holds, goes whole', () => {
     expect(toCurl({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', headers: {}, body: '{"name":"Ñ\u0000"}', splitAt: 10 })).toMatch(/^curl .* --data-binary /)
+  })
+})
+
+describe('the Accept a request went with, in its curl line', () => {
+  const curlInstalled = (() => {
+    try {
+      execFileSync('curl', ['--version'])
+      return true
+    } catch {
+      return false
+    }
+  })()
+  /** The Accept header a server received from the curl line of a request the suite recorded with these headers. */
+  async function acceptCurlSends(given: Record<string, string>): Promise<string | undefined> {
+    const received: (string | undefined)[] = []
+    const server = createServer((req, res) => void (received.push(req.headers.accept), res.end('[]')))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    const { recorded } = requestHeaders(given, '0123456789abcdef', { apiKey: KEY, redact: createRedactor(KEY), traceId: '0'.repeat(32) })
+    const curl = toCurl({ method: 'GET', url: `http://127.0.0.1:${port}/v1/categories`, headers: recorded })
+    try {
+      await new Promise<void>((resolve, reject) => execFile('sh', ['-c', `${curl} -s -o /dev/null`], { env: { PATH: process.env.PATH, CONFORM_API_KEY: KEY } }, (e) => (e ? reject(e) : resolve())))
+    } finally {
+      server.close()
+    }
+    return received[0]
+  }
+
+  test.skipIf(!curlInstalled)("the suite's application/json, none where the request sent none (curl's own */* removed), and the request's own", async () => {
+    expect(await acceptCurlSends({})).toBe('application/json')
+    expect(await acceptCurlSends({ accept: '' })).toBeUndefined()
+    expect(await acceptCurlSends({ accept: '*/*' })).toBe('*/*')
   })
 })

@@ -3,7 +3,8 @@ http.server's HTTPServer (one thread: it reads a kept-alive connection until the
 and listens with a backlog of 5) over HTTP/1.1, or over HTTP/1.0 (PROTOCOL), where it closes each
 connection after its answer and takes the next from its backlog, each answer DELAY seconds late.
 Conforming; started by test/http/one-connection-at-a-time.test.ts and test/inputs/chunked-create.test.ts
-(over HTTP/1.0 reading bodies by Content-Length alone, CONTENT_LENGTH_ONLY), which print the port it is given."""
+(over HTTP/1.0 reading bodies by Content-Length alone, CONTENT_LENGTH_ONLY), which print the port it is given;
+with EARLY_AUTH, not: a POST without the key is answered 401 with its body left unread (test/hostile/unread-body.test.ts)."""
 import json
 import os
 import time
@@ -65,6 +66,10 @@ class Handler(BaseHTTPRequestHandler):
             self.rfile.readline()
 
     def do_POST(self):
+        # EARLY_AUTH: a request without the key is answered before its body is read, which is left
+        # on the kept-alive connection and read as the next request's line (not conforming)
+        if os.environ.get("EARLY_AUTH") and not self.authorized():
+            return self.error(401, "unauthorized", "missing or invalid API key")
         body = self.body()
         if not self.authorized():
             return self.error(401, "unauthorized", "missing or invalid API key")

@@ -2,6 +2,18 @@
  * Mutations of what a SQL column does to a value it cannot hold whole, where the store answers no
  * error: the create is answered 201 and the record keeps less than was sent (§4.2 rule 2).
  */
+/** The longest start of `text` whose UTF-8 form fits `bytes`, whole characters only (as MySQL cuts a value outside strict mode). */
+const bytesCut = (text: string, bytes: number): string => {
+  let kept = 0
+  let out = ''
+  for (const character of text) {
+    kept += Buffer.byteLength(character)
+    if (kept > bytes) break
+    out += character
+  }
+  return out
+}
+
 import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
 import { CHANGED, storedAs } from './inputs.ts'
@@ -43,5 +55,23 @@ export const SQL_COLUMN_MUTATIONS: readonly Mutation[] = [
       'a VARCHAR(32) name and a VARCHAR(255) description, as a schema generated with the defaults of an ORM has them: a longer value is refused with 400, ' +
       'but a name whose excess is spaces is cut to 32 without an error, and the create answers 201 with what was stored',
     behaviour: sqlStandardVarchars(32, 255),
+  },
+  {
+    // caught by create-long-thousands' description, 66,000 characters (9,000 before: under the cut)
+    name: 'text-description-cut-at-64-kib',
+    breaks: 'created-in-list',
+    code: 'LISTED_FIELD_CHANGED',
+    description:
+      'descriptions go into a MySQL TEXT column (65,535 bytes; Laravel\'s text(), Sequelize\'s and TypeORM\'s \'text\') outside strict mode, which cuts a longer value with a warning only (1265, Data truncated); ' +
+      'the create answers the fields it was sent with LAST_INSERT_ID() (MySQL has no RETURNING), so only the list shows the cut',
+    behaviour: {
+      toRecord: (body, id) => conformingBehaviour.toRecord({ name: body.name, ...(body.description !== undefined ? { description: bytesCut(body.description, 65_535) } : {}) }, id),
+      finish: (reply, request) => {
+        if (request.operation !== 'createCategory' || reply.status !== 201) return reply
+        const sent = request.body as { name: string; description?: string }
+        const { id } = reply.body as { id: bigint }
+        return { ...reply, body: conformingBehaviour.toRecord(sent, id) }
+      },
+    },
   },
 ]
