@@ -61,7 +61,7 @@ describe('a failed test in a service\'s own vitest', () => {
     expect(run.code, run.output).toBe(1)
     expect(run.failures.length).toBeGreaterThan(0)
     for (const failure of run.failures) expect(failure).not.toContain('report.html')
-    const long = run.failures.find((m) => m.includes('66,000-character') || /reproduce: curl .{9000,}/.test(m))
+    const long = run.failures.find((m) => m.includes('21,900-character') || /reproduce: curl .{9000,}/.test(m))
     expect(long ?? run.failures.join('\n\n')).toMatch(/reproduce: curl .{9000,}/)
   }, 60_000)
 
