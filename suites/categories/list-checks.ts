@@ -210,8 +210,8 @@ export function listChecks(probes: CategoryProbes): void {
   check('created-in-list', "GET /categories after the run's POSTs → every created category is listed once, with the fields sent", async (t) => {
     const { creations: answered, results } = await createdRecords(probes.creates)
     // a field changed as answered and an id shared are other rules' findings, when the run judges them
-    const alone = !['create-echoes-fields', 'ids-unique', 'create-returns-category'].every(judged)
-    const creations = alone ? answered.map((c) => ({ ...c, aloneJudged: true as const })) : answered
+    const told = { ...(judged('create-echoes-fields') ? {} : { changeToldHere: true as const }), ...(judged('ids-unique') && judged('create-returns-category') ? {} : { sharedIdToldHere: true as const }) }
+    const creations = answered.map((c) => ({ ...c, ...told }))
     t.evidence(...results)
     if (creations.length === 0) throw new NotApplicable('no category was created and answered as a Category record (create-returns-201 or create-returns-category reports why)')
     // a list that lags behind the writes is read again before a record counts as missing (list-lag.ts)

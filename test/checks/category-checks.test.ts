@@ -102,7 +102,7 @@ describe('expectListed', () => {
       expect(outcomeOf(() => expectListed([found], records('[{"id":5,"name":"run-dog","description":"d"}]')))).toBe('LISTED_FIELD_CHANGED')
     })
     test('a run that judges no create-echoes-fields (--rule created-in-list alone): the list tells the change itself', () => {
-      const alone = { ...trimmed, aloneJudged: true as const }
+      const alone = { ...trimmed, changeToldHere: true as const }
       expect(outcomeOf(() => expectListed([alone], records('[{"id":5,"name":"run-dog","description":"d"}]')))).toBe('LISTED_FIELD_CHANGED')
     })
   })
@@ -117,7 +117,7 @@ describe('expectListed', () => {
     // none under it: the writes were lost (a create that answers 201 and stores nothing), a fault of its own
     expect(outcomeOf(() => expectListed([first, second, other], records('[{"id":2,"name":"run-other","description":"d"}]')))).toBe('MISSING_FROM_LIST')
     // a run that judges no ids-unique (--rule created-in-list alone): the record listed under the shared id fails the create it is not
-    const alone = [first, second, other].map((c) => ({ ...c, aloneJudged: true as const }))
+    const alone = [first, second, other].map((c) => ({ ...c, sharedIdToldHere: true as const }))
     expect(outcomeOf(() => expectListed(alone, records('[{"id":1,"name":"run-second","description":"d"},{"id":2,"name":"run-other","description":"d"}]')))).toBe('LISTED_FIELD_CHANGED')
   })
 

@@ -35,8 +35,16 @@ test.each([
   ['nfc-normalising-store', ['created-in-list'], 'created-in-list LISTED_FIELD_CHANGED'],
   ['existing-id-saves-as-update', ['ids-unique'], 'ids-unique DUPLICATE_ID'],
   ['existing-id-saves-as-update', ['created-in-list'], 'created-in-list LISTED_FIELD_CHANGED'],
+  // create-echoes-fields judged: the change is its finding alone, the list's shared id still told here
+  ['existing-id-saves-as-update', ['created-in-list', 'create-echoes-fields'], 'created-in-list LISTED_FIELD_CHANGED'],
 ])('%s with --rule %s alone fails %s', { timeout: RUN_TIMEOUT_MS }, async (mutation, rules, finding) => {
   const run = await conformAgainst(mutation, '--confirm', '0', ...rules.flatMap((r) => ['--rule', r]))
   expect(run.code, run.stdout).toBe(1)
   expect(failed(run)).toContain(finding)
+})
+
+test('nfc-normalising-store with --rule created-in-list and create-echoes-fields: one finding, the answer\'s', { timeout: RUN_TIMEOUT_MS }, async () => {
+  const run = await conformAgainst('nfc-normalising-store', '--confirm', '0', '--rule', 'created-in-list', '--rule', 'create-echoes-fields')
+  expect(run.code, run.stdout).toBe(1)
+  expect([...new Set(failed(run).map((f) => f.split(' ')[0]))]).toEqual(['create-echoes-fields'])
 })
