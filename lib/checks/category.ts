@@ -128,6 +128,10 @@ export interface Creation {
   foundInList?: true
   /** The body sent an id (§2: never sent by the client) and the record took it: create-returns-category fails it (CLIENT_ID_ACCEPTED). */
   idTaken?: true
+  /** The run does not judge create-echoes-fields (--rule): created-in-list tells a field the answer showed changed itself. */
+  changeToldHere?: true
+  /** The run does not judge ids-unique or create-returns-category (--rule): created-in-list tells a shared id itself. */
+  sharedIdToldHere?: true
 }
 
 /**
@@ -167,9 +171,9 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
   // other's name, or the record saved over (an ORM's save() of a body with an id), is that one
   // fault again. None listed under it is a fault of its own: the writes were lost
   const createdIndex = IdIndex.of(created.map((c) => c.record))
-  for (const { sent, record, foundInList } of created) {
+  for (const { sent, record, foundInList, changeToldHere, sharedIdToldHere } of created) {
     const id = idOf(record)
-    if (createdIndex.positionsOf(record).length > 1 && index.has(record)) continue
+    if (!sharedIdToldHere && createdIndex.positionsOf(record).length > 1 && index.has(record)) continue
     // §1 rule 1: one create, one category (names carry the run id, so no one else made another;
     // an empty or repeated name is told apart by its description, which then carries it)
     const same = (r: { name?: unknown; description?: unknown }) => r.name === sent.name && r.description === sent.description
@@ -203,7 +207,7 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
     for (const [field, value] of Object.entries(sent)) {
       const shown = listed[0][field]
       if (shown !== value) {
-        const asAnswered = !foundInList && shown === record[field] && field in listed[0] === field in record
+        const asAnswered = !foundInList && !changeToldHere && shown === record[field] && field in listed[0] === field in record
         if (asAnswered) continue
         fail(
           {

@@ -14,7 +14,7 @@ import { resultFromFile } from '../result/results-file.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
-import { flagHint } from '../config/closest-name.ts'
+import { flagHint, optionName } from '../config/closest-name.ts'
 
 export const COMPARE_USAGE = `Usage: petstore-conform compare A B [--output FILE]      (npm run conform -- compare A B)
 
@@ -226,7 +226,7 @@ export function compareMain(argv: string[], io: { out(text: string): void; err(t
     if (arg === '--help' || arg === '-h') return io.out(COMPARE_USAGE + '\n'), 0
     if (arg === '--output') output = argv[++i]
     else if (arg.startsWith('--output=')) output = arg.slice('--output='.length)
-    else if (arg.startsWith('-')) return io.err(`conform compare: unknown option ${JSON.stringify(arg)}${flagHint(arg, ['output', 'help'])}; see compare --help\n`), 2
+    else if (arg.startsWith('-')) return io.err(`conform compare: unknown option ${JSON.stringify(optionName(arg))}${flagHint(arg, ['output', 'help'])}; see compare --help\n`), 2
     else paths.push(arg)
   }
   if (paths.length !== 2 || (output !== undefined && output === '')) return io.err('conform compare: give two runs, A and B (report folders or results.json files), and at most --output FILE\n'), 2

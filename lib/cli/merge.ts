@@ -18,7 +18,7 @@ import { labelProblem, MAX_DEPLOYMENTS, tooManyDeployments } from '../fleet/targ
 import { visibleLine } from '../reporters/visible-text.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
 import { JOURNAL_FILE } from '../runner/report-files.ts'
-import { flagHint } from '../config/closest-name.ts'
+import { flagHint, optionName } from '../config/closest-name.ts'
 
 export const MERGE_USAGE = `Usage: petstore-conform merge DIR... --report-dir OUT [--expect N]      (npm run conform -- merge …)
 
@@ -77,7 +77,7 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
     else if (arg.startsWith('--report-dir=')) out = arg.slice('--report-dir='.length)
     else if (arg === '--expect') expect = argv[++i] ?? ''
     else if (arg.startsWith('--expect=')) expect = arg.slice('--expect='.length)
-    else if (arg.startsWith('-')) return io.err(`conform merge: unknown option ${JSON.stringify(visibleLine(arg).slice(0, 40))}${flagHint(arg, ['report-dir', 'expect', 'help'])}; see merge --help\n`), 2
+    else if (arg.startsWith('-')) return io.err(`conform merge: unknown option ${JSON.stringify(visibleLine(optionName(arg)).slice(0, 40))}${flagHint(arg, ['report-dir', 'expect', 'help'])}; see merge --help\n`), 2
     else dirs.push(arg)
   }
   if (dirs.length === 0 || !out) return io.err('conform merge: give the report folders to join and --report-dir OUT, where the fleet page goes\n'), 2

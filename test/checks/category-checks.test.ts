@@ -101,6 +101,10 @@ describe('expectListed', () => {
       const found = { ...trimmed, foundInList: true as const }
       expect(outcomeOf(() => expectListed([found], records('[{"id":5,"name":"run-dog","description":"d"}]')))).toBe('LISTED_FIELD_CHANGED')
     })
+    test('a run that judges no create-echoes-fields (--rule created-in-list alone): the list tells the change itself', () => {
+      const alone = { ...trimmed, changeToldHere: true as const }
+      expect(outcomeOf(() => expectListed([alone], records('[{"id":5,"name":"run-dog","description":"d"}]')))).toBe('LISTED_FIELD_CHANGED')
+    })
   })
 
   test('two creates answered with one id (ids-unique reports it): the list shows one record under it, whichever name it has', () => {
@@ -112,6 +116,9 @@ describe('expectListed', () => {
     expect(outcomeOf(() => expectListed([first, second, other], records('[{"id":1,"name":"run-second","description":"d"}]')))).toBe('MISSING_FROM_LIST')
     // none under it: the writes were lost (a create that answers 201 and stores nothing), a fault of its own
     expect(outcomeOf(() => expectListed([first, second, other], records('[{"id":2,"name":"run-other","description":"d"}]')))).toBe('MISSING_FROM_LIST')
+    // a run that judges no ids-unique (--rule created-in-list alone): the record listed under the shared id fails the create it is not
+    const alone = [first, second, other].map((c) => ({ ...c, sharedIdToldHere: true as const }))
+    expect(outcomeOf(() => expectListed(alone, records('[{"id":1,"name":"run-second","description":"d"},{"id":2,"name":"run-other","description":"d"}]')))).toBe('LISTED_FIELD_CHANGED')
   })
 
   test('a default for a field not sent may differ in the list', () => {

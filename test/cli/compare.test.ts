@@ -161,9 +161,17 @@ test('staging that wrote beside production read-only: a failure production never
 }, RUN_TIMEOUT_MS)
 
 test('a mistyped option of compare or merge: exit 2, naming the option it was most likely meant to be', () => {
-  expect(compare('a', 'b', '--outptu=diff.md')).toEqual({ code: 2, out: '', err: 'conform compare: unknown option "--outptu=diff.md" (did you mean --output?); see compare --help\n' })
+  expect(compare('a', 'b', '--outptu=diff.md')).toEqual({ code: 2, out: '', err: 'conform compare: unknown option "--outptu" (did you mean --output?); see compare --help\n' })
   expect(compare('a', 'b', '--zzz').err).toBe('conform compare: unknown option "--zzz"; see compare --help\n')
   let err = ''
   expect(mergeMain(['a', '--repot-dir', 'out'], { out: () => undefined, err: (t) => void (err += t) }, tmpdir(), {})).toBe(2)
   expect(err).toBe('conform merge: unknown option "--repot-dir" (did you mean --report-dir?); see merge --help\n')
+})
+
+test('a key given to compare or merge as --api-key=KEY (a command line copied from conform) is not printed back', () => {
+  const key = 'wrong-command-key-7c1e9a'
+  expect(compare('a', 'b', `--api-key=${key}`).err).toBe('conform compare: unknown option "--api-key"; see compare --help\n')
+  let err = ''
+  expect(mergeMain(['a', `--api-key=${key}`], { out: () => undefined, err: (t) => void (err += t) }, tmpdir(), {})).toBe(2)
+  expect(err).toBe('conform merge: unknown option "--api-key"; see merge --help\n')
 })
