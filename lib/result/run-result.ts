@@ -203,7 +203,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
     if (selected.length > 0 && !selected.includes(rule.id)) continue
     const declared = byRule.get(rule.id) ?? []
     const kept = certificate ? withoutChecksOfTheRefusedCertificate(declared, certificate) : revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
-    const checks = tlsPort ? withoutFailuresOfPlainHttp(kept, tlsPort) : gone ? withoutFailuresOfTheGoneServer(kept, gone) : kept
+    const checks = tlsPort ? withoutFailuresOfPlainHttp(kept, facts.baseUrl) : gone ? withoutFailuresOfTheGoneServer(kept, gone) : kept
     if (checks.length === 0) {
       // a run cut before its checks were collected has none: not verified, not a fault of the suite
       if (facts.cutShort) rules.push({ ...rule, status: 'skip', checks: [] })

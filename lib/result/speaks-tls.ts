@@ -9,16 +9,19 @@
 import type { Exchange } from '../http/exchange.ts'
 import type { RunProblem } from './run-problems.ts'
 
+/** What the port does, in the words the problem and every check it leaves unverified start with. */
+const speaksTls = (baseUrl: string) => `${new URL(baseUrl).host} speaks TLS`
+
 /** The problem, from the base URL the run was given (http://), and the address it should have had. */
 export function speaksTlsProblem(baseUrl: string): RunProblem {
   const url = new URL(baseUrl)
   const https = `https://${url.host}${url.pathname.replace(/\/+$/, '')}`
-  return { kind: 'speaks-tls', message: `${url.host} speaks TLS: no request over plain HTTP got an answer, and a TLS handshake with it succeeded; give the base URL as ${https} (the server's own address, or --ca-cert for its CA)` }
+  return { kind: 'speaks-tls', message: `${speaksTls(baseUrl)}: no request over plain HTTP got an answer, and a TLS handshake with it succeeded; give the base URL as ${https} (the server's own address, or --ca-cert for its CA)` }
 }
 
 /** The checks failed on requests that got no answer, not verified: the plain HTTP the port does not speak failed them, not the service. */
-export function withoutFailuresOfPlainHttp<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], problem: RunProblem): C[] {
-  const skipReason = `not verified: ${problem.message.slice(0, problem.message.indexOf(' speaks TLS') + ' speaks TLS'.length)}, and the request over plain HTTP got no answer`
+export function withoutFailuresOfPlainHttp<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], baseUrl: string): C[] {
+  const skipReason = `not verified: ${speaksTls(baseUrl)}, and the request over plain HTTP got no answer`
   return checks.map((c) =>
     c.status === 'fail' && c.exchanges.length > 0 && c.exchanges.every((e) => e.response === undefined) ? { ...c, status: 'skip', cause: 'speaks-tls', skipReason, failure: undefined, reproduce: [] } : c,
   )
