@@ -94,13 +94,13 @@ export async function acceptedCreates(creates: readonly CreateProbe[]): Promise<
 const ENOUGH_CREATES = 3
 
 /**
- * "all N creates sent with the key were answered 401" when every create sent with the key was
- * refused it (401 or 403), and enough were sent to say so; undefined otherwise.
+ * When every create sent with the key was refused it (401 or 403), and enough were sent to say so:
+ * how many, and "401" or "401 or 403"; undefined otherwise.
  */
-export async function keyRefusedOnCreates(creates: readonly CreateProbe[]): Promise<string | undefined> {
+export async function keyRefusedOnCreates(creates: readonly CreateProbe[]): Promise<{ creates: number; statuses: string } | undefined> {
   const answered = (await Promise.allSettled(creates.map((c) => c.probe()))).flatMap((a) => (a.status === 'fulfilled' && a.value.exchange.response ? [a.value.exchange] : []))
   if (answered.length < ENOUGH_CREATES || !answered.every(refusedTheKey)) return undefined
-  return `all ${answered.length} creates sent with the key were answered ${[...new Set(answered.map((e) => e.response!.status))].join(' or ')}`
+  return { creates: answered.length, statuses: [...new Set(answered.map((e) => e.response!.status))].join(' or ') }
 }
 
 /**
@@ -114,7 +114,7 @@ async function expectKeyServedOnCreates(result: HttpResult, creates: readonly Cr
   fail(
     {
       ...statusFailure(responseOf(result)),
-      message: `POST answered ${describeStatus(responseOf(result))}, expected 201: the key may read but not create (${refused.replace(/^all/, 'all of')}, its other requests were served): a key without write permission, or a write route behind another authorizer? Give a key that may create, or --read-only to judge the rest without writes`,
+      message: `POST answered ${describeStatus(responseOf(result))}, expected 201: the key may read but not create (all of ${refused.creates} creates sent with the key were answered ${refused.statuses}, its other requests were served): a key without write permission, or a write route behind another authorizer? Give a key that may create, or --read-only to judge the rest without writes`,
       expected: 'status 201 (§5: the issued key gives access to every operation)',
       actual: `status ${describeStatus(responseOf(result))}`,
     },

@@ -59,7 +59,7 @@ async function judgeTooLarge(result: HttpResult, creates: readonly CreateProbe[]
 async function judgeKeyRefusedOnCreates(result: HttpResult, creates: readonly CreateProbe[], status: 400 | 401): Promise<void> {
   if (status !== 400 || !refusedTheKey(result.exchange)) return
   const refused = await keyRefusedOnCreates(creates)
-  if (refused) throw new NotApplicable(`not verified: answered ${responseOf(result).status}, as ${refused}: the service refused the key on POST before reading the body; create-returns-201 reports it`, 'key-refused')
+  if (refused) throw new NotApplicable(`not verified: answered ${responseOf(result).status}, as all ${refused.creates} creates sent with the key were answered ${refused.statuses}: the service refused the key on POST before reading the body; create-returns-201 reports it`, 'key-refused')
 }
 
 /** What a refusal's answer is judged by before its status: a 413 to a large body, the key refused on every POST. */
