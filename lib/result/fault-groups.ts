@@ -9,7 +9,23 @@ import type { CheckResult, RunResult } from './run-result.ts'
 import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 import { unreadBodyWords } from './unread-bodies.ts'
 
-export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json'
+export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed'
+
+/**
+ * The field a failure shows given back as another type than the string sent (§2: name and
+ * description are strings): the create's answer or the list failing the schema on it
+ * (SCHEMA_MISMATCH, `body.name must be string`), or the answer's value changed into a number, a
+ * boolean or null (FIELD_CHANGED). A store that turns numeric text into a number (SQLite's numeric
+ * affinity, PHP's JSON_NUMERIC_CHECK) is one fault across the three rules that see it.
+ */
+function typeChangedField(check: CheckResult): string | undefined {
+  const failure = check.failure
+  if (failure?.code === 'SCHEMA_MISMATCH') return /^body(?:\[\])?\.(name|description) must be string$/.exec(failure.observed ?? '')?.[1]
+  if (failure?.code !== 'FIELD_CHANGED') return undefined
+  const field = /^"(name|description)" changed$/.exec(failure.observed ?? '')?.[1]
+  // a string shows quoted ("…"); a number, a boolean or null does not
+  return field !== undefined && failure.actual.startsWith(`${field}: `) && !failure.actual.startsWith(`${field}: "`) ? field : undefined
+}
 
 /**
  * What makes every JSON answer unreadable the same way, whichever rule judged it (NOT_JSON's
@@ -51,6 +67,7 @@ const faultKey = (rule: string, check: CheckResult) => `${rule}\u0000${check.fai
 function causeOf(rule: string, check: CheckResult, intermittent: ReadonlySet<string>): FaultCause | undefined {
   if (check.failure?.code === 'SERVER_ERROR') return 'server-error'
   if (check.failure?.code === 'NOT_JSON' && UNREADABLE_ALIKE[check.failure.observed ?? ''] !== undefined && check.recurrence?.kind !== 'intermittent') return 'unreadable-json'
+  if (check.recurrence?.kind !== 'intermittent' && typeChangedField(check) !== undefined) return 'type-changed'
   if (check.failure?.code === 'NO_RESPONSE') return 'no-answer'
   if (check.recurrence?.kind === 'intermittent') return 'differing-answers'
   if (check.recurrence?.kind === 'deterministic' && intermittent.has(faultKey(rule, check))) return 'differing-answers'
@@ -118,12 +135,12 @@ export function faultGroups(result: RunResult): FaultGroup[] {
   const journal = (result.journal ?? []).filter((e) => e.onWire)
   const total = result.summary.requests
   const groups: FaultGroup[] = []
-  for (const cause of ['server-error', 'no-answer', 'differing-answers', 'unreadable-json'] as const) {
+  for (const cause of ['server-error', 'no-answer', 'differing-answers', 'unreadable-json', 'type-changed'] as const) {
     const members = failed.filter((f) => f.cause === cause)
     if (members.length === 0) continue
     const rules = [...new Set(members.map((m) => m.rule))]
-    // one rule's answers unreadable alike are that rule's finding: the group says what spans rules
-    if (cause === 'unreadable-json' && rules.length < 2) continue
+    // one rule's answers unreadable or retyped alike are that rule's finding: the group says what spans rules
+    if ((cause === 'unreadable-json' || cause === 'type-changed') && rules.length < 2) continue
     const { kind, words } = reprobes(members.map((m) => m.check), (result.options.confirm ?? 0) > 0 && servedNothing(journal))
     const across = `across ${rules.length === 1 ? `1 rule (${rules[0]})` : `${rules.length} rules`}`
     let rate: string
@@ -137,6 +154,9 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       const lost = journal.filter((e) => e.outcome === 'failed')
       const errors = [...new Set(lost.map((e) => e.error).filter(Boolean))].join(', ')
       rate = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
+    } else if (cause === 'type-changed') {
+      const fields = [...new Set(members.map((m) => typeChangedField(m.check)))].map((f) => `"${f}"`).join(' and ')
+      rate = `${members.length} checks met ${fields} given back as another type than the string sent (numeric text stored as a number?)`
     } else if (cause === 'unreadable-json') {
       const ways = [...new Set(members.map((m) => UNREADABLE_ALIKE[m.check.failure!.observed!]))].join('; or ')
       rate = `${members.length} checks met JSON answers that ${ways}`

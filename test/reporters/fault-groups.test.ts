@@ -110,3 +110,21 @@ test('JSON answers unreadable the same way across rules (a byte order mark in fr
   expect(faultGroups(runResult((id) => [id === 'create-returns-category' ? unreadable('a byte order mark') : check(`${id} check`, 'pass')]))).toEqual([])
   expect(faultGroups(runResult((id) => [bom.includes(id) ? unreadable('text that is not JSON') : check(`${id} check`, 'pass')]))).toEqual([])
 })
+
+test('a field given back as another type than the string sent, in the answer, its echo and the list (numeric text stored as a number): one finding; a string changed, or one rule alone, makes none', () => {
+  const deterministic = { recurrence: { attempts: 3, failures: 3, kind: 'deterministic' as const } }
+  const schema = (observed: string) => check('c', 'fail', { failure: { code: 'SCHEMA_MISMATCH', message: 'not a Category record', expected: 'a Category record', actual: 'body.name must be string', observed }, ...deterministic })
+  const changed = (actual: string) => check('c', 'fail', { failure: { code: 'FIELD_CHANGED', message: 'the created record changed "name"', expected: 'name: "-0042" (as sent)', actual, observed: '"name" changed' }, ...deterministic })
+  const retyped: Record<string, ReturnType<typeof check>> = {
+    'create-returns-category': schema('body.name must be string'),
+    'create-echoes-fields': changed('name: -42'),
+    'list-returns-category-array': schema('body[].name must be string'),
+  }
+  const faults = faultGroups(runResult((id) => [retyped[id] ?? check(`${id} check`, 'pass')]))
+  expect(faults).toHaveLength(1)
+  expect(faults[0]).toMatchObject({ cause: 'type-changed', checks: 3, rules: ['list-returns-category-array', 'create-returns-category', 'create-echoes-fields'] })
+  expect(faults[0].line).toBe('deterministic: 3 checks met "name" given back as another type than the string sent (numeric text stored as a number?), across 3 rules; every re-probe failed the same way (6 of 6)')
+  // a string changed into another string (trimmed) is no change of type; one rule alone is its own finding
+  expect(faultGroups(runResult((id) => [id === 'create-echoes-fields' ? changed('name: "-0042 "') : id === 'create-returns-category' ? schema('body.id must be integer') : check(`${id} check`, 'pass')]))).toEqual([])
+  expect(faultGroups(runResult((id) => [id === 'create-returns-category' ? schema('body.name must be string') : check(`${id} check`, 'pass')]))).toEqual([])
+})
