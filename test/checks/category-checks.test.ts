@@ -121,6 +121,13 @@ describe('expectListed', () => {
     expect(outcomeOf(() => expectListed(alone, records('[{"id":1,"name":"run-second","description":"d"},{"id":2,"name":"run-other","description":"d"}]')))).toBe('LISTED_FIELD_CHANGED')
   })
 
+  test("a repeated name's two records alike once the store dropped what told them apart (descriptions): each is its own create's, not a second record; a record no create announced still is", () => {
+    const plain = { sent: { name: 'run-same' }, record: { id: 1, name: 'run-same' } as CategoryRecord }
+    const described = { sent: { name: 'run-same', description: 'second' }, record: { id: 2, name: 'run-same' } as CategoryRecord }
+    expect(outcomeOf(() => expectListed([plain, described], records('[{"id":1,"name":"run-same"},{"id":2,"name":"run-same"}]')))).toBe('pass')
+    expect(outcomeOf(() => expectListed([plain, described], records('[{"id":1,"name":"run-same"},{"id":2,"name":"run-same"},{"id":3,"name":"run-same"}]')))).toBe('DUPLICATE_CREATE')
+  })
+
   test('a default for a field not sent may differ in the list', () => {
     const plain = creation({ name: 'run-plain' }, 3)
     expect(outcomeOf(() => expectListed([plain], records('[{"id":3,"name":"run-plain","description":""}]')))).toBe('pass')
