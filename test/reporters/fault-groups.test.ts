@@ -128,3 +128,14 @@ test('a field given back as another type than the string sent, in the answer, it
   expect(faultGroups(runResult((id) => [id === 'create-echoes-fields' ? changed('name: "-0042 "') : id === 'create-returns-category' ? schema('body.id must be integer') : check(`${id} check`, 'pass')]))).toEqual([])
   expect(faultGroups(runResult((id) => [id === 'create-returns-category' ? schema('body.name must be string') : check(`${id} check`, 'pass')]))).toEqual([])
 })
+
+test('bodies that must be refused with 400 answered 422 across the refusal rules (a framework validation status): one finding; one rule alone, or 422 to a valid create, makes none', () => {
+  const answered422 = check('c', 'fail', { failure: { code: 'UNEXPECTED_STATUS', message: 'POST answered 422, expected 400', expected: 'status 400', actual: 'status 422', observed: 'status 422' }, recurrence: { attempts: 3, failures: 3, kind: 'deterministic' } })
+  const both = ['create-rejects-missing-name', 'create-rejects-invalid-values']
+  const faults = faultGroups(runResult((id) => [both.includes(id) ? answered422 : check(`${id} check`, 'pass')]))
+  expect(faults).toHaveLength(1)
+  expect(faults[0]).toMatchObject({ cause: 'validation-status', checks: 2, rules: both })
+  expect(faults[0].line).toMatch(/^deterministic: 2 bodies that must be refused with 400 were answered 422 \(a framework's validation status: FastAPI, Laravel, LoopBack\), across 2 rules; /)
+  expect(faultGroups(runResult((id) => [id === 'create-rejects-missing-name' ? answered422 : check(`${id} check`, 'pass')]))).toEqual([])
+  expect(faultGroups(runResult((id) => [id === 'create-returns-201' || id === 'create-rejects-missing-name' ? answered422 : check(`${id} check`, 'pass')]))).toEqual([])
+})
