@@ -36,10 +36,10 @@ export function closestName(typed: string, known: readonly string[]): string | u
   return ranked[0]!.name
 }
 
-/** " (did you mean --flag?)" for an argument `--…` (its value after = left out) near one of `flags`, else "". */
 /** An option as typed, without the value given after '=': a key given to the wrong command (merge --api-key=…) is never printed back. */
 export const optionName = (arg: string): string => arg.replace(/=[^]*$/, '')
 
+/** " (did you mean --flag?)" for an argument `--…` (its value after = left out) near one of `flags`, else "". */
 export function flagHint(arg: string, flags: readonly string[]): string {
   const typed = /^--([^=]+)/.exec(arg)?.[1]
   const meant = typed === undefined ? undefined : closestName(typed, flags)
