@@ -9,7 +9,7 @@ import type { CheckResult, RunResult } from './run-result.ts'
 import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 import { unreadBodyWords } from './unread-bodies.ts'
 
-export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status'
+export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked'
 
 /**
  * A body that must be refused with 400 (§4.2 rule 1, §7), answered 422 instead: a framework's
@@ -17,6 +17,17 @@ export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'u
  * fails, whichever of them a body's fault falls under.
  */
 const refusedWith422 = (rule: string, check: CheckResult) => rule.startsWith('create-rejects-') && check.failure?.code === 'UNEXPECTED_STATUS' && check.failure.observed === 'status 422'
+
+/**
+ * A request without a valid key served (§5: a request without one, or with one not issued, gets
+ * 401): answered 2xx, or the list or the record it asked for given out. A service whose
+ * authentication is not mounted on a route (a middleware registered after it, a gateway's route
+ * without its authorizer) serves both the request without a key and the one with a wrong key: one
+ * fault across the two rules.
+ */
+const AUTH_RULES: ReadonlySet<string> = new Set(['auth-missing-key-401', 'auth-invalid-key-401'])
+const servedWithoutKey = (rule: string, check: CheckResult) =>
+  AUTH_RULES.has(rule) && (check.failure?.code === 'SERVED_WITHOUT_KEY' || (check.failure?.code === 'UNEXPECTED_STATUS' && /^status 2\d\d$/.test(check.failure.observed ?? '')))
 
 /**
  * The field a failure shows given back as another type than the string sent (§2: name and
@@ -76,6 +87,7 @@ function causeOf(rule: string, check: CheckResult, intermittent: ReadonlySet<str
   if (check.failure?.code === 'NOT_JSON' && UNREADABLE_ALIKE[check.failure.observed ?? ''] !== undefined && check.recurrence?.kind !== 'intermittent') return 'unreadable-json'
   if (check.recurrence?.kind !== 'intermittent' && typeChangedField(check) !== undefined) return 'type-changed'
   if (check.recurrence?.kind !== 'intermittent' && refusedWith422(rule, check)) return 'validation-status'
+  if (check.recurrence?.kind !== 'intermittent' && servedWithoutKey(rule, check)) return 'key-not-checked'
   if (check.failure?.code === 'NO_RESPONSE') return 'no-answer'
   if (check.recurrence?.kind === 'intermittent') return 'differing-answers'
   if (check.recurrence?.kind === 'deterministic' && intermittent.has(faultKey(rule, check))) return 'differing-answers'
@@ -143,12 +155,12 @@ export function faultGroups(result: RunResult): FaultGroup[] {
   const journal = (result.journal ?? []).filter((e) => e.onWire)
   const total = result.summary.requests
   const groups: FaultGroup[] = []
-  for (const cause of ['server-error', 'no-answer', 'differing-answers', 'unreadable-json', 'type-changed', 'validation-status'] as const) {
+  for (const cause of ['server-error', 'no-answer', 'differing-answers', 'unreadable-json', 'type-changed', 'validation-status', 'key-not-checked'] as const) {
     const members = failed.filter((f) => f.cause === cause)
     if (members.length === 0) continue
     const rules = [...new Set(members.map((m) => m.rule))]
-    // one rule's answers unreadable, retyped or refused alike are that rule's finding: the group says what spans rules
-    if ((cause === 'unreadable-json' || cause === 'type-changed' || cause === 'validation-status') && rules.length < 2) continue
+    // one rule's answers unreadable, retyped, refused or served alike are that rule's finding: the group says what spans rules
+    if (cause !== 'server-error' && cause !== 'no-answer' && cause !== 'differing-answers' && rules.length < 2) continue
     const { kind, words } = reprobes(members.map((m) => m.check), (result.options.confirm ?? 0) > 0 && servedNothing(journal))
     const across = `across ${rules.length === 1 ? `1 rule (${rules[0]})` : `${rules.length} rules`}`
     let rate: string
@@ -162,6 +174,8 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       const lost = journal.filter((e) => e.outcome === 'failed')
       const errors = [...new Set(lost.map((e) => e.error).filter(Boolean))].join(', ')
       rate = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
+    } else if (cause === 'key-not-checked') {
+      rate = `${members.length} requests without a valid key (none, or one not issued) were served (is authentication mounted on every route? a middleware registered after the routes, or a gateway route without its authorizer)`
     } else if (cause === 'validation-status') {
       rate = `${members.length} bodies that must be refused with 400 were answered 422 (a framework's validation status: FastAPI, Laravel, LoopBack)`
     } else if (cause === 'type-changed') {

@@ -139,3 +139,16 @@ test('bodies that must be refused with 400 answered 422 across the refusal rules
   expect(faultGroups(runResult((id) => [id === 'create-rejects-missing-name' ? answered422 : check(`${id} check`, 'pass')]))).toEqual([])
   expect(faultGroups(runResult((id) => [id === 'create-returns-201' || id === 'create-rejects-missing-name' ? answered422 : check(`${id} check`, 'pass')]))).toEqual([])
 })
+
+test('requests without a valid key served, both without a key and with one not issued (authentication not mounted): one finding; one rule alone, or a 403, makes none', () => {
+  const deterministic = { recurrence: { attempts: 3, failures: 3, kind: 'deterministic' as const } }
+  const answered = (status: number) => check('c', 'fail', { failure: { code: 'UNEXPECTED_STATUS', message: `POST answered ${status}, expected 401`, expected: 'status 401', actual: `status ${status}`, observed: `status ${status}` }, ...deterministic })
+  const served = check('c', 'fail', { failure: { code: 'SERVED_WITHOUT_KEY', message: 'GET /v1/categories answered 200 with the category list', expected: 'status 401, or any answer that does not serve the list', actual: 'status 200 and an array of 3 Category records' }, ...deterministic })
+  const both = ['auth-missing-key-401', 'auth-invalid-key-401']
+  const faults = faultGroups(runResult((id) => (id === 'auth-missing-key-401' ? [answered(201), served] : id === 'auth-invalid-key-401' ? [answered(200)] : [check(`${id} check`, 'pass')])))
+  expect(faults).toHaveLength(1)
+  expect(faults[0]).toMatchObject({ cause: 'key-not-checked', checks: 3, rules: both })
+  expect(faults[0].line).toMatch(/^deterministic: 3 requests without a valid key \(none, or one not issued\) were served \(is authentication mounted on every route\? .*\), across 2 rules; every re-probe failed the same way \(6 of 6\)$/)
+  expect(faultGroups(runResult((id) => [id === 'auth-invalid-key-401' ? answered(200) : check(`${id} check`, 'pass')]))).toEqual([])
+  expect(faultGroups(runResult((id) => [both.includes(id) ? answered(403) : check(`${id} check`, 'pass')]))).toEqual([])
+})
