@@ -43,7 +43,15 @@ export const LOG_COMMAND = /#(?=#(?:vso|teamcity)?\[)/gi
  * LF's, no character a terminal acts on (ACTING_CHARACTERS), and no CI log command a server wrote (LOG_COMMAND).
  */
 export function portableJson(value: unknown, indent?: number): string {
-  let text = JSON.stringify(value, null, indent)
+  return portableJsonText(JSON.stringify(value, null, indent))
+}
+
+/**
+ * portableJson's rewriting of JSON.stringify's text, which may be several texts joined (the journal's
+ * lines of an event loop's turn, each JSON.stringify's: one pass over them all, not one per line).
+ */
+export function portableJsonText(json: string): string {
+  let text = json
   // JSON.stringify escapes only lone surrogates (a pair is written as its character): most texts have none
   if (text.includes('\\ud')) text = text.replace(LONE_SURROGATE_ESCAPE, '$1\\\\u$2')
   text = text.replace(ACTING_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
