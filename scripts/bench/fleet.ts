@@ -1,8 +1,9 @@
 /**
  * `npm run bench:fleet [-- --deployments N] [--reps N] [--report-dir DIR]` (--help): how a fleet
- * run scales (issue 29). Starts N conforming reference servers on loopback in this process, each
- * with its own key, and measures, interleaved, `node bin/conform.mjs` as a child against one of them
- * (--base-url) and against all N at once (--targets): wall time from spawn to exit, CPU time and
+ * run scales (issue 29). Starts conforming reference servers on loopback in this process, each
+ * with its own key, and measures, interleaved, `node bin/conform.mjs` as a child against one
+ * (--base-url) and against N at once (--targets), each run against servers started for it (the
+ * interface has no delete: a server run against before lists more): wall time from spawn to exit, CPU time and
  * peak memory (maxRSS, process.resourceUsage() on exit), the exit code. Twice: servers answering at
  * once, and servers answering 120 ms late (a deployment in another region). Prints the medians and
  * the ratios to the targets (the fleet within 3 × one run's wall time, at most 300 MiB) as a
@@ -77,26 +78,36 @@ async function main(argv: string[]): Promise<number> {
   const results: Record<string, { one: ReturnType<typeof summary>; fleet: ReturnType<typeof summary> }> = {}
   let servers: RunningServer[] = []
   try {
-    for (const delayMs of [0, SLOW_DELAY_MS]) {
+    // fresh servers for every run: the interface has no delete, so a server run against before
+    // lists that run's records too (a 65 KB description among them), and a run against it reads more
+    const fresh = async (count: number, delayMs: number) => {
       servers = await Promise.all(
-        Array.from({ length: n }, (_, i) => startReferenceServer({ apiKey: `bench-fleet-${i}-${Math.random().toString(36).slice(2)}`, behaviour: { transport: { delayMs, chunked: false, connectionClose: false } } })),
+        Array.from({ length: count }, (_, i) => startReferenceServer({ apiKey: `bench-fleet-${i}-${Math.random().toString(36).slice(2)}`, behaviour: { transport: { delayMs, chunked: false, connectionClose: false } } })),
       )
-      const keys = Object.fromEntries(servers.map((s, i) => [`BENCH_KEY_${i}`, s.apiKey]))
-      const targets = join(scratch, `targets-${delayMs}.yaml`)
-      writeFileSync(targets, `deployments:\n${servers.map((s, i) => `  - label: d${i}\n    baseUrl: ${s.baseUrl}\n    apiKeyEnv: BENCH_KEY_${i}\n`).join('')}`)
+      return servers
+    }
+    const closeAll = async () => {
+      await Promise.all(servers.map((s) => s.close()))
+      servers = []
+    }
+    for (const delayMs of [0, SLOW_DELAY_MS]) {
       const one: Sample[] = []
       const fleet: Sample[] = []
       // interleaved, so that a burst of load elsewhere hits both kinds alike
       for (let rep = 0; rep < reps; rep++) {
-        const first = servers[0] as RunningServer
+        const [first] = (await fresh(1, delayMs)) as [RunningServer]
         one.push(await measured(['--base-url', first.baseUrl, '--report-dir', join(scratch, `one-${delayMs}-${rep}`)], { CONFORM_API_KEY: first.apiKey }, scratch))
+        await closeAll()
+        const all = await fresh(n, delayMs)
+        const keys = Object.fromEntries(all.map((s, i) => [`BENCH_KEY_${i}`, s.apiKey]))
+        const targets = join(scratch, `targets-${delayMs}-${rep}.yaml`)
+        writeFileSync(targets, `deployments:\n${all.map((s, i) => `  - label: d${i}\n    baseUrl: ${s.baseUrl}\n    apiKeyEnv: BENCH_KEY_${i}\n`).join('')}`)
         fleet.push(await measured(['--targets', targets, '--report-dir', join(scratch, `fleet-${delayMs}-${rep}`)], keys, scratch))
+        await closeAll()
         const [o, f] = [one.at(-1) as Sample, fleet.at(-1) as Sample]
         log(`${delayMs} ms late, rep ${rep + 1}: one ${Math.round(o.wallMs)} ms (exit ${o.code}), ${n} at once ${Math.round(f.wallMs)} ms, ${Math.round(f.peakMiB)} MiB (exit ${f.code})`)
       }
       results[delayMs === 0 ? 'local' : `${delayMs} ms late`] = { one: summary(one), fleet: summary(fleet) }
-      await Promise.all(servers.map((s) => s.close()))
-      servers = []
     }
   } finally {
     await Promise.all(servers.map((s) => s.close()))
