@@ -55,6 +55,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
       return 'the suite itself failed on the check (CHECK_ERROR): a fault of the suite, not of the service'
     case 'speaks-tls':
       return 'the base URL is http:// and the port speaks TLS: the requests got no answer, and judge nothing'
+    case 'misdirected':
+      return 'the server answered every request 421 Misdirected Request: it does not answer for the base URL\'s host, and its 421s judge nothing'
     case 'unfinished':
       return 'the check had not finished when the run was cut short (--deadline, or a signal)'
     case 'key-refused':
@@ -189,6 +191,9 @@ export function headline(result: RunResult): string {
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'speaks-tls')) {
     return 'INCOMPLETE: the base URL is http:// and the port speaks TLS, so the run verified nothing; give its https:// address'
+  }
+  if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'misdirected')) {
+    return 'INCOMPLETE: the server answered every request 421 Misdirected Request, so the run verified nothing; give the base URL with a host name it serves'
   }
   if (result.verdict === 'incomplete' && result.problems.every((p) => p.kind === 'suite-error')) {
     const failedInside = result.rules.flatMap((rule) => rule.checks).filter((c) => c.cause === 'suite-error').length

@@ -15,6 +15,8 @@ export const PROBLEM_KINDS = [
   'server-gone',
   /** A base URL of http:// to a port that speaks TLS: no request got an answer, and a TLS handshake there succeeded (lib/result/speaks-tls.ts). */
   'speaks-tls',
+  /** Every request the server answered was answered 421 Misdirected Request: it does not answer for the base URL's host (lib/result/misdirected.ts). */
+  'misdirected',
   /** The run's deadline (--deadline) came before every check had finished. */
   'deadline',
   /** The user (SIGINT, SIGTERM) or the caller stopped the run before it finished. */
@@ -40,4 +42,4 @@ export interface RunProblem {
 }
 
 /** Kinds that mean the run ended before a verdict: without a must-rule failure it is incomplete (exit 2), not failed. */
-export const ENDS_WITHOUT_VERDICT: ReadonlySet<ProblemKind> = new Set(['deadline', 'interrupted', 'outlasted', 'stalled', 'key-revoked', 'server-gone', 'speaks-tls', 'suite-error'])
+export const ENDS_WITHOUT_VERDICT: ReadonlySet<ProblemKind> = new Set(['deadline', 'interrupted', 'outlasted', 'stalled', 'key-revoked', 'server-gone', 'speaks-tls', 'misdirected', 'suite-error'])

@@ -10,6 +10,7 @@ import { certificateRefused, withoutChecksOfTheRefusedCertificate } from './cert
 import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
 import { serverGone, withoutFailuresOfTheGoneServer } from './server-gone.ts'
 import { withoutFailuresOfPlainHttp } from './speaks-tls.ts'
+import { misdirected, withoutChecksOfTheMisdirectedRun } from './misdirected.ts'
 import { withoutSuiteErrors } from './suite-errors.ts'
 import type { Samples } from './samples.ts'
 import { ENDS_WITHOUT_VERDICT, type RunProblem } from './run-problems.ts'
@@ -198,12 +199,14 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const gone = serverGone(exchanges)
   // http:// to a port that speaks TLS: the address is wrong, not a rule (speaks-tls.ts)
   const tlsPort = problems.find((p) => p.kind === 'speaks-tls')
+  // a server that answered every request 421: it does not answer for the base URL's host (misdirected.ts)
+  const wrongHost = misdirected(facts.journal, facts.baseUrl)
   const rules: RuleResult[] = []
   for (const rule of ruleCatalogue()) {
     if (selected.length > 0 && !selected.includes(rule.id)) continue
     const declared = byRule.get(rule.id) ?? []
     const kept = certificate ? withoutChecksOfTheRefusedCertificate(declared, certificate) : revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
-    const checks = tlsPort ? withoutFailuresOfPlainHttp(kept, facts.baseUrl) : gone ? withoutFailuresOfTheGoneServer(kept, gone) : kept
+    const checks = tlsPort ? withoutFailuresOfPlainHttp(kept, facts.baseUrl) : wrongHost ? withoutChecksOfTheMisdirectedRun(kept, facts.baseUrl) : gone ? withoutFailuresOfTheGoneServer(kept, gone) : kept
     if (checks.length === 0) {
       // a run cut before its checks were collected has none: not verified, not a fault of the suite
       if (facts.cutShort) rules.push({ ...rule, status: 'skip', checks: [] })
@@ -224,6 +227,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   else if (revoked) problems.unshift(revoked.problem)
   if (gone) problems.unshift(gone.problem)
   if (tlsPort) problems.splice(problems.indexOf(tlsPort), 1), problems.unshift(tlsPort)
+  if (wrongHost) problems.unshift(wrongHost)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
   if (!mustFailed && !refused) problems.push(...(facts.keptBack ?? []))
   // decided on the problems' kinds, never on their words

@@ -14,6 +14,7 @@ import { refusedTheKey } from '../http/exchange.ts'
 import { keyRefused } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
 import { certificateRefused } from '../result/certificate-refused.ts'
+import { answeredOnly421 } from '../result/misdirected.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
 import { serverGone } from '../result/server-gone.ts'
 import { servedNothing } from '../result/served-nothing.ts'
@@ -95,7 +96,9 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const gone = serverGone(exchanges) !== undefined
   // a gateway that refused the client certificate would refuse it again: nothing of the service to confirm (certificate-refused.ts)
   const certificate = certificateRefused(exchanges, false) !== undefined
-  for (let attempt = 1; attempt <= options.attempts && !keyGone && !answeredNothing && !gone && !certificate && !options.stopped(); attempt++) {
+  // a server that answered every request 421 would answer so again: nothing of the service to confirm (misdirected.ts)
+  const wrongHost = answeredOnly421(journal) > 0
+  for (let attempt = 1; attempt <= options.attempts && !keyGone && !answeredNothing && !gone && !certificate && !wrongHost && !options.stopped(); attempt++) {
     // a check that passed once is intermittent: no more attempts are needed to say so
     const pending = failed.filter(({ at }) => {
       const c = counts.get(at)!
