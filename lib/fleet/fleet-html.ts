@@ -29,9 +29,11 @@ function notes(fleet: FleetResult): string {
 function matrix(fleet: FleetResult): string {
   if (fleet.rules.length === 0) return ''
   const head = fleet.deployments.map((d) => `<th><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></th>`).join('')
+  let unjudged = false
   const rows = fleet.rules.map((rule) => {
     const cells = fleet.deployments.map((d) => {
       const status = ruleStatus(d, rule.id)
+      if (status === undefined) unjudged = true
       // a rule passed only by the baseline's known failures is no advisory note: it says so
       const known = d.knownRules?.includes(rule.id) ? '<span class="badge warn">KNOWN (BASELINE)</span>' : undefined
       return `<td>${status === undefined ? '<span class="muted">—</span>' : (known ?? badge(status))}</td>`
@@ -43,7 +45,7 @@ function matrix(fleet: FleetResult): string {
 <tbody>
 ${rows.join('\n')}
 </tbody></table>
-<p class="hint">— : no verdict on that rule (the run could not be made). Each deployment's name links to its report.</p>`
+<p class="hint">${unjudged ? '— : no verdict on that rule (the run could not be made). ' : ''}Each deployment's name links to its report.</p>`
 }
 
 export function fleetHtml(fleet: FleetResult): string {

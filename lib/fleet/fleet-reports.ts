@@ -55,15 +55,18 @@ export function fleetMarkdown(fleet: FleetResult, { links = true }: { links?: bo
   }
   if (fleet.rules.length > 0) {
     out.push('', '### Rules by deployment', '', `| rule | ${fleet.deployments.map((d) => escapeMarkdown(d.label)).join(' | ')} |`, `|---|${fleet.deployments.map(() => '---|').join('')}`)
+    let unjudged = false
     for (const rule of fleet.rules) {
       const cells = fleet.deployments.map((d) => {
         const status = ruleStatus(d, rule.id)
+        if (status === undefined) unjudged = true
         return status === undefined ? '—' : status === 'fail' ? `**${CELL_WORD.fail}**` : (cellWord(d, rule.id) as string)
       })
       // a rule's level comes from a results.json merge read, which a hand or a hostile job may have edited
       out.push(`| ${escapeMarkdown(rule.id)} (${escapeMarkdown(rule.level)}) | ${cells.join(' | ')} |`)
     }
-    out.push('', '— : no verdict on that rule (the run could not be made).')
+    // the legend of a cell the matrix shows, only when it shows one
+    if (unjudged) out.push('', '— : no verdict on that rule (the run could not be made).')
   }
   return out.join('\n') + '\n'
 }

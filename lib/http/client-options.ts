@@ -66,6 +66,8 @@ export interface ClientOptions {
    * never sent again (lib/http/lost-answer.ts).
    */
   boundedWrites?: boolean
+  /** True once the run knows why requests go unanswered (http:// to a port that speaks TLS, lib/runner/tls-port.ts): none is sent again after a lost answer. */
+  resendsStopped?: () => boolean
 }
 
 export interface SendOptions {

@@ -120,11 +120,11 @@ export class HttpClient {
       // lost-answer.ts allows. Lost again there, on a connection that answered nothing before, the
       // server refuses connections past a number of its own (Node's server.maxConnections, a
       // proxy's limit per client): fewer go at once from then on, on the connections it keeps open
-      if (!response && lostInTransit(result.exchange) && lostResends < LOST_ANSWER_RESENDS) {
+      if (!response && lostInTransit(result.exchange) && lostResends < LOST_ANSWER_RESENDS && this.options.resendsStopped?.() !== true) {
         const refusedAgain = lostResends > 0
         if (refusedAgain) {
           fewer = await this.pools.afterRefusal('reset', limitAtSend, lostResends, this.msLeft())
-          if (fewer === undefined) return result // its pause would pass the deadline
+          if (fewer === undefined || this.options.resendsStopped?.() === true) return result // its pause would pass the deadline, or the run stopped resends meanwhile
         }
         // a POST's resend is taken from the run's bound before the list is read: the POSTs lost together would otherwise all see room
         const noResend = options.method !== 'POST' ? undefined : this.options.boundedWrites === true ? 'max-writes' : this.resent.afterLostAnswer >= (this.options.maxLostPostResends ?? Infinity) ? 'resends-spent' : undefined

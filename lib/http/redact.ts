@@ -111,9 +111,13 @@ function writtenOut(secret: string): string[] {
   if (secret.length < NEAR_MISS_MIN_KEY_LENGTH) return []
   const hex = Buffer.from(secret).toString('hex')
   const folded = /[0-9]/.test(secret) ? [secret.toUpperCase(), secret.toLowerCase()] : []
-  // UTF-16 (a body a .NET service wrote with Encoding.Unicode) read as the UTF-8 it should be: a NUL after every character
-  return [hex, hex.toUpperCase(), hex.toUpperCase().replace(/../g, '%$&'), ...folded, [...secret].join('\u0000')]
+  return [hex, hex.toUpperCase(), hex.toUpperCase().replace(/../g, '%$&'), ...folded, inUtf16(secret)]
 }
+
+/** UTF-16 (a body a .NET service wrote with Encoding.Unicode) read as the UTF-8 it should be: a NUL after every character. */
+const inUtf16 = (text: string) => [...text].join('\u0000')
+/** The key inside base64 (its Basic credentials, KEY_AS_BASIC_USER) in UTF-16: not its near-misses', in no Basic credentials, nor base64url (each form more slows every report's search). */
+const basicInUtf16 = (secret: string) => base64Inside(secret).filter((_, i) => i % 2 === 0).map(inUtf16)
 
 /**
  * The Authorization header a server echoes whole, base64-encoded, for a key too short for
@@ -206,7 +210,7 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
   let shortest = Infinity
   let anchors: string[] | undefined = []
   for (const variant of [secret, ...nearMisses(secret)]) {
-    for (const form of formsOf(variant)) {
+    for (const form of variant === secret ? [...formsOf(variant), ...basicInUtf16(secret)] : formsOf(variant)) {
       // a form another secret's pattern already has is replaced there
       if (form.length === 0 || taken.has(form)) continue
       forms.add(form)

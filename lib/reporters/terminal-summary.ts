@@ -48,10 +48,16 @@ export function terminalText(text: string, max = MAX_WIDTH): string {
   return cut(visibleLine(text), max)
 }
 
-/** A line that is already safe (every piece went through visibleLine or visibleValue), cut to `max`. */
+/**
+ * A line that is already safe (every piece went through visibleLine or visibleValue), cut to `max`
+ * at the end of a word ("…" after it); a word longer than half the line (a URL) is cut inside.
+ */
 function cut(line: string, max = MAX_WIDTH): string {
   const chars = [...line]
-  return chars.length > max ? chars.slice(0, max - 1).join('') + '…' : line
+  if (chars.length <= max) return line
+  const kept = chars.slice(0, max - 1).join('')
+  const lastSpace = /\s/.test(chars[max - 1] ?? '') ? kept.length : kept.search(/\s\S*$/)
+  return (lastSpace > kept.length / 2 ? kept.slice(0, lastSpace) : kept).trimEnd() + '…'
 }
 
 /**
@@ -191,7 +197,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   const groups = notVerifiedByReason(result)
   if (groups.length > 0) {
     tail.push(`Not verified (no check of these rules ran):`)
-    for (const group of groups.slice(0, 3)) tail.push(...wrapList(terminalText(`  ${group.reason}:`, 100), group.rules.map((rule) => rule.id)))
+    // the reason cut, never its colon: the rules it names follow it
+    for (const group of groups.slice(0, 3)) tail.push(...wrapList(`${terminalText(`  ${group.reason}`, 99)}:`, group.rules.map((rule) => rule.id)))
     if (groups.length > 3) tail.push(`  … and ${plural(groups.reduce((n, g) => n + g.rules.length, 0) - groups.slice(0, 3).reduce((n, g) => n + g.rules.length, 0), 'more rule')}: see the reports`)
   }
   const partial = partlyVerified(result)

@@ -31,7 +31,7 @@ import type { Samples } from '../result/samples.ts'
 import { DEFAULTS } from '../config/config.ts'
 import { openJournalFile } from './journal-file.ts'
 import { proxyFor } from './preflight.ts'
-import { tlsPortProblem } from './tls-port.ts'
+import { TlsPortWatch } from './tls-port.ts'
 import { markPhase, PHASE_MARKS } from './run-phases.ts'
 import type { baselineWritten, CompletedRun, completedRun, writeRunReports } from './run-reports.ts'
 import { ownRejections, type StrayOwnership } from './stray-rejections.ts'
@@ -120,7 +120,9 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   const redact = createRedactor(target.apiKey, ...secretValues(config.headers), ...(options.otherSecrets ?? []))
   // the run's journal, in memory, and appended to journal.ndjson as it goes
   const journalFile = options.journalFile === undefined ? undefined : openJournalFile(options.journalFile, redact)
-  const journal = new RunJournal(journalFile)
+  // over http://, the first requests unanswered ask whether the port speaks TLS: if so, none is sent again (tls-port.ts)
+  const tlsPort = new TlsPortWatch(target.baseUrl, () => clock.msLeft(), journalFile)
+  const journal = new RunJournal(tlsPort)
   // the proxy the preflight reached, from the run's own environment
   const proxy = proxyFor(new URL(target.baseUrl), env)?.value
   const repeat = config.repeat ?? 1
@@ -155,6 +157,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     traceId: newTraceId(),
     identity: { version: toolVersion(), runId },
     extraHeaders: config.headers,
+    resendsStopped: () => tlsPort.speaksTls,
   }
   const problems: RunProblem[] = []
   let outcomes: CheckOutcome[] = []
@@ -231,11 +234,11 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     releaseStrays()
     journalFile?.close()
   }
+  // a handshake still under way when the checks ended has its say too
+  const tlsProblem = await tlsPort.ended()
   if (cutBy !== undefined) problems.push(cutBy)
+  else if (tlsProblem) problems.push(tlsProblem)
   if (journalFile?.failure !== undefined) problems.push({ kind: 'journal-unwritable', message: journalFile.failure })
-  // every request over plain HTTP unanswered: a TLS handshake asks whether the port speaks TLS (no request, no key)
-  const tlsPort = cutBy === undefined ? await tlsPortProblem(target.baseUrl, journal.entries(), clock.msLeft()) : undefined
-  if (tlsPort) problems.push(tlsPort)
 
   const { completedRun } = await loadReports()
   return completedRun(

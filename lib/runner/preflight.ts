@@ -121,6 +121,16 @@ function tunnelRefused(proxy: URL, variable: string, where: string, status: numb
   return `the proxy ${proxy.hostname}:${proxy.port || 80} (${variable}) answered ${status} to CONNECT ${where}, so no request can reach the server: ${fix}; or list the host in NO_PROXY`
 }
 
+/** Whether percent-decoding `text` succeeds. */
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
 type Describe = (code: TransportErrorCode, errno: string, message: string, state: HandshakeState) => string
 
 /** A TCP handshake with the proxy; its address is named, never its credentials. */
@@ -133,6 +143,9 @@ async function reachProxy(proxy: ProxySetting, timeoutMs: number): Promise<Prefl
   }
   const port = Number(url.port || DEFAULT_PORTS[url.protocol])
   if (!port) return { message: `${proxy.variable} must be an http://, https:// or socks5:// URL, got ${url.protocol}//` }
+  // its credentials are percent-decoded for Proxy-Authorization (here and by undici): a bad escape threw there; named, never shown
+  const undecodable = [['user name', url.username] as const, ['password', url.password] as const].find(([, part]) => !decodes(part))
+  if (undecodable) return { message: `${proxy.variable}: the proxy's ${undecodable[0]} has a bad percent escape (a % not followed by two hex digits, or escapes of no UTF-8 text); write a % in it as %25` }
   const where = `the proxy ${url.hostname}:${port} (${proxy.variable})`
   return handshake(undefined, url.hostname.replace(/^\[|\]$/g, ''), port, timeoutMs, (code, errno, message) => {
     const why = code === 'TIMEOUT' ? `no connection within ${timeoutMs} ms` : code === 'CONNECTION_REFUSED' ? 'connection refused' : code === 'DNS_FAILURE' ? 'host not found' : errno || message

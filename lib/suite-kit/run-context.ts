@@ -55,6 +55,8 @@ export interface RunContext {
   tls?: TlsMaterial
   /** At most this many requests a second (--rate-limit). */
   requestsPerSecond?: number
+  /** True once the run knows why its requests go unanswered (a port that speaks TLS): none is sent again after a lost answer. */
+  resendsStopped?: () => boolean
   /** At most this many requests in flight at once (--concurrency). */
   concurrency: number
   /** The run's W3C trace id: every request's traceparent carries it. */

@@ -172,6 +172,26 @@ describe('a deployment that passed by its baseline, applied as a run applies it'
   })
 })
 
+describe("the matrix's legend of —", () => {
+  const LEGEND = 'no verdict on that rule (the run could not be made)'
+  const judged = runResult()
+  const both = fleetOf([deploymentOf('a', 'https://a.example/v1', 'a/report.html', judged), deploymentOf('b', 'https://b.example/v1', 'b/report.html', judged)], [judged, judged], TOOL)
+  const oneNotMade = fleetOf([deploymentOf('a', 'https://a.example/v1', 'a/report.html', judged), deploymentOf('b', 'https://b.example/v1', 'b/report.html', notMade)], [judged, notMade], TOOL)
+
+  test('every rule judged on every deployment: no cell shows —, and neither fleet.md nor fleet.html explains it', () => {
+    expect(fleetMarkdown(both)).toContain('### Rules by deployment')
+    expect(fleetMarkdown(both)).not.toContain(LEGEND)
+    expect(fleetHtml(both)).not.toContain(LEGEND)
+    expect(fleetHtml(both)).toContain("<p class=\"hint\">Each deployment's name links to its report.</p>")
+  })
+
+  test('a deployment whose run could not be made: its cells show —, and both pages explain it', () => {
+    expect(fleetMarkdown(oneNotMade)).toMatch(/^\| list-returns-200 \(must\) \| pass \| — \|$/m)
+    expect(fleetMarkdown(oneNotMade)).toContain(`— : ${LEGEND}.`)
+    expect(fleetHtml(oneNotMade)).toContain(`— : ${LEGEND}. Each deployment's name links to its report.`)
+  })
+})
+
 describe('a deployment that passed only by its --baseline (known failures)', () => {
   // the baseline applied: the failed check became a known one (lib/result/baseline.ts)
   const failing = check('POST /categories with name only → 201', 'fail')

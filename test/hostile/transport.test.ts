@@ -138,3 +138,24 @@ describe.concurrent('a proxy that refuses the tunnel (407: it wants credentials;
     })
   }
 })
+
+describe.concurrent('a proxy URL whose credentials hold a bad percent escape', { timeout: RUN_TIMEOUT_MS }, () => {
+  // percent-decoded for Proxy-Authorization: "conform: internal error: URI malformed" before
+  for (const [credentials, part] of [
+    ['us%zzer:proxy-secret@', 'user name'],
+    ['user:proxy-secret%@', 'password'],
+    ['user:proxy-secret%ff@', 'password'],
+  ] as const) {
+    test(`${credentials} → exit 2 before any connection, one line naming the ${part}, never the password`, async () => {
+      const proxy = await recorder()
+      try {
+        const run = track(await runConform(['--base-url', 'https://127.0.0.1:9/v1'], { env: { CONFORM_API_KEY: KEY, HTTPS_PROXY: `http://${credentials}127.0.0.1:${proxy.port}` } }))
+        expectRefused(run, new RegExp(`^conform: HTTPS_PROXY: the proxy's ${part} has a bad percent escape \\(a % not followed by two hex digits, or escapes of no UTF-8 text\\); write a % in it as %25$`, 'm'))
+        expect(run.stdout + run.stderr).not.toContain('proxy-secret')
+        expect(proxy.connections()).toBe(0)
+      } finally {
+        await proxy.close()
+      }
+    })
+  }
+})

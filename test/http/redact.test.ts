@@ -123,6 +123,15 @@ describe('createRedactor on a key inside base64 of a longer text', () => {
       for (let at = 0; at + 8 <= credentials.length; at++) expect(shown).not.toContain(credentials.slice(at, at + 8))
     }
   })
+  test('Basic credentials as the suite sends them (KEY:), and any holding the key, echoed in a body written in UTF-16: hidden, as the key is there', () => {
+    const utf16 = (text: string) => Buffer.from(text, 'utf16le').toString('utf8')
+    for (const credentials of [`${key}:`, `:${key}`, `user:${key}`]) {
+      const echoed = Buffer.from(credentials).toString('base64')
+      const shown = redact(`{"got":"${utf16(`Basic ${echoed}`)}"}`).replaceAll('\u0000', '')
+      expect(shown, credentials).toContain(REDACTED)
+      for (let at = 0; at + 12 <= echoed.length; at++) expect(shown).not.toContain(echoed.slice(at, at + 12))
+    }
+  })
   test('ordinary text and base64 of other texts are left as they are', () => {
     const other = Buffer.from('Bearer another-key-entirely-0123').toString('base64')
     expect(redact(other)).toBe(other)

@@ -176,3 +176,27 @@ describe('a curl line too long for the terminal', () => {
     expect(terminalSummary(runResult((id) => [check(`${id} check`, id === 'create-echoes-fields' ? 'fail' : 'pass')]), [])).toMatch(/reproduce: curl -i -X POST /)
   })
 })
+
+describe('a line too long for the terminal', () => {
+  // a read-only run: created-in-list has no record to look for, in words longer than its lines
+  const listed = [
+    check("GET /categories after the run's POSTs → every created category is listed once, with the fields sent", 'skip', { cause: 'not-applicable', skipReason: 'no category was created and answered as a Category record (create-returns-201 or create-returns-category reports why)' }),
+    check("GET /categories, then again after the run's POSTs → every category listed first is listed again, unchanged", 'skip', { cause: 'read-only', skipReason: 'no POST was sent in this run' }),
+  ]
+  const readOnly = runResult((id) => (id === 'created-in-list' ? listed : [check(`${id} check`, 'pass')]), { readOnly: true })
+  const lines = terminalSummary(readOnly, FILES).split('\n')
+
+  test('is cut after a whole word, "…" after it: the rule line, and the reason of the rules not verified, whose colon stays', () => {
+    const rule = lines.find((l) => l.startsWith('  - created-in-list')) ?? ''
+    expect([...rule].length).toBeLessThanOrEqual(MAX_WIDTH)
+    expect(rule).toMatch(/ create-returns-category…$/)
+    const reason = lines.find((l) => l.startsWith('  nothing to judge in the answers')) ?? ''
+    expect(reason).toMatch(/ or…: created-in-list$/)
+  })
+
+  test('a word longer than half the line (a URL) is cut inside it', () => {
+    expect(terminalText(`see ${'x'.repeat(200)}`, 40)).toBe(`see ${'x'.repeat(35)}…`)
+    expect(terminalText('one two three', 8)).toBe('one two…')
+    expect(terminalText('one two three', 13)).toBe('one two three')
+  })
+})
