@@ -29,6 +29,8 @@ export const SKIP_CAUSES = [
   'speaks-tls',
   /** The server answered every request 421 Misdirected Request: it does not answer for the base URL's host (lib/result/misdirected.ts). */
   'misdirected',
+  /** An answer passed --max-response-bytes and was not read whole (lib/result/response-cap.ts). */
+  'response-cap',
   /** The server refused the key on every request sent with it (wrong, expired, another environment's): the refusals judge nothing (lib/result/key-refused.ts). */
   'key-refused',
   /** A gateway refused the request for its client certificate (mutual TLS), so the service never saw it (lib/result/certificate-refused.ts). */
@@ -62,7 +64,7 @@ export const LEAVES_NOTHING_UNVERIFIED: ReadonlySet<SkipCause> = new Set(['not-n
  * --max-writes 10 against a server that stopped as the run began, create-returns-201 read "not
  * verified: over the write budget", its commonest cause, as if more writes would have judged it.
  */
-const MET_BY_THE_RUN: ReadonlySet<SkipCause> = new Set(['server-gone', 'speaks-tls', 'misdirected', 'key-refused', 'certificate-refused', 'key-revoked', 'deadline', 'unfinished', 'stalled'])
+const MET_BY_THE_RUN: ReadonlySet<SkipCause> = new Set(['server-gone', 'speaks-tls', 'misdirected', 'response-cap', 'key-refused', 'certificate-refused', 'key-revoked', 'deadline', 'unfinished', 'stalled'])
 
 /** The commonest of the causes (the first of equals); undefined when none is given. */
 function commonest(causes: readonly SkipCause[]): SkipCause | undefined {

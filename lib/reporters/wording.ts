@@ -57,6 +57,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
       return 'the base URL is http:// and the port speaks TLS: the requests got no answer, and judge nothing'
     case 'misdirected':
       return 'the server answered every request 421 Misdirected Request: it does not answer for the base URL\'s host, and its 421s judge nothing'
+    case 'response-cap':
+      return 'an answer passed --max-response-bytes and was not read whole: raise it to judge it'
     case 'unfinished':
       return 'the check had not finished when the run was cut short (--deadline, or a signal)'
     case 'key-refused':
@@ -194,6 +196,9 @@ export function headline(result: RunResult): string {
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'misdirected')) {
     return 'INCOMPLETE: the server answered every request 421 Misdirected Request, so the run verified nothing; give the base URL with a host name it serves'
+  }
+  if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'response-cap')) {
+    return `INCOMPLETE: answers larger than --max-response-bytes allows were not read whole (${plural(r.skip, 'rule')} not verified; no must-rule failed); raise --max-response-bytes`
   }
   if (result.verdict === 'incomplete' && result.problems.every((p) => p.kind === 'suite-error')) {
     const failedInside = result.rules.flatMap((rule) => rule.checks).filter((c) => c.cause === 'suite-error').length

@@ -17,6 +17,8 @@ export const PROBLEM_KINDS = [
   'speaks-tls',
   /** Every request the server answered was answered 421 Misdirected Request: it does not answer for the base URL's host (lib/result/misdirected.ts). */
   'misdirected',
+  /** Answers larger than --max-response-bytes allows were not read whole: the checks that met them are not verified (lib/result/response-cap.ts). */
+  'response-cap',
   /** The run's deadline (--deadline) came before every check had finished. */
   'deadline',
   /** The user (SIGINT, SIGTERM) or the caller stopped the run before it finished. */
@@ -42,4 +44,4 @@ export interface RunProblem {
 }
 
 /** Kinds that mean the run ended before a verdict: without a must-rule failure it is incomplete (exit 2), not failed. */
-export const ENDS_WITHOUT_VERDICT: ReadonlySet<ProblemKind> = new Set(['deadline', 'interrupted', 'outlasted', 'stalled', 'key-revoked', 'server-gone', 'speaks-tls', 'misdirected', 'suite-error'])
+export const ENDS_WITHOUT_VERDICT: ReadonlySet<ProblemKind> = new Set(['deadline', 'interrupted', 'outlasted', 'stalled', 'key-revoked', 'server-gone', 'speaks-tls', 'misdirected', 'response-cap', 'suite-error'])

@@ -11,6 +11,7 @@ import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
 import { serverGone, withoutFailuresOfTheGoneServer } from './server-gone.ts'
 import { withoutFailuresOfPlainHttp } from './speaks-tls.ts'
 import { misdirected, withoutChecksOfTheMisdirectedRun } from './misdirected.ts'
+import { responseCapProblem, withoutFailuresOfTheCap } from './response-cap.ts'
 import { withoutSuiteErrors } from './suite-errors.ts'
 import type { Samples } from './samples.ts'
 import { ENDS_WITHOUT_VERDICT, type RunProblem } from './run-problems.ts'
@@ -191,8 +192,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   // a key that stopped working mid-run: the failures its refusals caused are not verified (key-revoked.ts)
   const exchanges = [...byRule.values()].flat().flatMap((c) => c.exchanges)
   const revoked = keyRevoked(exchanges, facts.journal)
-  // refused from the start: nothing verified, and no rule reads as broken for it
-  // a gateway that refused the run's client certificate: the service was never reached (certificate-refused.ts)
+  // refused from the start: nothing verified, and no rule reads as broken for it; a gateway that refused the run's client certificate: the service was never reached (certificate-refused.ts)
   const certificate = certificateRefused(exchanges, facts.options.tls?.clientCertificate !== undefined)
   const refused = certificate ?? (revoked ? undefined : keyRefused(exchanges, facts.options.keyFrom))
   // a server that stopped taking connections: the failures its refused connections caused are not verified (server-gone.ts)
@@ -206,7 +206,9 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
     if (selected.length > 0 && !selected.includes(rule.id)) continue
     const declared = byRule.get(rule.id) ?? []
     const kept = certificate ? withoutChecksOfTheRefusedCertificate(declared, certificate) : revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
-    const checks = tlsPort ? withoutFailuresOfPlainHttp(kept, facts.baseUrl) : wrongHost ? withoutChecksOfTheMisdirectedRun(kept, facts.baseUrl) : gone ? withoutFailuresOfTheGoneServer(kept, gone) : kept
+    // answers the suite's own cap kept it from reading whole judge nothing (response-cap.ts)
+    const uncapped = withoutFailuresOfTheCap(kept)
+    const checks = tlsPort ? withoutFailuresOfPlainHttp(uncapped, facts.baseUrl) : wrongHost ? withoutChecksOfTheMisdirectedRun(uncapped, facts.baseUrl) : gone ? withoutFailuresOfTheGoneServer(uncapped, gone) : uncapped
     if (checks.length === 0) {
       // a run cut before its checks were collected has none: not verified, not a fault of the suite
       if (facts.cutShort) rules.push({ ...rule, status: 'skip', checks: [] })
@@ -227,7 +229,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   else if (revoked) problems.unshift(revoked.problem)
   if (gone) problems.unshift(gone.problem)
   if (tlsPort) problems.splice(problems.indexOf(tlsPort), 1), problems.unshift(tlsPort)
-  if (wrongHost) problems.unshift(wrongHost)
+  for (const first of [wrongHost, responseCapProblem([...byRule.values()].flat())]) if (first) problems.unshift(first)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
   if (!mustFailed && !refused) problems.push(...(facts.keptBack ?? []))
   // decided on the problems' kinds, never on their words

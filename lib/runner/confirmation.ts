@@ -15,6 +15,7 @@ import { keyRefused } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
 import { certificateRefused } from '../result/certificate-refused.ts'
 import { answeredOnly421 } from '../result/misdirected.ts'
+import { failedOnTheCap } from '../result/response-cap.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
 import { serverGone } from '../result/server-gone.ts'
 import { servedNothing } from '../result/served-nothing.ts'
@@ -60,7 +61,8 @@ export interface IndexedResult {
  */
 export async function confirmFailures(results: readonly IndexedResult[], suites: readonly Suite[], scope: RunScope, options: ConfirmOptions): Promise<void> {
   const known = (ruleId: string | undefined, result: CheckResult) => ruleId !== undefined && options.known?.(ruleId, result) === true
-  const failed = results.filter(({ result, ruleId }) => result.status === 'fail' && result.failure?.code !== 'CHECK_ERROR' && !known(ruleId, result)).map(({ index, result }, at) => ({ o: { result }, index, at }))
+  // an answer past --max-response-bytes would pass it again: such a failure is not verified, and not probed again (response-cap.ts)
+  const failed = results.filter(({ result, ruleId }) => result.status === 'fail' && result.failure?.code !== 'CHECK_ERROR' && !failedOnTheCap(result) && !known(ruleId, result)).map(({ index, result }, at) => ({ o: { result }, index, at }))
   if (failed.length === 0) return
   const counts = new Map(failed.map(({ at }) => [at, { attempts: 1, failures: 1, skipped: undefined as SkipCause | undefined }]))
   // what the reports say if the deadline cuts the confirmation short

@@ -1,13 +1,17 @@
 /**
- * --max-response-bytes: a body that never ends, or one larger than the cap, fails the checks that
- * needed it, and the suite stops reading there. Memory holds at most the cap per response and,
- * since the suite keeps every body until the run ends, 4 × the cap of bodies per worker.
+ * --max-response-bytes: the suite stops reading a body that never ends, or one larger than the
+ * cap, there. Memory holds at most the cap per response and, since the suite keeps every body
+ * until the run ends, 4 × the cap of bodies per worker. The checks that needed such a body judged
+ * nothing (§8 shows no maximum size, and a list grows with every run against the same store): not
+ * verified, the run INCOMPLETE (exit 2), nothing probed again (lib/result/response-cap.ts).
  */
 import { gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, test } from 'vitest'
+import { startReferenceServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { endlessBody, httpServer, type HostileServer } from './hostile-servers.ts'
-import { RUN_TIMEOUT_MS, expectCleanFailure, failedChecks } from './expect-run.ts'
+import type { CheckResult } from '../../lib/result/run-result.ts'
+import { RUN_TIMEOUT_MS, expectNoStackTrace } from './expect-run.ts'
 
 const KEY = { CONFORM_API_KEY: 'size-cap-test-key-93b2aa' }
 const CAP = 65_536
@@ -18,6 +22,22 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()))
 })
 
+/** Exit 2 by itself, the cap's problem first, no rule failed, nothing probed again. */
+function expectCapped(run: ConformRun): void {
+  expect(run.code, `exit code; stderr: ${run.stderr}\nstdout: ${run.stdout.slice(0, 2000)}`).toBe(2)
+  expect(run.stderr).toBe('')
+  expectNoStackTrace(run)
+  expect(run.stdout).toContain('Verdict: INCOMPLETE (exit 2)')
+  expect(run.results!.problems[0]).toMatchObject({ kind: 'response-cap', message: expect.stringMatching(/^\d+ checks? met answers larger than --max-response-bytes allows .*; raise --max-response-bytes/) })
+  expect(run.results!.rules.filter((r) => r.status === 'fail')).toEqual([])
+  expect(run.results!.summary.writesAgain ?? 0).toBe(0)
+}
+
+/** The checks not verified for the cap. */
+const cappedChecks = (run: ConformRun): CheckResult[] => (run.results?.rules ?? []).flatMap((rule) => rule.checks.filter((check) => check.cause === 'response-cap'))
+/** What the client said of each answer it stopped reading. */
+const cappedReads = (run: ConformRun): string[] => cappedChecks(run).flatMap((c) => c.exchanges.filter((e) => e.error?.code === 'RESPONSE_TOO_LARGE').map((e) => e.error!.message))
+
 async function run(server: HostileServer, args: string[] = []): Promise<ConformRun> {
   servers.push(server)
   const result = await runConformInProcess(['--base-url', server.baseUrl, '--timeout', '5000', '--max-response-bytes', String(CAP), ...args], { env: KEY })
@@ -27,52 +47,53 @@ async function run(server: HostileServer, args: string[] = []): Promise<ConformR
 
 describe.concurrent('--max-response-bytes', { timeout: RUN_TIMEOUT_MS }, () => {
   // concurrent tests poll with the expect of their own context
-  test('an endless chunked body → "larger than 65536 bytes", reading stops, every response hung up on, exit 1', async ({ expect }) => {
+  test('an endless chunked body → "larger than 65536 bytes", reading stops, every response hung up on, not verified, exit 2', async ({ expect }) => {
     const server = await endlessBody()
     const result = await run(server)
-    expectCleanFailure(result)
-    const check = failedChecks(result).find((c) => c.name === "GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding) → 200")
+    expectCapped(result)
+    const check = cappedChecks(result).find((c) => c.name === "GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding) → 200")
     // which limit a body meets first is a race: every answer is endless, and 16 are read at once,
     // more together than the 4 × the cap the run keeps (the third test shows that limit alone)
     const oneBody = `response body larger than ${CAP} bytes \\(the limit set by --max-response-bytes\\); reading stopped there`
     const allBodies = `response bodies of this run passed ${4 * CAP} bytes together \\(4 × --max-response-bytes\\); this one was not read past \\d+ bytes`
-    expect(check?.failure?.message).toMatch(new RegExp(`^no complete response: (${oneBody}|${allBodies})$`))
+    expect(check?.exchanges[0]?.error?.message).toMatch(new RegExp(`^(${oneBody}|${allBodies})$`))
     // whichever this check met, the run shows the cap of one body (on Node 22 this check was cut by
     // the bodies together in two runs of three; a run fails about 250 checks for one body's cap)
-    expect(failedChecks(result).some((c) => new RegExp(`^no complete response: ${oneBody}$`).test(c.failure?.message ?? ''))).toBe(true)
-    expect(check?.failure?.actual).toMatch(/^RESPONSE_TOO_LARGE: /)
+    expect(cappedReads(result).some((message) => new RegExp(`^${oneBody}$`).test(message))).toBe(true)
+    expect(check?.skipReason).toBe('not verified: an answer passed --max-response-bytes, and was not read whole')
     // the suite closed every endless response instead of reading on: each one was hung up on
     await expect.poll(() => server.hungUp(), { timeout: 5_000 }).toBe(server.requests.length)
     expect(server.requests.length).toBe(result.results!.summary.requests)
   })
 
-  test('a Content-Length over the cap → failed at once, without reading the body', async () => {
+  test('a Content-Length over the cap → stopped at once, without reading the body', async () => {
     const body = Buffer.alloc(CAP * 4, ' ')
     const server = await httpServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.byteLength })
       res.end(body)
     })
     const result = await run(server)
-    expectCleanFailure(result)
-    const check = failedChecks(result).find((c) => c.name === "GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding) → 200")
-    expect(check?.failure?.message).toBe(
-      `no complete response: response body of ${CAP * 4} bytes (its Content-Length) is larger than ${CAP} bytes (the limit set by --max-response-bytes); not read`,
-    )
+    expectCapped(result)
+    const check = cappedChecks(result).find((c) => c.name === "GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding) → 200")
+    expect(check?.exchanges[0]?.error?.message).toBe(`response body of ${CAP * 4} bytes (its Content-Length) is larger than ${CAP} bytes (the limit set by --max-response-bytes); not read`)
   })
 
-  test('every answer just under the cap → the run keeps at most 4 × the cap of bodies, the rest fail saying so', async () => {
+  test('every answer just under the cap → the run keeps at most 4 × the cap of bodies, the rest not verified saying so; the faults it read whole still fail', async () => {
     const list = JSON.stringify([{ id: 1, name: 'x'.repeat(CAP - 100) }])
     const server = await httpServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' })
       res.end(list)
     })
     const result = await run(server)
-    expectCleanFailure(result)
-    const errors = result.results!.rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges.map((e) => e.error?.message ?? '')))
+    // a create answered 200 with a list, read whole before the cap, is a fault of its own (§4.2)
+    expect(result.code, result.stdout).toBe(1)
+    expect(result.results!.problems[0]?.kind).toBe('response-cap')
+    expect(result.results!.rules.find((r) => r.id === 'create-returns-201')?.status).toBe('fail')
+    const errors = cappedReads(result)
     expect(errors).toContainEqual(expect.stringMatching(new RegExp(`^response bodies of this run passed ${4 * CAP} bytes together \\(4 × --max-response-bytes\\); this one was not read past \\d+ bytes$`)))
   })
 
-  test('a gzip bomb (every answer 32 MiB of zeros in 32 KiB) → decoding stops at the cap, exit 1 in seconds', async () => {
+  test('a gzip bomb (every answer 32 MiB of zeros in 32 KiB) → decoding stops at the cap, exit 2 in seconds', async () => {
     const bomb = gzipSync(Buffer.alloc(32 * 1024 * 1024))
     const server = await httpServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': bomb.byteLength })
@@ -80,12 +101,29 @@ describe.concurrent('--max-response-bytes', { timeout: RUN_TIMEOUT_MS }, () => {
     })
     const started = performance.now()
     const result = await run(server)
-    expectCleanFailure(result)
+    expectCapped(result)
     // each answer stops at the cap, or earlier once the run's bodies together reach 4 × the cap
-    const messages = new Set(failedChecks(result).map((c) => c.failure?.message))
-    expect(messages).toContain(`no complete response: decoded response body (Content-Encoding gzip) larger than ${CAP} bytes (the limit set by --max-response-bytes); decoding stopped there`)
-    for (const message of messages) expect(message).toMatch(/^no complete response: (decoded response body \(Content-Encoding gzip\) larger than|response bodies of this run passed)/)
+    const messages = new Set(cappedReads(result))
+    expect(messages).toContain(`decoded response body (Content-Encoding gzip) larger than ${CAP} bytes (the limit set by --max-response-bytes); decoding stopped there`)
+    for (const message of messages) expect(message).toMatch(/^(decoded response body \(Content-Encoding gzip\) larger than|response bodies of this run passed)/)
     expect(performance.now() - started).toBeLessThan(60_000)
+  })
+
+  test('a conforming service whose list grew past the cap (a staging store every deploy gate wrote to): not verified, exit 2, no POST sent again', async () => {
+    const server = await startReferenceServer({ apiKey: KEY.CONFORM_API_KEY })
+    servers.push(server as unknown as HostileServer)
+    // earlier runs' records: the interface has no delete
+    for (let i = 0; i < 5; i++) {
+      const body = JSON.stringify({ name: `cf-old${i}-long`, description: '€'.repeat(21_900) })
+      const answer = await fetch(`${server.baseUrl}/categories`, { method: 'POST', headers: { authorization: `Bearer ${KEY.CONFORM_API_KEY}`, 'content-type': 'application/json' }, body })
+      expect(answer.status).toBe(201)
+    }
+    const result = await runConformInProcess(['--base-url', server.baseUrl, '--max-response-bytes', String(4 * CAP)], { env: KEY })
+    runs.push(result)
+    expectCapped(result)
+    expect(cappedChecks(result).length).toBeGreaterThan(0)
+    // the plan's POSTs only: none sent again to confirm a failure the cap made
+    expect(result.results!.summary.writes).toBeLessThanOrEqual(90)
   })
 
   test('a list just under the cap is read and judged as usual', async () => {

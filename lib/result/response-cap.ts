@@ -1,0 +1,43 @@
+/**
+ * Answers the suite did not read whole because of its own cap (--max-response-bytes per body, and
+ * 4 × that for the bodies a run keeps together: lib/http/capped-read.ts). §8 shows no maximum size:
+ * a list of 70 MB is conforming, and the interface has no delete, so a staging store that a deploy
+ * gate checks on every deploy grows by every run's records (about 70 KB a run against the reference
+ * server, its 65 KB description among them) until its list passes the cap. A check that met the
+ * cap judged nothing: it is not verified, the run reaches no verdict on it (exit 2, unless a
+ * must-rule failed on its own), and the first line says which option to raise. Before, such a run
+ * failed 10 rules, and its confirmation sent 156 POSTs more (46 records) into the store whose size
+ * was the cause. An endless body, or a compression bomb, is not judged either: the cap tells a
+ * body too large to read from one that never ends only by reading on.
+ */
+import type { RunProblem } from './run-problems.ts'
+
+/** The code the client gives an answer it stopped reading at the cap (lib/http/transport-errors.ts). */
+const CAPPED = 'RESPONSE_TOO_LARGE'
+
+/** What of a check's result this module reads (run-result.ts's CheckResult, not imported: it imports this). */
+interface Judged {
+  status: string
+  failure?: { code: string; actual?: string }
+}
+
+/** A check that failed only because an answer passed the cap: its failure is the capped read itself. */
+export const failedOnTheCap = (check: Judged): boolean =>
+  check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && (check.failure.actual ?? '').startsWith(`${CAPPED}:`)
+
+const SKIP_REASON = 'not verified: an answer passed --max-response-bytes, and was not read whole'
+
+/** The checks that failed on the cap, not verified instead. */
+export function withoutFailuresOfTheCap<C extends Judged>(checks: C[]): C[] {
+  return checks.map((c) => (failedOnTheCap(c) ? { ...c, status: 'skip', cause: 'response-cap', skipReason: SKIP_REASON, failure: undefined, reproduce: [] } : c))
+}
+
+/** The problem when some checks failed on the cap, or undefined. */
+export function responseCapProblem(checks: readonly Judged[]): RunProblem | undefined {
+  const capped = checks.filter(failedOnTheCap).length
+  if (capped === 0) return undefined
+  return {
+    kind: 'response-cap',
+    message: `${capped} ${capped === 1 ? 'check' : 'checks'} met answers larger than --max-response-bytes allows (per answer, and 4 × it for the run's answers together), not read whole, so not verified; raise --max-response-bytes: sizes are not shown (§8), and a list grows with every run against the same store (the interface has no delete)`,
+  }
+}
