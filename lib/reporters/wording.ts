@@ -197,6 +197,9 @@ export function headline(result: RunResult): string {
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'misdirected')) {
     return 'INCOMPLETE: the server answered every request 421 Misdirected Request, so the run verified nothing; give the base URL with a host name it serves'
   }
+  if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'no-answer-in-time')) {
+    return 'INCOMPLETE: the server answered no request within --timeout, so the run verified nothing; slower than that, or hung: a longer --timeout judges it'
+  }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'response-cap')) {
     return `INCOMPLETE: answers larger than --max-response-bytes allows were not read whole (${plural(r.skip, 'rule')} not verified; no must-rule failed); raise --max-response-bytes`
   }

@@ -19,6 +19,8 @@ export const PROBLEM_KINDS = [
   'misdirected',
   /** Answers larger than --max-response-bytes allows were not read whole: the checks that met them are not verified (lib/result/response-cap.ts). */
   'response-cap',
+  /** The server answered no request of the run within --timeout: slower than that, or hung; its timeouts judge nothing (lib/result/no-answer-in-time.ts). */
+  'no-answer-in-time',
   /** The run's deadline (--deadline) came before every check had finished. */
   'deadline',
   /** The user (SIGINT, SIGTERM) or the caller stopped the run before it finished. */
@@ -44,4 +46,4 @@ export interface RunProblem {
 }
 
 /** Kinds that mean the run ended before a verdict: without a must-rule failure it is incomplete (exit 2), not failed. */
-export const ENDS_WITHOUT_VERDICT: ReadonlySet<ProblemKind> = new Set(['deadline', 'interrupted', 'outlasted', 'stalled', 'key-revoked', 'server-gone', 'speaks-tls', 'misdirected', 'response-cap', 'suite-error'])
+export const ENDS_WITHOUT_VERDICT: ReadonlySet<ProblemKind> = new Set(['deadline', 'interrupted', 'outlasted', 'stalled', 'key-revoked', 'server-gone', 'speaks-tls', 'misdirected', 'response-cap', 'no-answer-in-time', 'suite-error'])
