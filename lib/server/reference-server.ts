@@ -231,7 +231,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     requests.push({ method: req.method ?? '', path: req.url ?? '' })
     closes?.(req, res)
     const answer = () =>
-      handle(req)
+      untilClosedIfChunked(req, behaviour.transport.chunkedReadToClose)
+        .then(() => handle(req))
         .then(({ reply, info }) => send(res, behaviour.finish(reply, info, store), behaviour.transport, req.headers['accept-encoding']))
         .catch((err: unknown) => send(res, error(500, 'internal', String(err)), behaviour.transport, req.headers['accept-encoding']))
     const turn = behaviour.transport.oneAtATimeMs
@@ -260,6 +261,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
         server.close(() => resolve())
       }),
   }
+}
+
+/** Resolves once the client closes the connection, for a chunked request when `readToClose` (Transport.chunkedReadToClose); at once otherwise. */
+function untilClosedIfChunked(req: IncomingMessage, readToClose: boolean | undefined): Promise<void> {
+  if (!readToClose || !/chunked/i.test(req.headers['transfer-encoding'] ?? '') || req.socket.destroyed) return Promise.resolve()
+  return new Promise((resolve) => req.socket.once('close', () => resolve()))
 }
 
 function routeOf(method: string, path: string): OperationId | 'method-not-allowed' | undefined {

@@ -32,6 +32,15 @@ describe('a valid create sent in chunks', () => {
     expect(failed[0]!.exchanges.at(-1)?.request.headers['transfer-encoding']).toBe('chunked')
   }, 60_000)
 
+  test('read until the connection closes by one worker (wsgiref): the chunked create alone fails, not the requests that waited behind it', async () => {
+    const run = await conform(serve(await startCase(MUTATIONS.find((m) => m.name === 'chunked-body-read-to-close')!, { apiKey: KEY })), '--timeout', '1500')
+    expect(run.code, run.stdout).toBe(1)
+    const failed = run.results!.rules.flatMap((r) => r.checks.filter((c) => c.status === 'fail').map((c) => c.exchanges[0]?.request.headers['transfer-encoding']))
+    // the create-returns-201, create-returns-category, create-echoes-fields and json-content-type checks of the one chunked create
+    expect(failed.length).toBeGreaterThan(0)
+    expect(failed.every((te) => te === 'chunked'), run.stdout).toBe(true)
+  }, 60_000)
+
   test('refused with 411 Length Required, as mod_wsgi does by default: the run passes', async () => {
     const run = await conform(serve(await startCase(VARIANTS.find((v) => v.name === 'chunked-requests-refused-411')!, { apiKey: KEY })))
     expect(run.code, run.stdout).toBe(0)
