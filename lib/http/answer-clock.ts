@@ -47,6 +47,12 @@ export class AnswerClock {
   /** The latest request that expired on its own clock (not behind another): when it was written and when it expired. */
   private lastExpiry = { writtenAt: Number.POSITIVE_INFINITY, at: Number.NEGATIVE_INFINITY }
 
+  /** Whether the server has answered a request in HTTP/1.0. */
+  answeredInHttp10 = false
+  private heardFirst: () => void = () => undefined
+  /** Resolves at the server's first answer, whatever its status. */
+  readonly firstAnswer = new Promise<void>((resolve) => (this.heardFirst = resolve))
+
   constructor(private readonly timeoutMs: number) {}
 
   /** Whether the server has answered any request yet, whatever its status. */
@@ -54,9 +60,11 @@ export class AnswerClock {
     return this.lastAnswerAt !== Number.NEGATIVE_INFINITY
   }
 
-  /** The server answered a request `status`: its status line, or the end of its body, came. */
-  answered(status: number): void {
+  /** The server answered a request `status` (in HTTP/1.0: `http10`): its status line, or the end of its body, came. */
+  answered(status: number, http10 = false): void {
     this.lastAnswerAt = performance.now()
+    if (http10) this.answeredInHttp10 = true
+    this.heardFirst()
     if (served(status)) this.lastServedAt = this.lastAnswerAt
   }
 

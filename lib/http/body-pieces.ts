@@ -5,6 +5,7 @@
  * its own (Node's `body += chunk`, each Buffer turned into a string apart) cuts the character in
  * two, and stores two U+FFFD in its place: §4.2 rule 2 asks the record to carry every field sent.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import { Readable } from 'node:stream'
 
 /**
@@ -81,4 +82,21 @@ function* halves(bytes: Buffer): Generator<Buffer> {
   const middle = Math.floor(bytes.length / 2)
   yield bytes.subarray(0, middle)
   yield bytes.subarray(middle)
+}
+
+/**
+ * A body to go in chunks goes so only to a server known to handle HTTP/1.1 (RFC 9112 §6.1: "by
+ * remembering the version of a prior received response"): it waits for the server's first answer
+ * (at most `waitMs`), and goes whole, with its Content-Length, to one that answers in HTTP/1.0.
+ * wsgiref answers in HTTP/1.0 and does not decode chunks: a WSGI app's wsgi.input.read() read the
+ * chunked create until the connection closed, and it failed four rules as "no answer".
+ */
+export async function chunksOnlyToHttp11<T extends { chunked?: boolean; body?: unknown }>(
+  options: T,
+  server: { readonly answeredAny: boolean; readonly answeredInHttp10: boolean; readonly firstAnswer: Promise<void> },
+  waitMs: number,
+): Promise<T> {
+  if (!options.chunked || options.body === undefined) return options
+  if (!server.answeredAny) await Promise.race([server.firstAnswer, sleep(waitMs, undefined, { ref: false })])
+  return server.answeredInHttp10 ? { ...options, chunked: false } : options
 }

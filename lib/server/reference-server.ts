@@ -5,7 +5,7 @@
  * document leaves (see lib/server/mutations.ts and lib/server/variants.ts).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { connectionCloser } from './connection-closer.ts'
 import { oneConnectionAtATime } from './one-connection-server.ts'
@@ -230,6 +230,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const server: Server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', path: req.url ?? '' })
     closes?.(req, res)
+    if (behaviour.transport.http10) answerInHttp10(res)
     const answer = () =>
       untilClosedIfChunked(req, behaviour.transport.chunkedReadToClose)
         .then(() => handle(req))
@@ -261,6 +262,13 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
         server.close(() => resolve())
       }),
   }
+}
+
+/** The answer's status line in HTTP/1.0: Node writes HTTP/1.1 to an HTTP/1.1 request, whatever the server is meant to be. */
+function answerInHttp10(res: ServerResponse): void {
+  const own = res as unknown as { _storeHeader(firstLine: string, headers: unknown): void }
+  const store = own._storeHeader.bind(res)
+  own._storeHeader = (firstLine, headers) => store(firstLine.replace(/^HTTP\/1\.1 /, 'HTTP/1.0 '), headers)
 }
 
 /** Resolves once the client closes the connection, for a chunked request when `readToClose` (Transport.chunkedReadToClose); at once otherwise. */
