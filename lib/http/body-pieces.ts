@@ -84,10 +84,14 @@ function* halves(bytes: Buffer): Generator<Buffer> {
   yield bytes.subarray(middle)
 }
 
+/** The longest a body to go in chunks waits for the server's first answer (chunksOnlyToHttp11). */
+const FIRST_ANSWER_WAIT_MS = 1_000
+
 /**
  * A body to go in chunks goes so only to a server known to handle HTTP/1.1 (RFC 9112 §6.1: "by
  * remembering the version of a prior received response"): it waits for the server's first answer
- * (at most `waitMs`), and goes whole, with its Content-Length, to one that answers in HTTP/1.0.
+ * (at most `waitMs`, or 1 s: a server that refuses every connection answers none, and the run
+ * need not wait a --timeout for it), and goes whole, with its Content-Length, to one that answers in HTTP/1.0.
  * wsgiref answers in HTTP/1.0 and does not decode chunks: a WSGI app's wsgi.input.read() read the
  * chunked create until the connection closed, and it failed four rules as "no answer".
  */
@@ -97,6 +101,6 @@ export async function chunksOnlyToHttp11<T extends { chunked?: boolean; body?: u
   waitMs: number,
 ): Promise<T> {
   if (!options.chunked || options.body === undefined) return options
-  if (!server.answeredAny) await Promise.race([server.firstAnswer, sleep(waitMs, undefined, { ref: false })])
+  if (!server.answeredAny) await Promise.race([server.firstAnswer, sleep(Math.min(waitMs, FIRST_ANSWER_WAIT_MS), undefined, { ref: false })])
   return server.answeredInHttp10 ? { ...options, chunked: false } : options
 }
