@@ -99,8 +99,10 @@ export async function chunksOnlyToHttp11<T extends { chunked?: boolean; body?: u
   options: T,
   server: { readonly answeredAny: boolean; readonly answeredInHttp10: boolean; readonly firstAnswer: Promise<void> },
   waitMs: number,
+  runEnd?: AbortSignal,
 ): Promise<T> {
   if (!options.chunked || options.body === undefined) return options
-  if (!server.answeredAny) await Promise.race([server.firstAnswer, sleep(Math.min(waitMs, FIRST_ANSWER_WAIT_MS), undefined, { ref: false })])
+  // the run's end (its deadline, a signal) ends the wait too
+  if (!server.answeredAny) await Promise.race([server.firstAnswer, sleep(Math.min(waitMs, FIRST_ANSWER_WAIT_MS), undefined, { ref: false, signal: runEnd }).catch(() => undefined)])
   return server.answeredInHttp10 ? { ...options, chunked: false } : options
 }

@@ -172,7 +172,7 @@ export class HttpClient {
    * dispatched, its answer read, recorded. The journal hears each stage (lib/http/request-stages.ts).
    */
   private async sendOnce(given: SendOptions, attempt: number, waitedMs: number | undefined, fresh = false, fewer?: FewerConnections): Promise<HttpResult> {
-    const options = await chunksOnlyToHttp11(given, this.answers, this.options.timeoutMs)
+    const options = await chunksOnlyToHttp11(given, this.answers, this.options.timeoutMs, this.runEnd)
     await this.pacer.turn()
     const admitted = this.admit(options, attempt, waitedMs, fresh, fewer)
     const { exchange, tag, operation } = admitted
