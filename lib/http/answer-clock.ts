@@ -15,7 +15,18 @@
  * answer but a 429 or 503 (a limiter's page is no more a sign of work than its status line), hold
  * the clock back as an answer does; a body that brings less than that within --timeout (a drip of
  * a byte at a time) still times out, and the run's --deadline bounds the rest.
+ *
+ * A request written while an earlier one waited, with nothing served since, waits behind it: a
+ * server that answers one request at a time and hangs on one (wsgiref, which reads a chunked body
+ * until the connection closes) answers the others once the client gives that one up. They wait
+ * BEHIND_MS more after it expires, for the server to answer again, instead of expiring with it
+ * and each failing its own checks as "no answer" (measured: a 65 KB create failed four rules
+ * behind wsgiref's hung chunked one). Only a request that expired on its own clock holds the
+ * others: on a server that hangs on everything, the rest expire BEHIND_MS after the first, not one
+ * after another.
  */
+/** How long a request written behind one that expired waits more, for the server to answer again. */
+export const BEHIND_MS = 1_000
 /** Body bytes that show the server at work: 16 KiB per --timeout, 1.6 KB/s at the default 10 s. */
 export const BODY_PROGRESS_BYTES = 16 * 1024
 
@@ -31,6 +42,17 @@ export class AnswerClock {
   private progressBytes = 0
   private lastProgressAt = Number.NEGATIVE_INFINITY
 
+  /** When each request on the wire that is not yet answered nor expired was written. */
+  private readonly waiting = new Set<{ writtenAt: number }>()
+  /** The latest request that expired on its own clock (not behind another): when it was written and when it expired. */
+  private lastExpiry = { writtenAt: Number.POSITIVE_INFINITY, at: Number.NEGATIVE_INFINITY }
+
+  /** Whether the server has answered a request in HTTP/1.0. */
+  answeredInHttp10 = false
+  private heardFirst: () => void = () => undefined
+  /** Resolves at the server's first answer, whatever its status. */
+  readonly firstAnswer = new Promise<void>((resolve) => (this.heardFirst = resolve))
+
   constructor(private readonly timeoutMs: number) {}
 
   /** Whether the server has answered any request yet, whatever its status. */
@@ -38,9 +60,11 @@ export class AnswerClock {
     return this.lastAnswerAt !== Number.NEGATIVE_INFINITY
   }
 
-  /** The server answered a request `status`: its status line, or the end of its body, came. */
-  answered(status: number): void {
+  /** The server answered a request `status` (in HTTP/1.0: `http10`): its status line, or the end of its body, came. */
+  answered(status: number, http10 = false): void {
     this.lastAnswerAt = performance.now()
+    if (http10) this.answeredInHttp10 = true
+    this.heardFirst()
     if (served(status)) this.lastServedAt = this.lastAnswerAt
   }
 
@@ -77,14 +101,26 @@ export class AnswerClock {
    */
   start(expire: () => void): () => void {
     const writtenAt = performance.now()
+    const entry = { writtenAt }
+    this.waiting.add(entry)
     let timer: NodeJS.Timeout | undefined
     const check = (): void => {
-      const due = Math.max(writtenAt, this.lastServedAt, this.lastProgressAt) + this.timeoutMs
-      const left = due - performance.now()
-      if (left <= 0) expire()
-      else timer = setTimeout(check, Math.ceil(left))
+      const now = performance.now()
+      // written before the latest request that expired on its own clock, and waiting when it did: behind it
+      const behind = this.lastExpiry.writtenAt < writtenAt && this.lastExpiry.at >= writtenAt
+      const due = Math.max(Math.max(writtenAt, this.lastServedAt, this.lastProgressAt) + this.timeoutMs, behind ? this.lastExpiry.at + Math.min(BEHIND_MS, this.timeoutMs) : Number.NEGATIVE_INFINITY)
+      const left = due - now
+      // one written before it, with nothing served since, expires first (a timer may fire a moment out of order)
+      const ahead = [...this.waiting].some((other) => other.writtenAt < writtenAt)
+      if (left > 0 || (ahead && !behind)) return void (timer = setTimeout(check, Math.max(1, Math.ceil(left))))
+      this.waiting.delete(entry)
+      if (!behind) this.lastExpiry = { writtenAt, at: now }
+      expire()
     }
     timer = setTimeout(check, this.timeoutMs)
-    return () => clearTimeout(timer)
+    return () => {
+      this.waiting.delete(entry)
+      clearTimeout(timer)
+    }
   }
 }

@@ -5,6 +5,7 @@
  * its own (Node's `body += chunk`, each Buffer turned into a string apart) cuts the character in
  * two, and stores two U+FFFD in its place: §4.2 rule 2 asks the record to carry every field sent.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import { Readable } from 'node:stream'
 
 /**
@@ -81,4 +82,27 @@ function* halves(bytes: Buffer): Generator<Buffer> {
   const middle = Math.floor(bytes.length / 2)
   yield bytes.subarray(0, middle)
   yield bytes.subarray(middle)
+}
+
+/** The longest a body to go in chunks waits for the server's first answer (chunksOnlyToHttp11). */
+const FIRST_ANSWER_WAIT_MS = 1_000
+
+/**
+ * A body to go in chunks goes so only to a server known to handle HTTP/1.1 (RFC 9112 §6.1: "by
+ * remembering the version of a prior received response"): it waits for the server's first answer
+ * (at most `waitMs`, or 1 s: a server that refuses every connection answers none, and the run
+ * need not wait a --timeout for it), and goes whole, with its Content-Length, to one that answers in HTTP/1.0.
+ * wsgiref answers in HTTP/1.0 and does not decode chunks: a WSGI app's wsgi.input.read() read the
+ * chunked create until the connection closed, and it failed four rules as "no answer".
+ */
+export async function chunksOnlyToHttp11<T extends { chunked?: boolean; body?: unknown }>(
+  options: T,
+  server: { readonly answeredAny: boolean; readonly answeredInHttp10: boolean; readonly firstAnswer: Promise<void> },
+  waitMs: number,
+  runEnd?: AbortSignal,
+): Promise<T> {
+  if (!options.chunked || options.body === undefined) return options
+  // the run's end (its deadline, a signal) ends the wait too
+  if (!server.answeredAny) await Promise.race([server.firstAnswer, sleep(Math.min(waitMs, FIRST_ANSWER_WAIT_MS), undefined, { ref: false, signal: runEnd }).catch(() => undefined)])
+  return server.answeredInHttp10 ? { ...options, chunked: false } : options
 }

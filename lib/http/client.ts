@@ -17,7 +17,7 @@ import { contentCodings, decodeUtf8 } from './body-reader.ts'
 import { cookieHeaderOf, evidenceHeaders } from './cookies.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, type Exchange, type RecordedRequest } from './exchange.ts'
-import { piecesOf } from './body-pieces.ts'
+import { chunksOnlyToHttp11, piecesOf } from './body-pieces.ts'
 import { takeHttp10, takeInterimAnswers } from './interim-answers.ts'
 import type { RefusalReason } from './journal.ts'
 import { journalStages, UNHEARD, type FewerConnections, type RequestStages, type RequestTag } from './request-stages.ts'
@@ -171,7 +171,8 @@ export class HttpClient {
    * One attempt, in stages: admitted (paced, its one Exchange built, or refused), a slot acquired,
    * dispatched, its answer read, recorded. The journal hears each stage (lib/http/request-stages.ts).
    */
-  private async sendOnce(options: SendOptions, attempt: number, waitedMs: number | undefined, fresh = false, fewer?: FewerConnections): Promise<HttpResult> {
+  private async sendOnce(given: SendOptions, attempt: number, waitedMs: number | undefined, fresh = false, fewer?: FewerConnections): Promise<HttpResult> {
+    const options = await chunksOnlyToHttp11(given, this.answers, this.options.timeoutMs, this.runEnd)
     await this.pacer.turn()
     const admitted = this.admit(options, attempt, waitedMs, fresh, fewer)
     const { exchange, tag, operation } = admitted
@@ -288,9 +289,9 @@ export class HttpClient {
       ...(ownConnection ? { reset: true } : {}),
       // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
     })
-    this.answers.answered(response.statusCode)
-    const interim = takeInterimAnswers(response.headers)
     const http10 = takeHttp10(response.headers)
+    this.answers.answered(response.statusCode, http10)
+    const interim = takeInterimAnswers(response.headers)
     const headers = evidenceHeaders(response.headers, this.redact)
     const codings = contentCodings(headers['content-encoding'])
     const declared = Number(headers['content-length'])

@@ -5,7 +5,7 @@
  * document leaves (see lib/server/mutations.ts and lib/server/variants.ts).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { connectionCloser } from './connection-closer.ts'
 import { oneConnectionAtATime } from './one-connection-server.ts'
@@ -230,8 +230,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const server: Server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', path: req.url ?? '' })
     closes?.(req, res)
+    if (behaviour.transport.http10) answerInHttp10(res)
     const answer = () =>
-      handle(req)
+      untilClosedIfChunked(req, behaviour.transport.chunkedReadToClose)
+        .then(() => handle(req))
         .then(({ reply, info }) => send(res, behaviour.finish(reply, info, store), behaviour.transport, req.headers['accept-encoding']))
         .catch((err: unknown) => send(res, error(500, 'internal', String(err)), behaviour.transport, req.headers['accept-encoding']))
     const turn = behaviour.transport.oneAtATimeMs
@@ -260,6 +262,19 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
         server.close(() => resolve())
       }),
   }
+}
+
+/** The answer's status line in HTTP/1.0: Node writes HTTP/1.1 to an HTTP/1.1 request, whatever the server is meant to be. */
+function answerInHttp10(res: ServerResponse): void {
+  const own = res as unknown as { _storeHeader(firstLine: string, headers: unknown): void }
+  const store = own._storeHeader.bind(res)
+  own._storeHeader = (firstLine, headers) => store(firstLine.replace(/^HTTP\/1\.1 /, 'HTTP/1.0 '), headers)
+}
+
+/** Resolves once the client closes the connection, for a chunked request when `readToClose` (Transport.chunkedReadToClose); at once otherwise. */
+function untilClosedIfChunked(req: IncomingMessage, readToClose: boolean | undefined): Promise<void> {
+  if (!readToClose || !/chunked/i.test(req.headers['transfer-encoding'] ?? '') || req.socket.destroyed) return Promise.resolve()
+  return new Promise((resolve) => req.socket.once('close', () => resolve()))
 }
 
 function routeOf(method: string, path: string): OperationId | 'method-not-allowed' | undefined {

@@ -34,6 +34,14 @@ export interface Transport {
    */
   oneAtATimeMs?: number
   /**
+   * A body sent in chunks read until the connection closes (wsgiref's wsgi.input.read() with no
+   * length: it does not decode chunks), so its request is answered only once the client gives up;
+   * with oneAtATimeMs, every request behind it waits as long.
+   */
+  chunkedReadToClose?: boolean
+  /** Every answer's status line in HTTP/1.0 (wsgiref's and Python's http.server's default protocol_version). */
+  http10?: boolean
+  /**
    * One connection at a time, kept alive until the client closes it; the others wait unread (a
    * single-threaded server over HTTP/1.1: Python's http.server HTTPServer; lib/server/one-connection-server.ts).
    */

@@ -1,6 +1,6 @@
 /** lib/http/answer-clock.ts: --timeout runs from the write or from the server's latest answer, whichever is later. */
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import { AnswerClock, BODY_PROGRESS_BYTES } from '../../lib/http/answer-clock.ts'
+import { AnswerClock, BEHIND_MS, BODY_PROGRESS_BYTES } from '../../lib/http/answer-clock.ts'
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
@@ -116,4 +116,39 @@ test("a 429's or 503's body is no sign of work either: only a served answer's bo
   expect(expire).not.toHaveBeenCalled()
   vi.advanceTimersByTime(1)
   expect(expire).toHaveBeenCalledTimes(1)
+})
+
+test('a request written behind one that expires waits BEHIND_MS more for the server to answer again, and a full --timeout once it does', () => {
+  const clock = new AnswerClock(1_000)
+  const first = vi.fn()
+  const behind = vi.fn()
+  // one worker hangs on the first (wsgiref reading a chunked body until the connection closes); the second waits at its door
+  clock.start(first)
+  vi.advanceTimersByTime(10)
+  clock.start(behind)
+  vi.advanceTimersByTime(990)
+  expect(first).toHaveBeenCalledTimes(1)
+  // its own --timeout is up, but the one ahead of it has only now been given up
+  vi.advanceTimersByTime(20)
+  expect(behind).not.toHaveBeenCalled()
+  // the worker, freed, answers within BEHIND_MS: the request waits a --timeout from that answer
+  vi.advanceTimersByTime(BEHIND_MS / 2)
+  clock.answered(201)
+  vi.advanceTimersByTime(999)
+  expect(behind).not.toHaveBeenCalled()
+  vi.advanceTimersByTime(1)
+  expect(behind).toHaveBeenCalledTimes(1)
+})
+
+test('on a server that answers nothing, the requests behind the first expire BEHIND_MS after it, not one after another', () => {
+  const clock = new AnswerClock(1_000)
+  const expired: number[] = []
+  for (let i = 0; i < 5; i++) {
+    clock.start(() => expired.push(performance.now()))
+    vi.advanceTimersByTime(1)
+  }
+  vi.advanceTimersByTime(1_000 + BEHIND_MS + 10)
+  expect(expired).toHaveLength(5)
+  const [firstAt, ...rest] = expired
+  for (const at of rest) expect(at - firstAt!).toBeLessThanOrEqual(BEHIND_MS + 5)
 })

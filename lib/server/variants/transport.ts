@@ -137,6 +137,14 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: true, closeDelimited: true } },
   },
   {
+    name: 'http-1-0-reading-chunks-to-the-close',
+    description:
+      "a WSGI app under wsgiref: one request at a time, every answer in HTTP/1.0, and a body with no Content-Length read with wsgi.input.read() until the connection closes (wsgiref does not decode chunks): " +
+      'a client must not send chunks to a server it does not know to handle HTTP/1.1 (RFC 9112 §6.1), and the suite sends a body whole to one that answered in HTTP/1.0',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: true, http10: true, oneAtATimeMs: 1, chunkedReadToClose: true } },
+    args: ['--timeout', '1500'],
+  },
+  {
     name: 'chunked-requests-refused-411',
     description:
       "a create whose body comes in chunks (Transfer-Encoding: chunked, no Content-Length) is refused with 411 Length Required and an Error record, unprocessed, as mod_wsgi does by default (WSGIChunkedRequest Off): RFC 9110 §15.5.12 lets a server demand a Content-Length",
