@@ -24,14 +24,14 @@ import { journalStages, UNHEARD, type FewerConnections, type RequestStages, type
 import { Pacer } from './pacer.ts'
 import type { Release } from './request-slots.ts'
 import type { Written } from './one-connection-at-a-time.ts'
-import { operationOf, StalledOperations } from './stalled-operations.ts'
+import { stallingOperation, StalledOperations } from './stalled-operations.ts'
 import { RateHold } from './rate-hold.ts'
 import { whyNotSent } from './refusals.ts'
 import { newSpanId, newTraceId } from './trace-context.ts'
 import { requestHeaders } from './request-headers.ts'
 import { secretValues } from '../config/extra-headers.ts'
 import type { WriteWatch } from './write-watch.ts'
-import { createRedactor, KEY_AUTHORIZATION, longestForm, redactedCut, type Redactor } from './redact.ts'
+import { createRedactor, longestForm, redactedCut, type Redactor } from './redact.ts'
 import { OutlastedAnswers, POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { connectionNotTaken, describeTransportError, NOT_TAKEN_RESENDS, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 import { afterTheRace, lostInTransit } from './lost-answer.ts'
@@ -259,8 +259,7 @@ export class HttpClient {
       ...(fewer ? { [fewer.after === 'reset' ? 'fewerConnections' : 'connectionNotTaken']: fewer.atMost } : {}),
       ...(this.pools.oneConnection ? { oneConnection: true } : {}),
     }
-    // a server may hang requests without the key (a tarpit) and serve those with it: stalled apart
-    const operation = operationOf(options.method, options.path) + (recorded.headers.authorization === KEY_AUTHORIZATION ? '' : ' without the key')
+    const operation = stallingOperation(options.method, options.path, recorded.headers.authorization)
     // the run's clock, not only its signal: a timer fires a moment late, the deadline is the deadline
     const ended = this.runEnd.aborted || this.msLeft() <= 0
     const refusal = whyNotSent(operation, headers.wire, this.stalls, ended, this.runEnd.reason)

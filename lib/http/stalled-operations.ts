@@ -7,6 +7,7 @@
  * connection are cancelled.
  */
 import type { AnswerClock } from './answer-clock.ts'
+import { KEY_AUTHORIZATION } from './redact.ts'
 
 /**
  * The operation a request belongs to, as a server stalls it: the method and the first segment of
@@ -23,6 +24,15 @@ export function operationOf(method: string, path: string): string {
   const resolved = new URL(`http://operation${decoded.startsWith('/') ? '' : '/'}${decoded}`).pathname.toLowerCase()
   const first = resolved.split('/').find((segment) => segment !== '') ?? ''
   return `${method} /${first.replace(/;.*$/, '').replace(/\.json$/, '')}`
+}
+
+/**
+ * The operation a request stalls with: its method and first path segment (operationOf), apart
+ * for a request without the run's key, as a server may hang those (a tarpit) and serve the key's.
+ * `authorization`: the request's header as recorded (the key as its placeholder).
+ */
+export function stallingOperation(method: string, path: string, authorization: string | undefined): string {
+  return operationOf(method, path) + (authorization === KEY_AUTHORIZATION ? '' : ' without the key')
 }
 
 export class StalledOperations {

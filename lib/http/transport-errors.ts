@@ -71,6 +71,9 @@ export interface BodyProgress {
   receivedBytes: number
 }
 
+/** How a timeout before any byte of the answer begins (timed out, not cut by the deadline: `no response within N ms`); lib/result/no-answer-in-time.ts reads it. */
+export const NO_RESPONSE_WITHIN = 'no response within'
+
 /** Resends of a request whose connection the server did not take in time: half as many at once each time (48 to 1: six). */
 export const NOT_TAKEN_RESENDS = 6
 

@@ -1,21 +1,21 @@
 /**
- * A server that answered no request of the run within --timeout: every request that reached it
- * ended without an answer, each on the timeout. The document shows no latency (§8), and such a
- * server may only be slower than the run waited (a cold start: a JVM on a serverless platform
- * takes more than 10 s for its first answers, and the run's first burst of 48 requests meets it
- * whole; a store that takes that long) as well as hung: the run cannot tell them apart without
- * waiting longer. So its timeouts judge nothing: the checks that failed on them are not verified,
- * the run reaches no verdict (exit 2; the stall kept the rest of its requests back, lib/http/stalled-operations.ts),
- * and the first line says to give a longer --timeout. Before, such a run failed 13 rules. A server
- * that answers some requests and lets another go unanswered past --timeout still fails it: it
- * was seen to answer in time (an input that hangs it), and a server that resets connections or
- * answers garbage fails as before.
+ * An operation that answered no request of the run within --timeout: every request of it that
+ * reached the server ended without a byte of answer, on the timeout. The document shows no latency
+ * (§8), and such an operation may only be slower than the run waited (a cold start: a JVM on a
+ * serverless platform takes more than 10 s for its first answers, and the run's first burst of 48
+ * requests meets it whole; a list that a store grown by every deploy gate's run takes that long to
+ * give) as well as hung: the run cannot tell them apart without waiting longer. So those timeouts
+ * judge nothing: the checks that failed on them are not verified, the run reaches no verdict on
+ * them (exit 2, unless a must-rule failed on its own; the stall kept the rest of the operation's
+ * requests back, lib/http/stalled-operations.ts), and the first line says to give a longer
+ * --timeout. Before, a server that answered nothing in time failed 13 rules. An operation that
+ * answered other requests and let one go unanswered past --timeout still fails it: it was seen to
+ * answer in time (an input that hangs it); so does a body that trickled past --timeout after its
+ * status line, and a server that resets connections or answers garbage.
  */
-import type { JournalEntry } from '../http/journal.ts'
+import { stallingOperation } from '../http/stalled-operations.ts'
+import { NO_RESPONSE_WITHIN } from '../http/transport-errors.ts'
 import type { RunProblem } from './run-problems.ts'
-
-/** Fewer timeouts than this say too little (a --rule run of one check). */
-const ENOUGH = 3
 
 /** What of a check's result this module reads (run-result.ts's CheckResult, not imported: it imports this). */
 interface Judged {
@@ -25,43 +25,78 @@ interface Judged {
 
 const TIMED_OUT = 'TIMEOUT:'
 /** A timeout before any byte of the answer (lib/http/transport-errors.ts); one whose body did not end had a status line: the server answered. */
-const NOTHING_IN_TIME = `${TIMED_OUT} no response within`
+const NOTHING_IN_TIME = `${TIMED_OUT} ${NO_RESPONSE_WITHIN}`
 
-const timedOut = (check: Judged): boolean => check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && (check.failure.actual ?? '').startsWith(TIMED_OUT)
-const failedOnTheTimeout = (check: Judged): boolean => timedOut(check) && (check.failure?.actual ?? '').startsWith(NOTHING_IN_TIME)
+const failedOnTheTimeout = (check: Judged): boolean => check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && (check.failure.actual ?? '').startsWith(NOTHING_IN_TIME)
 
-/**
- * Whether no request of the journal was answered, and every one that reached the server and ended
- * without an answer ended on the timeout (at least ENOUGH of them) before any byte of its answer
- * (`checks`: the run's, whose failures say so; a body that trickled past --timeout had a status).
- */
-export function answeredNoneInTime(journal: readonly JournalEntry[], checks: readonly Judged[]): boolean {
-  if (checks.some((c) => timedOut(c) && !failedOnTheTimeout(c))) return false
-  let timeouts = 0
-  for (const entry of journal) {
-    if (entry.status !== undefined) return false
-    // one kept back or cut before it left (STALLED, the deadline) never reached the server
-    if (entry.outcome !== 'failed' || !entry.onWire) continue
-    if (entry.error !== 'TIMEOUT') return false
-    timeouts++
-  }
-  return timeouts >= ENOUGH
+/** The request of an exchange, as this module reads it. */
+interface Sent {
+  id: string
+  request: { method: string; url: string; headers: Record<string, string> }
+  durationMs: number
+  response?: unknown
+  error?: { code: string; message: string }
 }
 
-/** The checks that failed on the timeout, not verified instead (cause `stalled`: the operation let a request go unanswered past --timeout). */
-export function withoutFailuresOfTheTimeout<C extends Judged>(checks: C[]): C[] {
+/** Its operation as the client stalled it: the path below the base URL's (`basePath`, without its trailing slash). */
+const operationOfExchange = (e: Sent, basePath: string) => {
+  const path = new URL(e.request.url).pathname
+  return stallingOperation(e.request.method, path.startsWith(basePath) ? path.slice(basePath.length) : path, e.request.headers.authorization)
+}
+const basePathOf = (baseUrl: string) => new URL(baseUrl).pathname.replace(/\/+$/, '')
+
+/**
+ * The timeouts that judge nothing, by operation (stallingOperation's names), from the run's checks'
+ * evidence: the operation answered no request at all (not even with a status line whose body then
+ * did not end), or it answered another one that took longer than this one waited (`slowest`: the
+ * longest such answer, ms). An operation that answers within --timeout and not this one keeps it.
+ */
+export function timeoutsOfSlowOperations(checks: readonly (Judged & { exchanges: readonly Sent[] })[], baseUrl: string): Map<string, { slowest?: number }> {
+  const basePath = basePathOf(baseUrl)
+  const answeredMs = new Map<string, number>()
+  const waited = new Map<string, number>()
+  const seen = new Set<string>()
+  for (const exchange of checks.flatMap((c) => c.exchanges)) {
+    if (seen.has(exchange.id)) continue
+    seen.add(exchange.id)
+    const operation = operationOfExchange(exchange, basePath)
+    if (exchange.error?.code === 'TIMEOUT' && exchange.error.message.startsWith(NO_RESPONSE_WITHIN)) waited.set(operation, Math.max(waited.get(operation) ?? 0, exchange.durationMs))
+    // an answer, or the head of one: the operation answers (a request kept back, or cut by the deadline, never reached it)
+    else if (exchange.response !== undefined || (exchange.error !== undefined && exchange.error.code !== 'STALLED' && exchange.error.code !== 'DEADLINE')) {
+      answeredMs.set(operation, Math.max(answeredMs.get(operation) ?? 0, exchange.response !== undefined ? exchange.durationMs : 0))
+    }
+  }
+  const slow = new Map<string, { slowest?: number }>()
+  for (const [operation, ms] of waited) {
+    const slowest = answeredMs.get(operation)
+    if (slowest === undefined) slow.set(operation, {})
+    else if (slowest >= ms) slow.set(operation, { slowest })
+  }
+  return slow
+}
+
+/** Why an operation's timeouts judge nothing, in words. */
+const why = (operation: string, { slowest }: { slowest?: number }) =>
+  slowest === undefined ? `${operation} answered no request of the run in time` : `${operation} answered another request after ${slowest} ms, longer than this one waited`
+
+/** The checks that failed on the timeout of such an operation, not verified instead (cause `stalled`: the operation let a request go unanswered past --timeout). */
+export function withoutFailuresOfTheTimeout<C extends Judged & { exchanges: readonly Sent[] }>(checks: C[], slow: ReadonlyMap<string, { slowest?: number }>, baseUrl: string): C[] {
+  const basePath = basePathOf(baseUrl)
   return checks.map((c) => {
     if (!failedOnTheTimeout(c)) return c
+    const operation = c.exchanges.filter((e) => e.error?.code === 'TIMEOUT').map((e) => operationOfExchange(e, basePath)).find((o) => slow.has(o))
+    if (operation === undefined) return c
     const waited = (c.failure?.actual ?? '').slice(TIMED_OUT.length).trim()
-    const skipReason = `not verified: ${waited}, and the server answered no request of the run in time (slower than --timeout, or hung)`
+    const skipReason = `not verified: ${waited}, and ${why(operation, slow.get(operation)!)} (slower than --timeout, or hung)`
     return { ...c, status: 'skip', cause: 'stalled', skipReason, failure: undefined, reproduce: [] }
   })
 }
 
 /** The problem said first: `timeoutMs`, the run's --timeout. */
-export function noAnswerInTimeProblem(timeoutMs: number): RunProblem {
+export function noAnswerInTimeProblem(slow: ReadonlyMap<string, { slowest?: number }>, timeoutMs: number): RunProblem {
+  const operations = [...slow].sort(([a], [b]) => a.localeCompare(b)).map(([operation, seen]) => why(operation, seen)).join('; ')
   return {
     kind: 'no-answer-in-time',
-    message: `the server answered no request of the run within --timeout (${timeoutMs} ms): slower than that (latency is not shown, §8: a cold start, a slow store) or hung; a longer --timeout judges it`,
+    message: `requests went unanswered past --timeout (${timeoutMs} ms) where ${operations}: slower than that (latency is not shown, §8: a cold start, a slow store) or hung; a longer --timeout judges it`,
   }
 }

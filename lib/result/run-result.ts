@@ -12,7 +12,7 @@ import { serverGone, withoutFailuresOfTheGoneServer } from './server-gone.ts'
 import { withoutFailuresOfPlainHttp } from './speaks-tls.ts'
 import { misdirected, withoutChecksOfTheMisdirectedRun } from './misdirected.ts'
 import { responseCapProblem, withoutFailuresOfTheCap } from './response-cap.ts'
-import { answeredNoneInTime, noAnswerInTimeProblem, withoutFailuresOfTheTimeout } from './no-answer-in-time.ts'
+import { noAnswerInTimeProblem, timeoutsOfSlowOperations, withoutFailuresOfTheTimeout } from './no-answer-in-time.ts'
 import { withoutSuiteErrors } from './suite-errors.ts'
 import type { Samples } from './samples.ts'
 import { ENDS_WITHOUT_VERDICT, type RunProblem } from './run-problems.ts'
@@ -201,15 +201,15 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   // http:// to a port that speaks TLS, or a host the server answers 421 for: the address is wrong, not a rule (speaks-tls.ts, misdirected.ts)
   const tlsPort = problems.find((p) => p.kind === 'speaks-tls')
   const wrongHost = misdirected(facts.journal, facts.baseUrl)
-  // a server that answered no request within --timeout may only be slower: its timeouts judge nothing (no-answer-in-time.ts)
-  const slow = answeredNoneInTime(facts.journal, [...byRule.values()].flat())
+  // an operation that answered nothing, or slower ones, may only be slower than --timeout: its timeouts judge nothing (no-answer-in-time.ts)
+  const slow = timeoutsOfSlowOperations([...byRule.values()].flat(), facts.baseUrl)
   const rules: RuleResult[] = []
   for (const rule of ruleCatalogue()) {
     if (selected.length > 0 && !selected.includes(rule.id)) continue
     const declared = byRule.get(rule.id) ?? []
     const kept = certificate ? withoutChecksOfTheRefusedCertificate(declared, certificate) : revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
     // answers the suite's own cap kept it from reading whole judge nothing (response-cap.ts), nor do the timeouts of a slow server
-    const uncapped = withoutFailuresOfTheCap(slow ? withoutFailuresOfTheTimeout(kept) : kept)
+    const uncapped = withoutFailuresOfTheCap(slow.size > 0 ? withoutFailuresOfTheTimeout(kept, slow, facts.baseUrl) : kept)
     const checks = tlsPort ? withoutFailuresOfPlainHttp(uncapped, facts.baseUrl) : wrongHost ? withoutChecksOfTheMisdirectedRun(uncapped, facts.baseUrl) : gone ? withoutFailuresOfTheGoneServer(uncapped, gone) : uncapped
     if (checks.length === 0) {
       // a run cut before its checks were collected has none: not verified, not a fault of the suite
@@ -231,7 +231,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   else if (revoked) problems.unshift(revoked.problem)
   if (gone) problems.unshift(gone.problem)
   if (tlsPort) problems.splice(problems.indexOf(tlsPort), 1), problems.unshift(tlsPort)
-  for (const first of [wrongHost, responseCapProblem([...byRule.values()].flat()), slow ? noAnswerInTimeProblem(facts.options.timeoutMs) : undefined]) if (first) problems.unshift(first)
+  for (const first of [wrongHost, responseCapProblem([...byRule.values()].flat()), slow.size > 0 ? noAnswerInTimeProblem(slow, facts.options.timeoutMs) : undefined]) if (first) problems.unshift(first)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
   if (!mustFailed && !refused) problems.push(...(facts.keptBack ?? []))
   const keyWasRefused = problems.some((p) => p.kind === 'key-refused' || p.kind === 'certificate-refused')
