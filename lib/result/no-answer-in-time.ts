@@ -1,6 +1,9 @@
 /**
- * An operation that answered no request of the run within --timeout: every request of it that
- * reached the server ended without a byte of answer, on the timeout. The document shows no latency
+ * A request unanswered past --timeout whose operation answered no request of the run in time (every
+ * one that reached the server ended without a byte of answer, on the timeout), or answered another
+ * that took longer than this one waited (the answer clock gives a request more time while the
+ * server answers others, lib/http/answer-clock.ts, so the first of a slow list's reads can time out
+ * where a later one is answered after 3 s). The document shows no latency
  * (§8), and such an operation may only be slower than the run waited (a cold start: a JVM on a
  * serverless platform takes more than 10 s for its first answers, and the run's first burst of 48
  * requests meets it whole; a list that a store grown by every deploy gate's run takes that long to
