@@ -1,9 +1,8 @@
 /**
- * A request unanswered past --timeout whose operation answered no request of the run in time (every
- * one that reached the server ended without a byte of answer, on the timeout), or answered another
- * that took longer than this one waited (the answer clock gives a request more time while the
- * server answers others, lib/http/answer-clock.ts, so the first of a slow list's reads can time out
- * where a later one is answered after 3 s). The document shows no latency
+ * A request unanswered past --timeout whose operation answered no request of the run within
+ * --timeout of its write: none at all, or only late ones (the answer clock gives a request more
+ * time while the server answers others, lib/http/answer-clock.ts, so the first of a slow list's
+ * reads times out where a later one is answered after 3 s). The document shows no latency
  * (§8), and such an operation may only be slower than the run waited (a cold start: a JVM on a
  * serverless platform takes more than 10 s for its first answers, and the run's first burst of 48
  * requests meets it whole; a list that a store grown by every deploy gate's run takes that long to
@@ -49,41 +48,43 @@ const operationOfExchange = (e: Sent, basePath: string) => {
 const basePathOf = (baseUrl: string) => new URL(baseUrl).pathname.replace(/\/+$/, '')
 
 /**
- * The timeouts that judge nothing, by operation (stallingOperation's names), from the run's checks'
- * evidence: the operation answered no request at all (not even with a status line whose body then
- * did not end), or it answered another one that took longer than this one waited (`slowest`: the
- * longest such answer, ms). An operation that answers within --timeout and not this one keeps it.
+ * The operations whose timeouts judge nothing (stallingOperation's names), from the run's checks'
+ * evidence: each had a request end on the timeout before any byte of its answer, and answered no
+ * request within --timeout of its write (`timeoutMs`), or none at all (`quickest`: its quickest
+ * answer, ms, answered only because the answer clock gives a request more time while the server
+ * answers others). An operation that answered a request within --timeout keeps its timeouts as
+ * failures: it was seen to answer in time (an input that hangs it, a one-worker server it blocks:
+ * the requests queued behind that one are answered late, once it is given up, but not the ones before).
  */
-export function timeoutsOfSlowOperations(checks: readonly (Judged & { exchanges: readonly Sent[] })[], baseUrl: string): Map<string, { slowest?: number }> {
+export function slowOperations(checks: readonly (Judged & { exchanges: readonly Sent[] })[], baseUrl: string, timeoutMs: number): Map<string, { quickest?: number }> {
   const basePath = basePathOf(baseUrl)
-  const answeredMs = new Map<string, number>()
-  const waited = new Map<string, number>()
+  const quickest = new Map<string, number>()
+  const timedOut = new Set<string>()
   const seen = new Set<string>()
   for (const exchange of checks.flatMap((c) => c.exchanges)) {
     if (seen.has(exchange.id)) continue
     seen.add(exchange.id)
     const operation = operationOfExchange(exchange, basePath)
-    if (exchange.error?.code === 'TIMEOUT' && exchange.error.message.startsWith(NO_RESPONSE_WITHIN)) waited.set(operation, Math.max(waited.get(operation) ?? 0, exchange.durationMs))
-    // an answer, or the head of one: the operation answers (a request kept back, or cut by the deadline, never reached it)
-    else if (exchange.response !== undefined || (exchange.error !== undefined && exchange.error.code !== 'STALLED' && exchange.error.code !== 'DEADLINE')) {
-      answeredMs.set(operation, Math.max(answeredMs.get(operation) ?? 0, exchange.response !== undefined ? exchange.durationMs : 0))
-    }
+    if (exchange.error?.code === 'TIMEOUT' && exchange.error.message.startsWith(NO_RESPONSE_WITHIN)) timedOut.add(operation)
+    // an answer, or the head of one (a body that did not end, a reset after the status): at once, as far as the operation goes
+    else if (exchange.response !== undefined) quickest.set(operation, Math.min(quickest.get(operation) ?? Infinity, exchange.durationMs))
+    else if (exchange.error !== undefined && exchange.error.code !== 'STALLED' && exchange.error.code !== 'DEADLINE') quickest.set(operation, 0)
   }
-  const slow = new Map<string, { slowest?: number }>()
-  for (const [operation, ms] of waited) {
-    const slowest = answeredMs.get(operation)
-    if (slowest === undefined) slow.set(operation, {})
-    else if (slowest >= ms) slow.set(operation, { slowest })
+  const slow = new Map<string, { quickest?: number }>()
+  for (const operation of timedOut) {
+    const ms = quickest.get(operation)
+    if (ms === undefined) slow.set(operation, {})
+    else if (ms >= timeoutMs) slow.set(operation, { quickest: ms })
   }
   return slow
 }
 
 /** Why an operation's timeouts judge nothing, in words. */
-const why = (operation: string, { slowest }: { slowest?: number }) =>
-  slowest === undefined ? `${operation} answered no request of the run in time` : `${operation} answered another request after ${slowest} ms, longer than this one waited`
+const why = (operation: string, { quickest }: { quickest?: number }) =>
+  quickest === undefined ? `${operation} answered no request of the run in time` : `${operation} answered no request within --timeout, its quickest after ${quickest} ms`
 
 /** The checks that failed on the timeout of such an operation, not verified instead (cause `stalled`: the operation let a request go unanswered past --timeout). */
-export function withoutFailuresOfTheTimeout<C extends Judged & { exchanges: readonly Sent[] }>(checks: C[], slow: ReadonlyMap<string, { slowest?: number }>, baseUrl: string): C[] {
+export function withoutFailuresOfTheTimeout<C extends Judged & { exchanges: readonly Sent[] }>(checks: C[], slow: ReadonlyMap<string, { quickest?: number }>, baseUrl: string): C[] {
   const basePath = basePathOf(baseUrl)
   return checks.map((c) => {
     if (!failedOnTheTimeout(c)) return c
@@ -96,7 +97,7 @@ export function withoutFailuresOfTheTimeout<C extends Judged & { exchanges: read
 }
 
 /** The problem said first: `timeoutMs`, the run's --timeout. */
-export function noAnswerInTimeProblem(slow: ReadonlyMap<string, { slowest?: number }>, timeoutMs: number): RunProblem {
+export function noAnswerInTimeProblem(slow: ReadonlyMap<string, { quickest?: number }>, timeoutMs: number): RunProblem {
   const operations = [...slow].sort(([a], [b]) => a.localeCompare(b)).map(([operation, seen]) => why(operation, seen)).join('; ')
   return {
     kind: 'no-answer-in-time',

@@ -12,7 +12,7 @@ import { serverGone, withoutFailuresOfTheGoneServer } from './server-gone.ts'
 import { withoutFailuresOfPlainHttp } from './speaks-tls.ts'
 import { misdirected, withoutChecksOfTheMisdirectedRun } from './misdirected.ts'
 import { responseCapProblem, withoutFailuresOfTheCap } from './response-cap.ts'
-import { noAnswerInTimeProblem, timeoutsOfSlowOperations, withoutFailuresOfTheTimeout } from './no-answer-in-time.ts'
+import { noAnswerInTimeProblem, slowOperations, withoutFailuresOfTheTimeout } from './no-answer-in-time.ts'
 import { withoutSuiteErrors } from './suite-errors.ts'
 import type { Samples } from './samples.ts'
 import { ENDS_WITHOUT_VERDICT, type RunProblem } from './run-problems.ts'
@@ -201,8 +201,8 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   // http:// to a port that speaks TLS, or a host the server answers 421 for: the address is wrong, not a rule (speaks-tls.ts, misdirected.ts)
   const tlsPort = problems.find((p) => p.kind === 'speaks-tls')
   const wrongHost = misdirected(facts.journal, facts.baseUrl)
-  // an operation that answered nothing, or slower ones, may only be slower than --timeout: its timeouts judge nothing (no-answer-in-time.ts)
-  const slow = timeoutsOfSlowOperations([...byRule.values()].flat(), facts.baseUrl)
+  // an operation that answered nothing within --timeout may only be slower: its timeouts judge nothing (no-answer-in-time.ts)
+  const slow = slowOperations([...byRule.values()].flat(), facts.baseUrl, facts.options.timeoutMs)
   const rules: RuleResult[] = []
   for (const rule of ruleCatalogue()) {
     if (selected.length > 0 && !selected.includes(rule.id)) continue
