@@ -35,8 +35,13 @@ export interface FleetDeployment {
   fault?: string
   /** The rules whose only failures a --baseline excused (known failures): it passed them by its baseline. */
   knownRules?: string[]
-  /** Why the deployment has no verdict (exit 2), or failed outside any rule: the run's first problem. */
+  /**
+   * Why the deployment has no verdict (exit 2), or failed outside any rule: the run's first problem;
+   * beside failed rules, what cut its run short (--deadline, a signal), which its own reports say.
+   */
   reason?: string
+  /** The must-rules none of whose checks ran (--read-only, --max-writes, --rule): a pass says it passed the others only. */
+  notVerifiedRules?: string[]
   /** Each rule's status, for the deployment × rule matrix; empty when the run could not be made. */
   rules: Record<string, Status>
   /**
@@ -172,7 +177,9 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
   const failedRules = run.rules.filter((r) => r.status === 'fail').map((r) => r.id)
   const fault = oneFault(run, failedRules)
   const knownRules = run.rules.filter(knownRule).map((r) => r.id)
-  const explain = run.verdict === 'incomplete' || (run.verdict === 'fail' && failedRules.length === 0)
+  // a failed run cut short (--deadline, a signal) says so beside its rules: the rules it did not reach are not verified
+  const explain = run.verdict === 'incomplete' || run.verdict === 'fail'
+  const notVerifiedRules = run.rules.filter((r) => r.status === 'skip' && r.level === 'must').map((r) => r.id)
   // a results.json of an earlier version (merge) may have no observations
   const notes = [run.observed && connectionLimitNote(run.observed)].filter((note): note is string => note !== undefined)
   const writes = writesOf(run)
@@ -185,6 +192,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     failedRules,
     ...(fault !== undefined ? { fault } : {}),
     ...(knownRules.length > 0 ? { knownRules } : {}),
+    ...(notVerifiedRules.length > 0 ? { notVerifiedRules } : {}),
     ...(explain && run.problems[0] !== undefined ? { reason: problemText(run.problems[0]) } : {}),
     rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),
     ...(notes.length > 0 ? { notes } : {}),

@@ -67,11 +67,18 @@ export function deploymentDetail(d: FleetDeployment): string {
   const also = known ? `; ${known}` : ''
   // not judged: why comes first (a refused key fails every rule, which says nothing of the service)
   if ((d.verdict === 'incomplete' || d.verdict === 'error') && d.reason !== undefined) return `${d.reason}${d.failedRules.length > 0 ? `; failed: ${d.failedRules.join(', ')}` : ''}${also}`
-  if (d.failedRules.length > 0) return `${failedWords(d)}${d.failedRules.join(', ')}${also}`
+  // a failed run cut short says what cut it: the rules it did not reach are not verified
+  if (d.failedRules.length > 0) return `${failedWords(d)}${d.failedRules.join(', ')}${also}${d.reason !== undefined ? `; ${d.reason}` : ''}`
   if (d.reason !== undefined) return `${d.reason}${also}`
   // a pass its baseline made says so: the rules it names failed, and were excused
-  if (known) return `passed with ${known}`
-  return d.verdict === 'pass' ? 'every must-rule passed' : ''
+  if (known) return `passed with ${known}${notVerifiedDetail(d)}`
+  return d.verdict === 'pass' ? (d.notVerifiedRules === undefined ? 'every must-rule passed' : `every must-rule that ran passed${notVerifiedDetail(d)}`) : ''
+}
+
+/** What a pass adds for the must-rules its run did not verify (--read-only, --max-writes, --rule), as its own report says them, or ''. */
+function notVerifiedDetail(d: FleetDeployment): string {
+  const rules = d.notVerifiedRules ?? []
+  return rules.length === 0 ? '' : `; ${rules.length} not verified: ${rules.join(', ')}`
 }
 
 /**

@@ -1,0 +1,53 @@
+/**
+ * What a deployment's line of the fleet says beside its verdict, in the terminal, fleet.md,
+ * fleet.html and fleet.json: a pass whose run verified only part of the must-rules (--read-only,
+ * --max-writes) says which it did not; a failure whose run was cut short (--deadline, a signal)
+ * says so, as its own reports do. Built fleets, in process.
+ */
+import { describe, expect, test } from 'vitest'
+import { fleetHtml } from '../../lib/fleet/fleet-html.ts'
+import { fleetMarkdown, fleetTerminal } from '../../lib/fleet/fleet-reports.ts'
+import { deploymentOf, fleetOf } from '../../lib/fleet/fleet-result.ts'
+import { check, runResult } from '../reporters/fixture.ts'
+
+const TOOL = { name: 'petstore-categories-conformance', version: '0.0.0' }
+const CREATE_RULES = ['create-returns-201', 'create-echoes-fields', 'created-in-list']
+
+describe('a deployment judged --read-only: its must-rules about creating not verified', () => {
+  const readOnly = runResult((id) => [check(`${id} check`, CREATE_RULES.includes(id) ? 'skip' : 'pass')], { readOnly: true })
+  const whole = runResult()
+  const page = fleetOf([deploymentOf('ro', 'https://ro.example/v1', 'ro/report.html', readOnly), deploymentOf('rw', 'https://rw.example/v1', 'rw/report.html', whole)], [readOnly, whole], TOOL)
+  const said = 'every must-rule that ran passed; 3 not verified: create-returns-201, create-echoes-fields, created-in-list'
+
+  test('passes (exit 0), as its own run does, and fleet.json names the rules it did not verify', () => {
+    expect(readOnly.verdict).toBe('pass')
+    expect(page.exitCode).toBe(0)
+    expect(page.deployments.map((d) => d.notVerifiedRules)).toEqual([CREATE_RULES, undefined])
+  })
+
+  test('its line says it passed the must-rules that ran and names the others, never "every must-rule passed", in every format', () => {
+    const terminal = fleetTerminal(page, 'fleet.html')
+    expect(terminal).toMatch(new RegExp(`^PASS {8}ro {2}https://ro\\.example/v1 {2}${said}$`, 'm'))
+    expect(terminal).toMatch(/^PASS {8}rw .* every must-rule passed$/m)
+    expect(fleetMarkdown(page).replaceAll('\\', '')).toContain(`| ro | https://ro.example/v1 | PASS | ${said} |`)
+    expect(fleetHtml(page)).toContain(`<td>${said}</td>`)
+  })
+})
+
+describe('a deployment that failed a rule, and whose run the deadline cut short', () => {
+  const deadline = 'the run did not finish within 1200 ms (--deadline); checks that had not finished are not verified'
+  const cut = runResult((id) => [check(`${id} check`, id === 'create-returns-201' ? 'fail' : id === 'created-in-list' ? 'skip' : 'pass')], { problems: [{ kind: 'deadline', message: deadline }] })
+  const page = fleetOf([deploymentOf('ap', 'https://ap.example/v1', 'ap/report.html', cut)], [cut], TOOL)
+
+  test('fails (exit 1), as its own run does, and fleet.json says what cut it short', () => {
+    expect([cut.verdict, page.exitCode]).toEqual(['fail', 1])
+    expect(page.deployments[0]?.reason).toBe(deadline)
+  })
+
+  test('its line names the failed rule, then that the deadline cut the run, in every format', () => {
+    const said = `failed: create-returns-201; ${deadline}`
+    expect(fleetTerminal(page, 'fleet.html')).toContain(`ap  https://ap.example/v1  ${said}`)
+    expect(fleetMarkdown(page).replaceAll('\\', '')).toContain(`| FAIL | ${said} |`)
+    expect(fleetHtml(page)).toContain(`<td><code>create-returns-201</code>; ${deadline}</td>`)
+  })
+})
