@@ -251,15 +251,23 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
   const byLabel = new Map<string, FleetTarget>()
   // the same service with the same key is one deployment: listed twice, it would be judged twice at once, with twice its writes
   const byServiceAndKey = new Map<string, FleetTarget>()
-  const deployments = targets.map((target) => {
+  /** Why an entry has no key, or undefined when it has one. */
+  const noKey = (target: FleetTarget): string | undefined => {
     const raw = target.apiKeyEnv !== undefined ? env[target.apiKeyEnv] : shared.apiKey
+    if (raw !== undefined && raw !== '') return undefined
+    const file = target.apiKeyEnv !== undefined && raw === undefined ? envFileSetting(target.apiKeyEnv, cwd, shared.profile) : undefined
+    // a single run reads its key from .env: that the fleet does not is said where it bites
+    const hint = file !== undefined ? ` in the environment (${file} sets it, but a deployment's key is read from the environment only: export it, as with set -a; . ./${file}; set +a)` : ''
+    return `${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? `not set${hint}` : 'set, but empty'}` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`
+  }
+  // several secrets missing from a CI job: each named at once, not one per attempt
+  const keyless = targets.filter((target) => target.apiKeyEnv !== undefined).flatMap((target) => noKey(target) ?? [])
+  if (keyless.length > 1) throw new ConfigError(`${keyless.length} deployments have no key: ${keyless.join('; ')}`)
+  const deployments = targets.map((target) => {
+    const missing = noKey(target)
+    if (missing !== undefined) throw new ConfigError(missing)
+    const raw = (target.apiKeyEnv !== undefined ? env[target.apiKeyEnv] : shared.apiKey) as string
     const source = target.apiKeyEnv ?? sharedKey
-    if (raw === undefined || raw === '') {
-      const file = target.apiKeyEnv !== undefined && raw === undefined ? envFileSetting(target.apiKeyEnv, cwd, shared.profile) : undefined
-      // a single run reads its key from .env: that the fleet does not is said where it bites
-      const hint = file !== undefined ? ` in the environment (${file} sets it, but a deployment's key is read from the environment only: export it, as with set -a; . ./${file}; set +a)` : ''
-      throw new ConfigError(`${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? `not set${hint}` : 'set, but empty'}` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`)
-    }
     secrets.push(raw)
     const checked = checkApiKey(raw, source)
     if ('problem' in checked) throw new ConfigError(`${target.entry}: ${checked.problem}`)

@@ -199,3 +199,15 @@ describe('a label YAML does not read as text', () => {
     expect(() => readTargetsFile(path, scratch)).toThrow(says)
   })
 })
+
+describe('several entries without their key (a CI job missing secrets)', () => {
+  test('one line names every entry whose variable is unset or empty, not the first alone', () => {
+    const path = writeTo('keyless.yaml', 'deployments:\n  - label: eu\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: EU_KEY\n  - label: us\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: US_KEY\n  - label: ap\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: AP_KEY\n')
+    const request = { baseUrls: [], targetsFile: path, shared: [] }
+    expect(() => fleetConfigs(request, { US_KEY: canaryKey(), AP_KEY: '' }, scratch, [])).toThrow(
+      /^2 deployments have no key: \S*keyless\.yaml deployment 1 \(eu\): no key: the variable EU_KEY its apiKeyEnv names is not set; \S*keyless\.yaml deployment 3 \(ap\): no key: the variable AP_KEY its apiKeyEnv names is set, but empty$/,
+    )
+    // one missing: its line as before
+    expect(() => fleetConfigs(request, { US_KEY: canaryKey(), AP_KEY: canaryKey() }, scratch, [])).toThrow(/^\S*keyless\.yaml deployment 1 \(eu\): no key: the variable EU_KEY its apiKeyEnv names is not set$/)
+  })
+})
