@@ -96,7 +96,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     const folderProblem = reportDirProblem(resolve(userCwd, d.config.reportDir))
     if (folderProblem) return notRun(`deployment "${d.label}": ${folderProblem}`)
   }
-  for (const d of deployments) if (d.config.keyNote) io.err(`conform: note: ${d.label}: ${d.config.keyNote}\n`)
+  for (const d of deployments) if (d.config.keyNote) io.err(`conform: note: ${redact(`${d.label}: ${d.config.keyNote}`)}\n`)
 
   const fleetKeys = [...new Set(deployments.map((d) => d.config.apiKey as string))]
   const deadlineAt = ctx.startedAt.getTime() + shared.deadlineMs
@@ -112,7 +112,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   } catch (error) {
     return notRun(`the run could not be made: ${(error as Error).message}`)
   }
-  io.out(`Checking ${deployments.length === 1 ? 'one deployment' : `${deployments.length} deployments at once`}: ${deployments.map((d) => d.label).join(', ')}.\n`)
+  io.out(redact(`Checking ${deployments.length === 1 ? 'one deployment' : `${deployments.length} deployments at once`}: ${deployments.map((d) => d.label).join(', ')}.\n`))
   io.out(`Each of them: ${describeWritePlan(runner.planWrites(shared, suite), shared)}\n`)
 
   // each run's GitHub Actions output (annotations, job summary) is the fleet's to write, once

@@ -303,5 +303,10 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     config.reportDir = join(shared.reportDir, label)
     return { label, givenBaseUrl: target.baseUrl, config }
   })
+  // a label is its report folder's name, which merge, a CI artifact and every page show as it is: a key in it (pasted as the label) goes everywhere
+  for (const [i, d] of deployments.entries()) {
+    const held = deployments.findIndex((other) => (other.config.apiKey as string).length >= 8 && d.label.includes(other.config.apiKey as string))
+    if (held >= 0) throw new ConfigError(`${targets[i]?.entry}: its label holds the key of ${held === i ? 'this deployment' : targets[held]?.entry}: a label names its report folder, which merge and CI artifacts show as it is; give another label`)
+  }
   return { shared, deployments }
 }

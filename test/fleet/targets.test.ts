@@ -19,6 +19,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'conform-targets-'))
 const runs: ConformRun[] = []
 let good: FleetServer
 const otherKey = canaryKey()
+/** A key made of a label's characters, pasted as its entry's label. */
+const labelKey = `sk_live_${otherKey.slice(6, 30)}`
 beforeAll(async () => {
   good = await fleetServer()
 })
@@ -64,6 +66,7 @@ const cases: { name: string; second?: string; args?: (file: string) => string[];
     says: /deployment 2 \(us\): baseUrl "https:\/\/\*\*\*@petstore\.example:99999\/v1" is not a valid URL \(its host or port\?\)/,
     hidden: 'S3cretPassw0rd',
   },
+  { name: 'its key pasted as its label (the folder name merge and artifacts show as it is)', second: `label: ${labelKey}\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: LABEL_KEY`, says: /deployment 2 \(\[REDACTED\]\): its label holds the key of this deployment: a label names its report folder/, hidden: labelKey },
   { name: 'a label used twice', second: `label: eu\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY`, says: /deployment 2 \(eu\): label "eu" is also that of .*deployment 1 \(eu\)/ },
   { name: 'the same base URL and key under another label (listed twice: judged twice at once, twice the writes)', second: 'label: us\nbaseUrl: GOOD_URL/\napiKeyEnv: GOOD_KEY_TOO', says: /deployment 2 \(us\): the same base URL and key as .*deployment 1 \(eu\): one deployment listed twice/ },
   { name: 'a base URL that is not one', second: 'label: us\nbaseUrl: petstore.example/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): baseUrl "petstore.example\/v1" is not a URL with a scheme/ },
@@ -102,7 +105,7 @@ describe.concurrent('an entry that cannot be run: exit 2, one line naming it, no
     test(c.name, async () => {
       const file = c.second !== undefined ? targetsFile(c.name.replace(/\W+/g, '-'), c.second.replace('GOOD_URL', good.server.baseUrl)) : ''
       const args = c.args ? c.args(file) : ['--targets', file]
-      const run = await runConformInProcess(args, { env: { GOOD_KEY: good.key, GOOD_KEY_TOO: good.key, OTHER_KEY: otherKey, EMPTY_KEY: '', CONFORM_API_KEY: good.key } })
+      const run = await runConformInProcess(args, { env: { GOOD_KEY: good.key, GOOD_KEY_TOO: good.key, OTHER_KEY: otherKey, EMPTY_KEY: '', LABEL_KEY: labelKey, CONFORM_API_KEY: good.key } })
       runs.push(run)
       expect(run.code, run.stdout).toBe(2)
       expect(run.stderr).toMatch(/^conform: [^\n]+\n$/)
