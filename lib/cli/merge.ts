@@ -123,8 +123,8 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
             run = unreadRun(tool, new Date().toISOString(), redact(`its reports could not be read: ${visibleLine((error as Error).message)}`))
           }
         }
-        // a job killed before its reports left only its journal: the page links that, not a report.html that is not there
-        const page = !existsSync(join(input.dir, 'report.html')) && existsSync(join(input.dir, JOURNAL_FILE)) ? JOURNAL_FILE : 'report.html'
+        // a job killed before its reports left only its journal, an upload may have left report.html out: the page links what is there
+        const page = ['report.html', JOURNAL_FILE, 'results.json'].find((name) => existsSync(join(input.dir, name))) ?? 'report.html'
         const report = relative(outDir, join(input.dir, page)).split(sep).join('/')
         runs.push(run)
         deployments.push(deploymentOf(input.label, input.baseUrl ?? run.baseUrl ?? '(not recorded)', report, run))

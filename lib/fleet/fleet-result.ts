@@ -5,6 +5,7 @@
  * folders on disk, with the same function, so that merging the folders of a fleet run gives its
  * verdict again.
  */
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { connectionLimitNote } from '../result/observed-behaviour.ts'
@@ -118,6 +119,16 @@ function journalOfStoppedRun(dir: string): string | undefined {
   return `no such file, beside a ${JOURNAL_FILE} of ${sent.size} requests sent (${posts.size} POSTs)${notSent > 0 ? ` and ${notSent} refused before sending` : ''}: the run was stopped before it wrote its reports (a job killed or timed out); its journal says what it sent`
 }
 
+/**
+ * A folder with a run's other reports and no results.json (a CI upload whose path or pattern left
+ * it out): what to say of it, or undefined when the folder holds none of them.
+ */
+function reportsWithoutResults(dir: string): string | undefined {
+  const held = ['report.html', 'summary.md', 'junit.xml'].filter((name) => existsSync(join(dir, name)))
+  if (held.length === 0) return undefined
+  return `no such file, beside ${held.join(', ')}: the folder holds a run's reports without the results.json a verdict is read from (an upload that left it out? upload the whole report folder)`
+}
+
 /** The results.json of a report folder; throws an Error whose message names the file and what is wrong. */
 export function readRunFolder(dir: string): RunFile {
   const path = join(dir, 'results.json')
@@ -126,7 +137,7 @@ export function readRunFolder(dir: string): RunFile {
     data = readReportJson(path)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    const stopped = code === 'ENOENT' ? journalOfStoppedRun(dir) : undefined
+    const stopped = code === 'ENOENT' ? (journalOfStoppedRun(dir) ?? reportsWithoutResults(dir)) : undefined
     throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? (stopped ?? 'no such file (is it a report folder?)') : whyUnreadable(error)}`)
   }
   // a file edited by hand or cut short is said to be so, here, not later as a page that cannot be written

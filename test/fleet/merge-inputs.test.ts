@@ -195,7 +195,8 @@ describe('merge of the folder of a job killed mid-run (its journal, no results.j
     // its page links the journal it left, not a report.html that is not there
     expect(m.fleet.deployments[0]?.report).toMatch(/eu-killed\/journal\.ndjson$/)
     expect(readFileSync(join(scratch, 'out-killed', 'fleet.md'), 'utf8')).toMatch(/\| \[journal\.ndjson\]\([^)]*eu-killed\/journal\.ndjson\) \|$/m)
-    expect(m.fleet.deployments[1]?.report).toMatch(/us-beside-killed\/report\.html$/)
+    // its neighbour holds a results.json alone: the link goes to that, not to a report.html that is not there
+    expect(m.fleet.deployments[1]?.report).toMatch(/us-beside-killed\/results\.json$/)
   })
 })
 
@@ -206,5 +207,19 @@ describe("merge of a fleet's folder whose fleet.json lists a label that is no fo
     let stderr = ''
     expect(mergeMain([dir, '--report-dir', join(scratch, 'out-edited-label')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})).toBe(2)
     expect(stderr).toMatch(/^conform merge: .*fleet-edited-label\/fleet\.json lists a deployment whose label "\.\.\/eu-twice" is not a folder name/)
+  })
+})
+
+describe('merge of folders an upload left part of (results.json or report.html missing)', () => {
+  test("reports without results.json: not judged, and the reason says the folder holds the others, not 'is it a report folder?'; the link goes to a file that is there", () => {
+    const partial = folder('partial')
+    writeFileSync(join(partial, 'report.html'), '<p>report</p>')
+    writeFileSync(join(partial, 'summary.md'), 'summary')
+    const noPage = folder('no-page', passed())
+    const m = merge([partial, noPage], 'out-partial')
+    expect(m.code).toBe(2)
+    expect(m.fleet.deployments[0]?.reason).toMatch(/results\.json: no such file, beside report\.html, summary\.md: the folder holds a run's reports without the results\.json a verdict is read from \(an upload that left it out\? upload the whole report folder\)$/)
+    // a results.json without its report.html: the row links what the folder holds
+    expect(m.fleet.deployments.map((d) => d.report)).toEqual(['../partial/report.html', '../no-page/results.json'])
   })
 })
