@@ -110,7 +110,7 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
         if (problem) input.label = visibleLine(input.label).slice(0, 80)
         const earlier = seen.get(input.label.toLowerCase())
         if (earlier === input.dir) throw new Error(`${input.dir} is given twice: each deployment's folder once`)
-        if (earlier !== undefined) throw new Error(`${input.dir} and ${earlier} have the same name, "${input.label}": each deployment's folder needs its own`)
+        if (earlier !== undefined) throw new Error(`${input.dir} and ${earlier} have the same name, "${input.label}": a folder's name is its deployment's label, and each deployment needs its own; give one of them (the run to judge), or rename the other's folder`)
         seen.set(input.label.toLowerCase(), input.dir)
         let run: RunFile
         if (problem) run = unreadRun(tool, new Date().toISOString(), redact(`its folder name is its deployment's label, and that ${problem}; rename the folder (in a CI matrix, the job's label)`))

@@ -223,3 +223,14 @@ describe('merge of folders an upload left part of (results.json or report.html m
     expect(m.fleet.deployments.map((d) => d.report)).toEqual(['../partial/report.html', '../no-page/results.json'])
   })
 })
+
+describe('merge of two folders of one name (eu-prod of a fleet and of a matrix job)', () => {
+  test('exit 2, and the line says the name is the label and what to do', () => {
+    mkdirSync(join(scratch, 'round-1'), { recursive: true })
+    mkdirSync(join(scratch, 'round-2'), { recursive: true })
+    let stderr = ''
+    const code = mergeMain([folder('round-1/eu-prod', passed()), folder('round-2/EU-prod', failed()), '--report-dir', join(scratch, 'out-same')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/round-2\/EU-prod and .*round-1\/eu-prod have the same name, "EU-prod": a folder's name is its deployment's label, and each deployment needs its own; give one of them \(the run to judge\), or rename the other's folder\n$/)
+  })
+})
