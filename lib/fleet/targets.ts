@@ -55,6 +55,10 @@ export interface FleetDeploymentConfig {
 
 /** Every field an entry of a targets file may have. */
 const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv', 'baseline', 'caCert', 'clientCert', 'clientKey', 'clientKeyPassphraseEnv'] as const
+/** Options every deployment of a fleet shares, which an entry cannot have (readOnly: true beside staging's writes). */
+const FLEET_OPTIONS = ['read-only', 'max-writes', 'rate-limit', 'concurrency', 'timeout', 'deadline', 'list-lag', 'rule', 'header', 'confirm', 'repeat', 'seed'] as const
+/** readOnly, read_only, --read-only, maxWrites, rules: one spelling. */
+const optionKey = (name: string) => name.toLowerCase().replace(/^-+/, '').replace(/[-_]/g, '').replace(/s$/, '')
 
 /** The fields of an entry that name a TLS file (lib/config/client-tls.ts). */
 const TLS_FILE_FIELDS = ['caCert', 'clientCert', 'clientKey'] as const
@@ -161,6 +165,9 @@ export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
   if (extra.length > 0) throw new ConfigError(`the targets file ${path} has a field it does not know, "${visibleLine(extra[0] as string).slice(0, 40)}"; it holds only "deployments" (and x-… or .… keys for YAML anchors)`)
   // `apiKey: …` is a key written into the file, where apiKeyEnv names the variable that holds it
   const fieldHint = (field: string) => {
+    // an option of the whole fleet written into an entry (production read-only beside staging): say how to get it
+    const option = FLEET_OPTIONS.find((name) => optionKey(name) === optionKey(field))
+    if (option !== undefined) return ` (--${option} is an option of the whole fleet, on the command line: run the deployments that need another --${option} as a fleet of their own, into another --report-dir, and join the two folders with merge)`
     const meant = closestName(field, ENTRY_FIELDS)
     if (meant === 'apiKeyEnv') return ' (did you mean apiKeyEnv? It names the environment variable that holds the key: a key is never written in the file)'
     return meant === undefined ? '' : ` (did you mean ${meant}?)`
