@@ -49,7 +49,10 @@ export function fleetHeadline(fleet: FleetResult): string {
   const parts = [`${passed} of ${deployments} passed`]
   // a pass its baseline made is not a pass like the others: the headline names it
   const byBaseline = named((d) => d.exitCode === 0 && d.knownRules !== undefined)
-  if (byBaseline !== '') parts[0] += ` (${byBaseline} with known failures its baseline excused)`
+  // nor is a pass of the must-rules that ran (--read-only): the headline says which passed so
+  const partly = named((d) => d.exitCode === 0 && d.notVerifiedRules !== undefined)
+  const passNotes = [byBaseline && `${byBaseline} with known failures its baseline excused`, partly && `${partly} with must-rules not verified`].filter((note) => note !== '')
+  if (passNotes.length > 0) parts[0] += ` (${passNotes.join('; ')})`
   if (failed > 0) parts.push(`${failed} failed (${named((d) => d.exitCode === 1)})`)
   if (notJudged > 0) parts.push(`${notJudged} could not be judged (${named((d) => d.exitCode === 2)})`)
   if (fleet.error !== undefined) parts.push(fleet.error)

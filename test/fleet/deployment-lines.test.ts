@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest'
 import { fleetHtml } from '../../lib/fleet/fleet-html.ts'
 import { fleetMarkdown, fleetTerminal } from '../../lib/fleet/fleet-reports.ts'
 import { deploymentOf, fleetOf } from '../../lib/fleet/fleet-result.ts'
+import { fleetHeadline } from '../../lib/fleet/fleet-wording.ts'
 import { check, runResult } from '../reporters/fixture.ts'
 
 const TOOL = { name: 'petstore-categories-conformance', version: '0.0.0' }
@@ -31,6 +32,11 @@ describe('a deployment judged --read-only: its must-rules about creating not ver
     expect(terminal).toMatch(/^PASS {8}rw .* every must-rule passed$/m)
     expect(fleetMarkdown(page).replaceAll('\\', '')).toContain(`| ro | https://ro.example/v1 | PASS | ${said} |`)
     expect(fleetHtml(page)).toContain(`<td>${said}</td>`)
+  })
+
+  test('the headline names it among those that passed, as it names a pass its baseline made', () => {
+    expect(fleetHeadline(page)).toBe('PASS (exit 0): 2 of 2 passed (ro with must-rules not verified)')
+    expect(fleetTerminal(page, 'fleet.html')).toMatch(/^Fleet: PASS \(exit 0\): 2 of 2 passed \(ro with must-rules not verified\)$/m)
   })
 })
 
