@@ -41,8 +41,10 @@ export interface FleetDeployment {
    * beside failed rules, what cut its run short (--deadline, a signal), which its own reports say.
    */
   reason?: string
-  /** The must-rules none of whose checks ran (--read-only, --max-writes, --rule): a pass says it passed the others only. */
+  /** The must-rules none of whose checks ran (--read-only, --max-writes): a pass says it passed the others only. */
   notVerifiedRules?: string[]
+  /** The rules its run was limited to (--rule): a pass says it passed those only. */
+  selectedRules?: string[]
   /** Each rule's status, for the deployment × rule matrix; empty when the run could not be made. */
   rules: Record<string, Status>
   /**
@@ -191,6 +193,8 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
   // a failed run cut short (--deadline, a signal) says so beside its rules: the rules it did not reach are not verified
   const explain = run.verdict === 'incomplete' || run.verdict === 'fail'
   const notVerifiedRules = run.rules.filter((r) => r.status === 'skip' && r.level === 'must').map((r) => r.id)
+  // a results.json merge reads may be an earlier version's, or edited by hand
+  const selectedRules = Array.isArray(run.options?.rules) ? run.options.rules.filter((id): id is string => typeof id === 'string') : []
   // a results.json of an earlier version (merge) may have no observations
   const notes = [run.observed && connectionLimitNote(run.observed)].filter((note): note is string => note !== undefined)
   const writes = writesOf(run)
@@ -204,6 +208,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     ...(fault !== undefined ? { fault } : {}),
     ...(knownRules.length > 0 ? { knownRules } : {}),
     ...(notVerifiedRules.length > 0 ? { notVerifiedRules } : {}),
+    ...(selectedRules.length > 0 ? { selectedRules } : {}),
     ...(explain && run.problems[0] !== undefined ? { reason: problemText(run.problems[0]) } : {}),
     rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),
     ...(notes.length > 0 ? { notes } : {}),

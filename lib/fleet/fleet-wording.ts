@@ -49,9 +49,11 @@ export function fleetHeadline(fleet: FleetResult): string {
   const parts = [`${passed} of ${deployments} passed`]
   // a pass its baseline made is not a pass like the others: the headline names it
   const byBaseline = named((d) => d.exitCode === 0 && d.knownRules !== undefined)
-  // nor is a pass of the must-rules that ran (--read-only): the headline says which passed so
-  const partly = named((d) => d.exitCode === 0 && d.notVerifiedRules !== undefined)
-  const passNotes = [byBaseline && `${byBaseline} with known failures its baseline excused`, partly && `${partly} with must-rules not verified`].filter((note) => note !== '')
+  // nor is a pass of the must-rules that ran (--read-only, --rule): the headline says which passed so
+  const partly = fleet.deployments.filter((d) => d.exitCode === 0 && (d.notVerifiedRules !== undefined || d.selectedRules !== undefined)).map((d) => d.label)
+  // a fleet run --read-only or --rule: every pass is one of them, and naming each says nothing more
+  const partlyWho = partly.length > 1 && partly.length === passed ? 'each' : partly.join(', ')
+  const passNotes = [byBaseline && `${byBaseline} with known failures its baseline excused`, partlyWho && `${partlyWho} with must-rules not verified`].filter((note) => note !== '')
   if (passNotes.length > 0) parts[0] += ` (${passNotes.join('; ')})`
   if (failed > 0) parts.push(`${failed} failed (${named((d) => d.exitCode === 1)})`)
   if (notJudged > 0) parts.push(`${notJudged} could not be judged (${named((d) => d.exitCode === 2)})`)
@@ -75,7 +77,8 @@ export function deploymentDetail(d: FleetDeployment): string {
   if (d.reason !== undefined) return `${d.reason}${also}`
   // a pass its baseline made says so: the rules it names failed, and were excused
   if (known) return `passed with ${known}${notVerifiedDetail(d)}`
-  return d.verdict === 'pass' ? (d.notVerifiedRules === undefined ? 'every must-rule passed' : `every must-rule that ran passed${notVerifiedDetail(d)}`) : ''
+  if (d.verdict !== 'pass') return ''
+  return d.notVerifiedRules === undefined && d.selectedRules === undefined ? 'every must-rule passed' : `every must-rule that ran passed${d.selectedRules === undefined ? '' : ` (--rule ${d.selectedRules.join(', ')})`}${notVerifiedDetail(d)}`
 }
 
 /** What a pass adds for the must-rules its run did not verify (--read-only, --max-writes, --rule), as its own report says them, or ''. */

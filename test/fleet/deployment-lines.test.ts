@@ -57,3 +57,16 @@ describe('a deployment that failed a rule, and whose run the deadline cut short'
     expect(fleetHtml(page)).toContain(`<td><code>create-returns-201</code>; ${deadline}</td>`)
   })
 })
+
+describe('a deployment judged on the rules --rule selected', () => {
+  const selected = runResult()
+  selected.rules = selected.rules.filter((r) => r.id === 'list-returns-200')
+  selected.options = { ...selected.options, rules: ['list-returns-200'] }
+  const page = fleetOf([deploymentOf('eu', 'https://eu.example/v1', 'eu/report.html', selected)], [selected], TOOL)
+
+  test('its line says it passed the rules that ran, and which, as its own report does; never "every must-rule passed"', () => {
+    expect(page.deployments[0]?.selectedRules).toEqual(['list-returns-200'])
+    expect(fleetTerminal(page, 'fleet.html')).toMatch(/^PASS {8}eu {2}https:\/\/eu\.example\/v1 {2}every must-rule that ran passed \(--rule list-returns-200\)$/m)
+    expect(fleetHeadline(page)).toBe('PASS (exit 0): 1 of 1 passed (eu with must-rules not verified)')
+  })
+})
