@@ -70,12 +70,14 @@ export function fleetMarkdown(fleet: FleetResult, { links = true }: { links?: bo
 
 /** The annotations of a fleet under GitHub Actions: one error per deployment that failed or could not be judged. */
 function fleetAnnotations(fleet: FleetResult): string[] {
-  if (fleet.error !== undefined) return [workflowCommand('error', 'conformance fleet could not be run', visibleLine(fleet.error))]
+  if (fleet.error !== undefined && fleet.deployments.length === 0) return [workflowCommand('error', 'conformance fleet could not be run', visibleLine(fleet.error))]
+  // a merge not whole (--expect, a fleet of no verdict) still says each deployment that failed: the error goes first, not in their place
+  const whole = fleet.error === undefined ? [] : [workflowCommand('error', 'conformance fleet not whole', visibleLine(fleet.error))]
   const items = fleet.deployments
     .filter((d) => d.exitCode !== 0)
     .map((d) => ({ title: `${d.label}: ${d.exitCode === 1 ? 'conformance failed' : 'could not be judged'}`, message: visibleLine(`${d.baseUrl}: ${detail(d)}`) }))
-  const shown = items.length > ANNOTATIONS_PER_KIND ? items.slice(0, ANNOTATIONS_PER_KIND - 1) : items
-  const out = shown.map((i) => workflowCommand('error', i.title, i.message))
+  const shown = items.length > ANNOTATIONS_PER_KIND - whole.length ? items.slice(0, ANNOTATIONS_PER_KIND - whole.length - 1) : items
+  const out = [...whole, ...shown.map((i) => workflowCommand('error', i.title, i.message))]
   if (items.length > shown.length) out.push(workflowCommand('error', `${items.length - shown.length} more deployments`, 'not shown here: see the job summary and fleet.html'))
   return out
 }

@@ -234,3 +234,15 @@ describe('merge of two folders of one name (eu-prod of a fleet and of a matrix j
     expect(stderr).toMatch(/round-2\/EU-prod and .*round-1\/eu-prod have the same name, "EU-prod": a folder's name is its deployment's label, and each deployment needs its own; give one of them \(the run to judge\), or rename the other's folder\n$/)
   })
 })
+
+describe('merge --expect short of a job, beside a deployment that failed, under GitHub Actions', () => {
+  test('an annotation says the fleet is not whole, and another the deployment that failed: not "could not be run" in its place', () => {
+    const summary = join(scratch, 'summary-expect.md')
+    writeFileSync(summary, '')
+    let stdout = ''
+    const code = mergeMain([folder('gh-eu', failed()), folder('gh-us', passed()), '--expect', '3', '--report-dir', join(scratch, 'out-gh')], { out: (t) => void (stdout += t), err: () => undefined }, scratch, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary })
+    expect(code).toBe(1)
+    const annotations = stdout.split('\n').filter((line) => line.startsWith('::error '))
+    expect(annotations).toEqual([expect.stringMatching(/^::error title=conformance fleet not whole::3 deployments expected \(--expect\), 2 found/), expect.stringMatching(/^::error title=gh-eu%3A conformance failed::/)])
+  })
+})
