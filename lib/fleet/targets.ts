@@ -261,11 +261,12 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
   /** Why an entry has no key, or undefined when it has one. */
   const noKey = (target: FleetTarget): string | undefined => {
     const raw = target.apiKeyEnv !== undefined ? env[target.apiKeyEnv] : shared.apiKey
-    if (raw !== undefined && raw !== '') return undefined
+    // only whitespace is trimmed to nothing: empty too (a secret of a newline)
+    if (raw !== undefined && raw.trim() !== '') return undefined
     const file = target.apiKeyEnv !== undefined && raw === undefined ? envFileSetting(target.apiKeyEnv, cwd, shared.profile) : undefined
     // a single run reads its key from .env: that the fleet does not is said where it bites
     const hint = file !== undefined ? ` in the environment (${file} sets it, but a deployment's key is read from the environment only: export it, as with set -a; . ./${file}; set +a)` : ''
-    return `${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? `not set${hint}` : 'set, but empty'}` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`
+    return `${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? `not set${hint}` : `set, but empty${raw === '' ? '' : ' (only whitespace)'}`}` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`
   }
   // several secrets missing from a CI job: each named at once, not one per attempt
   const keyless = targets.filter((target) => target.apiKeyEnv !== undefined).flatMap((target) => noKey(target) ?? [])

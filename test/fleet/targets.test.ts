@@ -211,6 +211,8 @@ describe('several entries without their key (a CI job missing secrets)', () => {
     expect(() => fleetConfigs(request, { US_KEY: canaryKey(), AP_KEY: '' }, scratch, [])).toThrow(
       /^2 deployments have no key: \S*keyless\.yaml deployment 1 \(eu\): no key: the variable EU_KEY its apiKeyEnv names is not set; \S*keyless\.yaml deployment 3 \(ap\): no key: the variable AP_KEY its apiKeyEnv names is set, but empty$/,
     )
+    // a secret of a newline is empty too
+    expect(() => fleetConfigs(request, { US_KEY: '\n', AP_KEY: ' ' }, scratch, [])).toThrow(/^3 deployments have no key: .*US_KEY its apiKeyEnv names is set, but empty \(only whitespace\); .*AP_KEY its apiKeyEnv names is set, but empty \(only whitespace\)$/)
     // one missing: its line as before
     expect(() => fleetConfigs(request, { US_KEY: canaryKey(), AP_KEY: canaryKey() }, scratch, [])).toThrow(/^\S*keyless\.yaml deployment 1 \(eu\): no key: the variable EU_KEY its apiKeyEnv names is not set$/)
   })
