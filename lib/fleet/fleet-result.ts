@@ -139,7 +139,9 @@ export function readRunFolder(dir: string): RunFile {
     data = readReportJson(path)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    const stopped = code === 'ENOENT' ? (journalOfStoppedRun(dir) ?? reportsWithoutResults(dir)) : undefined
+    // a fleet.json's deployment whose folder is not there (copied or uploaded without it)
+    const gone = existsSync(dir) ? undefined : 'no such folder (the fleet.json that lists this deployment came without its reports: were they left out of the copy or upload?)'
+    const stopped = code === 'ENOENT' ? (gone ?? journalOfStoppedRun(dir) ?? reportsWithoutResults(dir)) : undefined
     throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? (stopped ?? 'no such file (is it a report folder?)') : whyUnreadable(error)}`)
   }
   // a file edited by hand or cut short is said to be so, here, not later as a page that cannot be written

@@ -246,3 +246,14 @@ describe('merge --expect short of a job, beside a deployment that failed, under 
     expect(annotations).toEqual([expect.stringMatching(/^::error title=conformance fleet not whole::3 deployments expected \(--expect\), 2 found/), expect.stringMatching(/^::error title=gh-eu%3A conformance failed::/)])
   })
 })
+
+describe("merge of a fleet's folder without one of its deployments' folders (an upload that left it out)", () => {
+  test('that deployment is not judged, and the reason says its folder is missing, not "is it a report folder?"', () => {
+    const fleetDir = folder('fleet-partial')
+    folder('fleet-partial/eu', passed())
+    writeFileSync(join(fleetDir, 'fleet.json'), JSON.stringify({ deployments: [{ label: 'eu', baseUrl: 'https://eu.example/v1' }, { label: 'us', baseUrl: 'https://us.example/v1' }] }))
+    const m = merge([fleetDir], 'out-fleet-partial')
+    expect(m.code).toBe(2)
+    expect(m.fleet.deployments[1]?.reason).toMatch(/fleet-partial\/us\/results\.json: no such folder \(the fleet\.json that lists this deployment came without its reports: were they left out of the copy or upload\?\)$/)
+  })
+})
