@@ -130,7 +130,8 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     const baseUrl = config.baseUrl as string
     try {
       const unreachable = await reached.get(d)
-      if (unreachable) return cannotRun(d, unreachable.message)
+      // a targets entry has a CA of its own: its line says that field, not only the command line's flag
+      if (unreachable) return cannotRun(d, request.targetsFile === undefined ? unreachable.message : unreachable.message.replace('add its CA with --ca-cert FILE (or NODE_EXTRA_CA_CERTS=/path/to/ca.pem)', 'add its CA with caCert: FILE in its entry of the targets file (or --ca-cert FILE for every deployment)'))
       if (interrupt?.aborted) return cannotRun(d, `interrupted by ${interrupt.reason} before the run started`)
       // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
       const reportDir = resolve(userCwd, config.reportDir)
