@@ -7,7 +7,7 @@
 import { badge, escapeHtml } from '../reporters/html-text.ts'
 import { styleSheet } from '../reporters/html-report.ts'
 import type { FleetDeployment, FleetResult } from './fleet-result.ts'
-import { deploymentDetail, failedWords, fleetHeadline, fleetTitle, knownDetail, linkTarget, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
+import { deploymentDetail, failedWords, fleetHeadline, fleetTitle, knownDetail, linkTarget, NO_VERDICT_LEGEND, noStatusWord, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
 
 const VERDICT_CLASS: Record<FleetDeployment['verdict'], string> = { pass: 'pass', fail: 'fail', incomplete: 'skip', error: 'skip' }
 
@@ -34,7 +34,7 @@ function matrix(fleet: FleetResult): string {
       const status = ruleStatus(d, rule.id)
       // a rule passed only by the baseline's known failures is no advisory note: it says so
       const known = d.knownRules?.includes(rule.id) ? '<span class="badge warn">KNOWN (BASELINE)</span>' : undefined
-      return `<td>${status === undefined ? '<span class="muted">—</span>' : (known ?? badge(status))}</td>`
+      return `<td>${status === undefined ? `<span class="muted">${noStatusWord(d)}</span>` : (known ?? badge(status))}</td>`
     })
     return `<tr><th scope="row"><code>${escapeHtml(rule.id)}</code> <span class="muted">${escapeHtml(rule.level)}</span><br><span class="muted">${escapeHtml(rule.title)}</span></th>${cells.join('')}</tr>`
   })
@@ -43,7 +43,7 @@ function matrix(fleet: FleetResult): string {
 <tbody>
 ${rows.join('\n')}
 </tbody></table>
-<p class="hint">— : no verdict on that rule (the run could not be made). Each deployment's name links to its report.</p>`
+<p class="hint">${NO_VERDICT_LEGEND} Each deployment's name links to its report.</p>`
 }
 
 export function fleetHtml(fleet: FleetResult): string {

@@ -17,7 +17,7 @@ import { FLEET_FILES, type FleetFile } from './fleet-files.ts'
 import { fleetHtml } from './fleet-html.ts'
 import { fleetJunit } from './fleet-junit.ts'
 import type { FleetResult, RunFile } from './fleet-result.ts'
-import { CELL_WORD, cellWord, deploymentDetail as detail, fleetHeadline, fleetTitle, linkTarget, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
+import { CELL_WORD, cellWord, deploymentDetail as detail, fleetHeadline, fleetTitle, linkTarget, NO_VERDICT_LEGEND, noStatusWord, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
 import { portableJson } from '../json/portable-json.ts'
 
 /** The terminal's lines: one per deployment, then the fleet's verdict and where its page is. */
@@ -58,12 +58,12 @@ export function fleetMarkdown(fleet: FleetResult, { links = true }: { links?: bo
     for (const rule of fleet.rules) {
       const cells = fleet.deployments.map((d) => {
         const status = ruleStatus(d, rule.id)
-        return status === undefined ? '—' : status === 'fail' ? `**${CELL_WORD.fail}**` : (cellWord(d, rule.id) as string)
+        return status === undefined ? noStatusWord(d) : status === 'fail' ? `**${CELL_WORD.fail}**` : (cellWord(d, rule.id) as string)
       })
       // a rule's level comes from a results.json merge read, which a hand or a hostile job may have edited
       out.push(`| ${escapeMarkdown(rule.id)} (${escapeMarkdown(rule.level)}) | ${cells.join(' | ')} |`)
     }
-    out.push('', '— : no verdict on that rule (the run could not be made).')
+    out.push('', NO_VERDICT_LEGEND)
   }
   return out.join('\n') + '\n'
 }

@@ -24,6 +24,14 @@ export function cellWord(d: FleetDeployment, rule: string): string | undefined {
   return d.knownRules?.includes(rule) ? 'known (baseline)' : CELL_WORD[status]
 }
 
+/** A matrix cell of no status: "not run (--rule)" for a rule its run's --rule left out (beside a whole run, in a merge), else "—". */
+export function noStatusWord(d: FleetDeployment): string {
+  return d.selectedRules !== undefined ? 'not run (--rule)' : '—'
+}
+
+/** The matrix's legend: what a cell of "—" means. */
+export const NO_VERDICT_LEGEND = '— : no verdict on that rule (its run could not be made, or was of an earlier version, which has no such rule).'
+
 /** What a deployment's line adds for the rules its baseline (--baseline, or its targets entry's baseline:) excused, or ''. */
 export function knownDetail(d: FleetDeployment): string {
   return d.knownRules === undefined ? '' : `known failures its baseline excused: ${d.knownRules.join(', ')}`

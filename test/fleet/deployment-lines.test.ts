@@ -69,4 +69,14 @@ describe('a deployment judged on the rules --rule selected', () => {
     expect(fleetTerminal(page, 'fleet.html')).toMatch(/^PASS {8}eu {2}https:\/\/eu\.example\/v1 {2}every must-rule that ran passed \(--rule list-returns-200\)$/m)
     expect(fleetHeadline(page)).toBe('PASS (exit 0): 1 of 1 passed (eu with must-rules not verified)')
   })
+
+  test('merged beside a whole run, its matrix cells of the rules it left out read "not run (--rule)", not the "—" of a run that could not be made', () => {
+    const whole = runResult()
+    const merged = fleetOf([deploymentOf('eu', 'https://eu.example/v1', 'eu/report.html', selected), deploymentOf('us', 'https://us.example/v1', 'us/report.html', whole)], [selected, whole], TOOL)
+    const md = fleetMarkdown(merged)
+    expect(md).toMatch(/^\| list-returns-200 \(must\) \| pass \| pass \|$/m)
+    expect(md).toMatch(/^\| ids-unique \(must\) \| not run \(--rule\) \| pass \|$/m)
+    expect(md).not.toMatch(/\| — \|/)
+    expect(fleetHtml(merged)).toMatch(/<code>ids-unique<\/code>.*<td><span class="muted">not run \(--rule\)<\/span><\/td>/)
+  })
 })
