@@ -257,3 +257,13 @@ describe("merge of a fleet's folder without one of its deployments' folders (an 
     expect(m.fleet.deployments[1]?.reason).toMatch(/fleet-partial\/us\/results\.json: no such folder \(the fleet\.json that lists this deployment came without its reports: were they left out of the copy or upload\?\)$/)
   })
 })
+
+describe('junit.xml of a merge not whole (--expect short), one of whose deployments is labelled "fleet"', () => {
+  test("the fleet's own testsuite is (fleet), never a deployment's name, and its test case says the fleet is not whole, not that it could not be run", () => {
+    const m = merge([folder('fleet', passed()), folder('junit-us', passed()), '--expect', '3'], 'out-junit-whole')
+    expect(m.code).toBe(2)
+    const xml = readFileSync(join(scratch, 'out-junit-whole', 'junit.xml'), 'utf8')
+    expect([...xml.matchAll(/<testsuite name="([^"]*)"/g)].map((x) => x[1])).toEqual(['fleet', 'junit-us', '(fleet)'])
+    expect(xml).toMatch(/<testcase classname="\(fleet\)" name="the fleet is whole" time="0"><error message="3 deployments expected \(--expect\), 2 found[^"]*" type="FleetNotWhole">/)
+  })
+})
