@@ -15,8 +15,8 @@ import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { PREFIX } from '../result/record-prefixes.ts'
 import { runFileProblem } from './run-file.ts'
-import { readReportJson, readReportText, whyUnreadable } from '../config/user-file.ts'
-import { JOURNAL_FILE } from '../runner/report-files.ts'
+import { readReportJson, whyUnreadable } from '../config/user-file.ts'
+import { whyNoResults } from './run-folder-words.ts'
 
 /** What one deployment's run said, as fleet.json holds it. */
 export interface FleetDeployment {
@@ -86,51 +86,6 @@ export function problemText(problem: RunResult['problems'][number] | string): st
   return typeof problem === 'string' ? problem : problem.message
 }
 
-/**
- * A folder with a journal and no results.json: a run stopped before its reports (a CI job killed
- * or timed out), whose journal still says what it sent. What to say of it, or undefined when the
- * folder holds no journal.
- */
-function journalOfStoppedRun(dir: string): string | undefined {
-  let text: string
-  try {
-    text = readReportText(join(dir, JOURNAL_FILE))
-  } catch {
-    return undefined
-  }
-  const sent = new Set<string>()
-  const posts = new Set<string>()
-  const refused = new Set<string>()
-  for (const line of text.split('\n')) {
-    try {
-      const entry = JSON.parse(line) as { id?: unknown; method?: unknown; phase?: unknown }
-      if (typeof entry.id !== 'string') continue
-      // a request refused before it went (--read-only, the write budget, --rule) has one line, "refused":
-      // under --max-writes 6 the journal lists the plan's other 66 POSTs so, and none of them was sent
-      if (entry.phase === 'refused') {
-        refused.add(entry.id)
-        continue
-      }
-      sent.add(entry.id)
-      if (entry.method === 'POST') posts.add(entry.id)
-    } catch {
-      // the last line of a process killed while writing it
-    }
-  }
-  const notSent = [...refused].filter((id) => !sent.has(id)).length
-  return `no such file, beside a ${JOURNAL_FILE} of ${sent.size} requests sent (${posts.size} POSTs)${notSent > 0 ? ` and ${notSent} refused before sending` : ''}: the run was stopped before it wrote its reports (a job killed or timed out); its journal says what it sent`
-}
-
-/**
- * A folder with a run's other reports and no results.json (a CI upload whose path or pattern left
- * it out): what to say of it, or undefined when the folder holds none of them.
- */
-function reportsWithoutResults(dir: string): string | undefined {
-  const held = ['report.html', 'summary.md', 'junit.xml'].filter((name) => existsSync(join(dir, name)))
-  if (held.length === 0) return undefined
-  return `no such file, beside ${held.join(', ')}: the folder holds a run's reports without the results.json a verdict is read from (an upload that left it out? upload the whole report folder)`
-}
-
 /** The results.json of a report folder; throws an Error whose message names the file and what is wrong. */
 export function readRunFolder(dir: string): RunFile {
   const path = join(dir, 'results.json')
@@ -141,7 +96,7 @@ export function readRunFolder(dir: string): RunFile {
     const code = (error as NodeJS.ErrnoException).code
     // a fleet.json's deployment whose folder is not there (copied or uploaded without it)
     const gone = existsSync(dir) ? undefined : 'no such folder (the fleet.json that lists this deployment came without its reports: were they left out of the copy or upload?)'
-    const stopped = code === 'ENOENT' ? (gone ?? journalOfStoppedRun(dir) ?? reportsWithoutResults(dir)) : undefined
+    const stopped = code === 'ENOENT' ? (gone ?? whyNoResults(dir)) : undefined
     throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? (stopped ?? 'no such file (is it a report folder?)') : whyUnreadable(error)}`)
   }
   // a file edited by hand or cut short is said to be so, here, not later as a page that cannot be written
