@@ -6,8 +6,9 @@
  * (--output FILE). Exit 1 when B fails something A did not, 0 otherwise, 2 on unreadable input.
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fleetFolderProblem } from '../fleet/fleet-folder.ts'
+import { whyNoResults } from '../fleet/run-folder-words.ts'
 import type { RunResult } from '../result/run-result.ts'
 import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { resultFromFile } from '../result/results-file.ts'
@@ -56,7 +57,9 @@ function readRun(given: string, cwd: string): RunResult {
   try {
     data = readReportJson(path, { inFolder })
   } catch (error) {
-    throw new Error(`cannot read ${path}: ${whyUnreadable(error)}`)
+    // a folder of a run stopped before its reports, or of reports an upload took without results.json, says so, as merge does
+    const why = inFolder && (error as NodeJS.ErrnoException).code === 'ENOENT' ? whyNoResults(dirname(path)) : undefined
+    throw new Error(`cannot read ${path}: ${why ?? whyUnreadable(error)}`)
   }
   const run = data as Partial<RunResult> | null
   // a run that could not be made (an unreachable deployment, a key unset) wrote why, and no rule

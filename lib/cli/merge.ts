@@ -110,7 +110,7 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
         if (problem) input.label = visibleLine(input.label).slice(0, 80)
         const earlier = seen.get(input.label.toLowerCase())
         if (earlier === input.dir) throw new Error(`${input.dir} is given twice: each deployment's folder once`)
-        if (earlier !== undefined) throw new Error(`${input.dir} and ${earlier} have the same name, "${input.label}": each deployment's folder needs its own`)
+        if (earlier !== undefined) throw new Error(`${input.dir} and ${earlier} have the same name, "${input.label}": a folder's name is its deployment's label, and each deployment needs its own; give one of them (the run to judge), or rename the other's folder`)
         seen.set(input.label.toLowerCase(), input.dir)
         let run: RunFile
         if (problem) run = unreadRun(tool, new Date().toISOString(), redact(`its folder name is its deployment's label, and that ${problem}; rename the folder (in a CI matrix, the job's label)`))
@@ -123,8 +123,8 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
             run = unreadRun(tool, new Date().toISOString(), redact(`its reports could not be read: ${visibleLine((error as Error).message)}`))
           }
         }
-        // a job killed before its reports left only its journal: the page links that, not a report.html that is not there
-        const page = !existsSync(join(input.dir, 'report.html')) && existsSync(join(input.dir, JOURNAL_FILE)) ? JOURNAL_FILE : 'report.html'
+        // a job killed before its reports left only its journal, an upload may have left report.html out: the page links what is there
+        const page = ['report.html', JOURNAL_FILE, 'results.json'].find((name) => existsSync(join(input.dir, name))) ?? 'report.html'
         const report = relative(outDir, join(input.dir, page)).split(sep).join('/')
         runs.push(run)
         deployments.push(deploymentOf(input.label, input.baseUrl ?? run.baseUrl ?? '(not recorded)', report, run))

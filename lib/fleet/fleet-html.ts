@@ -7,7 +7,7 @@
 import { badge, escapeHtml } from '../reporters/html-text.ts'
 import { styleSheet } from '../reporters/html-report.ts'
 import type { FleetDeployment, FleetResult } from './fleet-result.ts'
-import { deploymentDetail, failedWords, fleetHeadline, fleetTitle, knownDetail, linkTarget, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
+import { deploymentDetail, failedWords, fleetHeadline, fleetTitle, knownDetail, linkTarget, NO_VERDICT_LEGEND, noStatusWord, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
 
 const VERDICT_CLASS: Record<FleetDeployment['verdict'], string> = { pass: 'pass', fail: 'fail', incomplete: 'skip', error: 'skip' }
 
@@ -16,7 +16,7 @@ function deploymentRow(d: FleetDeployment): string {
   // not judged: why comes first, then any failed rule, as deploymentDetail says it in the other formats
   const notJudged = (d.verdict === 'incomplete' || d.verdict === 'error') && d.reason !== undefined
   const known = d.knownRules !== undefined && (notJudged || failed) ? `; ${escapeHtml(knownDetail(d))}` : ''
-  const why = notJudged ? `${escapeHtml(d.reason as string)}${failed ? `; failed: ${failed}` : ''}${known}` : failed ? `${d.fault === undefined ? '' : escapeHtml(failedWords(d))}${failed}${known}` : escapeHtml(deploymentDetail(d))
+  const why = notJudged ? `${escapeHtml(d.reason as string)}${failed ? `; failed: ${failed}` : ''}${known}` : failed ? `${d.fault === undefined ? '' : escapeHtml(failedWords(d))}${failed}${known}${d.reason !== undefined ? `; ${escapeHtml(d.reason)}` : ''}` : escapeHtml(deploymentDetail(d))
   return `<tr class="${VERDICT_CLASS[d.verdict]}"><td><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></td><td><code>${escapeHtml(d.baseUrl)}</code></td><td><span class="badge ${VERDICT_CLASS[d.verdict]}">${VERDICT_WORD[d.verdict]}</span> <span class="muted">exit ${d.exitCode}</span></td><td>${why}</td><td>${escapeHtml(writesDetail(d) ?? '—')}</td></tr>`
 }
 
@@ -33,10 +33,10 @@ function matrix(fleet: FleetResult): string {
   const rows = fleet.rules.map((rule) => {
     const cells = fleet.deployments.map((d) => {
       const status = ruleStatus(d, rule.id)
-      if (status === undefined) unjudged = true
+      if (status === undefined && noStatusWord(d) === '—') unjudged = true
       // a rule passed only by the baseline's known failures is no advisory note: it says so
       const known = d.knownRules?.includes(rule.id) ? '<span class="badge warn">KNOWN (BASELINE)</span>' : undefined
-      return `<td>${status === undefined ? '<span class="muted">—</span>' : (known ?? badge(status))}</td>`
+      return `<td>${status === undefined ? `<span class="muted">${noStatusWord(d)}</span>` : (known ?? badge(status))}</td>`
     })
     return `<tr><th scope="row"><code>${escapeHtml(rule.id)}</code> <span class="muted">${escapeHtml(rule.level)}</span><br><span class="muted">${escapeHtml(rule.title)}</span></th>${cells.join('')}</tr>`
   })
@@ -45,7 +45,7 @@ function matrix(fleet: FleetResult): string {
 <tbody>
 ${rows.join('\n')}
 </tbody></table>
-<p class="hint">${unjudged ? '— : no verdict on that rule (the run could not be made). ' : ''}Each deployment's name links to its report.</p>`
+<p class="hint">${unjudged ? `${NO_VERDICT_LEGEND} ` : ''}Each deployment's name links to its report.</p>`
 }
 
 export function fleetHtml(fleet: FleetResult): string {

@@ -17,7 +17,7 @@ import { FLEET_FILES, type FleetFile } from './fleet-files.ts'
 import { fleetHtml } from './fleet-html.ts'
 import { fleetJunit } from './fleet-junit.ts'
 import type { FleetResult, RunFile } from './fleet-result.ts'
-import { CELL_WORD, cellWord, deploymentDetail as detail, fleetHeadline, fleetTitle, linkTarget, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
+import { CELL_WORD, cellWord, deploymentDetail as detail, fleetHeadline, fleetTitle, linkTarget, NO_VERDICT_LEGEND, noStatusWord, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
 import { portableJson } from '../json/portable-json.ts'
 
 /** The terminal's lines: one per deployment, then the fleet's verdict and where its page is. */
@@ -59,26 +59,28 @@ export function fleetMarkdown(fleet: FleetResult, { links = true }: { links?: bo
     for (const rule of fleet.rules) {
       const cells = fleet.deployments.map((d) => {
         const status = ruleStatus(d, rule.id)
-        if (status === undefined) unjudged = true
-        return status === undefined ? '—' : status === 'fail' ? `**${CELL_WORD.fail}**` : (cellWord(d, rule.id) as string)
+        if (status === undefined && noStatusWord(d) === '—') unjudged = true
+        return status === undefined ? noStatusWord(d) : status === 'fail' ? `**${CELL_WORD.fail}**` : (cellWord(d, rule.id) as string)
       })
       // a rule's level comes from a results.json merge read, which a hand or a hostile job may have edited
       out.push(`| ${escapeMarkdown(rule.id)} (${escapeMarkdown(rule.level)}) | ${cells.join(' | ')} |`)
     }
     // the legend of a cell the matrix shows, only when it shows one
-    if (unjudged) out.push('', '— : no verdict on that rule (the run could not be made).')
+    if (unjudged) out.push('', NO_VERDICT_LEGEND)
   }
   return out.join('\n') + '\n'
 }
 
 /** The annotations of a fleet under GitHub Actions: one error per deployment that failed or could not be judged. */
 function fleetAnnotations(fleet: FleetResult): string[] {
-  if (fleet.error !== undefined) return [workflowCommand('error', 'conformance fleet could not be run', visibleLine(fleet.error))]
+  if (fleet.error !== undefined && fleet.deployments.length === 0) return [workflowCommand('error', 'conformance fleet could not be run', visibleLine(fleet.error))]
+  // a merge not whole (--expect, a fleet of no verdict) still says each deployment that failed: the error goes first, not in their place
+  const whole = fleet.error === undefined ? [] : [workflowCommand('error', 'conformance fleet not whole', visibleLine(fleet.error))]
   const items = fleet.deployments
     .filter((d) => d.exitCode !== 0)
     .map((d) => ({ title: `${d.label}: ${d.exitCode === 1 ? 'conformance failed' : 'could not be judged'}`, message: visibleLine(`${d.baseUrl}: ${detail(d)}`) }))
-  const shown = items.length > ANNOTATIONS_PER_KIND ? items.slice(0, ANNOTATIONS_PER_KIND - 1) : items
-  const out = shown.map((i) => workflowCommand('error', i.title, i.message))
+  const shown = items.length > ANNOTATIONS_PER_KIND - whole.length ? items.slice(0, ANNOTATIONS_PER_KIND - whole.length - 1) : items
+  const out = [...whole, ...shown.map((i) => workflowCommand('error', i.title, i.message))]
   if (items.length > shown.length) out.push(workflowCommand('error', `${items.length - shown.length} more deployments`, 'not shown here: see the job summary and fleet.html'))
   return out
 }

@@ -5,6 +5,7 @@
  * folders on disk, with the same function, so that merging the folders of a fleet run gives its
  * verdict again.
  */
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { connectionLimitNote } from '../result/observed-behaviour.ts'
@@ -14,8 +15,8 @@ import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { PREFIX } from '../result/record-prefixes.ts'
 import { runFileProblem } from './run-file.ts'
-import { readReportJson, readReportText, whyUnreadable } from '../config/user-file.ts'
-import { JOURNAL_FILE } from '../runner/report-files.ts'
+import { readReportJson, whyUnreadable } from '../config/user-file.ts'
+import { whyNoResults } from './run-folder-words.ts'
 
 /** What one deployment's run said, as fleet.json holds it. */
 export interface FleetDeployment {
@@ -35,8 +36,15 @@ export interface FleetDeployment {
   fault?: string
   /** The rules whose only failures a --baseline excused (known failures): it passed them by its baseline. */
   knownRules?: string[]
-  /** Why the deployment has no verdict (exit 2), or failed outside any rule: the run's first problem. */
+  /**
+   * Why the deployment has no verdict (exit 2), or failed outside any rule: the run's first problem;
+   * beside failed rules, what cut its run short (--deadline, a signal), which its own reports say.
+   */
   reason?: string
+  /** The must-rules none of whose checks ran (--read-only, --max-writes): a pass says it passed the others only. */
+  notVerifiedRules?: string[]
+  /** The rules its run was limited to (--rule): a pass says it passed those only. */
+  selectedRules?: string[]
   /** Each rule's status, for the deployment × rule matrix; empty when the run could not be made. */
   rules: Record<string, Status>
   /**
@@ -78,41 +86,6 @@ export function problemText(problem: RunResult['problems'][number] | string): st
   return typeof problem === 'string' ? problem : problem.message
 }
 
-/**
- * A folder with a journal and no results.json: a run stopped before its reports (a CI job killed
- * or timed out), whose journal still says what it sent. What to say of it, or undefined when the
- * folder holds no journal.
- */
-function journalOfStoppedRun(dir: string): string | undefined {
-  let text: string
-  try {
-    text = readReportText(join(dir, JOURNAL_FILE))
-  } catch {
-    return undefined
-  }
-  const sent = new Set<string>()
-  const posts = new Set<string>()
-  const refused = new Set<string>()
-  for (const line of text.split('\n')) {
-    try {
-      const entry = JSON.parse(line) as { id?: unknown; method?: unknown; phase?: unknown }
-      if (typeof entry.id !== 'string') continue
-      // a request refused before it went (--read-only, the write budget, --rule) has one line, "refused":
-      // under --max-writes 6 the journal lists the plan's other 66 POSTs so, and none of them was sent
-      if (entry.phase === 'refused') {
-        refused.add(entry.id)
-        continue
-      }
-      sent.add(entry.id)
-      if (entry.method === 'POST') posts.add(entry.id)
-    } catch {
-      // the last line of a process killed while writing it
-    }
-  }
-  const notSent = [...refused].filter((id) => !sent.has(id)).length
-  return `no such file, beside a ${JOURNAL_FILE} of ${sent.size} requests sent (${posts.size} POSTs)${notSent > 0 ? ` and ${notSent} refused before sending` : ''}: the run was stopped before it wrote its reports (a job killed or timed out); its journal says what it sent`
-}
-
 /** The results.json of a report folder; throws an Error whose message names the file and what is wrong. */
 export function readRunFolder(dir: string): RunFile {
   const path = join(dir, 'results.json')
@@ -121,7 +94,9 @@ export function readRunFolder(dir: string): RunFile {
     data = readReportJson(path)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    const stopped = code === 'ENOENT' ? journalOfStoppedRun(dir) : undefined
+    // a fleet.json's deployment whose folder is not there (copied or uploaded without it)
+    const gone = existsSync(dir) ? undefined : 'no such folder (the fleet.json that lists this deployment came without its reports: were they left out of the copy or upload?)'
+    const stopped = code === 'ENOENT' ? (gone ?? whyNoResults(dir)) : undefined
     throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? (stopped ?? 'no such file (is it a report folder?)') : whyUnreadable(error)}`)
   }
   // a file edited by hand or cut short is said to be so, here, not later as a page that cannot be written
@@ -172,7 +147,11 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
   const failedRules = run.rules.filter((r) => r.status === 'fail').map((r) => r.id)
   const fault = oneFault(run, failedRules)
   const knownRules = run.rules.filter(knownRule).map((r) => r.id)
-  const explain = run.verdict === 'incomplete' || (run.verdict === 'fail' && failedRules.length === 0)
+  // a failed run cut short (--deadline, a signal) says so beside its rules: the rules it did not reach are not verified
+  const explain = run.verdict === 'incomplete' || run.verdict === 'fail'
+  const notVerifiedRules = run.rules.filter((r) => r.status === 'skip' && r.level === 'must').map((r) => r.id)
+  // a results.json merge reads may be an earlier version's, or edited by hand
+  const selectedRules = Array.isArray(run.options?.rules) ? run.options.rules.filter((id): id is string => typeof id === 'string') : []
   // a results.json of an earlier version (merge) may have no observations
   const notes = [run.observed && connectionLimitNote(run.observed)].filter((note): note is string => note !== undefined)
   const writes = writesOf(run)
@@ -185,6 +164,8 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     failedRules,
     ...(fault !== undefined ? { fault } : {}),
     ...(knownRules.length > 0 ? { knownRules } : {}),
+    ...(notVerifiedRules.length > 0 ? { notVerifiedRules } : {}),
+    ...(selectedRules.length > 0 ? { selectedRules } : {}),
     ...(explain && run.problems[0] !== undefined ? { reason: problemText(run.problems[0]) } : {}),
     rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),
     ...(notes.length > 0 ? { notes } : {}),

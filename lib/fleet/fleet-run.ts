@@ -96,7 +96,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     const folderProblem = reportDirProblem(resolve(userCwd, d.config.reportDir))
     if (folderProblem) return notRun(`deployment "${d.label}": ${folderProblem}`)
   }
-  for (const d of deployments) if (d.config.keyNote) io.err(`conform: note: ${d.label}: ${d.config.keyNote}\n`)
+  for (const d of deployments) if (d.config.keyNote) io.err(`conform: note: ${redact(`${d.label}: ${d.config.keyNote}`)}\n`)
 
   const fleetKeys = [...new Set(deployments.map((d) => d.config.apiKey as string))]
   const deadlineAt = ctx.startedAt.getTime() + shared.deadlineMs
@@ -112,7 +112,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   } catch (error) {
     return notRun(`the run could not be made: ${(error as Error).message}`)
   }
-  io.out(`Checking ${deployments.length === 1 ? 'one deployment' : `${deployments.length} deployments at once`}: ${deployments.map((d) => d.label).join(', ')}.\n`)
+  io.out(redact(`Checking ${deployments.length === 1 ? 'one deployment' : `${deployments.length} deployments at once`}: ${deployments.map((d) => d.label).join(', ')}.\n`))
   io.out(`Each of them: ${describeWritePlan(runner.planWrites(shared, suite), shared)}\n`)
 
   // each run's GitHub Actions output (annotations, job summary) is the fleet's to write, once
@@ -130,7 +130,8 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     const baseUrl = config.baseUrl as string
     try {
       const unreachable = await reached.get(d)
-      if (unreachable) return cannotRun(d, unreachable.message)
+      // a targets entry has a CA of its own: its line says that field, not only the command line's flag
+      if (unreachable) return cannotRun(d, request.targetsFile === undefined ? unreachable.message : unreachable.message.replace('add its CA with --ca-cert FILE (or NODE_EXTRA_CA_CERTS=/path/to/ca.pem)', 'add its CA with caCert: FILE in its entry of the targets file (or --ca-cert FILE for every deployment)'))
       if (interrupt?.aborted) return cannotRun(d, `interrupted by ${interrupt.reason} before the run started`)
       // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
       const reportDir = resolve(userCwd, config.reportDir)

@@ -24,6 +24,14 @@ export function cellWord(d: FleetDeployment, rule: string): string | undefined {
   return d.knownRules?.includes(rule) ? 'known (baseline)' : CELL_WORD[status]
 }
 
+/** A matrix cell of no status: "not run (--rule)" for a rule its run's --rule left out (beside a whole run, in a merge), else "—". */
+export function noStatusWord(d: FleetDeployment): string {
+  return d.selectedRules !== undefined ? 'not run (--rule)' : '—'
+}
+
+/** The matrix's legend: what a cell of "—" means. */
+export const NO_VERDICT_LEGEND = '— : no verdict on that rule (its run could not be made, or was of an earlier version, which has no such rule).'
+
 /** What a deployment's line adds for the rules its baseline (--baseline, or its targets entry's baseline:) excused, or ''. */
 export function knownDetail(d: FleetDeployment): string {
   return d.knownRules === undefined ? '' : `known failures its baseline excused: ${d.knownRules.join(', ')}`
@@ -49,7 +57,12 @@ export function fleetHeadline(fleet: FleetResult): string {
   const parts = [`${passed} of ${deployments} passed`]
   // a pass its baseline made is not a pass like the others: the headline names it
   const byBaseline = named((d) => d.exitCode === 0 && d.knownRules !== undefined)
-  if (byBaseline !== '') parts[0] += ` (${byBaseline} with known failures its baseline excused)`
+  // nor is a pass of the must-rules that ran (--read-only, --rule): the headline says which passed so
+  const partly = fleet.deployments.filter((d) => d.exitCode === 0 && (d.notVerifiedRules !== undefined || d.selectedRules !== undefined)).map((d) => d.label)
+  // a fleet run --read-only or --rule: every pass is one of them, and naming each says nothing more
+  const partlyWho = partly.length > 1 && partly.length === passed ? 'each' : partly.join(', ')
+  const passNotes = [byBaseline && `${byBaseline} with known failures its baseline excused`, partlyWho && `${partlyWho} with must-rules not verified`].filter((note) => note !== '')
+  if (passNotes.length > 0) parts[0] += ` (${passNotes.join('; ')})`
   if (failed > 0) parts.push(`${failed} failed (${named((d) => d.exitCode === 1)})`)
   if (notJudged > 0) parts.push(`${notJudged} could not be judged (${named((d) => d.exitCode === 2)})`)
   if (fleet.error !== undefined) parts.push(fleet.error)
@@ -67,11 +80,19 @@ export function deploymentDetail(d: FleetDeployment): string {
   const also = known ? `; ${known}` : ''
   // not judged: why comes first (a refused key fails every rule, which says nothing of the service)
   if ((d.verdict === 'incomplete' || d.verdict === 'error') && d.reason !== undefined) return `${d.reason}${d.failedRules.length > 0 ? `; failed: ${d.failedRules.join(', ')}` : ''}${also}`
-  if (d.failedRules.length > 0) return `${failedWords(d)}${d.failedRules.join(', ')}${also}`
+  // a failed run cut short says what cut it: the rules it did not reach are not verified
+  if (d.failedRules.length > 0) return `${failedWords(d)}${d.failedRules.join(', ')}${also}${d.reason !== undefined ? `; ${d.reason}` : ''}`
   if (d.reason !== undefined) return `${d.reason}${also}`
   // a pass its baseline made says so: the rules it names failed, and were excused
-  if (known) return `passed with ${known}`
-  return d.verdict === 'pass' ? 'every must-rule passed' : ''
+  if (known) return `passed with ${known}${notVerifiedDetail(d)}`
+  if (d.verdict !== 'pass') return ''
+  return d.notVerifiedRules === undefined && d.selectedRules === undefined ? 'every must-rule passed' : `every must-rule that ran passed${d.selectedRules === undefined ? '' : ` (--rule ${d.selectedRules.join(', ')})`}${notVerifiedDetail(d)}`
+}
+
+/** What a pass adds for the must-rules its run did not verify (--read-only, --max-writes, --rule), as its own report says them, or ''. */
+function notVerifiedDetail(d: FleetDeployment): string {
+  const rules = d.notVerifiedRules ?? []
+  return rules.length === 0 ? '' : `; ${rules.length} not verified: ${rules.join(', ')}`
 }
 
 /**

@@ -55,6 +55,10 @@ export interface FleetDeploymentConfig {
 
 /** Every field an entry of a targets file may have. */
 const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv', 'baseline', 'caCert', 'clientCert', 'clientKey', 'clientKeyPassphraseEnv'] as const
+/** Options every deployment of a fleet shares, which an entry cannot have (readOnly: true beside staging's writes). */
+const FLEET_OPTIONS = ['read-only', 'max-writes', 'rate-limit', 'concurrency', 'timeout', 'deadline', 'list-lag', 'rule', 'header', 'confirm', 'repeat', 'seed'] as const
+/** readOnly, read_only, --read-only, maxWrites, rules: one spelling. */
+const optionKey = (name: string) => name.toLowerCase().replace(/^-+/, '').replace(/[-_]/g, '').replace(/s$/, '')
 
 /** The fields of an entry that name a TLS file (lib/config/client-tls.ts). */
 const TLS_FILE_FIELDS = ['caCert', 'clientCert', 'clientKey'] as const
@@ -161,6 +165,9 @@ export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
   if (extra.length > 0) throw new ConfigError(`the targets file ${path} has a field it does not know, "${visibleLine(extra[0] as string).slice(0, 40)}"; it holds only "deployments" (and x-… or .… keys for YAML anchors)`)
   // `apiKey: …` is a key written into the file, where apiKeyEnv names the variable that holds it
   const fieldHint = (field: string) => {
+    // an option of the whole fleet written into an entry (production read-only beside staging): say how to get it
+    const option = FLEET_OPTIONS.find((name) => optionKey(name) === optionKey(field))
+    if (option !== undefined) return ` (--${option} is an option of the whole fleet, on the command line: run the deployments that need another --${option} as a fleet of their own, into another --report-dir, and join the two folders with merge)`
     const meant = closestName(field, ENTRY_FIELDS)
     if (meant === 'apiKeyEnv') return ' (did you mean apiKeyEnv? It names the environment variable that holds the key: a key is never written in the file)'
     return meant === undefined ? '' : ` (did you mean ${meant}?)`
@@ -251,15 +258,24 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
   const byLabel = new Map<string, FleetTarget>()
   // the same service with the same key is one deployment: listed twice, it would be judged twice at once, with twice its writes
   const byServiceAndKey = new Map<string, FleetTarget>()
-  const deployments = targets.map((target) => {
+  /** Why an entry has no key, or undefined when it has one. */
+  const noKey = (target: FleetTarget): string | undefined => {
     const raw = target.apiKeyEnv !== undefined ? env[target.apiKeyEnv] : shared.apiKey
+    // only whitespace is trimmed to nothing: empty too (a secret of a newline)
+    if (raw !== undefined && raw.trim() !== '') return undefined
+    const file = target.apiKeyEnv !== undefined && raw === undefined ? envFileSetting(target.apiKeyEnv, cwd, shared.profile) : undefined
+    // a single run reads its key from .env: that the fleet does not is said where it bites
+    const hint = file !== undefined ? ` in the environment (${file} sets it, but a deployment's key is read from the environment only: export it, as with set -a; . ./${file}; set +a)` : ''
+    return `${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? `not set${hint}` : `set, but empty${raw === '' ? '' : ' (only whitespace)'}`}` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`
+  }
+  // several secrets missing from a CI job: each named at once, not one per attempt
+  const keyless = targets.filter((target) => target.apiKeyEnv !== undefined).flatMap((target) => noKey(target) ?? [])
+  if (keyless.length > 1) throw new ConfigError(`${keyless.length} deployments have no key: ${keyless.join('; ')}`)
+  const deployments = targets.map((target) => {
+    const missing = noKey(target)
+    if (missing !== undefined) throw new ConfigError(missing)
+    const raw = (target.apiKeyEnv !== undefined ? env[target.apiKeyEnv] : shared.apiKey) as string
     const source = target.apiKeyEnv ?? sharedKey
-    if (raw === undefined || raw === '') {
-      const file = target.apiKeyEnv !== undefined && raw === undefined ? envFileSetting(target.apiKeyEnv, cwd, shared.profile) : undefined
-      // a single run reads its key from .env: that the fleet does not is said where it bites
-      const hint = file !== undefined ? ` in the environment (${file} sets it, but a deployment's key is read from the environment only: export it, as with set -a; . ./${file}; set +a)` : ''
-      throw new ConfigError(`${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? `not set${hint}` : 'set, but empty'}` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`)
-    }
     secrets.push(raw)
     const checked = checkApiKey(raw, source)
     if ('problem' in checked) throw new ConfigError(`${target.entry}: ${checked.problem}`)
@@ -295,5 +311,10 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     config.reportDir = join(shared.reportDir, label)
     return { label, givenBaseUrl: target.baseUrl, config }
   })
+  // a label is its report folder's name, which merge, a CI artifact and every page show as it is: a key in it (pasted as the label) goes everywhere
+  for (const [i, d] of deployments.entries()) {
+    const held = deployments.findIndex((other) => (other.config.apiKey as string).length >= 8 && d.label.includes(other.config.apiKey as string))
+    if (held >= 0) throw new ConfigError(`${targets[i]?.entry}: its label holds the key of ${held === i ? 'this deployment' : targets[held]?.entry}: a label names its report folder, which merge and CI artifacts show as it is; give another label`)
+  }
   return { shared, deployments }
 }

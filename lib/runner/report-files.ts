@@ -14,12 +14,16 @@ export type ReportFile = (typeof REPORT_FILES)[number]
 /** The run's journal, which the run appends to as it goes (lib/runner/journal-file.ts), beside the reports. */
 export const JOURNAL_FILE = 'journal.ndjson'
 
+/** The pages a fleet writes at the top of its report folder, beside junit.xml (lib/fleet/fleet-files.ts). */
+export const FLEET_PAGE_FILES = ['fleet.json', 'fleet.md', 'fleet.html'] as const
+
 /**
  * Removes the files an earlier run left, so that none can be read as this run's: by default every
- * one, the journal too (before a run starts, or when it cannot be made); the reports alone when a
- * run that has written its journal writes them.
+ * one, the journal and a fleet's pages too (before a run starts, or when it cannot be made: a
+ * fleet.html left in the folder said PASS beside this run's FAIL); the reports alone when a run
+ * that has written its journal writes them.
  */
-export function clearReports(reportDir: string, files: readonly string[] = [...REPORT_FILES, JOURNAL_FILE]): void {
+export function clearReports(reportDir: string, files: readonly string[] = [...REPORT_FILES, JOURNAL_FILE, ...FLEET_PAGE_FILES]): void {
   for (const file of files) rmSync(join(reportDir, file), { force: true })
 }
 

@@ -175,3 +175,11 @@ test('a key given to compare or merge as --api-key=KEY (a command line copied fr
   expect(mergeMain(['a', `--api-key=${key}`], { out: () => undefined, err: (t) => void (err += t) }, tmpdir(), {})).toBe(2)
   expect(err).toBe('conform merge: unknown option "--api-key"; see merge --help\n')
 })
+
+test('a folder of a run killed before its reports (a journal, no results.json): exit 2, and the line says so, as merge does, not only "no such file"', () => {
+  const killed = mkdtempSync(join(tmpdir(), 'conform-compare-killed-'))
+  writeFileSync(join(killed, 'journal.ndjson'), `${JSON.stringify({ id: 'a', method: 'POST', url: 'https://eu.example/v1/categories', attempt: 1, phase: 'dispatched', at: '2026-11-26T09:00:00.000Z' })}\n`)
+  const { code, err } = compare(killed, passing.reportDir)
+  expect(code).toBe(2)
+  expect(err).toMatch(/results\.json: no such file, beside a journal\.ndjson of 1 requests sent \(1 POSTs\): the run was stopped before it wrote its reports/)
+})

@@ -195,7 +195,8 @@ describe('merge of the folder of a job killed mid-run (its journal, no results.j
     // its page links the journal it left, not a report.html that is not there
     expect(m.fleet.deployments[0]?.report).toMatch(/eu-killed\/journal\.ndjson$/)
     expect(readFileSync(join(scratch, 'out-killed', 'fleet.md'), 'utf8')).toMatch(/\| \[journal\.ndjson\]\([^)]*eu-killed\/journal\.ndjson\) \|$/m)
-    expect(m.fleet.deployments[1]?.report).toMatch(/us-beside-killed\/report\.html$/)
+    // its neighbour holds a results.json alone: the link goes to that, not to a report.html that is not there
+    expect(m.fleet.deployments[1]?.report).toMatch(/us-beside-killed\/results\.json$/)
   })
 })
 
@@ -206,5 +207,63 @@ describe("merge of a fleet's folder whose fleet.json lists a label that is no fo
     let stderr = ''
     expect(mergeMain([dir, '--report-dir', join(scratch, 'out-edited-label')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})).toBe(2)
     expect(stderr).toMatch(/^conform merge: .*fleet-edited-label\/fleet\.json lists a deployment whose label "\.\.\/eu-twice" is not a folder name/)
+  })
+})
+
+describe('merge of folders an upload left part of (results.json or report.html missing)', () => {
+  test("reports without results.json: not judged, and the reason says the folder holds the others, not 'is it a report folder?'; the link goes to a file that is there", () => {
+    const partial = folder('partial')
+    writeFileSync(join(partial, 'report.html'), '<p>report</p>')
+    writeFileSync(join(partial, 'summary.md'), 'summary')
+    const noPage = folder('no-page', passed())
+    const m = merge([partial, noPage], 'out-partial')
+    expect(m.code).toBe(2)
+    expect(m.fleet.deployments[0]?.reason).toMatch(/results\.json: no such file, beside report\.html, summary\.md: the folder holds a run's reports without the results\.json a verdict is read from \(an upload that left it out\? upload the whole report folder\)$/)
+    // a results.json without its report.html: the row links what the folder holds
+    expect(m.fleet.deployments.map((d) => d.report)).toEqual(['../partial/report.html', '../no-page/results.json'])
+  })
+})
+
+describe('merge of two folders of one name (eu-prod of a fleet and of a matrix job)', () => {
+  test('exit 2, and the line says the name is the label and what to do', () => {
+    mkdirSync(join(scratch, 'round-1'), { recursive: true })
+    mkdirSync(join(scratch, 'round-2'), { recursive: true })
+    let stderr = ''
+    const code = mergeMain([folder('round-1/eu-prod', passed()), folder('round-2/EU-prod', failed()), '--report-dir', join(scratch, 'out-same')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/round-2\/EU-prod and .*round-1\/eu-prod have the same name, "EU-prod": a folder's name is its deployment's label, and each deployment needs its own; give one of them \(the run to judge\), or rename the other's folder\n$/)
+  })
+})
+
+describe('merge --expect short of a job, beside a deployment that failed, under GitHub Actions', () => {
+  test('an annotation says the fleet is not whole, and another the deployment that failed: not "could not be run" in its place', () => {
+    const summary = join(scratch, 'summary-expect.md')
+    writeFileSync(summary, '')
+    let stdout = ''
+    const code = mergeMain([folder('gh-eu', failed()), folder('gh-us', passed()), '--expect', '3', '--report-dir', join(scratch, 'out-gh')], { out: (t) => void (stdout += t), err: () => undefined }, scratch, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary })
+    expect(code).toBe(1)
+    const annotations = stdout.split('\n').filter((line) => line.startsWith('::error '))
+    expect(annotations).toEqual([expect.stringMatching(/^::error title=conformance fleet not whole::3 deployments expected \(--expect\), 2 found/), expect.stringMatching(/^::error title=gh-eu%3A conformance failed::/)])
+  })
+})
+
+describe("merge of a fleet's folder without one of its deployments' folders (an upload that left it out)", () => {
+  test('that deployment is not judged, and the reason says its folder is missing, not "is it a report folder?"', () => {
+    const fleetDir = folder('fleet-partial')
+    folder('fleet-partial/eu', passed())
+    writeFileSync(join(fleetDir, 'fleet.json'), JSON.stringify({ deployments: [{ label: 'eu', baseUrl: 'https://eu.example/v1' }, { label: 'us', baseUrl: 'https://us.example/v1' }] }))
+    const m = merge([fleetDir], 'out-fleet-partial')
+    expect(m.code).toBe(2)
+    expect(m.fleet.deployments[1]?.reason).toMatch(/fleet-partial\/us\/results\.json: no such folder \(the fleet\.json that lists this deployment came without its reports: were they left out of the copy or upload\?\)$/)
+  })
+})
+
+describe('junit.xml of a merge not whole (--expect short), one of whose deployments is labelled "fleet"', () => {
+  test("the fleet's own testsuite is (fleet), never a deployment's name, and its test case says the fleet is not whole, not that it could not be run", () => {
+    const m = merge([folder('fleet', passed()), folder('junit-us', passed()), '--expect', '3'], 'out-junit-whole')
+    expect(m.code).toBe(2)
+    const xml = readFileSync(join(scratch, 'out-junit-whole', 'junit.xml'), 'utf8')
+    expect([...xml.matchAll(/<testsuite name="([^"]*)"/g)].map((x) => x[1])).toEqual(['fleet', 'junit-us', '(fleet)'])
+    expect(xml).toMatch(/<testcase classname="\(fleet\)" name="the fleet is whole" time="0"><error message="3 deployments expected \(--expect\), 2 found[^"]*" type="FleetNotWhole">/)
   })
 })

@@ -19,6 +19,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'conform-targets-'))
 const runs: ConformRun[] = []
 let good: FleetServer
 const otherKey = canaryKey()
+/** A key made of a label's characters, pasted as its entry's label. */
+const labelKey = `sk_live_${otherKey.slice(6, 30)}`
 beforeAll(async () => {
   good = await fleetServer()
 })
@@ -64,12 +66,14 @@ const cases: { name: string; second?: string; args?: (file: string) => string[];
     says: /deployment 2 \(us\): baseUrl "https:\/\/\*\*\*@petstore\.example:99999\/v1" is not a valid URL \(its host or port\?\)/,
     hidden: 'S3cretPassw0rd',
   },
+  { name: 'its key pasted as its label (the folder name merge and artifacts show as it is)', second: `label: ${labelKey}\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: LABEL_KEY`, says: /deployment 2 \(\[REDACTED\]\): its label holds the key of this deployment: a label names its report folder/, hidden: labelKey },
   { name: 'a label used twice', second: `label: eu\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY`, says: /deployment 2 \(eu\): label "eu" is also that of .*deployment 1 \(eu\)/ },
   { name: 'the same base URL and key under another label (listed twice: judged twice at once, twice the writes)', second: 'label: us\nbaseUrl: GOOD_URL/\napiKeyEnv: GOOD_KEY_TOO', says: /deployment 2 \(us\): the same base URL and key as .*deployment 1 \(eu\): one deployment listed twice/ },
   { name: 'a base URL that is not one', second: 'label: us\nbaseUrl: petstore.example/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): baseUrl "petstore.example\/v1" is not a URL with a scheme/ },
   { name: 'plain http to a remote host', second: 'label: us\nbaseUrl: http://us.petstore.example/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): refusing to send the API key in clear text to us\.petstore\.example/ },
   { name: 'a path without /v1', second: 'label: us\nbaseUrl: http://127.0.0.1:9/api\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): the base URL path "\/api" does not end in \/v1/ },
   { name: 'a field the file does not know (a key written into it)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKey: OTHER_KEY', says: /deployment 2 \(us\): unknown field "apiKey" \(did you mean apiKeyEnv\? It names the environment variable that holds the key: a key is never written in the file\); an entry has label, baseUrl, apiKeyEnv/ },
+  { name: 'an option of the whole fleet in an entry (production read-only beside staging)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nreadOnly: true', says: /deployment 2 \(us\): unknown field "readOnly" \(--read-only is an option of the whole fleet, on the command line: run the deployments that need another --read-only as a fleet of their own, into another --report-dir, and join the two folders with merge\); an entry has/ },
   { name: 'a field mistyped', second: 'label: us\nbaseURL: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): unknown field "baseURL" \(did you mean baseUrl\?\); an entry has/ },
   { name: 'a label that is no folder name', second: 'label: ../us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(\.\.\/us\): label "\.\.\/us" is not a folder name/ },
   { name: 'a label that is a file of the fleet', second: 'label: fleet.json\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /label "fleet\.json" is the name of a report file of the fleet/ },
@@ -102,7 +106,7 @@ describe.concurrent('an entry that cannot be run: exit 2, one line naming it, no
     test(c.name, async () => {
       const file = c.second !== undefined ? targetsFile(c.name.replace(/\W+/g, '-'), c.second.replace('GOOD_URL', good.server.baseUrl)) : ''
       const args = c.args ? c.args(file) : ['--targets', file]
-      const run = await runConformInProcess(args, { env: { GOOD_KEY: good.key, GOOD_KEY_TOO: good.key, OTHER_KEY: otherKey, EMPTY_KEY: '', CONFORM_API_KEY: good.key } })
+      const run = await runConformInProcess(args, { env: { GOOD_KEY: good.key, GOOD_KEY_TOO: good.key, OTHER_KEY: otherKey, EMPTY_KEY: '', LABEL_KEY: labelKey, CONFORM_API_KEY: good.key } })
       runs.push(run)
       expect(run.code, run.stdout).toBe(2)
       expect(run.stderr).toMatch(/^conform: [^\n]+\n$/)
@@ -197,5 +201,19 @@ describe('a label YAML does not read as text', () => {
   ])('label: %s says what YAML made of it', (value, says) => {
     const path = writeTo('label-not-text.yaml', `deployments:\n  - label: ${value}\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: K\n`)
     expect(() => readTargetsFile(path, scratch)).toThrow(says)
+  })
+})
+
+describe('several entries without their key (a CI job missing secrets)', () => {
+  test('one line names every entry whose variable is unset or empty, not the first alone', () => {
+    const path = writeTo('keyless.yaml', 'deployments:\n  - label: eu\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: EU_KEY\n  - label: us\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: US_KEY\n  - label: ap\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: AP_KEY\n')
+    const request = { baseUrls: [], targetsFile: path, shared: [] }
+    expect(() => fleetConfigs(request, { US_KEY: canaryKey(), AP_KEY: '' }, scratch, [])).toThrow(
+      /^2 deployments have no key: \S*keyless\.yaml deployment 1 \(eu\): no key: the variable EU_KEY its apiKeyEnv names is not set; \S*keyless\.yaml deployment 3 \(ap\): no key: the variable AP_KEY its apiKeyEnv names is set, but empty$/,
+    )
+    // a secret of a newline is empty too
+    expect(() => fleetConfigs(request, { US_KEY: '\n', AP_KEY: ' ' }, scratch, [])).toThrow(/^3 deployments have no key: .*US_KEY its apiKeyEnv names is set, but empty \(only whitespace\); .*AP_KEY its apiKeyEnv names is set, but empty \(only whitespace\)$/)
+    // one missing: its line as before
+    expect(() => fleetConfigs(request, { US_KEY: canaryKey(), AP_KEY: canaryKey() }, scratch, [])).toThrow(/^\S*keyless\.yaml deployment 1 \(eu\): no key: the variable EU_KEY its apiKeyEnv names is not set$/)
   })
 })

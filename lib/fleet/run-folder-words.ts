@@ -1,0 +1,61 @@
+/**
+ * What to say of a report folder that exists and holds no results.json, from the files it does
+ * hold: light (no runner), so that compare says it as merge does.
+ */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { readReportText } from '../config/user-file.ts'
+import { JOURNAL_FILE } from '../runner/report-files.ts'
+
+/**
+ * A folder with a journal and no results.json: a run stopped before its reports (a CI job killed
+ * or timed out), whose journal still says what it sent. What to say of it, or undefined when the
+ * folder holds no journal.
+ */
+function journalOfStoppedRun(dir: string): string | undefined {
+  let text: string
+  try {
+    text = readReportText(join(dir, JOURNAL_FILE))
+  } catch {
+    return undefined
+  }
+  const sent = new Set<string>()
+  const posts = new Set<string>()
+  const refused = new Set<string>()
+  for (const line of text.split('\n')) {
+    try {
+      const entry = JSON.parse(line) as { id?: unknown; method?: unknown; phase?: unknown }
+      if (typeof entry.id !== 'string') continue
+      // a request refused before it went (--read-only, the write budget, --rule) has one line, "refused":
+      // under --max-writes 6 the journal lists the plan's other 66 POSTs so, and none of them was sent
+      if (entry.phase === 'refused') {
+        refused.add(entry.id)
+        continue
+      }
+      sent.add(entry.id)
+      if (entry.method === 'POST') posts.add(entry.id)
+    } catch {
+      // the last line of a process killed while writing it
+    }
+  }
+  const notSent = [...refused].filter((id) => !sent.has(id)).length
+  return `no such file, beside a ${JOURNAL_FILE} of ${sent.size} requests sent (${posts.size} POSTs)${notSent > 0 ? ` and ${notSent} refused before sending` : ''}: the run was stopped before it wrote its reports (a job killed or timed out); its journal says what it sent`
+}
+
+/**
+ * A folder with a run's other reports and no results.json (a CI upload whose path or pattern left
+ * it out): what to say of it, or undefined when the folder holds none of them.
+ */
+function reportsWithoutResults(dir: string): string | undefined {
+  const held = ['report.html', 'summary.md', 'junit.xml'].filter((name) => existsSync(join(dir, name)))
+  if (held.length === 0) return undefined
+  return `no such file, beside ${held.join(', ')}: the folder holds a run's reports without the results.json a verdict is read from (an upload that left it out? upload the whole report folder)`
+}
+
+/**
+ * Why a report folder that exists has no results.json, when its other files tell (a journal of a
+ * run stopped before its reports, reports an upload took without it); undefined when they do not.
+ */
+export function whyNoResults(dir: string): string | undefined {
+  return journalOfStoppedRun(dir) ?? reportsWithoutResults(dir)
+}
