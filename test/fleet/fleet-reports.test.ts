@@ -173,7 +173,7 @@ describe('a deployment that passed by its baseline, applied as a run applies it'
 })
 
 describe("the matrix's legend of —", () => {
-  const LEGEND = 'no verdict on that rule (the run could not be made)'
+  const LEGEND = 'no verdict on that rule (its run could not be made, or was of an earlier version, which has no such rule)'
   const judged = runResult()
   const both = fleetOf([deploymentOf('a', 'https://a.example/v1', 'a/report.html', judged), deploymentOf('b', 'https://b.example/v1', 'b/report.html', judged)], [judged, judged], TOOL)
   const oneNotMade = fleetOf([deploymentOf('a', 'https://a.example/v1', 'a/report.html', judged), deploymentOf('b', 'https://b.example/v1', 'b/report.html', notMade)], [judged, notMade], TOOL)
