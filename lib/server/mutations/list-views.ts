@@ -1,12 +1,12 @@
 /**
  * Mutations of §4.1 "all categories" whose list differs by how it is asked for (its Accept, its
- * Accept-Encoding, the connection it comes on) or by when it is read: the run's own list, asked
+ * Accept-Encoding) or by when it is read: the run's own list, asked
  * for with Accept: application/json and no coding, shows every record as sent. Caught by
  * created-in-list on the run's other lists (suites/categories/list-checks.ts, the lists asked for
  * otherwise) and on the list read again.
  */
 import type { Behaviour, Reply, RequestInfo, StoredCategory } from '../reference-server.ts'
-import { NEVER_LISTED, type Mutation } from '../server-cases.ts'
+import type { Mutation } from '../server-cases.ts'
 
 const LISTED = { breaks: 'created-in-list', code: 'LISTED_FIELD_CHANGED' } as const
 
@@ -67,27 +67,6 @@ export const LIST_VIEW_MUTATIONS: readonly Mutation[] = [
             if (!readOnce.has(r)) return (readOnce.add(r), r)
             return { ...r, name: r.name.trim() }
           }),
-      } satisfies Partial<Behaviour>
-    })(),
-  },
-  {
-    // caught by the list after the run's POSTs, read again for --list-lag: it comes on another connection than most creates
-    name: 'creates-visible-on-their-connection-only',
-    breaks: 'created-in-list',
-    code: 'MISSING_FROM_LIST',
-    slow: NEVER_LISTED,
-    description:
-      'each keep-alive connection gets a database session of its own, with autocommit off and no commit after an insert (a session per thread, PHP persistent connections): ' +
-      'a create is answered 201 and its record is listed on the connection it came on, and on no other; the transaction is never committed',
-    behaviour: (() => {
-      const madeOn = new WeakMap<StoredCategory, object>()
-      const visible = (request: RequestInfo) => (r: StoredCategory) => !madeOn.has(r) || madeOn.get(r) === request.connection
-      return {
-        finish: (reply, request) => {
-          if (request.operation === 'createCategory' && reply.status === 201 && request.connection) madeOn.set(reply.body as StoredCategory, request.connection)
-          if (request.operation !== 'listCategories' || reply.status !== 200 || !Array.isArray(reply.body)) return reply
-          return { ...reply, body: (reply.body as StoredCategory[]).filter(visible(request)) }
-        },
       } satisfies Partial<Behaviour>
     })(),
   },
