@@ -109,7 +109,7 @@ export interface CategoryProbes {
   listLag: ListLag
   /** The list as a browser asks for a page (its Accept and Accept-Encoding), sent once the run's creates were answered. */
   browserList: () => Promise<HttpResult>
-  /** The list asked for with the key and no Accept header (which the document does not ask for), sent once the run's creates were answered. */
+  /** The list asked for with the key and no Accept header (which the document does not ask for), sent beside the others. */
   bareList: () => Promise<HttpResult>
   /** The list asked for without a key, then, once answered, with the key: the second, and the first as its evidence. */
   keyAfterNone: () => Promise<{ none: HttpResult; keyed: HttpResult }>
@@ -320,13 +320,7 @@ export function categoryProbes(run: Run): CategoryProbes {
   // RFC 9110 §10.1.5's SHOULD, and firewalls refuse it: AWS WAF's NoUserAgent_HEADER), and so does
   // its Accept-Encoding: identity (with none, any coding is acceptable, which the run's notes
   // would count as a coding the run did not ask for)
-  // once the run's creates were answered, as the browser's: what it lists of them is judged as
-  // the run's own list is (list-checks.ts), and sent beside the creates it was answered, on a
-  // server that took them in the order they came, before any was stored
-  const bareList = once(async () => {
-    await Promise.allSettled(creates.map((c) => c.probe()))
-    return listCategories(run, { accept: '' }, false)
-  })
+  const bareList = once(() => listCategories(run, { accept: '' }, false))
   // §4.1 for the key right after a request without one: a cache in front keyed by the URL alone
   // that keeps the 401 it answered (nginx's proxy_cache_valid any) answers it to the key too. One
   // after the other, whatever order the checks run in: among the run's other lists, one with the

@@ -44,7 +44,8 @@ export const LIST_VIEW_MUTATIONS: readonly Mutation[] = [
     behaviour: { finish: listAnsweredAs((request) => /^\s*text\/html/i.test(request.accept ?? ''), eachText(htmlEscaped)) },
   },
   {
-    // caught by the list asked for with no Accept header
+    // caught by the list asked for with no Accept header: sent beside the creates, it shows those the
+    // server stored before it (this one takes requests in the order they came); on the records it shows
     name: 'bare-list-without-descriptions',
     ...LISTED,
     description:
