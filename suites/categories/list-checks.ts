@@ -259,7 +259,7 @@ async function expectListedAlikeWhateverAsked(creations: Creation[], results: Ht
       expectListed(shown, records, ...results, asSent, other)
     } catch (error) {
       if (!(error instanceof ConformanceFailure)) throw error
-      const message = `${error.message}, in the list asked for ${how}; the list asked for with Accept: application/json and Accept-Encoding: identity shows it as the create answered it: what the list holds depends on how it is asked for`
+      const message = `in the list asked for ${how}, ${error.message}; the list asked for with Accept: application/json and Accept-Encoding: identity shows it as the create answered it: what the list holds depends on how it is asked for`
       throw new ConformanceFailure({ ...error.detail(), message }, error.exchanges)
     }
   }
