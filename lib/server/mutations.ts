@@ -33,6 +33,8 @@ import { ORM_SAVE_MUTATIONS } from './mutations/orm-saves.ts'
 import { BODY_LAYOUT_MUTATIONS } from './mutations/body-layout.ts'
 import { REQUEST_HEADER_MUTATIONS } from './mutations/request-headers.ts'
 import { CACHE_MUTATIONS } from './mutations/caches.ts'
+import { LIST_VIEW_MUTATIONS } from './mutations/list-views.ts'
+import { CONNECTION_STATE_MUTATIONS } from './mutations/connection-state.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -67,4 +69,6 @@ export const MUTATIONS: readonly Mutation[] = [
   ...TRANSPORT_MUTATIONS,
   ...INTERMITTENT_MUTATIONS,
   ...PARTIAL_MUTATIONS,
+  ...LIST_VIEW_MUTATIONS,
+  ...CONNECTION_STATE_MUTATIONS,
 ]

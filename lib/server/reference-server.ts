@@ -34,6 +34,10 @@ export interface RequestInfo {
   transferEncoding?: string
   /** The Accept header as sent, if any. */
   accept?: string
+  /** The Accept-Encoding header as sent, if any. */
+  acceptEncoding?: string
+  /** The socket the request came on: a key for what a server keeps per connection. */
+  connection?: object
   /** The User-Agent header as sent, if any. */
   userAgent?: string
   /** The Cookie header as sent, if any. */
@@ -172,6 +176,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       contentType: req.headers['content-type'],
       ...(req.headers['transfer-encoding'] !== undefined ? { transferEncoding: req.headers['transfer-encoding'] } : {}),
       accept: req.headers.accept,
+      acceptEncoding: req.headers['accept-encoding'],
+      connection: req.socket,
       userAgent: req.headers['user-agent'],
       cookie: req.headers.cookie,
       forwardedFor: typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : undefined,

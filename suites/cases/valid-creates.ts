@@ -100,7 +100,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-described',
     priority: 1,
-    label: `a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description, description first, indented over several lines as Python's json.dumps(indent=2) writes a dict, a line break after it`,
+    label: `a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description, description first, indented over several lines as Python's json.dumps(indent=2) writes a dict, a line break before and after it`,
     body: (p) => ({ name: textOfLength(`${p}-desc`, NAME_FLOOR), description: textOfLength('Conformance suite no delete', DESCRIPTION_FLOOR) }),
     // JSON.stringify writes no whitespace between tokens and name first, as every other create goes:
     // a reader written for that text alone (regular expressions for "name":"…", values bound in the
@@ -108,11 +108,13 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     // writes a line for each member, a space after each colon, and a dict, a map or a hand-written
     // body may hold description first. The first create, so that a run of any --max-writes sends it
     // And a line break after the value, as a file ends (curl --data-binary @body.json): a parser written
-    // by hand that checks it stopped at the end of the text, whitespace not skipped, refuses it
-    text: (body) => `{\n  "description": ${JSON.stringify(body.description)},\n  "name": ${JSON.stringify(body.name)}\n}\n`,
+    // by hand that checks it stopped at the end of the text, whitespace not skipped, refuses it. And
+    // one before it, as a body written in a template literal, a triple-quoted string or a heredoc
+    // begins: a check of the first character for "{" before the parse, whitespace not skipped, refuses it
+    text: (body) => `\n{\n  "description": ${JSON.stringify(body.description)},\n  "name": ${JSON.stringify(body.name)}\n}\n`,
     writtenAs:
-      "description before name, over several lines, indented, as Python's json.dumps(indent=2) writes a dict, and a line break after the value, as a file ends: " +
-      "RFC 8259 §2 allows whitespace around every structural character and after the value, and §4 makes an object's members unordered",
+      "description before name, over several lines, indented, as Python's json.dumps(indent=2) writes a dict, and a line break after the value, as a file ends, and one before it, as a template literal or a heredoc begins: " +
+      "RFC 8259 §2 allows whitespace around every structural character, before and after the value, and §4 makes an object's members unordered",
   },
   {
     key: 'create-json-escapes',

@@ -4,7 +4,7 @@
  * §4.2 rule 2); ids are unique in each (§2) and across the creations.
  */
 import { expectDistinctIds, expectListed, idOf, expectStillListed, missingFromList, type CategoryRecord, type Creation } from '../../lib/checks/category.ts'
-import { fail, NotApplicable } from '../../lib/checks/failure.ts'
+import { ConformanceFailure, fail, NotApplicable } from '../../lib/checks/failure.ts'
 import { describeStatus, expectJsonContentType, expectStatus, jsonBodyOf, requireStatus, responseOf, statusFailure } from '../../lib/checks/response.ts'
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
@@ -227,7 +227,42 @@ export function listChecks(probes: CategoryProbes): void {
     } catch (error) {
       throw withLagSaid(error, read, probes.listLag)
     }
+    await expectListedAlikeWhateverAsked(creations, results, read.judged, probes)
   })
+}
+
+/** The run's lists asked for otherwise than its own (headers, the request before), each with how. */
+const LISTS_ASKED_OTHERWISE: readonly { how: string; list: (probes: CategoryProbes) => Promise<HttpResult> }[] = [
+  { how: 'as curl --compressed asks (Accept: */*, every coding)', list: (p) => p.firstList() },
+  { how: "with a browser's Accept (text/html first) and Accept-Encoding (gzip, deflate, br)", list: (p) => p.browserList() },
+  { how: 'with no Accept header', list: (p) => p.bareList() },
+  { how: 'right after the same request without a key', list: async (p) => (await p.keyAfterNone()).keyed },
+]
+
+/**
+ * §4.1 "all categories" are the same categories whatever else the request says: a created record
+ * that a list asked for otherwise (a browser's Accept, gzip, no Accept) shows, it shows as sent, as
+ * the run's own list does. A list behind the writes may lack a record, never change one, so only
+ * the records it shows are judged; a list that is not a 200 array is its own checks' to report. A
+ * serialiser or a compressor on one path of content negotiation only (an HTML-escaping view for
+ * browsers, a gzip path that writes UTF-8 as Latin-1) showed nowhere else: the run's own lists
+ * accept JSON alone and no coding.
+ */
+async function expectListedAlikeWhateverAsked(creations: Creation[], results: HttpResult[], asSent: HttpResult, probes: CategoryProbes): Promise<void> {
+  for (const { how, list } of LISTS_ASKED_OTHERWISE) {
+    const other = await list(probes).catch(() => undefined)
+    const records = other === undefined ? undefined : usableRecords(other)
+    if (other === undefined || records === undefined) continue
+    const missing = new Set(missingFromList(creations, records))
+    const shown = creations.filter((c) => !missing.has(c))
+    try {
+      expectListed(shown, records, ...results, asSent, other)
+    } catch (error) {
+      if (!(error instanceof ConformanceFailure)) throw error
+      const message = `in the list asked for ${how}, ${error.message}; the list asked for with Accept: application/json and Accept-Encoding: identity shows it as the create answered it: what the list holds depends on how it is asked for`
+      throw new ConformanceFailure({ ...error.detail(), message }, error.exchanges)
+    }
+  }
 }
 
 const settledLists = new WeakMap<CategoryProbes, Promise<LaggedList>>()

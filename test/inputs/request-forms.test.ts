@@ -2,9 +2,10 @@
  * Forms of a request that the suite's own client never used, each found as a miss (a service
  * broken for it passed under every seed) and now sent, without a write more:
  * - a body laid out as Python's json.dumps(indent=2) writes a dict that holds description first,
- *   over several lines and with a line break after it (every create went compact, on one line and
- *   name first, as JSON.stringify writes it): RFC 8259 §2 allows whitespace around every structural
- *   character and after the value, and §4 makes an object's members unordered;
+ *   over several lines and with a line break after it, and one before it (every create went compact,
+ *   on one line and name first, as JSON.stringify writes it, and began with "{"): RFC 8259 §2 allows
+ *   whitespace around every structural character, before and after the value, and §4 makes an
+ *   object's members unordered;
  * - the list with a browser's Accept-Encoding once the creates made it long: a compressor with a
  *   threshold leaves the "[]" of a service that starts empty as it is;
  * - the list with the key and no Accept (§5.2 asks a client for nothing else), where every
@@ -23,13 +24,13 @@ const mutation = (name: string) => MUTATIONS.find((m) => m.name === name)!
 const failedChecks = (run: Awaited<ReturnType<typeof conform>>, rule: string) =>
   run.results!.rules.find((r) => r.id === rule)!.checks.filter((c) => c.status === 'fail')
 
-describe('the first create, indented, description first, a line break after it', () => {
+describe('the first create, indented, description first, a line break before and after it', () => {
   const c = VALID_CREATES.find((v) => v.key === 'create-described')!
 
   test('is written as Python\'s json.dumps writes it, and means the body sent', () => {
     const body = c.body('cf-abcde')
     const text = createText(c, body, 1)
-    expect(text).toMatch(/^\{\n {2}"description": "[^"]+",\n {2}"name": "[^"]+"\n\}\n$/)
+    expect(text).toMatch(/^\n\{\n {2}"description": "[^"]+",\n {2}"name": "[^"]+"\n\}\n$/)
     expect(JSON.parse(text)).toEqual(body)
     // the only create written so: the others go as JSON.stringify writes them, or with escapes of their own
     expect(VALID_CREATES.filter((v) => v.text && / "name": /.test(v.text(v.body('cf-abcde')))).map((v) => v.key)).toEqual(['create-described'])
@@ -40,10 +41,10 @@ describe('the first create, indented, description first, a line break after it',
     expect(run.code, run.stdout).toBe(1)
     const failed = failedChecks(run, 'create-returns-201')
     expect(failed.map((f) => [f.name.startsWith(`POST /categories with ${c.label} →`), f.failure?.code])).toEqual([[true, 'UNEXPECTED_STATUS']])
-    expect(failed[0]!.failure?.message).toContain("or how the body was written: description before name, over several lines, indented, as Python's json.dumps(indent=2) writes a dict, and a line break after the value")
+    expect(failed[0]!.failure?.message).toContain("or how the body was written: description before name, over several lines, indented, as Python's json.dumps(indent=2) writes a dict, and a line break after the value, as a file ends, and one before it")
   }, 60_000)
 
-  test.each(['whitespace-after-the-value-refused', 'body-read-as-its-first-line'])('%s fails create-returns-201 on it, and with --max-writes 1', async (name) => {
+  test.each(['whitespace-after-the-value-refused', 'whitespace-before-the-value-refused', 'body-read-as-its-first-line'])('%s fails create-returns-201 on it, and with --max-writes 1', async (name) => {
     for (const args of [[], ['--max-writes', '1']]) {
       const run = await conform(serve(await startCase(mutation(name), { apiKey: KEY })), ...args)
       expect(run.code, run.stdout).toBe(1)

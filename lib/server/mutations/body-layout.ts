@@ -45,6 +45,20 @@ export const BODY_LAYOUT_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'whitespace-before-the-value-refused',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      "the body is checked to be an object by its first character before it is parsed (if (text[0] !== '{') answer 400 \"the body must be a JSON object\"), whitespace not skipped: " +
+      'a body that begins with a line break, as one written in a template literal, a triple-quoted string or a heredoc does, is refused with 400, though RFC 8259 §2 allows whitespace before the value',
+    behaviour: {
+      parseBody(text) {
+        if (!text.startsWith('{')) throw new SyntaxError('the body must be a JSON object')
+        return JSON.parse(text) as unknown
+      },
+    },
+  },
+  {
     name: 'body-read-as-its-first-line',
     breaks: 'create-returns-201',
     code: 'UNEXPECTED_STATUS',
