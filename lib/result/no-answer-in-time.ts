@@ -1,20 +1,20 @@
 /**
  * A server that answered no request of the run within --timeout: every request that reached it
- * ended without an answer, each on the timeout. The document shows no latency (§8), and such a
+ * ended without an answer, each on the timeout, or was answered later than that. The document shows no latency (§8), and such a
  * server may only be slower than the run waited (a cold start: a JVM on a serverless platform
  * takes more than 10 s for its first answers, and the run's first burst of 48 requests meets it
  * whole; a store that takes that long) as well as hung: the run cannot tell them apart without
  * waiting longer. So its timeouts judge nothing: the checks that failed on them are not verified,
  * the run reaches no verdict (exit 2; the stall kept the rest of its requests back, lib/http/stalled-operations.ts),
  * and the first line says to give a longer --timeout. Before, such a run failed 13 rules. A server
- * that answers some requests and lets another go unanswered past --timeout still fails it: it
- * was seen to answer in time (an input that hangs it), and a server that resets connections or
+ * that answers some requests within --timeout and lets another go unanswered past it still fails
+ * it: it was seen to answer in time (an input that hangs it), and a server that resets connections or
  * answers garbage fails as before.
  */
-import type { JournalEntry } from '../http/journal.ts'
+import { endedAt, type JournalEntry } from '../http/journal.ts'
 import type { RunProblem } from './run-problems.ts'
 
-/** Fewer timeouts than this say too little (a --rule run of one check). */
+/** Fewer slow requests than this say too little (a --rule run of one check). */
 const ENOUGH = 3
 
 /** What of a check's result this module reads (run-result.ts's CheckResult, not imported: it imports this). */
@@ -31,21 +31,32 @@ const timedOut = (check: Judged): boolean => check.status === 'fail' && check.fa
 const failedOnTheTimeout = (check: Judged): boolean => timedOut(check) && (check.failure?.actual ?? '').startsWith(NOTHING_IN_TIME)
 
 /**
- * Whether no request of the journal was answered, and every one that reached the server and ended
- * without an answer ended on the timeout (at least ENOUGH of them) before any byte of its answer
- * (`checks`: the run's, whose failures say so; a body that trickled past --timeout had a status).
+ * Whether the server answered no request of the journal within `timeoutMs` of its going out, and
+ * every one that reached it and ended without an answer ended on the timeout before any byte of its
+ * answer (`checks`: the run's, whose failures say so; a body that trickled past --timeout had a
+ * status), at least ENOUGH of them slow so (a timeout, or an answer later than --timeout). An
+ * answer later than that is no sign of a server on time: the requests written behind one that
+ * expired wait for it a while more (lib/http/answer-clock.ts BEHIND_MS), and a cold start of 10.5 s
+ * answered the whole first burst but the request that expired first, which alone then failed 5
+ * rules (--timeout 10000). The answer's time is its end, body included (the journal keeps no time
+ * of its status line): a single answer on time is enough.
  */
-export function answeredNoneInTime(journal: readonly JournalEntry[], checks: readonly Judged[]): boolean {
+export function answeredNoneInTime(journal: readonly JournalEntry[], checks: readonly Judged[], timeoutMs: number): boolean {
   if (checks.some((c) => timedOut(c) && !failedOnTheTimeout(c))) return false
   let timeouts = 0
+  let late = 0
   for (const entry of journal) {
-    if (entry.status !== undefined) return false
+    if (entry.status !== undefined) {
+      if (endedAt(entry) - Date.parse(entry.at) <= timeoutMs) return false
+      late++
+      continue
+    }
     // one kept back or cut before it left (STALLED, the deadline) never reached the server
     if (entry.outcome !== 'failed' || !entry.onWire) continue
     if (entry.error !== 'TIMEOUT') return false
     timeouts++
   }
-  return timeouts >= ENOUGH
+  return timeouts > 0 && timeouts + late >= ENOUGH
 }
 
 /** The checks that failed on the timeout, not verified instead (cause `stalled`: the operation let a request go unanswered past --timeout). */

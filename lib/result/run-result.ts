@@ -202,7 +202,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const tlsPort = problems.find((p) => p.kind === 'speaks-tls')
   const wrongHost = misdirected(facts.journal, facts.baseUrl)
   // a server that answered no request within --timeout may only be slower: its timeouts judge nothing (no-answer-in-time.ts)
-  const slow = answeredNoneInTime(facts.journal, [...byRule.values()].flat())
+  const slow = answeredNoneInTime(facts.journal, [...byRule.values()].flat(), facts.options.timeoutMs)
   const rules: RuleResult[] = []
   for (const rule of ruleCatalogue()) {
     if (selected.length > 0 && !selected.includes(rule.id)) continue
