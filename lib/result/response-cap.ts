@@ -19,11 +19,19 @@ const CAPPED = 'RESPONSE_TOO_LARGE'
 interface Judged {
   status: string
   failure?: { code: string; actual?: string }
+  exchanges?: readonly { error?: { code: string; status?: number } }[]
 }
 
-/** A check that failed only because an answer passed the cap: its failure is the capped read itself. */
+/**
+ * A server fault (a 5xx but a 503, which a limiter answers) is one whatever its body: a check whose
+ * capped answer came with one judged it (§7 shows no 5xx), and it stays failed. A debug page of
+ * 40 KB past --max-response-bytes 30000 hid a 500 to an empty name as "not verified" (exit 2).
+ */
+const cappedFault = (check: Judged): boolean => (check.exchanges ?? []).some((e) => e.error?.code === CAPPED && e.error.status !== undefined && e.error.status >= 500 && e.error.status !== 503)
+
+/** A check that failed only because an answer passed the cap: its failure is the capped read itself, of no server fault. */
 export const failedOnTheCap = (check: Judged): boolean =>
-  check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && (check.failure.actual ?? '').startsWith(`${CAPPED}:`)
+  check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && (check.failure.actual ?? '').startsWith(`${CAPPED}:`) && !cappedFault(check)
 
 const SKIP_REASON = 'not verified: an answer passed --max-response-bytes, and was not read whole'
 
