@@ -16,9 +16,9 @@ import { runsWithKey } from '../helpers/run-conform.ts'
 
 const KEY = `slow-${randomBytes(12).toString('hex')}`
 const { serve, conform } = runsWithKey(KEY)
-const TIMEOUT_MS = 400
-/** Past --timeout, and within what the requests behind the first to expire wait more (--timeout under 1 s: --timeout). */
-const ANSWER_MS = 650
+const TIMEOUT_MS = 1_000
+/** Past --timeout, and well within the second more the requests behind the first to expire wait. */
+const ANSWER_MS = 1_500
 
 /** The reference server behind a front that forwards each request ANSWER_MS after it came. */
 async function slowFront(): Promise<{ baseUrl: string; close(): Promise<void> }> {
