@@ -11,6 +11,7 @@
  * it: it was seen to answer in time (an input that hangs it), and a server that resets connections or
  * answers garbage fails as before.
  */
+import { served } from '../http/answer-clock.ts'
 import { endedAt, type JournalEntry } from '../http/journal.ts'
 import type { RunProblem } from './run-problems.ts'
 
@@ -39,7 +40,8 @@ const failedOnTheTimeout = (check: Judged): boolean => timedOut(check) && (check
  * expired wait for it a while more (lib/http/answer-clock.ts BEHIND_MS), and a cold start of 10.5 s
  * answered the whole first burst but the request that expired first, which alone then failed 5
  * rules (--timeout 10000). The answer's time is its end, body included (the journal keeps no time
- * of its status line): a single answer on time is enough.
+ * of its status line): a single answer on time is enough, but a 429 or 503, which a limiter in
+ * front answers at once, is none.
  */
 export function answeredNoneInTime(journal: readonly JournalEntry[], checks: readonly Judged[], timeoutMs: number): boolean {
   if (checks.some((c) => timedOut(c) && !failedOnTheTimeout(c))) return false
@@ -47,6 +49,8 @@ export function answeredNoneInTime(journal: readonly JournalEntry[], checks: rea
   let late = 0
   for (const entry of journal) {
     if (entry.status !== undefined) {
+      // a limiter's 429 or 503 comes at once whatever the service behind it does (answer-clock.ts)
+      if (!served(entry.status)) continue
       if (endedAt(entry) - Date.parse(entry.at) <= timeoutMs) return false
       late++
       continue

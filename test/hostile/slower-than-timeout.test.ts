@@ -49,6 +49,8 @@ describe('a server slower than --timeout on every request', () => {
   test('answers later than --timeout are no sign of a server on time; one answer within it is', () => {
     expect(answeredNoneInTime([entry(undefined), entry(900, 200), entry(900, 201)], [], 400)).toBe(true)
     expect(answeredNoneInTime([entry(undefined), entry(900, 200), entry(350, 201)], [], 400)).toBe(false)
+    // a limiter's 429 or 503 in front, at once, is no sign of the service behind on time
+    expect(answeredNoneInTime([entry(undefined), entry(5, 429), entry(5, 503), entry(900, 200), entry(900, 201)], [], 400)).toBe(true)
     // too few to say
     expect(answeredNoneInTime([entry(undefined), entry(900, 200)], [], 400)).toBe(false)
     // no timeout: nothing to leave unverified
