@@ -87,8 +87,9 @@ export function connectionNotTaken(exchange: Exchange): boolean {
 
 /** An answer not read whole for the cap, its status kept: a server fault's page past the cap is a server fault still (lib/result/response-cap.ts). */
 function capped(message: string, partial: BodyProgress | undefined): { code: 'RESPONSE_TOO_LARGE'; message: string; status?: number } {
-  const fault = partial !== undefined && partial.status >= 500 ? ` (the answer of a ${partial.status}: a server fault)` : ''
-  return { code: 'RESPONSE_TOO_LARGE', message: `${message}${fault}`, ...(partial ? { status: partial.status } : {}) }
+  // the status first: a report's line cut to its width still shows it
+  const fault = partial !== undefined && partial.status >= 500 ? `answered ${partial.status} (a server fault), its body not read whole: ` : ''
+  return { code: 'RESPONSE_TOO_LARGE', message: `${fault}${message}`, ...(partial ? { status: partial.status } : {}) }
 }
 
 /**
