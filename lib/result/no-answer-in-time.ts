@@ -25,6 +25,7 @@ interface Judged {
 }
 
 const TIMED_OUT = 'TIMEOUT:'
+const KEY_REFUSED = 401
 /** A timeout before any byte of the answer (lib/http/transport-errors.ts); one whose body did not end had a status line: the server answered. */
 const NOTHING_IN_TIME = `${TIMED_OUT} no response within`
 
@@ -41,7 +42,9 @@ const failedOnTheTimeout = (check: Judged): boolean => timedOut(check) && (check
  * answered the whole first burst but the request that expired first, which alone then failed 5
  * rules (--timeout 10000). The answer's time is its end, body included (the journal keeps no time
  * of its status line): a single answer on time is enough, but a 429 or 503, which a limiter in
- * front answers at once, is none.
+ * front answers at once, is none, nor a 401, which a gateway answers for the service behind it: a
+ * --read-only gate against a cold service behind one failed 8 rules on the keyed reads that timed
+ * out beside the refusals answered at once.
  */
 export function answeredNoneInTime(journal: readonly JournalEntry[], checks: readonly Judged[], timeoutMs: number): boolean {
   if (checks.some((c) => timedOut(c) && !failedOnTheTimeout(c))) return false
@@ -49,8 +52,9 @@ export function answeredNoneInTime(journal: readonly JournalEntry[], checks: rea
   let late = 0
   for (const entry of journal) {
     if (entry.status !== undefined) {
-      // a limiter's 429 or 503 comes at once whatever the service behind it does (answer-clock.ts)
-      if (!served(entry.status)) continue
+      // a limiter's 429 or 503 comes at once whatever the service behind it does (answer-clock.ts),
+      // and so does a gateway's 401 to a request without the key (API Gateway's authorizer, Kong's key-auth)
+      if (!served(entry.status) || entry.status === KEY_REFUSED) continue
       if (endedAt(entry) - Date.parse(entry.at) <= timeoutMs) return false
       late++
       continue

@@ -42,6 +42,26 @@ async function slowFront(): Promise<{ baseUrl: string; close(): Promise<void> }>
   return { baseUrl: `http://127.0.0.1:${(front.address() as AddressInfo).port}/v1`, close: () => new Promise((resolve) => (front.closeAllConnections(), front.close(() => resolve()))) }
 }
 
+/** A gateway that refuses a request without the key at once and forwards the rest ANSWER_MS after they came (a cold service behind it). */
+async function gatewayBeforeColdService(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const cold = serve(await slowFront())
+  const target = new URL(cold.baseUrl)
+  const gateway = createServer((req, res) => {
+    if (req.headers.authorization !== `Bearer ${KEY}`) {
+      req.resume()
+      return void res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end('{"code":"unauthorized","message":"no valid key","status":401}')
+    }
+    const forwarded = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    })
+    forwarded.on('error', () => res.destroy())
+    req.pipe(forwarded)
+  })
+  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve))
+  return { baseUrl: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/v1`, close: () => new Promise((resolve) => (gateway.closeAllConnections(), gateway.close(() => resolve()))) }
+}
+
 const entry = (ms: number | undefined, status?: number): JournalEntry =>
   ({ id: String(Math.random()), method: 'GET', url: 'http://x/v1/categories', at: '2026-01-01T00:00:00.000Z', endedAt: new Date(Date.parse('2026-01-01T00:00:00.000Z') + (ms ?? 400)).toISOString(), onWire: true, outcome: status === undefined ? 'failed' : 'answered', ...(status === undefined ? { error: 'TIMEOUT' } : { status }) }) as unknown as JournalEntry
 
@@ -51,6 +71,8 @@ describe('a server slower than --timeout on every request', () => {
     expect(answeredNoneInTime([entry(undefined), entry(900, 200), entry(350, 201)], [], 400)).toBe(false)
     // a limiter's 429 or 503 in front, at once, is no sign of the service behind on time
     expect(answeredNoneInTime([entry(undefined), entry(5, 429), entry(5, 503), entry(900, 200), entry(900, 201)], [], 400)).toBe(true)
+    // nor is a gateway's 401 to a request without the key
+    expect(answeredNoneInTime([entry(undefined), entry(5, 401), entry(5, 401), entry(undefined), entry(undefined)], [], 400)).toBe(true)
     // too few to say
     expect(answeredNoneInTime([entry(undefined), entry(900, 200)], [], 400)).toBe(false)
     // no timeout: nothing to leave unverified
@@ -64,5 +86,12 @@ describe('a server slower than --timeout on every request', () => {
     expect((run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
     // the server did answer, after --timeout: the ones behind the first to expire
     expect(run.results?.journal?.some((e) => e.status !== undefined)).toBe(true)
+  }, 90_000)
+
+  test('--read-only behind a gateway that answers 401 itself: its refusals at once are no sign of the service on time, exit 2', async () => {
+    const run = await conform(serve(await gatewayBeforeColdService()), '--timeout', String(TIMEOUT_MS), '--read-only')
+    expect(run.code, run.stdout).toBe(2)
+    expect(run.results?.problems[0]?.kind).toBe('no-answer-in-time')
+    expect((run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
   }, 90_000)
 })
