@@ -31,7 +31,7 @@ export const BEHIND_MS = 1_000
 export const BODY_PROGRESS_BYTES = 16 * 1024
 
 /** Whether an answer `status` shows the server at work: a 429 or 503 does not (lib/http/retry-after.ts). */
-const served = (status: number) => status !== 429 && status !== 503
+export const served = (status: number) => status !== 429 && status !== 503
 
 export class AnswerClock {
   private lastAnswerAt = Number.NEGATIVE_INFINITY

@@ -63,8 +63,8 @@ export interface Exchange {
   /** Before a resend: how long the client waited, as the server's Retry-After asked. */
   waitedMs?: number
   response?: RecordedResponse
-  /** `tlsAlert`: the TLS alert of a server that asked for the client certificate during the request (lib/http/certificate-alert.ts). */
-  error?: { code: TransportErrorCode; message: string; tlsAlert?: string }
+  /** `tlsAlert`: the TLS alert of a server that asked for the client certificate during the request (lib/http/certificate-alert.ts). `status`: of an answer not read whole for --max-response-bytes, whose status line came. */
+  error?: { code: TransportErrorCode; message: string; tlsAlert?: string; status?: number }
   /**
    * A GET the key was refused on, sent again with it after a pause to tell a revoked key from a
    * service that refused a valid one (lib/runner/key-recheck.ts): when served, the key works, and

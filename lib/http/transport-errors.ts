@@ -88,6 +88,13 @@ export function connectionNotTaken(exchange: Exchange): boolean {
   return exchange.sent !== true && exchange.response === undefined && exchange.error?.code === 'TIMEOUT'
 }
 
+/** An answer not read whole for the cap, its status kept: a server fault's page past the cap is a server fault still (lib/result/response-cap.ts). */
+function capped(message: string, partial: BodyProgress | undefined): { code: 'RESPONSE_TOO_LARGE'; message: string; status?: number } {
+  // the status first: a report's line cut to its width still shows it
+  const fault = partial !== undefined && partial.status >= 500 ? `answered ${partial.status} (a server fault), its body not read whole: ` : ''
+  return { code: 'RESPONSE_TOO_LARGE', message: `${fault}${message}`, ...(partial ? { status: partial.status } : {}) }
+}
+
 /**
  * Why a request got no complete response, in the words a report shows. An abort is told apart by
  * its reason (the request's --timeout or the run's --deadline), and by whether the request had
@@ -101,9 +108,9 @@ export function describeTransportError(
   limits: { timeoutMs: number; maxResponseBytes: number },
   redact: (text: string) => string,
   left: { sent: boolean; stalledWhileWaiting?: string } = { sent: true },
-): { code: TransportErrorCode; message: string } {
+): { code: TransportErrorCode; message: string; status?: number } {
   if (!left.sent && left.stalledWhileWaiting !== undefined) return { code: 'STALLED', message: left.stalledWhileWaiting }
-  if (error instanceof ResponseTooLargeError) return { code: 'RESPONSE_TOO_LARGE', message: error.message }
+  if (error instanceof ResponseTooLargeError) return capped(error.message, partial)
   if (error instanceof UnsupportedEncodingError) return { code: 'UNDECODABLE_BODY', message: error.message }
   if (signal.aborted) {
     const byDeadline = signal.reason instanceof RunDeadlineReached
@@ -119,7 +126,7 @@ export function describeTransportError(
   const { code, errno, detail: raw } = classifyNetworkError(error)
   const detail = redact(raw)
   // undici's own limit on the bytes on the wire, which it checks as they arrive, ahead of the reader
-  if (code === 'RESPONSE_TOO_LARGE') return { code, message: new ResponseTooLargeError(limits.maxResponseBytes).message }
+  if (code === 'RESPONSE_TOO_LARGE') return capped(new ResponseTooLargeError(limits.maxResponseBytes).message, partial)
   if (code === 'UNDECODABLE_BODY') return { code, message: `the ${partial?.status ?? ''} response's body could not be decoded from its Content-Encoding (${detail})` }
   if (partial && (code === 'CONNECTION_RESET' || code === 'PROTOCOL_ERROR' || code === 'NETWORK_ERROR')) {
     // the status line and headers came, the body broke off: say how much of it arrived

@@ -147,6 +147,19 @@ export function recurrenceWords(checks: readonly CheckResult[]): string {
   return `${kind}: failed ${failures} of ${attempts} probes`
 }
 
+/**
+ * Where to look for a key not checked, from what was served: a request with no Authorization
+ * header at all served says the route has no authentication; when only headers with a key not
+ * issued (an empty token, the key without its last character) were served, authentication ran and
+ * let them through: the key is compared loosely (token-compared-as-prefix served those and refused
+ * every request without the header, and the words sent its reader to look for an unmounted route).
+ */
+function keyNotCheckedHint(checks: readonly CheckResult[]): string {
+  const servedWithoutHeader = checks.some((c) => c.exchanges.some((e) => e.response !== undefined && e.response.status < 300 && e.request.headers.authorization === undefined))
+  if (servedWithoutHeader) return 'is authentication mounted on every route? a middleware registered after the routes, or a gateway route without its authorizer'
+  return 'requests with no Authorization header were refused: is the key compared whole? an empty token, or a part of the key, taken for it'
+}
+
 /** The run's faults that share a cause, largest first; none when no failure has one of these causes. */
 export function faultGroups(result: RunResult): FaultGroup[] {
   const failures = result.rules.flatMap((rule) => rule.checks.filter((c) => c.status === 'fail').map((check) => ({ rule: rule.id, check })))
@@ -175,7 +188,7 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       const errors = [...new Set(lost.map((e) => e.error).filter(Boolean))].join(', ')
       rate = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
     } else if (cause === 'key-not-checked') {
-      rate = `${members.length} requests without a valid key (none, or one not issued) were served (is authentication mounted on every route? a middleware registered after the routes, or a gateway route without its authorizer)`
+      rate = `${members.length} requests without a valid key (none, or one not issued) were served (${keyNotCheckedHint(members.map((m) => m.check))})`
     } else if (cause === 'validation-status') {
       rate = `${members.length} bodies that must be refused with 400 were answered 422 (a framework's validation status: FastAPI, Laravel, LoopBack)`
     } else if (cause === 'type-changed') {

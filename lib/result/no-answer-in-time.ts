@@ -15,28 +15,33 @@
  * answer in time (an input that hangs it); so does a body that trickled past --timeout after its
  * status line, and a server that resets connections or answers garbage.
  */
+import { served } from '../http/answer-clock.ts'
 import { stallingOperation } from '../http/stalled-operations.ts'
 import { NO_RESPONSE_WITHIN } from '../http/transport-errors.ts'
+import type { JudgedCheck } from './judged-check.ts'
 import type { RunProblem } from './run-problems.ts'
 
-/** What of a check's result this module reads (run-result.ts's CheckResult, not imported: it imports this). */
-interface Judged {
-  status: string
-  failure?: { code: string; actual?: string }
-}
 
 const TIMED_OUT = 'TIMEOUT:'
+/**
+ * Answers that say nothing of the operation's pace: a limiter's 429 or 503 in front comes at once
+ * whatever the service behind it does (answer-clock.ts), and so does a gateway's 401 (API Gateway's
+ * authorizer, Kong's key-auth): a --read-only gate against a cold service behind one failed 8 rules
+ * on the keyed reads that timed out beside refusals answered at once.
+ */
+const KEY_REFUSED = 401
+const paced = (status: number) => served(status) && status !== KEY_REFUSED
 /** A timeout before any byte of the answer (lib/http/transport-errors.ts); one whose body did not end had a status line: the server answered. */
 const NOTHING_IN_TIME = `${TIMED_OUT} ${NO_RESPONSE_WITHIN}`
 
-const failedOnTheTimeout = (check: Judged): boolean => check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && (check.failure.actual ?? '').startsWith(NOTHING_IN_TIME)
+const failedOnTheTimeout = (check: JudgedCheck): boolean => check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && (check.failure.actual ?? '').startsWith(NOTHING_IN_TIME)
 
 /** The request of an exchange, as this module reads it. */
 interface Sent {
   id: string
   request: { method: string; url: string; headers: Record<string, string> }
   durationMs: number
-  response?: unknown
+  response?: { status: number }
   error?: { code: string; message: string }
 }
 
@@ -56,7 +61,7 @@ const basePathOf = (baseUrl: string) => new URL(baseUrl).pathname.replace(/\/+$/
  * failures: it was seen to answer in time (an input that hangs it, a one-worker server it blocks:
  * the requests queued behind that one are answered late, once it is given up, but not the ones before).
  */
-export function slowOperations(checks: readonly (Judged & { exchanges: readonly Sent[] })[], baseUrl: string, timeoutMs: number): Map<string, { quickest?: number }> {
+export function slowOperations(checks: readonly (JudgedCheck & { exchanges: readonly Sent[] })[], baseUrl: string, timeoutMs: number): Map<string, { quickest?: number }> {
   const basePath = basePathOf(baseUrl)
   const quickest = new Map<string, number>()
   const timedOut = new Set<string>()
@@ -67,7 +72,9 @@ export function slowOperations(checks: readonly (Judged & { exchanges: readonly 
     const operation = operationOfExchange(exchange, basePath)
     if (exchange.error?.code === 'TIMEOUT' && exchange.error.message.startsWith(NO_RESPONSE_WITHIN)) timedOut.add(operation)
     // an answer, or the head of one (a body that did not end, a reset after the status): at once, as far as the operation goes
-    else if (exchange.response !== undefined) quickest.set(operation, Math.min(quickest.get(operation) ?? Infinity, exchange.durationMs))
+    else if (exchange.response !== undefined) {
+      if (paced(exchange.response.status)) quickest.set(operation, Math.min(quickest.get(operation) ?? Infinity, exchange.durationMs))
+    }
     else if (exchange.error !== undefined && exchange.error.code !== 'STALLED' && exchange.error.code !== 'DEADLINE') quickest.set(operation, 0)
   }
   const slow = new Map<string, { quickest?: number }>()
@@ -84,7 +91,7 @@ const why = (operation: string, { quickest }: { quickest?: number }) =>
   quickest === undefined ? `${operation} answered no request of the run in time` : `${operation} answered no request within --timeout, its quickest after ${quickest} ms`
 
 /** The checks that failed on the timeout of such an operation, not verified instead (cause `stalled`: the operation let a request go unanswered past --timeout). */
-export function withoutFailuresOfTheTimeout<C extends Judged & { exchanges: readonly Sent[] }>(checks: C[], slow: ReadonlyMap<string, { quickest?: number }>, baseUrl: string): C[] {
+export function withoutFailuresOfTheTimeout<C extends JudgedCheck & { exchanges: readonly Sent[] }>(checks: C[], slow: ReadonlyMap<string, { quickest?: number }>, baseUrl: string): C[] {
   const basePath = basePathOf(baseUrl)
   return checks.map((c) => {
     if (!failedOnTheTimeout(c)) return c

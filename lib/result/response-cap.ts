@@ -10,20 +10,27 @@
  * was the cause. An endless body, or a compression bomb, is not judged either: the cap tells a
  * body too large to read from one that never ends only by reading on.
  */
+import type { JudgedCheck } from './judged-check.ts'
 import type { RunProblem } from './run-problems.ts'
 
 /** The code the client gives an answer it stopped reading at the cap (lib/http/transport-errors.ts). */
 const CAPPED = 'RESPONSE_TOO_LARGE'
 
-/** What of a check's result this module reads (run-result.ts's CheckResult, not imported: it imports this). */
-interface Judged {
-  status: string
-  failure?: { code: string; actual?: string }
+/** A check as this module reads it, with the errors of its exchanges. */
+interface Judged extends JudgedCheck {
+  exchanges?: readonly { error?: { code: string; status?: number } }[]
 }
 
-/** A check that failed only because an answer passed the cap: its failure is the capped read itself. */
+/**
+ * A server fault (a 5xx but a 503, which a limiter answers) is one whatever its body: a check whose
+ * capped answer came with one judged it (§7 shows no 5xx), and it stays failed. A debug page of
+ * 40 KB past --max-response-bytes 30000 hid a 500 to an empty name as "not verified" (exit 2).
+ */
+const cappedFault = (check: Judged): boolean => (check.exchanges ?? []).some((e) => e.error?.code === CAPPED && e.error.status !== undefined && e.error.status >= 500 && e.error.status !== 503)
+
+/** A check that failed only because an answer passed the cap: its failure is the capped read itself, of no server fault. */
 export const failedOnTheCap = (check: Judged): boolean =>
-  check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && (check.failure.actual ?? '').startsWith(`${CAPPED}:`)
+  check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && (check.failure.actual ?? '').startsWith(`${CAPPED}:`) && !cappedFault(check)
 
 const SKIP_REASON = 'not verified: an answer passed --max-response-bytes, and was not read whole'
 

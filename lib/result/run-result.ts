@@ -227,13 +227,13 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   }
   const mustFailed = rules.some((r) => r.level === 'must' && r.status === 'fail')
   // a refused key verified nothing: no verdict on the service (exit 2), and the reason comes first
-  if (refused) problems.unshift(refused)
-  else if (revoked) problems.unshift(revoked.problem)
+  if (refused ?? revoked) problems.unshift(refused ?? revoked!.problem)
   if (gone) problems.unshift(gone.problem)
   if (tlsPort) problems.splice(problems.indexOf(tlsPort), 1), problems.unshift(tlsPort)
   for (const first of [wrongHost, responseCapProblem([...byRule.values()].flat()), slow.size > 0 ? noAnswerInTimeProblem(slow, facts.options.timeoutMs) : undefined]) if (first) problems.unshift(first)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
   if (!mustFailed && !refused) problems.push(...(facts.keptBack ?? []))
+  // decided on the problems' kinds, never on their words
   const keyWasRefused = problems.some((p) => p.kind === 'key-refused' || p.kind === 'certificate-refused')
   const endedEarly = facts.cutShort === true || problems.some((p) => ENDS_WITHOUT_VERDICT.has(p.kind))
   const verdict = keyWasRefused ? 'incomplete' : mustFailed ? 'fail' : endedEarly ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'

@@ -93,6 +93,19 @@ describe.concurrent('--max-response-bytes', { timeout: RUN_TIMEOUT_MS }, () => {
     expect(errors).toContainEqual(expect.stringMatching(new RegExp(`^response bodies of this run passed ${4 * CAP} bytes together \\(4 × --max-response-bytes\\); this one was not read past \\d+ bytes$`)))
   })
 
+  test('a server fault whose page passes the cap (a framework\'s debug page) is a server fault still: failed, exit 1', async () => {
+    const page = `<html>${'x'.repeat(2 * CAP)}</html>`
+    const server = await httpServer((req, res) => {
+      if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
+      res.writeHead(500, { 'content-type': 'text/html' }).end(page)
+    })
+    const result = await run(server, ['--rule', 'create-returns-201', '--confirm', '0'])
+    expect(result.code, result.stdout).toBe(1)
+    const failed = result.results!.rules.find((r) => r.id === 'create-returns-201')?.checks.filter((c) => c.status === 'fail') ?? []
+    expect(failed.length).toBeGreaterThan(0)
+    expect(failed[0]?.failure?.actual).toMatch(/^RESPONSE_TOO_LARGE: answered 500 \(a server fault\), its body not read whole: response body /)
+  })
+
   test('a gzip bomb (every answer 32 MiB of zeros in 32 KiB) → decoding stops at the cap, exit 2 in seconds', async () => {
     const bomb = gzipSync(Buffer.alloc(32 * 1024 * 1024))
     const server = await httpServer((_req, res) => {

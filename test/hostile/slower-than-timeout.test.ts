@@ -1,0 +1,108 @@
+/**
+ * A conforming server slower than --timeout on every request (a cold start that outlasts it, a
+ * slow store): the request that expired first fails no rule when the ones written behind it are
+ * answered in the second more they wait (lib/http/answer-clock.ts BEHIND_MS), later than
+ * --timeout too. Before, that one request failed 5 rules (exit 1): the server had answered, so
+ * lib/result/no-answer-in-time.ts took it for a server seen on time that hung on one input.
+ */
+import { randomBytes } from 'node:crypto'
+import { createServer, request } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { describe, expect, test } from 'vitest'
+import { slowOperations } from '../../lib/result/no-answer-in-time.ts'
+import { startReferenceServer } from '../../lib/server/reference-server.ts'
+import { runsWithKey } from '../helpers/run-conform.ts'
+
+const KEY = `slow-${randomBytes(12).toString('hex')}`
+const { serve, conform } = runsWithKey(KEY)
+const TIMEOUT_MS = 1_000
+/** Past --timeout, and well within the second more the requests behind the first to expire wait. */
+const ANSWER_MS = 1_500
+
+/** The reference server behind a front that forwards each request ANSWER_MS after it came. */
+async function slowFront(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const upstream = serve(await startReferenceServer({ apiKey: KEY }))
+  const target = new URL(upstream.baseUrl)
+  const front = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () =>
+      setTimeout(() => {
+        const forwarded = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(res)
+        })
+        forwarded.on('error', () => res.destroy())
+        forwarded.end(Buffer.concat(chunks))
+      }, ANSWER_MS),
+    )
+  })
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve))
+  return { baseUrl: `http://127.0.0.1:${(front.address() as AddressInfo).port}/v1`, close: () => new Promise((resolve) => (front.closeAllConnections(), front.close(() => resolve()))) }
+}
+
+/** A gateway that refuses a request without the key at once and forwards the rest ANSWER_MS after they came (a cold service behind it). */
+async function gatewayBeforeColdService(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const cold = serve(await slowFront())
+  const target = new URL(cold.baseUrl)
+  const gateway = createServer((req, res) => {
+    if (req.headers.authorization !== `Bearer ${KEY}`) {
+      req.resume()
+      return void res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end('{"code":"unauthorized","message":"no valid key","status":401}')
+    }
+    const forwarded = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    })
+    forwarded.on('error', () => res.destroy())
+    req.pipe(forwarded)
+  })
+  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve))
+  return { baseUrl: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/v1`, close: () => new Promise((resolve) => (gateway.closeAllConnections(), gateway.close(() => resolve()))) }
+}
+
+const BASE = 'http://x/v1'
+let ids = 0
+/** A check whose one GET /categories with the key was answered `status` after `ms`, or timed out (no status). */
+const check = (ms: number, status?: number) => ({
+  status: status === undefined ? 'fail' : 'pass',
+  ...(status === undefined ? { failure: { code: 'NO_RESPONSE', actual: `TIMEOUT: no response within ${ms} ms` } } : {}),
+  exchanges: [
+    {
+      id: String(ids++),
+      durationMs: ms,
+      request: { method: 'GET', url: `${BASE}/categories`, headers: { authorization: 'Bearer $CONFORM_API_KEY' } },
+      ...(status === undefined ? { error: { code: 'TIMEOUT', message: `no response within ${ms} ms` } } : { response: { status } }),
+    },
+  ],
+})
+const slow = (...checks: ReturnType<typeof check>[]) => slowOperations(checks, BASE, 400).has('GET /categories')
+
+describe('a server slower than --timeout on every request', () => {
+  test('answers later than --timeout are no sign of an operation on time; one answer within it is', () => {
+    expect(slow(check(400), check(900, 200), check(900, 201))).toBe(true)
+    expect(slow(check(400), check(900, 200), check(350, 201))).toBe(false)
+    // a limiter's 429 or 503 in front, at once, is no sign of the service behind on time
+    expect(slow(check(400), check(5, 429), check(5, 503), check(900, 200))).toBe(true)
+    // nor is a gateway's 401
+    expect(slow(check(400), check(5, 401), check(5, 401))).toBe(true)
+    // no timeout: nothing to leave unverified
+    expect(slow(check(900, 200), check(900, 200))).toBe(false)
+  })
+
+  test('the request that expired first fails no rule: no verdict (exit 2), a longer --timeout asked for', async () => {
+    const run = await conform(serve(await slowFront()), '--timeout', String(TIMEOUT_MS))
+    expect(run.code, run.stdout).toBe(2)
+    expect(run.results?.problems[0]?.kind).toBe('no-answer-in-time')
+    expect((run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
+    // the server did answer, after --timeout: the ones behind the first to expire
+    expect(run.results?.journal?.some((e) => e.status !== undefined)).toBe(true)
+  }, 90_000)
+
+  test('--read-only behind a gateway that answers 401 itself: its refusals at once are no sign of the service on time, exit 2', async () => {
+    const run = await conform(serve(await gatewayBeforeColdService()), '--timeout', String(TIMEOUT_MS), '--read-only')
+    expect(run.code, run.stdout).toBe(2)
+    expect(run.results?.problems[0]?.kind).toBe('no-answer-in-time')
+    expect((run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
+  }, 90_000)
+})
