@@ -183,6 +183,12 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
     shortForm: (p) => ({ name: ` ${p}-s `, description: '\u00a0 a  b\u2003c\u3000\u200bd e\u0301' }),
+    // and whitespace of JSON's own between its tokens, the two kinds no other create sends: a tab
+    // and a carriage return, as a body file written on Windows holds them (an editor's tab indents,
+    // CRLF line ends; curl --data-binary @body.json). A tokenizer written by hand that skips spaces
+    // and line feeds only (as a body written on Unix has them) refuses it
+    text: (body) => `{\r\n\t"name":\t${JSON.stringify(body.name)},\r\n\t"description":\t${JSON.stringify(body.description)}\r\n}`,
+    writtenAs: 'indented with tabs and ended with CRLF, as a body file written on Windows: RFC 8259 §2 counts the tab and the carriage return as whitespace between tokens, as it does the space and the line feed',
   },
   {
     key: 'create-name-only',

@@ -67,7 +67,8 @@ function refusedForLengthCheck(c: CreateProbe, creates: readonly CreateProbe[]):
     fail(
       {
         code: 'REFUSED_FOR_CONTENT',
-        message: `POST answered ${status} to these values, yet 201 to ${like}: the service refused their characters, not their lengths${whyRefused ? `; ${whyRefused}` : ''}`,
+        // the control goes as JSON.stringify writes it: a create written otherwise may be refused for its layout
+        message: `POST answered ${status} to these values, yet 201 to ${like}: the service refused their characters${c.case.writtenAs ? `, or how the body was written (${c.case.writtenAs})` : ''}, not their lengths${whyRefused ? `; ${whyRefused}` : ''}`,
         expected: 'status 201: the values are valid strings (§4.2 rule 2), and a length the service accepts',
         actual: `status ${status}; plain ASCII at least as long: 201`,
       },

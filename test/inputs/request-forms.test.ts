@@ -24,6 +24,9 @@ const mutation = (name: string) => MUTATIONS.find((m) => m.name === name)!
 const failedChecks = (run: Awaited<ReturnType<typeof conform>>, rule: string) =>
   run.results!.rules.find((r) => r.id === rule)!.checks.filter((c) => c.status === 'fail')
 
+/** The create of whitespace, written with tabs and CRLF between its tokens. */
+const tabbed = VALID_CREATES.find((v) => v.key === 'create-whitespace')!
+
 describe('the first create, indented, description first, a line break before and after it', () => {
   const c = VALID_CREATES.find((v) => v.key === 'create-described')!
 
@@ -40,7 +43,9 @@ describe('the first create, indented, description first, a line break before and
     const run = await conform(serve(await startCase(mutation('compact-json-only'), { apiKey: KEY })))
     expect(run.code, run.stdout).toBe(1)
     const failed = failedChecks(run, 'create-returns-201')
-    expect(failed.map((f) => [f.name.startsWith(`POST /categories with ${c.label} →`), f.failure?.code])).toEqual([[true, 'UNEXPECTED_STATUS']])
+    // besides it, the create written with tabs and CRLF (create-whitespace) is the only one such a reader refuses
+    expect(failed.map((f) => [f.name.startsWith(`POST /categories with ${c.label} →`), f.failure?.code])).toEqual([[true, 'UNEXPECTED_STATUS'], [false, 'REFUSED_FOR_CONTENT']])
+    expect(failed[1]!.name.startsWith(`POST /categories with ${tabbed.label}`)).toBe(true)
     expect(failed[0]!.failure?.message).toContain("or how the body was written: description before name, over several lines, indented, as Python's json.dumps(indent=2) writes a dict, and a line break after the value, as a file ends, and one before it")
   }, 60_000)
 
@@ -48,7 +53,8 @@ describe('the first create, indented, description first, a line break before and
     for (const args of [[], ['--max-writes', '1']]) {
       const run = await conform(serve(await startCase(mutation(name), { apiKey: KEY })), ...args)
       expect(run.code, run.stdout).toBe(1)
-      expect(failedChecks(run, 'create-returns-201').map((f) => [f.name.startsWith(`POST /categories with ${c.label} →`), f.failure?.code])).toEqual([[true, 'UNEXPECTED_STATUS']])
+      const failed = failedChecks(run, 'create-returns-201').filter((f) => !f.name.startsWith(`POST /categories with ${tabbed.label}`))
+      expect(failed.map((f) => [f.name.startsWith(`POST /categories with ${c.label} →`), f.failure?.code])).toEqual([[true, 'UNEXPECTED_STATUS']])
     }
   }, 60_000)
 
@@ -58,6 +64,23 @@ describe('the first create, indented, description first, a line break before and
     const failed = failedChecks(run, 'create-echoes-fields')
     expect(failed.map((f) => [f.name.startsWith(`POST /categories with ${c.label} →`), f.failure?.code])).toEqual([[true, 'FIELD_CHANGED']])
     expect(failed[0]!.failure?.message).toMatch(/it holds the "description" sent: the values were bound to the fields by their place in the body/)
+  }, 60_000)
+})
+
+describe('the create of whitespace, indented with tabs and ended with CRLF', () => {
+  test('is written as a body file written on Windows is, and means the body sent', () => {
+    const body = tabbed.body('cf-abcde')
+    const text = createText(tabbed, body, 1)
+    expect(text).toMatch(/^\{\r\n\t"name":\t"[^"]+",\r\n\t"description":\t"[^"]+"\r\n\}$/)
+    expect(JSON.parse(text)).toEqual(body)
+  })
+
+  test('a tokenizer that skips only spaces and line feeds fails create-returns-201 on it, and the failure says how the body was written', async () => {
+    const run = await conform(serve(await startCase(mutation('tab-and-carriage-return-not-skipped'), { apiKey: KEY })))
+    expect(run.code, run.stdout).toBe(1)
+    const failed = failedChecks(run, 'create-returns-201')
+    expect(failed.map((f) => [f.name.startsWith(`POST /categories with ${tabbed.label}`), f.failure?.code])).toEqual([[true, 'REFUSED_FOR_CONTENT']])
+    expect(failed[0]!.failure?.message).toContain('or how the body was written (indented with tabs and ended with CRLF, as a body file written on Windows')
   }, 60_000)
 })
 

@@ -31,6 +31,20 @@ export const BODY_LAYOUT_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'tab-and-carriage-return-not-skipped',
+    breaks: 'create-returns-201',
+    code: 'REFUSED_FOR_CONTENT',
+    description:
+      "the body is read by a tokenizer written by hand that skips spaces and line feeds between tokens and nothing else (while (c == ' ' || c == '\\n')), as bodies written on Unix have them: " +
+      'a body indented with tabs and ended with CRLF, as a body file written on Windows is, is refused with 400, though RFC 8259 §2 counts the tab and the carriage return as whitespace',
+    behaviour: {
+      parseBody(text) {
+        if (/[\t\r]/.test(text.replace(/"(?:[^"\\]|\\.)*"/g, '""'))) throw new SyntaxError('unexpected character between tokens')
+        return JSON.parse(text) as unknown
+      },
+    },
+  },
+  {
     name: 'whitespace-after-the-value-refused',
     breaks: 'create-returns-201',
     code: 'UNEXPECTED_STATUS',
