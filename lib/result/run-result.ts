@@ -208,7 +208,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
     if (selected.length > 0 && !selected.includes(rule.id)) continue
     const declared = byRule.get(rule.id) ?? []
     const kept = certificate ? withoutChecksOfTheRefusedCertificate(declared, certificate) : revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
-    // answers the suite's own cap kept it from reading whole judge nothing (response-cap.ts), nor do the timeouts of a slow server
+    // answers the suite's own cap kept it from reading whole judge nothing (response-cap.ts), nor do a slow operation's timeouts
     const uncapped = withoutFailuresOfTheCap(slow.size > 0 ? withoutFailuresOfTheTimeout(kept, slow, facts.baseUrl) : kept)
     const checks = tlsPort ? withoutFailuresOfPlainHttp(uncapped, facts.baseUrl) : wrongHost ? withoutChecksOfTheMisdirectedRun(uncapped, facts.baseUrl) : gone ? withoutFailuresOfTheGoneServer(uncapped, gone) : uncapped
     if (checks.length === 0) {
