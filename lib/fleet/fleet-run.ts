@@ -113,7 +113,12 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     return notRun(`the run could not be made: ${(error as Error).message}`)
   }
   io.out(redact(`Checking ${deployments.length === 1 ? 'one deployment' : `${deployments.length} deployments at once`}: ${deployments.map((d) => d.label).join(', ')}.\n`))
-  io.out(`Each of them: ${describeWritePlan(runner.planWrites(shared, suite), shared)}\n`)
+  // an entry's readOnly: true (production beside staging's writes) is said apart, before any request
+  const readOnlyOwn = shared.readOnly ? [] : deployments.filter((d) => d.config.readOnly)
+  const writers = deployments.filter((d) => !readOnlyOwn.includes(d))
+  if (writers.length > 0) io.out(redact(`${readOnlyOwn.length === 0 ? 'Each of them' : writers.map((d) => d.label).join(', ')}: ${describeWritePlan(runner.planWrites(shared, suite), shared)}\n`))
+  const readOnlyPlan = describeWritePlan(runner.planWrites({ ...shared, readOnly: true }, suite), { ...shared, readOnly: true }).replace('(--read-only)', '(readOnly: true in the targets file)')
+  if (readOnlyOwn.length > 0) io.out(redact(`${readOnlyOwn.map((d) => d.label).join(', ')}: ${readOnlyPlan}\n`))
 
   // each run's GitHub Actions output (annotations, job summary) is the fleet's to write, once
   const runEnv: NodeJS.ProcessEnv = { ...env, GITHUB_ACTIONS: undefined }

@@ -8,6 +8,7 @@
  *       baseUrl: https://eu.petstore.example/v1
  *       apiKeyEnv: PETSTORE_EU_KEY                # the environment variable holding its key
  *       baseline: baselines/eu-production.json   # optional: its known failures (else --baseline)
+ *       readOnly: true                            # optional: no POST to it (else the fleet's --read-only)
  *       clientCert: certs/eu-client.pem           # optional: its client certificate for mutual TLS (else
  *       clientKey: certs/eu-client.key            #   --client-cert), its key, a CA (caCert) and the variable
  *       clientKeyPassphraseEnv: EU_KEY_PASSPHRASE #   holding an encrypted key's passphrase
@@ -42,6 +43,8 @@ export interface FleetTarget {
   apiKeyEnv?: string
   /** Its own baseline file (absolute: resolved from the targets file's folder), in place of --baseline. */
   baseline?: string
+  /** readOnly: true: no POST to this deployment (production beside staging's writes), whatever the fleet's --read-only. */
+  readOnly?: true
   /** Its own TLS files (absolute), in place of --ca-cert, --client-cert and --client-key, and the variable of its key's passphrase. */
   tls?: { caCert?: string; clientCert?: string; clientKey?: string; passphraseEnv?: string }
 }
@@ -54,9 +57,9 @@ export interface FleetDeploymentConfig {
 }
 
 /** Every field an entry of a targets file may have. */
-const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv', 'baseline', 'caCert', 'clientCert', 'clientKey', 'clientKeyPassphraseEnv'] as const
-/** Options every deployment of a fleet shares, which an entry cannot have (readOnly: true beside staging's writes). */
-const FLEET_OPTIONS = ['read-only', 'max-writes', 'rate-limit', 'concurrency', 'timeout', 'deadline', 'list-lag', 'rule', 'header', 'confirm', 'repeat', 'seed'] as const
+const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv', 'baseline', 'readOnly', 'caCert', 'clientCert', 'clientKey', 'clientKeyPassphraseEnv'] as const
+/** Options every deployment of a fleet shares, which an entry cannot have (maxWrites: 5 beside staging's budget); readOnly an entry may have. */
+const FLEET_OPTIONS = ['max-writes', 'rate-limit', 'concurrency', 'timeout', 'deadline', 'list-lag', 'rule', 'header', 'confirm', 'repeat', 'seed'] as const
 /** readOnly, read_only, --read-only, maxWrites, rules: one spelling. */
 const optionKey = (name: string) => name.toLowerCase().replace(/^-+/, '').replace(/[-_]/g, '').replace(/s$/, '')
 
@@ -190,7 +193,13 @@ export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
     // from the targets file's folder, as Compose and GitLab CI read the paths of their files: the
     // file and its baselines live together in the service's repository, wherever the job runs
     const baseline = typeof given.baseline === 'string' ? { baseline: resolve(dirname(file), given.baseline) } : {}
-    return { entry, baseUrl: given.baseUrl, apiKeyEnv: given.apiKeyEnv, ...(given.label !== undefined ? { label: given.label } : {}), ...baseline, ...entryTlsFiles(given, entry, dirname(file)) }
+    // true alone: an entry cannot undo the fleet's --read-only, and a production entry that meant
+    // no write and wrote "yes" or "true" as text must not be written to
+    if (given.readOnly !== undefined && given.readOnly !== true) {
+      throw new ConfigError(`${entry}: readOnly is true or absent (${visibleLine(JSON.stringify(given.readOnly) ?? String(given.readOnly)).slice(0, 40)} given): true sends this deployment no POST; without it, the fleet's --read-only decides`)
+    }
+    const readOnly = given.readOnly === true ? { readOnly: true as const } : {}
+    return { entry, baseUrl: given.baseUrl, apiKeyEnv: given.apiKeyEnv, ...(given.label !== undefined ? { label: given.label } : {}), ...baseline, ...readOnly, ...entryTlsFiles(given, entry, dirname(file)) }
   })
 }
 
@@ -281,6 +290,8 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     if ('problem' in checked) throw new ConfigError(`${target.entry}: ${checked.problem}`)
     secrets.push(checked.key)
     const config: Config = { ...shared, baseUrl: target.baseUrl, apiKey: checked.key, keySource: source, ...(checked.note ? { keyNote: checked.note } : {}) }
+    // production read-only beside staging's writes, in one fleet
+    if (target.readOnly) config.readOnly = true
     // staging's known deviations are not production's: an entry's own baseline, read before any request
     if (target.baseline !== undefined) config.baseline = { path: target.baseline, data: entryBaseline(target) }
     // its own TLS files, in place of the command line's; a passphrase only from the variable it names

@@ -73,7 +73,9 @@ const cases: { name: string; second?: string; args?: (file: string) => string[];
   { name: 'plain http to a remote host', second: 'label: us\nbaseUrl: http://us.petstore.example/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): refusing to send the API key in clear text to us\.petstore\.example/ },
   { name: 'a path without /v1', second: 'label: us\nbaseUrl: http://127.0.0.1:9/api\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): the base URL path "\/api" does not end in \/v1/ },
   { name: 'a field the file does not know (a key written into it)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKey: OTHER_KEY', says: /deployment 2 \(us\): unknown field "apiKey" \(did you mean apiKeyEnv\? It names the environment variable that holds the key: a key is never written in the file\); an entry has label, baseUrl, apiKeyEnv/ },
-  { name: 'an option of the whole fleet in an entry (production read-only beside staging)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nreadOnly: true', says: /deployment 2 \(us\): unknown field "readOnly" \(--read-only is an option of the whole fleet, on the command line: run the deployments that need another --read-only as a fleet of their own, into another --report-dir, and join the two folders with merge\); an entry has/ },
+  { name: 'an option of the whole fleet in an entry (a write budget of production beside staging)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nmaxWrites: 5', says: /deployment 2 \(us\): unknown field "maxWrites" \(--max-writes is an option of the whole fleet, on the command line: run the deployments that need another --max-writes as a fleet of their own, into another --report-dir, and join the two folders with merge\); an entry has/ },
+  { name: 'readOnly given as text (a production entry that meant no write)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nreadOnly: "yes"', says: /deployment 2 \(us\): readOnly is true or absent \("yes" given\): true sends this deployment no POST/ },
+  { name: 'readOnly: false (an entry cannot undo the fleet\'s --read-only)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nreadOnly: false', says: /deployment 2 \(us\): readOnly is true or absent \(false given\)/ },
   { name: 'a field mistyped', second: 'label: us\nbaseURL: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): unknown field "baseURL" \(did you mean baseUrl\?\); an entry has/ },
   { name: 'a label that is no folder name', second: 'label: ../us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(\.\.\/us\): label "\.\.\/us" is not a folder name/ },
   { name: 'a label that is a file of the fleet', second: 'label: fleet.json\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /label "fleet\.json" is the name of a report file of the fleet/ },
@@ -189,6 +191,14 @@ describe('tenants of one address', () => {
     const path = writeTo('tenants.yaml', 'deployments:\n  - label: acme\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: ACME_KEY\n  - label: globex\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: GLOBEX_KEY\n')
     const { deployments } = fleetConfigs({ baseUrls: [], targetsFile: path, shared: [] }, { ACME_KEY: canaryKey(), GLOBEX_KEY: canaryKey() }, scratch, [])
     expect(deployments.map((d) => d.label)).toEqual(['acme', 'globex'])
+  })
+})
+
+describe('production read-only beside staging, in one fleet', () => {
+  test("an entry's readOnly: true makes its deployment's run read-only, the others' as the command line says", () => {
+    const path = writeTo('read-only.yaml', 'deployments:\n  - label: staging\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: STAGING_KEY\n  - label: production\n    baseUrl: http://127.0.0.1:8/v1\n    apiKeyEnv: PRODUCTION_KEY\n    readOnly: true\n')
+    const { deployments } = fleetConfigs({ baseUrls: [], targetsFile: path, shared: [] }, { STAGING_KEY: canaryKey(), PRODUCTION_KEY: canaryKey() }, scratch, [])
+    expect(deployments.map((d) => [d.label, d.config.readOnly])).toEqual([['staging', false], ['production', true]])
   })
 })
 
