@@ -101,22 +101,25 @@ const isListRead = (check: CheckResult) => {
 }
 
 /**
- * Why failures were not probed again, when their re-probes were skipped for one cause the reports
- * can name; others keep the general words. A slow replica behind a load balancer that missed
- * --timeout stalls its operation: its failures stay unconfirmed, and saying "--confirm 0" of them
- * sent the reader to the wrong option.
+ * Why failures were not probed again, when their re-probes were skipped for causes the reports can
+ * name; others keep the general words. A slow replica behind a load balancer that missed --timeout
+ * stalls its operation: its failures stay unconfirmed, and saying "--confirm 0" of them sent the
+ * reader to the wrong option. Several causes are each said: a group whose re-probes were stalled
+ * for some and not needed for others read "(--confirm 0, the write budget or the deadline)", none
+ * of which had happened.
  */
 const NOT_PROBED_AGAIN: Partial<Record<SkipCause, string>> = {
   stalled: 'its operation had left a request unanswered past --timeout, so no more of its requests were sent (a longer --timeout probes it again)',
   'write-budget': 'the write budget (--max-writes) left no POST for it',
   'read-only': '--read-only sends no POST',
   deadline: 'the deadline came first',
+  'not-needed': 'the run needed no request of it again (no selected rule judges it, or the first answers made it unnecessary)',
 }
-/** The one cause the unconfirmed checks' re-probes were skipped for, in words, if they share one the reports can name. */
+/** The causes the unconfirmed checks' re-probes were skipped for, in words, if the reports can name every one. */
 function notProbedAgain(checks: readonly CheckResult[]): string | undefined {
-  const causes = new Set(checks.filter((c) => c.recurrence?.kind === 'unconfirmed').map((c) => c.recurrence?.cause))
-  const [cause] = causes
-  return causes.size === 1 && cause !== undefined ? NOT_PROBED_AGAIN[cause] : undefined
+  const causes = [...new Set(checks.filter((c) => c.recurrence?.kind === 'unconfirmed').map((c) => c.recurrence?.cause))]
+  const words = causes.map((cause) => (cause === undefined ? undefined : NOT_PROBED_AGAIN[cause]))
+  return words.length > 0 && words.every((w) => w !== undefined) ? words.join('; or ') : undefined
 }
 
 /** What the re-probes of a group's checks showed, in words, and its kind. `answeredNothing`: the server answered no request but with a fault (served-nothing.ts). */

@@ -42,14 +42,19 @@ test('a fault on every probe is deterministic; failures of other causes make no 
   expect(recurrenceWords([check('c', 'fail', { recurrence: { attempts: 1, failures: 1, kind: 'unconfirmed' } })])).toBe('unconfirmed')
 })
 
-test('failures whose re-probes were all kept back by a stalled operation (--timeout) say so, in the finding and under each failure; mixed causes keep the general words', () => {
-  const lost = (cause?: 'stalled' | 'deadline') =>
+test('failures whose re-probes were all kept back by a stalled operation (--timeout) say so, in the finding and under each failure; mixed causes say each, and a cause unknown keeps the general words', () => {
+  const lost = (cause?: 'stalled' | 'deadline' | 'not-needed') =>
     check('c', 'fail', { failure: { code: 'NO_RESPONSE', message: 'm', expected: 'e', actual: 'a' }, recurrence: { attempts: 1, failures: 1, kind: 'unconfirmed', ...(cause ? { cause } : {}) } })
   const stalled = faultGroups(runResult((id) => [id === 'list-returns-200' ? lost('stalled') : check(`${id} check`, 'pass')]))
   expect(stalled[0]?.line).toMatch(/; not probed again: its operation had left a request unanswered past --timeout, so no more of its requests were sent \(a longer --timeout probes it again\)$/)
   expect(recurrenceWords([lost('stalled')])).toBe('unconfirmed: its operation had left a request unanswered past --timeout, so no more of its requests were sent (a longer --timeout probes it again)')
-  expect(recurrenceWords([lost('stalled'), lost('deadline')])).toBe('unconfirmed')
+  expect(recurrenceWords([lost('stalled'), lost('deadline')])).toBe('unconfirmed: its operation had left a request unanswered past --timeout, so no more of its requests were sent (a longer --timeout probes it again); or the deadline came first')
+  // stalled for some, not needed for others: each said, not "(--confirm 0, the write budget or the deadline)", none of which happened
+  const mixed = faultGroups(runResult((id) => (id === 'list-returns-200' ? [lost('stalled'), lost('not-needed')] : [check(`${id} check`, 'pass')])))
+  expect(mixed[0]?.line).toMatch(/; not probed again: its operation had left a request unanswered past --timeout, .*; or the run needed no request of it again \(no selected rule judges it, or the first answers made it unnecessary\)$/)
+  expect(mixed[0]?.line).not.toContain('--confirm 0')
   expect(recurrenceWords([lost()])).toBe('unconfirmed')
+  expect(recurrenceWords([lost('stalled'), lost()])).toBe('unconfirmed')
 })
 
 test('a list that failed as the run found the store and passed when read again after its creates: the finding says the store changed in between, not only a replica', () => {
