@@ -14,7 +14,7 @@ import { KEY_AUTHORIZATION } from './redact.ts'
  * its path, read as a lenient router reads it (case, escapes, dot segments, doubled slashes, a
  * ';' parameter or '.json'), so that the forms of one path (suites/cases/path-forms.ts) stall together.
  */
-export function operationOf(method: string, path: string): string {
+function operationOf(method: string, path: string): string {
   let decoded = path
   try {
     decoded = decodeURIComponent(path)
