@@ -4,10 +4,10 @@
  * too), and 1 on one more, naming only that one; expired entries excuse nothing, fixed ones are
  * reported; a file that is not a baseline is exit 2, one line.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { startCase, type Mutation } from '../../lib/server/server-cases.ts'
@@ -27,6 +27,7 @@ async function service(...names: string[]): Promise<RunningServer> {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'conform-baseline-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('a baseline of known failures', { timeout: RUN_TIMEOUT_MS }, () => {
   test('recorded with --update-baseline, it lets the same deviations pass with another seed, and fails on one more, naming only the new one', async () => {

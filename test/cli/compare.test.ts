@@ -2,7 +2,7 @@
  * `compare A B` (issue 19): a passing and a failing run exit 1 and name the rule; two identical
  * runs exit 0; B fixing what A failed exits 0; unreadable input exits 2; --output writes Markdown.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -13,6 +13,7 @@ import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { startCase, type Mutation } from '../../lib/server/server-cases.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { scratchDir } from '../helpers/scratch-dir.ts'
 import { RUN_TIMEOUT_MS } from '../hostile/expect-run.ts'
 
 const KEY = 'compare-test-key-7b2e0c94'
@@ -58,7 +59,7 @@ test('two identical runs exit 0; B fixing what A failed exits 0 and lists the fi
 })
 
 test('B passing only by its baseline: its rules read as failed, excused, and its verdict says how many it excused', async () => {
-  const baseline = join(mkdtempSync(join(tmpdir(), 'conform-compare-')), 'baseline.json')
+  const baseline = join(scratchDir('conform-compare-'), 'baseline.json')
   const excused = await runConformInProcess(['--base-url', servers[1].baseUrl, '--baseline', baseline, '--update-baseline'], { env: { CONFORM_API_KEY: KEY } })
   try {
     expect(excused.code).toBe(0)
@@ -75,7 +76,7 @@ test('B passing only by its baseline: its rules read as failed, excused, and its
 }, RUN_TIMEOUT_MS)
 
 test('--output writes the comparison as Markdown, for a pull request or a job summary', () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'conform-compare-')), 'comparison.md')
+  const file = join(scratchDir('conform-compare-'), 'comparison.md')
   expect(compare(passing.reportDir, failing.reportDir, '--output', file).code).toBe(1)
   const markdown = readFileSync(file, 'utf8')
   expect(markdown).toMatch(/^## Pet Store categories conformance: comparison/)
@@ -84,7 +85,7 @@ test('--output writes the comparison as Markdown, for a pull request or a job su
 })
 
 test('input that cannot be read is exit 2 with one line', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'conform-compare-'))
+  const dir = scratchDir('conform-compare-')
   writeFileSync(join(dir, 'results.json'), '{"not": "a run"}')
   for (const [argv, says] of [
     [[passing.reportDir, join(dir, 'absent')], /no such file/],
@@ -101,7 +102,7 @@ test('input that cannot be read is exit 2 with one line', () => {
 })
 
 test("a fleet's folder, or a deployment of it that could not be judged: exit 2, and the line says what to give instead", () => {
-  const fleet = mkdtempSync(join(tmpdir(), 'conform-compare-fleet-'))
+  const fleet = scratchDir('conform-compare-fleet-')
   writeFileSync(join(fleet, 'fleet.json'), JSON.stringify({ exitCode: 2, deployments: [{ label: 'eu' }, { label: 'us' }] }))
   const tool = { name: 'petstore-categories-conformance', version: '0' }
   writeCannotRunReports(join(fleet, 'us'), tmpdir(), { tool, reason: 'cannot reach 127.0.0.1:9: connection refused', startedAt: new Date() })
@@ -177,7 +178,7 @@ test('a key given to compare or merge as --api-key=KEY (a command line copied fr
 })
 
 test('a folder of a run killed before its reports (a journal, no results.json): exit 2, and the line says so, as merge does, not only "no such file"', () => {
-  const killed = mkdtempSync(join(tmpdir(), 'conform-compare-killed-'))
+  const killed = scratchDir('conform-compare-killed-')
   writeFileSync(join(killed, 'journal.ndjson'), `${JSON.stringify({ id: 'a', method: 'POST', url: 'https://eu.example/v1/categories', attempt: 1, phase: 'dispatched', at: '2026-11-26T09:00:00.000Z' })}\n`)
   const { code, err } = compare(killed, passing.reportDir)
   expect(code).toBe(2)

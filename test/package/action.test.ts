@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test, type TestContext } from 'vitest'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { ROOT, runConformInProcess } from '../helpers/run-conform.ts'
+import { scratchDir } from '../helpers/scratch-dir.ts'
 import { readActionManifest, runCompositeAction, type ActionRun } from './action-runner.ts'
 import { npmCacheDir } from './lockfile-registry.ts'
 import { SLOW } from './pack.ts'
@@ -185,7 +186,7 @@ describe('action.yml', () => {
 
   test("baseline: a file of the service's repository, relative to the workspace, lets the known deviation pass as known", async (ctx) => {
     // the team's day one: --update-baseline against the service as it is
-    const file = join(mkdtempSync(join(tmpdir(), 'conform-action-baseline-')), 'b.json')
+    const file = join(scratchDir('conform-action-baseline-'), 'b.json')
     const day1 = await runConformInProcess(['--base-url', failing.baseUrl, '--baseline', file, '--update-baseline'], { env: { CONFORM_API_KEY: KEY } })
     try {
       expect(day1.code).toBe(0)
