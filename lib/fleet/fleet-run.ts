@@ -22,6 +22,7 @@ import { deploymentOf, fleetOf, readRunFolder, unreadRun, type RunFile } from '.
 import { writeFleetReports } from './fleet-reports.ts'
 import { fleetConfigs, type FleetDeploymentConfig } from './targets.ts'
 import { fleetWriteLines } from './entry-writes.ts'
+import { sameServerNotes } from './same-server.ts'
 import type { InterruptExit } from '../result/run-result.ts'
 
 export interface FleetContext {
@@ -104,6 +105,8 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   // run's does (lib/cli/conform.ts): a far deployment's handshake is round trips that loading fills
   const reached = new Map(deployments.map((d) => [d, preflight(d.config.baseUrl as string, preflightWaitMs(d.config.timeoutMs, deadlineAt), env, d.config.tls?.material)]))
   for (const pending of reached.values()) pending.catch(() => undefined) // awaited in judge; one not awaited (the runner failed to load) is no crash
+  // one server under two host names (localhost and 127.0.0.1) would be judged and written to twice: a note, said before any request
+  const aliases = sameServerNotes(deployments, env).catch(() => [])
 
   let runner: typeof import('../runner/conform-run.ts')
   let suite: SuiteManifest
@@ -117,6 +120,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     const tooSmall = runner.repeatBudgetProblem(runner.planWrites({ ...d.config, maxWrites: undefined }, suite), d.config.repeat ?? 1, d.config.maxWrites)
     if (tooSmall) return notRun(d.config.maxWrites === shared.maxWrites ? tooSmall : `${d.entry}: ${tooSmall.replace(/--max-writes/g, 'maxWrites')}`)
   }
+  for (const note of await aliases) io.err(`conform: note: ${redact(note)}\n`)
   io.out(redact(`Checking ${deployments.length === 1 ? 'one deployment' : `${deployments.length} deployments at once`}: ${deployments.map((d) => d.label).join(', ')}.\n`))
   // an entry's readOnly: true or maxWrites (production beside staging's writes) is said apart, before any request
   for (const line of fleetWriteLines(deployments, shared, (config) => runner.planWrites(config, suite))) io.out(redact(`${line}\n`))
