@@ -3,7 +3,7 @@
  * and throws a ConformanceFailure (expected, actual, evidence) when it does not; NotApplicable
  * means the exchange gives the check nothing to judge (another rule reports what went wrong).
  */
-import type { Exchange } from '../http/exchange.ts'
+import type { Exchange, TransportErrorCode } from '../http/exchange.ts'
 import type { FailureCode } from './failure-codes.ts'
 import type { SkipCause } from './skip-causes.ts'
 
@@ -22,6 +22,13 @@ export interface FailureDetail {
    * failure that has one way to be wrong, or whose detail is generated.
    */
   observed?: string
+  /**
+   * A NO_RESPONSE failure: the client's stable code of why no complete response came (a timeout,
+   * the size cap, a reset …), and the status when a status line came first. What the run decides on
+   * (response-cap.ts, no-answer-in-time.ts), never `actual`'s words; a baseline does not compare it
+   * (NO_RESPONSE entries match on the code, as ever).
+   */
+  transport?: { code: TransportErrorCode; status?: number }
 }
 
 export class ConformanceFailure extends Error {
@@ -29,6 +36,7 @@ export class ConformanceFailure extends Error {
   readonly expected: string
   readonly actual: string
   readonly observed?: string
+  readonly transport?: FailureDetail['transport']
   readonly exchanges: Exchange[]
 
   constructor(detail: FailureDetail, exchanges: Exchange[] = []) {
@@ -38,11 +46,12 @@ export class ConformanceFailure extends Error {
     this.expected = detail.expected
     this.actual = detail.actual
     if (detail.observed !== undefined) this.observed = detail.observed
+    if (detail.transport !== undefined) this.transport = detail.transport
     this.exchanges = exchanges
   }
 
   detail(): FailureDetail {
-    return { code: this.code, message: this.message, expected: this.expected, actual: this.actual, ...(this.observed !== undefined ? { observed: this.observed } : {}) }
+    return { code: this.code, message: this.message, expected: this.expected, actual: this.actual, ...(this.observed !== undefined ? { observed: this.observed } : {}), ...(this.transport !== undefined ? { transport: this.transport } : {}) }
   }
 }
 

@@ -1,6 +1,6 @@
 /** Checks on the status line, the media type and the JSON of one response. */
 import type { HttpResult } from '../http/client.ts'
-import type { RecordedResponse } from '../http/exchange.ts'
+import type { RecordedResponse, TransportErrorCode } from '../http/exchange.ts'
 import { mediaTypes } from '../http/media-type.ts'
 import { notTheServers } from '../http/transport-errors.ts'
 import { CHARACTERS_PER_CONTAINER, JsonOverLimitError, MAX_JSON_DEPTH, parseJsonExact } from '../json/exact-json.ts'
@@ -19,6 +19,12 @@ export function describeStatus(response: RecordedResponse): string {
   return `${response.status}${redirect}${fault}`
 }
 
+/** The client's code of why no complete response came, and the status of a status line that came first (FailureDetail.transport). */
+const transportOf = (exchange: HttpResult['exchange'], otherwise: TransportErrorCode = 'CONNECTION_RESET') => ({
+  code: exchange.error?.code ?? otherwise,
+  ...(exchange.error?.status !== undefined ? { status: exchange.error.status } : {}),
+})
+
 /** The response, or a failure saying why none came (timeout, reset, size cap …). */
 export function responseOf(result: HttpResult): RecordedResponse {
   const { exchange } = result
@@ -32,6 +38,7 @@ export function responseOf(result: HttpResult): RecordedResponse {
         message: `no answer, though the list shows the record was created: the connection closed under the request (${exchange.error?.message ?? 'reset'}) before any byte of an answer, and it was the first request on that connection, so not the keep-alive race (RFC 9112 §9.3.1), which loses only a request written on a connection that carried an earlier one`,
         expected: 'an HTTP response',
         actual: `${exchange.error?.code ?? 'CONNECTION_RESET'} on a fresh connection; the record stored`,
+        transport: transportOf(exchange),
       },
       exchange,
     )
@@ -54,6 +61,7 @@ export function responseOf(result: HttpResult): RecordedResponse {
       message: `no complete response: ${exchange.error?.message ?? 'unknown transport error'}`,
       expected: 'an HTTP response',
       actual: `${exchange.error?.code ?? 'NETWORK_ERROR'}: ${exchange.error?.message ?? ''}`,
+      transport: transportOf(exchange, 'NETWORK_ERROR'),
     },
     exchange,
   )

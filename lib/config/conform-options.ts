@@ -8,7 +8,7 @@ export const CONFORM_OPTIONS = [
     kind: 'string',
     value: 'FILE',
     defaultText: 'none',
-    help: 'check the deployments a YAML or JSON file lists at once, each with its label, baseUrl, apiKeyEnv (the variable holding its key) and, if it has them, its baseline and readOnly: true (no POST to it); reports in DIR/LABEL/ and a fleet page (docs/ci.md)',
+    help: 'check the deployments a YAML or JSON file lists at once, each with its label, baseUrl, apiKeyEnv (the variable holding its key) and, if it has them, its baseline, readOnly: true (no POST to it) and maxWrites: N (at most N POSTs to it, or --max-writes if lower); reports in DIR/LABEL/ and a fleet page (docs/ci.md)',
   },
   { flag: 'api-key', kind: 'string', value: 'KEY', env: 'CONFORM_API_KEY', help: "the API key (prefer the environment: a flag shows in ps, and npm prints the command line it runs, the flag with it); surrounding whitespace is trimmed" },
   { flag: 'env', kind: 'string', value: 'NAME', help: 'also read .env.NAME (.env is always read)' },

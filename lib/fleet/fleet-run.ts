@@ -16,12 +16,13 @@ import type { SuiteManifest } from '../runner/conform-run.ts'
 import { writeCannotRunReports } from '../runner/cannot-run-reports.ts'
 import { preflight, preflightWaitMs } from '../runner/preflight.ts'
 import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
-import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import type { FleetRequest } from './fleet-request.ts'
 import { deploymentOf, fleetOf, readRunFolder, unreadRun, type RunFile } from './fleet-result.ts'
 import { writeFleetReports } from './fleet-reports.ts'
 import { fleetConfigs, type FleetDeploymentConfig } from './targets.ts'
+import { fleetWriteLines } from './entry-writes.ts'
+import { sameServerNotes } from './same-server.ts'
 import type { InterruptExit } from '../result/run-result.ts'
 
 export interface FleetContext {
@@ -104,6 +105,8 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   // run's does (lib/cli/conform.ts): a far deployment's handshake is round trips that loading fills
   const reached = new Map(deployments.map((d) => [d, preflight(d.config.baseUrl as string, preflightWaitMs(d.config.timeoutMs, deadlineAt), env, d.config.tls?.material)]))
   for (const pending of reached.values()) pending.catch(() => undefined) // awaited in judge; one not awaited (the runner failed to load) is no crash
+  // one server under two host names (localhost and 127.0.0.1) would be judged and written to twice: a note, said before any request
+  const aliases = sameServerNotes(deployments, env).catch(() => [])
 
   let runner: typeof import('../runner/conform-run.ts')
   let suite: SuiteManifest
@@ -112,13 +115,15 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   } catch (error) {
     return notRun(`the run could not be made: ${(error as Error).message}`)
   }
+  // --repeat with a write budget too small for its rounds (--max-writes, an entry's maxWrites): refused before any request, as a single run's
+  for (const d of deployments) {
+    const tooSmall = runner.repeatBudgetProblem(runner.planWrites({ ...d.config, maxWrites: undefined }, suite), d.config.repeat ?? 1, d.config.maxWrites)
+    if (tooSmall) return notRun(d.config.maxWrites === shared.maxWrites ? tooSmall : `${d.entry}: ${tooSmall.replace(/--max-writes/g, 'maxWrites')}`)
+  }
+  for (const note of await aliases) io.err(`conform: note: ${redact(note)}\n`)
   io.out(redact(`Checking ${deployments.length === 1 ? 'one deployment' : `${deployments.length} deployments at once`}: ${deployments.map((d) => d.label).join(', ')}.\n`))
-  // an entry's readOnly: true (production beside staging's writes) is said apart, before any request
-  const readOnlyOwn = shared.readOnly ? [] : deployments.filter((d) => d.config.readOnly)
-  const writers = deployments.filter((d) => !readOnlyOwn.includes(d))
-  if (writers.length > 0) io.out(redact(`${readOnlyOwn.length === 0 ? 'Each of them' : writers.map((d) => d.label).join(', ')}: ${describeWritePlan(runner.planWrites(shared, suite), shared)}\n`))
-  const readOnlyPlan = describeWritePlan(runner.planWrites({ ...shared, readOnly: true }, suite), { ...shared, readOnly: true }).replace('(--read-only)', '(readOnly: true in the targets file)')
-  if (readOnlyOwn.length > 0) io.out(redact(`${readOnlyOwn.map((d) => d.label).join(', ')}: ${readOnlyPlan}\n`))
+  // an entry's readOnly: true or maxWrites (production beside staging's writes) is said apart, before any request
+  for (const line of fleetWriteLines(deployments, shared, (config) => runner.planWrites(config, suite))) io.out(redact(`${line}\n`))
 
   // each run's GitHub Actions output (annotations, job summary) is the fleet's to write, once
   const runEnv: NodeJS.ProcessEnv = { ...env, GITHUB_ACTIONS: undefined }

@@ -9,6 +9,7 @@
  *       apiKeyEnv: PETSTORE_EU_KEY                # the environment variable holding its key
  *       baseline: baselines/eu-production.json   # optional: its known failures (else --baseline)
  *       readOnly: true                            # optional: no POST to it (else the fleet's --read-only)
+ *       maxWrites: 5                              # optional: at most 5 POSTs to it (or --max-writes, if lower)
  *       clientCert: certs/eu-client.pem           # optional: its client certificate for mutual TLS (else
  *       clientKey: certs/eu-client.key            #   --client-cert), its key, a CA (caCert) and the variable
  *       clientKeyPassphraseEnv: EU_KEY_PASSPHRASE #   holding an encrypted key's passphrase
@@ -29,11 +30,12 @@ import { BaselineError, readBaseline, type Baseline } from '../config/baseline-f
 import { checkBaseUrl, ConfigError, loadConfig, type Config } from '../config/config.ts'
 import { JOURNAL_FILE, REPORT_FILES } from '../runner/report-files.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
+import { applyEntryWrites, entryWrites, type EntryWrites } from './entry-writes.ts'
 import { FLEET_FILES } from './fleet-files.ts'
 import type { FleetRequest } from './fleet-request.ts'
 
 /** One deployment as the user declared it. */
-export interface FleetTarget {
+export interface FleetTarget extends EntryWrites {
   /** How a message names the entry: `--base-url #2`, `targets.yaml deployment 3 (eu)`. */
   entry: string
   /** The base URL as given. */
@@ -43,8 +45,6 @@ export interface FleetTarget {
   apiKeyEnv?: string
   /** Its own baseline file (absolute: resolved from the targets file's folder), in place of --baseline. */
   baseline?: string
-  /** readOnly: true: no POST to this deployment (production beside staging's writes), whatever the fleet's --read-only. */
-  readOnly?: true
   /** Its own TLS files (absolute), in place of --ca-cert, --client-cert and --client-key, and the variable of its key's passphrase. */
   tls?: { caCert?: string; clientCert?: string; clientKey?: string; passphraseEnv?: string }
 }
@@ -52,14 +52,16 @@ export interface FleetTarget {
 /** A deployment ready to run: its label, its base URL as given, and its own configuration (key, report folder). */
 export interface FleetDeploymentConfig {
   label: string
+  /** How a message names its entry (FleetTarget.entry). */
+  entry: string
   givenBaseUrl: string
   config: Config
 }
 
 /** Every field an entry of a targets file may have. */
-const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv', 'baseline', 'readOnly', 'caCert', 'clientCert', 'clientKey', 'clientKeyPassphraseEnv'] as const
-/** Options every deployment of a fleet shares, which an entry cannot have (maxWrites: 5 beside staging's budget); readOnly an entry may have. */
-const FLEET_OPTIONS = ['max-writes', 'rate-limit', 'concurrency', 'timeout', 'deadline', 'list-lag', 'rule', 'header', 'confirm', 'repeat', 'seed'] as const
+const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv', 'baseline', 'readOnly', 'maxWrites', 'caCert', 'clientCert', 'clientKey', 'clientKeyPassphraseEnv'] as const
+/** Options every deployment of a fleet shares, which an entry cannot have (rateLimit: 5 beside staging's pace); readOnly and maxWrites an entry may have. */
+const FLEET_OPTIONS = ['rate-limit', 'concurrency', 'timeout', 'deadline', 'list-lag', 'rule', 'header', 'confirm', 'repeat', 'seed'] as const
 /** readOnly, read_only, --read-only, maxWrites, rules: one spelling. */
 const optionKey = (name: string) => name.toLowerCase().replace(/^-+/, '').replace(/[-_]/g, '').replace(/s$/, '')
 
@@ -193,13 +195,7 @@ export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
     // from the targets file's folder, as Compose and GitLab CI read the paths of their files: the
     // file and its baselines live together in the service's repository, wherever the job runs
     const baseline = typeof given.baseline === 'string' ? { baseline: resolve(dirname(file), given.baseline) } : {}
-    // true alone: an entry cannot undo the fleet's --read-only, and a production entry that meant
-    // no write and wrote "yes" or "true" as text must not be written to
-    if (given.readOnly !== undefined && given.readOnly !== true) {
-      throw new ConfigError(`${entry}: readOnly is true or absent (${visibleLine(JSON.stringify(given.readOnly) ?? String(given.readOnly)).slice(0, 40)} given): true sends this deployment no POST; without it, the fleet's --read-only decides`)
-    }
-    const readOnly = given.readOnly === true ? { readOnly: true as const } : {}
-    return { entry, baseUrl: given.baseUrl, apiKeyEnv: given.apiKeyEnv, ...(given.label !== undefined ? { label: given.label } : {}), ...baseline, ...readOnly, ...entryTlsFiles(given, entry, dirname(file)) }
+    return { entry, baseUrl: given.baseUrl, apiKeyEnv: given.apiKeyEnv, ...(given.label !== undefined ? { label: given.label } : {}), ...baseline, ...entryWrites(given, entry), ...entryTlsFiles(given, entry, dirname(file)) }
   })
 }
 
@@ -290,8 +286,8 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     if ('problem' in checked) throw new ConfigError(`${target.entry}: ${checked.problem}`)
     secrets.push(checked.key)
     const config: Config = { ...shared, baseUrl: target.baseUrl, apiKey: checked.key, keySource: source, ...(checked.note ? { keyNote: checked.note } : {}) }
-    // production read-only beside staging's writes, in one fleet
-    if (target.readOnly) config.readOnly = true
+    // production read-only (or a few writes) beside staging's writes, in one fleet
+    applyEntryWrites(config, target)
     // staging's known deviations are not production's: an entry's own baseline, read before any request
     if (target.baseline !== undefined) config.baseline = { path: target.baseline, data: entryBaseline(target) }
     // its own TLS files, in place of the command line's; a passphrase only from the variable it names
@@ -320,7 +316,7 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     if (same) throw new ConfigError(`${target.entry}: the same base URL and key as ${same.entry}: one deployment listed twice would be judged twice at once, with twice its writes; list it once (tenants of one address have keys of their own)`)
     byServiceAndKey.set(service, target)
     config.reportDir = join(shared.reportDir, label)
-    return { label, givenBaseUrl: target.baseUrl, config }
+    return { label, entry: target.entry, givenBaseUrl: target.baseUrl, config }
   })
   // a label is its report folder's name, which merge, a CI artifact and every page show as it is: a key in it (pasted as the label) goes everywhere
   for (const [i, d] of deployments.entries()) {

@@ -197,12 +197,13 @@ export class HttpClient {
       const onWritten = () => {
         stall.left()
         exchange.sent = true
-        turn = this.pools.wrote()
+        turn = this.pools.wrote(operation)
         this.stages.onWire(exchange, tag)
         // the wait for a connection is not the server's: --timeout counts from here, or from the server's latest answer
         stopClock = this.answers.start(() => request.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
       }
-      result = await this.dispatch(options, admitted.wireHeaders, signal, onWritten, exchange, partial, fresh)
+      // its status line is its turn's end: a body that takes seconds to come is being answered (one-connection-at-a-time.ts)
+      result = await this.dispatch(options, admitted.wireHeaders, signal, { onWritten, onAnswered: () => turn && this.pools.ended(turn, true) }, exchange, partial, fresh)
       return result
     } catch (error) {
       if (partial.progress) this.kept.bytes -= partial.progress.receivedBytes
@@ -271,8 +272,8 @@ export class HttpClient {
   }
 
   /** Dispatches the request, and reads its answer: status and headers, then the body, decoded under the caps. */
-  private async dispatch(options: SendOptions, wireHeaders: Record<string, string>, signal: AbortSignal, onWritten: () => void, exchange: Exchange, partial: { progress?: BodyProgress }, fresh: boolean): Promise<HttpResult> {
-    const watch: WriteWatch = { onWritten }
+  private async dispatch(options: SendOptions, wireHeaders: Record<string, string>, signal: AbortSignal, heard: WriteWatch & { onAnswered: () => void }, exchange: Exchange, partial: { progress?: BodyProgress }, fresh: boolean): Promise<HttpResult> {
+    const watch: WriteWatch = { onWritten: heard.onWritten }
     // a resend after the connection race goes on a pool apart, each of its connections closed after its answer; so does
     // every POST of a run whose writes the user bounded: none is sent again after a lost answer, so none may meet the race
     const ownConnection = fresh || (options.method === 'POST' && this.options.boundedWrites === true)
@@ -288,6 +289,7 @@ export class HttpClient {
       ...(ownConnection ? { reset: true } : {}),
       // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
     })
+    heard.onAnswered()
     const http10 = takeHttp10(response.headers)
     this.answers.answered(response.statusCode, http10)
     const interim = takeInterimAnswers(response.headers)

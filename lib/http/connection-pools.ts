@@ -60,8 +60,8 @@ export class ConnectionPools {
   }
 
   /** A request's head was written: its turn is watched until it ends (one-connection-at-a-time.ts). */
-  wrote(): Written {
-    const written = this.turns.wrote()
+  wrote(operation: string): Written {
+    const written = this.turns.wrote(performance.now(), operation)
     if (this.lookTimer === undefined && !this.one) this.lookLater()
     return written
   }

@@ -63,7 +63,7 @@ export interface Exchange {
   /** Before a resend: how long the client waited, as the server's Retry-After asked. */
   waitedMs?: number
   response?: RecordedResponse
-  /** `tlsAlert`: the TLS alert of a server that asked for the client certificate during the request (lib/http/certificate-alert.ts). `status`: of an answer not read whole for --max-response-bytes, whose status line came. */
+  /** `tlsAlert`: the TLS alert of a server that asked for the client certificate during the request (lib/http/certificate-alert.ts). `status`: of an answer whose status line came, not read whole (--max-response-bytes) or whose body did not end in time. */
   error?: { code: TransportErrorCode; message: string; tlsAlert?: string; status?: number }
   /**
    * A GET the key was refused on, sent again with it after a pause to tell a revoked key from a

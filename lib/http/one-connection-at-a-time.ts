@@ -12,8 +12,14 @@
  * written after it got their answers first. A server that serves connections side by side answers
  * in about the order it is asked: one that takes 1.1 s for each, answering the suite's requests in
  * waves of 48, is not taken for one at a time (it was, by answers counted since the write, from
- * the wave before). One request slower than the rest by seconds (a create that waits for a lock
- * while lists are answered) is taken for the same, and costs the run its concurrency, never a verdict.
+ * the wave before). A request counts as answered when its status line comes: a list whose body
+ * takes seconds to arrive (a gateway's bandwidth limit) is being answered, not left unread.
+ *
+ * And a request of its own operation written after it was answered in a quarter of the time it
+ * has waited, or less: a server whose lists alone are slow (1.5 s each, the creates at once)
+ * answers its later lists no faster than the oldest, and was taken for one at a time on the
+ * overtaking creates alone (its note said so, wrongly). On a server that serves one connection at
+ * a time, the lists and creates written on the connection it reads are answered at once.
  */
 
 /** How long the oldest unanswered request has waited, at least, and at least this many times as long as answers take. */
@@ -25,8 +31,12 @@ export const OVERTAKEN = 16
 /** One request written to a connection, until it ends. */
 export interface Written {
   readonly at: number
+  /** Its operation (`GET /categories`, `POST /categories without the key` …): the slowness of an operation is not a connection's. */
+  readonly operation: string
   ended: boolean
   answered: boolean
+  /** How long its answer took, once answered. */
+  tookMs?: number
 }
 
 export class ConnectionTurns {
@@ -35,12 +45,14 @@ export class ConnectionTurns {
   private head = 0
   /** Of the requests written after the oldest unanswered one (written[head]), how many were answered. */
   private overtaking = 0
+  /** Of those, the quickest answer of one of its own operation, in ms (Infinity: none). */
+  private sameOperationMs = Infinity
   /** How long answers take, in ms (a moving average): a server that answers each in a second is slow, not serial. */
   private typicalMs = 0
 
   /** A request's head was written to a connection now. */
-  wrote(now = performance.now()): Written {
-    const written: Written = { at: now, ended: false, answered: false }
+  wrote(now = performance.now(), operation = ''): Written {
+    const written: Written = { at: now, operation, ended: false, answered: false }
     this.written.push(written)
     return written
   }
@@ -51,16 +63,24 @@ export class ConnectionTurns {
     written.ended = true
     written.answered = answered
     if (!answered) return
-    this.typicalMs = this.typicalMs === 0 ? now - written.at : 0.8 * this.typicalMs + 0.2 * (now - written.at)
+    written.tookMs = now - written.at
+    this.typicalMs = this.typicalMs === 0 ? written.tookMs : 0.8 * this.typicalMs + 0.2 * written.tookMs
     const oldest = this.written[this.head]
     // one written after the oldest still unanswered overtook it
-    if (oldest !== undefined && oldest !== written && !oldest.ended && written.at >= oldest.at) this.overtaking++
+    if (oldest !== undefined && oldest !== written && !oldest.ended && written.at >= oldest.at) this.overtake(oldest, written)
+  }
+
+  private overtake(oldest: Written, written: Written): void {
+    this.overtaking++
+    if (written.operation === oldest.operation) this.sameOperationMs = Math.min(this.sameOperationMs, written.tookMs as number)
   }
 
   /** Whether the server looks like it serves one connection at a time (above). */
   oneAtATime(now = performance.now()): boolean {
     const oldest = this.oldestUnanswered()
-    return oldest !== undefined && now - oldest.at >= this.waitMs() && this.overtaking >= OVERTAKEN
+    if (oldest === undefined) return false
+    const waited = now - oldest.at
+    return waited >= this.waitMs() && this.overtaking >= OVERTAKEN && this.sameOperationMs * WAIT_TIMES_TYPICAL <= waited
   }
 
   /**
@@ -70,8 +90,10 @@ export class ConnectionTurns {
    */
   nextLookIn(now = performance.now()): number | undefined {
     const oldest = this.oldestUnanswered()
-    const wait = oldest === undefined ? undefined : oldest.at + this.waitMs() - now
-    return wait !== undefined && wait > 0 ? Math.ceil(wait) : undefined
+    if (oldest === undefined) return undefined
+    // a quick answer of its operation tells once the oldest has waited four times as long
+    const wait = oldest.at + Math.max(this.waitMs(), Number.isFinite(this.sameOperationMs) ? WAIT_TIMES_TYPICAL * this.sameOperationMs : 0) - now
+    return wait > 0 ? Math.ceil(wait) : undefined
   }
 
   private waitMs(): number {
@@ -84,7 +106,9 @@ export class ConnectionTurns {
     if (this.head !== from) {
       // a new oldest: count again which of those written after it were answered
       this.overtaking = 0
-      for (let i = this.head + 1; i < this.written.length; i++) if ((this.written[i] as Written).answered) this.overtaking++
+      this.sameOperationMs = Infinity
+      const oldest = this.written[this.head]
+      for (let i = this.head + 1; oldest !== undefined && i < this.written.length; i++) if ((this.written[i] as Written).answered) this.overtake(oldest, this.written[i] as Written)
     }
     if (this.head > 64 && this.head * 2 > this.written.length) {
       this.written = this.written.slice(this.head)

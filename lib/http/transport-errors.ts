@@ -71,9 +71,6 @@ export interface BodyProgress {
   receivedBytes: number
 }
 
-/** How a timeout before any byte of the answer begins (timed out, not cut by the deadline: `no response within N ms`); lib/result/no-answer-in-time.ts reads it. */
-export const NO_RESPONSE_WITHIN = 'no response within'
-
 /** Resends of a request whose connection the server did not take in time: half as many at once each time (48 to 1: six). */
 export const NOT_TAKEN_RESENDS = 6
 
@@ -121,7 +118,8 @@ export function describeTransportError(
     if (byDeadline && !left.sent) return { code: 'DEADLINE', message: `${interruptedBy !== undefined ? ended : `${ended} passed`} while this request waited for a connection, so this request was not sent` }
     const within = byDeadline ? `before ${ended}` : `within ${limits.timeoutMs} ms`
     const message = partial ? `the ${partial.status} response's body did not end ${within}` : `no response ${within}`
-    return { code: byDeadline ? 'DEADLINE' : 'TIMEOUT', message }
+    // the status of one whose status line came: a server that answered, a body that did not end (no-answer-in-time.ts)
+    return { code: byDeadline ? 'DEADLINE' : 'TIMEOUT', message, ...(partial ? { status: partial.status } : {}) }
   }
   const { code, errno, detail: raw } = classifyNetworkError(error)
   const detail = redact(raw)

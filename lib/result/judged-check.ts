@@ -5,5 +5,6 @@
  */
 export interface JudgedCheck {
   status: string
-  failure?: { code: string; actual?: string }
+  /** `transport`: a NO_RESPONSE failure's client code, and the status of a status line that came first (lib/checks/failure.ts). */
+  failure?: { code: string; actual?: string; transport?: { code: string; status?: number } }
 }

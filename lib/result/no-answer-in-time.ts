@@ -17,12 +17,10 @@
  */
 import { served } from '../http/answer-clock.ts'
 import { stallingOperation } from '../http/stalled-operations.ts'
-import { NO_RESPONSE_WITHIN } from '../http/transport-errors.ts'
 import type { JudgedCheck } from './judged-check.ts'
 import type { RunProblem } from './run-problems.ts'
 
 
-const TIMED_OUT = 'TIMEOUT:'
 /**
  * Answers that say nothing of the operation's pace: a limiter's 429 or 503 in front comes at once
  * whatever the service behind it does (answer-clock.ts), and so does a gateway's 401 (API Gateway's
@@ -31,10 +29,10 @@ const TIMED_OUT = 'TIMEOUT:'
  */
 const KEY_REFUSED = 401
 const paced = (status: number) => served(status) && status !== KEY_REFUSED
-/** A timeout before any byte of the answer (lib/http/transport-errors.ts); one whose body did not end had a status line: the server answered. */
-const NOTHING_IN_TIME = `${TIMED_OUT} ${NO_RESPONSE_WITHIN}`
+/** A timeout before any byte of the answer (the client's code, lib/http/transport-errors.ts); one whose body did not end had a status line: the server answered. */
+const nothingInTime = (error: { code: string; status?: number } | undefined): boolean => error?.code === 'TIMEOUT' && error.status === undefined
 
-const failedOnTheTimeout = (check: JudgedCheck): boolean => check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && (check.failure.actual ?? '').startsWith(NOTHING_IN_TIME)
+const failedOnTheTimeout = (check: JudgedCheck): boolean => check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && nothingInTime(check.failure.transport)
 
 /** The request of an exchange, as this module reads it. */
 interface Sent {
@@ -42,7 +40,7 @@ interface Sent {
   request: { method: string; url: string; headers: Record<string, string> }
   durationMs: number
   response?: { status: number }
-  error?: { code: string; message: string }
+  error?: { code: string; message: string; status?: number }
 }
 
 /** Its operation as the client stalled it: the path below the base URL's (`basePath`, without its trailing slash). */
@@ -70,7 +68,7 @@ export function slowOperations(checks: readonly (JudgedCheck & { exchanges: read
     if (seen.has(exchange.id)) continue
     seen.add(exchange.id)
     const operation = operationOfExchange(exchange, basePath)
-    if (exchange.error?.code === 'TIMEOUT' && exchange.error.message.startsWith(NO_RESPONSE_WITHIN)) timedOut.add(operation)
+    if (nothingInTime(exchange.error)) timedOut.add(operation)
     // an answer, or the head of one (a body that did not end, a reset after the status): at once, as far as the operation goes
     else if (exchange.response !== undefined) {
       if (paced(exchange.response.status)) quickest.set(operation, Math.min(quickest.get(operation) ?? Infinity, exchange.durationMs))
@@ -97,7 +95,8 @@ export function withoutFailuresOfTheTimeout<C extends JudgedCheck & { exchanges:
     if (!failedOnTheTimeout(c)) return c
     const operation = c.exchanges.filter((e) => e.error?.code === 'TIMEOUT').map((e) => operationOfExchange(e, basePath)).find((o) => slow.has(o))
     if (operation === undefined) return c
-    const waited = (c.failure?.actual ?? '').slice(TIMED_OUT.length).trim()
+    // the words of the timeout (`no response within 10000 ms (…)`), for people: nothing is decided on them
+    const waited = (c.failure?.actual ?? '').replace(/^TIMEOUT: /, '')
     const skipReason = `not verified: ${waited}, and ${why(operation, slow.get(operation)!)} (slower than --timeout, or hung)`
     return { ...c, status: 'skip', cause: 'stalled', skipReason, failure: undefined, reproduce: [] }
   })

@@ -28,9 +28,8 @@ interface Judged extends JudgedCheck {
  */
 const cappedFault = (check: Judged): boolean => (check.exchanges ?? []).some((e) => e.error?.code === CAPPED && e.error.status !== undefined && e.error.status >= 500 && e.error.status !== 503)
 
-/** A check that failed only because an answer passed the cap: its failure is the capped read itself, of no server fault. */
-export const failedOnTheCap = (check: Judged): boolean =>
-  check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && (check.failure.actual ?? '').startsWith(`${CAPPED}:`) && !cappedFault(check)
+/** A check that failed only because an answer passed the cap: its failure is the capped read itself (the client's code, not its words), of no server fault. */
+export const failedOnTheCap = (check: Judged): boolean => check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && check.failure.transport?.code === CAPPED && !cappedFault(check)
 
 const SKIP_REASON = 'not verified: an answer passed --max-response-bytes, and was not read whole'
 

@@ -17,6 +17,8 @@ export interface Reply {
 /** How a reply goes on the wire: what the conforming server and its variants choose. */
 export interface Transport {
   delayMs: number
+  /** Every GET (a list) answered this much later still, the others at once: a list computed slowly (a count over a large table). */
+  listDelayMs?: number
   chunked: boolean
   connectionClose: boolean
   /** gzip every body unless the request's Accept-Encoding allows only identity (RFC 9110 12.5.3). */
@@ -144,7 +146,8 @@ export function send(res: ServerResponse, reply: Reply, transport: Transport, ac
   const hadBody = Number(res.req.headers['content-length'] ?? 0) > 0 || res.req.headers['transfer-encoding'] !== undefined
   let continued = false
   let corked = false
-  if (transport.delayMs > 0) setTimeout(write, transport.delayMs)
+  const delayMs = transport.delayMs + (res.req.method === 'GET' ? (transport.listDelayMs ?? 0) : 0)
+  if (delayMs > 0) setTimeout(write, delayMs)
   else write()
 }
 

@@ -74,15 +74,20 @@ export function writePlan(probes: readonly DeclaredPost[], options: WriteOptions
   return { allowed, creating, followUps, needed, refused }
 }
 
-/** The run's first line about writes: what it may send and create. */
-export function describeWritePlan(plan: WritePlan, options: WriteOptions): string {
+/**
+ * The run's first line about writes: what it may send and create. `from` names where the bound came
+ * from when it is not the command line's flag (a fleet entry's `readOnly: true`, `maxWrites: 5`).
+ */
+export function describeWritePlan(plan: WritePlan, options: WriteOptions, from: { readOnly?: string; maxWrites?: string } = {}): string {
   if (plan.needed === 0) return 'Writes: none. The selected rules (--rule) need no POST, so nothing is sent that could create a record.'
   const needed = `${plan.needed} ${plan.needed === 1 ? 'POST' : 'POSTs'} the rules need`
-  if (options.readOnly) return `Writes: none (--read-only). The ${needed} are not sent; the rules about creating are not verified.`
-  if (plan.allowed.length === 0) return `Writes: none (--max-writes 0). The ${needed} are not sent; the rules about creating are not verified.`
+  const readOnlyFrom = from.readOnly ?? '--read-only'
+  const budgetFrom = from.maxWrites ?? `--max-writes ${options.maxWrites}`
+  if (options.readOnly) return `Writes: none (${readOnlyFrom}). The ${needed} are not sent; the rules about creating are not verified.`
+  if (plan.allowed.length === 0) return `Writes: none (${budgetFrom}). The ${needed} are not sent; the rules about creating are not verified.`
   const n = plan.allowed.length
   const others = n - plan.creating - plan.followUps
-  const bound = options.maxWrites !== undefined && options.maxWrites < plan.needed ? ` (--max-writes ${options.maxWrites} of the ${plan.needed} the rules need)` : ''
+  const bound = options.maxWrites !== undefined && options.maxWrites < plan.needed ? ` (${budgetFrom}${from.maxWrites !== undefined ? ',' : ''} of the ${plan.needed} the rules need)` : ''
   const confirm = options.confirm ?? 0
   const withConfirmation = options.maxWrites === undefined && confirm > 0 ? `, and at most ${confirm} more for each failed POST to confirm it (--confirm ${confirm}): ${defaultWriteBound(n, options)} in all` : ''
   const posts = `at most ${n} ${n === 1 ? 'POST' : 'POSTs'}${bound}${withConfirmation}`

@@ -1,8 +1,9 @@
 /**
- * Production read-only beside staging's writes, in one fleet: an entry's `readOnly: true` makes its
- * deployment's run read-only (no POST), whatever the others do. The first lines say which
- * deployments may be written to and which not, before any request; fleet.json says each one's
- * writes. Before, `readOnly` in an entry stopped the run, and the way was two fleets and a merge.
+ * Production read-only, or with a few writes, beside staging's writes, in one fleet: an entry's
+ * `readOnly: true` makes its deployment's run read-only (no POST), an entry's `maxWrites: N` bounds
+ * its POSTs, whatever the others do. The first lines say each deployment's write budget, before any
+ * request; fleet.json says each one's writes. Before, `readOnly` in an entry stopped the run, and
+ * `maxWrites` still did: the way was two fleets and a merge.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,18 +14,18 @@ import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { fleetServer, type FleetServer } from './fleet-servers.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'conform-read-only-entry-'))
-let staging: FleetServer, production: FleetServer
+let staging: FleetServer, production: FleetServer, canary: FleetServer
 let run: ConformRun | undefined
 beforeAll(async () => {
-  ;[staging, production] = await Promise.all([fleetServer(), fleetServer()])
+  ;[staging, production, canary] = await Promise.all([fleetServer(), fleetServer(), fleetServer()])
 })
 afterAll(async () => {
   run?.cleanup()
   rmSync(scratch, { recursive: true, force: true })
-  await Promise.all([staging.server.close(), production.server.close()])
+  await Promise.all([staging.server.close(), production.server.close(), canary.server.close()])
 })
 
-test('the read-only entry gets no POST and says so first; the other is written to and judged whole', async () => {
+test('the read-only entry gets no POST, the budgeted one its budget, and the first lines say so; the other is written to and judged whole', async () => {
   const targets = join(scratch, 'targets.yaml')
   writeFileSync(
     targets,
@@ -36,19 +37,27 @@ test('the read-only entry gets no POST and says so first; the other is written t
     baseUrl: ${production.server.baseUrl}
     apiKeyEnv: PRODUCTION_KEY
     readOnly: true
+  - label: canary
+    baseUrl: ${canary.server.baseUrl}
+    apiKeyEnv: CANARY_KEY
+    maxWrites: 5
 `,
   )
-  run = await runConformInProcess(['--targets', targets, '--report-dir', join(scratch, 'gate')], { env: { STAGING_KEY: staging.key, PRODUCTION_KEY: production.key } })
+  run = await runConformInProcess(['--targets', targets, '--report-dir', join(scratch, 'gate')], { env: { STAGING_KEY: staging.key, PRODUCTION_KEY: production.key, CANARY_KEY: canary.key } })
   expect(run.code, run.stdout + run.stderr).toBe(0)
   const lines = run.stdout.split('\n')
   expect(lines[1]).toMatch(/^staging: Writes: at most 90 POSTs/)
   expect(lines[2]).toBe('production: Writes: none (readOnly: true in the targets file). The 90 POSTs the rules need are not sent; the rules about creating are not verified.')
+  expect(lines[3]).toMatch(/^canary: Writes: at most 5 POSTs \(maxWrites: 5 in the targets file, of the 90 the rules need\), creating at most \d records? on a conforming server/)
   expect(production.server.requests.filter((r) => r.method === 'POST')).toEqual([])
   expect(staging.server.requests.filter((r) => r.method === 'POST').length).toBeGreaterThan(60)
+  expect(canary.server.requests.filter((r) => r.method === 'POST').length).toBeLessThanOrEqual(5)
   const fleet = JSON.parse(readFileSync(join(scratch, 'gate', 'fleet.json'), 'utf8')) as FleetResult
   expect(fleet.deployments.map((d) => [d.label, d.writes?.readOnly, d.writes?.posts])).toEqual([
     ['staging', false, expect.any(Number)],
     ['production', true, 0],
+    ['canary', false, expect.any(Number)],
   ])
   expect(fleet.deployments.find((d) => d.label === 'production')?.notVerifiedRules).toContain('create-returns-201')
+  expect(fleet.deployments.find((d) => d.label === 'canary')?.notVerifiedRules?.length).toBeGreaterThan(0)
 }, 60_000)

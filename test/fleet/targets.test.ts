@@ -73,7 +73,13 @@ const cases: { name: string; second?: string; args?: (file: string) => string[];
   { name: 'plain http to a remote host', second: 'label: us\nbaseUrl: http://us.petstore.example/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): refusing to send the API key in clear text to us\.petstore\.example/ },
   { name: 'a path without /v1', second: 'label: us\nbaseUrl: http://127.0.0.1:9/api\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): the base URL path "\/api" does not end in \/v1/ },
   { name: 'a field the file does not know (a key written into it)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKey: OTHER_KEY', says: /deployment 2 \(us\): unknown field "apiKey" \(did you mean apiKeyEnv\? It names the environment variable that holds the key: a key is never written in the file\); an entry has label, baseUrl, apiKeyEnv/ },
-  { name: 'an option of the whole fleet in an entry (a write budget of production beside staging)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nmaxWrites: 5', says: /deployment 2 \(us\): unknown field "maxWrites" \(--max-writes is an option of the whole fleet, on the command line: run the deployments that need another --max-writes as a fleet of their own, into another --report-dir, and join the two folders with merge\); an entry has/ },
+  { name: 'an option of the whole fleet in an entry (a pace of production beside staging)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nrateLimit: 5', says: /deployment 2 \(us\): unknown field "rateLimit" \(--rate-limit is an option of the whole fleet, on the command line: run the deployments that need another --rate-limit as a fleet of their own, into another --report-dir, and join the two folders with merge\); an entry has/ },
+  { name: 'maxWrites given as text (a budget nobody can be sure of)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nmaxWrites: "5"', says: /deployment 2 \(us\): maxWrites is a whole number, 0 or more \("5" given\): at most that many POSTs to this deployment/ },
+  { name: 'maxWrites below 0', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nmaxWrites: -1', says: /deployment 2 \(us\): maxWrites is a whole number, 0 or more \(-1 given\)/ },
+  { name: 'maxWrites not whole', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nmaxWrites: 2.5', says: /deployment 2 \(us\): maxWrites is a whole number, 0 or more \(2\.5 given\)/ },
+  { name: 'readOnly: true beside maxWrites: 5 (two things said)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nreadOnly: true\nmaxWrites: 5', says: /deployment 2 \(us\): readOnly: true and maxWrites: 5 say two things/ },
+  { name: "the fleet's --max-writes too small for --repeat, as a single run refuses it", second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', args: (file) => ['--targets', file, '--repeat', '3', '--max-writes', '3'], says: /^conform: --max-writes 3 is too small for --repeat 3: / },
+  { name: 'maxWrites too small for --repeat', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nmaxWrites: 3', args: (file) => ['--targets', file, '--repeat', '3'], says: /deployment 2 \(us\): maxWrites 3 is too small for --repeat 3: .*Raise maxWrites to / },
   { name: 'readOnly given as text (a production entry that meant no write)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nreadOnly: "yes"', says: /deployment 2 \(us\): readOnly is true or absent \("yes" given\): true sends this deployment no POST/ },
   { name: 'readOnly: false (an entry cannot undo the fleet\'s --read-only)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nreadOnly: false', says: /deployment 2 \(us\): readOnly is true or absent \(false given\)/ },
   { name: 'a field mistyped', second: 'label: us\nbaseURL: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): unknown field "baseURL" \(did you mean baseUrl\?\); an entry has/ },
@@ -199,6 +205,18 @@ describe('production read-only beside staging, in one fleet', () => {
     const path = writeTo('read-only.yaml', 'deployments:\n  - label: staging\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: STAGING_KEY\n  - label: production\n    baseUrl: http://127.0.0.1:8/v1\n    apiKeyEnv: PRODUCTION_KEY\n    readOnly: true\n')
     const { deployments } = fleetConfigs({ baseUrls: [], targetsFile: path, shared: [] }, { STAGING_KEY: canaryKey(), PRODUCTION_KEY: canaryKey() }, scratch, [])
     expect(deployments.map((d) => [d.label, d.config.readOnly])).toEqual([['staging', false], ['production', true]])
+  })
+})
+
+describe("an entry's write budget: it lowers the fleet's --max-writes, never raises it", () => {
+  const path = () => writeTo('budget.yaml', 'deployments:\n  - label: staging\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: STAGING_KEY\n  - label: production\n    baseUrl: http://127.0.0.1:8/v1\n    apiKeyEnv: PRODUCTION_KEY\n    maxWrites: 5\n')
+  const budgets = (shared: string[]) => fleetConfigs({ baseUrls: [], targetsFile: path(), shared }, { STAGING_KEY: canaryKey(), PRODUCTION_KEY: canaryKey() }, scratch, []).deployments.map((d) => [d.label, d.config.maxWrites])
+  test.each([
+    [[], [['staging', undefined], ['production', 5]]],
+    [['--max-writes', '40'], [['staging', 40], ['production', 5]]],
+    [['--max-writes', '2'], [['staging', 2], ['production', 2]]],
+  ])('%j', (shared, expected) => {
+    expect(budgets(shared)).toEqual(expected)
   })
 })
 

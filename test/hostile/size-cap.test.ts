@@ -155,3 +155,13 @@ describe.concurrent('--max-response-bytes', { timeout: RUN_TIMEOUT_MS }, () => {
     expect(checks[0].exchanges[0].response?.bodyTruncated).toBe(true)
   })
 })
+
+describe("a capped read is told by the client's code, not by the words of actual", () => {
+  test('RESPONSE_TOO_LARGE on the failure: not verified, whatever its words; the words alone on a failure of another cause: failed', async () => {
+    const { failedOnTheCap } = await import('../../lib/result/response-cap.ts')
+    const capped = (transport: { code: string; status?: number }, actual: string) => ({ status: 'fail', failure: { code: 'NO_RESPONSE', actual, transport } })
+    expect(failedOnTheCap(capped({ code: 'RESPONSE_TOO_LARGE', status: 200 }, 'RESPONSE_TOO_LARGE: response body larger than 65536 bytes'))).toBe(true)
+    expect(failedOnTheCap(capped({ code: 'RESPONSE_TOO_LARGE' }, 'the body passed the cap'))).toBe(true)
+    expect(failedOnTheCap(capped({ code: 'CONNECTION_RESET' }, 'RESPONSE_TOO_LARGE: said by the server, not the client'))).toBe(false)
+  })
+})

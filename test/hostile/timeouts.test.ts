@@ -109,7 +109,7 @@ describe('which timeouts judge nothing (lib/result/no-answer-in-time.ts)', () =>
     durationMs: number
     request: { method: string; url: string; headers: Record<string, string> }
     response?: { status: number }
-    error?: { code: string; message: string }
+    error?: { code: string; message: string; status?: number }
   }
   const exchange = (id: string, method: string, path: string, durationMs: number, outcome: 'answered' | 'timeout'): Sent => ({
     id,
@@ -117,7 +117,7 @@ describe('which timeouts judge nothing (lib/result/no-answer-in-time.ts)', () =>
     request: { method, url: `${BASE}${path}`, headers: { authorization: 'Bearer $CONFORM_API_KEY' } },
     ...(outcome === 'answered' ? { response: { status: 200 } } : { error: { code: 'TIMEOUT', message: `no response within ${durationMs} ms` } }),
   })
-  const failed = (e: Sent) => ({ status: 'fail', failure: { code: 'NO_RESPONSE', actual: `TIMEOUT: ${e.error?.message}` }, exchanges: [e] })
+  const failed = (e: Sent) => ({ status: 'fail', failure: { code: 'NO_RESPONSE', actual: `TIMEOUT: ${e.error?.message}`, transport: { code: 'TIMEOUT' } }, exchanges: [e] })
   const passed = (e: Sent) => ({ status: 'pass', exchanges: [e] })
 
   test('an operation that answered none, or none within --timeout of its write (a slow list the answer clock let finish): not verified', async () => {
@@ -141,5 +141,22 @@ describe('which timeouts judge nothing (lib/result/no-answer-in-time.ts)', () =>
     const slow = slowOperations(checks, BASE, 2000)
     expect(slow.size).toBe(0)
     expect(withoutFailuresOfTheTimeout(checks, slow, BASE)[0]?.status).toBe('fail')
+  })
+
+  test("decided on the client's code and whether a status line came, not on the words of actual", async () => {
+    const { slowOperations, withoutFailuresOfTheTimeout } = await import('../../lib/result/no-answer-in-time.ts')
+    // a body that trickled past --timeout after its status line: the server answered in time
+    const trickled: Sent = { ...exchange('5', 'GET', '/categories', 2000, 'timeout'), error: { code: 'TIMEOUT', message: "the 200 response's body did not end within 2000 ms", status: 200 } }
+    const body = [{ status: 'fail', failure: { code: 'NO_RESPONSE', actual: `TIMEOUT: ${trickled.error?.message}`, transport: { code: 'TIMEOUT', status: 200 } }, exchanges: [trickled] }]
+    expect(slowOperations(body, BASE, 2000).size).toBe(0)
+    // other words for the same timeout before any byte: judged the same
+    const hung: Sent = { ...exchange('6', 'GET', '/categories', 2000, 'timeout'), error: { code: 'TIMEOUT', message: 'nothing came in 2000 ms' } }
+    const reworded = [{ status: 'fail', failure: { code: 'NO_RESPONSE', actual: 'TIMEOUT: nothing came in 2000 ms', transport: { code: 'TIMEOUT' } }, exchanges: [hung] }]
+    const slow = slowOperations(reworded, BASE, 2000)
+    expect([...slow]).toEqual([['GET /categories', {}]])
+    expect(withoutFailuresOfTheTimeout(reworded, slow, BASE)[0]).toMatchObject({ status: 'skip', cause: 'stalled', skipReason: 'not verified: nothing came in 2000 ms, and GET /categories answered no request of the run in time (slower than --timeout, or hung)' })
+    // the words of a timeout on a failure of another cause: not one
+    const reset = [{ status: 'fail', failure: { code: 'NO_RESPONSE', actual: 'TIMEOUT: no response within 2000 ms', transport: { code: 'CONNECTION_RESET' } }, exchanges: [exchange('7', 'GET', '/categories', 2000, 'timeout')] }]
+    expect(withoutFailuresOfTheTimeout(reset, slowOperations(reset, BASE, 2000), BASE)[0]?.status).toBe('fail')
   })
 })

@@ -11,7 +11,10 @@ import type { Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Handshakes } from '../../lib/http/handshakes.ts'
 import { ConnectionTurns, OVERTAKEN, WAIT_MS, WAIT_TIMES_TYPICAL } from '../../lib/http/one-connection-at-a-time.ts'
-import { runConform } from '../helpers/run-conform.ts'
+import { runConform, runConformInProcess } from '../helpers/run-conform.ts'
+import { startReferenceServer } from '../../lib/server/reference-server.ts'
+import { startCase } from '../../lib/server/server-cases.ts'
+import { VARIANTS } from '../../lib/server/variants.ts'
 
 describe('ConnectionTurns', () => {
   it(`tells a server that answered ${OVERTAKEN} later requests while the oldest waited ${WAIT_MS} ms`, () => {
@@ -49,6 +52,25 @@ describe('ConnectionTurns', () => {
     expect(turns.oneAtATime(WAIT_TIMES_TYPICAL * 1_100 - 1)).toBe(false)
     expect(turns.oneAtATime(WAIT_TIMES_TYPICAL * 1_100 + 1)).toBe(true)
     expect(oldest.ended).toBe(false)
+  })
+
+  it('a slow operation is not one connection at a time: its later requests answered no faster than the oldest, the others at once', () => {
+    const turns = new ConnectionTurns()
+    turns.wrote(0, 'GET /categories')
+    for (let i = 0; i < OVERTAKEN; i++) turns.ended(turns.wrote(10 + i, 'POST /categories'), true, 12 + i) // the creates, at once
+    turns.ended(turns.wrote(40, 'GET /categories'), true, 1_540) // a later list, as slow
+    expect(turns.oneAtATime(1_600)).toBe(false)
+    expect(turns.nextLookIn(1_600)).toBe(4 * 1_500 - 1_600) // when a list that quick would tell
+    expect(turns.oneAtATime(4 * 1_500)).toBe(true) // waited four times as long as its own operation takes: unread
+  })
+
+  it('a later request of its operation answered at once tells one connection at a time', () => {
+    const turns = new ConnectionTurns()
+    turns.wrote(0, 'GET /categories')
+    for (let i = 0; i < OVERTAKEN; i++) turns.ended(turns.wrote(10 + i, 'POST /categories'), true, 12 + i)
+    expect(turns.oneAtATime(WAIT_MS)).toBe(false) // only creates overtook it
+    turns.ended(turns.wrote(WAIT_MS, 'GET /categories'), true, WAIT_MS + 3)
+    expect(turns.oneAtATime(WAIT_MS + 3)).toBe(true)
   })
 
   it('looks again when the oldest unanswered will have waited long enough, and not before nor after', () => {
@@ -132,6 +154,27 @@ describe.skipIf(!python)("Python's http.server, one thread", () => {
       run.cleanup()
     }
   }, 90_000)
+})
+
+describe('servers that are slow, not one connection at a time: no such note', () => {
+  const cases = [
+    // a list computed slowly (1.5 s before its status line), the creates at once: the creates overtook the lists
+    { name: 'lists answered 1.5 s late', start: () => startReferenceServer({ apiKey: 'slow-lists-key-0123', behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, listDelayMs: 1_500 } } }), key: 'slow-lists-key-0123', args: [] as string[] },
+    // a list whose body takes 2.5 s to come (a gateway's bandwidth limit): its status line came at once
+    { name: 'lists whose bodies take 2.5 s to come', start: () => startCase(VARIANTS.find((v) => v.name === 'answers-at-a-bandwidth-limit')!, { apiKey: 'bandwidth-key-0123' }), key: 'bandwidth-key-0123', args: VARIANTS.find((v) => v.name === 'answers-at-a-bandwidth-limit')!.args ?? [] },
+  ]
+  it.each(cases)('$name: passes, and the run kept its connections', async ({ start, key, args }) => {
+    const server = await start()
+    const run = await runConformInProcess(['--base-url', server.baseUrl, ...args], { env: { CONFORM_API_KEY: key } })
+    try {
+      expect(run.code, run.stdout).toBe(0)
+      expect(run.results?.observed?.oneConnectionAtATime).toBeUndefined()
+      expect(run.stdout).not.toContain('one connection at a time')
+    } finally {
+      run.cleanup()
+      await server.close()
+    }
+  }, 60_000)
 })
 
 describe('the observed note on connections', () => {

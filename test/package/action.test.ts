@@ -56,13 +56,16 @@ afterAll(async () => {
 
 let scenario = 0
 /** One use of the action in a fresh workspace, as a job step `uses: example/petstore-conformance@v1`. */
-async function useAction(ctx: TestContext, inputs: Record<string, string>, files: Record<string, string> = {}): Promise<ActionRun & { workspace: string }> {
+async function useAction(ctx: TestContext, inputs: Record<string, string>, files: Record<string, string> = {}, stepEnv: Record<string, string> = {}): Promise<ActionRun & { workspace: string }> {
   scenario += 1
   const workspace = join(work, `workspace-${scenario}`)
   const runnerTemp = join(work, `runner-temp-${scenario}`)
   mkdirSync(workspace, { recursive: true })
   // what actions/checkout put there: the service's repository, its baseline file
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(workspace, name), text)
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(workspace, name)), { recursive: true })
+    writeFileSync(join(workspace, name), text)
+  }
   mkdirSync(runnerTemp, { recursive: true })
   const env: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries(process.env)) {
@@ -76,6 +79,8 @@ async function useAction(ctx: TestContext, inputs: Record<string, string>, files
     HTTPS_PROXY: 'http://127.0.0.1:9',
     HTTP_PROXY: 'http://127.0.0.1:9',
     NO_PROXY: '127.0.0.1',
+    // the `env:` of the step that uses the action (a composite action's steps inherit it): a targets entry's key
+    ...stepEnv,
   })
   const run = await runCompositeAction({ actionPath, workspace, runnerTemp, inputs, env })
   const install = run.steps[0]
@@ -104,7 +109,7 @@ describe('action.yml', () => {
     const manifest = readActionManifest(ROOT)
     expect(manifest.runs.using).toBe('composite')
     for (const step of manifest.runs.steps) expect(step.run, step.name).not.toMatch(/\$\{\{/)
-    expect(Object.keys(manifest.inputs).sort()).toEqual(['api-key', 'base-url', 'baseline', 'ca-cert', 'client-cert', 'client-key', 'client-key-passphrase', 'concurrency', 'list-lag', 'max-writes', 'rate-limit', 'read-only', 'report-dir', 'rules'])
+    expect(Object.keys(manifest.inputs).sort()).toEqual(['api-key', 'base-url', 'baseline', 'ca-cert', 'client-cert', 'client-key', 'client-key-passphrase', 'concurrency', 'list-lag', 'max-writes', 'rate-limit', 'read-only', 'report-dir', 'rules', 'targets'])
     expect(Object.keys(manifest.outputs).sort()).toEqual(['exit-code', 'report-dir', 'verdict'])
     const keyUses = manifest.runs.steps.flatMap((s) => Object.entries(s.env ?? {}).filter(([, value]) => /inputs\.api-key/.test(value)))
     expect(keyUses).toEqual([['CONFORM_API_KEY', '${{ inputs.api-key }}']])
@@ -210,6 +215,32 @@ describe('action.yml', () => {
     expect(passing.requests.filter((r) => r.method === 'POST').length).toBe(before)
     const results = JSON.parse(readFileSync(join(run.outputs['report-dir'], 'results.json'), 'utf8')) as { options: { readOnly: boolean } }
     expect(results.options.readOnly).toBe(true)
+  }, SLOW)
+
+  test("targets: the deployments of a file of the workspace judged at once, each with the key its entry names (the step's env, or api-key as CONFORM_API_KEY); the fleet's page, outputs and annotations", async (ctx) => {
+    const targets = `deployments:\n  - label: staging\n    baseUrl: ${passing.baseUrl}\n    apiKeyEnv: CONFORM_API_KEY\n  - label: gateway\n    baseUrl: ${failing.baseUrl}\n    apiKeyEnv: GATEWAY_KEY\n`
+    const run = await useAction(ctx, { targets: 'deploy/targets.yaml', 'api-key': KEY, rules: 'auth-missing-key-401 list-returns-200' }, { 'deploy/targets.yaml': targets }, { GATEWAY_KEY: KEY })
+    expect(run.result).toBe('failure')
+    expect(run.outputs).toEqual({ verdict: 'fail', 'exit-code': '1', 'report-dir': join(run.workspace, 'conformance-reports') })
+    expect(run.steps[1].stdout).toContain('Checking 2 deployments at once: staging, gateway.')
+    expect(run.steps[1].stdout).toMatch(/^::error [^\n]*gateway[^\n]*auth-missing-key-401/m)
+    const fleet = JSON.parse(readFileSync(join(run.outputs['report-dir'], 'fleet.json'), 'utf8')) as { deployments: { label: string; verdict: string; selectedRules?: string[] }[] }
+    expect(fleet.deployments.map((d) => [d.label, d.verdict])).toEqual([['staging', 'pass'], ['gateway', 'fail']])
+    // the fleet's page, its report links as text (a relative link on the job summary leads nowhere)
+    expect(run.stepSummary).toContain((readFileSync(join(run.outputs['report-dir'], 'fleet.md'), 'utf8').split('\n')[0]))
+    expect(run.stepSummary).toContain('| gateway/report.html |')
+    expect(allOutput(run) + reportFiles(join(run.outputs['report-dir'], 'staging'))).not.toContain(KEY)
+  }, SLOW)
+
+  test('targets beside base-url is refused by the command line; neither is refused by the action, never a check of the embedded server', async (ctx) => {
+    const both = await useAction(ctx, { targets: 'targets.yaml', 'base-url': passing.baseUrl, 'api-key': KEY }, { 'targets.yaml': `deployments:\n  - baseUrl: ${passing.baseUrl}\n    apiKeyEnv: CONFORM_API_KEY\n` })
+    expect(both.outputs).toMatchObject({ verdict: 'error', 'exit-code': '2' })
+    expect(both.steps[1].stderr).toContain('give --targets FILE or --base-url, not both')
+    const neither = await useAction(ctx, { 'api-key': KEY })
+    expect(neither.result).toBe('failure')
+    expect(neither.outputs).toMatchObject({ verdict: 'error', 'exit-code': '2' })
+    expect(neither.steps[1].stdout).toMatch(/^::error title=conformance run could not be made::give base-url .* or targets/m)
+    expect(allOutput(neither)).not.toContain('embedded reference server at')
   }, SLOW)
 
   test('a base URL that is shell code is refused as a URL (verdict error, exit 2), never run', async (ctx) => {
