@@ -101,6 +101,11 @@ test('a passing run sends no request more than with --confirm 0', async () => {
  * second GET /pets/… it forwards for 1.5 s. Under --timeout 500 that request has no answer, and
  * its operation sends no more (the stall rule), so its failures cannot be probed again.
  */
+// --timeout well past what a cold run in this process takes to read an answer given at once: at 500
+// ms, the file's first run (its code not yet compiled) read the other GET /pets's answer after 526
+// ms, and judged that operation slower than --timeout everywhere (exit 2, not the stall's 1)
+const TIMEOUT_MS = 1500
+const SLOW_REPLICA_MS = 3000
 const slowReplicaBalancer = async (upstream: RunningServer): Promise<{ baseUrl: string; close(): Promise<void> }> => {
   const target = new URL(upstream.baseUrl)
   let pets = 0
@@ -113,7 +118,7 @@ const slowReplicaBalancer = async (upstream: RunningServer): Promise<{ baseUrl: 
       })
       up.on('error', () => res.destroy())
       req.pipe(up)
-    }, slow ? 1500 : 0)
+    }, slow ? SLOW_REPLICA_MS : 0)
   })
   await new Promise<void>((resolve) => balancer.listen(0, '127.0.0.1', resolve))
   const { port } = balancer.address() as AddressInfo
@@ -125,7 +130,7 @@ const slowReplicaBalancer = async (upstream: RunningServer): Promise<{ baseUrl: 
 
 test('a replica slower than --timeout on one request: its failures are unconfirmed, and every report says why (the operation stalled past --timeout), not "--confirm 0"', async () => {
   const upstream = await started(startReferenceServer({ apiKey }))
-  const run = await conform(serve(await slowReplicaBalancer(upstream)), '--timeout', '500')
+  const run = await conform(serve(await slowReplicaBalancer(upstream)), '--timeout', String(TIMEOUT_MS))
   expect(run.code, run.stdout).toBe(1)
   const failed = failedChecks(run.results)
   expect(failed.length).toBeGreaterThan(0)
