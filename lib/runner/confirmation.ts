@@ -13,7 +13,7 @@ import type { JournalEntry } from '../http/journal.ts'
 import { refusedTheKey } from '../http/exchange.ts'
 import { keyRefused } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
-import { certificateRefused } from '../result/certificate-refused.ts'
+import { frontAnswered } from '../result/challenged.ts'
 import { answeredOnly421 } from '../result/misdirected.ts'
 import { failedOnTheCap } from '../result/response-cap.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
@@ -96,8 +96,8 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const answeredNothing = servedNothing(journal)
   // a server that stopped taking connections would refuse them again: its failures are not verified (server-gone.ts)
   const gone = serverGone(exchanges) !== undefined
-  // a gateway that refused the client certificate would refuse it again: nothing of the service to confirm (certificate-refused.ts)
-  const certificate = certificateRefused(exchanges, false) !== undefined
+  // a gateway that refused the client certificate, or a bot check that challenged the run, would again: nothing of the service to confirm (challenged.ts)
+  const certificate = frontAnswered(exchanges, false) !== undefined
   // a server that answered every request 421 would answer so again: nothing of the service to confirm (misdirected.ts)
   const wrongHost = answeredOnly421(journal) > 0
   for (let attempt = 1; attempt <= options.attempts && !keyGone && !answeredNothing && !gone && !certificate && !wrongHost && !options.stopped(); attempt++) {

@@ -1,0 +1,56 @@
+/**
+ * A run a front's bot check answered: Cloudflare's challenge page (its Browser Integrity Check, Bot
+ * Fight Mode, a WAF or rate limiting rule with a Challenge action) answers 403 with an HTML page
+ * "Just a moment..." and `cf-mitigated: challenge`, the header Cloudflare documents for telling a
+ * challenge from the site's own answer; Vercel's challenge says `x-vercel-mitigated: challenge`, and
+ * AWS WAF's Challenge and CAPTCHA actions `x-amzn-waf-action`. Only a browser passes one, and the
+ * service never saw the request. Measured against an emulated zone that challenges every request:
+ * "the server refused the key: all 83 requests sent with it were answered 403; check CONFORM_API_KEY",
+ * and 49 failed checks of the two auth rules, worded as Spring's CSRF 403 and a gateway's authorizer.
+ * So, as for a gateway that refused the client certificate (certificate-refused.ts), the checks whose
+ * evidence holds a challenge are not verified, the run reaches no verdict (exit 2), and the first
+ * line says whose answer it was and how the suite's requests are let through.
+ */
+import type { Exchange } from '../http/exchange.ts'
+import { certificateRefused, withoutChecksOfTheRefusedCertificate } from './certificate-refused.ts'
+import type { RunProblem } from './run-problems.ts'
+
+/** Fewer answers than this say too little (a --rule run of one check). */
+const ENOUGH = 3
+
+/** The fronts whose challenges say so in a header, and the header. */
+const CHALLENGE_HEADERS = [
+  { front: 'Cloudflare', header: 'cf-mitigated', value: /^challenge$/i },
+  { front: 'Vercel', header: 'x-vercel-mitigated', value: /^challenge$/i },
+  { front: 'AWS WAF', header: 'x-amzn-waf-action', value: /^(challenge|captcha)$/i },
+] as const
+
+const challengeOf = (e: Exchange) => CHALLENGE_HEADERS.find(({ header, value }) => value.test(e.response?.headers[header] ?? ''))
+
+/** An answer a front's bot check gave instead of the service. */
+export const challenged = (e: Exchange): boolean => challengeOf(e) !== undefined
+
+/** Why the run's answers are a front's challenges (a problem of kind challenged), or undefined. */
+export function challengedRun(exchanges: readonly Exchange[]): RunProblem | undefined {
+  const met = exchanges.filter(challenged)
+  const ids = new Set(met.map((e) => e.id))
+  if (ids.size < ENOUGH) return undefined
+  const { front, header } = challengeOf(met[0]!)!
+  const statuses = [...new Set(met.map((e) => e.response!.status))].join(' or ')
+  const rule = front === 'Cloudflare' ? 'a WAF custom rule with the Skip action' : 'a rule of the front'
+  return {
+    kind: 'challenged',
+    message: `${front}'s bot check answered ${ids.size} requests ${statuses} with its challenge (${header}), not the service; only a browser passes it: let the suite's requests through (${rule} for the User-Agent petstore-conform/, or a header given with --header)`,
+  }
+}
+
+/** A front that answered for the service: a gateway that refused the client certificate (`withCertificate`: --client-cert was given), or a bot check. */
+export const frontAnswered = (exchanges: readonly Exchange[], withCertificate: boolean): RunProblem | undefined => certificateRefused(exchanges, withCertificate) ?? challengedRun(exchanges)
+
+/** The checks of a run a front answered: its refusals of the client certificate, or its challenges, are not verified. */
+export function withoutChecksOfTheFront<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], problem: RunProblem): C[] {
+  if (problem.kind !== 'challenged') return withoutChecksOfTheRefusedCertificate(checks, problem)
+  const skipReason = `not verified: ${problem.message.split(';')[0]}`
+  // skipped ones too: a check that skipped on a challenge ("the service refused the key on POST") was told a cause that is not
+  return checks.map((c) => (c.exchanges.some(challenged) ? { ...c, status: 'skip', cause: 'challenged', skipReason, failure: undefined, reproduce: [] } : c))
+}

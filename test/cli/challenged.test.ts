@@ -1,0 +1,68 @@
+/**
+ * A front's bot check in front of the service (Cloudflare's challenge page, `cf-mitigated: challenge`):
+ * the run says whose answer it was and ends without a verdict (exit 2), instead of "the server refused
+ * the key" and 49 failed checks of the auth rules worded as Spring's CSRF 403. lib/result/challenged.ts.
+ */
+import { randomBytes } from 'node:crypto'
+import { afterAll, expect, test } from 'vitest'
+import type { Exchange } from '../../lib/http/exchange.ts'
+import { challengedRun } from '../../lib/result/challenged.ts'
+import { startReferenceServer, type Reply, type RunningServer } from '../../lib/server/reference-server.ts'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { POST_PROBES } from '../../suites/cases/write-order.ts'
+
+const servers: RunningServer[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((r) => r.cleanup())
+  await Promise.all(servers.map((s) => s.close()))
+})
+
+/** Cloudflare's managed challenge, as a zone with Bot Fight Mode answers a client that runs no JavaScript. */
+const CHALLENGE: Reply = {
+  status: 403,
+  headers: { 'content-type': 'text/html; charset=UTF-8', 'cf-mitigated': 'challenge', server: 'cloudflare', 'cf-ray': '8e1f2a3b4c5d6e7f-FRA' },
+  body: '<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title></head><body><noscript>Enable JavaScript and cookies to continue</noscript></body></html>',
+}
+
+test("a bot check that challenges every request: said first, as the front's, no rule failed; verdict INCOMPLETE, exit 2, nothing probed again", async () => {
+  const key = `right-${randomBytes(12).toString('hex')}`
+  const server = await startReferenceServer({ apiKey: key, behaviour: { finish: () => CHALLENGE } })
+  servers.push(server)
+  const run = await runConformInProcess(['--base-url', server.baseUrl], { env: { CONFORM_API_KEY: key } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(2)
+  expect(run.stdout.split('\n')[2]).toMatch(/^✗ Cloudflare's bot check answered \d+ requests 403 with its challenge \(cf-mitigated\), not the service; .*a WAF custom rule with the Skip action for the User-Agent petstore-conform\//)
+  expect(run.stdout).not.toContain('refused the key')
+  expect(run.stdout).not.toContain('CSRF')
+  expect(run.results?.problems[0]?.kind).toBe('challenged')
+  expect(run.files['report.html']).toContain('INCOMPLETE: a front&#39;s bot check challenged the run&#39;s requests')
+  const checks = (run.results?.rules ?? []).flatMap((r) => r.checks)
+  expect(checks.filter((c) => c.status === 'fail')).toEqual([])
+  // the requests without a key were challenged too: their checks are not verified, not failed
+  const withoutKey = checks.filter((c) => c.exchanges.length > 0 && c.exchanges.every((e) => e.request.headers.authorization === undefined))
+  expect(withoutKey.length).toBeGreaterThan(5)
+  expect(withoutKey.filter((c) => c.status !== 'skip' || c.cause !== 'challenged')).toEqual([])
+  expect(run.results?.summary.writes).toBeLessThanOrEqual(POST_PROBES.filter((p) => !p.followUp).length)
+})
+
+const answered = (id: string, status: number, headers: Record<string, string>): Exchange => ({
+  id,
+  startedAt: new Date(0).toISOString(),
+  durationMs: 1,
+  request: { method: 'GET', url: 'http://127.0.0.1:9/v1/categories', headers: {} },
+  response: { status, headers, body: '', bodyBytes: 0, bodyTruncated: false },
+})
+
+test("each front by the header it documents for its challenges, and only when there are enough of them", () => {
+  const cf = (id: string) => answered(id, 403, { 'cf-mitigated': 'challenge' })
+  expect(challengedRun([cf('a'), cf('b')])).toBeUndefined()
+  expect(challengedRun([cf('a'), cf('a'), cf('b')])).toBeUndefined()
+  expect(challengedRun([cf('a'), cf('b'), cf('c')])?.message).toMatch(/^Cloudflare's bot check answered 3 requests 403/)
+  // Vercel answers its challenge 429; AWS WAF its Challenge 202 and its CAPTCHA 405
+  expect(challengedRun(['a', 'b', 'c'].map((id) => answered(id, 429, { 'x-vercel-mitigated': 'challenge' })))?.message).toMatch(/^Vercel's bot check answered 3 requests 429 .*a rule of the front/)
+  const waf = [answered('a', 202, { 'x-amzn-waf-action': 'challenge' }), answered('b', 405, { 'x-amzn-waf-action': 'captcha' }), answered('c', 405, { 'x-amzn-waf-action': 'captcha' })]
+  expect(challengedRun(waf)?.message).toMatch(/^AWS WAF's bot check answered 3 requests 202 or 405 with its challenge \(x-amzn-waf-action\)/)
+  // a Cloudflare block (not a challenge) is a refusal the rules judge
+  expect(challengedRun(['a', 'b', 'c'].map((id) => answered(id, 403, { 'cf-mitigated': 'block', server: 'cloudflare' })))).toBeUndefined()
+})
