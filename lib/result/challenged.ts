@@ -1,16 +1,15 @@
 /**
  * A run a front's bot check answered: Cloudflare's challenge page (its Browser Integrity Check, Bot
  * Fight Mode, a WAF or rate limiting rule with a Challenge action) answers 403 with an HTML page
- * "Just a moment..." and `cf-mitigated: challenge`, the header Cloudflare documents for telling a
- * challenge from the site's own answer; Vercel's challenge says `x-vercel-mitigated: challenge`, and
- * AWS WAF's Challenge and CAPTCHA actions `x-amzn-waf-action`. Only a browser passes one, and the
- * service never saw the request. Measured against an emulated zone that challenges every request:
+ * "Just a moment..." and `cf-mitigated: challenge`; Vercel's and AWS WAF's say so in headers of
+ * their own (lib/http/challenge.ts). Only a browser passes one, and the service never saw the request. Measured against an emulated zone that challenges every request:
  * "the server refused the key: all 83 requests sent with it were answered 403; check CONFORM_API_KEY",
  * and 49 failed checks of the two auth rules, worded as Spring's CSRF 403 and a gateway's authorizer.
  * So, as for a gateway that refused the client certificate (certificate-refused.ts), the checks whose
  * evidence holds a challenge are not verified, the run reaches no verdict (exit 2), and the first
  * line says whose answer it was and how the suite's requests are let through.
  */
+import { challengeOf as challengeOfHeaders } from '../http/challenge.ts'
 import type { Exchange } from '../http/exchange.ts'
 import { certificateRefused, withoutChecksOfTheRefusedCertificate } from './certificate-refused.ts'
 import type { RunProblem } from './run-problems.ts'
@@ -18,14 +17,7 @@ import type { RunProblem } from './run-problems.ts'
 /** Fewer answers than this say too little (a --rule run of one check). */
 const ENOUGH = 3
 
-/** The fronts whose challenges say so in a header, and the header. */
-const CHALLENGE_HEADERS = [
-  { front: 'Cloudflare', header: 'cf-mitigated', value: /^challenge$/i },
-  { front: 'Vercel', header: 'x-vercel-mitigated', value: /^challenge$/i },
-  { front: 'AWS WAF', header: 'x-amzn-waf-action', value: /^(challenge|captcha)$/i },
-] as const
-
-const challengeOf = (e: Exchange) => CHALLENGE_HEADERS.find(({ header, value }) => value.test(e.response?.headers[header] ?? ''))
+const challengeOf = (e: Exchange) => (e.response ? challengeOfHeaders(e.response.headers) : undefined)
 
 /** An answer a front's bot check gave instead of the service. */
 export const challenged = (e: Exchange): boolean => challengeOf(e) !== undefined

@@ -46,6 +46,20 @@ test("a bot check that challenges every request: said first, as the front's, no 
   expect(run.results?.summary.writes).toBeLessThanOrEqual(POST_PROBES.filter((p) => !p.followUp).length)
 })
 
+test("Vercel's challenge is a 429: not waited out as a rate limit (120 s and 4,823 requests before), said as the front's", async () => {
+  const key = `right-${randomBytes(12).toString('hex')}`
+  const vercel: Reply = { status: 429, headers: { 'content-type': 'text/html; charset=utf-8', 'x-vercel-mitigated': 'challenge', server: 'Vercel' }, body: '<!DOCTYPE html><title>Vercel Security Checkpoint</title>' }
+  const server = await startReferenceServer({ apiKey: key, behaviour: { finish: () => vercel } })
+  servers.push(server)
+  const run = await runConformInProcess(['--base-url', server.baseUrl, '--deadline', '8000'], { env: { CONFORM_API_KEY: key } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(2)
+  expect(run.results?.problems.map((p) => p.kind)).toEqual(['challenged'])
+  expect(run.results?.problems[0]?.message).toMatch(/^Vercel's bot check answered \d+ requests 429 with its challenge \(x-vercel-mitigated\), not the service/)
+  expect(run.results?.summary.requests).toBeLessThan(200)
+  expect(run.results?.durationMs).toBeLessThan(6000)
+})
+
 const answered = (id: string, status: number, headers: Record<string, string>): Exchange => ({
   id,
   startedAt: new Date(0).toISOString(),
