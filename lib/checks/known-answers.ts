@@ -12,6 +12,7 @@
  * that are not UTF-8 (FastAPI, Grape) in undecodable-body-answers.ts, which these call.
  */
 import { dateTextOrigin } from './date-text-answers.ts'
+import { blockPageOf } from '../http/challenge.ts'
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
 import { openApiDocument } from '../spec/schema-registry.ts'
@@ -136,6 +137,8 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
       'its gateway response MISSING_AUTHENTICATION_TOKEN can be given status 401 and the Error record (§5.3)'
     )
   }
+  // a firewall's block page says whose answer it is where the status is described (blockPageWords)
+  if (blockPageOf(response)) return undefined
   if (expected === 201 && response.status === 200 && request.method === 'POST') {
     return (
       'a handler that returns the record is answered 200 unless it says otherwise: Spring MVC (@ResponseStatus(HttpStatus.CREATED) on the method, or ResponseEntity.created(location).body(record)), ' +
@@ -156,6 +159,16 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
   return (
     `${csrf}an authorizer that denies a key answers 403 in several gateways (AWS API Gateway's "User is not authorized to access this resource"), ` +
     'and Spring Security answers 403 where the request was authenticated by some other means (a session, an anonymous token) but not allowed; §5.3 asks 401 of a key that is missing or invalid'
+  )
+}
+
+/** What a 403 that is a front's block page says: the firewall answered, not the service (lib/http/challenge.ts). */
+export function blockPageWords(response: Pick<RecordedResponse, 'status' | 'body'>): string | undefined {
+  const block = blockPageOf(response)
+  if (!block) return undefined
+  return (
+    `${block.front}'s block page: its firewall refused the request before the service saw it (a managed rule that matched the body's markup, quotes or SQL words, a rate rule, a blocked address); ` +
+    "API clients send such bodies, so the firewall's rules let the API's requests through (a WAF exception or skip rule for its paths)"
   )
 }
 

@@ -65,8 +65,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
       return 'the server refused the key on every request sent with it (wrong, expired, another environment\'s?): its refusals judge nothing'
     case 'certificate-refused':
       return 'a gateway refused the request for its client certificate (mutual TLS): the service never saw it'
-    case 'challenged':
-      return "a front's bot check challenged the request (a page only a browser passes): the service never saw it"
+    case 'front-answered':
+      return "a front's bot check or firewall answered the request (a challenge only a browser passes, or the block page it gave every request): the service never saw it"
     case 'key-unusable':
       return "the key's own shape rules the credential case out"
     case 'length-limit':
@@ -190,8 +190,8 @@ export function headline(result: RunResult): string {
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'certificate-refused')) {
     return 'INCOMPLETE: a gateway refused the run for its client certificate (mutual TLS), so the run verified nothing of the service'
   }
-  if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'challenged')) {
-    return "INCOMPLETE: a front's bot check challenged the run's requests, so the run verified nothing it answered; let the suite's requests through"
+  if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'front-answered')) {
+    return "INCOMPLETE: a front's bot check or firewall answered the run's requests, so the run verified nothing it answered; let the suite's requests through"
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'key-refused')) {
     return `INCOMPLETE: the server refused the key, so the run verified nothing; check ${theKey(result.options.keyFrom)}`

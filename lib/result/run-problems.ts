@@ -9,8 +9,8 @@ export const PROBLEM_KINDS = [
   'key-refused',
   /** A gateway answered requests with its refusal of the client certificate (nginx's "No required SSL certificate was sent"): the service was never reached (lib/result/certificate-refused.ts). */
   'certificate-refused',
-  /** A front's bot check (Cloudflare's cf-mitigated: challenge, Vercel's, AWS WAF's) answered requests: the service never saw them (lib/result/challenged.ts). */
-  'challenged',
+  /** A front's bot check (Cloudflare's cf-mitigated: challenge, Vercel's, AWS WAF's) answered requests, or its firewall blocked them all: the service never saw them (lib/result/front-answered.ts). */
+  'front-answered',
   /** The key stopped working during the run: from some request on, every request with it was answered 401 or 403 (lib/result/key-revoked.ts). */
   'key-revoked',
   /** The server stopped taking connections during the run: from some request on, every connection was refused (lib/result/server-gone.ts). */

@@ -6,7 +6,7 @@
 import type { ClientTls } from '../config/client-tls.ts'
 import { writesAgain } from './writes-again.ts'
 import { keyRefused, withoutChecksOfTheRefusedKey } from './key-refused.ts'
-import { frontAnswered, withoutChecksOfTheFront } from './challenged.ts'
+import { frontAnswered, withoutChecksOfTheFront } from './front-answered.ts'
 import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
 import { serverGone, withoutFailuresOfTheGoneServer } from './server-gone.ts'
 import { withoutFailuresOfPlainHttp } from './speaks-tls.ts'
@@ -193,7 +193,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   // a key that stopped working mid-run: the failures its refusals caused are not verified (key-revoked.ts)
   const exchanges = [...byRule.values()].flat().flatMap((c) => c.exchanges)
   const revoked = keyRevoked(exchanges, facts.journal)
-  // refused from the start: nothing verified, and no rule reads as broken for it; a gateway that refused the run's client certificate, or a bot check that challenged it: the service was never reached (certificate-refused.ts, challenged.ts)
+  // refused from the start: nothing verified, and no rule reads as broken for it; a gateway that refused the run's client certificate, or a bot check that challenged it: the service was never reached (certificate-refused.ts, front-answered.ts)
   const certificate = frontAnswered(exchanges, facts.options.tls?.clientCertificate !== undefined)
   const refused = certificate ?? (revoked ? undefined : keyRefused(exchanges, facts.options.keyFrom))
   // a server that stopped taking connections: the failures its refused connections caused are not verified (server-gone.ts)
@@ -234,7 +234,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
   if (!mustFailed && !refused) problems.push(...(facts.keptBack ?? []))
   // decided on the problems' kinds, never on their words
-  const keyWasRefused = problems.some((p) => p.kind === 'key-refused' || p.kind === 'certificate-refused' || p.kind === 'challenged')
+  const keyWasRefused = problems.some((p) => p.kind === 'key-refused' || p.kind === 'certificate-refused' || p.kind === 'front-answered')
   const endedEarly = facts.cutShort === true || problems.some((p) => ENDS_WITHOUT_VERDICT.has(p.kind))
   const verdict = keyWasRefused ? 'incomplete' : mustFailed ? 'fail' : endedEarly ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
   const allChecks = rules.flatMap((r) => r.checks)

@@ -13,7 +13,7 @@ import type { JournalEntry } from '../http/journal.ts'
 import { refusedTheKey } from '../http/exchange.ts'
 import { keyRefused } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
-import { frontAnswered } from '../result/challenged.ts'
+import { frontAnswered } from '../result/front-answered.ts'
 import { answeredOnly421 } from '../result/misdirected.ts'
 import { failedOnTheCap } from '../result/response-cap.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
@@ -96,7 +96,7 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const answeredNothing = servedNothing(journal)
   // a server that stopped taking connections would refuse them again: its failures are not verified (server-gone.ts)
   const gone = serverGone(exchanges) !== undefined
-  // a gateway that refused the client certificate, or a bot check that challenged the run, would again: nothing of the service to confirm (challenged.ts)
+  // a gateway that refused the client certificate, or a bot check that challenged the run, would again: nothing of the service to confirm (front-answered.ts)
   const certificate = frontAnswered(exchanges, false) !== undefined
   // a server that answered every request 421 would answer so again: nothing of the service to confirm (misdirected.ts)
   const wrongHost = answeredOnly421(journal) > 0

@@ -120,6 +120,17 @@ describe('a 403 where §5.3 asks 401', () => {
     expect(failure.message).toMatch(/AWS API Gateway/)
   })
 
+  test.each([
+    ['Cloudflare', '<!DOCTYPE html><title>Attention Required! | Cloudflare</title><h1>Sorry, you have been blocked</h1>'],
+    ['Akamai', '<HTML><HEAD><TITLE>Access Denied</TITLE></HEAD><BODY><H1>Access Denied</H1>You don\'t have permission to access "http&#58;&#47;&#47;api&#46;example&#46;com&#47;v1&#47;categories" on this server.<P>Reference&#32;&#35;18&#46;2f1e1702&#46;1764200000&#46;1a2b3c</BODY></HTML>'],
+  ])("%s's block page: the firewall's, whatever the request (not CSRF, not an authorizer), and where a create is refused with it", (front, body) => {
+    const post = makeResponse({ status: 403, method: 'POST', headers: { 'content-type': 'text/html' }, body })
+    const failure = failureOf(() => expectStatus(post, 401))
+    expect(failure.message).toMatch(new RegExp(`^POST answered 403 \\(${front}'s block page: its firewall refused the request before the service saw it .*\\), expected 401$`))
+    expect(failure.message).not.toMatch(/CSRF|authorizer/)
+    expect(failureOf(() => expectStatus(post, 201)).message).toMatch(new RegExp(`^POST answered 403 \\(${front}'s block page.*\\), expected 201$`))
+  })
+
   test('other statuses get no origin', () => {
     expect(failureOf(() => expectStatus(makeResponse({ status: 404, method: 'POST' }), 401)).message).toBe('POST answered 404, expected 401')
   })

@@ -1,12 +1,12 @@
 /**
  * A front's bot check in front of the service (Cloudflare's challenge page, `cf-mitigated: challenge`):
  * the run says whose answer it was and ends without a verdict (exit 2), instead of "the server refused
- * the key" and 49 failed checks of the auth rules worded as Spring's CSRF 403. lib/result/challenged.ts.
+ * the key" and 49 failed checks of the auth rules worded as Spring's CSRF 403. lib/result/front-answered.ts.
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, expect, test } from 'vitest'
 import type { Exchange } from '../../lib/http/exchange.ts'
-import { challengedRun } from '../../lib/result/challenged.ts'
+import { blockedRun, challengedRun } from '../../lib/result/front-answered.ts'
 import { startReferenceServer, type Reply, type RunningServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { POST_PROBES } from '../../suites/cases/write-order.ts'
@@ -35,14 +35,14 @@ test("a bot check that challenges every request: said first, as the front's, no 
   expect(run.stdout.split('\n')[2]).toMatch(/^✗ Cloudflare's bot check answered \d+ requests 403 with its challenge \(cf-mitigated\), not the service; .*a WAF custom rule with the Skip action for the User-Agent petstore-conform\//)
   expect(run.stdout).not.toContain('refused the key')
   expect(run.stdout).not.toContain('CSRF')
-  expect(run.results?.problems[0]?.kind).toBe('challenged')
-  expect(run.files['report.html']).toContain('INCOMPLETE: a front&#39;s bot check challenged the run&#39;s requests')
+  expect(run.results?.problems[0]?.kind).toBe('front-answered')
+  expect(run.files['report.html']).toContain('INCOMPLETE: a front&#39;s bot check or firewall answered the run&#39;s requests')
   const checks = (run.results?.rules ?? []).flatMap((r) => r.checks)
   expect(checks.filter((c) => c.status === 'fail')).toEqual([])
   // the requests without a key were challenged too: their checks are not verified, not failed
   const withoutKey = checks.filter((c) => c.exchanges.length > 0 && c.exchanges.every((e) => e.request.headers.authorization === undefined))
   expect(withoutKey.length).toBeGreaterThan(5)
-  expect(withoutKey.filter((c) => c.status !== 'skip' || c.cause !== 'challenged')).toEqual([])
+  expect(withoutKey.filter((c) => c.status !== 'skip' || c.cause !== 'front-answered')).toEqual([])
   expect(run.results?.summary.writes).toBeLessThanOrEqual(POST_PROBES.filter((p) => !p.followUp).length)
 })
 
@@ -54,10 +54,26 @@ test("Vercel's challenge is a 429: not waited out as a rate limit (120 s and 4,8
   const run = await runConformInProcess(['--base-url', server.baseUrl, '--deadline', '8000'], { env: { CONFORM_API_KEY: key } })
   runs.push(run)
   expect(run.code, run.stdout).toBe(2)
-  expect(run.results?.problems.map((p) => p.kind)).toEqual(['challenged'])
+  expect(run.results?.problems.map((p) => p.kind)).toEqual(['front-answered'])
   expect(run.results?.problems[0]?.message).toMatch(/^Vercel's bot check answered \d+ requests 429 with its challenge \(x-vercel-mitigated\), not the service/)
   expect(run.results?.summary.requests).toBeLessThan(200)
   expect(run.results?.durationMs).toBeLessThan(6000)
+})
+
+/** Cloudflare's block page, as a WAF rule's Block action (or a blocked address) answers. */
+const BLOCK_PAGE = '<!DOCTYPE html><html lang="en-US"><head><title>Attention Required! | Cloudflare</title></head><body><h1>Sorry, you have been blocked</h1><p>Cloudflare Ray ID: <strong>8e1f2a3b4c5d6e7f</strong></p></body></html>'
+
+test("a firewall that blocks every request: its block page is said to be the front's, not 'the server refused the key' and 49 failed checks", async () => {
+  const key = `right-${randomBytes(12).toString('hex')}`
+  const block: Reply = { status: 403, headers: { 'content-type': 'text/html; charset=UTF-8', server: 'cloudflare', 'cf-ray': '8e1f2a3b4c5d6e7f-FRA' }, body: BLOCK_PAGE }
+  const server = await startReferenceServer({ apiKey: key, behaviour: { finish: () => block } })
+  servers.push(server)
+  const run = await runConformInProcess(['--base-url', server.baseUrl], { env: { CONFORM_API_KEY: key } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(2)
+  expect(run.stdout.split('\n')[2]).toMatch(/^✗ Cloudflare's firewall blocked every request of the run \(\d+, 403 with its block page\), with the key and without it, not the service; /)
+  expect(run.stdout).not.toContain('refused the key')
+  expect((run.results?.rules ?? []).flatMap((r) => r.checks).filter((c) => c.status === 'fail')).toEqual([])
 })
 
 const answered = (id: string, status: number, headers: Record<string, string>): Exchange => ({
@@ -79,4 +95,11 @@ test("each front by the header it documents for its challenges, and only when th
   expect(challengedRun(waf)?.message).toMatch(/^AWS WAF's bot check answered 3 requests 202 or 405 with its challenge \(x-amzn-waf-action\)/)
   // a Cloudflare block (not a challenge) is a refusal the rules judge
   expect(challengedRun(['a', 'b', 'c'].map((id) => answered(id, 403, { 'cf-mitigated': 'block', server: 'cloudflare' })))).toBeUndefined()
+})
+
+test('a firewall that blocked some requests only (a managed rule against markup) leaves them to the rules; one that blocked all of them is the run\'s problem', () => {
+  const page = (id: string): Exchange => ({ ...answered(id, 403, { server: 'cloudflare' }), response: { status: 403, headers: { server: 'cloudflare' }, body: BLOCK_PAGE, bodyBytes: BLOCK_PAGE.length, bodyTruncated: false } })
+  expect(blockedRun([page('a'), page('b'), page('c')])?.message).toMatch(/^Cloudflare's firewall blocked every request of the run \(3, 403/)
+  expect(blockedRun([page('a'), page('b'), page('c'), answered('d', 201, {})])).toBeUndefined()
+  expect(blockedRun([page('a'), page('b')])).toBeUndefined()
 })
