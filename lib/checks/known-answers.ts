@@ -137,7 +137,7 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
       'its gateway response MISSING_AUTHENTICATION_TOKEN can be given status 401 and the Error record (§5.3)'
     )
   }
-  // a firewall's block page says whose answer it is where the status is described (blockPageWords)
+  // a front's own refusal says whose answer it is where the status is described (blockPageWords)
   if (blockPageOf(response)) return undefined
   if (expected === 201 && response.status === 200 && request.method === 'POST') {
     return (
@@ -162,14 +162,10 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
   )
 }
 
-/** What a 403 that is a front's block page says: the firewall answered, not the service (lib/http/challenge.ts). */
+/** What an answer that is a front's own refusal says: the front answered, not the service (lib/http/challenge.ts). */
 export function blockPageWords(response: Pick<RecordedResponse, 'status' | 'body'>): string | undefined {
   const block = blockPageOf(response)
-  if (!block) return undefined
-  return (
-    `${block.front}'s block page: its firewall refused the request before the service saw it (a managed rule that matched the body's markup, quotes or SQL words, a rate rule, a blocked address); ` +
-    "API clients send such bodies, so the firewall's rules let the API's requests through (a WAF exception or skip rule for its paths)"
-  )
+  return block ? `${block.front}'s ${block.refusal}: ${block.why}; let the API's requests through: ${block.through}` : undefined
 }
 
 /** Why a response is declared with another media type, where a well-known stack declares it so (`response`: what else tells the stack, its body). */

@@ -19,15 +19,43 @@ export const challengeOf = (headers: Readonly<Record<string, string | undefined>
   CHALLENGE_HEADERS.find(({ header, value }) => value.test(headers[header] ?? ''))
 
 /**
- * A front's firewall refuses a request with a block page of its own, which no header names: Cloudflare's
- * "Sorry, you have been blocked" (title "Attention Required! | Cloudflare", a WAF rule's Block action or a
- * blocked address) and Akamai's "Access Denied … Reference #18.…" (its Edge WAF and Bot Manager).
+ * A front refuses a request with a page of its own, which no header names: its firewall's block page,
+ * Cloudflare's "Sorry, you have been blocked" (title "Attention Required! | Cloudflare", a WAF rule's
+ * Block action or a blocked address) and Akamai's "Access Denied … Reference #18.…" (its Edge WAF
+ * and Bot Manager); and Azure API Management's 401 for want of its subscription key
+ * (`Ocp-Apim-Subscription-Key`), which it asks of every request before any policy, the service's key
+ * in Authorization or not (measured against an emulation: "the server refused the key").
  */
-const BLOCK_PAGES = [
-  { front: 'Cloudflare', words: /Sorry, you have been blocked|Attention Required! \| Cloudflare/ },
-  { front: 'Akamai', words: /You don't have permission to access[\s\S]*Reference(?:&#32;| )(?:&#35;|#)\d/ },
-] as const
+export interface FrontRefusal {
+  front: string
+  status: number
+  words: RegExp
+  /** What the answer is, after the front's name ("Cloudflare's block page"). */
+  refusal: string
+  /** Why the front gave it. */
+  why: string
+  /** How the suite's requests get past it. */
+  through: string
+}
 
-/** The front whose block page an answer is, or undefined. */
-export const blockPageOf = (response: { status: number; body: string }): { front: string } | undefined =>
-  response.status === 403 ? BLOCK_PAGES.find(({ words }) => words.test(response.body)) : undefined
+const FRONT_REFUSALS: readonly FrontRefusal[] = [
+  {
+    front: 'Cloudflare', status: 403, words: /Sorry, you have been blocked|Attention Required! \| Cloudflare/, refusal: 'block page',
+    why: "its firewall refused the request before the service saw it (a managed rule that matched the body's markup, quotes or SQL words, a rate rule, a blocked address)",
+    through: 'a WAF custom rule with the Skip action for the User-Agent petstore-conform/, or a header given with --header, or its address',
+  },
+  {
+    front: 'Akamai', status: 403, words: /You don't have permission to access[\s\S]*Reference(?:&#32;| )(?:&#35;|#)\d/, refusal: 'block page',
+    why: "its firewall refused the request before the service saw it (a managed rule that matched the body's markup, quotes or SQL words, a rate rule, a blocked address)",
+    through: 'an exception of its security configuration for the User-Agent petstore-conform/, or a header given with --header, or its address',
+  },
+  {
+    front: 'Azure API Management', status: 401, words: /Access denied due to (?:missing|invalid) subscription key/, refusal: 'refusal for want of its subscription key',
+    why: 'it asks every request for its subscription key (the Ocp-Apim-Subscription-Key header) before the service sees it, whatever Authorization holds',
+    through: "give it with --header 'Ocp-Apim-Subscription-Key: <subscription key>' (redacted in every output, as the key is), or turn off Subscription required for the API",
+  },
+]
+
+/** The front whose own refusal an answer is, or undefined. */
+export const blockPageOf = (response: { status: number; body: string }): FrontRefusal | undefined =>
+  FRONT_REFUSALS.find(({ status, words }) => response.status === status && words.test(response.body))

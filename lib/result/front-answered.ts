@@ -8,7 +8,8 @@
  * So, as for a gateway that refused the client certificate (certificate-refused.ts), the checks whose
  * evidence holds a challenge are not verified, the run reaches no verdict (exit 2), and the first
  * line says whose answer it was and how the suite's requests are let through. So too for a run whose
- * every request a firewall refused with its block page (Cloudflare's "Sorry, you have been blocked").
+ * every request a front refused with a page of its own (Cloudflare's "Sorry, you have been blocked",
+ * Azure API Management's 401 for want of its subscription key).
  */
 import { blockPageOf, challengeOf as challengeOfHeaders } from '../http/challenge.ts'
 import type { Exchange } from '../http/exchange.ts'
@@ -37,11 +38,11 @@ export function challengedRun(exchanges: readonly Exchange[]): RunProblem | unde
   }
 }
 
-/** An answer a front's firewall gave with its block page. */
+/** An answer a front gave with a refusal of its own (a firewall's block page, API Management's subscription key). */
 const blocked = (e: Exchange): boolean => e.response !== undefined && blockPageOf(e.response) !== undefined
 
 /**
- * Why the run's answers are all a front's block pages, with the key and without it (a problem of kind
+ * Why the run's answers are all a front's own refusals, with the key and without it (a problem of kind
  * front-answered), or undefined. All of them: a firewall that blocks some bodies (a managed rule
  * against markup, as ModSecurity's CRS) refuses valid creates, which the rules judge (its 403 names it).
  */
@@ -49,11 +50,10 @@ export function blockedRun(exchanges: readonly Exchange[]): RunProblem | undefin
   const answered = new Map(exchanges.filter((e) => e.response).map((e) => [e.id, e]))
   const met = [...answered.values()].filter(blocked)
   if (met.length < ENOUGH || met.length < answered.size) return undefined
-  const { front } = blockPageOf(met[0]!.response!)!
-  const rule = front === 'Cloudflare' ? 'a WAF custom rule with the Skip action' : 'an exception of its security configuration'
+  const { front, status, refusal, through } = blockPageOf(met[0]!.response!)!
   return {
     kind: 'front-answered',
-    message: `${front}'s firewall blocked every request of the run (${met.length}, 403 with its block page), with the key and without it, not the service; let the suite's requests through (${rule} for the User-Agent petstore-conform/, or a header given with --header, or its address)`,
+    message: `${front} refused every request of the run (${met.length}, ${status} with its ${refusal}), with the key and without it, not the service; let the suite's requests through: ${through}`,
   }
 }
 

@@ -71,8 +71,22 @@ test("a firewall that blocks every request: its block page is said to be the fro
   const run = await runConformInProcess(['--base-url', server.baseUrl], { env: { CONFORM_API_KEY: key } })
   runs.push(run)
   expect(run.code, run.stdout).toBe(2)
-  expect(run.stdout.split('\n')[2]).toMatch(/^✗ Cloudflare's firewall blocked every request of the run \(\d+, 403 with its block page\), with the key and without it, not the service; /)
+  expect(run.stdout.split('\n')[2]).toMatch(/^✗ Cloudflare refused every request of the run \(\d+, 403 with its block page\), with the key and without it, not the service; let the suite's requests through: a WAF custom rule/)
   expect(run.stdout).not.toContain('refused the key')
+  expect((run.results?.rules ?? []).flatMap((r) => r.checks).filter((c) => c.status === 'fail')).toEqual([])
+})
+
+test("Azure API Management's 401 for want of its subscription key: not 'the server refused the key', and what to give", async () => {
+  const key = `right-${randomBytes(12).toString('hex')}`
+  const apim: Reply = { status: 401, headers: { 'content-type': 'application/json' }, body: { statusCode: 401, message: 'Access denied due to missing subscription key. Make sure to include subscription key when making requests to an API.' } }
+  const server = await startReferenceServer({ apiKey: key, behaviour: { finish: () => apim } })
+  servers.push(server)
+  const run = await runConformInProcess(['--base-url', server.baseUrl], { env: { CONFORM_API_KEY: key } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(2)
+  expect(run.results?.problems[0]?.message).toMatch(/^Azure API Management refused every request of the run \(\d+, 401 with its refusal for want of its subscription key\), .*--header 'Ocp-Apim-Subscription-Key: <subscription key>'/)
+  expect(run.stdout).not.toContain('refused the key')
+  // its 401s to the requests without a key are its own too: no Error record asked of them
   expect((run.results?.rules ?? []).flatMap((r) => r.checks).filter((c) => c.status === 'fail')).toEqual([])
 })
 
@@ -99,7 +113,7 @@ test("each front by the header it documents for its challenges, and only when th
 
 test('a firewall that blocked some requests only (a managed rule against markup) leaves them to the rules; one that blocked all of them is the run\'s problem', () => {
   const page = (id: string): Exchange => ({ ...answered(id, 403, { server: 'cloudflare' }), response: { status: 403, headers: { server: 'cloudflare' }, body: BLOCK_PAGE, bodyBytes: BLOCK_PAGE.length, bodyTruncated: false } })
-  expect(blockedRun([page('a'), page('b'), page('c')])?.message).toMatch(/^Cloudflare's firewall blocked every request of the run \(3, 403/)
+  expect(blockedRun([page('a'), page('b'), page('c')])?.message).toMatch(/^Cloudflare refused every request of the run \(3, 403 with its block page\)/)
   expect(blockedRun([page('a'), page('b'), page('c'), answered('d', 201, {})])).toBeUndefined()
   expect(blockedRun([page('a'), page('b')])).toBeUndefined()
 })
