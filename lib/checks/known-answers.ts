@@ -320,7 +320,15 @@ export function gatewayFaultOrigin(response: Pick<RecordedResponse, 'status' | '
     return "a gateway's answer when the service behind it closed the connection or sent no valid answer (most often a kept-alive connection the service closed as the gateway reused it: the service's idle timeout must outlast the gateway's)"
   }
   if (status === 504) return "a gateway's answer when the service behind it did not answer within the gateway's timeout"
+  // Cloudflare's own 5xx pages (cf-ray on every answer it gives): what it met at the origin
+  if (response.headers?.['cf-ray'] !== undefined && CLOUDFLARE_5XX[status]) return `Cloudflare's ${status}: ${CLOUDFLARE_5XX[status]}`
   return unreadBodyOrigin(response)
+}
+
+const CLOUDFLARE_5XX: Record<number, string> = {
+  520: 'the service answered what Cloudflare could not read (an empty answer, a reset connection, headers past its limit), most often a kept-alive connection the service closed as Cloudflare reused it',
+  521: "the service refused Cloudflare's connection", 522: "Cloudflare's connection to the service timed out",
+  523: 'Cloudflare could not reach the service', 524: "the service did not answer within Cloudflare's 100 s",
 }
 
 /**

@@ -241,6 +241,19 @@ describe("a gateway's own statuses", () => {
     // an empty 502 from another gateway keeps the general words
     expect(failureOf(() => expectStatus(makeResponse({ status: 502, headers: {}, body: '' }), 200)).message).toMatch(/a gateway's answer when the service behind it closed the connection/)
   })
+
+  // measured in front of the reference server (an emulated zone: docs/adoption.md)
+  test.each([
+    [520, /Cloudflare's 520: the service answered what Cloudflare could not read \(an empty answer, a reset connection/],
+    [524, /Cloudflare's 524: the service did not answer within Cloudflare's 100 s/],
+  ])("Cloudflare's own %i (cf-ray) says what it met at the service", (status, words) => {
+    const page = '<!DOCTYPE html><title>api.example.com | 520: Web server is returning an unknown error</title>'
+    const failure = failureOf(() => expectStatus(makeResponse({ status, headers: { 'content-type': 'text/html; charset=UTF-8', server: 'cloudflare', 'cf-ray': '8e1f2a3b4c5d6e7f-FRA' }, body: page }), 200))
+    expect(failure.code).toBe('SERVER_ERROR')
+    expect(failure.message).toMatch(words)
+    // without cf-ray, a 520 is no Cloudflare page
+    expect(failureOf(() => expectStatus(makeResponse({ status, headers: {}, body: page }), 200)).message).not.toMatch(/Cloudflare's/)
+  })
 })
 
 describe('a create answered other than 201 with its record', () => {
