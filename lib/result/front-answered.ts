@@ -50,10 +50,11 @@ export function blockedRun(exchanges: readonly Exchange[]): RunProblem | undefin
   const answered = new Map(exchanges.filter((e) => e.response).map((e) => [e.id, e]))
   const met = [...answered.values()].filter(blocked)
   if (met.length < ENOUGH || met.length < answered.size) return undefined
-  const { front, status, refusal, through } = blockPageOf(met[0]!.response!)!
+  const { front, refusal, through } = blockPageOf(met[0]!.response!)!
+  const statuses = [...new Set(met.map((e) => e.response!.status))].join(' or ')
   return {
     kind: 'front-answered',
-    message: `${front} refused every request of the run (${met.length}, ${status} with its ${refusal}), with the key and without it, not the service; let the suite's requests through: ${through}`,
+    message: `${front} refused every request of the run (${met.length}, ${statuses} with its ${refusal}), with the key and without it, not the service; let the suite's requests through: ${through}`,
   }
 }
 

@@ -116,4 +116,11 @@ test('a firewall that blocked some requests only (a managed rule against markup)
   expect(blockedRun([page('a'), page('b'), page('c')])?.message).toMatch(/^Cloudflare refused every request of the run \(3, 403 with its block page\)/)
   expect(blockedRun([page('a'), page('b'), page('c'), answered('d', 201, {})])).toBeUndefined()
   expect(blockedRun([page('a'), page('b')])).toBeUndefined()
+  // Cloud Run's IAM, which reads Authorization as a Google identity token: 403 without one, 401 to the service's key
+  const google = (id: string, status: number, body: string): Exchange => ({ ...answered(id, status, {}), response: { status, headers: { server: 'Google Frontend' }, body, bodyBytes: body.length, bodyTruncated: false } })
+  const forbidden = '<html><head><title>403 Forbidden</title></head><body><h1>Error: Forbidden</h1><h2>Your client does not have permission to get URL <code>/v1/categories</code> from this server.</h2></body></html>'
+  const unauthorized = '<html><head><title>401 Unauthorized</title></head><body><h1>Error: Unauthorized</h1><h2>Your client does not have permission to the requested URL <code>/v1/categories</code>.</h2></body></html>'
+  expect(blockedRun([google('a', 403, forbidden), google('b', 401, unauthorized), google('c', 401, unauthorized)])?.message).toMatch(
+    /^Google Cloud Run refused every request of the run \(3, 403 or 401 with its refusal of the invoker \(IAM\)\), .*--allow-unauthenticated.*X-Serverless-Authorization/,
+  )
 })
