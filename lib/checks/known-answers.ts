@@ -12,6 +12,7 @@
  * that are not UTF-8 (FastAPI, Grape) in undecodable-body-answers.ts, which these call.
  */
 import { dateTextOrigin } from './date-text-answers.ts'
+import { envoyStatus, envoyTextBody } from './envoy-answers.ts'
 import { blockPageOf } from '../http/challenge.ts'
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
@@ -74,9 +75,8 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
   )
 }
 
-
 /** Why a body that is not JSON (and not empty) came with this answer, where the stack that sends it is well known. */
-export const textBodyOrigin = (response: RecordedResponse): string | undefined => runtimeTextBody(response) ?? djangoRailsTextBody(response) ?? lengthInCharacters(response)
+export const textBodyOrigin = (response: RecordedResponse): string | undefined => runtimeTextBody(response) ?? djangoRailsTextBody(response) ?? envoyTextBody(response) ?? lengthInCharacters(response)
 
 /**
  * A JSON body that ends, mid-value, exactly where its Content-Length says, and holds characters
@@ -126,7 +126,8 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
     djangoRailsStatus(response, expected, request) ??
     nodeStatus(response, expected, request) ??
     undefinedValueStatus(response, expected, request) ??
-    undecodableBodyStatus(response, expected, request)
+    undecodableBodyStatus(response, expected, request) ??
+    envoyStatus(response, expected)
   if (ofStack) return ofStack
   // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)
   const unreadBody = response.status === 400 ? unreadBodyOrigin(response) : undefined

@@ -296,3 +296,18 @@ describe('421 Misdirected Request', () => {
     expect(failureOf(() => expectStatus(response, 200)).message).toBe('GET answered 421, expected 200')
   })
 })
+
+// measured against an emulation of Envoy's local replies in front of the reference server (docs/adoption.md)
+describe("Envoy's own text answers (jwt_authn, RBAC, Istio's policies)", () => {
+  test('"Jwt is missing": whose text it is, and the local_reply_config that writes the Error record', () => {
+    const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 401, headers: { 'content-type': 'text/plain', server: 'envoy' }, body: 'Jwt is missing' })))
+    expect(failure.code).toBe('NOT_JSON')
+    expect(failure.message).toMatch(/"Jwt is missing" is Envoy's own answer, its jwt_authn filter's \(Istio's RequestAuthentication\).*local_reply_config/)
+  })
+
+  test('"RBAC: access denied" where §5.3 asks 401: its RBAC filter, not a gateway authorizer', () => {
+    const failure = failureOf(() => expectStatus(makeResponse({ status: 403, headers: { 'content-type': 'text/plain', server: 'envoy' }, body: 'RBAC: access denied' }), 401))
+    expect(failure.message).toMatch(/^GET answered 403, expected 401: Envoy's RBAC filter answers 403/)
+    expect(failure.message).not.toMatch(/AWS API Gateway/)
+  })
+})
