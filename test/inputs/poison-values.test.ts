@@ -14,6 +14,7 @@ import type { CreateProbe } from '../../suites/categories/probes.ts'
 import { expectListNotPoisoned, expectListShapeNotPoisoned } from '../../suites/categories/poisoned-list.ts'
 import { makeResponse, makeTransportError } from '../checks/make-response.ts'
 import { mariadbKey, sqlServerKey } from '../../lib/server/variants/sql-stores.ts'
+import { collatedName } from '../../lib/checks/collated-names.ts'
 
 const PREFIX = 'cf-ab12c'
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
@@ -167,6 +168,8 @@ describe("the names a run sends, to a UNIQUE index under a store's default colla
   test.each([
     ["SQL Server's SQL_Latin1_General_CP1_CI_AS (U+0000, noncharacters and every character past U+FFFF weigh nothing)", sqlServerKey],
     ["MariaDB's utf8mb4_general_ci and uca1400_ai_ci", mariadbKey],
+    // UCA (MySQL 8's utf8mb4_0900_ai_ci, ICU at strength 1): controls but whitespace and format characters weigh nothing
+    ["a UCA collation's primary strength, PAD SPACE", (name: string) => collatedName(name).replace(/[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g, '')],
   ])('%s', (_, key) => {
     expect(names.length).toBeGreaterThan(20)
     const alike = names.filter((name, i) => names.findIndex((other) => key(other) === key(name)) !== i)
