@@ -97,12 +97,16 @@ export const SQL_STORE_VARIANTS: readonly Variant[] = [
     name: 'sql-server-unique-name-default-collation',
     description:
       "SQL Server, name NVARCHAR(255) NOT NULL UNIQUE under its default collation SQL_Latin1_General_CP1_CI_AS (case, width and trailing spaces ignored; U+0000, noncharacters and every character past U+FFFF weigh nothing): " +
-      'a name equal to a stored one under it answered 409 (Msg 2627), a name longer than 255 UTF-16 units refused with 400 before the insert, IDENTITY ids with a gap for each refused insert, and another client\'s "0 " and " " in the store',
+      'a name equal to a stored one under it answered 409 (Msg 2627), a name longer than 255 UTF-16 units refused with 400 before the insert, IDENTITY ids with a gap for each refused insert, and another client\'s "0🐇" and " " in the store',
     behaviour: {
       validate: (body) => conformingBehaviour.validate(body) ?? (nameOf(body).length > 255 ? 'String or binary data would be truncated in table categories, column name' : null),
       ...uniqueUnder(sqlServerKey, 1001n),
     },
-    seed: anotherClients,
+    // another client's "0" and an emoji, which the collation takes for "0"; its blank name
+    seed: () => [
+      { id: 1n, name: '0\u{1f407}', description: "another client's zero and a rabbit" },
+      { id: 2n, name: ' ', description: "another client's blank name" },
+    ],
   },
   {
     name: 'postgresql-citext-constraints-400',
