@@ -8,7 +8,7 @@
  * framework, Rails, Mojolicious, gin, FastAPI, Dancer2 and twisted.web in django-rails-answers.ts, those for Node frameworks
  * (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers, LoopBack) and libmicrohttpd in node-answers.ts, those for Bun and Deno (Bun.serve,
  * Deno.serve, Elysia, Oak, Hono on them) in runtime-answers.ts, those for Node ORMs and database drivers in orm-driver-answers.ts, those for a SQL store's defaults (strict
- * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, and those for a server fault to bytes
+ * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, those for Envoy's own texts in envoy-answers.ts, and those for a server fault to bytes
  * that are not UTF-8 (FastAPI, Grape) in undecodable-body-answers.ts, which these call.
  */
 import { dateTextOrigin } from './date-text-answers.ts'
