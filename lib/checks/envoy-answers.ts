@@ -4,7 +4,8 @@
  * access denied", which Istio's AuthorizationPolicy and RequestAuthentication answer through), and
  * its local rate limit ("local_rate_limited"). Measured against an emulation of Envoy's local replies
  * in front of the reference server: "the 401 body is not valid JSON … body starts "Jwt is missing"",
- * with nothing to say whose text it is. The verdict and the failure code never depend on these words.
+ * with nothing to say whose text it is. And what proto3's JSON mapping writes behind Envoy's gRPC-JSON
+ * transcoder or grpc-gateway (below). The verdict and the failure code never depend on these words.
  */
 import type { RecordedResponse } from '../http/exchange.ts'
 
@@ -25,4 +26,26 @@ export function envoyTextBody(response: Pick<RecordedResponse, 'body'>): string 
 export function envoyStatus(response: Pick<RecordedResponse, 'status' | 'body'>, expected: number): string | undefined {
   if (expected !== 401 || response.status !== 403 || !response.body.startsWith('RBAC: access denied')) return undefined
   return "Envoy's RBAC filter answers 403 to a request its policy does not allow (Istio: an AuthorizationPolicy requiring a request principal, where the token is missing); §5.3 asks 401 of a key that is missing or invalid: a local_reply_config mapper can answer it 401 with the Error record"
+}
+
+/**
+ * What proto3's JSON mapping writes (protojson: grpc-gateway's default marshaler, Envoy's gRPC-JSON
+ * transcoder, Connect's JSON): every int64 as a string, a string field holding "" (its default) left
+ * out, and a gRPC error as google.rpc.Status, {code, message, details} with the gRPC code as a number.
+ * Measured against an emulation of grpc-gateway's default marshaler in front of the reference server:
+ * an id as text worded as Jackson's, PHP's and Node drivers', and 103 Error records "lacking status".
+ */
+export const PROTO_JSON_INT64 =
+  "proto3's JSON mapping writes every int64 as a string (grpc-gateway's default marshaler, protojson; Envoy's gRPC-JSON transcoder; Connect's JSON): " +
+  'grpc-gateway writes it as a number with runtime.WithMarshalerOption(runtime.MIMEWildcard, &runtime.JSONBuiltin{})'
+
+export const PROTO_JSON_EMPTY = 'proto3\'s JSON mapping leaves out a string field holding "", its default (grpc-gateway, protojson), unless the field is declared optional or EmitUnpopulated is set'
+
+/** Why an error body is google.rpc.Status, where a gRPC error was written as JSON. */
+export function grpcStatusBody(keys: readonly string[], body: unknown): string | undefined {
+  if (!keys.includes('details') || typeof (body as { code?: unknown }).code !== 'number') return undefined
+  return (
+    "it is google.rpc.Status, as grpc-gateway's default error handler and Envoy's gRPC-JSON transcoder write a gRPC error: code is the gRPC code as a number (3 INVALID_ARGUMENT, 16 UNAUTHENTICATED), and there is no status; " +
+    'an error handler of the service\'s own (grpc-gateway: runtime.WithErrorHandler) writes the Error record, code as text and status the HTTP status'
+  )
 }

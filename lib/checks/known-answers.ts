@@ -8,11 +8,11 @@
  * framework, Rails, Mojolicious, gin, FastAPI, Dancer2 and twisted.web in django-rails-answers.ts, those for Node frameworks
  * (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers, LoopBack) and libmicrohttpd in node-answers.ts, those for Bun and Deno (Bun.serve,
  * Deno.serve, Elysia, Oak, Hono on them) in runtime-answers.ts, those for Node ORMs and database drivers in orm-driver-answers.ts, those for a SQL store's defaults (strict
- * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, those for Envoy's own texts in envoy-answers.ts, and those for a server fault to bytes
+ * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, those for Envoy's own texts and proto3's JSON mapping (grpc-gateway) in envoy-answers.ts, and those for a server fault to bytes
  * that are not UTF-8 (FastAPI, Grape) in undecodable-body-answers.ts, which these call.
  */
 import { dateTextOrigin } from './date-text-answers.ts'
-import { envoyStatus, envoyTextBody } from './envoy-answers.ts'
+import { envoyStatus, envoyTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './envoy-answers.ts'
 import { blockPageOf } from '../http/challenge.ts'
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
@@ -30,7 +30,7 @@ const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'o
 /** An Error record's shape as another stack writes it, and how such a service is usually made to write the Error record. */
 export function errorBodyOrigin(body: unknown): string | undefined {
   const keys = keysOf(body)
-  const node = nodeErrorBody(keys, body) ?? runtimeErrorBody(keys, body)
+  const node = nodeErrorBody(keys, body) ?? runtimeErrorBody(keys, body) ?? grpcStatusBody(keys, body)
   if (node) return node
   if (keys.includes('code')) return undefined
   const phpRuby = phpRubyErrorBody(keys) ?? djangoRailsErrorBody(body)
@@ -204,7 +204,7 @@ const NULL_WRITTEN =
   `(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL)); ${ROW_NULL_WRITTEN}; ${DJANGO_PERL_NULL_WRITTEN}`
 const NUMBER_AS_TEXT =
   "an integer written as text, as Jackson's ToStringSerializer (@JsonSerialize(using = ToStringSerializer.class) on a Long id) or WRITE_NUMBERS_AS_STRINGS does to spare JavaScript clients ids past 2^53; " +
-  `${PDO_ID_AS_TEXT}; ${NODE_DRIVER_ID_AS_TEXT}; ` +
+  `${PDO_ID_AS_TEXT}; ${NODE_DRIVER_ID_AS_TEXT}; ${PROTO_JSON_INT64}; ` +
   '§2 gives the field the type integer, which JSON carries as a number, an int64 id exactly (this suite reads it so)'
 
 /** Error.status as text: the ids' causes (a Long id's serialiser, lastInsertId()) are not its own. */
@@ -282,7 +282,7 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
   const withNode = (words: string) => (node ? `${words}; ${node}` : words)
   if (sent === '' && (got === undefined || got === null)) {
     return (
-      "an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out; " +
+      `an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out, and ${PROTO_JSON_EMPTY}; ` +
       withNode(`a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value; ${phpRubyChangedText(sent, got, at)}`)
     )
   }

@@ -182,6 +182,17 @@ describe('null where the schema gives a type', () => {
     expect(failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: 'abc', name: 'dog' } }), 'Category')).message).toBe('the body is not a Category record: body.id must be integer')
   })
 
+  // measured against an emulation of grpc-gateway's default marshaler in front of the reference server (docs/adoption.md)
+  test("proto3's JSON mapping: an int64 as a string, \"\" left out, a gRPC error as google.rpc.Status", () => {
+    const id = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: '559', name: 'dog' } }), 'Category'))
+    expect(id.message).toMatch(/proto3's JSON mapping writes every int64 as a string \(grpc-gateway's default marshaler.*runtime\.JSONBuiltin/)
+    expect(firstDifference('', undefined)).toMatch(/proto3's JSON mapping leaves out a string field holding "", its default/)
+    const status = failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { code: 3, message: 'proto: syntax error', details: [] } })))
+    expect(status.message).toMatch(/^the body is not an Error record \(code, message, status\): .*; it is google\.rpc\.Status, as grpc-gateway's default error handler .*runtime\.WithErrorHandler/)
+    // a code of text with details is no gRPC status
+    expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { code: 'bad', message: 'x', details: [] } }))).message).not.toMatch(/google\.rpc\.Status/)
+  })
+
   test("an Error's status written as text is told so, without the ids' causes (a Long id's serialiser, PDO's lastInsertId())", () => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 400, method: 'POST', body: { code: 'invalid', message: 'm', status: '400' } })))
     expect(failure.message).toBe(
