@@ -1,8 +1,8 @@
 /**
  * What Envoy answers itself, as plain text, before a request reaches the service: its jwt_authn
  * filter ("Jwt is missing", "Jwt verification fails", "Jwt is expired"), its RBAC filter ("RBAC:
- * access denied", which Istio's AuthorizationPolicy and RequestAuthentication answer through), and
- * its local rate limit ("local_rate_limited"). Measured against an emulation of Envoy's local replies
+ * access denied", which Istio's AuthorizationPolicy and RequestAuthentication answer through; its
+ * local rate limit's 429 "local_rate_limited" is waited out, never judged). Measured against an emulation of Envoy's local replies
  * in front of the reference server: "the 401 body is not valid JSON … body starts "Jwt is missing"",
  * with nothing to say whose text it is. And what proto3's JSON mapping writes behind Envoy's gRPC-JSON
  * transcoder or grpc-gateway (below). The verdict and the failure code never depend on these words.
