@@ -27,7 +27,7 @@ export const SKIP_CAUSES = [
   'server-gone',
   /** The base URL was http:// to a port that speaks TLS: the request got no answer (lib/result/speaks-tls.ts). */
   'speaks-tls',
-  /** The server answered every request 421 Misdirected Request: it does not answer for the base URL's host (lib/result/misdirected.ts). */
+  /** The server answered every request 421 Misdirected Request, or redirected every request to https://: it does not answer at the base URL (lib/result/misdirected.ts). */
   'misdirected',
   /** An answer passed --max-response-bytes and was not read whole (lib/result/response-cap.ts). */
   'response-cap',

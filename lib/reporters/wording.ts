@@ -56,7 +56,7 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
     case 'speaks-tls':
       return 'the base URL is http:// and the port speaks TLS: the requests got no answer, and judge nothing'
     case 'misdirected':
-      return 'the server answered every request 421 Misdirected Request: it does not answer for the base URL\'s host, and its 421s judge nothing'
+      return 'the server does not answer at the base URL (421 Misdirected Request to every request, or a redirect of every request to https://): its answers judge nothing'
     case 'response-cap':
       return 'an answer passed --max-response-bytes and was not read whole: raise it to judge it'
     case 'unfinished':
@@ -200,7 +200,7 @@ export function headline(result: RunResult): string {
     return 'INCOMPLETE: the base URL is http:// and the port speaks TLS, so the run verified nothing; give its https:// address'
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'misdirected')) {
-    return 'INCOMPLETE: the server answered every request 421 Misdirected Request, so the run verified nothing; give the base URL with a host name it serves'
+    return 'INCOMPLETE: the server answered no request at the base URL (421 Misdirected Request, or a redirect to https://), so the run verified nothing; give the base URL it serves'
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'no-answer-in-time')) {
     return 'INCOMPLETE: the server answered no request within --timeout, so the run verified nothing; slower than that, or hung: a longer --timeout judges it'

@@ -17,7 +17,7 @@ export const PROBLEM_KINDS = [
   'server-gone',
   /** A base URL of http:// to a port that speaks TLS: no request got an answer, and a TLS handshake there succeeded (lib/result/speaks-tls.ts). */
   'speaks-tls',
-  /** Every request the server answered was answered 421 Misdirected Request: it does not answer for the base URL's host (lib/result/misdirected.ts). */
+  /** Every request the server answered was answered 421 Misdirected Request, or redirected to https://: it does not answer at the base URL (lib/result/misdirected.ts). */
   'misdirected',
   /** Answers larger than --max-response-bytes allows were not read whole: the checks that met them are not verified (lib/result/response-cap.ts). */
   'response-cap',

@@ -198,9 +198,9 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const refused = certificate ?? (revoked ? undefined : keyRefused(exchanges, facts.options.keyFrom))
   // a server that stopped taking connections: the failures its refused connections caused are not verified (server-gone.ts)
   const gone = serverGone(exchanges)
-  // http:// to a port that speaks TLS, or a host the server answers 421 for: the address is wrong, not a rule (speaks-tls.ts, misdirected.ts)
+  // http:// to a port that speaks TLS, a host the server answers 421 for, or every request redirected to https://: the address is wrong, not a rule (speaks-tls.ts, misdirected.ts)
   const tlsPort = problems.find((p) => p.kind === 'speaks-tls')
-  const wrongHost = misdirected(facts.journal, facts.baseUrl)
+  const wrongHost = misdirected(facts.journal, facts.baseUrl, exchanges)
   // an operation that answered nothing within --timeout may only be slower: its timeouts judge nothing (no-answer-in-time.ts)
   const slow = slowOperations([...byRule.values()].flat(), facts.baseUrl, facts.options.timeoutMs)
   const rules: RuleResult[] = []

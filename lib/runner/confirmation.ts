@@ -14,7 +14,7 @@ import { refusedTheKey } from '../http/exchange.ts'
 import { keyRefused } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
 import { frontAnswered } from '../result/front-answered.ts'
-import { answeredOnly421 } from '../result/misdirected.ts'
+import { answeredOnly421, answeredOnlyRedirects } from '../result/misdirected.ts'
 import { failedOnTheCap } from '../result/response-cap.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
 import { serverGone } from '../result/server-gone.ts'
@@ -98,8 +98,8 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const gone = serverGone(exchanges) !== undefined
   // a gateway that refused the client certificate, or a bot check that challenged the run, would again: nothing of the service to confirm (front-answered.ts)
   const certificate = frontAnswered(exchanges, false) !== undefined
-  // a server that answered every request 421 would answer so again: nothing of the service to confirm (misdirected.ts)
-  const wrongHost = answeredOnly421(journal) > 0
+  // a server that answered every request 421, or redirected it, would answer so again: nothing of the service to confirm (misdirected.ts)
+  const wrongHost = answeredOnly421(journal) + answeredOnlyRedirects(journal) > 0
   for (let attempt = 1; attempt <= options.attempts && !keyGone && !answeredNothing && !gone && !certificate && !wrongHost && !options.stopped(); attempt++) {
     // a check that passed once is intermittent: no more attempts are needed to say so
     const pending = failed.filter(({ at }) => {
