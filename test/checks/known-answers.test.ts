@@ -29,6 +29,14 @@ describe('the error body of another stack', () => {
     expect(failure.message).toMatch(words)
   })
 
+  test("Azure API Management's own {statusCode, message}: named by its words, not as NestJS's (measured against an emulation)", () => {
+    const apim = failureOf(() => expectErrorRecord(makeResponse({ status: 401, body: { statusCode: 401, message: 'Unauthorized. Access token is missing or invalid.' } })))
+    expect(apim.message).toMatch(/; it is Azure API Management's own error body \(statusCode, message\).*<on-error>/)
+    expect(apim.message).not.toMatch(/NestJS/)
+    // NestJS's UnauthorizedException has the same two keys, with its own words
+    expect(failureOf(() => expectErrorRecord(makeResponse({ status: 401, body: { statusCode: 401, message: 'Unauthorized' } }))).message).toMatch(/NestJS's default exception body/)
+  })
+
   test('a body of another shape gets no origin', () => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { error: 'bad', status: 400 } })))
     expect(failure.message).toBe('the body is not an Error record (code, message, status): body lacks required property "code"')
