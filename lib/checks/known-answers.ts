@@ -8,11 +8,11 @@
  * framework, Rails, Mojolicious, gin, FastAPI, Dancer2 and twisted.web in django-rails-answers.ts, those for Node frameworks
  * (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers, LoopBack) and libmicrohttpd in node-answers.ts, those for Bun and Deno (Bun.serve,
  * Deno.serve, Elysia, Oak, Hono on them) in runtime-answers.ts, those for Node ORMs and database drivers in orm-driver-answers.ts, those for a SQL store's defaults (strict
- * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, those for Envoy's own texts and proto3's JSON mapping (grpc-gateway) in envoy-answers.ts, and those for a server fault to bytes
+ * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, those for Envoy's own texts and proto3's JSON mapping (grpc-gateway) in gateway-answers.ts, and those for a server fault to bytes
  * that are not UTF-8 (FastAPI, Grape) in undecodable-body-answers.ts, which these call.
  */
 import { dateTextOrigin } from './date-text-answers.ts'
-import { envoyStatus, envoyTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './envoy-answers.ts'
+import { gatewayStatus, envoyTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './gateway-answers.ts'
 import { blockPageOf } from '../http/challenge.ts'
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
@@ -121,13 +121,13 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
     )
   }
   const ofStack =
+    gatewayStatus(response, expected) ??
     runtimeStatus(response, expected, request) ??
     phpRubyStatus(response.status, expected) ??
     djangoRailsStatus(response, expected, request) ??
     nodeStatus(response, expected, request) ??
     undefinedValueStatus(response, expected, request) ??
-    undecodableBodyStatus(response, expected, request) ??
-    envoyStatus(response, expected)
+    undecodableBodyStatus(response, expected, request)
   if (ofStack) return ofStack
   // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)
   const unreadBody = response.status === 400 ? unreadBodyOrigin(response) : undefined

@@ -324,6 +324,18 @@ describe("Envoy's own text answers (jwt_authn, RBAC, Istio's policies)", () => {
     expect(failure.message).toMatch(/"Jwt is missing" is Envoy's own answer, its jwt_authn filter's \(Istio's RequestAuthentication\).*local_reply_config/)
   })
 
+  // measured against emulations: a gateway that routes the categories alone (docs/adoption.md)
+  test.each([
+    ["AWS API Gateway's HTTP API", { 'content-type': 'application/json' }, '{"message":"Not Found"}'],
+    ['Kong', { 'content-type': 'application/json; charset=utf-8', server: 'kong/3.9.0' }, '{\n  "message":"no Route matched with those values",\n  "request_id":"4e2b0c1f"\n}'],
+    ['Traefik', { 'content-type': 'text/plain; charset=utf-8' }, '404 page not found\n'],
+    ['Envoy', { server: 'envoy' }, ''],
+  ])("%s's own 404 for GET /store/orders without a key: the gateway's route, not a Node router's", (gateway, headers, body) => {
+    const failure = failureOf(() => expectStatus(makeResponse({ status: 404, headers, body, path: '/store/orders' }), 401))
+    expect(failure.message).toMatch(new RegExp(`^GET answered 404, expected 401: it is ${gateway.replace(/[()]/g, '\\$&')}.*'s own 404 for a path it routes nowhere`))
+    expect(failure.message).not.toMatch(/NestJS/)
+  })
+
   test('"RBAC: access denied" where §5.3 asks 401: its RBAC filter, not a gateway authorizer', () => {
     const failure = failureOf(() => expectStatus(makeResponse({ status: 403, headers: { 'content-type': 'text/plain', server: 'envoy' }, body: 'RBAC: access denied' }), 401))
     expect(failure.message).toMatch(/^GET answered 403, expected 401: Envoy's RBAC filter answers 403/)

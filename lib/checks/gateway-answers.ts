@@ -1,5 +1,5 @@
 /**
- * What Envoy answers itself, as plain text, before a request reaches the service: its jwt_authn
+ * What gateways answer themselves, before a request reaches the service. Envoy, as plain text: its jwt_authn
  * filter ("Jwt is missing", "Jwt verification fails", "Jwt is expired"), its RBAC filter ("RBAC:
  * access denied", which Istio's AuthorizationPolicy and RequestAuthentication answer through; its
  * local rate limit's 429 "local_rate_limited" is waited out, never judged). Measured against an emulation of Envoy's local replies
@@ -22,8 +22,31 @@ export function envoyTextBody(response: Pick<RecordedResponse, 'body'>): string 
   return `"${text}" is Envoy's own answer, ${filter}, given before the service sees the request, as text/plain; ${LOCAL_REPLY}`
 }
 
-/** Why a 403 came where §5.3 asks 401, where Envoy's RBAC filter denied a request without a valid token. */
-export function envoyStatus(response: Pick<RecordedResponse, 'status' | 'body'>, expected: number): string | undefined {
+/**
+ * A gateway's own 404 for a path it routes nowhere, answered before any key is looked at: AWS API
+ * Gateway's HTTP APIs ({"message":"Not Found"}), Kong ({"message":"no Route matched with those
+ * values"}), Traefik ("404 page not found"), Envoy (an empty 404, server: envoy). Measured against
+ * emulations: a team that routes the categories alone fails the auth rules for GET /store/orders and
+ * /pets/{petId}, which "GET answered 404, expected 401" did not say why.
+ */
+function gatewayNotFound(response: Pick<RecordedResponse, 'status' | 'body' | 'headers'>): string | undefined {
+  const body = response.body.trim()
+  if (body === '{"message":"Not Found"}') return "AWS API Gateway's HTTP API"
+  if (/"no Route matched with those values"/.test(body)) return 'Kong'
+  if (body === '404 page not found') return "Traefik (and Go's net/http)"
+  if (body === '' && /^envoy$/i.test(response.headers?.server ?? '')) return 'Envoy'
+  return undefined
+}
+
+/** Why a gateway's own answer came where §5.3 asks 401: Envoy's RBAC filter's 403, a gateway's 404 for a path it routes nowhere. */
+export function gatewayStatus(response: Pick<RecordedResponse, 'status' | 'body' | 'headers'>, expected: number): string | undefined {
+  const gateway = expected === 401 && response.status === 404 ? gatewayNotFound(response) : undefined
+  if (gateway) {
+    return (
+      `it is ${gateway}'s own 404 for a path it routes nowhere, given before any key is looked at; §1 names GET /pets/{petId} and GET /store/orders, and §5 asks 401 of every operation without a valid key: ` +
+      "route them (a catch-all route, API Gateway's $default route) to what answers 401 without a key, or check the key for every path before routing"
+    )
+  }
   if (expected !== 401 || response.status !== 403 || !response.body.startsWith('RBAC: access denied')) return undefined
   return "Envoy's RBAC filter answers 403 to a request its policy does not allow (Istio: an AuthorizationPolicy requiring a request principal, where the token is missing); §5.3 asks 401 of a key that is missing or invalid: a local_reply_config mapper can answer it 401 with the Error record"
 }
