@@ -24,16 +24,17 @@ export function envoyTextBody(response: Pick<RecordedResponse, 'body'>): string 
 
 /**
  * A gateway's own 404 for a path it routes nowhere, answered before any key is looked at: AWS API
- * Gateway's HTTP APIs ({"message":"Not Found"}), Kong ({"message":"no Route matched with those
- * values"}), Traefik ("404 page not found"), Envoy (an empty 404, server: envoy). Measured against
+ * Gateway's HTTP APIs ({"message":"Not Found"}, echo's body too), Kong ({"message":"no Route matched
+ * with those values"}), Traefik ("404 page not found", Go's net/http's and gin's too), Envoy (an empty
+ * 404, server: envoy). Measured against
  * emulations: a team that routes the categories alone fails the auth rules for GET /store/orders and
  * /pets/{petId}, which "GET answered 404, expected 401" did not say why.
  */
 function gatewayNotFound(response: Pick<RecordedResponse, 'status' | 'body' | 'headers'>): string | undefined {
   const body = response.body.trim()
-  if (body === '{"message":"Not Found"}') return "AWS API Gateway's HTTP API"
+  if (body === '{"message":"Not Found"}') return "AWS API Gateway's HTTP APIs and echo's router"
   if (/"no Route matched with those values"/.test(body)) return 'Kong'
-  if (body === '404 page not found') return "Traefik (and Go's net/http)"
+  if (body === '404 page not found') return "Traefik, Go's net/http and gin"
   if (body === '' && /^envoy$/i.test(response.headers?.server ?? '')) return 'Envoy'
   return undefined
 }
@@ -43,7 +44,7 @@ export function gatewayStatus(response: Pick<RecordedResponse, 'status' | 'body'
   const gateway = expected === 401 && response.status === 404 ? gatewayNotFound(response) : undefined
   if (gateway) {
     return (
-      `it is ${gateway}'s own 404 for a path it routes nowhere, given before any key is looked at; §1 names GET /pets/{petId} and GET /store/orders, and §5 asks 401 of every operation without a valid key: ` +
+      `it is the 404 that ${gateway} give a path they route nowhere, before any key is looked at; §1 names GET /pets/{petId} and GET /store/orders, and §5 asks 401 of every operation without a valid key: ` +
       "route them (a catch-all route, API Gateway's $default route) to what answers 401 without a key, or check the key for every path before routing"
     )
   }

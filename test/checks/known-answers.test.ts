@@ -326,13 +326,13 @@ describe("Envoy's own text answers (jwt_authn, RBAC, Istio's policies)", () => {
 
   // measured against emulations: a gateway that routes the categories alone (docs/adoption.md)
   test.each([
-    ["AWS API Gateway's HTTP API", { 'content-type': 'application/json' }, '{"message":"Not Found"}'],
+    ["AWS API Gateway's HTTP APIs and echo's router", { 'content-type': 'application/json' }, '{"message":"Not Found"}'],
     ['Kong', { 'content-type': 'application/json; charset=utf-8', server: 'kong/3.9.0' }, '{\n  "message":"no Route matched with those values",\n  "request_id":"4e2b0c1f"\n}'],
-    ['Traefik', { 'content-type': 'text/plain; charset=utf-8' }, '404 page not found\n'],
+    ["Traefik, Go's net/http and gin", { 'content-type': 'text/plain; charset=utf-8' }, '404 page not found\n'],
     ['Envoy', { server: 'envoy' }, ''],
   ])("%s's own 404 for GET /store/orders without a key: the gateway's route, not a Node router's", (gateway, headers, body) => {
     const failure = failureOf(() => expectStatus(makeResponse({ status: 404, headers, body, path: '/store/orders' }), 401))
-    expect(failure.message).toMatch(new RegExp(`^GET answered 404, expected 401: it is ${gateway.replace(/[()]/g, '\\$&')}.*'s own 404 for a path it routes nowhere`))
+    expect(failure.message.startsWith(`GET answered 404, expected 401: it is the 404 that ${gateway} give a path they route nowhere, before any key is looked at`)).toBe(true)
     expect(failure.message).not.toMatch(/NestJS/)
   })
 
