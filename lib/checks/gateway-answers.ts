@@ -39,6 +39,14 @@ function gatewayNotFound(response: Pick<RecordedResponse, 'status' | 'body' | 'h
   return undefined
 }
 
+/**
+ * AWS API Gateway's REST API to a path or method it has no route for: 403 "Missing Authentication
+ * Token", and, where the request carries an Authorization header that is no AWS signature (the
+ * service's bearer key), its signature parser's "Invalid key=value pair (missing equal-sign) in
+ * Authorization header" or "Authorization header requires 'Credential' parameter".
+ */
+export const AWS_NO_ROUTE = /Missing Authentication Token|Invalid key=value pair \(missing equal-sign\) in Authorization header|Authorization header requires 'Credential' parameter/
+
 /** Why a gateway's own answer came where §5.3 asks 401: Envoy's RBAC filter's 403, a gateway's 404 for a path it routes nowhere. */
 export function gatewayStatus(response: Pick<RecordedResponse, 'status' | 'body' | 'headers'>, expected: number): string | undefined {
   const gateway = expected === 401 && response.status === 404 ? gatewayNotFound(response) : undefined

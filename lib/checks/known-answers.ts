@@ -12,7 +12,7 @@
  * that are not UTF-8 (FastAPI, Grape) in undecodable-body-answers.ts, which these call.
  */
 import { dateTextOrigin } from './date-text-answers.ts'
-import { gatewayStatus, envoyTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './gateway-answers.ts'
+import { AWS_NO_ROUTE, gatewayStatus, envoyTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './gateway-answers.ts'
 import { blockPageOf } from '../http/challenge.ts'
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
@@ -132,9 +132,9 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
   // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)
   const unreadBody = response.status === 400 ? unreadBodyOrigin(response) : undefined
   if (unreadBody) return unreadBody
-  if (response.status === 403 && response.body.includes('Missing Authentication Token')) {
+  if (response.status === 403 && AWS_NO_ROUTE.test(response.body)) {
     return (
-      'Missing Authentication Token is what AWS API Gateway answers itself, to a request without the credential its method expects and to a path or method it has no route for; ' +
+      'Missing Authentication Token is what AWS API Gateway answers itself, to a request without the credential its method expects and to a path or method it has no route for (to one whose Authorization is no AWS signature: "Invalid key=value pair … in Authorization header"); ' +
       'its gateway response MISSING_AUTHENTICATION_TOKEN can be given status 401 and the Error record (§5.3)'
     )
   }

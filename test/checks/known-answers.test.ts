@@ -241,6 +241,12 @@ describe("a gateway's own statuses", () => {
   test("AWS API Gateway's own 403 Missing Authentication Token", () => {
     const result = makeResponse({ status: 403, body: { message: 'Missing Authentication Token' }, path: '/store/orders' })
     expect(failureOf(() => expectStatus(result, 401)).message).toMatch(/^GET answered 403, expected 401: Missing Authentication Token is what AWS API Gateway answers itself, .*MISSING_AUTHENTICATION_TOKEN can be given status 401/)
+    // the same missing route, to a request with the service's bearer key, which its signature parser reads: no authorizer's refusal
+    const signed = makeResponse({ status: 403, body: { message: "Invalid key=value pair (missing equal-sign) in Authorization header (hashed with SHA-256 and encoded with Base64): 'q1Hb2PnZ0Vc='." }, path: '/store/orders' })
+    signed.exchange.request.headers.authorization = 'Bearer $CONFORM_API_KEY-wrong'
+    const failure = failureOf(() => expectStatus(signed, 401))
+    expect(failure.message).toMatch(/^GET answered 403, expected 401: Missing Authentication Token is what AWS API Gateway answers itself, .*no route for/)
+    expect(failure.message).not.toMatch(/User is not authorized/)
   })
 
   test.each([
