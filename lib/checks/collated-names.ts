@@ -5,7 +5,9 @@
  * Server's SQL_Latin1_General_CP1_CI_AS; PostgreSQL's citext), the _ai_ ones without accents, the
  * PAD SPACE ones without trailing spaces (MariaDB's, SQL Server's: "0" = "0 ", "" = " "), and the
  * Unicode ones without default-ignorable characters (a zero-width space) and with every script's
- * digits and compatibility forms alike at the primary level (uca1400_ai_ci: "0" = "٠" = "０"). Measured on MariaDB
+ * digits and compatibility forms alike at the primary level (uca1400_ai_ci: "0" = "٠" = "０"), and SQL
+ * Server's SQL_Latin1_General_CP1_CI_AS without what its sorting tables leave undefined (U+0000,
+ * noncharacters, every character past U+FFFF: "0🐇" = "0", Microsoft's SQL Server blog, 2006). Measured on MariaDB
  * 10.11: a UNIQUE VARCHAR name under its default collation refused the suite's "0" and empty name
  * with 1062 where another client had stored "0 " and " ".
  */
@@ -28,6 +30,8 @@ export const collatedName = (name: string): string =>
   name
     .normalize('NFKD')
     .replace(/[\p{Mn}\p{Default_Ignorable_Code_Point}]/gu, '')
+    // SQL Server's default collation weighs U+0000, noncharacters and every character past U+FFFF nothing
+    .replace(/[\u0000\ufdd0-\ufdef\ufffe\uffff\u{10000}-\u{10ffff}]/gu, '')
     .replace(/\p{Nd}/gu, asciiDigit)
     .replace(/ +$/, '')
     .toLowerCase()

@@ -10,6 +10,11 @@ export function wwwAuthenticateNote(result: HttpResult): string | undefined {
   if (!response || response.status !== 401) return undefined
   const header = response.headers['www-authenticate']
   if (header && /(^|,)\s*bearer\b/i.test(header)) return undefined
+  // AWS API Gateway's REST APIs rename a proxy integration's WWW-Authenticate (Server, Date …) so: the service sent one, no client reads it
+  const remapped = response.headers['x-amzn-remapped-www-authenticate']
+  if (header === undefined && remapped !== undefined) {
+    return `401 whose WWW-Authenticate (${remapped}) AWS API Gateway renamed x-amzn-Remapped-WWW-Authenticate, as a REST API does to a proxy integration's answer: the service sent one, and a client reads none (RFC 9110 asks for one naming the Bearer scheme)`
+  }
   return header === undefined
     ? '401 without a WWW-Authenticate header (RFC 9110 asks for one naming the Bearer scheme)'
     : `401 with WWW-Authenticate: ${header}, which does not name the Bearer scheme`

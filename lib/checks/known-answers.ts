@@ -8,10 +8,12 @@
  * framework, Rails, Mojolicious, gin, FastAPI, Dancer2 and twisted.web in django-rails-answers.ts, those for Node frameworks
  * (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers, LoopBack) and libmicrohttpd in node-answers.ts, those for Bun and Deno (Bun.serve,
  * Deno.serve, Elysia, Oak, Hono on them) in runtime-answers.ts, those for Node ORMs and database drivers in orm-driver-answers.ts, those for a SQL store's defaults (strict
- * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, and those for a server fault to bytes
+ * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, those for Envoy's own texts and proto3's JSON mapping (grpc-gateway) in gateway-answers.ts, and those for a server fault to bytes
  * that are not UTF-8 (FastAPI, Grape) in undecodable-body-answers.ts, which these call.
  */
 import { dateTextOrigin } from './date-text-answers.ts'
+import { AWS_NO_ROUTE, gatewayStatus, envoyTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './gateway-answers.ts'
+import { blockPageOf } from '../http/challenge.ts'
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
 import { openApiDocument } from '../spec/schema-registry.ts'
@@ -28,7 +30,7 @@ const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'o
 /** An Error record's shape as another stack writes it, and how such a service is usually made to write the Error record. */
 export function errorBodyOrigin(body: unknown): string | undefined {
   const keys = keysOf(body)
-  const node = nodeErrorBody(keys, body) ?? runtimeErrorBody(keys, body)
+  const node = nodeErrorBody(keys, body) ?? runtimeErrorBody(keys, body) ?? grpcStatusBody(keys, body)
   if (node) return node
   if (keys.includes('code')) return undefined
   const phpRuby = phpRubyErrorBody(keys) ?? djangoRailsErrorBody(body)
@@ -73,9 +75,8 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
   )
 }
 
-
 /** Why a body that is not JSON (and not empty) came with this answer, where the stack that sends it is well known. */
-export const textBodyOrigin = (response: RecordedResponse): string | undefined => runtimeTextBody(response) ?? djangoRailsTextBody(response) ?? lengthInCharacters(response)
+export const textBodyOrigin = (response: RecordedResponse): string | undefined => runtimeTextBody(response) ?? djangoRailsTextBody(response) ?? envoyTextBody(response) ?? lengthInCharacters(response)
 
 /**
  * A JSON body that ends, mid-value, exactly where its Content-Length says, and holds characters
@@ -120,6 +121,7 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
     )
   }
   const ofStack =
+    gatewayStatus(response, expected) ??
     runtimeStatus(response, expected, request) ??
     phpRubyStatus(response.status, expected) ??
     djangoRailsStatus(response, expected, request) ??
@@ -130,12 +132,14 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
   // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)
   const unreadBody = response.status === 400 ? unreadBodyOrigin(response) : undefined
   if (unreadBody) return unreadBody
-  if (response.status === 403 && response.body.includes('Missing Authentication Token')) {
+  if (response.status === 403 && AWS_NO_ROUTE.test(response.body)) {
     return (
-      'Missing Authentication Token is what AWS API Gateway answers itself, to a request without the credential its method expects and to a path or method it has no route for; ' +
+      'Missing Authentication Token is what AWS API Gateway answers itself, to a request without the credential its method expects and to a path or method it has no route for (to one whose Authorization is no AWS signature: "Invalid key=value pair … in Authorization header"); ' +
       'its gateway response MISSING_AUTHENTICATION_TOKEN can be given status 401 and the Error record (§5.3)'
     )
   }
+  // a front's own refusal says whose answer it is where the status is described (blockPageWords)
+  if (blockPageOf(response)) return undefined
   if (expected === 201 && response.status === 200 && request.method === 'POST') {
     return (
       'a handler that returns the record is answered 200 unless it says otherwise: Spring MVC (@ResponseStatus(HttpStatus.CREATED) on the method, or ResponseEntity.created(location).body(record)), ' +
@@ -157,6 +161,12 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
     `${csrf}an authorizer that denies a key answers 403 in several gateways (AWS API Gateway's "User is not authorized to access this resource"), ` +
     'and Spring Security answers 403 where the request was authenticated by some other means (a session, an anonymous token) but not allowed; §5.3 asks 401 of a key that is missing or invalid'
   )
+}
+
+/** What an answer that is a front's own refusal says: the front answered, not the service (lib/http/challenge.ts). */
+export function blockPageWords(response: Pick<RecordedResponse, 'status' | 'body'>): string | undefined {
+  const block = blockPageOf(response)
+  return block ? `${block.front}'s ${block.refusal}: ${block.why}; let the API's requests through: ${block.through}` : undefined
 }
 
 /** Why a response is declared with another media type, where a well-known stack declares it so (`response`: what else tells the stack, its body). */
@@ -194,7 +204,7 @@ const NULL_WRITTEN =
   `(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL)); ${ROW_NULL_WRITTEN}; ${DJANGO_PERL_NULL_WRITTEN}`
 const NUMBER_AS_TEXT =
   "an integer written as text, as Jackson's ToStringSerializer (@JsonSerialize(using = ToStringSerializer.class) on a Long id) or WRITE_NUMBERS_AS_STRINGS does to spare JavaScript clients ids past 2^53; " +
-  `${PDO_ID_AS_TEXT}; ${NODE_DRIVER_ID_AS_TEXT}; ` +
+  `${PDO_ID_AS_TEXT}; ${NODE_DRIVER_ID_AS_TEXT}; ${PROTO_JSON_INT64}; ` +
   '§2 gives the field the type integer, which JSON carries as a number, an int64 id exactly (this suite reads it so)'
 
 /** Error.status as text: the ids' causes (a Long id's serialiser, lastInsertId()) are not its own. */
@@ -272,7 +282,7 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
   const withNode = (words: string) => (node ? `${words}; ${node}` : words)
   if (sent === '' && (got === undefined || got === null)) {
     return (
-      "an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out; " +
+      `an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out, and ${PROTO_JSON_EMPTY}; ` +
       withNode(`a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value; ${phpRubyChangedText(sent, got, at)}`)
     )
   }
@@ -311,7 +321,15 @@ export function gatewayFaultOrigin(response: Pick<RecordedResponse, 'status' | '
     return "a gateway's answer when the service behind it closed the connection or sent no valid answer (most often a kept-alive connection the service closed as the gateway reused it: the service's idle timeout must outlast the gateway's)"
   }
   if (status === 504) return "a gateway's answer when the service behind it did not answer within the gateway's timeout"
+  // Cloudflare's own 5xx pages (cf-ray on every answer it gives): what it met at the origin
+  if (response.headers?.['cf-ray'] !== undefined && CLOUDFLARE_5XX[status]) return `Cloudflare's ${status}: ${CLOUDFLARE_5XX[status]}`
   return unreadBodyOrigin(response)
+}
+
+const CLOUDFLARE_5XX: Record<number, string> = {
+  520: 'the service answered what Cloudflare could not read (an empty answer, a reset connection, headers past its limit), most often a kept-alive connection the service closed as Cloudflare reused it',
+  521: "the service refused Cloudflare's connection", 522: "Cloudflare's connection to the service timed out",
+  523: 'Cloudflare could not reach the service', 524: "the service did not answer within Cloudflare's 100 s",
 }
 
 /**

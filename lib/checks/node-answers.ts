@@ -18,6 +18,9 @@ import { KEY_AUTHORIZATION } from '../http/redact.ts'
 const RESTIFY_CODES = /^(?:BadRequest|InvalidContent|InvalidArgument|MissingParameter|Unauthorized|NotAuthorized|InvalidCredentials|ResourceNotFound|NotFound|MethodNotAllowed|NotAcceptable|UnsupportedMediaType|PayloadTooLarge|RequestEntityTooLarge|TooManyRequests|RequestThrottled|Internal|InternalServer|ServiceUnavailable|Conflict)$/
 
 /** An Error record's shape as a Node framework writes its own errors (`body`: what tells restify's apart from a code of the service's own). */
+/** Azure API Management's words in the errors it answers itself. */
+const APIM_WORDS = /^(?:Unauthorized\. Access token is missing or invalid\.|Access denied due to (?:missing|invalid) subscription key|Rate limit is exceeded|Out of call volume quota)/
+
 export function nodeErrorBody(keys: readonly string[], body?: unknown): string | undefined {
   const has = (...names: string[]) => names.every((n) => keys.includes(n))
   if (keys.length === 2 && has('code', 'message') && RESTIFY_CODES.test(String((body as { code?: unknown } | undefined)?.code))) {
@@ -37,6 +40,13 @@ export function nodeErrorBody(keys: readonly string[], body?: unknown): string |
     return (
       "it is Fastify's default error body (statusCode, code, error, message: FST_ERR_CTP_INVALID_JSON_BODY and the like), which has a code but no status; " +
       'an error handler of the service\'s own, fastify.setErrorHandler((error, request, reply) => reply.code(s).send({ code, message, status: s })), writes the Error record'
+    )
+  }
+  // Azure API Management's own errors have NestJS's UnauthorizedException shape; its words tell them apart (measured against an emulation)
+  if (keys.length === 2 && has('statusCode', 'message') && APIM_WORDS.test(String((body as { message?: unknown }).message))) {
+    return (
+      "it is Azure API Management's own error body (statusCode, message), given before the request reaches the service (validate-jwt's \"Unauthorized. Access token is missing or invalid.\", a subscription key's \"Access denied due to …\", rate-limit's \"Rate limit is exceeded\"); " +
+      'the policy answers the Error record with its own body (validate-jwt inside <on-error>, or <return-response> with <set-body>{code, message, status}</set-body> and Content-Type application/json)'
     )
   }
   if (has('statusCode', 'message') && !keys.includes('code')) {

@@ -6,7 +6,7 @@ import { notTheServers } from '../http/transport-errors.ts'
 import { CHARACTERS_PER_CONTAINER, JsonOverLimitError, MAX_JSON_DEPTH, parseJsonExact } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { answerLostReason } from '../http/lost-answer.ts'
-import { contentTypeOrigin, emptyBodyOrigin, gatewayFaultOrigin, statusOrigin, textBodyOrigin } from './known-answers.ts'
+import { blockPageWords, contentTypeOrigin, emptyBodyOrigin, gatewayFaultOrigin, statusOrigin, textBodyOrigin } from './known-answers.ts'
 
 export function describeStatus(response: RecordedResponse): string {
   const location = response.status >= 300 && response.status < 400 ? response.headers.location : undefined
@@ -16,7 +16,8 @@ export function describeStatus(response: RecordedResponse): string {
   // rate or connection limit answers (nginx limit_req, limit_conn): the way out is named
   const gateway = response.status === 503 ? "; a gateway's limit answers 503 too: try --rate-limit, --concurrency" : withOrigin(gatewayFaultOrigin(response))
   const fault = statusFailureCode(response) === 'SERVER_ERROR' ? ` (a server fault, which the document gives no request it describes${gateway})` : ''
-  return `${response.status}${redirect}${fault}`
+  const block = blockPageWords(response)
+  return `${response.status}${redirect}${fault}${block ? ` (${block})` : ''}`
 }
 
 /** The client's code of why no complete response came, and the status of a status line that came first (FailureDetail.transport). */

@@ -27,7 +27,7 @@ export const SKIP_CAUSES = [
   'server-gone',
   /** The base URL was http:// to a port that speaks TLS: the request got no answer (lib/result/speaks-tls.ts). */
   'speaks-tls',
-  /** The server answered every request 421 Misdirected Request: it does not answer for the base URL's host (lib/result/misdirected.ts). */
+  /** The server answered every request 421 Misdirected Request, or redirected every request to https://: it does not answer at the base URL (lib/result/misdirected.ts). */
   'misdirected',
   /** An answer passed --max-response-bytes and was not read whole (lib/result/response-cap.ts). */
   'response-cap',
@@ -35,6 +35,8 @@ export const SKIP_CAUSES = [
   'key-refused',
   /** A gateway refused the request for its client certificate (mutual TLS), so the service never saw it (lib/result/certificate-refused.ts). */
   'certificate-refused',
+  /** A front's bot check challenged the request (Cloudflare's cf-mitigated: challenge), or its firewall blocked every request of the run, so the service never saw it (lib/result/front-answered.ts). */
+  'front-answered',
   /** The key's shape rules this credential case out (too short, no letters …). */
   'key-unusable',
   /** The answer was lost in transit (the connection race), though the list shows the record was created: nothing of the answer to judge. */
@@ -64,7 +66,7 @@ export const LEAVES_NOTHING_UNVERIFIED: ReadonlySet<SkipCause> = new Set(['not-n
  * --max-writes 10 against a server that stopped as the run began, create-returns-201 read "not
  * verified: over the write budget", its commonest cause, as if more writes would have judged it.
  */
-const MET_BY_THE_RUN: ReadonlySet<SkipCause> = new Set(['server-gone', 'speaks-tls', 'misdirected', 'response-cap', 'key-refused', 'certificate-refused', 'key-revoked', 'deadline', 'unfinished', 'stalled'])
+const MET_BY_THE_RUN: ReadonlySet<SkipCause> = new Set(['server-gone', 'speaks-tls', 'misdirected', 'response-cap', 'key-refused', 'certificate-refused', 'front-answered', 'key-revoked', 'deadline', 'unfinished', 'stalled'])
 
 /** The commonest of the causes (the first of equals); undefined when none is given. */
 function commonest(causes: readonly SkipCause[]): SkipCause | undefined {

@@ -26,6 +26,7 @@ import type { Release } from './request-slots.ts'
 import type { Written } from './one-connection-at-a-time.ts'
 import { stallingOperation, StalledOperations } from './stalled-operations.ts'
 import { RateHold } from './rate-hold.ts'
+import { challengeOf } from './challenge.ts'
 import { whyNotSent } from './refusals.ts'
 import { newSpanId, newTraceId } from './trace-context.ts'
 import { requestHeaders } from './request-headers.ts'
@@ -143,6 +144,8 @@ export class HttpClient {
         continue
       }
       if (!response) return result
+      // a bot check's challenge (Vercel's is a 429) is no rate limit: no wait passes it (challenge.ts)
+      if (challengeOf(response.headers)) return result
       const asked = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)
       const held = this.rateHold.answered(response.status, releasedAt, asked, response.headers['retry-after'])
       if (asked === undefined) return result

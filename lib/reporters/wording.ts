@@ -56,7 +56,7 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
     case 'speaks-tls':
       return 'the base URL is http:// and the port speaks TLS: the requests got no answer, and judge nothing'
     case 'misdirected':
-      return 'the server answered every request 421 Misdirected Request: it does not answer for the base URL\'s host, and its 421s judge nothing'
+      return 'the server does not answer at the base URL (421 Misdirected Request to every request, or a redirect of every request to https://): its answers judge nothing'
     case 'response-cap':
       return 'an answer passed --max-response-bytes and was not read whole: raise it to judge it'
     case 'unfinished':
@@ -65,6 +65,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
       return 'the server refused the key on every request sent with it (wrong, expired, another environment\'s?): its refusals judge nothing'
     case 'certificate-refused':
       return 'a gateway refused the request for its client certificate (mutual TLS): the service never saw it'
+    case 'front-answered':
+      return "a front's bot check or firewall answered the request (a challenge only a browser passes, or the block page it gave every request): the service never saw it"
     case 'key-unusable':
       return "the key's own shape rules the credential case out"
     case 'length-limit':
@@ -188,6 +190,9 @@ export function headline(result: RunResult): string {
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'certificate-refused')) {
     return 'INCOMPLETE: a gateway refused the run for its client certificate (mutual TLS), so the run verified nothing of the service'
   }
+  if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'front-answered')) {
+    return "INCOMPLETE: a front's bot check or firewall answered the run's requests, so the run verified nothing it answered; let the suite's requests through"
+  }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'key-refused')) {
     return `INCOMPLETE: the server refused the key, so the run verified nothing; check ${theKey(result.options.keyFrom)}`
   }
@@ -195,7 +200,7 @@ export function headline(result: RunResult): string {
     return 'INCOMPLETE: the base URL is http:// and the port speaks TLS, so the run verified nothing; give its https:// address'
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'misdirected')) {
-    return 'INCOMPLETE: the server answered every request 421 Misdirected Request, so the run verified nothing; give the base URL with a host name it serves'
+    return 'INCOMPLETE: the server answered no request at the base URL (421 Misdirected Request, or a redirect to https://), so the run verified nothing; give the base URL it serves'
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'no-answer-in-time')) {
     return 'INCOMPLETE: the server answered no request within --timeout, so the run verified nothing; slower than that, or hung: a longer --timeout judges it'

@@ -44,5 +44,10 @@ export function keyRefused(exchanges: readonly Exchange[], keyFrom?: string): Ru
   const statuses = [...answers.values()]
   if (statuses.length < ENOUGH || !statuses.every((s) => s === 401 || s === 403)) return undefined
   const which = [...new Set(statuses)].join(' or ')
-  return { kind: 'key-refused', message: `the server refused the key: all ${statuses.length} requests sent with it were answered ${which}; check ${theKey(keyFrom)} (wrong, expired, another environment's?), and that the Authorization header reaches the service (Apache hands it to PHP-FPM or CGI only with CGIPassAuth On; Squid as a reverse proxy to its cache_peer only with login=PASSTHRU)` }
+  // CloudFront, which says so in every answer (X-Amz-Cf-Id), drops Authorization unless a cache policy keys on it (AWS knowledge center, "cloudfront-authorization-header")
+  const cloudFront = exchanges.some((e) => e.request.headers.authorization === KEY_AUTHORIZATION && e.response?.headers['x-amz-cf-id'] !== undefined)
+  const reaches = cloudFront
+    ? 'CloudFront answered (X-Amz-Cf-Id): it forwards Authorization to its origin only when the cache policy puts it in the cache key (with caching off, the AllViewer origin request policy)'
+    : 'Apache hands it to PHP-FPM or CGI only with CGIPassAuth On; Squid as a reverse proxy to its cache_peer only with login=PASSTHRU'
+  return { kind: 'key-refused', message: `the server refused the key: all ${statuses.length} requests sent with it were answered ${which}; check ${theKey(keyFrom)} (wrong, expired, another environment's?), and that the Authorization header reaches the service (${reaches})` }
 }

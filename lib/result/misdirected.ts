@@ -8,7 +8,12 @@
  * that refused the client certificate (certificate-refused.ts), the checks that met a 421 are not
  * verified, the run reaches no verdict (exit 2), and the first line says what to give: the host
  * name the server serves. A server that answers 421 to some requests and serves the others still
- * fails the rules those 421s broke: it was reached.
+ * fails the rules those 421s broke: it was reached. So too an http:// base URL every request to
+ * which is redirected to the same URL over https:// (nginx ingress's 308, Cloudflare's Always Use
+ * HTTPS, an ALB's HTTP listener, Heroku's and Cloud Run's fronts). Measured against an
+ * emulated nginx ingress: a FAIL of 8 rules and 130 checks, each "answered 308 redirecting to
+ * https://…", and 434 requests with the confirmations; any other redirect (a trailing slash added,
+ * another host) is the service's answer, and stays a failure.
  */
 import type { Exchange } from '../http/exchange.ts'
 import type { JournalEntry } from '../http/journal.ts'
@@ -22,6 +27,31 @@ const MISDIRECTED = 421
 const doesNotAnswer = (baseUrl: string) => `${new URL(baseUrl).host} does not answer for this address`
 
 const answered421 = (e: Exchange) => e.response?.status === MISDIRECTED
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
+/**
+ * Where a redirect leads when it is the request's URL over https:// (its host, its path), else
+ * undefined. A redirect to another host is no wrong scheme, and stands as a failure that names it
+ * (test/hostile/redirects.test.ts).
+ */
+function offOrigin(e: Exchange): URL | undefined {
+  const location = e.response && REDIRECTS.has(e.response.status) ? e.response.headers.location : undefined
+  if (location === undefined) return undefined
+  try {
+    const to = new URL(location, e.request.url)
+    const from = new URL(e.request.url)
+    return from.protocol === 'http:' && to.protocol === 'https:' && to.hostname === from.hostname && to.pathname === from.pathname ? to : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** How many requests were answered with a redirect when the server answered every request it answered so (at least ENOUGH), else 0. */
+export function answeredOnlyRedirects(journal: readonly JournalEntry[]): number {
+  const statuses = journal.flatMap((e) => (e.status === undefined ? [] : [e.status]))
+  return statuses.length >= ENOUGH && statuses.every((status) => REDIRECTS.has(status)) ? statuses.length : 0
+}
 
 /** How many requests were answered 421 when the server answered every request it answered so (at least ENOUGH), else 0. */
 export function answeredOnly421(journal: readonly JournalEntry[]): number {
@@ -38,7 +68,18 @@ export function answeredOnly421(journal: readonly JournalEntry[]): number {
  * The problem when the server answered every request of the run's journal that it answered with
  * 421 (at least ENOUGH of them), or undefined. `baseUrl`: the address the run was given.
  */
-export function misdirected(journal: readonly JournalEntry[], baseUrl: string): RunProblem | undefined {
+export function misdirected(journal: readonly JournalEntry[], baseUrl: string, exchanges: readonly Exchange[] = []): RunProblem | undefined {
+  const redirects = answeredOnlyRedirects(journal)
+  const away = redirects > 0 && exchanges.some((e) => e.response && REDIRECTS.has(e.response.status)) && exchanges.every((e) => !e.response || !REDIRECTS.has(e.response.status) || offOrigin(e))
+  if (away) {
+    const to = offOrigin(exchanges.find(offOrigin)!)!
+    const base = new URL(baseUrl)
+    const there = `${to.origin}${base.pathname.replace(/\/$/, '')}`
+    return {
+      kind: 'misdirected',
+      message: `${base.host} redirects every request to https://: ${redirects} requests were answered with a redirect to ${to.origin} (redirects are not followed: a POST's body would not go with most), none otherwise; give the base URL they lead to, ${there}`,
+    }
+  }
   const count = answeredOnly421(journal)
   if (count === 0) return undefined
   const host = new URL(baseUrl).hostname
@@ -52,5 +93,10 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string): 
 /** The checks of such a run: each whose evidence holds a 421 is not verified, whatever it found. */
 export function withoutChecksOfTheMisdirectedRun<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], baseUrl: string): C[] {
   const skipReason = `not verified: ${doesNotAnswer(baseUrl)}, and the request was answered 421`
-  return checks.map((c) => (c.status !== 'skip' && c.exchanges.some(answered421) ? { ...c, status: 'skip', cause: 'misdirected', skipReason, failure: undefined, reproduce: [] } : c))
+  const redirected = `not verified: ${new URL(baseUrl).host} redirects every request to https://, and the request was redirected`
+  return checks.map((c) => {
+    if (c.status === 'skip') return c
+    if (c.exchanges.some(answered421)) return { ...c, status: 'skip', cause: 'misdirected', skipReason, failure: undefined, reproduce: [] }
+    return c.exchanges.some((e) => offOrigin(e)) ? { ...c, status: 'skip', cause: 'misdirected', skipReason: redirected, failure: undefined, reproduce: [] } : c
+  })
 }

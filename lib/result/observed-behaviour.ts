@@ -145,6 +145,8 @@ function listOrderOf(exchanges: readonly Exchange[]): ObservedBehaviour['listOrd
   return 'another order'
 }
 
+const remapped = (value: string | undefined) => (value === undefined ? undefined : `none, but x-amzn-Remapped-WWW-Authenticate: ${value}`)
+
 export function observedBehaviour(journal: readonly JournalEntry[], exchanges: readonly Exchange[]): ObservedBehaviour {
   const freedoms: Record<string, string> = {}
   const answers: Record<string, number> = {}
@@ -182,7 +184,8 @@ export function observedBehaviour(journal: readonly JournalEntry[], exchanges: r
     freedoms,
     compression,
     rateLimits: { answers, retryAfter: distinct(retryAfter) },
-    wwwAuthenticate: distinct(responses.filter((r) => r.status === 401).map((r) => r.headers['www-authenticate'])),
+    // AWS API Gateway's REST APIs rename a proxy integration's WWW-Authenticate (lib/checks/headers.ts)
+    wwwAuthenticate: distinct(responses.filter((r) => r.status === 401).map((r) => r.headers['www-authenticate'] ?? remapped(r.headers['x-amzn-remapped-www-authenticate']))),
     mediaTypes: distinct(responses.map((r) => r.headers['content-type'])),
     ...(listOrderOf(exchanges) ? { listOrder: listOrderOf(exchanges) } : {}),
     ...(limit.resent > 0 ? { connectionLimit: limit } : {}),

@@ -9,13 +9,15 @@ export const PROBLEM_KINDS = [
   'key-refused',
   /** A gateway answered requests with its refusal of the client certificate (nginx's "No required SSL certificate was sent"): the service was never reached (lib/result/certificate-refused.ts). */
   'certificate-refused',
+  /** A front's bot check (Cloudflare's cf-mitigated: challenge, Vercel's, AWS WAF's) answered requests, or its firewall blocked them all: the service never saw them (lib/result/front-answered.ts). */
+  'front-answered',
   /** The key stopped working during the run: from some request on, every request with it was answered 401 or 403 (lib/result/key-revoked.ts). */
   'key-revoked',
   /** The server stopped taking connections during the run: from some request on, every connection was refused (lib/result/server-gone.ts). */
   'server-gone',
   /** A base URL of http:// to a port that speaks TLS: no request got an answer, and a TLS handshake there succeeded (lib/result/speaks-tls.ts). */
   'speaks-tls',
-  /** Every request the server answered was answered 421 Misdirected Request: it does not answer for the base URL's host (lib/result/misdirected.ts). */
+  /** Every request the server answered was answered 421 Misdirected Request, or redirected to https://: it does not answer at the base URL (lib/result/misdirected.ts). */
   'misdirected',
   /** Answers larger than --max-response-bytes allows were not read whole: the checks that met them are not verified (lib/result/response-cap.ts). */
   'response-cap',

@@ -6,7 +6,7 @@
 import type { ClientTls } from '../config/client-tls.ts'
 import { writesAgain } from './writes-again.ts'
 import { keyRefused, withoutChecksOfTheRefusedKey } from './key-refused.ts'
-import { certificateRefused, withoutChecksOfTheRefusedCertificate } from './certificate-refused.ts'
+import { frontAnswered, withoutChecksOfTheFront } from './front-answered.ts'
 import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
 import { serverGone, withoutFailuresOfTheGoneServer } from './server-gone.ts'
 import { withoutFailuresOfPlainHttp } from './speaks-tls.ts'
@@ -193,21 +193,21 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   // a key that stopped working mid-run: the failures its refusals caused are not verified (key-revoked.ts)
   const exchanges = [...byRule.values()].flat().flatMap((c) => c.exchanges)
   const revoked = keyRevoked(exchanges, facts.journal)
-  // refused from the start: nothing verified, and no rule reads as broken for it; a gateway that refused the run's client certificate: the service was never reached (certificate-refused.ts)
-  const certificate = certificateRefused(exchanges, facts.options.tls?.clientCertificate !== undefined)
+  // refused from the start: nothing verified, and no rule reads as broken for it; a gateway that refused the run's client certificate, or a bot check that challenged it: the service was never reached (certificate-refused.ts, front-answered.ts)
+  const certificate = frontAnswered(exchanges, facts.options.tls?.clientCertificate !== undefined)
   const refused = certificate ?? (revoked ? undefined : keyRefused(exchanges, facts.options.keyFrom))
   // a server that stopped taking connections: the failures its refused connections caused are not verified (server-gone.ts)
   const gone = serverGone(exchanges)
-  // http:// to a port that speaks TLS, or a host the server answers 421 for: the address is wrong, not a rule (speaks-tls.ts, misdirected.ts)
+  // http:// to a port that speaks TLS, a host the server answers 421 for, or every request redirected to https://: the address is wrong, not a rule (speaks-tls.ts, misdirected.ts)
   const tlsPort = problems.find((p) => p.kind === 'speaks-tls')
-  const wrongHost = misdirected(facts.journal, facts.baseUrl)
+  const wrongHost = misdirected(facts.journal, facts.baseUrl, exchanges)
   // an operation that answered nothing within --timeout may only be slower: its timeouts judge nothing (no-answer-in-time.ts)
   const slow = slowOperations([...byRule.values()].flat(), facts.baseUrl, facts.options.timeoutMs)
   const rules: RuleResult[] = []
   for (const rule of ruleCatalogue()) {
     if (selected.length > 0 && !selected.includes(rule.id)) continue
     const declared = byRule.get(rule.id) ?? []
-    const kept = certificate ? withoutChecksOfTheRefusedCertificate(declared, certificate) : revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
+    const kept = certificate ? withoutChecksOfTheFront(declared, certificate) : revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
     // answers the suite's own cap kept it from reading whole judge nothing (response-cap.ts), nor do a slow operation's timeouts
     const uncapped = withoutFailuresOfTheCap(slow.size > 0 ? withoutFailuresOfTheTimeout(kept, slow, facts.baseUrl) : kept)
     const checks = tlsPort ? withoutFailuresOfPlainHttp(uncapped, facts.baseUrl) : wrongHost ? withoutChecksOfTheMisdirectedRun(uncapped, facts.baseUrl) : gone ? withoutFailuresOfTheGoneServer(uncapped, gone) : uncapped
@@ -234,7 +234,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
   if (!mustFailed && !refused) problems.push(...(facts.keptBack ?? []))
   // decided on the problems' kinds, never on their words
-  const keyWasRefused = problems.some((p) => p.kind === 'key-refused' || p.kind === 'certificate-refused')
+  const keyWasRefused = problems.some((p) => p.kind === 'key-refused' || p.kind === 'certificate-refused' || p.kind === 'front-answered')
   const endedEarly = facts.cutShort === true || problems.some((p) => ENDS_WITHOUT_VERDICT.has(p.kind))
   const verdict = keyWasRefused ? 'incomplete' : mustFailed ? 'fail' : endedEarly ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
   const allChecks = rules.flatMap((r) => r.checks)

@@ -13,8 +13,8 @@ import type { JournalEntry } from '../http/journal.ts'
 import { refusedTheKey } from '../http/exchange.ts'
 import { keyRefused } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
-import { certificateRefused } from '../result/certificate-refused.ts'
-import { answeredOnly421 } from '../result/misdirected.ts'
+import { frontAnswered } from '../result/front-answered.ts'
+import { answeredOnly421, answeredOnlyRedirects } from '../result/misdirected.ts'
 import { failedOnTheCap } from '../result/response-cap.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
 import { serverGone } from '../result/server-gone.ts'
@@ -96,10 +96,10 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const answeredNothing = servedNothing(journal)
   // a server that stopped taking connections would refuse them again: its failures are not verified (server-gone.ts)
   const gone = serverGone(exchanges) !== undefined
-  // a gateway that refused the client certificate would refuse it again: nothing of the service to confirm (certificate-refused.ts)
-  const certificate = certificateRefused(exchanges, false) !== undefined
-  // a server that answered every request 421 would answer so again: nothing of the service to confirm (misdirected.ts)
-  const wrongHost = answeredOnly421(journal) > 0
+  // a gateway that refused the client certificate, or a bot check that challenged the run, would again: nothing of the service to confirm (front-answered.ts)
+  const certificate = frontAnswered(exchanges, false) !== undefined
+  // a server that answered every request 421, or redirected it, would answer so again: nothing of the service to confirm (misdirected.ts)
+  const wrongHost = answeredOnly421(journal) + answeredOnlyRedirects(journal) > 0
   for (let attempt = 1; attempt <= options.attempts && !keyGone && !answeredNothing && !gone && !certificate && !wrongHost && !options.stopped(); attempt++) {
     // a check that passed once is intermittent: no more attempts are needed to say so
     const pending = failed.filter(({ at }) => {

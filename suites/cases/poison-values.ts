@@ -25,7 +25,7 @@ export const POISON_DEPTH = 300
 /** "xy" and then 3-byte characters: a cut at 64, 100, 255, 256, 1,000 or 1,024 bytes falls inside one. */
 export const CUT_BYTES_DESCRIPTION = `xy${'€'.repeat(100)}`
 
-/** 72 characters of 4 bytes each (U+1F407): after the prefix's 9 bytes, every byte but 1 in 4 is inside one. */
+/** 72 characters of 4 bytes each (U+1F407): after the prefix's 9 bytes, every byte but 1 in 4 is inside one, to 297. */
 const CUT_ANYWHERE_TAIL = '\u{1f407}'.repeat(72)
 
 export const POISON_CREATES: readonly ValidCreate[] = [
@@ -70,7 +70,7 @@ export const POISON_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-cut-anywhere',
-    label: 'a name of 4-byte characters after the prefix, 297 bytes: a cut by bytes at any n from 10 but 1 in 4 falls inside one; a description that reads as a date and time (ISO 8601)',
+    label: 'a name of 4-byte characters after the prefix, then "-cut", 301 bytes: a cut by bytes at any n from 10 to 297 but 1 in 4 falls inside one; a description that reads as a date and time (ISO 8601)',
     holds: 'multi-byte characters across every byte offset of a name but 1 in 4 (a cut at 12, 20, 24, 50, 100, 128 or 256 bytes falls inside one)',
     // the names of the other creates leave such cuts unmet (one text cannot hold a character
     // across every byte: each ends one); this one leaves only n ≡ 1 (mod 4), which round limits
@@ -79,7 +79,11 @@ export const POISON_CREATES: readonly ValidCreate[] = [
     // second: Json.NET's reader takes it for a DateTime where a body is read without a class
     // (JObject, dynamic) and gives back DateTime.ToString() ("02/29/2024 23:59:59"), and a
     // JSON.parse reviver makes it a Date that JSON.stringify writes to the millisecond
-    body: (p) => ({ name: `${p}-${CUT_ANYWHERE_TAIL}`, description: '2024-02-29T23:59:59.1234567Z' }),
+    // and "-cut" after them: SQL Server's default collation (SQL_Latin1_General_CP1_CI_AS) gives every
+    // character past U+FFFF, U+0000 and the noncharacters no weight, so without it this name, the
+    // noncharacters' and the lone surrogate's were one name, "<prefix>-", to a UNIQUE index: 409 to two
+    // of them (variant sql-server-unique-name-default-collation). After, not before: the cuts stay where they were
+    body: (p) => ({ name: `${p}-${CUT_ANYWHERE_TAIL}-cut`, description: '2024-02-29T23:59:59.1234567Z' }),
     mayRefuse: `${MAY_REFUSE}; lengths are not shown (§8)`,
     faultMeans:
       'a server fault, or no answer, to a name of multi-byte characters: most often the name cut by bytes inside a character for a log line or a preview ' +
@@ -90,7 +94,8 @@ export const POISON_CREATES: readonly ValidCreate[] = [
     key: 'create-noncharacters',
     label: 'noncharacters in name (U+FDD0, U+FFFE, U+FFFF); U+1FFFE, U+10FFFF and private use characters in description',
     holds: 'noncharacters (U+FDD0, U+FFFE, U+FFFF, U+1FFFE, U+10FFFF) and private use characters (U+E000, U+F8FF, U+F0000, U+10FFFD)',
-    body: (p) => ({ name: `${p}-\ufdd0\ufffe\uffff`, description: 'nc \u{1fffe}\u{10ffff} pua \ue000\uf8ff\u{f0000}\u{10fffd}' }),
+    // "nc": apart from the lone surrogate's name to a collation that weighs neither (create-cut-anywhere says why)
+    body: (p) => ({ name: `${p}-nc\ufdd0\ufffe\uffff`, description: 'nc \u{1fffe}\u{10ffff} pua \ue000\uf8ff\u{f0000}\u{10fffd}' }),
     mayRefuse: MAY_REFUSE,
   },
   {

@@ -17,6 +17,8 @@ describe('the same name to a store with a default collation', () => {
     ['0', '\uff10', 'a fullwidth digit (uca1400_ai_ci, measured)'],
     ['0', '\u0660', 'an Arabic-Indic digit (uca1400_ai_ci, measured)'],
     ['-0042', '-\u{1d7ce}\u{1d7ce}\u{1d7d2}\u{1d7d0}', 'mathematical bold digits, past the first block of ten'],
+    ['0', '0\u{1f407}', "a character past U+FFFF weighs nothing in SQL Server's default collation"],
+    ['', '\u0000\ufffe', 'nor do U+0000 and noncharacters there'],
   ])('%j and %j: %s', (a, b) => {
     expect(sameNameToAStore(a, b)).toBe(true)
   })

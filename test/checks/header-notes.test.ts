@@ -18,6 +18,13 @@ describe('wwwAuthenticateNote (RFC 9110 §11.6.1, RFC 6750 §3)', () => {
     else expect(result).toContain(note)
   })
 
+  test("the service's header, renamed by AWS API Gateway (a REST API's proxy integration): said so, not as a 401 without one", () => {
+    const headers = { 'content-type': 'application/json', 'x-amzn-remapped-www-authenticate': 'Bearer realm="petstore"', 'x-amzn-requestid': 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef' }
+    const note = wwwAuthenticateNote(makeResponse({ status: 401, headers }))
+    expect(note).toMatch(/^401 whose WWW-Authenticate \(Bearer realm="petstore"\) AWS API Gateway renamed x-amzn-Remapped-WWW-Authenticate/)
+    expect(note).not.toContain('without a WWW-Authenticate header')
+  })
+
   test('other statuses get no note', () => {
     expect(wwwAuthenticateNote(makeResponse({ status: 200 }))).toBeUndefined()
   })

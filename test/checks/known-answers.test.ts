@@ -29,6 +29,14 @@ describe('the error body of another stack', () => {
     expect(failure.message).toMatch(words)
   })
 
+  test("Azure API Management's own {statusCode, message}: named by its words, not as NestJS's (measured against an emulation)", () => {
+    const apim = failureOf(() => expectErrorRecord(makeResponse({ status: 401, body: { statusCode: 401, message: 'Unauthorized. Access token is missing or invalid.' } })))
+    expect(apim.message).toMatch(/; it is Azure API Management's own error body \(statusCode, message\).*<on-error>/)
+    expect(apim.message).not.toMatch(/NestJS/)
+    // NestJS's UnauthorizedException has the same two keys, with its own words
+    expect(failureOf(() => expectErrorRecord(makeResponse({ status: 401, body: { statusCode: 401, message: 'Unauthorized' } }))).message).toMatch(/NestJS's default exception body/)
+  })
+
   test('a body of another shape gets no origin', () => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { error: 'bad', status: 400 } })))
     expect(failure.message).toBe('the body is not an Error record (code, message, status): body lacks required property "code"')
@@ -120,6 +128,17 @@ describe('a 403 where §5.3 asks 401', () => {
     expect(failure.message).toMatch(/AWS API Gateway/)
   })
 
+  test.each([
+    ['Cloudflare', '<!DOCTYPE html><title>Attention Required! | Cloudflare</title><h1>Sorry, you have been blocked</h1>'],
+    ['Akamai', '<HTML><HEAD><TITLE>Access Denied</TITLE></HEAD><BODY><H1>Access Denied</H1>You don\'t have permission to access "http&#58;&#47;&#47;api&#46;example&#46;com&#47;v1&#47;categories" on this server.<P>Reference&#32;&#35;18&#46;2f1e1702&#46;1764200000&#46;1a2b3c</BODY></HTML>'],
+  ])("%s's block page: the firewall's, whatever the request (not CSRF, not an authorizer), and where a create is refused with it", (front, body) => {
+    const post = makeResponse({ status: 403, method: 'POST', headers: { 'content-type': 'text/html' }, body })
+    const failure = failureOf(() => expectStatus(post, 401))
+    expect(failure.message).toMatch(new RegExp(`^POST answered 403 \\(${front}'s block page: its firewall refused the request before the service saw it .*\\), expected 401$`))
+    expect(failure.message).not.toMatch(/CSRF|authorizer/)
+    expect(failureOf(() => expectStatus(post, 201)).message).toMatch(new RegExp(`^POST answered 403 \\(${front}'s block page.*\\), expected 201$`))
+  })
+
   test('other statuses get no origin', () => {
     expect(failureOf(() => expectStatus(makeResponse({ status: 404, method: 'POST' }), 401)).message).toBe('POST answered 404, expected 401')
   })
@@ -171,6 +190,17 @@ describe('null where the schema gives a type', () => {
     expect(failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: 'abc', name: 'dog' } }), 'Category')).message).toBe('the body is not a Category record: body.id must be integer')
   })
 
+  // measured against an emulation of grpc-gateway's default marshaler in front of the reference server (docs/adoption.md)
+  test("proto3's JSON mapping: an int64 as a string, \"\" left out, a gRPC error as google.rpc.Status", () => {
+    const id = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: '559', name: 'dog' } }), 'Category'))
+    expect(id.message).toMatch(/proto3's JSON mapping writes every int64 as a string \(grpc-gateway's default marshaler.*runtime\.JSONBuiltin/)
+    expect(firstDifference('', undefined)).toMatch(/proto3's JSON mapping leaves out a string field holding "", its default/)
+    const status = failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { code: 3, message: 'proto: syntax error', details: [] } })))
+    expect(status.message).toMatch(/^the body is not an Error record \(code, message, status\): .*; it is google\.rpc\.Status, as grpc-gateway's default error handler .*runtime\.WithErrorHandler/)
+    // a code of text with details is no gRPC status
+    expect(failureOf(() => expectErrorRecord(makeResponse({ status: 400, body: { code: 'bad', message: 'x', details: [] } }))).message).not.toMatch(/google\.rpc\.Status/)
+  })
+
   test("an Error's status written as text is told so, without the ids' causes (a Long id's serialiser, PDO's lastInsertId())", () => {
     const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 400, method: 'POST', body: { code: 'invalid', message: 'm', status: '400' } })))
     expect(failure.message).toBe(
@@ -211,6 +241,12 @@ describe("a gateway's own statuses", () => {
   test("AWS API Gateway's own 403 Missing Authentication Token", () => {
     const result = makeResponse({ status: 403, body: { message: 'Missing Authentication Token' }, path: '/store/orders' })
     expect(failureOf(() => expectStatus(result, 401)).message).toMatch(/^GET answered 403, expected 401: Missing Authentication Token is what AWS API Gateway answers itself, .*MISSING_AUTHENTICATION_TOKEN can be given status 401/)
+    // the same missing route, to a request with the service's bearer key, which its signature parser reads: no authorizer's refusal
+    const signed = makeResponse({ status: 403, body: { message: "Invalid key=value pair (missing equal-sign) in Authorization header (hashed with SHA-256 and encoded with Base64): 'q1Hb2PnZ0Vc='." }, path: '/store/orders' })
+    signed.exchange.request.headers.authorization = 'Bearer $CONFORM_API_KEY-wrong'
+    const failure = failureOf(() => expectStatus(signed, 401))
+    expect(failure.message).toMatch(/^GET answered 403, expected 401: Missing Authentication Token is what AWS API Gateway answers itself, .*no route for/)
+    expect(failure.message).not.toMatch(/User is not authorized/)
   })
 
   test.each([
@@ -229,6 +265,19 @@ describe("a gateway's own statuses", () => {
     expect(caddy.message).toMatch(/^POST answered 502 \(a server fault, .*; Caddy's answer when the service behind it closed the connection or sent no valid answer, and Caddy 2\.6's to a body larger than its request_body max_size \(Caddy 2\.7 answers that 413\)\)/)
     // an empty 502 from another gateway keeps the general words
     expect(failureOf(() => expectStatus(makeResponse({ status: 502, headers: {}, body: '' }), 200)).message).toMatch(/a gateway's answer when the service behind it closed the connection/)
+  })
+
+  // measured in front of the reference server (an emulated zone: docs/adoption.md)
+  test.each([
+    [520, /Cloudflare's 520: the service answered what Cloudflare could not read \(an empty answer, a reset connection/],
+    [524, /Cloudflare's 524: the service did not answer within Cloudflare's 100 s/],
+  ])("Cloudflare's own %i (cf-ray) says what it met at the service", (status, words) => {
+    const page = '<!DOCTYPE html><title>api.example.com | 520: Web server is returning an unknown error</title>'
+    const failure = failureOf(() => expectStatus(makeResponse({ status, headers: { 'content-type': 'text/html; charset=UTF-8', server: 'cloudflare', 'cf-ray': '8e1f2a3b4c5d6e7f-FRA' }, body: page }), 200))
+    expect(failure.code).toBe('SERVER_ERROR')
+    expect(failure.message).toMatch(words)
+    // without cf-ray, a 520 is no Cloudflare page
+    expect(failureOf(() => expectStatus(makeResponse({ status, headers: {}, body: page }), 200)).message).not.toMatch(/Cloudflare's/)
   })
 })
 

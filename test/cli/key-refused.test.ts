@@ -62,6 +62,11 @@ test('only when every answer to the key is 401 or 403, and there are enough of t
   // a right key whose header never reached the service: PHP behind Apache's FastCGI or CGI, without CGIPassAuth;
   // a service behind Squid 5 as a reverse proxy whose cache_peer line lacks login=PASSTHRU (measured: every request 401)
   expect(keyRefused([withKey('a', 401), withKey('b', 401), withKey('c', 401)])?.message).toMatch(/; check the key \(wrong, expired, another environment's\?\), and that the Authorization header reaches the service \(Apache .*CGIPassAuth On; Squid .*login=PASSTHRU\)$/)
+  // behind CloudFront, which drops Authorization unless the cache policy keys on it
+  const viaCloudFront = (id: string) => ({ ...withKey(id, 401), response: { ...withKey(id, 401).response!, headers: { 'x-amz-cf-id': 'kL3z_Yq9aB1cD2eF3gH4iJ5kL6mN7oP8qR9sT0uV1wX2yZ3aB4cD5e==', via: '1.1 3f2e.cloudfront.net (CloudFront)' } } })
+  const cloudFront = keyRefused([viaCloudFront('a'), viaCloudFront('b'), viaCloudFront('c')])?.message
+  expect(cloudFront).toMatch(/reaches the service \(CloudFront answered \(X-Amz-Cf-Id\): it forwards Authorization to its origin only when the cache policy puts it in the cache key/)
+  expect(cloudFront).not.toMatch(/CGIPassAuth/)
   // the same exchange as the evidence of many checks counts once
   expect(keyRefused([withKey('a', 401), withKey('a', 401), withKey('b', 401)])).toBeUndefined()
   expect(keyRefused([withKey('a', 401), withKey('b', 200), withKey('c', 401), withKey('d', 401)])).toBeUndefined()

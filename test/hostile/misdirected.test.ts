@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, describe, expect, test } from 'vitest'
+import type { Exchange } from '../../lib/http/exchange.ts'
 import type { JournalEntry } from '../../lib/http/journal.ts'
 import { misdirected } from '../../lib/result/misdirected.ts'
 import { runConformInProcess } from '../helpers/run-conform.ts'
@@ -52,5 +53,44 @@ describe('every request answered 421 Misdirected Request', () => {
     expect(misdirected(answered(421, 421, 421, 200), 'http://127.0.0.1:1/v1')).toBeUndefined()
     expect(misdirected(answered(421, 421, 401), 'http://127.0.0.1:1/v1')).toBeUndefined()
     expect(misdirected(answered(421, 421), 'http://127.0.0.1:1/v1')).toBeUndefined()
+  })
+})
+
+/** An exchange of the evidence answered `status`, with `location`. */
+const redirect = (id: string, status: number, location: string): Exchange => ({
+  id,
+  startedAt: new Date(0).toISOString(),
+  durationMs: 1,
+  request: { method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: {} },
+  response: { status, headers: { location }, body: '', bodyBytes: 0, bodyTruncated: false },
+})
+
+describe('every request redirected to https:// (an http:// base URL a front upgrades)', () => {
+  test('exit 2, the address it leads to first, no rule failed, nothing probed again (a FAIL of 8 rules and 130 checks before)', async () => {
+    // nginx ingress's ssl-redirect, as it answers a request to its http:// port
+    const ingress: Server = createServer((req, res) => {
+      req.resume()
+      res.writeHead(308, { location: `https://${req.headers.host}${req.url}`, 'content-type': 'text/html', server: 'nginx' }).end('<html><head><title>308 Permanent Redirect</title></head></html>')
+    })
+    await new Promise<void>((resolve) => ingress.listen(0, '127.0.0.1', resolve))
+    closers.push(() => new Promise((resolve) => ingress.close(resolve)))
+    const port = (ingress.address() as AddressInfo).port
+    const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${port}/v1`], { env: { CONFORM_API_KEY: KEY } })
+    closers.push(() => run.cleanup())
+    expect(run.code, run.stdout).toBe(2)
+    expect(run.results?.problems[0]).toMatchObject({ kind: 'misdirected', message: expect.stringMatching(new RegExp(`^127\\.0\\.0\\.1:${port} redirects every request to https://: \\d+ requests were answered with a redirect to https://127\\.0\\.0\\.1:${port} .*; give the base URL they lead to, https://127\\.0\\.0\\.1:${port}/v1$`)) })
+    expect((run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
+    expect(run.results?.summary.writesAgain ?? 0).toBe(0)
+  }, 60_000)
+
+  test("any other redirect (a trailing slash added, another host), or a server that served a request, is the service's answer: it stands as a failure", () => {
+    const away = [redirect('a', 308, 'https://127.0.0.1:1/v1/categories'), redirect('b', 301, 'https://127.0.0.1:1/v1/categories')]
+    expect(misdirected(answered(308, 308, 301), 'http://127.0.0.1:1/v1', away)?.message).toMatch(/redirects every request to https:\/\/: 3 requests/)
+    expect(misdirected(answered(301, 301, 301), 'http://127.0.0.1:1/v1', [redirect('a', 301, '/v1/categories/')])).toBeUndefined()
+    // another host: the API moved, or a sign-in page; its redirects fail, naming where they point (redirects.test.ts)
+    expect(misdirected(answered(302, 302, 302), 'http://127.0.0.1:1/v1', [redirect('a', 302, 'https://login.example.com/v1/categories')])).toBeUndefined()
+    expect(misdirected(answered(308, 308, 200), 'http://127.0.0.1:1/v1', away)).toBeUndefined()
+    // without the evidence's Location, nothing says where they lead
+    expect(misdirected(answered(308, 308, 308), 'http://127.0.0.1:1/v1')).toBeUndefined()
   })
 })

@@ -13,6 +13,8 @@ import { POST_PROBE_ORDER, POST_PROBES } from '../../suites/cases/write-order.ts
 import type { CreateProbe } from '../../suites/categories/probes.ts'
 import { expectListNotPoisoned, expectListShapeNotPoisoned } from '../../suites/categories/poisoned-list.ts'
 import { makeResponse, makeTransportError } from '../checks/make-response.ts'
+import { mariadbKey, sqlServerKey } from '../../lib/server/variants/sql-stores.ts'
+import { collatedName } from '../../lib/checks/collated-names.ts'
 
 const PREFIX = 'cf-ab12c'
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
@@ -156,5 +158,21 @@ describe('a list broken after them names the create and its class', () => {
       expect(error?.code).toBe('SERVER_ERROR')
       expect(error?.message).toMatch(/^GET answered 500/)
     }
+  })
+})
+
+describe("the names a run sends, to a UNIQUE index under a store's default collation", () => {
+  // every name but the one that repeats on purpose and those every run sends ("0", the empty name),
+  // short forms too: each must be a name of its own to the store, or a conforming 409 fails a valid create
+  const names = VALID_CREATES.filter((c) => !c.repeats && !c.nameOfEveryRun).flatMap((c) => [c.body(PREFIX).name, ...(c.shortForm ? [c.shortForm(PREFIX).name] : [])])
+  test.each([
+    ["SQL Server's SQL_Latin1_General_CP1_CI_AS (U+0000, noncharacters and every character past U+FFFF weigh nothing)", sqlServerKey],
+    ["MariaDB's utf8mb4_general_ci and uca1400_ai_ci", mariadbKey],
+    // UCA (MySQL 8's utf8mb4_0900_ai_ci, ICU at strength 1): controls but whitespace and format characters weigh nothing
+    ["a UCA collation's primary strength, PAD SPACE", (name: string) => collatedName(name).replace(/[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g, '')],
+  ])('%s', (_, key) => {
+    expect(names.length).toBeGreaterThan(20)
+    const alike = names.filter((name, i) => names.findIndex((other) => key(other) === key(name)) !== i)
+    expect(alike).toEqual([])
   })
 })

@@ -34,8 +34,23 @@ const anotherClients = (): StoredCategory[] => [
  * character beyond U+FFFF weighs as U+FFFD, so one emoji equals another) and utf8mb4_uca1400_ai_ci
  * (11.5 on: accents ignored, "Cafe" = "Café"); both ignore case, and both PAD SPACE ("x" = "x ").
  */
-const mariadbKey = (name: string) =>
+export const mariadbKey = (name: string) =>
   [...name.replace(/ +$/, '').normalize('NFD').replace(/\p{Mn}/gu, '')].map((c) => (c.codePointAt(0)! > 0xffff ? '\ufffd' : c)).join('').toLowerCase()
+
+/**
+ * A name's key under SQL Server's default collation, SQL_Latin1_General_CP1_CI_AS (and the other
+ * collations before version 100): case, width and trailing spaces ignored, accents kept, and every
+ * character its sorting tables leave undefined weighs nothing, so it equals the empty string: U+0000,
+ * noncharacters, default-ignorable characters, and surrogates, so every character past U+FFFF (an
+ * emoji). Microsoft's SQL Server blog, "Sorting undefined characters in Unicode and/or Windows
+ * collation" (2006): two such names collide in a UNIQUE index.
+ */
+export const sqlServerKey = (name: string) =>
+  name
+    .normalize('NFKC')
+    .replace(/[\u0000\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff\u{10000}-\u{10ffff}\p{Default_Ignorable_Code_Point}]/gu, '')
+    .replace(/ +$/, '')
+    .toLowerCase()
 
 /** citext: compared as lower() compares, every other character kept. */
 const citextKey = (name: string) => name.toLowerCase()
@@ -77,6 +92,21 @@ export const SQL_STORE_VARIANTS: readonly Variant[] = [
       ...uniqueUnder(mariadbKey, 5n),
     },
     seed: anotherClients,
+  },
+  {
+    name: 'sql-server-unique-name-default-collation',
+    description:
+      "SQL Server, name NVARCHAR(255) NOT NULL UNIQUE under its default collation SQL_Latin1_General_CP1_CI_AS (case, width and trailing spaces ignored; U+0000, noncharacters and every character past U+FFFF weigh nothing): " +
+      'a name equal to a stored one under it answered 409 (Msg 2627), a name longer than 255 UTF-16 units refused with 400 before the insert, IDENTITY ids with a gap for each refused insert, and another client\'s "0🐇" and " " in the store',
+    behaviour: {
+      validate: (body) => conformingBehaviour.validate(body) ?? (nameOf(body).length > 255 ? 'String or binary data would be truncated in table categories, column name' : null),
+      ...uniqueUnder(sqlServerKey, 1001n),
+    },
+    // another client's "0" and an emoji, which the collation takes for "0"; its blank name
+    seed: () => [
+      { id: 1n, name: '0\u{1f407}', description: "another client's zero and a rabbit" },
+      { id: 2n, name: ' ', description: "another client's blank name" },
+    ],
   },
   {
     name: 'postgresql-citext-constraints-400',

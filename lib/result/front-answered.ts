@@ -1,0 +1,71 @@
+/**
+ * A run a front's bot check or firewall answered: Cloudflare's challenge page (its Browser Integrity Check, Bot
+ * Fight Mode, a WAF or rate limiting rule with a Challenge action) answers 403 with an HTML page
+ * "Just a moment..." and `cf-mitigated: challenge`; Vercel's and AWS WAF's say so in headers of
+ * their own (lib/http/challenge.ts). Only a browser passes one, and the service never saw the request. Measured against an emulated zone that challenges every request:
+ * "the server refused the key: all 83 requests sent with it were answered 403; check CONFORM_API_KEY",
+ * and 49 failed checks of the two auth rules, worded as Spring's CSRF 403 and a gateway's authorizer.
+ * So, as for a gateway that refused the client certificate (certificate-refused.ts), the checks whose
+ * evidence holds a challenge are not verified, the run reaches no verdict (exit 2), and the first
+ * line says whose answer it was and how the suite's requests are let through. So too for a run whose
+ * every request a front refused with a page of its own (Cloudflare's "Sorry, you have been blocked",
+ * Azure API Management's 401 for want of its subscription key).
+ */
+import { blockPageOf, challengeOf as challengeOfHeaders } from '../http/challenge.ts'
+import type { Exchange } from '../http/exchange.ts'
+import { certificateRefused, withoutChecksOfTheRefusedCertificate } from './certificate-refused.ts'
+import type { RunProblem } from './run-problems.ts'
+
+/** Fewer answers than this say too little (a --rule run of one check). */
+const ENOUGH = 3
+
+const challengeOf = (e: Exchange) => (e.response ? challengeOfHeaders(e.response.headers) : undefined)
+
+/** An answer a front's bot check gave instead of the service. */
+export const challenged = (e: Exchange): boolean => challengeOf(e) !== undefined
+
+/** Why the run's answers are a front's challenges (a problem of kind challenged), or undefined. */
+export function challengedRun(exchanges: readonly Exchange[]): RunProblem | undefined {
+  const met = exchanges.filter(challenged)
+  const ids = new Set(met.map((e) => e.id))
+  if (ids.size < ENOUGH) return undefined
+  const { front, header } = challengeOf(met[0]!)!
+  const statuses = [...new Set(met.map((e) => e.response!.status))].join(' or ')
+  const rule = front === 'Cloudflare' ? 'a WAF custom rule with the Skip action' : 'a rule of the front'
+  return {
+    kind: 'front-answered',
+    message: `${front}'s bot check answered ${ids.size} requests ${statuses} with its challenge (${header}), not the service; only a browser passes it: let the suite's requests through (${rule} for the User-Agent petstore-conform/, or a header given with --header)`,
+  }
+}
+
+/** An answer a front gave with a refusal of its own (a firewall's block page, API Management's subscription key). */
+const blocked = (e: Exchange): boolean => e.response !== undefined && blockPageOf(e.response) !== undefined
+
+/**
+ * Why the run's answers are all a front's own refusals, with the key and without it (a problem of kind
+ * front-answered), or undefined. All of them: a firewall that blocks some bodies (a managed rule
+ * against markup, as ModSecurity's CRS) refuses valid creates, which the rules judge (its 403 names it).
+ */
+export function blockedRun(exchanges: readonly Exchange[]): RunProblem | undefined {
+  const answered = new Map(exchanges.filter((e) => e.response).map((e) => [e.id, e]))
+  const met = [...answered.values()].filter(blocked)
+  if (met.length < ENOUGH || met.length < answered.size) return undefined
+  const { front, refusal, through } = blockPageOf(met[0]!.response!)!
+  const statuses = [...new Set(met.map((e) => e.response!.status))].join(' or ')
+  return {
+    kind: 'front-answered',
+    message: `${front} refused every request of the run (${met.length}, ${statuses} with its ${refusal}), with the key and without it, not the service; let the suite's requests through: ${through}`,
+  }
+}
+
+/** A front that answered for the service: a gateway that refused the client certificate (`withCertificate`: --client-cert was given), a bot check, or a firewall that blocked the whole run. */
+export const frontAnswered = (exchanges: readonly Exchange[], withCertificate: boolean): RunProblem | undefined =>
+  certificateRefused(exchanges, withCertificate) ?? challengedRun(exchanges) ?? blockedRun(exchanges)
+
+/** The checks of a run a front answered: its refusals of the client certificate, its challenges and its block pages are not verified. */
+export function withoutChecksOfTheFront<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], problem: RunProblem): C[] {
+  if (problem.kind !== 'front-answered') return withoutChecksOfTheRefusedCertificate(checks, problem)
+  const skipReason = `not verified: ${problem.message.split(';')[0]}`
+  // skipped ones too: a check that skipped on a challenge ("the service refused the key on POST") was told a cause that is not
+  return checks.map((c) => (c.exchanges.some((e) => challenged(e) || blocked(e)) ? { ...c, status: 'skip', cause: 'front-answered', skipReason, failure: undefined, reproduce: [] } : c))
+}

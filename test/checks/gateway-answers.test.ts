@@ -1,0 +1,41 @@
+/**
+ * What gateways answer themselves is named as theirs (lib/checks/gateway-answers.ts): Envoy's
+ * jwt_authn and RBAC texts (Istio's policies), and the 404 a gateway gives a path it routes nowhere
+ * (API Gateway's HTTP APIs, Kong, Traefik, Envoy). Measured against emulations in front of the
+ * reference server (docs/adoption.md). The code and the verdict stay those of the check.
+ */
+import { describe, expect, test } from 'vitest'
+import { expectErrorRecord } from '../../lib/checks/error-record.ts'
+import { expectStatus } from '../../lib/checks/response.ts'
+import { makeResponse, verdictOf } from './make-response.ts'
+
+const failureOf = (check: () => unknown) => {
+  const verdict = verdictOf(check)
+  if (!('code' in verdict)) throw new Error(`expected a failure, got ${JSON.stringify(verdict)}`)
+  return verdict
+}
+describe("Envoy's own text answers (jwt_authn, RBAC, Istio's policies)", () => {
+  test('"Jwt is missing": whose text it is, and the local_reply_config that writes the Error record', () => {
+    const failure = failureOf(() => expectErrorRecord(makeResponse({ status: 401, headers: { 'content-type': 'text/plain', server: 'envoy' }, body: 'Jwt is missing' })))
+    expect(failure.code).toBe('NOT_JSON')
+    expect(failure.message).toMatch(/"Jwt is missing" is Envoy's own answer, its jwt_authn filter's \(Istio's RequestAuthentication\).*local_reply_config/)
+  })
+
+  // measured against emulations: a gateway that routes the categories alone (docs/adoption.md)
+  test.each([
+    ["AWS API Gateway's HTTP APIs and echo's router", { 'content-type': 'application/json' }, '{"message":"Not Found"}'],
+    ['Kong', { 'content-type': 'application/json; charset=utf-8', server: 'kong/3.9.0' }, '{\n  "message":"no Route matched with those values",\n  "request_id":"4e2b0c1f"\n}'],
+    ["Traefik, Go's net/http and gin", { 'content-type': 'text/plain; charset=utf-8' }, '404 page not found\n'],
+    ['Envoy', { server: 'envoy' }, ''],
+  ])("%s's own 404 for GET /store/orders without a key: the gateway's route, not a Node router's", (gateway, headers, body) => {
+    const failure = failureOf(() => expectStatus(makeResponse({ status: 404, headers, body, path: '/store/orders' }), 401))
+    expect(failure.message.startsWith(`GET answered 404, expected 401: it is the 404 that ${gateway} give a path they route nowhere, before any key is looked at`)).toBe(true)
+    expect(failure.message).not.toMatch(/NestJS/)
+  })
+
+  test('"RBAC: access denied" where §5.3 asks 401: its RBAC filter, not a gateway authorizer', () => {
+    const failure = failureOf(() => expectStatus(makeResponse({ status: 403, headers: { 'content-type': 'text/plain', server: 'envoy' }, body: 'RBAC: access denied' }), 401))
+    expect(failure.message).toMatch(/^GET answered 403, expected 401: Envoy's RBAC filter answers 403/)
+    expect(failure.message).not.toMatch(/AWS API Gateway/)
+  })
+})
