@@ -6,7 +6,8 @@
  */
 import { NotApplicable } from '../../lib/checks/failure.ts'
 import { createChecks } from '../categories/create-checks.ts'
-import { listChecks, stillListedCheck } from '../categories/list-checks.ts'
+import { listChecks } from '../categories/list-checks.ts'
+import { stillListedCheck } from '../categories/still-listed.ts'
 import { BROWSER_ACCEPT, categoryProbes } from '../categories/probes.ts'
 import { refusalChecks } from '../categories/refusal-checks.ts'
 import { expectListNotServedWithoutKey } from '../../lib/checks/unauthenticated.ts'
