@@ -1,7 +1,8 @@
 /**
  * Mutations of §5.1 and §5.2 that take the key under a scheme other than Bearer, as a framework
  * or an API's convention does beside it (auth-invalid-key-401: the key not sent as a bearer token).
- * suites/cases/credentials.ts sends each on the list. The Token scheme (Django REST framework's
+ * suites/cases/credentials.ts sends each on the list; so is the key in the headers of API-key
+ * schemes (api_key, X-API-Key, apikey) without Authorization, where the key is not sent as §5.2 says. The Token scheme (Django REST framework's
  * TokenAuthentication, Rails' authenticate_with_http_token) is mutation token-scheme-accepted
  * (rails.ts): one input catches both, so one mutation stands for both.
  */
@@ -19,6 +20,21 @@ export const OTHER_SCHEME_MUTATIONS: readonly Mutation[] = [
     behaviour: {
       authorize: (authorization, key, operation, cookie) =>
         authorization === `Basic ${Buffer.from(`${key}:`).toString('base64')}` || conformingBehaviour.authorize(authorization, key, operation, cookie),
+    },
+  },
+  {
+    // caught by the key in the headers of other API-key schemes, with no Authorization header (suites/cases/credentials.ts), on the list
+    name: 'petstore-api-key-header-accepted',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      "the service was generated from the classic Swagger Petstore and keeps its api_key header scheme beside bearer (security: [api_key] on the operations): a request with the key in an api_key header and no Authorization is let in",
+    behaviour: {
+      authorizationOf: (raw) => {
+        const value = (name: string) => raw.find((_, i) => i % 2 === 1 && raw[i - 1].toLowerCase() === name)
+        const apiKey = value('api_key')
+        return value('authorization') ?? (apiKey === undefined ? undefined : `Bearer ${apiKey}`)
+      },
     },
   },
 ]
