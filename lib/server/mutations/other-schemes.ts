@@ -2,7 +2,8 @@
  * Mutations of §5.1 and §5.2 that take the key under a scheme other than Bearer, as a framework
  * or an API's convention does beside it (auth-invalid-key-401: the key not sent as a bearer token).
  * suites/cases/credentials.ts sends each on the list; so is the key in the headers of API-key
- * schemes (api_key, X-API-Key, apikey) without Authorization, where the key is not sent as §5.2 says. The Token scheme (Django REST framework's
+ * schemes (api_key, X-API-Key, apikey) and in cookies without Authorization, where the key is not
+ * sent as §5.2 says. The Token scheme (Django REST framework's
  * TokenAuthentication, Rails' authenticate_with_http_token) is mutation token-scheme-accepted
  * (rails.ts): one input catches both, so one mutation stands for both.
  */
@@ -35,6 +36,19 @@ export const OTHER_SCHEME_MUTATIONS: readonly Mutation[] = [
         const apiKey = value('api_key')
         return value('authorization') ?? (apiKey === undefined ? undefined : `Bearer ${apiKey}`)
       },
+    },
+  },
+  {
+    // caught by the key in cookies, with no Authorization header (suites/cases/credentials.ts), on the list
+    name: 'token-cookie-accepted',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      "the token is read from the access_token cookie when no Authorization header carries one, for a single-page app that keeps it there (passport-jwt's ExtractJwt.fromExtractors([(req) => req.cookies?.access_token, ExtractJwt.fromAuthHeaderAsBearerToken()])): " +
+      'the key in a cookie is let in',
+    behaviour: {
+      authorize: (authorization, key, operation, cookie) =>
+        conformingBehaviour.authorize(authorization, key, operation, cookie) || (authorization === undefined && /(?:^|;\s*)access_token=([^;]*)/.exec(cookie ?? '')?.[1] === key),
     },
   },
 ]
