@@ -4,9 +4,8 @@
  * values are shown cut, with where they differ.
  */
 import { describe, expect, test } from 'vitest'
-import { expectStillListed, expectUnchangedWhereListed, firstDifference, recordsHolding, shownValue, type CategoryRecord } from '../../lib/checks/category.ts'
+import { expectListed, expectStillListed, expectUnchangedWhereListed, firstDifference, missingFromList, recordsHolding, shownValue, type CategoryRecord } from '../../lib/checks/category.ts'
 import { parseJsonExact } from '../../lib/json/exact-json.ts'
-import { expectNotListedUnderAnotherId } from '../../lib/checks/listed-under-another-id.ts'
 import { outcomeOf, verdictOf } from './make-response.ts'
 
 const records = (text: string) => parseJsonExact(text) as CategoryRecord[]
@@ -46,25 +45,31 @@ describe('expectUnchangedWhereListed: a list that may lag behind the writes', ()
   })
 })
 
-describe('expectNotListedUnderAnotherId', () => {
+describe('a created category listed under another id (listed-under-another-id.ts)', () => {
   const created = (id: string, name: string, description?: string) => ({
     sent: { name, ...(description !== undefined ? { description } : {}) },
     record: records(`[{"id":${id},"name":${JSON.stringify(name)}${description !== undefined ? `,"description":${JSON.stringify(description)}` : ''}}]`)[0],
   })
-  const missing = [created('1152921504606846977', 'cf-r-a', 'd'), created('7', 'cf-r-b')]
+  const creations = [created('1152921504606846977', 'cf-r-a', 'd'), created('7', 'cf-r-b')]
   test.each([
-    ['a list that shows neither (behind the writes)', '[{"id":1,"name":"dog"}]', 'pass'],
-    ['the name under another id with another description (another record)', '[{"id":9,"name":"cf-r-a","description":"other"}]', 'pass'],
-    ['the name and no description under another id', '[{"id":8,"name":"cf-r-b"}]', 'LISTED_FIELD_CHANGED'],
-    ['the name and description under the id rounded to a double', '[{"id":1152921504606847000,"name":"cf-r-a","description":"d"}]', 'LISTED_FIELD_CHANGED'],
-  ].map(([label, list, outcome]) => ({ label, list, outcome })))('$label → $outcome', ({ list, outcome }) => {
-    expect(outcomeOf(() => expectNotListedUnderAnotherId(missing, records(list)))).toBe(outcome)
+    ['a list that shows neither (behind the writes)', '[{"id":1,"name":"dog"}]', 2, 'MISSING_FROM_LIST'],
+    ['the name under another id with another description (another record)', '[{"id":9,"name":"cf-r-a","description":"other"},{"id":7,"name":"cf-r-b"}]', 1, 'MISSING_FROM_LIST'],
+    ['the name and no description under another id', '[{"id":1152921504606846977,"name":"cf-r-a","description":"d"},{"id":8,"name":"cf-r-b"}]', 0, 'LISTED_FIELD_CHANGED'],
+    ['the name and description under the id rounded to a double', '[{"id":1152921504606847000,"name":"cf-r-a","description":"d"},{"id":7,"name":"cf-r-b"}]', 0, 'LISTED_FIELD_CHANGED'],
+    ['under the id of another create: missing, not listed elsewhere', '[{"id":7,"name":"cf-r-a","description":"d"}]', 1, 'MISSING_FROM_LIST'],
+  ] as const)('%s → %d missing, %s', (_, list, missing, outcome) => {
+    expect(missingFromList(creations, records(list))).toHaveLength(missing)
+    expect(outcomeOf(() => expectListed(creations, records(list)))).toBe(outcome)
   })
-  test('an id rounded to a double is named so', () => {
-    expect(verdictOf(() => expectNotListedUnderAnotherId(missing, records('[{"id":1152921504606846976,"name":"cf-r-a","description":"d"}]')))).toMatchObject({
-      message: expect.stringMatching(/^category 1152921504606846977 is listed under another id, 1152921504606846976, with the name and description it was created with; 1152921504606846976 is 1152921504606846977 rounded to a double/),
+  test('which id was rounded to a double is said, the list\'s or the create answer\'s', () => {
+    expect(verdictOf(() => expectListed(creations.slice(0, 1), records('[{"id":1152921504606847000,"name":"cf-r-a","description":"d"}]')))).toMatchObject({
+      message: expect.stringMatching(/^category 1152921504606846977 is listed under another id, 1152921504606847000, with the name and description it was created with; 1152921504606847000 is 1152921504606846977 rounded to a double: .* and the list read the id/),
     })
-    expect(verdictOf(() => expectNotListedUnderAnotherId(missing, records('[{"id":8,"name":"cf-r-b"}]')))).toMatchObject({ message: 'category 7 is listed under another id, 8, with the name and description it was created with' })
+    const answeredRounded = [created('1152921504606846976', 'cf-r-a', 'd')]
+    expect(verdictOf(() => expectListed(answeredRounded, records('[{"id":1152921504606846977,"name":"cf-r-a","description":"d"}]')))).toMatchObject({
+      message: expect.stringMatching(/; 1152921504606846976 is 1152921504606846977 rounded to a double: .* and the create answer read the id/),
+    })
+    expect(verdictOf(() => expectListed(creations.slice(1), records('[{"id":8,"name":"cf-r-b"}]')))).toMatchObject({ message: 'category 7 is listed under another id, 8, with the name and description it was created with' })
   })
 })
 
