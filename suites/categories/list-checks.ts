@@ -11,6 +11,7 @@ import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
 import { thisRun } from '../../lib/suite-kit/run-context.ts'
 import { listedAfterLag, readOnceMore, readPastTheLag, waitToReread, withLagSaid, type LaggedList } from './list-lag.ts'
+import { withPageSaid } from './paged-list.ts'
 import { expectListNotPoisoned, expectListShapeNotPoisoned } from './poisoned-list.ts'
 import { answeredAt, type CategoryProbes, type CreateProbe } from './probes.ts'
 
@@ -233,7 +234,7 @@ export function listChecks(probes: CategoryProbes): void {
     try {
       for (const list of [read.judged, ...whole]) expectListed(creations, listedRecords(list), ...results, ...read.lists)
     } catch (error) {
-      throw withLagSaid(error, read, probes.listLag)
+      throw withPageSaid(withLagSaid(error, read, probes.listLag), read.judged, usableRecords(read.judged)?.length ?? 0)
     }
     await expectListedAlikeWhateverAsked(creations, results, read.judged, probes)
   })
