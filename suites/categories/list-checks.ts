@@ -186,14 +186,6 @@ export function listChecks(probes: CategoryProbes): void {
     if (response.status !== 401 || none.exchange.response?.status !== 401) return expectStatus(keyed, 200)
     fail({ ...statusFailure(response), message: `GET answered ${describeStatus(response)}, expected 200: ${KEY_REFUSED_AFTER_NONE}`, expected: 'status 200', actual: `status ${describeStatus(response)}` }, keyed.exchange)
   })
-  // §2: ids are unique in every list, however it is asked for (a view for one Accept that joins a table repeats a row)
-  const keyed = async () => (await probes.keyAfterNone()).keyed
-  for (const [label, where, list] of [[browser, "with a browser's Accept", probes.browserList], [bare, 'with no Accept header', probes.bareList], ['GET /categories with a valid key, right after the same request without one', 'right after one without a key', keyed]] as const) {
-    check('ids-unique', `${label} → no two listed categories share an id`, async (t) => {
-      const result = await t.use(list)
-      expectDistinctIds(listedRecords(result), `the list asked for ${where}`, result)
-    })
-  }
   const lastList = async () => (await probes.lastList()).list
   // a list broken after the run's creates names the creates of values a store may not give back (poisoned-list.ts)
   const before = async () => (await probes.lastList()).before
@@ -202,6 +194,14 @@ export function listChecks(probes: CategoryProbes): void {
     shape: async (list) => expectListShapeNotPoisoned(list, await before(), probes.creates, LIST_STATUS_REPORTED, probes.refusals),
   })
   rereadChecks(probes)
+  // §2: ids are unique in every list, however it is asked for (a view for one Accept that joins a table repeats a row)
+  const keyed = async () => (await probes.keyAfterNone()).keyed
+  for (const [label, where, list] of [[browser, "with a browser's Accept", probes.browserList], [bare, 'with no Accept header', probes.bareList], ['GET /categories with a valid key, right after the same request without one', 'right after one without a key', keyed]] as const) {
+    check('ids-unique', `${label} → no two listed categories share an id`, async (t) => {
+      const result = await t.use(list)
+      expectDistinctIds(listedRecords(result), `the list asked for ${where}`, result)
+    })
+  }
 
   check('ids-unique', 'POST /categories twice or more → each creation gets its own id', async (t) => {
     const { creations, results } = await createdRecords(probes.creates)
