@@ -8,12 +8,22 @@
  * is not missing (no re-read waits for it) but changed, whichever answer rounded or rewrote the id.
  */
 import type { HttpResult } from '../http/client.ts'
-import type { CategoryRecord, Creation } from './category.ts'
 import { fail } from './failure.ts'
 import { idOf, IdIndex } from './id-index.ts'
 
+/** A listed record, and a create with the body it sent and the record it was answered (category.ts's, which imports this). */
+interface Listed {
+  id?: unknown
+  name?: unknown
+  description?: unknown
+}
+interface Created {
+  sent: { name: string; description?: string }
+  record: { id?: unknown }
+}
+
 /** The record of `list` that holds what `creation` sent under an id none of `created` was answered, if any. */
-export function listedUnderAnotherId(creation: Creation, list: readonly CategoryRecord[], created: IdIndex): CategoryRecord | undefined {
+export function listedUnderAnotherId<T extends Listed>(creation: Created, list: readonly T[], created: IdIndex): T | undefined {
   const { name, description } = creation.sent
   return list.find((r) => r.name === name && r.description === description && !created.has(r))
 }
@@ -32,7 +42,7 @@ function roundedOrigin(answered: string, listed: string): string {
 }
 
 /** Fails: `creation` is listed as `other`, under another id. */
-export function failListedUnderAnotherId(creation: Creation, other: CategoryRecord, ...results: HttpResult[]): never {
+export function failListedUnderAnotherId(creation: Created, other: Listed, ...results: HttpResult[]): never {
   const [id, listedId] = [idOf(creation.record), idOf(other)]
   const origin = roundedOrigin(id, listedId)
   return fail(

@@ -6,6 +6,7 @@
  * repeated name is only told (a PostgreSQL row_to_json of a join, a Jackson @JsonAnyGetter whose map
  * holds a declared field, a record written by hand after another serialiser's).
  */
+import { NotApplicable } from '../../lib/checks/failure.ts'
 import { jsonBodyOf } from '../../lib/checks/response.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { firstRepeatedName } from '../../lib/json/repeated-names.ts'
@@ -16,8 +17,9 @@ const RECEIVERS_DIFFER =
   'RFC 8259 §4 asks the names within an object to be unique, and receivers differ: most keep the last value, as this suite reads it (JSON.parse, Python\'s json, Go\'s encoding/json, Jackson by default), ' +
   "serde's derived Deserialize refuses the object (duplicate field), and so does Go's encoding/json/v2 by default"
 
-/** The first answer of `results` with a body whose objects repeat a name, told as a note. */
-function noteRepeatedName(results: readonly HttpResult[], what: string, note: (message: string) => void): void {
+/** The first answer of `results` with a body whose objects repeat a name, told as a note; how many JSON bodies were read. */
+function noteRepeatedName(results: readonly HttpResult[], what: string, note: (message: string) => void): number {
+  let read = 0
   for (const result of results) {
     if (result.exchange.response === undefined || result.text === undefined) continue
     let repeated
@@ -27,9 +29,12 @@ function noteRepeatedName(results: readonly HttpResult[], what: string, note: (m
     } catch {
       continue // not JSON: other rules report it
     }
+    read++
     if (repeated === undefined) continue
-    return note(`${what}: ${repeated.at} names "${repeated.name}" twice; ${RECEIVERS_DIFFER}`)
+    note(`${what}: ${repeated.at} names "${repeated.name}" twice; ${RECEIVERS_DIFFER}`)
+    return read
   }
+  return read
 }
 
 export function memberNamesCheck(probes: CategoryProbes): void {
@@ -41,8 +46,7 @@ export function memberNamesCheck(probes: CategoryProbes): void {
     const last = answered(await Promise.allSettled([probes.lastList().then((l) => l.list)]))
     t.evidence(...creates, ...last)
     const note = (message: string) => t.note(message)
-    noteRepeatedName([first], 'the first list', note)
-    noteRepeatedName(creates, 'a create answer', note)
-    noteRepeatedName(last, "the list after the run's POSTs", note)
+    const read = noteRepeatedName([first], 'the first list', note) + noteRepeatedName(creates, 'a create answer', note) + noteRepeatedName(last, "the list after the run's POSTs", note)
+    if (read === 0) throw new NotApplicable('no JSON body to judge: none of these requests was answered with one')
   })
 }

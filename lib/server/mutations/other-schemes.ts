@@ -2,8 +2,9 @@
  * Mutations of §5.1 and §5.2 that take the key under a scheme other than Bearer, as a framework
  * or an API's convention does beside it (auth-invalid-key-401: the key not sent as a bearer token).
  * suites/cases/credentials.ts sends each on the list; so is the key in the headers of API-key
- * schemes (api_key, X-API-Key, apikey) and in cookies without Authorization, where the key is not
- * sent as §5.2 says. The Token scheme (Django REST framework's
+ * schemes (api_key, X-API-Key, apikey) and in cookies with no Authorization header: a request without a
+ * bearer credential, whose key is missing where §5.2 sends it (auth-missing-key-401, as a session
+ * cookie alone is). The Token scheme (Django REST framework's
  * TokenAuthentication, Rails' authenticate_with_http_token) is mutation token-scheme-accepted
  * (rails.ts): one input catches both, so one mutation stands for both.
  */
@@ -26,7 +27,7 @@ export const OTHER_SCHEME_MUTATIONS: readonly Mutation[] = [
   {
     // caught by the key in the headers of other API-key schemes, with no Authorization header (suites/cases/credentials.ts), on the list
     name: 'petstore-api-key-header-accepted',
-    breaks: 'auth-invalid-key-401',
+    breaks: 'auth-missing-key-401',
     code: 'UNEXPECTED_STATUS',
     description:
       "the service was generated from the classic Swagger Petstore and keeps its api_key header scheme beside bearer (security: [api_key] on the operations): a request with the key in an api_key header and no Authorization is let in",
@@ -41,7 +42,7 @@ export const OTHER_SCHEME_MUTATIONS: readonly Mutation[] = [
   {
     // caught by the key in cookies, with no Authorization header (suites/cases/credentials.ts), on the list
     name: 'token-cookie-accepted',
-    breaks: 'auth-invalid-key-401',
+    breaks: 'auth-missing-key-401',
     code: 'UNEXPECTED_STATUS',
     description:
       "the token is read from the access_token cookie when no Authorization header carries one, for a single-page app that keeps it there (passport-jwt's ExtractJwt.fromExtractors([(req) => req.cookies?.access_token, ExtractJwt.fromAuthHeaderAsBearerToken()])): " +
