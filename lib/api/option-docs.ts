@@ -22,6 +22,7 @@ export type KnownRuleId =
   | 'advisory-www-authenticate'
   | 'advisory-deprecation-headers'
   | 'advisory-identity-encoding'
+  | 'advisory-unique-member-names'
 
 /**
  * The options of the command line a run from code takes, with their help. lib/api/options.ts

@@ -3,6 +3,7 @@ import type { HttpResult } from '../http/client.ts'
 import { exactIntegerTextAt } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { idOf, IdIndex } from './id-index.ts'
+import { failListedUnderAnotherId, listedUnderAnotherId } from './listed-under-another-id.ts'
 import { idPastDoubleOrigin } from './orm-driver-answers.ts'
 import { changedTextOrigin } from './known-answers.ts'
 import { jsonBodyOf } from './response.ts'
@@ -134,14 +135,13 @@ export interface Creation {
   sharedIdToldHere?: true
 }
 
-/**
- * §4.1: the list holds all categories, so every created one is in it, once, with the fields that
- * were sent (§4.2 rule 2 binds only those: a default for a field not sent may differ).
- */
-/** The created records whose id the list does not show (a list that lags behind writes, or one that lost them). */
+/** The created records the list does not show (a list that lags behind writes, or one that lost them); §4.1: it holds all categories. */
 export function missingFromList(created: readonly Creation[], list: readonly CategoryRecord[]): Creation[] {
   const index = IdIndex.of(list)
-  return created.filter((c) => !index.has(c.record))
+  const missing = created.filter((c) => !index.has(c.record))
+  // listed under another id is no lag but a changed record (listed-under-another-id.ts), which expectListed fails
+  const createdIds = missing.length > 0 ? IdIndex.of(created.map((c) => c.record)) : undefined
+  return missing.filter((c) => !listedUnderAnotherId(c, list, createdIds!))
 }
 
 /**
@@ -193,6 +193,8 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
       )
     }
     const listed = index.positionsOf(record).map((position) => list[position])
+    const elsewhere = listed.length === 0 ? listedUnderAnotherId({ sent, record }, list, createdIndex) : undefined
+    if (elsewhere) failListedUnderAnotherId({ sent, record }, elsewhere, ...results)
     if (listed.length !== 1) {
       fail(
         {
@@ -244,6 +246,15 @@ function changedField(record: CategoryRecord, again: CategoryRecord): (typeof DO
  * create): every category an earlier list showed is in a later list, with the same fields.
  */
 export function expectStillListed(earlier: CategoryRecord[], later: CategoryRecord[], ...results: HttpResult[]): void {
+  expectKept(earlier, later, true, results)
+}
+
+/** No operation changes a category: a record two lists show is alike in both, whichever came first and however far behind the writes either is. */
+export function expectUnchangedWhereListed(earlier: CategoryRecord[], later: CategoryRecord[], ...results: HttpResult[]): void {
+  expectKept(earlier, later, false, results)
+}
+
+function expectKept(earlier: CategoryRecord[], later: CategoryRecord[], allListed: boolean, results: HttpResult[]): void {
   const laterIndex = IdIndex.of(later)
   // where each earlier record is listed later: the last record with its id, as a Map from ids
   // would keep it (more than one: ids-unique reports it); -1 when it is not listed
@@ -255,7 +266,7 @@ export function expectStillListed(earlier: CategoryRecord[], later: CategoryReco
     if (againAt[i] < 0) vanished.push(earlier[i])
     else shift = againAt[i] - i
   }
-  if (vanished.length > 0) {
+  if (allListed && vanished.length > 0) {
     // the lowest id, so that the line does not depend on list order or on how many there are
     const lowest = vanished.reduce((a, b) => (idValue(b) < idValue(a) ? b : a))
     fail(
@@ -269,6 +280,7 @@ export function expectStillListed(earlier: CategoryRecord[], later: CategoryReco
     )
   }
   for (let i = 0; i < earlier.length; i++) {
+    if (againAt[i] < 0) continue
     const record = earlier[i]
     const again = later[againAt[i]]
     const field = changedField(record, again)

@@ -35,6 +35,7 @@ import { REQUEST_HEADER_MUTATIONS } from './mutations/request-headers.ts'
 import { CACHE_MUTATIONS } from './mutations/caches.ts'
 import { LIST_VIEW_MUTATIONS } from './mutations/list-views.ts'
 import { CONNECTION_STATE_MUTATIONS } from './mutations/connection-state.ts'
+import { ID_AS_DOUBLE_MUTATIONS } from './mutations/ids-as-doubles.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -71,4 +72,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...PARTIAL_MUTATIONS,
   ...LIST_VIEW_MUTATIONS,
   ...CONNECTION_STATE_MUTATIONS,
+  ...ID_AS_DOUBLE_MUTATIONS,
 ]

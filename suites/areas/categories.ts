@@ -6,7 +6,9 @@
  */
 import { NotApplicable } from '../../lib/checks/failure.ts'
 import { createChecks } from '../categories/create-checks.ts'
-import { listChecks, stillListedCheck } from '../categories/list-checks.ts'
+import { listChecks } from '../categories/list-checks.ts'
+import { memberNamesCheck } from '../categories/member-names.ts'
+import { stillListedCheck } from '../categories/still-listed.ts'
 import { BROWSER_ACCEPT, categoryProbes } from '../categories/probes.ts'
 import { refusalChecks } from '../categories/refusal-checks.ts'
 import { expectListNotServedWithoutKey } from '../../lib/checks/unauthenticated.ts'
@@ -23,6 +25,7 @@ export const categories = suite('categories', () => {
   createChecks(probes.creates, probes.lastList)
   refusalChecks(probes)
   stillListedCheck(probes)
+  memberNamesCheck(probes)
 
   // §5.3: a request without the key is answered 401, whatever else it carries. A session cookie the
   // service set on its answer to the key (Spring Security's default session policy, a framework's

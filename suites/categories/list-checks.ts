@@ -3,7 +3,7 @@
  * run. The second holds every created category, once, with the fields sent (§4.1 "all categories",
  * §4.2 rule 2); ids are unique in each (§2) and across the creations.
  */
-import { expectDistinctIds, expectListed, idOf, expectStillListed, missingFromList, type CategoryRecord, type Creation } from '../../lib/checks/category.ts'
+import { expectDistinctIds, expectListed, idOf, missingFromList, type CategoryRecord, type Creation } from '../../lib/checks/category.ts'
 import { ConformanceFailure, fail, NotApplicable } from '../../lib/checks/failure.ts'
 import { describeStatus, expectJsonContentType, expectStatus, jsonBodyOf, requireStatus, responseOf, statusFailure } from '../../lib/checks/response.ts'
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
@@ -11,6 +11,7 @@ import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
 import { thisRun } from '../../lib/suite-kit/run-context.ts'
 import { listedAfterLag, readOnceMore, readPastTheLag, waitToReread, withLagSaid, type LaggedList } from './list-lag.ts'
+import { withPageSaid } from './paged-list.ts'
 import { expectListNotPoisoned, expectListShapeNotPoisoned } from './poisoned-list.ts'
 import { answeredAt, type CategoryProbes, type CreateProbe } from './probes.ts'
 
@@ -47,7 +48,7 @@ export function readableRecords(list: HttpResult): CategoryRecord[] {
 }
 
 /** The list's records, or undefined when another check reports it (not a 200 CategoryList). */
-function usableRecords(list: HttpResult): CategoryRecord[] | undefined {
+export function usableRecords(list: HttpResult): CategoryRecord[] | undefined {
   try {
     return listedRecords(list)
   } catch {
@@ -193,6 +194,14 @@ export function listChecks(probes: CategoryProbes): void {
     shape: async (list) => expectListShapeNotPoisoned(list, await before(), probes.creates, LIST_STATUS_REPORTED, probes.refusals),
   })
   rereadChecks(probes)
+  // §2: ids are unique in every list, however it is asked for (a view for one Accept that joins a table repeats a row)
+  const keyed = async () => (await probes.keyAfterNone()).keyed
+  for (const [label, where, list] of [[browser, "with a browser's Accept", probes.browserList], [bare, 'with no Accept header', probes.bareList], ['GET /categories with a valid key, right after the same request without one', 'right after one without a key', keyed]] as const) {
+    check('ids-unique', `${label} → no two listed categories share an id`, async (t) => {
+      const result = await t.use(list)
+      expectDistinctIds(listedRecords(result), `the list asked for ${where}`, result)
+    })
+  }
 
   check('ids-unique', 'POST /categories twice or more → each creation gets its own id', async (t) => {
     const { creations, results } = await createdRecords(probes.creates)
@@ -225,7 +234,7 @@ export function listChecks(probes: CategoryProbes): void {
     try {
       for (const list of [read.judged, ...whole]) expectListed(creations, listedRecords(list), ...results, ...read.lists)
     } catch (error) {
-      throw withLagSaid(error, read, probes.listLag)
+      throw withPageSaid(withLagSaid(error, read, probes.listLag), read.judged, usableRecords(read.judged)?.length ?? 0)
     }
     await expectListedAlikeWhateverAsked(creations, results, read.judged, probes)
   })
@@ -243,7 +252,8 @@ const LISTS_ASKED_OTHERWISE: readonly { how: string; list: (probes: CategoryProb
  * §4.1 "all categories" are the same categories whatever else the request says: a created record
  * that a list asked for otherwise (a browser's Accept, gzip, no Accept) shows, it shows as sent, as
  * the run's own list does. A list behind the writes may lack a record, never change one, so only
- * the records it shows are judged; a list that is not a 200 array is its own checks' to report. A
+ * the records it shows are judged (a record it shows under another id, rounded to a double on that
+ * path, is one it shows, changed: lib/checks/listed-under-another-id.ts); a list that is not a 200 array is its own checks' to report. A
  * serialiser or a compressor on one path of content negotiation only (an HTML-escaping view for
  * browsers, a gzip path that writes UTF-8 as Latin-1) showed nowhere else: the run's own lists
  * accept JSON alone and no coding.
@@ -296,40 +306,4 @@ export function settledList(probes: CategoryProbes): Promise<LaggedList> {
     settledLists.set(probes, settled)
   }
   return settled
-}
-
-/**
- * No operation removes or changes a category, so the list after the run's POSTs, and every read of
- * it again, holds every category the first list showed, unchanged. No request of its own: the lists
- * are the run's, and the last is sent only after the first was answered (suites/categories/probes.ts).
- */
-export function stillListedCheck(probes: CategoryProbes): void {
-  check(
-    'created-in-list',
-    "GET /categories, then again after the run's POSTs → every category listed first is listed again, unchanged",
-    async (t) => {
-      const first = await t.use(probes.firstList)
-      const { list } = await probes.lastList()
-      t.evidence(list)
-      const earlier = listedRecords(first)
-      expectStillListed(earlier, listedRecords(list), first, list)
-      // and every read of it again that lists every record the run created (a replica that lost old
-      // rows answers one read in a few): one that lags may lack what another client created as the
-      // run began, but a read that shows the run's creates has every write before them too
-      const [{ lists }, { creations }] = await Promise.all([settledList(probes), createdRecords(probes.creates)])
-      // and every other list of the run answered to the key after the first (as a browser asks for
-      // it, with no User-Agent, right after a request without the key) that shows them too
-      const others = await Promise.allSettled([probes.browserList(), probes.bareList(), probes.keyAfterNone().then((k) => k.keyed)])
-      const firstAnswered = answeredAt(first)
-      const later = others.flatMap((o) => (o.status === 'fulfilled' && o.value.exchange.response && Date.parse(o.value.exchange.startedAt) >= firstAnswered ? [o.value] : []))
-      for (const again of [...lists.slice(1), ...later]) {
-        const records = usableRecords(again)
-        if (records === undefined || missingFromList(creations, records).length > 0) continue // not a list (rereadChecks reports it), or one behind
-        t.evidence(again)
-        expectStillListed(earlier, records, first, again)
-      }
-    },
-    // the first list is answered before the last goes out, whatever order the checks run in
-    { sentBefore: [{ gate: probes.lastListWaits, probe: probes.firstList }] },
-  )
 }

@@ -4,7 +4,7 @@
  * values are shown cut, with where they differ.
  */
 import { describe, expect, test } from 'vitest'
-import { expectStillListed, firstDifference, recordsHolding, shownValue, type CategoryRecord } from '../../lib/checks/category.ts'
+import { expectListed, expectStillListed, expectUnchangedWhereListed, firstDifference, missingFromList, recordsHolding, shownValue, type CategoryRecord } from '../../lib/checks/category.ts'
 import { parseJsonExact } from '../../lib/json/exact-json.ts'
 import { outcomeOf, verdictOf } from './make-response.ts'
 
@@ -31,6 +31,45 @@ describe('expectStillListed', () => {
       message: 'a category listed first is missing from the list sent after the run\'s POSTs: id 1 ("seeded-1")',
     })
     expect(() => expectStillListed(earlier, earlier.slice(0, 3))).toThrow(expect.objectContaining({ actual: expect.stringMatching(/^7 of the 10 listed first are missing from the 3 listed later: ids 7, 6/) }))
+  })
+})
+
+describe('expectUnchangedWhereListed: a list that may lag behind the writes', () => {
+  test.each([
+    ['a list that lacks a category', '[{"id":2,"name":"cat"}]', 'pass'],
+    ['an empty list', '[]', 'pass'],
+    ['a category it shows without its description', '[{"id":1,"name":"dog"}]', 'CHANGED_BETWEEN_LISTS'],
+    ['a category it shows renamed', '[{"id":2,"name":"Cat"}]', 'CHANGED_BETWEEN_LISTS'],
+  ].map(([label, later, outcome]) => ({ label, later, outcome })))('$label → $outcome', ({ later, outcome }) => {
+    expect(outcomeOf(() => expectUnchangedWhereListed(records(FIRST), records(later)))).toBe(outcome)
+  })
+})
+
+describe('a created category listed under another id (listed-under-another-id.ts)', () => {
+  const created = (id: string, name: string, description?: string) => ({
+    sent: { name, ...(description !== undefined ? { description } : {}) },
+    record: records(`[{"id":${id},"name":${JSON.stringify(name)}${description !== undefined ? `,"description":${JSON.stringify(description)}` : ''}}]`)[0],
+  })
+  const creations = [created('1152921504606846977', 'cf-r-a', 'd'), created('7', 'cf-r-b')]
+  test.each([
+    ['a list that shows neither (behind the writes)', '[{"id":1,"name":"dog"}]', 2, 'MISSING_FROM_LIST'],
+    ['the name under another id with another description (another record)', '[{"id":9,"name":"cf-r-a","description":"other"},{"id":7,"name":"cf-r-b"}]', 1, 'MISSING_FROM_LIST'],
+    ['the name and no description under another id', '[{"id":1152921504606846977,"name":"cf-r-a","description":"d"},{"id":8,"name":"cf-r-b"}]', 0, 'LISTED_FIELD_CHANGED'],
+    ['the name and description under the id rounded to a double', '[{"id":1152921504606847000,"name":"cf-r-a","description":"d"},{"id":7,"name":"cf-r-b"}]', 0, 'LISTED_FIELD_CHANGED'],
+    ['under the id of another create: missing, not listed elsewhere', '[{"id":7,"name":"cf-r-a","description":"d"}]', 1, 'MISSING_FROM_LIST'],
+  ] as const)('%s → %d missing, %s', (_, list, missing, outcome) => {
+    expect(missingFromList(creations, records(list))).toHaveLength(missing)
+    expect(outcomeOf(() => expectListed(creations, records(list)))).toBe(outcome)
+  })
+  test('which id was rounded to a double is said, the list\'s or the create answer\'s', () => {
+    expect(verdictOf(() => expectListed(creations.slice(0, 1), records('[{"id":1152921504606847000,"name":"cf-r-a","description":"d"}]')))).toMatchObject({
+      message: expect.stringMatching(/^category 1152921504606846977 is listed under another id, 1152921504606847000, with the name and description it was created with; 1152921504606847000 is 1152921504606846977 rounded to a double: .* and the list read the id/),
+    })
+    const answeredRounded = [created('1152921504606846976', 'cf-r-a', 'd')]
+    expect(verdictOf(() => expectListed(answeredRounded, records('[{"id":1152921504606846977,"name":"cf-r-a","description":"d"}]')))).toMatchObject({
+      message: expect.stringMatching(/; 1152921504606846976 is 1152921504606846977 rounded to a double: .* and the create answer read the id/),
+    })
+    expect(verdictOf(() => expectListed(creations.slice(1), records('[{"id":8,"name":"cf-r-b"}]')))).toMatchObject({ message: 'category 7 is listed under another id, 8, with the name and description it was created with' })
   })
 })
 

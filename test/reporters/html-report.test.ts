@@ -48,11 +48,11 @@ describe('report.html', () => {
       ledger: [{ id: '7', name: `conform-${RUN_ID}-plain`, status: 201, exchangeId: 'none' }],
     })
     const html = htmlReport(result)
-    expect(html).toContain('FAIL: 1 of 20 rules failed')
+    expect(html).toContain('FAIL: 1 of 21 rules failed')
     expect(html).toContain('<code>https://petstore.example/v1</code>')
     expect(html).toContain('2026-01-01 00:00:00 UTC')
     expect(html).toContain('1.2 s')
-    expect(html).toMatch(/<div class="n">19<\/div><div>rules passed<\/div>/)
+    expect(html).toMatch(/<div class="n">20<\/div><div>rules passed<\/div>/)
     expect(html).toMatch(/<div class="n">1<\/div><div>rules failed<\/div>/)
     expect(html).toMatch(/<div class="n">\d+<\/div><div>requests made<\/div>/)
     expect(html).toMatch(/<div class="n">1<\/div><div>records created<\/div>/)

@@ -6,11 +6,11 @@ import { ASKED_WITHOUT_KEY, check, everythingFails, oneCauseManyChecks, oneFailu
 describe('summary.md', () => {
   test('verdict, counts, first failures as a table, and a bounded length when everything fails', () => {
     const text = markdownSummary(everythingFails())
-    expect(text.split('\n')[0]).toBe('## ❌ Pet Store categories conformance: FAIL: 20 of 20 rules failed, 1 problem during the run')
+    expect(text.split('\n')[0]).toBe('## ❌ Pet Store categories conformance: FAIL: 21 of 21 rules failed, 1 problem during the run')
     expect(text).toContain('| rule | failure | checks | expected | actual |')
     const rows = text.split('\n').filter((l) => l.startsWith('| `'))
     expect(rows).toHaveLength(MAX_ROWS)
-    expect(text).toContain(`… and ${20 * 10 - MAX_ROWS} more failures (${20 * 10 - MAX_ROWS} checks): see report.html.`)
+    expect(text).toContain(`… and ${21 * 10 - MAX_ROWS} more failures (${21 * 10 - MAX_ROWS} checks): see report.html.`)
     expect(text.length).toBeLessThan(64 * 1024)
   })
 

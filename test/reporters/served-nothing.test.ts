@@ -20,7 +20,7 @@ test('every answer a 5xx, --confirm 2: the finding says the server answered noth
   const built = runResult((id) => [unavailable(`${id} check`)])
   const result = { ...built, options: { ...built.options, confirm: 2 } }
   const [fault] = faultGroups(result)
-  expect(fault?.line).toMatch(/^unconfirmed: \d+ of \d+ requests answered 503 \(100 %\), across 20 rules; not probed again: /)
+  expect(fault?.line).toMatch(/^unconfirmed: \d+ of \d+ requests answered 503 \(100 %\), across 21 rules; not probed again: /)
   expect(fault?.line.endsWith(`not probed again: ${SERVED_NOTHING_WORDS}`)).toBe(true)
   expect(fault?.line).not.toContain('--confirm 0')
 })

@@ -80,10 +80,11 @@ export const INTERMITTENT_MUTATIONS: readonly Mutation[] = [
     breaks: 'auth-missing-key-401',
     code: 'UNEXPECTED_STATUS',
     recurrence: 'intermittent',
-    description: 'one replica of three has authentication switched off: every 3rd list request without an Authorization header is served the list',
+    description:
+      'one replica of three has authentication switched off: every 3rd list request without an Authorization header is served the list (a request with a cookie goes to the primary: the balancer pins sessions by cookie)',
     behaviour: {
       finish: (reply, request, store) => {
-        if (request.operation !== 'listCategories' || reply.status !== 401 || request.authorization !== undefined || !oneIn(store, 'anonymous-list', 3)) return reply
+        if (request.operation !== 'listCategories' || reply.status !== 401 || request.authorization !== undefined || request.cookie !== undefined || !oneIn(store, 'anonymous-list', 3)) return reply
         return { status: 200, headers: {}, body: store }
       },
     },

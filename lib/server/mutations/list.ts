@@ -1,6 +1,6 @@
 /** Mutations of §4.1 listCategories: the list answers 200 with an array of Category records. */
 import { conformingBehaviour, type StoredCategory } from '../reference-server.ts'
-import { errorReply, isInvalidBody, isPlainObject, LIST_LAG_MS, listBehindWrites, seedCategories, storedNow, type Mutation } from '../server-cases.ts'
+import { errorReply, isInvalidBody, isPlainObject, LIST_LAG_MS, listBehindWrites, NEVER_LISTED, seedCategories, storedNow, type Mutation } from '../server-cases.ts'
 
 export const LIST_MUTATIONS: readonly Mutation[] = [
   // §4.1 listCategories answers 200
@@ -96,5 +96,23 @@ export const LIST_MUTATIONS: readonly Mutation[] = [
       },
       listBody: listBehindWrites,
     },
+  },
+  {
+    // caught as created records missing from the list; its Link and Total headers name the page (suites/categories/paged-list.ts)
+    name: 'list-paged-by-default',
+    breaks: 'created-in-list',
+    code: 'MISSING_FROM_LIST',
+    slow: NEVER_LISTED,
+    description:
+      "a Rails service with Pagy's defaults on every index action: the list holds the first 20 categories, oldest first, and says in Link (rel=\"next\") and Total headers that more pages exist, " +
+      'where §8 gives all categories in one array: the run\'s newest creates are never listed',
+    behaviour: {
+      finish: (reply, request) => {
+        if (request.operation !== 'listCategories' || reply.status !== 200 || !Array.isArray(reply.body) || reply.body.length <= 20) return reply
+        const total = String(reply.body.length)
+        return { ...reply, headers: { ...reply.headers, link: `<${request.path}?page=1>; rel="first", <${request.path}?page=2>; rel="next"`, total }, body: reply.body.slice(0, 20) }
+      },
+    },
+    seed: () => seedCategories(5),
   },
 ]

@@ -5,6 +5,7 @@
  * freedoms such a stack uses kept. The suite must pass it.
  */
 import { conformingBehaviour } from '../reference-server.ts'
+import type { StoredCategory } from '../reference-server.ts'
 import type { Variant } from '../server-cases.ts'
 
 /** Oracle's VARCHAR2(32 BYTE): a name that fits @Size(max = 32) in UTF-16 code units may still be over 32 bytes (ORA-12899). */
@@ -41,5 +42,15 @@ export const SPRING_VARIANTS: readonly Variant[] = [
         return { ...reply, headers }
       },
     },
+  },
+  {
+    name: 'any-getter-repeats-fields',
+    description:
+      'records written by Jackson from an entity that exposes its columns in a @JsonAnyGetter map beside its declared getters: id and name come twice in each record, with the same values ' +
+      '(jackson-databind writes the map\'s keys whatever a property wrote): every reading of the record agrees, and advisory-unique-member-names notes the repeat (RFC 8259 §4)',
+    behaviour: (() => {
+      const twice = (r: StoredCategory) => `${JSON.stringify({ ...r, id: 0 }).replace('"id":0', `"id":${r.id}`).slice(0, -1)},"id":${r.id},"name":${JSON.stringify(r.name)}}`
+      return { createdBody: twice, listBody: (store: StoredCategory[]) => `[${store.map(twice).join(',')}]` }
+    })(),
   },
 ]
