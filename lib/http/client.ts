@@ -143,9 +143,8 @@ export class HttpClient {
         if ((fewer = await this.pools.afterRefusal('not-taken', limitAtSend, ++notTaken, this.msLeft())) === undefined) return result
         continue
       }
-      if (!response) return result
-      // a bot check's challenge (Vercel's is a 429) is no rate limit: no wait passes it (challenge.ts)
-      if (challengeOf(response.headers)) return result
+      // none, or a bot check's challenge (Vercel's is a 429): no rate limit, no wait passes it (challenge.ts)
+      if (!response || challengeOf(response.headers)) return result
       const asked = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)
       const held = this.rateHold.answered(response.status, releasedAt, asked, response.headers['retry-after'])
       if (asked === undefined) return result

@@ -110,14 +110,6 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   // which a key shorter than the near-misses' floor is not
   { key: 'key-as-basic-user', label: 'the key as the user name of HTTP Basic credentials (curl -u KEY:)', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
     authorization: () => `Basic ${KEY_AS_BASIC_USER}`, unusableWith: tooShort },
-  // the key where other schemes carry it, and no Authorization: the headers of the classic Swagger
-  // Petstore's api_key, AWS API Gateway's x-api-key, Kong key-auth's apikey (a service generated from
-  // that Petstore, or one that trusts what its gateway checked), and the cookies a single-page app
-  // keeps its token in (passport-jwt's cookie extractor beside fromAuthHeaderAsBearerToken, express-jwt's getToken)
-  // no Authorization header: no bearer credential, the key missing where §5.2 sends it (as a session cookie alone is)
-  { key: 'key-in-api-key-headers', label: 'no Authorization header, and the key in the X-API-Key, apikey and api_key headers and the access_token, token and jwt cookies', rule: 'auth-missing-key-401', readsOnly: true, listOnly: true,
-    authorization: () => undefined,
-    headers: { 'x-api-key': KEY_PLACEHOLDER, apikey: KEY_PLACEHOLDER, api_key: KEY_PLACEHOLDER, cookie: `access_token=${KEY_PLACEHOLDER}; token=${KEY_PLACEHOLDER}; jwt=${KEY_PLACEHOLDER}` } },
   // a key of the framework's example or a developer's, left in beside the account's
   ...['changeme', 'test'].map(
     (token): CredentialCase => ({ key: `token-${token}`, label: `the token "${token}"`, rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true, authorization: () => `Bearer ${token}`,

@@ -24,32 +24,4 @@ export const OTHER_SCHEME_MUTATIONS: readonly Mutation[] = [
         authorization === `Basic ${Buffer.from(`${key}:`).toString('base64')}` || conformingBehaviour.authorize(authorization, key, operation, cookie),
     },
   },
-  {
-    // caught by the key in the headers of other API-key schemes, with no Authorization header (suites/cases/credentials.ts), on the list
-    name: 'petstore-api-key-header-accepted',
-    breaks: 'auth-missing-key-401',
-    code: 'UNEXPECTED_STATUS',
-    description:
-      "the service was generated from the classic Swagger Petstore and keeps its api_key header scheme beside bearer (security: [api_key] on the operations): a request with the key in an api_key header and no Authorization is let in",
-    behaviour: {
-      authorizationOf: (raw) => {
-        const value = (name: string) => raw.find((_, i) => i % 2 === 1 && raw[i - 1].toLowerCase() === name)
-        const apiKey = value('api_key')
-        return value('authorization') ?? (apiKey === undefined ? undefined : `Bearer ${apiKey}`)
-      },
-    },
-  },
-  {
-    // caught by the key in cookies, with no Authorization header (suites/cases/credentials.ts), on the list
-    name: 'token-cookie-accepted',
-    breaks: 'auth-missing-key-401',
-    code: 'UNEXPECTED_STATUS',
-    description:
-      "the token is read from the access_token cookie when no Authorization header carries one, for a single-page app that keeps it there (passport-jwt's ExtractJwt.fromExtractors([(req) => req.cookies?.access_token, ExtractJwt.fromAuthHeaderAsBearerToken()])): " +
-      'the key in a cookie is let in',
-    behaviour: {
-      authorize: (authorization, key, operation, cookie) =>
-        conformingBehaviour.authorize(authorization, key, operation, cookie) || (authorization === undefined && /(?:^|;\s*)access_token=([^;]*)/.exec(cookie ?? '')?.[1] === key),
-    },
-  },
 ]
