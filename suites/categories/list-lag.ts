@@ -3,8 +3,8 @@
  * under load, an eventually consistent store): §4.1 says the list holds "all categories available"
  * without saying how soon. So when created records are missing from the list that follows the
  * run's POSTs, the list is read again, with growing waits that add up to --list-lag, before they
- * count as missing. A list that shows them at once is read once more at once (readOnceMore): a
- * server that does not lag pays one GET and no wait. The re-reads are GETs (no write), journalled like every request, and kept as the
+ * count as missing. A list that shows them at once is read once more (readOnceMore): a server
+ * that does not lag pays one GET, and a wait only when a write came after the last create. The re-reads are GETs (no write), journalled like every request, and kept as the
  * check's evidence. The refusal checks judge the list so read too: a lag hides a refused create
  * that was stored as it hides a created one (list-checks.ts settledList). A lag cannot make a
  * record listed first look gone, so that check judges the list as first read, and each re-read too.
