@@ -20,6 +20,8 @@ test('a list sent at 48 KiB a second keeps that rate while the event loop is kep
   const server = await startCase(variant, { apiKey })
   stops.push(() => server.close())
   const started = performance.now()
+  let firstAt = Number.NaN
+  let first = 0
   // busy 400 ms of every 500 (at most 2 s of it): the server's turns come late, as beside busy runs
   const busy = setInterval(() => {
     const end = performance.now() + 400
@@ -30,6 +32,7 @@ test('a list sent at 48 KiB a second keeps that rate while the event loop is kep
     request(`${server.baseUrl}/categories`, { headers: { authorization: `Bearer ${apiKey}` } }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => {
+        if (chunks.length === 0) [firstAt, first] = [performance.now(), chunk.byteLength]
         chunks.push(chunk)
         if (performance.now() - started > 2_000) clearInterval(busy)
       })
@@ -39,8 +42,9 @@ test('a list sent at 48 KiB a second keeps that rate while the event loop is kep
       .on('error', reject)
       .end()
   })
-  const seconds = (performance.now() - started) / 1000
+  // from its first bytes to its last: the list's making and the request's own time are not the rate
+  const seconds = (performance.now() - firstAt) / 1000
   // about 98 KB of 1,500 categories: 2 s at the rate; a tenth a turn took more than twice that
   expect(body.byteLength).toBeGreaterThan(90_000)
-  expect(body.byteLength / seconds).toBeGreaterThan(0.8 * 48 * 1024)
+  expect((body.byteLength - first) / seconds).toBeGreaterThan(0.8 * 48 * 1024)
 })
