@@ -189,6 +189,12 @@ export async function readOnceMore(
   const records = recordsOf(again)
   const twice = { ...read, lists: [...read.lists, again] }
   if (records === undefined) return twice
-  if (missingFromList(creations, records).length === 0) return { ...twice, judged: again }
+  if (missingFromList(creations, records).length === 0) {
+    // a record the first read lacked (a refusal stored all the same, shown late): the list lags,
+    // and the ledger's last read waits for it too (complete-ledger.test.ts under load)
+    const first = new Set(recordsOf(read.judged)!.map((r) => String(r.id)))
+    if (records.some((r) => !first.has(String(r.id)))) lag.seen?.()
+    return { ...twice, judged: again }
+  }
   return readPastTheLag(creations, twice, reread, recordsOf, lag, lastCreateAnsweredAt)
 }

@@ -206,6 +206,12 @@ describe('readOnceMore (a list whole on its first read)', () => {
     const more = await readOnceMore(created, read, timed(later), recordsOf, { waits: [5_000], msLeft: () => Infinity }, now - 400, now - 250)
     expect(times[0]! - now).toBeGreaterThanOrEqual(145) // 150 ms: the refusal came 150 ms after the last create
     expect(more.judged).toBe(later)
+    // a record the first read lacked (the refusal, stored all the same) is a lag seen: the ledger's last read waits for it
+    let seen = 0
+    const withStored = list({ id: 1, name: 'run-a' }, { id: 2, name: 'run-b' }, { id: 3, name: 'refused' })
+    await readOnceMore(created, read, timed(withStored), recordsOf, { waits: [5_000], msLeft: () => Infinity, seen: () => seen++ }, Date.now() - 400, Date.now() - 390)
+    await readOnceMore(created, read, timed(whole()), recordsOf, { waits: [5_000], msLeft: () => Infinity, seen: () => seen++ }, Date.now() - 400, Date.now() - 390)
+    expect(seen).toBe(1)
     // no wait begun past the deadline: the first read is judged; --list-lag 100 passed since the refusal: no wait, read at once
     const then = Date.now()
     const nearTheEnd = (waits: number[]): ListLag => ({ waits, msLeft: () => REREAD_ROOM_MS + 1 }) // room for no wait of a millisecond
