@@ -288,12 +288,13 @@ export function settledList(probes: CategoryProbes): Promise<LaggedList> {
     settled = (async () => {
       const [{ creations, results }, { list, lastWriteAnsweredAt }] = await Promise.all([createdRecords(probes.creates), probes.lastList()])
       const read = await listedAfterLag(creations, list, probes.listAgain, usableRecords, probes.listLag)
-      // whole at once: read once more, which a fleet's balancer sends to another replica
-      if (read.lists.length === 1) return readOnceMore(creations, read, probes.listAgain, usableRecords, probes.listLag, Math.max(...results.map(answeredAt)))
+      const lastCreate = Math.max(...results.map(answeredAt))
+      // whole at once: read once more, which a fleet's balancer sends to another replica, and as
+      // much later as a later write (a refusal the service stored) was answered after the last create
+      if (read.lists.length === 1) return readOnceMore(creations, read, probes.listAgain, usableRecords, probes.listLag, lastCreate, lastWriteAnsweredAt)
       // the list lagged, and showed the creates when read long enough after the last of them was
       // answered; a later write (a refusal the service stored) gets as long: read once more that
       // much later, unless the run's deadline is too near
-      const lastCreate = Math.max(...results.map(answeredAt))
       const short = lastWriteAnsweredAt - lastCreate
       let settledRead = read
       if (short > 0 && (await waitToReread(short, probes.listLag))) {

@@ -177,12 +177,13 @@ describe('readOnceMore (a list whole on its first read)', () => {
     expect(missingFromList(created, recordsOf(more.judged)!)).toEqual([created[1]])
   })
 
-  test('a second read whole (or not a list) leaves the first judged, its evidence kept; a list that lagged, --list-lag 0 or no create: no read more', async () => {
+  test('a second read whole is judged (not a list: the first), its evidence kept; a list that lagged, --list-lag 0 or no create: no read more', async () => {
     const first = whole()
     const read = await listedAfterLag(created, first, rereads(whole()).read, recordsOf, NO_WAIT)
-    const same = rereads(whole())
+    const second = whole()
+    const same = rereads(second)
     const more = await readOnceMore(created, read, same.read, recordsOf, lag, Date.now())
-    expect({ calls: same.calls(), lists: more.lists.length, judged: more.judged === first, pastTheLag: more.pastTheLag }).toEqual({ calls: 1, lists: 2, judged: true, pastTheLag: undefined })
+    expect({ calls: same.calls(), lists: more.lists.length, judged: more.judged === second, pastTheLag: more.pastTheLag }).toEqual({ calls: 1, lists: 2, judged: true, pastTheLag: undefined })
     const broken = rereads(makeResponse({ status: 500, body: '' }))
     expect((await readOnceMore(created, read, broken.read, recordsOf, lag, Date.now())).judged).toBe(first)
     const none = rereads(lacking())
@@ -191,6 +192,31 @@ describe('readOnceMore (a list whole on its first read)', () => {
     expect(await readOnceMore(created, read, none.read, recordsOf, { waits: [], msLeft: () => Infinity }, Date.now())).toBe(read)
     expect(await readOnceMore([], read, none.read, recordsOf, lag, Date.now())).toBe(read)
     expect(none.calls()).toBe(0)
+  })
+
+  // lagging-list-hides-refused-stored passed with the checks one at a time on a loaded machine: the
+  // first list came 400 ms after the last create (so showed the creates) and 1 ms after the last
+  // refusal, which the service had stored, and the second read went at once
+  test('a write answered after the last create: the second read waits as long as it came after it (at most --list-lag after it), and is judged', async () => {
+    const read = await listedAfterLag(created, whole(), rereads(whole()).read, recordsOf, NO_WAIT)
+    const times: number[] = []
+    const timed = (answer: HttpResult) => async () => (times.push(Date.now()), answer)
+    const now = Date.now()
+    const later = whole()
+    const more = await readOnceMore(created, read, timed(later), recordsOf, { waits: [5_000], msLeft: () => Infinity }, now - 400, now - 250)
+    expect(times[0]! - now).toBeGreaterThanOrEqual(145) // 150 ms: the refusal came 150 ms after the last create
+    expect(more.judged).toBe(later)
+    // a record the first read lacked (the refusal, stored all the same) is a lag seen: the ledger's last read waits for it
+    let seen = 0
+    const withStored = list({ id: 1, name: 'run-a' }, { id: 2, name: 'run-b' }, { id: 3, name: 'refused' })
+    await readOnceMore(created, read, timed(withStored), recordsOf, { waits: [5_000], msLeft: () => Infinity, seen: () => seen++ }, Date.now() - 400, Date.now() - 390)
+    await readOnceMore(created, read, timed(whole()), recordsOf, { waits: [5_000], msLeft: () => Infinity, seen: () => seen++ }, Date.now() - 400, Date.now() - 390)
+    expect(seen).toBe(1)
+    // no wait begun past the deadline: the first read is judged; --list-lag 100 passed since the refusal: no wait, read at once
+    const then = Date.now()
+    const nearTheEnd = (waits: number[]): ListLag => ({ waits, msLeft: () => REREAD_ROOM_MS + 1 }) // room for no wait of a millisecond
+    expect(await readOnceMore(created, read, timed(later), recordsOf, nearTheEnd([5_000]), then - 400, then - 150)).toBe(read)
+    expect((await readOnceMore(created, read, timed(later), recordsOf, nearTheEnd([100]), then - 400, then - 150)).judged).toBe(later)
   })
 })
 

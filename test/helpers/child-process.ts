@@ -38,9 +38,12 @@ export interface NodeRunOptions {
   killAfterMs?: number
   /** The executable; default this Node. */
   command?: string
-  /** Sends this signal once stdout has shown `after` (the user's Ctrl-C, a CI job cancelled). */
-  interrupt?: { signal: NodeJS.Signals; after: string }
+  /** Sends this signal once stdout has shown `after`, or once `when` resolves (the user's Ctrl-C, a CI job cancelled). */
+  interrupt?: Interrupt
 }
+
+/** A signal sent to the child once its stdout shows a text, or once an event (`when`: a server got a request) came. */
+export type Interrupt = { signal: NodeJS.Signals; after: string } | { signal: NodeJS.Signals; when: Promise<unknown> }
 
 /** Runs `node ...args` (or `command ...args`), stdin closed, and resolves once it has exited and its output is read. */
 export function runNode(args: string[], options: NodeRunOptions = {}): Promise<NodeRun> {
@@ -52,11 +55,15 @@ export function runNode(args: string[], options: NodeRunOptions = {}): Promise<N
     let interrupted = false
     child.stdout.on('data', (chunk) => {
       stdout += chunk
-      if (options.interrupt && !interrupted && stdout.includes(options.interrupt.after)) {
+      if (options.interrupt && 'after' in options.interrupt && !interrupted && stdout.includes(options.interrupt.after)) {
         interrupted = true
         child.kill(options.interrupt.signal)
       }
     })
+    if (options.interrupt && 'when' in options.interrupt) {
+      const { signal, when } = options.interrupt
+      void when.then(() => child.exitCode === null && child.signalCode === null && child.kill(signal))
+    }
     child.stderr.on('data', (chunk) => (stderr += chunk))
     const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 120_000)
     let exitedAt = 0

@@ -15,7 +15,7 @@ import { distIsCurrent } from '../../build/source-digest.mjs'
 import type { main as conformMain, SuiteLoader } from '../../lib/cli/conform.ts'
 import type { RunResult } from '../../lib/result/run-result.ts'
 import { resultFromFile } from '../../lib/result/results-file.ts'
-import { cleanEnv, ROOT, runNode } from './child-process.ts'
+import { cleanEnv, ROOT, runNode, type Interrupt } from './child-process.ts'
 
 export { ROOT }
 /** What `npm run conform` runs: dist/ (npm run build) while it matches the sources, else the sources through tsx. */
@@ -38,8 +38,8 @@ export interface RunOptions {
   cwd?: string
   /** Kill the child after this long (the test then fails on code null). */
   killAfterMs?: number
-  /** Signal the child once its stdout shows a text (child runs only). */
-  interrupt?: { signal: NodeJS.Signals; after: string }
+  /** Signal the child once its stdout shows a text, or once an event came (child runs only). */
+  interrupt?: Interrupt
 }
 
 export async function runConform(args: string[], options: RunOptions = {}): Promise<ConformRun> {

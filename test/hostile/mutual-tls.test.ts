@@ -149,7 +149,8 @@ describe.skipIf(noOpenssl !== undefined).concurrent(`mutual TLS${noOpenssl ? ` (
     } finally {
       await nginx.close()
     }
-  })
+    // three runs, each its own RUN_TIMEOUT_MS: they timed out at 120 s together in npm test beside two busy loops (load 18 to 22)
+  }, 3 * RUN_TIMEOUT_MS)
 
   test('a failure\'s reproduction carries curl\'s --cacert, --cert and --key', async () => {
     const broken = await startReferenceServer({ apiKey: KEY, behaviour: MUTATIONS.find((m) => m.name === 'list-wrapped-in-items')!.behaviour })
