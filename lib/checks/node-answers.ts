@@ -17,10 +17,10 @@ import { KEY_AUTHORIZATION } from '../http/redact.ts'
 /** The codes restify-errors gives its HttpErrors and RestErrors (the class name without Error), which its body carries. */
 const RESTIFY_CODES = /^(?:BadRequest|InvalidContent|InvalidArgument|MissingParameter|Unauthorized|NotAuthorized|InvalidCredentials|ResourceNotFound|NotFound|MethodNotAllowed|NotAcceptable|UnsupportedMediaType|PayloadTooLarge|RequestEntityTooLarge|TooManyRequests|RequestThrottled|Internal|InternalServer|ServiceUnavailable|Conflict)$/
 
-/** An Error record's shape as a Node framework writes its own errors (`body`: what tells restify's apart from a code of the service's own). */
 /** Azure API Management's words in the errors it answers itself. */
 const APIM_WORDS = /^(?:Unauthorized\. Access token is missing or invalid\.|Access denied due to (?:missing|invalid) subscription key|Rate limit is exceeded|Out of call volume quota)/
 
+/** An Error record's shape as a Node framework writes its own errors (`body`: what tells restify's apart from a code of the service's own). */
 export function nodeErrorBody(keys: readonly string[], body?: unknown): string | undefined {
   const has = (...names: string[]) => names.every((n) => keys.includes(n))
   if (keys.length === 2 && has('code', 'message') && RESTIFY_CODES.test(String((body as { code?: unknown } | undefined)?.code))) {

@@ -7,13 +7,15 @@
  * and 49 failed checks of the two auth rules, worded as Spring's CSRF 403 and a gateway's authorizer.
  * So, as for a gateway that refused the client certificate (certificate-refused.ts), the checks whose
  * evidence holds a challenge are not verified, the run reaches no verdict (exit 2), and the first
- * line says whose answer it was and how the suite's requests are let through. So too for a run whose
+ * line says whose answer it was and how the suite's requests are let through. A front that challenged
+ * some paths only let the others through: a must-rule the service's own answers broke is the verdict
+ * (exit 1), confirmed as any failure is (mutation list-wrapped-behind-area-challenge). So too for a run whose
  * every request a front refused with a page of its own (Cloudflare's "Sorry, you have been blocked",
  * Azure API Management's 401 for want of its subscription key).
  */
 import { blockPageOf, challengeOf as challengeOfHeaders } from '../http/challenge.ts'
 import type { Exchange } from '../http/exchange.ts'
-import { certificateRefused, withoutChecksOfTheRefusedCertificate } from './certificate-refused.ts'
+import { certificateRefused, refusedForCertificate, withoutChecksOfTheRefusedCertificate } from './certificate-refused.ts'
 import type { RunProblem } from './run-problems.ts'
 
 /** Fewer answers than this say too little (a --rule run of one check). */
@@ -57,6 +59,9 @@ export function blockedRun(exchanges: readonly Exchange[]): RunProblem | undefin
     message: `${front} refused every request of the run (${met.length}, ${statuses} with its ${refusal}), with the key and without it, not the service; let the suite's requests through: ${through}`,
   }
 }
+
+/** An answer a front gave for the service: a refusal of the client certificate, a challenge, a block page. */
+export const answeredByTheFront = (e: Exchange): boolean => refusedForCertificate(e) || challenged(e) || blocked(e)
 
 /** A front that answered for the service: a gateway that refused the client certificate (`withCertificate`: --client-cert was given), a bot check, or a firewall that blocked the whole run. */
 export const frontAnswered = (exchanges: readonly Exchange[], withCertificate: boolean): RunProblem | undefined =>

@@ -233,8 +233,8 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   for (const first of [wrongHost, responseCapProblem([...byRule.values()].flat()), slow.size > 0 ? noAnswerInTimeProblem(slow, facts.options.timeoutMs) : undefined]) if (first) problems.unshift(first)
   // a failure already seen is the verdict, however the run ended; without one, a cut run has none
   if (!mustFailed && !refused) problems.push(...(facts.keptBack ?? []))
-  // decided on the problems' kinds, never on their words
-  const keyWasRefused = problems.some((p) => p.kind === 'key-refused' || p.kind === 'certificate-refused' || p.kind === 'front-answered')
+  // decided on the problems' kinds, never on their words; a front that answered some requests only: the service's own answers failed a rule
+  const keyWasRefused = problems.some((p) => p.kind === 'key-refused' || p.kind === 'certificate-refused' || (p.kind === 'front-answered' && !mustFailed))
   const endedEarly = facts.cutShort === true || problems.some((p) => ENDS_WITHOUT_VERDICT.has(p.kind))
   const verdict = keyWasRefused ? 'incomplete' : mustFailed ? 'fail' : endedEarly ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
   const allChecks = rules.flatMap((r) => r.checks)

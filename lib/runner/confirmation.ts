@@ -13,7 +13,7 @@ import type { JournalEntry } from '../http/journal.ts'
 import { refusedTheKey } from '../http/exchange.ts'
 import { keyRefused } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
-import { frontAnswered } from '../result/front-answered.ts'
+import { answeredByTheFront, frontAnswered } from '../result/front-answered.ts'
 import { answeredOnly421, answeredOnlyRedirects } from '../result/misdirected.ts'
 import { failedOnTheCap } from '../result/response-cap.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
@@ -62,7 +62,11 @@ export interface IndexedResult {
 export async function confirmFailures(results: readonly IndexedResult[], suites: readonly Suite[], scope: RunScope, options: ConfirmOptions): Promise<void> {
   const known = (ruleId: string | undefined, result: CheckResult) => ruleId !== undefined && options.known?.(ruleId, result) === true
   // an answer past --max-response-bytes would pass it again: such a failure is not verified, and not probed again (response-cap.ts)
-  const failed = results.filter(({ result, ruleId }) => result.status === 'fail' && result.failure?.code !== 'CHECK_ERROR' && !failedOnTheCap(result) && !known(ruleId, result)).map(({ index, result }, at) => ({ o: { result }, index, at }))
+  // a gateway that refused the client certificate, or a bot check that challenged requests, would again: a failure whose evidence holds
+  // its answer is not probed again; one the service's own answers showed is (front-answered.ts: a front that challenged some paths only)
+  const front = frontAnswered(results.flatMap(({ result }) => result.exchanges), false) !== undefined
+  const ofTheFront = (result: CheckResult) => front && result.exchanges.some(answeredByTheFront)
+  const failed = results.filter(({ result, ruleId }) => result.status === 'fail' && result.failure?.code !== 'CHECK_ERROR' && !failedOnTheCap(result) && !known(ruleId, result) && !ofTheFront(result)).map(({ index, result }, at) => ({ o: { result }, index, at }))
   if (failed.length === 0) return
   const counts = new Map(failed.map(({ at }) => [at, { attempts: 1, failures: 1, skipped: undefined as SkipCause | undefined }]))
   // what the reports say if the deadline cuts the confirmation short
@@ -96,11 +100,9 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const answeredNothing = servedNothing(journal)
   // a server that stopped taking connections would refuse them again: its failures are not verified (server-gone.ts)
   const gone = serverGone(exchanges) !== undefined
-  // a gateway that refused the client certificate, or a bot check that challenged the run, would again: nothing of the service to confirm (front-answered.ts)
-  const certificate = frontAnswered(exchanges, false) !== undefined
   // a server that answered every request 421, or redirected it, would answer so again: nothing of the service to confirm (misdirected.ts)
   const wrongHost = answeredOnly421(journal) + answeredOnlyRedirects(journal) > 0
-  for (let attempt = 1; attempt <= options.attempts && !keyGone && !answeredNothing && !gone && !certificate && !wrongHost && !options.stopped(); attempt++) {
+  for (let attempt = 1; attempt <= options.attempts && !keyGone && !answeredNothing && !gone && !wrongHost && !options.stopped(); attempt++) {
     // a check that passed once is intermittent: no more attempts are needed to say so
     const pending = failed.filter(({ at }) => {
       const c = counts.get(at)!

@@ -36,6 +36,7 @@ import { CACHE_MUTATIONS } from './mutations/caches.ts'
 import { LIST_VIEW_MUTATIONS } from './mutations/list-views.ts'
 import { CONNECTION_STATE_MUTATIONS } from './mutations/connection-state.ts'
 import { ID_AS_DOUBLE_MUTATIONS } from './mutations/ids-as-doubles.ts'
+import { FRONT_MUTATIONS } from './mutations/fronts.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -73,4 +74,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...LIST_VIEW_MUTATIONS,
   ...CONNECTION_STATE_MUTATIONS,
   ...ID_AS_DOUBLE_MUTATIONS,
+  ...FRONT_MUTATIONS,
 ]

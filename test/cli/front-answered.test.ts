@@ -10,6 +10,8 @@ import { blockedRun, challengedRun } from '../../lib/result/front-answered.ts'
 import { startReferenceServer, type Reply, type RunningServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { POST_PROBES } from '../../suites/cases/write-order.ts'
+import { MUTATIONS } from '../../lib/server/mutations.ts'
+import { startCase } from '../../lib/server/server-cases.ts'
 
 const servers: RunningServer[] = []
 const runs: ConformRun[] = []
@@ -88,6 +90,20 @@ test("Azure API Management's 401 for want of its subscription key: not 'the serv
   expect(run.stdout).not.toContain('refused the key')
   // its 401s to the requests without a key are its own too: no Error record asked of them
   expect((run.results?.rules ?? []).flatMap((r) => r.checks).filter((c) => c.status === 'fail')).toEqual([])
+})
+
+test("a front that challenges some paths only: the service's own answers still fail the rule they break, confirmed (FAIL, exit 1), the challenge said first", async () => {
+  const key = `right-${randomBytes(12).toString('hex')}`
+  const server = await startCase(MUTATIONS.find((m) => m.name === 'list-wrapped-behind-area-challenge')!, { apiKey: key })
+  servers.push(server)
+  const run = await runConformInProcess(['--base-url', server.baseUrl], { env: { CONFORM_API_KEY: key } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(1)
+  expect(run.results?.problems[0]?.message).toMatch(/^Cloudflare's bot check answered \d+ requests 403 with its challenge/)
+  const failed = (run.results?.rules ?? []).flatMap((r) => r.checks).filter((c) => c.status === 'fail')
+  expect(failed.map((c) => c.failure?.code)).toContain('SCHEMA_MISMATCH')
+  // its failures were probed again: the front challenges other paths, not the list
+  expect(failed.filter((c) => c.recurrence?.kind === 'deterministic').length, JSON.stringify(failed.map((c) => c.recurrence))).toBeGreaterThan(0)
 })
 
 const answered = (id: string, status: number, headers: Record<string, string>): Exchange => ({
