@@ -18,7 +18,7 @@ import { cookieHeaderOf, evidenceHeaders } from './cookies.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, type Exchange, type RecordedRequest } from './exchange.ts'
 import { chunksOnlyToHttp11, piecesOf } from './body-pieces.ts'
-import { takeHttp10, takeInterimAnswers } from './interim-answers.ts'
+import { closesItsConnection, takeHttp10, takeInterimAnswers } from './interim-answers.ts'
 import type { RefusalReason } from './journal.ts'
 import { journalStages, UNHEARD, type FewerConnections, type RequestStages, type RequestTag } from './request-stages.ts'
 import { Pacer } from './pacer.ts'
@@ -275,7 +275,6 @@ export class HttpClient {
 
   /** Dispatches the request, and reads its answer: status and headers, then the body, decoded under the caps. */
   private async dispatch(options: SendOptions, wireHeaders: Record<string, string>, signal: AbortSignal, heard: WriteWatch & { onAnswered: () => void }, exchange: Exchange, partial: { progress?: BodyProgress }, fresh: boolean): Promise<HttpResult> {
-    const watch: WriteWatch = { onWritten: heard.onWritten }
     // a resend after the connection race goes on a pool apart, each of its connections closed after its answer; so does
     // every POST of a run whose writes the user bounded: none is sent again after a lost answer, so none may meet the race
     const ownConnection = fresh || (options.method === 'POST' && this.options.boundedWrites === true)
@@ -287,12 +286,13 @@ export class HttpClient {
       method: options.method,
       ...piecesOf(options, wireHeaders, (at) => this.answers.answeredSince(at)),
       signal,
-      opaque: watch,
+      opaque: { onWritten: heard.onWritten } satisfies WriteWatch,
       ...(ownConnection ? { reset: true } : {}),
       // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
     })
     heard.onAnswered()
     const http10 = takeHttp10(response.headers)
+    if (!ownConnection) this.pools.slots.answered(closesItsConnection(response.headers.connection, http10)) // each request a new connection: fewer at once
     this.answers.answered(response.statusCode, http10)
     const interim = takeInterimAnswers(response.headers)
     const headers = evidenceHeaders(response.headers, this.redact)

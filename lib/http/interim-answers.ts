@@ -195,3 +195,9 @@ export function takeHttp10(headers: Record<string, string | string[] | undefined
   delete headers[HTTP_1_0_HEADER]
   return true
 }
+
+/** Whether an answer closes its connection: Connection: close, or HTTP/1.0 without Connection: keep-alive (RFC 9112 §9.3). */
+export function closesItsConnection(connection: string | string[] | undefined, http10: boolean): boolean {
+  const tokens = String(connection ?? '').toLowerCase().split(',').map((token) => token.trim())
+  return tokens.includes('close') || (http10 && !tokens.includes('keep-alive'))
+}

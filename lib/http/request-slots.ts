@@ -20,13 +20,22 @@
  * refusing it, and requests waited past --timeout for the server's SYN-ACK to be sent again, 1, 3,
  * 7 s later (6 runs of 17 failed against ThreadingHTTPServer over HTTP/1.1). No wave opens
  * either while a handshake has taken far longer than the fastest one did (lib/http/handshakes.ts):
- * the server's backlog is full, and more connections would only queue behind it.
+ * the server's backlog is full, and more connections would only queue behind it. Nor past five
+ * once answers close their connections (HTTP/1.0, Connection: close): each request is then a new
+ * connection, and a single-threaded server holds all but the one it serves in its backlog; Linux
+ * drops the handshake's last ACK when that is full, the client writes its request to a connection
+ * the server never took, and a POST waited past --timeout for the kernel's resends (2.4 to 6.8 s,
+ * the next 12.6 s: 4 POSTs of 8 runs against HTTPServer over HTTP/1.0 on a loaded machine).
  */
 export type Release = () => void
 
 /** Slots opened at once, and how long requests wait with all of them in use before more open. */
 export const SLOTS_PER_WAVE = 6
 export const WAVE_MS = 10
+/** Slots at most while answers close their connections: a listen backlog of 5 (Python's) holds them. */
+export const CLOSING_SLOTS = 5
+/** Answers in a row that closed their connections before the slots are held to CLOSING_SLOTS; one kept alive lifts it. */
+export const CLOSING_EVIDENCE = 2
 
 /**
  * Where a request stands in the run's chain of answers: 'gates', another request waits for its
@@ -52,6 +61,9 @@ export class RequestSlots {
   /** Answers so far: a wave opens only after a wave's time without one. */
   private releases = 0
   private waveTimer: NodeJS.Timeout | undefined
+  /** Answers in a row that closed their connections, and the slots at most meanwhile (Infinity: none). */
+  private closedInARow = 0
+  private ceiling = Infinity
 
   constructor(
     private size: number,
@@ -66,7 +78,24 @@ export class RequestSlots {
 
   /** How many requests may be in flight at once now. */
   get limit(): number {
-    return Math.min(this.open, this.size)
+    return Math.min(this.open, this.size, this.ceiling)
+  }
+
+  /**
+   * An answer came, and closed its connection (`closed`: HTTP/1.0, or Connection: close) or kept
+   * it. After CLOSING_EVIDENCE in a row, CLOSING_SLOTS at most: those in flight finish, no new one
+   * is granted until fewer are, and no wave opens. An answer that keeps its connection lifts it,
+   * and the slots opened before are open again (a keep-alive server's error page closed its own).
+   */
+  answered(closed: boolean): void {
+    if (!closed) {
+      this.closedInARow = 0
+      if (this.ceiling === Infinity) return
+      this.ceiling = Infinity
+      this.scheduleDrain()
+      return
+    }
+    if (++this.closedInARow >= CLOSING_EVIDENCE) this.ceiling = CLOSING_SLOTS
   }
 
   /**
@@ -140,7 +169,7 @@ export class RequestSlots {
 
   /** While requests wait with every open slot in use, a wave's time later: another wave, if the server answered none meanwhile. */
   private watchForWave(): void {
-    if (this.waveTimer || this.open >= this.size || !this.waiting()) return
+    if (this.waveTimer || this.open >= Math.min(this.size, this.ceiling) || !this.waiting()) return
     const armedAt = performance.now()
     const busy = this.busySince()
     const releases = this.releases
@@ -154,7 +183,7 @@ export class RequestSlots {
       const idle = performance.now() - armedAt < this.waveMs * 1.5 && busy() < 0.5
       // a handshake the server dropped (its listen backlog full): more connections would queue behind it
       if (this.releases === releases && idle && this.handshakesStalled() === 0) {
-        this.open = Math.min(this.size, this.open + this.perWave)
+        this.open = Math.min(this.size, this.ceiling, this.open + this.perWave)
         this.drain()
       } else this.watchForWave()
     }, this.waveMs)

@@ -1,7 +1,8 @@
 /** The slots of lib/http/request-slots.ts: bounded, by priority (gates, critical, other), an abort leaves the queue whole. */
 import { setMaxListeners } from 'node:events'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { RequestSlots, type Release } from '../../lib/http/request-slots.ts'
+import { closesItsConnection } from '../../lib/http/interim-answers.ts'
+import { CLOSING_EVIDENCE, CLOSING_SLOTS, RequestSlots, type Release } from '../../lib/http/request-slots.ts'
 
 test('a waiter whose signal aborts is rejected with its reason and leaves the others their turn', async () => {
   const slots = new RequestSlots(1)
@@ -99,4 +100,43 @@ describe('slots open in waves of six (how many connections a run opens)', () => 
     const slots = new RequestSlots(48, 6, 10)
     expect([slots.narrow(), slots.limit]).toEqual([3, 3])
   })
+
+  // HTTPServer over HTTP/1.0, one thread, 100 ms an answer: each request a new connection, held in
+  // its backlog of 5; 48 at once overflowed it, and POSTs waited past --timeout for handshakes resent
+  test(`answers that close their connections, ${CLOSING_EVIDENCE} in a row: ${CLOSING_SLOTS} at most, no wave past it; one kept alive lifts it`, async () => {
+    const slots = new RequestSlots(48, 6, 10, idle)
+    const releases: Release[] = []
+    request(slots, 100, (release) => releases.push(release))
+    await vi.advanceTimersByTimeAsync(100) // the server silent 100 ms: the waves opened every slot
+    expect([releases.length, slots.limit]).toEqual([48, 48])
+    for (let i = 0; i < CLOSING_EVIDENCE; i++) {
+      slots.answered(true)
+      releases.shift()!()
+      await vi.advanceTimersByTimeAsync(0)
+    }
+    // the freed slots before the last went to new requests, the last not: those in flight finish, and
+    // none is granted until fewer than five are, nor a wave opened while the server is slow
+    expect([releases.length, slots.limit]).toEqual([47, CLOSING_SLOTS])
+    for (let inFlight = 47; inFlight > CLOSING_SLOTS; inFlight--) {
+      slots.answered(true)
+      releases.shift()!()
+      await vi.advanceTimersByTimeAsync(100)
+      expect(releases.length).toBe(inFlight - 1)
+    }
+    await vi.advanceTimersByTimeAsync(500)
+    expect([releases.length, slots.limit]).toEqual([CLOSING_SLOTS, CLOSING_SLOTS])
+    // an answer that kept its connection: the slots open before are open again, at once
+    slots.answered(false)
+    await vi.advanceTimersByTimeAsync(0)
+    expect([releases.length, slots.limit]).toEqual([48, 48])
+  })
+})
+
+test('an answer closes its connection with Connection: close, or in HTTP/1.0 without keep-alive', () => {
+  expect(closesItsConnection('close', false)).toBe(true)
+  expect(closesItsConnection('Keep-Alive, Close', false)).toBe(true)
+  expect(closesItsConnection(undefined, true)).toBe(true)
+  expect(closesItsConnection('keep-alive', true)).toBe(false)
+  expect(closesItsConnection(undefined, false)).toBe(false)
+  expect(closesItsConnection(['keep-alive'], false)).toBe(false)
 })
