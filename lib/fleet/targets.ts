@@ -142,7 +142,7 @@ function labelNotText(value: unknown): string {
 }
 
 /** The entries of a targets file; throws ConfigError naming the file and the entry at fault. */
-export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
+export function readTargetsFile(path: string, cwd: string, keys: KeysOfTheFile = NO_KEYS): FleetTarget[] {
   const file = resolve(cwd, path)
   let text: string
   try {
@@ -165,6 +165,13 @@ export function readTargetsFile(path: string, cwd: string): FleetTarget[] {
     throw new ConfigError(`the targets file ${path} must hold "deployments:", a list of entries with label, baseUrl and apiKeyEnv (docs/ci.md)`)
   }
   if (list.length > MAX_DEPLOYMENTS) throw new ConfigError(`the targets file ${path} ${tooManyDeployments('lists', list.length)}`)
+  // every key the file's entries name, hidden before any entry is checked: a key pasted into the
+  // wrong field (maxWrites: "sk-live-…", a label) was printed in the line that refused the entry
+  for (const item of list) {
+    const variable = (item as { apiKeyEnv?: unknown } | null)?.apiKeyEnv
+    const key = typeof variable === 'string' ? keys.env[variable] : undefined
+    if (key !== undefined && key.trim() !== '') keys.secrets.push(key)
+  }
   // a top-level `x-…` or `.…` key holds what anchors refer to (`x-shared: &shared`), as in Compose and GitLab CI files
   const extra = Object.keys(data).filter((key) => key !== 'deployments' && !/^(x-|\.)/.test(key))
   if (extra.length > 0) throw new ConfigError(`the targets file ${path} has a field it does not know, "${visibleLine(extra[0] as string).slice(0, 40)}"; it holds only "deployments" (and x-… or .… keys for YAML anchors)`)
@@ -250,6 +257,13 @@ const TLS_FIELD_OF: Record<string, string> = { '--ca-cert': 'caCert', '--client-
  * its report folder `<report-dir>/<label>/`. Every key read is pushed to `secrets` as soon as it
  * is read, so that whatever is said afterwards can be redacted. Throws ConfigError.
  */
+/** The environment the entries' apiKeyEnv name variables of, and where the keys they hold go to be hidden (the fleet's redactor). */
+export interface KeysOfTheFile {
+  env: NodeJS.ProcessEnv
+  secrets: string[]
+}
+const NO_KEYS: KeysOfTheFile = { env: {}, secrets: [] }
+
 export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd: string, secrets: string[]): { shared: Config; deployments: FleetDeploymentConfig[] } {
   if (request.targetsFile !== undefined && request.baseUrls.length > 0) throw new ConfigError('give --targets FILE or --base-url, not both: the file lists every deployment')
   // an empty CONFORM_BASE_URL hides any in the environment or a .env file: the deployments come from the flags
@@ -257,7 +271,7 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
   if (shared.updateBaseline) throw new ConfigError('--update-baseline writes the failures of one deployment; run it with one --base-url')
   const keyFlag = request.shared.some((arg) => arg === '--api-key' || arg.startsWith('--api-key='))
   if (request.targetsFile !== undefined && keyFlag) throw new ConfigError('--api-key does not go with --targets: each deployment\'s key comes from the variable its apiKeyEnv names')
-  const targets: FleetTarget[] = request.targetsFile !== undefined ? readTargetsFile(request.targetsFile, cwd) : request.baseUrls.map((baseUrl, i) => ({ entry: `--base-url #${i + 1}`, baseUrl }))
+  const targets: FleetTarget[] = request.targetsFile !== undefined ? readTargetsFile(request.targetsFile, cwd, { env, secrets }) : request.baseUrls.map((baseUrl, i) => ({ entry: `--base-url #${i + 1}`, baseUrl }))
   if (targets.length > MAX_DEPLOYMENTS) throw new ConfigError(`--base-url ${tooManyDeployments('gives', targets.length)}`)
   const sharedKey = keyFlag ? '--api-key' : 'CONFORM_API_KEY'
   const byLabel = new Map<string, FleetTarget>()

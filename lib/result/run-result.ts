@@ -194,8 +194,8 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const exchanges = [...byRule.values()].flat().flatMap((c) => c.exchanges)
   const revoked = keyRevoked(exchanges, facts.journal)
   // refused from the start: nothing verified, and no rule reads as broken for it; a gateway that refused the run's client certificate, or a bot check that challenged it: the service was never reached (certificate-refused.ts, front-answered.ts)
-  const certificate = frontAnswered(exchanges, facts.options.tls?.clientCertificate !== undefined)
-  const refused = certificate ?? (revoked ? undefined : keyRefused(exchanges, facts.options.keyFrom))
+  const front = frontAnswered(exchanges, facts.options.tls?.clientCertificate !== undefined)
+  const refused = front ?? (revoked ? undefined : keyRefused(exchanges, facts.options.keyFrom))
   // a server that stopped taking connections: the failures its refused connections caused are not verified (server-gone.ts)
   const gone = serverGone(exchanges)
   // http:// to a port that speaks TLS, a host the server answers 421 for, or every request redirected to https://: the address is wrong, not a rule (speaks-tls.ts, misdirected.ts)
@@ -207,7 +207,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   for (const rule of ruleCatalogue()) {
     if (selected.length > 0 && !selected.includes(rule.id)) continue
     const declared = byRule.get(rule.id) ?? []
-    const kept = certificate ? withoutChecksOfTheFront(declared, certificate) : revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
+    const kept = front ? withoutChecksOfTheFront(declared, front) : revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
     // answers the suite's own cap kept it from reading whole judge nothing (response-cap.ts), nor do a slow operation's timeouts
     const uncapped = withoutFailuresOfTheCap(slow.size > 0 ? withoutFailuresOfTheTimeout(kept, slow, facts.baseUrl) : kept)
     const checks = tlsPort ? withoutFailuresOfPlainHttp(uncapped, facts.baseUrl) : wrongHost ? withoutChecksOfTheMisdirectedRun(uncapped, facts.baseUrl) : gone ? withoutFailuresOfTheGoneServer(uncapped, gone) : uncapped

@@ -75,6 +75,9 @@ const cases: { name: string; second?: string; args?: (file: string) => string[];
   { name: 'a field the file does not know (a key written into it)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKey: OTHER_KEY', says: /deployment 2 \(us\): unknown field "apiKey" \(did you mean apiKeyEnv\? It names the environment variable that holds the key: a key is never written in the file\); an entry has label, baseUrl, apiKeyEnv/ },
   { name: 'an option of the whole fleet in an entry (a pace of production beside staging)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nrateLimit: 5', says: /deployment 2 \(us\): unknown field "rateLimit" \(--rate-limit is an option of the whole fleet, on the command line: run the deployments that need another --rate-limit as a fleet of their own, into another --report-dir, and join the two folders with merge\); an entry has/ },
   { name: 'maxWrites given as text (a budget nobody can be sure of)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nmaxWrites: "5"', says: /deployment 2 \(us\): maxWrites is a whole number, 0 or more \("5" given\): at most that many POSTs to this deployment/ },
+  // the key pasted into the wrong field: the line that refuses it quotes what was given, the key hidden
+  { name: 'its key pasted as its maxWrites', second: `label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nmaxWrites: "${otherKey}"`, says: /deployment 2 \(us\): maxWrites is a whole number, 0 or more \("\[REDACTED\]" given\)/ },
+  { name: "another entry's key pasted as its maxWrites, its own key as its label", second: `label: ${labelKey}\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: LABEL_KEY\nmaxWrites: "GOOD_KEY_VALUE"`, says: /deployment 2 \(\[REDACTED\]\): maxWrites is a whole number, 0 or more \("\[REDACTED\]" given\)/, hidden: labelKey },
   { name: 'maxWrites below 0', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nmaxWrites: -1', says: /deployment 2 \(us\): maxWrites is a whole number, 0 or more \(-1 given\)/ },
   { name: 'maxWrites not whole', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nmaxWrites: 2.5', says: /deployment 2 \(us\): maxWrites is a whole number, 0 or more \(2\.5 given\)/ },
   { name: 'readOnly: true beside maxWrites: 5 (two things said)', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nreadOnly: true\nmaxWrites: 5', says: /deployment 2 \(us\): readOnly: true and maxWrites: 5 say two things/ },
@@ -112,7 +115,7 @@ function writeTo(name: string, text: string): string {
 describe.concurrent('an entry that cannot be run: exit 2, one line naming it, no request', () => {
   for (const c of cases) {
     test(c.name, async () => {
-      const file = c.second !== undefined ? targetsFile(c.name.replace(/\W+/g, '-'), c.second.replace('GOOD_URL', good.server.baseUrl)) : ''
+      const file = c.second !== undefined ? targetsFile(c.name.replace(/\W+/g, '-'), c.second.replace('GOOD_URL', good.server.baseUrl).replace('GOOD_KEY_VALUE', good.key)) : ''
       const args = c.args ? c.args(file) : ['--targets', file]
       const run = await runConformInProcess(args, { env: { GOOD_KEY: good.key, GOOD_KEY_TOO: good.key, OTHER_KEY: otherKey, EMPTY_KEY: '', LABEL_KEY: labelKey, CONFORM_API_KEY: good.key } })
       runs.push(run)
