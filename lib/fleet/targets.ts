@@ -142,7 +142,7 @@ function labelNotText(value: unknown): string {
 }
 
 /** The entries of a targets file; throws ConfigError naming the file and the entry at fault. */
-export function readTargetsFile(path: string, cwd: string, keys: KeysOfTheFile = NO_KEYS): FleetTarget[] {
+export function readTargetsFile(path: string, cwd: string, keys?: KeysOfTheFile): FleetTarget[] {
   const file = resolve(cwd, path)
   let text: string
   try {
@@ -167,10 +167,12 @@ export function readTargetsFile(path: string, cwd: string, keys: KeysOfTheFile =
   if (list.length > MAX_DEPLOYMENTS) throw new ConfigError(`the targets file ${path} ${tooManyDeployments('lists', list.length)}`)
   // every key the file's entries name, hidden before any entry is checked: a key pasted into the
   // wrong field (maxWrites: "sk-live-…", a label) was printed in the line that refused the entry
-  for (const item of list) {
-    const variable = (item as { apiKeyEnv?: unknown } | null)?.apiKeyEnv
-    const key = typeof variable === 'string' ? keys.env[variable] : undefined
-    if (key !== undefined && key.trim() !== '') keys.secrets.push(key)
+  if (keys) {
+    for (const item of list) {
+      const variable = (item as { apiKeyEnv?: unknown } | null)?.apiKeyEnv
+      const key = typeof variable === 'string' ? keys.env[variable] : undefined
+      if (key !== undefined && key.trim() !== '') keys.secrets.push(key)
+    }
   }
   // a top-level `x-…` or `.…` key holds what anchors refer to (`x-shared: &shared`), as in Compose and GitLab CI files
   const extra = Object.keys(data).filter((key) => key !== 'deployments' && !/^(x-|\.)/.test(key))
@@ -262,7 +264,6 @@ export interface KeysOfTheFile {
   env: NodeJS.ProcessEnv
   secrets: string[]
 }
-const NO_KEYS: KeysOfTheFile = { env: {}, secrets: [] }
 
 export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd: string, secrets: string[]): { shared: Config; deployments: FleetDeploymentConfig[] } {
   if (request.targetsFile !== undefined && request.baseUrls.length > 0) throw new ConfigError('give --targets FILE or --base-url, not both: the file lists every deployment')
