@@ -232,6 +232,9 @@ export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.ar
     process.exit(2)
   }
   process.on('uncaughtException', lastResort)
+  // a reader that stopped reading (`| head`) is no fault of the run: what is left of stdout is
+  // dropped, and the exit code stays the verdict (it was "internal error: write EPIPE" and exit 2)
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' ? undefined : lastResort(error)))
   // a stray rejection of a run's suite is a problem of that run, in its reports (lib/runner/stray-rejections.ts)
   process.on('unhandledRejection', (error) => (rejectionOwnedByARun() ? undefined : lastResort(error)))
   // SIGINT (Ctrl-C) and SIGTERM (a CI job cancelled): the run stops sending, writes its reports
