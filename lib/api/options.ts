@@ -114,7 +114,7 @@ function asCommandLine(options: ConformanceOptions, baseUrl: string | undefined,
     if (OWN_KEYS.has(key) || value === undefined) continue
     const row = BY_KEY.get(key)
     if (key === 'targets') throw new ConformanceConfigError(FLEET_REFUSED)
-    if (!row) throw new ConformanceConfigError(`unknown option "${key}"${meant(key)}; the options are the command line's flags in camelCase: ${[...BY_KEY.keys()].join(', ')}`)
+    if (!row) throw new ConformanceConfigError(`unknown option "${key}"${meant(key)}; the options are baseUrl, the command line's flags in camelCase (${[...BY_KEY.keys()].join(', ')}) and the library's own (${[...OWN_KEYS].filter((k) => k !== 'baseUrl').join(', ')})`)
     if (row.kind === 'boolean') {
       if (typeof value !== 'boolean') throw new ConformanceConfigError(`${key} takes true or false, got ${JSON.stringify(value)}`)
       if (value) argv.push(`--${row.flag}`)

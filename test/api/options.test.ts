@@ -84,6 +84,8 @@ describe('a bad option', () => {
     const error = await runConformance({ maxWrite: 3 } as ConformanceOptions).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ConformanceConfigError)
     expect((error as Error).message).toMatch(/^unknown option "maxWrite" \(did you mean "maxWrites"\?\); .*maxWrites/)
+    // every option it takes, baseUrl and the library's own too (the list left them out)
+    for (const own of ['baseUrl', 'environment', 'cwd', 'signal']) expect((error as Error).message).toContain(own)
     // a key in another case, written as the flag or mistyped, names the option it was meant for (a JS test file has no type to catch it)
     for (const [written, meant] of [['apikey', 'apiKey'], ['read-only', 'readOnly'], ['BASEURL', 'baseUrl'], ['readonly', 'readOnly'], ['maxWirtes', 'maxWrites']]) {
       const typo = await runConformance({ baseUrl: 'http://127.0.0.1:9/v1', [written as string]: true } as ConformanceOptions).catch((e: unknown) => e)
