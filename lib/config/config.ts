@@ -295,8 +295,9 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
  */
 function baseUrlGuess(url: URL): string {
   if (url.pathname === '/') return ` (${url.origin}/v1)`
-  const at = url.pathname.indexOf('/v1/')
-  return at >= 0 ? ` (${url.origin}${url.pathname.slice(0, at + 3)})` : ''
+  // /V1 too (a path is case-sensitive, and the interface's is /v1)
+  const upTo = /^(.*?)\/v1(?=\/|$)/i.exec(url.pathname)
+  return upTo ? ` (${url.origin}${upTo[1]}/v1)` : ''
 }
 
 /**
