@@ -114,7 +114,7 @@ function asCommandLine(options: ConformanceOptions, baseUrl: string | undefined,
     if (OWN_KEYS.has(key) || value === undefined) continue
     const row = BY_KEY.get(key)
     if (key === 'targets') throw new ConformanceConfigError(FLEET_REFUSED)
-    if (!row) throw new ConformanceConfigError(`unknown option "${key}"${meant(key)}; the options are the command line's flags in camelCase: ${[...BY_KEY.keys()].join(', ')}`)
+    if (!row) throw new ConformanceConfigError(`unknown option "${key}"${meant(key)}; the options are baseUrl, the command line's flags in camelCase (${[...BY_KEY.keys()].join(', ')}) and the library's own (${[...OWN_KEYS].filter((k) => k !== 'baseUrl').join(', ')})`)
     if (row.kind === 'boolean') {
       if (typeof value !== 'boolean') throw new ConformanceConfigError(`${key} takes true or false, got ${JSON.stringify(value)}`)
       if (value) argv.push(`--${row.flag}`)
@@ -155,7 +155,11 @@ function refuseEmptyBaseUrl(options: ConformanceOptions): void {
 }
 
 /** An apiKey is for a service: with no address at all (no baseUrl, no CONFORM_BASE_URL) the run would check the embedded reference server and never use it. */
-function refuseKeyWithoutAddress(options: ConformanceOptions, config: Config): void {
+function refuseKeyWithoutAddress(options: ConformanceOptions, config: Config, environment: Readonly<Record<string, string | undefined>>): void {
+  // CONFORM_BASE_URL set but empty: a CI variable that is not set, meant for a service all the same
+  if (!('baseUrl' in options) && config.baseUrl === undefined && environment.CONFORM_BASE_URL === '') {
+    throw new ConformanceConfigError('CONFORM_BASE_URL is set but empty (a CI variable or secret that is not set?) and no baseUrl is given: the run would check the embedded reference server, not your service; give baseUrl, or unset CONFORM_BASE_URL to check the embedded server')
+  }
   if (!('baseUrl' in options) && config.baseUrl === undefined && options.apiKey !== undefined) {
     throw new ConformanceConfigError('apiKey given without baseUrl: the run would check the embedded reference server, not your service; give baseUrl (a function, baseUrl: () => process.env.SERVICE_URL, reads it when the run starts) or CONFORM_BASE_URL')
   }
@@ -165,7 +169,7 @@ function refuseKeyWithoutAddress(options: ConformanceOptions, config: Config): v
 export function configForRun(options: ConformanceOptions, baseUrl: string | undefined, environment: Readonly<Record<string, string | undefined>>, cwd: string): Config {
   refuseEmptyBaseUrl(options)
   const config = configFromOptions(options, baseUrl, environment, cwd)
-  refuseKeyWithoutAddress(options, config)
+  refuseKeyWithoutAddress(options, config, environment)
   // no address: the embedded reference server, which speaks plain http
   const plain = tlsWithoutHttps(config, true)
   if (plain) throw new ConformanceConfigError(inOptionWords(plain))
@@ -194,6 +198,6 @@ export async function resolveBaseUrl(options: ConformanceOptions): Promise<strin
 export function configBeforeAddress(options: ConformanceOptions, environment: Readonly<Record<string, string | undefined>>, cwd: string): Config {
   refuseEmptyBaseUrl(options)
   const config = configFromOptions(options, undefined, options.baseUrl === undefined ? environment : { ...environment, CONFORM_BASE_URL: '' }, cwd)
-  refuseKeyWithoutAddress(options, config)
+  refuseKeyWithoutAddress(options, config, environment)
   return config
 }

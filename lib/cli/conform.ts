@@ -132,6 +132,9 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     return 0
   }
 
+  // no address, yet one was meant: the embedded server would pass, a gate green on nothing of the service's
+  const unnamed = config.baseUrl === undefined ? addressMeant(config, env, argv) : undefined
+  if (unnamed) return cannotRun(unnamed)
   // the runner and the suites load while the server starts or the preflight waits on the network;
   // --help, --list-rules and a bad option never load them
   const unwritable = reportDirProblem(resolve(userCwd, config.reportDir))
@@ -198,6 +201,21 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
 }
 
 /**
+ * Why a run without a base URL was meant for a service all the same, or undefined (the newcomer's
+ * `npm run conform`, which checks the embedded reference server): CONFORM_BASE_URL set but empty
+ * (a CI variable or secret not set, which the shell or the runner gives as ''), or a key given,
+ * which the embedded server, with a key of its own, would never use. Either way the run would pass
+ * without a request to the service: exit 2, as the GitHub Action and the library refuse it.
+ */
+function addressMeant(config: Config, env: NodeJS.ProcessEnv, argv: readonly string[]): string | undefined {
+  const keyFrom = config.apiKey === undefined ? undefined : apiKeyInArgv(argv) !== undefined ? '--api-key' : 'CONFORM_API_KEY'
+  const embedded = 'the run would check the embedded reference server, not your service'
+  if (env.CONFORM_BASE_URL !== undefined && env.CONFORM_BASE_URL.trim() === '') return `CONFORM_BASE_URL is set but empty (a CI variable or secret that is not set?) and no --base-url is given: ${embedded}; give the deployment's address, ending in /v1, or unset CONFORM_BASE_URL to check the embedded server`
+  if (keyFrom !== undefined) return `a key is given (${keyFrom}) but no base URL: ${embedded}, with a key of its own; give --base-url (or CONFORM_BASE_URL), ending in /v1, or leave the key out to check the embedded server`
+  return undefined
+}
+
+/**
  * The base URL a run whose options could not be read was given (--base-url, else CONFORM_BASE_URL),
  * for its reports; none when it is no URL or carries credentials, which are never shown.
  */
@@ -232,6 +250,9 @@ export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.ar
     process.exit(2)
   }
   process.on('uncaughtException', lastResort)
+  // a reader that stopped reading (`| head`) is no fault of the run: what is left of stdout is
+  // dropped, and the exit code stays the verdict (it was "internal error: write EPIPE" and exit 2)
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' ? undefined : lastResort(error)))
   // a stray rejection of a run's suite is a problem of that run, in its reports (lib/runner/stray-rejections.ts)
   process.on('unhandledRejection', (error) => (rejectionOwnedByARun() ? undefined : lastResort(error)))
   // SIGINT (Ctrl-C) and SIGTERM (a CI job cancelled): the run stops sending, writes its reports

@@ -98,6 +98,10 @@ export async function serve(argv: string[], io: ServeIo, env: NodeJS.ProcessEnv 
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const io: ServeIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }
+  // `--list-mutations | head`: a reader that stopped reading ends nothing (it was a stack trace and exit 1)
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+  })
   serve(process.argv.slice(2), io, process.env).then(
     (result) => {
       if (typeof result === 'number') {

@@ -91,7 +91,7 @@ Runs every check of the Pet Store categories interface against a deployment and 
 asked, or --deadline came first), 130/143 (stopped by SIGINT/SIGTERM, reports written).
 The key is trimmed of surrounding whitespace (a secret file's newline); one that still holds a
 character a bearer token cannot is refused before any request.
-Without --base-url it starts the embedded reference server and checks that.
+Without --base-url (and with no key given) it starts the embedded reference server and checks that.
 Several deployments at once: --base-url repeated, or --targets FILE; a fleet page joins their verdicts.
 petstore-conform compare A B compares two runs' reports (compare --help).
 petstore-conform merge DIR... --report-dir OUT joins report folders into a fleet page (merge --help).
@@ -295,8 +295,9 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
  */
 function baseUrlGuess(url: URL): string {
   if (url.pathname === '/') return ` (${url.origin}/v1)`
-  const at = url.pathname.indexOf('/v1/')
-  return at >= 0 ? ` (${url.origin}${url.pathname.slice(0, at + 3)})` : ''
+  // /V1 too (a path is case-sensitive, and the interface's is /v1)
+  const upTo = /^(.*?)\/v1(?=\/|$)/i.exec(url.pathname)
+  return upTo ? ` (${url.origin}${upTo[1]}/v1)` : ''
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { OptionSpec } from './options.ts'
 
 export const CONFORM_OPTIONS = [
-  { flag: 'base-url', kind: 'string', value: 'URL', env: 'CONFORM_BASE_URL', defaultText: 'embedded server', help: 'base address, ending in /v1; repeat it to check several deployments at once, sharing the one key (docs/ci.md)' },
+  { flag: 'base-url', kind: 'string', value: 'URL', env: 'CONFORM_BASE_URL', defaultText: 'embedded server', help: 'base address, ending in /v1; repeat it to check several deployments at once, sharing the one key (docs/ci.md). Left out, the embedded reference server is checked, unless a key is given or CONFORM_BASE_URL is set but empty: exit 2, never a pass of the suite\'s own server' },
   {
     flag: 'targets',
     kind: 'string',

@@ -167,7 +167,13 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   const where = result.embeddedServer ? `${result.baseUrl} (embedded reference server)` : result.baseUrl
   const seed = result.options.seed === undefined ? '' : ` · seed ${result.options.seed}`
   const trace = result.traceId ? ` · trace ${result.traceId}` : ''
-  head.push(terminalText(`Pet Store categories conformance · ${where} · run ${result.runId}${seed}${trace}`, MAX_WIDTH))
+  // the run id, seed and trace id are looked up whole (the service's logs, --seed): a header too long
+  // for one line puts them on a line of their own rather than cut the trace id to "trace…"
+  const title = `Pet Store categories conformance · ${where}`
+  const ids = `run ${result.runId}${seed}${trace}`
+  const whole = visibleLine(`${title} · ${ids}`)
+  if ([...whole].length <= MAX_WIDTH) head.push(whole)
+  else head.push(terminalText(title, MAX_WIDTH), terminalText(`  ${ids}`, MAX_WIDTH))
   if (result.options.readOnly) head.push('Read-only run (--read-only): no POST sent, so the rules about creating are not verified.')
   // a refused key explains every failure below it: said first, whole
   const refused = result.problems.find((p) => p.kind === 'certificate-refused' || p.kind === 'front-answered' || p.kind === 'key-refused' || p.kind === 'key-revoked' || p.kind === 'server-gone' || p.kind === 'speaks-tls' || p.kind === 'misdirected' || p.kind === 'response-cap' || p.kind === 'no-answer-in-time')

@@ -51,3 +51,19 @@ export function keyRefused(exchanges: readonly Exchange[], keyFrom?: string): Ru
     : 'Apache hands it to PHP-FPM or CGI only with CGIPassAuth On; Squid as a reverse proxy to its cache_peer only with login=PASSTHRU'
   return { kind: 'key-refused', message: `the server refused the key: all ${statuses.length} requests sent with it were answered ${which}; check ${theKey(keyFrom)} (wrong, expired, another environment's?), and that the Authorization header reaches the service (${reaches})` }
 }
+
+/**
+ * A key refused on every POST it was sent with (401 or 403), enough of them, while a request of
+ * another method was served with it: a key without write permission (create-returns-201 says so
+ * once). Its GETs show the key is not simply wrong (keyRefused).
+ */
+export function writesRefused(exchanges: readonly Exchange[]): boolean {
+  const posts = new Map<string, Exchange>()
+  let served = false
+  for (const e of exchanges) {
+    if (e.request.headers.authorization !== KEY_AUTHORIZATION || !e.response) continue
+    if (e.request.method === 'POST') posts.set(e.id, e)
+    else if (!refusedTheKey(e)) served = true
+  }
+  return served && posts.size >= ENOUGH && [...posts.values()].every(refusedTheKey)
+}

@@ -11,7 +11,7 @@
 import type { SkipCause } from '../checks/skip-causes.ts'
 import type { JournalEntry } from '../http/journal.ts'
 import { refusedTheKey } from '../http/exchange.ts'
-import { keyRefused } from '../result/key-refused.ts'
+import { keyRefused, writesRefused } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
 import { answeredByTheFront, frontAnswered } from '../result/front-answered.ts'
 import { answeredOnly421, answeredOnlyRedirects } from '../result/misdirected.ts'
@@ -72,12 +72,24 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   // what the reports say if the deadline cuts the confirmation short
   for (const { o } of failed) o.result.recurrence = { attempts: 1, failures: 1, kind: 'unconfirmed' }
   const journal = options.journal()
-  const writes = confirmationWrites(journal, failed.map(({ o }) => o.result), options.maxWrites, options.attempts)
+  const exchanges = results.flatMap(({ result }) => result.exchanges)
+  // a key refused on every POST, its GETs served (a key without write permission): every create's
+  // re-probe would be refused again. The first such failure is probed again, to tell a refusal that
+  // lasts from one of a moment; the others are not, nor are their POSTs sent (a default run sent 44
+  // more for them, against the production deployment an acceptance key may read only)
+  const spared = new Set<number>()
+  if (writesRefused(exchanges)) {
+    const ofTheKey = failed.filter(({ o }) => o.result.exchanges.length > 0 && o.result.exchanges.every((e) => e.request.method === 'POST' && refusedTheKey(e)))
+    for (const { at } of ofTheKey.slice(1)) {
+      spared.add(at)
+      counts.get(at)!.skipped = 'not-needed'
+    }
+  }
+  const writes = confirmationWrites(journal, failed.filter(({ at }) => !spared.has(at)).map(({ o }) => o.result), options.maxWrites, options.attempts)
   // a key the server refuses, or stopped accepting, would only be refused again: no verdict either
   // way, unless a key it had served, asked about once more, is served (key-recheck.ts): then its
   // refusals were the service's. A key refused from the first request on is not asked again: served
   // a second later, it may only just have become valid (a new key still propagating)
-  const exchanges = results.flatMap(({ result }) => result.exchanges)
   const refusedFromTheStart = keyRefused(exchanges) !== undefined
   let keyGone = refusedFromTheStart || keyRevoked(exchanges, journal) !== undefined
   let askedAboutTheKey = false
@@ -106,7 +118,7 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
     // a check that passed once is intermittent: no more attempts are needed to say so
     const pending = failed.filter(({ at }) => {
       const c = counts.get(at)!
-      return c.failures === c.attempts
+      return c.failures === c.attempts && !spared.has(at)
     })
     if (pending.length === 0) break
     const attemptScope = newRunScope({ ...scope.context, runId: freshRunId(scope.context.runId, attempt), confirming: writes })

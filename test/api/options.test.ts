@@ -84,6 +84,8 @@ describe('a bad option', () => {
     const error = await runConformance({ maxWrite: 3 } as ConformanceOptions).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ConformanceConfigError)
     expect((error as Error).message).toMatch(/^unknown option "maxWrite" \(did you mean "maxWrites"\?\); .*maxWrites/)
+    // every option it takes, baseUrl and the library's own too (the list left them out)
+    for (const own of ['baseUrl', 'environment', 'cwd', 'signal']) expect((error as Error).message).toContain(own)
     // a key in another case, written as the flag or mistyped, names the option it was meant for (a JS test file has no type to catch it)
     for (const [written, meant] of [['apikey', 'apiKey'], ['read-only', 'readOnly'], ['BASEURL', 'baseUrl'], ['readonly', 'readOnly'], ['maxWirtes', 'maxWrites']]) {
       const typo = await runConformance({ baseUrl: 'http://127.0.0.1:9/v1', [written as string]: true } as ConformanceOptions).catch((e: unknown) => e)
@@ -136,6 +138,12 @@ describe('an address written but empty is refused, never read as the embedded re
     expect((error as Error).message).toMatch(/^apiKey given without baseUrl/)
     // without baseUrl and without a key: the embedded reference server, as the command line checks it
     expect(() => configBeforeAddress({}, {}, ROOT)).not.toThrow()
+    // unless CONFORM_BASE_URL is set but empty (a CI variable not set): an address was meant, as the command line refuses it
+    expect(() => configBeforeAddress({}, { CONFORM_BASE_URL: '' }, ROOT)).toThrow(/^CONFORM_BASE_URL is set but empty .*not your service/)
+    const empty = await runConformance({ environment: { CONFORM_BASE_URL: '' }, cwd: ROOT }).catch((e: unknown) => e)
+    expect(empty).toBeInstanceOf(ConformanceConfigError)
+    // a baseUrl given wins over the variable, empty or not
+    expect(() => configBeforeAddress({ baseUrl: () => 'http://127.0.0.1:9/v1' }, { CONFORM_BASE_URL: '' }, ROOT)).not.toThrow()
   })
 })
 

@@ -4,7 +4,7 @@ import { CONFORM_OPTIONS } from '../../lib/config/conform-options.ts'
 import { namePrefix } from '../../lib/result/run-result.ts'
 import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
 import { VALID_CREATES } from '../../suites/cases/valid-creates.ts'
-import { runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { runConform, runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 
 describe('npm run conform with no arguments', () => {
   let run: ConformRun
@@ -49,5 +49,26 @@ describe('npm run conform with no arguments', () => {
     expect(ledger.length).toBe(VALID_CREATES.length)
     // an empty name (create-empty-name), a name of digits (create-numeric-name) and "0" (create-short-name) carry the run's prefix in the description the ledger's body holds
     for (const entry of ledger) expect(entry.name.trim().startsWith(`${namePrefix(runId)}-`) || (/^(|0|-00\d+)$/.test(entry.name) && entry.body?.includes(`${namePrefix(runId)}-`))).toBe(true)
+  })
+})
+
+describe('no base URL, yet one was meant: exit 2 before any request, never a PASS of the embedded server', () => {
+  const runs: ConformRun[] = []
+  afterAll(() => runs.forEach((r) => r.cleanup()))
+  const KEY = 'ci-secret-7f3a9c2e5b'
+
+  test.each([
+    ['CONFORM_BASE_URL set but empty (a CI variable not set), the key beside it', { CONFORM_BASE_URL: '', CONFORM_API_KEY: KEY }, [], /^conform: CONFORM_BASE_URL is set but empty .*: the run would check the embedded reference server, not your service;/],
+    ['CONFORM_BASE_URL set but empty, no key', { CONFORM_BASE_URL: '' }, [], /^conform: CONFORM_BASE_URL is set but empty /],
+    ['a key in CONFORM_API_KEY, no address', { CONFORM_API_KEY: KEY }, [], /^conform: a key is given \(CONFORM_API_KEY\) but no base URL: the run would check the embedded reference server, not your service/],
+    ['a key given by --api-key, no address', {}, ['--api-key', KEY], /^conform: a key is given \(--api-key\) but no base URL/],
+  ])('%s', async (_, env: Record<string, string>, args: string[], said: RegExp) => {
+    const run = await runConformInProcess(args, { env })
+    runs.push(run)
+    expect(run.code, run.stdout).toBe(2)
+    expect(run.stderr).toMatch(said)
+    expect(run.stdout).not.toContain('embedded reference server at')
+    expect(run.results?.exitCode).toBe(2)
+    expect(`${run.stdout}${run.stderr}${Object.values(run.files).join('')}`).not.toContain(KEY)
   })
 })

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, expect, test } from 'vitest'
 import type { Exchange } from '../../lib/http/exchange.ts'
-import { keyRefused } from '../../lib/result/key-refused.ts'
+import { keyRefused, writesRefused } from '../../lib/result/key-refused.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
@@ -74,6 +74,18 @@ test('only when every answer to the key is 401 or 403, and there are enough of t
   expect(keyRefused([answered('a', 'Bearer wrong', 401), answered('b', 'Basic x', 401), answered('c', 'Bearer wrong', 401)])).toBeUndefined()
 })
 
+test('writes refused: every POST sent with the key refused, enough of them, and a request of another method served with it', () => {
+  const sent = (id: string, method: string, status: number, authorization = 'Bearer $CONFORM_API_KEY'): Exchange => ({ ...answered(id, authorization, status), request: { ...answered(id, authorization, status).request, method } })
+  const posts = [sent('p1', 'POST', 403), sent('p2', 'POST', 401), sent('p3', 'POST', 403)]
+  expect(writesRefused([...posts, sent('g', 'GET', 200)])).toBe(true)
+  // a key refused everywhere is keyRefused's, not this
+  expect(writesRefused([...posts, sent('g', 'GET', 401)])).toBe(false)
+  // one create taken, or too few refused, or POSTs without the key
+  expect(writesRefused([...posts, sent('p4', 'POST', 201), sent('g', 'GET', 200)])).toBe(false)
+  expect(writesRefused([...posts.slice(0, 2), sent('g', 'GET', 200)])).toBe(false)
+  expect(writesRefused([sent('p1', 'POST', 401, 'Bearer wrong'), sent('p2', 'POST', 401, 'Bearer wrong'), sent('p3', 'POST', 401, 'Bearer wrong'), sent('g', 'GET', 200)])).toBe(false)
+})
+
 test('a key refused on every POST, served on GET (a key without write permission): create-returns-201 fails once, the refusals that met the key are not verified, and are not probed again', async () => {
   const mutation = MUTATIONS.find((m) => m.name === 'create-refuses-the-valid-key')!
   const key = `right-${randomBytes(12).toString('hex')}`
@@ -92,7 +104,11 @@ test('a key refused on every POST, served on GET (a key without write permission
   // one cause, whatever else each create's check allows (a refusal for length, a short form)
   expect(new Set(failed.map((c) => c.failure?.message)).size).toBe(1)
   expect(failed[0]?.failure?.message).toMatch(/^POST answered 401, expected 201: the key may read but not create \(all of \d+ creates sent with the key were answered 401, its other requests were served\).* or --read-only/)
-  // the creates' failures alone are probed again: two more of each, not of every refusal too (231 POSTs before)
+  // one create's failure alone is probed again (--confirm 2: two POSTs), to tell a refusal that lasts
+  // from one of a moment: not every refusal too (231 POSTs before), nor every create (44 more before)
   const creates = POST_PROBES.filter((p) => !p.followUp).length
   expect(run.results?.summary.writes).toBeLessThan(2 * creates)
+  expect(run.results?.summary.writesAgain).toBe(2)
+  expect(failed.every((c) => c.recurrence?.kind !== 'intermittent')).toBe(true)
+  expect(run.stdout).toContain('recurred: deterministic: failed 3 of 3 probes')
 })

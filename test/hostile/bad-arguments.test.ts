@@ -45,6 +45,11 @@ const CASES: Case[] = [
     says: /does not end in \/v1.*\(https:\/\/petstore\.example\/v1\), or --allow-any-base-path/,
   },
   {
+    name: 'a base URL ending in /V1, the version in capitals',
+    args: ['--base-url', 'https://petstore.example/api/V1'],
+    says: /the base URL path "\/api\/V1" does not end in \/v1.*; give the address ending in \/v1 \(https:\/\/petstore\.example\/api\/v1\), or --allow-any-base-path/,
+  },
+  {
     name: "a base URL that is an endpoint's address (/v1/categories, copied from a browser)",
     args: ['--base-url', 'https://petstore.example/api/v1/categories'],
     says: /the base URL path "\/api\/v1\/categories" does not end in \/v1.*; give the address ending in \/v1 \(https:\/\/petstore\.example\/api\/v1\), or --allow-any-base-path/,

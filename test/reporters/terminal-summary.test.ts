@@ -194,6 +194,18 @@ describe('a line too long for the terminal', () => {
     expect(reason).toMatch(/ or…: created-in-list$/)
   })
 
+  test('the header too long for one line gives the run id, seed and trace id a line of their own, whole (the embedded server\'s cut the trace id to "trace…")', () => {
+    const traceId = 'fb269b8d7e0139e304ec84692f045750'
+    const base = runResult()
+    const header = (baseUrl: string, embeddedServer: boolean) => terminalSummary({ ...base, baseUrl, embeddedServer, traceId, options: { ...base.options, seed: 1042851841 } }, FILES).split('\n')
+    const embedded = header('http://127.0.0.1:46793/v1', true)
+    expect(embedded[0]).toBe('Pet Store categories conformance · http://127.0.0.1:46793/v1 (embedded reference server)')
+    expect(embedded[1]).toBe(`  run ${RUN_ID} · seed 1042851841 · trace ${traceId}`)
+    // a short one stays one line
+    expect(header('https://eu.example/v1', false)[0]).toBe(`Pet Store categories conformance · https://eu.example/v1 · run ${RUN_ID} · seed 1042851841 · trace ${traceId}`)
+    for (const line of [...embedded, ...header(`https://${'long-host-name.'.repeat(12)}example/v1`, false)]) expect([...line].length).toBeLessThanOrEqual(MAX_WIDTH)
+  })
+
   test('a word longer than half the line (a URL) is cut inside it', () => {
     expect(terminalText(`see ${'x'.repeat(200)}`, 40)).toBe(`see ${'x'.repeat(35)}…`)
     expect(terminalText('one two three', 8)).toBe('one two…')
