@@ -39,8 +39,7 @@ export const sameShape = (text: string): string =>
 export const KEY_STAND_INS: readonly { placeholder: string; value: (key: string) => string }[] = [
   { placeholder: '$(printf %s "$CONFORM_API_KEY" | tr a-zA-Z A-Za-z)', value: swapCase },
   { placeholder: '$(printf %s "$CONFORM_API_KEY" | tr a-zA-Z0-9 b-fah-zgB-FAH-ZG1-90)', value: sameShape },
-  // the last character made an _, or an x where it was one: whatever the key, a different key; and
-  // one that a key looked up with SQL LIKE matches, whose _ stands for any one character
+  // the last character made an _ (which SQL LIKE reads as any one), an x where it was one: whatever the key, a different key
   {
     placeholder: '${CONFORM_API_KEY%?}$([ "${CONFORM_API_KEY#"${CONFORM_API_KEY%?}"}" = _ ] && echo x || echo _)',
     value: (key) => key.slice(0, -1) + (key.endsWith('_') ? 'x' : '_'),
