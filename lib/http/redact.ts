@@ -39,10 +39,10 @@ export const sameShape = (text: string): string =>
 export const KEY_STAND_INS: readonly { placeholder: string; value: (key: string) => string }[] = [
   { placeholder: '$(printf %s "$CONFORM_API_KEY" | tr a-zA-Z A-Za-z)', value: swapCase },
   { placeholder: '$(printf %s "$CONFORM_API_KEY" | tr a-zA-Z0-9 b-fah-zgB-FAH-ZG1-90)', value: sameShape },
-  // the last character made an x, or a y where it was one: whatever the key, a different key
+  // the last character made an _ (which SQL LIKE reads as any one), an x where it was one: whatever the key, a different key
   {
-    placeholder: '${CONFORM_API_KEY%?}$([ "${CONFORM_API_KEY#"${CONFORM_API_KEY%?}"}" = x ] && echo y || echo x)',
-    value: (key) => key.slice(0, -1) + (key.endsWith('x') ? 'y' : 'x'),
+    placeholder: '${CONFORM_API_KEY%?}$([ "${CONFORM_API_KEY#"${CONFORM_API_KEY%?}"}" = _ ] && echo x || echo _)',
+    value: (key) => key.slice(0, -1) + (key.endsWith('_') ? 'x' : '_'),
   },
   { placeholder: '${CONFORM_API_KEY%?}', value: (key) => key.slice(0, -1) },
   // HTTP Basic credentials with the key as the user name and no password (curl -u KEY:); base64 wraps long lines

@@ -37,6 +37,7 @@ import { LIST_VIEW_MUTATIONS } from './mutations/list-views.ts'
 import { CONNECTION_STATE_MUTATIONS } from './mutations/connection-state.ts'
 import { ID_AS_DOUBLE_MUTATIONS } from './mutations/ids-as-doubles.ts'
 import { FRONT_MUTATIONS } from './mutations/fronts.ts'
+import { KEY_LOOKUP_MUTATIONS } from './mutations/key-lookups.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -53,6 +54,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...ECHO_MUTATIONS,
   ...AUTHENTICATION_MUTATIONS,
   ...OTHER_SCHEME_MUTATIONS,
+  ...KEY_LOOKUP_MUTATIONS,
   ...ROUTING_MUTATIONS,
   LEGACY_ROUTE_MUTATION,
   ...ERROR_MUTATIONS,

@@ -79,7 +79,9 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   // follows its first character
   { key: 'key-with-zero-before', label: 'the key with a 0 before it', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
     authorization: () => `Bearer 0${KEY_PLACEHOLDER}` },
-  // a comparison with an off-by-one that never looks at the last character
+  // a comparison with an off-by-one that never looks at the last character; and the character it
+  // is changed to is _ (x where the key ends in _), which SQL's LIKE reads as any one character: a key
+  // looked up with WHERE key LIKE ?, where = was meant, takes it
   { key: 'key-last-character-changed', label: 'the key with its last character changed', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
     authorization: () => `Bearer ${KEY_LAST_CHARACTER_CHANGED}`,
     unusableWith: tooShort },

@@ -129,16 +129,21 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       // json.dumps write them: a parser written by hand for one case refuses the other); and a format directive
       // and a plus sign ("50%+%s"): a service that logs the create with a format string built of the
       // name (Java's printf("created " + name), String.format) throws on the %s it has no argument
-      // for, and one that URL-decodes the body refuses the escape or reads + as a space
+      // for, and one that URL-decodes the body refuses the escape or reads + as a space; "100%25",
+      // a valid escape (of % itself), which a decoder that leaves invalid escapes as they are and +
+      // as it is (Python's urllib.parse.unquote, PHP's rawurldecode) turns into "100%"
       // and a tab and CR LF: a guard against log injection (CWE-117) that takes them out of the
       // field it logs, the name, keeps them in multi-line text, the description
-      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's\ttab\r\nline <b>Tom & Jerry</b> &amp;&#65; ‘it’ “is” 🐇 50%+%s`,
+      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's\ttab\r\nline <b>Tom & Jerry</b> &amp;&#65; ‘it’ “is” 🐇 50%+%s 100%25`,
       // CR LF as Windows writes a line break (a store that normalises line endings keeps only LF), and
       // tags in the description too: sanitisers are often set on one field only
       // C1 controls too (U+007F to U+009F); and a line break at the very end, which a chomp takes away
       // and quotes and a backslash, as the name holds them: a description written into SQL by string
-      // concatenation (a statement of its own, added later) fails on the quote where the name did not
-      description: `controls [${CONTROL_CHARACTERS}] c1 [\u007f\u0085\u009f] crlf\r\nline line\u2028separator paragraph\u2029separator <i>tag</i> it's "quoted" back\\slash\n`,
+      // concatenation (a statement of its own, added later) fails on the quote where the name did not;
+      // and text that holds a backslash before a letter of an escape, a Windows path and a \u
+      // written out (C:\new\u00e9): a reader written by hand that unescapes with a chain of replace
+      // calls reads the escaped backslash, then the letter after it, as one more escape
+      description: `controls [${CONTROL_CHARACTERS}] c1 [\u007f\u0085\u009f] crlf\r\nline line\u2028separator paragraph\u2029separator <i>tag</i> it's "quoted" C:\\new\\u00e9 back\\slash\n`,
     }),
     // the solidus goes out escaped (\/), which a parser must read as "/"; the rest as JSON.stringify writes it.
     // And the description's key with an escape ("descr\u0069ption"): names compare once unescaped (RFC

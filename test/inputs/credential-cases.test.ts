@@ -30,6 +30,12 @@ describe('near-misses of the key', () => {
     expect(caseOf('key-case-swapped').unusableWith?.(keys['upper-case hex'])).toMatch(/hex digit/)
   })
 
+  test('the key with its last character changed ends in _, which SQL LIKE reads as any one character, or in x where the key ends in _', () => {
+    const changed = (key: string) => keyOnTheWire(caseOf('key-last-character-changed').authorization(RUN_ID)!, key).slice('Bearer '.length)
+    for (const key of Object.values(keys)) expect(changed(key)).toBe(`${key.slice(0, -1)}_`)
+    expect(changed('kQ3v-9sLr_Zt0xWb2yNp8_')).toBe('kQ3v-9sLr_Zt0xWb2yNp8x')
+  })
+
   test('a wrong key of the same shape is sent for every key long enough to redact its near-misses, hex keys included', () => {
     const sameShape = caseOf('key-of-same-shape')
     for (const key of Object.values(keys)) {

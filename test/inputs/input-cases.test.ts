@@ -48,6 +48,16 @@ describe('valid creates', () => {
     // the decomposed text must not already be in NFC, or a normalising store would pass
     expect(all.some((s) => s !== s.normalize('NFC'))).toBe(true)
   })
+
+  test("create-json-escapes' name holds a valid percent escape, and its description a backslash before n and before u as text: a decoder of either gives them back changed", () => {
+    const escapes = (VALID_CREATES.find((c) => c.key === 'create-json-escapes') as (typeof VALID_CREATES)[number]).body(PREFIX)
+    // Python's urllib.parse.unquote decodes %25 and leaves 50%+%s as it is
+    expect(escapes.name).toMatch(/%[0-9A-F]{2}/)
+    expect(decodeURIComponent(escapes.name.slice(escapes.name.lastIndexOf(' ') + 1))).not.toBe(escapes.name.slice(escapes.name.lastIndexOf(' ') + 1))
+    // a chain of replace calls reads the escaped backslash, then the letter after it, once more
+    expect(escapes.description).toMatch(/\\n/)
+    expect(escapes.description).toMatch(/\\u[0-9a-f]{4}/)
+  })
 })
 
 describe('malformed JSON', () => {

@@ -1,5 +1,7 @@
 /** Mutations of §7, §2, §4: every documented error is an Error record whose status matches, and documented responses are application/json. */
+import { conformingBehaviour } from '../reference-server.ts'
 import { errorReply, isInvalidJson, type Mutation } from '../server-cases.ts'
+import { columnLimits } from '../variants/inputs.ts'
 
 export const ERROR_MUTATIONS: readonly Mutation[] = [
   // §7: every 400 and 401 carries an Error record
@@ -146,6 +148,22 @@ export const ERROR_MUTATIONS: readonly Mutation[] = [
     description: 'a request with no Accept header gets its answer (the same JSON) declared text/plain',
     behaviour: {
       finish: (reply, request) => (reply.status < 300 && request.accept === undefined ? { ...reply, headers: { ...reply.headers, 'content-type': 'text/plain; charset=utf-8' } } : reply),
+    },
+  },
+  {
+    // caught by the creates refused for their lengths (a 400 to a valid body): the service's other errors are application/json
+    name: 'length-refusals-declared-text-plain',
+    breaks: 'json-content-type',
+    code: 'WRONG_CONTENT_TYPE',
+    description:
+      "a VARCHAR(32) name and a VARCHAR(255) description whose length errors are written apart from the service's other errors, with Go's http.Error(w, text, 400) and the Error record's JSON as the text: " +
+      'the record comes declared text/plain; charset=utf-8 (http.Error sets it), every other error application/json',
+    behaviour: {
+      ...columnLimits(32, 255),
+      finish: (reply, request) =>
+        request.operation === 'createCategory' && reply.status === 400 && request.body !== undefined && conformingBehaviour.validate(request.body) === null
+          ? { ...reply, headers: { ...reply.headers, 'content-type': 'text/plain; charset=utf-8' } }
+          : reply,
     },
   },
   {

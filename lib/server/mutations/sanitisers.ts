@@ -18,6 +18,14 @@ const decodeEntities = (text: string) =>
     .replaceAll('&quot;', '"')
     .replaceAll('&amp;', '&')
 
+/** Python's urllib.parse.unquote (PHP's rawurldecode alike): runs of valid %XX escapes decoded as UTF-8, an invalid one left as it is, + kept. */
+const unquote = (text: string) => text.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replaceAll('%', ''), 'hex').toString('utf8'))
+
+/** The escapes of a JSON string, as a chain of replace calls reads them: the escaped backslash first, the \u escapes last. */
+const REPLACE_CHAIN: readonly [string, string][] = [['\\\\', '\\'], ['\\"', '"'], ['\\/', '/'], ['\\b', '\b'], ['\\f', '\f'], ['\\n', '\n'], ['\\r', '\r'], ['\\t', '\t']]
+const unescapedByChain = (inner: string) =>
+  REPLACE_CHAIN.reduce((text, [escape, character]) => text.replaceAll(escape, character), inner).replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+
 export const SANITISER_MUTATIONS: readonly Mutation[] = [
   {
     name: 'line-endings-normalised',
@@ -81,6 +89,30 @@ export const SANITISER_MUTATIONS: readonly Mutation[] = [
     ...CHANGED,
     description: 'an HTML sanitiser is set on the description only (the field a page shows as rich text): "<i>tag</i>" is stored as "tag"',
     behaviour: storedAs((text, field) => (field === 'description' ? text.replace(/<[^>]*>/g, '') : text)),
+  },
+  {
+    // caught by create-json-escapes' name, which holds 100%25 (its 50%+%s is no valid escape, and + is no space to unquote)
+    name: 'names-url-decoded',
+    ...CHANGED,
+    description:
+      "the name is URL-decoded on the way in, as for a web client that sends it encodeURIComponent'd, with Python's urllib.parse.unquote (PHP's rawurldecode alike): " +
+      'a valid escape is decoded ("100%25" is stored as "100%"), an invalid one is left as it is and + is not read as a space, so "50%+%s" comes back whole',
+    behaviour: storedAs((text, field) => (field === 'name' ? unquote(text) : text)),
+  },
+  {
+    // caught by create-json-escapes' description, which holds C:\new\u00e9 as text (a backslash before n and before u)
+    name: 'escapes-read-again-by-a-replace-chain',
+    ...CHANGED,
+    description:
+      "a JSON reader written by hand checks each string against JSON's grammar, then unescapes it with a chain of replace calls, the escaped backslash first, " +
+      'then \\", \\n, \\t and the others, the \\u escapes last (Java\'s s.replace(…) one after another): a backslash the text holds is read again with the letter after it, ' +
+      'so "C:\\new\\u00e9" comes back with a line break and an é',
+    behaviour: {
+      parseBody: (text) => {
+        JSON.parse(text)
+        return JSON.parse(text.replace(/"((?:[^"\\]|\\.)*)"/g, (_, inner: string) => JSON.stringify(unescapedByChain(inner)))) as unknown
+      },
+    },
   },
   {
     name: 'unknown-escapes-accepted',
