@@ -19,7 +19,7 @@
  */
 import { blockPageOf, challengeOf as challengeOfHeaders } from '../http/challenge.ts'
 import type { Exchange } from '../http/exchange.ts'
-import { certificateRefused, refusedForCertificate, withoutChecksOfTheRefusedCertificate } from './certificate-refused.ts'
+import { certificateRefused, refusedForCertificate, refusedWithoutCertificate, withoutChecksOfTheRefusedCertificate } from './certificate-refused.ts'
 import type { RunProblem } from './run-problems.ts'
 
 /** Fewer answers than this say too little (a --rule run of one check). */
@@ -64,29 +64,35 @@ export function blockedRun(exchanges: readonly Exchange[]): RunProblem | undefin
   }
 }
 
-/**
- * Which answers of a run are the front's, not the service's: its refusals of the client certificate,
- * its challenges, and its block pages where it blocked every request (a block page among the
- * service's answers is the API's refusal, which the rules judge).
- */
-export function answeredByTheFront(exchanges: readonly Exchange[]): (e: Exchange) => boolean {
-  const everyRequestBlocked = blockedRun(exchanges) !== undefined
-  return (e) => refusedForCertificate(e) || challenged(e) || (everyRequestBlocked && blocked(e))
+/** A front that answered for the service: the run's problem, and which of its answers are the front's, not the service's. */
+export interface FrontAnswer {
+  problem: RunProblem
+  answered: (e: Exchange) => boolean
 }
 
-/** A front that answered for the service: a gateway that refused the client certificate (`withCertificate`: --client-cert was given), a bot check, or a firewall that blocked the whole run. */
-export const frontAnswered = (exchanges: readonly Exchange[], withCertificate: boolean): RunProblem | undefined =>
-  certificateRefused(exchanges, withCertificate) ?? challengedRun(exchanges) ?? blockedRun(exchanges)
-
 /**
- * The checks of a run a front answered (`exchanges`: all of the run's): its refusals of the client certificate, its challenges,
- * and its block pages where it blocked every request, are not verified.
+ * A front that answered for the service, or undefined: a gateway that refused the client certificate (`withCertificate`: --client-cert
+ * was given; `asked`: the server asked a handshake of the run for one), a bot check, or a firewall that blocked the whole run. Its answers:
+ * its refusals of the certificate, its challenges, and its block pages where it blocked every request (a block page among the service's
+ * answers is the API's refusal, which the rules judge).
  */
-export function withoutChecksOfTheFront<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], problem: RunProblem, exchanges: readonly Exchange[]): C[] {
-  if (problem.kind !== 'front-answered') return withoutChecksOfTheRefusedCertificate(checks, problem)
+export function frontAnswered(exchanges: readonly Exchange[], withCertificate: boolean, asked = false): FrontAnswer | undefined {
+  const certificate = certificateRefused(exchanges, withCertificate)
+  if (certificate) return { problem: certificate, answered: refusedForCertificate }
+  // every request alike: each of its answers is the gateway's
+  const withoutOne = refusedWithoutCertificate(exchanges, withCertificate, asked)
+  if (withoutOne) return { problem: withoutOne, answered: () => true }
+  const challenge = challengedRun(exchanges)
+  const everyRequestBlocked = challenge ? undefined : blockedRun(exchanges)
+  const problem = challenge ?? everyRequestBlocked
+  if (!problem) return undefined
+  return { problem, answered: (e) => refusedForCertificate(e) || challenged(e) || (everyRequestBlocked !== undefined && blocked(e)) }
+}
+
+/** The checks of a run a front answered: each whose evidence holds an answer of the front's is not verified. */
+export function withoutChecksOfTheFront<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], { problem, answered }: FrontAnswer): C[] {
+  if (problem.kind !== 'front-answered') return withoutChecksOfTheRefusedCertificate(checks, problem, answered)
   const skipReason = `not verified: ${problem.message.split(';')[0]}`
-  const everyRequestBlocked = blockedRun(exchanges) !== undefined
-  const ofTheFront = (e: Exchange) => challenged(e) || (everyRequestBlocked && blocked(e))
   // skipped ones too: a check that skipped on a challenge ("the service refused the key on POST") was told a cause that is not
-  return checks.map((c) => (c.exchanges.some(ofTheFront) ? { ...c, status: 'skip', cause: 'front-answered', skipReason, failure: undefined, reproduce: [] } : c))
+  return checks.map((c) => (c.exchanges.some(answered) ? { ...c, status: 'skip', cause: 'front-answered', skipReason, failure: undefined, reproduce: [] } : c))
 }

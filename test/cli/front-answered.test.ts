@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, expect, test } from 'vitest'
 import type { Exchange } from '../../lib/http/exchange.ts'
-import { answeredByTheFront, blockedRun, challengedRun, withoutChecksOfTheFront } from '../../lib/result/front-answered.ts'
+import { blockedRun, challengedRun, frontAnswered, withoutChecksOfTheFront } from '../../lib/result/front-answered.ts'
 import { startReferenceServer, type Reply, type RunningServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { POST_PROBES } from '../../suites/cases/write-order.ts'
@@ -165,11 +165,11 @@ test("in a challenged run, a check whose evidence holds a block page stays judge
     { status: 'pass', exchanges: [answered('e', 200, {})] },
   ]
   const run = checks.flatMap((c) => c.exchanges)
-  const kept = withoutChecksOfTheFront(checks, challengedRun(run)!, run)
+  const kept = withoutChecksOfTheFront(checks, frontAnswered(run, false)!)
   expect(kept.map((c) => c.status)).toEqual(['fail', 'skip', 'skip', 'pass'])
-  expect(answeredByTheFront(run)(page('a'))).toBe(false)
+  expect(frontAnswered(run, false)!.answered(page('a'))).toBe(false)
   const blockedWhole = [page('a'), page('b'), page('c')]
-  const all = withoutChecksOfTheFront([{ status: 'fail', exchanges: blockedWhole }], blockedRun(blockedWhole)!, blockedWhole)
+  const all = withoutChecksOfTheFront([{ status: 'fail', exchanges: blockedWhole }], frontAnswered(blockedWhole, false)!)
   expect(all.map((c) => c.status)).toEqual(['skip'])
-  expect(answeredByTheFront(blockedWhole)(page('a'))).toBe(true)
+  expect(frontAnswered(blockedWhole, false)!.answered(page('a'))).toBe(true)
 })
