@@ -22,9 +22,10 @@ function journalOfStoppedRun(dir: string): string | undefined {
   const sent = new Set<string>()
   const posts = new Set<string>()
   const refused = new Set<string>()
+  const answered = new Set<string>()
   for (const line of text.split('\n')) {
     try {
-      const entry = JSON.parse(line) as { id?: unknown; method?: unknown; phase?: unknown }
+      const entry = JSON.parse(line) as { id?: unknown; method?: unknown; phase?: unknown; status?: unknown }
       if (typeof entry.id !== 'string') continue
       // a request refused before it went (--read-only, the write budget, --rule) has one line, "refused":
       // under --max-writes 6 the journal lists the plan's other 66 POSTs so, and none of them was sent
@@ -32,14 +33,19 @@ function journalOfStoppedRun(dir: string): string | undefined {
         refused.add(entry.id)
         continue
       }
+      // a dispatched line alone (killed before its on-wire line was written, the request maybe on the server) counts as sent
       sent.add(entry.id)
       if (entry.method === 'POST') posts.add(entry.id)
+      if (entry.phase === 'ended' && typeof entry.status === 'number') answered.add(entry.id)
     } catch {
       // the last line of a process killed while writing it
     }
   }
   const notSent = [...refused].filter((id) => !sent.has(id)).length
-  return `no such file, beside a ${JOURNAL_FILE} of ${sent.size} requests sent (${posts.size} POSTs)${notSent > 0 ? ` and ${notSent} refused before sending` : ''}: the run was stopped before it wrote its reports (a job killed or timed out); its journal says what it sent`
+  // a POST with no answer in the journal (none came, or the run was killed first): its write may have been made
+  const unknown = [...posts].filter((id) => !answered.has(id)).length
+  const unanswered = unknown > 0 ? `, ${unknown} of them with no answer in it: writes that may have been made, each line holding its body` : ''
+  return `no such file, beside a ${JOURNAL_FILE} of ${sent.size} requests sent (${posts.size} POSTs${unanswered})${notSent > 0 ? ` and ${notSent} refused before sending` : ''}: the run was stopped before it wrote its reports (a job killed or timed out); its journal says what it sent`
 }
 
 /**

@@ -11,7 +11,6 @@ import { unlimitedListeners } from './listener-limit.ts'
 import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ConnectionPools } from './connection-pools.ts'
-import { localPortOf } from './certificate-alert.ts'
 import { AnswerClock } from './answer-clock.ts'
 import { contentCodings, decodeUtf8 } from './body-reader.ts'
 import { cookieHeaderOf, evidenceHeaders } from './cookies.ts'
@@ -121,7 +120,7 @@ export class HttpClient {
       // lost-answer.ts allows. Lost again there, on a connection that answered nothing before, the
       // server refuses connections past a number of its own (Node's server.maxConnections, a
       // proxy's limit per client): fewer go at once from then on, on the connections it keeps open
-      if (!response && lostInTransit(result.exchange) && lostResends < LOST_ANSWER_RESENDS && this.options.resendsStopped?.() !== true) {
+      if (!response && lostInTransit(result.exchange) && lostResends < LOST_ANSWER_RESENDS && this.options.resendsStopped?.() !== true && !this.pools.refusedForItsCertificate(this.answers.servedSince(Number.NEGATIVE_INFINITY))) {
         const refusedAgain = lostResends > 0
         if (refusedAgain) {
           fewer = await this.pools.afterRefusal('reset', limitAtSend, lostResends, this.msLeft())
@@ -214,11 +213,7 @@ export class HttpClient {
         ...(stall.stalled !== undefined ? { stalledWhileWaiting: stall.stalled } : {}),
       })
       if (exchange.error.code === 'TIMEOUT' && exchange.sent === true) stall.unanswered()
-      // a connection a server ended for the client certificate it asked for during the request: no answer lost, a TLS refusal
-      const alert = this.pools.certificateAlertOn(localPortOf(error))
-      if (alert !== undefined && (exchange.error.code === 'CONNECTION_RESET' || exchange.error.code === 'NETWORK_ERROR')) {
-        exchange.error = { code: 'TLS_FAILURE', message: `the server asked for the client certificate during the request, and ended the connection (${alert})`, tlsAlert: alert }
-      }
+      exchange.error = this.pools.withCertificateAlert(error, exchange.error)
       return result
     } finally {
       release?.()
@@ -339,6 +334,11 @@ export class HttpClient {
   /** Why requests were kept back: operations the server let go unanswered past --timeout. */
   get stalled(): string | undefined {
     return this.stalls.summary()
+  }
+
+  /** Whether the server asked a handshake of the run for a client certificate. */
+  get certificateAsked(): boolean {
+    return this.pools.certificateAsked
   }
 
   /** Cuts every request in flight and sends no more: the run was cut short (its deadline, or the user). */

@@ -16,6 +16,9 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Dispatcher } from 'undici'
 import { createAgent } from './agent.ts'
+import { localPortOf } from './certificate-alert.ts'
+import type { Exchange } from './exchange.ts'
+import { hasClientCertificate } from './origin-tls.ts'
 import { Handshakes } from './handshakes.ts'
 import { ConnectionTurns, type Written } from './one-connection-at-a-time.ts'
 import { RequestSlots, WAVE_MS } from './request-slots.ts'
@@ -49,9 +52,25 @@ export class ConnectionPools {
     this.watched = watchingWrites(this.pool)
   }
 
-  /** The alert that ended the connection on this local port, where a server asked for a client certificate during a request (lib/http/certificate-alert.ts). */
-  certificateAlertOn(localPort: number | undefined): string | undefined {
-    return localPort === undefined ? undefined : this.handshakes.certificateAlerts.get(localPort)
+  /** A request's error, or, where the server ended its connection for the client certificate it asked for during the request, that TLS refusal: no answer lost (lib/http/certificate-alert.ts). */
+  withCertificateAlert(error: unknown, described: NonNullable<Exchange['error']>): NonNullable<Exchange['error']> {
+    const localPort = localPortOf(error)
+    const alert = localPort === undefined ? undefined : this.handshakes.certificateAlerts.get(localPort)
+    if (alert === undefined || (described.code !== 'CONNECTION_RESET' && described.code !== 'NETWORK_ERROR')) return described
+    return { code: 'TLS_FAILURE', message: `the server asked for the client certificate during the request, and ended the connection (${alert})`, tlsAlert: alert }
+  }
+
+  /**
+   * Whether a connection closed under a request is a refusal for the client certificate: the server asked for one, the run has none,
+   * and nothing was served yet (`servedAny`), so no keep-alive race, which needs an answer before it (nginx's `return 444`): not sent again.
+   */
+  refusedForItsCertificate(servedAny: boolean): boolean {
+    return !servedAny && this.handshakes.certificateAsked && !hasClientCertificate(this.options.tls)
+  }
+
+  /** Whether the server asked a handshake of the run for a client certificate (lib/result/certificate-refused.ts). */
+  get certificateAsked(): boolean {
+    return this.handshakes.certificateAsked
   }
 
   /** Whether requests go on one connection because the server serves one at a time. */

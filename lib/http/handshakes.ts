@@ -9,7 +9,8 @@
  * server 120 ms away takes 120 ms for each, and the slots' waves (lib/http/request-slots.ts) go on.
  */
 import type { buildConnector } from 'undici'
-import { watchCertificateAlert } from './certificate-alert.ts'
+import type { TLSSocket } from 'node:tls'
+import { askedForCertificate, watchCertificateAlert } from './certificate-alert.ts'
 
 /** A handshake pending this many times as long as the fastest one took is taken for one the server dropped. */
 const DROPPED_FACTOR = 4
@@ -20,6 +21,8 @@ export class Handshakes {
    * certificate, that failed (lib/http/certificate-alert.ts), by the local port of their connection.
    */
   readonly certificateAlerts = new Map<number, string>()
+  /** Whether the server asked a connection's handshake for a client certificate (its CertificateRequest), given or not. */
+  certificateAsked = false
   /** The fastest handshake so far, in ms; Infinity until one is done. */
   private fastestMs = Infinity
   /** When each handshake under way began (performance.now()). */
@@ -40,6 +43,7 @@ export class Handshakes {
         if (args[1]) this.fastestMs = Math.min(this.fastestMs, this.now() - handshake.at)
         // before undici's own listener: the alert is known when the request's error reaches the client
         if (args[1]) watchCertificateAlert(args[1], (alert, port) => port !== undefined && this.certificateAlerts.set(port, alert))
+        if (args[1] && askedForCertificate(args[1] as Partial<TLSSocket>)) this.certificateAsked = true
         callback(...args)
       })
     }

@@ -41,11 +41,11 @@ export function refusedForCertificate(e: Exchange): boolean {
   return response.status >= 400 && response.status < 500 && REFUSAL_WORDS.test(response.body)
 }
 
-/** The checks of such a run: each whose evidence holds a refusal for the certificate is not verified, whatever it found. */
-export function withoutChecksOfTheRefusedCertificate<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], problem: RunProblem): C[] {
+/** The checks of such a run: each whose evidence holds a refusal for the certificate is not verified, whatever it found (a skipped one too: the cause it was told, "the service refused the key on POST", is not). */
+export function withoutChecksOfTheRefusedCertificate<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], problem: RunProblem, refused: (e: Exchange) => boolean = refusedForCertificate): C[] {
   const skipReason = `not verified: ${problem.message.split(';')[0]}`
   return checks.map((c) =>
-    c.status !== 'skip' && c.exchanges.some(refusedForCertificate) ? { ...c, status: 'skip', cause: 'certificate-refused', skipReason, failure: undefined, reproduce: [] } : c,
+    c.exchanges.some(refused) ? { ...c, status: 'skip', cause: 'certificate-refused', skipReason, failure: undefined, reproduce: [] } : c,
   )
 }
 
@@ -69,4 +69,28 @@ export function certificateRefused(exchanges: readonly Exchange[], withCertifica
     ? `it asks for it after the TLS 1.3 handshake, which Node cannot do: ${withCertificate ? 'run' : 'give --client-cert and --client-key,'} with NODE_OPTIONS=--tls-max-v1.2`
     : ask
   return { kind: 'certificate-refused', message: `a gateway refused the run for its client certificate: ${ids.size} requests were answered ${first.status} with its words ("${REFUSAL_WORDS.exec(first.body)?.[0] ?? `status ${first.status}`}"), not the service's; ${what}` }
+}
+
+/** A connection closed under a request with no answer (no alert said why). */
+const closedUnanswered = (e: Exchange): boolean => e.response === undefined && (e.error?.code === 'CONNECTION_RESET' || e.error?.code === 'NETWORK_ERROR')
+
+/**
+ * Why a run whose handshakes the server asked for a client certificate, none given (`asked`, and
+ * not `withCertificate`), met that refusal without saying so: nginx's `ssl_verify_client optional`
+ * with `if ($ssl_client_verify != SUCCESS) { return 403; }` answered every request 403, with the key
+ * and without it (measured against an emulation: "the server refused the key … check
+ * CONFORM_API_KEY" and 49 failed checks), or `return 444` and HAProxy's `http-request reject` closed
+ * every connection under its request (a FAIL of 17 rules after 1,166 requests and 120 s). Every
+ * request alike: a service that answers any request otherwise was reached. Undefined otherwise.
+ */
+export function refusedWithoutCertificate(exchanges: readonly Exchange[], withCertificate: boolean, asked: boolean): RunProblem | undefined {
+  if (!asked || withCertificate) return undefined
+  const answered = exchanges.filter((e) => e.response !== undefined)
+  const refusedAll = answered.length > 0 && answered.every((e) => e.response!.status === 403) && answered.some((e) => e.request.headers.authorization === undefined)
+  // none answered: requests the run's end cut, or not sent again, beside those closed
+  const closedAll = answered.length === 0 && exchanges.some(closedUnanswered)
+  const ids = new Set((refusedAll ? answered : exchanges.filter(closedUnanswered)).map((e) => e.id))
+  if ((!refusedAll && !closedAll) || ids.size < ENOUGH) return undefined
+  const what = refusedAll ? `answered every request of the run 403 (${ids.size}), with the key and without it` : `closed the connection under every request of the run (${ids.size}) without an answer`
+  return { kind: 'certificate-refused', message: `the server asked for a client certificate in the TLS handshake, none was given, and it ${what}, not the service; ${certificateAdvice(false)}` }
 }

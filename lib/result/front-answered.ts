@@ -11,11 +11,15 @@
  * some paths only let the others through: a must-rule the service's own answers broke is the verdict
  * (exit 1), confirmed as any failure is (mutation list-wrapped-behind-area-challenge). So too for a run whose
  * every request a front refused with a page of its own (Cloudflare's "Sorry, you have been blocked",
- * Azure API Management's 401 for want of its subscription key).
+ * Azure API Management's 401 for want of its subscription key). A block page for some requests only
+ * (a managed rule against markup in a body) is no challenge a browser passes: every client of the
+ * API is refused so, and the rules judge it, its words saying whose page it is (known-answers.ts),
+ * whether or not the front challenged other paths (mutations markup-blocked and
+ * markup-blocked-behind-area-challenge; it was "not verified" in a run with challenges).
  */
 import { blockPageOf, challengeOf as challengeOfHeaders } from '../http/challenge.ts'
 import type { Exchange } from '../http/exchange.ts'
-import { certificateRefused, refusedForCertificate, withoutChecksOfTheRefusedCertificate } from './certificate-refused.ts'
+import { certificateRefused, refusedForCertificate, refusedWithoutCertificate, withoutChecksOfTheRefusedCertificate } from './certificate-refused.ts'
 import type { RunProblem } from './run-problems.ts'
 
 /** Fewer answers than this say too little (a --rule run of one check). */
@@ -60,17 +64,35 @@ export function blockedRun(exchanges: readonly Exchange[]): RunProblem | undefin
   }
 }
 
-/** An answer a front gave for the service: a refusal of the client certificate, a challenge, a block page. */
-export const answeredByTheFront = (e: Exchange): boolean => refusedForCertificate(e) || challenged(e) || blocked(e)
+/** A front that answered for the service: the run's problem, and which of its answers are the front's, not the service's. */
+export interface FrontAnswer {
+  problem: RunProblem
+  answered: (e: Exchange) => boolean
+}
 
-/** A front that answered for the service: a gateway that refused the client certificate (`withCertificate`: --client-cert was given), a bot check, or a firewall that blocked the whole run. */
-export const frontAnswered = (exchanges: readonly Exchange[], withCertificate: boolean): RunProblem | undefined =>
-  certificateRefused(exchanges, withCertificate) ?? challengedRun(exchanges) ?? blockedRun(exchanges)
+/**
+ * A front that answered for the service, or undefined: a gateway that refused the client certificate (`withCertificate`: --client-cert
+ * was given; `asked`: the server asked a handshake of the run for one), a bot check, or a firewall that blocked the whole run. Its answers:
+ * its refusals of the certificate, its challenges, and its block pages where it blocked every request (a block page among the service's
+ * answers is the API's refusal, which the rules judge).
+ */
+export function frontAnswered(exchanges: readonly Exchange[], withCertificate: boolean, asked = false): FrontAnswer | undefined {
+  const certificate = certificateRefused(exchanges, withCertificate)
+  if (certificate) return { problem: certificate, answered: refusedForCertificate }
+  // every request alike: each of its answers is the gateway's
+  const withoutOne = refusedWithoutCertificate(exchanges, withCertificate, asked)
+  if (withoutOne) return { problem: withoutOne, answered: () => true }
+  const challenge = challengedRun(exchanges)
+  const everyRequestBlocked = challenge ? undefined : blockedRun(exchanges)
+  const problem = challenge ?? everyRequestBlocked
+  if (!problem) return undefined
+  return { problem, answered: (e) => refusedForCertificate(e) || challenged(e) || (everyRequestBlocked !== undefined && blocked(e)) }
+}
 
-/** The checks of a run a front answered: its refusals of the client certificate, its challenges and its block pages are not verified. */
-export function withoutChecksOfTheFront<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], problem: RunProblem): C[] {
-  if (problem.kind !== 'front-answered') return withoutChecksOfTheRefusedCertificate(checks, problem)
+/** The checks of a run a front answered: each whose evidence holds an answer of the front's is not verified. */
+export function withoutChecksOfTheFront<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], { problem, answered }: FrontAnswer): C[] {
+  if (problem.kind !== 'front-answered') return withoutChecksOfTheRefusedCertificate(checks, problem, answered)
   const skipReason = `not verified: ${problem.message.split(';')[0]}`
   // skipped ones too: a check that skipped on a challenge ("the service refused the key on POST") was told a cause that is not
-  return checks.map((c) => (c.exchanges.some((e) => challenged(e) || blocked(e)) ? { ...c, status: 'skip', cause: 'front-answered', skipReason, failure: undefined, reproduce: [] } : c))
+  return checks.map((c) => (c.exchanges.some(answered) ? { ...c, status: 'skip', cause: 'front-answered', skipReason, failure: undefined, reproduce: [] } : c))
 }

@@ -24,7 +24,6 @@ import { journalTotals, type JournalEntry, type JournalTotals } from '../http/jo
 import { runLedger, type LedgerEntry, type ListsRead } from './ledger-from-list.ts'
 import { ruleCatalogue, type Rule } from '../spec/rule-catalogue.ts'
 import type { BaselineEntry } from '../config/baseline-file.ts'
-
 export type { LedgerEntry } from './ledger-from-list.ts'
 
 export type Status = 'pass' | 'fail' | 'skip' | 'warn'
@@ -161,8 +160,9 @@ export interface RunFacts {
    * these say why.
    */
   keptBack?: RunProblem[]
-  /** --repeat N: each rule's rounds (lib/runner/repeat-rounds.ts). */
+  /** --repeat N: each rule's rounds (lib/runner/repeat-rounds.ts). `certificateAsked`: a handshake of the run was asked for a client certificate (certificate-refused.ts). */
   samples?: ReadonlyMap<string, Samples>
+  certificateAsked?: boolean
 }
 
 /** A rule's status from its checks: any failure fails it, all skipped is not verified, a note warns. */
@@ -194,8 +194,8 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const exchanges = [...byRule.values()].flat().flatMap((c) => c.exchanges)
   const revoked = keyRevoked(exchanges, facts.journal)
   // refused from the start: nothing verified, and no rule reads as broken for it; a gateway that refused the run's client certificate, or a bot check that challenged it: the service was never reached (certificate-refused.ts, front-answered.ts)
-  const front = frontAnswered(exchanges, facts.options.tls?.clientCertificate !== undefined)
-  const refused = front ?? (revoked ? undefined : keyRefused(exchanges, facts.options.keyFrom))
+  const front = frontAnswered(exchanges, facts.options.tls?.clientCertificate !== undefined, facts.certificateAsked === true)
+  const refused = front?.problem ?? (revoked ? undefined : keyRefused(exchanges, facts.options.keyFrom))
   // a server that stopped taking connections: the failures its refused connections caused are not verified (server-gone.ts)
   const gone = serverGone(exchanges)
   // http:// to a port that speaks TLS, a host the server answers 421 for, or every request redirected to https://: the address is wrong, not a rule (speaks-tls.ts, misdirected.ts)

@@ -13,7 +13,7 @@ import type { JournalEntry } from '../http/journal.ts'
 import { refusedTheKey } from '../http/exchange.ts'
 import { keyRefused, writesRefused } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
-import { answeredByTheFront, frontAnswered } from '../result/front-answered.ts'
+import { frontAnswered } from '../result/front-answered.ts'
 import { answeredOnly421, answeredOnlyRedirects } from '../result/misdirected.ts'
 import { failedOnTheCap } from '../result/response-cap.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
@@ -64,8 +64,8 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   // an answer past --max-response-bytes would pass it again: such a failure is not verified, and not probed again (response-cap.ts)
   // a gateway that refused the client certificate, or a bot check that challenged requests, would again: a failure whose evidence holds
   // its answer is not probed again; one the service's own answers showed is (front-answered.ts: a front that challenged some paths only)
-  const front = frontAnswered(results.flatMap(({ result }) => result.exchanges), false) !== undefined
-  const ofTheFront = (result: CheckResult) => front && result.exchanges.some(answeredByTheFront)
+  const front = frontAnswered(results.flatMap(({ result }) => result.exchanges), false)
+  const ofTheFront = (result: CheckResult) => front !== undefined && result.exchanges.some(front.answered)
   const failed = results.filter(({ result, ruleId }) => result.status === 'fail' && result.failure?.code !== 'CHECK_ERROR' && !failedOnTheCap(result) && !known(ruleId, result) && !ofTheFront(result)).map(({ index, result }, at) => ({ o: { result }, index, at }))
   if (failed.length === 0) return
   const counts = new Map(failed.map(({ at }) => [at, { attempts: 1, failures: 1, skipped: undefined as SkipCause | undefined }]))

@@ -270,6 +270,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
       ...(listsRead ? { listsRead } : {}),
       cutShort: cutBy !== undefined,
       ...(keptBack.length > 0 ? { keptBack } : {}),
+      ...(scope.client?.certificateAsked ? { certificateAsked: true } : {}),
     },
     config,
     redact,

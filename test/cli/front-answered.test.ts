@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, expect, test } from 'vitest'
 import type { Exchange } from '../../lib/http/exchange.ts'
-import { blockedRun, challengedRun } from '../../lib/result/front-answered.ts'
+import { blockedRun, challengedRun, frontAnswered, withoutChecksOfTheFront } from '../../lib/result/front-answered.ts'
 import { startReferenceServer, type Reply, type RunningServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { POST_PROBES } from '../../suites/cases/write-order.ts'
@@ -139,4 +139,37 @@ test('a firewall that blocked some requests only (a managed rule against markup)
   expect(blockedRun([google('a', 403, forbidden), google('b', 401, unauthorized), google('c', 401, unauthorized)])?.message).toMatch(
     /^Google Cloud Run refused every request of the run \(3, 403 or 401 with its refusal of the invoker \(IAM\)\), .*--allow-unauthenticated.*X-Serverless-Authorization/,
   )
+})
+
+test('a block page for some requests is judged the same with or without challenges elsewhere: a failure, confirmed (exit 1 both ways)', async () => {
+  for (const name of ['markup-blocked', 'markup-blocked-behind-area-challenge']) {
+    const key = `right-${randomBytes(12).toString('hex')}`
+    const server = await startCase(MUTATIONS.find((m) => m.name === name)!, { apiKey: key })
+    servers.push(server)
+    const run = await runConformInProcess(['--base-url', server.baseUrl, '--rule', 'create-returns-201', '--rule', 'auth-missing-key-401'], { env: { CONFORM_API_KEY: key } })
+    runs.push(run)
+    expect(run.code, `${name}\n${run.stdout}`).toBe(1)
+    const failed = (run.results?.rules ?? []).flatMap((r) => r.checks).filter((c) => c.status === 'fail')
+    expect(failed.map((c) => c.failure?.actual), name).toEqual([expect.stringContaining("Cloudflare's block page")])
+    expect(failed[0]?.recurrence?.kind, name).toBe('deterministic')
+  }
+})
+
+test("in a challenged run, a check whose evidence holds a block page stays judged; one whose evidence holds a challenge is not verified; in a run blocked whole, every one is", () => {
+  const page = (id: string): Exchange => ({ ...answered(id, 403, {}), response: { status: 403, headers: { server: 'cloudflare' }, body: BLOCK_PAGE, bodyBytes: BLOCK_PAGE.length, bodyTruncated: false } })
+  const cf = (id: string) => answered(id, 403, { 'cf-mitigated': 'challenge' })
+  const checks = [
+    { status: 'fail', exchanges: [page('a')] },
+    { status: 'fail', exchanges: [cf('b')] },
+    { status: 'pass', exchanges: [cf('c'), cf('d')] },
+    { status: 'pass', exchanges: [answered('e', 200, {})] },
+  ]
+  const run = checks.flatMap((c) => c.exchanges)
+  const kept = withoutChecksOfTheFront(checks, frontAnswered(run, false)!)
+  expect(kept.map((c) => c.status)).toEqual(['fail', 'skip', 'skip', 'pass'])
+  expect(frontAnswered(run, false)!.answered(page('a'))).toBe(false)
+  const blockedWhole = [page('a'), page('b'), page('c')]
+  const all = withoutChecksOfTheFront([{ status: 'fail', exchanges: blockedWhole }], frontAnswered(blockedWhole, false)!)
+  expect(all.map((c) => c.status)).toEqual(['skip'])
+  expect(frontAnswered(blockedWhole, false)!.answered(page('a'))).toBe(true)
 })

@@ -186,12 +186,15 @@ describe('merge of a folder left from an older run (a label dropped from the mat
 describe('merge of the folder of a job killed mid-run (its journal, no results.json)', () => {
   test('not judged, and the reason says the run was stopped before its reports and what its journal holds', () => {
     const dir = folder('eu-killed')
-    const line = (id: string, method: string, phase: string) => JSON.stringify({ id, method, url: 'https://eu.example/v1/categories', attempt: 1, phase, at: '2026-11-26T09:00:00.000Z' })
+    const line = (id: string, method: string, phase: string, more: object = {}) => JSON.stringify({ id, method, url: 'https://eu.example/v1/categories', attempt: 1, phase, at: '2026-11-26T09:00:00.000Z', ...more })
     // e: a POST over the write budget, refused before it went (--max-writes): never sent, never counted as sent
-    writeFileSync(join(dir, 'journal.ndjson'), [line('a', 'GET', 'dispatched'), line('a', 'GET', 'on-wire'), line('b', 'POST', 'dispatched'), line('c', 'POST', 'dispatched'), line('e', 'POST', 'refused'), '{"id":"d","meth'].join('\n'))
+    // b: killed before its on-wire line (the request maybe on the server): sent, its answer unknown; c: reset, no answer; f: answered 201
+    const lines = [line('a', 'GET', 'dispatched'), line('a', 'GET', 'on-wire'), line('b', 'POST', 'dispatched'), line('c', 'POST', 'dispatched'), line('c', 'POST', 'ended', { error: 'CONNECTION_RESET' })]
+    lines.push(line('f', 'POST', 'dispatched'), line('f', 'POST', 'on-wire'), line('f', 'POST', 'ended', { status: 201 }), line('e', 'POST', 'refused'), '{"id":"d","meth')
+    writeFileSync(join(dir, 'journal.ndjson'), lines.join('\n'))
     const m = merge([dir, folder('us-beside-killed', failed())], 'out-killed')
     expect(m.code).toBe(1)
-    expect(m.fleet.deployments[0]?.reason).toMatch(/eu-killed\/results\.json: no such file, beside a journal\.ndjson of 3 requests sent \(2 POSTs\) and 1 refused before sending: the run was stopped before it wrote its reports \(a job killed or timed out\); its journal says what it sent$/)
+    expect(m.fleet.deployments[0]?.reason).toMatch(/eu-killed\/results\.json: no such file, beside a journal\.ndjson of 4 requests sent \(3 POSTs, 2 of them with no answer in it: writes that may have been made, each line holding its body\) and 1 refused before sending: the run was stopped before it wrote its reports \(a job killed or timed out\); its journal says what it sent$/)
     // its page links the journal it left, not a report.html that is not there
     expect(m.fleet.deployments[0]?.report).toMatch(/eu-killed\/journal\.ndjson$/)
     expect(readFileSync(join(scratch, 'out-killed', 'fleet.md'), 'utf8')).toMatch(/\| \[journal\.ndjson\]\([^)]*eu-killed\/journal\.ndjson\) \|$/m)

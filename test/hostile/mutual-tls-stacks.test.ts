@@ -8,7 +8,7 @@ import { startReferenceServer, type RunningServer } from '../../lib/server/refer
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
 import { opensslMissing } from './hostile-servers.ts'
 import { RUN_TIMEOUT_MS, expectNoStackTrace } from './expect-run.ts'
-import { makePki, type Pki } from './mutual-tls.ts'
+import { makePki, nginxLikeFront, type Pki } from './mutual-tls.ts'
 import { apachePerDirectoryFront, resumptionRefusingFront } from './mutual-tls-stacks.ts'
 
 const KEY = 'mtls-stacks-key-8c21e4'
@@ -58,4 +58,25 @@ describe.skipIf(noOpenssl !== undefined).concurrent(`mutual TLS as other stacks 
     // two runs, each its own RUN_TIMEOUT_MS: a run through a TLS front took 65 s on an eighth of a
     // core, and the two timed out at 120 s in npm test beside two busy loops (load 20)
   }, 2 * RUN_TIMEOUT_MS)
+
+  test('nginx\'s ssl_verify_client optional with return 403 or 444 for a request without one: exit 2, one line saying the server asked for a client certificate (was "the server refused the key", and a FAIL after 1,894 requests and 120 s); with it, passes', async () => {
+    const upstream = Number(new URL(reference.baseUrl).port)
+    for (const [refusal, words] of [['403', /answered every request of the run 403 \(\d+\), with the key and without it/], ['444', /closed the connection under every request of the run \(\d+\) without an answer/]] as const) {
+      const front = await nginxLikeFront(pki, upstream, refusal)
+      try {
+        const run = track(await runConform(['--base-url', front.baseUrl, '--ca-cert', pki.caFile], { env: { CONFORM_API_KEY: KEY } }))
+        expect(run.code, run.stdout + run.stderr).toBe(2)
+        const said = run.stdout.split('\n').filter((line) => line.startsWith('✗ '))
+        expect(said, run.stdout).toEqual([expect.stringMatching(new RegExp(`^✗ the server asked for a client certificate in the TLS handshake, none was given, and it ${words.source}, not the service; it asks for a client certificate \\(mutual TLS\\); give it with --client-cert FILE and --client-key FILE$`))])
+        expect(run.stdout).not.toContain('refused the key')
+        expect(run.results!.summary.checks.fail).toBe(0)
+        // closed unanswered before anything was served: no keep-alive race, nothing sent again
+        expect(run.results!.summary.requests, refusal).toBeLessThan(250)
+        const passes = track(await runConform(['--base-url', front.baseUrl, '--ca-cert', pki.caFile, '--client-cert', pki.clientCertFile, '--client-key', pki.clientKeyFile, '--rule', 'list-returns-200'], { env: { CONFORM_API_KEY: KEY } }))
+        expect(passes.code, passes.stdout + passes.stderr).toBe(0)
+      } finally {
+        await front.close()
+      }
+    }
+  }, 4 * RUN_TIMEOUT_MS)
 })

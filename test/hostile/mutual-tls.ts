@@ -117,15 +117,27 @@ async function listening(server: NetServer, subjects: string[], endConnections: 
 const NGINX_NO_CERTIFICATE = '<html>\r\n<head><title>400 No required SSL certificate was sent</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n<center>No required SSL certificate was sent</center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n'
 const NGINX_CERTIFICATE_ERROR = NGINX_NO_CERTIFICATE.replaceAll('No required SSL certificate was sent', 'The SSL certificate error')
 
+/** nginx's page for `return 403`. */
+const NGINX_FORBIDDEN = '<html>\r\n<head><title>403 Forbidden</title></head>\r\n<body>\r\n<center><h1>403 Forbidden</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n'
+
 /**
  * A front as nginx with `ssl_verify_client on` is: the TLS handshake completes whatever the client
  * presents, and each request without a certificate the CA issued is answered 400 with nginx's page;
- * the others go to the plain HTTP server behind it.
+ * the others go to the plain HTTP server behind it. `refusal`: as nginx with `ssl_verify_client
+ * optional` and `if ($ssl_client_verify != SUCCESS) { return 403; }` (or `return 444;`, which closes
+ * the connection without an answer) refuses a request without a certificate instead.
  */
-export async function nginxLikeFront(pki: Pki, upstreamPort: number): Promise<MtlsFront> {
+export async function nginxLikeFront(pki: Pki, upstreamPort: number, refusal: 'page' | '403' | '444' = 'page'): Promise<MtlsFront> {
   const subjects: string[] = []
   const server = createHttpsServer({ cert: pki.serverCert, key: pki.serverKey, ca: readFileSync(pki.caFile), requestCert: true, rejectUnauthorized: false }, (req, res) => {
     const socket = req.socket as TLSSocket
+    // a resumed session says nothing of the certificate: its subject does
+    if (refusal !== 'page' && !(socket.authorized && socket.getPeerCertificate()?.subject)) {
+      if (refusal === '444') return void socket.destroy()
+      req.resume()
+      res.writeHead(403, { server: 'nginx/1.22.1', 'content-type': 'text/html', 'content-length': Buffer.byteLength(NGINX_FORBIDDEN) }).end(NGINX_FORBIDDEN)
+      return
+    }
     if (!socket.authorized) {
       const page = socket.getPeerCertificate()?.subject ? NGINX_CERTIFICATE_ERROR : NGINX_NO_CERTIFICATE
       req.resume()

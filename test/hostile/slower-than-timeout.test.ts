@@ -16,32 +16,59 @@ import { runsWithKey } from '../helpers/run-conform.ts'
 const KEY = `slow-${randomBytes(12).toString('hex')}`
 const { serve, conform } = runsWithKey(KEY)
 const TIMEOUT_MS = 1_000
-/** Past --timeout, and well within the second more the requests behind the first to expire wait. */
+/** Past --timeout, and within the second more the requests behind the first to expire wait. */
 const ANSWER_MS = 1_500
 
-/** The reference server behind a front that forwards each request ANSWER_MS after it came. */
+/**
+ * The reference server behind a front that answers each request ANSWER_MS after it came, once the
+ * client has given up on a request that came before it (its connection closed unanswered): the
+ * request that expires first is never answered, and the ones written behind it are answered in the
+ * second more they wait, later than --timeout. Each answer is read from the service when its request
+ * comes, so that it goes out the moment its timer fires, and the client runs in this process: its
+ * timer for a request behind (--timeout, then a second more) comes after the front's in the one timer
+ * list, however late a loaded machine runs them, and it looks for input once more before it expires
+ * the request. Forwarding each request only when its timer fired, a run under a load of 8 to 14 had
+ * no answer in that second (2 runs of 2), nor when the front answered at the first expiry.
+ */
 async function slowFront(): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const upstream = serve(await startReferenceServer({ apiKey: KEY }))
   const target = new URL(upstream.baseUrl)
+  let arrivals = 0
+  // behind: the client gave up on a request that came before it, while it waited; waited: ANSWER_MS have passed since it came
+  const held = new Set<{ arrival: number; waited: boolean; behind: boolean; answer: () => void }>()
+  const release = () => {
+    for (const h of [...held]) if (h.waited && h.behind) (held.delete(h), h.answer())
+  }
   const front = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () =>
-      setTimeout(() => {
-        const forwarded = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers)
-          answer.pipe(res)
-        })
-        forwarded.on('error', () => res.destroy())
-        forwarded.end(Buffer.concat(chunks))
-      }, ANSWER_MS),
-    )
+    req.on('end', () => {
+      let upstreamAnswer: { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer } | undefined
+      let mayAnswer = false
+      const write = () => upstreamAnswer && mayAnswer && res.writeHead(upstreamAnswer.status, upstreamAnswer.headers).end(upstreamAnswer.body)
+      const forwarded = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        const body: Buffer[] = []
+        answer.on('data', (c: Buffer) => body.push(c))
+        answer.on('end', () => ((upstreamAnswer = { status: answer.statusCode ?? 502, headers: answer.headers, body: Buffer.concat(body) }), write()))
+      })
+      forwarded.on('error', () => res.destroy())
+      forwarded.end(Buffer.concat(chunks))
+      const entry = { arrival: ++arrivals, waited: false, behind: false, answer: () => ((mayAnswer = true), write()) }
+      held.add(entry)
+      res.on('close', () => {
+        // answered, or given up on by the client
+        if (!held.delete(entry)) return
+        for (const h of held) if (h.arrival > entry.arrival) h.behind = true
+        release()
+      })
+      setTimeout(() => ((entry.waited = true), release()), ANSWER_MS)
+    })
   })
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve))
   return { baseUrl: `http://127.0.0.1:${(front.address() as AddressInfo).port}/v1`, close: () => new Promise((resolve) => (front.closeAllConnections(), front.close(() => resolve()))) }
 }
 
-/** A gateway that refuses a request without the key at once and forwards the rest ANSWER_MS after they came (a cold service behind it). */
+/** A gateway that refuses a request without the key at once and forwards the rest to the slow front (a cold service behind it). */
 async function gatewayBeforeColdService(): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const cold = serve(await slowFront())
   const target = new URL(cold.baseUrl)

@@ -13,7 +13,7 @@ import { describe, expect, test } from 'vitest'
 import { localPortOf, watchCertificateAlert } from '../../lib/http/certificate-alert.ts'
 import type { Exchange } from '../../lib/http/exchange.ts'
 import { Handshakes } from '../../lib/http/handshakes.ts'
-import { certificateRefused } from '../../lib/result/certificate-refused.ts'
+import { certificateRefused, refusedWithoutCertificate } from '../../lib/result/certificate-refused.ts'
 
 /** A TLS socket as the client holds it: the signature algorithms it shares with the server (none until the server asks for a certificate). */
 function tlsSocket(sigalgs: string[] = [], localPort = 50_000): Socket & { shared: string[] } {
@@ -75,3 +75,31 @@ describe('a run whose requests such a server ended', () => {
     expect(certificateRefused([1, 2].map(ended), false)).toBeUndefined()
   })
 })
+
+describe('a server that asked for a certificate, none given, and refused every request without saying why', () => {
+  const answered = (i: number, status: number, key = i % 2 === 0): Exchange => ({
+    id: `a${i}`,
+    startedAt: '2026-11-26T18:00:00.000Z',
+    durationMs: 3,
+    request: { method: 'GET', url: 'https://127.0.0.1:1/v1/categories', headers: key ? { authorization: 'Bearer [redacted]' } : {} },
+    response: { status, headers: {}, body: '<html><title>403 Forbidden</title></html>', bodyBytes: 40, bodyTruncated: false },
+  })
+  const closed = (i: number): Exchange => ({ id: `c${i}`, startedAt: '2026-11-26T18:00:00.000Z', durationMs: 3, request: { method: 'GET', url: 'https://127.0.0.1:1/v1/categories', headers: {} }, sent: true, error: { code: 'CONNECTION_RESET', message: 'other side closed' } })
+
+  test('every request 403, with the key and without it, or every connection closed unanswered: the certificate, said once; not without the ask, nor with a certificate, nor where anything else came', () => {
+    const forbidden = [1, 2, 3, 4].map((i) => answered(i, 403))
+    expect(refusedWithoutCertificate(forbidden, false, true)?.message).toBe(
+      'the server asked for a client certificate in the TLS handshake, none was given, and it answered every request of the run 403 (4), with the key and without it, not the service; it asks for a client certificate (mutual TLS); give it with --client-cert FILE and --client-key FILE',
+    )
+    expect(refusedWithoutCertificate([1, 2, 3].map(closed), false, true)?.message).toMatch(/and it closed the connection under every request of the run \(3\) without an answer, not the service; /)
+    expect(refusedWithoutCertificate(forbidden, false, false)).toBeUndefined()
+    expect(refusedWithoutCertificate(forbidden, true, true)).toBeUndefined()
+    // a 401 without the key: the service answered (only the key is refused)
+    expect(refusedWithoutCertificate([...forbidden, answered(5, 401, false)], false, true)).toBeUndefined()
+    // only requests with the key: a refused key, not told apart
+    expect(refusedWithoutCertificate([2, 4, 6].map((i) => answered(i, 403)), false, true)).toBeUndefined()
+    // an answer beside the closed connections: the service was reached (a keep-alive race closes one after an answer)
+    expect(refusedWithoutCertificate([closed(1), closed(2), closed(3), answered(4, 200)], false, true)).toBeUndefined()
+  })
+})
+

@@ -1,7 +1,10 @@
 /**
  * Mutations of a service behind a front that challenges some requests only: the front's challenges
  * judge nothing (lib/result/front-answered.ts), but the service's own answers to the requests it let
- * through are the service's, and a rule they break is the verdict (exit 1), not "no verdict".
+ * through are the service's, and a rule they break is the verdict (exit 1), not "no verdict". A
+ * firewall's block page for some requests only (a managed rule against markup in a body) is no
+ * challenge a browser passes: it is what every client of the API gets, and the rules judge it,
+ * whether or not the front challenged other paths.
  */
 import type { Reply } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
@@ -11,6 +14,21 @@ const CHALLENGE: Reply = {
   status: 403,
   headers: { 'content-type': 'text/html; charset=UTF-8', 'cf-mitigated': 'challenge', server: 'cloudflare' },
   body: '<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title></head><body><noscript>Enable JavaScript and cookies to continue</noscript></body></html>',
+}
+
+/** Cloudflare's block page, as a managed rule's Block action answers a body it takes for an attack. */
+const BLOCK: Reply = {
+  status: 403,
+  headers: { 'content-type': 'text/html; charset=UTF-8', server: 'cloudflare' },
+  body: '<!DOCTYPE html><html lang="en-US"><head><title>Attention Required! | Cloudflare</title></head><body><h1>Sorry, you have been blocked</h1></body></html>',
+}
+
+/** A create of a name with markup (`<b>`) blocked by the firewall: the record is taken back, the service never saw it. */
+const blockMarkup = (reply: Reply, store: { name: string }[]): Reply => {
+  const record = store.at(-1)
+  if (reply.status !== 201 || !record || !/<[a-z]/i.test(record.name)) return reply
+  store.pop()
+  return BLOCK
 }
 
 export const FRONT_MUTATIONS: readonly Mutation[] = [
@@ -24,6 +42,24 @@ export const FRONT_MUTATIONS: readonly Mutation[] = [
     behaviour: {
       listBody: (store) => ({ items: store }),
       finish: (reply, request) => (/\/(?:pets|store)\//.test(request.path) ? CHALLENGE : reply),
+    },
+  },
+  {
+    name: 'markup-blocked',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      "behind Cloudflare, a managed rule blocks a create whose name holds markup (<b>Tom & Jerry</b>) with its block page (403, \"Sorry, you have been blocked\"): every client of the API is refused a valid create",
+    behaviour: { finish: (reply, request, store) => (request.method === 'POST' ? blockMarkup(reply, store) : reply) },
+  },
+  {
+    name: 'markup-blocked-behind-area-challenge',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'markup-blocked, where the front also answers every request to the pets and store areas with its managed challenge: the block page is judged as it is without the challenge (it was "not verified", exit 2)',
+    behaviour: {
+      finish: (reply, request, store) => (/\/(?:pets|store)\//.test(request.path) ? CHALLENGE : request.method === 'POST' ? blockMarkup(reply, store) : reply),
     },
   },
 ]
