@@ -9,7 +9,7 @@ import type { CheckResult, RunResult } from './run-result.ts'
 import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 import { unreadBodyWords } from './unread-bodies.ts'
 
-export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked'
+export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked' | 'key-case-ignored'
 
 /**
  * A body that must be refused with 400 (§4.2 rule 1, §7), answered 422 instead: a framework's
@@ -28,6 +28,31 @@ const refusedWith422 = (rule: string, check: CheckResult) => rule.startsWith('cr
 const AUTH_RULES: ReadonlySet<string> = new Set(['auth-missing-key-401', 'auth-invalid-key-401'])
 const servedWithoutKey = (rule: string, check: CheckResult) =>
   AUTH_RULES.has(rule) && (check.failure?.code === 'SERVED_WITHOUT_KEY' || (check.failure?.code === 'UNEXPECTED_STATUS' && /^status 2\d\d$/.test(check.failure.observed ?? '')))
+
+/**
+ * A create taken whose body held a field's name in another case ("Name"), which JSON does not take
+ * for it (RFC 8259 §8.3): answered 201 without name (create-rejects-missing-name), or a record
+ * whose name is the later "Name"'s (create-echoes-fields). A binder that matches keys in any case
+ * (Go's encoding/json, ASP.NET Core's web defaults) is one fault across the two rules.
+ */
+function caseFoldedKeySent(rule: string, check: CheckResult): boolean {
+  const missingNameTaken = rule === 'create-rejects-missing-name' && check.failure?.code === 'UNEXPECTED_STATUS' && /^status 2\d\d$/.test(check.failure.observed ?? '')
+  if (!missingNameTaken && !(rule === 'create-echoes-fields' && check.failure?.observed === '"name" changed')) return false
+  const membersOf = (text: string | undefined): Record<string, unknown> => {
+    try {
+      const value = JSON.parse(text ?? '') as unknown
+      return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+    } catch {
+      return {}
+    }
+  }
+  return check.exchanges.some((e) => {
+    const sent = membersOf(e.request.body)
+    const folded = Object.keys(sent).filter((k) => k !== 'name' && k.toLowerCase() === 'name')
+    // a record whose name is what the later "Name" held; or a body without name taken
+    return missingNameTaken ? folded.length > 0 : folded.some((k) => sent[k] === membersOf(e.response?.body).name)
+  })
+}
 
 /**
  * The field a failure shows given back as another type than the string sent (§2: name and
@@ -88,6 +113,7 @@ function causeOf(rule: string, check: CheckResult, intermittent: ReadonlySet<str
   if (check.recurrence?.kind !== 'intermittent' && typeChangedField(check) !== undefined) return 'type-changed'
   if (check.recurrence?.kind !== 'intermittent' && refusedWith422(rule, check)) return 'validation-status'
   if (check.recurrence?.kind !== 'intermittent' && servedWithoutKey(rule, check)) return 'key-not-checked'
+  if (check.recurrence?.kind !== 'intermittent' && caseFoldedKeySent(rule, check)) return 'key-case-ignored'
   if (check.failure?.code === 'NO_RESPONSE') return 'no-answer'
   if (check.recurrence?.kind === 'intermittent') return 'differing-answers'
   if (check.recurrence?.kind === 'deterministic' && intermittent.has(faultKey(rule, check))) return 'differing-answers'
@@ -171,7 +197,7 @@ export function faultGroups(result: RunResult): FaultGroup[] {
   const journal = (result.journal ?? []).filter((e) => e.onWire)
   const total = result.summary.requests
   const groups: FaultGroup[] = []
-  for (const cause of ['server-error', 'no-answer', 'differing-answers', 'unreadable-json', 'type-changed', 'validation-status', 'key-not-checked'] as const) {
+  for (const cause of ['server-error', 'no-answer', 'differing-answers', 'unreadable-json', 'type-changed', 'validation-status', 'key-not-checked', 'key-case-ignored'] as const) {
     const members = failed.filter((f) => f.cause === cause)
     if (members.length === 0) continue
     const rules = [...new Set(members.map((m) => m.rule))]
@@ -192,6 +218,8 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       rate = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
     } else if (cause === 'key-not-checked') {
       rate = `${members.length} requests without a valid key (none, or one not issued) were served (${keyNotCheckedHint(members.map((m) => m.check))})`
+    } else if (cause === 'key-case-ignored') {
+      rate = `${members.length} creates were taken whose body held "Name", which is not name (RFC 8259 §8.3 compares names exactly), as name (keys bound in any case: Go's encoding/json, ASP.NET Core's web defaults)`
     } else if (cause === 'validation-status') {
       rate = `${members.length} bodies that must be refused with 400 were answered 422 (a framework's validation status: FastAPI, Laravel, LoopBack)`
     } else if (cause === 'type-changed') {

@@ -165,3 +165,21 @@ test('requests without a valid key served, both without a key and with one not i
   const loose = faultGroups(runResult((id) => (both.includes(id) ? [withHeader(201)] : [check(`${id} check`, 'pass')])))
   expect(loose[0]?.line).toMatch(/ were served \(requests with no Authorization header were refused: is the key compared whole\? an empty token, or a part of the key, taken for it\), across 2 rules;/)
 })
+
+test('"Name" taken for name, alone (201 without name) and after "name" (the record holds the later one): one finding of keys bound in any case; one rule alone, or a name changed otherwise, makes none', () => {
+  const deterministic = { recurrence: { attempts: 3, failures: 3, kind: 'deterministic' as const } }
+  const sent = (body: string, answer: string) => {
+    const e = exchange({}, 201, answer)
+    return [{ ...e, request: { ...e.request, body } }]
+  }
+  const aloneTaken = check('c', 'fail', { failure: { code: 'UNEXPECTED_STATUS', message: 'POST answered 201, expected 400', expected: 'status 400', actual: 'status 201', observed: 'status 201' }, exchanges: sent('{"Name":"cf-x-namekey"}', '{"id":1,"name":"cf-x-namekey"}'), ...deterministic })
+  const changed = (answer: string) =>
+    check('c', 'fail', { failure: { code: 'FIELD_CHANGED', message: 'the created record changed "name"', expected: 'name: "cf-x-sent-id" (as sent)', actual: 'name: "…"', observed: '"name" changed' }, exchanges: sent('{"id":7,"name":"cf-x-sent-id","Name":"cf-x-Name-2nd"}', answer), ...deterministic })
+  const faults = faultGroups(runResult((id) => [id === 'create-rejects-missing-name' ? aloneTaken : id === 'create-echoes-fields' ? changed('{"id":2,"name":"cf-x-Name-2nd"}') : check(`${id} check`, 'pass')]))
+  expect(faults).toHaveLength(1)
+  expect(faults[0]).toMatchObject({ cause: 'key-case-ignored', checks: 2, rules: ['create-echoes-fields', 'create-rejects-missing-name'] })
+  expect(faults[0].line).toMatch(/^deterministic: 2 creates were taken whose body held "Name", which is not name .*Go's encoding\/json.*, across 2 rules; /)
+  // the echo alone (name checked under its key, the body bound after it) is its rule's finding; a name trimmed is another fault
+  expect(faultGroups(runResult((id) => [id === 'create-echoes-fields' ? changed('{"id":2,"name":"cf-x-Name-2nd"}') : check(`${id} check`, 'pass')]))).toEqual([])
+  expect(faultGroups(runResult((id) => [id === 'create-rejects-missing-name' ? aloneTaken : id === 'create-echoes-fields' ? changed('{"id":2,"name":"cf-x-sent"}') : check(`${id} check`, 'pass')]))).toEqual([])
+})
