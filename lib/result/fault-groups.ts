@@ -9,7 +9,7 @@ import type { CheckResult, RunResult } from './run-result.ts'
 import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 import { unreadBodyWords } from './unread-bodies.ts'
 
-export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked' | 'key-case-ignored'
+export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked' | 'key-case-ignored' | 'redirected'
 
 /**
  * A body that must be refused with 400 (§4.2 rule 1, §7), answered 422 instead: a framework's
@@ -28,6 +28,13 @@ const refusedWith422 = (rule: string, check: CheckResult) => rule.startsWith('cr
 const AUTH_RULES: ReadonlySet<string> = new Set(['auth-missing-key-401', 'auth-invalid-key-401'])
 const servedWithoutKey = (rule: string, check: CheckResult) =>
   AUTH_RULES.has(rule) && (check.failure?.code === 'SERVED_WITHOUT_KEY' || (check.failure?.code === 'UNEXPECTED_STATUS' && /^status 2\d\d$/.test(check.failure.observed ?? '')))
+
+/**
+ * A request redirected instead of answered (a client does not follow a redirect with its POST
+ * body): a router that serves the collection at another path (Go's ServeMux subtree pattern,
+ * Django's APPEND_SLASH) redirects every request to it, whichever rule judged the answer.
+ */
+const redirected = (check: CheckResult) => check.failure?.code === 'UNEXPECTED_STATUS' && /^status 30[12378]$/.test(check.failure.observed ?? '')
 
 /**
  * A create taken whose body held a field's name in another case ("Name"), which JSON does not take
@@ -114,6 +121,7 @@ function causeOf(rule: string, check: CheckResult, intermittent: ReadonlySet<str
   if (check.recurrence?.kind !== 'intermittent' && refusedWith422(rule, check)) return 'validation-status'
   if (check.recurrence?.kind !== 'intermittent' && servedWithoutKey(rule, check)) return 'key-not-checked'
   if (check.recurrence?.kind !== 'intermittent' && caseFoldedKeySent(rule, check)) return 'key-case-ignored'
+  if (check.recurrence?.kind !== 'intermittent' && redirected(check)) return 'redirected'
   if (check.failure?.code === 'NO_RESPONSE') return 'no-answer'
   if (check.recurrence?.kind === 'intermittent') return 'differing-answers'
   if (check.recurrence?.kind === 'deterministic' && intermittent.has(faultKey(rule, check))) return 'differing-answers'
@@ -197,7 +205,7 @@ export function faultGroups(result: RunResult): FaultGroup[] {
   const journal = (result.journal ?? []).filter((e) => e.onWire)
   const total = result.summary.requests
   const groups: FaultGroup[] = []
-  for (const cause of ['server-error', 'no-answer', 'differing-answers', 'unreadable-json', 'type-changed', 'validation-status', 'key-not-checked', 'key-case-ignored'] as const) {
+  for (const cause of ['server-error', 'no-answer', 'differing-answers', 'unreadable-json', 'type-changed', 'validation-status', 'key-not-checked', 'key-case-ignored', 'redirected'] as const) {
     const members = failed.filter((f) => f.cause === cause)
     if (members.length === 0) continue
     const rules = [...new Set(members.map((m) => m.rule))]
@@ -218,6 +226,10 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       rate = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
     } else if (cause === 'key-not-checked') {
       rate = `${members.length} requests without a valid key (none, or one not issued) were served (${keyNotCheckedHint(members.map((m) => m.check))})`
+    } else if (cause === 'redirected') {
+      const answers = members.flatMap((m) => m.check.exchanges.map((e) => e.response)).filter((r) => r !== undefined && r.status >= 300 && r.status < 400)
+      const to = [...new Set(answers.map((r) => `${r!.status} to ${r!.headers.location ?? 'no Location'}`))].slice(0, 3).join(', ')
+      rate = `${members.length} checks met requests redirected (${to}) instead of answered, which a client does not follow with its body (the collection routed at another path?)`
     } else if (cause === 'key-case-ignored') {
       rate = `${members.length} creates were taken whose body held "Name", which is not name (RFC 8259 §8.3 compares names exactly), as name (keys bound in any case: Go's encoding/json, ASP.NET Core's web defaults)`
     } else if (cause === 'validation-status') {

@@ -183,3 +183,20 @@ test('"Name" taken for name, alone (201 without name) and after "name" (the reco
   expect(faultGroups(runResult((id) => [id === 'create-echoes-fields' ? changed('{"id":2,"name":"cf-x-Name-2nd"}') : check(`${id} check`, 'pass')]))).toEqual([])
   expect(faultGroups(runResult((id) => [id === 'create-rejects-missing-name' ? aloneTaken : id === 'create-echoes-fields' ? changed('{"id":2,"name":"cf-x-sent"}') : check(`${id} check`, 'pass')]))).toEqual([])
 })
+
+test('requests redirected across rules (a router serving the collection at another path): one finding naming where they were sent; one rule alone makes none', () => {
+  const moved = () => {
+    const e = exchange({}, 301, '')
+    return check('c', 'fail', {
+      failure: { code: 'UNEXPECTED_STATUS', message: 'POST answered 301', expected: 'status 400', actual: 'status 301 redirecting to /v1/categories/', observed: 'status 301' },
+      exchanges: [{ ...e, response: { ...e.response!, headers: { location: '/v1/categories/' } } }],
+      recurrence: { attempts: 3, failures: 3, kind: 'deterministic' },
+    })
+  }
+  const rules = ['list-returns-200', 'create-returns-201', 'create-rejects-invalid-json']
+  const faults = faultGroups(runResult((id) => [rules.includes(id) ? moved() : check(`${id} check`, 'pass')]))
+  expect(faults).toHaveLength(1)
+  expect(faults[0]).toMatchObject({ cause: 'redirected', checks: 3, rules })
+  expect(faults[0].line).toBe('deterministic: 3 checks met requests redirected (301 to /v1/categories/) instead of answered, which a client does not follow with its body (the collection routed at another path?), across 3 rules; every re-probe failed the same way (6 of 6)')
+  expect(faultGroups(runResult((id) => [id === 'list-returns-200' ? moved() : check(`${id} check`, 'pass')]))).toEqual([])
+})
