@@ -112,9 +112,20 @@ const BROWSABLE_API =
 /** DRF's browsable API page, told by its stylesheets. */
 const isBrowsableApi = (response: RecordedResponse) => /^text\/html/i.test(response.headers['content-type'] ?? '') && response.body.includes('rest_framework/css/')
 
+/**
+ * Go's http.Error: text/plain; charset=utf-8 with X-Content-Type-Options: nosniff, the message and a
+ * line break (measured on Go 1.19; net/http's own 404 "404 page not found" is one, through http.NotFound).
+ */
+const isGoHttpError = (response: RecordedResponse) =>
+  response.headers['content-type'] === 'text/plain; charset=utf-8' && response.headers['x-content-type-options'] === 'nosniff' && response.body.endsWith('\n')
+const GO_HTTP_ERROR =
+  "it is what Go's http.Error writes (text/plain; charset=utf-8, X-Content-Type-Options: nosniff, the message and a line break), as net/http and chi services answer their errors, and as net/http answers a path no pattern took (\"404 page not found\"); " +
+  '§4 makes every payload JSON and §7 every error the Error record: a helper that sets Content-Type: application/json and writes {code, message, status} (json.NewEncoder(w).Encode), and mux.HandleFunc("/", …) for the paths no other pattern takes'
+
 /** Why a response is declared text/html, where DRF's browsable API answers so. */
 export function djangoRailsContentType(response: RecordedResponse): string | undefined {
   if (isBrowsableApi(response)) return BROWSABLE_API
+  if (isGoHttpError(response)) return GO_HTTP_ERROR
   // measured: Twisted 22.4 (Debian 12), a resource that sets no Content-Type; its Server header names it
   if (response.headers['content-type'] === 'text/html' && /^TwistedWeb\//.test(response.headers.server ?? '')) {
     return (
@@ -128,6 +139,7 @@ export function djangoRailsContentType(response: RecordedResponse): string | und
 /** Why a body that is not JSON came, where Rails or DRF writes it so. */
 export function djangoRailsTextBody(response: RecordedResponse): string | undefined {
   if (isBrowsableApi(response)) return BROWSABLE_API
+  if (isGoHttpError(response)) return GO_HTTP_ERROR
   if (response.status === 401 && response.body.startsWith('HTTP Token: Access denied.')) {
     return (
       "\"HTTP Token: Access denied.\" in text/plain is what Rails' request_http_token_authentication answers (authenticate_or_request_with_http_token, with WWW-Authenticate: Token); " +

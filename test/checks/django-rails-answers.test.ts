@@ -110,6 +110,23 @@ test("DRF's browsable API answering a browser's Accept: the page and its media t
   expect(failureOf(() => expectJsonContentType(makeResponse({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html></html>' }))).message).toBe('the 200 response is not declared as application/json')
 })
 
+describe("Go's http.Error", () => {
+  // measured on Go 1.19: http.Error(w, err.Error(), 400) to a body that is not JSON
+  const goError = (headers: Record<string, string>) => makeResponse({ status: 400, headers, body: 'unexpected EOF\n', method: 'POST' })
+  const GO_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }
+
+  test('its text/plain error is named as Go\'s, by the body check and the media type check alike', () => {
+    expect(failureOf(() => jsonBodyOf(goError(GO_HEADERS))).message).toMatch(/^the 400 body is not valid JSON; it is what Go's http\.Error writes .*json\.NewEncoder/)
+    expect(failureOf(() => expectJsonContentType(goError(GO_HEADERS))).message).toMatch(/^the 400 response is not declared as application\/json; it is what Go's http\.Error writes /)
+  })
+
+  test('text/plain without nosniff, or without the line break, is not (Koa\'s, Fastify\'s)', () => {
+    expect(failureOf(() => expectJsonContentType(goError({ 'content-type': 'text/plain; charset=utf-8' }))).message).not.toMatch(/Go's http\.Error/)
+    const unbroken = makeResponse({ status: 400, headers: GO_HEADERS, body: 'Bad Request', method: 'POST' })
+    expect(failureOf(() => jsonBodyOf(unbroken)).message).not.toMatch(/Go's http\.Error/)
+  })
+})
+
 describe('texts that came back changed', () => {
   test("spaces trimmed from both ends name DRF's trim_whitespace beside PHP's and Ruby's", () => {
     expect(firstDifference('  cf-x-padded  ', 'cf-x-padded')).toMatch(/PHP's trim\(\).*; Django REST framework's CharField takes leading and trailing whitespace away too \(trim_whitespace=True by default/)
