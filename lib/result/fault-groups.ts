@@ -78,6 +78,26 @@ function typeChangedField(check: CheckResult): string | undefined {
 }
 
 /**
+ * Whether the answers the checks judged hold their field as null wherever it is not a string (a
+ * field with no value written so, not a value retyped); answers cut as evidence (a long list) are
+ * not read, and at least one must show it.
+ */
+function nullWhereText(judged: readonly { check: CheckResult; field: string }[]): boolean {
+  const values = judged.flatMap(({ check, field }) =>
+    check.exchanges.flatMap((e) => {
+      try {
+        const body = JSON.parse(e.response?.body ?? '') as unknown
+        return (Array.isArray(body) ? body : [body]).filter((r) => r !== null && typeof r === 'object' && field in r).map((r) => (r as Record<string, unknown>)[field])
+      } catch {
+        return []
+      }
+    }),
+  )
+  const retyped = values.filter((v) => typeof v !== 'string')
+  return retyped.length > 0 && retyped.every((v) => v === null)
+}
+
+/**
  * What makes every JSON answer unreadable the same way, whichever rule judged it (NOT_JSON's
  * `observed`): one writer that puts a byte order mark in front (a .NET or PowerShell UTF-8
  * encoder), or one that writes Latin-1, is one fault across the list, the creates and the errors.
@@ -236,7 +256,9 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       rate = `${members.length} bodies that must be refused with 400 were answered 422 (a framework's validation status: FastAPI, Laravel, LoopBack)`
     } else if (cause === 'type-changed') {
       const fields = [...new Set(members.map((m) => typeChangedField(m.check)))].map((f) => `"${f}"`).join(' and ')
-      rate = `${members.length} checks met ${fields} given back as another type than the string sent (numeric text stored as a number?)`
+      rate = nullWhereText(members.map((m) => ({ check: m.check, field: typeChangedField(m.check)! })))
+        ? `${members.length} checks met ${fields} written as null (a serialiser that writes a field with no value: Jackson's default inclusion, System.Text.Json's, Go's *string without omitempty)`
+        : `${members.length} checks met ${fields} given back as another type than the string sent (numeric text stored as a number?)`
     } else if (cause === 'unreadable-json') {
       const ways = [...new Set(members.map((m) => UNREADABLE_ALIKE[m.check.failure!.observed!]))].join('; or ')
       rate = `${members.length} checks met JSON answers that ${ways}`

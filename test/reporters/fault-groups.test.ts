@@ -200,3 +200,17 @@ test('requests redirected across rules (a router serving the collection at anoth
   expect(faults[0].line).toBe('deterministic: 3 checks met requests redirected (301 to /v1/categories/) instead of answered, which a client does not follow with its body (the collection routed at another path?), across 3 rules; every re-probe failed the same way (6 of 6)')
   expect(faultGroups(runResult((id) => [id === 'list-returns-200' ? moved() : check(`${id} check`, 'pass')]))).toEqual([])
 })
+
+test('a field with no value written as null across rules (System.Text.Json, Jackson): one finding that says so, not "numeric text stored as a number?"', () => {
+  const deterministic = { recurrence: { attempts: 3, failures: 3, kind: 'deterministic' as const } }
+  const schema = (observed: string, body: string) =>
+    check('c', 'fail', { exchanges: [exchange({}, 200, body)], failure: { code: 'SCHEMA_MISMATCH', message: 'not a Category record', expected: 'a Category record', actual: observed, observed }, ...deterministic })
+  const written = (nulls: boolean) => (id: string) =>
+    id === 'create-returns-category' ? [schema('body.description must be string', `{"id":2,"name":"cf-x-plain","description":${nulls ? 'null' : '42'}}`)]
+      : id === 'list-returns-category-array' ? [schema('body[].description must be string', `[{"id":1,"name":"a","description":"b"},{"id":2,"name":"cf-x-plain","description":${nulls ? 'null' : '42'}}]`)]
+      : [check(`${id} check`, 'pass')]
+  const [nulls] = faultGroups(runResult(written(true)))
+  expect(nulls).toMatchObject({ cause: 'type-changed', checks: 2 })
+  expect(nulls.line).toMatch(/^deterministic: 2 checks met "description" written as null \(a serialiser that writes a field with no value: .*System\.Text\.Json's.*\), across 2 rules;/)
+  expect(faultGroups(runResult(written(false)))[0].line).toMatch(/given back as another type than the string sent \(numeric text stored as a number\?\)/)
+})
