@@ -248,7 +248,8 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       rate = `${members.length} requests without a valid key (none, or one not issued) were served (${keyNotCheckedHint(members.map((m) => m.check))})`
     } else if (cause === 'redirected') {
       const answers = members.flatMap((m) => m.check.exchanges.map((e) => e.response)).filter((r) => r !== undefined && r.status >= 300 && r.status < 400)
-      const to = [...new Set(answers.map((r) => `${r!.status} to ${r!.headers.location ?? 'no Location'}`))].slice(0, 3).join(', ')
+      // where to, without a query string (the run's own values, which a redirect keeps)
+      const to = [...new Set(answers.map((r) => `${r!.status} to ${r!.headers.location?.replace(/\?.*$/, '') ?? 'no Location'}`))].slice(0, 3).join(', ')
       rate = `${members.length} checks met requests redirected (${to}) instead of answered, which a client does not follow with its body (the collection routed at another path?)`
     } else if (cause === 'key-case-ignored') {
       rate = `${members.length} creates were taken whose body held "Name", which is not name (RFC 8259 §8.3 compares names exactly), as name (keys bound in any case: Go's encoding/json, ASP.NET Core's web defaults)`
