@@ -122,10 +122,21 @@ const GO_HTTP_ERROR =
   "it is what Go's http.Error writes (text/plain; charset=utf-8, X-Content-Type-Options: nosniff, the message and a line break), as net/http and chi services answer their errors, and as net/http answers a path no pattern took (\"404 page not found\"); " +
   '§4 makes every payload JSON and §7 every error the Error record: a helper that sets Content-Type: application/json and writes {code, message, status} (json.NewEncoder(w).Encode), and mux.HandleFunc("/", …) for the paths no other pattern takes'
 
+/**
+ * Go Fiber's default ErrorHandler: an error's text as text/plain; charset=utf-8, told by the texts it
+ * writes (its 404, keyauth's, encoding/json's errors from c.BodyParser), as Fiber v2 documents them.
+ */
+const FIBER_TEXT = /^(?:Cannot [A-Z]+ \/|missing or malformed API Key$|Invalid or expired API Key$|invalid character .* (?:looking for|after|in)|unexpected end of JSON input$|json: cannot unmarshal )/
+const isFiberText = (response: RecordedResponse) => response.headers['content-type'] === 'text/plain; charset=utf-8' && FIBER_TEXT.test(response.body)
+const FIBER_TEXT_ERROR =
+  "it is an error's text as Go Fiber's default ErrorHandler writes it (c.Status(code).SendString(err.Error()), text/plain; charset=utf-8): its 404 \"Cannot GET …\", keyauth's \"missing or malformed API Key\", " +
+  "encoding/json's errors from c.BodyParser; §4 makes every payload JSON and §7 every error the Error record: fiber.Config{ErrorHandler: …} answering c.Status(code).JSON(…) with {code, message, status}, and keyauth's ErrorHandler too"
+
 /** Why a response is declared text/html, where DRF's browsable API answers so. */
 export function djangoRailsContentType(response: RecordedResponse): string | undefined {
   if (isBrowsableApi(response)) return BROWSABLE_API
   if (isGoHttpError(response)) return GO_HTTP_ERROR
+  if (isFiberText(response)) return FIBER_TEXT_ERROR
   // measured: Twisted 22.4 (Debian 12), a resource that sets no Content-Type; its Server header names it
   if (response.headers['content-type'] === 'text/html' && /^TwistedWeb\//.test(response.headers.server ?? '')) {
     return (
@@ -140,6 +151,7 @@ export function djangoRailsContentType(response: RecordedResponse): string | und
 export function djangoRailsTextBody(response: RecordedResponse): string | undefined {
   if (isBrowsableApi(response)) return BROWSABLE_API
   if (isGoHttpError(response)) return GO_HTTP_ERROR
+  if (isFiberText(response)) return FIBER_TEXT_ERROR
   if (response.status === 401 && response.body.startsWith('HTTP Token: Access denied.')) {
     return (
       "\"HTTP Token: Access denied.\" in text/plain is what Rails' request_http_token_authentication answers (authenticate_or_request_with_http_token, with WWW-Authenticate: Token); " +

@@ -127,6 +127,23 @@ describe("Go's http.Error", () => {
   })
 })
 
+describe("Go Fiber's default ErrorHandler (emulated from Fiber v2's documented defaults)", () => {
+  const fiber = (status: number, body: string) => makeResponse({ status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body, method: 'POST' })
+
+  test('its 404, keyauth\'s 401 and encoding/json\'s errors as text are named as Fiber\'s, not Koa\'s', () => {
+    for (const [status, body] of [[404, 'Cannot GET /v1/store/orders'], [401, 'missing or malformed API Key'], [401, 'Invalid or expired API Key'], [400, "invalid character 'x' looking for beginning of value"], [400, 'unexpected end of JSON input'], [400, 'json: cannot unmarshal number into Go struct field NewCategory.name of type string']] as const) {
+      expect(failureOf(() => jsonBodyOf(fiber(status, body))).message, body).toMatch(/it is an error's text as Go Fiber's default ErrorHandler writes it .*fiber\.Config\{ErrorHandler/)
+      const typed = failureOf(() => expectJsonContentType(fiber(status, body))).message
+      expect(typed, body).toMatch(/Go Fiber's default ErrorHandler/)
+      expect(typed, body).not.toMatch(/Koa/)
+    }
+  })
+
+  test('other texts in text/plain are not', () => {
+    expect(failureOf(() => jsonBodyOf(fiber(400, 'Bad Request'))).message).not.toMatch(/Fiber/)
+  })
+})
+
 describe('texts that came back changed', () => {
   test("spaces trimmed from both ends name DRF's trim_whitespace beside PHP's and Ruby's", () => {
     expect(firstDifference('  cf-x-padded  ', 'cf-x-padded')).toMatch(/PHP's trim\(\).*; Django REST framework's CharField takes leading and trailing whitespace away too \(trim_whitespace=True by default/)
