@@ -250,7 +250,8 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       const answers = members.flatMap((m) => m.check.exchanges.map((e) => e.response)).filter((r) => r !== undefined && r.status >= 300 && r.status < 400)
       // where to, without a query string (the run's own values, which a redirect keeps)
       const to = [...new Set(answers.map((r) => `${r!.status} to ${r!.headers.location?.replace(/\?.*$/, '') ?? 'no Location'}`))].slice(0, 3).join(', ')
-      rate = `${members.length} checks met requests redirected (${to}) instead of answered, which a client does not follow with its body (the collection routed at another path?)`
+      const collection = answers.every((r) => /\/categories\/(?:\?|$)/.test(r!.headers.location ?? '')) ? ' (the collection routed at another path?)' : ''
+      rate = `${members.length} checks met requests redirected (${to}) instead of answered, which a client does not follow with its body${collection}`
     } else if (cause === 'key-case-ignored') {
       rate = `${members.length} creates were taken whose body held "Name", which is not name (RFC 8259 §8.3 compares names exactly), as name (keys bound in any case: Go's encoding/json, ASP.NET Core's web defaults)`
     } else if (cause === 'validation-status') {

@@ -199,6 +199,13 @@ test('requests redirected across rules (a router serving the collection at anoth
   expect(faults[0]).toMatchObject({ cause: 'redirected', checks: 3, rules })
   expect(faults[0].line).toBe('deterministic: 3 checks met requests redirected (301 to /v1/categories/) instead of answered, which a client does not follow with its body (the collection routed at another path?), across 3 rules; every re-probe failed the same way (6 of 6)')
   expect(faultGroups(runResult((id) => [id === 'list-returns-200' ? moved() : check(`${id} check`, 'pass')]))).toEqual([])
+  // a redirect elsewhere (a login page) is not said to be the collection's
+  const toLogin = () => {
+    const c = moved()
+    return { ...c, exchanges: c.exchanges.map((e) => ({ ...e, response: { ...e.response!, status: 302, headers: { location: '/login' } } })) }
+  }
+  const [login] = faultGroups(runResult((id) => [rules.includes(id) ? toLogin() : check(`${id} check`, 'pass')]))
+  expect(login.line).toMatch(/redirected \(302 to \/login\) instead of answered, which a client does not follow with its body, across 3 rules/)
 })
 
 test('a field with no value written as null across rules (System.Text.Json, Jackson): one finding that says so, not "numeric text stored as a number?"', () => {
