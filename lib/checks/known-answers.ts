@@ -6,11 +6,11 @@
  * verdict and the failure code never depend on them. Each returns undefined for any other answer.
  * The words for PHP and Ruby (Sinatra, Grape) defaults are in php-ruby-answers.ts, those for Django REST framework, Rails, Mojolicious, gin, Go's net/http, FastAPI,
  * Dancer2 and twisted.web in django-rails-answers.ts, those for Node frameworks (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers, LoopBack) and libmicrohttpd
- * in node-answers.ts, those for Bun and Deno (Bun.serve, Deno.serve, Elysia, Oak, Hono on them) in runtime-answers.ts, those for ASP.NET Core in aspnet-answers.ts, those
+ * in node-answers.ts, those for Bun and Deno (Bun.serve, Deno.serve, Elysia, Oak, Hono on them) in runtime-answers.ts, those for ASP.NET Core, Phoenix, PostgREST and Micronaut in more-stacks-answers.ts, those
  * for Node ORMs and database drivers in orm-driver-answers.ts, those for a SQL store's defaults (strict mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts,
  * those for Envoy's texts and proto3's JSON mapping (grpc-gateway) in gateway-answers.ts, and for a server fault to bytes that are not UTF-8 in undecodable-body-answers.ts.
  */
-import { aspnetEmptyBody, aspnetStatus } from './aspnet-answers.ts'
+import { aspnetEmptyBody, aspnetStatus, beamJvmErrorBody } from './more-stacks-answers.ts'
 import { dateTextOrigin } from './date-text-answers.ts'
 import { AWS_NO_ROUTE, gatewayStatus, envoyTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './gateway-answers.ts'
 import { blockPageOf } from '../http/challenge.ts'
@@ -30,7 +30,7 @@ const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'o
 /** An Error record's shape as another stack writes it, and how such a service is usually made to write the Error record. */
 export function errorBodyOrigin(body: unknown): string | undefined {
   const keys = keysOf(body)
-  const node = nodeErrorBody(keys, body) ?? runtimeErrorBody(keys, body) ?? grpcStatusBody(keys, body)
+  const node = nodeErrorBody(keys, body) ?? runtimeErrorBody(keys, body) ?? grpcStatusBody(keys, body) ?? beamJvmErrorBody(keys, body)
   if (node) return node
   if (keys.includes('code')) return undefined
   const phpRuby = phpRubyErrorBody(keys) ?? djangoRailsErrorBody(body)
@@ -282,7 +282,7 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
   const withNode = (words: string) => (node ? `${words}; ${node}` : words)
   if (sent === '' && (got === undefined || got === null)) {
     return (
-      `an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out, and ${PROTO_JSON_EMPTY}; ` +
+      `an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out, Ecto's cast/4 makes it nil (its empty_values; Phoenix: cast(…, empty_values: [])), and ${PROTO_JSON_EMPTY}; ` +
       withNode(`a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value; ${phpRubyChangedText(sent, got, at)}`)
     )
   }
