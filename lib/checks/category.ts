@@ -6,6 +6,7 @@ import { idOf, IdIndex } from './id-index.ts'
 import { failListedUnderAnotherId, listedUnderAnotherId } from './listed-under-another-id.ts'
 import { idPastDoubleOrigin } from './orm-driver-answers.ts'
 import { changedTextOrigin } from './known-answers.ts'
+import { heldByAnotherField, heldUnderAnotherCase } from './held-by-another-key.ts'
 import { jsonBodyOf } from './response.ts'
 import { conformingBody } from './schema.ts'
 
@@ -51,14 +52,6 @@ export function firstDifference(sent: unknown, got: unknown): string {
 
 export { idOf }
 
-/** When a field came back holding what another field was sent: values bound by their position in the body, not by their names. */
-function heldByAnotherField(sent: NewCategory, field: string, got: unknown): string {
-  const other = Object.entries(sent).find(([name, value]) => name !== field && value === got)?.[0]
-  return other === undefined
-    ? ''
-    : `; it holds the "${other}" sent: the values were bound to the fields by their place in the body, not by their names (Object.values(body) into INSERT … VALUES (?, ?)), though an object's members are unordered (RFC 8259 §4)`
-}
-
 /** §4.2 rule 2: every field sent comes back, unchanged (extra fields are allowed). */
 export function expectEchoedFields(sent: NewCategory, result: HttpResult): CategoryRecord {
   let record: CategoryRecord
@@ -75,7 +68,7 @@ export function expectEchoedFields(sent: NewCategory, result: HttpResult): Categ
       fail(
         {
           code: 'FIELD_CHANGED',
-          message: `the created record changed "${field}"${heldByAnotherField(sent, field, record[field]) || firstDifference(value, record[field])}`,
+          message: `the created record changed "${field}"${heldUnderAnotherCase(result, field, record[field]) || heldByAnotherField(sent, field, record[field]) || firstDifference(value, record[field])}`,
           expected: `${field}: ${shownValue(value)} (as sent)`,
           actual: field in record ? `${field}: ${shownValue(record[field])}` : `no "${field}" in the record`,
           // which field, and whether it came back at all: the values are the run's own

@@ -75,6 +75,14 @@ export function djangoRailsStatus(response: RecordedResponse, expected: number, 
   }
   const location = response.headers.location ?? ''
   if ((response.status === 301 || response.status === 308) && /\/categories\/$/.test(location) && !/\/$/.test(request.url.replace(/[?#].*$/, ''))) {
+    // measured: Go 1.19; http.Redirect writes this body to a GET, and no Content-Type nor body to a POST
+    const goRedirect = /^<a href="[^"]*">Moved Permanently<\/a>\.\s*$/.test(response.body) || (response.body === '' && response.headers['content-type'] === undefined)
+    if (goRedirect) {
+      return (
+        "Go's ServeMux redirects a path without its trailing slash when only the pattern with it is registered (mux.HandleFunc(\"/v1/categories/\", …), a subtree pattern; gorilla/mux's StrictSlash(true) too); " +
+        'a client does not follow it with its POST body, and §4 gives the path without the slash: register "/v1/categories"'
+      )
+    }
     return (
       "Django's APPEND_SLASH (CommonMiddleware) redirects a path without its trailing slash to the one with it when only that one is routed " +
       "(DRF's DefaultRouter and SimpleRouter write their routes so, and path('categories/', …)); a client does not follow it with its POST body, and §4 gives the path without the slash: " +
@@ -104,9 +112,31 @@ const BROWSABLE_API =
 /** DRF's browsable API page, told by its stylesheets. */
 const isBrowsableApi = (response: RecordedResponse) => /^text\/html/i.test(response.headers['content-type'] ?? '') && response.body.includes('rest_framework/css/')
 
+/**
+ * Go's http.Error: text/plain; charset=utf-8 with X-Content-Type-Options: nosniff, the message and a
+ * line break (measured on Go 1.19; net/http's own 404 "404 page not found" is one, through http.NotFound).
+ */
+const isGoHttpError = (response: RecordedResponse) =>
+  response.headers['content-type'] === 'text/plain; charset=utf-8' && response.headers['x-content-type-options'] === 'nosniff' && response.body.endsWith('\n')
+const GO_HTTP_ERROR =
+  "it is what Go's http.Error writes (text/plain; charset=utf-8, X-Content-Type-Options: nosniff, the message and a line break), as net/http and chi services answer their errors, and as net/http answers a path no pattern took (\"404 page not found\"); " +
+  '§4 makes every payload JSON and §7 every error the Error record: a helper that sets Content-Type: application/json and writes {code, message, status} (json.NewEncoder(w).Encode), and mux.HandleFunc("/", …) for the paths no other pattern takes'
+
+/**
+ * Go Fiber's default ErrorHandler: an error's text as text/plain; charset=utf-8, told by the texts it
+ * writes (its 404, keyauth's, encoding/json's errors from c.BodyParser), as Fiber v2 documents them.
+ */
+const FIBER_TEXT = /^(?:Cannot [A-Z]+ \/|missing or malformed API Key$|Invalid or expired API Key$|invalid character .* (?:looking for|after|in)|unexpected end of JSON input$|json: cannot unmarshal )/
+const isFiberText = (response: RecordedResponse) => response.headers['content-type'] === 'text/plain; charset=utf-8' && FIBER_TEXT.test(response.body)
+const FIBER_TEXT_ERROR =
+  "it is an error's text as Go Fiber's default ErrorHandler writes it (c.Status(code).SendString(err.Error()), text/plain; charset=utf-8): its 404 \"Cannot GET …\", keyauth's \"missing or malformed API Key\", " +
+  "encoding/json's errors from c.BodyParser; §4 makes every payload JSON and §7 every error the Error record: fiber.Config{ErrorHandler: …} answering c.Status(code).JSON(…) with {code, message, status}, and keyauth's ErrorHandler too"
+
 /** Why a response is declared text/html, where DRF's browsable API answers so. */
 export function djangoRailsContentType(response: RecordedResponse): string | undefined {
   if (isBrowsableApi(response)) return BROWSABLE_API
+  if (isGoHttpError(response)) return GO_HTTP_ERROR
+  if (isFiberText(response)) return FIBER_TEXT_ERROR
   // measured: Twisted 22.4 (Debian 12), a resource that sets no Content-Type; its Server header names it
   if (response.headers['content-type'] === 'text/html' && /^TwistedWeb\//.test(response.headers.server ?? '')) {
     return (
@@ -120,6 +150,8 @@ export function djangoRailsContentType(response: RecordedResponse): string | und
 /** Why a body that is not JSON came, where Rails or DRF writes it so. */
 export function djangoRailsTextBody(response: RecordedResponse): string | undefined {
   if (isBrowsableApi(response)) return BROWSABLE_API
+  if (isGoHttpError(response)) return GO_HTTP_ERROR
+  if (isFiberText(response)) return FIBER_TEXT_ERROR
   if (response.status === 401 && response.body.startsWith('HTTP Token: Access denied.')) {
     return (
       "\"HTTP Token: Access denied.\" in text/plain is what Rails' request_http_token_authentication answers (authenticate_or_request_with_http_token, with WWW-Authenticate: Token); " +

@@ -4,13 +4,13 @@
  * 403, an RFC 9457 problem detail, an API gateway's own `{"message": …}`. A failure adds these
  * words to its message, so that a team reads what it must change, not only what is wrong; the
  * verdict and the failure code never depend on them. Each returns undefined for any other answer.
- * The words for PHP and Ruby (Sinatra, Grape) defaults are in php-ruby-answers.ts, those for Django REST
- * framework, Rails, Mojolicious, gin, FastAPI, Dancer2 and twisted.web in django-rails-answers.ts, those for Node frameworks
- * (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers, LoopBack) and libmicrohttpd in node-answers.ts, those for Bun and Deno (Bun.serve,
- * Deno.serve, Elysia, Oak, Hono on them) in runtime-answers.ts, those for Node ORMs and database drivers in orm-driver-answers.ts, those for a SQL store's defaults (strict
- * mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts, those for Envoy's own texts and proto3's JSON mapping (grpc-gateway) in gateway-answers.ts, and those for a server fault to bytes
- * that are not UTF-8 (FastAPI, Grape) in undecodable-body-answers.ts, which these call.
+ * The words for PHP and Ruby (Sinatra, Grape) defaults are in php-ruby-answers.ts, those for Django REST framework, Rails, Mojolicious, gin, Go's net/http, FastAPI,
+ * Dancer2 and twisted.web in django-rails-answers.ts, those for Node frameworks (NestJS, Fastify, Koa, Hono, hapi, restify, polka, Feathers, LoopBack) and libmicrohttpd
+ * in node-answers.ts, those for Bun and Deno (Bun.serve, Deno.serve, Elysia, Oak, Hono on them) in runtime-answers.ts, those for ASP.NET Core, Phoenix, PostgREST and Micronaut in more-stacks-answers.ts, those
+ * for Node ORMs and database drivers in orm-driver-answers.ts, those for a SQL store's defaults (strict mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts,
+ * those for Envoy's texts and proto3's JSON mapping (grpc-gateway) in gateway-answers.ts, and for a server fault to bytes that are not UTF-8 in undecodable-body-answers.ts.
  */
+import { aspnetEmptyBody, aspnetStatus, beamJvmErrorBody } from './more-stacks-answers.ts'
 import { dateTextOrigin } from './date-text-answers.ts'
 import { AWS_NO_ROUTE, gatewayStatus, envoyTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './gateway-answers.ts'
 import { blockPageOf } from '../http/challenge.ts'
@@ -30,7 +30,7 @@ const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'o
 /** An Error record's shape as another stack writes it, and how such a service is usually made to write the Error record. */
 export function errorBodyOrigin(body: unknown): string | undefined {
   const keys = keysOf(body)
-  const node = nodeErrorBody(keys, body) ?? runtimeErrorBody(keys, body) ?? grpcStatusBody(keys, body)
+  const node = nodeErrorBody(keys, body) ?? runtimeErrorBody(keys, body) ?? grpcStatusBody(keys, body) ?? beamJvmErrorBody(keys, body)
   if (node) return node
   if (keys.includes('code')) return undefined
   const phpRuby = phpRubyErrorBody(keys) ?? djangoRailsErrorBody(body)
@@ -60,8 +60,8 @@ export function errorBodyOrigin(body: unknown): string | undefined {
 
 /** Why an empty body came with this answer, where the stack that sends one is well known. */
 export function emptyBodyOrigin(response: RecordedResponse): string | undefined {
-  const phpRuby = phpRubyEmptyBody(response)
-  if (phpRuby) return phpRuby
+  const ofStack = phpRubyEmptyBody(response) ?? aspnetEmptyBody(response)
+  if (ofStack) return ofStack
   if (response.status === 201) {
     return "an empty 201 is what Spring's ResponseEntity.created(location).build() answers; §4.2 asks for the created record in the body (ResponseEntity.created(location).body(record))"
   }
@@ -121,7 +121,7 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
     )
   }
   const ofStack =
-    gatewayStatus(response, expected) ??
+    gatewayStatus(response, expected) ?? aspnetStatus(response, expected) ??
     runtimeStatus(response, expected, request) ??
     phpRubyStatus(response.status, expected) ??
     djangoRailsStatus(response, expected, request) ??
@@ -171,7 +171,7 @@ export function blockPageWords(response: Pick<RecordedResponse, 'status' | 'body
 
 /** Why a response is declared with another media type, where a well-known stack declares it so (`response`: what else tells the stack, its body). */
 export function contentTypeOrigin(contentType: string | undefined, response?: RecordedResponse): string | undefined {
-  const page = response ? djangoRailsContentType(response) : undefined
+  const page = response ? (djangoRailsContentType(response) ?? aspnetEmptyBody(response)) : undefined
   if (page) return page
   const type = mediaType(contentType)
   if (type === 'application/problem+json') {
@@ -282,7 +282,7 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
   const withNode = (words: string) => (node ? `${words}; ${node}` : words)
   if (sent === '' && (got === undefined || got === null)) {
     return (
-      `an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out, and ${PROTO_JSON_EMPTY}; ` +
+      `an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out, Ecto's cast/4 makes it nil (its empty_values; Phoenix: cast(…, empty_values: [])), and ${PROTO_JSON_EMPTY}; ` +
       withNode(`a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value; ${phpRubyChangedText(sent, got, at)}`)
     )
   }

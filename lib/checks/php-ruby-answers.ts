@@ -86,7 +86,7 @@ export function phpRubyStatus(status: number, expected: number): string | undefi
   if (status !== 422 || expected !== 400) return undefined
   return (
     "422 is the validation status of Laravel (a ValidationException from validate()), of FastAPI (RequestValidationError), of Rails' scaffolds (:unprocessable_entity) " +
-    "and of LoopBack 4 (VALIDATION_FAILED, for a body its operation's schema refuses); " +
+    "of LoopBack 4 (VALIDATION_FAILED, for a body its operation's schema refuses) and of Phoenix's generated FallbackController (an Ecto changeset's errors, :unprocessable_entity); " +
     '§4.2 rule 1 and §7 ask 400 for a body that lacks name or holds an invalid value (Laravel: render ValidationException as 400 in the exception handler; FastAPI: an exception_handler for RequestValidationError; ' +
     "LoopBack 4: a middleware that catches err.code === 'VALIDATION_FAILED' and answers 400 with the Error record)"
   )

@@ -64,7 +64,7 @@ export function runtimeStatus(response: RecordedResponse, expected: number, requ
   const authorization = request.headers.authorization ?? ''
   if (expected === 401 && response.status >= 200 && response.status < 300 && /^Bearer[^ ]/.test(authorization)) {
     return (
-      "the key was taken after \"Bearer\" and one more character, whatever that character is: @elysiajs/bearer reads a header that starts with Bearer as authorization.slice(7), as echo's KeyAuth middleware does; " +
+      "the key was taken after \"Bearer\" and one more character, whatever that character is: @elysiajs/bearer reads a header that starts with Bearer as authorization.slice(7), as echo's KeyAuth middleware does, and Go Fiber's keyauth with AuthScheme \"Bearer\" (auth[:6] == \"Bearer\", the key auth[7:]); " +
       '"Bearer" followed by anything but a space is no bearer credential (RFC 6750 §2.1, §5.2): compare the whole header to `Bearer ${key}`'
     )
   }

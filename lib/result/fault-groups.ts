@@ -9,7 +9,7 @@ import type { CheckResult, RunResult } from './run-result.ts'
 import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 import { unreadBodyWords } from './unread-bodies.ts'
 
-export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked'
+export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked' | 'key-case-ignored' | 'redirected'
 
 /**
  * A body that must be refused with 400 (§4.2 rule 1, §7), answered 422 instead: a framework's
@@ -30,6 +30,38 @@ const servedWithoutKey = (rule: string, check: CheckResult) =>
   AUTH_RULES.has(rule) && (check.failure?.code === 'SERVED_WITHOUT_KEY' || (check.failure?.code === 'UNEXPECTED_STATUS' && /^status 2\d\d$/.test(check.failure.observed ?? '')))
 
 /**
+ * A request redirected instead of answered (a client does not follow a redirect with its POST
+ * body): a router that serves the collection at another path (Go's ServeMux subtree pattern,
+ * Django's APPEND_SLASH) redirects every request to it, whichever rule judged the answer.
+ */
+const redirected = (check: CheckResult) => check.failure?.code === 'UNEXPECTED_STATUS' && /^status 30[12378]$/.test(check.failure.observed ?? '')
+
+/**
+ * A create taken whose body held a field's name in another case ("Name"), which JSON does not take
+ * for it (RFC 8259 §8.3): answered 201 without name (create-rejects-missing-name), or a record
+ * whose name is the later "Name"'s (create-echoes-fields). A binder that matches keys in any case
+ * (Go's encoding/json, ASP.NET Core's web defaults) is one fault across the two rules.
+ */
+function caseFoldedKeySent(rule: string, check: CheckResult): boolean {
+  const missingNameTaken = rule === 'create-rejects-missing-name' && check.failure?.code === 'UNEXPECTED_STATUS' && /^status 2\d\d$/.test(check.failure.observed ?? '')
+  if (!missingNameTaken && !(rule === 'create-echoes-fields' && check.failure?.observed === '"name" changed')) return false
+  const membersOf = (text: string | undefined): Record<string, unknown> => {
+    try {
+      const value = JSON.parse(text ?? '') as unknown
+      return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+    } catch {
+      return {}
+    }
+  }
+  return check.exchanges.some((e) => {
+    const sent = membersOf(e.request.body)
+    const folded = Object.keys(sent).filter((k) => k !== 'name' && k.toLowerCase() === 'name')
+    // a record whose name is what the later "Name" held; or a body without name taken
+    return missingNameTaken ? folded.length > 0 : folded.some((k) => sent[k] === membersOf(e.response?.body).name)
+  })
+}
+
+/**
  * The field a failure shows given back as another type than the string sent (§2: name and
  * description are strings): the create's answer or the list failing the schema on it
  * (SCHEMA_MISMATCH, `body.name must be string`), or the answer's value changed into a number, a
@@ -43,6 +75,26 @@ function typeChangedField(check: CheckResult): string | undefined {
   const field = /^"(name|description)" changed$/.exec(failure.observed ?? '')?.[1]
   // a string shows quoted ("…"); a number, a boolean or null does not
   return field !== undefined && failure.actual.startsWith(`${field}: `) && !failure.actual.startsWith(`${field}: "`) ? field : undefined
+}
+
+/**
+ * Whether the answers the checks judged hold their field as null wherever it is not a string (a
+ * field with no value written so, not a value retyped); answers cut as evidence (a long list) are
+ * not read, and at least one must show it.
+ */
+function nullWhereText(judged: readonly { check: CheckResult; field: string }[]): boolean {
+  const values = judged.flatMap(({ check, field }) =>
+    check.exchanges.flatMap((e) => {
+      try {
+        const body = JSON.parse(e.response?.body ?? '') as unknown
+        return (Array.isArray(body) ? body : [body]).filter((r) => r !== null && typeof r === 'object' && field in r).map((r) => (r as Record<string, unknown>)[field])
+      } catch {
+        return []
+      }
+    }),
+  )
+  const retyped = values.filter((v) => typeof v !== 'string')
+  return retyped.length > 0 && retyped.every((v) => v === null)
 }
 
 /**
@@ -88,6 +140,8 @@ function causeOf(rule: string, check: CheckResult, intermittent: ReadonlySet<str
   if (check.recurrence?.kind !== 'intermittent' && typeChangedField(check) !== undefined) return 'type-changed'
   if (check.recurrence?.kind !== 'intermittent' && refusedWith422(rule, check)) return 'validation-status'
   if (check.recurrence?.kind !== 'intermittent' && servedWithoutKey(rule, check)) return 'key-not-checked'
+  if (check.recurrence?.kind !== 'intermittent' && caseFoldedKeySent(rule, check)) return 'key-case-ignored'
+  if (check.recurrence?.kind !== 'intermittent' && redirected(check)) return 'redirected'
   if (check.failure?.code === 'NO_RESPONSE') return 'no-answer'
   if (check.recurrence?.kind === 'intermittent') return 'differing-answers'
   if (check.recurrence?.kind === 'deterministic' && intermittent.has(faultKey(rule, check))) return 'differing-answers'
@@ -171,7 +225,7 @@ export function faultGroups(result: RunResult): FaultGroup[] {
   const journal = (result.journal ?? []).filter((e) => e.onWire)
   const total = result.summary.requests
   const groups: FaultGroup[] = []
-  for (const cause of ['server-error', 'no-answer', 'differing-answers', 'unreadable-json', 'type-changed', 'validation-status', 'key-not-checked'] as const) {
+  for (const cause of ['server-error', 'no-answer', 'differing-answers', 'unreadable-json', 'type-changed', 'validation-status', 'key-not-checked', 'key-case-ignored', 'redirected'] as const) {
     const members = failed.filter((f) => f.cause === cause)
     if (members.length === 0) continue
     const rules = [...new Set(members.map((m) => m.rule))]
@@ -192,11 +246,21 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       rate = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
     } else if (cause === 'key-not-checked') {
       rate = `${members.length} requests without a valid key (none, or one not issued) were served (${keyNotCheckedHint(members.map((m) => m.check))})`
+    } else if (cause === 'redirected') {
+      const answers = members.flatMap((m) => m.check.exchanges.map((e) => e.response)).filter((r) => r !== undefined && r.status >= 300 && r.status < 400)
+      // where to, without a query string (the run's own values, which a redirect keeps)
+      const to = [...new Set(answers.map((r) => `${r!.status} to ${r!.headers.location?.replace(/\?.*$/, '') ?? 'no Location'}`))].slice(0, 3).join(', ')
+      const collection = answers.every((r) => /\/categories\/(?:\?|$)/.test(r!.headers.location ?? '')) ? ' (the collection routed at another path?)' : ''
+      rate = `${members.length} checks met requests redirected (${to}) instead of answered, which a client does not follow with its body${collection}`
+    } else if (cause === 'key-case-ignored') {
+      rate = `${members.length} creates were taken whose body held "Name", which is not name (RFC 8259 §8.3 compares names exactly), as name (keys bound in any case: Go's encoding/json, ASP.NET Core's web defaults)`
     } else if (cause === 'validation-status') {
       rate = `${members.length} bodies that must be refused with 400 were answered 422 (a framework's validation status: FastAPI, Laravel, LoopBack)`
     } else if (cause === 'type-changed') {
       const fields = [...new Set(members.map((m) => typeChangedField(m.check)))].map((f) => `"${f}"`).join(' and ')
-      rate = `${members.length} checks met ${fields} given back as another type than the string sent (numeric text stored as a number?)`
+      rate = nullWhereText(members.map((m) => ({ check: m.check, field: typeChangedField(m.check)! })))
+        ? `${members.length} checks met ${fields} written as null (a serialiser that writes a field with no value: Jackson's default inclusion, System.Text.Json's, Go's *string without omitempty)`
+        : `${members.length} checks met ${fields} given back as another type than the string sent (numeric text stored as a number?)`
     } else if (cause === 'unreadable-json') {
       const ways = [...new Set(members.map((m) => UNREADABLE_ALIKE[m.check.failure!.observed!]))].join('; or ')
       rate = `${members.length} checks met JSON answers that ${ways}`

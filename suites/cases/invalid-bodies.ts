@@ -54,8 +54,8 @@ const ROOT_KEY_READ =
 /** A name taken from the query string: the framework's params merge it with the body's fields. */
 const QUERY_MERGED =
   "the service took the name from the query string: frameworks whose params merge the query with the body's fields do so, and a handler that reads them finds it there: " +
-  "Grape's params (measured: 1.6), Sinatra's params.merge(body), PHP's $_REQUEST, Slim 3's $request->getParam(), restify's queryParser({ mapParams: true }) with a handler reading req.params; " +
-  "§4.2 declares no query parameters: read the body's fields alone (Grape: env['api.request.body']; Slim: getParsedBody(); restify: req.body)"
+  "Grape's params (measured: 1.6), Sinatra's params.merge(body), PHP's $_REQUEST, Slim 3's $request->getParam(), restify's queryParser({ mapParams: true }) with a handler reading req.params, Phoenix's conn.params (the query's, the path's and the body's together); " +
+  "§4.2 declares no query parameters: read the body's fields alone (Grape: env['api.request.body']; Slim: getParsedBody(); restify: req.body; Phoenix: conn.body_params)"
 
 export const INVALID_BODIES: readonly InvalidBody[] = [
   { key: 'missing-name', label: 'a body without name', rule: 'create-rejects-missing-name', priority: 3,

@@ -46,6 +46,13 @@ export interface ValidCreate extends WritePriority {
    * id no record has, never shows. Not a field to echo: `body` leaves it out.
    */
   sendsIdOf?: string
+  /**
+   * Members the body also sends after the fields, under keys NewCategory does not name: a field's
+   * name in another case ("Name"), which JSON does not take for it (RFC 8259 §8.3 compares names
+   * code unit by code unit). Not fields to echo: `body` leaves them out; the service may ignore them,
+   * keep them or refuse them (§4.2 rule 1), never read them as the fields.
+   */
+  alsoSends?: (prefix: string) => Record<string, string>
   /** What a created record that took the id sent (`sendsId`, `sendsIdOf`) says of the service, and how such a service is usually fixed. */
   idTakenMeans?: string
   /**

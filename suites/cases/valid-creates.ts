@@ -266,11 +266,14 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-sends-id',
-    label: 'an id the client never sends (§2), which the service must not take, and a description that reads as a negative number',
+    label: 'an id the client never sends (§2), which the service must not take, a description that reads as a negative number, and after them a field NewCategory does not name, "Name", holding another name',
     // a number as text, with a leading zero: a store that coerces numeric text changes it (to -42);
     // and a leading "-", which a CSV-injection sanitiser turns into "'-0042" (as it does = + @)
     body: (p) => ({ name: `${p}-sent-id`, description: '-0042' }),
     sendsId: clientId,
+    // "Name" is not name (RFC 8259 §8.3); a binder that matches keys in any case (Go, ASP.NET Core) takes the later
+    // one, after a check of name under its own key too. Beside the id (unknown too): no create more
+    alsoSends: (p) => ({ Name: `${p}-Name-2nd` }),
     mayRefuse: 'a service may refuse a field NewCategory does not name (§4.2 rule 1: an invalid value)',
     // a request body bound to the JPA entity: save() merges what has an id, and Hibernate 6.6 throws
     // where it used to insert
@@ -344,5 +347,8 @@ export const VALID_CREATES: readonly ValidCreate[] = [
 export const createMarker = (c: ValidCreate, sent: NewCategory): string => (sent.name === '' || c.repeats || c.nameOfEveryRun ? (sent.description as string) : sent.name)
 
 /** The text a valid create sends. */
-export const createText = (c: ValidCreate, body: NewCategory, seed: number): string =>
-  c.text ? c.text(body) : c.sendsId ? `{"id":${c.sendsId(seed)},${JSON.stringify(body).slice(1)}` : JSON.stringify(body)
+export function createText(c: ValidCreate, body: NewCategory, seed: number, prefix: string): string {
+  if (c.text) return c.text(body)
+  const members = JSON.stringify({ ...body, ...c.alsoSends?.(prefix) })
+  return c.sendsId ? `{"id":${c.sendsId(seed)},${members.slice(1)}` : members
+}

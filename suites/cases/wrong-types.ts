@@ -77,6 +77,8 @@ const NULL_TAKEN =
   "PHP's $data['description'] ?? null and Ruby's data['description'] read an explicit null as a missing key (PHP: array_key_exists() and is_string(); Ruby: key? and is_a?(String)); " +
   "Django REST framework's ModelSerializer gives a model field with null=True allow_null=True (allow_null=False on the serializer field); " +
   "class-validator's @IsOptional() lets null by as it lets a missing value (NestJS: @ValidateIf((o) => o.description !== undefined) instead), as zod's .nullish() does (.optional() refuses null); " +
+  "Go's encoding/json leaves a *string nil for null as for a missing key (look the value up in a map[string]json.RawMessage, where null is the text null), and System.Text.Json gives a string? property null " +
+  "(ASP.NET Core: a non-nullable string property with .NET 9's RespectNullableAnnotations, or a JsonElement's ValueKind checked); " +
   SEQUELIZE_NULL_TAKEN + '; ' + NODE_COERCED + '; ' + FASTIFY_COERCED + '; ' + GRAPE_COERCED
 const ONE_STRING_UNWRAPPED =
   'the service took an array of one string: Jackson reads it as that string with UNWRAP_SINGLE_VALUE_ARRAYS (spring.jackson.deserialization.unwrap-single-value-arrays=true): turn it off; ' +

@@ -166,7 +166,7 @@ export function categoryProbes(run: Run): CategoryProbes {
       label: post(c.label),
       sent,
       ...(c.sendsId ? { sentId: async () => c.sendsId!(run.context.seed) } : {}),
-      probe: once(async () => postCategory(run, c.key, createText(c, await sent(), run.context.seed), VALID_AUTHORIZATION, sameRecord(await sent()), { ...(c.sentAs ? { sentAs: c.sentAs } : {}), gates: gating.has(c.key), inPieces: c.inPieces === true, chunked: c.chunked === true })),
+      probe: once(async () => postCategory(run, c.key, createText(c, await sent(), run.context.seed, recordPrefix()), VALID_AUTHORIZATION, sameRecord(await sent()), { ...(c.sentAs ? { sentAs: c.sentAs } : {}), gates: gating.has(c.key), inPieces: c.inPieces === true, chunked: c.chunked === true })),
     }
   })
   // a name sent again goes out once the first create with it was answered, whatever it got
@@ -207,7 +207,7 @@ export function categoryProbes(run: Run): CategoryProbes {
       const ascii = sameSizeAscii(recordPrefix(), await long.sent(), sentBodyBytes(refused))
       const sameSize = await postCategory(run, sameSizeKey(long.case.key), JSON.stringify(ascii), VALID_AUTHORIZATION, sameRecord(ascii))
       if (!refusedMaybeForLength(sameSize)) return { sameSize }
-      return { sameSize, short: await postCategory(run, shortCase.key, createText(shortCase, await shortSent(), run.context.seed), VALID_AUTHORIZATION, sameRecord(await shortSent()), { inPieces: shortCase.inPieces === true }) }
+      return { sameSize, short: await postCategory(run, shortCase.key, createText(shortCase, await shortSent(), run.context.seed, recordPrefix()), VALID_AUTHORIZATION, sameRecord(await shortSent()), { inPieces: shortCase.inPieces === true }) }
     })
     creates.push({
       case: shortCase,

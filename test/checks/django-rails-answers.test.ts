@@ -70,6 +70,17 @@ describe('statuses', () => {
     expect(failureOf(() => expectStatus(makeResponse({ status: 301, headers: { location: 'https://127.0.0.1/v1/categories' } }), 200)).message).not.toMatch(/APPEND_SLASH/)
   })
 
+  test("the same redirect as Go's http.Redirect writes it (a ServeMux subtree pattern): named as Go's, not Django's", () => {
+    // measured on Go 1.19: a GET gets an HTML link, a POST no Content-Type and no body
+    const get = makeResponse({ status: 301, headers: { location: '/v1/categories/', 'content-type': 'text/html; charset=utf-8' }, body: '<a href="/v1/categories/">Moved Permanently</a>.\n\n' })
+    const post = makeResponse({ status: 301, headers: { location: '/v1/categories/' }, method: 'POST' })
+    for (const [result, expected] of [[get, 200], [post, 201]] as const) {
+      const failure = failureOf(() => expectStatus(result, expected))
+      expect(failure.message).toMatch(/expected \d+: Go's ServeMux redirects .*mux\.HandleFunc\("\/v1\/categories\/", …\).*register "\/v1\/categories"$/)
+      expect(failure.message).not.toMatch(/APPEND_SLASH/)
+    }
+  })
+
   test("a 200 to the key under the Token scheme, or before a comma: Rails' authenticate_with_http_token", () => {
     const result = makeResponse({ status: 200, body: '[]' })
     result.exchange.request.headers.authorization = 'Token $CONFORM_API_KEY'
@@ -97,6 +108,40 @@ test("DRF's browsable API answering a browser's Accept: the page and its media t
   expect(failureOf(() => expectJsonContentType(result)).message).toMatch(/^the 200 response is not declared as application\/json; it is Django REST framework's browsable API/)
   // another HTML page is not this
   expect(failureOf(() => expectJsonContentType(makeResponse({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html></html>' }))).message).toBe('the 200 response is not declared as application/json')
+})
+
+describe("Go's http.Error", () => {
+  // measured on Go 1.19: http.Error(w, err.Error(), 400) to a body that is not JSON
+  const goError = (headers: Record<string, string>) => makeResponse({ status: 400, headers, body: 'unexpected EOF\n', method: 'POST' })
+  const GO_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }
+
+  test('its text/plain error is named as Go\'s, by the body check and the media type check alike', () => {
+    expect(failureOf(() => jsonBodyOf(goError(GO_HEADERS))).message).toMatch(/^the 400 body is not valid JSON; it is what Go's http\.Error writes .*json\.NewEncoder/)
+    expect(failureOf(() => expectJsonContentType(goError(GO_HEADERS))).message).toMatch(/^the 400 response is not declared as application\/json; it is what Go's http\.Error writes /)
+  })
+
+  test('text/plain without nosniff, or without the line break, is not (Koa\'s, Fastify\'s)', () => {
+    expect(failureOf(() => expectJsonContentType(goError({ 'content-type': 'text/plain; charset=utf-8' }))).message).not.toMatch(/Go's http\.Error/)
+    const unbroken = makeResponse({ status: 400, headers: GO_HEADERS, body: 'Bad Request', method: 'POST' })
+    expect(failureOf(() => jsonBodyOf(unbroken)).message).not.toMatch(/Go's http\.Error/)
+  })
+})
+
+describe("Go Fiber's default ErrorHandler (emulated from Fiber v2's documented defaults)", () => {
+  const fiber = (status: number, body: string) => makeResponse({ status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body, method: 'POST' })
+
+  test('its 404, keyauth\'s 401 and encoding/json\'s errors as text are named as Fiber\'s, not Koa\'s', () => {
+    for (const [status, body] of [[404, 'Cannot GET /v1/store/orders'], [401, 'missing or malformed API Key'], [401, 'Invalid or expired API Key'], [400, "invalid character 'x' looking for beginning of value"], [400, 'unexpected end of JSON input'], [400, 'json: cannot unmarshal number into Go struct field NewCategory.name of type string']] as const) {
+      expect(failureOf(() => jsonBodyOf(fiber(status, body))).message, body).toMatch(/it is an error's text as Go Fiber's default ErrorHandler writes it .*fiber\.Config\{ErrorHandler/)
+      const typed = failureOf(() => expectJsonContentType(fiber(status, body))).message
+      expect(typed, body).toMatch(/Go Fiber's default ErrorHandler/)
+      expect(typed, body).not.toMatch(/Koa/)
+    }
+  })
+
+  test('other texts in text/plain are not', () => {
+    expect(failureOf(() => jsonBodyOf(fiber(400, 'Bad Request'))).message).not.toMatch(/Fiber/)
+  })
 })
 
 describe('texts that came back changed', () => {

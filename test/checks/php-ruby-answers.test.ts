@@ -83,7 +83,7 @@ describe('error bodies of other shapes', () => {
     const failure = failureOf(() => expectStatus(makeResponse({ status: 422, method: 'POST', body: { message: 'x', errors: {} } }), 400))
     expect(failure.code).toBe('UNEXPECTED_STATUS')
     expect(failure.message).toMatch(/^POST answered 422, expected 400: 422 is the validation status of Laravel .*FastAPI/)
-    expect(failure.message).toMatch(/and of LoopBack 4 \(VALIDATION_FAILED.*err\.code === 'VALIDATION_FAILED'/)
+    expect(failure.message).toMatch(/of LoopBack 4 \(VALIDATION_FAILED.*err\.code === 'VALIDATION_FAILED'/)
     expect(failureOf(() => expectStatus(makeResponse({ status: 422, method: 'POST' }), 201)).message).toBe('POST answered 422, expected 201')
   })
 })

@@ -69,6 +69,8 @@ describe("Elysia's defaults", () => {
     const response = makeResponse({ status: 200, body: [] })
     response.exchange.request.headers.authorization = 'Bearer:$CONFORM_API_KEY'
     expect(failureOf(() => expectStatus(response, 401)).message).toMatch(/^GET answered 200, expected 401: .*@elysiajs\/bearer reads a header that starts with Bearer as authorization\.slice\(7\)/)
+    // Go Fiber's keyauth (AuthScheme "Bearer") reads it alike, as Fiber v2 writes keyFromHeader
+    expect(failureOf(() => expectStatus(response, 401)).message).toMatch(/Go Fiber's keyauth with AuthScheme "Bearer"/)
     response.exchange.request.headers.authorization = 'Bearer $CONFORM_API_KEY-not-a-key'
     expect(failureOf(() => expectStatus(response, 401)).message).toBe('GET answered 200, expected 401')
   })

@@ -18,7 +18,7 @@ describe('a key written with an escape', () => {
   test('create-json-escapes writes its description key escaped, in both forms, and means the body sent', () => {
     const c = VALID_CREATES.find((v) => v.key === 'create-json-escapes')!
     for (const body of [c.body('cf-abcde'), c.shortForm!('cf-abcde')]) {
-      const text = createText(c, body, 1)
+      const text = createText(c, body, 1, 'cf-abcde')
       expect(text).toContain('"descr\\u0069ption":')
       expect(JSON.parse(text)).toEqual(body)
     }

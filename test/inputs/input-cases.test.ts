@@ -22,10 +22,12 @@ describe('valid creates', () => {
     const body = c.body(PREFIX)
     expect(schemaProblems('NewCategory', body)).toBeNull()
     // a case that also sends an id (§2 says the client never does) sends it beside the body's fields,
-    // and create-deep-value its deep value in a field NewCategory does not name
-    const sent = JSON.parse(createText(c, body, 1234)) as Record<string, unknown>
+    // create-sends-id "Name" after them too, and create-deep-value its deep value in a field
+    // NewCategory does not name
+    const sent = JSON.parse(createText(c, body, 1234, PREFIX)) as Record<string, unknown>
     expect(sent).toMatchObject(c.sendsId ? { id: Number(c.sendsId(1234)), ...body } : body)
-    expect(Object.keys(sent).filter((key) => !(key in body))).toEqual(c.sendsId ? ['id'] : c.key === 'create-deep-value' ? ['extra'] : [])
+    const unnamed = c.key === 'create-sends-id' ? ['id', 'Name'] : c.sendsId ? ['id'] : c.key === 'create-deep-value' ? ['extra'] : []
+    expect(Object.keys(sent).filter((key) => !(key in body))).toEqual(unnamed)
     // an empty name, a name of digits or the name "0" carries the prefix in its description, so the record can be found
     expect(body.name === '' || ['create-numeric-name', 'create-short-name'].includes(c.key) ? body.description : body.name).toContain(PREFIX)
   })

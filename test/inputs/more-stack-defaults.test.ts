@@ -48,3 +48,8 @@ test("Grape's JSON.load, its coercing params and its query merged into them are 
 test("bytes that are not UTF-8 name Quart's get_json() and lua-cjson, with their changes", () => {
   expect(meaningOf('malformed-not-utf8')).toMatch(/Quart's request\.get_json\(\) \(get_data\(as_text=True\) decodes with errors="replace"\) and lua-cjson \(OpenResty\).*Quart: \(await request\.get_data\(\)\)\.decode\('utf-8'\); OpenResty: ngx\.re\.find/)
 })
+
+test("a description null taken names Go's *string and System.Text.Json's string? (measured on Go 1.19; ASP.NET Core emulated), with their changes", () => {
+  const nullTaken = wrongTypeCases().find((c) => c.label === 'description as null')?.acceptedMeans ?? ''
+  expect(nullTaken).toMatch(/Go's encoding\/json leaves a \*string nil for null .*map\[string\]json\.RawMessage.*System\.Text\.Json gives a string\? property null \(ASP\.NET Core: .*RespectNullableAnnotations/)
+})

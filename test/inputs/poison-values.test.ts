@@ -20,7 +20,7 @@ const PREFIX = 'cf-ab12c'
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 const sentText = (key: string) => {
   const c = POISON_CREATES.find((p) => p.key === key)!
-  return { body: c.body(PREFIX), text: createText(c, c.body(PREFIX), 1) }
+  return { body: c.body(PREFIX), text: createText(c, c.body(PREFIX), 1, PREFIX) }
 }
 const depthOf = (value: unknown): number => (value !== null && typeof value === 'object' ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0)
 

@@ -32,7 +32,7 @@ describe('the first create, indented, description first, a line break before and
 
   test('is written as Python\'s json.dumps writes it, and means the body sent', () => {
     const body = c.body('cf-abcde')
-    const text = createText(c, body, 1)
+    const text = createText(c, body, 1, 'cf-abcde')
     expect(text).toMatch(/^\n\{\n {2}"description": "[^"]+",\n {2}"name": "[^"]+"\n\}\n$/)
     expect(JSON.parse(text)).toEqual(body)
     // the only create written so: the others go as JSON.stringify writes them, or with escapes of their own
@@ -70,7 +70,7 @@ describe('the first create, indented, description first, a line break before and
 describe('the create of whitespace, indented with tabs and ended with CRLF', () => {
   test('is written as a body file written on Windows is, and means the body sent', () => {
     const body = tabbed.body('cf-abcde')
-    const text = createText(tabbed, body, 1)
+    const text = createText(tabbed, body, 1, 'cf-abcde')
     expect(text).toMatch(/^\{\r\n\t"name":\t"[^"]+",\r\n\t"description":\t"[^"]+"\r\n\}$/)
     expect(JSON.parse(text)).toEqual(body)
   })

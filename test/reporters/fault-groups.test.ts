@@ -165,3 +165,59 @@ test('requests without a valid key served, both without a key and with one not i
   const loose = faultGroups(runResult((id) => (both.includes(id) ? [withHeader(201)] : [check(`${id} check`, 'pass')])))
   expect(loose[0]?.line).toMatch(/ were served \(requests with no Authorization header were refused: is the key compared whole\? an empty token, or a part of the key, taken for it\), across 2 rules;/)
 })
+
+test('"Name" taken for name, alone (201 without name) and after "name" (the record holds the later one): one finding of keys bound in any case; one rule alone, or a name changed otherwise, makes none', () => {
+  const deterministic = { recurrence: { attempts: 3, failures: 3, kind: 'deterministic' as const } }
+  const sent = (body: string, answer: string) => {
+    const e = exchange({}, 201, answer)
+    return [{ ...e, request: { ...e.request, body } }]
+  }
+  const aloneTaken = check('c', 'fail', { failure: { code: 'UNEXPECTED_STATUS', message: 'POST answered 201, expected 400', expected: 'status 400', actual: 'status 201', observed: 'status 201' }, exchanges: sent('{"Name":"cf-x-namekey"}', '{"id":1,"name":"cf-x-namekey"}'), ...deterministic })
+  const changed = (answer: string) =>
+    check('c', 'fail', { failure: { code: 'FIELD_CHANGED', message: 'the created record changed "name"', expected: 'name: "cf-x-sent-id" (as sent)', actual: 'name: "…"', observed: '"name" changed' }, exchanges: sent('{"id":7,"name":"cf-x-sent-id","Name":"cf-x-Name-2nd"}', answer), ...deterministic })
+  const faults = faultGroups(runResult((id) => [id === 'create-rejects-missing-name' ? aloneTaken : id === 'create-echoes-fields' ? changed('{"id":2,"name":"cf-x-Name-2nd"}') : check(`${id} check`, 'pass')]))
+  expect(faults).toHaveLength(1)
+  expect(faults[0]).toMatchObject({ cause: 'key-case-ignored', checks: 2, rules: ['create-echoes-fields', 'create-rejects-missing-name'] })
+  expect(faults[0].line).toMatch(/^deterministic: 2 creates were taken whose body held "Name", which is not name .*Go's encoding\/json.*, across 2 rules; /)
+  // the echo alone (name checked under its key, the body bound after it) is its rule's finding; a name trimmed is another fault
+  expect(faultGroups(runResult((id) => [id === 'create-echoes-fields' ? changed('{"id":2,"name":"cf-x-Name-2nd"}') : check(`${id} check`, 'pass')]))).toEqual([])
+  expect(faultGroups(runResult((id) => [id === 'create-rejects-missing-name' ? aloneTaken : id === 'create-echoes-fields' ? changed('{"id":2,"name":"cf-x-sent"}') : check(`${id} check`, 'pass')]))).toEqual([])
+})
+
+test('requests redirected across rules (a router serving the collection at another path): one finding naming where they were sent; one rule alone makes none', () => {
+  const moved = () => {
+    const e = exchange({}, 301, '')
+    return check('c', 'fail', {
+      failure: { code: 'UNEXPECTED_STATUS', message: 'POST answered 301', expected: 'status 400', actual: 'status 301 redirecting to /v1/categories/', observed: 'status 301' },
+      exchanges: [{ ...e, response: { ...e.response!, headers: { location: '/v1/categories/' } } }],
+      recurrence: { attempts: 3, failures: 3, kind: 'deterministic' },
+    })
+  }
+  const rules = ['list-returns-200', 'create-returns-201', 'create-rejects-invalid-json']
+  const faults = faultGroups(runResult((id) => [rules.includes(id) ? moved() : check(`${id} check`, 'pass')]))
+  expect(faults).toHaveLength(1)
+  expect(faults[0]).toMatchObject({ cause: 'redirected', checks: 3, rules })
+  expect(faults[0].line).toBe('deterministic: 3 checks met requests redirected (301 to /v1/categories/) instead of answered, which a client does not follow with its body (the collection routed at another path?), across 3 rules; every re-probe failed the same way (6 of 6)')
+  expect(faultGroups(runResult((id) => [id === 'list-returns-200' ? moved() : check(`${id} check`, 'pass')]))).toEqual([])
+  // a redirect elsewhere (a login page) is not said to be the collection's
+  const toLogin = () => {
+    const c = moved()
+    return { ...c, exchanges: c.exchanges.map((e) => ({ ...e, response: { ...e.response!, status: 302, headers: { location: '/login' } } })) }
+  }
+  const [login] = faultGroups(runResult((id) => [rules.includes(id) ? toLogin() : check(`${id} check`, 'pass')]))
+  expect(login.line).toMatch(/redirected \(302 to \/login\) instead of answered, which a client does not follow with its body, across 3 rules/)
+})
+
+test('a field with no value written as null across rules (System.Text.Json, Jackson): one finding that says so, not "numeric text stored as a number?"', () => {
+  const deterministic = { recurrence: { attempts: 3, failures: 3, kind: 'deterministic' as const } }
+  const schema = (observed: string, body: string) =>
+    check('c', 'fail', { exchanges: [exchange({}, 200, body)], failure: { code: 'SCHEMA_MISMATCH', message: 'not a Category record', expected: 'a Category record', actual: observed, observed }, ...deterministic })
+  const written = (nulls: boolean) => (id: string) =>
+    id === 'create-returns-category' ? [schema('body.description must be string', `{"id":2,"name":"cf-x-plain","description":${nulls ? 'null' : '42'}}`)]
+      : id === 'list-returns-category-array' ? [schema('body[].description must be string', `[{"id":1,"name":"a","description":"b"},{"id":2,"name":"cf-x-plain","description":${nulls ? 'null' : '42'}}]`)]
+      : [check(`${id} check`, 'pass')]
+  const [nulls] = faultGroups(runResult(written(true)))
+  expect(nulls).toMatchObject({ cause: 'type-changed', checks: 2 })
+  expect(nulls.line).toMatch(/^deterministic: 2 checks met "description" written as null \(a serialiser that writes a field with no value: .*System\.Text\.Json's.*\), across 2 rules;/)
+  expect(faultGroups(runResult(written(false)))[0].line).toMatch(/given back as another type than the string sent \(numeric text stored as a number\?\)/)
+})

@@ -45,3 +45,26 @@ export const LEGACY_ROUTE_MUTATION: Mutation = {
     finish: (reply, request) => (request.operation === 'listCategories' && request.authorization === undefined && reply.status === 200 ? { ...reply, body: { items: reply.body } } : reply),
   },
 }
+
+/**
+ * Go's ServeMux with the collection registered as a subtree pattern, mux.HandleFunc("/v1/categories/",
+ * …), behind a key check that wraps the mux: the path §4 gives, without the slash, is redirected to
+ * the pattern's by http.Redirect, 301, with an HTML link to a GET and no Content-Type nor body to a
+ * POST, before any handler runs (measured on Go 1.19). The suite named it as Django's APPEND_SLASH.
+ */
+export const SUBTREE_REDIRECT_MUTATION: Mutation = {
+  name: 'go-servemux-subtree-pattern-redirects',
+  breaks: 'list-returns-200',
+  code: 'UNEXPECTED_STATUS',
+  description: 'the collection is routed at "/v1/categories/" (a Go ServeMux subtree pattern), so "/v1/categories" with a valid key is answered 301 to it',
+  behaviour: {
+    finish: (reply, request, store) => {
+      if (request.path !== '/v1/categories' || request.operation === undefined || reply.status === 401) return reply
+      if (reply.status === 201) store.pop()
+      const location = '/v1/categories/'
+      return request.method === 'GET'
+        ? { status: 301, headers: { 'content-type': 'text/html; charset=utf-8', location }, body: `<a href="${location}">Moved Permanently</a>.\n\n` }
+        : { status: 301, headers: { 'content-type': '', location }, body: '' }
+    },
+  },
+}

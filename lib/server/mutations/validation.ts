@@ -42,6 +42,20 @@ export const VALIDATION_MUTATIONS: readonly Mutation[] = [
     behaviour: { parseBody: (text) => foldDocumentedKeys(JSON.parse(text)) },
   },
   {
+    // the fix KEY_CASE_IGNORED names, half done: name looked up in a map[string]json.RawMessage
+    // (so {"Name": "x"} alone is refused), then the body bound to the struct, case-insensitively,
+    // the later of two members that fold to one field winning, as Go's encoding/json binds them
+    name: 'json-keys-bound-case-insensitively-after-a-check',
+    breaks: 'create-echoes-fields',
+    code: 'FIELD_CHANGED',
+    description:
+      'name is checked under its exact key, then the body is bound to the struct case-insensitively, so {"name": "a", "Name": "b"} creates "b" ' +
+      "(Go: a map[string]json.RawMessage checked, then json.Unmarshal into the struct)",
+    behaviour: {
+      toRecord: (body, id) => conformingBehaviour.toRecord(foldDocumentedKeys(body) as { name: string; description?: string }, id),
+    },
+  },
+  {
     name: 'missing-name-answers-422',
     breaks: 'create-rejects-missing-name',
     code: 'UNEXPECTED_STATUS',

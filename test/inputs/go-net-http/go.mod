@@ -1,0 +1,3 @@
+module gonethttp
+
+go 1.19
