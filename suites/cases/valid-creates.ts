@@ -11,7 +11,6 @@ import type { NewCategory } from '../../lib/checks/category.ts'
 import { CLIENT_ID_INSERTED, EXISTING_ID_FAULT, EXISTING_ID_UPDATED } from '../../lib/checks/orm-driver-answers.ts'
 import { POISON_CREATES } from './poison-values.ts'
 import { REPEATED_NAME_REFUSALS, type ValidCreate } from './valid-create.ts'
-
 export type { ValidCreate } from './valid-create.ts'
 
 /**
@@ -129,9 +128,8 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       // json.dumps write them: a parser written by hand for one case refuses the other); and a format directive
       // and a plus sign ("50%+%s"): a service that logs the create with a format string built of the
       // name (Java's printf("created " + name), String.format) throws on the %s it has no argument
-      // for, and one that URL-decodes the body refuses the escape or reads + as a space; "100%25",
-      // a valid escape (of % itself), which a decoder that leaves invalid escapes as they are and +
-      // as it is (Python's urllib.parse.unquote, PHP's rawurldecode) turns into "100%"
+      // for, and one that URL-decodes the body refuses the escape or reads + as a space; "100%25", which
+      // unquote/rawurldecode (invalid escapes and + left as they are) turn into "100%"
       // and a tab and CR LF: a guard against log injection (CWE-117) that takes them out of the
       // field it logs, the name, keeps them in multi-line text, the description
       name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's\ttab\r\nline <b>Tom & Jerry</b> &amp;&#65; ‘it’ “is” 🐇 50%+%s 100%25`,
@@ -140,9 +138,8 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       // C1 controls too (U+007F to U+009F); and a line break at the very end, which a chomp takes away
       // and quotes and a backslash, as the name holds them: a description written into SQL by string
       // concatenation (a statement of its own, added later) fails on the quote where the name did not;
-      // and text that holds a backslash before a letter of an escape, a Windows path and a \u
-      // written out (C:\new\u00e9): a reader written by hand that unescapes with a chain of replace
-      // calls reads the escaped backslash, then the letter after it, as one more escape
+      // and C:\new\u00e9 as text: a hand-written reader unescaping with a chain of replace calls reads
+      // the escaped backslash, then the letter after it, as one more escape
       description: `controls [${CONTROL_CHARACTERS}] c1 [\u007f\u0085\u009f] crlf\r\nline line\u2028separator paragraph\u2029separator <i>tag</i> it's "quoted" C:\\new\\u00e9 back\\slash\n`,
     }),
     // the solidus goes out escaped (\/), which a parser must read as "/"; the rest as JSON.stringify writes it.
@@ -271,8 +268,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     // and a leading "-", which a CSV-injection sanitiser turns into "'-0042" (as it does = + @)
     body: (p) => ({ name: `${p}-sent-id`, description: '-0042' }),
     sendsId: clientId,
-    // "Name" is not name (RFC 8259 §8.3); a binder that matches keys in any case (Go, ASP.NET Core) takes the later
-    // one, after a check of name under its own key too. Beside the id (unknown too): no create more
+    // "Name" is not name (RFC 8259 §8.3): a binder matching keys in any case (Go, ASP.NET Core) takes the later one
     alsoSends: (p) => ({ Name: `${p}-Name-2nd` }),
     mayRefuse: 'a service may refuse a field NewCategory does not name (§4.2 rule 1: an invalid value)',
     // a request body bound to the JPA entity: save() merges what has an id, and Hibernate 6.6 throws
@@ -326,12 +322,11 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-long-thousands',
     label: `a ${NAME_FLOOR}-character name and a ${LONG_DESCRIPTION.toLocaleString('en-US')}-character description of € signs (${LONG_DESCRIPTION_BYTES.toLocaleString('en-US')} bytes) holding U+0000`,
-    // U+0000 here, not among the other control characters: a 201 must still carry it back, but a
-    // store that cannot hold it (PostgreSQL text) may refuse it as an invalid value (§4.2 rule 1),
-    // and this create may already be refused; a create of its own would raise the records a run makes.
-    // A name that fits: the create is refused, if at all, for its description alone, so that a service
-    // that stores the name and then the description (two statements, no transaction) shows the record
-    // it kept after a 400 (the list then holds the name)
+    // U+0000 here, not among the other control characters: a 201 must still carry it back, but a store
+    // that cannot hold it (PostgreSQL text) may refuse it (§4.2 rule 1), and this create may already be
+    // refused (a create of its own would raise the records a run makes). A name that fits: refused, if at
+    // all, for its description alone, so a service that stores the name, then the description (two
+    // statements, no transaction) shows the record it kept after a 400 (the list then holds the name)
     body: (p) => ({ name: `${p}-bigdesc`, description: longDescription() }),
     mayRefuse: 'lengths are not shown (§8), and a store may be unable to hold U+0000 (§4.2 rule 1: an invalid value)',
     faultMeans: LENGTH_OR_NUL_FAULT,
