@@ -18,7 +18,7 @@
 import { exactIntegerTextAt, numberText, parseJsonExact } from '../json/exact-json.ts'
 import type { HttpResult } from '../http/client.ts'
 import { parsedJsonOf } from '../checks/response.ts'
-import { answeredFault, endedAt, nameSent, unansweredWrite, type JournalEntry } from '../http/journal.ts'
+import { answeredFault, endedAt, LEDGER_ID_CHARACTERS, LEDGER_TEXT_CHARACTERS, ledgerText, nameSent, unansweredWrite, type JournalEntry } from '../http/journal.ts'
 import { ANSWER_LOST_RECORD_FOUND } from '../http/lost-answer.ts'
 
 /** A record the run created, as the answer to its POST said (read from the journal, lib/http/journal.ts), or as a list the run read showed it (foundInList). */
@@ -90,7 +90,7 @@ function runRecords(parsed: unknown, prefixes: readonly string[]): ListedRecord[
   for (const record of parsed as Record<string, unknown>[]) {
     if (record === null || typeof record !== 'object' || !(carriesPrefix(record.name, prefixes) || carriesPrefix(record.description, prefixes))) continue
     records.push({
-      id: 'id' in record ? (exactIntegerTextAt(record, 'id') ?? numberText(record, 'id')) : '(not returned)',
+      id: 'id' in record ? ledgerText(exactIntegerTextAt(record, 'id') ?? numberText(record, 'id'), LEDGER_ID_CHARACTERS) : '(not returned)',
       ...(typeof record.name === 'string' ? { name: record.name } : {}),
       ...(typeof record.description === 'string' ? { description: record.description } : {}),
     })
@@ -185,11 +185,11 @@ export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRe
     if (post && unansweredWrite(post)) unanswered.add(post.id)
     ledger.push({
       id: record.id,
-      name: record.name ?? '(no name)',
+      name: ledgerText(record.name ?? '(no name)', LEDGER_TEXT_CHARACTERS),
       status: post?.status ?? 0,
       exchangeId: post?.id ?? list,
       ...(post?.body !== undefined ? { body: post.body } : {}),
-      ...(!post && record.description !== undefined ? { description: record.description } : {}),
+      ...(!post && record.description !== undefined ? { description: ledgerText(record.description, LEDGER_TEXT_CHARACTERS) } : {}),
       foundInList: howStored(post),
     })
   }
