@@ -291,6 +291,22 @@ export function endedLine(opened: Omit<JournalLine, 'phase' | 'at'>, exchange: E
   return line
 }
 
+/**
+ * The most characters of a record's id, and of its name or description, the ledger keeps of what a
+ * server answered or listed: an int64 is 20 at most, and the suite's names 256. A server's
+ * 1,000,000-digit id or 2 MB name was kept whole in each of its ledger rows (journal.ndjson,
+ * results.json, report.html: 100 MB, the run 10 s past --deadline and 1.5 GB, measured).
+ */
+export const LEDGER_ID_CHARACTERS = 40
+export const LEDGER_TEXT_CHARACTERS = 1_000
+
+/** `text` as a ledger row keeps it: whole up to `max` characters, else its start and its length (never half a surrogate pair). */
+export function ledgerText(text: string, max: number): string {
+  if (text.length <= max) return text
+  const end = max - 20 - (/[\ud800-\udbff]/.test(text.charAt(max - 21)) ? 1 : 0)
+  return `${text.slice(0, end)}… (${text.length} characters)`
+}
+
 export function createdRecord(answer: string | undefined, sent: string, redact: (text: string) => string): CreatedRecord {
   let id = '(not returned)'
   let name: string | undefined
@@ -303,7 +319,8 @@ export function createdRecord(answer: string | undefined, sent: string, redact: 
   } catch {
     // an unreadable answer still goes in the ledger: a record may exist
   }
-  return { id: redact(id), name: redact(name ?? nameSent(sent)) }
+  // redacted whole, then cut: a cut first could leave part of the key in what is kept
+  return { id: ledgerText(redact(id), LEDGER_ID_CHARACTERS), name: ledgerText(redact(name ?? nameSent(sent)), LEDGER_TEXT_CHARACTERS) }
 }
 
 /** The name a POST's body sent, or the body itself, cut, when it names none. */

@@ -6,7 +6,7 @@
  * what it sent): if the list shows it, the record counts as created ("answer lost, record found").
  */
 import type { Exchange } from './exchange.ts'
-import { ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT, type JournalLine } from './journal.ts'
+import { ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT, LEDGER_ID_CHARACTERS, LEDGER_TEXT_CHARACTERS, ledgerText, type JournalLine } from './journal.ts'
 
 /** What the client's HttpResult holds that these need (lib/http/client.ts imports this file, so not that type). */
 interface HttpResult {
@@ -72,7 +72,7 @@ export function answerLostLine(exchange: Exchange, detail: string, record: { id:
     method: exchange.request.method,
     url: redact(exchange.request.url),
     detail,
-    ...(record ? { created: { id: redact(record.id), name: redact(record.name) } } : {}),
+    ...(record ? { created: { id: ledgerText(redact(record.id), LEDGER_ID_CHARACTERS), name: ledgerText(redact(record.name), LEDGER_TEXT_CHARACTERS) } } : {}),
   }
 }
 

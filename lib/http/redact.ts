@@ -102,7 +102,7 @@ function formsOf(secret: string): string[] {
  * The secret's bytes written out, and the secret with its case folded, for one of
  * NEAR_MISS_MIN_KEY_LENGTH or more (a shorter one's could be ordinary text): hex in either case (a
  * debug page's dump of the header, which holds the key's hex as it is byte-aligned), every byte
- * percent-escaped (an encoder that escapes letters too), in UTF-16, and, for a secret with a digit, upper and
+ * percent-escaped in either case (an encoder that escapes letters too), in UTF-16, and, for a secret with a digit, upper and
  * lower case (a log line, a header name, which HTTP lower-cases); folded, one without reads as a word
  * ("Categories"), as secret-runs.ts says of runs. A key of 8 to 15 characters, too short for those
  * case-blind runs, was shown so: "SK_AB12CD34EF5" gave it back to 2^7 guesses.
@@ -111,7 +111,7 @@ function writtenOut(secret: string): string[] {
   if (secret.length < NEAR_MISS_MIN_KEY_LENGTH) return []
   const hex = Buffer.from(secret).toString('hex')
   const folded = /[0-9]/.test(secret) ? [secret.toUpperCase(), secret.toLowerCase()] : []
-  return [hex, hex.toUpperCase(), hex.toUpperCase().replace(/../g, '%$&'), ...folded, inUtf16(secret)]
+  return [hex, hex.toUpperCase(), hex.toUpperCase().replace(/../g, '%$&'), hex.replace(/../g, '%$&'), ...folded, inUtf16(secret)]
 }
 
 /** UTF-16 (a body a .NET service wrote with Encoding.Unicode) read as the UTF-8 it should be: a NUL after every character. */

@@ -18,7 +18,7 @@
 import { exactIntegerTextAt, numberText, parseJsonExact } from '../json/exact-json.ts'
 import type { HttpResult } from '../http/client.ts'
 import { parsedJsonOf } from '../checks/response.ts'
-import { answeredFault, endedAt, nameSent, unansweredWrite, type JournalEntry } from '../http/journal.ts'
+import { answeredFault, endedAt, LEDGER_ID_CHARACTERS, LEDGER_TEXT_CHARACTERS, ledgerText, nameSent, unansweredWrite, type JournalEntry } from '../http/journal.ts'
 import { ANSWER_LOST_RECORD_FOUND } from '../http/lost-answer.ts'
 
 /** A record the run created, as the answer to its POST said (read from the journal, lib/http/journal.ts), or as a list the run read showed it (foundInList). */
@@ -82,6 +82,14 @@ function parsedText(text: string): unknown {
   }
 }
 
+/**
+ * The most records of the run's prefixes kept of one list, and made ledger rows of all lists: a run
+ * sends ~1,100 POSTs at most (--confirm 10, --repeat 100), so a conforming service lists fewer. A
+ * list of 300,000 records under the run's prefix (a server that made them up) made as many ledger
+ * rows: 140 MB of reports, the run 16 s past --deadline at 1.3 GB (measured).
+ */
+export const MAX_LISTED_RECORDS = 10_000
+
 const carriesPrefix = (text: unknown, prefixes: readonly string[]) => typeof text === 'string' && prefixes.some((p) => text.includes(p))
 
 function runRecords(parsed: unknown, prefixes: readonly string[]): ListedRecord[] {
@@ -89,8 +97,9 @@ function runRecords(parsed: unknown, prefixes: readonly string[]): ListedRecord[
   const records: ListedRecord[] = []
   for (const record of parsed as Record<string, unknown>[]) {
     if (record === null || typeof record !== 'object' || !(carriesPrefix(record.name, prefixes) || carriesPrefix(record.description, prefixes))) continue
+    if (records.length === MAX_LISTED_RECORDS) break
     records.push({
-      id: 'id' in record ? (exactIntegerTextAt(record, 'id') ?? numberText(record, 'id')) : '(not returned)',
+      id: 'id' in record ? ledgerText(exactIntegerTextAt(record, 'id') ?? numberText(record, 'id'), LEDGER_ID_CHARACTERS) : '(not returned)',
       ...(typeof record.name === 'string' ? { name: record.name } : {}),
       ...(typeof record.description === 'string' ? { description: record.description } : {}),
     })
@@ -166,7 +175,7 @@ export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRe
     for (const record of sighting.records) {
       // a record without an id is told by what it holds
       const key = record.id === '(not returned)' ? `${record.name}\u0000${record.description}` : record.id
-      if (!listed.has(key)) listed.set(key, { record, list: sighting.exchangeId })
+      if (!listed.has(key) && listed.size < MAX_LISTED_RECORDS) listed.set(key, { record, list: sighting.exchangeId })
     }
   }
   const announcedIds = new Set(ledger.map((entry) => entry.id))
@@ -185,11 +194,11 @@ export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRe
     if (post && unansweredWrite(post)) unanswered.add(post.id)
     ledger.push({
       id: record.id,
-      name: record.name ?? '(no name)',
+      name: ledgerText(record.name ?? '(no name)', LEDGER_TEXT_CHARACTERS),
       status: post?.status ?? 0,
       exchangeId: post?.id ?? list,
       ...(post?.body !== undefined ? { body: post.body } : {}),
-      ...(!post && record.description !== undefined ? { description: record.description } : {}),
+      ...(!post && record.description !== undefined ? { description: ledgerText(record.description, LEDGER_TEXT_CHARACTERS) } : {}),
       foundInList: howStored(post),
     })
   }

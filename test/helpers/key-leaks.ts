@@ -24,7 +24,7 @@ export function formsOf(key: string): Record<string, string> {
 export function writtenOut(key: string): Record<string, string> {
   if (key.length < 8) return {}
   const hex = Buffer.from(key).toString('hex')
-  return { hex, 'hex, upper-case': hex.toUpperCase(), ...(/[0-9]/.test(key) ? { 'upper-case': key.toUpperCase(), 'lower-case': key.toLowerCase() } : {}) }
+  return { hex, 'hex, upper-case': hex.toUpperCase(), 'every byte percent-escaped, lower-case': hex.replace(/../g, '%$&'), ...(/[0-9]/.test(key) ? { 'upper-case': key.toUpperCase(), 'lower-case': key.toLowerCase() } : {}) }
 }
 
 /** Every file under `dir`, by its path relative to it (latin1: every byte kept). */

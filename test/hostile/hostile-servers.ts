@@ -223,7 +223,7 @@ export const recorder = () =>
  * Echoes every request back, in every place the suite prints from: the body (raw, and as the
  * record's name, which create-echoes-fields quotes), a response header, WWW-Authenticate (quoted
  * by an advisory note), a Location (quoted by redirect failures, URL-encoded) and a header with
- * the token in base64, in two halves, in hex, upper-cased, and lower-cased in a header's name. What a
+ * the token in base64, in two halves, in hex, every byte percent-escaped, upper-cased, and lower-cased in a header's name. What a
  * debugging proxy or a careless error page does with the key.
  */
 export const echoesEverything = () =>
@@ -240,6 +240,7 @@ export const echoesEverything = () =>
       'x-echo-token-base64': Buffer.from(token).toString('base64'),
       // a debug page's hex dump of the header, and an upper-cased log line
       'x-echo-authorization-hex': Buffer.from(authorization).toString('hex'),
+      'x-echo-token-percent': Buffer.from(token).toString('hex').replace(/../g, '%$&'),
       'x-echo-token-upper': token.toUpperCase(),
       // the token cut in two over two headers, and with its case folded (a header name HTTP lower-cases)
       'x-echo-token-part-1': token.slice(0, Math.ceil(token.length / 2)),

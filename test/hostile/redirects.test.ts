@@ -35,3 +35,24 @@ describe.concurrent('a server that redirects to another origin', { timeout: RUN_
     })
   }
 })
+
+describe('a server that redirects to a Location of 15 KB (under the 16 KiB a head may take)', { timeout: RUN_TIMEOUT_MS }, () => {
+  test('each failure quotes its start and length, never a piece of a key the cut would split; the reports stay small', async () => {
+    // the key 490 characters in: a cut at 500 would have kept 10 characters of it
+    const location = `http://127.0.0.1:1/${'l'.repeat(470)}?token=${KEY}&pad=${'p'.repeat(15_000)}`
+    const server = await redirectsTo(location, 302)
+    servers.push(server)
+    const run = await runConform(['--base-url', server.baseUrl, '--timeout', '5000', '--confirm', '0'], { env: { CONFORM_API_KEY: KEY } })
+    runs.push(run)
+    expectCleanFailure(run)
+    const check = failedChecks(run).find((c) => c.name === "GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding) → 200")
+    // the Location as recorded, the key redacted in it
+    const recorded = location.length - KEY.length + '[REDACTED]'.length
+    expect(check?.failure?.message).toBe(`GET answered 302 redirecting to http://127.0.0.1:1/${'l'.repeat(470)}?… (${recorded} characters) (redirects are not followed), expected 200`)
+    for (const [file, text] of Object.entries(run.files)) {
+      // the exchanges' evidence keeps each header whole (up to the 16 KiB of a head): results.json and report.html hold it once an exchange
+      expect(text.length, file).toBeLessThan(file === 'junit.xml' ? 1_000_000 : 6_000_000)
+      expect(text, file).not.toContain(KEY.slice(-10, -4))
+    }
+  })
+})

@@ -122,6 +122,22 @@ describe.concurrent('--max-response-bytes', { timeout: RUN_TIMEOUT_MS }, () => {
     expect(performance.now() - started).toBeLessThan(60_000)
   })
 
+  test('a Content-Encoding of 3,000 codings (each a decoder made for every answer: 1 GB in 15 s) → undecodable at once, no decoder made', async () => {
+    const body = gzipSync('[]')
+    const server = await httpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': Array(3000).fill('br').join(','), 'content-length': body.byteLength })
+      res.end(body)
+    })
+    const result = await run(server, ['--confirm', '0'])
+    expect(result.code).toBe(1)
+    expectNoStackTrace(result)
+    const check = (result.results?.rules ?? []).flatMap((rule) => rule.checks).find((c) => c.name === "GET /categories with a valid key, as curl --compressed asks (Accept: */*, every coding) → 200")
+    expect(check?.exchanges[0]?.error).toMatchObject({
+      code: 'UNDECODABLE_BODY',
+      message: 'the body is sent with 3000 content codings (Content-Encoding br, br, br, br, …), more than the 4 the client undoes',
+    })
+  })
+
   test('a conforming service whose list grew past the cap (a staging store every deploy gate wrote to): not verified, exit 2, no POST sent again', async () => {
     const server = await startReferenceServer({ apiKey: KEY.CONFORM_API_KEY })
     servers.push(server as unknown as HostileServer)

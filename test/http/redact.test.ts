@@ -149,6 +149,7 @@ describe('createRedactor on a key written out byte by byte, or with its case fol
     ['hex, upper-case', hex(short).toUpperCase()],
     ['hex of the whole header', hex(`Bearer ${short}`)],
     ['every byte percent-escaped', hex(short).toUpperCase().replace(/../g, '%$&')],
+    ['every byte percent-escaped, in lower case', hex(short).replace(/../g, '%$&')],
     ['upper-case', short.toUpperCase()],
     ['lower-case (a header name)', `x-${short.toLowerCase()}`],
     ['in a body written in UTF-16, read as UTF-8', Buffer.from(`"Bearer ${short}"`, 'utf16le').toString('utf8')],
