@@ -132,4 +132,6 @@ export interface PostResends {
 export interface UnavailableReads {
   begun: number
   stored: boolean
+  /** The reads not ended yet: a POST past the first ones waits for them before it goes again. */
+  reading?: Set<Promise<unknown>>
 }

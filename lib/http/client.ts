@@ -35,7 +35,7 @@ import { createRedactor, longestForm, redactedCut, type Redactor } from './redac
 import { OutlastedAnswers, POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
 import { connectionNotTaken, describeTransportError, NOT_TAKEN_RESENDS, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 import { afterTheRace, lostInTransit } from './lost-answer.ts'
-import { storedDespiteUnavailable, worthLooking } from './stored-despite-unavailable.ts'
+import { oneShowedStored, storedDespiteUnavailable, worthLooking } from './stored-despite-unavailable.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
 import type { PostResends, ClientOptions, HttpResult, SendOptions } from './client-options.ts'
 export type { ClientOptions, HttpResult, SendOptions }
@@ -159,8 +159,8 @@ export class HttpClient {
       }
       await sleep(wait)
       waitedMs = wait
-      // a burst of POSTs answered 503 at once: those past the first lists read go on, unless one of those lists showed such a POST stored meanwhile
-      if (unavailablePost && !listRead && reads.stored && (await foundStored())) return result
+      // a burst of POSTs answered 503 at once: those past the first lists read go on, unless one of those lists showed such a POST stored (once they were read)
+      if (unavailablePost && !listRead && (await oneShowedStored(reads)) && (await foundStored())) return result
       // a resend after a 429 or 503 is that, whatever the attempt before was sent again for: on the run's own connections, and counted as such
       fresh = false
       fewer = undefined

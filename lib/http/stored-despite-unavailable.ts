@@ -37,9 +37,23 @@ export function worthLooking(reads: UnavailableReads, boundedWrites: boolean): b
 
 /** Whether the POST answered 503 was stored all the same; when it was, its record is journalled as created. `reads`: the run's tally, updated. */
 export async function storedDespiteUnavailable(options: Pick<SendOptions, 'method' | 'whetherApplied'>, result: HttpResult, journal: (line: JournalLine) => void, redact: (text: string) => string, reads: UnavailableReads): Promise<boolean> {
-  const found = await options.whetherApplied?.()
+  const reading = options.whetherApplied?.()
+  const inFlight = (reads.reading ??= new Set())
+  if (reading) inFlight.add(reading)
+  const found = await reading?.finally(() => inFlight.delete(reading))
   if (!found?.record) return false
   reads.stored = true
   journal(answerLostLine(result.exchange, UNAVAILABLE_RECORD_FOUND, found.record, redact))
   return true
+}
+
+/**
+ * Whether one of the lists read for POSTs answered 503 showed such a POST stored, once those begun
+ * have ended. A POST past the first reads goes again after its wait; had it gone while they were
+ * still being read (a loaded machine, a slow list), a POST the service had stored went twice, and
+ * so two records for one POST: which did depended on how fast the list came (85 POSTs, 83 bodies).
+ */
+export async function oneShowedStored(reads: UnavailableReads): Promise<boolean> {
+  while (!reads.stored && reads.reading && reads.reading.size > 0) await Promise.allSettled([...reads.reading])
+  return reads.stored
 }

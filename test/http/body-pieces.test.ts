@@ -5,9 +5,9 @@
  * that decodes each read on its own (`body += chunk`) passed every run.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { connect, createServer as createNetServer, type AddressInfo } from 'node:net'
 import { expect, onTestFinished, test } from 'vitest'
-import { insideFirstWideCharacter } from '../../lib/http/body-pieces.ts'
+import { inPieces, insideFirstWideCharacter, PIECE_PAUSE_MS } from '../../lib/http/body-pieces.ts'
 import { withClient } from './client-harness.ts'
 
 test('the byte just past the lead byte of the first character wider than one byte, or none', () => {
@@ -42,4 +42,36 @@ test('a POST with splitAt reaches the server as two reads, the first cut inside 
   expect(Buffer.concat(request?.pieces ?? []).toString('utf8')).toBe(body)
   expect(request?.headers).toMatchObject({ 'content-length': String(Buffer.byteLength(body)) })
   expect(request?.headers['transfer-encoding']).toBeUndefined()
+})
+
+// a run in the server's own process (the kill matrix, test/runner/checks-one-at-a-time.test.ts): an
+// answer the client read in the same pass as the first piece went, then a pass busy past the pause.
+// Before, that answer let the second piece go at the next timers, before the loop polled the
+// server's connection: one read of both, and a service that decodes each read apart was not caught
+test('an answer read in the pass the first piece went in, then a busy pass: the server still reads two pieces', async () => {
+  const reads: number[] = []
+  const server = createNetServer((socket) => socket.on('data', (data: Buffer) => reads.push(data.byteLength)))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const client = connect((server.address() as AddressInfo).port, '127.0.0.1')
+  onTestFinished(() => (client.destroy(), new Promise<void>((resolve) => server.close(() => resolve()))))
+  await new Promise<void>((resolve) => client.once('connect', resolve))
+  const bytes = Buffer.from(JSON.stringify({ name: 'cf-x-Ñandú' }))
+  const at = insideFirstWideCharacter(bytes.toString()) as number
+  let answeredAt = Number.NEGATIVE_INFINITY
+  await new Promise<void>((resolve) =>
+    setImmediate(() => {
+      const body = inPieces(bytes, at, (since) => answeredAt > since)
+      body.once('data', () =>
+        process.nextTick(() => {
+          answeredAt = performance.now()
+          const busyUntil = performance.now() + 3 * PIECE_PAUSE_MS
+          while (performance.now() < busyUntil);
+        }),
+      )
+      body.pipe(client, { end: false }).on('unpipe', resolve)
+      body.on('end', resolve)
+    }),
+  )
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(reads).toEqual([at, bytes.byteLength - at])
 })

@@ -2,11 +2,11 @@
  * The whole-run checks do not rely on every check starting in the same tick: run one at a time, in
  * declaration order (as vitest runs tests by default), the real suites give the kill matrix's
  * verdicts, which test/mutants/kill-matrix.test.ts holds the concurrent run to. Every mutation
- * exits 1 with its rule failed for its reason; every variant that does not wait for seconds
- * passes. Before the last list declared what it waits for (suites/categories/probes.ts), a check
- * "refused, so the list that follows does not show it" compared a list read before its own POST,
- * and the mutations that store a refused create passed here. In this process, through
- * runConformance(), the sources' code.
+ * (but those whose catch depends on timing, CAUGHT_BY_TIMING) exits 1 with its rule failed for its
+ * reason; every variant that does not wait for seconds passes. Before the last list declared what
+ * it waits for (suites/categories/probes.ts), a check "refused, so the list that follows does not
+ * show it" compared a list read before its own POST, and the mutations that store a refused create
+ * passed here. In this process, through runConformance(), the sources' code.
  */
 import { describe, test } from 'vitest'
 import { loadConfig } from '../../lib/config/config.ts'
@@ -18,7 +18,7 @@ import { VARIANTS } from '../../lib/server/variants.ts'
 import { once } from '../../lib/suite-kit/check.ts'
 import { manifest } from '../../suites/manifest.ts'
 import { ROOT } from '../helpers/run-conform.ts'
-import { DEFAULT_CONCURRENCY, limiter, MATRIX_SEED, untilCaught } from '../mutants/matrix.ts'
+import { DEFAULT_CONCURRENCY, limiter, MATRIX_SEED } from '../mutants/matrix.ts'
 
 const CASE_TIMEOUT_MS = 240_000
 /**
@@ -28,7 +28,7 @@ const CASE_TIMEOUT_MS = 240_000
 const limit = limiter(4 * DEFAULT_CONCURRENCY)
 /**
  * Variants whose every request waits (measured one at a time): left to the concurrent matrix. A
- * mutation is never left out.
+ * mutation is never left out but those of CAUGHT_BY_TIMING.
  */
 const WAITS_PER_REQUEST: Readonly<Record<string, string>> = {
   'unavailable-503-once': 'every request is answered 503 with Retry-After: 1 once: 68 s one at a time',
@@ -50,13 +50,23 @@ async function oneAtATime(serverCase: ServerCase): Promise<RunResult> {
   }
 }
 
-// a mutation whose catch depends on timing (Mutation.timing) runs again until caught, as in the matrix
-const outcomes = new Map([...MUTATIONS, ...VARIANTS.filter((v) => v.slow === undefined && WAITS_PER_REQUEST[v.name] === undefined)].map((c) => [c.name, once(() => limit(() => untilCaught(c, () => oneAtATime(c), (result) => result.exitCode === 1)))]))
+/**
+ * Mutations whose catch depends on timing (Mutation.timing), measured one at a time: left to the
+ * concurrent matrix and their own tests. body-pieces-decoded-apart: one at a time, the create in
+ * pieces goes on a connection of its first request, whose first read by the server (in this
+ * process or its own) held the head and both pieces (661 bytes at once, 90 to 300 ms after the
+ * first piece was written); caught 0 times in 9 under load, where the concurrent run caught it 3
+ * in 3 at once; test/inputs/body-in-pieces.test.ts proves it in processes of their own.
+ */
+const CAUGHT_BY_TIMING = new Set(MUTATIONS.filter((m) => m.timing !== undefined).map((m) => m.name))
+const JUDGED = MUTATIONS.filter((m) => !CAUGHT_BY_TIMING.has(m.name))
+
+const outcomes = new Map([...JUDGED, ...VARIANTS.filter((v) => v.slow === undefined && WAITS_PER_REQUEST[v.name] === undefined)].map((c) => [c.name, once(() => limit(() => oneAtATime(c)))]))
 const failed = (result: RunResult) => result.rules.filter((r) => r.status === 'fail').map((r) => r.id)
 const said = (result: RunResult) => JSON.stringify({ failed: failed(result), problems: result.problems })
 
 describe('checks one at a time: every mutation is caught for its reason', () => {
-  for (const mutation of MUTATIONS) {
+  for (const mutation of JUDGED) {
     test.concurrent(
       `${mutation.name} → fails ${mutation.breaks} with ${mutation.code}`,
       async ({ expect }) => {
