@@ -19,8 +19,6 @@ export interface PostManner {
   query?: string
   inPieces?: boolean
   chunked?: boolean
-  /** Its own keep-alive connection (SendOptions.connection), and what goes on it first, once the write is allowed. */
-  connection?: { name: string; first: () => Promise<unknown> }
 }
 
 /**
@@ -33,8 +31,7 @@ export interface PostManner {
  * `query`: a query string after the path (an invalid body's, invalid-bodies.ts). `inPieces`: the
  * body goes out in two pieces split inside its first character wider than a byte
  * (lib/http/body-pieces.ts), when it has one; `chunked`: in two chunks (Transfer-Encoding: chunked),
- * as a client that streams it sends it. `connection`: on a connection of its own, after what goes
- * on it first (the key, before a POST without one: a key remembered for the connection lets it in).
+ * as a client that streams it sends it.
  */
 export async function postCategory(run: Run, key: string, body: string | Uint8Array, authorization: string | undefined, storedAs: StoredAs, manner: PostManner = {}): Promise<HttpResult> {
   const path = `/categories${manner.query ?? ''}`
@@ -42,9 +39,5 @@ export async function postCategory(run: Run, key: string, body: string | Uint8Ar
   const headers: Record<string, string> = { 'content-type': 'application/json', ...manner.sentAs }
   if (authorization !== undefined) headers.authorization = authorization
   const splitAt = manner.inPieces && typeof body === 'string' ? insideFirstWideCharacter(body) : undefined
-  await manner.connection?.first()
-  return run.client().send({
-    method: 'POST', path, headers, body, probe: key, critical: manner.gates ? 'gates' : true, whetherApplied: whetherStored(run, storedAs),
-    ...(splitAt !== undefined ? { splitAt } : {}), ...(manner.chunked ? { chunked: true } : {}), ...(manner.connection ? { connection: manner.connection.name } : {}),
-  })
+  return run.client().send({ method: 'POST', path, headers, body, probe: key, critical: manner.gates ? 'gates' : true, whetherApplied: whetherStored(run, storedAs), ...(splitAt !== undefined ? { splitAt } : {}), ...(manner.chunked ? { chunked: true } : {}) })
 }

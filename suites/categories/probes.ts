@@ -85,8 +85,6 @@ export interface RefusalProbe {
   /** What a 201 says of the service, and how it is usually fixed (suites/cases/malformed-json.ts). */
   acceptedMeans?: string
   probe: () => Promise<HttpResult>
-  /** The answer to the key that went first on the probe's connection, its evidence too. */
-  before?: () => HttpResult | undefined
   /** A value a store may take and not give back (suites/cases/malformed-json.ts `holds`), and the probe's answer once it came, never sending it (poisoned-list.ts). */
   poison?: { holds: string; answered: () => HttpResult | undefined }
 }
@@ -268,25 +266,16 @@ export function categoryProbes(run: Run): CategoryProbes {
     if (credential.readsOnly) continue
     const key = unauthenticatedCreateKey(credential.key)
     const marker = () => caseMarker(recordPrefix(), 'k', index)
-    // without a header at all, right after the key on one connection: a key remembered for the
-    // connection (a gateway's session variable) lets it in whichever connection the pool picks
-    const noHeader = credential.authorization('') === undefined
-    let keyBefore: HttpResult | undefined
-    const connection = {
-      name: `key-then-${key}`,
-      first: async () => (keyBefore = await run.client().send({ method: 'GET', path: '/store/orders', headers: { authorization: VALID_AUTHORIZATION }, connection: `key-then-${key}` })),
-    }
     refusals.push({
       key,
       label: post(credential.label),
       rule: credential.rule,
       status: 401,
       marker,
-      ...(noHeader ? { before: () => keyBefore } : {}),
       probe: once(async () => {
         const unusable = credential.unusableWith?.(run.context.apiKey)
         if (unusable) throw new NotApplicable(`not verified: ${unusable}`, 'key-unusable')
-        return postCategory(run, key, JSON.stringify({ name: marker() }), credential.authorization(run.context.runId), holding(marker()), noHeader ? { connection } : {})
+        return postCategory(run, key, JSON.stringify({ name: marker() }), credential.authorization(run.context.runId), holding(marker()))
       }),
     })
   }

@@ -64,8 +64,6 @@ async function judgeKeyRefusedOnCreates(result: HttpResult, creates: readonly Cr
 
 /** What a refusal's answer is judged by before its status: a 413 to a large body, the key refused on every POST. */
 const judgedFirst = (r: RefusalProbe, creates: readonly CreateProbe[]) => async (result: HttpResult, t: { evidence(result: HttpResult): void }) => {
-  const before = r.before?.()
-  if (before) t.evidence(before)
   await judgeKeyRefusedOnCreates(result, creates, r.status)
   await judgeTooLarge(result, creates, t, r.status)
 }

@@ -35,8 +35,7 @@ export const CONNECTION_STATE_MUTATIONS: readonly Mutation[] = [
     })(),
   },
   {
-    // caught by the POST without a header that goes right after the key on a connection of its own (the first failure, every run), and by
-    // the requests without a key that the run's pool sends on connections that carried the key (which of them, timing decides)
+    // caught by the requests without a key that the run's pool sends on connections that carried the key (most of them, once the first were answered)
     name: 'key-remembered-for-the-connection',
     breaks: 'auth-missing-key-401',
     code: 'UNEXPECTED_STATUS',
