@@ -39,6 +39,11 @@ export interface Mutation extends ServerCase {
    * at once): the kill matrix runs it up to three times, and it is caught when one run catches it.
    */
   timing?: string
+  /**
+   * Why the request that shows the fault differs from run to run (which connection the pool picks):
+   * docs/proof.md shows the failure code's meaning, not one run's message, for it.
+   */
+  shownByVarying?: string
 }
 
 /** A server that uses a freedom the interface document leaves: the suite must pass it (exit 0). */

@@ -6,7 +6,7 @@
  * runs. The command as a process is proven apart (test/cli/, test/package/). Shared by
  * test/mutants/kill-matrix.test.ts and scripts/mutants.ts.
  */
-import type { FailureCode } from '../../lib/checks/failure-codes.ts'
+import { FAILURE_CODES, type FailureCode } from '../../lib/checks/failure-codes.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { caseKey, startCase, type Mutation, type ServerCase, type Variant } from '../../lib/server/server-cases.ts'
 import { VARIANTS } from '../../lib/server/variants.ts'
@@ -43,6 +43,8 @@ export interface MutationOutcome extends CaseRun {
   code: FailureCode
   /** What confirmation must say of the failure, when the mutation pins it. */
   recurrence?: 'deterministic' | 'intermittent'
+  /** Mutation.shownByVarying: the table says what the code means, not which request showed it. */
+  shownByVarying?: string
   /** Exit 1 with a check of `breaks` failed with `code`: the rule and the reason both pinned. */
   caught: boolean
 }
@@ -108,7 +110,10 @@ export function runMutation(mutation: Mutation): Promise<MutationOutcome> {
     async () => {
       const run = await runCase(mutation)
       const pinned = run.failures.some((f) => f.rule === mutation.breaks && f.code === mutation.code && (mutation.recurrence === undefined || f.recurrence === mutation.recurrence))
-      return { name: mutation.name, breaks: mutation.breaks, code: mutation.code, ...(mutation.recurrence ? { recurrence: mutation.recurrence } : {}), ...run, caught: run.exitCode === 1 && pinned }
+      return {
+        name: mutation.name, breaks: mutation.breaks, code: mutation.code, ...(mutation.recurrence ? { recurrence: mutation.recurrence } : {}),
+        ...(mutation.shownByVarying ? { shownByVarying: mutation.shownByVarying } : {}), ...run, caught: run.exitCode === 1 && pinned,
+      }
     },
     (outcome) => outcome.caught,
   )
@@ -216,7 +221,8 @@ export function formatMatrix(report: MatrixReport): string {
     // an intermittent fault lands on whichever request comes at its turn, and what the suite
     // expected of that request (and why it might fail) differs from run to run: the table keeps
     // what the fault was, which does not
-    const saidText = o.recurrence === 'intermittent' ? whole.replace(/, expected .*$/s, '') : whole
+    // a fault shown by whichever request the pool puts on a connection: what its code means, and why
+    const saidText = o.shownByVarying && pinned ? `${FAILURE_CODES[o.code]} (the request that shows it varies: ${o.shownByVarying})` : o.recurrence === 'intermittent' ? whole.replace(/, expected .*$/s, '') : whole
     lines.push(`| ${o.name} | ${o.breaks} | ${o.code}${o.recurrence ? ` (${o.recurrence})` : ''} | ${o.caught ? 'yes' : '**NO**'} | ${o.exitCode ?? 'killed'} | ${cell(saidText)} | ${others.join(', ') || '-'} |`)
   }
   lines.push('')

@@ -311,6 +311,7 @@ export const AUTHENTICATION_MUTATIONS: readonly Mutation[] = [
     code: 'UNEXPECTED_STATUS',
     description:
       'the list is cached for a second by its URL alone, in front of the key check (nginx proxy_cache with its default key, apicache before the auth middleware): for a second after an answer to the key, a request without one gets the same list',
+    timing: 'the request without a key at the exact path must come within the second after a list answered to the key; a loaded machine, checks run one at a time, may put more between them (then only the other forms of the path show it, SERVED_WITHOUT_KEY)',
     behaviour: (() => {
       // one cache per server: each has its own store
       const cached = new WeakMap<object, { at: number; reply: Reply }>()

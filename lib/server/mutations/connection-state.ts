@@ -42,6 +42,7 @@ export const CONNECTION_STATE_MUTATIONS: readonly Mutation[] = [
     description:
       "the gateway in front records a key it let through in a variable of the client's connection, not of the request (HAProxy's http-request set-var(sess.authorized), where txn. was meant), and lets in a request without an Authorization header when the variable is set: " +
       'on a keep-alive connection that carried the key, every later request without one is served; a fresh connection is refused',
+    shownByVarying: 'which requests without a key the pool puts on a connection that carried the key',
     behaviour: (() => {
       const keyOf = new WeakMap<object, string>()
       return {
