@@ -83,7 +83,8 @@ export function frontAnswered(exchanges: readonly Exchange[], withCertificate: b
   const withoutOne = refusedWithoutCertificate(exchanges, withCertificate, asked)
   if (withoutOne) return { problem: withoutOne, answered: () => true }
   const challenge = challengedRun(exchanges)
-  const everyRequestBlocked = challenge ? undefined : blockedRun(exchanges)
+  // every request it did not challenge blocked: the service answered none (judged, it failed four rules, exit 1)
+  const everyRequestBlocked = blockedRun(exchanges.filter((e) => !challenged(e)))
   const problem = challenge ?? everyRequestBlocked
   if (!problem) return undefined
   return { problem, answered: (e) => refusedForCertificate(e) || challenged(e) || (everyRequestBlocked !== undefined && blocked(e)) }

@@ -59,7 +59,11 @@ export class ListsRead {
   readonly sightings: ListSighting[] = []
   /** A list showed a record the run created only on a re-read, or reads of it differed (suites/categories/list-lag.ts): a record stored late shows late, so the list read for the ledger waits out --list-lag. */
   lagSeen = false
-  constructor(readonly prefixes: readonly string[]) {}
+  /** `redact`: the run's redactor, applied before a record's text is cut (a cut inside the key leaves a part of it no redactor knows). */
+  constructor(
+    readonly prefixes: readonly string[],
+    readonly redact: (text: string) => string = (text) => text,
+  ) {}
 
   /** A list answer the run read: its records that carry one of the run's prefixes are kept, the others (another run's, the service's own) never. */
   note(list: HttpResult): void {
@@ -68,7 +72,7 @@ export class ListsRead {
     // a list that holds none of the run's records is not walked; one that does is parsed once, for
     // the checks too; one the checks refuse as JSON text (a byte order mark, bytes not UTF-8) still
     // shows what the service stored, decoded as the client decoded it
-    const records = this.prefixes.some((p) => text.includes(p)) ? runRecords(parsedJsonOf(list) ?? parsedText(text), this.prefixes) : []
+    const records = this.prefixes.some((p) => text.includes(p)) ? runRecords(parsedJsonOf(list) ?? parsedText(text), this.prefixes, this.redact) : []
     this.sightings.push({ exchangeId: exchange.id, sentAt: exchange.startedAt, records })
   }
 }
@@ -92,14 +96,14 @@ export const MAX_LISTED_RECORDS = 10_000
 
 const carriesPrefix = (text: unknown, prefixes: readonly string[]) => typeof text === 'string' && prefixes.some((p) => text.includes(p))
 
-function runRecords(parsed: unknown, prefixes: readonly string[]): ListedRecord[] {
+function runRecords(parsed: unknown, prefixes: readonly string[], redact: (text: string) => string): ListedRecord[] {
   if (!Array.isArray(parsed)) return []
   const records: ListedRecord[] = []
   for (const record of parsed as Record<string, unknown>[]) {
     if (record === null || typeof record !== 'object' || !(carriesPrefix(record.name, prefixes) || carriesPrefix(record.description, prefixes))) continue
     if (records.length === MAX_LISTED_RECORDS) break
     records.push({
-      id: 'id' in record ? ledgerText(exactIntegerTextAt(record, 'id') ?? numberText(record, 'id'), LEDGER_ID_CHARACTERS) : '(not returned)',
+      id: 'id' in record ? ledgerText(redact(exactIntegerTextAt(record, 'id') ?? numberText(record, 'id')), LEDGER_ID_CHARACTERS) : '(not returned)',
       ...(typeof record.name === 'string' ? { name: record.name } : {}),
       ...(typeof record.description === 'string' ? { description: record.description } : {}),
     })
@@ -167,7 +171,7 @@ function senderOf(record: ListedRecord, posts: readonly SentPost[], prefixes: re
  * that none announced, each matched to the POST that sent it. Without a list read (a read-only run,
  * one cut before it), the announced ones alone, as before.
  */
-export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRead, 'sightings' | 'prefixes'>): RunLedger {
+export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRead, 'sightings' | 'prefixes' | 'redact'>): RunLedger {
   const ledger = announcedLedger(journal)
   if (!lists || lists.sightings.length === 0) return { ledger }
   const listed = new Map<string, { record: ListedRecord; list: string }>()
@@ -194,11 +198,11 @@ export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRe
     if (post && unansweredWrite(post)) unanswered.add(post.id)
     ledger.push({
       id: record.id,
-      name: ledgerText(record.name ?? '(no name)', LEDGER_TEXT_CHARACTERS),
+      name: ledgerText(lists.redact(record.name ?? '(no name)'), LEDGER_TEXT_CHARACTERS),
       status: post?.status ?? 0,
       exchangeId: post?.id ?? list,
       ...(post?.body !== undefined ? { body: post.body } : {}),
-      ...(!post && record.description !== undefined ? { description: ledgerText(record.description, LEDGER_TEXT_CHARACTERS) } : {}),
+      ...(!post && record.description !== undefined ? { description: ledgerText(lists.redact(record.description), LEDGER_TEXT_CHARACTERS) } : {}),
       foundInList: howStored(post),
     })
   }

@@ -151,7 +151,7 @@ export interface RunFacts {
   /** The HTTP client's journal of the run (lib/http/journal.ts): counts and ledger come from it. */
   journal: JournalEntry[]
   /** The lists the run read, its records in them: the ledger's records that no answer announced. */
-  listsRead?: Pick<ListsRead, 'sightings' | 'prefixes'>
+  listsRead?: Pick<ListsRead, 'sightings' | 'prefixes' | 'redact'>
   /** The run's deadline (or a signal) ended it: checks that had not finished are not verified, and unless a must-rule failed the verdict is incomplete. */
   cutShort?: boolean
   /**

@@ -76,16 +76,20 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   // a key refused on every POST, its GETs served (a key without write permission): every create's
   // re-probe would be refused again. The first such failure is probed again, to tell a refusal that
   // lasts from one of a moment; the others are not, nor are their POSTs sent (a default run sent 44
-  // more for them, against the production deployment an acceptance key may read only)
+  // more for them, against the production deployment an acceptance key may read only), while its
+  // re-probes are refused: one served, the refusals were of a moment, and the others are probed too
   const spared = new Set<number>()
+  let lead: number | undefined
   if (writesRefused(exchanges)) {
     const ofTheKey = failed.filter(({ o }) => o.result.exchanges.length > 0 && o.result.exchanges.every((e) => e.request.method === 'POST' && refusedTheKey(e)))
+    lead = ofTheKey[0]?.at
     for (const { at } of ofTheKey.slice(1)) {
       spared.add(at)
       counts.get(at)!.skipped = 'not-needed'
     }
   }
-  const writes = confirmationWrites(journal, failed.filter(({ at }) => !spared.has(at)).map(({ o }) => o.result), options.maxWrites, options.attempts)
+  const leadRefusedAgain = () => lead === undefined || counts.get(lead)!.failures === counts.get(lead)!.attempts
+  let writes = confirmationWrites(journal, failed.filter(({ at }) => !spared.has(at)).map(({ o }) => o.result), options.maxWrites, options.attempts)
   // a key the server refuses, or stopped accepting, would only be refused again: no verdict either
   // way, unless a key it had served, asked about once more, is served (key-recheck.ts): then its
   // refusals were the service's. A key refused from the first request on is not asked again: served
@@ -115,6 +119,11 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   // a server that answered every request 421, or redirected it, would answer so again: nothing of the service to confirm (misdirected.ts)
   const wrongHost = answeredOnly421(journal) + answeredOnlyRedirects(journal) > 0
   for (let attempt = 1; attempt <= options.attempts && !keyGone && !answeredNothing && !gone && !wrongHost && !options.stopped(); attempt++) {
+    if (spared.size > 0 && !leadRefusedAgain()) {
+      for (const at of spared.keys()) counts.get(at)!.skipped = undefined
+      spared.clear()
+      writes = confirmationWrites(options.journal(), failed.map(({ o }) => o.result), options.maxWrites, options.attempts)
+    }
     // a check that passed once is intermittent: no more attempts are needed to say so
     const pending = failed.filter(({ at }) => {
       const c = counts.get(at)!

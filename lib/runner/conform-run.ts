@@ -127,7 +127,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   const proxy = proxyFor(new URL(target.baseUrl), env)?.value
   const repeat = config.repeat ?? 1
   // the lists the run reads, its own records in them: the records it created that no answer announced (a read-only run sends no POST, so has none)
-  const listsRead = config.readOnly ? undefined : new ListsRead([...runPrefixes(runId, { confirm: config.confirm ?? DEFAULTS.confirm, repeat }).keys()])
+  const listsRead = config.readOnly ? undefined : new ListsRead([...runPrefixes(runId, { confirm: config.confirm ?? DEFAULTS.confirm, repeat }).keys()], redact)
   const context: RunContext = {
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,

@@ -172,4 +172,8 @@ test("in a challenged run, a check whose evidence holds a block page stays judge
   const all = withoutChecksOfTheFront([{ status: 'fail', exchanges: blockedWhole }], frontAnswered(blockedWhole, false)!)
   expect(all.map((c) => c.status)).toEqual(['skip'])
   expect(frontAnswered(blockedWhole, false)!.answered(page('a'))).toBe(true)
+  // challenged on some paths, every other request blocked: the service answered none, so no rule is judged on them
+  const blockedElsewhere = [cf('x'), cf('y'), cf('z'), ...blockedWhole]
+  const none = withoutChecksOfTheFront([{ status: 'fail', exchanges: [page('a')] }, { status: 'fail', exchanges: [cf('x')] }], frontAnswered(blockedElsewhere, false)!)
+  expect(none.map((c) => c.status)).toEqual(['skip', 'skip'])
 })

@@ -4,6 +4,8 @@
  * that broke six rules: the checks judged on its refusals are not verified. lib/result/key-refused.ts.
  */
 import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, expect, test } from 'vitest'
 import type { Exchange } from '../../lib/http/exchange.ts'
 import { keyRefused, writesRefused } from '../../lib/result/key-refused.ts'
@@ -111,4 +113,43 @@ test('a key refused on every POST, served on GET (a key without write permission
   expect(run.results?.summary.writesAgain).toBe(2)
   expect(failed.every((c) => c.recurrence?.kind !== 'intermittent')).toBe(true)
   expect(run.stdout).toContain('recurred: deterministic: failed 3 of 3 probes')
+})
+
+test('creates refused for a moment (every POST of the run 403, its GETs served), then taken: the one probed again is served, so the others are probed again too, each intermittent', async () => {
+  const key = `right-${randomBytes(12).toString('hex')}`
+  let refusedPrefix: string | undefined
+  const stored: unknown[] = []
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk) => (body += chunk))
+    req.on('end', () => {
+      const reply = (status: number, value: unknown) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value))
+      const error = (status: number) => reply(status, { code: `e${status}`, message: 'refused', status })
+      if (req.headers.authorization !== `Bearer ${key}`) return error(401)
+      if (req.url !== '/v1/categories') return error(404)
+      if (req.method === 'GET') return reply(200, stored)
+      // the run's own prefix refused, and a body that shows none plainly; the confirmation's (a fresh run id each) taken
+      const prefix = /cf-[a-z0-9]+-/.exec(body)?.[0]
+      refusedPrefix ??= prefix
+      if (prefix === undefined || prefix === refusedPrefix) return error(403)
+      let sent: { name?: unknown; description?: unknown }
+      try {
+        sent = JSON.parse(body) as typeof sent
+      } catch {
+        return error(400)
+      }
+      if (sent === null || typeof sent !== 'object' || Array.isArray(sent) || typeof sent.name !== 'string' || !['string', 'undefined'].includes(typeof sent.description)) return error(400)
+      const record = { id: stored.length + 1, name: sent.name, ...(sent.description !== undefined ? { description: sent.description } : {}) }
+      stored.push(record)
+      reply(201, record)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  servers.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) } as RunningServer)
+  const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`], { env: { CONFORM_API_KEY: key } })
+  runs.push(run)
+  const failed = (run.results?.rules ?? []).find((r) => r.id === 'create-returns-201')!.checks.filter((c) => c.status === 'fail')
+  expect(failed.length).toBeGreaterThan(10)
+  // the first alone was probed again, and the others stayed unconfirmed: "not needed"
+  expect(failed.map((c) => c.recurrence?.kind)).toEqual(failed.map(() => 'intermittent'))
 })

@@ -8,8 +8,10 @@
  * keeps MAX_LISTED_RECORDS of them (300,000 made as many rows, 140 MB of reports).
  */
 import { afterAll, describe, expect, test } from 'vitest'
-import { LEDGER_ID_CHARACTERS, LEDGER_TEXT_CHARACTERS, ledgerText } from '../../lib/http/journal.ts'
-import { MAX_LISTED_RECORDS } from '../../lib/result/ledger-from-list.ts'
+import { journalEntries, LEDGER_ID_CHARACTERS, LEDGER_TEXT_CHARACTERS, ledgerText, type JournalLine } from '../../lib/http/journal.ts'
+import { createRedactor } from '../../lib/http/redact.ts'
+import type { Exchange } from '../../lib/http/exchange.ts'
+import { ListsRead, MAX_LISTED_RECORDS, runLedger } from '../../lib/result/ledger-from-list.ts'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
 import { httpServer, jsonReply, type HostileServer } from './hostile-servers.ts'
 import { RUN_TIMEOUT_MS, expectNoStackTrace } from './expect-run.ts'
@@ -34,6 +36,22 @@ describe('ledgerText', () => {
   test('never half a surrogate pair', () => {
     const cut = ledgerText('\u{1f407}'.repeat(100), LEDGER_ID_CHARACTERS)
     expect(cut).toMatch(/^(\u{1f407})+… \(200 characters\)$/u)
+  })
+})
+
+describe('a listed record whose long name holds the key across the cut', () => {
+  test('the key is hidden before the name is cut: no part of it is left in the ledger (cut first, 10 of its 15 characters were)', () => {
+    const key = 'Kq7mZp2Rt9Wv4Ls'
+    const name = `cf-k3x9q-made ${'.'.repeat(LEDGER_TEXT_CHARACTERS - 50)}${key}${' tail'.repeat(30)}`
+    const id = `${'9'.repeat(LEDGER_ID_CHARACTERS - 25)}${key}${'9'.repeat(30)}`
+    const read = new ListsRead(['cf-k3x9q-'], createRedactor(key))
+    const exchange = { id: 'list-1', startedAt: new Date(0).toISOString(), response: { status: 200 } } as unknown as Exchange
+    read.note({ exchange, text: JSON.stringify([{ id, name, description: name }]) } as Parameters<ListsRead['note']>[0])
+    const posted: JournalLine = { id: 'p', method: 'POST', url: 'http://127.0.0.1:1/v1/categories', body: '{"name":"cf-k3x9q-x"}', phase: 'ended', at: new Date(0).toISOString(), status: 400 }
+    const { ledger } = runLedger(journalEntries([posted]), read)
+    const row = ledger.find((entry) => entry.exchangeId === 'list-1')
+    expect(row?.name).toMatch(/… \(\d+ characters\)$/)
+    expect(JSON.stringify(row)).not.toMatch(/Kq7mZ|Zp2Rt|Rt9Wv/)
   })
 })
 
