@@ -15,7 +15,8 @@
  * (a managed rule against markup in a body) is no challenge a browser passes: every client of the
  * API is refused so, and the rules judge it, its words saying whose page it is (known-answers.ts),
  * whether or not the front challenged other paths (mutations markup-blocked and
- * markup-blocked-behind-area-challenge; it was "not verified" in a run with challenges).
+ * markup-blocked-behind-area-challenge; it was "not verified" in a run with challenges). A front that
+ * blocked every request from some moment on (a rate rule) answered for the service from then on.
  */
 import { blockPageOf, challengeOf as challengeOfHeaders } from '../http/challenge.ts'
 import type { Exchange } from '../http/exchange.ts'
@@ -64,6 +65,31 @@ export function blockedRun(exchanges: readonly Exchange[]): RunProblem | undefin
   }
 }
 
+const answeredAt = (e: Exchange) => Date.parse(e.startedAt) + e.durationMs
+
+/**
+ * Why a front refused every request sent after its first block page came, with the key and without it, or
+ * undefined: a rate rule or an address block (Cloudflare's block page for a rate rule with the Block
+ * action), not a managed rule against some bodies, which leaves the requests around them served. Rate
+ * limits are not shown (§8), and what the service would have answered from then on is unknown: its block
+ * pages judge nothing (a conforming server behind a rate rule blocking from its 120th request on failed
+ * both auth rules, "the server stopped accepting the key").
+ */
+export function blockedFromThenOn(exchanges: readonly Exchange[]): RunProblem | undefined {
+  const answered = exchanges.filter((e) => e.response)
+  const pages = answered.filter(blocked)
+  if (pages.length < ENOUGH) return undefined
+  const first = Math.min(...pages.map(answeredAt))
+  const after = answered.filter((e) => Date.parse(e.startedAt) >= first)
+  if (after.length < ENOUGH || !after.every(blocked)) return undefined
+  const { front, refusal, through } = blockPageOf(pages[0]!.response!)!
+  const statuses = [...new Set(pages.map((e) => e.response!.status))].join(' or ')
+  return {
+    kind: 'front-answered',
+    message: `${front} refused every request sent after its first ${refusal} (${pages.length} answered ${statuses}), with the key and without it, not the service: a rate rule or an address block of the front (rate limits are not shown, §8); let the suite's requests through: ${through}, or pace the run with --rate-limit`,
+  }
+}
+
 /** A front that answered for the service: the run's problem, and which of its answers are the front's, not the service's. */
 export interface FrontAnswer {
   problem: RunProblem
@@ -84,7 +110,8 @@ export function frontAnswered(exchanges: readonly Exchange[], withCertificate: b
   if (withoutOne) return { problem: withoutOne, answered: () => true }
   const challenge = challengedRun(exchanges)
   // every request it did not challenge blocked: the service answered none (judged, it failed four rules, exit 1)
-  const everyRequestBlocked = blockedRun(exchanges.filter((e) => !challenged(e)))
+  const unchallenged = exchanges.filter((e) => !challenged(e))
+  const everyRequestBlocked = blockedRun(unchallenged) ?? blockedFromThenOn(unchallenged)
   const problem = challenge ?? everyRequestBlocked
   if (!problem) return undefined
   return { problem, answered: (e) => refusedForCertificate(e) || challenged(e) || (everyRequestBlocked !== undefined && blocked(e)) }

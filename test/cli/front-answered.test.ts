@@ -78,6 +78,20 @@ test("a firewall that blocks every request: its block page is said to be the fro
   expect((run.results?.rules ?? []).flatMap((r) => r.checks).filter((c) => c.status === 'fail')).toEqual([])
 })
 
+test("a rate rule of the front that blocks every request from the 120th on: its block pages judge nothing (it was a FAIL of both auth rules, 'the server stopped accepting the key'); exit 2, said as the front's", async () => {
+  const key = `right-${randomBytes(12).toString('hex')}`
+  const block: Reply = { status: 403, headers: { 'content-type': 'text/html; charset=UTF-8', server: 'cloudflare', 'cf-ray': '8e1f2a3b4c5d6e7f-FRA' }, body: BLOCK_PAGE }
+  let seen = 0
+  const server = await startReferenceServer({ apiKey: key, behaviour: { finish: (reply) => (++seen >= 120 ? block : reply) } })
+  servers.push(server)
+  const run = await runConformInProcess(['--base-url', server.baseUrl], { env: { CONFORM_API_KEY: key } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(2)
+  expect(run.results?.problems[0]?.message).toMatch(/^Cloudflare refused every request sent after its first block page \(\d+ answered 403\), with the key and without it, not the service: a rate rule .*--rate-limit/)
+  expect(run.stdout).not.toContain('stopped accepting the key')
+  expect((run.results?.rules ?? []).flatMap((r) => r.checks).filter((c) => c.status === 'fail')).toEqual([])
+})
+
 test("Azure API Management's 401 for want of its subscription key: not 'the server refused the key', and what to give", async () => {
   const key = `right-${randomBytes(12).toString('hex')}`
   const apim: Reply = { status: 401, headers: { 'content-type': 'application/json' }, body: { statusCode: 401, message: 'Access denied due to missing subscription key. Make sure to include subscription key when making requests to an API.' } }
