@@ -8,7 +8,7 @@
  * A port that speaks only HTTP/2 without TLS (h2c with prior knowledge: Node's http2.createServer(),
  * Go's h2c handler, a gRPC gateway) answers an HTTP/1.1 request with a SETTINGS frame and a GOAWAY,
  * which no HTTP/1.1 client can read: the same wrong address, told as `speaks-h2c` once the port
- * answered the HTTP/2 connection preface (before, 170 "malformed HTTP response" failures of 17 rules).
+ * answered the HTTP/2 connection preface (before, a FAIL of 17 rules: 571 checks failed on "malformed HTTP response").
  */
 import type { Exchange } from '../http/exchange.ts'
 import type { RunProblem } from './run-problems.ts'

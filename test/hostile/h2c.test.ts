@@ -1,8 +1,8 @@
 /**
  * http:// to a port that speaks HTTP/2 only, without TLS (h2c with prior knowledge: Node's
  * http2.createServer(), Go's h2c handler, a gRPC gateway): it answers each HTTP/1.1 request with a
- * SETTINGS frame and a GOAWAY. Before, that was a FAIL (exit 1) of 17 rules with 170 "malformed
- * HTTP response" failures; now the address is wrong, not the service, as for a port that speaks
+ * SETTINGS frame and a GOAWAY. Before, that was a FAIL (exit 1) of 17 rules with 571 checks failed on
+ * "malformed HTTP response"; now the address is wrong, not the service, as for a port that speaks
  * TLS (lib/result/speaks-tls.ts, lib/runner/tls-port.ts): exit 2, one line that says what to give.
  */
 import { randomBytes } from 'node:crypto'
