@@ -27,6 +27,8 @@ export const SKIP_CAUSES = [
   'server-gone',
   /** The base URL was http:// to a port that speaks TLS: the request got no answer (lib/result/speaks-tls.ts). */
   'speaks-tls',
+  /** The base URL was http:// to a port that speaks HTTP/2 only (h2c): the HTTP/1.1 request got no answer it could read (lib/result/speaks-tls.ts). */
+  'speaks-h2c',
   /** The server answered every request 421 Misdirected Request, or redirected every request to https://: it does not answer at the base URL (lib/result/misdirected.ts). */
   'misdirected',
   /** An answer passed --max-response-bytes and was not read whole (lib/result/response-cap.ts). */
@@ -66,7 +68,7 @@ export const LEAVES_NOTHING_UNVERIFIED: ReadonlySet<SkipCause> = new Set(['not-n
  * --max-writes 10 against a server that stopped as the run began, create-returns-201 read "not
  * verified: over the write budget", its commonest cause, as if more writes would have judged it.
  */
-const MET_BY_THE_RUN: ReadonlySet<SkipCause> = new Set(['server-gone', 'speaks-tls', 'misdirected', 'response-cap', 'key-refused', 'certificate-refused', 'front-answered', 'key-revoked', 'deadline', 'unfinished', 'stalled'])
+const MET_BY_THE_RUN: ReadonlySet<SkipCause> = new Set(['server-gone', 'speaks-tls', 'speaks-h2c', 'misdirected', 'response-cap', 'key-refused', 'certificate-refused', 'front-answered', 'key-revoked', 'deadline', 'unfinished', 'stalled'])
 
 /** The commonest of the causes (the first of equals); undefined when none is given. */
 function commonest(causes: readonly SkipCause[]): SkipCause | undefined {

@@ -27,6 +27,8 @@ export interface RecordedResponse {
   interim?: number[]
   /** '1.0' when the status line said HTTP/1.0 (lib/http/interim-answers.ts); absent for HTTP/1.1. */
   httpVersion?: '1.0'
+  /** In the reports only: headers of the answer they leave out past the first ones (lib/result/shown-headers.ts); absent when none is. */
+  headersLeftOut?: number
 }
 
 /** Why no complete response came back. Codes are stable: match on them, not on the message. */

@@ -15,6 +15,7 @@ import { badge, escapeHtml as h, htmlLegend, htmlValue } from './html-text.ts'
 import type { CheckResult, RunResult } from '../result/run-result.ts'
 import { otherKeyVariable, reproduceKeyWords } from './reproduce-key.ts'
 import { plural } from './wording.ts'
+import { headersLeftOutText, shownHeaders } from '../result/shown-headers.ts'
 
 /** Headers whose values are credentials; shown only when they carry no more than the key placeholder. */
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key'])
@@ -36,10 +37,11 @@ export function shownHeaderValue(name: string, value: string, runId: string): st
   return /[\p{L}\p{N}]/u.test(rest) ? `[hidden by the report: ${value.length} characters]` : value
 }
 
-function headersText(headers: Record<string, string>, runId: string): string {
-  return Object.entries(headers)
-    .map(([name, value]) => `${name}: ${shownHeaderValue(name, value, runId)}`)
-    .join('\n')
+function headersText(all: Record<string, string>, runId: string, leftBefore = 0): string {
+  // an answer of thousands of headers shows its first ones, and counts the rest (lib/result/shown-headers.ts)
+  const { shown, leftOut } = shownHeaders(all)
+  const lines = Object.entries(shown).map(([name, value]) => `${name}: ${shownHeaderValue(name, value, runId)}`)
+  return [...lines, ...(leftOut + leftBefore > 0 ? [headersLeftOutText(leftOut + leftBefore)] : [])].join('\n')
 }
 
 function exchangeBlock(exchange: Exchange, curl: string, runId: string, open: boolean): string {
@@ -52,7 +54,7 @@ function exchangeBlock(exchange: Exchange, curl: string, runId: string, open: bo
     const cut = response.bodyTruncated ? `<p class="hint">Body cut: the first part of ${response.bodyBytes} bytes is shown.</p>` : ''
     // interim answers (1xx) the client read past before this one (lib/http/interim-answers.ts)
     const interim = (response.interim ?? []).map((status) => `HTTP ${status} (interim, read past)\n`).join('')
-    responseHtml = `<pre class="wire">${h(`${interim}HTTP ${response.status}\n${headersText(response.headers, runId)}`)}</pre>
+    responseHtml = `<pre class="wire">${h(`${interim}HTTP ${response.status}\n${headersText(response.headers, runId, response.headersLeftOut)}`)}</pre>
 <pre class="wire body">${h(response.body === '' ? '(empty body)' : response.body)}</pre>${cut}`
   } else {
     responseHtml = `<pre class="wire">${h(`${error?.code ?? 'NETWORK_ERROR'}: ${error?.message ?? 'no response'}`)}</pre>`

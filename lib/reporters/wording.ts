@@ -55,6 +55,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
       return 'the suite itself failed on the check (CHECK_ERROR): a fault of the suite, not of the service'
     case 'speaks-tls':
       return 'the base URL is http:// and the port speaks TLS: the requests got no answer, and judge nothing'
+    case 'speaks-h2c':
+      return 'the port speaks HTTP/2 only, without TLS (h2c): the HTTP/1.1 requests got no answer they could read, and judge nothing'
     case 'misdirected':
       return 'the server does not answer at the base URL (421 Misdirected Request to every request, or a redirect of every request to https://): its answers judge nothing'
     case 'response-cap':
@@ -198,6 +200,9 @@ export function headline(result: RunResult): string {
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'speaks-tls')) {
     return 'INCOMPLETE: the base URL is http:// and the port speaks TLS, so the run verified nothing; give its https:// address'
+  }
+  if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'speaks-h2c')) {
+    return "INCOMPLETE: the port speaks HTTP/2 only (h2c), so the run verified nothing; give the service's HTTP/1.1 port, or its https:// address"
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'misdirected')) {
     return 'INCOMPLETE: the server answered no request at the base URL (421 Misdirected Request, or a redirect to https://), so the run verified nothing; give the base URL it serves'

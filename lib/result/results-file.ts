@@ -11,6 +11,7 @@
  */
 import type { Exchange } from '../http/exchange.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
+import { exchangeAsShown } from './shown-headers.ts'
 
 /** A check as results.json holds it: its exchanges by id. */
 type FileCheck = Omit<CheckResult, 'exchanges'> & { exchangeIds: string[] }
@@ -25,7 +26,8 @@ export function resultsFileOf(result: RunResult): Record<string, unknown> {
       return { ...check, exchangeIds: evidence.map((e) => e.id) }
     }),
   }))
-  return { ...result, rules, exchanges: [...exchanges.values()] }
+  // an answer's headers past the first ones are counted, not written (shown-headers.ts)
+  return { ...result, rules, exchanges: [...exchanges.values()].map(exchangeAsShown) }
 }
 
 /**

@@ -5,6 +5,10 @@
  * of the document is at fault: the address is. The run is incomplete (exit 2), says which address
  * to give, and the checks those unanswered requests failed are not verified. A port that answers
  * neither (a server that resets every connection) still fails: it was reached, and broke.
+ * A port that speaks only HTTP/2 without TLS (h2c with prior knowledge: Node's http2.createServer(),
+ * Go's h2c handler, a gRPC gateway) answers an HTTP/1.1 request with a SETTINGS frame and a GOAWAY,
+ * which no HTTP/1.1 client can read: the same wrong address, told as `speaks-h2c` once the port
+ * answered the HTTP/2 connection preface (before, a FAIL of 17 rules: 571 checks failed on "malformed HTTP response").
  */
 import type { Exchange } from '../http/exchange.ts'
 import type { RunProblem } from './run-problems.ts'
@@ -19,10 +23,23 @@ export function speaksTlsProblem(baseUrl: string): RunProblem {
   return { kind: 'speaks-tls', message: `${speaksTls(baseUrl)}: no request over plain HTTP got an answer, and a TLS handshake with it succeeded; give the base URL as ${https} (the server's own address, or --ca-cert for its CA)` }
 }
 
-/** The checks failed on requests that got no answer, not verified: the plain HTTP the port does not speak failed them, not the service. */
-export function withoutFailuresOfPlainHttp<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], baseUrl: string): C[] {
-  const skipReason = `not verified: ${speaksTls(baseUrl)}, and the request over plain HTTP got no answer`
+/** What an h2c port does, in the words its problem and every check it leaves unverified start with. */
+const speaksH2c = (baseUrl: string) => `${new URL(baseUrl).host} speaks HTTP/2 only (h2c)`
+
+/** The problem of a port that speaks HTTP/2 without TLS only: the address to give is another port of the service. */
+export function speaksH2cProblem(baseUrl: string): RunProblem {
+  const url = new URL(baseUrl)
+  const https = `https://${url.host}${url.pathname.replace(/\/+$/, '')}`
+  return {
+    kind: 'speaks-h2c',
+    message: `${speaksH2c(baseUrl)}: it answered the suite's HTTP/1.1 requests with HTTP/2 frames; give the base URL of the service's HTTP/1.1 port, or its https:// address (${https}) if it offers HTTP/1.1 there`,
+  }
+}
+
+/** The checks failed on requests that got no answer, not verified: the plain HTTP/1.1 the port does not speak failed them, not the service. */
+export function withoutFailuresOfPlainHttp<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], baseUrl: string, kind: 'speaks-tls' | 'speaks-h2c' = 'speaks-tls'): C[] {
+  const skipReason = kind === 'speaks-tls' ? `not verified: ${speaksTls(baseUrl)}, and the request over plain HTTP got no answer` : `not verified: ${speaksH2c(baseUrl)}, and the request over HTTP/1.1 got no answer it could read`
   return checks.map((c) =>
-    c.status === 'fail' && c.exchanges.length > 0 && c.exchanges.every((e) => e.response === undefined) ? { ...c, status: 'skip', cause: 'speaks-tls', skipReason, failure: undefined, reproduce: [] } : c,
+    c.status === 'fail' && c.exchanges.length > 0 && c.exchanges.every((e) => e.response === undefined) ? { ...c, status: 'skip', cause: kind, skipReason, failure: undefined, reproduce: [] } : c,
   )
 }

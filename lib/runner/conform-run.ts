@@ -120,7 +120,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   const redact = createRedactor(target.apiKey, ...secretValues(config.headers), ...(options.otherSecrets ?? []))
   // the run's journal, in memory, and appended to journal.ndjson as it goes
   const journalFile = options.journalFile === undefined ? undefined : openJournalFile(options.journalFile, redact)
-  // over http://, the first requests unanswered ask whether the port speaks TLS: if so, none is sent again (tls-port.ts)
+  // over http://, the first requests unanswered ask whether the port speaks TLS or h2c: if so, none is sent again (tls-port.ts)
   const tlsPort = new TlsPortWatch(target.baseUrl, () => clock.msLeft(), journalFile)
   const journal = new RunJournal(tlsPort)
   // the proxy the preflight reached, from the run's own environment
@@ -157,7 +157,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     traceId: newTraceId(),
     identity: { version: toolVersion(), runId },
     extraHeaders: config.headers,
-    resendsStopped: () => tlsPort.speaksTls,
+    resendsStopped: () => tlsPort.speaksOther,
   }
   const problems: RunProblem[] = []
   let outcomes: CheckOutcome[] = []

@@ -7,12 +7,15 @@
  * (lib/result/speaks-tls.ts). A server of plain HTTP sees a ClientHello only
  * when it answered none of the first requests, and a port that answers neither (a server that
  * resets every connection) fails the handshake: its failures stand.
+ * Beside the handshake, the HTTP/2 connection preface (no request either): a port that speaks
+ * HTTP/2 only without TLS (h2c) answers it with its SETTINGS frame, and the run is incomplete
+ * for that (`speaks-h2c`), as it answered every HTTP/1.1 request with frames no client can read.
  */
-import { isIP } from 'node:net'
+import { connect as netConnect, isIP } from 'node:net'
 import { connect } from 'node:tls'
 import type { JournalLine, JournalSink } from '../http/journal.ts'
 import type { RunProblem } from '../result/run-problems.ts'
-import { speaksTlsProblem } from '../result/speaks-tls.ts'
+import { speaksH2cProblem, speaksTlsProblem } from '../result/speaks-tls.ts'
 
 /** Fewer unanswered requests than this say too little (a --rule run of one check). */
 const ENOUGH = 3
@@ -32,6 +35,27 @@ function handshakeSucceeds(url: URL, waitMs: number): Promise<boolean> {
   })
 }
 
+/** RFC 9113 §3.4: the client's connection preface, then its (empty) SETTINGS frame. */
+const H2_PREFACE = Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'), Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0])])
+
+/** Whether the port answers the HTTP/2 preface over plain TCP with a SETTINGS frame on stream 0 (§3.4: the server's preface), within `waitMs`. */
+function answersH2Preface(url: URL, waitMs: number): Promise<boolean> {
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  return new Promise<boolean>((resolve) => {
+    const socket = netConnect({ host, port: Number(url.port || 80) }, () => socket.write(H2_PREFACE))
+    let head = Buffer.alloc(0)
+    const done = (answer: boolean) => (clearTimeout(timer), socket.destroy(), resolve(answer))
+    const timer = setTimeout(() => done(false), Math.max(1, Math.min(HANDSHAKE_MS, waitMs)))
+    socket.on('data', (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk])
+      // a frame header: 24-bit length, type 0x4 (SETTINGS), flags, stream 0; an ack of none, or settings in 6-byte pairs
+      if (head.length >= 9) done(head[3] === 4 && (head[4]! & 1) === 0 && head.readUInt32BE(5) === 0 && head.readUIntBE(0, 3) % 6 === 0)
+    })
+    socket.once('error', () => done(false))
+    socket.once('close', () => done(false))
+  })
+}
+
 /**
  * Watches the journal's lines as they come (passed on to `next`, the run's journal file): once
  * ENOUGH requests that reached the port ended without an answer, and none got one, the handshake
@@ -44,6 +68,7 @@ export class TlsPortWatch implements JournalSink {
   private unanswered = 0
   private answered = false
   private secured = false
+  private h2c = false
   private probe: Promise<void> | undefined
 
   constructor(
@@ -61,7 +86,8 @@ export class TlsPortWatch implements JournalSink {
     if (line.phase !== 'ended' || !this.onWire.delete(line.id)) return
     if (line.status !== undefined) return void (this.answered = true)
     if (++this.unanswered < ENOUGH || this.probe !== undefined) return
-    this.probe = handshakeSucceeds(this.url, this.waitMs()).then((secured) => void (this.secured = secured))
+    const waitMs = this.waitMs()
+    this.probe = Promise.all([handshakeSucceeds(this.url, waitMs), answersH2Preface(this.url, waitMs)]).then(([secured, h2c]) => void ((this.secured = secured), (this.h2c = h2c && !secured)))
   }
 
   beforeSend(): void {
@@ -73,9 +99,19 @@ export class TlsPortWatch implements JournalSink {
     return this.secured && !this.answered
   }
 
-  /** The run's requests are over: the problem, when the port speaks TLS (a handshake under way is awaited). */
+  /** The port answered the HTTP/2 preface (h2c), and no request over HTTP/1.1 has been answered so far. */
+  get speaksH2c(): boolean {
+    return this.h2c && !this.answered
+  }
+
+  /** The port speaks TLS or h2c, not the plain HTTP/1.1 the run's client does: nothing is sent again. */
+  get speaksOther(): boolean {
+    return this.speaksTls || this.speaksH2c
+  }
+
+  /** The run's requests are over: the problem, when the port speaks TLS or h2c (a probe under way is awaited). */
   async ended(): Promise<RunProblem | undefined> {
     await this.probe
-    return this.speaksTls ? speaksTlsProblem(this.baseUrl) : undefined
+    return this.speaksTls ? speaksTlsProblem(this.baseUrl) : this.speaksH2c ? speaksH2cProblem(this.baseUrl) : undefined
   }
 }

@@ -110,7 +110,8 @@ export async function rawServer(onSocket: (socket: Socket, firstRequest: Promise
         socket.off('data', onData)
         const [line] = head.split('\r\n')
         const [method, url] = line.split(' ')
-        state.requests.push({ method, url, headers: {}, body: '' })
+        // the HTTP/2 preface the run sends to ask whether the port speaks h2c (lib/runner/tls-port.ts) is no request of the run
+        if (line !== 'PRI * HTTP/2.0') state.requests.push({ method, url, headers: {}, body: '' })
         resolve(head)
       }
       socket.on('data', onData)

@@ -1,0 +1,80 @@
+/**
+ * Fronts for the reference server whose answers are heavy on purpose, for test/hostile/: every
+ * answer with thousands of headers, or every record of a JSON answer with thousands of extra keys
+ * (a freedom: §2 lets records carry properties the document does not name). The front reads the
+ * upstream answer whole, then writes its own.
+ */
+import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { httpListen, type HostileServer, type State } from './hostile-servers.ts'
+
+/** What the front makes of the upstream answer: its head (raw, after the status line) and its body. */
+type Rewrite = (headers: IncomingHttpHeaders, body: Buffer) => { head: string; body: Buffer }
+
+async function rewritingFront(upstream: string, rewrite: Rewrite): Promise<HostileServer> {
+  const state: State = { requests: [], bytes: 0, hungUp: 0 }
+  const server = createHttpServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      state.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: body.toString('latin1') })
+      const headers = { ...req.headers, connection: 'close' }
+      delete headers.host
+      // node:http, not fetch: the global dispatcher is shared with every other test file of the worker
+      const forward = httpRequest(upstream + (req.url ?? ''), { method: req.method, headers }, (answer) => {
+        const parts: Buffer[] = []
+        answer.on('data', (chunk: Buffer) => parts.push(chunk))
+        answer.on('end', () => {
+          const out = { ...answer.headers }
+          for (const name of ['transfer-encoding', 'connection', 'content-length']) delete out[name]
+          const made = rewrite(out, Buffer.concat(parts))
+          // written raw: the head as the scenario has it, not as node:http would tidy it
+          const head = `HTTP/1.1 ${answer.statusCode ?? 502} X\r\n${made.head}content-length: ${made.body.byteLength}\r\nconnection: close\r\n\r\n`
+          res.socket?.end(Buffer.concat([Buffer.from(head, 'latin1'), made.body]))
+        })
+        answer.on('error', () => res.destroy())
+      })
+      forward.on('error', () => res.destroy())
+      forward.end(body)
+    })
+    res.on('error', () => {})
+  })
+  return httpListen(server, state)
+}
+
+const headLines = (headers: IncomingHttpHeaders) =>
+  Object.entries(headers)
+    .flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}\r\n`))
+    .join('')
+
+/** The name of the front's header `i` (at most 2,592): "q00" … "qzz", "z00" …, three characters no real header has. */
+export const manyHeaderName = (i: number) => `${'qz'[Math.floor(i / 1296)]}${(i % 1296).toString(36).padStart(2, '0')}`
+
+/**
+ * Every answer with `count` headers of its own before the upstream's ("q00:", "q01:" … six bytes
+ * each, so that 2,500 stay under the client's 16 KiB of head): the upstream's Content-Type and the
+ * rest come after them all.
+ */
+export const manyHeadersFront = (upstream: string, count: number) =>
+  rewritingFront(upstream, (headers, body) => ({
+    head: Array.from({ length: count }, (_, i) => `${manyHeaderName(i)}:\r\n`).join('') + headLines(headers),
+    body,
+  }))
+
+/** Every record of a JSON answer (an object, or each object of an array) with `count` extra keys ("k0": 0 …). */
+export const manyKeysFront = (upstream: string, count: number) =>
+  rewritingFront(upstream, (headers, body) => {
+    if (!/json/.test(String(headers['content-type']))) return { head: headLines(headers), body }
+    let value: unknown
+    try {
+      value = JSON.parse(body.toString('utf8'))
+    } catch {
+      return { head: headLines(headers), body }
+    }
+    const pad = (record: unknown) => {
+      if (record !== null && typeof record === 'object' && !Array.isArray(record)) for (let i = 0; i < count; i++) (record as Record<string, number>)[`k${i}`] = i
+    }
+    if (Array.isArray(value)) value.forEach(pad)
+    else pad(value)
+    return { head: headLines(headers), body: Buffer.from(JSON.stringify(value)) }
+  })
