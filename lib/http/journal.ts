@@ -77,6 +77,8 @@ export interface JournalLine {
 export interface JournalEntry extends Omit<JournalLine, 'phase'> {
   /** The request's head was written to the connection: the server may have it. */
   onWire: boolean
+  /** When it was (a request queued for a connection went later than it was dispatched). */
+  onWireAt?: string
   /** When it ended (its answer came, or it failed): the order of the answers is the order the server handled them in. */
   endedAt?: string
   outcome: 'answered' | 'failed' | 'no-end-recorded' | 'refused'
@@ -159,7 +161,7 @@ export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
       entry.outcome = phase === 'refused' ? 'refused' : 'no-end-recorded'
       byId.set(line.id, entry)
     }
-    if (phase === 'on-wire') entry.onWire = true
+    if (phase === 'on-wire') (entry.onWire = true), (entry.onWireAt = line.at)
     if (phase === 'answer-lost') {
       entry.answerLost = line.detail
       if (line.created) entry.created = line.created

@@ -20,6 +20,7 @@
  */
 import { blockPageOf, challengeOf as challengeOfHeaders } from '../http/challenge.ts'
 import type { Exchange } from '../http/exchange.ts'
+import type { JournalEntry } from '../http/journal.ts'
 import { certificateRefused, refusedForCertificate, refusedWithoutCertificate, withoutChecksOfTheRefusedCertificate } from './certificate-refused.ts'
 import type { RunProblem } from './run-problems.ts'
 
@@ -75,12 +76,15 @@ const answeredAt = (e: Exchange) => Date.parse(e.startedAt) + e.durationMs
  * pages judge nothing (a conforming server behind a rate rule blocking from its 120th request on failed
  * both auth rules, "the server stopped accepting the key").
  */
-export function blockedFromThenOn(exchanges: readonly Exchange[]): RunProblem | undefined {
-  const answered = exchanges.filter((e) => e.response)
+export function blockedFromThenOn(exchanges: readonly Exchange[], journal: readonly JournalEntry[] = []): RunProblem | undefined {
+  // each once: an exchange is the evidence of every check that judged it
+  const answered = [...new Map(exchanges.filter((e) => e.response).map((e) => [e.id, e])).values()]
   const pages = answered.filter(blocked)
   if (pages.length < ENOUGH) return undefined
   const first = Math.min(...pages.map(answeredAt))
-  const after = answered.filter((e) => Date.parse(e.startedAt) >= first)
+  // written to the wire once the first page had come (a request queued for a connection goes later than it was started)
+  const wentAt = new Map(journal.flatMap((j) => (j.onWireAt ? [[j.id, Date.parse(j.onWireAt)] as const] : [])))
+  const after = answered.filter((e) => (wentAt.get(e.id) ?? Date.parse(e.startedAt)) >= first)
   if (after.length < ENOUGH || !after.every(blocked)) return undefined
   const { front, refusal, through } = blockPageOf(pages[0]!.response!)!
   const statuses = [...new Set(pages.map((e) => e.response!.status))].join(' or ')
@@ -102,7 +106,7 @@ export interface FrontAnswer {
  * its refusals of the certificate, its challenges, and its block pages where it blocked every request (a block page among the service's
  * answers is the API's refusal, which the rules judge).
  */
-export function frontAnswered(exchanges: readonly Exchange[], withCertificate: boolean, asked = false): FrontAnswer | undefined {
+export function frontAnswered(exchanges: readonly Exchange[], withCertificate: boolean, asked = false, journal: readonly JournalEntry[] = []): FrontAnswer | undefined {
   const certificate = certificateRefused(exchanges, withCertificate)
   if (certificate) return { problem: certificate, answered: refusedForCertificate }
   // every request alike: each of its answers is the gateway's
@@ -111,7 +115,7 @@ export function frontAnswered(exchanges: readonly Exchange[], withCertificate: b
   const challenge = challengedRun(exchanges)
   // every request it did not challenge blocked: the service answered none (judged, it failed four rules, exit 1)
   const unchallenged = exchanges.filter((e) => !challenged(e))
-  const everyRequestBlocked = blockedRun(unchallenged) ?? blockedFromThenOn(unchallenged)
+  const everyRequestBlocked = blockedRun(unchallenged) ?? blockedFromThenOn(unchallenged, journal)
   const problem = challenge ?? everyRequestBlocked
   if (!problem) return undefined
   return { problem, answered: (e) => refusedForCertificate(e) || challenged(e) || (everyRequestBlocked !== undefined && blocked(e)) }

@@ -64,7 +64,7 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   // an answer past --max-response-bytes would pass it again: such a failure is not verified, and not probed again (response-cap.ts)
   // a gateway that refused the client certificate, or a bot check that challenged requests, would again: a failure whose evidence holds
   // its answer is not probed again; one the service's own answers showed is (front-answered.ts: a front that challenged some paths only)
-  const front = frontAnswered(results.flatMap(({ result }) => result.exchanges), false)
+  const front = frontAnswered(results.flatMap(({ result }) => result.exchanges), false, false, options.journal())
   const ofTheFront = (result: CheckResult) => front !== undefined && result.exchanges.some(front.answered)
   const failed = results.filter(({ result, ruleId }) => result.status === 'fail' && result.failure?.code !== 'CHECK_ERROR' && !failedOnTheCap(result) && !known(ruleId, result) && !ofTheFront(result)).map(({ index, result }, at) => ({ o: { result }, index, at }))
   if (failed.length === 0) return
