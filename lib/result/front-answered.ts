@@ -76,7 +76,7 @@ const answeredAt = (e: Exchange) => Date.parse(e.startedAt) + e.durationMs
  * pages judge nothing (a conforming server behind a rate rule blocking from its 120th request on failed
  * both auth rules, "the server stopped accepting the key").
  */
-export function blockedFromThenOn(exchanges: readonly Exchange[], journal: readonly JournalEntry[] = []): RunProblem | undefined {
+function blockedFromThenOn(exchanges: readonly Exchange[], journal: readonly JournalEntry[] = []): RunProblem | undefined {
   // each once: an exchange is the evidence of every check that judged it
   const answered = [...new Map(exchanges.filter((e) => e.response).map((e) => [e.id, e])).values()]
   const pages = answered.filter(blocked)

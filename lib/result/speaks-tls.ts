@@ -16,10 +16,15 @@ import type { RunProblem } from './run-problems.ts'
 /** What the port does, in the words the problem and every check it leaves unverified start with. */
 const speaksTls = (baseUrl: string) => `${new URL(baseUrl).host} speaks TLS`
 
+/** The base URL the run was given (http://), as https:// on the same host and port. */
+const overHttps = (baseUrl: string) => {
+  const url = new URL(baseUrl)
+  return `https://${url.host}${url.pathname.replace(/\/+$/, '')}`
+}
+
 /** The problem, from the base URL the run was given (http://), and the address it should have had. */
 export function speaksTlsProblem(baseUrl: string): RunProblem {
-  const url = new URL(baseUrl)
-  const https = `https://${url.host}${url.pathname.replace(/\/+$/, '')}`
+  const https = overHttps(baseUrl)
   return { kind: 'speaks-tls', message: `${speaksTls(baseUrl)}: no request over plain HTTP got an answer, and a TLS handshake with it succeeded; give the base URL as ${https} (the server's own address, or --ca-cert for its CA)` }
 }
 
@@ -28,8 +33,7 @@ const speaksH2c = (baseUrl: string) => `${new URL(baseUrl).host} speaks HTTP/2 o
 
 /** The problem of a port that speaks HTTP/2 without TLS only: the address to give is another port of the service. */
 export function speaksH2cProblem(baseUrl: string): RunProblem {
-  const url = new URL(baseUrl)
-  const https = `https://${url.host}${url.pathname.replace(/\/+$/, '')}`
+  const https = overHttps(baseUrl)
   return {
     kind: 'speaks-h2c',
     message: `${speaksH2c(baseUrl)}: it answered the suite's HTTP/1.1 requests with HTTP/2 frames; give the base URL of the service's HTTP/1.1 port, or its https:// address (${https}) if it offers HTTP/1.1 there`,
