@@ -25,6 +25,10 @@ const STATUS_REPORTED = 'create-returns-201 reports the status'
  * is a known deviation (--baseline) still has its records judged, and a new fault in them shows.
  */
 const ANSWERED_WITH_A_RECORD = [201, 200]
+/** What a refusal of a valid body sent without Accept may say of the service, and its fix. */
+const NO_ACCEPT_REFUSED =
+  'with no Accept header, which RFC 9110 §12.5.1 reads as any media type (the answer is JSON all the same, §4): a handler that demands an Accept naming JSON refuses it; ' +
+  'take a missing Accept for */*'
 /** What a 400 to a valid body sent in chunks most often says of the service, and its fix. */
 const CHUNKED_REFUSED =
   'the body went in chunks (Transfer-Encoding: chunked, no Content-Length), which every HTTP/1.1 server reads (RFC 9112 §7.1) or refuses with 411 Length Required (RFC 9110 §15.5.12); ' +
@@ -149,7 +153,7 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
       fail(
         {
           ...statusFailure(responseOf(result)),
-          message: `POST answered ${describeStatus(responseOf(result))} to ${sizesOf(sent)} in plain ASCII, yet 201 to ${sizesOf(longer.sent)}: not a length limit but what the values hold (${c.label.replace(/^POST \/categories with /, '')}), which §2 leaves any string${chunked && status === 400 ? `, or how they were sent: ${CHUNKED_REFUSED}` : ''}${c.case.writtenAs ? `, or how the body was written: ${c.case.writtenAs}` : ''}; expected 201`,
+          message: `POST answered ${describeStatus(responseOf(result))} to ${sizesOf(sent)} in plain ASCII, yet 201 to ${sizesOf(longer.sent)}: not a length limit but what the values hold (${c.label.replace(/^POST \/categories with /, '')}), which §2 leaves any string${chunked && status === 400 ? `, or how they were sent: ${CHUNKED_REFUSED}` : ''}${c.case.sentAs?.accept === '' ? `, or how they were sent: ${NO_ACCEPT_REFUSED}` : ''}${c.case.writtenAs ? `, or how the body was written: ${c.case.writtenAs}` : ''}; expected 201`,
           expected: 'status 201: the values are valid (§4.2 rule 2), and no longer than values the service accepted',
           actual: `status ${describeStatus(responseOf(result))}; ${sizesOf(longer.sent)}: 201`,
         },
