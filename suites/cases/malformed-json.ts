@@ -138,15 +138,18 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
   {
     key: 'malformed-not-utf8',
     label: 'bytes that are not UTF-8',
-    // 0xff never occurs in UTF-8; 0xc3 0x28 is a lead byte without its continuation
-    body: (p) => Buffer.concat([Buffer.from(`{"name": ${named(p, 'malformed-not-utf8')}, "description": "`), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('"}')]),
-    holds: "bytes that are not UTF-8 (FF FE C3 28), which a parser that does not check UTF-8 stores and a JSON writer then cannot write (Ruby's to_json raises JSON::GeneratorError, PHP's json_encode() returns false)",
+    // C0 AF: "/" in an overlong two-byte form, which no UTF-8 holds (RFC 3629 §3: C0 and C1 never
+    // occur): a decoder that does not check UTF-8, or replaces what is not, takes it as any byte
+    // that is not UTF-8 (FF, a lead without its continuation), and Jackson's UTF-8 parser, which
+    // refuses those, reads it as "/" (mutation overlong-utf8-read)
+    body: (p) => Buffer.concat([Buffer.from(`{"name": ${named(p, 'malformed-not-utf8')}, "description": "`), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]),
+    holds: "bytes that are not UTF-8 (C0 AF, an overlong form of /), which a parser that does not check UTF-8 stores and a JSON writer then cannot write (Ruby's to_json raises JSON::GeneratorError, PHP's json_encode() returns false)",
     acceptedMeans:
       'the service decoded bytes that are not UTF-8 leniently (most often into U+FFFD, which it then stores as the name sent) instead of refusing them (RFC 8259 §8.1: JSON text is UTF-8), ' +
       "as Express 5, Fastify 5, hapi 21, restify 11's bodyParser, polka's body-parser, json-server (0.17 and 1.0), Go's encoding/json and the Fetch standard's Request.json() " +
-      "(Bun's and Deno's, under Bun.serve, Deno.serve, Elysia, Hono and Oak) do by default, as do Quart's request.get_json() (get_data(as_text=True) decodes with errors=\"replace\") and lua-cjson (OpenResty), which checks no UTF-8; it is usually fixed by a strict UTF-8 decoder before the parser " +
+      "(Bun's and Deno's, under Bun.serve, Deno.serve, Elysia, Hono and Oak) do by default, as do Quart's request.get_json() (get_data(as_text=True) decodes with errors=\"replace\") and lua-cjson (OpenResty), which checks no UTF-8; or it read the overlong form as the \"/\" it spells, as Jackson's UTF-8 parser does (Spring MVC's @RequestBody: jackson-core checks no shortest form); it is usually fixed by a strict UTF-8 decoder before the parser " +
       "(Node: new TextDecoder('utf-8', { fatal: true }), in body-parser's verify option (throwing an error whose status is 400: one without a status is answered 403) or on the raw body, hapi's payload: { parse: false }; Bun and Deno: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(await req.arrayBuffer())); " +
-      "Go: utf8.Valid; Python: bytes.decode('utf-8'), Quart: (await request.get_data()).decode('utf-8'); OpenResty: ngx.re.find(body, '^', 'u') reports it), answering 400 when it throws"
+      "Go: utf8.Valid; Java: StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(body)), which reports malformed input, before Jackson reads it; Python: bytes.decode('utf-8'), Quart: (await request.get_data()).decode('utf-8'); OpenResty: ngx.re.find(body, '^', 'u') reports it), answering 400 when it throws"
   },
   {
     key: 'malformed-surrogate-bytes',

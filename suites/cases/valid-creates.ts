@@ -230,13 +230,13 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-numeric-name',
-    label: 'a name of digits that reads as a negative number with leading zeros',
+    label: 'a name of digits that reads as a negative number with leading zeros, with no Accept header',
     // numeric text in the name: a column of NUMERIC affinity (SQLite's for a type named STRING or
     // NUMERIC), a loosely typed store or a parse on the way back answers a number (-42…); a
-    // CSV-injection sanitiser prefixes its "-" with a quote. Short, plain and with no other field,
-    // so that every limit a conforming service may set lets it through. Its digits are the run's
-    // own (no run repeats the name), and the description carries the prefix, as the empty name's does
+    // CSV-injection sanitiser prefixes its "-" with a quote. Short and plain, so that every limit a conforming
+    // service may set lets it through; the run's own digits, the prefix in the description
     body: (p) => ({ name: `-00${runDigits(p)}`, description: `${p}-numeric-name` }),
+    sentAs: { accept: '' }, // as create-empty-description's, which may be refused for its empty description
   },
   {
     key: 'create-short-name',

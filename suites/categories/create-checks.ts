@@ -10,7 +10,7 @@ import { describeStatus, expectJsonContentType, expectStatus, requireStatus, res
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import { fail, NotApplicable } from '../../lib/checks/failure.ts'
 import { check } from '../../lib/suite-kit/check.ts'
-import { expectErrorRecord, expectErrorStatusMatches } from '../../lib/checks/error-record.ts'
+import { expectErrorRecord, expectErrorStatusMatches, expectStatusOfAnyErrorRecordMatches } from '../../lib/checks/error-record.ts'
 import { readableRecords } from './list-checks.ts'
 import { refusedCharactersOrigin } from '../../lib/checks/sql-store-answers.ts'
 import { sameNameToAStore } from '../../lib/checks/collated-names.ts'
@@ -25,6 +25,10 @@ const STATUS_REPORTED = 'create-returns-201 reports the status'
  * is a known deviation (--baseline) still has its records judged, and a new fault in them shows.
  */
 const ANSWERED_WITH_A_RECORD = [201, 200]
+/** What a refusal of a valid body sent without Accept may say of the service, and its fix. */
+const NO_ACCEPT_REFUSED =
+  'with no Accept header, which RFC 9110 §12.5.1 reads as any media type (the answer is JSON all the same, §4): a handler that demands an Accept naming JSON refuses it; ' +
+  'take a missing Accept for */*'
 /** What a 400 to a valid body sent in chunks most often says of the service, and its fix. */
 const CHUNKED_REFUSED =
   'the body went in chunks (Transfer-Encoding: chunked, no Content-Length), which every HTTP/1.1 server reads (RFC 9112 §7.1) or refuses with 411 Length Required (RFC 9110 §15.5.12); ' +
@@ -149,7 +153,7 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
       fail(
         {
           ...statusFailure(responseOf(result)),
-          message: `POST answered ${describeStatus(responseOf(result))} to ${sizesOf(sent)} in plain ASCII, yet 201 to ${sizesOf(longer.sent)}: not a length limit but what the values hold (${c.label.replace(/^POST \/categories with /, '')}), which §2 leaves any string${chunked && status === 400 ? `, or how they were sent: ${CHUNKED_REFUSED}` : ''}${c.case.writtenAs ? `, or how the body was written: ${c.case.writtenAs}` : ''}; expected 201`,
+          message: `POST answered ${describeStatus(responseOf(result))} to ${sizesOf(sent)} in plain ASCII, yet 201 to ${sizesOf(longer.sent)}: not a length limit but what the values hold (${c.label.replace(/^POST \/categories with /, '')}), which §2 leaves any string${chunked && status === 400 ? `, or how they were sent: ${CHUNKED_REFUSED}` : ''}${c.case.sentAs?.accept === '' ? `, or how they were sent: ${NO_ACCEPT_REFUSED}` : ''}${c.case.writtenAs ? `, or how the body was written: ${c.case.writtenAs}` : ''}; expected 201`,
           expected: 'status 201: the values are valid (§4.2 rule 2), and no longer than values the service accepted',
           actual: `status ${describeStatus(responseOf(result))}; ${sizesOf(longer.sent)}: 201`,
         },
@@ -265,8 +269,8 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
       })
     } else plainCreateCheck(c, creates, lastList)
     // conditional claims, on every create (a plain one may be refused for its lengths too): they
-    // judge a refusal, and hold when there is none (a 409 is a status §7 does not show: its body is
-    // not judged). No answer is no verdict, not a pass: create-returns-201 says that one, once;
+    // judge a refusal, and hold when there is none (a 409 is a status §7 does not show: whether its
+    // body is an Error record is not judged, only what one it carries says). No answer is no verdict, not a pass: create-returns-201 says that one, once;
     // passed, these made error-body-is-error-record a rule "passed" against a server that answered
     // no request of the run. A 400 is declared application/json as every other error is (§4): a
     // length refusal is often written apart from the service's other errors (Go's http.Error with
@@ -275,9 +279,13 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
       const result = await t.use(c.probe)
       if (answeredStatus(result) === 400) expectErrorRecord(result)
     })
-    check('error-status-matches-http', `${c.label} → if refused with 400, Error.status is 400`, async (t) => {
+    // and a refusal in a status §7 does not show (409, 413, 422) that carries an Error record all the
+    // same: the record's status is the HTTP status of its response (§2), whatever that status is
+    check('error-status-matches-http', `${c.label} → if refused, an Error record says the status of its response`, async (t) => {
       const result = await t.use(c.probe)
-      if (answeredStatus(result) === 400) expectErrorStatusMatches(result)
+      const status = answeredStatus(result)
+      if (status === 400) expectErrorStatusMatches(result)
+      else if (status > 401 && status < 500) expectStatusOfAnyErrorRecordMatches(result)
     })
     check('json-content-type', `${c.label} → if refused with 400, the error is application/json`, async (t) => {
       const result = await t.use(c.probe)

@@ -5,7 +5,7 @@
  * properties, int64 ids past 2^53); failing ones from the ways real services go wrong.
  */
 import { describe, expect, test } from 'vitest'
-import { expectErrorRecord, expectErrorStatusMatches } from '../../lib/checks/error-record.ts'
+import { expectErrorRecord, expectErrorStatusMatches, expectStatusOfAnyErrorRecordMatches } from '../../lib/checks/error-record.ts'
 import { expectJsonContentType, expectStatus, jsonBodyOf, requireStatus } from '../../lib/checks/response.ts'
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import { makeResponse, makeTransportError, outcomeOf, verdictOf } from './make-response.ts'
@@ -179,5 +179,20 @@ describe('Error records (§7, §2)', () => {
     [401, 'not json', 'not-applicable'],
   ] as const)('expectErrorStatusMatches: %i with %j → %s', (status, body, outcome) => {
     expect(outcomeOf(() => expectErrorStatusMatches(error(status, body)))).toBe(outcome)
+  })
+
+  // a status §7 does not show: only what an Error record in it says is judged (§2), any other body holds
+  test.each([
+    [409, { code: 'conflict', message: 'm', status: 409 }, 'pass'],
+    [409, { code: 'invalid_request', message: 'm', status: 400 }, 'ERROR_STATUS_MISMATCH'],
+    [413, { code: 'invalid_json', message: 'm', status: 400 }, 'ERROR_STATUS_MISMATCH'],
+    [422, { code: 'taken', message: 'm', status: 422, errors: {} }, 'pass'],
+    [413, 'Payload Too Large', 'pass'],
+    [429, { message: 'Too Many Requests' }, 'pass'],
+    [409, { status: 409, error: 'Conflict' }, 'pass'],
+    [409, { code: 'c', message: 'm', status: '400' }, 'pass'],
+    [413, { type: 'about:blank', title: 'Payload Too Large', status: 400 }, 'pass'],
+  ] as const)('expectStatusOfAnyErrorRecordMatches: %i with %j → %s', (status, body, outcome) => {
+    expect(outcomeOf(() => expectStatusOfAnyErrorRecordMatches(error(status, body)))).toBe(outcome)
   })
 })

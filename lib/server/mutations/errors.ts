@@ -1,6 +1,6 @@
 /** Mutations of §7, §2, §4: every documented error is an Error record whose status matches, and documented responses are application/json. */
 import { conformingBehaviour } from '../reference-server.ts'
-import { errorReply, isInvalidJson, type Mutation } from '../server-cases.ts'
+import { errorReply, isInvalidJson, isPlainObject, type Mutation } from '../server-cases.ts'
 import { columnLimits } from '../variants/inputs.ts'
 
 export const ERROR_MUTATIONS: readonly Mutation[] = [
@@ -55,6 +55,38 @@ export const ERROR_MUTATIONS: readonly Mutation[] = [
     code: 'ERROR_STATUS_MISMATCH',
     description: 'the Error status field carries an application code (40101) instead of the HTTP status',
     behaviour: { errorBody: (status, code, message) => ({ code, message, status: status * 100 + 1 }) },
+  },
+  // a refusal in a status §7 does not show, whose Error record says another: the record's status is its response's (§2)
+  {
+    name: 'conflict-answered-with-the-400-record',
+    breaks: 'error-status-matches-http',
+    code: 'ERROR_STATUS_MISMATCH',
+    description:
+      "names are unique, and a repeated one is refused with 409 whose Error record comes from the service's validation-error helper, " +
+      "which writes status 400 (res.status(409).json(validationError('name is taken'))): every 400 and 401 is right",
+    behaviour: {
+      finish: (reply, request, store) => {
+        const name = isPlainObject(request.body) ? request.body.name : undefined
+        if (request.operation !== 'createCategory' || reply.status !== 201 || !store.slice(0, -1).some((r) => r.name === name)) return reply
+        store.pop()
+        return { ...errorReply(409, 'invalid_request', 'name is taken'), body: conformingBehaviour.errorBody(400, 'invalid_request', 'name is taken') }
+      },
+    },
+  },
+  {
+    name: 'body-limit-413-with-the-parse-error-record',
+    breaks: 'error-status-matches-http',
+    code: 'ERROR_STATUS_MISMATCH',
+    description:
+      "a create body over 4,096 bytes is refused with 413 (a size limit, which §8 leaves open) by an Express error handler written for body-parser's " +
+      "parse errors: res.status(err.status) with the Error record it writes for entity.parse.failed, status 400, also for entity.too.large",
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'createCategory' || Buffer.byteLength(request.rawBody ?? '') <= 4_096) return reply
+        if (reply.status === 201) store.pop()
+        return { status: 413, headers: {}, body: conformingBehaviour.errorBody(400, 'invalid_json', 'request entity too large') }
+      },
+    },
   },
 
   // §4: responses are application/json

@@ -14,7 +14,31 @@ const parserFeature = (name: string, feature: string, reads: string, asJson: (te
   behaviour: lenientParser((text) => JSON.parse(asJson(text))),
 })
 
+/**
+ * The body's bytes as Jackson's UTF-8 parser (UTF8StreamJsonParser) reads them: a two-byte form is
+ * taken whenever a continuation byte follows its lead (_decodeUtf8_2), C0 and C1 too, with no check
+ * that it is the shortest, so C0 AF is "/" and C0 80 is U+0000; every other byte that is not
+ * UTF-8 is refused, surrogates too (jackson-core 2.21 and 3.0.2 check them).
+ */
+function overlongFormsRead(bytes: Buffer): string {
+  const out: number[] = []
+  for (let i = 0; i < bytes.length; i++) {
+    const lead = bytes[i]
+    if ((lead === 0xc0 || lead === 0xc1) && (bytes[i + 1] & 0xc0) === 0x80) out.push(...Buffer.from(String.fromCharCode(((lead & 0x1f) << 6) | (bytes[++i] & 0x3f))))
+    else out.push(lead)
+  }
+  return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.from(out))
+}
+
 export const JACKSON_MUTATIONS: readonly Mutation[] = [
+  {
+    name: 'overlong-utf8-read',
+    ...INVALID_JSON,
+    description:
+      "the body is read by Jackson's UTF-8 parser (Spring MVC's @RequestBody), which takes a two-byte form whenever a continuation byte follows its lead, " +
+      'C0 and C1 too, without checking that it is the shortest: C0 AF is read as "/" and the create goes on; every other byte that is not UTF-8, surrogates too, is refused',
+    behaviour: { decodeBody: (bytes) => overlongFormsRead(bytes) },
+  },
   {
     name: 'empty-array-read-as-no-description',
     breaks: 'create-rejects-invalid-values',
