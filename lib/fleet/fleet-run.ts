@@ -97,6 +97,10 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     const folderProblem = reportDirProblem(resolve(userCwd, d.config.reportDir))
     if (folderProblem) return notRun(`deployment "${d.label}": ${folderProblem}`)
   }
+  // an earlier fleet's page goes before any request, as a single run's reports do: a fleet killed
+  // before its page (SIGKILL, a CI timeout) left that page's PASS at the top, and merge of the
+  // folder read its list of deployments, without one this fleet added and never finished
+  clearReports(reportDir)
   for (const d of deployments) if (d.config.keyNote) io.err(`conform: note: ${redact(`${d.label}: ${d.config.keyNote}`)}\n`)
 
   const fleetKeys = [...new Set(deployments.map((d) => d.config.apiKey as string))]
