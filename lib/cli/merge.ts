@@ -65,6 +65,15 @@ function inputsOf(dir: string, given: string): { inputs: Input[]; error?: string
   return { inputs: [{ label: basename(dir), dir }] }
 }
 
+/** A folder's stat, or undefined when nothing is there; a symbolic link in a loop is said in words, not as Node's ELOOP. */
+function folderStat(dir: string, given: string) {
+  try {
+    return statSync(dir, { throwIfNoEntry: false })
+  } catch (error) {
+    throw new Error(`${given} is no folder: ${whyUnreadable(error)}`)
+  }
+}
+
 /** Runs `merge`; returns the exit code. Never throws. */
 export function mergeMain(argv: string[], io: { out(text: string): void; err(text: string): void }, cwd: string, env: NodeJS.ProcessEnv): number {
   const dirs: string[] = []
@@ -98,7 +107,7 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
       if (dirname(dir) === outDir && (FLEET_FILES as readonly string[]).includes(basename(dir)) && statSync(dir, { throwIfNoEntry: false })?.isFile()) continue
       if (dir === outDir) throw new Error(`${given} is the --report-dir too: the fleet's junit.xml would replace its own; give OUT as the folder the report folders are in`)
       // a shell pattern that matched nothing comes as it was written (fleet/*/): say so, not that its name is no label
-      if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${given} is no folder${/[*?[]/.test(given) ? ' (a pattern that matched nothing: did the jobs upload their reports?)' : ''}`)
+      if (!folderStat(dir, given)?.isDirectory()) throw new Error(`${given} is no folder${/[*?[]/.test(given) ? ' (a pattern that matched nothing: did the jobs upload their reports?)' : ''}`)
       const { inputs, error } = inputsOf(dir, given)
       if (error !== undefined) errors.push(error)
       // a fleet.json another job wrote may list any number: each is a row, a file read and a testsuite
