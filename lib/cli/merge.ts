@@ -55,6 +55,8 @@ function inputsOf(dir: string, given: string): { inputs: Input[]; error?: string
       throw new Error(`cannot read ${file}: ${whyUnreadable(error)}`)
     }
     if (!Array.isArray(fleet?.deployments) || !fleet.deployments.every((d) => typeof d === 'object' && d !== null)) throw new Error(`${file} is not a fleet's`)
+    // a fleet judges one deployment at least, or says why it could not (its error): an emptied list would bring nothing, and a failed fleet pass
+    if (fleet.deployments.length === 0 && fleet.error === undefined) throw new Error(`${file} lists no deployment and no reason: every fleet has a deployment, or says why it could not be run (a file edited by hand or cut short?)`)
     // a fleet writes only labels that are folder names: another (../x) is a file edited by hand, and names no folder of it
     const edited = fleet.deployments.find((d: FleetDeployment) => labelProblem(String(d.label)) !== undefined)
     if (edited) throw new Error(`${file} lists a deployment whose ${labelProblem(String(edited.label))}`)

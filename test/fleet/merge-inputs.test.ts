@@ -114,8 +114,10 @@ describe('merge of a fleet\'s folder whose fleet.json is not one', () => {
   test.each([
     ['not JSON', '{bad', /^conform merge: cannot read .*fleet-bad-json\/fleet\.json: /],
     ['a deployment that is no object', '{"deployments":[null]}', /^conform merge: .*fleet-null-entry\/fleet\.json is not a fleet's\n$/],
+    // a failed fleet's list emptied (by hand, or a file cut short) brought nothing, and the other folders passed the gate
+    ['no deployment and no reason', '{"exitCode":1,"verdict":"fail","deployments":[]}', /^conform merge: .*fleet-empty\/fleet\.json lists no deployment and no reason: every fleet has a deployment, or says why it could not be run \(a file edited by hand or cut short\?\)\n$/],
   ])('%s: exit 2, one line naming the file', (_, text, says) => {
-    const dir = folder(_ === 'not JSON' ? 'fleet-bad-json' : 'fleet-null-entry')
+    const dir = folder(_ === 'not JSON' ? 'fleet-bad-json' : _.startsWith('no deployment') ? 'fleet-empty' : 'fleet-null-entry')
     writeFileSync(join(dir, 'fleet.json'), text)
     let stderr = ''
     expect(mergeMain([dir, '--report-dir', join(scratch, 'out-bad-fleet')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})).toBe(2)
