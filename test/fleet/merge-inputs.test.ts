@@ -66,6 +66,9 @@ describe('merge of a folder whose results.json is missing or not a run\'s', () =
     ['a rule whose checks are not a list', { rules: [{ id: 'x', level: 'must', status: 'fail', checks: null }] }, /its rule 1 is not a rule's result/],
     ['a check that is no object', { rules: [{ id: 'x', level: 'must', status: 'pass', checks: [null] }] }, /its rule 1 is not a rule's result/],
     ['problems that are not a list', { problems: 'oops' }, /it has no runId, rules or problems/],
+    // edited to pass beside checks that failed (the fleet's junit.xml listed their failures under a PASS), or with its rules emptied
+    ['a failed rule edited to pass', { verdict: 'pass', exitCode: 0, rules: (failed().rules as { status: string }[]).map((r) => ({ ...r, status: r.status === 'fail' ? 'pass' : r.status })) }, /its rule "create-echoes-fields" is "pass" while a check of it failed/],
+    ['a pass with its rules emptied', { verdict: 'pass', exitCode: 0, rules: [] }, /its verdict is pass, with no rule judged/],
   ])('%s: that deployment not judged, said so; the other\'s failure is the verdict', (name, change, says) => {
     const m = merge([folder(`bad-${name.replace(/\W+/g, '-')}`, { ...failed(), ...change }), folder(`us-${name.replace(/\W+/g, '-')}`, failed())], `out-${name.replace(/\W+/g, '-')}`)
     expect(m.code, m.stderr).toBe(1)
