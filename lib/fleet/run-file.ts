@@ -47,5 +47,8 @@ export function runFileProblem(data: unknown): string | undefined {
   if (verdict === 'pass' && failed) return `its verdict is pass, while its must-rule ${quoted(failed.id)} failed`
   // a run judges one rule at least (--rule names one): a pass of none is a list emptied
   if (verdict === 'pass' && rules.length === 0) return 'its verdict is pass, with no rule judged'
+  // a problem of the run (its deadline, a crash, the key refused) makes its verdict fail or incomplete, never pass (lib/result/run-result.ts)
+  const firstProblem = (data.problems as unknown[])[0]
+  if (verdict === 'pass' && firstProblem !== undefined) return `its verdict is pass, beside a problem of its run, which no pass has: ${quoted(typeof firstProblem === 'string' ? firstProblem : (firstProblem as Loose).message)}`
   return undefined
 }
