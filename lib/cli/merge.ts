@@ -118,7 +118,8 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
         // a folder whose name is no label (a matrix label with a space) is a deployment not judged,
         // as a fleet run refuses that label: the others still count, and the page is written
         const problem = labelProblem(input.label)
-        if (problem) input.label = visibleLine(input.label).slice(0, 80)
+        // as it is (its first 80 characters): every page and line marks what is invisible in a label, once
+        if (problem) input.label = [...input.label].slice(0, 80).join('')
         const earlier = seen.get(input.label.toLowerCase())
         if (earlier === input.dir) throw new Error(`${input.dir} is given twice: each deployment's folder once`)
         if (earlier !== undefined) throw new Error(`${input.dir} and ${earlier} have the same name, "${input.label}": a folder's name is its deployment's label, and each deployment needs its own; give one of them (the run to judge), or rename the other's folder`)
@@ -131,7 +132,7 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
           } catch (error) {
             // missing or not a run's (a job killed before its reports, a file edited by hand): that
             // deployment is not judged, as a fleet run says of a folder it cannot read; the others count
-            run = unreadRun(tool, new Date().toISOString(), redact(`its reports could not be read: ${visibleLine((error as Error).message)}`))
+            run = unreadRun(tool, new Date().toISOString(), redact(`its reports could not be read: ${(error as Error).message}`))
           }
         }
         // a job killed before its reports left only its journal, an upload may have left report.html out: the page links what is there
