@@ -32,7 +32,8 @@ cannot be read; 0 otherwise. --expect N: the folders must hold N deployments, or
 wrote no reports) the fleet has no verdict: exit 2 unless one failed. Under GitHub Actions the fleet's summary goes to the job summary.
 With OUT the folder the DIRs are in, the page's links work wherever the folder is copied, and
 the files a merge writes there are skipped when given: merge OUT/* --report-dir OUT runs again.
-OUT is never a run's own report folder (one holding results.json): the page would remove its reports.`
+OUT is never a run's own report folder (one holding results.json, or the journal.ndjson of a run
+stopped before its reports): the page would remove them.`
 
 interface Input {
   label: string
@@ -96,7 +97,9 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   const outDir = resolve(cwd, out)
   const redact = createRedactor(env.CONFORM_API_KEY)
   // a run's own report folder: the fleet page would remove its results.json, report.html and journal
-  if (existsSync(join(outDir, 'results.json'))) return io.err(`conform merge: ${redact(visibleLine(out))} holds a run's reports (results.json), which the fleet page would remove; give --report-dir the folder the report folders are in, or a new one\n`), 2
+  // a run killed before its reports left its journal alone there: the only record of the writes it may have made
+  const ownFile = ['results.json', JOURNAL_FILE].find((name) => existsSync(join(outDir, name)))
+  if (ownFile) return io.err(`conform merge: ${redact(visibleLine(out))} holds a run's ${ownFile === 'results.json' ? 'reports (results.json)' : `journal (${JOURNAL_FILE}, of a run stopped before its reports)`}, which the fleet page would remove; give --report-dir the folder the report folders are in, or a new one\n`), 2
   const tool = { name: 'petstore-categories-conformance', version: toolVersion() }
   const runs: RunFile[] = []
   const deployments: FleetDeployment[] = []

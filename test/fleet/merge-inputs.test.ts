@@ -89,6 +89,15 @@ describe('merge of a folder whose results.json is missing or not a run\'s', () =
 })
 
 describe('merge into a run\'s own report folder', () => {
+  test('one a killed run left with its journal alone: refused, the journal (the writes it may have made) stays', () => {
+    const killed = folder('killed-kept')
+    writeFileSync(join(killed, 'journal.ndjson'), '{"id":"x","method":"POST","phase":"on-wire"}\n')
+    let stderr = ''
+    expect(mergeMain([folder('eu-beside-killed', passed()), '--report-dir', killed], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})).toBe(2)
+    expect(stderr).toMatch(/^conform merge: .*killed-kept holds a run's journal \(journal\.ndjson, of a run stopped before its reports\), which the fleet page would remove; /)
+    expect(readFileSync(join(killed, 'journal.ndjson'), 'utf8')).toContain('"phase":"on-wire"')
+  })
+
   test('refused before anything is written: its results.json, report.html and journal stay', () => {
     const us = folder('us-kept', failed())
     writeFileSync(join(us, 'journal.ndjson'), '{"id":"x"}\n')
