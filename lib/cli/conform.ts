@@ -11,7 +11,7 @@ import { fleetRequest } from '../fleet/fleet-request.ts'
 import { createRedactor } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
-import { preflight, preflightWaitMs } from '../runner/preflight.ts'
+import { preflight, preflightWaitMs, untilInterrupted } from '../runner/preflight.ts'
 import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { markPhase, PHASE_MARKS } from '../runner/run-phases.ts'
 import { rejectionOwnedByARun } from '../runner/stray-rejections.ts'
@@ -164,8 +164,11 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
       io.out(`No --base-url given: checking the embedded reference server at ${server.baseUrl} (random key).\n`)
     } else {
       target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
-      const unreachable = await preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), env, config.tls?.material)
-      if (unreachable) return (await interrupted()) ?? cannotRun(unreachable.message)
+      // a signal does not wait out a silent host's handshake: the reports are written within the seconds the process gives itself
+      const unreachable = await untilInterrupted(preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), env, config.tls?.material), interrupt)
+      const early = await interrupted()
+      if (early !== undefined) return early
+      if (unreachable) return cannotRun(unreachable.message)
     }
     markPhase(PHASE_MARKS.targetReady)
     const [{ runConformance, planWrites, loadReports, repeatBudgetProblem }, suite] = await Promise.all([runner, suiteLoaded])

@@ -32,7 +32,8 @@ cannot be read; 0 otherwise. --expect N: the folders must hold N deployments, or
 wrote no reports) the fleet has no verdict: exit 2 unless one failed. Under GitHub Actions the fleet's summary goes to the job summary.
 With OUT the folder the DIRs are in, the page's links work wherever the folder is copied, and
 the files a merge writes there are skipped when given: merge OUT/* --report-dir OUT runs again.
-OUT is never a run's own report folder (one holding results.json): the page would remove its reports.`
+OUT is never a run's own report folder (one holding results.json, or the journal.ndjson of a run
+stopped before its reports): the page would remove them.`
 
 interface Input {
   label: string
@@ -55,6 +56,8 @@ function inputsOf(dir: string, given: string): { inputs: Input[]; error?: string
       throw new Error(`cannot read ${file}: ${whyUnreadable(error)}`)
     }
     if (!Array.isArray(fleet?.deployments) || !fleet.deployments.every((d) => typeof d === 'object' && d !== null)) throw new Error(`${file} is not a fleet's`)
+    // a fleet judges one deployment at least, or says why it could not (its error): an emptied list would bring nothing, and a failed fleet pass
+    if (fleet.deployments.length === 0 && fleet.error === undefined) throw new Error(`${file} lists no deployment and no reason: every fleet has a deployment, or says why it could not be run (a file edited by hand or cut short?)`)
     // a fleet writes only labels that are folder names: another (../x) is a file edited by hand, and names no folder of it
     const edited = fleet.deployments.find((d: FleetDeployment) => labelProblem(String(d.label)) !== undefined)
     if (edited) throw new Error(`${file} lists a deployment whose ${labelProblem(String(edited.label))}`)
@@ -63,6 +66,15 @@ function inputsOf(dir: string, given: string): { inputs: Input[]; error?: string
     return { inputs, ...(fleet.error !== undefined ? { error: `the fleet of ${given} had no verdict: ${String(fleet.error)}` } : {}) }
   }
   return { inputs: [{ label: basename(dir), dir }] }
+}
+
+/** A folder's stat, or undefined when nothing is there; a symbolic link in a loop is said in words, not as Node's ELOOP. */
+function folderStat(dir: string, given: string) {
+  try {
+    return statSync(dir, { throwIfNoEntry: false })
+  } catch (error) {
+    throw new Error(`${given} is no folder: ${whyUnreadable(error)}`)
+  }
 }
 
 /** Runs `merge`; returns the exit code. Never throws. */
@@ -85,7 +97,9 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   const outDir = resolve(cwd, out)
   const redact = createRedactor(env.CONFORM_API_KEY)
   // a run's own report folder: the fleet page would remove its results.json, report.html and journal
-  if (existsSync(join(outDir, 'results.json'))) return io.err(`conform merge: ${redact(visibleLine(out))} holds a run's reports (results.json), which the fleet page would remove; give --report-dir the folder the report folders are in, or a new one\n`), 2
+  // a run killed before its reports left its journal alone there: the only record of the writes it may have made
+  const ownFile = ['results.json', JOURNAL_FILE].find((name) => existsSync(join(outDir, name)))
+  if (ownFile) return io.err(`conform merge: ${redact(visibleLine(out))} holds a run's ${ownFile === 'results.json' ? 'reports (results.json)' : `journal (${JOURNAL_FILE}, of a run stopped before its reports)`}, which the fleet page would remove; give --report-dir the folder the report folders are in, or a new one\n`), 2
   const tool = { name: 'petstore-categories-conformance', version: toolVersion() }
   const runs: RunFile[] = []
   const deployments: FleetDeployment[] = []
@@ -98,7 +112,7 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
       if (dirname(dir) === outDir && (FLEET_FILES as readonly string[]).includes(basename(dir)) && statSync(dir, { throwIfNoEntry: false })?.isFile()) continue
       if (dir === outDir) throw new Error(`${given} is the --report-dir too: the fleet's junit.xml would replace its own; give OUT as the folder the report folders are in`)
       // a shell pattern that matched nothing comes as it was written (fleet/*/): say so, not that its name is no label
-      if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${given} is no folder${/[*?[]/.test(given) ? ' (a pattern that matched nothing: did the jobs upload their reports?)' : ''}`)
+      if (!folderStat(dir, given)?.isDirectory()) throw new Error(`${given} is no folder${/[*?[]/.test(given) ? ' (a pattern that matched nothing: did the jobs upload their reports?)' : ''}`)
       const { inputs, error } = inputsOf(dir, given)
       if (error !== undefined) errors.push(error)
       // a fleet.json another job wrote may list any number: each is a row, a file read and a testsuite
@@ -107,7 +121,8 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
         // a folder whose name is no label (a matrix label with a space) is a deployment not judged,
         // as a fleet run refuses that label: the others still count, and the page is written
         const problem = labelProblem(input.label)
-        if (problem) input.label = visibleLine(input.label).slice(0, 80)
+        // as it is (its first 80 characters): every page and line marks what is invisible in a label, once
+        if (problem) input.label = [...input.label].slice(0, 80).join('')
         const earlier = seen.get(input.label.toLowerCase())
         if (earlier === input.dir) throw new Error(`${input.dir} is given twice: each deployment's folder once`)
         if (earlier !== undefined) throw new Error(`${input.dir} and ${earlier} have the same name, "${input.label}": a folder's name is its deployment's label, and each deployment needs its own; give one of them (the run to judge), or rename the other's folder`)
@@ -120,7 +135,7 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
           } catch (error) {
             // missing or not a run's (a job killed before its reports, a file edited by hand): that
             // deployment is not judged, as a fleet run says of a folder it cannot read; the others count
-            run = unreadRun(tool, new Date().toISOString(), redact(`its reports could not be read: ${visibleLine((error as Error).message)}`))
+            run = unreadRun(tool, new Date().toISOString(), redact(`its reports could not be read: ${(error as Error).message}`))
           }
         }
         // a job killed before its reports left only its journal, an upload may have left report.html out: the page links what is there

@@ -31,6 +31,8 @@ export const shownBytes = (bytes: number): string => (bytes >= 1024 * 1024 ? `${
 export function whyUnreadable(error: unknown): string {
   if (error instanceof UserFileTooLarge) return error.message
   const code = (error as NodeJS.ErrnoException).code
+  // a symbolic link that leads back to itself (ln -s x x, a folder linked into itself) is said, not as its bare code
+  if (code === 'ELOOP') return 'a symbolic link in a loop (it leads back to itself)'
   return code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? String((error as Error).message).split('\n')[0]!)
 }
 

@@ -5,6 +5,7 @@
  */
 import { attr, checkTestcase, problemTestcaseNames, seconds, xml } from '../reporters/junit-report.ts'
 import { problemText, type FleetResult, type RunFile } from './fleet-result.ts'
+import { visibleLine } from '../reporters/visible-text.ts'
 
 function deploymentSuite(label: string, baseUrl: string, run: RunFile): string[] {
   const properties = (extra: string[]) => ['    <properties>', `      <property name="base_url" value="${attr(baseUrl)}"/>`, ...extra, '    </properties>']
@@ -32,7 +33,8 @@ function deploymentSuite(label: string, baseUrl: string, run: RunFile): string[]
 
 /** `runs`: each deployment's results.json, in the order of fleet.deployments. */
 export function fleetJunit(fleet: FleetResult, runs: readonly RunFile[]): string {
-  const suites = fleet.deployments.flatMap((d, i) => deploymentSuite(d.label, d.baseUrl, runs[i] as RunFile))
+  // a label merge read from a folder's name may hold invisible or reordering characters (it is then no label): marked, as in every page
+  const suites = fleet.deployments.flatMap((d, i) => deploymentSuite(visibleLine(d.label), d.baseUrl, runs[i] as RunFile))
   if (fleet.error !== undefined) {
     // a merge not whole (--expect, a fleet of no verdict) was made: its test case says what it lacks, not that it could not be run;
     // "(fleet)" is no label (one may be "fleet"), so the testsuite is never a deployment's

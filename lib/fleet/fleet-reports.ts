@@ -22,14 +22,16 @@ import { portableJson } from '../json/portable-json.ts'
 
 /** The terminal's lines: one per deployment, then the fleet's verdict and where its page is. */
 export function fleetTerminal(fleet: FleetResult, pagePath: string): string {
-  const width = Math.max(0, ...fleet.deployments.map((d) => d.label.length))
-  const lines = fleet.deployments.map((d) => `${VERDICT_WORD[d.verdict].padEnd(10)}  ${d.label.padEnd(width)}  ${visibleLine(d.baseUrl)}  ${visibleLine(detail(d))}`)
+  // a label merge read from a folder's name may hold what a terminal acts on (it is then no label, and the line says so): marked, as every page marks it
+  const label = (d: FleetResult['deployments'][number]) => visibleLine(d.label)
+  const width = Math.max(0, ...fleet.deployments.map((d) => label(d).length))
+  const lines = fleet.deployments.map((d) => `${VERDICT_WORD[d.verdict].padEnd(10)}  ${label(d).padEnd(width)}  ${visibleLine(d.baseUrl)}  ${visibleLine(detail(d))}`)
   // what fleet.md and fleet.html say under Notes, as a single run's terminal says its notes
-  for (const d of fleet.deployments) for (const note of d.notes ?? []) lines.push(`Note: ${d.label}: ${visibleLine(note)}`)
+  for (const d of fleet.deployments) for (const note of d.notes ?? []) lines.push(`Note: ${label(d)}: ${visibleLine(note)}`)
   // where each deployment's records went, as a run's "Records created:" line says it (a read-only fleet wrote nothing to say)
   for (const d of fleet.deployments) {
     const writes = writesDetail(d)
-    if (writes !== undefined && d.writes?.readOnly !== true) lines.push(`Writes: ${d.label}: ${visibleLine(writes)}`)
+    if (writes !== undefined && d.writes?.readOnly !== true) lines.push(`Writes: ${label(d)}: ${visibleLine(writes)}`)
   }
   lines.push(`Fleet: ${visibleLine(fleetHeadline(fleet))}`, `Fleet page: ${pagePath} (each deployment's reports in its folder)`)
   return lines.join('\n') + '\n'
@@ -78,7 +80,7 @@ function fleetAnnotations(fleet: FleetResult): string[] {
   const whole = fleet.error === undefined ? [] : [workflowCommand('error', 'conformance fleet not whole', visibleLine(fleet.error))]
   const items = fleet.deployments
     .filter((d) => d.exitCode !== 0)
-    .map((d) => ({ title: `${d.label}: ${d.exitCode === 1 ? 'conformance failed' : 'could not be judged'}`, message: visibleLine(`${d.baseUrl}: ${detail(d)}`) }))
+    .map((d) => ({ title: `${visibleLine(d.label)}: ${d.exitCode === 1 ? 'conformance failed' : 'could not be judged'}`, message: visibleLine(`${d.baseUrl}: ${detail(d)}`) }))
   const shown = items.length > ANNOTATIONS_PER_KIND - whole.length ? items.slice(0, ANNOTATIONS_PER_KIND - whole.length - 1) : items
   const out = [...whole, ...shown.map((i) => workflowCommand('error', i.title, i.message))]
   if (items.length > shown.length) out.push(workflowCommand('error', `${items.length - shown.length} more deployments`, 'not shown here: see the job summary and fleet.html'))

@@ -14,7 +14,7 @@ import { createRedactor } from '../http/redact.ts'
 import { toolVersion } from '../project-root.ts'
 import type { SuiteManifest } from '../runner/conform-run.ts'
 import { writeCannotRunReports } from '../runner/cannot-run-reports.ts'
-import { preflight, preflightWaitMs } from '../runner/preflight.ts'
+import { preflight, preflightWaitMs, untilInterrupted, type PreflightFailure } from '../runner/preflight.ts'
 import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import type { FleetRequest } from './fleet-request.ts'
@@ -97,6 +97,10 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     const folderProblem = reportDirProblem(resolve(userCwd, d.config.reportDir))
     if (folderProblem) return notRun(`deployment "${d.label}": ${folderProblem}`)
   }
+  // an earlier fleet's page goes before any request, as a single run's reports do: a fleet killed
+  // before its page (SIGKILL, a CI timeout) left that page's PASS at the top, and merge of the
+  // folder read its list of deployments, without one this fleet added and never finished
+  clearReports(reportDir)
   for (const d of deployments) if (d.config.keyNote) io.err(`conform: note: ${redact(`${d.label}: ${d.config.keyNote}`)}\n`)
 
   const fleetKeys = [...new Set(deployments.map((d) => d.config.apiKey as string))]
@@ -120,7 +124,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     const tooSmall = runner.repeatBudgetProblem(runner.planWrites({ ...d.config, maxWrites: undefined }, suite), d.config.repeat ?? 1, d.config.maxWrites)
     if (tooSmall) return notRun(d.config.maxWrites === shared.maxWrites ? tooSmall : `${d.entry}: ${tooSmall.replace(/--max-writes/g, 'maxWrites')}`)
   }
-  for (const note of await aliases) io.err(`conform: note: ${redact(note)}\n`)
+  for (const note of (await untilInterrupted(aliases, interrupt)) ?? []) io.err(`conform: note: ${redact(note)}\n`)
   io.out(redact(`Checking ${deployments.length === 1 ? 'one deployment' : `${deployments.length} deployments at once`}: ${deployments.map((d) => d.label).join(', ')}.\n`))
   // an entry's readOnly: true or maxWrites (production beside staging's writes) is said apart, before any request
   for (const line of fleetWriteLines(deployments, shared, (config) => runner.planWrites(config, suite))) io.out(redact(`${line}\n`))
@@ -139,10 +143,11 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
     const config = d.config
     const baseUrl = config.baseUrl as string
     try {
-      const unreachable = await reached.get(d)
+      // a signal does not wait out a silent host's handshake: the fleet's page is written within the seconds the process gives itself
+      const unreachable = await untilInterrupted(reached.get(d) as Promise<PreflightFailure | undefined>, interrupt)
+      if (interrupt?.aborted) return cannotRun(d, `interrupted by ${interrupt.reason} before the run started`)
       // a targets entry has a CA of its own: its line says that field, not only the command line's flag
       if (unreachable) return cannotRun(d, request.targetsFile === undefined ? unreachable.message : unreachable.message.replace('add its CA with --ca-cert FILE (or NODE_EXTRA_CA_CERTS=/path/to/ca.pem)', 'add its CA with caCert: FILE in its entry of the targets file (or --ca-cert FILE for every deployment)'))
-      if (interrupt?.aborted) return cannotRun(d, `interrupted by ${interrupt.reason} before the run started`)
       // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
       const reportDir = resolve(userCwd, config.reportDir)
       clearReports(reportDir)

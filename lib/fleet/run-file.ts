@@ -40,7 +40,15 @@ export function runFileProblem(data: unknown): string | undefined {
   if (bad >= 0) return `its rule ${bad + 1} is not a rule's result (id, level, status, checks)`
   const problem = (data.problems as unknown[]).findIndex((p) => typeof p !== 'string' && !(isObject(p) && typeof p.message === 'string'))
   if (problem >= 0) return `its problem ${problem + 1} has no message`
+  // a rule's status is its checks' (any failed check fails it, lib/result/run-result.ts ruleStatus): a rule edited to pass keeps the failure its checks say
+  const hidden = (rules as Loose[]).find((rule) => rule.status !== 'fail' && (rule.checks as Loose[]).some((check) => check.status === 'fail'))
+  if (hidden) return `its rule ${quoted(hidden.id)} is ${quoted(hidden.status)} while a check of it failed`
   const failed = (rules as Loose[]).find((rule) => rule.level === 'must' && rule.status === 'fail')
   if (verdict === 'pass' && failed) return `its verdict is pass, while its must-rule ${quoted(failed.id)} failed`
+  // a run judges one rule at least (--rule names one): a pass of none is a list emptied
+  if (verdict === 'pass' && rules.length === 0) return 'its verdict is pass, with no rule judged'
+  // a problem of the run (its deadline, a crash, the key refused) makes its verdict fail or incomplete, never pass (lib/result/run-result.ts)
+  const firstProblem = (data.problems as unknown[])[0]
+  if (verdict === 'pass' && firstProblem !== undefined) return `its verdict is pass, beside a problem of its run, which no pass has: ${quoted(typeof firstProblem === 'string' ? firstProblem : (firstProblem as Loose).message)}`
   return undefined
 }

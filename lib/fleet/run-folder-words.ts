@@ -2,8 +2,8 @@
  * What to say of a report folder that exists and holds no results.json, from the files it does
  * hold: light (no runner), so that compare says it as merge does.
  */
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync } from 'node:fs'
+import { basename, join } from 'node:path'
 import { readReportText } from '../config/user-file.ts'
 import { JOURNAL_FILE } from '../runner/report-files.ts'
 
@@ -59,9 +59,27 @@ function reportsWithoutResults(dir: string): string | undefined {
 }
 
 /**
+ * A fleet's folder without its fleet.json (a fleet run killed before its page, which it now
+ * removes before its first request): folders of deployments, each with a results.json or a
+ * journal. What to say of it, or undefined when it holds none.
+ */
+function fleetWithoutPage(dir: string): string | undefined {
+  let names: string[]
+  try {
+    names = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && ['results.json', JOURNAL_FILE].some((file) => existsSync(join(dir, e.name, file)))).map((e) => e.name)
+  } catch {
+    return undefined
+  }
+  if (names.length === 0) return undefined
+  const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '')
+  return `no such file, nor a fleet.json, beside folders of deployments (${shown}): a fleet run stopped before it wrote its page (a job killed or timed out)? Merge the folders of its deployments instead (${basename(dir)}/*/); a deployment whose run did not finish has only its journal`
+}
+
+/**
  * Why a report folder that exists has no results.json, when its other files tell (a journal of a
- * run stopped before its reports, reports an upload took without it); undefined when they do not.
+ * run stopped before its reports, reports an upload took without it, the deployments' folders of a
+ * fleet stopped before its page); undefined when they do not.
  */
 export function whyNoResults(dir: string): string | undefined {
-  return journalOfStoppedRun(dir) ?? reportsWithoutResults(dir)
+  return journalOfStoppedRun(dir) ?? reportsWithoutResults(dir) ?? fleetWithoutPage(dir)
 }

@@ -107,7 +107,8 @@ export function defaultLabel(baseUrl: string): string {
 
 /** Why a label cannot name a folder of the fleet, or undefined when it can. */
 export function labelProblem(label: string): string | undefined {
-  if (!LABEL.test(label)) return `label "${visibleLine(label).slice(0, 80)}" is not a folder name: use letters, digits, ".", "_" and "-" (at most 64), starting with a letter, digit or "_"`
+  // the label as given (its first 80 characters): whatever shows the message marks what is invisible in it, once (visible-text.ts)
+  if (!LABEL.test(label)) return `label "${[...label].slice(0, 80).join('')}" is not a folder name: use letters, digits, ".", "_" and "-" (at most 64), starting with a letter, digit or "_"`
   // Windows drops a name's final dot (eu. and eu would share a folder) and keeps device names (CON, NUL.txt) for devices
   if (label.endsWith('.')) return `label "${label}" ends in ".", which Windows drops from a folder name; end it with a letter, digit, "_" or "-"`
   if (WINDOWS_DEVICE.test(label)) return `label "${label}" is the name of a device on Windows, where no folder can have it; choose another`
@@ -188,7 +189,8 @@ export function readTargetsFile(path: string, cwd: string, keys?: KeysOfTheFile)
   }
   return list.map((item, i) => {
     const given = item as Record<string, unknown> | null
-    const named = typeof given?.label === 'string' ? ` (${visibleLine(given.label).slice(0, 64)})` : ''
+    // as given: the line that says it marks what is invisible in it, once (a label marked here was marked again: ⟨U+27E8⟩RLO⟩)
+    const named = typeof given?.label === 'string' ? ` (${[...given.label].slice(0, 64).join('')})` : ''
     const entry = `${path} deployment ${i + 1}${named}`
     if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new ConfigError(`${entry}: is not an entry with label, baseUrl and apiKeyEnv`)
     const unknown = Object.keys(given).find((key) => !(ENTRY_FIELDS as readonly string[]).includes(key))

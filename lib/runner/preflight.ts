@@ -72,6 +72,25 @@ export function preflightWaitMs(timeoutMs: number, deadlineAt: number): number {
 /** OpenSSL's errors for a handshake answered with bytes that are not a TLS record (an HTTP answer, say). */
 const PLAIN_HTTP_ANSWER = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_RECORD_LAYER_FAILURE'])
 
+/**
+ * What `pending` (a preflight, a lookup) gives, or undefined as soon as `interrupt` fires: a
+ * signal does not wait out a silent host's handshake (up to 10 s, preflightWaitMs), past the
+ * seconds the process gives itself to write its reports after one (lib/cli/conform.ts).
+ */
+export function untilInterrupted<T>(pending: Promise<T>, interrupt: AbortSignal | undefined): Promise<T | undefined> {
+  if (interrupt === undefined) return pending
+  if (interrupt.aborted) return Promise.resolve(undefined)
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(undefined)
+    interrupt.addEventListener('abort', onAbort, { once: true })
+    const done = () => interrupt.removeEventListener('abort', onAbort)
+    pending.then(
+      (value) => (done(), resolve(value)),
+      (error: unknown) => (done(), reject(error)),
+    )
+  })
+}
+
 /** `tls`: the user's CA and client certificate (--ca-cert, --client-cert), in the handshake as in the run's. */
 export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env, tls?: TlsMaterial): Promise<PreflightFailure | undefined> {
   const url = new URL(baseUrl)

@@ -222,3 +222,30 @@ test("a baseline entry's reason, quoted in the note of a failure near it, is dat
   for (const line of annotations(result)) expect(line).not.toMatch(/[\r\n\x1b]/)
   expect(junitReport(result)).not.toMatch(/\x1b|<script/)
 })
+
+describe('a label with a character that reorders the line (RLO), as a folder name merge reads or a targets file gives', () => {
+  const OVERRIDE = '\u202e'
+  test('merge: every output shows it marked once (⟨RLO⟩), never the override itself nor the marker marked again (⟨U+27E8⟩RLO⟩)', () => {
+    const dir = join(scratch, 'rlo-folders', `eu${OVERRIDE}lmth.exe`)
+    mkdirSync(dir, { recursive: true })
+    const out = join(scratch, 'rlo-out')
+    let stdout = ''
+    expect(mergeMain([dir, '--report-dir', out], { out: (t) => void (stdout += t), err: () => undefined }, scratch, { GITHUB_ACTIONS: 'true' })).toBe(2)
+    const texts = [stdout, ...['fleet.md', 'fleet.html', 'junit.xml'].map((f) => readFileSync(join(out, f), 'utf8'))]
+    for (const text of texts) {
+      expect(text).toContain('eu⟨RLO⟩lmth.exe')
+      expect(text).not.toContain('U+27E8')
+      expect(text).not.toContain(OVERRIDE)
+    }
+  })
+
+  test('a targets file: the line that refuses it shows the label marked once', async () => {
+    const file = join(scratch, 'rlo-targets.yaml')
+    writeFileSync(file, `deployments:\n  - label: "prod${OVERRIDE}lmth.exe"\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: RLO_KEY\n`)
+    const run = await runConformInProcess(['--targets', file], { env: { RLO_KEY: 'rlo-key-0123456789' } })
+    run.cleanup()
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('deployment 1 (prod⟨RLO⟩lmth.exe): label "prod⟨RLO⟩lmth.exe" is not a folder name')
+    expect(run.stderr).not.toContain('U+27E8')
+  })
+})

@@ -66,6 +66,10 @@ describe('merge of a folder whose results.json is missing or not a run\'s', () =
     ['a rule whose checks are not a list', { rules: [{ id: 'x', level: 'must', status: 'fail', checks: null }] }, /its rule 1 is not a rule's result/],
     ['a check that is no object', { rules: [{ id: 'x', level: 'must', status: 'pass', checks: [null] }] }, /its rule 1 is not a rule's result/],
     ['problems that are not a list', { problems: 'oops' }, /it has no runId, rules or problems/],
+    // edited to pass beside checks that failed (the fleet's junit.xml listed their failures under a PASS), or with its rules emptied
+    ['a failed rule edited to pass', { verdict: 'pass', exitCode: 0, rules: (failed().rules as { status: string }[]).map((r) => ({ ...r, status: r.status === 'fail' ? 'pass' : r.status })) }, /its rule "create-echoes-fields" is "pass" while a check of it failed/],
+    ['a pass with its rules emptied', { verdict: 'pass', exitCode: 0, rules: [] }, /its verdict is pass, with no rule judged/],
+    ['an incomplete run edited to pass', { verdict: 'pass', exitCode: 0, rules: passed().rules, problems: [{ kind: 'deadline', message: 'the run did not finish within 60000 ms (--deadline)' }] }, /its verdict is pass, beside a problem of its run, which no pass has: "the run did not finish within 60000 ms/],
   ])('%s: that deployment not judged, said so; the other\'s failure is the verdict', (name, change, says) => {
     const m = merge([folder(`bad-${name.replace(/\W+/g, '-')}`, { ...failed(), ...change }), folder(`us-${name.replace(/\W+/g, '-')}`, failed())], `out-${name.replace(/\W+/g, '-')}`)
     expect(m.code, m.stderr).toBe(1)
@@ -85,6 +89,15 @@ describe('merge of a folder whose results.json is missing or not a run\'s', () =
 })
 
 describe('merge into a run\'s own report folder', () => {
+  test('one a killed run left with its journal alone: refused, the journal (the writes it may have made) stays', () => {
+    const killed = folder('killed-kept')
+    writeFileSync(join(killed, 'journal.ndjson'), '{"id":"x","method":"POST","phase":"on-wire"}\n')
+    let stderr = ''
+    expect(mergeMain([folder('eu-beside-killed', passed()), '--report-dir', killed], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})).toBe(2)
+    expect(stderr).toMatch(/^conform merge: .*killed-kept holds a run's journal \(journal\.ndjson, of a run stopped before its reports\), which the fleet page would remove; /)
+    expect(readFileSync(join(killed, 'journal.ndjson'), 'utf8')).toContain('"phase":"on-wire"')
+  })
+
   test('refused before anything is written: its results.json, report.html and journal stay', () => {
     const us = folder('us-kept', failed())
     writeFileSync(join(us, 'journal.ndjson'), '{"id":"x"}\n')
@@ -114,8 +127,10 @@ describe('merge of a fleet\'s folder whose fleet.json is not one', () => {
   test.each([
     ['not JSON', '{bad', /^conform merge: cannot read .*fleet-bad-json\/fleet\.json: /],
     ['a deployment that is no object', '{"deployments":[null]}', /^conform merge: .*fleet-null-entry\/fleet\.json is not a fleet's\n$/],
+    // a failed fleet's list emptied (by hand, or a file cut short) brought nothing, and the other folders passed the gate
+    ['no deployment and no reason', '{"exitCode":1,"verdict":"fail","deployments":[]}', /^conform merge: .*fleet-empty\/fleet\.json lists no deployment and no reason: every fleet has a deployment, or says why it could not be run \(a file edited by hand or cut short\?\)\n$/],
   ])('%s: exit 2, one line naming the file', (_, text, says) => {
-    const dir = folder(_ === 'not JSON' ? 'fleet-bad-json' : 'fleet-null-entry')
+    const dir = folder(_ === 'not JSON' ? 'fleet-bad-json' : _.startsWith('no deployment') ? 'fleet-empty' : 'fleet-null-entry')
     writeFileSync(join(dir, 'fleet.json'), text)
     let stderr = ''
     expect(mergeMain([dir, '--report-dir', join(scratch, 'out-bad-fleet')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})).toBe(2)

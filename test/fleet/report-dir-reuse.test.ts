@@ -2,13 +2,17 @@
  * One report folder used by a fleet, then by a single run (a job switched from --targets to one
  * --base-url, or the default `reports` of both): the run's reports replace the fleet's page. Before,
  * fleet.html and fleet.json stayed beside the run's reports, saying the fleet's PASS next to the
- * run's FAIL, and merge of the folder read the run.
+ * run's FAIL, and merge of the folder read the run. A fleet likewise removes an earlier fleet's page
+ * before its first request: killed before writing its own (SIGKILL, a CI timeout), it had left the
+ * earlier PASS at the top, and merge of the folder read that page's list of deployments (passing
+ * without a deployment the new targets added, whose run never finished).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
 import { runConformInProcess } from '../helpers/run-conform.ts'
+import type { ServerCase } from '../../lib/server/server-cases.ts'
 import { fleetServer } from './fleet-servers.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'conform-report-dir-reuse-'))
@@ -23,6 +27,25 @@ test("a single run into a fleet's report folder removes the fleet's page: no fle
     expect(run.code, run.stderr).toBe(0)
     expect(existsSync(join(dir, 'results.json'))).toBe(true)
     expect(['fleet.json', 'fleet.md', 'fleet.html'].filter((page) => existsSync(join(dir, page)))).toEqual([])
+  } finally {
+    await server.close()
+  }
+})
+
+test("a fleet removes an earlier fleet's page before its first request: killed before its own, it leaves no PASS of another run that merge would read", async () => {
+  const fleetDir = join(dir, 'fleet')
+  const seen: boolean[] = []
+  // each request the server gets notes whether an earlier fleet's page is still at the top of the folder
+  const watching: ServerCase = { name: 'watching', description: 'the reference server, noting the fleet page at each request', behaviour: { finish: (reply) => (seen.push(existsSync(join(fleetDir, 'fleet.json'))), reply) } }
+  const { server, key } = await fleetServer(watching)
+  try {
+    mkdirSync(fleetDir)
+    for (const page of ['fleet.json', 'fleet.md', 'fleet.html', 'junit.xml']) writeFileSync(join(fleetDir, page), '{"verdict":"pass","exitCode":0,"deployments":[]}')
+    const run = await runConformInProcess(['--base-url', server.baseUrl, '--base-url', `${server.baseUrl}/`.replace('127.0.0.1', 'localhost'), '--rule', 'list-returns-200', '--report-dir', fleetDir], { env: { CONFORM_API_KEY: key } })
+    run.cleanup()
+    expect(run.code, run.stderr).toBe(0)
+    expect(seen.length).toBeGreaterThan(0)
+    expect(seen.filter(Boolean)).toEqual([])
   } finally {
     await server.close()
   }
