@@ -17,6 +17,8 @@ export const REFUSED_WINDOW_MS = 5000
 /** The first wait before a refused request goes again, doubled for each refusal it met, up to REFUSED_WAIT_MAX_MS. */
 const REFUSED_WAIT_MS = 100
 const REFUSED_WAIT_MAX_MS = 1000
+/** At most this many resends of one request (about 16 s of waits): a server that answers others keeps the window open. */
+export const REFUSED_RESENDS = 20
 
 export function connectionRefused(exchange: Exchange): boolean {
   return exchange.sent !== true && exchange.response === undefined && exchange.error?.code === 'CONNECTION_REFUSED'
@@ -32,11 +34,11 @@ export class RefusedConnections {
 
   /**
    * The wait before `exchange`, refused its connection for the `refusals`th time, goes again; undefined
-   * when it was not refused, or when the server has refused for REFUSED_WINDOW_MS, or the wait would
-   * pass the run's deadline.
+   * when it was not refused, was refused more than REFUSED_RESENDS times, the server has refused for
+   * REFUSED_WINDOW_MS, or the wait would pass the run's deadline.
    */
   waitBefore(exchange: Exchange, refusals: number, msLeft: number, now = performance.now()): number | undefined {
-    if (!connectionRefused(exchange)) return undefined
+    if (!connectionRefused(exchange) || refusals > REFUSED_RESENDS) return undefined
     if (this.since === undefined || this.answeredSince(this.since)) this.since = now
     const wait = Math.min(REFUSED_WAIT_MAX_MS, REFUSED_WAIT_MS * 2 ** (refusals - 1))
     if (now + wait - this.since > REFUSED_WINDOW_MS || wait >= msLeft) return undefined

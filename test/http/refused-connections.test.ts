@@ -4,7 +4,7 @@
  */
 import { expect, test } from 'vitest'
 import type { Exchange } from '../../lib/http/exchange.ts'
-import { REFUSED_WINDOW_MS, RefusedConnections } from '../../lib/http/refused-connections.ts'
+import { REFUSED_RESENDS, REFUSED_WINDOW_MS, RefusedConnections } from '../../lib/http/refused-connections.ts'
 
 const ended = (code?: 'CONNECTION_REFUSED' | 'CONNECTION_RESET', sent = false): Exchange => ({
   id: 'x',
@@ -15,12 +15,13 @@ const ended = (code?: 'CONNECTION_REFUSED' | 'CONNECTION_RESET', sent = false): 
   ...(code ? { error: { code, message: code } } : { response: { status: 201, headers: {}, body: '', bodyBytes: 0, bodyTruncated: false } }),
 })
 
-test('a refused connection waits 100 ms, doubled for each refusal up to 1 s, within the window; a reset, an answer or a request on the wire do not', () => {
+test('a refused connection waits 100 ms, doubled for each refusal up to 1 s, within the window, at most REFUSED_RESENDS times; a reset, an answer or a request on the wire do not', () => {
   const refusals = new RefusedConnections(() => false)
   expect([1, 2, 3, 4, 5, 6].map((n) => refusals.waitBefore(ended('CONNECTION_REFUSED'), n, Infinity, 0))).toEqual([100, 200, 400, 800, 1000, 1000])
   expect(refusals.waitBefore(ended('CONNECTION_RESET'), 1, Infinity, 0)).toBeUndefined()
   expect(refusals.waitBefore(ended(), 1, Infinity, 0)).toBeUndefined()
   expect(refusals.waitBefore(ended('CONNECTION_REFUSED', true), 1, Infinity, 0)).toBeUndefined()
+  expect(refusals.waitBefore(ended('CONNECTION_REFUSED'), REFUSED_RESENDS + 1, Infinity, 0)).toBeUndefined()
   // past the run's deadline
   expect(refusals.waitBefore(ended('CONNECTION_REFUSED'), 1, 50, 0)).toBeUndefined()
 })
