@@ -54,7 +54,7 @@ export class HttpClient {
   private readonly runEnd: AbortSignal // the end of every request: the run's end (its clock's signal), or this client's
   private readonly kept: KeptBytes // body bytes read and kept so far (a failed read gives its bytes back), and the most kept
   private readonly pacer: Pacer
-  private readonly stalls: StalledOperations
+  readonly stalls: StalledOperations // operations that let a request go unanswered past --timeout, released for the confirmation
   private readonly rateHold: RateHold // what a 429 holds back (lib/http/rate-hold.ts)
   private readonly resent: PostResends // POSTs sent again, counted over the run's clients (the run's suites each have one) when it shares its count
   private readonly outlastedAnswers = new OutlastedAnswers()
