@@ -37,6 +37,7 @@ import { connectionNotTaken, describeTransportError, NOT_TAKEN_RESENDS, RunDeadl
 import { afterTheRace, lostInTransit } from './lost-answer.ts'
 import { oneShowedStored, storedDespiteUnavailable, worthLooking } from './stored-despite-unavailable.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
+import { RefusedConnections } from './refused-connections.ts'
 import type { PostResends, ClientOptions, HttpResult, SendOptions } from './client-options.ts'
 export type { ClientOptions, HttpResult, SendOptions }
 
@@ -48,21 +49,17 @@ export class HttpClient {
   private readonly pools: ConnectionPools
   private readonly evidenceBodyBytes: number
   private readonly keyFormLength: number
-  /** Who hears each stage of a request: the run's journal (lib/http/request-stages.ts). */
-  private readonly stages: RequestStages
-  /** Aborted, with a RunDeadlineReached reason, when the client is closed or abandoned. */
-  private readonly closed = new AbortController()
-  /** The end of every request: the run's end (its clock's signal), or this client's. */
-  private readonly runEnd: AbortSignal
-  /** Body bytes read and kept so far (a failed read gives its bytes back), and the most kept. */
-  private readonly kept: KeptBytes
+  private readonly stages: RequestStages // who hears each stage of a request: the run's journal (lib/http/request-stages.ts)
+  private readonly closed = new AbortController() // aborted, with a RunDeadlineReached reason, when the client is closed or abandoned
+  private readonly runEnd: AbortSignal // the end of every request: the run's end (its clock's signal), or this client's
+  private readonly kept: KeptBytes // body bytes read and kept so far (a failed read gives its bytes back), and the most kept
   private readonly pacer: Pacer
-  private readonly stalls: StalledOperations
+  readonly stalls: StalledOperations // operations that let a request go unanswered past --timeout, released for the confirmation
   private readonly rateHold: RateHold // what a 429 holds back (lib/http/rate-hold.ts)
-  /** POSTs sent again, counted over the run's clients (the run's suites each have one) when it shares its count. */
-  private readonly resent: PostResends
+  private readonly resent: PostResends // POSTs sent again, counted over the run's clients (the run's suites each have one) when it shares its count
   private readonly outlastedAnswers = new OutlastedAnswers()
   private readonly answers: AnswerClock
+  private readonly refusals = new RefusedConnections((at) => this.answers.answeredSince(at)) // a server restarting (refused-connections.ts)
   private readonly traceId: string
   /** The base URL's origin and path (no trailing slash): request paths are appended as written. */
   private readonly origin: string
@@ -110,7 +107,7 @@ export class HttpClient {
     let unserved = 0 // the tries after which the server served no other request: a 503's resends count these
     let lostResends = 0
     let listRead = false // a POST answered 503: whether the list was read for it (stored-despite-unavailable.ts)
-    for (let attempt = 1, fresh = false, fewer: FewerConnections | undefined, notTaken = 0; ; attempt++) {
+    for (let attempt = 1, fresh = false, fewer: FewerConnections | undefined, notTaken = 0, refused = 0; ; attempt++) {
       const releasedAt = await this.rateHold.wait() // a 429 holds back every request (lib/http/rate-hold.ts)
       const sentAt = performance.now()
       const limitAtSend = this.pools.slots.limit
@@ -142,6 +139,9 @@ export class HttpClient {
         if ((fewer = await this.pools.afterRefusal('not-taken', limitAtSend, ++notTaken, this.msLeft())) === undefined) return result
         continue
       }
+      // a connection refused carried nothing: sent again, a POST too, while the server has refused for a few seconds at most (a restart)
+      const refusedWait = response ? undefined : this.refusals.waitBefore(result.exchange, refused + 1, this.msLeft())
+      if (refusedWait !== undefined && this.options.resendsStopped?.() !== true && ++refused) { await sleep(refusedWait); continue }
       // none, or a bot check's challenge (Vercel's is a 429): no rate limit, no wait passes it (challenge.ts)
       if (!response || challengeOf(response.headers)) return result
       const asked = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)

@@ -243,7 +243,11 @@ export function faultGroups(result: RunResult): FaultGroup[] {
     } else if (cause === 'no-answer') {
       const lost = journal.filter((e) => e.outcome === 'failed')
       const errors = [...new Set(lost.map((e) => e.error).filter(Boolean))].join(', ')
-      rate = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
+      // a connection refused never put its request on the wire: said apart ("0 of 185 requests got no answer" said a restart's refusals)
+      const refused = (result.journal ?? []).filter((e) => !e.onWire && e.error === 'CONNECTION_REFUSED').length
+      const refusedWords = `${refused} ${refused === 1 ? 'attempt was' : 'attempts were'} refused a connection (nothing listened on the port then)`
+      const lostWords = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
+      rate = refused === 0 ? lostWords : lost.length === 0 ? refusedWords : `${lostWords}, and ${refusedWords}`
     } else if (cause === 'key-not-checked') {
       rate = `${members.length} requests without a valid key (none, or one not issued) were served (${keyNotCheckedHint(members.map((m) => m.check))})`
     } else if (cause === 'redirected') {

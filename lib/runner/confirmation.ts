@@ -118,6 +118,8 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const gone = serverGone(exchanges) !== undefined
   // a server that answered every request 421, or redirected it, would answer so again: nothing of the service to confirm (misdirected.ts)
   const wrongHost = answeredOnly421(journal) + answeredOnlyRedirects(journal) > 0
+  // an operation stalled by one request past --timeout is probed again: a pause, or a hang (stalled-operations.ts)
+  if (!answeredNothing) scope.client?.stalls.release()
   for (let attempt = 1; attempt <= options.attempts && !keyGone && !answeredNothing && !gone && !wrongHost && !options.stopped(); attempt++) {
     if (spared.size > 0 && !leadRefusedAgain()) {
       for (const at of spared.keys()) counts.get(at)!.skipped = undefined

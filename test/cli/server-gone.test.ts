@@ -3,9 +3,12 @@
  * from some request on, every connection is refused, confirmations too. No rule is the fault: the
  * run is INCOMPLETE (exit 2), as against a server unreachable from the start, and says from which
  * request on. A server whose port stays open still fails: one that resets the connection of some
- * requests (a crash of a worker, not of the server) is judged on them.
+ * requests (a crash of a worker, not of the server) is judged on them. One that stops listening for
+ * a moment and comes back (a restart) passes: a refused connection carried nothing, and goes again.
  */
 import { randomBytes } from 'node:crypto'
+import { createServer, request, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, expect, test } from 'vitest'
 import type { Exchange } from '../../lib/http/exchange.ts'
 import { SERVER_GONE, serverGone } from '../../lib/result/server-gone.ts'
@@ -105,4 +108,44 @@ test('a server that answered no request of the run: no rule passed but the one t
   const passed = run.results!.rules.filter((r) => r.status === 'pass').map((r) => r.id)
   expect(passed).toEqual(['base-url-ends-v1'])
   expect(run.results!.rules.flatMap((r) => r.checks.filter((c) => c.status === 'pass' && c.exchanges.some((e) => e.response === undefined)).map((c) => c.name))).toEqual([])
+})
+
+/**
+ * A conforming service behind a front that restarts gracefully at its `at`th request: it stops
+ * listening (requests in flight are answered, idle connections closed) and listens again on the same
+ * port `downMs` later, as a process manager's reload does.
+ */
+async function restartsAt(at: number, downMs: number, apiKey: string): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+  const service = await startReferenceServer({ apiKey })
+  servers.push(service)
+  const upstream = new URL(service.baseUrl)
+  let requests = 0
+  const front: Server = createServer((req, res) => {
+    if (++requests === at) {
+      front.close()
+      front.closeIdleConnections()
+      setTimeout(() => front.listen(port, '127.0.0.1'), downMs)
+    }
+    const forwarded = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    })
+    forwarded.on('error', () => res.destroy())
+    req.pipe(forwarded)
+  })
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve))
+  const port = (front.address() as AddressInfo).port
+  return { baseUrl: `http://127.0.0.1:${port}${upstream.pathname}`, close: () => new Promise((resolve) => { front.closeAllConnections(); front.close(() => resolve()) }) }
+}
+
+test('a server that stops listening for 800 ms at its 40th request and comes back (a restart): the refused requests go again, and the run passes', async () => {
+  // each request refused in those 800 ms failed its checks as "no complete response" (exit 1, intermittent)
+  const apiKey = `key-${randomBytes(12).toString('hex')}`
+  const front = await restartsAt(40, 800, apiKey)
+  const run = await runConformInProcess(['--base-url', front.baseUrl, '--seed', '1'], { env: { CONFORM_API_KEY: apiKey } })
+  runs.push(run)
+  await front.close()
+  expect(run.results?.journal?.some((e) => e.error === 'CONNECTION_REFUSED'), 'the restart refused no request of the run').toBe(true)
+  expect(run.code, run.stdout).toBe(0)
+  expect(failedRules(run)).toEqual([])
 })

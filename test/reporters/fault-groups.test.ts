@@ -221,3 +221,15 @@ test('a field with no value written as null across rules (System.Text.Json, Jack
   expect(nulls.line).toMatch(/^deterministic: 2 checks met "description" written as null \(a serialiser that writes a field with no value: .*System\.Text\.Json's.*\), across 2 rules;/)
   expect(faultGroups(runResult(written(false)))[0].line).toMatch(/given back as another type than the string sent \(numeric text stored as a number\?\)/)
 })
+
+test('checks failed on connections refused (a server that did not listen for a while): the finding counts the refused attempts, never "0 of N requests got no answer" alone', () => {
+  const refused = check('c', 'fail', {
+    exchanges: [{ ...exchange({}, 200, ''), response: undefined, error: { code: 'CONNECTION_REFUSED', message: 'connection refused' } }],
+    failure: { code: 'NO_RESPONSE', message: 'no complete response: connection refused', expected: 'an HTTP response', actual: 'CONNECTION_REFUSED' },
+    recurrence: { attempts: 2, failures: 1, kind: 'intermittent' },
+  })
+  const result = runResult((id) => [id === 'list-returns-200' ? refused : check(`${id} check`, 'pass')])
+  const id = refused.exchanges[0]!.id
+  result.journal = (result.journal ?? []).map((e) => (e.id === id ? { ...e, onWire: false, outcome: 'failed' as const, error: 'CONNECTION_REFUSED' as const, status: undefined } : e))
+  expect(faultGroups(result)[0]?.line).toMatch(/^intermittent: 1 attempt was refused a connection \(nothing listened on the port then\), across 1 rule \(list-returns-200\)/)
+})
