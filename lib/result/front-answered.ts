@@ -24,7 +24,6 @@ import type { Exchange } from '../http/exchange.ts'
 import type { JournalEntry } from '../http/journal.ts'
 import { certificateRefused, refusedForCertificate, refusedWithoutCertificate, withoutChecksOfTheRefusedCertificate } from './certificate-refused.ts'
 import type { RunProblem } from './run-problems.ts'
-import type { Recurrence } from './run-result.ts'
 
 /** Fewer answers than this say too little (a --rule run of one check). */
 const ENOUGH = 3
@@ -99,7 +98,7 @@ function blockedFromThenOn(exchanges: readonly Exchange[], journal: readonly Jou
 /** A check as the run judged it: its evidence, and how its failure recurred when probed again (lib/runner/confirmation.ts). */
 export interface JudgedCheck {
   exchanges: readonly Exchange[]
-  recurrence?: Pick<Recurrence, 'kind'>
+  recurrence?: { kind: 'deterministic' | 'intermittent' | 'unconfirmed' }
 }
 
 /**
