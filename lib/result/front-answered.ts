@@ -101,17 +101,33 @@ export interface JudgedCheck {
   recurrence?: { kind: 'deterministic' | 'intermittent' | 'unconfirmed' }
 }
 
+/** A request without a body as it went, but for the headers each request has its own (its trace context). */
+const sameRequest = (e: Exchange) =>
+  e.request.body === undefined && e.request.bodyBase64 === undefined
+    ? JSON.stringify([e.request.method, e.request.url, Object.entries(e.request.headers).filter(([name]) => name !== 'traceparent' && name !== 'tracestate').sort(([a], [b]) => (a < b ? -1 : 1))])
+    : undefined
+
+/**
+ * Whether a request without a body was answered with a block page, and the same request (its method, address and headers)
+ * served elsewhere in the run: no rule against what it sent blocks it only sometimes (a list read with the key, blocked in the
+ * window of a rate rule). Told so without a confirmation (--confirm 0).
+ */
+function servedElsewhere(exchanges: readonly Exchange[]): boolean {
+  const blockedOnes = new Set(exchanges.filter(blocked).flatMap((e) => sameRequest(e) ?? []))
+  return blockedOnes.size > 0 && exchanges.some((e) => e.response !== undefined && !blocked(e) && !challenged(e) && blockedOnes.has(sameRequest(e) ?? ''))
+}
+
 /**
  * Why a front blocked requests for a while and then served them again, with the pages it blocked every time they were sent, or
  * undefined: a rate rule that blocks for a while (Cloudflare's Block action has a duration; a conforming server behind one blocking
  * requests 100 to 140 failed both auth rules). Told by the confirmation, not by times (a burst's requests go on the wire at nearly the
  * same moment, and told by times, 2 runs in 12 were judged wrongly): a check that failed on a block page was probed again, and the
- * request sent again was served (its failure intermittent). A managed rule against some bodies blocks the same body every time: a
+ * request sent again was served (its failure intermittent), or a request without a body blocked was served elsewhere. A managed rule against some bodies blocks the same body every time: a
  * check whose every attempt failed keeps its block pages judged (mutation markup-blocked).
  */
 function blockedForAWhile(checks: readonly JudgedCheck[]): { problem: RunProblem; everyTime: ReadonlySet<string> } | undefined {
   const onPage = checks.filter((c) => c.exchanges.some(blocked))
-  if (!onPage.some((c) => c.recurrence?.kind === 'intermittent')) return undefined
+  if (!onPage.some((c) => c.recurrence?.kind === 'intermittent') && !servedElsewhere(checks.flatMap((c) => c.exchanges))) return undefined
   const pages = [...new Map(onPage.flatMap((c) => c.exchanges.filter(blocked)).map((e) => [e.id, e])).values()]
   if (pages.length < ENOUGH) return undefined
   const everyTime = new Set(onPage.filter((c) => c.recurrence?.kind === 'deterministic').flatMap((c) => c.exchanges.filter(blocked).map((e) => e.id)))

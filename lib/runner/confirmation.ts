@@ -5,8 +5,9 @@
  * run together, so a probe several of them await goes out once per attempt. Each failed check then
  * carries its recurrence: deterministic (every attempt failed), intermittent (some passed), or
  * unconfirmed (no attempt could be made: the write budget, --read-only or the deadline). The
- * verdict does not change; the reports say what kind of failure it is. A passing run sends nothing
- * more.
+ * verdict does not change; the reports say what kind of failure it is (but for a front's block page
+ * served when sent again: a rate rule's window, lib/result/front-answered.ts). A passing run sends
+ * nothing more.
  */
 import type { SkipCause } from '../checks/skip-causes.ts'
 import type { JournalEntry } from '../http/journal.ts'
