@@ -192,12 +192,10 @@ export class HttpClient {
     const partial: { progress?: BodyProgress } = {}
     let result: HttpResult = { exchange }
     let release: Release | undefined
-    let turn: Written | undefined // its place among the answers (lib/http/one-connection-at-a-time.ts)
+    let turn: Written | undefined // its place among the answers (lib/http/one-connection-at-a-time.ts), and when it was written
     try {
       release = await this.pools.slots.acquire(options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
-      let writtenAt: number | undefined
       const onWritten = () => {
-        writtenAt = performance.now()
         stall.left()
         exchange.sent = true
         turn = this.pools.wrote(operation)
@@ -206,7 +204,7 @@ export class HttpClient {
         stopClock = this.answers.start(() => request.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
       }
       // its status line is its turn's end: a body that takes seconds to come is being answered (one-connection-at-a-time.ts)
-      result = await this.dispatch(options, admitted.wireHeaders, signal, { onWritten, writtenAt: () => writtenAt, onAnswered: () => turn && this.pools.ended(turn, true) }, exchange, partial, fresh)
+      result = await this.dispatch(options, admitted.wireHeaders, signal, { onWritten, writtenAt: () => turn?.at, onAnswered: () => turn && this.pools.ended(turn, true) }, exchange, partial, fresh)
       return result
     } catch (error) {
       if (partial.progress) this.kept.bytes -= partial.progress.receivedBytes
