@@ -112,9 +112,10 @@ const sameRequest = (e: Exchange) =>
  * served elsewhere in the run: no rule against what it sent blocks it only sometimes (a list read with the key, blocked in the
  * window of a rate rule). Told so without a confirmation (--confirm 0).
  */
-function servedElsewhere(exchanges: readonly Exchange[]): boolean {
-  const blockedOnes = new Set(exchanges.filter(blocked).flatMap((e) => sameRequest(e) ?? []))
-  return blockedOnes.size > 0 && exchanges.some((e) => e.response !== undefined && !blocked(e) && !challenged(e) && blockedOnes.has(sameRequest(e) ?? ''))
+function servedElsewhere(exchanges: readonly Exchange[], pages: readonly Exchange[]): boolean {
+  const blockedOnes = new Set(pages.flatMap((e) => sameRequest(e) ?? []))
+  const isPage = new Set(pages.map((e) => e.id))
+  return blockedOnes.size > 0 && exchanges.some((e) => e.response !== undefined && !isPage.has(e.id) && !challenged(e) && blockedOnes.has(sameRequest(e) ?? ''))
 }
 
 /**
@@ -126,11 +127,14 @@ function servedElsewhere(exchanges: readonly Exchange[]): boolean {
  * check whose every attempt failed keeps its block pages judged (mutation markup-blocked).
  */
 function blockedForAWhile(checks: readonly JudgedCheck[]): { problem: RunProblem; everyTime: ReadonlySet<string> } | undefined {
-  const onPage = checks.filter((c) => c.exchanges.some(blocked))
-  if (!onPage.some((c) => c.recurrence?.kind === 'intermittent') && !servedElsewhere(checks.flatMap((c) => c.exchanges))) return undefined
-  const pages = [...new Map(onPage.flatMap((c) => c.exchanges.filter(blocked)).map((e) => [e.id, e])).values()]
+  // each exchange once: one is the evidence of every check that judged it (a list read of many), and a page is read through
+  const exchanges = [...new Map(checks.flatMap((c) => c.exchanges).map((e) => [e.id, e])).values()]
+  const pages = exchanges.filter(blocked)
   if (pages.length < ENOUGH) return undefined
-  const everyTime = new Set(onPage.filter((c) => c.recurrence?.kind === 'deterministic').flatMap((c) => c.exchanges.filter(blocked).map((e) => e.id)))
+  const isPage = new Set(pages.map((e) => e.id))
+  const onPage = checks.filter((c) => c.exchanges.some((e) => isPage.has(e.id)))
+  if (!onPage.some((c) => c.recurrence?.kind === 'intermittent') && !servedElsewhere(exchanges, pages)) return undefined
+  const everyTime = new Set(onPage.filter((c) => c.recurrence?.kind === 'deterministic').flatMap((c) => c.exchanges.filter((e) => isPage.has(e.id)).map((e) => e.id)))
   const { front, refusal, through } = blockPageOf(pages[0]!.response!)!
   const statuses = [...new Set(pages.map((e) => e.response!.status))].join(' or ')
   return {
