@@ -52,6 +52,8 @@ export const served = (status: number) => status !== 429 && status !== 503
 
 export class AnswerClock {
   private lastAnswerAt = Number.NEGATIVE_INFINITY
+  /** When the latest-written request the server has answered was written. */
+  private lastAnsweredWrite = Number.NEGATIVE_INFINITY
   /** When the server last served a request: an answer other than 429 or 503 (lib/http/retry-after.ts). */
   private lastServedAt = Number.NEGATIVE_INFINITY
   /** Body bytes read so far, of every answer served, and how many of them had come at the latest mark of progress, and when. */
@@ -80,9 +82,10 @@ export class AnswerClock {
     return this.lastAnswerAt !== Number.NEGATIVE_INFINITY
   }
 
-  /** The server answered a request `status` (in HTTP/1.0: `http10`): its status line, or the end of its body, came. */
-  answered(status: number, http10 = false): void {
+  /** The server answered a request `status` (in HTTP/1.0: `http10`; written at `writtenAt`): its status line, or the end of its body, came. */
+  answered(status: number, http10 = false, writtenAt?: number): void {
     this.lastAnswerAt = performance.now()
+    if (writtenAt !== undefined && writtenAt > this.lastAnsweredWrite) this.lastAnsweredWrite = writtenAt
     if (http10) this.answeredInHttp10 = true
     this.heardFirst()
     if (served(status)) this.lastServedAt = this.lastAnswerAt
@@ -107,6 +110,17 @@ export class AnswerClock {
   /** Whether the server has answered any request, whatever its status, since `at` (performance.now()). */
   answeredSince(at: number): boolean {
     return this.lastAnswerAt > at
+  }
+
+  /**
+   * Whether the server has answered a request written to the wire after `at` (performance.now()): it has read
+   * its connections since, and so the bytes of any request written before then. An answer that merely came
+   * since may be to a request written earlier, while one written at `at` still waited to be read: under
+   * load, a create's first piece was read 20 to 170 ms after it went, with its second (one read, the fault of
+   * mutation body-pieces-decoded-apart missed 3 runs in 6 with checks one at a time).
+   */
+  answeredWrittenSince(at: number): boolean {
+    return this.lastAnsweredWrite > at
   }
 
   /** Whether the server has served a request (not answered it 429 or 503) since `at` (performance.now()). */

@@ -10,10 +10,12 @@ import { Readable } from 'node:stream'
 
 /**
  * How long the second piece waits at least, and at most. Between the two, it waits until the
- * server has answered some request since the first piece went out (a 429 too): a server busy elsewhere (a loaded
+ * server has answered a request written after the first piece went out (a 429 too): a server busy elsewhere (a loaded
  * machine, a process shared with the suite) reads the first piece late, and would then find the
- * second beside it in one read. An event loop that answered a request after the first piece came
- * has polled its connections since, this one's too. The least wait is short: the answers of the
+ * second beside it in one read. An event loop that answered a request written after the first piece
+ * has polled its connections since, this one's too; one that answered a request written before may
+ * not have (under load, the first piece was read 20 to 170 ms after it went, other answers coming
+ * meanwhile: checks one at a time missed the fault 3 runs in 6, lib/http/answer-clock.ts). The least wait is short: the answers of the
  * run's other POSTs, in flight beside it, are that sign (100 ms made the create that goes in pieces
  * the last POST a local run waited for, 85 ms past the others; 20 ms, about as late as they).
  */
@@ -35,7 +37,7 @@ export function insideFirstWideCharacter(text: string): number | undefined {
 /**
  * The body's bytes as a stream of two pieces: `at` bytes, then the rest once PIECE_PAUSE_MS have
  * passed since the first was taken (written to the connection) and the server has answered a
- * request since (`answeredSince`), or PIECE_WAIT_MAX_MS have. Taken, not made: a stream that read
+ * request written since (`answeredSince`), or PIECE_WAIT_MAX_MS have. Taken, not made: a stream that read
  * ahead would have both waiting by the time a busy client starts the body, which then go out together.
  */
 export function inPieces(bytes: Uint8Array, at: number, answeredSince: (at: number) => boolean = () => true): Readable {

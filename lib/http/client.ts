@@ -192,7 +192,7 @@ export class HttpClient {
     const partial: { progress?: BodyProgress } = {}
     let result: HttpResult = { exchange }
     let release: Release | undefined
-    let turn: Written | undefined // its place among the answers (lib/http/one-connection-at-a-time.ts)
+    let turn: Written | undefined // its place among the answers (lib/http/one-connection-at-a-time.ts), and when it was written
     try {
       release = await this.pools.slots.acquire(options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
       const onWritten = () => {
@@ -204,7 +204,7 @@ export class HttpClient {
         stopClock = this.answers.start(() => request.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
       }
       // its status line is its turn's end: a body that takes seconds to come is being answered (one-connection-at-a-time.ts)
-      result = await this.dispatch(options, admitted.wireHeaders, signal, { onWritten, onAnswered: () => turn && this.pools.ended(turn, true) }, exchange, partial, fresh)
+      result = await this.dispatch(options, admitted.wireHeaders, signal, { onWritten, writtenAt: () => turn?.at, onAnswered: () => turn && this.pools.ended(turn, true) }, exchange, partial, fresh)
       return result
     } catch (error) {
       if (partial.progress) this.kept.bytes -= partial.progress.receivedBytes
@@ -269,7 +269,7 @@ export class HttpClient {
   }
 
   /** Dispatches the request, and reads its answer: status and headers, then the body, decoded under the caps. */
-  private async dispatch(options: SendOptions, wireHeaders: Record<string, string>, signal: AbortSignal, heard: WriteWatch & { onAnswered: () => void }, exchange: Exchange, partial: { progress?: BodyProgress }, fresh: boolean): Promise<HttpResult> {
+  private async dispatch(options: SendOptions, wireHeaders: Record<string, string>, signal: AbortSignal, heard: WriteWatch & { onAnswered: () => void; writtenAt: () => number | undefined }, exchange: Exchange, partial: { progress?: BodyProgress }, fresh: boolean): Promise<HttpResult> {
     // a resend after the connection race goes on a pool apart, each of its connections closed after its answer; so does
     // every POST of a run whose writes the user bounded: none is sent again after a lost answer, so none may meet the race
     const ownConnection = fresh || (options.method === 'POST' && this.options.boundedWrites === true)
@@ -279,7 +279,7 @@ export class HttpClient {
       origin: this.origin,
       path: this.basePath + options.path, // origin and path apart: the path goes out as written, dot segments included
       method: options.method,
-      ...piecesOf(options, wireHeaders, (at) => this.answers.answeredSince(at)),
+      ...piecesOf(options, wireHeaders, (at) => this.answers.answeredWrittenSince(at)),
       signal,
       opaque: { onWritten: heard.onWritten } satisfies WriteWatch,
       ...(ownConnection ? { reset: true } : {}),
@@ -288,7 +288,7 @@ export class HttpClient {
     heard.onAnswered()
     const http10 = takeHttp10(response.headers)
     if (!ownConnection) this.pools.slots.answered(closesItsConnection(response.headers.connection, http10)) // each request a new connection: fewer at once
-    this.answers.answered(response.statusCode, http10)
+    this.answers.answered(response.statusCode, http10, heard.writtenAt())
     const interim = takeInterimAnswers(response.headers)
     const headers = evidenceHeaders(response.headers, this.redact)
     const codings = contentCodings(headers['content-encoding'])

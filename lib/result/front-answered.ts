@@ -16,7 +16,8 @@
  * API is refused so, and the rules judge it, its words saying whose page it is (known-answers.ts),
  * whether or not the front challenged other paths (mutations markup-blocked and
  * markup-blocked-behind-area-challenge; it was "not verified" in a run with challenges). A front that
- * blocked every request from some moment on (a rate rule) answered for the service from then on.
+ * blocked every request from some moment on (a rate rule) answered for the service from then on; one that blocked requests for a
+ * while and served them again when sent again, for that while.
  */
 import { blockPageOf, challengeOf as challengeOfHeaders } from '../http/challenge.ts'
 import type { Exchange } from '../http/exchange.ts'
@@ -94,6 +95,57 @@ function blockedFromThenOn(exchanges: readonly Exchange[], journal: readonly Jou
   }
 }
 
+/** A check as the run judged it: its evidence, and how its failure recurred when probed again (lib/runner/confirmation.ts). */
+export interface JudgedCheck {
+  exchanges: readonly Exchange[]
+  recurrence?: { kind: 'deterministic' | 'intermittent' | 'unconfirmed' }
+}
+
+/** A request without a body as it went, but for the headers each request has its own (its trace context). */
+const sameRequest = (e: Exchange) =>
+  e.request.body === undefined && e.request.bodyBase64 === undefined
+    ? JSON.stringify([e.request.method, e.request.url, Object.entries(e.request.headers).filter(([name]) => name !== 'traceparent' && name !== 'tracestate').sort(([a], [b]) => (a < b ? -1 : 1))])
+    : undefined
+
+/**
+ * Whether a request without a body was answered with a block page, and the same request (its method, address and headers)
+ * served elsewhere in the run: no rule against what it sent blocks it only sometimes (a list read with the key, blocked in the
+ * window of a rate rule). Told so without a confirmation (--confirm 0).
+ */
+function servedElsewhere(exchanges: readonly Exchange[], pages: readonly Exchange[]): boolean {
+  const blockedOnes = new Set(pages.flatMap((e) => sameRequest(e) ?? []))
+  const isPage = new Set(pages.map((e) => e.id))
+  return blockedOnes.size > 0 && exchanges.some((e) => e.response !== undefined && !isPage.has(e.id) && !challenged(e) && blockedOnes.has(sameRequest(e) ?? ''))
+}
+
+/**
+ * Why a front blocked requests for a while and then served them again, with the pages it blocked every time they were sent, or
+ * undefined: a rate rule that blocks for a while (Cloudflare's Block action has a duration; a conforming server behind one blocking
+ * requests 100 to 140 failed both auth rules). Told by the confirmation, not by times (a burst's requests go on the wire at nearly the
+ * same moment, and told by times, 2 runs in 12 were judged wrongly): a check that failed on a block page was probed again, and the
+ * request sent again was served (its failure intermittent), or a request without a body blocked was served elsewhere. A managed rule against some bodies blocks the same body every time: a
+ * check whose every attempt failed keeps its block pages judged (mutation markup-blocked).
+ */
+function blockedForAWhile(checks: readonly JudgedCheck[]): { problem: RunProblem; everyTime: ReadonlySet<string> } | undefined {
+  // each exchange once: one is the evidence of every check that judged it (a list read of many), and a page is read through
+  const exchanges = [...new Map(checks.flatMap((c) => c.exchanges).map((e) => [e.id, e])).values()]
+  const pages = exchanges.filter(blocked)
+  if (pages.length < ENOUGH) return undefined
+  const isPage = new Set(pages.map((e) => e.id))
+  const onPage = checks.filter((c) => c.exchanges.some((e) => isPage.has(e.id)))
+  if (!onPage.some((c) => c.recurrence?.kind === 'intermittent') && !servedElsewhere(exchanges, pages)) return undefined
+  const everyTime = new Set(onPage.filter((c) => c.recurrence?.kind === 'deterministic').flatMap((c) => c.exchanges.filter((e) => isPage.has(e.id)).map((e) => e.id)))
+  const { front, refusal, through } = blockPageOf(pages[0]!.response!)!
+  const statuses = [...new Set(pages.map((e) => e.response!.status))].join(' or ')
+  return {
+    everyTime,
+    problem: {
+      kind: 'front-answered',
+      message: `${front} blocked ${pages.length} requests for a while (${statuses} with its ${refusal}), with the key and without it, not the service: sent again, they were served, as a rate rule of the front does (rate limits are not shown, §8); let the suite's requests through: ${through}, or pace the run with --rate-limit`,
+    },
+  }
+}
+
 /** A front that answered for the service: the run's problem, and which of its answers are the front's, not the service's. */
 export interface FrontAnswer {
   problem: RunProblem
@@ -103,10 +155,10 @@ export interface FrontAnswer {
 /**
  * A front that answered for the service, or undefined: a gateway that refused the client certificate (`withCertificate`: --client-cert
  * was given; `asked`: the server asked a handshake of the run for one), a bot check, or a firewall that blocked the whole run. Its answers:
- * its refusals of the certificate, its challenges, and its block pages where it blocked every request (a block page among the service's
- * answers is the API's refusal, which the rules judge).
+ * its refusals of the certificate, its challenges, and its block pages where it blocked every request, or blocked for a while (`checks`,
+ * judged and confirmed: a request sent again served); a block page among the service's answers is the API's refusal, which the rules judge.
  */
-export function frontAnswered(exchanges: readonly Exchange[], withCertificate: boolean, asked = false, journal: readonly JournalEntry[] = []): FrontAnswer | undefined {
+export function frontAnswered(exchanges: readonly Exchange[], withCertificate: boolean, asked = false, journal: readonly JournalEntry[] = [], checks: readonly JudgedCheck[] = []): FrontAnswer | undefined {
   const certificate = certificateRefused(exchanges, withCertificate)
   if (certificate) return { problem: certificate, answered: refusedForCertificate }
   // every request alike: each of its answers is the gateway's
@@ -116,9 +168,12 @@ export function frontAnswered(exchanges: readonly Exchange[], withCertificate: b
   // every request it did not challenge blocked: the service answered none (judged, it failed four rules, exit 1)
   const unchallenged = exchanges.filter((e) => !challenged(e))
   const everyRequestBlocked = blockedRun(unchallenged) ?? blockedFromThenOn(unchallenged, journal)
-  const problem = challenge ?? everyRequestBlocked
+  // after confirmation only (its checks judged): before, the failures on its block pages are to be probed again
+  const forAWhile = everyRequestBlocked ? undefined : blockedForAWhile(checks)
+  const problem = challenge ?? everyRequestBlocked ?? forAWhile?.problem
   if (!problem) return undefined
-  return { problem, answered: (e) => refusedForCertificate(e) || challenged(e) || (everyRequestBlocked !== undefined && blocked(e)) }
+  const frontsPage = (e: Exchange) => blocked(e) && (everyRequestBlocked !== undefined || (forAWhile !== undefined && !forAWhile.everyTime.has(e.id)))
+  return { problem, answered: (e) => refusedForCertificate(e) || challenged(e) || frontsPage(e) }
 }
 
 /** The checks of a run a front answered: each whose evidence holds an answer of the front's is not verified. */

@@ -194,7 +194,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const exchanges = [...byRule.values()].flat().flatMap((c) => c.exchanges)
   const revoked = keyRevoked(exchanges, facts.journal)
   // refused from the start: nothing verified, and no rule reads as broken for it; a gateway that refused the run's client certificate, or a bot check that challenged it: the service was never reached (certificate-refused.ts, front-answered.ts)
-  const front = frontAnswered(exchanges, facts.options.tls?.clientCertificate !== undefined, facts.certificateAsked === true, facts.journal)
+  const front = frontAnswered(exchanges, facts.options.tls?.clientCertificate !== undefined, facts.certificateAsked === true, facts.journal, [...byRule.values()].flat())
   const refused = front?.problem ?? (revoked ? undefined : keyRefused(exchanges, facts.options.keyFrom))
   // a server that stopped taking connections: the failures its refused connections caused are not verified (server-gone.ts)
   const gone = serverGone(exchanges)

@@ -5,8 +5,9 @@
  * run together, so a probe several of them await goes out once per attempt. Each failed check then
  * carries its recurrence: deterministic (every attempt failed), intermittent (some passed), or
  * unconfirmed (no attempt could be made: the write budget, --read-only or the deadline). The
- * verdict does not change; the reports say what kind of failure it is. A passing run sends nothing
- * more.
+ * verdict does not change; the reports say what kind of failure it is (but for a front's block page
+ * served when sent again: a rate rule's window, lib/result/front-answered.ts). A passing run sends
+ * nothing more.
  */
 import type { SkipCause } from '../checks/skip-causes.ts'
 import type { JournalEntry } from '../http/journal.ts'
@@ -68,7 +69,8 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const ofTheFront = (result: CheckResult) => front !== undefined && result.exchanges.some(front.answered)
   const failed = results.filter(({ result, ruleId }) => result.status === 'fail' && result.failure?.code !== 'CHECK_ERROR' && !failedOnTheCap(result) && !known(ruleId, result) && !ofTheFront(result)).map(({ index, result }, at) => ({ o: { result }, index, at }))
   if (failed.length === 0) return
-  const counts = new Map(failed.map(({ at }) => [at, { attempts: 1, failures: 1, skipped: undefined as SkipCause | undefined }]))
+  // tries: the rounds a check was probed again in (an attempt, or one that could not run): at most options.attempts each
+  const counts = new Map(failed.map(({ at }) => [at, { attempts: 1, failures: 1, tries: 0, skipped: undefined as SkipCause | undefined }]))
   // what the reports say if the deadline cuts the confirmation short
   for (const { o } of failed) o.result.recurrence = { attempts: 1, failures: 1, kind: 'unconfirmed' }
   const journal = options.journal()
@@ -120,7 +122,9 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const wrongHost = answeredOnly421(journal) + answeredOnlyRedirects(journal) > 0
   // an operation stalled by one request past --timeout is probed again: a pause, or a hang (stalled-operations.ts)
   if (!answeredNothing) scope.client?.stalls.release()
-  for (let attempt = 1; attempt <= options.attempts && !keyGone && !answeredNothing && !gone && !wrongHost && !options.stopped(); attempt++) {
+  // a spared check's attempts start a round late (once the first was served): --confirm 1 left them none (unconfirmed, "not needed")
+  const rounds = options.attempts + (lead === undefined ? 0 : 1)
+  for (let attempt = 1; attempt <= rounds && !keyGone && !answeredNothing && !gone && !wrongHost && !options.stopped(); attempt++) {
     if (spared.size > 0 && !leadRefusedAgain()) {
       for (const at of spared.keys()) counts.get(at)!.skipped = undefined
       spared.clear()
@@ -129,9 +133,10 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
     // a check that passed once is intermittent: no more attempts are needed to say so
     const pending = failed.filter(({ at }) => {
       const c = counts.get(at)!
-      return c.failures === c.attempts && !spared.has(at)
+      return c.failures === c.attempts && c.tries < options.attempts && !spared.has(at)
     })
     if (pending.length === 0) break
+    for (const { at } of pending) counts.get(at)!.tries++
     const attemptScope = newRunScope({ ...scope.context, runId: freshRunId(scope.context.runId, attempt), confirming: writes })
     attemptScope.client = scope.client
     const declared = within(attemptScope, () => collectChecks(suites)).filter((c) => options.selected.length === 0 || options.selected.includes(c.rule.id))
