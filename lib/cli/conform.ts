@@ -8,7 +8,7 @@ import { apiKeyInArgv, ConfigError, DEFAULTS, loadConfig, swallowedByNpm, USAGE,
 import { secretValues } from '../config/extra-headers.ts'
 import { tlsWithoutHttps, tlsWords } from '../config/client-tls.ts'
 import { fleetRequest } from '../fleet/fleet-request.ts'
-import { createRedactor } from '../http/redact.ts'
+import { createRedactor, secretsGiven } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { preflight, preflightWaitMs } from '../runner/preflight.ts'
@@ -245,7 +245,7 @@ function reportDirFallback(argv: readonly string[], env: NodeJS.ProcessEnv): str
 export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.argv.slice(2)): void {
   // last resort: a fault that escaped main() is one redacted line and exit 2, never a stack trace
   const lastResort = (error: unknown) => {
-    const redact = createRedactor(process.env.CONFORM_API_KEY, apiKeyInArgv(argv))
+    const redact = createRedactor(process.env.CONFORM_API_KEY, apiKeyInArgv(argv), ...secretsGiven())
     process.stderr.write(inertLogCommands(`conform: internal error: ${redact(String((error as Error)?.message ?? error)).split('\n')[0]}\n`))
     process.exit(2)
   }

@@ -219,6 +219,8 @@ const standingApart = (source: string) => `(?:(?<!${WORD})(?=${WORD})|(?!${WORD}
  */
 export function createRedactor(...secrets: (string | undefined)[]): Redactor {
   const ordered = orderedSecrets(secrets)
+  for (const secret of ordered) givenSecrets.delete(secret), givenSecrets.add(secret)
+  for (const older of givenSecrets) if (givenSecrets.size > GIVEN_SECRETS) givenSecrets.delete(older)
   // a fleet's deployments each make one of the same keys: its patterns are made once (17 ms for ten)
   const key = JSON.stringify(ordered)
   const redactor = recentRedactors.get(key) ?? redactorOf(ordered)
@@ -241,6 +243,16 @@ function orderedSecrets(secrets: readonly (string | undefined)[]): string[] {
 }
 
 const RECENT_REDACTORS = 4
+
+/**
+ * The secrets redactors were made for in this process (the latest GIVEN_SECRETS, a fleet's every
+ * key): the command line's last resort hides them in a fault that escaped every run
+ * (lib/cli/conform.ts), where it knew only CONFORM_API_KEY and --api-key, and printed a key from a
+ * .env file, a targets entry's variable or a --header.
+ */
+const givenSecrets = new Set<string>()
+const GIVEN_SECRETS = 1024
+export const secretsGiven = (): string[] => [...givenSecrets]
 const recentRedactors = new Map<string, Redactor>()
 
 /**

@@ -60,14 +60,15 @@ export const longestJsonEscaped = (secret: string) => Array.from(secret, (c) => 
 /**
  * The names HTML5 gives the characters a key may hold besides letters and digits (a key is visible
  * ASCII, lib/config/api-key.ts): PHP's htmlentities() with ENT_HTML5 writes "/" as &sol;, "+" as
- * &plus;, "=" as &equals;. "-" and "~" have none (&hyphen; and &tilde; are other characters).
+ * &plus;, "=" as &equals;. "-" and "~" have none: the names of their look-alikes (&hyphen;, &tilde;)
+ * stand for them, as a table written by hand gives them.
  */
 const HTML_NAMES: Record<string, readonly string[]> = {
   '!': ['excl'], '"': ['quot', 'QUOT'], '#': ['num'], $: ['dollar'], '%': ['percnt'], '&': ['amp', 'AMP'], "'": ['apos'],
-  '(': ['lpar'], ')': ['rpar'], '*': ['ast', 'midast'], '+': ['plus'], ',': ['comma'], '.': ['period'], '/': ['sol'],
+  '(': ['lpar'], ')': ['rpar'], '*': ['ast', 'midast'], '+': ['plus'], ',': ['comma'], '-': ['hyphen', 'dash', 'minus'], '.': ['period'], '/': ['sol'],
   ':': ['colon'], ';': ['semi'], '<': ['lt', 'LT'], '=': ['equals'], '>': ['gt', 'GT'], '?': ['quest'], '@': ['commat'],
   '[': ['lsqb', 'lbrack'], '\\': ['bsol'], ']': ['rsqb', 'rbrack'], '^': ['Hat'], _: ['lowbar', 'UnderBar'],
-  '`': ['grave', 'DiacriticalGrave'], '{': ['lcub', 'lbrace'], '|': ['verbar', 'vert', 'VerticalLine'], '}': ['rcub', 'rbrace'],
+  '`': ['grave', 'DiacriticalGrave'], '{': ['lcub', 'lbrace'], '|': ['verbar', 'vert', 'VerticalLine'], '}': ['rcub', 'rbrace'], '~': ['tilde'],
 }
 
 /** The most zeros an encoder writes before a character reference's digits (&#x002B;). */

@@ -17,6 +17,7 @@ describe('createRedactor on a key quoted in HTML', () => {
     ['OWASP ESAPI (every character but letters and digits, &#x2b;)', references(KEY, (c) => `&#x${c.charCodeAt(0).toString(16)};`)],
     ['decimal references of each', references(KEY, (c) => `&#${c.charCodeAt(0)};`)],
     ["PHP's htmlentities() with ENT_HTML5 (&sol;, &plus;, &equals;, &period;, &lowbar;)", KEY.replace(/\//g, '&sol;').replace(/\+/g, '&plus;').replace(/=/g, '&equals;').replace(/\./g, '&period;').replace(/_/g, '&lowbar;')],
+    ['a table written by hand, with the names of look-alikes (&tilde;, &hyphen;)', KEY.replace(/~/g, '&tilde;').replace(/-/g, '&hyphen;').replace(/\+/g, '&plus;')],
     ['upper-case hex with zeros before it (&#X002B;)', references(KEY, (c) => `&#X00${c.charCodeAt(0).toString(16).toUpperCase()};`)],
   ])('%s', (_label, echoed) => {
     const page = `<p>The token ${echoed} is not valid.</p>`
