@@ -6,7 +6,7 @@ import { appendFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { apiKeyInArgv, ConfigError, DEFAULTS, loadConfig, swallowedByNpm, USAGE, type Config } from '../config/config.ts'
 import { secretValues } from '../config/extra-headers.ts'
-import { tlsWithoutHttps, tlsWords } from '../config/client-tls.ts'
+import { originMaterial, tlsWithoutHttps, tlsWords } from '../config/client-tls.ts'
 import { fleetRequest } from '../fleet/fleet-request.ts'
 import { createRedactor, secretsGiven } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
@@ -164,7 +164,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
       io.out(`No --base-url given: checking the embedded reference server at ${server.baseUrl} (random key).\n`)
     } else {
       target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
-      const unreachable = await preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), env, config.tls?.material)
+      const unreachable = await preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), env, originMaterial(config))
       if (unreachable) return (await interrupted()) ?? cannotRun(unreachable.message)
     }
     markPhase(PHASE_MARKS.targetReady)
