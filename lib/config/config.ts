@@ -306,6 +306,17 @@ function baseUrlGuess(url: URL): string {
  */
 export const withoutUserinfo = (raw: string): string => raw.replace(/^(.*?\/\/)?.*@/s, (_, scheme: string | undefined) => `${scheme ?? ''}***@`)
 
+/**
+ * Whether a base URL that did not parse could be a key, which a message must not quote: a value
+ * given where the base URL goes that is the key (two CI secrets swapped) was printed whole, in
+ * every report too, hidden from none as the key variable held the URL. A bearer key has no colon
+ * and is visible ASCII (RFC 6750's token68, lib/config/api-key.ts), so a value with a colon (a
+ * scheme, a port) or another character is quoted; so is one that starts with a lower-case host name
+ * and a slash (`petstore.example/v1`), which no key in base64 or a JWT begins with (base64 has no
+ * dot, a JWT's first part is not lower case).
+ */
+const mayBeAKey = (raw: string): boolean => /^[\x21-\x7e]+$/.test(raw.trim()) && !raw.includes(':') && !/^\s*[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,24}\//.test(raw)
+
 /** The base URL of `config` checked (a URL with a scheme, https unless loopback or allowed, no credentials, query or fragment, /v1 unless allowed, a key to send) and normalised; `name` is how messages call it. Throws ConfigError. */
 export function checkBaseUrl(config: Config, name: string): void {
   const raw = config.baseUrl as string
@@ -314,6 +325,7 @@ export function checkBaseUrl(config: Config, name: string): void {
   // "localhost:8080/v1" parses, with "localhost:" as its scheme: a scheme is missing either way
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw.trim())
   if (!url || !withScheme) {
+    if (mayBeAKey(raw)) throw new ConfigError(`${name} is not a URL with a scheme (its ${raw.length} characters are not shown: they could be a key, as where the CI secrets of the base URL and of the key were swapped); give one like ${example}`)
     // quoted as JSON, and format characters too: a control character in it (a CI variable pasted
     // with its line break) broke the one line of the message, or acted on the terminal or CI log
     const shown = JSON.stringify(withoutUserinfo(raw)).replace(/[\p{Cf}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
