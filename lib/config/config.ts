@@ -9,7 +9,7 @@ import { resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
 import { findRule, ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { closestName } from './closest-name.ts'
-import { meantUrl } from './url-hints.ts'
+import { mayBeAKey, meantUrl } from './url-hints.ts'
 import { CONFORM_OPTIONS, type ConformFlag } from './conform-options.ts'
 import { checkApiKey } from './api-key.ts'
 import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
@@ -305,17 +305,6 @@ function baseUrlGuess(url: URL): string {
  * (after "//", if any) hidden, since it may be user:password, even in a text that is not a URL.
  */
 export const withoutUserinfo = (raw: string): string => raw.replace(/^(.*?\/\/)?.*@/s, (_, scheme: string | undefined) => `${scheme ?? ''}***@`)
-
-/**
- * Whether a base URL that did not parse could be a key, which a message must not quote: a value
- * given where the base URL goes that is the key (two CI secrets swapped) was printed whole, in
- * every report too, hidden from none as the key variable held the URL. A bearer key has no colon
- * and is visible ASCII (RFC 6750's token68, lib/config/api-key.ts), so a value with a colon (a
- * scheme, a port) or another character is quoted; so is one that starts with a lower-case host name
- * and a slash (`petstore.example/v1`), which no key in base64 or a JWT begins with (base64 has no
- * dot, a JWT's first part is not lower case).
- */
-const mayBeAKey = (raw: string): boolean => /^[\x21-\x7e]+$/.test(raw.trim()) && !raw.includes(':') && !/^\s*[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,24}\//.test(raw)
 
 /** The base URL of `config` checked (a URL with a scheme, https unless loopback or allowed, no credentials, query or fragment, /v1 unless allowed, a key to send) and normalised; `name` is how messages call it. Throws ConfigError. */
 export function checkBaseUrl(config: Config, name: string): void {
