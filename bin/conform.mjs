@@ -7,6 +7,11 @@ import { setFlagsFromString } from 'node:v8'
 import { distIsCurrent } from '../build/source-digest.mjs'
 
 performance.mark('conform:entry')
+// --api-key KEY shows in ps (/proc/PID/cmdline, which every user of the machine may read) for as
+// long as the process lives: a title written in its place wipes it, as libuv writes the title over
+// the memory of the arguments, after Node copied them into process.argv. A parent that started
+// this one (npm, a shell's sh -c) still shows it: CONFORM_API_KEY is the way that shows nowhere.
+if (process.argv.some((arg) => arg === '--api-key' || arg.startsWith('--api-key='))) process.title = 'petstore-conform'
 // The one WebAssembly of a run is undici's HTTP parser (llhttp). V8 compiles it at once with its
 // baseline compiler (Liftoff), then again with its optimising one (TurboFan) in a background
 // thread once it is hot: that second compile of llhttp's state machine took ~30 MiB of memory for

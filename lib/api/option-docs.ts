@@ -135,7 +135,7 @@ export interface OptionDocs {
    */
   rule: unknown
   /**
-   * Allow http:// to a host that is not loopback.
+   * Allow http:// to a host that is not loopback, and NODE_TLS_REJECT_UNAUTHORIZED=0 to turn off the check of an https:// server's certificate (without it, the certificate is checked whatever that variable says): either way the key may be read on its way.
    * Takes true or false. Not given: false. The command line's --allow-insecure-http.
    */
   allowInsecureHttp: unknown

@@ -21,6 +21,7 @@ import { ConformanceError, ConformanceRunError } from './errors.ts'
 import { claimReportDir } from './report-dir-claim.ts'
 import { fakeTimersProblem } from './fake-timers.ts'
 import { configForRun, inOptionWords, resolveBaseUrl, type ConformanceOptions } from './options.ts'
+import { originMaterial } from '../config/client-tls.ts'
 
 /** A run's result (what results.json holds, redacted), its terminal summary, the report files written (if any) and the write plan it said first. */
 export interface ConformanceRun {
@@ -68,7 +69,7 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
       target = { baseUrl: server.baseUrl, apiKey: server.apiKey, embeddedServer: true }
     } else {
       target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
-      const unreachable = await preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), { ...environment }, config.tls?.material)
+      const unreachable = await preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), { ...environment }, originMaterial(config))
       notInterrupted()
       if (unreachable) throw new ConformanceRunError(inOptionWords(redact(unreachable.message)))
     }

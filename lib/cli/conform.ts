@@ -6,9 +6,9 @@ import { appendFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { apiKeyInArgv, ConfigError, DEFAULTS, loadConfig, swallowedByNpm, USAGE, type Config } from '../config/config.ts'
 import { secretValues } from '../config/extra-headers.ts'
-import { tlsWithoutHttps, tlsWords } from '../config/client-tls.ts'
+import { originMaterial, tlsWithoutHttps, tlsWords } from '../config/client-tls.ts'
 import { fleetRequest } from '../fleet/fleet-request.ts'
-import { createRedactor } from '../http/redact.ts'
+import { createRedactor, secretsGiven } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { preflight, preflightWaitMs, untilInterrupted } from '../runner/preflight.ts'
@@ -165,7 +165,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     } else {
       target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
       // a signal does not wait out a silent host's handshake: the reports are written within the seconds the process gives itself
-      const unreachable = await untilInterrupted(preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), env, config.tls?.material), interrupt)
+      const unreachable = await untilInterrupted(preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), env, originMaterial(config)), interrupt)
       const early = await interrupted()
       if (early !== undefined) return early
       if (unreachable) return cannotRun(unreachable.message)
@@ -248,7 +248,7 @@ function reportDirFallback(argv: readonly string[], env: NodeJS.ProcessEnv): str
 export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.argv.slice(2)): void {
   // last resort: a fault that escaped main() is one redacted line and exit 2, never a stack trace
   const lastResort = (error: unknown) => {
-    const redact = createRedactor(process.env.CONFORM_API_KEY, apiKeyInArgv(argv))
+    const redact = createRedactor(process.env.CONFORM_API_KEY, apiKeyInArgv(argv), ...secretsGiven())
     process.stderr.write(inertLogCommands(`conform: internal error: ${redact(String((error as Error)?.message ?? error)).split('\n')[0]}\n`))
     process.exit(2)
   }

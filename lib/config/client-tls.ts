@@ -30,6 +30,22 @@ export interface TlsMaterial {
   /** A PKCS#12 file's bytes (.p12, .pfx: a certificate and its key in one, as Java's keystores and Windows export them). */
   pfx?: Buffer
   passphrase?: string
+  /**
+   * The server's certificate checked as Node's NODE_TLS_REJECT_UNAUTHORIZED says (0: not at all),
+   * with --allow-insecure-http only; without it, always (lib/http/origin-tls.ts).
+   */
+  nodeDecidesCheck?: true
+}
+
+/**
+ * The material of the run's handshakes with the origin (`originTls`): the user's files, and whether
+ * NODE_TLS_REJECT_UNAUTHORIZED=0 may turn the check of the server's certificate off. A CI job that
+ * sets it for the whole process (for a tool behind a TLS-inspecting proxy) sent the key to
+ * whoever answered for the host, with Node's one warning line; it now takes --allow-insecure-http,
+ * the flag that already says the key may go where it can be read.
+ */
+export function originMaterial(config: { tls?: ClientTls | undefined; allowInsecureHttp?: boolean }): TlsMaterial | undefined {
+  return config.allowInsecureHttp ? { ...config.tls?.material, nodeDecidesCheck: true } : config.tls?.material
 }
 
 /** A certificate as a report shows it: nothing secret. */

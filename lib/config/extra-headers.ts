@@ -21,13 +21,25 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 /** RFC 9110 §5.5, as undici checks it: no CR, LF, NUL or other control but tab, nothing past Latin-1. */
 const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 
+/**
+ * A line without a colon, as a message may name it: the name before a space or "=" (`X-Api-Key
+ * sk_live_…`, `X-Api-Key=…`), never what follows, which is the value a secret header carries; a
+ * line of one word is named by its length (it may be the value alone). Its first 40 characters
+ * were quoted, a gateway's key with them, into stderr and every report's reason.
+ */
+function withoutColon(line: string): string {
+  const name = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)[\s=]/.exec(line.trim())?.[1]
+  return name !== undefined ? `${JSON.stringify(name)} and its value without a colon between them` : `a line without a colon (its ${line.trim().length} characters not shown: it may be a secret value)`
+}
+
 /** The headers of `given` (each "Name: value", or several lines of them), or a one-line problem that never shows a secret value. */
 export function parseExtraHeaders(given: readonly string[], source: string): ExtraHeader[] | { problem: string } {
   const headers: ExtraHeader[] = []
   for (const line of given.flatMap((g) => g.split(/\r?\n/)).filter((l) => l.trim() !== '')) {
     const colon = line.indexOf(':')
     const name = (colon < 0 ? line : line.slice(0, colon)).trim()
-    if (colon < 0 || !TOKEN.test(name)) return { problem: `${source} takes "Name: value" with a header name of letters, digits and -, got ${JSON.stringify(colon < 0 ? line.slice(0, 40) : name)}` }
+    if (colon < 0) return { problem: `${source} takes "Name: value" with a header name of letters, digits and -, got ${withoutColon(line)}` }
+    if (!TOKEN.test(name)) return { problem: `${source} takes "Name: value" with a header name of letters, digits and -, got ${JSON.stringify(name)}` }
     const value = line.slice(colon + 1).trim()
     const lower = name.toLowerCase()
     if (lower === 'authorization') return { problem: `${source} cannot set Authorization: the key goes in CONFORM_API_KEY, and the suite writes Authorization itself (and sends it wrong on purpose where a check needs it)` }

@@ -1,3 +1,5 @@
+/** What a message may say of a base URL that does not parse. */
+
 /**
  * What a base URL that does not parse was most likely meant to be, when it can be told. Node's
  * server.address() gives an IPv6 address without brackets (`::1`), and a test file that builds its
@@ -10,3 +12,14 @@ export function meantUrl(raw: string): string | undefined {
   const url = `${bare[1]}[${bare[2]}]:${bare[3]}${bare[4] ?? ''}`
   return URL.canParse(url) ? url : undefined
 }
+
+/**
+ * Whether a base URL that did not parse could be a key, which a message must not quote: a value
+ * given where the base URL goes that is the key (two CI secrets swapped) was printed whole, in
+ * every report too, hidden from none as the key variable held the URL. A bearer key has no colon
+ * and is visible ASCII (RFC 6750's token68, lib/config/api-key.ts), so a value with a colon (a
+ * scheme, a port) or another character is quoted; so is one that starts with a lower-case host name
+ * and a slash (`petstore.example/v1`), which no key in base64 or a JWT begins with (base64 has no
+ * dot, a JWT's first part is not lower case).
+ */
+export const mayBeAKey = (raw: string): boolean => /^[\x21-\x7e]+$/.test(raw.trim()) && !raw.includes(':') && !/^\s*[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,24}\//.test(raw)

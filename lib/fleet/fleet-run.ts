@@ -24,6 +24,7 @@ import { fleetConfigs, type FleetDeploymentConfig } from './targets.ts'
 import { fleetWriteLines } from './entry-writes.ts'
 import { sameServerNotes } from './same-server.ts'
 import type { InterruptExit } from '../result/run-result.ts'
+import { originMaterial } from '../config/client-tls.ts'
 
 export interface FleetContext {
   io: { out(text: string): void; err(text: string): void }
@@ -107,7 +108,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   const deadlineAt = ctx.startedAt.getTime() + shared.deadlineMs
   // each deployment's preflight goes out now, while the runner and the suites load, as a single
   // run's does (lib/cli/conform.ts): a far deployment's handshake is round trips that loading fills
-  const reached = new Map(deployments.map((d) => [d, preflight(d.config.baseUrl as string, preflightWaitMs(d.config.timeoutMs, deadlineAt), env, d.config.tls?.material)]))
+  const reached = new Map(deployments.map((d) => [d, preflight(d.config.baseUrl as string, preflightWaitMs(d.config.timeoutMs, deadlineAt), env, originMaterial(d.config))]))
   for (const pending of reached.values()) pending.catch(() => undefined) // awaited in judge; one not awaited (the runner failed to load) is no crash
   // one server under two host names (localhost and 127.0.0.1) would be judged and written to twice: a note, said before any request
   const aliases = sameServerNotes(deployments, env).catch(() => [])

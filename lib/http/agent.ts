@@ -50,7 +50,7 @@ export function createAgent(options: { baseUrl: string; timeoutMs: number; concu
     maxResponseSize: options.maxResponseBytes + Math.ceil(options.maxResponseBytes / 100) + 1024,
     factory: options.handshakes ? timedOriginDispatcher(options.handshakes) : originDispatcher,
   }
-  return options.proxy === undefined || new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new ProxyAgent({ ...agentOptions, uri: options.proxy, ...(options.tls ? { requestTls: { timeout: options.timeoutMs, ...tls } } : {}) })
+  return options.proxy === undefined || new URL(options.baseUrl).protocol === 'http:' ? new Agent(agentOptions) : new ProxyAgent({ ...agentOptions, uri: options.proxy, requestTls: { ...(options.tls ? { timeout: options.timeoutMs } : {}), ...tls } })
 }
 
 /**

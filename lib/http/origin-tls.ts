@@ -13,9 +13,12 @@ const defaultCas = (): readonly string[] => (tls as { getCACertificates?: (type:
 /** Whether the material holds a client certificate (PEM or PKCS#12). */
 export const hasClientCertificate = (material: TlsMaterial | undefined): boolean => material?.cert !== undefined || material?.pfx !== undefined
 
-export function originTls(material: TlsMaterial | undefined): { ca?: string[]; cert?: string; key?: string; pfx?: Buffer; passphrase?: string } {
-  if (material === undefined) return {}
+export function originTls(material: TlsMaterial | undefined): { rejectUnauthorized?: true; ca?: string[]; cert?: string; key?: string; pfx?: Buffer; passphrase?: string } {
+  // the certificate checked whatever NODE_TLS_REJECT_UNAUTHORIZED says, unless the user allowed it (originMaterial)
+  const check = material?.nodeDecidesCheck ? {} : { rejectUnauthorized: true as const }
+  if (material === undefined) return check
   return {
+    ...check,
     ...(material.ca ? { ca: [...defaultCas(), ...material.ca] } : {}),
     ...(material.cert !== undefined && material.key !== undefined ? { cert: material.cert, key: material.key } : {}),
     ...(material.pfx !== undefined ? { pfx: material.pfx } : {}),

@@ -4,6 +4,7 @@
  */
 import { anchorFilter, escapeRegExp, keptRun, SHORTEST_WINDOW } from './secret-filter.ts'
 import { runsRedactor } from './secret-runs.ts'
+import { allReferences, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern } from './secret-escapes.ts'
 
 export { escapeRegExp } from './secret-filter.ts'
 export { FRAGMENT_MIN_SECRET_LENGTH, fragmentLength } from './secret-runs.ts'
@@ -80,7 +81,7 @@ function nearMisses(secret: string): string[] {
 
 export type Redactor = (text: string) => string
 
-/** The ways a secret can show up in text we write: as is, URL-encoded, JSON-escaped, base64, hex, case-folded, HTML/XML-escaped. */
+/** The ways a secret can show up in text we write: as is, URL-encoded, JSON-escaped, base64, hex, case-folded, backwards, HTML/XML-escaped, every character a reference; the escapes of some of its characters are patterns (lib/http/secret-escapes.ts). */
 function formsOf(secret: string): string[] {
   const html = (text: string, quote: string) =>
     text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, quote).replace(/'/g, '&#39;')
@@ -95,6 +96,7 @@ function formsOf(secret: string): string[] {
     ...writtenOut(secret),
     html(secret, '&quot;'),
     html(secret, '&#34;'),
+    ...allReferences(secret),
   ]
 }
 
@@ -111,9 +113,11 @@ function writtenOut(secret: string): string[] {
   if (secret.length < NEAR_MISS_MIN_KEY_LENGTH) return []
   const hex = Buffer.from(secret).toString('hex')
   const folded = /[0-9]/.test(secret) ? [secret.toUpperCase(), secret.toLowerCase()] : []
-  return [hex, hex.toUpperCase(), hex.toUpperCase().replace(/../g, '%$&'), hex.replace(/../g, '%$&'), ...folded, inUtf16(secret)]
+  return [hex, hex.toUpperCase(), hex.toUpperCase().replace(/../g, '%$&'), hex.replace(/../g, '%$&'), ...folded, inUtf16(secret), reversed(secret)]
 }
 
+/** Backwards: no service was seen to echo a key so, but a test server did, and the form costs the search (anchorFilter) nothing. */
+const reversed = (text: string) => [...text].reverse().join('')
 /** UTF-16 (a body a .NET service wrote with Encoding.Unicode) read as the UTF-8 it should be: a NUL after every character. */
 const inUtf16 = (text: string) => [...text].join('\u0000')
 /** The key inside base64 (its Basic credentials, KEY_AS_BASIC_USER) in UTF-16: not its near-misses', in no Basic credentials, nor base64url (each form more slows every report's search). */
@@ -149,52 +153,6 @@ function base64Inside(secret: string): string[] {
   })
 }
 
-/**
- * The secret inside a JSON string as encoders write it, each escaping its own set of characters
- * besides " and \: "/" as \/ (PHP's json_encode), "+" as \u002B (.NET's System.Text.Json), "=" as
- * \u003d (Gson), in either hex case. A pattern, not a list: an encoder may escape any subset.
- * Undefined when the secret has only letters and digits, which no encoder escapes.
- */
-function jsonEscapedPattern(secret: string): string | undefined {
-  if (/^[a-zA-Z0-9]*$/.test(secret)) return undefined
-  return Array.from(secret, (c) => {
-    if (/[a-zA-Z0-9]/.test(c)) return c
-    const code = c.codePointAt(0)!
-    const units = code > 0xffff ? [c.charCodeAt(0), c.charCodeAt(1)] : [code]
-    const hex = units.map((u) => '\\\\u' + [...u.toString(16).padStart(4, '0')].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('')).join('')
-    const named = c === '/' ? ['\\\\/'] : c === '"' ? ['\\\\"'] : c === '\\' ? ['\\\\\\\\'] : []
-    return `(?:${[escapeRegExp(c), ...named, hex].join('|')})`
-  }).join('')
-}
-
-/**
- * Characters no URL encoder escapes: RFC 3986's unreserved but ~, which HTML's form encoding
- * escapes, and so do Java's URLEncoder.encode and PHP's urlencode() (%7E).
- */
-const NEVER_PERCENT_ESCAPED = /[A-Za-z0-9\-_.]/
-
-/**
- * The secret in a URL or form as encoders write it, each escaping its own set of characters in its
- * own case: encodeURIComponent every reserved one in upper case, .NET's WebUtility in lower case
- * (%2f), Python's quote() all but "/" (its default safe character), Java's URLEncoder and PHP's
- * urlencode() ~ too. A pattern, not a list: an encoder may escape any subset, in either case.
- * Undefined when the secret has only characters no encoder escapes (NEVER_PERCENT_ESCAPED).
- */
-function percentEscapedPattern(secret: string): string | undefined {
-  if (Array.from(secret).every((c) => NEVER_PERCENT_ESCAPED.test(c))) return undefined
-  return Array.from(secret, (c) => {
-    if (NEVER_PERCENT_ESCAPED.test(c)) return escapeRegExp(c)
-    const bytes = [...Buffer.from(c)].map((b) => '%' + [...b.toString(16).toUpperCase().padStart(2, '0')].map((d) => (/[A-F]/.test(d) ? `[${d}${d.toLowerCase()}]` : d)).join('')).join('')
-    return `(?:${escapeRegExp(c)}|${bytes})`
-  }).join('')
-}
-
-/** The longest text a secret written by percentEscapedPattern can occupy: three characters per byte escaped. */
-const longestPercentEscaped = (secret: string) => Array.from(secret, (c) => (NEVER_PERCENT_ESCAPED.test(c) ? 1 : 3 * Buffer.byteLength(c))).reduce((a, b) => a + b, 0)
-
-/** The longest text a secret written by jsonEscapedPattern can occupy: six characters per escape. */
-const longestJsonEscaped = (secret: string) => Array.from(secret, (c) => (/[a-zA-Z0-9]/.test(c) ? 1 : c.length * 6)).reduce((a, b) => a + b, 0)
-
 /** One secret's forms as one pattern, the shortest text it matches, and texts every match contains (lib/http/secret-filter.ts; undefined: none long enough). */
 interface SecretPattern {
   pattern: RegExp
@@ -217,7 +175,8 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
       taken.add(form)
       shortest = Math.min(shortest, form.length)
     }
-    for (const [pattern, kept] of [[jsonEscapedPattern(variant), /[a-zA-Z0-9]/], [percentEscapedPattern(variant), NEVER_PERCENT_ESCAPED]] as const) {
+    const escapes = [[jsonEscapedPattern(variant), NEVER_ESCAPED_IN_TEXT], [percentEscapedPattern(variant), NEVER_PERCENT_ESCAPED], [htmlEscapedPattern(variant), NEVER_ESCAPED_IN_TEXT]] as const
+    for (const [pattern, kept] of escapes) {
       if (!pattern) continue
       escaped.add(pattern)
       shortest = Math.min(shortest, variant.length)
@@ -230,8 +189,8 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
   anchors = anchors?.concat([...forms])
   // a form of a short key (three characters) is no anchor: the key is looked for in every text
   if (anchors?.some((anchor) => anchor.length < SHORTEST_WINDOW)) anchors = undefined
-  // longest first, so that a form containing another is replaced whole; the JSON-escaped
-  // patterns last, as each of them also matches the plain form
+  // longest first, so that a form containing another is replaced whole; the escaped
+  // patterns (JSON, URL, HTML) last, as each of them also matches the plain form
   const source = [...[...forms].sort((a, b) => b.length - a.length).map(escapeRegExp), ...escaped].join('|')
   const pattern = new RegExp(secret.length < NEAR_MISS_MIN_KEY_LENGTH ? standingApart(source) : source, 'g')
   return { pattern, shortest, anchors }
@@ -260,6 +219,8 @@ const standingApart = (source: string) => `(?:(?<!${WORD})(?=${WORD})|(?!${WORD}
  */
 export function createRedactor(...secrets: (string | undefined)[]): Redactor {
   const ordered = orderedSecrets(secrets)
+  for (const secret of ordered) givenSecrets.delete(secret), givenSecrets.add(secret)
+  for (const older of givenSecrets) if (givenSecrets.size > GIVEN_SECRETS) givenSecrets.delete(older)
   // a fleet's deployments each make one of the same keys: its patterns are made once (17 ms for ten)
   const key = JSON.stringify(ordered)
   const redactor = recentRedactors.get(key) ?? redactorOf(ordered)
@@ -282,6 +243,16 @@ function orderedSecrets(secrets: readonly (string | undefined)[]): string[] {
 }
 
 const RECENT_REDACTORS = 4
+
+/**
+ * The secrets redactors were made for in this process (the latest GIVEN_SECRETS, a fleet's every
+ * key): the command line's last resort hides them in a fault that escaped every run
+ * (lib/cli/conform.ts), where it knew only CONFORM_API_KEY and --api-key, and printed a key from a
+ * .env file, a targets entry's variable or a --header.
+ */
+const givenSecrets = new Set<string>()
+const GIVEN_SECRETS = 1024
+export const secretsGiven = (): string[] => [...givenSecrets]
 const recentRedactors = new Map<string, Redactor>()
 
 /**
@@ -344,6 +315,6 @@ export function redactedCut(text: string, limit: number, margin: number, redact:
 export function longestForm(...secrets: (string | undefined)[]): number {
   return Math.max(
     0,
-    ...secrets.flatMap((secret) => (secret ? [secret, ...nearMisses(secret)].flatMap((v) => [...formsOf(v).map((f) => f.length), longestJsonEscaped(v), longestPercentEscaped(v)]) : [])),
+    ...secrets.flatMap((secret) => (secret ? [secret, ...nearMisses(secret)].flatMap((v) => [...formsOf(v).map((f) => f.length), longestJsonEscaped(v), longestPercentEscaped(v), longestHtmlEscaped(v)]) : [])),
   )
 }

@@ -38,6 +38,7 @@ import { ownRejections, type StrayOwnership } from './stray-rejections.ts'
 import type { SuiteManifest } from '../suite-kit/manifest.ts'
 import { newRunScope, thisRun, within, type RunContext } from '../suite-kit/run-context.ts'
 import { writePlan, type WritePlan } from '../suite-kit/write-plan.ts'
+import { originMaterial } from '../config/client-tls.ts'
 
 export type { CompletedRun } from './run-reports.ts'
 export type { SuiteManifest } from '../suite-kit/manifest.ts'
@@ -52,7 +53,8 @@ export interface RunTarget {
 export type RunConfig = Pick<
   Config,
   'timeoutMs' | 'deadlineMs' | 'maxResponseBytes' | 'readOnly' | 'maxWrites' | 'rules' | 'seed' | 'rateLimit' | 'concurrency' | 'headers' | 'baseline' | 'updateBaseline' | 'confirm' | 'repeat' | 'listLagMs' | 'tls'
->
+> &
+  Partial<Pick<Config, 'allowInsecureHttp'>>
 
 export interface RunOptions {
   config: RunConfig
@@ -151,7 +153,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     // the HTTP client sends nothing once this ends, and cuts what is in flight when it does
     run: clock,
     ...(proxy !== undefined ? { proxy } : {}),
-    ...(config.tls ? { tls: config.tls.material } : {}),
+    ...(originMaterial(config) ? { tls: originMaterial(config) } : {}),
     ...(config.rateLimit !== undefined ? { requestsPerSecond: config.rateLimit } : {}),
     concurrency: config.concurrency,
     traceId: newTraceId(),

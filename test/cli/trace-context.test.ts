@@ -72,12 +72,17 @@ test('--header adds a header to every request; a secret-named one is redacted in
   for (const [header, says] of [
     ['Authorization: Bearer other', /--header cannot set Authorization: the key goes in CONFORM_API_KEY/],
     ['traceparent: 00-x', /--header cannot set traceparent: the suite sets it per request/],
-    ['no colon here', /--header takes "Name: value"/],
+    ['no colon here', /--header takes "Name: value" with a header name of letters, digits and -, got "no" and its value without a colon between them$/m],
+    // a secret header's value without the colon, or alone: never quoted (the line was, up to 40 characters)
+    ['X-Gateway-Token sk_live_9f8e7d6c5b4a3921', /got "X-Gateway-Token" and its value without a colon between them$/m],
+    ['Ocp-Apim-Subscription-Key=sk_live_9f8e7d6c5b4a3921', /got "Ocp-Apim-Subscription-Key" and its value without a colon between them$/m],
+    ['sk_live_9f8e7d6c5b4a3921', /got a line without a colon \(its 24 characters not shown: it may be a secret value\)$/m],
     ['Bad Name: x', /--header takes "Name: value" with a header name of letters, digits and -/],
   ] as const) {
     const refused = await runConformInProcess(['--base-url', log.baseUrl, '--header', header], { env: { CONFORM_API_KEY: KEY } })
     runs.push(refused)
     expect(refused.code, header).toBe(2)
     expect(refused.stderr).toMatch(says)
+    for (const text of [refused.stdout, refused.stderr, ...Object.values(refused.files)]) expect(text).not.toContain('9f8e7d6c5b4a3921')
   }
 }, RUN_TIMEOUT_MS)

@@ -89,6 +89,20 @@ const CASES: Case[] = [
     says: /--base-url "https:\/\/\*\*\*@petstore\.example:99999\/v1" is not a valid URL \(its host or port\?\)/,
     hidden: 'S3cretPassw0rd',
   },
+  // the base URL's and the key's CI secrets swapped: the key was the line, and every report's reason
+  {
+    name: 'the key where the base URL goes (two CI secrets swapped): not shown',
+    args: [],
+    env: { CONFORM_BASE_URL: 'sWapped0Key+Q7f/2kLmNpR4tUvW8xYz1aB3cD5eF7g=', CONFORM_API_KEY: 'https://petstore.internal/v1' },
+    says: /^conform: CONFORM_BASE_URL is not a URL with a scheme \(its 44 characters are not shown: they could be a key, as where the CI secrets of the base URL and of the key were swapped\); give one like https:\/\/petstore\.example\/v1$/,
+    hidden: 'sWapped0Key+Q7f/2kLmNpR4tUvW8xYz1aB3cD5eF7g=',
+  },
+  {
+    name: 'a JWT where the base URL goes: not shown',
+    args: ['--base-url', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjaSJ9.c2lnbmF0dXJlLXN3YXBwZWQtOTk'],
+    says: /--base-url is not a URL with a scheme \(its 65 characters are not shown/,
+    hidden: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjaSJ9.c2lnbmF0dXJlLXN3YXBwZWQtOTk',
+  },
 ]
 
 describe.concurrent('bad arguments → one line naming the problem and the fix, exit 2', () => {

@@ -1,0 +1,111 @@
+/**
+ * A secret as encoders escape it inside a longer text, as patterns: an encoder may escape any
+ * subset of its characters, in either case of hex, so a list of fixed forms would miss most
+ * (lib/http/redact.ts joins them to the secret's plain forms).
+ */
+import { escapeRegExp } from './secret-filter.ts'
+
+/** Letters and digits: no JSON or HTML encoder escapes them. */
+export const NEVER_ESCAPED_IN_TEXT = /[a-zA-Z0-9]/
+
+/** Each hex digit of `hex` in either case, as a pattern. */
+const eitherCase = (hex: string) => [...hex].map((d) => (/[a-fA-F]/.test(d) ? `[${d.toLowerCase()}${d.toUpperCase()}]` : d)).join('')
+
+/**
+ * The secret inside a JSON string as encoders write it, each escaping its own set of characters
+ * besides " and \: "/" as \/ (PHP's json_encode), "+" as \u002B (.NET's System.Text.Json), "=" as
+ * \u003d (Gson), in either hex case. A pattern, not a list: an encoder may escape any subset.
+ * Undefined when the secret has only letters and digits, which no encoder escapes.
+ */
+export function jsonEscapedPattern(secret: string): string | undefined {
+  if (/^[a-zA-Z0-9]*$/.test(secret)) return undefined
+  return Array.from(secret, (c) => {
+    if (/[a-zA-Z0-9]/.test(c)) return c
+    const code = c.codePointAt(0)!
+    const units = code > 0xffff ? [c.charCodeAt(0), c.charCodeAt(1)] : [code]
+    const hex = units.map((u) => '\\\\u' + [...u.toString(16).padStart(4, '0')].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('')).join('')
+    const named = c === '/' ? ['\\\\/'] : c === '"' ? ['\\\\"'] : c === '\\' ? ['\\\\\\\\'] : []
+    return `(?:${[escapeRegExp(c), ...named, hex].join('|')})`
+  }).join('')
+}
+
+/**
+ * Characters no URL encoder escapes: RFC 3986's unreserved but ~, which HTML's form encoding
+ * escapes, and so do Java's URLEncoder.encode and PHP's urlencode() (%7E).
+ */
+export const NEVER_PERCENT_ESCAPED = /[A-Za-z0-9\-_.]/
+
+/**
+ * The secret in a URL or form as encoders write it, each escaping its own set of characters in its
+ * own case: encodeURIComponent every reserved one in upper case, .NET's WebUtility in lower case
+ * (%2f), Python's quote() all but "/" (its default safe character), Java's URLEncoder and PHP's
+ * urlencode() ~ too. A pattern, not a list: an encoder may escape any subset, in either case.
+ * Undefined when the secret has only characters no encoder escapes (NEVER_PERCENT_ESCAPED).
+ */
+export function percentEscapedPattern(secret: string): string | undefined {
+  if (Array.from(secret).every((c) => NEVER_PERCENT_ESCAPED.test(c))) return undefined
+  return Array.from(secret, (c) => {
+    if (NEVER_PERCENT_ESCAPED.test(c)) return escapeRegExp(c)
+    const bytes = [...Buffer.from(c)].map((b) => '%' + [...b.toString(16).toUpperCase().padStart(2, '0')].map((d) => (/[A-F]/.test(d) ? `[${d}${d.toLowerCase()}]` : d)).join('')).join('')
+    return `(?:${escapeRegExp(c)}|${bytes})`
+  }).join('')
+}
+
+/** The longest text a secret written by percentEscapedPattern can occupy: three characters per byte escaped. */
+export const longestPercentEscaped = (secret: string) => Array.from(secret, (c) => (NEVER_PERCENT_ESCAPED.test(c) ? 1 : 3 * Buffer.byteLength(c))).reduce((a, b) => a + b, 0)
+
+/** The longest text a secret written by jsonEscapedPattern can occupy: six characters per escape. */
+export const longestJsonEscaped = (secret: string) => Array.from(secret, (c) => (/[a-zA-Z0-9]/.test(c) ? 1 : c.length * 6)).reduce((a, b) => a + b, 0)
+
+/**
+ * The names HTML5 gives the characters a key may hold besides letters and digits (a key is visible
+ * ASCII, lib/config/api-key.ts): PHP's htmlentities() with ENT_HTML5 writes "/" as &sol;, "+" as
+ * &plus;, "=" as &equals;. "-" and "~" have none: the names of their look-alikes (&hyphen;, &tilde;)
+ * stand for them, as a table written by hand gives them.
+ */
+const HTML_NAMES: Record<string, readonly string[]> = {
+  '!': ['excl'], '"': ['quot', 'QUOT'], '#': ['num'], $: ['dollar'], '%': ['percnt'], '&': ['amp', 'AMP'], "'": ['apos'],
+  '(': ['lpar'], ')': ['rpar'], '*': ['ast', 'midast'], '+': ['plus'], ',': ['comma'], '-': ['hyphen', 'dash', 'minus'], '.': ['period'], '/': ['sol'],
+  ':': ['colon'], ';': ['semi'], '<': ['lt', 'LT'], '=': ['equals'], '>': ['gt', 'GT'], '?': ['quest'], '@': ['commat'],
+  '[': ['lsqb', 'lbrack'], '\\': ['bsol'], ']': ['rsqb', 'rbrack'], '^': ['Hat'], _: ['lowbar', 'UnderBar'],
+  '`': ['grave', 'DiacriticalGrave'], '{': ['lcub', 'lbrace'], '|': ['verbar', 'vert', 'VerticalLine'], '}': ['rcub', 'rbrace'], '~': ['tilde'],
+}
+
+/** The most zeros an encoder writes before a character reference's digits (&#x002B;). */
+const REFERENCE_ZEROS = 4
+
+/**
+ * The secret in HTML as encoders write it, each escaping its own set of characters as character
+ * references: Go's html/template "+" as &#43;, OWASP ESAPI every character but letters and digits as
+ * &#x2b;, PHP's htmlentities() with ENT_HTML5 by name (&sol;), .NET's HtmlEncode the markup ones. A
+ * service's HTML error page that quotes the key kept it readable between the references: a key
+ * with a character of those every few letters was printed whole. A pattern, not a list: an
+ * encoder may escape any subset. Undefined when the secret has only letters and digits.
+ */
+export function htmlEscapedPattern(secret: string): string | undefined {
+  if (Array.from(secret).every((c) => NEVER_ESCAPED_IN_TEXT.test(c))) return undefined
+  return Array.from(secret, (c) => {
+    if (NEVER_ESCAPED_IN_TEXT.test(c)) return c
+    const code = c.codePointAt(0)!
+    const references = [`&#0{0,${REFERENCE_ZEROS}}${code};`, `&#[xX]0{0,${REFERENCE_ZEROS}}${eitherCase(code.toString(16))};`, ...(HTML_NAMES[c] ?? []).map((name) => `&${name};`)]
+    return `(?:${[escapeRegExp(c), ...references].join('|')})`
+  }).join('')
+}
+
+/** The longest text a secret written by htmlEscapedPattern can occupy. */
+export const longestHtmlEscaped = (secret: string) =>
+  Array.from(secret, (c) => {
+    if (NEVER_ESCAPED_IN_TEXT.test(c)) return 1
+    const code = c.codePointAt(0)!
+    const names = (HTML_NAMES[c] ?? []).map((name) => name.length + 2)
+    return Math.max(3 + REFERENCE_ZEROS + String(code).length, 4 + REFERENCE_ZEROS + code.toString(16).length, ...names)
+  }).reduce((a, b) => a + b, 0)
+
+/**
+ * Every character of the secret a numeric character reference, letters and digits too, as PHP's
+ * mb_encode_numericentity() writes a text it hides from scrapers: in decimal, and in hex.
+ */
+export const allReferences = (secret: string): string[] => [
+  Array.from(secret, (c) => `&#${c.codePointAt(0)};`).join(''),
+  Array.from(secret, (c) => `&#x${c.codePointAt(0)!.toString(16)};`).join(''),
+]
