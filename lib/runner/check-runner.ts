@@ -60,12 +60,17 @@ export function startChecks(suites: readonly Suite[], scope: RunScope, selected:
 /** Runs one check to its result, inside its run's scope; `kept` collects its evidence as it comes (an unfinished check shows what it had). */
 export async function runCheck(declared: DeclaredCheck, kept: Exchange[]): Promise<CheckResult> {
   const started = performance.now()
-  // by the clock, not only by the run's end: the deadline's timer waits for whatever runs when it
-  // falls, and every check a probe's answer resumes runs before it (a list of 1,000,000 records
-  // held a run 10 s past its deadline, measured)
+  // by the clock: the deadline's timer waits for whatever runs when it falls, and every check a
+  // probe's answer resumes runs before it (a list of 1,000,000 records held a run 10 s past its
+  // deadline, measured). An interrupt is no deadline: the checks it cut judge their answers as
+  // interrupted, which costs nothing, and the long loops ask stillRunning(), which it ends too
   const clock = currentRunClock()
+  const pastDeadline = () => {
+    if (clock !== undefined && clock.msLeft() <= 0) throw new NotApplicable(UNFINISHED, 'unfinished')
+  }
   const stillRunning = () => {
-    if (clock !== undefined && (clock.signal.aborted || clock.msLeft() <= 0)) throw new NotApplicable(UNFINISHED, 'unfinished')
+    if (clock?.signal.aborted) throw new NotApplicable(UNFINISHED, 'unfinished')
+    pastDeadline()
   }
   const notes: string[] = []
   const seen = new Set<string>()
@@ -78,12 +83,12 @@ export async function runCheck(declared: DeclaredCheck, kept: Exchange[]): Promi
     use: async (probe) => {
       const result = await probe()
       for (const r of Array.isArray(result) ? result : [result]) keep(r.exchange)
-      stillRunning()
+      pastDeadline()
       return result
     },
     evidence: (...results) => {
       results.forEach((r) => keep(r.exchange))
-      stillRunning()
+      pastDeadline()
     },
     note: (message) => {
       if (declared.rule.level !== 'advisory') throw new Error(`note() is for advisory rules; ${declared.rule.id} is ${declared.rule.level}`)

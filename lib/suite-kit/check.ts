@@ -12,9 +12,9 @@ import type { HttpResult } from '../http/client.ts'
 import { findRule, type Rule } from '../spec/rule-catalogue.ts'
 
 export interface CheckTools {
-  /** Awaits a probe and keeps its exchanges as evidence; throws as stillRunning() does once the run's deadline has come. */
+  /** Awaits a probe and keeps its exchanges as evidence; throws (the check not verified, unfinished) once the run's deadline has come. */
   use<T extends HttpResult | HttpResult[]>(probe: () => Promise<T>): Promise<T>
-  /** Keeps exchanges as the evidence of this check; throws as stillRunning() does once the run's deadline has come. */
+  /** Keeps exchanges as the evidence of this check; throws (the check not verified, unfinished) once the run's deadline has come. */
   evidence(...results: HttpResult[]): void
   /** Advisory rules only: records a note instead of failing. */
   note(message: string): void

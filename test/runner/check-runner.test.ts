@@ -138,6 +138,24 @@ test("past the run's deadline, a check resumed by an answer starts no work: use(
   expect(before.status).toBe('pass')
 })
 
+test('an interrupt is no deadline: the checks it cut judge what they have, and only stillRunning() ends them', async () => {
+  const interrupted = new AbortController()
+  interrupted.abort()
+  const run = { signal: interrupted.signal, msLeft: () => 60_000 }
+  const probe = once(async () => resultOf('cut'))
+  const suites = [
+    suite('interrupted', () => {
+      check('list-returns-200', 'uses it', async (t) => void (await t.use(probe)))
+      check('list-returns-200', 'asks', async (t) => t.stillRunning())
+    }),
+  ]
+  const running = startChecks(suites, newRunScope({ ...contextOf('r1'), run }), [])
+  await running.done
+  const [used, asks] = running.outcomes().map((o) => o.result)
+  expect(used.status).toBe('pass')
+  expect(asks).toMatchObject({ status: 'skip', cause: 'unfinished' })
+})
+
 test('two runs at once in one process: each check sees its own run, and a probe declared in a suite runs once per run', async () => {
   const made: string[] = []
   const suites = [
