@@ -3,7 +3,8 @@ import type { HttpResult } from '../http/client.ts'
 import type { RecordedResponse, TransportErrorCode } from '../http/exchange.ts'
 import { mediaTypes } from '../http/media-type.ts'
 import { notTheServers } from '../http/transport-errors.ts'
-import { CHARACTERS_PER_CONTAINER, JsonOverLimitError, MAX_JSON_DEPTH, parseJsonExact } from '../json/exact-json.ts'
+import { CHARACTERS_PER_CONTAINER, JsonOverLimitError, MAX_JSON_DEPTH } from '../json/exact-json.ts'
+import { parsedOnce, type Parsed } from '../json/parsed-once.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { answerLostReason } from '../http/lost-answer.ts'
 import { blockPageWords, contentTypeOrigin, emptyBodyOrigin, gatewayFaultOrigin, statusOrigin, textBodyOrigin } from './known-answers.ts'
@@ -156,26 +157,19 @@ export function expectJsonContentType(result: HttpResult): void {
   )
 }
 
-/** Parsed bodies, per response: several checks judge one probe, and a list can be 80 MB. Read-only. */
-const parsedBodies = new WeakMap<HttpResult, { value: unknown } | { error: Error }>()
+/** Why a body is no JSON text before any parse (RFC 8259 §8.1), or undefined. */
+function notJsonText(result: HttpResult): Error | undefined {
+  // RFC 8259 §8.1: JSON text is UTF-8 and must not begin with a byte order mark; the client
+  // decodes either way, and says so, so that neither passes for valid JSON here
+  if (result.byteOrderMark) return new Error('the body begins with a UTF-8 byte order mark, which RFC 8259 §8.1 forbids in JSON text')
+  if (result.invalidUtf8) return new Error('the body holds bytes that are not UTF-8, which RFC 8259 §8.1 requires of JSON text')
+  return undefined
+}
 
-function parseOnce(result: HttpResult): { value: unknown } | { error: Error } {
-  let parsed = parsedBodies.get(result)
-  if (!parsed) {
-    // RFC 8259 §8.1: JSON text is UTF-8 and must not begin with a byte order mark; the client
-    // decodes either way, and says so, so that neither passes for valid JSON here
-    if (result.byteOrderMark) parsed = { error: new Error('the body begins with a UTF-8 byte order mark, which RFC 8259 §8.1 forbids in JSON text') }
-    else if (result.invalidUtf8) parsed = { error: new Error('the body holds bytes that are not UTF-8, which RFC 8259 §8.1 requires of JSON text') }
-    else {
-      try {
-        parsed = { value: parseJsonExact(result.text ?? '') }
-      } catch (error) {
-        parsed = { error: error as Error }
-      }
-    }
-    parsedBodies.set(result, parsed)
-  }
-  return parsed
+/** The body parsed once per answer (its exchange), shared by the checks and the run's journal: several checks judge one probe, and a list can be 80 MB. Read-only. */
+function parseOnce(result: HttpResult): Parsed {
+  const refused = notJsonText(result)
+  return refused ? { error: refused } : parsedOnce(result.exchange, result.text ?? '')
 }
 
 /** The body parsed as exact JSON, once per response and shared with the checks (the run's ledger reads every list too); undefined when it is not JSON. */

@@ -10,7 +10,8 @@
  * ledger of every report are read from here, never rebuilt from the evidence checks chose to keep.
  * This module writes no file.
  */
-import { exactIntegerTextAt, numberText, parseJsonExact } from '../json/exact-json.ts'
+import { exactIntegerTextAt, numberText } from '../json/exact-json.ts'
+import { parsedOnce } from '../json/parsed-once.ts'
 import type { Exchange, TransportErrorCode } from './exchange.ts'
 
 /** Why the client did not send a request it was asked to send. */
@@ -279,7 +280,6 @@ function unionMs(intervals: [number, number][]): number {
   return total
 }
 
-/** Id and name of what a 2xx to a POST created, as far as the answer (or else the request) tells. */
 /** The line that closes a request: how it ended, and for a POST answered 2xx the record it created. */
 export function endedLine(opened: Omit<JournalLine, 'phase' | 'at'>, exchange: Exchange, answer: string | undefined, redact: (text: string) => string): JournalLine {
   const { response, error } = exchange
@@ -289,7 +289,7 @@ export function endedLine(opened: Omit<JournalLine, 'phase' | 'at'>, exchange: E
   if (error) line.error = error.code
   if (response?.contentEncoding) line.contentEncoding = response.contentEncoding
   if (response?.headers['retry-after'] !== undefined) line.retryAfter = response.headers['retry-after']
-  if (exchange.request.method === 'POST' && response && response.status >= 200 && response.status < 300) line.created = createdRecord(answer, exchange.request.body ?? '', redact)
+  if (exchange.request.method === 'POST' && response && response.status >= 200 && response.status < 300) line.created = createdRecord(answer, exchange.request.body ?? '', redact, exchange)
   return line
 }
 
@@ -309,17 +309,16 @@ export function ledgerText(text: string, max: number): string {
   return `${text.slice(0, end)}… (${text.length} characters)`
 }
 
-export function createdRecord(answer: string | undefined, sent: string, redact: (text: string) => string): CreatedRecord {
+/** Id and name of what a 2xx to a POST created, as far as the answer (or else the request) tells: the answer parsed once, with the checks, when its `exchange` is given (lib/json/parsed-once.ts). */
+export function createdRecord(answer: string | undefined, sent: string, redact: (text: string) => string, exchange: object = {}): CreatedRecord {
   let id = '(not returned)'
   let name: string | undefined
-  try {
-    const record = parseJsonExact(answer ?? '') as Record<string, unknown>
-    if (record && typeof record === 'object' && !Array.isArray(record)) {
-      if ('id' in record) id = exactIntegerTextAt(record, 'id') ?? numberText(record, 'id')
-      if (typeof record.name === 'string') name = record.name
-    }
-  } catch {
-    // an unreadable answer still goes in the ledger: a record may exist
+  // an unreadable answer still goes in the ledger: a record may exist
+  const parsed = parsedOnce(exchange, answer ?? '')
+  const record = 'value' in parsed ? (parsed.value as Record<string, unknown>) : undefined
+  if (record && typeof record === 'object' && !Array.isArray(record)) {
+    if ('id' in record) id = exactIntegerTextAt(record, 'id') ?? numberText(record, 'id')
+    if (typeof record.name === 'string') name = record.name
   }
   // redacted whole, then cut: a cut first could leave part of the key in what is kept
   return { id: ledgerText(redact(id), LEDGER_ID_CHARACTERS), name: ledgerText(redact(name ?? nameSent(sent)), LEDGER_TEXT_CHARACTERS) }

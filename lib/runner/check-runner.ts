@@ -12,7 +12,7 @@ import type { Exchange } from '../http/exchange.ts'
 import { toCurl } from '../http/curl.ts'
 import type { CheckResult } from '../result/run-result.ts'
 import { collectChecks, type CheckTools, type DeclaredCheck, type Suite } from '../suite-kit/check.ts'
-import { within, type RunScope } from '../suite-kit/run-context.ts'
+import { currentRunClock, within, type RunScope } from '../suite-kit/run-context.ts'
 
 const UNFINISHED = 'not verified: the check had not finished when the run was cut short (--deadline, or a signal)'
 
@@ -57,9 +57,21 @@ export function startChecks(suites: readonly Suite[], scope: RunScope, selected:
   }
 }
 
-/** Runs one check to its result; `kept` collects its evidence as it comes (an unfinished check shows what it had). */
+/** Runs one check to its result, inside its run's scope; `kept` collects its evidence as it comes (an unfinished check shows what it had). */
 export async function runCheck(declared: DeclaredCheck, kept: Exchange[]): Promise<CheckResult> {
   const started = performance.now()
+  // by the clock: the deadline's timer waits for whatever runs when it falls, and every check a
+  // probe's answer resumes runs before it (a list of 1,000,000 records held a run 10 s past its
+  // deadline, measured). An interrupt is no deadline: the checks it cut judge their answers as
+  // interrupted, which costs nothing, and the long loops ask stillRunning(), which it ends too
+  const clock = currentRunClock()
+  const pastDeadline = () => {
+    if (clock !== undefined && clock.msLeft() <= 0) throw new NotApplicable(UNFINISHED, 'unfinished')
+  }
+  const stillRunning = () => {
+    if (clock?.signal.aborted) throw new NotApplicable(UNFINISHED, 'unfinished')
+    pastDeadline()
+  }
   const notes: string[] = []
   const seen = new Set<string>()
   const keep = (exchange: Exchange) => {
@@ -71,13 +83,18 @@ export async function runCheck(declared: DeclaredCheck, kept: Exchange[]): Promi
     use: async (probe) => {
       const result = await probe()
       for (const r of Array.isArray(result) ? result : [result]) keep(r.exchange)
+      pastDeadline()
       return result
     },
-    evidence: (...results) => results.forEach((r) => keep(r.exchange)),
+    evidence: (...results) => {
+      results.forEach((r) => keep(r.exchange))
+      pastDeadline()
+    },
     note: (message) => {
       if (declared.rule.level !== 'advisory') throw new Error(`note() is for advisory rules; ${declared.rule.id} is ${declared.rule.level}`)
       notes.push(message)
     },
+    stillRunning,
   }
   const ended = (fields: Pick<CheckResult, 'status'> & Partial<CheckResult>): CheckResult => ({
     name: declared.name,

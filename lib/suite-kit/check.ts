@@ -12,12 +12,18 @@ import type { HttpResult } from '../http/client.ts'
 import { findRule, type Rule } from '../spec/rule-catalogue.ts'
 
 export interface CheckTools {
-  /** Awaits a probe and keeps its exchanges as evidence. */
+  /** Awaits a probe and keeps its exchanges as evidence; throws (the check not verified, unfinished) once the run's deadline has come. */
   use<T extends HttpResult | HttpResult[]>(probe: () => Promise<T>): Promise<T>
-  /** Keeps exchanges as the evidence of this check. */
+  /** Keeps exchanges as the evidence of this check; throws (the check not verified, unfinished) once the run's deadline has come. */
   evidence(...results: HttpResult[]): void
   /** Advisory rules only: records a note instead of failing. */
   note(message: string): void
+  /**
+   * Throws (the check not verified, unfinished) once the run's deadline has come or the run has
+   * ended (an interrupt): a check that resumes after it, on the answers it had, starts no long
+   * work, which would hold the run past its end.
+   */
+  stillRunning(): void
 }
 
 /** A check as a suite declared it: its rule, what it sends and expects (Dredd style), and its body. */

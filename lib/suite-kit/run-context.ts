@@ -98,6 +98,11 @@ export function within<T>(scope: RunScope, run: () => T): T {
   }
 }
 
+/** The clock of the run whose check is starting (its deadline, its end), if it has one; undefined outside `within`. */
+export function currentRunClock(): RunClock | undefined {
+  return current?.context.run
+}
+
 /** A run, as the suites keep it: taken with thisRun() where they declare their checks. */
 export interface Run {
   readonly context: RunContext

@@ -10,7 +10,7 @@ import { NotApplicable } from '../../lib/checks/failure.ts'
 import { jsonBodyOf } from '../../lib/checks/response.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { firstRepeatedName } from '../../lib/json/repeated-names.ts'
-import { check } from '../../lib/suite-kit/check.ts'
+import { check, type CheckTools } from '../../lib/suite-kit/check.ts'
 import type { CategoryProbes } from './probes.ts'
 
 const RECEIVERS_DIFFER =
@@ -18,10 +18,12 @@ const RECEIVERS_DIFFER =
   "serde's derived Deserialize refuses the object (duplicate field), and so does Go's encoding/json/v2 by default"
 
 /** The first answer of `results` with a body whose objects repeat a name, told as a note; how many JSON bodies were read. */
-function noteRepeatedName(results: readonly HttpResult[], what: string, note: (message: string) => void): number {
+function noteRepeatedName(results: readonly HttpResult[], what: string, t: CheckTools): number {
   let read = 0
   for (const result of results) {
     if (result.exchange.response === undefined || result.text === undefined) continue
+    // a run cut short while the last list was read resumes this check on the answers it had: not a pass over each
+    t.stillRunning()
     let repeated
     try {
       jsonBodyOf(result)
@@ -31,7 +33,7 @@ function noteRepeatedName(results: readonly HttpResult[], what: string, note: (m
     }
     read++
     if (repeated === undefined) continue
-    note(`${what}: ${repeated.at} names "${repeated.name}" twice; ${RECEIVERS_DIFFER}`)
+    t.note(`${what}: ${repeated.at} names "${repeated.name}" twice; ${RECEIVERS_DIFFER}`)
     return read
   }
   return read
@@ -45,8 +47,7 @@ export function memberNamesCheck(probes: CategoryProbes): void {
     // none after the POSTs when none was sent (--read-only)
     const last = answered(await Promise.allSettled([probes.lastList().then((l) => l.list)]))
     t.evidence(...creates, ...last)
-    const note = (message: string) => t.note(message)
-    const read = noteRepeatedName([first], 'the first list', note) + noteRepeatedName(creates, 'a create answer', note) + noteRepeatedName(last, "the list after the run's POSTs", note)
+    const read = noteRepeatedName([first], 'the first list', t) + noteRepeatedName(creates, 'a create answer', t) + noteRepeatedName(last, "the list after the run's POSTs", t)
     if (read === 0) throw new NotApplicable('no JSON body to judge: none of these requests was answered with one')
   })
 }

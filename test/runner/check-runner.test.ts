@@ -110,6 +110,52 @@ test('a run cut short: an unfinished check is not verified, with the evidence it
   expect(finished.result.status).toBe('pass')
 })
 
+test("past the run's deadline, a check resumed by an answer starts no work: use(), evidence() and stillRunning() end it unfinished, evidence kept", async () => {
+  let now = 0
+  const run = { signal: new AbortController().signal, msLeft: () => 1_000 - now }
+  const answered = once(async () => {
+    // the answer comes once the deadline has passed, before its timer has fired (the timer waits for what runs)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    now = 1_000
+    return resultOf('late')
+  })
+  const worked: string[] = []
+  const suites = [
+    suite('late', () => {
+      check('list-returns-200', 'uses it', async (t) => void (await t.use(answered), worked.push('use')))
+      check('list-returns-200', 'names it as evidence', async (t) => void (t.evidence(await answered()), worked.push('evidence')))
+      check('list-returns-200', 'asks', async (t) => void (await answered(), t.stillRunning(), worked.push('asks')))
+      check('list-returns-200', 'ended before it', async (t) => t.stillRunning())
+    }),
+  ]
+  const running = startChecks(suites, newRunScope({ ...contextOf('r1'), run }), [])
+  await running.done
+  expect(worked).toEqual([])
+  const [used, evidence, asks, before] = running.outcomes().map((o) => o.result)
+  for (const result of [used, evidence, asks]) expect(result).toMatchObject({ status: 'skip', cause: 'unfinished', skipReason: expect.stringContaining('had not finished when the run was cut short') })
+  expect(used.exchanges.map((e) => e.id)).toEqual(['late'])
+  expect(evidence.exchanges.map((e) => e.id)).toEqual(['late'])
+  expect(before.status).toBe('pass')
+})
+
+test('an interrupt is no deadline: the checks it cut judge what they have, and only stillRunning() ends them', async () => {
+  const interrupted = new AbortController()
+  interrupted.abort()
+  const run = { signal: interrupted.signal, msLeft: () => 60_000 }
+  const probe = once(async () => resultOf('cut'))
+  const suites = [
+    suite('interrupted', () => {
+      check('list-returns-200', 'uses it', async (t) => void (await t.use(probe)))
+      check('list-returns-200', 'asks', async (t) => t.stillRunning())
+    }),
+  ]
+  const running = startChecks(suites, newRunScope({ ...contextOf('r1'), run }), [])
+  await running.done
+  const [used, asks] = running.outcomes().map((o) => o.result)
+  expect(used.status).toBe('pass')
+  expect(asks).toMatchObject({ status: 'skip', cause: 'unfinished' })
+})
+
 test('two runs at once in one process: each check sees its own run, and a probe declared in a suite runs once per run', async () => {
   const made: string[] = []
   const suites = [
