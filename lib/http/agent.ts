@@ -4,6 +4,7 @@
  */
 import { Agent, Client, Pool, ProxyAgent, type Dispatcher } from './undici-parts.ts'
 import { connectReadingPastInterimAnswers } from './interim-answers.ts'
+import { MAX_HEAD_BYTES } from './transport-errors.ts'
 import type { Handshakes } from './handshakes.ts'
 import { hasClientCertificate, originTls } from './origin-tls.ts'
 import { loopbackConnect, type Resolve } from './loopback-lookup.ts'
@@ -45,6 +46,7 @@ export function createAgent(options: { baseUrl: string; timeoutMs: number; concu
     connections: options.concurrency,
     headersTimeout: 0,
     bodyTimeout: 0,
+    maxHeaderSize: MAX_HEAD_BYTES,
     keepAliveTimeout: IDLE_CONNECTION_MS,
     keepAliveMaxTimeout: IDLE_CONNECTION_MS,
     maxResponseSize: options.maxResponseBytes + Math.ceil(options.maxResponseBytes / 100) + 1024,

@@ -9,6 +9,19 @@ import { UnsupportedEncodingError } from './body-reader.ts'
 import type { Exchange, TransportErrorCode } from './exchange.ts'
 import type { RefusalReason } from './journal.ts'
 
+/**
+ * The most of an answer's head (status line and headers) the client reads: 64 KiB, four times
+ * undici's default of 16 KiB, which a conforming service passed with one Content-Security-Policy
+ * or cookie of 40 KiB (§8 shows no maximum size; the gateways in front of most services let 32 KiB
+ * through, AWS's load balancer and Cloudflare's). Bounded all the same: a head is held whole, with
+ * every one of its headers, for the run's reports. A head past it is not read, and judges nothing
+ * (HEAD_TOO_LARGE, lib/result/response-cap.ts); lib/http/agent.ts gives it to undici.
+ */
+export const MAX_HEAD_BYTES = 64 * 1024
+
+/** The words that begin the error of a head past MAX_HEAD_BYTES: lib/result/response-cap.ts tells it from a body past --max-response-bytes by them. */
+export const HEAD_TOO_LARGE = `response head (status line and headers) larger than ${MAX_HEAD_BYTES} bytes`
+
 export interface ClassifiedError {
   code: TransportErrorCode
   /** The code the error carried (ECONNREFUSED, UND_ERR_SOCKET …), '' when none. */
@@ -39,7 +52,7 @@ export function classifyNetworkError(error: unknown): ClassifiedError {
   const errno = err?.code ?? err?.cause?.code ?? ''
   const detail = err?.cause?.message ?? err?.message ?? String(error)
   const is = (code: TransportErrorCode): ClassifiedError => ({ code, errno, detail })
-  if (error instanceof undiciErrors.ResponseExceededMaxSizeError || errno === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return is('RESPONSE_TOO_LARGE')
+  if (error instanceof undiciErrors.ResponseExceededMaxSizeError || errno === 'UND_ERR_RES_EXCEEDED_MAX_SIZE' || errno === 'UND_ERR_HEADERS_OVERFLOW') return is('RESPONSE_TOO_LARGE')
   if (errno === 'ETIMEDOUT' || errno === 'UND_ERR_CONNECT_TIMEOUT' || errno === 'UND_ERR_HEADERS_TIMEOUT' || errno === 'UND_ERR_BODY_TIMEOUT') return is('TIMEOUT')
   if (errno === 'ECONNREFUSED') return is('CONNECTION_REFUSED')
   if (errno === 'ECONNRESET' || errno === 'UND_ERR_SOCKET' || errno === 'EPIPE' || errno === 'UND_ERR_CLOSED') return is('CONNECTION_RESET')
@@ -123,6 +136,8 @@ export function describeTransportError(
   }
   const { code, errno, detail: raw } = classifyNetworkError(error)
   const detail = redact(raw)
+  // the client's own limit on a head: a head past it is not read, no fault of the server's (§8)
+  if (errno === 'UND_ERR_HEADERS_OVERFLOW') return { code: 'RESPONSE_TOO_LARGE', message: `${HEAD_TOO_LARGE}, the most this client reads; not read` }
   // undici's own limit on the bytes on the wire, which it checks as they arrive, ahead of the reader
   if (code === 'RESPONSE_TOO_LARGE') return capped(new ResponseTooLargeError(limits.maxResponseBytes).message, partial)
   if (code === 'UNDECODABLE_BODY') return { code, message: `the ${partial?.status ?? ''} response's body could not be decoded from its Content-Encoding (${detail})` }

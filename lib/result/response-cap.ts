@@ -10,6 +10,7 @@
  * was the cause. An endless body, or a compression bomb, is not judged either: the cap tells a
  * body too large to read from one that never ends only by reading on.
  */
+import { HEAD_TOO_LARGE } from '../http/transport-errors.ts'
 import type { JudgedCheck } from './judged-check.ts'
 import type { RunProblem } from './run-problems.ts'
 
@@ -31,19 +32,27 @@ const cappedFault = (check: Judged): boolean => (check.exchanges ?? []).some((e)
 /** A check that failed only because an answer passed the cap: its failure is the capped read itself (the client's code, not its words), of no server fault. */
 export const failedOnTheCap = (check: Judged): boolean => check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && check.failure.transport?.code === CAPPED && !cappedFault(check)
 
+/** An answer whose head passed the most the client reads (lib/http/transport-errors.ts MAX_HEAD_BYTES): no option raises it. */
+const onTheHead = (check: Judged): boolean => check.failure?.actual?.includes(HEAD_TOO_LARGE) === true
+
 const SKIP_REASON = 'not verified: an answer passed --max-response-bytes, and was not read whole'
+const HEAD_SKIP_REASON = `not verified: an answer came with a ${HEAD_TOO_LARGE}, the most this client reads, and was not read`
 
 /** The checks that failed on the cap, not verified instead. */
 export function withoutFailuresOfTheCap<C extends Judged>(checks: C[]): C[] {
-  return checks.map((c) => (failedOnTheCap(c) ? { ...c, status: 'skip', cause: 'response-cap', skipReason: SKIP_REASON, failure: undefined, reproduce: [] } : c))
+  return checks.map((c) => (failedOnTheCap(c) ? { ...c, status: 'skip', cause: 'response-cap', skipReason: onTheHead(c) ? HEAD_SKIP_REASON : SKIP_REASON, failure: undefined, reproduce: [] } : c))
 }
 
 /** The problem when some checks failed on the cap, or undefined. */
 export function responseCapProblem(checks: readonly Judged[]): RunProblem | undefined {
-  const capped = checks.filter(failedOnTheCap).length
-  if (capped === 0) return undefined
+  const all = checks.filter(failedOnTheCap)
+  const heads = all.filter(onTheHead).length
+  const capped = all.length - heads
+  if (all.length === 0) return undefined
+  const headWords = `${heads} ${heads === 1 ? 'check' : 'checks'} met answers with a ${HEAD_TOO_LARGE}, the most this client reads, not read, so not verified: sizes are not shown (§8)`
+  if (capped === 0) return { kind: 'response-cap', message: headWords }
   return {
     kind: 'response-cap',
-    message: `${capped} ${capped === 1 ? 'check' : 'checks'} met answers larger than --max-response-bytes allows (per answer, and 4 × it for the run's answers together), not read whole, so not verified; raise --max-response-bytes: sizes are not shown (§8), and a list grows with every run against the same store (the interface has no delete)`,
+    message: `${heads > 0 ? `${headWords}; ` : ''}${capped} ${capped === 1 ? 'check' : 'checks'} met answers larger than --max-response-bytes allows (per answer, and 4 × it for the run's answers together), not read whole, so not verified; raise --max-response-bytes: sizes are not shown (§8), and a list grows with every run against the same store (the interface has no delete)`,
   }
 }

@@ -36,7 +36,7 @@ export const contentLengthThenIdle = (): Promise<HostileServer> =>
     }),
   )
 
-/** Every answer a status line and a header whose value is `bytes` long (undici reads 16 KiB of head at most), written as fast as the client takes it. */
+/** Every answer a status line and a header whose value is `bytes` long (the client reads 64 KiB of head at most: lib/http/transport-errors.ts MAX_HEAD_BYTES), written as fast as the client takes it. */
 export const giantHeaderValue = (bytes: number): Promise<HostileServer> => {
   const head = Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Padding: ${'a'.repeat(bytes)}\r\nContent-Length: 2\r\n\r\n[]`)
   return rawServer((socket, request) => void request.then(() => socket.write(head)))

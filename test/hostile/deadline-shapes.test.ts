@@ -71,7 +71,7 @@ const SHAPES: Shape[] = [
   { name: 'a body of one byte every 900 ms, never ending', start: () => tricklesSlowly(900), exits: [2] },
   { name: 'a Content-Length 500 bytes past the body, then nothing, the connection open', start: contentLengthThenIdle, exits: [2] },
   // past undici's 16 KiB of head every answer is a transport error (UND_ERR_HEADERS_OVERFLOW), which fails the rules as no answer (exit 1) though the server answered: left as it is, bounded in time here
-  { name: 'a header value of 1 MB in every answer', start: () => giantHeaderValue(1 << 20), exits: [1, 2] },
+  { name: "a header value of 1 MB in every answer", start: () => giantHeaderValue(1 << 20), exits: [2] },
   { name: 'connections accepted and never read', start: neverReads, exits: [2] },
 ]
 

@@ -95,3 +95,11 @@ export function manyRecordsFront(upstream: string, count: number): Promise<Hosti
     return { head: headLines(headers), body: Buffer.from(`[${records}${text.length > 2 ? `,${text.slice(1)}` : ']'}`) }
   })
 }
+
+/**
+ * Every answer with one header of its own `bytes` long before the upstream's: a Content-Security-
+ * Policy or a cookie of a real deployment can run to tens of KiB (a gateway in front lets 32 KiB
+ * through: AWS's load balancer, Cloudflare).
+ */
+export const bigHeaderFront = (upstream: string, bytes: number) =>
+  rewritingFront(upstream, (headers, body) => ({ head: `x-policy: ${'p'.repeat(bytes)}\r\n${headLines(headers)}`, body }))
