@@ -32,7 +32,7 @@ import { requestHeaders } from './request-headers.ts'
 import { secretValues } from '../config/extra-headers.ts'
 import type { WriteWatch } from './write-watch.ts'
 import { createRedactor, longestForm, redactedCut, type Redactor } from './redact.ts'
-import { OutlastedAnswers, POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS } from './retry-after.ts'
+import { OutlastedAnswers, POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS, serverNow } from './retry-after.ts'
 import { connectionNotTaken, describeTransportError, NOT_TAKEN_RESENDS, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 import { afterTheRace, lostInTransit } from './lost-answer.ts'
 import { oneShowedStored, storedDespiteUnavailable, worthLooking } from './stored-despite-unavailable.ts'
@@ -144,8 +144,8 @@ export class HttpClient {
       if (refusedWait !== undefined && this.options.resendsStopped?.() !== true && ++refused) { await sleep(refusedWait); continue }
       // none, or a bot check's challenge (Vercel's is a 429): no rate limit, no wait passes it (challenge.ts)
       if (!response || challengeOf(response.headers)) return result
-      const asked = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy)
-      const held = this.rateHold.answered(response.status, releasedAt, asked, response.headers['retry-after'])
+      const asked = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy, serverNow(response.headers.date))
+      const held = this.rateHold.answered(response.status, releasedAt, asked, response.headers['retry-after'], response.headers.date)
       if (asked === undefined) return result
       const reads = (this.resent.unavailable ??= { begun: 0, stored: false })
       const unavailablePost = options.method === 'POST' && response.status === 503

@@ -11,7 +11,7 @@
  * limit of one operation's own with a long Retry-After holds the rest no longer. A 503 holds
  * nothing: a replica busy for one request says nothing of the others.
  */
-import { retryAfterMs } from './retry-after.ts'
+import { retryAfterMs, serverNow } from './retry-after.ts'
 
 export const RATE_HOLD_MAX_MS = 5_000
 
@@ -37,7 +37,7 @@ export class RateHold {
    * http_req_rate(2s) with Retry-After: 1), and this one is twice as long. Any other answer
    * returns 0.
    */
-  answered(status: number, releasedAt: number, asked: number | undefined, retryAfter?: string): number {
+  answered(status: number, releasedAt: number, asked: number | undefined, retryAfter?: string, date?: string): number {
     const now = Date.now()
     if (status !== 429) {
       if (releasedAt >= this.until) this.servedSinceHold = true
@@ -46,7 +46,7 @@ export class RateHold {
     // without a Retry-After the resends keep their own waits, drawn apart (lib/http/retry-after.ts):
     // nginx's limit_req (no Retry-After, a leaky bucket) lets a few through at a time, and a run
     // whose requests a hold released together took 30 s where spread out they took 10 s
-    const timed = asked === undefined ? undefined : retryAfterMs(retryAfter, now)
+    const timed = asked === undefined ? undefined : retryAfterMs(retryAfter, serverNow(date, now))
     if (timed === undefined) return 0
     const wanted = Math.min(timed, RATE_HOLD_MAX_MS)
     if (now < this.until) {

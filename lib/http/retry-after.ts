@@ -5,7 +5,18 @@
  */
 import type { Exchange } from './exchange.ts'
 
-/** Milliseconds to wait, or undefined when the header is absent or unreadable. */
+/**
+ * The time an answer was made by the server's own clock (its Date header, RFC 9110 §6.6.1), or
+ * `now` when it has none or an unreadable one. A Retry-After written as a date is the server's
+ * clock too: measured against the client's, a server whose clock runs 30 s ahead asked for 35 s
+ * where it meant 5, and a run ended INCOMPLETE waiting (found by flakehunt3).
+ */
+export function serverNow(dateHeader: string | undefined, now = Date.now()): number {
+  const date = dateHeader === undefined ? Number.NaN : Date.parse(dateHeader)
+  return Number.isNaN(date) ? now : date
+}
+
+/** Milliseconds to wait, or undefined when the header is absent or unreadable; `now` by the clock its date was written on (serverNow). */
 export function retryAfterMs(header: string | undefined, now = Date.now()): number | undefined {
   if (header === undefined) return undefined
   const value = header.trim()

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest'
 import { journalTotals, RunJournal } from '../../lib/http/journal.ts'
-import { POST_RESENDS_PER_WRITE, retryWaitMs } from '../../lib/http/retry-after.ts'
+import { POST_RESENDS_PER_WRITE, retryWaitMs, serverNow } from '../../lib/http/retry-after.ts'
 import { serve, withClient } from './client-harness.ts'
 
 // each test has its own server, and most of their time is waiting: they run side by side
@@ -30,6 +30,25 @@ describe.concurrent('429 and 503: wait, send again, journal every attempt', () =
     ])
     expect(journal[1].created).toEqual({ id: '7', name: 'n' })
     expect(journalTotals(journal)).toMatchObject({ requests: 2, writes: 2, waits: { count: 1, totalMs: 1000 } })
+  })
+
+  test('a Retry-After written as a date is read by the server\'s own clock (its Date header): a server 30 s ahead asking for 1 s is sent again after about 1 s, not 31', async () => {
+    let answered = 0
+    const server = await serve((_req, res) => {
+      const serverNow = Date.now() + 30_000
+      const date = new Date(serverNow).toUTCString()
+      if (answered++ === 0) return void res.writeHead(429, { date, 'retry-after': new Date(serverNow + 1_000).toUTCString(), 'content-type': 'application/json' }).end('{"code":"slow_down","message":"later","status":429}')
+      res.writeHead(200, { date, 'content-type': 'application/json' }).end('[]')
+    })
+    const started = performance.now()
+    const result = await withClient({ baseUrl: server.baseUrl, deadlineAt: Date.now() + 20_000 }, (c) => c.send({ method: 'GET', path: '/categories' }))
+    expect(result.exchange.response?.status).toBe(200)
+    expect(result.exchange.attempt).toBe(2)
+    // HTTP dates are whole seconds: 1 s, give or take the second the date was cut to
+    expect(performance.now() - started).toBeLessThan(5_000)
+    expect(retryWaitMs(429, 'Thu, 01 Jan 2026 00:00:05 GMT', { attempt: 1, unserved: 0 }, { maxRetries: 3, untilDeadline: true }, serverNow('Thu, 01 Jan 2026 00:00:00 GMT', 0))).toBe(5_000)
+    expect(serverNow(undefined, 42)).toBe(42)
+    expect(serverNow('not a date', 42)).toBe(42)
   })
 
   test('a 503 from a server that serves nothing, with or without Retry-After: at most maxRetries resends; a Retry-After past the deadline is not waited for', async () => {
