@@ -175,7 +175,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     // --repeat with an explicit --max-writes too small for its rounds: refused before any request
     const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, suite), config.repeat ?? 1, config.maxWrites)
     if (tooSmall) return cannotRun(tooSmall)
-    io.out(describeWritePlan(planWrites(config, suite), config) + '\n')
+    io.out(describeWritePlan(planWrites(config, suite), config, config.writesFrom) + '\n')
     if (config.tls) io.out(visibleLine(tlsWords(config.tls)) + '\n')
     const rounds = config.repeat ?? 1
     if (rounds > 1 && !config.readOnly) io.out(`Rounds: --repeat ${rounds} sends ${rounds - 1} more POSTs, one create in each further round (then the list).\n`)
