@@ -16,6 +16,7 @@ import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
 import { PASSPHRASE_VARIABLE, readClientTls, tlsWithoutHttps, type ClientTls } from './client-tls.ts'
 import { ConfigError } from './config-error.ts'
 import { writeSettings, type WritesFrom } from './write-settings.ts'
+import { misspelledWriteSetting } from './misspelled-settings.ts'
 import { BaselineError, baselineWriteProblem, readBaseline, type Baseline } from './baseline-file.ts'
 import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionValue } from './options.ts'
 
@@ -204,7 +205,10 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     if (profile !== undefined && !/^[\w.-]+$/.test(profile)) throw new ConfigError(`--env takes a name such as staging, got "${profile}"`)
     // first found wins: environment, then .env.<profile>, then .env
     const profileFile = profile ? readEnvFile(resolve(cwd, `.env.${profile}`), true) : {}
-    const files = { ...readEnvFile(resolve(cwd, '.env'), false), ...profileFile }
+    const dotenvFile = readEnvFile(resolve(cwd, '.env'), false)
+    const files = { ...dotenvFile, ...profileFile }
+    const misspelled = misspelledWriteSetting([['in the environment', env], [`in .env.${profile}`, profileFile], ['in .env', dotenvFile]])
+    if (misspelled) throw new ConfigError(misspelled)
     const setting = (name: string): string | undefined => {
       const value = env[name] ?? files[name]
       return value === '' ? undefined : value
