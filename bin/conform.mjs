@@ -23,18 +23,26 @@ const root = fileURLToPath(new URL('../', import.meta.url))
 let cli
 // the suites are loaded by path, here: lib/ never imports suites/ (ARCHITECTURE.md)
 let loadSuite
-if (distIsCurrent(root)) {
-  cli = await import('../dist/lib/cli/conform.js')
-  loadSuite = () => import('../dist/suites/manifest.js').then((m) => m.manifest)
-} else {
-  if (process.stderr.isTTY) process.stderr.write('conform: dist/ does not match the sources (npm run build compiles them); running the sources through tsx\n')
-  // the packages first, by plain Node: on Node 20 tsx's loader would otherwise pass every module
-  // of them through its transform (undici's files are required by lib/http/undici-parts.ts, past it)
-  await Promise.all(['ajv', 'ajv-formats', 'yaml', 'dotenv', 'lossless-json'].map((name) => import(name)))
-  const { register } = await import('tsx/esm/api')
-  register()
-  cli = await import('../lib/cli/conform.ts')
-  loadSuite = () => import('../suites/manifest.ts').then((m) => m.manifest)
+try {
+  if (distIsCurrent(root)) {
+    cli = await import('../dist/lib/cli/conform.js')
+    loadSuite = () => import('../dist/suites/manifest.js').then((m) => m.manifest)
+  } else {
+    if (process.stderr.isTTY) process.stderr.write('conform: dist/ does not match the sources (npm run build compiles them); running the sources through tsx\n')
+    // the packages first, by plain Node: on Node 20 tsx's loader would otherwise pass every module
+    // of them through its transform (undici's files are required by lib/http/undici-parts.ts, past it)
+    await Promise.all(['ajv', 'ajv-formats', 'yaml', 'dotenv', 'lossless-json'].map((name) => import(name)))
+    const { register } = await import('tsx/esm/api')
+    register()
+    cli = await import('../lib/cli/conform.ts')
+    loadSuite = () => import('../suites/manifest.ts').then((m) => m.manifest)
+  }
+} catch (error) {
+  // a clone whose packages were never installed (`npm install` skipped): one line, not a stack
+  const missing = error?.code === 'ERR_MODULE_NOT_FOUND' && /^Cannot find package '([^']+)'/.exec(error.message)
+  if (!missing) throw error
+  process.stderr.write(`conform: the package ${missing[1]} is not installed: run npm install (or npm ci) in ${root.replace(/[\\/]+$/, '')}, then the command again\n`)
+  process.exit(2)
 }
 performance.mark('conform:loaded')
 cli.runAsProgram(loadSuite)

@@ -60,19 +60,31 @@ const PACKAGE_FOLDER = PROJECT_ROOT.replace(/[\\/]+$/, '')
  * piece of a long key is shown as such. Without a frame the failure is shown as before, unplaced.
  */
 export function frameShowingNoKey(frame: string | undefined, keys: readonly (string | undefined)[]): string | undefined {
+  return frame !== undefined && keyNearFrame(frame, keys) === false ? frame : undefined
+}
+
+/** Whether the lines vitest prints around `frame` hold a key (as frameShowingNoKey reads them); undefined when they cannot be read. */
+export function keyNearFrame(frame: string, keys: readonly (string | undefined)[]): boolean | undefined {
   const secrets = keys.filter((key): key is string => typeof key === 'string' && key !== '')
-  if (frame === undefined || secrets.length === 0) return frame
+  if (secrets.length === 0) return false
   const place = /\(?((?:file:\/\/)?[^\s()]+?):(\d+):\d+\)?\s*$/.exec(frame)
   if (!place) return undefined
   try {
     const file = place[1]!.startsWith('file://') ? fileURLToPath(place[1]!) : place[1]!
     const line = Number(place[2])
     const near = readFileSync(file, 'utf8').split('\n').slice(Math.max(0, line - 4), line + 3).join('\n')
-    return createRedactor(...secrets)(near) !== near ? undefined : frame
+    return createRedactor(...secrets)(near) !== near
   } catch {
     return undefined
   }
 }
+
+/**
+ * Said by a failure that is not placed because of the key: with no code frame and no annotation,
+ * and nothing saying why, a team took it for the suite's fault (docs/library.md's own examples
+ * wrote the key in the defineConformance() line).
+ */
+export const KEY_NEAR_NOTE = 'not placed at the defineConformance() line (no code frame, no GitHub Actions annotation): the API key is written within three lines of it, which vitest would print there; declare it further up the file (const apiKey = … above the hooks) or read it from the environment'
 
 /**
  * The stack line of the call to defineConformance() in the test file: the first frame outside this
@@ -149,7 +161,7 @@ export function earlierSameFailure(rule: RuleResult, check: CheckResult): { firs
  * the answer it judged; advisory rules never fail. A failure an earlier check of its rule already
  * showed says so, with its own curl line, and is not placed (no annotation, no code frame).
  */
-async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, runId: string, declaredAt: string | undefined): Promise<void> {
+async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, runId: string, declaredAt: string | undefined, unplaced: string[]): Promise<void> {
   if (check.status === 'skip') ctx.skip(check.skipReason ?? 'not verified')
   if (check.known !== undefined) return annotate(ctx, [`known failure (baseline): ${check.known}`, checkFailureText(rule, check)])
   if (check.status === 'fail' && rule.level === 'advisory') return annotate(ctx, [`advisory rule, never a failure: ${checkFailureText(rule, check)}`])
@@ -159,7 +171,7 @@ async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, run
     const others = same.count - 1 === 1 ? 'one other check' : `${same.count - 1} other checks`
     throw new ConformanceCheckFailure([head, `the same failure as ${others} of this rule: the answer it judged is shown under the first, "${visibleLine(same.first.name)}"`, ...rest].join('\n'))
   }
-  if (check.status === 'fail') throw new ConformanceCheckFailure([checkFailureText(rule, check), ...responseEvidence(check, runId)].join('\n'), declaredAt)
+  if (check.status === 'fail') throw new ConformanceCheckFailure([checkFailureText(rule, check), ...responseEvidence(check, runId), ...unplaced].join('\n'), declaredAt)
   await annotate(ctx, check.notes)
 }
 
@@ -180,7 +192,10 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
     if (error instanceof ConformanceError) error.stack = withFrame(`${error.name}: ${error.message}`, frameShowingNoKey(callerFrame(), [typeof options.apiKey === 'string' ? options.apiKey.trim() : undefined, environment.CONFORM_API_KEY?.trim()]))
     throw error
   }
-  const declaredAt = frameShowingNoKey(callerFrame(), [config.apiKey, environment.CONFORM_API_KEY?.trim()])
+  const frame = callerFrame()
+  const keys = [config.apiKey, environment.CONFORM_API_KEY?.trim()]
+  const declaredAt = frameShowingNoKey(frame, keys)
+  const unplaced = frame !== undefined && keyNearFrame(frame, keys) === true ? [KEY_NEAR_NOTE] : []
   // one seed for the run (the option's, CONFORM_SEED's, else a new one), chosen here so that the run's test names the seed that repeats it
   const seed = config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31
   const checks = declaredChecks(suites)
@@ -212,14 +227,14 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
     const { problems, runId, baseUrl, verdict } = run.result
     // what repeats the run: the seed of its generated inputs; its id starts the names of its records
     await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : []), ...baselineNotes(run.result.baseline)])
-    if (problems.length > 0) throw new ConformanceCheckFailure(problems.map((p) => p.message).join('\n'), declaredAt)
+    if (problems.length > 0) throw new ConformanceCheckFailure([...problems.map((p) => p.message), ...unplaced].join('\n'), declaredAt)
   }, CHECK_TEST_MS)
   for (const rule of rules) {
     describe(`${rule.id}: ${rule.title}`, () => {
       for (const [at, name] of (checks.get(rule.id) ?? []).entries()) {
         test(name, async (ctx) => {
           const found = outcome(rule.id, at, name)
-          await judge(ctx, found.rule, found.check, found.runId, declaredAt)
+          await judge(ctx, found.rule, found.check, found.runId, declaredAt, unplaced)
         }, CHECK_TEST_MS)
       }
     })

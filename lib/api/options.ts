@@ -26,7 +26,7 @@ type ValueOf<Kind> = Kind extends 'boolean' ? boolean : Kind extends 'integer' ?
  */
 const NOT_OPTIONS = ['help', 'version', 'list-rules', 'base-url', 'targets'] as const
 /** What a caller who asked for a fleet is told instead. */
-const FLEET_REFUSED = 'targets is the command line\'s (a fleet of deployments, one verdict: npm run conform -- --targets FILE); here, call runConformance() once per deployment, each with its baseUrl and apiKey'
+const FLEET_REFUSED = 'targets is the command line\'s (a fleet of deployments, one verdict: npx petstore-conform --targets FILE); here, call runConformance() once per deployment, each with its baseUrl and apiKey'
 type CommandLineOnly = (typeof NOT_OPTIONS)[number]
 
 /**

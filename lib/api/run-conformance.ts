@@ -78,7 +78,7 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
     // --repeat with an explicit --max-writes too small for its rounds: refused before any request, as the command line does
     const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, manifest), config.repeat ?? 1, config.maxWrites)
     if (tooSmall) throw new ConformanceRunError(inOptionWords(redact(tooSmall)))
-    const writePlan = describeWritePlan(planWrites(config, manifest), config)
+    const writePlan = describeWritePlan(planWrites(config, manifest), config, config.writesFrom)
     const reportDir = resolve(cwd, config.reportDir)
     // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
     if (writeFiles) clearReports(reportDir)

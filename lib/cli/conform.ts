@@ -4,6 +4,7 @@
  */
 import { appendFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { closestName } from '../config/closest-name.ts'
 import { apiKeyInArgv, ConfigError, DEFAULTS, loadConfig, swallowedByNpm, USAGE, type Config } from '../config/config.ts'
 import { secretValues } from '../config/extra-headers.ts'
 import { originMaterial, tlsWithoutHttps, tlsWords } from '../config/client-tls.ts'
@@ -99,6 +100,13 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   // before anything else: a run npm has half-swallowed is not the run that was asked for
   const swallowed = swallowedByNpm(argv, env)
   if (swallowed) return cannotRun(swallowed)
+  // a command mistyped (`merg`) is no run: refused without the reports of a run that could not be
+  // made, which in merge's --report-dir would make the merge typed right after refuse that folder
+  const meant = argv[0] !== undefined && !argv[0].startsWith('-') ? closestName(argv[0], ['merge', 'compare']) : undefined
+  if (meant !== undefined) {
+    io.err(`conform: unknown command "${visibleLine(redact(argv[0]!))}" (did you mean ${meant}?); see --help\n`)
+    return 2
+  }
   // npm printed the command line it runs, the key with it, before this line: said, never the key
   if (apiKeyInArgv(argv) !== undefined && env.npm_lifecycle_event !== undefined) io.err(`conform: note: ${KEY_ON_NPM_COMMAND_LINE}\n`)
   // --base-url repeated, or --targets FILE: several deployments at once (lib/fleet/)
@@ -178,7 +186,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     // --repeat with an explicit --max-writes too small for its rounds: refused before any request
     const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, suite), config.repeat ?? 1, config.maxWrites)
     if (tooSmall) return cannotRun(tooSmall)
-    io.out(describeWritePlan(planWrites(config, suite), config) + '\n')
+    io.out(describeWritePlan(planWrites(config, suite), config, config.writesFrom) + '\n')
     if (config.tls) io.out(visibleLine(tlsWords(config.tls)) + '\n')
     const rounds = config.repeat ?? 1
     if (rounds > 1 && !config.readOnly) io.out(`Rounds: --repeat ${rounds} sends ${rounds - 1} more POSTs, one create in each further round (then the list).\n`)

@@ -15,6 +15,8 @@ import { checkApiKey } from './api-key.ts'
 import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
 import { PASSPHRASE_VARIABLE, readClientTls, tlsWithoutHttps, type ClientTls } from './client-tls.ts'
 import { ConfigError } from './config-error.ts'
+import { writeSettings, type WritesFrom } from './write-settings.ts'
+import { misspelledWriteSetting } from './misspelled-settings.ts'
 import { BaselineError, baselineWriteProblem, readBaseline, type Baseline } from './baseline-file.ts'
 import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionValue } from './options.ts'
 
@@ -64,6 +66,8 @@ export interface Config {
   keyNote?: string
   /** Said once on stderr before the run: a write budget asked for that read-only makes unused, and where read-only came from. */
   writesNote?: string
+  /** Where read-only or the write budget came from when not from its flag, for the first line about writes. */
+  writesFrom?: WritesFrom
   /** Where the key came from (--api-key, CONFORM_API_KEY, a targets entry's apiKeyEnv): named when the server refuses it, never the key. */
   keySource?: string
   /** Where the user ran the command (npm's INIT_CWD): --report-dir, .env files and printed paths are relative to it. */
@@ -193,7 +197,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   let baseUrlSource: string
   let keySource: string
   let headerSource: string
-  let writesNote: string | undefined
+  let writes: ReturnType<typeof writeSettings>
   let passphrase: string | undefined
   try {
     const flags = parseFlags(CONFORM_OPTIONS, argv)
@@ -201,7 +205,10 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     if (profile !== undefined && !/^[\w.-]+$/.test(profile)) throw new ConfigError(`--env takes a name such as staging, got "${profile}"`)
     // first found wins: environment, then .env.<profile>, then .env
     const profileFile = profile ? readEnvFile(resolve(cwd, `.env.${profile}`), true) : {}
-    const files = { ...readEnvFile(resolve(cwd, '.env'), false), ...profileFile }
+    const dotenvFile = readEnvFile(resolve(cwd, '.env'), false)
+    const files = { ...dotenvFile, ...profileFile }
+    const misspelled = misspelledWriteSetting([['in the environment', env], [`in .env.${profile}`, profileFile], ['in .env', dotenvFile]])
+    if (misspelled) throw new ConfigError(misspelled)
     const setting = (name: string): string | undefined => {
       const value = env[name] ?? files[name]
       return value === '' ? undefined : value
@@ -213,13 +220,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     headerSource = flags.header !== undefined ? '--header' : 'CONFORM_HEADERS'
     // empty is none, as for every setting: a CI secret that is not set gives the variable empty
     passphrase = setting(PASSPHRASE_VARIABLE)
-    // read-only from a .env.production file beside --max-writes 2 on the command line: no POST goes,
-    // safe, but the budget asked for is silently unused; the note says which setting made it so
-    if (values['read-only'] === true && values['max-writes'] !== undefined) {
-      const from = (flag: string, name: string) =>
-        flags[flag as ConformFlag] !== undefined ? `--${flag}` : env[name] !== undefined && env[name] !== '' ? `${name} in the environment` : `${name} in ${profileFile[name] !== undefined ? `.env.${profile}` : '.env'}`
-      writesNote = `${from('max-writes', 'CONFORM_MAX_WRITES')} is not used: the run is read-only (${from('read-only', 'CONFORM_READ_ONLY')}) and sends no POST; to write, turn read-only off there`
-    }
+    writes = writeSettings(values, flags, env, profile, profileFile)
   } catch (error) {
     // under npm a stray argument is most often a flag's value whose flag npm took (the -- forgotten)
     if (error instanceof OptionError) throw new ConfigError(error.message.replace(/^(unexpected argument without an option before it \(every setting is a --flag)\)/, '$1; under npm they go after --: npm run conform -- --flag value)'))
@@ -250,7 +251,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     version: values.version === true,
     profile: values.env as string | undefined,
     workingDir: cwd,
-    ...(writesNote !== undefined ? { writesNote } : {}),
+    ...writes,
   }
   const headers = parseExtraHeaders(values.header as string[], headerSource)
   if ('problem' in headers) throw new ConfigError(headers.problem)

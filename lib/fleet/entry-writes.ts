@@ -54,6 +54,8 @@ export function fleetWriteLines(deployments: readonly { label: string; config: C
   for (const d of deployments) {
     const own = { readOnly: d.config.readOnly && !shared.readOnly, maxWrites: d.config.maxWrites !== shared.maxWrites && !d.config.readOnly }
     const from = {
+      // the fleet's own, from the environment or a .env file, where the entry has none of its own
+      ...shared.writesFrom,
       ...(own.readOnly ? { readOnly: 'readOnly: true in the targets file' } : {}),
       ...(own.maxWrites ? { maxWrites: `maxWrites: ${d.config.maxWrites} in the targets file` } : {}),
     }

@@ -162,7 +162,16 @@ function whereReportsAre(reportFiles: string[]): string {
   return `Reports: ${html} (open in a browser); ${sameDir ? `${others.map((f) => basename(f)).join(', ')} beside it, and journal.ndjson, every request as it went` : others.join(', ')}`
 }
 
-export function terminalSummary(result: RunResult, reportFiles: string[]): string {
+/**
+ * The command the next run is typed as: `npm run conform --` where this one came through that
+ * script (a clone), else the package's command, which npx finds wherever the package is installed
+ * (a service's devDependencies, a global install, a clone too), where `npm run conform` is no script.
+ */
+export function commandAsRun(env: NodeJS.ProcessEnv): string {
+  return env.npm_lifecycle_event === 'conform' ? 'npm run conform --' : 'npx petstore-conform'
+}
+
+export function terminalSummary(result: RunResult, reportFiles: string[], command = 'npx petstore-conform'): string {
   const head: string[] = []
   const where = result.embeddedServer ? `${result.baseUrl} (embedded reference server)` : result.baseUrl
   const seed = result.options.seed === undefined ? '' : ` · seed ${result.options.seed}`
@@ -234,7 +243,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[]): strin
   if (reportFiles.length > 0) tail.push(terminalText(whereReportsAre(reportFiles), 400))
   tail.push(verdictLine(result))
   // a first run, against the embedded server: what to run next
-  if (result.embeddedServer && result.verdict === 'pass') tail.push('Next: your own service, CONFORM_API_KEY=<its key> npm run conform -- --base-url https://<its host>/v1 (README: Against staging, in CI)')
+  if (result.embeddedServer && result.verdict === 'pass') tail.push(`Next: your own service, CONFORM_API_KEY=<its key> ${command} --base-url https://<its host>/v1 (README: Against staging, in CI)`)
 
   // the rule lines, and as many failure details as the screen has room for
   const width = Math.max(0, ...result.rules.map((rule) => rule.id.length))

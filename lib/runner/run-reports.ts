@@ -15,7 +15,7 @@ import { jsonReport } from '../reporters/json-report.ts'
 import { junitReport } from '../reporters/junit-report.ts'
 import { markdownSummary } from '../reporters/markdown-summary.ts'
 import { redactedResult, resultOf, type CheckResult, type RunFacts, type RunResult } from '../result/run-result.ts'
-import { terminalSummary } from '../reporters/terminal-summary.ts'
+import { commandAsRun, terminalSummary } from '../reporters/terminal-summary.ts'
 import { clearReports, makeFolder, REPORT_FILES, shownPath, type ReportFile } from './report-files.ts'
 import type { CheckOutcome } from './check-runner.ts'
 import { applyBaseline, RECORDED_REASON, updatedBaseline, writeBaseline, type Baseline } from '../result/baseline.ts'
@@ -110,7 +110,7 @@ export function writeRunReports(run: CompletedRun, config: Pick<Config, 'working
     texts.set(file, text)
     reportFiles.push(shownPath(path, config.workingDir))
   }
-  const terminal = terminalSummary(shownResult, reportFiles)
+  const terminal = terminalSummary(shownResult, reportFiles, commandAsRun(env))
   // the job summary is summary.md's text, made once
   const github = githubActionsOutput(shownResult, terminal, texts.get('summary.md') ?? markdownSummary(shownResult), env, redact)
   return { reportFiles, summary: redact(github.stdout + baselineWritten(run, config.workingDir)), shown: shownResult }

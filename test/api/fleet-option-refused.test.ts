@@ -35,5 +35,7 @@ test('runConformance({ targets }) throws a ConformanceConfigError before any req
   const { error } = outcome as { error: Error }
   expect(error).toBeInstanceOf(ConformanceConfigError)
   expect(error.message).toMatch(/^targets is the command line's .*once per deployment/)
+  // the command a service that installed the package has: it has no `npm run conform` script
+  expect(error.message).toContain('npx petstore-conform --targets FILE')
   expect(server.requests).toEqual([])
 })

@@ -68,8 +68,9 @@ export function someRules(): void {
   defineConformance({ baseUrl: () => service.baseUrl, apiKey: 'test-key', rule: ['create-returns-201', process.env.EXTRA_RULE ?? 'list-returns-200'] })
 }
 export function tryIt(): void {
-  const reference = startReferenceServer({ apiKey: 'try-it-key' })
-  defineConformance({ baseUrl: reference.then((server) => server.baseUrl), apiKey: 'try-it-key' })
+  const apiKey = 'try-it-key-7c2e9b'
+  const reference = startReferenceServer({ apiKey })
+  defineConformance({ baseUrl: reference.then((server) => server.baseUrl), apiKey })
 }
 export function evidence(result: RunResult): Exchange[] {
   return result.rules.flatMap((rule) => rule.checks.filter((check) => check.status === 'fail').flatMap((check) => check.exchanges))

@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { callerFrame, frameShowingNoKey } from '../../lib/api/define-conformance.ts'
+import { callerFrame, frameShowingNoKey, KEY_NEAR_NOTE } from '../../lib/api/define-conformance.ts'
 import { PROJECT_ROOT } from '../../lib/project-root.ts'
 import { MATRIX_SEED } from '../mutants/matrix.ts'
 import { entryFiles } from './api-entry.ts'
@@ -68,6 +68,7 @@ describe('in GitHub Actions, a failure is annotated at the test file\'s defineCo
       expect(annotation.title).toContain('create-echoes-fields')
     }
     expect(run.output).not.toContain(run.apiKey)
+    expect(run.output).not.toContain(KEY_NEAR_NOTE)
   }, 60_000)
 
   test('one fault is one annotation: a check that failed as an earlier one of its rule says so, unplaced, with its own curl line', async () => {
@@ -98,6 +99,10 @@ describe('in GitHub Actions, a failure is annotated at the test file\'s defineCo
     expect(run.output).toContain('[FIELD_CHANGED] the created record changed "description"')
     expect(run.output).not.toContain(run.apiKey.slice(0, 8))
     expect(errorAnnotations(run.output)).toEqual([])
+    // and says why, and what to do: with no frame and no annotation, a team took it for the suite's fault
+    const firsts = run.assertions.filter((a) => a.status === 'failed' && !a.failureMessages.some((m) => m.includes('the same failure as ')))
+    expect(firsts.length).toBeGreaterThan(0)
+    for (const a of firsts) expect(a.failureMessages.join('\n')).toContain(`\n${KEY_NEAR_NOTE}`)
   }, 60_000)
 
   // (here the package is not under node_modules, so vitest would place this error in lib/ whatever

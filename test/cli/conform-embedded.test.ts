@@ -44,6 +44,13 @@ describe('npm run conform with no arguments', () => {
     expect(Math.abs(run.results!.summary.requests - said) / said, `${run.results!.summary.requests} requests; --help: ${help}`).toBeLessThanOrEqual(0.1)
   })
 
+  test('says what to run next as the command was run: npx petstore-conform outside `npm run conform` (a packed install has no such script)', async () => {
+    expect(run.stdout).toContain('Next: your own service, CONFORM_API_KEY=<its key> npx petstore-conform --base-url https://<its host>/v1 ')
+    const underNpm = await runConformInProcess([], { env: { npm_lifecycle_event: 'conform' } })
+    underNpm.cleanup()
+    expect(underNpm.stdout).toContain('Next: your own service, CONFORM_API_KEY=<its key> npm run conform -- --base-url https://<its host>/v1 ')
+  })
+
   test('ledgers every record it created, each named after the run', () => {
     const { ledger, runId } = run.results!
     expect(ledger.length).toBe(VALID_CREATES.length)

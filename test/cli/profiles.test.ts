@@ -115,6 +115,49 @@ describe('read-only from a profile beside --max-writes on the command line', () 
   })
 })
 
+describe('the first line about writes names the setting that bounds them, where no flag did', () => {
+  // an acceptance run whose budget or read-only came from a file or a variable left exported said
+  // "--max-writes 3" or "--read-only", a flag nobody typed
+  test('CONFORM_MAX_WRITES in a profile, as .env.example writes it (a comment after the value)', async () => {
+    const cwd = workdir({ '.env.production': `CONFORM_BASE_URL=${servers.staging.baseUrl}\nCONFORM_MAX_WRITES=3    # a few writes\n` })
+    const result = await run(['--env', 'production', '--rule', 'create-returns-201'], cwd, { CONFORM_API_KEY: KEY })
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout.split('\n')[0]).toMatch(/^Writes: at most 3 POSTs \(CONFORM_MAX_WRITES=3 in \.env\.production, of the \d+ the rules need\)/)
+    expect(servers.staging.requests.filter((r) => r.method === 'POST')).toHaveLength(3)
+  })
+
+  test('CONFORM_READ_ONLY in the environment; a flag is named as the flag', async () => {
+    const cwd = workdir({})
+    const env = { CONFORM_BASE_URL: servers.environment.baseUrl, CONFORM_API_KEY: KEY }
+    const readOnly = await run(['--rule', 'create-returns-201'], cwd, { ...env, CONFORM_READ_ONLY: 'yes' })
+    expect(readOnly.stdout.split('\n')[0]).toMatch(/^Writes: none \(CONFORM_READ_ONLY in the environment\)\./)
+    const flag = await run(['--rule', 'create-returns-201', '--max-writes', '2'], cwd, { ...env, CONFORM_MAX_WRITES: '3' })
+    expect(flag.stdout.split('\n')[0]).toMatch(/^Writes: at most 2 POSTs \(--max-writes 2 of the \d+ the rules need\)/)
+  })
+})
+
+describe('a switch of writes misspelled stops the run before any request', () => {
+  // CONFORM_READONLY=true was never read: an acceptance run meant to be read-only sent a full run's POSTs
+  test.each([
+    ['CONFORM_READONLY=true in .env.production', { '.env.production': 'CONFORM_READONLY=true\n' }, {}, 'CONFORM_READONLY in .env.production is no setting: did you mean CONFORM_READ_ONLY?'],
+    ['conform_read_only=1 in the environment', {}, { conform_read_only: '1' }, 'conform_read_only in the environment is no setting: did you mean CONFORM_READ_ONLY?'],
+    ['CONFORM_MAX_WRITE=6 in .env', { '.env': 'CONFORM_MAX_WRITE=6\n' }, {}, 'CONFORM_MAX_WRITE in .env is no setting: did you mean CONFORM_MAX_WRITES?'],
+  ])('%s', async (_, files, env, message) => {
+    const cwd = workdir({ ...files, '.env.production': `CONFORM_BASE_URL=${servers.staging.baseUrl}\n${(files as Record<string, string>)['.env.production'] ?? ''}` })
+    const result = await run(['--env', 'production'], cwd, { CONFORM_API_KEY: KEY, ...env })
+    expect(result.code, result.stdout + result.stderr).toBe(2)
+    expect(result.stderr).toContain(`conform: ${message} As it is written it is not read, and the run would write as if it were not there; nothing was sent\n`)
+    expect(called()).toEqual([])
+  })
+
+  test('a variable near the setting while the setting itself is set is someone else\'s: the run goes on', async () => {
+    const cwd = workdir({ '.env.production': `CONFORM_BASE_URL=${servers.staging.baseUrl}\nCONFORM_MAX_WRITES=2\nCONFORM_MAX_WRITES_PROD=6\n` })
+    const result = await run(['--env', 'production'], cwd, { CONFORM_API_KEY: KEY })
+    expect(result.code, result.stderr).toBe(0)
+    expect(called()).toEqual(['staging'])
+  })
+})
+
 describe('.env.example', () => {
   test('is committed with every setting a profile needs and no key in it', () => {
     const example = readFileSync(join(ROOT, '.env.example'), 'utf8')

@@ -1,0 +1,3 @@
+/** Types of build/node-version.mjs, for the tests. */
+export declare const SUPPORTED_NODE: string
+export declare function nodeVersionProblem(version: string): string | undefined
