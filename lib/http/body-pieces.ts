@@ -10,7 +10,7 @@ import { Readable } from 'node:stream'
 
 /**
  * How long the second piece waits at least, and at most. Between the two, it waits until the
- * server has answered a request written after the first piece went out (a 429 too): a server busy elsewhere (a loaded
+ * server has surely read the first piece (AnswerClock.readSince; on loopback, it answered a request written after it, a 429 too): a server busy elsewhere (a loaded
  * machine, a process shared with the suite) reads the first piece late, and would then find the
  * second beside it in one read. An event loop that answered a request written after the first piece
  * has polled its connections since, this one's too; one that answered a request written before may

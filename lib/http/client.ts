@@ -279,7 +279,7 @@ export class HttpClient {
       origin: this.origin,
       path: this.basePath + options.path, // origin and path apart: the path goes out as written, dot segments included
       method: options.method,
-      ...piecesOf(options, wireHeaders, (at) => this.answers.answeredWrittenSince(at)),
+      ...piecesOf(options, wireHeaders, (at) => this.answers.readSince(at, this.origin)),
       signal,
       opaque: { onWritten: heard.onWritten } satisfies WriteWatch,
       ...(ownConnection ? { reset: true } : {}),
