@@ -12,7 +12,7 @@ import { createRedactor } from '../http/redact.ts'
 import { writeBaseline } from '../result/baseline.ts'
 import { redactedResult, type RunResult } from '../result/run-result.ts'
 import type { RunTarget, SuiteManifest } from '../runner/conform-run.ts'
-import { preflight, preflightWaitMs } from '../runner/preflight.ts'
+import { preflight, preflightWaitMs, untilInterrupted } from '../runner/preflight.ts'
 import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { terminalSummary } from '../reporters/terminal-summary.ts'
 import type { RunningServer } from '../server/reference-server.ts'
@@ -69,7 +69,8 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
       target = { baseUrl: server.baseUrl, apiKey: server.apiKey, embeddedServer: true }
     } else {
       target = { baseUrl: config.baseUrl, apiKey: config.apiKey as string, embeddedServer: false }
-      const unreachable = await preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), { ...environment }, originMaterial(config))
+      // an abort does not wait out a silent host's handshake, as a signal does not for the command line and a fleet
+      const unreachable = await untilInterrupted(preflight(target.baseUrl, preflightWaitMs(config.timeoutMs, deadlineAt), { ...environment }, originMaterial(config)), signal)
       notInterrupted()
       if (unreachable) throw new ConformanceRunError(inOptionWords(redact(unreachable.message)))
     }

@@ -28,7 +28,8 @@ const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
  * were quoted, a gateway's key with them, into stderr and every report's reason.
  */
 function withoutColon(line: string): string {
-  const name = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)[\s=]/.exec(line.trim())?.[1]
+  // a value after the name: base64's padding (`c2tf…eA==`) is none, and the value alone is not named
+  const name = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?:\s+|=)(?!=*$)/.exec(line.trim())?.[1]
   return name !== undefined ? `${JSON.stringify(name)} and its value without a colon between them` : `a line without a colon (its ${line.trim().length} characters not shown: it may be a secret value)`
 }
 

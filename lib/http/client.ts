@@ -139,9 +139,9 @@ export class HttpClient {
         if ((fewer = await this.pools.afterRefusal('not-taken', limitAtSend, ++notTaken, this.msLeft())) === undefined) return result
         continue
       }
-      // a connection refused carried nothing: sent again, a POST too, while the server has refused for a few seconds at most (a restart)
+      // a connection refused carried nothing: sent again, a POST too, while the server has refused for a few seconds at most (a restart), as the same attempt (no resend)
       const refusedWait = response ? undefined : this.refusals.waitBefore(result.exchange, refused + 1, this.msLeft())
-      if (refusedWait !== undefined && this.options.resendsStopped?.() !== true && ++refused) { await sleep(refusedWait); continue }
+      if (refusedWait !== undefined && this.options.resendsStopped?.() !== true && ++refused && attempt--) { await sleep(refusedWait); continue }
       // none, or a bot check's challenge (Vercel's is a 429): no rate limit, no wait passes it (challenge.ts)
       if (!response || challengeOf(response.headers)) return result
       const asked = retryWaitMs(response.status, response.headers['retry-after'], { attempt, unserved }, policy, serverNow(response.headers.date))

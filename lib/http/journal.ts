@@ -42,7 +42,7 @@ export interface JournalLine {
   body?: string
   /** dispatched, POST only: the request's headers as recorded (the key as $CONFORM_API_KEY, secret --header values redacted). */
   headers?: Record<string, string>
-  /** 1 for the first attempt; a resend after a 429 or a 503 is 2, 3 … */
+  /** 1 for the first attempt; a resend after a 429 or a 503 is 2, 3 … (one refused its connection goes again as the same attempt: it never left) */
   attempt?: number
   /** Sent on a connection of its own: a resend after the connection race lost the first attempt's answer. */
   freshConnection?: boolean

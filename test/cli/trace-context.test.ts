@@ -77,6 +77,8 @@ test('--header adds a header to every request; a secret-named one is redacted in
     ['X-Gateway-Token sk_live_9f8e7d6c5b4a3921', /got "X-Gateway-Token" and its value without a colon between them$/m],
     ['Ocp-Apim-Subscription-Key=sk_live_9f8e7d6c5b4a3921', /got "Ocp-Apim-Subscription-Key" and its value without a colon between them$/m],
     ['sk_live_9f8e7d6c5b4a3921', /got a line without a colon \(its 24 characters not shown: it may be a secret value\)$/m],
+    // a base64 value alone: its padding is no "Name=value" (the value before it was quoted as the header's name)
+    ['c2tfbGl2ZV85ZjhlN2Q2YzViNGEzOTIxeA==', /got a line without a colon \(its 36 characters not shown: it may be a secret value\)$/m],
     ['Bad Name: x', /--header takes "Name: value" with a header name of letters, digits and -/],
   ] as const) {
     const refused = await runConformInProcess(['--base-url', log.baseUrl, '--header', header], { env: { CONFORM_API_KEY: KEY } })
