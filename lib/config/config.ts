@@ -4,12 +4,11 @@
  * the problem and the fix, exit code 2.
  */
 import { ENV_FILE_MAX_BYTES, readUserText, UserFileTooLarge, whyUnreadable } from './user-file.ts'
-import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
 import { findRule, ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { closestName } from './closest-name.ts'
-import { mayBeAKey, meantUrl } from './url-hints.ts'
+import { isLoopbackHost, mayBeAKey, meantUrl } from './url-hints.ts'
 import { CONFORM_OPTIONS, type ConformFlag } from './conform-options.ts'
 import { checkApiKey } from './api-key.ts'
 import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
@@ -182,13 +181,6 @@ export function apiKeyInArgv(argv: readonly string[]): string | undefined {
     else if (arg.startsWith('--api-key=')) key = arg.slice('--api-key='.length)
   })
   return key
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '')
-  if (host === 'localhost' || host.endsWith('.localhost')) return true
-  if (isIP(host) === 4) return host.startsWith('127.')
-  return host === '::1'
 }
 
 /** Reads flags, environment and .env files into a Config; throws ConfigError. */

@@ -1,4 +1,5 @@
 /** What a message may say of a base URL that does not parse. */
+import { isIP } from 'node:net'
 
 /**
  * What a base URL that does not parse was most likely meant to be, when it can be told. Node's
@@ -23,3 +24,11 @@ export function meantUrl(raw: string): string | undefined {
  * dot, a JWT's first part is not lower case).
  */
 export const mayBeAKey = (raw: string): boolean => /^[\x21-\x7e]+$/.test(raw.trim()) && !raw.includes(':') && !/^\s*[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,24}\//.test(raw)
+
+/** localhost, a name under .localhost, 127.0.0.0/8 or ::1: a host whose traffic never leaves the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '')
+  if (host === 'localhost' || host.endsWith('.localhost')) return true
+  if (isIP(host) === 4) return host.startsWith('127.')
+  return host === '::1'
+}

@@ -25,7 +25,7 @@
  * others: on a server that hangs on everything, the rest expire BEHIND_MS after the first, not one
  * after another.
  */
-import { isLoopbackHost } from '../config/config.ts'
+import { isLoopbackHost } from '../config/url-hints.ts'
 
 /**
  * A clock run out is looked at once more after Node's poll for input (setImmediate), before the

@@ -10,7 +10,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { isIP } from 'node:net'
-import { isLoopbackHost } from '../config/config.ts'
+import { isLoopbackHost } from '../config/url-hints.ts'
 
 /** The resolver's form this module calls: every address of a name. */
 export type Resolve = (hostname: string, options: { all: true; family?: number }, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void
