@@ -120,8 +120,9 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const gone = serverGone(exchanges) !== undefined
   // a server that answered every request 421, or redirected it, would answer so again: nothing of the service to confirm (misdirected.ts)
   const wrongHost = answeredOnly421(journal) + answeredOnlyRedirects(journal) > 0
-  // an operation stalled by one request past --timeout is probed again: a pause, or a hang (stalled-operations.ts)
-  if (!answeredNothing) scope.client?.stalls.release()
+  // an operation stalled by one request past --timeout is probed again: a pause, or a hang (stalled-operations.ts);
+  // not when nothing is probed (--confirm 0, a key or server gone): the ledger's last list read waited out a hung list
+  if (options.attempts > 0 && !answeredNothing && !keyGone && !gone && !wrongHost) scope.client?.stalls.release()
   // a spared check's attempts start a round late (once the first was served): --confirm 1 left them none (unconfirmed, "not needed")
   const rounds = options.attempts + (lead === undefined ? 0 : 1)
   for (let attempt = 1; attempt <= rounds && !keyGone && !answeredNothing && !gone && !wrongHost && !options.stopped(); attempt++) {

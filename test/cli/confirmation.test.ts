@@ -144,3 +144,38 @@ test('a replica slower than --timeout on one request: its failures are probed ag
   expect(run.stdout).toMatch(/^✗ intermittent: 1 of \d+ requests got no answer \(TIMEOUT\)/m)
   expect(run.stdout).not.toContain('its operation had left a request unanswered past --timeout')
 })
+
+const TIMEOUT = 1_500
+
+/**
+ * A list that hangs from its third request on: the list operation stalls, and with --confirm 0 nothing
+ * is probed again, so nothing of it is released: the ledger's last list read is not sent to wait out
+ * --timeout on the hung list (it was, found by review11).
+ */
+test('--confirm 0: a stalled operation stays stalled, no request of it sent after the stall', async () => {
+  const upstream = await started(startReferenceServer({ apiKey }))
+  const target = new URL(upstream.baseUrl)
+  let lists = 0
+  let hungSince: number | undefined
+  const lateLists: string[] = []
+  const balancer: Server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url?.endsWith('/categories') === true && ++lists >= 3) {
+      hungSince ??= Date.now()
+      // past the stall (--timeout after the first hung request), with a second's margin for a loaded machine
+      if (Date.now() - hungSince > TIMEOUT + 1_000) lateLists.push(req.url)
+      return // never answered
+    }
+    const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    })
+    up.on('error', () => res.destroy())
+    req.pipe(up)
+  })
+  await new Promise<void>((resolve) => balancer.listen(0, '127.0.0.1', resolve))
+  const { port } = balancer.address() as AddressInfo
+  serve({ baseUrl: `http://127.0.0.1:${port}/v1`, close: () => new Promise<void>((resolve) => (balancer.closeAllConnections(), balancer.close(() => resolve()))) })
+  const run = await conform({ baseUrl: `http://127.0.0.1:${port}/v1` }, '--confirm', '0', '--timeout', String(TIMEOUT))
+  expect(run.code, run.stdout).not.toBe(0)
+  expect(lateLists).toEqual([])
+}, 60_000)
