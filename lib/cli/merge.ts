@@ -151,7 +151,11 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   // a folder left from an older run keeps its verdict, and the page says how old it is
   noteStaleRuns(deployments, runs)
   // a job that wrote no reports is missing from the folders, not failed: --expect makes that no verdict
-  const missing = expect !== undefined && deployments.length !== Number(expect) ? `${expect} deployments expected (--expect), ${deployments.length} found: a job whose reports are missing was not judged` : undefined
+  // one job's reports downloaded under two names (two artifact patterns that both match it) are one run, not two deployments
+  const twice = copiedRuns(deployments, runs)
+  const found = deployments.length - twice.length
+  const copies = twice.length > 0 ? ` (${twice.map(([a, b]) => `${a} and ${b}`).join(', ')} hold the same run, one job's reports under two names)` : ''
+  const missing = expect !== undefined && found !== Number(expect) ? `${expect} deployments expected (--expect), ${found} found${copies}: a job whose reports are missing was not judged` : undefined
   if (missing !== undefined) errors.push(missing)
   const fleet = fleetOf(deployments, runs, tool, errors.length > 0 ? errors.join('; ') : undefined)
   try {
@@ -160,4 +164,20 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
     return io.err(`conform merge: cannot write the fleet's reports to ${out}: ${redact((error as Error).message)}\n`), 2
   }
   return fleet.exitCode
+}
+
+/** The labels of deployments whose run is one another deployment's folder holds too (the same runId and start), each pair once. */
+function copiedRuns(deployments: readonly FleetDeployment[], runs: readonly RunFile[]): [string, string][] {
+  const first = new Map<string, string>()
+  const pairs: [string, string][] = []
+  runs.forEach((run, i) => {
+    // a folder not read (unreadRun) holds no run of its own
+    const runId = 'runId' in run ? run.runId : undefined
+    if (typeof runId !== 'string' || runId === '') return
+    const key = `${runId} ${run.startedAt}`
+    const earlier = first.get(key)
+    if (earlier === undefined) first.set(key, deployments[i]!.label)
+    else pairs.push([earlier, deployments[i]!.label])
+  })
+  return pairs
 }

@@ -35,8 +35,11 @@ function merge(dirs: string[], out: string) {
   return { code, stdout, stderr, fleet }
 }
 
-const failed = () => resultsFileOf(oneFailure())
-const passed = () => resultsFileOf(runResult())
+/** Each a run of its own, as each CI job's is: one run under two folders is one job's reports copied (merge --expect counts it once). */
+let runs = 0
+const ownRun = <R extends object>(results: R): R => ({ ...results, runId: `20260101-0000-run${++runs}` })
+const failed = () => ownRun(resultsFileOf(oneFailure()))
+const passed = () => ownRun(resultsFileOf(runResult()))
 
 describe('merge of a folder whose results.json is missing or not a run\'s', () => {
   test('missing, beside a deployment that failed: exit 1, the page written, the missing one not judged and why', () => {
@@ -283,5 +286,18 @@ describe('junit.xml of a merge not whole (--expect short), one of whose deployme
     const xml = readFileSync(join(scratch, 'out-junit-whole', 'junit.xml'), 'utf8')
     expect([...xml.matchAll(/<testsuite name="([^"]*)"/g)].map((x) => x[1])).toEqual(['fleet', 'junit-us', '(fleet)'])
     expect(xml).toMatch(/<testcase classname="\(fleet\)" name="the fleet is whole" time="0"><error message="3 deployments expected \(--expect\), 2 found[^"]*" type="FleetNotWhole">/)
+  })
+})
+
+describe('merge --expect of one job\'s reports under two names (two artifact patterns that both match it)', () => {
+  test('counted once: a job whose reports are missing is not hidden by the copy (it passed --expect 3 with two jobs\' reports)', () => {
+    const copied = passed()
+    const m = merge([folder('copy-eu', passed()), folder('copy-us', copied), folder('copy-us-again', copied), '--expect', '3'], 'out-copied')
+    expect(m.code).toBe(2)
+    expect(m.fleet.error).toMatch(/^3 deployments expected \(--expect\), 2 found \(copy-us and copy-us-again hold the same run, one job's reports under two names\): a job whose reports are missing was not judged/)
+    // each its own run: counted as they are
+    const own = merge([folder('own-eu', passed()), folder('own-us', passed()), folder('own-ap', passed()), '--expect', '3'], 'out-own')
+    expect(own.code).toBe(0)
+    expect(own.fleet.error).toBeUndefined()
   })
 })
