@@ -95,8 +95,8 @@ function blockedFromThenOn(exchanges: readonly Exchange[], journal: readonly Jou
   }
 }
 
-/** A check as the run judged it: its evidence, and how its failure recurred when probed again (lib/runner/confirmation.ts). */
-export interface JudgedCheck {
+/** A check after the confirmation: its evidence, and how its failure recurred when probed again (lib/runner/confirmation.ts); judged-check.ts holds what other modules read of one. */
+export interface ConfirmedCheck {
   exchanges: readonly Exchange[]
   recurrence?: { kind: 'deterministic' | 'intermittent' | 'unconfirmed' }
 }
@@ -126,7 +126,7 @@ function servedElsewhere(exchanges: readonly Exchange[], pages: readonly Exchang
  * request sent again was served (its failure intermittent), or a request without a body blocked was served elsewhere. A managed rule against some bodies blocks the same body every time: a
  * check whose every attempt failed keeps its block pages judged (mutation markup-blocked).
  */
-function blockedForAWhile(checks: readonly JudgedCheck[]): { problem: RunProblem; everyTime: ReadonlySet<string> } | undefined {
+function blockedForAWhile(checks: readonly ConfirmedCheck[]): { problem: RunProblem; everyTime: ReadonlySet<string> } | undefined {
   // each exchange once: one is the evidence of every check that judged it (a list read of many), and a page is read through
   const exchanges = [...new Map(checks.flatMap((c) => c.exchanges).map((e) => [e.id, e])).values()]
   const pages = exchanges.filter(blocked)
@@ -158,7 +158,7 @@ export interface FrontAnswer {
  * its refusals of the certificate, its challenges, and its block pages where it blocked every request, or blocked for a while (`checks`,
  * judged and confirmed: a request sent again served); a block page among the service's answers is the API's refusal, which the rules judge.
  */
-export function frontAnswered(exchanges: readonly Exchange[], withCertificate: boolean, asked = false, journal: readonly JournalEntry[] = [], checks: readonly JudgedCheck[] = []): FrontAnswer | undefined {
+export function frontAnswered(exchanges: readonly Exchange[], withCertificate: boolean, asked = false, journal: readonly JournalEntry[] = [], checks: readonly ConfirmedCheck[] = []): FrontAnswer | undefined {
   const certificate = certificateRefused(exchanges, withCertificate)
   if (certificate) return { problem: certificate, answered: refusedForCertificate }
   // every request alike: each of its answers is the gateway's

@@ -5,7 +5,7 @@
  * --confirm 0) is unconfirmed. The exit code does not change, and a passing run sends nothing more.
  */
 import { randomBytes } from 'node:crypto'
-import { createServer, request, type Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect, test } from 'vitest'
 import type { RunResult } from '../../lib/result/run-result.ts'
@@ -13,6 +13,7 @@ import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
 import { errorReply, startCase } from '../../lib/server/server-cases.ts'
 import { runsWithKey } from '../helpers/run-conform.ts'
+import { forwardTo } from '../hostile/hostile-servers.ts'
 
 const apiKey = `key-${randomBytes(12).toString('hex')}`
 const { serve, conform } = runsWithKey(apiKey)
@@ -112,12 +113,7 @@ const slowReplicaBalancer = async (upstream: RunningServer): Promise<{ baseUrl: 
   const balancer: Server = createServer((req, res) => {
     const slow = req.url?.includes('/pets/') === true && ++pets === 2
     setTimeout(() => {
-      const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      })
-      up.on('error', () => res.destroy())
-      req.pipe(up)
+      forwardTo(target, req, res)
     }, slow ? 10_000 : 0)
   })
   await new Promise<void>((resolve) => balancer.listen(0, '127.0.0.1', resolve))
@@ -165,12 +161,7 @@ test('--confirm 0: a stalled operation stays stalled, no request of it sent afte
       if (Date.now() - hungSince > TIMEOUT + 1_000) lateLists.push(req.url)
       return // never answered
     }
-    const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers)
-      answer.pipe(res)
-    })
-    up.on('error', () => res.destroy())
-    req.pipe(up)
+    forwardTo(target, req, res)
   })
   await new Promise<void>((resolve) => balancer.listen(0, '127.0.0.1', resolve))
   const { port } = balancer.address() as AddressInfo

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, expect, test } from 'vitest'
 import type { Exchange } from '../../lib/http/exchange.ts'
-import { frontAnswered, type JudgedCheck } from '../../lib/result/front-answered.ts'
+import { frontAnswered, type ConfirmedCheck } from '../../lib/result/front-answered.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startReferenceServer, type Behaviour, type Reply, type RunningServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
@@ -78,24 +78,24 @@ const exchange = (id: string, method: string, body: string | undefined, page: bo
 })
 
 test('a window is told by a block page served when probed again, or by a request without a body blocked once and served elsewhere; a body blocked every time is not one', () => {
-  const judged = (checks: JudgedCheck[]) => frontAnswered(checks.flatMap((c) => c.exchanges), false, false, [], checks)
-  const markup = (n: number): JudgedCheck => ({ exchanges: [exchange(`m${n}`, 'POST', '{"name":"<b>x</b>"}', true), exchange(`m${n}again`, 'POST', '{"name":"<b>x</b>"}', true)], recurrence: { kind: 'deterministic' } })
+  const judged = (checks: ConfirmedCheck[]) => frontAnswered(checks.flatMap((c) => c.exchanges), false, false, [], checks)
+  const markup = (n: number): ConfirmedCheck => ({ exchanges: [exchange(`m${n}`, 'POST', '{"name":"<b>x</b>"}', true), exchange(`m${n}again`, 'POST', '{"name":"<b>x</b>"}', true)], recurrence: { kind: 'deterministic' } })
   const served = exchange('s', 'GET', undefined, false)
   // a managed rule against markup: no window, before or after the confirmation, whatever else was served
   expect(judged([markup(1), markup(2), markup(3), { exchanges: [served] }])).toBeUndefined()
   expect(frontAnswered([...[markup(1), markup(2)].flatMap((c) => c.exchanges), served], false)).toBeUndefined()
   // a check that failed on a block page and passed when probed again
-  const again: JudgedCheck = { exchanges: [exchange('a', 'GET', undefined, true), exchange('a2', 'GET', '', false)], recurrence: { kind: 'intermittent' } }
+  const again: ConfirmedCheck = { exchanges: [exchange('a', 'GET', undefined, true), exchange('a2', 'GET', '', false)], recurrence: { kind: 'intermittent' } }
   const window = judged([markup(1), markup(2), again])
   expect(window?.problem.message).toMatch(/^Cloudflare blocked 5 requests for a while \(403 with its block page\)/)
   // the markup's pages, blocked every time, are still judged; the window's are the front's
   expect(window?.answered(markup(1).exchanges[0]!)).toBe(false)
   expect(window?.answered(again.exchanges[0]!)).toBe(true)
   // without a confirmation: the list read with the key blocked once and served elsewhere (its trace context its own)
-  const listBlocked = (id: string): JudgedCheck => ({ exchanges: [exchange(id, 'GET', undefined, true)], recurrence: { kind: 'unconfirmed' } })
+  const listBlocked = (id: string): ConfirmedCheck => ({ exchanges: [exchange(id, 'GET', undefined, true)], recurrence: { kind: 'unconfirmed' } })
   expect(judged([listBlocked('l1'), listBlocked('l2'), listBlocked('l3'), { exchanges: [served] }])?.problem.message).toMatch(/^Cloudflare blocked 3 requests for a while/)
   expect(judged([listBlocked('l1'), listBlocked('l2'), listBlocked('l3'), { exchanges: [exchange('o', 'POST', '{"name":"y"}', false)] }])).toBeUndefined()
   // a create blocked once, another create served: a body rule may block one body and not another
-  const createBlocked = (id: string): JudgedCheck => ({ exchanges: [exchange(id, 'POST', '{"name":"x"}', true)], recurrence: { kind: 'unconfirmed' } })
+  const createBlocked = (id: string): ConfirmedCheck => ({ exchanges: [exchange(id, 'POST', '{"name":"x"}', true)], recurrence: { kind: 'unconfirmed' } })
   expect(judged([createBlocked('c1'), createBlocked('c2'), createBlocked('c3'), { exchanges: [exchange('c4', 'POST', '{"name":"x"}', false)] }])).toBeUndefined()
 })

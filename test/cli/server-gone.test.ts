@@ -7,13 +7,14 @@
  * a moment and comes back (a restart) passes: a refused connection carried nothing, and goes again.
  */
 import { randomBytes } from 'node:crypto'
-import { createServer, request, type Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, expect, test } from 'vitest'
 import type { Exchange } from '../../lib/http/exchange.ts'
 import { SERVER_GONE, serverGone } from '../../lib/result/server-gone.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { failedRules, runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { forwardTo } from '../hostile/hostile-servers.ts'
 
 const servers: RunningServer[] = []
 const runs: ConformRun[] = []
@@ -126,12 +127,7 @@ async function restartsAt(at: number, downMs: number, apiKey: string): Promise<{
       front.closeIdleConnections()
       setTimeout(() => front.listen(port, '127.0.0.1'), downMs)
     }
-    const forwarded = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers)
-      answer.pipe(res)
-    })
-    forwarded.on('error', () => res.destroy())
-    req.pipe(forwarded)
+    forwardTo(upstream, req, res)
   })
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve))
   const port = (front.address() as AddressInfo).port

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
 import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -81,6 +81,16 @@ type Handler = (req: IncomingMessage, res: ServerResponse, seen: SeenRequest, st
 /** An answer of a JSON body with its status, as the handlers of httpServer write one. */
 export const jsonReply = (res: ServerResponse, status: number, body: unknown): void =>
   void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+
+/** Passes a request on to `upstream` (its host and port) as it came, and its answer back as it comes: a front, a balancer or a gateway of a test. */
+export function forwardTo(upstream: { hostname: string; port: string | number }, req: IncomingMessage, res: ServerResponse): void {
+  const forwarded = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers)
+    answer.pipe(res)
+  })
+  forwarded.on('error', () => res.destroy())
+  req.pipe(forwarded)
+}
 
 /** An HTTP server that reads each request whole, records it, then lets `handler` answer. */
 export async function httpServer(handler: Handler): Promise<HostileServer> {

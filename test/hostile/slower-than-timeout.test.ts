@@ -12,6 +12,7 @@ import { describe, expect, test } from 'vitest'
 import { slowOperations } from '../../lib/result/no-answer-in-time.ts'
 import { startReferenceServer } from '../../lib/server/reference-server.ts'
 import { runsWithKey } from '../helpers/run-conform.ts'
+import { forwardTo } from './hostile-servers.ts'
 
 const KEY = `slow-${randomBytes(12).toString('hex')}`
 const { serve, conform } = runsWithKey(KEY)
@@ -77,12 +78,7 @@ async function gatewayBeforeColdService(): Promise<{ baseUrl: string; close(): P
       req.resume()
       return void res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end('{"code":"unauthorized","message":"no valid key","status":401}')
     }
-    const forwarded = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers)
-      answer.pipe(res)
-    })
-    forwarded.on('error', () => res.destroy())
-    req.pipe(forwarded)
+    forwardTo(target, req, res)
   })
   await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve))
   return { baseUrl: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/v1`, close: () => new Promise((resolve) => (gateway.closeAllConnections(), gateway.close(() => resolve()))) }
