@@ -18,12 +18,12 @@ const eitherCase = (hex: string) => [...hex].map((d) => (/[a-fA-F]/.test(d) ? `[
  * Undefined when the secret has only letters and digits, which no encoder escapes.
  */
 export function jsonEscapedPattern(secret: string): string | undefined {
-  if (/^[a-zA-Z0-9]*$/.test(secret)) return undefined
+  if (Array.from(secret).every((c) => NEVER_ESCAPED_IN_TEXT.test(c))) return undefined
   return Array.from(secret, (c) => {
-    if (/[a-zA-Z0-9]/.test(c)) return c
+    if (NEVER_ESCAPED_IN_TEXT.test(c)) return c
     const code = c.codePointAt(0)!
     const units = code > 0xffff ? [c.charCodeAt(0), c.charCodeAt(1)] : [code]
-    const hex = units.map((u) => '\\\\u' + [...u.toString(16).padStart(4, '0')].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('')).join('')
+    const hex = units.map((u) => '\\\\u' + eitherCase(u.toString(16).padStart(4, '0'))).join('')
     const named = c === '/' ? ['\\\\/'] : c === '"' ? ['\\\\"'] : c === '\\' ? ['\\\\\\\\'] : []
     return `(?:${[escapeRegExp(c), ...named, hex].join('|')})`
   }).join('')
@@ -46,7 +46,7 @@ export function percentEscapedPattern(secret: string): string | undefined {
   if (Array.from(secret).every((c) => NEVER_PERCENT_ESCAPED.test(c))) return undefined
   return Array.from(secret, (c) => {
     if (NEVER_PERCENT_ESCAPED.test(c)) return escapeRegExp(c)
-    const bytes = [...Buffer.from(c)].map((b) => '%' + [...b.toString(16).toUpperCase().padStart(2, '0')].map((d) => (/[A-F]/.test(d) ? `[${d}${d.toLowerCase()}]` : d)).join('')).join('')
+    const bytes = [...Buffer.from(c)].map((b) => '%' + eitherCase(b.toString(16).padStart(2, '0'))).join('')
     return `(?:${escapeRegExp(c)}|${bytes})`
   }).join('')
 }
@@ -55,7 +55,7 @@ export function percentEscapedPattern(secret: string): string | undefined {
 export const longestPercentEscaped = (secret: string) => Array.from(secret, (c) => (NEVER_PERCENT_ESCAPED.test(c) ? 1 : 3 * Buffer.byteLength(c))).reduce((a, b) => a + b, 0)
 
 /** The longest text a secret written by jsonEscapedPattern can occupy: six characters per escape. */
-export const longestJsonEscaped = (secret: string) => Array.from(secret, (c) => (/[a-zA-Z0-9]/.test(c) ? 1 : c.length * 6)).reduce((a, b) => a + b, 0)
+export const longestJsonEscaped = (secret: string) => Array.from(secret, (c) => (NEVER_ESCAPED_IN_TEXT.test(c) ? 1 : c.length * 6)).reduce((a, b) => a + b, 0)
 
 /**
  * The names HTML5 gives the characters a key may hold besides letters and digits (a key is visible
