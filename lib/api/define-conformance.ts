@@ -27,6 +27,7 @@ import { collectChecks, type Suite } from '../suite-kit/check.ts'
 import { newRunScope, within } from '../suite-kit/run-context.ts'
 import { ConformanceError } from './errors.ts'
 import { configBeforeAddress, type ConformanceOptions } from './options.ts'
+import { handleLater } from './base-url.ts'
 import { responseEvidence } from './response-evidence.ts'
 import { runConformanceWith, type ConformanceRun } from './run-conformance.ts'
 
@@ -183,6 +184,8 @@ async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, run
 export function declareConformance(suites: readonly Suite[], manifest: SuiteManifest, options: ConformanceOptions = {}): void {
   const environment = options.environment ?? process.env
   const cwd = options.cwd ?? process.cwd()
+  // a promise of the address is awaited in the beforeAll: rejected before then, it is the run's failure, not an unhandled rejection
+  handleLater(options.baseUrl)
   // every option but the address, checked now: a bad one fails the file before any test
   let config: ReturnType<typeof configBeforeAddress>
   try {
