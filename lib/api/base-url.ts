@@ -65,15 +65,23 @@ export function handleLater(baseUrl: ConformanceOptions['baseUrl']): void {
   if (isThenable(baseUrl) && notAnAddress(baseUrl) === undefined) baseUrl.then(undefined, () => {})
 }
 
-/** `pending` settled, within `waitMs` and before `signal` aborts; `what` is how messages call it. */
-async function settled(pending: unknown, waitMs: number, signal: AbortSignal | undefined, what: string): Promise<unknown> {
+/** The run's deadline: when it comes, how long it is, and the signal that may end the run before. */
+export interface Deadline {
+  at: number
+  ms: number
+  signal?: AbortSignal | undefined
+}
+
+/** `pending` settled, before the deadline and before its signal aborts; `what` is how messages call it. */
+async function settled(pending: unknown, deadline: Deadline, what: string): Promise<unknown> {
+  const { signal } = deadline
   if (!isThenable(pending)) return pending
   const interrupted = () => new ConformanceRunError(`interrupted by ${String(signal?.reason)} before the run started`)
   if (signal?.aborted) throw interrupted()
   let timer: ReturnType<typeof setTimeout> | undefined
   let onAbort = () => {}
   const gaveUp = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ConformanceRunError(`${what} gave no address within the run's deadline (${Math.round(waitMs)} ms): it never settled, so the service did not start, or its start was never awaited (deadline gives it longer)`)), Math.max(0, waitMs))
+    timer = setTimeout(() => reject(new ConformanceRunError(`${what} gave no address within the run's deadline (${deadline.ms} ms): it never settled, so the service did not start, or its start was never awaited (deadline gives it longer)`)), Math.max(0, deadline.at - Date.now()))
     onAbort = () => reject(interrupted())
     signal?.addEventListener('abort', onAbort, { once: true })
   })
@@ -89,10 +97,10 @@ async function settled(pending: unknown, waitMs: number, signal: AbortSignal | u
 }
 
 /**
- * The base URL, once the function or promise that gives it has, waited for at most `waitMs` (what
- * is left of the run's deadline); undefined: none given (the embedded reference server).
+ * The base URL, once the function or promise that gives it has, waited for until the run's
+ * deadline; undefined: none given (the embedded reference server).
  */
-export async function resolveBaseUrl(options: ConformanceOptions, waitMs: number, signal?: AbortSignal): Promise<string | undefined> {
+export async function resolveBaseUrl(options: ConformanceOptions, deadline: Deadline): Promise<string | undefined> {
   refuseEmptyBaseUrl(options)
   const baseUrl: unknown = options.baseUrl
   if (baseUrl === undefined || typeof baseUrl === 'string' || isUrl(baseUrl)) return baseUrl === undefined ? undefined : String(baseUrl)
@@ -106,7 +114,7 @@ export async function resolveBaseUrl(options: ConformanceOptions, waitMs: number
       throw new ConformanceRunError(`baseUrl's function threw ${text(error)}: ${WHEN_CALLED}`, { cause: error })
     }
   }
-  const given = await settled(pending, waitMs, signal, typeof baseUrl === 'function' ? "the promise baseUrl's function returned" : 'the promise given as baseUrl')
+  const given = await settled(pending, deadline, typeof baseUrl === 'function' ? "the promise baseUrl's function returned" : 'the promise given as baseUrl')
   if (given === undefined || given === null || given === '') {
     throw new ConformanceConfigError(`baseUrl gave no address: ${WHEN_CALLED}; or hand a promise of the address`)
   }

@@ -45,7 +45,7 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
   const cwd = options.cwd ?? process.cwd()
   // a service's start (the promise or function baseUrl is) is waited for within the deadline, as the rest of the run is
   const { deadlineMs } = configBeforeAddress(options, environment, cwd)
-  const config = configForRun(options, await resolveBaseUrl(options, startedAt + deadlineMs - Date.now(), options.signal), environment, cwd)
+  const config = configForRun(options, await resolveBaseUrl(options, { at: startedAt + deadlineMs, ms: deadlineMs, signal: options.signal }), environment, cwd)
   const deadlineAt = startedAt + config.deadlineMs
   const redact = createRedactor(config.apiKey, environment.CONFORM_API_KEY, ...secretValues(config.headers))
   // report files only when asked: a library call leaves no folder behind by default
