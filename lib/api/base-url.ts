@@ -12,7 +12,7 @@ import { ConformanceConfigError, ConformanceRunError } from './errors.ts'
 import { refuseEmptyBaseUrl, type ConformanceOptions } from './options.ts'
 
 /** When the function is called, and so what it may read. */
-const WHEN_CALLED = "a function given as baseUrl is called when the run starts, in defineConformance()'s beforeAll, after the beforeAll hooks declared before defineConformance() and before those declared after it: declare the hook that starts the service first"
+const WHEN_CALLED = "a function given as baseUrl is called when the run starts, in defineConformance()'s beforeAll, after the beforeAll hooks declared before defineConformance() and before those declared after it: declare the hook that starts the service first (with sequence.hooks: 'parallel' in the vitest config, hooks run at once: hand a promise of the address, which the hook that starts the service resolves)"
 
 /** What the address of a service started in the test file looks like, for messages. */
 const LIKE = "baseUrl: () => `http://127.0.0.1:${port}/v1`"

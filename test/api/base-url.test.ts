@@ -73,7 +73,7 @@ describe('a service whose start does not give an address', () => {
     const server: Server | undefined = undefined as Server | undefined
     const threw = await refusal(() => `http://127.0.0.1:${(server!.address() as { port: number }).port}/v1`)
     expect(threw.error).toBeInstanceOf(ConformanceRunError)
-    expect(threw.error.message).toMatch(/^baseUrl's function threw TypeError: Cannot read properties of undefined \(reading 'address'\): a function given as baseUrl is called when the run starts, in defineConformance\(\)'s beforeAll, after the beforeAll hooks declared before defineConformance\(\) .*declare the hook that starts the service first$/)
+    expect(threw.error.message).toMatch(/^baseUrl's function threw TypeError: Cannot read properties of undefined \(reading 'address'\): a function given as baseUrl is called when the run starts, in defineConformance\(\)'s beforeAll, after the beforeAll hooks declared before defineConformance\(\) .*declare the hook that starts the service first \(with sequence.hooks: 'parallel' in the vitest config, hooks run at once: hand a promise of the address, which the hook that starts the service resolves\)$/)
     expect(threw.error.cause).toBeInstanceOf(TypeError)
   })
 })
