@@ -21,7 +21,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => (typeof v
 const isThenable = (value: unknown): value is PromiseLike<unknown> => isObject(value) && typeof value.then === 'function'
 /** A URL, also one of another realm (happy-dom's, a vm context's), whose String() is its href. */
 const isUrl = (value: unknown): boolean => value instanceof URL || (isObject(value) && typeof value.href === 'string' && typeof value.protocol === 'string' && String(value) === value.href)
-const text = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error))
+const errorText = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error))
 
 /** The loopback address to give for what server.address() returned, when it names a port. */
 function addressFor(info: unknown): string | undefined {
@@ -65,11 +65,12 @@ export function handleLater(baseUrl: ConformanceOptions['baseUrl']): void {
   if (isThenable(baseUrl) && notAnAddress(baseUrl) === undefined) baseUrl.then(undefined, () => {})
 }
 
-/** The run's deadline: when it comes, how long it is, and the signal that may end the run before. */
+/** The run's deadline (when it comes, how long it is), the signal that may end the run before, and what hides the key in a message quoting the caller's error. */
 export interface Deadline {
   at: number
   ms: number
   signal?: AbortSignal | undefined
+  redact: (text: string) => string
 }
 
 /** `pending` settled, before the deadline and before its signal aborts; `what` is how messages call it. */
@@ -86,7 +87,7 @@ async function settled(pending: unknown, deadline: Deadline, what: string): Prom
     signal?.addEventListener('abort', onAbort, { once: true })
   })
   const given = Promise.resolve(pending).then(undefined, (error: unknown) => {
-    throw new ConformanceRunError(`${what} was rejected, ${text(error)}: the service did not start`, { cause: error })
+    throw new ConformanceRunError(`${what} was rejected, ${deadline.redact(errorText(error))}: the service did not start`, { cause: error })
   })
   try {
     return await Promise.race([given, gaveUp])
@@ -111,7 +112,7 @@ export async function resolveBaseUrl(options: ConformanceOptions, deadline: Dead
     try {
       pending = (baseUrl as () => unknown)()
     } catch (error) {
-      throw new ConformanceRunError(`baseUrl's function threw ${text(error)}: ${WHEN_CALLED}`, { cause: error })
+      throw new ConformanceRunError(`baseUrl's function threw ${deadline.redact(errorText(error))}: ${WHEN_CALLED}`, { cause: error })
     }
   }
   const given = await settled(pending, deadline, typeof baseUrl === 'function' ? "the promise baseUrl's function returned" : 'the promise given as baseUrl')

@@ -44,8 +44,9 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
   const environment = options.environment ?? process.env
   const cwd = options.cwd ?? process.cwd()
   // a service's start (the promise or function baseUrl is) is waited for within the deadline, as the rest of the run is
-  const { deadlineMs } = configBeforeAddress(options, environment, cwd)
-  const config = configForRun(options, await resolveBaseUrl(options, { at: startedAt + deadlineMs, ms: deadlineMs, signal: options.signal }), environment, cwd)
+  const early = configBeforeAddress(options, environment, cwd)
+  const waiting = { at: startedAt + early.deadlineMs, ms: early.deadlineMs, signal: options.signal, redact: createRedactor(early.apiKey, environment.CONFORM_API_KEY) }
+  const config = configForRun(options, await resolveBaseUrl(options, waiting), environment, cwd)
   const deadlineAt = startedAt + config.deadlineMs
   const redact = createRedactor(config.apiKey, environment.CONFORM_API_KEY, ...secretValues(config.headers))
   // report files only when asked: a library call leaves no folder behind by default

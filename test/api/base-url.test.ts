@@ -75,6 +75,9 @@ describe('a service whose start does not give an address', () => {
     expect(threw.error).toBeInstanceOf(ConformanceRunError)
     expect(threw.error.message).toMatch(/^baseUrl's function threw TypeError: Cannot read properties of undefined \(reading 'address'\): a function given as baseUrl is called when the run starts, in defineConformance\(\)'s beforeAll, after the beforeAll hooks declared before defineConformance\(\) .*declare the hook that starts the service first \(with sequence.hooks: 'parallel' in the vitest config, hooks run at once: hand a promise of the address, which the hook that starts the service resolves\)$/)
     expect(threw.error.cause).toBeInstanceOf(TypeError)
+    // the caller's error quoted, never the key in it
+    const keyed = await refusal(() => Promise.reject(new Error(`no service for Bearer ${API_KEY}`)))
+    expect(keyed.error.message).toBe("the promise baseUrl's function returned was rejected, Error: no service for Bearer [REDACTED]: the service did not start")
   })
 })
 
