@@ -114,6 +114,9 @@ export async function resolveBaseUrl(options: ConformanceOptions, deadline: Dead
     } catch (error) {
       throw new ConformanceRunError(`baseUrl's function threw ${deadline.redact(errorText(error))}: ${WHEN_CALLED}`, { cause: error })
     }
+    // a Fastify instance is a thenable: awaited, it would start the application for nothing
+    const returned = notAnAddress(pending)
+    if (returned) throw new ConformanceConfigError(returned)
   }
   const given = await settled(pending, deadline, typeof baseUrl === 'function' ? "the promise baseUrl's function returned" : 'the promise given as baseUrl')
   if (given === undefined || given === null || given === '') {

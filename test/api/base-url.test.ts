@@ -87,7 +87,7 @@ describe('what a test file has at hand instead of an address', () => {
     let called = 0
     const express = Object.assign(() => void called++, { listen: () => listening, use: () => {} })
     const fastify = { listen: async () => `http://127.0.0.1:${port}`, inject: () => {}, server: listening, then: () => void called++ }
-    for (const app of [express, fastify, () => express]) {
+    for (const app of [express, fastify, () => express, () => fastify]) {
       const { error } = await refusal(app)
       expect(error).toBeInstanceOf(ConformanceConfigError)
       expect(error.message).toMatch(/^baseUrl gave the application itself \(it has listen\(\)\), not its address: .*not through inject\(\) or supertest; .*Fastify: await app.listen\(\{ port: 0 \}\)/)
