@@ -25,8 +25,9 @@ import type { SuiteManifest } from '../runner/conform-run.ts'
 import { ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { collectChecks, type Suite } from '../suite-kit/check.ts'
 import { newRunScope, within } from '../suite-kit/run-context.ts'
-import { ConformanceError } from './errors.ts'
+import { ConformanceConfigError, ConformanceError } from './errors.ts'
 import { configBeforeAddress, type ConformanceOptions } from './options.ts'
+import { handleLater } from './base-url.ts'
 import { responseEvidence } from './response-evidence.ts'
 import { runConformanceWith, type ConformanceRun } from './run-conformance.ts'
 
@@ -176,6 +177,24 @@ async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, run
 }
 
 /**
+ * vitest's calls that declare, refused in the words of defineConformance(): called inside a test
+ * (vitest: "Calling the test function inside another test function is not allowed") or from a
+ * script that vitest does not run (vitest: "Vitest failed to find the current suite", with causes
+ * that are not this one), it says where it goes instead.
+ */
+function declaring(declaredAt: string | undefined, declare: () => void): void {
+  try {
+    declare()
+  } catch (error) {
+    // its first sentence: what follows is vitest's list of other causes, or its own way out (a describe)
+    const said = /^[^\n]*?[.!](?=\s|$)/.exec(String((error as Error)?.message ?? error))?.[0].slice(0, -1) ?? String(error)
+    const misplaced = new ConformanceConfigError(`defineConformance() declares vitest's tests and hooks: call it at the top level of a test file that vitest runs (npx vitest run), or inside a describe(), not inside a test or a hook; from a script, runConformance() from the main entry makes the run (vitest said: ${said})`, { cause: error })
+    misplaced.stack = withFrame(`${misplaced.name}: ${misplaced.message}`, declaredAt)
+    throw misplaced
+  }
+}
+
+/**
  * Declares the conformance suite in the calling test file; `suites` and `manifest` come from the
  * package entry. Options with bad values throw here, at collection, with the command line's
  * message; the base URL (a function or a promise) is asked for when the run starts.
@@ -183,6 +202,8 @@ async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, run
 export function declareConformance(suites: readonly Suite[], manifest: SuiteManifest, options: ConformanceOptions = {}): void {
   const environment = options.environment ?? process.env
   const cwd = options.cwd ?? process.cwd()
+  // a promise of the address is awaited in the beforeAll: rejected before then, it is the run's failure, not an unhandled rejection
+  handleLater(options.baseUrl)
   // every option but the address, checked now: a bad one fails the file before any test
   let config: ReturnType<typeof configBeforeAddress>
   try {
@@ -203,40 +224,42 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
   const timeout = config.deadlineMs + RUN_MARGIN_MS
   let run: ConformanceRun | undefined
   let cannotRun: unknown
-  beforeAll(async () => {
-    try {
-      run = await runConformanceWith(manifest, { ...options, seed })
-    } catch (error) {
-      // the run's own refusal (the service unreachable, a baseUrl that gave nothing) placed where the suite was declared, as a check's failure is
-      if (error instanceof ConformanceError) error.stack = withFrame(`${error.name}: ${error.message}`, declaredAt)
-      cannotRun = error
-      throw error
-    }
-  }, timeout)
-  // the run collects the same suites in the same order: a rule's checks are found by their place
-  // (names come redacted in the result, and a short key could change one)
-  const outcome = (ruleId: string, at: number, name: string) => {
-    if (!run) throw cannotRun ?? new Error('the conformance run has not been made')
-    const rule = run.result.rules.find((r) => r.id === ruleId)
-    const check = rule?.checks.length === checks.get(ruleId)?.length ? rule?.checks[at] : undefined
-    if (!rule || !check) throw new Error(`the run has no outcome for ${ruleId} › ${name}`)
-    return { rule, check, runId: run.result.runId }
-  }
-  test(RUN_TEST_NAME, async (ctx) => {
-    if (!run) throw cannotRun ?? new Error('the conformance run has not been made')
-    const { problems, runId, baseUrl, verdict } = run.result
-    // what repeats the run: the seed of its generated inputs; its id starts the names of its records
-    await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : []), ...baselineNotes(run.result.baseline)])
-    if (problems.length > 0) throw new ConformanceCheckFailure([...problems.map((p) => p.message), ...unplaced].join('\n'), declaredAt)
-  }, CHECK_TEST_MS)
-  for (const rule of rules) {
-    describe(`${rule.id}: ${rule.title}`, () => {
-      for (const [at, name] of (checks.get(rule.id) ?? []).entries()) {
-        test(name, async (ctx) => {
-          const found = outcome(rule.id, at, name)
-          await judge(ctx, found.rule, found.check, found.runId, declaredAt, unplaced)
-        }, CHECK_TEST_MS)
+  declaring(declaredAt, () => {
+    beforeAll(async () => {
+      try {
+        run = await runConformanceWith(manifest, { ...options, seed })
+      } catch (error) {
+        // the run's own refusal (the service unreachable, a baseUrl that gave nothing) placed where the suite was declared, as a check's failure is
+        if (error instanceof ConformanceError) error.stack = withFrame(`${error.name}: ${error.message}`, declaredAt)
+        cannotRun = error
+        throw error
       }
-    })
-  }
+    }, timeout)
+    // the run collects the same suites in the same order: a rule's checks are found by their place
+    // (names come redacted in the result, and a short key could change one)
+    const outcome = (ruleId: string, at: number, name: string) => {
+      if (!run) throw cannotRun ?? new Error('the conformance run has not been made')
+      const rule = run.result.rules.find((r) => r.id === ruleId)
+      const check = rule?.checks.length === checks.get(ruleId)?.length ? rule?.checks[at] : undefined
+      if (!rule || !check) throw new Error(`the run has no outcome for ${ruleId} › ${name}`)
+      return { rule, check, runId: run.result.runId }
+    }
+    test(RUN_TEST_NAME, async (ctx) => {
+      if (!run) throw cannotRun ?? new Error('the conformance run has not been made')
+      const { problems, runId, baseUrl, verdict } = run.result
+      // what repeats the run: the seed of its generated inputs; its id starts the names of its records
+      await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : []), ...baselineNotes(run.result.baseline)])
+      if (problems.length > 0) throw new ConformanceCheckFailure([...problems.map((p) => p.message), ...unplaced].join('\n'), declaredAt)
+    }, CHECK_TEST_MS)
+    for (const rule of rules) {
+      describe(`${rule.id}: ${rule.title}`, () => {
+        for (const [at, name] of (checks.get(rule.id) ?? []).entries()) {
+          test(name, async (ctx) => {
+            const found = outcome(rule.id, at, name)
+            await judge(ctx, found.rule, found.check, found.runId, declaredAt, unplaced)
+          }, CHECK_TEST_MS)
+        }
+      })
+    }
+  })
 }

@@ -149,7 +149,7 @@ export function configFromOptions(options: ConformanceOptions, baseUrl: string |
  * absent, it would check the embedded reference server and pass whatever the service does. Only
  * an options object without `baseUrl` at all checks the embedded server (or CONFORM_BASE_URL).
  */
-function refuseEmptyBaseUrl(options: ConformanceOptions): void {
+export function refuseEmptyBaseUrl(options: ConformanceOptions): void {
   if (!('baseUrl' in options) || (options.baseUrl !== undefined && options.baseUrl !== null && String(options.baseUrl) !== '')) return
   throw new ConformanceConfigError(`baseUrl is ${options.baseUrl === '' ? 'empty' : String(options.baseUrl)}: pass a function, baseUrl: () => process.env.SERVICE_URL, to read the address when the run starts (after the beforeAll hooks declared before defineConformance()), or a promise of it; leave baseUrl out to check the embedded reference server`)
 }
@@ -176,17 +176,6 @@ export function configForRun(options: ConformanceOptions, baseUrl: string | unde
   // a refused key is named as the caller gave it (the command line's --api-key is not theirs)
   if (options.apiKey !== undefined && config.keySource === '--api-key') config.keySource = 'the apiKey option'
   return config
-}
-
-/** The base URL, once the function or promise that gives it has; undefined: the embedded reference server. */
-export async function resolveBaseUrl(options: ConformanceOptions): Promise<string | undefined> {
-  refuseEmptyBaseUrl(options)
-  const baseUrl = options.baseUrl
-  const given = await (typeof baseUrl === 'function' ? baseUrl() : baseUrl)
-  if (baseUrl !== undefined && (given === undefined || given === null || String(given) === '')) {
-    throw new ConformanceConfigError('baseUrl gave no address: a function given as baseUrl is called when the run starts, after the beforeAll hooks declared before defineConformance(); or hand a promise of the address')
-  }
-  return given === undefined ? undefined : String(given)
 }
 
 /**

@@ -20,7 +20,8 @@ import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import { ConformanceError, ConformanceRunError } from './errors.ts'
 import { claimReportDir } from './report-dir-claim.ts'
 import { fakeTimersProblem } from './fake-timers.ts'
-import { configForRun, inOptionWords, resolveBaseUrl, type ConformanceOptions } from './options.ts'
+import { configBeforeAddress, configForRun, inOptionWords, type ConformanceOptions } from './options.ts'
+import { resolveBaseUrl } from './base-url.ts'
 import { originMaterial } from '../config/client-tls.ts'
 
 /** A run's result (what results.json holds, redacted), its terminal summary, the report files written (if any) and the write plan it said first. */
@@ -42,7 +43,10 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
   const startedAt = Date.now()
   const environment = options.environment ?? process.env
   const cwd = options.cwd ?? process.cwd()
-  const config = configForRun(options, await resolveBaseUrl(options), environment, cwd)
+  // a service's start (the promise or function baseUrl is) is waited for within the deadline, as the rest of the run is
+  const early = configBeforeAddress(options, environment, cwd)
+  const waiting = { at: startedAt + early.deadlineMs, ms: early.deadlineMs, signal: options.signal, redact: createRedactor(early.apiKey, environment.CONFORM_API_KEY) }
+  const config = configForRun(options, await resolveBaseUrl(options, waiting), environment, cwd)
   const deadlineAt = startedAt + config.deadlineMs
   const redact = createRedactor(config.apiKey, environment.CONFORM_API_KEY, ...secretValues(config.headers))
   // report files only when asked: a library call leaves no folder behind by default

@@ -8,7 +8,7 @@ import { resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
 import { findRule, ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { closestName } from './closest-name.ts'
-import { isLoopbackHost, mayBeAKey, meantUrl } from './url-hints.ts'
+import { isLoopbackHost, mayBeAKey, meantUrl, unixSocketProblem } from './url-hints.ts'
 import { CONFORM_OPTIONS, type ConformFlag } from './conform-options.ts'
 import { checkApiKey } from './api-key.ts'
 import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
@@ -306,6 +306,8 @@ export function checkBaseUrl(config: Config, name: string): void {
   const url = URL.canParse(raw) ? new URL(raw) : undefined
   // "localhost:8080/v1" parses, with "localhost:" as its scheme: a scheme is missing either way
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw.trim())
+  const socket = unixSocketProblem(raw, name)
+  if (socket !== undefined) throw new ConfigError(socket)
   if (!url || !withScheme) {
     if (mayBeAKey(raw)) throw new ConfigError(`${name} is not a URL with a scheme (its ${raw.length} characters are not shown: they could be a key, as where the CI secrets of the base URL and of the key were swapped); give one like ${example}`)
     // quoted as JSON, and format characters too: a control character in it (a CI variable pasted

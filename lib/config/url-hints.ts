@@ -1,4 +1,5 @@
 /** What a message may say of a base URL that does not parse. */
+import { statSync } from 'node:fs'
 import { isIP } from 'node:net'
 
 /**
@@ -31,4 +32,36 @@ export function isLoopbackHost(hostname: string): boolean {
   if (host === 'localhost' || host.endsWith('.localhost')) return true
   if (isIP(host) === 4) return host.startsWith('127.')
   return host === '::1'
+}
+
+/**
+ * What a base URL that names a Unix socket says instead of an address the suite can reach: the
+ * `request` and `got` libraries' form, http://unix:/run/svc.sock:/v1 (read as the host "unix",
+ * refused as clear text to a remote host, with allow-insecure-http offered, which then failed to
+ * resolve "unix"), http+unix:// (requests-unixsocket), unix:, or the bare path, which
+ * server.address() gives for a server listening on a socket (told apart from a key, which is never
+ * quoted, by being a socket on this machine). The suite connects over TCP only.
+ */
+export function unixSocketProblem(raw: string, name: string): string | undefined {
+  const trimmed = raw.trim()
+  const form = /^https?:\/\/unix:(\/[^:]+)/i.exec(trimmed)?.[1] ?? /^https?\+unix:\/\/([^/]+)/i.exec(trimmed)?.[1] ?? /^unix:(?:\/\/)?(\/[^:]+)/i.exec(trimmed)?.[1]
+  const path = form !== undefined ? decoded(form) : trimmed.startsWith('/') && isSocket(trimmed) ? trimmed : undefined
+  if (path === undefined) return undefined
+  return `${name} names the Unix socket ${JSON.stringify(path)}: the suite connects over TCP only; have the service listen on a loopback port as well (in a test file, port 0: server.listen(0, '127.0.0.1')) and give http://127.0.0.1:PORT/v1`
+}
+
+function decoded(path: string): string {
+  try {
+    return decodeURIComponent(path)
+  } catch {
+    return path
+  }
+}
+
+function isSocket(path: string): boolean {
+  try {
+    return statSync(path).isSocket()
+  } catch {
+    return false
+  }
 }

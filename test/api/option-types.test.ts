@@ -75,6 +75,10 @@ export function tryIt(): void {
 export function evidence(result: RunResult): Exchange[] {
   return result.rules.flatMap((rule) => rule.checks.filter((check) => check.status === 'fail').flatMap((check) => check.exchanges))
 }
+export async function inATest(signal: AbortSignal, apiKey: string): Promise<string[]> {
+  const result = await runConformance({ baseUrl: service.baseUrl, apiKey, deadline: 60_000, signal })
+  return [...result.problems.map((problem) => problem.message), ...result.rules.filter((rule) => rule.level === 'must' && rule.status === 'fail').map((rule) => rule.id)]
+}
 export async function fromCode(): Promise<RunResult> {
   return runConformance({ baseUrl: 'https://staging.example/v1', apiKey: process.env.CONFORM_API_KEY, readOnly: true, signal: AbortSignal.timeout(60_000) })
 }

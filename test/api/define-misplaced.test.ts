@@ -1,0 +1,42 @@
+/**
+ * defineConformance() called where vitest cannot declare its tests: inside a test, or from a script
+ * that vitest does not run (`node test/conformance.test.mjs`). vitest's own words named neither the
+ * call nor the way out (a list of other causes, "it might be a Vitest bug"); the refusal is the
+ * suite's, with vitest's first sentence and its error as the cause.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { cleanEnv, runNode } from '../helpers/child-process.ts'
+import { entryFiles } from './api-entry.ts'
+import { childVitest } from './child-vitest.ts'
+
+const WHERE = "defineConformance() declares vitest's tests and hooks: call it at the top level of a test file that vitest runs (npx vitest run), or inside a describe(), not inside a test or a hook; from a script, runConformance() from the main entry makes the run"
+let work: string
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'conform-misplaced-'))
+})
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true })
+})
+
+const call = "defineConformance({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: process.env.KEY })"
+
+test('from a script vitest does not run: the suite\'s words, then vitest\'s first sentence', async () => {
+  const script = join(work, 'script.mjs')
+  writeFileSync(script, `import { defineConformance } from '${entryFiles().vitest}'\n${call}\n`)
+  const run = await runNode([script], { cwd: work, env: cleanEnv({ KEY: 'misplaced-key-7d3f2a' }), killAfterMs: 60_000 })
+  expect(run.code).not.toBe(0)
+  expect(run.stderr).toContain(`ConformanceConfigError: ${WHERE} (vitest said: Vitest failed to find the current suite)`)
+}, 60_000)
+
+test('inside a test: that test fails with the suite\'s words, placed at the call', async () => {
+  const testFile = [`import { test } from 'vitest'`, `import { defineConformance } from '${entryFiles().vitest}'`, '', '', '', `test('the service conforms', () => { ${call} })`].join('\n')
+  const run = await childVitest(join(work, 'inside-a-test'), testFile, [], { env: { KEY: 'misplaced-key-7d3f2a' } })
+  expect(run.code).toBe(1)
+  expect(run.assertions.map((a) => a.status)).toEqual(['failed'])
+  const [message = ''] = run.assertions[0]!.failureMessages
+  expect(message).toContain(`ConformanceConfigError: ${WHERE} (vitest said: Calling the test function inside another test function is not allowed)`)
+  expect(message).toContain('conformance.test.mjs:6:')
+}, 120_000)
