@@ -3,7 +3,8 @@
  * deploy), from their report folders or results.json files. What fails in B and not in A, what B
  * fixed, what fails in both, rule by rule, and every difference in what the deployments did where
  * the document is silent. Terminal text, and Markdown for a pull request or a job summary
- * (--output FILE). Exit 1 when B fails something A did not, 0 otherwise, 2 on unreadable input.
+ * (--output FILE). Exit 1 when B fails something A did not; else 2 when a run reached no verdict,
+ * or on unreadable input; else 0.
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -23,8 +24,8 @@ A and B are report folders (holding results.json) or results.json files of two r
 checks that fail in B and not in A, those B fixed, those failing in A that B did not judge (a
 --read-only run sends no POST), those failing in both (apart: those B fails with another answer, a
 200 become a 404), and the differences in observed behaviour; --output FILE also writes it as
-Markdown. Exit 1 when B fails something A did not, or otherwise than A, 0 otherwise, 2 when an
-input cannot be read. A failure a --baseline excused counts as a
+Markdown. Exit 1 when B fails something A did not, or otherwise than A; else 2 when A or B reached
+no verdict (exit 2: a refused key, --deadline), or when an input cannot be read; else 0. A failure a --baseline excused counts as a
 failure: compare shows what the deployments do, not what each run forgave. Of a fleet, give two
 deployments' folders (<report-dir>/<label>), not the fleet's.`
 
@@ -160,12 +161,38 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
   }
 }
 
+/**
+ * Why a run reached no verdict (exit 2: a refused key, a server gone, --deadline), or undefined when
+ * it reached one. Such a run judged few of its checks or none: that it fails nothing the other did
+ * not is no finding, and compare does not exit 0 on it.
+ */
+function noVerdict(run: RunResult): string | undefined {
+  if (run.verdict !== 'incomplete') return undefined
+  // the first clause of the first problem: "the server refused the key: all 83 requests … were answered 401"
+  const why = run.problems?.[0]?.message.split(/; |\n/)[0]
+  return why === undefined || why === '' ? 'it was cut short (--deadline or a signal)' : why
+}
+
+/** The comparison's exit code: 1 when B fails something A did not, or otherwise; else 2 when either run reached no verdict; else 0. */
+export function comparisonExit(c: Comparison): 0 | 1 | 2 {
+  if (c.introduced.length + c.changed.length > 0) return 1
+  return noVerdict(c.a) !== undefined || noVerdict(c.b) !== undefined ? 2 : 0
+}
+
 /** The comparison's last line: what B fails that A did not, new or otherwise, and the exit code. */
 function verdictLine(c: Comparison): string {
   const checks = (n: number) => `${n} ${n === 1 ? 'check' : 'checks'}`
   // a failure of A that B never judged is no pass: the last line says so beside the exit 0
   const unjudged = c.notJudgedInB.length === 0 ? '' : ` (${c.notJudgedInB.length} of A's failing checks B did not judge: neither fixed nor failing there)`
-  if (c.introduced.length + c.changed.length === 0) return `B fails nothing that A did not${unjudged}: exit 0`
+  if (c.introduced.length + c.changed.length === 0) {
+    const cut = (['A', 'B'] as const).flatMap((name) => {
+      const why = noVerdict(name === 'A' ? c.a : c.b)
+      return why === undefined ? [] : [`${name} reached no verdict (${why})`]
+    })
+    // a run with no verdict judged few checks or none: "fails nothing" of it is no comparison
+    if (cut.length > 0) return `B fails nothing that A did not${unjudged}, but ${cut.join(' and ')}: what it did not judge is not compared: exit 2`
+    return `B fails nothing that A did not${unjudged}: exit 0`
+  }
   const otherwise = c.changed.length === 0 ? '' : `${c.introduced.length === 0 ? '' : ', and '}${checks(c.changed.length)} otherwise than A`
   // new to B, but A may never have sent them (a --read-only A): the count says how many A did not judge
   const notInA = c.introduced.filter((f) => f.notJudged !== undefined).length
@@ -250,5 +277,5 @@ export function compareMain(argv: string[], io: { out(text: string): void; err(t
       return io.err(`conform compare: cannot write ${output}: ${(error as Error).message}\n`), 2
     }
   }
-  return comparison.introduced.length + comparison.changed.length > 0 ? 1 : 0
+  return comparisonExit(comparison)
 }
