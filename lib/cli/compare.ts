@@ -36,6 +36,8 @@ interface Failure {
   message: string
   /** What the failure showed, as a baseline entry records it (FailureDetail.observed); absent in results.json of older runs. */
   observed?: string
+  /** A body's other problems (FailureDetail.alsoObserved); absent in results.json of older runs. */
+  alsoObserved?: string[]
   /** Why the other run gave this check no verdict (skipped: --read-only, the write budget, --rule …; or absent): then neither fixed nor a regression of it. */
   notJudged?: string
 }
@@ -76,7 +78,8 @@ function failures(run: RunResult): Map<string, Failure> {
   for (const rule of run.rules) {
     for (const check of rule.checks) {
       if ((check.status !== 'fail' && check.known === undefined) || !check.failure) continue
-      const observed = typeof check.failure.observed === 'string' ? { observed: check.failure.observed } : {}
+      const also = check.failure.alsoObserved
+      const observed = typeof check.failure.observed === 'string' ? { observed: check.failure.observed, ...(Array.isArray(also) ? { alsoObserved: also } : {}) } : {}
       found.set(`${rule.id}\u0000${check.failure.code}\u0000${check.name}`, { rule: rule.id, code: check.failure.code, check: check.name, message: check.failure.message, ...observed })
     }
   }
@@ -104,6 +107,9 @@ function notJudgedBy(run: RunResult, rule: string, check: string): string | unde
   // "not judged in B: not verified: …" says it twice
   return (found.skipReason ?? 'skipped').replace(/^not verified:\s*/i, '')
 }
+
+/** What a failure showed: its observed, and a body's other problems. */
+const answerOf = (f: Failure) => [f.observed, ...(f.alsoObserved ?? [])].join(' and ')
 
 export interface Comparison {
   a: RunResult
@@ -135,9 +141,13 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
   }
   const ids = [...new Set([...a.rules, ...b.rules].map((r) => r.id))]
   // what each showed is compared only when both runs recorded it (a results.json from before observed has none)
+  // of a body both recorded every problem of, B otherwise is B showing a problem A did not (as a baseline entry excuses it)
   const otherwise = (key: string, f: Failure) => {
-    const inA = fa.get(key)?.observed
-    return inA !== undefined && f.observed !== undefined && inA !== f.observed ? inA : undefined
+    const inA = fa.get(key)
+    if (inA?.observed === undefined || f.observed === undefined) return undefined
+    if (inA.alsoObserved === undefined || f.alsoObserved === undefined) return inA.observed !== f.observed ? inA.observed : undefined
+    const known = new Set([inA.observed, ...inA.alsoObserved])
+    return [f.observed, ...f.alsoObserved].every((problem) => known.has(problem)) ? undefined : answerOf(inA)
   }
   const inBoth = [...fb].filter(([key]) => fa.has(key))
   const withJudgement = (f: Failure, other: RunResult): Failure => {
@@ -234,7 +244,7 @@ function lines(c: Comparison, markdown: boolean): string[] {
     head(`Failing in A, not judged in B: neither fixed nor failing there (${c.notJudgedInB.length})`),
     ...c.notJudgedInB.map((f) => item(f, 'B')),
     head(`Failing in both, otherwise in B (${c.changed.length})`),
-    ...c.changed.map((f) => `${item(f)} (A: ${text(f.observedInA)}; B: ${text(f.observed)})`),
+    ...c.changed.map((f) => `${item(f)} (A: ${text(f.observedInA)}; B: ${text(answerOf(f))})`),
     head(`Failing in both (${c.both.length})`),
     ...c.both.map((f) => item(f)),
     head(`Rules whose status changed (${c.ruleChanges.length})`),

@@ -28,6 +28,12 @@ export interface BaselineEntry {
    * Entries written without it (before it was recorded) excuse the check's code whatever it shows.
    */
   observed?: string
+  /**
+   * Of a body of another shape: its other problems when it was recorded ([] for none). With it, the
+   * entry excuses a body only while it shows no problem beyond `observed` and these; without it (an
+   * entry written before they were recorded, or by hand), a body whose first problem is `observed`.
+   */
+  alsoObserved?: string[]
 }
 
 export interface Baseline {
@@ -74,6 +80,10 @@ export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
     if (!findRule(e!.rule!)) throw new BaselineError(`${where} names the unknown rule "${e!.rule}"; --list-rules prints the catalogue`)
     if (e!.observed !== undefined && (typeof e!.observed !== 'string' || e!.observed === '')) {
       throw new BaselineError(`${where} has an observed that is not a non-empty string; --update-baseline writes what the failure showed, or leave it out`)
+    }
+    const also = e!.alsoObserved
+    if (also !== undefined && (!Array.isArray(also) || also.some((p) => typeof p !== 'string' || p === '') || e!.observed === undefined)) {
+      throw new BaselineError(`${where} has an alsoObserved that is not a list of non-empty strings beside an observed; --update-baseline writes a body's other problems, or leave it out`)
     }
     if (e!.expires !== undefined && (typeof e!.expires !== 'string' || !DATE.test(e!.expires) || Number.isNaN(Date.parse(e!.expires)))) {
       throw new BaselineError(`${where} has expires "${String(e!.expires)}"; give a date as YYYY-MM-DD`)

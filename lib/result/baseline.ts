@@ -17,6 +17,7 @@ import type { Baseline, BaselineEntry } from '../config/baseline-file.ts'
 import { ruleStatus, type BaselineOutcome, type CheckResult, type RunResult } from './run-result.ts'
 import { portableJson } from '../json/portable-json.ts'
 import type { SkipCause } from '../checks/skip-causes.ts'
+import type { FailureDetail } from '../checks/failure.ts'
 
 export type { Baseline, BaselineEntry, BaselineOutcome }
 
@@ -33,12 +34,22 @@ const sameFailure = (entry: BaselineEntry, rule: string, check: CheckResult) => 
  * before it was recorded) excuses its code whatever it shows, so that no baseline turns red on an
  * upgrade; a failure without one (a code with one way to be wrong) has nothing to compare.
  */
-const sameObserved = (entry: BaselineEntry, check: CheckResult) => entry.observed === undefined || check.failure?.observed === undefined || entry.observed === check.failure.observed
+function sameObserved(entry: BaselineEntry, check: CheckResult): boolean {
+  const failure = check.failure
+  if (entry.observed === undefined || failure?.observed === undefined) return true
+  // an entry of a body's every problem (alsoObserved, [] for none): the body shows no problem it does not name
+  if (entry.alsoObserved !== undefined && failure.alsoObserved !== undefined) {
+    const known = new Set([entry.observed, ...entry.alsoObserved])
+    return [failure.observed, ...failure.alsoObserved].every((problem) => known.has(problem))
+  }
+  // an entry written before a body's other problems were recorded: its first, as it was
+  return entry.observed === failure.observed
+}
 
 const excuses = (entry: BaselineEntry, rule: string, check: CheckResult) => sameFailure(entry, rule, check) && sameObserved(entry, check)
 
-/** ` as <what it showed>`, when known. */
-const shown = (observed: string | undefined) => (observed === undefined ? '' : ` as ${observed}`)
+/** ` as <what it showed>`, when known, with a body's other problems. */
+const shown = (observed: string | undefined, also: readonly string[] = []) => (observed === undefined ? '' : ` as ${[observed, ...also].join(' and ')}`)
 
 /** Skips that leave nothing of the service unjudged: the check did not apply to it, or the run did not need it. */
 const JUDGED_WHEN_SKIPPED: ReadonlySet<SkipCause> = new Set(['not-applicable', 'not-needed'])
@@ -72,7 +83,11 @@ function unexcusedNote(rule: string, check: CheckResult, entries: readonly Basel
   if (expired) return `excused by an entry that expired ${expired.expires}: it fails the run again (reason: "${expired.reason}")`
   // the same code, another wrong answer: what was known, and what is seen now
   const changed = live.find((e) => sameFailure(e, rule, check))
-  if (changed) return `an entry excuses this check for ${code}${shown(changed.observed)}; it now fails${shown(observed)}, which the entry does not excuse (reason: "${changed.reason}"): --update-baseline records it once you agree`
+  // a body that shows a problem beyond those the entry knows: the new one first, the line is cut in the terminal
+  const problems = check.failure?.alsoObserved !== undefined ? [observed, ...check.failure.alsoObserved] : []
+  const beyond = changed?.alsoObserved !== undefined && problems.includes(changed.observed) ? problems.filter((p) => p !== changed.observed && !changed.alsoObserved!.includes(p!)) : []
+  if (changed && beyond.length > 0) return `the body now shows ${beyond.join(' and ')}, beside what an entry excuses for ${code}${shown(changed.observed, changed.alsoObserved)}: the entry does not excuse it (reason: "${changed.reason}"): --update-baseline records it once you agree`
+  if (changed) return `an entry excuses this check for ${code}${shown(changed.observed, changed.alsoObserved)}; it now fails${shown(observed, check.failure?.alsoObserved)}, which the entry does not excuse (reason: "${changed.reason}"): --update-baseline records it once you agree`
   const otherCode = live.find((e) => namesCheck(e, rule, check))
   if (otherCode) return `an entry excuses this check for ${otherCode.code}${shown(otherCode.observed)}, not ${code}${shown(observed)} (reason: "${otherCode.reason}")`
   const sameCode = live.filter((e) => e.rule === rule && e.code === code)
@@ -153,16 +168,14 @@ export const RECORDED_REASON = 'recorded by --update-baseline'
  */
 export function updatedBaseline(result: RunResult, previous: Baseline, today: string): Baseline {
   const knownFailures: BaselineEntry[] = previous.knownFailures.filter((e) => notJudged(e, result))
-  // an entry written before `observed` was recorded gets it: from now on it excuses what it shows today
-  const keptAlready = new Set<BaselineEntry>()
-  const keep = (entry: BaselineEntry, observed: string | undefined) => {
-    if (keptAlready.has(entry)) return
-    keptAlready.add(entry)
-    const written = entry.observed === undefined && observed !== undefined ? { ...entry, observed } : entry
+  // each entry that excused a check today, at its place, and the failures it excused (written below)
+  const excusedNow = new Map<BaselineEntry, FailureDetail[]>()
+  const keep = (entry: BaselineEntry, failure: FailureDetail) => {
+    const seen = excusedNow.get(entry)
+    if (seen) return void seen.push(failure)
+    excusedNow.set(entry, [failure])
     // an entry of the rule kept above (a check of it skipped) that excused a check too: once
-    const at = knownFailures.indexOf(entry)
-    if (at >= 0) knownFailures[at] = written
-    else knownFailures.push(written)
+    if (!knownFailures.includes(entry)) knownFailures.push(entry)
   }
   for (const rule of result.rules) {
     const unexcused = new Map<string, CheckResult[]>()
@@ -170,23 +183,46 @@ export function updatedBaseline(result: RunResult, previous: Baseline, today: st
       const failed = check.status === 'fail' || check.known !== undefined
       if (!failed || !check.failure) continue
       const kept = previous.knownFailures.find((e) => excuses(e, rule.id, check))
-      if (kept) keep(kept, check.failure.observed)
+      if (kept) keep(kept, check.failure)
       else {
-        const alike = JSON.stringify([check.failure.code, check.failure.observed ?? null])
+        const alike = JSON.stringify([check.failure.code, check.failure.observed ?? null, check.failure.alsoObserved ?? null])
         unexcused.set(alike, [...(unexcused.get(alike) ?? []), check])
       }
     }
     for (const checks of unexcused.values()) {
-      const { code, observed } = checks[0]!.failure!
+      const { code, observed, alsoObserved } = checks[0]!.failure!
       // a known failure that now shows another answer is accepted here, deliberately: it asks for its reason again
       const changed = checks.map((c) => previous.knownFailures.find((e) => sameFailure(e, rule.id, c))).find((e) => e !== undefined)
       const was = changed ? ` (it was known${shown(changed.observed)}${changed.reason.startsWith(RECORDED_REASON) ? '' : `: "${changed.reason}"`})` : ''
       const where = checks.length === 1 ? { check: checks[0]!.name } : {}
       const on = checks.length === 1 ? '' : ` (on ${checks.length} checks of the rule, and on any other that shows it)`
-      knownFailures.push({ rule: rule.id, code, ...where, ...(observed !== undefined ? { observed } : {}), reason: `${RECORDED_REASON} on ${today}${on}: say why it is known, and when it will be fixed${was}` })
+      const answer = observed === undefined ? {} : { observed, ...(alsoObserved !== undefined ? { alsoObserved } : {}) }
+      knownFailures.push({ rule: rule.id, code, ...where, ...answer, reason: `${RECORDED_REASON} on ${today}${on}: say why it is known, and when it will be fixed${was}` })
     }
   }
+  // an entry written before what it excuses was recorded gets it, in place: from now on it excuses what it shows today
+  for (const [entry, failures] of excusedNow) knownFailures.splice(knownFailures.indexOf(entry), 1, ...recordedAnswers(entry, failures))
   return { knownFailures }
+}
+
+/**
+ * A kept entry as --update-baseline writes it, from the failures it excused today. One without
+ * `observed` gets it; when it excused several answers (an entry of the rule written by hand, on a
+ * gateway's 403s and its 404s), one entry for each, with its reason and date, not the first answer
+ * alone, which turned the others red on the next run. One of a body's first problem (before its
+ * other problems were recorded) gets `alsoObserved`: every other problem those bodies showed.
+ */
+function recordedAnswers(entry: BaselineEntry, failures: readonly FailureDetail[]): BaselineEntry[] {
+  const withAll = (observed: string, of: readonly FailureDetail[]): BaselineEntry => {
+    if (entry.alsoObserved !== undefined || of.some((f) => f.alsoObserved === undefined)) return { ...entry, observed }
+    const also = new Set(of.flatMap((f) => [f.observed!, ...f.alsoObserved!]))
+    also.delete(observed)
+    return { ...entry, observed, alsoObserved: [...also].sort() }
+  }
+  if (entry.observed !== undefined) return [withAll(entry.observed, failures)]
+  const answers = [...new Set(failures.flatMap((f) => (f.observed === undefined ? [] : [f.observed])))]
+  if (answers.length === 0) return [entry]
+  return answers.map((observed) => withAll(observed, failures.filter((f) => f.observed === observed)))
 }
 
 export function writeBaseline(path: string, baseline: Baseline): void {
