@@ -18,6 +18,7 @@ import { ruleStatus, type BaselineOutcome, type CheckResult, type RunResult } fr
 import { portableJson } from '../json/portable-json.ts'
 import type { SkipCause } from '../checks/skip-causes.ts'
 import type { FailureDetail } from '../checks/failure.ts'
+import { firstRoundName } from './check-rounds.ts'
 
 export type { Baseline, BaselineEntry, BaselineOutcome }
 
@@ -25,7 +26,7 @@ export type { Baseline, BaselineEntry, BaselineOutcome }
 export const entryCheck = (entry: { check?: string | undefined }): string => entry.check ?? 'any check of the rule'
 
 /** Whether an entry names the check: its own, or any of its rule's (an entry without `check`). */
-const namesCheck = (entry: BaselineEntry, rule: string, check: CheckResult) => entry.rule === rule && (entry.check === undefined || entry.check === check.name)
+const namesCheck = (entry: BaselineEntry, rule: string, check: CheckResult) => entry.rule === rule && (entry.check === undefined || entry.check === firstRoundName(check.name))
 
 const sameFailure = (entry: BaselineEntry, rule: string, check: CheckResult) => namesCheck(entry, rule, check) && entry.code === check.failure?.code
 
@@ -66,7 +67,7 @@ function notJudged(entry: BaselineEntry, result: RunResult): boolean {
   // an entry of the rule shows on checks it does not name: one skipped for the run's limits
   // (--read-only, --max-writes, the deadline…) may be one of them; one that does not apply is not
   if (entry.check === undefined) return !rule || rule.checks.some((c) => c.status === 'skip' && !(c.cause !== undefined && JUDGED_WHEN_SKIPPED.has(c.cause)))
-  return !rule || rule.checks.some((c) => c.name === entry.check && c.status === 'skip')
+  return !rule || rule.checks.some((c) => firstRoundName(c.name) === entry.check && c.status === 'skip')
 }
 
 /**
@@ -194,8 +195,10 @@ export function updatedBaseline(result: RunResult, previous: Baseline, today: st
       // a known failure that now shows another answer is accepted here, deliberately: it asks for its reason again
       const changed = checks.map((c) => previous.knownFailures.find((e) => sameFailure(e, rule.id, c))).find((e) => e !== undefined)
       const was = changed ? ` (it was known${shown(changed.observed)}${changed.reason.startsWith(RECORDED_REASON) ? '' : `: "${changed.reason}"`})` : ''
-      const where = checks.length === 1 ? { check: checks[0]!.name } : {}
-      const on = checks.length === 1 ? '' : ` (on ${checks.length} checks of the rule, and on any other that shows it)`
+      // one check met in several rounds of --repeat is one check, named as its first round
+      const names = [...new Set(checks.map((c) => firstRoundName(c.name)))]
+      const where = names.length === 1 ? { check: names[0]! } : {}
+      const on = names.length === 1 ? '' : ` (on ${names.length} checks of the rule, and on any other that shows it)`
       const answer = observed === undefined ? {} : { observed, ...(alsoObserved !== undefined ? { alsoObserved } : {}) }
       knownFailures.push({ rule: rule.id, code, ...where, ...answer, reason: `${RECORDED_REASON} on ${today}${on}: say why it is known, and when it will be fixed${was}` })
     }
