@@ -233,6 +233,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
     const fixed = result.baseline.fixed
     for (const e of fixed.slice(0, FIXED_NAMED)) tail.push(terminalText(`  fixed, no longer failing (remove it from the baseline): ${e.rule} ${e.code} › ${entryCheck(e)}${e.observed === undefined ? '' : ` as ${e.observed}`}`, 400))
     if (fixed.length > FIXED_NAMED) tail.push(`  … and ${fixed.length - FIXED_NAMED} more fixed: see summary.md`)
+    for (const e of (result.baseline.noSuchCheck ?? []).slice(0, FIXED_NAMED)) tail.push(terminalText(`  no such check in this version of the suite (renamed or removed?): ${e.rule} ${e.code} › ${entryCheck(e)}`, 400))
   }
   const sampling = samplingLine(result)
   if (sampling) tail.push(terminalText(sampling, 400))

@@ -71,13 +71,27 @@ function notJudged(entry: BaselineEntry, result: RunResult): boolean {
 }
 
 /**
+ * Whether an entry names a check the run does not have, in a rule it ran: a check renamed or
+ * removed in this version of the suite (or mistyped by hand). Reported apart, never as fixed: a
+ * known failure is not gone because its check has another name now.
+ */
+function noSuchCheck(entry: BaselineEntry, result: RunResult): boolean {
+  const rule = result.rules.find((r) => r.id === entry.rule)
+  return entry.check !== undefined && rule !== undefined && !rule.checks.some((c) => firstRoundName(c.name) === entry.check)
+}
+
+/** An entry of a check the run does not have that would excuse this failure were it of its check: the check renamed? */
+const renamedFrom = (rule: string, check: CheckResult, absent: readonly BaselineEntry[]) =>
+  absent.find((e) => e.rule === rule && e.code === check.failure?.code && sameObserved(e, check))
+
+/**
  * What the baseline says of a failure it does not excuse, for the team that reads a red gate
  * after a deploy: a failure an entry excused until it expired; a check an entry excuses for
  * another code (it now fails otherwise); or a new check of a rule and code the baseline knows on
  * other checks (the same deviation, met where no earlier run judged it: fixing one known failure
  * lets the checks it hid be judged). The failure counts as ever; this only says why it is new.
  */
-function unexcusedNote(rule: string, check: CheckResult, entries: readonly BaselineEntry[], live: readonly BaselineEntry[]): string | undefined {
+function unexcusedNote(rule: string, check: CheckResult, entries: readonly BaselineEntry[], live: readonly BaselineEntry[], absent: readonly BaselineEntry[]): string | undefined {
   const code = check.failure?.code
   const observed = check.failure?.observed
   const expired = entries.find((e) => !live.includes(e) && sameFailure(e, rule, check))
@@ -91,6 +105,9 @@ function unexcusedNote(rule: string, check: CheckResult, entries: readonly Basel
   if (changed) return `an entry excuses this check for ${code}${shown(changed.observed, changed.alsoObserved)}; it now fails${shown(observed, check.failure?.alsoObserved)}, which the entry does not excuse (reason: "${changed.reason}"): --update-baseline records it once you agree`
   const otherCode = live.find((e) => namesCheck(e, rule, check))
   if (otherCode) return `an entry excuses this check for ${otherCode.code}${shown(otherCode.observed)}, not ${code}${shown(observed)} (reason: "${otherCode.reason}")`
+  // a check of a new name failing as an entry of an old one knew: worded before "known on other checks"
+  const renamed = renamedFrom(rule, check, absent)
+  if (renamed) return `an entry names the check "${renamed.check}" for ${code}${shown(renamed.observed, renamed.alsoObserved)}, which this version of the suite does not have: renamed to this one? --update-baseline moves the entry here, with its reason (reason: "${renamed.reason}")`
   const sameCode = live.filter((e) => e.rule === rule && e.code === code)
   if (sameCode.length > 0) {
     const others = sameCode.length === 1 ? 'another check' : `${sameCode.length} other checks`
@@ -113,6 +130,7 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
   const live = baseline.knownFailures.filter((e) => e.expires === undefined || e.expires > today)
   outcome.expired = baseline.knownFailures.filter((e) => !live.includes(e))
   const used = new Set<BaselineEntry>()
+  const absent = live.filter((e) => noSuchCheck(e, result))
   const rules = result.rules.map((rule) => {
     const checks = rule.checks.map((check) => {
       if (check.status !== 'fail') return check
@@ -120,7 +138,7 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
       if (!entry) {
         // entries of this check that excuse another failure: it changed, it is not fixed
         for (const e of live) if (namesCheck(e, rule.id, check)) changed.add(e)
-        const note = unexcusedNote(rule.id, check, baseline.knownFailures, live)
+        const note = unexcusedNote(rule.id, check, baseline.knownFailures, live, absent)
         return note ? { ...check, baselineNote: note } : check
       }
       used.add(entry)
@@ -130,7 +148,8 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
     })
     return { ...rule, checks, status: ruleStatus(checks) }
   })
-  outcome.fixed = live.filter((e) => !used.has(e) && !changed.has(e) && !notJudged(e, result) && !result.rules.some((r) => r.id === e.rule && r.checks.some((c) => sameFailure(e, r.id, c))))
+  outcome.fixed = live.filter((e) => !used.has(e) && !changed.has(e) && !absent.includes(e) && !notJudged(e, result) && !result.rules.some((r) => r.id === e.rule && r.checks.some((c) => sameFailure(e, r.id, c))))
+  if (absent.length > 0) outcome.noSuchCheck = absent
   // an entry of the whole rule that excused some checks is not changed by one that fails otherwise
   for (const e of used) changed.delete(e)
   if (changed.size > 0) outcome.changed = [...changed]
@@ -178,6 +197,8 @@ export function updatedBaseline(result: RunResult, previous: Baseline, today: st
     // an entry of the rule kept above (a check of it skipped) that excused a check too: once
     if (!knownFailures.includes(entry)) knownFailures.push(entry)
   }
+  // entries of a check this version does not have, each moved once to a check of a new name that fails alike
+  const absent = previous.knownFailures.filter((e) => noSuchCheck(e, result))
   for (const rule of result.rules) {
     const unexcused = new Map<string, CheckResult[]>()
     for (const check of rule.checks) {
@@ -200,6 +221,13 @@ export function updatedBaseline(result: RunResult, previous: Baseline, today: st
       const where = names.length === 1 ? { check: names[0]! } : {}
       const on = names.length === 1 ? '' : ` (on ${names.length} checks of the rule, and on any other that shows it)`
       const answer = observed === undefined ? {} : { observed, ...(alsoObserved !== undefined ? { alsoObserved } : {}) }
+      // the check renamed: its entry moves to the new name, with its reason and date
+      const renamed = names.length === 1 ? renamedFrom(rule.id, checks[0]!, absent) : undefined
+      if (renamed) {
+        absent.splice(absent.indexOf(renamed), 1)
+        knownFailures.push({ ...renamed, check: names[0]!, ...answer })
+        continue
+      }
       knownFailures.push({ rule: rule.id, code, ...where, ...answer, reason: `${RECORDED_REASON} on ${today}${on}: say why it is known, and when it will be fixed${was}` })
     }
   }
@@ -238,6 +266,8 @@ export function baselineLine(outcome: BaselineOutcome): string {
   if (outcome.expired.length > 0) parts.push(`${outcome.expired.length} expired (${outcome.expired.length === 1 ? 'it' : 'they'} excused nothing)`)
   const changed = outcome.changed?.length ?? 0
   if (changed > 0) parts.push(`${changed} changed (${changed === 1 ? 'its check fails' : 'their checks fail'} otherwise now: ${changed === 1 ? 'it' : 'they'} excused nothing)`)
+  const absent = outcome.noSuchCheck?.length ?? 0
+  if (absent > 0) parts.push(`${absent} of a check this version of the suite does not have (renamed or removed: --update-baseline moves ${absent === 1 ? 'it' : 'them'} to the check that fails alike, or drops ${absent === 1 ? 'it' : 'them'})`)
   if (outcome.fixed.length > 0) parts.push(`${outcome.fixed.length} fixed (no longer failing: remove ${outcome.fixed.length === 1 ? 'it' : 'them'}, or --update-baseline)`)
   return `Baseline ${outcome.file}: ${parts.join('; ')}`
 }
