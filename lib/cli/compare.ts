@@ -134,7 +134,8 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
   // which reads as an advisory note
   const statusOf = (run: RunResult, id: string) => {
     const rule = run.rules.find((r) => r.id === id)
-    if (!rule) return 'absent'
+    // a rule a run left out (--rule) was not judged there: never "absent", which read as gone from the service
+    if (!rule) return (run.options?.rules?.length ?? 0) > 0 ? 'not run (--rule)' : 'not run'
     if (rule.status === 'warn' && rule.checks.some((c) => c.known !== undefined)) return `fail (excused by ${run === a ? "A's" : "B's"} baseline)`
     // as the fleet's matrix says it: "fail → skip" read as a check skipped, not a rule that run did not judge
     return rule.status === 'skip' ? 'not verified' : rule.status
@@ -212,9 +213,15 @@ function verdictLine(c: Comparison): string {
 
 /** A --read-only run records nothing a POST shows (lengths, freedoms): its "not recorded" is that, not a change of the deployment. */
 function readOnlyWords(c: Comparison): string {
-  const runs = (['A', 'B'] as const).filter((run) => (run === 'A' ? c.a : c.b).options?.readOnly === true)
-  if (runs.length === 0 || !c.observed.some((o) => o.includes('not recorded'))) return ''
-  return `; ${runs.join(' and ')} ran --read-only, so what only a POST shows is not recorded there`
+  if (!c.observed.some((o) => o.includes('not recorded'))) return ''
+  const ran = (option: (run: RunResult) => boolean) => (['A', 'B'] as const).filter((name) => option(name === 'A' ? c.a : c.b))
+  const readOnly = ran((run) => run.options?.readOnly === true)
+  // a run of some rules records only what they sent
+  const someRules = ran((run) => run.options?.readOnly !== true && (run.options?.rules?.length ?? 0) > 0)
+  return [
+    readOnly.length === 0 ? '' : `; ${readOnly.join(' and ')} ran --read-only, so what only a POST shows is not recorded there`,
+    someRules.length === 0 ? '' : `; ${someRules.join(' and ')} ran some rules (--rule), so what the others send is not recorded there`,
+  ].join('')
 }
 
 /** A run's verdict, and how many failures its baseline excused: a `pass` that is one only by them says so. */
