@@ -56,6 +56,11 @@ function otherProblems(every: readonly string[], observed: string): string[] {
   return [...new Set(every.map(problemShape))].filter((p) => p !== observed).sort()
 }
 
+/** How long a problem `actual` shows may be: an id of a million digits is quoted by its int64 problem ("got 1000…"). */
+const PROBLEM_CHARACTERS = 300
+
+const shortProblem = (problem: string) => (problem.length > PROBLEM_CHARACTERS ? `${problem.slice(0, PROBLEM_CHARACTERS)}… (${problem.length} characters)` : problem)
+
 /** `originOf`: what a body of another shape says of the stack that wrote it (lib/checks/known-answers.ts), added to the message. */
 export function expectSchema(result: HttpResult, schema: SchemaName, what = `a ${schema} record`, originOf?: (body: unknown) => string | undefined): unknown {
   const body = jsonBodyOf(result)
@@ -70,7 +75,7 @@ export function expectSchema(result: HttpResult, schema: SchemaName, what = `a $
       code: 'SCHEMA_MISMATCH',
       message: `the body is not ${what}: ${problems[0]}${origin ? `; ${origin}` : ''}`,
       expected: `${what} (spec/openapi.yaml#/components/schemas/${schema})`,
-      actual: (every.length > 0 ? every : problems).slice(0, SHOWN_PROBLEMS).join('; '),
+      actual: (every.length > 0 ? every : problems).slice(0, SHOWN_PROBLEMS).map(shortProblem).join('; '),
       observed,
       alsoObserved: otherProblems(every, observed),
     },
