@@ -60,8 +60,9 @@ for (const file of readdirSync(join(root, 'spec')).filter((name) => name.endsWit
   writeFileSync(join(building, 'spec', file.replace(/\.yaml$/, '.json')), JSON.stringify(data))
 }
 // the schema validators, generated once here instead of compiled by every run (lib/spec/schema-registry.ts)
-const { standaloneValidators } = await import(pathToFileURL(join(building, 'lib/spec/schema-registry.js')).href)
+const { standaloneValidators, GENERATED_ALL_ERRORS } = await import(pathToFileURL(join(building, 'lib/spec/schema-registry.js')).href)
 writeFileSync(join(building, 'spec', 'schema-validators.cjs'), standaloneValidators())
+writeFileSync(join(building, 'spec', GENERATED_ALL_ERRORS), standaloneValidators(true))
 writeFileSync(join(building, DIGEST_NAME), digest + '\n')
 const replaced = `${outDir}.replaced-${process.pid}`
 if (existsSync(outDir)) renameSync(outDir, replaced)

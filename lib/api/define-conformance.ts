@@ -139,6 +139,7 @@ function baselineNotes(outcome: BaselineOutcome | undefined): string[] {
     visibleLine(baselineLine(outcome)),
     ...outcome.expired.map((e) => `expired ${visibleLine(e.expires ?? '')}, excused nothing: ${entry(e)}`),
     ...outcome.fixed.map((e) => `fixed, no longer failing (remove it from the baseline): ${entry(e)}`),
+    ...(outcome.noSuchCheck ?? []).map((e) => `no such check in this version of the suite (renamed or removed?): ${entry(e)}`),
   ]
 }
 

@@ -23,6 +23,13 @@ export interface FailureDetail {
    */
   observed?: string
   /**
+   * Of a body of another shape (SCHEMA_MISMATCH): its other problems, as `observed` is worded,
+   * sorted ([] when it has none). A baseline entry that records them excuses the body only while
+   * it shows no problem beyond them: a known missing "status" no longer hides a "code" that became
+   * a number. Absent for other codes, and in results.json of runs before it was recorded.
+   */
+  alsoObserved?: string[]
+  /**
    * A NO_RESPONSE failure: the client's stable code of why no complete response came (a timeout,
    * the size cap, a reset …), and the status when a status line came first. What the run decides on
    * (response-cap.ts, no-answer-in-time.ts), never `actual`'s words; a baseline does not compare it
@@ -36,6 +43,7 @@ export class ConformanceFailure extends Error {
   readonly expected: string
   readonly actual: string
   readonly observed?: string
+  readonly alsoObserved?: string[]
   readonly transport?: FailureDetail['transport']
   readonly exchanges: Exchange[]
 
@@ -46,12 +54,13 @@ export class ConformanceFailure extends Error {
     this.expected = detail.expected
     this.actual = detail.actual
     if (detail.observed !== undefined) this.observed = detail.observed
+    if (detail.alsoObserved !== undefined) this.alsoObserved = detail.alsoObserved
     if (detail.transport !== undefined) this.transport = detail.transport
     this.exchanges = exchanges
   }
 
   detail(): FailureDetail {
-    return { code: this.code, message: this.message, expected: this.expected, actual: this.actual, ...(this.observed !== undefined ? { observed: this.observed } : {}), ...(this.transport !== undefined ? { transport: this.transport } : {}) }
+    return { code: this.code, message: this.message, expected: this.expected, actual: this.actual, ...(this.observed !== undefined ? { observed: this.observed } : {}), ...(this.alsoObserved !== undefined ? { alsoObserved: this.alsoObserved } : {}), ...(this.transport !== undefined ? { transport: this.transport } : {}) }
   }
 }
 

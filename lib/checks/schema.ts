@@ -1,6 +1,6 @@
 /** Shape checks: every body is judged by the Ajv validator compiled from spec/openapi.yaml. */
 import type { HttpResult } from '../http/client.ts'
-import { schemaProblems, type SchemaName } from '../spec/schema-registry.ts'
+import { everySchemaProblem, schemaProblems, type SchemaName } from '../spec/schema-registry.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { valueOrigin } from './known-answers.ts'
 import { jsonBodyOf } from './response.ts'
@@ -48,19 +48,36 @@ function observedProblem(schema: SchemaName, body: unknown, problems: readonly s
   return [...shapes].sort()[0] ?? problemShape(first)
 }
 
+/**
+ * The body's problems other than `observed`, worded as it is (problemShape), each once, sorted: a
+ * list of a thousand records with ids as strings is one problem, `body[].id must be integer`.
+ */
+function otherProblems(every: readonly string[], observed: string): string[] {
+  return [...new Set(every.map(problemShape))].filter((p) => p !== observed).sort()
+}
+
+/** How long a problem `actual` shows may be: an id of a million digits is quoted by its int64 problem ("got 1000…"). */
+const PROBLEM_CHARACTERS = 300
+
+const shortProblem = (problem: string) => (problem.length > PROBLEM_CHARACTERS ? `${problem.slice(0, PROBLEM_CHARACTERS)}… (${problem.length} characters)` : problem)
+
 /** `originOf`: what a body of another shape says of the stack that wrote it (lib/checks/known-answers.ts), added to the message. */
 export function expectSchema(result: HttpResult, schema: SchemaName, what = `a ${schema} record`, originOf?: (body: unknown) => string | undefined): unknown {
   const body = jsonBodyOf(result)
   const problems = problemsOf(schema, body)
   if (problems === null) return body
   const origin = originOf?.(body) ?? valueOrigin(body, problems.slice(0, SHOWN_PROBLEMS))
+  const observed = observedProblem(schema, body, problems)
+  // Ajv stops at the first problem; `actual` shows the others too (a missing "status" beside a "code" that is a number)
+  const every = everySchemaProblem(schema, body)
   return fail(
     {
       code: 'SCHEMA_MISMATCH',
       message: `the body is not ${what}: ${problems[0]}${origin ? `; ${origin}` : ''}`,
       expected: `${what} (spec/openapi.yaml#/components/schemas/${schema})`,
-      actual: problems.slice(0, SHOWN_PROBLEMS).join('; '),
-      observed: observedProblem(schema, body, problems),
+      actual: (every.length > 0 ? every : problems).slice(0, SHOWN_PROBLEMS).map(shortProblem).join('; '),
+      observed,
+      alsoObserved: otherProblems(every, observed),
     },
     result.exchange,
   )

@@ -3,7 +3,8 @@
  * deploy), from their report folders or results.json files. What fails in B and not in A, what B
  * fixed, what fails in both, rule by rule, and every difference in what the deployments did where
  * the document is silent. Terminal text, and Markdown for a pull request or a job summary
- * (--output FILE). Exit 1 when B fails something A did not, 0 otherwise, 2 on unreadable input.
+ * (--output FILE). Exit 1 when B fails something A did not; else 2 when a run reached no verdict,
+ * or on unreadable input; else 0.
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -23,8 +24,8 @@ A and B are report folders (holding results.json) or results.json files of two r
 checks that fail in B and not in A, those B fixed, those failing in A that B did not judge (a
 --read-only run sends no POST), those failing in both (apart: those B fails with another answer, a
 200 become a 404), and the differences in observed behaviour; --output FILE also writes it as
-Markdown. Exit 1 when B fails something A did not, or otherwise than A, 0 otherwise, 2 when an
-input cannot be read. A failure a --baseline excused counts as a
+Markdown. Exit 1 when B fails something A did not, or otherwise than A; else 2 when A or B reached
+no verdict (exit 2: a refused key, --deadline), or when an input cannot be read; else 0. A failure a --baseline excused counts as a
 failure: compare shows what the deployments do, not what each run forgave. Of a fleet, give two
 deployments' folders (<report-dir>/<label>), not the fleet's.`
 
@@ -35,6 +36,8 @@ interface Failure {
   message: string
   /** What the failure showed, as a baseline entry records it (FailureDetail.observed); absent in results.json of older runs. */
   observed?: string
+  /** A body's other problems (FailureDetail.alsoObserved); absent in results.json of older runs. */
+  alsoObserved?: string[]
   /** Why the other run gave this check no verdict (skipped: --read-only, the write budget, --rule …; or absent): then neither fixed nor a regression of it. */
   notJudged?: string
 }
@@ -75,7 +78,8 @@ function failures(run: RunResult): Map<string, Failure> {
   for (const rule of run.rules) {
     for (const check of rule.checks) {
       if ((check.status !== 'fail' && check.known === undefined) || !check.failure) continue
-      const observed = typeof check.failure.observed === 'string' ? { observed: check.failure.observed } : {}
+      const also = check.failure.alsoObserved
+      const observed = typeof check.failure.observed === 'string' ? { observed: check.failure.observed, ...(Array.isArray(also) ? { alsoObserved: also } : {}) } : {}
       found.set(`${rule.id}\u0000${check.failure.code}\u0000${check.name}`, { rule: rule.id, code: check.failure.code, check: check.name, message: check.failure.message, ...observed })
     }
   }
@@ -104,6 +108,9 @@ function notJudgedBy(run: RunResult, rule: string, check: string): string | unde
   return (found.skipReason ?? 'skipped').replace(/^not verified:\s*/i, '')
 }
 
+/** What a failure showed: its observed, and a body's other problems. */
+const answerOf = (f: Failure) => [f.observed, ...(f.alsoObserved ?? [])].join(' and ')
+
 export interface Comparison {
   a: RunResult
   b: RunResult
@@ -127,16 +134,21 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
   // which reads as an advisory note
   const statusOf = (run: RunResult, id: string) => {
     const rule = run.rules.find((r) => r.id === id)
-    if (!rule) return 'absent'
+    // a rule a run left out (--rule) was not judged there: never "absent", which read as gone from the service
+    if (!rule) return (run.options?.rules?.length ?? 0) > 0 ? 'not run (--rule)' : 'not run'
     if (rule.status === 'warn' && rule.checks.some((c) => c.known !== undefined)) return `fail (excused by ${run === a ? "A's" : "B's"} baseline)`
     // as the fleet's matrix says it: "fail → skip" read as a check skipped, not a rule that run did not judge
     return rule.status === 'skip' ? 'not verified' : rule.status
   }
   const ids = [...new Set([...a.rules, ...b.rules].map((r) => r.id))]
   // what each showed is compared only when both runs recorded it (a results.json from before observed has none)
+  // of a body both recorded every problem of, B otherwise is B showing a problem A did not (as a baseline entry excuses it)
   const otherwise = (key: string, f: Failure) => {
-    const inA = fa.get(key)?.observed
-    return inA !== undefined && f.observed !== undefined && inA !== f.observed ? inA : undefined
+    const inA = fa.get(key)
+    if (inA?.observed === undefined || f.observed === undefined) return undefined
+    if (inA.alsoObserved === undefined || f.alsoObserved === undefined) return inA.observed !== f.observed ? inA.observed : undefined
+    const known = new Set([inA.observed, ...inA.alsoObserved])
+    return [f.observed, ...f.alsoObserved].every((problem) => known.has(problem)) ? undefined : answerOf(inA)
   }
   const inBoth = [...fb].filter(([key]) => fa.has(key))
   const withJudgement = (f: Failure, other: RunResult): Failure => {
@@ -160,12 +172,38 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
   }
 }
 
+/**
+ * Why a run reached no verdict (exit 2: a refused key, a server gone, --deadline), or undefined when
+ * it reached one. Such a run judged few of its checks or none: that it fails nothing the other did
+ * not is no finding, and compare does not exit 0 on it.
+ */
+function noVerdict(run: RunResult): string | undefined {
+  if (run.verdict !== 'incomplete') return undefined
+  // the first clause of the first problem: "the server refused the key: all 83 requests … were answered 401"
+  const why = run.problems?.[0]?.message.split(/; |\n/)[0]
+  return why === undefined || why === '' ? 'it was cut short (--deadline or a signal)' : why
+}
+
+/** The comparison's exit code: 1 when B fails something A did not, or otherwise; else 2 when either run reached no verdict; else 0. */
+export function comparisonExit(c: Comparison): 0 | 1 | 2 {
+  if (c.introduced.length + c.changed.length > 0) return 1
+  return noVerdict(c.a) !== undefined || noVerdict(c.b) !== undefined ? 2 : 0
+}
+
 /** The comparison's last line: what B fails that A did not, new or otherwise, and the exit code. */
 function verdictLine(c: Comparison): string {
   const checks = (n: number) => `${n} ${n === 1 ? 'check' : 'checks'}`
   // a failure of A that B never judged is no pass: the last line says so beside the exit 0
   const unjudged = c.notJudgedInB.length === 0 ? '' : ` (${c.notJudgedInB.length} of A's failing checks B did not judge: neither fixed nor failing there)`
-  if (c.introduced.length + c.changed.length === 0) return `B fails nothing that A did not${unjudged}: exit 0`
+  if (c.introduced.length + c.changed.length === 0) {
+    const cut = (['A', 'B'] as const).flatMap((name) => {
+      const why = noVerdict(name === 'A' ? c.a : c.b)
+      return why === undefined ? [] : [`${name} reached no verdict (${why})`]
+    })
+    // a run with no verdict judged few checks or none: "fails nothing" of it is no comparison
+    if (cut.length > 0) return `B fails nothing that A did not${unjudged}, but ${cut.join(' and ')}: what it did not judge is not compared: exit 2`
+    return `B fails nothing that A did not${unjudged}: exit 0`
+  }
   const otherwise = c.changed.length === 0 ? '' : `${c.introduced.length === 0 ? '' : ', and '}${checks(c.changed.length)} otherwise than A`
   // new to B, but A may never have sent them (a --read-only A): the count says how many A did not judge
   const notInA = c.introduced.filter((f) => f.notJudged !== undefined).length
@@ -175,9 +213,15 @@ function verdictLine(c: Comparison): string {
 
 /** A --read-only run records nothing a POST shows (lengths, freedoms): its "not recorded" is that, not a change of the deployment. */
 function readOnlyWords(c: Comparison): string {
-  const runs = (['A', 'B'] as const).filter((run) => (run === 'A' ? c.a : c.b).options?.readOnly === true)
-  if (runs.length === 0 || !c.observed.some((o) => o.includes('not recorded'))) return ''
-  return `; ${runs.join(' and ')} ran --read-only, so what only a POST shows is not recorded there`
+  if (!c.observed.some((o) => o.includes('not recorded'))) return ''
+  const ran = (option: (run: RunResult) => boolean) => (['A', 'B'] as const).filter((name) => option(name === 'A' ? c.a : c.b))
+  const readOnly = ran((run) => run.options?.readOnly === true)
+  // a run of some rules records only what they sent
+  const someRules = ran((run) => run.options?.readOnly !== true && (run.options?.rules?.length ?? 0) > 0)
+  return [
+    readOnly.length === 0 ? '' : `; ${readOnly.join(' and ')} ran --read-only, so what only a POST shows is not recorded there`,
+    someRules.length === 0 ? '' : `; ${someRules.join(' and ')} ran some rules (--rule), so what the others send is not recorded there`,
+  ].join('')
 }
 
 /** A run's verdict, and how many failures its baseline excused: a `pass` that is one only by them says so. */
@@ -207,7 +251,7 @@ function lines(c: Comparison, markdown: boolean): string[] {
     head(`Failing in A, not judged in B: neither fixed nor failing there (${c.notJudgedInB.length})`),
     ...c.notJudgedInB.map((f) => item(f, 'B')),
     head(`Failing in both, otherwise in B (${c.changed.length})`),
-    ...c.changed.map((f) => `${item(f)} (A: ${text(f.observedInA)}; B: ${text(f.observed)})`),
+    ...c.changed.map((f) => `${item(f)} (A: ${text(f.observedInA)}; B: ${text(answerOf(f))})`),
     head(`Failing in both (${c.both.length})`),
     ...c.both.map((f) => item(f)),
     head(`Rules whose status changed (${c.ruleChanges.length})`),
@@ -250,5 +294,5 @@ export function compareMain(argv: string[], io: { out(text: string): void; err(t
       return io.err(`conform compare: cannot write ${output}: ${(error as Error).message}\n`), 2
     }
   }
-  return comparison.introduced.length + comparison.changed.length > 0 ? 1 : 0
+  return comparisonExit(comparison)
 }

@@ -7,6 +7,8 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { parseJsonQuietly, readUserText, UserFileTooLarge, whyUnreadable } from './user-file.ts'
 import { dirname } from 'node:path'
 import { findRule } from '../spec/rule-catalogue.ts'
+import { FAILURE_CODES, isFailureCode } from '../spec/failure-codes.ts'
+import { closestName } from './closest-name.ts'
 
 /** An entry of a baseline of known failures. */
 export interface BaselineEntry {
@@ -28,6 +30,12 @@ export interface BaselineEntry {
    * Entries written without it (before it was recorded) excuse the check's code whatever it shows.
    */
   observed?: string
+  /**
+   * Of a body of another shape: its other problems when it was recorded ([] for none). With it, the
+   * entry excuses a body only while it shows no problem beyond `observed` and these; without it (an
+   * entry written before they were recorded, or by hand), a body whose first problem is `observed`.
+   */
+  alsoObserved?: string[]
 }
 
 export interface Baseline {
@@ -75,8 +83,17 @@ export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
     if (e!.observed !== undefined && (typeof e!.observed !== 'string' || e!.observed === '')) {
       throw new BaselineError(`${where} has an observed that is not a non-empty string; --update-baseline writes what the failure showed, or leave it out`)
     }
+    const also = e!.alsoObserved
+    if (also !== undefined && (!Array.isArray(also) || also.some((p) => typeof p !== 'string' || p === '') || e!.observed === undefined)) {
+      throw new BaselineError(`${where} has an alsoObserved that is not a list of non-empty strings beside an observed; --update-baseline writes a body's other problems, or leave it out`)
+    }
     if (e!.expires !== undefined && (typeof e!.expires !== 'string' || !DATE.test(e!.expires) || Number.isNaN(Date.parse(e!.expires)))) {
       throw new BaselineError(`${where} has expires "${String(e!.expires)}"; give a date as YYYY-MM-DD`)
+    }
+    // a code mistyped or unknown never matched: the run went red on its known failure, the entry read as "changed"
+    if (!isFailureCode(e!.code!)) {
+      const near = closestName(e!.code!, Object.keys(FAILURE_CODES))
+      throw new BaselineError(`${where} names the unknown failure code "${e!.code}"${near ? ` (did you mean ${near}?)` : ''}; each failure's code is in results.json and before its message in every report ([UNEXPECTED_STATUS] …)`)
     }
   })
   return { knownFailures: entries as BaselineEntry[] }

@@ -96,6 +96,7 @@ function baselineSection(result: RunResult): string {
     ...b.known.map((k) => row(k, `known: ${k.reason}`)),
     ...b.expired.map((e) => row(e, `expired ${e.expires ?? ''}: excused nothing`)),
     ...b.fixed.map((e) => row(e, 'fixed: no longer failing')),
+    ...(b.noSuchCheck ?? []).map((e) => row(e, 'no such check in this version of the suite: renamed or removed?')),
   ]
   return `<section id="baseline"><h2>Known failures (baseline)</h2><p>${h(baselineLine(b))}</p>${rows.length ? `<table><thead><tr><th>rule</th><th>code</th><th>check</th><th>status</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : ''}</section>`
 }

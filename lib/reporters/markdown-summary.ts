@@ -148,6 +148,7 @@ export function markdownSummary(result: RunResult): string {
     for (const k of b.known.slice(0, MAX_ROWS)) lines.push(`- ${inlineCode(k.rule)} ${inlineCode(k.code)} ${escapeMarkdown(entryCheck(k))}: ${escapeMarkdown(k.reason)}`)
     for (const e of b.expired) lines.push(`- expired ${escapeMarkdown(e.expires ?? '')}, excused nothing: ${inlineCode(e.rule)} ${escapeMarkdown(entryCheck(e))}`)
     for (const e of b.fixed) lines.push(`- fixed (no longer failing): ${inlineCode(e.rule)} ${escapeMarkdown(entryCheck(e))}`)
+    for (const e of b.noSuchCheck ?? []) lines.push(`- no such check in this version of the suite (renamed or removed?): ${inlineCode(e.rule)} ${escapeMarkdown(entryCheck(e))}`)
   }
 
   const groups = notVerifiedByReason(result)

@@ -8,7 +8,7 @@
  * failures come one entry per cause (failure-groups.ts), which names how many checks met it and
  * lists them as far as the screen allows (report.html lists them all).
  */
-import { baselineLine, baselineWords } from '../result/baseline.ts'
+import { baselineLine, baselineWords, entryCheck } from '../result/baseline.ts'
 import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
 import { samplingLine } from '../result/sampling-line.ts'
 import { connectionLimitNote, lengthsNote } from '../result/observed-behaviour.ts'
@@ -44,6 +44,9 @@ function judgedWords(checks: readonly CheckResult[]): string {
 }
 
 /** One line of text safe for a terminal: control and invisible characters as markers, cut to `max`. */
+/** How many fixed baseline entries the terminal names; the reports name every one. */
+const FIXED_NAMED = 5
+
 export function terminalText(text: string, max = MAX_WIDTH): string {
   return cut(visibleLine(text), max)
 }
@@ -224,7 +227,14 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
     const most = reasons[0] ? `; most often: ${reasons[0].reason}` : ''
     tail.push(terminalText(`Partly verified: ${plural(partial.length, 'rule')} judged without ${plural(skipped, 'of their checks', 'of their checks')}${most}`, 400))
   }
-  if (result.baseline) tail.push(terminalText(baselineLine(result.baseline), 400))
+  if (result.baseline) {
+    tail.push(terminalText(baselineLine(result.baseline), 400))
+    // which entries to remove: the line counts them, and the terminal is where a team reads it
+    const fixed = result.baseline.fixed
+    for (const e of fixed.slice(0, FIXED_NAMED)) tail.push(terminalText(`  fixed, no longer failing (remove it from the baseline): ${e.rule} ${e.code} › ${entryCheck(e)}${e.observed === undefined ? '' : ` as ${e.observed}`}`, 400))
+    if (fixed.length > FIXED_NAMED) tail.push(`  … and ${fixed.length - FIXED_NAMED} more fixed: see summary.md`)
+    for (const e of (result.baseline.noSuchCheck ?? []).slice(0, FIXED_NAMED)) tail.push(terminalText(`  no such check in this version of the suite (renamed or removed?): ${e.rule} ${e.code} › ${entryCheck(e)}`, 400))
+  }
   const sampling = samplingLine(result)
   if (sampling) tail.push(terminalText(sampling, 400))
   const lengths = result.observed && lengthsNote(result.observed.lengths)

@@ -17,6 +17,8 @@ import type { Baseline, BaselineEntry } from '../config/baseline-file.ts'
 import { ruleStatus, type BaselineOutcome, type CheckResult, type RunResult } from './run-result.ts'
 import { portableJson } from '../json/portable-json.ts'
 import type { SkipCause } from '../checks/skip-causes.ts'
+import type { FailureDetail } from '../checks/failure.ts'
+import { firstRoundName } from './check-rounds.ts'
 
 export type { Baseline, BaselineEntry, BaselineOutcome }
 
@@ -24,7 +26,7 @@ export type { Baseline, BaselineEntry, BaselineOutcome }
 export const entryCheck = (entry: { check?: string | undefined }): string => entry.check ?? 'any check of the rule'
 
 /** Whether an entry names the check: its own, or any of its rule's (an entry without `check`). */
-const namesCheck = (entry: BaselineEntry, rule: string, check: CheckResult) => entry.rule === rule && (entry.check === undefined || entry.check === check.name)
+const namesCheck = (entry: BaselineEntry, rule: string, check: CheckResult) => entry.rule === rule && (entry.check === undefined || entry.check === firstRoundName(check.name))
 
 const sameFailure = (entry: BaselineEntry, rule: string, check: CheckResult) => namesCheck(entry, rule, check) && entry.code === check.failure?.code
 
@@ -33,12 +35,22 @@ const sameFailure = (entry: BaselineEntry, rule: string, check: CheckResult) => 
  * before it was recorded) excuses its code whatever it shows, so that no baseline turns red on an
  * upgrade; a failure without one (a code with one way to be wrong) has nothing to compare.
  */
-const sameObserved = (entry: BaselineEntry, check: CheckResult) => entry.observed === undefined || check.failure?.observed === undefined || entry.observed === check.failure.observed
+function sameObserved(entry: BaselineEntry, check: CheckResult): boolean {
+  const failure = check.failure
+  if (entry.observed === undefined || failure?.observed === undefined) return true
+  // an entry of a body's every problem (alsoObserved, [] for none): the body shows no problem it does not name
+  if (entry.alsoObserved !== undefined && failure.alsoObserved !== undefined) {
+    const known = new Set([entry.observed, ...entry.alsoObserved])
+    return [failure.observed, ...failure.alsoObserved].every((problem) => known.has(problem))
+  }
+  // an entry written before a body's other problems were recorded: its first, as it was
+  return entry.observed === failure.observed
+}
 
 const excuses = (entry: BaselineEntry, rule: string, check: CheckResult) => sameFailure(entry, rule, check) && sameObserved(entry, check)
 
-/** ` as <what it showed>`, when known. */
-const shown = (observed: string | undefined) => (observed === undefined ? '' : ` as ${observed}`)
+/** ` as <what it showed>`, when known, with a body's other problems. */
+const shown = (observed: string | undefined, also: readonly string[] = []) => (observed === undefined ? '' : ` as ${[observed, ...also].join(' and ')}`)
 
 /** Skips that leave nothing of the service unjudged: the check did not apply to it, or the run did not need it. */
 const JUDGED_WHEN_SKIPPED: ReadonlySet<SkipCause> = new Set(['not-applicable', 'not-needed'])
@@ -55,8 +67,22 @@ function notJudged(entry: BaselineEntry, result: RunResult): boolean {
   // an entry of the rule shows on checks it does not name: one skipped for the run's limits
   // (--read-only, --max-writes, the deadline…) may be one of them; one that does not apply is not
   if (entry.check === undefined) return !rule || rule.checks.some((c) => c.status === 'skip' && !(c.cause !== undefined && JUDGED_WHEN_SKIPPED.has(c.cause)))
-  return !rule || rule.checks.some((c) => c.name === entry.check && c.status === 'skip')
+  return !rule || rule.checks.some((c) => firstRoundName(c.name) === entry.check && c.status === 'skip')
 }
+
+/**
+ * Whether an entry names a check the run does not have, in a rule it ran: a check renamed or
+ * removed in this version of the suite (or mistyped by hand). Reported apart, never as fixed: a
+ * known failure is not gone because its check has another name now.
+ */
+function noSuchCheck(entry: BaselineEntry, result: RunResult): boolean {
+  const rule = result.rules.find((r) => r.id === entry.rule)
+  return entry.check !== undefined && rule !== undefined && !rule.checks.some((c) => firstRoundName(c.name) === entry.check)
+}
+
+/** An entry of a check the run does not have that would excuse this failure were it of its check: the check renamed? */
+const renamedFrom = (rule: string, check: CheckResult, absent: readonly BaselineEntry[]) =>
+  absent.find((e) => e.rule === rule && e.code === check.failure?.code && sameObserved(e, check))
 
 /**
  * What the baseline says of a failure it does not excuse, for the team that reads a red gate
@@ -65,16 +91,23 @@ function notJudged(entry: BaselineEntry, result: RunResult): boolean {
  * other checks (the same deviation, met where no earlier run judged it: fixing one known failure
  * lets the checks it hid be judged). The failure counts as ever; this only says why it is new.
  */
-function unexcusedNote(rule: string, check: CheckResult, entries: readonly BaselineEntry[], live: readonly BaselineEntry[]): string | undefined {
+function unexcusedNote(rule: string, check: CheckResult, entries: readonly BaselineEntry[], live: readonly BaselineEntry[], absent: readonly BaselineEntry[]): string | undefined {
   const code = check.failure?.code
   const observed = check.failure?.observed
   const expired = entries.find((e) => !live.includes(e) && sameFailure(e, rule, check))
   if (expired) return `excused by an entry that expired ${expired.expires}: it fails the run again (reason: "${expired.reason}")`
   // the same code, another wrong answer: what was known, and what is seen now
   const changed = live.find((e) => sameFailure(e, rule, check))
-  if (changed) return `an entry excuses this check for ${code}${shown(changed.observed)}; it now fails${shown(observed)}, which the entry does not excuse (reason: "${changed.reason}"): --update-baseline records it once you agree`
+  // a body that shows a problem beyond those the entry knows: the new one first, the line is cut in the terminal
+  const problems = check.failure?.alsoObserved !== undefined ? [observed, ...check.failure.alsoObserved] : []
+  const beyond = changed?.alsoObserved !== undefined && problems.includes(changed.observed) ? problems.filter((p) => p !== changed.observed && !changed.alsoObserved!.includes(p!)) : []
+  if (changed && beyond.length > 0) return `the body now shows ${beyond.join(' and ')}, beside what an entry excuses for ${code}${shown(changed.observed, changed.alsoObserved)}: the entry does not excuse it (reason: "${changed.reason}"): --update-baseline records it once you agree`
+  if (changed) return `an entry excuses this check for ${code}${shown(changed.observed, changed.alsoObserved)}; it now fails${shown(observed, check.failure?.alsoObserved)}, which the entry does not excuse (reason: "${changed.reason}"): --update-baseline records it once you agree`
   const otherCode = live.find((e) => namesCheck(e, rule, check))
   if (otherCode) return `an entry excuses this check for ${otherCode.code}${shown(otherCode.observed)}, not ${code}${shown(observed)} (reason: "${otherCode.reason}")`
+  // a check of a new name failing as an entry of an old one knew: worded before "known on other checks"
+  const renamed = renamedFrom(rule, check, absent)
+  if (renamed) return `an entry names the check "${renamed.check}" for ${code}${shown(renamed.observed, renamed.alsoObserved)}, which this version of the suite does not have: renamed to this one? --update-baseline moves the entry here, with its reason (reason: "${renamed.reason}")`
   const sameCode = live.filter((e) => e.rule === rule && e.code === code)
   if (sameCode.length > 0) {
     const others = sameCode.length === 1 ? 'another check' : `${sameCode.length} other checks`
@@ -97,6 +130,7 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
   const live = baseline.knownFailures.filter((e) => e.expires === undefined || e.expires > today)
   outcome.expired = baseline.knownFailures.filter((e) => !live.includes(e))
   const used = new Set<BaselineEntry>()
+  const absent = live.filter((e) => noSuchCheck(e, result))
   const rules = result.rules.map((rule) => {
     const checks = rule.checks.map((check) => {
       if (check.status !== 'fail') return check
@@ -104,7 +138,7 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
       if (!entry) {
         // entries of this check that excuse another failure: it changed, it is not fixed
         for (const e of live) if (namesCheck(e, rule.id, check)) changed.add(e)
-        const note = unexcusedNote(rule.id, check, baseline.knownFailures, live)
+        const note = unexcusedNote(rule.id, check, baseline.knownFailures, live, absent)
         return note ? { ...check, baselineNote: note } : check
       }
       used.add(entry)
@@ -114,7 +148,8 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
     })
     return { ...rule, checks, status: ruleStatus(checks) }
   })
-  outcome.fixed = live.filter((e) => !used.has(e) && !changed.has(e) && !notJudged(e, result) && !result.rules.some((r) => r.id === e.rule && r.checks.some((c) => sameFailure(e, r.id, c))))
+  outcome.fixed = live.filter((e) => !used.has(e) && !changed.has(e) && !absent.includes(e) && !notJudged(e, result) && !result.rules.some((r) => r.id === e.rule && r.checks.some((c) => sameFailure(e, r.id, c))))
+  if (absent.length > 0) outcome.noSuchCheck = absent
   // an entry of the whole rule that excused some checks is not changed by one that fails otherwise
   for (const e of used) changed.delete(e)
   if (changed.size > 0) outcome.changed = [...changed]
@@ -153,40 +188,72 @@ export const RECORDED_REASON = 'recorded by --update-baseline'
  */
 export function updatedBaseline(result: RunResult, previous: Baseline, today: string): Baseline {
   const knownFailures: BaselineEntry[] = previous.knownFailures.filter((e) => notJudged(e, result))
-  // an entry written before `observed` was recorded gets it: from now on it excuses what it shows today
-  const keptAlready = new Set<BaselineEntry>()
-  const keep = (entry: BaselineEntry, observed: string | undefined) => {
-    if (keptAlready.has(entry)) return
-    keptAlready.add(entry)
-    const written = entry.observed === undefined && observed !== undefined ? { ...entry, observed } : entry
+  // each entry that excused a check today, at its place, and the failures it excused (written below)
+  const excusedNow = new Map<BaselineEntry, FailureDetail[]>()
+  const keep = (entry: BaselineEntry, failure: FailureDetail) => {
+    const seen = excusedNow.get(entry)
+    if (seen) return void seen.push(failure)
+    excusedNow.set(entry, [failure])
     // an entry of the rule kept above (a check of it skipped) that excused a check too: once
-    const at = knownFailures.indexOf(entry)
-    if (at >= 0) knownFailures[at] = written
-    else knownFailures.push(written)
+    if (!knownFailures.includes(entry)) knownFailures.push(entry)
   }
+  // entries of a check this version does not have, each moved once to a check of a new name that fails alike
+  const absent = previous.knownFailures.filter((e) => noSuchCheck(e, result))
   for (const rule of result.rules) {
     const unexcused = new Map<string, CheckResult[]>()
     for (const check of rule.checks) {
       const failed = check.status === 'fail' || check.known !== undefined
       if (!failed || !check.failure) continue
       const kept = previous.knownFailures.find((e) => excuses(e, rule.id, check))
-      if (kept) keep(kept, check.failure.observed)
+      if (kept) keep(kept, check.failure)
       else {
-        const alike = JSON.stringify([check.failure.code, check.failure.observed ?? null])
+        const alike = JSON.stringify([check.failure.code, check.failure.observed ?? null, check.failure.alsoObserved ?? null])
         unexcused.set(alike, [...(unexcused.get(alike) ?? []), check])
       }
     }
     for (const checks of unexcused.values()) {
-      const { code, observed } = checks[0]!.failure!
+      const { code, observed, alsoObserved } = checks[0]!.failure!
       // a known failure that now shows another answer is accepted here, deliberately: it asks for its reason again
       const changed = checks.map((c) => previous.knownFailures.find((e) => sameFailure(e, rule.id, c))).find((e) => e !== undefined)
       const was = changed ? ` (it was known${shown(changed.observed)}${changed.reason.startsWith(RECORDED_REASON) ? '' : `: "${changed.reason}"`})` : ''
-      const where = checks.length === 1 ? { check: checks[0]!.name } : {}
-      const on = checks.length === 1 ? '' : ` (on ${checks.length} checks of the rule, and on any other that shows it)`
-      knownFailures.push({ rule: rule.id, code, ...where, ...(observed !== undefined ? { observed } : {}), reason: `${RECORDED_REASON} on ${today}${on}: say why it is known, and when it will be fixed${was}` })
+      // one check met in several rounds of --repeat is one check, named as its first round
+      const names = [...new Set(checks.map((c) => firstRoundName(c.name)))]
+      const where = names.length === 1 ? { check: names[0]! } : {}
+      const on = names.length === 1 ? '' : ` (on ${names.length} checks of the rule, and on any other that shows it)`
+      const answer = observed === undefined ? {} : { observed, ...(alsoObserved !== undefined ? { alsoObserved } : {}) }
+      // the check renamed: its entry moves to the new name, with its reason and date
+      const renamed = names.length === 1 ? renamedFrom(rule.id, checks[0]!, absent) : undefined
+      if (renamed) {
+        absent.splice(absent.indexOf(renamed), 1)
+        knownFailures.push({ ...renamed, check: names[0]!, ...answer })
+        continue
+      }
+      knownFailures.push({ rule: rule.id, code, ...where, ...answer, reason: `${RECORDED_REASON} on ${today}${on}: say why it is known, and when it will be fixed${was}` })
     }
   }
+  // an entry written before what it excuses was recorded gets it, in place: from now on it excuses what it shows today
+  for (const [entry, failures] of excusedNow) knownFailures.splice(knownFailures.indexOf(entry), 1, ...recordedAnswers(entry, failures))
   return { knownFailures }
+}
+
+/**
+ * A kept entry as --update-baseline writes it, from the failures it excused today. One without
+ * `observed` gets it; when it excused several answers (an entry of the rule written by hand, on a
+ * gateway's 403s and its 404s), one entry for each, with its reason and date, not the first answer
+ * alone, which turned the others red on the next run. One of a body's first problem (before its
+ * other problems were recorded) gets `alsoObserved`: every other problem those bodies showed.
+ */
+function recordedAnswers(entry: BaselineEntry, failures: readonly FailureDetail[]): BaselineEntry[] {
+  const withAll = (observed: string, of: readonly FailureDetail[]): BaselineEntry => {
+    if (entry.alsoObserved !== undefined || of.some((f) => f.alsoObserved === undefined)) return { ...entry, observed }
+    const also = new Set(of.flatMap((f) => [f.observed!, ...f.alsoObserved!]))
+    also.delete(observed)
+    return { ...entry, observed, alsoObserved: [...also].sort() }
+  }
+  if (entry.observed !== undefined) return [withAll(entry.observed, failures)]
+  const answers = [...new Set(failures.flatMap((f) => (f.observed === undefined ? [] : [f.observed])))]
+  if (answers.length === 0) return [entry]
+  return answers.map((observed) => withAll(observed, failures.filter((f) => f.observed === observed)))
 }
 
 export function writeBaseline(path: string, baseline: Baseline): void {
@@ -199,6 +266,8 @@ export function baselineLine(outcome: BaselineOutcome): string {
   if (outcome.expired.length > 0) parts.push(`${outcome.expired.length} expired (${outcome.expired.length === 1 ? 'it' : 'they'} excused nothing)`)
   const changed = outcome.changed?.length ?? 0
   if (changed > 0) parts.push(`${changed} changed (${changed === 1 ? 'its check fails' : 'their checks fail'} otherwise now: ${changed === 1 ? 'it' : 'they'} excused nothing)`)
+  const absent = outcome.noSuchCheck?.length ?? 0
+  if (absent > 0) parts.push(`${absent} of a check this version of the suite does not have (renamed or removed: --update-baseline moves ${absent === 1 ? 'it' : 'them'} to the check that fails alike, or drops ${absent === 1 ? 'it' : 'them'})`)
   if (outcome.fixed.length > 0) parts.push(`${outcome.fixed.length} fixed (no longer failing: remove ${outcome.fixed.length === 1 ? 'it' : 'them'}, or --update-baseline)`)
   return `Baseline ${outcome.file}: ${parts.join('; ')}`
 }

@@ -23,7 +23,8 @@ import type { Exchange } from '../http/exchange.ts'
 import { journalTotals, type JournalEntry, type JournalTotals } from '../http/journal.ts'
 import { runLedger, type LedgerEntry, type ListsRead } from './ledger-from-list.ts'
 import { ruleCatalogue, type Rule } from '../spec/rule-catalogue.ts'
-import type { BaselineEntry } from '../config/baseline-file.ts'
+import type { BaselineOutcome } from './baseline-outcome.ts'
+export type { BaselineOutcome }
 export type { LedgerEntry } from './ledger-from-list.ts'
 
 export type Status = 'pass' | 'fail' | 'skip' | 'warn'
@@ -123,19 +124,6 @@ export interface RunResult {
   observed?: ObservedBehaviour
   /** --baseline: the known failures it excused, and its entries that expired, changed or are fixed. */
   baseline?: BaselineOutcome
-}
-
-/** What a baseline did to a run, as results.json and every report show it. */
-export interface BaselineOutcome {
-  file: string
-  /** Failures the baseline names: not counted against the run. */
-  known: (BaselineEntry & { message: string })[]
-  /** Entries past their expiry date: they excused nothing. */
-  expired: BaselineEntry[]
-  /** Entries whose failure did not happen in this run: remove them (--update-baseline does). */
-  fixed: BaselineEntry[]
-  /** Entries whose check failed otherwise (another code, or the code showing another `observed`): they excused nothing, and are not fixed. Absent when none. */
-  changed?: BaselineEntry[]
 }
 
 export interface RunFacts {

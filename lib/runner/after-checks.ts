@@ -8,6 +8,7 @@
 import { endedAt, type JournalEntry } from '../http/journal.ts'
 import { listReadNeeded, type ListsRead } from '../result/ledger-from-list.ts'
 import type { CheckResult } from '../result/run-result.ts'
+import { roundCheckName } from '../result/check-rounds.ts'
 import type { Samples } from '../result/samples.ts'
 import type { Suite } from '../suite-kit/check.ts'
 import type { RunScope } from '../suite-kit/run-context.ts'
@@ -64,7 +65,7 @@ export function afterChecks(running: RunningChecks, suites: readonly Suite[], sc
       ...running.outcomes(),
       ...rounds.results
         .filter((r) => r.result.status === 'fail')
-        .map((r) => ({ ruleId: r.ruleId, result: { ...r.result, name: `${r.result.name} (round ${r.round} of ${options.repeat})` } })),
+        .map((r) => ({ ruleId: r.ruleId, result: { ...r.result, name: roundCheckName(r.result.name, r.round, options.repeat) } })),
     ],
     samples: () => (options.repeat > 1 ? samplesOf(running.outcomes(), rounds, options.repeat) : undefined),
   }

@@ -60,7 +60,7 @@ test('in a service\'s vitest, an expired entry fails its test, and the run\'s te
   const baseline = {
     knownFailures: [
       { rule: 'auth-missing-key-401', code: 'UNEXPECTED_STATUS', check, reason: 'OPS-1 the gateway answers 403', expires: '2001-01-01' },
-      { rule: 'auth-invalid-key-401', code: 'UNEXPECTED_STATUS', check: 'GET /categories with a key nobody has → 401', reason: 'OPS-2 fixed since' },
+      { rule: 'auth-invalid-key-401', code: 'UNEXPECTED_STATUS', check: 'GET /categories with a wrong key → 401', reason: 'OPS-2 fixed since' },
     ],
   }
   writeFileSync(join(folder, 'conform-baseline.json'), JSON.stringify(baseline))
@@ -73,5 +73,5 @@ test('in a service\'s vitest, an expired entry fails its test, and the run\'s te
   expect(run.code, run.output).toBe(1)
   expect(run.assertions.filter((a) => a.status === 'failed').map((a) => a.title)).toContain(check)
   expect(run.junit).toContain('expired 2001-01-01, excused nothing: auth-missing-key-401 › GET /categories with no Authorization header → 401')
-  expect(run.junit).toContain('fixed, no longer failing (remove it from the baseline): auth-invalid-key-401 › GET /categories with a key nobody has → 401')
+  expect(run.junit).toContain('fixed, no longer failing (remove it from the baseline): auth-invalid-key-401 › GET /categories with a wrong key → 401')
 }, 60_000)

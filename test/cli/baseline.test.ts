@@ -134,6 +134,9 @@ describe('a baseline of known failures', { timeout: RUN_TIMEOUT_MS }, () => {
       ['the wrong shape', '{"known": []}', /is not a baseline: it needs \{"knownFailures": \[ … \]\}/],
       ['an unknown rule', '{"knownFailures": [{"rule": "no-such-rule", "code": "X", "check": "c", "reason": "r"}]}', /names the unknown rule "no-such-rule"/],
       ['an entry without a reason', '{"knownFailures": [{"rule": "ids-unique", "code": "X", "check": "c"}]}', /has no reason/],
+      // a code mistyped by hand never matched: the gate went red on the known failure, the entry "changed"
+      ['a mistyped code', '{"knownFailures": [{"rule": "ids-unique", "code": "UNEXPECTED_STAUS", "reason": "r"}]}', /names the unknown failure code "UNEXPECTED_STAUS" \(did you mean UNEXPECTED_STATUS\?\)/],
+      ['an alsoObserved that is no list', '{"knownFailures": [{"rule": "ids-unique", "code": "SCHEMA_MISMATCH", "observed": "o", "alsoObserved": "p", "reason": "r"}]}', /has an alsoObserved that is not a list of non-empty strings/],
       ['a bad expiry date', '{"knownFailures": [{"rule": "ids-unique", "code": "X", "check": "c", "reason": "r", "expires": "next week"}]}', /give a date as YYYY-MM-DD/],
     ]
     for (const [what, text, says] of cases) {

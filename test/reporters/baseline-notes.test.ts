@@ -74,8 +74,12 @@ describe('a failure the baseline does not excuse says what the baseline holds of
 
 test('after a fix, the other known deviation met on the checks the fix let be judged is red, and says it is the known one', () => {
   // the baseline knew the missing status on one check; the 422 being fixed, it shows on another
-  const baseline = { knownFailures: [{ rule: 'error-body-is-error-record', code: 'SCHEMA_MISMATCH', check: 'GET /categories with no Authorization header → the error body is an Error record', reason: 'API-43: no status' }] }
-  const result = applyBaseline(deployed(), baseline, 'conform-baseline.json', TODAY)
+  const known = 'GET /categories with no Authorization header → the error body is an Error record'
+  const baseline = { knownFailures: [{ rule: 'error-body-is-error-record', code: 'SCHEMA_MISMATCH', check: known, reason: 'API-43: no status' }] }
+  // the check the entry names is in the run, and passes (an entry of a check the run does not have reads as renamed)
+  const run = deployed()
+  run.rules = run.rules.map((r) => (r.id === 'error-body-is-error-record' ? { ...r, checks: [...r.checks, check(known, 'pass')] } : r))
+  const result = applyBaseline(run, baseline, 'conform-baseline.json', TODAY)
   expect(result.exitCode).toBe(1)
   const failed = result.rules.find((r) => r.id === 'error-body-is-error-record')!.checks[0]
   expect(failed.status).toBe('fail')

@@ -1,0 +1,20 @@
+/** What a baseline did to a run (lib/result/baseline.ts), as results.json and every report show it. */
+import type { BaselineEntry } from '../config/baseline-file.ts'
+
+export interface BaselineOutcome {
+  file: string
+  /** Failures the baseline names: not counted against the run. */
+  known: (BaselineEntry & { message: string })[]
+  /** Entries past their expiry date: they excused nothing. */
+  expired: BaselineEntry[]
+  /** Entries whose failure did not happen in this run: remove them (--update-baseline does). */
+  fixed: BaselineEntry[]
+  /** Entries whose check failed otherwise (another code, or the code showing another `observed`): they excused nothing, and are not fixed. Absent when none. */
+  changed?: BaselineEntry[]
+  /**
+   * Entries of a check the run does not have, in a rule it ran: renamed or removed in this version
+   * of the suite (or mistyped). Neither fixed nor known; a failure that may be the renamed check
+   * says so, and --update-baseline moves the entry to it. Absent when none.
+   */
+  noSuchCheck?: BaselineEntry[]
+}

@@ -1,0 +1,24 @@
+/**
+ * A baseline entry whose failure no longer happens: the terminal said "1 fixed (no longer failing:
+ * remove it, or --update-baseline)" without saying which, where a team that fixed one of two known
+ * deviations reads it; only summary.md, report.html and a GitHub Actions warning named it. The
+ * terminal names each now (the first five, then how many more).
+ */
+import { expect, test } from 'vitest'
+import { applyBaseline, type BaselineEntry } from '../../lib/result/baseline.ts'
+import { terminalSummary } from '../../lib/reporters/terminal-summary.ts'
+import { check, runResult } from './fixture.ts'
+
+const fixedEntry = (rule: string, observed?: string): BaselineEntry => ({ rule, code: 'UNEXPECTED_STATUS', reason: 'OPS-112: the gateway answers 403', ...(observed ? { observed } : {}) })
+
+test('the terminal names the entries that no longer fail, to remove', () => {
+  const passing = runResult((id) => [check(`${id} check`, 'pass')])
+  const one = applyBaseline(passing, { knownFailures: [fixedEntry('auth-missing-key-401', 'status 403')] }, 'conform-baseline.json', '2026-06-01')
+  const text = terminalSummary(one, [])
+  expect(text).toContain('Baseline conform-baseline.json: 0 known failures excused; 1 fixed (no longer failing: remove it, or --update-baseline)')
+  expect(text).toContain('  fixed, no longer failing (remove it from the baseline): auth-missing-key-401 UNEXPECTED_STATUS › any check of the rule as status 403')
+  const rules = ['auth-missing-key-401', 'auth-invalid-key-401', 'list-returns-200', 'create-returns-201', 'create-rejects-missing-name', 'create-rejects-missing-body', 'created-in-list']
+  const many = terminalSummary(applyBaseline(passing, { knownFailures: rules.map((r) => fixedEntry(r)) }, 'b.json', '2026-06-01'), [])
+  expect(many.match(/^ {2}fixed, no longer failing/gm)).toHaveLength(5)
+  expect(many).toContain('  … and 2 more fixed: see summary.md')
+})

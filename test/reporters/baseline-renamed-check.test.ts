@@ -1,0 +1,44 @@
+/**
+ * A baseline of entries of checks, read by a version of the suite that renamed one of them (check
+ * names are words, and they get reworded). The entry was reported "fixed (no longer failing:
+ * remove it)", and the failure under the new name "known on another check of this rule, not this
+ * one (newly judged after a fix?)"; --update-baseline then dropped the entry and its reason. The
+ * entry is reported apart now (a check this version does not have, never fixed), the failure says
+ * it may be the renamed check, and --update-baseline moves the entry to it, reason and date kept.
+ * It still fails the run: an entry names one check, and a baseline hides nothing it does not name.
+ */
+import { expect, test } from 'vitest'
+import type { FailureDetail } from '../../lib/checks/failure.ts'
+import { applyBaseline, baselineLine, updatedBaseline, type BaselineEntry } from '../../lib/result/baseline.ts'
+import { terminalSummary } from '../../lib/reporters/terminal-summary.ts'
+import { check, runResult } from './fixture.ts'
+
+const TODAY = '2026-06-01'
+const RULE = 'auth-missing-key-401'
+const served: FailureDetail = { code: 'UNEXPECTED_STATUS', message: 'GET answered 403, expected 401', expected: 'status 401', actual: 'status 403', observed: 'status 403' }
+const OLD = 'GET /store/orders without a key → 401'
+const NEW = 'GET /store/orders with no Authorization header → 401'
+const entry: BaselineEntry = { rule: RULE, code: 'UNEXPECTED_STATUS', check: OLD, observed: 'status 403', reason: 'OPS-112: the gateway answers 403', expires: '2027-01-31' }
+
+/** The newer suite: the check under its new name, failing as the entry knew; another check of the rule passing. */
+const newer = runResult((id) => (id === RULE ? [check(NEW, 'fail', { failure: served }), check('GET /categories with no Authorization header → 401', 'pass')] : [check(`${id} check`, 'pass')]))
+
+test('an entry of a check this version does not have: not "fixed", the failure says it may be the renamed check', () => {
+  const result = applyBaseline(newer, { knownFailures: [entry] }, 'b.json', TODAY)
+  expect(result.exitCode).toBe(1)
+  expect(result.baseline!.fixed).toEqual([])
+  expect(result.baseline!.noSuchCheck).toEqual([entry])
+  expect(baselineLine(result.baseline!)).toContain('1 of a check this version of the suite does not have (renamed or removed: --update-baseline moves it to the check that fails alike, or drops it)')
+  const failed = result.rules.find((r) => r.id === RULE)!.checks[0]!
+  expect(failed.baselineNote).toMatch(/^an entry names the check "GET \/store\/orders without a key → 401" for UNEXPECTED_STATUS as status 403, which this version of the suite does not have: renamed to this one\?/)
+  expect(terminalSummary(result, [])).toContain(`  no such check in this version of the suite (renamed or removed?): ${RULE} UNEXPECTED_STATUS › ${OLD}`)
+})
+
+test('--update-baseline moves the entry to the renamed check, keeping its reason and date, and the next run passes', () => {
+  const updated = updatedBaseline(newer, { knownFailures: [entry] }, TODAY)
+  expect(updated.knownFailures).toEqual([{ ...entry, check: NEW }])
+  expect(applyBaseline(newer, updated, 'b.json', TODAY).exitCode).toBe(0)
+  // a check removed, with nothing failing alike: dropped, as before
+  const removed = runResult((id) => [check(`${id} check`, 'pass')])
+  expect(updatedBaseline(removed, { knownFailures: [entry] }, TODAY).knownFailures).toEqual([])
+})
