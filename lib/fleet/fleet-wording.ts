@@ -1,6 +1,7 @@
 /** The fleet's words, the same in every format: verdicts, matrix cells, the headline, a deployment's detail. */
 import type { Status } from '../result/run-result.ts'
 import type { FleetDeployment, FleetResult } from './fleet-result.ts'
+import { plural } from '../reporters/wording.ts'
 
 /** How a deployment's verdict reads, in every format. */
 export const VERDICT_WORD: Record<FleetDeployment['verdict'], string> = { pass: 'PASS', fail: 'FAIL', incomplete: 'NOT JUDGED', error: 'NOT JUDGED' }
@@ -37,7 +38,6 @@ export function knownDetail(d: FleetDeployment): string {
   return d.knownRules === undefined ? '' : `known failures its baseline excused: ${d.knownRules.join(', ')}`
 }
 
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
 /**
  * A relative path as a link target: each segment percent-encoded, so that no character of a folder

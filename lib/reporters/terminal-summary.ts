@@ -225,7 +225,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
     // the checks the count is of: a skip that left nothing unverified (a request not needed) is no reason
     const reasons = skipReasons(partial.flatMap((p) => p.missing), result)
     const most = reasons[0] ? `; most often: ${reasons[0].reason}` : ''
-    tail.push(terminalText(`Partly verified: ${plural(partial.length, 'rule')} judged without ${plural(skipped, 'of their checks', 'of their checks')}${most}`, 400))
+    tail.push(terminalText(`Partly verified: ${plural(partial.length, 'rule')} judged without ${skipped} of ${partial.length === 1 ? 'its' : 'their'} checks${most}`, 400))
   }
   if (result.baseline) {
     tail.push(terminalText(baselineLine(result.baseline), 400))

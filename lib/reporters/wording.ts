@@ -171,7 +171,7 @@ export const FAULT_ANSWERED_WORDS = 'a 5xx but 503 says the request failed, not 
 /** How hard the run pressed on the server: requests in flight at most, and the rate limit. */
 export function pacing(result: RunResult): string {
   const { concurrency, rateLimit } = result.options
-  const inFlight = concurrency === undefined ? '' : `at most ${concurrency} requests in flight (--concurrency ${concurrency})`
+  const inFlight = concurrency === undefined ? '' : `at most ${plural(concurrency, 'request')} in flight (--concurrency ${concurrency})`
   const rate = rateLimit === undefined ? 'no rate limit' : `at most ${rateLimit} requests a second (--rate-limit ${rateLimit})`
   return [inFlight, rate].filter(Boolean).join(', ')
 }

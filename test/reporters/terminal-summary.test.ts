@@ -58,12 +58,20 @@ describe('terminal summary', () => {
     expect(htmlReport(result)).toContain(`start with ${words.replaceAll("'", '&#39;')}.`)
   })
 
+  test('counts in words that agree with their number: one request in flight, one rule and its checks', () => {
+    const result = runResult((id) => [check(`${id} ran`, 'pass'), ...(['created-in-list', 'list-returns-200'].includes(id) ? [check('lost', 'skip', { cause: 'answer-lost' as const, skipReason: 'the answer was lost' })] : [])])
+    result.options = { ...result.options, concurrency: 1 }
+    const text = terminalSummary(result, FILES)
+    expect(text).toContain('at most 1 request in flight (--concurrency 1)')
+    expect(text).toMatch(/^Partly verified: 2 rules judged without 2 of their checks/m)
+  })
+
   test('"Partly verified … most often" names a cause of the checks it counts, never a request that was not needed', () => {
     const lost = { cause: 'answer-lost' as const, skipReason: 'the answer was lost' }
     const notNeeded = { cause: 'not-needed' as const, skipReason: 'not sent: not needed' }
     const result = runResult((id) => [check(`${id} ran`, 'pass'), ...(id === 'created-in-list' ? [check('lost', 'skip', lost), check('n1', 'skip', notNeeded), check('n2', 'skip', notNeeded)] : [])])
     const text = terminalSummary(result, FILES)
-    expect(text).toMatch(/^Partly verified: 1 rule judged without 1 of their checks; most often: the answer was lost in transit/m)
+    expect(text).toMatch(/^Partly verified: 1 rule judged without 1 of its checks; most often: the answer was lost in transit/m)
     expect(text).not.toMatch(/most often: not needed/)
   })
 
