@@ -58,17 +58,21 @@ function fleetFolders(reportDir: string): string[] {
   return deployments.flatMap((d: { report?: unknown } | null) => {
     if (typeof d?.report !== 'string') return []
     const folder = resolve(top, dirname(d.report))
-    return dirname(folder) === top && lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() ? [folder] : []
+    try {
+      return dirname(folder) === top && lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() ? [folder] : []
+    } catch {
+      return []
+    }
   })
 }
 
-/** A fleet's deployment's reports and journal, and its folder when nothing else is in it. */
+/** A fleet's deployment's reports and journal, and its folder when nothing else is in it; what cannot be removed (no permission, a folder named results.json) is left, and the run goes on. */
 function clearFleetFolder(folder: string): void {
-  for (const file of [...REPORT_FILES, JOURNAL_FILE]) rmSync(join(folder, file), { force: true })
   try {
+    for (const file of [...REPORT_FILES, JOURNAL_FILE]) rmSync(join(folder, file), { force: true })
     rmdirSync(folder)
   } catch {
-    // something of the user's own is in it: kept, with the folder
+    // something of the user's own is in it, or stays: kept, with the folder
   }
 }
 

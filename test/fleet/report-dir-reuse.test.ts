@@ -60,7 +60,7 @@ test("a single run into a fleet's report folder removes the reports of the deplo
   try {
     mkdirSync(runDir)
     mkdirSync(outside)
-    const listed = ['staging', 'prod', 'kept', 'outside-link']
+    const listed = ['staging', 'prod', 'kept', 'outside-link', 'odd']
     const page = { verdict: 'pass', exitCode: 0, deployments: [...listed.map((label) => ({ label, report: `${label}/report.html` })), { label: 'merged-from-elsewhere', report: '../outside/report.html' }] }
     writeFileSync(join(runDir, 'fleet.json'), JSON.stringify(page))
     for (const label of ['staging', 'prod', 'kept', 'not-listed']) {
@@ -71,6 +71,8 @@ test("a single run into a fleet's report folder removes the reports of the deplo
     writeFileSync(join(runDir, 'kept', 'notes.txt'), 'mine')
     writeFileSync(join(outside, 'results.json'), '{"verdict":"pass"}')
     symlinkSync(outside, join(runDir, 'outside-link'))
+    // a listed folder whose results.json cannot be removed as a file: left, and the run goes on
+    mkdirSync(join(runDir, 'odd', 'results.json'), { recursive: true })
     const run = await runConformInProcess(['--base-url', server.baseUrl, '--rule', 'list-returns-200', '--report-dir', runDir], { env: { CONFORM_API_KEY: key } })
     run.cleanup()
     expect(run.code, run.stderr).toBe(0)
@@ -79,6 +81,7 @@ test("a single run into a fleet's report folder removes the reports of the deplo
     expect(readdirSync(join(runDir, 'kept'))).toEqual(['notes.txt'])
     expect(existsSync(join(runDir, 'not-listed', 'results.json'))).toBe(true)
     expect(existsSync(join(outside, 'results.json'))).toBe(true)
+    expect(existsSync(join(runDir, 'odd', 'results.json'))).toBe(true)
   } finally {
     await server.close()
   }
