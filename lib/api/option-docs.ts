@@ -45,7 +45,7 @@ export interface OptionDocs {
    */
   reportDir: unknown
   /**
-   * Deadline of each request, from when it is written to a connection or from the server's latest answer to any request (or its latest 16 KiB of a body still coming), whichever is later; an operation that misses it sends no more requests, but for the second probe of its failures (confirm).
+   * Deadline of each request, from when it is written to a connection or from the server's latest answer to any request (or its latest 16 KiB of a body still coming), whichever is later; an operation that misses it sends no more requests, but for the second probe of its failures (confirm); also how long the server may refuse every connection (a restart) before it is taken as gone, at least 5 s.
    * Takes a whole number of milliseconds, at least 10. Not given: read from CONFORM_TIMEOUT_MS, else 10000. The command line's --timeout.
    */
   timeout: unknown

@@ -13,7 +13,7 @@ import { writeBaseline } from '../result/baseline.ts'
 import { redactedResult, type RunResult } from '../result/run-result.ts'
 import type { RunTarget, SuiteManifest } from '../runner/conform-run.ts'
 import { preflight, preflightWaitMs, untilInterrupted } from '../runner/preflight.ts'
-import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
+import { clearRunFolder, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { terminalSummary } from '../reporters/terminal-summary.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
@@ -86,7 +86,7 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
     const writePlan = describeWritePlan(planWrites(config, manifest), config, config.writesFrom)
     const reportDir = resolve(cwd, config.reportDir)
     // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
-    if (writeFiles) clearReports(reportDir)
+    if (writeFiles) clearRunFolder(reportDir)
     const run = await runConformance({
       config,
       target,

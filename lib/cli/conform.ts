@@ -13,7 +13,7 @@ import { createRedactor, secretsGiven } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { preflight, preflightWaitMs, untilInterrupted } from '../runner/preflight.ts'
-import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
+import { clearRunFolder, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { markPhase, PHASE_MARKS } from '../runner/run-phases.ts'
 import { rejectionOwnedByARun } from '../runner/stray-rejections.ts'
 import type { RunTarget, SuiteManifest } from '../runner/conform-run.ts'
@@ -192,7 +192,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     if (rounds > 1 && !config.readOnly) io.out(`Rounds: --repeat ${rounds} sends ${rounds - 1} more POSTs, one create in each further round (then the list).\n`)
     // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
     const reportDir = resolve(config.workingDir, config.reportDir)
-    clearReports(reportDir)
+    clearRunFolder(reportDir)
     runStarted = true
     // the command line's run is alone in its process: a stray rejection is this run's, told without the async context's cost
     const run = await runConformance({ config, target, suite, env, deadlineAt, journalFile: join(reportDir, JOURNAL_FILE), strays: 'runs-under-way', ...(interrupt ? { interrupt } : {}) })

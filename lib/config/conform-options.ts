@@ -13,7 +13,7 @@ export const CONFORM_OPTIONS = [
   { flag: 'api-key', kind: 'string', value: 'KEY', env: 'CONFORM_API_KEY', help: "the API key (prefer the environment: a flag shows in ps, and npm prints the command line it runs, the flag with it); surrounding whitespace is trimmed" },
   { flag: 'env', kind: 'string', value: 'NAME', help: 'also read .env.NAME (.env is always read)' },
   { flag: 'report-dir', kind: 'string', value: 'DIR', env: 'CONFORM_REPORT_DIR', default: 'reports', help: 'where reports are written' },
-  { flag: 'timeout', kind: 'integer', value: 'MS', env: 'CONFORM_TIMEOUT_MS', default: 10_000, min: 10, unit: 'milliseconds', help: 'deadline of each request, from when it is written to a connection or from the server\'s latest answer to any request (or its latest 16 KiB of a body still coming), whichever is later; an operation that misses it sends no more requests, but for the second probe of its failures (--confirm)' },
+  { flag: 'timeout', kind: 'integer', value: 'MS', env: 'CONFORM_TIMEOUT_MS', default: 10_000, min: 10, unit: 'milliseconds', help: 'deadline of each request, from when it is written to a connection or from the server\'s latest answer to any request (or its latest 16 KiB of a body still coming), whichever is later; an operation that misses it sends no more requests, but for the second probe of its failures (--confirm); also how long the server may refuse every connection (a restart) before it is taken as gone, at least 5 s' },
   { flag: 'deadline', kind: 'integer', value: 'MS', env: 'CONFORM_DEADLINE_MS', default: 120_000, min: 100, unit: 'milliseconds', help: 'deadline of the whole run, from the command\'s start: it then ends by this plus about a second' },
   {
     flag: 'list-lag',

@@ -59,7 +59,7 @@ export class HttpClient {
   private readonly resent: PostResends // POSTs sent again, counted over the run's clients (the run's suites each have one) when it shares its count
   private readonly outlastedAnswers = new OutlastedAnswers()
   private readonly answers: AnswerClock
-  private readonly refusals = new RefusedConnections((at) => this.answers.answeredSince(at)) // a server restarting (refused-connections.ts)
+  private readonly refusals = new RefusedConnections((at) => this.answers.answeredSince(at), () => this.options.timeoutMs) // a server restarting (refused-connections.ts)
   private readonly traceId: string
   /** The base URL's origin and path (no trailing slash): request paths are appended as written. */
   private readonly origin: string

@@ -81,7 +81,7 @@ function nearMisses(secret: string): string[] {
 
 export type Redactor = (text: string) => string
 
-/** The ways a secret can show up in text we write: as is, URL-encoded, JSON-escaped, base64, hex, case-folded, backwards, HTML/XML-escaped, every character a reference; the escapes of some of its characters are patterns (lib/http/secret-escapes.ts). */
+/** The ways a secret can show up in text we write: as is, URL-encoded, JSON-escaped, base64, hex, backwards, HTML/XML-escaped, every character a reference; the escapes of some of its characters are patterns (lib/http/secret-escapes.ts); each in any case where foldsSafely. */
 function formsOf(secret: string): string[] {
   const html = (text: string, quote: string) =>
     text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, quote).replace(/'/g, '&#39;')
@@ -101,20 +101,27 @@ function formsOf(secret: string): string[] {
 }
 
 /**
- * The secret's bytes written out, and the secret with its case folded, for one of
- * NEAR_MISS_MIN_KEY_LENGTH or more (a shorter one's could be ordinary text): hex in either case (a
- * debug page's dump of the header, which holds the key's hex as it is byte-aligned), every byte
- * percent-escaped in either case (an encoder that escapes letters too), in UTF-16, and, for a secret with a digit, upper and
- * lower case (a log line, a header name, which HTTP lower-cases); folded, one without reads as a word
- * ("Categories"), as secret-runs.ts says of runs. A key of 8 to 15 characters, too short for those
- * case-blind runs, was shown so: "SK_AB12CD34EF5" gave it back to 2^7 guesses.
+ * The secret's bytes written out, for one of NEAR_MISS_MIN_KEY_LENGTH or more (a shorter one's
+ * could be ordinary text): hex in either case (a debug page's dump of the header, which holds the
+ * key's hex as it is byte-aligned), every byte percent-escaped in either case (an encoder that
+ * escapes letters too), in UTF-16, backwards. Its case folded is foldsSafely's.
  */
 function writtenOut(secret: string): string[] {
   if (secret.length < NEAR_MISS_MIN_KEY_LENGTH) return []
   const hex = Buffer.from(secret).toString('hex')
-  const folded = /[0-9]/.test(secret) ? [secret.toUpperCase(), secret.toLowerCase()] : []
-  return [hex, hex.toUpperCase(), hex.toUpperCase().replace(/../g, '%$&'), hex.replace(/../g, '%$&'), ...folded, inUtf16(secret), reversed(secret)]
+  return [hex, hex.toUpperCase(), hex.toUpperCase().replace(/../g, '%$&'), hex.replace(/../g, '%$&'), inUtf16(secret), reversed(secret)]
 }
+
+/**
+ * Whether a secret (or a near-miss of it) is looked for in any case, each of its forms: one of
+ * NEAR_MISS_MIN_KEY_LENGTH or more with a digit, which folded reads as no word. A log line
+ * upper-cases it, a header name (which HTTP lower-cases) or a URL lower-cased whole holds it
+ * escaped (`ab%2bcd%2fef12gh`), a title-casing template capitalises it: "SK_AB12CD34EF5" gave
+ * a key of 14 characters back to 2^7 guesses, and a URL lower-cased whole gave it back in full.
+ * Without a digit, folded, it reads as a word ("Categories" is in every report), and only its
+ * case-blind runs (secret-runs.ts), of a key of FRAGMENT_MIN_SECRET_LENGTH or more, hide it so.
+ */
+const foldsSafely = (variant: string) => variant.length >= NEAR_MISS_MIN_KEY_LENGTH && /[0-9]/.test(variant)
 
 /** Backwards: no service was seen to echo a key so, but a test server did, and the form costs the search (anchorFilter) nothing. */
 const reversed = (text: string) => [...text].reverse().join('')
@@ -153,27 +160,30 @@ function base64Inside(secret: string): string[] {
   })
 }
 
-/** One secret's forms as one pattern, the shortest text it matches, and texts every match contains (lib/http/secret-filter.ts; undefined: none long enough). */
+/** One secret's forms as patterns (those in any case first, foldsSafely), the shortest text they match, and texts every match contains in some case (lib/http/secret-filter.ts; undefined: none long enough). */
 interface SecretPattern {
-  pattern: RegExp
+  patterns: RegExp[]
   shortest: number
   anchors: string[] | undefined
 }
 
-/** Every form of one secret and of its near-misses, as one pattern; undefined when it has none. */
+/** Every form of one secret and of its near-misses, as patterns; undefined when it has none. */
 function patternOf(secret: string, taken: Set<string>): SecretPattern | undefined {
-  const forms = new Set<string>()
-  const escaped = new Set<string>()
+  // the forms and escaped patterns of the variants looked for in any case, and of the others
+  const blind = { forms: new Set<string>(), escaped: new Set<string>() }
+  const exact = { forms: new Set<string>(), escaped: new Set<string>() }
   // the shortest text any form or pattern matches (an escape only lengthens what it stands for)
   let shortest = Infinity
   let anchors: string[] | undefined = []
   for (const variant of [secret, ...nearMisses(secret)]) {
+    const { forms, escaped } = foldsSafely(variant) ? blind : exact
     for (const form of variant === secret ? [...formsOf(variant), ...basicInUtf16(secret)] : formsOf(variant)) {
       // a form another secret's pattern already has is replaced there
       if (form.length === 0 || taken.has(form)) continue
       forms.add(form)
       taken.add(form)
       shortest = Math.min(shortest, form.length)
+      anchors = anchors?.concat(form)
     }
     const escapes = [[jsonEscapedPattern(variant), NEVER_ESCAPED_IN_TEXT], [percentEscapedPattern(variant), NEVER_PERCENT_ESCAPED], [htmlEscapedPattern(variant), NEVER_ESCAPED_IN_TEXT]] as const
     for (const [pattern, kept] of escapes) {
@@ -185,15 +195,17 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
       anchors = run === undefined ? undefined : anchors?.concat(run)
     }
   }
-  if (forms.size === 0 && escaped.size === 0) return undefined
-  anchors = anchors?.concat([...forms])
   // a form of a short key (three characters) is no anchor: the key is looked for in every text
   if (anchors?.some((anchor) => anchor.length < SHORTEST_WINDOW)) anchors = undefined
   // longest first, so that a form containing another is replaced whole; the escaped
-  // patterns (JSON, URL, HTML) last, as each of them also matches the plain form
-  const source = [...[...forms].sort((a, b) => b.length - a.length).map(escapeRegExp), ...escaped].join('|')
-  const pattern = new RegExp(secret.length < NEAR_MISS_MIN_KEY_LENGTH ? standingApart(source) : source, 'g')
-  return { pattern, shortest, anchors }
+  // patterns (JSON, URL, HTML) last, as each of them also matches the plain form; those in any
+  // case first, as the secret's forms contain its near-miss without the last character's
+  const patterns = ([[blind, 'gi'], [exact, 'g']] as const).flatMap(([{ forms, escaped }, flags]) => {
+    if (forms.size === 0 && escaped.size === 0) return []
+    const source = [...[...forms].sort((a, b) => b.length - a.length).map(escapeRegExp), ...escaped].join('|')
+    return [new RegExp(secret.length < NEAR_MISS_MIN_KEY_LENGTH ? standingApart(source) : source, flags)]
+  })
+  return patterns.length === 0 ? undefined : { patterns, shortest, anchors }
 }
 
 const WORD = '[A-Za-z0-9]'
@@ -287,7 +299,7 @@ function formsRedactor(patterns: readonly SecretPattern[]): Redactor {
   // reports, 0.9 MB, redacted whole: one key 2.5 ms against 3.3, ten keys 2.6 against 8.8 before
   // secret-filter.ts hashed four characters at once); a secret without (no four characters no
   // encoder escapes) is always looked for
-  const holds = anchorFilter(patterns.flatMap((p) => p.anchors ?? []))
+  const holds = anchorFilter(patterns.flatMap((p) => p.anchors ?? []), true)
   const anchored = holds === undefined ? [] : patterns.filter((p) => p.anchors !== undefined)
   const always = patterns.filter((p) => !anchored.includes(p))
   return (text) => {
@@ -295,7 +307,7 @@ function formsRedactor(patterns: readonly SecretPattern[]): Redactor {
     let out = text
     // the secrets in the order given (the longest first), as a key that contains another is replaced whole
     const looked = anchored.length > 0 && holds?.(text) ? patterns : always
-    for (const p of looked) if (out.length >= p.shortest) out = out.replace(p.pattern, REDACTED)
+    for (const p of looked) if (out.length >= p.shortest) for (const pattern of p.patterns) out = out.replace(pattern, REDACTED)
     return out
   }
 }

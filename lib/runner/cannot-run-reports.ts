@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { escapeHtml } from '../reporters/html-text.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
-import { clearReports, makeFolder, REPORT_FILES, shownPath } from './report-files.ts'
+import { clearReports, clearRunFolder, makeFolder, REPORT_FILES, shownPath } from './report-files.ts'
 import { portableJson } from '../json/portable-json.ts'
 
 export interface CannotRunFacts {
@@ -41,7 +41,8 @@ const xml = (text: string) =>
 export function writeCannotRunReports(reportDir: string, userCwd: string, facts: CannotRunFacts): { paths: string[]; markdown: string; result: CannotRunResult } {
   const dir = resolve(userCwd, reportDir)
   makeFolder(dir)
-  clearReports(dir, facts.keepJournal ? REPORT_FILES : undefined)
+  if (facts.keepJournal) clearReports(dir, REPORT_FILES)
+  else clearRunFolder(dir)
   const result: CannotRunResult = {
     tool: facts.tool,
     startedAt: facts.startedAt.toISOString(),

@@ -3,8 +3,9 @@
  * reports of a run that could not be made (lib/runner/cannot-run-reports.ts) without loading the
  * runner and the suites.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
+import { readReportJson } from '../config/user-file.ts'
 
 /** Every file a run writes to its report directory once it has ended. */
 export const REPORT_FILES = ['results.json', 'junit.xml', 'report.html', 'summary.md'] as const
@@ -25,6 +26,54 @@ export const FLEET_PAGE_FILES = ['fleet.json', 'fleet.md', 'fleet.html'] as cons
  */
 export function clearReports(reportDir: string, files: readonly string[] = [...REPORT_FILES, JOURNAL_FILE, ...FLEET_PAGE_FILES]): void {
   for (const file of files) rmSync(join(reportDir, file), { force: true })
+}
+
+/**
+ * A single run's folder cleared (clearReports), with the reports of the deployments an earlier
+ * fleet's page there lists (fleetFolders): not a fleet's or merge's, whose page goes with the
+ * folders of their deployments' (merge's inputs may be inside its OUT) and says which are its own.
+ */
+export function clearRunFolder(reportDir: string): void {
+  for (const folder of fleetFolders(reportDir)) clearFleetFolder(folder)
+  clearReports(reportDir)
+}
+
+/**
+ * The folders an earlier fleet's page (fleet.json) in `reportDir` lists as its deployments',
+ * `<label>/` directly inside it: a single run into the folder left them, and its results.json sat
+ * above last week's deployments' verdicts, which `merge reports/*` or a reader mixed with its own.
+ * Only folders the page names, directly inside (a merged page's links to other folders are
+ * not its own), and none that is a link: the files of another folder are not this run's to remove.
+ */
+function fleetFolders(reportDir: string): string[] {
+  let page: unknown
+  try {
+    page = readReportJson(join(reportDir, 'fleet.json'))
+  } catch {
+    return []
+  }
+  const deployments = (page as { deployments?: unknown } | null)?.deployments
+  if (!Array.isArray(deployments)) return []
+  const top = resolve(reportDir)
+  return deployments.flatMap((d: { report?: unknown } | null) => {
+    if (typeof d?.report !== 'string') return []
+    const folder = resolve(top, dirname(d.report))
+    try {
+      return dirname(folder) === top && lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() ? [folder] : []
+    } catch {
+      return []
+    }
+  })
+}
+
+/** A fleet's deployment's reports and journal, and its folder when nothing else is in it; what cannot be removed (no permission, a folder named results.json) is left, and the run goes on. */
+function clearFleetFolder(folder: string): void {
+  try {
+    for (const file of [...REPORT_FILES, JOURNAL_FILE]) rmSync(join(folder, file), { force: true })
+    rmdirSync(folder)
+  } catch {
+    // something of the user's own is in it, or stays: kept, with the folder
+  }
 }
 
 /**

@@ -150,3 +150,15 @@ test('a server that stops listening for 800 ms at its 40th request and comes bac
   expect(run.results!.summary.resentWrites ?? 0).toBe(0)
   expect(run.stdout).not.toMatch(/sent again after the server answered 429 or 503/)
 })
+
+test('a restart of 12 s (a container restarted by its orchestrator) is waited out within a --timeout of 20 s: the run passes', async () => {
+  // the window was a fixed 5 s: the requests refused past it failed their checks, though the server came back
+  const apiKey = `key-${randomBytes(12).toString('hex')}`
+  const front = await restartsAt(40, 12_000, apiKey)
+  const run = await runConformInProcess(['--base-url', front.baseUrl, '--seed', '1', '--timeout', '20000'], { env: { CONFORM_API_KEY: apiKey } })
+  runs.push(run)
+  await front.close()
+  expect(run.results?.journal?.some((e) => e.error === 'CONNECTION_REFUSED'), 'the restart refused no request of the run').toBe(true)
+  expect(run.code, run.stdout).toBe(0)
+  expect(failedRules(run)).toEqual([])
+}, 90_000)

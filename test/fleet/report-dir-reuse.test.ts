@@ -2,12 +2,14 @@
  * One report folder used by a fleet, then by a single run (a job switched from --targets to one
  * --base-url, or the default `reports` of both): the run's reports replace the fleet's page. Before,
  * fleet.html and fleet.json stayed beside the run's reports, saying the fleet's PASS next to the
- * run's FAIL, and merge of the folder read the run. A fleet likewise removes an earlier fleet's page
+ * run's FAIL, and merge of the folder read the run; the deployments' folders the page listed, with
+ * their reports, stayed under the run's, for a merge of its subfolders or a reader to mix with it. A
+ * fleet likewise removes an earlier fleet's page
  * before its first request: killed before writing its own (SIGKILL, a CI timeout), it had left the
  * earlier PASS at the top, and merge of the folder read that page's list of deployments (passing
  * without a deployment the new targets added, whose run never finished).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
@@ -46,6 +48,40 @@ test("a fleet removes an earlier fleet's page before its first request: killed b
     expect(run.code, run.stderr).toBe(0)
     expect(seen.length).toBeGreaterThan(0)
     expect(seen.filter(Boolean)).toEqual([])
+  } finally {
+    await server.close()
+  }
+})
+
+test("a single run into a fleet's report folder removes the reports of the deployments its page listed: no <label>/results.json of the fleet's beside the run's", async () => {
+  const { server, key } = await fleetServer()
+  const runDir = join(dir, 'single-after-fleet')
+  const outside = join(dir, 'outside')
+  try {
+    mkdirSync(runDir)
+    mkdirSync(outside)
+    const listed = ['staging', 'prod', 'kept', 'outside-link', 'odd']
+    const page = { verdict: 'pass', exitCode: 0, deployments: [...listed.map((label) => ({ label, report: `${label}/report.html` })), { label: 'merged-from-elsewhere', report: '../outside/report.html' }] }
+    writeFileSync(join(runDir, 'fleet.json'), JSON.stringify(page))
+    for (const label of ['staging', 'prod', 'kept', 'not-listed']) {
+      mkdirSync(join(runDir, label))
+      for (const file of ['results.json', 'report.html', 'summary.md', 'junit.xml', 'journal.ndjson']) writeFileSync(join(runDir, label, file), '{"verdict":"pass"}')
+    }
+    // the user's own file in a listed folder, a folder the page does not list, and the page's link to a folder not inside
+    writeFileSync(join(runDir, 'kept', 'notes.txt'), 'mine')
+    writeFileSync(join(outside, 'results.json'), '{"verdict":"pass"}')
+    symlinkSync(outside, join(runDir, 'outside-link'))
+    // a listed folder whose results.json cannot be removed as a file: left, and the run goes on
+    mkdirSync(join(runDir, 'odd', 'results.json'), { recursive: true })
+    const run = await runConformInProcess(['--base-url', server.baseUrl, '--rule', 'list-returns-200', '--report-dir', runDir], { env: { CONFORM_API_KEY: key } })
+    run.cleanup()
+    expect(run.code, run.stderr).toBe(0)
+    expect(existsSync(join(runDir, 'results.json'))).toBe(true)
+    expect(['staging', 'prod'].filter((label) => existsSync(join(runDir, label)))).toEqual([])
+    expect(readdirSync(join(runDir, 'kept'))).toEqual(['notes.txt'])
+    expect(existsSync(join(runDir, 'not-listed', 'results.json'))).toBe(true)
+    expect(existsSync(join(outside, 'results.json'))).toBe(true)
+    expect(existsSync(join(runDir, 'odd', 'results.json'))).toBe(true)
   } finally {
     await server.close()
   }

@@ -25,7 +25,7 @@ function formsOf(key: string): Record<string, string> {
     base64: Buffer.from(key).toString('base64'),
     base64url: Buffer.from(key).toString('base64url'),
     'Bearer … in base64': Buffer.from(`Bearer ${key}`).toString('base64'),
-    // in part: only a key of 16 characters or more, whose halves cannot be ordinary text (FRAGMENT_MIN_SECRET_LENGTH)
+    // in part: a key of 16 characters or more here, whose halves are runs of 8 or more (FRAGMENT_MIN_SECRET_LENGTH is 12)
     ...(key.length >= 16
       ? {
           'first half': key.slice(0, Math.ceil(key.length / 2)),

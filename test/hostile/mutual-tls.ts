@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer as createTlsServer, type SecureVersion, type TLSSocket } from 'node:tls'
 import { createServer as createHttpsServer } from 'node:https'
-import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { forwardTo } from './hostile-servers.ts'
 
 export const PASSPHRASE = 'mtls-passphrase-9d41c0'
 
@@ -146,12 +146,7 @@ export async function nginxLikeFront(pki: Pki, upstreamPort: number, refusal: 'p
     }
     const subject = socket.getPeerCertificate()?.subject?.CN
     if (subject) subjects.push(String(subject))
-    const upstream = httpRequest({ host: '127.0.0.1', port: upstreamPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers)
-      answer.pipe(res)
-    })
-    upstream.on('error', () => res.destroy())
-    req.pipe(upstream)
+    forwardTo({ hostname: '127.0.0.1', port: upstreamPort }, req, res)
   })
   return listening(server, subjects, () => server.closeAllConnections())
 }

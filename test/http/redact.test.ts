@@ -88,10 +88,40 @@ describe('createRedactor on a key echoed in part, or in another case', () => {
     // its runs with a digit are hidden still
     expect(wordy('key …-staging-2024 expired')).toBe(`key …${REDACTED} expired`)
   })
+  test('a key of 12 to 15 characters is hidden in part too: any run of 8 of it, in any case', () => {
+    const key = 'sk_Ab12Cd34Ef5'
+    expect(key.length).toBeGreaterThanOrEqual(FRAGMENT_MIN_SECRET_LENGTH)
+    expect(fragmentLength(key)).toBe(8)
+    const redact12 = createRedactor(key)
+    expect(redact12(`invalid token '${key.slice(0, 9)}…'`)).toBe(`invalid token '${REDACTED}…'`)
+    expect(redact12(`x-part: ${key.slice(5).toLowerCase()}`)).toBe(`x-part: ${REDACTED}`)
+    expect(redact12(`a ${key.slice(0, 7)} b`)).toBe(`a ${key.slice(0, 7)} b`)
+  })
   test('a key shorter than FRAGMENT_MIN_SECRET_LENGTH is hidden whole only: its pieces could be ordinary text', () => {
-    const short = 'abcdefgh12345'
+    const short = 'abcdefgh123'
     expect(short.length).toBeLessThan(FRAGMENT_MIN_SECRET_LENGTH)
-    expect(createRedactor(short)(`${short.slice(0, 10)} ${short}`)).toBe(`${short.slice(0, 10)} ${REDACTED}`)
+    expect(createRedactor(short)(`${short.slice(0, 9)} ${short}`)).toBe(`${short.slice(0, 9)} ${REDACTED}`)
+  })
+  test('a run that reads as a capitalised word is left: a key made of words does not hide "Categories" in every report', () => {
+    expect(createRedactor('CategoriesApiKey2024')('Pet Store Categories · GET /v1/categories')).toBe('Pet Store Categories · GET /v1/categories')
+  })
+})
+
+describe('createRedactor on a key with a digit echoed in another case, escaped', () => {
+  // a URL a server lower-cased (or upper-cased) as a whole: the key's escapes and letters both folded
+  const key = 'Ab+Cd/Ef12Gh'
+  test.each([
+    ['a URL lower-cased whole', `https://app.example/cb?key=${encodeURIComponent(key).toLowerCase()}&x=1`],
+    ['a URL upper-cased whole', `HTTPS://APP.EXAMPLE/CB?KEY=${encodeURIComponent(key).toUpperCase()}&X=1`],
+    ['JSON-escaped, lower-cased', `{"got":"${key.replace('/', '\\/').replace('+', '\\u002B').toLowerCase()}"}`],
+    ['title-cased by a template', `Token ${key[0]}${key.slice(1).toLowerCase()} refused`],
+  ])('%s: hidden', (_label, echoed) => {
+    const shown = createRedactor(key)(echoed)
+    expect(shown).toContain(REDACTED)
+    expect(shown.toLowerCase()).not.toContain('ef12gh')
+  })
+  test('a key without a digit keeps its case: folded, it could read as a word', () => {
+    expect(createRedactor('Pet+Store/Key')('pet%2bstore%2fkey')).toBe('pet%2bstore%2fkey')
   })
 })
 
@@ -142,7 +172,7 @@ describe('createRedactor on a key inside base64 of a longer text', () => {
 describe('createRedactor on a key written out byte by byte, or with its case folded', () => {
   // a debug page that dumps the Authorization header in hex, an encoder that escapes every byte,
   // a header name (lower-case) or a log line (upper-case): a key too short for the case-blind runs too
-  const short = 'sk_Ab12Cd34Ef5'
+  const short = 'sk_Ab12Cd3E'
   const hex = (text: string) => Buffer.from(text).toString('hex')
   test.each([
     ['hex', hex(short)],

@@ -4,7 +4,7 @@
  */
 import { expect, test } from 'vitest'
 import type { Exchange } from '../../lib/http/exchange.ts'
-import { REFUSED_RESENDS, REFUSED_WINDOW_MS, RefusedConnections } from '../../lib/http/refused-connections.ts'
+import { REFUSED_RESENDS, REFUSED_WINDOW_MS, RefusedConnections, refusedWindowMs } from '../../lib/http/refused-connections.ts'
 
 const ended = (code?: 'CONNECTION_REFUSED' | 'CONNECTION_RESET', sent = false): Exchange => ({
   id: 'x',
@@ -34,4 +34,17 @@ test('refusals for REFUSED_WINDOW_MS with no answer since the first are final; a
   expect(refusals.waitBefore(ended('CONNECTION_REFUSED'), 1, Infinity, 1_000 + REFUSED_WINDOW_MS)).toBeUndefined()
   answered = true // the server answered a request since the first refusal: it came back
   expect(refusals.waitBefore(ended('CONNECTION_REFUSED'), 1, Infinity, 1_000 + REFUSED_WINDOW_MS)).toBe(100)
+})
+
+test('the window is the run\'s --timeout, at least REFUSED_WINDOW_MS: a restart may last as long as an answer may take', () => {
+  expect([1_000, 5_000, 10_000, 30_000].map(refusedWindowMs)).toEqual([5_000, 5_000, 10_000, 30_000])
+  const refusals = new RefusedConnections(() => false, () => 30_000)
+  expect(refusals.waitBefore(ended('CONNECTION_REFUSED'), 1, Infinity, 1_000)).toBe(100)
+  expect(refusals.waitBefore(ended('CONNECTION_REFUSED'), 25, Infinity, 1_000 + 28_000)).toBe(1_000)
+  expect(refusals.waitBefore(ended('CONNECTION_REFUSED'), 26, Infinity, 1_000 + 29_500)).toBeUndefined()
+  // the default --timeout (10 s): refused at 7 s still waits, past 10 s is final
+  const byDefault = new RefusedConnections(() => false, () => 10_000)
+  expect(byDefault.waitBefore(ended('CONNECTION_REFUSED'), 1, Infinity, 0)).toBe(100)
+  expect(byDefault.waitBefore(ended('CONNECTION_REFUSED'), 8, Infinity, 7_000)).toBe(1_000)
+  expect(byDefault.waitBefore(ended('CONNECTION_REFUSED'), 9, Infinity, 9_500)).toBeUndefined()
 })
