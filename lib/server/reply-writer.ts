@@ -53,6 +53,8 @@ export interface Transport {
    * closed as soon as it is accepted, before any byte of an answer, as a proxy's limit per client does.
    */
   maxConnections?: number
+  /** Every answer's Content-Type value, and a header of its own, on folded lines (obs-fold: a line break then a space or a tab), as old servers and proxies still write them. */
+  foldedHeaders?: boolean
   /** An interim 103 Early Hints before every answer (RFC 8297; a client must read past 1xx, RFC 9110 §15.2). */
   earlyHints?: boolean
   /** No Content-Length and no chunks: the body ends when the connection closes (RFC 9112 §6.3, as HTTP/1.0 servers do). */

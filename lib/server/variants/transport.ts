@@ -118,6 +118,13 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, earlyHints: true } },
   },
   {
+    name: 'folded-header-lines',
+    description:
+      "every answer's Content-Type value on a line of its own after its name, and a header over two lines (obs-fold: a line break then a space or a tab, as old servers and proxies write them): " +
+      'a sender must not fold, but a client must read each fold as spaces (RFC 9112 §5.2), and the document says nothing of framing',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, foldedHeaders: true } },
+  },
+  {
     name: 'continue-before-every-answer',
     description:
       'every answer to a request with a body is preceded by a 100 Continue nobody asked for, in the same write, on kept-alive connections ' +
