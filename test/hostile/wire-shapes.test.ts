@@ -117,3 +117,23 @@ describe('folded header lines, their bytes cut anywhere', () => {
     })
   }, 30_000)
 })
+
+describe('a status code outside 100-599 (RFC 9110 §15: invalid)', () => {
+  test.each(['000', '099'])('%s: a malformed answer (PROTOCOL_ERROR) that says so on one line, not the source of an assertion inside undici', async (status) => {
+    const server = await byteByByte(`HTTP/1.1 ${status} Weird\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]`)
+    await withClient({ baseUrl: server.baseUrl }, async (client) => {
+      const { exchange } = await client.send({ method: 'GET', path: '/categories' })
+      expect(exchange.error?.code).toBe('PROTOCOL_ERROR')
+      expect(exchange.error?.message).toMatch(/^malformed HTTP response \(a status code below 100: HTTP defines 100 to 599 \(RFC 9110 §15\)\)$/)
+    })
+  }, 30_000)
+
+  test.each(['600', '999'])('%s: an answer, judged by its status', async (status) => {
+    const server = await byteByByte(`HTTP/1.1 ${status} Weird\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]`)
+    await withClient({ baseUrl: server.baseUrl }, async (client) => {
+      const { exchange } = await client.send({ method: 'GET', path: '/categories' })
+      expect(exchange.error).toBeUndefined()
+      expect(exchange.response?.status).toBe(Number(status))
+    })
+  }, 30_000)
+})
