@@ -171,6 +171,16 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     },
   },
   {
+    name: 'chunked-session-cookies-past-its-head-limit',
+    description:
+      "every list and create answered to the key sets a session of 20 KB in chunked cookies (ASP.NET Core's cookie authentication cuts a large one into cookies of 4,050 characters), " +
+      "and the server reads heads of 16 KiB (Node's default): the request that carries them back is refused 431 before its key is looked at. Sizes are not shown (§8)",
+    behaviour: {
+      finish: (reply) =>
+        reply.status === 200 || reply.status === 201 ? { ...reply, headers: { ...reply.headers, 'set-cookie': ['.AspNetCore.Cookies=chunks-5; path=/; httponly', ...[1, 2, 3, 4, 5].map((i) => `.AspNetCore.CookiesC${i}=${String(i).repeat(4050)}; path=/; httponly`)] } } : reply,
+    },
+  },
+  {
     name: 'gzip-even-for-identity',
     description: 'every body is gzipped, even when the request accepts only identity (advisory note: still exit 0)',
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, forceCoding: 'gzip' } },
