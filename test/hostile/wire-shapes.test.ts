@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto'
 import type { Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, describe, expect, test } from 'vitest'
+import { HeadUnfolder } from '../../lib/http/folded-headers.ts'
 import { startReferenceServer } from '../../lib/server/reference-server.ts'
 import { withClient } from '../http/client-harness.ts'
 import { runConformInProcess } from '../helpers/run-conform.ts'
@@ -136,4 +137,26 @@ describe('a status code outside 100-599 (RFC 9110 §15: invalid)', () => {
       expect(exchange.response?.status).toBe(Number(status))
     })
   }, 30_000)
+})
+
+describe('HeadUnfolder, an answer cut in two and in three at every place', () => {
+  const HEAD = 'HTTP/1.1 200 OK\r\nx-a: 1\r\n 2\r\nx-b: 3\n\t4\r\n\r\n'
+  const BODY = 'x\r\n y\n\tz\r\n\r\n'
+  const UNFOLDED = 'HTTP/1.1 200 OK\r\nx-a: 1   2\r\nx-b: 3 \t4\r\n\r\n' + BODY
+  const fed = (pieces: string[]) => {
+    const unfolder = new HeadUnfolder()
+    unfolder.answerBegins()
+    const out = pieces.map((piece) => unfolder.feed(Buffer.from(piece, 'latin1')).toString('latin1')).join('')
+    return out + (unfolder.flush()?.toString('latin1') ?? '')
+  }
+  test('the same bytes, the CR and LF of each fold spaces, the body untouched', () => {
+    const answer = HEAD + BODY
+    for (let i = 0; i <= answer.length; i++) {
+      expect(fed([answer.slice(0, i), answer.slice(i)]), `cut at ${i}`).toBe(UNFOLDED)
+      for (let j = i; j <= answer.length; j++) expect(fed([answer.slice(0, i), answer.slice(i, j), answer.slice(j)]), `cut at ${i}, ${j}`).toBe(UNFOLDED)
+    }
+  })
+  test('a space after the status line is left as it came', () => {
+    expect(fed(['HTTP/1.1 200 OK\r\n x: a\r\n\r\n'])).toBe('HTTP/1.1 200 OK\r\n x: a\r\n\r\n')
+  })
 })
