@@ -69,6 +69,8 @@ export interface Transport {
    * lets a server close whenever it likes, RFC 9112 §9.3.1): a request written as it closes meets the close.
    */
   idleCloseMs?: number
+  /** The idle close of idleCloseMs writes a 408 Request Timeout with Connection: close first (RFC 9110 §15.5.9), as some servers and proxies do. */
+  idleCloseWith408?: boolean
   /** Closes the connection this long after every answer, without Connection: close. */
   closeAfterAnswerMs?: number
   /** A reply this says so is never written: the connection closes under its request instead (a worker that dies after its commit). */
