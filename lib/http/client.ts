@@ -34,7 +34,7 @@ import type { WriteWatch } from './write-watch.ts'
 import { createRedactor, longestForm, redactedCut, type Redactor } from './redact.ts'
 import { OutlastedAnswers, POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS, serverNow } from './retry-after.ts'
 import { connectionNotTaken, describeTransportError, NOT_TAKEN_RESENDS, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
-import { afterTheRace, lostInTransit } from './lost-answer.ts'
+import { afterTheRace, idleNoticeAsLost, lostInTransit } from './lost-answer.ts'
 import { oneShowedStored, storedDespiteUnavailable, worthLooking } from './stored-despite-unavailable.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
 import { RefusedConnections } from './refused-connections.ts'
@@ -203,8 +203,8 @@ export class HttpClient {
         // the wait for a connection is not the server's: --timeout counts from here, or from the server's latest answer
         stopClock = this.answers.start(() => request.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
       }
-      // its status line is its turn's end: a body that takes seconds to come is being answered (one-connection-at-a-time.ts)
-      result = await this.dispatch(options, admitted.wireHeaders, signal, { onWritten, writtenAt: () => turn?.at, onAnswered: () => turn && this.pools.ended(turn, true) }, exchange, partial, fresh)
+      // its status line is its turn's end (one-connection-at-a-time.ts); a 408 closing a kept-alive connection is its idle close, no answer (lost-answer.ts)
+      result = idleNoticeAsLost(await this.dispatch(options, admitted.wireHeaders, signal, { onWritten, writtenAt: () => turn?.at, onAnswered: () => turn && this.pools.ended(turn, true) }, exchange, partial, fresh))
       return result
     } catch (error) {
       if (partial.progress) this.kept.bytes -= partial.progress.receivedBytes

@@ -31,6 +31,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { Socket } from 'node:net'
+import { HeadUnfolder } from './folded-headers.ts'
 import { buildConnector } from './undici-parts.ts'
 
 /** Carries the statuses taken off from the filter to the client; random per process, so no server sends it. */
@@ -94,6 +95,8 @@ class InterimFilter {
   private taken: number[] = []
   /** The final answer's status line read HTTP/1.0, still to be written into its head. */
   private http10 = false
+  /** The final answer's head, its folded header lines unfolded (lib/http/folded-headers.ts). */
+  private readonly unfolder = new HeadUnfolder()
 
   requestWritten(): void {
     this.awaitingAnswer = true
@@ -103,13 +106,14 @@ class InterimFilter {
 
   /** The bytes the parser gets instead of `chunk` (possibly none). */
   filter(chunk: Buffer): Buffer {
-    if (!this.awaitingAnswer && this.taken.length === 0 && !this.http10) return chunk
+    if (!this.awaitingAnswer && this.taken.length === 0 && !this.http10) return this.unfolder.feed(chunk)
     let bytes = this.held ? Buffer.concat([this.held, chunk]) : chunk
     this.held = undefined
     while (this.awaitingAnswer) {
       const end = interimHeadEnd(bytes)
       if (end === NOT_INTERIM) {
         this.awaitingAnswer = false
+        this.unfolder.answerBegins()
         // a final answer's first bytes reach here whole past its version (a shorter start is held as INCOMPLETE)
         this.http10 = bytes.length >= HTTP_1_0_START.length && bytes.toString('latin1', 0, HTTP_1_0_START.length) === HTTP_1_0_START
       } else if (end === INCOMPLETE) {
@@ -125,7 +129,7 @@ class InterimFilter {
         if (bytes.length === 0) return bytes
       }
     }
-    return this.taken.length > 0 || this.http10 ? this.noted(bytes) : bytes
+    return this.unfolder.feed(this.taken.length > 0 || this.http10 ? this.noted(bytes) : bytes)
   }
 
   /** The final answer's bytes with the headers that name the interim statuses and an HTTP/1.0 status line after its status line. */
@@ -142,7 +146,8 @@ class InterimFilter {
   flush(): Buffer | undefined {
     const held = this.held
     this.held = undefined
-    return held
+    const unfolding = this.unfolder.flush()
+    return held && unfolding ? Buffer.concat([unfolding, held]) : (held ?? unfolding)
   }
 }
 

@@ -6,6 +6,8 @@
  * what it sent): if the list shows it, the record counts as created ("answer lost, record found").
  */
 import type { Exchange } from './exchange.ts'
+import { firstOnItsConnection } from './first-requests.ts'
+import { closesItsConnection } from './interim-answers.ts'
 import { ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT, LEDGER_ID_CHARACTERS, LEDGER_TEXT_CHARACTERS, ledgerText, type JournalLine } from './journal.ts'
 
 /** What the client's HttpResult holds that these need (lib/http/client.ts imports this file, so not that type). */
@@ -56,6 +58,32 @@ export const ANSWER_LOST_SENT_AGAIN = 'answer lost, not stored: sent again on a 
 export function lostInTransit(exchange: Exchange): boolean {
   return exchange.response === undefined && exchange.error?.code === 'CONNECTION_RESET'
 }
+
+/**
+ * A 408 Request Timeout that closes a connection which carried an earlier request: the server's
+ * notice that it closed the idle connection, written as this request went out on it (some servers
+ * and proxies write one before closing an idle keep-alive connection; browsers then send the
+ * request again on a fresh connection). RFC 9110 §15.5.9: "If the client has an outstanding
+ * request in transit, it MAY repeat that request." The keep-alive race with words: the request
+ * counts as lost in transit (lostInTransit), and goes again as afterTheRace allows. On a fresh
+ * connection a 408 is the server's answer, and judged.
+ */
+export function idleTimeoutNotice(exchange: Exchange, firstOnItsConnection: boolean): boolean {
+  const response = exchange.response
+  return response?.status === 408 && !firstOnItsConnection && closesItsConnection(response.headers.connection, response.httpVersion === '1.0')
+}
+
+/** The result as the client keeps it: a 408 that is an idle connection's notice (idleTimeoutNotice) is no answer, the connection closed under the request. */
+export function idleNoticeAsLost<R extends HttpResult>(result: R): R | HttpResult {
+  const { exchange } = result
+  if (!idleTimeoutNotice(exchange, firstOnItsConnection(exchange.request.headers.traceparent))) return result
+  delete exchange.response
+  exchange.error = { code: 'CONNECTION_RESET', message: `connection closed before a complete response (${IDLE_TIMEOUT_NOTICE})` }
+  return { exchange }
+}
+
+/** The words of a request whose connection the server closed with a 408 as it was written (idleTimeoutNotice). */
+export const IDLE_TIMEOUT_NOTICE = 'the server answered 408 Request Timeout and closed the connection as the request was written on it, after an earlier answer there: its notice that it closed the idle connection (the keep-alive race)'
 
 /** Why the checks that judge the answer itself are not verified when the answer was lost and the record found (none when it was no race). */
 export function answerLostReason(result: HttpResult): string | undefined {

@@ -58,11 +58,21 @@ export function classifyNetworkError(error: unknown): ClassifiedError {
   if (errno === 'ECONNRESET' || errno === 'UND_ERR_SOCKET' || errno === 'EPIPE' || errno === 'UND_ERR_CLOSED') return is('CONNECTION_RESET')
   if (errno === 'ENOTFOUND' || errno === 'EAI_AGAIN') return is('DNS_FAILURE')
   if (isTlsErrno(errno, detail)) return is('TLS_FAILURE')
+  // undici's own assert() failed on what the server sent: a status code below 100, which its parser
+  // reads as an interim answer that then never leads to a final one; the message is several lines of source
+  if (errno === 'ERR_ASSERTION') return { code: 'PROTOCOL_ERROR', errno, detail: failedAssertion(detail) }
   // undici's parser errors do not always carry an HPE_ code (a reply that is not HTTP at all)
   if (error instanceof undiciErrors.HTTPParserError || errno.startsWith('HPE_') || errno === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || errno === 'UND_ERR_INFO')
     return is('PROTOCOL_ERROR')
   if (errno.startsWith('Z_') || errno === 'ERR_BROTLI' || errno === 'ERR__ERROR_FORMAT_PADDING_1') return is('UNDECODABLE_BODY')
   return is('NETWORK_ERROR')
+}
+
+/** The words for an assertion of undici's that failed on an answer: its expression, on one line. */
+function failedAssertion(message: string): string {
+  const expression = message.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('assert(')).pop()
+  if (expression === 'assert(statusCode >= 100)') return 'a status code below 100: HTTP defines 100 to 599 (RFC 9110 §15)'
+  return `an answer the HTTP client could not read: its check ${expression ?? 'of the answer'} failed`
 }
 
 /**

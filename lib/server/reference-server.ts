@@ -237,6 +237,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     requests.push({ method: req.method ?? '', path: req.url ?? '' })
     closes?.(req, res)
     if (behaviour.transport.http10) answerInHttp10(res)
+    if (behaviour.transport.foldedHeaders) foldHeaderLines(res)
     const answer = () =>
       untilClosedIfChunked(req, behaviour.transport.chunkedReadToClose)
         .then(() => handle(req))
@@ -275,6 +276,16 @@ function answerInHttp10(res: ServerResponse): void {
   const own = res as unknown as { _storeHeader(firstLine: string, headers: unknown): void }
   const store = own._storeHeader.bind(res)
   own._storeHeader = (firstLine, headers) => store(firstLine.replace(/^HTTP\/1\.1 /, 'HTTP/1.0 '), headers)
+}
+
+/** Writes the Content-Type's value on a line of its own and one header over two lines, folded (obs-fold, RFC 9112 §5.2), which node:http refuses to write. */
+function foldHeaderLines(res: ServerResponse): void {
+  const own = res as unknown as { _storeHeader(firstLine: string, headers: unknown): void; _header: string }
+  const store = own._storeHeader.bind(res)
+  own._storeHeader = (firstLine, headers) => {
+    store(firstLine, headers)
+    own._header = own._header.replace(/\r\ncontent-type: /i, '\r\ncontent-type:\r\n ').replace(/\r\n\r\n$/, '\r\nx-served-by: edge-1,\r\n\tedge-2\r\n\r\n')
+  }
 }
 
 /** Resolves once the client closes the connection, for a chunked request when `readToClose` (Transport.chunkedReadToClose); at once otherwise. */

@@ -53,6 +53,8 @@ export interface Transport {
    * closed as soon as it is accepted, before any byte of an answer, as a proxy's limit per client does.
    */
   maxConnections?: number
+  /** Every answer's Content-Type value, and a header of its own, on folded lines (obs-fold: a line break then a space or a tab), as old servers and proxies still write them. */
+  foldedHeaders?: boolean
   /** An interim 103 Early Hints before every answer (RFC 8297; a client must read past 1xx, RFC 9110 §15.2). */
   earlyHints?: boolean
   /** No Content-Length and no chunks: the body ends when the connection closes (RFC 9112 §6.3, as HTTP/1.0 servers do). */
@@ -67,6 +69,8 @@ export interface Transport {
    * lets a server close whenever it likes, RFC 9112 §9.3.1): a request written as it closes meets the close.
    */
   idleCloseMs?: number
+  /** The idle close of idleCloseMs writes a 408 Request Timeout with Connection: close first (RFC 9110 §15.5.9), as some servers and proxies do. */
+  idleCloseWith408?: boolean
   /** Closes the connection this long after every answer, without Connection: close. */
   closeAfterAnswerMs?: number
   /** A reply this says so is never written: the connection closes under its request instead (a worker that dies after its commit). */

@@ -35,7 +35,11 @@ export const categories = suite('categories', () => {
     const first = await probes.firstList()
     const cookies = first.cookies ?? (await probes.creates[0]?.probe().catch(() => undefined))?.cookies
     if (!cookies) throw new NotApplicable('not needed: the service set no cookie on its answers to the key (the first list, the first create), so none can stand in for it', 'not-needed')
-    return run.client().send({ method: 'GET', path: '/categories', cookies })
+    const result = await run.client().send({ method: 'GET', path: '/categories', cookies })
+    // the service's own cookies made the head larger than it reads: a limit on the size of a head, which §8 does not show (found by hostile6)
+    if (result.exchange.response?.status === 431)
+      throw new NotApplicable(`not verified: answered 431 (Request Header Fields Too Large) to the ${Buffer.byteLength(cookies)} bytes of cookies the service set on its answer to the key: sizes are not shown (§8)`, 'length-limit')
+    return result
   })
   documentedErrorChecks('GET /categories with only the cookies the service set on its answer to the key', withCookiesOnly, 'auth-missing-key-401', 401)
 

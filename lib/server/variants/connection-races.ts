@@ -20,6 +20,13 @@ export const CONNECTION_RACE_VARIANTS: readonly Variant[] = [
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, idleCloseMs: IDLE_CLOSE_MS } },
   },
   {
+    name: 'idle-close-after-25ms-with-408',
+    description:
+      `closes a keep-alive connection idle for ${IDLE_CLOSE_MS} ms with a 408 Request Timeout and Connection: close written first, as some servers and proxies do: ` +
+      'a request written as it closes reads the 408, which answers no request (RFC 9110 §15.5.9: the client may send it again; browsers do, on a fresh connection)',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, idleCloseMs: IDLE_CLOSE_MS, idleCloseWith408: true } },
+  },
+  {
     name: 'close-after-every-answer',
     description: `closes every connection ${CLOSE_AFTER_ANSWER_MS} ms after each answer, without Connection: close: a request written on it in that moment gets no answer, or is stored and its answer lost`,
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, closeAfterAnswerMs: CLOSE_AFTER_ANSWER_MS } },

@@ -118,6 +118,13 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, earlyHints: true } },
   },
   {
+    name: 'folded-header-lines',
+    description:
+      "every answer's Content-Type value on a line of its own after its name, and a header over two lines (obs-fold: a line break then a space or a tab, as old servers and proxies write them): " +
+      'a sender must not fold, but a client must read each fold as spaces (RFC 9112 §5.2), and the document says nothing of framing',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, foldedHeaders: true } },
+  },
+  {
     name: 'continue-before-every-answer',
     description:
       'every answer to a request with a body is preceded by a 100 Continue nobody asked for, in the same write, on kept-alive connections ' +
@@ -161,6 +168,16 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     description: 'every answer sets a session cookie (a load balancer\'s affinity cookie, a framework\'s session) that is never taken for the key',
     behaviour: {
       finish: (reply) => ({ ...reply, headers: { ...reply.headers, 'set-cookie': `AWSALB=${Math.random().toString(36).slice(2)}; Expires=Wed, 02 Dec 2026 10:00:00 GMT; Path=/` } }),
+    },
+  },
+  {
+    name: 'chunked-session-cookies-past-its-head-limit',
+    description:
+      "every list and create answered to the key sets a session of 20 KB in chunked cookies (ASP.NET Core's cookie authentication cuts a large one into cookies of 4,050 characters), " +
+      "and the server reads heads of 16 KiB (Node's default): the request that carries them back is refused 431 before its key is looked at. Sizes are not shown (§8)",
+    behaviour: {
+      finish: (reply) =>
+        reply.status === 200 || reply.status === 201 ? { ...reply, headers: { ...reply.headers, 'set-cookie': ['.AspNetCore.Cookies=chunks-5; path=/; httponly', ...[1, 2, 3, 4, 5].map((i) => `.AspNetCore.CookiesC${i}=${String(i).repeat(4050)}; path=/; httponly`)] } } : reply,
     },
   },
   {

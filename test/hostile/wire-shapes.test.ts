@@ -1,0 +1,162 @@
+/**
+ * Answers whose HTTP framing is unusual but allowed, written byte for byte in front of the
+ * reference server (wire-fronts.ts): interim answers before each final one (RFC 9110 §15.2),
+ * chunk extensions and trailers (RFC 9112 §7.1), an HTTP/1.0 body that ends at the close (§6.3),
+ * Connection: close on a connection the server leaves open, header values of bytes 0x80–0xFF
+ * (obs-text, RFC 9110 §5.5), and header lines folded onto the next (obs-fold), which a sender must
+ * not write but a user agent must read as spaces (RFC 9112 §5.2): undici refused every such answer,
+ * and a conforming service behind a folding proxy failed 17 rules with "malformed HTTP response".
+ * The document says nothing of framing: each run passes.
+ */
+import { randomBytes } from 'node:crypto'
+import type { Socket } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { afterAll, describe, expect, test } from 'vitest'
+import { HeadUnfolder } from '../../lib/http/folded-headers.ts'
+import { startReferenceServer } from '../../lib/server/reference-server.ts'
+import { withClient } from '../http/client-harness.ts'
+import { runConformInProcess } from '../helpers/run-conform.ts'
+import { rawServer, type HostileServer } from './hostile-servers.ts'
+import { headLines, plain, wireFront, type Answer, type Shape } from './wire-fronts.ts'
+
+const KEY = `wire-${randomBytes(12).toString('hex')}`
+const closers: (() => unknown)[] = []
+afterAll(async () => {
+  for (const close of closers.reverse()) await close()
+})
+
+/** The answer chunked, each chunk line with `extension`, and `trailers` after the last chunk. */
+const chunked = (answer: Answer, extension: string, trailers: string): Buffer =>
+  Buffer.concat([
+    Buffer.from(`HTTP/1.1 ${answer.status} X\r\n${headLines(answer.headers)}transfer-encoding: chunked\r\n\r\n`, 'latin1'),
+    ...(answer.body.length > 0 ? [Buffer.from(`${answer.body.length.toString(16)}${extension}\r\n`), answer.body, Buffer.from('\r\n')] : []),
+    Buffer.from(`0${extension}\r\n${trailers}\r\n`, 'latin1'),
+  ])
+
+const SHAPES: { name: string; shape: Shape }[] = [
+  {
+    name: 'two 103 Early Hints, a 102 and a 100 nobody asked for before every answer',
+    shape: (a) => ({ bytes: Buffer.concat([Buffer.from('HTTP/1.1 103 Early Hints\r\nlink: </a>; rel=preload\r\n\r\nHTTP/1.1 103 Early Hints\r\n\r\nHTTP/1.1 102 Processing\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n'), plain(a)]) }),
+  },
+  { name: 'chunked, with chunk extensions and trailers', shape: (a) => ({ bytes: chunked(a, ';sig=abc;q="x y"', 'x-checksum: 1\r\nx-served-by: edge\r\n') }) },
+  { name: 'HTTP/1.0 without Content-Length: each body ends at the close', shape: (a) => ({ bytes: Buffer.concat([Buffer.from(`HTTP/1.0 ${a.status} X\r\n${headLines(a.headers)}\r\n`, 'latin1'), a.body]), end: true }) },
+  { name: 'Connection: close, the connection left open', shape: (a) => ({ bytes: plain(a, undefined, 'connection: close\r\n') }) },
+  { name: 'a header value with bytes 0x80-0xFF, a reason phrase of "::error::"', shape: (a) => ({ bytes: plain(a, `${a.status} ::error::x`, 'x-note: caf\xe9 \xff\x80\r\n') }) },
+  { name: 'header lines folded (obs-fold), by CRLF and by a bare LF', shape: (a) => ({ bytes: plain(a, undefined, 'x-fold: a\r\n  b\n\tc\r\nx-policy:\r\n default-src\r\n \'self\'\r\n') }) },
+  {
+    name: 'header lines folded, the first 150 bytes of each answer one a write',
+    shape: (a, socket) => {
+      const bytes = plain(a, undefined, 'x-fold: a\r\n  b\n\tc\r\n')
+      for (let i = 0; i < 150; i++) socket.write(bytes.subarray(i, i + 1))
+      return { bytes: bytes.subarray(150) }
+    },
+  },
+]
+
+describe('answers framed as HTTP allows, from a conforming service', () => {
+  test.each(SHAPES)('$name: the run passes', async ({ shape }) => {
+    const server = await startReferenceServer({ apiKey: KEY })
+    closers.push(() => server.close())
+    const front = await wireFront(new URL(server.baseUrl).origin, shape)
+    closers.push(() => front.close())
+    const run = await runConformInProcess(['--base-url', front.baseUrl, '--timeout', '10000'], { env: { CONFORM_API_KEY: KEY } })
+    closers.push(() => run.cleanup())
+    expect(run.code, run.stdout).toBe(0)
+    expect(run.stdout).not.toMatch(/^\s*::/m)
+  }, 120_000)
+})
+
+/** A keep-alive server that answers each request head with `answer`, one byte a write, 1 ms apart. */
+async function byteByByte(answer: string): Promise<HostileServer> {
+  const server = await rawServer((socket: Socket) => {
+    let pending = ''
+    let answering = Promise.resolve()
+    socket.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('latin1')
+      for (let end = pending.indexOf('\r\n\r\n'); end >= 0; end = pending.indexOf('\r\n\r\n')) {
+        pending = pending.slice(end + 4)
+        answering = answering.then(async () => {
+          for (const byte of Buffer.from(answer, 'latin1')) {
+            if (socket.destroyed) return
+            socket.write(Buffer.of(byte))
+            await sleep(1)
+          }
+        })
+      }
+    })
+  })
+  closers.push(() => server.close())
+  return server
+}
+
+describe('folded header lines, their bytes cut anywhere', () => {
+  const BODY = '[{"id":1,"name":"a\\r\\n b"}]\r\n b'
+  const cases = [
+    { name: 'CRLF and a space', fold: 'x-fold: a\r\n b\r\n' },
+    { name: 'bare LF and a tab, twice', fold: 'x-fold: a\n\tb\n\tc\r\n' },
+    { name: 'the last header folded, then the empty line', fold: 'x-fold: a\r\n  b\r\n' },
+  ]
+  test.each(cases)('$name: the value read with spaces, the body untouched, twice on one connection', async ({ fold }) => {
+    const server = await byteByByte(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n${fold}content-length: ${Buffer.byteLength(BODY)}\r\n\r\n${BODY}`)
+    await withClient({ baseUrl: server.baseUrl }, async (client) => {
+      for (let i = 0; i < 2; i++) {
+        const { exchange, text } = await client.send({ method: 'GET', path: '/categories' })
+        expect(exchange.error).toBeUndefined()
+        expect(exchange.response?.headers['x-fold']).toMatch(/^a[ \t]+b([ \t]+c)?$/)
+        expect(exchange.response?.headers['content-type']).toBe('application/json')
+        expect(text).toBe(BODY)
+      }
+    })
+    expect(server.connections()).toBe(1)
+  }, 30_000)
+
+  test('a space after the status line is no fold: still refused', async () => {
+    const server = await byteByByte('HTTP/1.1 200 OK\r\n x: a\r\ncontent-length: 2\r\n\r\n[]')
+    await withClient({ baseUrl: server.baseUrl }, async (client) => {
+      const { exchange } = await client.send({ method: 'GET', path: '/categories' })
+      expect(exchange.error?.code).toBe('PROTOCOL_ERROR')
+    })
+  }, 30_000)
+})
+
+describe('a status code outside 100-599 (RFC 9110 §15: invalid)', () => {
+  test.each(['000', '099'])('%s: a malformed answer (PROTOCOL_ERROR) that says so on one line, not the source of an assertion inside undici', async (status) => {
+    const server = await byteByByte(`HTTP/1.1 ${status} Weird\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]`)
+    await withClient({ baseUrl: server.baseUrl }, async (client) => {
+      const { exchange } = await client.send({ method: 'GET', path: '/categories' })
+      expect(exchange.error?.code).toBe('PROTOCOL_ERROR')
+      expect(exchange.error?.message).toMatch(/^malformed HTTP response \(a status code below 100: HTTP defines 100 to 599 \(RFC 9110 §15\)\)$/)
+    })
+  }, 30_000)
+
+  test.each(['600', '999'])('%s: an answer, judged by its status', async (status) => {
+    const server = await byteByByte(`HTTP/1.1 ${status} Weird\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]`)
+    await withClient({ baseUrl: server.baseUrl }, async (client) => {
+      const { exchange } = await client.send({ method: 'GET', path: '/categories' })
+      expect(exchange.error).toBeUndefined()
+      expect(exchange.response?.status).toBe(Number(status))
+    })
+  }, 30_000)
+})
+
+describe('HeadUnfolder, an answer cut in two and in three at every place', () => {
+  const HEAD = 'HTTP/1.1 200 OK\r\nx-a: 1\r\n 2\r\nx-b: 3\n\t4\r\n\r\n'
+  const BODY = 'x\r\n y\n\tz\r\n\r\n'
+  const UNFOLDED = 'HTTP/1.1 200 OK\r\nx-a: 1   2\r\nx-b: 3 \t4\r\n\r\n' + BODY
+  const fed = (pieces: string[]) => {
+    const unfolder = new HeadUnfolder()
+    unfolder.answerBegins()
+    const out = pieces.map((piece) => unfolder.feed(Buffer.from(piece, 'latin1')).toString('latin1')).join('')
+    return out + (unfolder.flush()?.toString('latin1') ?? '')
+  }
+  test('the same bytes, the CR and LF of each fold spaces, the body untouched', () => {
+    const answer = HEAD + BODY
+    for (let i = 0; i <= answer.length; i++) {
+      expect(fed([answer.slice(0, i), answer.slice(i)]), `cut at ${i}`).toBe(UNFOLDED)
+      for (let j = i; j <= answer.length; j++) expect(fed([answer.slice(0, i), answer.slice(i, j), answer.slice(j)]), `cut at ${i}, ${j}`).toBe(UNFOLDED)
+    }
+  })
+  test('a space after the status line is left as it came', () => {
+    expect(fed(['HTTP/1.1 200 OK\r\n x: a\r\n\r\n'])).toBe('HTTP/1.1 200 OK\r\n x: a\r\n\r\n')
+  })
+})
