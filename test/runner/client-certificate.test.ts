@@ -3,7 +3,7 @@
  * client certificate stays within the preflight's one wait (--timeout, bounded by the deadline).
  */
 import { describe, expect, test } from 'vitest'
-import { certificateWordWaitMs } from '../../lib/runner/client-certificate.ts'
+import { certificateRefusal, certificateWordWaitMs } from '../../lib/runner/client-certificate.ts'
 
 describe('certificateWordWaitMs', () => {
   test('three handshakes\' time, at least 250 ms, when the wait has room for it', () => {
@@ -21,5 +21,17 @@ describe('certificateWordWaitMs', () => {
 
   test('none left: no wait', () => {
     expect(certificateWordWaitMs(10_500, 10_000)).toBe(0)
+  })
+})
+
+describe('certificateRefusal, whichever OpenSSL names the alert', () => {
+  // Node gives OpenSSL's reason as the code: OpenSSL 3.0 (Node 20) says "sslv3 alert", 3.2 and later
+  // (Node 22 and 24 bundle 3.5) "ssl/tls alert"; the test of a real TLS 1.2 server meets one of them
+  // (test/hostile/mutual-tls.test.ts), this one both
+  test.each(['SSLV3', 'SSL/TLS'])('%s: a handshake failure is most often the certificate, a bad certificate is it', (prefix) => {
+    expect(certificateRefusal('127.0.0.1:1', `ERR_SSL_${prefix}_ALERT_HANDSHAKE_FAILURE`, false, false)).toBe(
+      `the server at 127.0.0.1:1 refused the TLS handshake (ERR_SSL_${prefix}_ALERT_HANDSHAKE_FAILURE): most often it asks for a client certificate (mutual TLS); give it with --client-cert FILE and --client-key FILE`,
+    )
+    expect(certificateRefusal('127.0.0.1:1', `ERR_SSL_${prefix}_ALERT_BAD_CERTIFICATE`, true, true)).toMatch(/^the server at 127\.0\.0\.1:1 refused the TLS handshake \(ERR_SSL_(SSLV3|SSL\/TLS)_ALERT_BAD_CERTIFICATE\): it did not take/)
   })
 })
