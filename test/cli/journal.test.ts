@@ -138,9 +138,10 @@ describe('the journal against a server that counts what it receives', () => {
     if (name === 'rate-limited-503-like-nginx') expect(waits.totalMs).toBeGreaterThanOrEqual(waits.count * 500)
     else if (name === 'rate-limited-429') expect(waits.totalMs).toBeGreaterThanOrEqual(waits.count * 1000)
     else expect(waits.totalMs).toBe(waits.count * 1000)
-    // a POST answered 429 or 503 was not processed and was sent again: each attempt arrived, and counts
+    // a POST answered 429 was not processed and was sent again: each attempt arrived, and counts; one
+    // answered 503 is not sent again under --max-writes (a 503 may follow a store the list shows late)
     const retried = run.results!.journal!.filter((e) => e.method === 'POST' && (e.attempt ?? 1) > 1)
-    if (name === 'unavailable-503-once') expect(retried.length).toBe(6)
+    if (name !== 'rate-limited-429') expect(retried.length).toBe(0)
     expect(posts(server).length).toBe(6 + retried.length)
     expectJournalIsTheWire(run, server)
     // the budget counts POSTs; their resends are said apart
