@@ -38,8 +38,10 @@ export interface JournalLine {
   url: string
   /** The declared POST probe (suites/cases/write-order.ts), when the request is one. */
   probe?: string
-  /** Request body, redacted, whole (POST only): what the write sent. */
+  /** Request body, redacted, whole (POST only): what the write sent; bytes not UTF-8 text as \xNN escapes (bodyBase64 has them). */
   body?: string
+  /** A request body of bytes (lib/http/exchange.ts bytesEvidence): exactly what was sent, in base64. */
+  bodyBase64?: string
   /** dispatched, POST only: the request's headers as recorded (the key as $CONFORM_API_KEY, secret --header values redacted). */
   headers?: Record<string, string>
   /** 1 for the first attempt; a resend after a 429 or a 503 is 2, 3 … (one refused its connection goes again as the same attempt: it never left) */
