@@ -89,8 +89,11 @@ export function describeWritePlan(plan: WritePlan, options: WriteOptions, from: 
   const others = n - plan.creating - plan.followUps
   const bound = options.maxWrites !== undefined && options.maxWrites < plan.needed ? ` (${budgetFrom}${from.maxWrites !== undefined ? ',' : ''} of the ${plan.needed} the rules need)` : ''
   const confirm = options.confirm ?? 0
-  const withConfirmation = options.maxWrites === undefined && confirm > 0 ? `, and at most ${confirm} more for each failed POST to confirm it (--confirm ${confirm}): ${defaultWriteBound(n, options)} in all` : ''
-  const posts = `at most ${n} ${n === 1 ? 'POST' : 'POSTs'}${bound}${withConfirmation}`
+  // without --max-writes, a POST whose answer was lost goes again when the list shows it not stored, as many as the plan has (lib/http/lost-answer.ts)
+  const unbounded = options.maxWrites === undefined
+  const confirming = unbounded && confirm > 0 ? `, and at most ${confirm} more for each failed POST to confirm it (--confirm ${confirm})` : ''
+  const lostAgain = unbounded ? `, and at most ${n} sent again after an answer lost that the list showed not stored: ${(defaultWriteBound(n, options) ?? n) + n} in all` : ''
+  const posts = `at most ${n} ${n === 1 ? 'POST' : 'POSTs'}${bound}${confirming}${lostAgain}`
   const effect =
     plan.creating === 0
       ? n === 1

@@ -69,3 +69,25 @@ describe('a server that stores each POST and drops the connection, behind a list
     expect(run.results!.rules.flatMap((r) => r.checks).some((c) => c.cause === 'not-sent-again')).toBe(true)
   })
 })
+
+describe('a server that fails every POST and drops every second one unanswered, storing nothing', { timeout: RUN_TIMEOUT_MS }, () => {
+  // the first line promised "270 in all" (the plan and its confirmations) and the server got 339:
+  // the POSTs sent again after lost answers were in no figure of it
+  test('the server gets no more POSTs than the first line says it may, in all', async () => {
+    let posts = 0
+    const server = await httpServer((req, res, seen) => {
+      if (seen.headers.authorization !== `Bearer ${KEY}`) return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"unauthorized","message":"no","status":401}')
+      if (req.method !== 'POST') return void res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
+      if (++posts % 2 === 0) return void req.socket.destroy()
+      res.writeHead(307, { location: '/v1/elsewhere', 'content-length': '0' }).end()
+    })
+    servers.push(server)
+    const run = await runConform(['--base-url', server.baseUrl, '--list-lag', '0'], { env: { CONFORM_API_KEY: KEY }, killAfterMs: 100_000 })
+    runs.push(run)
+    expectNoStackTrace(run)
+    const promised = Number(/^Writes: at most \d+ POSTs, .*?: (\d+) in all/m.exec(run.stdout)?.[1])
+    expect(promised).toBeGreaterThan(100)
+    expect(server.requests.filter((r) => r.method === 'POST').length).toBeLessThanOrEqual(promised)
+    expect(run.results!.summary.writes).toBe(server.requests.filter((r) => r.method === 'POST').length)
+  })
+})
