@@ -55,6 +55,12 @@ describe('the default write bound includes confirmation (--confirm), an explicit
     )
     expect(describeWritePlan(plan({}), { readOnly: false, rules: [], confirm: 0 })).toMatch(new RegExp(`^Writes: at most ${n} POSTs, and at most ${n} sent again after an answer lost that the list showed not stored: ${2 * n} in all, creating `))
   })
+  test('--repeat: the further rounds\' creates are counted, in the POSTs and the records', () => {
+    const all = plan({})
+    expect(describeWritePlan(all, { readOnly: false, rules: [], confirm: 0, repeat: 3 })).toMatch(
+      new RegExp(`^Writes: at most ${n} POSTs, 1 in each further round \\(--repeat 3\\), and at most ${n} sent again after an answer lost that the list showed not stored: ${2 * n + 2} in all, creating at most ${all.creating + 2} records `),
+    )
+  })
   test('with --max-writes no more than the budget is promised: nothing is sent again after a lost answer', () => {
     expect(defaultWriteBound(n, { maxWrites: 10, confirm: 2 })).toBeUndefined()
     expect(describeWritePlan(plan({ maxWrites: 10 }), { readOnly: false, rules: [], maxWrites: 10, confirm: 2 })).not.toMatch(/confirm|again/)
