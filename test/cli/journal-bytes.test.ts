@@ -3,7 +3,8 @@
  * of every POST it receives, matched to the journal's line by its traceparent, got what the line
  * says. Bodies that are not UTF-8 (malformed-not-utf8, malformed-surrogate-bytes) were shown as
  * \xNN escapes alone, which a body of text holding those characters shows alike: the journal now
- * carries their bytes (bodyBase64), as results.json's exchanges do.
+ * carries their bytes (bodyBase64), as results.json's exchanges do. And with the headers it went
+ * with, the User-Agent and Accept-Encoding that go on every request included.
  */
 import { afterAll, expect, test } from 'vitest'
 import { journalEntries, parseJournalLines } from '../../lib/http/journal.ts'
@@ -43,4 +44,18 @@ test('every POST the server received is the journal line of its traceparent, byt
   const bytes = lines.filter((e) => e.bodyBase64 !== undefined).map((e) => e.probe)
   expect(bytes).toEqual(expect.arrayContaining(['malformed-not-utf8', 'malformed-surrogate-bytes']))
   expect(lines.find((e) => e.probe === 'malformed-not-utf8')?.body).toContain('\\xc0\\xaf')
+  // and with the headers it went with: every one the server got but the connection's own (Host,
+  // Connection, the body's length), the key as its placeholder; the User-Agent naming the run and
+  // Accept-Encoding: identity were in none
+  const transport = new Set(['host', 'connection', 'content-length', 'transfer-encoding'])
+  const unshown = received.flatMap((r) => {
+    const journalled = byTrace.get(String(r.headers.traceparent))?.headers ?? {}
+    return Object.entries(r.headers).flatMap(([name, value]) => {
+      if (transport.has(name)) return []
+      const shown = journalled[name] ?? Object.entries(journalled).find(([n]) => n.toLowerCase() === name)?.[1]
+      const same = name === 'authorization' ? value === `Bearer ${KEY}` && shown === 'Bearer $CONFORM_API_KEY' : shown === value
+      return same ? [] : [`${name}: ${String(value)} (journal: ${shown})`]
+    })
+  })
+  expect([...new Set(unshown)]).toEqual([])
 }, RUN_TIMEOUT_MS)
