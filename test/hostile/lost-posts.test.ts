@@ -5,6 +5,8 @@
  * (it got every one eleven times: 22 records for --max-writes 2, and the reports said none), and
  * without it at most twice the plan's POSTs. The checks of a POST not sent again are not verified.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
 import { httpServer, type HostileServer } from './hostile-servers.ts'
@@ -47,6 +49,10 @@ describe('a server that stores each POST and drops the connection, behind a list
     expect(run.results!.summary).toMatchObject({ writes: 2, unansweredWrites: 2 })
     expect(run.results!.summary.resentLostWrites ?? 0).toBe(0)
     expect(run.stdout).toContain('POSTs without an answer: 2 (each may have created a record')
+    // report.html names each, with when it went, its traceparent and its body: it gave their count alone
+    const html = readFileSync(join(run.reportDir, 'report.html'), 'utf8')
+    expect(html).toContain('<h3>POSTs that may have created a record: 2</h3>')
+    for (const post of run.results!.journal!.filter((e) => e.method === 'POST' && e.onWire)) expect(html).toContain(`<td><code>${post.headers!.traceparent}</code></td>`)
     // stored or not, the run cannot tell: no verdict on those checks, never a failure (a server that closes connections past a limit of its own loses POSTs the same way)
     const checks = run.results!.rules.flatMap((r) => r.checks)
     const notSent = checks.filter((c) => c.cause === 'not-sent-again')
