@@ -59,6 +59,8 @@ describe('a server that stores each POST and drops the connection, behind a list
     expect(notSent.length).toBeGreaterThan(0)
     expect(notSent[0]!.skipReason).toMatch(/^not verified: no answer, the connection closed under the request .*under --max-writes it was not sent again \(it may have created a record\)/)
     expect(failedChecks(run).filter((c) => c.failure?.code === 'NO_RESPONSE')).toEqual([])
+    // the rule whose create went is said to be unverified for that, not "over the write budget" as if none of its POSTs had gone
+    expect(run.stdout).toMatch(/^ {2}- create-returns-201 +not verified: no answer, the connection closed under the request/m)
   })
 
   test('without --max-writes: POSTs sent again after lost answers are at most as many as the plan has POSTs', async () => {
