@@ -57,6 +57,8 @@ export function responseOf(result: HttpResult): RecordedResponse {
       exchange,
     )
   }
+  // a POST answered 503 under --max-writes, not in the list: the client took its answer off (stored-despite-unavailable.ts)
+  if (result.answerLost?.notSentAgain === 'unavailable') throw new NotApplicable(`not verified: ${exchange.error?.message ?? 'answered 503'}`, 'not-sent-again')
   if (result.answerLost?.notSentAgain) {
     // it may or may not have been stored, and sending it again could store it twice, past the bound:
     // nothing to judge (the connection race, or a server that drops connections past a limit of its own)

@@ -68,7 +68,9 @@ export const LEAVES_NOTHING_UNVERIFIED: ReadonlySet<SkipCause> = new Set(['not-n
  * --max-writes 10 against a server that stopped as the run began, create-returns-201 read "not
  * verified: over the write budget", its commonest cause, as if more writes would have judged it.
  */
-const MET_BY_THE_RUN: ReadonlySet<SkipCause> = new Set(['server-gone', 'speaks-tls', 'speaks-h2c', 'misdirected', 'response-cap', 'key-refused', 'certificate-refused', 'front-answered', 'key-revoked', 'deadline', 'unfinished', 'stalled'])
+// (and a POST of the rule that went and may have created a record, not-sent-again: reported under
+// the budget, the rule read as if no POST of it had been sent)
+const MET_BY_THE_RUN: ReadonlySet<SkipCause> = new Set(['server-gone', 'speaks-tls', 'speaks-h2c', 'misdirected', 'response-cap', 'key-refused', 'certificate-refused', 'front-answered', 'key-revoked', 'deadline', 'unfinished', 'stalled', 'not-sent-again'])
 
 /** The commonest of the causes (the first of equals); undefined when none is given. */
 function commonest(causes: readonly SkipCause[]): SkipCause | undefined {

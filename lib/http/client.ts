@@ -107,7 +107,7 @@ export class HttpClient {
     let unserved = 0 // the tries after which the server served no other request: a 503's resends count these
     let lostResends = 0
     let listRead = false // a POST answered 503: whether the list was read for it (stored-despite-unavailable.ts)
-    for (let attempt = 1, fresh = false, fewer: FewerConnections | undefined, notTaken = 0, refused = 0; ; attempt++) {
+    for (let attempt = 1, fresh = false, fewer: FewerConnections | undefined, notTaken = 0, refused = 0, keptBack: HttpResult | undefined; ; attempt++) {
       const releasedAt = await this.rateHold.wait() // a 429 holds back every request (lib/http/rate-hold.ts)
       const sentAt = performance.now()
       const limitAtSend = this.pools.slots.limit
@@ -150,8 +150,8 @@ export class HttpClient {
       const reads = (this.resent.unavailable ??= { begun: 0, stored: false })
       const unavailablePost = options.method === 'POST' && response.status === 503
       // the list is read once for the POST: whether it shows the record, which then is not sent again
-      const foundStored = () => ((listRead = true), storedDespiteUnavailable(options, result, (line) => this.options.journal?.record(line), this.redact, reads))
-      if (unavailablePost && !listRead && worthLooking(reads, this.options.boundedWrites === true) && (await foundStored())) return result
+      const foundStored = () => ((listRead = true), storedDespiteUnavailable(options, result, (line) => this.options.journal?.record(line), this.redact, reads, this.options.boundedWrites === true))
+      if (unavailablePost && !listRead && worthLooking(reads, this.options.boundedWrites === true) && (keptBack = await foundStored())) return keptBack
       const wait = Math.max(asked, held)
       if (wait >= this.msLeft()) return this.outlastedAnswers.cut(result.exchange, 'deadline', `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
       if (options.method === 'POST' && this.resent.afterWait++ >= (this.options.maxPostResends ?? Infinity)) {
@@ -160,7 +160,7 @@ export class HttpClient {
       await sleep(wait)
       waitedMs = wait
       // a burst of POSTs answered 503 at once: those past the first lists read go on, unless one of those lists showed such a POST stored (once they were read)
-      if (unavailablePost && !listRead && (await oneShowedStored(reads)) && (await foundStored())) return result
+      if (unavailablePost && !listRead && (await oneShowedStored(reads)) && (keptBack = await foundStored())) return keptBack
       // a resend after a 429 or 503 is that, whatever the attempt before was sent again for: on the run's own connections, and counted as such
       fresh = false
       fewer = undefined

@@ -50,6 +50,10 @@ export function toCurl(request: RecordedRequest): string {
   const asIs = /\/\.\.?(\/|$)/.test(new URL(request.url).pathname) || /\/\.\.?(\/|$)/.test(request.url.replace(/^[a-z]+:\/\/[^/]+/i, '')) ? ['--path-as-is'] : []
   const words = ['curl', '-i', ...asIs, '-X', request.method, quoted(request.url)]
   for (const [name, value] of Object.entries(request.headers)) {
+    // the User-Agent naming the run and Accept-Encoding: identity go on every request and are
+    // recorded (request-headers.ts), but a line a person runs is no request of the run, and curl
+    // asks for no coding by itself: the line stays as short as it was
+    if (name === 'user-agent' || (name === 'accept-encoding' && value === 'identity')) continue
     const header = `${name}: ${value}`
     words.push('-H', KEY_STAND_INS.some((s) => header.includes(s.placeholder)) ? withKeyReference(header) : quoted(header))
   }

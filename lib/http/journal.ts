@@ -38,8 +38,10 @@ export interface JournalLine {
   url: string
   /** The declared POST probe (suites/cases/write-order.ts), when the request is one. */
   probe?: string
-  /** Request body, redacted, whole (POST only): what the write sent. */
+  /** Request body, redacted, whole (POST only): what the write sent; bytes not UTF-8 text as \xNN escapes (bodyBase64 has them). */
   body?: string
+  /** A request body of bytes (lib/http/exchange.ts bytesEvidence): exactly what was sent, in base64. */
+  bodyBase64?: string
   /** dispatched, POST only: the request's headers as recorded (the key as $CONFORM_API_KEY, secret --header values redacted). */
   headers?: Record<string, string>
   /** 1 for the first attempt; a resend after a 429 or a 503 is 2, 3 … (one refused its connection goes again as the same attempt: it never left) */
@@ -181,7 +183,7 @@ export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
     if (entry.method !== 'POST' || !entry.onWire) continue
     const status = entry.status
     // a record the list showed is the POST's, whatever its answer (stored-despite-unavailable.ts: a 503 after the store)
-    entry.mayHaveCreated = status === undefined || (status >= 200 && status < 300) || answeredFault(status) || entry.created !== undefined
+    entry.mayHaveCreated = status === undefined || (status >= 200 && status < 300) || faultAnsweredWrite(entry) || entry.created !== undefined
   }
   return entries
 }
@@ -205,6 +207,17 @@ export const ANSWER_LOST_NOT_SENT_AGAIN = 'no answer, not in the list (which may
  */
 export const ANSWER_LOST_RESENDS_SPENT = "no answer, not in the list (which may show it late): not sent again, as the run had sent its bound of POSTs again after lost answers (as many as its plan's POSTs), so it may have created a record"
 
+/**
+ * The journal's words for a POST answered 503 that the list does not show and that an explicit
+ * --max-writes keeps from going again (lib/http/stored-despite-unavailable.ts): a 503 may come after
+ * the store, so it may have created a record, counted with the POSTs answered with a server fault.
+ */
+export const UNAVAILABLE_NOT_SENT_AGAIN = 'answered 503, not in the list (which may show it late): not sent again under --max-writes, so it may have created a record'
+
+/** A POST answered with a server fault that does not say nothing was stored: a 5xx but 503, or a 503 not sent again under --max-writes. */
+export const faultAnsweredWrite = (entry: Pick<JournalEntry, 'method' | 'status' | 'answerLost'>): boolean =>
+  entry.method === 'POST' && (answeredFault(entry.status) || (entry.status === 503 && entry.answerLost === UNAVAILABLE_NOT_SENT_AGAIN))
+
 /** The words of a lost POST the list did not show and that was not sent again: one that may have created a record. */
 const NOT_SENT_AGAIN: ReadonlySet<string> = new Set([ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT])
 
@@ -224,7 +237,7 @@ export interface JournalTotals {
   resentLostWrites: number
   /** POSTs that went out and got no complete answer: each may have created a record nobody saw. */
   unansweredWrites: number
-  /** POSTs answered with a server fault (a 5xx but 503, answeredFault): each may have created a record its answer did not report. */
+  /** POSTs answered with a server fault (a 5xx but 503, or a 503 not sent again: faultAnsweredWrite): each may have created a record its answer did not report. */
   faultAnsweredWrites: number
   /** Requests the client refused to send, by reason. */
   refused: Partial<Record<RefusalReason, number>>
@@ -255,7 +268,7 @@ export function journalTotals(entries: readonly JournalEntry[]): JournalTotals {
     if (entry.method === 'POST' && (entry.attempt ?? 1) > 1 && entry.connectionNotTaken === undefined) totals[afterLostAnswer ? 'resentLostWrites' : 'resentWrites']++
     // a lost answer the list accounted for (found, or not stored and sent again) is no longer unknown; one not sent again (--max-writes, the run's bound) is
     if (unansweredWrite(entry)) totals.unansweredWrites++
-    if (entry.method === 'POST' && answeredFault(entry.status)) totals.faultAnsweredWrites++
+    if (faultAnsweredWrite(entry)) totals.faultAnsweredWrites++
     if (entry.waitedMs !== undefined) {
       totals.waits.count++
       totals.waits.totalMs += entry.waitedMs

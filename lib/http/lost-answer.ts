@@ -38,8 +38,8 @@ export interface AppliedOrNot {
   notSentAgain?: NotSentAgain
 }
 
-/** Why a lost POST the list does not show was not sent again: --max-writes, or the run's bound of such resends was reached. */
-export type NotSentAgain = 'max-writes' | 'resends-spent'
+/** Why a lost POST the list does not show was not sent again: --max-writes, or the run's bound of such resends was reached; 'unavailable': a POST answered 503 under --max-writes (stored-despite-unavailable.ts). */
+export type NotSentAgain = 'max-writes' | 'resends-spent' | 'unavailable'
 
 /** Reads whether a POST was applied; undefined: the run cannot tell (the list could not be read), so it is not sent again. */
 export type WhetherApplied = () => Promise<AppliedOrNot | undefined>

@@ -3,7 +3,9 @@
  * secret --header value redacted) and as they go on the wire. Every request carries the run's
  * trace context and a User-Agent naming the run (lib/http/trace-context.ts), and asks for
  * identity: with no Accept-Encoding any coding is acceptable (RFC 9110 12.5.3); a server that
- * compresses anyway is decoded, and advisory-identity-encoding notes it.
+ * compresses anyway is decoded, and advisory-identity-encoding notes it. Both are recorded with the
+ * rest, so that the evidence and the journal show every header a request went with (but those of
+ * the connection: Host, Connection, the body's length), the User-Agent naming the run among them.
  */
 import type { ExtraHeader } from '../config/extra-headers.ts'
 import { COOKIES_NOT_SHOWN } from './cookies.ts'
@@ -39,6 +41,10 @@ export function requestHeaders(
   recorded.traceparent = traceparent(context.traceId, spanId)
   const agent = context.identity ? userAgent(context.identity.version, context.identity.runId) : 'petstore-conform'
   const wire: Record<string, string> = { 'user-agent': agent, accept: DEFAULT_ACCEPT, 'accept-encoding': 'identity' }
+  // the defaults the probe did not replace went too: recorded as they went
+  const named = new Set(Object.keys(recorded).map((name) => name.toLowerCase()))
+  if (!named.has('user-agent')) recorded['user-agent'] = agent
+  if (!named.has('accept-encoding')) recorded['accept-encoding'] = 'identity'
   for (const name in recorded) wire[name] = keyOnTheWire(recorded[name] as string, context.apiKey)
   // a secret --header value is recorded redacted: the wire gets the value itself
   for (const { name, value } of extra) if (given?.[name] === undefined) wire[name] = value

@@ -48,7 +48,9 @@ export const UNHEARD: RequestStages = { refused: () => undefined, dispatched: ()
  * the 9,049 characters a long create sent, marked nowhere (the suite's own bodies are at most a
  * few kilobytes). The dispatched line of a POST also carries its headers as recorded (the key as
  * $CONFORM_API_KEY, secret --header values redacted): which credential, Content-Type and Accept
- * each write went with, also in a journal.ndjson a killed run left.
+ * each write went with, also in a journal.ndjson a killed run left. A body of bytes (not all UTF-8)
+ * carries them exactly too, as the exchange does: its `body` shows them as \xNN escapes, which a body
+ * of text holding those characters would show alike.
  */
 export function journalStages(journal: JournalListener, shown: { url: (url: string) => string; redact: (text: string) => string }): RequestStages {
   // made once per request (each attempt has an exchange of its own), not at each of its stages:
@@ -65,6 +67,7 @@ export function journalStages(journal: JournalListener, shown: { url: (url: stri
     url: shown.url(exchange.request.url),
     ...(tag.probe ? { probe: tag.probe } : {}),
     ...(exchange.request.body !== undefined ? { body: exchange.request.body } : {}),
+    ...(exchange.request.bodyBase64 !== undefined ? { bodyBase64: exchange.request.bodyBase64 } : {}),
     ...(tag.attempt !== undefined ? { attempt: tag.attempt } : {}),
     ...(tag.freshConnection ? { freshConnection: true } : {}),
     ...(tag.fewerConnections !== undefined ? { fewerConnections: tag.fewerConnections } : {}),

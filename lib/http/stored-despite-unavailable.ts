@@ -12,10 +12,16 @@
  * before. Without --max-writes the lists stop after three, unless one showed a POST answered 503
  * stored: a limiter stores nothing, and a list read for each POST it turned away made a run behind
  * one 40 % longer (5.4 s became 8 s, 150 requests more, against variant rate-limited-503-like-nginx).
- * Under --max-writes every such POST is looked for, as promised.
+ * Under --max-writes every such POST is looked for, and one the list does not show is not sent
+ * again, as a POST whose answer was lost is not (lost-answer.ts): a list may show a record late (a
+ * read replica), and a service that stored each create and answered 503 behind one that showed
+ * records a while later got 68 POSTs and stored 20 records under --max-writes 6, the reports
+ * saying none was created. Its checks are not verified; it counts as a POST that may have created
+ * a record (the journal's UNAVAILABLE_NOT_SENT_AGAIN). A limiter's 503 under --max-writes costs
+ * those checks: --rate-limit under its limit spares them.
  */
 import type { HttpResult, SendOptions, UnavailableReads } from './client-options.ts'
-import type { JournalLine } from './journal.ts'
+import { UNAVAILABLE_NOT_SENT_AGAIN, type JournalLine } from './journal.ts'
 import { answerLostLine } from './lost-answer.ts'
 
 /** The journal's words for a POST answered 503 whose record the list showed (the ledger's status cell too). */
@@ -35,16 +41,28 @@ export function worthLooking(reads: UnavailableReads, boundedWrites: boolean): b
   return true
 }
 
-/** Whether the POST answered 503 was stored all the same; when it was, its record is journalled as created. `reads`: the run's tally, updated. */
-export async function storedDespiteUnavailable(options: Pick<SendOptions, 'method' | 'whetherApplied'>, result: HttpResult, journal: (line: JournalLine) => void, redact: (text: string) => string, reads: UnavailableReads): Promise<boolean> {
+/**
+ * What is done with a POST answered 503 once the list was read for it: undefined, it goes again;
+ * else the result the send returns. The list shows it stored: its record is journalled as created,
+ * and the 503 stays its answer, judged as any. Under --max-writes (`bounded`) the list does not
+ * show it, or cannot tell: it is journalled as one that may have created a record, and its answer
+ * is taken off the result, so that its checks are not verified (the exchange keeps it as evidence).
+ * `reads`: the run's tally, updated.
+ */
+export async function storedDespiteUnavailable(options: Pick<SendOptions, 'method' | 'whetherApplied'>, result: HttpResult, journal: (line: JournalLine) => void, redact: (text: string) => string, reads: UnavailableReads, bounded: boolean): Promise<HttpResult | undefined> {
   const reading = options.whetherApplied?.()
   const inFlight = (reads.reading ??= new Set())
   if (reading) inFlight.add(reading)
   const found = await reading?.finally(() => inFlight.delete(reading))
-  if (!found?.record) return false
-  reads.stored = true
-  journal(answerLostLine(result.exchange, UNAVAILABLE_RECORD_FOUND, found.record, redact))
-  return true
+  if (found?.record) {
+    reads.stored = true
+    journal(answerLostLine(result.exchange, UNAVAILABLE_RECORD_FOUND, found.record, redact))
+    return result
+  }
+  if (!bounded) return undefined
+  journal(answerLostLine(result.exchange, UNAVAILABLE_NOT_SENT_AGAIN, undefined, redact))
+  const message = `answered 503, and under --max-writes not sent again: the list ${found ? 'does not show its record, but a list may show one late' : 'could not be read to tell'}, and a 503 may come after the store (a proxy that lost its service's answer), so it may have created a record. A gateway's limit answers 503 too: --rate-limit under it spares these`
+  return { exchange: { ...result.exchange, response: undefined, error: { code: 'DEADLINE', message } }, answerLost: { list: found?.list ?? result, notSentAgain: 'unavailable' } }
 }
 
 /**

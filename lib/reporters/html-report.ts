@@ -136,13 +136,13 @@ function ledgerSection(result: RunResult): string {
   const faulted = result.summary.faultAnsweredWrites ?? 0
   const mayHave =
     (unanswered > 0 ? ` ${h(plural(unanswered, 'POST'))} got no answer, and each may have created a record the server never told of: the journal (results.json) lists them, with what each sent${h(foundWords(result.summary.unansweredFound, unanswered))}.` : '') +
-    (faulted > 0 ? ` ${h(plural(faulted, 'POST'))} got a server fault (a 5xx but 503), which does not say nothing was stored: each may have created a record too, and the journal lists them${h(foundWords(result.summary.faultAnsweredFound, faulted))}.` : '')
+    (faulted > 0 ? ` ${h(plural(faulted, 'POST'))} got a server fault (a 5xx but 503, or a 503 under --max-writes), which does not say nothing was stored: each may have created a record too, and the journal lists them${h(foundWords(result.summary.faultAnsweredFound, faulted))}.` : '')
   const intro = result.options.readOnly
     ? '<p>None: this run was read-only and sent no POST.</p>'
     : result.ledger.length === 0
       ? `<p>${faulted > 0 ? 'None that the server answered as created.' : unanswered > 0 ? 'None that the server answered.' : 'None: no POST of this run was accepted.'}${mayHave}</p>`
       : `<p>The interface has no delete, so these records stay on the server. The ${h(WHERE_THE_PREFIX_IS)} the suite sent ${h(recordPrefixWords(result))}. A record created by a request the server should have refused is listed too, and so is one a list the run read showed under its prefix though no answer announced it (its status says how it came to be).${mayHave}</p>`
-  if (result.ledger.length === 0) return `<section id="ledger"><h2>Records created: 0</h2>${intro}</section>`
+  if (result.ledger.length === 0) return `<section id="ledger"><h2>Records created: 0</h2>${intro}${inDoubtTable(result)}</section>`
   const exchanges = new Map(result.rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)).map((e) => [e.id, e]))
   // records created by a request that a failed check expected to be refused with a 4xx
   const wronglyAccepted = new Map<string, string>()
@@ -166,8 +166,28 @@ ${intro}
 <table class="ledger"><thead><tr><th>#</th><th>id</th><th>name</th><th>status</th><th>body sent</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table>
+</tbody></table>${inDoubtTable(result)}
 </section>`
+}
+
+/**
+ * The POSTs that may have created a record no list showed (no answer, or a server fault): one row
+ * each, with what is needed to look for it on the server: when it went, its traceparent (the
+ * service's log line) and the body sent. The counts above name them; results.json's journal alone
+ * listed them.
+ */
+function inDoubtTable(result: RunResult): string {
+  const listed = new Set(result.ledger.map((entry) => entry.exchangeId))
+  const inDoubt = (result.journal ?? []).filter((e) => e.method === 'POST' && e.mayHaveCreated && e.created === undefined && !(e.status !== undefined && e.status < 300) && !listed.has(e.id))
+  if (inDoubt.length === 0) return ''
+  const rows = inDoubt.map((e) => `<tr><td>${h(e.onWireAt ?? e.at)}</td><td><code>${h(e.probe ?? '')}</code></td><td>${e.status !== undefined ? h(String(e.status)) : `no answer (${h(e.error ?? 'none')})`}</td><td><code>${h(e.headers?.traceparent ?? '')}</code></td><td><code class="sent">${h(e.body ?? '')}</code></td></tr>`)
+  return `
+<h3>POSTs that may have created a record: ${inDoubt.length}</h3>
+<p>No list the run read showed their records, and their answers do not say that nothing was stored: look for each on the server, by its body or its traceparent.</p>
+<table class="ledger"><thead><tr><th>sent</th><th>probe</th><th>answer</th><th>traceparent</th><th>body sent</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody></table>`
 }
 
 function summarySection(result: RunResult): string {

@@ -18,7 +18,7 @@
 import { exactIntegerTextAt, numberText, parseJsonExact } from '../json/exact-json.ts'
 import type { HttpResult } from '../http/client.ts'
 import { parsedJsonOf } from '../checks/response.ts'
-import { answeredFault, endedAt, LEDGER_ID_CHARACTERS, LEDGER_TEXT_CHARACTERS, ledgerText, nameSent, unansweredWrite, type JournalEntry } from '../http/journal.ts'
+import { endedAt, faultAnsweredWrite, LEDGER_ID_CHARACTERS, LEDGER_TEXT_CHARACTERS, ledgerText, nameSent, unansweredWrite, type JournalEntry } from '../http/journal.ts'
 import { ANSWER_LOST_RECORD_FOUND } from '../http/lost-answer.ts'
 
 /** A record the run created, as the answer to its POST said (read from the journal, lib/http/journal.ts), or as a list the run read showed it (foundInList). */
@@ -194,7 +194,7 @@ export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRe
     if (announcedIds.has(record.id)) continue
     const post = senderOf(record, posts, lists.prefixes)
     if (post && announcedBy.has(post.id) && unmatched.delete(post.id)) continue
-    if (post && answeredFault(post.status)) faulted.add(post.id)
+    if (post && faultAnsweredWrite(post)) faulted.add(post.id)
     if (post && unansweredWrite(post)) unanswered.add(post.id)
     ledger.push({
       id: record.id,
@@ -209,7 +209,7 @@ export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRe
   // the lists showed none of them stored only of POSTs a list was read after (its final read may
   // have been cut by the deadline, or answered with a fault): else nothing is said of what was found
   const lastSent = lastListSent(lists)
-  const unlooked = journal.some((entry) => entry.method === 'POST' && entry.onWire && (answeredFault(entry.status) || unansweredWrite(entry)) && carriesPrefix(entry.body, lists.prefixes) && answeredAfter(entry, lastSent))
+  const unlooked = journal.some((entry) => entry.method === 'POST' && entry.onWire && (faultAnsweredWrite(entry) || unansweredWrite(entry)) && carriesPrefix(entry.body, lists.prefixes) && answeredAfter(entry, lastSent))
   return { ledger, ...(unlooked ? {} : { found: { faultAnswered: faulted.size, unanswered: unanswered.size } }) }
 }
 

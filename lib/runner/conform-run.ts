@@ -139,9 +139,9 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     readOnly: config.readOnly,
     maxWrites: config.maxWrites,
     maxPostResends: POST_RESENDS_PER_WRITE * maxWrites,
-    // without a budget, POSTs sent again after lost answers are bounded too: as many as the plan has
-    // (the connection-race variants of the kill matrix need at most 28 of 77)
-    maxLostPostResends: maxWrites,
+    // without a budget, POSTs sent again after lost answers are bounded too: as many as the plan has,
+    // as its first line says (the connection-race variants of the kill matrix need at most 28 of 77)
+    maxLostPostResends: planWrites(config, suite).allowed.length,
     postResends: { afterWait: 0, afterLostAnswer: 0 },
     // a budget the user gave bounds every POST that may have stored a record, a lost answer's too
     ...(config.maxWrites !== undefined ? { boundedWrites: true } : {}),

@@ -23,6 +23,8 @@ export interface WriteOptions {
   rules: readonly string[]
   /** --confirm: without --max-writes, the default bound adds this many POSTs for each failed POST (lib/runner/confirmation.ts). */
   confirm?: number
+  /** --repeat: each further round sends one POST more, the first create (lib/runner/repeat-rounds.ts WRITES_PER_ROUND). */
+  repeat?: number
 }
 
 /** The default bound on POSTs (no --max-writes): the plan's, and `confirm` more for each failed POST, to confirm it; undefined when --max-writes is the bound. */
@@ -89,14 +91,21 @@ export function describeWritePlan(plan: WritePlan, options: WriteOptions, from: 
   const others = n - plan.creating - plan.followUps
   const bound = options.maxWrites !== undefined && options.maxWrites < plan.needed ? ` (${budgetFrom}${from.maxWrites !== undefined ? ',' : ''} of the ${plan.needed} the rules need)` : ''
   const confirm = options.confirm ?? 0
-  const withConfirmation = options.maxWrites === undefined && confirm > 0 ? `, and at most ${confirm} more for each failed POST to confirm it (--confirm ${confirm}): ${defaultWriteBound(n, options)} in all` : ''
-  const posts = `at most ${n} ${n === 1 ? 'POST' : 'POSTs'}${bound}${withConfirmation}`
+  // without --max-writes, a POST whose answer was lost goes again when the list shows it not stored, as many as the plan has (lib/http/lost-answer.ts)
+  const unbounded = options.maxWrites === undefined
+  const confirming = unbounded && confirm > 0 ? `, and at most ${confirm} more for each failed POST to confirm it (--confirm ${confirm})` : ''
+  // --repeat: one create in each further round, when the plan sends it
+  const rounds = plan.creating > 0 ? Math.max(0, (options.repeat ?? 1) - 1) : 0
+  const inRounds = rounds > 0 ? `, 1 in each further round (--repeat ${options.repeat})` : ''
+  const lostAgain = unbounded ? `, and at most ${n} sent again after an answer lost that the list showed not stored: ${(defaultWriteBound(n, options) ?? n) + n + rounds} in all` : ''
+  const posts = `at most ${n} ${n === 1 ? 'POST' : 'POSTs'}${bound}${inRounds}${confirming}${lostAgain}`
+  const creating = plan.creating + rounds
   const effect =
     plan.creating === 0
       ? n === 1
         ? ', which a conforming server refuses: it creates a record only on a server that wrongly accepts it.'
         : ', all of which a conforming server refuses: they create records only on a server that wrongly accepts them.'
-      : `, creating at most ${plan.creating} ${plan.creating === 1 ? 'record' : 'records'} on a conforming server` +
+      : `, creating at most ${creating} ${creating === 1 ? 'record' : 'records'} on a conforming server` +
         (others > 0 ? `; ${others} create one only on a server that wrongly accepts them` : '') +
         (plan.followUps > 0 ? `; ${plan.followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${plan.followUps / 2} more records)` : '') +
         '.'

@@ -74,7 +74,7 @@ describe('the journal against a server that counts what it receives', () => {
     const creating = POST_PROBES.filter((p) => p.creates).length
     const followUps = POST_PROBES.filter((p) => p.followUp).length
     expect(run.stdout.split('\n')).toContain(
-      `Writes: at most ${POST_PROBES.length} POSTs, and at most 2 more for each failed POST to confirm it (--confirm 2): ${3 * POST_PROBES.length} in all, creating at most ${creating} records on a conforming server; ${POST_PROBES.length - creating - followUps} create one only on a server that wrongly accepts them; ` +
+      `Writes: at most ${POST_PROBES.length} POSTs, and at most 2 more for each failed POST to confirm it (--confirm 2), and at most ${POST_PROBES.length} sent again after an answer lost that the list showed not stored: ${4 * POST_PROBES.length} in all, creating at most ${creating} records on a conforming server; ${POST_PROBES.length - creating - followUps} create one only on a server that wrongly accepts them; ` +
         `${followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${followUps / 2} more records). The interface has no delete.`,
     )
     // the reference server limits no length: none of them went out
@@ -104,7 +104,7 @@ describe('the journal against a server that counts what it receives', () => {
     expect(server.store).toHaveLength(creates)
     expectJournalIsTheWire(run, server)
     expect(run.stdout.split('\n')).toContain(
-      `Writes: at most ${creates + followUps} POSTs, and at most 2 more for each failed POST to confirm it (--confirm 2): ${3 * (creates + followUps)} in all, creating at most ${creates} records on a conforming server; ${followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${followUps / 2} more records). The interface has no delete.`,
+      `Writes: at most ${creates + followUps} POSTs, and at most 2 more for each failed POST to confirm it (--confirm 2), and at most ${creates + followUps} sent again after an answer lost that the list showed not stored: ${4 * (creates + followUps)} in all, creating at most ${creates} records on a conforming server; ${followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${followUps / 2} more records). The interface has no delete.`,
     )
   }, RUN_TIMEOUT_MS)
 
@@ -138,9 +138,10 @@ describe('the journal against a server that counts what it receives', () => {
     if (name === 'rate-limited-503-like-nginx') expect(waits.totalMs).toBeGreaterThanOrEqual(waits.count * 500)
     else if (name === 'rate-limited-429') expect(waits.totalMs).toBeGreaterThanOrEqual(waits.count * 1000)
     else expect(waits.totalMs).toBe(waits.count * 1000)
-    // a POST answered 429 or 503 was not processed and was sent again: each attempt arrived, and counts
+    // a POST answered 429 was not processed and was sent again: each attempt arrived, and counts; one
+    // answered 503 is not sent again under --max-writes (a 503 may follow a store the list shows late)
     const retried = run.results!.journal!.filter((e) => e.method === 'POST' && (e.attempt ?? 1) > 1)
-    if (name === 'unavailable-503-once') expect(retried.length).toBe(6)
+    if (name !== 'rate-limited-429') expect(retried.length).toBe(0)
     expect(posts(server).length).toBe(6 + retried.length)
     expectJournalIsTheWire(run, server)
     // the budget counts POSTs; their resends are said apart

@@ -59,4 +59,8 @@ test('--repeat 3 against the reference server: exit 0, every rule sampled, none 
   expect(run.code, run.stdout).toBe(0)
   expect(run.results?.rules.filter((r) => r.samples?.failed)).toEqual([])
   expect(run.results?.rules.find((r) => r.id === 'list-returns-200')?.samples).toEqual({ runs: 3, failed: 0 })
+  // the first line counts the further rounds' creates: it said "creating at most 23 records", and the server stored 25
+  const [, promised, creating] = /^Writes: at most \d+ POSTs, 1 in each further round \(--repeat 3\), .*?: (\d+) in all, creating at most (\d+) records/m.exec(run.stdout) ?? []
+  expect(server.requests.filter((r) => r.method === 'POST').length).toBeLessThanOrEqual(Number(promised))
+  expect(server.store.length).toBe(Number(creating))
 })

@@ -38,26 +38,32 @@ describe('writePlan', () => {
       `Writes: none (--max-writes 0). The ${POST_PROBES.length} POSTs the rules need are not sent; the rules about creating are not verified.`,
     )
     expect(describeWritePlan(plan({ rules: ['auth-missing-key-401'] }), { readOnly: false, rules: ['auth-missing-key-401'] })).toBe(
-      'Writes: at most 2 POSTs, all of which a conforming server refuses: they create records only on a server that wrongly accepts them. The interface has no delete.',
+      'Writes: at most 2 POSTs, and at most 2 sent again after an answer lost that the list showed not stored: 4 in all, all of which a conforming server refuses: they create records only on a server that wrongly accepts them. The interface has no delete.',
     )
     expect(describeWritePlan(plan({ rules: ['create-rejects-missing-body'] }), { readOnly: false, rules: ['create-rejects-missing-body'] })).toBe(
-      'Writes: at most 1 POST, which a conforming server refuses: it creates a record only on a server that wrongly accepts it. The interface has no delete.',
+      'Writes: at most 1 POST, and at most 1 sent again after an answer lost that the list showed not stored: 2 in all, which a conforming server refuses: it creates a record only on a server that wrongly accepts it. The interface has no delete.',
     )
   })
 })
 
 describe('the default write bound includes confirmation (--confirm), an explicit --max-writes is the bound', () => {
   const n = POST_PROBES.length
-  test('without --max-writes the first line gives the plan\'s POSTs, the N more for each failed one, and the sum', () => {
+  test('without --max-writes the first line gives the plan\'s POSTs, the N more for each failed one, those sent again after lost answers, and the sum', () => {
     expect(defaultWriteBound(n, { confirm: 2 })).toBe(3 * n)
     expect(describeWritePlan(plan({}), { readOnly: false, rules: [], confirm: 2 })).toMatch(
-      new RegExp(`^Writes: at most ${n} POSTs, and at most 2 more for each failed POST to confirm it \\(--confirm 2\\): ${3 * n} in all, creating `),
+      new RegExp(`^Writes: at most ${n} POSTs, and at most 2 more for each failed POST to confirm it \\(--confirm 2\\), and at most ${n} sent again after an answer lost that the list showed not stored: ${4 * n} in all, creating `),
+    )
+    expect(describeWritePlan(plan({}), { readOnly: false, rules: [], confirm: 0 })).toMatch(new RegExp(`^Writes: at most ${n} POSTs, and at most ${n} sent again after an answer lost that the list showed not stored: ${2 * n} in all, creating `))
+  })
+  test('--repeat: the further rounds\' creates are counted, in the POSTs and the records', () => {
+    const all = plan({})
+    expect(describeWritePlan(all, { readOnly: false, rules: [], confirm: 0, repeat: 3 })).toMatch(
+      new RegExp(`^Writes: at most ${n} POSTs, 1 in each further round \\(--repeat 3\\), and at most ${n} sent again after an answer lost that the list showed not stored: ${2 * n + 2} in all, creating at most ${all.creating + 2} records `),
     )
   })
-  test('with --max-writes, or --confirm 0, no more than the plan is promised', () => {
+  test('with --max-writes no more than the budget is promised: nothing is sent again after a lost answer', () => {
     expect(defaultWriteBound(n, { maxWrites: 10, confirm: 2 })).toBeUndefined()
-    expect(describeWritePlan(plan({ maxWrites: 10 }), { readOnly: false, rules: [], maxWrites: 10, confirm: 2 })).not.toMatch(/confirm/)
-    expect(describeWritePlan(plan({}), { readOnly: false, rules: [], confirm: 0 })).toMatch(new RegExp(`^Writes: at most ${n} POSTs, creating `))
+    expect(describeWritePlan(plan({ maxWrites: 10 }), { readOnly: false, rules: [], maxWrites: 10, confirm: 2 })).not.toMatch(/confirm|again/)
   })
 })
 

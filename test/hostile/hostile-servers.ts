@@ -18,6 +18,8 @@ export interface SeenRequest {
   url: string
   headers: Record<string, string | string[] | undefined>
   body: string
+  /** The body's bytes as they came (httpServer), where `body` decodes them as UTF-8. */
+  bytes?: Buffer
 }
 
 export interface HostileServer {
@@ -99,7 +101,8 @@ export async function httpServer(handler: Handler): Promise<HostileServer> {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
-      const seen: SeenRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }
+      const bytes = Buffer.concat(chunks)
+      const seen: SeenRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: bytes.toString('utf8'), bytes }
       state.requests.push(seen)
       handler(req, res, seen, state)
     })

@@ -107,8 +107,8 @@ describe('the list with the key and no Accept', () => {
     const failed = failedChecks(run, 'list-returns-200')
     expect(failed.map((f) => `${f.name}: ${f.failure?.code}`)).toEqual(["GET /categories with a valid key and no Accept header, as .NET's HttpClient sends it → 200: SERVER_ERROR"])
     const headers = failed[0]!.exchanges.at(-1)!.request.headers
-    // the evidence keeps the headers the probe chose (the User-Agent goes on every request, test/cli/trace-context.test.ts)
-    expect(Object.keys(headers).sort()).toEqual(['authorization', 'traceparent'])
+    // the evidence shows the headers that went: no Accept; the User-Agent and Accept-Encoding that go on every request (test/cli/trace-context.test.ts)
+    expect(Object.keys(headers).sort()).toEqual(['accept-encoding', 'authorization', 'traceparent', 'user-agent'])
     expect(run.stdout).not.toContain(KEY)
   }, 60_000)
 })
