@@ -133,11 +133,15 @@ describe('the journal against a server that counts what it receives', () => {
     // the run's time spent waiting: never more than the waits added up, nor than the run
     expect(waits.heldMs).toBeGreaterThan(0)
     expect(waits.heldMs).toBeLessThanOrEqual(Math.min(waits.totalMs, run.results!.durationMs))
-    // Retry-After: 1, kept to the millisecond (a 429's at least, as it also waits out the hold the
-    // others' 429s made, lib/http/rate-hold.ts); none (nginx): about 1 s each, spread from 0.5 to 1.5 s
+    // Retry-After: 1, a 429's at least (it also waits out the hold the others' 429s made,
+    // lib/http/rate-hold.ts), a 503's and up to half as long again, drawn for each; none (nginx):
+    // about 1 s each, spread from 0.5 to 1.5 s
     if (name === 'rate-limited-503-like-nginx') expect(waits.totalMs).toBeGreaterThanOrEqual(waits.count * 500)
     else if (name === 'rate-limited-429') expect(waits.totalMs).toBeGreaterThanOrEqual(waits.count * 1000)
-    else expect(waits.totalMs).toBe(waits.count * 1000)
+    else {
+      expect(waits.totalMs).toBeGreaterThanOrEqual(waits.count * 1000)
+      expect(waits.totalMs).toBeLessThanOrEqual(waits.count * 1500)
+    }
     // a POST answered 429 was not processed and was sent again: each attempt arrived, and counts; one
     // answered 503 is not sent again under --max-writes (a 503 may follow a store the list shows late)
     const retried = run.results!.journal!.filter((e) => e.method === 'POST' && (e.attempt ?? 1) > 1)

@@ -158,12 +158,15 @@ test.concurrent('a 429 without Retry-After (RFC 6585 makes it optional) is sent 
   expect(result.exchange.waitedMs).toBeLessThanOrEqual(3_000)
 })
 
-test('untimed waits are spread: between half and one and a half times 1 s, 2 s, then 4 s; a Retry-After is kept to the millisecond', () => {
+test('untimed waits are spread: between half and one and a half times 1 s, 2 s, then 4 s; a Retry-After is waited whole, a 503\'s and up to half as long again (at most 1 s more)', () => {
   const policy = { maxRetries: 3, untilDeadline: true }
   const tries = (attempt: number, unserved = attempt - 1) => ({ attempt, unserved })
   expect([1, 2, 3, 4].map((attempt) => retryWaitMs(429, undefined, tries(attempt), policy, 0, () => 0))).toEqual([500, 1_000, 2_000, 2_000])
   expect([1, 2, 3].map((attempt) => retryWaitMs(503, undefined, tries(attempt), policy, 0, () => 0.999))).toEqual([1_499, 2_998, 5_996])
-  expect(retryWaitMs(503, '2', tries(1), policy, 0, () => 0.999)).toBe(2_000)
+  expect(retryWaitMs(503, '2', tries(1), policy, 0, () => 0)).toBe(2_000)
+  expect(retryWaitMs(503, '2', tries(1), policy, 0, () => 0.999)).toBe(2_999)
+  expect(retryWaitMs(503, '60', tries(1), policy, 0, () => 0.999)).toBe(60_999)
+  expect(retryWaitMs(429, '2', tries(1), policy, 0, () => 0.999)).toBe(2_000)
   expect(retryWaitMs(503, undefined, tries(4), policy, 0, () => 0.5)).toBeUndefined()
 })
 
@@ -189,4 +192,24 @@ test.concurrent('POSTs are sent again after a 429 or 503 at most maxPostResends 
   ])
   expect(results[1].exchange.error?.message).toBe(`answered 503 and was not sent again: the run's POSTs had been sent again 2 times (${POST_RESENDS_PER_WRITE} for each of --max-writes)`)
   expect(outlasted).toMatch(/^the server's 503 answers \(a rate limit or a pause\) outlasted the run's resends of POSTs/)
+})
+
+test.concurrent('a server that sheds load (one request at a time, 503 with Retry-After: 1 to the rest) gets its refused requests back after 1 s and up to half a second more, each its own: the same wait for all brought a burst back together, to meet one request in progress again', async () => {
+  let busy = false
+  const server = await serve((_req, res) => {
+    if (busy) return void res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"code":"overloaded","message":"later","status":503}')
+    busy = true
+    setTimeout(() => {
+      busy = false
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]')
+    }, 100)
+  })
+  const results = await withClient({ baseUrl: server.baseUrl, deadlineAt: Date.now() + 60_000 }, (c) => Promise.all(Array.from({ length: 12 }, () => c.send({ method: 'GET', path: '/categories' }))))
+  expect(results.map((r) => r.exchange.response?.status)).toEqual(Array(12).fill(200))
+  const waits = results.flatMap((r) => (r.exchange.waitedMs === undefined ? [] : [r.exchange.waitedMs]))
+  expect(waits.length).toBeGreaterThanOrEqual(6)
+  expect(Math.min(...waits)).toBeGreaterThanOrEqual(1_000)
+  expect(Math.max(...waits)).toBeLessThanOrEqual(1_500)
+  // drawn apart: 6 waits all within 100 ms of each other, drawn from 500 ms, is a chance under 1 in 10,000
+  expect(Math.max(...waits) - Math.min(...waits)).toBeGreaterThan(100)
 })
