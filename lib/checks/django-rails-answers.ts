@@ -97,7 +97,8 @@ export function djangoRailsStatus(response: RecordedResponse, expected: number, 
   }
   if (expected === 401 && response.status >= 200 && response.status < 300 && /^Bearer \S+?[,;\t]/.test(request.headers.authorization ?? '')) {
     return (
-      "the token was read as what precedes the comma: Rails' token_and_options (behind authenticate_with_http_token) takes what precedes a comma, a semicolon or a tab for the token and the rest for options; " +
+      "the token was read as what precedes the comma: Rails' token_and_options (behind authenticate_with_http_token) takes what precedes a comma, a semicolon or a tab for the token and the rest for options, " +
+      "and Laravel's Request::bearerToken() (behind Sanctum and Passport) what follows the last \"Bearer \" up to a comma; " +
       "§5.2 sends the key alone (check request.authorization against /\\ABearer (\\S+)\\z/ and compare the whole token)"
     )
   }

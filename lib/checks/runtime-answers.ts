@@ -3,7 +3,7 @@
  * default, beside the Node words of node-answers.ts (known-answers.ts calls these first): Elysia's
  * 422 validation body (and that body given status 400 by an onError hook), Bun's empty 404 of a routes table, its NOT_FOUND and "Bad Request" texts, Bun.serve's text/plain;charset=utf-8
  * for a string body and application/octet-stream for a stream body without a type (Hono's
- * HTTPException as its Context hands it on under Bun), @elysiajs/bearer's reading of "Bearer:<key>",
+ * HTTPException as its Context hands it on under Bun), @elysiajs/bearer's reading of "Bearer:<key>" (and a hand-written pattern's of "Bearer<key>"),
  * Oak's ctx.throw() as text, and the 500 pages of Bun.serve (development and production) and of
  * Deno.serve for an exception the handler let through. Measured against services written as such
  * teams write them (Bun 1.4.5: Bun.serve with a fetch handler and with routes, Elysia 1.4.30 with @elysiajs/bearer 1.4.4, Hono 4.13.19;
@@ -11,6 +11,7 @@
  * never depend on these words; each returns undefined for any other answer.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
+import { KEY_PLACEHOLDER } from '../http/redact.ts'
 
 /** The keys of a JSON object body, or none. */
 function jsonKeys(response: RecordedResponse): string[] {
@@ -62,6 +63,13 @@ export function runtimeStatus(response: RecordedResponse, expected: number, requ
   }
   // the request as recorded: the key is written $CONFORM_API_KEY, so the scheme and what follows it are read
   const authorization = request.headers.authorization ?? ''
+  // the key right after "Bearer" is no character after it: a pattern's optional space, not slice(7)
+  if (expected === 401 && response.status >= 200 && response.status < 300 && authorization === `Bearer${KEY_PLACEHOLDER}`) {
+    return (
+      'the key was taken right after "Bearer", without the space: a pattern written by hand that makes the space optional (/^Bearer\\s*(\\S+)$/i, written to take "Bearer<token>" too) reads it as the token; ' +
+      '"Bearer" is followed by one or more spaces before the token (RFC 9110 §11.4, RFC 6750 §2.1), and a header without them carries no bearer credential (§5.2): match /^Bearer +(\\S+)$/i'
+    )
+  }
   if (expected === 401 && response.status >= 200 && response.status < 300 && /^Bearer[^ ]/.test(authorization)) {
     return (
       "the key was taken after \"Bearer\" and one more character, whatever that character is: @elysiajs/bearer reads a header that starts with Bearer as authorization.slice(7), as echo's KeyAuth middleware does, and Go Fiber's keyauth with AuthScheme \"Bearer\" (auth[:6] == \"Bearer\", the key auth[7:]); " +

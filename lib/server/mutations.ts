@@ -29,6 +29,7 @@ import { JDK_MUTATIONS } from './mutations/jdk.ts'
 import { RUST_MUTATIONS } from './mutations/rust.ts'
 import { JETTY_MUTATIONS } from './mutations/jetty.ts'
 import { ECHO_MUTATIONS } from './mutations/echo.ts'
+import { BEARER_PATTERN_MUTATIONS } from './mutations/bearer-patterns.ts'
 import { ORM_SAVE_MUTATIONS } from './mutations/orm-saves.ts'
 import { BODY_LAYOUT_MUTATIONS } from './mutations/body-layout.ts'
 import { REQUEST_HEADER_MUTATIONS } from './mutations/request-headers.ts'
@@ -52,6 +53,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...PERL_MUTATIONS,
   ...RUST_MUTATIONS,
   ...ECHO_MUTATIONS,
+  ...BEARER_PATTERN_MUTATIONS,
   ...AUTHENTICATION_MUTATIONS,
   ...OTHER_SCHEME_MUTATIONS,
   ...KEY_LOOKUP_MUTATIONS,

@@ -99,6 +99,10 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   // take the token from its eighth on, whatever the seventh ("Bearer:" is no scheme, RFC 9110 §11.4)
   { key: 'key-after-bearer-colon', label: 'the key after "Bearer:" (a colon where the space goes)', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
     authorization: () => `Bearer:${KEY_PLACEHOLDER}` },
+  // a hand-written pattern that lets the space after the scheme go (/^Bearer\s*(\S+)$/, written to take "Bearer<token>"
+  // too): the key right after "Bearer" is the token it reads. "Bearer:" puts a character there, which such a pattern keeps
+  { key: 'key-right-after-bearer', label: 'the key right after "Bearer", without the space', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
+    authorization: () => `Bearer${KEY_PLACEHOLDER}` },
   // Rails' token parser (token_and_options) takes what precedes a comma, a semicolon or a tab for the
   // token and the rest for its options, so the key and another word after a comma is let in
   { key: 'key-then-comma-word', label: 'the key followed by a comma and another word', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,

@@ -66,6 +66,11 @@ export interface LaggedList {
   cutShort: boolean
   /** The judged list was read past --list-lag after the last create was answered, when earlier reads had differed (readPastTheLag). */
   pastTheLag?: boolean
+  /**
+   * Where in `lists` the reads asked as the first list was begin (readAsFirstAsked): judged for the
+   * records they hold, not again for what the browser's list, which asks for the same codings, judged.
+   */
+  askedAsFirstFrom?: number
 }
 
 /** Reads past --list-lag of a list that differed from read to read: more of them reach more replicas of a fleet. */
@@ -143,15 +148,41 @@ export async function listedAfterLag(
 }
 
 /**
+ * The list read once more, asked for as the list before the run's POSTs was (its Accept and
+ * Accept-Encoding; the list after them asks otherwise): a cache in front keyed by those headers
+ * (Vary) that no create clears answers it as it did before the POSTs, where the list after them,
+ * the first of its kind the cache saw, was whole. One GET; when it lacks a created record the others
+ * showed, the reads differed, and it is read again so past --list-lag (readPastTheLag): a lag is
+ * over by then, a cache's minute is not. A list already lacking records, or cut short, is left as it is.
+ */
+export async function readAsFirstAsked(
+  creations: readonly Creation[],
+  read: LaggedList,
+  rereadAsFirst: () => Promise<HttpResult>,
+  recordsOf: (list: HttpResult) => CategoryRecord[] | undefined,
+  lag: ListLag,
+  lastCreateAnsweredAt: number,
+): Promise<LaggedList> {
+  const records = recordsOf(read.judged)
+  if (creations.length === 0 || read.cutShort || records === undefined || missingFromList(creations, records).length > 0) return read
+  const again = await rereadAsFirst()
+  const withIt = { ...read, lists: [...read.lists, again], askedAsFirstFrom: read.lists.length }
+  const listed = recordsOf(again)
+  if (listed === undefined || missingFromList(creations, listed).length === 0) return withIt
+  // its re-reads past the lag ask as it did: the first that lacks a record is judged
+  return { ...(await readPastTheLag(creations, withIt, rereadAsFirst, recordsOf, lag, lastCreateAnsweredAt)), askedAsFirstFrom: read.lists.length }
+}
+
+/**
  * A record missing from the list says how long the list was read again for: a service whose list
  * lags further than --list-lag is told what to raise (--list-lag, or --deadline when it ended the
  * waiting), one whose list never shows the record that the wait was long. Any other error as it is.
  */
-export function withLagSaid(error: unknown, read: Pick<LaggedList, 'waitedMs' | 'cutShort' | 'pastTheLag'>, lag: Pick<ListLag, 'waits'>): unknown {
+export function withLagSaid(error: unknown, read: Pick<LaggedList, 'waitedMs' | 'cutShort' | 'pastTheLag'> & Partial<Pick<LaggedList, 'lists' | 'judged'>>, lag: Pick<ListLag, 'waits'>): unknown {
   if (!(error instanceof ConformanceFailure) || error.code !== 'MISSING_FROM_LIST') return error
   const listLagMs = lag.waits.reduce((a, b) => a + b, 0)
   if (read.pastTheLag) {
-    const message = `${error.message}: a read sent more than --list-lag ${listLagMs} ms after the last create was answered, though an earlier read listed every created record: the list differs from read to read (replicas that do not all hold the write?)`
+    const message = `${error.message}: a read sent more than --list-lag ${listLagMs} ms after the last create was answered, though an earlier read listed every created record: the list differs from read to read (${askedOtherwise(read) ?? 'replicas that do not all hold the write?'})`
     return new ConformanceFailure({ ...error.detail(), message }, error.exchanges)
   }
   const why = read.cutShort ? `, of --list-lag ${listLagMs}: the run's --deadline was near` : ` (--list-lag ${listLagMs})`
@@ -197,4 +228,22 @@ export async function readOnceMore(
     return { ...twice, judged: again }
   }
   return readPastTheLag(creations, twice, reread, recordsOf, lag, lastCreateAnsweredAt)
+}
+
+/**
+ * Why reads of one list differ when the one judged was asked for otherwise than the first read
+ * after the POSTs (the re-reads ask as the first list before them did: probes.ts listAgain): a
+ * cache keyed by those headers that no create clears; undefined when both asked alike.
+ */
+function askedOtherwise(read: Partial<Pick<LaggedList, 'lists' | 'judged'>>): string | undefined {
+  const first = read.lists?.[0]?.exchange.request.headers
+  const judged = read.judged?.exchange.request.headers
+  if (!first || !judged) return undefined
+  const how = (h: Record<string, string>) => `Accept: ${h.accept ?? 'none'}, Accept-Encoding: ${h['accept-encoding'] ?? 'identity'}`
+  if (how(first) === how(judged)) return undefined
+  return (
+    `the read that lacks it asked as the list before the run's POSTs did (${how(judged)}), the one that listed every record otherwise (${how(first)}): ` +
+    "a cache in front whose key holds those headers (a Vary: Accept, Accept-Encoding; Django's cache_page, a CDN or nginx's proxy_cache) and that no create clears answers as it did before the POSTs " +
+    '(clear it on every create, or keep the list out of it); or replicas that do not all hold the write'
+  )
 }

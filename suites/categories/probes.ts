@@ -105,6 +105,8 @@ export interface CategoryProbes {
   lastListWaits: Gate
   /** GET /categories once more, each call a new request: a re-read of a list that lags behind writes. */
   listAgain: () => Promise<HttpResult>
+  /** The same, asked for as the first list was (AS_CURL_ASKS): what a cache keyed by its headers kept from before the run's POSTs. */
+  listAgainAsFirst: () => Promise<HttpResult>
   /** How long a list that lags behind the writes is waited for (--list-lag), within the run's deadline. */
   listLag: ListLag
   /** The list as a browser asks for a page (its Accept and Accept-Encoding), sent once the run's creates were answered. */
@@ -114,6 +116,13 @@ export interface CategoryProbes {
   /** The list asked for without a key, then, once answered, with the key: the second, and the first as its evidence. */
   keyAfterNone: () => Promise<{ none: HttpResult; keyed: HttpResult }>
 }
+
+/**
+ * The first list's headers, as curl --compressed sends them. The list after the POSTs asks otherwise
+ * (Accept: application/json, no coding), so a cache keyed by them (Django's cache_page under a Vary:
+ * Accept, Accept-Encoding) answers it fresh: list-checks.ts reads the list as the first was, too.
+ */
+const AS_CURL_ASKS = { accept: '*/*', 'accept-encoding': 'gzip, deflate, br' }
 
 /** Chrome's Accept for a page: a server that negotiates on it may pick XML or HTML over JSON. */
 export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8'
@@ -283,7 +292,7 @@ export function categoryProbes(run: Run): CategoryProbes {
   // as curl --compressed asks: Accept: */* (§4: every payload is JSON, whatever the client
   // accepts) and every coding; a coded body must say so in Content-Encoding
   let firstListStarted = false
-  const firstList = once(() => ((firstListStarted = true), listCategories(run, { accept: '*/*', 'accept-encoding': 'gzip, deflate, br' }, 'gates')))
+  const firstList = once(() => ((firstListStarted = true), listCategories(run, AS_CURL_ASKS, 'gates')))
   const lastList = once(async () => {
     // every create, and what the selected checks declared (refusals they compare, the first list):
     // a list one of the run's checks compares with this one is answered before this one goes out.
@@ -330,5 +339,5 @@ export function categoryProbes(run: Run): CategoryProbes {
     return { none, keyed: await listCategories(run, {}, false) }
   })
   const listLag = lagOf(run)
-  return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories(run), listLag, browserList, bareList, keyAfterNone }
+  return { firstList, creates, refusals, lastList, lastListWaits, listAgain: () => listCategories(run), listAgainAsFirst: () => listCategories(run, AS_CURL_ASKS), listLag, browserList, bareList, keyAfterNone }
 }

@@ -9,7 +9,7 @@ import { missingFromList, type CategoryRecord, type Creation } from '../../lib/c
 import type { HttpResult } from '../../lib/http/client.ts'
 import { parseJsonExact } from '../../lib/json/exact-json.ts'
 import { ConformanceFailure } from '../../lib/checks/failure.ts'
-import { listedAfterLag, readOnceMore, READS_PAST_THE_LAG, readPastTheLag, REREAD_ROOM_MS, rereadWaits, withLagSaid, type ListLag } from '../../suites/categories/list-lag.ts'
+import { listedAfterLag, readAsFirstAsked, readOnceMore, READS_PAST_THE_LAG, readPastTheLag, REREAD_ROOM_MS, rereadWaits, withLagSaid, type ListLag } from '../../suites/categories/list-lag.ts'
 import { makeResponse } from './make-response.ts'
 
 const creation = (id: number, name: string): Creation => ({ sent: { name }, record: { id, name } as CategoryRecord })
@@ -220,6 +220,39 @@ describe('readOnceMore (a list whole on its first read)', () => {
   })
 })
 
+describe('readAsFirstAsked', () => {
+  const whole = () => list({ id: 1, name: 'run-a' }, { id: 2, name: 'run-b' })
+  const settled = (judged: HttpResult) => ({ lists: [judged], judged, waitedMs: 0, cutShort: false })
+
+  test('a settled list that showed every record is read once more as the first list was asked; whole, it is only kept', async () => {
+    const server = rereads(whole())
+    const read = settled(whole())
+    const out = await readAsFirstAsked(created, read, server.read, recordsOf, NO_WAIT, Date.now())
+    expect(server.calls()).toBe(1)
+    expect(out.lists).toHaveLength(2)
+    expect(out.judged).toBe(read.judged)
+  })
+
+  test('one that lacks a record the others showed is read again so past --list-lag, and the first that lacks it is judged (a cache keyed by its headers)', async () => {
+    const stale = list({ id: 1, name: 'run-a' })
+    const server = rereads(stale)
+    // --list-lag 1 ms, over since the last create was answered: no wait
+    const out = await readAsFirstAsked(created, settled(whole()), server.read, recordsOf, { waits: [1], msLeft: () => Infinity }, Date.now() - 100)
+    expect(server.calls()).toBe(2)
+    expect(out.pastTheLag).toBe(true)
+    expect(out.judged).toBe(stale)
+  })
+
+  test('a list already lacking a record, or cut short by the deadline, is not read so', async () => {
+    const server = rereads(whole())
+    const lacking = settled(list({ id: 1, name: 'run-a' }))
+    expect(await readAsFirstAsked(created, lacking, server.read, recordsOf, NO_WAIT, Date.now())).toBe(lacking)
+    const cut = { ...settled(whole()), cutShort: true }
+    expect(await readAsFirstAsked(created, cut, server.read, recordsOf, NO_WAIT, Date.now())).toBe(cut)
+    expect(server.calls()).toBe(0)
+  })
+})
+
 describe('withLagSaid', () => {
   const missing = new ConformanceFailure({ code: 'MISSING_FROM_LIST', message: 'created category 2 ("run-b") is missing from the list that followed', expected: 'e', actual: 'a' })
 
@@ -233,6 +266,22 @@ describe('withLagSaid', () => {
   test('missing from a read past --list-lag, though an earlier read listed it: says the list differs from read to read', () => {
     const said = withLagSaid(missing, { waitedMs: 5_000, cutShort: false, pastTheLag: true }, { waits: DEFAULT_WAITS }) as Error
     expect(said.message).toBe(`${missing.message}: a read sent more than --list-lag 5000 ms after the last create was answered, though an earlier read listed every created record: the list differs from read to read (replicas that do not all hold the write?)`)
+  })
+
+  test('missing from a re-read asked for as the list before the POSTs was, though the list after them listed it: says a cache keyed by those headers may keep it', () => {
+    const asked = (headers: Record<string, string>) => {
+      const result = list({ id: 1, name: 'run-a' })
+      result.exchange.request.headers = headers
+      return result
+    }
+    const after = asked({ accept: 'application/json' })
+    const reread = asked({ accept: '*/*', 'accept-encoding': 'gzip, deflate, br' })
+    const said = withLagSaid(missing, { waitedMs: 5_000, cutShort: false, pastTheLag: true, lists: [after, reread], judged: reread }, { waits: DEFAULT_WAITS }) as Error
+    expect(said.message).toContain('the read that lacks it asked as the list before the run\'s POSTs did (Accept: */*, Accept-Encoding: gzip, deflate, br), the one that listed every record otherwise (Accept: application/json, Accept-Encoding: identity)')
+    expect(said.message).toContain("Django's cache_page")
+    // asked alike: replicas, as before
+    const alike = withLagSaid(missing, { waitedMs: 5_000, cutShort: false, pastTheLag: true, lists: [reread, reread], judged: reread }, { waits: DEFAULT_WAITS }) as Error
+    expect(alike.message).toMatch(/\(replicas that do not all hold the write\?\)$/)
   })
 
   test('any other failure is left as it is', () => {

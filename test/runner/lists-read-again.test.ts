@@ -3,7 +3,8 @@
  * records: suites/categories/list-lag.ts), and those re-reads are lists answered to the key like
  * the others (§4.1, §4). They were read only for the records they hold, so a fault only they met
  * passed: a replica that fails one list in four, a cache in front that answers a list asked again
- * without its Content-Type, a replica that lost the categories that were there before the run.
+ * without its Content-Type, a replica that lost the categories that were there before the run, a
+ * cache keyed by the request's Accept and Accept-Encoding that kept the list before the POSTs.
  * Each passed under seeds 1, 2 and 3 before the re-reads were judged.
  */
 import { describe, expect, test } from 'vitest'
@@ -26,6 +27,19 @@ describe('the lists read again after the POSTs', () => {
     const run = await conform(server)
     expect(run.code, run.stdout).toBe(1)
     expect(failedChecks(run, rule)).toEqual([expect.stringMatching(new RegExp(`^GET /categories read again after the run's POSTs .*: ${code}$`))])
+  }, 60_000)
+
+  // the list after the POSTs asks with Accept: application/json and no coding, which no list
+  // before them did, so a cache keyed by those headers answered it fresh; the re-reads ask as the
+  // list before the POSTs did, and get what the cache kept (passed under every seed before)
+  test('list-cached-per-variant: created-in-list fails, for the re-reads asked as the list before the POSTs was, naming the cache', async () => {
+    const server = serve(await startCase(MUTATIONS.find((m) => m.name === 'list-cached-per-variant')!, { apiKey: KEY }))
+    const run = await conform(server, '--confirm', '0')
+    expect(run.code, run.stdout).toBe(1)
+    const failed = run.results!.rules.find((r) => r.id === 'created-in-list')!.checks.filter((c) => c.status === 'fail')
+    expect(failed.map((c) => c.failure?.code)).toEqual(['MISSING_FROM_LIST'])
+    expect(failed[0]!.failure?.message).toContain('a cache in front whose key holds those headers')
+    expect(failed[0]!.exchanges.at(-1)?.request.headers).toMatchObject({ accept: '*/*', 'accept-encoding': 'gzip, deflate, br' })
   }, 60_000)
 
   test('replica-lost-old-rows: created-in-list fails, for a category listed first that a list read again lacks', async () => {
