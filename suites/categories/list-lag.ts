@@ -154,6 +154,7 @@ export async function listedAfterLag(
  * the first of its kind the cache saw, was whole. One GET; when it lacks a created record the others
  * showed, the reads differed, and it is read again so past --list-lag (readPastTheLag): a lag is
  * over by then, a cache's minute is not. A list already lacking records, or cut short, is left as it is.
+ * `sent`: that GET, already sent beside the read once more (settledList), so that it costs no round trip.
  */
 export async function readAsFirstAsked(
   creations: readonly Creation[],
@@ -162,15 +163,21 @@ export async function readAsFirstAsked(
   recordsOf: (list: HttpResult) => CategoryRecord[] | undefined,
   lag: ListLag,
   lastCreateAnsweredAt: number,
+  sent?: Promise<HttpResult>,
 ): Promise<LaggedList> {
-  const records = recordsOf(read.judged)
-  if (creations.length === 0 || read.cutShort || records === undefined || missingFromList(creations, records).length > 0) return read
-  const again = await rereadAsFirst()
+  if (!wholeAsRead(creations, read, recordsOf)) return read
+  const again = await (sent ?? rereadAsFirst())
   const withIt = { ...read, lists: [...read.lists, again], askedAsFirstFrom: read.lists.length }
   const listed = recordsOf(again)
   if (listed === undefined || missingFromList(creations, listed).length === 0) return withIt
   // its re-reads past the lag ask as it did: the first that lacks a record is judged
   return { ...(await readPastTheLag(creations, withIt, rereadAsFirst, recordsOf, lag, lastCreateAnsweredAt)), askedAsFirstFrom: read.lists.length }
+}
+
+/** The run's created records all in the judged list, read whole (not cut short by the deadline): a read asked as the first list was can tell a cache from it. */
+export function wholeAsRead(creations: readonly Creation[], read: LaggedList, recordsOf: (list: HttpResult) => CategoryRecord[] | undefined): boolean {
+  const records = recordsOf(read.judged)
+  return creations.length > 0 && !read.cutShort && records !== undefined && missingFromList(creations, records).length === 0
 }
 
 /**
@@ -202,6 +209,7 @@ export function withLagSaid(error: unknown, read: Pick<LaggedList, 'waitedMs' | 
  * the creates had: the second read waits as long as it was answered after the last create (at
  * most until --list-lag has passed since it was). Without the wait, a lagging list that stored a
  * refused create passed whenever the first list came late (a loaded machine, checks one at a time).
+ * `beside`: called once the second read is sent, for a request that goes with it (settledList's).
  */
 export async function readOnceMore(
   creations: readonly Creation[],
@@ -211,12 +219,15 @@ export async function readOnceMore(
   lag: ListLag,
   lastCreateAnsweredAt: number,
   lastWriteAnsweredAt = lastCreateAnsweredAt,
+  beside?: () => void,
 ): Promise<LaggedList> {
   if (creations.length === 0 || lag.waits.length === 0 || read.lists.length !== 1 || recordsOf(read.judged) === undefined) return read
   const lagMs = lag.waits.reduce((a, b) => a + b, 0)
   const wait = Math.min(lastWriteAnsweredAt - lastCreateAnsweredAt, lastWriteAnsweredAt + lagMs - Date.now())
   if (wait > 0 && !(await waitToReread(wait, lag))) return read
-  const again = await reread()
+  const pending = reread()
+  beside?.()
+  const again = await pending
   const records = recordsOf(again)
   const twice = { ...read, lists: [...read.lists, again] }
   if (records === undefined) return twice
