@@ -76,7 +76,7 @@ function notAnAddress(value: unknown): string | undefined {
  * which vitest reports apart from the suite, with no word of it. Marked handled here: the run
  * reports it when it awaits it.
  */
-export function handleLater(baseUrl: ConformanceOptions['baseUrl']): void {
+export function markRejectionHandled(baseUrl: ConformanceOptions['baseUrl']): void {
   if (isThenable(baseUrl) && notAnAddress(baseUrl) === undefined) baseUrl.then(undefined, () => {})
 }
 
