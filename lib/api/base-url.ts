@@ -23,6 +23,21 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> => isObject(v
 const isUrl = (value: unknown): boolean => value instanceof URL || (isObject(value) && typeof value.href === 'string' && typeof value.protocol === 'string' && String(value) === value.href)
 const errorText = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error))
 
+/**
+ * The caller's error as the cause of the suite's, which vitest prints under it: itself when it
+ * holds no secret, else a copy whose message and stack are redacted (a start that failed with
+ * "no service for Bearer <key>" printed the key in the cause the message had hidden it from).
+ */
+function causeOf(error: unknown, redact: (text: string) => string): unknown {
+  if (!(error instanceof Error)) return redact(String(error))
+  const stack = error.stack ?? ''
+  if (redact(error.message) === error.message && redact(stack) === stack) return error
+  const copy = new Error(redact(error.message))
+  copy.name = error.name
+  copy.stack = redact(stack)
+  return copy
+}
+
 /** The loopback address to give for what server.address() returned, when it names a port. */
 function addressFor(info: unknown): string | undefined {
   if (!isObject(info) || typeof info.port !== 'number') return undefined
@@ -61,7 +76,7 @@ function notAnAddress(value: unknown): string | undefined {
  * which vitest reports apart from the suite, with no word of it. Marked handled here: the run
  * reports it when it awaits it.
  */
-export function handleLater(baseUrl: ConformanceOptions['baseUrl']): void {
+export function markRejectionHandled(baseUrl: ConformanceOptions['baseUrl']): void {
   if (isThenable(baseUrl) && notAnAddress(baseUrl) === undefined) baseUrl.then(undefined, () => {})
 }
 
@@ -87,7 +102,7 @@ async function settled(pending: unknown, deadline: Deadline, what: string): Prom
     signal?.addEventListener('abort', onAbort, { once: true })
   })
   const given = Promise.resolve(pending).then(undefined, (error: unknown) => {
-    throw new ConformanceRunError(`${what} was rejected, ${deadline.redact(errorText(error))}: the service did not start`, { cause: error })
+    throw new ConformanceRunError(`${what} was rejected, ${deadline.redact(errorText(error))}: the service did not start`, { cause: causeOf(error, deadline.redact) })
   })
   try {
     return await Promise.race([given, gaveUp])
@@ -112,7 +127,7 @@ export async function resolveBaseUrl(options: ConformanceOptions, deadline: Dead
     try {
       pending = (baseUrl as () => unknown)()
     } catch (error) {
-      throw new ConformanceRunError(`baseUrl's function threw ${deadline.redact(errorText(error))}: ${WHEN_CALLED}`, { cause: error })
+      throw new ConformanceRunError(`baseUrl's function threw ${deadline.redact(errorText(error))}: ${WHEN_CALLED}`, { cause: causeOf(error, deadline.redact) })
     }
     // a Fastify instance is a thenable: awaited, it would start the application for nothing
     const returned = notAnAddress(pending)

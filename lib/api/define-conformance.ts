@@ -27,7 +27,7 @@ import { collectChecks, type Suite } from '../suite-kit/check.ts'
 import { newRunScope, within } from '../suite-kit/run-context.ts'
 import { ConformanceConfigError, ConformanceError } from './errors.ts'
 import { configBeforeAddress, type ConformanceOptions } from './options.ts'
-import { handleLater } from './base-url.ts'
+import { markRejectionHandled } from './base-url.ts'
 import { responseEvidence } from './response-evidence.ts'
 import { runConformanceWith, type ConformanceRun } from './run-conformance.ts'
 
@@ -183,7 +183,7 @@ async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, run
  * script that vitest does not run (vitest: "Vitest failed to find the current suite", with causes
  * that are not this one), it says where it goes instead.
  */
-function declaring(declaredAt: string | undefined, declare: () => void): void {
+function refusedWhereMisplaced(declaredAt: string | undefined, declare: () => void): void {
   try {
     declare()
   } catch (error) {
@@ -204,7 +204,7 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
   const environment = options.environment ?? process.env
   const cwd = options.cwd ?? process.cwd()
   // a promise of the address is awaited in the beforeAll: rejected before then, it is the run's failure, not an unhandled rejection
-  handleLater(options.baseUrl)
+  markRejectionHandled(options.baseUrl)
   // every option but the address, checked now: a bad one fails the file before any test
   let config: ReturnType<typeof configBeforeAddress>
   try {
@@ -225,7 +225,7 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
   const timeout = config.deadlineMs + RUN_MARGIN_MS
   let run: ConformanceRun | undefined
   let cannotRun: unknown
-  declaring(declaredAt, () => {
+  refusedWhereMisplaced(declaredAt, () => {
     beforeAll(async () => {
       try {
         run = await runConformanceWith(manifest, { ...options, seed })

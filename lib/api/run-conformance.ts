@@ -45,7 +45,7 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
   const cwd = options.cwd ?? process.cwd()
   // a service's start (the promise or function baseUrl is) is waited for within the deadline, as the rest of the run is
   const early = configBeforeAddress(options, environment, cwd)
-  const waiting = { at: startedAt + early.deadlineMs, ms: early.deadlineMs, signal: options.signal, redact: createRedactor(early.apiKey, environment.CONFORM_API_KEY) }
+  const waiting = { at: startedAt + early.deadlineMs, ms: early.deadlineMs, signal: options.signal, redact: createRedactor(early.apiKey, environment.CONFORM_API_KEY, ...secretValues(early.headers)) }
   const config = configForRun(options, await resolveBaseUrl(options, waiting), environment, cwd)
   const deadlineAt = startedAt + config.deadlineMs
   const redact = createRedactor(config.apiKey, environment.CONFORM_API_KEY, ...secretValues(config.headers))

@@ -190,15 +190,15 @@ export function comparisonExit(c: Comparison): 0 | 1 | 2 {
   return noVerdict(c.a) !== undefined || noVerdict(c.b) !== undefined ? 2 : 0
 }
 
-/** The comparison's last line: what B fails that A did not, new or otherwise, and the exit code. */
-function verdictLine(c: Comparison): string {
+/** The comparison's last line: what B fails that A did not, new or otherwise, and the exit code; `text` makes a run's words (why it reached no verdict) safe for the output. */
+function verdictLine(c: Comparison, text: (value: unknown) => string): string {
   const checks = (n: number) => `${n} ${n === 1 ? 'check' : 'checks'}`
   // a failure of A that B never judged is no pass: the last line says so beside the exit 0
   const unjudged = c.notJudgedInB.length === 0 ? '' : ` (${c.notJudgedInB.length} of A's failing checks B did not judge: neither fixed nor failing there)`
   if (c.introduced.length + c.changed.length === 0) {
     const cut = (['A', 'B'] as const).flatMap((name) => {
       const why = noVerdict(name === 'A' ? c.a : c.b)
-      return why === undefined ? [] : [`${name} reached no verdict (${why})`]
+      return why === undefined ? [] : [`${name} reached no verdict (${text(why)})`]
     })
     // a run with no verdict judged few checks or none: "fails nothing" of it is no comparison
     if (cut.length > 0) return `B fails nothing that A did not${unjudged}, but ${cut.join(' and ')}: what it did not judge is not compared: exit 2`
@@ -259,7 +259,7 @@ function lines(c: Comparison, markdown: boolean): string[] {
     head(`Observed behaviour that differs (${c.observed.length}${readOnlyWords(c)})`),
     ...c.observed.map((o) => `- ${text(o)}`),
     '',
-    verdictLine(c),
+    verdictLine(c, text),
   ]
   return out
 }

@@ -7,7 +7,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { parseJsonQuietly, readUserText, UserFileTooLarge, whyUnreadable } from './user-file.ts'
 import { dirname } from 'node:path'
 import { findRule } from '../spec/rule-catalogue.ts'
-import { FAILURE_CODES, isFailureCode } from '../spec/failure-codes.ts'
+import { FAILURE_CODES, isFailureCode, isRetiredFailureCode } from '../spec/failure-codes.ts'
 import { closestName } from './closest-name.ts'
 
 /** An entry of a baseline of known failures. */
@@ -90,8 +90,9 @@ export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
     if (e!.expires !== undefined && (typeof e!.expires !== 'string' || !DATE.test(e!.expires) || Number.isNaN(Date.parse(e!.expires)))) {
       throw new BaselineError(`${where} has expires "${String(e!.expires)}"; give a date as YYYY-MM-DD`)
     }
-    // a code mistyped or unknown never matched: the run went red on its known failure, the entry read as "changed"
-    if (!isFailureCode(e!.code!)) {
+    // a code mistyped or unknown never matched: the run went red on its known failure, the entry read as "changed";
+    // one an earlier version gave is read, and matches nothing (an upgrade does not turn the gate red)
+    if (!isFailureCode(e!.code!) && !isRetiredFailureCode(e!.code!)) {
       const near = closestName(e!.code!, Object.keys(FAILURE_CODES))
       throw new BaselineError(`${where} names the unknown failure code "${e!.code}"${near ? ` (did you mean ${near}?)` : ''}; each failure's code is in results.json and before its message in every report ([UNEXPECTED_STATUS] …)`)
     }

@@ -38,7 +38,6 @@ export function knownDetail(d: FleetDeployment): string {
   return d.knownRules === undefined ? '' : `known failures its baseline excused: ${d.knownRules.join(', ')}`
 }
 
-
 /**
  * A relative path as a link target: each segment percent-encoded, so that no character of a folder
  * name acts in Markdown or HTML; `( ) ! ' *` too, which encodeURIComponent leaves, and a `)` ends a

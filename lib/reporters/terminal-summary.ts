@@ -43,10 +43,10 @@ function judgedWords(checks: readonly CheckResult[]): string {
   return [`${plural(passed, 'check')} passed`, ...(known > 0 ? [`${known} known (--baseline)`] : []), ...(skipped > 0 ? [`${skipped} skipped`] : [])].join(', ')
 }
 
-/** One line of text safe for a terminal: control and invisible characters as markers, cut to `max`. */
 /** How many fixed baseline entries the terminal names; the reports name every one. */
 const FIXED_NAMED = 5
 
+/** One line of text safe for a terminal: control and invisible characters as markers, cut to `max`. */
 export function terminalText(text: string, max = MAX_WIDTH): string {
   return cut(visibleLine(text), max)
 }
@@ -233,7 +233,9 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
     const fixed = result.baseline.fixed
     for (const e of fixed.slice(0, FIXED_NAMED)) tail.push(terminalText(`  fixed, no longer failing (remove it from the baseline): ${e.rule} ${e.code} › ${entryCheck(e)}${e.observed === undefined ? '' : ` as ${e.observed}`}`, 400))
     if (fixed.length > FIXED_NAMED) tail.push(`  … and ${fixed.length - FIXED_NAMED} more fixed: see summary.md`)
-    for (const e of (result.baseline.noSuchCheck ?? []).slice(0, FIXED_NAMED)) tail.push(terminalText(`  no such check in this version of the suite (renamed or removed?): ${e.rule} ${e.code} › ${entryCheck(e)}`, 400))
+    const absent = result.baseline.noSuchCheck ?? []
+    for (const e of absent.slice(0, FIXED_NAMED)) tail.push(terminalText(`  no such check in this version of the suite (renamed or removed?): ${e.rule} ${e.code} › ${entryCheck(e)}`, 400))
+    if (absent.length > FIXED_NAMED) tail.push(`  … and ${absent.length - FIXED_NAMED} more of no such check: see summary.md`)
   }
   const sampling = samplingLine(result)
   if (sampling) tail.push(terminalText(sampling, 400))

@@ -25,8 +25,11 @@ export type { Baseline, BaselineEntry, BaselineOutcome }
 /** How a report names the check of an entry: its name, or, for an entry of the whole rule, that. */
 export const entryCheck = (entry: { check?: string | undefined }): string => entry.check ?? 'any check of the rule'
 
+/** Whether an entry's `check` is this check, in any round of --repeat (an entry recorded before rounds were one check names a further round's). */
+const sameCheck = (entry: BaselineEntry, check: CheckResult) => entry.check !== undefined && firstRoundName(entry.check) === firstRoundName(check.name)
+
 /** Whether an entry names the check: its own, or any of its rule's (an entry without `check`). */
-const namesCheck = (entry: BaselineEntry, rule: string, check: CheckResult) => entry.rule === rule && (entry.check === undefined || entry.check === firstRoundName(check.name))
+const namesCheck = (entry: BaselineEntry, rule: string, check: CheckResult) => entry.rule === rule && (entry.check === undefined || sameCheck(entry, check))
 
 const sameFailure = (entry: BaselineEntry, rule: string, check: CheckResult) => namesCheck(entry, rule, check) && entry.code === check.failure?.code
 
@@ -67,7 +70,7 @@ function notJudged(entry: BaselineEntry, result: RunResult): boolean {
   // an entry of the rule shows on checks it does not name: one skipped for the run's limits
   // (--read-only, --max-writes, the deadline…) may be one of them; one that does not apply is not
   if (entry.check === undefined) return !rule || rule.checks.some((c) => c.status === 'skip' && !(c.cause !== undefined && JUDGED_WHEN_SKIPPED.has(c.cause)))
-  return !rule || rule.checks.some((c) => firstRoundName(c.name) === entry.check && c.status === 'skip')
+  return !rule || rule.checks.some((c) => sameCheck(entry, c) && c.status === 'skip')
 }
 
 /**
@@ -77,7 +80,7 @@ function notJudged(entry: BaselineEntry, result: RunResult): boolean {
  */
 function noSuchCheck(entry: BaselineEntry, result: RunResult): boolean {
   const rule = result.rules.find((r) => r.id === entry.rule)
-  return entry.check !== undefined && rule !== undefined && !rule.checks.some((c) => firstRoundName(c.name) === entry.check)
+  return entry.check !== undefined && rule !== undefined && !rule.checks.some((c) => sameCheck(entry, c))
 }
 
 /** An entry of a check the run does not have that would excuse this failure were it of its check: the check renamed? */

@@ -30,3 +30,15 @@ export const FAILURE_CODES = {
 export type FailureCode = keyof typeof FAILURE_CODES
 
 export const isFailureCode = (code: string): code is FailureCode => Object.hasOwn(FAILURE_CODES, code)
+
+/**
+ * Codes earlier versions gave that this one no longer does, with what became of their failures. A
+ * baseline recorded by such a version may name one: it is read (an unknown code is refused, exit 2,
+ * which would turn an upgrade's first run red), matches no failure, and reads as fixed, as it did
+ * before codes were checked; --update-baseline drops it.
+ */
+export const RETIRED_FAILURE_CODES: Readonly<Record<string, string>> = {
+  CHECK_UNFINISHED: "0.1.0's check that did not finish before --deadline: such a check is now not verified, no failure",
+}
+
+export const isRetiredFailureCode = (code: string): boolean => Object.hasOwn(RETIRED_FAILURE_CODES, code)

@@ -78,6 +78,13 @@ describe('a service whose start does not give an address', () => {
     // the caller's error quoted, never the key in it
     const keyed = await refusal(() => Promise.reject(new Error(`no service for Bearer ${API_KEY}`)))
     expect(keyed.error.message).toBe("the promise baseUrl's function returned was rejected, Error: no service for Bearer [REDACTED]: the service did not start")
+    // nor in the cause vitest prints under it, nor a gateway header's secret (--header) in either
+    const cause = keyed.error.cause as Error
+    expect(`${cause.message}\n${cause.stack}`).not.toContain(API_KEY)
+    expect(cause.message).toBe('no service for Bearer [REDACTED]')
+    const gatewayToken = 'gw-token-9d2f7a41c3'
+    const headed = await refusal(() => { throw new Error(`gateway refused X-Gateway-Token ${gatewayToken}`) }, { header: `X-Gateway-Token: ${gatewayToken}` })
+    expect(`${headed.error.message}\n${(headed.error.cause as Error).stack}`).not.toContain(gatewayToken)
   })
 })
 

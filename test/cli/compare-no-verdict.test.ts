@@ -4,7 +4,9 @@
  * compare exited 0 on it: an acceptance engineer read staging and production as alike. It exits 2
  * now, and its last line says which run reached no verdict and why.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { compareMain } from '../../lib/cli/compare.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
@@ -27,9 +29,9 @@ afterAll(async () => {
   await server?.close()
 })
 
-function compare(a: string, b: string): { code: number; out: string } {
+function compare(a: string, b: string, ...more: string[]): { code: number; out: string } {
   let out = ''
-  const code = compareMain([a, b], { out: (t) => void (out += t), err: (t) => void (out += t) }, tmpdir())
+  const code = compareMain([a, b, ...more], { out: (t) => void (out += t), err: (t) => void (out += t) }, tmpdir())
   return { code, out }
 }
 
@@ -46,4 +48,25 @@ test('a pass beside a run whose key was refused (exit 2): compare exits 2, not 0
   expect(reversed.out).toMatch(/, but A reached no verdict \(the server refused the key: .*\): what it did not judge is not compared: exit 2$/m)
   // two runs that reached their verdicts: exit 0 as ever
   expect(compare(passed.reportDir, passed.reportDir).code).toBe(0)
+})
+
+test("why a run reached no verdict is a run's words: in the terminal no control sequence, in the Markdown no markup", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'compare-no-verdict-words-'))
+  try {
+    const result = JSON.parse(readFileSync(join(refused.reportDir, 'results.json'), 'utf8'))
+    result.problems[0].message = 'the server said \u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007 <img src=x onerror=alert(1)> [more](https://evil.example)'
+    const edited = join(dir, 'results.json')
+    writeFileSync(edited, JSON.stringify(result))
+    const markdown = join(dir, 'comparison.md')
+    const { code, out } = compare(passed.reportDir, edited, '--output', markdown)
+    expect(code, out).toBe(2)
+    expect(out).not.toContain('\u001b')
+    expect(out).toMatch(/, but B reached no verdict \(the server said .*click.*\): what it did not judge is not compared: exit 2$/m)
+    const md = readFileSync(markdown, 'utf8')
+    expect(md).not.toContain('\u001b')
+    expect(md).not.toContain('<img')
+    expect(md).not.toContain('[more](https')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })

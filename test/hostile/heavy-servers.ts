@@ -4,48 +4,20 @@
  * (a freedom: §2 lets records carry properties the document does not name). The front reads the
  * upstream answer whole, then writes its own.
  */
-import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
-import { httpListen, type HostileServer, type State } from './hostile-servers.ts'
+import type { IncomingHttpHeaders } from 'node:http'
+import type { HostileServer } from './hostile-servers.ts'
+import { headLines, wireFront } from './wire-fronts.ts'
 
 /** What the front makes of the upstream answer: its head (raw, after the status line) and its body. */
 type Rewrite = (headers: IncomingHttpHeaders, body: Buffer) => { head: string; body: Buffer }
 
-async function rewritingFront(upstream: string, rewrite: Rewrite): Promise<HostileServer> {
-  const state: State = { requests: [], bytes: 0, hungUp: 0 }
-  const server = createHttpServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      const body = Buffer.concat(chunks)
-      state.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: body.toString('latin1') })
-      const headers = { ...req.headers, connection: 'close' }
-      delete headers.host
-      // node:http, not fetch: the global dispatcher is shared with every other test file of the worker
-      const forward = httpRequest(upstream + (req.url ?? ''), { method: req.method, headers }, (answer) => {
-        const parts: Buffer[] = []
-        answer.on('data', (chunk: Buffer) => parts.push(chunk))
-        answer.on('end', () => {
-          const out = { ...answer.headers }
-          for (const name of ['transfer-encoding', 'connection', 'content-length']) delete out[name]
-          const made = rewrite(out, Buffer.concat(parts))
-          // written raw: the head as the scenario has it, not as node:http would tidy it
-          const head = `HTTP/1.1 ${answer.statusCode ?? 502} X\r\n${made.head}content-length: ${made.body.byteLength}\r\nconnection: close\r\n\r\n`
-          res.socket?.end(Buffer.concat([Buffer.from(head, 'latin1'), made.body]))
-        })
-        answer.on('error', () => res.destroy())
-      })
-      forward.on('error', () => res.destroy())
-      forward.end(body)
-    })
-    res.on('error', () => {})
+/** A wire front (wire-fronts.ts) that writes the head as the scenario has it, not as node:http would tidy it, and closes. */
+const rewritingFront = (upstream: string, rewrite: Rewrite): Promise<HostileServer> =>
+  wireFront(upstream, (answer) => {
+    const made = rewrite(answer.headers, answer.body)
+    const head = `HTTP/1.1 ${answer.status} X\r\n${made.head}content-length: ${made.body.byteLength}\r\nconnection: close\r\n\r\n`
+    return { bytes: Buffer.concat([Buffer.from(head, 'latin1'), made.body]), end: true }
   })
-  return httpListen(server, state)
-}
-
-const headLines = (headers: IncomingHttpHeaders) =>
-  Object.entries(headers)
-    .flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}\r\n`))
-    .join('')
 
 /** The name of the front's header `i` (at most 2,592): "q00" … "qzz", "z00" …, three characters no real header has. */
 export const manyHeaderName = (i: number) => `${'qz'[Math.floor(i / 1296)]}${(i % 1296).toString(36).padStart(2, '0')}`

@@ -22,3 +22,11 @@ test('the terminal names the entries that no longer fail, to remove', () => {
   expect(many.match(/^ {2}fixed, no longer failing/gm)).toHaveLength(5)
   expect(many).toContain('  … and 2 more fixed: see summary.md')
 })
+
+test('entries of checks this version does not have: the first five named, then how many more, as fixed ones are', () => {
+  const passing = runResult((id) => [check(`${id} check`, 'pass')])
+  const renamed = Array.from({ length: 7 }, (_, i): BaselineEntry => ({ rule: 'list-returns-200', code: 'UNEXPECTED_STATUS', check: `an old check name ${i}`, reason: 'OPS-113' }))
+  const text = terminalSummary(applyBaseline(passing, { knownFailures: renamed }, 'b.json', '2026-06-01'), [])
+  expect(text.match(/^ {2}no such check in this version of the suite/gm)).toHaveLength(5)
+  expect(text).toContain('  … and 2 more of no such check: see summary.md')
+})
