@@ -6,7 +6,7 @@
  */
 import type { SkipCause } from '../checks/skip-causes.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
-import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
+import { answeredOnly404, NOT_FOUND_WORDS, servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 import { unreadBodyWords } from './unread-bodies.ts'
 
 export type FaultCause = 'not-found' | 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked' | 'key-case-ignored' | 'redirected'
@@ -107,10 +107,6 @@ const UNREADABLE_ALIKE: Readonly<Record<string, string>> = {
   'bytes that are not UTF-8': 'held bytes that are not UTF-8 (RFC 8259 §8.1: JSON text is UTF-8)',
 }
 
-/** Every request the run put on the wire answered, and answered 404 (at least three): the base URL's path is not the service's. */
-function answeredOnly404(journal: readonly { status?: number; outcome?: string }[]): boolean {
-  return journal.length >= 3 && journal.every((e) => e.status === 404)
-}
 const is404 = (check: CheckResult) => check.failure?.code === 'UNEXPECTED_STATUS' && check.failure.observed === 'status 404'
 
 export interface FaultGroup {
@@ -182,13 +178,13 @@ function notProbedAgain(checks: readonly CheckResult[]): string | undefined {
   return words.length > 0 && words.every((w) => w !== undefined) ? words.join('; or ') : undefined
 }
 
-/** What the re-probes of a group's checks showed, in words, and its kind. `answeredNothing`: the server answered no request but with a fault (served-nothing.ts). */
-function reprobes(checks: readonly CheckResult[], answeredNothing: boolean): { kind: string; words: string } {
+/** What the re-probes of a group's checks showed, in words, and its kind. `answeredNothing`: why none was probed again when the server answered no request but with a fault, or only 404 (served-nothing.ts). */
+function reprobes(checks: readonly CheckResult[], answeredNothing: string | undefined): { kind: string; words: string } {
   const kinds = new Set(checks.map((c) => c.recurrence?.kind ?? 'unconfirmed'))
   const again = checks.reduce((n, c) => n + (c.recurrence ? c.recurrence.attempts - 1 : 0), 0)
   const failedAgain = checks.reduce((n, c) => n + (c.recurrence ? c.recurrence.failures - 1 : 0), 0)
   if (kinds.size === 1 && kinds.has('unconfirmed')) {
-    const why = notProbedAgain(checks) ?? (answeredNothing ? SERVED_NOTHING_WORDS : undefined)
+    const why = notProbedAgain(checks) ?? answeredNothing
     return { kind: 'unconfirmed', words: why ? `not probed again: ${why}` : 'not probed again (--confirm 0, the write budget or the deadline)' }
   }
   if (kinds.size === 1 && kinds.has('deterministic')) return { kind: 'deterministic', words: `every re-probe failed the same way (${again} of ${again})` }
@@ -239,7 +235,8 @@ export function faultGroups(result: RunResult): FaultGroup[] {
     const rules = [...new Set(members.map((m) => m.rule))]
     // one rule's answers unreadable, retyped, refused or served alike are that rule's finding: the group says what spans rules
     if (cause !== 'not-found' && cause !== 'server-error' && cause !== 'no-answer' && cause !== 'differing-answers' && rules.length < 2) continue
-    const { kind, words } = reprobes(members.map((m) => m.check), (result.options.confirm ?? 0) > 0 && servedNothing(journal))
+    const confirming = (result.options.confirm ?? 0) > 0
+    const { kind, words } = reprobes(members.map((m) => m.check), !confirming ? undefined : servedNothing(journal) ? SERVED_NOTHING_WORDS : nothingThere ? NOT_FOUND_WORDS : undefined)
     const across = `across ${rules.length === 1 ? `1 rule (${rules[0]})` : `${rules.length} rules`}`
     let rate: string
     if (cause === 'not-found') {
