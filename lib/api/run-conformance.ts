@@ -81,7 +81,7 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
     const { runConformance, planWrites, loadReports, repeatBudgetProblem } = await import('../runner/conform-run.ts')
     notInterrupted()
     // --repeat with an explicit --max-writes too small for its rounds: refused before any request, as the command line does
-    const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, manifest), config.repeat ?? 1, config.maxWrites)
+    const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, manifest), config.repeat ?? 1, config.maxWrites, config.writesFrom?.maxWrites)
     if (tooSmall) throw new ConformanceRunError(inOptionWords(redact(tooSmall)))
     const writePlan = describeWritePlan(planWrites(config, manifest), config, config.writesFrom)
     const reportDir = resolve(cwd, config.reportDir)

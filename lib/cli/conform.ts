@@ -184,7 +184,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     const early = await interrupted()
     if (early !== undefined) return early
     // --repeat with an explicit --max-writes too small for its rounds: refused before any request
-    const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, suite), config.repeat ?? 1, config.maxWrites)
+    const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, suite), config.repeat ?? 1, config.maxWrites, config.writesFrom?.maxWrites)
     if (tooSmall) return cannotRun(tooSmall)
     io.out(describeWritePlan(planWrites(config, suite), config, config.writesFrom) + '\n')
     if (config.tls) io.out(visibleLine(tlsWords(config.tls)) + '\n')

@@ -122,7 +122,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   }
   // --repeat with a write budget too small for its rounds (--max-writes, an entry's maxWrites): refused before any request, as a single run's
   for (const d of deployments) {
-    const tooSmall = runner.repeatBudgetProblem(runner.planWrites({ ...d.config, maxWrites: undefined }, suite), d.config.repeat ?? 1, d.config.maxWrites)
+    const tooSmall = runner.repeatBudgetProblem(runner.planWrites({ ...d.config, maxWrites: undefined }, suite), d.config.repeat ?? 1, d.config.maxWrites, d.config.maxWrites === shared.maxWrites ? shared.writesFrom?.maxWrites : undefined)
     if (tooSmall) return notRun(d.config.maxWrites === shared.maxWrites ? tooSmall : `${d.entry}: ${tooSmall.replace(/--max-writes/g, 'maxWrites')}`)
   }
   for (const note of (await untilInterrupted(aliases, interrupt)) ?? []) io.err(`conform: note: ${redact(note)}\n`)

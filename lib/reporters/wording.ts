@@ -196,7 +196,8 @@ export function headline(result: RunResult): string {
     return "INCOMPLETE: a front's bot check or firewall answered the run's requests, so the run verified nothing it answered; let the suite's requests through"
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'key-refused')) {
-    return `INCOMPLETE: the server refused the key, so the run verified nothing; check ${theKey(result.options.keyFrom)}`
+    // the requests sent without a valid key were judged (their rules may pass): only what the key was sent with went unverified
+    return `INCOMPLETE: the server refused the key, so only the requests without a valid one were judged; check ${theKey(result.options.keyFrom)}`
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'speaks-tls')) {
     return 'INCOMPLETE: the base URL is http:// and the port speaks TLS, so the run verified nothing; give its https:// address'

@@ -12,3 +12,16 @@ export function servedNothing(journal: readonly JournalEntry[]): boolean {
 
 /** Why its failures were not probed again, in the reports' words. */
 export const SERVED_NOTHING_WORDS = 'the server answered no request of the run but with a server fault or not at all, and a second probe would only meet the same'
+
+/**
+ * Every request the run put on the wire answered 404 (at least three): nothing is served at the base
+ * URL (a wrong path before /v1); its failures are one finding (fault-groups.ts), and a second probe
+ * would only meet the same 404s (a run at `/api/v1` sent 164 POSTs more to confirm them).
+ */
+export function answeredOnly404(journal: readonly JournalEntry[]): boolean {
+  const wire = journal.filter((e) => e.onWire)
+  return wire.length >= 3 && wire.every((e) => e.status === 404)
+}
+
+/** Why its failures were not probed again, in the reports' words. */
+export const NOT_FOUND_WORDS = 'the server answered every request of the run 404, and a second probe would only meet the same'

@@ -20,14 +20,20 @@ import type { IndexedResult } from './confirmation.ts'
 export const WRITES_PER_ROUND = 1
 
 
-/** The --max-writes a --repeat needs: the first round's POSTs and one create in each further round; a smaller explicit one is refused before any request. */
-export function repeatBudgetProblem(plan: WritePlan, repeat: number, maxWrites: number | undefined): string | undefined {
+/**
+ * The --max-writes a --repeat needs: the first round's POSTs and one create in each further round; a smaller explicit one is refused before any request.
+ * `from`: the setting the budget came from when no flag gave it (`CONFORM_MAX_WRITES=6 in .env.production`), named instead of a flag nobody typed.
+ */
+export function repeatBudgetProblem(plan: WritePlan, repeat: number, maxWrites: number | undefined, from?: string): string | undefined {
   if (repeat <= 1 || maxWrites === undefined) return undefined
   const need = plan.allowed.length + (repeat - 1) * WRITES_PER_ROUND
   if (maxWrites >= need) return undefined
+  const setting = from ?? `--max-writes ${maxWrites}`
   return (
-    `--max-writes ${maxWrites} is too small for --repeat ${repeat}: the first round sends up to ${plan.allowed.length} POSTs, ` +
-    `and each further round ${WRITES_PER_ROUND} (a create, then the list): ${need} in all. Raise --max-writes to ${need}, or leave it out (the default covers every round); ` +
+    `${setting} is too small for --repeat ${repeat}: the first round sends up to ${plan.allowed.length} POSTs, ` +
+    `and each further round ${WRITES_PER_ROUND} (a create, then the list): ${need} in all. ` +
+    (from === undefined ? `Raise --max-writes to ${need}, or leave it out` : `Raise it to ${need}, or take it out there`) +
+    ` (the default covers every round); ` +
     `to keep production's footprint small instead, --repeat with --read-only reads in every round and writes nothing, and --max-writes alone (without --repeat) bounds the records`
   )
 }

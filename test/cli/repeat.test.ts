@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { expect, test } from 'vitest'
 import { startReferenceServer, type StoredCategory } from '../../lib/server/reference-server.ts'
-import { runsWithKey } from '../helpers/run-conform.ts'
+import { runConformInProcess, runsWithKey } from '../helpers/run-conform.ts'
 import { samplingLine } from '../../lib/result/sampling-line.ts'
 import type { RunResult } from '../../lib/result/run-result.ts'
 
@@ -49,6 +49,17 @@ test('--repeat with an explicit --max-writes too small for its rounds: exit 2 be
   expect(run.stderr).toMatch(/--max-writes 20 is too small for --repeat 5: the first round sends up to \d+ POSTs, and each further round 1 \(a create, then the list\): \d+ in all/)
   // a production engineer who wanted few records is told how to get them, not only to allow more
   expect(run.stderr).toContain('--repeat with --read-only reads in every round and writes nothing, and --max-writes alone (without --repeat) bounds the records')
+  expect(server.requests).toEqual([])
+})
+
+test('--repeat with CONFORM_MAX_WRITES too small: the refusal names that setting, not a --max-writes nobody typed', async () => {
+  const server = await startReferenceServer({ apiKey })
+  serve(server)
+  const run = await runConformInProcess(['--base-url', server.baseUrl, '--repeat', '5'], { env: { CONFORM_API_KEY: apiKey, CONFORM_MAX_WRITES: '20' } })
+  run.cleanup()
+  expect(run.code).toBe(2)
+  expect(run.stderr).toMatch(/CONFORM_MAX_WRITES=20 in the environment is too small for --repeat 5: .*: \d+ in all\. Raise it to \d+, or take it out there/)
+  expect(run.stderr).not.toContain('--max-writes 20')
   expect(server.requests).toEqual([])
 })
 
