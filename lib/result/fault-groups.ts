@@ -6,10 +6,10 @@
  */
 import type { SkipCause } from '../checks/skip-causes.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
-import { answeredOnly404, NOT_FOUND_WORDS, servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
+import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 import { unreadBodyWords } from './unread-bodies.ts'
 
-export type FaultCause = 'not-found' | 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked' | 'key-case-ignored' | 'redirected'
+export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked' | 'key-case-ignored' | 'redirected'
 
 /**
  * A body that must be refused with 400 (§4.2 rule 1, §7), answered 422 instead: a framework's
@@ -107,7 +107,6 @@ const UNREADABLE_ALIKE: Readonly<Record<string, string>> = {
   'bytes that are not UTF-8': 'held bytes that are not UTF-8 (RFC 8259 §8.1: JSON text is UTF-8)',
 }
 
-const is404 = (check: CheckResult) => check.failure?.code === 'UNEXPECTED_STATUS' && check.failure.observed === 'status 404'
 
 export interface FaultGroup {
   cause: FaultCause
@@ -178,7 +177,7 @@ function notProbedAgain(checks: readonly CheckResult[]): string | undefined {
   return words.length > 0 && words.every((w) => w !== undefined) ? words.join('; or ') : undefined
 }
 
-/** What the re-probes of a group's checks showed, in words, and its kind. `answeredNothing`: why none was probed again when the server answered no request but with a fault, or only 404 (served-nothing.ts). */
+/** What the re-probes of a group's checks showed, in words, and its kind. `answeredNothing`: why none was probed again when the server answered no request but with a fault (served-nothing.ts). */
 function reprobes(checks: readonly CheckResult[], answeredNothing: string | undefined): { kind: string; words: string } {
   const kinds = new Set(checks.map((c) => c.recurrence?.kind ?? 'unconfirmed'))
   const again = checks.reduce((n, c) => n + (c.recurrence ? c.recurrence.attempts - 1 : 0), 0)
@@ -225,23 +224,20 @@ export function faultGroups(result: RunResult): FaultGroup[] {
   const intermittent = new Set(failures.filter((f) => f.check.recurrence?.kind === 'intermittent').map((f) => faultKey(f.rule, f.check)))
   const journal = (result.journal ?? []).filter((e) => e.onWire)
   // every answer of the run 404: nothing is served at the base URL (a wrong path before /v1), one finding, said first
-  const nothingThere = answeredOnly404(journal)
-  const failed = failures.map((f) => ({ ...f, cause: nothingThere && is404(f.check) ? ('not-found' as const) : causeOf(f.rule, f.check, intermittent) }))
+  const failed = failures.map((f) => ({ ...f, cause: causeOf(f.rule, f.check, intermittent) }))
   const total = result.summary.requests
   const groups: FaultGroup[] = []
-  for (const cause of ['not-found', 'server-error', 'no-answer', 'differing-answers', 'unreadable-json', 'type-changed', 'validation-status', 'key-not-checked', 'key-case-ignored', 'redirected'] as const) {
+  for (const cause of ['server-error', 'no-answer', 'differing-answers', 'unreadable-json', 'type-changed', 'validation-status', 'key-not-checked', 'key-case-ignored', 'redirected'] as const) {
     const members = failed.filter((f) => f.cause === cause)
     if (members.length === 0) continue
     const rules = [...new Set(members.map((m) => m.rule))]
     // one rule's answers unreadable, retyped, refused or served alike are that rule's finding: the group says what spans rules
-    if (cause !== 'not-found' && cause !== 'server-error' && cause !== 'no-answer' && cause !== 'differing-answers' && rules.length < 2) continue
+    if (cause !== 'server-error' && cause !== 'no-answer' && cause !== 'differing-answers' && rules.length < 2) continue
     const confirming = (result.options.confirm ?? 0) > 0
-    const { kind, words } = reprobes(members.map((m) => m.check), !confirming ? undefined : servedNothing(journal) ? SERVED_NOTHING_WORDS : nothingThere ? NOT_FOUND_WORDS : undefined)
+    const { kind, words } = reprobes(members.map((m) => m.check), !confirming ? undefined : servedNothing(journal) ? SERVED_NOTHING_WORDS : undefined)
     const across = `across ${rules.length === 1 ? `1 rule (${rules[0]})` : `${rules.length} rules`}`
     let rate: string
-    if (cause === 'not-found') {
-      rate = `${journal.length} of ${total} requests answered 404 (100 %): nothing is served at this base URL (a wrong path before /v1?)`
-    } else if (cause === 'server-error') {
+    if (cause === 'server-error') {
       const faults = journal.filter((e) => (e.status ?? 0) >= 500 && !(e.status === 503 && e.retryAfter !== undefined))
       const statuses = [...new Set(faults.map((e) => e.status))].sort().join(' or ') || '5xx'
       // answers to the body of an earlier request on the connection: the request at fault is that one

@@ -13,11 +13,19 @@
  * HTTPS, an ALB's HTTP listener, Heroku's and Cloud Run's fronts). Measured against an
  * emulated nginx ingress: a FAIL of 8 rules and 130 checks, each "answered 308 redirecting to
  * https://…", and 434 requests with the confirmations; any other redirect (a trailing slash added,
- * another host) is the service's answer, and stays a failure.
+ * another host) is the service's answer, and stays a failure. So too a base URL every request to
+ * which is answered 404 (at least three, served-nothing.ts): nothing is served there, a wrong path
+ * before /v1 (`/api/v1` where the service serves `/v1`) or a deployment that routes nothing; a run at
+ * `/api/v1` was a FAIL of 8 rules that named no address (newuser11). A server that answers some
+ * requests 404 and serves others still fails the rules those 404s broke.
  */
 import type { Exchange } from '../http/exchange.ts'
 import type { JournalEntry } from '../http/journal.ts'
 import type { RunProblem } from './run-problems.ts'
+import { answeredOnly404 } from './served-nothing.ts'
+
+/** The first words of the problem when every request was answered 404: the reports tell it from a 421's by them. */
+export const NOTHING_SERVED = 'nothing is served at this base URL'
 
 /** Fewer answers than this say too little (a --rule run of one check). */
 const ENOUGH = 3
@@ -80,6 +88,13 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
       message: `${base.host} redirects every request to https://: ${redirects} requests were answered with a redirect to ${to.origin} (redirects are not followed: a POST's body would not go with most), none otherwise; give the base URL they lead to, ${there}`,
     }
   }
+  if (answeredOnly404(journal)) {
+    const answered = journal.filter((e) => e.onWire).length
+    return {
+      kind: 'misdirected',
+      message: `${NOTHING_SERVED}: ${answered} requests were answered 404 Not Found, none otherwise; a wrong path before /v1, or a deployment that routes nothing: give the base URL the service serves, ending in /v1 (§9)`,
+    }
+  }
   const count = answeredOnly421(journal)
   if (count === 0) return undefined
   const host = new URL(baseUrl).hostname
@@ -90,13 +105,15 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
   }
 }
 
-/** The checks of such a run: each whose evidence holds a 421 is not verified, whatever it found. */
+/** The checks of such a run: each whose evidence holds a 421, a redirect to https:// or a 404 (in a run answered only so) is not verified, whatever it found. */
 export function withoutChecksOfTheMisdirectedRun<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], baseUrl: string): C[] {
   const skipReason = `not verified: ${doesNotAnswer(baseUrl)}, and the request was answered 421`
   const redirected = `not verified: ${new URL(baseUrl).host} redirects every request to https://, and the request was redirected`
+  const notFound = `not verified: ${NOTHING_SERVED} (every request answered 404), and the request was answered 404`
   return checks.map((c) => {
     if (c.status === 'skip') return c
     if (c.exchanges.some(answered421)) return { ...c, status: 'skip', cause: 'misdirected', skipReason, failure: undefined, reproduce: [] }
+    if (c.exchanges.some((e) => e.response?.status === 404)) return { ...c, status: 'skip', cause: 'misdirected', skipReason: notFound, failure: undefined, reproduce: [] }
     return c.exchanges.some((e) => offOrigin(e)) ? { ...c, status: 'skip', cause: 'misdirected', skipReason: redirected, failure: undefined, reproduce: [] } : c
   })
 }

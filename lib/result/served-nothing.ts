@@ -15,13 +15,10 @@ export const SERVED_NOTHING_WORDS = 'the server answered no request of the run b
 
 /**
  * Every request the run put on the wire answered 404 (at least three): nothing is served at the base
- * URL (a wrong path before /v1); its failures are one finding (fault-groups.ts), and a second probe
+ * URL (a wrong path before /v1); the run reaches no verdict (misdirected.ts), and a second probe
  * would only meet the same 404s (a run at `/api/v1` sent 164 POSTs more to confirm them).
  */
 export function answeredOnly404(journal: readonly JournalEntry[]): boolean {
   const wire = journal.filter((e) => e.onWire)
   return wire.length >= 3 && wire.every((e) => e.status === 404)
 }
-
-/** Why its failures were not probed again, in the reports' words. */
-export const NOT_FOUND_WORDS = 'the server answered every request of the run 404, and a second probe would only meet the same'
