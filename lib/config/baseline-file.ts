@@ -62,6 +62,8 @@ export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
     const why = whyUnreadable(error) + (error instanceof UserFileTooLarge ? '; a baseline of every check the suite has is under 1 MiB' : '')
     throw new BaselineError(`cannot read the baseline ${path} (${why})`)
   }
+  // an empty file to be written (`touch baseline.json`, then --update-baseline): as a missing one
+  if (mayBeMissing && text.trim() === '') return { knownFailures: [] }
   let data: unknown
   try {
     data = parseJsonQuietly(text)

@@ -68,8 +68,15 @@ function fleetFolders(reportDir: string): string[] {
 
 /** A fleet's deployment's reports and journal, and its folder when nothing else is in it; what cannot be removed (no permission, a folder named results.json) is left, and the run goes on. */
 function clearFleetFolder(folder: string): void {
+  // each report on its own: one that cannot be removed (a folder named results.json) keeps the others from none
+  for (const file of [...REPORT_FILES, JOURNAL_FILE]) {
+    try {
+      rmSync(join(folder, file), { force: true })
+    } catch {
+      // kept, and so is the folder
+    }
+  }
   try {
-    for (const file of [...REPORT_FILES, JOURNAL_FILE]) rmSync(join(folder, file), { force: true })
     rmdirSync(folder)
   } catch {
     // something of the user's own is in it, or stays: kept, with the folder

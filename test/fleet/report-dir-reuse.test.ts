@@ -73,6 +73,7 @@ test("a single run into a fleet's report folder removes the reports of the deplo
     symlinkSync(outside, join(runDir, 'outside-link'))
     // a listed folder whose results.json cannot be removed as a file: left, and the run goes on
     mkdirSync(join(runDir, 'odd', 'results.json'), { recursive: true })
+    for (const file of ['report.html', 'summary.md', 'junit.xml', 'journal.ndjson']) writeFileSync(join(runDir, 'odd', file), '{"verdict":"pass"}')
     const run = await runConformInProcess(['--base-url', server.baseUrl, '--rule', 'list-returns-200', '--report-dir', runDir], { env: { CONFORM_API_KEY: key } })
     run.cleanup()
     expect(run.code, run.stderr).toBe(0)
@@ -81,7 +82,8 @@ test("a single run into a fleet's report folder removes the reports of the deplo
     expect(readdirSync(join(runDir, 'kept'))).toEqual(['notes.txt'])
     expect(existsSync(join(runDir, 'not-listed', 'results.json'))).toBe(true)
     expect(existsSync(join(outside, 'results.json'))).toBe(true)
-    expect(existsSync(join(runDir, 'odd', 'results.json'))).toBe(true)
+    // and the reports beside it removed all the same: one that cannot be removed keeps none of the others
+    expect(readdirSync(join(runDir, 'odd'))).toEqual(['results.json'])
   } finally {
     await server.close()
   }

@@ -1,0 +1,22 @@
+/**
+ * An empty baseline file (`touch baseline.json`, then a run with --update-baseline to record it) was
+ * refused as "not JSON", so the file had to be deleted first. Under --update-baseline it is read as
+ * a missing one is, an empty baseline to write; without it, it is still no baseline to gate on.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, expect, test } from 'vitest'
+import { readBaseline } from '../../lib/config/baseline-file.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'conform-empty-baseline-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+test('an empty baseline file is one to write under --update-baseline, and still no baseline to gate on', () => {
+  const file = join(dir, 'empty.json')
+  for (const text of ['', '\n', '  \r\n']) {
+    writeFileSync(file, text)
+    expect(readBaseline(file, true).knownFailures).toEqual([])
+    expect(() => readBaseline(file, false)).toThrow(/is not JSON/)
+  }
+})
