@@ -8,6 +8,7 @@
  * run's deadline, as a run ends by its deadline whatever the service does.
  */
 import { unixSocketProblem } from '../config/url-hints.ts'
+import { portableJson } from '../json/portable-json.ts'
 import { ConformanceConfigError, ConformanceRunError } from './errors.ts'
 import { refuseEmptyBaseUrl, type ConformanceOptions } from './options.ts'
 
@@ -60,7 +61,7 @@ function notAnAddress(value: unknown): string | undefined {
     return "baseUrl gave the application itself (it has listen()), not its address: the suite sends its requests over HTTP to a listening service, not through inject() or supertest; start it on port 0 in a beforeAll declared before defineConformance() (Express: app.listen(0, '127.0.0.1'); Fastify: await app.listen({ port: 0 }), which resolves to its address) and give " + LIKE + (listening ? `; it listens now: ${listening}` : '')
   }
   if (server) {
-    if (typeof info === 'string') return unixSocketProblem(info, 'baseUrl') ?? `baseUrl gave a server listening on ${JSON.stringify(info)}, not a URL: the suite connects over TCP only; have it listen on a loopback port (port 0) and give ${LIKE}`
+    if (typeof info === 'string') return unixSocketProblem(info, 'baseUrl') ?? `baseUrl gave a server listening on ${portableJson(info)}, not a URL: the suite connects over TCP only; have it listen on a loopback port (port 0) and give ${LIKE}`
     const address = addressFor(info)
     if (address) return `baseUrl gave a server (it has address()), not its address: give the URL it listens on, ${address} here (${LIKE}, port from server.address().port)`
     return `baseUrl gave a server that is not listening: start it in a beforeAll declared before defineConformance() (server.listen(0, '127.0.0.1')) and give ${LIKE}`

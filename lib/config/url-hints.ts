@@ -1,6 +1,7 @@
 /** What a message may say of a base URL that does not parse. */
 import { statSync } from 'node:fs'
 import { isIP } from 'node:net'
+import { portableJson } from '../json/portable-json.ts'
 
 /**
  * What a base URL that does not parse was most likely meant to be, when it can be told. Node's
@@ -47,7 +48,7 @@ export function unixSocketProblem(raw: string, name: string): string | undefined
   const form = /^https?:\/\/unix:(\/[^:]+)/i.exec(trimmed)?.[1] ?? /^https?\+unix:\/\/([^/]+)/i.exec(trimmed)?.[1] ?? /^unix:(?:\/\/)?(\/[^:]+)/i.exec(trimmed)?.[1]
   const path = form !== undefined ? decoded(form) : trimmed.startsWith('/') && isSocket(trimmed) ? trimmed : undefined
   if (path === undefined) return undefined
-  return `${name} names the Unix socket ${JSON.stringify(path)}: the suite connects over TCP only; have the service listen on a loopback port as well (in a test file, port 0: server.listen(0, '127.0.0.1')) and give http://127.0.0.1:PORT/v1`
+  return `${name} names the Unix socket ${portableJson(path)}: the suite connects over TCP only; have the service listen on a loopback port as well (in a test file, port 0: server.listen(0, '127.0.0.1')) and give http://127.0.0.1:PORT/v1`
 }
 
 function decoded(path: string): string {

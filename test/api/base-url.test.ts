@@ -128,6 +128,9 @@ describe('what a test file has at hand instead of an address', () => {
     }
     expect((await refusal(() => socketServer)).error.message).toMatch(/^baseUrl names the Unix socket/)
     expect(() => loadConfig(['--base-url', `http://unix:${socket}:/v1`], { CONFORM_API_KEY: API_KEY }, work)).toThrow(/^--base-url names the Unix socket/)
+    // a path that holds a terminal's control or a bidi override is quoted with both as escapes (the library's error is printed as it is)
+    const { error } = await refusal(() => 'http://unix:/tmp/svc\u009b31m\u202e.sock:/v1')
+    expect(error.message).toContain('the Unix socket "/tmp/svc\\u009b31m\\u202e.sock"')
     // a path that is no socket may be a key put where the address goes: still never quoted
     expect(() => loadConfig(['--base-url', '/not/a/socket'], { CONFORM_API_KEY: API_KEY }, work)).toThrow(/^--base-url is not a URL with a scheme \(its 13 characters are not shown/)
   })
