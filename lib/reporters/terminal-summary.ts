@@ -186,7 +186,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
   const whole = visibleLine(`${title} · ${ids}`)
   if ([...whole].length <= MAX_WIDTH) head.push(whole)
   else head.push(terminalText(title, MAX_WIDTH), terminalText(`  ${ids}`, MAX_WIDTH))
-  if (result.options.readOnly) head.push('Read-only run (--read-only): no POST sent, so the rules about creating are not verified.')
+  if (result.options.readOnly) head.push('Read-only run: no POST sent, so the rules about creating are not verified (the Writes line above names the setting).')
   // a refused key explains every failure below it: said first, whole
   const refused = result.problems.find((p) => p.kind === 'certificate-refused' || p.kind === 'front-answered' || p.kind === 'key-refused' || p.kind === 'key-revoked' || p.kind === 'server-gone' || p.kind === 'speaks-tls' || p.kind === 'speaks-h2c' || p.kind === 'misdirected' || p.kind === 'response-cap' || p.kind === 'no-answer-in-time')
   if (refused) head.push(terminalText(`✗ ${refused.message}`, 2 * MAX_WIDTH))

@@ -61,7 +61,7 @@ describe('--read-only against a server that counts requests', () => {
     expect(results.notVerified.map((n) => n.id)).toEqual(skipped.filter((id) => results.rules.find((r) => r.id === id)!.level === 'must'))
     expect(results.notVerified.find((n) => n.id === 'create-returns-201')!.reason).toBe('not verified: --read-only sends no request that could create a record')
 
-    expect(run.stdout).toContain('Read-only run (--read-only): no POST sent, so the rules about creating are not verified.')
+    expect(run.stdout).toContain('Read-only run: no POST sent, so the rules about creating are not verified (the Writes line above names the setting).')
     expect(run.stdout).toContain('Not verified (no check of these rules ran):')
     expect(run.stdout).toContain('  --read-only sends no request that could create a record:')
     // created-in-list had nothing to judge because nothing was created: its group says --read-only, not only "another rule reports why"

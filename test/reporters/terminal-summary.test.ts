@@ -83,7 +83,7 @@ describe('terminal summary', () => {
   test('a read-only run says so, and names every rule it did not verify, grouped by why', () => {
     const result = runResult((id) => [check(`${id} check`, id.startsWith('create') ? 'skip' : 'pass')], { readOnly: true })
     const text = terminalSummary(result, FILES)
-    expect(text).toContain('Read-only run (--read-only): no POST sent, so the rules about creating are not verified.')
+    expect(text).toContain('Read-only run: no POST sent, so the rules about creating are not verified (the Writes line above names the setting).')
     expect(text).toContain('Not verified (no check of these rules ran):')
     expect(text).toContain('  --read-only sends no request that could create a record:')
     for (const rule of result.rules.filter((r) => r.id.startsWith('create'))) expect(text).toContain(rule.id)
