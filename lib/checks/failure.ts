@@ -4,11 +4,11 @@
  * means the exchange gives the check nothing to judge (another rule reports what went wrong).
  */
 import type { Exchange, TransportErrorCode } from '../http/exchange.ts'
-import type { FailureCode } from './failure-codes.ts'
+import type { FailureCode } from '../spec/failure-codes.ts'
 import type { SkipCause } from './skip-causes.ts'
 
 export interface FailureDetail {
-  /** Stable: what kind of failure (lib/checks/failure-codes.ts); match on it, not on the message. */
+  /** Stable: what kind of failure (lib/spec/failure-codes.ts); match on it, not on the message. */
   code: FailureCode
   /** One line: what is wrong. */
   message: string

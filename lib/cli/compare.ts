@@ -13,6 +13,7 @@ import { whyNoResults } from '../fleet/run-folder-words.ts'
 import type { RunResult } from '../result/run-result.ts'
 import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { resultFromFile } from '../result/results-file.ts'
+import { noProblemBeyond } from '../result/baseline.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
@@ -146,9 +147,9 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
   const otherwise = (key: string, f: Failure) => {
     const inA = fa.get(key)
     if (inA?.observed === undefined || f.observed === undefined) return undefined
-    if (inA.alsoObserved === undefined || f.alsoObserved === undefined) return inA.observed !== f.observed ? inA.observed : undefined
-    const known = new Set([inA.observed, ...inA.alsoObserved])
-    return [f.observed, ...f.alsoObserved].every((problem) => known.has(problem)) ? undefined : answerOf(inA)
+    const within = noProblemBeyond({ observed: inA.observed, alsoObserved: inA.alsoObserved }, { observed: f.observed, alsoObserved: f.alsoObserved })
+    if (within === undefined) return inA.observed !== f.observed ? inA.observed : undefined
+    return within ? undefined : answerOf(inA)
   }
   const inBoth = [...fb].filter(([key]) => fa.has(key))
   const withJudgement = (f: Failure, other: RunResult): Failure => {

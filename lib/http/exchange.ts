@@ -34,7 +34,12 @@ export interface RecordedResponse {
 /** Why no complete response came back. Codes are stable: match on them, not on the message. */
 export type TransportErrorCode =
   | 'TIMEOUT'
-  /** The run's --deadline passed: the request was not sent, or was cut short. */
+  /**
+   * The run's --deadline passed: the request was not sent, or was cut short. Also an answer the client
+   * took off rather than wait it out or send again (its message says which): a 429 or 503 past the
+   * deadline or the POST resends (retry-after.ts), a 503 not sent again under --max-writes
+   * (stored-despite-unavailable.ts). Never a server's silence: no-answer-in-time.ts leaves it out.
+   */
   | 'DEADLINE'
   | 'RESPONSE_TOO_LARGE'
   | 'CONNECTION_REFUSED'

@@ -41,13 +41,27 @@ const sameFailure = (entry: BaselineEntry, rule: string, check: CheckResult) => 
 function sameObserved(entry: BaselineEntry, check: CheckResult): boolean {
   const failure = check.failure
   if (entry.observed === undefined || failure?.observed === undefined) return true
-  // an entry of a body's every problem (alsoObserved, [] for none): the body shows no problem it does not name
-  if (entry.alsoObserved !== undefined && failure.alsoObserved !== undefined) {
-    const known = new Set([entry.observed, ...entry.alsoObserved])
-    return [failure.observed, ...failure.alsoObserved].every((problem) => known.has(problem))
-  }
-  // an entry written before a body's other problems were recorded: its first, as it was
-  return entry.observed === failure.observed
+  // an entry of a body's every problem (alsoObserved, [] for none): the body shows no problem it does
+  // not name; one written before a body's other problems were recorded: its first, as it was
+  return noProblemBeyond({ observed: entry.observed, alsoObserved: entry.alsoObserved }, { observed: failure.observed, alsoObserved: failure.alsoObserved }) ?? entry.observed === failure.observed
+}
+
+/** What a failure showed: its first problem, and a body's others when they were recorded (FailureDetail.alsoObserved). */
+export interface ShownProblems {
+  observed: string
+  alsoObserved?: readonly string[] | undefined
+}
+
+/**
+ * Whether `seen` shows no problem beyond those `known` names, when both recorded a body's every
+ * problem; undefined when either did not (a baseline entry or a results.json from before they were):
+ * then only the first problems can be compared. A baseline entry excuses by it, and compare tells a
+ * failure B shows otherwise than A by it.
+ */
+export function noProblemBeyond(known: ShownProblems, seen: ShownProblems): boolean | undefined {
+  if (known.alsoObserved === undefined || seen.alsoObserved === undefined) return undefined
+  const named = new Set([known.observed, ...known.alsoObserved])
+  return [seen.observed, ...seen.alsoObserved].every((problem) => named.has(problem))
 }
 
 const excuses = (entry: BaselineEntry, rule: string, check: CheckResult) => sameFailure(entry, rule, check) && sameObserved(entry, check)

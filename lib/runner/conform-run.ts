@@ -119,6 +119,8 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   const runId = newRunId(startedAt)
   const totalWrites = suite.declaredPosts.length
   const maxWrites = config.readOnly ? 0 : Math.min(config.maxWrites ?? totalWrites, totalWrites)
+  // the POSTs the run may send, as its first line says (describeWritePlan)
+  const allowed = planWrites(config, suite).allowed
   const redact = createRedactor(target.apiKey, ...secretValues(config.headers), ...(options.otherSecrets ?? []))
   // the run's journal, in memory, and appended to journal.ndjson as it goes
   const journalFile = options.journalFile === undefined ? undefined : openJournalFile(options.journalFile, redact)
@@ -141,7 +143,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     maxPostResends: POST_RESENDS_PER_WRITE * maxWrites,
     // without a budget, POSTs sent again after lost answers are bounded too: as many as the plan has,
     // as its first line says (the connection-race variants of the kill matrix need at most 28 of 77)
-    maxLostPostResends: planWrites(config, suite).allowed.length,
+    maxLostPostResends: allowed.length,
     postResends: { afterWait: 0, afterLostAnswer: 0 },
     // a budget the user gave bounds every POST that may have stored a record, a lost answer's too
     ...(config.maxWrites !== undefined ? { boundedWrites: true } : {}),
@@ -165,7 +167,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   let outcomes: CheckOutcome[] = []
   let samples: Map<string, Samples> | undefined
   // what each further round of --repeat may send: the first create the plan allows
-  const firstCreate = suite.declaredPosts.find((p) => p.creates && !p.followUp && planWrites(config, suite).allowed.includes(p.key))?.key
+  const firstCreate = suite.declaredPosts.find((p) => p.creates && !p.followUp && allowed.includes(p.key))?.key
   let cutBy: RunProblem | undefined
   let keptBack: RunProblem[] = []
   // the last word on time: whatever a check or the server does, the run stops waiting for its

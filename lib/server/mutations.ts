@@ -1,7 +1,7 @@
 /**
  * Misbehaving servers: each mutation makes the reference server break one rule of
  * spec/rules.yaml the way real services go wrong, and names the failure code the suite must
- * report for it (lib/checks/failure-codes.ts). The kill matrix (test/mutants/) runs the suite
+ * report for it (lib/spec/failure-codes.ts). The kill matrix (test/mutants/) runs the suite
  * against each one and demands exit 1 with that rule failed for that reason; every must-rule has
  * at least two mutations. One file per area of the interface, in lib/server/mutations/.
  */

@@ -3,7 +3,7 @@
  * a named way to start the reference server, and the helpers their behaviours are written with.
  */
 import { randomBytes } from 'node:crypto'
-import type { FailureCode } from '../checks/failure-codes.ts'
+import type { FailureCode } from '../spec/failure-codes.ts'
 import type { Behaviour, Reply, RequestInfo, RunningServer, StoredCategory } from './reference-server.ts'
 import { conformingBehaviour, startReferenceServer } from './reference-server.ts'
 

@@ -115,21 +115,22 @@ return exports;
 
 /** The validators of one kind: stopping at a body's first problem, or finding every one (allErrors). */
 interface ValidatorSet {
+  allErrors: boolean
   ajv?: Ajv
   generated?: Record<SchemaName, ValidateFunction>
   validators: Map<SchemaName, ValidateFunction>
 }
-const FIRST_PROBLEM: ValidatorSet = { validators: new Map() }
-const EVERY_PROBLEM: ValidatorSet = { validators: new Map() }
+const FIRST_PROBLEM: ValidatorSet = { allErrors: false, validators: new Map() }
+const EVERY_PROBLEM: ValidatorSet = { allErrors: true, validators: new Map() }
 
-function validatorOf(set: ValidatorSet, name: SchemaName, allErrors: boolean): ValidateFunction {
+function validatorOf(set: ValidatorSet, name: SchemaName): ValidateFunction {
   let validate = set.validators.get(name)
   if (!validate) {
     if (RUNS_COMPILED) {
-      set.generated ??= (require(join(CODE_ROOT, 'spec', allErrors ? GENERATED_ALL_ERRORS : GENERATED)) as (problem: typeof exactInt64Problem) => Record<SchemaName, ValidateFunction>)(exactInt64Problem)
+      set.generated ??= (require(join(CODE_ROOT, 'spec', set.allErrors ? GENERATED_ALL_ERRORS : GENERATED)) as (problem: typeof exactInt64Problem) => Record<SchemaName, ValidateFunction>)(exactInt64Problem)
       validate = set.generated[name]
     } else {
-      set.ajv ??= createAjv(false, allErrors)
+      set.ajv ??= createAjv(false, set.allErrors)
       validate = set.ajv.getSchema(name)
     }
     if (!validate) throw new Error(`schema ${name} is not in ${OPENAPI_PATH}`)
@@ -140,7 +141,7 @@ function validatorOf(set: ValidatorSet, name: SchemaName, allErrors: boolean): V
 
 /** The compiled validator for a schema of the contract; compiled on first use, then reused. */
 export function validatorFor(name: SchemaName): ValidateFunction {
-  return validatorOf(FIRST_PROBLEM, name, false)
+  return validatorOf(FIRST_PROBLEM, name)
 }
 
 /**
@@ -149,7 +150,7 @@ export function validatorFor(name: SchemaName): ValidateFunction {
  * body that failed, whose problems are few.
  */
 export function everySchemaProblem(name: SchemaName, body: unknown): string[] {
-  const validate = validatorOf(EVERY_PROBLEM, name, true)
+  const validate = validatorOf(EVERY_PROBLEM, name)
   return validate(body) ? [] : describeSchemaErrors(validate.errors)
 }
 

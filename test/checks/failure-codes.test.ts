@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import { FAILURE_CODES } from '../../lib/checks/failure-codes.ts'
+import { FAILURE_CODES } from '../../lib/spec/failure-codes.ts'
 import { ROOT } from '../helpers/run-conform.ts'
 
 const sources = ['lib', 'suites']

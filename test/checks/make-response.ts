@@ -5,7 +5,7 @@
  */
 import type { HttpResult } from '../../lib/http/client.ts'
 import { ConformanceFailure, NotApplicable } from '../../lib/checks/failure.ts'
-import type { FailureCode } from '../../lib/checks/failure-codes.ts'
+import type { FailureCode } from '../../lib/spec/failure-codes.ts'
 
 export interface Built {
   status?: number

@@ -11,7 +11,7 @@ import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { VARIANTS } from '../../lib/server/variants.ts'
 import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
 import { ROOT } from '../helpers/run-conform.ts'
-import { isFailureCode } from '../../lib/checks/failure-codes.ts'
+import { isFailureCode } from '../../lib/spec/failure-codes.ts'
 import { once } from '../../lib/suite-kit/check.ts'
 import { DEFAULT_CONCURRENCY, formatMatrix, limiter, matrixReport, PROOF_PAGE, readmeMatrix, runMutation, runVariant, slowestFirst } from './matrix.ts'
 
@@ -43,7 +43,7 @@ describe('the mutation and variant tables', () => {
     for (const c of [...MUTATIONS, ...VARIANTS]) expect(c.description.length, c.name).toBeGreaterThan(15)
   })
 
-  test('every mutation pins a failure code of lib/checks/failure-codes.ts', ({ expect }) => {
+  test('every mutation pins a failure code of lib/spec/failure-codes.ts', ({ expect }) => {
     expect(MUTATIONS.filter((m) => !isFailureCode(m.code)).map((m) => `${m.name} → ${m.code}`)).toEqual([])
   })
 })

@@ -6,7 +6,7 @@
  * runs. The command as a process is proven apart (test/cli/, test/package/). Shared by
  * test/mutants/kill-matrix.test.ts and scripts/mutants.ts.
  */
-import { FAILURE_CODES, type FailureCode } from '../../lib/checks/failure-codes.ts'
+import { FAILURE_CODES, type FailureCode } from '../../lib/spec/failure-codes.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { caseKey, startCase, type Mutation, type ServerCase, type Variant } from '../../lib/server/server-cases.ts'
 import { VARIANTS } from '../../lib/server/variants.ts'
