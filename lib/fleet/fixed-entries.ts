@@ -5,7 +5,9 @@
  * the entry. The page notes them on the deployment whose run found them fixed, once every run that
  * read the same file (a fleet's shared --baseline) found them fixed too: an entry eu-production's
  * run still needed, or did not judge, is not stale because us-production never had the deviation.
- * A deployment whose run could not be made read no baseline, and says nothing here.
+ * A deployment whose run could not be made read no baseline, and says nothing here. An entry that
+ * expired, of a rule the deployment failed, is noted on it too: its line read "failed: …" of a
+ * deviation the team knew the day before, the reason in its own report only.
  */
 import type { BaselineEntry } from '../config/baseline-file.ts'
 import { entryCheck } from '../result/baseline.ts'
@@ -43,4 +45,18 @@ export function noteFixedEntries(deployments: FleetDeployment[], runs: readonly 
     const note = `its baseline ${file} holds ${stale.length === 1 ? 'an entry' : `${stale.length} entries`} no longer failing${where}: ${list}${more}. Remove ${stale.length === 1 ? 'it' : 'them'} (${indexes.length === 1 ? '--update-baseline with its --base-url does' : "by hand: --update-baseline writes one deployment's failures, not the others'"}): until then each would excuse its failure, should it come back`
     d.notes = [...(d.notes ?? []), note]
   }
+}
+
+/** Adds a note to each deployment that failed a rule of an entry of its baseline that expired: why a known deviation fails again. */
+export function noteExpiredEntries(deployments: FleetDeployment[], runs: readonly RunFile[]): void {
+  runs.forEach((run, i) => {
+    const d = deployments[i]
+    const outcome = run.verdict === 'error' ? undefined : run.baseline
+    if (d === undefined || !Array.isArray(outcome?.expired)) return
+    const expired = outcome.expired.filter(isEntry).filter((e) => d.failedRules.includes(e.rule))
+    if (expired.length === 0) return
+    const list = expired.slice(0, NAMED).map((e) => `${named(e)} (expired ${e.expires}; reason: "${e.reason}")`).join('; ')
+    const more = expired.length > NAMED ? `; and ${expired.length - NAMED} more in its report` : ''
+    d.notes = [...(d.notes ?? []), `its baseline ${outcome.file} holds ${expired.length === 1 ? 'an entry' : `${expired.length} entries`} of a rule it failed that expired, and excuse${expired.length === 1 ? 's' : ''} nothing: ${list}${more}`]
+  })
 }

@@ -61,3 +61,14 @@ describe('an entry of a baseline the fleet shares (--baseline)', () => {
     expect(fleetOfRuns({ us: edited }).deployments[0]!.notes).toBeUndefined()
   })
 })
+
+test('an entry that expired, of a rule the deployment failed: a note says so beside its failed rule, with its date and reason', () => {
+  const expired = { ...GATEWAY, expires: '2026-05-31' }
+  const failed = applyBaseline(run(true), { knownFailures: [expired] }, 'baselines/eu.json', TODAY)
+  const fleet = fleetOfRuns({ eu: failed, us: judged(true, 'baselines/us.json') })
+  expect(fleet.deployments.map((d) => [d.failedRules, d.notes])).toEqual([
+    [['auth-missing-key-401'], ['its baseline baselines/eu.json holds an entry of a rule it failed that expired, and excuses nothing: auth-missing-key-401 UNEXPECTED_STATUS › any check of the rule as status 403 (expired 2026-05-31; reason: "OPS-112: the gateway answers 403")']],
+    [[], undefined],
+  ])
+  expect(fleetTerminal(fleet, 'fleet.html')).toContain('Note: eu: its baseline baselines/eu.json holds an entry of a rule it failed that expired')
+})
