@@ -11,7 +11,16 @@
  */
 import type { BaselineEntry } from '../config/baseline-file.ts'
 import { entryCheck } from '../result/baseline.ts'
-import type { FleetDeployment, RunFile } from './fleet-result.ts'
+import type { RunResult } from '../result/run-result.ts'
+import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
+
+/** What of a fleet's deployment a note needs (FleetDeployment, whose module calls these). */
+interface NotedDeployment {
+  label: string
+  failedRules: string[]
+  notes?: string[]
+}
+type RunFile = RunResult | CannotRunResult
 
 /** As many as a single run's terminal names. */
 const NAMED = 5
@@ -30,7 +39,7 @@ const keyOf = (e: BaselineEntry) => JSON.stringify([e.rule, e.code, e.check ?? n
 const named = (e: BaselineEntry) => `${e.rule} ${e.code} › ${entryCheck(e)}${typeof e.observed === 'string' ? ` as ${e.observed}` : ''}`
 
 /** Adds a note to the first deployment of each baseline file whose every run found entries of it fixed (`runs` in the order of `deployments`). */
-export function noteFixedEntries(deployments: FleetDeployment[], runs: readonly RunFile[]): void {
+export function noteFixedEntries(deployments: NotedDeployment[], runs: readonly RunFile[]): void {
   const outcomes = runs.map(fixedOf)
   const readers = new Map<string, number[]>()
   outcomes.forEach((o, i) => o && readers.set(o.file, [...(readers.get(o.file) ?? []), i]))
@@ -48,7 +57,7 @@ export function noteFixedEntries(deployments: FleetDeployment[], runs: readonly 
 }
 
 /** Adds a note to each deployment that failed a rule of an entry of its baseline that expired: why a known deviation fails again. */
-export function noteExpiredEntries(deployments: FleetDeployment[], runs: readonly RunFile[]): void {
+export function noteExpiredEntries(deployments: NotedDeployment[], runs: readonly RunFile[]): void {
   runs.forEach((run, i) => {
     const d = deployments[i]
     const outcome = run.verdict === 'error' ? undefined : run.baseline
