@@ -128,6 +128,10 @@ export interface Comparison {
   observed: string[]
 }
 
+/** A rule that failed and passed by its run's baseline, before the run is named. */
+const EXCUSED = 'fail (excused by its baseline)'
+const excusedBy = (status: string, whose: string) => (status === EXCUSED ? `fail (excused by ${whose} baseline)` : status)
+
 export function compareRuns(a: RunResult, b: RunResult): Comparison {
   const fa = failures(a)
   const fb = failures(b)
@@ -137,7 +141,7 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
     const rule = run.rules.find((r) => r.id === id)
     // a rule a run left out (--rule) was not judged there: never "absent", which read as gone from the service
     if (!rule) return (run.options?.rules?.length ?? 0) > 0 ? 'not run (--rule)' : 'not run'
-    if (rule.status === 'warn' && rule.checks.some((c) => c.known !== undefined)) return `fail (excused by ${run === a ? "A's" : "B's"} baseline)`
+    if (rule.status === 'warn' && rule.checks.some((c) => c.known !== undefined)) return EXCUSED
     // as the fleet's matrix says it: "fail → skip" read as a check skipped, not a rule that run did not judge
     return rule.status === 'skip' ? 'not verified' : rule.status
   }
@@ -168,7 +172,8 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
       const observedInA = otherwise(key, f)
       return observedInA === undefined ? [] : [{ ...f, observedInA }]
     }),
-    ruleChanges: ids.filter((id) => statusOf(a, id) !== statusOf(b, id)).map((id) => `${id}: ${statusOf(a, id)} → ${statusOf(b, id)}`),
+    // each run's baseline named on its side only once compared: both excused by their own is no change
+    ruleChanges: ids.filter((id) => statusOf(a, id) !== statusOf(b, id)).map((id) => `${id}: ${excusedBy(statusOf(a, id), "A's")} → ${excusedBy(statusOf(b, id), "B's")}`),
     observed: observedDifferences(a.observed ?? {}, b.observed ?? {}),
   }
 }

@@ -33,7 +33,7 @@ export interface BaselineEntry {
   /**
    * Of a body of another shape: its other problems when it was recorded ([] for none). With it, the
    * entry excuses a body only while it shows no problem beyond `observed` and these; without it (an
-   * entry written before they were recorded, or by hand), a body whose first problem is `observed`.
+   * entry written by hand), a body that shows `observed` alone, as with [].
    */
   alsoObserved?: string[]
 }

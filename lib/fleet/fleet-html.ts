@@ -16,7 +16,8 @@ function deploymentRow(d: FleetDeployment): string {
   // not judged: why comes first, then any failed rule, as deploymentDetail says it in the other formats
   const notJudged = (d.verdict === 'incomplete' || d.verdict === 'error') && d.reason !== undefined
   const known = d.knownRules !== undefined && (notJudged || failed) ? `; ${escapeHtml(knownDetail(d))}` : ''
-  const why = notJudged ? `${escapeHtml(d.reason as string)}${failed ? `; failed: ${failed}` : ''}${known}` : failed ? `${d.fault === undefined ? '' : escapeHtml(failedWords(d))}${failed}${known}${d.reason !== undefined ? `; ${escapeHtml(d.reason)}` : ''}` : escapeHtml(deploymentDetail(d))
+  // the column's heading says "failed rules"; known failures after them need the list said failed, as the other formats say it
+  const why = notJudged ? `${escapeHtml(d.reason as string)}${failed ? `; failed: ${failed}` : ''}${known}` : failed ? `${d.fault === undefined && !known ? '' : escapeHtml(failedWords(d))}${failed}${known}${d.reason !== undefined ? `; ${escapeHtml(d.reason)}` : ''}` : escapeHtml(deploymentDetail(d))
   return `<tr class="${VERDICT_CLASS[d.verdict]}"><td><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></td><td><code>${escapeHtml(d.baseUrl)}</code></td><td><span class="badge ${VERDICT_CLASS[d.verdict]}">${VERDICT_WORD[d.verdict]}</span> <span class="muted">exit ${d.exitCode}</span></td><td>${why}</td><td>${escapeHtml(writesDetail(d) ?? '—')}</td></tr>`
 }
 

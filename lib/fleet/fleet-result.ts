@@ -17,6 +17,7 @@ import { PREFIX } from '../result/record-prefixes.ts'
 import { runFileProblem } from './run-file.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
 import { whyNoResults } from './run-folder-words.ts'
+import { noteExpiredEntries, noteFixedEntries } from './fixed-entries.ts'
 
 /** What one deployment's run said, as fleet.json holds it. */
 export interface FleetDeployment {
@@ -178,6 +179,9 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
 
 /** The fleet's verdict from its deployments' (in the order given). */
 export function fleetOf(deployments: FleetDeployment[], runs: readonly RunFile[], tool: FleetResult['tool'], error?: string): FleetResult {
+  // a baseline's entries no longer failing anywhere it was read: a note, as a single run names them
+  noteFixedEntries(deployments, runs)
+  noteExpiredEntries(deployments, runs)
   const failed = deployments.filter((d) => d.exitCode === 1).length
   const notJudged = deployments.filter((d) => d.exitCode === 2).length
   // a failure is the verdict whatever else went wrong; without one, anything not judged is none

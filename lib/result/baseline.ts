@@ -41,9 +41,14 @@ const sameFailure = (entry: BaselineEntry, rule: string, check: CheckResult) => 
 function sameObserved(entry: BaselineEntry, check: CheckResult): boolean {
   const failure = check.failure
   if (entry.observed === undefined || failure?.observed === undefined) return true
-  // an entry of a body's every problem (alsoObserved, [] for none): the body shows no problem it does
-  // not name; one written before a body's other problems were recorded: its first, as it was
-  return noProblemBeyond({ observed: entry.observed, alsoObserved: entry.alsoObserved }, { observed: failure.observed, alsoObserved: failure.alsoObserved }) ?? entry.observed === failure.observed
+  // the body shows no problem the entry does not name: one without alsoObserved (written by hand) names
+  // `observed` alone, the deviation its writer knew, not whatever else comes to break the body
+  return noProblemBeyond(entryProblems(entry, entry.observed), { observed: failure.observed, alsoObserved: failure.alsoObserved }) ?? entry.observed === failure.observed
+}
+
+/** The problems an entry of `observed` names: one without `alsoObserved` names `observed` alone. */
+function entryProblems(entry: BaselineEntry, observed: string): ShownProblems {
+  return { observed, alsoObserved: entry.alsoObserved ?? [] }
 }
 
 /** What a failure showed: its first problem, and a body's others when they were recorded (FailureDetail.alsoObserved). */
@@ -117,8 +122,9 @@ function unexcusedNote(rule: string, check: CheckResult, entries: readonly Basel
   const changed = live.find((e) => sameFailure(e, rule, check))
   // a body that shows a problem beyond those the entry knows: the new one first, the line is cut in the terminal
   const problems = check.failure?.alsoObserved !== undefined ? [observed, ...check.failure.alsoObserved] : []
-  const beyond = changed?.alsoObserved !== undefined && problems.includes(changed.observed) ? problems.filter((p) => p !== changed.observed && !changed.alsoObserved!.includes(p!)) : []
-  if (changed && beyond.length > 0) return `the body now shows ${beyond.join(' and ')}, beside what an entry excuses for ${code}${shown(changed.observed, changed.alsoObserved)}: the entry does not excuse it (reason: "${changed.reason}"): --update-baseline records it once you agree`
+  const named = changed?.observed !== undefined ? [changed.observed, ...(changed.alsoObserved ?? [])] : []
+  const beyond = named.some((p) => problems.includes(p)) ? problems.filter((p) => !named.includes(p!)) : []
+  if (changed && beyond.length > 0) return `the body now shows ${beyond.join(' and ')}, beside what an entry excuses for ${code}${shown(changed.observed, changed.alsoObserved)}: the entry does not excuse it (reason: "${changed.reason}")${changed.alsoObserved === undefined ? ', and names no other problem (no alsoObserved)' : ''}: --update-baseline records it once you agree`
   if (changed) return `an entry excuses this check for ${code}${shown(changed.observed, changed.alsoObserved)}; it now fails${shown(observed, check.failure?.alsoObserved)}, which the entry does not excuse (reason: "${changed.reason}"): --update-baseline records it once you agree`
   const otherCode = live.find((e) => namesCheck(e, rule, check))
   if (otherCode) return `an entry excuses this check for ${otherCode.code}${shown(otherCode.observed)}, not ${code}${shown(observed)} (reason: "${otherCode.reason}")`
@@ -257,8 +263,8 @@ export function updatedBaseline(result: RunResult, previous: Baseline, today: st
  * A kept entry as --update-baseline writes it, from the failures it excused today. One without
  * `observed` gets it; when it excused several answers (an entry of the rule written by hand, on a
  * gateway's 403s and its 404s), one entry for each, with its reason and date, not the first answer
- * alone, which turned the others red on the next run. One of a body's first problem (before its
- * other problems were recorded) gets `alsoObserved`: every other problem those bodies showed.
+ * alone, which turned the others red on the next run. One of a body's problem without
+ * `alsoObserved` (by hand) gets it: every other problem the bodies it excused showed.
  */
 function recordedAnswers(entry: BaselineEntry, failures: readonly FailureDetail[]): BaselineEntry[] {
   const withAll = (observed: string, of: readonly FailureDetail[]): BaselineEntry => {

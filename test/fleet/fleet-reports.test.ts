@@ -221,6 +221,15 @@ describe('a deployment that passed only by its --baseline (known failures)', () 
     expect(html).toMatch(/<code>create-returns-201<\/code>.*<td><span class="badge warn">KNOWN \(BASELINE\)<\/span><\/td><td><span class="badge pass">/)
     expect(html).not.toContain('ADVISORY')
   })
+
+  test('failed beside its known failures: fleet.html says which rules failed, as fleet.md and the terminal do, not a list the known failures seem to extend', () => {
+    const failed = resultOf(new Map([['create-returns-201', [excused]], ['ids-unique', [check('ids-unique check', 'fail')]]]), { ...facts, problems: [] }, ['create-returns-201', 'ids-unique'])
+    const mixed = fleetOf([deploymentOf('us', 'https://us.example/v1', 'us/report.html', failed)], [failed], TOOL)
+    const words = 'failed: ids-unique; known failures its baseline excused: create-returns-201'
+    expect(fleetTerminal(mixed, 'fleet.html')).toContain(words)
+    expect(fleetMarkdown(mixed).replaceAll('\\', '')).toContain(words)
+    expect(fleetHtml(mixed)).toContain('<td>failed: <code>ids-unique</code>; known failures its baseline excused: create-returns-201</td>')
+  })
 })
 
 describe('a deployment whose failed rules all met one fault (a gateway answering 502 to everything)', () => {

@@ -3,9 +3,9 @@
  * entry records the others (`alsoObserved`, [] for none), and excuses a body only while it shows no
  * problem beyond those. Before, a service known to leave `status` out of its errors whose next
  * deploy wrote `code` as a number (or a list known for ids as strings whose descriptions became
- * null) passed its gate: the first problem was still the known one. An entry written before the
- * others were recorded excuses a body by its first problem, as it did, and --update-baseline adds
- * them; an entry written by hand without `observed` that excused several answers gets one entry
+ * null) passed its gate: the first problem was still the known one. An entry without them
+ * (written by hand: `observed` alone) names that problem alone, the one its writer knew; it excused
+ * a body whose first problem it was, whatever else the body showed. An entry written by hand without `observed` that excused several answers gets one entry
  * for each, not the first answer alone (the others went red on the next run).
  */
 import { describe, expect, test } from 'vitest'
@@ -67,12 +67,30 @@ describe("a body's every problem", () => {
     expect(applyBaseline(deployed(noStatusCodeNumber, third), baseline, 'b.json', TODAY).exitCode).toBe(1)
   })
 
-  test('an entry written before the other problems were recorded excuses by the first, as it did; --update-baseline adds them', () => {
-    const older: BaselineEntry = { rule: RULE, code: 'SCHEMA_MISMATCH', observed: 'body lacks required property "code"', reason: 'API-7: problem details', expires: '2099-01-31' }
-    expect(applyBaseline(deployed(problemDetails, problemDetails), { knownFailures: [older] }, 'b.json', TODAY).exitCode).toBe(0)
-    const updated = updatedBaseline(deployed(problemDetails, problemDetails), { knownFailures: [older] }, TODAY)
-    expect(updated.knownFailures).toEqual([{ ...older, alsoObserved: ['body lacks required property "message"'] }])
-    expect(applyBaseline(deployed(problemDetails, problemDetails), updated, 'b.json', TODAY).exitCode).toBe(0)
+  test('an entry written by hand without alsoObserved names its observed alone: a body that shows it and another problem fails, the other named', () => {
+    const byHand: BaselineEntry = { rule: RULE, code: 'SCHEMA_MISMATCH', observed: 'body lacks required property "status"', reason: 'OPS-9: no status yet', expires: '2099-01-31' }
+    expect(applyBaseline(deployed(noStatus, noStatus), { knownFailures: [byHand] }, 'b.json', TODAY).exitCode).toBe(0)
+    const result = applyBaseline(deployed(noStatus, noStatusCodeNumber), { knownFailures: [byHand] }, 'b.json', TODAY)
+    expect(result.exitCode).toBe(1)
+    const checks = result.rules.find((r) => r.id === RULE)!.checks
+    expect(checks.map((c) => c.status)).toEqual(['warn', 'fail'])
+    expect(checks[1]!.baselineNote).toMatch(/^the body now shows body\.code must be string, beside what an entry excuses for SCHEMA_MISMATCH as body lacks required property "status": .*names no other problem \(no alsoObserved\)/)
+    expect(result.baseline!.changed).toBeUndefined()
+    expect(result.baseline!.fixed).toEqual([])
+    // its observed written as a problem other than the body's first: the first is the one not excused
+    const second: BaselineEntry = { rule: RULE, code: 'SCHEMA_MISMATCH', observed: 'body.code must be string', reason: 'OPS-10' }
+    const note = applyBaseline(deployed(noStatusCodeNumber), { knownFailures: [second] }, 'b.json', TODAY).rules.find((r) => r.id === RULE)!.checks[0]!.baselineNote
+    expect(note).toMatch(/^the body now shows body lacks required property "status", beside/)
+  })
+
+  test('an entry without alsoObserved that excused bodies of its one problem: --update-baseline writes alsoObserved [] and keeps its reason', () => {
+    const older: BaselineEntry = { rule: RULE, code: 'SCHEMA_MISMATCH', observed: 'body lacks required property "status"', reason: 'OPS-9: no status yet', expires: '2099-01-31' }
+    const updated = updatedBaseline(deployed(noStatus, noStatus), { knownFailures: [older] }, TODAY)
+    expect(updated.knownFailures).toEqual([{ ...older, alsoObserved: [] }])
+    // one that did not excuse a body of two problems is replaced deliberately, its reason asked again and the old one quoted
+    const accepted = updatedBaseline(deployed(problemDetails, problemDetails), { knownFailures: [{ ...older, observed: 'body lacks required property "code"' }] }, TODAY)
+    expect(accepted.knownFailures).toMatchObject([{ observed: 'body lacks required property "code"', alsoObserved: ['body lacks required property "message"'], reason: expect.stringContaining('"OPS-9: no status yet"') }])
+    expect(applyBaseline(deployed(problemDetails, problemDetails), accepted, 'b.json', TODAY).exitCode).toBe(0)
   })
 
   test('an entry of the rule without observed (written by hand) that excused two answers: --update-baseline writes one for each, and the next run passes', () => {

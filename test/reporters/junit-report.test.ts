@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest'
 import type { RunProblem } from '../../lib/result/run-problems.ts'
 import { attr, junitReport, xml } from '../../lib/reporters/junit-report.ts'
+import { applyBaseline } from '../../lib/result/baseline.ts'
 import { check, everythingFails, HOSTILE, runResult } from './fixture.ts'
 import { elements, parseXml, XmlError } from './xml.ts'
 
@@ -127,6 +128,16 @@ describe('junit.xml', () => {
     expect(elements(root, 'skipped')[0].attributes.message).toBe('not verified: --read-only sends no request that could create a record')
     expect(elements(root, 'system-out')[0].text).toBe('advisory: 401 without a WWW-Authenticate header')
     expect(elements(root, 'failure')).toHaveLength(0)
+  })
+
+  test("a known failure (--baseline) is skipped with its reason, and its note is no advisory: a must-rule's check read 'advisory: known failure …'", () => {
+    const failed = runResult((id) => (id === 'create-returns-201' ? [check('POST /categories with name only → 201', 'fail')] : [check(`${id} check`, 'pass')]))
+    const entry = { rule: 'create-returns-201', code: 'UNEXPECTED_STATUS', reason: 'TICKET-12: answers 200' }
+    const root = parseXml(junitReport(applyBaseline(failed, { knownFailures: [entry] }, 'b.json', '2026-06-01')))
+    expect(elements(root, 'skipped').map((e) => e.attributes.message)).toEqual(['known failure: TICKET-12: answers 200'])
+    const out = elements(root, 'system-out').map((e) => e.text)
+    expect(out).toHaveLength(1)
+    expect(out[0]).toMatch(/^known failure \(baseline: TICKET-12: answers 200\): \[UNEXPECTED_STATUS\] /)
   })
 
   test('problems of the run are errors in a testsuite of their own', () => {
