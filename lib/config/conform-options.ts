@@ -57,7 +57,7 @@ export const CONFORM_OPTIONS = [
     help: 'production acceptance behind a load balancer: the reads and the create-then-list round trip N times over fresh connections (one create a round); every rule then says in how many rounds it failed',
   },
   { flag: 'read-only', kind: 'boolean', env: 'CONFORM_READ_ONLY', help: 'send no POST at all' },
-  { flag: 'max-writes', kind: 'integer', value: 'N', env: 'CONFORM_MAX_WRITES', min: 0, defaultText: 'every POST the suite declares', help: 'send at most N POSTs (one answered 429 is sent again: it was not processed); each goes on a connection of its own, and one left unanswered or answered 503 is never sent again (it may have been stored)' },
+  { flag: 'max-writes', kind: 'integer', value: 'N', env: 'CONFORM_MAX_WRITES', min: 0, defaultText: 'every POST the suite declares', help: 'send at most N POSTs, each on a connection of its own; one left unanswered, or answered 429 or 503, is never sent again (it may have been stored)' },
   {
     flag: 'rate-limit',
     kind: 'integer',

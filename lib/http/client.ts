@@ -148,8 +148,8 @@ export class HttpClient {
       const held = this.rateHold.answered(response.status, releasedAt, asked, response.headers['retry-after'], response.headers.date)
       if (asked === undefined) return result
       const reads = (this.resent.unavailable ??= { begun: 0, stored: false })
-      const unavailablePost = options.method === 'POST' && response.status === 503
-      // the list is read once for the POST: whether it shows the record, which then is not sent again
+      // the list is read once for the POST: whether it shows the record, which then is not sent again (a 429 too: RFC 6585 §4 says too many, not that it was not processed)
+      const unavailablePost = options.method === 'POST' && (response.status === 503 || response.status === 429)
       const foundStored = () => ((listRead = true), storedDespiteUnavailable(options, result, (line) => this.options.journal?.record(line), this.redact, reads, this.options.boundedWrites === true))
       if (unavailablePost && !listRead && worthLooking(reads, this.options.boundedWrites === true) && (keptBack = await foundStored())) return keptBack
       const wait = Math.max(asked, held)

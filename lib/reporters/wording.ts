@@ -127,7 +127,7 @@ export function writeMode(result: RunResult): string {
   if (result.options.readOnly) return 'read-only (--read-only): no POST sent, nothing created'
   const { writes = 0, resentWrites = 0, resentLostWrites = 0 } = result.summary
   const resent =
-    (resentWrites > 0 ? `, and ${resentWrites} sent again after the server answered 429 or 503 (statuses that say it was not processed)` : '') +
+    (resentWrites > 0 ? `, and ${resentWrites} sent again after the server answered 429 or 503 (a limit or a pause: the lists read for the first of them showed none stored)` : '') +
     (resentLostWrites > 0 ? `, and ${resentLostWrites} sent again after their connection closed before any answer (the list showed them not stored)` : '')
   const { maxWrites, maxWritesGiven, confirm = 0, repeat = 1 } = result.options
   const sent = writes - resentWrites - resentLostWrites
