@@ -72,7 +72,7 @@ export class HttpClient {
     this.resent = options.postResends ?? { afterWait: 0, afterLostAnswer: 0 }
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }
-    this.stages = options.journal ? journalStages(options.journal, { url: (url) => this.redact(url), redact: this.redact }) : UNHEARD
+    this.stages = options.journal ? journalStages(options.journal, { url: (url) => this.redact(url), redact: this.redact, everyHeader: options.journalEveryHeader === true }) : UNHEARD
     this.runEnd = options.run ? AbortSignal.any([this.closed.signal, options.run.signal]) : this.closed.signal
     // each request in flight listens to the run's end (--concurrency of them, and those waiting their turn)
     unlimitedListeners(this.runEnd)
