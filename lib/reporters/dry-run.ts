@@ -132,7 +132,8 @@ export function dryRunTerminal(plan: DryRunPlan, files: readonly string[]): stri
   return lines.join('\n') + '\n'
 }
 
-const KEPT_WORDS: Record<string, string> = { 'read-only': 'by --read-only', 'write-budget': 'over --max-writes', 'not-needed': 'that no selected rule (--rule) judges' }
+// the setting is named by the Writes line above (a flag, or CONFORM_READ_ONLY in a profile): not here
+const KEPT_WORDS: Record<string, string> = { 'read-only': 'as the run is read-only', 'write-budget': 'over the write budget', 'not-needed': 'that no selected rule (--rule) judges' }
 
 /** dry-run.md: the facts, then every request whole, as an HTTP message. */
 export function dryRunMarkdown(plan: DryRunPlan): string {
