@@ -80,7 +80,7 @@ export interface OptionDocs {
    */
   readOnly: unknown
   /**
-   * Send at most N POSTs (one answered 429 is sent again: it was not processed); each goes on a connection of its own, and one left unanswered or answered 503 is never sent again (it may have been stored).
+   * Send at most N POSTs, each on a connection of its own; one left unanswered, or answered 429 or 503, is never sent again (it may have been stored).
    * Takes a whole number, at least 0. Not given: read from CONFORM_MAX_WRITES, else every POST the suite declares. The command line's --max-writes.
    */
   maxWrites: unknown

@@ -19,12 +19,12 @@ type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${
 type ValueOf<Kind> = Kind extends 'boolean' ? boolean : Kind extends 'integer' ? number : Kind extends 'list' ? string | readonly string[] : string
 
 /**
- * Flags that print instead of running (help, version, the catalogue), the base URL, which may come
+ * Flags that print instead of running (help, version, the catalogue, a dry run's requests), the base URL, which may come
  * later (a function or a promise), and --targets: a fleet is the command line's (lib/fleet/), and
  * passed through, the run ignored it and checked the embedded reference server, a pass whatever
  * the deployments do.
  */
-const NOT_OPTIONS = ['help', 'version', 'list-rules', 'base-url', 'targets'] as const
+const NOT_OPTIONS = ['help', 'version', 'list-rules', 'dry-run', 'base-url', 'targets'] as const
 /** What a caller who asked for a fleet is told instead. */
 const FLEET_REFUSED = 'targets is the command line\'s (a fleet of deployments, one verdict: npx petstore-conform --targets FILE); here, call runConformance() once per deployment, each with its baseUrl and apiKey'
 type CommandLineOnly = (typeof NOT_OPTIONS)[number]

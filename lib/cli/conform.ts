@@ -111,6 +111,10 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   if (apiKeyInArgv(argv) !== undefined && env.npm_lifecycle_event !== undefined) io.err(`conform: note: ${KEY_ON_NPM_COMMAND_LINE}\n`)
   // --base-url repeated, or --targets FILE: several deployments at once (lib/fleet/)
   const fleet = fleetRequest(argv)
+  if (fleet && argv.some((arg) => arg === '--dry-run' || arg.startsWith('--dry-run='))) {
+    io.err('conform: --dry-run shows the requests of one deployment\'s run: give it one --base-url (a targets entry\'s readOnly or maxWrites as --read-only or --max-writes), not several or --targets\n')
+    return 2
+  }
   if (fleet) {
     const { runFleet } = await import('../fleet/fleet-run.ts')
     const knownSecrets = [env.CONFORM_API_KEY, apiKeyInArgv(argv), swallowedKey]
@@ -138,6 +142,15 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   if (config.listRules) {
     io.out(listRules())
     return 0
+  }
+  if (config.dryRun) {
+    // nothing goes to the base URL, so no preflight; a failure is said on stderr, and the folder's reports are left as they are
+    try {
+      return await (await import('./dry-run.ts')).dryRun(config, Promise.resolve().then(loadSuite).then(async (suite) => (await suite.loadSuites(), suite)), io, interrupt)
+    } catch (error) {
+      io.err(`conform: the dry run could not be made: ${visibleLine(redact((error as Error).message ?? String(error)))}\n`)
+      return 2
+    }
   }
 
   // no address, yet one was meant: the embedded server would pass, a gate green on nothing of the service's

@@ -49,6 +49,8 @@ export interface Config {
   allowInsecureHttp: boolean
   allowAnyBasePath: boolean
   listRules: boolean
+  /** --dry-run: send nothing to the base URL; show the requests the run would send (lib/cli/dry-run.ts). */
+  dryRun: boolean
   help: boolean
   /** Print the tool's version and exit. */
   version: boolean
@@ -239,6 +241,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     allowInsecureHttp: values['allow-insecure-http'] === true,
     allowAnyBasePath: values['allow-any-base-path'] === true,
     listRules: values['list-rules'] === true,
+    dryRun: values['dry-run'] === true,
     help: values.help === true,
     version: values.version === true,
     profile: values.env as string | undefined,

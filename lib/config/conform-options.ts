@@ -57,7 +57,7 @@ export const CONFORM_OPTIONS = [
     help: 'production acceptance behind a load balancer: the reads and the create-then-list round trip N times over fresh connections (one create a round); every rule then says in how many rounds it failed',
   },
   { flag: 'read-only', kind: 'boolean', env: 'CONFORM_READ_ONLY', help: 'send no POST at all' },
-  { flag: 'max-writes', kind: 'integer', value: 'N', env: 'CONFORM_MAX_WRITES', min: 0, defaultText: 'every POST the suite declares', help: 'send at most N POSTs (one answered 429 is sent again: it was not processed); each goes on a connection of its own, and one left unanswered or answered 503 is never sent again (it may have been stored)' },
+  { flag: 'max-writes', kind: 'integer', value: 'N', env: 'CONFORM_MAX_WRITES', min: 0, defaultText: 'every POST the suite declares', help: 'send at most N POSTs, each on a connection of its own; one left unanswered, or answered 429 or 503, is never sent again (it may have been stored)' },
   {
     flag: 'rate-limit',
     kind: 'integer',
@@ -109,6 +109,11 @@ export const CONFORM_OPTIONS = [
   { flag: 'seed', kind: 'integer', value: 'N', env: 'CONFORM_SEED', min: 0, defaultText: 'a new one per run', help: 'the seed of the generated inputs: every report prints it, and the same seed sends the same values again' },
   { flag: 'rule', kind: 'list', value: 'ID', defaultText: 'all', help: 'run only this rule (repeatable)' },
   { flag: 'list-rules', kind: 'boolean', help: 'print the rule catalogue and exit' },
+  {
+    flag: 'dry-run',
+    kind: 'boolean',
+    help: "send nothing to the base URL: make the run these options ask for against the embedded reference server instead (on loopback, with the key given) and print every request it sent, as the deployment would get it (headers with the key as $CONFORM_API_KEY, bodies), its POSTs and the checks the options leave unverified; dry-run.md and dry-run.json in --report-dir hold them whole (docs/production.md)",
+  },
   { flag: 'allow-insecure-http', kind: 'boolean', help: 'allow http:// to a host that is not loopback, and NODE_TLS_REJECT_UNAUTHORIZED=0 to turn off the check of an https:// server\'s certificate (without it, the certificate is checked whatever that variable says): either way the key may be read on its way' },
   { flag: 'allow-any-base-path', kind: 'boolean', help: 'run although the path does not end in /v1 (that rule then fails)' },
   { flag: 'version', kind: 'boolean', help: 'print the version and exit' },

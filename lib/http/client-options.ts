@@ -42,6 +42,8 @@ export interface ClientOptions {
   evidenceBodyBytes?: number
   /** The run's journal (lib/http/journal.ts): every request's stages are handed to it; undefined: none (unit tests of the client). */
   journal?: JournalListener
+  /** The journal's dispatched line carries every request's headers as recorded, a GET's too, not only a POST's (a dry run, lib/cli/dry-run.ts). */
+  journalEveryHeader?: boolean
   /** At most this many requests a second, every attempt counted (--rate-limit); undefined: no pacing. */
   requestsPerSecond?: number
   /** The run's W3C trace id (lib/http/trace-context.ts); each request gets a span id of its own. Undefined: a new one per client. */

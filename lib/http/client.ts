@@ -72,7 +72,7 @@ export class HttpClient {
     this.resent = options.postResends ?? { afterWait: 0, afterLostAnswer: 0 }
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }
-    this.stages = options.journal ? journalStages(options.journal, { url: (url) => this.redact(url), redact: this.redact }) : UNHEARD
+    this.stages = options.journal ? journalStages(options.journal, { url: (url) => this.redact(url), redact: this.redact, everyHeader: options.journalEveryHeader === true }) : UNHEARD
     this.runEnd = options.run ? AbortSignal.any([this.closed.signal, options.run.signal]) : this.closed.signal
     // each request in flight listens to the run's end (--concurrency of them, and those waiting their turn)
     unlimitedListeners(this.runEnd)
@@ -148,8 +148,8 @@ export class HttpClient {
       const held = this.rateHold.answered(response.status, releasedAt, asked, response.headers['retry-after'], response.headers.date)
       if (asked === undefined) return result
       const reads = (this.resent.unavailable ??= { begun: 0, stored: false })
-      const unavailablePost = options.method === 'POST' && response.status === 503
-      // the list is read once for the POST: whether it shows the record, which then is not sent again
+      // the list is read once for the POST: whether it shows the record, which then is not sent again (a 429 too: RFC 6585 §4 says too many, not that it was not processed)
+      const unavailablePost = options.method === 'POST' && (response.status === 503 || response.status === 429)
       const foundStored = () => ((listRead = true), storedDespiteUnavailable(options, result, (line) => this.options.journal?.record(line), this.redact, reads, this.options.boundedWrites === true))
       if (unavailablePost && !listRead && worthLooking(reads, this.options.boundedWrites === true) && (keptBack = await foundStored())) return keptBack
       const wait = Math.max(asked, held)

@@ -13,6 +13,9 @@
 import { exactIntegerTextAt, numberText } from '../json/exact-json.ts'
 import { parsedOnce } from '../json/parsed-once.ts'
 import type { Exchange, TransportErrorCode } from './exchange.ts'
+import { LIMITED_NOT_SENT_AGAIN, UNAVAILABLE_NOT_SENT_AGAIN } from './not-sent-again-words.ts'
+
+export { LIMITED_NOT_SENT_AGAIN, LIMITED_RECORD_FOUND, UNAVAILABLE_NOT_SENT_AGAIN } from './not-sent-again-words.ts'
 
 /** Why the client did not send a request it was asked to send. */
 /**
@@ -90,7 +93,7 @@ export interface JournalEntry extends Omit<JournalLine, 'phase'> {
    * complete answer may have; so may one answered with a server fault (500, a gateway's 502 or 504),
    * which says that the request failed, not that nothing was stored: a service that commits and then
    * fails to write its answer, or a gateway that gave up waiting on a service that went on, stored
-   * it. 429 and 503 say they were not processed (RFC 6585 §4, RFC 9110 §15.6.4); any other status
+   * it. A 429 or 503 whose record a list showed did too (stored-despite-unavailable.ts); any other status
    * created nothing on a server that tells the truth (a 4xx that was stored anyway shows up in a
    * later list, which the checks compare, and the ledger lists: lib/result/ledger-from-list.ts).
    */
@@ -207,16 +210,9 @@ export const ANSWER_LOST_NOT_SENT_AGAIN = 'no answer, not in the list (which may
  */
 export const ANSWER_LOST_RESENDS_SPENT = "no answer, not in the list (which may show it late): not sent again, as the run had sent its bound of POSTs again after lost answers (as many as its plan's POSTs), so it may have created a record"
 
-/**
- * The journal's words for a POST answered 503 that the list does not show and that an explicit
- * --max-writes keeps from going again (lib/http/stored-despite-unavailable.ts): a 503 may come after
- * the store, so it may have created a record, counted with the POSTs answered with a server fault.
- */
-export const UNAVAILABLE_NOT_SENT_AGAIN = 'answered 503, not in the list (which may show it late): not sent again under --max-writes, so it may have created a record'
-
-/** A POST answered with a server fault that does not say nothing was stored: a 5xx but 503, or a 503 not sent again under --max-writes. */
+/** A POST answered with a server fault that does not say nothing was stored: a 5xx but 503, or a 503 (or 429) not sent again under --max-writes. */
 export const faultAnsweredWrite = (entry: Pick<JournalEntry, 'method' | 'status' | 'answerLost'>): boolean =>
-  entry.method === 'POST' && (answeredFault(entry.status) || (entry.status === 503 && entry.answerLost === UNAVAILABLE_NOT_SENT_AGAIN))
+  entry.method === 'POST' && (answeredFault(entry.status) || (entry.status === 503 && entry.answerLost === UNAVAILABLE_NOT_SENT_AGAIN) || (entry.status === 429 && entry.answerLost === LIMITED_NOT_SENT_AGAIN))
 
 /** The words of a lost POST the list did not show and that was not sent again: one that may have created a record. */
 const NOT_SENT_AGAIN: ReadonlySet<string> = new Set([ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT])
@@ -231,7 +227,7 @@ export interface JournalTotals {
   requests: number
   /** POSTs that went out (every attempt). */
   writes: number
-  /** Of them, resends of a POST answered 429 or 503 (statuses that say it was not processed). */
+  /** Of them, resends of a POST answered 429 or 503 that the list did not show stored (none under --max-writes). */
   resentWrites: number
   /** Of them, resends of a POST whose connection closed before any answer, which the list showed was not stored (lib/http/lost-answer.ts). */
   resentLostWrites: number

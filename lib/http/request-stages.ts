@@ -50,9 +50,10 @@ export const UNHEARD: RequestStages = { refused: () => undefined, dispatched: ()
  * $CONFORM_API_KEY, secret --header values redacted): which credential, Content-Type and Accept
  * each write went with, also in a journal.ndjson a killed run left. A body of bytes (not all UTF-8)
  * carries them exactly too, as the exchange does: its `body` shows them as \xNN escapes, which a body
- * of text holding those characters would show alike.
+ * of text holding those characters would show alike. `everyHeader`: a GET's dispatched line carries
+ * its headers too (a dry run lists every request whole).
  */
-export function journalStages(journal: JournalListener, shown: { url: (url: string) => string; redact: (text: string) => string }): RequestStages {
+export function journalStages(journal: JournalListener, shown: { url: (url: string) => string; redact: (text: string) => string; everyHeader?: boolean }): RequestStages {
   // made once per request (each attempt has an exchange of its own), not at each of its stages:
   // its URL redacted once
   const made = new WeakMap<Exchange, Omit<JournalLine, 'phase' | 'at'>>()
@@ -77,7 +78,7 @@ export function journalStages(journal: JournalListener, shown: { url: (url: stri
   })
   return {
     refused: (exchange, tag, reason, detail) => journal.record({ ...opened(exchange, tag), phase: 'refused', at: exchange.startedAt, reason, detail }),
-    dispatched: (exchange, tag) => journal.record({ ...opened(exchange, tag), ...(exchange.request.method === 'POST' ? { headers: exchange.request.headers } : {}), phase: 'dispatched', at: exchange.startedAt }),
+    dispatched: (exchange, tag) => journal.record({ ...opened(exchange, tag), ...(exchange.request.method === 'POST' || shown.everyHeader === true ? { headers: exchange.request.headers } : {}), phase: 'dispatched', at: exchange.startedAt }),
     onWire: (exchange, tag) => journal.record({ ...opened(exchange, tag), phase: 'on-wire', at: new Date().toISOString() }),
     ended: (exchange, tag, answer) => journal.record(endedLine(opened(exchange, tag), exchange, answer, shown.redact)),
   }

@@ -57,9 +57,10 @@ export const SERVED_LOOKBACK_MS = 4_000
 /** Past the first resends, a 429 or 503 is sent again no sooner than this (a Retry-After: 0 answered again is no loop). */
 const REPEATED_SHORTEST_WAIT_MS = 1_000
 /**
- * Resends of POSTs in one run, at most, for each POST it may send (--max-writes): a 429 or 503
- * says the request was not processed, but a server that creates the record and answers 503 anyway
- * would otherwise get a record for every resend (11,565 records at --max-writes 3, in a review).
+ * Resends of POSTs in one run, at most, for each POST it may send: a limiter's 429 or 503 stored
+ * nothing, but a server that creates the record and answers 503 or 429 anyway would otherwise get
+ * a record for every resend (11,565 records at --max-writes 3, in a review; the list is now read
+ * before such a POST goes again, and under --max-writes none goes again: stored-despite-unavailable.ts).
  * 40: nginx at 5 requests a second with no burst took about 600 resends of the suite's 53 POSTs.
  */
 export const POST_RESENDS_PER_WRITE = 40

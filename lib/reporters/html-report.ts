@@ -21,7 +21,7 @@ import { badge, escapeHtml as h } from './html-text.ts'
 import { recordPrefixWords, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
 import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult, type Status } from '../result/run-result.ts'
-import { failedChecks, FAULT_ANSWERED_WORDS, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, ruleSkipText, seconds, writeMode } from './wording.ts'
+import { failedChecks, FAULT_ANSWERED_WORDS, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, postAnswer, postsSent, ruleSkipText, seconds, writeMode } from './wording.ts'
 
 let css: string | undefined
 
@@ -190,6 +190,21 @@ ${rows.join('\n')}
 </tbody></table>`
 }
 
+/** Every POST that went out, whatever it was answered: an acceptance report says exactly what was written to the deployment. */
+function postsSection(result: RunResult): string {
+  if (result.options.readOnly) return ''
+  const posts = postsSent(result)
+  const rows = posts.map((e, i) => `<tr><td>${i + 1}</td><td>${h(e.onWireAt ?? e.at)}</td><td><code>${h(e.probe ?? '')}</code>${(e.attempt ?? 1) > 1 ? ` (attempt ${e.attempt})` : ''}</td><td>${h(postAnswer(e))}</td><td><code class="sent">${h(e.body ?? (e.bodyBase64 !== undefined ? '(bytes: the journal has them in base64)' : '(no body)'))}</code></td></tr>`)
+  return `<section id="posts">
+<h2>POSTs sent: ${posts.length}</h2>
+<p>Every POST that went out, each attempt, in order: the probe that sent it (docs/inputs.md), its answer and its body, the key never in it. Those the options kept back are in the journal (results.json, journal.ndjson) as refused.</p>
+${posts.length === 0 ? '' : `<table class="ledger"><thead><tr><th>#</th><th>sent</th><th>probe</th><th>answer</th><th>body sent</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody></table>`}
+</section>`
+}
+
 function summarySection(result: RunResult): string {
   const counts = runCounts(result)
   const r = result.summary.rules
@@ -229,6 +244,7 @@ export function htmlReport(result: RunResult): string {
     '<a href="#rules">Rules</a>',
     '<a href="#not-verified">Not verified</a>',
     '<a href="#ledger">Records created</a>',
+    result.options.readOnly ? '' : '<a href="#posts">POSTs sent</a>',
   ]
     .filter(Boolean)
     .join('')
@@ -259,6 +275,7 @@ ${ruleMatrix(result)}
 ${notVerifiedSection(result)}
 ${observedSection(result)}
 ${ledgerSection(result)}
+${postsSection(result)}
 <footer class="hint"><p>Written by ${h(result.tool.name)} ${h(result.tool.version)}. The same results are in results.json (for scripts) and junit.xml (for CI). The API key never appears in reports: requests show it as <code>${h(KEY_PLACEHOLDER)}</code>.</p></footer>
 </main>
 </body>

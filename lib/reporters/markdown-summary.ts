@@ -18,7 +18,7 @@ import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { reproduceKeyMarkdown } from './reproduce-key.ts'
-import { FAULT_ANSWERED_WORDS, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, seconds, writeMode } from './wording.ts'
+import { FAULT_ANSWERED_WORDS, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, postAnswer, postsSent, seconds, writeMode } from './wording.ts'
 
 /** Most failure rows and ledger rows shown; the rest are counted and left to report.html. */
 export const MAX_ROWS = 30
@@ -179,6 +179,14 @@ export function markdownSummary(result: RunResult): string {
     lines.push('| --- | --- | ---: |')
     for (const entry of result.ledger.slice(0, MAX_ROWS)) lines.push(`| ${escapeMarkdown(entry.id)} | ${escapeMarkdown(entry.name)} | ${escapeMarkdown(ledgerStatus(entry))} |`)
     if (result.ledger.length > MAX_ROWS) lines.push('', `… and ${result.ledger.length - MAX_ROWS} more: see results.json.`)
+  }
+  const posts = postsSent(result)
+  if (!result.options.readOnly) {
+    // what was written to the deployment, each POST that went out, not only those that created a record
+    lines.push('', `### POSTs sent: ${posts.length}`, '')
+    if (posts.length > 0) lines.push('| # | probe | answer | body sent |', '| ---: | --- | ---: | --- |')
+    posts.slice(0, MAX_ROWS).forEach((e, i) => lines.push(`| ${i + 1} | ${escapeMarkdown(e.probe ?? '')} | ${escapeMarkdown(postAnswer(e))} | ${escapeMarkdown(e.body ?? (e.bodyBase64 !== undefined ? '(bytes: see the journal)' : '(no body)'), 120)} |`))
+    if (posts.length > MAX_ROWS) lines.push('', `… and ${posts.length - MAX_ROWS} more: see report.html.`)
   }
   lines.push('', 'Full report: `report.html` (open in a browser); `junit.xml` for test tabs; `results.json` for scripts.')
   return lines.join('\n') + '\n'

@@ -4,6 +4,7 @@
  */
 import { theKey } from '../result/key-refused.ts'
 import type { CheckResult, LedgerEntry, RuleResult, RunResult } from '../result/run-result.ts'
+import type { JournalEntry } from '../http/journal.ts'
 import { LEAVES_NOTHING_UNVERIFIED, reportedSkip, type SkipCause } from '../checks/skip-causes.ts'
 import { runCounts } from './run-counts.ts'
 import { NOTHING_SERVED } from '../result/misdirected.ts'
@@ -123,11 +124,29 @@ export function partlyVerified(result: RunResult): { rule: RuleResult; skipped: 
  * counts POSTs, not their resends after a 429 or 503 (a request the server did not process, RFC
  * 6585 §4, RFC 9110 §15.6.4), which are said apart.
  */
+/** Every POST that went out (each attempt), in order, from the journal: what each sent and how it was answered. */
+export function postsSent(result: Pick<RunResult, 'journal'>): JournalEntry[] {
+  return (result.journal ?? []).filter((e) => e.method === 'POST' && e.onWire)
+}
+
+/** A POST's answer in a report's words: its status, or why none came. */
+export const postAnswer = (e: Pick<JournalEntry, 'status' | 'error'>): string => (e.status !== undefined ? String(e.status) : `no answer (${e.error ?? 'none'})`)
+
+/** How the POSTs that went out were answered, commonest first: ", answered 400 ×3, 201 ×2"; nothing without a journal. */
+function postAnswers(result: Pick<RunResult, 'journal'>): string {
+  const counts = new Map<string, number>()
+  for (const e of postsSent(result)) {
+    const answer = e.status !== undefined ? String(e.status) : 'no answer'
+    counts.set(answer, (counts.get(answer) ?? 0) + 1)
+  }
+  return counts.size === 0 ? '' : `, answered ${[...counts].sort((a, b) => b[1] - a[1]).map(([answer, n]) => `${answer} ×${n}`).join(', ')}`
+}
+
 export function writeMode(result: RunResult): string {
   if (result.options.readOnly) return 'read-only (--read-only): no POST sent, nothing created'
   const { writes = 0, resentWrites = 0, resentLostWrites = 0 } = result.summary
   const resent =
-    (resentWrites > 0 ? `, and ${resentWrites} sent again after the server answered 429 or 503 (statuses that say it was not processed)` : '') +
+    (resentWrites > 0 ? `, and ${resentWrites} sent again after the server answered 429 or 503 (a limit or a pause: the lists read for the first of them showed none stored)` : '') +
     (resentLostWrites > 0 ? `, and ${resentLostWrites} sent again after their connection closed before any answer (the list showed them not stored)` : '')
   const { maxWrites, maxWritesGiven, confirm = 0, repeat = 1 } = result.options
   const sent = writes - resentWrites - resentLostWrites
@@ -135,11 +154,11 @@ export function writeMode(result: RunResult): string {
   // the options are named in the bound beside it (or by --max-writes): here only what the POSTs were for
   const why = [...(confirm > 0 ? ['to confirm failures'] : []), ...(repeat > 1 ? ['in further rounds'] : [])].join(' or ')
   const ofThem = again > 0 ? `: ${sent - again} of the plan, ${again} sent again ${why}` : ''
-  if (maxWritesGiven) return `${plural(sent, 'POST')} sent, of at most ${maxWrites} (--max-writes ${maxWrites})${ofThem}${resent}`
+  if (maxWritesGiven) return `${plural(sent, 'POST')} sent, of at most ${maxWrites} (--max-writes ${maxWrites})${ofThem}${resent}${postAnswers(result)}`
   // the default bound: the plan's POSTs, and --confirm more for each failed one (write-plan.ts defaultWriteBound)
   const rounds = repeat > 1 ? `, 1 in each further round (--repeat ${repeat})` : ''
   const bound = confirm > 0 ? `at most ${maxWrites} of the plan${rounds} and ${confirm} more for each failed POST to confirm it (--confirm ${confirm})` : `at most ${maxWrites} of the plan${rounds}`
-  return `${plural(sent, 'POST')} sent, of ${bound}${ofThem}${resent}`
+  return `${plural(sent, 'POST')} sent, of ${bound}${ofThem}${resent}${postAnswers(result)}`
 }
 
 /**

@@ -93,7 +93,7 @@ export interface RunResult {
     requests: number
     /** POSTs that went out, every attempt (from the journal). */
     writes?: number
-    /** Of them, resends of a POST answered 429 or 503 (statuses that say it was not processed). */
+    /** Of them, resends of a POST answered 429 or 503 that the list did not show stored (none under --max-writes). */
     resentWrites?: number
     /** Of them, resends of a POST whose connection closed before any answer, which the list showed was not stored. */
     resentLostWrites?: number

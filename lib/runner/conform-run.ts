@@ -82,6 +82,8 @@ export interface RunOptions {
    * could echo to this deployment.
    */
   otherSecrets?: readonly string[]
+  /** Every request's headers in the journal, a GET's too (a dry run lists every request whole, lib/cli/dry-run.ts). */
+  journalEveryHeader?: boolean
 }
 
 /** The POSTs this configuration may send (the same answer the run's write budget computes, lib/suite-kit/write-budget.ts). */
@@ -149,6 +151,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     ...(config.maxWrites !== undefined ? { boundedWrites: true } : {}),
     rules: config.rules,
     journal,
+    ...(options.journalEveryHeader ? { journalEveryHeader: true } : {}),
     ...(listsRead ? { listsRead } : {}),
     seed: config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31,
     listLagMs: config.listLagMs,

@@ -15,6 +15,9 @@ export type ReportFile = (typeof REPORT_FILES)[number]
 /** The run's journal, which the run appends to as it goes (lib/runner/journal-file.ts), beside the reports. */
 export const JOURNAL_FILE = 'journal.ndjson'
 
+/** What a dry run writes (lib/cli/dry-run.ts): the requests a run would send. A run removes them, as an earlier run's reports: they are no record of what it sent. */
+export const DRY_RUN_FILES = ['dry-run.md', 'dry-run.json'] as const
+
 /** The pages a fleet writes at the top of its report folder, beside junit.xml (lib/fleet/fleet-files.ts). */
 export const FLEET_PAGE_FILES = ['fleet.json', 'fleet.md', 'fleet.html'] as const
 
@@ -24,7 +27,7 @@ export const FLEET_PAGE_FILES = ['fleet.json', 'fleet.md', 'fleet.html'] as cons
  * fleet.html left in the folder said PASS beside this run's FAIL); the reports alone when a run
  * that has written its journal writes them.
  */
-export function clearReports(reportDir: string, files: readonly string[] = [...REPORT_FILES, JOURNAL_FILE, ...FLEET_PAGE_FILES]): void {
+export function clearReports(reportDir: string, files: readonly string[] = [...REPORT_FILES, JOURNAL_FILE, ...FLEET_PAGE_FILES, ...DRY_RUN_FILES]): void {
   for (const file of files) rmSync(join(reportDir, file), { force: true })
 }
 

@@ -43,6 +43,8 @@ export interface RunContext {
   rules: string[]
   /** The run's journal (lib/http/journal.ts): the HTTP client hands it every request's stages. */
   journal?: JournalListener
+  /** Every request's headers in the journal, a GET's too (a dry run, lib/cli/dry-run.ts). */
+  journalEveryHeader?: boolean
   /** Seed of the generated inputs (--seed): the same seed sends the same values. */
   seed: number
   /** --list-lag: how long a created record may take to appear in the list (re-reads while it is missing); 0: the first list is judged. */

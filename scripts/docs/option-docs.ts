@@ -12,7 +12,7 @@ import type { OptionSpec } from '../../lib/config/options.ts'
 import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
 
 /** Flags that are no option of the library (lib/api/options.ts says why). */
-const COMMAND_LINE_ONLY = new Set(['help', 'version', 'list-rules', 'base-url', 'targets'])
+const COMMAND_LINE_ONLY = new Set(['help', 'version', 'list-rules', 'dry-run', 'base-url', 'targets'])
 
 const camelCase = (flag: string) => flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())
 

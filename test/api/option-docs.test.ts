@@ -18,7 +18,7 @@ import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
 import { optionDocsSource } from '../../scripts/docs/option-docs.ts'
 import { ROOT } from '../helpers/run-conform.ts'
 
-const LIBRARY_OPTIONS: readonly OptionSpec[] = CONFORM_OPTIONS.filter((o) => !['help', 'version', 'list-rules', 'base-url', 'targets'].includes(o.flag))
+const LIBRARY_OPTIONS: readonly OptionSpec[] = CONFORM_OPTIONS.filter((o) => !['help', 'version', 'list-rules', 'dry-run', 'base-url', 'targets'].includes(o.flag))
 const camelCase = (flag: string) => flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 

@@ -67,7 +67,7 @@ test('without --max-writes the bound is the plan\'s POSTs and --confirm more for
   expect(posted - summary.writesAgain!).toBeLessThanOrEqual(plan)
   expect(posted).toBeLessThanOrEqual(plan * 3)
   expect(run.stdout).toMatch(new RegExp(`^Writes: at most ${plan} POSTs, and at most 2 more for each failed POST to confirm it \\(--confirm 2\\), and at most ${plan} sent again after an answer lost that the list showed not stored: ${plan * 4} in all`, 'm'))
-  const sent = `Sent: ${posted} POSTs sent, of at most ${plan} of the plan and 2 more for each failed POST to confirm it (--confirm 2): ${posted - summary.writesAgain!} of the plan, ${summary.writesAgain} sent again to confirm failures;`
+  const sent = `Sent: ${posted} POSTs sent, of at most ${plan} of the plan and 2 more for each failed POST to confirm it (--confirm 2): ${posted - summary.writesAgain!} of the plan, ${summary.writesAgain} sent again to confirm failures, answered `
   expect(run.stdout).toContain(sent)
   expect(run.stdout).not.toMatch(/--max-writes/)
   expect(run.results!.options.maxWritesGiven).toBeUndefined()

@@ -41,7 +41,8 @@ test(`--rate-limit ${RATE}: no second holds more than ${RATE} starts of requests
   const posts = server.requests.filter((r) => r.method === 'POST').length
   const sent = `${posts} POSTs sent, of at most ${run.results!.options.maxWrites}`
   const pace = `at most 48 requests in flight (--concurrency 48), at most ${RATE} requests a second (--rate-limit ${RATE})`
-  expect(run.stdout).toContain(`Sent: ${sent} of the plan and 2 more for each failed POST to confirm it (--confirm 2); ${pace}`)
+  expect(run.stdout).toContain(`Sent: ${sent} of the plan and 2 more for each failed POST to confirm it (--confirm 2), answered `)
+  expect(run.stdout).toContain(`; ${pace}`)
   expect(run.files['summary.md']).toContain(`Pacing: ${pace.replace(/[()]/g, (c) => `\\${c}`)}.`)
   expect(run.files['report.html']).toContain(`<dt>Pacing</dt><dd>${pace}</dd>`)
   // when each request started, as the journal of results.json has it
