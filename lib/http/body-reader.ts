@@ -3,14 +3,42 @@
  * cap on the DECODED bytes, so a compression bomb stops at --max-response-bytes, and decoded as
  * UTF-8 with its flaws (a byte order mark, bytes that are not UTF-8) reported instead of hidden.
  */
-import { pipeline, type Readable, type Transform } from 'node:stream'
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream'
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib'
+
+/**
+ * deflate as the zlib format (RFC 9110 §8.4.1.2), or as raw DEFLATE without its wrapper, which the
+ * RFC calls non-conformant and every browser, curl and undici's own fetch read all the same: told
+ * by the first byte, as undici's fetch tells them (a zlib stream's first byte is 0x?8, its method).
+ * Go's compress/flate and Java's new Deflater(level, true) write the raw form; a front answering
+ * every body so failed 17 rules, "171 of 171 requests got no answer" (found by stackhunt3).
+ */
+class InflateEitherForm extends Transform {
+  private inflate: Transform | undefined
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    if (chunk.length === 0) return done()
+    if (!this.inflate) {
+      const inflate = (chunk[0]! & 0x0f) === 0x08 ? createInflate() : createInflateRaw()
+      inflate.on('data', (data: Buffer) => this.push(data))
+      inflate.on('error', (error) => this.destroy(error))
+      this.inflate = inflate
+    }
+    this.inflate.write(chunk, done)
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (!this.inflate) return done()
+    this.inflate.once('end', () => done())
+    this.inflate.end()
+  }
+}
 
 /** Content codings the client decodes (RFC 9110 §8.4.1); identity needs nothing. */
 const DECODERS: Record<string, () => Transform> = {
   gzip: createGunzip,
   'x-gzip': createGunzip,
-  deflate: createInflate,
+  deflate: () => new InflateEitherForm(),
   br: createBrotliDecompress,
 }
 
