@@ -30,11 +30,22 @@ class InflateEitherForm extends Transform {
     if (!this.inflate) {
       // raw DEFLATE has no header to tell it from text mislabelled deflate: it is read only whole
       const inflate = (chunk[0]! & 0x0f) === 0x08 ? createInflate(LENIENT) : createInflateRaw()
-      inflate.on('data', (data: Buffer) => this.push(data))
+      // the reader's pace holds for the inner stream too, so a bomb inflates no faster than it is read (the cap)
+      inflate.on('data', (data: Buffer) => this.push(data) || inflate.pause())
       inflate.on('error', (error) => this.destroy(error))
       this.inflate = inflate
     }
     this.inflate.write(chunk, done)
+  }
+
+  override _read(size: number): void {
+    this.inflate?.resume()
+    super._read(size)
+  }
+
+  override _destroy(error: Error | null, done: (error: Error | null) => void): void {
+    this.inflate?.destroy()
+    done(error)
   }
 
   override _flush(done: TransformCallback): void {
