@@ -133,11 +133,24 @@ const FIBER_TEXT_ERROR =
   "it is an error's text as Go Fiber's default ErrorHandler writes it (c.Status(code).SendString(err.Error()), text/plain; charset=utf-8): its 404 \"Cannot GET …\", keyauth's \"missing or malformed API Key\", " +
   "encoding/json's errors from c.BodyParser; §4 makes every payload JSON and §7 every error the Error record: fiber.Config{ErrorHandler: …} answering c.Status(code).JSON(…) with {code, message, status}, and keyauth's ErrorHandler too"
 
+/**
+ * fasthttp's own answer, before any handler runs: its defaultErrorHandler's texts in text/plain;
+ * charset=utf-8, with Connection: close (measured on fasthttp 1.31, Debian 12: a body past
+ * Server.MaxRequestBodySize answered 400 "Error when parsing request", as every version since does).
+ */
+const FASTHTTP_TEXT = /^(?:Error when parsing request|Too big request header|Request timeout)$/
+const isFasthttpText = (response: RecordedResponse) => response.headers['content-type'] === 'text/plain; charset=utf-8' && FASTHTTP_TEXT.test(response.body)
+const FASTHTTP_TEXT_ERROR =
+  "it is fasthttp's own answer, written before the service's handler runs (its defaultErrorHandler): 400 \"Error when parsing request\" for a body past Server.MaxRequestBodySize or a request it cannot read, " +
+  '431 "Too big request header" past ReadBufferSize, 408 "Request timeout"; §7 makes every error the Error record: a Server.ErrorHandler that writes {code, message, status} as application/json ' +
+  '(413 or 400 for fasthttp.ErrBodyTooLarge: lengths are not shown, §8); Fiber hands these to fiber.Config.ErrorHandler, as ErrRequestEntityTooLarge and the like'
+
 /** Why a response is declared text/html, where DRF's browsable API answers so. */
 export function djangoRailsContentType(response: RecordedResponse): string | undefined {
   if (isBrowsableApi(response)) return BROWSABLE_API
   if (isGoHttpError(response)) return GO_HTTP_ERROR
   if (isFiberText(response)) return FIBER_TEXT_ERROR
+  if (isFasthttpText(response)) return FASTHTTP_TEXT_ERROR
   // measured: Twisted 22.4 (Debian 12), a resource that sets no Content-Type; its Server header names it
   if (response.headers['content-type'] === 'text/html' && /^TwistedWeb\//.test(response.headers.server ?? '')) {
     return (
@@ -153,6 +166,7 @@ export function djangoRailsTextBody(response: RecordedResponse): string | undefi
   if (isBrowsableApi(response)) return BROWSABLE_API
   if (isGoHttpError(response)) return GO_HTTP_ERROR
   if (isFiberText(response)) return FIBER_TEXT_ERROR
+  if (isFasthttpText(response)) return FASTHTTP_TEXT_ERROR
   if (response.status === 401 && response.body.startsWith('HTTP Token: Access denied.')) {
     return (
       "\"HTTP Token: Access denied.\" in text/plain is what Rails' request_http_token_authentication answers (authenticate_or_request_with_http_token, with WWW-Authenticate: Token); " +

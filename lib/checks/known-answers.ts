@@ -18,7 +18,7 @@ import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
 import { openApiDocument } from '../spec/schema-registry.ts'
 import { columnCutSpaces, DJANGO_PERL_NULL_WRITTEN, djangoRailsContentType, djangoRailsErrorBody, djangoRailsStatus, djangoRailsTextBody, DRF_TRIMS, goChangedText } from './django-rails-answers.ts'
-import { nodeChangedText, nodeContentType, nodeErrorBody, nodeStatus } from './node-answers.ts'
+import { nodeChangedText, nodeContentType, nodeErrorBody, nodeStatus, nodeTextBody } from './node-answers.ts'
 import { runtimeContentType, runtimeErrorBody, runtimeStatus, runtimeTextBody } from './runtime-answers.ts'
 import { columnCutText, idPastInt64 } from './sql-store-answers.ts'
 import { NODE_DRIVER_ID_AS_TEXT, undefinedValueStatus } from './orm-driver-answers.ts'
@@ -76,7 +76,7 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
 }
 
 /** Why a body that is not JSON (and not empty) came with this answer, where the stack that sends it is well known. */
-export const textBodyOrigin = (response: RecordedResponse): string | undefined => runtimeTextBody(response) ?? djangoRailsTextBody(response) ?? envoyTextBody(response) ?? lengthInCharacters(response)
+export const textBodyOrigin = (response: RecordedResponse): string | undefined => runtimeTextBody(response) ?? djangoRailsTextBody(response) ?? nodeTextBody(response) ?? envoyTextBody(response) ?? lengthInCharacters(response)
 
 /**
  * A JSON body that ends, mid-value, exactly where its Content-Length says, and holds characters

@@ -74,8 +74,24 @@ export function nodeErrorBody(keys: readonly string[], body?: unknown): string |
   return undefined
 }
 
+/**
+ * Express's default error handler (finalhandler, Express 4 and 5): an HTML page of the error, its
+ * stack in a <pre> (its status text under NODE_ENV=production), with Content-Security-Policy:
+ * default-src 'none' (measured on Express 5.1: express.json()'s 400 for a body that is not JSON).
+ */
+const isExpressErrorPage = (response: RecordedResponse) =>
+  /^text\/html/i.test(response.headers['content-type'] ?? '') && response.headers['content-security-policy'] === "default-src 'none'" && response.body.includes('<title>Error</title>') && response.body.includes('<pre>')
+const EXPRESS_ERROR_PAGE =
+  "it is the HTML page of Express's default error handler (finalhandler: the error's stack in a <pre>, or its status text under NODE_ENV=production), written for an error no error middleware answered " +
+  "(express.json()'s 400 for a body that is not JSON, entity.parse.failed; its 413, entity.too.large) and for a path no route took (\"Cannot GET …\"); " +
+  '§4 makes every payload JSON and §7 every error the Error record: app.use((err, req, res, next) => res.status(err.status ?? 500).json({ code, message, status })) after the routes, and a last app.use answering 404 so'
+
+/** Why a body that is not JSON came, where a Node framework writes it so. */
+export const nodeTextBody = (response: RecordedResponse): string | undefined => (isExpressErrorPage(response) ? EXPRESS_ERROR_PAGE : undefined)
+
 /** Why a response is declared text/plain or not at all, where Koa, Hono, Express or a Node handler of its own writes it so. */
 export function nodeContentType(contentType: string | undefined, response?: RecordedResponse): string | undefined {
+  if (response !== undefined && isExpressErrorPage(response)) return EXPRESS_ERROR_PAGE
   // a body without a type (an empty 401 has another story: known-answers.ts' emptyBodyOrigin)
   if (contentType === undefined && response !== undefined && response.bodyBytes > 0) {
     return (

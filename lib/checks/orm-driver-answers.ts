@@ -32,7 +32,10 @@ export function idPastDoubleOrigin(id: string): string | undefined {
   return (
     `; ${id} is past 2^53: if the store holds them apart, a driver that read its BIGINTs into JavaScript numbers made them one (past 2^53 a number holds only every second integer, then every fourth), ` +
     "as mysql2 does without supportBigNumbers and bigNumberStrings, better-sqlite3 without safeIntegers (db.defaultSafeIntegers(true) holds for the statements prepared after it), and pg with setTypeParser(20, Number) or parseInt; " +
-    'read it as a BigInt or as text, and write it into the JSON as a number'
+    'read it as a BigInt or as text, and write it into the JSON as a number; ' +
+    // measured: a Node gateway in front of a service with ids from 2^53 + 1 that wrote every JSON answer again
+    "or a proxy in front made them one: a gateway or backend-for-frontend that parses the service's answers (JSON.parse, response.json()) and writes them again does the same to every id past 2^53: " +
+    'pass the body on as it came, or parse it with a parser that keeps big integers (lossless-json, json-bigint)'
   )
 }
 

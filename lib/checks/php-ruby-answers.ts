@@ -92,6 +92,15 @@ export function phpRubyStatus(status: number, expected: number): string | undefi
   )
 }
 
+/**
+ * Why 422 came to a create that may be refused for its lengths (400, 413): the validation status of
+ * those stacks for a length they check (measured on a Python service answering 422 past a
+ * VARCHAR(32): the failure said nothing of why).
+ */
+export const LENGTH_REFUSED_422 =
+  "422 is the validation status of FastAPI (pydantic's max_length), Rails (validates :name, length:, answered :unprocessable_entity by the scaffold), Laravel (max:) and Phoenix (validate_length, its FallbackController); " +
+  'whatever the service refuses here, a length it sets (§8 leaves lengths open) or the characters, §4.2 rule 1 and §7 answer a refusal 400 with the Error record (413 for a body too large)'
+
 /** PDO's ids as text, beside Jackson's (known-answers.ts NUMBER_AS_TEXT). */
 export const PDO_ID_AS_TEXT =
   "PHP's PDO::lastInsertId() returns a string, and PDO gives every column as a string under ATTR_STRINGIFY_FETCHES (pdo_sqlite before PHP 8.1, pdo_mysql with emulated prepares): cast the id, (int) $pdo->lastInsertId()"

@@ -249,7 +249,12 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       // a connection refused never put its request on the wire: said apart ("0 of 185 requests got no answer" said a restart's refusals)
       const refused = (result.journal ?? []).filter((e) => !e.onWire && e.error === 'CONNECTION_REFUSED').length
       const refusedWords = `${refused} ${refused === 1 ? 'attempt was' : 'attempts were'} refused a connection (nothing listened on the port then)`
-      const lostWords = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
+      // an answer whose body could not be decoded from its Content-Encoding was an answer: said so, not "got no answer"
+      const undecodable = lost.filter((e) => e.error === 'UNDECODABLE_BODY').length
+      const lostWords =
+        undecodable > 0 && undecodable === lost.length
+          ? `${lost.length} of ${total} requests were answered with a body the client could not decode from its Content-Encoding (${errors}) (${percent(lost.length, total)} %)`
+          : `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
       rate = refused === 0 ? lostWords : lost.length === 0 ? refusedWords : `${lostWords}, and ${refusedWords}`
     } else if (cause === 'key-not-checked') {
       rate = `${members.length} requests without a valid key (none, or one not issued) were served (${keyNotCheckedHint(members.map((m) => m.check))})`

@@ -3,7 +3,7 @@
  * behaviour a variant asks for (compression, chunks, interim answers, delays, closes).
  */
 import type { ServerResponse } from 'node:http'
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
+import { brotliCompressSync, constants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { stringify as losslessStringify } from 'lossless-json'
 
 /** One answer on its way out; `body` is serialised with exact bigint ids unless it is a string. */
@@ -25,8 +25,8 @@ export interface Transport {
   gzipUnlessIdentity?: boolean
   /** gzip the body when the request accepts gzip, but say nothing of it (no Content-Encoding); a number: only a body of more bytes than that (a compressor's threshold). */
   gzipUnlabelled?: boolean | number
-  /** Compress every body with this coding, whatever the request's Accept-Encoding says. */
-  forceCoding?: 'gzip' | 'deflate' | 'br'
+  /** Compress every body with this coding, whatever the request's Accept-Encoding says ('raw-deflate': labelled deflate, without the zlib wrapper; 'gzip-unfinished': labelled gzip, flushed and never finished). */
+  forceCoding?: 'gzip' | 'deflate' | 'br' | 'raw-deflate' | 'gzip-unfinished'
   /** How the body text becomes bytes (default UTF-8): a mutation writes a BOM or Latin-1 here. */
   encodeText?: (text: string) => Buffer
   /**
@@ -97,7 +97,14 @@ export function serialise(body: unknown): string {
   }
 }
 
-const COMPRESSORS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }
+const COMPRESSORS = {
+  gzip: gzipSync,
+  deflate: deflateSync,
+  br: brotliCompressSync,
+  'raw-deflate': deflateRawSync,
+  'gzip-unfinished': (bytes: Buffer) => gzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH }),
+}
+const LABELS = { gzip: 'gzip', deflate: 'deflate', br: 'br', 'raw-deflate': 'deflate', 'gzip-unfinished': 'gzip' }
 
 export function send(res: ServerResponse, reply: Reply, transport: Transport, acceptEncoding: string | undefined): void {
   const write = () => {
@@ -126,7 +133,7 @@ export function send(res: ServerResponse, reply: Reply, transport: Transport, ac
     if (unlabelledOver !== undefined && bytes.byteLength > unlabelledOver && /\bgzip\b/i.test(acceptEncoding ?? '')) bytes = gzipSync(bytes)
     if (transport.forceCoding) {
       bytes = COMPRESSORS[transport.forceCoding](bytes)
-      headers['content-encoding'] = transport.forceCoding
+      headers['content-encoding'] = LABELS[transport.forceCoding]
     }
     if (transport.connectionClose) headers.connection = 'close'
     if (transport.closeDelimited) res.useChunkedEncodingByDefault = false

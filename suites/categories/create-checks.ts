@@ -13,6 +13,7 @@ import { check } from '../../lib/suite-kit/check.ts'
 import { expectErrorRecord, expectErrorStatusMatches, expectStatusOfAnyErrorRecordMatches } from '../../lib/checks/error-record.ts'
 import { readableRecords } from './list-checks.ts'
 import { refusedCharactersOrigin } from '../../lib/checks/sql-store-answers.ts'
+import { LENGTH_REFUSED_422 } from '../../lib/checks/php-ruby-answers.ts'
 import { sameNameToAStore } from '../../lib/checks/collated-names.ts'
 import type { CategoryProbes, CreateProbe, LengthFollowUp } from './probes.ts'
 import { DESCRIPTION_FLOOR, NAME_FLOOR } from '../cases/valid-creates.ts'
@@ -49,7 +50,7 @@ function refusedForLengthCheck(c: CreateProbe, creates: readonly CreateProbe[]):
     await expectKeyServedOnCreates(result, creates)
     if (!LENGTH_REFUSALS.includes(status)) {
       fail(
-        { ...statusFailure(responseOf(result)), message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal for length: 400, 413)${status >= 500 && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : ''}`, expected: 'status 201, or 400 or 413 because lengths are not shown (§8)', actual: `status ${describeStatus(responseOf(result))}` },
+        { ...statusFailure(responseOf(result)), message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal for length: 400, 413)${status >= 500 && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : status === 422 ? `: ${LENGTH_REFUSED_422}` : ''}`, expected: 'status 201, or 400 or 413 because lengths are not shown (§8)', actual: `status ${describeStatus(responseOf(result))}` },
         result.exchange,
       )
     }
@@ -260,7 +261,7 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
         fail(
           {
             ...statusFailure(responseOf(result)),
-            message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal: ${refusals.join(', ')})${status >= 500 && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : ''}`,
+            message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal: ${refusals.join(', ')})${status >= 500 && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : status === 422 ? `: ${LENGTH_REFUSED_422}` : ''}`,
             expected: `status 201, or ${refusals.join(' or ')} because ${refusable}`,
             actual: `status ${describeStatus(responseOf(result))}`,
           },

@@ -144,6 +144,23 @@ describe("Go Fiber's default ErrorHandler (emulated from Fiber v2's documented d
   })
 })
 
+describe("fasthttp's own answers (measured on fasthttp 1.31, Debian 12, a Server with MaxRequestBodySize)", () => {
+  const fasthttp = (status: number, body: string) => makeResponse({ status, headers: { 'content-type': 'text/plain; charset=utf-8', server: 'fasthttp', connection: 'close' }, body, method: 'POST' })
+
+  test('a body past MaxRequestBodySize, answered 400 "Error when parsing request", is named as fasthttp\'s, not Koa\'s', () => {
+    for (const [status, body] of [[400, 'Error when parsing request'], [431, 'Too big request header'], [408, 'Request timeout']] as const) {
+      expect(failureOf(() => jsonBodyOf(fasthttp(status, body))).message, body).toMatch(/it is fasthttp's own answer, written before the service's handler runs .*Server\.ErrorHandler/)
+      const typed = failureOf(() => expectJsonContentType(fasthttp(status, body))).message
+      expect(typed, body).toMatch(/fasthttp's own answer/)
+      expect(typed, body).not.toMatch(/Koa/)
+    }
+  })
+
+  test('other texts are not', () => {
+    expect(failureOf(() => jsonBodyOf(fasthttp(400, 'Error when parsing the request body'))).message).not.toMatch(/fasthttp/)
+  })
+})
+
 describe('texts that came back changed', () => {
   test("spaces trimmed from both ends name DRF's trim_whitespace beside PHP's and Ruby's", () => {
     expect(firstDifference('  cf-x-padded  ', 'cf-x-padded')).toMatch(/PHP's trim\(\).*; Django REST framework's CharField takes leading and trailing whitespace away too \(trim_whitespace=True by default/)

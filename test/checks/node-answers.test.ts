@@ -10,7 +10,7 @@
 import { describe, expect, test } from 'vitest'
 import { firstDifference } from '../../lib/checks/category.ts'
 import { expectErrorRecord } from '../../lib/checks/error-record.ts'
-import { expectJsonContentType, expectStatus } from '../../lib/checks/response.ts'
+import { expectJsonContentType, expectStatus, jsonBodyOf } from '../../lib/checks/response.ts'
 import { wrongTypeCases } from '../../suites/cases/wrong-types.ts'
 import { makeResponse, verdictOf } from './make-response.ts'
 
@@ -69,6 +69,21 @@ describe('text/plain where §4 asks application/json', () => {
     const failure = failureOf(() => expectJsonContentType(makeResponse({ status: 401, headers: { 'content-type': contentType }, body: 'Unauthorized' })))
     expect(failure.code).toBe('WRONG_CONTENT_TYPE')
     expect(failure.message).toMatch(words)
+  })
+})
+
+describe("Express's default error page (finalhandler), measured on Express 5.1", () => {
+  const PAGE = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Bad Request</pre>\n</body>\n</html>\n'
+  const page = (body: string) =>
+    makeResponse({ status: 400, headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'", 'x-content-type-options': 'nosniff' }, body, method: 'POST' })
+
+  test("express.json()'s 400 for a body that is not JSON, as an HTML page, is named as Express's, for its type and for its body", () => {
+    expect(failureOf(() => expectJsonContentType(page(PAGE))).message).toMatch(/; it is the HTML page of Express's default error handler \(finalhandler.*app\.use\(\(err, req, res, next\) =>/)
+    expect(failureOf(() => jsonBodyOf(page(PAGE))).message).toMatch(/^the 400 body is not valid JSON; it is the HTML page of Express's default error handler/)
+  })
+
+  test('another HTML page is not', () => {
+    expect(failureOf(() => jsonBodyOf(page('<html><body><pre>Bad Request</pre></body></html>'))).message).not.toMatch(/Express/)
   })
 })
 

@@ -6,7 +6,8 @@
  */
 import { describe, expect, test } from 'vitest'
 import { startReferenceServer } from '../../lib/server/reference-server.ts'
-import { findCase } from '../../lib/server/server-cases.ts'
+import { errorReply, findCase } from '../../lib/server/server-cases.ts'
+import { columnLimits } from '../../lib/server/variants/inputs.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { failedRules, runsWithKey } from '../helpers/run-conform.ts'
 
@@ -22,5 +23,27 @@ describe('creates refused for their lengths with 400', () => {
     const failed = run.results!.rules.find((r) => r.id === 'json-content-type')!.checks.filter((c) => c.status === 'fail').map((c) => c.name)
     expect(failed.length).toBeGreaterThan(0)
     for (const name of failed) expect(name).toMatch(/^POST \/categories with .* → if refused with 400, the error is application\/json$/)
+  }, 60_000)
+})
+
+describe('creates refused for their lengths with 422', () => {
+  // measured: a Python service on http.server and sqlite3 answering 422 past a 32-character name said
+  // "POST answered 422, expected 201 (or a refusal for length: 400, 413)" and nothing of why
+  test('create-returns-201 fails on those refusals, naming 422 as the validation status of the stacks that answer it so', async () => {
+    const limits = columnLimits(32, 255)
+    const server = serve(
+      await startReferenceServer({
+        apiKey: KEY,
+        behaviour: {
+          validate: limits.validate,
+          finish: (reply) => (reply.status === 400 && JSON.stringify(reply.body).includes('value too long') ? errorReply(422, 'too_long', 'The name is too long.') : reply),
+        },
+      }),
+    )
+    const run = await conform(server)
+    expect(failedRules(run), run.stdout).toEqual(['create-returns-201'])
+    const failures = run.results!.rules.find((r) => r.id === 'create-returns-201')!.checks.filter((c) => c.status === 'fail')
+    expect(failures.length).toBeGreaterThan(0)
+    for (const c of failures) expect(c.failure!.message, c.name).toMatch(/^POST answered 422, expected 201 \(or a refusal.*\): 422 is the validation status of FastAPI .*§4\.2 rule 1 and §7 answer a refusal 400/)
   }, 60_000)
 })

@@ -233,3 +233,17 @@ test('checks failed on connections refused (a server that did not listen for a w
   result.journal = (result.journal ?? []).map((e) => (e.id === id ? { ...e, onWire: false, outcome: 'failed' as const, error: 'CONNECTION_REFUSED' as const, status: undefined } : e))
   expect(faultGroups(result)[0]?.line).toMatch(/^intermittent: 1 attempt was refused a connection \(nothing listened on the port then\), across 1 rule \(list-returns-200\)/)
 })
+
+test('checks failed on bodies the client could not decode (a front labelling them with a coding it cannot undo): the finding says they were answered, not that they "got no answer"', () => {
+  const undecodable = check('c', 'fail', {
+    exchanges: [{ ...exchange({}, 200, ''), error: { code: 'UNDECODABLE_BODY', message: "the 200 response's body could not be decoded from its Content-Encoding (incorrect header check)" } }],
+    failure: { code: 'NO_RESPONSE', message: 'no complete response', expected: 'an HTTP response', actual: 'UNDECODABLE_BODY' },
+    recurrence: { attempts: 1, failures: 1, kind: 'unconfirmed', cause: 'not-needed' },
+  })
+  const result = runResult((id) => [id === 'list-returns-200' ? undecodable : check(`${id} check`, 'pass')])
+  const id = undecodable.exchanges[0]!.id
+  result.journal = (result.journal ?? []).map((e) => (e.id === id ? { ...e, outcome: 'failed' as const, error: 'UNDECODABLE_BODY' as const } : e))
+  const line = faultGroups(result)[0]?.line
+  expect(line).toMatch(/: 1 of \d+ requests were answered with a body the client could not decode from its Content-Encoding \(UNDECODABLE_BODY\)/)
+  expect(line).not.toContain('got no answer')
+})

@@ -191,6 +191,20 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     behaviour: { transport: { delayMs: 0, chunked: true, connectionClose: false, forceCoding: 'deflate' } },
   },
   {
+    name: 'raw-deflate-even-for-identity',
+    description:
+      'every body is sent with Content-Encoding deflate as raw DEFLATE, without the zlib wrapper (Go\'s compress/flate, Java\'s new Deflater(level, true)), even when the request accepts only identity: ' +
+      'RFC 9110 §8.4.1.2 calls that form non-conformant, and browsers, curl and undici\'s fetch read it all the same',
+    behaviour: { transport: { delayMs: 0, chunked: true, connectionClose: false, forceCoding: 'raw-deflate' } },
+  },
+  {
+    name: 'gzip-unfinished-even-for-identity',
+    description:
+      'every body is gzipped, even for identity, and the gzip stream ends at a flush, never finished (no final block, no trailer: a gzip writer flushed and not closed), ' +
+      'which curl, browsers and undici\'s fetch read all the same',
+    behaviour: { transport: { delayMs: 0, chunked: true, connectionClose: false, forceCoding: 'gzip-unfinished' } },
+  },
+  {
     name: 'brotli-even-for-identity',
     description: 'every body is sent with Content-Encoding br (Brotli), even when the request accepts only identity',
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, forceCoding: 'br' } },

@@ -1,0 +1,49 @@
+/**
+ * Content-Encoding deflate is read in both forms: the zlib format RFC 9110 §8.4.1.2 names, and raw
+ * DEFLATE without its wrapper, which the RFC calls non-conformant and browsers, curl and undici's
+ * own fetch read all the same (Go's compress/flate and Java's new Deflater(level, true) write it);
+ * and a gzip or deflate stream that ends at a flush, never finished, is read as they read it. A
+ * front that answered every body either way failed 17 rules (UNDECODABLE_BODY); the variants
+ * raw-deflate-even-for-identity and gzip-unfinished-even-for-identity pass.
+ */
+import { Readable } from 'node:stream'
+import { text } from 'node:stream/consumers'
+import { constants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
+import { describe, expect, test } from 'vitest'
+import { decodedStream } from '../../lib/http/body-reader.ts'
+import { startReferenceServer } from '../../lib/server/reference-server.ts'
+import { findCase } from '../../lib/server/server-cases.ts'
+import { VARIANTS } from '../../lib/server/variants.ts'
+import { failedRules, runsWithKey } from '../helpers/run-conform.ts'
+
+const BODY = JSON.stringify([{ id: 1, name: 'cf-x-dog', description: 'ünïcödé '.repeat(40) }])
+const pieces = (bytes: Buffer) => Readable.from([bytes.subarray(0, 1), bytes.subarray(1, 7), bytes.subarray(7)])
+
+describe('a deflate body', () => {
+  test('in the zlib format, and as raw DEFLATE, whatever pieces it comes in', async () => {
+    expect(await text(decodedStream(pieces(deflateSync(Buffer.from(BODY))), ['deflate']))).toBe(BODY)
+    expect(await text(decodedStream(pieces(deflateRawSync(Buffer.from(BODY))), ['deflate']))).toBe(BODY)
+    expect(await text(decodedStream(Readable.from([]), ['deflate']))).toBe('')
+  })
+
+  test('a gzip or deflate stream flushed and never finished (no trailer), as curl, browsers and undici\'s fetch read it', async () => {
+    const unfinished = { finishFlush: constants.Z_SYNC_FLUSH }
+    expect(await text(decodedStream(pieces(gzipSync(Buffer.from(BODY), unfinished)), ['gzip']))).toBe(BODY)
+    expect(await text(decodedStream(pieces(deflateSync(Buffer.from(BODY), unfinished)), ['deflate']))).toBe(BODY)
+  })
+
+  test('that is neither still fails to decode, nor does JSON sent as it is under a gzip or deflate label', async () => {
+    await expect(text(decodedStream(Readable.from([Buffer.from('{"not": "deflate"}')]), ['deflate']))).rejects.toThrow()
+    await expect(text(decodedStream(Readable.from([Buffer.from('[{"id": 1, "name": "x"}]')]), ['deflate']))).rejects.toThrow()
+    await expect(text(decodedStream(Readable.from([Buffer.from('{"not": "gzip"}')]), ['gzip']))).rejects.toThrow()
+  })
+
+  const KEY = 'raw-deflate-key-0123456789'
+  const { serve, conform } = runsWithKey(KEY)
+  test.each(['raw-deflate-even-for-identity', 'gzip-unfinished-even-for-identity'])('a service whose every body is so passes: %s', async (name) => {
+    const variant = findCase(VARIANTS, name)!
+    const run = await conform(serve(await startReferenceServer({ apiKey: KEY, behaviour: variant.behaviour })))
+    expect(failedRules(run), run.stdout).toEqual([])
+    expect(run.code, run.stdout).toBe(0)
+  }, 60_000)
+})
