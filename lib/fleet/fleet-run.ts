@@ -169,7 +169,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
       const interruptExit = signalExit()
       if (interruptExit !== undefined) run.result.exitCode = interruptExit
       const { writeRunReports } = await runner.loadReports()
-      return writeRunReports(run, config, runEnv).shown
+      return writeRunReports(run, config, runEnv, 'files only').shown
     } catch (error) {
       try {
         return cannotRun(d, `the run could not be made: ${(error as Error).message ?? String(error)}`)

@@ -38,6 +38,7 @@ import { afterTheRace, idleNoticeAsLost, lostInTransit } from './lost-answer.ts'
 import { oneShowedStored, storedDespiteUnavailable, worthLooking } from './stored-despite-unavailable.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
 import { RefusedConnections } from './refused-connections.ts'
+import { SameBodies } from './same-bodies.ts'
 import type { PostResends, ClientOptions, HttpResult, SendOptions } from './client-options.ts'
 export type { ClientOptions, HttpResult, SendOptions }
 
@@ -58,6 +59,7 @@ export class HttpClient {
   private readonly rateHold: RateHold // what a 429 holds back (lib/http/rate-hold.ts)
   private readonly resent: PostResends // POSTs sent again, counted over the run's clients (the run's suites each have one) when it shares its count
   private readonly outlastedAnswers = new OutlastedAnswers()
+  private readonly sameBodies = new SameBodies() // a large body read again unchanged, kept once (lib/http/same-bodies.ts)
   private readonly answers: AnswerClock
   private readonly refusals = new RefusedConnections((at) => this.answers.answeredSince(at), () => this.options.timeoutMs) // a server restarting (refused-connections.ts)
   private readonly traceId: string
@@ -299,7 +301,8 @@ export class HttpClient {
     const bytes = await readCapped(response.body as unknown as Readable, codings, progress, this.options.maxResponseBytes, this.kept, this.answers.bodyListener(response.statusCode))
     this.answers.answered(response.statusCode)
     const decoded = decodeUtf8(bytes)
-    const { body, truncated } = this.evidence(decoded.text)
+    // the body as evidence: redacted, cut to the evidence limit (lib/http/redact.ts)
+    const { body, truncated } = redactedCut(decoded.text, this.evidenceBodyBytes, this.keyFormLength, this.redact)
     exchange.response = {
       status: response.statusCode,
       headers,
@@ -311,13 +314,9 @@ export class HttpClient {
       ...(http10 ? { httpVersion: '1.0' as const } : {}),
     }
     const cookies = cookieHeaderOf(response.headers['set-cookie'])
-    return { exchange, text: decoded.text, ...(decoded.byteOrderMark ? { byteOrderMark: true } : {}), ...(decoded.invalidUtf8 ? { invalidUtf8: true } : {}), ...(cookies ? { cookies } : {}) }
+    return { exchange, text: this.sameBodies.kept(decoded.text, exchange), ...(decoded.byteOrderMark ? { byteOrderMark: true } : {}), ...(decoded.invalidUtf8 ? { invalidUtf8: true } : {}), ...(cookies ? { cookies } : {}) }
   }
 
-  /** The body as evidence: redacted, cut to the evidence limit (lib/http/redact.ts). */
-  private evidence(text: string): { body: string; truncated: boolean } {
-    return redactedCut(text, this.evidenceBodyBytes, this.keyFormLength, this.redact)
-  }
   /** Milliseconds left before the run's deadline, by the run's clock; Infinity without one. */
   private msLeft = (): number => this.options.run?.msLeft() ?? Infinity
 

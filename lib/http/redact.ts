@@ -320,7 +320,14 @@ function formsRedactor(patterns: readonly SecretPattern[]): Redactor {
 export function redactedCut(text: string, limit: number, margin: number, redact: Redactor): { body: string; truncated: boolean } {
   if (text.length <= limit) return { body: redact(text), truncated: false }
   const redacted = redact(text.slice(0, limit + margin))
-  return { body: redacted.slice(0, Math.min(limit, redacted.length - margin)), truncated: true }
+  // copied: V8 makes a slice of a long text a view of it (a sliced string), which would keep the
+  // whole body (a 14 MB list as two-byte text) alive for as long as its evidence lives, the run's end
+  return { body: ownCopy(redacted.slice(0, Math.min(limit, redacted.length - margin))), truncated: true }
+}
+
+/** `text` in characters of its own: not a view of a longer text it was cut from, which it would keep in memory. Every UTF-16 unit as it was, a lone surrogate too. */
+export function ownCopy(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le')
 }
 
 /** The longest text a redacted secret can occupy: how far a cut must look past its end. */

@@ -91,9 +91,10 @@ export function completedRun(
 /**
  * Writes a completed run's reports (redacted) into its report folder, and the updated baseline
  * when asked; returns the terminal summary. `env`: the run's environment, where the GitHub Actions
- * output looks for its files. The run's journal.ndjson, written as the run went, is left as it is.
+ * output looks for its files; 'files only': the files, no summary (and no GitHub Actions output).
+ * The run's journal.ndjson, written as the run went, is left as it is.
  */
-export function writeRunReports(run: CompletedRun, config: Pick<Config, 'workingDir' | 'reportDir'>, env: NodeJS.ProcessEnv): RunReports {
+export function writeRunReports(run: CompletedRun, config: Pick<Config, 'workingDir' | 'reportDir'>, env: NodeJS.ProcessEnv, summary: 'summary' | 'files only' = 'summary'): RunReports {
   const { result, redact } = run
   if (run.baselineUpdate) writeBaseline(run.baselineUpdate.path, run.baselineUpdate.data)
   const reportDir = resolve(config.workingDir, config.reportDir)
@@ -110,6 +111,8 @@ export function writeRunReports(run: CompletedRun, config: Pick<Config, 'working
     texts.set(file, text)
     reportFiles.push(shownPath(path, config.workingDir))
   }
+  // a fleet prints lines of its own, and writes the GitHub Actions output once (lib/fleet/fleet-run.ts): a run's summary would go unread
+  if (summary === 'files only') return { reportFiles, summary: '', shown: shownResult }
   const terminal = terminalSummary(shownResult, reportFiles, commandAsRun(env))
   // the job summary is summary.md's text, made once
   const github = githubActionsOutput(shownResult, terminal, texts.get('summary.md') ?? markdownSummary(shownResult), env, redact)
