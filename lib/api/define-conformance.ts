@@ -12,6 +12,7 @@ import { entryCheck } from '../result/baseline.ts'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import * as vitest from 'vitest'
 import { beforeAll, describe, test, type TestContext } from 'vitest'
 import { createRedactor } from '../http/redact.ts'
 import { PROJECT_ROOT } from '../project-root.ts'
@@ -184,14 +185,36 @@ async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, run
  * that are not this one), it says where it goes instead.
  */
 function refusedWhereMisplaced(declaredAt: string | undefined, declare: () => void): void {
+  const where = "defineConformance() declares vitest's tests and hooks: call it at the top level of a test file that vitest runs (npx vitest run), or inside a describe(), not inside a test or a hook; from a script, runConformance() from the main entry makes the run"
+  const refuse = (why: string, cause?: unknown): never => {
+    const misplaced = new ConformanceConfigError(`${where} (${why})`, cause === undefined ? undefined : { cause })
+    misplaced.stack = withFrame(`${misplaced.name}: ${misplaced.message}`, declaredAt)
+    throw misplaced
+  }
+  // inside a hook vitest says nothing: what it is given after the file's collection is never run (a beforeAll that starts the service, then declares: a green file without one check)
+  if (collectionOver()) refuse('called in a hook: vitest has collected the file, and tests declared now would never run; to check a service a hook starts, call it at the top level with baseUrl as a function, defineConformance({ baseUrl: () => service.baseUrl })')
   try {
     declare()
   } catch (error) {
     // its first sentence: what follows is vitest's list of other causes, or its own way out (a describe)
     const said = /^[^\n]*?[.!](?=\s|$)/.exec(String((error as Error)?.message ?? error))?.[0].slice(0, -1) ?? String(error)
-    const misplaced = new ConformanceConfigError(`defineConformance() declares vitest's tests and hooks: call it at the top level of a test file that vitest runs (npx vitest run), or inside a describe(), not inside a test or a hook; from a script, runConformance() from the main entry makes the run (vitest said: ${said})`, { cause: error })
-    misplaced.stack = withFrame(`${misplaced.name}: ${misplaced.message}`, declaredAt)
-    throw misplaced
+    refuse(`vitest said: ${said}`, error)
+  }
+}
+
+/**
+ * Whether vitest is done collecting the current file's tests (it is running them: a hook, a test):
+ * no test is current and its current suite's file has its collection time. Read through
+ * TestRunner's getCurrentSuite and getCurrentTest, in vitest 4 and 5; vitest 3 has it in `vitest/suite` only, which vitest 5 lacks: there, false.
+ */
+function collectionOver(): boolean {
+  const runner = (vitest as { TestRunner?: { getCurrentSuite?: () => { file?: { collectDuration?: number } }; getCurrentTest?: () => unknown } }).TestRunner
+  try {
+    // inside a test, vitest's own refusal is given (with its words)
+    if (typeof runner?.getCurrentSuite !== 'function' || typeof runner.getCurrentTest !== 'function' || runner.getCurrentTest() !== undefined) return false
+    return runner.getCurrentSuite().file?.collectDuration !== undefined
+  } catch {
+    return false
   }
 }
 
