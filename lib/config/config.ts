@@ -8,7 +8,7 @@ import { resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
 import { findRule, ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { closestName } from './closest-name.ts'
-import { isLoopbackHost, mayBeAKey, meantUrl, unixSocketProblem } from './url-hints.ts'
+import { isLoopbackHost, loopbackTypo, mayBeAKey, meantUrl, unixSocketProblem, withoutScheme } from './url-hints.ts'
 import { CONFORM_OPTIONS, type ConformFlag } from './conform-options.ts'
 import { checkApiKey } from './api-key.ts'
 import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
@@ -315,7 +315,7 @@ export function checkBaseUrl(config: Config, name: string): void {
     const shown = JSON.stringify(withoutUserinfo(raw)).replace(/[\p{Cf}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
     const meant = meantUrl(withoutUserinfo(raw))
     if (meant !== undefined) throw new ConfigError(`${name} ${shown} is not a valid URL: an IPv6 address goes in brackets, ${meant} (Node's server.address() gives it without them)`)
-    throw new ConfigError(withScheme ? `${name} ${shown} is not a valid URL (its host or port?); give one like ${example}` : `${name} ${shown} is not a URL with a scheme; give one like ${example}`)
+    throw new ConfigError(withScheme ? `${name} ${shown} is not a valid URL (its host or port?); give one like ${example}` : withoutScheme(`${name} ${shown}`, raw, example))
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ConfigError(`${name} must start with https:// (or http:// on loopback), got ${url.protocol}//`)
@@ -328,6 +328,9 @@ export function checkBaseUrl(config: Config, name: string): void {
     if (url.hostname === '[::]' || url.hostname === '0.0.0.0') {
       throw new ConfigError(`${name} ${url.host} is the unspecified address, which a server listening on every interface reports, not one to send to: give its loopback address, http://127.0.0.1:${url.port || 80}${url.pathname.replace(/\/+$/, '')} (or http://[::1]:${url.port || 80}…)`)
     }
+    // a loopback host mistyped (127.0.0.l, locahost): the address meant, not a way to send the key in clear text
+    const typo = loopbackTypo(name, url)
+    if (typo !== undefined) throw new ConfigError(typo)
     throw new ConfigError(
       `refusing to send the API key in clear text to ${url.host}: use https://, or --allow-insecure-http if you really mean it`,
     )

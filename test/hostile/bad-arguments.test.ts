@@ -26,12 +26,27 @@ const CASES: Case[] = [
   {
     name: 'a base URL that is not a URL',
     args: ['--base-url', 'petstore.example/v1'],
-    says: /--base-url "petstore\.example\/v1" is not a URL with a scheme; give one like https:\/\/petstore\.example\/v1/,
+    says: /--base-url "petstore\.example\/v1" is not a URL with a scheme; did you mean https:\/\/petstore\.example\/v1\?$/,
   },
   {
-    name: 'a base URL without its scheme, that new URL() would take for one',
+    name: 'a base URL without its scheme, that new URL() would take for one: the loopback URL meant, over http',
     args: ['--base-url', 'localhost:8080/v1'],
-    says: /--base-url "localhost:8080\/v1" is not a URL with a scheme/,
+    says: /--base-url "localhost:8080\/v1" is not a URL with a scheme; did you mean http:\/\/localhost:8080\/v1\?$/,
+  },
+  {
+    name: 'a base URL with its "://" mistyped: the URL meant',
+    args: ['--base-url', 'http:/127.0.0.1:8080/v1'],
+    says: /--base-url "http:\/127\.0\.0\.1:8080\/v1" is not a URL with its scheme \(":" then "\/\/"\); did you mean http:\/\/127\.0\.0\.1:8080\/v1\?$/,
+  },
+  {
+    name: 'a loopback address mistyped, over http: the address meant, not https:// or --allow-insecure-http',
+    args: ['--base-url', 'http://127.0.0.l:8080/v1'],
+    says: /^conform: --base-url 127\.0\.0\.l:8080 is not this machine: http:\/\/ is taken for localhost, 127\.x\.x\.x and \[::1\] only; did you mean http:\/\/127\.0\.0\.1:8080\/v1\?$/,
+  },
+  {
+    name: 'localhost mistyped, over http: localhost meant',
+    args: ['--base-url', 'http://locahost:8080/v1'],
+    says: /--base-url locahost:8080 is not this machine: .*; did you mean http:\/\/localhost:8080\/v1\?$/,
   },
   {
     name: 'a base URL not ending in /v1',
@@ -80,7 +95,7 @@ const CASES: Case[] = [
   {
     name: 'credentials in a base URL without its colon: not shown',
     args: ['--base-url', 'https//alice:S3cretPassw0rd@petstore.example/v1'],
-    says: /--base-url "https\/\/\*\*\*@petstore\.example\/v1" is not a URL with a scheme/,
+    says: /--base-url "https\/\/\*\*\*@petstore\.example\/v1" is not a URL with its scheme \(":" then "\/\/"\); give one like https:\/\/petstore\.example\/v1$/,
     hidden: 'S3cretPassw0rd',
   },
   {
