@@ -15,7 +15,7 @@ import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
 import { PASSPHRASE_VARIABLE, readClientTls, tlsWithoutHttps, type ClientTls } from './client-tls.ts'
 import { ConfigError } from './config-error.ts'
 import { writeSettings, type WritesFrom } from './write-settings.ts'
-import { misspelledWriteSetting } from './misspelled-settings.ts'
+import { misspelledKeySetting, misspelledWriteSetting } from './misspelled-settings.ts'
 import { BaselineError, baselineWriteProblem, readBaseline, type Baseline } from './baseline-file.ts'
 import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionValue } from './options.ts'
 
@@ -206,6 +206,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
       return value === '' ? undefined : value
     }
     values = resolveOptions(CONFORM_OPTIONS, flags, setting) as Record<ConformFlag, OptionValue>
+    const keyMisspelled = values['base-url'] !== undefined && values['api-key'] === undefined ? misspelledKeySetting([['in the environment', env], [`in .env.${profile}`, profileFile], ['in .env', dotenvFile]]) : undefined
+    if (keyMisspelled) throw new ConfigError(keyMisspelled)
     // which of the two gave the base URL, for messages about it
     baseUrlSource = flags['base-url'] !== undefined ? '--base-url' : 'CONFORM_BASE_URL'
     keySource = flags['api-key'] !== undefined ? '--api-key' : 'CONFORM_API_KEY'
