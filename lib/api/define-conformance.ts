@@ -193,12 +193,43 @@ function refusedWhereMisplaced(declaredAt: string | undefined, declare: () => vo
   }
   // inside a hook vitest says nothing: what it is given after the file's collection is never run (a beforeAll that starts the service, then declares: a green file without one check)
   if (collectionOver()) refuse('called in a hook: vitest has collected the file, and tests declared now would never run; to check a service a hook starts, call it at the top level with baseUrl as a function, defineConformance({ baseUrl: () => service.baseUrl })')
+  // a second suite in the same describe: every test of it named as one of the first's (two services in one file)
+  const suite = currentSuite()
+  if (suite !== undefined && declaredIn.has(suite)) {
+    const twice = new ConformanceConfigError("defineConformance() is called a second time in the same describe (or at the file's top level again): its tests would have the first one's names, in every reporter, and one service's failures would read as the other's; wrap each call in a describe() named for its service, describe('orders v2', () => { defineConformance({ … }) })")
+    twice.stack = withFrame(`${twice.name}: ${twice.message}`, declaredAt)
+    throw twice
+  }
   try {
     declare()
+    if (suite !== undefined) declaredIn.add(suite)
   } catch (error) {
     // its first sentence: what follows is vitest's list of other causes, or its own way out (a describe)
     const said = /^[^\n]*?[.!](?=\s|$)/.exec(String((error as Error)?.message ?? error))?.[0].slice(0, -1) ?? String(error)
     refuse(`vitest said: ${said}`, error)
+  }
+}
+
+/** What vitest 4 and 5 tell of the suite being collected (TestRunner's statics), undefined in vitest 3. */
+interface Collector {
+  suite?: object
+  file?: { collectDuration?: number }
+}
+const vitestRunner = () => (vitest as { TestRunner?: { getCurrentSuite?: () => Collector; getCurrentTest?: () => unknown } }).TestRunner
+
+/** The describe (or file) where defineConformance() declared its suite already. */
+const declaredIn = new WeakSet<object>()
+
+/**
+ * The describe defineConformance() is called in: its suite, or, at a file's top level, the file
+ * (vitest's default suite is one for every file of a worker, its file changed each time).
+ */
+function currentSuite(): object | undefined {
+  try {
+    const collector = vitestRunner()?.getCurrentSuite?.()
+    return collector?.suite ?? collector?.file
+  } catch {
+    return undefined
   }
 }
 
@@ -208,7 +239,7 @@ function refusedWhereMisplaced(declaredAt: string | undefined, declare: () => vo
  * TestRunner's getCurrentSuite and getCurrentTest, in vitest 4 and 5; vitest 3 has it in `vitest/suite` only, which vitest 5 lacks: there, false.
  */
 function collectionOver(): boolean {
-  const runner = (vitest as { TestRunner?: { getCurrentSuite?: () => { file?: { collectDuration?: number } }; getCurrentTest?: () => unknown } }).TestRunner
+  const runner = vitestRunner()
   try {
     // inside a test, vitest's own refusal is given (with its words)
     if (typeof runner?.getCurrentSuite !== 'function' || typeof runner.getCurrentTest !== 'function' || runner.getCurrentTest() !== undefined) return false

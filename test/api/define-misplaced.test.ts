@@ -52,3 +52,15 @@ test('inside a hook, a unit test beside it: the hook fails with the suite\'s wor
   expect(run.junit).toContain('conformance.test.mjs:7:')
   expect(run.assertions.map((a) => a.title)).toEqual(['a unit test'])
 }, 120_000)
+
+test('twice in one describe (two services in one file): the second is refused, placed at its call; in a describe each, both declare', async () => {
+  const two = (first: string, second: string) => [`import { describe } from 'vitest'`, `import { defineConformance } from '${entryFiles().vitest}'`, `const options = { baseUrl: 'http://127.0.0.1:9/v1', apiKey: process.env.KEY, rule: 'list-returns-200' }`, first, second].join('\n')
+  const twice = await childVitest(join(work, 'twice'), two('defineConformance(options)', 'defineConformance(options)'), [], { env: { KEY: 'misplaced-key-7d3f2a' } })
+  expect(twice.code).toBe(1)
+  const [file] = (JSON.parse(readFileSync(join(work, 'twice', 'vitest.json'), 'utf8')) as { testResults: { message: string }[] }).testResults
+  expect(file?.message).toBe("defineConformance() is called a second time in the same describe (or at the file's top level again): its tests would have the first one's names, in every reporter, and one service's failures would read as the other's; wrap each call in a describe() named for its service, describe('orders v2', () => { defineConformance({ … }) })")
+  expect(twice.junit).toContain('conformance.test.mjs:5:')
+  const apart = await childVitest(join(work, 'apart'), two("describe('orders v1', () => defineConformance(options))", "describe('orders v2', () => defineConformance(options))"), [], { env: { KEY: 'misplaced-key-7d3f2a' } })
+  expect(apart.output).not.toContain('a second time')
+  expect(new Set(apart.assertions.map((a) => a.ancestorTitles[0]))).toEqual(new Set(['orders v1', 'orders v2']))
+}, 120_000)
