@@ -343,7 +343,7 @@ export function checkBaseUrl(config: Config, name: string): void {
     )
   }
   if (!config.apiKey) {
-    throw new ConfigError('no API key: set CONFORM_API_KEY (or --api-key) to the key issued for the account')
+    throw new ConfigError(`no API key: set CONFORM_API_KEY (in the environment, or in ${resolve(config.workingDir, '.env')}, where .env files are read) or --api-key to the key issued for the account`)
   }
   config.baseUrl = url.href.replace(/\/+$/, '')
 }

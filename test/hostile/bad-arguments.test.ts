@@ -73,7 +73,8 @@ const CASES: Case[] = [
     name: 'no key for a remote server',
     args: ['--base-url', 'https://petstore.example/v1'],
     env: { CONFORM_API_KEY: '' },
-    says: /no API key: set CONFORM_API_KEY \(or --api-key\)/,
+    // the .env named where it is read (the folder the command ran in): a newcomer's key sat in their service's .env
+    says: /no API key: set CONFORM_API_KEY \(in the environment, or in \/\S+\/\.env, where \.env files are read\) or --api-key to the key issued for the account$/,
   },
   { name: 'an unknown flag', args: ['--base-url', 'https://petstore.example/v1', '--timout', '500'], says: /Unknown option '--timout' \(did you mean --timeout\?\); see --help/ },
   { name: 'an env file that does not exist', args: ['--env', 'nosuch'], says: /cannot read .*\.env\.nosuch \(no such file\): create it .*, or drop --env/ },
