@@ -249,7 +249,9 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       // a connection refused never put its request on the wire: said apart ("0 of 185 requests got no answer" said a restart's refusals)
       const refused = (result.journal ?? []).filter((e) => !e.onWire && e.error === 'CONNECTION_REFUSED').length
       const refusedWords = `${refused} ${refused === 1 ? 'attempt was' : 'attempts were'} refused a connection (nothing listened on the port then)`
-      const lostWords = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
+      // every request put on the wire answered in bytes that are not HTTP: a wrong port, where another service (a database, a cache) listens
+      const notHttp = lost.length === journal.length && lost.every((e) => e.error === 'PROTOCOL_ERROR') ? " (nothing the port answered was HTTP: another service's port, a database's or a cache's, or a server that does not speak HTTP/1.1)" : ''
+      const lostWords = `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)${notHttp}`
       rate = refused === 0 ? lostWords : lost.length === 0 ? refusedWords : `${lostWords}, and ${refusedWords}`
     } else if (cause === 'key-not-checked') {
       rate = `${members.length} requests without a valid key (none, or one not issued) were served (${keyNotCheckedHint(members.map((m) => m.check))})`
