@@ -76,6 +76,17 @@ const CASES: Case[] = [
     // the .env named where it is read (the folder the command ran in): a newcomer's key sat in their service's .env
     says: /no API key: set CONFORM_API_KEY \(in the environment, or in \/\S+\/\.env, where \.env files are read\) or --api-key to the key issued for the account$/,
   },
+  {
+    name: 'the base URL written alone, without --base-url: the command with it',
+    args: ['http://127.0.0.1:8080/v1'],
+    says: /^conform: http:\/\/127\.0\.0\.1:8080\/v1 is given without --base-url before it: --base-url http:\/\/127\.0\.0\.1:8080\/v1 \(under npm: npm run conform -- --base-url http:\/\/127\.0\.0\.1:8080\/v1\)$/,
+  },
+  {
+    name: 'the base URL written alone, with credentials and a token in its query: neither shown',
+    args: ['--read-only', 'https://alice:S3cretPassw0rd@petstore.example/v1?token=S3cretPassw0rd'],
+    says: /^conform: https:\/\/\*\*\*@petstore\.example\/v1 is given without --base-url before it/,
+    hidden: 'S3cretPassw0rd',
+  },
   { name: 'an unknown flag', args: ['--base-url', 'https://petstore.example/v1', '--timout', '500'], says: /Unknown option '--timout' \(did you mean --timeout\?\); see --help/ },
   { name: 'an env file that does not exist', args: ['--env', 'nosuch'], says: /cannot read .*\.env\.nosuch \(no such file\): create it .*, or drop --env/ },
   // read on, these filled memory long past any --deadline: a file the user names is read up to a bound
