@@ -108,6 +108,9 @@ const RUN_MARGIN_MS = 15_000
  * "Test timed out in 1ms"), and is not this test's to keep.
  */
 const CHECK_TEST_MS = 30_000
+/** Said when no address was given: the run checked the suite's own reference server, which passes whatever a service does. */
+export const embeddedNote = (url: string) => `defineConformance(): no baseUrl given (nor CONFORM_BASE_URL), so the embedded reference server at ${url} was checked, not a service of yours; give baseUrl (() => service.baseUrl for one the test file starts)`
+
 /** The name of the test that holds what went wrong outside any check (the deadline, a key refused). */
 export const RUN_TEST_NAME = 'conformance run: complete, with no problem outside a check'
 
@@ -283,6 +286,8 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
     beforeAll(async () => {
       try {
         run = await runConformanceWith(manifest, { ...options, seed })
+        // the command line says so first; here a green file said nothing of checking the suite's own server (defineConformance() with no options)
+        if (run.result.embeddedServer) console.warn(embeddedNote(run.result.baseUrl))
       } catch (error) {
         // the run's own refusal (the service unreachable, a baseUrl that gave nothing) placed where the suite was declared, as a check's failure is
         if (error instanceof ConformanceError) error.stack = withFrame(`${error.name}: ${error.message}`, declaredAt)
@@ -303,7 +308,7 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
       if (!run) throw cannotRun ?? new Error('the conformance run has not been made')
       const { problems, runId, baseUrl, verdict } = run.result
       // what repeats the run: the seed of its generated inputs; its id starts the names of its records
-      await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : []), ...baselineNotes(run.result.baseline)])
+      await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, ...(run.result.embeddedServer ? [embeddedNote(baseUrl)] : []), run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : []), ...baselineNotes(run.result.baseline)])
       if (problems.length > 0) throw new ConformanceCheckFailure([...problems.map((p) => p.message), ...unplaced].join('\n'), declaredAt)
     }, CHECK_TEST_MS)
     for (const rule of rules) {
