@@ -87,8 +87,8 @@ function schemeGuess(raw: string): string | undefined {
 
 /**
  * The loopback host a host name or address that is not one was most likely typed for: `localhost`
- * mistyped (`locahost`, `localhsot`), an address of 127.0.0.0/8 with a letter for a digit
- * (`127.0.0.l`, `127.O.0.1`) or commas for its dots. Such a base URL over
+ * mistyped (`locahost`, `localhsot`), an address of 127.0.0.0/8 with a letter for its last digit
+ * (`127.0.0.l`: a URL parser takes it for a host name) or commas for its dots. Such a base URL over
  * http:// was refused as clear text to another host, with https:// or --allow-insecure-http
  * offered: the newcomer who took the second met "cannot resolve" next.
  */

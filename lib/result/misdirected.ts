@@ -22,7 +22,7 @@
  * server on the port given (a single-page application's, which answers index.html to every path),
  * another site; a run was a FAIL headed "51 requests without a valid key were served (is
  * authentication mounted on every route?" (vitestplay3). A service that answers JSON, even as
- * text/html (PHP's default type), is judged: a web page is markup.
+ * text/html (PHP's default type), is judged: a web page is markup, sent as text/html.
  */
 import type { Exchange } from '../http/exchange.ts'
 import type { JournalEntry } from '../http/journal.ts'
@@ -80,8 +80,12 @@ export function answeredOnly421(journal: readonly JournalEntry[]): number {
   return count >= ENOUGH ? count : 0
 }
 
-/** An answer that is a web page: an HTML document (its markup, not JSON labelled text/html). */
-const webPage = (e: Exchange) => e.response !== undefined && /^\s*<(?:!doctype\s+html|html|head|body)[\s>]/i.test(e.response.body)
+/**
+ * An answer that is a web page: an HTML document sent as one (text/html). Not JSON labelled
+ * text/html (PHP's default type), and not an HTML page labelled JSON, which is an API's broken
+ * answer (test/hostile/garbage.test.ts: a login page as application/json fails the run).
+ */
+const webPage = (e: Exchange) => e.response !== undefined && /^text\/html\b/i.test(e.response.headers['content-type'] ?? '') && /^\s*<(?:!doctype\s+html|html|head|body)[\s>]/i.test(e.response.body)
 
 /** The statuses of the requests answered with a web page when every answered request was (at least ENOUGH, one with 2xx), else none. */
 export function answeredOnlyPages(exchanges: readonly Exchange[]): number[] {
