@@ -10,7 +10,7 @@
 import { unixSocketProblem } from '../config/url-hints.ts'
 import { portableJson } from '../json/portable-json.ts'
 import { ConformanceConfigError, ConformanceRunError } from './errors.ts'
-import { refuseEmptyBaseUrl, type ConformanceOptions } from './options.ts'
+import { FROM_INJECT, refuseEmptyBaseUrl, type ConformanceOptions } from './options.ts'
 
 /** When the function is called, and so what it may read. */
 const WHEN_CALLED = "a function given as baseUrl is called when the run starts, in defineConformance()'s beforeAll, after the beforeAll hooks declared before defineConformance() and before those declared after it: declare the hook that starts the service first (with sequence.hooks: 'parallel' in the vitest config, hooks run at once: hand a promise of the address, which the hook that starts the service resolves)"
@@ -136,7 +136,7 @@ export async function resolveBaseUrl(options: ConformanceOptions, deadline: Dead
   }
   const given = await settled(pending, deadline, typeof baseUrl === 'function' ? "the promise baseUrl's function returned" : 'the promise given as baseUrl')
   if (given === undefined || given === null || given === '') {
-    throw new ConformanceConfigError(`baseUrl gave no address: ${WHEN_CALLED}; or hand a promise of the address`)
+    throw new ConformanceConfigError(`baseUrl gave no address: ${WHEN_CALLED}; or hand a promise of the address; ${FROM_INJECT}`)
   }
   if (typeof given === 'string' || isUrl(given)) return String(given)
   throw new ConformanceConfigError(notAnAddress(given) ?? `baseUrl gave ${Array.isArray(given) ? 'an array' : `a ${typeof given}`}, not an address: give a string or URL ending in /v1 (${LIKE})`)

@@ -12,6 +12,7 @@ import { entryCheck } from '../result/baseline.ts'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import * as vitest from 'vitest'
 import { beforeAll, describe, test, type TestContext } from 'vitest'
 import { createRedactor } from '../http/redact.ts'
 import { PROJECT_ROOT } from '../project-root.ts'
@@ -107,6 +108,9 @@ const RUN_MARGIN_MS = 15_000
  * "Test timed out in 1ms"), and is not this test's to keep.
  */
 const CHECK_TEST_MS = 30_000
+/** Said when no address was given: the run checked the suite's own reference server, which passes whatever a service does. */
+export const embeddedNote = (url: string) => `defineConformance(): no baseUrl given (nor CONFORM_BASE_URL), so the embedded reference server at ${url} was checked, not a service of yours; give baseUrl (() => service.baseUrl for one the test file starts)`
+
 /** The name of the test that holds what went wrong outside any check (the deadline, a key refused). */
 export const RUN_TEST_NAME = 'conformance run: complete, with no problem outside a check'
 
@@ -184,14 +188,67 @@ async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, run
  * that are not this one), it says where it goes instead.
  */
 function refusedWhereMisplaced(declaredAt: string | undefined, declare: () => void): void {
+  const where = "defineConformance() declares vitest's tests and hooks: call it at the top level of a test file that vitest runs (npx vitest run), or inside a describe(), not inside a test or a hook; from a script, runConformance() from the main entry makes the run"
+  const refuse = (why: string, cause?: unknown): never => {
+    const misplaced = new ConformanceConfigError(`${where} (${why})`, cause === undefined ? undefined : { cause })
+    misplaced.stack = withFrame(`${misplaced.name}: ${misplaced.message}`, declaredAt)
+    throw misplaced
+  }
+  // inside a hook vitest says nothing: what it is given after the file's collection is never run (a beforeAll that starts the service, then declares: a green file without one check)
+  if (collectionOver()) refuse('called in a hook: vitest has collected the file, and tests declared now would never run; to check a service a hook starts, call it at the top level with baseUrl as a function, defineConformance({ baseUrl: () => service.baseUrl })')
+  // a second suite in the same describe: every test of it named as one of the first's (two services in one file)
+  const suite = currentSuite()
+  if (suite !== undefined && declaredIn.has(suite)) {
+    const twice = new ConformanceConfigError("defineConformance() is called a second time in the same describe (or at the file's top level again): its tests would have the first one's names, in every reporter, and one service's failures would read as the other's; wrap each call in a describe() named for its service, describe('orders v2', () => { defineConformance({ … }) })")
+    twice.stack = withFrame(`${twice.name}: ${twice.message}`, declaredAt)
+    throw twice
+  }
   try {
     declare()
+    if (suite !== undefined) declaredIn.add(suite)
   } catch (error) {
     // its first sentence: what follows is vitest's list of other causes, or its own way out (a describe)
     const said = /^[^\n]*?[.!](?=\s|$)/.exec(String((error as Error)?.message ?? error))?.[0].slice(0, -1) ?? String(error)
-    const misplaced = new ConformanceConfigError(`defineConformance() declares vitest's tests and hooks: call it at the top level of a test file that vitest runs (npx vitest run), or inside a describe(), not inside a test or a hook; from a script, runConformance() from the main entry makes the run (vitest said: ${said})`, { cause: error })
-    misplaced.stack = withFrame(`${misplaced.name}: ${misplaced.message}`, declaredAt)
-    throw misplaced
+    refuse(`vitest said: ${said}`, error)
+  }
+}
+
+/** What vitest 4 and 5 tell of the suite being collected (TestRunner's statics), undefined in vitest 3. */
+interface Collector {
+  suite?: object
+  file?: { collectDuration?: number }
+}
+const vitestRunner = () => (vitest as { TestRunner?: { getCurrentSuite?: () => Collector; getCurrentTest?: () => unknown } }).TestRunner
+
+/** The describe (or file) where defineConformance() declared its suite already. */
+const declaredIn = new WeakSet<object>()
+
+/**
+ * The describe defineConformance() is called in: its suite, or, at a file's top level, the file
+ * (vitest's default suite is one for every file of a worker, its file changed each time).
+ */
+function currentSuite(): object | undefined {
+  try {
+    const collector = vitestRunner()?.getCurrentSuite?.()
+    return collector?.suite ?? collector?.file
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether vitest is done collecting the current file's tests (it is running them: a hook, a test):
+ * no test is current and its current suite's file has its collection time. Read through
+ * TestRunner's getCurrentSuite and getCurrentTest, in vitest 4 and 5; vitest 3 has it in `vitest/suite` only, which vitest 5 lacks: there, false.
+ */
+function collectionOver(): boolean {
+  const runner = vitestRunner()
+  try {
+    // inside a test, vitest's own refusal is given (with its words)
+    if (typeof runner?.getCurrentSuite !== 'function' || typeof runner.getCurrentTest !== 'function' || runner.getCurrentTest() !== undefined) return false
+    return runner.getCurrentSuite().file?.collectDuration !== undefined
+  } catch {
+    return false
   }
 }
 
@@ -229,6 +286,8 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
     beforeAll(async () => {
       try {
         run = await runConformanceWith(manifest, { ...options, seed })
+        // the command line says so first; here a green file said nothing of checking the suite's own server (defineConformance() with no options)
+        if (run.result.embeddedServer) console.warn(embeddedNote(run.result.baseUrl))
       } catch (error) {
         // the run's own refusal (the service unreachable, a baseUrl that gave nothing) placed where the suite was declared, as a check's failure is
         if (error instanceof ConformanceError) error.stack = withFrame(`${error.name}: ${error.message}`, declaredAt)
@@ -249,7 +308,7 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
       if (!run) throw cannotRun ?? new Error('the conformance run has not been made')
       const { problems, runId, baseUrl, verdict } = run.result
       // what repeats the run: the seed of its generated inputs; its id starts the names of its records
-      await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : []), ...baselineNotes(run.result.baseline)])
+      await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, ...(run.result.embeddedServer ? [embeddedNote(baseUrl)] : []), run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : []), ...baselineNotes(run.result.baseline)])
       if (problems.length > 0) throw new ConformanceCheckFailure([...problems.map((p) => p.message), ...unplaced].join('\n'), declaredAt)
     }, CHECK_TEST_MS)
     for (const rule of rules) {

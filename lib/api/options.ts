@@ -144,6 +144,13 @@ export function configFromOptions(options: ConformanceOptions, baseUrl: string |
 }
 
 /**
+ * Why an address from vitest's inject() is undefined: a globalSetup that starts the service and
+ * provides its address (project.provide) under another name, or none registered. The function
+ * form offered first would then read undefined again, and be told to mind the order of hooks.
+ */
+export const FROM_INJECT = "inject('name') gives undefined when no globalSetup provided that name (project.provide('name', url)): check the name and the config's globalSetup"
+
+/**
  * A `baseUrl` written but holding nothing (`process.env.SERVICE_URL` read when the test file is
  * collected, before the beforeAll hook that starts the service has set it) is refused: read as
  * absent, it would check the embedded reference server and pass whatever the service does. Only
@@ -151,7 +158,7 @@ export function configFromOptions(options: ConformanceOptions, baseUrl: string |
  */
 export function refuseEmptyBaseUrl(options: ConformanceOptions): void {
   if (!('baseUrl' in options) || (options.baseUrl !== undefined && options.baseUrl !== null && String(options.baseUrl) !== '')) return
-  throw new ConformanceConfigError(`baseUrl is ${options.baseUrl === '' ? 'empty' : String(options.baseUrl)}: pass a function, baseUrl: () => process.env.SERVICE_URL, to read the address when the run starts (after the beforeAll hooks declared before defineConformance()), or a promise of it; leave baseUrl out to check the embedded reference server`)
+  throw new ConformanceConfigError(`baseUrl is ${options.baseUrl === '' ? 'empty' : String(options.baseUrl)}: pass a function, baseUrl: () => process.env.SERVICE_URL, to read the address when the run starts (after the beforeAll hooks declared before defineConformance()), or a promise of it; ${options.baseUrl === '' ? '' : `${FROM_INJECT}; `}leave baseUrl out to check the embedded reference server`)
 }
 
 /** An apiKey is for a service: with no address at all (no baseUrl, no CONFORM_BASE_URL) the run would check the embedded reference server and never use it. */

@@ -28,6 +28,12 @@ export function checkApiKey(raw: string, source: string): CheckedKey | { problem
   const key = raw.trim()
   if (key.length === 0) return { problem: `${source} is empty${raw.length > 0 ? ' (only whitespace)' : ''}: set it to the key issued for the account` }
   if (/^bearer\s/i.test(key)) return { problem: `${source} begins with "Bearer ": give the key alone; the suite writes the Authorization header itself` }
+  // a quote mark is no character of a token68 key: one a .env line left open (KEY="abc), or that docker's --env-file keeps (KEY="abc" is "abc" with its quotes)
+  const quote = /^["'`]|["'`]$/.exec(key)?.[0]
+  if (quote !== undefined) {
+    const how = key.length > 1 && key.startsWith(quote) && key.endsWith(quote) ? `is wrapped in quotes (${quote}…${quote})` : `${key.startsWith(quote) ? 'begins' : 'ends'} with a quote mark (${quote}) that is not closed`
+    return { problem: `${source} ${how}, which no bearer key holds (RFC 6750 §2.1): quotes of a .env line left in the value (one not closed, or docker's --env-file, which keeps them); give the key alone` }
+  }
   const chars = [...key]
   const at = chars.findIndex((c) => !/^[\x21-\x7e]$/.test(c))
   if (at >= 0) {

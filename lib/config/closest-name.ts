@@ -7,7 +7,7 @@
  */
 
 /** Edits from `a` to `b`: a letter added, dropped, changed, or two neighbours swapped (`outptu`), each one. */
-function distance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let before: number[] = []
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
   for (let i = 1; i <= a.length; i++) {
@@ -31,7 +31,7 @@ export function closestName(typed: string, known: readonly string[]): string | u
   const begun = known.filter((name) => word.length >= 3 && loose(name).startsWith(word))
   if (begun.length === 1) return begun[0]
   const room = Math.max(1, Math.floor(word.length / 4))
-  const ranked = known.map((name) => ({ name, d: distance(word, loose(name)) })).filter((c) => c.d <= room).sort((a, b) => a.d - b.d)
+  const ranked = known.map((name) => ({ name, d: editDistance(word, loose(name)) })).filter((c) => c.d <= room).sort((a, b) => a.d - b.d)
   if (ranked.length === 0 || (ranked.length > 1 && ranked[1]!.d === ranked[0]!.d)) return undefined
   return ranked[0]!.name
 }

@@ -8,14 +8,14 @@ import { resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
 import { findRule, ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { closestName } from './closest-name.ts'
-import { isLoopbackHost, mayBeAKey, meantUrl, unixSocketProblem } from './url-hints.ts'
+import { isLoopbackHost, loopbackTypo, mayBeAKey, meantUrl, unixSocketProblem, withoutScheme } from './url-hints.ts'
 import { CONFORM_OPTIONS, type ConformFlag } from './conform-options.ts'
 import { checkApiKey } from './api-key.ts'
 import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
 import { PASSPHRASE_VARIABLE, readClientTls, tlsWithoutHttps, type ClientTls } from './client-tls.ts'
 import { ConfigError } from './config-error.ts'
 import { writeSettings, type WritesFrom } from './write-settings.ts'
-import { misspelledWriteSetting } from './misspelled-settings.ts'
+import { misspelledKeySetting, misspelledWriteSetting } from './misspelled-settings.ts'
 import { BaselineError, baselineWriteProblem, readBaseline, type Baseline } from './baseline-file.ts'
 import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionValue } from './options.ts'
 
@@ -208,6 +208,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
       return value === '' ? undefined : value
     }
     values = resolveOptions(CONFORM_OPTIONS, flags, setting) as Record<ConformFlag, OptionValue>
+    const keyMisspelled = values['base-url'] !== undefined && values['api-key'] === undefined ? misspelledKeySetting([['in the environment', env], [`in .env.${profile}`, profileFile], ['in .env', dotenvFile]]) : undefined
+    if (keyMisspelled) throw new ConfigError(keyMisspelled)
     // which of the two gave the base URL, for messages about it
     baseUrlSource = flags['base-url'] !== undefined ? '--base-url' : 'CONFORM_BASE_URL'
     keySource = flags['api-key'] !== undefined ? '--api-key' : 'CONFORM_API_KEY'
@@ -318,7 +320,7 @@ export function checkBaseUrl(config: Config, name: string): void {
     const shown = JSON.stringify(withoutUserinfo(raw)).replace(/[\p{Cf}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
     const meant = meantUrl(withoutUserinfo(raw))
     if (meant !== undefined) throw new ConfigError(`${name} ${shown} is not a valid URL: an IPv6 address goes in brackets, ${meant} (Node's server.address() gives it without them)`)
-    throw new ConfigError(withScheme ? `${name} ${shown} is not a valid URL (its host or port?); give one like ${example}` : `${name} ${shown} is not a URL with a scheme; give one like ${example}`)
+    throw new ConfigError(withScheme ? `${name} ${shown} is not a valid URL (its host or port?); give one like ${example}` : withoutScheme(`${name} ${shown}`, raw, example))
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ConfigError(`${name} must start with https:// (or http:// on loopback), got ${url.protocol}//`)
@@ -331,6 +333,9 @@ export function checkBaseUrl(config: Config, name: string): void {
     if (url.hostname === '[::]' || url.hostname === '0.0.0.0') {
       throw new ConfigError(`${name} ${url.host} is the unspecified address, which a server listening on every interface reports, not one to send to: give its loopback address, http://127.0.0.1:${url.port || 80}${url.pathname.replace(/\/+$/, '')} (or http://[::1]:${url.port || 80}…)`)
     }
+    // a loopback host mistyped (127.0.0.l, locahost): the address meant, not a way to send the key in clear text
+    const typo = loopbackTypo(name, url)
+    if (typo !== undefined) throw new ConfigError(typo)
     throw new ConfigError(
       `refusing to send the API key in clear text to ${url.host}: use https://, or --allow-insecure-http if you really mean it`,
     )
@@ -341,7 +346,7 @@ export function checkBaseUrl(config: Config, name: string): void {
     )
   }
   if (!config.apiKey) {
-    throw new ConfigError('no API key: set CONFORM_API_KEY (or --api-key) to the key issued for the account')
+    throw new ConfigError(`no API key: set CONFORM_API_KEY (in the environment, or in ${resolve(config.workingDir, '.env')}, where .env files are read) or --api-key to the key issued for the account`)
   }
   config.baseUrl = url.href.replace(/\/+$/, '')
 }

@@ -61,8 +61,23 @@ export function parseFlags(table: readonly OptionSpec[], argv: readonly string[]
   try {
     return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Record<string, string | string[] | boolean | undefined>
   } catch (error) {
+    const url = (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' ? strayUrl(table, argv) : undefined
+    if (url !== undefined) throw new OptionError(`${url} is given without --base-url before it: --base-url ${url} (under npm: npm run conform -- --base-url ${url})`)
     throw new OptionError(argumentProblem(error as NodeJS.ErrnoException, table))
   }
+}
+
+/**
+ * The URL among the arguments that no flag takes, when the table has --base-url: the address
+ * written alone (`npm run conform -- http://127.0.0.1:8080/v1`), which was told only that settings
+ * are --flags that go after npm's --, as it was. Shown without user:password, query or fragment
+ * (a token may ride in either; a base URL has neither).
+ */
+function strayUrl(table: readonly OptionSpec[], argv: readonly string[]): string | undefined {
+  if (!table.some((o) => o.flag === 'base-url')) return undefined
+  const takesValue = (arg: string) => /^--[^=]+$/.test(arg) && table.some((o) => `--${o.flag}` === arg && o.kind !== 'boolean')
+  const url = argv.find((arg, i) => /^https?:\/\/\S+$/i.test(arg) && !takesValue(argv[i - 1] ?? ''))
+  return url?.replace(/^(https?:\/\/)[^/]*@/i, '$1***@').replace(/[?#].*$/s, '')
 }
 
 const TRUE_WORDS = /^(1|true|yes|on)$/i

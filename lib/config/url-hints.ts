@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { portableJson } from '../json/portable-json.ts'
+import { editDistance } from './closest-name.ts'
 
 /**
  * What a base URL that does not parse was most likely meant to be, when it can be told. Node's
@@ -65,4 +66,56 @@ function isSocket(path: string): boolean {
   } catch {
     return false
   }
+}
+
+/**
+ * The base URL meant by one whose scheme is missing (`localhost:8080/v1`, `127.0.0.1:8080/v1`,
+ * `petstore.example/v1`) or whose "://" is mistyped (`http//…`, `http:/…`, `http:…`): the scheme
+ * given, else http:// for a loopback host (a service on this machine) and https:// for any other.
+ * Undefined when no URL comes of it, or when it holds "@" (user:password is never quoted).
+ */
+function schemeGuess(raw: string): string | undefined {
+  const trimmed = raw.trim()
+  if (trimmed.includes('@')) return undefined
+  const typed = /^(https?)(?::\/?|\/\/|:\/{3,})(?=[^/])(.*)$/is.exec(trimmed)
+  const rest = typed ? typed[2]! : trimmed
+  const host = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?=[:/]|$)/i.exec(rest)?.[1]
+  if (host === undefined || !/[a-z0-9]/i.test(host)) return undefined
+  const guess = `${typed ? typed[1]!.toLowerCase() : isLoopbackHost(host) ? 'http' : 'https'}://${rest}`
+  return URL.canParse(guess) ? new URL(guess).href.replace(/\/+$/, '') : undefined
+}
+
+/**
+ * The loopback host a host name or address that is not one was most likely typed for: `localhost`
+ * mistyped (`locahost`, `localhsot`), an address of 127.0.0.0/8 with a letter for its last digit
+ * (`127.0.0.l`: a URL parser takes it for a host name) or commas for its dots. Such a base URL over
+ * http:// was refused as clear text to another host, with https:// or --allow-insecure-http
+ * offered: the newcomer who took the second met "cannot resolve" next.
+ */
+function loopbackMeant(hostname: string): string | undefined {
+  if (isLoopbackHost(hostname) || isIP(hostname.replace(/^\[|\]$/g, '')) !== 0) return undefined
+  const word = hostname.toLowerCase().replace(/\.$/, '')
+  if (word.length >= 7 && word.length <= 11 && editDistance(word, 'localhost') <= 2) return 'localhost'
+  if (!/^127[.,]/.test(word)) return undefined
+  const digits = word.replace(/[li|]/g, '1').replace(/o/g, '0').replace(/,/g, '.')
+  return isIP(digits) === 4 ? digits : undefined
+}
+
+/**
+ * What is said of a base URL (`named`: how messages call it, and the value as quoted) written
+ * without its scheme, or with its "://" mistyped: the URL it most likely meant, else an example.
+ */
+export function withoutScheme(named: string, raw: string, example: string): string {
+  const guess = schemeGuess(raw)
+  const mistyped = /^\s*https?[:/]/i.test(raw)
+  return `${named} is not a URL ${mistyped ? 'with its scheme (":" then "//")' : 'with a scheme'}; ${guess === undefined ? `give one like ${example}` : `did you mean ${guess}?`}`
+}
+
+/** What is said of an http:// base URL whose host is a loopback host mistyped, with the URL meant; undefined for any other host. */
+export function loopbackTypo(name: string, url: URL): string | undefined {
+  const loopback = loopbackMeant(url.hostname)
+  if (loopback === undefined) return undefined
+  const meant = new URL(url.href)
+  meant.hostname = loopback
+  return `${name} ${url.host} is not this machine: http:// is taken for localhost, 127.x.x.x and [::1] only; did you mean ${meant.href.replace(/\/+$/, '')}?`
 }

@@ -7,7 +7,7 @@ import type { CheckResult, LedgerEntry, RuleResult, RunResult } from '../result/
 import type { JournalEntry } from '../http/journal.ts'
 import { LEAVES_NOTHING_UNVERIFIED, reportedSkip, type SkipCause } from '../checks/skip-causes.ts'
 import { runCounts } from './run-counts.ts'
-import { NOTHING_SERVED } from '../result/misdirected.ts'
+import { A_WEB_PAGE, NOTHING_SERVED } from '../result/misdirected.ts'
 
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
 
@@ -60,7 +60,7 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
     case 'speaks-h2c':
       return 'the port speaks HTTP/2 only, without TLS (h2c): the HTTP/1.1 requests got no answer they could read, and judge nothing'
     case 'misdirected':
-      return 'the server does not answer at the base URL (421 Misdirected Request to every request, a redirect of every request to https://, or 404 to every request): its answers judge nothing'
+      return 'the server does not answer at the base URL (421 Misdirected Request to every request, a redirect of every request to https://, 404 or a web page to every request): its answers judge nothing'
     case 'response-cap':
       return 'an answer passed --max-response-bytes and was not read whole: raise it to judge it'
     case 'unfinished':
@@ -226,7 +226,8 @@ export function headline(result: RunResult): string {
     return "INCOMPLETE: the port speaks HTTP/2 only (h2c), so the run verified nothing; give the service's HTTP/1.1 port, or its https:// address"
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'misdirected')) {
-    return `INCOMPLETE: the server answered no request at the base URL (${result.problems.some((p) => p.kind === 'misdirected' && p.message.startsWith(NOTHING_SERVED)) ? 'every one 404 Not Found' : '421 Misdirected Request, or a redirect to https://'}), so the run verified nothing; give the base URL it serves`
+    const said = (words: string) => result.problems.some((p) => p.kind === 'misdirected' && p.message.startsWith(words))
+    return `INCOMPLETE: the server answered no request at the base URL (${said(NOTHING_SERVED) ? 'every one 404 Not Found' : said(A_WEB_PAGE) ? 'every one with a web page' : '421 Misdirected Request, or a redirect to https://'}), so the run verified nothing; give the base URL it serves`
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'no-answer-in-time')) {
     return 'INCOMPLETE: the server answered no request within --timeout, so the run verified nothing; slower than that, or hung: a longer --timeout judges it'

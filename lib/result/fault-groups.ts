@@ -251,10 +251,12 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       const refusedWords = `${refused} ${refused === 1 ? 'attempt was' : 'attempts were'} refused a connection (nothing listened on the port then)`
       // an answer whose body could not be decoded from its Content-Encoding was an answer: said so, not "got no answer"
       const undecodable = lost.filter((e) => e.error === 'UNDECODABLE_BODY').length
+      // every request put on the wire answered in bytes that are not HTTP: a wrong port, where another service (a database, a cache) listens
+      const notHttp = lost.length === journal.length && lost.every((e) => e.error === 'PROTOCOL_ERROR') ? " (nothing the port answered was HTTP: another service's port, a database's or a cache's, or a server that does not speak HTTP/1.1)" : ''
       const lostWords =
         undecodable > 0 && undecodable === lost.length
           ? `${lost.length} of ${total} requests were answered with a body the client could not decode from its Content-Encoding (${errors}) (${percent(lost.length, total)} %)`
-          : `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)`
+          : `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)${notHttp}`
       rate = refused === 0 ? lostWords : lost.length === 0 ? refusedWords : `${lostWords}, and ${refusedWords}`
     } else if (cause === 'key-not-checked') {
       rate = `${members.length} requests without a valid key (none, or one not issued) were served (${keyNotCheckedHint(members.map((m) => m.check))})`

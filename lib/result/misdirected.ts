@@ -17,7 +17,12 @@
  * which is answered 404 (at least three, served-nothing.ts): nothing is served there, a wrong path
  * before /v1 (`/api/v1` where the service serves `/v1`) or a deployment that routes nothing; a run at
  * `/api/v1` was a FAIL of 8 rules that named no address (newuser11). A server that answers some
- * requests 404 and serves others still fails the rules those 404s broke.
+ * requests 404 and serves others still fails the rules those 404s broke. So too a base URL every
+ * request to which is answered with a web page (an HTML document, some with 2xx): a front end's dev
+ * server on the port given (a single-page application's, which answers index.html to every path),
+ * another site; a run was a FAIL headed "51 requests without a valid key were served (is
+ * authentication mounted on every route?" (vitestplay3). A service that answers JSON, even as
+ * text/html (PHP's default type), is judged: a web page is markup, sent as text/html.
  */
 import type { Exchange } from '../http/exchange.ts'
 import type { JournalEntry } from '../http/journal.ts'
@@ -26,6 +31,9 @@ import { answeredOnly404 } from './served-nothing.ts'
 
 /** The first words of the problem when every request was answered 404: the reports tell it from a 421's by them. */
 export const NOTHING_SERVED = 'nothing is served at this base URL'
+
+/** The first words of the problem when every request was answered with a web page. */
+export const A_WEB_PAGE = 'a web page answers at this base URL, not the API'
 
 /** Fewer answers than this say too little (a --rule run of one check). */
 const ENOUGH = 3
@@ -73,6 +81,20 @@ export function answeredOnly421(journal: readonly JournalEntry[]): number {
 }
 
 /**
+ * An answer that is a web page: an HTML document sent as one (text/html). Not JSON labelled
+ * text/html (PHP's default type), and not an HTML page labelled JSON, which is an API's broken
+ * answer (test/hostile/garbage.test.ts: a login page as application/json fails the run).
+ */
+const webPage = (e: Exchange) => e.response !== undefined && /^text\/html\b/i.test(e.response.headers['content-type'] ?? '') && /^\s*<(?:!doctype\s+html|html|head|body)[\s>]/i.test(e.response.body)
+
+/** The statuses of the requests answered with a web page when every answered request was (at least ENOUGH, one with 2xx), else none. */
+export function answeredOnlyPages(exchanges: readonly Exchange[]): number[] {
+  const answered = new Map(exchanges.filter((e) => e.response).map((e) => [e.id, e]))
+  const all = [...answered.values()]
+  return all.length >= ENOUGH && all.every(webPage) && all.some((e) => e.response!.status < 300) ? all.map((e) => e.response!.status) : []
+}
+
+/**
  * The problem when the server answered every request of the run's journal that it answered with
  * 421 (at least ENOUGH of them), or undefined. `baseUrl`: the address the run was given.
  */
@@ -95,6 +117,13 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
       message: `${NOTHING_SERVED}: ${answered} requests were answered 404 Not Found, none otherwise; a wrong path before /v1, or a deployment that routes nothing: give the base URL the service serves, ending in /v1 (§9)`,
     }
   }
+  const pages = answeredOnlyPages(exchanges)
+  if (pages.length > 0) {
+    return {
+      kind: 'misdirected',
+      message: `${A_WEB_PAGE}: ${pages.length} requests were answered with an HTML page (${[...new Set(pages)].join(', ')}), none otherwise; a web front end (its dev server?), or another site, at this address: give the base URL of the categories API, ending in /v1 (§9)`,
+    }
+  }
   const count = answeredOnly421(journal)
   if (count === 0) return undefined
   const host = new URL(baseUrl).hostname
@@ -105,13 +134,15 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
   }
 }
 
-/** The checks of such a run: each whose evidence holds a 421, a redirect to https:// or a 404 (in a run answered only so) is not verified, whatever it found. */
-export function withoutChecksOfTheMisdirectedRun<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], baseUrl: string): C[] {
+/** The checks of such a run: each whose evidence holds a 421, a redirect to https://, a 404 or (`pages`: in a run answered only with them) a web page is not verified, whatever it found. */
+export function withoutChecksOfTheMisdirectedRun<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], baseUrl: string, pages = false): C[] {
   const skipReason = `not verified: ${doesNotAnswer(baseUrl)}, and the request was answered 421`
+  const page = `not verified: ${A_WEB_PAGE}, and the request was answered with an HTML page`
   const redirected = `not verified: ${new URL(baseUrl).host} redirects every request to https://, and the request was redirected`
   const notFound = `not verified: ${NOTHING_SERVED} (every request answered 404), and the request was answered 404`
   return checks.map((c) => {
     if (c.status === 'skip') return c
+    if (pages && c.exchanges.some(webPage)) return { ...c, status: 'skip', cause: 'misdirected', skipReason: page, failure: undefined, reproduce: [] }
     if (c.exchanges.some(answered421)) return { ...c, status: 'skip', cause: 'misdirected', skipReason, failure: undefined, reproduce: [] }
     if (c.exchanges.some((e) => e.response?.status === 404)) return { ...c, status: 'skip', cause: 'misdirected', skipReason: notFound, failure: undefined, reproduce: [] }
     return c.exchanges.some((e) => offOrigin(e)) ? { ...c, status: 'skip', cause: 'misdirected', skipReason: redirected, failure: undefined, reproduce: [] } : c

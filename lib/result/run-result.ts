@@ -10,7 +10,7 @@ import { frontAnswered, withoutChecksOfTheFront } from './front-answered.ts'
 import { keyRevoked, withoutRevokedFailures } from './key-revoked.ts'
 import { serverGone, withoutFailuresOfTheGoneServer } from './server-gone.ts'
 import { withoutFailuresOfPlainHttp } from './speaks-tls.ts'
-import { misdirected, withoutChecksOfTheMisdirectedRun } from './misdirected.ts'
+import { A_WEB_PAGE, misdirected, withoutChecksOfTheMisdirectedRun } from './misdirected.ts'
 import { responseCapProblem, withoutFailuresOfTheCap } from './response-cap.ts'
 import { noAnswerInTimeProblem, slowOperations, withoutFailuresOfTheTimeout } from './no-answer-in-time.ts'
 import { withoutSuiteErrors } from './suite-errors.ts'
@@ -198,7 +198,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
     const kept = front ? withoutChecksOfTheFront(declared, front) : revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
     // answers the suite's own cap kept it from reading whole judge nothing (response-cap.ts), nor do a slow operation's timeouts
     const uncapped = withoutFailuresOfTheCap(slow.size > 0 ? withoutFailuresOfTheTimeout(kept, slow, facts.baseUrl) : kept)
-    const checks = tlsPort ? withoutFailuresOfPlainHttp(uncapped, facts.baseUrl, tlsPort.kind as 'speaks-tls' | 'speaks-h2c') : wrongHost ? withoutChecksOfTheMisdirectedRun(uncapped, facts.baseUrl) : gone ? withoutFailuresOfTheGoneServer(uncapped, gone) : uncapped
+    const checks = tlsPort ? withoutFailuresOfPlainHttp(uncapped, facts.baseUrl, tlsPort.kind as 'speaks-tls' | 'speaks-h2c') : wrongHost ? withoutChecksOfTheMisdirectedRun(uncapped, facts.baseUrl, wrongHost.message.startsWith(A_WEB_PAGE)) : gone ? withoutFailuresOfTheGoneServer(uncapped, gone) : uncapped
     if (checks.length === 0) {
       // a run cut before its checks were collected has none: not verified, not a fault of the suite
       if (facts.cutShort) rules.push({ ...rule, status: 'skip', checks: [] })

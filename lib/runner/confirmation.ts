@@ -15,7 +15,7 @@ import { refusedTheKey } from '../http/exchange.ts'
 import { keyRefused, writesRefused } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
 import { frontAnswered } from '../result/front-answered.ts'
-import { answeredOnly421, answeredOnlyRedirects } from '../result/misdirected.ts'
+import { answeredOnly421, answeredOnlyPages, answeredOnlyRedirects } from '../result/misdirected.ts'
 import { failedOnTheCap } from '../result/response-cap.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
 import { serverGone } from '../result/server-gone.ts'
@@ -119,8 +119,8 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   const answeredNothing = servedNothing(journal) || answeredOnly404(journal)
   // a server that stopped taking connections would refuse them again: its failures are not verified (server-gone.ts)
   const gone = serverGone(exchanges) !== undefined
-  // a server that answered every request 421, or redirected it, would answer so again: nothing of the service to confirm (misdirected.ts)
-  const wrongHost = answeredOnly421(journal) + answeredOnlyRedirects(journal) > 0
+  // a server that answered every request 421, redirected it or answered a web page would answer so again: nothing of the service to confirm (misdirected.ts)
+  const wrongHost = answeredOnly421(journal) + answeredOnlyRedirects(journal) + answeredOnlyPages(exchanges).length > 0
   // an operation stalled by one request past --timeout is probed again: a pause, or a hang (stalled-operations.ts);
   // not when nothing is probed (--confirm 0, a key or server gone): the ledger's last list read waited out a hung list
   if (options.attempts > 0 && !answeredNothing && !keyGone && !gone && !wrongHost) scope.client?.stalls.release()

@@ -54,6 +54,14 @@ describe('a service whose start does not give an address', () => {
     }
   }, 20_000)
 
+  test('a function that gives undefined (inject() of a name no globalSetup provided, a hook declared after): a ConformanceConfigError naming both', async () => {
+    const { ConformanceConfigError } = await mainEntry()
+    const { error } = await refusal(() => undefined)
+    expect(error).toBeInstanceOf(ConformanceConfigError)
+    expect(error.message).toMatch(/^baseUrl gave no address: a function given as baseUrl is called when the run starts/)
+    expect(error.message).toContain("inject('name') gives undefined when no globalSetup provided that name (project.provide('name', url)): check the name and the config's globalSetup")
+  })
+
   test('an abort while it is waited for ends the wait', async () => {
     const { ConformanceRunError } = await mainEntry()
     const { error, ms } = await refusal(new Promise(() => {}), { deadline: 60_000, signal: AbortSignal.timeout(300) })

@@ -1,10 +1,12 @@
 /**
  * defineConformance() called where vitest cannot declare its tests: inside a test, or from a script
- * that vitest does not run (`node test/conformance.test.mjs`). vitest's own words named neither the
- * call nor the way out (a list of other causes, "it might be a Vitest bug"); the refusal is the
- * suite's, with vitest's first sentence and its error as the cause.
+ * that vitest does not run (`node test/conformance.test.mjs`), or in a hook. vitest's own words
+ * named neither the call nor the way out (a list of other causes, "it might be a Vitest bug"), and
+ * in a hook it said nothing: what a hook declares is dropped (a beforeAll that started the service,
+ * then declared the suite, left a green file without one check). The refusal is the suite's, with
+ * vitest's first sentence, if any, and its error as the cause.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -39,4 +41,26 @@ test('inside a test: that test fails with the suite\'s words, placed at the call
   const [message = ''] = run.assertions[0]!.failureMessages
   expect(message).toContain(`ConformanceConfigError: ${WHERE} (vitest said: Calling the test function inside another test function is not allowed)`)
   expect(message).toContain('conformance.test.mjs:6:')
+}, 120_000)
+
+test('inside a hook, a unit test beside it: the hook fails with the suite\'s words (vitest ran the unit test and passed the file, no check declared)', async () => {
+  const testFile = [`import { afterAll, beforeAll, test } from 'vitest'`, `import { defineConformance } from '${entryFiles().vitest}'`, `test('a unit test', () => {})`, '', '', '', `beforeAll(() => { ${call} })`, `afterAll(() => { ${call} })`].join('\n')
+  const run = await childVitest(join(work, 'inside-a-hook'), testFile, [], { env: { KEY: 'misplaced-key-7d3f2a' } })
+  expect(run.code).toBe(1)
+  const [file] = (JSON.parse(readFileSync(join(work, 'inside-a-hook', 'vitest.json'), 'utf8')) as { testResults: { message: string }[] }).testResults
+  expect(file?.message).toBe(`${WHERE} (called in a hook: vitest has collected the file, and tests declared now would never run; to check a service a hook starts, call it at the top level with baseUrl as a function, defineConformance({ baseUrl: () => service.baseUrl }))`)
+  expect(run.junit).toContain('conformance.test.mjs:7:')
+  expect(run.assertions.map((a) => a.title)).toEqual(['a unit test'])
+}, 120_000)
+
+test('twice in one describe (two services in one file): the second is refused, placed at its call; in a describe each, both declare', async () => {
+  const two = (first: string, second: string) => [`import { describe } from 'vitest'`, `import { defineConformance } from '${entryFiles().vitest}'`, `const options = { baseUrl: 'http://127.0.0.1:9/v1', apiKey: process.env.KEY, rule: 'list-returns-200' }`, first, second].join('\n')
+  const twice = await childVitest(join(work, 'twice'), two('defineConformance(options)', 'defineConformance(options)'), [], { env: { KEY: 'misplaced-key-7d3f2a' } })
+  expect(twice.code).toBe(1)
+  const [file] = (JSON.parse(readFileSync(join(work, 'twice', 'vitest.json'), 'utf8')) as { testResults: { message: string }[] }).testResults
+  expect(file?.message).toBe("defineConformance() is called a second time in the same describe (or at the file's top level again): its tests would have the first one's names, in every reporter, and one service's failures would read as the other's; wrap each call in a describe() named for its service, describe('orders v2', () => { defineConformance({ … }) })")
+  expect(twice.junit).toContain('conformance.test.mjs:5:')
+  const apart = await childVitest(join(work, 'apart'), two("describe('orders v1', () => defineConformance(options))", "describe('orders v2', () => defineConformance(options))"), [], { env: { KEY: 'misplaced-key-7d3f2a' } })
+  expect(apart.output).not.toContain('a second time')
+  expect(new Set(apart.assertions.map((a) => a.ancestorTitles[0]))).toEqual(new Set(['orders v1', 'orders v2']))
 }, 120_000)

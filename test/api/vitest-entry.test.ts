@@ -88,4 +88,13 @@ describe('defineConformance() in a vitest of its own', () => {
     expect(failed[0]?.failureMessages[0]).toContain('the run did not finish within 300 ms (--deadline)')
     expect(run.assertions.filter((a) => a.status === 'skipped').length).toBeGreaterThan(400)
   }, 150_000)
+
+  // a green file said nothing of having checked the suite's own server: defineConformance() with no address, as a team wrote it
+  test('no baseUrl: the embedded reference server is checked, and said so (stderr, the run\'s test)', async () => {
+    const run = await childVitest(join(work, 'embedded'), `import { defineConformance } from '${entryFiles().vitest}'\ndefineConformance({ rule: 'list-returns-200' })\n`)
+    expect(run.code, run.output).toBe(0)
+    const said = /defineConformance\(\): no baseUrl given \(nor CONFORM_BASE_URL\), so the embedded reference server at http:\/\/127\.0\.0\.1:\d+\/v1 was checked, not a service of yours; give baseUrl/
+    // the run's test's annotation (vitest's default reporter shows the same words as the file's stderr)
+    expect(run.junit).toMatch(said)
+  })
 })

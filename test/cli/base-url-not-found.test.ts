@@ -4,8 +4,14 @@
  * address; the one fault every rule met is now said first, once, naming the base URL
  * (lib/result/fault-groups.ts, cause not-found), and not probed again: a second
  * probe would meet the same 404s (lib/runner/confirmation.ts). A server that answers some requests is not it.
+ * So too a port where a web page answers every request (a front end's dev server, index.html for every
+ * path): it was a FAIL headed "requests without a valid key were served (is authentication mounted…".
+ * A port where a service that is not HTTP listens (a cache's, a database's) still fails (it was
+ * reached, and answered no HTTP), its headline saying that nothing it answered was HTTP.
  */
 import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
+import { createServer as createTcpServer, type AddressInfo } from 'node:net'
 import { afterAll, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
@@ -36,6 +42,32 @@ test('every request answered 404 (a wrong path before /v1): no verdict (exit 2),
   expect(run.files['report.html']).toContain('nothing is served at this base URL')
 })
 
+test('every request answered with a web page (a front end\'s dev server on the port given): no verdict (exit 2), said first', async () => {
+  const page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html>\n<html><head><title>App</title></head><body><div id="root"></div></body></html>'))
+  await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve))
+  servers.push({ close: () => new Promise<void>((resolve) => page.close(() => resolve()).closeAllConnections()) } as RunningServer)
+  const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${(page.address() as AddressInfo).port}/v1`], { env: { CONFORM_API_KEY: 'web-page-key-5d1f0a77' } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(2)
+  expect(run.stdout.split('\n')[2]).toMatch(/^✗ a web page answers at this base URL, not the API: \d+ requests were answered with an HTML page \(200\), none otherwise; a web front end \(its dev server\?\), or another site, at this address: give the base URL of the categories API, ending in \/v1/)
+  expect(run.stdout).not.toContain('authentication mounted')
+  expect(run.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
+  // not probed again: a second probe would meet the same page
+  expect((run.results?.journal ?? []).filter((e) => e.method === 'POST' && e.onWire).length).toBeLessThanOrEqual(POST_PROBES.length)
+  expect(run.stdout).toContain('Verdict: INCOMPLETE')
+  expect(run.files['summary.md']).toContain('the server answered no request at the base URL (every one with a web page)')
+})
+
+test('a port where a service that is not HTTP listens: the headline says nothing it answered was HTTP', async () => {
+  const other = createTcpServer((socket) => socket.on('data', () => socket.write('-ERR unknown command\r\n')).on('error', () => {}))
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+  servers.push({ close: () => new Promise<void>((resolve) => other.close(() => resolve())) } as RunningServer)
+  const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1`, '--rule', 'list-returns-200', '--rule', 'create-returns-201'], { env: { CONFORM_API_KEY: 'not-http-key-5d1f0a77' } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(1)
+  expect(run.stdout.split('\n')[2]).toMatch(/requests got no answer \(PROTOCOL_ERROR\) \(100 %\) \(nothing the port answered was HTTP: another service's port, a database's or a cache's, or a server that does not speak HTTP\/1\.1\), across 2 rules/)
+})
+
 test('a server that answers: no such finding', async () => {
   const apiKey = `key-${randomBytes(12).toString('hex')}`
   const server = await startReferenceServer({ apiKey })
@@ -44,4 +76,5 @@ test('a server that answers: no such finding', async () => {
   runs.push(run)
   expect(run.code).toBe(0)
   expect(run.stdout).not.toContain('nothing is served at this base URL')
+  expect(run.stdout).not.toContain('a web page answers')
 })

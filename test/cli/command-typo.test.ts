@@ -43,8 +43,8 @@ test.each([
   expect(existsSync(join(fleet, 'fleet.json'))).toBe(true)
 })
 
-test('an address given without --base-url is no command: the message about arguments, as before', async () => {
+test('an address given without --base-url is no command: the message gives the command with --base-url', async () => {
   const run = await conform(['https://staging.petstore.example/v1', '--report-dir', join(fleet, 'address')])
   expect(run.code).toBe(2)
-  expect(run.stderr).toMatch(/^conform: unexpected argument without an option before it/)
+  expect(run.stderr).toMatch(/^conform: https:\/\/staging\.petstore\.example\/v1 is given without --base-url before it: --base-url https:\/\/staging\.petstore\.example\/v1/)
 })

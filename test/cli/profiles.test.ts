@@ -136,7 +136,7 @@ describe('the first line about writes names the setting that bounds them, where 
   })
 })
 
-describe('a switch of writes misspelled stops the run before any request', () => {
+describe('a switch of writes or the key\'s variable misspelled stops the run before any request', () => {
   // CONFORM_READONLY=true was never read: an acceptance run meant to be read-only sent a full run's POSTs
   test.each([
     ['CONFORM_READONLY=true in .env.production', { '.env.production': 'CONFORM_READONLY=true\n' }, {}, 'CONFORM_READONLY in .env.production is no setting: did you mean CONFORM_READ_ONLY?'],
@@ -147,6 +147,18 @@ describe('a switch of writes misspelled stops the run before any request', () =>
     const result = await run(['--env', 'production'], cwd, { CONFORM_API_KEY: KEY, ...env })
     expect(result.code, result.stdout + result.stderr).toBe(2)
     expect(result.stderr).toContain(`conform: ${message} As it is written it is not read, and the run would write as if it were not there; nothing was sent\n`)
+    expect(called()).toEqual([])
+  })
+
+  // a newcomer's .env said CONFORM_APIKEY=…, and the run answered "no API key: set CONFORM_API_KEY"
+  test.each([
+    ['CONFORM_APIKEY in .env', { '.env': `CONFORM_APIKEY=${KEY}\n` }, [], 'CONFORM_APIKEY in .env is no setting: did you mean CONFORM_API_KEY?'],
+    ['conform_api_key in .env.production', { '.env.production': `conform_api_key=${KEY}\n` }, ['--env', 'production'], 'conform_api_key in .env.production is no setting: did you mean CONFORM_API_KEY?'],
+  ])('the key\'s variable misspelled, a base URL given: %s', async (_, files, args, message) => {
+    const cwd = workdir(files)
+    const result = await run([...args, '--base-url', servers.staging.baseUrl], cwd, {})
+    expect(result.code, result.stdout + result.stderr).toBe(2)
+    expect(result.stderr).toBe(`conform: ${message} As it is written it is not read, and the run has no key; nothing was sent\n`)
     expect(called()).toEqual([])
   })
 

@@ -57,7 +57,7 @@ const cases: { name: string; second?: string; args?: (file: string) => string[];
   {
     name: 'credentials in a base URL that does not parse: not shown',
     second: 'label: us\nbaseUrl: "https//alice:S3cretPassw0rd@petstore.example/v1"\napiKeyEnv: OTHER_KEY',
-    says: /deployment 2 \(us\): baseUrl "https\/\/\*\*\*@petstore\.example\/v1" is not a URL with a scheme/,
+    says: /deployment 2 \(us\): baseUrl "https\/\/\*\*\*@petstore\.example\/v1" is not a URL with its scheme/,
     hidden: 'S3cretPassw0rd',
   },
   {

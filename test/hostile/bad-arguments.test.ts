@@ -26,12 +26,27 @@ const CASES: Case[] = [
   {
     name: 'a base URL that is not a URL',
     args: ['--base-url', 'petstore.example/v1'],
-    says: /--base-url "petstore\.example\/v1" is not a URL with a scheme; give one like https:\/\/petstore\.example\/v1/,
+    says: /--base-url "petstore\.example\/v1" is not a URL with a scheme; did you mean https:\/\/petstore\.example\/v1\?$/,
   },
   {
-    name: 'a base URL without its scheme, that new URL() would take for one',
+    name: 'a base URL without its scheme, that new URL() would take for one: the loopback URL meant, over http',
     args: ['--base-url', 'localhost:8080/v1'],
-    says: /--base-url "localhost:8080\/v1" is not a URL with a scheme/,
+    says: /--base-url "localhost:8080\/v1" is not a URL with a scheme; did you mean http:\/\/localhost:8080\/v1\?$/,
+  },
+  {
+    name: 'a base URL with its "://" mistyped: the URL meant',
+    args: ['--base-url', 'http:/127.0.0.1:8080/v1'],
+    says: /--base-url "http:\/127\.0\.0\.1:8080\/v1" is not a URL with its scheme \(":" then "\/\/"\); did you mean http:\/\/127\.0\.0\.1:8080\/v1\?$/,
+  },
+  {
+    name: 'a loopback address mistyped, over http: the address meant, not https:// or --allow-insecure-http',
+    args: ['--base-url', 'http://127.0.0.l:8080/v1'],
+    says: /^conform: --base-url 127\.0\.0\.l:8080 is not this machine: http:\/\/ is taken for localhost, 127\.x\.x\.x and \[::1\] only; did you mean http:\/\/127\.0\.0\.1:8080\/v1\?$/,
+  },
+  {
+    name: 'localhost mistyped, over http: localhost meant',
+    args: ['--base-url', 'http://locahost:8080/v1'],
+    says: /--base-url locahost:8080 is not this machine: .*; did you mean http:\/\/localhost:8080\/v1\?$/,
   },
   {
     name: 'a base URL not ending in /v1',
@@ -58,7 +73,19 @@ const CASES: Case[] = [
     name: 'no key for a remote server',
     args: ['--base-url', 'https://petstore.example/v1'],
     env: { CONFORM_API_KEY: '' },
-    says: /no API key: set CONFORM_API_KEY \(or --api-key\)/,
+    // the .env named where it is read (the folder the command ran in): a newcomer's key sat in their service's .env
+    says: /no API key: set CONFORM_API_KEY \(in the environment, or in \/\S+\/\.env, where \.env files are read\) or --api-key to the key issued for the account$/,
+  },
+  {
+    name: 'the base URL written alone, without --base-url: the command with it',
+    args: ['http://127.0.0.1:8080/v1'],
+    says: /^conform: http:\/\/127\.0\.0\.1:8080\/v1 is given without --base-url before it: --base-url http:\/\/127\.0\.0\.1:8080\/v1 \(under npm: npm run conform -- --base-url http:\/\/127\.0\.0\.1:8080\/v1\)$/,
+  },
+  {
+    name: 'the base URL written alone, with credentials and a token in its query: neither shown',
+    args: ['--read-only', 'https://alice:S3cretPassw0rd@petstore.example/v1?token=S3cretPassw0rd'],
+    says: /^conform: https:\/\/\*\*\*@petstore\.example\/v1 is given without --base-url before it/,
+    hidden: 'S3cretPassw0rd',
   },
   { name: 'an unknown flag', args: ['--base-url', 'https://petstore.example/v1', '--timout', '500'], says: /Unknown option '--timout' \(did you mean --timeout\?\); see --help/ },
   { name: 'an env file that does not exist', args: ['--env', 'nosuch'], says: /cannot read .*\.env\.nosuch \(no such file\): create it .*, or drop --env/ },
@@ -80,7 +107,7 @@ const CASES: Case[] = [
   {
     name: 'credentials in a base URL without its colon: not shown',
     args: ['--base-url', 'https//alice:S3cretPassw0rd@petstore.example/v1'],
-    says: /--base-url "https\/\/\*\*\*@petstore\.example\/v1" is not a URL with a scheme/,
+    says: /--base-url "https\/\/\*\*\*@petstore\.example\/v1" is not a URL with its scheme \(":" then "\/\/"\); give one like https:\/\/petstore\.example\/v1$/,
     hidden: 'S3cretPassw0rd',
   },
   {

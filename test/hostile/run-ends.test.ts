@@ -59,6 +59,9 @@ describe.concurrent('a key that cannot be sent is refused before any request; on
     ['characters outside Latin-1', `ключ-${KEY}`, /CONFORM_API_KEY holds a character outside Latin-1 at position 1 of 26/],
     ['whitespace only', ' \n', /CONFORM_API_KEY is empty \(only whitespace\)/],
     ['the header written out', `Bearer ${KEY}`, /CONFORM_API_KEY begins with "Bearer ": give the key alone/],
+    // CONFORM_API_KEY="… in .env, its quote not closed: the key went out with it, and the run said only "the server refused the key"
+    ['a quote left open', `"${KEY}`, /^conform: CONFORM_API_KEY begins with a quote mark \("\) that is not closed, which no bearer key holds \(RFC 6750 §2\.1\): quotes of a \.env line left in the value/],
+    ['quotes kept (docker --env-file)', `'${KEY}'`, /^conform: CONFORM_API_KEY is wrapped in quotes \('…'\), which no bearer key holds/],
   ]
   for (const [what, key, says] of refused) {
     test(`${what}: exit 2 at once, one line that names the problem, not the key, and no request`, async () => {
