@@ -65,11 +65,11 @@ export function storedUnansweredTooOften({ unanswered, answered }: KeptAliveCrea
 export function keptAliveCreatesCheck(creates: readonly CreateProbe[], lastList: CategoryProbes['lastList']): void {
   const run = thisRun()
   const reprobe = run.context.confirming?.reprobesFailures === true
-  check('create-returns-201', 'the creates written on a connection that carried an earlier request → answered 201, not stored and left unanswered (more than a race with an idle close would lose)', async (t) => {
+  check('create-returns-201', 'the creates written on a connection that carried an earlier request → answered 201, not stored and left unanswered (more than a race with an idle close would lose)', async () => {
     const settled = await Promise.allSettled(creates.map((c) => c.probe()))
-    // every POST of the run has ended: what the race took of them is counted
+    // every POST of the run has ended: what the race took of them is counted (an interrupted run's
+    // unanswered creates leave nothing to judge here, and their own checks say why)
     await lastList().catch(() => undefined)
-    t.stillRunning()
     const { lostUnstored } = run.client().raceMarks
     const counts = keptAliveCreates(settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])))
     const { unanswered, answered, answeredFresh } = counts
