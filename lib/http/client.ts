@@ -34,16 +34,13 @@ import type { WriteWatch } from './write-watch.ts'
 import { createRedactor, longestForm, redactedCut, type Redactor } from './redact.ts'
 import { OutlastedAnswers, POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_MS, serverNow } from './retry-after.ts'
 import { connectionNotTaken, describeTransportError, NOT_TAKEN_RESENDS, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
-import { afterTheRace, idleNoticeAsLost, lostInTransit } from './lost-answer.ts'
+import { afterTheRace, idleNoticeAsLost, lostInTransit, LOST_ANSWER_RESENDS, type RaceMarks } from './lost-answer.ts'
 import { oneShowedStored, storedDespiteUnavailable, worthLooking } from './stored-despite-unavailable.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
 import { RefusedConnections } from './refused-connections.ts'
 import { SameBodies } from './same-bodies.ts'
 import type { PostResends, ClientOptions, HttpResult, SendOptions } from './client-options.ts'
 export type { ClientOptions, HttpResult, SendOptions }
-
-/** Resends of a request the connection race lost: on a fresh connection, then with half as many at once (64 to 1: six), and a few at one. */
-const LOST_ANSWER_RESENDS = 10
 
 export class HttpClient {
   readonly redact: Redactor
@@ -60,6 +57,8 @@ export class HttpClient {
   private readonly resent: PostResends // POSTs sent again, counted over the run's clients (the run's suites each have one) when it shares its count
   private readonly outlastedAnswers = new OutlastedAnswers()
   private readonly sameBodies = new SameBodies() // a large body read again unchanged, kept once (lib/http/same-bodies.ts)
+  /** What the keep-alive race took on reused connections that the server had not stored (lost-answer.ts). */
+  readonly raceMarks: RaceMarks = { lostUnstored: 0 }
   private readonly answers: AnswerClock
   private readonly refusals = new RefusedConnections((at) => this.answers.answeredSince(at), () => this.options.timeoutMs) // a server restarting (refused-connections.ts)
   private readonly traceId: string
@@ -129,7 +128,7 @@ export class HttpClient {
         const noResend = options.method !== 'POST' ? undefined : this.options.boundedWrites === true ? 'max-writes' : this.resent.afterLostAnswer >= (this.options.maxLostPostResends ?? Infinity) ? 'resends-spent' : undefined
         const taken = options.method === 'POST' && noResend === undefined
         if (taken) this.resent.afterLostAnswer++
-        if (await afterTheRace({ ...options, ...(noResend ? { noResend } : {}) }, result, (line) => this.options.journal?.record(line), this.redact, firstOnItsConnection(result.exchange.request.headers.traceparent))) {
+        if (await afterTheRace({ ...options, ...(noResend ? { noResend } : {}) }, result, (line) => this.options.journal?.record(line), this.redact, firstOnItsConnection(result.exchange.request.headers.traceparent), this.raceMarks)) {
           fresh = !refusedAgain
           lostResends++
           continue

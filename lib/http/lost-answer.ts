@@ -44,6 +44,19 @@ export type NotSentAgain = 'max-writes' | 'resends-spent' | 'unavailable'
 /** Reads whether a POST was applied; undefined: the run cannot tell (the list could not be read), so it is not sent again. */
 export type WhetherApplied = () => Promise<AppliedOrNot | undefined>
 
+/** Resends of a request the connection race lost: on a fresh connection, then with half as many at once (64 to 1: six), and a few at one. */
+export const LOST_ANSWER_RESENDS = 10
+
+/**
+ * What the race took of a run's requests written on a connection that carried an earlier one:
+ * those the server had not stored (a GET, a POST the list does not show). The race loses what is
+ * written as the connection closes, whatever it is, read or not; a server that stores a create and
+ * then closes instead of answering loses only what it stored (suites/categories/kept-alive-creates.ts).
+ */
+export interface RaceMarks {
+  lostUnstored: number
+}
+
 /** The journal's words for a POST whose answer was lost but whose record the list shows. */
 export const ANSWER_LOST_RECORD_FOUND = 'answer lost, record found'
 /** The journal's words for a POST the server stored and left unanswered on a connection that carried no request before it. */
@@ -78,9 +91,12 @@ export function idleNoticeAsLost<R extends HttpResult>(result: R): R | HttpResul
   const { exchange } = result
   if (!idleTimeoutNotice(exchange, firstOnItsConnection(exchange.request.headers.traceparent))) return result
   delete exchange.response
-  exchange.error = { code: 'CONNECTION_RESET', message: `connection closed before a complete response (${IDLE_TIMEOUT_NOTICE})` }
+  exchange.error = { code: 'CONNECTION_RESET', message: `connection closed before a complete response (${IDLE_TIMEOUT_NOTICE})`, status: 408 }
   return { exchange }
 }
+
+/** Whether a request's connection closed under it with a 408 (idleNoticeAsLost), not silently. */
+export const closedWith408 = (exchange: Exchange): boolean => exchange.response === undefined && exchange.error?.code === 'CONNECTION_RESET' && exchange.error.status === 408
 
 /** The words of a request whose connection the server closed with a 408 as it was written (idleTimeoutNotice). */
 export const IDLE_TIMEOUT_NOTICE = 'the server answered 408 Request Timeout and closed the connection as the request was written on it, after an earlier answer there: its notice that it closed the idle connection (the keep-alive race)'
@@ -121,10 +137,19 @@ export async function afterTheRace(
   journal: (line: JournalLine) => void,
   redact: (text: string) => string,
   firstOnItsConnection = false,
+  marks?: RaceMarks,
 ): Promise<boolean> {
-  if (options.method === 'GET') return true
+  // the race's mark on a reused connection: a request it took that the server had not stored
+  const unstored = () => {
+    if (marks && !firstOnItsConnection) marks.lostUnstored++
+  }
+  if (options.method === 'GET') {
+    unstored()
+    return true
+  }
   const found = await options.whetherApplied?.()
   if (!found) return false
+  if (!found.record) unstored()
   const notSentAgain = found.record ? undefined : options.noResend
   const applied: AppliedOrNot = found.record && firstOnItsConnection ? { ...found, firstOnItsConnection } : notSentAgain ? { ...found, notSentAgain } : found
   const detail = applied.record ? (applied.firstOnItsConnection ? STORED_UNANSWERED : ANSWER_LOST_RECORD_FOUND) : notSentAgain === 'max-writes' ? ANSWER_LOST_NOT_SENT_AGAIN : notSentAgain ? ANSWER_LOST_RESENDS_SPENT : ANSWER_LOST_SENT_AGAIN

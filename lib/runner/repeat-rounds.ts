@@ -58,6 +58,7 @@ export async function repeatRounds(suites: readonly Suite[], scope: RunScope, op
         left: Infinity,
         exhausted: '',
         notNeeded: `not sent: a further round (--repeat) sends only the create of the create-then-list round trip`,
+        reprobesFailures: false,
       },
     }
     const roundScope = newRunScope(context)

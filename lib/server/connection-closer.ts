@@ -5,7 +5,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 
-const TIMED_OUT = 'HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n'
+/** A 408 Request Timeout that closes the connection, as a server's idle close writes it. */
+export const TIMED_OUT = 'HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n'
 
 /**
  * Closes connections as idleCloseMs and closeAfterAnswerMs say: a timer per connection, started

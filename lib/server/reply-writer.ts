@@ -5,6 +5,7 @@
 import type { ServerResponse } from 'node:http'
 import { brotliCompressSync, constants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { stringify as losslessStringify } from 'lossless-json'
+import { TIMED_OUT } from './connection-closer.ts'
 
 /** One answer on its way out; `body` is serialised with exact bigint ids unless it is a string. */
 export interface Reply {
@@ -73,8 +74,13 @@ export interface Transport {
   idleCloseWith408?: boolean
   /** Closes the connection this long after every answer, without Connection: close. */
   closeAfterAnswerMs?: number
-  /** A reply this says so is never written: the connection closes under its request instead (a worker that dies after its commit). */
-  dropAnswer?: (reply: Reply) => boolean
+  /**
+   * A reply this says so is never written: the connection closes under its request instead (a
+   * worker that dies after its commit). `keptAlive`: its connection carried an earlier request.
+   */
+  dropAnswer?: (reply: Reply, keptAlive: boolean) => boolean
+  /** The connection of a dropped answer closes with a 408 Request Timeout and Connection: close written first, the words of an idle close (RFC 9110 §15.5.9). */
+  dropWith408?: boolean
   /** Every body goes out at this many bytes a second, a tenth every 100 ms (a gateway's bandwidth limit: Apache's mod_ratelimit). */
   bytesPerSecond?: number
 }
@@ -106,10 +112,16 @@ const COMPRESSORS = {
 }
 const LABELS = { gzip: 'gzip', deflate: 'deflate', br: 'br', 'raw-deflate': 'deflate', 'gzip-unfinished': 'gzip' }
 
+/** The requests each connection has carried so far (one at a time: no client of the suite pipelines). */
+const carried = new WeakMap<object, number>()
+
 export function send(res: ServerResponse, reply: Reply, transport: Transport, acceptEncoding: string | undefined): void {
+  const socket = res.req.socket
+  const keptAlive = (carried.get(socket) ?? 0) > 0
+  carried.set(socket, (carried.get(socket) ?? 0) + 1)
   const write = () => {
     if (res.destroyed) return
-    if (transport.dropAnswer?.(reply)) return void res.socket?.destroy()
+    if (transport.dropAnswer?.(reply, keptAlive)) return void (transport.dropWith408 ? res.socket?.end(TIMED_OUT) : res.socket?.destroy())
     // Node's own 'HTTP/1.1 100 Continue\r\n\r\n' (writeContinue), although no Expect asked for it
     if (transport.unaskedContinue && hadBody && !continued) {
       continued = true

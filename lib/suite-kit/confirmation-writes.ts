@@ -13,6 +13,8 @@ export interface ConfirmationWrites {
   exhausted: string
   /** Why a POST not in `probes` was not sent. */
   notNeeded: string
+  /** True in an attempt that probes the run's failures again (--confirm), false in a further round (--repeat), which runs every check. */
+  reprobesFailures: boolean
 }
 
 /** Why this POST may not go out in a confirmation attempt, or undefined when it may (and is counted). */

@@ -18,6 +18,7 @@ import { sameNameToAStore } from '../../lib/checks/collated-names.ts'
 import type { CategoryProbes, CreateProbe, LengthFollowUp } from './probes.ts'
 import { DESCRIPTION_FLOOR, NAME_FLOOR } from '../cases/valid-creates.ts'
 import { REPEATED_NAME_REFUSALS } from '../cases/valid-create.ts'
+import { keptAliveCreatesCheck } from './kept-alive-creates.ts'
 
 const STATUS_REPORTED = 'create-returns-201 reports the status'
 /**
@@ -328,4 +329,5 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
       expectJsonContentType(result)
     })
   }
+  keptAliveCreatesCheck(creates, lastList)
 }

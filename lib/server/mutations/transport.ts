@@ -62,4 +62,24 @@ export const TRANSPORT_MUTATIONS: readonly Mutation[] = [
       'every valid create is stored, then its connection closes before any byte of the 201 (a worker that dies after its commit, a proxy that gives up on the upstream): no create is ever answered, and the list shows every record',
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, dropAnswer: (reply) => reply.status === 201 } },
   },
+  // a fresh connection's creates are answered, so each create that goes first on its connection passes:
+  // only the many kept-alive ones that end "answer lost, record found" show it (lib/http/lost-answer.ts)
+  {
+    name: 'create-stored-408-on-kept-alive',
+    breaks: 'create-returns-201',
+    code: 'NO_RESPONSE',
+    shownByVarying: 'how many of the creates the pool puts on connections that carried an earlier request',
+    description:
+      'every valid create written on a connection that carried an earlier request is stored, then answered 408 Request Timeout with Connection: close (a request timeout shorter than the time the handler takes, a proxy that gives up on a reused upstream): the list shows every record; a create first on its connection is answered 201',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, dropAnswer: (reply, keptAlive) => keptAlive && reply.status === 201, dropWith408: true } },
+  },
+  {
+    name: 'create-stored-dropped-on-kept-alive',
+    breaks: 'create-returns-201',
+    code: 'NO_RESPONSE',
+    shownByVarying: 'how many of the creates the pool puts on connections that carried an earlier request',
+    description:
+      'every valid create written on a connection that carried an earlier request is stored, then its connection closes before any byte of the 201 (a worker recycled after each request it serves on a reused connection): the list shows every record; a create first on its connection is answered 201',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, dropAnswer: (reply, keptAlive) => keptAlive && reply.status === 201 } },
+  },
 ]

@@ -10,6 +10,8 @@ import type { Variant } from '../server-cases.ts'
 /** Shorter than any client's idle timeout, and long enough that the suite's bursts reuse connections. */
 const IDLE_CLOSE_MS = 25
 const CLOSE_AFTER_ANSWER_MS = 1
+/** Below the client's idle close (1 s), and above the gaps of a burst: the suite's pauses meet it. */
+const PAUSE_CLOSE_MS = 300
 /** Under the suite's --concurrency (48), and under half of it: the first burst meets the limit, and so does the first halving. */
 const CONNECTION_LIMITS = [40, 10]
 
@@ -25,6 +27,13 @@ export const CONNECTION_RACE_VARIANTS: readonly Variant[] = [
       `closes a keep-alive connection idle for ${IDLE_CLOSE_MS} ms with a 408 Request Timeout and Connection: close written first, as some servers and proxies do: ` +
       'a request written as it closes reads the 408, which answers no request (RFC 9110 §15.5.9: the client may send it again; browsers do, on a fresh connection)',
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, idleCloseMs: IDLE_CLOSE_MS, idleCloseWith408: true } },
+  },
+  {
+    name: `idle-close-after-${PAUSE_CLOSE_MS}ms`,
+    description:
+      `closes a keep-alive connection idle for ${PAUSE_CLOSE_MS} ms, without a Keep-Alive header to say so (Go's http.Server IdleTimeout, nginx's keepalive_timeout, set below a second): ` +
+      "the requests written after the suite's pauses (the first list's answer, a list read again) meet the close",
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, idleCloseMs: PAUSE_CLOSE_MS } },
   },
   {
     name: 'close-after-every-answer',
