@@ -39,6 +39,7 @@ import { CONNECTION_STATE_MUTATIONS } from './mutations/connection-state.ts'
 import { ID_AS_DOUBLE_MUTATIONS } from './mutations/ids-as-doubles.ts'
 import { FRONT_MUTATIONS } from './mutations/fronts.ts'
 import { KEY_LOOKUP_MUTATIONS } from './mutations/key-lookups.ts'
+import { TEXT_AS_PATTERN_MUTATIONS } from './mutations/text-as-pattern.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -65,6 +66,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...INPUT_MUTATIONS,
   ...CONTENT_REFUSAL_MUTATIONS,
   ...JDK_MUTATIONS,
+  ...TEXT_AS_PATTERN_MUTATIONS,
   ...JETTY_MUTATIONS,
   ...TEXT_FORM_MUTATIONS,
   ...BODY_LAYOUT_MUTATIONS,
