@@ -6,7 +6,7 @@
  * at least two mutations. One file per area of the interface, in lib/server/mutations/.
  */
 import { AUTHENTICATION_MUTATIONS } from './mutations/authentication.ts'
-import { LEGACY_ROUTE_MUTATION, ROUTING_MUTATIONS, SUBTREE_REDIRECT_MUTATION } from './mutations/routing.ts'
+import { LEGACY_ROUTE_MUTATION, NORMALISING_GUARD_MUTATIONS, ROUTING_MUTATIONS, SUBTREE_REDIRECT_MUTATION } from './mutations/routing.ts'
 import { CREATE_MUTATIONS } from './mutations/create.ts'
 import { ERROR_MUTATIONS } from './mutations/errors.ts'
 import { INPUT_MUTATIONS } from './mutations/inputs.ts'
@@ -59,6 +59,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...OTHER_SCHEME_MUTATIONS,
   ...KEY_LOOKUP_MUTATIONS,
   ...ROUTING_MUTATIONS,
+  ...NORMALISING_GUARD_MUTATIONS,
   LEGACY_ROUTE_MUTATION,
   SUBTREE_REDIRECT_MUTATION,
   ...ERROR_MUTATIONS,
