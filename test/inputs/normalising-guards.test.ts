@@ -5,6 +5,7 @@
  * proves the whole runs (test/mutants/); this says which form catches which, in milliseconds.
  */
 import { describe, expect, test } from 'vitest'
+import { stallingOperation } from '../../lib/http/stalled-operations.ts'
 import { NORMALISING_GUARD_MUTATIONS } from '../../lib/server/mutations/routing.ts'
 import { PATH_FORMS } from '../../suites/cases/path-forms.ts'
 
@@ -34,5 +35,10 @@ describe('a key check and a router that normalise a path differently', () => {
   test('a router that trims each segment takes only the path that ends in a space, which the check compares as it is', () => {
     // a pet id is guarded by a pattern (/pets/{petId}), which takes "1 " as an id
     expect(servedUnguarded('router-trims-path-segments-skips-auth')).toEqual(['listCategories-trailing-space', 'listStoreOrders-trailing-space'])
+  })
+
+  test('every form stalls with its operation: a server that hangs the list hangs them too, and none goes after the stall', () => {
+    const exact = { listCategories: '/categories', getPet: '/pets/1', listStoreOrders: '/store/orders' }
+    for (const form of PATH_FORMS) expect(stallingOperation('GET', form.path, undefined), form.key).toBe(stallingOperation('GET', exact[form.operation], undefined))
   })
 })
