@@ -46,16 +46,16 @@ export const KEY_STAND_INS: readonly { placeholder: string; value: (key: string)
     value: (key) => key.slice(0, -1) + (key.endsWith('_') ? 'x' : '_'),
   },
   { placeholder: '${CONFORM_API_KEY%?}', value: (key) => key.slice(0, -1) },
-  // HTTP Basic credentials with the key as the user name and no password (curl -u KEY:); base64 wraps long lines
-  { placeholder: `$(printf %s "$CONFORM_API_KEY:" | base64 | tr -d '\\n')`, value: (key) => Buffer.from(`${key}:`).toString('base64') },
+  // HTTP Basic credentials with the key as the user name and as the password (curl -u KEY:KEY); base64 wraps long lines
+  { placeholder: `$(printf %s "$CONFORM_API_KEY:$CONFORM_API_KEY" | base64 | tr -d '\\n')`, value: (key) => Buffer.from(`${key}:${key}`).toString('base64') },
   { placeholder: KEY_PLACEHOLDER, value: (key) => key },
 ]
 export const KEY_SWAPPED_CASE = KEY_STAND_INS[0].placeholder
 export const KEY_OF_SAME_SHAPE = KEY_STAND_INS[1].placeholder
 export const KEY_LAST_CHARACTER_CHANGED = KEY_STAND_INS[2].placeholder
 export const KEY_WITHOUT_LAST_CHARACTER = KEY_STAND_INS[3].placeholder
-/** The credentials of HTTP Basic with the key as the user name: base64 of "<key>:". Redacted where a server echoes them as base64Inside finds any key inside base64. */
-export const KEY_AS_BASIC_USER = KEY_STAND_INS[4].placeholder
+/** The credentials of HTTP Basic with the key as the user name and the password: base64 of "<key>:<key>". Redacted where a server echoes them as base64Inside finds any key inside base64. */
+export const KEY_AS_BASIC_USER_AND_PASSWORD = KEY_STAND_INS[4].placeholder
 
 /** A header value as it goes on the wire: every stand-in replaced by what it stands for. */
 export function keyOnTheWire(text: string, key: string): string {
@@ -127,7 +127,7 @@ const foldsSafely = (variant: string) => variant.length >= NEAR_MISS_MIN_KEY_LEN
 const reversed = (text: string) => [...text].reverse().join('')
 /** UTF-16 (a body a .NET service wrote with Encoding.Unicode) read as the UTF-8 it should be: a NUL after every character. */
 const inUtf16 = (text: string) => [...text].join('\u0000')
-/** The key inside base64 (its Basic credentials, KEY_AS_BASIC_USER) in UTF-16: not its near-misses', in no Basic credentials, nor base64url (each form more slows every report's search). */
+/** The key inside base64 (its Basic credentials, KEY_AS_BASIC_USER_AND_PASSWORD) in UTF-16: not its near-misses', in no Basic credentials, nor base64url (each form more slows every report's search). */
 const basicInUtf16 = (secret: string) => base64Inside(secret).filter((_, i) => i % 2 === 0).map(inUtf16)
 
 /**
@@ -277,7 +277,7 @@ export function redactorSteps(...secrets: (string | undefined)[]): { forms: Reda
   const patterns = ordered.flatMap((secret) => patternOf(secret, taken) ?? [])
   const forms: Redactor = patterns.length === 0 ? (text) => text : formsRedactor(patterns)
   // and the runs of the wrong key of the same shape the suite sends, which gives the key back letter
-  // by letter; and of the key inside base64 (Basic credentials, curl -u KEY:), echoed from one
+  // by letter; and of the key inside base64 (Basic credentials, curl -u KEY:KEY), echoed from one
   // character too far in by a service that cuts "Basic " short: the rest decodes to the key once a
   // character is guessed in front, and no whole form matched it
   const runs = runsRedactor(ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret)]), REDACTED)

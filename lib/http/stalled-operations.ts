@@ -12,18 +12,24 @@ import { KEY_AUTHORIZATION } from './redact.ts'
 /**
  * The operation a request belongs to, as a server stalls it: the method and the first segment of
  * its path, read as a lenient router reads it (case, escapes, dot segments, doubled slashes, a
- * ';' parameter or '.json'), so that the forms of one path (suites/cases/path-forms.ts) stall together.
+ * ';' parameter, whitespace around a segment or '.json'), so that the forms of one path (suites/cases/path-forms.ts) stall together.
  */
 function operationOf(method: string, path: string): string {
-  let decoded = path
-  try {
-    decoded = decodeURIComponent(path)
-  } catch {
-    // a malformed escape: the path as sent
-  }
-  const resolved = new URL(`http://operation${decoded.startsWith('/') ? '' : '/'}${decoded}`).pathname.toLowerCase()
+  const decoded = decodedOrAsIs(path)
+  // each ';' parameter dropped before dot segments are resolved, as a servlet container does (/x/..;/categories)
+  const resolved = new URL(`http://operation${decoded.startsWith('/') ? '' : '/'}${decoded.replace(/;[^/]*/g, '')}`).pathname.toLowerCase()
   const first = resolved.split('/').find((segment) => segment !== '') ?? ''
-  return `${method} /${first.replace(/;.*$/, '').replace(/\.json$/, '')}`
+  // and whitespace around the segment trimmed (/categories%20), as Spring's trimTokens did
+  return `${method} /${decodedOrAsIs(first).trim().replace(/\.json$/, '')}`
+}
+
+/** The text with its percent-escapes decoded; as it is when one is malformed. */
+function decodedOrAsIs(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
 }
 
 /**

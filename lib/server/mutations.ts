@@ -6,7 +6,7 @@
  * at least two mutations. One file per area of the interface, in lib/server/mutations/.
  */
 import { AUTHENTICATION_MUTATIONS } from './mutations/authentication.ts'
-import { LEGACY_ROUTE_MUTATION, ROUTING_MUTATIONS, SUBTREE_REDIRECT_MUTATION } from './mutations/routing.ts'
+import { LEGACY_ROUTE_MUTATION, NORMALISING_GUARD_MUTATIONS, ROUTING_MUTATIONS, SUBTREE_REDIRECT_MUTATION } from './mutations/routing.ts'
 import { CREATE_MUTATIONS } from './mutations/create.ts'
 import { ERROR_MUTATIONS } from './mutations/errors.ts'
 import { INPUT_MUTATIONS } from './mutations/inputs.ts'
@@ -39,6 +39,7 @@ import { CONNECTION_STATE_MUTATIONS } from './mutations/connection-state.ts'
 import { ID_AS_DOUBLE_MUTATIONS } from './mutations/ids-as-doubles.ts'
 import { FRONT_MUTATIONS } from './mutations/fronts.ts'
 import { KEY_LOOKUP_MUTATIONS } from './mutations/key-lookups.ts'
+import { TEXT_AS_PATTERN_MUTATIONS } from './mutations/text-as-pattern.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -58,6 +59,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...OTHER_SCHEME_MUTATIONS,
   ...KEY_LOOKUP_MUTATIONS,
   ...ROUTING_MUTATIONS,
+  ...NORMALISING_GUARD_MUTATIONS,
   LEGACY_ROUTE_MUTATION,
   SUBTREE_REDIRECT_MUTATION,
   ...ERROR_MUTATIONS,
@@ -65,6 +67,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...INPUT_MUTATIONS,
   ...CONTENT_REFUSAL_MUTATIONS,
   ...JDK_MUTATIONS,
+  ...TEXT_AS_PATTERN_MUTATIONS,
   ...JETTY_MUTATIONS,
   ...TEXT_FORM_MUTATIONS,
   ...BODY_LAYOUT_MUTATIONS,

@@ -1,6 +1,6 @@
 /** Credentials that must be refused with 401 (§5.2, §5.3). */
 import {
-  KEY_AS_BASIC_USER,
+  KEY_AS_BASIC_USER_AND_PASSWORD,
   KEY_AUTHORIZATION,
   KEY_LAST_CHARACTER_CHANGED,
   KEY_OF_SAME_SHAPE,
@@ -111,11 +111,12 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   // (authenticate_with_http_token), and of Django REST framework's TokenAuthentication: a scheme §5.2 does not name
   { key: 'key-under-token-scheme', label: 'the key under the Token scheme', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
     authorization: () => `Token ${KEY_PLACEHOLDER}` },
-  // HTTP Basic taken too, with the key as the user name (Stripe's API takes it so: curl -u KEY:); the
-  // key under Basic as it is (basic-scheme) is no such credential. Redacted as any key inside base64,
-  // which a key shorter than the near-misses' floor is not
-  { key: 'key-as-basic-user', label: 'the key as the user name of HTTP Basic credentials (curl -u KEY:)', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
-    authorization: () => `Basic ${KEY_AS_BASIC_USER}`, unusableWith: tooShort },
+  // HTTP Basic taken too, with the key as the user name (Stripe's API takes it so: curl -u KEY:) or as
+  // the password, whatever the user (Heroku's curl -u :KEY, Mailgun's api:KEY): the key as both
+  // catches either; the key under Basic as it is (basic-scheme) is no such credential. Redacted as any
+  // key inside base64, which a key shorter than the near-misses' floor is not
+  { key: 'key-as-basic-credentials', label: 'the key as the user name and the password of HTTP Basic credentials (curl -u KEY:KEY)', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
+    authorization: () => `Basic ${KEY_AS_BASIC_USER_AND_PASSWORD}`, unusableWith: tooShort },
   // a key of the framework's example or a developer's, left in beside the account's
   ...['changeme', 'test'].map(
     (token): CredentialCase => ({ key: `token-${token}`, label: `the token "${token}"`, rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true, authorization: () => `Bearer ${token}`,

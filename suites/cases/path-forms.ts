@@ -3,7 +3,9 @@
  * are often more lenient than the filter that guards them: a router that matches letter case
  * loosely, merges slashes, resolves dot segments, decodes percent-escapes, drops a `;` parameter
  * or a `.json` suffix, or that matches the path without its query string, serves the operation
- * at a form of its path that an exact-path key check never sees. Each form is sent without a key (reads only); any answer is fine but the
+ * at a form of its path that an exact-path key check never sees; so does one that normalises the
+ * path otherwise than a key check that normalises it too (a ";" before a dot segment, a space after
+ * the path). Each form is sent without a key (reads only); any answer is fine but the
  * operation's data (lib/checks/unauthenticated.ts).
  */
 export interface PathForm {
@@ -34,6 +36,12 @@ function formsOf(operation: PathForm['operation'], segments: string[]): PathForm
     { key: 'matrix-parameter', label: 'a ";" parameter dropped', path: `${exact};x=1` },
     { key: 'json-suffix', label: 'a ".json" suffix dropped (suffix pattern matching)', path: `${exact}.json` },
     { key: 'query-string', label: 'a query string the route ignores and the key check does not', path: `${exact}?x=1` },
+    // a key check and a router that each normalise, differently: one that cuts the path at its first ";"
+    // before resolving dot segments sees /x/.. (Apache Shiro, CVE-2020-1957), one that drops each ";"
+    // parameter first sees the operation (Tomcat); one that trims each segment sees it in a path that
+    // ends in a space (Spring MVC's trimTokens, CVE-2016-5007), one that compares it as it is does not
+    { key: 'dot-dot-path-parameter', label: 'a ";" parameter dropped, then dot segments resolved, where the key check cut the path at the ";"', path: `/x/..;${exact}` },
+    { key: 'trailing-space', label: 'whitespace trimmed from each segment (Spring MVC\'s trimTokens)', path: `${exact}%20` },
   ].map((form) => ({ ...form, key: `${operation}-${form.key}`, operation }))
 }
 

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto'
 import type { NewCategory } from '../../lib/checks/category.ts'
 import { CLIENT_ID_INSERTED, EXISTING_ID_FAULT, EXISTING_ID_UPDATED } from '../../lib/checks/orm-driver-answers.ts'
+import { FORMAT_FAULT, LENGTH_FAULT, LENGTH_OR_NUL_FAULT } from './create-faults.ts'
 import { POISON_CREATES } from './poison-values.ts'
 import { REPEATED_NAME_REFUSALS, type ValidCreate } from './valid-create.ts'
 export type { ValidCreate } from './valid-create.ts'
@@ -25,23 +26,6 @@ export const DESCRIPTION_FLOOR = 32
 
 /** A class refused for length is sent again in this form: why, as reports say it. */
 export const LENGTH_REASON = 'lengths are not shown (§8)'
-
-/** What a server fault to values that may be too long for a column says of the service, and its fix. */
-const LENGTH_FAULT =
-  "a server fault to values a column may be too short for: if it is the store's length error left unhandled (Oracle ORA-12899, which counts bytes in a VARCHAR2 of BYTE semantics; " +
-  'SQL Server 2628 or 8152; PostgreSQL 22001; MySQL 1406), lengths are not shown (§8), so the service may refuse them with 400 or 413, never with a fault ' +
-  '(Spring: an @ExceptionHandler for DataIntegrityViolationException answering 400, or @Size limits that count as the column does)'
-
-/** What a server fault to the long create that holds U+0000 may say: a length error, or the store's refusal of U+0000 left unhandled. */
-const LENGTH_OR_NUL_FAULT =
-  `${LENGTH_FAULT}; or the description's U+0000, which PostgreSQL text cannot hold (SQLSTATE 22021; psycopg2 raises a ValueError, A string literal cannot contain NUL (0x00) characters, before sending), ` +
-  'left unhandled: the service may refuse it with 400 (an invalid value for its store, §4.2 rule 1), never with a fault'
-
-/** The escapes create's name holds a format directive: a fault to it may be a format string built of the name. */
-const FORMAT_FAULT =
-  `${LENGTH_FAULT}; or the name's %s read as a format directive with no argument for it, where the service builds a format string of the name ` +
-  '(Java\'s printf("created " + name) or String.format throws MissingFormatArgumentException): pass the name as an argument, printf("created %s%n", name); ' +
-  "or a quote in a value written into SQL by string concatenation (a syntax error, and SQL injection), the description's where the name is a bound parameter: bind every value"
 
 /**
  * Every character JSON must escape (RFC 8259 §7) but U+0000, in one string: U+0001 to U+001F. A
@@ -118,7 +102,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-json-escapes',
     priority: 2,
-    label: "double and single quotes, backslashes, slashes, a tab and CR LF, HTML's < > & and entities, and printf's %s in name; control characters U+0001 to U+001F, CR LF, U+2028, U+2029, HTML tags, quotes and a backslash in description",
+    label: "double and single quotes, backslashes (one last), slashes, a tab and CR LF, HTML's < > & and entities, printf's %s and an unclosed ( [ { in name; control characters U+0001 to U+001F, CR LF, U+2028, U+2029, HTML tags, quotes and a backslash in description",
     body: (p) => ({
       // ' and < > &: what hand-made SQL escaping doubles and HTML sanitisers escape or strip on the way in
       // &amp; and &#65;: text that an entity decoder on the way in turns into & and A; typographic
@@ -132,7 +116,12 @@ export const VALID_CREATES: readonly ValidCreate[] = [
       // unquote/rawurldecode (invalid escapes and + left as they are) turn into "100%"
       // and a tab and CR LF: a guard against log injection (CWE-117) that takes them out of the
       // field it logs, the name, keeps them in multi-line text, the description
-      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's\ttab\r\nline <b>Tom & Jerry</b> &amp;&#65; ‘it’ “is” 🐇 50%+%s 100%25`,
+      // and an unclosed parenthesis, bracket and brace, then a backslash last (a Windows path, "C:\\"):
+      // a service that builds a regular expression of the name (a case-insensitive lookup:
+      // new RegExp(`^${name}$`, 'i')) or a message pattern (MessageFormat, string.Format, str.format)
+      // throws on them, and a tokenizer that takes every quote after a backslash for an escaped one
+      // (prev != '\\', the backslashes before it not counted) reads past the closing quote
+      name: `${p}-"quoted" back\\slash \\" /slash/ \\\\ O'Brien's\ttab\r\nline <b>Tom & Jerry</b> &amp;&#65; ‘it’ “is” 🐇 50%+%s 100%25 ([{ C:\\`,
       // CR LF as Windows writes a line break (a store that normalises line endings keeps only LF), and
       // tags in the description too: sanitisers are often set on one field only
       // C1 controls too (U+007F to U+009F); and a line break at the very end, which a chomp takes away

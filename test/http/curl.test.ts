@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { describe, expect, test } from 'vitest'
 import { toCurl } from '../../lib/http/curl.ts'
 import { requestHeaders } from '../../lib/http/request-headers.ts'
-import { createRedactor, KEY_AS_BASIC_USER, KEY_LAST_CHARACTER_CHANGED, KEY_OF_SAME_SHAPE, KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, keyOnTheWire, sameShape } from '../../lib/http/redact.ts'
+import { createRedactor, KEY_AS_BASIC_USER_AND_PASSWORD, KEY_LAST_CHARACTER_CHANGED, KEY_OF_SAME_SHAPE, KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, keyOnTheWire, sameShape } from '../../lib/http/redact.ts'
 
 const KEY = 'Secret-Key-42-abc'
 
@@ -25,8 +25,8 @@ describe('key stand-ins', () => {
     // each letter and digit turned within its class: a-f and g-z apart, 9 to 0, f to a, z to g
     [`Bearer ${KEY_OF_SAME_SHAPE}`, 'Bearer Tfdsfu-Lfz-53-bcd'],
     [`Basic ${KEY_PLACEHOLDER} "quoted" $HOME \`x\``, `Basic ${KEY} "quoted" $HOME \`x\``],
-    // base64 of "<key>:", on one line whatever the key's length (base64 wraps at 76)
-    [`Basic ${KEY_AS_BASIC_USER}`, `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`],
+    // base64 of "<key>:<key>", on one line whatever the key's length (base64 wraps at 76)
+    [`Basic ${KEY_AS_BASIC_USER_AND_PASSWORD}`, `Basic ${Buffer.from(`${KEY}:${KEY}`).toString('base64')}`],
   ])('%s: the wire value and the curl line agree', (template, wire) => {
     expect(keyOnTheWire(template, KEY)).toBe(wire)
     const curl = toCurl({ method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: { authorization: template } })
@@ -53,12 +53,16 @@ describe('key stand-ins', () => {
     expect(headerAsTheShellSeesIt(curl, key)).toBe(`authorization: Bearer ${key}`)
   })
 
-  test('the Basic credentials with the key as the user name: one line for a long key, and redacted where a server echoes them', () => {
+  test('the Basic credentials with the key as the user name and the password: one line for a long key, and redacted where a server echoes them', () => {
     const long = 'k'.repeat(90)
-    const curl = toCurl({ method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: { authorization: `Basic ${KEY_AS_BASIC_USER}` } })
-    expect(headerAsTheShellSeesIt(curl, long)).toBe(`authorization: ${keyOnTheWire(`Basic ${KEY_AS_BASIC_USER}`, long)}`)
-    expect(keyOnTheWire(`Basic ${KEY_AS_BASIC_USER}`, long)).toBe(`Basic ${Buffer.from(`${long}:`).toString('base64')}`)
-    expect(createRedactor(KEY)(`echoed: ${keyOnTheWire(`Basic ${KEY_AS_BASIC_USER}`, KEY)}`)).not.toContain(Buffer.from(`${KEY}:`).toString('base64').slice(0, 20))
+    const curl = toCurl({ method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: { authorization: `Basic ${KEY_AS_BASIC_USER_AND_PASSWORD}` } })
+    expect(headerAsTheShellSeesIt(curl, long)).toBe(`authorization: ${keyOnTheWire(`Basic ${KEY_AS_BASIC_USER_AND_PASSWORD}`, long)}`)
+    expect(keyOnTheWire(`Basic ${KEY_AS_BASIC_USER_AND_PASSWORD}`, long)).toBe(`Basic ${Buffer.from(`${long}:${long}`).toString('base64')}`)
+    // both keys inside the base64: the user name's at its start, the password's wherever its bytes fall
+    const echoed = createRedactor(KEY)(`echoed: ${keyOnTheWire(`Basic ${KEY_AS_BASIC_USER_AND_PASSWORD}`, KEY)}`)
+    const credentials = Buffer.from(`${KEY}:${KEY}`).toString('base64')
+    expect(echoed).not.toContain(credentials.slice(0, 12))
+    expect(echoed).not.toContain(credentials.slice(-12))
   })
 
   test('the redactor hides the near-misses of the key too', () => {

@@ -55,10 +55,24 @@ describe('valid creates', () => {
     const escapes = (VALID_CREATES.find((c) => c.key === 'create-json-escapes') as (typeof VALID_CREATES)[number]).body(PREFIX)
     // Python's urllib.parse.unquote decodes %25 and leaves 50%+%s as it is
     expect(escapes.name).toMatch(/%[0-9A-F]{2}/)
-    expect(decodeURIComponent(escapes.name.slice(escapes.name.lastIndexOf(' ') + 1))).not.toBe(escapes.name.slice(escapes.name.lastIndexOf(' ') + 1))
+    const percentEscaped = escapes.name.split(' ').find((word) => /%[0-9A-F]{2}/.test(word))!
+    expect(decodeURIComponent(percentEscaped)).not.toBe(percentEscaped)
     // a chain of replace calls reads the escaped backslash, then the letter after it, once more
     expect(escapes.description).toMatch(/\\n/)
     expect(escapes.description).toMatch(/\\u[0-9a-f]{4}/)
+  })
+
+  test("create-json-escapes' name is no valid regular expression or message pattern, and ends in a backslash", () => {
+    const c = VALID_CREATES.find((v) => v.key === 'create-json-escapes') as (typeof VALID_CREATES)[number]
+    const { name } = c.body(PREFIX)
+    // a case-insensitive lookup built of the name (new RegExp(`^${name}$`, 'i')) throws on it
+    expect(() => new RegExp(`^${name}$`, 'i')).toThrow(SyntaxError)
+    // a brace after the name's last apostrophe, unquoted in MessageFormat, that opens no argument index
+    expect(name.slice(name.lastIndexOf("'"))).toMatch(/\{(?!\d+\})/)
+    // a backslash last: the text's closing quote follows an escaped backslash, which a tokenizer
+    // that never counts the backslashes before a quote takes for an escaped quote
+    expect(name.endsWith('\\')).toBe(true)
+    expect(c.text!(c.body(PREFIX))).toMatch(/(?<!\\)(?:\\\\)+"/)
   })
 })
 

@@ -138,7 +138,7 @@ describe('report.html', () => {
     ['Authorization', 'Basic $CONFORM_API_KEY', 'Basic $CONFORM_API_KEY'],
     ['authorization', 'Token $CONFORM_API_KEY', 'Token $CONFORM_API_KEY'],
     ['authorization', 'Digest $CONFORM_API_KEY', 'Digest $CONFORM_API_KEY'],
-    ['authorization', 'Basic $(printf %s "$CONFORM_API_KEY:" | base64 | tr -d \'\\n\')', 'Basic $(printf %s "$CONFORM_API_KEY:" | base64 | tr -d \'\\n\')'],
+    ['authorization', 'Basic $(printf %s "$CONFORM_API_KEY:$CONFORM_API_KEY" | base64 | tr -d \'\\n\')', 'Basic $(printf %s "$CONFORM_API_KEY:$CONFORM_API_KEY" | base64 | tr -d \'\\n\')'],
     ['authorization', 'Token sk_live_0123456789', '[hidden by the report: 24 characters]'],
     ['authorization', 'Bearer ', 'Bearer '],
     // the separators the suite's own wrong forms put around the placeholder are evidence; a letter or digit may be a secret

@@ -11,17 +11,36 @@
 import { conformingBehaviour } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
 
+/** The user name and password of HTTP Basic credentials (RFC 7617: base64 of "user:password", the user without a colon). */
+function basicCredentials(authorization: string | undefined): { user: string; password: string } | undefined {
+  const basic = /^Basic (\S+)$/.exec(authorization ?? '')
+  if (!basic) return undefined
+  const text = Buffer.from(basic[1], 'base64').toString('utf8')
+  const colon = text.indexOf(':')
+  return colon < 0 ? undefined : { user: text.slice(0, colon), password: text.slice(colon + 1) }
+}
+
 export const OTHER_SCHEME_MUTATIONS: readonly Mutation[] = [
   {
-    // caught by the key as the user name under the Basic scheme (suites/cases/credentials.ts), on the list
+    // caught by the key as the user name and the password under the Basic scheme (suites/cases/credentials.ts), on the list
     name: 'basic-credentials-with-key-accepted',
     breaks: 'auth-invalid-key-401',
     code: 'UNEXPECTED_STATUS',
     description:
-      "HTTP Basic is taken too, with the key as the user name and no password, as Stripe's API takes it (curl -u KEY:): Basic base64(<key>:) is let in",
+      "HTTP Basic is taken too, with the key as the user name and the password ignored, as Stripe's API takes it (curl -u KEY:): Basic base64(<key>:<anything>) is let in",
     behaviour: {
-      authorize: (authorization, key, operation, cookie) =>
-        authorization === `Basic ${Buffer.from(`${key}:`).toString('base64')}` || conformingBehaviour.authorize(authorization, key, operation, cookie),
+      authorize: (authorization, key, operation, cookie) => basicCredentials(authorization)?.user === key || conformingBehaviour.authorize(authorization, key, operation, cookie),
+    },
+  },
+  {
+    // caught by the key as the user name and the password of the Basic credentials (suites/cases/credentials.ts), on the list
+    name: 'basic-password-key-accepted',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      "HTTP Basic is taken too, with the key as the password and any user name, as Heroku's API (curl -u :KEY), Mailgun's (api:KEY) and Twilio's take theirs: Basic base64(<user>:<key>) is let in",
+    behaviour: {
+      authorize: (authorization, key, operation, cookie) => basicCredentials(authorization)?.password === key || conformingBehaviour.authorize(authorization, key, operation, cookie),
     },
   },
 ]

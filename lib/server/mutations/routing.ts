@@ -68,3 +68,50 @@ export const SUBTREE_REDIRECT_MUTATION: Mutation = {
     },
   },
 }
+
+/** The paths the key check guards, as a guard that takes trailing slashes and a query string compares them. */
+const GUARDED_PATH = /^\/(categories|pets\/[^/]+|store\/orders)\/*$/
+
+/** A path with its dot segments resolved (as a URL, or a servlet container's normalisation, resolves them). */
+const resolved = (path: string) => new URL(`http://router${path}`).pathname
+
+/** The path without its query string. */
+const withoutQuery = (raw: string) => raw.replace(/\?.*$/, '')
+
+/**
+ * A key check and a router that each normalise the path, differently: every form of a path that
+ * either alone takes for the operation is guarded, but one the router takes and the check does not
+ * is served to anyone. Both are well-known bypasses of a security filter in front of a Java router.
+ */
+export const NORMALISING_GUARD_MUTATIONS: readonly Mutation[] = [
+  {
+    name: 'guard-cuts-at-semicolon-router-drops-path-parameters',
+    breaks: 'auth-missing-key-401',
+    code: 'SERVED_WITHOUT_KEY',
+    description:
+      'the key check cuts the path at its first ";" and then resolves dot segments (Apache Shiro before 1.5.2), the router drops each ";" parameter and then resolves them (Tomcat): ' +
+      '/categories;x=1 and /x/../categories are guarded, but /x/..;/categories is /x/.. to the check, a path it does not guard, and /categories to the router (CVE-2020-1957)',
+    seed: () => seedCategories(2),
+    behaviour: {
+      routePath: (raw) => {
+        const path = withoutQuery(raw)
+        return { path: resolved(path.replace(/;[^/]*/g, '')), guarded: GUARDED_PATH.test(resolved(path.replace(/;.*$/, ''))) }
+      },
+    },
+  },
+  {
+    name: 'router-trims-path-segments-skips-auth',
+    breaks: 'auth-missing-key-401',
+    code: 'SERVED_WITHOUT_KEY',
+    description:
+      "the router decodes the path and trims whitespace around each segment before it matches (Spring MVC's AntPathMatcher with trimTokens, its default before 4.3.1), " +
+      'the key check decodes it and compares it as it is (Spring Security): /categories%20 is "/categories " to the check, a path it does not guard, and /categories to the router (CVE-2016-5007)',
+    seed: () => seedCategories(2),
+    behaviour: {
+      routePath: (raw) => {
+        const decoded = decodeURIComponent(resolved(withoutQuery(raw)))
+        return { path: decoded.split('/').map((segment) => segment.trim()).join('/'), guarded: GUARDED_PATH.test(decoded) }
+      },
+    },
+  },
+]
