@@ -281,4 +281,17 @@ describe('the journal', () => {
     ])
     expect(journalTotals(journal)).toMatchObject({ requests: 2, writes: 2, unansweredWrites: 1 })
   })
+
+  test('a POST answered 600 may have created a record, and is not counted among the server faults: no HTTP status says what it did (RFC 9110 §15)', () => {
+    const line = (fields: object) => JSON.stringify({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', at: '2026-01-01T00:00:00.000Z', ...fields })
+    const log = new RunJournal()
+    const ndjson = ['a', 'b'].flatMap((id, i) => [line({ id, phase: 'dispatched' }), line({ id, phase: 'on-wire' }), line({ id, phase: 'ended', status: [600, 500][i] })])
+    for (const l of parseJournalLines(ndjson.join('\n'))) log.record(l)
+    const journal = log.entries()
+    expect(journal.map((e) => [e.id, e.mayHaveCreated])).toEqual([
+      ['a', true],
+      ['b', true],
+    ])
+    expect(journalTotals(journal)).toMatchObject({ writes: 2, faultAnsweredWrites: 1, unansweredWrites: 0 })
+  })
 })
