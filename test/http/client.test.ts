@@ -182,6 +182,16 @@ describe('Content-Encoding: decoded, the cap on decoded bytes', () => {
     expect(result.exchange.response?.bodyBytes).toBe(Buffer.byteLength(json))
   })
 
+  test('a coding the client cannot decode (zstd on a Node without it): UNDECODABLE_BODY, its body not left unread to hold the connection', async () => {
+    const body = JSON.stringify(Array.from({ length: 5_000 }, (_, id) => ({ id, name: `category ${id}` })))
+    const server = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' }).end(body))
+    const started = Date.now()
+    // a body left unread held its connection, and closing the client waited for it (a run's reports came after 112 s, and it never exited)
+    const results = await withClient({ baseUrl: server.baseUrl, concurrency: 1, timeoutMs: 5_000 }, async (c) => [await c.send({ method: 'GET', path: '/categories' }), await c.send({ method: 'GET', path: '/categories' })])
+    expect(results.map((r) => r.exchange.error?.code)).toEqual(['UNDECODABLE_BODY', 'UNDECODABLE_BODY'])
+    expect(Date.now() - started).toBeLessThan(3_000)
+  }, 30_000)
+
   test('a gzip bomb (64 MiB of zeros in 64 KiB) stops at --max-response-bytes of decoded bytes', async () => {
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024))
     expect(bomb.byteLength).toBeLessThan(100 * 1024)
