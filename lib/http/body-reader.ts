@@ -3,14 +3,58 @@
  * cap on the DECODED bytes, so a compression bomb stops at --max-response-bytes, and decoded as
  * UTF-8 with its flaws (a byte order mark, bytes that are not UTF-8) reported instead of hidden.
  */
-import { pipeline, type Readable, type Transform } from 'node:stream'
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import { pipeline, Transform, type Readable } from 'node:stream'
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib'
+
+/** Whether `first` (two bytes) is a zlib header (RFC 1950 §2.2: CM 8, deflate, and the check bits), which raw deflate data never begins with in practice. */
+const zlibHeader = (first: Buffer): boolean => ((first[0] as number) & 0x0f) === 8 && (((first[0] as number) << 8) | (first[1] as number)) % 31 === 0
+
+/**
+ * deflate as RFC 9110 §8.4.1.2 names it, zlib data (RFC 1950), or the deflate data alone, without
+ * the zlib wrapper: "Some non-conformant implementations send the "deflate" compressed data without
+ * the zlib wrapper" (the same section), and browsers and curl read both. The client failed every
+ * check such a service's answers reached (17 rules) with "incorrect header check". Told by the first
+ * two bytes, held until both came.
+ */
+function createDeflateEitherWay(): Transform {
+  let inner: Transform | undefined
+  let first: Buffer | undefined
+  const outer = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const bytes = first ? Buffer.concat([first, chunk]) : chunk
+      first = undefined
+      if (!inner && bytes.length < 2) {
+        first = bytes
+        return done()
+      }
+      inner ??= started(zlibHeader(bytes) ? createInflate() : createInflateRaw())
+      if (inner.write(bytes)) done()
+      else inner.once('drain', done)
+    },
+    flush(done) {
+      inner ??= started(createInflateRaw())
+      if (first) inner.write(first)
+      inner.once('end', () => done())
+      inner.end()
+    },
+    destroy(error, done) {
+      inner?.destroy()
+      done(error)
+    },
+  })
+  const started = (made: Transform) => {
+    made.on('data', (piece: Buffer) => outer.push(piece))
+    made.on('error', (error) => outer.destroy(error))
+    return made
+  }
+  return outer
+}
 
 /** Content codings the client decodes (RFC 9110 §8.4.1); identity needs nothing. */
 const DECODERS: Record<string, () => Transform> = {
   gzip: createGunzip,
   'x-gzip': createGunzip,
-  deflate: createInflate,
+  deflate: createDeflateEitherWay,
   br: createBrotliDecompress,
 }
 

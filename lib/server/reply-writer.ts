@@ -3,7 +3,7 @@
  * behaviour a variant asks for (compression, chunks, interim answers, delays, closes).
  */
 import type { ServerResponse } from 'node:http'
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { stringify as losslessStringify } from 'lossless-json'
 
 /** One answer on its way out; `body` is serialised with exact bigint ids unless it is a string. */
@@ -26,7 +26,7 @@ export interface Transport {
   /** gzip the body when the request accepts gzip, but say nothing of it (no Content-Encoding); a number: only a body of more bytes than that (a compressor's threshold). */
   gzipUnlabelled?: boolean | number
   /** Compress every body with this coding, whatever the request's Accept-Encoding says. */
-  forceCoding?: 'gzip' | 'deflate' | 'br'
+  forceCoding?: 'gzip' | 'deflate' | 'br' | 'deflate-raw'
   /** How the body text becomes bytes (default UTF-8): a mutation writes a BOM or Latin-1 here. */
   encodeText?: (text: string) => Buffer
   /**
@@ -101,7 +101,7 @@ export function serialise(body: unknown): string {
   }
 }
 
-const COMPRESSORS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }
+const COMPRESSORS = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync, 'deflate-raw': deflateRawSync }
 
 export function send(res: ServerResponse, reply: Reply, transport: Transport, acceptEncoding: string | undefined): void {
   const write = () => {
@@ -130,7 +130,7 @@ export function send(res: ServerResponse, reply: Reply, transport: Transport, ac
     if (unlabelledOver !== undefined && bytes.byteLength > unlabelledOver && /\bgzip\b/i.test(acceptEncoding ?? '')) bytes = gzipSync(bytes)
     if (transport.forceCoding) {
       bytes = COMPRESSORS[transport.forceCoding](bytes)
-      headers['content-encoding'] = transport.forceCoding
+      headers['content-encoding'] = transport.forceCoding === 'deflate-raw' ? 'deflate' : transport.forceCoding
     }
     if (transport.connectionClose) headers.connection = 'close'
     if (transport.closeDelimited) res.useChunkedEncodingByDefault = false

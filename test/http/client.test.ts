@@ -5,7 +5,7 @@
  * a body's UTF-8 flaws reported, and the journal: what went out on a connection, what was
  * refused, what was created. 429 and 503: resends.test.ts.
  */
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
 import { DEFAULTS } from '../../lib/config/config.ts'
 import { journalTotals, parseJournalLines, RunJournal } from '../../lib/http/journal.ts'
@@ -171,6 +171,8 @@ describe('Content-Encoding: decoded, the cap on decoded bytes', () => {
   const codings: [string, (b: Buffer) => Buffer][] = [
     ['gzip', gzipSync],
     ['deflate', deflateSync],
+    // without the zlib wrapper, as some servers send it (RFC 9110 §8.4.1.2's note; browsers read it)
+    ['deflate', deflateRawSync],
     ['br', brotliCompressSync],
     ['gzip, br', (b) => brotliCompressSync(gzipSync(b))],
   ]

@@ -205,6 +205,13 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     behaviour: { transport: { delayMs: 0, chunked: true, connectionClose: false, forceCoding: 'deflate' } },
   },
   {
+    name: 'deflate-without-zlib-wrapper',
+    description:
+      'every body is sent with Content-Encoding deflate as the deflate data alone, without the zlib wrapper, even when the request accepts only identity: ' +
+      'RFC 9110 §8.4.1.2 notes that some implementations send it so, and browsers and curl read it (IIS and old PHP did)',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, forceCoding: 'deflate-raw' } },
+  },
+  {
     name: 'brotli-even-for-identity',
     description: 'every body is sent with Content-Encoding br (Brotli), even when the request accepts only identity',
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, forceCoding: 'br' } },
