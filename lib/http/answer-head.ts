@@ -34,7 +34,7 @@ const MAX_HEAD = MAX_HEAD_BYTES + 1
 export class FramingFault extends Error {
   constructor(
     message: string,
-    readonly code: 'HPE_INVALID_STATUS' | 'HPE_UNEXPECTED_CONTENT_LENGTH',
+    readonly code: 'HPE_INVALID_STATUS' | 'HPE_UNEXPECTED_CONTENT_LENGTH' | 'HPE_INVALID_HEADER_TOKEN',
   ) {
     super(message)
     this.name = 'FramingFault'
@@ -66,10 +66,41 @@ function fieldLines(lines: string[], name: string): { at: number; values: string
   })
 }
 
+const TCHAR = /[!#$%&'*+\-.^_`|~0-9A-Za-z]/
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]*$/
+/** The controls no field value may hold (RFC 9110 §5.5; HTAB may be, and obs-text 0x80-0xFF). */
+const CTL = /[\x00-\x08\x0a-\x1f\x7f]/
+
+const byteWords = (c: string) => `0x${c.charCodeAt(0).toString(16).padStart(2, '0')}${c === ' ' ? ' (a space)' : c === '\t' ? ' (a tab)' : ''}`
+
+/**
+ * The first field line that is none, in words: a name that is not a token (RFC 9110 §5.6.2; no
+ * space before the colon, RFC 9112 §5.1), a line without a colon, a control in a value. undici
+ * refuses such a head, and after a Content-Length in words of the length ("Response body length does
+ * not match content-length header"), not of the fault. Only token characters of the server's are quoted.
+ */
+function malformedField(lines: string[]): string | undefined {
+  for (const raw of lines.slice(1)) {
+    const line = raw.replace(/\r$/, '')
+    if (line === '') continue
+    const colon = line.indexOf(':')
+    const name = colon < 0 ? line : line.slice(0, colon)
+    const bad = TOKEN.test(name) ? -1 : [...name].findIndex((c) => !TCHAR.test(c))
+    const before = `"${name.slice(0, Math.min(bad < 0 ? name.length : bad, 40))}"`
+    if (bad >= 0) return `a header field name that holds ${byteWords(name[bad] as string)} after ${before}: a name is a token, with no space before its colon (RFC 9110 §5.6.2, RFC 9112 §5.1)`
+    if (colon < 0 || name === '') return `a header line without a field name and colon${colon < 0 ? ` after ${before}` : ''} (RFC 9112 §5)`
+    const control = CTL.exec(line.slice(colon + 1))?.[0]
+    if (control !== undefined) return `the header ${name} holds the control character ${byteWords(control)}, which makes a field value invalid (RFC 9110 §5.5)`
+  }
+  return undefined
+}
+
 /** What the head says of its framing: whether its body is chunked, its repeated Content-Length made one, or the fault it shows. */
 export function readFraming(head: Buffer): Framing {
   const lines = head.toString('latin1').split('\n')
   const status = Number(/^HTTP\/\d\.\d (\d{3})(?:[ \r]|$)/.exec(lines[0] ?? '')?.[1] ?? 0)
+  const malformed = malformedField(lines)
+  if (malformed !== undefined) return { head, chunked: false, fault: new FramingFault(malformed, 'HPE_INVALID_HEADER_TOKEN') }
   // the suite asks for no upgrade: undici failed one with "bad upgrade" (read as a connection lost under the request) or its assert(upgrade)
   if (status === 101) return { head, chunked: false, fault: new FramingFault("a 101 Switching Protocols, though the request asked for no protocol (RFC 9110 §7.8: a server must not switch to one the request's Upgrade did not name)", 'HPE_INVALID_STATUS') }
   const lengths = fieldLines(lines, 'content-length')

@@ -147,7 +147,7 @@ describe('framing a client must read, and framing that is the server\'s fault, o
     { name: 'a 204 with a Content-Length, and no body (RFC 9112 §6.3: it ends at its empty line)', answer: 'HTTP/1.1 204 No Content\r\ncontent-length: 7\r\n\r\n', status: 204, text: '' },
   ])('$name: read, twice on one connection', async ({ answer, status, text }) => {
     const server = await byteByByte(answer)
-    await withClient({ baseUrl: server.baseUrl }, async (client) => {
+    await withClient({ baseUrl: server.baseUrl, timeoutMs: 10_000 }, async (client) => {
       for (let i = 0; i < 2; i++) {
         const result = await client.send({ method: 'GET', path: '/categories' })
         expect(result.exchange.error).toBeUndefined()
@@ -160,11 +160,12 @@ describe('framing a client must read, and framing that is the server\'s fault, o
   test.each([
     { name: 'Content-Length with two values', answer: `HTTP/1.1 200 OK\r\n${JSON_HEAD}content-length: 2\r\ncontent-length: 3\r\n\r\n[]`, words: 'Content-Length given with different values (2, 3): where the body ends is ambiguous (RFC 9112 §6.3)' },
     { name: 'Content-Length beside chunked', answer: `HTTP/1.1 200 OK\r\n${JSON_HEAD}content-length: 2\r\ntransfer-encoding: chunked\r\n\r\n2\r\n[]\r\n0\r\n\r\n`, words: 'Content-Length beside Transfer-Encoding: where the body ends is ambiguous (RFC 9112 §6.3; a sender must not send both, §6.2)' },
+    { name: 'a control character in a header after a Content-Length (undici: "Response body length does not match")', answer: `HTTP/1.1 200 OK\r\n${JSON_HEAD}content-length: 2\r\nx-note: a\x01b\r\n\r\n[]`, words: 'the header x-note holds the control character 0x01, which makes a field value invalid (RFC 9110 §5.5)' },
     { name: 'a 101 to a request that asked no upgrade', answer: 'HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n', words: "a 101 Switching Protocols, though the request asked for no protocol (RFC 9110 §7.8: a server must not switch to one the request's Upgrade did not name)" },
     { name: 'a 101 without Upgrade', answer: `HTTP/1.1 101 Switching Protocols\r\n\r\nHTTP/1.1 200 OK\r\n${JSON_HEAD}content-length: 2\r\n\r\n[]`, words: "a 101 Switching Protocols, though the request asked for no protocol (RFC 9110 §7.8: a server must not switch to one the request's Upgrade did not name)" },
   ])('$name: a malformed answer (PROTOCOL_ERROR) that names the fault', async ({ answer, words }) => {
     const server = await byteByByte(answer)
-    await withClient({ baseUrl: server.baseUrl }, async (client) => {
+    await withClient({ baseUrl: server.baseUrl, timeoutMs: 10_000 }, async (client) => {
       const { exchange } = await client.send({ method: 'GET', path: '/categories' })
       expect(exchange.error).toMatchObject({ code: 'PROTOCOL_ERROR', message: `malformed HTTP response (${words})` })
     })

@@ -62,6 +62,9 @@ describe('readFraming', () => {
     expect(framing('HTTP/1.1 200 OK\r\nContent-Length: 12\r\nx: 1\r\ncontent-length: 12 , 12\r\n\r\n')).toEqual({ head: 'HTTP/1.1 200 OK\r\ncontent-length: 12\r\nx: 1\r\n\r\n', chunked: false, fault: undefined })
     expect(framing('HTTP/1.1 200 OK\nContent-Length: 3,3\n\n').head).toBe('HTTP/1.1 200 OK\ncontent-length: 3\n\n')
   })
+  test('obs-text (0x80-0xFF), a tab, an empty value and any reason phrase are no fault', () => {
+    expect(framing('HTTP/1.1 200 \x01\xe9\r\nx-a: caf\xe9 \xff\tb\r\nx-b:\r\n\r\n').fault).toBeUndefined()
+  })
   test('one Content-Length, or none, is the head as it came', () => {
     const head = 'HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\n'
     expect(framing(head)).toEqual({ head, chunked: false, fault: undefined })
@@ -71,6 +74,13 @@ describe('readFraming', () => {
     ['HTTP/1.1 200 OK\r\ncontent-length: 2, 3\r\n\r\n', /^Content-Length given with different values \(2, 3\)/],
     ['HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ncontent-length: 2\r\n\r\n', /^Content-Length beside Transfer-Encoding/],
     ['HTTP/1.1 101 Switching Protocols\r\n\r\n', /^a 101 Switching Protocols, though the request asked for no protocol/],
+    // undici said "Response body length does not match content-length header" of these, a Content-Length before them
+    ['HTTP/1.1 200 OK\r\ncontent-length: 2\r\nx-a : b\r\n\r\n', /^a header field name that holds 0x20 \(a space\) after "x-a": a name is a token, with no space before its colon/],
+    ['HTTP/1.1 200 OK\r\ncontent-length: 2\r\nx-a: a\x01b\r\n\r\n', /^the header x-a holds the control character 0x01, which makes a field value invalid \(RFC 9110 §5\.5\)$/],
+    ['HTTP/1.1 200 OK\r\ncontent-length: 2\r\nx-a: a\x7f\r\n\r\n', /control character 0x7f/],
+    ['HTTP/1.1 200 OK\r\ncontent-length: 2\r\nno colon here\r\n\r\n', /^a header field name that holds 0x20 \(a space\) after "no"/],
+    ['HTTP/1.1 200 OK\r\ncontent-length: 2\r\nnocolon\r\n\r\n', /^a header line without a field name and colon after "nocolon"/],
+    ['HTTP/1.1 200 OK\r\n: empty name\r\n\r\n', /^a header line without a field name and colon \(RFC 9112 §5\)$/],
   ])('%j: a fault named', (head, words) => {
     expect(framing(head).fault).toMatch(words)
   })
