@@ -87,6 +87,7 @@ function malformedField(lines: string[]): string | undefined {
     const name = colon < 0 ? line : line.slice(0, colon)
     const bad = TOKEN.test(name) ? -1 : [...name].findIndex((c) => !TCHAR.test(c))
     const before = `"${name.slice(0, Math.min(bad < 0 ? name.length : bad, 40))}"`
+    if (bad === 0 && (name[0] === ' ' || name[0] === '\t')) return `a header line that begins with ${byteWords(name[0])} right after the status line: a fold with no field value to continue (RFC 9112 §5.2)`
     if (bad >= 0) return `a header field name that holds ${byteWords(name[bad] as string)} after ${before}: a name is a token, with no space before its colon (RFC 9110 §5.6.2, RFC 9112 §5.1)`
     if (colon < 0 || name === '') return `a header line without a field name and colon${colon < 0 ? ` after ${before}` : ''} (RFC 9112 §5)`
     const control = CTL.exec(line.slice(colon + 1))?.[0]

@@ -10,7 +10,7 @@
  *
  * Given a whole head (lib/http/answer-head.ts holds it until its empty line), it replaces each
  * fold's CR and LF with spaces. A line break followed by a space right after the status line is no
- * fold (no field value to continue) and is left for the parser to refuse.
+ * fold (no field value to continue): it is left as it came, and answer-head.ts refuses it, named.
  */
 
 const LF = 0x0a

@@ -189,7 +189,10 @@ describe('AnswerHead, an answer cut in two and in three at every place', () => {
       for (let j = i; j <= answer.length; j++) expect(fed([answer.slice(0, i), answer.slice(i, j), answer.slice(j)]), `cut at ${i}, ${j}`).toBe(UNFOLDED)
     }
   })
-  test('a space after the status line is left as it came', () => {
-    expect(fed(['HTTP/1.1 200 OK\r\n x: a\r\n\r\n'])).toBe('HTTP/1.1 200 OK\r\n x: a\r\n\r\n')
+  test('a space after the status line is no fold: nothing handed on, the fault named', () => {
+    const head = new AnswerHead()
+    head.answerBegins()
+    expect(head.feed(Buffer.from('HTTP/1.1 200 OK\r\n x: a\r\n\r\n')).length).toBe(0)
+    expect(head.fault?.message).toBe('a header line that begins with 0x20 (a space) right after the status line: a fold with no field value to continue (RFC 9112 §5.2)')
   })
 })
