@@ -149,7 +149,8 @@ export class AnswerHead {
     // an empty line may begin in the bytes before this chunk: look from two bytes before it
     const tail = this.lastTwo.length > 0 ? Buffer.concat([this.lastTwo, chunk]) : chunk
     const offset = this.length - this.lastTwo.length
-    this.pieces.push(chunk)
+    // a copy: a TLS socket reads into memory it reuses once the chunk is pushed (held as it came, heads over TLS were garbled and runs hung)
+    this.pieces.push(Buffer.from(chunk))
     this.length += chunk.length
     this.lastTwo = Buffer.from(tail.subarray(-2))
     const end = headEnd(tail)

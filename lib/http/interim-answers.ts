@@ -120,7 +120,7 @@ class InterimFilter {
         // too long for a head undici would read: let it have the bytes and say so itself
         if (bytes.length > MAX_HEAD_BYTES) this.awaitingAnswer = false
         else {
-          this.held = bytes
+          this.held = Buffer.from(bytes) // a copy: a TLS socket reuses the memory of a chunk once it is pushed
           return Buffer.alloc(0)
         }
       } else {

@@ -112,6 +112,13 @@ describe('AnswerHead: the head held whole, then read', () => {
     expect(head.feed(Buffer.from('HTTP/1.1 200 OK\r\nx: 1\r\n')).length).toBe(0)
     expect(head.flush()?.toString()).toBe('HTTP/1.1 200 OK\r\nx: 1\r\n')
   })
+  test('the bytes held are its own: a chunk whose memory is written over once fed (a TLS socket reuses it) changes nothing', () => {
+    const head = begun()
+    const first = Buffer.from('HTTP/1.1 200 OK\r\nx-a: 1\r\n')
+    expect(head.feed(first).length).toBe(0)
+    first.fill(0x41)
+    expect(head.feed(Buffer.from('content-length: 2\r\n\r\n[]')).toString()).toBe('HTTP/1.1 200 OK\r\nx-a: 1\r\ncontent-length: 2\r\n\r\n[]')
+  })
   test('a framing fault hands on nothing and says what it is', () => {
     const head = begun()
     expect(head.feed(Buffer.from('HTTP/1.1 200 OK\r\ncontent-length: 1\r\ncontent-length: 2\r\n\r\nab')).length).toBe(0)
