@@ -30,7 +30,8 @@ export function describeStatus(response: RecordedResponse): string {
   const gateway = response.status === 503 ? "; a gateway's limit answers 503 too: try --rate-limit, --concurrency" : withOrigin(gatewayFaultOrigin(response))
   const fault = statusFailureCode(response) === 'SERVER_ERROR' ? ` (a server fault, which the document gives no request it describes${gateway})` : ''
   const block = blockPageWords(response)
-  return `${response.status}${redirect}${fault}${block ? ` (${block})` : ''}`
+  const undefinedStatus = response.status > 599 ? ' (no HTTP status: RFC 9110 §15 defines 100 to 599, so a protocol fault of the server, which the document gives no request)' : ''
+  return `${response.status}${redirect}${fault}${undefinedStatus}${block ? ` (${block})` : ''}`
 }
 
 /** The client's code of why no complete response came, and the status of a status line that came first (FailureDetail.transport). */

@@ -86,14 +86,19 @@ export const MAX_CODINGS = 4
 /** The body as it comes off the wire, or through the decoders of its codings (last applied, first undone). */
 export function decodedStream(body: Readable, codings: readonly string[]): Readable {
   if (codings.length === 0) return body
-  if (codings.length > MAX_CODINGS) {
-    throw new UnsupportedEncodingError(`the body is sent with ${codings.length} content codings (Content-Encoding ${codings.slice(0, MAX_CODINGS).join(', ')}, …), more than the ${MAX_CODINGS} the client undoes`)
+  // a body refused unread is ended here: left as it was, it held its connection until undici's body
+  // timeout, and closing the client waited for it (a run against a zstd service ended after 112 s)
+  const refused = (why: string) => {
+    body.on('error', () => {}) // undici's "Request aborted", which says nothing more
+    body.destroy()
+    return new UnsupportedEncodingError(why)
   }
-  const decoders = [...codings].reverse().map((coding) => {
-    const make = DECODERS[coding]
-    if (!make) throw new UnsupportedEncodingError(`the body is sent with Content-Encoding ${coding}, which the client cannot decode (it asked for identity)`)
-    return make()
-  })
+  if (codings.length > MAX_CODINGS) {
+    throw refused(`the body is sent with ${codings.length} content codings (Content-Encoding ${codings.slice(0, MAX_CODINGS).join(', ')}, …), more than the ${MAX_CODINGS} the client undoes`)
+  }
+  const unknown = codings.find((coding) => DECODERS[coding] === undefined)
+  if (unknown !== undefined) throw refused(`the body is sent with Content-Encoding ${unknown}, which the client cannot decode (it asked for identity)`)
+  const decoders = [...codings].reverse().map((coding) => (DECODERS[coding] as () => Transform)())
   // pipeline destroys every stage when one fails or the reader stops early
   return pipeline([body, ...decoders] as [Readable, ...Transform[]], () => {}) as unknown as Readable
 }

@@ -97,3 +97,8 @@ export function unsendableHeader(headers: Record<string, string>): string | unde
 /** A request sent with the run's key (KEY_AUTHORIZATION, as every exchange records it) and answered 401 or 403: the key refused. */
 export const refusedTheKey = (e: Exchange) => e.request.headers.authorization === KEY_AUTHORIZATION && (e.response?.status === 401 || e.response?.status === 403)
 
+/**
+ * A status that reports a server fault: 5xx. One past 599 reports nothing: HTTP's status codes are
+ * 100 to 599 (RFC 9110 §15), so it is the server's protocol fault, never a fault it reports.
+ */
+export const serverFaultStatus = (status: number): boolean => status >= 500 && status <= 599

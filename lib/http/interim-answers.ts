@@ -31,7 +31,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { Socket } from 'node:net'
-import { HeadUnfolder } from './folded-headers.ts'
+import { AnswerHead, type FramingFault } from './answer-head.ts'
 import { buildConnector } from './undici-parts.ts'
 
 /** Carries the statuses taken off from the filter to the client; random per process, so no server sends it. */
@@ -95,8 +95,8 @@ class InterimFilter {
   private taken: number[] = []
   /** The final answer's status line read HTTP/1.0, still to be written into its head. */
   private http10 = false
-  /** The final answer's head, its folded header lines unfolded (lib/http/folded-headers.ts). */
-  private readonly unfolder = new HeadUnfolder()
+  /** The final answer's head, read before the parser reads it (lib/http/answer-head.ts). */
+  private readonly head = new AnswerHead()
 
   requestWritten(): void {
     this.awaitingAnswer = true
@@ -106,21 +106,21 @@ class InterimFilter {
 
   /** The bytes the parser gets instead of `chunk` (possibly none). */
   filter(chunk: Buffer): Buffer {
-    if (!this.awaitingAnswer && this.taken.length === 0 && !this.http10) return this.unfolder.feed(chunk)
+    if (!this.awaitingAnswer && this.taken.length === 0 && !this.http10) return this.head.feed(chunk)
     let bytes = this.held ? Buffer.concat([this.held, chunk]) : chunk
     this.held = undefined
     while (this.awaitingAnswer) {
       const end = interimHeadEnd(bytes)
       if (end === NOT_INTERIM) {
         this.awaitingAnswer = false
-        this.unfolder.answerBegins()
+        this.head.answerBegins()
         // a final answer's first bytes reach here whole past its version (a shorter start is held as INCOMPLETE)
         this.http10 = bytes.length >= HTTP_1_0_START.length && bytes.toString('latin1', 0, HTTP_1_0_START.length) === HTTP_1_0_START
       } else if (end === INCOMPLETE) {
         // too long for a head undici would read: let it have the bytes and say so itself
         if (bytes.length > MAX_HEAD_BYTES) this.awaitingAnswer = false
         else {
-          this.held = bytes
+          this.held = Buffer.from(bytes) // a copy: a TLS socket reuses the memory of a chunk once it is pushed
           return Buffer.alloc(0)
         }
       } else {
@@ -129,7 +129,7 @@ class InterimFilter {
         if (bytes.length === 0) return bytes
       }
     }
-    return this.unfolder.feed(this.taken.length > 0 || this.http10 ? this.noted(bytes) : bytes)
+    return this.head.feed(this.taken.length > 0 || this.http10 ? this.noted(bytes) : bytes)
   }
 
   /** The final answer's bytes with the headers that name the interim statuses and an HTTP/1.0 status line after its status line. */
@@ -142,11 +142,16 @@ class InterimFilter {
     return Buffer.concat([bytes.subarray(0, lineEnd + 1), Buffer.from(lines, 'latin1'), bytes.subarray(lineEnd + 1)])
   }
 
+  /** The answer's framing is the server's fault (lib/http/answer-head.ts): the connection ends with it. */
+  fault(): FramingFault | undefined {
+    return this.head.fault
+  }
+
   /** Bytes held back when the connection ends: the parser gets them, to fail on them as it would have. */
   flush(): Buffer | undefined {
     const held = this.held
     this.held = undefined
-    const unfolding = this.unfolder.flush()
+    const unfolding = this.head.flush()
     return held && unfolding ? Buffer.concat([unfolding, held]) : (held ?? unfolding)
   }
 }
@@ -167,6 +172,12 @@ export function readPastInterimAnswers(socket: Socket): void {
     }
     if (!Buffer.isBuffer(chunk)) return push.call(this, chunk, encoding)
     const bytes = filter.filter(chunk)
+    const fault = filter.fault()
+    // undici fails the request it reads for with the error the socket ends with
+    if (fault) {
+      this.destroy(fault)
+      return false
+    }
     return bytes.length === 0 ? true : push.call(this, bytes)
   }
   const write = socket.write

@@ -12,7 +12,7 @@
  */
 import { exactIntegerTextAt, numberText } from '../json/exact-json.ts'
 import { parsedOnce } from '../json/parsed-once.ts'
-import type { Exchange, TransportErrorCode } from './exchange.ts'
+import { serverFaultStatus, type Exchange, type TransportErrorCode } from './exchange.ts'
 import { LIMITED_NOT_SENT_AGAIN, UNAVAILABLE_NOT_SENT_AGAIN } from './not-sent-again-words.ts'
 
 export { LIMITED_NOT_SENT_AGAIN, LIMITED_RECORD_FOUND, UNAVAILABLE_NOT_SENT_AGAIN } from './not-sent-again-words.ts'
@@ -185,8 +185,8 @@ export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
   for (const entry of entries) {
     if (entry.method !== 'POST' || !entry.onWire) continue
     const status = entry.status
-    // a record the list showed is the POST's, whatever its answer (stored-despite-unavailable.ts: a 503 after the store)
-    entry.mayHaveCreated = status === undefined || (status >= 200 && status < 300) || faultAnsweredWrite(entry) || entry.created !== undefined
+    // a record the list showed is the POST's, whatever its answer (stored-despite-unavailable.ts: a 503 after the store); a status past 599 says nothing
+    entry.mayHaveCreated = status === undefined || (status >= 200 && status < 300) || status > 599 || faultAnsweredWrite(entry) || entry.created !== undefined
   }
   return entries
 }
@@ -195,7 +195,7 @@ export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
 /** When an entry's request was answered, or given up on (ms since the epoch); when it went out, for one that never ended. */
 export const endedAt = (entry: Pick<JournalEntry, 'at' | 'endedAt'>): number => Date.parse(entry.endedAt ?? entry.at)
 
-export const answeredFault = (status: number | undefined): boolean => status !== undefined && status >= 500 && status !== 503
+export const answeredFault = (status: number | undefined): boolean => status !== undefined && serverFaultStatus(status) && status !== 503
 
 /**
  * The journal's words for a POST whose answer was lost, that the list does not show, and that an

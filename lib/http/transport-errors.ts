@@ -6,7 +6,7 @@
  */
 import { errors as undiciErrors } from './undici-parts.ts'
 import { UnsupportedEncodingError } from './body-reader.ts'
-import type { Exchange, TransportErrorCode } from './exchange.ts'
+import { serverFaultStatus, type Exchange, type TransportErrorCode } from './exchange.ts'
 import type { RefusalReason } from './journal.ts'
 
 /**
@@ -111,7 +111,7 @@ export function connectionNotTaken(exchange: Exchange): boolean {
 /** An answer not read whole for the cap, its status kept: a server fault's page past the cap is a server fault still (lib/result/response-cap.ts). */
 function capped(message: string, partial: BodyProgress | undefined): { code: 'RESPONSE_TOO_LARGE'; message: string; status?: number } {
   // the status first: a report's line cut to its width still shows it
-  const fault = partial !== undefined && partial.status >= 500 ? `answered ${partial.status} (a server fault), its body not read whole: ` : ''
+  const fault = partial !== undefined && serverFaultStatus(partial.status) ? `answered ${partial.status} (a server fault), its body not read whole: ` : ''
   return { code: 'RESPONSE_TOO_LARGE', message: `${fault}${message}`, ...(partial ? { status: partial.status } : {}) }
 }
 

@@ -5,6 +5,7 @@
  * re-probes (--confirm) showed. Reports show these first; the rules stay listed beneath.
  */
 import type { SkipCause } from '../checks/skip-causes.ts'
+import { serverFaultStatus } from '../http/exchange.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
 import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 import { unreadBodyWords } from './unread-bodies.ts'
@@ -238,7 +239,7 @@ export function faultGroups(result: RunResult): FaultGroup[] {
     const across = `across ${rules.length === 1 ? `1 rule (${rules[0]})` : `${rules.length} rules`}`
     let rate: string
     if (cause === 'server-error') {
-      const faults = journal.filter((e) => (e.status ?? 0) >= 500 && !(e.status === 503 && e.retryAfter !== undefined))
+      const faults = journal.filter((e) => serverFaultStatus(e.status ?? 0) && !(e.status === 503 && e.retryAfter !== undefined))
       const statuses = [...new Set(faults.map((e) => e.status))].sort().join(' or ') || '5xx'
       // answers to the body of an earlier request on the connection: the request at fault is that one
       const unread = unreadBodyWords(members.map((m) => m.check), result.journal ?? [])

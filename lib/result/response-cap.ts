@@ -10,6 +10,7 @@
  * was the cause. An endless body, or a compression bomb, is not judged either: the cap tells a
  * body too large to read from one that never ends only by reading on.
  */
+import { serverFaultStatus } from '../http/exchange.ts'
 import { HEAD_TOO_LARGE } from '../http/transport-errors.ts'
 import type { JudgedCheck } from './judged-check.ts'
 import type { RunProblem } from './run-problems.ts'
@@ -27,7 +28,7 @@ interface Judged extends JudgedCheck {
  * capped answer came with one judged it (§7 shows no 5xx), and it stays failed. A debug page of
  * 40 KB past --max-response-bytes 30000 hid a 500 to an empty name as "not verified" (exit 2).
  */
-const cappedFault = (check: Judged): boolean => (check.exchanges ?? []).some((e) => e.error?.code === CAPPED && e.error.status !== undefined && e.error.status >= 500 && e.error.status !== 503)
+const cappedFault = (check: Judged): boolean => (check.exchanges ?? []).some((e) => e.error?.code === CAPPED && e.error.status !== undefined && serverFaultStatus(e.error.status) && e.error.status !== 503)
 
 /** A check that failed only because an answer passed the cap: its failure is the capped read itself (the client's code, not its words), of no server fault. */
 export const failedOnTheCap = (check: Judged): boolean => check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && check.failure.transport?.code === CAPPED && !cappedFault(check)

@@ -5,11 +5,12 @@
  * document leaves (see lib/server/mutations.ts and lib/server/variants.ts).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { connectionCloser } from './connection-closer.ts'
 import { oneConnectionAtATime } from './one-connection-server.ts'
 import { send, serialise, type Reply, type Transport } from './reply-writer.ts'
+import { patchWire } from './wire-patches.ts'
 import { schemaProblems } from '../spec/schema-registry.ts'
 
 export type OperationId = 'listCategories' | 'createCategory' | 'getPet' | 'listStoreOrders'
@@ -236,8 +237,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const server: Server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', path: req.url ?? '' })
     closes?.(req, res)
-    if (behaviour.transport.http10) answerInHttp10(res)
-    if (behaviour.transport.foldedHeaders) foldHeaderLines(res)
+    patchWire(res, behaviour.transport)
     const answer = () =>
       untilClosedIfChunked(req, behaviour.transport.chunkedReadToClose)
         .then(() => handle(req))
@@ -268,23 +268,6 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
         if (serial) serial.front.close()
         server.close(() => resolve())
       }),
-  }
-}
-
-/** The answer's status line in HTTP/1.0: Node writes HTTP/1.1 to an HTTP/1.1 request, whatever the server is meant to be. */
-function answerInHttp10(res: ServerResponse): void {
-  const own = res as unknown as { _storeHeader(firstLine: string, headers: unknown): void }
-  const store = own._storeHeader.bind(res)
-  own._storeHeader = (firstLine, headers) => store(firstLine.replace(/^HTTP\/1\.1 /, 'HTTP/1.0 '), headers)
-}
-
-/** Writes the Content-Type's value on a line of its own and one header over two lines, folded (obs-fold, RFC 9112 §5.2), which node:http refuses to write. */
-function foldHeaderLines(res: ServerResponse): void {
-  const own = res as unknown as { _storeHeader(firstLine: string, headers: unknown): void; _header: string }
-  const store = own._storeHeader.bind(res)
-  own._storeHeader = (firstLine, headers) => {
-    store(firstLine, headers)
-    own._header = own._header.replace(/\r\ncontent-type: /i, '\r\ncontent-type:\r\n ').replace(/\r\n\r\n$/, '\r\nx-served-by: edge-1,\r\n\tedge-2\r\n\r\n')
   }
 }
 

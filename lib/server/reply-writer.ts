@@ -56,6 +56,10 @@ export interface Transport {
   maxConnections?: number
   /** Every answer's Content-Type value, and a header of its own, on folded lines (obs-fold: a line break then a space or a tab), as old servers and proxies still write them. */
   foldedHeaders?: boolean
+  /** Every chunk's size line with an extension after spaces around `;` and `=` (BWS, RFC 9112 §7.1.1); with `chunked`. */
+  spacedChunkExtensions?: boolean
+  /** Content-Length given on two field lines and again as a list of one value (`42, 42`), as a proxy that adds its own writes it (RFC 9110 §8.6). */
+  contentLengthTwice?: boolean
   /** An interim 103 Early Hints before every answer (RFC 8297; a client must read past 1xx, RFC 9110 §15.2). */
   earlyHints?: boolean
   /** No Content-Length and no chunks: the body ends when the connection closes (RFC 9112 §6.3, as HTTP/1.0 servers do). */

@@ -5,7 +5,7 @@
  */
 import { expectEchoedFields, expectNewRecord, expectServiceAssignedId, type CategoryRecord, type NewCategory } from '../../lib/checks/category.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
-import { refusedTheKey } from '../../lib/http/exchange.ts'
+import { refusedTheKey, serverFaultStatus } from '../../lib/http/exchange.ts'
 import { describeStatus, expectJsonContentType, expectStatus, requireStatus, responseOf, statusFailure } from '../../lib/checks/response.ts'
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import { fail, NotApplicable } from '../../lib/checks/failure.ts'
@@ -51,7 +51,7 @@ function refusedForLengthCheck(c: CreateProbe, creates: readonly CreateProbe[]):
     await expectKeyServedOnCreates(result, creates)
     if (!LENGTH_REFUSALS.includes(status)) {
       fail(
-        { ...statusFailure(responseOf(result)), message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal for length: 400, 413)${status >= 500 && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : status === 422 ? `: ${LENGTH_REFUSED_422}` : ''}`, expected: 'status 201, or 400 or 413 because lengths are not shown (§8)', actual: `status ${describeStatus(responseOf(result))}` },
+        { ...statusFailure(responseOf(result)), message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal for length: 400, 413)${serverFaultStatus(status) && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : status === 422 ? `: ${LENGTH_REFUSED_422}` : ''}`, expected: 'status 201, or 400 or 413 because lengths are not shown (§8)', actual: `status ${describeStatus(responseOf(result))}` },
         result.exchange,
       )
     }
@@ -262,7 +262,7 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
         fail(
           {
             ...statusFailure(responseOf(result)),
-            message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal: ${refusals.join(', ')})${status >= 500 && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : status === 422 ? `: ${LENGTH_REFUSED_422}` : ''}`,
+            message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal: ${refusals.join(', ')})${serverFaultStatus(status) && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : status === 422 ? `: ${LENGTH_REFUSED_422}` : ''}`,
             expected: `status 201, or ${refusals.join(' or ')} because ${refusable}`,
             actual: `status ${describeStatus(responseOf(result))}`,
           },

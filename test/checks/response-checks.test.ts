@@ -35,6 +35,11 @@ describe('expectStatus', () => {
     expect(outcomeOf(() => expectStatus(makeResponse({ status: 503, headers: { 'retry-after': '1' } }), 201))).toBe('UNEXPECTED_STATUS')
   })
 
+  test.each([600, 999])('answered %i: no HTTP status (RFC 9110 §15: 100 to 599), named a protocol fault of the server, never a server fault it reports', (status) => {
+    const verdict = verdictOf(() => expectStatus(makeResponse({ status }), 201))
+    expect(verdict).toEqual(expect.objectContaining({ code: 'UNEXPECTED_STATUS', message: `GET answered ${status} (no HTTP status: RFC 9110 §15 defines 100 to 599, so a protocol fault of the server, which the document gives no request), expected 201` }))
+  })
+
   test('no response at all is NO_RESPONSE, naming the transport error', () => {
     const verdict = verdictOf(() => expectStatus(makeTransportError('CONNECTION_RESET'), 200))
     expect(verdict).toMatchObject({ code: 'NO_RESPONSE' })

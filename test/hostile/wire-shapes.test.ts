@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto'
 import type { Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, describe, expect, test } from 'vitest'
-import { HeadUnfolder } from '../../lib/http/folded-headers.ts'
+import { AnswerHead } from '../../lib/http/answer-head.ts'
 import { startReferenceServer } from '../../lib/server/reference-server.ts'
 import { withClient } from '../http/client-harness.ts'
 import { runConformInProcess } from '../helpers/run-conform.ts'
@@ -129,7 +129,7 @@ describe('a status code outside 100-599 (RFC 9110 §15: invalid)', () => {
     })
   }, 30_000)
 
-  test.each(['600', '999'])('%s: an answer, judged by its status', async (status) => {
+  test.each(['600', '999'])('%s: an answer, judged by its status (the checks name it a protocol fault, test/checks/response-checks.test.ts)', async (status) => {
     const server = await byteByByte(`HTTP/1.1 ${status} Weird\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]`)
     await withClient({ baseUrl: server.baseUrl }, async (client) => {
       const { exchange } = await client.send({ method: 'GET', path: '/categories' })
@@ -139,12 +139,45 @@ describe('a status code outside 100-599 (RFC 9110 §15: invalid)', () => {
   }, 30_000)
 })
 
-describe('HeadUnfolder, an answer cut in two and in three at every place', () => {
+describe('framing a client must read, and framing that is the server\'s fault, one byte a write', () => {
+  const JSON_HEAD = 'content-type: application/json\r\n'
+  test.each([
+    { name: 'chunk extensions with spaces around ; and = (BWS, RFC 9112 §7.1.1)', answer: `HTTP/1.1 200 OK\r\n${JSON_HEAD}transfer-encoding: chunked\r\n\r\n1 ;a=1\r\n[\r\n1\t; b = "x ; y"\r\n]\r\n0 ; end\r\n\r\n`, status: 200, text: '[]' },
+    { name: 'Content-Length on two lines and as a list, one value (RFC 9110 §8.6)', answer: `HTTP/1.1 200 OK\r\n${JSON_HEAD}content-length: 2\r\nContent-Length: 2, 2\r\n\r\n[]`, status: 200, text: '[]' },
+    { name: 'a 204 with a Content-Length, and no body (RFC 9112 §6.3: it ends at its empty line)', answer: 'HTTP/1.1 204 No Content\r\ncontent-length: 7\r\n\r\n', status: 204, text: '' },
+  ])('$name: read, twice on one connection', async ({ answer, status, text }) => {
+    const server = await byteByByte(answer)
+    await withClient({ baseUrl: server.baseUrl, timeoutMs: 10_000 }, async (client) => {
+      for (let i = 0; i < 2; i++) {
+        const result = await client.send({ method: 'GET', path: '/categories' })
+        expect(result.exchange.error).toBeUndefined()
+        expect([result.exchange.response?.status, result.text]).toEqual([status, text])
+      }
+    })
+    expect(server.connections()).toBe(1)
+  }, 30_000)
+
+  test.each([
+    { name: 'Content-Length with two values', answer: `HTTP/1.1 200 OK\r\n${JSON_HEAD}content-length: 2\r\ncontent-length: 3\r\n\r\n[]`, words: 'Content-Length given with different values (2, 3): where the body ends is ambiguous (RFC 9112 §6.3)' },
+    { name: 'Content-Length beside chunked', answer: `HTTP/1.1 200 OK\r\n${JSON_HEAD}content-length: 2\r\ntransfer-encoding: chunked\r\n\r\n2\r\n[]\r\n0\r\n\r\n`, words: 'Content-Length beside Transfer-Encoding: where the body ends is ambiguous (RFC 9112 §6.3; a sender must not send both, §6.2)' },
+    { name: 'a control character in a header after a Content-Length (undici: "Response body length does not match")', answer: `HTTP/1.1 200 OK\r\n${JSON_HEAD}content-length: 2\r\nx-note: a\x01b\r\n\r\n[]`, words: 'the header x-note holds the control character 0x01, which makes a field value invalid (RFC 9110 §5.5)' },
+    { name: 'a 101 to a request that asked no upgrade', answer: 'HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n', words: "a 101 Switching Protocols, though the request asked for no protocol (RFC 9110 §7.8: a server must not switch to one the request's Upgrade did not name)" },
+    { name: 'a 101 without Upgrade', answer: `HTTP/1.1 101 Switching Protocols\r\n\r\nHTTP/1.1 200 OK\r\n${JSON_HEAD}content-length: 2\r\n\r\n[]`, words: "a 101 Switching Protocols, though the request asked for no protocol (RFC 9110 §7.8: a server must not switch to one the request's Upgrade did not name)" },
+  ])('$name: a malformed answer (PROTOCOL_ERROR) that names the fault', async ({ answer, words }) => {
+    const server = await byteByByte(answer)
+    await withClient({ baseUrl: server.baseUrl, timeoutMs: 10_000 }, async (client) => {
+      const { exchange } = await client.send({ method: 'GET', path: '/categories' })
+      expect(exchange.error).toMatchObject({ code: 'PROTOCOL_ERROR', message: `malformed HTTP response (${words})` })
+    })
+  }, 30_000)
+})
+
+describe('AnswerHead, an answer cut in two and in three at every place', () => {
   const HEAD = 'HTTP/1.1 200 OK\r\nx-a: 1\r\n 2\r\nx-b: 3\n\t4\r\n\r\n'
   const BODY = 'x\r\n y\n\tz\r\n\r\n'
   const UNFOLDED = 'HTTP/1.1 200 OK\r\nx-a: 1   2\r\nx-b: 3 \t4\r\n\r\n' + BODY
   const fed = (pieces: string[]) => {
-    const unfolder = new HeadUnfolder()
+    const unfolder = new AnswerHead()
     unfolder.answerBegins()
     const out = pieces.map((piece) => unfolder.feed(Buffer.from(piece, 'latin1')).toString('latin1')).join('')
     return out + (unfolder.flush()?.toString('latin1') ?? '')
@@ -156,7 +189,10 @@ describe('HeadUnfolder, an answer cut in two and in three at every place', () =>
       for (let j = i; j <= answer.length; j++) expect(fed([answer.slice(0, i), answer.slice(i, j), answer.slice(j)]), `cut at ${i}, ${j}`).toBe(UNFOLDED)
     }
   })
-  test('a space after the status line is left as it came', () => {
-    expect(fed(['HTTP/1.1 200 OK\r\n x: a\r\n\r\n'])).toBe('HTTP/1.1 200 OK\r\n x: a\r\n\r\n')
+  test('a space after the status line is no fold: nothing handed on, the fault named', () => {
+    const head = new AnswerHead()
+    head.answerBegins()
+    expect(head.feed(Buffer.from('HTTP/1.1 200 OK\r\n x: a\r\n\r\n')).length).toBe(0)
+    expect(head.fault?.message).toBe('a header line that begins with 0x20 (a space) right after the status line: a fold with no field value to continue (RFC 9112 §5.2)')
   })
 })

@@ -5,7 +5,7 @@
  * a body's UTF-8 flaws reported, and the journal: what went out on a connection, what was
  * refused, what was created. 429 and 503: resends.test.ts.
  */
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
 import { DEFAULTS } from '../../lib/config/config.ts'
 import { journalTotals, parseJournalLines, RunJournal } from '../../lib/http/journal.ts'
@@ -171,6 +171,8 @@ describe('Content-Encoding: decoded, the cap on decoded bytes', () => {
   const codings: [string, (b: Buffer) => Buffer][] = [
     ['gzip', gzipSync],
     ['deflate', deflateSync],
+    // without the zlib wrapper, as some servers send it (RFC 9110 §8.4.1.2's note; browsers read it)
+    ['deflate', deflateRawSync],
     ['br', brotliCompressSync],
     ['gzip, br', (b) => brotliCompressSync(gzipSync(b))],
   ]
@@ -181,6 +183,16 @@ describe('Content-Encoding: decoded, the cap on decoded bytes', () => {
     expect(result.exchange.response?.contentEncoding).toBe(coding)
     expect(result.exchange.response?.bodyBytes).toBe(Buffer.byteLength(json))
   })
+
+  test('a coding the client cannot decode (zstd on a Node without it): UNDECODABLE_BODY, its body not left unread to hold the connection', async () => {
+    const body = JSON.stringify(Array.from({ length: 5_000 }, (_, id) => ({ id, name: `category ${id}` })))
+    const server = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' }).end(body))
+    const started = Date.now()
+    // a body left unread held its connection, and closing the client waited for it (a run's reports came after 112 s, and it never exited)
+    const results = await withClient({ baseUrl: server.baseUrl, concurrency: 1, timeoutMs: 5_000 }, async (c) => [await c.send({ method: 'GET', path: '/categories' }), await c.send({ method: 'GET', path: '/categories' })])
+    expect(results.map((r) => r.exchange.error?.code)).toEqual(['UNDECODABLE_BODY', 'UNDECODABLE_BODY'])
+    expect(Date.now() - started).toBeLessThan(3_000)
+  }, 30_000)
 
   test('a gzip bomb (64 MiB of zeros in 64 KiB) stops at --max-response-bytes of decoded bytes', async () => {
     const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024))
@@ -280,5 +292,18 @@ describe('the journal', () => {
       ['d', false, 'failed', undefined],
     ])
     expect(journalTotals(journal)).toMatchObject({ requests: 2, writes: 2, unansweredWrites: 1 })
+  })
+
+  test('a POST answered 600 may have created a record, and is not counted among the server faults: no HTTP status says what it did (RFC 9110 §15)', () => {
+    const line = (fields: object) => JSON.stringify({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', at: '2026-01-01T00:00:00.000Z', ...fields })
+    const log = new RunJournal()
+    const ndjson = ['a', 'b'].flatMap((id, i) => [line({ id, phase: 'dispatched' }), line({ id, phase: 'on-wire' }), line({ id, phase: 'ended', status: [600, 500][i] })])
+    for (const l of parseJournalLines(ndjson.join('\n'))) log.record(l)
+    const journal = log.entries()
+    expect(journal.map((e) => [e.id, e.mayHaveCreated])).toEqual([
+      ['a', true],
+      ['b', true],
+    ])
+    expect(journalTotals(journal)).toMatchObject({ writes: 2, faultAnsweredWrites: 1, unansweredWrites: 0 })
   })
 })

@@ -117,12 +117,13 @@ describe('interim answers before the final one: read past, noted on the exchange
     expect(result.exchange.response).not.toHaveProperty('httpVersion')
   })
 
-  test('a 101 Switching Protocols nobody asked for stays a transport error: the connection is not handed over', async () => {
+  test('a 101 Switching Protocols nobody asked for is a malformed answer that says so: the connection is not handed over', async () => {
     const server = await answering(() => ['HTTP/1.1 101 Switching Protocols\r\nconnection: upgrade\r\nupgrade: websocket\r\n\r\n', 'hijacked bytes'])
     const result = await withClient({ baseUrl: server.baseUrl }, (client) => client.send(post))
     expect(result.exchange.response).toBeUndefined()
-    expect(result.exchange.error?.code).toBe('CONNECTION_RESET')
-    expect(result.exchange.error?.message).toContain('bad upgrade')
+    // it was a CONNECTION_RESET ("bad upgrade"), which reads as a connection lost under its request
+    expect(result.exchange.error?.code).toBe('PROTOCOL_ERROR')
+    expect(result.exchange.error?.message).toContain('RFC 9110 §7.8')
   })
 
   test('a 100 and then the connection closed: no answer, a transport error as before', async () => {

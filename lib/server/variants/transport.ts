@@ -125,6 +125,20 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, foldedHeaders: true } },
   },
   {
+    name: 'chunk-extensions-with-spaces',
+    description:
+      'every body chunked, each size line with an extension after a space (`2a ;src=edge`) and the last with spaces around `;` and `=` (`0 ; end = "a b"`): ' +
+      'RFC 9112 §7.1.1 writes that whitespace (BWS) into the chunk extension, and a recipient must remove it (RFC 9110 §5.6.3); the document says nothing of framing',
+    behaviour: { transport: { delayMs: 0, chunked: true, connectionClose: false, spacedChunkExtensions: true } },
+  },
+  {
+    name: 'content-length-twice',
+    description:
+      'every Content-Length given on two field lines, the second a list of the same value (`content-length: 42` and `content-length: 42, 42`), as a proxy that adds its own to the service\'s writes it: ' +
+      'RFC 9110 §8.6 lets a recipient read it as the one value, as browsers, curl and Go do; the document says nothing of framing',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, contentLengthTwice: true } },
+  },
+  {
     name: 'continue-before-every-answer',
     description:
       'every answer to a request with a body is preceded by a 100 Continue nobody asked for, in the same write, on kept-alive connections ' +

@@ -1,0 +1,189 @@
+/**
+ * A final answer's head, held whole until its empty line and read before undici's parser gets it:
+ * what RFC 9112 asks of a client that undici does not do is done here, and framing undici refuses
+ * in misleading words is refused here in words of its own.
+ *
+ * - Folded header lines are unfolded (lib/http/folded-headers.ts, RFC 9112 §5.2).
+ * - A Content-Length given more than once with one value (two field lines, or `42, 42`) is read as
+ *   that one value, as RFC 9110 §8.6 lets a recipient do ("likely indicates that a duplicate was
+ *   generated or combined by an upstream message processor"; browsers, curl and Go do): undici added
+ *   the values up as text (`2121` for two lines of `21`) and failed with "Response body length does
+ *   not match content-length header" though the body was as long as both said.
+ * - Content-Lengths that differ, or one beside Transfer-Encoding (RFC 9112 §6.3: the framing is
+ *   invalid, one "ought to be handled as an error"), are the server's protocol faults, which undici
+ *   refused in the same misleading words: the answer is refused with a `fault` that names it.
+ * - A 101 Switching Protocols (the suite asks for no upgrade) is refused as the fault it is, and a
+ *   204 or 304 is read as ending at its empty line whatever its Content-Length says (RFC 9112 §6.3).
+ * - A chunked body's size lines lose the whitespace RFC 9112 §7.1.1 allows around `;` and `=`
+ *   (lib/http/chunk-lines.ts), which undici refuses.
+ *
+ * The head is held at most MAX_HEAD: past it the bytes go through as they came, and undici refuses
+ * the head for its size (lib/http/transport-errors.ts MAX_HEAD_BYTES). Everything after the body
+ * starts goes through untouched but a chunked body's size lines.
+ */
+import { ChunkLines } from './chunk-lines.ts'
+import { unfoldHead } from './folded-headers.ts'
+import { MAX_HEAD_BYTES } from './transport-errors.ts'
+
+const LF = 0x0a
+const CR = 0x0d
+/** Past this many bytes of head the client reads no more of it: the holding stops there too. */
+const MAX_HEAD = MAX_HEAD_BYTES + 1
+
+/** An answer refused for its framing: the code is llhttp's for the like (lib/http/transport-errors.ts reads HPE_ as PROTOCOL_ERROR). */
+export class FramingFault extends Error {
+  constructor(
+    message: string,
+    readonly code: 'HPE_INVALID_STATUS' | 'HPE_UNEXPECTED_CONTENT_LENGTH' | 'HPE_INVALID_HEADER_TOKEN',
+  ) {
+    super(message)
+    this.name = 'FramingFault'
+  }
+}
+
+/** Where the head in `bytes` ends (the offset after its empty line); -1 when it has not ended. */
+function headEnd(bytes: Buffer): number {
+  for (let at = bytes.indexOf(LF); at >= 0; at = bytes.indexOf(LF, at + 1)) {
+    if (bytes[at + 1] === LF) return at + 2
+    if (bytes[at + 1] === CR && bytes[at + 2] === LF) return at + 3
+  }
+  return -1
+}
+
+interface Framing {
+  head: Buffer
+  chunked: boolean
+  fault?: FramingFault
+}
+
+const DIGITS = /^\d+$/
+
+/** The head's field lines named `name` (lower case): their index among the lines and their values, a list split at its commas. */
+function fieldLines(lines: string[], name: string): { at: number; values: string[] }[] {
+  return lines.flatMap((line, at) => {
+    const field = at > 0 ? /^([^:\s]+):(.*)$/.exec(line.replace(/\r$/, '')) : null
+    return field && field[1]?.toLowerCase() === name ? [{ at, values: (field[2] ?? '').split(',').map((v) => v.trim().toLowerCase()) }] : []
+  })
+}
+
+const TCHAR = /[!#$%&'*+\-.^_`|~0-9A-Za-z]/
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]*$/
+/** The controls no field value may hold (RFC 9110 §5.5; HTAB may be, and obs-text 0x80-0xFF). */
+const CTL = /[\x00-\x08\x0a-\x1f\x7f]/
+
+const byteWords = (c: string) => `0x${c.charCodeAt(0).toString(16).padStart(2, '0')}${c === ' ' ? ' (a space)' : c === '\t' ? ' (a tab)' : ''}`
+
+/**
+ * The first field line that is none, in words: a name that is not a token (RFC 9110 §5.6.2; no
+ * space before the colon, RFC 9112 §5.1), a line without a colon, a control in a value. undici
+ * refuses such a head, and after a Content-Length in words of the length ("Response body length does
+ * not match content-length header"), not of the fault. Only token characters of the server's are quoted.
+ */
+function malformedField(lines: string[]): string | undefined {
+  for (const raw of lines.slice(1)) {
+    const line = raw.replace(/\r$/, '')
+    if (line === '') continue
+    const colon = line.indexOf(':')
+    const name = colon < 0 ? line : line.slice(0, colon)
+    const bad = TOKEN.test(name) ? -1 : [...name].findIndex((c) => !TCHAR.test(c))
+    const before = `"${name.slice(0, Math.min(bad < 0 ? name.length : bad, 40))}"`
+    if (bad === 0 && (name[0] === ' ' || name[0] === '\t')) return `a header line that begins with ${byteWords(name[0])} right after the status line: a fold with no field value to continue (RFC 9112 §5.2)`
+    if (bad >= 0) return `a header field name that holds ${byteWords(name[bad] as string)} after ${before}: a name is a token, with no space before its colon (RFC 9110 §5.6.2, RFC 9112 §5.1)`
+    if (colon < 0 || name === '') return `a header line without a field name and colon${colon < 0 ? ` after ${before}` : ''} (RFC 9112 §5)`
+    const control = CTL.exec(line.slice(colon + 1))?.[0]
+    if (control !== undefined) return `the header ${name} holds the control character ${byteWords(control)}, which makes a field value invalid (RFC 9110 §5.5)`
+  }
+  return undefined
+}
+
+/** What the head says of its framing: whether its body is chunked, its repeated Content-Length made one, or the fault it shows. */
+export function readFraming(head: Buffer): Framing {
+  const lines = head.toString('latin1').split('\n')
+  const status = Number(/^HTTP\/\d\.\d (\d{3})(?:[ \r]|$)/.exec(lines[0] ?? '')?.[1] ?? 0)
+  const malformed = malformedField(lines)
+  if (malformed !== undefined) return { head, chunked: false, fault: new FramingFault(malformed, 'HPE_INVALID_HEADER_TOKEN') }
+  // the suite asks for no upgrade: undici failed one with "bad upgrade" (read as a connection lost under the request) or its assert(upgrade)
+  if (status === 101) return { head, chunked: false, fault: new FramingFault("a 101 Switching Protocols, though the request asked for no protocol (RFC 9110 §7.8: a server must not switch to one the request's Upgrade did not name)", 'HPE_INVALID_STATUS') }
+  const lengths = fieldLines(lines, 'content-length')
+  const codings = fieldLines(lines, 'transfer-encoding').flatMap((line) => line.values)
+  // a 204 or a 304 ends at its empty line whatever its fields say (RFC 9112 §6.3): undici waited for the body its Content-Length gave
+  const bodiless = status === 204 || status === 304
+  const chunked = !bodiless && codings[codings.length - 1] === 'chunked'
+  if (lengths.length === 0) return { head, chunked }
+  if (bodiless) return { head: Buffer.from(lines.filter((_, at) => !lengths.some((line) => line.at === at)).join('\n'), 'latin1'), chunked }
+  if (codings.length > 0) return { head, chunked, fault: new FramingFault('Content-Length beside Transfer-Encoding: where the body ends is ambiguous (RFC 9112 §6.3; a sender must not send both, §6.2)', 'HPE_UNEXPECTED_CONTENT_LENGTH') }
+  const values = [...new Set(lengths.flatMap((line) => line.values))]
+  if (values.length > 1 && values.every((v) => DIGITS.test(v)))
+    return { head, chunked, fault: new FramingFault(`Content-Length given with different values (${values.join(', ')}): where the body ends is ambiguous (RFC 9112 §6.3)`, 'HPE_UNEXPECTED_CONTENT_LENGTH') }
+  const repeated = lengths.length > 1 || (lengths[0]?.values.length ?? 0) > 1
+  if (!repeated || values.length !== 1 || !DIGITS.test(values[0] ?? '')) return { head, chunked }
+  // one value said more than once: one field line of it where the first was, the others gone
+  const [first, ...others] = lengths.map((line) => line.at)
+  const kept = lines.map((line, at) => (at === first ? `content-length: ${values[0]}${line.endsWith('\r') ? '\r' : ''}` : line)).filter((_, at) => !others.includes(at))
+  return { head: Buffer.from(kept.join('\n'), 'latin1'), chunked }
+}
+
+export class AnswerHead {
+  private inHead = false
+  private pieces: Buffer[] = []
+  private length = 0
+  /** The head's last two bytes so far: an empty line may begin in them. */
+  private lastTwo = Buffer.alloc(0)
+  private body: ChunkLines | undefined
+  /** The answer's framing is the server's fault: it is refused (the caller ends the connection with it). */
+  fault: FramingFault | undefined
+
+  /** A final answer begins with the next byte. */
+  answerBegins(): void {
+    this.inHead = true
+    this.pieces = []
+    this.length = 0
+    this.lastTwo = Buffer.alloc(0)
+    this.body = undefined
+    this.fault = undefined
+  }
+
+  /** The bytes to hand on for `chunk`: none while the head is incomplete, then the head as read and what follows. */
+  feed(chunk: Buffer): Buffer {
+    if (!this.inHead) return this.body ? this.body.feed(chunk) : chunk
+    // an empty line may begin in the bytes before this chunk: look from two bytes before it
+    const tail = this.lastTwo.length > 0 ? Buffer.concat([this.lastTwo, chunk]) : chunk
+    const offset = this.length - this.lastTwo.length
+    // a copy: a TLS socket reads into memory it reuses once the chunk is pushed (held as it came, heads over TLS were garbled and runs hung)
+    this.pieces.push(Buffer.from(chunk))
+    this.length += chunk.length
+    this.lastTwo = Buffer.from(tail.subarray(-2))
+    const end = headEnd(tail)
+    if (end < 0) {
+      if (this.length <= MAX_HEAD) return Buffer.alloc(0)
+      // too long for a head the client reads: let the parser have it and refuse it itself
+      this.inHead = false
+      return this.taken()
+    }
+    this.inHead = false
+    const bytes = this.taken()
+    const framing = readFraming(unfoldHead(bytes.subarray(0, offset + end)))
+    if (framing.fault) {
+      this.fault = framing.fault
+      return Buffer.alloc(0)
+    }
+    const rest = bytes.subarray(offset + end)
+    if (framing.chunked) this.body = new ChunkLines()
+    return Buffer.concat([framing.head, this.body ? this.body.feed(rest) : rest])
+  }
+
+  private taken(): Buffer {
+    const bytes = this.pieces.length === 1 ? (this.pieces[0] as Buffer) : Buffer.concat(this.pieces)
+    this.pieces = []
+    return bytes
+  }
+
+  /** The bytes held back when the connection ends: the parser gets them, to judge them as it would have. */
+  flush(): Buffer | undefined {
+    if (this.inHead && this.length > 0) {
+      this.inHead = false
+      return this.taken()
+    }
+    return this.body?.flush()
+  }
+}

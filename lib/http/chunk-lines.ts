@@ -1,0 +1,119 @@
+/**
+ * Spaces around a chunk extension's `;` and `=` (BWS) taken out of a chunked body's size lines
+ * before the parser reads them. RFC 9112 §7.1.1 writes the chunk extension as
+ * `*( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )`, and RFC 9110 §5.6.3 asks of a
+ * recipient that it "MUST parse for such bad whitespace and remove it before interpreting the
+ * protocol element": a size line `5 ;ext=1` is valid, and undici's parser refuses it ("Invalid
+ * character in chunk size"), so a conforming server that writes one failed every check its
+ * answers reached. What undici does with an extension once read is nothing: it never reads them.
+ *
+ * Only whitespace next to a `;` or an `=` outside a quoted string is taken out; any other (`5 \r\n`,
+ * `5;a b`, after the last value) is left for the parser to refuse, as the grammar has no place for
+ * it. Data passes untouched, counted by the size lines, until the last chunk (size 0): its trailer
+ * fields and whatever follows go through as they came. A size line longer than MAX_LINE, or one
+ * that does not begin with hexadecimal digits, ends the work: the parser judges the rest as ever.
+ */
+
+const LF = 0x0a
+/** A size line held back while it is incomplete is at most this long; past it the bytes go through as they are. */
+const MAX_LINE = 4 * 1024
+/** More hexadecimal digits than this is a size the parser refuses on its own (past 2^48). */
+const MAX_SIZE_DIGITS = 12
+
+/** The extension part of a size line (after its digits, before CR) with the whitespace next to `;` and `=` outside quotes taken out. */
+export function withoutBadWhitespace(extension: string): string {
+  let out = ''
+  let quoted = false
+  for (let i = 0; i < extension.length; ) {
+    const c = extension[i] as string
+    if (quoted) {
+      const escaped = c === '\\' && i + 1 < extension.length
+      out += escaped ? c + extension[i + 1] : c
+      if (c === '"') quoted = false
+      i += escaped ? 2 : 1
+    } else if (c === ' ' || c === '\t') {
+      let end = i
+      while (extension[end] === ' ' || extension[end] === '\t') end++
+      const before = out[out.length - 1]
+      const after = extension[end]
+      if (!(before === ';' || before === '=' || after === ';' || after === '=')) out += extension.slice(i, end)
+      i = end
+    } else {
+      if (c === '"') quoted = true
+      out += c
+      i++
+    }
+  }
+  return out
+}
+
+/** One chunked body's bytes, from the first byte after the head: size lines read, their bad whitespace taken out. */
+export class ChunkLines {
+  private state: 'size' | 'data' | 'data-end' | 'rest' = 'size'
+  /** Data bytes of the current chunk still to come. */
+  private remaining = 0
+  /** A line begun at the end of the last chunk, held back until its LF. */
+  private held: Buffer | undefined
+
+  feed(chunk: Buffer): Buffer {
+    if (this.state === 'rest') return chunk
+    const bytes = this.held ? Buffer.concat([this.held, chunk]) : chunk
+    this.held = undefined
+    const out: Buffer[] = []
+    let from = 0 // the first byte not yet in `out`
+    let at = 0
+    while (at < bytes.length && this.state !== 'rest') {
+      if (this.state === 'data') {
+        const take = Math.min(this.remaining, bytes.length - at)
+        at += take
+        this.remaining -= take
+        if (this.remaining === 0) this.state = 'data-end'
+        continue
+      }
+      const lf = bytes.indexOf(LF, at)
+      if (lf < 0) {
+        if (bytes.length - at > MAX_LINE) {
+          this.state = 'rest'
+          break
+        }
+        this.held = Buffer.from(bytes.subarray(at))
+        out.push(bytes.subarray(from, at))
+        return out.length === 1 ? (out[0] as Buffer) : Buffer.concat(out)
+      }
+      if (this.state === 'data-end') {
+        this.state = 'size'
+        at = lf + 1
+        continue
+      }
+      const line = bytes.toString('latin1', at, lf)
+      const digits = /^[0-9A-Fa-f]*/.exec(line)?.[0] ?? ''
+      if (digits.length === 0 || digits.length > MAX_SIZE_DIGITS) {
+        this.state = 'rest'
+        break
+      }
+      const cr = line.endsWith('\r') ? '\r' : ''
+      const extension = line.slice(digits.length, line.length - cr.length)
+      if (/[ \t]/.test(extension)) {
+        const mended = withoutBadWhitespace(extension)
+        if (mended !== extension) {
+          out.push(bytes.subarray(from, at), Buffer.from(digits + mended + cr, 'latin1'))
+          from = lf
+        }
+      }
+      const size = parseInt(digits, 16)
+      this.state = size === 0 ? 'rest' : 'data'
+      this.remaining = size
+      at = lf + 1
+    }
+    if (from === 0) return bytes
+    out.push(bytes.subarray(from))
+    return Buffer.concat(out)
+  }
+
+  /** A line held back when the connection ends: the parser gets it, to judge it as it would have. */
+  flush(): Buffer | undefined {
+    const held = this.held
+    this.held = undefined
+    return held
+  }
+}
