@@ -146,7 +146,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   if (config.dryRun) {
     // nothing goes to the base URL, so no preflight; a failure is said on stderr, and the folder's reports are left as they are
     try {
-      return await (await import('./dry-run.ts')).dryRun(config, Promise.resolve().then(loadSuite).then(async (suite) => (await suite.loadSuites(), suite)), io, interrupt)
+      return await (await import('./dry-run.ts')).dryRun(config, Promise.resolve().then(loadSuite).then(async (suite) => (await suite.loadSuites(), suite)), io, redact, interrupt)
     } catch (error) {
       io.err(`conform: the dry run could not be made: ${visibleLine(redact((error as Error).message ?? String(error)))}\n`)
       return 2

@@ -106,6 +106,24 @@ describe('--dry-run', () => {
     RUN_TIMEOUT_MS,
   )
 
+  test(
+    'a key in the base path is shown redacted, and the requests at the base URL, not the loopback address',
+    async () => {
+      const origin = await countingUrl()
+      const run = await runConformInProcess(['--base-url', `${origin}/tenants/${KEY}/v1`, '--dry-run', '--read-only', '--rule', 'list-returns-200'], { env: { CONFORM_API_KEY: KEY } })
+      runs.push(run)
+      expect(run.code, run.stderr).toBe(0)
+      const plan = JSON.parse(readFileSync(join(run.reportDir, 'dry-run.json'), 'utf8')) as DryRunPlan
+      const md = readFileSync(join(run.reportDir, 'dry-run.md'), 'utf8')
+      // before: the base URL whole in all three, and each request at http://127.0.0.1:PORT/tenants/[REDACTED]/v1
+      for (const text of [run.stdout, md, JSON.stringify(plan)]) expect(text).not.toContain(KEY)
+      expect(plan.requests.length).toBeGreaterThan(0)
+      expect(plan.requests.every((r) => r.url.startsWith(`${plan.baseUrl}/`) && r.url.startsWith(origin))).toBe(true)
+      expect(connections).toBe(0)
+    },
+    RUN_TIMEOUT_MS,
+  )
+
   test('is refused beside several deployments, before anything is sent', async () => {
     const origin = await countingUrl()
     const run = await runConformInProcess(['--base-url', `${origin}/v1`, '--base-url', `${origin}/b/v1`, '--dry-run'], { env: { CONFORM_API_KEY: KEY } })
