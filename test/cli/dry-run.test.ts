@@ -4,7 +4,8 @@
  * a real run with the same --seed sends to a conforming server, the key never shown, the POSTs
  * within --max-writes and none under --read-only.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createServer, type AddressInfo, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
@@ -123,6 +124,20 @@ describe('--dry-run', () => {
     },
     RUN_TIMEOUT_MS,
   )
+
+  test('an option it cannot read leaves the reports of an earlier run in --report-dir as they are', async () => {
+    const origin = await countingUrl()
+    const folder = mkdtempSync(join(tmpdir(), 'dry-run-earlier-'))
+    writeFileSync(join(folder, 'results.json'), '{"verdict":"pass"}')
+    const run = await runConformInProcess(['--base-url', `${origin}/v1`, '--dry-run', '--max-writes', '-1', '--report-dir', folder], { env: { CONFORM_API_KEY: KEY } })
+    runs.push(run)
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('max-writes')
+    // before: the earlier run's results.json, the verdict of a run that was made, was replaced by a run that could not be
+    expect(readdirSync(folder)).toEqual(['results.json'])
+    expect(readFileSync(join(folder, 'results.json'), 'utf8')).toBe('{"verdict":"pass"}')
+    rmSync(folder, { recursive: true, force: true })
+  })
 
   test('is refused beside several deployments, before anything is sent', async () => {
     const origin = await countingUrl()
