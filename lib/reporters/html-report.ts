@@ -136,7 +136,7 @@ function ledgerSection(result: RunResult): string {
   const faulted = result.summary.faultAnsweredWrites ?? 0
   const mayHave =
     (unanswered > 0 ? ` ${h(plural(unanswered, 'POST'))} got no answer, and each may have created a record the server never told of: the journal (results.json) lists them, with what each sent${h(foundWords(result.summary.unansweredFound, unanswered))}.` : '') +
-    (faulted > 0 ? ` ${h(plural(faulted, 'POST'))} got a server fault (a 5xx but 503, or a 503 under --max-writes), which does not say nothing was stored: each may have created a record too, and the journal lists them${h(foundWords(result.summary.faultAnsweredFound, faulted))}.` : '')
+    (faulted > 0 ? ` ${h(plural(faulted, 'POST'))} got a server fault (a 5xx but 503, or a 503 or 429 under --max-writes), which does not say nothing was stored: each may have created a record too, and the journal lists them${h(foundWords(result.summary.faultAnsweredFound, faulted))}.` : '')
   const intro = result.options.readOnly
     ? '<p>None: this run was read-only and sent no POST.</p>'
     : result.ledger.length === 0

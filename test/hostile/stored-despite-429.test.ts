@@ -76,6 +76,8 @@ describe('a POST answered 429 under --max-writes', { timeout: RUN_TIMEOUT_MS }, 
     ])
     // a limit is not shown (§8): the 429 is no verdict on the create
     expect(results.rules.find((r) => r.id === 'create-returns-201')?.status).not.toBe('fail')
+    // the reports say why its checks were not judged: before, "the answer was lost in transit (or was a 503 under --max-writes) and the list does not show the record"
+    expect(run.files['summary.md']).toContain('a 429 whose record the list shows')
   })
 
   test('stored before its 429, behind a list that shows it late: not sent again, each counted as a POST that may have created a record', async () => {
@@ -90,6 +92,9 @@ describe('a POST answered 429 under --max-writes', { timeout: RUN_TIMEOUT_MS }, 
     const creates = results.journal!.filter((e) => e.method === 'POST' && e.onWire && e.status === 429)
     expect(creates.map((e) => [e.mayHaveCreated, e.answerLost])).toEqual(stored.map(() => [true, LIMITED_NOT_SENT_AGAIN]))
     expect(results.rules.find((r) => r.id === 'create-returns-201')?.status).toBe('skip')
+    // counted with the server faults, the reason said: before, "a 5xx but 503 … (a 503 too, under --max-writes …)", of a POST answered 429
+    expect(run.stdout).toContain('a 503 or a 429 under --max-writes')
+    expect(run.files['summary.md']).toContain('or was a 429 or 503 under --max-writes, and the list does not show its record')
   })
 
   test("a limiter's 429, which stored nothing: not sent again either, its checks not verified, nothing failed", async () => {
