@@ -11,7 +11,8 @@
  */
 import { afterAll, describe, expect, test } from 'vitest'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
-import { httpServer, jsonReply as json, type HostileServer } from './hostile-servers.ts'
+import type { HostileServer } from './hostile-servers.ts'
+import { refusingOnCreate } from './stores-then-refuses.ts'
 import { expectNoStackTrace, RUN_TIMEOUT_MS } from './expect-run.ts'
 import { LIMITED_NOT_SENT_AGAIN, LIMITED_RECORD_FOUND } from '../../lib/http/journal.ts'
 
@@ -24,36 +25,15 @@ afterAll(async () => {
 })
 
 /**
- * Stores every create with a string name and answers it 429 (Retry-After: 0), after storing
- * (`storesFirst`: a quota counted after the handler), or before, the first time only (a limiter).
- * `hidden`: the list leaves out the records (a read replica far behind).
+ * Stores every create and answers it 429 (Retry-After: 0) (stores-then-refuses.ts): after storing
+ * (a quota counted after the handler), or before, the first time only (a limiter). `hidden`: the
+ * list leaves out the records (a read replica far behind).
  */
 async function limitedOnCreate(storesFirst: boolean, hidden = false) {
-  const stored: { id: number; name: string; description?: string }[] = []
-  const limited = new Set<string>()
-  const server = await httpServer((req, res, seen) => {
-    if (seen.headers.authorization !== `Bearer ${KEY}`) return json(res, 401, { code: 'unauthorized', message: 'no', status: 401 })
-    if (req.method === 'GET') return json(res, 200, req.url === '/v1/categories' && !hidden ? stored : req.url === '/v1/categories' ? [] : {})
-    let body: unknown
-    try {
-      body = JSON.parse(seen.body)
-    } catch {
-      return json(res, 400, { code: 'bad_json', message: 'not JSON', status: 400 })
-    }
-    const { name, description } = (body ?? {}) as { name?: unknown; description?: unknown }
-    if (typeof name !== 'string' || (description !== undefined && typeof description !== 'string')) return json(res, 400, { code: 'invalid', message: 'name', status: 400 })
-    const tooMany = () => void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify({ code: 'quota', message: 'too many requests', status: 429 }))
-    if (!storesFirst && !limited.has(seen.body)) {
-      limited.add(seen.body)
-      return tooMany()
-    }
-    const record = { id: stored.length + 1, name, ...(description !== undefined ? { description } : {}) }
-    stored.push(record)
-    if (storesFirst) return tooMany()
-    json(res, 201, record)
-  })
-  servers.push(server)
-  return { server, stored }
+  const body = { code: 'quota', message: 'too many requests', status: 429 }
+  const made = await refusingOnCreate(KEY, { status: 429, body, headers: { 'retry-after': '0' }, storesFirst, hidden })
+  servers.push(made.server)
+  return made
 }
 
 const posts = (server: HostileServer) => server.requests.filter((r) => r.method === 'POST')
