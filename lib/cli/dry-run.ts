@@ -32,6 +32,8 @@ export async function dryRun(config: Config, suiteLoaded: Promise<SuiteManifest>
     io.err(`conform: ${tooSmall}\n`)
     return 2
   }
+  // the run's requests are the same with it; what it would record are a real run's failures, and none is judged here
+  if (config.updateBaseline) io.err(`conform: note: --update-baseline: a dry run judges nothing and writes no baseline; ${redact(config.baseline?.path ?? '')} is left as it is\n`)
   const writes = describeWritePlan(planWrites(config, suite), config, config.writesFrom)
   const basePath = config.baseUrl === undefined ? '/v1' : new URL(config.baseUrl).pathname.replace(/\/+$/, '')
   const { startReferenceServer } = await import('../server/reference-server.ts')

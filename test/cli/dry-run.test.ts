@@ -139,6 +139,21 @@ describe('--dry-run', () => {
     rmSync(folder, { recursive: true, force: true })
   })
 
+  test('--update-baseline: says it writes no baseline, and leaves the file as it is', async () => {
+    const origin = await countingUrl()
+    const folder = mkdtempSync(join(tmpdir(), 'dry-run-baseline-'))
+    const baseline = join(folder, 'baseline.json')
+    writeFileSync(baseline, '{"knownFailures": []}\n')
+    const run = await runConformInProcess(['--base-url', `${origin}/v1`, '--dry-run', '--read-only', '--rule', 'list-returns-200', '--baseline', baseline, '--update-baseline'], { env: { CONFORM_API_KEY: KEY } })
+    runs.push(run)
+    expect(run.code, run.stderr).toBe(0)
+    // before: nothing said, the option silently of no effect
+    expect(run.stderr).toContain('a dry run judges nothing and writes no baseline')
+    expect(readFileSync(baseline, 'utf8')).toBe('{"knownFailures": []}\n')
+    expect(connections).toBe(0)
+    rmSync(folder, { recursive: true, force: true })
+  })
+
   test('is refused beside several deployments, before anything is sent', async () => {
     const origin = await countingUrl()
     const run = await runConformInProcess(['--base-url', `${origin}/v1`, '--base-url', `${origin}/b/v1`, '--dry-run'], { env: { CONFORM_API_KEY: KEY } })
