@@ -180,7 +180,7 @@ function inDoubtTable(result: RunResult): string {
   const listed = new Set(result.ledger.map((entry) => entry.exchangeId))
   const inDoubt = (result.journal ?? []).filter((e) => e.method === 'POST' && e.mayHaveCreated && e.created === undefined && !(e.status !== undefined && e.status < 300) && !listed.has(e.id))
   if (inDoubt.length === 0) return ''
-  const rows = inDoubt.map((e) => `<tr><td>${h(e.onWireAt ?? e.at)}</td><td><code>${h(e.probe ?? '')}</code></td><td>${e.status !== undefined ? h(String(e.status)) : `no answer (${h(e.error ?? 'none')})`}</td><td><code>${h(e.headers?.traceparent ?? '')}</code></td><td><code class="sent">${h(e.body ?? '')}</code></td></tr>`)
+  const rows = inDoubt.map((e) => `<tr><td>${h(e.onWireAt ?? e.at)}</td><td><code>${h(e.probe ?? '')}</code></td><td>${h(postAnswer(e))}</td><td><code>${h(e.headers?.traceparent ?? '')}</code></td><td><code class="sent">${h(e.body ?? '')}</code></td></tr>`)
   return `
 <h3>POSTs that may have created a record: ${inDoubt.length}</h3>
 <p>No list the run read showed their records, and their answers do not say that nothing was stored: look for each on the server, by its body or its traceparent.</p>
