@@ -48,8 +48,7 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
     case 'answer-lost':
       return 'the answer was lost in transit (the server closed the connection under it), though the list shows the record was created'
     case 'not-sent-again':
-      // a 429 the list showed stored is one too (stored-despite-unavailable.ts): not a record the list does not show
-      return 'not sent again, so not judged: its answer was lost in transit, or was a 429 or 503 under --max-writes, and the list does not show its record, though it may have created one (--max-writes, or the run had sent its bound of POSTs again); or it was a 429 whose record the list shows (a limit is not judged, §8)'
+      return 'not sent again, so not judged: its answer was lost in transit, or was a 429 or 503 under --max-writes, and the list does not show its record, though it may have created one (--max-writes, or the run had sent its bound of POSTs again)'
     case 'key-revoked':
       return 'the key stopped working during the run (revoked, rotated or expired): its refusals judge nothing'
     case 'server-gone':

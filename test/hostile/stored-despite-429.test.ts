@@ -39,7 +39,7 @@ async function limitedOnCreate(storesFirst: boolean, hidden = false) {
 const posts = (server: HostileServer) => server.requests.filter((r) => r.method === 'POST')
 
 describe('a POST answered 429 under --max-writes', { timeout: RUN_TIMEOUT_MS }, () => {
-  test('stored before its 429: the list shows it, it counts as created, is not sent again, and its 429 is not judged', async () => {
+  test('stored before its 429: the list shows it, it counts as created, is not sent again, and its 429 is judged as any answer', async () => {
     const { server, stored } = await limitedOnCreate(true)
     const run = await runConformInProcess(['--base-url', server.baseUrl, '--max-writes', '6', '--confirm', '0', '--list-lag', '0', '--deadline', '15000'], { env: { CONFORM_API_KEY: KEY } })
     runs.push(run)
@@ -54,10 +54,12 @@ describe('a POST answered 429 under --max-writes', { timeout: RUN_TIMEOUT_MS }, 
       ['1', 429, LIMITED_RECORD_FOUND],
       ['2', 429, LIMITED_RECORD_FOUND],
     ])
-    // a limit is not shown (§8): the 429 is no verdict on the create
-    expect(results.rules.find((r) => r.id === 'create-returns-201')?.status).not.toBe('fail')
-    // the reports say why its checks were not judged: before, "the answer was lost in transit (or was a 503 under --max-writes) and the list does not show the record"
-    expect(run.files['summary.md']).toContain('a 429 whose record the list shows')
+    // judged as any answer: a limit (§8) refuses a request, and this one was stored; before, not
+    // judged, and a service that stored every create and answered each 429 passed (exit 0)
+    expect(run.code, run.stdout).toBe(1)
+    const failed = results.rules.find((r) => r.id === 'create-returns-201')!
+    expect(failed.status).toBe('fail')
+    expect(failed.checks.filter((c) => c.status === 'fail').map((c) => c.failure?.code)).toContain('UNEXPECTED_STATUS')
   })
 
   test('stored before its 429, behind a list that shows it late: not sent again, each counted as a POST that may have created a record', async () => {
