@@ -60,7 +60,6 @@ export async function storedDespiteUnavailable(options: Pick<SendOptions, 'metho
   if (reading) inFlight.add(reading)
   const found = await reading?.finally(() => inFlight.delete(reading))
   const limited = result.exchange.response?.status === 429
-  const notJudged = (message: string): HttpResult => ({ exchange: { ...result.exchange, response: undefined, error: { code: 'DEADLINE', message } }, answerLost: { list: found?.list ?? result, notSentAgain: 'unavailable' } })
   if (found?.record) {
     reads.stored = true
     journal(answerLostLine(result.exchange, limited ? LIMITED_RECORD_FOUND : UNAVAILABLE_RECORD_FOUND, found.record, redact))
@@ -71,11 +70,10 @@ export async function storedDespiteUnavailable(options: Pick<SendOptions, 'metho
   if (!bounded) return undefined
   journal(answerLostLine(result.exchange, limited ? LIMITED_NOT_SENT_AGAIN : UNAVAILABLE_NOT_SENT_AGAIN, undefined, redact))
   const list = found ? 'does not show its record, but a list may show one late' : 'could not be read to tell'
-  return notJudged(
-    limited
-      ? `answered 429, and under --max-writes not sent again: the list ${list}, and a 429 says the client sent too many, not that this one was not processed (RFC 6585 §4; a quota counted after the handler), so it may have created a record. --rate-limit under the server's limit spares these`
-      : `answered 503, and under --max-writes not sent again: the list ${list}, and a 503 may come after the store (a proxy that lost its service's answer), so it may have created a record. A gateway's limit answers 503 too: --rate-limit under it spares these`,
-  )
+  const message = limited
+    ? `answered 429, and under --max-writes not sent again: the list ${list}, and a 429 says the client sent too many, not that this one was not processed (RFC 6585 §4; a quota counted after the handler), so it may have created a record. --rate-limit under the server's limit spares these`
+    : `answered 503, and under --max-writes not sent again: the list ${list}, and a 503 may come after the store (a proxy that lost its service's answer), so it may have created a record. A gateway's limit answers 503 too: --rate-limit under it spares these`
+  return { exchange: { ...result.exchange, response: undefined, error: { code: 'DEADLINE', message } }, answerLost: { list: found?.list ?? result, notSentAgain: 'unavailable' } }
 }
 
 /**
