@@ -65,7 +65,7 @@ export async function storedDespiteUnavailable(options: Pick<SendOptions, 'metho
     journal(answerLostLine(result.exchange, limited ? LIMITED_RECORD_FOUND : UNAVAILABLE_RECORD_FOUND, found.record, redact))
     // judged as any answer: a limit (§8) refuses a request, and this one was processed, its record
     // stored; left unjudged, a service that stored every create and answered each 429 passed
-    return result
+    return { ...result, storedDespite: true }
   }
   if (!bounded) return undefined
   journal(answerLostLine(result.exchange, limited ? LIMITED_NOT_SENT_AGAIN : UNAVAILABLE_NOT_SENT_AGAIN, undefined, redact))

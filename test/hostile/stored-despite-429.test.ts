@@ -60,6 +60,7 @@ describe('a POST answered 429 under --max-writes', { timeout: RUN_TIMEOUT_MS }, 
     const failed = results.rules.find((r) => r.id === 'create-returns-201')!
     expect(failed.status).toBe('fail')
     expect(failed.checks.filter((c) => c.status === 'fail').map((c) => c.failure?.code)).toContain('UNEXPECTED_STATUS')
+    expect(failed.checks.find((c) => c.status === 'fail')?.failure?.message).toContain('answered 429, expected 201, though the list shows its record stored')
   })
 
   test('stored before its 429, behind a list that shows it late: not sent again, each counted as a POST that may have created a record', async () => {
