@@ -110,10 +110,12 @@ export function expectStatus(result: HttpResult, expected: number, acceptedMeans
   if (response.status === expected) return
   const origin = statusOrigin(response, expected, result.exchange.request)
   const meaning = acceptedMeans && response.status >= 200 && response.status < 300 ? `: ${acceptedMeans}` : origin ? `: ${origin}` : ''
+  // a 429 or 503 read as a limit or a pause, though the service processed the request
+  const stored = result.storedDespite ? `, though the list shows its record stored: it was processed, which a limit's ${response.status} says it was not` : ''
   fail(
     {
       ...statusFailure(response),
-      message: `${result.exchange.request.method} answered ${describeStatus(response)}, expected ${expected}${meaning}`,
+      message: `${result.exchange.request.method} answered ${describeStatus(response)}, expected ${expected}${stored}${meaning}`,
       expected: `status ${expected}`,
       actual: `status ${describeStatus(response)}`,
     },

@@ -68,6 +68,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   // a key npm swallowed (`npm run conform --api-key=KEY`) is in its npm_config_api_key
   const swallowedKey = env.npm_config_api_key === 'true' ? undefined : env.npm_config_api_key
   let redact = createRedactor(env.CONFORM_API_KEY, apiKeyInArgv(argv), swallowedKey)
+  const dryRunAsked = argv.some((arg) => arg === '--dry-run' || arg.startsWith('--dry-run='))
   /**
    * Exit 2: one line on stderr, under GitHub Actions an annotation and the job summary too, and
    * reports that say the run could not be made, in place of any an earlier run left.
@@ -77,6 +78,8 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     // escape sequence in it would be a second line (a workflow command in a CI log) or act
     const line = visibleLine(redact(message))
     io.err(`conform: ${line}\n`)
+    // a dry run is no run: an option it could not read leaves the folder's reports as they are
+    if (dryRunAsked) return 2
     if (env.GITHUB_ACTIONS === 'true') io.out(workflowCommand('error', 'conformance run could not be made', line) + '\n')
     // options that could not be read (a CI job whose key secret is unset) still name the deployment meant: merge shows it
     const baseUrl = config?.baseUrl || baseUrlFallback(argv, env)
@@ -111,7 +114,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   if (apiKeyInArgv(argv) !== undefined && env.npm_lifecycle_event !== undefined) io.err(`conform: note: ${KEY_ON_NPM_COMMAND_LINE}\n`)
   // --base-url repeated, or --targets FILE: several deployments at once (lib/fleet/)
   const fleet = fleetRequest(argv)
-  if (fleet && argv.some((arg) => arg === '--dry-run' || arg.startsWith('--dry-run='))) {
+  if (fleet && dryRunAsked) {
     io.err('conform: --dry-run shows the requests of one deployment\'s run: give it one --base-url (a targets entry\'s readOnly or maxWrites as --read-only or --max-writes), not several or --targets\n')
     return 2
   }
@@ -146,7 +149,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   if (config.dryRun) {
     // nothing goes to the base URL, so no preflight; a failure is said on stderr, and the folder's reports are left as they are
     try {
-      return await (await import('./dry-run.ts')).dryRun(config, Promise.resolve().then(loadSuite).then(async (suite) => (await suite.loadSuites(), suite)), io, interrupt)
+      return await (await import('./dry-run.ts')).dryRun(config, Promise.resolve().then(loadSuite).then(async (suite) => (await suite.loadSuites(), suite)), io, redact, interrupt)
     } catch (error) {
       io.err(`conform: the dry run could not be made: ${visibleLine(redact((error as Error).message ?? String(error)))}\n`)
       return 2

@@ -19,8 +19,12 @@ export interface DryRunIo {
   err(text: string): void
 }
 
-/** Makes the dry run and shows its plan; returns the exit code: 0, or 2 when the plan could not be made whole. */
-export async function dryRun(config: Config, suiteLoaded: Promise<SuiteManifest>, io: DryRunIo, interrupt?: AbortSignal): Promise<number> {
+/**
+ * Makes the dry run and shows its plan; returns the exit code: 0, or 2 when the plan could not be made
+ * whole. `redact`: the command line's (every key given): a key in the base URL's path, or in the report
+ * folder's, is shown as a real run shows it, never as given.
+ */
+export async function dryRun(config: Config, suiteLoaded: Promise<SuiteManifest>, io: DryRunIo, redact: (text: string) => string, interrupt?: AbortSignal): Promise<number> {
   const [{ runConformance, planWrites, repeatBudgetProblem }, suite] = await Promise.all([import('../runner/conform-run.ts'), suiteLoaded])
   // the refusals the run would meet before any request are the dry run's too
   const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, suite), config.repeat ?? 1, config.maxWrites, config.writesFrom?.maxWrites)
@@ -28,6 +32,8 @@ export async function dryRun(config: Config, suiteLoaded: Promise<SuiteManifest>
     io.err(`conform: ${tooSmall}\n`)
     return 2
   }
+  // the run's requests are the same with it; what it would record are a real run's failures, and none is judged here
+  if (config.updateBaseline) io.err(`conform: note: --update-baseline: a dry run judges nothing and writes no baseline; ${redact(config.baseline?.path ?? '')} is left as it is\n`)
   const writes = describeWritePlan(planWrites(config, suite), config, config.writesFrom)
   const basePath = config.baseUrl === undefined ? '/v1' : new URL(config.baseUrl).pathname.replace(/\/+$/, '')
   const { startReferenceServer } = await import('../server/reference-server.ts')
@@ -44,13 +50,13 @@ export async function dryRun(config: Config, suiteLoaded: Promise<SuiteManifest>
       journalEveryHeader: true,
       ...(interrupt ? { interrupt } : {}),
     })
-    const plan = dryRunPlan(run.result, config.baseUrl ?? '(the embedded reference server)', server.baseUrl, writes)
+    const plan = dryRunPlan(run.result, config.baseUrl ?? '(the embedded reference server)', server.baseUrl, writes, redact)
     const reportDir = resolve(config.workingDir, config.reportDir)
     mkdirSync(reportDir, { recursive: true })
     for (const file of DRY_RUN_FILES) rmSync(join(reportDir, file), { force: true })
     writeFileSync(join(reportDir, 'dry-run.json'), JSON.stringify(plan, null, 2) + '\n')
     writeFileSync(join(reportDir, 'dry-run.md'), dryRunMarkdown(plan))
-    io.out(dryRunTerminal(plan, DRY_RUN_FILES.map((file) => relative(config.workingDir, join(reportDir, file)) || file)))
+    io.out(dryRunTerminal(plan, DRY_RUN_FILES.map((file) => redact(relative(config.workingDir, join(reportDir, file)) || file))))
     return plan.cutShort ? 2 : 0
   } finally {
     await server.close()

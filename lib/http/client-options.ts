@@ -120,6 +120,8 @@ export interface HttpResult {
   cookies?: string
   /** A POST whose answer the connection race lost, and what the list then showed (lost-answer.ts). */
   answerLost?: AppliedOrNot
+  /** A POST answered 429 or 503 whose record the list showed (stored-despite-unavailable.ts): a failure of its status says so. */
+  storedDespite?: true
 }
 
 /** POSTs sent again in a run: after a 429 or 503 (maxPostResends), after a lost answer (maxLostPostResends). */

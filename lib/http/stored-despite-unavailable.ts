@@ -22,7 +22,8 @@
  * A POST answered 429 is looked for alike: RFC 6585 §4 says the client sent too many, not that this
  * one was not processed, and a quota counted after the handler stores the create and answers 429
  * (under --max-writes 6, 40 POSTs and 36 records in 15 s, when a 429's resends took no place of the
- * budget). Found, it counts as created and its 429 is not judged (§8 leaves limits free).
+ * budget). Found, it counts as created and its 429 is judged as any answer: a limit (§8) is a request
+ * refused, and this one was processed (mutation create-stored-answered-429, which passed unjudged).
  */
 import type { HttpResult, SendOptions, UnavailableReads } from './client-options.ts'
 import { LIMITED_NOT_SENT_AGAIN, LIMITED_RECORD_FOUND, UNAVAILABLE_NOT_SENT_AGAIN, type JournalLine } from './journal.ts'
@@ -59,21 +60,20 @@ export async function storedDespiteUnavailable(options: Pick<SendOptions, 'metho
   if (reading) inFlight.add(reading)
   const found = await reading?.finally(() => inFlight.delete(reading))
   const limited = result.exchange.response?.status === 429
-  const notJudged = (message: string): HttpResult => ({ exchange: { ...result.exchange, response: undefined, error: { code: 'DEADLINE', message } }, answerLost: { list: found?.list ?? result, notSentAgain: 'unavailable' } })
   if (found?.record) {
     reads.stored = true
     journal(answerLostLine(result.exchange, limited ? LIMITED_RECORD_FOUND : UNAVAILABLE_RECORD_FOUND, found.record, redact))
-    // a 503 is a fault, judged as any; a 429 is a limit, which §8 leaves free: not judged, the record counted
-    return limited ? notJudged('answered 429 and the list shows its record: stored all the same, so not sent again; a limit is not shown (§8), so the 429 is not judged') : result
+    // judged as any answer: a limit (§8) refuses a request, and this one was processed, its record
+    // stored; left unjudged, a service that stored every create and answered each 429 passed
+    return { ...result, storedDespite: true }
   }
   if (!bounded) return undefined
   journal(answerLostLine(result.exchange, limited ? LIMITED_NOT_SENT_AGAIN : UNAVAILABLE_NOT_SENT_AGAIN, undefined, redact))
   const list = found ? 'does not show its record, but a list may show one late' : 'could not be read to tell'
-  return notJudged(
-    limited
-      ? `answered 429, and under --max-writes not sent again: the list ${list}, and a 429 says the client sent too many, not that this one was not processed (RFC 6585 §4; a quota counted after the handler), so it may have created a record. --rate-limit under the server's limit spares these`
-      : `answered 503, and under --max-writes not sent again: the list ${list}, and a 503 may come after the store (a proxy that lost its service's answer), so it may have created a record. A gateway's limit answers 503 too: --rate-limit under it spares these`,
-  )
+  const message = limited
+    ? `answered 429, and under --max-writes not sent again: the list ${list}, and a 429 says the client sent too many, not that this one was not processed (RFC 6585 §4; a quota counted after the handler), so it may have created a record. --rate-limit under the server's limit spares these`
+    : `answered 503, and under --max-writes not sent again: the list ${list}, and a 503 may come after the store (a proxy that lost its service's answer), so it may have created a record. A gateway's limit answers 503 too: --rate-limit under it spares these`
+  return { exchange: { ...result.exchange, response: undefined, error: { code: 'DEADLINE', message } }, answerLost: { list: found?.list ?? result, notSentAgain: 'unavailable' } }
 }
 
 /**

@@ -51,9 +51,17 @@ export interface DryRunPlan {
   cutShort: boolean
 }
 
-/** The plan from the run made against the reference server at `embeddedBaseUrl`, shown at `baseUrl`. */
-export function dryRunPlan(result: RunResult, baseUrl: string, embeddedBaseUrl: string, writes: string): DryRunPlan {
-  const shown = (url: string) => (url.startsWith(embeddedBaseUrl) ? baseUrl.replace(/\/+$/, '') + url.slice(embeddedBaseUrl.length) : url)
+/**
+ * The plan from the run made against the reference server at `embeddedBaseUrl`, shown at `baseUrl`.
+ * `redact`: the command line's; the journal's URLs come redacted (a key in the base path), and so
+ * must both base URLs, or the requests showed the loopback address.
+ */
+export function dryRunPlan(result: RunResult, baseUrl: string, embeddedBaseUrl: string, writes: string, redact: (text: string) => string = (text) => text): DryRunPlan {
+  const [from, to] = [redact(embeddedBaseUrl), redact(baseUrl).replace(/\/+$/, '')]
+  const shown = (given: string) => {
+    const url = redact(given)
+    return url.startsWith(from) ? to + url.slice(from.length) : url
+  }
   const journal: JournalEntry[] = result.journal ?? []
   const requests: PlannedRequest[] = []
   for (const entry of journal) {
@@ -80,7 +88,7 @@ export function dryRunPlan(result: RunResult, baseUrl: string, embeddedBaseUrl: 
     const why = causes.map((c) => causeWords(c, result)).join('; ') + (judged > 0 ? ` (${plural(judged, 'other check')} of the rule run)` : ' (the rule is not verified)')
     return [{ rule: rule.id, level: rule.level, checks: limited.length, why }]
   })
-  return { dryRun: true, baseUrl, ...(result.options.seed !== undefined ? { seed: result.options.seed } : {}), options: result.options, writes, requests, keptBack, unverified, dependsOnAnswers: dependsOnAnswers(result.options, requests.filter((r) => r.method === 'POST').length), cutShort: result.problems.some((p) => p.kind === 'deadline' || p.kind === 'interrupted') }
+  return { dryRun: true, baseUrl: redact(baseUrl), ...(result.options.seed !== undefined ? { seed: result.options.seed } : {}), options: result.options, writes, requests, keptBack, unverified, dependsOnAnswers: dependsOnAnswers(result.options, requests.filter((r) => r.method === 'POST').length), cutShort: result.problems.some((p) => p.kind === 'deadline' || p.kind === 'interrupted') }
 }
 
 /** What a run sends beyond, or instead of, a conforming server's plan, and when. */

@@ -136,7 +136,7 @@ function ledgerSection(result: RunResult): string {
   const faulted = result.summary.faultAnsweredWrites ?? 0
   const mayHave =
     (unanswered > 0 ? ` ${h(plural(unanswered, 'POST'))} got no answer, and each may have created a record the server never told of: the journal (results.json) lists them, with what each sent${h(foundWords(result.summary.unansweredFound, unanswered))}.` : '') +
-    (faulted > 0 ? ` ${h(plural(faulted, 'POST'))} got a server fault (a 5xx but 503, or a 503 under --max-writes), which does not say nothing was stored: each may have created a record too, and the journal lists them${h(foundWords(result.summary.faultAnsweredFound, faulted))}.` : '')
+    (faulted > 0 ? ` ${h(plural(faulted, 'POST'))} got a server fault (a 5xx but 503, or a 503 or 429 under --max-writes), which does not say nothing was stored: each may have created a record too, and the journal lists them${h(foundWords(result.summary.faultAnsweredFound, faulted))}.` : '')
   const intro = result.options.readOnly
     ? '<p>None: this run was read-only and sent no POST.</p>'
     : result.ledger.length === 0
@@ -180,7 +180,7 @@ function inDoubtTable(result: RunResult): string {
   const listed = new Set(result.ledger.map((entry) => entry.exchangeId))
   const inDoubt = (result.journal ?? []).filter((e) => e.method === 'POST' && e.mayHaveCreated && e.created === undefined && !(e.status !== undefined && e.status < 300) && !listed.has(e.id))
   if (inDoubt.length === 0) return ''
-  const rows = inDoubt.map((e) => `<tr><td>${h(e.onWireAt ?? e.at)}</td><td><code>${h(e.probe ?? '')}</code></td><td>${e.status !== undefined ? h(String(e.status)) : `no answer (${h(e.error ?? 'none')})`}</td><td><code>${h(e.headers?.traceparent ?? '')}</code></td><td><code class="sent">${h(e.body ?? '')}</code></td></tr>`)
+  const rows = inDoubt.map((e) => `<tr><td>${h(e.onWireAt ?? e.at)}</td><td><code>${h(e.probe ?? '')}</code></td><td>${h(postAnswer(e))}</td><td><code>${h(e.headers?.traceparent ?? '')}</code></td><td><code class="sent">${h(e.body ?? '')}</code></td></tr>`)
   return `
 <h3>POSTs that may have created a record: ${inDoubt.length}</h3>
 <p>No list the run read showed their records, and their answers do not say that nothing was stored: look for each on the server, by its body or its traceparent.</p>

@@ -48,7 +48,7 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
     case 'answer-lost':
       return 'the answer was lost in transit (the server closed the connection under it), though the list shows the record was created'
     case 'not-sent-again':
-      return 'the answer was lost in transit (or was a 503 under --max-writes) and the list does not show the record: not sent again (--max-writes, or the run had sent its bound of POSTs again), so it may have created one'
+      return 'not sent again, so not judged: its answer was lost in transit, or was a 429 or 503 under --max-writes, and the list does not show its record, though it may have created one (--max-writes, or the run had sent its bound of POSTs again)'
     case 'key-revoked':
       return 'the key stopped working during the run (revoked, rotated or expired): its refusals judge nothing'
     case 'server-gone':
@@ -186,7 +186,7 @@ export function foundWords(found: number | undefined, count: number): string {
  * the answer does not say (a service that commits and then fails to write its answer, a gateway's
  * 502 or 504 for a service that went on).
  */
-export const FAULT_ANSWERED_WORDS = 'a 5xx but 503 says the request failed, not that nothing was stored: each may have created a record (a 503 too, under --max-writes, where it is not sent again); results.json lists them in its journal'
+export const FAULT_ANSWERED_WORDS = 'a 5xx but 503 says the request failed, not that nothing was stored: each may have created a record (so may a 503 or a 429 under --max-writes, which is not sent again); results.json lists them in its journal'
 
 /** How hard the run pressed on the server: requests in flight at most, and the rate limit. */
 export function pacing(result: RunResult): string {

@@ -4,7 +4,8 @@
  * a real run with the same --seed sends to a conforming server, the key never shown, the POSTs
  * within --max-writes and none under --read-only.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createServer, type AddressInfo, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
@@ -105,6 +106,53 @@ describe('--dry-run', () => {
     },
     RUN_TIMEOUT_MS,
   )
+
+  test(
+    'a key in the base path is shown redacted, and the requests at the base URL, not the loopback address',
+    async () => {
+      const origin = await countingUrl()
+      const run = await runConformInProcess(['--base-url', `${origin}/tenants/${KEY}/v1`, '--dry-run', '--read-only', '--rule', 'list-returns-200'], { env: { CONFORM_API_KEY: KEY } })
+      runs.push(run)
+      expect(run.code, run.stderr).toBe(0)
+      const plan = JSON.parse(readFileSync(join(run.reportDir, 'dry-run.json'), 'utf8')) as DryRunPlan
+      const md = readFileSync(join(run.reportDir, 'dry-run.md'), 'utf8')
+      // before: the base URL whole in all three, and each request at http://127.0.0.1:PORT/tenants/[REDACTED]/v1
+      for (const text of [run.stdout, md, JSON.stringify(plan)]) expect(text).not.toContain(KEY)
+      expect(plan.requests.length).toBeGreaterThan(0)
+      expect(plan.requests.every((r) => r.url.startsWith(`${plan.baseUrl}/`) && r.url.startsWith(origin))).toBe(true)
+      expect(connections).toBe(0)
+    },
+    RUN_TIMEOUT_MS,
+  )
+
+  test('an option it cannot read leaves the reports of an earlier run in --report-dir as they are', async () => {
+    const origin = await countingUrl()
+    const folder = mkdtempSync(join(tmpdir(), 'dry-run-earlier-'))
+    writeFileSync(join(folder, 'results.json'), '{"verdict":"pass"}')
+    const run = await runConformInProcess(['--base-url', `${origin}/v1`, '--dry-run', '--max-writes', '-1', '--report-dir', folder], { env: { CONFORM_API_KEY: KEY } })
+    runs.push(run)
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('max-writes')
+    // before: the earlier run's results.json, the verdict of a run that was made, was replaced by a run that could not be
+    expect(readdirSync(folder)).toEqual(['results.json'])
+    expect(readFileSync(join(folder, 'results.json'), 'utf8')).toBe('{"verdict":"pass"}')
+    rmSync(folder, { recursive: true, force: true })
+  })
+
+  test('--update-baseline: says it writes no baseline, and leaves the file as it is', async () => {
+    const origin = await countingUrl()
+    const folder = mkdtempSync(join(tmpdir(), 'dry-run-baseline-'))
+    const baseline = join(folder, 'baseline.json')
+    writeFileSync(baseline, '{"knownFailures": []}\n')
+    const run = await runConformInProcess(['--base-url', `${origin}/v1`, '--dry-run', '--read-only', '--rule', 'list-returns-200', '--baseline', baseline, '--update-baseline'], { env: { CONFORM_API_KEY: KEY } })
+    runs.push(run)
+    expect(run.code, run.stderr).toBe(0)
+    // before: nothing said, the option silently of no effect
+    expect(run.stderr).toContain('a dry run judges nothing and writes no baseline')
+    expect(readFileSync(baseline, 'utf8')).toBe('{"knownFailures": []}\n')
+    expect(connections).toBe(0)
+    rmSync(folder, { recursive: true, force: true })
+  })
 
   test('is refused beside several deployments, before anything is sent', async () => {
     const origin = await countingUrl()

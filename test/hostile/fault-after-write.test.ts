@@ -74,7 +74,7 @@ describe('a create stored and answered with a server fault may have created a re
     expect(summary).toContain('POSTs answered with a server fault: 2;')
     const html = readFileSync(join(run.reportDir, 'report.html'), 'utf8')
     expect(html).toContain('<dt>POSTs answered with a server fault</dt><dd>2:')
-    expect(html).toContain('2 POSTs got a server fault (a 5xx but 503, or a 503 under --max-writes), which does not say nothing was stored: each may have created a record too, and the journal lists them; the lists the run read showed all 2 stored (ledger rows).')
+    expect(html).toContain('2 POSTs got a server fault (a 5xx but 503, or a 503 or 429 under --max-writes), which does not say nothing was stored: each may have created a record too, and the journal lists them; the lists the run read showed all 2 stored (ledger rows).')
     expect(html).toContain('<td>stored though answered 502</td>')
   })
 

@@ -11,7 +11,8 @@
  */
 import { afterAll, describe, expect, test } from 'vitest'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
-import { httpServer, jsonReply as json, type HostileServer } from './hostile-servers.ts'
+import type { HostileServer } from './hostile-servers.ts'
+import { refusingOnCreate } from './stores-then-refuses.ts'
 import { expectNoStackTrace, RUN_TIMEOUT_MS } from './expect-run.ts'
 import { LIMITED_NOT_SENT_AGAIN, LIMITED_RECORD_FOUND } from '../../lib/http/journal.ts'
 
@@ -24,42 +25,21 @@ afterAll(async () => {
 })
 
 /**
- * Stores every create with a string name and answers it 429 (Retry-After: 0), after storing
- * (`storesFirst`: a quota counted after the handler), or before, the first time only (a limiter).
- * `hidden`: the list leaves out the records (a read replica far behind).
+ * Stores every create and answers it 429 (Retry-After: 0) (stores-then-refuses.ts): after storing
+ * (a quota counted after the handler), or before, the first time only (a limiter). `hidden`: the
+ * list leaves out the records (a read replica far behind).
  */
 async function limitedOnCreate(storesFirst: boolean, hidden = false) {
-  const stored: { id: number; name: string; description?: string }[] = []
-  const limited = new Set<string>()
-  const server = await httpServer((req, res, seen) => {
-    if (seen.headers.authorization !== `Bearer ${KEY}`) return json(res, 401, { code: 'unauthorized', message: 'no', status: 401 })
-    if (req.method === 'GET') return json(res, 200, req.url === '/v1/categories' && !hidden ? stored : req.url === '/v1/categories' ? [] : {})
-    let body: unknown
-    try {
-      body = JSON.parse(seen.body)
-    } catch {
-      return json(res, 400, { code: 'bad_json', message: 'not JSON', status: 400 })
-    }
-    const { name, description } = (body ?? {}) as { name?: unknown; description?: unknown }
-    if (typeof name !== 'string' || (description !== undefined && typeof description !== 'string')) return json(res, 400, { code: 'invalid', message: 'name', status: 400 })
-    const tooMany = () => void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify({ code: 'quota', message: 'too many requests', status: 429 }))
-    if (!storesFirst && !limited.has(seen.body)) {
-      limited.add(seen.body)
-      return tooMany()
-    }
-    const record = { id: stored.length + 1, name, ...(description !== undefined ? { description } : {}) }
-    stored.push(record)
-    if (storesFirst) return tooMany()
-    json(res, 201, record)
-  })
-  servers.push(server)
-  return { server, stored }
+  const body = { code: 'quota', message: 'too many requests', status: 429 }
+  const made = await refusingOnCreate(KEY, { status: 429, body, headers: { 'retry-after': '0' }, storesFirst, hidden })
+  servers.push(made.server)
+  return made
 }
 
 const posts = (server: HostileServer) => server.requests.filter((r) => r.method === 'POST')
 
 describe('a POST answered 429 under --max-writes', { timeout: RUN_TIMEOUT_MS }, () => {
-  test('stored before its 429: the list shows it, it counts as created, is not sent again, and its 429 is not judged', async () => {
+  test('stored before its 429: the list shows it, it counts as created, is not sent again, and its 429 is judged as any answer', async () => {
     const { server, stored } = await limitedOnCreate(true)
     const run = await runConformInProcess(['--base-url', server.baseUrl, '--max-writes', '6', '--confirm', '0', '--list-lag', '0', '--deadline', '15000'], { env: { CONFORM_API_KEY: KEY } })
     runs.push(run)
@@ -74,8 +54,13 @@ describe('a POST answered 429 under --max-writes', { timeout: RUN_TIMEOUT_MS }, 
       ['1', 429, LIMITED_RECORD_FOUND],
       ['2', 429, LIMITED_RECORD_FOUND],
     ])
-    // a limit is not shown (§8): the 429 is no verdict on the create
-    expect(results.rules.find((r) => r.id === 'create-returns-201')?.status).not.toBe('fail')
+    // judged as any answer: a limit (§8) refuses a request, and this one was stored; before, not
+    // judged, and a service that stored every create and answered each 429 passed (exit 0)
+    expect(run.code, run.stdout).toBe(1)
+    const failed = results.rules.find((r) => r.id === 'create-returns-201')!
+    expect(failed.status).toBe('fail')
+    expect(failed.checks.filter((c) => c.status === 'fail').map((c) => c.failure?.code)).toContain('UNEXPECTED_STATUS')
+    expect(failed.checks.find((c) => c.status === 'fail')?.failure?.message).toContain('answered 429, expected 201, though the list shows its record stored')
   })
 
   test('stored before its 429, behind a list that shows it late: not sent again, each counted as a POST that may have created a record', async () => {
@@ -90,6 +75,9 @@ describe('a POST answered 429 under --max-writes', { timeout: RUN_TIMEOUT_MS }, 
     const creates = results.journal!.filter((e) => e.method === 'POST' && e.onWire && e.status === 429)
     expect(creates.map((e) => [e.mayHaveCreated, e.answerLost])).toEqual(stored.map(() => [true, LIMITED_NOT_SENT_AGAIN]))
     expect(results.rules.find((r) => r.id === 'create-returns-201')?.status).toBe('skip')
+    // counted with the server faults, the reason said: before, "a 5xx but 503 … (a 503 too, under --max-writes …)", of a POST answered 429
+    expect(run.stdout).toContain('a 503 or a 429 under --max-writes')
+    expect(run.files['summary.md']).toContain('or was a 429 or 503 under --max-writes, and the list does not show its record')
   })
 
   test("a limiter's 429, which stored nothing: not sent again either, its checks not verified, nothing failed", async () => {

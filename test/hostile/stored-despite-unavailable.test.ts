@@ -12,7 +12,8 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
-import { httpServer, jsonReply as json, type HostileServer } from './hostile-servers.ts'
+import type { HostileServer } from './hostile-servers.ts'
+import { refusingOnCreate } from './stores-then-refuses.ts'
 import { expectNoStackTrace, RUN_TIMEOUT_MS } from './expect-run.ts'
 import { UNAVAILABLE_RECORD_FOUND } from '../../lib/http/stored-despite-unavailable.ts'
 import { UNAVAILABLE_NOT_SENT_AGAIN } from '../../lib/http/journal.ts'
@@ -25,38 +26,12 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()))
 })
 
-/**
- * Stores every create with a string name; answers it 503, after storing (`storesFirst`), or before,
- * the first time only (a limiter). `listAfterMs`: the list answered that late (a loaded machine).
- * `hidden`: the list leaves out the records (a read replica far behind).
- */
+/** Stores every create and answers it 503 (stores-then-refuses.ts): after storing, or before, the first time only. */
 async function unavailableOnCreate(storesFirst: boolean, listAfterMs = 0, hidden = false) {
-  const stored: { id: number; name: string; description?: string }[] = []
-  const refused = new Set<string>()
-  const server = await httpServer((req, res, seen) => {
-    if (seen.headers.authorization !== `Bearer ${KEY}`) return json(res, 401, { code: 'unauthorized', message: 'no', status: 401 })
-    if (req.method === 'GET' && req.url === '/v1/categories' && listAfterMs > 0) return void setTimeout(() => json(res, 200, stored), listAfterMs)
-    if (req.method === 'GET') return json(res, 200, req.url === '/v1/categories' && !hidden ? stored : req.url === '/v1/categories' ? [] : {})
-    let body: unknown
-    try {
-      body = JSON.parse(seen.body)
-    } catch {
-      return json(res, 400, { code: 'bad_json', message: 'not JSON', status: 400 })
-    }
-    const { name, description } = (body ?? {}) as { name?: unknown; description?: unknown }
-    if (typeof name !== 'string' || (description !== undefined && typeof description !== 'string')) return json(res, 400, { code: 'invalid', message: 'name', status: 400 })
-    const unavailable = { code: 'unavailable', message: 'upstream connect error or disconnect/reset before headers', status: 503 }
-    if (!storesFirst && !refused.has(seen.body)) {
-      refused.add(seen.body)
-      return json(res, 503, unavailable)
-    }
-    const record = { id: stored.length + 1, name, ...(description !== undefined ? { description } : {}) }
-    stored.push(record)
-    if (storesFirst) return json(res, 503, unavailable)
-    json(res, 201, record)
-  })
-  servers.push(server)
-  return { server, stored }
+  const body = { code: 'unavailable', message: 'upstream connect error or disconnect/reset before headers', status: 503 }
+  const made = await refusingOnCreate(KEY, { status: 503, body, storesFirst, listAfterMs, hidden })
+  servers.push(made.server)
+  return made
 }
 
 describe('a POST answered 503 under --max-writes', { timeout: RUN_TIMEOUT_MS }, () => {

@@ -3,7 +3,7 @@
  * between systems is UTF-8 and must not begin with a byte order mark. A client that decodes leniently (TextDecoder
  * strips a BOM and replaces bad bytes) would take these bodies for JSON; the suite must not.
  */
-import type { Mutation } from '../server-cases.ts'
+import { errorReply, type Mutation } from '../server-cases.ts'
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf])
 
@@ -81,5 +81,13 @@ export const TRANSPORT_MUTATIONS: readonly Mutation[] = [
     description:
       'every valid create written on a connection that carried an earlier request is stored, then its connection closes before any byte of the 201 (a worker recycled after each request it serves on a reused connection): the list shows every record; a create first on its connection is answered 201',
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, dropAnswer: (reply, keptAlive) => keptAlive && reply.status === 201 } },
+  },
+  {
+    name: 'create-stored-answered-429',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'every valid create is stored, then answered 429 with Retry-After: 0 (a quota counted after the handler): a 429 is a limit only when it processed nothing, and the list shows every record, so no create is answered 201',
+    behaviour: { finish: (reply, request) => (request.operation === 'createCategory' && reply.status === 201 ? errorReply(429, 'rate_limited', 'Too many requests; retry later.', { 'retry-after': '0' }) : reply) },
   },
 ]
