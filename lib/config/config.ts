@@ -49,8 +49,7 @@ export interface Config {
   allowInsecureHttp: boolean
   allowAnyBasePath: boolean
   listRules: boolean
-  /** --dry-run: send nothing to the base URL; show the requests the run would send (lib/cli/dry-run.ts). */
-  dryRun: boolean
+  dryRun: boolean // --dry-run: send nothing to the base URL; show the requests the run would send (lib/cli/dry-run.ts)
   help: boolean
   /** Print the tool's version and exit. */
   version: boolean
@@ -334,11 +333,7 @@ export function checkBaseUrl(config: Config, name: string): void {
       throw new ConfigError(`${name} ${url.host} is the unspecified address, which a server listening on every interface reports, not one to send to: give its loopback address, http://127.0.0.1:${url.port || 80}${url.pathname.replace(/\/+$/, '')} (or http://[::1]:${url.port || 80}…)`)
     }
     // a loopback host mistyped (127.0.0.l, locahost): the address meant, not a way to send the key in clear text
-    const typo = loopbackTypo(name, url)
-    if (typo !== undefined) throw new ConfigError(typo)
-    throw new ConfigError(
-      `refusing to send the API key in clear text to ${url.host}: use https://, or --allow-insecure-http if you really mean it`,
-    )
+    throw new ConfigError(loopbackTypo(name, url) ?? `refusing to send the API key in clear text to ${url.host}: use https://, or --allow-insecure-http if you really mean it`)
   }
   if (!url.pathname.replace(/\/+$/, '').endsWith('/v1') && !config.allowAnyBasePath) {
     throw new ConfigError(
