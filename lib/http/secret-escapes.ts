@@ -102,6 +102,17 @@ export const longestHtmlEscaped = (secret: string) =>
   }).reduce((a, b) => a + b, 0)
 
 /**
+ * Every character of the secret a JSON escape, letters and digits too (`\u0041\u0062…`), in either
+ * hex case: a server that escapes every character of a text it echoes, as a hostile one or an
+ * encoder that hides a text from scrapers does. jsonEscapedPattern leaves letters and digits as
+ * they are (no common encoder escapes them), so report.html and results.json showed such a key.
+ */
+export const allJsonEscapes = (secret: string): string[] => {
+  const lower = secret.split('').map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')
+  return [lower, lower.toUpperCase().replace(/\\U/g, '\\u')]
+}
+
+/**
  * Every character of the secret a numeric character reference, letters and digits too, as PHP's
  * mb_encode_numericentity() writes a text it hides from scrapers: in decimal, and in hex.
  */

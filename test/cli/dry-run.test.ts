@@ -106,6 +106,17 @@ describe('--dry-run', () => {
     RUN_TIMEOUT_MS,
   )
 
+  test(
+    "dry-run.json holds no character a terminal acts on: the suite's own bodies (C1 controls, bidi overrides) as JSON escapes",
+    async () => {
+      const { run, plan } = await dryRun('--seed', '5', '--confirm', '0')
+      expect(run.code, run.stderr).toBe(0)
+      expect(plan.requests.some((r) => /[\u007f-\u009f\u202e]/.test(r.body ?? ''))).toBe(true)
+      expect(readFileSync(join(run.reportDir, 'dry-run.json'), 'utf8')).not.toMatch(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/)
+    },
+    RUN_TIMEOUT_MS,
+  )
+
   test('is refused beside several deployments, before anything is sent', async () => {
     const origin = await countingUrl()
     const run = await runConformInProcess(['--base-url', `${origin}/v1`, '--base-url', `${origin}/b/v1`, '--dry-run'], { env: { CONFORM_API_KEY: KEY } })
