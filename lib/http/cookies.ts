@@ -21,11 +21,28 @@ export function cookieHeaderOf(setCookie: string | string[] | undefined): string
   return pairs.length > 0 ? pairs.join('; ') : undefined
 }
 
-/** An answer's headers as the evidence shows them: redacted, each repeated header joined, cookies' values hidden. */
+/** An answer's headers as the evidence shows them: redacted (across folds too), each repeated header joined, cookies' values hidden. */
 export function evidenceHeaders(headers: Record<string, string | string[] | undefined>, redact: (text: string) => string): Record<string, string> {
   const shown: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) shown[name] = (name === 'set-cookie' ? hideCookieValues : String)(redact(Array.isArray(value) ? value.join(', ') : value))
+    if (value !== undefined) shown[name] = (name === 'set-cookie' ? hideCookieValues : String)(redactedAcrossFolds(Array.isArray(value) ? value.join(', ') : value, redact))
   }
   return shown
+}
+
+/** Two blanks or more: what a fold leaves (its CR and LF made spaces, then the blank that continues the line: lib/http/folded-headers.ts). */
+const FOLD = /[ \t]{2,}/g
+
+/**
+ * A header value redacted, and redacted again without its folds where a secret spans one: a server
+ * that folds the key it echoes (`x-token: Bearer Ab3%Zq\r\n +/x=9(`) had it read as `Ab3%Zq   +/x=9(`,
+ * each piece too short to be hidden alone, and the reports showed it whole but for three spaces.
+ * A key holds no blank (lib/config/api-key.ts), so no blank run stands inside one.
+ */
+function redactedAcrossFolds(value: string, redact: (text: string) => string): string {
+  const shown = redact(value)
+  if (!/[ \t]{2}/.test(shown)) return shown
+  const unfolded = shown.replace(FOLD, '')
+  const hidden = redact(unfolded)
+  return hidden === unfolded ? shown : hidden
 }
