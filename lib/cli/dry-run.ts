@@ -10,10 +10,12 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import type { Config } from '../config/config.ts'
 import { DRY_RUN_FILES } from '../runner/report-files.ts'
-import { dryRunMarkdown, dryRunPlan, dryRunTerminal } from '../reporters/dry-run.ts'
+import { dryRunMarkdown, dryRunPlan, dryRunTerminal, type DryRunPlan } from '../reporters/dry-run.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import type { SuiteManifest } from '../runner/conform-run.ts'
 import { portableJson } from '../json/portable-json.ts'
+import { createRedactor } from '../http/redact.ts'
+import { secretValues } from '../config/extra-headers.ts'
 
 export interface DryRunIo {
   out(text: string): void
@@ -45,7 +47,9 @@ export async function dryRun(config: Config, suiteLoaded: Promise<SuiteManifest>
       journalEveryHeader: true,
       ...(interrupt ? { interrupt } : {}),
     })
-    const plan = dryRunPlan(run.result, config.baseUrl ?? '(the embedded reference server)', server.baseUrl, writes)
+    // every text redacted as a run's reports are: the base URL given is shown as it is, and a path that holds the key (or a secret --header's value) showed it
+    const redact = createRedactor(config.apiKey, ...secretValues(config.headers ?? []))
+    const plan: DryRunPlan = JSON.parse(JSON.stringify(dryRunPlan(run.result, config.baseUrl ?? '(the embedded reference server)', server.baseUrl, writes)), (_name, value: unknown) => (typeof value === 'string' ? redact(value) : value))
     const reportDir = resolve(config.workingDir, config.reportDir)
     mkdirSync(reportDir, { recursive: true })
     for (const file of DRY_RUN_FILES) rmSync(join(reportDir, file), { force: true })

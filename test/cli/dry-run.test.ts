@@ -117,6 +117,20 @@ describe('--dry-run', () => {
     RUN_TIMEOUT_MS,
   )
 
+  test(
+    'a base URL whose path holds the key shows it nowhere: the terminal, dry-run.md and dry-run.json redacted as a run\'s reports are',
+    async () => {
+      const origin = await countingUrl()
+      const run = await runConformInProcess(['--base-url', `${origin}/t/${KEY}/v1`, '--dry-run', '--read-only'], { env: { CONFORM_API_KEY: KEY } })
+      runs.push(run)
+      expect(run.code, run.stderr).toBe(0)
+      expect(run.stdout).toContain('/t/[REDACTED]/v1')
+      for (const text of [run.stdout, run.stderr, ...['dry-run.md', 'dry-run.json'].map((file) => readFileSync(join(run.reportDir, file), 'utf8'))]) expect(text).not.toContain(KEY)
+      expect(connections).toBe(0)
+    },
+    RUN_TIMEOUT_MS,
+  )
+
   test('is refused beside several deployments, before anything is sent', async () => {
     const origin = await countingUrl()
     const run = await runConformInProcess(['--base-url', `${origin}/v1`, '--base-url', `${origin}/b/v1`, '--dry-run'], { env: { CONFORM_API_KEY: KEY } })
