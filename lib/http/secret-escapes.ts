@@ -120,3 +120,19 @@ export const allReferences = (secret: string): string[] => [
   Array.from(secret, (c) => `&#${c.codePointAt(0)};`).join(''),
   Array.from(secret, (c) => `&#x${c.codePointAt(0)!.toString(16)};`).join(''),
 ]
+
+/**
+ * A key that is the base64 (or base64url) of printable text, as that text: a service that reads
+ * the token as base64 (a Basic-style decode, a token library quoting what it decoded in its error)
+ * and echoes what it read gives the key back, as anyone who encodes the text again has it. Empty
+ * for a key that is not such base64 (most), or whose text is shorter than `shortest`.
+ */
+export function base64Decoded(secret: string, shortest: number): string[] {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(secret) || (/[+/]/.test(secret) && /[-_]/.test(secret))) return []
+  const bytes = Buffer.from(secret, /[-_]/.test(secret) ? 'base64url' : 'base64')
+  const text = bytes.toString('utf8')
+  // the key is this text's encoding, byte for byte (Buffer skips what is not base64), and the text has no control
+  const again = /[-_]/.test(secret) ? bytes.toString('base64url') : bytes.toString('base64')
+  if (again.replace(/=+$/, '') !== secret.replace(/=+$/, '') || !Buffer.from(text).equals(bytes) || text.length < shortest || /[\x00-\x1f\x7f-\x9f]/.test(text)) return []
+  return [text]
+}

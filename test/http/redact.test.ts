@@ -35,6 +35,13 @@ describe('createRedactor on a key echoed inside JSON', () => {
     }
   })
 
+  test('a key that is the base64 of text is hidden echoed decoded (a service that read the token as base64); a key of random bytes has no such form', () => {
+    for (const [key, encoding] of [['c2stbGl2ZS1hYmNkZWYxMjM0NTY3ODkw', 'base64'], [Buffer.from('prod:s3cr3t-pass').toString('base64url'), 'base64url']] as const) {
+      expect(createRedactor(key)(`{"message":"token ${Buffer.from(key, encoding).toString()} unknown"}`)).toBe(`{"message":"token ${REDACTED} unknown"}`)
+    }
+    expect(createRedactor('sk_live_Review+Key/123==')('Categories, category 12')).toBe('Categories, category 12')
+  })
+
   test('a key of letters and digits only, and text that merely resembles an escape, are unaffected', () => {
     expect(createRedactor('abcDEF123456')('x abcDEF123456 y')).toBe(`x ${REDACTED} y`)
     // another key's text, sharing no run of the key as long as fragmentLength (a run is hidden, see below)
