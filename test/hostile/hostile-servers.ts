@@ -256,6 +256,8 @@ export const echoesEverything = () =>
       'x-echo-authorization-hex': Buffer.from(authorization).toString('hex'),
       'x-echo-token-percent': Buffer.from(token).toString('hex').replace(/../g, '%$&'),
       'x-echo-token-upper': token.toUpperCase(),
+      // every character a JSON escape, letters and digits too
+      'x-echo-token-json-escaped': token.split('').map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
       // the token cut in two over two headers, and with its case folded (a header name HTTP lower-cases)
       'x-echo-token-part-1': token.slice(0, Math.ceil(token.length / 2)),
       'x-echo-token-part-2': token.slice(Math.ceil(token.length / 2)),
