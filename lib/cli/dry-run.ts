@@ -13,6 +13,7 @@ import { DRY_RUN_FILES } from '../runner/report-files.ts'
 import { dryRunMarkdown, dryRunPlan, dryRunTerminal } from '../reporters/dry-run.ts'
 import { describeWritePlan } from '../suite-kit/write-plan.ts'
 import type { SuiteManifest } from '../runner/conform-run.ts'
+import { portableJson } from '../json/portable-json.ts'
 
 export interface DryRunIo {
   out(text: string): void
@@ -54,7 +55,8 @@ export async function dryRun(config: Config, suiteLoaded: Promise<SuiteManifest>
     const reportDir = resolve(config.workingDir, config.reportDir)
     mkdirSync(reportDir, { recursive: true })
     for (const file of DRY_RUN_FILES) rmSync(join(reportDir, file), { force: true })
-    writeFileSync(join(reportDir, 'dry-run.json'), JSON.stringify(plan, null, 2) + '\n')
+    // as results.json is written: the suite's own bodies hold C1 controls and bidi overrides (create-unicode), raw in a file a step prints
+    writeFileSync(join(reportDir, 'dry-run.json'), portableJson(plan, 2) + '\n')
     writeFileSync(join(reportDir, 'dry-run.md'), dryRunMarkdown(plan))
     io.out(dryRunTerminal(plan, DRY_RUN_FILES.map((file) => redact(relative(config.workingDir, join(reportDir, file)) || file))))
     return plan.cutShort ? 2 : 0

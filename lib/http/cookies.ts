@@ -4,6 +4,7 @@
  * cookies back, once, to see that they do not stand in for the key (§5.3), and records that
  * request's Cookie header as COOKIES_NOT_SHOWN.
  */
+import { REDACTED } from './redact.ts'
 
 export const COOKIES_NOT_SHOWN = '(the cookies the service set; their values are not shown)'
 
@@ -21,11 +22,30 @@ export function cookieHeaderOf(setCookie: string | string[] | undefined): string
   return pairs.length > 0 ? pairs.join('; ') : undefined
 }
 
-/** An answer's headers as the evidence shows them: redacted, each repeated header joined, cookies' values hidden. */
+/** An answer's headers as the evidence shows them: redacted (across folds and repeated lines too), each repeated header joined, cookies' values hidden. */
 export function evidenceHeaders(headers: Record<string, string | string[] | undefined>, redact: (text: string) => string): Record<string, string> {
   const shown: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) shown[name] = (name === 'set-cookie' ? hideCookieValues : String)(redact(Array.isArray(value) ? value.join(', ') : value))
+    if (value !== undefined) shown[name] = (name === 'set-cookie' ? hideCookieValues : String)(redactedAcrossPieces(value, redact))
   }
   return shown
+}
+
+/** Two blanks or more: what a fold leaves (its CR and LF made spaces, then the blank that continues the line: lib/http/folded-headers.ts). */
+const FOLD = /[ \t]{2,}/g
+
+const redactions = (text: string) => text.split(REDACTED).length - 1
+
+/**
+ * A header value redacted, and redacted again with its pieces glued where a secret spans them: a
+ * server that folds the key it echoes (`x-token: Bearer Ab3%Zq\r\n +/x=9(`) had it read as
+ * `Ab3%Zq   +/x=9(`, or that splits it over two lines of one name had them joined with ", ", each
+ * piece too short to be hidden alone, and the reports showed the key whole but for the blanks. A
+ * key holds no blank (lib/config/api-key.ts), so no fold stands inside one.
+ */
+function redactedAcrossPieces(value: string | string[], redact: (text: string) => string): string {
+  const shown = redact(Array.isArray(value) ? value.join(', ') : value)
+  if (!Array.isArray(value) && !/[ \t]{2}/.test(value)) return shown
+  const hidden = redact((Array.isArray(value) ? value : [value]).map((piece) => piece.replace(FOLD, '')).join(''))
+  return redactions(hidden) > redactions(shown) ? hidden : shown
 }

@@ -4,7 +4,7 @@
  */
 import { anchorFilter, escapeRegExp, keptRun, SHORTEST_WINDOW } from './secret-filter.ts'
 import { runsRedactor } from './secret-runs.ts'
-import { allReferences, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern } from './secret-escapes.ts'
+import { allJsonEscapes, allReferences, base64Decoded, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern } from './secret-escapes.ts'
 
 export { escapeRegExp } from './secret-filter.ts'
 export { FRAGMENT_MIN_SECRET_LENGTH, fragmentLength } from './secret-runs.ts'
@@ -81,7 +81,7 @@ function nearMisses(secret: string): string[] {
 
 export type Redactor = (text: string) => string
 
-/** The ways a secret can show up in text we write: as is, URL-encoded, JSON-escaped, base64, hex, backwards, HTML/XML-escaped, every character a reference; the escapes of some of its characters are patterns (lib/http/secret-escapes.ts); each in any case where foldsSafely. */
+/** The ways a secret can show up in text we write: as is, URL-encoded, JSON-escaped, base64, hex, backwards, HTML/XML-escaped, every character a reference or a JSON escape, decoded from base64 when it is base64 of text; the escapes of some of its characters are patterns (lib/http/secret-escapes.ts); each in any case where foldsSafely. */
 function formsOf(secret: string): string[] {
   const html = (text: string, quote: string) =>
     text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, quote).replace(/'/g, '&#39;')
@@ -97,6 +97,8 @@ function formsOf(secret: string): string[] {
     html(secret, '&quot;'),
     html(secret, '&#34;'),
     ...allReferences(secret),
+    ...allJsonEscapes(secret),
+    ...base64Decoded(secret, NEAR_MISS_MIN_KEY_LENGTH),
   ]
 }
 

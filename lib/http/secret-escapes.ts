@@ -102,6 +102,17 @@ export const longestHtmlEscaped = (secret: string) =>
   }).reduce((a, b) => a + b, 0)
 
 /**
+ * Every character of the secret a JSON escape, letters and digits too (`\u0041\u0062…`), in either
+ * hex case: a server that escapes every character of a text it echoes, as a hostile one or an
+ * encoder that hides a text from scrapers does. jsonEscapedPattern leaves letters and digits as
+ * they are (no common encoder escapes them), so report.html and results.json showed such a key.
+ */
+export const allJsonEscapes = (secret: string): string[] => {
+  const lower = secret.split('').map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')
+  return [lower, lower.toUpperCase().replace(/\\U/g, '\\u')]
+}
+
+/**
  * Every character of the secret a numeric character reference, letters and digits too, as PHP's
  * mb_encode_numericentity() writes a text it hides from scrapers: in decimal, and in hex.
  */
@@ -109,3 +120,19 @@ export const allReferences = (secret: string): string[] => [
   Array.from(secret, (c) => `&#${c.codePointAt(0)};`).join(''),
   Array.from(secret, (c) => `&#x${c.codePointAt(0)!.toString(16)};`).join(''),
 ]
+
+/**
+ * A key that is the base64 (or base64url) of printable text, as that text: a service that reads
+ * the token as base64 (a Basic-style decode, a token library quoting what it decoded in its error)
+ * and echoes what it read gives the key back, as anyone who encodes the text again has it. Empty
+ * for a key that is not such base64 (most), or whose text is shorter than `shortest`.
+ */
+export function base64Decoded(secret: string, shortest: number): string[] {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(secret) || (/[+/]/.test(secret) && /[-_]/.test(secret))) return []
+  const bytes = Buffer.from(secret, /[-_]/.test(secret) ? 'base64url' : 'base64')
+  const text = bytes.toString('utf8')
+  // the key is this text's encoding, byte for byte (Buffer skips what is not base64), and the text has no control
+  const again = /[-_]/.test(secret) ? bytes.toString('base64url') : bytes.toString('base64')
+  if (again.replace(/=+$/, '') !== secret.replace(/=+$/, '') || !Buffer.from(text).equals(bytes) || text.length < shortest || /[\x00-\x1f\x7f-\x9f]/.test(text)) return []
+  return [text]
+}

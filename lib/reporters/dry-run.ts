@@ -94,7 +94,7 @@ export function dryRunPlan(result: RunResult, baseUrl: string, embeddedBaseUrl: 
 /** What a run sends beyond, or instead of, a conforming server's plan, and when. */
 function dependsOnAnswers(options: RunResult['options'], posts: number): string[] {
   const said: string[] = [
-    'Ids in paths (GET /categories/{id}) are the ones the deployment returns; names carry the run\'s own prefix, cf- and the last five characters of its run id, which differs in every run.',
+    'Names carry the run\'s own prefix, cf- and the last five characters of its run id, which differs in every run; the id one create sends is the one the deployment gave an earlier create.',
     options.seed !== undefined ? `The generated values were drawn with seed ${options.seed}: the real run sends the same ones with --seed ${options.seed}, other ones of the same kinds without it.` : 'The generated values differ in every run.',
     'A request answered 429 or 503 is waited out and sent again (a POST only after the list was read for it; under --max-writes a POST the list does not show is not sent again).',
     'A request whose connection closed before any answer goes again (a POST only when the list shows it was not stored, never under --max-writes).',
@@ -106,7 +106,7 @@ function dependsOnAnswers(options: RunResult['options'], posts: number): string[
       ? `A check that fails is probed again before the verdict (--confirm ${options.confirm}): its requests go again, a POST's with a fresh name${options.maxWritesGiven ? `, within --max-writes ${options.maxWrites} (the POSTs above leave ${Math.max(0, options.maxWrites - posts)} places)` : ''}. Against the reference server nothing failed, so none of these is listed.`
       : 'A check that fails is not probed again (--confirm 0).',
     'A create refused for a long value is followed by POSTs of the same class of strings in plain and in short values (only to a service that refuses long values, within the budget).',
-    'A create the deployment answers otherwise than 201 changes what follows it: a refused create reads no record by its id, and one answered 201 wrongly (to a body it must refuse) is looked for in the list.',
+    'A create the deployment answers otherwise than 201 changes what follows it: a create that sends an earlier record\'s id is not sent while that one was refused, and one answered 201 wrongly (to a body it must refuse) is looked for in the list.',
   )
   return said
 }

@@ -114,6 +114,8 @@ export async function preflight(baseUrl: string, timeoutMs: number, env: NodeJS.
     if (url.protocol === 'https:' && PLAIN_HTTP_ANSWER.has(errno)) return `cannot reach ${where} over TLS: it answered the handshake with something that is not TLS (${errno}), as a server of plain HTTP does; is the base URL http://${url.host}${url.pathname.replace(/\/+$/, '')}, or is ${port} not its TLS port?`
     // NODE_TLS_REJECT_UNAUTHORIZED=0 turns every check off, so the key would go to whoever answers: followed with --allow-insecure-http only (originMaterial)
     const unchecked = env.NODE_TLS_REJECT_UNAUTHORIZED === '0' ? '; NODE_TLS_REJECT_UNAUTHORIZED=0 is not followed, as the key would go to whoever answers for the host: --allow-insecure-http to send it so anyway' : ''
+    // a certificate its CA signed for other names: no --ca-cert makes it do (NODE_EXTRA_CA_CERTS trusted, the name still checked)
+    if (code === 'TLS_FAILURE' && errno === 'ERR_TLS_CERT_ALTNAME_INVALID') return `TLS certificate of ${where} does not name ${url.hostname} (${errno}): give the base URL by a host name the certificate names (its subjectAltName), or have it issued for ${url.hostname}${unchecked}`
     if (code === 'TLS_FAILURE') return `TLS certificate of ${where} is not trusted (${errno || message}); add its CA with --ca-cert FILE (or NODE_EXTRA_CA_CERTS=/path/to/ca.pem)${unchecked}`
     return `cannot reach ${where}: ${errno || message}`
   }

@@ -125,6 +125,31 @@ describe('--dry-run', () => {
     RUN_TIMEOUT_MS,
   )
 
+  test(
+    "dry-run.json holds no character a terminal acts on: the suite's own bodies (C1 controls, bidi overrides) as JSON escapes",
+    async () => {
+      const { run, plan } = await dryRun('--seed', '5', '--confirm', '0')
+      expect(run.code, run.stderr).toBe(0)
+      expect(plan.requests.some((r) => /[\u007f-\u009f\u202e]/.test(r.body ?? ''))).toBe(true)
+      expect(readFileSync(join(run.reportDir, 'dry-run.json'), 'utf8')).not.toMatch(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/)
+    },
+    RUN_TIMEOUT_MS,
+  )
+
+  test(
+    'a base URL whose path holds the key shows it nowhere: the terminal, dry-run.md and dry-run.json redacted as a run\'s reports are',
+    async () => {
+      const origin = await countingUrl()
+      const run = await runConformInProcess(['--base-url', `${origin}/t/${KEY}/v1`, '--dry-run', '--read-only'], { env: { CONFORM_API_KEY: KEY } })
+      runs.push(run)
+      expect(run.code, run.stderr).toBe(0)
+      expect(run.stdout).toContain('/t/[REDACTED]/v1')
+      for (const text of [run.stdout, run.stderr, ...['dry-run.md', 'dry-run.json'].map((file) => readFileSync(join(run.reportDir, file), 'utf8'))]) expect(text).not.toContain(KEY)
+      expect(connections).toBe(0)
+    },
+    RUN_TIMEOUT_MS,
+  )
+
   test('an option it cannot read leaves the reports of an earlier run in --report-dir as they are', async () => {
     const origin = await countingUrl()
     const folder = mkdtempSync(join(tmpdir(), 'dry-run-earlier-'))

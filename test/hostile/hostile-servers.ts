@@ -256,6 +256,8 @@ export const echoesEverything = () =>
       'x-echo-authorization-hex': Buffer.from(authorization).toString('hex'),
       'x-echo-token-percent': Buffer.from(token).toString('hex').replace(/../g, '%$&'),
       'x-echo-token-upper': token.toUpperCase(),
+      // every character a JSON escape, letters and digits too
+      'x-echo-token-json-escaped': token.split('').map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
       // the token cut in two over two headers, and with its case folded (a header name HTTP lower-cases)
       'x-echo-token-part-1': token.slice(0, Math.ceil(token.length / 2)),
       'x-echo-token-part-2': token.slice(Math.ceil(token.length / 2)),
@@ -311,15 +313,15 @@ export function opensslMissing(): string | undefined {
   }
 }
 
-/** A certificate for 127.0.0.1 and localhost, valid for a day, made with openssl in a temp dir. */
-export function selfSignedCert(): SelfSignedCert {
+/** A certificate for 127.0.0.1 and localhost (or the subjectAltName `names`), valid for a day, made with openssl in a temp dir. */
+export function selfSignedCert(names = 'IP:127.0.0.1,DNS:localhost'): SelfSignedCert {
   const dir = mkdtempSync(join(tmpdir(), 'conform-tls-'))
   const certFile = join(dir, 'cert.pem')
   const keyFile = join(dir, 'key.pem')
   execFileSync(
     'openssl',
     ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', certFile,
-      '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
+      '-days', '1', '-subj', '/CN=localhost', '-addext', `subjectAltName=${names}`],
     { stdio: 'ignore' },
   )
   return { certFile, cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), cleanup: () => rmSync(dir, { recursive: true, force: true }) }

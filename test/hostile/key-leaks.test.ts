@@ -33,6 +33,7 @@ function formsOf(key: string): Record<string, string> {
           'lower-case, letters and digits': key.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, -4),
         }
       : {}),
+    'every character a JSON escape': key.split('').map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
     // in hex, and upper- and lower-cased whole
     ...writtenOut(key),
   }

@@ -67,6 +67,18 @@ describe.skipIf(noOpenssl !== undefined).concurrent(`TLS with a self-signed cert
     expectRefused(run, new RegExp(`TLS certificate of 127\\.0\\.0\\.1:${front.port} is not trusted \\(.+\\); add its CA with --ca-cert FILE \\(or NODE_EXTRA_CA_CERTS`))
   })
 
+  test('trusted, but issued for another name → exit 2 naming the host the certificate does not name, not a CA to add', async () => {
+    const other = selfSignedCert('DNS:api.example')
+    const otherFront = await tlsFront(other, Number(new URL(reference.baseUrl).port))
+    try {
+      const run = track(await runConform(['--base-url', otherFront.baseUrl, '--ca-cert', other.certFile], { env: { CONFORM_API_KEY: KEY } }))
+      expectRefused(run, new RegExp(`TLS certificate of 127\\.0\\.0\\.1:${otherFront.port} does not name 127\\.0\\.0\\.1 \\(ERR_TLS_CERT_ALTNAME_INVALID\\): give the base URL by a host name the certificate names`))
+    } finally {
+      await otherFront.close()
+      other.cleanup()
+    }
+  })
+
   test('trusted through NODE_EXTRA_CA_CERTS → the run is made, and passes', async () => {
     const run = track(await runConform(['--base-url', front.baseUrl], { env: { CONFORM_API_KEY: KEY, NODE_EXTRA_CA_CERTS: cert.certFile } }))
     expectNoStackTrace(run)

@@ -110,6 +110,19 @@ describe('folded header lines, their bytes cut anywhere', () => {
     expect(server.connections()).toBe(1)
   }, 30_000)
 
+  test('the key echoed across a fold, or over two lines of one name, is hidden: its pieces, each too short to hide, read as one', async () => {
+    const key = 'Ab3%Zq+/x=9('
+    const server = await byteByByte(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-token: Bearer ${key.slice(0, 6)}\r\n ${key.slice(6)}\r\nx-split: ${key.slice(0, 6)}\r\nx-split: ${key.slice(6)}\r\nx-plain: a  b\r\ncontent-length: 2\r\n\r\n[]`)
+    await withClient({ baseUrl: server.baseUrl, apiKey: key }, async (client) => {
+      const { exchange } = await client.send({ method: 'GET', path: '/categories' })
+      expect(exchange.response?.headers['x-token']).toBe('Bearer [REDACTED]')
+      // and over two lines of one name, which the evidence joins with ", "
+      expect(exchange.response?.headers['x-split']).toBe('[REDACTED]')
+      // blanks that join no secret are left as they came
+      expect(exchange.response?.headers['x-plain']).toBe('a  b')
+    })
+  }, 30_000)
+
   test('a space after the status line is no fold: still refused', async () => {
     const server = await byteByByte('HTTP/1.1 200 OK\r\n x: a\r\ncontent-length: 2\r\n\r\n[]')
     await withClient({ baseUrl: server.baseUrl }, async (client) => {

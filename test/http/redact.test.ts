@@ -14,6 +14,8 @@ describe('createRedactor on a key echoed inside JSON', () => {
     [".NET's System.Text.Json (\\u002B)", 'sk_live_Review\\u002BKey/123=='],
     ['Gson (\\u003d, lower-case hex)', 'sk_live_Review+Key/123\\u003d\\u003d'],
     ['every character but letters and digits escaped, upper-case hex', 'sk\\u005Flive\\u005FReview\\u002BKey\\u002F123\\u003D\\u003D'],
+    ['every character escaped, letters and digits too (\\u0073\\u006b…)', KEY.split('').map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+    ['every character escaped, upper-case hex', KEY.split('').map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`).join('')],
   ])('%s', (_label, echoed) => {
     const redact = createRedactor(KEY)
     const body = `{"message":"key ${echoed} is not valid"}`
@@ -24,6 +26,20 @@ describe('createRedactor on a key echoed inside JSON', () => {
   test('the near-misses the suite sends are hidden in their escaped forms too', () => {
     const withoutLast = KEY.slice(0, -1).replace('/', '\\/')
     expect(createRedactor(KEY)(`"${withoutLast}"`)).toBe(`"${REDACTED}"`)
+  })
+
+  test('a key of 12 characters without a digit, every character escaped, is hidden too', () => {
+    const key = 'Ab%Zq+/x=(Kd'
+    for (const hex of [(c: string) => c.charCodeAt(0).toString(16).padStart(4, '0'), (c: string) => c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()]) {
+      expect(createRedactor(key)(`{"esc":"${key.split('').map((c) => `\\u${hex(c)}`).join('')}"}`)).toBe(`{"esc":"${REDACTED}"}`)
+    }
+  })
+
+  test('a key that is the base64 of text is hidden echoed decoded (a service that read the token as base64); a key of random bytes has no such form', () => {
+    for (const [key, encoding] of [['c2stbGl2ZS1hYmNkZWYxMjM0NTY3ODkw', 'base64'], [Buffer.from('prod:s3cr3t-pass').toString('base64url'), 'base64url']] as const) {
+      expect(createRedactor(key)(`{"message":"token ${Buffer.from(key, encoding).toString()} unknown"}`)).toBe(`{"message":"token ${REDACTED} unknown"}`)
+    }
+    expect(createRedactor('sk_live_Review+Key/123==')('Categories, category 12')).toBe('Categories, category 12')
   })
 
   test('a key of letters and digits only, and text that merely resembles an escape, are unaffected', () => {
