@@ -29,6 +29,8 @@ const LF = 0x0a
 const CR = 0x0d
 /** Past this many bytes of head the client reads no more of it: the holding stops there too. */
 const MAX_HEAD = MAX_HEAD_BYTES + 1
+/** How a status line begins (RFC 9112 §4), after any empty lines. */
+const STATUS_START = Buffer.from('HTTP/', 'latin1')
 
 /** An answer refused for its framing: the code is llhttp's for the like (lib/http/transport-errors.ts reads HPE_ as PROTOCOL_ERROR). */
 export class FramingFault extends Error {
@@ -130,6 +132,8 @@ export class AnswerHead {
   /** The head's last two bytes so far: an empty line may begin in them. */
   private lastTwo = Buffer.alloc(0)
   private body: ChunkLines | undefined
+  /** The head's first bytes past any CR and LF, until they tell whether a status line begins (undefined once it does). */
+  private start: number[] | undefined = []
   /** The answer's framing is the server's fault: it is refused (the caller ends the connection with it). */
   fault: FramingFault | undefined
 
@@ -141,6 +145,27 @@ export class AnswerHead {
     this.lastTwo = Buffer.alloc(0)
     this.body = undefined
     this.fault = undefined
+    this.start = []
+  }
+
+  /**
+   * Whether the bytes so far can no longer begin a status line. Such bytes are no HTTP (a cache's or a
+   * database's port: `-ERR unknown command`), and go to the parser at once, which refuses them: held
+   * for an empty line that never comes, each request waited out --timeout (test/cli/base-url-not-found.test.ts).
+   */
+  private notHttp(chunk: Buffer): boolean {
+    const start = this.start
+    if (start === undefined) return false
+    for (const byte of chunk) {
+      if (start.length === 0 && (byte === CR || byte === LF)) continue
+      if (byte !== STATUS_START[start.length]) return true
+      start.push(byte)
+      if (start.length === STATUS_START.length) {
+        this.start = undefined
+        return false
+      }
+    }
+    return false
   }
 
   /** The bytes to hand on for `chunk`: none while the head is incomplete, then the head as read and what follows. */
@@ -155,14 +180,17 @@ export class AnswerHead {
     this.lastTwo = Buffer.from(tail.subarray(-2))
     const end = headEnd(tail)
     if (end < 0) {
-      if (this.length <= MAX_HEAD) return Buffer.alloc(0)
-      // too long for a head the client reads: let the parser have it and refuse it itself
+      if (this.length <= MAX_HEAD && !this.notHttp(chunk)) return Buffer.alloc(0)
+      // too long for a head the client reads, or no HTTP: let the parser have it and refuse it itself
       this.inHead = false
       return this.taken()
     }
     this.inHead = false
     const bytes = this.taken()
-    const framing = readFraming(unfoldHead(bytes.subarray(0, offset + end)))
+    // empty lines before the status line, which undici's parser skips (a CRLF an old server writes after a body), are no field lines
+    let first = 0
+    while (first < offset + end && (bytes[first] === CR || bytes[first] === LF)) first++
+    const framing = readFraming(unfoldHead(bytes.subarray(first, offset + end)))
     if (framing.fault) {
       this.fault = framing.fault
       return Buffer.alloc(0)

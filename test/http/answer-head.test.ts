@@ -119,6 +119,21 @@ describe('AnswerHead: the head held whole, then read', () => {
     first.fill(0x41)
     expect(head.feed(Buffer.from('content-length: 2\r\n\r\n[]')).toString()).toBe('HTTP/1.1 200 OK\r\nx-a: 1\r\ncontent-length: 2\r\n\r\n[]')
   })
+  test('bytes that cannot begin a status line (a cache\'s port) go through at once, for the parser to refuse; empty lines and a status line cut short are held', () => {
+    const redis = begun()
+    // before: held for an empty line that never came, each request waited out --timeout
+    expect(redis.feed(Buffer.from('-ERR unknown command\r\n')).toString()).toBe('-ERR unknown command\r\n')
+    const afterEmptyLine = begun()
+    for (const piece of ['\r\n', 'HT', 'TP/1.1 2']) expect(afterEmptyLine.feed(Buffer.from(piece)).length).toBe(0)
+    // an empty line before the status line (a CRLF an old server writes after a body) was read as a field line without a colon, a framing fault
+    expect(afterEmptyLine.feed(Buffer.from('00 OK\r\nx-a: 1\r\n 2\r\n\r\n')).toString()).toBe('HTTP/1.1 200 OK\r\nx-a: 1   2\r\n\r\n')
+    const cutShort = begun()
+    for (const piece of ['H', 'TTP', '/1.1 2']) expect(cutShort.feed(Buffer.from(piece)).length).toBe(0)
+    expect(cutShort.feed(Buffer.from('00 OK\r\ncontent-length: 0\r\n\r\n')).toString()).toBe('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n')
+    const lateWord = begun()
+    expect(lateWord.feed(Buffer.from('HT')).length).toBe(0)
+    expect(lateWord.feed(Buffer.from('ML>')).toString()).toBe('HTML>')
+  })
   test('a framing fault hands on nothing and says what it is', () => {
     const head = begun()
     expect(head.feed(Buffer.from('HTTP/1.1 200 OK\r\ncontent-length: 1\r\ncontent-length: 2\r\n\r\nab')).length).toBe(0)
