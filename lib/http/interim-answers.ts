@@ -109,6 +109,10 @@ class InterimFilter {
     let bytes = this.held ? Buffer.concat([this.held, chunk]) : chunk
     this.held = undefined
     while (this.awaitingAnswer) {
+      // empty lines before a status line, which undici's parser skips (one after a 100, or after a body), are dropped here: the statuses' header went before the status line
+      let blank = 0
+      while (blank < bytes.length && (bytes[blank] === 0x0d || bytes[blank] === 0x0a)) blank++
+      bytes = bytes.subarray(blank)
       const end = interimHeadEnd(bytes)
       if (end === NOT_INTERIM) {
         this.awaitingAnswer = false

@@ -64,6 +64,9 @@ describe('interim answers before the final one: read past, noted on the exchange
       parts: ['HTTP/1.1 102 Processing\r\n\r\n', 'HTTP/1.1 103 Early Hints\r\nlink: </v1/categories>; rel=preload\r\n\r\n', FINAL],
       interim: [102, 103],
     },
+    // an empty line after the 100, which undici's parser skips before a status line: the statuses' header went before the status line
+    { name: 'an empty line after the 100, also in a write of its own', parts: [CONTINUE + '\r\n' + FINAL], interim: [100] },
+    { name: 'an empty line after the 100 in a write of its own', parts: [CONTINUE, '\r\n', FINAL], interim: [100] },
     { name: "several, and the final answer's status line cut after them", parts: [CONTINUE + CONTINUE + 'HTTP/1.1 103 Early Hints\r\n\r\nHTTP/1.1 2', FINAL.slice(10)], interim: [100, 100, 103] },
   ]
   test.concurrent.each(cases)('$name → the final 201 judged, twice on one kept-alive connection', async ({ parts, interim }) => {
