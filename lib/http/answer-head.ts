@@ -43,9 +43,9 @@ export class FramingFault extends Error {
   }
 }
 
-/** Where the head in `bytes` ends (the offset after its empty line); -1 when it has not ended. */
-function headEnd(bytes: Buffer): number {
-  for (let at = bytes.indexOf(LF); at >= 0; at = bytes.indexOf(LF, at + 1)) {
+/** Where the head in `bytes` ends (the offset after its empty line, looked for from `from` on); -1 when it has not ended. */
+function headEnd(bytes: Buffer, from: number): number {
+  for (let at = bytes.indexOf(LF, from); at >= 0; at = bytes.indexOf(LF, at + 1)) {
     if (bytes[at + 1] === LF) return at + 2
     if (bytes[at + 1] === CR && bytes[at + 2] === LF) return at + 3
   }
@@ -134,6 +134,9 @@ export class AnswerHead {
   private body: ChunkLines | undefined
   /** The head's first bytes past any CR and LF, until they tell whether a status line begins (undefined once it does). */
   private start: number[] | undefined = []
+  /** The CR and LF bytes before the status line so far (empty lines, which end no head); `begun` once a byte of it came. */
+  private leading = 0
+  private begun = false
   /** The answer's framing is the server's fault: it is refused (the caller ends the connection with it). */
   fault: FramingFault | undefined
 
@@ -146,6 +149,8 @@ export class AnswerHead {
     this.body = undefined
     this.fault = undefined
     this.start = []
+    this.leading = 0
+    this.begun = false
   }
 
   /**
@@ -178,7 +183,14 @@ export class AnswerHead {
     this.pieces.push(Buffer.from(chunk))
     this.length += chunk.length
     this.lastTwo = Buffer.from(tail.subarray(-2))
-    const end = headEnd(tail)
+    if (!this.begun) {
+      let blank = 0
+      while (blank < chunk.length && (chunk[blank] === CR || chunk[blank] === LF)) blank++
+      this.leading += blank
+      this.begun = blank < chunk.length
+    }
+    // the head's empty line comes after its status line: two or more empty lines before that end none
+    const end = this.begun ? headEnd(tail, Math.max(0, this.leading - offset)) : -1
     if (end < 0) {
       if (this.length <= MAX_HEAD && !this.notHttp(chunk)) return Buffer.alloc(0)
       // too long for a head the client reads, or no HTTP: let the parser have it and refuse it itself
@@ -188,9 +200,7 @@ export class AnswerHead {
     this.inHead = false
     const bytes = this.taken()
     // empty lines before the status line, which undici's parser skips (a CRLF an old server writes after a body), are no field lines
-    let first = 0
-    while (first < offset + end && (bytes[first] === CR || bytes[first] === LF)) first++
-    const framing = readFraming(unfoldHead(bytes.subarray(first, offset + end)))
+    const framing = readFraming(unfoldHead(bytes.subarray(this.leading, offset + end)))
     if (framing.fault) {
       this.fault = framing.fault
       return Buffer.alloc(0)

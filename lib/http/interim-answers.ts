@@ -19,19 +19,20 @@
  * The filter looks only where an answer begins: after the client writes a request's head and
  * before any byte of its answer (undici's agent writes one request at a time on a connection,
  * pipelining 1, so that is exactly when its parser waits for a status line). There it takes off
- * whole 1xx heads but 101, however the bytes are cut into chunks, and lets the rest through
- * untouched; after the first byte of a final answer it only forwards chunks, until the next
- * request. The statuses it took off go to the final answer's head as a header whose name a server
+ * whole 1xx heads but 101, however the bytes are cut into chunks, and hands the final answer,
+ * from its first byte until the next request, to lib/http/answer-head.ts, which holds its head
+ * until its empty line and reads it before the parser does. The statuses it took off go to the final answer's head as a header whose name a server
  * cannot guess (INTERIM_HEADER); the client takes it out again (takeInterimAnswers) and records
  * them on the exchange's response as `interim`.
  *
  * Read against undici 7.30 (package-lock.json); should a later undici read past a 100 itself, it
  * never sees one from here, and test/http/interim-answers.test.ts still holds. On a normal run the
- * cost is one test of a request line per head written and of a few bytes per answer.
+ * cost is one test of a request line per head written, a few bytes per answer, and its head held.
  */
 import { randomBytes } from 'node:crypto'
 import type { Socket } from 'node:net'
 import { AnswerHead, type FramingFault } from './answer-head.ts'
+import { MAX_HEAD_BYTES } from './transport-errors.ts'
 import { buildConnector } from './undici-parts.ts'
 
 /** Carries the statuses taken off from the filter to the client; random per process, so no server sends it. */
@@ -44,8 +45,6 @@ const INTERIM_HEADER = `x-conform-interim-${randomBytes(8).toString('hex')}`
 const HTTP_1_0_HEADER = `x-conform-http10-${randomBytes(8).toString('hex')}`
 const HTTP_1_0_START = 'HTTP/1.0 '
 
-/** The longest interim head held back while it is incomplete: undici's own limit on a head (16 KiB). */
-const MAX_HEAD_BYTES = 16 * 1024
 /** The evidence keeps the first few interim statuses of an answer. */
 const MAX_RECORDED = 10
 
@@ -110,6 +109,10 @@ class InterimFilter {
     let bytes = this.held ? Buffer.concat([this.held, chunk]) : chunk
     this.held = undefined
     while (this.awaitingAnswer) {
+      // empty lines before a status line, which undici's parser skips (one after a 100, or after a body), are dropped here: the statuses' header went before the status line
+      let blank = 0
+      while (blank < bytes.length && (bytes[blank] === 0x0d || bytes[blank] === 0x0a)) blank++
+      bytes = bytes.subarray(blank)
       const end = interimHeadEnd(bytes)
       if (end === NOT_INTERIM) {
         this.awaitingAnswer = false
@@ -117,9 +120,11 @@ class InterimFilter {
         // a final answer's first bytes reach here whole past its version (a shorter start is held as INCOMPLETE)
         this.http10 = bytes.length >= HTTP_1_0_START.length && bytes.toString('latin1', 0, HTTP_1_0_START.length) === HTTP_1_0_START
       } else if (end === INCOMPLETE) {
-        // too long for a head undici would read: let it have the bytes and say so itself
-        if (bytes.length > MAX_HEAD_BYTES) this.awaitingAnswer = false
-        else {
+        // too long for a head the client reads (lib/http/agent.ts maxHeaderSize): let the parser have the bytes and say so itself
+        if (bytes.length > MAX_HEAD_BYTES) {
+          this.awaitingAnswer = false
+          this.head.answerBegins()
+        } else {
           this.held = Buffer.from(bytes) // a copy: a TLS socket reuses the memory of a chunk once it is pushed
           return Buffer.alloc(0)
         }

@@ -134,6 +134,11 @@ describe('AnswerHead: the head held whole, then read', () => {
     expect(lateWord.feed(Buffer.from('HT')).length).toBe(0)
     expect(lateWord.feed(Buffer.from('ML>')).toString()).toBe('HTML>')
   })
+  test('two empty lines or more before the status line end no head: the head after them is read, cut anywhere', () => {
+    // before: "\r\n\r\n" was taken for the whole head, and the one after it went to the parser unread (its repeated Content-Length refused)
+    for (const blank of ['\r\n\r\n', '\n\n', '\r\n\n\r\n'])
+      for (const pieces of cuts(blank + answer)) expect(fed(begun(), pieces), JSON.stringify(pieces)).toBe(read)
+  })
   test('a framing fault hands on nothing and says what it is', () => {
     const head = begun()
     expect(head.feed(Buffer.from('HTTP/1.1 200 OK\r\ncontent-length: 1\r\ncontent-length: 2\r\n\r\nab')).length).toBe(0)

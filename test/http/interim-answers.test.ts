@@ -64,6 +64,9 @@ describe('interim answers before the final one: read past, noted on the exchange
       parts: ['HTTP/1.1 102 Processing\r\n\r\n', 'HTTP/1.1 103 Early Hints\r\nlink: </v1/categories>; rel=preload\r\n\r\n', FINAL],
       interim: [102, 103],
     },
+    // an empty line after the 100, which undici's parser skips before a status line: the statuses' header went before the status line
+    { name: 'an empty line after the 100, also in a write of its own', parts: [CONTINUE + '\r\n' + FINAL], interim: [100] },
+    { name: 'an empty line after the 100 in a write of its own', parts: [CONTINUE, '\r\n', FINAL], interim: [100] },
     { name: "several, and the final answer's status line cut after them", parts: [CONTINUE + CONTINUE + 'HTTP/1.1 103 Early Hints\r\n\r\nHTTP/1.1 2', FINAL.slice(10)], interim: [100, 100, 103] },
   ]
   test.concurrent.each(cases)('$name → the final 201 judged, twice on one kept-alive connection', async ({ parts, interim }) => {
@@ -124,6 +127,17 @@ describe('interim answers before the final one: read past, noted on the exchange
     // it was a CONNECTION_RESET ("bad upgrade"), which reads as a connection lost under its request
     expect(result.exchange.error?.code).toBe('PROTOCOL_ERROR')
     expect(result.exchange.error?.message).toContain('RFC 9110 §7.8')
+  })
+
+  // the client reads heads up to 64 KiB (lib/http/agent.ts maxHeaderSize): one past 16 KiB went to undici's parser, which fails on a 100
+  test('a 100 whose head is past 16 KiB, cut across reads, is read past too, and the final head after it held and read', async () => {
+    const big = `HTTP/1.1 100 Continue\r\nx-echo: ${'a'.repeat(20 * 1024)}\r\n\r\n`
+    const server = await answering(() => [big.slice(0, 17 * 1024), big.slice(17 * 1024), FINAL.replace('\r\n\r\n', `\r\ncontent-length: ${Buffer.byteLength(CREATED)}\r\n\r\n`)])
+    const result = await withClient({ baseUrl: server.baseUrl }, (client) => client.send(post))
+    expect(result.exchange.error).toBeUndefined()
+    expect(result.exchange.response?.status).toBe(201)
+    expect(result.exchange.response?.interim).toEqual([100])
+    expect(result.text).toBe(CREATED)
   })
 
   test('a 100 and then the connection closed: no answer, a transport error as before', async () => {
