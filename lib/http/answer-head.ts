@@ -44,7 +44,7 @@ export class FramingFault extends Error {
 }
 
 /** Where the head in `bytes` ends (the offset after its empty line, looked for from `from` on); -1 when it has not ended. */
-function headEnd(bytes: Buffer, from: number): number {
+export function headEnd(bytes: Buffer, from: number): number {
   for (let at = bytes.indexOf(LF, from); at >= 0; at = bytes.indexOf(LF, at + 1)) {
     if (bytes[at + 1] === LF) return at + 2
     if (bytes[at + 1] === CR && bytes[at + 2] === LF) return at + 3
@@ -132,8 +132,8 @@ export class AnswerHead {
   /** The head's last two bytes so far: an empty line may begin in them. */
   private lastTwo = Buffer.alloc(0)
   private body: ChunkLines | undefined
-  /** The head's first bytes past any CR and LF, until they tell whether a status line begins (undefined once it does). */
-  private start: number[] | undefined = []
+  /** A status line has begun past the empty lines (its first bytes are STATUS_START's). */
+  private statusLine = false
   /** The CR and LF bytes before the status line so far (empty lines, which end no head); `begun` once a byte of it came. */
   private leading = 0
   private begun = false
@@ -148,7 +148,7 @@ export class AnswerHead {
     this.lastTwo = Buffer.alloc(0)
     this.body = undefined
     this.fault = undefined
-    this.start = []
+    this.statusLine = false
     this.leading = 0
     this.begun = false
   }
@@ -158,18 +158,14 @@ export class AnswerHead {
    * database's port: `-ERR unknown command`), and go to the parser at once, which refuses them: held
    * for an empty line that never comes, each request waited out --timeout (test/cli/base-url-not-found.test.ts).
    */
-  private notHttp(chunk: Buffer): boolean {
-    const start = this.start
-    if (start === undefined) return false
-    for (const byte of chunk) {
-      if (start.length === 0 && (byte === CR || byte === LF)) continue
-      if (byte !== STATUS_START[start.length]) return true
-      start.push(byte)
-      if (start.length === STATUS_START.length) {
-        this.start = undefined
-        return false
-      }
-    }
+  private notHttp(): boolean {
+    if (!this.begun || this.statusLine) return false
+    // held as one piece from here: the bytes past the empty lines are read again until they tell
+    const held = this.pieces.length === 1 ? (this.pieces[0] as Buffer) : Buffer.concat(this.pieces)
+    this.pieces = [held]
+    const first = held.subarray(this.leading, this.leading + STATUS_START.length)
+    if (!first.equals(STATUS_START.subarray(0, first.length))) return true
+    this.statusLine = first.length === STATUS_START.length
     return false
   }
 
@@ -192,7 +188,7 @@ export class AnswerHead {
     // the head's empty line comes after its status line: two or more empty lines before that end none
     const end = this.begun ? headEnd(tail, Math.max(0, this.leading - offset)) : -1
     if (end < 0) {
-      if (this.length <= MAX_HEAD && !this.notHttp(chunk)) return Buffer.alloc(0)
+      if (this.length <= MAX_HEAD && !this.notHttp()) return Buffer.alloc(0)
       // too long for a head the client reads, or no HTTP: let the parser have it and refuse it itself
       this.inHead = false
       return this.taken()

@@ -31,7 +31,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { Socket } from 'node:net'
-import { AnswerHead, type FramingFault } from './answer-head.ts'
+import { AnswerHead, headEnd, type FramingFault } from './answer-head.ts'
 import { MAX_HEAD_BYTES } from './transport-errors.ts'
 import { buildConnector } from './undici-parts.ts'
 
@@ -71,13 +71,8 @@ function interimHeadEnd(bytes: Buffer): number {
   }
   if (bytes[10] === 0x30 && bytes[11] === 0x31) return NOT_INTERIM // 101 Switching Protocols: undici's to judge
   // the head ends at the first empty line (CRLF, or a bare LF as lenient parsers accept)
-  for (let at = bytes.indexOf(0x0a, 12); at >= 0; at = bytes.indexOf(0x0a, at + 1)) {
-    const next = bytes[at + 1]
-    if (next === 0x0a) return at + 2
-    if (next === 0x0d && bytes[at + 2] === 0x0a) return at + 3
-    if (next === undefined || (next === 0x0d && at + 2 >= bytes.length)) return INCOMPLETE
-  }
-  return INCOMPLETE
+  const end = headEnd(bytes, 12)
+  return end < 0 ? INCOMPLETE : end
 }
 
 function statusOf(head: Buffer): number {
