@@ -7,7 +7,7 @@ import type { CheckResult, LedgerEntry, RuleResult, RunResult } from '../result/
 import type { JournalEntry } from '../http/journal.ts'
 import { LEAVES_NOTHING_UNVERIFIED, reportedSkip, type SkipCause } from '../checks/skip-causes.ts'
 import { runCounts } from './run-counts.ts'
-import { A_WEB_PAGE, NOTHING_SERVED } from '../result/misdirected.ts'
+import { A_WEB_PAGE, NOT_HTTP, NOTHING_SERVED } from '../result/misdirected.ts'
 
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
 
@@ -60,7 +60,7 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
     case 'speaks-h2c':
       return 'the port speaks HTTP/2 only, without TLS (h2c): the HTTP/1.1 requests got no answer they could read, and judge nothing'
     case 'misdirected':
-      return 'the server does not answer at the base URL (421 Misdirected Request to every request, a redirect of every request to https://, 404 or a web page to every request): its answers judge nothing'
+      return 'the server does not answer at the base URL (421 Misdirected Request to every request, a redirect of every request to https://, 404, a web page or bytes that are not HTTP to every request): its answers judge nothing'
     case 'response-cap':
       return 'an answer passed --max-response-bytes and was not read whole: raise it to judge it'
     case 'unfinished':
@@ -132,14 +132,18 @@ export function postsSent(result: Pick<RunResult, 'journal'>): JournalEntry[] {
 /** A POST's answer in a report's words: its status, or why none came. */
 export const postAnswer = (e: Pick<JournalEntry, 'status' | 'error'>): string => (e.status !== undefined ? String(e.status) : `no answer (${e.error ?? 'none'})`)
 
-/** How the POSTs that went out were answered, commonest first: ", answered 400 ×3, 201 ×2"; nothing without a journal. */
+/** How the POSTs that went out were answered, commonest first: ", answered 400 ×3, 201 ×2, 1 not answered"; nothing without a journal. */
 function postAnswers(result: Pick<RunResult, 'journal'>): string {
-  const counts = new Map<string, number>()
+  const counts = new Map<number, number>()
+  let unanswered = 0
   for (const e of postsSent(result)) {
-    const answer = e.status !== undefined ? String(e.status) : 'no answer'
-    counts.set(answer, (counts.get(answer) ?? 0) + 1)
+    if (e.status === undefined) unanswered++
+    else counts.set(e.status, (counts.get(e.status) ?? 0) + 1)
   }
-  return counts.size === 0 ? '' : `, answered ${[...counts].sort((a, b) => b[1] - a[1]).map(([answer, n]) => `${answer} ×${n}`).join(', ')}`
+  const answered = counts.size === 0 ? [] : [`answered ${[...counts].sort((a, b) => b[1] - a[1]).map(([status, n]) => `${status} ×${n}`).join(', ')}`]
+  // "answered no answer ×83" said a port that spoke no HTTP
+  const words = [...answered, ...(unanswered > 0 ? [`${unanswered} not answered`] : [])]
+  return words.length === 0 ? '' : `, ${words.join(', ')}`
 }
 
 export function writeMode(result: RunResult): string {
@@ -227,7 +231,7 @@ export function headline(result: RunResult): string {
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'misdirected')) {
     const said = (words: string) => result.problems.some((p) => p.kind === 'misdirected' && p.message.startsWith(words))
-    return `INCOMPLETE: the server answered no request at the base URL (${said(NOTHING_SERVED) ? 'every one 404 Not Found' : said(A_WEB_PAGE) ? 'every one with a web page' : '421 Misdirected Request, or a redirect to https://'}), so the run verified nothing; give the base URL it serves`
+    return `INCOMPLETE: the server answered no request at the base URL (${said(NOTHING_SERVED) ? 'every one 404 Not Found' : said(A_WEB_PAGE) ? 'every one with a web page' : said(NOT_HTTP) ? 'every one with bytes that are not HTTP' : '421 Misdirected Request, or a redirect to https://'}), so the run verified nothing; give the base URL it serves`
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'no-answer-in-time')) {
     return 'INCOMPLETE: the server answered no request within --timeout, so the run verified nothing; slower than that, or hung: a longer --timeout judges it'

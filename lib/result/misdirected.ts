@@ -22,7 +22,9 @@
  * server on the port given (a single-page application's, which answers index.html to every path),
  * another site; a run was a FAIL headed "51 requests without a valid key were served (is
  * authentication mounted on every route?" (vitestplay3). A service that answers JSON, even as
- * text/html (PHP's default type), is judged: a web page is markup, sent as text/html.
+ * text/html (PHP's default type), is judged: a web page is markup, sent as text/html. So too a
+ * port where nothing answers in HTTP (another service's: a cache, a database, SSH): a run was a
+ * FAIL of 17 rules, every request "got no answer (PROTOCOL_ERROR)" (vitestplay3).
  */
 import type { Exchange } from '../http/exchange.ts'
 import type { JournalEntry } from '../http/journal.ts'
@@ -34,6 +36,9 @@ export const NOTHING_SERVED = 'nothing is served at this base URL'
 
 /** The first words of the problem when every request was answered with a web page. */
 export const A_WEB_PAGE = 'a web page answers at this base URL, not the API'
+
+/** The first words of the problem when nothing the port answered was HTTP. */
+export const NOT_HTTP = 'nothing at this port speaks HTTP'
 
 /** Fewer answers than this say too little (a --rule run of one check). */
 const ENOUGH = 3
@@ -94,6 +99,20 @@ export function answeredOnlyPages(exchanges: readonly Exchange[]): number[] {
   return all.length >= ENOUGH && all.every(webPage) && all.some((e) => e.response!.status < 300) ? all.map((e) => e.response!.status) : []
 }
 
+/** An exchange that met bytes which are not HTTP where its answer should have been. */
+const metNotHttp = (e: Exchange) => e.response === undefined && e.error?.code === 'PROTOCOL_ERROR'
+
+/**
+ * How many requests met bytes that are not HTTP when every request put on the wire did (at least
+ * ENOUGH), else 0: the port of another service (Redis's `-ERR`, SSH's banner, a database's
+ * handshake). An HTTP server that garbles only some answers was reached, and fails the rules
+ * those answers broke (test/hostile/garbage.test.ts).
+ */
+export function answeredNothingHttp(journal: readonly JournalEntry[]): number {
+  const sent = journal.filter((e) => e.onWire)
+  return sent.length >= ENOUGH && sent.every((e) => e.status === undefined && e.error === 'PROTOCOL_ERROR') ? sent.length : 0
+}
+
 /**
  * The problem when the server answered every request of the run's journal that it answered with
  * 421 (at least ENOUGH of them), or undefined. `baseUrl`: the address the run was given.
@@ -124,6 +143,13 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
       message: `${A_WEB_PAGE}: ${pages.length} requests were answered with an HTML page (${[...new Set(pages)].join(', ')}), none otherwise; a web front end (its dev server?), or another site, at this address: give the base URL of the categories API, ending in /v1 (§9)`,
     }
   }
+  const notHttp = answeredNothingHttp(journal)
+  if (notHttp > 0) {
+    return {
+      kind: 'misdirected',
+      message: `${NOT_HTTP}: ${notHttp} requests were answered with bytes that are not an HTTP/1.1 answer, none otherwise; another service's port (a database's, a cache's, SSH's), or a server that does not speak HTTP/1.1: give the base URL of the categories API, with its port (§9)`,
+    }
+  }
   const count = answeredOnly421(journal)
   if (count === 0) return undefined
   const host = new URL(baseUrl).hostname
@@ -134,14 +160,16 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
   }
 }
 
-/** The checks of such a run: each whose evidence holds a 421, a redirect to https://, a 404 or (`pages`: in a run answered only with them) a web page is not verified, whatever it found. */
+/** The checks of such a run: each whose evidence holds bytes that are not HTTP, a 421, a redirect to https://, a 404 or (`pages`: in a run answered only with them) a web page is not verified, whatever it found. */
 export function withoutChecksOfTheMisdirectedRun<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], baseUrl: string, pages = false): C[] {
   const skipReason = `not verified: ${doesNotAnswer(baseUrl)}, and the request was answered 421`
   const page = `not verified: ${A_WEB_PAGE}, and the request was answered with an HTML page`
   const redirected = `not verified: ${new URL(baseUrl).host} redirects every request to https://, and the request was redirected`
   const notFound = `not verified: ${NOTHING_SERVED} (every request answered 404), and the request was answered 404`
+  const garbled = `not verified: ${NOT_HTTP}, and the request was answered with bytes that are not HTTP`
   return checks.map((c) => {
     if (c.status === 'skip') return c
+    if (c.exchanges.some(metNotHttp)) return { ...c, status: 'skip', cause: 'misdirected', skipReason: garbled, failure: undefined, reproduce: [] }
     if (pages && c.exchanges.some(webPage)) return { ...c, status: 'skip', cause: 'misdirected', skipReason: page, failure: undefined, reproduce: [] }
     if (c.exchanges.some(answered421)) return { ...c, status: 'skip', cause: 'misdirected', skipReason, failure: undefined, reproduce: [] }
     if (c.exchanges.some((e) => e.response?.status === 404)) return { ...c, status: 'skip', cause: 'misdirected', skipReason: notFound, failure: undefined, reproduce: [] }

@@ -188,7 +188,8 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const gone = serverGone(exchanges)
   // http:// to a port that speaks TLS or HTTP/2 only (h2c), a host the server answers 421 for, or every request redirected to https://: the address is wrong, not a rule (speaks-tls.ts, misdirected.ts)
   const tlsPort = problems.find((p) => p.kind === 'speaks-tls' || p.kind === 'speaks-h2c')
-  const wrongHost = misdirected(facts.journal, facts.baseUrl, exchanges)
+  // a port that speaks TLS or h2c answers nothing that is HTTP/1.1 either: said once, as what it speaks
+  const wrongHost = tlsPort ? undefined : misdirected(facts.journal, facts.baseUrl, exchanges)
   // an operation that answered nothing within --timeout may only be slower: its timeouts judge nothing (no-answer-in-time.ts)
   const slow = slowOperations([...byRule.values()].flat(), facts.baseUrl, facts.options.timeoutMs)
   const rules: RuleResult[] = []

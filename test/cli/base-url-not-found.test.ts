@@ -6,8 +6,8 @@
  * probe would meet the same 404s (lib/runner/confirmation.ts). A server that answers some requests is not it.
  * So too a port where a web page answers every request (a front end's dev server, index.html for every
  * path): it was a FAIL headed "requests without a valid key were served (is authentication mounted…".
- * A port where a service that is not HTTP listens (a cache's, a database's) still fails (it was
- * reached, and answered no HTTP), its headline saying that nothing it answered was HTTP.
+ * So too a port where a service that is not HTTP listens (a cache's, a database's): it was a FAIL of
+ * every rule, each request "got no answer (PROTOCOL_ERROR)" (vitestplay3).
  */
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
@@ -16,6 +16,7 @@ import { afterAll, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { POST_PROBES } from '../../suites/cases/write-order.ts'
+import { notHttp } from '../hostile/hostile-servers.ts'
 
 const servers: RunningServer[] = []
 const runs: ConformRun[] = []
@@ -58,14 +59,26 @@ test('every request answered with a web page (a front end\'s dev server on the p
   expect(run.files['summary.md']).toContain('the server answered no request at the base URL (every one with a web page)')
 })
 
-test('a port where a service that is not HTTP listens: the headline says nothing it answered was HTTP', async () => {
+test('a port where a service that is not HTTP listens (a cache\'s): no verdict (exit 2), said first', async () => {
   const other = createTcpServer((socket) => socket.on('data', () => socket.write('-ERR unknown command\r\n')).on('error', () => {}))
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
   servers.push({ close: () => new Promise<void>((resolve) => other.close(() => resolve())) } as RunningServer)
   const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1`, '--rule', 'list-returns-200', '--rule', 'create-returns-201'], { env: { CONFORM_API_KEY: 'not-http-key-5d1f0a77' } })
   runs.push(run)
-  expect(run.code, run.stdout).toBe(1)
-  expect(run.stdout.split('\n')[2]).toMatch(/requests got no answer \(PROTOCOL_ERROR\) \(100 %\) \(nothing the port answered was HTTP: another service's port, a database's or a cache's, or a server that does not speak HTTP\/1\.1\), across 2 rules/)
+  expect(run.code, run.stdout).toBe(2)
+  expect(run.stdout.split('\n')[2]).toMatch(/^✗ nothing at this port speaks HTTP: \d+ requests were answered with bytes that are not an HTTP\/1\.1 answer, none otherwise; another service's port/)
+  expect(run.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
+  expect(run.stdout).toMatch(/Sent: (\d+) POSTs? sent, [^;]*, \1 not answered;/)
+  expect(run.files['summary.md']).toContain('the server answered no request at the base URL (every one with bytes that are not HTTP)')
+})
+
+test('a port where SSH listens (its banner, then closed): no verdict (exit 2), said first', async () => {
+  const ssh = await notHttp()
+  servers.push(ssh as never as RunningServer)
+  const run = await runConformInProcess(['--base-url', ssh.baseUrl, '--rule', 'list-returns-200'], { env: { CONFORM_API_KEY: 'not-http-key-5d1f0a77' } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(2)
+  expect(run.stdout.split('\n')[2]).toMatch(/^✗ nothing at this port speaks HTTP: /)
 })
 
 test('a server that answers: no such finding', async () => {

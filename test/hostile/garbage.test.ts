@@ -10,7 +10,6 @@ import {
   contentLengthTooShort,
   htmlInsteadOfJson,
   nestedDeep,
-  notHttp,
   resetsConnections,
   serverErrors,
   truncatedJson,
@@ -72,12 +71,7 @@ const SCENARIOS: Scenario[] = [
     // 3 MB an answer passes the 4 × --max-response-bytes the run keeps of all: the later answers are not read whole (response-cap.ts)
     capped: true,
   },
-  {
-    name: 'bytes that are not HTTP at all',
-    start: notHttp,
-    check: LIST_200,
-    message: /^no complete response: malformed HTTP response \(.+\)$/,
-  },
+  // bytes that are not HTTP to every request: no verdict (exit 2), the port is another service's (test/cli/base-url-not-found.test.ts)
 ]
 
 const servers: HostileServer[] = []
