@@ -273,7 +273,8 @@ export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.ar
   // last resort: a fault that escaped main() is one redacted line and exit 2, never a stack trace
   const lastResort = (error: unknown) => {
     const redact = createRedactor(process.env.CONFORM_API_KEY, apiKeyInArgv(argv), ...secretsGiven())
-    process.stderr.write(inertLogCommands(`conform: internal error: ${redact(String((error as Error)?.message ?? error)).split('\n')[0]}\n`))
+    // its first line, and what a server's text quoted in it holds made visible (an escape, a carriage return), as every other line
+    process.stderr.write(inertLogCommands(`conform: internal error: ${visibleLine(redact(String((error as Error)?.message ?? error)).split('\n')[0]!)}\n`))
     process.exit(2)
   }
   process.on('uncaughtException', lastResort)
