@@ -11,7 +11,9 @@ performance.mark('conform:entry')
 // long as the process lives: a title written in its place wipes it, as libuv writes the title over
 // the memory of the arguments, after Node copied them into process.argv. A parent that started
 // this one (npm, a shell's sh -c) still shows it: CONFORM_API_KEY is the way that shows nowhere.
-if (process.argv.some((arg) => arg === '--api-key' || arg.startsWith('--api-key='))) process.title = 'petstore-conform'
+// --header too: its value may be a gateway's own secret (a subscription key, a signed assertion)
+// whatever its name says, and CONFORM_HEADERS is the way that shows nowhere.
+if (process.argv.some((arg) => /^--(api-key|header)(=|$)/.test(arg))) process.title = 'petstore-conform'
 // The one WebAssembly of a run is undici's HTTP parser (llhttp). V8 compiles it at once with its
 // baseline compiler (Liftoff), then again with its optimising one (TurboFan) in a background
 // thread once it is hot: that second compile of llhttp's state machine took ~30 MiB of memory for

@@ -1,5 +1,6 @@
 /** Checks on the status line, the media type and the JSON of one response. */
 import type { HttpResult } from '../http/client.ts'
+import { cutClearOfSecrets } from '../http/secret-runs.ts'
 import type { RecordedResponse, TransportErrorCode } from '../http/exchange.ts'
 import { mediaTypes } from '../http/media-type.ts'
 import { notTheServers } from '../http/transport-errors.ts'
@@ -200,7 +201,7 @@ export function jsonBodyOf(result: HttpResult): unknown {
       code: 'NOT_JSON',
       message: overLimit ? `the ${response.status} body is not JSON this client reads: ${parsed.error.message}` : `the ${response.status} body is not valid JSON${result.invalidUtf8 && GZIP_STREAM.test(text) ? `: ${GZIP_UNLABELLED}` : withOrigin(text.length === 0 ? emptyBodyOrigin(response) : textBodyOrigin(response))}`,
       expected: 'a JSON body',
-      actual: text.length === 0 ? 'an empty body' : `${parsed.error.message}; body starts ${JSON.stringify(response.body.slice(0, 80))}`,
+      actual: text.length === 0 ? 'an empty body' : `${parsed.error.message}; body starts ${JSON.stringify(cutClearOfSecrets(response.body, 80))}`,
       // the kind of text, not the parser's words (they give a position, which the values' lengths move)
       observed: text.length === 0 ? 'an empty body' : result.byteOrderMark ? 'a byte order mark' : result.invalidUtf8 ? 'bytes that are not UTF-8' : overLimit === 'depth' ? `JSON nested past ${MAX_JSON_DEPTH} levels` : overLimit ? `JSON with more than one array or object in every ${CHARACTERS_PER_CONTAINER} characters` : 'text that is not JSON',
     },

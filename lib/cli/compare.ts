@@ -15,6 +15,7 @@ import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { noProblemBeyond } from '../result/baseline.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
+import { inertLogCommands } from '../reporters/ci-log-commands.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
 import { flagHint, optionName } from '../config/closest-name.ts'
@@ -295,7 +296,8 @@ export function compareMain(argv: string[], io: { out(text: string): void; err(t
   io.out(text)
   if (output !== undefined) {
     try {
-      writeFileSync(resolve(cwd, output), lines(comparison, true).join('\n') + '\n')
+      // a step may print it (cat, a PR comment's log): a rule id or code of a file edited by hand, in a code span, is no CI log command there either
+      writeFileSync(resolve(cwd, output), inertLogCommands(lines(comparison, true).join('\n') + '\n'))
     } catch (error) {
       return io.err(`conform compare: cannot write ${output}: ${(error as Error).message}\n`), 2
     }

@@ -26,6 +26,11 @@ import type { InterruptExit } from '../result/run-result.ts'
 
 /** What npm did with a key given as --api-key: it printed the command line, this log holds the key (docs/production.md). */
 export const KEY_ON_NPM_COMMAND_LINE = 'the key was given as --api-key, and npm printed it above in the command line it runs ("> node bin/conform.mjs … --api-key …"; ps shows it too): treat this log as holding the key, and give it in CONFORM_API_KEY instead'
+export const HEADER_ON_NPM_COMMAND_LINE = 'a secret header value was given as --header, and npm printed it above in the command line it runs ("> node bin/conform.mjs … --header …"; ps shows it too): treat this log as holding it, and give the header in CONFORM_HEADERS instead'
+
+/** Whether a --header of the command line (not of CONFORM_HEADERS) carries a value the reports hide as a secret. */
+const secretHeaderInArgv = (argv: readonly string[], secrets: readonly string[]) =>
+  secrets.length > 0 && argv.some((arg, i) => (arg === '--header' ? secrets.some((s) => argv[i + 1]?.includes(s)) : arg.startsWith('--header=') && secrets.some((s) => arg.includes(s))))
 
 export interface Io {
   out(text: string): void
@@ -130,6 +135,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   }
   redact = createRedactor(config.apiKey, env.CONFORM_API_KEY, apiKeyInArgv(argv), swallowedKey, ...secretValues(config.headers))
   markPhase(PHASE_MARKS.optionsRead)
+  if (env.npm_lifecycle_event !== undefined && secretHeaderInArgv(argv, secretValues(config.headers))) io.err(`conform: note: ${HEADER_ON_NPM_COMMAND_LINE}\n`)
   if (config.keyNote) io.err(`conform: note: ${config.keyNote}\n`)
   if (config.writesNote) io.err(`conform: note: ${config.writesNote}\n`)
   // --deadline counts from here: the preflight and the embedded server's start are part of the run
@@ -273,7 +279,8 @@ export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.ar
   // last resort: a fault that escaped main() is one redacted line and exit 2, never a stack trace
   const lastResort = (error: unknown) => {
     const redact = createRedactor(process.env.CONFORM_API_KEY, apiKeyInArgv(argv), ...secretsGiven())
-    process.stderr.write(inertLogCommands(`conform: internal error: ${redact(String((error as Error)?.message ?? error)).split('\n')[0]}\n`))
+    // its first line, and what a server's text quoted in it holds made visible (an escape, a carriage return), as every other line
+    process.stderr.write(inertLogCommands(`conform: internal error: ${visibleLine(redact(String((error as Error)?.message ?? error)).split('\n')[0]!)}\n`))
     process.exit(2)
   }
   process.on('uncaughtException', lastResort)

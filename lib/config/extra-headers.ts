@@ -2,7 +2,8 @@
  * --header 'Name: value' (repeatable; CONFORM_HEADERS, one per line): a header every request
  * carries, for a gateway that wants a tenant or a version header. It never replaces what the
  * suite sets per request (Authorization above all), and the value of a header whose name
- * suggests a secret is redacted wherever it would be shown, as the key is.
+ * suggests a secret, or that reads as a credential whatever its name, is redacted wherever it
+ * would be shown, as the key is.
  */
 export interface ExtraHeader {
   /** Lower case, as the HTTP client sends it. */
@@ -13,8 +14,15 @@ export interface ExtraHeader {
 /** Headers the suite sets itself, per request: a --header may not replace them. */
 const SUITE_SETS = ['authorization', 'content-type', 'content-length', 'transfer-encoding', 'host', 'connection', 'accept', 'accept-encoding', 'traceparent']
 
-/** Names whose values are secrets: they are redacted in every output. */
-export const SECRET_NAME = /auth|cookie|token|key|secret|password|credential/i
+/** Names whose values are secrets: they are redacted in every output (X-JWT-Assertion, WSO2's signed claims, X-Signature, X-Session-Id too). */
+export const SECRET_NAME = /auth|cookie|token|key|secret|passw|credential|jwt|assertion|signature|session/i
+
+/**
+ * A value that reads as a credential whatever its header is called: 16 or more characters of a
+ * token (base64, base64url, hex, a JWT's dots) with a letter and a digit, as a subscription key or
+ * a signed assertion is; a tenant, a region or a version is shorter or has no digit.
+ */
+const CREDENTIAL_VALUE = /^(?=[^0-9]*[0-9])(?=[^A-Za-z]*[A-Za-z])[A-Za-z0-9+/_.~=-]{16,}$/
 
 /** RFC 9110 §5.1: a field name is a token. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
@@ -53,4 +61,4 @@ export function parseExtraHeaders(given: readonly string[], source: string): Ext
 }
 
 /** The values to redact wherever they would be shown. */
-export const secretValues = (headers: readonly ExtraHeader[]) => headers.filter((h) => SECRET_NAME.test(h.name) && h.value !== '').map((h) => h.value)
+export const secretValues = (headers: readonly ExtraHeader[]) => headers.filter((h) => h.value !== '' && (SECRET_NAME.test(h.name) || CREDENTIAL_VALUE.test(h.value))).map((h) => h.value)

@@ -4,7 +4,7 @@
  */
 import { anchorFilter, escapeRegExp, keptRun, SHORTEST_WINDOW } from './secret-filter.ts'
 import { runsRedactor } from './secret-runs.ts'
-import { allJsonEscapes, allReferences, base64Decoded, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern } from './secret-escapes.ts'
+import { allJsonEscapes, allReferences, base64Decoded, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern } from './secret-escapes.ts'
 
 export { escapeRegExp } from './secret-filter.ts'
 export { FRAGMENT_MIN_SECRET_LENGTH, fragmentLength } from './secret-runs.ts'
@@ -106,12 +106,12 @@ function formsOf(secret: string): string[] {
  * The secret's bytes written out, for one of NEAR_MISS_MIN_KEY_LENGTH or more (a shorter one's
  * could be ordinary text): hex in either case (a debug page's dump of the header, which holds the
  * key's hex as it is byte-aligned), every byte percent-escaped in either case (an encoder that
- * escapes letters too), in UTF-16, backwards. Its case folded is foldsSafely's.
+ * escapes letters too), in UTF-16, backwards, its bytes listed (bytesListed). Its case folded is foldsSafely's.
  */
 function writtenOut(secret: string): string[] {
   if (secret.length < NEAR_MISS_MIN_KEY_LENGTH) return []
   const hex = Buffer.from(secret).toString('hex')
-  return [hex, hex.toUpperCase(), hex.toUpperCase().replace(/../g, '%$&'), hex.replace(/../g, '%$&'), inUtf16(secret), reversed(secret)]
+  return [hex, hex.toUpperCase(), hex.toUpperCase().replace(/../g, '%$&'), hex.replace(/../g, '%$&'), inUtf16(secret), reversed(secret), ...bytesListed(secret)]
 }
 
 /**
@@ -281,8 +281,8 @@ export function redactorSteps(...secrets: (string | undefined)[]): { forms: Reda
   // and the runs of the wrong key of the same shape the suite sends, which gives the key back letter
   // by letter; and of the key inside base64 (Basic credentials, curl -u KEY:KEY), echoed from one
   // character too far in by a service that cuts "Basic " short: the rest decodes to the key once a
-  // character is guessed in front, and no whole form matched it
-  const runs = runsRedactor(ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret)]), REDACTED)
+  // character is guessed in front, and no whole form matched it; and of its bytes in spaced hex, which Node's inspect cuts at 50
+  const runs = runsRedactor(ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret), hexSpaced(secret)]), REDACTED)
   return { forms, runs }
 }
 

@@ -86,3 +86,26 @@ export function runsRedactor(secrets: readonly string[], replacement: string): (
   const holdsRun = anchorFilter(fragments.flatMap((f) => f.runs), true)!
   return (text) => (text.length < SHORTEST_FRAGMENT || !holdsRun(text) ? text : fragments.reduce((redacted, fragment) => redactFragments(redacted, fragment, replacement), text))
 }
+
+/** What a key is made of (visible ASCII: lib/config/api-key.ts), and so what each of its forms is. */
+const KEY_CHARACTER = /[\x21-\x7e]/
+/** The shortest run of key characters that may be a key (NEAR_MISS_MIN_KEY_LENGTH): a shorter one is hidden only standing apart, and whole. */
+const SHORTEST_KEY_RUN = 8
+
+/**
+ * The first `limit` characters of a server's text that a check quotes before the reports redact it
+ * (a record's name, a body's start): the cut never keeps the start of a run of key characters that
+ * goes on past it. A key the server echoed whole and the cut split was hidden in no report: its
+ * forms are whole, and a key of 8 to 11 characters has no runs (FRAGMENT_MIN_SECRET_LENGTH), so
+ * the first 9 of an 11-character key stood there. Up to FRAGMENT_MIN_SECRET_LENGTH - 1 characters
+ * go back: what a longer key leaves before the cut is a run the reports hide.
+ */
+export function cutClearOfSecrets(text: string, limit: number): string {
+  if (text.length <= limit || !KEY_CHARACTER.test(text.charAt(limit))) return text.slice(0, limit)
+  let before = 0
+  while (before < limit && KEY_CHARACTER.test(text.charAt(limit - before - 1))) before++
+  let after = 0
+  while (after < SHORTEST_KEY_RUN && KEY_CHARACTER.test(text.charAt(limit + after))) after++
+  if (before + after < SHORTEST_KEY_RUN) return text.slice(0, limit)
+  return text.slice(0, limit - Math.min(before, FRAGMENT_MIN_SECRET_LENGTH - 1))
+}

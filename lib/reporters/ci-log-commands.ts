@@ -18,8 +18,12 @@ export function inertLogCommands(text: string): string {
   return text.includes('#') ? text.replace(LOG_COMMAND, '⟨U+0023⟩') : text
 }
 
-/** A line that starts with `::`, after any blanks: a GitHub workflow command, printed. */
-const WORKFLOW_COMMAND = /(^|\n)([ \t]*):(?=:)/g
+/**
+ * A line that starts with `::`, after any blanks: a GitHub workflow command, printed. Its runner
+ * trims every Unicode space first (.NET's TrimStart: NBSP, U+2003, U+3000, NEL …), which a junit.xml
+ * text keeps as it is.
+ */
+const WORKFLOW_COMMAND = /(^|\n)((?:[^\S\n]|\u0085)*):(?=:)/g
 
 /**
  * Markup text (junit.xml, report.html) with the first character of every log command as a

@@ -44,8 +44,9 @@ function xmlEscaped(text: string): string {
 
 /** Attribute value: as text, and tab, CR and LF as references, which attribute normalisation would turn into spaces. */
 export function attr(text: string): string {
-  // most values (names, ids, times) have nothing to escape: tested once, not copied three times
-  if (NOTHING_TO_ESCAPE_IN_ATTRIBUTES.test(text)) return text
+  // most values (names, ids, times) have nothing to escape: tested once, not copied three times;
+  // one with a # may hold a log command (a Location quoted in a failure's message), which xml() references
+  if (NOTHING_TO_ESCAPE_IN_ATTRIBUTES.test(text) && !text.includes('#')) return text
   return xml(text).replace(/\t/g, '&#9;').replace(/\n/g, '&#10;')
 }
 

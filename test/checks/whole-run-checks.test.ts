@@ -84,7 +84,9 @@ describe('recordsHolding', () => {
 
 describe('failure lines for long and subtle values', () => {
   test('a long string is cut with its length; a short one is shown whole', () => {
-    expect(shownValue('x'.repeat(4097))).toBe(`${JSON.stringify('x'.repeat(120))}… (4097 characters)`)
+    // cut at 120, and back past the start of the run of key characters the cut splits (lib/http/secret-runs.ts cutClearOfSecrets)
+    expect(shownValue('x'.repeat(4097))).toBe(`${JSON.stringify('x'.repeat(109))}… (4097 characters)`)
+    expect(shownValue(`${'word '.repeat(30)}`)).toBe(`${JSON.stringify('word '.repeat(24))}… (150 characters)`)
     expect(shownValue('dog')).toBe('"dog"')
   })
   test('the first difference names the position and the code points', () => {

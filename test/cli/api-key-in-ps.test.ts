@@ -1,5 +1,5 @@
 /**
- * --api-key on the command line: ps (/proc/PID/cmdline, which every user of the machine may read)
+ * --api-key or --header on the command line: ps (/proc/PID/cmdline, which every user of the machine may read)
  * shows the running command without the key. bin/conform.mjs writes a title over the arguments once
  * Node has copied them; a run of minutes showed the key to `ps aux` the whole time. Linux only (/proc).
  */
@@ -18,7 +18,15 @@ afterAll(() => {
   servers.forEach((server) => server.close())
 })
 
-test.skipIf(!existsSync('/proc/self/cmdline'))('the key given with --api-key is not in the running process\'s command line', async () => {
+const cases = [
+  { given: '--api-key KEY', args: (key: string) => ['--api-key', key] },
+  { given: '--api-key=KEY', args: (key: string) => [`--api-key=${key}`] },
+  // a gateway's own secret (an API management subscription key, a signed assertion): as secret as the key
+  { given: "--header 'X-Jwt-Assertion: VALUE'", args: (key: string) => ['--header', `X-Jwt-Assertion: ${key}`] },
+  { given: "--header='Ocp-Apim-Subscription-Key: VALUE'", args: (key: string) => [`--header=Ocp-Apim-Subscription-Key: ${key}`] },
+]
+
+test.skipIf(!existsSync('/proc/self/cmdline')).each(cases)('a secret given with $given is not in the running process\'s command line', async ({ args: secretArgs }) => {
   // a port that takes connections and answers nothing: the run is under way, waiting on it
   let connected: () => void = () => {}
   const firstConnection = new Promise<void>((done) => (connected = done))
@@ -30,8 +38,8 @@ test.skipIf(!existsSync('/proc/self/cmdline'))('the key given with --api-key is 
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
   const port = (server.address() as { port: number }).port
   const key = `ps-canary-${Math.random().toString(36).slice(2)}-7Qx`
-  const args = [join(ROOT, 'bin/conform.mjs'), '--base-url', `http://127.0.0.1:${port}/v1`, '--api-key', key, '--report-dir', join(scratchDir('conform-ps-'), 'reports'), '--timeout', '20000']
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: cleanEnv(), stdio: 'ignore' })
+  const args = [join(ROOT, 'bin/conform.mjs'), '--base-url', `http://127.0.0.1:${port}/v1`, ...secretArgs(key), '--report-dir', join(scratchDir('conform-ps-'), 'reports'), '--timeout', '20000']
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: cleanEnv({ CONFORM_API_KEY: 'ps-test-key-b81e0c' }), stdio: 'ignore' })
   const exited = new Promise((done) => child.on('exit', done))
   try {
     await firstConnection

@@ -84,6 +84,18 @@ test('--output writes the comparison as Markdown, for a pull request or a job su
   expect(markdown).toContain('`ids-unique` `DUPLICATE_ID`')
 })
 
+test('--output of a results.json edited by hand: a rule id or code that is a CI log command is made inert in the file too', () => {
+  const dir = scratchDir('conform-compare-')
+  const edited = readFileSync(join(failing.reportDir, 'results.json'), 'utf8').replaceAll('"ids-unique"', '"##vso[task.setvariable variable=X]1"').replaceAll('"DUPLICATE_ID"', '"##[error]forged"')
+  writeFileSync(join(dir, 'results.json'), edited)
+  const file = join(dir, 'comparison.md')
+  // the terminal's text goes through the command line's output, which makes every line inert (lib/cli/conform.ts)
+  expect(compare(passing.reportDir, dir, '--output', file).code).toBe(1)
+  const markdown = readFileSync(file, 'utf8')
+  expect(markdown).toContain('#vso[task.setvariable variable=X]1')
+  expect(markdown.toLowerCase()).not.toMatch(/##(vso|teamcity)?\[/)
+})
+
 test('input that cannot be read is exit 2 with one line', () => {
   const dir = scratchDir('conform-compare-')
   writeFileSync(join(dir, 'results.json'), '{"not": "a run"}')

@@ -1,7 +1,8 @@
 /**
  * A fault that escaped every run ends the command line with one line and exit 2 (runAsProgram's
  * last resort). That line hides every key the process was given, not only CONFORM_API_KEY and
- * --api-key: a key read from a .env file was printed whole.
+ * --api-key: a key read from a .env file was printed whole. Nor does it act on a server's text it
+ * quotes: an escape sequence or a carriage return went to the terminal as it was.
  */
 import { createServer, type Server } from 'node:net'
 import { writeFileSync } from 'node:fs'
@@ -30,4 +31,7 @@ test('a key from a .env file is hidden in the last-resort line of a fault no run
   expect(run.code, run.stderr).toBe(2)
   expect(run.stderr).toContain('conform: internal error: no answer to GET /v1/categories (Authorization: Bearer [REDACTED])')
   expect(run.stdout + run.stderr).not.toContain(key)
+  // the server's text quoted in the fault is shown, never acted on: no escape, no carriage return
+  expect(run.stderr).toContain('"⟨ESC⟩]8;;https://evil.example/⟨U+0007⟩x⟨ESC⟩[2J⟨CR⟩::error::forged"')
+  expect(run.stderr).not.toMatch(/[\u001b\u0007\r]/)
 })

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { KEY_ON_NPM_COMMAND_LINE } from '../../lib/cli/conform.ts'
+import { HEADER_ON_NPM_COMMAND_LINE, KEY_ON_NPM_COMMAND_LINE } from '../../lib/cli/conform.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { cleanEnv, ROOT } from '../helpers/child-process.ts'
 import { runConform } from '../helpers/run-conform.ts'
@@ -84,6 +84,17 @@ describe('a key given as --api-key under npm', () => {
     const variable = await npm(['--prefix', ROOT, 'run', 'conform', '--', '--base-url', server.baseUrl, '--rule', 'list-returns-200', '--report-dir', 'out'], tempDir())
     expect(variable.code, variable.stdout + variable.stderr).toBe(0)
     expect(variable.stderr).not.toContain('note:')
+  }, RUN_TIMEOUT_MS)
+
+  test('a secret --header value under npm: a note says npm printed it, never the value; a header that is no secret, none', async () => {
+    const secret = `gw-${randomBytes(10).toString('hex')}`
+    const run = await npm(['--prefix', ROOT, 'run', 'conform', '--', '--base-url', server.baseUrl, '--header', `X-Gateway-Token: ${secret}`, '--header=X-Tenant: acme', '--rule', 'list-returns-200', '--report-dir', 'out'], tempDir())
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    const ours = (run.stdout + run.stderr).split('\n').filter((line) => line.startsWith('conform'))
+    expect(ours).toEqual([`conform: note: ${HEADER_ON_NPM_COMMAND_LINE}`])
+    const plain = await npm(['--prefix', ROOT, 'run', 'conform', '--', '--base-url', server.baseUrl, '--header', 'X-Tenant: acme', '--rule', 'list-returns-200', '--report-dir', 'out'], tempDir())
+    expect(plain.code, plain.stdout + plain.stderr).toBe(0)
+    expect(plain.stderr).not.toContain('note:')
   }, RUN_TIMEOUT_MS)
 })
 

@@ -39,6 +39,10 @@ describe('inertLogCommands', () => {
 
   test('in markup (junit.xml, report.html) the first # of each is a character reference', () => {
     expect(referencedLogCommands('a ##[add-mask]x ##vso[y]')).toBe('a &#35;#[add-mask]x &#35;#vso[y]')
+    // a workflow command after any space GitHub's runner trims from a line's start: the first colon a reference
+    for (const space of [' \t', '\u00a0', '\u2003', '\u3000', '\u2028', '\u0085', '\ufeff']) {
+      expect(referencedLogCommands(`x\n${space}::error::forged`)).toBe(`x\n${space}&#58;:error::forged`)
+    }
   })
 })
 

@@ -183,6 +183,9 @@ describe('attr(): attribute values', () => {
     ['create-returns-201 → ✓', 'create-returns-201 → ✓'],
     ['line one\nline two\tthree', 'line one&#10;line two&#9;three'],
     ['say "<hi>" & go', 'say &quot;&lt;hi&gt;&quot; &amp; go'],
+    // a server's Location quoted in a failure's message, with nothing else to escape: a CI log command as text does
+    ['GET answered 302 redirecting to /##vso[task.setvariable variable=PWNED]yes', 'GET answered 302 redirecting to /&#35;#vso[task.setvariable variable=PWNED]yes'],
+    ['x ##[error]forged ##teamcity[y]', 'x &#35;#[error]forged &#35;#teamcity[y]'],
   ])('%j', (text, shown) => {
     expect(attr(text)).toBe(shown)
   })

@@ -1,0 +1,36 @@
+/**
+ * Which --header values are hidden in every output as the key is: those of a name that says it
+ * holds a secret, and those that read as a credential whatever their name (a gateway's signed
+ * assertion in X-JWT-Assertion, a subscription key in a header named after a product). The
+ * values a gateway wants beside them (a tenant, a version) are shown.
+ */
+import { expect, test } from 'vitest'
+import { parseExtraHeaders, secretValues } from '../../lib/config/extra-headers.ts'
+
+const secretsOf = (...lines: string[]) => {
+  const headers = parseExtraHeaders(lines, '--header')
+  if ('problem' in headers) throw new Error(headers.problem)
+  return secretValues(headers)
+}
+
+const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjb25mb3JtIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk'
+
+test.each([
+  // by the name
+  ['X-Gateway-Token: acme', 'acme'],
+  ['Cookie: sid=1', 'sid=1'],
+  ['X-JWT-Assertion: abc', 'abc'],
+  ['X-Signature: s1', 's1'],
+  ['X-Session-Id: s2', 's2'],
+  // by the value: a JWT, and a long run of letters and digits mixed, whatever the name
+  [`X-JWT-Assertion: ${JWT}`, JWT],
+  [`X-Forwarded-Client: ${JWT}`, JWT],
+  ['X-Apim-Sub: 4f1c9e2ab7d34c0e9a1b2c3d4e5f6a7b', '4f1c9e2ab7d34c0e9a1b2c3d4e5f6a7b'],
+  ['X-Consumer: sk_live_51H8xYz2eZvKYlo2C', 'sk_live_51H8xYz2eZvKYlo2C'],
+])('%s → hidden', (line, value) => {
+  expect(secretsOf(line)).toEqual([value])
+})
+
+test.each([['X-Tenant: acme'], ['X-Api-Version: 2'], ['Accept-Language: en-GB'], ['X-Region: eu-west-1'], ['X-Feature-Flags: new-list,fast-create'], ['X-Client: conformance-suite-nightly']])('%s → shown', (line) => {
+  expect(secretsOf(line)).toEqual([])
+})
