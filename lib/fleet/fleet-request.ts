@@ -10,6 +10,8 @@ import { parseFlags } from '../config/options.ts'
 export interface FleetRequest {
   baseUrls: string[]
   targetsFile?: string
+  /** Every --targets given, when more than one was: a fleet reads one file, and the last alone read would leave the others' deployments out of a verdict that looks whole. */
+  targetsFiles?: string[]
   /** The arguments without --base-url and --targets: the options every deployment shares. */
   shared: string[]
 }
@@ -20,7 +22,7 @@ export interface FleetRequest {
  * run's reading of them says what is wrong).
  */
 export function fleetRequest(argv: readonly string[]): FleetRequest | undefined {
-  const table = CONFORM_OPTIONS.map((o) => (o.flag === 'base-url' ? { ...o, kind: 'list' as const } : o))
+  const table = CONFORM_OPTIONS.map((o) => (o.flag === 'base-url' || o.flag === 'targets' ? { ...o, kind: 'list' as const } : o))
   let flags: ReturnType<typeof parseFlags>
   try {
     flags = parseFlags(table, argv)
@@ -29,7 +31,8 @@ export function fleetRequest(argv: readonly string[]): FleetRequest | undefined 
   }
   if (flags.help || flags.version || flags['list-rules']) return undefined
   const baseUrls = (flags['base-url'] as string[] | undefined) ?? []
-  const targetsFile = flags.targets as string | undefined
+  const targetsFiles = (flags.targets as string[] | undefined) ?? []
+  const targetsFile = targetsFiles.at(-1)
   if (targetsFile === undefined && baseUrls.length < 2) return undefined
   // the arguments parsed: every --base-url and --targets token is the flag, the next one its value
   const shared: string[] = []
@@ -38,6 +41,6 @@ export function fleetRequest(argv: readonly string[]): FleetRequest | undefined 
     if (arg === '--base-url' || arg === '--targets') i++
     else if (!arg.startsWith('--base-url=') && !arg.startsWith('--targets=')) shared.push(arg)
   }
-  return { baseUrls, ...(targetsFile !== undefined ? { targetsFile } : {}), shared }
+  return { baseUrls, ...(targetsFile !== undefined ? { targetsFile } : {}), ...(targetsFiles.length > 1 ? { targetsFiles } : {}), shared }
 }
 
