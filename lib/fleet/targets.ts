@@ -269,7 +269,7 @@ export interface KeysOfTheFile {
 
 export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd: string, secrets: string[]): { shared: Config; deployments: FleetDeploymentConfig[] } {
   if (request.targetsFile !== undefined && request.baseUrls.length > 0) throw new ConfigError('give --targets FILE or --base-url, not both: the file lists every deployment')
-  if (request.targetsFiles !== undefined) throw new ConfigError(`--targets is given ${request.targetsFiles.length} times (${request.targetsFiles.join(', ')}): a fleet reads one targets file; list every deployment in it, or run each file as a fleet of its own (--report-dir apart) and join them with merge (docs/ci.md)`)
+  if (request.problem !== undefined) throw new ConfigError(request.problem)
   // an empty CONFORM_BASE_URL hides any in the environment or a .env file: the deployments come from the flags
   const shared = loadConfig(request.shared, { ...env, CONFORM_BASE_URL: '' }, cwd)
   if (shared.updateBaseline) throw new ConfigError('--update-baseline writes the failures of one deployment; run it with one --base-url')
