@@ -16,6 +16,7 @@ import { writeFleetReports } from '../fleet/fleet-reports.ts'
 import { noteStaleRuns } from '../fleet/stale-runs.ts'
 import { labelProblem, MAX_DEPLOYMENTS, tooManyDeployments } from '../fleet/targets.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
+import { plural } from '../reporters/wording.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
 import { JOURNAL_FILE } from '../runner/report-files.ts'
 import { flagHint, optionName } from '../config/closest-name.ts'
@@ -155,7 +156,9 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   const twice = copiedRuns(deployments, runs)
   const found = deployments.length - twice.length
   const copies = twice.length > 0 ? ` (${twice.map(([a, b]) => `${a} and ${b}`).join(', ')} hold the same run, one job's reports under two names)` : ''
-  const missing = expect !== undefined && found !== Number(expect) ? `${expect} deployments expected (--expect), ${found} found${copies}: a job whose reports are missing was not judged` : undefined
+  // more than expected is no job missing: a folder of another run (an earlier workflow's, left in the workspace) or of a deployment outside the matrix
+  const why = found < Number(expect) ? 'a job whose reports are missing was not judged' : 'a folder of another run (a workspace that keeps its files, an entry dropped from the matrix) or a deployment outside the matrix is among them; give only the folders of this run\'s jobs'
+  const missing = expect !== undefined && found !== Number(expect) ? `${plural(Number(expect), 'deployment')} expected (--expect), ${found} found${copies}: ${why}` : undefined
   if (missing !== undefined) errors.push(missing)
   const fleet = fleetOf(deployments, runs, tool, errors.length > 0 ? errors.join('; ') : undefined)
   try {

@@ -301,3 +301,12 @@ describe('merge --expect of one job\'s reports under two names (two artifact pat
     expect(own.fleet.error).toBeUndefined()
   })
 })
+
+describe('merge --expect past the folders of this run (a stale folder of an earlier workflow joined)', () => {
+  test('no verdict, and the line says a folder too many, not that a job is missing', () => {
+    const m = merge([folder('more-eu', passed()), folder('more-us', passed()), '--expect', '1'], 'out-expect-more')
+    expect(m.code).toBe(2)
+    expect(m.stdout).toMatch(/^Fleet: NOT JUDGED \(exit 2\): 2 of 2 passed; 1 deployment expected \(--expect\), 2 found: a folder of another run .* is among them; give only the folders of this run's jobs$/m)
+    expect(m.stdout).not.toMatch(/missing/)
+  })
+})
