@@ -71,6 +71,7 @@ describe('merge of a folder whose results.json is missing or not a run\'s', () =
     ['problems that are not a list', { problems: 'oops' }, /it has no runId, rules or problems/],
     // edited to pass beside checks that failed (the fleet's junit.xml listed their failures under a PASS), or with its rules emptied
     ['a failed rule edited to pass', { verdict: 'pass', exitCode: 0, rules: (failed().rules as { status: string }[]).map((r) => ({ ...r, status: r.status === 'fail' ? 'pass' : r.status })) }, /its rule "create-echoes-fields" is "pass" while a check of it failed/],
+    ['a fail whose failed rule was taken out', { rules: (failed().rules as { status: string }[]).filter((r) => r.status !== 'fail') }, /its verdict is fail, with no must-rule failed and no problem of its run/],
     ['a pass with its rules emptied', { verdict: 'pass', exitCode: 0, rules: [] }, /its verdict is pass, with no rule judged/],
     ['an incomplete run edited to pass', { verdict: 'pass', exitCode: 0, rules: passed().rules, problems: [{ kind: 'deadline', message: 'the run did not finish within 60000 ms (--deadline)' }] }, /its verdict is pass, beside a problem of its run, which no pass has: "the run did not finish within 60000 ms/],
   ])('%s: that deployment not judged, said so; the other\'s failure is the verdict', (name, change, says) => {
