@@ -256,6 +256,15 @@ describe('a deployment whose failed rules all met one fault (a gateway answering
     expect(fleetHtml(page)).toContain(`failed by one fault, ${fault}, in 3 rules: <code>list-returns-200</code>`)
   })
 
+  test('the fault met by every failed rule, one of which also failed otherwise (a create answered 200): no one fault, the rules as they are', () => {
+    // a loaded run's timeouts met every failed rule, and the line read "failed by one fault, 66 of 276 requests got no answer", hiding the 200
+    const answered200 = check('POST /categories with name only → 201', 'fail', { exchanges: [exchange({}, 200, '{"id":1,"name":"x"}')], failure: { code: 'UNEXPECTED_STATUS', message: 'POST answered 200, expected 201', expected: 'status 201', actual: 'status 200' }, recurrence: { attempts: 3, failures: 3, kind: 'deterministic' } })
+    const both = runResult((id) => (GATEWAY_RULES.includes(id) ? [fault502(`${id} check`), ...(id === 'create-returns-201' ? [answered200] : [])] : [check(`${id} check`, 'pass')]))
+    const d = deploymentOf('both', 'https://b.example/v1', 'b/report.html', both)
+    expect(d.fault).toBeUndefined()
+    expect(fleetTerminal(fleetOf([d], [both], TOOL), 'fleet.html')).toMatch(/^FAIL {8}both {2}https:\/\/b\.example\/v1 {2}failed: list-returns-200, create-returns-201, auth-invalid-key-401$/m)
+  })
+
   test('a results.json whose journal or options cannot be counted (merge reads one edited by hand): its rules as they are, no fault', () => {
     for (const edited of [{ ...gateway, journal: {} }, { ...gateway, journal: [null] }, { ...gateway, options: undefined }]) {
       const d = deploymentOf('gw', 'https://gw.example/v1', 'gw/report.html', edited as unknown as RunFile)
