@@ -85,7 +85,10 @@ export function deploymentDetail(d: FleetDeployment): string {
   // a pass its baseline made says so: the rules it names failed, and were excused
   if (known) return `passed with ${known}${notVerifiedDetail(d)}`
   if (d.verdict !== 'pass') return ''
-  return d.notVerifiedRules === undefined && d.selectedRules === undefined ? 'every must-rule passed' : `every must-rule that ran passed${d.selectedRules === undefined ? '' : ` (--rule ${d.selectedRules.join(', ')})`}${notVerifiedDetail(d)}`
+  const selected = d.selectedRules === undefined ? '' : ` (--rule ${d.selectedRules.join(', ')})`
+  // a read-only deployment given only rules about creating ran none: "every must-rule that ran passed" said a pass of nothing
+  if (d.notVerifiedRules !== undefined && Object.values(d.rules).every((status) => status === 'skip')) return `no rule verified${selected}${notVerifiedDetail(d)}`
+  return d.notVerifiedRules === undefined && d.selectedRules === undefined ? 'every must-rule passed' : `every must-rule that ran passed${selected}${notVerifiedDetail(d)}`
 }
 
 /** What a pass adds for the must-rules its run did not verify (--read-only, --max-writes, --rule), as its own report says them, or ''. */
