@@ -113,7 +113,11 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
       if (dirname(dir) === outDir && (FLEET_FILES as readonly string[]).includes(basename(dir)) && statSync(dir, { throwIfNoEntry: false })?.isFile()) continue
       if (dir === outDir) throw new Error(`${given} is the --report-dir too: the fleet's junit.xml would replace its own; give OUT as the folder the report folders are in`)
       // a shell pattern that matched nothing comes as it was written (fleet/*/): say so, not that its name is no label
-      if (!folderStat(dir, given)?.isDirectory()) throw new Error(`${given} is no folder${/[*?[]/.test(given) ? ' (a pattern that matched nothing: did the jobs upload their reports?)' : ''}`)
+      const stat = folderStat(dir, given)
+      // a run's results.json given (as compare takes one): its folder is the deployment, and its name the label
+      const file = stat?.isFile() ? `: a file; give the folder that holds it${basename(dir) === 'results.json' ? `, ${dirname(given) || '.'} (its name is the deployment's label)` : ''}` : ''
+      const pattern = /[*?[]/.test(given) ? ' (a pattern that matched nothing: did the jobs upload their reports?)' : undefined
+      if (!stat?.isDirectory()) throw new Error(`${given} is no folder${pattern ?? (stat === undefined ? ' (nothing is there)' : file)}`)
       const { inputs, error } = inputsOf(dir, given)
       if (error !== undefined) errors.push(error)
       // a fleet.json another job wrote may list any number: each is a row, a file read and a testsuite

@@ -311,3 +311,16 @@ describe('merge --expect past the folders of this run (a stale folder of an earl
     expect(m.stdout).not.toMatch(/missing/)
   })
 })
+
+describe('merge of a run\'s results.json given in place of its folder (as compare takes one)', () => {
+  test('exit 2, and the line names the folder to give, whose name is the label; a path where nothing is says so', () => {
+    const eu = folder('eu-file', passed())
+    let stderr = ''
+    const code = mergeMain([join(eu, 'results.json'), join(scratch, 'nowhere-at-all'), '--report-dir', join(scratch, 'out-file')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})
+    expect(code).toBe(2)
+    expect(stderr).toBe(`conform merge: ${join(eu, 'results.json')} is no folder: a file; give the folder that holds it, ${eu} (its name is the deployment's label)\n`)
+    stderr = ''
+    mergeMain([join(scratch, 'nowhere-at-all'), '--report-dir', join(scratch, 'out-file')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})
+    expect(stderr).toBe(`conform merge: ${join(scratch, 'nowhere-at-all')} is no folder (nothing is there)\n`)
+  })
+})
