@@ -17,6 +17,7 @@ import { noteStaleRuns } from '../fleet/stale-runs.ts'
 import { labelProblem, MAX_DEPLOYMENTS, tooManyDeployments } from '../fleet/targets.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { plural } from '../reporters/wording.ts'
+import { journalBaseUrl } from '../fleet/run-folder-words.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
 import { JOURNAL_FILE } from '../runner/report-files.ts'
 import { flagHint, optionName } from '../config/closest-name.ts'
@@ -147,7 +148,7 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
         const page = ['report.html', JOURNAL_FILE, 'results.json'].find((name) => existsSync(join(input.dir, name))) ?? 'report.html'
         const report = relative(outDir, join(input.dir, page)).split(sep).join('/')
         runs.push(run)
-        deployments.push(deploymentOf(input.label, input.baseUrl ?? run.baseUrl ?? '(not recorded)', report, run))
+        deployments.push(deploymentOf(input.label, input.baseUrl ?? run.baseUrl ?? journalBaseUrl(input.dir) ?? '(not recorded)', report, run))
       }
     }
   } catch (error) {

@@ -214,8 +214,9 @@ describe('merge of the folder of a job killed mid-run (its journal, no results.j
     const m = merge([dir, folder('us-beside-killed', failed())], 'out-killed')
     expect(m.code).toBe(1)
     expect(m.fleet.deployments[0]?.reason).toMatch(/eu-killed\/results\.json: no such file, beside a journal\.ndjson of 4 requests sent \(3 POSTs, 2 of them with no answer in it: writes that may have been made, each line holding its body\) and 1 refused before sending: the run was stopped before it wrote its reports \(a job killed or timed out\); its journal says what it sent$/)
-    // its page links the journal it left, not a report.html that is not there
+    // its page links the journal it left, not a report.html that is not there; its row names the address the journal's list went to, not "(not recorded)"
     expect(m.fleet.deployments[0]?.report).toMatch(/eu-killed\/journal\.ndjson$/)
+    expect(m.fleet.deployments[0]?.baseUrl).toBe('https://eu.example/v1')
     expect(readFileSync(join(scratch, 'out-killed', 'fleet.md'), 'utf8')).toMatch(/\| \[journal\.ndjson\]\([^)]*eu-killed\/journal\.ndjson\) \|$/m)
     // its neighbour holds a results.json alone: the link goes to that, not to a report.html that is not there
     expect(m.fleet.deployments[1]?.report).toMatch(/us-beside-killed\/results\.json$/)
