@@ -163,7 +163,9 @@ export function readTargetsFile(path: string, cwd: string, keys?: KeysOfTheFile)
   }
   const list = (data as { deployments?: unknown } | null)?.deployments
   if (typeof data !== 'object' || data === null || Array.isArray(data) || !Array.isArray(list) || list.length === 0) {
-    throw new ConfigError(`the targets file ${path} must hold "deployments:", a list of entries with label, baseUrl and apiKeyEnv (docs/ci.md)`)
+    // a list at the top (a JSON user's first try) or an empty one is said as such
+    const shape = Array.isArray(data) ? 'holds a list at its top: put it under "deployments:" ({"deployments": [...]} in JSON)' : Array.isArray(list) ? 'lists no deployment: "deployments:" holds none' : 'must hold "deployments:", a list of entries with label, baseUrl and apiKeyEnv'
+    throw new ConfigError(`the targets file ${path} ${shape} (docs/ci.md)`)
   }
   if (list.length > MAX_DEPLOYMENTS) throw new ConfigError(`the targets file ${path} ${tooManyDeployments('lists', list.length)}`)
   // every key the file's entries name, hidden before any entry is checked: a key pasted into the
