@@ -57,7 +57,8 @@ export function fleetRequest(argv: readonly string[]): FleetRequest | undefined 
     else if (!arg.startsWith('--base-url=') && !arg.startsWith('--targets=')) shared.push(arg)
   }
   // a key is never shown, a file's name is; --api-key beside --targets has its own line (lib/fleet/targets.ts)
-  const twice = Object.keys(ONCE).find((flag) => ((flags[flag] as string[] | undefined)?.length ?? 0) > 1 && !(flag === 'api-key' && targetsFile !== undefined))
+  // the same value again (a package.json script's flag, and the user's) says nothing other
+  const twice = Object.keys(ONCE).find((flag) => new Set((flags[flag] as string[] | undefined) ?? []).size > 1 && !(flag === 'api-key' && targetsFile !== undefined))
   const given = twice === undefined ? [] : (flags[twice] as string[])
   const problem = twice === undefined ? undefined : `--${twice} is given ${given.length} times${twice === 'api-key' ? '' : ` (${given.join(', ')})`}: ${ONCE[twice]} (docs/ci.md)`
   return { baseUrls, ...(targetsFile !== undefined ? { targetsFile } : {}), ...(problem !== undefined ? { problem } : {}), shared }
