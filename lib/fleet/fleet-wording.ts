@@ -55,12 +55,14 @@ export function fleetHeadline(fleet: FleetResult): string {
   const named = (pick: (d: FleetDeployment) => boolean) => fleet.deployments.filter(pick).map((d) => d.label).join(', ')
   const parts = [`${passed} of ${deployments} passed`]
   // a pass its baseline made is not a pass like the others: the headline names it
-  const byBaseline = named((d) => d.exitCode === 0 && d.knownRules !== undefined)
+  const excused = fleet.deployments.filter((d) => d.exitCode === 0 && d.knownRules !== undefined)
+  // "us, eu with known failures its baseline excused" read as us's pass and eu's by its baseline
+  const byBaseline = excused.length < 2 ? named((d) => excused.includes(d)) : `${excused.slice(0, -1).map((d) => d.label).join(', ')} and ${excused.at(-1)?.label}`
   // nor is a pass of the must-rules that ran (--read-only, --rule): the headline says which passed so
   const partly = fleet.deployments.filter((d) => d.exitCode === 0 && (d.notVerifiedRules !== undefined || d.selectedRules !== undefined)).map((d) => d.label)
   // a fleet run --read-only or --rule: every pass is one of them, and naming each says nothing more
   const partlyWho = partly.length > 1 && partly.length === passed ? 'each' : partly.join(', ')
-  const passNotes = [byBaseline && `${byBaseline} with known failures its baseline excused`, partlyWho && `${partlyWho} with must-rules not verified`].filter((note) => note !== '')
+  const passNotes = [byBaseline && `${byBaseline} with known failures ${excused.length < 2 ? 'its baseline' : 'their baselines'} excused`, partlyWho && `${partlyWho} with must-rules not verified`].filter((note) => note !== '')
   if (passNotes.length > 0) parts[0] += ` (${passNotes.join('; ')})`
   if (failed > 0) parts.push(`${failed} failed (${named((d) => d.exitCode === 1)})`)
   if (notJudged > 0) parts.push(`${notJudged} could not be judged (${named((d) => d.exitCode === 2)})`)
