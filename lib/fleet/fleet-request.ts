@@ -27,6 +27,8 @@ const ONCE: Readonly<Record<string, string>> = {
   targets: 'a fleet reads one targets file; list every deployment in it, or run each file as a fleet of its own (--report-dir apart) and join them with merge',
   'api-key': 'the deployments of repeated --base-url share one key; for a key each, list them in a --targets file, each with the variable of its key (apiKeyEnv)',
   baseline: "a fleet's --baseline is one file for every deployment; a deployment's own goes in its --targets entry (baseline:)",
+  // .env.NAME may set CONFORM_API_KEY: the last profile's key went to every deployment
+  env: "a fleet reads one .env profile, for every deployment; a deployment's own key goes in a --targets file, with the variable of its key (apiKeyEnv)",
   'ca-cert': "a fleet's --ca-cert is every deployment's; a deployment's own goes in its --targets entry (caCert:)",
   'client-cert': "a fleet's --client-cert is presented to every deployment; a deployment's own goes in its --targets entry (clientCert:)",
   'client-key': "a fleet's --client-key is every deployment's; a deployment's own goes in its --targets entry (clientKey:)",
