@@ -16,6 +16,8 @@ import { writeFleetReports } from '../fleet/fleet-reports.ts'
 import { noteStaleRuns } from '../fleet/stale-runs.ts'
 import { labelProblem, MAX_DEPLOYMENTS, tooManyDeployments } from '../fleet/targets.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
+import { plural } from '../reporters/wording.ts'
+import { journalBaseUrl } from '../fleet/run-folder-words.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
 import { JOURNAL_FILE } from '../runner/report-files.ts'
 import { flagHint, optionName } from '../config/closest-name.ts'
@@ -112,7 +114,11 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
       if (dirname(dir) === outDir && (FLEET_FILES as readonly string[]).includes(basename(dir)) && statSync(dir, { throwIfNoEntry: false })?.isFile()) continue
       if (dir === outDir) throw new Error(`${given} is the --report-dir too: the fleet's junit.xml would replace its own; give OUT as the folder the report folders are in`)
       // a shell pattern that matched nothing comes as it was written (fleet/*/): say so, not that its name is no label
-      if (!folderStat(dir, given)?.isDirectory()) throw new Error(`${given} is no folder${/[*?[]/.test(given) ? ' (a pattern that matched nothing: did the jobs upload their reports?)' : ''}`)
+      const stat = folderStat(dir, given)
+      // a run's results.json given (as compare takes one): its folder is the deployment, and its name the label
+      const file = stat?.isFile() ? `: a file; give the folder that holds it${basename(dir) === 'results.json' ? `, ${dirname(given) || '.'} (its name is the deployment's label)` : ''}` : ''
+      const pattern = /[*?[]/.test(given) ? ' (a pattern that matched nothing: did the jobs upload their reports?)' : undefined
+      if (!stat?.isDirectory()) throw new Error(`${given} is no folder${pattern ?? (stat === undefined ? ' (nothing is there)' : file)}`)
       const { inputs, error } = inputsOf(dir, given)
       if (error !== undefined) errors.push(error)
       // a fleet.json another job wrote may list any number: each is a row, a file read and a testsuite
@@ -142,7 +148,7 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
         const page = ['report.html', JOURNAL_FILE, 'results.json'].find((name) => existsSync(join(input.dir, name))) ?? 'report.html'
         const report = relative(outDir, join(input.dir, page)).split(sep).join('/')
         runs.push(run)
-        deployments.push(deploymentOf(input.label, input.baseUrl ?? run.baseUrl ?? '(not recorded)', report, run))
+        deployments.push(deploymentOf(input.label, input.baseUrl ?? run.baseUrl ?? journalBaseUrl(input.dir) ?? '(not recorded)', report, run))
       }
     }
   } catch (error) {
@@ -155,7 +161,9 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   const twice = copiedRuns(deployments, runs)
   const found = deployments.length - twice.length
   const copies = twice.length > 0 ? ` (${twice.map(([a, b]) => `${a} and ${b}`).join(', ')} hold the same run, one job's reports under two names)` : ''
-  const missing = expect !== undefined && found !== Number(expect) ? `${expect} deployments expected (--expect), ${found} found${copies}: a job whose reports are missing was not judged` : undefined
+  // more than expected is no job missing: a folder of another run (an earlier workflow's, left in the workspace) or of a deployment outside the matrix
+  const why = found < Number(expect) ? 'a job whose reports are missing was not judged' : 'a folder of another run (a workspace that keeps its files, an entry dropped from the matrix) or a deployment outside the matrix is among them; give only the folders of this run\'s jobs'
+  const missing = expect !== undefined && found !== Number(expect) ? `${plural(Number(expect), 'deployment')} expected (--expect), ${found} found${copies}: ${why}` : undefined
   if (missing !== undefined) errors.push(missing)
   const fleet = fleetOf(deployments, runs, tool, errors.length > 0 ? errors.join('; ') : undefined)
   try {

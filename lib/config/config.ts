@@ -327,6 +327,8 @@ export function checkBaseUrl(config: Config, name: string): void {
   // never echoed: a URL with user:password in it carries a secret
   if (url.username || url.password) throw new ConfigError(`${name} must not carry credentials; the key goes in CONFORM_API_KEY`)
   if (url.search || url.hash) throw new ConfigError(`${name} must not carry a query or fragment; give the address ending in /v1`)
+  // the URL parser drops line breaks and escapes spaces: "…/v1\n…/v1" (an action input of two lines) was one base URL, a path on the first host
+  if (/\s/.test(raw.trim())) throw new ConfigError(`${name} holds a space or line break inside it (two addresses in one value?): give one URL; for several deployments, --base-url once for each, or a --targets file (docs/ci.md)`)
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !config.allowInsecureHttp) {
     // what a server listening on every interface reports as its address (Fastify's listen({ host: '::' }) gives http://[::]:PORT): a service started by the test, on this machine, whose loopback address is the one to give
     if (url.hostname === '[::]' || url.hostname === '0.0.0.0') {

@@ -128,15 +128,18 @@ function writesOf(run: RunResult): FleetDeployment['writes'] {
 }
 
 /**
- * The one fault every failed rule met, in the words of the run's own reports, when more than one
- * rule failed: a deployment that answered 502 to everything failed eight rules, and the fleet's
+ * The one fault every failed rule met, and every failed check, in the words of the run's own
+ * reports, when more than one rule failed: a deployment that answered 502 to everything failed eight rules, and the fleet's
  * line says the fault. None from a results.json whose journal or options cannot be counted (an
  * earlier version's, or one edited by hand, that `merge` reads): its rules are listed as they are.
  */
 function oneFault(run: RunResult, failedRules: readonly string[]): string | undefined {
   if (failedRules.length < 2) return undefined
   try {
-    return faultGroups(run).find((g) => failedRules.every((id) => g.rules.includes(id)))?.what
+    // every failed check met it: a fault that spans the failed rules beside another cause (timeouts of
+    // a loaded run, a create answered 200 in one of them) is not the one fault, and its words hid the other
+    const failedChecks = run.rules.reduce((n, r) => n + r.checks.filter((c) => c.status === 'fail').length, 0)
+    return faultGroups(run).find((g) => g.checks === failedChecks && failedRules.every((id) => g.rules.includes(id)))?.what
   } catch {
     return undefined
   }

@@ -15,7 +15,7 @@ import { toolVersion } from '../project-root.ts'
 import type { SuiteManifest } from '../runner/conform-run.ts'
 import { writeCannotRunReports } from '../runner/cannot-run-reports.ts'
 import { preflight, preflightWaitMs, untilInterrupted, type PreflightFailure } from '../runner/preflight.ts'
-import { clearReports, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
+import { clearReports, clearRunFolder, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import type { FleetRequest } from './fleet-request.ts'
 import { deploymentOf, fleetOf, readRunFolder, unreadRun, type RunFile } from './fleet-result.ts'
@@ -100,8 +100,10 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   }
   // an earlier fleet's page goes before any request, as a single run's reports do: a fleet killed
   // before its page (SIGKILL, a CI timeout) left that page's PASS at the top, and merge of the
-  // folder read its list of deployments, without one this fleet added and never finished
-  clearReports(reportDir)
+  // folder read its list of deployments, without one this fleet added and never finished; and the
+  // reports of the deployments it listed, as a single run removes them: a label dropped from the
+  // targets file left its folder, which `merge DIR/*/` (a fleet killed before its page) joined
+  clearRunFolder(reportDir)
   for (const d of deployments) if (d.config.keyNote) io.err(`conform: note: ${redact(`${d.label}: ${d.config.keyNote}`)}\n`)
 
   const fleetKeys = [...new Set(deployments.map((d) => d.config.apiKey as string))]

@@ -55,12 +55,14 @@ export function fleetHeadline(fleet: FleetResult): string {
   const named = (pick: (d: FleetDeployment) => boolean) => fleet.deployments.filter(pick).map((d) => d.label).join(', ')
   const parts = [`${passed} of ${deployments} passed`]
   // a pass its baseline made is not a pass like the others: the headline names it
-  const byBaseline = named((d) => d.exitCode === 0 && d.knownRules !== undefined)
+  const excused = fleet.deployments.filter((d) => d.exitCode === 0 && d.knownRules !== undefined)
+  // "us, eu with known failures its baseline excused" read as us's pass and eu's by its baseline
+  const byBaseline = excused.length < 2 ? named((d) => excused.includes(d)) : `${excused.slice(0, -1).map((d) => d.label).join(', ')} and ${excused.at(-1)?.label}`
   // nor is a pass of the must-rules that ran (--read-only, --rule): the headline says which passed so
   const partly = fleet.deployments.filter((d) => d.exitCode === 0 && (d.notVerifiedRules !== undefined || d.selectedRules !== undefined)).map((d) => d.label)
   // a fleet run --read-only or --rule: every pass is one of them, and naming each says nothing more
   const partlyWho = partly.length > 1 && partly.length === passed ? 'each' : partly.join(', ')
-  const passNotes = [byBaseline && `${byBaseline} with known failures its baseline excused`, partlyWho && `${partlyWho} with must-rules not verified`].filter((note) => note !== '')
+  const passNotes = [byBaseline && `${byBaseline} with known failures ${excused.length < 2 ? 'its baseline' : 'their baselines'} excused`, partlyWho && `${partlyWho} with must-rules not verified`].filter((note) => note !== '')
   if (passNotes.length > 0) parts[0] += ` (${passNotes.join('; ')})`
   if (failed > 0) parts.push(`${failed} failed (${named((d) => d.exitCode === 1)})`)
   if (notJudged > 0) parts.push(`${notJudged} could not be judged (${named((d) => d.exitCode === 2)})`)
@@ -85,7 +87,10 @@ export function deploymentDetail(d: FleetDeployment): string {
   // a pass its baseline made says so: the rules it names failed, and were excused
   if (known) return `passed with ${known}${notVerifiedDetail(d)}`
   if (d.verdict !== 'pass') return ''
-  return d.notVerifiedRules === undefined && d.selectedRules === undefined ? 'every must-rule passed' : `every must-rule that ran passed${d.selectedRules === undefined ? '' : ` (--rule ${d.selectedRules.join(', ')})`}${notVerifiedDetail(d)}`
+  const selected = d.selectedRules === undefined ? '' : ` (--rule ${d.selectedRules.join(', ')})`
+  // a read-only deployment given only rules about creating ran none: "every must-rule that ran passed" said a pass of nothing
+  if (d.notVerifiedRules !== undefined && Object.values(d.rules).every((status) => status === 'skip')) return `no rule verified${selected}${notVerifiedDetail(d)}`
+  return d.notVerifiedRules === undefined && d.selectedRules === undefined ? 'every must-rule passed' : `every must-rule that ran passed${selected}${notVerifiedDetail(d)}`
 }
 
 /** What a pass adds for the must-rules its run did not verify (--read-only, --max-writes, --rule), as its own report says them, or ''. */

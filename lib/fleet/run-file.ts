@@ -50,5 +50,7 @@ export function runFileProblem(data: unknown): string | undefined {
   // a problem of the run (its deadline, a crash, the key refused) makes its verdict fail or incomplete, never pass (lib/result/run-result.ts)
   const firstProblem = (data.problems as unknown[])[0]
   if (verdict === 'pass' && firstProblem !== undefined) return `its verdict is pass, beside a problem of its run, which no pass has: ${quoted(typeof firstProblem === 'string' ? firstProblem : (firstProblem as Loose).message)}`
+  // and a run fails by a must-rule or a problem: a fail of neither was a deployment FAIL with no reason on the page, all green in junit.xml
+  if (verdict === 'fail' && !failed && firstProblem === undefined) return 'its verdict is fail, with no must-rule failed and no problem of its run, one of which every failed run has'
   return undefined
 }

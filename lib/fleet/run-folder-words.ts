@@ -83,3 +83,26 @@ function fleetWithoutPage(dir: string): string | undefined {
 export function whyNoResults(dir: string): string | undefined {
   return journalOfStoppedRun(dir) ?? reportsWithoutResults(dir) ?? fleetWithoutPage(dir)
 }
+
+/**
+ * The base URL a run stopped before its reports sent to, from its journal (the list it read first,
+ * `<base URL>/categories`, as redacted there), or undefined: merge's row of a job killed mid-run
+ * named no address ("(not recorded)"), where its journal held every request's.
+ */
+export function journalBaseUrl(dir: string): string | undefined {
+  let text: string
+  try {
+    text = readReportText(join(dir, JOURNAL_FILE))
+  } catch {
+    return undefined
+  }
+  for (const line of text.split('\n')) {
+    try {
+      const { method, url } = JSON.parse(line) as { method?: unknown; url?: unknown }
+      if (method === 'GET' && typeof url === 'string' && /^https?:\/\/[^?#]*\/categories$/i.test(url)) return url.slice(0, -'/categories'.length)
+    } catch {
+      // the last line of a process killed while writing it
+    }
+  }
+  return undefined
+}

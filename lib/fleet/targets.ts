@@ -163,7 +163,9 @@ export function readTargetsFile(path: string, cwd: string, keys?: KeysOfTheFile)
   }
   const list = (data as { deployments?: unknown } | null)?.deployments
   if (typeof data !== 'object' || data === null || Array.isArray(data) || !Array.isArray(list) || list.length === 0) {
-    throw new ConfigError(`the targets file ${path} must hold "deployments:", a list of entries with label, baseUrl and apiKeyEnv (docs/ci.md)`)
+    // a list at the top (a JSON user's first try) or an empty one is said as such
+    const shape = Array.isArray(data) ? 'holds a list at its top: put it under "deployments:" ({"deployments": [...]} in JSON)' : Array.isArray(list) ? 'lists no deployment: "deployments:" holds none' : 'must hold "deployments:", a list of entries with label, baseUrl and apiKeyEnv'
+    throw new ConfigError(`the targets file ${path} ${shape} (docs/ci.md)`)
   }
   if (list.length > MAX_DEPLOYMENTS) throw new ConfigError(`the targets file ${path} ${tooManyDeployments('lists', list.length)}`)
   // every key the file's entries name, hidden before any entry is checked: a key pasted into the
@@ -269,6 +271,7 @@ export interface KeysOfTheFile {
 
 export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd: string, secrets: string[]): { shared: Config; deployments: FleetDeploymentConfig[] } {
   if (request.targetsFile !== undefined && request.baseUrls.length > 0) throw new ConfigError('give --targets FILE or --base-url, not both: the file lists every deployment')
+  if (request.problem !== undefined) throw new ConfigError(request.problem)
   // an empty CONFORM_BASE_URL hides any in the environment or a .env file: the deployments come from the flags
   const shared = loadConfig(request.shared, { ...env, CONFORM_BASE_URL: '' }, cwd)
   if (shared.updateBaseline) throw new ConfigError('--update-baseline writes the failures of one deployment; run it with one --base-url')

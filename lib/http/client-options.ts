@@ -52,6 +52,8 @@ export interface ClientOptions {
   identity?: { version: string; runId: string }
   /** --header: on every request; the values of secret names are redacted as the key is. */
   extraHeaders?: readonly ExtraHeader[]
+  /** The other keys of a fleet, hidden in evidence as this one is: a longer key that holds this one, echoed, lost only this one's part. */
+  otherSecrets?: readonly string[]
   /** Connections to the origin (--concurrency); the other requests wait their turn, their --timeout not yet running. */
   concurrency: number
   /** Resends of one request answered 503 while the server serves no other, and of a 429 when there is no deadline (lib/http/retry-after.ts). Default 3. */

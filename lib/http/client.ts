@@ -68,8 +68,8 @@ export class HttpClient {
 
   constructor(private readonly options: ClientOptions) {
     watchFirstRequests()
-    this.redact = createRedactor(options.apiKey, ...secretValues(options.extraHeaders ?? []))
-    this.keyFormLength = longestForm(options.apiKey)
+    this.redact = createRedactor(options.apiKey, ...secretValues(options.extraHeaders ?? []), ...(options.otherSecrets ?? []))
+    this.keyFormLength = longestForm(options.apiKey, ...(options.otherSecrets ?? []))
     this.resent = options.postResends ?? { afterWait: 0, afterLostAnswer: 0 }
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }

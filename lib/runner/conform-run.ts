@@ -164,6 +164,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     traceId: newTraceId(),
     identity: { version: toolVersion(), runId },
     extraHeaders: config.headers,
+    ...(options.otherSecrets ? { otherSecrets: options.otherSecrets } : {}),
     resendsStopped: () => tlsPort.speaksOther,
   }
   const problems: RunProblem[] = []

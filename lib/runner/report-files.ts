@@ -32,9 +32,9 @@ export function clearReports(reportDir: string, files: readonly string[] = [...R
 }
 
 /**
- * A single run's folder cleared (clearReports), with the reports of the deployments an earlier
- * fleet's page there lists (fleetFolders): not a fleet's or merge's, whose page goes with the
- * folders of their deployments' (merge's inputs may be inside its OUT) and says which are its own.
+ * A run's or a fleet's folder cleared (clearReports), with the reports of the deployments an earlier
+ * fleet's page there lists (fleetFolders): not merge's, whose inputs may be inside its OUT, and
+ * whose page says which are its own.
  */
 export function clearRunFolder(reportDir: string): void {
   for (const folder of fleetFolders(reportDir)) clearFleetFolder(folder)

@@ -67,6 +67,8 @@ export interface RunContext {
   identity: { version: string; runId: string }
   /** --header: on every request. */
   extraHeaders: ExtraHeader[]
+  /** A fleet's other keys, hidden in the client's evidence as this run's key is. */
+  otherSecrets?: readonly string[]
   /** Every list answer the suites read is handed here (its records of the run's prefixes kept): the ledger's records no answer announced (lib/result/ledger-from-list.ts). Shared by the run's attempts and rounds. */
   listsRead?: ListsRead
   /** Set in a confirmation attempt (lib/runner/confirmation.ts): the POSTs it may send. */

@@ -85,6 +85,14 @@ describe('where a value comes from', () => {
     expect(() => loadConfig(['--base-url', 'http://[::1]:99999/v1'], KEY, dir)).toThrow('--base-url "http://[::1]:99999/v1" is not a valid URL (its host or port?)')
   })
 
+  test('two addresses in one value (an action input of two lines, a space between them) are refused, not read as a path on the first host', () => {
+    const twoLines = 'https://eu.petstore.example/v1\nhttps://us.petstore.example/v1'
+    expect(() => loadConfig([], { ...KEY, CONFORM_BASE_URL: twoLines }, dir)).toThrow('CONFORM_BASE_URL holds a space or line break inside it (two addresses in one value?): give one URL; for several deployments, --base-url once for each')
+    expect(() => loadConfig(['--base-url', twoLines.replace('\n', ' ')], KEY, dir)).toThrow('--base-url holds a space or line break inside it')
+    // a line break after it, as a CI variable pasted with one, is no second address
+    expect(loadConfig([], { ...KEY, CONFORM_BASE_URL: 'https://eu.petstore.example/v1\n' }, dir).baseUrl).toBe('https://eu.petstore.example/v1')
+  })
+
   test('a mistyped flag or rule id names the one it was most likely meant to be, and only one near enough', () => {
     const said = (argv: string[]) => { try { loadConfig(argv, KEY, dir) } catch (error) { return (error as Error).message } }
     expect(said(['--max-write', '3'])).toBe("Unknown option '--max-write' (did you mean --max-writes?); see --help")

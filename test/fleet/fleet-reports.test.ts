@@ -213,6 +213,9 @@ describe('a deployment that passed only by its --baseline (known failures)', () 
     expect(fleetTerminal(page, 'fleet.html')).toMatch(/^PASS {8}eu .* every must-rule passed$/m)
     expect(page.verdict).toBe('pass')
     expect(fleetHeadline(page)).toBe('PASS (exit 0): 2 of 2 passed (us with known failures its baseline excused)')
+    // two of them: not "us, ap with known failures its baseline excused", which read as us's plain pass
+    const two = fleetOf(['us', 'ap', 'eu'].map((label) => deploymentOf(label, `https://${label}.example/v1`, `${label}/report.html`, label === 'eu' ? clean : byBaseline)), [byBaseline, byBaseline, clean], TOOL)
+    expect(fleetHeadline(two)).toBe('PASS (exit 0): 3 of 3 passed (us and ap with known failures their baselines excused)')
     const md = fleetMarkdown(page)
     expect(md).toMatch(/^\| create-returns-201 \(must\) \| known \(baseline\) \| pass \|$/m)
     expect(md).not.toContain('advisory')
@@ -254,6 +257,15 @@ describe('a deployment whose failed rules all met one fault (a gateway answering
     expect(fleetTerminal(page, 'fleet.html')).toMatch(/^FAIL {8}mixed {2}https:\/\/m\.example\/v1 {2}failed: list-returns-200, create-returns-201, ids-unique, auth-invalid-key-401$/m)
     expect(fleetMarkdown(page).replaceAll('\\', '')).toContain(said)
     expect(fleetHtml(page)).toContain(`failed by one fault, ${fault}, in 3 rules: <code>list-returns-200</code>`)
+  })
+
+  test('the fault met by every failed rule, one of which also failed otherwise (a create answered 200): no one fault, the rules as they are', () => {
+    // a loaded run's timeouts met every failed rule, and the line read "failed by one fault, 66 of 276 requests got no answer", hiding the 200
+    const answered200 = check('POST /categories with name only → 201', 'fail', { exchanges: [exchange({}, 200, '{"id":1,"name":"x"}')], failure: { code: 'UNEXPECTED_STATUS', message: 'POST answered 200, expected 201', expected: 'status 201', actual: 'status 200' }, recurrence: { attempts: 3, failures: 3, kind: 'deterministic' } })
+    const both = runResult((id) => (GATEWAY_RULES.includes(id) ? [fault502(`${id} check`), ...(id === 'create-returns-201' ? [answered200] : [])] : [check(`${id} check`, 'pass')]))
+    const d = deploymentOf('both', 'https://b.example/v1', 'b/report.html', both)
+    expect(d.fault).toBeUndefined()
+    expect(fleetTerminal(fleetOf([d], [both], TOOL), 'fleet.html')).toMatch(/^FAIL {8}both {2}https:\/\/b\.example\/v1 {2}failed: list-returns-200, create-returns-201, auth-invalid-key-401$/m)
   })
 
   test('a results.json whose journal or options cannot be counted (merge reads one edited by hand): its rules as they are, no fault', () => {

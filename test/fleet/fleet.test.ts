@@ -6,6 +6,7 @@
  * verdict. Bad entries stop the run with exit 2 and one line, before any request. Whole runs go
  * through the command line's main() in this process (test/helpers/run-conform.ts).
  */
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -220,5 +221,31 @@ describe("a deployment given another's key, whose server names the key it expect
     expect(shared.authorizations).toContain(`Bearer ${wrong}`)
     expect(keyLeaks({ stdout: run.stdout, stderr: run.stderr, ...filesUnder(run.reportDir) }, [expected, wrong])).toEqual([])
     expect(readFileSync(join(run.reportDir, 'wrong', 'results.json'), 'utf8')).toContain('expected Bearer [REDACTED]')
+  })
+})
+
+describe('two keys of the fleet, one the start of the other, whose server names the longer', { timeout: RUN_TIMEOUT_MS }, () => {
+  test("the longer is hidden whole in the shorter's evidence, not only the shorter's part of it", async () => {
+    // a tenant's key made of the account's key and a suffix, shorter than the runs of a key hidden wherever they are (lib/http/secret-runs.ts)
+    const shorter = canaryKey()
+    const tail = `-${randomBytes(3).toString('hex')}`
+    const longer = `${shorter}${tail}`
+    // a 401 that names the key the service wanted; the evidence of the deployment whose key is its start was redacted with that key alone, and kept the rest
+    const namesItsKey: ServerCase = {
+      name: 'names-the-expected-key',
+      description: 'a 401 names the key the service expected, in its body and a header',
+      behaviour: { finish: (reply) => (reply.status === 401 ? { ...reply, headers: { ...reply.headers, 'x-expected-key': longer }, body: { code: 'unauthorized', message: `expected Bearer ${longer}`, status: 401 } } : reply) },
+    }
+    const shared = await fleetServer(namesItsKey, longer)
+    servers.push(shared)
+    const targets = join(scratch, 'prefix-keys.yaml')
+    writeFileSync(targets, `deployments:\n  - label: longer\n    baseUrl: ${shared.server.baseUrl}\n    apiKeyEnv: LONGER_KEY\n  - label: shorter\n    baseUrl: ${shared.server.baseUrl}\n    apiKeyEnv: SHORTER_KEY\n`)
+    const run = await runConformInProcess(['--targets', targets], { env: { LONGER_KEY: longer, SHORTER_KEY: shorter } })
+    runs.push(run)
+    expect(shared.authorizations).toContain(`Bearer ${shorter}`)
+    const texts = { stdout: run.stdout, stderr: run.stderr, ...filesUnder(run.reportDir) }
+    expect(readFileSync(join(run.reportDir, 'shorter', 'results.json'), 'utf8')).toContain('expected Bearer [REDACTED]')
+    expect(Object.entries(texts).filter(([, text]) => text.includes(tail)).map(([where]) => where)).toEqual([])
+    expect(keyLeaks(texts, [longer, shorter])).toEqual([])
   })
 })

@@ -71,6 +71,7 @@ describe('merge of a folder whose results.json is missing or not a run\'s', () =
     ['problems that are not a list', { problems: 'oops' }, /it has no runId, rules or problems/],
     // edited to pass beside checks that failed (the fleet's junit.xml listed their failures under a PASS), or with its rules emptied
     ['a failed rule edited to pass', { verdict: 'pass', exitCode: 0, rules: (failed().rules as { status: string }[]).map((r) => ({ ...r, status: r.status === 'fail' ? 'pass' : r.status })) }, /its rule "create-echoes-fields" is "pass" while a check of it failed/],
+    ['a fail whose failed rule was taken out', { rules: (failed().rules as { status: string }[]).filter((r) => r.status !== 'fail') }, /its verdict is fail, with no must-rule failed and no problem of its run/],
     ['a pass with its rules emptied', { verdict: 'pass', exitCode: 0, rules: [] }, /its verdict is pass, with no rule judged/],
     ['an incomplete run edited to pass', { verdict: 'pass', exitCode: 0, rules: passed().rules, problems: [{ kind: 'deadline', message: 'the run did not finish within 60000 ms (--deadline)' }] }, /its verdict is pass, beside a problem of its run, which no pass has: "the run did not finish within 60000 ms/],
   ])('%s: that deployment not judged, said so; the other\'s failure is the verdict', (name, change, says) => {
@@ -213,8 +214,9 @@ describe('merge of the folder of a job killed mid-run (its journal, no results.j
     const m = merge([dir, folder('us-beside-killed', failed())], 'out-killed')
     expect(m.code).toBe(1)
     expect(m.fleet.deployments[0]?.reason).toMatch(/eu-killed\/results\.json: no such file, beside a journal\.ndjson of 4 requests sent \(3 POSTs, 2 of them with no answer in it: writes that may have been made, each line holding its body\) and 1 refused before sending: the run was stopped before it wrote its reports \(a job killed or timed out\); its journal says what it sent$/)
-    // its page links the journal it left, not a report.html that is not there
+    // its page links the journal it left, not a report.html that is not there; its row names the address the journal's list went to, not "(not recorded)"
     expect(m.fleet.deployments[0]?.report).toMatch(/eu-killed\/journal\.ndjson$/)
+    expect(m.fleet.deployments[0]?.baseUrl).toBe('https://eu.example/v1')
     expect(readFileSync(join(scratch, 'out-killed', 'fleet.md'), 'utf8')).toMatch(/\| \[journal\.ndjson\]\([^)]*eu-killed\/journal\.ndjson\) \|$/m)
     // its neighbour holds a results.json alone: the link goes to that, not to a report.html that is not there
     expect(m.fleet.deployments[1]?.report).toMatch(/us-beside-killed\/results\.json$/)
@@ -299,5 +301,27 @@ describe('merge --expect of one job\'s reports under two names (two artifact pat
     const own = merge([folder('own-eu', passed()), folder('own-us', passed()), folder('own-ap', passed()), '--expect', '3'], 'out-own')
     expect(own.code).toBe(0)
     expect(own.fleet.error).toBeUndefined()
+  })
+})
+
+describe('merge --expect past the folders of this run (a stale folder of an earlier workflow joined)', () => {
+  test('no verdict, and the line says a folder too many, not that a job is missing', () => {
+    const m = merge([folder('more-eu', passed()), folder('more-us', passed()), '--expect', '1'], 'out-expect-more')
+    expect(m.code).toBe(2)
+    expect(m.stdout).toMatch(/^Fleet: NOT JUDGED \(exit 2\): 2 of 2 passed; 1 deployment expected \(--expect\), 2 found: a folder of another run .* is among them; give only the folders of this run's jobs$/m)
+    expect(m.stdout).not.toMatch(/missing/)
+  })
+})
+
+describe('merge of a run\'s results.json given in place of its folder (as compare takes one)', () => {
+  test('exit 2, and the line names the folder to give, whose name is the label; a path where nothing is says so', () => {
+    const eu = folder('eu-file', passed())
+    let stderr = ''
+    const code = mergeMain([join(eu, 'results.json'), join(scratch, 'nowhere-at-all'), '--report-dir', join(scratch, 'out-file')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})
+    expect(code).toBe(2)
+    expect(stderr).toBe(`conform merge: ${join(eu, 'results.json')} is no folder: a file; give the folder that holds it, ${eu} (its name is the deployment's label)\n`)
+    stderr = ''
+    mergeMain([join(scratch, 'nowhere-at-all'), '--report-dir', join(scratch, 'out-file')], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})
+    expect(stderr).toBe(`conform merge: ${join(scratch, 'nowhere-at-all')} is no folder (nothing is there)\n`)
   })
 })

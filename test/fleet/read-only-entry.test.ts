@@ -61,3 +61,12 @@ test('the read-only entry gets no POST, the budgeted one its budget, and the fir
   expect(fleet.deployments.find((d) => d.label === 'production')?.notVerifiedRules).toContain('create-returns-201')
   expect(fleet.deployments.find((d) => d.label === 'canary')?.notVerifiedRules?.length).toBeGreaterThan(0)
 }, 60_000)
+
+test('the read-only entry given only a rule about creating ran none: its line says no rule was verified, not that every one that ran passed', async () => {
+  const targets = join(scratch, 'create-only.yaml')
+  writeFileSync(targets, `deployments:\n  - label: staging\n    baseUrl: ${staging.server.baseUrl}\n    apiKeyEnv: STAGING_KEY\n  - label: production\n    baseUrl: ${production.server.baseUrl}\n    apiKeyEnv: PRODUCTION_KEY\n    readOnly: true\n`)
+  const createOnly = await runConformInProcess(['--targets', targets, '--rule', 'create-returns-201', '--report-dir', join(scratch, 'create-only')], { env: { STAGING_KEY: staging.key, PRODUCTION_KEY: production.key } })
+  createOnly.cleanup()
+  expect(createOnly.stdout).toMatch(/^PASS {8}staging {5}\S+ {2}every must-rule that ran passed \(--rule create-returns-201\)$/m)
+  expect(createOnly.stdout).toMatch(/^PASS {8}production {2}\S+ {2}no rule verified \(--rule create-returns-201\); 1 not verified: create-returns-201$/m)
+}, 60_000)

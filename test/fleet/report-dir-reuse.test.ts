@@ -88,3 +88,24 @@ test("a single run into a fleet's report folder removes the reports of the deplo
     await server.close()
   }
 })
+
+test("a fleet into an earlier fleet's folder removes the reports of the deployments that page listed: a label dropped from the targets file leaves no folder for merge DIR/*/ to join", async () => {
+  const { server, key } = await fleetServer()
+  const fleetDir = join(dir, 'fleet-after-fleet')
+  try {
+    mkdirSync(fleetDir)
+    writeFileSync(join(fleetDir, 'fleet.json'), JSON.stringify({ verdict: 'fail', exitCode: 1, deployments: ['dropped', 'kept'].map((label) => ({ label, report: `${label}/report.html` })) }))
+    for (const label of ['dropped', 'kept']) {
+      mkdirSync(join(fleetDir, label))
+      for (const file of ['results.json', 'report.html', 'summary.md', 'junit.xml', 'journal.ndjson']) writeFileSync(join(fleetDir, label, file), '{"verdict":"fail"}')
+    }
+    const targets = join(dir, 'one-left.yaml')
+    writeFileSync(targets, `deployments:\n  - label: kept\n    baseUrl: ${server.baseUrl}\n    apiKeyEnv: KEPT_KEY\n`)
+    const run = await runConformInProcess(['--targets', targets, '--rule', 'list-returns-200', '--report-dir', fleetDir], { env: { KEPT_KEY: key } })
+    run.cleanup()
+    expect(run.code, run.stderr).toBe(0)
+    expect(readdirSync(fleetDir).sort()).toEqual(['fleet.html', 'fleet.json', 'fleet.md', 'junit.xml', 'kept'])
+  } finally {
+    await server.close()
+  }
+})
