@@ -5,6 +5,7 @@ import { fail, NotApplicable } from './failure.ts'
 import { idOf, IdIndex } from './id-index.ts'
 import { failListedUnderAnotherId, listedUnderAnotherId } from './listed-under-another-id.ts'
 import { idPastDoubleOrigin } from './orm-driver-answers.ts'
+import { ZERO_INSERT_ID } from './sql-store-answers.ts'
 import { changedTextOrigin } from './known-answers.ts'
 import { ANOTHER_CREATES_RECORD, heldByAnotherCreate, heldByAnotherField, heldUnderAnotherCase } from './held-by-another-key.ts'
 import { jsonBodyOf } from './response.ts'
@@ -110,7 +111,7 @@ export function expectDistinctIds(records: CategoryRecord[], where: string, ...r
   fail(
     {
       code: 'DUPLICATE_ID',
-      message: `${where}: two records share id ${id}${idPastDoubleOrigin(id) ?? ''}${where === CREATED_RECORDS && sameFields(records[repeat.first], records[repeat.second]) ? `; both creates were answered with one record: ${ANOTHER_CREATES_RECORD}` : ''}`,
+      message: `${where}: two records share id ${id}${idPastDoubleOrigin(id) ?? ''}${where !== CREATED_RECORDS ? '' : sameFields(records[repeat.first], records[repeat.second]) ? `; both creates were answered with one record: ${ANOTHER_CREATES_RECORD}` : id === '0' ? ZERO_INSERT_ID : ''}`,
       expected: 'every id unique',
       actual: `id ${id} at positions ${repeat.first} and ${repeat.second}`,
     },
@@ -191,6 +192,8 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
     }
     const listed = index.positionsOf(record).map((position) => list[position])
     const elsewhere = listed.length === 0 ? listedUnderAnotherId({ sent, record }, list, createdIndex) : undefined
+    // the record listed under an id of its own, its answer's id shared with others (every create answered id 0): ids-unique's fault
+    if (elsewhere && !sharedIdToldHere && createdIndex.positionsOf(record).length > 1) continue
     if (elsewhere) failListedUnderAnotherId({ sent, record }, elsewhere, ...results)
     if (listed.length !== 1) {
       fail(

@@ -20,7 +20,7 @@ import { openApiDocument } from '../spec/schema-registry.ts'
 import { columnCutSpaces, DJANGO_PERL_NULL_WRITTEN, djangoRailsContentType, djangoRailsErrorBody, djangoRailsStatus, djangoRailsTextBody, DRF_TRIMS, goChangedText } from './django-rails-answers.ts'
 import { nodeChangedText, nodeContentType, nodeErrorBody, nodeStatus, nodeTextBody } from './node-answers.ts'
 import { runtimeContentType, runtimeErrorBody, runtimeStatus, runtimeTextBody } from './runtime-answers.ts'
-import { columnCutText, idPastInt64 } from './sql-store-answers.ts'
+import { columnCutText, idKeyConflictStatus, idPastInt64 } from './sql-store-answers.ts'
 import { NODE_DRIVER_ID_AS_TEXT, undefinedValueStatus } from './orm-driver-answers.ts'
 import { undecodableBodyStatus } from './undecodable-body-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
@@ -127,7 +127,7 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
     djangoRailsStatus(response, expected, request) ??
     nodeStatus(response, expected, request) ??
     undefinedValueStatus(response, expected, request) ??
-    undecodableBodyStatus(response, expected, request)
+    undecodableBodyStatus(response, expected, request) ?? idKeyConflictStatus(response, expected, request)
   if (ofStack) return ofStack
   // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)
   const unreadBody = response.status === 400 ? unreadBodyOrigin(response) : undefined

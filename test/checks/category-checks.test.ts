@@ -118,6 +118,15 @@ describe('expectListed', () => {
     expect(outcomeOf(() => expectListed([dog], records(text)))).toBe(outcome)
   })
 
+  test("every create answered id 0 (PDO's lastInsertId() where the store generated no id): ids-unique's shared id, named, and not again each record listed under its own id", () => {
+    const [cat, bird] = [creation({ name: 'run-cat' }, 0), creation({ name: 'run-bird' }, 0)]
+    expect(verdictOf(() => expectDistinctIds([cat.record, bird.record], 'the created records'))).toMatchObject({ code: 'DUPLICATE_ID', message: expect.stringMatching(/share id 0; id 0 is what PDO::lastInsertId\(\) .*MAX\(id\) \+ 1/) })
+    const list = records('[{"id":1,"name":"run-cat"},{"id":2,"name":"run-bird"}]')
+    expect(outcomeOf(() => expectListed([cat, bird], list))).toBe('pass')
+    // an id that is no other create's, listed elsewhere, is the record's id changed, as before
+    expect(outcomeOf(() => expectListed([cat], list))).toBe('LISTED_FIELD_CHANGED')
+  })
+
   describe('a create whose answer already changed a field (create-echoes-fields fails it): one fault, told once', () => {
     const sent = { name: 'run-dog  ', description: 'd' }
     const trimmed = { sent, record: { id: 5, name: 'run-dog', description: 'd' } as CategoryRecord }
