@@ -7,7 +7,7 @@ import { failListedUnderAnotherId, listedUnderAnotherId } from './listed-under-a
 import { idPastDoubleOrigin } from './orm-driver-answers.ts'
 import { ZERO_INSERT_ID } from './sql-store-answers.ts'
 import { changedTextOrigin } from './known-answers.ts'
-import { ANOTHER_CREATES_RECORD, heldByAnotherCreate, heldByAnotherField, heldUnderAnotherCase } from './held-by-another-key.ts'
+import { ANOTHER_CREATES_RECORD, answeredAnothersRecord, heldByAnotherCreate, heldByAnotherField, heldUnderAnotherCase } from './held-by-another-key.ts'
 import { jsonBodyOf } from './response.ts'
 import { conformingBody } from './schema.ts'
 
@@ -192,8 +192,8 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
     }
     const listed = index.positionsOf(record).map((position) => list[position])
     const elsewhere = listed.length === 0 ? listedUnderAnotherId({ sent, record }, list, createdIndex) : undefined
-    // the record listed under an id of its own, its answer's id shared with others (every create answered id 0): ids-unique's fault
-    if (elsewhere && !sharedIdToldHere && createdIndex.positionsOf(record).length > 1) continue
+    // listed under an id of its own, its answer's id another's too (every create answered 0: ids-unique's), or its answer another create's record (create-echoes-fields')
+    if (elsewhere && ((!sharedIdToldHere && createdIndex.positionsOf(record).length > 1) || (!changeToldHere && answeredAnothersRecord({ sent, record }, created)))) continue
     if (elsewhere) failListedUnderAnotherId({ sent, record }, elsewhere, ...results)
     if (listed.length !== 1) {
       fail(

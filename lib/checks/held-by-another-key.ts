@@ -70,3 +70,7 @@ export function heldUnderAnotherCase(result: HttpResult, field: string, got: unk
   const key = Object.keys(sent).find((k) => k !== field && k.toLowerCase() === field.toLowerCase() && sent[k] === got)
   return key === undefined ? '' : `; it holds what the body sent under the key "${key}" after "${field}": ${KEY_CASE_IGNORED_AFTER}`
 }
+
+/** A create answered with the record another create of the run sent, under another name than its own (create-echoes-fields tells it). */
+export const answeredAnothersRecord = (c: { sent: { name: string; description?: string }; record: { name?: unknown; description?: unknown } }, creations: readonly { sent: { name: string; description?: string } }[]) =>
+  c.record.name !== c.sent.name && creations.some((o) => o !== c && o.sent.name === c.record.name && o.sent.description === c.record.description)

@@ -5,6 +5,7 @@
  */
 import { CREATED_RECORDS, expectDistinctIds, expectListed, idOf, missingFromList, type CategoryRecord, type Creation } from '../../lib/checks/category.ts'
 import { ConformanceFailure, fail, NotApplicable } from '../../lib/checks/failure.ts'
+import { answeredAnothersRecord } from '../../lib/checks/held-by-another-key.ts'
 import { describeStatus, expectJsonContentType, expectStatus, jsonBodyOf, requireStatus, responseOf, statusFailure } from '../../lib/checks/response.ts'
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
@@ -94,10 +95,6 @@ interface ListJudge {
   status(result: HttpResult): Promise<void> | void
   shape(result: HttpResult): Promise<void> | void
 }
-
-/** A create answered with the record another create of the run sent, under another name than its own. */
-const answeredAnothersRecord = (c: Creation, creations: readonly Creation[]) =>
-  c.record.name !== c.sent.name && creations.some((o) => o !== c && o.sent.name === c.record.name && o.sent.description === c.record.description)
 
 /** A list judged by itself. */
 const JUDGED_ALONE: ListJudge = {

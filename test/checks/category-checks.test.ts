@@ -127,6 +127,15 @@ describe('expectListed', () => {
     expect(outcomeOf(() => expectListed([cat], list))).toBe('LISTED_FIELD_CHANGED')
   })
 
+  test("a create answered with another create's record (create-echoes-fields tells it) is not failed again for its own record, listed under its own id", () => {
+    // the cat's create answered with the bird's record (id 2, which a list read before it does not hold); the cat is listed under its own id, 1
+    const [cat, bird] = [{ sent: { name: 'run-cat' }, record: { id: 2, name: 'run-bird' } as CategoryRecord }, creation({ name: 'run-bird' }, 3)]
+    const list = records('[{"id":1,"name":"run-cat"},{"id":3,"name":"run-bird"}]')
+    expect(outcomeOf(() => expectListed([cat, bird], list))).toBe('pass')
+    // where the run does not judge create-echoes-fields (--rule), created-in-list tells it
+    expect(outcomeOf(() => expectListed([{ ...cat, changeToldHere: true as const }, bird], list))).toBe('LISTED_FIELD_CHANGED')
+  })
+
   describe('a create whose answer already changed a field (create-echoes-fields fails it): one fault, told once', () => {
     const sent = { name: 'run-dog  ', description: 'd' }
     const trimmed = { sent, record: { id: 5, name: 'run-dog', description: 'd' } as CategoryRecord }
