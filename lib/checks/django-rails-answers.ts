@@ -99,6 +99,7 @@ export function djangoRailsStatus(response: RecordedResponse, expected: number, 
     return (
       "the token was read as what precedes the comma: Rails' token_and_options (behind authenticate_with_http_token) takes what precedes a comma, a semicolon or a tab for the token and the rest for options, " +
       "and Laravel's Request::bearerToken() (behind Sanctum and Passport) what follows the last \"Bearer \" up to a comma; " +
+      "and an ACL on HAProxy's req.hdr(authorization) (http-request return … unless { req.hdr(authorization) -m str \"Bearer <key>\" }) matches when any piece of the header split at its commas does (req.fhdr(authorization) takes the whole line); " +
       "§5.2 sends the key alone (check request.authorization against /\\ABearer (\\S+)\\z/ and compare the whole token)"
     )
   }

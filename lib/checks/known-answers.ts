@@ -10,7 +10,7 @@
  * for Node ORMs and database drivers in orm-driver-answers.ts, those for a SQL store's defaults (strict mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts,
  * those for Envoy's texts and proto3's JSON mapping (grpc-gateway) in gateway-answers.ts, and for a server fault to bytes that are not UTF-8 in undecodable-body-answers.ts.
  */
-import { aspnetEmptyBody, aspnetStatus, beamJvmErrorBody } from './more-stacks-answers.ts'
+import { aspnetEmptyBody, aspnetStatus, beamJvmErrorBody, jettyErrorBody, jettyPage, servletCppStatus } from './more-stacks-answers.ts'
 import { dateTextOrigin } from './date-text-answers.ts'
 import { AWS_NO_ROUTE, gatewayStatus, envoyTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './gateway-answers.ts'
 import { blockPageOf } from '../http/challenge.ts'
@@ -20,7 +20,7 @@ import { openApiDocument } from '../spec/schema-registry.ts'
 import { columnCutSpaces, DJANGO_PERL_NULL_WRITTEN, djangoRailsContentType, djangoRailsErrorBody, djangoRailsStatus, djangoRailsTextBody, DRF_TRIMS, goChangedText } from './django-rails-answers.ts'
 import { nodeChangedText, nodeContentType, nodeErrorBody, nodeStatus, nodeTextBody } from './node-answers.ts'
 import { runtimeContentType, runtimeErrorBody, runtimeStatus, runtimeTextBody } from './runtime-answers.ts'
-import { columnCutText, idPastInt64 } from './sql-store-answers.ts'
+import { columnCutText, idKeyConflictStatus, idPastInt64 } from './sql-store-answers.ts'
 import { NODE_DRIVER_ID_AS_TEXT, undefinedValueStatus } from './orm-driver-answers.ts'
 import { undecodableBodyStatus } from './undecodable-body-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
@@ -30,7 +30,7 @@ const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'o
 /** An Error record's shape as another stack writes it, and how such a service is usually made to write the Error record. */
 export function errorBodyOrigin(body: unknown): string | undefined {
   const keys = keysOf(body)
-  const node = nodeErrorBody(keys, body) ?? runtimeErrorBody(keys, body) ?? grpcStatusBody(keys, body) ?? beamJvmErrorBody(keys, body)
+  const node = nodeErrorBody(keys, body) ?? runtimeErrorBody(keys, body) ?? grpcStatusBody(keys, body) ?? beamJvmErrorBody(keys, body) ?? jettyErrorBody(keys, body)
   if (node) return node
   if (keys.includes('code')) return undefined
   const phpRuby = phpRubyErrorBody(keys) ?? djangoRailsErrorBody(body)
@@ -76,7 +76,7 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
 }
 
 /** Why a body that is not JSON (and not empty) came with this answer, where the stack that sends it is well known. */
-export const textBodyOrigin = (response: RecordedResponse): string | undefined => runtimeTextBody(response) ?? djangoRailsTextBody(response) ?? nodeTextBody(response) ?? envoyTextBody(response) ?? lengthInCharacters(response)
+export const textBodyOrigin = (response: RecordedResponse): string | undefined => runtimeTextBody(response) ?? jettyPage(response) ?? djangoRailsTextBody(response) ?? nodeTextBody(response) ?? envoyTextBody(response) ?? lengthInCharacters(response)
 
 /**
  * A JSON body that ends, mid-value, exactly where its Content-Length says, and holds characters
@@ -121,13 +121,13 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
     )
   }
   const ofStack =
-    gatewayStatus(response, expected) ?? aspnetStatus(response, expected) ??
+    gatewayStatus(response, expected) ?? aspnetStatus(response, expected) ?? servletCppStatus(response, expected) ??
     runtimeStatus(response, expected, request) ??
     phpRubyStatus(response.status, expected) ??
     djangoRailsStatus(response, expected, request) ??
     nodeStatus(response, expected, request) ??
     undefinedValueStatus(response, expected, request) ??
-    undecodableBodyStatus(response, expected, request)
+    undecodableBodyStatus(response, expected, request) ?? idKeyConflictStatus(response, expected, request)
   if (ofStack) return ofStack
   // a 501 is a server fault, which describeStatus explains (gatewayFaultOrigin)
   const unreadBody = response.status === 400 ? unreadBodyOrigin(response) : undefined
@@ -171,7 +171,7 @@ export function blockPageWords(response: Pick<RecordedResponse, 'status' | 'body
 
 /** Why a response is declared with another media type, where a well-known stack declares it so (`response`: what else tells the stack, its body). */
 export function contentTypeOrigin(contentType: string | undefined, response?: RecordedResponse): string | undefined {
-  const page = response ? (djangoRailsContentType(response) ?? aspnetEmptyBody(response)) : undefined
+  const page = response ? (djangoRailsContentType(response) ?? aspnetEmptyBody(response) ?? jettyPage(response)) : undefined
   if (page) return page
   const type = mediaType(contentType)
   if (type === 'application/problem+json') {

@@ -3,7 +3,10 @@
  * 404 for a path no endpoint takes, JwtBearer's empty 401, and a minimal API's empty 400 to a body
  * it cannot bind; and the error bodies of Phoenix (its ErrorJSON), PostgREST and Micronaut (its
  * JsonError). Emulated from their documented defaults (ASP.NET Core 8, Phoenix 1.7, PostgREST 12,
- * Micronaut 4), none of which could run here.
+ * Micronaut 4), none of which could run here. And, measured on Debian 12's packages, a servlet on
+ * Jetty 9.4.57 (its ErrorHandler's JSON and HTML pages for response.sendError(), its 404 for a path
+ * no servlet takes) and a C++ service on cpp-httplib 0.11.4 with nlohmann::json 3.11.2 (its empty
+ * 404, its 500 with EXCEPTION_WHAT for an exception a handler let through).
  */
 import type { RecordedResponse } from '../http/exchange.ts'
 
@@ -61,4 +64,51 @@ export function beamJvmErrorBody(keys: readonly string[], body: unknown): string
     )
   }
   return undefined
+}
+
+/** Jetty's ErrorHandler page (response.sendError()), HTML unless the request's Accept ranks JSON first. */
+const isJettyPage = (response: RecordedResponse) => response.body.includes('Powered by Jetty://')
+const JETTY_SEND_ERROR =
+  'a servlet that answers with response.sendError(status, message) has Jetty\'s ErrorHandler write the body: HTML (text/html;charset=iso-8859-1, "HTTP ERROR 401 …", Powered by Jetty://) to an Accept of */* or text/html, ' +
+  'and {"servlet", "message", "url", "status": "401"} (the status as text) to one that ranks application/json first; ' +
+  'write the Error record instead (response.setStatus(status), setContentType("application/json"), the body from Jackson; an ErrorHandler of the server\'s own, server.setErrorHandler(…), for the answers Jetty gives itself)'
+
+/** Why a status came instead of the one expected, where Jetty or cpp-httplib answers it so. */
+export function servletCppStatus(response: RecordedResponse, expected: number): string | undefined {
+  if (response.status === 404 && expected === 401 && (/^Jetty\(/.test(response.headers.server ?? '') || response.body.includes('Default404Servlet') || isJettyPage(response))) {
+    return (
+      "a 404 from Jetty to a request without a valid key is its ServletHandler answering a path that no servlet mapping takes (Default404Servlet), where a filter mapped to the servlet's path alone " +
+      '(addFilter(KeyFilter.class, "/v1/categories", …), a <filter-mapping> by <servlet-name>) never runs; §1 rule 2 and §5.1 require authentication for every operation the document names: map the key filter to /*'
+    )
+  }
+  // cpp-httplib writes Keep-Alive: timeout=…, max=… on every answer it keeps the connection open after
+  const cppHttplib = /^timeout=\d+, max=\d+$/.test(response.headers['keep-alive'] ?? '')
+  if (response.status === 404 && expected === 401 && cppHttplib && response.bodyBytes === 0 && response.headers['content-type'] === undefined) {
+    return (
+      "an empty 404 without a Content-Type, with Keep-Alive: timeout=5, max=5, is cpp-httplib answering a path no handler takes (a key checked in each handler); " +
+      '§1 rule 2 and §5.1 require authentication for every operation the document names: check the key in set_pre_routing_handler, which runs for every path and answers 401 with the Error record (HandlerResponse::Handled)'
+    )
+  }
+  const what = response.headers.exception_what
+  if (response.status === 500 && what !== undefined) {
+    const nlohmann = what.startsWith('[json.exception.')
+      ? " (here nlohmann::json's: json::parse throws parse_error for a body that is not JSON unless given allow_exceptions = false, and get<std::string>() and value(\"name\", \"\") throw type_error.302 for a value of another type)"
+      : ''
+    return (
+      `an empty 500 with an EXCEPTION_WHAT header is cpp-httplib's answer to an exception a handler let through, the header holding its what()${nlohmann}; ` +
+      'parse with json::parse(req.body, nullptr, false) and answer 400 when is_discarded(), check is_string() before reading a field, and set_exception_handler(…) to answer the Error record for the rest'
+    )
+  }
+  return undefined
+}
+
+/** Why an answer is an HTML page (not JSON, not declared application/json), where Jetty writes it. */
+export function jettyPage(response: RecordedResponse): string | undefined {
+  return isJettyPage(response) ? `it is Jetty's HTML error page: ${JETTY_SEND_ERROR}` : undefined
+}
+
+/** Jetty's ErrorHandler JSON (servlet, message, url, and status as text): not the Error record. */
+export function jettyErrorBody(keys: readonly string[], body: unknown): string | undefined {
+  if (!['url', 'message', 'status'].every((k) => keys.includes(k)) || typeof (body as { status?: unknown }).status !== 'string') return undefined
+  return `it is Jetty's ErrorHandler JSON: ${JETTY_SEND_ERROR}`
 }

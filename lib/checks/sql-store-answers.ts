@@ -1,9 +1,12 @@
 /**
  * What a SQL store's defaults do to a category, in a failure's words: MySQL's and MariaDB's
  * sql_mode and character sets, their CHAR columns and unsigned ids (measured on MariaDB 10.11 and
- * PostgreSQL 15 under a Flask service, 2026-11-26). known-answers.ts calls these beside the other
- * stacks' words; the verdict and the failure code never depend on them.
+ * PostgreSQL 15 under a Flask service, 2026-11-26), and ids a service computes or reads back
+ * itself (measured on PHP 8.2 under php-fpm on MariaDB 10.11, 2026-11-27). known-answers.ts and
+ * category.ts call these beside the other stacks' words; the verdict and the failure code never
+ * depend on them.
  */
+import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 
 /** The widest character of a text (its highest code point; 0 for none). */
 const widest = (text: string | undefined) => Math.max(0, ...[...(text ?? '')].map((c) => c.codePointAt(0)!))
@@ -92,5 +95,30 @@ export function idPastInt64(problem: string): string | undefined {
   return (
     'an id past 2^63-1: a BIGINT UNSIGNED AUTO_INCREMENT column (MySQL, MariaDB) counts on to 2^64-1, and §2 gives the id the format int64; ' +
     'a signed BIGINT column keeps every id an int64'
+  )
+}
+
+/** Every create answered id 0: the driver's last insert id where the store generated none. */
+export const ZERO_INSERT_ID =
+  "; id 0 is what PDO::lastInsertId() (MySQL's LAST_INSERT_ID(), Go's Result.LastInsertId()) gives after an insert that generated no id, as one that set the id itself does (an id computed as MAX(id) + 1, a table without AUTO_INCREMENT): " +
+  'let the store assign the id (AUTO_INCREMENT, an identity column) and answer the id it gave, or answer the id the insert set'
+
+/**
+ * Why a create of a name this run made up was answered 409: no record held that name, so the
+ * conflict is on another key, most often the id a service computed before its insert.
+ */
+export function idKeyConflictStatus(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
+  if (response.status !== 409 || expected !== 201 || request.method !== 'POST') return undefined
+  let name: unknown
+  try {
+    name = (JSON.parse(request.body ?? '') as { name?: unknown }).name
+  } catch {
+    return undefined
+  }
+  if (typeof name !== 'string' || !/cf-[a-z0-9]{5}-[a-z0-9]/.test(name)) return undefined
+  return (
+    "409 to a name that carries this run's marker, which no record held before this run: unless this run sent the name before, the conflict is not the name's; " +
+    'a service that computes the id before the insert (SELECT MAX(id) + 1, a counter read and written in two steps) gives two creates that run at once one id, and answers the store\'s duplicate key (MySQL 1062, SQLSTATE 23000 or 23505) as a conflict: ' +
+    'let the store assign the id (AUTO_INCREMENT, an identity column, a sequence)'
   )
 }

@@ -57,6 +57,37 @@ describe('expectEchoedFields and fields bound by their place in the body', () =>
   })
 })
 
+describe("a create answered with another create's record (measured: PHP on MariaDB reading back ORDER BY id DESC LIMIT 1)", () => {
+  /** The create answer to a body sent as `body` (its text, members in the order given). */
+  const answered = (body: string, record: unknown) => {
+    const result = created(record)
+    result.exchange.request.body = body
+    return result
+  }
+  test('values swapped by place only where the body sent them in that order; else the empty name\'s record read back is not called a binding by place', () => {
+    const swapped = { name: '', description: 'cf-ab12c-empty' }
+    // the empty description's create, name first: a binding by place gives no swap
+    const nameFirst = verdictOf(() => expectEchoedFields({ name: 'cf-ab12c-empty', description: '' }, answered('{"name":"cf-ab12c-empty","description":""}', { id: 2, ...swapped })))
+    expect(nameFirst).toMatchObject({ code: 'FIELD_CHANGED' })
+    expect((nameFirst as { message: string }).message).not.toMatch(/by their place/)
+    const descriptionFirst = verdictOf(() => expectEchoedFields({ description: '', name: 'cf-ab12c-empty' }, answered('{"description":"","name":"cf-ab12c-empty"}', { id: 2, ...swapped })))
+    expect((descriptionFirst as { message: string }).message).toMatch(/changed "description"; it holds the "name" sent: the values were bound to the fields by their place in the body/)
+  })
+  test("a record holding another create's marker is named as another create's record; a value cut or trimmed from this body's is not", () => {
+    const other = verdictOf(() => expectEchoedFields({ name: '  cf-ab12c-padded  ' }, answered('{"name":"  cf-ab12c-padded  "}', { id: 9, name: '-0042', description: 'cf-ab12c-numeric-name' })))
+    expect(other).toMatchObject({ code: 'FIELD_CHANGED', message: expect.stringMatching(/^the created record changed "name"; the answer is another create's record \(its "description" holds cf-ab12c-numeric-name, which this body did not send\): .*ORDER BY id DESC LIMIT 1.*lastInsertId\(\)/) })
+    const trimmed = verdictOf(() => expectEchoedFields({ name: '  cf-ab12c-padded  ' }, answered('{"name":"  cf-ab12c-padded  "}', { id: 9, name: 'cf-ab12c-padded' })))
+    expect((trimmed as { message: string }).message).not.toMatch(/another create/)
+  })
+  test('two creates answered with one record (the same id, name and description): said so by ids-unique; two records that only share an id are not', () => {
+    const one = verdictOf(() => expectDistinctIds(records('[{"id":5,"name":"cf-ab12c-plain"},{"id":5,"name":"cf-ab12c-plain"}]'), 'the created records'))
+    expect(one).toMatchObject({ code: 'DUPLICATE_ID', message: expect.stringMatching(/share id 5; both creates were answered with one record: .*ORDER BY id DESC LIMIT 1/) })
+    const two = verdictOf(() => expectDistinctIds(records('[{"id":5,"name":"cf-ab12c-plain"},{"id":5,"name":"cf-ab12c-deep"}]'), 'the created records'))
+    expect((two as { message: string }).message).not.toMatch(/one record/)
+    expect((verdictOf(() => expectDistinctIds(records('[{"id":5,"name":"a"},{"id":5,"name":"a"}]'), 'the list')) as { message: string }).message).not.toMatch(/one record/)
+  })
+})
+
 describe('expectDistinctIds', () => {
   test.each([
     ['distinct small ids', '[{"id":1,"name":"a"},{"id":2,"name":"b"}]', 'pass'],
@@ -85,6 +116,24 @@ describe('expectListed', () => {
     ['listed with another name', '[{"id":5,"name":"run-dóg","description":"d"}]', 'LISTED_FIELD_CHANGED'],
   ].map(([label, text, outcome]) => ({ label, text, outcome })))('$label → $outcome', ({ text, outcome }) => {
     expect(outcomeOf(() => expectListed([dog], records(text)))).toBe(outcome)
+  })
+
+  test("every create answered id 0 (PDO's lastInsertId() where the store generated no id): ids-unique's shared id, named, and not again each record listed under its own id", () => {
+    const [cat, bird] = [creation({ name: 'run-cat' }, 0), creation({ name: 'run-bird' }, 0)]
+    expect(verdictOf(() => expectDistinctIds([cat.record, bird.record], 'the created records'))).toMatchObject({ code: 'DUPLICATE_ID', message: expect.stringMatching(/share id 0; id 0 is what PDO::lastInsertId\(\) .*MAX\(id\) \+ 1/) })
+    const list = records('[{"id":1,"name":"run-cat"},{"id":2,"name":"run-bird"}]')
+    expect(outcomeOf(() => expectListed([cat, bird], list))).toBe('pass')
+    // an id that is no other create's, listed elsewhere, is the record's id changed, as before
+    expect(outcomeOf(() => expectListed([cat], list))).toBe('LISTED_FIELD_CHANGED')
+  })
+
+  test("a create answered with another create's record (create-echoes-fields tells it) is not failed again for its own record, listed under its own id", () => {
+    // the cat's create answered with the bird's record (id 2, which a list read before it does not hold); the cat is listed under its own id, 1
+    const [cat, bird] = [{ sent: { name: 'run-cat' }, record: { id: 2, name: 'run-bird' } as CategoryRecord }, creation({ name: 'run-bird' }, 3)]
+    const list = records('[{"id":1,"name":"run-cat"},{"id":3,"name":"run-bird"}]')
+    expect(outcomeOf(() => expectListed([cat, bird], list))).toBe('pass')
+    // where the run does not judge create-echoes-fields (--rule), created-in-list tells it
+    expect(outcomeOf(() => expectListed([{ ...cat, changeToldHere: true as const }, bird], list))).toBe('LISTED_FIELD_CHANGED')
   })
 
   describe('a create whose answer already changed a field (create-echoes-fields fails it): one fault, told once', () => {

@@ -4,7 +4,10 @@
  * this machine): endpoint routing's empty 404, JwtBearer's empty 401, a minimal API's empty 400.
  * Before, the 404 was named as Bun.serve's and the 401 as Spring Security's; the 400 had no words.
  * And the error bodies, empty strings, query parameters and 422 of Phoenix (ErrorJSON, Ecto),
- * PostgREST and Micronaut, from their documented defaults, which had no words.
+ * PostgREST and Micronaut, from their documented defaults, which had no words. And, measured on
+ * Debian 12's Jetty 9.4.57 and cpp-httplib 0.11.4 with nlohmann::json 3.11.2 (docs/adoption.md),
+ * Jetty's ErrorHandler pages and 404, and cpp-httplib's empty 404 (named as Bun's before) and its
+ * 500 with EXCEPTION_WHAT, which had no words.
  */
 import { expect, test } from 'vitest'
 import { expectErrorRecord } from '../../lib/checks/error-record.ts'
@@ -54,4 +57,34 @@ test("an empty string made nil (Ecto's cast), the name taken from the query (Pho
   expect(changedTextOrigin('', undefined, 0)).toMatch(/Ecto's cast\/4 makes it nil \(its empty_values; Phoenix: cast\(…, empty_values: \[\]\)\)/)
   expect(INVALID_BODIES.find((c) => c.key === 'missing-name-named-in-query')?.acceptedMeans).toMatch(/Phoenix's conn\.params .*Phoenix: conn\.body_params/)
   expect(failureOf(() => expectStatus(makeResponse({ status: 422, body: '{"errors":{"name":["can\'t be blank"]}}', method: 'POST' }), 400)).message).toMatch(/Phoenix's generated FallbackController/)
+})
+
+const JETTY_HTML =
+  '<html>\n<head>\n<meta http-equiv="Content-Type" content="text/html;charset=ISO-8859-1"/>\n<title>Error 401 missing or invalid API key</title>\n</head>\n' +
+  '<body><h2>HTTP ERROR 401 missing or invalid API key</h2>\n<hr/><a href="https://jetty.org/">Powered by Jetty:// 9.4.57.v20241219</a><hr/>\n\n</body>\n</html>\n'
+
+test("Jetty's ErrorHandler pages for response.sendError(): its JSON (status as text) and its HTML page, by the body, text and media type checks", () => {
+  const jetty = { server: 'Jetty(9.4.57.v20241219)' }
+  const json = makeResponse({ status: 401, headers: { ...jetty, 'content-type': 'application/json' }, body: '{\n"servlet":"Svc$Categories-7ba18f1b",\n"message":"missing or invalid API key",\n"url":"/v1/categories",\n"status":"401"\n}' })
+  expect(failureOf(() => expectErrorRecord(json)).message).toMatch(/lacks required property "code"; it is Jetty's ErrorHandler JSON: a servlet that answers with response\.sendError\(status, message\) .*setStatus/)
+  // the same keys with status as a number are not Jetty's
+  expect(failureOf(() => expectErrorRecord(makeResponse({ status: 401, body: '{"url":"/v1/categories","message":"no","status":401}' }))).message).not.toMatch(/Jetty/)
+  const html = makeResponse({ status: 401, headers: { ...jetty, 'content-type': 'text/html;charset=iso-8859-1' }, body: JETTY_HTML })
+  for (const message of [failureOf(() => jsonBodyOf(html)).message, failureOf(() => expectJsonContentType(html)).message]) expect(message).toMatch(/; it is Jetty's HTML error page: .*sendError/)
+})
+
+test("a 404 from Jetty where §5 asks 401: a key filter mapped to the servlet's path alone", () => {
+  const page = makeResponse({ status: 404, headers: { server: 'Jetty(9.4.57.v20241219)', 'content-type': 'application/json' }, body: '{"servlet":"org.eclipse.jetty.servlet.ServletHandler$Default404Servlet-3d36e4cd","message":"Not Found","url":"/v1/store/orders","status":"404"}', path: '/store/orders' })
+  expect(failureOf(() => expectStatus(page, 401)).message).toMatch(/expected 401: a 404 from Jetty .*Default404Servlet.*map the key filter to \/\*/)
+})
+
+test("cpp-httplib's empty 404 (its Keep-Alive header tells it from Bun's) and its 500 with EXCEPTION_WHAT, nlohmann::json's exceptions named", () => {
+  const keepAlive = { 'content-length': '0', 'keep-alive': 'timeout=5, max=5' }
+  const notFound = failureOf(() => expectStatus(makeResponse({ status: 404, headers: keepAlive, body: '', path: '/store/orders' }), 401)).message
+  expect(notFound).toMatch(/expected 401: an empty 404 without a Content-Type, with Keep-Alive: timeout=5, max=5, is cpp-httplib .*set_pre_routing_handler/)
+  expect(notFound).not.toMatch(/Bun/)
+  const fault = (what: string) => failureOf(() => expectStatus(makeResponse({ status: 500, headers: { ...keepAlive, exception_what: what }, body: '', method: 'POST' }), 400)).message
+  expect(fault('[json.exception.type_error.302] type must be string, but is number')).toMatch(/an empty 500 with an EXCEPTION_WHAT header is cpp-httplib's answer .*nlohmann::json's: .*type_error\.302.*set_exception_handler/)
+  expect(fault('std::bad_alloc')).not.toMatch(/nlohmann/)
+  expect(failureOf(() => expectStatus(makeResponse({ status: 500, headers: keepAlive, body: '', method: 'POST' }), 400)).message).not.toMatch(/cpp-httplib/)
 })
