@@ -44,6 +44,11 @@ export interface Mutation extends ServerCase {
    * docs/proof.md shows the failure code's meaning, not one run's message, for it.
    */
   shownByVarying?: string
+  /**
+   * Why the other rules the mutation fails as a side effect differ from run to run (which request
+   * meets the fault first): docs/proof.md says so instead of one run's list.
+   */
+  alsoFailsVarying?: string
 }
 
 /** A server that uses a freedom the interface document leaves: the suite must pass it (exit 0). */

@@ -45,6 +45,8 @@ export interface MutationOutcome extends CaseRun {
   recurrence?: 'deterministic' | 'intermittent'
   /** Mutation.shownByVarying: the table says what the code means, not which request showed it. */
   shownByVarying?: string
+  /** Mutation.alsoFailsVarying: the table says the side effects vary, not one run's. */
+  alsoFailsVarying?: string
   /** Exit 1 with a check of `breaks` failed with `code`: the rule and the reason both pinned. */
   caught: boolean
 }
@@ -112,7 +114,7 @@ export function runMutation(mutation: Mutation): Promise<MutationOutcome> {
       const pinned = run.failures.some((f) => f.rule === mutation.breaks && f.code === mutation.code && (mutation.recurrence === undefined || f.recurrence === mutation.recurrence))
       return {
         name: mutation.name, breaks: mutation.breaks, code: mutation.code, ...(mutation.recurrence ? { recurrence: mutation.recurrence } : {}),
-        ...(mutation.shownByVarying ? { shownByVarying: mutation.shownByVarying } : {}), ...run, caught: run.exitCode === 1 && pinned,
+        ...(mutation.shownByVarying ? { shownByVarying: mutation.shownByVarying } : {}), ...(mutation.alsoFailsVarying ? { alsoFailsVarying: mutation.alsoFailsVarying } : {}), ...run, caught: run.exitCode === 1 && pinned,
       }
     },
     (outcome) => outcome.caught,
@@ -223,7 +225,8 @@ export function formatMatrix(report: MatrixReport): string {
     // what the fault was, which does not
     // a fault shown by whichever request the pool puts on a connection: what its code means, and why
     const saidText = o.shownByVarying && pinned ? `${FAILURE_CODES[o.code]} (the request that shows it varies: ${o.shownByVarying})` : o.recurrence === 'intermittent' ? whole.replace(/, expected .*$/s, '') : whole
-    lines.push(`| ${o.name} | ${o.breaks} | ${o.code}${o.recurrence ? ` (${o.recurrence})` : ''} | ${o.caught ? 'yes' : '**NO**'} | ${o.exitCode ?? 'killed'} | ${cell(saidText)} | ${others.join(', ') || '-'} |`)
+    const also = o.alsoFailsVarying ? `varies: ${o.alsoFailsVarying}` : others.join(', ') || '-'
+    lines.push(`| ${o.name} | ${o.breaks} | ${o.code}${o.recurrence ? ` (${o.recurrence})` : ''} | ${o.caught ? 'yes' : '**NO**'} | ${o.exitCode ?? 'killed'} | ${cell(saidText)} | ${cell(also)} |`)
   }
   lines.push('')
   lines.push('| variant | what it does | passed | exit | advisory notes |')
