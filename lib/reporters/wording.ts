@@ -7,6 +7,7 @@ import type { CheckResult, LedgerEntry, RuleResult, RunResult } from '../result/
 import type { JournalEntry } from '../http/journal.ts'
 import { LEAVES_NOTHING_UNVERIFIED, reportedSkip, type SkipCause } from '../checks/skip-causes.ts'
 import { runCounts } from './run-counts.ts'
+import { budgetSetting, readOnlySetting } from '../config/write-settings.ts'
 import { A_WEB_PAGE, NOTHING_SERVED } from '../result/misdirected.ts'
 
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
@@ -32,10 +33,11 @@ const causeOf = (check: CheckResult): SkipCause => check.cause ?? 'not-applicabl
  */
 export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> & Partial<Pick<RunResult, 'problems'>>): string {
   switch (cause) {
+    // the setting named as it was given: a read-only run from an env file's CONFORM_READ_ONLY was given no --read-only
     case 'read-only':
-      return '--read-only sends no request that could create a record'
+      return `${readOnlySetting(result.options.writesFrom)} sends no request that could create a record`
     case 'write-budget':
-      return `over the write budget (--max-writes ${result.options.maxWrites})`
+      return `over the write budget (${budgetSetting(result.options.maxWrites, result.options.writesFrom)})`
     case 'not-needed':
       return result.options.rules.length > 0 ? 'not needed: the selected rules (--rule), or what the service answered, left the request unnecessary' : 'not needed: what the service answered left the request unnecessary'
     case 'deadline':
@@ -78,7 +80,7 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
     case 'not-applicable':
       // a --read-only run created nothing: "another rule reports why" would send the reader to rules that say --read-only
       return result.options.readOnly
-        ? 'nothing to judge in the answers: --read-only created no record (or another rule reports why, or the service used a freedom)'
+        ? `nothing to judge in the answers: ${readOnlySetting(result.options.writesFrom)} created no record (or another rule reports why, or the service used a freedom)`
         : 'nothing to judge in the answers (another rule reports why, or the service used a freedom)'
   }
 }
@@ -143,7 +145,7 @@ function postAnswers(result: Pick<RunResult, 'journal'>): string {
 }
 
 export function writeMode(result: RunResult): string {
-  if (result.options.readOnly) return 'read-only (--read-only): no POST sent, nothing created'
+  if (result.options.readOnly) return `read-only (${result.options.writesFrom?.readOnly ?? '--read-only'}): no POST sent, nothing created`
   const { writes = 0, resentWrites = 0, resentLostWrites = 0 } = result.summary
   const resent =
     (resentWrites > 0 ? `, and ${resentWrites} sent again after the server answered 429 or 503 (a limit or a pause: the lists read for the first of them showed none stored)` : '') +
@@ -154,7 +156,7 @@ export function writeMode(result: RunResult): string {
   // the options are named in the bound beside it (or by --max-writes): here only what the POSTs were for
   const why = [...(confirm > 0 ? ['to confirm failures'] : []), ...(repeat > 1 ? ['in further rounds'] : [])].join(' or ')
   const ofThem = again > 0 ? `: ${sent - again} of the plan, ${again} sent again ${why}` : ''
-  if (maxWritesGiven) return `${plural(sent, 'POST')} sent, of at most ${maxWrites} (--max-writes ${maxWrites})${ofThem}${resent}${postAnswers(result)}`
+  if (maxWritesGiven) return `${plural(sent, 'POST')} sent, of at most ${maxWrites} (${budgetSetting(maxWrites, result.options.writesFrom)})${ofThem}${resent}${postAnswers(result)}`
   // the default bound: the plan's POSTs, and --confirm more for each failed one (write-plan.ts defaultWriteBound)
   const rounds = repeat > 1 ? `, 1 in each further round (--repeat ${repeat})` : ''
   const bound = confirm > 0 ? `at most ${maxWrites} of the plan${rounds} and ${confirm} more for each failed POST to confirm it (--confirm ${confirm})` : `at most ${maxWrites} of the plan${rounds}`

@@ -4,6 +4,7 @@
  * run's checks; tests build it from tables of checks with the same function, resultOf().
  */
 import type { ClientTls } from '../config/client-tls.ts'
+import type { WritesFrom } from '../config/write-settings.ts'
 import { writesAgain } from './writes-again.ts'
 import { keyRefused, withoutChecksOfTheRefusedKey } from './key-refused.ts'
 import { frontAnswered, withoutChecksOfTheFront } from './front-answered.ts'
@@ -81,7 +82,8 @@ export interface RunResult {
   /** maxWritesGiven: --max-writes was given (maxWrites is then the bound of every POST, else of the plan's, confirmation adding --confirm more for each failed one). */
   /** keyFrom: where the key came from (a flag or a variable's name, never the key), named when the server refuses it. */
   /** listLagMs: --list-lag, how long a created record was given to appear in the list (absent from files of older runs). */
-  options: { readOnly: boolean; maxWrites: number; maxWritesGiven?: boolean; keyFrom?: string; tls?: Pick<ClientTls, 'caCert' | 'clientCertificate'>; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number; confirm?: number; repeat?: number; listLagMs?: number }
+  /** writesFrom: where read-only or the budget came from when no flag set them (`CONFORM_READ_ONLY in .env.production`), named where the reports name the setting. */
+  options: { readOnly: boolean; maxWrites: number; maxWritesGiven?: boolean; writesFrom?: WritesFrom; keyFrom?: string; tls?: Pick<ClientTls, 'caCert' | 'clientCertificate'>; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number; confirm?: number; repeat?: number; listLagMs?: number }
   /** incomplete: the run was cut (--deadline, a signal) before any must-rule failed, so no verdict was reached (exit 2). */
   verdict: 'pass' | 'fail' | 'incomplete'
   /** The process's: 0, 1, 2 by the verdict, or 130 / 143 when a signal (SIGINT, SIGTERM) interrupted the command line's run (the verdict then says what it reached, most often incomplete). */

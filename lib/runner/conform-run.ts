@@ -52,7 +52,7 @@ export interface RunTarget {
 /** What of the command line's configuration a run reads. */
 export type RunConfig = Pick<
   Config,
-  'timeoutMs' | 'deadlineMs' | 'maxResponseBytes' | 'readOnly' | 'maxWrites' | 'rules' | 'seed' | 'rateLimit' | 'concurrency' | 'headers' | 'baseline' | 'updateBaseline' | 'confirm' | 'repeat' | 'listLagMs' | 'tls'
+  'timeoutMs' | 'deadlineMs' | 'maxResponseBytes' | 'readOnly' | 'maxWrites' | 'writesFrom' | 'rules' | 'seed' | 'rateLimit' | 'concurrency' | 'headers' | 'baseline' | 'updateBaseline' | 'confirm' | 'repeat' | 'listLagMs' | 'tls'
 > &
   Partial<Pick<Config, 'allowInsecureHttp'>>
 
@@ -142,6 +142,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     maxResponseBytes: config.maxResponseBytes,
     readOnly: config.readOnly,
     maxWrites: config.maxWrites,
+    ...(config.writesFrom ? { writesFrom: config.writesFrom } : {}),
     maxPostResends: POST_RESENDS_PER_WRITE * maxWrites,
     // without a budget, POSTs sent again after lost answers are bounded too: as many as the plan has,
     // as its first line says (the connection-race variants of the kill matrix need at most 28 of 77)
@@ -262,6 +263,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
         readOnly: config.readOnly,
         maxWrites,
         ...(config.maxWrites !== undefined ? { maxWritesGiven: true } : {}),
+        ...(config.writesFrom ? { writesFrom: config.writesFrom } : {}),
         rules: config.rules,
         timeoutMs: config.timeoutMs,
         seed: context.seed,

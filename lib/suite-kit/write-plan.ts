@@ -5,6 +5,7 @@
  * are spread over them.
  */
 import type { RefusalReason } from '../http/journal.ts'
+import { budgetSetting, readOnlySetting, type WritesFrom } from '../config/write-settings.ts'
 
 /** A POST the suite can send, in priority order (declared by the case tables of suites/cases/, sorted by write-order.ts). */
 export interface DeclaredPost {
@@ -25,6 +26,8 @@ export interface WriteOptions {
   confirm?: number
   /** --repeat: each further round sends one POST more, the first create (lib/runner/repeat-rounds.ts WRITES_PER_ROUND). */
   repeat?: number
+  /** Where read-only or the budget came from when no flag set them (`CONFORM_READ_ONLY in .env.production`): the refusals name it. */
+  from?: WritesFrom
 }
 
 /** The default bound on POSTs (no --max-writes): the plan's, and `confirm` more for each failed POST, to confirm it; undefined when --max-writes is the bound. */
@@ -59,13 +62,13 @@ export function writePlan(probes: readonly DeclaredPost[], options: WriteOptions
     }
     needed++
     if (options.readOnly) {
-      refused.set(probe.key, { reason: 'read-only', detail: 'not verified: --read-only sends no request that could create a record' })
+      refused.set(probe.key, { reason: 'read-only', detail: `not verified: ${readOnlySetting(options.from)} sends no request that could create a record` })
       continue
     }
     if (options.maxWrites !== undefined && allowed.length >= options.maxWrites) {
       refused.set(probe.key, {
         reason: 'write-budget',
-        detail: `not verified: over the write budget (--max-writes ${options.maxWrites}; this POST is number ${needed})`,
+        detail: `not verified: over the write budget (${budgetSetting(options.maxWrites, options.from)}; this POST is number ${needed})`,
       })
       continue
     }
