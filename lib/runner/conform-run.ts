@@ -143,7 +143,8 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     readOnly: config.readOnly,
     maxWrites: config.maxWrites,
     ...(config.writesFrom ? { writesFrom: config.writesFrom } : {}),
-    maxPostResends: POST_RESENDS_PER_WRITE * maxWrites,
+    // as the first line says (describeWritePlan): 40 for each POST the run may send
+    maxPostResends: POST_RESENDS_PER_WRITE * allowed.length,
     // without a budget, POSTs sent again after lost answers are bounded too: as many as the plan has,
     // as its first line says (the connection-race variants of the kill matrix need at most 28 of 77)
     maxLostPostResends: allowed.length,

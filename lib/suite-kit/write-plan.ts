@@ -5,6 +5,7 @@
  * are spread over them.
  */
 import type { RefusalReason } from '../http/journal.ts'
+import { POST_RESENDS_PER_WRITE } from '../http/retry-after.ts'
 import { budgetSetting, readOnlySetting, type WritesFrom } from '../config/write-settings.ts'
 
 /** A POST the suite can send, in priority order (declared by the case tables of suites/cases/, sorted by write-order.ts). */
@@ -112,5 +113,8 @@ export function describeWritePlan(plan: WritePlan, options: WriteOptions, from: 
         (others > 0 ? `; ${others} create one only on a server that wrongly accepts them` : '') +
         (plan.followUps > 0 ? `; ${plan.followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${plan.followUps / 2} more records)` : '') +
         '.'
-  return `Writes: ${posts}${effect} The interface has no delete.`
+  // a 429 or 503 POST goes again once its wait is over, past the bound above (the run's resends of POSTs, lib/http/retry-after.ts):
+  // said here, or a run that sent 1,213 POSTs against a limit of 3 a second had promised "360 in all"
+  const limited = unbounded ? ` Besides, a POST answered 429 or 503 (a limit, which stores nothing) goes again once its wait is over: at most ${POST_RESENDS_PER_WRITE * n} such resends in a run.` : ''
+  return `Writes: ${posts}${effect} The interface has no delete.${limited}`
 }
