@@ -4,7 +4,7 @@
  */
 import { theKey } from '../result/key-refused.ts'
 import type { CheckResult, LedgerEntry, RuleResult, RunResult } from '../result/run-result.ts'
-import type { JournalEntry } from '../http/journal.ts'
+import { faultAnsweredWrite, type JournalEntry } from '../http/journal.ts'
 import { LEAVES_NOTHING_UNVERIFIED, reportedSkip, type SkipCause } from '../checks/skip-causes.ts'
 import { runCounts } from './run-counts.ts'
 import { budgetSetting, readOnlySetting } from '../config/write-settings.ts'
@@ -188,6 +188,20 @@ export function foundWords(found: number | undefined, count: number): string {
  * the answer does not say (a service that commits and then fails to write its answer, a gateway's
  * 502 or 504 for a service that went on).
  */
+/**
+ * The label of the POSTs summary.faultAnsweredWrites counts: "POSTs answered with a server fault", but
+ * a 429 is no fault of the server (a limit's refusal, RFC 6585 §4), and under --max-writes one the list
+ * did not show is counted there (it is not sent again, and may have stored a record): a run whose
+ * only such POSTs were three 429s said "POSTs answered with a server fault: 3".
+ */
+export function faultAnsweredLabel(result: Pick<RunResult, 'journal'>): string {
+  const counted = (result.journal ?? []).filter(faultAnsweredWrite)
+  const limited = counted.filter((e) => e.status === 429).length
+  if (limited === 0) return 'POSTs answered with a server fault'
+  if (limited === counted.length) return 'POSTs answered 429 and not sent again (--max-writes)'
+  return `POSTs answered with a server fault, or 429 and not sent again (--max-writes: ${limited} of them)`
+}
+
 export const FAULT_ANSWERED_WORDS = 'a 5xx but 503 says the request failed, not that nothing was stored: each may have created a record (so may a 503 or a 429 under --max-writes, which is not sent again); results.json lists them in its journal'
 
 /** How hard the run pressed on the server: requests in flight at most, and the rate limit. */
