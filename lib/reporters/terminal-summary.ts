@@ -244,7 +244,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
   const connections = result.observed && connectionLimitNote(result.observed)
   if (connections) tail.push(terminalText(connections, 400))
   // what was sent, beside the plan the first lines gave ("Writes: at most …")
-  if (!result.options.readOnly) tail.push(terminalText(`Sent: ${writeMode(result)}; ${pacing(result)}`, 400))
+  // a read-only run's too: the last lines a CI log shows say that nothing was written, and by which setting
+  tail.push(terminalText(`Sent: ${writeMode(result)}; ${pacing(result)}`, 400))
   if (result.ledger.length > 0) {
     // the creates whose name cannot carry the run's prefix (empty, digits) carry it in their description
     const where = someNameWithoutPrefix(result.ledger) ? WHERE_THE_PREFIX_IS : 'names'

@@ -267,7 +267,9 @@ export function headline(result: RunResult): string {
 /** The last line of a run: verdict and exit code. */
 export function verdictLine(result: RunResult): string {
   const word = { pass: 'PASS', fail: 'FAIL', incomplete: 'INCOMPLETE' }[result.verdict]
-  return `Verdict: ${word} (exit ${result.exitCode})`
+  // a pass that left must-rules unverified (--read-only, a write budget, --rule) says so where a CI log ends, as summary.md's headline does
+  const unverified = result.verdict === 'pass' ? result.rules.filter((r) => r.level === 'must' && r.status === 'skip').length : 0
+  return `Verdict: ${word} (exit ${result.exitCode})${unverified > 0 ? `: every must-rule that ran passed; ${plural(unverified, 'must-rule')} not verified (listed above)` : ''}`
 }
 
 export function seconds(ms: number): string {
