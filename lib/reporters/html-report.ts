@@ -22,7 +22,7 @@ import { badge, escapeHtml as h } from './html-text.ts'
 import { recordPrefixWords, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
 import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult, type Status } from '../result/run-result.ts'
-import { failedChecks, faultAnsweredLabel, FAULT_ANSWERED_WORDS, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, postAnswer, postsSent, ruleSkipText, seconds, writeMode } from './wording.ts'
+import { failedChecks, faultAnsweredLabel, faultAnsweredWords, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, postAnswer, postsSent, ruleSkipText, seconds, writeMode } from './wording.ts'
 
 let css: string | undefined
 
@@ -266,7 +266,7 @@ ${card(result.summary.recordsCreated, 'records created', '')}
 <dt>Checks</dt><dd>${counts.checks.pass} passed, ${c.fail} failed, ${counts.checks.known ? `${counts.checks.known} known failures (baseline), ` : ''}${c.skip} skipped, of ${c.total}</dd>
 <dt>Writes</dt><dd>${h(writeMode(result))}</dd>
 <dt>Pacing</dt><dd>${h(pacing(result))}</dd>
-<dt>Waits</dt><dd>${h(serverWaits(result))}</dd>${result.summary.unansweredWrites ? `\n<dt>POSTs without an answer</dt><dd>${result.summary.unansweredWrites}: each may have created a record (results.json lists them in its journal)${h(foundWords(result.summary.unansweredFound, result.summary.unansweredWrites))}</dd>` : ''}${result.summary.faultAnsweredWrites ? `\n<dt>${h(faultAnsweredLabel(result))}</dt><dd>${result.summary.faultAnsweredWrites}: ${h(FAULT_ANSWERED_WORDS)}${h(foundWords(result.summary.faultAnsweredFound, result.summary.faultAnsweredWrites))}</dd>` : ''}
+<dt>Waits</dt><dd>${h(serverWaits(result))}</dd>${result.summary.unansweredWrites ? `\n<dt>POSTs without an answer</dt><dd>${result.summary.unansweredWrites}: each may have created a record (results.json lists them in its journal)${h(foundWords(result.summary.unansweredFound, result.summary.unansweredWrites))}</dd>` : ''}${result.summary.faultAnsweredWrites ? `\n<dt>${h(faultAnsweredLabel(result))}</dt><dd>${result.summary.faultAnsweredWrites}: ${h(faultAnsweredWords(result))}${h(foundWords(result.summary.faultAnsweredFound, result.summary.faultAnsweredWrites))}</dd>` : ''}
 <dt>Rules selected</dt><dd>${h(selected)}</dd>${result.options.tls ? `\n<dt>TLS</dt><dd>${h(tlsWords(result.options.tls).slice('TLS: '.length))}</dd>` : ''}
 <dt>Run id</dt><dd><code>${h(result.runId)}</code></dd>${result.traceId ? `<dt>Trace id</dt><dd><code>${h(result.traceId)}</code> (W3C traceparent of every request; each exchange shows its span)</dd>` : ''}
 ${result.options.seed === undefined ? '' : `<dt>Seed</dt><dd><code>${result.options.seed}</code> (--seed ${result.options.seed} sends the same generated inputs)</dd>\n`}<dt>Tool</dt><dd>${h(`${result.tool.name} ${result.tool.version}`)}</dd>

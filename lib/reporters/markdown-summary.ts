@@ -18,7 +18,7 @@ import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { reproduceKeyMarkdown } from './reproduce-key.ts'
-import { faultAnsweredLabel, FAULT_ANSWERED_WORDS, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, postAnswer, postsSent, seconds, writeMode } from './wording.ts'
+import { faultAnsweredLabel, faultAnsweredWords, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, postAnswer, postsSent, seconds, writeMode } from './wording.ts'
 
 /** Most failure rows and ledger rows shown; the rest are counted and left to report.html. */
 export const MAX_ROWS = 30
@@ -104,7 +104,7 @@ export function markdownSummary(result: RunResult): string {
   if (sampling) lines.push('', `Rounds: ${escapeMarkdown(sampling)}.`)
   const { unansweredWrites: unanswered, faultAnsweredWrites: faulted, unansweredFound, faultAnsweredFound } = result.summary
   if (unanswered) lines.push('', `POSTs without an answer: ${unanswered}; each may have created a record (results.json lists them in its journal)${foundWords(unansweredFound, unanswered)}.`)
-  if (faulted) lines.push('', `${faultAnsweredLabel(result)}: ${faulted}; ${FAULT_ANSWERED_WORDS}${foundWords(faultAnsweredFound, faulted)}.`)
+  if (faulted) lines.push('', `${faultAnsweredLabel(result)}: ${faulted}; ${faultAnsweredWords(result)}${foundWords(faultAnsweredFound, faulted)}.`)
 
   if (result.problems.length > 0) {
     lines.push('', '### Problems during the run', '')

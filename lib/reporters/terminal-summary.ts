@@ -19,7 +19,7 @@ import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { recordPrefixWords, someNameWithoutPrefix, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
 import { runCounts } from './run-counts.ts'
 import { LEAVES_NOTHING_UNVERIFIED } from '../checks/skip-causes.ts'
-import { failedChecks, faultAnsweredLabel, FAULT_ANSWERED_WORDS, foundWords, notVerifiedByReason, pacing, partlyVerified, plural, ruleSkipText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
+import { failedChecks, faultAnsweredLabel, faultAnsweredWords, foundWords, notVerifiedByReason, pacing, partlyVerified, plural, ruleSkipText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', warn: '!' }
 /** Failure entries (causes) shown with expected/actual in full; later failing rules get one line each. */
@@ -211,7 +211,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
   if (result.summary.waits?.count) tail.push(`Waits: ${serverWaits(result)}`)
   const { unansweredWrites: unanswered, faultAnsweredWrites: faulted, unansweredFound, faultAnsweredFound } = result.summary
   if (unanswered) tail.push(`POSTs without an answer: ${unanswered} (each may have created a record; results.json lists them in its journal)${foundWords(unansweredFound, unanswered)}`)
-  if (faulted) tail.push(`${faultAnsweredLabel(result)}: ${faulted} (${FAULT_ANSWERED_WORDS})${foundWords(faultAnsweredFound, faulted)}`)
+  if (faulted) tail.push(`${faultAnsweredLabel(result)}: ${faulted} (${faultAnsweredWords(result)})${foundWords(faultAnsweredFound, faulted)}`)
   const groups = notVerifiedByReason(result)
   if (groups.length > 0) {
     tail.push(`Not verified (no check of these rules ran):`)

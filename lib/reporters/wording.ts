@@ -202,6 +202,13 @@ export function faultAnsweredLabel(result: Pick<RunResult, 'journal'>): string {
   return `POSTs answered with a server fault, or 429 and not sent again (--max-writes: ${limited} of them)`
 }
 
+/** What those POSTs leave open: a server fault's words (FAULT_ANSWERED_WORDS), or, when all were 429s, a limit's. */
+export function faultAnsweredWords(result: Pick<RunResult, 'journal'>): string {
+  const counted = (result.journal ?? []).filter(faultAnsweredWrite)
+  if (counted.length === 0 || counted.some((e) => e.status !== 429)) return FAULT_ANSWERED_WORDS
+  return 'a 429 says the client sent too many requests, not that this one was not processed (RFC 6585 §4: a quota counted after the handler stores it first), and under --max-writes it is not sent again: each may have created a record; results.json lists them in its journal'
+}
+
 export const FAULT_ANSWERED_WORDS = 'a 5xx but 503 says the request failed, not that nothing was stored: each may have created a record (so may a 503 or a 429 under --max-writes, which is not sent again); results.json lists them in its journal'
 
 /** How hard the run pressed on the server: requests in flight at most, and the rate limit. */
