@@ -19,7 +19,7 @@ import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { recordPrefixWords, someNameWithoutPrefix, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
 import { runCounts } from './run-counts.ts'
 import { LEAVES_NOTHING_UNVERIFIED } from '../checks/skip-causes.ts'
-import { failedChecks, faultAnsweredLabel, faultAnsweredWords, foundWords, notVerifiedByReason, pacing, partlyVerified, plural, ruleSkipText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
+import { failedChecks, faultAnsweredLabel, faultAnsweredWords, unprefixedNewWords, foundWords, notVerifiedByReason, pacing, partlyVerified, plural, ruleSkipText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', warn: '!' }
 /** Failure entries (causes) shown with expected/actual in full; later failing rules get one line each. */
@@ -253,6 +253,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
   } else if (!result.options.readOnly) {
     tail.push('Records created: none')
   }
+  const gained = unprefixedNewWords(result)
+  if (gained) tail.push(terminalText(gained, 600))
   if (reportFiles.length > 0) tail.push(terminalText(whereReportsAre(reportFiles), 400))
   tail.push(verdictLine(result))
   // a first run, against the embedded server: what to run next

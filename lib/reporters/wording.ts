@@ -209,6 +209,19 @@ export function faultAnsweredWords(result: Pick<RunResult, 'journal'>): string {
   return 'a 429 says the client sent too many requests, not that this one was not processed (RFC 6585 §4: a quota counted after the handler stores it first), and under --max-writes it is not sent again: each may have created a record; results.json lists them in its journal'
 }
 
+/**
+ * The records the lists gained during the run that carry none of its prefixes (summary.unprefixedNew),
+ * which no ledger row names: against a service that stored refused POSTs, 71 ledger rows and 74
+ * records of the run in the store, the other 3 named "undefined" (from `{"Name": …}`, `{}`).
+ */
+export function unprefixedNewWords(result: Pick<RunResult, 'summary'>): string | undefined {
+  const gained = result.summary.unprefixedNew
+  if (!gained) return undefined
+  const shown = gained.records.map((r) => r.id).join(', ')
+  const ids = shown === '' ? '' : ` (${gained.count > gained.records.length ? `the first ${gained.records.length}: ` : ''}ids ${shown})`
+  return `Records the list gained during the run that carry none of its prefixes: ${gained.count}${ids}; no ledger row names them: another client's, or this run's stored in a form that lost the prefix (a field of the body the service did not read, a name cut short); results.json: summary.unprefixedNew`
+}
+
 export const FAULT_ANSWERED_WORDS = 'a 5xx but 503 says the request failed, not that nothing was stored: each may have created a record (so may a 503 or a 429 under --max-writes, which is not sent again); results.json lists them in its journal'
 
 /** How hard the run pressed on the server: requests in flight at most, and the rate limit. */

@@ -105,6 +105,8 @@ export interface RunResult {
     unansweredWrites?: number; faultAnsweredWrites?: number
     /** Of those two, how many the lists the run read showed stored (ledger rows, lib/result/ledger-from-list.ts); absent when no list was read. */
     unansweredFound?: number; faultAnsweredFound?: number
+    /** Records the lists gained during the run that carry none of its prefixes, no ledger row: another client's, or the run's stored in a form that lost the prefix (lib/result/ledger-from-list.ts). */
+    unprefixedNew?: { count: number; records: { id: string; name?: string }[] }
     recordsCreated: number
     /** Requests not sent, by why (read-only, write-budget, not-needed, deadline). */
     refused?: JournalTotals['refused']
@@ -141,7 +143,7 @@ export interface RunFacts {
   /** The HTTP client's journal of the run (lib/http/journal.ts): counts and ledger come from it. */
   journal: JournalEntry[]
   /** The lists the run read, its records in them: the ledger's records that no answer announced. */
-  listsRead?: Pick<ListsRead, 'sightings' | 'prefixes' | 'redact'>
+  listsRead?: Pick<ListsRead, 'sightings' | 'prefixes' | 'redact'> & Partial<Pick<ListsRead, 'gained'>>
   /** The run's deadline (or a signal) ended it: checks that had not finished are not verified, and unless a must-rule failed the verdict is incomplete. */
   cutShort?: boolean
   /**
@@ -229,7 +231,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const verdict = keyWasRefused ? 'incomplete' : mustFailed ? 'fail' : endedEarly ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
   const allChecks = rules.flatMap((r) => r.checks)
   const totals = journalTotals(facts.journal)
-  const { ledger, found } = runLedger(facts.journal, facts.listsRead)
+  const { ledger, found, unprefixedNew } = runLedger(facts.journal, facts.listsRead)
   return {
     tool: facts.tool,
     runId: facts.runId,
@@ -250,6 +252,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
       ...(totals.resentLostWrites > 0 ? { resentLostWrites: totals.resentLostWrites } : {}),
       writesAgain: writesAgain(facts.journal),
       unansweredWrites: totals.unansweredWrites, ...(totals.faultAnsweredWrites > 0 ? { faultAnsweredWrites: totals.faultAnsweredWrites } : {}),
+      ...(unprefixedNew ? { unprefixedNew } : {}),
       ...(found && totals.unansweredWrites > 0 ? { unansweredFound: found.unanswered } : {}), ...(found && totals.faultAnsweredWrites > 0 ? { faultAnsweredFound: found.faultAnswered } : {}),
       recordsCreated: ledger.length,
       refused: totals.refused,
