@@ -262,7 +262,9 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
       durationMs: Math.round(performance.now() - started),
       options: {
         readOnly: config.readOnly,
-        maxWrites,
+        // the budget given, which bounds every POST (confirmations and rounds too), not the plan's count below it: a run given
+        // --max-writes 200 said "116 POSTs sent, of at most 90 (--max-writes 90)"
+        maxWrites: config.readOnly ? 0 : (config.maxWrites ?? maxWrites),
         ...(config.maxWrites !== undefined ? { maxWritesGiven: true } : {}),
         ...(config.writesFrom ? { writesFrom: config.writesFrom } : {}),
         rules: config.rules,

@@ -102,7 +102,11 @@ export function describeWritePlan(plan: WritePlan, options: WriteOptions, from: 
   const rounds = plan.creating > 0 ? Math.max(0, (options.repeat ?? 1) - 1) : 0
   const inRounds = rounds > 0 ? `, 1 in each further round (--repeat ${options.repeat})` : ''
   const lostAgain = unbounded ? `, and at most ${n} sent again after an answer lost that the list showed not stored: ${(defaultWriteBound(n, options) ?? n) + n + rounds} in all` : ''
-  const posts = `at most ${n} ${n === 1 ? 'POST' : 'POSTs'}${bound}${inRounds}${confirming}${lostAgain}`
+  // a budget above the plan leaves room for failures probed again (--confirm), within it: said, or
+  // "--max-writes 200" read "at most 90 POSTs" and the run sent 116 (84 of the plan, 32 to confirm)
+  const room = unbounded ? 0 : Math.max(0, (options.maxWrites ?? 0) - n - rounds)
+  const confirmingInBudget = room > 0 && confirm > 0 ? `, and at most ${Math.min(room, n * confirm)} more to confirm failures (--confirm ${confirm}), within ${budgetFrom}` : ''
+  const posts = `at most ${n} ${n === 1 ? 'POST' : 'POSTs'}${bound}${inRounds}${confirming}${confirmingInBudget}${lostAgain}`
   const creating = plan.creating + rounds
   const effect =
     plan.creating === 0

@@ -52,6 +52,18 @@ test(
 )
 
 test(
+  'a --max-writes above the plan is the bound the Sent line names, as given',
+  async () => {
+    // it said "116 POSTs sent, of at most 90 (--max-writes 90)" of a run given --max-writes 200: a bound exceeded, and a value nobody gave
+    const made = await run('--max-writes', '200')
+    expect(made.code, made.stdout).toBe(0)
+    expect(made.stdout).toMatch(/^Sent: \d+ POSTs sent, of at most 200 \(--max-writes 200\), answered /m)
+    expect(made.results!.options.maxWrites).toBe(200)
+  },
+  RUN_TIMEOUT_MS,
+)
+
+test(
   '--read-only: no POST listed, and the terminal says none went',
   async () => {
     const made = await run('--read-only')

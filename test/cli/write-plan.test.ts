@@ -69,6 +69,13 @@ describe('the default write bound includes confirmation (--confirm), an explicit
       new RegExp(`^Writes: at most ${n} POSTs, 1 in each further round \\(--repeat 3\\), and at most ${n} sent again after an answer lost that the list showed not stored: ${2 * n + 2} in all, creating at most ${all.creating + 2} records `),
     )
   })
+  test('a --max-writes above the plan: the first line gives the room it leaves to confirm failures, within it', () => {
+    // "--max-writes 200" read "at most 90 POSTs", and the run sent 116 (84 of the plan, 32 to confirm failures)
+    expect(describeWritePlan(plan({ maxWrites: 200 }), { readOnly: false, rules: [], maxWrites: 200, confirm: 2 })).toMatch(
+      new RegExp(`^Writes: at most ${n} POSTs, and at most ${200 - n} more to confirm failures \\(--confirm 2\\), within --max-writes 200, creating `),
+    )
+    expect(describeWritePlan(plan({ maxWrites: 200 }), { readOnly: false, rules: [], maxWrites: 200, confirm: 0 })).not.toMatch(/confirm/)
+  })
   test('with --max-writes no more than the budget is promised: nothing is sent again after a lost answer', () => {
     expect(defaultWriteBound(n, { maxWrites: 10, confirm: 2 })).toBeUndefined()
     expect(describeWritePlan(plan({ maxWrites: 10 }), { readOnly: false, rules: [], maxWrites: 10, confirm: 2 })).not.toMatch(/confirm|again/)
