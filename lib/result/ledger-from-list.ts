@@ -73,9 +73,9 @@ export class ListsRead {
   note(list: HttpResult): void {
     const { exchange, text } = list
     if (exchange.response?.status !== 200 || text === undefined) return
-    // a list that holds none of the run's records is not walked; one that does is parsed once, for
-    // the checks too; one the checks refuse as JSON text (a byte order mark, bytes not UTF-8) still
-    // shows what the service stored, decoded as the client decoded it
+    // a list is parsed once, for the checks too, and walked for the records it gained (noteGained);
+    // one the checks refuse as JSON text (a byte order mark, bytes not UTF-8) still shows what the
+    // service stored, decoded as the client decoded it, when it holds one of the run's prefixes
     const carries = this.prefixes.some((p) => text.includes(p))
     const parsed = parsedJsonOf(list) ?? (carries ? parsedText(text) : undefined)
     const records = carries ? runRecords(parsed, this.prefixes, this.redact) : []
@@ -102,7 +102,6 @@ export class ListsRead {
     this.gained = { sentAt, count: fresh.length, records: fresh.slice(0, MAX_LISTED_RECORDS).map((r) => listedRecord(r, this.redact)) }
   }
 }
-
 
 /** A listed record's key: its id as the server wrote it, else what it holds. */
 const recordKey = (record: Record<string, unknown>): string => ('id' in record ? `id:${exactIntegerTextAt(record, 'id') ?? numberText(record, 'id')}` : `${String(record.name)}\u0000${String(record.description)}`)
