@@ -12,6 +12,12 @@ export interface WritesFrom {
   maxWrites?: string
 }
 
+/** The setting that made a run read-only, as the reports name it: `--read-only`, or `read-only (CONFORM_READ_ONLY in .env.production)`. */
+export const readOnlySetting = (from?: WritesFrom): string => (from?.readOnly !== undefined ? `read-only (${from.readOnly})` : '--read-only')
+
+/** The setting that bounds the writes: `--max-writes 6`, or `CONFORM_MAX_WRITES=6 in .env.production`. */
+export const budgetSetting = (maxWrites: number | undefined, from?: WritesFrom): string => from?.maxWrites ?? `--max-writes ${maxWrites}`
+
 export function writeSettings(
   values: Record<string, OptionValue>,
   flags: Record<string, unknown>,

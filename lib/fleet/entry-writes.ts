@@ -40,7 +40,10 @@ export function entryWrites(given: Record<string, unknown>, entry: string): Entr
 /** The deployment's configuration with its entry's writes: the lower of its maxWrites and the fleet's --max-writes. */
 export function applyEntryWrites(config: Config, writes: EntryWrites): void {
   // production read-only beside staging's writes, in one fleet
+  // the reports name the setting that bounds the entry's writes, where it is the entry's own (not a --read-only it was never given)
+  if (writes.readOnly && !config.readOnly) config.writesFrom = { ...config.writesFrom, readOnly: 'readOnly: true in the targets file' }
   if (writes.readOnly) config.readOnly = true
+  if (writes.maxWrites !== undefined && writes.maxWrites < (config.maxWrites ?? Infinity)) config.writesFrom = { ...config.writesFrom, maxWrites: `maxWrites: ${writes.maxWrites} in the targets file` }
   if (writes.maxWrites !== undefined) config.maxWrites = Math.min(writes.maxWrites, config.maxWrites ?? writes.maxWrites)
 }
 

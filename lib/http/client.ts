@@ -156,7 +156,7 @@ export class HttpClient {
       const wait = Math.max(asked, held)
       if (wait >= this.msLeft()) return this.outlastedAnswers.cut(result.exchange, 'deadline', `would be sent again after ${wait} ms, past the run's deadline (--deadline)`)
       if (options.method === 'POST' && this.resent.afterWait++ >= (this.options.maxPostResends ?? Infinity)) {
-        return this.outlastedAnswers.cut(result.exchange, 'post-resends', `was not sent again: the run's POSTs had been sent again ${this.options.maxPostResends} times (${POST_RESENDS_PER_WRITE} for each of --max-writes)`)
+        return this.outlastedAnswers.cut(result.exchange, 'post-resends', `was not sent again: the run's POSTs had been sent again ${this.options.maxPostResends} times (${POST_RESENDS_PER_WRITE} for each POST the run may send)`)
       }
       await sleep(wait)
       waitedMs = wait

@@ -115,7 +115,7 @@ export function outlastedWords(status: number | undefined, by: 'deadline' | 'pos
   const outlasted =
     by === 'deadline'
       ? `outlasted --deadline: checks whose requests were still answered ${status} are not verified; raise --deadline, or set --rate-limit under the server's limit`
-      : `outlasted the run's resends of POSTs (${POST_RESENDS_PER_WRITE} for each of --max-writes, so that a server that creates records while it answers ${status} gets no more): checks whose POSTs were still answered ${status} are not verified; set --rate-limit under the server's limit`
+      : `outlasted the run's resends of POSTs (${POST_RESENDS_PER_WRITE} for each POST the run may send, so that a server that creates records while it answers ${status} gets no more): checks whose POSTs were still answered ${status} are not verified; set --rate-limit under the server's limit`
   return `the server's ${status} answers (a rate limit or a pause) ${outlasted}`
 }
 

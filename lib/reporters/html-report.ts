@@ -14,6 +14,7 @@ import { baselineLine } from '../result/baseline.ts'
 import { observedLines } from '../result/observed-behaviour.ts'
 import { readFileSync } from 'node:fs'
 import { KEY_PLACEHOLDER } from '../http/redact.ts'
+import type { JournalEntry } from '../http/journal.ts'
 import { failuresSection } from './html-failures.ts'
 import { faultGroups } from '../result/fault-groups.ts'
 import { samplingLine } from '../result/sampling-line.ts'
@@ -21,7 +22,7 @@ import { badge, escapeHtml as h } from './html-text.ts'
 import { recordPrefixWords, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
 import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult, type Status } from '../result/run-result.ts'
-import { failedChecks, FAULT_ANSWERED_WORDS, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, postAnswer, postsSent, ruleSkipText, seconds, writeMode } from './wording.ts'
+import { failedChecks, faultAnsweredLabel, faultAnsweredWords, unprefixedNewWords, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, postAnswer, postsSent, ruleSkipText, seconds, writeMode } from './wording.ts'
 
 let css: string | undefined
 
@@ -137,11 +138,12 @@ function ledgerSection(result: RunResult): string {
   const mayHave =
     (unanswered > 0 ? ` ${h(plural(unanswered, 'POST'))} got no answer, and each may have created a record the server never told of: the journal (results.json) lists them, with what each sent${h(foundWords(result.summary.unansweredFound, unanswered))}.` : '') +
     (faulted > 0 ? ` ${h(plural(faulted, 'POST'))} got a server fault (a 5xx but 503, or a 503 or 429 under --max-writes), which does not say nothing was stored: each may have created a record too, and the journal lists them${h(foundWords(result.summary.faultAnsweredFound, faulted))}.` : '')
+  const gained = unprefixedNewWords(result)
   const intro = result.options.readOnly
     ? '<p>None: this run was read-only and sent no POST.</p>'
     : result.ledger.length === 0
-      ? `<p>${faulted > 0 ? 'None that the server answered as created.' : unanswered > 0 ? 'None that the server answered.' : 'None: no POST of this run was accepted.'}${mayHave}</p>`
-      : `<p>The interface has no delete, so these records stay on the server. The ${h(WHERE_THE_PREFIX_IS)} the suite sent ${h(recordPrefixWords(result))}. A record created by a request the server should have refused is listed too, and so is one a list the run read showed under its prefix though no answer announced it (its status says how it came to be).${mayHave}</p>`
+      ? `<p>${faulted > 0 ? 'None that the server answered as created.' : unanswered > 0 ? 'None that the server answered.' : 'None: no POST of this run was accepted.'}${mayHave}</p>${gained ? `<p>${h(gained)}.</p>` : ''}`
+      : `<p>The interface has no delete, so these records stay on the server. The ${h(WHERE_THE_PREFIX_IS)} the suite sent ${h(recordPrefixWords(result))}. A record created by a request the server should have refused is listed too, and so is one a list the run read showed under its prefix though no answer announced it (its status says how it came to be).${mayHave}</p>${gained ? `<p>${h(gained)}.</p>` : ''}`
   if (result.ledger.length === 0) return `<section id="ledger"><h2>Records created: 0</h2>${intro}${inDoubtTable(result)}</section>`
   const exchanges = new Map(result.rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)).map((e) => [e.id, e]))
   // records created by a request that a failed check expected to be refused with a 4xx
@@ -190,19 +192,56 @@ ${rows.join('\n')}
 </tbody></table>`
 }
 
-/** Every POST that went out, whatever it was answered: an acceptance report says exactly what was written to the deployment. */
+/**
+ * Every POST that went out, whatever it was answered: an acceptance report says exactly what was
+ * written to the deployment. A request sent again (after a 429 or 503, or a lost answer) is one row
+ * with its attempts counted, each attempt's answer in order: a run behind a limit of 3 POSTs a second
+ * had a row for each of 1,213 attempts of 84 requests, and its page weighed 969 KB.
+ */
 function postsSection(result: RunResult): string {
   if (result.options.readOnly) return ''
   const posts = postsSent(result)
-  const rows = posts.map((e, i) => `<tr><td>${i + 1}</td><td>${h(e.onWireAt ?? e.at)}</td><td><code>${h(e.probe ?? '')}</code>${(e.attempt ?? 1) > 1 ? ` (attempt ${e.attempt})` : ''}</td><td>${h(postAnswer(e))}</td><td><code class="sent">${h(e.body ?? (e.bodyBase64 !== undefined ? '(bytes: the journal has them in base64)' : '(no body)'))}</code></td></tr>`)
+  // a request's attempts after its first (attempt 2, 3 …: the same probe and body) join its row; a confirmation's probe is a request of its own
+  const requests: JournalEntry[][] = []
+  const latest = new Map<string, JournalEntry[]>()
+  for (const e of posts) {
+    const key = `${e.probe ?? ''}\u0000${e.body ?? e.bodyBase64 ?? ''}`
+    const open = (e.attempt ?? 1) > 1 ? latest.get(key) : undefined
+    if (open) open.push(e)
+    else {
+      const attempts = [e]
+      requests.push(attempts)
+      latest.set(key, attempts)
+    }
+  }
+  const rows = requests.map((attempts, i) => {
+    const first = attempts[0] as JournalEntry
+    const last = attempts[attempts.length - 1] as JournalEntry
+    const sent = attempts.length === 1 ? h(first.onWireAt ?? first.at) : `${h(first.onWireAt ?? first.at)} to ${h(last.onWireAt ?? last.at)}`
+    const times = attempts.length === 1 ? '' : ` (${attempts.length} attempts)`
+    return `<tr><td>${i + 1}</td><td>${sent}</td><td><code>${h(first.probe ?? '')}</code>${times}</td><td>${h(attemptAnswers(attempts))}</td><td><code class="sent">${h(first.body ?? (first.bodyBase64 !== undefined ? '(bytes: the journal has them in base64)' : '(no body)'))}</code></td></tr>`
+  })
+  const again = posts.length - requests.length
   return `<section id="posts">
 <h2>POSTs sent: ${posts.length}</h2>
-<p>Every POST that went out, each attempt, in order: the probe that sent it (docs/inputs.md), its answer and its body, the key never in it. Those the options kept back are in the journal (results.json, journal.ndjson) as refused.</p>
+<p>Every POST that went out, in order: the probe that sent it (docs/inputs.md), its answer and its body, the key never in it${again > 0 ? `; a request sent again is one row, its attempts counted and their answers in order (${plural(requests.length, 'request')}, ${plural(again, 'attempt')} again; each attempt is a line of the journal)` : ''}. Those the options kept back are in the journal (results.json, journal.ndjson) as refused.</p>
 ${posts.length === 0 ? '' : `<table class="ledger"><thead><tr><th>#</th><th>sent</th><th>probe</th><th>answer</th><th>body sent</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody></table>`}
 </section>`
+}
+
+/** The answers of a request's attempts in order, runs of one answer counted: "429 ×27, then 201". */
+function attemptAnswers(attempts: readonly JournalEntry[]): string {
+  const runs: { answer: string; n: number }[] = []
+  for (const e of attempts) {
+    const answer = postAnswer(e)
+    const previous = runs[runs.length - 1]
+    if (previous?.answer === answer) previous.n++
+    else runs.push({ answer, n: 1 })
+  }
+  return runs.map((r) => (r.n === 1 ? r.answer : `${r.answer} ×${r.n}`)).join(', then ')
 }
 
 function summarySection(result: RunResult): string {
@@ -228,7 +267,7 @@ ${card(result.summary.recordsCreated, 'records created', '')}
 <dt>Checks</dt><dd>${counts.checks.pass} passed, ${c.fail} failed, ${counts.checks.known ? `${counts.checks.known} known failures (baseline), ` : ''}${c.skip} skipped, of ${c.total}</dd>
 <dt>Writes</dt><dd>${h(writeMode(result))}</dd>
 <dt>Pacing</dt><dd>${h(pacing(result))}</dd>
-<dt>Waits</dt><dd>${h(serverWaits(result))}</dd>${result.summary.unansweredWrites ? `\n<dt>POSTs without an answer</dt><dd>${result.summary.unansweredWrites}: each may have created a record (results.json lists them in its journal)${h(foundWords(result.summary.unansweredFound, result.summary.unansweredWrites))}</dd>` : ''}${result.summary.faultAnsweredWrites ? `\n<dt>POSTs answered with a server fault</dt><dd>${result.summary.faultAnsweredWrites}: ${h(FAULT_ANSWERED_WORDS)}${h(foundWords(result.summary.faultAnsweredFound, result.summary.faultAnsweredWrites))}</dd>` : ''}
+<dt>Waits</dt><dd>${h(serverWaits(result))}</dd>${result.summary.unansweredWrites ? `\n<dt>POSTs without an answer</dt><dd>${result.summary.unansweredWrites}: each may have created a record (results.json lists them in its journal)${h(foundWords(result.summary.unansweredFound, result.summary.unansweredWrites))}</dd>` : ''}${result.summary.faultAnsweredWrites ? `\n<dt>${h(faultAnsweredLabel(result))}</dt><dd>${result.summary.faultAnsweredWrites}: ${h(faultAnsweredWords(result))}${h(foundWords(result.summary.faultAnsweredFound, result.summary.faultAnsweredWrites))}</dd>` : ''}
 <dt>Rules selected</dt><dd>${h(selected)}</dd>${result.options.tls ? `\n<dt>TLS</dt><dd>${h(tlsWords(result.options.tls).slice('TLS: '.length))}</dd>` : ''}
 <dt>Run id</dt><dd><code>${h(result.runId)}</code></dd>${result.traceId ? `<dt>Trace id</dt><dd><code>${h(result.traceId)}</code> (W3C traceparent of every request; each exchange shows its span)</dd>` : ''}
 ${result.options.seed === undefined ? '' : `<dt>Seed</dt><dd><code>${result.options.seed}</code> (--seed ${result.options.seed} sends the same generated inputs)</dd>\n`}<dt>Tool</dt><dd>${h(`${result.tool.name} ${result.tool.version}`)}</dd>

@@ -18,7 +18,7 @@ import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult } from '../result/run-result.ts'
 import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { reproduceKeyMarkdown } from './reproduce-key.ts'
-import { FAULT_ANSWERED_WORDS, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, postAnswer, postsSent, seconds, writeMode } from './wording.ts'
+import { faultAnsweredLabel, faultAnsweredWords, unprefixedNewWords, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, postAnswer, postsSent, seconds, writeMode } from './wording.ts'
 
 /** Most failure rows and ledger rows shown; the rest are counted and left to report.html. */
 export const MAX_ROWS = 30
@@ -104,7 +104,7 @@ export function markdownSummary(result: RunResult): string {
   if (sampling) lines.push('', `Rounds: ${escapeMarkdown(sampling)}.`)
   const { unansweredWrites: unanswered, faultAnsweredWrites: faulted, unansweredFound, faultAnsweredFound } = result.summary
   if (unanswered) lines.push('', `POSTs without an answer: ${unanswered}; each may have created a record (results.json lists them in its journal)${foundWords(unansweredFound, unanswered)}.`)
-  if (faulted) lines.push('', `POSTs answered with a server fault: ${faulted}; ${FAULT_ANSWERED_WORDS}${foundWords(faultAnsweredFound, faulted)}.`)
+  if (faulted) lines.push('', `${faultAnsweredLabel(result)}: ${faulted}; ${faultAnsweredWords(result)}${foundWords(faultAnsweredFound, faulted)}.`)
 
   if (result.problems.length > 0) {
     lines.push('', '### Problems during the run', '')
@@ -180,6 +180,8 @@ export function markdownSummary(result: RunResult): string {
     for (const entry of result.ledger.slice(0, MAX_ROWS)) lines.push(`| ${escapeMarkdown(entry.id)} | ${escapeMarkdown(entry.name)} | ${escapeMarkdown(ledgerStatus(entry))} |`)
     if (result.ledger.length > MAX_ROWS) lines.push('', `… and ${result.ledger.length - MAX_ROWS} more: see results.json.`)
   }
+  const gained = unprefixedNewWords(result)
+  if (gained) lines.push('', `${escapeMarkdown(gained, 2000)}.`)
   const posts = postsSent(result)
   if (!result.options.readOnly) {
     // what was written to the deployment, each POST that went out, not only those that created a record

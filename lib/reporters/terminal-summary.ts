@@ -19,7 +19,7 @@ import { valueLegend, visibleLine, visibleValue } from './visible-text.ts'
 import { recordPrefixWords, someNameWithoutPrefix, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
 import { runCounts } from './run-counts.ts'
 import { LEAVES_NOTHING_UNVERIFIED } from '../checks/skip-causes.ts'
-import { failedChecks, FAULT_ANSWERED_WORDS, foundWords, notVerifiedByReason, pacing, partlyVerified, plural, ruleSkipText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
+import { failedChecks, faultAnsweredLabel, faultAnsweredWords, unprefixedNewWords, foundWords, notVerifiedByReason, pacing, partlyVerified, plural, ruleSkipText, seconds, skipReasons, verdictLine, writeMode } from './wording.ts'
 
 const MARK: Record<Status, string> = { pass: '✓', fail: '✗', skip: '-', warn: '!' }
 /** Failure entries (causes) shown with expected/actual in full; later failing rules get one line each. */
@@ -211,7 +211,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
   if (result.summary.waits?.count) tail.push(`Waits: ${serverWaits(result)}`)
   const { unansweredWrites: unanswered, faultAnsweredWrites: faulted, unansweredFound, faultAnsweredFound } = result.summary
   if (unanswered) tail.push(`POSTs without an answer: ${unanswered} (each may have created a record; results.json lists them in its journal)${foundWords(unansweredFound, unanswered)}`)
-  if (faulted) tail.push(`POSTs answered with a server fault: ${faulted} (${FAULT_ANSWERED_WORDS})${foundWords(faultAnsweredFound, faulted)}`)
+  if (faulted) tail.push(`${faultAnsweredLabel(result)}: ${faulted} (${faultAnsweredWords(result)})${foundWords(faultAnsweredFound, faulted)}`)
   const groups = notVerifiedByReason(result)
   if (groups.length > 0) {
     tail.push(`Not verified (no check of these rules ran):`)
@@ -244,7 +244,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
   const connections = result.observed && connectionLimitNote(result.observed)
   if (connections) tail.push(terminalText(connections, 400))
   // what was sent, beside the plan the first lines gave ("Writes: at most …")
-  if (!result.options.readOnly) tail.push(terminalText(`Sent: ${writeMode(result)}; ${pacing(result)}`, 400))
+  // a read-only run's too: the last lines a CI log shows say that nothing was written, and by which setting
+  tail.push(terminalText(`Sent: ${writeMode(result)}; ${pacing(result)}`, 400))
   if (result.ledger.length > 0) {
     // the creates whose name cannot carry the run's prefix (empty, digits) carry it in their description
     const where = someNameWithoutPrefix(result.ledger) ? WHERE_THE_PREFIX_IS : 'names'
@@ -252,6 +253,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
   } else if (!result.options.readOnly) {
     tail.push('Records created: none')
   }
+  const gained = unprefixedNewWords(result)
+  if (gained) tail.push(terminalText(gained, 600))
   if (reportFiles.length > 0) tail.push(terminalText(whereReportsAre(reportFiles), 400))
   tail.push(verdictLine(result))
   // a first run, against the embedded server: what to run next

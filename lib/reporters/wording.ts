@@ -4,9 +4,10 @@
  */
 import { theKey } from '../result/key-refused.ts'
 import type { CheckResult, LedgerEntry, RuleResult, RunResult } from '../result/run-result.ts'
-import type { JournalEntry } from '../http/journal.ts'
+import { faultAnsweredWrite, type JournalEntry } from '../http/journal.ts'
 import { LEAVES_NOTHING_UNVERIFIED, reportedSkip, type SkipCause } from '../checks/skip-causes.ts'
 import { runCounts } from './run-counts.ts'
+import { budgetSetting, readOnlySetting } from '../config/write-settings.ts'
 import { A_WEB_PAGE, NOT_HTTP, NOTHING_SERVED } from '../result/misdirected.ts'
 
 export const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`
@@ -32,10 +33,11 @@ const causeOf = (check: CheckResult): SkipCause => check.cause ?? 'not-applicabl
  */
 export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> & Partial<Pick<RunResult, 'problems'>>): string {
   switch (cause) {
+    // the setting named as it was given: a read-only run from an env file's CONFORM_READ_ONLY was given no --read-only
     case 'read-only':
-      return '--read-only sends no request that could create a record'
+      return `${readOnlySetting(result.options.writesFrom)} sends no request that could create a record`
     case 'write-budget':
-      return `over the write budget (--max-writes ${result.options.maxWrites})`
+      return `over the write budget (${budgetSetting(result.options.maxWrites, result.options.writesFrom)})`
     case 'not-needed':
       return result.options.rules.length > 0 ? 'not needed: the selected rules (--rule), or what the service answered, left the request unnecessary' : 'not needed: what the service answered left the request unnecessary'
     case 'deadline':
@@ -78,7 +80,7 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
     case 'not-applicable':
       // a --read-only run created nothing: "another rule reports why" would send the reader to rules that say --read-only
       return result.options.readOnly
-        ? 'nothing to judge in the answers: --read-only created no record (or another rule reports why, or the service used a freedom)'
+        ? `nothing to judge in the answers: ${readOnlySetting(result.options.writesFrom)} created no record (or another rule reports why, or the service used a freedom)`
         : 'nothing to judge in the answers (another rule reports why, or the service used a freedom)'
   }
 }
@@ -147,7 +149,7 @@ function postAnswers(result: Pick<RunResult, 'journal'>): string {
 }
 
 export function writeMode(result: RunResult): string {
-  if (result.options.readOnly) return 'read-only (--read-only): no POST sent, nothing created'
+  if (result.options.readOnly) return `read-only (${result.options.writesFrom?.readOnly ?? '--read-only'}): no POST sent, nothing created`
   const { writes = 0, resentWrites = 0, resentLostWrites = 0 } = result.summary
   const resent =
     (resentWrites > 0 ? `, and ${resentWrites} sent again after the server answered 429 or 503 (a limit or a pause: the lists read for the first of them showed none stored)` : '') +
@@ -158,7 +160,7 @@ export function writeMode(result: RunResult): string {
   // the options are named in the bound beside it (or by --max-writes): here only what the POSTs were for
   const why = [...(confirm > 0 ? ['to confirm failures'] : []), ...(repeat > 1 ? ['in further rounds'] : [])].join(' or ')
   const ofThem = again > 0 ? `: ${sent - again} of the plan, ${again} sent again ${why}` : ''
-  if (maxWritesGiven) return `${plural(sent, 'POST')} sent, of at most ${maxWrites} (--max-writes ${maxWrites})${ofThem}${resent}${postAnswers(result)}`
+  if (maxWritesGiven) return `${plural(sent, 'POST')} sent, of at most ${maxWrites} (${budgetSetting(maxWrites, result.options.writesFrom)})${ofThem}${resent}${postAnswers(result)}`
   // the default bound: the plan's POSTs, and --confirm more for each failed one (write-plan.ts defaultWriteBound)
   const rounds = repeat > 1 ? `, 1 in each further round (--repeat ${repeat})` : ''
   const bound = confirm > 0 ? `at most ${maxWrites} of the plan${rounds} and ${confirm} more for each failed POST to confirm it (--confirm ${confirm})` : `at most ${maxWrites} of the plan${rounds}`
@@ -190,6 +192,40 @@ export function foundWords(found: number | undefined, count: number): string {
  * the answer does not say (a service that commits and then fails to write its answer, a gateway's
  * 502 or 504 for a service that went on).
  */
+/**
+ * The label of the POSTs summary.faultAnsweredWrites counts: "POSTs answered with a server fault", but
+ * a 429 is no fault of the server (a limit's refusal, RFC 6585 §4), and under --max-writes one the list
+ * did not show is counted there (it is not sent again, and may have stored a record): a run whose
+ * only such POSTs were three 429s said "POSTs answered with a server fault: 3".
+ */
+export function faultAnsweredLabel(result: Pick<RunResult, 'journal'>): string {
+  const counted = (result.journal ?? []).filter(faultAnsweredWrite)
+  const limited = counted.filter((e) => e.status === 429).length
+  if (limited === 0) return 'POSTs answered with a server fault'
+  if (limited === counted.length) return 'POSTs answered 429 and not sent again (--max-writes)'
+  return `POSTs answered with a server fault, or 429 and not sent again (--max-writes: ${limited} of them)`
+}
+
+/** What those POSTs leave open: a server fault's words (FAULT_ANSWERED_WORDS), or, when all were 429s, a limit's. */
+export function faultAnsweredWords(result: Pick<RunResult, 'journal'>): string {
+  const counted = (result.journal ?? []).filter(faultAnsweredWrite)
+  if (counted.length === 0 || counted.some((e) => e.status !== 429)) return FAULT_ANSWERED_WORDS
+  return 'a 429 says the client sent too many requests, not that this one was not processed (RFC 6585 §4: a quota counted after the handler stores it first), and under --max-writes it is not sent again: each may have created a record; results.json lists them in its journal'
+}
+
+/**
+ * The records the lists gained during the run that carry none of its prefixes (summary.unprefixedNew),
+ * which no ledger row names: against a service that stored refused POSTs, 71 ledger rows and 74
+ * records of the run in the store, the other 3 named "undefined" (from `{"Name": …}`, `{}`).
+ */
+export function unprefixedNewWords(result: Pick<RunResult, 'summary'>): string | undefined {
+  const gained = result.summary.unprefixedNew
+  if (!gained) return undefined
+  const shown = gained.records.map((r) => r.id).join(', ')
+  const ids = shown === '' ? '' : ` (${gained.count > gained.records.length ? `the first ${gained.records.length}: ` : ''}ids ${shown})`
+  return `Records the list gained during the run that carry none of its prefixes: ${gained.count}${ids}; no ledger row names them: another client's, or this run's stored in a form that lost the prefix (a field of the body the service did not read, a name cut short); results.json: summary.unprefixedNew`
+}
+
 export const FAULT_ANSWERED_WORDS = 'a 5xx but 503 says the request failed, not that nothing was stored: each may have created a record (so may a 503 or a 429 under --max-writes, which is not sent again); results.json lists them in its journal'
 
 /** How hard the run pressed on the server: requests in flight at most, and the rate limit. */
@@ -255,7 +291,9 @@ export function headline(result: RunResult): string {
 /** The last line of a run: verdict and exit code. */
 export function verdictLine(result: RunResult): string {
   const word = { pass: 'PASS', fail: 'FAIL', incomplete: 'INCOMPLETE' }[result.verdict]
-  return `Verdict: ${word} (exit ${result.exitCode})`
+  // a pass that left must-rules unverified (--read-only, a write budget, --rule) says so where a CI log ends, as summary.md's headline does
+  const unverified = result.verdict === 'pass' ? result.rules.filter((r) => r.level === 'must' && r.status === 'skip').length : 0
+  return `Verdict: ${word} (exit ${result.exitCode})${unverified > 0 ? `: every must-rule that ran passed; ${plural(unverified, 'must-rule')} not verified (listed above)` : ''}`
 }
 
 export function seconds(ms: number): string {

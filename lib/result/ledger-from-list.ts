@@ -59,6 +59,10 @@ export class ListsRead {
   readonly sightings: ListSighting[] = []
   /** A list showed a record the run created only on a re-read, or reads of it differed (suites/categories/list-lag.ts): a record stored late shows late, so the list read for the ledger waits out --list-lag. */
   lagSeen = false
+  /** Every record of the first list the run read, by key (recordKey). */
+  private firstKeys?: Set<string>
+  /** Of the latest list the run read (by when it was sent), the records the first did not show that carry none of the run's prefixes (unprefixedNew). */
+  gained: { sentAt: number; records: ListedRecord[]; count: number } | undefined
   /** `redact`: the run's redactor, applied before a record's text is cut (a cut inside the key leaves a part of it no redactor knows). */
   constructor(
     readonly prefixes: readonly string[],
@@ -69,13 +73,38 @@ export class ListsRead {
   note(list: HttpResult): void {
     const { exchange, text } = list
     if (exchange.response?.status !== 200 || text === undefined) return
-    // a list that holds none of the run's records is not walked; one that does is parsed once, for
-    // the checks too; one the checks refuse as JSON text (a byte order mark, bytes not UTF-8) still
-    // shows what the service stored, decoded as the client decoded it
-    const records = this.prefixes.some((p) => text.includes(p)) ? runRecords(parsedJsonOf(list) ?? parsedText(text), this.prefixes, this.redact) : []
+    // a list is parsed once, for the checks too, and walked for the records it gained (noteGained);
+    // one the checks refuse as JSON text (a byte order mark, bytes not UTF-8) still shows what the
+    // service stored, decoded as the client decoded it, when it holds one of the run's prefixes
+    const carries = this.prefixes.some((p) => text.includes(p))
+    const parsed = parsedJsonOf(list) ?? (carries ? parsedText(text) : undefined)
+    const records = carries ? runRecords(parsed, this.prefixes, this.redact) : []
     this.sightings.push({ exchangeId: exchange.id, sentAt: exchange.startedAt, records })
+    if (Array.isArray(parsed)) this.noteGained(parsed as unknown[], Date.parse(exchange.startedAt))
+  }
+
+  /**
+   * The records a list shows that the first list did not and that carry none of the run's prefixes:
+   * another client's, or one of this run's stored in a form that lost the prefix (a refused body's
+   * `{"Name": …}` stored as a record named "undefined", a name cut short). No ledger row can name
+   * them; the reports count them (a run against a service that stored refused POSTs so listed 71
+   * records when the store held 74 of the run's).
+   */
+  private noteGained(parsed: readonly unknown[], sentAt: number): void {
+    const objects = parsed.filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r))
+    if (this.firstKeys === undefined) {
+      this.firstKeys = new Set(objects.map(recordKey))
+      return
+    }
+    if (this.gained && this.gained.sentAt > sentAt) return
+    const first = this.firstKeys
+    const fresh = objects.filter((r) => !first.has(recordKey(r)) && !carriesPrefix(r.name, this.prefixes) && !carriesPrefix(r.description, this.prefixes))
+    this.gained = { sentAt, count: fresh.length, records: fresh.slice(0, MAX_LISTED_RECORDS).map((r) => listedRecord(r, this.redact)) }
   }
 }
+
+/** A listed record's key: its id as the server wrote it, else what it holds. */
+const recordKey = (record: Record<string, unknown>): string => ('id' in record ? `id:${exactIntegerTextAt(record, 'id') ?? numberText(record, 'id')}` : `${String(record.name)}\u0000${String(record.description)}`)
 
 /** The text parsed as exact JSON, or undefined. */
 function parsedText(text: string): unknown {
@@ -94,6 +123,9 @@ function parsedText(text: string): unknown {
  */
 export const MAX_LISTED_RECORDS = 10_000
 
+/** The most records gained without a prefix that results.json names (all are counted). */
+const MAX_GAINED_SHOWN = 50
+
 const carriesPrefix = (text: unknown, prefixes: readonly string[]) => typeof text === 'string' && prefixes.some((p) => text.includes(p))
 
 function runRecords(parsed: unknown, prefixes: readonly string[], redact: (text: string) => string): ListedRecord[] {
@@ -102,13 +134,17 @@ function runRecords(parsed: unknown, prefixes: readonly string[], redact: (text:
   for (const record of parsed as Record<string, unknown>[]) {
     if (record === null || typeof record !== 'object' || !(carriesPrefix(record.name, prefixes) || carriesPrefix(record.description, prefixes))) continue
     if (records.length === MAX_LISTED_RECORDS) break
-    records.push({
-      id: 'id' in record ? ledgerText(redact(exactIntegerTextAt(record, 'id') ?? numberText(record, 'id')), LEDGER_ID_CHARACTERS) : '(not returned)',
-      ...(typeof record.name === 'string' ? { name: record.name } : {}),
-      ...(typeof record.description === 'string' ? { description: record.description } : {}),
-    })
+    records.push(listedRecord(record, redact))
   }
   return records
+}
+
+function listedRecord(record: Record<string, unknown>, redact: (text: string) => string): ListedRecord {
+  return {
+    id: 'id' in record ? ledgerText(redact(exactIntegerTextAt(record, 'id') ?? numberText(record, 'id')), LEDGER_ID_CHARACTERS) : '(not returned)',
+    ...(typeof record.name === 'string' ? { name: record.name } : {}),
+    ...(typeof record.description === 'string' ? { description: record.description } : {}),
+  }
 }
 
 /** The POSTs whose answer says they created a record (2xx), or whose lost answer (or 503) the list showed stored: the records an answer announced. */
@@ -129,6 +165,8 @@ function announcedLedger(journal: readonly JournalEntry[]): LedgerEntry[] {
 export interface RunLedger {
   ledger: LedgerEntry[]
   found?: { faultAnswered: number; unanswered: number }
+  /** Records the lists gained during the run that carry none of its prefixes and are no ledger row (ListsRead.noteGained): how many, and the first of them. */
+  unprefixedNew?: { count: number; records: { id: string; name?: string }[] }
 }
 
 /** How a record no answer announced came to be, from the POST that sent it (none: no POST of the journal sent it). */
@@ -171,7 +209,7 @@ function senderOf(record: ListedRecord, posts: readonly SentPost[], prefixes: re
  * that none announced, each matched to the POST that sent it. Without a list read (a read-only run,
  * one cut before it), the announced ones alone, as before.
  */
-export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRead, 'sightings' | 'prefixes' | 'redact'>): RunLedger {
+export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRead, 'sightings' | 'prefixes' | 'redact'> & Partial<Pick<ListsRead, 'gained'>>): RunLedger {
   const ledger = announcedLedger(journal)
   if (!lists || lists.sightings.length === 0) return { ledger }
   const listed = new Map<string, { record: ListedRecord; list: string }>()
@@ -210,7 +248,12 @@ export function runLedger(journal: readonly JournalEntry[], lists?: Pick<ListsRe
   // have been cut by the deadline, or answered with a fault): else nothing is said of what was found
   const lastSent = lastListSent(lists)
   const unlooked = journal.some((entry) => entry.method === 'POST' && entry.onWire && (faultAnsweredWrite(entry) || unansweredWrite(entry)) && carriesPrefix(entry.body, lists.prefixes) && answeredAfter(entry, lastSent))
-  return { ledger, ...(unlooked ? {} : { found: { faultAnswered: faulted.size, unanswered: unanswered.size } }) }
+  // a record an answer announced whose list entry lost the prefix (a description dropped) is a ledger row already
+  const rows = new Set(ledger.map((entry) => entry.id))
+  const gained = lists.gained?.records.filter((r) => !rows.has(r.id)) ?? []
+  const gainedCount = (lists.gained?.count ?? 0) - ((lists.gained?.records.length ?? 0) - gained.length)
+  const unprefixedNew = gainedCount > 0 ? { unprefixedNew: { count: gainedCount, records: gained.slice(0, MAX_GAINED_SHOWN).map((r) => ({ id: r.id, ...(r.name !== undefined ? { name: ledgerText(lists.redact(r.name), LEDGER_TEXT_CHARACTERS) } : {}) })) } } : {}
+  return { ledger, ...(unlooked ? {} : { found: { faultAnswered: faulted.size, unanswered: unanswered.size } }), ...unprefixedNew }
 }
 
 /** When the last list the run read was sent (-Infinity: none was). */

@@ -4,6 +4,7 @@
  * run's checks; tests build it from tables of checks with the same function, resultOf().
  */
 import type { ClientTls } from '../config/client-tls.ts'
+import type { WritesFrom } from '../config/write-settings.ts'
 import { writesAgain } from './writes-again.ts'
 import { keyRefused, withoutChecksOfTheRefusedKey } from './key-refused.ts'
 import { frontAnswered, withoutChecksOfTheFront } from './front-answered.ts'
@@ -81,7 +82,8 @@ export interface RunResult {
   /** maxWritesGiven: --max-writes was given (maxWrites is then the bound of every POST, else of the plan's, confirmation adding --confirm more for each failed one). */
   /** keyFrom: where the key came from (a flag or a variable's name, never the key), named when the server refuses it. */
   /** listLagMs: --list-lag, how long a created record was given to appear in the list (absent from files of older runs). */
-  options: { readOnly: boolean; maxWrites: number; maxWritesGiven?: boolean; keyFrom?: string; tls?: Pick<ClientTls, 'caCert' | 'clientCertificate'>; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number; confirm?: number; repeat?: number; listLagMs?: number }
+  /** writesFrom: where read-only or the budget came from when no flag set them (`CONFORM_READ_ONLY in .env.production`), named where the reports name the setting. */
+  options: { readOnly: boolean; maxWrites: number; maxWritesGiven?: boolean; writesFrom?: WritesFrom; keyFrom?: string; tls?: Pick<ClientTls, 'caCert' | 'clientCertificate'>; rules: string[]; timeoutMs: number; seed?: number; rateLimit?: number; concurrency?: number; confirm?: number; repeat?: number; listLagMs?: number }
   /** incomplete: the run was cut (--deadline, a signal) before any must-rule failed, so no verdict was reached (exit 2). */
   verdict: 'pass' | 'fail' | 'incomplete'
   /** The process's: 0, 1, 2 by the verdict, or 130 / 143 when a signal (SIGINT, SIGTERM) interrupted the command line's run (the verdict then says what it reached, most often incomplete). */
@@ -103,6 +105,8 @@ export interface RunResult {
     unansweredWrites?: number; faultAnsweredWrites?: number
     /** Of those two, how many the lists the run read showed stored (ledger rows, lib/result/ledger-from-list.ts); absent when no list was read. */
     unansweredFound?: number; faultAnsweredFound?: number
+    /** Records the lists gained during the run that carry none of its prefixes, no ledger row: another client's, or the run's stored in a form that lost the prefix (lib/result/ledger-from-list.ts). */
+    unprefixedNew?: { count: number; records: { id: string; name?: string }[] }
     recordsCreated: number
     /** Requests not sent, by why (read-only, write-budget, not-needed, deadline). */
     refused?: JournalTotals['refused']
@@ -139,7 +143,7 @@ export interface RunFacts {
   /** The HTTP client's journal of the run (lib/http/journal.ts): counts and ledger come from it. */
   journal: JournalEntry[]
   /** The lists the run read, its records in them: the ledger's records that no answer announced. */
-  listsRead?: Pick<ListsRead, 'sightings' | 'prefixes' | 'redact'>
+  listsRead?: Pick<ListsRead, 'sightings' | 'prefixes' | 'redact'> & Partial<Pick<ListsRead, 'gained'>>
   /** The run's deadline (or a signal) ended it: checks that had not finished are not verified, and unless a must-rule failed the verdict is incomplete. */
   cutShort?: boolean
   /**
@@ -228,7 +232,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const verdict = keyWasRefused ? 'incomplete' : mustFailed ? 'fail' : endedEarly ? 'incomplete' : problems.length > 0 ? 'fail' : 'pass'
   const allChecks = rules.flatMap((r) => r.checks)
   const totals = journalTotals(facts.journal)
-  const { ledger, found } = runLedger(facts.journal, facts.listsRead)
+  const { ledger, found, unprefixedNew } = runLedger(facts.journal, facts.listsRead)
   return {
     tool: facts.tool,
     runId: facts.runId,
@@ -249,6 +253,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
       ...(totals.resentLostWrites > 0 ? { resentLostWrites: totals.resentLostWrites } : {}),
       writesAgain: writesAgain(facts.journal),
       unansweredWrites: totals.unansweredWrites, ...(totals.faultAnsweredWrites > 0 ? { faultAnsweredWrites: totals.faultAnsweredWrites } : {}),
+      ...(unprefixedNew ? { unprefixedNew } : {}),
       ...(found && totals.unansweredWrites > 0 ? { unansweredFound: found.unanswered } : {}), ...(found && totals.faultAnsweredWrites > 0 ? { faultAnsweredFound: found.faultAnswered } : {}),
       recordsCreated: ledger.length,
       refused: totals.refused,

@@ -52,7 +52,7 @@ export interface RunTarget {
 /** What of the command line's configuration a run reads. */
 export type RunConfig = Pick<
   Config,
-  'timeoutMs' | 'deadlineMs' | 'maxResponseBytes' | 'readOnly' | 'maxWrites' | 'rules' | 'seed' | 'rateLimit' | 'concurrency' | 'headers' | 'baseline' | 'updateBaseline' | 'confirm' | 'repeat' | 'listLagMs' | 'tls'
+  'timeoutMs' | 'deadlineMs' | 'maxResponseBytes' | 'readOnly' | 'maxWrites' | 'writesFrom' | 'rules' | 'seed' | 'rateLimit' | 'concurrency' | 'headers' | 'baseline' | 'updateBaseline' | 'confirm' | 'repeat' | 'listLagMs' | 'tls'
 > &
   Partial<Pick<Config, 'allowInsecureHttp'>>
 
@@ -142,7 +142,9 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     maxResponseBytes: config.maxResponseBytes,
     readOnly: config.readOnly,
     maxWrites: config.maxWrites,
-    maxPostResends: POST_RESENDS_PER_WRITE * maxWrites,
+    ...(config.writesFrom ? { writesFrom: config.writesFrom } : {}),
+    // as the first line says (describeWritePlan): 40 for each POST the run may send
+    maxPostResends: POST_RESENDS_PER_WRITE * allowed.length,
     // without a budget, POSTs sent again after lost answers are bounded too: as many as the plan has,
     // as its first line says (the connection-race variants of the kill matrix need at most 28 of 77)
     maxLostPostResends: allowed.length,
@@ -261,8 +263,11 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
       durationMs: Math.round(performance.now() - started),
       options: {
         readOnly: config.readOnly,
-        maxWrites,
+        // the budget given, which bounds every POST (confirmations and rounds too), not the plan's count below it: a run given
+        // --max-writes 200 said "116 POSTs sent, of at most 90 (--max-writes 90)"
+        maxWrites: config.readOnly ? 0 : (config.maxWrites ?? maxWrites),
         ...(config.maxWrites !== undefined ? { maxWritesGiven: true } : {}),
+        ...(config.writesFrom ? { writesFrom: config.writesFrom } : {}),
         rules: config.rules,
         timeoutMs: config.timeoutMs,
         seed: context.seed,

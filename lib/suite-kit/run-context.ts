@@ -18,6 +18,7 @@ import type { JournalListener } from '../http/journal.ts'
 import type { RunClock } from '../http/run-clock.ts'
 import { namePrefix } from '../result/run-result.ts'
 import type { ConfirmationWrites } from './confirmation-writes.ts'
+import type { WritesFrom } from '../config/write-settings.ts'
 import type { ListsRead } from '../result/ledger-from-list.ts'
 
 export interface RunContext {
@@ -31,6 +32,8 @@ export interface RunContext {
   readOnly: boolean
   /** At most this many POST requests (--max-writes); undefined: every declared POST. */
   maxWrites?: number
+  /** Where read-only or the budget came from when not from a flag (an env file's CONFORM_READ_ONLY): the refusals name it. */
+  writesFrom?: WritesFrom
   /** At most this many resends of POSTs after a 429 or 503 (lib/http/retry-after.ts POST_RESENDS_PER_WRITE). */
   maxPostResends?: number
   /** --max-writes was given: no POST is sent again after a lost answer (lib/http/lost-answer.ts). */

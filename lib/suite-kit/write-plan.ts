@@ -5,6 +5,8 @@
  * are spread over them.
  */
 import type { RefusalReason } from '../http/journal.ts'
+import { POST_RESENDS_PER_WRITE } from '../http/retry-after.ts'
+import { budgetSetting, readOnlySetting, type WritesFrom } from '../config/write-settings.ts'
 
 /** A POST the suite can send, in priority order (declared by the case tables of suites/cases/, sorted by write-order.ts). */
 export interface DeclaredPost {
@@ -25,6 +27,8 @@ export interface WriteOptions {
   confirm?: number
   /** --repeat: each further round sends one POST more, the first create (lib/runner/repeat-rounds.ts WRITES_PER_ROUND). */
   repeat?: number
+  /** Where read-only or the budget came from when no flag set them (`CONFORM_READ_ONLY in .env.production`): the refusals name it. */
+  from?: WritesFrom
 }
 
 /** The default bound on POSTs (no --max-writes): the plan's, and `confirm` more for each failed POST, to confirm it; undefined when --max-writes is the bound. */
@@ -59,13 +63,13 @@ export function writePlan(probes: readonly DeclaredPost[], options: WriteOptions
     }
     needed++
     if (options.readOnly) {
-      refused.set(probe.key, { reason: 'read-only', detail: 'not verified: --read-only sends no request that could create a record' })
+      refused.set(probe.key, { reason: 'read-only', detail: `not verified: ${readOnlySetting(options.from)} sends no request that could create a record` })
       continue
     }
     if (options.maxWrites !== undefined && allowed.length >= options.maxWrites) {
       refused.set(probe.key, {
         reason: 'write-budget',
-        detail: `not verified: over the write budget (--max-writes ${options.maxWrites}; this POST is number ${needed})`,
+        detail: `not verified: over the write budget (${budgetSetting(options.maxWrites, options.from)}; this POST is number ${needed})`,
       })
       continue
     }
@@ -98,7 +102,11 @@ export function describeWritePlan(plan: WritePlan, options: WriteOptions, from: 
   const rounds = plan.creating > 0 ? Math.max(0, (options.repeat ?? 1) - 1) : 0
   const inRounds = rounds > 0 ? `, 1 in each further round (--repeat ${options.repeat})` : ''
   const lostAgain = unbounded ? `, and at most ${n} sent again after an answer lost that the list showed not stored: ${(defaultWriteBound(n, options) ?? n) + n + rounds} in all` : ''
-  const posts = `at most ${n} ${n === 1 ? 'POST' : 'POSTs'}${bound}${inRounds}${confirming}${lostAgain}`
+  // a budget above the plan leaves room for failures probed again (--confirm), within it: said, or
+  // "--max-writes 200" read "at most 90 POSTs" and the run sent 116 (84 of the plan, 32 to confirm)
+  const room = unbounded ? 0 : Math.max(0, (options.maxWrites ?? 0) - n - rounds)
+  const confirmingInBudget = room > 0 && confirm > 0 ? `, and at most ${Math.min(room, n * confirm)} more to confirm failures (--confirm ${confirm}), within ${budgetFrom}` : ''
+  const posts = `at most ${n} ${n === 1 ? 'POST' : 'POSTs'}${bound}${inRounds}${confirming}${confirmingInBudget}${lostAgain}`
   const creating = plan.creating + rounds
   const effect =
     plan.creating === 0
@@ -109,5 +117,8 @@ export function describeWritePlan(plan: WritePlan, options: WriteOptions, from: 
         (others > 0 ? `; ${others} create one only on a server that wrongly accepts them` : '') +
         (plan.followUps > 0 ? `; ${plan.followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${plan.followUps / 2} more records)` : '') +
         '.'
-  return `Writes: ${posts}${effect} The interface has no delete.`
+  // a 429 or 503 POST goes again once its wait is over, past the bound above (the run's resends of POSTs, lib/http/retry-after.ts):
+  // said here, or a run that sent 1,213 POSTs against a limit of 3 a second had promised "360 in all"
+  const limited = unbounded ? ` Besides, a POST answered 429 or 503 (a limit, which stores nothing) goes again once its wait is over: at most ${POST_RESENDS_PER_WRITE * n} such resends in a run.` : ''
+  return `Writes: ${posts}${effect} The interface has no delete.${limited}`
 }

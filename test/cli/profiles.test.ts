@@ -124,6 +124,11 @@ describe('the first line about writes names the setting that bounds them, where 
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout.split('\n')[0]).toMatch(/^Writes: at most 3 POSTs \(CONFORM_MAX_WRITES=3 in \.env\.production, of the \d+ the rules need\)/)
     expect(servers.staging.requests.filter((r) => r.method === 'POST')).toHaveLength(3)
+    // and so do the reasons of what it left unverified, and the line of what it sent: never a flag nobody typed
+    expect(result.stdout).toContain('over the write budget (CONFORM_MAX_WRITES=3 in .env.production')
+    expect(result.stdout).toContain('of at most 3 (CONFORM_MAX_WRITES=3 in .env.production)')
+    expect(result.stdout).not.toContain('--max-writes 3')
+    expect(readFileSync(join(result.reportDir, 'summary.md'), 'utf8')).not.toContain('--max-writes 3')
   })
 
   test('CONFORM_READ_ONLY in the environment; a flag is named as the flag', async () => {
@@ -131,6 +136,12 @@ describe('the first line about writes names the setting that bounds them, where 
     const env = { CONFORM_BASE_URL: servers.environment.baseUrl, CONFORM_API_KEY: KEY }
     const readOnly = await run(['--rule', 'create-returns-201'], cwd, { ...env, CONFORM_READ_ONLY: 'yes' })
     expect(readOnly.stdout.split('\n')[0]).toMatch(/^Writes: none \(CONFORM_READ_ONLY in the environment\)\./)
+    // the rules it left unverified say the same: it was given no --read-only
+    expect(readOnly.stdout).toContain('not verified: read-only (CONFORM_READ_ONLY in the environment) sends no request that could create a record')
+    expect(readOnly.stdout).not.toContain('--read-only')
+    const summary = readFileSync(join(readOnly.reportDir, 'summary.md'), 'utf8')
+    expect(summary).toContain('read-only \\(CONFORM\\_READ\\_ONLY in the environment\\)')
+    expect(summary).not.toContain('--read-only')
     const flag = await run(['--rule', 'create-returns-201', '--max-writes', '2'], cwd, { ...env, CONFORM_MAX_WRITES: '3' })
     expect(flag.stdout.split('\n')[0]).toMatch(/^Writes: at most 2 POSTs \(--max-writes 2 of the \d+ the rules need\)/)
   })

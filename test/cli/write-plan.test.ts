@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest'
 import { swallowedByNpm } from '../../lib/config/config.ts'
 import { defaultWriteBound, describeWritePlan, writePlan } from '../../lib/suite-kit/write-plan.ts'
 import { POST_PROBES } from '../../suites/cases/write-order.ts'
+import { POST_RESENDS_PER_WRITE } from '../../lib/http/retry-after.ts'
 
 const plan = (options: Partial<Parameters<typeof writePlan>[1]>) => writePlan(POST_PROBES, { readOnly: false, rules: [], ...options })
 
@@ -38,10 +39,10 @@ describe('writePlan', () => {
       `Writes: none (--max-writes 0). The ${POST_PROBES.length} POSTs the rules need are not sent; the rules about creating are not verified.`,
     )
     expect(describeWritePlan(plan({ rules: ['auth-missing-key-401'] }), { readOnly: false, rules: ['auth-missing-key-401'] })).toBe(
-      'Writes: at most 2 POSTs, and at most 2 sent again after an answer lost that the list showed not stored: 4 in all, all of which a conforming server refuses: they create records only on a server that wrongly accepts them. The interface has no delete.',
+      'Writes: at most 2 POSTs, and at most 2 sent again after an answer lost that the list showed not stored: 4 in all, all of which a conforming server refuses: they create records only on a server that wrongly accepts them. The interface has no delete. Besides, a POST answered 429 or 503 (a limit, which stores nothing) goes again once its wait is over: at most 80 such resends in a run.',
     )
     expect(describeWritePlan(plan({ rules: ['create-rejects-missing-body'] }), { readOnly: false, rules: ['create-rejects-missing-body'] })).toBe(
-      'Writes: at most 1 POST, and at most 1 sent again after an answer lost that the list showed not stored: 2 in all, which a conforming server refuses: it creates a record only on a server that wrongly accepts it. The interface has no delete.',
+      'Writes: at most 1 POST, and at most 1 sent again after an answer lost that the list showed not stored: 2 in all, which a conforming server refuses: it creates a record only on a server that wrongly accepts it. The interface has no delete. Besides, a POST answered 429 or 503 (a limit, which stores nothing) goes again once its wait is over: at most 40 such resends in a run.',
     )
   })
 })
@@ -55,11 +56,25 @@ describe('the default write bound includes confirmation (--confirm), an explicit
     )
     expect(describeWritePlan(plan({}), { readOnly: false, rules: [], confirm: 0 })).toMatch(new RegExp(`^Writes: at most ${n} POSTs, and at most ${n} sent again after an answer lost that the list showed not stored: ${2 * n} in all, creating `))
   })
+  test('without --max-writes the first line says that POSTs a limit answered 429 or 503 go again past that sum, and how many at most', () => {
+    // a run behind a limit of 3 POSTs a second sent 1,213 POSTs where its first line had promised "360 in all"
+    expect(describeWritePlan(plan({}), { readOnly: false, rules: [], confirm: 2 })).toMatch(
+      new RegExp(`The interface has no delete\\. Besides, a POST answered 429 or 503 \\(a limit, which stores nothing\\) goes again once its wait is over: at most ${POST_RESENDS_PER_WRITE * n} such resends in a run\\.$`),
+    )
+    expect(describeWritePlan(plan({ maxWrites: 10 }), { readOnly: false, rules: [], maxWrites: 10, confirm: 2 })).not.toMatch(/429|503/)
+  })
   test('--repeat: the further rounds\' creates are counted, in the POSTs and the records', () => {
     const all = plan({})
     expect(describeWritePlan(all, { readOnly: false, rules: [], confirm: 0, repeat: 3 })).toMatch(
       new RegExp(`^Writes: at most ${n} POSTs, 1 in each further round \\(--repeat 3\\), and at most ${n} sent again after an answer lost that the list showed not stored: ${2 * n + 2} in all, creating at most ${all.creating + 2} records `),
     )
+  })
+  test('a --max-writes above the plan: the first line gives the room it leaves to confirm failures, within it', () => {
+    // "--max-writes 200" read "at most 90 POSTs", and the run sent 116 (84 of the plan, 32 to confirm failures)
+    expect(describeWritePlan(plan({ maxWrites: 200 }), { readOnly: false, rules: [], maxWrites: 200, confirm: 2 })).toMatch(
+      new RegExp(`^Writes: at most ${n} POSTs, and at most ${200 - n} more to confirm failures \\(--confirm 2\\), within --max-writes 200, creating `),
+    )
+    expect(describeWritePlan(plan({ maxWrites: 200 }), { readOnly: false, rules: [], maxWrites: 200, confirm: 0 })).not.toMatch(/confirm/)
   })
   test('with --max-writes no more than the budget is promised: nothing is sent again after a lost answer', () => {
     expect(defaultWriteBound(n, { maxWrites: 10, confirm: 2 })).toBeUndefined()

@@ -60,6 +60,12 @@ test('the read-only entry gets no POST, the budgeted one its budget, and the fir
   ])
   expect(fleet.deployments.find((d) => d.label === 'production')?.notVerifiedRules).toContain('create-returns-201')
   expect(fleet.deployments.find((d) => d.label === 'canary')?.notVerifiedRules?.length).toBeGreaterThan(0)
+  // each entry's own reports name the entry's setting, not a flag the command line was never given
+  const summary = (label: string) => readFileSync(join(scratch, 'gate', label, 'summary.md'), 'utf8')
+  expect(summary('production')).toContain('read-only \\(readOnly\\: true in the targets file\\) sends no request that could create a record')
+  expect(summary('production')).not.toContain('--read-only')
+  expect(summary('canary')).toContain('over the write budget \\(maxWrites\\: 5 in the targets file\\)')
+  expect(summary('canary')).not.toContain('--max-writes')
 }, 60_000)
 
 test('the read-only entry given only a rule about creating ran none: its line says no rule was verified, not that every one that ran passed', async () => {

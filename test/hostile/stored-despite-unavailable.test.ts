@@ -83,6 +83,25 @@ describe('a POST answered 503 under --max-writes', { timeout: RUN_TIMEOUT_MS }, 
   })
 })
 
+describe('a POST answered 429 under --max-writes', { timeout: RUN_TIMEOUT_MS }, () => {
+  // a 429 is a limit's refusal (RFC 6585 §4), no fault of the server: a run whose only such POSTs
+  // were 429s said "POSTs answered with a server fault: 2" of them
+  test("a limiter's 429, which stored nothing: counted among the POSTs that may have created a record, as a 429, not a server fault", async () => {
+    const made = await refusingOnCreate(KEY, { status: 429, body: { code: 'rate_limited', message: 'slow down', status: 429 }, headers: { 'retry-after': '1' }, storesFirst: false })
+    servers.push(made.server)
+    const run = await runConformInProcess(['--base-url', made.server.baseUrl, '--max-writes', '6', '--confirm', '0', '--list-lag', '0'], { env: { CONFORM_API_KEY: KEY } })
+    runs.push(run)
+    expectNoStackTrace(run)
+    expect(made.server.requests.filter((r) => r.method === 'POST')).toHaveLength(6)
+    expect(run.results!.summary).toMatchObject({ writes: 6, resentWrites: 0, faultAnsweredWrites: 2 })
+    expect(run.stdout).toContain('POSTs answered 429 and not sent again (--max-writes): 2 (a 429 says the client sent too many requests, not that this one was not processed')
+    expect(run.stdout).not.toContain('a 5xx but 503 says')
+    expect(run.stdout).not.toContain('server fault: 2')
+    expect(readFileSync(join(run.reportDir, 'summary.md'), 'utf8')).toContain('POSTs answered 429 and not sent again (--max-writes): 2;')
+    expect(readFileSync(join(run.reportDir, 'report.html'), 'utf8')).toContain('<dt>POSTs answered 429 and not sent again (--max-writes)</dt><dd>2:')
+  })
+})
+
 describe('a POST answered 503 without --max-writes', { timeout: RUN_TIMEOUT_MS }, () => {
   test('stored before its 503: each POST is sent once and stores one record, each in the ledger', async () => {
     const { server, stored } = await unavailableOnCreate(true)

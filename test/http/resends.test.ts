@@ -190,7 +190,7 @@ test.concurrent('POSTs are sent again after a 429 or 503 at most maxPostResends 
     [3, undefined, 'DEADLINE'],
     [undefined, undefined, 'DEADLINE'],
   ])
-  expect(results[1].exchange.error?.message).toBe(`answered 503 and was not sent again: the run's POSTs had been sent again 2 times (${POST_RESENDS_PER_WRITE} for each of --max-writes)`)
+  expect(results[1].exchange.error?.message).toBe(`answered 503 and was not sent again: the run's POSTs had been sent again 2 times (${POST_RESENDS_PER_WRITE} for each POST the run may send)`)
   expect(outlasted).toMatch(/^the server's 503 answers \(a rate limit or a pause\) outlasted the run's resends of POSTs/)
 })
 
