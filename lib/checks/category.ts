@@ -12,10 +12,7 @@ import { ANOTHER_CREATES_RECORD, answeredAnothersRecord, heldByAnotherCreate, he
 import { jsonBodyOf } from './response.ts'
 import { conformingBody } from './schema.ts'
 
-export interface NewCategory {
-  name: string
-  description?: string
-}
+export interface NewCategory { name: string; description?: string }
 
 export interface CategoryRecord {
   id: number
