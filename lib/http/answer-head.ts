@@ -56,6 +56,10 @@ interface Framing {
   head: Buffer
   chunked: boolean
   fault?: FramingFault
+  /** The body's length where the head gives one (Content-Length); 0 for a 204 or 304. */
+  length?: number
+  /** The answer closes its connection (Connection: close, or HTTP/1.0 without keep-alive, RFC 9112 §9.3). */
+  closes?: boolean
 }
 
 const DIGITS = /^\d+$/
@@ -108,21 +112,24 @@ export function readFraming(head: Buffer): Framing {
   if (status === 101) return { head, chunked: false, fault: new FramingFault("a 101 Switching Protocols, though the request asked for no protocol (RFC 9110 §7.8: a server must not switch to one the request's Upgrade did not name)", 'HPE_INVALID_STATUS') }
   const lengths = fieldLines(lines, 'content-length')
   const codings = fieldLines(lines, 'transfer-encoding').flatMap((line) => line.values)
+  const tokens = fieldLines(lines, 'connection').flatMap((line) => line.values)
+  const closes = tokens.includes('close') || (/^HTTP\/1\.0 /.test(lines[0] ?? '') && !tokens.includes('keep-alive'))
   // a 204 or a 304 ends at its empty line whatever its fields say (RFC 9112 §6.3): undici waited for the body its Content-Length gave
   const bodiless = status === 204 || status === 304
   const chunked = !bodiless && codings[codings.length - 1] === 'chunked'
-  if (lengths.length === 0) return { head, chunked }
-  if (bodiless) return { head: Buffer.from(lines.filter((_, at) => !lengths.some((line) => line.at === at)).join('\n'), 'latin1'), chunked }
+  if (bodiless) return { head: Buffer.from(lines.filter((_, at) => !lengths.some((line) => line.at === at)).join('\n'), 'latin1'), chunked, length: 0, closes }
+  if (lengths.length === 0) return { head, chunked, closes }
   if (codings.length > 0) return { head, chunked, fault: new FramingFault('Content-Length beside Transfer-Encoding: where the body ends is ambiguous (RFC 9112 §6.3; a sender must not send both, §6.2)', 'HPE_UNEXPECTED_CONTENT_LENGTH') }
   const values = [...new Set(lengths.flatMap((line) => line.values))]
   if (values.length > 1 && values.every((v) => DIGITS.test(v)))
     return { head, chunked, fault: new FramingFault(`Content-Length given with different values (${values.join(', ')}): where the body ends is ambiguous (RFC 9112 §6.3)`, 'HPE_UNEXPECTED_CONTENT_LENGTH') }
   const repeated = lengths.length > 1 || (lengths[0]?.values.length ?? 0) > 1
-  if (!repeated || values.length !== 1 || !DIGITS.test(values[0] ?? '')) return { head, chunked }
+  const length = values.length === 1 && DIGITS.test(values[0] ?? '') ? Number(values[0]) : undefined
+  if (!repeated || length === undefined) return { head, chunked, ...(length === undefined ? {} : { length }), closes }
   // one value said more than once: one field line of it where the first was, the others gone
   const [first, ...others] = lengths.map((line) => line.at)
   const kept = lines.map((line, at) => (at === first ? `content-length: ${values[0]}${line.endsWith('\r') ? '\r' : ''}` : line)).filter((_, at) => !others.includes(at))
-  return { head: Buffer.from(kept.join('\n'), 'latin1'), chunked }
+  return { head: Buffer.from(kept.join('\n'), 'latin1'), chunked, length, closes }
 }
 
 export class AnswerHead {
@@ -139,9 +146,26 @@ export class AnswerHead {
   private begun = false
   /** The answer's framing is the server's fault: it is refused (the caller ends the connection with it). */
   fault: FramingFault | undefined
+  /** Body bytes still to come, where the head gave its length; undefined: chunked, or ended by the close. */
+  private remaining: number | undefined
+  /** A request with HEAD: its answer has no body, whatever its head says (RFC 9112 §6.3). */
+  private headRequest = false
+  /**
+   * Where the answer ended, once it has (Content-Length bytes, the chunked body's end, a bodiless
+   * status): `surplus` holds the bytes that came after it, no part of it (RFC 9112 §6.3), for the
+   * caller to judge; `keepsOpen`: the answer leaves its connection open.
+   */
+  ended = false
+  keepsOpen = false
+  surplus: Buffer | undefined
 
-  /** A final answer begins with the next byte. */
-  answerBegins(): void {
+  /** A final answer begins with the next byte; `method`: the request's it answers. */
+  answerBegins(method?: string): void {
+    this.headRequest = method === 'HEAD'
+    this.remaining = undefined
+    this.ended = false
+    this.keepsOpen = false
+    this.surplus = undefined
     this.inHead = true
     this.pieces = []
     this.length = 0
@@ -171,7 +195,7 @@ export class AnswerHead {
 
   /** The bytes to hand on for `chunk`: none while the head is incomplete, then the head as read and what follows. */
   feed(chunk: Buffer): Buffer {
-    if (!this.inHead) return this.body ? this.body.feed(chunk) : chunk
+    if (!this.inHead) return this.inBody(chunk)
     // an empty line may begin in the bytes before this chunk: look from two bytes before it
     const tail = this.lastTwo.length > 0 ? Buffer.concat([this.lastTwo, chunk]) : chunk
     const offset = this.length - this.lastTwo.length
@@ -202,8 +226,41 @@ export class AnswerHead {
       return Buffer.alloc(0)
     }
     const rest = bytes.subarray(offset + end)
-    if (framing.chunked) this.body = new ChunkLines()
-    return Buffer.concat([framing.head, this.body ? this.body.feed(rest) : rest])
+    this.keepsOpen = framing.closes !== true
+    this.remaining = this.headRequest ? 0 : framing.length
+    if (framing.chunked && !this.headRequest) this.body = new ChunkLines()
+    return Buffer.concat([framing.head, this.inBody(rest)])
+  }
+
+  /** The body's bytes of `chunk`: those past its end, once it has one, go to `surplus`. */
+  private inBody(chunk: Buffer): Buffer {
+    if (this.ended) {
+      this.ends(Buffer.from(chunk)) // a copy: a TLS socket reuses a chunk's memory
+      return Buffer.alloc(0)
+    }
+    if (this.body) {
+      const out = this.body.feed(chunk)
+      if (this.body.ended) this.ends(this.body.surplus)
+      this.body.surplus = undefined
+      return out
+    }
+    if (this.remaining === undefined) return chunk
+    const take = Math.min(this.remaining, chunk.length)
+    this.remaining -= take
+    if (this.remaining === 0) this.ends(take < chunk.length ? Buffer.from(chunk.subarray(take)) : undefined)
+    return take === chunk.length ? chunk : chunk.subarray(0, take)
+  }
+
+  private ends(surplus: Buffer | undefined): void {
+    this.ended = true
+    if (surplus && surplus.length > 0) this.surplus = this.surplus ? Buffer.concat([this.surplus, surplus]) : surplus
+  }
+
+  /** The bytes that came after the answer's end so far, taken. */
+  takeSurplus(): Buffer | undefined {
+    const surplus = this.surplus
+    this.surplus = undefined
+    return surplus
   }
 
   private taken(): Buffer {

@@ -10,8 +10,10 @@
  * Only whitespace next to a `;` or an `=` outside a quoted string is taken out; any other (`5 \r\n`,
  * `5;a b`, after the last value) is left for the parser to refuse, as the grammar has no place for
  * it. Data passes untouched, counted by the size lines, until the last chunk (size 0): its trailer
- * fields and whatever follows go through as they came. A size line longer than MAX_LINE, or one
- * that does not begin with hexadecimal digits, ends the work: the parser judges the rest as ever.
+ * fields go through as they came, and the body ends at the empty line after them (RFC 9112 §7.1):
+ * what follows is no part of this answer (`surplus`, lib/http/interim-answers.ts judges it). A size
+ * line longer than MAX_LINE, or one that does not begin with hexadecimal digits, ends the work: the
+ * parser judges the rest as ever, and where the body ends is not known.
  */
 
 const LF = 0x0a
@@ -49,20 +51,36 @@ export function withoutBadWhitespace(extension: string): string {
 
 /** One chunked body's bytes, from the first byte after the head: size lines read, their bad whitespace taken out. */
 export class ChunkLines {
-  private state: 'size' | 'data' | 'data-end' | 'rest' = 'size'
+  private state: 'size' | 'data' | 'data-end' | 'trailers' | 'ended' | 'rest' = 'size'
   /** Data bytes of the current chunk still to come. */
   private remaining = 0
   /** A line begun at the end of the last chunk, held back until its LF. */
   private held: Buffer | undefined
+  /** Bytes past the body's end (after the empty line that ends its trailers), not handed on. */
+  surplus: Buffer | undefined
+
+  /** Nothing more to read: the body ended, or its size lines are not read any more. */
+  private done(): boolean {
+    return this.state === 'rest' || this.state === 'ended'
+  }
+
+  /** The body ended: its last chunk and trailers came whole. */
+  get ended(): boolean {
+    return this.state === 'ended'
+  }
 
   feed(chunk: Buffer): Buffer {
     if (this.state === 'rest') return chunk
+    if (this.state === 'ended') {
+      this.surplus = this.surplus ? Buffer.concat([this.surplus, chunk]) : chunk
+      return Buffer.alloc(0)
+    }
     const bytes = this.held ? Buffer.concat([this.held, chunk]) : chunk
     this.held = undefined
     const out: Buffer[] = []
     let from = 0 // the first byte not yet in `out`
     let at = 0
-    while (at < bytes.length && this.state !== 'rest') {
+    while (at < bytes.length && !this.done()) {
       if (this.state === 'data') {
         const take = Math.min(this.remaining, bytes.length - at)
         at += take
@@ -85,6 +103,12 @@ export class ChunkLines {
         at = lf + 1
         continue
       }
+      if (this.state === 'trailers') {
+        // a trailer field line, or the empty line that ends the body
+        if (lf === at || (lf === at + 1 && bytes[at] === 0x0d)) this.state = 'ended'
+        at = lf + 1
+        continue
+      }
       const line = bytes.toString('latin1', at, lf)
       const digits = /^[0-9A-Fa-f]*/.exec(line)?.[0] ?? ''
       if (digits.length === 0 || digits.length > MAX_SIZE_DIGITS) {
@@ -101,12 +125,15 @@ export class ChunkLines {
         }
       }
       const size = parseInt(digits, 16)
-      this.state = size === 0 ? 'rest' : 'data'
+      this.state = size === 0 ? 'trailers' : 'data'
       this.remaining = size
       at = lf + 1
     }
-    if (from === 0) return bytes
-    out.push(bytes.subarray(from))
+    // past the body's end: kept apart, a copy (a TLS socket reuses a chunk's memory)
+    const end = this.state === 'ended' ? at : bytes.length
+    if (end < bytes.length) this.surplus = Buffer.from(bytes.subarray(end))
+    if (from === 0) return end === bytes.length ? bytes : bytes.subarray(0, end)
+    out.push(bytes.subarray(from, end))
     return Buffer.concat(out)
   }
 

@@ -38,6 +38,7 @@ import { afterTheRace, idleNoticeAsLost, lostInTransit, LOST_ANSWER_RESENDS, typ
 import { oneShowedStored, storedDespiteUnavailable, worthLooking } from './stored-despite-unavailable.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
 import { RefusedConnections } from './refused-connections.ts'
+import { strayAnswersAfter } from './stray-answers.ts'
 import { SameBodies } from './same-bodies.ts'
 import type { PostResends, ClientOptions, HttpResult, SendOptions } from './client-options.ts'
 export type { ClientOptions, HttpResult, SendOptions }
@@ -200,6 +201,7 @@ export class HttpClient {
         stall.left()
         exchange.sent = true
         turn = this.pools.wrote(operation)
+        if (this.options.journal) strayAnswersAfter(exchange, this.options.journal, this.redact) // bytes after its answer's end no request asked for
         this.stages.onWire(exchange, tag)
         // the wait for a connection is not the server's: --timeout counts from here, or from the server's latest answer
         stopClock = this.answers.start(() => request.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
