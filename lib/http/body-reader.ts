@@ -86,7 +86,9 @@ export function contentCodings(header: string | undefined): string[] {
  */
 export function transferCodings(header: string | undefined): string[] {
   const codings = contentCodings(header)
-  return codings[codings.length - 1] === 'chunked' ? codings.slice(0, -1) : codings
+  // `chunked` said twice at the end (two field lines of it, a proxy's and the service's): the parser dechunked the body once, as it came
+  while (codings[codings.length - 1] === 'chunked') codings.pop()
+  return codings
 }
 
 /** The codings of a body in words: its Content-Encoding's, and the last `transfer` of them its Transfer-Encoding's. */

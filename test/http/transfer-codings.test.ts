@@ -24,6 +24,7 @@ describe('transfer codings besides chunked', () => {
     { name: 'gzip, chunked', head: 'transfer-encoding: gzip, chunked\r\n', body: chunked(gzipSync(BODY)) },
     { name: 'deflate, chunked', head: 'transfer-encoding: deflate, chunked\r\n', body: chunked(deflateSync(BODY)) },
     { name: 'gzip, ended by the close', head: 'transfer-encoding: gzip\r\n', body: gzipSync(BODY) },
+    { name: 'chunked on two field lines (a proxy adds its own), the body chunked once', head: 'transfer-encoding: chunked\r\ntransfer-encoding: chunked\r\n', body: chunked(Buffer.from(BODY)) },
     { name: 'gzip over a Content-Encoding gzip', head: 'content-encoding: gzip\r\ntransfer-encoding: gzip, chunked\r\n', body: chunked(gzipSync(gzipSync(BODY))) },
   ])('$name: read', async ({ head, body }) => {
     const { exchange, text } = await answered(head, body)
