@@ -36,7 +36,7 @@ const STATUS_START = Buffer.from('HTTP/', 'latin1')
 export class FramingFault extends Error {
   constructor(
     message: string,
-    readonly code: 'HPE_INVALID_STATUS' | 'HPE_UNEXPECTED_CONTENT_LENGTH' | 'HPE_INVALID_HEADER_TOKEN',
+    readonly code: 'HPE_INVALID_STATUS' | 'HPE_UNEXPECTED_CONTENT_LENGTH' | 'HPE_INVALID_HEADER_TOKEN' | 'HPE_INVALID_VERSION',
   ) {
     super(message)
     this.name = 'FramingFault'
@@ -102,9 +102,34 @@ function malformedField(lines: string[]): string | undefined {
   return undefined
 }
 
+/**
+ * The status line's version (RFC 9112 §2.3), to an HTTP/1.1 request: HTTP/1.0 and HTTP/1.1 are read;
+ * a later HTTP/1 (1.2 …) is read as 1.1, as a recipient "SHOULD process the message as if it were
+ * in the highest minor version within that major version to which the recipient is conformant";
+ * any other version is a fault, named: undici read `HTTP/2.0 200` and `HTTP/0.9 200` as answers, and
+ * refused `HTTP/2 200` and `HTTP/1.2 200` as "Expected dot" and "Invalid HTTP version".
+ */
+function versionRead(lines: string[]): FramingFault | undefined {
+  const version = /^HTTP\/(\d+)(?:\.(\d+))?(?=[ \t\r]|$)/.exec(lines[0] ?? '')
+  if (!version) return undefined
+  if (version[1] === '1' && version[2] !== undefined && version[2].length === 1) {
+    if (Number(version[2]) > 1) lines[0] = `HTTP/1.1${(lines[0] as string).slice(version[0].length)}`
+    return undefined
+  }
+  return new FramingFault(
+    `the status line says ${version[0]}, a version no answer to an HTTP/1.1 request carries: HTTP/1.1 or HTTP/1.0 (RFC 9112 §2.3: a server must not send a version it does not conform to${version[1] === '1' ? '' : '; HTTP/0.9 has no status line, HTTP/2 and HTTP/3 none in text'})`,
+    'HPE_INVALID_VERSION',
+  )
+}
+
 /** What the head says of its framing: whether its body is chunked, its repeated Content-Length made one, or the fault it shows. */
-export function readFraming(head: Buffer): Framing {
-  const lines = head.toString('latin1').split('\n')
+export function readFraming(given: Buffer): Framing {
+  const lines = given.toString('latin1').split('\n')
+  const version = lines[0]
+  const versionFault = versionRead(lines)
+  // a later HTTP/1 read as HTTP/1.1: the head with its status line so
+  const head = lines[0] === version ? given : Buffer.from(lines.join('\n'), 'latin1')
+  if (versionFault) return { head, chunked: false, fault: versionFault }
   const status = Number(/^HTTP\/\d\.\d (\d{3})(?:[ \r]|$)/.exec(lines[0] ?? '')?.[1] ?? 0)
   const malformed = malformedField(lines)
   if (malformed !== undefined) return { head, chunked: false, fault: new FramingFault(malformed, 'HPE_INVALID_HEADER_TOKEN') }
@@ -130,6 +155,18 @@ export function readFraming(head: Buffer): Framing {
   const [first, ...others] = lengths.map((line) => line.at)
   const kept = lines.map((line, at) => (at === first ? `content-length: ${values[0]}${line.endsWith('\r') ? '\r' : ''}` : line)).filter((_, at) => !others.includes(at))
   return { head: Buffer.from(kept.join('\n'), 'latin1'), chunked, length, closes }
+}
+
+/**
+ * The head with each line ended by CRLF: RFC 9112 §2.2 lets a recipient take a bare LF for a line's
+ * end, as curl, Go and browsers do, where undici's parser refuses it ("Missing expected CR after
+ * response line"). The same Buffer when every line has its CR.
+ */
+function withCrlf(head: Buffer): Buffer {
+  for (let at = head.indexOf(LF); at >= 0; at = head.indexOf(LF, at + 1)) {
+    if (at === 0 || head[at - 1] !== CR) return Buffer.from(head.toString('latin1').replace(/(?<!\r)\n/g, '\r\n'), 'latin1')
+  }
+  return head
 }
 
 export class AnswerHead {
@@ -226,10 +263,11 @@ export class AnswerHead {
       return Buffer.alloc(0)
     }
     const rest = bytes.subarray(offset + end)
+    const head = withCrlf(framing.head)
     this.keepsOpen = framing.closes !== true
     this.remaining = this.headRequest ? 0 : framing.length
     if (framing.chunked && !this.headRequest) this.body = new ChunkLines()
-    return Buffer.concat([framing.head, this.inBody(rest)])
+    return Buffer.concat([head, this.inBody(rest)])
   }
 
   /** The body's bytes of `chunk`: those past its end, once it has one, go to `surplus`. */

@@ -32,21 +32,17 @@ function fed(pieces: string[], method = 'GET'): { answer: string; surplus: strin
 const cuts = (text: string): string[][] => [...Array.from({ length: text.length + 1 }, (_, i) => [text.slice(0, i), text.slice(i)]), [text.slice(0, 3), text.slice(3, 40), text.slice(40)]]
 
 const EXTRA = 'HTTP/1.1 500 X\r\ncontent-length: 2\r\n\r\n{}'
+/** Answers as they come, and as the parser gets them (`read`, where it differs: a 204's Content-Length taken out, bare LFs given their CR). */
 const SHAPES = [
   { name: 'Content-Length', answer: 'HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nhello' },
   { name: 'chunked, with an extension and trailers', answer: 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5;a=b\r\nhello\r\n0\r\nx-sum: 1\r\n\r\n' },
-  { name: 'chunked, no trailers, bare LF', answer: 'HTTP/1.1 200 OK\ntransfer-encoding: chunked\n\n5\nhello\n0\n\n' },
-  { name: 'a 204 with a Content-Length', answer: 'HTTP/1.1 204 No Content\r\ncontent-length: 5\r\n\r\n' },
+  { name: 'chunked, no trailers, bare LF', answer: 'HTTP/1.1 200 OK\ntransfer-encoding: chunked\n\n5\nhello\n0\n\n', read: 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n' },
+  { name: 'a 204 with a Content-Length', answer: 'HTTP/1.1 204 No Content\r\ncontent-length: 5\r\n\r\n', read: 'HTTP/1.1 204 No Content\r\n\r\n' },
 ]
 
 describe("where an answer ends, and what comes after it (answer-head.ts)", () => {
-  test.each(SHAPES)('$name: ends where it says, cut anywhere; the bytes after it are kept apart', ({ answer }) => {
-    for (const pieces of cuts(answer + EXTRA)) {
-      const { answer: read, surplus, ended } = fed(pieces)
-      expect(ended, JSON.stringify(pieces)).toBe(true)
-      expect(surplus, JSON.stringify(pieces)).toBe(EXTRA)
-      expect(read.endsWith(answer.slice(answer.indexOf('\n\n') > 0 ? answer.indexOf('\n\n') + 2 : answer.indexOf('\r\n\r\n') + 4)), JSON.stringify(pieces)).toBe(true)
-    }
+  test.each(SHAPES)('$name: ends where it says, cut anywhere; the bytes after it are kept apart', ({ answer, read }) => {
+    for (const pieces of cuts(answer + EXTRA)) expect(fed(pieces), JSON.stringify(pieces)).toEqual({ answer: read ?? answer, surplus: EXTRA, ended: true })
   })
 
   test('the answer to HEAD ends at its empty line, whatever its Content-Length', () => {
