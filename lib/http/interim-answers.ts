@@ -184,7 +184,7 @@ class InterimFilter {
 
   /**
    * Bytes after an answer's end on a connection it leaves open, before the next request: empty
-   * lines are dropped (an old server's CRLF after a body), a 408 goes to the parser (a server's
+   * lines and 1xx heads are dropped (an old server's CRLF after a body), a 408 goes to the parser (a server's
    * notice that it closes the idle connection, RFC 9110 §15.5.9), anything else is a stray answer,
    * which no request asked for: RFC 9112 §6.3, "A client MUST NOT process, cache, or forward such
    * extra data as a separate response". Read by the next request, it was taken for that one's.
@@ -193,9 +193,18 @@ class InterimFilter {
     if (!this.head.keepsOpen || this.passing) return bytes
     let idle = this.idle ? Buffer.concat([this.idle, bytes]) : bytes
     this.idle = undefined
-    let blank = 0
-    while (blank < idle.length && (idle[blank] === 0x0d || idle[blank] === 0x0a)) blank++
-    idle = idle.subarray(blank)
+    for (let interim = INCOMPLETE + 1; interim > INCOMPLETE; ) {
+      let blank = 0
+      while (blank < idle.length && (idle[blank] === 0x0d || idle[blank] === 0x0a)) blank++
+      idle = idle.subarray(blank)
+      // a 1xx no request awaits: a user agent may ignore an unexpected one (RFC 9110 §15.2), and does
+      interim = interimHeadEnd(idle)
+      if (interim > INCOMPLETE) idle = idle.subarray(interim)
+      else if (interim === INCOMPLETE && idle.length > 0 && idle.length <= MAX_HEAD_BYTES) {
+        this.idle = Buffer.from(idle)
+        return Buffer.alloc(0)
+      }
+    }
     if (idle.length === 0) return idle
     const notice = idleClose(idle.toString('latin1', 0, IDLE_CLOSE.length))
     if (notice === undefined) {

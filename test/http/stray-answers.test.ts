@@ -4,7 +4,7 @@
  * client "MUST NOT process, cache, or forward such extra data as a separate response". Read by the
  * next request on the connection (undici), they were taken for its answer. Here each request gets
  * its own answer, the journal names the stray bytes on the request they followed, the connection is
- * not used again; empty lines and a 408 (a server closing an idle connection) are no stray answer.
+ * not used again; empty lines, a 1xx and a 408 (a server closing an idle connection) are no stray answer.
  */
 import type { Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -112,6 +112,7 @@ describe('bytes after an answer on a kept-alive connection, before the next requ
 
   test.each([
     { name: 'empty lines', after: '\r\n\r\n' },
+    { name: 'a 100 Continue and a 103 no request awaits (a user agent may ignore an unexpected 1xx, RFC 9110 §15.2)', after: 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nlink: </a>\r\n\r\n' },
     { name: 'a 408 as the server closes the idle connection', after: 'HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n' },
   ])('$name: no stray answer', async ({ after }) => {
     const { statuses, entries } = await threeGets(await answering(after, 5))
