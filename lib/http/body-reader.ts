@@ -116,7 +116,7 @@ export function decodedStream(body: Readable, codings: readonly string[], transf
     return new UnsupportedEncodingError(why)
   }
   if (codings.length > MAX_CODINGS) {
-    throw refused(`the body is sent with ${codings.length} codings (${codingWords(codings, transfer)}), more than the ${MAX_CODINGS} the client undoes`)
+    throw refused(`the body is sent with ${codings.length} ${transfer === 0 ? 'content codings' : 'codings'} (${codingWords(codings.slice(0, MAX_CODINGS), Math.max(0, transfer - (codings.length - MAX_CODINGS)))}, …), more than the ${MAX_CODINGS} the client undoes`)
   }
   const unknown = codings.findIndex((coding) => DECODERS[coding] === undefined)
   const transferList = codings.slice(codings.length - transfer).join(', ')

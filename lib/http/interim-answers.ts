@@ -184,8 +184,8 @@ class InterimFilter {
 
   /**
    * Bytes after an answer's end on a connection it leaves open, before the next request: empty
-   * lines and 1xx heads are dropped (an old server's CRLF after a body), a 408 goes to the parser (a server's
-   * notice that it closes the idle connection, RFC 9110 §15.5.9), anything else is a stray answer,
+   * lines (an old server's CRLF after a body) and 1xx heads are dropped, a 408 goes to the parser (a
+   * server's notice that it closes the idle connection, RFC 9110 §15.5.9), anything else is a stray answer,
    * which no request asked for: RFC 9112 §6.3, "A client MUST NOT process, cache, or forward such
    * extra data as a separate response". Read by the next request, it was taken for that one's.
    */
@@ -197,7 +197,7 @@ class InterimFilter {
       let blank = 0
       while (blank < idle.length && (idle[blank] === 0x0d || idle[blank] === 0x0a)) blank++
       idle = idle.subarray(blank)
-      // a 1xx no request awaits: a user agent may ignore an unexpected one (RFC 9110 §15.2), and does
+      // a 1xx no request awaits: a user agent may ignore an unexpected one (RFC 9110 §15.2), and this one does
       interim = interimHeadEnd(idle)
       if (interim > INCOMPLETE) idle = idle.subarray(interim)
       else if (interim === INCOMPLETE && idle.length > 0 && idle.length <= MAX_HEAD_BYTES) {

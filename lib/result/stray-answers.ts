@@ -40,7 +40,7 @@ export function strayAnswersProblem(journal: readonly JournalEntry[]): RunProble
   const times = after.length === 1 ? 'once' : `${after.length} times`
   return {
     kind: 'stray-answer',
-    message: `stray answers: the server wrote bytes on a kept-alive connection after an answer had ended and before the next request went out there, ${times} (${whatTheyWere(after, journal)}); no request asked for them, so they answer none (RFC 9112 §6.3, §9.3: one answer to each request), and the connection was closed. First after the answer to ${first.method} ${first.url} (exchange ${first.id}): "${shown}"`,
+    message: `stray answers (${times}): bytes written after an answer's end on a kept-alive connection, before the next request went out there (${whatTheyWere(after, journal)}); no request asked for them, so they answer none (RFC 9112 §6.3, §9.3: one answer to each request), and each such connection was closed. First after the answer to ${first.method} ${first.url} (exchange ${first.id}): "${shown}"`,
   }
 }
 

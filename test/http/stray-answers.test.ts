@@ -107,7 +107,7 @@ describe('bytes after an answer on a kept-alive connection, before the next requ
     expect(connections).toBe(3)
     const problem = strayAnswersProblem(entries)
     expect(problem?.kind).toBe('stray-answer')
-    expect(problem?.message).toMatch(/^stray answers: .* 3 times .*RFC 9112 §6\.3.* First after the answer to GET \S+\/categories \(exchange [-0-9a-f]+\): "/)
+    expect(problem?.message).toMatch(/^stray answers \(3 times\): .*RFC 9112 §6\.3.* First after the answer to GET \S+\/categories \(exchange [-0-9a-f]+\): "/)
   })
 
   test.each([
@@ -138,6 +138,6 @@ describe('the problem says what the stray answers were, where their bytes tell',
   })
 
   test('any other: an extra answer, or a body longer than its Content-Length said', () => {
-    expect(strayAnswersProblem([post, after(EXTRA)])?.message).toMatch(/once \(an extra answer, or a body longer than its Content-Length said\)/)
+    expect(strayAnswersProblem([post, after(EXTRA)])?.message).toMatch(/^stray answers \(once\): .* \(an extra answer, or a body longer than its Content-Length said\)/)
   })
 })
