@@ -36,7 +36,7 @@ const STATUS_START = Buffer.from('HTTP/', 'latin1')
 export class FramingFault extends Error {
   constructor(
     message: string,
-    readonly code: 'HPE_INVALID_STATUS' | 'HPE_UNEXPECTED_CONTENT_LENGTH' | 'HPE_INVALID_HEADER_TOKEN' | 'HPE_INVALID_VERSION',
+    readonly code: 'HPE_INVALID_STATUS' | 'HPE_UNEXPECTED_CONTENT_LENGTH' | 'HPE_INVALID_HEADER_TOKEN' | 'HPE_INVALID_VERSION' | 'HPE_INVALID_CHUNK_SIZE',
   ) {
     super(message)
     this.name = 'FramingFault'
@@ -169,6 +169,12 @@ function withCrlf(head: Buffer): Buffer {
   return head
 }
 
+/** A body said chunked whose size line is none, in words: what came, its first characters, printable ASCII and escapes. */
+function notInChunks(line: string): FramingFault {
+  const shown = JSON.stringify(line.slice(0, 40)) + (line.length > 40 ? '…' : '')
+  return new FramingFault(`the body is said to come in chunks (Transfer-Encoding: chunked), and where the size of a chunk was due came ${shown}, no hexadecimal size (RFC 9112 §7.1)`, 'HPE_INVALID_CHUNK_SIZE')
+}
+
 export class AnswerHead {
   private inHead = false
   private pieces: Buffer[] = []
@@ -278,6 +284,7 @@ export class AnswerHead {
     }
     if (this.body) {
       const out = this.body.feed(chunk)
+      if (this.body.notChunked !== undefined) this.fault = notInChunks(this.body.notChunked)
       if (this.body.ended) this.ends(this.body.surplus)
       this.body.surplus = undefined
       return out

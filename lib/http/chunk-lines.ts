@@ -22,6 +22,7 @@
 
 const LF = 0x0a
 const CR = Buffer.from('\r')
+const HEX = /^[0-9A-Fa-f]$/
 /** A size line held back while it is incomplete is at most this long; past it the bytes go through as they are. */
 const MAX_LINE = 4 * 1024
 /** More hexadecimal digits than this is a size the parser refuses on its own (past 2^48). */
@@ -63,6 +64,8 @@ export class ChunkLines {
   private held: Buffer | undefined
   /** Bytes past the body's end (after the empty line that ends its trailers), not handed on. */
   surplus: Buffer | undefined
+  /** A line where a chunk's size was due that begins with no hexadecimal digit (the parser refused it as "Invalid character in chunk size", said as a body cut short). */
+  notChunked: string | undefined
   /** The trailer section's lines so far (CR and LF taken off), held until its empty line, and their bytes. */
   private trailers: string[] = []
   private trailerBytes = 0
@@ -98,7 +101,9 @@ export class ChunkLines {
       }
       const lf = bytes.indexOf(LF, at)
       if (lf < 0) {
-        if (bytes.length - at > MAX_LINE) {
+        // a size line begun without a hexadecimal digit is none, whatever comes after (a JSON body with no line break)
+        if (this.state === 'size' && !HEX.test(String.fromCharCode(bytes[at] as number))) this.notChunked = bytes.toString('latin1', at, at + 64)
+        if (bytes.length - at > MAX_LINE || this.notChunked !== undefined) {
           this.state = 'rest'
           break
         }
@@ -136,6 +141,8 @@ export class ChunkLines {
       const line = bytes.toString('latin1', at, lf)
       const digits = /^[0-9A-Fa-f]*/.exec(line)?.[0] ?? ''
       if (digits.length === 0 || digits.length > MAX_SIZE_DIGITS) {
+        // no size where one was due: a body said chunked that does not come in chunks (a header added by hand, or by a proxy)
+        if (digits.length === 0) this.notChunked = line.replace(/\r$/, '')
         this.state = 'rest'
         break
       }

@@ -4,7 +4,8 @@
  * 1.1 (undici refused `HTTP/1.2`), any other version is the server's fault, named (undici read
  * `HTTP/2.0 200` and `HTTP/0.9 200` as answers). §2.2: a recipient may take a bare LF for a line's
  * end, as curl, Go and browsers do (undici refused every such answer). §5.2: folded trailer lines
- * are unfolded as folded header lines are (undici cut the body off at them).
+ * are unfolded as folded header lines are (undici cut the body off at them). A body said chunked
+ * that is not in chunks is named so (undici said it broke off).
  */
 import { describe, expect, test } from 'vitest'
 import { ChunkLines } from '../../lib/http/chunk-lines.ts'
@@ -55,5 +56,16 @@ describe('bare LF line ends, folded trailer lines', () => {
       expect(out, String(i)).toBe('3\r\nabc\r\n0\r\nx-a: 1   2\r\nx-b: 3\r\n\r\n')
       expect([lines.ended, lines.surplus?.toString()]).toEqual([true, 'EXTRA'])
     }
+  })
+})
+
+describe('a body said chunked that does not come in chunks (a Transfer-Encoding added by hand, or by a proxy)', () => {
+  test.each([
+    { name: 'JSON on one line', body: BODY },
+    { name: 'JSON over several lines', body: `[\n  {"id": 1, "name": "x"}\n]` },
+  ])('$name: the fault named, what came where a size was due quoted (undici: "the body broke off after 0 bytes")', async ({ body }) => {
+    const { exchange } = await answered(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n${body}`)
+    expect(exchange.response).toBeUndefined()
+    expect(exchange.error?.message).toContain(`the body is said to come in chunks (Transfer-Encoding: chunked), and where the size of a chunk was due came ${JSON.stringify(body.split('\n')[0])}, no hexadecimal size (RFC 9112 §7.1)`)
   })
 })
