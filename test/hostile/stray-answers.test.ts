@@ -21,10 +21,12 @@ afterAll(async () => {
   for (const close of closers.reverse()) await close()
 })
 
-const SHAPES: { name: string; shape: Shape }[] = [
-  { name: 'a second answer after every fifth, in the same write', shape: (a) => ({ bytes: a.nth % 5 === 0 ? Buffer.concat([plain(a), Buffer.from(STRAY)]) : plain(a) }) },
+/** `first`: what the first stray bytes begin with; a stray read as the next request's answer makes that one's real answer the stray one. */
+const SHAPES: { name: string; shape: Shape; first: RegExp }[] = [
+  { name: 'a second answer after every fifth, in the same write', shape: (a) => ({ bytes: a.nth % 5 === 0 ? Buffer.concat([plain(a), Buffer.from(STRAY)]) : plain(a) }), first: /: "HTTP\/1\.1 500 Internal Server Error\\r\\n/ },
   {
     name: 'a second answer 5 ms after every fifth, when the next request may be out',
+    first: /: "HTTP\/1\.1 \d{3} /,
     shape: (a, socket) => {
       if (a.nth % 5 === 0) setTimeout(() => socket.destroyed || socket.write(STRAY), 5)
       return { bytes: plain(a) }
@@ -33,7 +35,7 @@ const SHAPES: { name: string; shape: Shape }[] = [
 ]
 
 describe('stray answers on kept-alive connections', () => {
-  test.each(SHAPES)('$name: one finding, of kind stray-answer, and no rule failed', async ({ shape }) => {
+  test.each(SHAPES)('$name: one finding, of kind stray-answer, and no rule failed', async ({ shape, first }) => {
     const server = await startReferenceServer({ apiKey: KEY })
     closers.push(() => server.close())
     const front = await wireFront(new URL(server.baseUrl).origin, shape)
@@ -43,7 +45,8 @@ describe('stray answers on kept-alive connections', () => {
     expect(run.code, run.stdout).toBe(1)
     expect(run.results?.rules.filter((rule) => rule.status === 'fail').map((rule) => rule.id)).toEqual([])
     expect(run.results?.problems.map((p) => p.kind)).toEqual(['stray-answer'])
-    expect(run.results?.problems[0]?.message).toMatch(/^stray answers \(\d+ times\): .*RFC 9112 §6\.3.*: "HTTP\/1\.1 500 Internal Server Error\\r\\n/)
+    expect(run.results?.problems[0]?.message).toMatch(/^stray answers \(\d+ times\): .*RFC 9112 §6\.3/)
+    expect(run.results?.problems[0]?.message).toMatch(first)
     expect(run.stdout).toMatch(/✗ stray answers \(\d+ times\): bytes written after an answer's end on a kept-alive connection/)
   }, 120_000)
 })
