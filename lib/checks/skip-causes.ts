@@ -33,6 +33,8 @@ export const SKIP_CAUSES = [
   'misdirected',
   /** An answer passed --max-response-bytes and was not read whole (lib/result/response-cap.ts). */
   'response-cap',
+  /** The answer read may have been a stray one, written for an earlier request on its connection (lib/result/stray-answers.ts). */
+  'stray-answer',
   /** The server refused the key on every request sent with it (wrong, expired, another environment's): the refusals judge nothing (lib/result/key-refused.ts). */
   'key-refused',
   /** A gateway refused the request for its client certificate (mutual TLS), so the service never saw it (lib/result/certificate-refused.ts). */

@@ -36,7 +36,7 @@ const STATUS_START = Buffer.from('HTTP/', 'latin1')
 export class FramingFault extends Error {
   constructor(
     message: string,
-    readonly code: 'HPE_INVALID_STATUS' | 'HPE_UNEXPECTED_CONTENT_LENGTH' | 'HPE_INVALID_HEADER_TOKEN',
+    readonly code: 'HPE_INVALID_STATUS' | 'HPE_UNEXPECTED_CONTENT_LENGTH' | 'HPE_INVALID_HEADER_TOKEN' | 'HPE_INVALID_VERSION' | 'HPE_INVALID_CHUNK_SIZE',
   ) {
     super(message)
     this.name = 'FramingFault'
@@ -56,6 +56,10 @@ interface Framing {
   head: Buffer
   chunked: boolean
   fault?: FramingFault
+  /** The body's length where the head gives one (Content-Length); 0 for a 204 or 304. */
+  length?: number
+  /** The answer closes its connection (Connection: close, or HTTP/1.0 without keep-alive, RFC 9112 §9.3). */
+  closes?: boolean
 }
 
 const DIGITS = /^\d+$/
@@ -98,9 +102,34 @@ function malformedField(lines: string[]): string | undefined {
   return undefined
 }
 
+/**
+ * The status line's version (RFC 9112 §2.3), to an HTTP/1.1 request: HTTP/1.0 and HTTP/1.1 are read;
+ * a later HTTP/1 (1.2 …) is read as 1.1, as a recipient "SHOULD process the message as if it were
+ * in the highest minor version within that major version to which the recipient is conformant";
+ * any other version is a fault, named: undici read `HTTP/2.0 200` and `HTTP/0.9 200` as answers, and
+ * refused `HTTP/2 200` and `HTTP/1.2 200` as "Expected dot" and "Invalid HTTP version".
+ */
+function versionRead(lines: string[]): FramingFault | undefined {
+  const version = /^HTTP\/(\d+)(?:\.(\d+))?(?=[ \t\r]|$)/.exec(lines[0] ?? '')
+  if (!version) return undefined
+  if (version[1] === '1' && version[2] !== undefined && version[2].length === 1) {
+    if (Number(version[2]) > 1) lines[0] = `HTTP/1.1${(lines[0] as string).slice(version[0].length)}`
+    return undefined
+  }
+  return new FramingFault(
+    `the status line says ${version[0]}, a version no answer to an HTTP/1.1 request carries: HTTP/1.1 or HTTP/1.0 (RFC 9112 §2.3: a server must not send a version it does not conform to${version[1] === '1' ? '' : '; HTTP/0.9 has no status line, HTTP/2 and HTTP/3 none in text'})`,
+    'HPE_INVALID_VERSION',
+  )
+}
+
 /** What the head says of its framing: whether its body is chunked, its repeated Content-Length made one, or the fault it shows. */
-export function readFraming(head: Buffer): Framing {
-  const lines = head.toString('latin1').split('\n')
+export function readFraming(given: Buffer): Framing {
+  const lines = given.toString('latin1').split('\n')
+  const version = lines[0]
+  const versionFault = versionRead(lines)
+  // a later HTTP/1 read as HTTP/1.1: the head with its status line so
+  const head = lines[0] === version ? given : Buffer.from(lines.join('\n'), 'latin1')
+  if (versionFault) return { head, chunked: false, fault: versionFault }
   const status = Number(/^HTTP\/\d\.\d (\d{3})(?:[ \r]|$)/.exec(lines[0] ?? '')?.[1] ?? 0)
   const malformed = malformedField(lines)
   if (malformed !== undefined) return { head, chunked: false, fault: new FramingFault(malformed, 'HPE_INVALID_HEADER_TOKEN') }
@@ -108,21 +137,42 @@ export function readFraming(head: Buffer): Framing {
   if (status === 101) return { head, chunked: false, fault: new FramingFault("a 101 Switching Protocols, though the request asked for no protocol (RFC 9110 §7.8: a server must not switch to one the request's Upgrade did not name)", 'HPE_INVALID_STATUS') }
   const lengths = fieldLines(lines, 'content-length')
   const codings = fieldLines(lines, 'transfer-encoding').flatMap((line) => line.values)
+  const tokens = fieldLines(lines, 'connection').flatMap((line) => line.values)
+  const closes = tokens.includes('close') || (/^HTTP\/1\.0 /.test(lines[0] ?? '') && !tokens.includes('keep-alive'))
   // a 204 or a 304 ends at its empty line whatever its fields say (RFC 9112 §6.3): undici waited for the body its Content-Length gave
   const bodiless = status === 204 || status === 304
   const chunked = !bodiless && codings[codings.length - 1] === 'chunked'
-  if (lengths.length === 0) return { head, chunked }
-  if (bodiless) return { head: Buffer.from(lines.filter((_, at) => !lengths.some((line) => line.at === at)).join('\n'), 'latin1'), chunked }
+  if (bodiless) return { head: Buffer.from(lines.filter((_, at) => !lengths.some((line) => line.at === at)).join('\n'), 'latin1'), chunked, length: 0, closes }
+  if (lengths.length === 0) return { head, chunked, closes }
   if (codings.length > 0) return { head, chunked, fault: new FramingFault('Content-Length beside Transfer-Encoding: where the body ends is ambiguous (RFC 9112 §6.3; a sender must not send both, §6.2)', 'HPE_UNEXPECTED_CONTENT_LENGTH') }
   const values = [...new Set(lengths.flatMap((line) => line.values))]
   if (values.length > 1 && values.every((v) => DIGITS.test(v)))
     return { head, chunked, fault: new FramingFault(`Content-Length given with different values (${values.join(', ')}): where the body ends is ambiguous (RFC 9112 §6.3)`, 'HPE_UNEXPECTED_CONTENT_LENGTH') }
   const repeated = lengths.length > 1 || (lengths[0]?.values.length ?? 0) > 1
-  if (!repeated || values.length !== 1 || !DIGITS.test(values[0] ?? '')) return { head, chunked }
+  const length = values.length === 1 && DIGITS.test(values[0] ?? '') ? Number(values[0]) : undefined
+  if (!repeated || length === undefined) return { head, chunked, ...(length === undefined ? {} : { length }), closes }
   // one value said more than once: one field line of it where the first was, the others gone
   const [first, ...others] = lengths.map((line) => line.at)
   const kept = lines.map((line, at) => (at === first ? `content-length: ${values[0]}${line.endsWith('\r') ? '\r' : ''}` : line)).filter((_, at) => !others.includes(at))
-  return { head: Buffer.from(kept.join('\n'), 'latin1'), chunked }
+  return { head: Buffer.from(kept.join('\n'), 'latin1'), chunked, length, closes }
+}
+
+/**
+ * The head with each line ended by CRLF: RFC 9112 §2.2 lets a recipient take a bare LF for a line's
+ * end, as curl, Go and browsers do, where undici's parser refuses it ("Missing expected CR after
+ * response line"). The same Buffer when every line has its CR.
+ */
+function withCrlf(head: Buffer): Buffer {
+  for (let at = head.indexOf(LF); at >= 0; at = head.indexOf(LF, at + 1)) {
+    if (at === 0 || head[at - 1] !== CR) return Buffer.from(head.toString('latin1').replace(/(?<!\r)\n/g, '\r\n'), 'latin1')
+  }
+  return head
+}
+
+/** A body said chunked whose size line is none, in words: what came, its first characters, printable ASCII and escapes. */
+function notInChunks(line: string): FramingFault {
+  const shown = JSON.stringify(line.slice(0, 40)) + (line.length > 40 ? '…' : '')
+  return new FramingFault(`the body is said to come in chunks (Transfer-Encoding: chunked), and where the size of a chunk was due came ${shown}, no hexadecimal size (RFC 9112 §7.1)`, 'HPE_INVALID_CHUNK_SIZE')
 }
 
 export class AnswerHead {
@@ -139,9 +189,26 @@ export class AnswerHead {
   private begun = false
   /** The answer's framing is the server's fault: it is refused (the caller ends the connection with it). */
   fault: FramingFault | undefined
+  /** Body bytes still to come, where the head gave its length; undefined: chunked, or ended by the close. */
+  private remaining: number | undefined
+  /** A request with HEAD: its answer has no body, whatever its head says (RFC 9112 §6.3). */
+  private headRequest = false
+  /**
+   * Where the answer ended, once it has (Content-Length bytes, the chunked body's end, a bodiless
+   * status): `surplus` holds the bytes that came after it, no part of it (RFC 9112 §6.3), for the
+   * caller to judge; `keepsOpen`: the answer leaves its connection open.
+   */
+  ended = false
+  keepsOpen = false
+  surplus: Buffer | undefined
 
-  /** A final answer begins with the next byte. */
-  answerBegins(): void {
+  /** A final answer begins with the next byte; `method`: the request's it answers. */
+  answerBegins(method?: string): void {
+    this.headRequest = method === 'HEAD'
+    this.remaining = undefined
+    this.ended = false
+    this.keepsOpen = false
+    this.surplus = undefined
     this.inHead = true
     this.pieces = []
     this.length = 0
@@ -171,7 +238,7 @@ export class AnswerHead {
 
   /** The bytes to hand on for `chunk`: none while the head is incomplete, then the head as read and what follows. */
   feed(chunk: Buffer): Buffer {
-    if (!this.inHead) return this.body ? this.body.feed(chunk) : chunk
+    if (!this.inHead) return this.inBody(chunk)
     // an empty line may begin in the bytes before this chunk: look from two bytes before it
     const tail = this.lastTwo.length > 0 ? Buffer.concat([this.lastTwo, chunk]) : chunk
     const offset = this.length - this.lastTwo.length
@@ -202,8 +269,43 @@ export class AnswerHead {
       return Buffer.alloc(0)
     }
     const rest = bytes.subarray(offset + end)
-    if (framing.chunked) this.body = new ChunkLines()
-    return Buffer.concat([framing.head, this.body ? this.body.feed(rest) : rest])
+    const head = withCrlf(framing.head)
+    this.keepsOpen = framing.closes !== true
+    this.remaining = this.headRequest ? 0 : framing.length
+    if (framing.chunked && !this.headRequest) this.body = new ChunkLines()
+    return Buffer.concat([head, this.inBody(rest)])
+  }
+
+  /** The body's bytes of `chunk`: those past its end, once it has one, go to `surplus`. */
+  private inBody(chunk: Buffer): Buffer {
+    if (this.ended) {
+      this.ends(Buffer.from(chunk)) // a copy: a TLS socket reuses a chunk's memory
+      return Buffer.alloc(0)
+    }
+    if (this.body) {
+      const out = this.body.feed(chunk)
+      if (this.body.notChunked !== undefined) this.fault = notInChunks(this.body.notChunked)
+      if (this.body.ended) this.ends(this.body.surplus)
+      this.body.surplus = undefined
+      return out
+    }
+    if (this.remaining === undefined) return chunk
+    const take = Math.min(this.remaining, chunk.length)
+    this.remaining -= take
+    if (this.remaining === 0) this.ends(take < chunk.length ? Buffer.from(chunk.subarray(take)) : undefined)
+    return take === chunk.length ? chunk : chunk.subarray(0, take)
+  }
+
+  private ends(surplus: Buffer | undefined): void {
+    this.ended = true
+    if (surplus && surplus.length > 0) this.surplus = this.surplus ? Buffer.concat([this.surplus, surplus]) : surplus
+  }
+
+  /** The bytes that came after the answer's end so far, taken. */
+  takeSurplus(): Buffer | undefined {
+    const surplus = this.surplus
+    this.surplus = undefined
+    return surplus
   }
 
   private taken(): Buffer {

@@ -4,7 +4,7 @@
  * the run (the suite keeps every body until the run ends, and sends its requests at once).
  */
 import type { Readable } from 'node:stream'
-import { decodedStream } from './body-reader.ts'
+import { codingWords, decodedStream } from './body-reader.ts'
 import { ResponseTooLargeError, type BodyProgress } from './transport-errors.ts'
 
 /** A piece smaller than this is copied into one with its neighbours; at most SMALL_PIECES_HELD are held apart. */
@@ -17,14 +17,19 @@ export interface KeptBytes {
   max: number
 }
 
-/** Reads the body, decoded, and stops at the cap on decoded bytes (a compression bomb included); `arrived` hears of each piece's bytes as it comes. */
-export async function readCapped(body: Readable, codings: string[], partial: BodyProgress, limit: number, kept: KeptBytes, arrived?: (bytes: number) => void): Promise<Uint8Array> {
+/**
+ * Reads the body, decoded from its Content-Encoding's `codings`, then its Transfer-Encoding's besides
+ * chunked (`transfer`, applied on top), and stops at the cap on decoded bytes (a compression bomb
+ * included); `arrived` hears of each piece's bytes as it comes.
+ */
+export async function readCapped(body: Readable, content: string[], partial: BodyProgress, limit: number, kept: KeptBytes, arrived?: (bytes: number) => void, transfer: string[] = []): Promise<Uint8Array> {
+  const codings = [...content, ...transfer]
   // an honest Content-Length over the cap fails at once, without reading a byte of it
   if (partial.declaredBytes !== undefined && partial.declaredBytes > limit) {
     body.destroy()
     throw new ResponseTooLargeError(limit, partial.declaredBytes)
   }
-  const decoded = decodedStream(body, codings)
+  const decoded = decodedStream(body, codings, transfer.length)
   // events, not `for await`: an async iterator costs a body a chain of promises and an
   // end-of-stream watcher, and a run reads a few hundred bodies (a fleet, thousands)
   return new Promise<Uint8Array>((resolve, reject) => {
@@ -54,7 +59,7 @@ export async function readCapped(body: Readable, codings: string[], partial: Bod
       arrived?.(chunk.byteLength)
       if (partial.receivedBytes > limit) {
         return fail(
-          new ResponseTooLargeError(limit, undefined, codings.length > 0 ? `decoded response body (Content-Encoding ${codings.join(', ')}) larger than ${limit} bytes (the limit set by --max-response-bytes); decoding stopped there` : undefined),
+          new ResponseTooLargeError(limit, undefined, codings.length > 0 ? `decoded response body (${codingWords(codings, transfer.length)}) larger than ${limit} bytes (the limit set by --max-response-bytes); decoding stopped there` : undefined),
         )
       }
       // the cap holds per body; this holds for all of them, which are read at once and kept

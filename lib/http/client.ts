@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ConnectionPools } from './connection-pools.ts'
 import { AnswerClock } from './answer-clock.ts'
-import { contentCodings, decodeUtf8 } from './body-reader.ts'
+import { contentCodings, decodeUtf8, transferCodings } from './body-reader.ts'
 import { cookieHeaderOf, evidenceHeaders } from './cookies.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, type Exchange, type RecordedRequest } from './exchange.ts'
@@ -38,6 +38,7 @@ import { afterTheRace, idleNoticeAsLost, lostInTransit, LOST_ANSWER_RESENDS, typ
 import { oneShowedStored, storedDespiteUnavailable, worthLooking } from './stored-despite-unavailable.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
 import { RefusedConnections } from './refused-connections.ts'
+import { strayAnswersAfter } from './stray-answers.ts'
 import { SameBodies } from './same-bodies.ts'
 import type { PostResends, ClientOptions, HttpResult, SendOptions } from './client-options.ts'
 export type { ClientOptions, HttpResult, SendOptions }
@@ -200,6 +201,7 @@ export class HttpClient {
         stall.left()
         exchange.sent = true
         turn = this.pools.wrote(operation)
+        if (this.options.journal) strayAnswersAfter(exchange, this.options.journal, this.redact) // bytes after its answer's end no request asked for
         this.stages.onWire(exchange, tag)
         // the wait for a connection is not the server's: --timeout counts from here, or from the server's latest answer
         stopClock = this.answers.start(() => request.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
@@ -297,7 +299,7 @@ export class HttpClient {
     const progress: BodyProgress = { status: response.statusCode, receivedBytes: 0, ...(codings.length === 0 && Number.isSafeInteger(declared) && declared >= 0 ? { declaredBytes: declared } : {}) }
     partial.progress = progress
     // a body still arriving holds --timeout back as an answer does (a gateway's bandwidth limit, a slow link), but a limiter's 429 or 503
-    const bytes = await readCapped(response.body as unknown as Readable, codings, progress, this.options.maxResponseBytes, this.kept, this.answers.bodyListener(response.statusCode))
+    const bytes = await readCapped(response.body as unknown as Readable, codings, progress, this.options.maxResponseBytes, this.kept, this.answers.bodyListener(response.statusCode), transferCodings(headers['transfer-encoding']))
     this.answers.answered(response.statusCode)
     const decoded = decodeUtf8(bytes)
     // the body as evidence: redacted, cut to the evidence limit (lib/http/redact.ts)

@@ -30,10 +30,11 @@
  * cost is one test of a request line per head written, a few bytes per answer, and its head held.
  */
 import { randomBytes } from 'node:crypto'
+import { channel } from 'node:diagnostics_channel'
 import type { Socket } from 'node:net'
 import { AnswerHead, headEnd, type FramingFault } from './answer-head.ts'
 import { MAX_HEAD_BYTES } from './transport-errors.ts'
-import { buildConnector } from './undici-parts.ts'
+import { buildConnector, kReset } from './undici-parts.ts'
 
 /** Carries the statuses taken off from the filter to the client; random per process, so no server sends it. */
 const INTERIM_HEADER = `x-conform-interim-${randomBytes(8).toString('hex')}`
@@ -44,6 +45,29 @@ const INTERIM_HEADER = `x-conform-interim-${randomBytes(8).toString('hex')}`
  */
 const HTTP_1_0_HEADER = `x-conform-http10-${randomBytes(8).toString('hex')}`
 const HTTP_1_0_START = 'HTTP/1.0 '
+
+/** Where the filter tells of a stray answer (lib/http/stray-answers.ts listens). */
+export const STRAY_ANSWERS = channel('conform:stray-answer')
+export interface StrayAnswer {
+  /** The request whose answer the bytes followed. */
+  traceparent: string | undefined
+  bytes: Buffer
+}
+/** The evidence keeps this many bytes of a stray answer (an error page quotes what it answers a few hundred bytes in). */
+const STRAY_EVIDENCE = 2048
+/** `HTTP/1.x 408 `: a server's notice that it closes an idle connection (lib/http/lost-answer.ts), no stray answer. */
+const IDLE_CLOSE = 'HTTP/1.0 408 '
+const TRACEPARENT = /\r\ntraceparent: ([^\r\n]+)/i
+
+/** Whether `text` begins IDLE_CLOSE: true, false, or undefined while it is too short to tell. */
+function idleClose(text: string): boolean | undefined {
+  for (let i = 0; i < IDLE_CLOSE.length; i++) {
+    const c = text[i]
+    if (c === undefined) return undefined
+    if (!(i === 7 ? c >= '0' && c <= '9' : i === 12 ? c === ' ' || c === '\r' || c === '\n' : c === IDLE_CLOSE[i])) return false
+  }
+  return true
+}
 
 /** The evidence keeps the first few interim statuses of an answer. */
 const MAX_RECORDED = 10
@@ -91,16 +115,32 @@ class InterimFilter {
   private http10 = false
   /** The final answer's head, read before the parser reads it (lib/http/answer-head.ts). */
   private readonly head = new AnswerHead()
+  /** The method and traceparent of the latest request written. */
+  private method: string | undefined
+  private traceparent: string | undefined
+  /** Bytes after an answer's end, no request written since, held while they may still begin a 408. */
+  private idle: Buffer | undefined
+  /** A 408 came after an answer's end: the parser reads what follows, as it did. */
+  private passing = false
+  /** Bytes came after an answer's end that no request asked for: the connection is not used again. */
+  strayed: StrayAnswer | undefined
 
-  requestWritten(): void {
+  requestWritten(head: string): void {
     this.awaitingAnswer = true
     this.taken = []
     this.http10 = false
+    this.method = head.slice(0, head.indexOf(' '))
+    this.traceparent = TRACEPARENT.exec(head)?.[1]
+    this.passing = false
+    // bytes that may begin a 408 when the request went: the answer's start (the keep-alive race, lost-answer.ts)
+    if (this.idle) this.held = this.idle
+    this.idle = undefined
   }
 
   /** The bytes the parser gets instead of `chunk` (possibly none). */
   filter(chunk: Buffer): Buffer {
-    if (!this.awaitingAnswer && this.taken.length === 0 && !this.http10) return this.head.feed(chunk)
+    if (this.strayed) return Buffer.alloc(0)
+    if (!this.awaitingAnswer && this.taken.length === 0 && !this.http10) return this.answer(chunk)
     let bytes = this.held ? Buffer.concat([this.held, chunk]) : chunk
     this.held = undefined
     while (this.awaitingAnswer) {
@@ -111,14 +151,14 @@ class InterimFilter {
       const end = interimHeadEnd(bytes)
       if (end === NOT_INTERIM) {
         this.awaitingAnswer = false
-        this.head.answerBegins()
+        this.head.answerBegins(this.method)
         // a final answer's first bytes reach here whole past its version (a shorter start is held as INCOMPLETE)
         this.http10 = bytes.length >= HTTP_1_0_START.length && bytes.toString('latin1', 0, HTTP_1_0_START.length) === HTTP_1_0_START
       } else if (end === INCOMPLETE) {
         // too long for a head the client reads (lib/http/agent.ts maxHeaderSize): let the parser have the bytes and say so itself
         if (bytes.length > MAX_HEAD_BYTES) {
           this.awaitingAnswer = false
-          this.head.answerBegins()
+          this.head.answerBegins(this.method)
         } else {
           this.held = Buffer.from(bytes) // a copy: a TLS socket reuses the memory of a chunk once it is pushed
           return Buffer.alloc(0)
@@ -129,7 +169,55 @@ class InterimFilter {
         if (bytes.length === 0) return bytes
       }
     }
-    return this.head.feed(this.taken.length > 0 || this.http10 ? this.noted(bytes) : bytes)
+    return this.answer(this.taken.length > 0 || this.http10 ? this.noted(bytes) : bytes)
+  }
+
+  /** The answer's bytes for the parser; those after its end (a kept-alive connection's, no request written since) judged apart. */
+  private answer(bytes: Buffer): Buffer {
+    if (this.head.ended && !this.awaitingAnswer) return this.afterTheEnd(bytes)
+    const out = this.head.feed(bytes)
+    const surplus = this.head.takeSurplus()
+    if (!surplus) return out
+    const after = this.afterTheEnd(surplus)
+    return after.length === 0 ? out : Buffer.concat([out, after])
+  }
+
+  /**
+   * Bytes after an answer's end on a connection it leaves open, before the next request: empty
+   * lines (an old server's CRLF after a body) and 1xx heads are dropped, a 408 goes to the parser (a
+   * server's notice that it closes the idle connection, RFC 9110 §15.5.9), anything else is a stray answer,
+   * which no request asked for: RFC 9112 §6.3, "A client MUST NOT process, cache, or forward such
+   * extra data as a separate response". Read by the next request, it was taken for that one's.
+   */
+  private afterTheEnd(bytes: Buffer): Buffer {
+    if (!this.head.keepsOpen || this.passing) return bytes
+    let idle = this.idle ? Buffer.concat([this.idle, bytes]) : bytes
+    this.idle = undefined
+    for (let interim = INCOMPLETE + 1; interim > INCOMPLETE; ) {
+      let blank = 0
+      while (blank < idle.length && (idle[blank] === 0x0d || idle[blank] === 0x0a)) blank++
+      idle = idle.subarray(blank)
+      // a 1xx no request awaits: a user agent may ignore an unexpected one (RFC 9110 §15.2), and this one does
+      interim = interimHeadEnd(idle)
+      if (interim > INCOMPLETE) idle = idle.subarray(interim)
+      else if (interim === INCOMPLETE && idle.length > 0 && idle.length <= MAX_HEAD_BYTES) {
+        this.idle = Buffer.from(idle)
+        return Buffer.alloc(0)
+      }
+    }
+    if (idle.length === 0) return idle
+    const notice = idleClose(idle.toString('latin1', 0, IDLE_CLOSE.length))
+    if (notice === undefined) {
+      this.idle = Buffer.from(idle)
+      return Buffer.alloc(0)
+    }
+    if (notice) {
+      this.passing = true
+      return idle
+    }
+    this.strayed = { traceparent: this.traceparent, bytes: Buffer.from(idle.subarray(0, STRAY_EVIDENCE)) }
+    if (STRAY_ANSWERS.hasSubscribers) STRAY_ANSWERS.publish(this.strayed)
+    return Buffer.alloc(0)
   }
 
   /** The final answer's bytes with the headers that name the interim statuses and an HTTP/1.0 status line after its status line. */
@@ -151,6 +239,7 @@ class InterimFilter {
   flush(): Buffer | undefined {
     const held = this.held
     this.held = undefined
+    this.idle = undefined // a 408's first bytes, and the connection closed: the idle close
     const unfolding = this.head.flush()
     return held && unfolding ? Buffer.concat([unfolding, held]) : (held ?? unfolding)
   }
@@ -171,6 +260,7 @@ export function readPastInterimAnswers(socket: Socket): void {
       return push.call(this, null)
     }
     if (!Buffer.isBuffer(chunk)) return push.call(this, chunk, encoding)
+    const strayed = filter.strayed
     const bytes = filter.filter(chunk)
     const fault = filter.fault()
     // undici fails the request it reads for with the error the socket ends with
@@ -178,11 +268,20 @@ export function readPastInterimAnswers(socket: Socket): void {
       this.destroy(fault)
       return false
     }
+    // a stray answer: the connection is not used again. Closed now when the parser has read all before it
+    // (undici reads an idle connection's bytes before it writes on it again); else once its answer ends
+    if (!strayed && filter.strayed) {
+      if (bytes.length === 0 && this.readableLength === 0) {
+        this.destroy()
+        return false
+      }
+      ;(this as unknown as Record<symbol, boolean>)[kReset] = true
+    }
     return bytes.length === 0 ? true : push.call(this, bytes)
   }
   const write = socket.write
   socket.write = function (this: Socket, chunk: unknown, ...rest: unknown[]): boolean {
-    if (typeof chunk === 'string' && REQUEST_LINE.test(chunk)) filter.requestWritten()
+    if (typeof chunk === 'string' && REQUEST_LINE.test(chunk)) filter.requestWritten(chunk)
     return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest)
   } as Socket['write']
 }

@@ -33,8 +33,8 @@ export interface CreatedRecord {
 export interface JournalLine {
   /** The exchange id; both lines of one request share it. */
   id: string
-  /** answer-lost: what the list showed of a POST whose answer the connection race lost (lib/http/lost-answer.ts), or that was answered 503 under --max-writes (stored-despite-unavailable.ts). */
-  phase: 'dispatched' | 'on-wire' | 'ended' | 'refused' | 'answer-lost'
+  /** answer-lost: what the list showed of a POST whose answer the connection race lost (lib/http/lost-answer.ts), or that was answered 503 under --max-writes (stored-despite-unavailable.ts); stray-answer: bytes after its answer's end (stray-answers.ts), in `detail`. */
+  phase: 'dispatched' | 'on-wire' | 'ended' | 'refused' | 'answer-lost' | 'stray-answer'
   at: string
   method: string
   /** Redacted, as in the evidence. */
@@ -100,6 +100,8 @@ export interface JournalEntry extends Omit<JournalLine, 'phase'> {
   mayHaveCreated?: boolean
   /** POST whose answer the connection race lost: what the list showed (lib/http/lost-answer.ts), in the journal's words. */
   answerLost?: string
+  /** Stray answers (lib/http/stray-answers.ts): `after`, the bytes written after this request's answer had ended, before the next request, as text; `inDoubt`, its answer was read on a connection that carried an earlier request in a run that met one, and may have been one. */
+  stray?: { after?: string; inDoubt?: true }
 }
 
 /** What the client hands each line of the journal to (the run's RunJournal). */
@@ -168,6 +170,7 @@ export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
       byId.set(line.id, entry)
     }
     if (phase === 'on-wire') (entry.onWire = true), (entry.onWireAt = line.at)
+    if (phase === 'stray-answer' && (entry.stray = { ...entry.stray, ...(line.detail ? { after: line.detail } : { inDoubt: true }) })) continue
     if (phase === 'answer-lost') {
       entry.answerLost = line.detail
       if (line.created) entry.created = line.created

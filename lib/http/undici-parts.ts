@@ -33,4 +33,6 @@ export declare namespace buildConnector {
   export type connector = Undici.buildConnector.connector
 }
 export const errors = require('undici/lib/core/errors.js') as typeof Undici.errors
+/** The mark of a socket undici closes once its answers have ended, and writes no request on meanwhile (client-h1.js: busy, onMessageComplete). */
+export const { kReset } = require('undici/lib/core/symbols.js') as { kReset: symbol }
 export type { Dispatcher } from 'undici'

@@ -65,6 +65,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
       return 'the server does not answer at the base URL (421 Misdirected Request to every request, a redirect of every request to https://, 404, a web page or bytes that are not HTTP to every request): its answers judge nothing'
     case 'response-cap':
       return 'an answer passed --max-response-bytes and was not read whole: raise it to judge it'
+    case 'stray-answer':
+      return "the answer read may have been a stray one, written for an earlier request on its connection: the server wrote stray answers (the run's problems say where)"
     case 'unfinished':
       return 'the check had not finished when the run was cut short (--deadline, or a signal)'
     case 'key-refused':

@@ -35,6 +35,8 @@ export const PROBLEM_KINDS = [
   'stalled',
   /** The run's journal could not be written to its journal.ndjson (the one in memory is whole). */
   'journal-unwritable',
+  /** The server wrote bytes after an answer's end on a kept-alive connection, before the next request: a stray answer, HTTP's fault, no rule's (lib/result/stray-answers.ts). */
+  'stray-answer',
   /** An error of the suite itself (a probe nobody awaited that failed), not a verdict on the service. */
   'suite-error',
   /** A rule of the catalogue that no check in suites/ proves. */

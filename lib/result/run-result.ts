@@ -15,6 +15,7 @@ import { A_WEB_PAGE, misdirected, withoutChecksOfTheMisdirectedRun } from './mis
 import { responseCapProblem, withoutFailuresOfTheCap } from './response-cap.ts'
 import { noAnswerInTimeProblem, slowOperations, withoutFailuresOfTheTimeout } from './no-answer-in-time.ts'
 import { withoutSuiteErrors } from './suite-errors.ts'
+import { answersInDoubt, strayAnswersProblem, withoutFailuresOfStrayAnswers } from './stray-answers.ts'
 import type { Samples } from './samples.ts'
 import { ENDS_WITHOUT_VERDICT, type RunProblem } from './run-problems.ts'
 import { reportedSkip, type SkipCause } from '../checks/skip-causes.ts'
@@ -181,7 +182,8 @@ export function namePrefix(runId: string): string {
 export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunFacts, selected: readonly string[]): RunResult {
   // a check that failed inside the suite judged nothing of the service (suite-errors.ts)
   const { byRule, problem: suiteError } = withoutSuiteErrors(judged)
-  const problems = [...facts.problems, ...(suiteError ? [suiteError] : [])]
+  const stray = strayAnswersProblem(facts.journal) // bytes after an answer no request asked for: HTTP's fault, no rule's
+  const problems = [...facts.problems, ...(suiteError ? [suiteError] : []), ...(stray ? [stray] : [])]
   // a key that stopped working mid-run: the failures its refusals caused are not verified (key-revoked.ts)
   const exchanges = [...byRule.values()].flat().flatMap((c) => c.exchanges)
   const revoked = keyRevoked(exchanges, facts.journal)
@@ -196,13 +198,14 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   const wrongHost = tlsPort ? undefined : misdirected(facts.journal, facts.baseUrl, exchanges)
   // an operation that answered nothing within --timeout may only be slower: its timeouts judge nothing (no-answer-in-time.ts)
   const slow = slowOperations([...byRule.values()].flat(), facts.baseUrl, facts.options.timeoutMs)
+  const inDoubt = answersInDoubt(facts.journal) // answers that may have been stray ones (stray-answers.ts)
   const rules: RuleResult[] = []
   for (const rule of ruleCatalogue()) {
     if (selected.length > 0 && !selected.includes(rule.id)) continue
     const declared = byRule.get(rule.id) ?? []
     const kept = front ? withoutChecksOfTheFront(declared, front) : revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
     // answers the suite's own cap kept it from reading whole judge nothing (response-cap.ts), nor do a slow operation's timeouts
-    const uncapped = withoutFailuresOfTheCap(slow.size > 0 ? withoutFailuresOfTheTimeout(kept, slow, facts.baseUrl) : kept)
+    const uncapped = withoutFailuresOfStrayAnswers(withoutFailuresOfTheCap(slow.size > 0 ? withoutFailuresOfTheTimeout(kept, slow, facts.baseUrl) : kept), inDoubt)
     const checks = tlsPort ? withoutFailuresOfPlainHttp(uncapped, facts.baseUrl, tlsPort.kind as 'speaks-tls' | 'speaks-h2c') : wrongHost ? withoutChecksOfTheMisdirectedRun(uncapped, facts.baseUrl, wrongHost.message.startsWith(A_WEB_PAGE)) : gone ? withoutFailuresOfTheGoneServer(uncapped, gone) : uncapped
     if (checks.length === 0) {
       // a run cut before its checks were collected has none: not verified, not a fault of the suite

@@ -7,7 +7,11 @@
  */
 import type { JournalEntry } from '../http/journal.ts'
 import { KEY_AUTHORIZATION } from '../http/redact.ts'
-import type { CheckResult } from './run-result.ts'
+
+/** A check as this module reads it: its exchanges' answers (run-result.ts's CheckResult, which imports this module's importers). */
+interface CheckResult {
+  exchanges: readonly { response?: { body: string } }[]
+}
 
 /** The request line Python's send_error page quotes, as repr() writes it (the message is HTML-escaped, quotes kept). */
 const QUOTED_REQUEST_LINE = /(?:Unsupported method|Bad request syntax|Bad request version) \((['"])(.*?)\1\)\.?<\/p>/s
@@ -26,6 +30,12 @@ function requestQuoted(line: string, posts: readonly JournalEntry[]): JournalEnt
   let found: JournalEntry | undefined
   for (const post of posts) if (post.body && text.startsWith(post.body) && post.body.length > (found?.body?.length ?? 0)) found = post
   return found
+}
+
+/** The POST whose body an answer's page quotes as the request line it read (an answer to the body the service left unread), if any. */
+export function unreadBodyQuoted(page: string, journal: readonly JournalEntry[]): JournalEntry | undefined {
+  const line = QUOTED_REQUEST_LINE.exec(page)?.[2]
+  return line === undefined ? undefined : requestQuoted(line, journal.filter((e) => e.method === 'POST' && e.onWire && e.body))
 }
 
 /** What a fault group's rate is followed by when its failures were answers to an unread body ('' when none was): the requests that left theirs. */

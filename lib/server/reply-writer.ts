@@ -85,6 +85,8 @@ export interface Transport {
   dropAnswer?: (reply: Reply, keptAlive: boolean) => boolean
   /** The connection of a dropped answer closes with a 408 Request Timeout and Connection: close written first, the words of an idle close (RFC 9110 §15.5.9). */
   dropWith408?: boolean
+  /** Every body gzipped as a transfer coding (`Transfer-Encoding: gzip, chunked`, RFC 9112 §7), whatever the request's TE and Accept-Encoding say. */
+  gzipTransferCoding?: boolean
   /** Every body goes out at this many bytes a second, a tenth every 100 ms (a gateway's bandwidth limit: Apache's mod_ratelimit). */
   bytesPerSecond?: number
 }
@@ -151,9 +153,13 @@ export function send(res: ServerResponse, reply: Reply, transport: Transport, ac
       bytes = COMPRESSORS[transport.forceCoding](bytes)
       headers['content-encoding'] = LABELS[transport.forceCoding]
     }
+    if (transport.gzipTransferCoding) {
+      bytes = gzipSync(bytes)
+      headers['transfer-encoding'] = 'gzip, chunked' // node:http writes chunks when the header names chunked
+    }
     if (transport.connectionClose) headers.connection = 'close'
     if (transport.closeDelimited) res.useChunkedEncodingByDefault = false
-    else if (!transport.chunked) headers['content-length'] = String(bytes.byteLength)
+    else if (!transport.chunked && !transport.gzipTransferCoding) headers['content-length'] = String(bytes.byteLength)
     if (transport.earlyHints) res.writeEarlyHints({ link: '</v1/categories>; rel=preload; as=fetch' })
     res.writeHead(reply.status, headers)
     if (transport.bytesPerSecond !== undefined) {

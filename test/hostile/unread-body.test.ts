@@ -4,7 +4,9 @@
  * server reads it as the next request's line, answering that request 501 or 400 with its own page.
  * The failures fall on whichever request came next, another from run to run; the fault group names
  * the requests whose bodies were left unread, found by the text the pages quote
- * (lib/result/unread-bodies.ts).
+ * (lib/result/unread-bodies.ts). A page that comes before the next request goes out is a stray
+ * answer (lib/result/stray-answers.ts): the run's one problem then names the same POST, and the
+ * failures answers read on those connections gave are not verified.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { join } from 'node:path'
@@ -28,7 +30,9 @@ describe.skipIf(!python)("Python's http.server answering 401 before reading the 
     const run = await runConform(['--base-url', `http://127.0.0.1:${port}/v1`, '--deadline', '60000'], { env: { CONFORM_API_KEY: key }, killAfterMs: 80_000 })
     try {
       expect(run.code, run.stdout).toBe(1)
-      expect(run.stdout).toMatch(/^✗ \w+: \d+ of \d+ requests answered (501|400)[^,]*, to the body of the request before it on its connection, which its answer left unread \(POST \/v1\/categories without a key answered 401/m)
+      const group = /^✗ \w+: \d+ of \d+ requests answered (501|400)[^,]*, to the body of the request before it on its connection, which its answer left unread \(POST \/v1\/categories without a key answered 401/m
+      const stray = /stray answers \(.*\): .*\(answers to the body of a request the service answered without reading it, and then read as a request of its own: first POST \/v1\/categories answered 401\)/
+      expect(group.test(run.stdout) || stray.test(run.results?.problems.map((p) => p.message).join('\n') ?? ''), run.stdout).toBe(true)
     } finally {
       run.cleanup()
     }

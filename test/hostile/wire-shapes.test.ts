@@ -3,8 +3,9 @@
  * reference server (wire-fronts.ts): interim answers before each final one (RFC 9110 §15.2),
  * chunk extensions and trailers (RFC 9112 §7.1), an HTTP/1.0 body that ends at the close (§6.3),
  * Connection: close on a connection the server leaves open, header values of bytes 0x80–0xFF
- * (obs-text, RFC 9110 §5.5), and header lines folded onto the next (obs-fold), which a sender must
- * not write but a user agent must read as spaces (RFC 9112 §5.2): undici refused every such answer,
+ * (obs-text, RFC 9110 §5.5), header lines folded onto the next (obs-fold), which a sender must
+ * not write but a user agent must read as spaces (RFC 9112 §5.2), and lines ended by a bare LF,
+ * which a recipient may read as CRLF (§2.2): undici refused every such answer,
  * and a conforming service behind a folding proxy failed 17 rules with "malformed HTTP response".
  * The document says nothing of framing: each run passes.
  */
@@ -42,6 +43,8 @@ const SHAPES: { name: string; shape: Shape }[] = [
   { name: 'HTTP/1.0 without Content-Length: each body ends at the close', shape: (a) => ({ bytes: Buffer.concat([Buffer.from(`HTTP/1.0 ${a.status} X\r\n${headLines(a.headers)}\r\n`, 'latin1'), a.body]), end: true }) },
   { name: 'Connection: close, the connection left open', shape: (a) => ({ bytes: plain(a, undefined, 'connection: close\r\n') }) },
   { name: 'a header value with bytes 0x80-0xFF, a reason phrase of "::error::"', shape: (a) => ({ bytes: plain(a, `${a.status} ::error::x`, 'x-note: caf\xe9 \xff\x80\r\n') }) },
+  // bare LF line ends: a recipient may take them for CRLF (RFC 9112 §2.2), as curl, Go and browsers do
+  { name: 'bare LF line ends throughout (head, chunk lines, trailers), a trailer line folded', shape: (a) => ({ bytes: Buffer.from(chunked(a, '', 'x-sum: a\r\n b\r\n').toString('latin1').replace(/\r\n/g, '\n'), 'latin1') }) },
   { name: 'header lines folded (obs-fold), by CRLF and by a bare LF', shape: (a) => ({ bytes: plain(a, undefined, 'x-fold: a\r\n  b\n\tc\r\nx-policy:\r\n default-src\r\n \'self\'\r\n') }) },
   {
     name: 'header lines folded, the first 150 bytes of each answer one a write',

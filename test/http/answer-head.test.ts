@@ -41,7 +41,7 @@ describe('ChunkLines, a body cut in two and in three at every place', () => {
     for (const pieces of cuts(BODY)) expect(fed(new ChunkLines(), pieces), JSON.stringify(pieces)).toBe(MENDED)
   })
 
-  test('a body with nothing to mend comes out as the same Buffer', () => {
+  test('a body with nothing to mend and no trailer field comes out as the same Buffer', () => {
     const body = Buffer.from('5\r\nabcde\r\n0\r\n\r\n')
     expect(new ChunkLines().feed(body)).toBe(body)
   })

@@ -19,7 +19,7 @@ import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 const KEY = 'outcome-words-key-0123456789'
 
 /** Problems resultOf() adds itself (from the checks, the catalogue, the kept-back requests): given back as facts, not as problems. */
-const DERIVED = new Set<RunProblem['kind']>(['key-refused', 'no-check-for-rule', 'outlasted', 'stalled'])
+const DERIVED = new Set<RunProblem['kind']>(['stray-answer', 'key-refused', 'no-check-for-rule', 'outlasted', 'stalled'])
 
 /** The checks by rule and the facts a run's result was built from, read back from its results.json. */
 function inputsOf(result: RunResult): { byRule: Map<string, CheckResult[]>; facts: RunFacts } {

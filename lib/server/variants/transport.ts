@@ -126,6 +126,13 @@ export const TRANSPORT_VARIANTS: readonly Variant[] = [
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, foldedHeaders: true } },
   },
   {
+    name: 'gzip-as-transfer-coding',
+    description:
+      'every body gzipped as a transfer coding, `Transfer-Encoding: gzip, chunked`, though no TE asked for one: RFC 9112 §7 registers gzip as a transfer coding beside chunked, ' +
+      'rare but HTTP/1.1, and the document says nothing of framing (undici hands such a body on still gzipped)',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, gzipTransferCoding: true } },
+  },
+  {
     name: 'chunk-extensions-with-spaces',
     description:
       'every body chunked, each size line with an extension after a space (`2a ;src=edge`) and the last with spaces around `;` and `=` (`0 ; end = "a b"`): ' +
