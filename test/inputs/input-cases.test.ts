@@ -9,7 +9,7 @@ import { schemaProblems } from '../../lib/spec/schema-registry.ts'
 import { CREDENTIAL_CASES, unauthenticatedCreateKey } from '../../suites/cases/credentials.ts'
 import { INVALID_BODIES } from '../../suites/cases/invalid-bodies.ts'
 import { MALFORMED_BODIES } from '../../suites/cases/malformed-json.ts'
-import { clientId, createText, VALID_CREATES } from '../../suites/cases/valid-creates.ts'
+import { clientId, createText, NAME_FLOOR, VALID_CREATES } from '../../suites/cases/valid-creates.ts'
 import { POST_PROBE_ORDER, POST_PROBES, sameSizeKey, shortFormKey } from '../../suites/cases/write-order.ts'
 import { carriesMarker, newCategorySchema, wrongTypeCases } from '../../suites/cases/wrong-types.ts'
 import { wrongTypeBody } from '../../suites/cases/wrong-type-values.ts'
@@ -62,17 +62,23 @@ describe('valid creates', () => {
     expect(escapes.description).toMatch(/\\u[0-9a-f]{4}/)
   })
 
-  test("create-json-escapes' name is no valid regular expression or message pattern, and ends in a backslash", () => {
+  test("create-json-escapes' name is no valid regular expression or message pattern, and ends in a backslash, in its short form too", () => {
     const c = VALID_CREATES.find((v) => v.key === 'create-json-escapes') as (typeof VALID_CREATES)[number]
-    const { name } = c.body(PREFIX)
-    // a case-insensitive lookup built of the name (new RegExp(`^${name}$`, 'i')) throws on it
-    expect(() => new RegExp(`^${name}$`, 'i')).toThrow(SyntaxError)
-    // a brace after the name's last apostrophe, unquoted in MessageFormat, that opens no argument index
-    expect(name.slice(name.lastIndexOf("'"))).toMatch(/\{(?!\d+\})/)
-    // a backslash last: the text's closing quote follows an escaped backslash, which a tokenizer
-    // that never counts the backslashes before a quote takes for an escaped quote
-    expect(name.endsWith('\\')).toBe(true)
-    expect(c.text!(c.body(PREFIX))).toMatch(/(?<!\\)(?:\\\\)+"/)
+    // the short form goes to a store that refused the long name for its length (capped at 128, 64, 32)
+    for (const body of [c.body(PREFIX), c.shortForm!(PREFIX)]) {
+      const { name } = body
+      // a case-insensitive lookup built of the name (new RegExp(`^${name}$`, 'i')) throws on it
+      expect(() => new RegExp(`^${name}$`, 'i'), name).toThrow(SyntaxError)
+      // a brace after the name's last apostrophe, or with none before it, unquoted in MessageFormat,
+      // that opens no argument index (a lone apostrophe quotes what follows it)
+      const apostrophes = name.split("'").length - 1
+      expect(apostrophes % 2 === 0 ? name.slice(name.lastIndexOf("'")) : name.slice(0, name.indexOf("'")), name).toMatch(/\{(?!\d+\})/)
+      // a backslash last: the text's closing quote follows an escaped backslash, which a tokenizer
+      // that never counts the backslashes before a quote takes for an escaped quote
+      expect(name.endsWith('\\'), name).toBe(true)
+      expect(c.text!(body)).toMatch(/(?<!\\)(?:\\\\)+"/)
+    }
+    expect(Buffer.byteLength(c.shortForm!(PREFIX).name)).toBeLessThanOrEqual(NAME_FLOOR)
   })
 })
 
