@@ -11,6 +11,7 @@ import type { NewCategory } from '../../lib/checks/category.ts'
 import { CLIENT_ID_INSERTED, EXISTING_ID_FAULT, EXISTING_ID_UPDATED } from '../../lib/checks/orm-driver-answers.ts'
 import { FORMAT_FAULT, LENGTH_FAULT, LENGTH_OR_NUL_FAULT } from './create-faults.ts'
 import { POISON_CREATES } from './poison-values.ts'
+import { READ_AS_OTHER_CREATES } from './read-as-other-creates.ts'
 import { REPEATED_NAME_REFUSALS, type ValidCreate } from './valid-create.ts'
 export type { ValidCreate } from './valid-create.ts'
 
@@ -324,6 +325,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     mayRefuse: 'lengths are not shown (§8), and a store may be unable to hold U+0000 (§4.2 rule 1: an invalid value)',
     faultMeans: LENGTH_OR_NUL_FAULT,
   },
+  ...READ_AS_OTHER_CREATES,
   // last, and sent after every refusal (write-order.ts): the values that can break every later list
   ...POISON_CREATES,
 ]

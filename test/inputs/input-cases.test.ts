@@ -28,8 +28,8 @@ describe('valid creates', () => {
     expect(sent).toMatchObject(c.sendsId ? { id: Number(c.sendsId(1234)), ...body } : body)
     const unnamed = c.key === 'create-sends-id' ? ['id', 'Name'] : c.sendsId ? ['id'] : c.key === 'create-deep-value' ? ['extra'] : []
     expect(Object.keys(sent).filter((key) => !(key in body))).toEqual(unnamed)
-    // an empty name, a name of digits or the name "0" carries the prefix in its description, so the record can be found
-    expect(body.name === '' || ['create-numeric-name', 'create-short-name'].includes(c.key) ? body.description : body.name).toContain(PREFIX)
+    // an empty name, a name of digits, the name "0" or __proto__ carries the prefix in its description, so the record can be found
+    expect(body.name === '' || ['create-numeric-name', 'create-short-name', 'create-prototype-name'].includes(c.key) ? body.description : body.name).toContain(PREFIX)
   })
 
   test('the id create-sends-id sends is an integer between 2^30 and 2^31 (it fits a 32-bit column), drawn from the seed', () => {
@@ -195,9 +195,10 @@ describe('write order', () => {
     expect(served(leading)).toEqual(served(POST_PROBES))
   })
 
-  // 23 since create-sends-existing-id (a save that updates the record whose id it sends) and create-cut-anywhere (a name cut by bytes)
-  test('a default run creates at most 23 records on a conforming server, and the first six POSTs include two creates', () => {
-    expect(POST_PROBES.filter((p) => p.creates).length).toBeLessThanOrEqual(23)
+  // 23 since create-sends-existing-id (a save that updates the record whose id it sends) and create-cut-anywhere (a name cut by bytes);
+  // 25 since create-blank-description and create-prototype-name (read-as-other-creates.ts: each may be refused or misread alone)
+  test('a default run creates at most 25 records on a conforming server, and the first six POSTs include two creates', () => {
+    expect(POST_PROBES.filter((p) => p.creates).length).toBeLessThanOrEqual(25)
     expect(POST_PROBES.slice(0, 6).filter((p) => p.creates)).toHaveLength(2)
   })
 })
