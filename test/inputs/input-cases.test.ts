@@ -9,7 +9,7 @@ import { schemaProblems } from '../../lib/spec/schema-registry.ts'
 import { CREDENTIAL_CASES, unauthenticatedCreateKey } from '../../suites/cases/credentials.ts'
 import { INVALID_BODIES } from '../../suites/cases/invalid-bodies.ts'
 import { MALFORMED_BODIES } from '../../suites/cases/malformed-json.ts'
-import { clientId, createText, NAME_FLOOR, VALID_CREATES } from '../../suites/cases/valid-creates.ts'
+import { clientId, createText, DESCRIPTION_FLOOR, NAME_FLOOR, VALID_CREATES } from '../../suites/cases/valid-creates.ts'
 import { POST_PROBE_ORDER, POST_PROBES, sameSizeKey, shortFormKey } from '../../suites/cases/write-order.ts'
 import { carriesMarker, newCategorySchema, wrongTypeCases } from '../../suites/cases/wrong-types.ts'
 import { wrongTypeBody } from '../../suites/cases/wrong-type-values.ts'
@@ -79,6 +79,24 @@ describe('valid creates', () => {
       expect(c.text!(body)).toMatch(/(?<!\\)(?:\\\\)+"/)
     }
     expect(Buffer.byteLength(c.shortForm!(PREFIX).name)).toBeLessThanOrEqual(NAME_FLOOR)
+  })
+
+  test("create-json-escapes' short form carries what a store with short columns meets nowhere else, within 16 and 32 bytes", () => {
+    const c = VALID_CREATES.find((v) => v.key === 'create-json-escapes') as (typeof VALID_CREATES)[number]
+    const short = c.shortForm!(PREFIX)
+    // a printf directive in the name (Java's Formatter throws on %( as on %s)
+    expect(short.name).toMatch(/%(?!%)/)
+    // a C1 control, a quote, a backslash before n as text, a typographic quote, a line break last
+    for (const s of ['\u0085', "'", '\\n', '\u2018']) expect(short.description).toContain(s)
+    expect(short.description!.endsWith('\n')).toBe(true)
+    // the emoji, which the request writes as an upper-case escaped surrogate pair
+    expect(c.text!(short)).toContain('\\uD83D\\uDC07')
+    expect(Buffer.byteLength(short.name)).toBeLessThanOrEqual(NAME_FLOOR)
+    expect(Buffer.byteLength(short.description!)).toBeLessThanOrEqual(DESCRIPTION_FLOOR)
+  })
+
+  test("create-described's name, which every limit the suite verifies takes, holds an upper-case letter", () => {
+    expect(VALID_CREATES[0]!.body(PREFIX).name).toMatch(/[A-Z]/)
   })
 })
 
