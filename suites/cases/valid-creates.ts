@@ -174,14 +174,15 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-whitespace',
-    label: 'leading and trailing spaces in name; runs of spaces, non-breaking and other Unicode spaces in description',
+    label: 'leading and trailing spaces, CR LF and a tab in name; runs of spaces, non-breaking and other Unicode spaces in description',
     body: (p) => ({
-      name: `  ${p}-padded  `,
+      // and CR LF and a tab, which a guard against log injection takes out of names: a store that refuses the escapes create's long name meets them here
+      name: `  ${p}-padded\r\n\t  `,
       description: '\u00a0 runs   of\u00a0\u00a0spaces\u2002en\u2003em\u2009thin\u3000ideographic\u202fnarrow  ',
     }),
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
-    shortForm: (p) => ({ name: ` ${p}-s `, description: '\u00a0 a  b\u2003c\u3000\u200bd e\u0301' }),
+    shortForm: (p) => ({ name: ` ${p}-s\r\n\t `, description: '\u00a0 a  b\u2003c\u3000\u200bd e\u0301' }),
     // and whitespace of JSON's own between its tokens, the two kinds no other create sends: a tab
     // and a carriage return, as a body file written on Windows holds them (an editor's tab indents,
     // CRLF line ends; curl --data-binary @body.json). A tokenizer written by hand that skips spaces

@@ -95,6 +95,12 @@ describe('valid creates', () => {
     expect(Buffer.byteLength(short.description!)).toBeLessThanOrEqual(DESCRIPTION_FLOOR)
   })
 
+  test("create-whitespace's name holds CR LF and a tab in both forms, as the escapes create's long name does", () => {
+    const c = VALID_CREATES.find((v) => v.key === 'create-whitespace') as (typeof VALID_CREATES)[number]
+    for (const body of [c.body(PREFIX), c.shortForm!(PREFIX)]) expect(body.name).toMatch(/\r\n\t/)
+    expect(Buffer.byteLength(c.shortForm!(PREFIX).name)).toBeLessThanOrEqual(NAME_FLOOR)
+  })
+
   test("create-described's name, which every limit the suite verifies takes, holds an upper-case letter", () => {
     expect(VALID_CREATES[0]!.body(PREFIX).name).toMatch(/[A-Z]/)
   })

@@ -43,6 +43,8 @@ export const BEHIND_SHORT_COLUMN_MUTATIONS: readonly Mutation[] = [
   behindNameLimit(SANITISER_MUTATIONS, 'escaped-surrogates-mangled', 64),
   behindNameLimit(SANITISER_MUTATIONS, 'smart-quotes-straightened', 64),
   behindNameLimit(SANITISER_MUTATIONS, 'trailing-line-break-chomped', 64),
+  // caught by create-whitespace's short name, which holds CR LF and a tab
+  behindNameLimit(SANITISER_MUTATIONS, 'line-breaks-stripped-from-names', 64),
   // caught by create-described's name, which holds an upper-case letter (create-unicode's 62 characters are refused)
   behindNameLimit(CREATE_MUTATIONS, 'name-lower-cased', 32),
 ]
