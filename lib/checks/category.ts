@@ -137,7 +137,7 @@ export function missingFromList(created: readonly Creation[], list: readonly Cat
   const missing = created.filter((c) => !index.has(c.record))
   // listed under another id is no lag but a changed record (listed-under-another-id.ts), which expectListed fails
   const createdIds = missing.length > 0 ? IdIndex.of(created.map((c) => c.record)) : undefined
-  return missing.filter((c) => !listedUnderAnotherId(c, list, createdIds!))
+  return missing.filter((c) => !listedUnderAnotherId(c, list, createdIds!, created))
 }
 
 /**
@@ -189,7 +189,7 @@ export function expectListed(created: Creation[], list: CategoryRecord[], ...res
       )
     }
     const listed = index.positionsOf(record).map((position) => list[position])
-    const elsewhere = listed.length === 0 ? listedUnderAnotherId({ sent, record }, list, createdIndex) : undefined
+    const elsewhere = listed.length === 0 ? listedUnderAnotherId({ sent, record }, list, createdIndex, created) : undefined
     // listed under an id of its own, its answer's id another's too (every create answered 0: ids-unique's), or its answer another create's record (create-echoes-fields')
     if (elsewhere && ((!sharedIdToldHere && createdIndex.positionsOf(record).length > 1) || (!changeToldHere && answeredAnothersRecord({ sent, record }, created)))) continue
     if (elsewhere) failListedUnderAnotherId({ sent, record }, elsewhere, ...results)

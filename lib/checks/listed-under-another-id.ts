@@ -1,7 +1,7 @@
 /**
  * A created category that a list does not show under the id its create answered, though the list
  * shows a record with the very name and description that create sent, under an id no create of the
- * run was answered. The run's names carry its prefix and no two of its creates send the same pair
+ * run was answered, or only creates that sent other values. The run's names carry its prefix and no two of its creates send the same pair
  * (suites/cases/valid-creates.ts), so that record is the category, listed under an id it was not
  * given: §2 makes the id its unique identifier, assigned on creation, and no operation changes one.
  * A list behind the writes lacks a record; it does not show it under another id. So such a record
@@ -22,10 +22,16 @@ interface Created {
   record: { id?: unknown }
 }
 
-/** The record of `list` that holds what `creation` sent under an id none of `created` was answered, if any. */
-export function listedUnderAnotherId<T extends Listed>(creation: Created, list: readonly T[], created: IdIndex): T | undefined {
+/**
+ * The record of `list` that holds what `creation` sent under an id none of `created` was answered,
+ * or under the id of creates that sent other values (`createdIndex` is built of `created`'s records,
+ * positions alike): a list that rounds consecutive ids past 2^53 (2^60 + 1 … 2^60 + 25) shows the
+ * first under 1152921504606847000, which is 2^60 + 24, another create's id, with the first's values.
+ */
+export function listedUnderAnotherId<T extends Listed>(creation: Created, list: readonly T[], createdIndex: IdIndex, created: readonly Created[]): T | undefined {
   const { name, description } = creation.sent
-  return list.find((r) => r.name === name && r.description === description && !created.has(r))
+  const othersValues = (r: T) => createdIndex.positionsOf(r).every((position) => created[position]!.sent.name !== name || created[position]!.sent.description !== description)
+  return list.find((r) => r.name === name && r.description === description && (!createdIndex.has(r) || othersValues(r)))
 }
 
 /** An integer text that is a double's: its shortest form ("1152921504606847000") or its exact digits ("1152921504606846976"). */

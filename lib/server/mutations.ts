@@ -40,6 +40,8 @@ import { ID_AS_DOUBLE_MUTATIONS } from './mutations/ids-as-doubles.ts'
 import { FRONT_MUTATIONS } from './mutations/fronts.ts'
 import { KEY_LOOKUP_MUTATIONS } from './mutations/key-lookups.ts'
 import { TEXT_AS_PATTERN_MUTATIONS } from './mutations/text-as-pattern.ts'
+import { READ_AS_OTHER_MUTATIONS } from './mutations/read-as-other.ts'
+import { BEHIND_SHORT_COLUMN_MUTATIONS } from './mutations/behind-short-columns.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -83,4 +85,6 @@ export const MUTATIONS: readonly Mutation[] = [
   ...CONNECTION_STATE_MUTATIONS,
   ...ID_AS_DOUBLE_MUTATIONS,
   ...FRONT_MUTATIONS,
+  ...READ_AS_OTHER_MUTATIONS,
+  ...BEHIND_SHORT_COLUMN_MUTATIONS,
 ]

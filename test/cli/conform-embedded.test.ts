@@ -54,8 +54,8 @@ describe('npm run conform with no arguments', () => {
   test('ledgers every record it created, each named after the run', () => {
     const { ledger, runId } = run.results!
     expect(ledger.length).toBe(VALID_CREATES.length)
-    // an empty name (create-empty-name), a name of digits (create-numeric-name) and "0" (create-short-name) carry the run's prefix in the description the ledger's body holds
-    for (const entry of ledger) expect(entry.name.trim().startsWith(`${namePrefix(runId)}-`) || (/^(|0|-00\d+)$/.test(entry.name) && entry.body?.includes(`${namePrefix(runId)}-`))).toBe(true)
+    // an empty name (create-empty-name), a name of digits (create-numeric-name), "0" (create-short-name) and __proto__ (create-prototype-name) carry the run's prefix in the description the ledger's body holds
+    for (const entry of ledger) expect(entry.name.trim().startsWith(`${namePrefix(runId)}-`) || (/^(|0|-00\d+|__proto__)$/.test(entry.name) && entry.body?.includes(`${namePrefix(runId)}-`))).toBe(true)
   })
 })
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { FleetResult } from '../../lib/fleet/fleet-result.ts'
+import { POST_PROBES } from '../../suites/cases/write-order.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { fleetServer, type FleetServer } from './fleet-servers.ts'
 
@@ -46,9 +47,9 @@ test('the read-only entry gets no POST, the budgeted one its budget, and the fir
   run = await runConformInProcess(['--targets', targets, '--report-dir', join(scratch, 'gate')], { env: { STAGING_KEY: staging.key, PRODUCTION_KEY: production.key, CANARY_KEY: canary.key } })
   expect(run.code, run.stdout + run.stderr).toBe(0)
   const lines = run.stdout.split('\n')
-  expect(lines[1]).toMatch(/^staging: Writes: at most 90 POSTs/)
-  expect(lines[2]).toBe('production: Writes: none (readOnly: true in the targets file). The 90 POSTs the rules need are not sent; the rules about creating are not verified.')
-  expect(lines[3]).toMatch(/^canary: Writes: at most 5 POSTs \(maxWrites: 5 in the targets file, of the 90 the rules need\), creating at most \d records? on a conforming server/)
+  expect(lines[1]).toMatch(new RegExp(`^staging: Writes: at most ${POST_PROBES.length} POSTs`))
+  expect(lines[2]).toBe(`production: Writes: none (readOnly: true in the targets file). The ${POST_PROBES.length} POSTs the rules need are not sent; the rules about creating are not verified.`)
+  expect(lines[3]).toMatch(new RegExp(`^canary: Writes: at most 5 POSTs \\(maxWrites: 5 in the targets file, of the ${POST_PROBES.length} the rules need\\), creating at most \\d records? on a conforming server`))
   expect(production.server.requests.filter((r) => r.method === 'POST')).toEqual([])
   expect(staging.server.requests.filter((r) => r.method === 'POST').length).toBeGreaterThan(60)
   expect(canary.server.requests.filter((r) => r.method === 'POST').length).toBeLessThanOrEqual(5)

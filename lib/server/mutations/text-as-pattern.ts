@@ -6,8 +6,19 @@
  * holds none of the pattern's own characters in the form that breaks it: an unclosed parenthesis,
  * bracket or brace, and a value that ends in a backslash (suites/cases/valid-creates.ts sends them).
  */
-import { conformingBehaviour } from '../reference-server.ts'
+import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
 import { errorReply, type Mutation } from '../server-cases.ts'
+import { columnLimits } from '../variants/inputs.ts'
+
+/** A name looked up as a regular expression (name-looked-up-as-regular-expression) once it fits `limit` characters. */
+const regexLookupWithin = (limit: number): Pick<Behaviour, 'validate'> => ({
+  validate(body) {
+    const problem = columnLimits(limit, Number.POSITIVE_INFINITY).validate!(body)
+    if (problem !== null) return problem
+    new RegExp(`^${(body as { name: string }).name}$`, 'i')
+    return null
+  },
+})
 
 /** What Java's MessageFormat refuses: a brace that opens no argument index closed by its brace, outside quotes (a pair of apostrophes quotes what is between them). */
 function messageFormatRefuses(pattern: string): boolean {
@@ -72,5 +83,25 @@ export const TEXT_AS_PATTERN_MUTATIONS: readonly Mutation[] = [
         return JSON.parse(text) as unknown
       },
     },
+  },
+  {
+    // caught by create-json-escapes' short form: the long name (130 characters) is refused for its
+    // length, and the short one carried none of ( [ { until it ended in them
+    name: 'name-regex-lookup-behind-maxlength-64',
+    breaks: 'create-returns-201',
+    code: 'SERVER_ERROR',
+    description:
+      "names are at most 64 characters (a Mongoose schema's maxlength: 64, refused with 400) and kept unique regardless of case by a lookup with a regular expression built of the name " +
+      "(Category.findOne({ name: new RegExp(`^${name}$`, 'i') })): a name that fits and holds an unclosed ( or [, or ends in a backslash, throws (SyntaxError), answered 500",
+    behaviour: regexLookupWithin(64),
+  },
+  {
+    name: 'name-regex-lookup-behind-varchar-32',
+    breaks: 'create-returns-201',
+    code: 'SERVER_ERROR',
+    description:
+      'a VARCHAR(32) name (longer ones refused with 400) kept unique regardless of case by a lookup with a regular expression built of the name (a REGEXP query, or a filter in the service): ' +
+      'a name that fits and holds an unclosed ( or [, or ends in a backslash, makes an invalid expression, answered 500',
+    behaviour: regexLookupWithin(32),
   },
 ]

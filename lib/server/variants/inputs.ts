@@ -83,6 +83,16 @@ export const INPUT_VARIANTS: readonly Variant[] = [
     },
   },
   {
+    name: 'blank-descriptions-refused',
+    description:
+      "an empty description and one of whitespace alone are refused with 400 and an Error record (Joi's string().pattern(/\\S/), Rails' validates :description, presence: true, allow_nil: true): " +
+      'the service\'s choice (§4.2 rule 1), for the blank description as for the empty one',
+    behaviour: {
+      validate: (body) =>
+        conformingBehaviour.validate(body) ?? (/^\s*$/.test((body as { description?: string }).description ?? 'x') ? 'description must not be blank' : null),
+    },
+  },
+  {
     name: 'repeated-names-refused-409',
     description: 'names are unique (a UNIQUE index): a create whose name exists is refused with 409 Conflict and an Error record (uniqueness is not shown)',
     behaviour: refusingRepeats(409, 'conflict', 'a category with this name exists'),
