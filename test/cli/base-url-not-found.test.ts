@@ -81,6 +81,24 @@ test('a port where SSH listens (its banner, then closed): no verdict (exit 2), s
   expect(run.stdout.split('\n')[2]).toMatch(/^✗ nothing at this port speaks HTTP: /)
 })
 
+test('an HTTP server whose every answer is framed wrong (Content-Length beside Transfer-Encoding): a FAIL naming the framing, not another service\'s port', async () => {
+  // it speaks HTTP (a status line, headers): a proxy that adds Content-Length to a chunked answer; its port is the right one
+  const framed = createServer((req, res) => {
+    req.resume().on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2', 'transfer-encoding': 'chunked' })
+      res.end('[]')
+    })
+  })
+  await new Promise<void>((resolve) => framed.listen(0, '127.0.0.1', resolve))
+  servers.push({ close: () => new Promise<void>((resolve) => framed.close(() => resolve())) } as RunningServer)
+  const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${(framed.address() as AddressInfo).port}/v1`, '--rule', 'list-returns-200', '--rule', 'create-returns-201'], { env: { CONFORM_API_KEY: 'framed-key-7c2e9b41' } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(1)
+  expect(run.stdout).not.toContain('nothing at this port speaks HTTP')
+  expect(run.stdout).not.toContain('nothing the port answered was HTTP')
+  expect(run.stdout).toContain('Content-Length beside Transfer-Encoding')
+})
+
 test('a server that answers: no such finding', async () => {
   const apiKey = `key-${randomBytes(12).toString('hex')}`
   const server = await startReferenceServer({ apiKey })
