@@ -31,6 +31,12 @@ test.each([
   expect(secretsOf(line)).toEqual([value])
 })
 
-test.each([['X-Tenant: acme'], ['X-Api-Version: 2'], ['Accept-Language: en-GB'], ['X-Region: eu-west-1'], ['X-Feature-Flags: new-list,fast-create'], ['X-Client: conformance-suite-nightly']])('%s → shown', (line) => {
+test.each([['X-Tenant: acme'], ['X-Api-Version: 2'], ['Accept-Language: en-GB'], ['X-Region: eu-west-1'], ['X-Feature-Flags: new-list,fast-create'], ['X-Client: conformance-suite-nightly'],
+  // an id (a UUID) and a dated version read as no credential: hidden, the curl line sent "[REDACTED]" as the tenant
+  ['X-Tenant-Id: 0f8fad5b-d9cb-469f-a165-70867728950e'],
+  ['X-Correlation-Id: 0F8FAD5B-D9CB-469F-A165-70867728950E'],
+  ['Api-Version: 2024-02-15-preview'],
+  ['Stripe-Version: 2023-10-16.acacia'],
+])('%s → shown', (line) => {
   expect(secretsOf(line)).toEqual([])
 })
