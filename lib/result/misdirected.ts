@@ -30,6 +30,7 @@ import type { Exchange } from '../http/exchange.ts'
 import type { JournalEntry } from '../http/journal.ts'
 import type { RunProblem } from './run-problems.ts'
 import { answeredOnly404 } from './served-nothing.ts'
+import { notTheServers } from '../http/transport-errors.ts'
 
 /** The first words of the problem when every request was answered 404: the reports tell it from a 421's by them. */
 export const NOTHING_SERVED = 'nothing is served at this base URL'
@@ -118,7 +119,8 @@ export const metNotHttp = (e: Exchange) => e.response === undefined && e.error?.
  * framing (test/cli/base-url-not-found.test.ts).
  */
 export function answeredNothingHttp(journal: readonly JournalEntry[], exchanges: readonly Exchange[]): number {
-  const sent = journal.filter((e) => e.onWire)
+  // a request --deadline cut says nothing of the port: a run cut while the service held some was a FAIL of every rule
+  const sent = journal.filter((e) => e.onWire && !(e.error !== undefined && notTheServers(e.error)))
   if (sent.length < ENOUGH || !sent.every((e) => e.status === undefined && e.error === 'PROTOCOL_ERROR')) return 0
   const garbled = exchanges.filter((e) => e.response === undefined && e.error?.code === 'PROTOCOL_ERROR')
   return garbled.length > 0 && garbled.every(metNotHttp) ? sent.length : 0

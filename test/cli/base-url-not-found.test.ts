@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
-import { createServer as createTcpServer, type AddressInfo } from 'node:net'
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net'
 import { afterAll, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
@@ -70,6 +70,24 @@ test('a port where a service that is not HTTP listens (a cache\'s): no verdict (
   expect(run.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
   expect(run.stdout).toMatch(/Sent: (\d+) POSTs? sent, [^;]*, \1 not answered;/)
   expect(run.files['summary.md']).toContain('the server answered no request at the base URL (every one with bytes that are not HTTP)')
+})
+
+test('a port where a service that is not HTTP listens, the run cut by --deadline while it held some requests: no verdict (exit 2), said first', async () => {
+  // the first connections answered at once, the later ones held: the deadline, not the service, ended those (DEADLINE says nothing of it)
+  let connections = 0
+  const held: Socket[] = []
+  const other = createTcpServer((socket) => {
+    const answers = ++connections <= 6
+    held.push(socket)
+    socket.on('data', () => answers && socket.write('-ERR unknown command\r\n')).on('error', () => {})
+  })
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+  servers.push({ close: () => new Promise<void>((resolve) => (held.forEach((s) => s.destroy()), other.close(() => resolve()))) } as RunningServer)
+  const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1`, '--deadline', '4000'], { env: { CONFORM_API_KEY: 'not-http-key-5d1f0a77' } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(2)
+  expect(run.stdout.split('\n')[2]).toMatch(/^✗ nothing at this port speaks HTTP: /)
+  expect(run.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
 })
 
 test('a port where SSH listens (its banner, then closed): no verdict (exit 2), said first', async () => {
