@@ -95,7 +95,7 @@ export interface OptionDocs {
    */
   concurrency: unknown
   /**
-   * Add a header to every request (repeatable; the variable: one per line), for a gateway; never Authorization; values of names with auth, cookie, token, key, secret, passw, credential, jwt, assertion, signature or session, and values of 16 or more letters and digits mixed (a token), are redacted in every output (a secret: prefer the variable, as npm prints the command line it runs).
+   * Add a header to every request (repeatable; the variable: one per line), for a gateway; never Authorization; values of names with auth, cookie, token, key, secret, passw, credential, jwt, assertion, signature or session, and values of 16 or more letters and digits mixed (a token; not a UUID, a dated version or a host name), are redacted in every output (a secret: prefer the variable, as npm prints the command line it runs).
    * Takes a string or a list of them. Not given: read from CONFORM_HEADERS, else none. The command line's --header.
    */
   header: unknown

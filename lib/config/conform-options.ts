@@ -85,7 +85,7 @@ export const CONFORM_OPTIONS = [
     value: "'NAME: VALUE'",
     env: 'CONFORM_HEADERS',
     defaultText: 'none',
-    help: 'add a header to every request (repeatable; the variable: one per line), for a gateway; never Authorization; values of names with auth, cookie, token, key, secret, passw, credential, jwt, assertion, signature or session, and values of 16 or more letters and digits mixed (a token), are redacted in every output (a secret: prefer the variable, as npm prints the command line it runs)',
+    help: 'add a header to every request (repeatable; the variable: one per line), for a gateway; never Authorization; values of names with auth, cookie, token, key, secret, passw, credential, jwt, assertion, signature or session, and values of 16 or more letters and digits mixed (a token; not a UUID, a dated version or a host name), are redacted in every output (a secret: prefer the variable, as npm prints the command line it runs)',
   },
   { flag: 'ca-cert', kind: 'string', value: 'FILE', env: 'CONFORM_CA_CERT', defaultText: 'the system\'s CAs', help: "trust the CA certificates of this PEM file too, beside the system's (NODE_EXTRA_CA_CERTS does the same for the whole process)" },
   {

@@ -24,6 +24,17 @@ export const SECRET_NAME = /auth|cookie|token|key|secret|passw|credential|jwt|as
  */
 const CREDENTIAL_VALUE = /^(?=[^0-9]*[0-9])(?=[^A-Za-z]*[A-Za-z])[A-Za-z0-9+/_.~=-]{16,}$/
 
+/**
+ * Values of that look that are an identifier or a version, no credential: a UUID (a tenant's, a
+ * correlation id) and a version that starts with its date (Azure's api-version 2024-02-15-preview,
+ * Stripe-Version 2023-10-16.acacia) and a host name in lower case (X-Forwarded-Host
+ * api.eu1.petstore.example; a JWT's parts have capitals, a token's last part digits). Hidden, the
+ * curl line of every finding sent "[REDACTED]" as the tenant. A secret in a header of such a name
+ * is hidden by its name (SECRET_NAME).
+ */
+const ID_OR_VERSION = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d{2}-\d{2}(?:[._-][A-Za-z0-9.]*)?)$/i
+const HOST_NAME = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63}$/
+
 /** RFC 9110 §5.1: a field name is a token. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 /** RFC 9110 §5.5, as undici checks it: no CR, LF, NUL or other control but tab, nothing past Latin-1. */
@@ -61,4 +72,4 @@ export function parseExtraHeaders(given: readonly string[], source: string): Ext
 }
 
 /** The values to redact wherever they would be shown. */
-export const secretValues = (headers: readonly ExtraHeader[]) => headers.filter((h) => h.value !== '' && (SECRET_NAME.test(h.name) || CREDENTIAL_VALUE.test(h.value))).map((h) => h.value)
+export const secretValues = (headers: readonly ExtraHeader[]) => headers.filter((h) => h.value !== '' && (SECRET_NAME.test(h.name) || (CREDENTIAL_VALUE.test(h.value) && !ID_OR_VERSION.test(h.value) && !HOST_NAME.test(h.value)))).map((h) => h.value)

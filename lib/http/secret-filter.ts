@@ -30,7 +30,8 @@ const HASH_BITS = 18
  */
 export function anchorFilter(anchors: readonly string[], foldCase = false): ((text: string) => boolean) | undefined {
   if (anchors.length === 0) return () => false
-  const shortest = Math.min(...anchors.map((a) => a.length))
+  // a loop, not a spread: a fleet's 1,000 keys give more anchors than a call takes arguments
+  const shortest = anchors.reduce((least, a) => Math.min(least, a.length), Infinity)
   if (shortest < SHORTEST_WINDOW) return undefined
   const fold = (text: string) => (foldCase ? text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : text)
   // every occurrence of an anchor holds its first `shortest` characters: longer ones add nothing

@@ -9,6 +9,7 @@ import { serverFaultStatus } from '../http/exchange.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
 import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 import { unreadBodyWords } from './unread-bodies.ts'
+import { metNotHttp } from './misdirected.ts'
 
 export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked' | 'key-case-ignored' | 'redirected'
 
@@ -253,7 +254,9 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       // an answer whose body could not be decoded from its Content-Encoding was an answer: said so, not "got no answer"
       const undecodable = lost.filter((e) => e.error === 'UNDECODABLE_BODY').length
       // every request put on the wire answered in bytes that are not HTTP: a wrong port, where another service (a database, a cache) listens
-      const notHttp = lost.length === journal.length && lost.every((e) => e.error === 'PROTOCOL_ERROR') ? " (nothing the port answered was HTTP: another service's port, a database's or a cache's, or a server that does not speak HTTP/1.1)" : ''
+      // (no status line: an answer framed wrong is an HTTP server's, misdirected.ts)
+      const garbled = members.flatMap((m) => m.check.exchanges).filter((e) => e.error?.code === 'PROTOCOL_ERROR' && e.response === undefined)
+      const notHttp = lost.length === journal.length && lost.every((e) => e.error === 'PROTOCOL_ERROR') && garbled.every(metNotHttp) ? " (nothing the port answered was HTTP: another service's port, a database's or a cache's, or a server that does not speak HTTP/1.1)" : ''
       const lostWords =
         undecodable > 0 && undecodable === lost.length
           ? `${lost.length} of ${total} requests were answered with a body the client could not decode from its Content-Encoding (${errors}) (${percent(lost.length, total)} %)`

@@ -30,6 +30,7 @@ import type { Exchange } from '../http/exchange.ts'
 import type { JournalEntry } from '../http/journal.ts'
 import type { RunProblem } from './run-problems.ts'
 import { answeredOnly404 } from './served-nothing.ts'
+import { notTheServers } from '../http/transport-errors.ts'
 
 /** The first words of the problem when every request was answered 404: the reports tell it from a 421's by them. */
 export const NOTHING_SERVED = 'nothing is served at this base URL'
@@ -99,18 +100,30 @@ export function answeredOnlyPages(exchanges: readonly Exchange[]): number[] {
   return all.length >= ENOUGH && all.every(webPage) && all.some((e) => e.response!.status < 300) ? all.map((e) => e.response!.status) : []
 }
 
-/** An exchange that met bytes which are not HTTP where its answer should have been. */
-const metNotHttp = (e: Exchange) => e.response === undefined && e.error?.code === 'PROTOCOL_ERROR'
+/** What the HTTP parser (llhttp) says of an answer whose first bytes are no status line ("HTTP/…"). */
+const NO_STATUS_LINE = /Expected HTTP\//
+
+/**
+ * An exchange that met bytes which are not HTTP where its answer should have been: no status line.
+ * An answer with one, framed wrong (Content-Length beside Transfer-Encoding, a header name with a
+ * space), is an HTTP server's, whose port is the right one.
+ */
+export const metNotHttp = (e: Exchange) => e.response === undefined && e.error?.code === 'PROTOCOL_ERROR' && NO_STATUS_LINE.test(e.error.message)
 
 /**
  * How many requests met bytes that are not HTTP when every request put on the wire did (at least
  * ENOUGH), else 0: the port of another service (Redis's `-ERR`, SSH's banner, a database's
  * handshake). An HTTP server that garbles only some answers was reached, and fails the rules
- * those answers broke (test/hostile/garbage.test.ts).
+ * those answers broke (test/hostile/garbage.test.ts); so does one that frames every answer wrong,
+ * which a run told "nothing at this port speaks HTTP" (exit 2), where it was a FAIL naming the
+ * framing (test/cli/base-url-not-found.test.ts).
  */
-export function answeredNothingHttp(journal: readonly JournalEntry[]): number {
-  const sent = journal.filter((e) => e.onWire)
-  return sent.length >= ENOUGH && sent.every((e) => e.status === undefined && e.error === 'PROTOCOL_ERROR') ? sent.length : 0
+export function answeredNothingHttp(journal: readonly JournalEntry[], exchanges: readonly Exchange[]): number {
+  // a request --deadline cut says nothing of the port: a run cut while the service held some was a FAIL of every rule
+  const sent = journal.filter((e) => e.onWire && !(e.error !== undefined && notTheServers(e.error)))
+  if (sent.length < ENOUGH || !sent.every((e) => e.status === undefined && e.error === 'PROTOCOL_ERROR')) return 0
+  const garbled = exchanges.filter((e) => e.response === undefined && e.error?.code === 'PROTOCOL_ERROR')
+  return garbled.length > 0 && garbled.every(metNotHttp) ? sent.length : 0
 }
 
 /**
@@ -143,7 +156,7 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
       message: `${A_WEB_PAGE}: ${pages.length} requests were answered with an HTML page (${[...new Set(pages)].join(', ')}), none otherwise; a web front end (its dev server?), or another site, at this address: give the base URL of the categories API, ending in /v1 (§9)`,
     }
   }
-  const notHttp = answeredNothingHttp(journal)
+  const notHttp = answeredNothingHttp(journal, exchanges)
   if (notHttp > 0) {
     return {
       kind: 'misdirected',

@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
-import { createServer as createTcpServer, type AddressInfo } from 'node:net'
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net'
 import { afterAll, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
@@ -72,6 +72,24 @@ test('a port where a service that is not HTTP listens (a cache\'s): no verdict (
   expect(run.files['summary.md']).toContain('the server answered no request at the base URL (every one with bytes that are not HTTP)')
 })
 
+test('a port where a service that is not HTTP listens, the run cut by --deadline while it held some requests: no verdict (exit 2), said first', async () => {
+  // the first connections answered at once, the later ones held: the deadline, not the service, ended those (DEADLINE says nothing of it)
+  let connections = 0
+  const held: Socket[] = []
+  const other = createTcpServer((socket) => {
+    const answers = ++connections <= 6
+    held.push(socket)
+    socket.on('data', () => answers && socket.write('-ERR unknown command\r\n')).on('error', () => {})
+  })
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+  servers.push({ close: () => new Promise<void>((resolve) => (held.forEach((s) => s.destroy()), other.close(() => resolve()))) } as RunningServer)
+  const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1`, '--deadline', '4000'], { env: { CONFORM_API_KEY: 'not-http-key-5d1f0a77' } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(2)
+  expect(run.stdout.split('\n')[2]).toMatch(/^✗ nothing at this port speaks HTTP: /)
+  expect(run.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
+})
+
 test('a port where SSH listens (its banner, then closed): no verdict (exit 2), said first', async () => {
   const ssh = await notHttp()
   servers.push(ssh as never as RunningServer)
@@ -79,6 +97,24 @@ test('a port where SSH listens (its banner, then closed): no verdict (exit 2), s
   runs.push(run)
   expect(run.code, run.stdout).toBe(2)
   expect(run.stdout.split('\n')[2]).toMatch(/^✗ nothing at this port speaks HTTP: /)
+})
+
+test('an HTTP server whose every answer is framed wrong (Content-Length beside Transfer-Encoding): a FAIL naming the framing, not another service\'s port', async () => {
+  // it speaks HTTP (a status line, headers): a proxy that adds Content-Length to a chunked answer; its port is the right one
+  const framed = createServer((req, res) => {
+    req.resume().on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2', 'transfer-encoding': 'chunked' })
+      res.end('[]')
+    })
+  })
+  await new Promise<void>((resolve) => framed.listen(0, '127.0.0.1', resolve))
+  servers.push({ close: () => new Promise<void>((resolve) => framed.close(() => resolve())) } as RunningServer)
+  const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${(framed.address() as AddressInfo).port}/v1`, '--rule', 'list-returns-200', '--rule', 'create-returns-201'], { env: { CONFORM_API_KEY: 'framed-key-7c2e9b41' } })
+  runs.push(run)
+  expect(run.code, run.stdout).toBe(1)
+  expect(run.stdout).not.toContain('nothing at this port speaks HTTP')
+  expect(run.stdout).not.toContain('nothing the port answered was HTTP')
+  expect(run.stdout).toContain('Content-Length beside Transfer-Encoding')
 })
 
 test('a server that answers: no such finding', async () => {

@@ -27,10 +27,19 @@ test.each([
   [`X-Forwarded-Client: ${JWT}`, JWT],
   ['X-Apim-Sub: 4f1c9e2ab7d34c0e9a1b2c3d4e5f6a7b', '4f1c9e2ab7d34c0e9a1b2c3d4e5f6a7b'],
   ['X-Consumer: sk_live_51H8xYz2eZvKYlo2C', 'sk_live_51H8xYz2eZvKYlo2C'],
+  ['X-Consumer: sk.live.4f1c9e2ab7d34c0e', 'sk.live.4f1c9e2ab7d34c0e'],
 ])('%s → hidden', (line, value) => {
   expect(secretsOf(line)).toEqual([value])
 })
 
-test.each([['X-Tenant: acme'], ['X-Api-Version: 2'], ['Accept-Language: en-GB'], ['X-Region: eu-west-1'], ['X-Feature-Flags: new-list,fast-create'], ['X-Client: conformance-suite-nightly']])('%s → shown', (line) => {
+test.each([['X-Tenant: acme'], ['X-Api-Version: 2'], ['Accept-Language: en-GB'], ['X-Region: eu-west-1'], ['X-Feature-Flags: new-list,fast-create'], ['X-Client: conformance-suite-nightly'],
+  // an id (a UUID) and a dated version read as no credential: hidden, the curl line sent "[REDACTED]" as the tenant
+  ['X-Tenant-Id: 0f8fad5b-d9cb-469f-a165-70867728950e'],
+  ['X-Correlation-Id: 0F8FAD5B-D9CB-469F-A165-70867728950E'],
+  ['Api-Version: 2024-02-15-preview'],
+  ['Stripe-Version: 2023-10-16.acacia'],
+  // a host name with a digit in it, as a gateway in front wants it forwarded
+  ['X-Forwarded-Host: api.eu1.petstore.example'],
+])('%s → shown', (line) => {
   expect(secretsOf(line)).toEqual([])
 })

@@ -82,23 +82,26 @@ const SHAPES: Shape[] = [
   { name: 'connections accepted and never read', start: neverReads, exits: [2] },
 ]
 
-async function endsByItsDeadline(shape: Shape): Promise<void> {
+/** Each run's verdict and findings are held to at once; only its lateness sends it round again (LATE_RUN_RETRIES): vitest's retry of the whole test would pass a conforming front failed in one run of two. */
+async function endsByItsDeadline(shape: Shape, retries = LATE_RUN_RETRIES): Promise<void> {
   const server = await shape.start()
   servers.push(server)
   const run = await runConform(['--base-url', server.baseUrl, '--deadline', String(DEADLINE_MS), '--timeout', '60000'], { env: { CONFORM_API_KEY: KEY }, killAfterMs: 60_000 })
   runs.push(run)
   expect(shape.exits, run.stdout + run.stderr).toContain(run.code)
   expectNoStackTrace(run)
-  expect(run.results!.durationMs).toBeLessThan(DEADLINE_MS + (shape.marginMs ?? DEADLINE_MARGIN_MS))
   const failed = failedChecks(run)
   if (shape.conforming || run.code === 2) expect(failed.map((c) => `${c.name}: ${c.failure?.message}`)).toEqual([])
   if (run.code === 2) expect(run.stdout).toContain('Verdict: INCOMPLETE (exit 2)')
+  const limit = DEADLINE_MS + (shape.marginMs ?? DEADLINE_MARGIN_MS)
+  if (run.results!.durationMs >= limit && retries > 0) return endsByItsDeadline(shape, retries - 1)
+  expect(run.results!.durationMs).toBeLessThan(limit)
 }
 
-describe(`answers heavy to parse: a run ends by --deadline ${DEADLINE_MS} + ${HEAVY_MARGIN_MS} ms, and fails no rule of the conforming service behind them`, { timeout: RUN_TIMEOUT_MS, retry: LATE_RUN_RETRIES }, () => {
+describe(`answers heavy to parse: a run ends by --deadline ${DEADLINE_MS} + ${HEAVY_MARGIN_MS} ms, and fails no rule of the conforming service behind them`, { timeout: RUN_TIMEOUT_MS }, () => {
   for (const shape of HEAVY) test(shape.name, () => endsByItsDeadline(shape))
 })
 
-describe.concurrent(`a run ends by --deadline ${DEADLINE_MS} + ${DEADLINE_MARGIN_MS} ms whatever the server does`, { timeout: RUN_TIMEOUT_MS, retry: LATE_RUN_RETRIES }, () => {
+describe.concurrent(`a run ends by --deadline ${DEADLINE_MS} + ${DEADLINE_MARGIN_MS} ms whatever the server does`, { timeout: RUN_TIMEOUT_MS }, () => {
   for (const shape of SHAPES) test(shape.name, () => endsByItsDeadline(shape))
 })

@@ -155,28 +155,34 @@ describe.skipIf(!python)("Python's http.server, one thread", () => {
     }
   }, 90_000)
 
-  // run once more before failing: with two cores busy with the rest of npm test, the P90 on the
-  // wire read from the journal's times was 13 once (5 by itself, and in every other full run)
   // a connection per request, taken from its backlog of 5 one at a time, 100 ms an answer: the
   // kernel's retries of the handshakes it dropped (1, 3, 7 s) can outlast --timeout (10 s). Those
   // requests never left and are sent again with fewer at once; without the resends, 4 rules failed
   // on TIMEOUT whenever a handshake was dropped so long (in about two runs of three here)
-  it('over HTTP/1.0, 100 ms an answer, passes: requests whose connection was not taken in time are sent again, and it says so', { timeout: 90_000, retry: 1 }, async () => {
+  it('over HTTP/1.0, 100 ms an answer, passes: requests whose connection was not taken in time are sent again, and it says so', async () => {
     const key = 'py-single-threaded-key-1010'
     const port = await pythonServer(key, { PROTOCOL: 'HTTP/1.0', DELAY: '0.1' })
-    const run = await runConform(['--base-url', `http://127.0.0.1:${port}/v1`, '--deadline', '60000'], { env: { CONFORM_API_KEY: key }, killAfterMs: 80_000 })
-    try {
-      expect(run.results?.verdict, run.stdout).toBe('pass')
-      expect(run.code).toBe(0)
-      const resent = (run.files['journal.ndjson'] ?? '').split('\n').filter((line) => line.includes('"connectionNotTaken":'))
-      if (resent.length > 0) expect(run.stdout).toContain('the server took no new connection within --timeout')
-      // each answer closed its connection: five in flight from then on (request-slots.ts); before, up
-      // to 48 (9 to 23 on the wire as nine in ten were written), and the backlog's dropped handshakes came back up to 13 s late
-      expect(onTheWireP90(run.files['journal.ndjson'] ?? '')).toBeLessThanOrEqual(CLOSING_SLOTS)
-    } finally {
-      run.cleanup()
+    // run once more when only its P90 on the wire is past the slots: with two cores busy with the
+    // rest of npm test it was 13 once (5 by itself, and in every other full run). Every run's verdict
+    // is held to: a retry of the whole test would pass a conforming server failed in one run of two
+    for (let attempt = 1; ; attempt++) {
+      const run = await runConform(['--base-url', `http://127.0.0.1:${port}/v1`, '--deadline', '60000'], { env: { CONFORM_API_KEY: key }, killAfterMs: 80_000 })
+      try {
+        expect(run.results?.verdict, run.stdout).toBe('pass')
+        expect(run.code).toBe(0)
+        const resent = (run.files['journal.ndjson'] ?? '').split('\n').filter((line) => line.includes('"connectionNotTaken":'))
+        if (resent.length > 0) expect(run.stdout).toContain('the server took no new connection within --timeout')
+        // each answer closed its connection: five in flight from then on (request-slots.ts); before, up
+        // to 48 (9 to 23 on the wire as nine in ten were written), and the backlog's dropped handshakes came back up to 13 s late
+        const p90 = onTheWireP90(run.files['journal.ndjson'] ?? '')
+        if (p90 > CLOSING_SLOTS && attempt < 2) continue
+        expect(p90).toBeLessThanOrEqual(CLOSING_SLOTS)
+        return
+      } finally {
+        run.cleanup()
+      }
     }
-  })
+  }, 170_000)
 })
 
 describe('servers that are slow, not one connection at a time: no such note', () => {
