@@ -160,7 +160,7 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
   if (notHttp > 0) {
     return {
       kind: 'misdirected',
-      message: `${NOT_HTTP}: ${notHttp} requests were answered with bytes that are not an HTTP/1.1 answer, none otherwise; another service's port (a database's, a cache's, SSH's), or a server that does not speak HTTP/1.1: give the base URL of the categories API, with its port (§9)`,
+      message: `${NOT_HTTP}: ${notHttp} requests were answered with bytes that are not an HTTP/1.1 answer, none otherwise; another service's port (a database's, a cache's, SSH's), or a server that does not speak HTTP/1.1: give the base URL of the categories API, with its port`,
     }
   }
   const count = answeredOnly421(journal)
