@@ -40,9 +40,15 @@ export const ANOTHER_CREATES_RECORD =
   'a service that reads its record back as the newest row after the insert (SELECT … ORDER BY id DESC LIMIT 1, SELECT MAX(id)), or takes the id from state every request shares, answers another create\'s record when creates run at once; ' +
   "answer the row of the insert's own id (PDO::lastInsertId() or LAST_INSERT_ID() on the insert's connection, INSERT … RETURNING)"
 
-/** When the record holds a marker no value of this create's body holds: it is another create's record, not this one's changed. */
+/**
+ * When the record holds a marker no value of this create's body holds: it is another create's record,
+ * not this one's changed. Compared in lower case, as MARKER reads one: a name lower-cased
+ * ("cf-ab12c-desc-16" for "cf-ab12c-Desc-16") is this create's own value changed.
+ */
 export function heldByAnotherCreate(sent: object, record: Record<string, unknown>): string {
-  const sentText = Object.values(sent).filter((value): value is string => typeof value === 'string')
+  const sentText = Object.values(sent)
+    .filter((value): value is string => typeof value === 'string')
+    .map((value) => value.toLowerCase())
   for (const [field, value] of Object.entries(record)) {
     if (typeof value !== 'string' || !Object.hasOwn(FIELD_PLACE, field)) continue
     const foreign = (value.match(MARKER) ?? []).find((marker) => !sentText.some((text) => text.includes(marker)))

@@ -20,12 +20,22 @@ const SHOWN = 200
 /** The bytes as stray-answers.ts wrote them (\r, \n, \xHH), as they came. */
 const asWritten = (text: string) => text.replace(/\\(r|n|x([0-9a-f]{2}))/g, (_, c: string, hex?: string) => (hex ? String.fromCharCode(parseInt(hex, 16)) : c === 'r' ? '\r' : '\n'))
 
+/** The request was sent with its body in chunks (Transfer-Encoding: chunked, the create of valid-create.ts's `chunked`). */
+const sentInChunks = (e: JournalEntry) => /(^|,)\s*chunked\s*$/i.test(e.headers?.['transfer-encoding'] ?? '')
+
 /**
  * What the stray answers were, where they tell: answers to the body of a POST the service answered
- * without reading it (Python's http.server reads it as the next request, and quotes it in its page: unread-bodies.ts).
+ * without reading it (Python's http.server reads it as the next request, and quotes it in its page:
+ * unread-bodies.ts); or, after a request whose body went in chunks, answers to its chunks, which a
+ * server that reads no chunked body (Python's http.server again: "Bad request syntax ('15')", a
+ * chunk's size) takes for requests: the create sent so is the one at fault, its own check not
+ * verified, so the problem names it.
  */
 function whatTheyWere(after: readonly JournalEntry[], journal: readonly JournalEntry[]): string {
   const posts = [...new Set(after.map((e) => unreadBodyQuoted(asWritten(e.stray?.after ?? ''), journal)).filter((post) => post !== undefined))]
+  const chunked = after.find(sentInChunks)
+  if (posts.length === 0 && chunked)
+    return `most likely answers to the chunks of a body sent with Transfer-Encoding: chunked, which the service did not read as the body and then read as requests of their own: after ${chunked.method} ${new URL(chunked.url).pathname}${chunked.probe ? ` (${chunked.probe})` : ''} answered ${chunked.status ?? 'nothing'}; an HTTP/1.1 recipient reads a chunked body (RFC 9112 §7.1), and one that will not answers 411 Length Required and closes the connection (RFC 9110 §15.5.12)`
   if (posts.length === 0) return 'an extra answer, or a body longer than its Content-Length said'
   const post = posts[0] as JournalEntry
   return `answers to the body of a request the service answered without reading it, and then read as a request of its own: first POST ${new URL(post.url).pathname} answered ${post.status ?? 'nothing'}`

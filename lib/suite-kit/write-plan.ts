@@ -119,6 +119,6 @@ export function describeWritePlan(plan: WritePlan, options: WriteOptions, from: 
         '.'
   // a 429 or 503 POST goes again once its wait is over, past the bound above (the run's resends of POSTs, lib/http/retry-after.ts):
   // said here, or a run that sent 1,213 POSTs against a limit of 3 a second had promised "360 in all"
-  const limited = unbounded ? ` Besides, a POST answered 429 or 503 (a limit, which stores nothing) goes again once its wait is over: at most ${POST_RESENDS_PER_WRITE * n} such resends in a run.` : ''
+  const limited = unbounded ? ` Besides, a POST answered 429 or 503 (a limit, which should store nothing: the list is read before the first of them go again, and one it shows stored does not) goes again once its wait is over: at most ${POST_RESENDS_PER_WRITE * n} such resends in a run.` : ''
   return `Writes: ${posts}${effect} The interface has no delete.${limited}`
 }

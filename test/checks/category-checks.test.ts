@@ -78,6 +78,10 @@ describe("a create answered with another create's record (measured: PHP on Maria
     expect(other).toMatchObject({ code: 'FIELD_CHANGED', message: expect.stringMatching(/^the created record changed "name"; the answer is another create's record \(its "description" holds cf-ab12c-numeric-name, which this body did not send\): .*ORDER BY id DESC LIMIT 1.*lastInsertId\(\)/) })
     const trimmed = verdictOf(() => expectEchoedFields({ name: '  cf-ab12c-padded  ' }, answered('{"name":"  cf-ab12c-padded  "}', { id: 9, name: 'cf-ab12c-padded' })))
     expect((trimmed as { message: string }).message).not.toMatch(/another create/)
+    // a name lower-cased (mutation name-lower-cased) is this create's own, changed: its marker read in lower case
+    const lowered = verdictOf(() => expectEchoedFields({ name: 'cf-ab12c-Desc-16' }, answered('{"name":"cf-ab12c-Desc-16"}', { id: 9, name: 'cf-ab12c-desc-16' })))
+    expect(lowered).toMatchObject({ code: 'FIELD_CHANGED' })
+    expect((lowered as { message: string }).message).not.toMatch(/another create/)
   })
   test('two creates answered with one record (the same id, name and description): said so by ids-unique; two records that only share an id are not', () => {
     const one = verdictOf(() => expectDistinctIds(records('[{"id":5,"name":"cf-ab12c-plain"},{"id":5,"name":"cf-ab12c-plain"}]'), 'the created records'))

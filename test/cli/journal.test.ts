@@ -76,7 +76,7 @@ describe('the journal against a server that counts what it receives', () => {
     const followUps = POST_PROBES.filter((p) => p.followUp).length
     expect(run.stdout.split('\n')).toContain(
       `Writes: at most ${POST_PROBES.length} POSTs, and at most 2 more for each failed POST to confirm it (--confirm 2), and at most ${POST_PROBES.length} sent again after an answer lost that the list showed not stored: ${4 * POST_PROBES.length} in all, creating at most ${creating} records on a conforming server; ${POST_PROBES.length - creating - followUps} create one only on a server that wrongly accepts them; ` +
-        `${followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${followUps / 2} more records). The interface has no delete. Besides, a POST answered 429 or 503 (a limit, which stores nothing) goes again once its wait is over: at most ${POST_RESENDS_PER_WRITE * POST_PROBES.length} such resends in a run.`,
+        `${followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${followUps / 2} more records). The interface has no delete. Besides, a POST answered 429 or 503 (a limit, which should store nothing: the list is read before the first of them go again, and one it shows stored does not) goes again once its wait is over: at most ${POST_RESENDS_PER_WRITE * POST_PROBES.length} such resends in a run.`,
     )
     // the reference server limits no length: none of them went out
     expect(run.results!.journal!.filter((e) => POST_PROBES.some((p) => p.followUp && p.key === e.probe))).toEqual([])
@@ -105,7 +105,7 @@ describe('the journal against a server that counts what it receives', () => {
     expect(server.store).toHaveLength(creates)
     expectJournalIsTheWire(run, server)
     expect(run.stdout.split('\n')).toContain(
-      `Writes: at most ${creates + followUps} POSTs, and at most 2 more for each failed POST to confirm it (--confirm 2), and at most ${creates + followUps} sent again after an answer lost that the list showed not stored: ${4 * (creates + followUps)} in all, creating at most ${creates} records on a conforming server; ${followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${followUps / 2} more records). The interface has no delete. Besides, a POST answered 429 or 503 (a limit, which stores nothing) goes again once its wait is over: at most ${POST_RESENDS_PER_WRITE * (creates + followUps)} such resends in a run.`,
+      `Writes: at most ${creates + followUps} POSTs, and at most 2 more for each failed POST to confirm it (--confirm 2), and at most ${creates + followUps} sent again after an answer lost that the list showed not stored: ${4 * (creates + followUps)} in all, creating at most ${creates} records on a conforming server; ${followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${followUps / 2} more records). The interface has no delete. Besides, a POST answered 429 or 503 (a limit, which should store nothing: the list is read before the first of them go again, and one it shows stored does not) goes again once its wait is over: at most ${POST_RESENDS_PER_WRITE * (creates + followUps)} such resends in a run.`,
     )
   }, RUN_TIMEOUT_MS)
 

@@ -9,11 +9,9 @@
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'vitest'
-import { startReferenceServer } from '../../lib/server/reference-server.ts'
 import { withClient } from '../http/client-harness.ts'
-import { runConformInProcess } from '../helpers/run-conform.ts'
 import { rawServer } from './hostile-servers.ts'
-import { plain, wireFront } from './wire-fronts.ts'
+import { plain, runBehindFront } from './wire-fronts.ts'
 
 const KEY = `idle408-${randomBytes(12).toString('hex')}`
 const TIMED_OUT = 'HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n'
@@ -24,15 +22,14 @@ afterAll(async () => {
 
 describe('a 408 written on a kept-alive connection as the server closes it', () => {
   test('20 ms after every answer, whatever came meanwhile: the requests that read it go again, the run passes, no POST stored twice', async () => {
-    const server = await startReferenceServer({ apiKey: KEY })
-    closers.push(() => server.close())
-    const front = await wireFront(new URL(server.baseUrl).origin, (answer, socket) => {
-      setTimeout(() => socket.destroyed || socket.end(TIMED_OUT), 20)
-      return { bytes: plain(answer) }
-    })
-    closers.push(() => front.close())
-    const run = await runConformInProcess(['--base-url', front.baseUrl, '--timeout', '10000'], { env: { CONFORM_API_KEY: KEY } })
-    closers.push(() => run.cleanup())
+    const { server, run } = await runBehindFront(
+      KEY,
+      (answer, socket) => {
+        setTimeout(() => socket.destroyed || socket.end(TIMED_OUT), 20)
+        return { bytes: plain(answer) }
+      },
+      closers,
+    )
     expect(run.code, run.stdout).toBe(0)
     const statuses = (run.results?.rules ?? []).flatMap((rule) => rule.checks.flatMap((check) => check.exchanges ?? [])).map((e) => e.response?.status)
     expect(statuses).not.toContain(408)

@@ -10,9 +10,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'vitest'
-import { startReferenceServer } from '../../lib/server/reference-server.ts'
-import { runConformInProcess } from '../helpers/run-conform.ts'
-import { plain, wireFront, type Shape } from './wire-fronts.ts'
+import { plain, runBehindFront, type Shape } from './wire-fronts.ts'
 
 const KEY = `stray-${randomBytes(12).toString('hex')}`
 const STRAY = 'HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}'
@@ -36,12 +34,7 @@ const SHAPES: { name: string; shape: Shape; first: RegExp }[] = [
 
 describe('stray answers on kept-alive connections', () => {
   test.each(SHAPES)('$name: one finding, of kind stray-answer, and no rule failed', async ({ shape, first }) => {
-    const server = await startReferenceServer({ apiKey: KEY })
-    closers.push(() => server.close())
-    const front = await wireFront(new URL(server.baseUrl).origin, shape)
-    closers.push(() => front.close())
-    const run = await runConformInProcess(['--base-url', front.baseUrl, '--timeout', '10000'], { env: { CONFORM_API_KEY: KEY } })
-    closers.push(() => run.cleanup())
+    const { run } = await runBehindFront(KEY, shape, closers)
     expect(run.code, run.stdout).toBe(1)
     expect(run.results?.rules.filter((rule) => rule.status === 'fail').map((rule) => rule.id)).toEqual([])
     expect(run.results?.problems.map((p) => p.kind)).toEqual(['stray-answer'])

@@ -1,6 +1,6 @@
 /**
  * Fronts for the reference server that write each answer's bytes themselves, for
- * test/hostile/wire-shapes.test.ts: the front reads the upstream answer whole, then writes what the
+ * test/hostile/wire-shapes.test.ts (and stray-answers, idle-408: runBehindFront): the front reads the upstream answer whole, then writes what the
  * scenario makes of it straight onto the client's socket, which stays open for the next request
  * (keep-alive) unless the scenario ends it. What goes over the wire is exactly the scenario's: 1xx
  * answers before the final one, chunk extensions and trailers, an HTTP/1.0 body ended by the close,
@@ -8,6 +8,8 @@
  */
 import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import type { Socket } from 'node:net'
+import { startReferenceServer } from '../../lib/server/reference-server.ts'
+import { runConformInProcess } from '../helpers/run-conform.ts'
 import { httpListen, type HostileServer, type State } from './hostile-servers.ts'
 
 /** The upstream's answer, its framing headers (Content-Length, Transfer-Encoding, Connection) taken out. */
@@ -64,4 +66,15 @@ export async function wireFront(upstream: string, shape: Shape): Promise<Hostile
     res.on('error', () => {})
   })
   return httpListen(server, state)
+}
+
+/** A run against the reference server behind a front of `shape` (key `key`); what it started is closed through `closers`, the test file's afterAll. */
+export async function runBehindFront(key: string, shape: Shape, closers: (() => unknown)[]) {
+  const server = await startReferenceServer({ apiKey: key })
+  closers.push(() => server.close())
+  const front = await wireFront(new URL(server.baseUrl).origin, shape)
+  closers.push(() => front.close())
+  const run = await runConformInProcess(['--base-url', front.baseUrl, '--timeout', '10000'], { env: { CONFORM_API_KEY: key } })
+  closers.push(() => run.cleanup())
+  return { server, run }
 }

@@ -14,11 +14,9 @@ import type { Socket } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, describe, expect, test } from 'vitest'
 import { AnswerHead } from '../../lib/http/answer-head.ts'
-import { startReferenceServer } from '../../lib/server/reference-server.ts'
 import { withClient } from '../http/client-harness.ts'
-import { runConformInProcess } from '../helpers/run-conform.ts'
 import { rawServer, type HostileServer } from './hostile-servers.ts'
-import { headLines, plain, wireFront, type Answer, type Shape } from './wire-fronts.ts'
+import { headLines, plain, runBehindFront, type Answer, type Shape } from './wire-fronts.ts'
 
 const KEY = `wire-${randomBytes(12).toString('hex')}`
 const closers: (() => unknown)[] = []
@@ -58,12 +56,7 @@ const SHAPES: { name: string; shape: Shape }[] = [
 
 describe('answers framed as HTTP allows, from a conforming service', () => {
   test.each(SHAPES)('$name: the run passes', async ({ shape }) => {
-    const server = await startReferenceServer({ apiKey: KEY })
-    closers.push(() => server.close())
-    const front = await wireFront(new URL(server.baseUrl).origin, shape)
-    closers.push(() => front.close())
-    const run = await runConformInProcess(['--base-url', front.baseUrl, '--timeout', '10000'], { env: { CONFORM_API_KEY: KEY } })
-    closers.push(() => run.cleanup())
+    const { run } = await runBehindFront(KEY, shape, closers)
     expect(run.code, run.stdout).toBe(0)
     expect(run.stdout).not.toMatch(/^\s*::/m)
   }, 120_000)

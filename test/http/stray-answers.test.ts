@@ -137,6 +137,13 @@ describe('the problem says what the stray answers were, where their bytes tell',
     expect(strayAnswersProblem([post, after(page)])?.message).toMatch(/\(answers to the body of a request the service answered without reading it, and then read as a request of its own: first POST \/v1\/categories answered 401\)/)
   })
 
+  test("after a body sent in chunks, answers to its chunks (Python's http.server reads no chunked body): that create is named, and chunked's RFC", () => {
+    const chunked = { ...post, id: 'c1', probe: 'create-zero-description', status: 400, headers: { 'transfer-encoding': 'chunked' }, stray: { after: '<p>Message: Bad request syntax (&#x27;15&#x27;).</p>' } }
+    expect(strayAnswersProblem([chunked])?.message).toMatch(
+      /\(most likely answers to the chunks of a body sent with Transfer-Encoding: chunked, .* after POST \/v1\/categories \(create-zero-description\) answered 400; .*RFC 9112 §7\.1.*411 Length Required/,
+    )
+  })
+
   test('any other: an extra answer, or a body longer than its Content-Length said', () => {
     expect(strayAnswersProblem([post, after(EXTRA)])?.message).toMatch(/^stray answers \(once\): .* \(an extra answer, or a body longer than its Content-Length said\)/)
   })
