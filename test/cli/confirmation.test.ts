@@ -40,7 +40,13 @@ test('500 to one request in fifteen: exit 1, and every failed check is intermitt
   expect(run.code, run.stdout).toBe(1)
   const failed = failedChecks(run.results)
   expect(failed.length).toBeGreaterThan(0)
-  for (const c of failed) {
+  // a check whose two probes again both land on the failing fifteenth is deterministic by chance
+  // (1 in 225 a check; CI met one among the run's failed checks once): at most one such, and
+  // only one whose every attempt was that 500; every other failed check passed a probe again
+  const byChance = failed.filter((c) => c.recurrence?.kind === 'deterministic')
+  expect(byChance.length, byChance.map((c) => `${c.rule}: ${c.name}`).join('; ')).toBeLessThanOrEqual(1)
+  for (const c of byChance) expect(c.exchanges.filter((e) => e.response?.status === 500).length).toBeGreaterThanOrEqual(c.recurrence!.attempts)
+  for (const c of failed.filter((c) => !byChance.includes(c))) {
     expect(c.recurrence?.kind, `${c.rule}: ${c.name}`).toBe('intermittent')
     expect(c.recurrence!.failures).toBeLessThan(c.recurrence!.attempts)
   }
