@@ -21,8 +21,11 @@ import type { JournalListener } from './journal.ts'
 /** Requests remembered by traceparent, the latest last (a long-lived process keeps only so many). */
 const KEPT = 20_000
 
+/** What the journal's line names of a request: not its Exchange, which holds its answer's body for as long as it is kept here. */
 interface Written {
-  exchange: Exchange
+  id: string
+  method: string
+  url: string
   journal: JournalListener
   redact: (text: string) => string
 }
@@ -37,8 +40,8 @@ export function strayBytesText(bytes: Buffer): string {
 }
 
 /** The journal's line on a request: the bytes after its answer, or none for an answer in doubt. */
-function journalled({ exchange, journal, redact }: Written, bytes: string): void {
-  journal.record({ id: exchange.id, phase: 'stray-answer', at: new Date().toISOString(), method: exchange.request.method, url: redact(exchange.request.url), detail: redact(bytes) })
+function journalled({ id, method, url, journal, redact }: Written, bytes: string): void {
+  journal.record({ id, phase: 'stray-answer', at: new Date().toISOString(), method, url: redact(url), detail: redact(bytes) })
 }
 
 /** An answer in doubt: read on a connection that carried an earlier request, in a run that met a stray answer. */
@@ -63,7 +66,7 @@ export function strayAnswersAfter(exchange: Exchange, journal: JournalListener, 
     listening = true
     subscribe(STRAY_ANSWERS.name, (message) => heard(message as StrayAnswer))
   }
-  const request = { exchange, journal, redact }
+  const request = { id: exchange.id, method: exchange.request.method, url: exchange.request.url, journal, redact }
   written.set(traceparent, request)
   if (written.size > KEPT) written.delete(written.keys().next().value as string)
   // whether it was the first on its connection is known once its head is written, in the same turn
