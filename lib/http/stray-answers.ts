@@ -34,14 +34,21 @@ const written = new Map<string, Written>()
 const strayed = new WeakSet<JournalListener>()
 let listening = false
 
-/** The bytes as text: printable ASCII as it is, CR and LF as \r and \n, every other byte as \xHH. */
-export function strayBytesText(bytes: Buffer): string {
-  return Array.from(bytes, (b) => (b === 0x0d ? '\\r' : b === 0x0a ? '\\n' : b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('')
+/** The bytes (read as Latin-1, a byte a character) as text: printable ASCII as it is, CR and LF as \r and \n, every other byte as \xHH. */
+export function strayBytesText(text: string): string {
+  return Array.from(text, (c) => {
+    const b = c.charCodeAt(0)
+    return b === 0x0d ? '\\r' : b === 0x0a ? '\\n' : b >= 0x20 && b < 0x7f && b !== 0x5c ? c : `\\x${b.toString(16).padStart(2, '0')}`
+  }).join('')
 }
 
-/** The journal's line on a request: the bytes after its answer, or none for an answer in doubt. */
+/**
+ * The journal's line on a request: the bytes after its answer, or none for an answer in doubt. The
+ * key is hidden before the bytes are written out: a key with a backslash (visible ASCII, as
+ * lib/config/api-key.ts takes it) written out as \x5c was no form the redactor knows.
+ */
 function journalled({ id, method, url, journal, redact }: Written, bytes: string): void {
-  journal.record({ id, phase: 'stray-answer', at: new Date().toISOString(), method, url: redact(url), detail: redact(bytes) })
+  journal.record({ id, phase: 'stray-answer', at: new Date().toISOString(), method, url: redact(url), detail: strayBytesText(redact(bytes)) })
 }
 
 /** An answer in doubt: read on a connection that carried an earlier request, in a run that met a stray answer. */
@@ -52,7 +59,7 @@ function inDoubt(traceparent: string, request: Written): void {
 function heard(stray: StrayAnswer): void {
   const after = stray.traceparent === undefined ? undefined : written.get(stray.traceparent)
   if (!after) return
-  journalled(after, strayBytesText(stray.bytes))
+  journalled(after, stray.bytes.toString('latin1'))
   if (strayed.has(after.journal)) return
   strayed.add(after.journal)
   for (const [traceparent, request] of written) if (request.journal === after.journal) inDoubt(traceparent, request)
