@@ -104,6 +104,14 @@ const CASES: Case[] = [
   { name: 'a --deadline of zero', args: ['--deadline', '0'], says: /--deadline takes a whole number of milliseconds of at least 100, got "0"/ },
   { name: 'a --max-response-bytes that is not whole', args: ['--max-response-bytes', '1.5'], says: /--max-response-bytes takes a whole number of bytes of at least 1, got "1\.5"/ },
   { name: 'a key in the base URL', args: ['--base-url', 'https://user:pw@petstore.example/v1'], says: /--base-url must not carry credentials; the key goes in CONFORM_API_KEY/ },
+  // a function URL copied whole (Azure Functions' ?code=…): refused, and its code was written into results.json, report.html, junit.xml
+  {
+    name: 'a token in the base URL\'s query or fragment: in no report',
+    args: ['--base-url', 'https://petstore.example/v1?code=S3cretFuncC0de#access_token=S3cretFragT0ken'],
+    says: /--base-url must not carry a query or fragment; give the address ending in \/v1$/,
+    hidden: 'S3cretFuncC0de',
+  },
+  { name: 'a token in the base URL\'s fragment: in no report', args: ['--base-url', 'https://petstore.example/v1#access_token=S3cretFragT0ken'], says: /must not carry a query or fragment/, hidden: 'S3cretFragT0ken' },
   {
     name: 'credentials in a base URL without its colon: not shown',
     args: ['--base-url', 'https//alice:S3cretPassw0rd@petstore.example/v1'],
