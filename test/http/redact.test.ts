@@ -71,6 +71,17 @@ describe('createRedactor on a key echoed inside a URL or a form', () => {
     }
   })
 
+  // a URL with the key in its query put in another's (a redirect to a login page's ?next=…): a key of
+  // `openssl rand -base64 32` stood whole, its pieces between the escapes each shorter than the runs hidden
+  test('escaped twice or three times (%252B), as a URL inside another URL\'s query holds it', () => {
+    const key = 'Ab3dEf9hIj+Kl2nOp4rSt/Uv6xYz8bCd+Fg0iJk2mN='
+    const twice = encodeURIComponent(encodeURIComponent(key))
+    for (const echoed of [twice, twice.replace(/%25([0-9A-F]{2})/g, (_, hex: string) => `%25${hex.toLowerCase()}`), encodeURIComponent(twice)]) {
+      expect(createRedactor(key)(`Location: /login?next=%2Fv1%3Ftoken%3D${echoed}&x=1`)).toBe(`Location: /login?next=%2Fv1%3Ftoken%3D${REDACTED}&x=1`)
+      expect(longestForm(key)).toBeGreaterThanOrEqual(echoed.length)
+    }
+  })
+
   test('a key of unreserved characters only has no escaped form, and other escapes are left alone', () => {
     expect(createRedactor(KEY)('pk_test_Other%2BKey%2F124%3D%3D')).toBe('pk_test_Other%2BKey%2F124%3D%3D')
     expect(createRedactor('abc-DEF_123.456_x')('a%2Db')).toBe('a%2Db')
