@@ -3,6 +3,7 @@
  * through a redactor that knows the key in the forms a server might echo it back in.
  */
 import { anchorFilter, escapeRegExp, keptRun, SHORTEST_WINDOW } from './secret-filter.ts'
+import { piecesPattern } from './secret-pieces.ts'
 import { runsRedactor } from './secret-runs.ts'
 import { allJsonEscapes, allReferences, base64Decoded, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern } from './secret-escapes.ts'
 
@@ -187,11 +188,13 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
       shortest = Math.min(shortest, form.length)
       anchors = anchors?.concat(form)
     }
-    const escapes = [[jsonEscapedPattern(variant), NEVER_ESCAPED_IN_TEXT], [percentEscapedPattern(variant), NEVER_PERCENT_ESCAPED], [htmlEscapedPattern(variant), NEVER_ESCAPED_IN_TEXT]] as const
-    for (const [pattern, kept] of escapes) {
+    // the pieces last: the other patterns match the characters before the first piece and after the last too
+    const pieces = piecesPattern(variant)
+    const escapes = [[jsonEscapedPattern(variant), NEVER_ESCAPED_IN_TEXT, variant.length], [percentEscapedPattern(variant), NEVER_PERCENT_ESCAPED, variant.length], [htmlEscapedPattern(variant), NEVER_ESCAPED_IN_TEXT, variant.length], [pieces?.pattern, NEVER_ESCAPED_IN_TEXT, pieces?.shortest ?? 0]] as const
+    for (const [pattern, kept, least] of escapes) {
       if (!pattern) continue
       escaped.add(pattern)
-      shortest = Math.min(shortest, variant.length)
+      shortest = Math.min(shortest, least)
       // every match keeps the characters no encoder escapes as they are
       const run = keptRun(variant, kept)
       anchors = run === undefined ? undefined : anchors?.concat(run)
@@ -337,7 +340,7 @@ export function longestForm(...secrets: (string | undefined)[]): number {
   let longest = 0
   for (const secret of secrets) {
     if (!secret) continue
-    const own = longestForms.get(secret) ?? [secret, ...nearMisses(secret)].reduce((most, v) => Math.max(most, longestJsonEscaped(v), longestPercentEscaped(v), longestHtmlEscaped(v), ...formsOf(v).map((f) => f.length)), 0)
+    const own = longestForms.get(secret) ?? [secret, ...nearMisses(secret)].reduce((most, v) => Math.max(most, longestJsonEscaped(v), longestPercentEscaped(v), longestHtmlEscaped(v), piecesPattern(v)?.longest ?? 0, ...formsOf(v).map((f) => f.length)), 0)
     if (!longestForms.has(secret) && longestForms.size < GIVEN_SECRETS) longestForms.set(secret, own)
     longest = Math.max(longest, own)
   }

@@ -82,6 +82,21 @@ describe('createRedactor on a key echoed inside a URL or a form', () => {
     }
   })
 
+  // a key of `openssl rand -base64 32` has a "+", "/" or "=" every ten characters or so: written in a
+  // way no form knows, its pieces stood apart, each shorter than the runs hidden, and gave it back whole
+  test.each([
+    ['in a header name, lower-cased, "+", "/" and "=" made "-"', 'x-echo-ab3def9hij-kl2nop4rst-uv6xyz8bcd-fg0ijk2mn-: 1', 'x-echo-[REDACTED]-: 1'],
+    ['its other characters stripped', 'token Ab3dEf9hIjKl2nOp4rStUv6xYz8bCdFg0iJk2mN!', `token ${REDACTED}!`],
+    ["JSON in JSON, PHP's \\/ escaped again", '{"log":"{\\"t\\":\\"Ab3dEf9hIj+Kl2nOp4rSt\\\\\\/Uv6xYz8bCd+Fg0iJk2mN=\\"}"}', `{"log":"{\\"t\\":\\"${REDACTED}\\"}"}`],
+    ['quoted-printable', 'token=3DAb3dEf9hIj=2BKl2nOp4rSt=2FUv6xYz8bCd=2BFg0iJk2mN=3D', `token=3D${REDACTED}3D`],
+  ])('a base64 key %s', (_label, echoed, shown) => {
+    const key = 'Ab3dEf9hIj+Kl2nOp4rSt/Uv6xYz8bCd+Fg0iJk2mN='
+    expect(createRedactor(key)(echoed)).toBe(shown)
+    expect(longestForm(key)).toBeGreaterThanOrEqual(echoed.length - 12)
+    // one piece alone, or pieces far apart, is ordinary text
+    expect(createRedactor(key)('Ab3dEf9hIj and, much later in the text, Kl2nOp4rSt')).toBe('Ab3dEf9hIj and, much later in the text, Kl2nOp4rSt')
+  })
+
   test('a key of unreserved characters only has no escaped form, and other escapes are left alone', () => {
     expect(createRedactor(KEY)('pk_test_Other%2BKey%2F124%3D%3D')).toBe('pk_test_Other%2BKey%2F124%3D%3D')
     expect(createRedactor('abc-DEF_123.456_x')('a%2Db')).toBe('a%2Db')
