@@ -97,6 +97,12 @@ describe('createRedactor on a key echoed inside a URL or a form', () => {
     expect(createRedactor(key)('Ab3dEf9hIj and, much later in the text, Kl2nOp4rSt')).toBe('Ab3dEf9hIj and, much later in the text, Kl2nOp4rSt')
   })
 
+  // Python's uuid.hex and .NET's Guid.ToString("N") write it without its dashes: 20 of its 32 digits stood there
+  test('a UUID key echoed without its dashes, in either case', () => {
+    const key = '3fa85f64-5717-4562-b3fc-2c963f66afa6'
+    for (const echoed of [key.replace(/-/g, ''), key.replace(/-/g, '').toUpperCase()]) expect(createRedactor(key)(`invalid key ${echoed}!`)).toBe(`invalid key ${REDACTED}!`)
+  })
+
   test('a key of unreserved characters only has no escaped form, and other escapes are left alone', () => {
     expect(createRedactor(KEY)('pk_test_Other%2BKey%2F124%3D%3D')).toBe('pk_test_Other%2BKey%2F124%3D%3D')
     expect(createRedactor('abc-DEF_123.456_x')('a%2Db')).toBe('a%2Db')
