@@ -101,6 +101,15 @@ const CASES: Case[] = [
     env: { CONFORM_TIMEOUT_MS: '-1' },
     says: /CONFORM_TIMEOUT_MS takes a whole number of milliseconds of at least 10, got "-1"; e\.g\. CONFORM_TIMEOUT_MS=10000/,
   },
+  // an action's `max-writes: ${{ secrets.PETSTORE_KEY }}`: the key stood in the terminal and every report of the run not made
+  {
+    name: 'a key where a number or a switch goes: not shown',
+    args: [],
+    env: { CONFORM_MAX_WRITES: 'sWapped0Key+Q7f/2kLmNpR4tUvW8x', CONFORM_API_KEY: '' },
+    says: /^conform: CONFORM_MAX_WRITES takes a whole number of at least 0, got a value of 30 characters \(not shown: it could be a key\); e\.g\. CONFORM_MAX_WRITES=0$/,
+    hidden: 'sWapped0Key+Q7f/2kLmNpR4tUvW8x',
+  },
+  { name: 'a key where a switch goes: not shown', args: ['--base-url', 'https://petstore.example/v1'], env: { CONFORM_READ_ONLY: 'sk_live_9fQ2mX7pL4vB' }, says: /CONFORM_READ_ONLY takes true or false .*, got a value of 20 characters \(not shown/, hidden: 'sk_live_9fQ2mX7pL4vB' },
   { name: 'a --deadline of zero', args: ['--deadline', '0'], says: /--deadline takes a whole number of milliseconds of at least 100, got "0"/ },
   { name: 'a --max-response-bytes that is not whole', args: ['--max-response-bytes', '1.5'], says: /--max-response-bytes takes a whole number of bytes of at least 1, got "1\.5"/ },
   { name: 'a key in the base URL', args: ['--base-url', 'https://user:pw@petstore.example/v1'], says: /--base-url must not carry credentials; the key goes in CONFORM_API_KEY/ },
