@@ -4,7 +4,8 @@
  * terminal's 160 columns), the whole curl line (not "it is in report.html and results.json", files
  * that do not exist), and the answer the check judged (status, headers, body), so that
  * "body lacks required property status" comes with the body. Never the key, also when the server
- * echoes it back in its bodies and headers.
+ * echoes it back in its bodies and headers. A note that quotes the server is annotated on one line,
+ * its controls marked, with no CI log command.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
