@@ -126,8 +126,10 @@ function declaredChecks(suites: readonly Suite[]): Map<string, string[]> {
 /** Notes shown beside a test that passed (annotations where vitest has them, else the console). */
 async function annotate(ctx: TestContext, notes: readonly string[]): Promise<void> {
   for (const note of notes) {
-    if (typeof ctx.annotate === 'function') await ctx.annotate(note, 'notice')
-    else console.info(`${ctx.task.name}: ${note}`)
+    // vitest writes it as it is (its JUnit reporter, a CI step that prints the file): no log command
+    const shown = inertLogCommands(note)
+    if (typeof ctx.annotate === 'function') await ctx.annotate(shown, 'notice')
+    else console.info(`${ctx.task.name}: ${shown}`)
   }
 }
 
@@ -178,7 +180,8 @@ async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, run
     throw new ConformanceCheckFailure([head, `the same failure as ${others} of this rule: the answer it judged is shown under the first, "${visibleLine(same.first.name)}"`, ...rest].join('\n'))
   }
   if (check.status === 'fail') throw new ConformanceCheckFailure([checkFailureText(rule, check), ...responseEvidence(check, runId), ...unplaced].join('\n'), declaredAt)
-  await annotate(ctx, check.notes)
+  // a note quotes the server (a member name it repeated) as it is: on one line, its controls marked, as the terminal shows it
+  await annotate(ctx, check.notes.map(visibleLine))
 }
 
 /**

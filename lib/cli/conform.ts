@@ -250,7 +250,7 @@ function addressMeant(config: Config, env: NodeJS.ProcessEnv, argv: readonly str
 
 /**
  * The base URL a run whose options could not be read was given (--base-url, else CONFORM_BASE_URL),
- * for its reports; none when it is no URL or carries credentials, which are never shown.
+ * for its reports, without its query or fragment; none when it is no URL or carries credentials, which are never shown.
  */
 function baseUrlFallback(argv: readonly string[], env: NodeJS.ProcessEnv): string | undefined {
   let given: string | undefined
@@ -261,7 +261,8 @@ function baseUrlFallback(argv: readonly string[], env: NodeJS.ProcessEnv): strin
   given ??= env.CONFORM_BASE_URL || undefined
   if (given === undefined || !URL.canParse(given)) return undefined
   const url = new URL(given)
-  return url.username === '' && url.password === '' ? given : undefined
+  // a token may ride in the query or fragment (a function URL's ?code=…), refused as user:password is
+  return url.username === '' && url.password === '' ? given.replace(/[?#].*$/s, '') : undefined
 }
 
 /** Where a run whose arguments did not parse writes its reports: --report-dir if it can be read, else the default. */

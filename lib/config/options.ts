@@ -92,7 +92,18 @@ function switchValue(raw: string, source: string): boolean {
   const value = raw.trim()
   if (TRUE_WORDS.test(value)) return true
   if (FALSE_WORDS.test(value)) return false
-  throw new OptionError(`${source} takes true or false (also 1, yes, on / 0, no, off), got "${raw}"; e.g. ${source}=true`)
+  throw new OptionError(`${source} takes true or false (also 1, yes, on / 0, no, off), got ${quotedUnlessKey(raw)}; e.g. ${source}=true`)
+}
+
+/**
+ * A value as a refusal quotes it, unless it could be a key: 12 characters or more of visible ASCII
+ * with letters and digits (`5s`, `enabled`, `10000ms` are shown). A key given where a number or a
+ * switch goes (an action's `max-writes: ${{ secrets.… }}`, two variables swapped) was quoted whole,
+ * on the terminal and in every report of the run not made, hidden from none as no key variable held it.
+ */
+function quotedUnlessKey(raw: string): string {
+  const value = raw.trim()
+  return value.length >= 12 && /^[\x21-\x7e]+$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value) ? `a value of ${value.length} characters (not shown: it could be a key)` : `"${raw}"`
 }
 
 /**
@@ -127,7 +138,7 @@ function wholeNumber(raw: string, source: string, o: OptionSpec): number {
     const example = Math.max(min, typeof o.default === 'number' ? o.default : min)
     const range = o.max === undefined ? `of at least ${min}` : `from ${min} to ${max}`
     throw new OptionError(
-      `${source} takes a whole number${o.unit ? ` of ${o.unit}` : ''} ${range}, got "${raw}"; e.g. ${source.startsWith('--') ? `${source} ${example}` : `${source}=${example}`}`,
+      `${source} takes a whole number${o.unit ? ` of ${o.unit}` : ''} ${range}, got ${quotedUnlessKey(raw)}; e.g. ${source.startsWith('--') ? `${source} ${example}` : `${source}=${example}`}`,
     )
   }
   return Number(value)

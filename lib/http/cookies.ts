@@ -8,11 +8,19 @@ import { REDACTED } from './redact.ts'
 
 export const COOKIES_NOT_SHOWN = '(the cookies the service set; their values are not shown)'
 
+/** What follows the ", " of an Expires date (Wed, 21 Oct 2026 07:28:00 GMT): no cookie. */
+const EXPIRES_REST = /^\d{1,2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{1,2}:\d{2}:\d{2}(?: GMT)?$/i
+
 /** Set-Cookie as the evidence shows it: `name=(not shown); Path=/; HttpOnly`. */
 export function hideCookieValues(setCookie: string): string {
-  // each cookie starts the header or follows ", "; its first name=value pair is the secret (an
-  // Expires date holds ", " too, but no "=" before the next ";")
-  return setCookie.replace(/(^|, )([^=;,\s]+)=[^;]*/g, '$1$2=(not shown)')
+  // each cookie starts the header or follows ", "; its first name=value pair is the secret, and
+  // without "=" the whole pair is the value, of a cookie without a name (RFC 6265bis §5.6, which
+  // browsers keep): `s3cr3t; Path=/`, `=s3cr3t` and `sid =s3cr3t` stood whole in every report
+  return setCookie.replace(/(^|, )([^;]*?)(?=;|, |$)/g, (pair: string, before: string, nameValue: string) => {
+    const equals = nameValue.indexOf('=')
+    if (equals >= 0) return `${before}${nameValue.slice(0, equals).trim()}=(not shown)`
+    return before !== '' && EXPIRES_REST.test(nameValue.trim()) ? pair : `${before}(not shown)`
+  })
 }
 
 /** The Cookie header a browser would send back: the name=value pair of each Set-Cookie; undefined when none. */

@@ -3,6 +3,7 @@
  * through a redactor that knows the key in the forms a server might echo it back in.
  */
 import { anchorFilter, escapeRegExp, keptRun, SHORTEST_WINDOW } from './secret-filter.ts'
+import { longestPieces, piecesRedactor } from './secret-pieces.ts'
 import { runsRedactor } from './secret-runs.ts'
 import { allJsonEscapes, allReferences, base64Decoded, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern } from './secret-escapes.ts'
 
@@ -270,10 +271,11 @@ export const secretsGiven = (): string[] => [...givenSecrets]
 const recentRedactors = new Map<string, Redactor>()
 
 /**
- * What createRedactor does, in its two steps: every form of every secret (`forms`), then every
+ * What createRedactor does, in its three steps: every form of every secret (`forms`), then its
+ * letters and digits in order whatever stands between them (`pieces`, secret-pieces.ts), then every
  * run of a long secret's characters in what is left (`runs`, FRAGMENT_MIN_SECRET_LENGTH).
  */
-export function redactorSteps(...secrets: (string | undefined)[]): { forms: Redactor; runs: Redactor } {
+export function redactorSteps(...secrets: (string | undefined)[]): { forms: Redactor; pieces: Redactor; runs: Redactor } {
   const ordered = orderedSecrets(secrets)
   const taken = new Set<string>()
   const patterns = ordered.flatMap((secret) => patternOf(secret, taken) ?? [])
@@ -283,13 +285,14 @@ export function redactorSteps(...secrets: (string | undefined)[]): { forms: Reda
   // character too far in by a service that cuts "Basic " short: the rest decodes to the key once a
   // character is guessed in front, and no whole form matched it; and of its bytes in spaced hex, which Node's inspect cuts at 50
   const runs = runsRedactor(ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret), hexSpaced(secret)]), REDACTED)
-  return { forms, runs }
+  const pieces = piecesRedactor(ordered.flatMap((secret) => [secret, ...nearMisses(secret)].map((variant) => ({ secret: variant, fold: foldsSafely(variant) }))), REDACTED)
+  return { forms, pieces, runs }
 }
 
 function redactorOf(ordered: readonly string[]): Redactor {
-  const { forms, runs } = redactorSteps(...ordered)
+  const { forms, pieces, runs } = redactorSteps(...ordered)
   // the runs after every secret's forms, so that a key that shares a run with another is still replaced whole
-  return (text) => runs(forms(text))
+  return (text) => runs(pieces(forms(text)))
 }
 
 function formsRedactor(patterns: readonly SecretPattern[]): Redactor {
@@ -337,7 +340,7 @@ export function longestForm(...secrets: (string | undefined)[]): number {
   let longest = 0
   for (const secret of secrets) {
     if (!secret) continue
-    const own = longestForms.get(secret) ?? [secret, ...nearMisses(secret)].reduce((most, v) => Math.max(most, longestJsonEscaped(v), longestPercentEscaped(v), longestHtmlEscaped(v), ...formsOf(v).map((f) => f.length)), 0)
+    const own = longestForms.get(secret) ?? [secret, ...nearMisses(secret)].reduce((most, v) => Math.max(most, longestJsonEscaped(v), longestPercentEscaped(v), longestHtmlEscaped(v), longestPieces(v), ...formsOf(v).map((f) => f.length)), 0)
     if (!longestForms.has(secret) && longestForms.size < GIVEN_SECRETS) longestForms.set(secret, own)
     longest = Math.max(longest, own)
   }

@@ -40,19 +40,26 @@ export const NEVER_PERCENT_ESCAPED = /[A-Za-z0-9\-_.]/
  * own case: encodeURIComponent every reserved one in upper case, .NET's WebUtility in lower case
  * (%2f), Python's quote() all but "/" (its default safe character), Java's URLEncoder and PHP's
  * urlencode() ~ too. A pattern, not a list: an encoder may escape any subset, in either case.
+ * Escaped once more, or twice (%252B: a URL with the key in its query, put in another URL's query,
+ * as a redirect to a login page's ?next=… writes it): the key's pieces between the escapes stood
+ * apart, each shorter than the runs hidden (secret-runs.ts), and gave back a base64 key whole.
  * Undefined when the secret has only characters no encoder escapes (NEVER_PERCENT_ESCAPED).
  */
 export function percentEscapedPattern(secret: string): string | undefined {
   if (Array.from(secret).every((c) => NEVER_PERCENT_ESCAPED.test(c))) return undefined
   return Array.from(secret, (c) => {
     if (NEVER_PERCENT_ESCAPED.test(c)) return escapeRegExp(c)
-    const bytes = [...Buffer.from(c)].map((b) => '%' + eitherCase(b.toString(16).padStart(2, '0'))).join('')
+    const bytes = [...Buffer.from(c)].map((b) => `%(?:25){0,${PERCENT_ESCAPED_AGAIN}}` + eitherCase(b.toString(16).padStart(2, '0'))).join('')
     return `(?:${escapeRegExp(c)}|${bytes})`
   }).join('')
 }
 
-/** The longest text a secret written by percentEscapedPattern can occupy: three characters per byte escaped. */
-export const longestPercentEscaped = (secret: string) => Array.from(secret, (c) => (NEVER_PERCENT_ESCAPED.test(c) ? 1 : 3 * Buffer.byteLength(c))).reduce((a, b) => a + b, 0)
+/** How many times more than once an escape of percentEscapedPattern may have been escaped (%2B, %252B, %25252B). */
+const PERCENT_ESCAPED_AGAIN = 2
+
+/** The longest text a secret written by percentEscapedPattern can occupy: three characters per byte escaped, two more for each time it was escaped again. */
+export const longestPercentEscaped = (secret: string) =>
+  Array.from(secret, (c) => (NEVER_PERCENT_ESCAPED.test(c) ? 1 : (3 + 2 * PERCENT_ESCAPED_AGAIN) * Buffer.byteLength(c))).reduce((a, b) => a + b, 0)
 
 /** The longest text a secret written by jsonEscapedPattern can occupy: six characters per escape. */
 export const longestJsonEscaped = (secret: string) => Array.from(secret, (c) => (NEVER_ESCAPED_IN_TEXT.test(c) ? 1 : c.length * 6)).reduce((a, b) => a + b, 0)

@@ -4,7 +4,8 @@
  * terminal's 160 columns), the whole curl line (not "it is in report.html and results.json", files
  * that do not exist), and the answer the check judged (status, headers, body), so that
  * "body lacks required property status" comes with the body. Never the key, also when the server
- * echoes it back in its bodies and headers.
+ * echoes it back in its bodies and headers. A note that quotes the server is annotated on one line,
+ * its controls marked, with no CI log command.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -84,5 +85,27 @@ describe('a failed test in a service\'s own vitest', () => {
     for (const form of [key, encodeURIComponent(key), Buffer.from(key).toString('base64'), Buffer.from(key).toString('base64url'), Buffer.from(`Bearer ${key}`).toString('base64')]) {
       expect(written).not.toContain(form)
     }
+  }, 60_000)
+
+  // vitest's JUnit reporter writes an annotation as it is given: a member name a list repeated stood
+  // there raw, a line break, an escape and a log command with it, for a CI step that prints the file
+  test('an advisory note quoting server text is an annotation with its controls marked and no log command', async () => {
+    const name = '##vso[task.setvariable variable=X]evil\n::error::pwned \u001b[31m'
+    const key = `k3y-${randomBytes(8).toString('hex')}`
+    const testFile = [
+      `import { createServer } from 'node:http'`,
+      `import { afterAll } from 'vitest'`,
+      `import { defineConformance } from '${entryFiles().vitest}'`,
+      `const name = ${JSON.stringify(name)}`,
+      `const list = '[{"id":1,"name":"a",' + JSON.stringify(name) + ':1,' + JSON.stringify(name) + ':2}]'`,
+      // the key refused but for the list, which names that member twice; creates answered as stored
+      `const answer = (req, res) => req.headers.authorization !== 'Bearer ${key}' ? res.writeHead(401).end() : req.method === 'POST' ? res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":2,"name":"b"}') : res.writeHead(200, { 'content-type': 'application/json' }).end(list)`,
+      `const server = new Promise((resolve) => { const s = createServer((req, res) => req.resume().on('end', () => answer(req, res))).listen(0, '127.0.0.1', () => resolve({ baseUrl: 'http://127.0.0.1:' + s.address().port + '/v1', close: () => s.close() })) })`,
+      `afterAll(async () => (await server).close())`,
+      `defineConformance({ baseUrl: server.then((s) => s.baseUrl), apiKey: '${key}', seed: ${MATRIX_SEED}, confirm: 0 })`,
+    ].join('\n')
+    const run = await childVitest(join(work, 'member-names'), testFile)
+    expect(run.junit, run.output).toMatch(/<property name="notice" value="the first list: body\[0\] names &quot;⟨U\+0023⟩#vso\[task\.setvariable variable=X\]evil↵::error::pwned ⟨ESC⟩\[31m&quot; twice;/)
+    expect(run.junit + run.output).not.toMatch(/##vso\[|\x1b|(^|\n)\s*::error::pwned/)
   }, 60_000)
 })

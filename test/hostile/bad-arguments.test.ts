@@ -101,9 +101,26 @@ const CASES: Case[] = [
     env: { CONFORM_TIMEOUT_MS: '-1' },
     says: /CONFORM_TIMEOUT_MS takes a whole number of milliseconds of at least 10, got "-1"; e\.g\. CONFORM_TIMEOUT_MS=10000/,
   },
+  // an action's `max-writes: ${{ secrets.PETSTORE_KEY }}`: the key stood in the terminal and every report of the run not made
+  {
+    name: 'a key where a number or a switch goes: not shown',
+    args: [],
+    env: { CONFORM_MAX_WRITES: 'sWapped0Key+Q7f/2kLmNpR4tUvW8x', CONFORM_API_KEY: '' },
+    says: /^conform: CONFORM_MAX_WRITES takes a whole number of at least 0, got a value of 30 characters \(not shown: it could be a key\); e\.g\. CONFORM_MAX_WRITES=0$/,
+    hidden: 'sWapped0Key+Q7f/2kLmNpR4tUvW8x',
+  },
+  { name: 'a key where a switch goes: not shown', args: ['--base-url', 'https://petstore.example/v1'], env: { CONFORM_READ_ONLY: 'sk_live_9fQ2mX7pL4vB' }, says: /CONFORM_READ_ONLY takes true or false .*, got a value of 20 characters \(not shown/, hidden: 'sk_live_9fQ2mX7pL4vB' },
   { name: 'a --deadline of zero', args: ['--deadline', '0'], says: /--deadline takes a whole number of milliseconds of at least 100, got "0"/ },
   { name: 'a --max-response-bytes that is not whole', args: ['--max-response-bytes', '1.5'], says: /--max-response-bytes takes a whole number of bytes of at least 1, got "1\.5"/ },
   { name: 'a key in the base URL', args: ['--base-url', 'https://user:pw@petstore.example/v1'], says: /--base-url must not carry credentials; the key goes in CONFORM_API_KEY/ },
+  // a function URL copied whole (Azure Functions' ?code=…): refused, and its code was written into results.json, report.html, junit.xml
+  {
+    name: 'a token in the base URL\'s query or fragment: in no report',
+    args: ['--base-url', 'https://petstore.example/v1?code=S3cretFuncC0de#access_token=S3cretFragT0ken'],
+    says: /--base-url must not carry a query or fragment; give the address ending in \/v1$/,
+    hidden: 'S3cretFuncC0de',
+  },
+  { name: 'a token in the base URL\'s fragment: in no report', args: ['--base-url', 'https://petstore.example/v1#access_token=S3cretFragT0ken'], says: /must not carry a query or fragment/, hidden: 'S3cretFragT0ken' },
   {
     name: 'credentials in a base URL without its colon: not shown',
     args: ['--base-url', 'https//alice:S3cretPassw0rd@petstore.example/v1'],

@@ -258,11 +258,11 @@ export const echoesEverything = () =>
       'x-echo-token-upper': token.toUpperCase(),
       // every character a JSON escape, letters and digits too
       'x-echo-token-json-escaped': token.split('').map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
-      // the token cut in two over two headers, and with its case folded (a header name HTTP lower-cases)
-      'x-echo-token-part-1': token.slice(0, Math.ceil(token.length / 2)),
+      'x-echo-token-part-1': token.slice(0, Math.ceil(token.length / 2)), // cut in two over two headers, and with its case folded (a header name HTTP lower-cases)
       'x-echo-token-part-2': token.slice(Math.ceil(token.length / 2)),
       [`x-echo-${token.toLowerCase().replace(/[^a-z0-9-]/g, '-')}`]: '1',
       'www-authenticate': `Basic realm="${authorization}"`,
+      'x-echo-next': `/login?next=${encodeURIComponent(`/v1/categories?token=${encodeURIComponent(token)}`)}`, // a URL inside another's query: escaped twice (%252B)
     }
     let status = req.method === 'POST' ? 201 : 200
     if (seen.url.startsWith('/v1/store/')) {

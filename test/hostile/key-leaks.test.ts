@@ -2,7 +2,7 @@
  * The key appears in no output: not on stdout or stderr, not in any file of the report
  * directory, not in a curl line or an error message; also when the server echoes it back in
  * bodies and headers, and when it is given with --api-key. Each run uses a canary key and scans
- * every byte written for it and for its base64 and URL-encoded forms, its halves and its lower-case
+ * every byte written for it and for its base64 and URL-encoded forms, its halves, its pieces in order and its lower-case
  * letters and digits, and for the wrong key of the same shape the suite derives from it.
  */
 import { randomBytes } from 'node:crypto'
@@ -53,6 +53,9 @@ function everythingWritten(run: ConformRun): Record<string, string> {
   return texts
 }
 
+/** The key's letters and digits in order, a few characters at most for each other one: its pieces, which read in order give it back. */
+const piecesOf = (key: string) => new RegExp(key.replace(/^[^a-z0-9]+|[^a-z0-9]+$/gi, '').split(/[^a-z0-9]+/i).join('[\\s\\S]{0,24}?'), 'i')
+
 function expectNoKey(run: ConformRun, key: string): void {
   const leaks: string[] = []
   for (const [where, text] of Object.entries(everythingWritten(run))) {
@@ -60,8 +63,16 @@ function expectNoKey(run: ConformRun, key: string): void {
       const at = text.indexOf(value)
       if (at >= 0) leaks.push(`${where} holds the key (${form}): …${text.slice(Math.max(0, at - 80), at + value.length + 20)}…`)
     }
+    const pieces = piecesOf(key).exec(text)
+    if (pieces) leaks.push(`${where} holds the key (its pieces in order): …${text.slice(Math.max(0, pieces.index - 80), pieces.index + pieces[0].length + 20)}…`)
   }
   expect(leaks).toEqual([])
+}
+
+/** A key of `openssl rand -base64 32`, with a "+", "/" or "=" every ten characters or so (here at 10, 21 and 32 for sure). */
+const base64Key = () => {
+  const b64 = randomBytes(32).toString('base64')
+  return `${b64.slice(0, 10)}+${b64.slice(11, 21)}/${b64.slice(22, 32)}+${b64.slice(33)}`
 }
 
 const servers: HostileServer[] = []
@@ -77,6 +88,8 @@ describe.concurrent('a server that echoes every request back, the key included',
     { how: '--api-key', args: (key: string) => ['--api-key', key], env: (_key: string) => ({}), key: canary },
     // too short for the case-blind runs of a long key: hidden upper-cased and in hex as a whole
     { how: 'CONFORM_API_KEY, 12 characters', args: (_key: string) => [] as string[], env: (key: string) => ({ CONFORM_API_KEY: key }), key: () => `sk_${randomBytes(4).toString('hex').slice(0, 7)}Q+/` },
+    // its pieces between "+", "/" and "=" shorter than the runs hidden: the echo's header name (lower-cased, "/" and "=" made "-") gave it back
+    { how: 'CONFORM_API_KEY, base64 of 32 random bytes', args: (_key: string) => [] as string[], env: (key: string) => ({ CONFORM_API_KEY: key }), key: base64Key },
   ]
   for (const way of ways) {
     test(`key given with ${way.how} → no byte written anywhere holds it`, async () => {

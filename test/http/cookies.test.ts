@@ -10,6 +10,13 @@ test('Set-Cookie values are hidden, names and attributes kept, an Expires date n
   )
 })
 
+test('a cookie without a name (RFC 6265bis §5.6: no "=", or nothing before it) and one with a space before "=" are hidden too', () => {
+  expect(hideCookieValues('s3cr3tSessionValue; Path=/; HttpOnly')).toBe('(not shown); Path=/; HttpOnly')
+  expect(hideCookieValues('=s3cr3tSessionValue; Path=/')).toBe('=(not shown); Path=/')
+  expect(hideCookieValues('sid =s3cr3tSessionValue; Path=/')).toBe('sid=(not shown); Path=/')
+  expect(hideCookieValues('a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, s3cr3tSessionValue; Secure')).toBe('a=(not shown); Expires=Wed, 21 Oct 2026 07:28:00 GMT, (not shown); Secure')
+})
+
 test('the Cookie header sends back each name=value pair, and nothing when no cookie was set', () => {
   expect(cookieHeaderOf(['SESSION=abc; Path=/', 'lb=node-2; Expires=Wed, 21 Oct 2026 07:28:00 GMT'])).toBe('SESSION=abc; lb=node-2')
   expect(cookieHeaderOf('only=one; HttpOnly')).toBe('only=one')

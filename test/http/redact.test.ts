@@ -71,6 +71,48 @@ describe('createRedactor on a key echoed inside a URL or a form', () => {
     }
   })
 
+  // a URL with the key in its query put in another's (a redirect to a login page's ?next=…): a key of
+  // `openssl rand -base64 32` stood whole, its pieces between the escapes each shorter than the runs hidden
+  test('escaped twice or three times (%252B), as a URL inside another URL\'s query holds it', () => {
+    const key = 'Ab3dEf9hIj+Kl2nOp4rSt/Uv6xYz8bCd+Fg0iJk2mN='
+    const twice = encodeURIComponent(encodeURIComponent(key))
+    for (const echoed of [twice, twice.replace(/%25([0-9A-F]{2})/g, (_, hex: string) => `%25${hex.toLowerCase()}`), encodeURIComponent(twice)]) {
+      expect(createRedactor(key)(`Location: /login?next=%2Fv1%3Ftoken%3D${echoed}&x=1`)).toBe(`Location: /login?next=%2Fv1%3Ftoken%3D${REDACTED}&x=1`)
+      expect(longestForm(key)).toBeGreaterThanOrEqual(echoed.length)
+    }
+  })
+
+  // a key of `openssl rand -base64 32` has a "+", "/" or "=" every ten characters or so: written in a
+  // way no form knows, its pieces stood apart, each shorter than the runs hidden, and gave it back whole
+  test.each([
+    ['in a header name, lower-cased, "+", "/" and "=" made "-"', 'x-echo-ab3def9hij-kl2nop4rst-uv6xyz8bcd-fg0ijk2mn-: 1', 'x-echo-[REDACTED]-: 1'],
+    ['its other characters stripped', 'token Ab3dEf9hIjKl2nOp4rStUv6xYz8bCdFg0iJk2mN!', `token ${REDACTED}!`],
+    ["JSON in JSON, PHP's \\/ escaped again", '{"log":"{\\"t\\":\\"Ab3dEf9hIj+Kl2nOp4rSt\\\\\\/Uv6xYz8bCd+Fg0iJk2mN=\\"}"}', `{"log":"{\\"t\\":\\"${REDACTED}\\"}"}`],
+    ['quoted-printable', 'token=3DAb3dEf9hIj=2BKl2nOp4rSt=2FUv6xYz8bCd=2BFg0iJk2mN=3D', `token=3D${REDACTED}3D`],
+  ])('a base64 key %s', (_label, echoed, shown) => {
+    const key = 'Ab3dEf9hIj+Kl2nOp4rSt/Uv6xYz8bCd+Fg0iJk2mN='
+    expect(createRedactor(key)(echoed)).toBe(shown)
+    expect(longestForm(key)).toBeGreaterThanOrEqual(echoed.length - 12)
+    // one piece alone, or pieces far apart, is ordinary text
+    expect(createRedactor(key)('Ab3dEf9hIj and, much later in the text, Kl2nOp4rSt')).toBe('Ab3dEf9hIj and, much later in the text, Kl2nOp4rSt')
+  })
+
+  // a pattern of [\s\S]{0,12}? between the pieces held the redactor for minutes on 200 characters of such a text
+  test('a text made of a key\'s pieces, to make the search go back and forth, is redacted in bounded time', () => {
+    const base64 = 'Ab3dEf9hIj+Kl2nOp4rSt/Uv6xYz8bCd+Fg0iJk2mN='
+    for (const [key, text] of [['aa-aa-aa-aa-aa-aa-aa-aa-zz9', 'a'.repeat(200_000)], [base64, `${base64.slice(0, 33)}!`.repeat(6_000)]] as const) {
+      const started = performance.now()
+      createRedactor(key)(text)
+      expect(performance.now() - started, key).toBeLessThan(5_000)
+    }
+  })
+
+  // Python's uuid.hex and .NET's Guid.ToString("N") write it without its dashes: 20 of its 32 digits stood there
+  test('a UUID key echoed without its dashes, in either case', () => {
+    const key = '3fa85f64-5717-4562-b3fc-2c963f66afa6'
+    for (const echoed of [key.replace(/-/g, ''), key.replace(/-/g, '').toUpperCase()]) expect(createRedactor(key)(`invalid key ${echoed}!`)).toBe(`invalid key ${REDACTED}!`)
+  })
+
   test('a key of unreserved characters only has no escaped form, and other escapes are left alone', () => {
     expect(createRedactor(KEY)('pk_test_Other%2BKey%2F124%3D%3D')).toBe('pk_test_Other%2BKey%2F124%3D%3D')
     expect(createRedactor('abc-DEF_123.456_x')('a%2Db')).toBe('a%2Db')

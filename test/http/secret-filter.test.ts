@@ -25,14 +25,15 @@ const ECHOES: [string, (key: string) => string][] = [
 ]
 
 /**
- * Each key's forms in turn, the longest key first, then each key's runs (redactorSteps): what one
+ * Each key's forms in turn, the longest key first, then each key's pieces, then its runs (redactorSteps): what one
  * redactor of them all must do.
  */
 const inTurn = (keys: string[]) => {
   const each = [...keys].sort((a, b) => b.length - a.length).map((k) => redactorSteps(k))
   return (text: string) => {
     const forms = each.reduce((out, steps) => steps.forms(out), text)
-    return each.reduce((out, steps) => steps.runs(out), forms)
+    const pieces = each.reduce((out, steps) => steps.pieces(out), forms)
+    return each.reduce((out, steps) => steps.runs(out), pieces)
   }
 }
 
