@@ -46,6 +46,23 @@ export class BaselineError extends Error {}
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 
+/** The fields an entry may have; a key near one of them (`expire`, `Observed`) is a typo, read as absent it changed what the entry excused. */
+const ENTRY_FIELDS = ['rule', 'code', 'check', 'reason', 'expires', 'observed', 'alsoObserved'] as const
+
+/**
+ * A key of `given` that is not one of `fields` but near one: a misspelled field, which was read as
+ * absent (`expire` left the entry excusing for ever, `Observed` excused any answer). Keys far from
+ * every field (`ticket`, `owner`, a comment of the team's) are kept and ignored.
+ */
+function misspelledField(given: object, fields: readonly string[]): { key: string; meant: string } | undefined {
+  for (const key of Object.keys(given)) {
+    if (fields.includes(key)) continue
+    const meant = closestName(key, fields)
+    if (meant !== undefined) return { key, meant }
+  }
+  return undefined
+}
+
 /** Many times a baseline of every check (about 600 entries); /dev/zero or a growing log is refused at it. */
 const BASELINE_MAX_BYTES = 64 * 1024 * 1024
 
@@ -75,6 +92,8 @@ export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
   entries.forEach((entry: unknown, i) => {
     const where = `the baseline ${path}, knownFailures[${i}]`
     const e = entry as Partial<BaselineEntry> | null
+    const typo = e !== null && typeof e === 'object' ? misspelledField(e, ENTRY_FIELDS) : undefined
+    if (typo) throw new BaselineError(`${where} has "${typo.key}", no field of an entry (did you mean "${typo.meant}"?): read as absent, it would change what the entry excuses`)
     for (const field of ['rule', 'code', 'reason'] as const) {
       if (typeof e?.[field] !== 'string' || e[field] === '') throw new BaselineError(`${where} has no ${field} (a non-empty string)`)
     }
