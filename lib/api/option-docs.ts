@@ -115,7 +115,7 @@ export interface OptionDocs {
    */
   clientKey: unknown
   /**
-   * Known failures (JSON: rule, code, check (left out: any check of the rule), observed, reason, expires): a failure it names, showing what it observed, is shown apart and does not fail the run; any other does.
+   * Known failures (JSON: rule, code, check (left out: any check of the rule), observed, reason, expires; and knownProblems: stray answers, problem stray-answer): a failure it names, showing what it observed, is shown apart and does not fail the run; any other does.
    * Takes a string. Not given: read from CONFORM_BASELINE, else none. The command line's --baseline.
    */
   baseline: unknown

@@ -104,9 +104,9 @@ export function annotations(result: RunResult): string[] {
     }))
   // a green run with entries that no longer fail: without a mark on the run's page nobody reads
   // the log of a job that passed, and a stale entry excuses its failure should it come back
-  const stale = result.baseline?.fixed ?? []
+  const stale = [...(result.baseline?.fixed ?? []).map((e) => `${e.rule} [${e.code}] ${visibleLine(entryCheck(e))}`), ...(result.baseline?.fixedProblems ?? []).map((e) => `problem ${e.problem}`)]
   if (stale.length > 0) {
-    const list = stale.map((e) => `${e.rule} [${e.code}] ${visibleLine(entryCheck(e))}`)
+    const list = stale
     advisories.unshift({
       title: `Baseline: ${plural(stale.length, 'entry', 'entries')} no longer ${stale.length === 1 ? 'fails' : 'fail'}`,
       message: [`remove ${stale.length === 1 ? 'it' : 'them'} (--update-baseline does): until then each would excuse its failure, should it come back`, ...list].join('\n'),

@@ -11,6 +11,7 @@
 import { entryCheck } from '../result/baseline.ts'
 import { tlsWords } from '../config/client-tls.ts'
 import { baselineLine } from '../result/baseline.ts'
+import { problemEntryLines } from '../result/known-problems.ts'
 import { observedLines } from '../result/observed-behaviour.ts'
 import { readFileSync } from 'node:fs'
 import { KEY_PLACEHOLDER } from '../http/redact.ts'
@@ -99,7 +100,8 @@ function baselineSection(result: RunResult): string {
     ...b.fixed.map((e) => row(e, 'fixed: no longer failing')),
     ...(b.noSuchCheck ?? []).map((e) => row(e, 'no such check in this version of the suite: renamed or removed?')),
   ]
-  return `<section id="baseline"><h2>Known failures (baseline)</h2><p>${h(baselineLine(b))}</p>${rows.length ? `<table><thead><tr><th>rule</th><th>code</th><th>check</th><th>status</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : ''}</section>`
+  const problems = problemEntryLines(b).map((line) => `<li>${h(line)}</li>`).join('')
+  return `<section id="baseline"><h2>Known failures (baseline)</h2><p>${h(baselineLine(b))}</p>${problems ? `<ul>${problems}</ul>` : ''}${rows.length ? `<table><thead><tr><th>rule</th><th>code</th><th>check</th><th>status</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : ''}</section>`
 }
 
 /** What the deployment did where the document leaves it free: notes, never verdicts. */

@@ -9,6 +9,7 @@
  */
 import { entryCheck } from '../result/baseline.ts'
 import { baselineLine, baselineWords } from '../result/baseline.ts'
+import { problemEntryLines } from '../result/known-problems.ts'
 import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
 import { samplingLine } from '../result/sampling-line.ts'
 import { observedLines } from '../result/observed-behaviour.ts'
@@ -149,6 +150,7 @@ export function markdownSummary(result: RunResult): string {
     for (const e of b.expired) lines.push(`- expired ${escapeMarkdown(e.expires ?? '')}, excused nothing: ${inlineCode(e.rule)} ${escapeMarkdown(entryCheck(e))}`)
     for (const e of b.fixed) lines.push(`- fixed (no longer failing): ${inlineCode(e.rule)} ${escapeMarkdown(entryCheck(e))}`)
     for (const e of b.noSuchCheck ?? []) lines.push(`- no such check in this version of the suite (renamed or removed?): ${inlineCode(e.rule)} ${escapeMarkdown(entryCheck(e))}`)
+    for (const line of problemEntryLines(b)) lines.push(`- ${escapeMarkdown(line)}`)
   }
 
   const groups = notVerifiedByReason(result)

@@ -19,6 +19,8 @@ import { portableJson } from '../json/portable-json.ts'
 import type { SkipCause } from '../checks/skip-causes.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import { firstRoundName } from './check-rounds.ts'
+import { applyKnownProblems, updatedProblemEntries } from './known-problems.ts'
+import { EXCUSABLE_PROBLEMS } from '../config/baseline-file.ts'
 
 export type { Baseline, BaselineEntry, BaselineOutcome }
 
@@ -176,8 +178,11 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
   // an entry of the whole rule that excused some checks is not changed by one that fails otherwise
   for (const e of used) changed.delete(e)
   if (changed.size > 0) outcome.changed = [...changed]
+  // a run problem the team lives with (stray answers): excused as a known failure is
+  const excused = applyKnownProblems(result.problems, baseline, today, result.verdict !== 'incomplete')
+  Object.assign(outcome, excused.outcome)
   const mustFailed = rules.some((r) => r.level === 'must' && r.status === 'fail')
-  const verdict = mustFailed ? 'fail' : result.verdict === 'incomplete' ? 'incomplete' : result.problems.length > 0 ? 'fail' : 'pass'
+  const verdict = mustFailed ? 'fail' : result.verdict === 'incomplete' ? 'incomplete' : excused.problems.length > 0 ? 'fail' : 'pass'
   const count = (items: { status: string }[]) => {
     const counts = { total: items.length, pass: 0, fail: 0, skip: 0, warn: 0 }
     for (const item of items) counts[item.status as 'pass']++
@@ -186,6 +191,7 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
   return {
     ...result,
     rules,
+    problems: excused.problems,
     verdict,
     exitCode: verdict === 'pass' ? 0 : verdict === 'fail' ? 1 : 2,
     summary: { ...result.summary, rules: count(rules), checks: count(rules.flatMap((r) => r.checks)) },
@@ -256,7 +262,8 @@ export function updatedBaseline(result: RunResult, previous: Baseline, today: st
   }
   // an entry written before what it excuses was recorded gets it, in place: from now on it excuses what it shows today
   for (const [entry, failures] of excusedNow) knownFailures.splice(knownFailures.indexOf(entry), 1, ...recordedAnswers(entry, failures))
-  return { knownFailures }
+  const knownProblems = updatedProblemEntries(result.problems, previous, today, EXCUSABLE_PROBLEMS)
+  return { knownFailures, ...(knownProblems.length > 0 ? { knownProblems } : {}) }
 }
 
 /**
@@ -285,12 +292,15 @@ export function writeBaseline(path: string, baseline: Baseline): void {
 
 /** One line for the terminal: what the baseline excused, and what is stale in it. */
 export function baselineLine(outcome: BaselineOutcome): string {
-  const parts = [`${outcome.known.length} known ${outcome.known.length === 1 ? 'failure' : 'failures'} excused`]
-  if (outcome.expired.length > 0) parts.push(`${outcome.expired.length} expired (${outcome.expired.length === 1 ? 'it' : 'they'} excused nothing)`)
-  const changed = outcome.changed?.length ?? 0
+  const problems = (outcome.knownProblems ?? []).map((k) => k.problem)
+  const parts = [`${outcome.known.length} known ${outcome.known.length === 1 ? 'failure' : 'failures'} excused${problems.length > 0 ? `, and the known problem ${problems.join(', ')}` : ''}`]
+  const expired = outcome.expired.length + (outcome.expiredProblems?.length ?? 0)
+  if (expired > 0) parts.push(`${expired} expired (${expired === 1 ? 'it' : 'they'} excused nothing)`)
+  const changed = (outcome.changed?.length ?? 0) + (outcome.changedProblems?.length ?? 0)
   if (changed > 0) parts.push(`${changed} changed (${changed === 1 ? 'its check fails' : 'their checks fail'} otherwise now: ${changed === 1 ? 'it' : 'they'} excused nothing)`)
   const absent = outcome.noSuchCheck?.length ?? 0
   if (absent > 0) parts.push(`${absent} of a check this version of the suite does not have (renamed or removed: --update-baseline moves ${absent === 1 ? 'it' : 'them'} to the check that fails alike, or drops ${absent === 1 ? 'it' : 'them'})`)
-  if (outcome.fixed.length > 0) parts.push(`${outcome.fixed.length} fixed (no longer failing: remove ${outcome.fixed.length === 1 ? 'it' : 'them'}, or --update-baseline)`)
+  const fixed = outcome.fixed.length + (outcome.fixedProblems?.length ?? 0)
+  if (fixed > 0) parts.push(`${fixed} fixed (no longer failing: remove ${fixed === 1 ? 'it' : 'them'}, or --update-baseline)`)
   return `Baseline ${outcome.file}: ${parts.join('; ')}`
 }

@@ -125,10 +125,12 @@ export function baselineWritten(run: CompletedRun, workingDir: string): string {
   if (run.baselineNotUpdated !== undefined) return `Baseline not written: the run reached no verdict, so its failures are no evidence of what is known; ${shownPath(run.baselineNotUpdated, workingDir)} is as it was\n`
   if (!run.baselineUpdate) return ''
   const entries = run.baselineUpdate.data.knownFailures
-  const unexplained = entries.filter((e) => e.reason.startsWith(RECORDED_REASON)).length
+  const problems = run.baselineUpdate.data.knownProblems ?? []
+  const unexplained = [...entries, ...problems].filter((e) => e.reason.startsWith(RECORDED_REASON)).length
   const still = unexplained > 0 ? `; ${unexplained} of them still say "${RECORDED_REASON}": give each its reason (a ticket) and an "expires" date, so that a known failure does not stay known for ever` : ''
   // an entry of the whole rule excuses each of its checks that fails alike: the file is shorter than the failures it excuses
   const excused = run.result.baseline?.known.length ?? entries.length
   const checks = excused === entries.length ? '' : `, excusing ${excused} failed checks`
-  return `Baseline written: ${shownPath(run.baselineUpdate.path, workingDir)} (${entries.length} known ${entries.length === 1 ? 'failure' : 'failures'}${checks}${still})\n`
+  const known = problems.length === 0 ? '' : `, and the known problem ${problems.map((p) => p.problem).join(', ')} (knownProblems)`
+  return `Baseline written: ${shownPath(run.baselineUpdate.path, workingDir)} (${entries.length} known ${entries.length === 1 ? 'failure' : 'failures'}${checks}${known}${still})\n`
 }
