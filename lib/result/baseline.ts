@@ -205,6 +205,9 @@ export function excusedBy(baseline: Baseline, today: string): (rule: string, che
   return (rule, check) => live.some((e) => excuses(e, rule, check))
 }
 
+/** A failure --update-baseline does not record: it recurred on some probes only (--confirm), and no entry excused it. */
+export const leavesOut = (check: CheckResult): boolean => check.recurrence?.kind === 'intermittent'
+
 /** How the reason of an entry --update-baseline recorded starts, until someone gives it one. */
 export const RECORDED_REASON = 'recorded by --update-baseline'
 
@@ -235,6 +238,9 @@ export function updatedBaseline(result: RunResult, previous: Baseline, today: st
       if (!failed || !check.failure) continue
       const kept = previous.knownFailures.find((e) => excuses(e, rule.id, check))
       if (kept) keep(kept, check.failure)
+      // a failure some probes passed (a replica, a flaky dependency) is no deviation that stays the same from run to run:
+      // its entry read as fixed where the fault missed, and two alike made one of the rule, which excused the code wherever it came
+      else if (leavesOut(check)) continue
       else {
         const alike = JSON.stringify([check.failure.code, check.failure.observed ?? null, check.failure.alsoObserved ?? null])
         unexcused.set(alike, [...(unexcused.get(alike) ?? []), check])

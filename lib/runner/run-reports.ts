@@ -18,7 +18,7 @@ import { redactedResult, resultOf, type CheckResult, type RunFacts, type RunResu
 import { commandAsRun, terminalSummary } from '../reporters/terminal-summary.ts'
 import { clearReports, makeFolder, REPORT_FILES, shownPath, type ReportFile } from './report-files.ts'
 import type { CheckOutcome } from './check-runner.ts'
-import { applyBaseline, RECORDED_REASON, updatedBaseline, writeBaseline, type Baseline } from '../result/baseline.ts'
+import { applyBaseline, leavesOut, RECORDED_REASON, updatedBaseline, writeBaseline, type Baseline } from '../result/baseline.ts'
 
 /** Each report file of a run (lib/runner/report-files.ts names them), from the run's result. */
 const reportWriters: Record<ReportFile, (result: RunResult) => string> = {
@@ -132,5 +132,8 @@ export function baselineWritten(run: CompletedRun, workingDir: string): string {
   const excused = run.result.baseline?.known.length ?? entries.length
   const checks = excused === entries.length ? '' : `, excusing ${excused} failed checks`
   const known = problems.length === 0 ? '' : `, and the known problem ${problems.map((p) => p.problem).join(', ')} (knownProblems)`
-  return `Baseline written: ${shownPath(run.baselineUpdate.path, workingDir)} (${entries.length} known ${entries.length === 1 ? 'failure' : 'failures'}${checks}${known}${still})\n`
+  // intermittent failures are not recorded: they fail this run and the next, and the line says why
+  const left = run.result.rules.flatMap((r) => r.checks.filter((c) => c.status === 'fail' && leavesOut(c)).map(() => r.id))
+  const leftOut = left.length === 0 ? '' : `; ${left.length} intermittent ${left.length === 1 ? 'failure' : 'failures'} (${[...new Set(left)].join(', ')}) not recorded: ${left.length === 1 ? 'it' : 'they'} failed on some probes only (a replica, a flaky dependency), so an entry would read as fixed in a run the fault missed, and excuse its answer wherever else it came; fix ${left.length === 1 ? 'it' : 'them'}, or write an entry by hand (docs/adoption.md)`
+  return `Baseline written: ${shownPath(run.baselineUpdate.path, workingDir)} (${entries.length} known ${entries.length === 1 ? 'failure' : 'failures'}${checks}${known}${still})${leftOut}\n`
 }
