@@ -15,6 +15,7 @@ import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { noProblemBeyond } from '../result/baseline.ts'
 import { EXCUSABLE_PROBLEMS } from '../config/baseline-file.ts'
+import { compareObserved } from './compare-observed.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { inertLogCommands } from '../reporters/ci-log-commands.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
@@ -99,15 +100,6 @@ function failures(run: RunResult): Map<string, Failure> {
   return found
 }
 
-/** Every leaf of `observed` that differs between the runs, as "path: A → B". */
-function observedDifferences(a: unknown, b: unknown, path = 'observed'): string[] {
-  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) {
-    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()
-    return keys.flatMap((key) => observedDifferences((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`))
-  }
-  return JSON.stringify(a) === JSON.stringify(b) ? [] : [`${path}: ${JSON.stringify(a) ?? 'not recorded'} → ${JSON.stringify(b) ?? 'not recorded'}`]
-}
-
 /**
  * Why `run` gave the check no verdict, or undefined when it judged it. A read-only production run
  * beside a staging run that wrote sends none of the POSTs: a staging failure it never sent is not
@@ -141,6 +133,8 @@ export interface Comparison {
   changed: ChangedFailure[]
   ruleChanges: string[]
   observed: string[]
+  /** In the heading's brackets: the count of observed differences and why a run recorded less (--read-only, --rule), or why none are compared (a run cut short). */
+  observedWords: string
 }
 
 /** A rule that failed and passed by its run's baseline, before the run is named. */
@@ -179,6 +173,7 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
   const goneInB = [...fa].filter(([key]) => !fb.has(key)).map(([, f]) => withJudgement(f, b))
   const newInB = [...fb].filter(([key]) => !fa.has(key)).map(([, f]) => withJudgement(f, a))
   const renamed = renamedChecks(a, b, newInB, goneInB)
+  const observed = compareObserved(a, b)
   return {
     a,
     b,
@@ -192,7 +187,8 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
     }),
     // each run's baseline named on its side only once compared: both excused by their own is no change
     ruleChanges: ids.filter((id) => statusOf(a, id) !== statusOf(b, id)).map((id) => `${id}: ${excusedBy(statusOf(a, id), "A's")} → ${excusedBy(statusOf(b, id), "B's")}`),
-    observed: observedDifferences(a.observed ?? {}, b.observed ?? {}),
+    observed: observed.differences,
+    observedWords: observed.words,
   }
 }
 
@@ -256,19 +252,6 @@ function verdictLine(c: Comparison, text: (value: unknown) => string): string {
   return `B fails ${c.introduced.length === 0 ? '' : `${failed} that A did not${unjudgedInA}`}${otherwise}: exit 1`
 }
 
-/** A --read-only run records nothing a POST shows (lengths, freedoms): its "not recorded" is that, not a change of the deployment. */
-function readOnlyWords(c: Comparison): string {
-  if (!c.observed.some((o) => o.includes('not recorded'))) return ''
-  const ran = (option: (run: RunResult) => boolean) => (['A', 'B'] as const).filter((name) => option(name === 'A' ? c.a : c.b))
-  const readOnly = ran((run) => run.options?.readOnly === true)
-  // a run of some rules records only what they sent
-  const someRules = ran((run) => run.options?.readOnly !== true && (run.options?.rules?.length ?? 0) > 0)
-  return [
-    readOnly.length === 0 ? '' : `; ${readOnly.join(' and ')} ran --read-only, so what only a POST shows is not recorded there`,
-    someRules.length === 0 ? '' : `; ${someRules.join(' and ')} ran some rules (--rule), so what the others send is not recorded there`,
-  ].join('')
-}
-
 /** A run's verdict, and how many failures its baseline excused: a `pass` that is one only by them says so. */
 function verdictWords(run: RunResult): string {
   const excused = run.baseline?.known.length ?? 0
@@ -305,7 +288,7 @@ function lines(c: Comparison, markdown: boolean): string[] {
     ...c.both.map((f) => item(f)),
     head(`Rules whose status changed (${c.ruleChanges.length})`),
     ...c.ruleChanges.map((r) => `- ${text(r)}`),
-    head(`Observed behaviour that differs (${c.observed.length}${readOnlyWords(c)})`),
+    head(`Observed behaviour that differs (${c.observedWords})`),
     ...c.observed.map((o) => `- ${text(o)}`),
     '',
     verdictLine(c, text),

@@ -6,7 +6,10 @@
  * rule's): B meeting them beside an A that did not, compare said "B fails nothing that A did not:
  * exit 0". Now the renamed check is failing in both, named under its two names, the versions said
  * in the head; a check a version does not have is said so, not "not run"; and a run problem B meets
- * and A does not is B failing something A did not (exit 1), excused by B's baseline or not.
+ * and A does not is B failing something A did not (exit 1), excused by B's baseline or not. And a B
+ * cut short by --deadline (or held to --max-writes) recorded the longest name it had sent before the
+ * cut: "observed.lengths.acceptedName: 256 → 16" read as a limit production had come to keep; such a
+ * run's observed behaviour is not compared now, and the heading says why.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -92,4 +95,24 @@ test('stray answers in B and not in A: B fails the run problem that A did not (e
   })
   expect(compare(clean, excused).code).toBe(1)
   expect(compare(stray, excused).out).toContain('Failing in both (')
+})
+
+test('a run cut short by --deadline, or held to --max-writes, observed what it had sent: its observed behaviour is not compared, and the heading says why', () => {
+  const lengths = (n: number) => (r: RunResult) => void (r.observed = { ...r.observed!, lengths: { acceptedName: n, acceptedDescription: n * 2 } })
+  const whole = folder('whole', lengths(256))
+  const cut = folder('cut', (r) => {
+    lengths(16)(r)
+    r.problems = [{ kind: 'deadline', message: 'the run did not finish within 200 ms (--deadline)' }]
+  })
+  const { out } = compare(whole, cut)
+  expect(out).not.toContain('acceptedName')
+  expect(out).toContain('Observed behaviour that differs (not compared: B was cut short by --deadline, so what it observed is what it had sent (the longest name it sent is no limit)):')
+  const budget = folder('budget', (r) => {
+    lengths(16)(r)
+    r.rules[0]!.checks.push({ ...r.rules[0]!.checks[0]!, name: 'a create the budget kept back', status: 'skip', cause: 'write-budget' })
+    r.options.maxWrites = 5
+  })
+  expect(compare(budget, whole).out).toContain('(not compared: A sent only some of its POSTs (--max-writes 5), so what it observed')
+  // two whole runs: compared as ever
+  expect(compare(whole, folder('whole-other', lengths(255))).out).toContain('- observed.lengths.acceptedName: 256 → 255')
 })
