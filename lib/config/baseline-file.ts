@@ -6,7 +6,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { parseJsonQuietly, readUserText, UserFileTooLarge, whyUnreadable } from './user-file.ts'
 import { dirname } from 'node:path'
-import { findRule } from '../spec/rule-catalogue.ts'
+import { findRule, ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { FAILURE_CODES, isFailureCode, isRetiredFailureCode } from '../spec/failure-codes.ts'
 import { closestName } from './closest-name.ts'
 
@@ -129,7 +129,10 @@ export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
     if (e!.check !== undefined && (typeof e!.check !== 'string' || e!.check === '')) {
       throw new BaselineError(`${where} has a check that is not a non-empty string; leave it out for an entry of the whole rule`)
     }
-    if (!findRule(e!.rule!)) throw new BaselineError(`${where} names the unknown rule "${e!.rule}"; --list-rules prints the catalogue`)
+    if (!findRule(e!.rule!)) {
+      const near = closestName(e!.rule!, ruleCatalogue().map((rule) => rule.id))
+      throw new BaselineError(`${where} names the unknown rule "${e!.rule}"${near ? ` (did you mean ${near}?)` : ''}; --list-rules prints the catalogue`)
+    }
     if (e!.observed !== undefined && (typeof e!.observed !== 'string' || e!.observed === '')) {
       throw new BaselineError(`${where} has an observed that is not a non-empty string; --update-baseline writes what the failure showed, or leave it out`)
     }

@@ -34,3 +34,9 @@ test('keys far from every field are kept and ignored: a team may note its ticket
   writeFileSync(file, JSON.stringify({ knownFailures: [entry] }))
   expect(readBaseline(file, false).knownFailures).toEqual([entry])
 })
+
+test('a rule id mistyped by hand is refused with the nearest, as a mistyped code is', () => {
+  const file = join(dir, 'rule.json')
+  writeFileSync(file, JSON.stringify({ knownFailures: [{ ...ENTRY, rule: 'auth-missing-key-410' }] }))
+  expect(() => readBaseline(file, false)).toThrow('names the unknown rule "auth-missing-key-410" (did you mean auth-missing-key-401?); --list-rules prints the catalogue')
+})
