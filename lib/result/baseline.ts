@@ -257,13 +257,15 @@ export function updatedBaseline(result: RunResult, previous: Baseline, today: st
       const on = names.length === 1 ? '' : ` (on ${names.length} checks of the rule, and on any other that shows it)`
       const answer = observed === undefined ? {} : { observed, ...(alsoObserved !== undefined ? { alsoObserved } : {}) }
       // the check renamed: its entry moves to the new name, with its reason and date
-      const renamed = names.length === 1 ? renamedFrom(rule.id, checks[0]!, absent) : undefined
-      if (renamed) {
-        absent.splice(absent.indexOf(renamed), 1)
+      const renamed = renamedFrom(rule.id, checks[0]!, absent)
+      if (renamed) absent.splice(absent.indexOf(renamed), 1)
+      if (renamed && names.length === 1) {
         knownFailures.push({ ...renamed, check: names[0]!, ...answer })
         continue
       }
-      knownFailures.push({ rule: rule.id, code, ...where, ...answer, reason: `${RECORDED_REASON} on ${today}${on}: say why it is known, and when it will be fixed${was}` })
+      // of one check among several failing alike: the entry of the rule asks for a reason of its own, naming the one it had (it was dropped without a word)
+      const known = renamed ? ` (it was known on the check "${renamed.check}", which this version of the suite does not have: "${renamed.reason}")` : ''
+      knownFailures.push({ rule: rule.id, code, ...where, ...answer, reason: `${RECORDED_REASON} on ${today}${on}: say why it is known, and when it will be fixed${was}${known}` })
     }
   }
   // an entry written before what it excuses was recorded gets it, in place: from now on it excuses what it shows today
