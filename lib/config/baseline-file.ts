@@ -109,7 +109,8 @@ export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
   if (mayBeMissing && text.trim() === '') return { knownFailures: [] }
   let data: unknown
   try {
-    data = parseJsonQuietly(text)
+    // a byte order mark, as Windows PowerShell 5.1's Out-File -Encoding utf8 and older Notepad write one: a file of the team's, not a networked text (RFC 8259 §8.1 lets a parser ignore it)
+    data = parseJsonQuietly(text.replace(/^\uFEFF/, ''))
   } catch (error) {
     throw new BaselineError(`the baseline ${path} is not JSON: ${(error as Error).message.split('\n')[0]}`)
   }
