@@ -135,5 +135,8 @@ export function baselineWritten(run: CompletedRun, workingDir: string): string {
   // intermittent failures are not recorded: they fail this run and the next, and the line says why
   const left = run.result.rules.flatMap((r) => r.checks.filter((c) => c.status === 'fail' && leavesOut(c)).map(() => r.id))
   const leftOut = left.length === 0 ? '' : `; ${left.length} intermittent ${left.length === 1 ? 'failure' : 'failures'} (${[...new Set(left)].join(', ')}) not recorded: ${left.length === 1 ? 'it' : 'they'} failed on some probes only (a replica, a flaky dependency), so an entry would read as fixed in a run the fault missed, and excuse its answer wherever else it came; fix ${left.length === 1 ? 'it' : 'them'}, or write an entry by hand (docs/adoption.md)`
-  return `Baseline written: ${shownPath(run.baselineUpdate.path, workingDir)} (${entries.length} known ${entries.length === 1 ? 'failure' : 'failures'}${checks}${known}${still})${leftOut}\n`
+  // an expired entry is kept as it is (a new date is a decision, not a recording): the run fails on it, and the line says why
+  const expired = (run.result.baseline?.expired.length ?? 0) + (run.result.baseline?.expiredProblems?.length ?? 0)
+  const kept = expired === 0 ? '' : `; ${expired} expired ${expired === 1 ? 'entry' : 'entries'} kept as ${expired === 1 ? 'it is' : 'they are'}: ${expired === 1 ? 'it excuses' : 'they excuse'} nothing, and the run fails on what ${expired === 1 ? 'it' : 'they'} excused, until given a new "expires" or removed`
+  return `Baseline written: ${shownPath(run.baselineUpdate.path, workingDir)} (${entries.length} known ${entries.length === 1 ? 'failure' : 'failures'}${checks}${known}${still})${kept}${leftOut}\n`
 }
