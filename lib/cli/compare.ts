@@ -15,6 +15,7 @@ import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { noProblemBeyond } from '../result/baseline.ts'
 import { EXCUSABLE_PROBLEMS } from '../config/baseline-file.ts'
+import { firstRoundName } from '../result/check-rounds.ts'
 import { compareObserved } from './compare-observed.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { inertLogCommands } from '../reporters/ci-log-commands.ts'
@@ -88,7 +89,9 @@ function failures(run: RunResult): Map<string, Failure> {
       if ((check.status !== 'fail' && check.known === undefined) || !check.failure) continue
       const also = check.failure.alsoObserved
       const observed = typeof check.failure.observed === 'string' ? { observed: check.failure.observed, ...(Array.isArray(also) ? { alsoObserved: also } : {}) } : {}
-      found.set(`${rule.id}\u0000${check.failure.code}\u0000${check.name}`, { rule: rule.id, code: check.failure.code, check: check.name, message: check.failure.message, ...observed })
+      // a further round of --repeat is its check again: keyed as its first round, the first failing round kept
+      const key = `${rule.id}\u0000${check.failure.code}\u0000${firstRoundName(check.name)}`
+      if (!found.has(key)) found.set(key, { rule: rule.id, code: check.failure.code, check: check.name, message: check.failure.message, ...observed })
     }
   }
   // stray answers fail a run of themselves, no rule's: B meeting them and A not is B failing something A did not
@@ -105,11 +108,11 @@ function failures(run: RunResult): Map<string, Failure> {
  * beside a staging run that wrote sends none of the POSTs: a staging failure it never sent is not
  * "fixed in B", and a failure of B that A never judged is new to B without A having passed it.
  */
-function notJudgedBy(run: RunResult, rule: string, check: string): string | undefined {
+function notJudgedBy(run: RunResult, rule: string, check: string, otherVersion: string | undefined): string | undefined {
   const ran = run.rules.find((r) => r.id === rule)
-  const found = ran?.checks.find((c) => c.name === check)
-  // a rule the run judged without a check of this name: its version of the suite has none (reworded, or removed), which "not run" did not say
-  if (ran !== undefined && found === undefined) return `its version of the suite (${run.tool?.version ?? 'unknown'}) has no check of this name: renamed or removed?`
+  const found = ran?.checks.find((c) => firstRoundName(c.name) === firstRoundName(check))
+  // a rule the run judged without a check of this name, in another version of the suite: reworded, or removed, which "not run" did not say
+  if (ran !== undefined && found === undefined && run.tool?.version !== otherVersion) return `its version of the suite (${run.tool?.version ?? 'unknown'}) has no check of this name: renamed or removed?`
   if (found === undefined) return 'not run'
   if (found.status !== 'skip') return undefined
   // "not judged in B: not verified: …" says it twice
@@ -167,7 +170,7 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
   const inBoth = [...fb].filter(([key]) => fa.has(key))
   const withJudgement = (f: Failure, other: RunResult): Failure => {
     // a run problem is judged by any run that reached a verdict
-    const notJudged = f.problem ? noVerdict(other) : notJudgedBy(other, f.rule, f.check)
+    const notJudged = f.problem ? noVerdict(other) : notJudgedBy(other, f.rule, f.check, (other === a ? b : a).tool?.version)
     return notJudged === undefined ? f : { ...f, notJudged }
   }
   const goneInB = [...fa].filter(([key]) => !fb.has(key)).map(([, f]) => withJudgement(f, b))
@@ -199,7 +202,7 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
  * the first A failure alike, once.
  */
 function renamedChecks(a: RunResult, b: RunResult, newInB: readonly Failure[], goneInB: readonly Failure[]): Map<Failure, Failure> {
-  const lacks = (run: RunResult, f: Failure) => !f.problem && run.rules.some((r) => r.id === f.rule && !r.checks.some((c) => c.name === f.check))
+  const lacks = (run: RunResult, f: Failure) => !f.problem && run.rules.some((r) => r.id === f.rule && !r.checks.some((c) => firstRoundName(c.name) === firstRoundName(f.check)))
   const pairs = new Map<Failure, Failure>()
   if (a.tool?.version === b.tool?.version) return pairs
   const left = goneInB.filter((f) => lacks(b, f))

@@ -9,7 +9,9 @@
  * and A does not is B failing something A did not (exit 1), excused by B's baseline or not. And a B
  * cut short by --deadline (or held to --max-writes) recorded the longest name it had sent before the
  * cut: "observed.lengths.acceptedName: 256 → 16" read as a limit production had come to keep; such a
- * run's observed behaviour is not compared now, and the heading says why.
+ * run's observed behaviour is not compared now, and the heading says why. And a B of --repeat 2:
+ * each failure's round 2 was "failing in B, not in A" (exit 1 on the same deviation, 43 times); a
+ * further round is its check again now.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -115,4 +117,21 @@ test('a run cut short by --deadline, or held to --max-writes, observed what it h
   expect(compare(budget, whole).out).toContain('(not compared: A sent only some of its POSTs (--max-writes 5), so what it observed')
   // two whole runs: compared as ever
   expect(compare(whole, folder('whole-other', lengths(255))).out).toContain('- observed.lengths.acceptedName: 256 → 255')
+})
+
+test('a run of --repeat 2 beside one of a single round: a failure of round 2 is its check again, not a new one; one that fails in round 2 alone is new, as itself', () => {
+  const single = folder('single', () => {})
+  const rounds = folder('rounds', (r) => {
+    for (const rule of r.rules) rule.checks = [...rule.checks, ...rule.checks.map((c) => ({ ...c, name: `${c.name} (round 2 of 2)` }))]
+  })
+  const same = compare(single, rounds)
+  expect(same.code, same.out).toBe(0)
+  expect(same.out).toContain('Failing in B, not in A (0):')
+  const passedOnce = folder('passed-once', (r) => {
+    for (const c of r.rules.flatMap((rule) => rule.checks)) if (c.name === NEW) (c.status = 'pass'), delete c.failure
+  })
+  const later = compare(passedOnce, rounds)
+  expect(later.code).toBe(1)
+  expect(later.out).toContain(`Failing in B, not in A (1):\n- auth-missing-key-401 UNEXPECTED_STATUS ${NEW}: `)
+  expect(later.out).not.toContain('has no check of this name')
 })
