@@ -112,6 +112,8 @@ export function annotations(result: RunResult): string[] {
       message: [`remove ${stale.length === 1 ? 'it' : 'them'} (--update-baseline does): until then each would excuse its failure, should it come back`, ...list].join('\n'),
     })
   }
+  // a run problem its baseline excused (stray answers): a warning, as a known failure is, never an error
+  for (const k of result.baseline?.knownProblems ?? []) advisories.push({ title: `${k.problem} (known problem, --baseline)`, message: `known problem: ${visibleLine(k.reason)}\n${visibleLine(k.message)}` })
   capped('warning', advisories, 'advisory notes')
   return out
 }

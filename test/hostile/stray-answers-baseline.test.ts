@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { readBaseline } from '../../lib/config/baseline-file.ts'
+import { annotations } from '../../lib/reporters/github-actions.ts'
 import { startReferenceServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess } from '../helpers/run-conform.ts'
 import { plain, runBehindFront, type Shape } from './wire-fronts.ts'
@@ -45,6 +46,7 @@ describe('stray answers in a baseline (knownProblems)', () => {
     expect(gated.files['junit.xml']).toMatch(/<testcase classname="run" name="stray-answer" time="0"><skipped message="known problem: OPS-9/)
     expect(gated.files['summary.md']).toMatch(/known problem \\?\(baseline\\?: OPS-9/)
     expect(gated.files['report.html']).toContain('<li>known problem (baseline: OPS-9')
+    expect(annotations(gated.results!).filter((a) => a.includes('stray-answer'))).toEqual([expect.stringMatching(/^::warning title=stray-answer \(known problem%2C --baseline\)::known problem: OPS-9/)])
 
     const server = await startReferenceServer({ apiKey: KEY })
     closers.push(() => server.close())
