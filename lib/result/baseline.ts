@@ -179,7 +179,7 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
   for (const e of used) changed.delete(e)
   if (changed.size > 0) outcome.changed = [...changed]
   // a run problem the team lives with (stray answers): excused as a known failure is
-  const excused = applyKnownProblems(result.problems, baseline, today, result.verdict !== 'incomplete')
+  const excused = applyKnownProblems(result.problems, baseline, today, result.verdict !== 'incomplete', rules)
   Object.assign(outcome, excused.outcome)
   const mustFailed = rules.some((r) => r.level === 'must' && r.status === 'fail')
   const verdict = mustFailed ? 'fail' : result.verdict === 'incomplete' ? 'incomplete' : excused.problems.length > 0 ? 'fail' : 'pass'

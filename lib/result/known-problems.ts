@@ -12,10 +12,17 @@
 import type { Baseline, ProblemEntry } from '../config/baseline-file.ts'
 import type { RunProblem } from './run-problems.ts'
 
+/** What of a rule's result this reads (run-result.ts's RuleResult, which imports this file's types). */
+type JudgedRule = { level: string; checks: readonly { status: string; cause?: string }[] }
+
 /** What the baseline did to the run's problems, beside what it did to its failures (BaselineOutcome). */
 export interface ProblemsOutcome {
-  /** Problems an entry excused: not counted against the run, shown apart. */
-  knownProblems?: (ProblemEntry & { message: string })[]
+  /**
+   * Problems an entry excused: not counted against the run, shown apart. `unverified`: the checks of
+   * must-rules the problem left not verified (an answer read on a reused connection may have been a
+   * stray one), which no run judges while it is excused.
+   */
+  knownProblems?: (ProblemEntry & { message: string; unverified?: number })[]
   /** Entries past their date: they excused nothing. */
   expiredProblems?: ProblemEntry[]
   /** Entries whose problem the run, which reached a verdict, did not meet. */
@@ -32,14 +39,16 @@ const shows = (entry: ProblemEntry, problem: RunProblem) => entry.problem === pr
  * The run's problems without those a live entry excuses, and what became of each entry. `judged`:
  * the run reached a verdict, so a problem it did not meet is one the service no longer shows.
  */
-export function applyKnownProblems(problems: readonly RunProblem[], baseline: Baseline, today: string, judged: boolean): { problems: RunProblem[]; outcome: ProblemsOutcome } {
+export function applyKnownProblems(problems: readonly RunProblem[], baseline: Baseline, today: string, judged: boolean, rules: readonly JudgedRule[] = []): { problems: RunProblem[]; outcome: ProblemsOutcome } {
   const entries = baseline.knownProblems ?? []
   if (entries.length === 0) return { problems: [...problems], outcome: {} }
   const live = entries.filter((e) => isLive(e, today))
-  const known: (ProblemEntry & { message: string })[] = []
+  const known: (ProblemEntry & { message: string; unverified?: number })[] = []
+  // the checks a stray answer left not verified: the gate passes without judging them, and says how many
+  const unverified = rules.filter((r) => r.level === 'must').reduce((n, r) => n + r.checks.filter((c) => c.status === 'skip' && c.cause === 'stray-answer').length, 0)
   const kept = problems.filter((problem) => {
     const entry = live.find((e) => shows(e, problem))
-    if (entry) known.push({ ...entry, message: problem.message })
+    if (entry) known.push({ ...entry, message: problem.message, ...(problem.kind === 'stray-answer' && unverified > 0 ? { unverified } : {}) })
     return entry === undefined
   })
   const met = (e: ProblemEntry) => problems.some((p) => p.kind === e.problem)
@@ -82,7 +91,7 @@ export function updatedProblemEntries(problems: readonly RunProblem[], previous:
 export function problemEntryLines(outcome: ProblemsOutcome): string[] {
   const as = (e: ProblemEntry) => (e.observed === undefined ? '' : ` as ${e.observed}`)
   return [
-    ...(outcome.knownProblems ?? []).map((k) => `known problem (baseline: ${k.reason}): ${k.message}`),
+    ...(outcome.knownProblems ?? []).map((k) => `known problem (baseline: ${k.reason})${k.unverified ? `, which left ${k.unverified} ${k.unverified === 1 ? 'check' : 'checks'} of must-rules not verified (an answer read on a connection that carried an earlier request may have been a stray one): a fault there goes unjudged while the entry excuses it` : ''}: ${k.message}`),
     ...(outcome.changedProblems ?? []).map((e) => `problem ${e.problem} now shows otherwise than its entry${as(e)} (reason: "${e.reason}"): it fails the run; --update-baseline records it once you agree`),
     ...(outcome.expiredProblems ?? []).map((e) => `expired ${e.expires ?? ''}, excused nothing: problem ${e.problem}${as(e)}`),
     ...(outcome.fixedProblems ?? []).map((e) => `fixed, no longer met (remove it from the baseline): problem ${e.problem}${as(e)}`),

@@ -13,6 +13,9 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { readBaseline } from '../../lib/config/baseline-file.ts'
 import { annotations } from '../../lib/reporters/github-actions.ts'
+import { applyBaseline } from '../../lib/result/baseline.ts'
+import { problemEntryLines } from '../../lib/result/known-problems.ts'
+import { check, runResult } from '../reporters/fixture.ts'
 import { startReferenceServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess } from '../helpers/run-conform.ts'
 import { plain, runBehindFront, type Shape } from './wire-fronts.ts'
@@ -77,4 +80,13 @@ describe('stray answers in a baseline (knownProblems)', () => {
     expect(() => readBaseline(file, false)).toThrow(/has "knownProblem" \(did you mean "knownProblems"\?\)/)
     expect(readFileSync(file, 'utf8')).toContain('knownProblem')
   })
+})
+
+test('a failure whose answer may have been a stray one is not verified, excused or not: while the entry excuses the problem, every report says how many such checks went unjudged', () => {
+  const run = runResult((id) => [id === 'auth-missing-key-401' ? check('GET /categories with no Authorization header → 401', 'skip', { cause: 'stray-answer', skipReason: 'not verified: the answer was read on a connection that carried an earlier request' }) : check(`${id} check`, 'pass')], { problems: [{ kind: 'stray-answer', observed: 'an extra answer', message: 'stray answers (3 times): …' }] })
+  const result = applyBaseline(run, { knownFailures: [], knownProblems: [{ problem: 'stray-answer', reason: 'OPS-9' }] }, 'b.json', '2026-06-01')
+  expect(result.exitCode).toBe(0)
+  expect(problemEntryLines(result.baseline!)).toEqual([
+    'known problem (baseline: OPS-9), which left 1 check of must-rules not verified (an answer read on a connection that carried an earlier request may have been a stray one): a fault there goes unjudged while the entry excuses it: stray answers (3 times): …',
+  ])
 })
