@@ -304,8 +304,10 @@ export function baselineLine(outcome: BaselineOutcome): string {
   const parts = [`${outcome.known.length} known ${outcome.known.length === 1 ? 'failure' : 'failures'} excused${problems.length > 0 ? `, and the known problem ${problems.join(', ')}` : ''}`]
   const expired = outcome.expired.length + (outcome.expiredProblems?.length ?? 0)
   if (expired > 0) parts.push(`${expired} expired (${expired === 1 ? 'it' : 'they'} excused nothing)`)
-  const changed = (outcome.changed?.length ?? 0) + (outcome.changedProblems?.length ?? 0)
+  const changed = outcome.changed?.length ?? 0
   if (changed > 0) parts.push(`${changed} changed (${changed === 1 ? 'its check fails' : 'their checks fail'} otherwise now: ${changed === 1 ? 'it' : 'they'} excused nothing)`)
+  // a problem is no check: its entry's change said as its own
+  for (const e of outcome.changedProblems ?? []) parts.push(`the entry of the problem ${e.problem} changed (it shows otherwise now: it excused nothing)`)
   const absent = outcome.noSuchCheck?.length ?? 0
   if (absent > 0) parts.push(`${absent} of a check this version of the suite does not have (renamed or removed: --update-baseline moves ${absent === 1 ? 'it' : 'them'} to the check that fails alike, or drops ${absent === 1 ? 'it' : 'them'})`)
   const fixed = outcome.fixed.length + (outcome.fixedProblems?.length ?? 0)
