@@ -66,6 +66,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/
 /** The fields an entry may have; a key near one of them (`expire`, `Observed`) is a typo, read as absent it changed what the entry excused. */
 const ENTRY_FIELDS = ['rule', 'code', 'check', 'reason', 'expires', 'observed', 'alsoObserved'] as const
 const PROBLEM_FIELDS = ['problem', 'reason', 'expires', 'observed'] as const
+const FIELD_ALIASES: Record<string, RegExp> = { expires: /^(expir|valid_?until$|until$)/i, rule: /^rule_?id$/i, check: /^check_?name$/i, code: /^failure_?code$/i }
 const FILE_FIELDS = ['knownFailures', 'knownProblems'] as const
 
 /**
@@ -83,7 +84,9 @@ export const EXCUSABLE_PROBLEMS: readonly string[] = ['stray-answer']
 function misspelledField(given: object, fields: readonly string[]): { key: string; meant: string } | undefined {
   for (const key of Object.keys(given)) {
     if (fields.includes(key)) continue
-    const meant = closestName(key, fields)
+    // other words for a field, too far for an edit or two: "expiry" (as this project's own help words it), "expiresAt", "ruleId"
+    const alias = Object.entries(FIELD_ALIASES).find(([field, pattern]) => fields.includes(field) && pattern.test(key))?.[0]
+    const meant = alias ?? closestName(key, fields)
     if (meant !== undefined) return { key, meant }
   }
   return undefined

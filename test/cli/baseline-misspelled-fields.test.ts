@@ -22,6 +22,10 @@ test.each([
   ['reson', { rule: ENTRY.rule, code: ENTRY.code, reson: 'OPS-112', reason: 'x' }, 'reason'],
   ['checks', { ...ENTRY, checks: 'GET /categories with no Authorization header → 401' }, 'check'],
   ['also_observed', { ...ENTRY, also_observed: [] }, 'alsoObserved'],
+  // other words for a field, too far for an edit or two: "expiry" is how the --update-baseline help words it
+  ['expiry', { ...ENTRY, expiry: '2026-11-01' }, 'expires'],
+  ['expiresAt', { ...ENTRY, expiresAt: '2026-11-01' }, 'expires'],
+  ['ruleId', { ...ENTRY, ruleId: 'auth-missing-key-401' }, 'rule'],
 ])('an entry with "%s" is refused, naming the field meant', (key, entry, meant) => {
   const file = join(dir, `${key}.json`)
   writeFileSync(file, JSON.stringify({ knownFailures: [entry] }))
