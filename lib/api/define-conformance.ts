@@ -8,6 +8,7 @@
  * after every create still sees every create. The one file of lib/ that imports vitest: the
  * command line and the programmatic API never load it (test/spec/layers.test.ts).
  */
+import { problemEntryLines } from '../result/known-problems.ts'
 import { entryCheck } from '../result/baseline.ts'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -146,6 +147,7 @@ function baselineNotes(outcome: BaselineOutcome | undefined): string[] {
     ...outcome.expired.map((e) => `expired ${visibleLine(e.expires ?? '')}, excused nothing: ${entry(e)}`),
     ...outcome.fixed.map((e) => `fixed, no longer failing (remove it from the baseline): ${entry(e)}`),
     ...(outcome.noSuchCheck ?? []).map((e) => `no such check in this version of the suite (renamed or removed?): ${entry(e)}`),
+    ...problemEntryLines(outcome).map(visibleLine),
   ]
 }
 

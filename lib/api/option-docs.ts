@@ -115,12 +115,12 @@ export interface OptionDocs {
    */
   clientKey: unknown
   /**
-   * Known failures (JSON: rule, code, check (left out: any check of the rule), observed, reason, expires): a failure it names, showing what it observed, is shown apart and does not fail the run; any other does.
+   * Known failures (JSON: rule, code, check (left out: any check of the rule), observed, reason, expires; and knownProblems: stray answers, problem stray-answer): a failure it names, showing what it observed, is shown apart and does not fail the run; any other does.
    * Takes a string. Not given: read from CONFORM_BASELINE, else none. The command line's --baseline.
    */
   baseline: unknown
   /**
-   * Write the run's failures into the baseline FILE (keeping reasons and expiry dates) and exit 0.
+   * Write the run's failures into the baseline FILE (keeping reasons and expiry dates) and exit 0; intermittent failures (confirm) are left out, and an expired entry kept as it is: the run fails on them.
    * Takes true or false. Not given: false. The command line's --update-baseline.
    */
   updateBaseline: unknown

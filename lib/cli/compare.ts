@@ -14,6 +14,9 @@ import type { RunResult } from '../result/run-result.ts'
 import type { CannotRunResult } from '../runner/cannot-run-reports.ts'
 import { resultFromFile } from '../result/results-file.ts'
 import { noProblemBeyond } from '../result/baseline.ts'
+import { EXCUSABLE_PROBLEMS } from '../config/baseline-file.ts'
+import { firstRoundName } from '../result/check-rounds.ts'
+import { compareObserved } from './compare-observed.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { inertLogCommands } from '../reporters/ci-log-commands.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
@@ -42,6 +45,10 @@ interface Failure {
   alsoObserved?: string[]
   /** Why the other run gave this check no verdict (skipped: --read-only, the write budget, --rule …; or absent): then neither fixed nor a regression of it. */
   notJudged?: string
+  /** A run problem of the service's (stray answers: `code` is its kind), not a check's failure. */
+  problem?: true
+  /** Failing in both under two names: A's, of a check B's version of the suite does not have (renamed). */
+  renamedFrom?: string
 }
 
 /** A check failing in both under one code, with another answer in B (a 200 that became a 404). */
@@ -82,19 +89,18 @@ function failures(run: RunResult): Map<string, Failure> {
       if ((check.status !== 'fail' && check.known === undefined) || !check.failure) continue
       const also = check.failure.alsoObserved
       const observed = typeof check.failure.observed === 'string' ? { observed: check.failure.observed, ...(Array.isArray(also) ? { alsoObserved: also } : {}) } : {}
-      found.set(`${rule.id}\u0000${check.failure.code}\u0000${check.name}`, { rule: rule.id, code: check.failure.code, check: check.name, message: check.failure.message, ...observed })
+      // a further round of --repeat is its check again: keyed as its first round, the first failing round kept
+      const key = `${rule.id}\u0000${check.failure.code}\u0000${firstRoundName(check.name)}`
+      if (!found.has(key)) found.set(key, { rule: rule.id, code: check.failure.code, check: check.name, message: check.failure.message, ...observed })
     }
   }
-  return found
-}
-
-/** Every leaf of `observed` that differs between the runs, as "path: A → B". */
-function observedDifferences(a: unknown, b: unknown, path = 'observed'): string[] {
-  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) {
-    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()
-    return keys.flatMap((key) => observedDifferences((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`))
+  // stray answers fail a run of themselves, no rule's: B meeting them and A not is B failing something A did not
+  const excused = (run.baseline?.knownProblems ?? []).map((k) => ({ kind: k.problem, message: k.message, observed: k.observed }))
+  for (const p of [...(run.problems ?? []), ...excused]) {
+    if (!EXCUSABLE_PROBLEMS.includes(p.kind)) continue
+    found.set(`\u0000problem\u0000${p.kind}`, { rule: 'run', code: p.kind, check: 'run problem', message: p.message, problem: true, ...(typeof p.observed === 'string' ? { observed: p.observed } : {}) })
   }
-  return JSON.stringify(a) === JSON.stringify(b) ? [] : [`${path}: ${JSON.stringify(a) ?? 'not recorded'} → ${JSON.stringify(b) ?? 'not recorded'}`]
+  return found
 }
 
 /**
@@ -102,8 +108,11 @@ function observedDifferences(a: unknown, b: unknown, path = 'observed'): string[
  * beside a staging run that wrote sends none of the POSTs: a staging failure it never sent is not
  * "fixed in B", and a failure of B that A never judged is new to B without A having passed it.
  */
-function notJudgedBy(run: RunResult, rule: string, check: string): string | undefined {
-  const found = run.rules.find((r) => r.id === rule)?.checks.find((c) => c.name === check)
+function notJudgedBy(run: RunResult, rule: string, check: string, otherVersion: string | undefined): string | undefined {
+  const ran = run.rules.find((r) => r.id === rule)
+  const found = ran?.checks.find((c) => firstRoundName(c.name) === firstRoundName(check))
+  // a rule the run judged without a check of this name, in another version of the suite: reworded, or removed, which "not run" did not say
+  if (ran !== undefined && found === undefined && run.tool?.version !== otherVersion) return `its version of the suite (${run.tool?.version ?? 'unknown'}) has no check of this name: renamed or removed?`
   if (found === undefined) return 'not run'
   if (found.status !== 'skip') return undefined
   // "not judged in B: not verified: …" says it twice
@@ -127,6 +136,8 @@ export interface Comparison {
   changed: ChangedFailure[]
   ruleChanges: string[]
   observed: string[]
+  /** In the heading's brackets: the count of observed differences and why a run recorded less (--read-only, --rule), or why none are compared (a run cut short). */
+  observedWords: string
 }
 
 /** A rule that failed and passed by its run's baseline, before the run is named. */
@@ -158,25 +169,48 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
   }
   const inBoth = [...fb].filter(([key]) => fa.has(key))
   const withJudgement = (f: Failure, other: RunResult): Failure => {
-    const notJudged = notJudgedBy(other, f.rule, f.check)
+    // a run problem is judged by any run that reached a verdict
+    const notJudged = f.problem ? noVerdict(other) : notJudgedBy(other, f.rule, f.check, (other === a ? b : a).tool?.version)
     return notJudged === undefined ? f : { ...f, notJudged }
   }
   const goneInB = [...fa].filter(([key]) => !fb.has(key)).map(([, f]) => withJudgement(f, b))
+  const newInB = [...fb].filter(([key]) => !fa.has(key)).map(([, f]) => withJudgement(f, a))
+  const renamed = renamedChecks(a, b, newInB, goneInB)
+  const observed = compareObserved(a, b)
   return {
     a,
     b,
-    introduced: [...fb].filter(([key]) => !fa.has(key)).map(([, f]) => withJudgement(f, a)),
+    introduced: newInB.filter((f) => !renamed.has(f)),
     fixed: goneInB.filter((f) => f.notJudged === undefined),
-    notJudgedInB: goneInB.filter((f) => f.notJudged !== undefined),
-    both: inBoth.filter(([key, f]) => otherwise(key, f) === undefined).map(([, f]) => f),
+    notJudgedInB: goneInB.filter((f) => f.notJudged !== undefined && ![...renamed.values()].includes(f)),
+    both: [...inBoth.filter(([key, f]) => otherwise(key, f) === undefined).map(([, f]) => f), ...[...renamed].map(([f, was]) => ({ ...f, notJudged: undefined, renamedFrom: was.check }))],
     changed: inBoth.flatMap(([key, f]) => {
       const observedInA = otherwise(key, f)
       return observedInA === undefined ? [] : [{ ...f, observedInA }]
     }),
     // each run's baseline named on its side only once compared: both excused by their own is no change
     ruleChanges: ids.filter((id) => statusOf(a, id) !== statusOf(b, id)).map((id) => `${id}: ${excusedBy(statusOf(a, id), "A's")} → ${excusedBy(statusOf(b, id), "B's")}`),
-    observed: observedDifferences(a.observed ?? {}, b.observed ?? {}),
+    observed: observed.differences,
+    observedWords: observed.words,
   }
+}
+
+/**
+ * Runs of two versions of the suite, one of which reworded a check: its failure in A, under a name
+ * B's version does not have, and in B, under one A's does not have, the same rule, code and answer,
+ * is one failure in both, not a new one in B (exit 1) beside one "not run" in B. Each B failure to
+ * the first A failure alike, once.
+ */
+function renamedChecks(a: RunResult, b: RunResult, newInB: readonly Failure[], goneInB: readonly Failure[]): Map<Failure, Failure> {
+  const lacks = (run: RunResult, f: Failure) => !f.problem && run.rules.some((r) => r.id === f.rule && !r.checks.some((c) => firstRoundName(c.name) === firstRoundName(f.check)))
+  const pairs = new Map<Failure, Failure>()
+  if (a.tool?.version === b.tool?.version) return pairs
+  const left = goneInB.filter((f) => lacks(b, f))
+  for (const f of newInB.filter((f) => lacks(a, f))) {
+    const was = left.find((g) => g.rule === f.rule && g.code === f.code && g.observed === f.observed && answerOf(g) === answerOf(f))
+    if (was) pairs.set(f, was), left.splice(left.indexOf(was), 1)
+  }
+  return pairs
 }
 
 /**
@@ -215,20 +249,10 @@ function verdictLine(c: Comparison, text: (value: unknown) => string): string {
   // new to B, but A may never have sent them (a --read-only A): the count says how many A did not judge
   const notInA = c.introduced.filter((f) => f.notJudged !== undefined).length
   const unjudgedInA = notInA === 0 ? '' : ` (${notInA} of them not judged in A)`
-  return `B fails ${c.introduced.length === 0 ? '' : `${checks(c.introduced.length)} that A did not${unjudgedInA}`}${otherwise}: exit 1`
-}
-
-/** A --read-only run records nothing a POST shows (lengths, freedoms): its "not recorded" is that, not a change of the deployment. */
-function readOnlyWords(c: Comparison): string {
-  if (!c.observed.some((o) => o.includes('not recorded'))) return ''
-  const ran = (option: (run: RunResult) => boolean) => (['A', 'B'] as const).filter((name) => option(name === 'A' ? c.a : c.b))
-  const readOnly = ran((run) => run.options?.readOnly === true)
-  // a run of some rules records only what they sent
-  const someRules = ran((run) => run.options?.readOnly !== true && (run.options?.rules?.length ?? 0) > 0)
-  return [
-    readOnly.length === 0 ? '' : `; ${readOnly.join(' and ')} ran --read-only, so what only a POST shows is not recorded there`,
-    someRules.length === 0 ? '' : `; ${someRules.join(' and ')} ran some rules (--rule), so what the others send is not recorded there`,
-  ].join('')
+  // a run problem (stray answers) is no check: named as what it is
+  const problems = c.introduced.filter((f) => f.problem).map((f) => `the run problem ${f.code}`)
+  const failed = [...(c.introduced.length > problems.length ? [checks(c.introduced.length - problems.length)] : []), ...problems].join(' and ')
+  return `B fails ${c.introduced.length === 0 ? '' : `${failed} that A did not${unjudgedInA}`}${otherwise}: exit 1`
 }
 
 /** A run's verdict, and how many failures its baseline excused: a `pass` that is one only by them says so. */
@@ -244,12 +268,16 @@ function lines(c: Comparison, markdown: boolean): string[] {
   const text = (value: unknown) => (markdown ? escapeMarkdown(String(value), 2000) : visibleLine(String(value)))
   const code = (value: string) => (markdown ? `\`${visibleLine(value).replaceAll('`', "'")}\`` : visibleLine(value))
   // why the other run did not judge it comes before the failure's message, which can run to hundreds of characters
-  const item = (f: Failure, run?: 'A' | 'B') => `- ${code(f.rule)} ${code(f.code)} ${text(f.check)}${run !== undefined && f.notJudged !== undefined ? ` (not judged in ${run}: ${text(f.notJudged)})` : ''}: ${text(f.message)}`
+  const item = (f: Failure, run?: 'A' | 'B') =>
+    `- ${f.problem ? `run problem ${code(f.code)}` : `${code(f.rule)} ${code(f.code)} ${text(f.check)}`}${f.renamedFrom !== undefined ? ` (in A: "${text(f.renamedFrom)}", which B's version of the suite does not have: renamed)` : ''}${run !== undefined && f.notJudged !== undefined ? ` (not judged in ${run}: ${text(f.notJudged)})` : ''}: ${text(f.message)}`
+  // two versions of the suite name some checks otherwise: said once, above what it explains
+  const versions = c.a.tool?.version === c.b.tool?.version ? [] : [`A and B ran two versions of the suite (A ${text(c.a.tool?.version ?? 'unknown')}, B ${text(c.b.tool?.version ?? 'unknown')}): a check one of them does not have is not judged there, and one failing alike under a new name is failing in both`]
   const head = (words: string) => (markdown ? `### ${words}` : `${words}:`)
   const out = [
     markdown ? '## Pet Store categories conformance: comparison' : 'Pet Store categories conformance: comparison',
     `A: ${text(c.a.baseUrl)} (run ${text(c.a.runId)}, ${text(verdictWords(c.a))})`,
     `B: ${text(c.b.baseUrl)} (run ${text(c.b.runId)}, ${text(verdictWords(c.b))})`,
+    ...versions,
     '',
     head(`Failing in B, not in A (${c.introduced.length})`),
     ...c.introduced.map((f) => item(f, 'A')),
@@ -263,7 +291,7 @@ function lines(c: Comparison, markdown: boolean): string[] {
     ...c.both.map((f) => item(f)),
     head(`Rules whose status changed (${c.ruleChanges.length})`),
     ...c.ruleChanges.map((r) => `- ${text(r)}`),
-    head(`Observed behaviour that differs (${c.observed.length}${readOnlyWords(c)})`),
+    head(`Observed behaviour that differs (${c.observedWords})`),
     ...c.observed.map((o) => `- ${text(o)}`),
     '',
     verdictLine(c, text),

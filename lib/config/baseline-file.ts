@@ -6,7 +6,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { parseJsonQuietly, readUserText, UserFileTooLarge, whyUnreadable } from './user-file.ts'
 import { dirname } from 'node:path'
-import { findRule } from '../spec/rule-catalogue.ts'
+import { findRule, ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { FAILURE_CODES, isFailureCode, isRetiredFailureCode } from '../spec/failure-codes.ts'
 import { closestName } from './closest-name.ts'
 
@@ -38,13 +38,59 @@ export interface BaselineEntry {
   alsoObserved?: string[]
 }
 
+/**
+ * An entry of a run's problem that no rule owns and that fails the run of itself (lib/result/known-problems.ts):
+ * stray answers, HTTP's framing broken on a kept-alive connection. A team that lives with one
+ * names it here, with its reason, as it names a rule's failure in knownFailures.
+ */
+export interface ProblemEntry {
+  /** The problem's kind, as results.json gives it (`problems[].kind`): `stray-answer`. */
+  problem: string
+  reason: string
+  /** YYYY-MM-DD: from that day on the entry excuses nothing. */
+  expires?: string
+  /** What the problem showed when it was recorded (`problems[].observed`); without it, the kind whatever it shows. */
+  observed?: string
+}
+
 export interface Baseline {
   knownFailures: BaselineEntry[]
+  /** Run problems a team lives with (stray answers); absent in files that name none. */
+  knownProblems?: ProblemEntry[]
 }
 
 export class BaselineError extends Error {}
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
+
+/** The fields an entry may have; a key near one of them (`expire`, `Observed`) is a typo, read as absent it changed what the entry excused. */
+const ENTRY_FIELDS = ['rule', 'code', 'check', 'reason', 'expires', 'observed', 'alsoObserved'] as const
+const PROBLEM_FIELDS = ['problem', 'reason', 'expires', 'observed'] as const
+const FIELD_ALIASES: Record<string, RegExp> = { expires: /^(expir|valid_?until$|until$)/i, rule: /^rule_?id$/i, check: /^check_?name$/i, code: /^failure_?code$/i }
+const FILE_FIELDS = ['knownFailures', 'knownProblems'] as const
+
+/**
+ * The run problems a baseline may excuse (lib/result/run-problems.ts's kinds): those that fail a run
+ * with no rule failed and are the service's. Stray answers alone: the others end a run without a
+ * verdict (exit 2) or are faults of the suite or of the machine it runs on.
+ */
+export const EXCUSABLE_PROBLEMS: readonly string[] = ['stray-answer']
+
+/**
+ * A key of `given` that is not one of `fields` but near one: a misspelled field, which was read as
+ * absent (`expire` left the entry excusing for ever, `Observed` excused any answer). Keys far from
+ * every field (`ticket`, `owner`, a comment of the team's) are kept and ignored.
+ */
+function misspelledField(given: object, fields: readonly string[]): { key: string; meant: string } | undefined {
+  for (const key of Object.keys(given)) {
+    if (fields.includes(key)) continue
+    // other words for a field, too far for an edit or two: "expiry" (as this project's own help words it), "expiresAt", "ruleId"
+    const alias = Object.entries(FIELD_ALIASES).find(([field, pattern]) => fields.includes(field) && pattern.test(key))?.[0]
+    const meant = alias ?? closestName(key, fields)
+    if (meant !== undefined) return { key, meant }
+  }
+  return undefined
+}
 
 /** Many times a baseline of every check (about 600 entries); /dev/zero or a growing log is refused at it. */
 const BASELINE_MAX_BYTES = 64 * 1024 * 1024
@@ -66,22 +112,31 @@ export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
   if (mayBeMissing && text.trim() === '') return { knownFailures: [] }
   let data: unknown
   try {
-    data = parseJsonQuietly(text)
+    // a byte order mark, as Windows PowerShell 5.1's Out-File -Encoding utf8 and older Notepad write one: a file of the team's, not a networked text (RFC 8259 §8.1 lets a parser ignore it)
+    data = parseJsonQuietly(text.replace(/^\uFEFF/, ''))
   } catch (error) {
     throw new BaselineError(`the baseline ${path} is not JSON: ${(error as Error).message.split('\n')[0]}`)
   }
   const entries = (data as { knownFailures?: unknown } | null)?.knownFailures
   if (data === null || typeof data !== 'object' || !Array.isArray(entries)) throw new BaselineError(`the baseline ${path} is not a baseline: it needs {"knownFailures": [ … ]}`)
+  const typoAtTop = misspelledField(data, FILE_FIELDS)
+  if (typoAtTop) throw new BaselineError(`the baseline ${path} has "${typoAtTop.key}" (did you mean "${typoAtTop.meant}"?): read as absent, its entries would excuse nothing`)
+  const problems = readProblemEntries((data as { knownProblems?: unknown }).knownProblems, path)
   entries.forEach((entry: unknown, i) => {
     const where = `the baseline ${path}, knownFailures[${i}]`
     const e = entry as Partial<BaselineEntry> | null
+    const typo = e !== null && typeof e === 'object' ? misspelledField(e, ENTRY_FIELDS) : undefined
+    if (typo) throw new BaselineError(`${where} has "${typo.key}", no field of an entry (did you mean "${typo.meant}"?): read as absent, it would change what the entry excuses`)
     for (const field of ['rule', 'code', 'reason'] as const) {
       if (typeof e?.[field] !== 'string' || e[field] === '') throw new BaselineError(`${where} has no ${field} (a non-empty string)`)
     }
     if (e!.check !== undefined && (typeof e!.check !== 'string' || e!.check === '')) {
       throw new BaselineError(`${where} has a check that is not a non-empty string; leave it out for an entry of the whole rule`)
     }
-    if (!findRule(e!.rule!)) throw new BaselineError(`${where} names the unknown rule "${e!.rule}"; --list-rules prints the catalogue`)
+    if (!findRule(e!.rule!)) {
+      const near = closestName(e!.rule!, ruleCatalogue().map((rule) => rule.id))
+      throw new BaselineError(`${where} names the unknown rule "${e!.rule}"${near ? ` (did you mean ${near}?)` : ''}; --list-rules prints the catalogue`)
+    }
     if (e!.observed !== undefined && (typeof e!.observed !== 'string' || e!.observed === '')) {
       throw new BaselineError(`${where} has an observed that is not a non-empty string; --update-baseline writes what the failure showed, or leave it out`)
     }
@@ -99,7 +154,32 @@ export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
       throw new BaselineError(`${where} names the unknown failure code "${e!.code}"${near ? ` (did you mean ${near}?)` : ''}; each failure's code is in results.json and before its message in every report ([UNEXPECTED_STATUS] …)`)
     }
   })
-  return { knownFailures: entries as BaselineEntry[] }
+  return { knownFailures: entries as BaselineEntry[], ...(problems ? { knownProblems: problems } : {}) }
+}
+
+/** Checks a baseline's knownProblems (absent: none); a list that is not one is a BaselineError. */
+function readProblemEntries(list: unknown, path: string): ProblemEntry[] | undefined {
+  if (list === undefined) return undefined
+  if (!Array.isArray(list)) throw new BaselineError(`the baseline ${path} has a knownProblems that is not a list: [{"problem": "stray-answer", "reason": "…"}]`)
+  list.forEach((entry: unknown, i) => {
+    const where = `the baseline ${path}, knownProblems[${i}]`
+    const e = entry as Partial<ProblemEntry> | null
+    const typo = e !== null && typeof e === 'object' ? misspelledField(e, PROBLEM_FIELDS) : undefined
+    if (typo) throw new BaselineError(`${where} has "${typo.key}", no field of an entry (did you mean "${typo.meant}"?): read as absent, it would change what the entry excuses`)
+    for (const field of ['problem', 'reason'] as const) {
+      if (typeof e?.[field] !== 'string' || e[field] === '') throw new BaselineError(`${where} has no ${field} (a non-empty string)`)
+    }
+    const kind = e!.problem!
+    if (!EXCUSABLE_PROBLEMS.includes(kind)) {
+      const near = closestName(kind, EXCUSABLE_PROBLEMS)
+      throw new BaselineError(`${where} names the problem "${kind}"${near ? ` (did you mean ${near}?)` : ''}: a baseline excuses only ${EXCUSABLE_PROBLEMS.join(', ')}, the one problem that fails a run of itself and is the service's (a run that reached no verdict has none to excuse; a fault of the suite or of this machine is no deviation of the service)`)
+    }
+    if (e!.observed !== undefined && (typeof e!.observed !== 'string' || e!.observed === '')) throw new BaselineError(`${where} has an observed that is not a non-empty string; --update-baseline writes what the problem showed, or leave it out`)
+    if (e!.expires !== undefined && (typeof e!.expires !== 'string' || !DATE.test(e!.expires) || Number.isNaN(Date.parse(e!.expires)))) {
+      throw new BaselineError(`${where} has expires "${String(e!.expires)}"; give a date as YYYY-MM-DD`)
+    }
+  })
+  return list as ProblemEntry[]
 }
 
 

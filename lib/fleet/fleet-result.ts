@@ -157,7 +157,9 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
   // a results.json merge reads may be an earlier version's, or edited by hand
   const selectedRules = Array.isArray(run.options?.rules) ? run.options.rules.filter((id): id is string => typeof id === 'string') : []
   // a results.json of an earlier version (merge) may have no observations
-  const notes = [run.observed && connectionLimitNote(run.observed)].filter((note): note is string => note !== undefined)
+  // a pass by a known problem its baseline excused (stray answers) said nothing on the fleet's page: no rule shows it
+  const knownProblems = (run.baseline?.knownProblems ?? []).map((k) => `passed with the known problem ${k.problem} its baseline excused (reason: "${k.reason}"): ${k.message}`)
+  const notes = [run.observed && connectionLimitNote(run.observed), ...knownProblems].filter((note): note is string => note !== undefined)
   const writes = writesOf(run)
   return {
     label,

@@ -273,8 +273,9 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
   if (request.targetsFile !== undefined && request.baseUrls.length > 0) throw new ConfigError('give --targets FILE or --base-url, not both: the file lists every deployment')
   if (request.problem !== undefined) throw new ConfigError(request.problem)
   // an empty CONFORM_BASE_URL hides any in the environment or a .env file: the deployments come from the flags
+  // before the options are read: a targets file names each baseline, and "--update-baseline needs --baseline FILE" sent its reader to add one, to be told this next
+  if (request.shared.some((arg) => /^--update-baseline(=|$)/.test(arg))) throw new ConfigError("--update-baseline writes the failures of one deployment; run it with one --base-url and that deployment's --baseline FILE (a targets entry's baseline: names it)")
   const shared = loadConfig(request.shared, { ...env, CONFORM_BASE_URL: '' }, cwd)
-  if (shared.updateBaseline) throw new ConfigError('--update-baseline writes the failures of one deployment; run it with one --base-url')
   const keyFlag = request.shared.some((arg) => arg === '--api-key' || arg.startsWith('--api-key='))
   if (request.targetsFile !== undefined && keyFlag) throw new ConfigError('--api-key does not go with --targets: each deployment\'s key comes from the variable its apiKeyEnv names')
   const targets: FleetTarget[] = request.targetsFile !== undefined ? readTargetsFile(request.targetsFile, cwd, { env, secrets }) : request.baseUrls.map((baseUrl, i) => ({ entry: `--base-url #${i + 1}`, baseUrl }))

@@ -104,14 +104,16 @@ export function annotations(result: RunResult): string[] {
     }))
   // a green run with entries that no longer fail: without a mark on the run's page nobody reads
   // the log of a job that passed, and a stale entry excuses its failure should it come back
-  const stale = result.baseline?.fixed ?? []
+  const stale = [...(result.baseline?.fixed ?? []).map((e) => `${e.rule} [${e.code}] ${visibleLine(entryCheck(e))}`), ...(result.baseline?.fixedProblems ?? []).map((e) => `problem ${e.problem}`)]
   if (stale.length > 0) {
-    const list = stale.map((e) => `${e.rule} [${e.code}] ${visibleLine(entryCheck(e))}`)
+    const list = stale
     advisories.unshift({
       title: `Baseline: ${plural(stale.length, 'entry', 'entries')} no longer ${stale.length === 1 ? 'fails' : 'fail'}`,
       message: [`remove ${stale.length === 1 ? 'it' : 'them'} (--update-baseline does): until then each would excuse its failure, should it come back`, ...list].join('\n'),
     })
   }
+  // a run problem its baseline excused (stray answers): a warning, as a known failure is, never an error
+  for (const k of result.baseline?.knownProblems ?? []) advisories.push({ title: `${k.problem} (known problem, --baseline)`, message: `known problem: ${visibleLine(k.reason)}\n${visibleLine(k.message)}` })
   capped('warning', advisories, 'advisory notes')
   return out
 }

@@ -105,11 +105,13 @@ export function problemTestcaseNames(kinds: readonly string[]): string[] {
 export function junitReport(result: RunResult): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>']
   const { checks } = result.summary
+  // a run problem its baseline excused (stray answers): skipped, as a known failure of a check is
+  const known = result.baseline?.knownProblems ?? []
   out.push(
     // a problem is a testcase of its own (the "run" testsuite below): the totals are the children's.
     // No skipped or timestamp here: Jenkins' junit-10.xsd allows them on <testsuite> only, and its
     // xunit plugin reads no file that fails the schema; each testsuite has both.
-    `<testsuites name="petstore-categories-conformance" tests="${checks.total + result.problems.length}" failures="${checks.fail}" errors="${result.problems.length}" time="${seconds(result.durationMs)}">`,
+    `<testsuites name="petstore-categories-conformance" tests="${checks.total + result.problems.length + known.length}" failures="${checks.fail}" errors="${result.problems.length}" time="${seconds(result.durationMs)}">`,
   )
   for (const rule of result.rules) {
     const failures = rule.checks.filter((c) => c.status === 'fail').length
@@ -129,11 +131,14 @@ export function junitReport(result: RunResult): string {
     for (const check of rule.checks) out.push(...checkTestcase(rule, check, rule.id, '    '))
     out.push('  </testsuite>')
   }
-  if (result.problems.length > 0) {
-    out.push(`  <testsuite name="run" tests="${result.problems.length}" failures="0" errors="${result.problems.length}" skipped="0" time="0" timestamp="${result.startedAt}">`)
-    const names = problemTestcaseNames(result.problems.map((p) => p.kind))
+  if (result.problems.length + known.length > 0) {
+    out.push(`  <testsuite name="run" tests="${result.problems.length + known.length}" failures="0" errors="${result.problems.length}" skipped="${known.length}" time="0" timestamp="${result.startedAt}">`)
+    const names = problemTestcaseNames([...result.problems.map((p) => p.kind), ...known.map((k) => k.problem)])
     result.problems.forEach((problem, i) => {
       out.push(`    <testcase classname="run" name="${attr(names[i])}" time="0"><error type="${problem.kind}" message="${attr(problem.message)}">${xml(problem.message)}</error></testcase>`)
+    })
+    known.forEach((k, i) => {
+      out.push(`    <testcase classname="run" name="${attr(names[result.problems.length + i])}" time="0"><skipped message="${attr(`known problem: ${k.reason}`)}">${xml(k.message)}</skipped></testcase>`)
     })
     out.push('  </testsuite>')
   }

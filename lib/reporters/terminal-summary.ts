@@ -9,6 +9,7 @@
  * lists them as far as the screen allows (report.html lists them all).
  */
 import { baselineLine, baselineWords, entryCheck } from '../result/baseline.ts'
+import { problemEntryLines } from '../result/known-problems.ts'
 import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
 import { samplingLine } from '../result/sampling-line.ts'
 import { connectionLimitNote, lengthsNote } from '../result/observed-behaviour.ts'
@@ -236,6 +237,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
     const absent = result.baseline.noSuchCheck ?? []
     for (const e of absent.slice(0, FIXED_NAMED)) tail.push(terminalText(`  no such check in this version of the suite (renamed or removed?): ${e.rule} ${e.code} › ${entryCheck(e)}`, 400))
     if (absent.length > FIXED_NAMED) tail.push(`  … and ${absent.length - FIXED_NAMED} more of no such check: see summary.md`)
+    for (const line of problemEntryLines(result.baseline)) tail.push(terminalText(`  ${line}`, 400))
   }
   const sampling = samplingLine(result)
   if (sampling) tail.push(terminalText(sampling, 400))

@@ -1,7 +1,9 @@
 /** What a baseline did to a run (lib/result/baseline.ts), as results.json and every report show it. */
 import type { BaselineEntry } from '../config/baseline-file.ts'
+import type { ProblemsOutcome } from './known-problems.ts'
 
-export interface BaselineOutcome {
+/** With what it did to the run's problems (knownProblems, lib/result/known-problems.ts). */
+export interface BaselineOutcome extends ProblemsOutcome {
   file: string
   /** Failures the baseline names: not counted against the run. */
   known: (BaselineEntry & { message: string })[]

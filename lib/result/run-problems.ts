@@ -49,6 +49,11 @@ export interface RunProblem {
   kind: ProblemKind
   /** In words, for the reports; redacted like every string of the result. */
   message: string
+  /**
+   * What it showed, in words no run's value changes, as a baseline's knownProblems entry records it
+   * (stray answers: `an extra answer`, `answers to an unread body`, `answers to the chunks of a chunked body`).
+   */
+  observed?: string
 }
 
 /** Kinds that mean the run ended before a verdict: without a must-rule failure it is incomplete (exit 2), not failed. */

@@ -31,14 +31,15 @@ const sentInChunks = (e: JournalEntry) => /(^|,)\s*chunked\s*$/i.test(e.headers?
  * chunk's size) takes for requests: the create sent so is the one at fault, its own check not
  * verified, so the problem names it.
  */
-function whatTheyWere(after: readonly JournalEntry[], journal: readonly JournalEntry[]): string {
+function whatTheyWere(after: readonly JournalEntry[], journal: readonly JournalEntry[]): { observed: string; words: string } {
   const posts = [...new Set(after.map((e) => unreadBodyQuoted(asWritten(e.stray?.after ?? ''), journal)).filter((post) => post !== undefined))]
-  const chunked = after.find(sentInChunks)
+  // answers to chunks come after requests sent in chunks alone: strays after others too are another fault
+  const chunked = after.every(sentInChunks) ? after[0] : undefined
   if (posts.length === 0 && chunked)
-    return `most likely answers to the chunks of a body sent with Transfer-Encoding: chunked, which the service did not read as the body and then read as requests of their own: after ${chunked.method} ${new URL(chunked.url).pathname}${chunked.probe ? ` (${chunked.probe})` : ''} answered ${chunked.status ?? 'nothing'}; an HTTP/1.1 recipient reads a chunked body (RFC 9112 §7.1), and one that will not answers 411 Length Required and closes the connection (RFC 9110 §15.5.12)`
-  if (posts.length === 0) return 'an extra answer, or a body longer than its Content-Length said'
+    return { observed: 'answers to the chunks of a chunked body', words: `most likely answers to the chunks of a body sent with Transfer-Encoding: chunked, which the service did not read as the body and then read as requests of their own: after ${chunked.method} ${new URL(chunked.url).pathname}${chunked.probe ? ` (${chunked.probe})` : ''} answered ${chunked.status ?? 'nothing'}; an HTTP/1.1 recipient reads a chunked body (RFC 9112 §7.1), and one that will not answers 411 Length Required and closes the connection (RFC 9110 §15.5.12)` }
+  if (posts.length === 0) return { observed: 'an extra answer', words: 'an extra answer, or a body longer than its Content-Length said' }
   const post = posts[0] as JournalEntry
-  return `answers to the body of a request the service answered without reading it, and then read as a request of its own: first POST ${new URL(post.url).pathname} answered ${post.status ?? 'nothing'}`
+  return { observed: 'answers to an unread body', words: `answers to the body of a request the service answered without reading it, and then read as a request of its own: first POST ${new URL(post.url).pathname} answered ${post.status ?? 'nothing'}` }
 }
 
 export function strayAnswersProblem(journal: readonly JournalEntry[]): RunProblem | undefined {
@@ -48,9 +49,11 @@ export function strayAnswersProblem(journal: readonly JournalEntry[]): RunProble
   const bytes = first.stray?.after as string
   const shown = bytes.length > SHOWN ? `${bytes.slice(0, SHOWN)}…` : bytes
   const times = after.length === 1 ? 'once' : `${after.length} times`
+  const what = whatTheyWere(after, journal)
   return {
     kind: 'stray-answer',
-    message: `stray answers (${times}): bytes written after an answer's end on a kept-alive connection, before the next request went out there (${whatTheyWere(after, journal)}); no request asked for them, so they answer none (RFC 9112 §6.3, §9.3: one answer to each request), and each such connection was closed. First after the answer to ${first.method} ${first.url} (exchange ${first.id}): "${shown}"`,
+    observed: what.observed,
+    message: `stray answers (${times}): bytes written after an answer's end on a kept-alive connection, before the next request went out there (${what.words}); no request asked for them, so they answer none (RFC 9112 §6.3, §9.3: one answer to each request), and each such connection was closed. First after the answer to ${first.method} ${first.url} (exchange ${first.id}): "${shown}"`,
   }
 }
 

@@ -18,7 +18,7 @@ import { redactedResult, resultOf, type CheckResult, type RunFacts, type RunResu
 import { commandAsRun, terminalSummary } from '../reporters/terminal-summary.ts'
 import { clearReports, makeFolder, REPORT_FILES, shownPath, type ReportFile } from './report-files.ts'
 import type { CheckOutcome } from './check-runner.ts'
-import { applyBaseline, RECORDED_REASON, updatedBaseline, writeBaseline, type Baseline } from '../result/baseline.ts'
+import { applyBaseline, leavesOut, RECORDED_REASON, updatedBaseline, writeBaseline, type Baseline } from '../result/baseline.ts'
 
 /** Each report file of a run (lib/runner/report-files.ts names them), from the run's result. */
 const reportWriters: Record<ReportFile, (result: RunResult) => string> = {
@@ -125,10 +125,18 @@ export function baselineWritten(run: CompletedRun, workingDir: string): string {
   if (run.baselineNotUpdated !== undefined) return `Baseline not written: the run reached no verdict, so its failures are no evidence of what is known; ${shownPath(run.baselineNotUpdated, workingDir)} is as it was\n`
   if (!run.baselineUpdate) return ''
   const entries = run.baselineUpdate.data.knownFailures
-  const unexplained = entries.filter((e) => e.reason.startsWith(RECORDED_REASON)).length
+  const problems = run.baselineUpdate.data.knownProblems ?? []
+  const unexplained = [...entries, ...problems].filter((e) => e.reason.startsWith(RECORDED_REASON)).length
   const still = unexplained > 0 ? `; ${unexplained} of them still say "${RECORDED_REASON}": give each its reason (a ticket) and an "expires" date, so that a known failure does not stay known for ever` : ''
   // an entry of the whole rule excuses each of its checks that fails alike: the file is shorter than the failures it excuses
   const excused = run.result.baseline?.known.length ?? entries.length
   const checks = excused === entries.length ? '' : `, excusing ${excused} failed checks`
-  return `Baseline written: ${shownPath(run.baselineUpdate.path, workingDir)} (${entries.length} known ${entries.length === 1 ? 'failure' : 'failures'}${checks}${still})\n`
+  const known = problems.length === 0 ? '' : `, and the known problem ${problems.map((p) => p.problem).join(', ')} (knownProblems)`
+  // intermittent failures are not recorded: they fail this run and the next, and the line says why
+  const left = run.result.rules.flatMap((r) => r.checks.filter((c) => c.status === 'fail' && leavesOut(c)).map(() => r.id))
+  const leftOut = left.length === 0 ? '' : `; ${left.length} intermittent ${left.length === 1 ? 'failure' : 'failures'} (${[...new Set(left)].join(', ')}) not recorded: ${left.length === 1 ? 'it' : 'they'} failed on some probes only (a replica, a flaky dependency), so an entry would read as fixed in a run the fault missed, and excuse its answer wherever else it came; fix ${left.length === 1 ? 'it' : 'them'}, or write an entry by hand (docs/adoption.md)`
+  // an expired entry is kept as it is (a new date is a decision, not a recording): the run fails on it, and the line says why
+  const expired = (run.result.baseline?.expired.length ?? 0) + (run.result.baseline?.expiredProblems?.length ?? 0)
+  const kept = expired === 0 ? '' : `; ${expired} expired ${expired === 1 ? 'entry' : 'entries'} kept as ${expired === 1 ? 'it is' : 'they are'}: ${expired === 1 ? 'it excuses' : 'they excuse'} nothing, and the run fails on what ${expired === 1 ? 'it' : 'they'} excused, until given a new "expires" or removed`
+  return `Baseline written: ${shownPath(run.baselineUpdate.path, workingDir)} (${entries.length} known ${entries.length === 1 ? 'failure' : 'failures'}${checks}${known}${still})${kept}${leftOut}\n`
 }

@@ -20,3 +20,10 @@ test('an empty baseline file is one to write under --update-baseline, and still 
     expect(() => readBaseline(file, false)).toThrow(/is not JSON/)
   }
 })
+
+test('a baseline saved with a byte order mark (Windows PowerShell 5.1\'s Out-File -Encoding utf8, Notepad) and CRLF is read: it was "not JSON: Unexpected token ⟨BOM⟩"', () => {
+  const file = join(dir, 'bom.json')
+  const entry = { rule: 'auth-missing-key-401', code: 'UNEXPECTED_STATUS', observed: 'status 403', reason: 'OPS-112' }
+  writeFileSync(file, '\uFEFF' + JSON.stringify({ knownFailures: [entry] }, null, 2).replace(/\n/g, '\r\n'))
+  expect(readBaseline(file, false).knownFailures).toEqual([entry])
+})

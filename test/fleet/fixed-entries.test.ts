@@ -72,3 +72,13 @@ test('an entry that expired, of a rule the deployment failed: a note says so bes
   ])
   expect(fleetTerminal(fleet, 'fleet.html')).toContain('Note: eu: its baseline baselines/eu.json holds an entry of a rule it failed that expired')
 })
+
+test('a deployment that passed by a known problem its baseline excused (stray answers): a note on it, where its line said only PASS', () => {
+  const stray = { kind: 'stray-answer' as const, observed: 'an extra answer', message: 'stray answers (3 times): bytes written after an answer\'s end' }
+  const excused = applyBaseline(runResult(undefined, { problems: [stray] }), { knownFailures: [], knownProblems: [{ problem: 'stray-answer', observed: 'an extra answer', reason: 'OPS-9' }] }, 'b.json', TODAY)
+  expect(excused.exitCode).toBe(0)
+  const fleet = fleetOfRuns({ legacy: excused })
+  expect(fleet.exitCode).toBe(0)
+  expect(fleet.deployments[0]!.notes).toEqual(['passed with the known problem stray-answer its baseline excused (reason: "OPS-9"): stray answers (3 times): bytes written after an answer\'s end'])
+  expect(fleetMarkdown(fleet)).toContain('passed with the known problem stray-answer')
+})

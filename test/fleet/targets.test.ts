@@ -114,6 +114,8 @@ const cases: { name: string; second?: string; args?: (file: string) => string[];
     says: /^conform: deployment "us": cannot write the reports to .*blocked\/us: a file stands where a folder is needed/,
     reportDir: () => join(scratch, 'blocked'),
   },
+  // a targets file names each deployment's baseline: "needs --baseline FILE" came first, and sent its reader to add one
+  { name: '--update-baseline with a targets file and no --baseline', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY\nbaseline: us.json', args: (file) => ['--targets', file, '--update-baseline'], says: /--update-baseline writes the failures of one deployment; run it with one --base-url and that deployment's --baseline FILE \(a targets entry's baseline: names it\)/ },
   { name: '--update-baseline, which writes one deployment\'s failures', args: () => ['--base-url', good.server.baseUrl, '--base-url', 'http://127.0.0.1:9/v1', '--baseline', join(scratch, 'baseline.json'), '--update-baseline'], says: /--update-baseline writes the failures of one deployment; run it with one --base-url/ },
   { name: 'a repeated --base-url that is not a URL', args: () => ['--base-url', good.server.baseUrl, '--base-url', 'ftp://x.example/v1'], says: /^conform: --base-url #2: the base URL must start with https:\/\// },
 ]

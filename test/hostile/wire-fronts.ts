@@ -68,13 +68,13 @@ export async function wireFront(upstream: string, shape: Shape): Promise<Hostile
   return httpListen(server, state)
 }
 
-/** A run against the reference server behind a front of `shape` (key `key`); what it started is closed through `closers`, the test file's afterAll. */
-export async function runBehindFront(key: string, shape: Shape, closers: (() => unknown)[]) {
+/** A run against the reference server behind a front of `shape` (key `key`), with `args` besides; what it started is closed through `closers`, the test file's afterAll. */
+export async function runBehindFront(key: string, shape: Shape, closers: (() => unknown)[], args: string[] = []) {
   const server = await startReferenceServer({ apiKey: key })
   closers.push(() => server.close())
   const front = await wireFront(new URL(server.baseUrl).origin, shape)
   closers.push(() => front.close())
-  const run = await runConformInProcess(['--base-url', front.baseUrl, '--timeout', '10000'], { env: { CONFORM_API_KEY: key } })
+  const run = await runConformInProcess(['--base-url', front.baseUrl, '--timeout', '10000', ...args], { env: { CONFORM_API_KEY: key } })
   closers.push(() => run.cleanup())
   return { server, run }
 }

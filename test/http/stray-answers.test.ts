@@ -158,4 +158,14 @@ describe('the problem says what the stray answers were, where their bytes tell',
   test('any other: an extra answer, or a body longer than its Content-Length said', () => {
     expect(strayAnswersProblem([post, after(EXTRA)])?.message).toMatch(/^stray answers \(once\): .* \(an extra answer, or a body longer than its Content-Length said\)/)
   })
+
+  test('what a baseline entry records (observed) is the same whichever requests the strays followed: after a create sent in chunks and a GET, an extra answer, not answers to chunks', () => {
+    const chunked = { ...post, id: 'c1', headers: { 'transfer-encoding': 'chunked' }, stray: { after: 'x' } }
+    expect(strayAnswersProblem([chunked])?.observed).toBe('answers to the chunks of a chunked body')
+    expect(strayAnswersProblem([post, after(page)])?.observed).toBe('answers to an unread body')
+    // a server that writes a second answer after every fifth met the chunked create one run in five: it was named "answers to its chunks" then
+    const both = strayAnswersProblem([chunked, after(EXTRA)])
+    expect(both?.observed).toBe('an extra answer')
+    expect(both?.message).toContain('(an extra answer, or a body longer than its Content-Length said)')
+  })
 })

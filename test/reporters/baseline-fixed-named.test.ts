@@ -7,6 +7,9 @@
 import { expect, test } from 'vitest'
 import { applyBaseline, type BaselineEntry } from '../../lib/result/baseline.ts'
 import { terminalSummary } from '../../lib/reporters/terminal-summary.ts'
+import { markdownSummary } from '../../lib/reporters/markdown-summary.ts'
+import { htmlReport } from '../../lib/reporters/html-report.ts'
+import type { FailureDetail } from '../../lib/checks/failure.ts'
 import { check, runResult } from './fixture.ts'
 
 const fixedEntry = (rule: string, observed?: string): BaselineEntry => ({ rule, code: 'UNEXPECTED_STATUS', reason: 'OPS-112: the gateway answers 403', ...(observed ? { observed } : {}) })
@@ -29,4 +32,18 @@ test('entries of checks this version does not have: the first five named, then h
   const text = terminalSummary(applyBaseline(passing, { knownFailures: renamed }, 'b.json', '2026-06-01'), [])
   expect(text.match(/^ {2}no such check in this version of the suite/gm)).toHaveLength(5)
   expect(text).toContain('  … and 2 more of no such check: see summary.md')
+})
+
+test('summary.md and report.html list the entries to remove before the known failures: below 40 of them, a fixed entry went unread', () => {
+  const missing: FailureDetail = { code: 'SCHEMA_MISMATCH', message: 'the body is not an Error record', expected: 'an Error record', actual: 'no status', observed: 'body lacks required property "status"' }
+  const known: BaselineEntry = { rule: 'error-body-is-error-record', code: 'SCHEMA_MISMATCH', observed: missing.observed, reason: 'API-7' }
+  const run = runResult((id) => (id === 'error-body-is-error-record' ? Array.from({ length: 40 }, (_, i) => check(`error check ${i}`, 'fail', { failure: missing })) : [check(`${id} check`, 'pass')]))
+  const result = applyBaseline(run, { knownFailures: [known, fixedEntry('auth-missing-key-401', 'status 403')] }, 'b.json', '2026-06-01')
+  const md = markdownSummary(result)
+  const fixedAt = md.indexOf('- fixed (no longer failing): `auth-missing-key-401`')
+  expect(fixedAt).toBeGreaterThan(0)
+  expect(fixedAt).toBeLessThan(md.indexOf('error check 0'))
+  expect(md).toContain('- … and 10 more known failures: results.json lists each (baseline.known)')
+  const html = htmlReport(result)
+  expect(html.indexOf('fixed: no longer failing')).toBeLessThan(html.indexOf('error check 0'))
 })

@@ -42,3 +42,12 @@ test('--update-baseline moves the entry to the renamed check, keeping its reason
   const removed = runResult((id) => [check(`${id} check`, 'pass')])
   expect(updatedBaseline(removed, { knownFailures: [entry] }, TODAY).knownFailures).toEqual([])
 })
+
+test('an entry of a check this version does not have, whose failure shows on several checks alike: the entry of the rule written names it and its reason, where it was dropped without a word', () => {
+  const several = runResult((id) => (id === RULE ? [check(NEW, 'fail', { failure: served }), check('GET /categories with no Authorization header → 401', 'fail', { failure: served })] : [check(`${id} check`, 'pass')]))
+  const updated = updatedBaseline(several, { knownFailures: [entry] }, TODAY)
+  expect(updated.knownFailures).toHaveLength(1)
+  expect(updated.knownFailures[0]!.check).toBeUndefined()
+  expect(updated.knownFailures[0]!.reason).toContain(`(it was known on the check "${OLD}", which this version of the suite does not have: "OPS-112: the gateway answers 403")`)
+  expect(applyBaseline(several, updated, 'b.json', TODAY).exitCode).toBe(0)
+})

@@ -13,6 +13,7 @@ import { fleetJunit } from '../../lib/fleet/fleet-junit.ts'
 import { deploymentOf, fleetOf, type RunFile } from '../../lib/fleet/fleet-result.ts'
 import { junitReport } from '../../lib/reporters/junit-report.ts'
 import { resultOf } from '../../lib/result/run-result.ts'
+import { applyBaseline } from '../../lib/result/baseline.ts'
 import { writeCannotRunReports } from '../../lib/runner/cannot-run-reports.ts'
 import { check, everythingFails, HOSTILE, runResult } from './fixture.ts'
 import { jenkinsJunit10Violations, surefireViolations } from './junit-schemas.ts'
@@ -57,6 +58,15 @@ describe('the schemas, as junit-schemas.ts writes them down, refuse what they re
 describe('every junit.xml validates against Jenkins junit-10.xsd and Surefire', () => {
   test("a single run's: failures, skips, known failures, notes and problems", () => {
     for (const result of [everyKindOfCheck(), everythingFails(), runResult()]) expect(violations(junitReport(result))).toEqual([])
+  })
+
+  test("a single run's whose baseline excused a run problem (stray answers): a skipped testcase beside the problems", () => {
+    const stray = { kind: 'stray-answer' as const, observed: 'an extra answer', message: `stray answers: ${HOSTILE}` }
+    const withProblems = runResult(undefined, { problems: [stray, { kind: 'no-check-for-rule', message: 'x' }] })
+    const result = applyBaseline(withProblems, { knownFailures: [], knownProblems: [{ problem: 'stray-answer', reason: `OPS-9 ${HOSTILE}` }] }, 'b.json', '2026-06-01')
+    const xml = junitReport(result)
+    expect(xml).toMatch(/<testsuite name="run" tests="2" failures="0" errors="1" skipped="1"/)
+    expect(violations(xml)).toEqual([])
   })
 
   test("a fleet's: a run, a run cut short, a run not made", () => {

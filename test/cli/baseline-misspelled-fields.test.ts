@@ -1,0 +1,46 @@
+/**
+ * A baseline edited by hand with a field misspelled: the key was ignored, read as absent. An entry
+ * given `"expire": "2026-11-01"` never expired (the gate passed on it past its date, no word said),
+ * and one given `"Observed"` excused its code whatever the failure showed. A key near a field's
+ * name is refused now (exit 2 before any request, naming the field meant); keys far from every
+ * field (a team's `ticket` or `owner`) are kept and ignored, as before.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, expect, test } from 'vitest'
+import { readBaseline } from '../../lib/config/baseline-file.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'conform-baseline-typo-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const ENTRY = { rule: 'auth-missing-key-401', code: 'UNEXPECTED_STATUS', observed: 'status 403', reason: 'OPS-112' }
+
+test.each([
+  ['expire', { ...ENTRY, expire: '2026-11-01' }, 'expires'],
+  ['Observed', { rule: ENTRY.rule, code: ENTRY.code, Observed: 'status 403', reason: 'OPS-112' }, 'observed'],
+  ['reson', { rule: ENTRY.rule, code: ENTRY.code, reson: 'OPS-112', reason: 'x' }, 'reason'],
+  ['checks', { ...ENTRY, checks: 'GET /categories with no Authorization header → 401' }, 'check'],
+  ['also_observed', { ...ENTRY, also_observed: [] }, 'alsoObserved'],
+  // other words for a field, too far for an edit or two: "expiry" is how the --update-baseline help words it
+  ['expiry', { ...ENTRY, expiry: '2026-11-01' }, 'expires'],
+  ['expiresAt', { ...ENTRY, expiresAt: '2026-11-01' }, 'expires'],
+  ['ruleId', { ...ENTRY, ruleId: 'auth-missing-key-401' }, 'rule'],
+])('an entry with "%s" is refused, naming the field meant', (key, entry, meant) => {
+  const file = join(dir, `${key}.json`)
+  writeFileSync(file, JSON.stringify({ knownFailures: [entry] }))
+  expect(() => readBaseline(file, false)).toThrow(`knownFailures[0] has "${key}", no field of an entry (did you mean "${meant}"?)`)
+})
+
+test('keys far from every field are kept and ignored: a team may note its ticket or owner', () => {
+  const file = join(dir, 'notes.json')
+  const entry = { ...ENTRY, ticket: 'OPS-112', owner: 'platform team' }
+  writeFileSync(file, JSON.stringify({ knownFailures: [entry] }))
+  expect(readBaseline(file, false).knownFailures).toEqual([entry])
+})
+
+test('a rule id mistyped by hand is refused with the nearest, as a mistyped code is', () => {
+  const file = join(dir, 'rule.json')
+  writeFileSync(file, JSON.stringify({ knownFailures: [{ ...ENTRY, rule: 'auth-missing-key-410' }] }))
+  expect(() => readBaseline(file, false)).toThrow('names the unknown rule "auth-missing-key-410" (did you mean auth-missing-key-401?); --list-rules prints the catalogue')
+})
