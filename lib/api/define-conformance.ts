@@ -10,6 +10,7 @@
  */
 import { entryCheck } from '../result/baseline.ts'
 import { randomBytes } from 'node:crypto'
+import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import * as vitest from 'vitest'
@@ -31,6 +32,7 @@ import { configBeforeAddress, type ConformanceOptions } from './options.ts'
 import { markRejectionHandled } from './base-url.ts'
 import { responseEvidence } from './response-evidence.ts'
 import { runConformanceWith, type ConformanceRun } from './run-conformance.ts'
+import { collectionOver, currentSuite, type Vitest3Suite } from './vitest-collection.ts'
 
 /**
  * A failed check, as the terminal shows it. Its stack is its message and one frame: where the test
@@ -195,9 +197,9 @@ function refusedWhereMisplaced(declaredAt: string | undefined, declare: () => vo
     throw misplaced
   }
   // inside a hook vitest says nothing: what it is given after the file's collection is never run (a beforeAll that starts the service, then declares: a green file without one check)
-  if (collectionOver()) refuse('called in a hook: vitest has collected the file, and tests declared now would never run; to check a service a hook starts, call it at the top level with baseUrl as a function, defineConformance({ baseUrl: () => service.baseUrl })')
+  if (collectionOver(vitest)) refuse('called in a hook: vitest has collected the file, and tests declared now would never run; to check a service a hook starts, call it at the top level with baseUrl as a function, defineConformance({ baseUrl: () => service.baseUrl })')
   // a second suite in the same describe: every test of it named as one of the first's (two services in one file)
-  const suite = currentSuite()
+  const suite = currentSuite(vitest, vitest3Suite)
   if (suite !== undefined && declaredIn.has(suite)) {
     const twice = new ConformanceConfigError("defineConformance() is called a second time in the same describe (or at the file's top level again): its tests would have the first one's names, in every reporter, and one service's failures would read as the other's; wrap each call in a describe() named for its service, describe('orders v2', () => { defineConformance({ … }) })")
     twice.stack = withFrame(`${twice.name}: ${twice.message}`, declaredAt)
@@ -213,42 +215,15 @@ function refusedWhereMisplaced(declaredAt: string | undefined, declare: () => vo
   }
 }
 
-/** What vitest 4 and 5 tell of the suite being collected (TestRunner's statics), undefined in vitest 3. */
-interface Collector {
-  suite?: object
-  file?: { collectDuration?: number }
-}
-const vitestRunner = () => (vitest as { TestRunner?: { getCurrentSuite?: () => Collector; getCurrentTest?: () => unknown } }).TestRunner
-
 /** The describe (or file) where defineConformance() declared its suite already. */
 const declaredIn = new WeakSet<object>()
 
-/**
- * The describe defineConformance() is called in: its suite, or, at a file's top level, the file
- * (vitest's default suite is one for every file of a worker, its file changed each time).
- */
-function currentSuite(): object | undefined {
+/** vitest 3's `vitest/suite` (vitest 5 has none; read only where vitest has no TestRunner, vitest 3). */
+function vitest3Suite(): Vitest3Suite | undefined {
   try {
-    const collector = vitestRunner()?.getCurrentSuite?.()
-    return collector?.suite ?? collector?.file
+    return createRequire(import.meta.url)('vitest/suite') as Vitest3Suite
   } catch {
     return undefined
-  }
-}
-
-/**
- * Whether vitest is done collecting the current file's tests (it is running them: a hook, a test):
- * no test is current and its current suite's file has its collection time. Read through
- * TestRunner's getCurrentSuite and getCurrentTest, in vitest 4 and 5; vitest 3 has it in `vitest/suite` only, which vitest 5 lacks: there, false.
- */
-function collectionOver(): boolean {
-  const runner = vitestRunner()
-  try {
-    // inside a test, vitest's own refusal is given (with its words)
-    if (typeof runner?.getCurrentSuite !== 'function' || typeof runner.getCurrentTest !== 'function' || runner.getCurrentTest() !== undefined) return false
-    return runner.getCurrentSuite().file?.collectDuration !== undefined
-  } catch {
-    return false
   }
 }
 
