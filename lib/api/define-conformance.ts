@@ -28,7 +28,7 @@ import { ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { collectChecks, type Suite } from '../suite-kit/check.ts'
 import { newRunScope, within } from '../suite-kit/run-context.ts'
 import { ConformanceConfigError, ConformanceError } from './errors.ts'
-import { configBeforeAddress, type ConformanceOptions } from './options.ts'
+import { configBeforeAddress, inOptionWords, type ConformanceOptions } from './options.ts'
 import { markRejectionHandled } from './base-url.ts'
 import { responseEvidence } from './response-evidence.ts'
 import { runConformanceWith, type ConformanceRun } from './run-conformance.ts'
@@ -125,9 +125,17 @@ function declaredChecks(suites: readonly Suite[]): Map<string, string[]> {
   return byRule
 }
 
+/**
+ * The run's words as the test file writes its options: `(--list-lag 5000)` is `(listLag: 5000)`,
+ * `--read-only` is `readOnly: true` (a flag the test file has not, and may not know, named the
+ * setting to change). The curl line is a command, and stays as it is.
+ */
+export const inTestFileWords = (text: string): string => text.split('\n').map((line) => (line.startsWith('reproduce:') ? line : inOptionWords(line))).join('\n')
+const failureText = (rule: RuleResult, check: CheckResult) => inTestFileWords(checkFailureText(rule, check))
+
 /** Notes shown beside a test that passed (annotations where vitest has them, else the console). */
-async function annotate(ctx: TestContext, notes: readonly string[]): Promise<void> {
-  for (const note of notes) {
+async function annotate(ctx: TestContext, said: readonly string[]): Promise<void> {
+  for (const note of said.map(inTestFileWords)) {
     if (typeof ctx.annotate === 'function') await ctx.annotate(note, 'notice')
     else console.info(`${ctx.task.name}: ${note}`)
   }
@@ -170,16 +178,16 @@ export function earlierSameFailure(rule: RuleResult, check: CheckResult): { firs
  * showed says so, with its own curl line, and is not placed (no annotation, no code frame).
  */
 async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, runId: string, declaredAt: string | undefined, unplaced: string[]): Promise<void> {
-  if (check.status === 'skip') ctx.skip(check.skipReason ?? 'not verified')
+  if (check.status === 'skip') ctx.skip(inTestFileWords(check.skipReason ?? 'not verified'))
   if (check.known !== undefined) return annotate(ctx, [`known failure (baseline): ${check.known}`, checkFailureText(rule, check)])
   if (check.status === 'fail' && rule.level === 'advisory') return annotate(ctx, [`advisory rule, never a failure: ${checkFailureText(rule, check)}`])
   const same = check.status === 'fail' ? earlierSameFailure(rule, check) : undefined
   if (same) {
-    const [head = '', ...rest] = checkFailureText(rule, check).split('\n')
+    const [head = '', ...rest] = failureText(rule, check).split('\n')
     const others = same.count - 1 === 1 ? 'one other check' : `${same.count - 1} other checks`
     throw new ConformanceCheckFailure([head, `the same failure as ${others} of this rule: the answer it judged is shown under the first, "${visibleLine(same.first.name)}"`, ...rest].join('\n'))
   }
-  if (check.status === 'fail') throw new ConformanceCheckFailure([checkFailureText(rule, check), ...responseEvidence(check, runId), ...unplaced].join('\n'), declaredAt)
+  if (check.status === 'fail') throw new ConformanceCheckFailure([failureText(rule, check), ...responseEvidence(check, runId), ...unplaced].join('\n'), declaredAt)
   await annotate(ctx, check.notes)
 }
 
@@ -284,7 +292,7 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
       const { problems, runId, baseUrl, verdict } = run.result
       // what repeats the run: the seed of its generated inputs; its id starts the names of its records
       await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, ...(run.result.embeddedServer ? [embeddedNote(baseUrl)] : []), run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : []), ...baselineNotes(run.result.baseline)])
-      if (problems.length > 0) throw new ConformanceCheckFailure([...problems.map((p) => p.message), ...unplaced].join('\n'), declaredAt)
+      if (problems.length > 0) throw new ConformanceCheckFailure([...problems.map((p) => inTestFileWords(p.message)), ...unplaced].join('\n'), declaredAt)
     }, CHECK_TEST_MS)
     for (const rule of rules) {
       describe(`${rule.id}: ${rule.title}`, () => {
