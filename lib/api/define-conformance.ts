@@ -130,7 +130,7 @@ function declaredChecks(suites: readonly Suite[]): Map<string, string[]> {
  * `--read-only` is `readOnly: true` (a flag the test file has not, and may not know, named the
  * setting to change). The curl line is a command, and stays as it is.
  */
-export const inTestFileWords = (text: string): string => text.split('\n').map((line) => (line.startsWith('reproduce:') ? line : inOptionWords(line))).join('\n')
+export const inTestFileWords = (text: string): string => text.split('\n').map((line) => (line.startsWith('reproduce') ? line : inOptionWords(line))).join('\n')
 const failureText = (rule: RuleResult, check: CheckResult) => inTestFileWords(checkFailureText(rule, check))
 
 /** Notes shown beside a test that passed (annotations where vitest has them, else the console). */
