@@ -5,6 +5,8 @@
  * with "The requested module 'node:util' does not provide an export named 'styleText'", which says
  * nothing of the version: this says it in one line, before anything else runs.
  */
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /** package.json's engines.node, as the check below reads it (test/build/node-version.test.ts keeps the two alike). */
@@ -17,8 +19,22 @@ export function nodeVersionProblem(version) {
   return `npm test: Node ${version} cannot run the project's tests: vitest's vite and rolldown need Node 20.19 or later in 20, or 22.12 or later (package.json engines: ${SUPPORTED_NODE}); install one (nvm install 22, or nodejs.org's packages: the nodejs of Debian 12 and Ubuntu 24.04 is 18)`
 }
 
+/**
+ * Why vitest cannot be found from `root`, or undefined when it can: `npm test` before `npm install`
+ * (or after `npm ci --omit=dev`) said "build: typescript … is not installed; runs use the sources
+ * through tsx", as if all were well, then "sh: 1: vitest: not found".
+ */
+export function testRunnerProblem(root) {
+  try {
+    createRequire(join(root, 'package.json')).resolve('vitest/package.json')
+    return undefined
+  } catch {
+    return `npm test: vitest, the project's test runner (a devDependency), is not installed: run npm install (or npm ci, without --omit=dev) in ${root} first`
+  }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const problem = nodeVersionProblem(process.versions.node)
+  const problem = nodeVersionProblem(process.versions.node) ?? testRunnerProblem(dirname(dirname(fileURLToPath(import.meta.url))))
   if (problem) {
     process.stderr.write(`${problem}\n`)
     process.exit(1)

@@ -13,7 +13,7 @@ import { ConformanceConfigError, ConformanceRunError } from './errors.ts'
 import { FROM_INJECT, refuseEmptyBaseUrl, type ConformanceOptions } from './options.ts'
 
 /** When the function is called, and so what it may read. */
-const WHEN_CALLED = "a function given as baseUrl is called when the run starts, in defineConformance()'s beforeAll, after the beforeAll hooks declared before defineConformance() and before those declared after it: declare the hook that starts the service first (with sequence.hooks: 'parallel' in the vitest config, hooks run at once: hand a promise of the address, which the hook that starts the service resolves)"
+const WHEN_CALLED = "a function given as baseUrl is called when the run starts, in defineConformance()'s beforeAll, after the beforeAll hooks declared before defineConformance() and before those declared after it: declare the hook that starts the service first (with sequence.hooks: 'parallel' in the vitest config, hooks run at once: hand a promise of the address, which the hook that starts the service resolves); a service started in a beforeEach is not up yet, as beforeEach runs later, before each test: start it in a beforeAll"
 
 /** What the address of a service started in the test file looks like, for messages. */
 const LIKE = "baseUrl: () => `http://127.0.0.1:${port}/v1`"

@@ -11,6 +11,7 @@
 import { problemEntryLines } from '../result/known-problems.ts'
 import { entryCheck } from '../result/baseline.ts'
 import { randomBytes } from 'node:crypto'
+import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import * as vitest from 'vitest'
@@ -28,10 +29,11 @@ import { ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { collectChecks, type Suite } from '../suite-kit/check.ts'
 import { newRunScope, within } from '../suite-kit/run-context.ts'
 import { ConformanceConfigError, ConformanceError } from './errors.ts'
-import { configBeforeAddress, type ConformanceOptions } from './options.ts'
+import { configBeforeAddress, inOptionWords, type ConformanceOptions } from './options.ts'
 import { markRejectionHandled } from './base-url.ts'
 import { responseEvidence } from './response-evidence.ts'
 import { runConformanceWith, type ConformanceRun } from './run-conformance.ts'
+import { collectionOver, currentSuite, type Vitest3Suite } from './vitest-collection.ts'
 
 /**
  * A failed check, as the terminal shows it. Its stack is its message and one frame: where the test
@@ -124,9 +126,17 @@ function declaredChecks(suites: readonly Suite[]): Map<string, string[]> {
   return byRule
 }
 
+/**
+ * The run's words as the test file writes its options: `(--list-lag 5000)` is `(listLag: 5000)`,
+ * `--read-only` is `readOnly: true` (a flag the test file has not, and may not know, named the
+ * setting to change). The curl line is a command, and stays as it is.
+ */
+export const inTestFileWords = (text: string): string => text.split('\n').map((line) => (line.startsWith('reproduce') ? line : inOptionWords(line))).join('\n')
+const failureText = (rule: RuleResult, check: CheckResult) => inTestFileWords(checkFailureText(rule, check))
+
 /** Notes shown beside a test that passed (annotations where vitest has them, else the console). */
-async function annotate(ctx: TestContext, notes: readonly string[]): Promise<void> {
-  for (const note of notes) {
+async function annotate(ctx: TestContext, said: readonly string[]): Promise<void> {
+  for (const note of said.map(inTestFileWords)) {
     // vitest writes it as it is (its JUnit reporter, a CI step that prints the file): no log command
     const shown = inertLogCommands(note)
     if (typeof ctx.annotate === 'function') await ctx.annotate(shown, 'notice')
@@ -172,16 +182,21 @@ export function earlierSameFailure(rule: RuleResult, check: CheckResult): { firs
  * showed says so, with its own curl line, and is not placed (no annotation, no code frame).
  */
 async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, runId: string, declaredAt: string | undefined, unplaced: string[]): Promise<void> {
-  if (check.status === 'skip') ctx.skip(check.skipReason ?? 'not verified')
+  if (check.status === 'skip') {
+    const reason = inTestFileWords(check.skipReason ?? 'not verified')
+    // vitest's junit reporter writes <skipped/> without the reason, and a CI test tab showed 38 skips unexplained: an annotation is a property there
+    if (typeof ctx.annotate === 'function') await ctx.annotate(reason, 'skipped')
+    ctx.skip(reason)
+  }
   if (check.known !== undefined) return annotate(ctx, [`known failure (baseline): ${check.known}`, checkFailureText(rule, check)])
   if (check.status === 'fail' && rule.level === 'advisory') return annotate(ctx, [`advisory rule, never a failure: ${checkFailureText(rule, check)}`])
   const same = check.status === 'fail' ? earlierSameFailure(rule, check) : undefined
   if (same) {
-    const [head = '', ...rest] = checkFailureText(rule, check).split('\n')
+    const [head = '', ...rest] = failureText(rule, check).split('\n')
     const others = same.count - 1 === 1 ? 'one other check' : `${same.count - 1} other checks`
     throw new ConformanceCheckFailure([head, `the same failure as ${others} of this rule: the answer it judged is shown under the first, "${visibleLine(same.first.name)}"`, ...rest].join('\n'))
   }
-  if (check.status === 'fail') throw new ConformanceCheckFailure([checkFailureText(rule, check), ...responseEvidence(check, runId), ...unplaced].join('\n'), declaredAt)
+  if (check.status === 'fail') throw new ConformanceCheckFailure([failureText(rule, check), ...responseEvidence(check, runId), ...unplaced].join('\n'), declaredAt)
   // a note quotes the server (a member name it repeated) as it is: on one line, its controls marked, as the terminal shows it
   await annotate(ctx, check.notes.map(visibleLine))
 }
@@ -200,9 +215,9 @@ function refusedWhereMisplaced(declaredAt: string | undefined, declare: () => vo
     throw misplaced
   }
   // inside a hook vitest says nothing: what it is given after the file's collection is never run (a beforeAll that starts the service, then declares: a green file without one check)
-  if (collectionOver()) refuse('called in a hook: vitest has collected the file, and tests declared now would never run; to check a service a hook starts, call it at the top level with baseUrl as a function, defineConformance({ baseUrl: () => service.baseUrl })')
+  if (collectionOver(vitest)) refuse('called in a hook: vitest has collected the file, and tests declared now would never run; to check a service a hook starts, call it at the top level with baseUrl as a function, defineConformance({ baseUrl: () => service.baseUrl })')
   // a second suite in the same describe: every test of it named as one of the first's (two services in one file)
-  const suite = currentSuite()
+  const suite = currentSuite(vitest, vitest3Suite)
   if (suite !== undefined && declaredIn.has(suite)) {
     const twice = new ConformanceConfigError("defineConformance() is called a second time in the same describe (or at the file's top level again): its tests would have the first one's names, in every reporter, and one service's failures would read as the other's; wrap each call in a describe() named for its service, describe('orders v2', () => { defineConformance({ … }) })")
     twice.stack = withFrame(`${twice.name}: ${twice.message}`, declaredAt)
@@ -218,42 +233,15 @@ function refusedWhereMisplaced(declaredAt: string | undefined, declare: () => vo
   }
 }
 
-/** What vitest 4 and 5 tell of the suite being collected (TestRunner's statics), undefined in vitest 3. */
-interface Collector {
-  suite?: object
-  file?: { collectDuration?: number }
-}
-const vitestRunner = () => (vitest as { TestRunner?: { getCurrentSuite?: () => Collector; getCurrentTest?: () => unknown } }).TestRunner
-
 /** The describe (or file) where defineConformance() declared its suite already. */
 const declaredIn = new WeakSet<object>()
 
-/**
- * The describe defineConformance() is called in: its suite, or, at a file's top level, the file
- * (vitest's default suite is one for every file of a worker, its file changed each time).
- */
-function currentSuite(): object | undefined {
+/** vitest 3's `vitest/suite` (vitest 5 has none; read only where vitest has no TestRunner, vitest 3). */
+function vitest3Suite(): Vitest3Suite | undefined {
   try {
-    const collector = vitestRunner()?.getCurrentSuite?.()
-    return collector?.suite ?? collector?.file
+    return createRequire(import.meta.url)('vitest/suite') as Vitest3Suite
   } catch {
     return undefined
-  }
-}
-
-/**
- * Whether vitest is done collecting the current file's tests (it is running them: a hook, a test):
- * no test is current and its current suite's file has its collection time. Read through
- * TestRunner's getCurrentSuite and getCurrentTest, in vitest 4 and 5; vitest 3 has it in `vitest/suite` only, which vitest 5 lacks: there, false.
- */
-function collectionOver(): boolean {
-  const runner = vitestRunner()
-  try {
-    // inside a test, vitest's own refusal is given (with its words)
-    if (typeof runner?.getCurrentSuite !== 'function' || typeof runner.getCurrentTest !== 'function' || runner.getCurrentTest() !== undefined) return false
-    return runner.getCurrentSuite().file?.collectDuration !== undefined
-  } catch {
-    return false
   }
 }
 
@@ -314,7 +302,7 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
       const { problems, runId, baseUrl, verdict } = run.result
       // what repeats the run: the seed of its generated inputs; its id starts the names of its records
       await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, ...(run.result.embeddedServer ? [embeddedNote(baseUrl)] : []), run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : []), ...baselineNotes(run.result.baseline)])
-      if (problems.length > 0) throw new ConformanceCheckFailure([...problems.map((p) => p.message), ...unplaced].join('\n'), declaredAt)
+      if (problems.length > 0) throw new ConformanceCheckFailure([...problems.map((p) => inTestFileWords(p.message)), ...unplaced].join('\n'), declaredAt)
     }, CHECK_TEST_MS)
     for (const rule of rules) {
       describe(`${rule.id}: ${rule.title}`, () => {

@@ -28,6 +28,9 @@ import type { InterruptExit } from '../result/run-result.ts'
 export const KEY_ON_NPM_COMMAND_LINE = 'the key was given as --api-key, and npm printed it above in the command line it runs ("> node bin/conform.mjs … --api-key …"; ps shows it too): treat this log as holding the key, and give it in CONFORM_API_KEY instead'
 export const HEADER_ON_NPM_COMMAND_LINE = 'a secret header value was given as --header, and npm printed it above in the command line it runs ("> node bin/conform.mjs … --header …"; ps shows it too): treat this log as holding it, and give the header in CONFORM_HEADERS instead'
 
+/** The Writes line of a run of the embedded reference server, as no setting bounds its writes. */
+export const EMBEDDED_WRITES = "Writes: only to the embedded reference server's memory, gone when the run ends (against a service, this line gives the POSTs the run may send and the records they may create; --dry-run shows each)."
+
 /** Whether a --header of the command line (not of CONFORM_HEADERS) carries a value the reports hide as a secret. */
 const secretHeaderInArgv = (argv: readonly string[], secrets: readonly string[]) =>
   secrets.length > 0 && argv.some((arg, i) => (arg === '--header' ? secrets.some((s) => argv[i + 1]?.includes(s)) : arg.startsWith('--header=') && secrets.some((s) => arg.includes(s))))
@@ -208,7 +211,9 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     // --repeat with an explicit --max-writes too small for its rounds: refused before any request
     const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, suite), config.repeat ?? 1, config.maxWrites, config.writesFrom?.maxWrites)
     if (tooSmall) return cannotRun(tooSmall)
-    io.out(describeWritePlan(planWrites(config, suite), config, config.writesFrom) + '\n')
+    // the embedded server's records are its memory's: a newcomer's first line was the plan's bounds for a service (92 POSTs, 368 in all, 3680 resends)
+    const embeddedWrites = target.embeddedServer && !config.readOnly && config.maxWrites === undefined
+    io.out((embeddedWrites ? EMBEDDED_WRITES : describeWritePlan(planWrites(config, suite), config, config.writesFrom)) + '\n')
     if (config.tls) io.out(visibleLine(tlsWords(config.tls)) + '\n')
     const rounds = config.repeat ?? 1
     if (rounds > 1 && !config.readOnly) io.out(`Rounds: --repeat ${rounds} sends ${rounds - 1} more POSTs, one create in each further round (then the list).\n`)

@@ -74,7 +74,14 @@ export async function serve(argv: string[], io: ServeIo, env: NodeJS.ProcessEnv 
   }
   const given = values['api-key'] !== undefined
   const apiKey = (values['api-key'] as string | undefined) ?? randomBytes(24).toString('base64url')
-  const server = await startCase(chosen ?? { name: 'conforming', description: 'the conforming reference server', behaviour: {} }, { apiKey, port })
+  let server: RunningServer
+  try {
+    server = await startCase(chosen ?? { name: 'conforming', description: 'the conforming reference server', behaviour: {} }, { apiKey, port })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error
+    io.err(`serve: port ${port} is in use (another server, or an npm run serve still running?); give another --port, or leave it out for a free one\n`)
+    return 2
+  }
 
   const what = chosen === undefined ? 'conforming' : chosen.breaks ? `mutation ${chosen.name}, breaks ${chosen.breaks}` : `variant ${chosen.name}`
   const extra = chosen?.args?.length ? ` ${chosen.args.join(' ')}` : ''

@@ -205,7 +205,9 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
   const checksKnown = c.known > 0 ? `, ${c.known} known failures` : ''
   // skips that leave nothing unverified say so, so that a passing run's count does not read as a gap
   const skips = result.rules.flatMap((rule) => rule.checks).filter((check) => check.status === 'skip')
-  const skippedWhy = skips.length > 0 && skips.every((check) => check.cause !== undefined && LEAVES_NOTHING_UNVERIFIED.has(check.cause)) ? ' (not needed: sent only when an answer calls for them)' : ''
+  // under --rule, what no selected rule needs is not sent either (the creates, and the lists after them)
+  const calledFor = result.options.rules.length > 0 ? 'an answer or the rules selected call' : 'an answer calls'
+  const skippedWhy = skips.length > 0 && skips.every((check) => check.cause !== undefined && LEAVES_NOTHING_UNVERIFIED.has(check.cause)) ? ` (not needed: sent only when ${calledFor} for them)` : ''
   tail.push(
     `Rules: ${r.pass} passed, ${r.fail} failed, ${r.skip} not verified, ${rulesWarned} · checks: ${c.pass} passed, ${c.fail} failed${checksKnown}, ${c.skip} skipped${skippedWhy} · ${plural(result.summary.requests, 'request')} · ${seconds(result.durationMs)}`,
   )

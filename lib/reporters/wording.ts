@@ -61,8 +61,11 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
       return 'the base URL is http:// and the port speaks TLS: the requests got no answer, and judge nothing'
     case 'speaks-h2c':
       return 'the port speaks HTTP/2 only, without TLS (h2c): the HTTP/1.1 requests got no answer they could read, and judge nothing'
-    case 'misdirected':
-      return 'the server does not answer at the base URL (421 Misdirected Request to every request, a redirect of every request to https://, 404, a web page or bytes that are not HTTP to every request): its answers judge nothing'
+    case 'misdirected': {
+      // what the run met, as its problem's first words say it ("nothing is served at this base URL"): the list of every kind was cut at the terminal's width after "421 … a redirect", a wrong path's 404 never shown
+      const met = result.problems?.find((p) => p.kind === 'misdirected')?.message.split(': ')[0]
+      return met ? `${met}: its answers judge nothing` : 'the server does not answer at the base URL (421 Misdirected Request to every request, a redirect of every request to https://, 404, a web page or bytes that are not HTTP to every request): its answers judge nothing'
+    }
     case 'response-cap':
       return 'an answer passed --max-response-bytes and was not read whole: raise it to judge it'
     case 'stray-answer':

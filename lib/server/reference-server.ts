@@ -253,7 +253,14 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   if (behaviour.transport.maxConnections !== undefined) server.maxConnections = behaviour.transport.maxConnections
   const serial = behaviour.transport.oneConnectionAtATime ? oneConnectionAtATime(server) : undefined
   const listening = serial?.front ?? server
-  await new Promise<void>((resolve) => listening.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve))
+  // a port in use (EADDRINUSE) or a host not this machine's rejects the start: emitted on the server, it ended the process with Node's stack trace (npm run serve twice)
+  await new Promise<void>((resolve, reject) => {
+    listening.once('error', reject)
+    listening.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      listening.off('error', reject)
+      resolve()
+    })
+  })
   const address = listening.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {

@@ -54,11 +54,13 @@ describe('a service whose start does not give an address', () => {
     }
   }, 20_000)
 
-  test('a function that gives undefined (inject() of a name no globalSetup provided, a hook declared after): a ConformanceConfigError naming both', async () => {
+  test('a function that gives undefined (inject() of a name no globalSetup provided, a hook declared after, a beforeEach): a ConformanceConfigError naming each', async () => {
     const { ConformanceConfigError } = await mainEntry()
     const { error } = await refusal(() => undefined)
     expect(error).toBeInstanceOf(ConformanceConfigError)
     expect(error.message).toMatch(/^baseUrl gave no address: a function given as baseUrl is called when the run starts/)
+    // a service started in a beforeEach (found playing a service team): that hook runs after every beforeAll, defineConformance()'s too
+    expect(error.message).toContain('a service started in a beforeEach is not up yet, as beforeEach runs later, before each test: start it in a beforeAll')
     expect(error.message).toContain("inject('name') gives undefined when no globalSetup provided that name (project.provide('name', url)): check the name and the config's globalSetup")
   })
 
@@ -81,7 +83,7 @@ describe('a service whose start does not give an address', () => {
     const server: Server | undefined = undefined as Server | undefined
     const threw = await refusal(() => `http://127.0.0.1:${(server!.address() as { port: number }).port}/v1`)
     expect(threw.error).toBeInstanceOf(ConformanceRunError)
-    expect(threw.error.message).toMatch(/^baseUrl's function threw TypeError: Cannot read properties of undefined \(reading 'address'\): a function given as baseUrl is called when the run starts, in defineConformance\(\)'s beforeAll, after the beforeAll hooks declared before defineConformance\(\) .*declare the hook that starts the service first \(with sequence.hooks: 'parallel' in the vitest config, hooks run at once: hand a promise of the address, which the hook that starts the service resolves\)$/)
+    expect(threw.error.message).toMatch(/^baseUrl's function threw TypeError: Cannot read properties of undefined \(reading 'address'\): a function given as baseUrl is called when the run starts, in defineConformance\(\)'s beforeAll, after the beforeAll hooks declared before defineConformance\(\) .*declare the hook that starts the service first \(with sequence.hooks: 'parallel' in the vitest config, hooks run at once: hand a promise of the address, which the hook that starts the service resolves\); a service started in a beforeEach is not up yet, as beforeEach runs later, before each test: start it in a beforeAll$/)
     expect(threw.error.cause).toBeInstanceOf(TypeError)
     // the caller's error quoted, never the key in it
     const keyed = await refusal(() => Promise.reject(new Error(`no service for Bearer ${API_KEY}`)))

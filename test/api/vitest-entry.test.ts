@@ -85,8 +85,15 @@ describe('defineConformance() in a vitest of its own', () => {
     expect(run.code, run.output).toBe(1)
     const failed = run.assertions.filter((a) => a.status === 'failed')
     expect(failed.map((a) => a.title)).toEqual([RUN_TEST_NAME])
-    expect(failed[0]?.failureMessages[0]).toContain('the run did not finish within 300 ms (--deadline)')
+    // in the words of the test file, which set deadline: 300 and has no --deadline (nor --confirm, which the Writes annotation named)
+    expect(failed[0]?.failureMessages[0]).toContain('the run did not finish within 300 ms (deadline)')
+    expect(run.junit).toContain('(confirm: 2)')
+    expect(`${failed[0]?.failureMessages[0]}${run.junit}`).not.toMatch(/--(deadline|confirm|max-writes|timeout)\b/)
     expect(run.assertions.filter((a) => a.status === 'skipped').length).toBeGreaterThan(400)
+    // vitest's JUnit reporter writes <skipped/> bare: each skipped test carries its reason as a property
+    const skipped = run.junit.split('<testcase').filter((testCase) => testCase.includes('<skipped/>'))
+    expect(skipped.length).toBeGreaterThan(400)
+    expect(skipped.filter((testCase) => !/<property name="skipped" value="[^"]+">/.test(testCase))).toEqual([])
   }, 150_000)
 
   // a green file said nothing of having checked the suite's own server: defineConformance() with no address, as a team wrote it

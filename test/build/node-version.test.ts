@@ -3,10 +3,11 @@
  * so in one line before anything else (build/node-version.mjs, package.json's pretest), where vitest
  * stopped with "The requested module 'node:util' does not provide an export named 'styleText'".
  */
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { nodeVersionProblem, SUPPORTED_NODE } from '../../build/node-version.mjs'
+import { nodeVersionProblem, SUPPORTED_NODE, testRunnerProblem } from '../../build/node-version.mjs'
 import { cleanEnv, ROOT, runNode } from '../helpers/child-process.ts'
 
 const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string }; scripts: Record<string, string> }
@@ -39,5 +40,16 @@ describe('the Node version npm test needs', () => {
     const current = await runNode([join(ROOT, 'build/node-version.mjs')], { env: cleanEnv() })
     expect(current.code, current.stderr).toBe(0)
     expect(current.stderr).toBe('')
+  })
+
+  // npm test before npm install said "runs use the sources through tsx" (the build's note), then "sh: 1: vitest: not found"
+  test('a checkout whose vitest is not installed is told to install it; this one is not', () => {
+    const bare = mkdtempSync(join(tmpdir(), 'conform-no-modules-'))
+    try {
+      expect(testRunnerProblem(bare)).toBe(`npm test: vitest, the project's test runner (a devDependency), is not installed: run npm install (or npm ci, without --omit=dev) in ${bare} first`)
+    } finally {
+      rmSync(bare, { recursive: true, force: true })
+    }
+    expect(testRunnerProblem(ROOT)).toBeUndefined()
   })
 })

@@ -35,6 +35,8 @@ test('every request answered 404 (a wrong path before /v1): no verdict (exit 2),
   expect(run.code, run.stdout).toBe(2)
   expect(run.stdout).toMatch(/nothing is served at this base URL: (\d+) requests were answered 404 Not Found, none otherwise; a wrong path before \/v1/)
   expect(run.stdout).toContain('Verdict: INCOMPLETE')
+  // the rules not verified say what the run met: the list of every kind ("421 Misdirected Request to every request, a redirect…") was cut before the 404
+  expect(run.stdout).toMatch(/^ {2}nothing is served at this base URL: its answers judge nothing: list-returns-200, /m)
   expect(run.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
   // not probed again (--confirm 2 by default): a second probe would meet the same 404s, and a run sent 164 POSTs more for them
   expect(run.results?.summary.writesAgain ?? 0).toBe(0)

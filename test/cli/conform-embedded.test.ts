@@ -1,5 +1,6 @@
 /** The newcomer's run: no arguments, the embedded reference server, every rule passed, exit 0. */
 import { afterAll, describe, expect, test } from 'vitest'
+import { EMBEDDED_WRITES } from '../../lib/cli/conform.ts'
 import { CONFORM_OPTIONS } from '../../lib/config/conform-options.ts'
 import { namePrefix } from '../../lib/result/run-result.ts'
 import { ruleCatalogue } from '../../lib/spec/rule-catalogue.ts'
@@ -16,6 +17,8 @@ describe('npm run conform with no arguments', () => {
     expect(run.code, run.stdout).toBe(0)
     expect(run.stdout).toContain('embedded reference server')
     expect(run.stdout).toContain('Verdict: PASS (exit 0)')
+    // its second line: the embedded server's writes are its memory's, not the plan's bounds for a service (92 POSTs, 368 in all, 3680 resends, a newcomer's first sight)
+    expect(run.stdout.split('\n').slice(0, 2)).toEqual([expect.stringMatching(/^No --base-url given: checking the embedded reference server at /), EMBEDDED_WRITES])
     const results = run.results!
     expect(results.verdict).toBe('pass')
     expect(results.problems).toEqual([])

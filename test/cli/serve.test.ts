@@ -1,5 +1,8 @@
 /** npm run serve: lists the cases, refuses unknown names with exit 2, serves the one asked for. */
+import { createServer, type Server } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { describe, expect, test } from 'vitest'
+import { startReferenceServer } from '../../lib/api/reference-server.ts'
 import { serve, type ServeIo } from '../../lib/cli/serve.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { VARIANTS } from '../../lib/server/variants.ts'
@@ -61,6 +64,22 @@ describe('npm run serve', () => {
       expect(answer.status).toBe(401)
     } finally {
       await server.close()
+    }
+  })
+
+  // npm run serve twice, or on a port another server holds: Node's 'Unhandled error event' stack trace and exit 1; the library's startReferenceServer({ port }) crashed the process the same way
+  test('a port in use: exit 2 and one line that says so; the library\'s start rejects', async () => {
+    const holder: Server = createServer()
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
+    const { port } = holder.address() as AddressInfo
+    try {
+      const io = captureIo()
+      expect(await serve(['--port', String(port)], io)).toBe(2)
+      expect(io.stderr).toBe(`serve: port ${port} is in use (another server, or an npm run serve still running?); give another --port, or leave it out for a free one\n`)
+      expect(io.stdout).toBe('')
+      await expect(startReferenceServer({ port })).rejects.toMatchObject({ code: 'EADDRINUSE' })
+    } finally {
+      await new Promise((resolve) => holder.close(resolve))
     }
   })
 })
