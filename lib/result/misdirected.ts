@@ -72,6 +72,13 @@ function offOrigin(e: Exchange): URL | undefined {
   }
 }
 
+/**
+ * Why the failures of a run whose every answer was a redirect were not probed again: a second probe
+ * would meet the same (lib/runner/confirmation.ts). The reports said "--confirm 0, the write budget
+ * or the deadline" of a server that redirected every request to another origin, or to itself.
+ */
+export const REDIRECTED_EVERY_REQUEST = 'the server redirected every request of the run, and a second probe would only meet the same redirects'
+
 /** How many requests were answered with a redirect when the server answered every request it answered so (at least ENOUGH), else 0. */
 export function answeredOnlyRedirects(journal: readonly JournalEntry[]): number {
   const statuses = journal.flatMap((e) => (e.status === undefined ? [] : [e.status]))
