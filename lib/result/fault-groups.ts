@@ -171,6 +171,8 @@ const NOT_PROBED_AGAIN: Partial<Record<SkipCause, string>> = {
   'read-only': '--read-only sends no POST',
   deadline: 'the deadline came first',
   'not-needed': 'the run needed no request of it again (no selected rule judges it, or the first answers made it unnecessary)',
+  // a re-probe is refused so only once the port's first answers were no HTTP/1.1 (lib/runner/tls-port.ts)
+  misdirected: "the port's first answers were not HTTP/1.1, so the run sent nothing more there",
 }
 /** The causes the unconfirmed checks' re-probes were skipped for, in words, if the reports can name every one. */
 function notProbedAgain(checks: readonly CheckResult[]): string | undefined {

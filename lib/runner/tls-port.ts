@@ -81,6 +81,7 @@ export class TlsPortWatch implements JournalSink {
   private probe: Promise<void> | undefined
   private settled = false
   private notSent = 0 // requests kept back once the port was found to speak no HTTP/1.1
+  private answeredAfterStop = false // …and then a request in flight was answered with a status line after all
   private readonly stop = new AbortController()
 
   constructor(
@@ -97,9 +98,9 @@ export class TlsPortWatch implements JournalSink {
     if (this.answered) return
     if (line.phase === 'on-wire') this.onWire.add(line.id)
     if (line.phase !== 'ended' || !this.onWire.delete(line.id)) return
-    if (line.status !== undefined) return void (this.answered = true)
+    if (line.status !== undefined) return void ((this.answered = true), (this.answeredAfterStop = this.stop.signal.aborted))
     // bytes of another protocol where an answer should be, and none yet with a status line: the port is another service's
-    if (line.noStatusLine && ++this.noStatusLine >= ENOUGH) this.stopSending(`${NOT_HTTP}: its first ${this.noStatusLine} answers were bytes with no status line`)
+    if (line.noStatusLine && ++this.noStatusLine >= ENOUGH) this.stopSending(`the port's first ${this.noStatusLine} answers were bytes with no status line (${NOT_HTTP}?)`)
     if (this.url.protocol !== 'http:' || ++this.unanswered < ENOUGH || this.probe !== undefined) return
     const waitMs = this.waitMs()
     this.probe = Promise.all([handshakeSucceeds(this.url, waitMs), answersH2Preface(this.url, waitMs)]).then(([secured, h2c]) => {
@@ -147,6 +148,11 @@ export class TlsPortWatch implements JournalSink {
   /** The run's requests are over: the problem, when the port speaks TLS or h2c (a probe under way is awaited). */
   async ended(): Promise<RunProblem | undefined> {
     await this.probe
+    // the port spoke HTTP after all: what it garbled fails its rules, and the requests kept back leave the run without a verdict on the rest
+    if (this.answeredAfterStop && this.notSent > 0) {
+      const why = (this.stop.signal.reason as Error).message
+      return { kind: 'stalled', message: `requests were kept back: ${why}, so the run sent no more (${this.notSent} not sent), but a request already under way was then answered in HTTP: run again to judge the rest` }
+    }
     return this.speaksTls ? speaksTlsProblem(this.baseUrl, this.notSent) : this.speaksH2c ? speaksH2cProblem(this.baseUrl, this.notSent) : undefined
   }
 }

@@ -12,7 +12,7 @@ import type { JournalLine } from '../../lib/http/journal.ts'
 import { TlsPortWatch } from '../../lib/runner/tls-port.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { opensslMissing, selfSignedCert } from './hostile-servers.ts'
-import { framedWrongPort, redisPort, sshPort, tlsAlertPort, tlsPort, type CountingPort } from './other-protocols.ts'
+import { framedWrongPort, garblesFirstPort, redisPort, sshPort, tlsAlertPort, tlsPort, type CountingPort } from './other-protocols.ts'
 
 const KEY = { CONFORM_API_KEY: 'other-protocol-key-3f9a61c2' }
 /** The most a run sends before it stops: its first burst of connections (six, then six more while none answered), with room for a loaded machine. */
@@ -47,6 +47,16 @@ describe.concurrent('another service at the port: the run stops after its first 
       expect(run.results?.summary.writesAgain ?? 0).toBe(0)
     })
   }
+
+  test('a server that garbled its first answers only, then answered in HTTP: the requests kept back say so, its garbled answers fail, never a PASS', async () => {
+    const port = await garblesFirstPort()
+    const run = await runAgainst(port)
+    expect(run.code, run.stdout).toBe(1)
+    expect(run.stdout).not.toContain('nothing at this port speaks HTTP:')
+    expect(run.results?.problems.find((p) => p.kind === 'stalled')?.message).toMatch(/^requests were kept back: the port's first 3 answers were bytes with no status line \(nothing at this port speaks HTTP\?\), so the run sent no more \(\d+ not sent\), but a request already under way was then answered in HTTP/)
+    expect(run.stdout).toMatch(/✗ unconfirmed: 3 of \d+ requests got no answer \(PROTOCOL_ERROR\).*; not probed again: the port's first answers were not HTTP\/1\.1, so the run sent nothing more there/)
+    expect(port.requests()).toBeLessThanOrEqual(FIRST_REQUESTS)
+  })
 
   test('an HTTP server that frames every answer wrong is no other service: it gets the whole plan, and fails naming the framing', async () => {
     const port = await framedWrongPort()
@@ -91,7 +101,17 @@ describe('when the watch stops the run sending (https://, so no handshake is ask
   }
 
   test('three answers with no status line, none with one: stopped, saying why', () => {
-    expect(stopsAfter(lines(3, noStatusLine))).toBe('nothing at this port speaks HTTP: its first 3 answers were bytes with no status line')
+    expect(stopsAfter(lines(3, noStatusLine))).toBe("the port's first 3 answers were bytes with no status line (nothing at this port speaks HTTP?)")
+  })
+
+  test('an answer with a status line after the stop (a server that garbled its first answers only): the run kept requests back, so it is no verdict on the rest', async () => {
+    const watch = new TlsPortWatch('https://127.0.0.1:1/v1', () => 2_000)
+    for (const line of [...lines(3, noStatusLine), ...lines(2, { status: 200 }, 10)]) watch.append(line)
+    watch.append({ id: 'k', phase: 'refused', at: '', method: 'POST', url: 'http://x/v1/categories', reason: 'misdirected' })
+    expect(await watch.ended()).toEqual({
+      kind: 'stalled',
+      message: "requests were kept back: the port's first 3 answers were bytes with no status line (nothing at this port speaks HTTP?), so the run sent no more (1 not sent), but a request already under way was then answered in HTTP: run again to judge the rest",
+    })
   })
 
   test('two, an answer with a status line first, or answers framed wrong (a status line, then bytes it could not read): not stopped', () => {

@@ -83,3 +83,17 @@ export const framedWrongPort = () =>
       for (const _ of chunk.toString('latin1').matchAll(REQUEST_LINE)) socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n[]\r\n0\r\n\r\n')
     }),
   )
+
+/** An HTTP server whose first three requests get Redis's `-ERR` (bytes with no status line), every later one 200 `[]` (201 to a POST) after 30 ms. */
+export const garblesFirstPort = () => {
+  let answered = 0
+  return countingPort((socket, seen) =>
+    socket.on('data', (chunk: Buffer) => {
+      seen(chunk)
+      for (const [, method] of chunk.toString('latin1').matchAll(REQUEST_LINE)) {
+        if (++answered <= 3) socket.write('-ERR unknown command\r\n')
+        else setTimeout(() => socket.write(method === 'POST' ? 'HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 19\r\n\r\n{"id":1,"name":"a"}' : 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]'), 30)
+      }
+    }),
+  )
+}

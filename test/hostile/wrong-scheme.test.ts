@@ -87,6 +87,9 @@ describe.skipIf(noOpenssl !== undefined)('http:// to a port that speaks TLS', ()
     expect(watch.speaksTls).toBe(true)
     for (const line of answered) watch.append(line)
     expect([watch.speaksTls, await watch.ended()]).toEqual([false, undefined])
+    // requests it kept back once the handshake succeeded (not-http-early-stop.test.ts) leave the run without a verdict on them
+    watch.append({ id: 'k', phase: 'refused', at: '', method: 'GET', url: 'http://x/v1/categories', reason: 'misdirected' })
+    expect(await watch.ended()).toMatchObject({ kind: 'stalled', message: expect.stringMatching(/^requests were kept back: 127\.0\.0\.1:\d+ speaks TLS: .*, so the run sent no more \(1 not sent\), but a request already under way was then answered in HTTP/) })
   })
 })
 
