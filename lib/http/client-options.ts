@@ -72,6 +72,14 @@ export interface ClientOptions {
   boundedWrites?: boolean
   /** True once the run knows why requests go unanswered (http:// to a port that speaks TLS, lib/runner/tls-port.ts): none is sent again after a lost answer. */
   resendsStopped?: () => boolean
+  /**
+   * Aborted (its reason a PortSpeaksNoHttp, lib/http/transport-errors.ts) once the run's first
+   * answers show that the port speaks no HTTP/1.1 (lib/runner/tls-port.ts): no request is sent from
+   * then on, nor one still waiting for a connection, and none is sent again.
+   */
+  wrongPort?: AbortSignal
+  /** A question to the port under way (a TLS handshake, lib/runner/tls-port.ts), or undefined: no request goes to the port before it is answered. */
+  portAsked?: () => Promise<void> | undefined
 }
 
 export interface SendOptions {

@@ -76,8 +76,9 @@ export class HttpClient {
     this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }
     this.stages = options.journal ? journalStages(options.journal, { url: (url) => this.redact(url), redact: this.redact, everyHeader: options.journalEveryHeader === true }) : UNHEARD
     this.runEnd = options.run ? AbortSignal.any([this.closed.signal, options.run.signal]) : this.closed.signal
-    // each request in flight listens to the run's end (--concurrency of them, and those waiting their turn)
+    // each request in flight listens to the run's end (--concurrency of them, and those waiting their turn), and to a port found wrong
     unlimitedListeners(this.runEnd)
+    if (options.wrongPort) unlimitedListeners(options.wrongPort)
     this.pacer = new Pacer(options.requestsPerSecond, this.runEnd)
     this.answers = new AnswerClock(options.timeoutMs)
     this.stalls = new StalledOperations(options.timeoutMs, this.answers)
@@ -182,14 +183,16 @@ export class HttpClient {
     if (exchange.error) return { exchange }
     this.stages.dispatched(exchange, tag)
     const started = performance.now()
-    // one signal for the request, aborted by its --timeout, its operation's stall, or the run's end
-    // (AbortSignal.any of three would cost each of ~130 requests a signal and listeners more)
+    // one signal for the request, aborted by its --timeout, its operation's stall, the run's end, or a port found to speak no
+    // HTTP/1.1 while it waits for a connection (AbortSignal.any of four would cost each of ~130 requests a signal and listeners more)
     const request = new AbortController()
     const signal = request.signal
     const stall = this.stalls.watch(operation, request) // aborted if the operation stalls while this waits for a connection
     const runEnded = () => request.abort(this.runEnd.reason)
+    const notToThePort = () => void (exchange.sent !== true && request.abort(this.options.wrongPort!.reason))
     if (this.runEnd.aborted) runEnded()
     else this.runEnd.addEventListener('abort', runEnded, { once: true })
+    this.options.wrongPort?.addEventListener('abort', notToThePort, { once: true })
     let stopClock: (() => void) | undefined
     const partial: { progress?: BodyProgress } = {}
     let result: HttpResult = { exchange }
@@ -197,6 +200,7 @@ export class HttpClient {
     let turn: Written | undefined // its place among the answers (lib/http/one-connection-at-a-time.ts), and when it was written
     try {
       release = await this.pools.slots.acquire(options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
+      await this.options.portAsked?.() // a question to the port under way (a TLS handshake): nothing goes to it before its answer
       const onWritten = () => {
         stall.left()
         exchange.sent = true
@@ -222,6 +226,7 @@ export class HttpClient {
       release?.()
       if (turn) this.pools.ended(turn, partial.progress !== undefined)
       this.runEnd.removeEventListener('abort', runEnded)
+      this.options.wrongPort?.removeEventListener('abort', notToThePort)
       stall.left()
       stopClock?.()
       exchange.durationMs = Math.round(performance.now() - started)
@@ -263,7 +268,7 @@ export class HttpClient {
     const operation = stallingOperation(options.method, options.path, recorded.headers.authorization)
     // the run's clock, not only its signal: a timer fires a moment late, the deadline is the deadline
     const ended = this.runEnd.aborted || this.msLeft() <= 0
-    const refusal = whyNotSent(operation, headers.wire, this.stalls, ended, this.runEnd.reason)
+    const refusal = whyNotSent(operation, headers.wire, this.stalls, ended, this.runEnd.reason, this.options.wrongPort)
     if (refusal) {
       exchange.error = refusal.error
       this.stages.refused(exchange, tag, refusal.reason, refusal.error.message)
@@ -327,19 +332,13 @@ export class HttpClient {
   }
 
   /** Why the run is incomplete although it finished: the server's 429 or 503 outlasted its deadline (requests held back by a 429 too) or its resends. */
-  get outlasted(): string | undefined {
-    return this.outlastedAnswers.words(this.rateHold.heldAtTheEnd)
-  }
+  get outlasted(): string | undefined { return this.outlastedAnswers.words(this.rateHold.heldAtTheEnd) }
 
   /** Why requests were kept back: operations the server let go unanswered past --timeout. */
-  get stalled(): string | undefined {
-    return this.stalls.summary()
-  }
+  get stalled(): string | undefined { return this.stalls.summary() }
 
   /** Whether the server asked a handshake of the run for a client certificate. */
-  get certificateAsked(): boolean {
-    return this.pools.certificateAsked
-  }
+  get certificateAsked(): boolean { return this.pools.certificateAsked }
 
   /** Cuts every request in flight and sends no more: the run was cut short (its deadline, or the user). */
   abandon(): void {

@@ -56,6 +56,11 @@ export type TransportErrorCode =
   | 'UNSENDABLE'
   /** Not sent: an earlier request of the same operation got no answer within --timeout. */
   | 'STALLED'
+  /**
+   * Not sent: the port's first answers showed it speaks no HTTP/1.1 (bytes with no status line:
+   * another service's port; TLS, or HTTP/2 only), so the run sent nothing more there (lib/runner/tls-port.ts).
+   */
+  | 'WRONG_PORT'
 
 export interface Exchange {
   /** Unique within a run; the journal (lib/http/journal.ts) lists it under the same id. */
@@ -102,3 +107,13 @@ export const refusedTheKey = (e: Exchange) => e.request.headers.authorization ==
  * 100 to 599 (RFC 9110 §15), so it is the server's protocol fault, never a fault it reports.
  */
 export const serverFaultStatus = (status: number): boolean => status >= 500 && status <= 599
+
+/** What the HTTP parser (llhttp) says of an answer whose first bytes are no status line ("HTTP/…"). */
+const NO_STATUS_LINE = /Expected HTTP\//
+
+/**
+ * An error of an answer that began with bytes which are not HTTP: no status line (Redis's `-ERR`,
+ * SSH's banner, a database's handshake, a TLS record). An answer with one, framed wrong
+ * (Content-Length beside Transfer-Encoding, a header name with a space), is an HTTP server's.
+ */
+export const withoutStatusLine = (error: { code: TransportErrorCode; message: string }): boolean => error.code === 'PROTOCOL_ERROR' && NO_STATUS_LINE.test(error.message)

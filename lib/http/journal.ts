@@ -12,17 +12,17 @@
  */
 import { exactIntegerTextAt, numberText } from '../json/exact-json.ts'
 import { parsedOnce } from '../json/parsed-once.ts'
-import { serverFaultStatus, type Exchange, type TransportErrorCode } from './exchange.ts'
+import { serverFaultStatus, withoutStatusLine, type Exchange, type TransportErrorCode } from './exchange.ts'
 import { LIMITED_NOT_SENT_AGAIN, UNAVAILABLE_NOT_SENT_AGAIN } from './not-sent-again-words.ts'
 
 export { LIMITED_NOT_SENT_AGAIN, LIMITED_RECORD_FOUND, UNAVAILABLE_NOT_SENT_AGAIN } from './not-sent-again-words.ts'
 
-/** Why the client did not send a request it was asked to send. */
 /**
  * Why a request was not sent: --read-only, --max-writes, --rule, --deadline, a header no HTTP
- * request can carry, or an operation that already let a request go unanswered past --timeout.
+ * request can carry, an operation that already let a request go unanswered past --timeout, or a
+ * port whose first answers showed it speaks no HTTP/1.1 (`misdirected`, lib/runner/tls-port.ts).
  */
-export type RefusalReason = 'read-only' | 'write-budget' | 'not-needed' | 'deadline' | 'unsendable' | 'stalled'
+export type RefusalReason = 'read-only' | 'write-budget' | 'not-needed' | 'deadline' | 'unsendable' | 'stalled' | 'misdirected'
 
 /** What a POST that got a 2xx answer says it created, for the ledger. */
 export interface CreatedRecord {
@@ -66,6 +66,7 @@ export interface JournalLine {
   /** ended: the status of the answer, or the transport error. */
   status?: number
   error?: TransportErrorCode
+  noStatusLine?: true // ended: the answer's first bytes were no status line (Redis's `-ERR`, SSH's banner, a TLS record), not an HTTP answer framed wrong
   /** ended: the Content-Encoding the body came in, when it was not identity. */
   contentEncoding?: string
   /** ended: how long the server's Retry-After made the client wait before the next attempt. */
@@ -194,10 +195,9 @@ export function journalEntries(lines: readonly JournalLine[]): JournalEntry[] {
   return entries
 }
 
-/** A server fault that does not say the request was not processed (503 does, RFC 9110 §15.6.4): the POST may have been stored. */
 /** When an entry's request was answered, or given up on (ms since the epoch); when it went out, for one that never ended. */
 export const endedAt = (entry: Pick<JournalEntry, 'at' | 'endedAt'>): number => Date.parse(entry.endedAt ?? entry.at)
-
+/** A server fault that does not say the request was not processed (503 does, RFC 9110 §15.6.4): the POST may have been stored. */
 export const answeredFault = (status: number | undefined): boolean => status !== undefined && serverFaultStatus(status) && status !== 503
 
 /**
@@ -299,6 +299,7 @@ export function endedLine(opened: Omit<JournalLine, 'phase' | 'at'>, exchange: E
   const line: JournalLine = { ...opened, phase: 'ended', at: new Date().toISOString() }
   if (response) line.status = response.status
   if (error) line.error = error.code
+  if (error && withoutStatusLine(error)) line.noStatusLine = true
   if (response?.contentEncoding) line.contentEncoding = response.contentEncoding
   if (response?.headers['retry-after'] !== undefined) line.retryAfter = response.headers['retry-after']
   if (exchange.request.method === 'POST' && response && response.status >= 200 && response.status < 300) line.created = createdRecord(answer, exchange.request.body ?? '', redact, exchange)

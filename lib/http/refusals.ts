@@ -1,12 +1,12 @@
 /**
  * Why the client does not send a request it was asked to: a header no HTTP request can carry
  * (undici refuses it deep in its pool, where the requests queued behind it then wait for ever),
- * an operation that stalled, or the run's deadline.
+ * an operation that stalled, the run's deadline, or a port whose first answers were no HTTP/1.1.
  */
 import { unsendableHeader, type Exchange } from './exchange.ts'
 import type { RefusalReason } from './journal.ts'
 import type { StalledOperations } from './stalled-operations.ts'
-import { RunDeadlineReached } from './transport-errors.ts'
+import { notSentToThePort, RunDeadlineReached } from './transport-errors.ts'
 
 export function whyNotSent(
   operation: string,
@@ -14,6 +14,7 @@ export function whyNotSent(
   stalls: StalledOperations,
   ended: boolean,
   endedBy?: unknown,
+  wrongPort?: AbortSignal,
 ): { reason: RefusalReason; error: NonNullable<Exchange['error']> } | undefined {
   const unsendable = unsendableHeader(headers)
   if (unsendable !== undefined) {
@@ -26,5 +27,6 @@ export function whyNotSent(
     const why = interruptedBy !== undefined ? `the run had been interrupted (${interruptedBy})` : "the run's deadline (--deadline) had passed"
     return { reason: 'deadline', error: { code: 'DEADLINE', message: `${why}, so this request was not sent` } }
   }
+  if (wrongPort?.aborted) return { reason: 'misdirected', error: notSentToThePort((wrongPort.reason as Error).message) }
   return undefined
 }

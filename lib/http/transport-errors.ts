@@ -43,6 +43,22 @@ export class RunDeadlineReached extends Error {
   }
 }
 
+/**
+ * Why the run sends nothing more to the port: its first answers showed that it speaks no HTTP/1.1
+ * (lib/runner/tls-port.ts). The reason of the signal the run hands its client (ClientOptions.wrongPort);
+ * its message says what the port answered, and a request not sent for it is told so.
+ */
+export class PortSpeaksNoHttp extends Error {
+  readonly code = 'WRONG_PORT'
+  constructor(why: string) {
+    super(why)
+    this.name = 'PortSpeaksNoHttp'
+  }
+}
+
+/** The error of a request not sent because the port speaks no HTTP/1.1 (`why`: the reason's message). */
+export const notSentToThePort = (why: string): { code: 'WRONG_PORT'; message: string } => ({ code: 'WRONG_PORT', message: `${why}, so this request was not sent` })
+
 export function isTlsErrno(errno: string, message = ''): boolean {
   return /^ERR_TLS|^CERT_|SELF_SIGNED|^UNABLE_TO|HOSTNAME|^DEPTH_ZERO/.test(errno) || /certificate/i.test(message)
 }
@@ -80,7 +96,7 @@ function failedAssertion(message: string): string {
  * sent, or its operation had already let one request go unanswered past --timeout (that request's
  * own checks failed). The checks that need such an answer are not verified, for this reason.
  */
-const NOT_THE_SERVERS: Partial<Record<TransportErrorCode, RefusalReason>> = { DEADLINE: 'deadline', UNSENDABLE: 'unsendable', STALLED: 'stalled' }
+const NOT_THE_SERVERS: Partial<Record<TransportErrorCode, RefusalReason>> = { DEADLINE: 'deadline', UNSENDABLE: 'unsendable', STALLED: 'stalled', WRONG_PORT: 'misdirected' }
 
 /** Why an error says nothing of the server (a skip's cause), or undefined when it does (NO_RESPONSE). */
 export function notTheServers(code: TransportErrorCode): RefusalReason | undefined {
@@ -130,6 +146,8 @@ export function describeTransportError(
   left: { sent: boolean; stalledWhileWaiting?: string } = { sent: true },
 ): { code: TransportErrorCode; message: string; status?: number } {
   if (!left.sent && left.stalledWhileWaiting !== undefined) return { code: 'STALLED', message: left.stalledWhileWaiting }
+  // cut while it waited for a connection, as the port was found to speak no HTTP/1.1: it never left
+  if (!left.sent && signal.aborted && signal.reason instanceof PortSpeaksNoHttp) return notSentToThePort(signal.reason.message)
   if (error instanceof ResponseTooLargeError) return capped(error.message, partial)
   if (error instanceof UnsupportedEncodingError) return { code: 'UNDECODABLE_BODY', message: error.message }
   if (signal.aborted) {

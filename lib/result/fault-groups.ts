@@ -9,7 +9,7 @@ import { serverFaultStatus } from '../http/exchange.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
 import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 import { unreadBodyWords } from './unread-bodies.ts'
-import { metNotHttp } from './misdirected.ts'
+import { answeredOnlyRedirects, metNotHttp, REDIRECTED_EVERY_REQUEST } from './misdirected.ts'
 
 export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked' | 'key-case-ignored' | 'redirected'
 
@@ -171,6 +171,8 @@ const NOT_PROBED_AGAIN: Partial<Record<SkipCause, string>> = {
   'read-only': '--read-only sends no POST',
   deadline: 'the deadline came first',
   'not-needed': 'the run needed no request of it again (no selected rule judges it, or the first answers made it unnecessary)',
+  // a re-probe is refused so only once the port's first answers were no HTTP/1.1 (lib/runner/tls-port.ts)
+  misdirected: "the port's first answers were not HTTP/1.1, so the run sent nothing more there",
 }
 /** The causes the unconfirmed checks' re-probes were skipped for, in words, if the reports can name every one. */
 function notProbedAgain(checks: readonly CheckResult[]): string | undefined {
@@ -179,7 +181,7 @@ function notProbedAgain(checks: readonly CheckResult[]): string | undefined {
   return words.length > 0 && words.every((w) => w !== undefined) ? words.join('; or ') : undefined
 }
 
-/** What the re-probes of a group's checks showed, in words, and its kind. `answeredNothing`: why none was probed again when the server answered no request but with a fault (served-nothing.ts). */
+/** What the re-probes of a group's checks showed, in words, and its kind. `answeredNothing`: why none was probed again when the server answered no request but with a fault (served-nothing.ts), or redirected every one (misdirected.ts). */
 function reprobes(checks: readonly CheckResult[], answeredNothing: string | undefined): { kind: string; words: string } {
   const kinds = new Set(checks.map((c) => c.recurrence?.kind ?? 'unconfirmed'))
   const again = checks.reduce((n, c) => n + (c.recurrence ? c.recurrence.attempts - 1 : 0), 0)
@@ -236,7 +238,9 @@ export function faultGroups(result: RunResult): FaultGroup[] {
     // one rule's answers unreadable, retyped, refused or served alike are that rule's finding: the group says what spans rules
     if (cause !== 'server-error' && cause !== 'no-answer' && cause !== 'differing-answers' && rules.length < 2) continue
     const confirming = (result.options.confirm ?? 0) > 0
-    const { kind, words } = reprobes(members.map((m) => m.check), !confirming ? undefined : servedNothing(journal) ? SERVED_NOTHING_WORDS : undefined)
+    // a server that answered nothing, or redirected every request, is not probed again (confirmation.ts): said so, not "--confirm 0"
+    const notAgain = !confirming ? undefined : servedNothing(journal) ? SERVED_NOTHING_WORDS : answeredOnlyRedirects(journal) > 0 ? REDIRECTED_EVERY_REQUEST : undefined
+    const { kind, words } = reprobes(members.map((m) => m.check), notAgain)
     const across = `across ${rules.length === 1 ? `1 rule (${rules[0]})` : `${rules.length} rules`}`
     let rate: string
     if (cause === 'server-error') {

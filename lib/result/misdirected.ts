@@ -24,13 +24,16 @@
  * authentication mounted on every route?" (vitestplay3). A service that answers JSON, even as
  * text/html (PHP's default type), is judged: a web page is markup, sent as text/html. So too a
  * port where nothing answers in HTTP (another service's: a cache, a database, SSH): a run was a
- * FAIL of 17 rules, every request "got no answer (PROTOCOL_ERROR)" (vitestplay3).
+ * FAIL of 17 rules, every request "got no answer (PROTOCOL_ERROR)" (vitestplay3). Once three
+ * answers came with no status line and none with one, the run sends nothing more there
+ * (lib/runner/tls-port.ts): 179 requests, 85 POSTs, had gone to a Redis port to conclude the same.
  */
-import type { Exchange } from '../http/exchange.ts'
+import { withoutStatusLine, type Exchange } from '../http/exchange.ts'
 import type { JournalEntry } from '../http/journal.ts'
 import type { RunProblem } from './run-problems.ts'
 import { answeredOnly404 } from './served-nothing.ts'
 import { notTheServers } from '../http/transport-errors.ts'
+import { keptBackWords } from './speaks-tls.ts'
 
 /** The first words of the problem when every request was answered 404: the reports tell it from a 421's by them. */
 export const NOTHING_SERVED = 'nothing is served at this base URL'
@@ -69,6 +72,13 @@ function offOrigin(e: Exchange): URL | undefined {
   }
 }
 
+/**
+ * Why the failures of a run whose every answer was a redirect were not probed again: a second probe
+ * would meet the same (lib/runner/confirmation.ts). The reports said "--confirm 0, the write budget
+ * or the deadline" of a server that redirected every request to another origin, or to itself.
+ */
+export const REDIRECTED_EVERY_REQUEST = 'the server redirected every request of the run, and a second probe would only meet the same redirects'
+
 /** How many requests were answered with a redirect when the server answered every request it answered so (at least ENOUGH), else 0. */
 export function answeredOnlyRedirects(journal: readonly JournalEntry[]): number {
   const statuses = journal.flatMap((e) => (e.status === undefined ? [] : [e.status]))
@@ -100,15 +110,12 @@ export function answeredOnlyPages(exchanges: readonly Exchange[]): number[] {
   return all.length >= ENOUGH && all.every(webPage) && all.some((e) => e.response!.status < 300) ? all.map((e) => e.response!.status) : []
 }
 
-/** What the HTTP parser (llhttp) says of an answer whose first bytes are no status line ("HTTP/…"). */
-const NO_STATUS_LINE = /Expected HTTP\//
-
 /**
  * An exchange that met bytes which are not HTTP where its answer should have been: no status line.
  * An answer with one, framed wrong (Content-Length beside Transfer-Encoding, a header name with a
  * space), is an HTTP server's, whose port is the right one.
  */
-export const metNotHttp = (e: Exchange) => e.response === undefined && e.error?.code === 'PROTOCOL_ERROR' && NO_STATUS_LINE.test(e.error.message)
+export const metNotHttp = (e: Exchange) => e.response === undefined && e.error !== undefined && withoutStatusLine(e.error)
 
 /**
  * How many requests met bytes that are not HTTP when every request put on the wire did (at least
@@ -157,10 +164,12 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
     }
   }
   const notHttp = answeredNothingHttp(journal, exchanges)
+  // the requests the run kept back once the first answers showed it (lib/runner/tls-port.ts)
+  const keptBack = (e: JournalEntry) => e.reason === 'misdirected' || e.error === 'WRONG_PORT'
   if (notHttp > 0) {
     return {
       kind: 'misdirected',
-      message: `${NOT_HTTP}: ${notHttp} requests were answered with bytes that are not an HTTP/1.1 answer, none otherwise; another service's port (a database's, a cache's, SSH's), or a server that does not speak HTTP/1.1: give the base URL of the categories API, with its port`,
+      message: `${NOT_HTTP}: ${notHttp} requests were answered with bytes that are not an HTTP/1.1 answer, none otherwise${keptBackWords(journal.filter(keptBack).length)}; another service's port (a database's, a cache's, SSH's), or a server that does not speak HTTP/1.1: give the base URL of the categories API, with its port`,
     }
   }
   const count = answeredOnly421(journal)

@@ -22,28 +22,37 @@ const overHttps = (baseUrl: string) => {
   return `https://${url.host}${url.pathname.replace(/\/+$/, '')}`
 }
 
-/** The problem, from the base URL the run was given (http://), and the address it should have had. */
-export function speaksTlsProblem(baseUrl: string): RunProblem {
+/** How many requests the run kept back once it knew, in words (lib/runner/tls-port.ts): none when it knew too late. */
+export const keptBackWords = (notSent: number) => (notSent > 0 ? ` (the run sent no more: ${notSent} ${notSent === 1 ? 'request' : 'requests'} not sent)` : '')
+
+/** The problem, from the base URL the run was given (http://), and the address it should have had; `notSent`: the requests kept back once the handshake succeeded. */
+export function speaksTlsProblem(baseUrl: string, notSent = 0): RunProblem {
   const https = overHttps(baseUrl)
-  return { kind: 'speaks-tls', message: `${speaksTls(baseUrl)}: no request over plain HTTP got an answer, and a TLS handshake with it succeeded; give the base URL as ${https} (the server's own address, or --ca-cert for its CA)` }
+  return { kind: 'speaks-tls', message: `${speaksTls(baseUrl)}: no request over plain HTTP got an answer, and a TLS handshake with it succeeded${keptBackWords(notSent)}; give the base URL as ${https} (the server's own address, or --ca-cert for its CA)` }
 }
 
 /** What an h2c port does, in the words its problem and every check it leaves unverified start with. */
 const speaksH2c = (baseUrl: string) => `${new URL(baseUrl).host} speaks HTTP/2 only (h2c)`
 
 /** The problem of a port that speaks HTTP/2 without TLS only: the address to give is another port of the service. */
-export function speaksH2cProblem(baseUrl: string): RunProblem {
+export function speaksH2cProblem(baseUrl: string, notSent = 0): RunProblem {
   const https = overHttps(baseUrl)
   return {
     kind: 'speaks-h2c',
-    message: `${speaksH2c(baseUrl)}: it answered the suite's HTTP/1.1 requests with HTTP/2 frames; give the base URL of the service's HTTP/1.1 port, or its https:// address (${https}) if it offers HTTP/1.1 there`,
+    message: `${speaksH2c(baseUrl)}: it answered the suite's HTTP/1.1 requests with HTTP/2 frames${keptBackWords(notSent)}; give the base URL of the service's HTTP/1.1 port, or its https:// address (${https}) if it offers HTTP/1.1 there`,
   }
 }
 
 /** The checks failed on requests that got no answer, not verified: the plain HTTP/1.1 the port does not speak failed them, not the service. */
 export function withoutFailuresOfPlainHttp<C extends { status: string; exchanges: readonly Exchange[] }>(checks: C[], baseUrl: string, kind: 'speaks-tls' | 'speaks-h2c' = 'speaks-tls'): C[] {
   const skipReason = kind === 'speaks-tls' ? `not verified: ${speaksTls(baseUrl)}, and the request over plain HTTP got no answer` : `not verified: ${speaksH2c(baseUrl)}, and the request over HTTP/1.1 got no answer it could read`
+  // a check whose request was not sent once the run knew (lib/runner/tls-port.ts): the same cause, its own words ("so this request was not sent")
+  const notSent = (c: C) => c.status === 'skip' && (c as { cause?: string }).cause === 'misdirected'
   return checks.map((c) =>
-    c.status === 'fail' && c.exchanges.length > 0 && c.exchanges.every((e) => e.response === undefined) ? { ...c, status: 'skip', cause: kind, skipReason, failure: undefined, reproduce: [] } : c,
+    notSent(c)
+      ? { ...c, cause: kind }
+      : c.status === 'fail' && c.exchanges.length > 0 && c.exchanges.every((e) => e.response === undefined)
+        ? { ...c, status: 'skip', cause: kind, skipReason, failure: undefined, reproduce: [] }
+        : c,
   )
 }

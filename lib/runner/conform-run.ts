@@ -167,7 +167,10 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     identity: { version: toolVersion(), runId },
     extraHeaders: config.headers,
     ...(options.otherSecrets ? { otherSecrets: options.otherSecrets } : {}),
-    resendsStopped: () => tlsPort.speaksOther,
+    resendsStopped: () => tlsPort.speaksOther || tlsPort.wrongPort.aborted,
+    // nothing more is sent once the first answers show the port speaks no HTTP/1.1 (tls-port.ts)
+    wrongPort: tlsPort.wrongPort,
+    portAsked: () => tlsPort.asking,
   }
   const problems: RunProblem[] = []
   let outcomes: CheckOutcome[] = []

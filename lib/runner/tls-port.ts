@@ -10,12 +10,17 @@
  * Beside the handshake, the HTTP/2 connection preface (no request either): a port that speaks
  * HTTP/2 only without TLS (h2c) answers it with its SETTINGS frame, and the run is incomplete
  * for that (`speaks-h2c`), as it answered every HTTP/1.1 request with frames no client can read.
+ * While the handshake is under way, nothing is sent (at most 2 s), and once it succeeded, or three
+ * answers came with no status line (another service's port), nothing more is sent at all: the
+ * whole plan went before (185 requests to a TLS port, 179 to a Redis port, 85 POSTs each).
  */
 import { connect as netConnect, isIP } from 'node:net'
 import { connect } from 'node:tls'
 import type { JournalLine, JournalSink } from '../http/journal.ts'
 import type { RunProblem } from '../result/run-problems.ts'
 import { speaksH2cProblem, speaksTlsProblem } from '../result/speaks-tls.ts'
+import { NOT_HTTP } from '../result/misdirected.ts'
+import { PortSpeaksNoHttp } from '../http/transport-errors.ts'
 
 /** Fewer unanswered requests than this say too little (a --rule run of one check). */
 const ENOUGH = 3
@@ -57,19 +62,27 @@ function answersH2Preface(url: URL, waitMs: number): Promise<boolean> {
 }
 
 /**
- * Watches the journal's lines as they come (passed on to `next`, the run's journal file): once
+ * Watches the journal's lines as they come (passed on to `next`, the run's journal file). Once
  * ENOUGH requests that reached the port ended without an answer, and none got one, the handshake
  * is made. While it succeeded and no request was answered, `speaksTls` is true (the run's client
- * sends nothing again), and `ended` gives the problem at the run's end.
+ * sends nothing again), and `ended` gives the problem at the run's end. Once it succeeded, or
+ * ENOUGH answers came with no status line and none with one (another service's port: Redis's
+ * `-ERR`, SSH's banner, a TLS record), `wrongPort` is aborted: the run's client sends nothing more
+ * (the whole plan went before, 179 requests and 85 POSTs, to conclude the same).
  */
 export class TlsPortWatch implements JournalSink {
   private readonly url: URL
   private readonly onWire = new Set<string>()
   private unanswered = 0
+  private noStatusLine = 0
   private answered = false
   private secured = false
   private h2c = false
   private probe: Promise<void> | undefined
+  private settled = false
+  private notSent = 0 // requests kept back once the port was found to speak no HTTP/1.1
+  private answeredAfterStop = false // …and then a request in flight was answered with a status line after all
+  private readonly stop = new AbortController()
 
   constructor(
     private readonly baseUrl: string,
@@ -81,17 +94,40 @@ export class TlsPortWatch implements JournalSink {
 
   append(line: JournalLine): void {
     this.next?.append(line)
-    if (this.answered || this.url.protocol !== 'http:') return
+    if ((line.phase === 'refused' && line.reason === 'misdirected') || (line.phase === 'ended' && line.error === 'WRONG_PORT')) this.notSent++
+    if (this.answered) return
     if (line.phase === 'on-wire') this.onWire.add(line.id)
     if (line.phase !== 'ended' || !this.onWire.delete(line.id)) return
-    if (line.status !== undefined) return void (this.answered = true)
-    if (++this.unanswered < ENOUGH || this.probe !== undefined) return
+    if (line.status !== undefined) return void ((this.answered = true), (this.answeredAfterStop = this.stop.signal.aborted))
+    // bytes of another protocol where an answer should be, and none yet with a status line: the port is another service's
+    if (line.noStatusLine && ++this.noStatusLine >= ENOUGH) this.stopSending(`the port's first ${this.noStatusLine} answers were bytes with no status line (${NOT_HTTP}?)`)
+    if (this.url.protocol !== 'http:' || ++this.unanswered < ENOUGH || this.probe !== undefined) return
     const waitMs = this.waitMs()
-    this.probe = Promise.all([handshakeSucceeds(this.url, waitMs), answersH2Preface(this.url, waitMs)]).then(([secured, h2c]) => void ((this.secured = secured), (this.h2c = h2c && !secured)))
+    this.probe = Promise.all([handshakeSucceeds(this.url, waitMs), answersH2Preface(this.url, waitMs)]).then(([secured, h2c]) => {
+      this.settled = true
+      this.secured = secured
+      this.h2c = h2c && !secured
+      if (this.speaksTls) this.stopSending(`${this.url.host} speaks TLS: no request over plain HTTP got an answer, and a TLS handshake with it succeeded`)
+      else if (this.speaksH2c) this.stopSending(`${this.url.host} speaks HTTP/2 only (h2c): it answered HTTP/1.1 requests with HTTP/2 frames`)
+    })
   }
 
   beforeSend(): void {
     this.next?.beforeSend()
+  }
+
+  /** The handshake under way while no request was answered (at most HANDSHAKE_MS): the run sends nothing meanwhile, so a port that speaks TLS gets no more than its first requests. */
+  get asking(): Promise<void> | undefined {
+    return this.answered || this.settled ? undefined : this.probe
+  }
+
+  /** Aborted once the port's answers show it speaks no HTTP/1.1, before any request was answered with a status line: nothing more is sent. */
+  get wrongPort(): AbortSignal {
+    return this.stop.signal
+  }
+
+  private stopSending(why: string): void {
+    if (!this.answered && !this.stop.signal.aborted) this.stop.abort(new PortSpeaksNoHttp(why))
   }
 
   /** The port spoke TLS to the handshake, and no request over plain HTTP has been answered so far. */
@@ -112,6 +148,11 @@ export class TlsPortWatch implements JournalSink {
   /** The run's requests are over: the problem, when the port speaks TLS or h2c (a probe under way is awaited). */
   async ended(): Promise<RunProblem | undefined> {
     await this.probe
-    return this.speaksTls ? speaksTlsProblem(this.baseUrl) : this.speaksH2c ? speaksH2cProblem(this.baseUrl) : undefined
+    // the port spoke HTTP after all: what it garbled fails its rules, and the requests kept back leave the run without a verdict on the rest
+    if (this.answeredAfterStop && this.notSent > 0) {
+      const why = (this.stop.signal.reason as Error).message
+      return { kind: 'stalled', message: `requests were kept back: ${why}, so the run sent no more (${this.notSent} not sent), but a request already under way was then answered in HTTP: run again to judge the rest` }
+    }
+    return this.speaksTls ? speaksTlsProblem(this.baseUrl, this.notSent) : this.speaksH2c ? speaksH2cProblem(this.baseUrl, this.notSent) : undefined
   }
 }

@@ -62,6 +62,10 @@ export interface RunContext {
   requestsPerSecond?: number
   /** True once the run knows why its requests go unanswered (a port that speaks TLS): none is sent again after a lost answer. */
   resendsStopped?: () => boolean
+  /** Aborted once the run's first answers show the port speaks no HTTP/1.1: the HTTP client sends nothing more. */
+  wrongPort?: AbortSignal
+  /** A question to the port under way (a TLS handshake): no request goes to it before its answer. */
+  portAsked?: () => Promise<void> | undefined
   /** At most this many requests in flight at once (--concurrency). */
   concurrency: number
   /** The run's W3C trace id: every request's traceparent carries it. */

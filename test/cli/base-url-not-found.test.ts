@@ -68,7 +68,7 @@ test('a port where a service that is not HTTP listens (a cache\'s): no verdict (
   const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1`, '--rule', 'list-returns-200', '--rule', 'create-returns-201'], { env: { CONFORM_API_KEY: 'not-http-key-5d1f0a77' } })
   runs.push(run)
   expect(run.code, run.stdout).toBe(2)
-  expect(run.stdout.split('\n')[2]).toMatch(/^✗ nothing at this port speaks HTTP: \d+ requests were answered with bytes that are not an HTTP\/1\.1 answer, none otherwise; another service's port/)
+  expect(run.stdout.split('\n')[2]).toMatch(/^✗ nothing at this port speaks HTTP: \d+ requests were answered with bytes that are not an HTTP\/1\.1 answer, none otherwise \(the run sent no more: \d+ requests not sent\); another service's port/)
   expect(run.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
   expect(run.stdout).toMatch(/Sent: (\d+) POSTs? sent, [^;]*, \1 not answered;/)
   expect(run.files['summary.md']).toContain('the server answered no request at the base URL (every one with bytes that are not HTTP)')

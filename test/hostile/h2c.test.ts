@@ -36,7 +36,10 @@ describe('http:// to a port that speaks HTTP/2 only (h2c)', () => {
     const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${port}/v1`, '--timeout', '2000'], { env: { CONFORM_API_KEY: KEY } })
     closers.push(() => run.cleanup())
     expect(run.code, run.stdout).toBe(2)
-    const message = `127.0.0.1:${port} speaks HTTP/2 only (h2c): it answered the suite's HTTP/1.1 requests with HTTP/2 frames; give the base URL of the service's HTTP/1.1 port, or its https:// address (https://127.0.0.1:${port}/v1) if it offers HTTP/1.1 there`
+    // the requests after the first few were not sent once the port answered the preface (lib/runner/tls-port.ts)
+    const notSent = (run.results?.journal ?? []).filter((e) => e.reason === 'misdirected' || e.error === 'WRONG_PORT').length
+    expect(notSent).toBeGreaterThan(100)
+    const message = `127.0.0.1:${port} speaks HTTP/2 only (h2c): it answered the suite's HTTP/1.1 requests with HTTP/2 frames (the run sent no more: ${notSent} requests not sent); give the base URL of the service's HTTP/1.1 port, or its https:// address (https://127.0.0.1:${port}/v1) if it offers HTTP/1.1 there`
     expect(run.results?.problems[0]).toEqual({ kind: 'speaks-h2c', message })
     expect(run.stdout).toContain(`✗ ${message}`)
     expect(run.stdout).toContain('Verdict: INCOMPLETE (exit 2)')

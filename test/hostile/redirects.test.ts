@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, test } from 'vitest'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
-import { recorder, redirectsTo, type HostileServer } from './hostile-servers.ts'
+import { httpServer, recorder, redirectsTo, type HostileServer } from './hostile-servers.ts'
 import { RUN_TIMEOUT_MS, expectCleanFailure, failedChecks } from './expect-run.ts'
 
 const KEY = 'redirect-test-key-0a77c4e19b'
@@ -32,8 +32,23 @@ describe.concurrent('a server that redirects to another origin', { timeout: RUN_
       expect(server.requests.some((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true)
       expect(elsewhere.connections()).toBe(0)
       expect(elsewhere.requests).toEqual([])
+      // not probed again, as a second probe would meet the same redirects: said so (it said "--confirm 0, the write budget or the deadline")
+      expect(run.stdout).toContain('not probed again: the server redirected every request of the run, and a second probe would only meet the same redirects')
+      expect(run.stdout).not.toContain('--confirm 0, the write budget or the deadline')
     })
   }
+
+  test('a redirect loop (every URL to itself): a failure naming the Location, one finding, and why nothing was probed again', async () => {
+    const loop = await httpServer((req, res) => void res.writeHead(307, { location: req.url ?? '/' }).end())
+    servers.push(loop)
+    const run = await runConform(['--base-url', loop.baseUrl, '--timeout', '5000'], { env: { CONFORM_API_KEY: KEY }, killAfterMs: 100_000 })
+    runs.push(run)
+    expectCleanFailure(run)
+    expect(run.stdout.split('\n')[2]).toMatch(/^✗ unconfirmed: \d+ checks met requests redirected \(307 to \/v1\/categories.*; not probed again: the server redirected every request of the run, and a second probe would only meet the same redirects$/)
+    // each request once: none followed, none probed again
+    expect(loop.requests.length).toBe(run.results!.summary.requests)
+    expect(run.results!.summary.writesAgain ?? 0).toBe(0)
+  })
 })
 
 describe('a server that redirects to a Location of 15 KB (under the 16 KiB a head may take)', { timeout: RUN_TIMEOUT_MS }, () => {

@@ -219,6 +219,23 @@ test('requests redirected across rules (a router serving the collection at anoth
   expect(login.line).toMatch(/redirected \(302 to \/login\) instead of answered, which a client does not follow with its body, across 3 rules/)
 })
 
+test('a server that redirected every request is not probed again, and the finding says why, not "--confirm 0, the write budget or the deadline" (none of which happened)', () => {
+  // a redirect loop (each URL to itself) or every request sent to another origin's login page: confirmation.ts probes none again
+  const away = () => {
+    const e = exchange({}, 307, '')
+    return check('c', 'fail', {
+      failure: { code: 'UNEXPECTED_STATUS', message: 'GET answered 307', expected: 'status 200', actual: 'status 307 redirecting to /v1/categories', observed: 'status 307' },
+      exchanges: [{ ...e, response: { ...e.response!, headers: { location: '/v1/categories' } } }],
+      recurrence: { attempts: 1, failures: 1, kind: 'unconfirmed' },
+    })
+  }
+  const confirmed = (result: ReturnType<typeof runResult>) => ({ ...result, options: { ...result.options, confirm: 2 } })
+  const [fault] = faultGroups(confirmed(runResult(() => [away()])))
+  expect(fault?.line).toMatch(/^unconfirmed: \d+ checks met requests redirected \(307 to \/v1\/categories\) instead of answered, .*; not probed again: the server redirected every request of the run, and a second probe would only meet the same redirects$/)
+  // one request answered otherwise: the run's failures were probed again, or not for the general reasons
+  expect(faultGroups(confirmed(runResult((id) => [id === 'base-url-ends-v1' ? check('p', 'pass', { exchanges: [exchange({}, 200, '[]')] }) : away()])))[0]?.line).toMatch(/; not probed again \(--confirm 0, the write budget or the deadline\)$/)
+})
+
 test('a field with no value written as null across rules (System.Text.Json, Jackson): one finding that says so, not "numeric text stored as a number?"', () => {
   const deterministic = { recurrence: { attempts: 3, failures: 3, kind: 'deterministic' as const } }
   const schema = (observed: string, body: string) =>
