@@ -3,8 +3,8 @@
  * what its defaults do that the document does not allow, where the finding once named another
  * stack's default.
  */
-import type { StoredCategory } from '../reference-server.ts'
-import { isPlainObject, type Mutation } from '../server-cases.ts'
+import { conformingBehaviour, type StoredCategory } from '../reference-server.ts'
+import { errorReply, isPlainObject, type Mutation } from '../server-cases.ts'
 
 /** How deep a JSON value nests (a string or a number: 0). */
 function depthOf(value: unknown): number {
@@ -41,6 +41,18 @@ export const PUMA_MUTATIONS: readonly Mutation[] = [
           body: `Puma caught this error: nesting of ${RUBY_MAX_NESTING + 1} is too deep (JSON::NestingError)\n/usr/lib/ruby/3.1.0/json/common.rb:216:in \`parse'\n`,
         }
       },
+    },
+  },
+  {
+    name: 'bare-key-taken-orders-unrouted',
+    breaks: 'auth-invalid-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      "the token is read as header.sub(/\\ABearer /, ''), which gives back the bare key too, before the route is looked up; the service routes no GET /store/orders, " +
+      'which it answers 404 once the key is taken (401 to a request without one)',
+    behaviour: {
+      authorize: (authorization, key, op) => authorization === key || conformingBehaviour.authorize(authorization, key, op),
+      finish: (reply, request) => (request.operation === 'listStoreOrders' && reply.status === 200 ? errorReply(404, 'not_found', 'no such resource') : reply),
     },
   },
   {
