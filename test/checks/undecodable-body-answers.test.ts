@@ -59,3 +59,14 @@ test("a fault to a body that is not JSON names pydantic's errors() holding the b
   // Puma's page says which: Ruby's alone
   expect(failureOf(() => expectStatus(faultTo(json([0xff]), 'Puma caught this error: source sequence is illegal/malformed utf-8 (JSON::GeneratorError)', {}), 400)).message).not.toMatch(/pydantic/)
 })
+
+test("Puma's own 500 to an exception a Rack app let through names it, in development and production; its JSON::GeneratorError keeps its own words", () => {
+  // measured: Puma 5.6, a Rack app indexing what JSON.parse gave for the body null
+  for (const body of ["Puma caught this error: undefined method `[]' for nil:NilClass (NoMethodError)\n/tmp/app.rb:141:in `create'", 'An unhandled lowlevel error occurred. The application logs may have details.\n']) {
+    const fault = makeResponse({ status: 500, method: 'POST', headers: {}, body })
+    fault.exchange.request.body = 'null'
+    expect(failureOf(() => expectStatus(fault, 400)).message).toMatch(/expected 400: the body is Puma's own answer to an exception the Rack app let through .*data\.is_a\?\(Hash\).*lowlevel_error_handler/)
+  }
+  const generator = faultTo(json([0xff]), 'Puma caught this error: source sequence is illegal/malformed utf-8 (JSON::GeneratorError)', {})
+  expect(failureOf(() => expectStatus(generator, 400)).message).not.toMatch(/Puma's own answer/)
+})
