@@ -43,11 +43,12 @@ export function idPastDoubleOrigin(id: string): string | undefined {
 /**
  * Why two creates that sent different values were answered one id: processes that each keep their
  * records and count ids on their own. Measured: a Rack service with an in-memory store under
- * `puma -w 2` (Puma 5.6), ids from 2^53 + 1 in each worker, where the words named the drivers alone.
+ * `puma -w 2` (Puma 5.6), ids from 2^53 + 1 in each worker, where the words named the drivers alone;
+ * and a PSGI app under Starman 0.4016 on its defaults (5 workers).
  */
 export const OWN_COUNTERS =
   '; processes that each keep their own records and count their own ids give one id twice: an in-memory store (a Hash, a dict, an array) under several worker processes ' +
-  "(Puma's cluster mode, puma -w 2 or workers in config/puma.rb; gunicorn --workers; Node's cluster, pm2 -i), or replicas behind a balancer with a store each, " +
+  "(Puma's cluster mode, puma -w 2 or workers in config/puma.rb; Starman, which starts 5 workers unless told --workers 1; gunicorn --workers; Node's cluster, pm2 -i), or replicas behind a balancer with a store each, " +
   'whose lists then differ from read to read; keep the records in a store every process shares (a database), or run one process'
 
 /** A create that sends an id no record has, answered with that id: the body handed to the ORM whole. */

@@ -49,7 +49,7 @@ describe('ids as the drivers give them', () => {
     const failure = failureOf(() => expectDistinctIds(odd, 'the created records', makeResponse()))
     expect(failure.code).toBe('DUPLICATE_ID')
     expect(failure.message).not.toMatch(/BIGINTs into JavaScript numbers|proxy in front/)
-    expect(failure.message).toMatch(/^the created records: two records share id 9007199254740993; processes that each keep their own records and count their own ids give one id twice: .*puma -w 2.*gunicorn --workers/)
+    expect(failure.message).toMatch(/^the created records: two records share id 9007199254740993; processes that each keep their own records and count their own ids give one id twice: .*puma -w 2.*Starman, which starts 5 workers.*gunicorn --workers/)
     // one a double may be either: both are said
     const even = parseJsonExact('[{"id":9007199254740994,"name":"cf-ab12c-plain"},{"id":9007199254740994,"name":"cf-ab12c-deep"}]') as CategoryRecord[]
     expect(failureOf(() => expectDistinctIds(even, 'the created records', makeResponse())).message).toMatch(/a driver that read its BIGINTs into JavaScript numbers.*; processes that each keep their own records/)
