@@ -199,7 +199,7 @@ export class HttpClient {
       release = await this.pools.slots.acquire(options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
       const onWritten = () => {
         stall.left()
-        exchange.sent = true
+        Object.assign(exchange, { sent: true, writtenAtMs: Date.now() })
         turn = this.pools.wrote(operation)
         if (this.options.journal) strayAnswersAfter(exchange, this.options.journal, this.redact) // bytes after its answer's end no request asked for
         this.stages.onWire(exchange, tag)

@@ -43,6 +43,7 @@ import { TEXT_AS_PATTERN_MUTATIONS } from './mutations/text-as-pattern.ts'
 import { READ_AS_OTHER_MUTATIONS } from './mutations/read-as-other.ts'
 import { BEHIND_SHORT_COLUMN_MUTATIONS } from './mutations/behind-short-columns.ts'
 import { PUMA_MUTATIONS } from './mutations/puma.ts'
+import { RESEND_MUTATIONS } from './mutations/resends.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -89,4 +90,5 @@ export const MUTATIONS: readonly Mutation[] = [
   ...READ_AS_OTHER_MUTATIONS,
   ...BEHIND_SHORT_COLUMN_MUTATIONS,
   ...PUMA_MUTATIONS,
+  ...RESEND_MUTATIONS,
 ]
