@@ -51,6 +51,16 @@ export const OWN_COUNTERS =
   "(Puma's cluster mode, puma -w 2 or workers in config/puma.rb; Starman, which starts 5 workers unless told --workers 1; gunicorn --workers; Node's cluster, pm2 -i), or replicas behind a balancer with a store each, " +
   'whose lists then differ from read to read; keep the records in a store every process shares (a database), or run one process'
 
+/** Two creates of one name answered one id, with the second's other description: an upsert on the name. */
+const UPSERT_BY_NAME =
+  "; both creates sent this name: the second updated the first's record (an upsert on a UNIQUE name: INSERT … ON CONFLICT (name) DO UPDATE, ON DUPLICATE KEY UPDATE, an ORM's save() of the record found by name); " +
+  'each create is a new record with an id of its own (§2: ids are assigned on creation), or a repeated name is refused (409, or 400 with the Error record)'
+
+/** Why two created records that differ share an id: one name updated in place, or processes counting ids apart. */
+export function sharedIdWords(first: { name?: unknown }, second: { name?: unknown }): string {
+  return first.name === second.name ? UPSERT_BY_NAME : OWN_COUNTERS
+}
+
 /** A create that sends an id no record has, answered with that id: the body handed to the ORM whole. */
 export const CLIENT_ID_INSERTED =
   "the body was handed to the ORM whole, and it inserts every column the body names, the id too: Drizzle's db.insert(table).values(req.body), Sequelize's Model.create(req.body), SQLAlchemy's declarative constructor Category(**data) (measured); " +

@@ -53,6 +53,11 @@ describe('ids as the drivers give them', () => {
     // one a double may be either: both are said
     const even = parseJsonExact('[{"id":9007199254740994,"name":"cf-ab12c-plain"},{"id":9007199254740994,"name":"cf-ab12c-deep"}]') as CategoryRecord[]
     expect(failureOf(() => expectDistinctIds(even, 'the created records', makeResponse())).message).toMatch(/a driver that read its BIGINTs into JavaScript numbers.*; processes that each keep their own records/)
+    // one name sent twice, the second's description on the first's id: an upsert, not processes apart (mutation update-by-name)
+    const upsert = parseJsonExact('[{"id":2,"name":"cf-ab12c-plain"},{"id":2,"name":"cf-ab12c-plain","description":"cf-ab12c-repeated"}]') as CategoryRecord[]
+    const upserted = failureOf(() => expectDistinctIds(upsert, 'the created records', makeResponse())).message
+    expect(upserted).toMatch(/^the created records: two records share id 2; both creates sent this name: the second updated the first's record \(an upsert on a UNIQUE name/)
+    expect(upserted).not.toMatch(/processes that each keep/)
   })
 })
 
