@@ -55,7 +55,7 @@ export interface OptionDocs {
    */
   deadline: unknown
   /**
-   * How long a created record may take to appear in the list (a read replica, a search index): while one is missing, the list is read again, with growing waits adding up to this and ending before deadline; 0: the first list is judged. A list that shows them at once is read once more (a balancer sends it to another replica): at once, or as long after the first as the last write was answered after the last create (a refused create stored all the same may lag as the creates could).
+   * How long a created record may take to appear in the list (a read replica, a search index): while one is missing, the list is read again, with growing waits adding up to this and ending before deadline; 0: the first list is judged. A list that shows them at once is read once more (a balancer sends it to another replica): at once, or as long after the first as the last write was answered after the last create (a refused create stored all the same may lag as the creates could), or this long after the last create when one create took far longer than the others (1 s, and 4 times their median: a front may have sent it again, and its first attempt stored it later).
    * Takes a whole number of milliseconds, at least 0, at most 60000. Not given: read from CONFORM_LIST_LAG_MS, else 5000. The command line's --list-lag.
    */
   listLag: unknown

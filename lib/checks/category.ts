@@ -5,7 +5,7 @@ import { exactIntegerTextAt } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { idOf, IdIndex } from './id-index.ts'
 import { failListedUnderAnotherId, listedUnderAnotherId } from './listed-under-another-id.ts'
-import { idPastDoubleOrigin } from './orm-driver-answers.ts'
+import { idPastDoubleOrigin, sharedIdWords } from './orm-driver-answers.ts'
 import { ZERO_INSERT_ID } from './sql-store-answers.ts'
 import { changedTextOrigin } from './known-answers.ts'
 import { ANOTHER_CREATES_RECORD, answeredAnothersRecord, heldByAnotherCreate, heldByAnotherField, heldUnderAnotherCase } from './held-by-another-key.ts'
@@ -109,7 +109,7 @@ export function expectDistinctIds(records: CategoryRecord[], where: string, ...r
   fail(
     {
       code: 'DUPLICATE_ID',
-      message: `${where}: two records share id ${id}${idPastDoubleOrigin(id) ?? ''}${where !== CREATED_RECORDS ? '' : sameFields(records[repeat.first], records[repeat.second]) ? `; both creates were answered with one record: the one stored for a name sent twice (an upsert), or ${ANOTHER_CREATES_RECORD}` : id === '0' ? ZERO_INSERT_ID : ''}`,
+      message: `${where}: two records share id ${id}${idPastDoubleOrigin(id) ?? ''}${where !== CREATED_RECORDS ? '' : sameFields(records[repeat.first], records[repeat.second]) ? `; both creates were answered with one record: the one stored for a name sent twice (an upsert), or ${ANOTHER_CREATES_RECORD}` : id === '0' ? ZERO_INSERT_ID : sharedIdWords(records[repeat.first], records[repeat.second])}`,
       expected: 'every id unique',
       actual: `id ${id} at positions ${repeat.first} and ${repeat.second}`,
     },

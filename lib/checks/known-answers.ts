@@ -123,7 +123,7 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
   const ofStack =
     gatewayStatus(response, expected) ?? aspnetStatus(response, expected) ?? servletCppStatus(response, expected) ??
     runtimeStatus(response, expected, request) ??
-    phpRubyStatus(response.status, expected) ??
+    phpRubyStatus(response, expected) ??
     djangoRailsStatus(response, expected, request) ??
     nodeStatus(response, expected, request) ??
     undefinedValueStatus(response, expected, request) ??

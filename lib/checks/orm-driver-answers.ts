@@ -28,7 +28,8 @@ const DOUBLE_EXACT = 2n ** 53n
  * without safeIntegers (and with it set after the statements were prepared).
  */
 export function idPastDoubleOrigin(id: string): string | undefined {
-  if (!/^\d{16,20}$/.test(id) || BigInt(id) <= DOUBLE_EXACT) return undefined
+  // an id no double holds (2^53 + 1) was never a JavaScript number: no rounding made it
+  if (!/^\d{16,20}$/.test(id) || BigInt(id) <= DOUBLE_EXACT || BigInt(Number(id)) !== BigInt(id)) return undefined
   return (
     `; ${id} is past 2^53: if the store holds them apart, a driver that read its BIGINTs into JavaScript numbers made them one (past 2^53 a number holds only every second integer, then every fourth), ` +
     "as mysql2 does without supportBigNumbers and bigNumberStrings, better-sqlite3 without safeIntegers (db.defaultSafeIntegers(true) holds for the statements prepared after it), and pg with setTypeParser(20, Number) or parseInt; " +
@@ -37,6 +38,27 @@ export function idPastDoubleOrigin(id: string): string | undefined {
     "or a proxy in front made them one: a gateway or backend-for-frontend that parses the service's answers (JSON.parse, response.json()) and writes them again does the same to every id past 2^53: " +
     'pass the body on as it came, or parse it with a parser that keeps big integers (lossless-json, json-bigint)'
   )
+}
+
+/**
+ * Why two creates that sent different values were answered one id: processes that each keep their
+ * records and count ids on their own. Measured: a Rack service with an in-memory store under
+ * `puma -w 2` (Puma 5.6), ids from 2^53 + 1 in each worker, where the words named the drivers alone;
+ * and a PSGI app under Starman 0.4016 on its defaults (5 workers).
+ */
+export const OWN_COUNTERS =
+  '; processes that each keep their own records and count their own ids give one id twice: an in-memory store (a Hash, a dict, an array) under several worker processes ' +
+  "(Puma's cluster mode, puma -w 2 or workers in config/puma.rb; Starman, which starts 5 workers unless told --workers 1; gunicorn --workers; Node's cluster, pm2 -i), or replicas behind a balancer with a store each, " +
+  'whose lists then differ from read to read; keep the records in a store every process shares (a database), or run one process'
+
+/** Two creates of one name answered one id, with the second's other description: an upsert on the name. */
+const UPSERT_BY_NAME =
+  "; both creates sent this name: the second updated the first's record (an upsert on a UNIQUE name: INSERT … ON CONFLICT (name) DO UPDATE, ON DUPLICATE KEY UPDATE, an ORM's save() of the record found by name); " +
+  'each create is a new record with an id of its own (§2: ids are assigned on creation), or a repeated name is refused (409, or 400 with the Error record)'
+
+/** Why two created records that differ share an id: one name updated in place, or processes counting ids apart. */
+export function sharedIdWords(first: { name?: unknown }, second: { name?: unknown }): string {
+  return first.name === second.name ? UPSERT_BY_NAME : OWN_COUNTERS
 }
 
 /** A create that sends an id no record has, answered with that id: the body handed to the ORM whole. */
@@ -92,6 +114,21 @@ export const SEQUELIZE_NULL_TAKEN = "Sequelize's attributes allow null unless al
 export const UNKNOWN_FIELD_FAULT =
   "a server fault to a body with a field NewCategory does not name: SQLAlchemy's declarative constructor raises TypeError for a key that is no mapped attribute (Category(**data): 'extra' is an invalid keyword argument for Category), " +
   'so a service that hands it the body answers a fault to any unknown field; give it name and description alone, or refuse unknown fields with 400'
+
+/**
+ * A fault to a value nested 300 deep: a nesting limit below it, its error let through. Measured: a Rack
+ * service under Puma 5.6 that rescued no JSON::NestingError, where the words named SQLAlchemy alone.
+ */
+const NESTING_LIMIT_FAULT =
+  "a nesting limit below 300 levels, its error let through: Ruby's JSON.parse stops at max_nesting 100 with JSON::NestingError (measured under Puma, whose development answer is the error's text), " +
+  "serde_json at 128 levels, MongoDB at 100, and orjson's dumps at 255 when the record is written back (Recursion limit reached); " +
+  'answer it 400 as any body the parser refuses (JSON::NestingError is a JSON::ParserError), or leave out what NewCategory does not name before the record is written'
+
+/** What a server fault to create-deep-value (poison-values.ts) says of the service: the answer's words tell a nesting limit from the rest. */
+export function deepValueFault(answer: string): string {
+  if (/nesting|too deep|recursion|depth/i.test(answer)) return `a server fault to a value nested 300 levels deep, which the answer puts down to its depth: ${NESTING_LIMIT_FAULT}`
+  return `${UNKNOWN_FIELD_FAULT}; or ${NESTING_LIMIT_FAULT}`
+}
 
 /** A fault to a lone surrogate: text with no UTF-8 form, which the driver cannot write (poison-values.ts). */
 export const LONE_SURROGATE_FAULT =

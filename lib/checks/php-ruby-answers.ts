@@ -82,7 +82,10 @@ export function phpRubyErrorBody(keys: readonly string[]): string | undefined {
 }
 
 /** Why 422 came where 400 was expected: the validation status of several stacks. */
-export function phpRubyStatus(status: number, expected: number): string | undefined {
+export function phpRubyStatus(response: Pick<RecordedResponse, 'status' | 'body'>, expected: number): string | undefined {
+  const { status } = response
+  // a JSON::GeneratorError has words of its own (undecodable-body-answers.ts), said after these
+  if (status === 500 && PUMA_FAULT.test(response.body) && !response.body.includes('JSON::GeneratorError')) return PUMA_FAULT_WORDS
   if (status !== 422 || expected !== 400) return undefined
   return (
     "422 is the validation status of Laravel (a ValidationException from validate()), of FastAPI (RequestValidationError), of Rails' scaffolds (:unprocessable_entity) " +
@@ -91,6 +94,14 @@ export function phpRubyStatus(status: number, expected: number): string | undefi
     "LoopBack 4: a middleware that catches err.code === 'VALIDATION_FAILED' and answers 400 with the Error record)"
   )
 }
+
+/** Puma's own answers to an exception a Rack app let through: development's (the error and its trace), production's. */
+const PUMA_FAULT = /^(Puma caught this error: |An unhandled lowlevel error occurred\. The application logs may have details\.)/
+/** Measured: a Rack service under Puma 5.6 that indexed what JSON.parse gave (nil, true, a number) as a Hash. */
+const PUMA_FAULT_WORDS =
+  "the body is Puma's own answer to an exception the Rack app let through (its development page names the error: NoMethodError where data['name'] indexed the nil, true or number " +
+  'that JSON.parse gives for a body that is JSON but no object, JSON::NestingError past max_nesting 100, JSON::GeneratorError for text that is not UTF-8; in production its words hide it): ' +
+  'refuse what is not a Hash with 400 (data.is_a?(Hash)), rescue JSON::ParserError, and answer any other error with the Error record (a rescue around the app, or lowlevel_error_handler in config/puma.rb)'
 
 /**
  * Why 422 came to a create that may be refused for its lengths (400, 413): the validation status of

@@ -20,11 +20,32 @@ const NOT_UTF8_FAULT =
   "(Grape's JSON parser, Sinatra's JSON.parse(request.body.read)) and to_json raises JSON::GeneratorError (source sequence is illegal/malformed utf-8); " +
   "check body.force_encoding('UTF-8').valid_encoding? first (Grape: a parser :json of the service's own), and answer 400"
 
-/** Why a create whose bytes are not UTF-8 got a server fault where 400 was expected, where a well-known stack faults so. */
+/**
+ * The refusal itself could not be written: measured on Flask 3.1 with pydantic 2.13 and orjson 3.8, whose 500
+ * to bytes that are not UTF-8 was worded as Ruby's alone, and to truncated JSON had no words.
+ */
+const PYDANTIC_INPUT_FAULT =
+  "the refusal itself could not be written: pydantic 2's model_validate_json raises a ValidationError whose errors() hold the body itself (bytes) as the input of its json_invalid error, " +
+  "which json.dumps, orjson and Flask's jsonify cannot write (TypeError: Type is not JSON serializable: bytes), so every body that is not JSON is answered 500; " +
+  'write e.errors(include_input=False), or e.json(), into the Error record (§7: 400 for invalid JSON)'
+
+/** True when a request's body is not JSON text (its bytes not UTF-8, or no JSON.parse takes it). */
+function notJson(request: RecordedRequest): boolean {
+  if (request.bodyBase64 !== undefined) return true
+  try {
+    JSON.parse(request.body ?? '')
+    return false
+  } catch {
+    return true
+  }
+}
+
+/** Why a create whose body is not JSON (its bytes not UTF-8 among them) got a server fault where 400 was expected, where a well-known stack faults so. */
 export function undecodableBodyStatus(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
-  if (expected !== 400 || request.method !== 'POST' || request.bodyBase64 === undefined || response.status < 500 || response.status === 503) return undefined
+  if (expected !== 400 || request.method !== 'POST' || response.status < 500 || response.status === 503 || !notJson(request)) return undefined
+  if (request.bodyBase64 === undefined) return `a server fault to a body that is not JSON: one cause measured is that ${PYDANTIC_INPUT_FAULT}`
   // Puma's page names Ruby's error; surrogate bytes are read by Python alone of the stacks measured
   if (response.body.includes('JSON::GeneratorError')) return NOT_UTF8_FAULT
   const bytes = Buffer.from(request.bodyBase64, 'base64').toString('latin1')
-  return SURROGATE_BYTES.test(bytes) ? SURROGATE_BYTES_FAULT : NOT_UTF8_FAULT
+  return `${SURROGATE_BYTES.test(bytes) ? SURROGATE_BYTES_FAULT : NOT_UTF8_FAULT}; or ${PYDANTIC_INPUT_FAULT}`
 }

@@ -24,7 +24,7 @@ export const CONFORM_OPTIONS = [
     min: 0,
     max: 60_000,
     unit: 'milliseconds',
-    help: 'how long a created record may take to appear in the list (a read replica, a search index): while one is missing, the list is read again, with growing waits adding up to this and ending before --deadline; 0: the first list is judged. A list that shows them at once is read once more (a balancer sends it to another replica): at once, or as long after the first as the last write was answered after the last create (a refused create stored all the same may lag as the creates could)',
+    help: 'how long a created record may take to appear in the list (a read replica, a search index): while one is missing, the list is read again, with growing waits adding up to this and ending before --deadline; 0: the first list is judged. A list that shows them at once is read once more (a balancer sends it to another replica): at once, or as long after the first as the last write was answered after the last create (a refused create stored all the same may lag as the creates could), or this long after the last create when one create took far longer than the others (1 s, and 4 times their median: a front may have sent it again, and its first attempt stored it later)',
   },
   {
     flag: 'max-response-bytes',

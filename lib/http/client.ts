@@ -203,7 +203,7 @@ export class HttpClient {
       await this.options.portAsked?.() // a question to the port under way (a TLS handshake): nothing goes to it before its answer
       const onWritten = () => {
         stall.left()
-        exchange.sent = true
+        Object.assign(exchange, { sent: true, writtenAtMs: Date.now() })
         turn = this.pools.wrote(operation)
         if (this.options.journal) strayAnswersAfter(exchange, this.options.journal, this.redact) // bytes after its answer's end no request asked for
         this.stages.onWire(exchange, tag)

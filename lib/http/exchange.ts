@@ -70,6 +70,8 @@ export interface Exchange {
   request: RecordedRequest
   /** Whether the request's head was written to a connection (false: the deadline had passed, or no connection was made). */
   sent?: boolean
+  /** When its head was written (ms since the epoch): the wait for a connection before it is the client's, not the server's. */
+  writtenAtMs?: number
   /** 2, 3 …: a resend after the server answered 429, or 503 with Retry-After. */
   attempt?: number
   /** Before a resend: how long the client waited, as the server's Retry-After asked. */

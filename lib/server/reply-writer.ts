@@ -13,6 +13,8 @@ export interface Reply {
   /** A header given as a list goes in one field line for each value (a JDK service's Headers.add). */
   headers: Record<string, string | string[]>
   body: unknown
+  /** This reply alone goes this much later than the transport sends every reply (one slow request). */
+  laterMs?: number
 }
 
 /** How a reply goes on the wire: what the conforming server and its variants choose. */
@@ -179,7 +181,7 @@ export function send(res: ServerResponse, reply: Reply, transport: Transport, ac
   const hadBody = Number(res.req.headers['content-length'] ?? 0) > 0 || res.req.headers['transfer-encoding'] !== undefined
   let continued = false
   let corked = false
-  const delayMs = transport.delayMs + (res.req.method === 'GET' ? (transport.listDelayMs ?? 0) : 0)
+  const delayMs = transport.delayMs + (res.req.method === 'GET' ? (transport.listDelayMs ?? 0) : 0) + (reply.laterMs ?? 0)
   if (delayMs > 0) setTimeout(write, delayMs)
   else write()
 }

@@ -5,7 +5,7 @@
  */
 import { NotApplicable } from '../../lib/checks/failure.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
-import { expectOperationNotServedWithoutKey } from '../../lib/checks/unauthenticated.ts'
+import { expectNotRoutedPastTheKeyCheck, expectOperationNotServedWithoutKey } from '../../lib/checks/unauthenticated.ts'
 import { check, once, suite } from '../../lib/suite-kit/check.ts'
 import { documentedErrorChecks } from '../../lib/suite-kit/documented-error.ts'
 import { thisRun } from '../../lib/suite-kit/run-context.ts'
@@ -25,6 +25,8 @@ export const authentication = suite('authentication', () => {
   for (const operation of OPERATIONS) {
     // the POSTs, and whether what they sent was stored, are suites/areas/categories.ts's
     if (operation.method !== 'GET') continue
+    // the answer without any key, beside which a 404 to a header that is not the key is read
+    let withoutKey: (() => Promise<HttpResult>) | undefined
     for (const credential of CREDENTIAL_CASES) {
       if (credential.listOnly && operation.operationId !== 'listCategories') continue
       const probe = once(async () => {
@@ -37,7 +39,15 @@ export const authentication = suite('authentication', () => {
         if (unjudgeable) throw new NotApplicable(`not verified: ${unjudgeable}`)
         return result
       })
-      documentedErrorChecks(`${operation.label} with ${credential.label}`, probe, credential.rule, 401)
+      if (credential.authorization(run.context.runId) === undefined) withoutKey ??= probe
+      const noKey = withoutKey
+      // a 404 read beside that answer (which its own checks judge: awaited, not kept as evidence here unless it tells)
+      const pastTheKeyCheck = async (result: HttpResult) => {
+        if (noKey === probe || result.exchange.response?.status !== 404) return
+        const answered = await noKey!().catch(() => undefined)
+        if (answered) expectNotRoutedPastTheKeyCheck(result, answered)
+      }
+      documentedErrorChecks(`${operation.label} with ${credential.label}`, probe, credential.rule, 401, undefined, pastTheKeyCheck)
     }
   }
 

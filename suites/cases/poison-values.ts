@@ -13,7 +13,7 @@
  * answer 200 (§4.1). They follow every refusal in the write order (write-order.ts), so a small
  * --max-writes keeps the POSTs it had.
  */
-import { LONE_SURROGATE_FAULT, UNKNOWN_FIELD_FAULT } from '../../lib/checks/orm-driver-answers.ts'
+import { deepValueFault, LONE_SURROGATE_FAULT } from '../../lib/checks/orm-driver-answers.ts'
 import type { ValidCreate } from './valid-create.ts'
 
 /** Why any of them may be refused. */
@@ -108,6 +108,6 @@ export const POISON_CREATES: readonly ValidCreate[] = [
     // the unknown field goes last: a service may ignore it, store it, or refuse it with 400
     text: (body) => `${JSON.stringify(body).slice(0, -1)},"extra":${'['.repeat(POISON_DEPTH)}${']'.repeat(POISON_DEPTH)}}`,
     mayRefuse: `${MAY_REFUSE}, or a field NewCategory does not name`,
-    faultMeans: UNKNOWN_FIELD_FAULT,
+    faultMeans: deepValueFault,
   },
 ]

@@ -81,8 +81,11 @@ export interface ValidCreate extends WritePriority {
   nameOfEveryRun?: boolean
   /** The refusals `mayRefuse` allows; default 400 and 413. */
   refusals?: readonly number[]
-  /** What a server fault (5xx but 503, which says the service is unavailable) to it may say of the service, and how such a service is usually fixed. */
-  faultMeans?: string
+  /**
+   * What a server fault (5xx but 503, which says the service is unavailable) to it may say of the
+   * service, and how such a service is usually fixed; a function reads the answer's text first.
+   */
+  faultMeans?: string | ((answer: string) => string)
   /**
    * The body goes out in two pieces, split inside its first character wider than a byte, the
    * second after a pause (lib/http/body-pieces.ts): a service that decodes each piece it reads on

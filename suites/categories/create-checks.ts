@@ -42,6 +42,14 @@ const CHUNKED_TO_HTTP_1_0 =
 /** Refusals of a body whose lengths the document leaves open: 400 (§7's Error record), 413 (sizes not shown, §8). */
 const LENGTH_REFUSALS = [400, 413]
 
+/** What a create's server fault (5xx but 503) says of the service (its case's words, read against the answer), or a 422's; '' for any other. */
+function faultNote(c: CreateProbe, result: HttpResult): string {
+  const { status } = responseOf(result)
+  const means = c.case.faultMeans
+  if (serverFaultStatus(status) && status !== 503 && means) return `: ${typeof means === 'string' ? means : means(result.text ?? '')}`
+  return status === 422 ? `: ${LENGTH_REFUSED_422}` : ''
+}
+
 /** A create with a short form: a refusal (400, 413) holds only if plain ASCII of the same sizes is refused too (§8: a length limit, not the characters). */
 function refusedForLengthCheck(c: CreateProbe, creates: readonly CreateProbe[]): void {
   check('create-returns-201', `${c.label} → 201, or 400 or 413 for its lengths, which plain ASCII of the same sizes then gets too`, async (t) => {
@@ -51,7 +59,7 @@ function refusedForLengthCheck(c: CreateProbe, creates: readonly CreateProbe[]):
     await expectKeyServedOnCreates(result, creates)
     if (!LENGTH_REFUSALS.includes(status)) {
       fail(
-        { ...statusFailure(responseOf(result)), message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal for length: 400, 413)${serverFaultStatus(status) && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : status === 422 ? `: ${LENGTH_REFUSED_422}` : ''}`, expected: 'status 201, or 400 or 413 because lengths are not shown (§8)', actual: `status ${describeStatus(responseOf(result))}` },
+        { ...statusFailure(responseOf(result)), message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal for length: 400, 413)${faultNote(c, result)}`, expected: 'status 201, or 400 or 413 because lengths are not shown (§8)', actual: `status ${describeStatus(responseOf(result))}` },
         result.exchange,
       )
     }
@@ -262,7 +270,7 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
         fail(
           {
             ...statusFailure(responseOf(result)),
-            message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal: ${refusals.join(', ')})${serverFaultStatus(status) && status !== 503 && c.case.faultMeans ? `: ${c.case.faultMeans}` : status === 422 ? `: ${LENGTH_REFUSED_422}` : ''}`,
+            message: `POST answered ${describeStatus(responseOf(result))}, expected 201 (or a refusal: ${refusals.join(', ')})${faultNote(c, result)}`,
             expected: `status 201, or ${refusals.join(' or ')} because ${refusable}`,
             actual: `status ${describeStatus(responseOf(result))}`,
           },

@@ -11,7 +11,7 @@ import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
 import { thisRun } from '../../lib/suite-kit/run-context.ts'
-import { listedAfterLag, readAsFirstAsked, readOnceMore, readPastTheLag, waitToReread, wholeAsRead, withLagSaid, type LaggedList } from './list-lag.ts'
+import { listedAfterLag, readAsFirstAsked, readOnceMore, readPastTheLag, settleAfterSlowCreate, waitToReread, wholeAsRead, withLagSaid, type LaggedList } from './list-lag.ts'
 import { withPageSaid } from './paged-list.ts'
 import { expectListNotPoisoned, expectListShapeNotPoisoned } from './poisoned-list.ts'
 import { answeredAt, type CategoryProbes, type CreateProbe } from './probes.ts'
@@ -311,7 +311,7 @@ export function settledList(probes: CategoryProbes): Promise<LaggedList> {
       if (read.lists.length === 1) {
         let sent: Promise<HttpResult> | undefined
         const beside = wholeAsRead(creations, read, usableRecords) ? () => void (sent = probes.listAgainAsFirst()).catch(() => undefined) : undefined
-        const more = await readOnceMore(creations, read, probes.listAgain, usableRecords, probes.listLag, lastCreate, lastWriteAnsweredAt, beside)
+        const more = await readOnceMore(creations, read, probes.listAgain, usableRecords, probes.listLag, lastCreate, lastWriteAnsweredAt, beside, settleAfterSlowCreate(results, probes.listLag))
         return asFirst(more, sent)
       }
       // the list lagged, and showed the creates when read long enough after the last of them was

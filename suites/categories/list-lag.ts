@@ -196,6 +196,23 @@ export function withLagSaid(error: unknown, read: Pick<LaggedList, 'waitedMs' | 
   return new ConformanceFailure({ ...error.detail(), message: `${error.message} after ${read.waitedMs} ms of re-reads${why}` }, error.exchanges)
 }
 
+/** A create answered at least this long after it was written may have passed a front's timeout and been sent again. */
+const RESENT_AFTER_MS = 1_000
+
+/**
+ * How long after the last create the list is read once more when one create took far longer than
+ * the others (at least 1 s from its write to its answer, and 4 times their median): --list-lag; else 0.
+ * A front that sends a create again when the service has not answered it in time (HAProxy's retry-on
+ * response-timeout, Envoy's retry_policy, nginx's proxy_next_upstream non_idempotent) answers the
+ * resend's record, while the first attempt, still running, may store its own after that answer and
+ * after the first list (measured: HAProxy 2.6 before a service slow on one create in 10).
+ */
+export function settleAfterSlowCreate(createdBy: readonly HttpResult[], lag: Pick<ListLag, 'waits'>): number {
+  const took = createdBy.flatMap((r) => (r.exchange.writtenAtMs === undefined ? [] : [Date.parse(r.exchange.startedAt) + r.exchange.durationMs - r.exchange.writtenAtMs])).sort((a, b) => a - b)
+  const slowest = took.at(-1) ?? 0
+  return slowest >= RESENT_AFTER_MS && slowest >= 4 * took[Math.floor(took.length / 2)] ? lag.waits.reduce((a, b) => a + b, 0) : 0
+}
+
 /**
  * A list whole on its first read is read once more (one GET): a balancer sends it to another
  * replica, and one replica of a fleet that keeps its writes to itself answers the first read one
@@ -209,7 +226,8 @@ export function withLagSaid(error: unknown, read: Pick<LaggedList, 'waitedMs' | 
  * the creates had: the second read waits as long as it was answered after the last create (at
  * most until --list-lag has passed since it was). Without the wait, a lagging list that stored a
  * refused create passed whenever the first list came late (a loaded machine, checks one at a time).
- * `beside`: called once the second read is sent, for a request that goes with it (settledList's).
+ * `beside`: called once the second read is sent, for a request that goes with it (settledList's);
+ * `settleMs`: the second read goes at least this long after the last create was answered (settleAfterSlowCreate).
  */
 export async function readOnceMore(
   creations: readonly Creation[],
@@ -220,10 +238,11 @@ export async function readOnceMore(
   lastCreateAnsweredAt: number,
   lastWriteAnsweredAt = lastCreateAnsweredAt,
   beside?: () => void,
+  settleMs = 0,
 ): Promise<LaggedList> {
   if (creations.length === 0 || lag.waits.length === 0 || read.lists.length !== 1 || recordsOf(read.judged) === undefined) return read
   const lagMs = lag.waits.reduce((a, b) => a + b, 0)
-  const wait = Math.min(lastWriteAnsweredAt - lastCreateAnsweredAt, lastWriteAnsweredAt + lagMs - Date.now())
+  const wait = Math.max(Math.min(lastWriteAnsweredAt - lastCreateAnsweredAt, lastWriteAnsweredAt + lagMs - Date.now()), lastCreateAnsweredAt + settleMs - Date.now())
   if (wait > 0 && !(await waitToReread(wait, lag))) return read
   const pending = reread()
   beside?.()

@@ -9,7 +9,7 @@ import { missingFromList, type CategoryRecord, type Creation } from '../../lib/c
 import type { HttpResult } from '../../lib/http/client.ts'
 import { parseJsonExact } from '../../lib/json/exact-json.ts'
 import { ConformanceFailure } from '../../lib/checks/failure.ts'
-import { listedAfterLag, readAsFirstAsked, readOnceMore, READS_PAST_THE_LAG, readPastTheLag, REREAD_ROOM_MS, rereadWaits, withLagSaid, type ListLag } from '../../suites/categories/list-lag.ts'
+import { listedAfterLag, readAsFirstAsked, readOnceMore, READS_PAST_THE_LAG, readPastTheLag, REREAD_ROOM_MS, rereadWaits, settleAfterSlowCreate, withLagSaid, type ListLag } from '../../suites/categories/list-lag.ts'
 import { makeResponse } from './make-response.ts'
 
 const creation = (id: number, name: string): Creation => ({ sent: { name }, record: { id, name } as CategoryRecord })
@@ -306,5 +306,23 @@ describe('rereadWaits (--list-lag)', () => {
       expect(waits.every((w, i) => i === 0 || w >= waits[i - 1]), `${lagMs}: ${waits.join(', ')}`).toBe(true)
       expect(waits.slice(0, -1).every((w) => w <= 5_000), `${lagMs}: ${waits.join(', ')}`).toBe(true)
     }
+  })
+})
+
+describe('settleAfterSlowCreate', () => {
+  /** A create written at 0 and answered `took` ms later. */
+  const createTook = (took: number) => {
+    const result = makeResponse({ status: 201, method: 'POST' })
+    result.exchange.startedAt = new Date(1_000_000).toISOString()
+    result.exchange.writtenAtMs = 1_000_000 + 300 // the wait for a connection is not counted
+    result.exchange.durationMs = 300 + took
+    return result
+  }
+  test('one create far slower than the others (1 s and 4 times their median): --list-lag; none, or all slow: 0', () => {
+    const lag = { waits: rereadWaits(5_000) }
+    expect(settleAfterSlowCreate([createTook(20), createTook(30), createTook(1_020), createTook(25)], lag)).toBe(5_000)
+    expect(settleAfterSlowCreate([createTook(20), createTook(30), createTook(900)], lag)).toBe(0)
+    expect(settleAfterSlowCreate([createTook(600), createTook(700), createTook(1_500)], lag)).toBe(0)
+    expect(settleAfterSlowCreate([createTook(20), createTook(2_000)], { waits: [] })).toBe(0)
   })
 })

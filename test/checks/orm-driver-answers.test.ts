@@ -42,6 +42,23 @@ describe('ids as the drivers give them', () => {
     const small = parseJsonExact('[{"id":7,"name":"a"},{"id":7,"name":"b"}]') as CategoryRecord[]
     expect(failureOf(() => expectDistinctIds(small, 'the list', makeResponse())).message).toBe('the list: two records share id 7')
   })
+
+  test('two creates answered one id no double holds (2^53 + 1) name processes counting ids apart (puma -w 2), not a driver that rounded it', () => {
+    // measured: a Rack service with an in-memory store under puma -w 2, each worker counting from 2^53 + 1 (mutation workers-with-stores-of-their-own)
+    const odd = parseJsonExact('[{"id":9007199254740993,"name":"cf-ab12c-plain"},{"id":9007199254740993,"name":"cf-ab12c-deep"}]') as CategoryRecord[]
+    const failure = failureOf(() => expectDistinctIds(odd, 'the created records', makeResponse()))
+    expect(failure.code).toBe('DUPLICATE_ID')
+    expect(failure.message).not.toMatch(/BIGINTs into JavaScript numbers|proxy in front/)
+    expect(failure.message).toMatch(/^the created records: two records share id 9007199254740993; processes that each keep their own records and count their own ids give one id twice: .*puma -w 2.*Starman, which starts 5 workers.*gunicorn --workers/)
+    // one a double may be either: both are said
+    const even = parseJsonExact('[{"id":9007199254740994,"name":"cf-ab12c-plain"},{"id":9007199254740994,"name":"cf-ab12c-deep"}]') as CategoryRecord[]
+    expect(failureOf(() => expectDistinctIds(even, 'the created records', makeResponse())).message).toMatch(/a driver that read its BIGINTs into JavaScript numbers.*; processes that each keep their own records/)
+    // one name sent twice, the second's description on the first's id: an upsert, not processes apart (mutation update-by-name)
+    const upsert = parseJsonExact('[{"id":2,"name":"cf-ab12c-plain"},{"id":2,"name":"cf-ab12c-plain","description":"cf-ab12c-repeated"}]') as CategoryRecord[]
+    const upserted = failureOf(() => expectDistinctIds(upsert, 'the created records', makeResponse())).message
+    expect(upserted).toMatch(/^the created records: two records share id 2; both creates sent this name: the second updated the first's record \(an upsert on a UNIQUE name/)
+    expect(upserted).not.toMatch(/processes that each keep/)
+  })
 })
 
 describe('a server fault to a create without a description', () => {
@@ -78,9 +95,16 @@ test("a 201 to a number, a boolean or a null for text names Sequelize's STRING v
   expect(meaning('description as null')).toMatch(/Sequelize's attributes allow null unless allowNull: false/)
 })
 
-test("a fault to a lone surrogate or an unknown field names the Python drivers' UnicodeEncodeError and SQLAlchemy's constructor", () => {
-  const fault = (key: string) => VALID_CREATES.find((c) => c.key === key)?.faultMeans ?? ''
+test("a fault to a lone surrogate or an unknown field names the Python drivers' UnicodeEncodeError and SQLAlchemy's constructor, or a nesting limit where the answer says so", () => {
+  const fault = (key: string, answer = '') => {
+    const means = VALID_CREATES.find((c) => c.key === key)?.faultMeans ?? ''
+    return typeof means === 'string' ? means : means(answer)
+  }
   expect(fault('create-lone-surrogates')).toMatch(/sqlite3 and psycopg2 raise UnicodeEncodeError \(surrogates not allowed\)/)
   expect(fault('create-surrogate-before-escape')).toBe(fault('create-lone-surrogates'))
-  expect(fault('create-deep-value')).toMatch(/SQLAlchemy's declarative constructor raises TypeError .*'extra' is an invalid keyword argument/)
+  expect(fault('create-deep-value')).toMatch(/SQLAlchemy's declarative constructor raises TypeError .*'extra' is an invalid keyword argument.*; or a nesting limit below 300 levels/)
+  // Puma's development answer to a JSON::NestingError a Rack handler let through (mutation nesting-limit-error-unhandled)
+  const puma = fault('create-deep-value', 'Puma caught this error: nesting of 101 is too deep (JSON::NestingError)')
+  expect(puma).toMatch(/^a server fault to a value nested 300 levels deep, which the answer puts down to its depth: .*Ruby's JSON\.parse stops at max_nesting 100 with JSON::NestingError/)
+  expect(puma).not.toMatch(/SQLAlchemy/)
 })

@@ -43,3 +43,30 @@ test('a fault to a body that is UTF-8, a 503, or a status that is not a fault ge
   refusedOtherwise.exchange.response!.status = 422
   expect(failureOf(() => expectStatus(refusedOtherwise, 400)).message).not.toMatch(/UTF-8 bytes|not UTF-8:/)
 })
+
+// measured: Flask 3.1 with pydantic 2.13 and orjson 3.8, its error written from e.errors(), whose json_invalid input is the body's bytes
+const WERKZEUG_500 = '<!doctype html>\n<html lang=en>\n<title>500 Internal Server Error</title>\n<h1>Internal Server Error</h1>'
+
+test("a fault to a body that is not JSON names pydantic's errors() holding the body's bytes, beside the parsers that take bytes that are not UTF-8", () => {
+  const werkzeug = { 'content-type': 'text/html; charset=utf-8' }
+  const truncated = makeResponse({ status: 500, method: 'POST', headers: werkzeug, body: WERKZEUG_500 })
+  truncated.exchange.request.body = '{"name": "n", "description": '
+  expect(failureOf(() => expectStatus(truncated, 400)).message).toMatch(
+    /expected 400: a server fault to a body that is not JSON: one cause measured is that the refusal itself could not be written: pydantic 2's model_validate_json .*errors\(include_input=False\)/,
+  )
+  // bytes that are not UTF-8: the parsers that take them, or pydantic's refusal that could not be written
+  expect(failureOf(() => expectStatus(faultTo(json([0xff]), WERKZEUG_500, werkzeug), 400)).message).toMatch(/a server fault to bytes that are not UTF-8: .*; or the refusal itself could not be written: pydantic 2's/)
+  // Puma's page says which: Ruby's alone
+  expect(failureOf(() => expectStatus(faultTo(json([0xff]), 'Puma caught this error: source sequence is illegal/malformed utf-8 (JSON::GeneratorError)', {}), 400)).message).not.toMatch(/pydantic/)
+})
+
+test("Puma's own 500 to an exception a Rack app let through names it, in development and production; its JSON::GeneratorError keeps its own words", () => {
+  // measured: Puma 5.6, a Rack app indexing what JSON.parse gave for the body null
+  for (const body of ["Puma caught this error: undefined method `[]' for nil:NilClass (NoMethodError)\n/tmp/app.rb:141:in `create'", 'An unhandled lowlevel error occurred. The application logs may have details.\n']) {
+    const fault = makeResponse({ status: 500, method: 'POST', headers: {}, body })
+    fault.exchange.request.body = 'null'
+    expect(failureOf(() => expectStatus(fault, 400)).message).toMatch(/expected 400: the body is Puma's own answer to an exception the Rack app let through .*data\.is_a\?\(Hash\).*lowlevel_error_handler/)
+  }
+  const generator = faultTo(json([0xff]), 'Puma caught this error: source sequence is illegal/malformed utf-8 (JSON::GeneratorError)', {})
+  expect(failureOf(() => expectStatus(generator, 400)).message).not.toMatch(/Puma's own answer/)
+})

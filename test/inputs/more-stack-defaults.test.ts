@@ -53,3 +53,9 @@ test("a description null taken names Go's *string and System.Text.Json's string?
   const nullTaken = wrongTypeCases().find((c) => c.label === 'description as null')?.acceptedMeans ?? ''
   expect(nullTaken).toMatch(/Go's encoding\/json leaves a \*string nil for null .*map\[string\]json\.RawMessage.*System\.Text\.Json gives a string\? property null \(ASP\.NET Core: .*RespectNullableAnnotations/)
 })
+
+test("NaN and Infinity taken name pydantic 2's model_validate_json (measured under Flask 3.1: in a field the model ignores)", () => {
+  for (const key of ['malformed-nan', 'malformed-infinity']) {
+    expect(meaningOf(key), key).toMatch(/pydantic 2's model_validate_json, whose parser \(jiter\) reads NaN and Infinity anywhere in the body.*then model_validate\(\)/)
+  }
+})
