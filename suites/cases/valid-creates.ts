@@ -13,7 +13,9 @@ import { FORMAT_FAULT, LENGTH_FAULT, LENGTH_OR_NUL_FAULT } from './create-faults
 import { POISON_CREATES } from './poison-values.ts'
 import { READ_AS_OTHER_CREATES } from './read-as-other-creates.ts'
 import { REPEATED_NAME_REFUSALS, type ValidCreate } from './valid-create.ts'
+import { DATE_DESCRIPTION, LONG_DESCRIPTION, LONG_DESCRIPTION_BYTES, longDescription, runDigits, textOfLength } from './create-values.ts'
 export type { ValidCreate } from './valid-create.ts'
+export { LONG_DESCRIPTION, LONG_DESCRIPTION_BYTES, runDigits, textOfLength } from './create-values.ts'
 
 /**
  * The shortest limits a conforming service may have that the suite still verifies every class of
@@ -48,45 +50,16 @@ export function clientId(seed: number): string {
 /** The name of the name-only create, which create-repeated-name sends again. */
 const plainName = (prefix: string) => `${prefix}-plain`
 
-/**
- * `length` characters that start with `head` and end in the length, so a cut anywhere shows. After
- * the head only [a-z0-9-]: a service whose names allow few characters refuses these for their
- * lengths only.
- */
-/** The digits of a run's prefix (cf-xxxxx: the five base-36 characters as a number, eight digits with leading zeros, so that every run's are as long): numeric text no other run sends. */
-export const runDigits = (prefix: string): string => String(parseInt(prefix.slice(prefix.lastIndexOf('-') + 1), 36)).padStart(8, '0')
-
-export function textOfLength(head: string, length: number): string {
-  const tail = `-${length}`
-  const filler = '0123456789abcdefghijklmnopqrstuvwxyz'.repeat(Math.ceil(length / 36))
-  return (head + '-' + filler).slice(0, length - tail.length) + tail
-}
-
-/**
- * The characters of create-long-thousands' description: € signs, three bytes each in UTF-8, so that
- * the body passes the 65,535 bytes of a MySQL or MariaDB TEXT column (the type of Laravel's text(),
- * Sequelize's and TypeORM's 'text'), which cuts a longer value without an error outside strict mode,
- * and Oracle's 32,767-byte VARCHAR2 and SQL Server's 8,000; a body of 66 KB, under the body limits
- * frameworks set by default (Express and Play 100 KB, Fastify and nginx 1 MiB). Three bytes a
- * character, not one: the run holds a third as many characters for the same bytes on the wire (ten
- * deployments at once peaked at 305 MiB with 66,000 ASCII characters, 259 MiB with these).
- */
-export const LONG_DESCRIPTION = 21_900
-/** Its bytes in UTF-8: past 65,535. */
-export const LONG_DESCRIPTION_BYTES = Buffer.byteLength(longDescription())
-
-/** The description itself: a head naming it and holding U+0000, then € signs. */
-function longDescription(): string {
-  return ('description [\u0000] ' + '\u20ac'.repeat(LONG_DESCRIPTION)).slice(0, LONG_DESCRIPTION)
-}
 
 export const VALID_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-described',
     priority: 1,
-    label: `a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description, description first, indented over several lines as Python's json.dumps(indent=2) writes a dict, a line break before and after it`,
+    label: `a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description that reads as a date and time (ISO 8601), description first, indented over several lines as Python's json.dumps(indent=2) writes a dict, a line break before and after it`,
     // an upper-case letter: a store that lower-cases names meets it here when it refuses the long names for their lengths
-    body: (p) => ({ name: textOfLength(`${p}-Desc`, NAME_FLOOR), description: textOfLength('Conformance suite no delete', DESCRIPTION_FLOOR) }),
+    // and a description that reads as a date and time, which Json.NET's reader takes for a DateTime (a
+    // body read as dynamic or JObject), a JSON.parse reviver for a Date: create-cut-anywhere's name is too long for many stores
+    body: (p) => ({ name: textOfLength(`${p}-Desc`, NAME_FLOOR), description: DATE_DESCRIPTION }),
     // JSON.stringify writes no whitespace between tokens and name first, as every other create goes:
     // a reader written for that text alone (regular expressions for "name":"…", values bound in the
     // order the keys came, one readLine() of the body) passes them all. Python's json.dumps(indent=2)
@@ -175,15 +148,17 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-whitespace',
-    label: 'leading and trailing spaces, CR LF and a tab in name; runs of spaces, non-breaking and other Unicode spaces in description',
+    label: 'leading and trailing spaces, CR LF, a tab, a tag and a percent escape in name; runs of spaces, non-breaking and other Unicode spaces and an HTML entity in description',
     body: (p) => ({
-      // and CR LF and a tab, which a guard against log injection takes out of names: a store that refuses the escapes create's long name meets them here
-      name: `  ${p}-padded\r\n\t  `,
-      description: '\u00a0 runs   of\u00a0\u00a0spaces\u2002en\u2003em\u2009thin\u3000ideographic\u202fnarrow  ',
+      // and CR LF and a tab, which a guard against log injection takes out of names: a store that refuses the escapes create's long name meets them here;
+      // so too its tag and percent escape, which a sanitiser set on names strips or decodes (28 characters: a 32-character column takes them)
+      name: `  ${p}-padded<b>%25\r\n\t  `,
+      // and its &amp;, which an entity decoder on the way in reads as &, in both forms
+      description: '\u00a0 runs   of\u00a0\u00a0spaces\u2002en\u2003em\u2009thin\u3000ideographic\u202fnarrow &amp;  ',
     }),
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
-    shortForm: (p) => ({ name: ` ${p}-s\r\n\t `, description: '\u00a0 a  b\u2003c\u3000\u200bd e\u0301' }),
+    shortForm: (p) => ({ name: ` ${p}-s\r\n\t `, description: '\u00a0 a  b\u2003c\u3000\u200bd e\u0301&amp;' }),
     // and whitespace of JSON's own between its tokens, the two kinds no other create sends: a tab
     // and a carriage return, as a body file written on Windows holds them (an editor's tab indents,
     // CRLF line ends; curl --data-binary @body.json). A tokenizer written by hand that skips spaces
@@ -304,6 +279,9 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     body: (p) => ({ name: textOfLength(`${p}-pad`, NAME_FLOOR) + ' '.repeat(256 - NAME_FLOOR), description: 'undefined' }),
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
+    // "undefined" again, whole (no other description is free to hold it): a store with short names
+    // refuses the 256 characters, and took the description no other way; the trailing spaces in 16
+    shortForm: (p) => ({ name: `${p}-pad    `, description: 'undefined' }),
   },
   {
     key: 'create-long-hundreds',

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
+import { ISO_DATE_TIME } from '../../lib/checks/date-text-answers.ts'
 import { schemaProblems } from '../../lib/spec/schema-registry.ts'
 import { CREDENTIAL_CASES, unauthenticatedCreateKey } from '../../suites/cases/credentials.ts'
 import { INVALID_BODIES } from '../../suites/cases/invalid-bodies.ts'
@@ -103,6 +104,31 @@ describe('valid creates', () => {
 
   test("create-described's name, which every limit the suite verifies takes, holds an upper-case letter", () => {
     expect(VALID_CREATES[0]!.body(PREFIX).name).toMatch(/[A-Z]/)
+  })
+
+  test("create-described's description reads as a date and time, in plain ASCII of the floor's length: Json.NET reads it as a DateTime (no more than seven digits of a second)", () => {
+    const { description } = VALID_CREATES[0]!.body(PREFIX)
+    expect(description).toMatch(ISO_DATE_TIME)
+    expect(description).toMatch(/^[\x20-\x7e]*$/)
+    expect(description).toHaveLength(DESCRIPTION_FLOOR)
+    expect(/\.(\d+)/.exec(description!)![1]!.length).toBeLessThanOrEqual(7)
+  })
+
+  test("what the escapes create's long name holds reaches a 32-character name column: create-whitespace's name holds a tag and a percent escape, its description &amp; in both forms", () => {
+    const c = VALID_CREATES.find((v) => v.key === 'create-whitespace') as (typeof VALID_CREATES)[number]
+    const { name, description } = c.body(PREFIX)
+    expect(name).toMatch(/<[a-z]+>/)
+    expect(decodeURIComponent(name)).not.toBe(name)
+    expect([...name].length).toBeLessThanOrEqual(32)
+    for (const body of [c.body(PREFIX), c.shortForm!(PREFIX)]) expect(body.description).toContain('&amp;')
+    expect(description).toContain('&amp;')
+  })
+
+  test('"undefined" goes whole in a description that a 32-character name column takes: the short form of create-padded-name', () => {
+    const c = VALID_CREATES.find((v) => v.key === 'create-padded-name') as (typeof VALID_CREATES)[number]
+    for (const body of [c.body(PREFIX), c.shortForm!(PREFIX)]) expect(body.description).toBe('undefined')
+    expect(Buffer.byteLength(c.shortForm!(PREFIX).name)).toBeLessThanOrEqual(NAME_FLOOR)
+    expect(c.shortForm!(PREFIX).name).toMatch(/ $/)
   })
 })
 

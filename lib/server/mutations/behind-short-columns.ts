@@ -4,13 +4,15 @@
  * then misreads what it takes as the mutation does. The creates that carry a class in long values
  * reach such a service only in their short forms (suites/cases/valid-creates.ts, shortForm), and a
  * class a short form left out passed it: each of these did, until create-json-escapes' short form
- * carried it (or create-described's name, for an upper-case letter).
+ * carried it (or a create whose values such a store takes: create-described, create-whitespace).
  */
 import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
 import { CREATE_MUTATIONS } from './create.ts'
 import { JDK_MUTATIONS } from './jdk.ts'
+import { FRONT_MUTATIONS } from './fronts.ts'
 import { SANITISER_MUTATIONS } from './sanitisers.ts'
+import { TEXT_FORM_MUTATIONS } from './text-forms.ts'
 
 /** `name` of `table`, behind a name column of `limit` characters. */
 function behindNameLimit(table: readonly Mutation[], name: string, limit: number): Mutation {
@@ -47,4 +49,15 @@ export const BEHIND_SHORT_COLUMN_MUTATIONS: readonly Mutation[] = [
   behindNameLimit(SANITISER_MUTATIONS, 'line-breaks-stripped-from-names', 64),
   // caught by create-described's name, which holds an upper-case letter (create-unicode's 62 characters are refused)
   behindNameLimit(CREATE_MUTATIONS, 'name-lower-cased', 32),
+  // caught by create-described's description, which reads as a date and time (create-cut-anywhere's name is 301 bytes)
+  behindNameLimit(TEXT_FORM_MUTATIONS, 'json-net-dynamic-reformats-dates', 64),
+  behindNameLimit(TEXT_FORM_MUTATIONS, 'date-reviver-reformats-listed-dates', 64),
+  // caught by create-padded-name's short form, whose description is "undefined" as the long one's is
+  behindNameLimit(TEXT_FORM_MUTATIONS, 'undefined-text-listed-as-no-value', 64),
+  // caught by create-whitespace's description, which holds &amp; in both forms
+  behindNameLimit(SANITISER_MUTATIONS, 'html-entities-decoded', 64),
+  // caught by create-whitespace's name, which holds <b>%25 (28 characters)
+  behindNameLimit(SANITISER_MUTATIONS, 'names-url-decoded', 64),
+  behindNameLimit(SANITISER_MUTATIONS, 'name-tags-stripped', 64),
+  behindNameLimit(FRONT_MUTATIONS, 'markup-blocked', 64),
 ]
