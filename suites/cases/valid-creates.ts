@@ -140,25 +140,27 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     }),
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
-    // a cancel tag (U+E007F) after the emoji: the 4 bytes left of the description's 32
-    shortForm: (p) => ({ name: `${p}-e\u0301🐇`, description: 'שלום 👩\u200d👧\u{e007f} \u200e\u202e' }),
+    // a cancel tag (U+E007F) after the emoji: the 4 bytes left of the description's 32; and in the name
+    // a right-to-left override, which a guard against spoofing takes out of names only (the emoji is in the description)
+    shortForm: (p) => ({ name: `${p}-e\u0301\u202ea`, description: 'שלום 👩\u200d👧\u{e007f} \u200e\u202e' }),
     // split inside the Ñ: a loopback body arrives in one read, a network's in several (Node's
     // `body += chunk` decodes each on its own)
     inPieces: true,
   },
   {
     key: 'create-whitespace',
-    label: 'leading and trailing spaces, CR LF, a tab, a tag and a percent escape in name; runs of spaces, non-breaking and other Unicode spaces and an HTML entity in description',
+    label: 'leading and trailing spaces, CR LF, a tab, a tag and a percent escape in name; runs of spaces, non-breaking and other Unicode spaces, fullwidth letters and an HTML entity in description',
     body: (p) => ({
       // and CR LF and a tab, which a guard against log injection takes out of names: a store that refuses the escapes create's long name meets them here;
       // so too its tag and percent escape, which a sanitiser set on names strips or decodes (28 characters: a 32-character column takes them)
       name: `  ${p}-padded<b>%25\r\n\t  `,
       // and its &amp;, which an entity decoder on the way in reads as &, in both forms
-      description: '\u00a0 runs   of\u00a0\u00a0spaces\u2002en\u2003em\u2009thin\u3000ideographic\u202fnarrow &amp;  ',
+      // and fullwidth letters beside the ideographic space, which a width fold (NFKC, jaconv's z2h) makes ASCII, in both forms
+      description: '\u00a0 runs   of\u00a0\u00a0spaces\u2002en\u2003em\u2009thin\u3000ideographic\u3000ＡＢＣ１\u202fnarrow &amp;  ',
     }),
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
-    shortForm: (p) => ({ name: ` ${p}-s\r\n\t `, description: '\u00a0 a  b\u2003c\u3000\u200bd e\u0301&amp;' }),
+    shortForm: (p) => ({ name: ` ${p}-s\r\n\t `, description: '\u00a0 a  b\u2003c\u3000Ａ\u200bd e\u0301&amp;' }),
     // and whitespace of JSON's own between its tokens, the two kinds no other create sends: a tab
     // and a carriage return, as a body file written on Windows holds them (an editor's tab indents,
     // CRLF line ends; curl --data-binary @body.json). A tokenizer written by hand that skips spaces

@@ -124,6 +124,15 @@ describe('valid creates', () => {
     expect(description).toContain('&amp;')
   })
 
+  test("a 32-character name column takes create-unicode's short form, whose name holds a right-to-left override, and create-whitespace, whose description holds fullwidth letters in both forms", () => {
+    const unicode = VALID_CREATES.find((v) => v.key === 'create-unicode') as (typeof VALID_CREATES)[number]
+    expect(unicode.shortForm!(PREFIX).name).toMatch(/[\u202a-\u202e\u2066-\u2069]/)
+    expect(Buffer.byteLength(unicode.shortForm!(PREFIX).name)).toBeLessThanOrEqual(NAME_FLOOR)
+    const whitespace = VALID_CREATES.find((v) => v.key === 'create-whitespace') as (typeof VALID_CREATES)[number]
+    for (const body of [whitespace.body(PREFIX), whitespace.shortForm!(PREFIX)]) expect(body.description).toMatch(/[\uff01-\uff5e]/)
+    expect(Buffer.byteLength(whitespace.shortForm!(PREFIX).description!)).toBeLessThanOrEqual(DESCRIPTION_FLOOR)
+  })
+
   test('"undefined" goes whole in a description that a 32-character name column takes: the short form of create-padded-name', () => {
     const c = VALID_CREATES.find((v) => v.key === 'create-padded-name') as (typeof VALID_CREATES)[number]
     for (const body of [c.body(PREFIX), c.shortForm!(PREFIX)]) expect(body.description).toBe('undefined')

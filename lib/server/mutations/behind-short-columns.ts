@@ -60,4 +60,8 @@ export const BEHIND_SHORT_COLUMN_MUTATIONS: readonly Mutation[] = [
   behindNameLimit(SANITISER_MUTATIONS, 'names-url-decoded', 64),
   behindNameLimit(SANITISER_MUTATIONS, 'name-tags-stripped', 64),
   behindNameLimit(FRONT_MUTATIONS, 'markup-blocked', 64),
+  // caught by create-unicode's short name, which holds a right-to-left override (the long one's 62 characters are refused)
+  behindNameLimit(SANITISER_MUTATIONS, 'bidi-overrides-stripped-from-names', 32),
+  // caught by create-whitespace's description, which holds fullwidth letters in both forms (create-unicode's long one did alone)
+  behindNameLimit(SANITISER_MUTATIONS, 'fullwidth-folded', 32),
 ]
