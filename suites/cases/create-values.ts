@@ -4,6 +4,22 @@
  * description, which reads as a date. Apart from the table, which holds no more lines.
  */
 
+/**
+ * The shortest limits a conforming service may have that the suite still verifies every class of
+ * string against (a VARCHAR(16) name, a VARCHAR(32) description). The first create sends exactly
+ * these lengths in plain ASCII, so that a short form refused after it cannot be a length refusal.
+ * Below them (§8 shows no limit) the creates refused for length are not verified, not failed
+ * (suites/categories/create-checks.ts).
+ */
+export const NAME_FLOOR = 16
+export const DESCRIPTION_FLOOR = 32
+
+/**
+ * create-numeric-name's name: "-", zeros and the run's digits (runDigits), NAME_FLOOR characters,
+ * a negative number with leading zeros as text that no other run sends.
+ */
+export const numericName = (prefix: string): string => `-${runDigits(prefix).padStart(NAME_FLOOR - 1, '0')}`
+
 /** The digits of a run's prefix (cf-xxxxx: the five base-36 characters as a number, eight digits with leading zeros, so that every run's are as long): numeric text no other run sends. */
 export const runDigits = (prefix: string): string => String(parseInt(prefix.slice(prefix.lastIndexOf('-') + 1), 36)).padStart(8, '0')
 

@@ -13,19 +13,10 @@ import { FORMAT_FAULT, LENGTH_FAULT, LENGTH_OR_NUL_FAULT } from './create-faults
 import { POISON_CREATES } from './poison-values.ts'
 import { READ_AS_OTHER_CREATES } from './read-as-other-creates.ts'
 import { REPEATED_NAME_REFUSALS, type ValidCreate } from './valid-create.ts'
-import { DATE_DESCRIPTION, LONG_DESCRIPTION, LONG_DESCRIPTION_BYTES, longDescription, runDigits, textOfLength } from './create-values.ts'
+import { DATE_DESCRIPTION, DESCRIPTION_FLOOR, LONG_DESCRIPTION, LONG_DESCRIPTION_BYTES, longDescription, NAME_FLOOR, numericName, textOfLength } from './create-values.ts'
 export type { ValidCreate } from './valid-create.ts'
-export { LONG_DESCRIPTION, LONG_DESCRIPTION_BYTES, runDigits, textOfLength } from './create-values.ts'
+export { DESCRIPTION_FLOOR, LONG_DESCRIPTION, LONG_DESCRIPTION_BYTES, NAME_FLOOR, numericName, runDigits, textOfLength } from './create-values.ts'
 
-/**
- * The shortest limits a conforming service may have that the suite still verifies every class of
- * string against (a VARCHAR(16) name, a VARCHAR(32) description). The first create sends exactly
- * these lengths in plain ASCII, so that a short form refused after it cannot be a length refusal.
- * Below them (§8 shows no limit) the creates refused for length are not verified, not failed
- * (suites/categories/create-checks.ts).
- */
-export const NAME_FLOOR = 16
-export const DESCRIPTION_FLOOR = 32
 
 /** A class refused for length is sent again in this form: why, as reports say it. */
 export const LENGTH_REASON = 'lengths are not shown (§8)'
@@ -149,11 +140,10 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-whitespace',
-    label: 'leading and trailing spaces, CR LF, a tab, a tag and a percent escape in name; runs of spaces, non-breaking and other Unicode spaces, fullwidth letters and an HTML entity in description',
+    label: 'leading and trailing spaces, CR LF and a tab in name; runs of spaces, non-breaking and other Unicode spaces, fullwidth letters and an HTML entity in description',
     body: (p) => ({
-      // and CR LF and a tab, which a guard against log injection takes out of names: a store that refuses the escapes create's long name meets them here;
-      // so too its tag and percent escape, which a sanitiser set on names strips or decodes (28 characters: a 32-character column takes them)
-      name: `  ${p}-padded<b>%25\r\n\t  `,
+      // and CR LF and a tab, which a guard against log injection takes out of names: a store that refuses the escapes create's long name meets them here
+      name: `  ${p}-padded\r\n\t  `,
       // and its &amp;, which an entity decoder on the way in reads as &, in both forms
       // and fullwidth letters beside the ideographic space, which a width fold (NFKC, jaconv's z2h) makes ASCII, in both forms
       description: '\u00a0 runs   of\u00a0\u00a0spaces\u2002en\u2003em\u2009thin\u3000ideographic\u3000ＡＢＣ１\u202fnarrow &amp;  ',
@@ -210,8 +200,10 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     // numeric text in the name: a column of NUMERIC affinity (SQLite's for a type named STRING or
     // NUMERIC), a loosely typed store or a parse on the way back answers a number (-42…); a
     // CSV-injection sanitiser prefixes its "-" with a quote. Short and plain, so that every limit a conforming
-    // service may set lets it through; the run's own digits, the prefix in the description
-    body: (p) => ({ name: `-00${runDigits(p)}`, description: `${p}-numeric-name` }),
+    // service may set lets it through; the run's own digits, the prefix in the description. Both of the
+    // floor's lengths, in compact JSON: the first create's refusal (a reader of one layout of JSON) is
+    // then no length limit, where the service refuses every longer description (create-checks.ts)
+    body: (p) => ({ name: numericName(p), description: textOfLength(`${p}-numeric-name`, DESCRIPTION_FLOOR) }),
     sentAs: { accept: '' }, // as create-empty-description's, which may be refused for its empty description
   },
   {
@@ -272,18 +264,20 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-padded-name',
-    label: `a 256-character name, ${NAME_FLOOR} characters and ${256 - NAME_FLOOR} spaces, and the description "undefined", as text`,
+    label: `a 256-character name, ${NAME_FLOOR} characters (a tag and a percent escape among them) and ${256 - NAME_FLOOR} spaces, and the description "undefined", as text`,
     // the trailing spaces of create-long-hundreds alone, beside a description every service stores:
     // there a VARCHAR(255) description refuses the create for its 1,001 digits, and a VARCHAR(32)
     // name, which cuts what is spaces past its length without an error (the SQL standard), was
     // never judged. Its description "undefined", plain text every service stores: what JavaScript
     // writes for no value (`${body.description}`), which a store of text fields takes back as none
-    body: (p) => ({ name: textOfLength(`${p}-pad`, NAME_FLOOR) + ' '.repeat(256 - NAME_FLOOR), description: 'undefined' }),
+    // And the escapes create's tag and percent escape in the name, which a sanitiser set on names strips
+    // or decodes: a store with short descriptions refuses the escapes create and create-whitespace
+    body: (p) => ({ name: `${p}-p<b>%25` + ' '.repeat(256 - NAME_FLOOR), description: 'undefined' }),
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
-    // "undefined" again, whole (no other description is free to hold it): a store with short names
-    // refuses the 256 characters, and took the description no other way; the trailing spaces in 16
-    shortForm: (p) => ({ name: `${p}-pad    `, description: 'undefined' }),
+    // all of it again in 16 and 32 (no other description is free to hold "undefined" whole, nor a
+    // short name the tag and escape): a store with short names refuses the 256 characters
+    shortForm: (p) => ({ name: `${p}-<b>%25 `, description: 'undefined' }),
   },
   {
     key: 'create-long-hundreds',

@@ -114,14 +114,18 @@ describe('valid creates', () => {
     expect(/\.(\d+)/.exec(description!)![1]!.length).toBeLessThanOrEqual(7)
   })
 
-  test("what the escapes create's long name holds reaches a 32-character name column: create-whitespace's name holds a tag and a percent escape, its description &amp; in both forms", () => {
+  test("create-numeric-name is as long as the first create in both fields, in compact JSON: a refusal of the first create's layout is no length limit", () => {
+    const c = VALID_CREATES.find((v) => v.key === 'create-numeric-name') as (typeof VALID_CREATES)[number]
+    const body = c.body(PREFIX)
+    expect(body.name).toMatch(/^-0+\d+$/)
+    expect(body.name).toHaveLength(NAME_FLOOR)
+    expect(body.description).toHaveLength(DESCRIPTION_FLOOR)
+    expect(createText(c, body, 1234, PREFIX)).toBe(JSON.stringify(body))
+  })
+
+  test("create-whitespace's description holds &amp; in both forms, for a store that refuses the escapes create's long values", () => {
     const c = VALID_CREATES.find((v) => v.key === 'create-whitespace') as (typeof VALID_CREATES)[number]
-    const { name, description } = c.body(PREFIX)
-    expect(name).toMatch(/<[a-z]+>/)
-    expect(decodeURIComponent(name)).not.toBe(name)
-    expect([...name].length).toBeLessThanOrEqual(32)
     for (const body of [c.body(PREFIX), c.shortForm!(PREFIX)]) expect(body.description).toContain('&amp;')
-    expect(description).toContain('&amp;')
   })
 
   test("a 32-character name column takes create-unicode's short form, whose name holds a right-to-left override, and create-whitespace, whose description holds fullwidth letters in both forms", () => {
@@ -133,11 +137,16 @@ describe('valid creates', () => {
     expect(Buffer.byteLength(whitespace.shortForm!(PREFIX).description!)).toBeLessThanOrEqual(DESCRIPTION_FLOOR)
   })
 
-  test('"undefined" goes whole in a description that a 32-character name column takes: the short form of create-padded-name', () => {
+  test('create-padded-name holds "undefined" whole, and a tag and a percent escape in its name, in both forms: a store with short names refuses the long one, one with short descriptions the other creates that hold them', () => {
     const c = VALID_CREATES.find((v) => v.key === 'create-padded-name') as (typeof VALID_CREATES)[number]
-    for (const body of [c.body(PREFIX), c.shortForm!(PREFIX)]) expect(body.description).toBe('undefined')
+    for (const body of [c.body(PREFIX), c.shortForm!(PREFIX)]) {
+      expect(body.description).toBe('undefined')
+      expect(body.name).toMatch(/<[a-z]+>/)
+      expect(decodeURIComponent(body.name)).not.toBe(body.name)
+      expect(body.name).toMatch(/ $/)
+    }
+    expect(c.body(PREFIX).name.trimEnd()).toHaveLength(NAME_FLOOR)
     expect(Buffer.byteLength(c.shortForm!(PREFIX).name)).toBeLessThanOrEqual(NAME_FLOOR)
-    expect(c.shortForm!(PREFIX).name).toMatch(/ $/)
   })
 })
 

@@ -58,7 +58,7 @@ describe('PHP and Sinatra services as their defaults come', () => {
     expect(messageOf(run, 'create-rejects-invalid-values', 'description as an object')).toContain("PHP's json_decode($body, true) gives {} as []")
     expect(messageOf(run, 'create-rejects-invalid-values', 'description as an array holding one string')).toContain('PHP code with no is_string() check keeps the array')
     expect(messageOf(run, 'create-echoes-fields', 'a one-character description, "0"')).toContain('PHP\'s empty() and ?: take "0" for no value')
-    expect(messageOf(run, 'create-echoes-fields', 'leading and trailing spaces, CR LF, a tab')).toContain("PHP's trim(), Laravel's TrimStrings middleware")
+    expect(messageOf(run, 'create-echoes-fields', 'leading and trailing spaces, CR LF and a tab in name')).toContain("PHP's trim(), Laravel's TrimStrings middleware")
     expect(messageOf(run, 'create-returns-category', 'name only')).toContain("PHP's PDO::lastInsertId() returns a string")
   }, 60_000)
 

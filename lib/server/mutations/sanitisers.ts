@@ -91,7 +91,7 @@ export const SANITISER_MUTATIONS: readonly Mutation[] = [
     behaviour: storedAs((text, field) => (field === 'description' ? text.replace(/<[^>]*>/g, '') : text)),
   },
   {
-    // caught by create-json-escapes' name (<b>Tom & Jerry</b>), and behind a short name column by create-whitespace's (<b>)
+    // caught by create-json-escapes' name (<b>Tom & Jerry</b>), and behind short columns by create-padded-name's (<b>, in both forms)
     name: 'name-tags-stripped',
     ...CHANGED,
     description:
