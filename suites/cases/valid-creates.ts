@@ -13,17 +13,10 @@ import { FORMAT_FAULT, LENGTH_FAULT, LENGTH_OR_NUL_FAULT } from './create-faults
 import { POISON_CREATES } from './poison-values.ts'
 import { READ_AS_OTHER_CREATES } from './read-as-other-creates.ts'
 import { REPEATED_NAME_REFUSALS, type ValidCreate } from './valid-create.ts'
+import { DATE_DESCRIPTION, DESCRIPTION_FLOOR, LONG_DESCRIPTION, LONG_DESCRIPTION_BYTES, longDescription, NAME_FLOOR, numericName, textOfLength } from './create-values.ts'
 export type { ValidCreate } from './valid-create.ts'
+export { DESCRIPTION_FLOOR, LONG_DESCRIPTION, LONG_DESCRIPTION_BYTES, NAME_FLOOR, numericName, runDigits, textOfLength } from './create-values.ts'
 
-/**
- * The shortest limits a conforming service may have that the suite still verifies every class of
- * string against (a VARCHAR(16) name, a VARCHAR(32) description). The first create sends exactly
- * these lengths in plain ASCII, so that a short form refused after it cannot be a length refusal.
- * Below them (§8 shows no limit) the creates refused for length are not verified, not failed
- * (suites/categories/create-checks.ts).
- */
-export const NAME_FLOOR = 16
-export const DESCRIPTION_FLOOR = 32
 
 /** A class refused for length is sent again in this form: why, as reports say it. */
 export const LENGTH_REASON = 'lengths are not shown (§8)'
@@ -48,45 +41,16 @@ export function clientId(seed: number): string {
 /** The name of the name-only create, which create-repeated-name sends again. */
 const plainName = (prefix: string) => `${prefix}-plain`
 
-/**
- * `length` characters that start with `head` and end in the length, so a cut anywhere shows. After
- * the head only [a-z0-9-]: a service whose names allow few characters refuses these for their
- * lengths only.
- */
-/** The digits of a run's prefix (cf-xxxxx: the five base-36 characters as a number, eight digits with leading zeros, so that every run's are as long): numeric text no other run sends. */
-export const runDigits = (prefix: string): string => String(parseInt(prefix.slice(prefix.lastIndexOf('-') + 1), 36)).padStart(8, '0')
-
-export function textOfLength(head: string, length: number): string {
-  const tail = `-${length}`
-  const filler = '0123456789abcdefghijklmnopqrstuvwxyz'.repeat(Math.ceil(length / 36))
-  return (head + '-' + filler).slice(0, length - tail.length) + tail
-}
-
-/**
- * The characters of create-long-thousands' description: € signs, three bytes each in UTF-8, so that
- * the body passes the 65,535 bytes of a MySQL or MariaDB TEXT column (the type of Laravel's text(),
- * Sequelize's and TypeORM's 'text'), which cuts a longer value without an error outside strict mode,
- * and Oracle's 32,767-byte VARCHAR2 and SQL Server's 8,000; a body of 66 KB, under the body limits
- * frameworks set by default (Express and Play 100 KB, Fastify and nginx 1 MiB). Three bytes a
- * character, not one: the run holds a third as many characters for the same bytes on the wire (ten
- * deployments at once peaked at 305 MiB with 66,000 ASCII characters, 259 MiB with these).
- */
-export const LONG_DESCRIPTION = 21_900
-/** Its bytes in UTF-8: past 65,535. */
-export const LONG_DESCRIPTION_BYTES = Buffer.byteLength(longDescription())
-
-/** The description itself: a head naming it and holding U+0000, then € signs. */
-function longDescription(): string {
-  return ('description [\u0000] ' + '\u20ac'.repeat(LONG_DESCRIPTION)).slice(0, LONG_DESCRIPTION)
-}
 
 export const VALID_CREATES: readonly ValidCreate[] = [
   {
     key: 'create-described',
     priority: 1,
-    label: `a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description, description first, indented over several lines as Python's json.dumps(indent=2) writes a dict, a line break before and after it`,
+    label: `a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description that reads as a date and time (ISO 8601), description first, indented over several lines as Python's json.dumps(indent=2) writes a dict, a line break before and after it`,
     // an upper-case letter: a store that lower-cases names meets it here when it refuses the long names for their lengths
-    body: (p) => ({ name: textOfLength(`${p}-Desc`, NAME_FLOOR), description: textOfLength('Conformance suite no delete', DESCRIPTION_FLOOR) }),
+    // and a description that reads as a date and time, which Json.NET's reader takes for a DateTime (a
+    // body read as dynamic or JObject), a JSON.parse reviver for a Date: create-cut-anywhere's name is too long for many stores
+    body: (p) => ({ name: textOfLength(`${p}-Desc`, NAME_FLOOR), description: DATE_DESCRIPTION }),
     // JSON.stringify writes no whitespace between tokens and name first, as every other create goes:
     // a reader written for that text alone (regular expressions for "name":"…", values bound in the
     // order the keys came, one readLine() of the body) passes them all. Python's json.dumps(indent=2)
@@ -167,23 +131,26 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     }),
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
-    // a cancel tag (U+E007F) after the emoji: the 4 bytes left of the description's 32
-    shortForm: (p) => ({ name: `${p}-e\u0301🐇`, description: 'שלום 👩\u200d👧\u{e007f} \u200e\u202e' }),
+    // a cancel tag (U+E007F) after the emoji: the 4 bytes left of the description's 32; and in the name
+    // a right-to-left override, which a guard against spoofing takes out of names only (the emoji is in the description)
+    shortForm: (p) => ({ name: `${p}-e\u0301\u202ea`, description: 'שלום 👩\u200d👧\u{e007f} \u200e\u202e' }),
     // split inside the Ñ: a loopback body arrives in one read, a network's in several (Node's
     // `body += chunk` decodes each on its own)
     inPieces: true,
   },
   {
     key: 'create-whitespace',
-    label: 'leading and trailing spaces, CR LF and a tab in name; runs of spaces, non-breaking and other Unicode spaces in description',
+    label: 'leading and trailing spaces, CR LF and a tab in name; runs of spaces, non-breaking and other Unicode spaces, fullwidth letters and an HTML entity in description',
     body: (p) => ({
       // and CR LF and a tab, which a guard against log injection takes out of names: a store that refuses the escapes create's long name meets them here
       name: `  ${p}-padded\r\n\t  `,
-      description: '\u00a0 runs   of\u00a0\u00a0spaces\u2002en\u2003em\u2009thin\u3000ideographic\u202fnarrow  ',
+      // and its &amp;, which an entity decoder on the way in reads as &, in both forms
+      // and fullwidth letters beside the ideographic space, which a width fold (NFKC, jaconv's z2h) makes ASCII, in both forms
+      description: '\u00a0 runs   of\u00a0\u00a0spaces\u2002en\u2003em\u2009thin\u3000ideographic\u3000ＡＢＣ１\u202fnarrow &amp;  ',
     }),
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
-    shortForm: (p) => ({ name: ` ${p}-s\r\n\t `, description: '\u00a0 a  b\u2003c\u3000\u200bd e\u0301' }),
+    shortForm: (p) => ({ name: ` ${p}-s\r\n\t `, description: '\u00a0 a  b\u2003c\u3000Ａ\u200bd e\u0301&amp;' }),
     // and whitespace of JSON's own between its tokens, the two kinds no other create sends: a tab
     // and a carriage return, as a body file written on Windows holds them (an editor's tab indents,
     // CRLF line ends; curl --data-binary @body.json). A tokenizer written by hand that skips spaces
@@ -233,8 +200,10 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     // numeric text in the name: a column of NUMERIC affinity (SQLite's for a type named STRING or
     // NUMERIC), a loosely typed store or a parse on the way back answers a number (-42…); a
     // CSV-injection sanitiser prefixes its "-" with a quote. Short and plain, so that every limit a conforming
-    // service may set lets it through; the run's own digits, the prefix in the description
-    body: (p) => ({ name: `-00${runDigits(p)}`, description: `${p}-numeric-name` }),
+    // service may set lets it through; the run's own digits, the prefix in the description. Both of the
+    // floor's lengths, in compact JSON: the first create's refusal (a reader of one layout of JSON) is
+    // then no length limit, where the service refuses every longer description (create-checks.ts)
+    body: (p) => ({ name: numericName(p), description: textOfLength(`${p}-numeric-name`, DESCRIPTION_FLOOR) }),
     sentAs: { accept: '' }, // as create-empty-description's, which may be refused for its empty description
   },
   {
@@ -295,15 +264,20 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-padded-name',
-    label: `a 256-character name, ${NAME_FLOOR} characters and ${256 - NAME_FLOOR} spaces, and the description "undefined", as text`,
+    label: `a 256-character name, ${NAME_FLOOR} characters (a tag and a percent escape among them) and ${256 - NAME_FLOOR} spaces, and the description "undefined", as text`,
     // the trailing spaces of create-long-hundreds alone, beside a description every service stores:
     // there a VARCHAR(255) description refuses the create for its 1,001 digits, and a VARCHAR(32)
     // name, which cuts what is spaces past its length without an error (the SQL standard), was
     // never judged. Its description "undefined", plain text every service stores: what JavaScript
     // writes for no value (`${body.description}`), which a store of text fields takes back as none
-    body: (p) => ({ name: textOfLength(`${p}-pad`, NAME_FLOOR) + ' '.repeat(256 - NAME_FLOOR), description: 'undefined' }),
+    // And the escapes create's tag and percent escape in the name, which a sanitiser set on names strips
+    // or decodes: a store with short descriptions refuses the escapes create and create-whitespace
+    body: (p) => ({ name: `${p}-p<b>%25` + ' '.repeat(256 - NAME_FLOOR), description: 'undefined' }),
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
+    // all of it again in 16 and 32 (no other description is free to hold "undefined" whole, nor a
+    // short name the tag and escape): a store with short names refuses the 256 characters
+    shortForm: (p) => ({ name: `${p}-<b>%25 `, description: 'undefined' }),
   },
   {
     key: 'create-long-hundreds',

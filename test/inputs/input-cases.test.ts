@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
+import { ISO_DATE_TIME } from '../../lib/checks/date-text-answers.ts'
 import { schemaProblems } from '../../lib/spec/schema-registry.ts'
 import { CREDENTIAL_CASES, unauthenticatedCreateKey } from '../../suites/cases/credentials.ts'
 import { INVALID_BODIES } from '../../suites/cases/invalid-bodies.ts'
@@ -103,6 +104,49 @@ describe('valid creates', () => {
 
   test("create-described's name, which every limit the suite verifies takes, holds an upper-case letter", () => {
     expect(VALID_CREATES[0]!.body(PREFIX).name).toMatch(/[A-Z]/)
+  })
+
+  test("create-described's description reads as a date and time, in plain ASCII of the floor's length: Json.NET reads it as a DateTime (no more than seven digits of a second)", () => {
+    const { description } = VALID_CREATES[0]!.body(PREFIX)
+    expect(description).toMatch(ISO_DATE_TIME)
+    expect(description).toMatch(/^[\x20-\x7e]*$/)
+    expect(description).toHaveLength(DESCRIPTION_FLOOR)
+    expect(/\.(\d+)/.exec(description!)![1]!.length).toBeLessThanOrEqual(7)
+  })
+
+  test("create-numeric-name is as long as the first create in both fields, in compact JSON: a refusal of the first create's layout is no length limit", () => {
+    const c = VALID_CREATES.find((v) => v.key === 'create-numeric-name') as (typeof VALID_CREATES)[number]
+    const body = c.body(PREFIX)
+    expect(body.name).toMatch(/^-0+\d+$/)
+    expect(body.name).toHaveLength(NAME_FLOOR)
+    expect(body.description).toHaveLength(DESCRIPTION_FLOOR)
+    expect(createText(c, body, 1234, PREFIX)).toBe(JSON.stringify(body))
+  })
+
+  test("create-whitespace's description holds &amp; in both forms, for a store that refuses the escapes create's long values", () => {
+    const c = VALID_CREATES.find((v) => v.key === 'create-whitespace') as (typeof VALID_CREATES)[number]
+    for (const body of [c.body(PREFIX), c.shortForm!(PREFIX)]) expect(body.description).toContain('&amp;')
+  })
+
+  test("a 32-character name column takes create-unicode's short form, whose name holds a right-to-left override, and create-whitespace, whose description holds fullwidth letters in both forms", () => {
+    const unicode = VALID_CREATES.find((v) => v.key === 'create-unicode') as (typeof VALID_CREATES)[number]
+    expect(unicode.shortForm!(PREFIX).name).toMatch(/[\u202a-\u202e\u2066-\u2069]/)
+    expect(Buffer.byteLength(unicode.shortForm!(PREFIX).name)).toBeLessThanOrEqual(NAME_FLOOR)
+    const whitespace = VALID_CREATES.find((v) => v.key === 'create-whitespace') as (typeof VALID_CREATES)[number]
+    for (const body of [whitespace.body(PREFIX), whitespace.shortForm!(PREFIX)]) expect(body.description).toMatch(/[\uff01-\uff5e]/)
+    expect(Buffer.byteLength(whitespace.shortForm!(PREFIX).description!)).toBeLessThanOrEqual(DESCRIPTION_FLOOR)
+  })
+
+  test('create-padded-name holds "undefined" whole, and a tag and a percent escape in its name, in both forms: a store with short names refuses the long one, one with short descriptions the other creates that hold them', () => {
+    const c = VALID_CREATES.find((v) => v.key === 'create-padded-name') as (typeof VALID_CREATES)[number]
+    for (const body of [c.body(PREFIX), c.shortForm!(PREFIX)]) {
+      expect(body.description).toBe('undefined')
+      expect(body.name).toMatch(/<[a-z]+>/)
+      expect(decodeURIComponent(body.name)).not.toBe(body.name)
+      expect(body.name).toMatch(/ $/)
+    }
+    expect(c.body(PREFIX).name.trimEnd()).toHaveLength(NAME_FLOOR)
+    expect(Buffer.byteLength(c.shortForm!(PREFIX).name)).toBeLessThanOrEqual(NAME_FLOOR)
   })
 })
 

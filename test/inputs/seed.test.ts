@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'vitest'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { namePrefix } from '../../lib/result/run-result.ts'
-import { runDigits } from '../../suites/cases/valid-creates.ts'
+import { numericName } from '../../suites/cases/valid-creates.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 
 const KEY = `seed-${randomBytes(12).toString('hex')}`
@@ -44,7 +44,7 @@ describe('--seed', () => {
     const runId = result.results!.runId
     // arrival order is the network's; the set of bodies is the run's
     // the name of digits (create-numeric-name) is the run's too
-    const digits = `-00${runDigits(namePrefix(runId))}`
+    const digits = numericName(namePrefix(runId))
     return { bodies: bodies.map((b) => b.replaceAll(runId, 'RUN').replaceAll(namePrefix(runId), 'RUN').replaceAll(digits, '-00DIGITS')).sort(), run: result }
   }
 

@@ -26,7 +26,7 @@ describe('a name whose part past a VARCHAR(32) is spaces', () => {
     // the list shows the names as the creates answered them: the same fault, told once
     expect(failedRules(run), run.stdout).toEqual(['create-echoes-fields'])
     const failed = run.results!.rules.find((r) => r.id === 'create-echoes-fields')!.checks.filter((c) => c.status === 'fail')
-    expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('a 256-character name, 16 characters and 240 spaces, and the description "undefined"'), expect.stringContaining('a 256-character name, 16 characters and 240 spaces, and a 1,001-character description')])
+    expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('a 256-character name, 16 characters (a tag and a percent escape among them) and 240 spaces, and the description "undefined"'), expect.stringContaining('a 256-character name, 16 characters and 240 spaces, and a 1,001-character description')])
     expect(failed[0].failure?.message).toContain('first difference at character 32: sent U+0020, got its end (lengths 256 and 32)')
   }, 60_000)
 

@@ -1,35 +1,41 @@
 /**
  * Mutations of other tables behind a short name column: the service refuses a longer name with 400
  * (a VARCHAR(64) or VARCHAR(32), Mongoose's maxlength, Django's max_length), as §8 lets it, and
- * then misreads what it takes as the mutation does. The creates that carry a class in long values
+ * then misreads what it takes as the mutation does; a few behind a short description column. The creates that carry a class in long values
  * reach such a service only in their short forms (suites/cases/valid-creates.ts, shortForm), and a
  * class a short form left out passed it: each of these did, until create-json-escapes' short form
- * carried it (or create-described's name, for an upper-case letter).
+ * carried it (or a create whose values such a store takes: create-described, create-whitespace).
  */
 import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
+import { BODY_LAYOUT_MUTATIONS } from './body-layout.ts'
 import { CREATE_MUTATIONS } from './create.ts'
 import { JDK_MUTATIONS } from './jdk.ts'
+import { FRONT_MUTATIONS } from './fronts.ts'
 import { SANITISER_MUTATIONS } from './sanitisers.ts'
+import { TEXT_FORM_MUTATIONS } from './text-forms.ts'
 
-/** `name` of `table`, behind a name column of `limit` characters. */
-function behindNameLimit(table: readonly Mutation[], name: string, limit: number): Mutation {
+/** `name` of `table`, behind a column of `limit` characters for `field`. */
+function behindLimit(table: readonly Mutation[], name: string, limit: number, field: 'name' | 'description' = 'name'): Mutation {
   const inner = table.find((m) => m.name === name)
   if (!inner) throw new Error(`no mutation ${name}`)
   const validate: Behaviour['validate'] = inner.behaviour.validate ?? conformingBehaviour.validate
   return {
     ...inner,
-    name: `${name}-behind-name-limit-${limit}`,
-    description: `${inner.description}; behind a name column of ${limit} characters, a longer name refused with 400 (value too long)`,
+    name: `${name}-behind-${field}-limit-${limit}`,
+    description: `${inner.description}; behind a ${field} column of ${limit} characters, a longer ${field} refused with 400 (value too long)`,
     behaviour: {
       ...inner.behaviour,
       validate(body) {
-        const sent = (body as { name?: unknown } | null)?.name
+        const sent = (body as Record<string, unknown> | null)?.[field]
         return typeof sent === 'string' && [...sent].length > limit ? `value too long for type character varying(${limit})` : validate(body)
       },
     },
   }
 }
+
+/** `name` of `table`, behind a name column of `limit` characters. */
+const behindNameLimit = (table: readonly Mutation[], name: string, limit: number): Mutation => behindLimit(table, name, limit)
 
 export const BEHIND_SHORT_COLUMN_MUTATIONS: readonly Mutation[] = [
   // caught by create-json-escapes' short name, which holds %( (a directive Java's Formatter refuses as it refuses %s)
@@ -47,4 +53,27 @@ export const BEHIND_SHORT_COLUMN_MUTATIONS: readonly Mutation[] = [
   behindNameLimit(SANITISER_MUTATIONS, 'line-breaks-stripped-from-names', 64),
   // caught by create-described's name, which holds an upper-case letter (create-unicode's 62 characters are refused)
   behindNameLimit(CREATE_MUTATIONS, 'name-lower-cased', 32),
+  // caught by create-described's description, which reads as a date and time (create-cut-anywhere's name is 301 bytes)
+  behindNameLimit(TEXT_FORM_MUTATIONS, 'json-net-dynamic-reformats-dates', 64),
+  behindNameLimit(TEXT_FORM_MUTATIONS, 'date-reviver-reformats-listed-dates', 64),
+  // caught by create-padded-name's short form, whose description is "undefined" as the long one's is
+  behindNameLimit(TEXT_FORM_MUTATIONS, 'undefined-text-listed-as-no-value', 64),
+  // caught by create-whitespace's description, which holds &amp; in both forms
+  behindNameLimit(SANITISER_MUTATIONS, 'html-entities-decoded', 64),
+  // caught by create-padded-name's short name, which holds <b>%25 as its long one does
+  behindNameLimit(SANITISER_MUTATIONS, 'names-url-decoded', 64),
+  behindNameLimit(SANITISER_MUTATIONS, 'name-tags-stripped', 64),
+  behindNameLimit(FRONT_MUTATIONS, 'markup-blocked', 64),
+  // caught by create-unicode's short name, which holds a right-to-left override (the long one's 62 characters are refused)
+  behindNameLimit(SANITISER_MUTATIONS, 'bidi-overrides-stripped-from-names', 32),
+  // caught by create-whitespace's description, which holds fullwidth letters in both forms (create-unicode's long one did alone)
+  behindNameLimit(SANITISER_MUTATIONS, 'fullwidth-folded', 32),
+  // behind a description column of 32 characters, which refuses the escapes create and create-whitespace:
+  // caught by create-padded-name's name, which holds <b>%25 in both forms
+  behindLimit(SANITISER_MUTATIONS, 'name-tags-stripped', 32, 'description'),
+  behindLimit(SANITISER_MUTATIONS, 'names-url-decoded', 32, 'description'),
+  // caught by create-described, the one create laid out otherwise, now that create-numeric-name, sent
+  // compact, is as long in both fields: the first create's refusal was taken for a length limit
+  behindLimit(BODY_LAYOUT_MUTATIONS, 'compact-json-only', 32, 'description'),
+  behindLimit(BODY_LAYOUT_MUTATIONS, 'whitespace-after-the-value-refused', 32, 'description'),
 ]

@@ -91,6 +91,15 @@ export const SANITISER_MUTATIONS: readonly Mutation[] = [
     behaviour: storedAs((text, field) => (field === 'description' ? text.replace(/<[^>]*>/g, '') : text)),
   },
   {
+    // caught by create-json-escapes' name (<b>Tom & Jerry</b>), and behind short columns by create-padded-name's (<b>, in both forms)
+    name: 'name-tags-stripped',
+    ...CHANGED,
+    description:
+      'the name is plain text, the field a list shows, and passes a sanitiser that keeps no tag (sanitize-html with allowedTags: [], strip_tags): "<b>Tom</b>" is stored as "Tom"; ' +
+      'the description, rich text, keeps its markup',
+    behaviour: storedAs((text, field) => (field === 'name' ? text.replace(/<[^>]*>/g, '') : text)),
+  },
+  {
     // caught by create-json-escapes' name, which holds 100%25 (its 50%+%s is no valid escape, and + is no space to unquote)
     name: 'names-url-decoded',
     ...CHANGED,
