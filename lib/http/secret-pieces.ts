@@ -95,7 +95,8 @@ function endOf(text: string, { rest, gaps }: Pieces, firstEnd: number): number {
 /**
  * `text` with each secret's pieces in order replaced by `replacement`, with its characters before and
  * after them where they stand as they are. The walks start at the first piece's matches within
- * `anchorAfter` before each place of the longest piece (every walk that ends passes one), leftmost first.
+ * `anchorAfter` before each place of the longest piece (every walk that ends passes one): the
+ * leftmost walk that ends, started at the last first piece whose walk ends there too.
  */
 function redactPieces(text: string, pieces: Pieces, replacement: string): string {
   const { first, anchor, anchorAfter, before, after } = pieces
@@ -112,17 +113,18 @@ function redactPieces(text: string, pieces: Pieces, replacement: string): string
     untried = at.index + 1
     first.lastIndex = 0
     let match: RegExpExecArray | null
-    let end = -1
+    let found: { index: number; end: number } | undefined
+    // the last first piece whose walk ends where the first one's does: what stood before it is the text's, not the key's (aaaa.aBc8… hides aBc8…, not the a's)
     while ((match = first.exec(window)) !== null && low + match.index <= at.index) {
-      end = endOf(text, pieces, low + first.lastIndex)
-      if (end >= 0) break
+      const end = endOf(text, pieces, low + first.lastIndex)
+      if (end >= 0 && (found === undefined || end === found.end)) found = { index: low + match.index, end }
       first.lastIndex = match.index + 1
     }
-    if (end < 0 || match === null) {
+    if (found === undefined) {
       anchor.lastIndex = at.index + 1
       continue
     }
-    let start = low + match.index
+    let { index: start, end } = found
     if (before !== '' && start - before.length >= from && text.slice(start - before.length, start) === before) start -= before.length
     // as much of what follows the last piece as stands there ("==" of base64, or one "=" of it)
     let kept = 0

@@ -29,6 +29,13 @@ test('the key is still hidden, its other characters stripped or changed, anywher
   expect(redact(`token=a%252FBc8Hd9Kq2Lm5Np7Rs4Tv6Wx3Yz1Q%253D;`)).toBe(`token=${REDACTED};`)
 })
 
+// walked from the first "a" within reach, it hid the 12 characters before the key with it
+test('what stands before the key is left readable: the walk starts at the last first piece that reaches the rest', () => {
+  const stripped = KEY.replace(/[^A-Za-z0-9]/g, '')
+  expect(createRedactor(KEY)(`{"name":"aaaaaaaaaaaa.${stripped}"}`)).toBe(`{"name":"aaaaaaaaaaaa.${REDACTED}"}`)
+  expect(createRedactor(KEY)(`sha a a ${stripped}`)).toBe(`sha a a ${REDACTED}`)
+})
+
 test('the first pieces without the longest, or the longest too far from them, are ordinary text', () => {
   const redact = createRedactor(KEY)
   // (a run of 11 of its characters or more is hidden on its own: secret-runs.ts)
