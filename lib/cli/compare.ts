@@ -16,6 +16,7 @@ import { resultFromFile } from '../result/results-file.ts'
 import { noProblemBeyond } from '../result/baseline.ts'
 import { EXCUSABLE_PROBLEMS } from '../config/baseline-file.ts'
 import { firstRoundName } from '../result/check-rounds.ts'
+import { judgesProblems } from '../result/known-problems.ts'
 import { compareObserved } from './compare-observed.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { inertLogCommands } from '../reporters/ci-log-commands.ts'
@@ -169,8 +170,8 @@ export function compareRuns(a: RunResult, b: RunResult): Comparison {
   }
   const inBoth = [...fb].filter(([key]) => fa.has(key))
   const withJudgement = (f: Failure, other: RunResult): Failure => {
-    // a run problem is judged by any run that reached a verdict
-    const notJudged = f.problem ? noVerdict(other) : notJudgedBy(other, f.rule, f.check, (other === a ? b : a).tool?.version)
+    // a run problem is judged by a run that reached a verdict and sent every request (stray answers to an unread body follow a POST)
+    const notJudged = f.problem ? (noVerdict(other) ?? sentSome(other, other === a ? b : a)) : notJudgedBy(other, f.rule, f.check, (other === a ? b : a).tool?.version)
     return notJudged === undefined ? f : { ...f, notJudged }
   }
   const goneInB = [...fa].filter(([key]) => !fb.has(key)).map(([, f]) => withJudgement(f, b))
@@ -223,6 +224,14 @@ function noVerdict(run: RunResult): string | undefined {
   // the first clause of the first problem: "the server refused the key: all 83 requests … were answered 401"
   const why = run.problems?.[0]?.message.split(/; |\n/)[0]
   return why === undefined || why === '' ? 'it was cut short (--deadline or a signal)' : why
+}
+
+/** Why a run that reached a verdict sent only some of the requests that provoked a run problem in `than`, or undefined: it sent all, or what `than` sent (the same --read-only and --rule, no write budget spent). */
+function sentSome(run: RunResult, than: RunResult): string | undefined {
+  const scope = (r: RunResult) => JSON.stringify([r.options?.readOnly === true, [...(r.options?.rules ?? [])].sort()])
+  if (judgesProblems(run) || (judgesProblems({ ...run, options: undefined }) && scope(run) === scope(than))) return undefined
+  const how = run.options?.readOnly ? '--read-only' : (run.options?.rules?.length ?? 0) > 0 ? '--rule' : '--max-writes'
+  return `it sent only some of the requests a whole run sends (${how})`
 }
 
 /** The comparison's exit code: 1 when B fails something A did not, or otherwise; else 2 when either run reached no verdict; else 0. */

@@ -79,15 +79,20 @@ export const EXCUSABLE_PROBLEMS: readonly string[] = ['stray-answer']
 /**
  * A key of `given` that is not one of `fields` but near one: a misspelled field, which was read as
  * absent (`expire` left the entry excusing for ever, `Observed` excused any answer). Keys far from
- * every field (`ticket`, `owner`, a comment of the team's) are kept and ignored.
+ * every field (`ticket`, `owner`, a comment of the team's) are kept and ignored; so are a key near a
+ * field the entry has (`role` or `node` beside its `rule` and `code`: read as absent, it changed
+ * nothing, and a required field missing is refused as missing), and a field's name with a word after
+ * it (`observedBy`, `check_note`), a note of the team's about it, not a field mistyped.
  */
 function misspelledField(given: object, fields: readonly string[]): { key: string; meant: string } | undefined {
   for (const key of Object.keys(given)) {
     if (fields.includes(key)) continue
     // other words for a field, too far for an edit or two: "expiry" (as this project's own help words it), "expiresAt", "ruleId"
     const alias = Object.entries(FIELD_ALIASES).find(([field, pattern]) => fields.includes(field) && pattern.test(key))?.[0]
-    const meant = alias ?? closestName(key, fields)
-    if (meant !== undefined) return { key, meant }
+    if (alias !== undefined) return { key, meant: alias }
+    const meant = closestName(key, fields)
+    if (meant === undefined || Object.hasOwn(given, meant) || (key.startsWith(meant) && /^[A-Z_-]./.test(key.slice(meant.length)))) continue
+    return { key, meant }
   }
   return undefined
 }

@@ -17,7 +17,7 @@ import { ConfigError } from './config-error.ts'
 import { writeSettings, type WritesFrom } from './write-settings.ts'
 import { misspelledKeySetting, misspelledWriteSetting } from './misspelled-settings.ts'
 import { BaselineError, baselineWriteProblem, readBaseline, type Baseline } from './baseline-file.ts'
-import { OptionError, optionsHelp, parseFlags, resolveOptions, type OptionValue } from './options.ts'
+import { OptionError, optionsHelp, parseFlags, quotedUnlessKey, resolveOptions, type OptionValue } from './options.ts'
 
 export { ConfigError }
 
@@ -270,7 +270,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   }
   for (const id of config.rules) {
     const meant = findRule(id) ? id : closestName(id, ruleCatalogue().map((rule) => rule.id))
-    if (meant !== id) throw new ConfigError(`unknown rule "${id}"${meant === undefined ? '' : ` (did you mean ${meant}?)`}; --list-rules prints the catalogue`)
+    if (meant !== id) throw new ConfigError(`unknown rule ${meant === undefined ? quotedUnlessKey(id) : `"${id}" (did you mean ${meant}?)`}; --list-rules prints the catalogue`)
   }
   if (config.baseUrl !== undefined) checkBaseUrl(config, baseUrlSource)
   const plain = tlsWithoutHttps(config)

@@ -100,8 +100,9 @@ function switchValue(raw: string, source: string): boolean {
  * with letters and digits (`5s`, `enabled`, `10000ms` are shown). A key given where a number or a
  * switch goes (an action's `max-writes: ${{ secrets.… }}`, two variables swapped) was quoted whole,
  * on the terminal and in every report of the run not made, hidden from none as no key variable held it.
+ * So is an unknown rule near no rule id (`--rule` given the key: a rule id mistyped is quoted with the nearest).
  */
-function quotedUnlessKey(raw: string): string {
+export function quotedUnlessKey(raw: string): string {
   const value = raw.trim()
   return value.length >= 12 && /^[\x21-\x7e]+$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value) ? `a value of ${value.length} characters (not shown: it could be a key)` : `"${raw}"`
 }

@@ -8,7 +8,10 @@
  * Found by a walk, not a regular expression: one of [\s\S]{0,12}? between pieces backtracks without
  * bound on a text a server makes of the pieces of a key of repeated characters (aa-aa-…-zz9 against
  * 200 a's held the redactor for minutes), where the walk takes the nearest next piece and never
- * goes back (walkedInBoundedTime keeps the walks few).
+ * goes back (walkedInBoundedTime keeps the walks few). A walk starts only near where the longest
+ * piece stands: started at every match of the first piece, a key whose first piece is a letter
+ * (a/Bc8…, one base64 key in thirty) walked from every "a" of every body, a second a megabyte of
+ * JSON and three of a body of a's, where a text without the longest piece holds no key.
  */
 import { escapeRegExp } from './secret-filter.ts'
 
@@ -22,9 +25,13 @@ export const PIECES_MIN_LETTERS_AND_DIGITS = 16
 const STAND_IN_PER_CHARACTER = 12
 
 interface Pieces {
-  /** The first piece, anywhere (global); the others where they must stand (sticky). */
+  /** The first piece (global, looked for in a window before each anchor); the others where they must stand (sticky). */
   first: RegExp
   rest: RegExp[]
+  /** The longest piece, anywhere (global): the pieces stand only where it does. */
+  anchor: RegExp
+  /** How many characters at most the first piece starts before the anchor. */
+  anchorAfter: number
   /** How many characters at most may stand between piece i and piece i + 1. */
   gaps: number[]
   /** The characters before the first piece and after the last, taken too where they stand as they are. */
@@ -41,10 +48,14 @@ function piecesOf(secret: string, fold: boolean): Pieces | undefined {
   const pieces = runs.filter((run) => ALPHANUMERIC.test(run))
   if (pieces.length < 2 || pieces.join('').length < PIECES_MIN_LETTERS_AND_DIGITS || !walkedInBoundedTime(pieces)) return undefined
   const flags = fold ? 'i' : ''
+  const gaps = runs.filter((run) => !ALPHANUMERIC.test(run)).map((run) => STAND_IN_PER_CHARACTER * [...run].length)
+  const longest = pieces.reduce((most, piece, i) => (piece.length > pieces[most]!.length ? i : most), 0)
   return {
     first: new RegExp(escapeRegExp(pieces[0]!), `g${flags}`),
     rest: pieces.slice(1).map((piece) => new RegExp(escapeRegExp(piece), `y${flags}`)),
-    gaps: runs.filter((run) => !ALPHANUMERIC.test(run)).map((run) => STAND_IN_PER_CHARACTER * [...run].length),
+    anchor: new RegExp(escapeRegExp(pieces[longest]!), `g${flags}`),
+    anchorAfter: pieces.slice(0, longest).reduce((sum, piece, i) => sum + piece.length + gaps[i]!, 0),
+    gaps,
     before,
     after,
   }
@@ -81,20 +92,39 @@ function endOf(text: string, { rest, gaps }: Pieces, firstEnd: number): number {
   return at
 }
 
-/** `text` with each secret's pieces in order replaced by `replacement`, with its characters before and after them where they stand as they are. */
+/**
+ * `text` with each secret's pieces in order replaced by `replacement`, with its characters before and
+ * after them where they stand as they are. The walks start at the first piece's matches within
+ * `anchorAfter` before each place of the longest piece (every walk that ends passes one): the
+ * leftmost walk that ends, started at the last first piece whose walk ends there too.
+ */
 function redactPieces(text: string, pieces: Pieces, replacement: string): string {
-  const { first, before, after } = pieces
-  first.lastIndex = 0
+  const { first, anchor, anchorAfter, before, after } = pieces
+  anchor.lastIndex = 0
   let out = ''
   let from = 0
-  let match: RegExpExecArray | null
-  while ((match = first.exec(text)) !== null) {
-    let end = endOf(text, pieces, first.lastIndex)
-    if (end < 0) {
+  // where no walk has started yet: one that did not end once never ends, whichever place of the anchor it was tried for
+  let untried = 0
+  let at: RegExpExecArray | null
+  while ((at = anchor.exec(text)) !== null) {
+    // the first piece's matches that start at most anchorAfter before this place of the anchor, and not after it
+    const low = Math.max(from, untried, at.index - anchorAfter)
+    const window = text.slice(low, at.index + at[0].length)
+    untried = at.index + 1
+    first.lastIndex = 0
+    let match: RegExpExecArray | null
+    let found: { index: number; end: number } | undefined
+    // the last first piece whose walk ends where the first one's does: what stood before it is the text's, not the key's (aaaa.aBc8… hides aBc8…, not the a's)
+    while ((match = first.exec(window)) !== null && low + match.index <= at.index) {
+      const end = endOf(text, pieces, low + first.lastIndex)
+      if (end >= 0 && (found === undefined || end === found.end)) found = { index: low + match.index, end }
       first.lastIndex = match.index + 1
+    }
+    if (found === undefined) {
+      anchor.lastIndex = at.index + 1
       continue
     }
-    let start = match.index
+    let { index: start, end } = found
     if (before !== '' && start - before.length >= from && text.slice(start - before.length, start) === before) start -= before.length
     // as much of what follows the last piece as stands there ("==" of base64, or one "=" of it)
     let kept = 0
@@ -102,7 +132,7 @@ function redactPieces(text: string, pieces: Pieces, replacement: string): string
     end += kept
     out += text.slice(from, start) + replacement
     from = end
-    first.lastIndex = end
+    anchor.lastIndex = Math.max(end, at.index + 1)
   }
   return from === 0 ? text : out + text.slice(from)
 }

@@ -19,7 +19,7 @@ import { portableJson } from '../json/portable-json.ts'
 import type { SkipCause } from '../checks/skip-causes.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import { firstRoundName } from './check-rounds.ts'
-import { applyKnownProblems, updatedProblemEntries } from './known-problems.ts'
+import { applyKnownProblems, judgesProblems, updatedProblemEntries } from './known-problems.ts'
 import { EXCUSABLE_PROBLEMS } from '../config/baseline-file.ts'
 
 export type { Baseline, BaselineEntry, BaselineOutcome }
@@ -179,7 +179,7 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
   for (const e of used) changed.delete(e)
   if (changed.size > 0) outcome.changed = [...changed]
   // a run problem the team lives with (stray answers): excused as a known failure is
-  const excused = applyKnownProblems(result.problems, baseline, today, result.verdict !== 'incomplete', rules)
+  const excused = applyKnownProblems(result.problems, baseline, today, judgesProblems(result), rules)
   Object.assign(outcome, excused.outcome)
   const mustFailed = rules.some((r) => r.level === 'must' && r.status === 'fail')
   const verdict = mustFailed ? 'fail' : result.verdict === 'incomplete' ? 'incomplete' : excused.problems.length > 0 ? 'fail' : 'pass'
@@ -270,7 +270,7 @@ export function updatedBaseline(result: RunResult, previous: Baseline, today: st
   }
   // an entry written before what it excuses was recorded gets it, in place: from now on it excuses what it shows today
   for (const [entry, failures] of excusedNow) knownFailures.splice(knownFailures.indexOf(entry), 1, ...recordedAnswers(entry, failures))
-  const knownProblems = updatedProblemEntries(result.problems, previous, today, EXCUSABLE_PROBLEMS)
+  const knownProblems = updatedProblemEntries(result.problems, previous, today, EXCUSABLE_PROBLEMS, judgesProblems(result))
   return { knownFailures, ...(knownProblems.length > 0 ? { knownProblems } : {}) }
 }
 

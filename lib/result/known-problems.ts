@@ -33,11 +33,25 @@ export interface ProblemsOutcome {
 
 const isLive = (entry: ProblemEntry, today: string) => entry.expires === undefined || entry.expires > today
 
+/** What of a run says whether it sent every request a whole run sends (run-result.ts's RunResult). */
+type SentRun = { verdict: string; options?: { readOnly?: boolean; rules?: readonly string[] }; rules: readonly JudgedRule[] }
+
+/**
+ * Whether a run that did not meet a problem tells that the service no longer shows it: one that
+ * reached a verdict and sent every request a whole run sends. A --read-only run sends no POST, a
+ * --rule run some requests, one held to --max-writes some POSTs: stray answers to an unread body
+ * follow a POST, and such a run, not meeting them, reported their entry fixed ("remove it") and
+ * --update-baseline dropped it, for the next whole run to fail on them.
+ */
+export const judgesProblems = (run: SentRun): boolean =>
+  run.verdict !== 'incomplete' && run.options?.readOnly !== true && (run.options?.rules?.length ?? 0) === 0 && !run.rules.some((r) => r.checks.some((c) => c.cause === 'write-budget'))
+
 const shows = (entry: ProblemEntry, problem: RunProblem) => entry.problem === problem.kind && (entry.observed === undefined || problem.observed === undefined || entry.observed === problem.observed)
 
 /**
  * The run's problems without those a live entry excuses, and what became of each entry. `judged`:
- * the run reached a verdict, so a problem it did not meet is one the service no longer shows.
+ * the run reached a verdict and sent every request (judgesProblems), so a problem it did not meet is
+ * one the service no longer shows.
  */
 export function applyKnownProblems(problems: readonly RunProblem[], baseline: Baseline, today: string, judged: boolean, rules: readonly JudgedRule[] = []): { problems: RunProblem[]; outcome: ProblemsOutcome } {
   const entries = baseline.knownProblems ?? []
@@ -71,10 +85,12 @@ const RECORDED = 'recorded by --update-baseline'
  * The knownProblems --update-baseline writes for a run that reached a verdict: an entry for each
  * excusable problem it met (the one that excused it kept, reason and date, with `observed` added;
  * else a new one with the placeholder reason, naming what was known when an entry knew it otherwise);
- * entries of problems it did not meet are dropped.
+ * entries of problems it did not meet are dropped, unless it sent only some requests (`judged` false).
  */
-export function updatedProblemEntries(problems: readonly RunProblem[], previous: Baseline, today: string, excusable: readonly string[]): ProblemEntry[] {
+export function updatedProblemEntries(problems: readonly RunProblem[], previous: Baseline, today: string, excusable: readonly string[], judged = true): ProblemEntry[] {
   const entries = previous.knownProblems ?? []
+  // a run that sent only some requests keeps the entries of problems it did not meet, as they are
+  const unmet = judged ? [] : entries.filter((e) => !problems.some((p) => p.kind === e.problem))
   return problems
     .filter((p) => excusable.includes(p.kind))
     .map((problem) => {
@@ -85,6 +101,7 @@ export function updatedProblemEntries(problems: readonly RunProblem[], previous:
       const known = was ? ` (it was known as ${was.observed ?? 'any'}${was.reason.startsWith(RECORDED) ? '' : `: "${was.reason}"`})` : ''
       return { problem: problem.kind, ...observed, reason: `${RECORDED} on ${today}: say why it is known, and when it will be fixed${known}` }
     })
+    .concat(unmet)
 }
 
 /** The lines every report gives of the entries of problems: excused, changed, expired, fixed. */

@@ -19,7 +19,7 @@ const ENTRY = { rule: 'auth-missing-key-401', code: 'UNEXPECTED_STATUS', observe
 test.each([
   ['expire', { ...ENTRY, expire: '2026-11-01' }, 'expires'],
   ['Observed', { rule: ENTRY.rule, code: ENTRY.code, Observed: 'status 403', reason: 'OPS-112' }, 'observed'],
-  ['reson', { rule: ENTRY.rule, code: ENTRY.code, reson: 'OPS-112', reason: 'x' }, 'reason'],
+  ['reson', { rule: ENTRY.rule, code: ENTRY.code, reson: 'OPS-112' }, 'reason'],
   ['checks', { ...ENTRY, checks: 'GET /categories with no Authorization header → 401' }, 'check'],
   ['also_observed', { ...ENTRY, also_observed: [] }, 'alsoObserved'],
   // other words for a field, too far for an edit or two: "expiry" is how the --update-baseline help words it
@@ -30,6 +30,21 @@ test.each([
   const file = join(dir, `${key}.json`)
   writeFileSync(file, JSON.stringify({ knownFailures: [entry] }))
   expect(() => readBaseline(file, false)).toThrow(`knownFailures[0] has "${key}", no field of an entry (did you mean "${meant}"?)`)
+})
+
+// a key near a field the entry has changes nothing read as absent, and a field's name with a word after
+// it is a note about the field: refused, a baseline 839b771 read ("node": the replica it fails on) stopped the gate
+test.each([
+  ['role', { ...ENTRY, role: 'payments' }],
+  ['node', { ...ENTRY, node: 'eu-west-1b' }],
+  ['mode', { ...ENTRY, mode: 'canary' }],
+  ['Rule', { ...ENTRY, Rule: 'see the runbook' }],
+  ['observedBy', { ...ENTRY, observedBy: 'alice' }],
+  ['check_note', { ...ENTRY, check_note: 'renamed in 0.2' }],
+])('an entry with "%s" beside its fields is read, the key ignored', (_key, entry) => {
+  const file = join(dir, `kept-${_key}.json`)
+  writeFileSync(file, JSON.stringify({ knownFailures: [entry] }))
+  expect(readBaseline(file, false).knownFailures).toEqual([entry])
 })
 
 test('keys far from every field are kept and ignored: a team may note its ticket or owner', () => {

@@ -110,6 +110,9 @@ const CASES: Case[] = [
     hidden: 'sWapped0Key+Q7f/2kLmNpR4tUvW8x',
   },
   { name: 'a key where a switch goes: not shown', args: ['--base-url', 'https://petstore.example/v1'], env: { CONFORM_READ_ONLY: 'sk_live_9fQ2mX7pL4vB' }, says: /CONFORM_READ_ONLY takes true or false .*, got a value of 20 characters \(not shown/, hidden: 'sk_live_9fQ2mX7pL4vB' },
+  // the key given where a rule id goes: it stood as the unknown rule in the terminal and every report
+  { name: 'a key where a rule id goes: not shown', args: ['--base-url', 'https://petstore.example/v1', '--rule', 'sWapped0Key+Q7f/2kLmNpR4tUvW8x'], says: /unknown rule a value of 30 characters \(not shown: it could be a key\); --list-rules/, hidden: 'sWapped0Key+Q7f/2kLmNpR4tUvW8x' },
+  { name: 'a rule id mistyped: quoted, with the nearest', args: ['--base-url', 'https://petstore.example/v1', '--rule', 'auth-missing-key-410'], says: /unknown rule "auth-missing-key-410" \(did you mean auth-missing-key-401\?\)/ },
   { name: 'a --deadline of zero', args: ['--deadline', '0'], says: /--deadline takes a whole number of milliseconds of at least 100, got "0"/ },
   { name: 'a --max-response-bytes that is not whole', args: ['--max-response-bytes', '1.5'], says: /--max-response-bytes takes a whole number of bytes of at least 1, got "1\.5"/ },
   { name: 'a key in the base URL', args: ['--base-url', 'https://user:pw@petstore.example/v1'], says: /--base-url must not carry credentials; the key goes in CONFORM_API_KEY/ },
