@@ -109,7 +109,7 @@ export function expectDistinctIds(records: CategoryRecord[], where: string, ...r
   fail(
     {
       code: 'DUPLICATE_ID',
-      message: `${where}: two records share id ${id}${idPastDoubleOrigin(id) ?? ''}${where !== CREATED_RECORDS ? '' : sameFields(records[repeat.first], records[repeat.second]) ? `; both creates were answered with one record: the one stored for a name sent twice (an upsert), or ${ANOTHER_CREATES_RECORD}` : id === '0' ? ZERO_INSERT_ID : sharedIdWords(records[repeat.first], records[repeat.second])}`,
+      message: `${where}: two records share id ${id}${idPastDoubleOrigin(id) ?? ''}${where !== CREATED_RECORDS ? '' : sameFields(records[repeat.first], records[repeat.second]) ? `; both creates were answered with one record: the one stored for a name sent twice (an upsert), or ${ANOTHER_CREATES_RECORD}` : id === '0' ? ZERO_INSERT_ID : sharedIdWords(records, repeat.first, repeat.second)}`,
       expected: 'every id unique',
       actual: `id ${id} at positions ${repeat.first} and ${repeat.second}`,
     },

@@ -11,6 +11,7 @@
  * verdict and the failure code never depend on them.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
+import { idOf } from './id-index.ts'
 
 /** An id written as text, where a Node driver gives a BIGINT column so (known-answers.ts NUMBER_AS_TEXT). */
 export const NODE_DRIVER_ID_AS_TEXT =
@@ -44,21 +45,30 @@ export function idPastDoubleOrigin(id: string): string | undefined {
  * Why two creates that sent different values were answered one id: processes that each keep their
  * records and count ids on their own. Measured: a Rack service with an in-memory store under
  * `puma -w 2` (Puma 5.6), ids from 2^53 + 1 in each worker, where the words named the drivers alone;
- * and a PSGI app under Starman 0.4016 on its defaults (5 workers).
+ * and a PSGI app under Starman 0.4016 on its defaults (5 workers). One process that computes the id
+ * before the insert gives two creates that run at once one id as well.
  */
 export const OWN_COUNTERS =
   '; processes that each keep their own records and count their own ids give one id twice: an in-memory store (a Hash, a dict, an array) under several worker processes ' +
   "(Puma's cluster mode, puma -w 2 or workers in config/puma.rb; Starman, which starts 5 workers unless told --workers 1; gunicorn --workers; Node's cluster, pm2 -i), or replicas behind a balancer with a store each, " +
-  'whose lists then differ from read to read; keep the records in a store every process shares (a database), or run one process'
+  'whose lists then differ from read to read; keep the records in a store every process shares (a database), or run one process; ' +
+  'or one process that computes the id before the insert (SELECT MAX(id) + 1, the count of records plus one) gives it to two creates that run at once: let the store assign it (AUTO_INCREMENT, a sequence, an IDENTITY column)'
+
+/** Every create answered one id: no count advanced (mutation id-sequence-stuck), which worker processes counting apart would not do to them all. */
+const ONE_ID_FOR_ALL =
+  '; every create was answered this one id: an id that never advances (a sequence read but never advanced, an id the code sets, a column default); ' +
+  'let the store assign each create an id of its own (AUTO_INCREMENT, a sequence, an IDENTITY column)'
 
 /** Two creates of one name answered one id, with the second's other description: an upsert on the name. */
 const UPSERT_BY_NAME =
   "; both creates sent this name: the second updated the first's record (an upsert on a UNIQUE name: INSERT … ON CONFLICT (name) DO UPDATE, ON DUPLICATE KEY UPDATE, an ORM's save() of the record found by name); " +
   'each create is a new record with an id of its own (§2: ids are assigned on creation), or a repeated name is refused (409, or 400 with the Error record)'
 
-/** Why two created records that differ share an id: one name updated in place, or processes counting ids apart. */
-export function sharedIdWords(first: { name?: unknown }, second: { name?: unknown }): string {
-  return first.name === second.name ? UPSERT_BY_NAME : OWN_COUNTERS
+/** Why two created records that differ (`first`, `second` of `records`, the run's created records) share an id: one name updated in place, no count advanced, or processes counting ids apart. */
+export function sharedIdWords(records: readonly { id?: unknown; name?: unknown }[], first: number, second: number): string {
+  if (records[first].name === records[second].name) return UPSERT_BY_NAME
+  const id = idOf(records[first])
+  return records.length >= 3 && records.every((r) => idOf(r) === id) ? ONE_ID_FOR_ALL : OWN_COUNTERS
 }
 
 /** A create that sends an id no record has, answered with that id: the body handed to the ORM whole. */

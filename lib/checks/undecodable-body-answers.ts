@@ -29,6 +29,13 @@ const PYDANTIC_INPUT_FAULT =
   "which json.dumps, orjson and Flask's jsonify cannot write (TypeError: Type is not JSON serializable: bytes), so every body that is not JSON is answered 500; " +
   'write e.errors(include_input=False), or e.json(), into the Error record (§7: 400 for invalid JSON)'
 
+/**
+ * An answer a Python service gives to an exception it let through: Werkzeug's page (Flask's, its
+ * unquoted `<html lang=en>`), Starlette's bare "Internal Server Error" (Go's http.Error ends its own
+ * with a newline), or Python's words. A Go, Java or Node fault to truncated JSON got pydantic's words.
+ */
+const PYTHON_FAULT = /<html lang=en>\s*<title>500 Internal Server Error<\/title>|^Internal Server Error$|pydantic|ValidationError|not JSON serializable|Traceback \(most recent call last\)/
+
 /** True when a request's body is not JSON text (its bytes not UTF-8, or no JSON.parse takes it). */
 function notJson(request: RecordedRequest): boolean {
   if (request.bodyBase64 !== undefined) return true
@@ -43,9 +50,10 @@ function notJson(request: RecordedRequest): boolean {
 /** Why a create whose body is not JSON (its bytes not UTF-8 among them) got a server fault where 400 was expected, where a well-known stack faults so. */
 export function undecodableBodyStatus(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
   if (expected !== 400 || request.method !== 'POST' || response.status < 500 || response.status === 503 || !notJson(request)) return undefined
-  if (request.bodyBase64 === undefined) return `a server fault to a body that is not JSON: one cause measured is that ${PYDANTIC_INPUT_FAULT}`
+  const python = PYTHON_FAULT.test(response.body)
+  if (request.bodyBase64 === undefined) return python ? `a server fault to a body that is not JSON: one cause measured is that ${PYDANTIC_INPUT_FAULT}` : undefined
   // Puma's page names Ruby's error; surrogate bytes are read by Python alone of the stacks measured
   if (response.body.includes('JSON::GeneratorError')) return NOT_UTF8_FAULT
   const bytes = Buffer.from(request.bodyBase64, 'base64').toString('latin1')
-  return `${SURROGATE_BYTES.test(bytes) ? SURROGATE_BYTES_FAULT : NOT_UTF8_FAULT}; or ${PYDANTIC_INPUT_FAULT}`
+  return `${SURROGATE_BYTES.test(bytes) ? SURROGATE_BYTES_FAULT : NOT_UTF8_FAULT}${python ? `; or ${PYDANTIC_INPUT_FAULT}` : ''}`
 }

@@ -10,9 +10,11 @@
  * Beside the handshake, the HTTP/2 connection preface (no request either): a port that speaks
  * HTTP/2 only without TLS (h2c) answers it with its SETTINGS frame, and the run is incomplete
  * for that (`speaks-h2c`), as it answered every HTTP/1.1 request with frames no client can read.
- * While the handshake is under way, nothing is sent (at most 2 s), and once it succeeded, or three
- * answers came with no status line (another service's port), nothing more is sent at all: the
- * whole plan went before (185 requests to a TLS port, 179 to a Redis port, 85 POSTs each).
+ * While the handshake is under way, nothing is sent (at most 2 s), and once it succeeded (the
+ * preface: where an answer was frames, not a connection cut with none, as a port that speaks HTTP/1.1
+ * too cuts them in a restart), or three answers came with no status line (another service's port),
+ * nothing more is sent at all: the whole plan went before (185 requests to a TLS port, 179 to a
+ * Redis port, 85 POSTs each).
  */
 import { connect as netConnect, isIP } from 'node:net'
 import { connect } from 'node:tls'
@@ -108,7 +110,8 @@ export class TlsPortWatch implements JournalSink {
       this.secured = secured
       this.h2c = h2c && !secured
       if (this.speaksTls) this.stopSending(`${this.url.host} speaks TLS: no request over plain HTTP got an answer, and a TLS handshake with it succeeded`)
-      else if (this.speaksH2c) this.stopSending(`${this.url.host} speaks HTTP/2 only (h2c): it answered HTTP/1.1 requests with HTTP/2 frames`)
+      // a port that speaks HTTP/2 only answers HTTP/1.1 with frames (bytes with no status line); one that cut them with none may speak both (Go's h2c.NewHandler): its later answers are read
+      else if (this.speaksH2c && this.noStatusLine > 0) this.stopSending(`${this.url.host} speaks HTTP/2 only (h2c): it answered HTTP/1.1 requests with HTTP/2 frames`)
     })
   }
 

@@ -242,7 +242,10 @@ export async function readOnceMore(
 ): Promise<LaggedList> {
   if (creations.length === 0 || lag.waits.length === 0 || read.lists.length !== 1 || recordsOf(read.judged) === undefined) return read
   const lagMs = lag.waits.reduce((a, b) => a + b, 0)
-  const wait = Math.max(Math.min(lastWriteAnsweredAt - lastCreateAnsweredAt, lastWriteAnsweredAt + lagMs - Date.now()), lastCreateAnsweredAt + settleMs - Date.now())
+  const asBefore = Math.min(lastWriteAnsweredAt - lastCreateAnsweredAt, lastWriteAnsweredAt + lagMs - Date.now())
+  // a slow create's wait that --deadline leaves no room for gives way: the read once more still goes (as it went without one)
+  const settle = lastCreateAnsweredAt + settleMs - Date.now()
+  const wait = settle > asBefore && settle + REREAD_ROOM_MS <= lag.msLeft() ? settle : asBefore
   if (wait > 0 && !(await waitToReread(wait, lag))) return read
   const pending = reread()
   beside?.()

@@ -108,4 +108,23 @@ describe('a failed test in a service\'s own vitest', () => {
     expect(run.junit, run.output).toMatch(/<property name="notice" value="the first list: body\[0\] names &quot;⟨U\+0023⟩#vso\[task\.setvariable variable=X\]evil↵::error::pwned ⟨ESC⟩\[31m&quot; twice;/)
     expect(run.junit + run.output).not.toMatch(/##vso\[|\x1b|(^|\n)\s*::error::pwned/)
   }, 60_000)
+
+  // a skip's reason became a 'skipped' annotation (JUnit's property) as it was: a Location header it quotes with it
+  test("a skip's reason quoting server text (a redirect's Location) is an annotation with no log command", async () => {
+    const key = `k3y-${randomBytes(8).toString('hex')}`
+    const testFile = [
+      `import { createServer } from 'node:http'`,
+      `import { afterAll } from 'vitest'`,
+      `import { defineConformance } from '${entryFiles().vitest}'`,
+      // a request without the key is redirected to a login page whose address carries a log command; the key's are served
+      `const answer = (req, res) => req.headers.authorization !== 'Bearer ${key}' ? res.writeHead(302, { location: '/login##vso[task.setvariable variable=X]evil' }).end() : req.method === 'POST' ? res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":2,"name":"b"}') : res.writeHead(200, { 'content-type': 'application/json' }).end('[]')`,
+      `const server = new Promise((resolve) => { const s = createServer((req, res) => req.resume().on('end', () => answer(req, res))).listen(0, '127.0.0.1', () => resolve({ baseUrl: 'http://127.0.0.1:' + s.address().port + '/v1', close: () => s.close() })) })`,
+      `afterAll(async () => (await server).close())`,
+      `defineConformance({ baseUrl: server.then((s) => s.baseUrl), apiKey: '${key}', seed: ${MATRIX_SEED}, confirm: 0 })`,
+    ].join('\n')
+    const run = await childVitest(join(work, 'skip-reasons'), testFile)
+    expect(run.junit, run.output).toMatch(/<property name="skipped" value="answered 302 redirecting to \/login⟨U\+0023⟩#vso\[task\.setvariable variable=X\]evil/)
+    expect(run.junit + run.output).not.toMatch(/##vso\[/)
+  }, 60_000)
 })
+

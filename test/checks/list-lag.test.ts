@@ -325,4 +325,12 @@ describe('settleAfterSlowCreate', () => {
     expect(settleAfterSlowCreate([createTook(600), createTook(700), createTook(1_500)], lag)).toBe(0)
     expect(settleAfterSlowCreate([createTook(20), createTook(2_000)], { waits: [] })).toBe(0)
   })
+
+  test("a slow create's wait that the run's --deadline leaves no room for: the list is still read once more, as without a slow create", async () => {
+    const whole = () => list({ id: 1, name: 'run-a' }, { id: 2, name: 'run-b' })
+    const read = await listedAfterLag(created, whole(), rereads(whole()).read, recordsOf, NO_WAIT)
+    const again = rereads(whole())
+    const more = await readOnceMore(created, read, again.read, recordsOf, { waits: [5_000], msLeft: () => 2_000 }, Date.now(), Date.now(), undefined, 5_000)
+    expect([again.calls(), more.lists.length]).toEqual([1, 2])
+  })
 })

@@ -59,6 +59,17 @@ describe('ids as the drivers give them', () => {
     expect(upserted).toMatch(/^the created records: two records share id 2; both creates sent this name: the second updated the first's record \(an upsert on a UNIQUE name/)
     expect(upserted).not.toMatch(/processes that each keep/)
   })
+
+  test('every create answered one id (a sequence never advanced) is said so, not worker processes counting apart; two of many, a race on MAX(id) + 1 beside them', () => {
+    // mutation id-sequence-stuck: every create gets id 1, which no pair of workers counting apart gives to them all
+    const stuck = parseJsonExact('[{"id":1,"name":"cf-ab12c-plain"},{"id":1,"name":"cf-ab12c-deep"},{"id":1,"name":"cf-ab12c-empty"},{"id":1,"name":"cf-ab12c-long"}]') as CategoryRecord[]
+    const message = failureOf(() => expectDistinctIds(stuck, 'the created records', makeResponse())).message
+    expect(message).toMatch(/^the created records: two records share id 1; every create was answered this one id: an id that never advances/)
+    expect(message).not.toMatch(/processes that each keep|puma -w 2/)
+    // two of several: worker processes, or one process that computes the id before the insert
+    const two = parseJsonExact('[{"id":1,"name":"cf-ab12c-plain"},{"id":2,"name":"cf-ab12c-deep"},{"id":2,"name":"cf-ab12c-empty"},{"id":3,"name":"cf-ab12c-long"}]') as CategoryRecord[]
+    expect(failureOf(() => expectDistinctIds(two, 'the created records', makeResponse())).message).toMatch(/processes that each keep their own records.*; or one process that computes the id before the insert \(SELECT MAX\(id\) \+ 1/)
+  })
 })
 
 describe('a server fault to a create without a description', () => {

@@ -70,3 +70,21 @@ test("Puma's own 500 to an exception a Rack app let through names it, in develop
   const generator = faultTo(json([0xff]), 'Puma caught this error: source sequence is illegal/malformed utf-8 (JSON::GeneratorError)', {})
   expect(failureOf(() => expectStatus(generator, 400)).message).not.toMatch(/Puma's own answer/)
 })
+
+test("pydantic's words only where the answer is a Python service's: a Go, Spring or Express fault to truncated JSON or to bytes that are not UTF-8 gets none", () => {
+  const others = [
+    ['Internal Server Error\n', { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }], // Go's http.Error
+    ['{"timestamp":"2026-11-27T10:00:00.000+00:00","status":500,"error":"Internal Server Error","path":"/v1/categories"}', { 'content-type': 'application/json' }], // Spring Boot
+    ['<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Internal Server Error</pre>\n</body>\n</html>\n', { 'content-type': 'text/html; charset=utf-8' }], // Express
+  ] as const
+  for (const [body, headers] of others) {
+    const truncated = makeResponse({ status: 500, method: 'POST', headers: { ...headers }, body })
+    truncated.exchange.request.body = '{"name": "n", "description": '
+    expect(failureOf(() => expectStatus(truncated, 400)).message, body).not.toMatch(/pydantic/)
+    expect(failureOf(() => expectStatus(faultTo(json([0xff]), body, { ...headers }), 400)).message, body).not.toMatch(/pydantic/)
+  }
+  // Starlette's bare answer is a Python service's
+  const starlette = makeResponse({ status: 500, method: 'POST', headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Internal Server Error' })
+  starlette.exchange.request.body = '{"name": "n", "description": '
+  expect(failureOf(() => expectStatus(starlette, 400)).message).toMatch(/pydantic 2's model_validate_json/)
+})

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { createServer as createH2cServer } from 'node:http2'
-import type { AddressInfo } from 'node:net'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { afterAll, describe, expect, test } from 'vitest'
 import { TlsPortWatch } from '../../lib/runner/tls-port.ts'
 import { startReferenceServer } from '../../lib/server/reference-server.ts'
@@ -60,5 +60,26 @@ describe('http:// to a port that speaks HTTP/2 only (h2c)', () => {
     }
     expect(await watch.ended()).toBeUndefined()
     expect([watch.speaksTls, watch.speaksH2c, watch.speaksOther]).toEqual([false, false, false])
+  })
+
+  test('a port that speaks HTTP/1.1 and h2c both (Go\'s h2c.NewHandler, hyper, Envoy), whose first requests were cut with no byte of answer (a restart behind a proxy): the run is not stopped', async () => {
+    // the HTTP/2 preface gets a SETTINGS frame; an HTTP/1.1 request, a 200 (after the first three, cut as a restart cuts them)
+    const server = createNetServer((socket) =>
+      socket.once('data', (chunk: Buffer) => {
+        if (chunk.toString('latin1').startsWith('PRI * HTTP/2.0')) return void socket.write(Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]))
+        socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]')
+      }),
+    )
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    closers.push(() => new Promise((resolve) => server.close(resolve)))
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`
+    const watch = new TlsPortWatch(baseUrl, () => 2_000)
+    for (let i = 0; i < 3; i++) {
+      watch.append({ id: String(i), phase: 'on-wire', at: '', method: 'GET', url: `${baseUrl}/categories` })
+      watch.append({ id: String(i), phase: 'ended', at: '', method: 'GET', url: `${baseUrl}/categories`, error: 'CONNECTION_RESET' })
+    }
+    await watch.asking
+    // its answers to HTTP/1.1 were never HTTP/2 frames: a port that speaks HTTP/2 only answers them so (the test above)
+    expect(watch.wrongPort.aborted).toBe(false)
   })
 })

@@ -17,7 +17,7 @@ const stringsOf = (record: StoredCategory) => [record.name, record.description ?
 const anyStored = (store: StoredCategory[], test: (text: string) => boolean) => store.some((r) => stringsOf(r).some(test))
 
 /** How deep a JSON value nests (a string or a number: 0). */
-function depthOf(value: unknown): number {
+export function depthOf(value: unknown): number {
   if (value === null || typeof value !== 'object') return 0
   let deepest = 0
   for (const inner of Object.values(value)) deepest = Math.max(deepest, depthOf(inner))

@@ -5,14 +5,7 @@
  */
 import { conformingBehaviour, type StoredCategory } from '../reference-server.ts'
 import { errorReply, isPlainObject, type Mutation } from '../server-cases.ts'
-
-/** How deep a JSON value nests (a string or a number: 0). */
-function depthOf(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0
-  let deepest = 0
-  for (const inner of Object.values(value)) deepest = Math.max(deepest, depthOf(inner))
-  return deepest + 1
-}
+import { depthOf } from './poison.ts'
 
 /** Ruby's JSON.parse refuses a value nested deeper than this (its max_nesting option). */
 const RUBY_MAX_NESTING = 100
