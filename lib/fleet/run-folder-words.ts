@@ -23,9 +23,13 @@ function journalOfStoppedRun(dir: string): string | undefined {
   const posts = new Set<string>()
   const refused = new Set<string>()
   const answered = new Set<string>()
+  // on a connection: its on-wire line (undici handed it to a connection to write its head), or an answer
+  const written = new Set<string>()
+  const created = new Map<string, string>()
+  let runId: string | undefined
   for (const line of text.split('\n')) {
     try {
-      const entry = JSON.parse(line) as { id?: unknown; method?: unknown; phase?: unknown; status?: unknown }
+      const entry = JSON.parse(line) as { id?: unknown; method?: unknown; phase?: unknown; status?: unknown; created?: { id?: unknown; name?: unknown }; headers?: Record<string, unknown> }
       if (typeof entry.id !== 'string') continue
       // a request refused before it went (--read-only, the write budget, --rule) has one line, "refused":
       // under --max-writes 6 the journal lists the plan's other 66 POSTs so, and none of them was sent
@@ -36,7 +40,10 @@ function journalOfStoppedRun(dir: string): string | undefined {
       // a dispatched line alone (killed before its on-wire line was written, the request maybe on the server) counts as sent
       sent.add(entry.id)
       if (entry.method === 'POST') posts.add(entry.id)
-      if (entry.phase === 'ended' && typeof entry.status === 'number') answered.add(entry.id)
+      if (entry.phase === 'on-wire') written.add(entry.id)
+      if (entry.phase === 'ended' && typeof entry.status === 'number') answered.add(entry.id), written.add(entry.id)
+      if (entry.phase === 'ended' && entry.status === 201 && entry.created !== undefined) created.set(entry.id, `id ${String(entry.created.id)} ${JSON.stringify(entry.created.name ?? null)}`)
+      runId ??= /\(run (\d{8}-\d{4}-([a-z0-9]{5}))\)/.exec(String(entry.headers?.['user-agent'] ?? ''))?.[2]
     } catch {
       // the last line of a process killed while writing it
     }
@@ -44,8 +51,17 @@ function journalOfStoppedRun(dir: string): string | undefined {
   const notSent = [...refused].filter((id) => !sent.has(id)).length
   // a POST with no answer in the journal (none came, or the run was killed first): its write may have been made
   const unknown = [...posts].filter((id) => !answered.has(id)).length
-  const unanswered = unknown > 0 ? `, ${unknown} of them with no answer in it: writes that may have been made, each line holding its body` : ''
-  return `no such file, beside a ${JOURNAL_FILE} of ${sent.size} requests sent (${posts.size} POSTs${unanswered})${notSent > 0 ? ` and ${notSent} refused before sending` : ''}: the run was stopped before it wrote its reports (a job killed or timed out); its journal says what it sent`
+  // of those, the ones no line says went out: a SIGKILL found most of them waiting for one of the --concurrency connections
+  // (a run killed at 4 connections: 86 POSTs begun, 37 on the wire, 49 dispatched alone, all counted "sent" with no word of it)
+  const unseen = [...posts].filter((id) => !written.has(id)).length
+  const postsWritten = [...posts].filter((id) => written.has(id)).length
+  const names = [...created.values()]
+  const shownNames = names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more (each in its ended line)` : '')
+  const prefix = runId !== undefined ? ` (names start with cf-${runId}-)` : ''
+  const records = names.length > 0 ? `, ${names.length} of them answered 201, creating ${shownNames}${prefix}` : ''
+  const unseenWords = unseen > 0 ? `, ${unseen} of which no line says went out (a request waiting for one of the connections has none; one written as the run was killed may have gone)` : ''
+  const unanswered = unknown > 0 ? `; ${unknown} with no answer in it${unseenWords}: writes that may have been made, each line holding its body` : ''
+  return `no such file, beside a ${JOURNAL_FILE} of ${sent.size} requests begun, ${written.size} of them written to a connection (${posts.size} POSTs: ${postsWritten} written${records}${unanswered})${notSent > 0 ? ` and ${notSent} refused before sending` : ''}: the run was stopped before it wrote its reports (a job killed or timed out); its journal says what it sent`
 }
 
 /**

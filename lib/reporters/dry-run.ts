@@ -88,17 +88,30 @@ export function dryRunPlan(result: RunResult, baseUrl: string, embeddedBaseUrl: 
     const why = causes.map((c) => causeWords(c, result)).join('; ') + (judged > 0 ? ` (${plural(judged, 'other check')} of the rule run)` : ' (the rule is not verified)')
     return [{ rule: rule.id, level: rule.level, checks: limited.length, why }]
   })
-  return { dryRun: true, baseUrl: redact(baseUrl), ...(result.options.seed !== undefined ? { seed: result.options.seed } : {}), options: result.options, writes, requests, keptBack, unverified, dependsOnAnswers: dependsOnAnswers(result.options, requests.filter((r) => r.method === 'POST').length), cutShort: result.problems.some((p) => p.kind === 'deadline' || p.kind === 'interrupted') }
+  return { dryRun: true, baseUrl: redact(baseUrl), ...(result.options.seed !== undefined ? { seed: result.options.seed } : {}), options: result.options, writes, requests, keptBack, unverified, dependsOnAnswers: dependsOnAnswers(result.options, requests.filter((r) => r.method === 'POST').length, digitsName(requests)), cutShort: result.problems.some((p) => p.kind === 'deadline' || p.kind === 'interrupted') }
+}
+
+/** The name of digits create-numeric-name sent (its run id's five characters as a number), or undefined. */
+function digitsName(requests: readonly { probe?: string; body?: string }[]): string | undefined {
+  const body = requests.find((r) => r.probe === 'create-numeric-name')?.body
+  try {
+    const name = body === undefined ? undefined : (JSON.parse(body) as { name?: unknown }).name
+    return typeof name === 'string' ? name : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** What a run sends beyond, or instead of, a conforming server's plan, and when. */
-function dependsOnAnswers(options: RunResult['options'], posts: number): string[] {
+function dependsOnAnswers(options: RunResult['options'], posts: number, digits?: string): string[] {
+  // the name of digits is the run id's five characters read as a number: with the same --seed it differed from the real run's, and no line said so
+  const digitsToo = digits === undefined ? '' : ` (the name of digits, ${JSON.stringify(digits)} here, is those five characters read as a number: it differs too)`
   const said: string[] = [
-    'Names carry the run\'s own prefix, cf- and the last five characters of its run id, which differs in every run; the id one create sends is the one the deployment gave an earlier create.',
+    `Names carry the run's own prefix, cf- and the last five characters of its run id, which differs in every run${digitsToo}; the id one create sends is the one the deployment gave an earlier create.`,
     options.seed !== undefined ? `The generated values were drawn with seed ${options.seed}: the real run sends the same ones with --seed ${options.seed}, other ones of the same kinds without it.` : 'The generated values differ in every run.',
     'A request answered 429 or 503 is waited out and sent again (a POST only after the list was read for it; under --max-writes a POST the list does not show is not sent again).',
     'A request whose connection closed before any answer goes again (a POST only when the list shows it was not stored, never under --max-writes).',
-    'While a created record is missing from the list, the list is read again (--list-lag); a key refused mid-run is asked again with one GET or two.',
+    'While a created record is missing from the list, the list is read again (--list-lag), and once more --list-lag after the last create was answered when one create took far longer than the others (1 s, and 4 times their median); a key refused mid-run is asked again with one GET or two.',
   ]
   if (options.readOnly) return [...said.slice(0, 2), 'Whatever the deployment answers, no POST is sent (--read-only).', ...said.slice(2, 3).map((s) => s.replace(/ \(a POST.*\)\./, '.'))]
   said.push(

@@ -12,7 +12,7 @@ import { baselineLine, baselineWords, entryCheck } from '../result/baseline.ts'
 import { problemEntryLines } from '../result/known-problems.ts'
 import { faultGroups, recurrenceWords } from '../result/fault-groups.ts'
 import { samplingLine } from '../result/sampling-line.ts'
-import { connectionLimitNote, lengthsNote } from '../result/observed-behaviour.ts'
+import { connectionLimitNote, lengthsNote, slowCreateNote } from '../result/observed-behaviour.ts'
 import { basename, dirname } from 'node:path'
 import { failureGroups, type FailureGroup } from './failure-groups.ts'
 import { serverWaits, type CheckResult, type RuleResult, type RunResult, type Status } from '../result/run-result.ts'
@@ -247,6 +247,8 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
   if (lengths) tail.push(terminalText(lengths, 400))
   const connections = result.observed && connectionLimitNote(result.observed)
   if (connections) tail.push(terminalText(connections, 400))
+  const slow = result.observed && slowCreateNote(result.observed)
+  if (slow) tail.push(terminalText(slow, 400))
   // what was sent, beside the plan the first lines gave ("Writes: at most …")
   // a read-only run's too: the last lines a CI log shows say that nothing was written, and by which setting
   tail.push(terminalText(`Sent: ${writeMode(result)}; ${pacing(result)}`, 400))

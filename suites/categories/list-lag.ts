@@ -12,6 +12,7 @@
 import { missingFromList, type CategoryRecord, type Creation } from '../../lib/checks/category.ts'
 import { ConformanceFailure } from '../../lib/checks/failure.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
+import { farSlowerCreate } from '../../lib/http/slow-create.ts'
 
 /** The first wait: a replica a few hundred milliseconds behind is read again soon. */
 const FIRST_WAIT_MS = 200
@@ -196,9 +197,6 @@ export function withLagSaid(error: unknown, read: Pick<LaggedList, 'waitedMs' | 
   return new ConformanceFailure({ ...error.detail(), message: `${error.message} after ${read.waitedMs} ms of re-reads${why}` }, error.exchanges)
 }
 
-/** A create answered at least this long after it was written may have passed a front's timeout and been sent again. */
-const RESENT_AFTER_MS = 1_000
-
 /**
  * How long after the last create the list is read once more when one create took far longer than
  * the others (at least 1 s from its write to its answer, and 4 times their median): --list-lag; else 0.
@@ -208,9 +206,8 @@ const RESENT_AFTER_MS = 1_000
  * after the first list (measured: HAProxy 2.6 before a service slow on one create in 10).
  */
 export function settleAfterSlowCreate(createdBy: readonly HttpResult[], lag: Pick<ListLag, 'waits'>): number {
-  const took = createdBy.flatMap((r) => (r.exchange.writtenAtMs === undefined ? [] : [Date.parse(r.exchange.startedAt) + r.exchange.durationMs - r.exchange.writtenAtMs])).sort((a, b) => a - b)
-  const slowest = took.at(-1) ?? 0
-  return slowest >= RESENT_AFTER_MS && slowest >= 4 * took[Math.floor(took.length / 2)] ? lag.waits.reduce((a, b) => a + b, 0) : 0
+  const took = createdBy.flatMap((r) => (r.exchange.writtenAtMs === undefined ? [] : [Date.parse(r.exchange.startedAt) + r.exchange.durationMs - r.exchange.writtenAtMs]))
+  return farSlowerCreate(took) !== undefined ? lag.waits.reduce((a, b) => a + b, 0) : 0
 }
 
 /**

@@ -194,5 +194,5 @@ test('a folder of a run killed before its reports (a journal, no results.json): 
   writeFileSync(join(killed, 'journal.ndjson'), `${JSON.stringify({ id: 'a', method: 'POST', url: 'https://eu.example/v1/categories', attempt: 1, phase: 'dispatched', at: '2026-11-26T09:00:00.000Z' })}\n`)
   const { code, err } = compare(killed, passing.reportDir)
   expect(code).toBe(2)
-  expect(err).toMatch(/results\.json: no such file, beside a journal\.ndjson of 1 requests sent \(1 POSTs, 1 of them with no answer in it: writes that may have been made, each line holding its body\): the run was stopped before it wrote its reports/)
+  expect(err).toMatch(/results\.json: no such file, beside a journal\.ndjson of 1 requests begun, 0 of them written to a connection \(1 POSTs: 0 written; 1 with no answer in it, 1 of which no line says went out \(a request waiting for one of the connections has none; one written as the run was killed may have gone\): writes that may have been made, each line holding its body\): the run was stopped before it wrote its reports/)
 })

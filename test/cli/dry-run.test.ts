@@ -126,11 +126,16 @@ describe('--dry-run', () => {
   )
 
   test(
-    "dry-run.json holds no character a terminal acts on: the suite's own bodies (C1 controls, bidi overrides) as JSON escapes",
+    "dry-run.json holds no character a terminal acts on: the suite's own bodies (C1 controls, bidi overrides) as JSON escapes; what depends on the run id and the answers said",
     async () => {
       const { run, plan } = await dryRun('--seed', '5', '--confirm', '0')
       expect(run.code, run.stderr).toBe(0)
       expect(plan.requests.some((r) => /[\u007f-\u009f\u202e]/.test(r.body ?? ''))).toBe(true)
+      // the one body whose value is the run id's, not the seed's: said, or a real run with --seed 5 differed in it unannounced
+      const digits = (JSON.parse(plan.requests.find((r) => r.probe === 'create-numeric-name')!.body!) as { name: string }).name
+      expect(plan.dependsOnAnswers[0]).toContain(`(the name of digits, "${digits}" here, is those five characters read as a number: it differs too)`)
+      // a create answered far later than the others brings one more list (--list-lag), a GET the plan does not show
+      expect(plan.dependsOnAnswers.join(' ')).toContain('once more --list-lag after the last create was answered when one create took far longer than the others')
       expect(readFileSync(join(run.reportDir, 'dry-run.json'), 'utf8')).not.toMatch(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/)
     },
     RUN_TIMEOUT_MS,

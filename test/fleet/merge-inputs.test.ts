@@ -207,13 +207,16 @@ describe('merge of the folder of a job killed mid-run (its journal, no results.j
     const dir = folder('eu-killed')
     const line = (id: string, method: string, phase: string, more: object = {}) => JSON.stringify({ id, method, url: 'https://eu.example/v1/categories', attempt: 1, phase, at: '2026-11-26T09:00:00.000Z', ...more })
     // e: a POST over the write budget, refused before it went (--max-writes): never sent, never counted as sent
-    // b: killed before its on-wire line (the request maybe on the server): sent, its answer unknown; c: reset, no answer; f: answered 201
+    // b: killed before its on-wire line (the request maybe on the server): sent, its answer unknown; c: reset, no answer; f: answered 201, its record named
+    // g: written, killed before its answer
     const lines = [line('a', 'GET', 'dispatched'), line('a', 'GET', 'on-wire'), line('b', 'POST', 'dispatched'), line('c', 'POST', 'dispatched'), line('c', 'POST', 'ended', { error: 'CONNECTION_RESET' })]
-    lines.push(line('f', 'POST', 'dispatched'), line('f', 'POST', 'on-wire'), line('f', 'POST', 'ended', { status: 201 }), line('e', 'POST', 'refused'), '{"id":"d","meth')
+    const headers = { 'user-agent': 'petstore-conform/0.1.0 (run 20261126-0900-k3x9q)' }
+    lines.push(line('f', 'POST', 'dispatched', { headers }), line('f', 'POST', 'on-wire'), line('f', 'POST', 'ended', { status: 201, created: { id: '7', name: 'cf-k3x9q-Desc-16' } }))
+    lines.push(line('g', 'POST', 'dispatched'), line('g', 'POST', 'on-wire'), line('e', 'POST', 'refused'), '{"id":"d","meth')
     writeFileSync(join(dir, 'journal.ndjson'), lines.join('\n'))
     const m = merge([dir, folder('us-beside-killed', failed())], 'out-killed')
     expect(m.code).toBe(1)
-    expect(m.fleet.deployments[0]?.reason).toMatch(/eu-killed\/results\.json: no such file, beside a journal\.ndjson of 4 requests sent \(3 POSTs, 2 of them with no answer in it: writes that may have been made, each line holding its body\) and 1 refused before sending: the run was stopped before it wrote its reports \(a job killed or timed out\); its journal says what it sent$/)
+    expect(m.fleet.deployments[0]?.reason).toMatch(/eu-killed\/results\.json: no such file, beside a journal\.ndjson of 5 requests begun, 3 of them written to a connection \(4 POSTs: 2 written, 1 of them answered 201, creating id 7 "cf-k3x9q-Desc-16" \(names start with cf-k3x9q-\); 3 with no answer in it, 2 of which no line says went out \(a request waiting for one of the connections has none; one written as the run was killed may have gone\): writes that may have been made, each line holding its body\) and 1 refused before sending: the run was stopped before it wrote its reports \(a job killed or timed out\); its journal says what it sent$/)
     // its page links the journal it left, not a report.html that is not there; its row names the address the journal's list went to, not "(not recorded)"
     expect(m.fleet.deployments[0]?.report).toMatch(/eu-killed\/journal\.ndjson$/)
     expect(m.fleet.deployments[0]?.baseUrl).toBe('https://eu.example/v1')

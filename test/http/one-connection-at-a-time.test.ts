@@ -21,6 +21,7 @@ describe('ConnectionTurns', () => {
   it(`tells a server that answered ${OVERTAKEN} later requests while the oldest waited ${WAIT_MS} ms`, () => {
     const turns = new ConnectionTurns()
     const oldest = turns.wrote(0)
+    turns.wrote(1) // one on another connection, left unread too
     for (let i = 0; i < OVERTAKEN; i++) turns.ended(turns.wrote(10 + i), true, 12 + i)
     expect(turns.oneAtATime(WAIT_MS - 1)).toBe(false) // not waited long enough
     expect(turns.oneAtATime(WAIT_MS)).toBe(true)
@@ -31,6 +32,7 @@ describe('ConnectionTurns', () => {
   it('takes failed requests for no answer, and a slow request overtaken by too few for one at a time', () => {
     const turns = new ConnectionTurns()
     turns.wrote(0)
+    turns.wrote(1) // one on another connection, left unread too
     for (let i = 0; i < OVERTAKEN; i++) turns.ended(turns.wrote(10 + i), i > 0, 12 + i)
     expect(turns.oneAtATime(5 * WAIT_MS)).toBe(false)
     turns.ended(turns.wrote(40), true, 42)
@@ -49,6 +51,7 @@ describe('ConnectionTurns', () => {
   it(`waits ${WAIT_TIMES_TYPICAL} times as long as answers take, when that is longer than ${WAIT_MS} ms`, () => {
     const turns = new ConnectionTurns()
     const oldest = turns.wrote(0)
+    turns.wrote(1) // one on another connection, left unread too
     for (let i = 0; i < OVERTAKEN; i++) turns.ended(turns.wrote(10 + i), true, 10 + i + 1_100) // each answer takes 1.1 s
     expect(turns.oneAtATime(WAIT_TIMES_TYPICAL * 1_100 - 1)).toBe(false)
     expect(turns.oneAtATime(WAIT_TIMES_TYPICAL * 1_100 + 1)).toBe(true)
@@ -58,6 +61,7 @@ describe('ConnectionTurns', () => {
   it('a slow operation is not one connection at a time: its later requests answered no faster than the oldest, the others at once', () => {
     const turns = new ConnectionTurns()
     turns.wrote(0, 'GET /categories')
+    turns.wrote(1, 'GET /categories without the key') // one on another connection, left unread too
     for (let i = 0; i < OVERTAKEN; i++) turns.ended(turns.wrote(10 + i, 'POST /categories'), true, 12 + i) // the creates, at once
     turns.ended(turns.wrote(40, 'GET /categories'), true, 1_540) // a later list, as slow
     expect(turns.oneAtATime(1_600)).toBe(false)
@@ -68,10 +72,22 @@ describe('ConnectionTurns', () => {
   it('a later request of its operation answered at once tells one connection at a time', () => {
     const turns = new ConnectionTurns()
     turns.wrote(0, 'GET /categories')
+    turns.wrote(1, 'GET /categories without the key') // one on another connection, left unread too
     for (let i = 0; i < OVERTAKEN; i++) turns.ended(turns.wrote(10 + i, 'POST /categories'), true, 12 + i)
     expect(turns.oneAtATime(WAIT_MS)).toBe(false) // only creates overtook it
     turns.ended(turns.wrote(WAIT_MS, 'GET /categories'), true, WAIT_MS + 3)
     expect(turns.oneAtATime(WAIT_MS + 3)).toBe(true)
+  })
+
+  it('one slow request alone is not one connection at a time: the others, written beside it, were all answered', () => {
+    // a create answered 2 s late while the service answered every other request at once, side by side: the run kept its 48 connections
+    const turns = new ConnectionTurns()
+    const slow = turns.wrote(0, 'POST /categories')
+    for (let i = 0; i < 3 * OVERTAKEN; i++) turns.ended(turns.wrote(1 + i, 'POST /categories'), true, 3 + i)
+    expect(turns.oneAtATime(2 * WAIT_MS)).toBe(false)
+    turns.wrote(2 * WAIT_MS - 10, 'GET /categories') // one written just now, not left unread yet
+    expect(turns.oneAtATime(2 * WAIT_MS)).toBe(false)
+    turns.ended(slow, true, 2_000)
   })
 
   it('looks again when the oldest unanswered will have waited long enough, and not before nor after', () => {
@@ -190,6 +206,8 @@ describe('servers that are slow, not one connection at a time: no such note', ()
     // a list computed slowly (1.5 s before its status line), the creates at once: the creates overtook the lists
     { name: 'lists answered 1.5 s late', start: () => startReferenceServer({ apiKey: 'slow-lists-key-0123', behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, listDelayMs: 1_500 } } }), key: 'slow-lists-key-0123', args: [] as string[] },
     // a list whose body takes 2.5 s to come (a gateway's bandwidth limit): its status line came at once
+    // a first create answered 2 s late, every other request at once: it read "served one connection at a time" and went on with one
+    { name: 'a first create answered 2 s late', start: () => startCase(VARIANTS.find((v) => v.name === 'first-create-slow')!, { apiKey: 'first-slow-key-0123' }), key: 'first-slow-key-0123', args: [] as string[] },
     { name: 'lists whose bodies take 2.5 s to come', start: () => startCase(VARIANTS.find((v) => v.name === 'answers-at-a-bandwidth-limit')!, { apiKey: 'bandwidth-key-0123' }), key: 'bandwidth-key-0123', args: VARIANTS.find((v) => v.name === 'answers-at-a-bandwidth-limit')!.args ?? [] },
   ]
   it.each(cases)('$name: passes, and the run kept its connections', async ({ start, key, args }) => {

@@ -81,7 +81,24 @@ function overTheCountedLimit(store: StoredCategory[], limit = RATE_LIMIT): boole
   return times.length > limit
 }
 
+/** Per server: whether its first valid create was answered yet. */
+const firstCreateAnswered = new WeakSet<StoredCategory[]>()
+
 export const TRANSPORT_VARIANTS: readonly Variant[] = [
+  {
+    name: 'first-create-slow',
+    description:
+      'the first valid create is answered 2 s late (a cold path: a connection pool, a JIT, a cache warming), every other request at once, side by side: ' +
+      'one request left waiting is no sign of a server that serves one connection at a time (the run kept its connections)',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'createCategory' || reply.status !== 201 || firstCreateAnswered.has(store)) return reply
+        firstCreateAnswered.add(store)
+        return { ...reply, laterMs: 2_000 }
+      },
+    },
+    slow: 'its first create is answered 2 s late, and the list after the POSTs is read again once --list-lag (5 s) has passed, as one create took far longer than the others',
+  },
   {
     name: 'one-request-at-a-time',
     description:
