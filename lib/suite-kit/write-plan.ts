@@ -115,7 +115,7 @@ export function describeWritePlan(plan: WritePlan, options: WriteOptions, from: 
         : ', all of which a conforming server refuses: they create records only on a server that wrongly accepts them.'
       : `, creating at most ${creating} ${creating === 1 ? 'record' : 'records'} on a conforming server` +
         (others > 0 ? `; ${others} create one only on a server that wrongly accepts them` : '') +
-        (plan.followUps > 0 ? `; ${plan.followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${plan.followUps / 2} more records)` : '') +
+        (plan.followUps > 0 ? `; ${plan.followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${Math.ceil(plan.followUps / 2)} more records)` : '') +
         '.'
   // a 429 or 503 POST goes again once its wait is over, past the bound above (the run's resends of POSTs, lib/http/retry-after.ts):
   // said here, or a run that sent 1,213 POSTs against a limit of 3 a second had promised "360 in all"
