@@ -128,6 +128,14 @@ export const INPUT_VARIANTS: readonly Variant[] = [
     behaviour: columnLimits(12, 255),
   },
   {
+    // create-unicode's short form, 12 code points in the name and 12 in the description, is the one create such columns take
+    name: 'name-limit-12-description-16',
+    description:
+      'a VARCHAR(12) name and a VARCHAR(16) description: longer values are refused with 400 and an Error record (§8). The run passes: the one create ' +
+      "that fits, create-unicode's short form, is taken, and the creates refused for lengths are not verified (cause length-limit)",
+    behaviour: columnLimits(12, 16),
+  },
+  {
     name: 'description-limit-24',
     description:
       'a VARCHAR(24) description: longer descriptions are refused with 400 and an Error record (§8). The run passes: the first create\'s ' +
