@@ -116,8 +116,8 @@ export function describeWritePlan(plan: WritePlan, options: WriteOptions, from: 
       : `, creating at most ${creating} ${creating === 1 ? 'record' : 'records'} on a conforming server` +
         (others > 0 ? `; ${others} create one only on a server that wrongly accepts them` : '') +
         // a short value goes only after its class was refused long (and plain ASCII of its sizes too): it takes that record's place, adds none
-        // (the line said "at most 4 more records", read as 29 where a conforming server holds at most 25)
-        (plan.followUps > 0 ? `; ${plan.followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${plan.followUps / 2} records, each in place of a long one refused: still at most ${creating} in all)` : '') +
+        // (the line said "at most 4 more records", read as 29 where a conforming server holds at most 25); a budget that cuts a pair in two still promises whole records
+        (plan.followUps > 0 ? `; ${plan.followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${Math.ceil(plan.followUps / 2)} records, each in place of a long one refused: still at most ${creating} in all)` : '') +
         '.'
   // a 429 or 503 POST goes again once its wait is over, past the bound above (the run's resends of POSTs, lib/http/retry-after.ts):
   // said here, or a run that sent 1,213 POSTs against a limit of 3 a second had promised "360 in all"

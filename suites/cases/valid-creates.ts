@@ -132,8 +132,9 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
     // a cancel tag (U+E007F) after the emoji: the 4 bytes left of the description's 32; and in the name
-    // a right-to-left override, which a guard against spoofing takes out of names only (the emoji is in the description)
-    shortForm: (p) => ({ name: `${p}-e\u0301\u202ea`, description: 'שלום 👩\u200d👧\u{e007f} \u200e\u202e' }),
+    // a right-to-left override, which a guard against spoofing takes out of names only (the emoji is in the description),
+    // last, in 12 code points as the emoji's name had: columns of 12 and 16 take this create alone (variant name-limit-12-description-16)
+    shortForm: (p) => ({ name: `${p}-e\u0301\u202e`, description: 'שלום 👩\u200d👧\u{e007f} \u200e\u202e' }),
     // split inside the Ñ: a loopback body arrives in one read, a network's in several (Node's
     // `body += chunk` decodes each on its own)
     inPieces: true,

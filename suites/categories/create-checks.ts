@@ -19,6 +19,7 @@ import type { CategoryProbes, CreateProbe, LengthFollowUp } from './probes.ts'
 import { DESCRIPTION_FLOOR, NAME_FLOOR } from '../cases/valid-creates.ts'
 import { REPEATED_NAME_REFUSALS } from '../cases/valid-create.ts'
 import { keptAliveCreatesCheck } from './kept-alive-creates.ts'
+import { acceptedABodyAsLarge, bodyBytes, graphemes } from './accepted-sizes.ts'
 
 const STATUS_REPORTED = 'create-returns-201 reports the status'
 /**
@@ -95,7 +96,7 @@ function refusedForLengthCheck(c: CreateProbe, creates: readonly CreateProbe[]):
 
 /** Printable ASCII only: a refusal of such values can be of their lengths, not of their characters. */
 const PLAIN_ASCII = /^[\x20-\x7e]*$/
-/** Characters (code points): no count a service may use (UTF-16 units, UTF-8 bytes) gives fewer, and in ASCII every count gives as many. */
+/** Characters (code points): in plain ASCII every count (graphemes, UTF-16 units, UTF-8 bytes) gives as many; an accepted value is measured in graphemes, the fewest (accepted-sizes.ts). */
 const characters = (text: string | undefined) => [...(text ?? '')].length
 const sizesOf = (sent: NewCategory) => `a ${characters(sent.name)}-character name${sent.description === undefined ? '' : ` and a ${characters(sent.description)}-character description`}`
 
@@ -158,7 +159,8 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
     const sent = await c.sent()
     if (status === 201 || !LENGTH_REFUSALS.includes(status) || !PLAIN_ASCII.test(sent.name + (sent.description ?? ''))) return expectStatus(result, 201)
     const accepted = await acceptedCreates(creates)
-    const longer = accepted.find((a) => characters(a.sent.name) >= characters(sent.name) && characters(a.sent.description) >= characters(sent.description))
+    // as long by the fewest count a service may use (graphemes: Ecto's), and a body as large (a body limit)
+    const longer = acceptedABodyAsLarge(accepted, result) ? accepted.find((a) => graphemes(a.sent.name) >= characters(sent.name) && graphemes(a.sent.description) >= characters(sent.description)) : undefined
     if (longer) {
       fail(
         {
@@ -173,7 +175,7 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
     }
     if (accepted.length === 0) return expectStatus(result, 201)
     throw new NotApplicable(
-      `not verified: the service refused ${sizesOf(sent)} in plain ASCII (${status}) and accepted only shorter values: a length limit, and lengths are not shown (§8)`,
+      `not verified: the service refused ${sizesOf(sent)} in plain ASCII (${status}) and accepted only shorter values or smaller bodies: a length limit, and lengths are not shown (§8)`,
       'length-limit',
     )
   })
@@ -189,6 +191,9 @@ function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortO
     const floor = await t.use(shortOf.floor.probe)
     if (floor.exchange.response?.status !== 201) {
       throw new NotApplicable(`not verified: the service refused even the first create's ${NAME_FLOOR}-character name and ${DESCRIPTION_FLOOR}-character description, the lengths every short form fits`, 'length-limit')
+    }
+    if (LENGTH_REFUSALS.includes(status) && !acceptedABodyAsLarge(await acceptedCreates(creates), result)) {
+      throw new NotApplicable(`not verified: the service refused a ${bodyBytes(result)}-byte body (${status}) and accepted none as large: a size limit, and sizes are not shown (§8)`, 'length-limit')
     }
     const whyRefused = status === 400 || status === 422 ? refusedCharactersOrigin(await c.sent(), responseOf(result).body) : undefined
     fail(

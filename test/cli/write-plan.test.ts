@@ -45,6 +45,15 @@ describe('writePlan', () => {
       'Writes: at most 1 POST, and at most 1 sent again after an answer lost that the list showed not stored: 2 in all, which a conforming server refuses: it creates a record only on a server that wrongly accepts it. The interface has no delete. Besides, a POST answered 429 or 503 (a limit, which should store nothing: the list is read before the first of them go again, and one it shows stored does not) goes again once its wait is over: at most 40 such resends in a run.',
     )
   })
+
+  test('a budget that cuts a pair of follow-ups in two promises whole records: each same-size create or short form after it stores one at most, and a pair one', () => {
+    const cut = POST_PROBES.length - 1
+    const followUps = plan({ maxWrites: cut }).followUps
+    expect(followUps % 2, 'the last POST of the plan is a short form').toBe(1)
+    const line = describeWritePlan(plan({ maxWrites: cut }), { readOnly: false, rules: [], maxWrites: cut })
+    expect(line).toContain(`${followUps} go only to a service that refuses long values, to send those classes of strings in short values (at most ${(followUps + 1) / 2} records, each in place of a long one refused`)
+    expect(line).not.toMatch(/\d\.5 more records/)
+  })
 })
 
 describe('the default write bound includes confirmation (--confirm), an explicit --max-writes is the bound', () => {

@@ -137,6 +137,12 @@ describe('valid creates', () => {
     expect(Buffer.byteLength(whitespace.shortForm!(PREFIX).description!)).toBeLessThanOrEqual(DESCRIPTION_FLOOR)
   })
 
+  test("create-unicode's short form is 12 code points in each field: the one create columns of 12 and 16 take (variant name-limit-12-description-16)", () => {
+    const short = (VALID_CREATES.find((v) => v.key === 'create-unicode') as (typeof VALID_CREATES)[number]).shortForm!(PREFIX)
+    expect([...short.name]).toHaveLength(12)
+    expect([...short.description!].length).toBeLessThanOrEqual(16)
+  })
+
   test('create-padded-name holds "undefined" whole, and a tag and a percent escape in its name, in both forms: a store with short names refuses the long one, one with short descriptions the other creates that hold them', () => {
     const c = VALID_CREATES.find((v) => v.key === 'create-padded-name') as (typeof VALID_CREATES)[number]
     for (const body of [c.body(PREFIX), c.shortForm!(PREFIX)]) {

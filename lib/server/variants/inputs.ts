@@ -31,6 +31,19 @@ export function columnLimits(name: number, description: number, count: 'characte
   }
 }
 
+/** A create body over `bytes` refused with `status` and an Error record, as a gateway's or a reader's body limit refuses it. */
+function bodyLimit(bytes: number, status: 400 | 413): Variant['behaviour'] {
+  return {
+    finish: (reply, request, store) => {
+      if (request.operation !== 'createCategory' || Buffer.byteLength(request.rawBody ?? '') <= bytes) return reply
+      if (reply.status === 201) store.pop()
+      return errorReply(status, 'body_too_large', `request bodies are limited to ${bytes} bytes`)
+    },
+  }
+}
+
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+
 const holdsNul = (body: unknown) =>
   body !== null && typeof body === 'object' && Object.values(body as object).some((v) => typeof v === 'string' && v.includes('\u0000'))
 
@@ -113,6 +126,14 @@ export const INPUT_VARIANTS: readonly Variant[] = [
       'a VARCHAR(12) name: longer names are refused with 400 and an Error record (lengths are not shown, §8). The run passes: the creates whose names ' +
       "the prefix makes longer are not verified (cause length-limit), since the service took no name as long; the empty name's record is created",
     behaviour: columnLimits(12, 255),
+  },
+  {
+    // create-unicode's short form, 12 code points in the name and 12 in the description, is the one create such columns take
+    name: 'name-limit-12-description-16',
+    description:
+      'a VARCHAR(12) name and a VARCHAR(16) description: longer values are refused with 400 and an Error record (§8). The run passes: the one create ' +
+      "that fits, create-unicode's short form, is taken, and the creates refused for lengths are not verified (cause length-limit)",
+    behaviour: columnLimits(12, 16),
   },
   {
     name: 'description-limit-24',
@@ -217,6 +238,35 @@ export const INPUT_VARIANTS: readonly Variant[] = [
         if (request.operation !== 'createCategory' || Buffer.byteLength(request.rawBody ?? '') <= SMALL_BODY_BYTES) return reply
         if (reply.status === 201) store.pop()
         return { status: 413, headers: { 'content-type': 'text/html' }, body: '<html><head><title>413 Request Entity Too Large</title></head><body><center><h1>413 Request Entity Too Large</h1></center><hr><center>nginx</center></body></html>' }
+      },
+    },
+  },
+  {
+    // the first create's body, indented (87 bytes), is over it, and create-numeric-name's, as long in both fields but compact (76), under it
+    name: 'request-size-limit-85-bytes',
+    description:
+      "a gateway's body limit of 85 bytes (nginx client_max_body_size 85), refused with 413 and an Error record: the first create, 16 and 32 characters laid out over several lines, " +
+      "is refused where a compact create of the same lengths is taken, a size refused and not the layout (sizes are not shown, §8)",
+    behaviour: bodyLimit(85, 413),
+  },
+  {
+    // the first create (87 bytes) is under it, and the escapes create's short form, its escapes written out (98), over it
+    name: 'request-size-limit-90-bytes-answered-400',
+    description:
+      "Go's http.MaxBytesReader(w, r.Body, 90): a create body over 90 bytes fails the decoder, answered 400 with an Error record; the escapes create's short form, " +
+      'whose values fit the first create\'s lengths but whose escapes make its body 98 bytes, is refused for its size (sizes are not shown, §8)',
+    behaviour: bodyLimit(90, 400),
+  },
+  {
+    // create-unicode's short name, 13 code points (e + U+0301, a right-to-left override), is 12 graphemes: taken, where the 13-character names of plain ASCII are not
+    name: 'ecto-name-limit-12-graphemes',
+    description:
+      "Phoenix with Ecto's validate_length(:name, max: 12), which counts grapheme clusters (e + U+0301 is one): longer names refused with 400 and an Error record (lengths are not shown, §8)",
+    behaviour: {
+      validate(body) {
+        const problem = conformingBehaviour.validate(body)
+        if (problem !== null) return problem
+        return [...GRAPHEMES.segment((body as { name: string }).name)].length > 12 ? 'name should be at most 12 character(s)' : null
       },
     },
   },
