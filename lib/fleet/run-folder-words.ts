@@ -6,6 +6,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { readReportText } from '../config/user-file.ts'
 import { JOURNAL_FILE } from '../runner/report-files.ts'
+import { WHERE_THE_PREFIX_IS } from '../reporters/record-prefix-words.ts'
 
 /**
  * A folder with a journal and no results.json: a run stopped before its reports (a CI job killed
@@ -26,6 +27,7 @@ function journalOfStoppedRun(dir: string): string | undefined {
   // on a connection: its on-wire line (undici handed it to a connection to write its head), or an answer
   const written = new Set<string>()
   const created = new Map<string, string>()
+  const createdNames: string[] = []
   let runId: string | undefined
   for (const line of text.split('\n')) {
     try {
@@ -43,6 +45,7 @@ function journalOfStoppedRun(dir: string): string | undefined {
       if (entry.phase === 'on-wire') written.add(entry.id)
       if (entry.phase === 'ended' && typeof entry.status === 'number') answered.add(entry.id), written.add(entry.id)
       if (entry.phase === 'ended' && entry.status === 201 && entry.created !== undefined) created.set(entry.id, `id ${String(entry.created.id)} ${JSON.stringify(entry.created.name ?? null)}`)
+      if (entry.phase === 'ended' && entry.status === 201 && entry.created !== undefined) createdNames.push(String(entry.created.name ?? ''))
       runId ??= /\(run (\d{8}-\d{4}-([a-z0-9]{5}))\)/.exec(String(entry.headers?.['user-agent'] ?? ''))?.[2]
     } catch {
       // the last line of a process killed while writing it
@@ -57,7 +60,9 @@ function journalOfStoppedRun(dir: string): string | undefined {
   const postsWritten = [...posts].filter((id) => written.has(id)).length
   const names = [...created.values()]
   const shownNames = names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more (each in its ended line)` : '')
-  const prefix = runId !== undefined ? ` (names start with cf-${runId}-)` : ''
+  // "0", "", "__proto__" and the name of digits carry the prefix in their descriptions, as the reports say
+  const where = createdNames.every((n) => n.startsWith(`cf-${runId}-`)) ? 'names' : WHERE_THE_PREFIX_IS
+  const prefix = runId !== undefined ? ` (${where} start with cf-${runId}-)` : ''
   const records = names.length > 0 ? `, ${names.length} of them answered 201, creating ${shownNames}${prefix}` : ''
   const unseenWords = unseen > 0 ? `, ${unseen} of which no line says went out (a request waiting for one of the connections has none; one written as the run was killed may have gone)` : ''
   const unanswered = unknown > 0 ? `; ${unknown} with no answer in it${unseenWords}: writes that may have been made, each line holding its body` : ''

@@ -274,7 +274,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
     ledger,
     journal: facts.journal,
     problems,
-    observed: observedBehaviour(facts.journal, rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges))),
+    observed: observedBehaviour(facts.journal, rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges)), facts.options.listLagMs),
   }
 }
 

@@ -1,7 +1,7 @@
 /** suites/categories/accepted-sizes.ts: what an accepted create proves of a service's limits, counted the fewest way. */
 import { describe, expect, test } from 'vitest'
 import type { HttpResult } from '../../lib/http/client.ts'
-import { VALID_CREATES } from '../../suites/cases/valid-creates.ts'
+import { createText, VALID_CREATES } from '../../suites/cases/valid-creates.ts'
 import { acceptedABodyAsLarge, bodyBytes, graphemes } from '../../suites/categories/accepted-sizes.ts'
 
 const PREFIX = 'cf-k3x9q'
@@ -40,5 +40,15 @@ describe('acceptedABodyAsLarge', () => {
     expect(acceptedABodyAsLarge(accepted, sentWith('y'.repeat(87)))).toBe(false)
     expect(acceptedABodyAsLarge(accepted, sentWith('y'.repeat(80)))).toBe(true)
     expect(acceptedABodyAsLarge([], sentWith('y'))).toBe(false)
+  })
+
+  test("create-sends-id's body is at least every short form's and at most 100 bytes: behind a body limit that takes the short forms it is taken too, so a refused short form is not refused for its size", () => {
+    const bytes = (text: string) => Buffer.byteLength(text)
+    const sendsId = VALID_CREATES.find((c) => c.key === 'create-sends-id')!
+    for (const seed of [1, 2, 77, 4096]) {
+      const size = bytes(createText(sendsId, sendsId.body(PREFIX), seed, PREFIX))
+      for (const c of VALID_CREATES.filter((v) => v.shortForm)) expect(size, c.key).toBeGreaterThanOrEqual(bytes(createText(c, c.shortForm!(PREFIX), seed, PREFIX)))
+      expect(size).toBeLessThanOrEqual(100)
+    }
   })
 })

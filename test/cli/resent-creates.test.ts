@@ -34,3 +34,11 @@ test('a first create answered 2 s late: the run passes, and every report says wh
   expect(run.stdout).toMatch(/^A slow create \(not a failure\): one create took 2\.\d s from its write to its answer, the others \d+ ms \(the median\), so the list after the POSTs is read once more, --list-lag after the last create was answered/m)
   for (const file of ['summary.md', 'report.html']) expect(readFileSync(join(run.reportDir, file), 'utf8'), file).toMatch(/A slow create \\?\(not a failure\\?\)\\?: one create took 2\.\d s/)
 }, 60_000)
+
+test('with --list-lag 0 the list is not read once more, and no report says it is', async () => {
+  const run = await conform(serve(await startCase(VARIANTS.find((v) => v.name === 'first-create-slow')!, { apiKey: KEY })), '--list-lag', '0')
+  expect(run.code, run.stdout).toBe(0)
+  // it said "the list after the POSTs is read once more, --list-lag after the last create" in a run of 2.9 s
+  expect(run.results?.observed?.slowCreate).toBeUndefined()
+  expect(run.stdout).not.toMatch(/A slow create/)
+}, 60_000)

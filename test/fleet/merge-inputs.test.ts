@@ -224,6 +224,15 @@ describe('merge of the folder of a job killed mid-run (its journal, no results.j
     // its neighbour holds a results.json alone: the link goes to that, not to a report.html that is not there
     expect(m.fleet.deployments[1]?.report).toMatch(/us-beside-killed\/results\.json$/)
   })
+
+  test('a record named "0" among those created: the words say the prefix is in its description, as the reports do', () => {
+    const dir = folder('eu-killed-zero')
+    const line = (id: string, phase: string, more: object = {}) => JSON.stringify({ id, method: 'POST', url: 'https://eu.example/v1/categories', attempt: 1, phase, at: '2026-11-26T09:00:00.000Z', ...more })
+    const headers = { 'user-agent': 'petstore-conform/0.1.0 (run 20261126-0900-k3x9q)' }
+    writeFileSync(join(dir, 'journal.ndjson'), [line('z', 'dispatched', { headers }), line('z', 'on-wire'), line('z', 'ended', { status: 201, created: { id: '8', name: '0' } })].join('\n'))
+    // it said "creating id 8 "0" (names start with cf-k3x9q-)"
+    expect(merge([dir], 'out-killed-zero').fleet.deployments[0]?.reason).toContain('creating id 8 "0" (names, and the descriptions of the empty name, the name of digits, "0" and "__proto__", start with cf-k3x9q-)')
+  })
 })
 
 describe("merge of a fleet's folder whose fleet.json lists a label that is no folder name (edited by hand)", () => {

@@ -20,7 +20,7 @@ describe('a field name in another case', () => {
   test('create-sends-id sends "Name" after name, holding another name of the run', () => {
     const c = VALID_CREATES.find((v) => v.key === 'create-sends-id')!
     const text = createText(c, c.body('cf-abcde'), 1, 'cf-abcde')
-    expect(text).toMatch(/^\{"id":\d+,"name":"cf-abcde-sent-id","description":"-0042","Name":"cf-abcde-Name-2nd"\}$/)
+    expect(text).toMatch(/^\{"id":\d+,"name":"cf-abcde-sent-id","description":"-0042","Name":"cf-abcde-Name-2nd-of-two"\}$/)
   })
 
   test('a service that checks name under its key, then binds keys in any case, fails create-echoes-fields on that create, naming the binder', async () => {

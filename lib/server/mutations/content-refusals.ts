@@ -6,6 +6,9 @@
  */
 import { conformingBehaviour } from '../reference-server.ts'
 import { errorReply, isPlainObject, type Mutation } from '../server-cases.ts'
+import { JDK_MUTATIONS } from './jdk.ts'
+
+const upperCaseEscapesRefused = JDK_MUTATIONS.find((m) => m.name === 'upper-case-escapes-refused')!
 
 export const CONTENT_REFUSAL_MUTATIONS: readonly Mutation[] = [
   {
@@ -31,6 +34,23 @@ export const CONTENT_REFUSAL_MUTATIONS: readonly Mutation[] = [
         if (reply.status !== 201 || !isPlainObject(body) || !Object.values(body).some((v) => typeof v === 'string' && /[\u0001-\u001f]/.test(v))) return reply
         store.pop()
         return errorReply(413, 'payload_too_large', 'the request body is too large')
+      },
+    },
+  },
+  {
+    // the escapes create's short form (98 bytes, its emoji an upper-case surrogate pair) is the one body
+    // that holds such an escape: under this limit, and larger than the first create (87), it passed as
+    // refused for its size until create-sends-id, 99 bytes, showed a body as large taken
+    name: 'upper-case-escapes-refused-behind-body-limit-100',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description: `${upperCaseEscapesRefused.description}; behind a body limit of 100 bytes (nginx client_max_body_size 100), a larger create body refused with 413`,
+    behaviour: {
+      parseBody: upperCaseEscapesRefused.behaviour.parseBody,
+      finish: (reply, request, store) => {
+        if (request.operation !== 'createCategory' || Buffer.byteLength(request.rawBody ?? '') <= 100) return reply
+        if (reply.status === 201) store.pop()
+        return errorReply(413, 'payload_too_large', 'request bodies are limited to 100 bytes')
       },
     },
   },
