@@ -95,7 +95,7 @@ export function slowCreateNote(o: Pick<ObservedBehaviour, 'slowCreate'>): string
   const slow = o.slowCreate
   if (slow === undefined) return undefined
   const ms = (n: number) => (n >= 1_000 ? `${(n / 1_000).toFixed(1)} s` : `${Math.round(n)} ms`)
-  return `A slow create (not a failure): one create took ${ms(slow.slowestMs)} from its write to its answer, the others ${ms(slow.medianMs)} (the median), so the list after the POSTs is read once more, --list-lag after the last create was answered, for a record a front that sent that create again may store late`
+  return `A slow create (not a failure): one create took ${ms(slow.slowestMs)} from its write to its answer, the others ${ms(slow.medianMs)} (the median), so the list after the POSTs is read once more, --list-lag after the last create was answered (once --deadline leaves room for the wait: else as soon as it would have been), for a record a front that sent that create again may store late`
 }
 
 /**
