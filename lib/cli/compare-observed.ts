@@ -7,6 +7,7 @@
  * other run's 256, read as a limit the deployment had come to keep ("acceptedName: 256 → 16"), and
  * the media types it had not met yet as gone. Such a run's observed behaviour is not compared.
  */
+import { heldToWriteBudget } from '../result/known-problems.ts'
 import type { RunResult } from '../result/run-result.ts'
 
 /** Every leaf of `observed` that differs between the runs, as "path: A → B". */
@@ -25,7 +26,7 @@ const CUT_SHORT = new Set(['deadline', 'interrupted', 'outlasted', 'stalled'])
 function partly(run: RunResult): string | undefined {
   const cut = (run.problems ?? []).find((p) => CUT_SHORT.has(p.kind))
   if (cut) return cut.kind === 'deadline' ? 'was cut short by --deadline' : cut.kind === 'interrupted' ? 'was interrupted' : 'kept requests back (a limit or a stall it could not wait out)'
-  if (run.rules.some((r) => r.checks.some((c) => c.cause === 'write-budget'))) return `sent only some of its POSTs (--max-writes ${run.options?.maxWrites ?? ''})`
+  if (heldToWriteBudget(run)) return `sent only some of its POSTs (--max-writes ${run.options?.maxWrites ?? ''})`
   return undefined
 }
 

@@ -44,8 +44,10 @@ function journalOfStoppedRun(dir: string): string | undefined {
       if (entry.method === 'POST') posts.add(entry.id)
       if (entry.phase === 'on-wire') written.add(entry.id)
       if (entry.phase === 'ended' && typeof entry.status === 'number') answered.add(entry.id), written.add(entry.id)
-      if (entry.phase === 'ended' && entry.status === 201 && entry.created !== undefined) created.set(entry.id, `id ${String(entry.created.id)} ${JSON.stringify(entry.created.name ?? null)}`)
-      if (entry.phase === 'ended' && entry.status === 201 && entry.created !== undefined) createdNames.push(String(entry.created.name ?? ''))
+      if (entry.phase === 'ended' && entry.status === 201 && entry.created !== undefined) {
+        created.set(entry.id, `id ${String(entry.created.id)} ${JSON.stringify(entry.created.name ?? null)}`)
+        createdNames.push(String(entry.created.name ?? ''))
+      }
       runId ??= /\(run (\d{8}-\d{4}-([a-z0-9]{5}))\)/.exec(String(entry.headers?.['user-agent'] ?? ''))?.[2]
     } catch {
       // the last line of a process killed while writing it

@@ -44,7 +44,10 @@ type SentRun = { verdict: string; options?: { readOnly?: boolean; rules?: readon
  * --update-baseline dropped it, for the next whole run to fail on them.
  */
 export const judgesProblems = (run: SentRun): boolean =>
-  run.verdict !== 'incomplete' && run.options?.readOnly !== true && (run.options?.rules?.length ?? 0) === 0 && !run.rules.some((r) => r.checks.some((c) => c.cause === 'write-budget'))
+  run.verdict !== 'incomplete' && run.options?.readOnly !== true && (run.options?.rules?.length ?? 0) === 0 && !heldToWriteBudget(run)
+
+/** Whether --max-writes kept some of the run's POSTs from being sent (a check skipped for it). */
+export const heldToWriteBudget = (run: Pick<SentRun, 'rules'>): boolean => run.rules.some((r) => r.checks.some((c) => c.cause === 'write-budget'))
 
 const shows = (entry: ProblemEntry, problem: RunProblem) => entry.problem === problem.kind && (entry.observed === undefined || problem.observed === undefined || entry.observed === problem.observed)
 
