@@ -134,11 +134,25 @@ function declaredChecks(suites: readonly Suite[]): Map<string, string[]> {
 export const inTestFileWords = (text: string): string => text.split('\n').map((line) => (line.startsWith('reproduce') ? line : inOptionWords(line))).join('\n')
 const failureText = (rule: RuleResult, check: CheckResult) => inTestFileWords(checkFailureText(rule, check))
 
-/** Notes shown beside a test that passed (annotations where vitest has them, else the console). */
+/**
+ * What a test's annotations say, in its task's meta too: vitest's json reporter writes a test's
+ * meta (`meta.conformance.notes`, `meta.conformance.skipped`), but neither its annotations nor a
+ * skip's reason, and a skipped check there read as unexplained as in a bare `<skipped/>`.
+ */
+function remember(ctx: TestContext, said: { note: string } | { skipped: string }): void {
+  const meta = ctx.task?.meta as { conformance?: { notes?: string[]; skipped?: string } } | undefined
+  if (meta === undefined) return
+  const own = (meta.conformance ??= {})
+  if ('skipped' in said) own.skipped = said.skipped
+  else (own.notes ??= []).push(said.note)
+}
+
+/** Notes shown beside a test that passed (annotations where vitest has them, else the console), and in its meta. */
 async function annotate(ctx: TestContext, said: readonly string[]): Promise<void> {
   for (const note of said.map(inTestFileWords)) {
     // vitest writes it as it is (its JUnit reporter, a CI step that prints the file): no log command
     const shown = inertLogCommands(note)
+    remember(ctx, { note: shown })
     if (typeof ctx.annotate === 'function') await ctx.annotate(shown, 'notice')
     else console.info(`${ctx.task.name}: ${shown}`)
   }
@@ -187,6 +201,7 @@ async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, run
     const reason = inertLogCommands(inTestFileWords(check.skipReason ?? 'not verified'))
     // vitest's junit reporter writes <skipped/> without the reason, and a CI test tab showed 38 skips unexplained: an annotation is a property there
     if (typeof ctx.annotate === 'function') await ctx.annotate(reason, 'skipped')
+    remember(ctx, { skipped: reason })
     ctx.skip(reason)
   }
   if (check.known !== undefined) return annotate(ctx, [`known failure (baseline): ${check.known}`, checkFailureText(rule, check)])
