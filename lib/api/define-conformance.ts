@@ -33,7 +33,7 @@ import { configBeforeAddress, inOptionWords, type ConformanceOptions } from './o
 import { markRejectionHandled } from './base-url.ts'
 import { responseEvidence } from './response-evidence.ts'
 import { runConformanceWith, type ConformanceRun } from './run-conformance.ts'
-import { collectionOver, currentSuite, type Vitest3Suite } from './vitest-collection.ts'
+import { collectionOver, currentSuite, projectRoot, type Vitest3Suite } from './vitest-collection.ts'
 
 /**
  * A failed check, as the terminal shows it. Its stack is its message and one frame: where the test
@@ -268,7 +268,8 @@ function vitest3Suite(): Vitest3Suite | undefined {
  */
 export function declareConformance(suites: readonly Suite[], manifest: SuiteManifest, options: ConformanceOptions = {}): void {
   const environment = options.environment ?? process.env
-  const cwd = options.cwd ?? process.cwd()
+  // the vitest project's root, as vitest reads its own paths: a run from a monorepo's top (projects: ['packages/*']) read another baseline than one from the package
+  const cwd = options.cwd ?? projectRoot() ?? process.cwd()
   // a promise of the address is awaited in the beforeAll: rejected before then, it is the run's failure, not an unhandled rejection
   markRejectionHandled(options.baseUrl)
   // every option but the address, checked now: a bad one fails the file before any test
@@ -294,7 +295,7 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
   refusedWhereMisplaced(declaredAt, () => {
     beforeAll(async () => {
       try {
-        run = await runConformanceWith(manifest, { ...options, seed })
+        run = await runConformanceWith(manifest, { ...options, cwd, seed })
         // the command line says so first; here a green file said nothing of checking the suite's own server (defineConformance() with no options)
         if (run.result.embeddedServer) console.warn(embeddedNote(run.result.baseUrl))
       } catch (error) {
