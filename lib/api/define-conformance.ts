@@ -298,6 +298,8 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
         run = await runConformanceWith(manifest, { ...options, cwd, seed })
         // the command line says so first; here a green file said nothing of checking the suite's own server (defineConformance() with no options)
         if (run.result.embeddedServer) console.warn(embeddedNote(run.result.baseUrl))
+        // a file written in the service's repository: said where the default reporter shows it, not only in the run's test's annotation (--reporter=verbose)
+        if (run.baselineWritten) console.warn(inTestFileWords(run.baselineWritten))
       } catch (error) {
         // the run's own refusal (the service unreachable, a baseUrl that gave nothing) placed where the suite was declared, as a check's failure is
         if (error instanceof ConformanceError) error.stack = withFrame(`${error.name}: ${error.message}`, declaredAt)
