@@ -21,7 +21,7 @@ import { ConformanceError, ConformanceRunError } from './errors.ts'
 import { claimReportDir } from './report-dir-claim.ts'
 import { fakeTimersProblem } from './fake-timers.ts'
 import { configBeforeAddress, configForRun, inOptionWords, type ConformanceOptions } from './options.ts'
-import { resolveBaseUrl } from './base-url.ts'
+import { causeOf, resolveBaseUrl } from './base-url.ts'
 import { originMaterial } from '../config/client-tls.ts'
 
 /** A run's result (what results.json holds, redacted), its terminal summary, the report files written (if any) and the write plan it said first. */
@@ -106,7 +106,8 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
     return { result: redactedResult(result, redact), summary: reports?.summary ?? redact(terminalSummary(result, []) + baselineNote), reportFiles: reports?.reportFiles ?? [], writePlan, baselineWritten: baselineNote.trim() }
   } catch (error) {
     if (error instanceof ConformanceError) throw error
-    throw new ConformanceRunError(`the run could not be made: ${redact((error as Error)?.message ?? String(error))}`)
+    // its cause, which vitest prints with its stack: "Promise.withResolvers is not a function" alone did not say it came from nock 15's interceptor of the test's own setup
+    throw new ConformanceRunError(`the run could not be made: ${redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}`, { cause: causeOf(error, redact) })
   } finally {
     releaseReportDir()
     await server?.close()
