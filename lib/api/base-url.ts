@@ -29,7 +29,7 @@ const errorText = (error: unknown) => (error instanceof Error ? `${error.name}: 
  * holds no secret, else a copy whose message and stack are redacted (a start that failed with
  * "no service for Bearer <key>" printed the key in the cause the message had hidden it from).
  */
-function causeOf(error: unknown, redact: (text: string) => string): unknown {
+export function causeOf(error: unknown, redact: (text: string) => string): unknown {
   if (!(error instanceof Error)) return redact(String(error))
   const stack = error.stack ?? ''
   if (redact(error.message) === error.message && redact(stack) === stack) return error

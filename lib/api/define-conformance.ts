@@ -9,7 +9,7 @@
  * command line and the programmatic API never load it (test/spec/layers.test.ts).
  */
 import { problemEntryLines } from '../result/known-problems.ts'
-import { entryCheck } from '../result/baseline.ts'
+import { entryCheck, RECORDED_REASON } from '../result/baseline.ts'
 import { randomBytes } from 'node:crypto'
 import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
@@ -33,7 +33,7 @@ import { configBeforeAddress, inOptionWords, type ConformanceOptions } from './o
 import { markRejectionHandled } from './base-url.ts'
 import { responseEvidence } from './response-evidence.ts'
 import { runConformanceWith, type ConformanceRun } from './run-conformance.ts'
-import { collectionOver, currentSuite, type Vitest3Suite } from './vitest-collection.ts'
+import { collectionOver, currentSuite, projectRoot, type Vitest3Suite } from './vitest-collection.ts'
 
 /**
  * A failed check, as the terminal shows it. Its stack is its message and one frame: where the test
@@ -129,16 +129,33 @@ function declaredChecks(suites: readonly Suite[]): Map<string, string[]> {
 /**
  * The run's words as the test file writes its options: `(--list-lag 5000)` is `(listLag: 5000)`,
  * `--read-only` is `readOnly: true` (a flag the test file has not, and may not know, named the
- * setting to change). The curl line is a command, and stays as it is.
+ * setting to change). The curl line is a command, and stays as it is; so does the reason
+ * --update-baseline writes in a baseline, quoted as the file holds it.
  */
-export const inTestFileWords = (text: string): string => text.split('\n').map((line) => (line.startsWith('reproduce') ? line : inOptionWords(line))).join('\n')
+export const inTestFileWords = (text: string): string =>
+  // the reason --update-baseline writes in a baseline's entries is quoted as the file holds it: "give each its reason: 1 of them still say …" sent a team looking for words the file has not
+  text.split('\n').map((line) => (line.startsWith('reproduce') ? line : line.split(RECORDED_REASON).map(inOptionWords).join(RECORDED_REASON))).join('\n')
 const failureText = (rule: RuleResult, check: CheckResult) => inTestFileWords(checkFailureText(rule, check))
 
-/** Notes shown beside a test that passed (annotations where vitest has them, else the console). */
+/**
+ * What a test's annotations say, in its task's meta too: vitest's json reporter writes a test's
+ * meta (`meta.conformance.notes`, `meta.conformance.skipped`), but neither its annotations nor a
+ * skip's reason, and a skipped check there read as unexplained as in a bare `<skipped/>`.
+ */
+function remember(ctx: TestContext, said: { note: string } | { skipped: string }): void {
+  const meta = ctx.task?.meta as { conformance?: { notes?: string[]; skipped?: string } } | undefined
+  if (meta === undefined) return
+  const own = (meta.conformance ??= {})
+  if ('skipped' in said) own.skipped = said.skipped
+  else (own.notes ??= []).push(said.note)
+}
+
+/** Notes shown beside a test that passed (annotations where vitest has them, else the console), and in its meta. */
 async function annotate(ctx: TestContext, said: readonly string[]): Promise<void> {
   for (const note of said.map(inTestFileWords)) {
     // vitest writes it as it is (its JUnit reporter, a CI step that prints the file): no log command
     const shown = inertLogCommands(note)
+    remember(ctx, { note: shown })
     if (typeof ctx.annotate === 'function') await ctx.annotate(shown, 'notice')
     else console.info(`${ctx.task.name}: ${shown}`)
   }
@@ -187,6 +204,7 @@ async function judge(ctx: TestContext, rule: RuleResult, check: CheckResult, run
     const reason = inertLogCommands(inTestFileWords(check.skipReason ?? 'not verified'))
     // vitest's junit reporter writes <skipped/> without the reason, and a CI test tab showed 38 skips unexplained: an annotation is a property there
     if (typeof ctx.annotate === 'function') await ctx.annotate(reason, 'skipped')
+    remember(ctx, { skipped: reason })
     ctx.skip(reason)
   }
   if (check.known !== undefined) return annotate(ctx, [`known failure (baseline): ${check.known}`, checkFailureText(rule, check)])
@@ -253,7 +271,8 @@ function vitest3Suite(): Vitest3Suite | undefined {
  */
 export function declareConformance(suites: readonly Suite[], manifest: SuiteManifest, options: ConformanceOptions = {}): void {
   const environment = options.environment ?? process.env
-  const cwd = options.cwd ?? process.cwd()
+  // the vitest project's root, as vitest reads its own paths: a run from a monorepo's top (projects: ['packages/*']) read another baseline than one from the package
+  const cwd = options.cwd ?? projectRoot() ?? process.cwd()
   // a promise of the address is awaited in the beforeAll: rejected before then, it is the run's failure, not an unhandled rejection
   markRejectionHandled(options.baseUrl)
   // every option but the address, checked now: a bad one fails the file before any test
@@ -279,9 +298,11 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
   refusedWhereMisplaced(declaredAt, () => {
     beforeAll(async () => {
       try {
-        run = await runConformanceWith(manifest, { ...options, seed })
+        run = await runConformanceWith(manifest, { ...options, cwd, seed })
         // the command line says so first; here a green file said nothing of checking the suite's own server (defineConformance() with no options)
         if (run.result.embeddedServer) console.warn(embeddedNote(run.result.baseUrl))
+        // a file written in the service's repository: said where the default reporter shows it, not only in the run's test's annotation (--reporter=verbose)
+        if (run.baselineWritten) console.warn(inTestFileWords(run.baselineWritten))
       } catch (error) {
         // the run's own refusal (the service unreachable, a baseUrl that gave nothing) placed where the suite was declared, as a check's failure is
         if (error instanceof ConformanceError) error.stack = withFrame(`${error.name}: ${error.message}`, declaredAt)

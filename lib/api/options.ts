@@ -68,7 +68,7 @@ export type ConformanceOptions = {
   baseUrl?: BaseUrl
   /** The environment the CONFORM_* variables are read from; default process.env. */
   environment?: Readonly<Record<string, string | undefined>> | undefined
-  /** Where .env files are read and relative paths (reportDir, baseline) start; default process.cwd(). */
+  /** Where .env files are read and relative paths (reportDir, baseline) start; default process.cwd(), and in defineConformance() the vitest project's root (a monorepo's package under projects or --root). */
   cwd?: string | undefined
   /** Aborting it stops the run as a deadline would: checks not finished are not verified. */
   signal?: AbortSignal | undefined

@@ -16,12 +16,12 @@ import { preflight, preflightWaitMs, untilInterrupted } from '../runner/prefligh
 import { clearRunFolder, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { terminalSummary } from '../reporters/terminal-summary.ts'
 import type { RunningServer } from '../server/reference-server.ts'
-import { describeWritePlan } from '../suite-kit/write-plan.ts'
+import { describeWritePlan, EMBEDDED_WRITES_TO } from '../suite-kit/write-plan.ts'
 import { ConformanceError, ConformanceRunError } from './errors.ts'
 import { claimReportDir } from './report-dir-claim.ts'
 import { fakeTimersProblem } from './fake-timers.ts'
 import { configBeforeAddress, configForRun, inOptionWords, type ConformanceOptions } from './options.ts'
-import { resolveBaseUrl } from './base-url.ts'
+import { causeOf, resolveBaseUrl } from './base-url.ts'
 import { originMaterial } from '../config/client-tls.ts'
 
 /** A run's result (what results.json holds, redacted), its terminal summary, the report files written (if any) and the write plan it said first. */
@@ -83,7 +83,8 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
     // --repeat with an explicit --max-writes too small for its rounds: refused before any request, as the command line does
     const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, manifest), config.repeat ?? 1, config.maxWrites, config.writesFrom?.maxWrites)
     if (tooSmall) throw new ConformanceRunError(inOptionWords(redact(tooSmall)))
-    const writePlan = describeWritePlan(planWrites(config, manifest), config, config.writesFrom)
+    // the embedded server's writes are gone with it: the plan for a service (376 POSTs at most, 3760 resends) said what this run never risks
+    const writePlan = target.embeddedServer ? `${EMBEDDED_WRITES_TO} (against a service, this note gives the POSTs the run may send and the records they may create).` : describeWritePlan(planWrites(config, manifest), config, config.writesFrom)
     const reportDir = resolve(cwd, config.reportDir)
     // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
     if (writeFiles) clearRunFolder(reportDir)
@@ -105,7 +106,8 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
     return { result: redactedResult(result, redact), summary: reports?.summary ?? redact(terminalSummary(result, []) + baselineNote), reportFiles: reports?.reportFiles ?? [], writePlan, baselineWritten: baselineNote.trim() }
   } catch (error) {
     if (error instanceof ConformanceError) throw error
-    throw new ConformanceRunError(`the run could not be made: ${redact((error as Error)?.message ?? String(error))}`)
+    // its cause, which vitest prints with its stack: "Promise.withResolvers is not a function" alone did not say it came from nock 15's interceptor of the test's own setup
+    throw new ConformanceRunError(`the run could not be made: ${redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}`, { cause: causeOf(error, redact) })
   } finally {
     releaseReportDir()
     await server?.close()

@@ -76,3 +76,17 @@ export function currentSuite(vitest: VitestModule, suite3: () => Vitest3Suite | 
     return undefined
   }
 }
+
+/**
+ * The root of the vitest project running the test file (vitest 3, 4 and 5 keep it in the worker
+ * state's config): where vitest was started, unless the project has a root of its own (`--root`,
+ * a `projects` entry such as `packages/*`, a `vitest.workspace` one); undefined outside vitest.
+ */
+export function projectRoot(state: () => unknown = () => (globalThis as { __vitest_worker__?: unknown }).__vitest_worker__): string | undefined {
+  try {
+    const root = (state() as { config?: { root?: unknown } } | undefined)?.config?.root
+    return typeof root === 'string' && root !== '' ? root : undefined
+  } catch {
+    return undefined
+  }
+}

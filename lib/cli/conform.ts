@@ -21,7 +21,7 @@ import type { RunningServer } from '../server/reference-server.ts'
 import { toolVersion } from '../project-root.ts'
 import { inertLogCommands } from '../reporters/ci-log-commands.ts'
 import { ruleCatalogue } from '../spec/rule-catalogue.ts'
-import { describeWritePlan } from '../suite-kit/write-plan.ts'
+import { describeWritePlan, EMBEDDED_WRITES_TO } from '../suite-kit/write-plan.ts'
 import type { InterruptExit } from '../result/run-result.ts'
 
 /** What npm did with a key given as --api-key: it printed the command line, this log holds the key (docs/production.md). */
@@ -29,7 +29,7 @@ export const KEY_ON_NPM_COMMAND_LINE = 'the key was given as --api-key, and npm 
 export const HEADER_ON_NPM_COMMAND_LINE = 'a secret header value was given as --header, and npm printed it above in the command line it runs ("> node bin/conform.mjs … --header …"; ps shows it too): treat this log as holding it, and give the header in CONFORM_HEADERS instead'
 
 /** The Writes line of a run of the embedded reference server, as no setting bounds its writes. */
-export const EMBEDDED_WRITES = "Writes: only to the embedded reference server's memory, gone when the run ends (against a service, this line gives the POSTs the run may send and the records they may create; --dry-run shows each)."
+export const EMBEDDED_WRITES = `${EMBEDDED_WRITES_TO} (against a service, this line gives the POSTs the run may send and the records they may create; --dry-run shows each).`
 
 /** Whether a --header of the command line (not of CONFORM_HEADERS) carries a value the reports hide as a secret. */
 const secretHeaderInArgv = (argv: readonly string[], secrets: readonly string[]) =>

@@ -252,7 +252,10 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
   // what was sent, beside the plan the first lines gave ("Writes: at most …")
   // a read-only run's too: the last lines a CI log shows say that nothing was written, and by which setting
   tail.push(terminalText(`Sent: ${writeMode(result)}; ${pacing(result)}`, 400))
-  if (result.ledger.length > 0) {
+  // the embedded server's records went with it: the prefix to find them by is a service's concern (a newcomer's first run read "Records created: 25 (names … start with cf-p22f4-")
+  if (result.ledger.length > 0 && result.embeddedServer) {
+    tail.push(`Records created: ${result.ledger.length}, in the embedded reference server's memory, gone with it (listed in the reports)`)
+  } else if (result.ledger.length > 0) {
     // the creates whose name cannot carry the run's prefix (empty, digits) carry it in their description
     const where = someNameWithoutPrefix(result.ledger) ? WHERE_THE_PREFIX_IS : 'names'
     tail.push(terminalText(`Records created: ${result.ledger.length} (${where} ${recordPrefixWords(result)}; listed in the reports)`, 400))
@@ -264,7 +267,11 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
   if (reportFiles.length > 0) tail.push(terminalText(whereReportsAre(reportFiles), 400))
   tail.push(verdictLine(result))
   // a first run, against the embedded server: what to run next
-  if (result.embeddedServer && result.verdict === 'pass') tail.push(`Next: your own service, CONFORM_API_KEY=<its key> ${command} --base-url https://<its host>/v1 (README: Against staging, in CI)`)
+  if (result.embeddedServer && result.verdict === 'pass') {
+    tail.push(`Next: your own service, CONFORM_API_KEY=<its key> ${command} --base-url https://<its host>/v1 (README: Against staging, in CI)`)
+    // the service's own engineers may want the checks beside their unit tests
+    tail.push('  or in its own vitest, beside its unit tests: defineConformance() (README: In your own tests)')
+  }
 
   // the rule lines, and as many failure details as the screen has room for
   const width = Math.max(0, ...result.rules.map((rule) => rule.id.length))

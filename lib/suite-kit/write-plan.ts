@@ -80,6 +80,9 @@ export function writePlan(probes: readonly DeclaredPost[], options: WriteOptions
   return { allowed, creating, followUps, needed, refused }
 }
 
+/** Where a run of the embedded reference server writes (no setting bounds its writes): the start of its Writes line, the command line's and vitest's. */
+export const EMBEDDED_WRITES_TO = "Writes: only to the embedded reference server's memory, gone when the run ends"
+
 /**
  * The run's first line about writes: what it may send and create. `from` names where the bound came
  * from when it is not the command line's flag (a fleet entry's `readOnly: true`, `maxWrites: 5`).

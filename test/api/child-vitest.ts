@@ -15,6 +15,8 @@ export interface Assertion {
   title: string
   status: 'passed' | 'failed' | 'skipped' | 'pending'
   failureMessages: string[]
+  /** The test's meta: defineConformance() puts its notes and a skip's reason in `conformance`. */
+  meta?: { conformance?: { notes?: string[]; skipped?: string } }
 }
 
 export interface ChildVitest {

@@ -94,6 +94,10 @@ describe('defineConformance() in a vitest of its own', () => {
     const skipped = run.junit.split('<testcase').filter((testCase) => testCase.includes('<skipped/>'))
     expect(skipped.length).toBeGreaterThan(400)
     expect(skipped.filter((testCase) => !/<property name="skipped" value="[^"]+">/.test(testCase))).toEqual([])
+    // vitest's JSON reporter writes no annotation and no skip reason, but a test's meta: the reason is there
+    const unexplained = run.assertions.filter((a) => a.status === 'skipped' && !a.meta?.conformance?.skipped)
+    expect(unexplained.map((a) => a.title)).toEqual([])
+    expect(run.assertions.find((a) => a.title === RUN_TEST_NAME)?.meta?.conformance?.notes).toContainEqual(expect.stringContaining('(confirm: 2)'))
   }, 150_000)
 
   // a green file said nothing of having checked the suite's own server: defineConformance() with no address, as a team wrote it
@@ -103,5 +107,9 @@ describe('defineConformance() in a vitest of its own', () => {
     const said = /defineConformance\(\): no baseUrl given \(nor CONFORM_BASE_URL\), so the embedded reference server at http:\/\/127\.0\.0\.1:\d+\/v1 was checked, not a service of yours; give baseUrl/
     // the run's test's annotation (vitest's default reporter shows the same words as the file's stderr)
     expect(run.junit).toMatch(said)
+    // its writes went to the embedded server's memory: not a service's write plan (376 POSTs at most, 3760 resends)
+    const notes = run.assertions.find((a) => a.title === RUN_TEST_NAME)?.meta?.conformance?.notes ?? []
+    expect(notes.filter((note) => note.startsWith('Writes:'))).toEqual([expect.stringMatching(/^Writes: only to the embedded reference server's memory, gone when the run ends/)])
+    expect(run.junit).not.toMatch(/at most \d+ POSTs/)
   })
 })

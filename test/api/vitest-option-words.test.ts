@@ -23,3 +23,10 @@ test('flags become the options object\'s keys, with their values; the curl line 
   // a flag the options object has not is the command line's, and said so
   expect(inTestFileWords('see --list-rules')).toBe("see the command line's --list-rules")
 })
+
+test('the reason --update-baseline wrote is quoted as the baseline file holds it', () => {
+  // updateBaseline: true wrote the entries; the line then sent a team looking for "recorded by updateBaseline: true", which no file holds
+  const written = 'Baseline written: conform-baseline.json (1 known failure, excusing 2 failed checks; 1 of them still say "recorded by --update-baseline": give each its reason (a ticket) and an "expires" date, so that a known failure does not stay known for ever)'
+  expect(inTestFileWords(written)).toBe(written)
+  expect(inTestFileWords('known failure (baseline): recorded by --update-baseline on 2026-11-27 (on 2 checks of the rule, and on any other that shows it), then --max-writes 3')).toBe('known failure (baseline): recorded by --update-baseline on 2026-11-27 (on 2 checks of the rule, and on any other that shows it), then maxWrites: 3')
+})

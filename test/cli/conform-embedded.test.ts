@@ -52,6 +52,14 @@ describe('npm run conform with no arguments', () => {
     const underNpm = await runConformInProcess([], { env: { npm_lifecycle_event: 'conform' } })
     underNpm.cleanup()
     expect(underNpm.stdout).toContain('Next: your own service, CONFORM_API_KEY=<its key> npm run conform -- --base-url https://<its host>/v1 ')
+    // a service's engineers may want the checks beside their unit tests: the line names that door too
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('  or in its own vitest, beside its unit tests: defineConformance() (README: In your own tests)')
+  })
+
+  test('says the records went with the embedded server, not the prefix to find them by in a service', () => {
+    // a newcomer's first run read "Records created: 25 (names, and the descriptions of the empty name, …, start with cf-p22f4-; …)"
+    expect(run.stdout).toContain(`Records created: ${run.results!.ledger.length}, in the embedded reference server's memory, gone with it (listed in the reports)`)
+    expect(run.stdout).not.toMatch(/^Records created: .*start with/m)
   })
 
   test('ledgers every record it created, each named after the run', () => {

@@ -41,6 +41,15 @@ describe('the documentation', () => {
     expect(readme).not.toMatch(/\b20\d\d-\d\d-\d\d\b/)
   })
 
+  test('the tarball installed is named where npm pack left it, in the clone: not ./, the folder npm install or npx runs in', () => {
+    // "`npm pack` in a clone, then `npm install --save-dev ./petstore-…tgz vitest` in the service" (and ci.md's npx after cd /somewhere/else) stopped with ENOENT there
+    for (const page of ['README.md', 'docs/library.md', 'docs/ci.md']) {
+      const installs = [...read(page).matchAll(/(?:npm install|npx) [^`\n]*?(\S+\.tgz)/g)].map((m) => m[1])
+      expect(installs.length, page).toBeGreaterThan(0)
+      expect(installs.filter((tarball) => !/^(\.\.\/|\/)path\/to\//.test(tarball ?? '')), page).toEqual([])
+    }
+  })
+
   test.each(PAGES)('every relative link and anchor of %s resolves', (page) => {
     const markdown = read(page).replace(/```[\s\S]*?```/g, '')
     const broken: string[] = []
