@@ -121,11 +121,11 @@ function writtenOut(secret: string): string[] {
  * NEAR_MISS_MIN_KEY_LENGTH or more with a digit, which folded reads as no word. A log line
  * upper-cases it, a header name (which HTTP lower-cases) or a URL lower-cased whole holds it
  * escaped (`ab%2bcd%2fef12gh`), a title-casing template capitalises it: "SK_AB12CD34EF5" gave
- * a key of 14 characters back to 2^7 guesses, and a URL lower-cased whole gave it back in full.
- * Without a digit, folded, it reads as a word ("Categories" is in every report), and only its
- * case-blind runs (secret-runs.ts), of a key of FRAGMENT_MIN_SECRET_LENGTH or more, hide it so.
+ * a key of 14 characters back to 2^7 guesses, and a URL lower-cased whole gave it back in full. Without a digit, folded,
+ * a key of one word reads as a word ("Categories" is in every report): only its case-blind runs (secret-runs.ts) hide it
+ * so; one of 16 or more of words its own characters join (correct-horse-battery-staple) is none: "Correct Horse Battery Staple" stood.
  */
-const foldsSafely = (variant: string) => variant.length >= NEAR_MISS_MIN_KEY_LENGTH && /[0-9]/.test(variant)
+const foldsSafely = (variant: string) => variant.length >= NEAR_MISS_MIN_KEY_LENGTH && (/[0-9]/.test(variant) || (variant.length >= 16 && /[A-Za-z]{2}[^A-Za-z0-9]+[A-Za-z]{2}/.test(variant)))
 
 /** Backwards: no service was seen to echo a key so, but a test server did, and the form costs the search (anchorFilter) nothing. */
 const reversed = (text: string) => [...text].reverse().join('')
