@@ -34,13 +34,20 @@ interface FragmentPattern {
 }
 
 /**
- * A run of letters alone, of one case or lower-case after one capital, reads as a word
- * ("conformance", "Categori" of a key made of words): hidden in any case, it would hide that word
- * in every report. A random key's runs have a digit or letters of both cases; a run with the key's
- * own characters between its letters ("key-for-" of test-key-for-the-ci-2024) is words only the key
- * joins so: left, a server's "test-key-for-the-ci" gave the key back to 10^4 guesses.
+ * A run with no digit whose letters are of one case, or lower-case after one capital, reads as a
+ * word ("conformance", "Categori" of a key made of words, "base-url" of base-url-key-4e8a1c, which
+ * the tool's own words hold: --base-url): hidden in any case, it would hide that word in every
+ * report. A random key's runs have a digit or letters of both cases.
  */
-const readsAsWord = (run: string) => /^[A-Za-z]+$/.test(run) && (!/[A-Z]/.test(run.slice(1)) || !/[a-z]/.test(run))
+const readsAsWord = (run: string) => !/[0-9]/.test(run) && (!/[A-Z]/.test(run.slice(1)) || !/[a-z]/.test(run))
+
+/**
+ * Words of a key joined by its own characters, two thirds of it long: no report's prose or id is
+ * that much of a key ("missing-key-for" of missing-key-for-the-ci is no rule id), but a server's
+ * "test-key-for-the-ci" of test-key-for-the-ci-2024 gave it back to 10^4 guesses, where each run
+ * of 8 read as words.
+ */
+const joinedWords = (secret: string) => Math.ceil((2 * secret.length) / 3)
 
 /** The shortest run hidden (fragmentLength). */
 const SHORTEST_FRAGMENT = SHORT_KEY_RUN
@@ -55,6 +62,8 @@ function fragmentPatternOf(secret: string): FragmentPattern | undefined {
     const run = secret.slice(at, at + length)
     if (!readsAsWord(run)) runs.add(run.toLowerCase())
   }
+  const words = joinedWords(secret)
+  if (secret.length >= FRAGMENT_MIN_SECRET_LENGTH) for (let at = 0; at + words <= folded.length; at++) if (readsAsWord(secret.slice(at, at + words)) && /[A-Za-z][^A-Za-z0-9]+[A-Za-z]/.test(secret.slice(at, at + words))) runs.add(folded.slice(at, at + words))
   if (runs.size === 0) return undefined
   return { pattern: new RegExp([...runs].map(escapeRegExp).join('|'), 'gi'), folded, length, runs: [...runs] }
 }
