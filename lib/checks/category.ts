@@ -1,6 +1,6 @@
 /** Checks on Category records across requests: fields echoed, ids unique, created ones listed. */
 import type { HttpResult } from '../http/client.ts'
-import { cutClearOfSecrets } from '../http/secret-runs.ts'
+import { quotedCut } from '../http/quoted-cut.ts'
 import { exactIntegerTextAt } from '../json/exact-json.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { idOf, IdIndex } from './id-index.ts'
@@ -26,7 +26,7 @@ const SHOWN_CHARACTERS = 120
 /** A value for a failure line: long strings cut, with their length, so a 9,000-character name stays readable. */
 export function shownValue(value: unknown): string {
   if (typeof value !== 'string' || value.length <= SHOWN_CHARACTERS) return JSON.stringify(value)
-  return `${JSON.stringify(cutClearOfSecrets(value, SHOWN_CHARACTERS))}… (${value.length} characters)`
+  return `${JSON.stringify(quotedCut(value, SHOWN_CHARACTERS))}… (${value.length} characters)`
 }
 
 /**

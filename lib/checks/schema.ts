@@ -1,6 +1,6 @@
 /** Shape checks: every body is judged by the Ajv validator compiled from spec/openapi.yaml. */
 import type { HttpResult } from '../http/client.ts'
-import { cutClearOfSecrets } from '../http/secret-runs.ts'
+import { quotedCut } from '../http/quoted-cut.ts'
 import { everySchemaProblem, schemaProblems, type SchemaName } from '../spec/schema-registry.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { valueOrigin } from './known-answers.ts'
@@ -94,7 +94,7 @@ function everyProblemOf(schema: SchemaName, body: unknown): EveryProblem {
 /** How long a problem `actual` shows may be: an id of a million digits is quoted by its int64 problem ("got 1000…"). */
 const PROBLEM_CHARACTERS = 300
 
-const shortProblem = (problem: string) => (problem.length > PROBLEM_CHARACTERS ? `${cutClearOfSecrets(problem, PROBLEM_CHARACTERS)}… (${problem.length} characters)` : problem)
+const shortProblem = (problem: string) => (problem.length > PROBLEM_CHARACTERS ? `${quotedCut(problem, PROBLEM_CHARACTERS)}… (${problem.length} characters)` : problem)
 
 /** `originOf`: what a body of another shape says of the stack that wrote it (lib/checks/known-answers.ts), added to the message. */
 export function expectSchema(result: HttpResult, schema: SchemaName, what = `a ${schema} record`, originOf?: (body: unknown) => string | undefined): unknown {

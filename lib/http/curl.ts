@@ -2,7 +2,7 @@
  * A curl command that repeats a recorded request. The key stays an environment variable
  * reference ($CONFORM_API_KEY), expanded by the shell of whoever runs it.
  */
-import { escapeRegExp, KEY_PLACEHOLDER, KEY_STAND_INS } from './redact.ts'
+import { escapeRegExp, KEY_PLACEHOLDER, KEY_STAND_INS, REDACTED } from './redact.ts'
 import type { RecordedRequest } from './exchange.ts'
 import type { ClientTls } from '../config/client-tls.ts'
 
@@ -45,6 +45,16 @@ function quoted(text: string): string {
   return MARKED.test(text) ? ansiCQuoted(Buffer.from(text, 'utf8')) : singleQuoted(text)
 }
 
+/**
+ * A secret --header, whose value every record holds redacted: its line of CONFORM_HEADERS (where
+ * the docs ask for a secret header) taken by the shell of whoever runs the command, as the key is
+ * from CONFORM_API_KEY. Written as recorded, the line sent the gateway "[REDACTED]" for its key.
+ */
+function fromConformHeaders(name: string): string {
+  const pattern = `^${name.replace(/[.*^$]/g, '\\$&')}[[:space:]]*:`.replaceAll("'", `'\\''`)
+  return `"$(printf '%s\\n' "$CONFORM_HEADERS" | grep -i -m 1 '${pattern}')"`
+}
+
 export function toCurl(request: RecordedRequest): string {
   // a dot segment is sent as it is (a router may resolve it after its guard did not): so does curl with --path-as-is
   const asIs = /\/\.\.?(\/|$)/.test(new URL(request.url).pathname) || /\/\.\.?(\/|$)/.test(request.url.replace(/^[a-z]+:\/\/[^/]+/i, '')) ? ['--path-as-is'] : []
@@ -55,6 +65,10 @@ export function toCurl(request: RecordedRequest): string {
     // asks for no coding by itself: the line stays as short as it was
     if (name === 'user-agent' || (name === 'accept-encoding' && value === 'identity')) continue
     const header = `${name}: ${value}`
+    if (value === REDACTED) {
+      words.push('-H', fromConformHeaders(name))
+      continue
+    }
     words.push('-H', KEY_STAND_INS.some((s) => header.includes(s.placeholder)) ? withKeyReference(header) : quoted(header))
   }
   // a request recorded without an Accept went without one (lib/http/request-headers.ts): curl's

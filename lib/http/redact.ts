@@ -4,6 +4,7 @@
  */
 import { anchorFilter, escapeRegExp, keptRun, SHORTEST_WINDOW } from './secret-filter.ts'
 import { longestPieces, piecesRedactor } from './secret-pieces.ts'
+import { longestSpread, spreadRedactor } from './secret-spread.ts'
 import { runsRedactor } from './secret-runs.ts'
 import { allJsonEscapes, allReferences, base64Decoded, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern } from './secret-escapes.ts'
 
@@ -120,11 +121,11 @@ function writtenOut(secret: string): string[] {
  * NEAR_MISS_MIN_KEY_LENGTH or more with a digit, which folded reads as no word. A log line
  * upper-cases it, a header name (which HTTP lower-cases) or a URL lower-cased whole holds it
  * escaped (`ab%2bcd%2fef12gh`), a title-casing template capitalises it: "SK_AB12CD34EF5" gave
- * a key of 14 characters back to 2^7 guesses, and a URL lower-cased whole gave it back in full.
- * Without a digit, folded, it reads as a word ("Categories" is in every report), and only its
- * case-blind runs (secret-runs.ts), of a key of FRAGMENT_MIN_SECRET_LENGTH or more, hide it so.
+ * a key of 14 characters back to 2^7 guesses, and a URL lower-cased whole gave it back in full. Without a digit, folded,
+ * a key of one word reads as a word ("Categories" is in every report): only its case-blind runs (secret-runs.ts) hide it
+ * so; one of 16 or more of words its own characters join (correct-horse-battery-staple) is none: "Correct Horse Battery Staple" stood.
  */
-const foldsSafely = (variant: string) => variant.length >= NEAR_MISS_MIN_KEY_LENGTH && /[0-9]/.test(variant)
+const foldsSafely = (variant: string) => variant.length >= NEAR_MISS_MIN_KEY_LENGTH && (/[0-9]/.test(variant) || (variant.length >= 16 && /[A-Za-z]{2}[^A-Za-z0-9]+[A-Za-z]{2}/.test(variant)))
 
 /** Backwards: no service was seen to echo a key so, but a test server did, and the form costs the search (anchorFilter) nothing. */
 const reversed = (text: string) => [...text].reverse().join('')
@@ -256,7 +257,6 @@ function orderedSecrets(secrets: readonly (string | undefined)[]): string[] {
   }
   return [...distinct].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0))
 }
-
 const RECENT_REDACTORS = 4
 
 /**
@@ -269,13 +269,11 @@ const givenSecrets = new Set<string>()
 const GIVEN_SECRETS = 1024
 export const secretsGiven = (): string[] => [...givenSecrets]
 const recentRedactors = new Map<string, Redactor>()
-
 /**
- * What createRedactor does, in its three steps: every form of every secret (`forms`), then its
- * letters and digits in order whatever stands between them (`pieces`, secret-pieces.ts), then every
- * run of a long secret's characters in what is left (`runs`, FRAGMENT_MIN_SECRET_LENGTH).
+ * What createRedactor does, in its steps: every form of every secret (`forms`), its letters and digits in order whatever
+ * stands between them (`pieces`, secret-pieces.ts) or one by one (`spread`, secret-spread.ts), every run of a long secret's characters left (`runs`).
  */
-export function redactorSteps(...secrets: (string | undefined)[]): { forms: Redactor; pieces: Redactor; runs: Redactor } {
+export function redactorSteps(...secrets: (string | undefined)[]): { forms: Redactor; pieces: Redactor; spread: Redactor; runs: Redactor } {
   const ordered = orderedSecrets(secrets)
   const taken = new Set<string>()
   const patterns = ordered.flatMap((secret) => patternOf(secret, taken) ?? [])
@@ -285,14 +283,16 @@ export function redactorSteps(...secrets: (string | undefined)[]): { forms: Reda
   // character too far in by a service that cuts "Basic " short: the rest decodes to the key once a
   // character is guessed in front, and no whole form matched it; and of its bytes in spaced hex, which Node's inspect cuts at 50
   const runs = runsRedactor(ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret), hexSpaced(secret)]), REDACTED)
-  const pieces = piecesRedactor(ordered.flatMap((secret) => [secret, ...nearMisses(secret)].map((variant) => ({ secret: variant, fold: foldsSafely(variant) }))), REDACTED)
-  return { forms, pieces, runs }
+  const variants = (secret: string) => [secret, ...nearMisses(secret)].map((v) => ({ secret: v, fold: foldsSafely(v) }))
+  // spread out, the secret's pattern takes the near-miss without its last character, and one in any case its case swapped
+  const spread = spreadRedactor(ordered.map((secret) => variants(secret).filter((v, i) => i === 0 || (v.secret !== secret.slice(0, -1) && !(v.fold && v.secret === swapCase(secret))))), REDACTED)
+  return { forms, pieces: piecesRedactor(ordered.flatMap(variants), REDACTED), spread, runs }
 }
 
 function redactorOf(ordered: readonly string[]): Redactor {
-  const { forms, pieces, runs } = redactorSteps(...ordered)
+  const { forms, pieces, spread, runs } = redactorSteps(...ordered)
   // the runs after every secret's forms, so that a key that shares a run with another is still replaced whole
-  return (text) => runs(pieces(forms(text)))
+  return (text) => runs(spread(pieces(forms(text))))
 }
 
 function formsRedactor(patterns: readonly SecretPattern[]): Redactor {
@@ -340,7 +340,7 @@ export function longestForm(...secrets: (string | undefined)[]): number {
   let longest = 0
   for (const secret of secrets) {
     if (!secret) continue
-    const own = longestForms.get(secret) ?? [secret, ...nearMisses(secret)].reduce((most, v) => Math.max(most, longestJsonEscaped(v), longestPercentEscaped(v), longestHtmlEscaped(v), longestPieces(v), ...formsOf(v).map((f) => f.length)), 0)
+    const own = longestForms.get(secret) ?? [secret, ...nearMisses(secret)].reduce((most, v) => Math.max(most, longestJsonEscaped(v), longestPercentEscaped(v), longestHtmlEscaped(v), longestPieces(v), longestSpread(v), ...formsOf(v).map((f) => f.length)), 0)
     if (!longestForms.has(secret) && longestForms.size < GIVEN_SECRETS) longestForms.set(secret, own)
     longest = Math.max(longest, own)
   }

@@ -148,13 +148,14 @@ export function base64Decoded(secret: string, shortest: number): string[] {
  * The secret's bytes listed one by one, as a debug page or an error message prints a byte array:
  * hex with a space, a colon or a dash between bytes (Node's `<Buffer 73 6b …>`, .NET's
  * BitConverter.ToString `73-6B-…`, Go's `% x`, Java's HexFormat), and decimal in a list (Node's
- * JSON of a Buffer, `"data":[115,107,…]`, Java's Arrays.toString `[115, 107, …]`). Each in lower-
+ * JSON of a Buffer, `"data":[115,107,…]`, Java's Arrays.toString `[115, 107, …]`, Go's
+ * fmt.Println of a []byte `[115 107 …]`), and Go's `%#v` of one (`[]byte{0x73, 0x6b, …}`). Each in lower-
  * and upper-case hex: the redactor folds the case of a secret with a digit only.
  */
 export function bytesListed(secret: string): string[] {
   const bytes = [...Buffer.from(secret)]
   const hex = bytes.map((b) => b.toString(16).padStart(2, '0'))
-  return [...[' ', ':', '-'].flatMap((between) => [hex.join(between), hex.join(between).toUpperCase()]), bytes.join(','), bytes.join(', ')]
+  return [...[' ', ':', '-'].flatMap((between) => [hex.join(between), hex.join(between).toUpperCase()]), bytes.join(','), bytes.join(', '), bytes.join(' '), hex.map((h) => `0x${h}`).join(', ')]
 }
 
 /** The secret's bytes as hex with a space between them, whose runs are hidden too: Node's `<Buffer …>` shows 50 bytes and cuts the rest (`… 14 more bytes>`). */

@@ -10,16 +10,19 @@ import { anchorFilter, escapeRegExp } from './secret-filter.ts'
  * 'HoStIlE7kEy9Qz3X…'"), split over two headers, or with its case folded (a header name, which
  * HTTP makes lower-case; an upper-cased log line), and each of those is most of the key, or all of
  * it with a guess of each letter's case. A key of 12 to 15 characters has runs of 8 hidden: a
- * server that echoed its first 10 left 2 to 5 to guess. Shorter secrets (8 to 11) are hidden whole
- * only: a run of 8 of them is most of the key, but runs of fewer would be ordinary text, and the
- * pieces a server shows of them are left (the limit docs/reports.md states).
+ * server that echoed its first 10 left 2 to 5 to guess. A key of 8 to 11 characters has runs of
+ * SHORT_KEY_RUN hidden: hidden whole only, a server that echoed 8 of its 10 ("hunter2x" of
+ * hunter2x99) left 2 to guess; a run of 6 with a digit or both cases is no word of a report.
  * The same for the wrong key of the same shape (sameShape), which the suite sends and which gives
  * the key back character by character.
  */
 export const FRAGMENT_MIN_SECRET_LENGTH = 12
 
-/** The shortest run of a secret hidden on its own: a third of it, at least 8 and at most 12 characters (a 32-character key split in three still is). */
-export const fragmentLength = (secret: string) => Math.min(12, Math.max(8, Math.floor(secret.length / 3)))
+/** The runs hidden of a key of 8 to 11 characters (NEAR_MISS_MIN_KEY_LENGTH to FRAGMENT_MIN_SECRET_LENGTH - 1): what it leaves of an echo cut short is 3 characters and more to guess. */
+const SHORT_KEY_RUN = 6
+
+/** The shortest run of a secret hidden on its own: a third of it, at least 8 and at most 12 characters (a 32-character key split in three still is); SHORT_KEY_RUN of a key of 8 to 11. */
+export const fragmentLength = (secret: string) => (secret.length < FRAGMENT_MIN_SECRET_LENGTH ? SHORT_KEY_RUN : Math.min(12, Math.max(8, Math.floor(secret.length / 3))))
 
 /** One secret's runs of fragmentLength characters, as one case-blind pattern, and the secret folded, to tell how far a run goes on. */
 interface FragmentPattern {
@@ -32,17 +35,26 @@ interface FragmentPattern {
 
 /**
  * A run with no digit whose letters are of one case, or lower-case after one capital, reads as a
- * word ("conformance", "Categori" of a key made of words): hidden in any case, it would hide that
- * word in every report. A random key's runs have a digit or letters of both cases.
+ * word ("conformance", "Categori" of a key made of words, "base-url" of base-url-key-4e8a1c, which
+ * the tool's own words hold: --base-url): hidden in any case, it would hide that word in every
+ * report. A random key's runs have a digit or letters of both cases.
  */
 const readsAsWord = (run: string) => !/[0-9]/.test(run) && (!/[A-Z]/.test(run.slice(1)) || !/[a-z]/.test(run))
 
+/**
+ * Words of a key joined by its own characters, two thirds of it long: no report's prose or id is
+ * that much of a key ("missing-key-for" of missing-key-for-the-ci is no rule id), but a server's
+ * "test-key-for-the-ci" of test-key-for-the-ci-2024 gave it back to 10^4 guesses, where each run
+ * of 8 read as words.
+ */
+const joinedWords = (secret: string) => Math.ceil((2 * secret.length) / 3)
+
 /** The shortest run hidden (fragmentLength). */
-const SHORTEST_FRAGMENT = 8
+const SHORTEST_FRAGMENT = SHORT_KEY_RUN
 
 function fragmentPatternOf(secret: string): FragmentPattern | undefined {
   // a key is visible ASCII (lib/config/api-key.ts), and so is a header's value: another secret is left to its forms
-  if (secret.length < FRAGMENT_MIN_SECRET_LENGTH || !/^[\x20-\x7e]*$/.test(secret)) return undefined
+  if (secret.length < SHORTEST_KEY_RUN || !/^[\x20-\x7e]*$/.test(secret)) return undefined
   const folded = secret.toLowerCase()
   const length = fragmentLength(secret)
   const runs = new Set<string>()
@@ -50,6 +62,8 @@ function fragmentPatternOf(secret: string): FragmentPattern | undefined {
     const run = secret.slice(at, at + length)
     if (!readsAsWord(run)) runs.add(run.toLowerCase())
   }
+  const words = joinedWords(secret)
+  if (secret.length >= FRAGMENT_MIN_SECRET_LENGTH) for (let at = 0; at + words <= folded.length; at++) if (readsAsWord(secret.slice(at, at + words)) && /[A-Za-z][^A-Za-z0-9]+[A-Za-z]/.test(secret.slice(at, at + words))) runs.add(folded.slice(at, at + words))
   if (runs.size === 0) return undefined
   return { pattern: new RegExp([...runs].map(escapeRegExp).join('|'), 'gi'), folded, length, runs: [...runs] }
 }
@@ -96,8 +110,8 @@ const SHORTEST_KEY_RUN = 8
  * The first `limit` characters of a server's text that a check quotes before the reports redact it
  * (a record's name, a body's start): the cut never keeps the start of a run of key characters that
  * goes on past it. A key the server echoed whole and the cut split was hidden in no report: its
- * forms are whole, and a key of 8 to 11 characters has no runs (FRAGMENT_MIN_SECRET_LENGTH), so
- * the first 9 of an 11-character key stood there. Up to FRAGMENT_MIN_SECRET_LENGTH - 1 characters
+ * forms are whole, and a key of 8 to 11 characters had no runs then, so the first 9 of an
+ * 11-character key stood there (lib/http/quoted-cut.ts redacts first). Up to FRAGMENT_MIN_SECRET_LENGTH - 1 characters
  * go back: what a longer key leaves before the cut is a run the reports hide.
  */
 export function cutClearOfSecrets(text: string, limit: number): string {

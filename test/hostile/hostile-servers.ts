@@ -110,7 +110,6 @@ export async function httpServer(handler: Handler): Promise<HostileServer> {
   })
   return listen(server, 'http', state)
 }
-
 /** A TCP server that hands each accepted socket to `onSocket`; for answers node:http would refuse to write. */
 export async function rawServer(onSocket: (socket: Socket, firstRequest: Promise<string>) => void): Promise<HostileServer> {
   const state: State = { requests: [], bytes: 0, hungUp: 0 }
@@ -136,7 +135,6 @@ export async function rawServer(onSocket: (socket: Socket, firstRequest: Promise
 
 /** Accepts the connection, reads the request, and never answers. */
 export const neverAnswers = () => rawServer(() => {})
-
 /** Resets every connection (TCP RST) as soon as a request arrives. */
 export const resetsConnections = () => rawServer((socket, request) => void request.then(() => socket.resetAndDestroy()))
 
@@ -237,8 +235,8 @@ export const recorder = () =>
  * Echoes every request back, in every place the suite prints from: the body (raw, and as the
  * record's name, which create-echoes-fields quotes), a response header, WWW-Authenticate (quoted
  * by an advisory note), a Location (quoted by redirect failures, URL-encoded) and a header with
- * the token in base64, in two halves, in hex, every byte percent-escaped, upper-cased, and lower-cased in a header's name. What a
- * debugging proxy or a careless error page does with the key.
+ * the token in base64, in two halves, in hex, every byte percent-escaped, upper-cased, lower-cased in a header's name, a
+ * character at a time (a soft hyphen, a zero-width space, a JSON string each): what a debugging proxy or an error page does with the key.
  */
 export const echoesEverything = () =>
   httpServer((req, res, seen) => {
@@ -262,6 +260,7 @@ export const echoesEverything = () =>
       'x-echo-token-part-2': token.slice(Math.ceil(token.length / 2)),
       [`x-echo-${token.toLowerCase().replace(/[^a-z0-9-]/g, '-')}`]: '1',
       'www-authenticate': `Basic realm="${authorization}"`,
+      'x-echo-token-soft-hyphens': [...token].join('\u00ad'), // a character at a time (a template that lets a long word wrap anywhere)
       'x-echo-next': `/login?next=${encodeURIComponent(`/v1/categories?token=${encodeURIComponent(token)}`)}`, // a URL inside another's query: escaped twice (%252B)
     }
     let status = req.method === 'POST' ? 201 : 200
@@ -272,7 +271,8 @@ export const echoesEverything = () =>
       status = 401
     }
     res.writeHead(status, headers)
-    res.end(JSON.stringify(req.method === 'POST' ? { id: 1, name: authorization, description: token, echo } : [{ id: 1, name: authorization, echo }]))
+    const spread = { characters: [...token], wrapped: [...token].join('\u200b') } // a JSON string each (Go's []string), a zero-width space after each
+    res.end(JSON.stringify(req.method === 'POST' ? { id: 1, name: authorization, description: token, echo, spread } : [{ id: 1, name: authorization, echo, spread }]))
   })
 
 /** A forward proxy for HTTPS (CONNECT only) that records each tunnel's target and pipes it through. */

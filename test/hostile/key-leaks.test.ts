@@ -56,6 +56,9 @@ function everythingWritten(run: ConformRun): Record<string, string> {
 /** The key's letters and digits in order, a few characters at most for each other one: its pieces, which read in order give it back. */
 const piecesOf = (key: string) => new RegExp(key.replace(/^[^a-z0-9]+|[^a-z0-9]+$/gi, '').split(/[^a-z0-9]+/i).join('[\\s\\S]{0,24}?'), 'i')
 
+/** The key's letters and digits one by one, anything but a letter or digit between them (a JSON string each, a zero-width space or a soft hyphen after each, as UTF-8 read as latin1). */
+const spreadOf = (key: string) => new RegExp(key.replace(/[^a-z0-9]/gi, '').split('').join('[^a-z0-9]{0,40}'), 'i')
+
 function expectNoKey(run: ConformRun, key: string): void {
   const leaks: string[] = []
   for (const [where, text] of Object.entries(everythingWritten(run))) {
@@ -65,6 +68,8 @@ function expectNoKey(run: ConformRun, key: string): void {
     }
     const pieces = piecesOf(key).exec(text)
     if (pieces) leaks.push(`${where} holds the key (its pieces in order): …${text.slice(Math.max(0, pieces.index - 80), pieces.index + pieces[0].length + 20)}…`)
+    const spread = spreadOf(key).exec(text)
+    if (spread) leaks.push(`${where} holds the key (a character at a time): …${text.slice(Math.max(0, spread.index - 80), spread.index + spread[0].length + 20)}…`)
   }
   expect(leaks).toEqual([])
 }

@@ -2,7 +2,7 @@
  * lib/http/redact.ts: a key echoed as a list of its bytes, as a debug page or an error message
  * prints a byte array, is hidden as surely as the key itself: Node's inspect of a Buffer (which
  * shows 50 bytes and cuts the rest), Node's JSON of a Buffer, .NET's BitConverter.ToString, Go's
- * `% x`, Java's Arrays.toString and HexFormat.
+ * `% x`, `%#v` and fmt.Println of a []byte, Java's Arrays.toString and HexFormat.
  */
 import { inspect } from 'node:util'
 import { describe, expect, test } from 'vitest'
@@ -23,11 +23,13 @@ describe.each([
     ["Go's % x (lower-case hex, spaces)", (k: string) => hex(k).join(' ')],
     ["Java's HexFormat.ofDelimiter(\":\")", (k: string) => hex(k).join(':')],
     ["Java's Arrays.toString", (k: string) => `[${bytesOf(k).join(', ')}]`],
+    ["Go's fmt.Println of a []byte (decimal, spaces)", (k: string) => `[${bytesOf(k).join(' ')}]`],
+    ["Go's %#v of a []byte", (k: string) => `[]byte{${hex(k).map((h) => `0x${h}`).join(', ')}}`],
   ])('%s', (_form, echo) => {
     const echoed = echo(key)
     const out = createRedactor(key)(`{"debug":${JSON.stringify(echoed)}}`)
     expect(out).toContain(REDACTED)
-    for (const piece of [hex(key).join(' '), hex(key).join('-').toUpperCase(), hex(key).join(':'), bytesOf(key).join(','), bytesOf(key).join(', ')]) expect(out).not.toContain(piece)
+    for (const piece of [hex(key).join(' '), hex(key).join('-').toUpperCase(), hex(key).join(':'), bytesOf(key).join(','), bytesOf(key).join(', '), bytesOf(key).join(' '), hex(key).join(', 0x')]) expect(out).not.toContain(piece)
     expect(longestForm(key)).toBeGreaterThanOrEqual(hex(key).join(' ').length)
   })
 })

@@ -155,10 +155,16 @@ describe('createRedactor on a key echoed in part, or in another case', () => {
     expect(redact12(`x-part: ${key.slice(5).toLowerCase()}`)).toBe(`x-part: ${REDACTED}`)
     expect(redact12(`a ${key.slice(0, 7)} b`)).toBe(`a ${key.slice(0, 7)} b`)
   })
-  test('a key shorter than FRAGMENT_MIN_SECRET_LENGTH is hidden whole only: its pieces could be ordinary text', () => {
+  test('a key of 8 to 11 characters is hidden in part by runs of 6 (with a digit or both cases): an echo cut short leaves 3 or more to guess', () => {
     const short = 'abcdefgh123'
     expect(short.length).toBeLessThan(FRAGMENT_MIN_SECRET_LENGTH)
-    expect(createRedactor(short)(`${short.slice(0, 9)} ${short}`)).toBe(`${short.slice(0, 9)} ${REDACTED}`)
+    expect(fragmentLength(short)).toBe(6)
+    // 9 of its 11 left 2 to guess (its runs that read as a word, abcdef, are left); 8 of hunter2x99, 2
+    expect(createRedactor(short)(`${short.slice(0, 9)} ${short}`)).toBe(`abc${REDACTED} ${REDACTED}`)
+    expect(createRedactor('hunter2x99')('invalid token hunter2x…')).toBe(`invalid token h${REDACTED}…`)
+    expect(createRedactor('sk_9aB3xQ7')('key ending 9AB3XQ')).toBe(`key ending ${REDACTED}`)
+    // a run of 5, and one that reads as a word, are ordinary text
+    expect(createRedactor(short)('defgh and abcdefg')).toBe('defgh and abcdefg')
   })
   test('a run that reads as a capitalised word is left: a key made of words does not hide "Categories" in every report', () => {
     expect(createRedactor('CategoriesApiKey2024')('Pet Store Categories · GET /v1/categories')).toBe('Pet Store Categories · GET /v1/categories')

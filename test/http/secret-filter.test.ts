@@ -25,7 +25,7 @@ const ECHOES: [string, (key: string) => string][] = [
 ]
 
 /**
- * Each key's forms in turn, the longest key first, then each key's pieces, then its runs (redactorSteps): what one
+ * Each key's forms in turn, the longest key first, then each key's pieces, spread, then its runs (redactorSteps): what one
  * redactor of them all must do.
  */
 const inTurn = (keys: string[]) => {
@@ -33,7 +33,8 @@ const inTurn = (keys: string[]) => {
   return (text: string) => {
     const forms = each.reduce((out, steps) => steps.forms(out), text)
     const pieces = each.reduce((out, steps) => steps.pieces(out), forms)
-    return each.reduce((out, steps) => steps.runs(out), pieces)
+    const spread = each.reduce((out, steps) => steps.spread(out), pieces)
+    return each.reduce((out, steps) => steps.runs(out), spread)
   }
 }
 
