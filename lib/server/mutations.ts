@@ -42,6 +42,7 @@ import { KEY_LOOKUP_MUTATIONS } from './mutations/key-lookups.ts'
 import { TEXT_AS_PATTERN_MUTATIONS } from './mutations/text-as-pattern.ts'
 import { READ_AS_OTHER_MUTATIONS } from './mutations/read-as-other.ts'
 import { BEHIND_SHORT_COLUMN_MUTATIONS } from './mutations/behind-short-columns.ts'
+import { BEHIND_REFUSED_MEMBER_MUTATIONS } from './mutations/behind-refused-members.ts'
 import { PUMA_MUTATIONS } from './mutations/puma.ts'
 import { RESEND_MUTATIONS } from './mutations/resends.ts'
 import type { Mutation } from './server-cases.ts'
@@ -89,6 +90,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...FRONT_MUTATIONS,
   ...READ_AS_OTHER_MUTATIONS,
   ...BEHIND_SHORT_COLUMN_MUTATIONS,
+  ...BEHIND_REFUSED_MEMBER_MUTATIONS,
   ...PUMA_MUTATIONS,
   ...RESEND_MUTATIONS,
 ]

@@ -54,7 +54,8 @@ export function longDescription(): string {
 
 /**
  * The first create's description: plain ASCII of DESCRIPTION_FLOOR (32) characters that reads as an
- * ISO 8601 date and time, as create-cut-anywhere's does, whose name a store with short names refuses.
+ * ISO 8601 date and time, the one such text the suite sends (create-cut-anywhere's name, beside which
+ * one went before, is refused by a store with short names; its description is now "null").
  * Six digits of a second and an offset: Json.NET reads no more than seven as a date.
  */
 export const DATE_DESCRIPTION = '2024-02-29T23:59:59.123456+00:00'

@@ -52,9 +52,13 @@ export const POISON_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-nul',
-    label: 'U+0000 in a short name and description',
+    label: 'U+0000 in a short name, and the description "None", as text',
     holds: 'U+0000, which PostgreSQL text and jsonb cannot hold',
-    body: (p) => ({ name: `${p}-\u0000nul`, description: 'before\u0000after' }),
+    // U+0000 in the name (create-long-thousands holds it in a description); the description "None"
+    // as create-deep-value's is: a service that refuses fields NewCategory does not name (pydantic's
+    // extra="forbid", Joi's default) refuses that one, and a store of text fields that takes "None"
+    // back as no value (Python's str(None) into a Redis hash) showed it nowhere else
+    body: (p) => ({ name: `${p}-\u0000nul`, description: 'None' }),
     mayRefuse: MAY_REFUSE,
     faultMeans:
       'a server fault to U+0000: PostgreSQL text cannot hold it (SQLSTATE 22021, invalid byte sequence for encoding "UTF8": 0x00), and lib/pq, pgx and the pg gem raise it to a service that leaves it unhandled, ' +
@@ -70,20 +74,20 @@ export const POISON_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-cut-anywhere',
-    label: 'a name of 4-byte characters after the prefix, then "-cut", 301 bytes: a cut by bytes at any n from 10 to 297 but 1 in 4 falls inside one; a description that reads as a date and time (ISO 8601)',
+    label: 'a name of 4-byte characters after the prefix, then "-cut", 301 bytes: a cut by bytes at any n from 10 to 297 but 1 in 4 falls inside one; the description "null", as text',
     holds: 'multi-byte characters across every byte offset of a name but 1 in 4 (a cut at 12, 20, 24, 50, 100, 128 or 256 bytes falls inside one)',
     // the names of the other creates leave such cuts unmet (one text cannot hold a character
     // across every byte: each ends one); this one leaves only n ≡ 1 (mod 4), which round limits
     // never are, and many of which the other names meet
-    // the description text that reads as an ISO 8601 date and time, in .NET's seven digits of a
-    // second: Json.NET's reader takes it for a DateTime where a body is read without a class
-    // (JObject, dynamic) and gives back DateTime.ToString() ("02/29/2024 23:59:59"), and a
-    // JSON.parse reviver makes it a Date that JSON.stringify writes to the millisecond
+    // the description "null", as create-sends-existing-id's is: a service that refuses an id or a
+    // field NewCategory does not name (Jackson's FAIL_ON_UNKNOWN_PROPERTIES, a plain ObjectMapper's
+    // default; Joi's) refuses that one, and a helper that takes the text "null" for no value showed
+    // it nowhere else (create-described's description reads as a date and time, as this one did)
     // and "-cut" after them: SQL Server's default collation (SQL_Latin1_General_CP1_CI_AS) gives every
     // character past U+FFFF, U+0000 and the noncharacters no weight, so without it this name, the
     // noncharacters' and the lone surrogate's were one name, "<prefix>-", to a UNIQUE index: 409 to two
     // of them (variant sql-server-unique-name-default-collation). After, not before: the cuts stay where they were
-    body: (p) => ({ name: `${p}-${CUT_ANYWHERE_TAIL}-cut`, description: '2024-02-29T23:59:59.1234567Z' }),
+    body: (p) => ({ name: `${p}-${CUT_ANYWHERE_TAIL}-cut`, description: 'null' }),
     mayRefuse: `${MAY_REFUSE}; lengths are not shown (§8)`,
     faultMeans:
       'a server fault, or no answer, to a name of multi-byte characters: most often the name cut by bytes inside a character for a log line or a preview ' +

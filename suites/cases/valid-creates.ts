@@ -49,7 +49,7 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     label: `a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description that reads as a date and time (ISO 8601), description first, indented over several lines as Python's json.dumps(indent=2) writes a dict, a line break before and after it`,
     // an upper-case letter: a store that lower-cases names meets it here when it refuses the long names for their lengths
     // and a description that reads as a date and time, which Json.NET's reader takes for a DateTime (a
-    // body read as dynamic or JObject), a JSON.parse reviver for a Date: create-cut-anywhere's name is too long for many stores
+    // body read as dynamic or JObject), a JSON.parse reviver for a Date: the one create that sends such text
     body: (p) => ({ name: textOfLength(`${p}-Desc`, NAME_FLOOR), description: DATE_DESCRIPTION }),
     // JSON.stringify writes no whitespace between tokens and name first, as every other create goes:
     // a reader written for that text alone (regular expressions for "name":"…", values bound in the
