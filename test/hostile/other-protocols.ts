@@ -97,3 +97,29 @@ export const garblesFirstPort = () => {
     }),
   )
 }
+
+/** A port that accepts every connection and closes it at once, with no byte (a forwarder with nothing behind it: docker-proxy while the container starts). */
+export const closesAtOncePort = () => countingPort((socket) => void socket.destroy())
+
+/** A port that reads each connection's first request and closes it with no byte of an answer (a load balancer with no healthy backend). */
+export const closesUnansweredPort = () => countingPort((socket, seen) => socket.once('data', (chunk: Buffer) => (seen(chunk), socket.destroy())))
+
+/**
+ * A port that takes TLS and plain HTTP both (Jetty's detect mode, a front that sniffs the first
+ * byte): a ClientHello gets a handshake, plain bytes an HTTP answer, 200 `[]` after `answerMs`.
+ */
+export async function tlsAndPlainPort(cert: SelfSignedCert, answerMs = 0): Promise<CountingPort> {
+  const tls = createTlsServer({ cert: cert.cert, key: cert.key }, (client) => client.end())
+  tls.on('tlsClientError', () => {})
+  return countingPort((socket, seen) =>
+    socket.once('data', (first: Buffer) => {
+      if (first[0] === 0x16) return void (socket.pause(), socket.unshift(first), tls.emit('connection', socket))
+      const answer = (chunk: Buffer) => {
+        seen(chunk)
+        for (const _ of chunk.toString('latin1').matchAll(REQUEST_LINE)) setTimeout(() => socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]'), answerMs)
+      }
+      answer(first)
+      socket.on('data', answer)
+    }),
+  )
+}

@@ -1,0 +1,99 @@
+/**
+ * A port that closes every connection with no byte of an answer (lib/runner/tls-port.ts askAlone,
+ * lib/result/speaks-tls.ts answersNothingProblem): a forwarder with nothing behind it, no service
+ * whose rules can be judged. Before, each GET went eleven times on fresh connections: 2,054
+ * requests at the port (85 POSTs), and a FAIL of 17 rules, each "no complete response"; after,
+ * the first burst and a GET alone (13 requests), and an INCOMPLETE run (exit 2) that says so.
+ * And a port that takes TLS and plain HTTP both (Jetty's detect mode), whose first requests were
+ * cut: a TLS handshake with it succeeds, but it answers a plain GET, so it is no TLS port (before,
+ * the run was stopped as "speaks TLS").
+ */
+import { afterAll, describe, expect, test } from 'vitest'
+import type { JournalLine } from '../../lib/http/journal.ts'
+import { TlsPortWatch } from '../../lib/runner/tls-port.ts'
+import { runConformInProcess } from '../helpers/run-conform.ts'
+import { opensslMissing, selfSignedCert } from './hostile-servers.ts'
+import { closesAtOncePort, closesUnansweredPort, tlsAndPlainPort, tlsPort, type CountingPort } from './other-protocols.ts'
+
+const KEY = { CONFORM_API_KEY: 'answers-nothing-key-8d2e41f7' }
+/** The first burst of connections (six, then six more while none answered), the GET alone, and room for a loaded machine. */
+const FIRST_REQUESTS = 30
+const closers: (() => unknown)[] = []
+afterAll(async () => {
+  for (const close of closers.reverse()) await close()
+})
+
+describe.concurrent('a port that closes every connection with no byte of an answer', { timeout: 120_000 }, () => {
+  for (const [name, start] of [['closed as accepted', closesAtOncePort], ['closed once the request was read', closesUnansweredPort]] as const) {
+    test(`${name}: exit 2 "answers nothing", at most ${FIRST_REQUESTS} requests (2,054 before), no rule failed`, async () => {
+      const port = await start()
+      closers.push(() => port.close())
+      const run = await runConformInProcess(['--base-url', port.baseUrl], { env: KEY })
+      closers.push(() => run.cleanup())
+      expect(run.code, run.stdout).toBe(2)
+      const host = new URL(port.baseUrl).host
+      expect(run.results?.problems[0]?.kind).toBe('answers-nothing')
+      expect(run.results?.problems[0]?.message).toMatch(new RegExp(`^${host} answers nothing: \\d+ requests had their connection closed with no byte of an answer, and a GET alone on a connection of its own too \\(the run sent no more: \\d+ requests not sent\\); nothing behind the port answers`))
+      expect(run.stdout).toContain(`✗ ${host} answers nothing: `)
+      expect(run.stdout).toContain('Verdict: INCOMPLETE (exit 2)')
+      expect((run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
+      const journal = run.results?.journal ?? []
+      expect(journal.filter((e) => e.onWire).length).toBeLessThanOrEqual(FIRST_REQUESTS)
+      if (start === closesUnansweredPort) expect(port.requests()).toBeLessThanOrEqual(FIRST_REQUESTS)
+      expect(run.results?.summary.writesAgain ?? 0).toBe(0)
+    })
+  }
+})
+
+/** The journal's lines of `n` requests that reached the port and were cut with no byte of an answer. */
+const cut = (n: number, from = 0): JournalLine[] =>
+  Array.from({ length: n }, (_, i) => [
+    { id: String(from + i), phase: 'on-wire', at: '', method: 'GET', url: 'http://x/v1/categories' } as const,
+    { id: String(from + i), phase: 'ended', at: '', method: 'GET', url: 'http://x/v1/categories', error: 'CONNECTION_RESET' } as const,
+  ]).flat()
+
+async function watchOf(port: CountingPort, lines: JournalLine[], later?: (watch: TlsPortWatch) => void) {
+  closers.push(() => port.close())
+  const watch = new TlsPortWatch(port.baseUrl, () => 2_000)
+  for (const line of lines) watch.append(line)
+  later?.(watch)
+  return { watch, problem: await watch.ended() }
+}
+
+describe('what the watch asks before it stops the run', () => {
+  test('every request cut, and a GET alone too: stopped, "answers nothing"', async () => {
+    const { watch, problem } = await watchOf(await closesUnansweredPort(), cut(3))
+    expect(watch.wrongPort.aborted).toBe(true)
+    expect(problem?.kind).toBe('answers-nothing')
+  })
+
+  test('a request still in flight, answered while the watch waits (a server of one connection at a time, its first answer late): not stopped', async () => {
+    const port = await closesUnansweredPort()
+    const { watch, problem } = await watchOf(port, [{ id: 'slow', phase: 'on-wire', at: '', method: 'GET', url: 'http://x/v1/categories' }, ...cut(3)], (w) =>
+      setTimeout(() => w.append({ id: 'slow', phase: 'ended', at: '', method: 'GET', url: 'http://x/v1/categories', status: 200 }), 300),
+    )
+    expect(watch.wrongPort.aborted).toBe(false)
+    expect(problem).toBeUndefined()
+    // the GET alone was never sent: the request in flight was answered first
+    expect(port.requests()).toBe(0)
+  })
+})
+
+describe.skipIf(opensslMissing() !== undefined)('a port that takes TLS and plain HTTP both (Jetty detect mode)', { timeout: 30_000 }, () => {
+  test('its first requests cut, a handshake succeeds, a plain GET is answered: not "speaks TLS", nothing stopped', async () => {
+    const cert = selfSignedCert()
+    closers.push(() => cert.cleanup())
+    const { watch, problem } = await watchOf(await tlsAndPlainPort(cert, 200), cut(3))
+    expect(watch.speaksTls).toBe(false)
+    expect(watch.wrongPort.aborted).toBe(false)
+    expect(problem).toBeUndefined()
+  })
+
+  test('a port of TLS only: still "speaks TLS" (its plain GET is cut)', async () => {
+    const cert = selfSignedCert()
+    closers.push(() => cert.cleanup())
+    const { watch, problem } = await watchOf(await tlsPort(cert), cut(3))
+    expect(watch.speaksTls).toBe(true)
+    expect(problem?.kind).toBe('speaks-tls')
+  })
+})
