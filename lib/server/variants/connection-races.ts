@@ -5,7 +5,6 @@
  * a connection as the server closes it gets no answer: that is the transport's race, never a
  * verdict on the service. The suite must pass these, and never make two records of one create.
  */
-import type { StoredCategory } from '../reference-server.ts'
 import type { Variant } from '../server-cases.ts'
 
 /** Shorter than any client's idle timeout, and long enough that the suite's bursts reuse connections. */
@@ -15,8 +14,6 @@ const CLOSE_AFTER_ANSWER_MS = 1
 const PAUSE_CLOSE_MS = 300
 /** Under the suite's --concurrency (48), and under half of it: the first burst meets the limit, and so does the first halving. */
 const CONNECTION_LIMITS = [40, 10]
-/** The stores whose first answer went (one per server started). */
-const firstAnswered = new WeakSet<StoredCategory[]>()
 
 export const CONNECTION_RACE_VARIANTS: readonly Variant[] = [
   {
@@ -53,21 +50,4 @@ export const CONNECTION_RACE_VARIANTS: readonly Variant[] = [
       behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, maxConnections: limit } },
     }),
   ),
-  {
-    // the run's first requests past the one it serves are cut with no byte of an answer while that
-    // one waits: no port that closes every connection (lib/runner/tls-port.ts asks a GET alone
-    // only once the requests in flight have ended, and this one is answered first)
-    name: 'one-connection-first-answer-late',
-    description:
-      "keeps one connection open at once (Node's server.maxConnections = 1), and answers the run's first request 1 s late (a cold start): " +
-      'every other connection of the first burst is closed with no byte of an answer while it waits',
-    behaviour: {
-      transport: { delayMs: 0, chunked: false, connectionClose: false, maxConnections: 1 },
-      finish: (reply, _request, store) => {
-        if (firstAnswered.has(store)) return reply
-        firstAnswered.add(store)
-        return { ...reply, laterMs: 1_000 }
-      },
-    },
-  },
 ]
