@@ -54,10 +54,10 @@ export const ANSWERS_NOTHING = 'answers nothing'
  * document can be judged on no answer at all: the run is incomplete (exit 2), as for a port that
  * refuses connections, which the preflight stops at.
  */
-export function answersNothingProblem(baseUrl: string, cut: number, notSent = 0): RunProblem {
+export function answersNothingProblem(baseUrl: string, cut: number, seconds: number, notSent = 0): RunProblem {
   return {
     kind: 'answers-nothing',
-    message: `${new URL(baseUrl).host} ${ANSWERS_NOTHING}: ${cut} requests had their connection closed with no byte of an answer, and a GET alone on a connection of its own too${keptBackWords(notSent)}; nothing behind the port answers (a forwarder with no server behind it, a container still starting, a load balancer with no healthy backend?): run again once the service answers`,
+    message: `${new URL(baseUrl).host} ${ANSWERS_NOTHING}: ${cut} requests had their connection closed with no byte of an answer, and a GET alone on a connection of its own too, for ${seconds} s${keptBackWords(notSent)}; nothing behind the port answers (a forwarder with no server behind it, a container still starting, a load balancer with no healthy backend?): run again once the service answers`,
   }
 }
 

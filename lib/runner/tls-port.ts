@@ -26,11 +26,14 @@ import type { RunProblem } from '../result/run-problems.ts'
 import { ANSWERS_NOTHING, answersNothingProblem, speaksH2cProblem, speaksTlsProblem } from '../result/speaks-tls.ts'
 import { NOT_HTTP } from '../result/misdirected.ts'
 import { PortSpeaksNoHttp } from '../http/transport-errors.ts'
+import { REFUSED_WINDOW_MS } from '../http/refused-connections.ts'
 
 /** Fewer unanswered requests than this say too little (a --rule run of one check). */
 const ENOUGH = 3
 /** The handshake's wait at most: a port that speaks TLS answers a ClientHello at once. */
 const HANDSHAKE_MS = 2_000
+/** The pause between GETs alone to a port that cut them (askAlone), for REFUSED_WINDOW_MS at most. */
+const ALONE_AGAIN_MS = 500
 
 /** Whether a TLS handshake with the base URL's host and port succeeds within `waitMs` (at most HANDSHAKE_MS). */
 function handshakeSucceeds(url: URL, waitMs: number): Promise<boolean> {
@@ -112,6 +115,7 @@ export class TlsPortWatch implements JournalSink {
   private h2c = false
   private cut = 0 // unanswered requests whose connection was closed with no byte of an answer
   private closesAll = false // …and a GET alone was cut too: the port answers nothing (askAlone)
+  private aloneSeconds = 0 // …for so long
   private probe: Promise<void> | undefined
   private settled = false
   private notSent = 0 // requests kept back once the port was found to speak no HTTP/1.1
@@ -157,25 +161,37 @@ export class TlsPortWatch implements JournalSink {
   /**
    * Every request so far was cut with no byte, and the port speaks neither TLS nor h2c: once the
    * run's requests in flight have ended (a server that takes one connection at a time cuts the
-   * others while it answers its first: it is no such port), a plain GET alone. Cut too, the port
+   * others while it answers its first: it is no such port), a plain GET alone, again every
+   * ALONE_AGAIN_MS for 5 s (REFUSED_WINDOW_MS, the restart a refused connection is given: a
+   * forwarder cuts connections while the container behind it starts). Cut every time, the port
    * closes every connection unanswered (a forwarder with nothing behind it: docker-proxy while the
    * container starts, a load balancer with no healthy backend): nothing more is sent (before, each
    * GET went eleven times: 2,054 requests, and a FAIL of 17 rules on no answer).
    */
   private async askAlone(waitMs: number): Promise<void> {
-    const until = performance.now() + Math.min(HANDSHAKE_MS, waitMs)
-    while (this.onWire.size > 0 && !this.answered && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20))
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+    const start = performance.now()
+    const until = start + Math.min(HANDSHAKE_MS, waitMs)
+    while (this.onWire.size > 0 && !this.answered && performance.now() < until) await sleep(20)
     if (this.onWire.size > 0 || this.answered || this.cut !== this.unanswered) return
-    if ((await plainAnswer(this.url, until - performance.now())) !== 'cut' || this.answered) return
+    // a port whose forwarder cuts connections while the service starts behind it answers within seconds: waited out as a refused connection's restart is
+    const restartUntil = start + Math.min(REFUSED_WINDOW_MS, waitMs)
+    for (;;) {
+      const answer = await plainAnswer(this.url, restartUntil - performance.now())
+      if (answer !== 'cut' || this.answered) return
+      if (performance.now() + ALONE_AGAIN_MS >= restartUntil) break
+      await sleep(ALONE_AGAIN_MS)
+    }
     this.closesAll = true
-    this.stopSending(`${this.url.host} ${ANSWERS_NOTHING}: ${this.cut} requests had their connection closed with no byte of an answer, and a GET alone on a connection of its own too`)
+    this.aloneSeconds = Math.round((restartUntil - start) / 1000)
+    this.stopSending(`${this.url.host} ${ANSWERS_NOTHING}: ${this.cut} requests had their connection closed with no byte of an answer, and a GET alone on a connection of its own too, for ${this.aloneSeconds} s`)
   }
 
   beforeSend(): void {
     this.next?.beforeSend()
   }
 
-  /** The handshake under way while no request was answered (at most HANDSHAKE_MS): the run sends nothing meanwhile, so a port that speaks TLS gets no more than its first requests. */
+  /** The questions under way while no request was answered (the handshake, at most HANDSHAKE_MS; GETs alone to a port that cut every request, 5 s more at most): the run sends nothing meanwhile, so a port that speaks TLS, or answers nothing, gets no more than its first requests. */
   get asking(): Promise<void> | undefined {
     return this.answered || this.settled ? undefined : this.probe
   }
@@ -212,7 +228,7 @@ export class TlsPortWatch implements JournalSink {
       const why = (this.stop.signal.reason as Error).message
       return { kind: 'stalled', message: `requests were kept back: ${why}, so the run sent no more (${this.notSent} not sent), but a request already under way was then answered in HTTP: run again to judge the rest` }
     }
-    if (this.closesAll && !this.answered) return answersNothingProblem(this.baseUrl, this.cut, this.notSent)
+    if (this.closesAll && !this.answered) return answersNothingProblem(this.baseUrl, this.cut, this.aloneSeconds, this.notSent)
     return this.speaksTls ? speaksTlsProblem(this.baseUrl, this.notSent) : this.speaksH2c ? speaksH2cProblem(this.baseUrl, this.notSent) : undefined
   }
 }

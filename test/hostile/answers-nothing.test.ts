@@ -3,7 +3,9 @@
  * lib/result/speaks-tls.ts answersNothingProblem): a forwarder with nothing behind it, no service
  * whose rules can be judged. Before, each GET went eleven times on fresh connections: 2,054
  * requests at the port (85 POSTs), and a FAIL of 17 rules, each "no complete response"; after,
- * the first burst and a GET alone (13 requests), and an INCOMPLETE run (exit 2) that says so.
+ * the first burst and a GET alone, again for 5 s (a forwarder cuts connections while the service
+ * behind it starts: one that started within 1.5 s, then 4 s, passed after 364, then failed after
+ * 939 cut connections; it passes now, after 10 and 14), and an INCOMPLETE run (exit 2) that says so.
  * And a port that takes TLS and plain HTTP both (Jetty's detect mode), whose first requests were
  * cut: a TLS handshake with it succeeds, but it answers a plain GET, so it is no TLS port (before,
  * the run was stopped as "speaks TLS").
@@ -13,7 +15,7 @@ import type { JournalLine } from '../../lib/http/journal.ts'
 import { TlsPortWatch } from '../../lib/runner/tls-port.ts'
 import { runConformInProcess } from '../helpers/run-conform.ts'
 import { opensslMissing, selfSignedCert } from './hostile-servers.ts'
-import { closesAtOncePort, closesUnansweredPort, tlsAndPlainPort, tlsPort, type CountingPort } from './other-protocols.ts'
+import { closesAtOncePort, closesUnansweredPort, startsLatePort, tlsAndPlainPort, tlsPort, type CountingPort } from './other-protocols.ts'
 
 const KEY = { CONFORM_API_KEY: 'answers-nothing-key-8d2e41f7' }
 /** The first burst of connections (six, then six more while none answered), the GET alone, and room for a loaded machine. */
@@ -33,7 +35,7 @@ describe.concurrent('a port that closes every connection with no byte of an answ
       expect(run.code, run.stdout).toBe(2)
       const host = new URL(port.baseUrl).host
       expect(run.results?.problems[0]?.kind).toBe('answers-nothing')
-      expect(run.results?.problems[0]?.message).toMatch(new RegExp(`^${host} answers nothing: \\d+ requests had their connection closed with no byte of an answer, and a GET alone on a connection of its own too \\(the run sent no more: \\d+ requests not sent\\); nothing behind the port answers`))
+      expect(run.results?.problems[0]?.message).toMatch(new RegExp(`^${host} answers nothing: \\d+ requests had their connection closed with no byte of an answer, and a GET alone on a connection of its own too, for \\d+ s \\(the run sent no more: \\d+ requests not sent\\); nothing behind the port answers`))
       expect(run.stdout).toContain(`✗ ${host} answers nothing: `)
       expect(run.stdout).toContain('Verdict: INCOMPLETE (exit 2)')
       expect((run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
@@ -54,18 +56,30 @@ const cut = (n: number, from = 0): JournalLine[] =>
 
 async function watchOf(port: CountingPort, lines: JournalLine[], later?: (watch: TlsPortWatch) => void) {
   closers.push(() => port.close())
-  const watch = new TlsPortWatch(port.baseUrl, () => 2_000)
+  const watch = new TlsPortWatch(port.baseUrl, () => 30_000)
   for (const line of lines) watch.append(line)
   later?.(watch)
   return { watch, problem: await watch.ended() }
 }
 
 describe('what the watch asks before it stops the run', () => {
-  test('every request cut, and a GET alone too: stopped, "answers nothing"', async () => {
-    const { watch, problem } = await watchOf(await closesUnansweredPort(), cut(3))
+  test('every request cut, and a GET alone too, for 5 s: stopped, "answers nothing"', async () => {
+    const port = await closesUnansweredPort()
+    const { watch, problem } = await watchOf(port, cut(3))
     expect(watch.wrongPort.aborted).toBe(true)
     expect(problem?.kind).toBe('answers-nothing')
-  })
+    expect(problem?.message).toContain('for 5 s')
+    // a GET alone every half second: about ten
+    expect(port.requests()).toBeGreaterThan(5)
+    expect(port.requests()).toBeLessThanOrEqual(11)
+  }, 20_000)
+
+  test('a forwarder whose service starts 1.5 s later: a GET alone is answered then, and the run goes on', async () => {
+    const port = await startsLatePort(1_500)
+    const { watch, problem } = await watchOf(port, cut(3))
+    expect(watch.wrongPort.aborted).toBe(false)
+    expect(problem).toBeUndefined()
+  }, 20_000)
 
   test('a request still in flight, answered while the watch waits (a server of one connection at a time, its first answer late): not stopped', async () => {
     const port = await closesUnansweredPort()

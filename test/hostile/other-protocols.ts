@@ -123,3 +123,15 @@ export async function tlsAndPlainPort(cert: SelfSignedCert, answerMs = 0): Promi
     }),
   )
 }
+
+/** A forwarder whose service starts `startMs` after the port opened: every connection before is closed with no byte, every request after answered 200 `[]`. */
+export function startsLatePort(startMs: number): Promise<CountingPort> {
+  const opened = Date.now()
+  return countingPort((socket, seen) =>
+    socket.on('data', (chunk: Buffer) => {
+      seen(chunk)
+      if (Date.now() - opened < startMs) return void socket.destroy()
+      for (const _ of chunk.toString('latin1').matchAll(REQUEST_LINE)) socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]')
+    }),
+  )
+}
