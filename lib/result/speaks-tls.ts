@@ -71,10 +71,12 @@ export function withoutFailuresOfPlainHttp<C extends { status: string; exchanges
         : `not verified: ${new URL(baseUrl).host} ${ANSWERS_NOTHING}, and the request's connection was closed with no byte of an answer`
   // a check whose request was not sent once the run knew (lib/runner/tls-port.ts): the same cause, its own words ("so this request was not sent")
   const notSent = (c: C) => c.status === 'skip' && (c as { cause?: string }).cause === 'misdirected'
+  // a port that stopped answering mid-run (lib/runner/stopped-answering.ts): a check whose failure is no answer, on a request it cut, though another of its requests was answered
+  const cutUnder = (c: C) => kind === 'answers-nothing' && (c as { failure?: { code?: string } }).failure?.code === 'NO_RESPONSE' && c.exchanges.some((e) => e.response === undefined && e.error?.code === 'CONNECTION_RESET')
   return checks.map((c) =>
     notSent(c)
       ? { ...c, cause: kind }
-      : c.status === 'fail' && c.exchanges.length > 0 && c.exchanges.every((e) => e.response === undefined)
+      : c.status === 'fail' && c.exchanges.length > 0 && (c.exchanges.every((e) => e.response === undefined) || cutUnder(c))
         ? { ...c, status: 'skip', cause: kind, skipReason, failure: undefined, reproduce: [] }
         : c,
   )

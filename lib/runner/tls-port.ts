@@ -70,7 +70,7 @@ function answersH2Preface(url: URL, waitMs: number): Promise<boolean> {
 }
 
 /** What a plain HTTP/1.1 GET with no key got: a status line, the connection closed with no byte, or anything else (bytes of another protocol, a TLS alert, nothing in time). */
-type PlainAnswer = 'status-line' | 'cut' | 'other'
+export type PlainAnswer = 'status-line' | 'cut' | 'other'
 
 /**
  * A GET of the base URL's categories over plain HTTP/1.1, with no key (so nothing a keyless request
@@ -79,7 +79,7 @@ type PlainAnswer = 'status-line' | 'cut' | 'other'
  * mode, a front that sniffs the first byte) does; one of TLS only, or one that closes every
  * connection unanswered, does not. Not journalled, as the handshake is not: it carries no key.
  */
-function plainAnswer(url: URL, waitMs: number): Promise<PlainAnswer> {
+export function plainAnswer(url: URL, waitMs: number): Promise<PlainAnswer> {
   const host = url.hostname.replace(/^\[|\]$/g, '')
   const path = `${url.pathname.replace(/\/+$/, '')}/categories`
   return new Promise<PlainAnswer>((resolve) => {

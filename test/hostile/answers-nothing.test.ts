@@ -12,10 +12,12 @@
  */
 import { afterAll, describe, expect, test } from 'vitest'
 import type { JournalLine } from '../../lib/http/journal.ts'
+import { StoppedAnswering } from '../../lib/runner/stopped-answering.ts'
 import { TlsPortWatch } from '../../lib/runner/tls-port.ts'
+import { startReferenceServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess } from '../helpers/run-conform.ts'
 import { opensslMissing, selfSignedCert } from './hostile-servers.ts'
-import { closesAtOncePort, closesUnansweredPort, startsLatePort, tlsAndPlainPort, tlsPort, type CountingPort } from './other-protocols.ts'
+import { closesAtOncePort, closesUnansweredPort, diesBehindForwarder, startsLatePort, tlsAndPlainPort, tlsPort, type CountingPort } from './other-protocols.ts'
 
 const KEY = { CONFORM_API_KEY: 'answers-nothing-key-8d2e41f7' }
 /** The first burst of connections (six, then six more while none answered), the GET alone, and room for a loaded machine. */
@@ -45,6 +47,22 @@ describe.concurrent('a port that closes every connection with no byte of an answ
       expect(run.results?.summary.writesAgain ?? 0).toBe(0)
     })
   }
+})
+
+describe('a service that dies behind its forwarder during the run (docker-proxy keeps taking connections)', { timeout: 120_000 }, () => {
+  test('exit 2 "answers nothing any more", no rule failed, far fewer requests (4,499 before, a FAIL of 16 rules)', async () => {
+    const service = await startReferenceServer({ apiKey: KEY.CONFORM_API_KEY })
+    closers.push(() => service.close())
+    const port = await diesBehindForwarder(Number(new URL(service.baseUrl).port), 8)
+    closers.push(() => port.close())
+    const run = await runConformInProcess(['--base-url', port.baseUrl], { env: KEY })
+    closers.push(() => run.cleanup())
+    expect(run.code, run.stdout).toBe(2)
+    expect(run.results?.problems[0]?.kind).toBe('answers-nothing')
+    expect(run.results?.problems[0]?.message).toMatch(/^127\.0\.0\.1:\d+ answers nothing any more during the run: after \d+ answers, \d+ requests had their connection closed with no byte of an answer, and a GET alone too, for 5 s/)
+    expect((run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
+    expect((run.results?.journal ?? []).filter((e) => e.onWire).length).toBeLessThan(1_500)
+  })
 })
 
 /** The journal's lines of `n` requests that reached the port and were cut with no byte of an answer. */
@@ -111,3 +129,35 @@ describe.skipIf(opensslMissing() !== undefined)('a port that takes TLS and plain
     expect(problem?.kind).toBe('speaks-tls')
   })
 })
+
+describe('the watch of a port that stops answering (stopped-answering.ts)', () => {
+  const answered = (id: string): JournalLine[] => [
+    { id, phase: 'on-wire', at: '', method: 'GET', url: 'http://x/v1/categories' },
+    { id, phase: 'ended', at: '', method: 'GET', url: 'http://x/v1/categories', status: 200 },
+  ]
+
+  test('the keep-alive race loses a burst at once: twenty cut within a moment ask nothing', async () => {
+    const port = await closesUnansweredPort()
+    closers.push(() => port.close())
+    const watch = new StoppedAnswering(port.baseUrl, () => 30_000)
+    for (const line of [...answered('a'), ...cut(20)]) watch.append(line)
+    expect(watch.asking).toBeUndefined()
+    expect(await watch.ended()).toBeUndefined()
+    expect(port.requests()).toBe(0)
+  })
+
+  test('cuts that go on for a second, before any answer too (the first watch left it, its requests in flight not ended in time): asked, and stopped', async () => {
+    const port = await closesUnansweredPort()
+    closers.push(() => port.close())
+    const watch = new StoppedAnswering(port.baseUrl, () => 30_000)
+    for (const line of cut(5)) watch.append(line)
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    for (const line of cut(1, 5)) watch.append(line)
+    expect(watch.asking).toBeDefined()
+    const problem = await watch.ended()
+    expect(watch.stopped.aborted).toBe(true)
+    expect(problem?.kind).toBe('answers-nothing')
+    expect(problem?.message).toMatch(/^127\.0\.0\.1:\d+ answers nothing: 6 requests had their connection closed with no byte of an answer/)
+  }, 20_000)
+})
+

@@ -3,7 +3,7 @@
  * that reached it (request lines read off the bytes, however they came) and the POSTs among them:
  * what a run sends to another service's port before it stops (lib/runner/tls-port.ts).
  */
-import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net'
+import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net'
 import { createServer as createTlsServer } from 'node:tls'
 import type { SelfSignedCert } from './hostile-servers.ts'
 
@@ -134,4 +134,18 @@ export function startsLatePort(startMs: number): Promise<CountingPort> {
       for (const _ of chunk.toString('latin1').matchAll(REQUEST_LINE)) socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]')
     }),
   )
+}
+
+/** A forwarder (docker-proxy) to `upstream`, whose service dies after `connections` connections: from then on every connection, open or new, is closed with no byte. */
+export function diesBehindForwarder(upstream: number, connections: number): Promise<CountingPort> {
+  let taken = 0
+  const open = new Set<Socket>()
+  return countingPort((socket, seen) => {
+    if (++taken > connections) return void (open.forEach((s) => s.destroy()), socket.on('data', (chunk: Buffer) => (seen(chunk), socket.destroy())))
+    const service = netConnect(upstream, '127.0.0.1')
+    open.add(service.on('error', () => socket.destroy()).on('close', () => (open.delete(service), socket.destroy())))
+    socket.on('data', (chunk: Buffer) => (seen(chunk), service.write(chunk)))
+    service.pipe(socket)
+    socket.on('close', () => service.destroy())
+  })
 }
