@@ -10,7 +10,8 @@
  * requests in flight, and sends a GET alone with no key (tls-port.ts plainAnswer), again every
  * half second for 5 s (REFUSED_WINDOW_MS, the restart a refused connection is given). Answered,
  * the run goes on; cut every time, nothing more is sent, and the run is incomplete
- * (`answers-nothing`, its checks failed on no answer not verified).
+ * (`answers-nothing`, its checks failed on no answer not verified). Over http:// only (the GET
+ * alone is plain text); a connection refused is no cut (server-gone.ts tells that server).
  */
 import type { JournalLine, JournalSink } from '../http/journal.ts'
 import { REFUSED_WINDOW_MS } from '../http/refused-connections.ts'
@@ -59,7 +60,8 @@ export class StoppedAnswering implements JournalSink {
     if (line.error !== 'CONNECTION_RESET' || line.noStatusLine) return void (this.cutInARow = 0)
     this.cutSince++
     if (this.cutInARow++ === 0) this.rowFrom = performance.now()
-    if (this.cutInARow < GONE_ENOUGH || performance.now() - this.rowFrom < GONE_SPAN_MS) return
+    // over https:// the GET alone would go in plain text to a TLS port: asked over http:// only
+    if (this.url.protocol !== 'http:' || this.cutInARow < GONE_ENOUGH || performance.now() - this.rowFrom < GONE_SPAN_MS) return
     if (this.probe !== undefined || this.stop.signal.aborted || this.asks >= MOST_ASKS || this.settledElsewhere?.() === true) return
     this.asks++
     this.probe = this.ask(this.waitMs()).finally(() => (this.probe = undefined))

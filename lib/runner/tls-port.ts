@@ -85,14 +85,16 @@ export function plainAnswer(url: URL, waitMs: number): Promise<PlainAnswer> {
   return new Promise<PlainAnswer>((resolve) => {
     const socket = netConnect({ host, port: Number(url.port || 80) }, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`))
     let head = Buffer.alloc(0)
+    let connected = false // a connection refused is no cut: nothing listens (lib/result/server-gone.ts)
+    socket.once('connect', () => (connected = true))
     const done = (answer: PlainAnswer) => (clearTimeout(timer), socket.destroy(), resolve(answer))
     const timer = setTimeout(() => done('other'), Math.max(1, Math.min(HANDSHAKE_MS, waitMs)))
     socket.on('data', (chunk: Buffer) => {
       head = Buffer.concat([head, chunk])
       if (head.length >= 5) done(head.subarray(0, 5).toString('latin1') === 'HTTP/' ? 'status-line' : 'other')
     })
-    socket.once('error', () => done(head.length === 0 ? 'cut' : 'other'))
-    socket.once('close', () => done(head.length === 0 ? 'cut' : 'other'))
+    socket.once('error', () => done(connected && head.length === 0 ? 'cut' : 'other'))
+    socket.once('close', () => done(connected && head.length === 0 ? 'cut' : 'other'))
   })
 }
 
