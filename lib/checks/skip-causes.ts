@@ -29,6 +29,8 @@ export const SKIP_CAUSES = [
   'speaks-tls',
   /** The base URL was http:// to a port that speaks HTTP/2 only (h2c): the HTTP/1.1 request got no answer it could read (lib/result/speaks-tls.ts). */
   'speaks-h2c',
+  /** The port closed every connection with no byte of an answer, a GET alone too: the request got none (lib/result/speaks-tls.ts). */
+  'answers-nothing',
   /** The server answered every request 421 Misdirected Request, or redirected every request to https://: it does not answer at the base URL (lib/result/misdirected.ts). */
   'misdirected',
   /** An answer passed --max-response-bytes and was not read whole (lib/result/response-cap.ts). */
@@ -72,7 +74,7 @@ export const LEAVES_NOTHING_UNVERIFIED: ReadonlySet<SkipCause> = new Set(['not-n
  */
 // (and a POST of the rule that went and may have created a record, not-sent-again: reported under
 // the budget, the rule read as if no POST of it had been sent)
-const MET_BY_THE_RUN: ReadonlySet<SkipCause> = new Set(['server-gone', 'speaks-tls', 'speaks-h2c', 'misdirected', 'response-cap', 'key-refused', 'certificate-refused', 'front-answered', 'key-revoked', 'deadline', 'unfinished', 'stalled', 'not-sent-again'])
+const MET_BY_THE_RUN: ReadonlySet<SkipCause> = new Set(['server-gone', 'speaks-tls', 'speaks-h2c', 'answers-nothing', 'misdirected', 'response-cap', 'key-refused', 'certificate-refused', 'front-answered', 'key-revoked', 'deadline', 'unfinished', 'stalled', 'not-sent-again'])
 
 /** The commonest of the causes (the first of equals); undefined when none is given. */
 function commonest(causes: readonly SkipCause[]): SkipCause | undefined {

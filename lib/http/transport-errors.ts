@@ -22,6 +22,9 @@ export const MAX_HEAD_BYTES = 64 * 1024
 /** The words that begin the error of a head past MAX_HEAD_BYTES: lib/result/response-cap.ts tells it from a body past --max-response-bytes by them. */
 export const HEAD_TOO_LARGE = `response head (status line and headers) larger than ${MAX_HEAD_BYTES} bytes`
 
+/** The same limit met by the trailer section of a chunked answer (fields after its last chunk: undici counts them as it counts a head), once the head came; told apart from a head too large by these words. */
+export const TRAILERS_TOO_LARGE = `trailer section (fields after its chunked body's last chunk) larger than ${MAX_HEAD_BYTES} bytes`
+
 export interface ClassifiedError {
   code: TransportErrorCode
   /** The code the error carried (ECONNREFUSED, UND_ERR_SOCKET …), '' when none. */
@@ -165,6 +168,8 @@ export function describeTransportError(
   const { code, errno, detail: raw } = classifyNetworkError(error)
   const detail = redact(raw)
   // the client's own limit on a head: a head past it is not read, no fault of the server's (§8)
+  // …met after the head came: the trailers of a chunked answer (an endless trailer section was told as a head too large)
+  if (errno === 'UND_ERR_HEADERS_OVERFLOW' && partial) return { code: 'RESPONSE_TOO_LARGE', message: `the ${partial.status} response's ${TRAILERS_TOO_LARGE}, the most this client reads; not read`, status: partial.status }
   if (errno === 'UND_ERR_HEADERS_OVERFLOW') return { code: 'RESPONSE_TOO_LARGE', message: `${HEAD_TOO_LARGE}, the most this client reads; not read` }
   // undici's own limit on the bytes on the wire, which it checks as they arrive, ahead of the reader
   if (code === 'RESPONSE_TOO_LARGE') return capped(new ResponseTooLargeError(limits.maxResponseBytes).message, partial)

@@ -189,7 +189,7 @@ export function terminalSummary(result: RunResult, reportFiles: string[], comman
   else head.push(terminalText(title, MAX_WIDTH), terminalText(`  ${ids}`, MAX_WIDTH))
   if (result.options.readOnly) head.push('Read-only run: no POST sent, so the rules about creating are not verified (the Writes line above names the setting).')
   // a refused key explains every failure below it: said first, whole
-  const refused = result.problems.find((p) => p.kind === 'certificate-refused' || p.kind === 'front-answered' || p.kind === 'key-refused' || p.kind === 'key-revoked' || p.kind === 'server-gone' || p.kind === 'speaks-tls' || p.kind === 'speaks-h2c' || p.kind === 'misdirected' || p.kind === 'response-cap' || p.kind === 'no-answer-in-time')
+  const refused = result.problems.find((p) => p.kind === 'certificate-refused' || p.kind === 'front-answered' || p.kind === 'key-refused' || p.kind === 'key-revoked' || p.kind === 'server-gone' || p.kind === 'speaks-tls' || p.kind === 'speaks-h2c' || p.kind === 'answers-nothing' || p.kind === 'misdirected' || p.kind === 'response-cap' || p.kind === 'no-answer-in-time')
   if (refused) head.push(terminalText(`✗ ${refused.message}`, 2 * MAX_WIDTH))
   // one fault that failed several rules is said once, before the rules it failed
   for (const fault of faultGroups(result)) head.push(terminalText(`✗ ${fault.line}`, 2 * MAX_WIDTH))

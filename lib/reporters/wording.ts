@@ -61,6 +61,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
       return 'the base URL is http:// and the port speaks TLS: the requests got no answer, and judge nothing'
     case 'speaks-h2c':
       return 'the port speaks HTTP/2 only, without TLS (h2c): the HTTP/1.1 requests got no answer they could read, and judge nothing'
+    case 'answers-nothing':
+      return 'the port closed every connection with no byte of an answer (nothing behind it answers): the requests got none, and judge nothing'
     case 'misdirected': {
       // what the run met, as its problem's first words say it ("nothing is served at this base URL"): the list of every kind was cut at the terminal's width after "421 … a redirect", a wrong path's 404 never shown
       const met = result.problems?.find((p) => p.kind === 'misdirected')?.message.split(': ')[0]
@@ -269,6 +271,9 @@ export function headline(result: RunResult): string {
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'speaks-h2c')) {
     return "INCOMPLETE: the port speaks HTTP/2 only (h2c), so the run verified nothing; give the service's HTTP/1.1 port, or its https:// address"
+  }
+  if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'answers-nothing')) {
+    return 'INCOMPLETE: the port closed every connection with no byte of an answer, so the run verified nothing; run again once the service behind it answers'
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'misdirected')) {
     const said = (words: string) => result.problems.some((p) => p.kind === 'misdirected' && p.message.startsWith(words))

@@ -11,7 +11,7 @@
  * body too large to read from one that never ends only by reading on.
  */
 import { serverFaultStatus } from '../http/exchange.ts'
-import { HEAD_TOO_LARGE } from '../http/transport-errors.ts'
+import { HEAD_TOO_LARGE, TRAILERS_TOO_LARGE } from '../http/transport-errors.ts'
 import type { JudgedCheck } from './judged-check.ts'
 import type { RunProblem } from './run-problems.ts'
 
@@ -33,15 +33,17 @@ const cappedFault = (check: Judged): boolean => (check.exchanges ?? []).some((e)
 /** A check that failed only because an answer passed the cap: its failure is the capped read itself (the client's code, not its words), of no server fault. */
 export const failedOnTheCap = (check: Judged): boolean => check.status === 'fail' && check.failure?.code === 'NO_RESPONSE' && check.failure.transport?.code === CAPPED && !cappedFault(check)
 
-/** An answer whose head passed the most the client reads (lib/http/transport-errors.ts MAX_HEAD_BYTES): no option raises it. */
-const onTheHead = (check: Judged): boolean => check.failure?.actual?.includes(HEAD_TOO_LARGE) === true
+/** An answer whose head, or whose trailer section, passed the most the client reads (lib/http/transport-errors.ts MAX_HEAD_BYTES): no option raises it. */
+const onTheHead = (check: Judged): boolean => check.failure?.actual?.includes(HEAD_TOO_LARGE) === true || onTheTrailers(check)
+const onTheTrailers = (check: Judged): boolean => check.failure?.actual?.includes(TRAILERS_TOO_LARGE) === true
 
 const SKIP_REASON = 'not verified: an answer passed --max-response-bytes, and was not read whole'
 const HEAD_SKIP_REASON = `not verified: an answer came with a ${HEAD_TOO_LARGE}, the most this client reads, and was not read`
+const TRAILERS_SKIP_REASON = `not verified: an answer came with a ${TRAILERS_TOO_LARGE}, the most this client reads, and was not read`
 
 /** The checks that failed on the cap, not verified instead. */
 export function withoutFailuresOfTheCap<C extends Judged>(checks: C[]): C[] {
-  return checks.map((c) => (failedOnTheCap(c) ? { ...c, status: 'skip', cause: 'response-cap', skipReason: onTheHead(c) ? HEAD_SKIP_REASON : SKIP_REASON, failure: undefined, reproduce: [] } : c))
+  return checks.map((c) => (failedOnTheCap(c) ? { ...c, status: 'skip', cause: 'response-cap', skipReason: onTheTrailers(c) ? TRAILERS_SKIP_REASON : onTheHead(c) ? HEAD_SKIP_REASON : SKIP_REASON, failure: undefined, reproduce: [] } : c))
 }
 
 /** The problem when some checks failed on the cap, or undefined. */
@@ -50,7 +52,9 @@ export function responseCapProblem(checks: readonly Judged[]): RunProblem | unde
   const heads = all.filter(onTheHead).length
   const capped = all.length - heads
   if (all.length === 0) return undefined
-  const headWords = `${heads} ${heads === 1 ? 'check' : 'checks'} met answers with a ${HEAD_TOO_LARGE}, the most this client reads, not read, so not verified: sizes are not shown (§8)`
+  const trailers = all.filter(onTheTrailers).length
+  const met = (n: number, what: string) => `${n} ${n === 1 ? 'check' : 'checks'} met answers with a ${what}, the most this client reads, not read`
+  const headWords = `${[...(heads > trailers ? [met(heads - trailers, HEAD_TOO_LARGE)] : []), ...(trailers > 0 ? [met(trailers, TRAILERS_TOO_LARGE)] : [])].join('; ')}, so not verified: sizes are not shown (§8)`
   if (capped === 0) return { kind: 'response-cap', message: headWords }
   return {
     kind: 'response-cap',

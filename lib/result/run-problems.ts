@@ -19,6 +19,8 @@ export const PROBLEM_KINDS = [
   'speaks-tls',
   /** A base URL of http:// to a port that speaks HTTP/2 only, without TLS (h2c): no HTTP/1.1 request got an answer it could read, and the port answered the HTTP/2 connection preface (lib/result/speaks-tls.ts). */
   'speaks-h2c',
+  /** A base URL of http:// to a port that closed every connection with no byte of an answer, a GET alone too, and speaks neither TLS nor h2c: nothing behind it answers (lib/result/speaks-tls.ts). */
+  'answers-nothing',
   /** Every request the server answered was answered 421 Misdirected Request, or redirected to https://: it does not answer at the base URL (lib/result/misdirected.ts). */
   'misdirected',
   /** Answers larger than --max-response-bytes allows were not read whole: the checks that met them are not verified (lib/result/response-cap.ts). */
@@ -57,4 +59,4 @@ export interface RunProblem {
 }
 
 /** Kinds that mean the run ended before a verdict: without a must-rule failure it is incomplete (exit 2), not failed. */
-export const ENDS_WITHOUT_VERDICT: ReadonlySet<ProblemKind> = new Set(['deadline', 'interrupted', 'outlasted', 'stalled', 'key-revoked', 'server-gone', 'speaks-tls', 'speaks-h2c', 'misdirected', 'response-cap', 'no-answer-in-time', 'suite-error'])
+export const ENDS_WITHOUT_VERDICT: ReadonlySet<ProblemKind> = new Set(['deadline', 'interrupted', 'outlasted', 'stalled', 'key-revoked', 'server-gone', 'speaks-tls', 'speaks-h2c', 'answers-nothing', 'misdirected', 'response-cap', 'no-answer-in-time', 'suite-error'])

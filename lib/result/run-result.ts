@@ -193,7 +193,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
   // a server that stopped taking connections: the failures its refused connections caused are not verified (server-gone.ts)
   const gone = serverGone(exchanges)
   // http:// to a port that speaks TLS or HTTP/2 only (h2c), a host the server answers 421 for, or every request redirected to https://: the address is wrong, not a rule (speaks-tls.ts, misdirected.ts)
-  const tlsPort = problems.find((p) => p.kind === 'speaks-tls' || p.kind === 'speaks-h2c')
+  const tlsPort = problems.find((p) => p.kind === 'speaks-tls' || p.kind === 'speaks-h2c' || p.kind === 'answers-nothing')
   // a port that speaks TLS or h2c answers nothing that is HTTP/1.1 either: said once, as what it speaks
   const wrongHost = tlsPort ? undefined : misdirected(facts.journal, facts.baseUrl, exchanges)
   // an operation that answered nothing within --timeout may only be slower: its timeouts judge nothing (no-answer-in-time.ts)
@@ -206,7 +206,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
     const kept = front ? withoutChecksOfTheFront(declared, front) : revoked ? withoutRevokedFailures(declared, revoked) : refused ? withoutChecksOfTheRefusedKey(declared, refused) : declared
     // answers the suite's own cap kept it from reading whole judge nothing (response-cap.ts), nor do a slow operation's timeouts
     const uncapped = withoutFailuresOfStrayAnswers(withoutFailuresOfTheCap(slow.size > 0 ? withoutFailuresOfTheTimeout(kept, slow, facts.baseUrl) : kept), inDoubt)
-    const checks = tlsPort ? withoutFailuresOfPlainHttp(uncapped, facts.baseUrl, tlsPort.kind as 'speaks-tls' | 'speaks-h2c') : wrongHost ? withoutChecksOfTheMisdirectedRun(uncapped, facts.baseUrl, wrongHost.message.startsWith(A_WEB_PAGE)) : gone ? withoutFailuresOfTheGoneServer(uncapped, gone) : uncapped
+    const checks = tlsPort ? withoutFailuresOfPlainHttp(uncapped, facts.baseUrl, tlsPort.kind as 'speaks-tls' | 'speaks-h2c' | 'answers-nothing') : wrongHost ? withoutChecksOfTheMisdirectedRun(uncapped, facts.baseUrl, wrongHost.message.startsWith(A_WEB_PAGE)) : gone ? withoutFailuresOfTheGoneServer(uncapped, gone) : uncapped
     if (checks.length === 0) {
       // a run cut before its checks were collected has none: not verified, not a fault of the suite
       if (facts.cutShort) rules.push({ ...rule, status: 'skip', checks: [] })

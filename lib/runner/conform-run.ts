@@ -32,6 +32,7 @@ import { DEFAULTS } from '../config/config.ts'
 import { openJournalFile } from './journal-file.ts'
 import { proxyFor } from './preflight.ts'
 import { TlsPortWatch } from './tls-port.ts'
+import { StoppedAnswering } from './stopped-answering.ts'
 import { markPhase, PHASE_MARKS } from './run-phases.ts'
 import type { baselineWritten, CompletedRun, completedRun, writeRunReports } from './run-reports.ts'
 import { ownRejections, type StrayOwnership } from './stray-rejections.ts'
@@ -127,7 +128,10 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   // the run's journal, in memory, and appended to journal.ndjson as it goes
   const journalFile = options.journalFile === undefined ? undefined : openJournalFile(options.journalFile, redact)
   // over http://, the first requests unanswered ask whether the port speaks TLS or h2c: if so, none is sent again (tls-port.ts)
-  const tlsPort = new TlsPortWatch(target.baseUrl, () => clock.msLeft(), journalFile)
+  // …and a port that stopped answering mid-run (its service gone behind a forwarder) is asked with a GET alone: if so, nothing more is sent (stopped-answering.ts)
+  const stoppedAnswering = new StoppedAnswering(target.baseUrl, () => clock.msLeft(), journalFile)
+  const tlsPort = new TlsPortWatch(target.baseUrl, () => clock.msLeft(), stoppedAnswering)
+  stoppedAnswering.settledElsewhere = () => tlsPort.wrongPort.aborted || tlsPort.speaksOther
   const journal = new RunJournal(tlsPort)
   // the proxy the preflight reached, from the run's own environment
   const proxy = proxyFor(new URL(target.baseUrl), env)?.value
@@ -167,10 +171,10 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     identity: { version: toolVersion(), runId },
     extraHeaders: config.headers,
     ...(options.otherSecrets ? { otherSecrets: options.otherSecrets } : {}),
-    resendsStopped: () => tlsPort.speaksOther || tlsPort.wrongPort.aborted,
-    // nothing more is sent once the first answers show the port speaks no HTTP/1.1 (tls-port.ts)
-    wrongPort: tlsPort.wrongPort,
-    portAsked: () => tlsPort.asking,
+    resendsStopped: () => tlsPort.speaksOther || tlsPort.wrongPort.aborted || stoppedAnswering.stopped.aborted,
+    // nothing more is sent once the first answers show the port speaks no HTTP/1.1 (tls-port.ts), or once it stopped answering (stopped-answering.ts)
+    wrongPort: AbortSignal.any([tlsPort.wrongPort, stoppedAnswering.stopped]),
+    portAsked: () => tlsPort.asking ?? stoppedAnswering.asking,
   }
   const problems: RunProblem[] = []
   let outcomes: CheckOutcome[] = []
@@ -248,7 +252,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     journalFile?.close()
   }
   // a handshake still under way when the checks ended has its say too
-  const tlsProblem = await tlsPort.ended()
+  const tlsProblem = (await tlsPort.ended()) ?? (await stoppedAnswering.ended())
   if (cutBy !== undefined) problems.push(cutBy)
   else if (tlsProblem) problems.push(tlsProblem)
   if (journalFile?.failure !== undefined) problems.push({ kind: 'journal-unwritable', message: journalFile.failure })

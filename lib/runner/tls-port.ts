@@ -5,8 +5,11 @@
  * answered. If it speaks TLS, no request is sent again after a lost answer from then on (before,
  * asked at the run's end, 1,395 were, with fewer in flight: 10 s), and the run is incomplete
  * (lib/result/speaks-tls.ts). A server of plain HTTP sees a ClientHello only
- * when it answered none of the first requests, and a port that answers neither (a server that
- * resets every connection) fails the handshake: its failures stand.
+ * when it answered none of the first requests; one that takes TLS and plain HTTP both (Jetty's
+ * detect mode) answers a plain GET with no key after the handshake, and is no TLS port. A port that
+ * answers neither (it closes every connection with no byte) fails the handshake, and once the
+ * requests in flight have ended, a GET alone is cut too: it answers nothing, and the run stops
+ * there, incomplete (`answers-nothing`).
  * Beside the handshake, the HTTP/2 connection preface (no request either): a port that speaks
  * HTTP/2 only without TLS (h2c) answers it with its SETTINGS frame, and the run is incomplete
  * for that (`speaks-h2c`), as it answered every HTTP/1.1 request with frames no client can read.
@@ -20,14 +23,17 @@ import { connect as netConnect, isIP } from 'node:net'
 import { connect } from 'node:tls'
 import type { JournalLine, JournalSink } from '../http/journal.ts'
 import type { RunProblem } from '../result/run-problems.ts'
-import { speaksH2cProblem, speaksTlsProblem } from '../result/speaks-tls.ts'
+import { ANSWERS_NOTHING, answersNothingProblem, speaksH2cProblem, speaksTlsProblem } from '../result/speaks-tls.ts'
 import { NOT_HTTP } from '../result/misdirected.ts'
 import { PortSpeaksNoHttp } from '../http/transport-errors.ts'
+import { REFUSED_WINDOW_MS } from '../http/refused-connections.ts'
 
 /** Fewer unanswered requests than this say too little (a --rule run of one check). */
 const ENOUGH = 3
 /** The handshake's wait at most: a port that speaks TLS answers a ClientHello at once. */
 const HANDSHAKE_MS = 2_000
+/** The pause between GETs alone to a port that cut them (askAlone), for REFUSED_WINDOW_MS at most. */
+const ALONE_AGAIN_MS = 500
 
 /** Whether a TLS handshake with the base URL's host and port succeeds within `waitMs` (at most HANDSHAKE_MS). */
 function handshakeSucceeds(url: URL, waitMs: number): Promise<boolean> {
@@ -63,6 +69,35 @@ function answersH2Preface(url: URL, waitMs: number): Promise<boolean> {
   })
 }
 
+/** What a plain HTTP/1.1 GET with no key got: a status line, the connection closed with no byte, or anything else (bytes of another protocol, a TLS alert, nothing in time). */
+export type PlainAnswer = 'status-line' | 'cut' | 'other'
+
+/**
+ * A GET of the base URL's categories over plain HTTP/1.1, with no key (so nothing a keyless request
+ * of the run does not send too) and `Connection: close`, on a connection of its own: whether the
+ * port answers it with a status line. A port that takes TLS and plain HTTP both (Jetty's detect
+ * mode, a front that sniffs the first byte) does; one of TLS only, or one that closes every
+ * connection unanswered, does not. Not journalled, as the handshake is not: it carries no key.
+ */
+export function plainAnswer(url: URL, waitMs: number): Promise<PlainAnswer> {
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  const path = `${url.pathname.replace(/\/+$/, '')}/categories`
+  return new Promise<PlainAnswer>((resolve) => {
+    const socket = netConnect({ host, port: Number(url.port || 80) }, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`))
+    let head = Buffer.alloc(0)
+    let connected = false // a connection refused is no cut: nothing listens (lib/result/server-gone.ts)
+    socket.once('connect', () => (connected = true))
+    const done = (answer: PlainAnswer) => (clearTimeout(timer), socket.destroy(), resolve(answer))
+    const timer = setTimeout(() => done('other'), Math.max(1, Math.min(HANDSHAKE_MS, waitMs)))
+    socket.on('data', (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk])
+      if (head.length >= 5) done(head.subarray(0, 5).toString('latin1') === 'HTTP/' ? 'status-line' : 'other')
+    })
+    socket.once('error', () => done(connected && head.length === 0 ? 'cut' : 'other'))
+    socket.once('close', () => done(connected && head.length === 0 ? 'cut' : 'other'))
+  })
+}
+
 /**
  * Watches the journal's lines as they come (passed on to `next`, the run's journal file). Once
  * ENOUGH requests that reached the port ended without an answer, and none got one, the handshake
@@ -80,6 +115,9 @@ export class TlsPortWatch implements JournalSink {
   private answered = false
   private secured = false
   private h2c = false
+  private cut = 0 // unanswered requests whose connection was closed with no byte of an answer
+  private closesAll = false // …and a GET alone was cut too: the port answers nothing (askAlone)
+  private aloneSeconds = 0 // …for so long
   private probe: Promise<void> | undefined
   private settled = false
   private notSent = 0 // requests kept back once the port was found to speak no HTTP/1.1
@@ -103,23 +141,59 @@ export class TlsPortWatch implements JournalSink {
     if (line.status !== undefined) return void ((this.answered = true), (this.answeredAfterStop = this.stop.signal.aborted))
     // bytes of another protocol where an answer should be, and none yet with a status line: the port is another service's
     if (line.noStatusLine && ++this.noStatusLine >= ENOUGH) this.stopSending(`the port's first ${this.noStatusLine} answers were bytes with no status line (${NOT_HTTP}?)`)
+    if (line.error === 'CONNECTION_RESET' && !line.noStatusLine) this.cut++
     if (this.url.protocol !== 'http:' || ++this.unanswered < ENOUGH || this.probe !== undefined) return
-    const waitMs = this.waitMs()
-    this.probe = Promise.all([handshakeSucceeds(this.url, waitMs), answersH2Preface(this.url, waitMs)]).then(([secured, h2c]) => {
-      this.settled = true
-      this.secured = secured
-      this.h2c = h2c && !secured
-      if (this.speaksTls) this.stopSending(`${this.url.host} speaks TLS: no request over plain HTTP got an answer, and a TLS handshake with it succeeded`)
-      // a port that speaks HTTP/2 only answers HTTP/1.1 with frames (bytes with no status line); one that cut them with none may speak both (Go's h2c.NewHandler): its later answers are read
-      else if (this.speaksH2c && this.noStatusLine > 0) this.stopSending(`${this.url.host} speaks HTTP/2 only (h2c): it answered HTTP/1.1 requests with HTTP/2 frames`)
-    })
+    this.probe = this.ask(this.waitMs())
+  }
+
+  /** The questions to the port, once its first requests went unanswered (the run sends nothing meanwhile). */
+  private async ask(waitMs: number): Promise<void> {
+    const [secured, h2c] = await Promise.all([handshakeSucceeds(this.url, waitMs), answersH2Preface(this.url, waitMs)])
+    // a port that takes TLS and plain HTTP both (Jetty's detect mode) answers a plain GET: its first requests were cut for another cause, and its answers are judged
+    const plain = secured && !this.answered ? await plainAnswer(this.url, waitMs) : undefined
+    this.secured = secured && plain !== 'status-line'
+    this.h2c = h2c && !secured
+    if (this.speaksTls) this.stopSending(`${this.url.host} speaks TLS: no request over plain HTTP got an answer, and a TLS handshake with it succeeded`)
+    // a port that speaks HTTP/2 only answers HTTP/1.1 with frames (bytes with no status line); one that cut them with none may speak both (Go's h2c.NewHandler): its later answers are read
+    else if (this.speaksH2c && this.noStatusLine > 0) this.stopSending(`${this.url.host} speaks HTTP/2 only (h2c): it answered HTTP/1.1 requests with HTTP/2 frames`)
+    else if (!secured && !h2c && this.cut === this.unanswered) await this.askAlone(waitMs)
+    this.settled = true
+  }
+
+  /**
+   * Every request so far was cut with no byte, and the port speaks neither TLS nor h2c: once the
+   * run's requests in flight have ended (a server that takes one connection at a time cuts the
+   * others while it answers its first: it is no such port), a plain GET alone, again every
+   * ALONE_AGAIN_MS for 5 s (REFUSED_WINDOW_MS, the restart a refused connection is given: a
+   * forwarder cuts connections while the container behind it starts). Cut every time, the port
+   * closes every connection unanswered (a forwarder with nothing behind it: docker-proxy while the
+   * container starts, a load balancer with no healthy backend): nothing more is sent (before, each
+   * GET went eleven times: 2,054 requests, and a FAIL of 17 rules on no answer).
+   */
+  private async askAlone(waitMs: number): Promise<void> {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+    const start = performance.now()
+    const until = start + Math.min(HANDSHAKE_MS, waitMs)
+    while (this.onWire.size > 0 && !this.answered && performance.now() < until) await sleep(20)
+    if (this.onWire.size > 0 || this.answered || this.cut !== this.unanswered) return
+    // a port whose forwarder cuts connections while the service starts behind it answers within seconds: waited out as a refused connection's restart is
+    const restartUntil = start + Math.min(REFUSED_WINDOW_MS, waitMs)
+    for (;;) {
+      const answer = await plainAnswer(this.url, restartUntil - performance.now())
+      if (answer !== 'cut' || this.answered) return
+      if (performance.now() + ALONE_AGAIN_MS >= restartUntil) break
+      await sleep(ALONE_AGAIN_MS)
+    }
+    this.closesAll = true
+    this.aloneSeconds = Math.round((restartUntil - start) / 1000)
+    this.stopSending(`${this.url.host} ${ANSWERS_NOTHING}: ${this.cut} requests had their connection closed with no byte of an answer, and a GET alone on a connection of its own too, for ${this.aloneSeconds} s`)
   }
 
   beforeSend(): void {
     this.next?.beforeSend()
   }
 
-  /** The handshake under way while no request was answered (at most HANDSHAKE_MS): the run sends nothing meanwhile, so a port that speaks TLS gets no more than its first requests. */
+  /** The questions under way while no request was answered (the handshake, at most HANDSHAKE_MS; GETs alone to a port that cut every request, 5 s more at most): the run sends nothing meanwhile, so a port that speaks TLS, or answers nothing, gets no more than its first requests. */
   get asking(): Promise<void> | undefined {
     return this.answered || this.settled ? undefined : this.probe
   }
@@ -156,6 +230,7 @@ export class TlsPortWatch implements JournalSink {
       const why = (this.stop.signal.reason as Error).message
       return { kind: 'stalled', message: `requests were kept back: ${why}, so the run sent no more (${this.notSent} not sent), but a request already under way was then answered in HTTP: run again to judge the rest` }
     }
+    if (this.closesAll && !this.answered) return answersNothingProblem(this.baseUrl, this.cut, this.aloneSeconds, this.notSent)
     return this.speaksTls ? speaksTlsProblem(this.baseUrl, this.notSent) : this.speaksH2c ? speaksH2cProblem(this.baseUrl, this.notSent) : undefined
   }
 }

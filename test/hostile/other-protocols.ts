@@ -3,7 +3,7 @@
  * that reached it (request lines read off the bytes, however they came) and the POSTs among them:
  * what a run sends to another service's port before it stops (lib/runner/tls-port.ts).
  */
-import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net'
+import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net'
 import { createServer as createTlsServer } from 'node:tls'
 import type { SelfSignedCert } from './hostile-servers.ts'
 
@@ -96,4 +96,56 @@ export const garblesFirstPort = () => {
       }
     }),
   )
+}
+
+/** A port that accepts every connection and closes it at once, with no byte (a forwarder with nothing behind it: docker-proxy while the container starts). */
+export const closesAtOncePort = () => countingPort((socket) => void socket.destroy())
+
+/** A port that reads each connection's first request and closes it with no byte of an answer (a load balancer with no healthy backend). */
+export const closesUnansweredPort = () => countingPort((socket, seen) => socket.once('data', (chunk: Buffer) => (seen(chunk), socket.destroy())))
+
+/**
+ * A port that takes TLS and plain HTTP both (Jetty's detect mode, a front that sniffs the first
+ * byte): a ClientHello gets a handshake, plain bytes an HTTP answer, 200 `[]` after `answerMs`.
+ */
+export async function tlsAndPlainPort(cert: SelfSignedCert, answerMs = 0): Promise<CountingPort> {
+  const tls = createTlsServer({ cert: cert.cert, key: cert.key }, (client) => client.end())
+  tls.on('tlsClientError', () => {})
+  return countingPort((socket, seen) =>
+    socket.once('data', (first: Buffer) => {
+      if (first[0] === 0x16) return void (socket.pause(), socket.unshift(first), tls.emit('connection', socket))
+      const answer = (chunk: Buffer) => {
+        seen(chunk)
+        for (const _ of chunk.toString('latin1').matchAll(REQUEST_LINE)) setTimeout(() => socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]'), answerMs)
+      }
+      answer(first)
+      socket.on('data', answer)
+    }),
+  )
+}
+
+/** A forwarder whose service starts `startMs` after the port opened: every connection before is closed with no byte, every request after answered 200 `[]`. */
+export function startsLatePort(startMs: number): Promise<CountingPort> {
+  const opened = Date.now()
+  return countingPort((socket, seen) =>
+    socket.on('data', (chunk: Buffer) => {
+      seen(chunk)
+      if (Date.now() - opened < startMs) return void socket.destroy()
+      for (const _ of chunk.toString('latin1').matchAll(REQUEST_LINE)) socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n[]')
+    }),
+  )
+}
+
+/** A forwarder (docker-proxy) to `upstream`, whose service dies after `connections` connections: from then on every connection, open or new, is closed with no byte. */
+export function diesBehindForwarder(upstream: number, connections: number): Promise<CountingPort> {
+  let taken = 0
+  const open = new Set<Socket>()
+  return countingPort((socket, seen) => {
+    if (++taken > connections) return void (open.forEach((s) => s.destroy()), socket.on('data', (chunk: Buffer) => (seen(chunk), socket.destroy())))
+    const service = netConnect(upstream, '127.0.0.1')
+    open.add(service.on('error', () => socket.destroy()).on('close', () => (open.delete(service), socket.destroy())))
+    socket.on('data', (chunk: Buffer) => (seen(chunk), service.write(chunk)))
+    service.pipe(socket)
+    socket.on('close', () => service.destroy())
+  })
 }

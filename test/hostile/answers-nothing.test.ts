@@ -1,0 +1,164 @@
+/**
+ * A port that closes every connection with no byte of an answer (lib/runner/tls-port.ts askAlone,
+ * lib/result/speaks-tls.ts answersNothingProblem): a forwarder with nothing behind it, no service
+ * whose rules can be judged. Before, each GET went eleven times on fresh connections: 2,054
+ * requests at the port (85 POSTs), and a FAIL of 17 rules, each "no complete response"; after,
+ * the first burst and a GET alone, again for 5 s (a forwarder cuts connections while the service
+ * behind it starts: one that started within 1.5 s, then 4 s, passed after 364, then failed after
+ * 939 cut connections; it passes now, after 10 and 14), and an INCOMPLETE run (exit 2) that says so.
+ * And a port that takes TLS and plain HTTP both (Jetty's detect mode), whose first requests were
+ * cut: a TLS handshake with it succeeds, but it answers a plain GET, so it is no TLS port (before,
+ * the run was stopped as "speaks TLS").
+ */
+import { afterAll, describe, expect, test } from 'vitest'
+import type { JournalLine } from '../../lib/http/journal.ts'
+import { StoppedAnswering } from '../../lib/runner/stopped-answering.ts'
+import { TlsPortWatch } from '../../lib/runner/tls-port.ts'
+import { startReferenceServer } from '../../lib/server/reference-server.ts'
+import { runConformInProcess } from '../helpers/run-conform.ts'
+import { opensslMissing, resetsConnections, selfSignedCert } from './hostile-servers.ts'
+import { closesAtOncePort, closesUnansweredPort, diesBehindForwarder, startsLatePort, tlsAndPlainPort, tlsPort, type CountingPort } from './other-protocols.ts'
+
+const KEY = { CONFORM_API_KEY: 'answers-nothing-key-8d2e41f7' }
+/** The first burst of connections (six, then six more while none answered), the GET alone, and room for a loaded machine. */
+const FIRST_REQUESTS = 30
+const closers: (() => unknown)[] = []
+afterAll(async () => {
+  for (const close of closers.reverse()) await close()
+})
+
+describe.concurrent('a port that closes every connection with no byte of an answer', { timeout: 120_000 }, () => {
+  const starts: [string, () => Promise<{ baseUrl: string; close(): Promise<void> | void }>][] = [['closed as accepted', closesAtOncePort], ['closed once the request was read', closesUnansweredPort], ['reset (RST) once the request was read', resetsConnections]]
+  for (const [name, start] of starts) {
+    test(`${name}: exit 2 "answers nothing", at most ${FIRST_REQUESTS} requests (2,054 before), no rule failed`, async () => {
+      const port = await start()
+      closers.push(() => port.close())
+      const run = await runConformInProcess(['--base-url', port.baseUrl], { env: KEY })
+      closers.push(() => run.cleanup())
+      expect(run.code, run.stdout).toBe(2)
+      const host = new URL(port.baseUrl).host
+      expect(run.results?.problems[0]?.kind).toBe('answers-nothing')
+      expect(run.results?.problems[0]?.message).toMatch(new RegExp(`^${host} answers nothing: \\d+ requests had their connection closed with no byte of an answer, and a GET alone on a connection of its own too, for \\d+ s \\(the run sent no more: \\d+ requests not sent\\); nothing behind the port answers`))
+      expect(run.stdout).toContain(`✗ ${host} answers nothing: `)
+      expect(run.stdout).toContain('Verdict: INCOMPLETE (exit 2)')
+      expect((run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
+      const journal = run.results?.journal ?? []
+      expect(journal.filter((e) => e.onWire).length).toBeLessThanOrEqual(FIRST_REQUESTS)
+      if (typeof (port as Partial<CountingPort>).requests === 'function') expect((port as CountingPort).requests()).toBeLessThanOrEqual(FIRST_REQUESTS)
+      expect(run.results?.summary.writesAgain ?? 0).toBe(0)
+    })
+  }
+})
+
+describe('a service that dies behind its forwarder during the run (docker-proxy keeps taking connections)', { timeout: 120_000 }, () => {
+  test('exit 2 "answers nothing any more", no rule failed, far fewer requests (4,499 before, a FAIL of 16 rules)', async () => {
+    const service = await startReferenceServer({ apiKey: KEY.CONFORM_API_KEY })
+    closers.push(() => service.close())
+    const port = await diesBehindForwarder(Number(new URL(service.baseUrl).port), 8)
+    closers.push(() => port.close())
+    const run = await runConformInProcess(['--base-url', port.baseUrl], { env: KEY })
+    closers.push(() => run.cleanup())
+    expect(run.code, run.stdout).toBe(2)
+    expect(run.results?.problems[0]?.kind).toBe('answers-nothing')
+    expect(run.results?.problems[0]?.message).toMatch(/^127\.0\.0\.1:\d+ answers nothing any more during the run: after \d+ answers, \d+ requests had their connection closed with no byte of an answer, and a GET alone too, for 5 s/)
+    expect((run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
+    expect((run.results?.journal ?? []).filter((e) => e.onWire).length).toBeLessThan(1_500)
+  })
+})
+
+/** The journal's lines of `n` requests that reached the port and were cut with no byte of an answer. */
+const cut = (n: number, from = 0): JournalLine[] =>
+  Array.from({ length: n }, (_, i) => [
+    { id: String(from + i), phase: 'on-wire', at: '', method: 'GET', url: 'http://x/v1/categories' } as const,
+    { id: String(from + i), phase: 'ended', at: '', method: 'GET', url: 'http://x/v1/categories', error: 'CONNECTION_RESET' } as const,
+  ]).flat()
+
+async function watchOf(port: CountingPort, lines: JournalLine[], later?: (watch: TlsPortWatch) => void) {
+  closers.push(() => port.close())
+  const watch = new TlsPortWatch(port.baseUrl, () => 30_000)
+  for (const line of lines) watch.append(line)
+  later?.(watch)
+  return { watch, problem: await watch.ended() }
+}
+
+describe('what the watch asks before it stops the run', () => {
+  test('every request cut, and a GET alone too, for 5 s: stopped, "answers nothing"', async () => {
+    const port = await closesUnansweredPort()
+    const { watch, problem } = await watchOf(port, cut(3))
+    expect(watch.wrongPort.aborted).toBe(true)
+    expect(problem?.kind).toBe('answers-nothing')
+    expect(problem?.message).toContain('for 5 s')
+    // a GET alone every half second: about ten
+    expect(port.requests()).toBeGreaterThan(5)
+    expect(port.requests()).toBeLessThanOrEqual(11)
+  }, 20_000)
+
+  test('a forwarder whose service starts 1.5 s later: a GET alone is answered then, and the run goes on', async () => {
+    const port = await startsLatePort(1_500)
+    const { watch, problem } = await watchOf(port, cut(3))
+    expect(watch.wrongPort.aborted).toBe(false)
+    expect(problem).toBeUndefined()
+  }, 20_000)
+
+  test('a request still in flight, answered while the watch waits (a server of one connection at a time, its first answer late): not stopped', async () => {
+    const port = await closesUnansweredPort()
+    const { watch, problem } = await watchOf(port, [{ id: 'slow', phase: 'on-wire', at: '', method: 'GET', url: 'http://x/v1/categories' }, ...cut(3)], (w) =>
+      setTimeout(() => w.append({ id: 'slow', phase: 'ended', at: '', method: 'GET', url: 'http://x/v1/categories', status: 200 }), 300),
+    )
+    expect(watch.wrongPort.aborted).toBe(false)
+    expect(problem).toBeUndefined()
+    // the GET alone was never sent: the request in flight was answered first
+    expect(port.requests()).toBe(0)
+  })
+})
+
+describe.skipIf(opensslMissing() !== undefined)('a port that takes TLS and plain HTTP both (Jetty detect mode)', { timeout: 30_000 }, () => {
+  test('its first requests cut, a handshake succeeds, a plain GET is answered: not "speaks TLS", nothing stopped', async () => {
+    const cert = selfSignedCert()
+    closers.push(() => cert.cleanup())
+    const { watch, problem } = await watchOf(await tlsAndPlainPort(cert, 200), cut(3))
+    expect(watch.speaksTls).toBe(false)
+    expect(watch.wrongPort.aborted).toBe(false)
+    expect(problem).toBeUndefined()
+  })
+
+  test('a port of TLS only: still "speaks TLS" (its plain GET is cut)', async () => {
+    const cert = selfSignedCert()
+    closers.push(() => cert.cleanup())
+    const { watch, problem } = await watchOf(await tlsPort(cert), cut(3))
+    expect(watch.speaksTls).toBe(true)
+    expect(problem?.kind).toBe('speaks-tls')
+  })
+})
+
+describe('the watch of a port that stops answering (stopped-answering.ts)', () => {
+  const answered = (id: string): JournalLine[] => [
+    { id, phase: 'on-wire', at: '', method: 'GET', url: 'http://x/v1/categories' },
+    { id, phase: 'ended', at: '', method: 'GET', url: 'http://x/v1/categories', status: 200 },
+  ]
+
+  test('the keep-alive race loses a burst at once: twenty cut within a moment ask nothing', async () => {
+    const port = await closesUnansweredPort()
+    closers.push(() => port.close())
+    const watch = new StoppedAnswering(port.baseUrl, () => 30_000)
+    for (const line of [...answered('a'), ...cut(20)]) watch.append(line)
+    expect(watch.asking).toBeUndefined()
+    expect(await watch.ended()).toBeUndefined()
+    expect(port.requests()).toBe(0)
+  })
+
+  test('cuts that go on for a second, before any answer too (the first watch left it, its requests in flight not ended in time): asked, and stopped', async () => {
+    const port = await closesUnansweredPort()
+    closers.push(() => port.close())
+    const watch = new StoppedAnswering(port.baseUrl, () => 30_000)
+    for (const line of cut(5)) watch.append(line)
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    for (const line of cut(1, 5)) watch.append(line)
+    expect(watch.asking).toBeDefined()
+    const problem = await watch.ended()
+    expect(watch.stopped.aborted).toBe(true)
+    expect(problem?.kind).toBe('answers-nothing')
+    expect(problem?.message).toMatch(/^127\.0\.0\.1:\d+ answers nothing: 6 requests had their connection closed with no byte of an answer/)
+  }, 20_000)
+})
+
