@@ -5,10 +5,10 @@
  * variants table may hold one whose combination the suite once failed.
  *
  * How two behaviours become one: `validate`s are asked in turn (the first problem refuses),
- * `listBody`s and `createdBody`s apply in turn to what the one before wrote while it is still
- * records, `finish`es chain in the order given (the first is the innermost, nearest the store),
- * except that those that write the body as text go after those that read it as records; transports
- * merge (the longest delay, every option set). Two seams that cannot both hold (two sources of
+ * `listBody`s and `createdBody`s apply in turn to what the one before answered (one that writes
+ * text, after every finish that reads records), `finish`es chain in the order given (the first is
+ * the innermost, nearest the store), except that those that write the body as text go after those
+ * that read it as records; transports merge (the longest delay, every option set). Two seams that cannot both hold (two sources of
  * ids, two parsers, two seeds, two codings) make no combination: CombinationConflict says which.
  */
 import type { Behaviour, OperationId, Reply, RequestInfo, StoredCategory, Transport } from './reference-server.ts'
@@ -38,6 +38,22 @@ function writesText(finish: Behaviour['finish']): boolean {
   } catch {
     return false
   }
+}
+
+/** True when `finish` takes a body already written as text and gives text back (it may escape it further). */
+function takesText(finish: Behaviour['finish']): boolean {
+  try {
+    return typeof finish({ status: 200, headers: {}, body: '[{"id":1,"name":"a"}]' }, REQUEST, [{ id: 1n, name: 'a' }]).body === 'string'
+  } catch {
+    return false
+  }
+}
+
+/** The finishes that write text: one that must have records first, then those that take text too; two of the first kind cannot both write it. */
+function textFinishes(finishes: readonly Behaviour['finish'][], bodiesAsText: number): Behaviour['finish'][] {
+  const first = finishes.filter((f) => !takesText(f))
+  if (first.length + Math.min(bodiesAsText, 1) > 1) throw new CombinationConflict('two variants write the body as text, each from records')
+  return [...first, ...finishes.filter(takesText)]
 }
 
 function mergeTransports(parts: readonly Variant[]): Transport | undefined {
@@ -72,22 +88,28 @@ function listRank(listBody: Behaviour['listBody']): number {
 /** A `createdBody` that writes the record as text goes last, after those that answer records. */
 const createRank = (createdBody: Behaviour['createdBody']): number => (typeof createdBody({ id: 1n, name: 'a' }) === 'string' ? 3 : 0)
 
-/** `steps` by rank; two that write text (rank 3) cannot both be last. */
-function byRank<T>(seam: string, steps: readonly T[], rank: (step: T) => number): T[] {
-  const ranked = steps.map((step) => [rank(step), step] as const).sort(([a], [b]) => a - b)
-  if (ranked.filter(([r]) => r === 3).length > 1) throw new CombinationConflict(`two variants write the ${seam} as text`)
-  return ranked.map(([, step]) => step)
+/** `steps` by rank, each with its rank; two that write text (rank 3) cannot both be last. */
+function byRank<T>(seam: string, steps: readonly T[], rank: (step: T) => number): { rank: number; step: T }[] {
+  const ranked = steps.map((step) => ({ rank: rank(step), step })).sort((x, y) => x.rank - y.rank)
+  if (ranked.filter((r) => r.rank === 3).length > 1) throw new CombinationConflict(`two variants write the ${seam} as text`)
+  return ranked
 }
 
-/** What `listBody` or `createdBody` wrote, handed to the next only while it is still records. */
-function chained<T>(name: string, steps: readonly ((input: T) => unknown)[]): ((input: T) => unknown) | undefined {
+/** Steps applied in turn to what the one before answered (records); undefined when there are none. */
+function chained<T>(steps: readonly ((input: T) => unknown)[]): ((input: T) => unknown) | undefined {
   if (steps.length === 0) return undefined
-  return (input) =>
-    steps.reduce<unknown>((value, step, index) => {
-      if (index === 0) return step(value as T)
-      if (typeof value === 'string') throw new Error(`${name}: a body written as text cannot be handed on`)
-      return step(value as T)
-    }, input)
+  return (input) => steps.reduce<unknown>((value, step) => step(value as T), input)
+}
+
+/**
+ * The list or the created record written as text (rank 3: a serialiser of the variant's own, ids in
+ * exponent form) goes on once every finish that reads the records has run, and before those that
+ * write the body as text: a finish that reads the created record's id (a Location header) met text.
+ */
+function textLast(ranked: readonly { rank: number; step: (input: never) => unknown }[], operation: OperationId, status: number): Behaviour['finish'] | undefined {
+  const text = ranked.find((r) => r.rank === 3)?.step as ((input: unknown) => unknown) | undefined
+  if (!text) return undefined
+  return (reply, request) => (request.operation === operation && reply.status === status && typeof reply.body !== 'string' ? { ...reply, body: text(reply.body) } : reply)
 }
 
 function sole<K extends (typeof SOLE_SEAMS)[number]>(parts: readonly Variant[], seam: K): Partial<Behaviour> {
@@ -123,7 +145,7 @@ function mergedArgs(parts: readonly Variant[]): string[] {
  */
 function idsCollide(parts: readonly Variant[], lists: readonly Behaviour['listBody'][]): void {
   const nextId = parts.find((p) => p.behaviour.nextId)?.behaviour.nextId
-  if (!nextId || nextId([{ id: 10n, name: 'a' }]) >= 10n) return
+  if (!nextId || nextId([{ id: 10n, name: 'a' }]) !== 9n) return
   const other = parts.find((p) => p.seed !== undefined)?.name ?? (lists.some((l) => listRank(l) === 0) ? 'a list that adds other clients\' records' : undefined)
   if (other) throw new CombinationConflict(`ids counted down from the last record meet those of ${other}`)
 }
@@ -134,14 +156,17 @@ export function combineVariants(parts: readonly Variant[]): Variant {
   const names = parts.map((p) => p.name)
   if (new Set(names).size !== names.length) throw new CombinationConflict(`a variant given twice: ${names.join(', ')}`)
   const validates = parts.map((p) => p.behaviour.validate).filter((v): v is Behaviour['validate'] => v !== undefined)
-  const lists = parts.map((p) => p.behaviour.listBody).filter((v): v is Behaviour['listBody'] => v !== undefined)
-  const creates = parts.map((p) => p.behaviour.createdBody).filter((v): v is Behaviour['createdBody'] => v !== undefined)
+  const listBodies = parts.map((p) => p.behaviour.listBody).filter((v): v is Behaviour['listBody'] => v !== undefined)
+  const createdBodies = parts.map((p) => p.behaviour.createdBody).filter((v): v is Behaviour['createdBody'] => v !== undefined)
   const finishes = parts.map((p) => p.behaviour.finish).filter((v): v is Behaviour['finish'] => v !== undefined)
-  const ordered = [...finishes.filter((f) => !writesText(f)), ...finishes.filter(writesText)]
-  idsCollide(parts, lists)
+  const lists = byRank('list', listBodies, listRank)
+  const creates = byRank('created record', createdBodies, createRank)
+  const asText = [textLast(lists, 'listCategories', 200), textLast(creates, 'createCategory', 201)].filter((f) => f !== undefined)
+  const ordered = [...finishes.filter((f) => !writesText(f)), ...asText, ...textFinishes(finishes.filter(writesText), asText.length)]
+  idsCollide(parts, listBodies)
   const transport = mergeTransports(parts)
-  const listBody = chained('listBody', byRank('list', lists, listRank) as ((store: StoredCategory[]) => unknown)[])
-  const createdBody = chained('createdBody', byRank('created record', creates, createRank) as ((record: StoredCategory) => unknown)[])
+  const listBody = chained(lists.filter((l) => l.rank !== 3).map((l) => l.step) as ((store: StoredCategory[]) => unknown)[])
+  const createdBody = chained(creates.filter((c) => c.rank !== 3).map((c) => c.step) as ((record: StoredCategory) => unknown)[])
   const behaviour: Partial<Behaviour> = {
     ...Object.assign({}, ...SOLE_SEAMS.map((seam) => sole(parts, seam))),
     ...(validates.length > 0 ? { validate: (body: unknown) => validates.reduce<string | null>((problem, validate) => problem ?? validate(body), null) } : {}),
