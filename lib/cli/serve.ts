@@ -10,13 +10,14 @@ import { optionsHelp, readCommandLine, type OptionSpec } from '../config/options
 import { MUTATIONS } from '../server/mutations.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { findCase, startCase, type ServerCase } from '../server/server-cases.ts'
+import { CombinationConflict, COMBINATION_JOIN, variantOrCombination } from '../server/variant-combinations.ts'
 import { VARIANTS } from '../server/variants.ts'
 
 const SERVE_OPTIONS = [
   { flag: 'port', kind: 'integer', value: 'N', min: 0, max: 65535, defaultText: 'a free one', help: 'port to listen on' },
   { flag: 'api-key', kind: 'string', value: 'KEY', env: 'CONFORM_API_KEY', defaultText: 'a random one, printed', help: 'the key the server accepts (given, it is never printed; prefer the environment: a flag shows in ps)' },
   { flag: 'mutation', kind: 'string', value: 'NAME', help: 'misbehave as this mutation (breaks one rule on purpose)' },
-  { flag: 'variant', kind: 'string', value: 'NAME', help: 'behave as this conforming variant' },
+  { flag: 'variant', kind: 'string', value: 'NAME', help: `behave as this conforming variant; several joined with ${COMBINATION_JOIN} (a${COMBINATION_JOIN}b) behave as all of them at once` },
   { flag: 'list-mutations', kind: 'boolean', help: 'print the mutations and variants, and exit' },
   { flag: 'help', short: 'h', kind: 'boolean', help: 'this text' },
 ] as const satisfies readonly OptionSpec[]
@@ -66,9 +67,16 @@ export async function serve(argv: string[], io: ServeIo, env: NodeJS.ProcessEnv 
     }
   }
   if (variant !== undefined) {
-    chosen = findCase(VARIANTS, variant)
+    try {
+      chosen = variantOrCombination(VARIANTS, variant)
+    } catch (error) {
+      if (!(error instanceof CombinationConflict)) throw error
+      io.err(`serve: the variants ${variant.split(COMBINATION_JOIN).join(', ')} cannot be combined: ${error.message}\n`)
+      return 2
+    }
     if (!chosen) {
-      io.err(`serve: unknown variant "${variant}"; the variants are:\n${VARIANTS.map((v) => `  ${v.name}`).join('\n')}\n`)
+      const unknown = variant.split(COMBINATION_JOIN).find((part) => !findCase(VARIANTS, part)) ?? variant
+      io.err(`serve: unknown variant "${unknown}"; the variants are:\n${VARIANTS.map((v) => `  ${v.name}`).join('\n')}\n`)
       return 2
     }
   }

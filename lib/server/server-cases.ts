@@ -126,17 +126,20 @@ export const NEVER_LISTED = 'a created record is never listed: the list is read 
 
 /** How far behind the writes a list read from a replica (or a search index) is, in the cases that model one. */
 export const LIST_LAG_MS = 300
-/** Per server (keyed by its store, so cases run side by side do not share it): when each record was stored. */
-const storedAt = new WeakMap<StoredCategory[], Map<bigint, number>>()
-const storedAtOf = (store: StoredCategory[]) => storedAt.get(store) ?? storedAt.set(store, new Map()).get(store)!
+/**
+ * When each record was stored, keyed by the record itself (so cases run side by side do not share
+ * it, and a list handed on by another variant's listBody in a combination, reordered or filtered,
+ * still lags): lib/server/variant-combinations.ts.
+ */
+const storedAt = new WeakMap<StoredCategory, number>()
 
 /** Notes that the record `id` was stored now, for listBehindWrites. */
 export function storedNow(store: StoredCategory[], id: bigint): void {
-  storedAtOf(store).set(id, Date.now())
+  const record = store.findLast((r) => r.id === id)
+  if (record) storedAt.set(record, Date.now())
 }
 
 /** The list as a replica `lagMs` behind the writes shows it: records stored (storedNow) since are not in it yet. */
 export function listBehindWrites(store: StoredCategory[], lagMs = LIST_LAG_MS): StoredCategory[] {
-  const at = storedAtOf(store)
-  return store.filter((r) => Date.now() - (at.get(r.id) ?? 0) >= lagMs)
+  return store.filter((r) => Date.now() - (storedAt.get(r) ?? 0) >= lagMs)
 }

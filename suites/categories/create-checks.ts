@@ -218,8 +218,8 @@ const earlierRunAllowance = (c: CreateProbe): string => (c.case.nameOfEveryRun ?
  * a record of that name (as a store's collation compares names: "0 " is "0" to MariaDB's default)
  * that this create did not make (its description is another run's or another client's), and the
  * service refused this run's own repeated name (create-repeated-name) with the same status, when
- * that one was answered: a service that took it refuses no repeats, and its 400 to "0" on a store
- * that an earlier run left one in is a refusal of "0" itself (PHP's empty()), and fails so.
+ * that one was answered and the first of its name taken: a service that took it refuses no repeats,
+ * and its 400 to "0" where an earlier run left one is a refusal of "0" itself (PHP's empty()), and fails so.
  */
 async function excusedAsRepeat(
   c: CreateProbe,
@@ -236,9 +236,11 @@ async function excusedAsRepeat(
   // the same name as the store compares names (collated-names.ts): a UNIQUE index under MariaDB's
   // default collation refuses "0" where another client stored "0 "
   if (!readableRecords(list).some((record) => typeof record.name === 'string' && sameNameToAStore(record.name, sent.name) && record.description !== sent.description)) return false
-  const repeated = await creates.find((p) => p.case.repeats)?.probe().catch(() => undefined)
+  const repeats = creates.find((p) => p.case.repeats)
+  const [repeated, first] = await Promise.all([repeats, creates.find((p) => p.case.key === repeats?.case.repeats)].map((p) => p?.probe().catch(() => undefined)))
   const again = repeated?.exchange.response?.status
-  if (repeated === undefined || again === undefined) return true
+  // a name refused the first time (a name column of 12) was never repeated: its second answer says nothing of repeats
+  if (repeated === undefined || again === undefined || (first?.exchange.response !== undefined && first.exchange.response.status !== 201)) return true
   t.evidence(repeated)
   if (again === status) return true
   return fail(

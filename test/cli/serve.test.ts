@@ -24,6 +24,8 @@ describe('npm run serve', () => {
   test.each([
     [['--mutation', 'no-such-thing'], 'unknown mutation "no-such-thing"', MUTATIONS[0].name],
     [['--variant', 'no-such-thing'], 'unknown variant "no-such-thing"', VARIANTS[0].name],
+    [['--variant', 'slow-answers+no-such-thing'], 'unknown variant "no-such-thing"', VARIANTS[0].name],
+    [['--variant', 'negative-ids+ids-from-2-pow-53'], 'cannot be combined: negative-ids and ids-from-2-pow-53 both set nextId', undefined],
     [['--port', 'eighty'], '--port takes a whole number from 0 to 65535, got "eighty"', undefined],
     [['--port', '70000'], '--port takes a whole number from 0 to 65535, got "70000"', undefined],
     [['--mutation', MUTATIONS[0].name, '--variant', VARIANTS[0].name], 'not both', undefined],
@@ -62,6 +64,20 @@ describe('npm run serve', () => {
       expect(io.stdout).toContain(`CONFORM_API_KEY='${server.apiKey}' npm run conform -- --base-url ${server.baseUrl}`)
       const answer = await fetch(`${server.baseUrl}/categories`)
       expect(answer.status).toBe(401)
+    } finally {
+      await server.close()
+    }
+  })
+
+  test('--variant a+b serves both at once, and prints the arguments of each for the conform command', async () => {
+    const io = captureIo()
+    const server = await serve(['--variant', 'name-limit-12+one-request-at-a-time'], io, { CONFORM_API_KEY: 'test-key-given' })
+    if (typeof server === 'number') throw new Error(`exit ${server}: ${io.stderr}`)
+    try {
+      expect(io.stdout).toContain('variant name-limit-12+one-request-at-a-time')
+      expect(io.stdout).toContain(`--base-url ${server.baseUrl} --timeout 1500`)
+      const answer = await fetch(`${server.baseUrl}/categories`, { method: 'POST', headers: { authorization: 'Bearer test-key-given', 'content-type': 'application/json' }, body: '{"name":"thirteen-chars"}' })
+      expect([answer.status, answer.headers.get('connection')]).toEqual([400, 'close'])
     } finally {
       await server.close()
     }
