@@ -159,6 +159,12 @@ describe('YAML anchors', () => {
     expect(readTargetsFile(path, scratch)).toEqual([{ entry: `${path} deployment 1 (eu)`, label: 'eu', baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'SHARED_KEY' }])
   })
 
+  test('a file PowerShell 5.1 wrote (`>`, Out-File: UTF-16LE with its byte order mark) is read: it was refused as a file that "must hold \"deployments:\"", which it holds', () => {
+    const path = join(scratch, 'powershell.yaml')
+    writeFileSync(path, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('deployments:\r\n  - label: eu\r\n    baseUrl: http://127.0.0.1:9/v1\r\n    apiKeyEnv: SHARED_KEY\r\n', 'utf16le')]))
+    expect(readTargetsFile(path, scratch)).toEqual([{ entry: `${path} deployment 1 (eu)`, label: 'eu', baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'SHARED_KEY' }])
+  })
+
   test('another top-level key is still refused', () => {
     expect(() => readTargetsFile(writeTo('extra.yaml', 'shared: {}\ndeployments:\n  - baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: K\n'), scratch)).toThrow(/a field it does not know, "shared"/)
   })
