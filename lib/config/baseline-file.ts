@@ -77,6 +77,19 @@ const FILE_FIELDS = ['knownFailures', 'knownProblems'] as const
 export const EXCUSABLE_PROBLEMS: readonly string[] = ['stray-answer']
 
 /**
+ * What an `observed` holds (a status, a media type, a body's problem, what stray answers were):
+ * a key near `observed` holding one is the field mistyped (`"observer": "status 403"`).
+ */
+const OBSERVED_TEXT = /^(status \d|Content-Type: |no media type|no "|"|an empty body|a byte order mark|bytes that|text that|body|an extra answer|answers to )/
+
+/**
+ * A team's word for a person near a field's name, `observer` (who saw it) beside `observed`: kept
+ * and ignored, as `owner` is, unless it holds what the field holds. A team's baseline with
+ * `"observer": "alice"` stopped every gate as a misspelled `observed`.
+ */
+const teamWord = (key: string, value: unknown): boolean => /^observers?$/i.test(key) && !(typeof value === 'string' && OBSERVED_TEXT.test(value))
+
+/**
  * A key of `given` that is not one of `fields` but near one: a misspelled field, which was read as
  * absent (`expire` left the entry excusing for ever, `Observed` excused any answer). Keys far from
  * every field (`ticket`, `owner`, a comment of the team's) are kept and ignored; so are a key near a
@@ -86,7 +99,7 @@ export const EXCUSABLE_PROBLEMS: readonly string[] = ['stray-answer']
  */
 function misspelledField(given: object, fields: readonly string[]): { key: string; meant: string } | undefined {
   for (const key of Object.keys(given)) {
-    if (fields.includes(key)) continue
+    if (fields.includes(key) || teamWord(key, (given as Record<string, unknown>)[key])) continue
     // other words for a field, too far for an edit or two: "expiry" (as this project's own help words it), "expiresAt", "ruleId"
     const alias = Object.entries(FIELD_ALIASES).find(([field, pattern]) => fields.includes(field) && pattern.test(key))?.[0]
     if (alias !== undefined) return { key, meant: alias }
