@@ -18,6 +18,7 @@ import { runFileProblem } from './run-file.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
 import { whyNoResults } from './run-folder-words.ts'
 import { noteExpiredEntries, noteFixedEntries } from './fixed-entries.ts'
+import { unverifiedWords } from '../result/known-problems.ts'
 
 /** What one deployment's run said, as fleet.json holds it. */
 export interface FleetDeployment {
@@ -158,7 +159,8 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
   const selectedRules = Array.isArray(run.options?.rules) ? run.options.rules.filter((id): id is string => typeof id === 'string') : []
   // a results.json of an earlier version (merge) may have no observations
   // a pass by a known problem its baseline excused (stray answers) said nothing on the fleet's page: no rule shows it
-  const knownProblems = (run.baseline?.knownProblems ?? []).map((k) => `passed with the known problem ${k.problem} its baseline excused (reason: "${k.reason}"): ${k.message}`)
+  // and what it left not verified, as its own report says: "every must-rule passed" of a deployment whose 403s went unjudged
+  const knownProblems = (run.baseline?.knownProblems ?? []).map((k) => `passed with the known problem ${k.problem} its baseline excused (reason: "${k.reason}")${unverifiedWords(k)}: ${k.message}`)
   const notes = [run.observed && connectionLimitNote(run.observed), ...knownProblems].filter((note): note is string => note !== undefined)
   const writes = writesOf(run)
   return {
