@@ -23,7 +23,7 @@ import { ENV_FILE_MAX_BYTES, readUserText, UserFileTooLarge, whyUnreadable } fro
 import { dirname, join, resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
 import { parse as parseYaml } from 'yaml'
-import { checkApiKey } from '../config/api-key.ts'
+import { checkApiKey, EMPTY_SECRET_WORDS } from '../config/api-key.ts'
 import { closestName } from '../config/closest-name.ts'
 import { PASSPHRASE_VARIABLE, readClientTls, tlsWithoutHttps } from '../config/client-tls.ts'
 import { BaselineError, readBaseline, type Baseline } from '../config/baseline-file.ts'
@@ -141,6 +141,9 @@ function labelNotText(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return `label must be text, and YAML reads this one as the ${typeof value} ${String(value)}: quote it, as in label: "eu-2024.10"`
   return 'label must be text, not a list or a mapping'
 }
+
+/** What an empty key variable most often is, and what to do. */
+const EMPTY_SECRET = `${EMPTY_SECRET_WORDS}: give each its deployment's key`
 
 /** The entries of a targets file; throws ConfigError naming the file and the entry at fault. */
 export function readTargetsFile(path: string, cwd: string, keys?: KeysOfTheFile): FleetTarget[] {
@@ -292,14 +295,16 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     const file = target.apiKeyEnv !== undefined && raw === undefined ? envFileSetting(target.apiKeyEnv, cwd, shared.profile) : undefined
     // a single run reads its key from .env: that the fleet does not is said where it bites
     const hint = file !== undefined ? ` in the environment (${file} sets it, but a deployment's key is read from the environment only: export it, as with set -a; . ./${file}; set +a)` : ''
-    return `${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? `not set${hint}` : `set, but empty${raw === '' ? '' : ' (only whitespace)'}`}` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`
+    return `${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? `not set${hint}` : `set, but empty${raw === '' ? '' : ' (only whitespace)'}`}` : env.CONFORM_API_KEY === '' && !keyFlag ? `CONFORM_API_KEY is set, but empty. ${EMPTY_SECRET_WORDS}: give it the key issued for the account (or --api-key)` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`
   }
   // several secrets missing from a CI job: each named at once, not one per attempt
   const keyless = targets.filter((target) => target.apiKeyEnv !== undefined).flatMap((target) => noKey(target) ?? [])
-  if (keyless.length > 1) throw new ConfigError(`${keyless.length} deployments have no key: ${keyless.join('; ')}`)
+  // "set, but empty" alone left a CI user sure the secret was set: it is what a secret the job does not get becomes
+  const emptyHint = keyless.some((line) => line.includes('set, but empty')) ? `. ${EMPTY_SECRET}` : ''
+  if (keyless.length > 1) throw new ConfigError(`${keyless.length} deployments have no key: ${keyless.join('; ')}${emptyHint}`)
   const deployments = targets.map((target) => {
     const missing = noKey(target)
-    if (missing !== undefined) throw new ConfigError(missing)
+    if (missing !== undefined) throw new ConfigError(missing + (missing.includes('apiKeyEnv names is set, but empty') ? `. ${EMPTY_SECRET}` : ''))
     const raw = (target.apiKeyEnv !== undefined ? env[target.apiKeyEnv] : shared.apiKey) as string
     const source = target.apiKeyEnv ?? sharedKey
     secrets.push(raw)
