@@ -108,7 +108,17 @@ export function defaultLabel(baseUrl: string): string {
 /** Why a label cannot name a folder of the fleet, or undefined when it can. */
 export function labelProblem(label: string): string | undefined {
   // the label as given (its first 80 characters): whatever shows the message marks what is invisible in it, once (visible-text.ts)
-  if (!LABEL.test(label)) return `label "${[...label].slice(0, 80).join('')}" is not a folder name: use ASCII letters (A-Z, a-z), digits, ".", "_" and "-" (at most 64), starting with a letter, digit or "_"`
+  if (!LABEL.test(label)) {
+    // the label made one, as the user would (eu production: eu-production; prod-ü: prod-u), to copy: the rule alone left them to work it out
+    const safe = label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+|[.-]+$/g, '').slice(0, 64)
+    const like = safe !== '' && LABEL.test(safe) && labelProblemOfSafe(safe) === undefined ? `: "${safe}", say` : ''
+    return `label "${[...label].slice(0, 80).join('')}" is not a folder name: use ASCII letters (A-Z, a-z), digits, ".", "_" and "-" (at most 64), starting with a letter, digit or "_"${like}`
+  }
+  return labelProblemOfSafe(label)
+}
+
+/** Why a label of a folder name's characters cannot name a folder of the fleet, or undefined. */
+function labelProblemOfSafe(label: string): string | undefined {
   // Windows drops a name's final dot (eu. and eu would share a folder) and keeps device names (CON, NUL.txt) for devices
   if (label.endsWith('.')) return `label "${label}" ends in ".", which Windows drops from a folder name; end it with a letter, digit, "_" or "-"`
   if (WINDOWS_DEVICE.test(label)) return `label "${label}" is the name of a device on Windows, where no folder can have it; choose another`

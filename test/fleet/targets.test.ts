@@ -189,6 +189,20 @@ describe('labels', () => {
   test.each(['', '.', '..', '-x', 'a/b', 'a b', 'x'.repeat(65), 'JUNIT.XML', 'journal.ndjson', 'eu.', 'CON', 'nul', 'aux.eu', 'LPT1', 'com9'])('"%s" is refused', (label) => {
     expect(labelProblem(label)).toBeDefined()
   })
+
+  // the rule alone left the user to work out a label from "eu production": one made of it is named, to copy
+  test.each([
+    ['eu production', 'eu-production'],
+    ['eu/prod', 'eu-prod'],
+    ['Zürich prod.', 'Zurich-prod'],
+    ['-rf', 'rf'],
+  ])('"%s" is refused naming a label made of it, "%s"', (label, safe) => {
+    expect(labelProblem(label)).toMatch(new RegExp(`starting with a letter, digit or "_": "${safe}", say$`))
+  })
+
+  test.each(['..', 'CON ', '🚀'])('"%s", of which no label is made, names none', (label) => {
+    expect(labelProblem(label)).toMatch(/starting with a letter, digit or "_"$/)
+  })
 })
 
 describe('a key set in a .env file only', () => {
