@@ -2,8 +2,8 @@
  * merge of folders that two versions of the suite wrote (a folder kept from before an upgrade, a
  * job that pins another version): the page said nothing, while its matrix read every run by this
  * version's catalogue (a rule only one version has reads "—") and a rule of both may hold other
- * checks. A deployment whose run another version made carries a note saying which, naming the
- * deployments of the merge's own; its verdict stands.
+ * checks. A deployment whose run another version made than most runs joined carries a note saying
+ * which, naming the others; its verdict stands.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -36,7 +36,15 @@ test('a run of another version is noted on its deployment, naming both versions;
   expect(fleet.deployments.map((d) => [d.label, d.verdict, d.notes])).toEqual([
     ['eu', 'pass', undefined],
     ['us', 'pass', undefined],
-    ['ap', 'pass', [`its run was made by version 0.0.9 of the suite, this merge's is ${now} (as are eu, us): its verdict rests on that version's checks, a rule only one of the two has reads — in the matrix, and a rule of both may hold other checks; run every deployment with one version for one gate`]],
+    ['ap', 'pass', [`its run was made by version 0.0.9 of the suite, eu, us's by ${now} (this merge's): its verdict rests on that version's checks, a rule only one of the two has reads — in the matrix, and a rule of both may hold other checks; run every deployment with one version for one gate`]],
   ])
   expect(stdout).toContain('Note: ap: its run was made by version 0.0.9 of the suite')
+})
+
+test('runs all of one version, another than the merge\'s: no note (they are of one gate)', () => {
+  const dirs = [folder('eu-old', '0.0.9', '20260101-0000-run04'), folder('us-old', '0.0.9', '20260101-0000-run05')]
+  const out = join(scratch, 'out-old')
+  expect(mergeMain([...dirs, '--report-dir', out], { out: () => {}, err: () => {} }, scratch, {})).toBe(0)
+  const fleet = JSON.parse(readFileSync(join(out, 'fleet.json'), 'utf8')) as FleetResult
+  expect(fleet.deployments.map((d) => d.notes)).toEqual([undefined, undefined])
 })
