@@ -200,7 +200,8 @@ export function readTargetsFile(path: string, cwd: string, keys?: KeysOfTheFile)
     if (option !== undefined) return ` (--${option} is an option of the whole fleet, on the command line: run the deployments that need another --${option} as a fleet of their own, into another --report-dir, and join the two folders with merge)`
     const meant = closestName(field, ENTRY_FIELDS)
     if (meant === 'apiKeyEnv') return ' (did you mean apiKeyEnv? It names the environment variable that holds the key: a key is never written in the file)'
-    return meant === undefined ? '' : ` (did you mean ${meant}?)`
+    // a team's own note (owner, ticket) was refused with the list alone: say where one goes
+    return meant === undefined ? ' (a note of your own, an owner or a ticket, goes under a key starting with x-, as x-owner, or in a # comment)' : ` (did you mean ${meant}?)`
   }
   return list.map((item, i) => {
     const given = item as Record<string, unknown> | null
@@ -208,7 +209,8 @@ export function readTargetsFile(path: string, cwd: string, keys?: KeysOfTheFile)
     const named = typeof given?.label === 'string' ? ` (${[...given.label].slice(0, 64).join('')})` : ''
     const entry = `${path} deployment ${i + 1}${named}`
     if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new ConfigError(`${entry}: is not an entry with label, baseUrl and apiKeyEnv`)
-    const unknown = Object.keys(given).find((key) => !(ENTRY_FIELDS as readonly string[]).includes(key))
+    // x-… keys are the team's, as Compose's extension fields are: kept out of what the entry sets
+    const unknown = Object.keys(given).find((key) => !(ENTRY_FIELDS as readonly string[]).includes(key) && !key.startsWith('x-'))
     if (unknown !== undefined) throw new ConfigError(`${entry}: unknown field "${visibleLine(unknown).slice(0, 40)}"${fieldHint(unknown)}; an entry has ${ENTRY_FIELDS.join(', ')}`)
     if (typeof given.baseUrl !== 'string' || given.baseUrl === '') throw new ConfigError(`${entry}: baseUrl is missing; give its address ending in /v1`)
     if (given.label !== undefined && typeof given.label !== 'string') throw new ConfigError(`${entry}: ${labelNotText(given.label)}`)

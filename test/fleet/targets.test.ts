@@ -165,6 +165,13 @@ describe('YAML anchors', () => {
     expect(readTargetsFile(path, scratch)).toEqual([{ entry: `${path} deployment 1 (eu)`, label: 'eu', baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'SHARED_KEY' }])
   })
 
+  test('an entry\'s own note under an x- key is read past (as Compose\'s extension fields); one under another key is refused saying where a note goes', () => {
+    const path = writeTo('notes.yaml', 'deployments:\n  - label: eu\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: SHARED_KEY\n    x-owner: platform team\n')
+    expect(readTargetsFile(path, scratch)).toEqual([{ entry: `${path} deployment 1 (eu)`, label: 'eu', baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'SHARED_KEY' }])
+    const refused = writeTo('owner.yaml', 'deployments:\n  - label: eu\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: SHARED_KEY\n    owner: platform team\n')
+    expect(() => readTargetsFile(refused, scratch)).toThrow(/unknown field "owner" \(a note of your own, an owner or a ticket, goes under a key starting with x-, as x-owner, or in a # comment\); an entry has label/)
+  })
+
   test('another top-level key is still refused', () => {
     expect(() => readTargetsFile(writeTo('extra.yaml', 'shared: {}\ndeployments:\n  - baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: K\n'), scratch)).toThrow(/a field it does not know, "shared"/)
   })
