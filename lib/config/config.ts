@@ -342,10 +342,8 @@ export function checkBaseUrl(config: Config, name: string, emptyKey = false): vo
       `the base URL path "${url.pathname}" does not end in /v1, where the interface puts the version (§9.2); give the address ending in /v1${baseUrlGuess(url)}, or --allow-any-base-path to run anyway`,
     )
   }
-  // CONFORM_API_KEY="" read as none: "set CONFORM_API_KEY" to a CI user whose workflow sets it from a secret the job did not get
+  // `emptyKey`: CONFORM_API_KEY="", read as none, where "set CONFORM_API_KEY" told a CI user whose job did not get the secret nothing
   if (!config.apiKey && emptyKey) throw new ConfigError(`no API key: CONFORM_API_KEY is set, but empty. ${EMPTY_SECRET_WORDS}: give it the key issued for the account (or --api-key)`)
-  if (!config.apiKey) {
-    throw new ConfigError(`no API key: set CONFORM_API_KEY (in the environment, or in ${resolve(config.workingDir, '.env')}, where .env files are read) or --api-key to the key issued for the account`)
-  }
+  if (!config.apiKey) throw new ConfigError(`no API key: set CONFORM_API_KEY (in the environment, or in ${resolve(config.workingDir, '.env')}, where .env files are read) or --api-key to the key issued for the account`)
   config.baseUrl = url.href.replace(/\/+$/, '')
 }
