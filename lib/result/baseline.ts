@@ -120,7 +120,8 @@ function unexcusedNote(rule: string, check: CheckResult, entries: readonly Basel
   const code = check.failure?.code
   const observed = check.failure?.observed
   const expired = entries.find((e) => !live.includes(e) && sameFailure(e, rule, check))
-  if (expired) return `excused by an entry that expired ${expired.expires}: it fails the run again (reason: "${expired.reason}")`
+  // what to do, beside what happened: a team read the note and did not know a new date was theirs to give
+  if (expired) return `excused by an entry that expired ${expired.expires}: it fails the run again (reason: "${expired.reason}"); fix it, or give the entry a later "expires" once you agree it stays known`
   // the same code, another wrong answer: what was known, and what is seen now
   const changed = live.find((e) => sameFailure(e, rule, check))
   // a body that shows a problem beyond those the entry knows: the new one first, the line is cut in the terminal
@@ -308,7 +309,7 @@ export function baselineLine(outcome: BaselineOutcome): string {
   const problems = (outcome.knownProblems ?? []).map((k) => k.problem)
   const parts = [`${outcome.known.length} known ${outcome.known.length === 1 ? 'failure' : 'failures'} excused${problems.length > 0 ? `, and the known problem ${problems.join(', ')}` : ''}`]
   const expired = outcome.expired.length + (outcome.expiredProblems?.length ?? 0)
-  if (expired > 0) parts.push(`${expired} expired (${expired === 1 ? 'it' : 'they'} excused nothing)`)
+  if (expired > 0) parts.push(`${expired} expired (${expired === 1 ? 'it' : 'they'} excused nothing: fix what ${expired === 1 ? 'it' : 'they'} excused, or give ${expired === 1 ? 'it' : 'them'} a later "expires")`)
   const changed = outcome.changed?.length ?? 0
   if (changed > 0) parts.push(`${changed} changed (${changed === 1 ? 'its check fails' : 'their checks fail'} otherwise now: ${changed === 1 ? 'it' : 'they'} excused nothing)`)
   // a problem is no check: its entry's change said as its own
