@@ -99,7 +99,9 @@ export function readRunFolder(dir: string): RunFile {
     // a fleet.json's deployment whose folder is not there (copied or uploaded without it)
     const gone = existsSync(dir) ? undefined : 'no such folder (the fleet.json that lists this deployment came without its reports: were they left out of the copy or upload?)'
     const stopped = code === 'ENOENT' ? (gone ?? whyNoResults(dir)) : undefined
-    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? (stopped ?? 'no such file (is it a report folder?)') : whyUnreadable(error)}`)
+    // JSON cut short (an upload interrupted, a disk that filled) said V8's words alone, and not what to do
+    const notJson = code === undefined && /JSON/.test((error as Error).message) ? ": not JSON as a run writes it (cut short by an upload or a full disk, or edited by hand?): run that deployment's job again, or upload its whole report folder" : ''
+    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? (stopped ?? 'no such file (is it a report folder?)') : whyUnreadable(error)}${notJson}`)
   }
   // a file edited by hand or cut short is said to be so, here, not later as a page that cannot be written
   const run = typeof data === 'object' && data !== null ? resultFromFile(data) : data
