@@ -13,7 +13,7 @@ import { toolVersion } from '../project-root.ts'
 import { FLEET_FILES } from '../fleet/fleet-files.ts'
 import { deploymentOf, fleetOf, readRunFolder, unreadRun, type FleetDeployment, type FleetResult, type RunFile } from '../fleet/fleet-result.ts'
 import { writeFleetReports } from '../fleet/fleet-reports.ts'
-import { noteStaleRuns } from '../fleet/stale-runs.ts'
+import { noteOtherVersions, noteStaleRuns } from '../fleet/stale-runs.ts'
 import { labelProblem, MAX_DEPLOYMENTS, tooManyDeployments } from '../fleet/targets.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { plural } from '../reporters/wording.ts'
@@ -156,6 +156,8 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   }
   // a folder left from an older run keeps its verdict, and the page says how old it is
   noteStaleRuns(deployments, runs)
+  // a folder of another version of the suite: its verdict is of another gate
+  noteOtherVersions(deployments, runs, tool.version)
   // a job that wrote no reports is missing from the folders, not failed: --expect makes that no verdict
   // one job's reports downloaded under two names (two artifact patterns that both match it) are one run, not two deployments
   const twice = copiedRuns(deployments, runs)

@@ -43,3 +43,6 @@ export function checkApiKey(raw: string, source: string): CheckedKey | { problem
   const where = key === raw.trimEnd() ? 'ended in whitespace' : key === raw.trimStart() ? 'began with whitespace' : 'had whitespace around it'
   return { key, note: `${source} ${where} (as a secret file's trailing newline does); trimmed before sending` }
 }
+
+/** What a key variable set but empty most often is: "set, but empty" alone left a CI user sure the secret was set. */
+export const EMPTY_SECRET_WORDS = "A CI secret that does not exist, or that the job is not given (GitHub Actions gives none to a pull request from a fork, nor an environment's secrets to a job without `environment:`), reaches the job as an empty variable"

@@ -9,6 +9,8 @@ import { dirname } from 'node:path'
 import { findRule, ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { FAILURE_CODES, isFailureCode, isRetiredFailureCode } from '../spec/failure-codes.ts'
 import { closestName } from './closest-name.ts'
+import { retiredRule } from '../spec/retired-rules.ts'
+import { toolVersion } from '../project-root.ts'
 
 /** An entry of a baseline of known failures. */
 export interface BaselineEntry {
@@ -77,6 +79,19 @@ const FILE_FIELDS = ['knownFailures', 'knownProblems'] as const
 export const EXCUSABLE_PROBLEMS: readonly string[] = ['stray-answer']
 
 /**
+ * What an `observed` holds (a status, a media type, a body's problem, what stray answers were):
+ * a key near `observed` holding one is the field mistyped (`"observer": "status 403"`).
+ */
+const OBSERVED_TEXT = /^(status \d|Content-Type: |no media type|no "|"|an empty body|a byte order mark|bytes that|text that|body|an extra answer|answers to )/
+
+/**
+ * A team's word for a person near a field's name, `observer` (who saw it) beside `observed`: kept
+ * and ignored, as `owner` is, unless it holds what the field holds. A team's baseline with
+ * `"observer": "alice"` stopped every gate as a misspelled `observed`.
+ */
+const teamWord = (key: string, value: unknown): boolean => /^observers?$/i.test(key) && !(typeof value === 'string' && OBSERVED_TEXT.test(value))
+
+/**
  * A key of `given` that is not one of `fields` but near one: a misspelled field, which was read as
  * absent (`expire` left the entry excusing for ever, `Observed` excused any answer). Keys far from
  * every field (`ticket`, `owner`, a comment of the team's) are kept and ignored; so are a key near a
@@ -86,7 +101,7 @@ export const EXCUSABLE_PROBLEMS: readonly string[] = ['stray-answer']
  */
 function misspelledField(given: object, fields: readonly string[]): { key: string; meant: string } | undefined {
   for (const key of Object.keys(given)) {
-    if (fields.includes(key)) continue
+    if (fields.includes(key) || teamWord(key, (given as Record<string, unknown>)[key])) continue
     // other words for a field, too far for an edit or two: "expiry" (as this project's own help words it), "expiresAt", "ruleId"
     const alias = Object.entries(FIELD_ALIASES).find(([field, pattern]) => fields.includes(field) && pattern.test(key))?.[0]
     if (alias !== undefined) return { key, meant: alias }
@@ -138,9 +153,12 @@ export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
     if (e!.check !== undefined && (typeof e!.check !== 'string' || e!.check === '')) {
       throw new BaselineError(`${where} has a check that is not a non-empty string; leave it out for an entry of the whole rule`)
     }
-    if (!findRule(e!.rule!)) {
+    // a rule an earlier version had is read, excuses nothing and is named as retired (lib/result/baseline.ts)
+    if (!findRule(e!.rule!) && retiredRule(e!.rule!) === undefined) {
       const near = closestName(e!.rule!, ruleCatalogue().map((rule) => rule.id))
-      throw new BaselineError(`${where} names the unknown rule "${e!.rule}"${near ? ` (did you mean ${near}?)` : ''}; --list-rules prints the catalogue`)
+      // far from every rule: no typo to name, and "unknown" alone left a team guessing whether its file or the suite was wrong
+      const other = near ? '' : `, which this version of the suite (${toolVersion()}) does not have: a rule of another version (the one that wrote the entry, or a later one), or an id mistyped. Remove the entry, or run the version that knows the rule`
+      throw new BaselineError(`${where} names the unknown rule "${e!.rule}"${near ? ` (did you mean ${near}?)` : other}; --list-rules prints the catalogue`)
     }
     if (e!.observed !== undefined && (typeof e!.observed !== 'string' || e!.observed === '')) {
       throw new BaselineError(`${where} has an observed that is not a non-empty string; --update-baseline writes what the failure showed, or leave it out`)

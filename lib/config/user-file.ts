@@ -37,11 +37,26 @@ export function whyUnreadable(error: unknown): string {
 }
 
 /**
- * The file's text (UTF-8); throws what fs throws (ENOENT, EISDIR, EACCES…) or UserFileTooLarge.
- * `regularOnly`: a regular file or nothing, opened without waiting for a FIFO's writer.
+ * The file's text (UTF-8, or UTF-16 after its byte order mark: textOf); throws what fs throws
+ * (ENOENT, EISDIR, EACCES…) or UserFileTooLarge. `regularOnly`: a regular file or nothing, opened
+ * without waiting for a FIFO's writer.
  */
 export function readUserText(path: string, maxBytes: number, regularOnly = false): string {
-  return readUserBytes(path, maxBytes, regularOnly).toString('utf8')
+  return textOf(readUserBytes(path, maxBytes, regularOnly))
+}
+
+/**
+ * A file of the team's as text: UTF-8, or UTF-16 when it starts with UTF-16's byte order mark, as
+ * Windows PowerShell 5.1 writes a file by `>` or `Out-File` (little-endian) and Notepad's
+ * "UTF-16 BE": a baseline or a targets file saved so was refused as "not JSON: Unexpected token
+ * '�'", which told nobody to save it again as UTF-8. The mark is left out; a UTF-8 one is the
+ * caller's to take off (a report is never written with one).
+ */
+export function textOf(bytes: Buffer): string {
+  const even = (b: Buffer) => Buffer.from(b.subarray(0, b.length - (b.length % 2)))
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return even(bytes.subarray(2)).toString('utf16le')
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return even(bytes.subarray(2)).swap16().toString('utf16le')
+  return bytes.toString('utf8')
 }
 
 /** The file's bytes, read as readUserText reads them (a PKCS#12 file is no text). */

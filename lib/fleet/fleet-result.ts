@@ -18,6 +18,7 @@ import { runFileProblem } from './run-file.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
 import { whyNoResults } from './run-folder-words.ts'
 import { noteExpiredEntries, noteFixedEntries } from './fixed-entries.ts'
+import { unverifiedWords } from '../result/known-problems.ts'
 
 /** What one deployment's run said, as fleet.json holds it. */
 export interface FleetDeployment {
@@ -98,7 +99,9 @@ export function readRunFolder(dir: string): RunFile {
     // a fleet.json's deployment whose folder is not there (copied or uploaded without it)
     const gone = existsSync(dir) ? undefined : 'no such folder (the fleet.json that lists this deployment came without its reports: were they left out of the copy or upload?)'
     const stopped = code === 'ENOENT' ? (gone ?? whyNoResults(dir)) : undefined
-    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? (stopped ?? 'no such file (is it a report folder?)') : whyUnreadable(error)}`)
+    // JSON cut short (an upload interrupted, a disk that filled) said V8's words alone, and not what to do
+    const notJson = code === undefined && /JSON/.test((error as Error).message) ? ": not JSON as a run writes it (cut short by an upload or a full disk, or edited by hand?): run that deployment's job again, or upload its whole report folder" : ''
+    throw new Error(`cannot read ${path}: ${code === 'ENOENT' ? (stopped ?? 'no such file (is it a report folder?)') : whyUnreadable(error)}${notJson}`)
   }
   // a file edited by hand or cut short is said to be so, here, not later as a page that cannot be written
   const run = typeof data === 'object' && data !== null ? resultFromFile(data) : data
@@ -158,7 +161,8 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
   const selectedRules = Array.isArray(run.options?.rules) ? run.options.rules.filter((id): id is string => typeof id === 'string') : []
   // a results.json of an earlier version (merge) may have no observations
   // a pass by a known problem its baseline excused (stray answers) said nothing on the fleet's page: no rule shows it
-  const knownProblems = (run.baseline?.knownProblems ?? []).map((k) => `passed with the known problem ${k.problem} its baseline excused (reason: "${k.reason}"): ${k.message}`)
+  // and what it left not verified, as its own report says: "every must-rule passed" of a deployment whose 403s went unjudged
+  const knownProblems = (run.baseline?.knownProblems ?? []).map((k) => `passed with the known problem ${k.problem} its baseline excused (reason: "${k.reason}")${unverifiedWords(k)}: ${k.message}`)
   const notes = [run.observed && connectionLimitNote(run.observed), ...knownProblems].filter((note): note is string => note !== undefined)
   const writes = writesOf(run)
   return {

@@ -104,7 +104,9 @@ function fleetWithoutPage(dir: string): string | undefined {
  * fleet stopped before its page); undefined when they do not.
  */
 export function whyNoResults(dir: string): string | undefined {
-  return journalOfStoppedRun(dir) ?? reportsWithoutResults(dir) ?? fleetWithoutPage(dir)
+  // results.json is the first report a run writes: its other reports beside the journal mean the run
+  // finished them, and the upload (or a hand) left results.json out; it read "stopped before it wrote its reports"
+  return reportsWithoutResults(dir) ?? journalOfStoppedRun(dir) ?? fleetWithoutPage(dir)
 }
 
 /**

@@ -29,3 +29,29 @@ export function noteStaleRuns(deployments: FleetDeployment[], runs: readonly Run
     d.notes = [...(d.notes ?? []), note]
   })
 }
+
+/**
+ * Adds a note to each deployment whose run another version of the suite made than most runs joined
+ * (a folder kept from before an upgrade, a job that pins another version). The page said nothing:
+ * a rule one version has and the other not reads "—" in the matrix, and a rule of both may hold
+ * other checks, so verdicts side by side were not of the same gate. Its verdict stands (it is what
+ * that run found). Most runs' version is the one the others are told against (the merge's own, `version`, on a tie).
+ */
+export function noteOtherVersions(deployments: FleetDeployment[], runs: readonly RunFile[], version: string): void {
+  const of = (run: RunFile | undefined) => (run?.verdict === 'error' ? undefined : typeof run?.tool?.version === 'string' ? run.tool.version : undefined)
+  const counts = new Map<string, number>()
+  runs.forEach((run) => {
+    const v = of(run)
+    if (v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1)
+  })
+  if (counts.size < 2) return
+  const top = Math.max(...counts.values())
+  const most = counts.get(version) === top ? version : [...counts.entries()].find(([, n]) => n === top)![0]
+  const same = deployments.filter((_, i) => of(runs[i]) === most).map((d) => d.label)
+  const alike = `${same.slice(0, 5).join(', ')}${same.length > 5 ? ` and ${same.length - 5} more` : ''}`
+  deployments.forEach((d, i) => {
+    const other = of(runs[i])
+    if (other === undefined || other === most) return
+    d.notes = [...(d.notes ?? []), `its run was made by version ${other} of the suite, ${alike}'s by ${most}${most === version ? ' (this merge\'s)' : ''}: its verdict rests on that version's checks, a rule only one of the two has reads — in the matrix, and a rule of both may hold other checks; run every deployment with one version for one gate`]
+  })
+}

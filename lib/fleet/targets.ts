@@ -23,16 +23,17 @@ import { ENV_FILE_MAX_BYTES, readUserText, UserFileTooLarge, whyUnreadable } fro
 import { dirname, join, resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
 import { parse as parseYaml } from 'yaml'
-import { checkApiKey } from '../config/api-key.ts'
+import { checkApiKey, EMPTY_SECRET_WORDS } from '../config/api-key.ts'
 import { closestName } from '../config/closest-name.ts'
 import { PASSPHRASE_VARIABLE, readClientTls, tlsWithoutHttps } from '../config/client-tls.ts'
 import { BaselineError, readBaseline, type Baseline } from '../config/baseline-file.ts'
 import { checkBaseUrl, ConfigError, loadConfig, type Config } from '../config/config.ts'
-import { JOURNAL_FILE, REPORT_FILES } from '../runner/report-files.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { applyEntryWrites, entryWrites, type EntryWrites } from './entry-writes.ts'
-import { FLEET_FILES } from './fleet-files.ts'
 import type { FleetRequest } from './fleet-request.ts'
+import { defaultLabel, labelProblem } from './labels.ts'
+
+export { defaultLabel, labelProblem }
 
 /** One deployment as the user declared it. */
 export interface FleetTarget extends EntryWrites {
@@ -68,11 +69,6 @@ const optionKey = (name: string) => name.toLowerCase().replace(/^-+/, '').replac
 /** The fields of an entry that name a TLS file (lib/config/client-tls.ts). */
 const TLS_FILE_FIELDS = ['caCert', 'clientCert', 'clientKey'] as const
 
-/** A label is a folder name on every system: letters, digits, `.`, `_` and `-`, not starting with `.` or `-` (nor ending with `.`, nor a Windows device name: labelProblem). */
-const LABEL = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
-
-/** Names Windows keeps for devices, with any extension (NUL.txt too). */
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i
 
 /**
  * The variable an apiKeyEnv names, as a message may show it: a name in the convention of
@@ -90,31 +86,6 @@ function envFileSetting(name: string, cwd: string, profile: string | undefined):
       // no such file, or one that cannot be read: it sets nothing
     }
   }
-  return undefined
-}
-
-/** The folder name a base URL gets without a label: host, port and path, made safe (`127.0.0.1-8080-v1`). */
-export function defaultLabel(baseUrl: string): string {
-  const url = new URL(baseUrl)
-  const parts = [url.hostname.replace(/^\[|\]$/g, '').replace(/:/g, '_'), url.port, ...url.pathname.split('/')]
-  const label = parts
-    .map((part) => part.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+|[.-]+$/g, ''))
-    .filter(Boolean)
-    .join('-')
-    .slice(0, 64)
-  return LABEL.test(label) ? label : 'deployment'
-}
-
-/** Why a label cannot name a folder of the fleet, or undefined when it can. */
-export function labelProblem(label: string): string | undefined {
-  // the label as given (its first 80 characters): whatever shows the message marks what is invisible in it, once (visible-text.ts)
-  if (!LABEL.test(label)) return `label "${[...label].slice(0, 80).join('')}" is not a folder name: use ASCII letters (A-Z, a-z), digits, ".", "_" and "-" (at most 64), starting with a letter, digit or "_"`
-  // Windows drops a name's final dot (eu. and eu would share a folder) and keeps device names (CON, NUL.txt) for devices
-  if (label.endsWith('.')) return `label "${label}" ends in ".", which Windows drops from a folder name; end it with a letter, digit, "_" or "-"`
-  if (WINDOWS_DEVICE.test(label)) return `label "${label}" is the name of a device on Windows, where no folder can have it; choose another`
-  // the journal too: a fleet's top folder is cleared of a single run's files, a folder of that name with them
-  const reserved: readonly string[] = [...FLEET_FILES, ...REPORT_FILES, JOURNAL_FILE]
-  if (reserved.includes(label.toLowerCase())) return `label "${label}" is the name of a report file of the fleet; choose another`
   return undefined
 }
 
@@ -141,6 +112,9 @@ function labelNotText(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return `label must be text, and YAML reads this one as the ${typeof value} ${String(value)}: quote it, as in label: "eu-2024.10"`
   return 'label must be text, not a list or a mapping'
 }
+
+/** What an empty key variable most often is, and what to do. */
+const EMPTY_SECRET = `${EMPTY_SECRET_WORDS}: give each its deployment's key`
 
 /** The entries of a targets file; throws ConfigError naming the file and the entry at fault. */
 export function readTargetsFile(path: string, cwd: string, keys?: KeysOfTheFile): FleetTarget[] {
@@ -187,7 +161,8 @@ export function readTargetsFile(path: string, cwd: string, keys?: KeysOfTheFile)
     if (option !== undefined) return ` (--${option} is an option of the whole fleet, on the command line: run the deployments that need another --${option} as a fleet of their own, into another --report-dir, and join the two folders with merge)`
     const meant = closestName(field, ENTRY_FIELDS)
     if (meant === 'apiKeyEnv') return ' (did you mean apiKeyEnv? It names the environment variable that holds the key: a key is never written in the file)'
-    return meant === undefined ? '' : ` (did you mean ${meant}?)`
+    // a team's own note (owner, ticket) was refused with the list alone: say where one goes
+    return meant === undefined ? ' (a note of your own, an owner or a ticket, goes under a key starting with x-, as x-owner, or in a # comment)' : ` (did you mean ${meant}?)`
   }
   return list.map((item, i) => {
     const given = item as Record<string, unknown> | null
@@ -195,7 +170,8 @@ export function readTargetsFile(path: string, cwd: string, keys?: KeysOfTheFile)
     const named = typeof given?.label === 'string' ? ` (${[...given.label].slice(0, 64).join('')})` : ''
     const entry = `${path} deployment ${i + 1}${named}`
     if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new ConfigError(`${entry}: is not an entry with label, baseUrl and apiKeyEnv`)
-    const unknown = Object.keys(given).find((key) => !(ENTRY_FIELDS as readonly string[]).includes(key))
+    // x-… keys are the team's, as Compose's extension fields are: kept out of what the entry sets
+    const unknown = Object.keys(given).find((key) => !(ENTRY_FIELDS as readonly string[]).includes(key) && !key.startsWith('x-'))
     if (unknown !== undefined) throw new ConfigError(`${entry}: unknown field "${visibleLine(unknown).slice(0, 40)}"${fieldHint(unknown)}; an entry has ${ENTRY_FIELDS.join(', ')}`)
     if (typeof given.baseUrl !== 'string' || given.baseUrl === '') throw new ConfigError(`${entry}: baseUrl is missing; give its address ending in /v1`)
     if (given.label !== undefined && typeof given.label !== 'string') throw new ConfigError(`${entry}: ${labelNotText(given.label)}`)
@@ -292,14 +268,16 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     const file = target.apiKeyEnv !== undefined && raw === undefined ? envFileSetting(target.apiKeyEnv, cwd, shared.profile) : undefined
     // a single run reads its key from .env: that the fleet does not is said where it bites
     const hint = file !== undefined ? ` in the environment (${file} sets it, but a deployment's key is read from the environment only: export it, as with set -a; . ./${file}; set +a)` : ''
-    return `${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? `not set${hint}` : `set, but empty${raw === '' ? '' : ' (only whitespace)'}`}` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`
+    return `${target.entry}: no key: ${target.apiKeyEnv !== undefined ? `the variable ${shownVariable(target.apiKeyEnv)} its apiKeyEnv names is ${raw === undefined ? `not set${hint}` : `set, but empty${raw === '' ? '' : ' (only whitespace)'}`}` : env.CONFORM_API_KEY === '' && !keyFlag ? `CONFORM_API_KEY is set, but empty. ${EMPTY_SECRET_WORDS}: give it the key issued for the account (or --api-key)` : 'set CONFORM_API_KEY (or --api-key) to the key issued for the account'}`
   }
   // several secrets missing from a CI job: each named at once, not one per attempt
   const keyless = targets.filter((target) => target.apiKeyEnv !== undefined).flatMap((target) => noKey(target) ?? [])
-  if (keyless.length > 1) throw new ConfigError(`${keyless.length} deployments have no key: ${keyless.join('; ')}`)
+  // "set, but empty" alone left a CI user sure the secret was set: it is what a secret the job does not get becomes
+  const emptyHint = keyless.some((line) => line.includes('set, but empty')) ? `. ${EMPTY_SECRET}` : ''
+  if (keyless.length > 1) throw new ConfigError(`${keyless.length} deployments have no key: ${keyless.join('; ')}${emptyHint}`)
   const deployments = targets.map((target) => {
     const missing = noKey(target)
-    if (missing !== undefined) throw new ConfigError(missing)
+    if (missing !== undefined) throw new ConfigError(missing + (missing.includes('apiKeyEnv names is set, but empty') ? `. ${EMPTY_SECRET}` : ''))
     const raw = (target.apiKeyEnv !== undefined ? env[target.apiKeyEnv] : shared.apiKey) as string
     const source = target.apiKeyEnv ?? sharedKey
     secrets.push(raw)

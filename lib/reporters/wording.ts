@@ -254,6 +254,8 @@ export function headline(result: RunResult): string {
     // a rule whose failures the baseline excused did not pass: the headline says so, as the fleet's page does
     const known = runCounts(result).rules.known
     if (known > 0) return `PASS: every must-rule that ran passed, or failed only as its baseline expects (${plural(known, 'rule')} with known failures)${unverified}`
+    // a read-only run given only rules about creating verified none: "every must-rule that ran passed" said a pass of nothing, where the fleet's page says this
+    if (noRuleVerified(result)) return `PASS: no rule verified${unverified}`
     return `PASS: every must-rule that ran passed${unverified}`
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'certificate-refused')) {
@@ -303,8 +305,11 @@ export function verdictLine(result: RunResult): string {
   const word = { pass: 'PASS', fail: 'FAIL', incomplete: 'INCOMPLETE' }[result.verdict]
   // a pass that left must-rules unverified (--read-only, a write budget, --rule) says so where a CI log ends, as summary.md's headline does
   const unverified = result.verdict === 'pass' ? result.rules.filter((r) => r.level === 'must' && r.status === 'skip').length : 0
-  return `Verdict: ${word} (exit ${result.exitCode})${unverified > 0 ? `: every must-rule that ran passed; ${plural(unverified, 'must-rule')} not verified (listed above)` : ''}`
+  return `Verdict: ${word} (exit ${result.exitCode})${unverified > 0 ? `: ${noRuleVerified(result) ? 'no rule verified' : 'every must-rule that ran passed'}; ${plural(unverified, 'must-rule')} not verified (listed above)` : ''}`
 }
+
+/** Whether the run verified no rule at all (each not verified), as the fleet's line says of such a deployment. */
+const noRuleVerified = (result: RunResult): boolean => result.rules.length > 0 && result.rules.every((r) => r.status === 'skip')
 
 export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`

@@ -19,4 +19,6 @@ export interface BaselineOutcome extends ProblemsOutcome {
    * says so, and --update-baseline moves the entry to it. Absent when none.
    */
   noSuchCheck?: BaselineEntry[]
+  /** Entries of a rule an earlier version had (lib/spec/retired-rules.ts): they excuse nothing, and --update-baseline drops them. Absent when none. */
+  retired?: BaselineEntry[]
 }

@@ -21,6 +21,7 @@ import type { FailureDetail } from '../checks/failure.ts'
 import { firstRoundName } from './check-rounds.ts'
 import { applyKnownProblems, judgesProblems, updatedProblemEntries } from './known-problems.ts'
 import { EXCUSABLE_PROBLEMS } from '../config/baseline-file.ts'
+import { retiredRule } from '../spec/retired-rules.ts'
 
 export type { Baseline, BaselineEntry, BaselineOutcome }
 
@@ -119,7 +120,8 @@ function unexcusedNote(rule: string, check: CheckResult, entries: readonly Basel
   const code = check.failure?.code
   const observed = check.failure?.observed
   const expired = entries.find((e) => !live.includes(e) && sameFailure(e, rule, check))
-  if (expired) return `excused by an entry that expired ${expired.expires}: it fails the run again (reason: "${expired.reason}")`
+  // what to do, beside what happened: a team read the note and did not know a new date was theirs to give
+  if (expired) return `excused by an entry that expired ${expired.expires}: it fails the run again (reason: "${expired.reason}"); fix it, or give the entry a later "expires" once you agree it stays known`
   // the same code, another wrong answer: what was known, and what is seen now
   const changed = live.find((e) => sameFailure(e, rule, check))
   // a body that shows a problem beyond those the entry knows: the new one first, the line is cut in the terminal
@@ -175,6 +177,9 @@ export function applyBaseline(result: RunResult, baseline: Baseline, file: strin
   })
   outcome.fixed = live.filter((e) => !used.has(e) && !changed.has(e) && !absent.includes(e) && !notJudged(e, result) && !result.rules.some((r) => r.id === e.rule && r.checks.some((c) => sameFailure(e, r.id, c))))
   if (absent.length > 0) outcome.noSuchCheck = absent
+  // of a rule an earlier version had: it matched nothing and read as not judged, said nowhere
+  const retired = baseline.knownFailures.filter((e) => retiredRule(e.rule) !== undefined)
+  if (retired.length > 0) outcome.retired = retired
   // an entry of the whole rule that excused some checks is not changed by one that fails otherwise
   for (const e of used) changed.delete(e)
   if (changed.size > 0) outcome.changed = [...changed]
@@ -219,7 +224,8 @@ export const RECORDED_REASON = 'recorded by --update-baseline'
  * in another media type, is one entry, not one per check), else one of the check.
  */
 export function updatedBaseline(result: RunResult, previous: Baseline, today: string): Baseline {
-  const knownFailures: BaselineEntry[] = previous.knownFailures.filter((e) => notJudged(e, result))
+  // an entry of a retired rule is dropped: no version to come judges it
+  const knownFailures: BaselineEntry[] = previous.knownFailures.filter((e) => notJudged(e, result) && retiredRule(e.rule) === undefined)
   // each entry that excused a check today, at its place, and the failures it excused (written below)
   const excusedNow = new Map<BaselineEntry, FailureDetail[]>()
   const keep = (entry: BaselineEntry, failure: FailureDetail) => {
@@ -303,13 +309,15 @@ export function baselineLine(outcome: BaselineOutcome): string {
   const problems = (outcome.knownProblems ?? []).map((k) => k.problem)
   const parts = [`${outcome.known.length} known ${outcome.known.length === 1 ? 'failure' : 'failures'} excused${problems.length > 0 ? `, and the known problem ${problems.join(', ')}` : ''}`]
   const expired = outcome.expired.length + (outcome.expiredProblems?.length ?? 0)
-  if (expired > 0) parts.push(`${expired} expired (${expired === 1 ? 'it' : 'they'} excused nothing)`)
+  if (expired > 0) parts.push(`${expired} expired (${expired === 1 ? 'it' : 'they'} excused nothing: fix what ${expired === 1 ? 'it' : 'they'} excused, or give ${expired === 1 ? 'it' : 'them'} a later "expires")`)
   const changed = outcome.changed?.length ?? 0
   if (changed > 0) parts.push(`${changed} changed (${changed === 1 ? 'its check fails' : 'their checks fail'} otherwise now: ${changed === 1 ? 'it' : 'they'} excused nothing)`)
   // a problem is no check: its entry's change said as its own
   for (const e of outcome.changedProblems ?? []) parts.push(`the entry of the problem ${e.problem} changed (it shows otherwise now: it excused nothing)`)
   const absent = outcome.noSuchCheck?.length ?? 0
   if (absent > 0) parts.push(`${absent} of a check this version of the suite does not have (renamed or removed: --update-baseline moves ${absent === 1 ? 'it' : 'them'} to the check that fails alike, or drops ${absent === 1 ? 'it' : 'them'})`)
+  const retired = [...new Set((outcome.retired ?? []).map((e) => e.rule))]
+  if (retired.length > 0) parts.push(`${outcome.retired!.length} of a rule this version of the suite retired (${retired.map((id) => `${id}: ${retiredRule(id) ?? 'no longer judged'}`).join('; ')}): excusing nothing, remove ${outcome.retired!.length === 1 ? 'it' : 'them'}, or --update-baseline drops ${outcome.retired!.length === 1 ? 'it' : 'them'}`)
   const fixed = outcome.fixed.length + (outcome.fixedProblems?.length ?? 0)
   if (fixed > 0) parts.push(`${fixed} fixed (no longer failing: remove ${fixed === 1 ? 'it' : 'them'}, or --update-baseline)`)
   return `Baseline ${outcome.file}: ${parts.join('; ')}`

@@ -13,16 +13,17 @@ import type { Baseline, ProblemEntry } from '../config/baseline-file.ts'
 import type { RunProblem } from './run-problems.ts'
 
 /** What of a rule's result this reads (run-result.ts's RuleResult, which imports this file's types). */
-type JudgedRule = { level: string; checks: readonly { status: string; cause?: string }[] }
+type JudgedRule = { id: string; level: string; checks: readonly { status: string; cause?: string }[] }
 
 /** What the baseline did to the run's problems, beside what it did to its failures (BaselineOutcome). */
 export interface ProblemsOutcome {
   /**
    * Problems an entry excused: not counted against the run, shown apart. `unverified`: the checks of
    * must-rules the problem left not verified (an answer read on a reused connection may have been a
-   * stray one), which no run judges while it is excused.
+   * stray one), which no run judges while it is excused; `unverifiedIn`: their rules, with how many
+   * of each (`create-rejects-invalid-values 19`), most first: the line said how many, not where.
    */
-  knownProblems?: (ProblemEntry & { message: string; unverified?: number })[]
+  knownProblems?: (ProblemEntry & { message: string; unverified?: number; unverifiedIn?: string[] })[]
   /** Entries past their date: they excused nothing. */
   expiredProblems?: ProblemEntry[]
   /** Entries whose problem the run, which reached a verdict, did not meet. */
@@ -60,12 +61,18 @@ export function applyKnownProblems(problems: readonly RunProblem[], baseline: Ba
   const entries = baseline.knownProblems ?? []
   if (entries.length === 0) return { problems: [...problems], outcome: {} }
   const live = entries.filter((e) => isLive(e, today))
-  const known: (ProblemEntry & { message: string; unverified?: number })[] = []
-  // the checks a stray answer left not verified: the gate passes without judging them, and says how many
-  const unverified = rules.filter((r) => r.level === 'must').reduce((n, r) => n + r.checks.filter((c) => c.status === 'skip' && c.cause === 'stray-answer').length, 0)
+  const known: (ProblemEntry & { message: string; unverified?: number; unverifiedIn?: string[] })[] = []
+  // the checks a stray answer left not verified: the gate passes without judging them, and says how many, and of which rules
+  const inDoubt = rules
+    .filter((r) => r.level === 'must')
+    .map((r) => ({ id: r.id, count: r.checks.filter((c) => c.status === 'skip' && c.cause === 'stray-answer').length }))
+    .filter((r) => r.count > 0)
+    .sort((a, b) => b.count - a.count)
+  const unverified = inDoubt.reduce((n, r) => n + r.count, 0)
+  const doubts = unverified > 0 ? { unverified, unverifiedIn: inDoubt.map((r) => `${r.id} ${r.count}`) } : {}
   const kept = problems.filter((problem) => {
     const entry = live.find((e) => shows(e, problem))
-    if (entry) known.push({ ...entry, message: problem.message, ...(problem.kind === 'stray-answer' && unverified > 0 ? { unverified } : {}) })
+    if (entry) known.push({ ...entry, message: problem.message, ...(problem.kind === 'stray-answer' ? doubts : {}) })
     return entry === undefined
   })
   const met = (e: ProblemEntry) => problems.some((p) => p.kind === e.problem)
@@ -107,11 +114,22 @@ export function updatedProblemEntries(problems: readonly RunProblem[], previous:
     .concat(unmet)
 }
 
+/**
+ * What a known problem left not verified, and where: ", which left 26 checks of must-rules not
+ * verified (create-rejects-invalid-values 19, auth-missing-key-401 6, …)", each in results.json with
+ * cause "stray-answer". The count alone left a team asking which of its rules went unjudged.
+ */
+export function unverifiedWords(k: { unverified?: number; unverifiedIn?: readonly string[] }): string {
+  if (!k.unverified) return ''
+  const where = Array.isArray(k.unverifiedIn) && k.unverifiedIn.length > 0 ? `${k.unverifiedIn.join(', ')}; ` : ''
+  return `, which left ${k.unverified} ${k.unverified === 1 ? 'check' : 'checks'} of must-rules not verified (${where}each in results.json with cause "stray-answer": an answer read on a connection that carried an earlier request may have been a stray one): a fault there goes unjudged while the entry excuses it`
+}
+
 /** The lines every report gives of the entries of problems: excused, changed, expired, fixed. */
 export function problemEntryLines(outcome: ProblemsOutcome): string[] {
   const as = (e: ProblemEntry) => (e.observed === undefined ? '' : ` as ${e.observed}`)
   return [
-    ...(outcome.knownProblems ?? []).map((k) => `known problem (baseline: ${k.reason})${k.unverified ? `, which left ${k.unverified} ${k.unverified === 1 ? 'check' : 'checks'} of must-rules not verified (an answer read on a connection that carried an earlier request may have been a stray one): a fault there goes unjudged while the entry excuses it` : ''}: ${k.message}`),
+    ...(outcome.knownProblems ?? []).map((k) => `known problem (baseline: ${k.reason})${unverifiedWords(k)}: ${k.message}`),
     ...(outcome.changedProblems ?? []).map((e) => `problem ${e.problem} now shows otherwise than its entry${as(e)} (reason: "${e.reason}"): it fails the run; --update-baseline records it once you agree`),
     ...(outcome.expiredProblems ?? []).map((e) => `expired ${e.expires ?? ''}, excused nothing: problem ${e.problem}${as(e)}`),
     ...(outcome.fixedProblems ?? []).map((e) => `fixed, no longer met (remove it from the baseline): problem ${e.problem}${as(e)}`),

@@ -27,3 +27,14 @@ test('a baseline saved with a byte order mark (Windows PowerShell 5.1\'s Out-Fil
   writeFileSync(file, '\uFEFF' + JSON.stringify({ knownFailures: [entry] }, null, 2).replace(/\n/g, '\r\n'))
   expect(readBaseline(file, false).knownFailures).toEqual([entry])
 })
+
+test('a baseline saved as UTF-16 with its byte order mark (Windows PowerShell 5.1\'s `>` and Out-File, Notepad\'s UTF-16 BE) is read: it was "not JSON: Unexpected token \'�\'"', () => {
+  const entry = { rule: 'auth-missing-key-401', code: 'UNEXPECTED_STATUS', observed: 'status 403', reason: 'OPS-112: the gateway answers 403 — ü' }
+  const text = JSON.stringify({ knownFailures: [entry] }, null, 2).replace(/\n/g, '\r\n')
+  const little = join(dir, 'utf16le.json')
+  writeFileSync(little, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]))
+  expect(readBaseline(little, false).knownFailures).toEqual([entry])
+  const big = join(dir, 'utf16be.json')
+  writeFileSync(big, Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]))
+  expect(readBaseline(big, false).knownFailures).toEqual([entry])
+})

@@ -26,6 +26,8 @@ test.each([
   ['expiry', { ...ENTRY, expiry: '2026-11-01' }, 'expires'],
   ['expiresAt', { ...ENTRY, expiresAt: '2026-11-01' }, 'expires'],
   ['ruleId', { ...ENTRY, ruleId: 'auth-missing-key-401' }, 'rule'],
+  // a team's word for a person near a field is the field mistyped when it holds what the field holds
+  ['observer', { rule: ENTRY.rule, code: ENTRY.code, observer: 'status 403', reason: 'OPS-112' }, 'observed'],
 ])('an entry with "%s" is refused, naming the field meant', (key, entry, meant) => {
   const file = join(dir, `${key}.json`)
   writeFileSync(file, JSON.stringify({ knownFailures: [entry] }))
@@ -52,6 +54,18 @@ test('keys far from every field are kept and ignored: a team may note its ticket
   const entry = { ...ENTRY, ticket: 'OPS-112', owner: 'platform team' }
   writeFileSync(file, JSON.stringify({ knownFailures: [entry] }))
   expect(readBaseline(file, false).knownFailures).toEqual([entry])
+})
+
+test('a team\'s "observer" (who saw it) is kept and ignored, in an entry without "observed" too: it stopped the gate as a misspelled "observed"', () => {
+  const file = join(dir, 'observer.json')
+  const entries = [
+    { rule: ENTRY.rule, code: ENTRY.code, reason: 'OPS-112', observer: 'alice', owner: 'platform team' },
+    { ...ENTRY, observers: ['alice', 'bob'] },
+  ]
+  writeFileSync(file, JSON.stringify({ knownFailures: entries, knownProblems: [{ problem: 'stray-answer', reason: 'OPS-9', observer: 'bob' }] }))
+  const read = readBaseline(file, false)
+  expect(read.knownFailures).toEqual(entries)
+  expect(read.knownProblems).toEqual([{ problem: 'stray-answer', reason: 'OPS-9', observer: 'bob' }])
 })
 
 test('a rule id mistyped by hand is refused with the nearest, as a mistyped code is', () => {

@@ -41,6 +41,17 @@ describe('where a value comes from', () => {
     expect(loadConfig([], KEY, join(dir, 'nowhere')).timeoutMs).toBe(10_000)
   })
 
+  test('a .env file PowerShell 5.1 wrote (`"CONFORM_API_KEY=…" > .env`: UTF-16LE with its byte order mark) is read: its settings were never found', () => {
+    const own = mkdtempSync(join(tmpdir(), 'conform-options-utf16-'))
+    try {
+      writeFileSync(join(own, '.env'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('CONFORM_API_KEY=utf16-key-123456\r\nCONFORM_TIMEOUT_MS=3000\r\n', 'utf16le')]))
+      const config = loadConfig(['--base-url', 'http://127.0.0.1:9/v1'], {}, own)
+      expect([config.apiKey, config.timeoutMs]).toEqual(['utf16-key-123456', 3000])
+    } finally {
+      rmSync(own, { recursive: true, force: true })
+    }
+  })
+
   test('a switch from the environment takes 1, true, yes or on, and 0, false, no, off or nothing', () => {
     const words = [['true', true], ['YES', true], ['1', true], ['on', true], [' On ', true], ['false', false], ['0', false], ['no', false], ['OFF', false], ['', false]] as const
     for (const [value, readOnly] of words) {

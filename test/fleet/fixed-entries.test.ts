@@ -82,3 +82,20 @@ test('a deployment that passed by a known problem its baseline excused (stray an
   expect(fleet.deployments[0]!.notes).toEqual(['passed with the known problem stray-answer its baseline excused (reason: "OPS-9"): stray answers (3 times): bytes written after an answer\'s end'])
   expect(fleetMarkdown(fleet)).toContain('passed with the known problem stray-answer')
 })
+
+describe('a knownProblems entry (stray answers) no longer met', () => {
+  const STRAY_ENTRY = { problem: 'stray-answer', observed: 'an extra answer', reason: 'OPS-9: the legacy front answers twice' }
+  const stray = { kind: 'stray-answer' as const, observed: 'an extra answer', message: 'stray answers (3 times)' }
+  const read = (met: boolean) => applyBaseline(runResult(undefined, met ? { problems: [stray] } : {}), { knownFailures: [], knownProblems: [STRAY_ENTRY] }, 'prod-baseline.json', TODAY)
+
+  test('by every deployment that read the file: a note names it, as the fixed entries of knownFailures are named (the page said nothing of it)', () => {
+    const fleet = fleetOfRuns({ eu: read(false), us: read(false) })
+    expect(fleet.deployments[0]!.notes).toEqual([expect.stringMatching(/^its baseline prod-baseline\.json holds an entry no longer failing on any of the 2 deployments that read it \(eu, us\): the known problem stray-answer as an extra answer \(knownProblems\)\. Remove it/)])
+    expect(fleetTerminal(fleet, 'fleet.html')).toContain('the known problem stray-answer as an extra answer (knownProblems)')
+  })
+
+  test('still met by one deployment that read it: no note (the entry is needed)', () => {
+    const fleet = fleetOfRuns({ eu: read(false), legacy: read(true) })
+    expect(fleet.deployments[0]!.notes).toBeUndefined()
+  })
+})

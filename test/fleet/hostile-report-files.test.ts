@@ -185,6 +185,15 @@ describe('report folders holding what no run writes: a FIFO, a link to /dev/zero
     for (const text of [out, err, ...written]) expect(text).not.toContain('AKIAIOSFODNN')
     expect(err).toContain('results.json: Unexpected token \'A\': it is not valid JSON')
   })
+
+  test('merge: a results.json cut short (an upload interrupted) says what it may be and what to do, not V8\'s words alone', () => {
+    const full = JSON.stringify(resultsFileOf(runResult()))
+    mkdirSync(join(scratch, 'cut', 'eu'), { recursive: true })
+    writeFileSync(join(scratch, 'cut', 'eu', 'results.json'), full.slice(0, Math.floor(full.length / 2)))
+    expect(mergeMain([join(scratch, 'cut', 'eu'), '--report-dir', join(scratch, 'cut-out')], { out: () => {}, err: () => {} }, scratch, {})).toBe(2)
+    const fleet = JSON.parse(readFileSync(join(scratch, 'cut-out', 'fleet.json'), 'utf8')) as { deployments: { reason?: string }[] }
+    expect(fleet.deployments[0]?.reason).toMatch(/results\.json: .*JSON.*: not JSON as a run writes it \(cut short by an upload or a full disk, or edited by hand\?\): run that deployment's job again, or upload its whole report folder$/)
+  })
 })
 
 test.each([

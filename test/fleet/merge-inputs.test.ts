@@ -250,6 +250,8 @@ describe('merge of folders an upload left part of (results.json or report.html m
     const partial = folder('partial')
     writeFileSync(join(partial, 'report.html'), '<p>report</p>')
     writeFileSync(join(partial, 'summary.md'), 'summary')
+    // the journal too, as a whole run leaves it: its reports written, the run was not "stopped before it wrote its reports"
+    writeFileSync(join(partial, 'journal.ndjson'), `${JSON.stringify({ id: 'a', phase: 'ended', method: 'GET', url: 'http://127.0.0.1:9/v1/categories', status: 200 })}\n`)
     const noPage = folder('no-page', passed())
     const m = merge([partial, noPage], 'out-partial')
     expect(m.code).toBe(2)

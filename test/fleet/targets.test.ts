@@ -46,7 +46,7 @@ function blockedReportDir(): string {
 
 const cases: { name: string; second?: string; args?: (file: string) => string[]; says: RegExp; hidden?: string; reportDir?: () => string }[] = [
   { name: 'its key variable is not set', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: UNSET_KEY', says: /deployment 2 \(us\): no key: the variable UNSET_KEY its apiKeyEnv names is not set/ },
-  { name: 'its key variable set, but empty', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: EMPTY_KEY', says: /deployment 2 \(us\): no key: the variable EMPTY_KEY its apiKeyEnv names is set, but empty\n/ },
+  { name: 'its key variable set, but empty', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: EMPTY_KEY', says: /deployment 2 \(us\): no key: the variable EMPTY_KEY its apiKeyEnv names is set, but empty\. A CI secret that does not exist, or that the job is not given \(GitHub Actions gives none to a pull request from a fork, [^\n]*, reaches the job as an empty variable: give each its deployment's key\n/ },
   { name: 'credentials in its base URL: the key goes in its variable', second: 'label: us\nbaseUrl: "https://alice:S3cretPassw0rd@petstore.example/v1"\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): baseUrl must not carry credentials; the key goes in the variable its apiKeyEnv names\n/, hidden: 'S3cretPassw0rd' },
   {
     name: 'a key pasted where its variable goes: the name is not shown',
@@ -159,6 +159,19 @@ describe('YAML anchors', () => {
     expect(readTargetsFile(path, scratch)).toEqual([{ entry: `${path} deployment 1 (eu)`, label: 'eu', baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'SHARED_KEY' }])
   })
 
+  test('a file PowerShell 5.1 wrote (`>`, Out-File: UTF-16LE with its byte order mark) is read: it was refused as a file that "must hold \"deployments:\"", which it holds', () => {
+    const path = join(scratch, 'powershell.yaml')
+    writeFileSync(path, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('deployments:\r\n  - label: eu\r\n    baseUrl: http://127.0.0.1:9/v1\r\n    apiKeyEnv: SHARED_KEY\r\n', 'utf16le')]))
+    expect(readTargetsFile(path, scratch)).toEqual([{ entry: `${path} deployment 1 (eu)`, label: 'eu', baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'SHARED_KEY' }])
+  })
+
+  test('an entry\'s own note under an x- key is read past (as Compose\'s extension fields); one under another key is refused saying where a note goes', () => {
+    const path = writeTo('notes.yaml', 'deployments:\n  - label: eu\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: SHARED_KEY\n    x-owner: platform team\n')
+    expect(readTargetsFile(path, scratch)).toEqual([{ entry: `${path} deployment 1 (eu)`, label: 'eu', baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'SHARED_KEY' }])
+    const refused = writeTo('owner.yaml', 'deployments:\n  - label: eu\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: SHARED_KEY\n    owner: platform team\n')
+    expect(() => readTargetsFile(refused, scratch)).toThrow(/unknown field "owner" \(a note of your own, an owner or a ticket, goes under a key starting with x-, as x-owner, or in a # comment\); an entry has label/)
+  })
+
   test('another top-level key is still refused', () => {
     expect(() => readTargetsFile(writeTo('extra.yaml', 'shared: {}\ndeployments:\n  - baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: K\n'), scratch)).toThrow(/a field it does not know, "shared"/)
   })
@@ -182,6 +195,20 @@ describe('labels', () => {
 
   test.each(['', '.', '..', '-x', 'a/b', 'a b', 'x'.repeat(65), 'JUNIT.XML', 'journal.ndjson', 'eu.', 'CON', 'nul', 'aux.eu', 'LPT1', 'com9'])('"%s" is refused', (label) => {
     expect(labelProblem(label)).toBeDefined()
+  })
+
+  // the rule alone left the user to work out a label from "eu production": one made of it is named, to copy
+  test.each([
+    ['eu production', 'eu-production'],
+    ['eu/prod', 'eu-prod'],
+    ['Zürich prod.', 'Zurich-prod'],
+    ['-rf', 'rf'],
+  ])('"%s" is refused naming a label made of it, "%s"', (label, safe) => {
+    expect(labelProblem(label)).toMatch(new RegExp(`starting with a letter, digit or "_": "${safe}", say$`))
+  })
+
+  test.each(['..', 'CON ', '🚀'])('"%s", of which no label is made, names none', (label) => {
+    expect(labelProblem(label)).toMatch(/starting with a letter, digit or "_"$/)
   })
 })
 
@@ -253,10 +280,10 @@ describe('several entries without their key (a CI job missing secrets)', () => {
     const path = writeTo('keyless.yaml', 'deployments:\n  - label: eu\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: EU_KEY\n  - label: us\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: US_KEY\n  - label: ap\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: AP_KEY\n')
     const request = { baseUrls: [], targetsFile: path, shared: [] }
     expect(() => fleetConfigs(request, { US_KEY: canaryKey(), AP_KEY: '' }, scratch, [])).toThrow(
-      /^2 deployments have no key: \S*keyless\.yaml deployment 1 \(eu\): no key: the variable EU_KEY its apiKeyEnv names is not set; \S*keyless\.yaml deployment 3 \(ap\): no key: the variable AP_KEY its apiKeyEnv names is set, but empty$/,
+      /^2 deployments have no key: \S*keyless\.yaml deployment 1 \(eu\): no key: the variable EU_KEY its apiKeyEnv names is not set; \S*keyless\.yaml deployment 3 \(ap\): no key: the variable AP_KEY its apiKeyEnv names is set, but empty\. A CI secret that does not exist, or that the job is not given .*: give each its deployment's key$/,
     )
     // a secret of a newline is empty too
-    expect(() => fleetConfigs(request, { US_KEY: '\n', AP_KEY: ' ' }, scratch, [])).toThrow(/^3 deployments have no key: .*US_KEY its apiKeyEnv names is set, but empty \(only whitespace\); .*AP_KEY its apiKeyEnv names is set, but empty \(only whitespace\)$/)
+    expect(() => fleetConfigs(request, { US_KEY: '\n', AP_KEY: ' ' }, scratch, [])).toThrow(/^3 deployments have no key: .*US_KEY its apiKeyEnv names is set, but empty \(only whitespace\); .*AP_KEY its apiKeyEnv names is set, but empty \(only whitespace\)\. A CI secret that does not exist.*$/)
     // one missing: its line as before
     expect(() => fleetConfigs(request, { US_KEY: canaryKey(), AP_KEY: canaryKey() }, scratch, [])).toThrow(/^\S*keyless\.yaml deployment 1 \(eu\): no key: the variable EU_KEY its apiKeyEnv names is not set$/)
   })

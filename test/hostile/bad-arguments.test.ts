@@ -15,7 +15,7 @@ afterAll(() => runs.forEach((run) => run.cleanup()))
 interface Case {
   name: string
   args: string[]
-  env?: Record<string, string>
+  env?: Record<string, string | undefined>
   /** What the one line must say. */
   says: RegExp
   /** A secret in the arguments that no output or report may show. */
@@ -72,9 +72,22 @@ const CASES: Case[] = [
   {
     name: 'no key for a remote server',
     args: ['--base-url', 'https://petstore.example/v1'],
-    env: { CONFORM_API_KEY: '' },
+    env: { CONFORM_API_KEY: undefined },
     // the .env named where it is read (the folder the command ran in): a newcomer's key sat in their service's .env
     says: /no API key: set CONFORM_API_KEY \(in the environment, or in \/\S+\/\.env, where \.env files are read\) or --api-key to the key issued for the account$/,
+  },
+  {
+    // a workflow's `CONFORM_API_KEY: ${{ secrets.X }}` of a secret the job does not get: "set CONFORM_API_KEY" to one who had
+    name: 'a key variable set, but empty (a CI secret the job does not get)',
+    args: ['--base-url', 'https://petstore.example/v1'],
+    env: { CONFORM_API_KEY: '' },
+    says: /no API key: CONFORM_API_KEY is set, but empty\. A CI secret that does not exist, or that the job is not given \(GitHub Actions gives none to a pull request from a fork, .*\), reaches the job as an empty variable: give it the key issued for the account \(or --api-key\)$/,
+  },
+  {
+    name: 'the shared key of repeated --base-url set, but empty',
+    args: ['--base-url', 'https://eu.petstore.example/v1', '--base-url', 'https://us.petstore.example/v1'],
+    env: { CONFORM_API_KEY: '' },
+    says: /--base-url #1: no key: CONFORM_API_KEY is set, but empty\. A CI secret that does not exist, .*: give it the key issued for the account \(or --api-key\)$/,
   },
   {
     name: 'the base URL written alone, without --base-url: the command with it',

@@ -15,6 +15,7 @@ import { readBaseline } from '../../lib/config/baseline-file.ts'
 import { annotations } from '../../lib/reporters/github-actions.ts'
 import { applyBaseline } from '../../lib/result/baseline.ts'
 import { problemEntryLines } from '../../lib/result/known-problems.ts'
+import { deploymentOf, fleetOf } from '../../lib/fleet/fleet-result.ts'
 import { check, runResult } from '../reporters/fixture.ts'
 import { startReferenceServer } from '../../lib/server/reference-server.ts'
 import { runConformInProcess } from '../helpers/run-conform.ts'
@@ -84,11 +85,21 @@ describe('stray answers in a baseline (knownProblems)', () => {
   })
 })
 
-test('a failure whose answer may have been a stray one is not verified, excused or not: while the entry excuses the problem, every report says how many such checks went unjudged', () => {
-  const run = runResult((id) => [id === 'auth-missing-key-401' ? check('GET /categories with no Authorization header → 401', 'skip', { cause: 'stray-answer', skipReason: 'not verified: the answer was read on a connection that carried an earlier request' }) : check(`${id} check`, 'pass')], { problems: [{ kind: 'stray-answer', observed: 'an extra answer', message: 'stray answers (3 times): …' }] })
+test('a failure whose answer may have been a stray one is not verified, excused or not: while the entry excuses the problem, every report says how many such checks went unjudged, and of which rules (it said how many alone), the fleet\'s note too', () => {
+  const doubt = (name: string) => check(name, 'skip', { cause: 'stray-answer', skipReason: 'not verified: the answer was read on a connection that carried an earlier request' })
+  const run = runResult(
+    (id) =>
+      id === 'auth-missing-key-401'
+        ? [doubt('GET /categories with no Authorization header → 401')]
+        : id === 'create-rejects-invalid-values'
+          ? [doubt('POST /categories with a numeric name → 400'), doubt('POST /categories with a null name → 400')]
+          : [check(`${id} check`, 'pass')],
+    { problems: [{ kind: 'stray-answer', observed: 'an extra answer', message: 'stray answers (3 times): …' }] },
+  )
   const result = applyBaseline(run, { knownFailures: [], knownProblems: [{ problem: 'stray-answer', reason: 'OPS-9' }] }, 'b.json', '2026-06-01')
   expect(result.exitCode).toBe(0)
-  expect(problemEntryLines(result.baseline!)).toEqual([
-    'known problem (baseline: OPS-9), which left 1 check of must-rules not verified (an answer read on a connection that carried an earlier request may have been a stray one): a fault there goes unjudged while the entry excuses it: stray answers (3 times): …',
-  ])
+  const left = 'which left 3 checks of must-rules not verified (create-rejects-invalid-values 2, auth-missing-key-401 1; each in results.json with cause "stray-answer": an answer read on a connection that carried an earlier request may have been a stray one): a fault there goes unjudged while the entry excuses it'
+  expect(problemEntryLines(result.baseline!)).toEqual([`known problem (baseline: OPS-9), ${left}: stray answers (3 times): …`])
+  const fleet = fleetOf([deploymentOf('legacy', 'https://legacy.example/v1', 'legacy/report.html', result)], [result], { name: 'petstore-categories-conformance', version: '0.0.0' })
+  expect(fleet.deployments[0]!.notes).toEqual([`passed with the known problem stray-answer its baseline excused (reason: "OPS-9"), ${left}: stray answers (3 times): …`])
 })

@@ -53,7 +53,7 @@ describe('a failure the baseline does not excuse says what the baseline holds of
 
   test('each kind of relation, and none where the baseline holds nothing of the rule and code', () => {
     expect(result.exitCode).toBe(1)
-    expect(note('POST /categories with an empty object')).toBe('excused by an entry that expired 2026-05-31: it fails the run again (reason: "API-42: validation answers 422")')
+    expect(note('POST /categories with an empty object')).toBe('excused by an entry that expired 2026-05-31: it fails the run again (reason: "API-42: validation answers 422"); fix it, or give the entry a later "expires" once you agree it stays known')
     expect(note('POST /categories with the name under the key')).toBe('an entry excuses this check for UNEXPECTED_STATUS, not SERVER_ERROR (reason: "API-42: validation answers 422")')
     expect(note('POST /categories with a body without name')).toMatch(/^known on 2 other checks of this rule, not this one \(newly judged after a fix\?\): --update-baseline adds it/)
     // excused, so no note; and a rule the baseline knows nothing of gets none

@@ -1,0 +1,47 @@
+/**
+ * A deployment's label: the name of its report folder in a fleet (and, in a merge, the folder's
+ * name), so a folder name on every system; and the one a base URL gets without a label.
+ */
+import { JOURNAL_FILE, REPORT_FILES } from '../runner/report-files.ts'
+import { FLEET_FILES } from './fleet-files.ts'
+
+/** A label is a folder name on every system: letters, digits, `.`, `_` and `-`, not starting with `.` or `-` (nor ending with `.`, nor a Windows device name: labelProblem). */
+const LABEL = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/
+
+/** Names Windows keeps for devices, with any extension (NUL.txt too). */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i
+
+/** The folder name a base URL gets without a label: host, port and path, made safe (`127.0.0.1-8080-v1`). */
+export function defaultLabel(baseUrl: string): string {
+  const url = new URL(baseUrl)
+  const parts = [url.hostname.replace(/^\[|\]$/g, '').replace(/:/g, '_'), url.port, ...url.pathname.split('/')]
+  const label = parts
+    .map((part) => part.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+|[.-]+$/g, ''))
+    .filter(Boolean)
+    .join('-')
+    .slice(0, 64)
+  return LABEL.test(label) ? label : 'deployment'
+}
+
+/** Why a label cannot name a folder of the fleet, or undefined when it can. */
+export function labelProblem(label: string): string | undefined {
+  // the label as given (its first 80 characters): whatever shows the message marks what is invisible in it, once (visible-text.ts)
+  if (!LABEL.test(label)) {
+    // the label made one, as the user would (eu production: eu-production; prod-ü: prod-u), to copy: the rule alone left them to work it out
+    const safe = label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+|[.-]+$/g, '').slice(0, 64)
+    const like = safe !== '' && LABEL.test(safe) && labelProblemOfSafe(safe) === undefined ? `: "${safe}", say` : ''
+    return `label "${[...label].slice(0, 80).join('')}" is not a folder name: use ASCII letters (A-Z, a-z), digits, ".", "_" and "-" (at most 64), starting with a letter, digit or "_"${like}`
+  }
+  return labelProblemOfSafe(label)
+}
+
+/** Why a label of a folder name's characters cannot name a folder of the fleet, or undefined. */
+function labelProblemOfSafe(label: string): string | undefined {
+  // Windows drops a name's final dot (eu. and eu would share a folder) and keeps device names (CON, NUL.txt) for devices
+  if (label.endsWith('.')) return `label "${label}" ends in ".", which Windows drops from a folder name; end it with a letter, digit, "_" or "-"`
+  if (WINDOWS_DEVICE.test(label)) return `label "${label}" is the name of a device on Windows, where no folder can have it; choose another`
+  // the journal too: a fleet's top folder is cleared of a single run's files, a folder of that name with them
+  const reserved: readonly string[] = [...FLEET_FILES, ...REPORT_FILES, JOURNAL_FILE]
+  if (reserved.includes(label.toLowerCase())) return `label "${label}" is the name of a report file of the fleet; choose another`
+  return undefined
+}
