@@ -17,7 +17,7 @@ import { clearRunFolder, JOURNAL_FILE, reportDirProblem } from '../runner/report
 import { terminalSummary } from '../reporters/terminal-summary.ts'
 import { inertLogCommands } from '../reporters/ci-log-commands.ts'
 import type { RunningServer } from '../server/reference-server.ts'
-import { describeWritePlan, EMBEDDED_WRITES_TO } from '../suite-kit/write-plan.ts'
+import { describeWritePlan, EMBEDDED_WRITES_TO, writesOnlyToEmbeddedMemory } from '../suite-kit/write-plan.ts'
 import { ConformanceError, ConformanceRunError } from './errors.ts'
 import { claimReportDir } from './report-dir-claim.ts'
 import { fakeTimersProblem } from './fake-timers.ts'
@@ -85,7 +85,7 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
     const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, manifest), config.repeat ?? 1, config.maxWrites, config.writesFrom?.maxWrites)
     if (tooSmall) throw new ConformanceRunError(inOptionWords(redact(tooSmall)))
     // the embedded server's writes are gone with it: the plan for a service (376 POSTs at most, 3760 resends) said what this run never risks
-    const writePlan = target.embeddedServer ? `${EMBEDDED_WRITES_TO} (against a service, this note gives the POSTs the run may send and the records they may create).` : describeWritePlan(planWrites(config, manifest), config, config.writesFrom)
+    const writePlan = writesOnlyToEmbeddedMemory(target.embeddedServer, config) ? `${EMBEDDED_WRITES_TO} (against a service, this note gives the POSTs the run may send and the records they may create).` : describeWritePlan(planWrites(config, manifest), config, config.writesFrom)
     const reportDir = resolve(cwd, config.reportDir)
     // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
     if (writeFiles) clearRunFolder(reportDir)
