@@ -26,6 +26,9 @@ const thrown = (more: object) => Object.assign(new TypeError('Promise.withResolv
 test('a cause that holds no secret is the error itself; one that holds it anywhere vitest prints, a copy without it', () => {
   const safe = thrown({ code: 'ERR_INTERCEPTED', cause: new Error('inner') })
   expect(causeOf(safe, redact)).toBe(safe)
+  // a graph past 500 objects (a socket and all it reaches) is not read through: what it holds is not known
+  const vast = thrown({ socket: Array.from({ length: 600 }, (_, at) => ({ at })) })
+  expect(causeOf(vast, redact)).not.toBe(vast)
   const holding = [
     ['a property', thrown({ request: { headers: { authorization: `Bearer ${KEY}` } } })],
     ['its cause', new TypeError('Promise.withResolvers is not a function', { cause: new Error(`inner ${KEY}`) })],
