@@ -16,6 +16,7 @@ import { preflight, preflightWaitMs, untilInterrupted } from '../runner/prefligh
 import { clearRunFolder, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { terminalSummary } from '../reporters/terminal-summary.ts'
 import { inertLogCommands } from '../reporters/ci-log-commands.ts'
+import { plain, visiblePieces } from '../reporters/visible-text.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { describeWritePlan, EMBEDDED_WRITES_TO, writesOnlyToEmbeddedMemory } from '../suite-kit/write-plan.ts'
 import { ConformanceError, ConformanceRunError } from './errors.ts'
@@ -108,8 +109,8 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
   } catch (error) {
     if (error instanceof ConformanceError) throw error
     // its cause, which vitest prints with its stack: "Promise.withResolvers is not a function" alone did not say it came from nock 15's interceptor of the test's own setup
-    // an error of no known kind may quote what the server sent (a parser's message does): no CI log command, as in every other line
-    const shown = (text: string) => inertLogCommands(redact(text))
+    // an error of no known kind may quote what the server sent (a parser's message does): its controls marked (an escape sequence), no CI log command, as in every other line
+    const shown = (text: string) => inertLogCommands(plain(visiblePieces(redact(text), 'keep')))
     throw new ConformanceRunError(`the run could not be made: ${shown(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}`, { cause: causeOf(error, shown) })
   } finally {
     releaseReportDir()

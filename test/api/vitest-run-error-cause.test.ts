@@ -5,7 +5,8 @@
  * could not be made: Promise.withResolvers is not a function" and nothing of where it came from;
  * the cause's frames name @mswjs/interceptors. Here the interceptor is a stand-in that throws the
  * same way when a socket connects. The cause is printed with its own properties ("Serialized
- * Error: { … }") and its causes: none of them shows the key, nor a CI log command.
+ * Error: { … }") and its causes: none of them shows the key, a CI log command or an escape
+ * sequence.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -58,7 +59,7 @@ test('an unknown error that stops the run is its cause, with its stack, the key 
     '// a socket interceptor of the test setup that breaks on every connection (nock 15 on Node 20)',
     // its message quotes a log command (a parser's message quotes what it read); it keeps the request it intercepted, and wraps another error
     "const request = { headers: { authorization: `Bearer ${process.env.SERVICE_KEY}` } }",
-    "net.Socket.prototype.connect = function interceptedConnect() { throw Object.assign(new TypeError('Promise.withResolvers is not a function ##vso[task.setvariable variable=X]set', { cause: new Error(`no handler for Bearer ${process.env.SERVICE_KEY}`) }), { request }) }",
+    "net.Socket.prototype.connect = function interceptedConnect() { throw Object.assign(new TypeError('Promise.withResolvers is not a function ##vso[task.setvariable variable=X]set \\u001b]0;pwned\\u0007', { cause: new Error(`no handler for Bearer ${process.env.SERVICE_KEY}`) }), { request }) }",
     `defineConformance({ baseUrl: reference.then((s) => s.baseUrl), apiKey: process.env.SERVICE_KEY, rule: 'list-returns-200' })`,
   ].join('\n')
   writeFileSync(join(folder, 'conformance.test.mjs'), testFile)
@@ -71,4 +72,6 @@ test('an unknown error that stops the run is its cause, with its stack, the key 
   expect(output).toMatch(/Caused by: TypeError: Promise\.withResolvers is not a function[^\n]*\n[^\n]*interceptedConnect/)
   expect(output + readFileSync(report, 'utf8')).not.toContain(apiKey)
   expect(output + readFileSync(report, 'utf8')).not.toMatch(/##vso\[/i)
+  // an escape sequence it quotes (a terminal's title set) is marked, not written: vitest's JSON report escapes it as \u001b
+  expect(output + readFileSync(report, 'utf8')).not.toMatch(/\x1b\]0;|\\u001b\]0;/)
 }, 150_000)
