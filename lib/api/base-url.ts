@@ -53,7 +53,7 @@ function holdsSecret(value: unknown, redact: (text: string) => string, seen = ne
 export function causeOf(error: unknown, redact: (text: string) => string, depth = 0): unknown {
   if (!(error instanceof Error)) return redact(String(error))
   if (!holdsSecret(error, redact)) return error
-  const cause = 'cause' in error && depth < 4 ? { cause: causeOf(error.cause, redact, depth + 1) } : undefined
+  const cause = error.cause !== undefined && depth < 4 ? { cause: causeOf(error.cause, redact, depth + 1) } : undefined
   const copy = new Error(redact(error.message), cause)
   copy.name = redact(error.name)
   copy.stack = redact(error.stack ?? '')

@@ -45,6 +45,8 @@ test('a cause that holds no secret is the error itself; one that holds it anywhe
     expect(cause.stack, where).toContain('vitest-run-error-cause.test.ts')
     expect(inspect(cause, { depth: 10, showHidden: true, getters: true }), where).not.toContain(KEY)
   }
+  // a cause given as undefined (as some wrappers pass it on) is none: the copy had the string "undefined" as its cause
+  expect((causeOf(thrown({ cause: undefined, request: KEY }), redact) as Error).cause).toBeUndefined()
 })
 
 test('an unknown error that stops the run is its cause, with its stack, the key hidden', async () => {
