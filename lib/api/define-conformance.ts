@@ -145,11 +145,10 @@ const failureText = (rule: RuleResult, check: CheckResult) => inTestFileWords(ch
 function remember(ctx: TestContext, said: { notes: string[] } | { skipped: string }): void {
   const meta = ctx.task?.meta as { conformance?: { notes?: string[]; skipped?: string } } | undefined
   if (meta === undefined) return
-  const own = (meta.conformance ??= {})
-  if ('skipped' in said) own.skipped = said.skipped
-  // this attempt's notes, not added to those of a retried or repeated test's earlier attempts (--retry=2 listed the run's notes three times)
-  else if (said.notes.length > 0) own.notes = said.notes
-  else delete own.notes
+  if ('skipped' in said) (meta.conformance ??= {}).skipped = said.skipped
+  // this attempt's notes, not added to those of a retried or repeated test's earlier attempts (--retry=2 listed the run's notes three times); none, no key
+  else if (said.notes.length > 0) (meta.conformance ??= {}).notes = said.notes
+  else delete meta.conformance?.notes
 }
 
 /** Notes shown beside a test that passed (annotations where vitest has them, else the console), and in its meta. */
