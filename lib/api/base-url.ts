@@ -25,17 +25,38 @@ const isUrl = (value: unknown): boolean => value instanceof URL || (isObject(val
 const errorText = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error))
 
 /**
- * The caller's error as the cause of the suite's, which vitest prints under it: itself when it
- * holds no secret, else a copy whose message and stack are redacted (a start that failed with
- * "no service for Bearer <key>" printed the key in the cause the message had hidden it from).
+ * Whether an error holds a secret anywhere vitest prints it from: its message and stack, its own
+ * properties ("Serialized Error: { request: … }") and its causes; a getter is not run, and counts
+ * as one (what it gives is not known), as does a graph of more than 500 objects.
  */
-export function causeOf(error: unknown, redact: (text: string) => string): unknown {
+function holdsSecret(value: unknown, redact: (text: string) => string, seen = new Set<object>()): boolean {
+  if (typeof value === 'string') return redact(value) !== value
+  if (typeof value !== 'object' || value === null || seen.has(value)) return false
+  // an interceptor's error can hold a socket and all it reaches: past so many objects, what it holds is not known
+  if (seen.size >= 500) return true
+  // the bytes of a request an interceptor kept (vitest prints a Buffer's bytes), read as a whole, not index by index
+  if (ArrayBuffer.isView(value)) return holdsSecret(Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('latin1'), redact)
+  seen.add(value)
+  return Object.getOwnPropertyNames(value).some((name) => {
+    const descriptor = Object.getOwnPropertyDescriptor(value, name)
+    return redact(name) !== name || descriptor === undefined || !('value' in descriptor) || holdsSecret(descriptor.value, redact, seen)
+  })
+}
+
+/**
+ * The caller's error as the cause of the suite's, which vitest prints under it: itself when none of
+ * its texts holds a secret, else a copy whose message, stack and cause are redacted and whose other
+ * properties are gone (a start that failed with "no service for Bearer <key>" printed the key in the
+ * cause the message had hidden it from; an interceptor's error holding the request printed its
+ * Authorization header as a property, and one wrapping another, the key in its cause).
+ */
+export function causeOf(error: unknown, redact: (text: string) => string, depth = 0): unknown {
   if (!(error instanceof Error)) return redact(String(error))
-  const stack = error.stack ?? ''
-  if (redact(error.message) === error.message && redact(stack) === stack) return error
-  const copy = new Error(redact(error.message))
-  copy.name = error.name
-  copy.stack = redact(stack)
+  if (!holdsSecret(error, redact)) return error
+  const cause = error.cause !== undefined && depth < 4 ? { cause: causeOf(error.cause, redact, depth + 1) } : undefined
+  const copy = new Error(redact(error.message), cause)
+  copy.name = redact(error.name)
+  copy.stack = redact(error.stack ?? '')
   return copy
 }
 

@@ -142,22 +142,23 @@ const failureText = (rule: RuleResult, check: CheckResult) => inTestFileWords(ch
  * meta (`meta.conformance.notes`, `meta.conformance.skipped`), but neither its annotations nor a
  * skip's reason, and a skipped check there read as unexplained as in a bare `<skipped/>`.
  */
-function remember(ctx: TestContext, said: { note: string } | { skipped: string }): void {
+function remember(ctx: TestContext, said: { notes: string[] } | { skipped: string }): void {
   const meta = ctx.task?.meta as { conformance?: { notes?: string[]; skipped?: string } } | undefined
   if (meta === undefined) return
-  const own = (meta.conformance ??= {})
-  if ('skipped' in said) own.skipped = said.skipped
-  else (own.notes ??= []).push(said.note)
+  if ('skipped' in said) (meta.conformance ??= {}).skipped = said.skipped
+  // this attempt's notes, not added to those of a retried or repeated test's earlier attempts (--retry=2 listed the run's notes three times); none, no key
+  else if (said.notes.length > 0) (meta.conformance ??= {}).notes = said.notes
+  else delete meta.conformance?.notes
 }
 
 /** Notes shown beside a test that passed (annotations where vitest has them, else the console), and in its meta. */
 async function annotate(ctx: TestContext, said: readonly string[]): Promise<void> {
-  for (const note of said.map(inTestFileWords)) {
-    // vitest writes it as it is (its JUnit reporter, a CI step that prints the file): no log command
-    const shown = inertLogCommands(note)
-    remember(ctx, { note: shown })
-    if (typeof ctx.annotate === 'function') await ctx.annotate(shown, 'notice')
-    else console.info(`${ctx.task.name}: ${shown}`)
+  // vitest writes it as it is (its JUnit reporter, a CI step that prints the file): no log command
+  const shown = said.map((note) => inertLogCommands(inTestFileWords(note)))
+  remember(ctx, { notes: shown })
+  for (const note of shown) {
+    if (typeof ctx.annotate === 'function') await ctx.annotate(note, 'notice')
+    else console.info(`${ctx.task.name}: ${note}`)
   }
 }
 

@@ -15,8 +15,10 @@ import type { RunTarget, SuiteManifest } from '../runner/conform-run.ts'
 import { preflight, preflightWaitMs, untilInterrupted } from '../runner/preflight.ts'
 import { clearRunFolder, JOURNAL_FILE, reportDirProblem } from '../runner/report-files.ts'
 import { terminalSummary } from '../reporters/terminal-summary.ts'
+import { inertLogCommands } from '../reporters/ci-log-commands.ts'
+import { plain, visiblePieces } from '../reporters/visible-text.ts'
 import type { RunningServer } from '../server/reference-server.ts'
-import { describeWritePlan, EMBEDDED_WRITES_TO } from '../suite-kit/write-plan.ts'
+import { describeWritePlan, EMBEDDED_WRITES_TO, writesOnlyToEmbeddedMemory } from '../suite-kit/write-plan.ts'
 import { ConformanceError, ConformanceRunError } from './errors.ts'
 import { claimReportDir } from './report-dir-claim.ts'
 import { fakeTimersProblem } from './fake-timers.ts'
@@ -84,7 +86,7 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
     const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, manifest), config.repeat ?? 1, config.maxWrites, config.writesFrom?.maxWrites)
     if (tooSmall) throw new ConformanceRunError(inOptionWords(redact(tooSmall)))
     // the embedded server's writes are gone with it: the plan for a service (376 POSTs at most, 3760 resends) said what this run never risks
-    const writePlan = target.embeddedServer ? `${EMBEDDED_WRITES_TO} (against a service, this note gives the POSTs the run may send and the records they may create).` : describeWritePlan(planWrites(config, manifest), config, config.writesFrom)
+    const writePlan = writesOnlyToEmbeddedMemory(target.embeddedServer, config) ? `${EMBEDDED_WRITES_TO} (against a service, this note gives the POSTs the run may send and the records they may create).` : describeWritePlan(planWrites(config, manifest), config, config.writesFrom)
     const reportDir = resolve(cwd, config.reportDir)
     // an earlier run's files go first, so that none is read as this run's; the journal is written as the run goes
     if (writeFiles) clearRunFolder(reportDir)
@@ -107,7 +109,9 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
   } catch (error) {
     if (error instanceof ConformanceError) throw error
     // its cause, which vitest prints with its stack: "Promise.withResolvers is not a function" alone did not say it came from nock 15's interceptor of the test's own setup
-    throw new ConformanceRunError(`the run could not be made: ${redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}`, { cause: causeOf(error, redact) })
+    // an error of no known kind may quote what the server sent (a parser's message does): its controls marked (an escape sequence), no CI log command, as in every other line
+    const shown = (text: string) => inertLogCommands(plain(visiblePieces(redact(text), 'keep')))
+    throw new ConformanceRunError(`the run could not be made: ${shown(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}`, { cause: causeOf(error, shown) })
   } finally {
     releaseReportDir()
     await server?.close()

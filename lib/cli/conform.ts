@@ -21,7 +21,7 @@ import type { RunningServer } from '../server/reference-server.ts'
 import { toolVersion } from '../project-root.ts'
 import { inertLogCommands } from '../reporters/ci-log-commands.ts'
 import { ruleCatalogue } from '../spec/rule-catalogue.ts'
-import { describeWritePlan, EMBEDDED_WRITES_TO } from '../suite-kit/write-plan.ts'
+import { describeWritePlan, EMBEDDED_WRITES_TO, writesOnlyToEmbeddedMemory } from '../suite-kit/write-plan.ts'
 import type { InterruptExit } from '../result/run-result.ts'
 
 /** What npm did with a key given as --api-key: it printed the command line, this log holds the key (docs/production.md). */
@@ -212,8 +212,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     const tooSmall = repeatBudgetProblem(planWrites({ ...config, maxWrites: undefined }, suite), config.repeat ?? 1, config.maxWrites, config.writesFrom?.maxWrites)
     if (tooSmall) return cannotRun(tooSmall)
     // the embedded server's records are its memory's: a newcomer's first line was the plan's bounds for a service (92 POSTs, 368 in all, 3680 resends)
-    const embeddedWrites = target.embeddedServer && !config.readOnly && config.maxWrites === undefined
-    io.out((embeddedWrites ? EMBEDDED_WRITES : describeWritePlan(planWrites(config, suite), config, config.writesFrom)) + '\n')
+    io.out((writesOnlyToEmbeddedMemory(target.embeddedServer, config) ? EMBEDDED_WRITES : describeWritePlan(planWrites(config, suite), config, config.writesFrom)) + '\n')
     if (config.tls) io.out(visibleLine(tlsWords(config.tls)) + '\n')
     const rounds = config.repeat ?? 1
     if (rounds > 1 && !config.readOnly) io.out(`Rounds: --repeat ${rounds} sends ${rounds - 1} more POSTs, one create in each further round (then the list).\n`)

@@ -83,6 +83,9 @@ export function writePlan(probes: readonly DeclaredPost[], options: WriteOptions
 /** Where a run of the embedded reference server writes (no setting bounds its writes): the start of its Writes line, the command line's and vitest's. */
 export const EMBEDDED_WRITES_TO = "Writes: only to the embedded reference server's memory, gone when the run ends"
 
+/** Whether a run's Writes line is EMBEDDED_WRITES_TO's: the embedded server checked, and no setting that bounds the writes given (read-only or a budget say their plan, as against a service). */
+export const writesOnlyToEmbeddedMemory = (embeddedServer: boolean, options: Pick<WriteOptions, 'readOnly' | 'maxWrites'>): boolean => embeddedServer && !options.readOnly && options.maxWrites === undefined
+
 /**
  * The run's first line about writes: what it may send and create. `from` names where the bound came
  * from when it is not the command line's flag (a fleet entry's `readOnly: true`, `maxWrites: 5`).

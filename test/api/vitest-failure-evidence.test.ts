@@ -87,6 +87,32 @@ describe('a failed test in a service\'s own vitest', () => {
     }
   }, 60_000)
 
+  // a known failure's note quotes the answer too, in the annotations and in each test's meta (vitest's json reporter), and the baseline written is said on stderr
+  test('a server that echoes the key, its failures in a baseline: the notes and the meta quote its answers, the key never', async () => {
+    const key = `cnry-${randomBytes(12).toString('hex')}+/Z=`
+    const hostile = pathToFileURL(join(ROOT, 'test/hostile/hostile-servers.ts')).href
+    const testFile = (more: string) => [
+      `import { afterAll } from 'vitest'`,
+      `import { echoesEverything } from '${hostile}'`,
+      `import { defineConformance } from '${entryFiles().vitest}'`,
+      `const server = echoesEverything()`,
+      `afterAll(async () => (await server).close())`,
+      `defineConformance({ baseUrl: server.then((s) => s.baseUrl), apiKey: '${key}', seed: ${MATRIX_SEED}, confirm: 0, baseline: 'conform-baseline.json'${more} })`,
+    ].join('\n')
+    // the default reporter too: it prints the file's stderr, where the baseline written is said
+    const recorded = await childVitest(join(work, 'echoes-known'), testFile(', updateBaseline: true'), ['--reporter=default'])
+    expect(recorded.output, recorded.output).toMatch(/Baseline written: conform-baseline\.json/)
+    const run = await childVitest(join(work, 'echoes-known'), testFile(''), ['--reporter=default'], { keep: ['conform-baseline.json'] })
+    expect(run.code, run.output).toBe(0)
+    const notes = run.assertions.flatMap((a) => a.meta?.conformance?.notes ?? [])
+    expect(notes.filter((note) => note.startsWith('known failure (baseline)')).length, run.output).toBeGreaterThan(0)
+    expect(notes.join('\n')).toMatch(/\nactual: .*\nreproduce: curl /)
+    const written = [recorded, run].map((r) => r.output + r.junit + JSON.stringify(r.assertions)).join('\n')
+    for (const form of [key, encodeURIComponent(key), Buffer.from(key).toString('base64'), Buffer.from(key).toString('base64url'), Buffer.from(`Bearer ${key}`).toString('base64')]) {
+      expect(written).not.toContain(form)
+    }
+  }, 120_000)
+
   // vitest's JUnit reporter writes an annotation as it is given: a member name a list repeated stood
   // there raw, a line break, an escape and a log command with it, for a CI step that prints the file
   test('an advisory note quoting server text is an annotation with its controls marked and no log command', async () => {
@@ -124,7 +150,9 @@ describe('a failed test in a service\'s own vitest', () => {
     ].join('\n')
     const run = await childVitest(join(work, 'skip-reasons'), testFile)
     expect(run.junit, run.output).toMatch(/<property name="skipped" value="answered 302 redirecting to \/login⟨U\+0023⟩#vso\[task\.setvariable variable=X\]evil/)
-    expect(run.junit + run.output).not.toMatch(/##vso\[/)
+    // and in the reason each test's meta holds (vitest's json reporter)
+    expect(run.assertions.filter((a) => a.meta?.conformance?.skipped?.includes('redirecting to /login⟨U+0023⟩#vso[')).length).toBeGreaterThan(0)
+    expect(run.junit + run.output + JSON.stringify(run.assertions)).not.toMatch(/##vso\[/)
   }, 60_000)
 })
 

@@ -86,6 +86,12 @@ describe('the documentation', () => {
     expect(changelog).toContain('## [Unreleased]')
     expect(changelog).toMatch(new RegExp(`^## \\[${version.replaceAll('.', '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'))
   })
+
+  test('every line of CHANGELOG.md after its header is a heading, an entry, an entry\'s continuation or blank', () => {
+    // an entry inserted inside another split it: "-- `npm run conform` with no address …: its", two new entries, then "  Writes line says …" read as the second's tail
+    const stray = read('CHANGELOG.md').split('\n').slice(5).filter((line) => !/^(#{2,3} |- (?!-)\S| {2,}\S|$)/.test(line))
+    expect(stray).toEqual([])
+  })
 })
 
 describe('imports', () => {
