@@ -62,7 +62,9 @@ describe('in GitHub Actions, a failure is annotated at the test file\'s defineCo
     const failed = run.assertions.filter((a) => a.status === 'failed')
     expect(failed.length).toBeGreaterThan(0)
     const annotations = errorAnnotations(run.output)
-    expect(annotations.length, run.output).toBe(failed.length)
+    // two creates that send one description ("None", "null") fail alike: one fault, placed once (earlierSameFailure)
+    const placed = failed.filter((a) => !a.failureMessages.some((m) => m.includes('the same failure as ')))
+    expect(annotations.length, run.output).toBe(placed.length)
     for (const annotation of annotations) {
       expect(annotation).toMatchObject({ file: run.file, line: run.line, message: expect.stringMatching(/^ConformanceCheckFailure: \[FIELD_CHANGED\] the created record changed "description"/) })
       expect(annotation.title).toContain('create-echoes-fields')
