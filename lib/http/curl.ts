@@ -54,7 +54,7 @@ function quoted(text: string): string {
  */
 function fromConformHeaders(name: string): string {
   const pattern = `^[[:space:]]*${name.replace(/[.*^$]/g, '\\$&')}[[:space:]]*:`.replaceAll("'", `'\\''`)
-  return `"$(printf '%s\\n' "$CONFORM_HEADERS" | grep -i -m 1 '${pattern}' | sed 's/^[[:space:]]*\\([^:[:space:]]*\\)[[:space:]]*:/\\1:/')"`
+  return `"$(printf '%s\\n' "$CONFORM_HEADERS" | grep -i -m 1 '${pattern}' | sed 's/^[[:space:]]*\\([^:[:space:]]*\\)[[:space:]]*:[[:space:]]*/\\1: /')"`
 }
 
 export function toCurl(request: RecordedRequest): string {
