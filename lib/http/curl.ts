@@ -49,10 +49,12 @@ function quoted(text: string): string {
  * A secret --header, whose value every record holds redacted: its line of CONFORM_HEADERS (where
  * the docs ask for a secret header) taken by the shell of whoever runs the command, as the key is
  * from CONFORM_API_KEY. Written as recorded, the line sent the gateway "[REDACTED]" for its key.
+ * The line as the run read it (lib/config/extra-headers.ts trims the name): spaces before the name
+ * or the colon found no line, or went to the gateway as "X-Key : …", which a server refuses.
  */
 function fromConformHeaders(name: string): string {
-  const pattern = `^${name.replace(/[.*^$]/g, '\\$&')}[[:space:]]*:`.replaceAll("'", `'\\''`)
-  return `"$(printf '%s\\n' "$CONFORM_HEADERS" | grep -i -m 1 '${pattern}')"`
+  const pattern = `^[[:space:]]*${name.replace(/[.*^$]/g, '\\$&')}[[:space:]]*:`.replaceAll("'", `'\\''`)
+  return `"$(printf '%s\\n' "$CONFORM_HEADERS" | grep -i -m 1 '${pattern}' | sed 's/^[[:space:]]*\\([^:[:space:]]*\\)[[:space:]]*:[[:space:]]*/\\1: /')"`
 }
 
 export function toCurl(request: RecordedRequest): string {

@@ -151,16 +151,18 @@ describe('the Accept a request went with, in its curl line', () => {
 })
 
 // a secret --header is recorded redacted: its curl line sent the gateway "[REDACTED]"; it now takes the header from CONFORM_HEADERS
+// the line as the run read it: spaces before the name or the colon (parseExtraHeaders trims them) found no line, or sent "X-Key : …"
 test.each([
-  ['x-gateway-key', 'gw_Zq81LmX0pR4tYv2N'],
-  ["x-odd.name*'s^key$", 'Zq81LmX0pR4tYv2NaB'],
-])('a secret --header %s: the line takes its value from CONFORM_HEADERS, as the key from CONFORM_API_KEY', (name, value) => {
+  ['x-gateway-key', 'gw_Zq81LmX0pR4tYv2N', ': '],
+  ["x-odd.name*'s^key$", 'Zq81LmX0pR4tYv2NaB', ': '],
+  ['x-gateway-key', 'gw_Zq81LmX0pR4tYv2N', ' :  ', '  '],
+])('a secret --header %s: the line takes its value from CONFORM_HEADERS, as the key from CONFORM_API_KEY', (name, value, colon, indent = '') => {
   const redact = createRedactor(KEY, value)
   const { recorded } = requestHeaders(undefined, '0'.repeat(16), { apiKey: KEY, redact, traceId: '0'.repeat(32), extraHeaders: [{ name, value }] })
   expect(recorded[name]).toBe('[REDACTED]')
   const curl = toCurl({ method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: { [name]: recorded[name]! } })
   expect(curl).not.toContain(value)
   const script = `set -- ${curl.replace(/^curl /, '')}; while [ "$1" != "-H" ]; do shift; done; printf %s "$2"`
-  const headers = `X-Tenant: acme\n${name.toUpperCase()}: ${value}\nX-Other-Key: nope`
+  const headers = `X-Tenant: acme\n${indent}${name.toUpperCase()}${colon}${value}\nX-Other-Key: nope`
   expect(execFileSync('sh', ['-c', script], { env: { PATH: process.env.PATH, CONFORM_HEADERS: headers } }).toString()).toBe(`${name.toUpperCase()}: ${value}`)
 })

@@ -165,6 +165,8 @@ describe('createRedactor on a key echoed in part, or in another case', () => {
     expect(createRedactor('sk_9aB3xQ7')('key ending 9AB3XQ')).toBe(`key ending ${REDACTED}`)
     // a run of 5, and one that reads as a word, are ordinary text
     expect(createRedactor(short)('defgh and abcdefg')).toBe('defgh and abcdefg')
+    // and one of digits alone, a number: the date and time create-described sends, under a key of 12345678
+    expect(createRedactor('12345678')('"2024-02-29T23:59:59.123456+00:00" 12345678')).toBe(`"2024-02-29T23:59:59.123456+00:00" ${REDACTED}`)
   })
   test('a run that reads as a capitalised word is left: a key made of words does not hide "Categories" in every report', () => {
     expect(createRedactor('CategoriesApiKey2024')('Pet Store Categories · GET /v1/categories')).toBe('Pet Store Categories · GET /v1/categories')

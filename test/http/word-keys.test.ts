@@ -26,9 +26,9 @@ test.each([
 })
 
 test("the reports' own words stay: the rule ids, the product's name and prose about keys", () => {
-  const prose = 'Pet Store categories conformance · auth-missing-key-401 · create-echoes-fields: the key for the test was refused; a key of test-key-for-the-ci-2024 length'
+  const prose = '<testsuites name="petstore-categories-conformance"> Pet Store categories conformance · auth-missing-key-401 · create-echoes-fields: the key for the test was refused; a key of test-key-for-the-ci-2024 length'
   // words of the key as the tool's own (auth-missing-key-401, --base-url) stay: two thirds of the key's length are hidden, not 8 characters
-  for (const key of ['correct-horse-battery-staple', 'Pet+Store/Key', 'Petstore-Categories-Key', 'the-key-for-the-test-99', 'missing-key-for-the-ci']) {
+  for (const key of ['correct-horse-battery-staple', 'Pet+Store/Key', 'Petstore-Categories-Key', 'petstore-categories-key', 'the-key-for-the-test-99', 'missing-key-for-the-ci']) {
     const shown = createRedactor(key)(prose.replace('test-key-for-the-ci-2024', 'other'))
     expect(shown, key).toBe(prose.replace('test-key-for-the-ci-2024', 'other'))
   }
