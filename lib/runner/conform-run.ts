@@ -129,8 +129,10 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   const journalFile = options.journalFile === undefined ? undefined : openJournalFile(options.journalFile, redact)
   // over http://, the first requests unanswered ask whether the port speaks TLS or h2c: if so, none is sent again (tls-port.ts)
   // …and a port that stopped answering mid-run (its service gone behind a forwarder) is asked with a GET alone: if so, nothing more is sent (stopped-answering.ts)
-  const stoppedAnswering = new StoppedAnswering(target.baseUrl, () => clock.msLeft(), journalFile)
-  const tlsPort = new TlsPortWatch(target.baseUrl, () => clock.msLeft(), stoppedAnswering)
+  // (their questions end with the run: none once its deadline came or the user interrupted it)
+  const msLeft = () => (clock.signal.aborted ? 0 : clock.msLeft())
+  const stoppedAnswering = new StoppedAnswering(target.baseUrl, msLeft, journalFile)
+  const tlsPort = new TlsPortWatch(target.baseUrl, msLeft, stoppedAnswering)
   stoppedAnswering.settledElsewhere = () => tlsPort.wrongPort.aborted || tlsPort.speaksOther
   const journal = new RunJournal(tlsPort)
   // the proxy the preflight reached, from the run's own environment

@@ -64,7 +64,7 @@ export class StoppedAnswering implements JournalSink {
     if (this.url.protocol !== 'http:' || this.cutInARow < GONE_ENOUGH || performance.now() - this.rowFrom < GONE_SPAN_MS) return
     if (this.probe !== undefined || this.stop.signal.aborted || this.asks >= MOST_ASKS || this.settledElsewhere?.() === true) return
     this.asks++
-    this.probe = this.ask(this.waitMs()).finally(() => (this.probe = undefined))
+    this.probe = this.ask().finally(() => (this.probe = undefined))
   }
 
   beforeSend(): void {
@@ -88,16 +88,19 @@ export class StoppedAnswering implements JournalSink {
     return this.stop.signal
   }
 
-  private async ask(waitMs: number): Promise<void> {
+  private async ask(): Promise<void> {
+    // the run's time left, read afresh: nothing once the run ended (its deadline, Ctrl-C), whose reports wait for this
+    const over = () => this.waitMs() <= 0
     const start = performance.now()
-    const inFlight = start + Math.min(IN_FLIGHT_MS, waitMs)
-    while (this.onWire.size > 0 && this.cutInARow > 0 && performance.now() < inFlight) await sleep(20)
-    if (this.onWire.size > 0 || this.cutInARow === 0) return
-    const until = start + Math.min(REFUSED_WINDOW_MS, waitMs)
+    const inFlight = start + Math.min(IN_FLIGHT_MS, this.waitMs())
+    while (this.onWire.size > 0 && this.cutInARow > 0 && performance.now() < inFlight && !over()) await sleep(20)
+    if (this.onWire.size > 0 || this.cutInARow === 0 || over()) return
+    const until = start + Math.min(REFUSED_WINDOW_MS, this.waitMs())
     for (;;) {
-      if ((await plainAnswer(this.url, until - performance.now())) !== 'cut' || this.cutInARow === 0) return
+      if ((await plainAnswer(this.url, Math.min(until - performance.now(), this.waitMs()))) !== 'cut' || this.cutInARow === 0 || over()) return
       if (performance.now() + ALONE_AGAIN_MS >= until) break
       await sleep(ALONE_AGAIN_MS)
+      if (over()) return
     }
     this.gone = { cut: this.cutSince, seconds: Math.round((until - start) / 1000), answers: this.answers }
     const since = this.gone.answers > 0 ? ` stopped answering during the run: after ${this.gone.answers} answers,` : `:`

@@ -150,13 +150,13 @@ export class TlsPortWatch implements JournalSink {
   private async ask(waitMs: number): Promise<void> {
     const [secured, h2c] = await Promise.all([handshakeSucceeds(this.url, waitMs), answersH2Preface(this.url, waitMs)])
     // a port that takes TLS and plain HTTP both (Jetty's detect mode) answers a plain GET: its first requests were cut for another cause, and its answers are judged
-    const plain = secured && !this.answered ? await plainAnswer(this.url, waitMs) : undefined
+    const plain = secured && !this.answered ? await plainAnswer(this.url, this.waitMs()) : undefined
     this.secured = secured && plain !== 'status-line'
     this.h2c = h2c && !secured
     if (this.speaksTls) this.stopSending(`${this.url.host} speaks TLS: no request over plain HTTP got an answer, and a TLS handshake with it succeeded`)
     // a port that speaks HTTP/2 only answers HTTP/1.1 with frames (bytes with no status line); one that cut them with none may speak both (Go's h2c.NewHandler): its later answers are read
     else if (this.speaksH2c && this.noStatusLine > 0) this.stopSending(`${this.url.host} speaks HTTP/2 only (h2c): it answered HTTP/1.1 requests with HTTP/2 frames`)
-    else if (!secured && !h2c && this.cut === this.unanswered) await this.askAlone(waitMs)
+    else if (!secured && !h2c && this.cut === this.unanswered) await this.askAlone()
     this.settled = true
   }
 
@@ -170,19 +170,22 @@ export class TlsPortWatch implements JournalSink {
    * container starts, a load balancer with no healthy backend): nothing more is sent (before, each
    * GET went eleven times: 2,054 requests, and a FAIL of 17 rules on no answer).
    */
-  private async askAlone(waitMs: number): Promise<void> {
+  private async askAlone(): Promise<void> {
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+    // the run's time left, read afresh: nothing once the run ended (its deadline, Ctrl-C), whose reports wait for this
+    const over = () => this.waitMs() <= 0
     const start = performance.now()
-    const until = start + Math.min(HANDSHAKE_MS, waitMs)
-    while (this.onWire.size > 0 && !this.answered && performance.now() < until) await sleep(20)
-    if (this.onWire.size > 0 || this.answered || this.cut !== this.unanswered) return
+    const until = start + Math.min(HANDSHAKE_MS, this.waitMs())
+    while (this.onWire.size > 0 && !this.answered && performance.now() < until && !over()) await sleep(20)
+    if (this.onWire.size > 0 || this.answered || this.cut !== this.unanswered || over()) return
     // a port whose forwarder cuts connections while the service starts behind it answers within seconds: waited out as a refused connection's restart is
-    const restartUntil = start + Math.min(REFUSED_WINDOW_MS, waitMs)
+    const restartUntil = start + Math.min(REFUSED_WINDOW_MS, this.waitMs())
     for (;;) {
-      const answer = await plainAnswer(this.url, restartUntil - performance.now())
-      if (answer !== 'cut' || this.answered) return
+      const answer = await plainAnswer(this.url, Math.min(restartUntil - performance.now(), this.waitMs()))
+      if (answer !== 'cut' || this.answered || over()) return
       if (performance.now() + ALONE_AGAIN_MS >= restartUntil) break
       await sleep(ALONE_AGAIN_MS)
+      if (over()) return
     }
     this.closesAll = true
     this.aloneSeconds = Math.round((restartUntil - start) / 1000)

@@ -15,7 +15,7 @@ import type { JournalLine } from '../../lib/http/journal.ts'
 import { StoppedAnswering } from '../../lib/runner/stopped-answering.ts'
 import { TlsPortWatch } from '../../lib/runner/tls-port.ts'
 import { startReferenceServer } from '../../lib/server/reference-server.ts'
-import { runConformInProcess } from '../helpers/run-conform.ts'
+import { runConform, runConformInProcess } from '../helpers/run-conform.ts'
 import { opensslMissing, resetsConnections, selfSignedCert } from './hostile-servers.ts'
 import { closesAtOncePort, closesUnansweredPort, diesBehindForwarder, startsLatePort, tlsAndPlainPort, tlsPort, type CountingPort } from './other-protocols.ts'
 
@@ -63,6 +63,24 @@ describe('a service that dies behind its forwarder during the run (docker-proxy 
     expect(run.results?.problems[0]?.message).toMatch(/^127\.0\.0\.1:\d+ answers nothing any more during the run: after \d+ answers, \d+ requests had their connection closed with no byte of an answer, and a GET alone too, for 5 s/)
     expect((run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
     expect((run.results?.journal ?? []).filter((e) => e.onWire).length).toBeLessThan(1_500)
+  })
+})
+
+// Ctrl-C, or a CI job cancelled (SIGTERM), as the GETs alone go: they went on for their 5 s, the
+// run's reports waited for them, and the 3 s a stopping run is given ran out first: exit 130, no report
+describe('a port that closes every connection, the run interrupted as it is asked', { timeout: 60_000 }, () => {
+  test('SIGINT at the first GET alone: the asking ends with the run, the reports are written, exit 130', async () => {
+    let alone = () => {}
+    const asked = new Promise<void>((resolve) => (alone = resolve))
+    const port = await closesUnansweredPort(() => alone())
+    closers.push(() => port.close())
+    const run = await runConform(['--base-url', port.baseUrl], { env: KEY, interrupt: { signal: 'SIGINT', when: asked } })
+    closers.push(() => run.cleanup())
+    expect(run.code, run.stdout).toBe(130)
+    expect(Object.keys(run.files)).toContain('report.html')
+    expect(run.results?.problems[0]?.kind).toBe('interrupted')
+    // a GET alone at first, and none once the run was interrupted
+    expect(port.requests()).toBeLessThanOrEqual(FIRST_REQUESTS)
   })
 })
 
@@ -159,6 +177,23 @@ describe('the watch of a port that stops answering (stopped-answering.ts)', () =
     expect(watch.stopped.aborted).toBe(true)
     expect(problem?.kind).toBe('answers-nothing')
     expect(problem?.message).toMatch(/^127\.0\.0\.1:\d+ answers nothing: 6 requests had their connection closed with no byte of an answer/)
+  }, 20_000)
+
+  test('the run ends (its deadline, Ctrl-C) as the GETs alone go: the asking ends with it, nothing concluded', async () => {
+    const port = await closesUnansweredPort()
+    closers.push(() => port.close())
+    let left = 30_000
+    const watch = new StoppedAnswering(port.baseUrl, () => left)
+    for (const line of cut(5)) watch.append(line)
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    for (const line of cut(1, 5)) watch.append(line)
+    expect(watch.asking).toBeDefined()
+    setTimeout(() => (left = 0), 700)
+    const from = performance.now()
+    expect(await watch.ended()).toBeUndefined()
+    // it went on for its 5 s, and the run's reports waited for it
+    expect(performance.now() - from).toBeLessThan(2_000)
+    expect(watch.stopped.aborted).toBe(false)
   }, 20_000)
 })
 
