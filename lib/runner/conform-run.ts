@@ -31,7 +31,7 @@ import type { Samples } from '../result/samples.ts'
 import { DEFAULTS } from '../config/config.ts'
 import { openJournalFile } from './journal-file.ts'
 import { proxyFor } from './preflight.ts'
-import { TlsPortWatch } from './tls-port.ts'
+import { endProblems, TlsPortWatch } from './tls-port.ts'
 import { StoppedAnswering } from './stopped-answering.ts'
 import { markPhase, PHASE_MARKS } from './run-phases.ts'
 import type { baselineWritten, CompletedRun, completedRun, writeRunReports } from './run-reports.ts'
@@ -255,8 +255,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   }
   // a handshake still under way when the checks ended has its say too
   const tlsProblem = (await tlsPort.ended()) ?? (await stoppedAnswering.ended())
-  if (cutBy !== undefined) problems.push(cutBy)
-  else if (tlsProblem) problems.push(tlsProblem)
+  problems.push(...endProblems(cutBy, tlsProblem))
   if (journalFile?.failure !== undefined) problems.push({ kind: 'journal-unwritable', message: journalFile.failure })
 
   const { completedRun } = await loadReports()

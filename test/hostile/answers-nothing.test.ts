@@ -13,7 +13,8 @@
 import { afterAll, describe, expect, test } from 'vitest'
 import type { JournalLine } from '../../lib/http/journal.ts'
 import { StoppedAnswering } from '../../lib/runner/stopped-answering.ts'
-import { TlsPortWatch } from '../../lib/runner/tls-port.ts'
+import { endProblems, TlsPortWatch } from '../../lib/runner/tls-port.ts'
+import { answersNothingProblem } from '../../lib/result/speaks-tls.ts'
 import { startReferenceServer } from '../../lib/server/reference-server.ts'
 import { runConform, runConformInProcess } from '../helpers/run-conform.ts'
 import { opensslMissing, resetsConnections, selfSignedCert } from './hostile-servers.ts'
@@ -82,6 +83,14 @@ describe('a port that closes every connection, the run interrupted as it is aske
     // a GET alone at first, and none once the run was interrupted
     expect(port.requests()).toBeLessThanOrEqual(FIRST_REQUESTS)
   })
+})
+
+test('the deadline came as the port was found to answer nothing: both told, so its cut requests fail no rule', () => {
+  const deadline = { kind: 'deadline' as const, message: 'the run did not finish within 5000 ms (--deadline)' }
+  const port = answersNothingProblem('http://127.0.0.1:1/v1', 6, 4)
+  expect(endProblems(deadline, port).map((p) => p.kind)).toEqual(['deadline', 'answers-nothing'])
+  expect(endProblems(undefined, port)).toEqual([port])
+  expect(endProblems(deadline, undefined)).toEqual([deadline])
 })
 
 /** The journal's lines of `n` requests that reached the port and were cut with no byte of an answer. */
