@@ -14,21 +14,15 @@
  * alone is plain text); a connection refused is no cut (server-gone.ts tells that server).
  */
 import type { JournalLine, JournalSink } from '../http/journal.ts'
-import { REFUSED_WINDOW_MS } from '../http/refused-connections.ts'
 import { PortSpeaksNoHttp } from '../http/transport-errors.ts'
 import type { RunProblem } from '../result/run-problems.ts'
 import { ANSWERS_NOTHING, answersNothingProblem, keptBackWords } from '../result/speaks-tls.ts'
-import { plainAnswer } from './tls-port.ts'
+import { cutAlone, keptBack } from './tls-port.ts'
 
 const GONE_ENOUGH = 6
 const GONE_SPAN_MS = 1_000
-/** The run's requests in flight are waited for this long at most before the GET alone. */
-const IN_FLIGHT_MS = 2_000
-const ALONE_AGAIN_MS = 500
 /** Times the port is asked in a run at most: a server that cuts and answers by turns is judged on what it answered. */
 const MOST_ASKS = 3
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export class StoppedAnswering implements JournalSink {
   private readonly url: URL
@@ -53,7 +47,7 @@ export class StoppedAnswering implements JournalSink {
 
   append(line: JournalLine): void {
     this.next?.append(line)
-    if ((line.phase === 'refused' && line.reason === 'misdirected') || (line.phase === 'ended' && line.error === 'WRONG_PORT')) this.notSent++
+    if (keptBack(line)) this.notSent++
     if (line.phase === 'on-wire') this.onWire.add(line.id)
     if (line.phase !== 'ended' || !this.onWire.delete(line.id)) return
     if (line.status !== undefined) return void ((this.answers++, (this.cutInARow = 0), (this.cutSince = 0)))
@@ -89,20 +83,9 @@ export class StoppedAnswering implements JournalSink {
   }
 
   private async ask(): Promise<void> {
-    // the run's time left, read afresh: nothing once the run ended (its deadline, Ctrl-C), whose reports wait for this
-    const over = () => this.waitMs() <= 0
-    const start = performance.now()
-    const inFlight = start + Math.min(IN_FLIGHT_MS, this.waitMs())
-    while (this.onWire.size > 0 && this.cutInARow > 0 && performance.now() < inFlight && !over()) await sleep(20)
-    if (this.onWire.size > 0 || this.cutInARow === 0 || over()) return
-    const until = start + Math.min(REFUSED_WINDOW_MS, this.waitMs())
-    for (;;) {
-      if ((await plainAnswer(this.url, Math.min(until - performance.now(), this.waitMs()))) !== 'cut' || this.cutInARow === 0 || over()) return
-      if (performance.now() + ALONE_AGAIN_MS >= until) break
-      await sleep(ALONE_AGAIN_MS)
-      if (over()) return
-    }
-    this.gone = { cut: this.cutSince, seconds: Math.round((until - start) / 1000), answers: this.answers }
+    const seconds = await cutAlone(this.url, this.waitMs, () => this.onWire.size > 0, () => this.cutInARow > 0)
+    if (seconds === undefined) return
+    this.gone = { cut: this.cutSince, seconds, answers: this.answers }
     const since = this.gone.answers > 0 ? ` stopped answering during the run: after ${this.gone.answers} answers,` : `:`
     this.stop.abort(new PortSpeaksNoHttp(`${this.url.host}${since} ${this.gone.cut} requests had their connection closed with no byte of an answer, and a GET alone too, for ${this.gone.seconds} s`))
   }

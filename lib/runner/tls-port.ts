@@ -32,7 +32,7 @@ import { REFUSED_WINDOW_MS } from '../http/refused-connections.ts'
 const ENOUGH = 3
 /** The handshake's wait at most: a port that speaks TLS answers a ClientHello at once. */
 const HANDSHAKE_MS = 2_000
-/** The pause between GETs alone to a port that cut them (askAlone), for REFUSED_WINDOW_MS at most. */
+/** The pause between GETs alone to a port that cut them (cutAlone), for REFUSED_WINDOW_MS at most. */
 const ALONE_AGAIN_MS = 500
 
 /** Whether a TLS handshake with the base URL's host and port succeeds within `waitMs` (at most HANDSHAKE_MS). */
@@ -98,6 +98,34 @@ export function plainAnswer(url: URL, waitMs: number): Promise<PlainAnswer> {
   })
 }
 
+/** A request the run kept back once the port was found to speak no HTTP/1.1, or to answer nothing. */
+export const keptBack = (line: JournalLine): boolean => (line.phase === 'refused' && line.reason === 'misdirected') || (line.phase === 'ended' && line.error === 'WRONG_PORT')
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Once the run's requests in flight have ended (HANDSHAKE_MS at most), a plain GET alone
+ * (plainAnswer), again every ALONE_AGAIN_MS for 5 s (REFUSED_WINDOW_MS, the restart a refused
+ * connection is given: a forwarder cuts connections while the service behind it starts), or for
+ * as long as the run has left (`waitMs`, read afresh: nothing once the run ended, its deadline or
+ * Ctrl-C, whose reports wait for this). The seconds asked when every GET was cut while `stillCut`
+ * held; undefined when one got anything else, the requests in flight did not end, or the run ended.
+ */
+export async function cutAlone(url: URL, waitMs: () => number, inFlight: () => boolean, stillCut: () => boolean): Promise<number | undefined> {
+  const over = () => waitMs() <= 0
+  const start = performance.now()
+  const inFlightUntil = start + Math.min(HANDSHAKE_MS, waitMs())
+  while (inFlight() && stillCut() && performance.now() < inFlightUntil && !over()) await sleep(20)
+  if (inFlight() || !stillCut() || over()) return undefined
+  const until = start + Math.min(REFUSED_WINDOW_MS, waitMs())
+  for (;;) {
+    if ((await plainAnswer(url, Math.min(until - performance.now(), waitMs()))) !== 'cut' || !stillCut() || over()) return undefined
+    if (performance.now() + ALONE_AGAIN_MS >= until) return Math.round((until - start) / 1000)
+    await sleep(ALONE_AGAIN_MS)
+    if (over()) return undefined
+  }
+}
+
 /**
  * The run's problems at its end: what cut it short (its deadline, an interrupt) and what its port
  * was found to be (TLS, h2c, answering nothing), both when both came. The GETs alone to a port that
@@ -145,7 +173,7 @@ export class TlsPortWatch implements JournalSink {
 
   append(line: JournalLine): void {
     this.next?.append(line)
-    if ((line.phase === 'refused' && line.reason === 'misdirected') || (line.phase === 'ended' && line.error === 'WRONG_PORT')) this.notSent++
+    if (keptBack(line)) this.notSent++
     if (this.answered) return
     if (line.phase === 'on-wire') this.onWire.add(line.id)
     if (line.phase !== 'ended' || !this.onWire.delete(line.id)) return
@@ -182,24 +210,10 @@ export class TlsPortWatch implements JournalSink {
    * GET went eleven times: 2,054 requests, and a FAIL of 17 rules on no answer).
    */
   private async askAlone(): Promise<void> {
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-    // the run's time left, read afresh: nothing once the run ended (its deadline, Ctrl-C), whose reports wait for this
-    const over = () => this.waitMs() <= 0
-    const start = performance.now()
-    const until = start + Math.min(HANDSHAKE_MS, this.waitMs())
-    while (this.onWire.size > 0 && !this.answered && performance.now() < until && !over()) await sleep(20)
-    if (this.onWire.size > 0 || this.answered || this.cut !== this.unanswered || over()) return
-    // a port whose forwarder cuts connections while the service starts behind it answers within seconds: waited out as a refused connection's restart is
-    const restartUntil = start + Math.min(REFUSED_WINDOW_MS, this.waitMs())
-    for (;;) {
-      const answer = await plainAnswer(this.url, Math.min(restartUntil - performance.now(), this.waitMs()))
-      if (answer !== 'cut' || this.answered || over()) return
-      if (performance.now() + ALONE_AGAIN_MS >= restartUntil) break
-      await sleep(ALONE_AGAIN_MS)
-      if (over()) return
-    }
+    const seconds = await cutAlone(this.url, this.waitMs, () => this.onWire.size > 0, () => !this.answered && this.cut === this.unanswered)
+    if (seconds === undefined) return
     this.closesAll = true
-    this.aloneSeconds = Math.round((restartUntil - start) / 1000)
+    this.aloneSeconds = seconds
     this.stopSending(`${this.url.host} ${ANSWERS_NOTHING}: ${this.cut} requests had their connection closed with no byte of an answer, and a GET alone on a connection of its own too, for ${this.aloneSeconds} s`)
   }
 
