@@ -31,6 +31,7 @@ export class StoppedAnswering implements JournalSink {
   private cutInARow = 0
   private rowFrom = 0 // when the first of the row was cut (performance.now())
   private cutSince = 0 // the cuts since the last answer, the row included
+  private firstCut: JournalLine | undefined // …the first of them: a request that crashed the service is among the first
   private probe: Promise<void> | undefined
   private asks = 0
   private gone: { cut: number; seconds: number; answers: number } | undefined
@@ -52,7 +53,7 @@ export class StoppedAnswering implements JournalSink {
     if (line.phase !== 'ended' || !this.onWire.delete(line.id)) return
     if (line.status !== undefined) return void ((this.answers++, (this.cutInARow = 0), (this.cutSince = 0)))
     if (line.error !== 'CONNECTION_RESET' || line.noStatusLine) return void (this.cutInARow = 0)
-    this.cutSince++
+    if (this.cutSince++ === 0) this.firstCut = line
     if (this.cutInARow++ === 0) this.rowFrom = performance.now()
     // over https:// the GET alone would go in plain text to a TLS port: asked over http:// only
     if (this.url.protocol !== 'http:' || this.cutInARow < GONE_ENOUGH || performance.now() - this.rowFrom < GONE_SPAN_MS) return
@@ -99,7 +100,7 @@ export class StoppedAnswering implements JournalSink {
     const why = (this.stop.signal.reason as Error).message
     return {
       kind: 'answers-nothing',
-      message: `${this.url.host} ${ANSWERS_NOTHING}${why.slice(this.url.host.length).replace(/^ stopped answering/, ' any more')}${keptBackWords(this.notSent)}; its service stopped behind the port (crashed, or stopped: a forwarder such as docker-proxy keeps taking connections): checks of those requests are not verified; run again once it answers (a request that crashes it is a fault, which a run again shows)`,
+      message: `${this.url.host} ${ANSWERS_NOTHING}${why.slice(this.url.host.length).replace(/^ stopped answering/, ' any more')}${keptBackWords(this.notSent)}; its service stopped behind the port (crashed, or stopped: a forwarder such as docker-proxy keeps taking connections): checks of those requests are not verified; run again once it answers (a request that crashes it is a fault, which a run again shows${this.firstCut ? `; the first cut: ${this.firstCut.method} ${new URL(this.firstCut.url).pathname}, ${this.firstCut.id} in journal.ndjson` : ''})`,
     }
   }
 }

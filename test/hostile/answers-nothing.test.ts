@@ -188,6 +188,19 @@ describe('the watch of a port that stops answering (stopped-answering.ts)', () =
     expect(problem?.message).toMatch(/^127\.0\.0\.1:\d+ answers nothing: 6 requests had their connection closed with no byte of an answer/)
   }, 20_000)
 
+  test('after answers: the first request cut is named, with its id in the journal (a request that crashed the service is among the first)', async () => {
+    const port = await closesUnansweredPort()
+    closers.push(() => port.close())
+    const watch = new StoppedAnswering(port.baseUrl, () => 30_000)
+    const post = (phase: 'on-wire' | 'ended'): JournalLine => ({ id: 'crash', phase, at: '', method: 'POST', url: 'http://x/v1/categories', ...(phase === 'ended' ? { error: 'CONNECTION_RESET' as const } : {}) })
+    for (const line of [...answered('a'), post('on-wire'), post('ended'), ...cut(4)]) watch.append(line)
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    for (const line of cut(1, 4)) watch.append(line)
+    const problem = await watch.ended()
+    expect(problem?.message).toMatch(/^127\.0\.0\.1:\d+ answers nothing any more during the run: after 1 answers, 6 requests/)
+    expect(problem?.message).toContain('the first cut: POST /v1/categories, crash in journal.ndjson')
+  }, 20_000)
+
   test('the run ends (its deadline, Ctrl-C) as the GETs alone go: the asking ends with it, nothing concluded', async () => {
     const port = await closesUnansweredPort()
     closers.push(() => port.close())
