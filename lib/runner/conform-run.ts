@@ -31,7 +31,7 @@ import type { Samples } from '../result/samples.ts'
 import { DEFAULTS } from '../config/config.ts'
 import { openJournalFile } from './journal-file.ts'
 import { proxyFor } from './preflight.ts'
-import { TlsPortWatch } from './tls-port.ts'
+import { endProblems, TlsPortWatch } from './tls-port.ts'
 import { StoppedAnswering } from './stopped-answering.ts'
 import { markPhase, PHASE_MARKS } from './run-phases.ts'
 import type { baselineWritten, CompletedRun, completedRun, writeRunReports } from './run-reports.ts'
@@ -129,8 +129,10 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   const journalFile = options.journalFile === undefined ? undefined : openJournalFile(options.journalFile, redact)
   // over http://, the first requests unanswered ask whether the port speaks TLS or h2c: if so, none is sent again (tls-port.ts)
   // …and a port that stopped answering mid-run (its service gone behind a forwarder) is asked with a GET alone: if so, nothing more is sent (stopped-answering.ts)
-  const stoppedAnswering = new StoppedAnswering(target.baseUrl, () => clock.msLeft(), journalFile)
-  const tlsPort = new TlsPortWatch(target.baseUrl, () => clock.msLeft(), stoppedAnswering)
+  // (their questions end with the run: none once its deadline came or the user interrupted it)
+  const msLeft = () => (clock.signal.aborted ? 0 : clock.msLeft())
+  const stoppedAnswering = new StoppedAnswering(target.baseUrl, msLeft, journalFile)
+  const tlsPort = new TlsPortWatch(target.baseUrl, msLeft, stoppedAnswering)
   stoppedAnswering.settledElsewhere = () => tlsPort.wrongPort.aborted || tlsPort.speaksOther
   const journal = new RunJournal(tlsPort)
   // the proxy the preflight reached, from the run's own environment
@@ -253,8 +255,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   }
   // a handshake still under way when the checks ended has its say too
   const tlsProblem = (await tlsPort.ended()) ?? (await stoppedAnswering.ended())
-  if (cutBy !== undefined) problems.push(cutBy)
-  else if (tlsProblem) problems.push(tlsProblem)
+  problems.push(...endProblems(cutBy, tlsProblem))
   if (journalFile?.failure !== undefined) problems.push({ kind: 'journal-unwritable', message: journalFile.failure })
 
   const { completedRun } = await loadReports()

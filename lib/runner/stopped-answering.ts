@@ -14,21 +14,15 @@
  * alone is plain text); a connection refused is no cut (server-gone.ts tells that server).
  */
 import type { JournalLine, JournalSink } from '../http/journal.ts'
-import { REFUSED_WINDOW_MS } from '../http/refused-connections.ts'
 import { PortSpeaksNoHttp } from '../http/transport-errors.ts'
 import type { RunProblem } from '../result/run-problems.ts'
 import { ANSWERS_NOTHING, answersNothingProblem, keptBackWords } from '../result/speaks-tls.ts'
-import { plainAnswer } from './tls-port.ts'
+import { cutAlone, keptBack } from './tls-port.ts'
 
 const GONE_ENOUGH = 6
 const GONE_SPAN_MS = 1_000
-/** The run's requests in flight are waited for this long at most before the GET alone. */
-const IN_FLIGHT_MS = 2_000
-const ALONE_AGAIN_MS = 500
 /** Times the port is asked in a run at most: a server that cuts and answers by turns is judged on what it answered. */
 const MOST_ASKS = 3
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export class StoppedAnswering implements JournalSink {
   private readonly url: URL
@@ -37,6 +31,7 @@ export class StoppedAnswering implements JournalSink {
   private cutInARow = 0
   private rowFrom = 0 // when the first of the row was cut (performance.now())
   private cutSince = 0 // the cuts since the last answer, the row included
+  private firstCut: JournalLine | undefined // …the first of them: a request that crashed the service is among the first
   private probe: Promise<void> | undefined
   private asks = 0
   private gone: { cut: number; seconds: number; answers: number } | undefined
@@ -53,18 +48,18 @@ export class StoppedAnswering implements JournalSink {
 
   append(line: JournalLine): void {
     this.next?.append(line)
-    if ((line.phase === 'refused' && line.reason === 'misdirected') || (line.phase === 'ended' && line.error === 'WRONG_PORT')) this.notSent++
+    if (keptBack(line)) this.notSent++
     if (line.phase === 'on-wire') this.onWire.add(line.id)
     if (line.phase !== 'ended' || !this.onWire.delete(line.id)) return
     if (line.status !== undefined) return void ((this.answers++, (this.cutInARow = 0), (this.cutSince = 0)))
     if (line.error !== 'CONNECTION_RESET' || line.noStatusLine) return void (this.cutInARow = 0)
-    this.cutSince++
+    if (this.cutSince++ === 0) this.firstCut = line
     if (this.cutInARow++ === 0) this.rowFrom = performance.now()
     // over https:// the GET alone would go in plain text to a TLS port: asked over http:// only
     if (this.url.protocol !== 'http:' || this.cutInARow < GONE_ENOUGH || performance.now() - this.rowFrom < GONE_SPAN_MS) return
     if (this.probe !== undefined || this.stop.signal.aborted || this.asks >= MOST_ASKS || this.settledElsewhere?.() === true) return
     this.asks++
-    this.probe = this.ask(this.waitMs()).finally(() => (this.probe = undefined))
+    this.probe = this.ask().finally(() => (this.probe = undefined))
   }
 
   beforeSend(): void {
@@ -88,18 +83,10 @@ export class StoppedAnswering implements JournalSink {
     return this.stop.signal
   }
 
-  private async ask(waitMs: number): Promise<void> {
-    const start = performance.now()
-    const inFlight = start + Math.min(IN_FLIGHT_MS, waitMs)
-    while (this.onWire.size > 0 && this.cutInARow > 0 && performance.now() < inFlight) await sleep(20)
-    if (this.onWire.size > 0 || this.cutInARow === 0) return
-    const until = start + Math.min(REFUSED_WINDOW_MS, waitMs)
-    for (;;) {
-      if ((await plainAnswer(this.url, until - performance.now())) !== 'cut' || this.cutInARow === 0) return
-      if (performance.now() + ALONE_AGAIN_MS >= until) break
-      await sleep(ALONE_AGAIN_MS)
-    }
-    this.gone = { cut: this.cutSince, seconds: Math.round((until - start) / 1000), answers: this.answers }
+  private async ask(): Promise<void> {
+    const seconds = await cutAlone(this.url, this.waitMs, () => this.onWire.size > 0, () => this.cutInARow > 0)
+    if (seconds === undefined) return
+    this.gone = { cut: this.cutSince, seconds, answers: this.answers }
     const since = this.gone.answers > 0 ? ` stopped answering during the run: after ${this.gone.answers} answers,` : `:`
     this.stop.abort(new PortSpeaksNoHttp(`${this.url.host}${since} ${this.gone.cut} requests had their connection closed with no byte of an answer, and a GET alone too, for ${this.gone.seconds} s`))
   }
@@ -113,7 +100,7 @@ export class StoppedAnswering implements JournalSink {
     const why = (this.stop.signal.reason as Error).message
     return {
       kind: 'answers-nothing',
-      message: `${this.url.host} ${ANSWERS_NOTHING}${why.slice(this.url.host.length).replace(/^ stopped answering/, ' any more')}${keptBackWords(this.notSent)}; its service stopped behind the port (crashed, or stopped: a forwarder such as docker-proxy keeps taking connections): checks of those requests are not verified; run again once it answers (a request that crashes it is a fault, which a run again shows)`,
+      message: `${this.url.host} ${ANSWERS_NOTHING}${why.slice(this.url.host.length).replace(/^ stopped answering/, ' any more')}${keptBackWords(this.notSent)}; its service stopped behind the port (crashed, or stopped: a forwarder such as docker-proxy keeps taking connections): checks of those requests are not verified; run again once it answers (a request that crashes it is a fault, which a run again shows${this.firstCut ? `; the first cut: ${this.firstCut.method} ${new URL(this.firstCut.url).pathname}, ${this.firstCut.id} in journal.ndjson` : ''})`,
     }
   }
 }

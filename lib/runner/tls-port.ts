@@ -32,7 +32,7 @@ import { REFUSED_WINDOW_MS } from '../http/refused-connections.ts'
 const ENOUGH = 3
 /** The handshake's wait at most: a port that speaks TLS answers a ClientHello at once. */
 const HANDSHAKE_MS = 2_000
-/** The pause between GETs alone to a port that cut them (askAlone), for REFUSED_WINDOW_MS at most. */
+/** The pause between GETs alone to a port that cut them (cutAlone), for REFUSED_WINDOW_MS at most. */
 const ALONE_AGAIN_MS = 500
 
 /** Whether a TLS handshake with the base URL's host and port succeeds within `waitMs` (at most HANDSHAKE_MS). */
@@ -98,6 +98,45 @@ export function plainAnswer(url: URL, waitMs: number): Promise<PlainAnswer> {
   })
 }
 
+/** A request the run kept back once the port was found to speak no HTTP/1.1, or to answer nothing. */
+export const keptBack = (line: JournalLine): boolean => (line.phase === 'refused' && line.reason === 'misdirected') || (line.phase === 'ended' && line.error === 'WRONG_PORT')
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Once the run's requests in flight have ended (HANDSHAKE_MS at most), a plain GET alone
+ * (plainAnswer), again every ALONE_AGAIN_MS for 5 s (REFUSED_WINDOW_MS, the restart a refused
+ * connection is given: a forwarder cuts connections while the service behind it starts), or for
+ * as long as the run has left (`waitMs`, read afresh: nothing once the run ended, its deadline or
+ * Ctrl-C, whose reports wait for this). The seconds asked when every GET was cut while `stillCut`
+ * held; undefined when one got anything else, the requests in flight did not end, or the run ended.
+ */
+export async function cutAlone(url: URL, waitMs: () => number, inFlight: () => boolean, stillCut: () => boolean): Promise<number | undefined> {
+  const over = () => waitMs() <= 0
+  const start = performance.now()
+  const inFlightUntil = start + Math.min(HANDSHAKE_MS, waitMs())
+  while (inFlight() && stillCut() && performance.now() < inFlightUntil && !over()) await sleep(20)
+  if (inFlight() || !stillCut() || over()) return undefined
+  const until = start + Math.min(REFUSED_WINDOW_MS, waitMs())
+  for (;;) {
+    if ((await plainAnswer(url, Math.min(until - performance.now(), waitMs()))) !== 'cut' || !stillCut() || over()) return undefined
+    if (performance.now() + ALONE_AGAIN_MS >= until) return Math.round((until - start) / 1000)
+    await sleep(ALONE_AGAIN_MS)
+    if (over()) return undefined
+  }
+}
+
+/**
+ * The run's problems at its end: what cut it short (its deadline, an interrupt) and what its port
+ * was found to be (TLS, h2c, answering nothing), both when both came. The GETs alone to a port that
+ * cuts every connection go on for as long as the run has left: the deadline then came as they
+ * found it answers nothing, was the one problem told, and the checks of the cut requests failed
+ * (--deadline 5000 at a port that closed every connection: a FAIL of 7 rules, exit 1, in 2 of 3 runs).
+ */
+export function endProblems(cutBy: RunProblem | undefined, port: RunProblem | undefined): RunProblem[] {
+  return [cutBy, port].filter((problem) => problem !== undefined)
+}
+
 /**
  * Watches the journal's lines as they come (passed on to `next`, the run's journal file). Once
  * ENOUGH requests that reached the port ended without an answer, and none got one, the handshake
@@ -134,7 +173,7 @@ export class TlsPortWatch implements JournalSink {
 
   append(line: JournalLine): void {
     this.next?.append(line)
-    if ((line.phase === 'refused' && line.reason === 'misdirected') || (line.phase === 'ended' && line.error === 'WRONG_PORT')) this.notSent++
+    if (keptBack(line)) this.notSent++
     if (this.answered) return
     if (line.phase === 'on-wire') this.onWire.add(line.id)
     if (line.phase !== 'ended' || !this.onWire.delete(line.id)) return
@@ -150,13 +189,13 @@ export class TlsPortWatch implements JournalSink {
   private async ask(waitMs: number): Promise<void> {
     const [secured, h2c] = await Promise.all([handshakeSucceeds(this.url, waitMs), answersH2Preface(this.url, waitMs)])
     // a port that takes TLS and plain HTTP both (Jetty's detect mode) answers a plain GET: its first requests were cut for another cause, and its answers are judged
-    const plain = secured && !this.answered ? await plainAnswer(this.url, waitMs) : undefined
+    const plain = secured && !this.answered ? await plainAnswer(this.url, this.waitMs()) : undefined
     this.secured = secured && plain !== 'status-line'
     this.h2c = h2c && !secured
     if (this.speaksTls) this.stopSending(`${this.url.host} speaks TLS: no request over plain HTTP got an answer, and a TLS handshake with it succeeded`)
     // a port that speaks HTTP/2 only answers HTTP/1.1 with frames (bytes with no status line); one that cut them with none may speak both (Go's h2c.NewHandler): its later answers are read
     else if (this.speaksH2c && this.noStatusLine > 0) this.stopSending(`${this.url.host} speaks HTTP/2 only (h2c): it answered HTTP/1.1 requests with HTTP/2 frames`)
-    else if (!secured && !h2c && this.cut === this.unanswered) await this.askAlone(waitMs)
+    else if (!secured && !h2c && this.cut === this.unanswered) await this.askAlone()
     this.settled = true
   }
 
@@ -170,22 +209,11 @@ export class TlsPortWatch implements JournalSink {
    * container starts, a load balancer with no healthy backend): nothing more is sent (before, each
    * GET went eleven times: 2,054 requests, and a FAIL of 17 rules on no answer).
    */
-  private async askAlone(waitMs: number): Promise<void> {
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-    const start = performance.now()
-    const until = start + Math.min(HANDSHAKE_MS, waitMs)
-    while (this.onWire.size > 0 && !this.answered && performance.now() < until) await sleep(20)
-    if (this.onWire.size > 0 || this.answered || this.cut !== this.unanswered) return
-    // a port whose forwarder cuts connections while the service starts behind it answers within seconds: waited out as a refused connection's restart is
-    const restartUntil = start + Math.min(REFUSED_WINDOW_MS, waitMs)
-    for (;;) {
-      const answer = await plainAnswer(this.url, restartUntil - performance.now())
-      if (answer !== 'cut' || this.answered) return
-      if (performance.now() + ALONE_AGAIN_MS >= restartUntil) break
-      await sleep(ALONE_AGAIN_MS)
-    }
+  private async askAlone(): Promise<void> {
+    const seconds = await cutAlone(this.url, this.waitMs, () => this.onWire.size > 0, () => !this.answered && this.cut === this.unanswered)
+    if (seconds === undefined) return
     this.closesAll = true
-    this.aloneSeconds = Math.round((restartUntil - start) / 1000)
+    this.aloneSeconds = seconds
     this.stopSending(`${this.url.host} ${ANSWERS_NOTHING}: ${this.cut} requests had their connection closed with no byte of an answer, and a GET alone on a connection of its own too, for ${this.aloneSeconds} s`)
   }
 

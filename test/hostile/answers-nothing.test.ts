@@ -13,9 +13,10 @@
 import { afterAll, describe, expect, test } from 'vitest'
 import type { JournalLine } from '../../lib/http/journal.ts'
 import { StoppedAnswering } from '../../lib/runner/stopped-answering.ts'
-import { TlsPortWatch } from '../../lib/runner/tls-port.ts'
+import { endProblems, TlsPortWatch } from '../../lib/runner/tls-port.ts'
+import { answersNothingProblem } from '../../lib/result/speaks-tls.ts'
 import { startReferenceServer } from '../../lib/server/reference-server.ts'
-import { runConformInProcess } from '../helpers/run-conform.ts'
+import { runConform, runConformInProcess } from '../helpers/run-conform.ts'
 import { opensslMissing, resetsConnections, selfSignedCert } from './hostile-servers.ts'
 import { closesAtOncePort, closesUnansweredPort, diesBehindForwarder, startsLatePort, tlsAndPlainPort, tlsPort, type CountingPort } from './other-protocols.ts'
 
@@ -64,6 +65,32 @@ describe('a service that dies behind its forwarder during the run (docker-proxy 
     expect((run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
     expect((run.results?.journal ?? []).filter((e) => e.onWire).length).toBeLessThan(1_500)
   })
+})
+
+// Ctrl-C, or a CI job cancelled (SIGTERM), as the GETs alone go: they went on for their 5 s, the
+// run's reports waited for them, and the 3 s a stopping run is given ran out first: exit 130, no report
+describe('a port that closes every connection, the run interrupted as it is asked', { timeout: 60_000 }, () => {
+  test('SIGINT at the first GET alone: the asking ends with the run, the reports are written, exit 130', async () => {
+    let alone = () => {}
+    const asked = new Promise<void>((resolve) => (alone = resolve))
+    const port = await closesUnansweredPort(() => alone())
+    closers.push(() => port.close())
+    const run = await runConform(['--base-url', port.baseUrl], { env: KEY, interrupt: { signal: 'SIGINT', when: asked } })
+    closers.push(() => run.cleanup())
+    expect(run.code, run.stdout).toBe(130)
+    expect(Object.keys(run.files)).toContain('report.html')
+    expect(run.results?.problems[0]?.kind).toBe('interrupted')
+    // a GET alone at first, and none once the run was interrupted
+    expect(port.requests()).toBeLessThanOrEqual(FIRST_REQUESTS)
+  })
+})
+
+test('the deadline came as the port was found to answer nothing: both told, so its cut requests fail no rule', () => {
+  const deadline = { kind: 'deadline' as const, message: 'the run did not finish within 5000 ms (--deadline)' }
+  const port = answersNothingProblem('http://127.0.0.1:1/v1', 6, 4)
+  expect(endProblems(deadline, port).map((p) => p.kind)).toEqual(['deadline', 'answers-nothing'])
+  expect(endProblems(undefined, port)).toEqual([port])
+  expect(endProblems(deadline, undefined)).toEqual([deadline])
 })
 
 /** The journal's lines of `n` requests that reached the port and were cut with no byte of an answer. */
@@ -159,6 +186,36 @@ describe('the watch of a port that stops answering (stopped-answering.ts)', () =
     expect(watch.stopped.aborted).toBe(true)
     expect(problem?.kind).toBe('answers-nothing')
     expect(problem?.message).toMatch(/^127\.0\.0\.1:\d+ answers nothing: 6 requests had their connection closed with no byte of an answer/)
+  }, 20_000)
+
+  test('after answers: the first request cut is named, with its id in the journal (a request that crashed the service is among the first)', async () => {
+    const port = await closesUnansweredPort()
+    closers.push(() => port.close())
+    const watch = new StoppedAnswering(port.baseUrl, () => 30_000)
+    const post = (phase: 'on-wire' | 'ended'): JournalLine => ({ id: 'crash', phase, at: '', method: 'POST', url: 'http://x/v1/categories', ...(phase === 'ended' ? { error: 'CONNECTION_RESET' as const } : {}) })
+    for (const line of [...answered('a'), post('on-wire'), post('ended'), ...cut(4)]) watch.append(line)
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    for (const line of cut(1, 4)) watch.append(line)
+    const problem = await watch.ended()
+    expect(problem?.message).toMatch(/^127\.0\.0\.1:\d+ answers nothing any more during the run: after 1 answers, 6 requests/)
+    expect(problem?.message).toContain('the first cut: POST /v1/categories, crash in journal.ndjson')
+  }, 20_000)
+
+  test('the run ends (its deadline, Ctrl-C) as the GETs alone go: the asking ends with it, nothing concluded', async () => {
+    const port = await closesUnansweredPort()
+    closers.push(() => port.close())
+    let left = 30_000
+    const watch = new StoppedAnswering(port.baseUrl, () => left)
+    for (const line of cut(5)) watch.append(line)
+    await new Promise((resolve) => setTimeout(resolve, 1_100))
+    for (const line of cut(1, 5)) watch.append(line)
+    expect(watch.asking).toBeDefined()
+    setTimeout(() => (left = 0), 700)
+    const from = performance.now()
+    expect(await watch.ended()).toBeUndefined()
+    // it went on for its 5 s, and the run's reports waited for it
+    expect(performance.now() - from).toBeLessThan(2_000)
+    expect(watch.stopped.aborted).toBe(false)
   }, 20_000)
 })
 

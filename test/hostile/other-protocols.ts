@@ -101,8 +101,12 @@ export const garblesFirstPort = () => {
 /** A port that accepts every connection and closes it at once, with no byte (a forwarder with nothing behind it: docker-proxy while the container starts). */
 export const closesAtOncePort = () => countingPort((socket) => void socket.destroy())
 
-/** A port that reads each connection's first request and closes it with no byte of an answer (a load balancer with no healthy backend). */
-export const closesUnansweredPort = () => countingPort((socket, seen) => socket.once('data', (chunk: Buffer) => (seen(chunk), socket.destroy())))
+/**
+ * A port that reads each connection's first request and closes it with no byte of an answer (a load
+ * balancer with no healthy backend). `alone`: called on a request with no traceparent, a GET alone.
+ */
+export const closesUnansweredPort = (alone?: () => void) =>
+  countingPort((socket, seen) => socket.once('data', (chunk: Buffer) => (seen(chunk), /\r\ntraceparent:/i.test(chunk.toString('latin1')) || alone?.(), socket.destroy())))
 
 /**
  * A port that takes TLS and plain HTTP both (Jetty's detect mode, a front that sniffs the first
