@@ -10,6 +10,7 @@
  */
 import { afterAll, describe, expect, onTestFinished, test } from 'vitest'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
+import { VARIANTS } from '../../lib/server/variants.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { failedRules, runConform, type ConformRun } from '../helpers/run-conform.ts'
 
@@ -53,6 +54,16 @@ describe('a create body that arrives in two reads', () => {
     const failed = run.results!.rules.find((r) => r.id === 'create-returns-201')!.checks.find((c) => c.status === 'fail' && c.name.includes('emoji, ZWJ sequences'))
     expect(failed?.failure?.code).toBe('REFUSED_FOR_CONTENT')
     expect(failed?.failure?.message).toMatch(/not their lengths, or how the body was sent: the body went in two pieces, its first \d+ bytes .*read until Content-Length bytes have come/)
+  }, 60_000)
+
+  test('the same behind a VARCHAR(16) name: the short form, in pieces too, is refused, and the pieces are named before any store', async () => {
+    const first = MUTATIONS.find((m) => m.name === 'body-from-first-read')!
+    const limited = VARIANTS.find((v) => v.name === 'name-limit-16')!
+    const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: { ...limited.behaviour, ...first.behaviour } }))
+    let run = await conform(server, '--rule', 'create-returns-201')
+    for (let attempt = 2; attempt <= 3 && run.code === 0; attempt++) run = await conform(server, '--rule', 'create-returns-201')
+    const failed = run.results!.rules.find((r) => r.id === 'create-returns-201')!.checks.find((c) => c.status === 'fail' && c.name.includes('in values short enough'))
+    expect(failed?.failure?.message, run.stdout).toMatch(/in the first create\), expected 201: the body went in two pieces, its first \d+ bytes .*; or if the store is why: /)
   }, 60_000)
 
   test('decoded whole: the run passes', async () => {
