@@ -98,6 +98,8 @@ export function nodeContentType(contentType: string | undefined, response?: Reco
       "no Content-Type is what Node's http sends for res.end(text) when the handler set none: polka's default onError (its 400 for a body body-parser could not read, with the parser's message as text) " +
       "and a handler that writes res.end(JSON.stringify(record)); §4 makes every payload JSON: res.setHeader('content-type', 'application/json'), or @polka/send-type's send(res, status, object), " +
       'and polka({ onError, onNoMatch }) answering the Error record; ' +
+      // measured: micro 10.0.1's send(res, status, text) sets Content-Length alone
+      "so does Vercel's micro for a createError(status, message) thrown and for json(req)'s own (Invalid JSON, Invalid body, Body exceeded 1mb limit), its message as text: catch them and send(res, status, { code, message, status }); " +
       // measured: libmicrohttpd 0.9.75 with jansson 2.14
       'so does a C service on GNU libmicrohttpd, whose MHD_create_response_from_buffer() carries no header the service did not add (MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json"))'
     )
@@ -126,6 +128,13 @@ export function nodeStatus(response: RecordedResponse, expected: number, request
       "a 403 to a body sent with the valid key is what Express's body-parser answers when its verify option throws an error without a status (entity.verify.failed), " +
       "as a strict TextDecoder('utf-8', { fatal: true }) in express.json({ verify }) does for bytes that are not UTF-8: throw an error whose status is 400, " +
       "or answer err.type === 'entity.verify.failed' with 400 in the error handler (§5.4 and §7 ask 400 for a body that is not valid JSON)"
+    )
+  }
+  // measured: micro 10.0.1's run(): sendError answers an error without a statusCode with this text, and no Content-Type
+  if (response.status === 500 && response.body === 'Internal Server Error' && response.headers['content-type'] === undefined && response.headers['keep-alive'] !== undefined) {
+    return (
+      "Internal Server Error as text, without a Content-Type, from Node's http (its Keep-Alive header) is what Vercel's micro answers for an exception the handler let through (its sendError, for an error without a statusCode): " +
+      'destructuring the body of null that json(req) gives (const { name } = await json(req)), or reading a property of it; catch what json(req) throws (its createError(400, "Invalid JSON")) and refuse what is not an object, with 400 and the Error record (§5.4, §4.2 rule 1)'
     )
   }
   if (expected !== 401) return undefined

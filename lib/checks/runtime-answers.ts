@@ -89,7 +89,8 @@ function runtimeFault(response: RecordedResponse): string | undefined {
     return `it is Bun.serve's development error page (text/html, the source and stack of the error; Bun serves it unless NODE_ENV=production or development: false) ${uncaught}, and an error(error) handler of Bun.serve answers the Error record for the rest`
   }
   if (response.body === 'Something went wrong!') return `Something went wrong! is Bun.serve's own answer in production ${uncaught}, and an error(error) handler of Bun.serve answers the Error record for the rest`
-  if (response.body === 'Internal Server Error' && response.headers['content-type'] === undefined) {
+  // Node's http adds Keep-Alive: timeout=5 to a kept-alive answer, which Deno.serve does not: such an answer is micro's (node-answers.ts)
+  if (response.body === 'Internal Server Error' && response.headers['content-type'] === undefined && response.headers['keep-alive'] === undefined) {
     return `Internal Server Error without a Content-Type is what Deno.serve's default onError answers ${uncaught}, and an onError of Deno.serve's options answers the Error record for the rest`
   }
   return undefined

@@ -20,6 +20,7 @@ import { DESCRIPTION_FLOOR, NAME_FLOOR } from '../cases/valid-creates.ts'
 import { REPEATED_NAME_REFUSALS } from '../cases/valid-create.ts'
 import { keptAliveCreatesCheck } from './kept-alive-creates.ts'
 import { acceptedABodyAsLarge, bodyBytes, graphemes } from './accepted-sizes.ts'
+import { CHUNKED_REFUSED, CHUNKED_TO_HTTP_1_0, inPiecesRefused, NO_ACCEPT_REFUSED } from './refused-sending.ts'
 
 const STATUS_REPORTED = 'create-returns-201 reports the status'
 /**
@@ -28,18 +29,6 @@ const STATUS_REPORTED = 'create-returns-201 reports the status'
  * is a known deviation (--baseline) still has its records judged, and a new fault in them shows.
  */
 const ANSWERED_WITH_A_RECORD = [201, 200]
-/** What a refusal of a valid body sent without Accept may say of the service, and its fix. */
-const NO_ACCEPT_REFUSED =
-  'with no Accept header, which RFC 9110 §12.5.1 reads as any media type (the answer is JSON all the same, §4): a handler that demands an Accept naming JSON refuses it; ' +
-  'take a missing Accept for */*'
-/** What a 400 to a valid body sent in chunks most often says of the service, and its fix. */
-const CHUNKED_REFUSED =
-  'the body went in chunks (Transfer-Encoding: chunked, no Content-Length), which every HTTP/1.1 server reads (RFC 9112 §7.1) or refuses with 411 Length Required (RFC 9110 §15.5.12); ' +
-  'a server that reads a body only up to its Content-Length sees none and answers as for a missing body (a WSGI app that reads CONTENT_LENGTH bytes of wsgi.input, which a chunked request has not: Falcon\'s req.get_media() reads its bounded_stream so), or decodes the chunks a second time (Bottle 0.12 under gunicorn, which has decoded them: "Error while parsing chunked transfer body."): read the body to its end, or answer 411'
-/** Why a chunked create's refusal by a server that answers in HTTP/1.0 is not judged. */
-const CHUNKED_TO_HTTP_1_0 =
-  'the body went in chunks (Transfer-Encoding: chunked), which a client must not send to a server it does not know to handle HTTP/1.1 (RFC 9112 §6.1), ' +
-  "and a server that answers in HTTP/1.0 (Python's http.server with its default protocol_version) need not read it; the other creates judge the service"
 /** Refusals of a body whose lengths the document leaves open: 400 (§7's Error record), 413 (sizes not shown, §8). */
 const LENGTH_REFUSALS = [400, 413]
 
@@ -79,11 +68,13 @@ function refusedForLengthCheck(c: CreateProbe, creates: readonly CreateProbe[]):
         ? `plain ASCII at least as long (${byteSizes(controlValues)}, in a body of ${Buffer.byteLength(controlText)} bytes, the refused one's ${Buffer.byteLength(result.exchange.request.body ?? '')})`
         : `plain ASCII of the same sizes (${byteSizes(sent)})`
     const whyRefused = refusedCharactersOrigin(sent, responseOf(result).body)
+    // the control goes whole: a refusal of the body in pieces may be of how it came
+    const { splitAt } = result.exchange.request
     fail(
       {
         code: 'REFUSED_FOR_CONTENT',
         // the control goes as JSON.stringify writes it: a create written otherwise may be refused for its layout
-        message: `POST answered ${status} to these values, yet 201 to ${like}: the service refused their characters${c.case.writtenAs ? `, or how the body was written (${c.case.writtenAs})` : ''}, not their lengths${whyRefused ? `; ${whyRefused}` : ''}`,
+        message: `POST answered ${status} to these values, yet 201 to ${like}: the service refused their characters${c.case.writtenAs ? `, or how the body was written (${c.case.writtenAs})` : ''}, not their lengths${splitAt !== undefined ? `, or how the body was sent: ${inPiecesRefused(splitAt)}` : ''}${whyRefused ? `; ${whyRefused}` : ''}`,
         expected: 'status 201: the values are valid strings (§4.2 rule 2), and a length the service accepts',
         actual: `status ${status}; plain ASCII at least as long: 201`,
       },
@@ -196,10 +187,12 @@ function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortO
       throw new NotApplicable(`not verified: the service refused a ${bodyBytes(result)}-byte body (${status}) and accepted none as large: a size limit, and sizes are not shown (§8)`, 'length-limit')
     }
     const whyRefused = status === 400 || status === 422 ? refusedCharactersOrigin(await c.sent(), responseOf(result).body) : undefined
+    const { splitAt } = result.exchange.request
+    const causes = [...(splitAt !== undefined && status === 400 ? [inPiecesRefused(splitAt)] : []), ...(whyRefused ? [whyRefused] : [])]
     fail(
       {
         ...statusFailure(responseOf(result)),
-        message: `POST answered ${describeStatus(responseOf(result))} to values that fit the lengths the service accepted (a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description, in the first create), expected 201${whyRefused ? `: ${whyRefused}` : ''}`,
+        message: `POST answered ${describeStatus(responseOf(result))} to values that fit the lengths the service accepted (a ${NAME_FLOOR}-character name and a ${DESCRIPTION_FLOOR}-character description, in the first create), expected 201${causes.length > 0 ? `: ${causes.join('; or ')}` : ''}`,
         expected: 'status 201',
         actual: `status ${describeStatus(responseOf(result))}`,
       },

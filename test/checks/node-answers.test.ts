@@ -3,7 +3,7 @@
  * changed (lib/checks/node-answers.ts, called by known-answers.ts; the wrong-type words of
  * suites/cases/wrong-types.ts), as measured against services written on NestJS 11 (Express and
  * Fastify adapters, class-validator, TypeORM), Koa 3 and Hono 4 with zod, hapi 21 with joi, restify 11,
- * polka 0.5 with body-parser, json-server 0.17 and Feathers 5 on koa: the answers below are the bytes those services
+ * polka 0.5 with body-parser, json-server 0.17, Feathers 5 on koa and micro 10: the answers below are the bytes those services
  * gave with the framework's defaults left in. The code and the verdict stay
  * those of the check.
  */
@@ -93,6 +93,16 @@ describe('no Content-Type where §4 asks application/json', () => {
     expect(failure.code).toBe('WRONG_CONTENT_TYPE')
     expect(failure.message).toMatch(/^the 400 response is not declared as application\/json; no Content-Type is what Node's http sends .*polka's default onError .*@polka\/send-type/)
     expect(failure.message).toMatch(/so does a C service on GNU libmicrohttpd, whose MHD_create_response_from_buffer\(\) carries no header the service did not add/)
+  })
+  // measured: micro 10.0.1 with createError thrown and json(req) left uncaught, behind Node 20's http
+  const MICRO_HEADERS = { 'content-length': '21', connection: 'keep-alive', 'keep-alive': 'timeout=5' }
+  test("micro's sendError: its message as text, and its 500 for an exception let through, not Deno.serve's", () => {
+    const invalid = failureOf(() => expectJsonContentType(makeResponse({ status: 400, method: 'POST', headers: { 'content-length': '12' }, body: 'Invalid JSON' })))
+    expect(invalid.message).toMatch(/so does Vercel's micro for a createError\(status, message\) thrown and for json\(req\)'s own .*send\(res, status, \{ code, message, status \}\)/)
+    const fault = failureOf(() => expectStatus(makeResponse({ status: 500, method: 'POST', headers: MICRO_HEADERS, body: 'Internal Server Error' }), 400))
+    expect(fault.code).toBe('SERVER_ERROR')
+    expect(fault.message).toMatch(/Vercel's micro answers for an exception the handler let through .*const \{ name \} = await json\(req\)/)
+    expect(fault.message).not.toMatch(/Deno/)
   })
   test('an empty body without a Content-Type gets no such words', () => {
     expect(failureOf(() => expectJsonContentType(makeResponse({ status: 401, headers: {}, body: '' }))).message).not.toMatch(/polka/)

@@ -5,10 +5,12 @@
  * now goes out in two pieces split inside its name's Ñ (lib/http/body-pieces.ts), as a network
  * splits any body longer than a segment.
  * - Decoded piece by piece: create-echoes-fields fails on create-unicode, naming the cause.
+ * - Taken from its first read (a server on a bare socket): create-returns-201 fails, naming the pieces.
  * - Decoded whole (the reference server): the run passes.
  */
 import { afterAll, describe, expect, onTestFinished, test } from 'vitest'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
+import { VARIANTS } from '../../lib/server/variants.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { failedRules, runConform, type ConformRun } from '../helpers/run-conform.ts'
 
@@ -40,6 +42,28 @@ describe('a create body that arrives in two reads', () => {
     expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('emoji, ZWJ sequences'), expect.stringContaining('description of € signs')])
     expect(failed[0]?.failure?.message).toMatch(/sent U\+00D1, got U\+FFFD.*a body read in pieces, each decoded on its own \(Node's `body \+= chunk`/)
     expect(failed[0]?.exchanges[0]?.request.splitAt).toBeGreaterThan(0)
+  }, 60_000)
+
+  // measured: a Java service on a bare ServerSocket taking the body from one read() into a 2 KiB buffer; its 400 was named as MySQL's utf8mb3
+  test('the body taken from its first read: create-returns-201 fails on the create sent in pieces, naming how it was sent before any store', async () => {
+    const first = MUTATIONS.find((m) => m.name === 'body-from-first-read')!
+    const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: first.behaviour }))
+    let run = await conform(server, '--rule', 'create-returns-201')
+    for (let attempt = 2; attempt <= 3 && run.code === 0; attempt++) run = await conform(server, '--rule', 'create-returns-201')
+    expect(failedRules(run), run.stdout).toEqual(['create-returns-201'])
+    const failed = run.results!.rules.find((r) => r.id === 'create-returns-201')!.checks.find((c) => c.status === 'fail' && c.name.includes('emoji, ZWJ sequences'))
+    expect(failed?.failure?.code).toBe('REFUSED_FOR_CONTENT')
+    expect(failed?.failure?.message).toMatch(/not their lengths, or how the body was sent: the body went in two pieces, its first \d+ bytes .*read until Content-Length bytes have come/)
+  }, 60_000)
+
+  test('the same behind a VARCHAR(16) name: the short form, in pieces too, is refused, and the pieces are named before any store', async () => {
+    const first = MUTATIONS.find((m) => m.name === 'body-from-first-read')!
+    const limited = VARIANTS.find((v) => v.name === 'name-limit-16')!
+    const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: { ...limited.behaviour, ...first.behaviour } }))
+    let run = await conform(server, '--rule', 'create-returns-201')
+    for (let attempt = 2; attempt <= 3 && run.code === 0; attempt++) run = await conform(server, '--rule', 'create-returns-201')
+    const failed = run.results!.rules.find((r) => r.id === 'create-returns-201')!.checks.find((c) => c.status === 'fail' && c.name.includes('in values short enough'))
+    expect(failed?.failure?.message, run.stdout).toMatch(/in the first create\), expected 201: the body went in two pieces, its first \d+ bytes .*; or if the store is why: /)
   }, 60_000)
 
   test('decoded whole: the run passes', async () => {

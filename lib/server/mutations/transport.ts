@@ -55,6 +55,20 @@ export const TRANSPORT_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'body-from-first-read',
+    breaks: 'create-returns-201',
+    code: 'REFUSED_FOR_CONTENT',
+    description:
+      "a create's body is what the first read of it returned (a fixed buffer read once, as a server on a bare socket does: measured in Java), so a body that comes in two reads is taken cut and refused as not JSON",
+    timing: 'a server this busy (the kill matrix runs three at once in one process) may read both pieces at once, and then takes the body whole',
+    behaviour: {
+      decodeBody: (bytes, pieces) => {
+        new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+        return (pieces[0] ?? Buffer.alloc(0)).toString('utf8')
+      },
+    },
+  },
+  {
     name: 'create-stored-answer-dropped',
     breaks: 'create-returns-201',
     code: 'NO_RESPONSE',

@@ -1,0 +1,20 @@
+/**
+ * Words for a valid create refused for how it was sent (without Accept, in chunks, in two pieces)
+ * rather than for what it holds (create-checks.ts).
+ */
+/** What a refusal of a valid body sent without Accept may say of the service, and its fix. */
+export const NO_ACCEPT_REFUSED =
+  'with no Accept header, which RFC 9110 §12.5.1 reads as any media type (the answer is JSON all the same, §4): a handler that demands an Accept naming JSON refuses it; ' +
+  'take a missing Accept for */*'
+/** What a 400 to a valid body sent in chunks most often says of the service, and its fix. */
+export const CHUNKED_REFUSED =
+  'the body went in chunks (Transfer-Encoding: chunked, no Content-Length), which every HTTP/1.1 server reads (RFC 9112 §7.1) or refuses with 411 Length Required (RFC 9110 §15.5.12); ' +
+  'a server that reads a body only up to its Content-Length sees none and answers as for a missing body (a WSGI app that reads CONTENT_LENGTH bytes of wsgi.input, which a chunked request has not: Falcon\'s req.get_media() reads its bounded_stream so), or decodes the chunks a second time (Bottle 0.12 under gunicorn, which has decoded them: "Error while parsing chunked transfer body."): read the body to its end, or answer 411'
+/** What a refusal of a valid body sent in two pieces (valid-create.ts, inPieces) may say of the service, and its fix (measured: a Java server on a bare ServerSocket reading the request with one read()). */
+export const inPiecesRefused = (splitAt: number) =>
+  `the body went in two pieces, its first ${splitAt} bytes and the rest after a pause, as the evidence's splitAt says and as a network may deliver any body under its Content-Length: ` +
+  'a server that takes the body from a single read() (a fixed buffer read once, what the first packet held) sees the first piece alone, which is no JSON; read until Content-Length bytes have come (Java: readNBytes(length), C: recv() in a loop)'
+/** Why a chunked create's refusal by a server that answers in HTTP/1.0 is not judged. */
+export const CHUNKED_TO_HTTP_1_0 =
+  'the body went in chunks (Transfer-Encoding: chunked), which a client must not send to a server it does not know to handle HTTP/1.1 (RFC 9112 §6.1), ' +
+  "and a server that answers in HTTP/1.0 (Python's http.server with its default protocol_version) need not read it; the other creates judge the service"
