@@ -5,7 +5,8 @@
  * refuse (uniqueness is not shown). Found against Express on PostgreSQL and MariaDB: every run after
  * the first failed create-returns-201 (the empty name, 409; then "0", 400, found by a regression
  * helper). A refusal of either still fails when no earlier record holds the name, or when the
- * service took this run's own repeated name: it refuses the name itself (PHP's empty() refuses "0").
+ * service took this run's own repeated name (or, where that one's first create was refused for its
+ * length, "__proto__" beside an earlier run's): it refuses the name itself (PHP's empty() refuses "0").
  */
 import { afterAll, describe, expect, test } from 'vitest'
 import { DEFAULTS } from '../../lib/config/config.ts'
