@@ -46,3 +46,14 @@ export function checkApiKey(raw: string, source: string): CheckedKey | { problem
 
 /** What a key variable set but empty most often is: "set, but empty" alone left a CI user sure the secret was set. */
 export const EMPTY_SECRET_WORDS = "A CI secret that does not exist, or that the job is not given (GitHub Actions gives none to a pull request from a fork, nor an environment's secrets to a job without `environment:`), reaches the job as an empty variable"
+
+/**
+ * Why there is no key when CONFORM_API_KEY is set but empty (read as none, where "set
+ * CONFORM_API_KEY" told a CI user whose job did not get the secret nothing); `hiddenIn`: the .env
+ * file whose key it hides, since the environment comes first (the words of CI secrets alone sent a
+ * developer with an empty variable in the shell looking for a secret).
+ */
+export function emptyKeyProblem(hiddenIn: string | true): string {
+  if (hiddenIn === true) return `no API key: CONFORM_API_KEY is set, but empty. ${EMPTY_SECRET_WORDS}: give it the key issued for the account (or --api-key)`
+  return `no API key: CONFORM_API_KEY is set, but empty, in the environment, which comes before ${hiddenIn}: the key ${hiddenIn} sets is not read. Unset the variable (unset CONFORM_API_KEY), or give it the key`
+}

@@ -80,9 +80,10 @@ export const EXCUSABLE_PROBLEMS: readonly string[] = ['stray-answer']
 
 /**
  * What an `observed` holds (a status, a media type, a body's problem, what stray answers were):
- * a key near `observed` holding one is the field mistyped (`"observer": "status 403"`).
+ * a key near `observed` holding one is the field mistyped (`"observer": "status 403"`, or a status
+ * as a team writes it by hand, `"observer": "403"`: kept as a team's word, the entry excused any answer).
  */
-const OBSERVED_TEXT = /^(status \d|Content-Type: |no media type|no "|"|an empty body|a byte order mark|bytes that|text that|body|an extra answer|answers to )/
+const OBSERVED_TEXT = /^(status \d|\d{3}\b|Content-Type: |no media type|no "|"|an empty body|a byte order mark|bytes that|text that|body|an extra answer|answers to )/
 
 /**
  * A team's word for a person near a field's name, `observer` (who saw it) beside `observed`: kept

@@ -10,7 +10,7 @@ import { findRule, ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { closestName } from './closest-name.ts'
 import { isLoopbackHost, loopbackTypo, mayBeAKey, meantUrl, unixSocketProblem, withoutScheme } from './url-hints.ts'
 import { CONFORM_OPTIONS, type ConformFlag } from './conform-options.ts'
-import { checkApiKey, EMPTY_SECRET_WORDS } from './api-key.ts'
+import { checkApiKey, emptyKeyProblem } from './api-key.ts'
 import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
 import { PASSPHRASE_VARIABLE, readClientTls, tlsWithoutHttps, type ClientTls } from './client-tls.ts'
 import { ConfigError } from './config-error.ts'
@@ -191,7 +191,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   let keySource: string
   let headerSource: string
   let writes: ReturnType<typeof writeSettings>
-  let passphrase: string | undefined
+  let passphrase: string | undefined, keyHiddenIn: string | undefined // the .env file whose key an empty CONFORM_API_KEY hides
   try {
     const flags = parseFlags(CONFORM_OPTIONS, argv)
     const profile = flags.env as string | undefined
@@ -215,6 +215,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     headerSource = flags.header !== undefined ? '--header' : 'CONFORM_HEADERS'
     // empty is none, as for every setting: a CI secret that is not set gives the variable empty
     passphrase = setting(PASSPHRASE_VARIABLE)
+    if (env.CONFORM_API_KEY === '') keyHiddenIn = profileFile.CONFORM_API_KEY ? `.env.${profile}` : dotenvFile.CONFORM_API_KEY ? '.env' : undefined
     writes = writeSettings(values, flags, env, profile, profileFile)
   } catch (error) {
     // under npm a stray argument is most often a flag's value whose flag npm took (the -- forgotten)
@@ -272,7 +273,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     const meant = findRule(id) ? id : closestName(id, ruleCatalogue().map((rule) => rule.id))
     if (meant !== id) throw new ConfigError(`unknown rule ${meant === undefined ? quotedUnlessKey(id) : `"${id}" (did you mean ${meant}?)`}; --list-rules prints the catalogue`)
   }
-  if (config.baseUrl !== undefined) checkBaseUrl(config, baseUrlSource, env.CONFORM_API_KEY === '')
+  if (config.baseUrl !== undefined) checkBaseUrl(config, baseUrlSource, env.CONFORM_API_KEY === '' ? (keyHiddenIn ?? true) : false)
   const plain = tlsWithoutHttps(config)
   if (plain) throw new ConfigError(plain)
   if (config.baseUrl !== undefined && config.apiKey !== undefined) {
@@ -304,7 +305,7 @@ function baseUrlGuess(url: URL): string {
 export const withoutUserinfo = (raw: string): string => raw.replace(/^(.*?\/\/)?.*@/s, (_, scheme: string | undefined) => `${scheme ?? ''}***@`)
 
 /** The base URL of `config` checked (a URL with a scheme, https unless loopback or allowed, no credentials, query or fragment, /v1 unless allowed, a key to send) and normalised; `name` is how messages call it. Throws ConfigError. */
-export function checkBaseUrl(config: Config, name: string, emptyKey = false): void {
+export function checkBaseUrl(config: Config, name: string, emptyKey: boolean | string = false): void {
   const raw = config.baseUrl as string
   const example = 'https://petstore.example/v1'
   const url = URL.canParse(raw) ? new URL(raw) : undefined
@@ -342,8 +343,7 @@ export function checkBaseUrl(config: Config, name: string, emptyKey = false): vo
       `the base URL path "${url.pathname}" does not end in /v1, where the interface puts the version (§9.2); give the address ending in /v1${baseUrlGuess(url)}, or --allow-any-base-path to run anyway`,
     )
   }
-  // `emptyKey`: CONFORM_API_KEY="", read as none, where "set CONFORM_API_KEY" told a CI user whose job did not get the secret nothing
-  if (!config.apiKey && emptyKey) throw new ConfigError(`no API key: CONFORM_API_KEY is set, but empty. ${EMPTY_SECRET_WORDS}: give it the key issued for the account (or --api-key)`)
+  if (!config.apiKey && emptyKey) throw new ConfigError(emptyKeyProblem(emptyKey))
   if (!config.apiKey) throw new ConfigError(`no API key: set CONFORM_API_KEY (in the environment, or in ${resolve(config.workingDir, '.env')}, where .env files are read) or --api-key to the key issued for the account`)
   config.baseUrl = url.href.replace(/\/+$/, '')
 }

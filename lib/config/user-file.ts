@@ -46,7 +46,7 @@ export function readUserText(path: string, maxBytes: number, regularOnly = false
 }
 
 /**
- * A file of the team's as text: UTF-8, or UTF-16 when it starts with UTF-16's byte order mark, as
+ * A file of the team's as text: UTF-8, or UTF-16 when it starts with UTF-16's byte order mark (or a zero byte), as
  * Windows PowerShell 5.1 writes a file by `>` or `Out-File` (little-endian) and Notepad's
  * "UTF-16 BE": a baseline or a targets file saved so was refused as "not JSON: Unexpected token
  * '�'", which told nobody to save it again as UTF-8. The mark is left out; a UTF-8 one is the
@@ -56,6 +56,11 @@ export function textOf(bytes: Buffer): string {
   const even = (b: Buffer) => Buffer.from(b.subarray(0, b.length - (b.length % 2)))
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return even(bytes.subarray(2)).toString('utf16le')
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return even(bytes.subarray(2)).swap16().toString('utf16le')
+  // without the mark (iconv -t UTF-16LE, .NET's new UnicodeEncoding(false, false)): a JSON, YAML or
+  // .env file begins with an ASCII character, so a zero byte beside a non-zero one is UTF-16 (RFC 4627 §3 told them so); a
+  // .env read as UTF-8 came out empty, and its key "not set"
+  if (bytes.length >= 2 && bytes[0] !== 0 && bytes[1] === 0) return even(bytes).toString('utf16le')
+  if (bytes.length >= 2 && bytes[0] === 0 && bytes[1] !== 0) return even(bytes).swap16().toString('utf16le')
   return bytes.toString('utf8')
 }
 

@@ -23,14 +23,26 @@ export function defaultLabel(baseUrl: string): string {
   return LABEL.test(label) ? label : 'deployment'
 }
 
+/** A label that is a URL (a base URL pasted as one), parsed; undefined for any other. */
+const labelUrl = (label: string): URL | undefined => (/^[a-z][a-z0-9+.-]*:\/\//i.test(label) && URL.canParse(label) ? new URL(label) : undefined)
+
+/** A label as a message shows it: a URL's query, user info and fragment (a token, a password) left out. */
+export function shownLabel(label: string): string {
+  const url = labelUrl(label)
+  return url && (url.search !== '' || url.username !== '' || url.password !== '' || url.hash !== '') ? `${url.protocol}//${url.host}${url.pathname}${url.search ? '?…' : ''}` : label
+}
+
 /** Why a label cannot name a folder of the fleet, or undefined when it can. */
 export function labelProblem(label: string): string | undefined {
   // the label as given (its first 80 characters): whatever shows the message marks what is invisible in it, once (visible-text.ts)
   if (!LABEL.test(label)) {
+    // a URL given as a label: its query and user info (a token, a password) are neither shown nor made into a folder name that every report repeats
+    const url = labelUrl(label)
+    const shown = shownLabel(label)
     // the label made one, as the user would (eu production: eu-production; prod-ü: prod-u), to copy: the rule alone left them to work it out
-    const safe = label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+|[.-]+$/g, '').slice(0, 64)
+    const safe = url ? defaultLabel(label) : label.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+|[.-]+$/g, '').slice(0, 64)
     const like = safe !== '' && LABEL.test(safe) && labelProblemOfSafe(safe) === undefined ? `: "${safe}", say` : ''
-    return `label "${[...label].slice(0, 80).join('')}" is not a folder name: use ASCII letters (A-Z, a-z), digits, ".", "_" and "-" (at most 64), starting with a letter, digit or "_"${like}`
+    return `label "${[...shown].slice(0, 80).join('')}" is not a folder name: use ASCII letters (A-Z, a-z), digits, ".", "_" and "-" (at most 64), starting with a letter, digit or "_"${like}`
   }
   return labelProblemOfSafe(label)
 }

@@ -31,7 +31,7 @@ import { checkBaseUrl, ConfigError, loadConfig, type Config } from '../config/co
 import { visibleLine } from '../reporters/visible-text.ts'
 import { applyEntryWrites, entryWrites, type EntryWrites } from './entry-writes.ts'
 import type { FleetRequest } from './fleet-request.ts'
-import { defaultLabel, labelProblem } from './labels.ts'
+import { defaultLabel, labelProblem, shownLabel } from './labels.ts'
 
 export { defaultLabel, labelProblem }
 
@@ -167,7 +167,7 @@ export function readTargetsFile(path: string, cwd: string, keys?: KeysOfTheFile)
   return list.map((item, i) => {
     const given = item as Record<string, unknown> | null
     // as given: the line that says it marks what is invisible in it, once (a label marked here was marked again: ⟨U+27E8⟩RLO⟩)
-    const named = typeof given?.label === 'string' ? ` (${[...given.label].slice(0, 64).join('')})` : ''
+    const named = typeof given?.label === 'string' ? ` (${[...shownLabel(given.label)].slice(0, 64).join('')})` : ''
     const entry = `${path} deployment ${i + 1}${named}`
     if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new ConfigError(`${entry}: is not an entry with label, baseUrl and apiKeyEnv`)
     // x-… keys are the team's, as Compose's extension fields are: kept out of what the entry sets

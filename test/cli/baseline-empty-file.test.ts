@@ -38,3 +38,14 @@ test('a baseline saved as UTF-16 with its byte order mark (Windows PowerShell 5.
   writeFileSync(big, Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]))
   expect(readBaseline(big, false).knownFailures).toEqual([entry])
 })
+
+test('a baseline saved as UTF-16 without a byte order mark (iconv -t UTF-16LE or UTF-16BE), either byte order, is read: it was "not JSON"', () => {
+  const entry = { rule: 'auth-missing-key-401', code: 'UNEXPECTED_STATUS', observed: 'status 403', reason: 'OPS-112 — ü' }
+  const text = JSON.stringify({ knownFailures: [entry] }, null, 2)
+  const little = join(dir, 'utf16le-no-bom.json')
+  writeFileSync(little, Buffer.from(text, 'utf16le'))
+  expect(readBaseline(little, false).knownFailures).toEqual([entry])
+  const big = join(dir, 'utf16be-no-bom.json')
+  writeFileSync(big, Buffer.from(text, 'utf16le').swap16())
+  expect(readBaseline(big, false).knownFailures).toEqual([entry])
+})

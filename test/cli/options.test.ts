@@ -52,6 +52,20 @@ describe('where a value comes from', () => {
     }
   })
 
+  // the environment comes first, so an empty variable in the shell hides .env's key: the words of CI secrets alone sent the developer looking for one
+  test('an empty CONFORM_API_KEY in the environment, beside a .env that sets it, says that it hides that key', () => {
+    const own = mkdtempSync(join(tmpdir(), 'conform-options-empty-key-'))
+    try {
+      writeFileSync(join(own, '.env'), 'CONFORM_API_KEY=dotenv-key-123456\n')
+      expect(() => loadConfig(['--base-url', 'http://127.0.0.1:9/v1'], { CONFORM_API_KEY: '' }, own)).toThrow(
+        'no API key: CONFORM_API_KEY is set, but empty, in the environment, which comes before .env: the key .env sets is not read. Unset the variable (unset CONFORM_API_KEY), or give it the key',
+      )
+      expect(() => loadConfig(['--base-url', 'http://127.0.0.1:9/v1'], { CONFORM_API_KEY: '' }, join(own, 'nowhere'))).toThrow(/is set, but empty\. A CI secret that does not exist/)
+    } finally {
+      rmSync(own, { recursive: true, force: true })
+    }
+  })
+
   test('a switch from the environment takes 1, true, yes or on, and 0, false, no, off or nothing', () => {
     const words = [['true', true], ['YES', true], ['1', true], ['on', true], [' On ', true], ['false', false], ['0', false], ['no', false], ['OFF', false], ['', false]] as const
     for (const [value, readOnly] of words) {

@@ -207,6 +207,15 @@ describe('labels', () => {
     expect(labelProblem(label)).toMatch(new RegExp(`starting with a letter, digit or "_": "${safe}", say$`))
   })
 
+  // a base URL pasted as a label: its query held a token, shown and offered back as a folder name every report would repeat
+  test('a URL given as a label names the label its base URL gets, and shows neither its query nor its user info', () => {
+    const problem = labelProblem('https://ops:pw-4411@eu.example:8443/v1?access_token=tok-7f3a9c')
+    expect(problem).toMatch(/^label "https:\/\/eu\.example:8443\/v1\?…" is not a folder name: .*: "eu\.example-8443-v1", say$/)
+    expect(problem).not.toMatch(/tok-7f3a9c|pw-4411|access_token/)
+    const file = writeTo('url-label.yaml', 'deployments:\n  - label: https://eu.example/v1?access_token=tok-7f3a9c\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: K\n')
+    expect(readTargetsFile(file, scratch)[0].entry).toBe(`${file} deployment 1 (https://eu.example/v1?…)`)
+  })
+
   test.each(['..', 'CON ', '🚀'])('"%s", of which no label is made, names none', (label) => {
     expect(labelProblem(label)).toMatch(/starting with a letter, digit or "_"$/)
   })

@@ -5,7 +5,8 @@
  * refuse (uniqueness is not shown). Found against Express on PostgreSQL and MariaDB: every run after
  * the first failed create-returns-201 (the empty name, 409; then "0", 400, found by a regression
  * helper). A refusal of either still fails when no earlier record holds the name, or when the
- * service took this run's own repeated name: it refuses the name itself (PHP's empty() refuses "0").
+ * service took this run's own repeated name (or, where that one's first create was refused for its
+ * length, "__proto__" beside an earlier run's): it refuses the name itself (PHP's empty() refuses "0").
  */
 import { afterAll, describe, expect, test } from 'vitest'
 import { DEFAULTS } from '../../lib/config/config.ts'
@@ -97,5 +98,21 @@ describe('a store kept from one run to the next', () => {
     expect(check?.failure?.message).toMatch(/this run's own repeated name \(create-repeated-name\) got 201, not 400/)
     // the judged POST is the evidence's last exchange, which the reports repeat
     expect(check?.exchanges.at(-1)?.request.body).toContain('"name":"0"')
+  })
+  test('behind a name column of 12, where this run\'s own repeated name says nothing of repeats, a 400 to "0" still fails when this run\'s "__proto__" was taken beside an earlier run\'s', async () => {
+    const limited = findCase(MUTATIONS, 'php-empty-refuses-zero-behind-name-limit-12')!
+    let emptyRefusesZero = false
+    const server = await startReferenceServer({
+      apiKey: KEY,
+      behaviour: { validate: (body) => (emptyRefusesZero ? limited : findCase(VARIANTS, 'name-limit-12')!).behaviour.validate!(body) },
+    })
+    servers.push(server)
+    expect((await run(server, 1)).exitCode).toBe(0) // the store now holds a "0" and a "__proto__"
+    emptyRefusesZero = true
+    const result = await run(server, 2)
+    expect(result.exitCode).toBe(1)
+    const check = result.rules.find((r) => r.id === 'create-returns-201')?.checks.find((c) => c.name.startsWith('POST /categories with a one-character name, "0" → 201'))
+    expect([check?.status, check?.failure?.code]).toEqual(['fail', 'UNEXPECTED_STATUS'])
+    expect(check?.failure?.message).toMatch(/this run's "__proto__" got 201, though the list shows an earlier record of that name/)
   })
 })

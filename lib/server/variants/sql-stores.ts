@@ -127,4 +127,19 @@ export const SQL_STORE_VARIANTS: readonly Variant[] = [
     },
     seed: earlierRun,
   },
+  {
+    name: 'oracle-unique-name-12-empty-as-null',
+    description:
+      "Oracle, name VARCHAR2(12 CHAR) UNIQUE, where '' is NULL, which a UNIQUE index never compares, listed back as \"\" (Go's string from a NullString): a repeated name answered 409, the empty name taken in every run, " +
+      'a longer name refused with 400 (ORA-12899), and an earlier run\'s "0" and empty name in the store: its 409 to "0" is a repeat\'s, though the empty name was taken again',
+    behaviour: {
+      validate: (body) => conformingBehaviour.validate(body) ?? ([...nameOf(body)].length > 12 ? 'ORA-12899: value too large for column "NAME"' : null),
+      // NULLs (the empty name) never collide: each gets a key of its own
+      ...uniqueUnder((name) => (name === '' ? `\u0000${Math.random()}` : name), 21n),
+    },
+    seed: () => [
+      { id: 1n, name: '0', description: 'cf-0earl-short-name' },
+      { id: 2n, name: '', description: 'cf-0earl-empty-name' },
+    ],
+  },
 ]
