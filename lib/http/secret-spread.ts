@@ -47,8 +47,10 @@ function spreadSource(secret: string): string | undefined {
   const gaps: string[] = []
   let own = 0
   for (const part of parts) {
-    if (/^[A-Za-z0-9]$/.test(part)) gaps.push(`[^A-Za-z0-9]{0,${SPREAD_GAP + STAND_IN_PER_CHARACTER * own}}`), (own = 0)
-    else if (gaps.length > 0) own += [...part].length
+    if (/^[A-Za-z0-9]$/.test(part)) {
+      gaps.push(`[^A-Za-z0-9]{0,${SPREAD_GAP + STAND_IN_PER_CHARACTER * own}}`)
+      own = 0
+    } else if (gaps.length > 0) own += [...part].length
   }
   // each gap greedy, and no letter or digit in it: a match that fails goes back at most SPREAD_GAP characters at each
   const source = letters.map((letter, i) => (i === 0 ? '' : gaps[i]!) + escapeRegExp(letter))

@@ -87,7 +87,7 @@ export class StoppedAnswering implements JournalSink {
     const seconds = await cutAlone(this.url, this.waitMs, () => this.onWire.size > 0, () => this.cutInARow > 0)
     if (seconds === undefined) return
     this.gone = { cut: this.cutSince, seconds, answers: this.answers }
-    const since = this.gone.answers > 0 ? ` stopped answering during the run: after ${this.gone.answers} answers,` : `:`
+    const since = this.gone.answers > 0 ? ` stopped answering during the run: after ${this.gone.answers} ${this.gone.answers === 1 ? 'answer' : 'answers'},` : `:`
     this.stop.abort(new PortSpeaksNoHttp(`${this.url.host}${since} ${this.gone.cut} requests had their connection closed with no byte of an answer, and a GET alone too, for ${this.gone.seconds} s`))
   }
 

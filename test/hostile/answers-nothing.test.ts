@@ -197,7 +197,7 @@ describe('the watch of a port that stops answering (stopped-answering.ts)', () =
     await new Promise((resolve) => setTimeout(resolve, 1_100))
     for (const line of cut(1, 4)) watch.append(line)
     const problem = await watch.ended()
-    expect(problem?.message).toMatch(/^127\.0\.0\.1:\d+ answers nothing any more during the run: after 1 answers, 6 requests/)
+    expect(problem?.message).toMatch(/^127\.0\.0\.1:\d+ answers nothing any more during the run: after 1 answer, 6 requests/)
     expect(problem?.message).toContain('the first cut: POST /v1/categories, crash in journal.ndjson')
   }, 20_000)
 
