@@ -13,7 +13,7 @@ import { faultGroups } from '../result/fault-groups.ts'
 import { knownRule } from '../reporters/run-counts.ts'
 import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
-import { PREFIX } from '../result/record-prefixes.ts'
+import { postsInDoubt, PREFIX } from '../result/record-prefixes.ts'
 import { runFileProblem } from './run-file.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
 import { whyNoResults } from './run-folder-words.ts'
@@ -59,7 +59,11 @@ export interface FleetDeployment {
    * the records it created (its ledger) and the name prefixes they carry, which find them on that
    * deployment. Absent when the run could not be made, or its results.json (merge) holds none.
    */
-  writes?: { readOnly: boolean; posts: number; recordsCreated: number; prefixes: string[] }
+  writes?: {
+    readOnly: boolean; posts: number; recordsCreated: number; prefixes: string[]
+    /** The POSTs that may have created a record no answer or list showed (no answer, a server fault: a deployment down mid-run), and their prefixes; absent when none. */
+    inDoubt?: { posts: number; prefixes: string[] }
+  }
   /** Its report.html, relative to the fleet's folder. */
   report: string
   runId?: string
@@ -119,15 +123,23 @@ export function unreadRun(tool: FleetResult['tool'], startedAt: string, reason: 
 function writesOf(run: RunResult): FleetDeployment['writes'] {
   const posts = (run.summary as Partial<RunResult['summary']> | undefined)?.writes
   if (typeof posts !== 'number' || !Array.isArray(run.ledger)) return undefined
+  const prefixes = prefixesOf(run.ledger as unknown[])
+  // a POST with no answer or a server fault may have stored its record: said beside the records, never as "no record created"
+  const doubtful = Array.isArray(run.journal) ? postsInDoubt({ ledger: run.ledger.filter((e) => typeof e === 'object' && e !== null), journal: run.journal.filter((e) => typeof e === 'object' && e !== null) }) : []
+  const inDoubt = doubtful.length > 0 ? { inDoubt: { posts: doubtful.length, prefixes: prefixesOf(doubtful) } } : {}
+  return { readOnly: run.options?.readOnly === true, posts, recordsCreated: run.ledger.length, prefixes, ...inDoubt }
+}
+
+/** The name prefixes of ledger rows or POSTs, as the run's reports find them (lib/result/record-prefixes.ts): the body sent, else the record as listed. */
+function prefixesOf(entries: readonly unknown[]): string[] {
   const prefixes = new Set<string>()
-  for (const entry of run.ledger as unknown[]) {
+  for (const entry of entries) {
     if (typeof entry !== 'object' || entry === null) continue
     const { body, name, description } = entry as Record<string, unknown>
-    // as the run's reports find a record's prefix (lib/result/record-prefixes.ts): the body sent, else the record as listed
     const prefix = [body, name, description].map((text) => (typeof text === 'string' ? PREFIX.exec(text)?.[0] : undefined)).find((p) => p !== undefined)
     if (prefix !== undefined) prefixes.add(prefix)
   }
-  return { readOnly: run.options?.readOnly === true, posts, recordsCreated: run.ledger.length, prefixes: [...prefixes] }
+  return [...prefixes]
 }
 
 /**

@@ -109,9 +109,14 @@ export function writesDetail(d: FleetDeployment): string | undefined {
   if (w === undefined) return undefined
   if (w.readOnly) return 'read-only: no POST sent'
   if (w.posts === 0 && w.recordsCreated === 0) return 'no POST sent'
-  const records = w.recordsCreated === 0 ? 'no record created' : `${plural(w.recordsCreated, 'record')} created (${w.prefixes.length === 0 ? 'no prefix of the suite' : `${w.prefixes.length === 1 ? 'prefix' : 'prefixes'} ${w.prefixes.join(', ')}`}; listed in its report)`
-  return `${plural(w.posts, 'POST')} sent; ${records}`
+  const doubt = w.inDoubt
+  // "no record created" of POSTs a deployment going down left unanswered hid the records they may have left
+  const records = w.recordsCreated === 0 ? (doubt ? 'no record answered as created' : 'no record created') : `${plural(w.recordsCreated, 'record')} created (${prefixWords(w.prefixes)}; listed in its report)`
+  const inDoubt = doubt ? `; ${plural(doubt.posts, 'POST')} with no answer or a server fault ${doubt.posts === 1 ? 'may have' : 'may each have'} created one (${prefixWords(doubt.prefixes)}; listed in its report)` : ''
+  return `${plural(w.posts, 'POST')} sent; ${records}${inDoubt}`
 }
+
+const prefixWords = (prefixes: readonly string[]) => (prefixes.length === 0 ? 'no prefix of the suite' : `${prefixes.length === 1 ? 'prefix' : 'prefixes'} ${prefixes.join(', ')}`)
 
 /** The fleet page's title: how many deployments, or, for a fleet that could not be run (a key's variable unset), that, not "0 deployments" of a file that lists three. */
 export function fleetTitle(fleet: FleetResult): string {
