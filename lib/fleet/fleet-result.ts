@@ -45,6 +45,13 @@ export interface FleetDeployment {
   reason?: string
   /** The must-rules none of whose checks ran (--read-only, --max-writes): a pass says it passed the others only. */
   notVerifiedRules?: string[]
+  /**
+   * The must-rules that ran with fewer checks than a full run for the writes it was denied (a write
+   * budget, --read-only): a pass of 10 POSTs ran a check of every rule and skipped hundreds, and its
+   * line said "every must-rule passed", a full run's words. Its own report lists the checks under
+   * "Verified by fewer checks".
+   */
+  partlyVerifiedRules?: string[]
   /** The rules its run was limited to (--rule): a pass says it passed those only. */
   selectedRules?: string[]
   /** Each rule's status, for the deployment × rule matrix; empty when the run could not be made. */
@@ -160,6 +167,16 @@ function oneFault(run: RunResult, failedRules: readonly string[]): string | unde
   }
 }
 
+/**
+ * The must-rules its run verified by fewer checks than a full run for the writes it was denied
+ * (--max-writes, a targets entry's maxWrites, --read-only); not those a freedom of the service left
+ * fewer to judge (a short name column), whose run was whole. Read with care: merge reads files another job wrote.
+ */
+function partlyVerifiedMust(run: RunResult): string[] {
+  const heldBack = (c: unknown) => typeof c === 'object' && c !== null && (c as { status?: unknown }).status === 'skip' && ['write-budget', 'read-only'].includes((c as { cause?: unknown }).cause as string)
+  return run.rules.filter((r) => r.level === 'must' && r.status !== 'skip' && Array.isArray(r.checks) && r.checks.some(heldBack)).map((r) => r.id)
+}
+
 /** A deployment's line of the fleet from its run. */
 export function deploymentOf(label: string, baseUrl: string, report: string, run: RunFile): FleetDeployment {
   if (run.verdict === 'error') return { label, baseUrl, verdict: 'error', exitCode: 2, failedRules: [], reason: run.error, rules: {}, report }
@@ -169,6 +186,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
   // a failed run cut short (--deadline, a signal) says so beside its rules: the rules it did not reach are not verified
   const explain = run.verdict === 'incomplete' || run.verdict === 'fail'
   const notVerifiedRules = run.rules.filter((r) => r.status === 'skip' && r.level === 'must').map((r) => r.id)
+  const partlyVerifiedRules = partlyVerifiedMust(run)
   // a results.json merge reads may be an earlier version's, or edited by hand
   const selectedRules = Array.isArray(run.options?.rules) ? run.options.rules.filter((id): id is string => typeof id === 'string') : []
   // a results.json of an earlier version (merge) may have no observations
@@ -187,6 +205,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     ...(fault !== undefined ? { fault } : {}),
     ...(knownRules.length > 0 ? { knownRules } : {}),
     ...(notVerifiedRules.length > 0 ? { notVerifiedRules } : {}),
+    ...(partlyVerifiedRules.length > 0 ? { partlyVerifiedRules } : {}),
     ...(selectedRules.length > 0 ? { selectedRules } : {}),
     ...(explain && run.problems[0] !== undefined ? { reason: problemText(run.problems[0]) } : {}),
     rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),
