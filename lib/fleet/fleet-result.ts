@@ -70,6 +70,8 @@ export interface FleetDeployment {
     readOnly: boolean; posts: number; recordsCreated: number; prefixes: string[]
     /** The POSTs that may have created a record no answer or list showed (no answer, a server fault: a deployment down mid-run), and their prefixes; absent when none. */
     inDoubt?: { posts: number; prefixes: string[] }
+    /** Of `posts`, the resends of POSTs the lists showed not stored (answered 429 or 503, or their answer lost), as its own report counts them apart; absent when none. */
+    resent?: number
   }
   /** Its report.html, relative to the fleet's folder. */
   report: string
@@ -134,7 +136,9 @@ function writesOf(run: RunResult): FleetDeployment['writes'] {
   // a POST with no answer or a server fault may have stored its record: said beside the records, never as "no record created"
   const doubtful = Array.isArray(run.journal) ? postsInDoubt({ ledger: run.ledger.filter((e) => typeof e === 'object' && e !== null), journal: run.journal.filter((e) => typeof e === 'object' && e !== null) }) : []
   const inDoubt = doubtful.length > 0 ? { inDoubt: { posts: doubtful.length, prefixes: prefixesOf(doubtful) } } : {}
-  return { readOnly: run.options?.readOnly === true, posts, recordsCreated: run.ledger.length, prefixes, ...inDoubt }
+  const summary = run.summary as Partial<RunResult['summary']>
+  const resent = [summary.resentWrites, summary.resentLostWrites].reduce<number>((sum, n) => sum + (typeof n === 'number' && n > 0 ? n : 0), 0)
+  return { readOnly: run.options?.readOnly === true, posts, recordsCreated: run.ledger.length, prefixes, ...inDoubt, ...(resent > 0 && resent <= posts ? { resent } : {}) }
 }
 
 /** The name prefixes of ledger rows or POSTs, as the run's reports find them (lib/result/record-prefixes.ts): the body sent, else the record as listed. */

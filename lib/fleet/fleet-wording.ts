@@ -123,7 +123,9 @@ export function writesDetail(d: FleetDeployment): string | undefined {
   // "no record created" of POSTs a deployment going down left unanswered hid the records they may have left
   const records = w.recordsCreated === 0 ? (doubt ? 'no record answered as created' : 'no record created') : `${plural(w.recordsCreated, 'record')} created (${prefixWords(w.prefixes)}; listed in its report)`
   const inDoubt = doubt ? `; ${plural(doubt.posts, 'POST')} with no answer or a server fault ${doubt.posts === 1 ? 'may have' : 'may each have'} created one (${prefixWords(doubt.prefixes)}; listed in its report)` : ''
-  return `${plural(w.posts, 'POST')} sent; ${records}${inDoubt}`
+  // resends of POSTs that stored nothing are counted apart, as its own report counts them: "126 POSTs sent" beside its "86 … and 40 sent again"
+  const sent = w.resent === undefined ? `${plural(w.posts, 'POST')} sent` : `${plural(w.posts - w.resent, 'POST')} sent, and ${w.resent} sent again (answered 429 or 503, or their answer lost, and the lists showed them not stored)`
+  return `${sent}; ${records}${inDoubt}`
 }
 
 const prefixWords = (prefixes: readonly string[]) => (prefixes.length === 0 ? 'no prefix of the suite' : `${prefixes.length === 1 ? 'prefix' : 'prefixes'} ${prefixes.join(', ')}`)

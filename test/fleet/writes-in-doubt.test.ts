@@ -52,3 +52,15 @@ describe('POSTs that may have created a record, on the fleet page', () => {
     expect(fleetHtml(fleet)).toContain(doubt)
   })
 })
+
+describe('POSTs sent again after a 429 or 503 that stored nothing', () => {
+  // 2 POSTs of the plan; the first answered 429, then sent again and created; its own report says "2 POSTs sent … and 1 sent again"
+  const limited = run([post('a', 'cf-abcde-one', { outcome: 'answered', status: 429, mayHaveCreated: false }), post('a2', 'cf-abcde-one', { attempt: 2, outcome: 'answered', status: 201, created: { id: 'a2', name: 'cf-abcde-one' } }), created('b', 'cf-abcde-two')])
+  const fleet = fleetOf([deploymentOf('eu', 'https://eu.example/v1', 'eu/report.html', limited)], [limited], TOOL)
+
+  test('are counted apart, as the run\'s own report counts them, not as POSTs of the plan', () => {
+    expect(limited.summary.writes).toBe(3)
+    expect(fleet.deployments[0]!.writes).toMatchObject({ posts: 3, resent: 1, recordsCreated: 2 })
+    expect(writesDetail(fleet.deployments[0]!)).toBe('2 POSTs sent, and 1 sent again (answered 429 or 503, or their answer lost, and the lists showed them not stored); 2 records created (prefix cf-abcde-; listed in its report)')
+  })
+})
