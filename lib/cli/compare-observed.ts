@@ -8,6 +8,7 @@
  * the media types it had not met yet as gone. Such a run's observed behaviour is not compared.
  */
 import { heldToWriteBudget } from '../result/known-problems.ts'
+import { budgetSetting, readOnlySetting, type WritesFrom } from '../config/write-settings.ts'
 import type { RunResult } from '../result/run-result.ts'
 
 /** Every leaf of `observed` that differs between the runs, as "path: A → B". */
@@ -19,6 +20,13 @@ function observedDifferences(a: unknown, b: unknown, path = 'observed'): string[
   return JSON.stringify(a) === JSON.stringify(b) ? [] : [`${path}: ${JSON.stringify(a) ?? 'not recorded'} → ${JSON.stringify(b) ?? 'not recorded'}`]
 }
 
+/** Where the run's read-only or budget came from (a targets entry, a .env file), read with care: compare reads files another job wrote. */
+function writesFrom(run: RunResult): WritesFrom | undefined {
+  const from = run.options?.writesFrom as Record<string, unknown> | undefined
+  if (typeof from !== 'object' || from === null) return undefined
+  return Object.fromEntries(['readOnly', 'maxWrites'].flatMap((key) => (typeof from[key] === 'string' ? [[key, from[key]]] : [])))
+}
+
 /** Problems that kept requests of the run from being sent: what it observed is what it had sent. */
 const CUT_SHORT = new Set(['deadline', 'interrupted', 'outlasted', 'stalled'])
 
@@ -26,7 +34,8 @@ const CUT_SHORT = new Set(['deadline', 'interrupted', 'outlasted', 'stalled'])
 function partly(run: RunResult): string | undefined {
   const cut = (run.problems ?? []).find((p) => CUT_SHORT.has(p.kind))
   if (cut) return cut.kind === 'deadline' ? 'was cut short by --deadline' : cut.kind === 'interrupted' ? 'was interrupted' : 'kept requests back (a limit or a stall it could not wait out)'
-  if (heldToWriteBudget(run)) return `sent only some of its POSTs (--max-writes ${run.options?.maxWrites ?? ''})`
+  // the budget as the run's own reports name it: a targets entry's maxWrites, or a .env file's, is no --max-writes given
+  if (heldToWriteBudget(run)) return `sent only some of its POSTs (${budgetSetting(run.options?.maxWrites, writesFrom(run))})`
   return undefined
 }
 
@@ -43,7 +52,7 @@ export function compareObserved(a: RunResult, b: RunResult): { differences: stri
   const someRules = ran((run) => run.options?.readOnly !== true && (run.options?.rules?.length ?? 0) > 0)
   const words = [
     `${differences.length}`,
-    readOnly.length === 0 ? '' : `; ${readOnly.join(' and ')} ran --read-only, so what only a POST shows is not recorded there`,
+    readOnly.length === 0 ? '' : `; ${readOnly.map((name) => `${name} ran ${readOnlySetting(writesFrom(name === 'A' ? a : b))}`).join(' and ')}, so what only a POST shows is not recorded there`,
     someRules.length === 0 ? '' : `; ${someRules.join(' and ')} ran some rules (--rule), so what the others send is not recorded there`,
   ].join('')
   return { differences, words }

@@ -2,6 +2,7 @@
  * `npm run conform`: the command line others script against. Exit 0 when every must-rule passed,
  * 1 when a rule failed, 2 when the run could not be made as asked (one line, no stack trace).
  */
+import { signalHandler } from './signal-exit.ts'
 import { appendFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { closestName } from '../config/closest-name.ts'
@@ -297,16 +298,11 @@ export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.ar
   // SIGINT (Ctrl-C) and SIGTERM (a CI job cancelled): the run stops sending, writes its reports
   // and exits 130 or 143; a second signal, or a run that cannot stop within seconds, exits at once
   const interrupt = new AbortController()
-  const onSignal = (signal: NodeJS.Signals) => {
-    const code = INTERRUPT_EXIT[signal] ?? 2
-    if (interrupt.signal.aborted) process.exit(code)
-    process.stderr.write(`conform: ${signal}: stopping; the reports will say what ran\n`)
-    interrupt.abort(signal)
-    setTimeout(() => process.exit(code), 3_000).unref()
-  }
+  const { onSignal, finished } = signalHandler(interrupt, INTERRUPT_EXIT, { write: (line) => void process.stderr.write(line), exit: (code) => process.exit(code), later: (ms, then) => void setTimeout(then, ms).unref() })
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   main(argv, loadSuite, processIo, process.env, interrupt.signal).then((code) => {
+    finished()
     process.exitCode = code
     // whatever a library sets on its way out, the exit code is the verdict
     process.on('exit', () => void (process.exitCode = code))

@@ -120,7 +120,8 @@ const BASELINE_MAX_BYTES = 64 * 1024 * 1024
 export function readBaseline(path: string, mayBeMissing: boolean): Baseline {
   if (!existsSync(path)) {
     if (mayBeMissing) return { knownFailures: [] }
-    throw new BaselineError(`cannot read the baseline ${path}: no such file (--update-baseline writes one)`)
+    // a fleet refuses --update-baseline: "--update-baseline writes one" beside --targets sent the user to a refusal
+    throw new BaselineError(`cannot read the baseline ${path}: no such file (a run of one deployment, its --base-url with --baseline and --update-baseline, writes it)`)
   }
   let text: string
   try {

@@ -13,7 +13,7 @@ import { faultGroups } from '../result/fault-groups.ts'
 import { knownRule } from '../reporters/run-counts.ts'
 import type { InterruptExit, RunResult, Status } from '../result/run-result.ts'
 import { resultFromFile } from '../result/results-file.ts'
-import { PREFIX } from '../result/record-prefixes.ts'
+import { postsInDoubt, PREFIX } from '../result/record-prefixes.ts'
 import { runFileProblem } from './run-file.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
 import { whyNoResults } from './run-folder-words.ts'
@@ -45,6 +45,13 @@ export interface FleetDeployment {
   reason?: string
   /** The must-rules none of whose checks ran (--read-only, --max-writes): a pass says it passed the others only. */
   notVerifiedRules?: string[]
+  /**
+   * The must-rules that ran with fewer checks than a full run for the writes it was denied (a write
+   * budget, --read-only): a pass of 10 POSTs ran a check of every rule and skipped hundreds, and its
+   * line said "every must-rule passed", a full run's words. Its own report lists the checks under
+   * "Verified by fewer checks".
+   */
+  partlyVerifiedRules?: string[]
   /** The rules its run was limited to (--rule): a pass says it passed those only. */
   selectedRules?: string[]
   /** Each rule's status, for the deployment × rule matrix; empty when the run could not be made. */
@@ -59,7 +66,13 @@ export interface FleetDeployment {
    * the records it created (its ledger) and the name prefixes they carry, which find them on that
    * deployment. Absent when the run could not be made, or its results.json (merge) holds none.
    */
-  writes?: { readOnly: boolean; posts: number; recordsCreated: number; prefixes: string[] }
+  writes?: {
+    readOnly: boolean; posts: number; recordsCreated: number; prefixes: string[]
+    /** The POSTs that may have created a record no answer or list showed (no answer, a server fault: a deployment down mid-run), and their prefixes; absent when none. */
+    inDoubt?: { posts: number; prefixes: string[] }
+    /** Of `posts`, the resends of POSTs the lists showed not stored (answered 429 or 503, or their answer lost), as its own report counts them apart; absent when none. */
+    resent?: number
+  }
   /** Its report.html, relative to the fleet's folder. */
   report: string
   runId?: string
@@ -119,15 +132,25 @@ export function unreadRun(tool: FleetResult['tool'], startedAt: string, reason: 
 function writesOf(run: RunResult): FleetDeployment['writes'] {
   const posts = (run.summary as Partial<RunResult['summary']> | undefined)?.writes
   if (typeof posts !== 'number' || !Array.isArray(run.ledger)) return undefined
+  const prefixes = prefixesOf(run.ledger as unknown[])
+  // a POST with no answer or a server fault may have stored its record: said beside the records, never as "no record created"
+  const doubtful = Array.isArray(run.journal) ? postsInDoubt({ ledger: run.ledger.filter((e) => typeof e === 'object' && e !== null), journal: run.journal.filter((e) => typeof e === 'object' && e !== null) }) : []
+  const inDoubt = doubtful.length > 0 ? { inDoubt: { posts: doubtful.length, prefixes: prefixesOf(doubtful) } } : {}
+  const summary = run.summary as Partial<RunResult['summary']>
+  const resent = [summary.resentWrites, summary.resentLostWrites].reduce<number>((sum, n) => sum + (typeof n === 'number' && n > 0 ? n : 0), 0)
+  return { readOnly: run.options?.readOnly === true, posts, recordsCreated: run.ledger.length, prefixes, ...inDoubt, ...(resent > 0 && resent <= posts ? { resent } : {}) }
+}
+
+/** The name prefixes of ledger rows or POSTs, as the run's reports find them (lib/result/record-prefixes.ts): the body sent, else the record as listed. */
+function prefixesOf(entries: readonly unknown[]): string[] {
   const prefixes = new Set<string>()
-  for (const entry of run.ledger as unknown[]) {
+  for (const entry of entries) {
     if (typeof entry !== 'object' || entry === null) continue
     const { body, name, description } = entry as Record<string, unknown>
-    // as the run's reports find a record's prefix (lib/result/record-prefixes.ts): the body sent, else the record as listed
     const prefix = [body, name, description].map((text) => (typeof text === 'string' ? PREFIX.exec(text)?.[0] : undefined)).find((p) => p !== undefined)
     if (prefix !== undefined) prefixes.add(prefix)
   }
-  return { readOnly: run.options?.readOnly === true, posts, recordsCreated: run.ledger.length, prefixes: [...prefixes] }
+  return [...prefixes]
 }
 
 /**
@@ -148,6 +171,16 @@ function oneFault(run: RunResult, failedRules: readonly string[]): string | unde
   }
 }
 
+/**
+ * The must-rules its run verified by fewer checks than a full run for the writes it was denied
+ * (--max-writes, a targets entry's maxWrites, --read-only); not those a freedom of the service left
+ * fewer to judge (a short name column), whose run was whole. Read with care: merge reads files another job wrote.
+ */
+function partlyVerifiedMust(run: RunResult): string[] {
+  const heldBack = (c: unknown) => typeof c === 'object' && c !== null && (c as { status?: unknown }).status === 'skip' && ['write-budget', 'read-only'].includes((c as { cause?: unknown }).cause as string)
+  return run.rules.filter((r) => r.level === 'must' && r.status !== 'skip' && Array.isArray(r.checks) && r.checks.some(heldBack)).map((r) => r.id)
+}
+
 /** A deployment's line of the fleet from its run. */
 export function deploymentOf(label: string, baseUrl: string, report: string, run: RunFile): FleetDeployment {
   if (run.verdict === 'error') return { label, baseUrl, verdict: 'error', exitCode: 2, failedRules: [], reason: run.error, rules: {}, report }
@@ -157,6 +190,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
   // a failed run cut short (--deadline, a signal) says so beside its rules: the rules it did not reach are not verified
   const explain = run.verdict === 'incomplete' || run.verdict === 'fail'
   const notVerifiedRules = run.rules.filter((r) => r.status === 'skip' && r.level === 'must').map((r) => r.id)
+  const partlyVerifiedRules = partlyVerifiedMust(run)
   // a results.json merge reads may be an earlier version's, or edited by hand
   const selectedRules = Array.isArray(run.options?.rules) ? run.options.rules.filter((id): id is string => typeof id === 'string') : []
   // a results.json of an earlier version (merge) may have no observations
@@ -175,6 +209,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     ...(fault !== undefined ? { fault } : {}),
     ...(knownRules.length > 0 ? { knownRules } : {}),
     ...(notVerifiedRules.length > 0 ? { notVerifiedRules } : {}),
+    ...(partlyVerifiedRules.length > 0 ? { partlyVerifiedRules } : {}),
     ...(selectedRules.length > 0 ? { selectedRules } : {}),
     ...(explain && run.problems[0] !== undefined ? { reason: problemText(run.problems[0]) } : {}),
     rules: Object.fromEntries(run.rules.map((r) => [r.id, r.status])),

@@ -62,7 +62,10 @@ export function fleetHeadline(fleet: FleetResult): string {
   const partly = fleet.deployments.filter((d) => d.exitCode === 0 && (d.notVerifiedRules !== undefined || d.selectedRules !== undefined)).map((d) => d.label)
   // a fleet run --read-only or --rule: every pass is one of them, and naming each says nothing more
   const partlyWho = partly.length > 1 && partly.length === passed ? 'each' : partly.join(', ')
-  const passNotes = [byBaseline && `${byBaseline} with known failures ${excused.length < 2 ? 'its baseline' : 'their baselines'} excused`, partlyWho && `${partlyWho} with must-rules not verified`].filter((note) => note !== '')
+  // a pass held to a write budget that ran a check of every rule is no full run's either
+  const fewer = fleet.deployments.filter((d) => d.exitCode === 0 && !partly.includes(d.label) && d.partlyVerifiedRules !== undefined).map((d) => d.label)
+  const fewerWho = fewer.length > 1 && fewer.length === passed ? 'each' : fewer.join(', ')
+  const passNotes = [byBaseline && `${byBaseline} with known failures ${excused.length < 2 ? 'its baseline' : 'their baselines'} excused`, partlyWho && `${partlyWho} with must-rules not verified`, fewerWho && `${fewerWho} by fewer checks than a full run (a write budget)`].filter((note) => note !== '')
   if (passNotes.length > 0) parts[0] += ` (${passNotes.join('; ')})`
   if (failed > 0) parts.push(`${failed} failed (${named((d) => d.exitCode === 1)})`)
   if (notJudged > 0) parts.push(`${notJudged} could not be judged (${named((d) => d.exitCode === 2)})`)
@@ -85,12 +88,19 @@ export function deploymentDetail(d: FleetDeployment): string {
   if (d.failedRules.length > 0) return `${failedWords(d)}${d.failedRules.join(', ')}${also}${d.reason !== undefined ? `; ${d.reason}` : ''}`
   if (d.reason !== undefined) return `${d.reason}${also}`
   // a pass its baseline made says so: the rules it names failed, and were excused
-  if (known) return `passed with ${known}${notVerifiedDetail(d)}`
+  if (known) return `passed with ${known}${notVerifiedDetail(d)}${partlyDetail(d)}`
   if (d.verdict !== 'pass') return ''
   const selected = d.selectedRules === undefined ? '' : ` (--rule ${d.selectedRules.join(', ')})`
   // a read-only deployment given only rules about creating ran none: "every must-rule that ran passed" said a pass of nothing
   if (d.notVerifiedRules !== undefined && Object.values(d.rules).every((status) => status === 'skip')) return `no rule verified${selected}${notVerifiedDetail(d)}`
-  return d.notVerifiedRules === undefined && d.selectedRules === undefined ? 'every must-rule passed' : `every must-rule that ran passed${selected}${notVerifiedDetail(d)}`
+  if (d.notVerifiedRules === undefined && d.selectedRules === undefined) return `every must-rule passed${partlyDetail(d)}`
+  return `every must-rule that ran passed${selected}${notVerifiedDetail(d)}`
+}
+
+/** What a pass adds for the must-rules its run verified by fewer checks than a full run (a write budget), when it verified every one (else the rules not verified say it): a full run's words said nothing of them. */
+function partlyDetail(d: FleetDeployment): string {
+  const rules = d.partlyVerifiedRules ?? []
+  return rules.length === 0 || d.notVerifiedRules !== undefined || d.selectedRules !== undefined ? '' : `; ${plural(rules.length, 'must-rule')} verified by fewer checks than a full run, held back by ${d.writes?.readOnly === true ? 'read-only' : 'the write budget'} (its report names those not run): ${rules.join(', ')}`
 }
 
 /** What a pass adds for the must-rules its run did not verify (--read-only, --max-writes, --rule), as its own report says them, or ''. */
@@ -109,9 +119,16 @@ export function writesDetail(d: FleetDeployment): string | undefined {
   if (w === undefined) return undefined
   if (w.readOnly) return 'read-only: no POST sent'
   if (w.posts === 0 && w.recordsCreated === 0) return 'no POST sent'
-  const records = w.recordsCreated === 0 ? 'no record created' : `${plural(w.recordsCreated, 'record')} created (${w.prefixes.length === 0 ? 'no prefix of the suite' : `${w.prefixes.length === 1 ? 'prefix' : 'prefixes'} ${w.prefixes.join(', ')}`}; listed in its report)`
-  return `${plural(w.posts, 'POST')} sent; ${records}`
+  const doubt = w.inDoubt
+  // "no record created" of POSTs a deployment going down left unanswered hid the records they may have left
+  const records = w.recordsCreated === 0 ? (doubt ? 'no record answered as created' : 'no record created') : `${plural(w.recordsCreated, 'record')} created (${prefixWords(w.prefixes)}; listed in its report)`
+  const inDoubt = doubt ? `; ${plural(doubt.posts, 'POST')} with no answer or a server fault ${doubt.posts === 1 ? 'may have' : 'may each have'} created one (${prefixWords(doubt.prefixes)}; listed in its report)` : ''
+  // resends of POSTs that stored nothing are counted apart, as its own report counts them: "126 POSTs sent" beside its "86 … and 40 sent again"
+  const sent = w.resent === undefined ? `${plural(w.posts, 'POST')} sent` : `${plural(w.posts - w.resent, 'POST')} sent, and ${w.resent} sent again (answered 429 or 503, or their answer lost, and the lists showed them not stored)`
+  return `${sent}; ${records}${inDoubt}`
 }
+
+const prefixWords = (prefixes: readonly string[]) => (prefixes.length === 0 ? 'no prefix of the suite' : `${prefixes.length === 1 ? 'prefix' : 'prefixes'} ${prefixes.join(', ')}`)
 
 /** The fleet page's title: how many deployments, or, for a fleet that could not be run (a key's variable unset), that, not "0 deployments" of a file that lists three. */
 export function fleetTitle(fleet: FleetResult): string {

@@ -14,8 +14,11 @@ import { proxyFor } from '../runner/preflight.ts'
 /** What a note needs of a deployment. */
 export interface AliasCandidate {
   label: string
-  config: Pick<Config, 'baseUrl' | 'apiKey'>
+  config: Pick<Config, 'baseUrl' | 'apiKey'> & Partial<Pick<Config, 'readOnly' | 'maxWrites'>>
 }
+
+/** Whether a run may send the deployment a POST: read-only and `maxWrites: 0` send none. */
+const mayWrite = (d: AliasCandidate) => d.config.readOnly !== true && d.config.maxWrites !== 0
 
 /** The addresses a host name resolves to. */
 export type Resolve = (host: string) => Promise<string[]>
@@ -68,7 +71,8 @@ export async function sameServerNotes(deployments: readonly AliasCandidate[], en
     const shared = [...(resolved.get(later.host) ?? [])].find((a) => resolved.get(earlier.host)?.has(a)) as string
     notes.push(
       `${later.d.label} (${later.host}) and ${earlier.d.label} (${earlier.host}) reach the same address, ${shared} port ${later.port}, with the same path and key: ` +
-        'if they are one server, it is judged twice at once and written to twice (list it once); if they are virtual hosts of their own, nothing is wrong',
+        // two read-only entries (production listed under two names) write nothing: "written to twice" alarmed for nothing
+        `if they are one server, it is judged twice at once${mayWrite(later.d) && mayWrite(earlier.d) ? ' and written to twice' : ''} (list it once); if they are virtual hosts of their own, nothing is wrong`,
     )
   }
   return notes

@@ -21,6 +21,7 @@ import { faultGroups } from '../result/fault-groups.ts'
 import { samplingLine } from '../result/sampling-line.ts'
 import { badge, escapeHtml as h } from './html-text.ts'
 import { recordPrefixWords, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts'
+import { postsInDoubt } from '../result/record-prefixes.ts'
 import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult, type Status } from '../result/run-result.ts'
 import { failedChecks, faultAnsweredLabel, faultAnsweredWords, unprefixedNewWords, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, postAnswer, postsSent, ruleSkipText, seconds, writeMode } from './wording.ts'
@@ -182,8 +183,7 @@ ${rows}
  * listed them.
  */
 function inDoubtTable(result: RunResult): string {
-  const listed = new Set(result.ledger.map((entry) => entry.exchangeId))
-  const inDoubt = (result.journal ?? []).filter((e) => e.method === 'POST' && e.mayHaveCreated && e.created === undefined && !(e.status !== undefined && e.status < 300) && !listed.has(e.id))
+  const inDoubt = postsInDoubt(result)
   if (inDoubt.length === 0) return ''
   const rows = inDoubt.map((e) => `<tr><td>${h(e.onWireAt ?? e.at)}</td><td><code>${h(e.probe ?? '')}</code></td><td>${h(postAnswer(e))}</td><td><code>${h(e.headers?.traceparent ?? '')}</code></td><td><code class="sent">${h(e.body ?? '')}</code></td></tr>`)
   return `

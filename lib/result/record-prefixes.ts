@@ -51,3 +51,14 @@ export function recordPrefixes(result: Pick<RunResult, 'runId' | 'ledger' | 'opt
     .map(([prefix, records]): RecordPrefix => (prefix === undefined ? { of: { kind: 'none' }, records } : { prefix, of: whose.get(prefix) ?? { kind: 'unknown' }, records }))
     .sort((a, b) => order(a) - order(b))
 }
+
+/**
+ * The POSTs that may have created a record no list showed and no answer announced: no answer, or a
+ * server fault (journal.ts, mayHaveCreated), outside the ledger. Each report names them, and the
+ * fleet counts them beside each deployment's records: "no record created" of a run whose POSTs a
+ * deployment going down left unanswered hid the records they may have left.
+ */
+export function postsInDoubt(result: Pick<RunResult, 'ledger' | 'journal'>): NonNullable<RunResult['journal']> {
+  const listed = new Set(result.ledger.map((entry) => entry.exchangeId))
+  return (result.journal ?? []).filter((e) => e.method === 'POST' && e.mayHaveCreated === true && e.created === undefined && !(e.status !== undefined && e.status < 300) && !listed.has(e.id))
+}

@@ -150,6 +150,6 @@ describe('a baseline of known failures', { timeout: RUN_TIMEOUT_MS }, () => {
     }
     const missing = await conform(server, '--baseline', join(dir, 'absent.json'))
     expect(missing.code).toBe(2)
-    expect(missing.stderr).toMatch(/no such file \(--update-baseline writes one\)/)
+    expect(missing.stderr).toMatch(/no such file \(a run of one deployment, its --base-url with --baseline and --update-baseline, writes it\)/)
   })
 })

@@ -115,6 +115,22 @@ test('a run cut short by --deadline, or held to --max-writes, observed what it h
     r.options.maxWrites = 5
   })
   expect(compare(budget, whole).out).toContain('(not compared: A sent only some of its POSTs (--max-writes 5), so what it observed')
+  // a targets entry's budget is named as the run's own reports name it: no --max-writes was given
+  const entryBudget = folder('entry-budget', (r) => {
+    lengths(16)(r)
+    r.rules[0]!.checks.push({ ...r.rules[0]!.checks[0]!, name: 'a create the budget kept back', status: 'skip', cause: 'write-budget' })
+    r.options.maxWrites = 5
+    r.options.writesFrom = { maxWrites: 'maxWrites: 5 in the targets file' }
+  })
+  expect(compare(whole, entryBudget).out).toContain('(not compared: B sent only some of its POSTs (maxWrites: 5 in the targets file), so what it observed')
+  // read-only from a targets entry: named so, as the run's own reports name it
+  const entryReadOnly = folder('entry-read-only', (r) => {
+    r.observed = { ...r.observed! }
+    delete (r.observed as Partial<typeof r.observed>).lengths
+    r.options.readOnly = true
+    r.options.writesFrom = { readOnly: 'readOnly: true in the targets file' }
+  })
+  expect(compare(whole, entryReadOnly).out).toContain('; B ran read-only (readOnly: true in the targets file), so what only a POST shows is not recorded there')
   // two whole runs: compared as ever
   expect(compare(whole, folder('whole-other', lengths(255))).out).toContain('- observed.lengths.acceptedName: 256 → 255')
 })

@@ -72,7 +72,8 @@ test('an entry whose baseline cannot be read stops the fleet before any request,
   const before = staging.authorizations.length + production.authorizations.length
   writeFileSync(join(scratch, 'gate', 'not-json.json'), '{"knownFailures": [')
   for (const [file, says] of [
-    ['absent.json', /deployment 1 \(staging\): cannot read the baseline .*absent\.json: no such file/],
+    // --update-baseline is refused beside --targets: the hint names the run that writes it
+    ['absent.json', /deployment 1 \(staging\): cannot read the baseline .*absent\.json: no such file \(a run of one deployment, its --base-url with --baseline and --update-baseline, writes it\)/],
     ['not-json.json', /deployment 1 \(staging\): the baseline .*not-json\.json is not JSON/],
   ] as const) {
     const run = await runConformInProcess(['--targets', targets(`bad-${file}`, file)], { env: env() })

@@ -80,3 +80,27 @@ describe('a deployment judged on the rules --rule selected', () => {
     expect(fleetHtml(merged)).toMatch(/<code>ids-unique<\/code>.*<td><span class="muted">not run \(--rule\)<\/span><\/td>/)
   })
 })
+
+describe('a deployment held to a write budget that still ran a check of every rule', () => {
+  // every rule ran one check; a budget kept the others back, or a freedom of the service left them nothing to judge
+  const heldBack = (cause: 'write-budget' | 'length-limit') => runResult((id) => [check(`${id} check`, 'pass'), check(`${id} kept back`, 'skip', { cause })], { maxWrites: 10 })
+  const budget = heldBack('write-budget')
+  const freedom = heldBack('length-limit')
+  const page = fleetOf([deploymentOf('canary', 'https://canary.example/v1', 'canary/report.html', budget), deploymentOf('eu', 'https://eu.example/v1', 'eu/report.html', freedom)], [budget, freedom], TOOL)
+  const [canary, eu] = page.deployments
+
+  test('fleet.json names the must-rules the budget held to fewer checks; none of a run a freedom of the service shortened', () => {
+    expect(canary?.notVerifiedRules).toBeUndefined()
+    expect(canary?.partlyVerifiedRules?.length).toBe(17)
+    expect(eu?.partlyVerifiedRules).toBeUndefined()
+  })
+
+  test('its line says so, never a full run\'s "every must-rule passed" alone; the headline names it', () => {
+    const terminal = fleetTerminal(page, 'fleet.html')
+    expect(terminal).toMatch(/^PASS {8}canary {2}\S+ {2}every must-rule passed; 17 must-rules verified by fewer checks than a full run, held back by the write budget \(its report names those not run\): list-returns-200, /m)
+    expect(terminal).toMatch(/^PASS {8}eu {6}\S+ {2}every must-rule passed$/m)
+    expect(fleetMarkdown(page)).toContain('17 must-rules verified by fewer checks than a full run')
+    expect(fleetHtml(page)).toContain('17 must-rules verified by fewer checks than a full run')
+    expect(fleetHeadline(page)).toBe('PASS (exit 0): 2 of 2 passed (canary by fewer checks than a full run (a write budget))')
+  })
+})

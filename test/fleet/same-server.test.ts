@@ -22,6 +22,9 @@ describe('which deployments get the note', () => {
     ['localhost and 127.0.0.1, one port, path and key', [d('a', 'http://127.0.0.1:8080/v1'), d('b', 'http://localhost:8080/v1/')], [/^b \(localhost\) and a \(127\.0\.0\.1\) reach the same address, 127\.0\.0\.1 port 8080, with the same path and key: if they are one server, it is judged twice at once and written to twice \(list it once\); if they are virtual hosts of their own, nothing is wrong$/]],
     ['two DNS names sharing an address', [d('eu', 'https://eu.example/v1'), d('eu2', 'https://eu-alias.example:443/v1'), d('us', 'https://us.example/v1')], [/^eu2 \(eu-alias\.example\) and eu \(eu\.example\) reach the same address, 192\.0\.2\.7 port 443/]],
     ['an IPv4-mapped address is the address', [d('a', 'http://127.0.0.1:8080/v1'), d('b', 'http://[::ffff:127.0.0.1]:8080/v1')], [/^b \(::ffff:7f00:1\) and a \(127\.0\.0\.1\) reach the same address, 127\.0\.0\.1 port 8080/]],
+    // production listed under two names, read-only (or one of them): judged twice, written to at most once
+    ['both read-only: not written to twice', [{ label: 'a', config: { baseUrl: 'http://127.0.0.1:8080/v1', apiKey: 'k-one', readOnly: true } }, { label: 'b', config: { baseUrl: 'http://localhost:8080/v1', apiKey: 'k-one', readOnly: true } }], [/: if they are one server, it is judged twice at once \(list it once\); if they/]],
+    ['one of them maxWrites: 0', [d('a', 'http://127.0.0.1:8080/v1'), { label: 'b', config: { baseUrl: 'http://localhost:8080/v1', apiKey: 'k-one', maxWrites: 0 } }], [/: if they are one server, it is judged twice at once \(list it once\); if they/]],
     ['keys of their own: tenants', [d('a', 'http://127.0.0.1:8080/v1'), d('b', 'http://localhost:8080/v1', 'k-two')], []],
     ['another port', [d('a', 'http://127.0.0.1:8080/v1'), d('b', 'http://localhost:8081/v1')], []],
     ['another path', [d('a', 'http://127.0.0.1:8080/v1'), d('b', 'http://localhost:8080/tenant/v1')], []],

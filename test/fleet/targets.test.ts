@@ -46,7 +46,7 @@ function blockedReportDir(): string {
 
 const cases: { name: string; second?: string; args?: (file: string) => string[]; says: RegExp; hidden?: string; reportDir?: () => string }[] = [
   { name: 'its key variable is not set', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: UNSET_KEY', says: /deployment 2 \(us\): no key: the variable UNSET_KEY its apiKeyEnv names is not set/ },
-  { name: 'its key variable set, but empty', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: EMPTY_KEY', says: /deployment 2 \(us\): no key: the variable EMPTY_KEY its apiKeyEnv names is set, but empty\. A CI secret that does not exist, or that the job is not given \(GitHub Actions gives none to a pull request from a fork, [^\n]*, reaches the job as an empty variable: give each its deployment's key\n/ },
+  { name: 'its key variable set, but empty', second: 'label: us\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: EMPTY_KEY', says: /deployment 2 \(us\): no key: the variable EMPTY_KEY its apiKeyEnv names is set, but empty\. A CI secret that does not exist, or that the job is not given \(GitHub Actions gives none to a pull request from a fork, [^\n]*, reaches the job as an empty variable: give each its deployment's key\. No deployment was judged: a fleet runs once every entry has its key, so that its verdict covers them all \(to judge the others without it, leave that entry out of the file\)\n/ },
   { name: 'credentials in its base URL: the key goes in its variable', second: 'label: us\nbaseUrl: "https://alice:S3cretPassw0rd@petstore.example/v1"\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): baseUrl must not carry credentials; the key goes in the variable its apiKeyEnv names\n/, hidden: 'S3cretPassw0rd' },
   {
     name: 'a key pasted where its variable goes: the name is not shown',
@@ -234,12 +234,12 @@ describe('a key set in a .env file only', () => {
     } catch (error) {
       message = (error as Error).message
     }
-    expect(message).toBe("deployments.yaml deployment 1 (eu): no key: the variable PETSTORE_EU_KEY its apiKeyEnv names is not set in the environment (.env sets it, but a deployment's key is read from the environment only: export it, as with set -a; . ./.env; set +a)")
+    expect(message).toBe("deployments.yaml deployment 1 (eu): no key: the variable PETSTORE_EU_KEY its apiKeyEnv names is not set in the environment (.env sets it, but a deployment's key is read from the environment only: export it, as with set -a; . ./.env; set +a). No deployment was judged: a fleet runs once every entry has its key, so that its verdict covers them all (to judge the others without it, leave that entry out of the file)")
     // exported, it is read
     expect(fleetConfigs(request, { PETSTORE_EU_KEY: key }, cwd, []).deployments[0]?.config.apiKey).toBe(key)
     // no .env that sets it: the line says it is not set, and no more
     rmSync(join(cwd, '.env'))
-    expect(() => fleetConfigs(request, {}, cwd, [])).toThrow(/its apiKeyEnv names is not set$/)
+    expect(() => fleetConfigs(request, {}, cwd, [])).toThrow(/its apiKeyEnv names is not set\. No deployment was judged: a fleet runs once every entry has its key, so that its verdict covers them all \(to judge the others without it, leave that entry out of the file\)$/)
     rmSync(cwd, { recursive: true, force: true })
   })
 })
@@ -289,11 +289,11 @@ describe('several entries without their key (a CI job missing secrets)', () => {
     const path = writeTo('keyless.yaml', 'deployments:\n  - label: eu\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: EU_KEY\n  - label: us\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: US_KEY\n  - label: ap\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: AP_KEY\n')
     const request = { baseUrls: [], targetsFile: path, shared: [] }
     expect(() => fleetConfigs(request, { US_KEY: canaryKey(), AP_KEY: '' }, scratch, [])).toThrow(
-      /^2 deployments have no key: \S*keyless\.yaml deployment 1 \(eu\): no key: the variable EU_KEY its apiKeyEnv names is not set; \S*keyless\.yaml deployment 3 \(ap\): no key: the variable AP_KEY its apiKeyEnv names is set, but empty\. A CI secret that does not exist, or that the job is not given .*: give each its deployment's key$/,
+      /^2 deployments have no key: \S*keyless\.yaml deployment 1 \(eu\): no key: the variable EU_KEY its apiKeyEnv names is not set; \S*keyless\.yaml deployment 3 \(ap\): no key: the variable AP_KEY its apiKeyEnv names is set, but empty\. A CI secret that does not exist, or that the job is not given .*: give each its deployment's key\. No deployment was judged: a fleet runs once every entry has its key, so that its verdict covers them all \(to judge the others without it, leave that entry out of the file\)$/,
     )
     // a secret of a newline is empty too
     expect(() => fleetConfigs(request, { US_KEY: '\n', AP_KEY: ' ' }, scratch, [])).toThrow(/^3 deployments have no key: .*US_KEY its apiKeyEnv names is set, but empty \(only whitespace\); .*AP_KEY its apiKeyEnv names is set, but empty \(only whitespace\)\. A CI secret that does not exist.*$/)
     // one missing: its line as before
-    expect(() => fleetConfigs(request, { US_KEY: canaryKey(), AP_KEY: canaryKey() }, scratch, [])).toThrow(/^\S*keyless\.yaml deployment 1 \(eu\): no key: the variable EU_KEY its apiKeyEnv names is not set$/)
+    expect(() => fleetConfigs(request, { US_KEY: canaryKey(), AP_KEY: canaryKey() }, scratch, [])).toThrow(/^\S*keyless\.yaml deployment 1 \(eu\): no key: the variable EU_KEY its apiKeyEnv names is not set\. No deployment was judged: a fleet runs once every entry has its key, so that its verdict covers them all \(to judge the others without it, leave that entry out of the file\)$/)
   })
 })

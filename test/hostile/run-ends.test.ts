@@ -200,7 +200,7 @@ describe.concurrent('the user stops the run, or its reports cannot be written', 
       expect(run.results!.verdict).toBe('incomplete')
       expect(run.stdout).toContain(`Verdict: INCOMPLETE (exit ${code})`)
       expect(run.results!.problems).toEqual([{ kind: 'interrupted', message: `the run was interrupted (${signal}) before it finished; checks that had not finished are not verified` }])
-      expect(run.stderr).toBe(`conform: ${signal}: stopping; the reports will say what ran\n`)
+      expect(run.stderr).toBe(`conform: ${signal}: stopping; the reports will say what ran (${signal} again: exit at once, without them)\n`)
       // what the user did, not the deadline, ended the requests in flight and kept the rest unsent:
       // each said "no response before the run's deadline (--deadline)", 60 s away
       const skipped = run.results!.rules.flatMap((r) => r.checks).filter((c) => c.status === 'skip')

@@ -1,0 +1,36 @@
+/**
+ * What the command does on SIGINT (Ctrl-C) and SIGTERM (a cancelled CI job): the first stops the
+ * run, whose reports then say what ran; a second, or reports not written within 3 s, exits at once.
+ * Either exit says that the reports were not written and where what was sent is: the first line
+ * had promised them, and a fleet's folders then held only their journals, with nothing said.
+ */
+import type { InterruptExit } from '../result/run-result.ts'
+
+export interface SignalExit {
+  write(line: string): void
+  exit(code: number): void
+  /** A timer the process need not wait for (setTimeout(…).unref() in the process). */
+  later(ms: number, then: () => void): void
+}
+
+/** How long the run has to write its reports after the first signal. */
+export const REPORTS_WITHIN_MS = 3_000
+
+/** The handler of both signals, and `finished()` to call once the reports are written (the run's exit code then stands). */
+export function signalHandler(interrupt: AbortController, exits: Readonly<Partial<Record<string, InterruptExit>>>, io: SignalExit): { onSignal(signal: NodeJS.Signals): void; finished(): void } {
+  let done = false
+  const without = (why: string, code: number) => {
+    io.write(`conform: ${why}: exiting now, without the reports; journal.ndjson in the report folder (in a fleet, in each deployment's) lists every request sent\n`)
+    io.exit(code)
+  }
+  return {
+    onSignal(signal) {
+      const code = exits[signal] ?? 2
+      if (interrupt.signal.aborted) return without(`${signal} again`, code)
+      io.write(`conform: ${signal}: stopping; the reports will say what ran (${signal} again: exit at once, without them)\n`)
+      interrupt.abort(signal)
+      io.later(REPORTS_WITHIN_MS, () => (done ? io.exit(code) : without(`the reports were not written within ${REPORTS_WITHIN_MS / 1000} s of ${signal}`, code)))
+    },
+    finished: () => void (done = true),
+  }
+}
