@@ -261,9 +261,13 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       // (no status line: an answer framed wrong is an HTTP server's, misdirected.ts)
       const garbled = members.flatMap((m) => m.check.exchanges).filter((e) => e.error?.code === 'PROTOCOL_ERROR' && e.response === undefined)
       const notHttp = lost.length === journal.length && lost.every((e) => e.error === 'PROTOCOL_ERROR') && garbled.every(metNotHttp) ? " (nothing the port answered was HTTP: another service's port, a database's or a cache's, or a server that does not speak HTTP/1.1)" : ''
+      // …and one whose body broke off was answered too: its status came, its body was cut short
+      const cut = lost.filter((e) => e.error === 'INCOMPLETE_BODY').length
       const lostWords =
         undecodable > 0 && undecodable === lost.length
           ? `${lost.length} of ${total} requests were answered with a body the client could not decode from its Content-Encoding (${errors}) (${percent(lost.length, total)} %)`
+          : cut > 0 && cut === lost.length
+          ? `${lost.length} of ${total} requests were answered with a body cut short (${errors}) (${percent(lost.length, total)} %)`
           : `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)${notHttp}`
       rate = refused === 0 ? lostWords : lost.length === 0 ? refusedWords : `${lostWords}, and ${refusedWords}`
     } else if (cause === 'key-not-checked') {
