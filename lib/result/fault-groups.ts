@@ -9,6 +9,7 @@ import { serverFaultStatus } from '../http/exchange.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
 import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 import { unreadBodyWords } from './unread-bodies.ts'
+import { unansweredWideBodies } from './wide-bodies.ts'
 import { answeredOnlyRedirects, metNotHttp, REDIRECTED_EVERY_REQUEST } from './misdirected.ts'
 
 export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked' | 'key-case-ignored' | 'redirected'
@@ -269,7 +270,8 @@ export function faultGroups(result: RunResult): FaultGroup[] {
           : cut > 0 && cut === lost.length
           ? `${lost.length} of ${total} requests were answered with a body cut short (${errors}) (${percent(lost.length, total)} %)`
           : `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)${notHttp}`
-      rate = refused === 0 ? lostWords : lost.length === 0 ? refusedWords : `${lostWords}, and ${refusedWords}`
+      const wide = unansweredWideBodies(result.journal ?? [])
+      rate = (refused === 0 ? lostWords : lost.length === 0 ? refusedWords : `${lostWords}, and ${refusedWords}`) + (wide ? `: ${wide}` : '')
     } else if (cause === 'key-not-checked') {
       rate = `${members.length} requests without a valid key (none, or one not issued) were served (${keyNotCheckedHint(members.map((m) => m.check))})`
     } else if (cause === 'redirected') {
