@@ -11,9 +11,27 @@ import { constants, createBrotliDecompress, createGunzip, createInflate, createI
  * writer flushed and never closed: the JSON is all there, its trailer is not), is read as curl,
  * browsers and undici's own fetch read it; as read, such a body failed 17 rules
  * ("171 of 171 requests were answered with a body the client could not decode", found by
- * stackhunt3). A body cut short on the wire is still found: by the transfer, or as JSON cut short.
+ * stackhunt3). A body cut short on the wire is still found: by the transfer, or by a stream that stops
+ * before its end elsewhere than at a flush (CodedBodyCutShortError).
  */
 const LENIENT: ZlibOptions = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH }
+
+/**
+ * A gzip or zlib stream that stops before its end anywhere but where a flush left it (its last four
+ * bytes 00 00 ff ff, which a writer flushed and never closed ends on): a body cut short, the answer
+ * framed to end inside its coding (a Content-Length of half the stream, a close mid-body that
+ * undici took for the end of a body the close delimits). Read leniently it was JSON cut short
+ * (NOT_JSON, "Unterminated string"), and a front that cut one answer in a few was reported as
+ * "answered differently on a second probe" (hostile11).
+ */
+export class CodedBodyCutShortError extends Error {
+  readonly code = 'CODED_BODY_CUT_SHORT'
+}
+
+const FLUSH_MARK = Buffer.from([0x00, 0x00, 0xff, 0xff])
+
+/** A decoder made once the body's first bytes are known: the lenient one, and a strict one beside it that only tells whether the stream came to its end. */
+type Decoders = (first: Buffer) => { lenient: Transform; strict?: Transform; coding: string }
 
 /**
  * deflate as the zlib format (RFC 9110 §8.4.1.2), or as raw DEFLATE without its wrapper, which the
@@ -22,44 +40,80 @@ const LENIENT: ZlibOptions = { flush: constants.Z_SYNC_FLUSH, finishFlush: const
  * Go's compress/flate and Java's new Deflater(level, true) write the raw form; a front answering
  * every body so failed 17 rules, "171 of 171 requests got no answer" (found by stackhunt3).
  */
-class InflateEitherForm extends Transform {
-  private inflate: Transform | undefined
+const deflateEitherForm: Decoders = (first) =>
+  // raw DEFLATE has no header to tell it from text mislabelled deflate: it is read only whole
+  (first[0]! & 0x0f) === 0x08 ? { lenient: createInflate(LENIENT), strict: createInflate(), coding: 'deflate (zlib)' } : { lenient: createInflateRaw(), coding: 'deflate' }
+
+const gzip: Decoders = () => ({ lenient: createGunzip(LENIENT), strict: createGunzip(), coding: 'gzip' })
+
+/** A body decoded by the decoders `make` gives for its first bytes; a gzip or zlib stream cut short is an error (CodedBodyCutShortError). */
+class Decoding extends Transform {
+  private inner: Transform | undefined
+  private strict: Transform | undefined
+  private strictError: (Error & { code?: string }) | undefined
+  private strictEnded: Promise<void> = Promise.resolve()
+  private coding = ''
+  private tail = Buffer.alloc(0)
+  private compressed = 0
+
+  constructor(private readonly make: Decoders) {
+    super()
+  }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     if (chunk.length === 0) return done()
-    if (!this.inflate) {
-      // raw DEFLATE has no header to tell it from text mislabelled deflate: it is read only whole
-      const inflate = (chunk[0]! & 0x0f) === 0x08 ? createInflate(LENIENT) : createInflateRaw()
+    if (!this.inner) {
+      const { lenient, strict, coding } = this.make(chunk)
+      this.coding = coding
       // the reader's pace holds for the inner stream too, so a bomb inflates no faster than it is read (the cap)
-      inflate.on('data', (data: Buffer) => this.push(data) || inflate.pause())
-      inflate.on('error', (error) => this.destroy(error))
-      this.inflate = inflate
+      lenient.on('data', (data: Buffer) => this.push(data) || lenient.pause())
+      lenient.on('error', (error) => this.destroy(error))
+      this.inner = lenient
+      if (strict) {
+        // its output is dropped; it reads no further than the lenient one was given (a chunk ahead at most)
+        strict.resume()
+        this.strictEnded = new Promise((resolve) => {
+          strict.once('end', resolve)
+          strict.once('error', (error) => resolve(void (this.strictError = error)))
+        })
+        this.strict = strict
+      }
     }
-    this.inflate.write(chunk, done)
+    this.compressed += chunk.length
+    this.tail = Buffer.concat([this.tail, chunk]).subarray(-FLUSH_MARK.length)
+    this.strict?.write(chunk)
+    this.inner.write(chunk, done)
   }
 
   override _read(size: number): void {
-    this.inflate?.resume()
+    this.inner?.resume()
     super._read(size)
   }
 
   override _destroy(error: Error | null, done: (error: Error | null) => void): void {
-    this.inflate?.destroy()
+    this.inner?.destroy()
+    this.strict?.destroy()
     done(error)
   }
 
   override _flush(done: TransformCallback): void {
-    if (!this.inflate) return done()
-    this.inflate.once('end', () => done())
-    this.inflate.end()
+    if (!this.inner) return done()
+    const innerEnded = new Promise<void>((resolve) => this.inner!.once('end', resolve))
+    this.inner.end()
+    this.strict?.end()
+    void Promise.all([innerEnded, this.strictEnded]).then(() => {
+      const unfinished = this.strictError?.code === 'Z_BUF_ERROR' && !this.tail.equals(FLUSH_MARK)
+      if (!unfinished) return done()
+      done(new CodedBodyCutShortError(`its ${this.coding} stream stops before its end after ${this.compressed} bytes, not where a flush left it: the body was cut short`))
+    })
   }
 }
 
 /** Content codings the client decodes (RFC 9110 §8.4.1); identity needs nothing. */
 const DECODERS: Record<string, () => Transform> = {
-  gzip: () => createGunzip(LENIENT),
-  'x-gzip': () => createGunzip(LENIENT),
-  deflate: () => new InflateEitherForm(),
+  gzip: () => new Decoding(gzip),
+  'x-gzip': () => new Decoding(gzip),
+  deflate: () => new Decoding(deflateEitherForm),
   // Brotli has no header either: "[]" sent as it is under a br label read as an empty body
   br: createBrotliDecompress,
 }

@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ConnectionPools } from './connection-pools.ts'
 import { AnswerClock } from './answer-clock.ts'
-import { contentCodings, decodeUtf8, transferCodings } from './body-reader.ts'
+import { codingWords, contentCodings, decodeUtf8, transferCodings } from './body-reader.ts'
 import { cookieHeaderOf, evidenceHeaders } from './cookies.ts'
 import { readCapped, type KeptBytes } from './capped-read.ts'
 import { bytesEvidence, type Exchange, type RecordedRequest } from './exchange.ts'
@@ -301,10 +301,11 @@ export class HttpClient {
     const headers = evidenceHeaders(response.headers, this.redact)
     const codings = contentCodings(headers['content-encoding'])
     const declared = Number(headers['content-length'])
-    const progress: BodyProgress = { status: response.statusCode, receivedBytes: 0, ...(codings.length === 0 && Number.isSafeInteger(declared) && declared >= 0 ? { declaredBytes: declared } : {}) }
+    const transfer = transferCodings(headers['transfer-encoding'])
+    const progress: BodyProgress = { status: response.statusCode, receivedBytes: 0, ...(codings.length === 0 && Number.isSafeInteger(declared) && declared >= 0 ? { declaredBytes: declared } : {}), ...(codings.length + transfer.length > 0 ? { coded: codingWords([...codings, ...transfer], transfer.length) } : {}) }
     partial.progress = progress
     // a body still arriving holds --timeout back as an answer does (a gateway's bandwidth limit, a slow link), but a limiter's 429 or 503
-    const bytes = await readCapped(response.body as unknown as Readable, codings, progress, this.options.maxResponseBytes, this.kept, this.answers.bodyListener(response.statusCode), transferCodings(headers['transfer-encoding']))
+    const bytes = await readCapped(response.body as unknown as Readable, codings, progress, this.options.maxResponseBytes, this.kept, this.answers.bodyListener(response.statusCode), transfer)
     this.answers.answered(response.statusCode)
     const decoded = decodeUtf8(bytes)
     // the body as evidence: redacted, cut to the evidence limit (lib/http/redact.ts)

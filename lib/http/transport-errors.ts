@@ -5,7 +5,7 @@
  * names and undici's UND_ERR_*), never on message text, as undici's documentation asks.
  */
 import { errors as undiciErrors } from './undici-parts.ts'
-import { UnsupportedEncodingError } from './body-reader.ts'
+import { CodedBodyCutShortError, UnsupportedEncodingError } from './body-reader.ts'
 import { serverFaultStatus, type Exchange, type TransportErrorCode } from './exchange.ts'
 import type { RefusalReason } from './journal.ts'
 
@@ -109,8 +109,12 @@ export function notTheServers(code: TransportErrorCode): RefusalReason | undefin
 /** What is known of a response when its body fails: the status line came, the body did not. */
 export interface BodyProgress {
   status: number
+  /** Its Content-Length, for a body without codings. */
   declaredBytes?: number
+  /** Decoded bytes read so far. */
   receivedBytes: number
+  /** Its codings in words, for a coded body ("Content-Encoding gzip"): the bytes read are decoded ones. */
+  coded?: string
 }
 
 /** Resends of a request whose connection the server did not take in time: half as many at once each time (48 to 1: six). */
@@ -153,6 +157,8 @@ export function describeTransportError(
   if (!left.sent && signal.aborted && signal.reason instanceof PortSpeaksNoHttp) return notSentToThePort(signal.reason.message)
   if (error instanceof ResponseTooLargeError) return capped(error.message, partial)
   if (error instanceof UnsupportedEncodingError) return { code: 'UNDECODABLE_BODY', message: error.message }
+  // framed to end (or closed) inside its gzip stream: a body cut short, however its framing said it ended
+  if (error instanceof CodedBodyCutShortError && partial) return { code: 'INCOMPLETE_BODY', message: `the ${partial.status} response's body broke off after ${partial.receivedBytes} bytes decoded: ${error.message}` }
   if (signal.aborted) {
     const byDeadline = signal.reason instanceof RunDeadlineReached
     // cut while it waited for one of the bounded connections: it never left
@@ -176,7 +182,7 @@ export function describeTransportError(
   if (code === 'UNDECODABLE_BODY') return { code, message: `the ${partial?.status ?? ''} response's body could not be decoded from its Content-Encoding (${detail})` }
   if (partial && (code === 'CONNECTION_RESET' || code === 'PROTOCOL_ERROR' || code === 'NETWORK_ERROR')) {
     // the status line and headers came, the body broke off: say how much of it arrived
-    const of = partial.declaredBytes !== undefined ? ` of the ${partial.declaredBytes} its Content-Length declared` : ''
+    const of = partial.declaredBytes !== undefined ? ` of the ${partial.declaredBytes} its Content-Length declared` : partial.coded ? ` decoded from its ${partial.coded}` : ''
     return { code: 'INCOMPLETE_BODY', message: `the ${partial.status} response's body broke off after ${partial.receivedBytes} bytes${of} (${detail})` }
   }
   // the run's preflight was let in: a new connection not taken in time is the server's capacity

@@ -9,9 +9,11 @@ import { serverFaultStatus } from '../http/exchange.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
 import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 import { unreadBodyWords } from './unread-bodies.ts'
+import { unansweredWideBodies } from './wide-bodies.ts'
+import { answerOfAnother, otherAnswersWords, sentNames } from './other-answers.ts'
 import { answeredOnlyRedirects, metNotHttp, REDIRECTED_EVERY_REQUEST } from './misdirected.ts'
 
-export type FaultCause = 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked' | 'key-case-ignored' | 'redirected'
+export type FaultCause = 'other-answers' | 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked' | 'key-case-ignored' | 'redirected'
 
 /**
  * A body that must be refused with 400 (§4.2 rule 1, §7), answered 422 instead: a framework's
@@ -228,22 +230,28 @@ export function faultGroups(result: RunResult): FaultGroup[] {
   const intermittent = new Set(failures.filter((f) => f.check.recurrence?.kind === 'intermittent').map((f) => faultKey(f.rule, f.check)))
   const journal = (result.journal ?? []).filter((e) => e.onWire)
   // every answer of the run 404: nothing is served at the base URL (a wrong path before /v1), one finding, said first
-  const failed = failures.map((f) => ({ ...f, cause: causeOf(f.rule, f.check, intermittent) }))
+  // answers written for other requests: told before any other cause, which each would misname
+  const exchanges = result.rules.flatMap((rule) => rule.checks.flatMap((c) => c.exchanges))
+  const names = sentNames(exchanges)
+  const shifted = (check: CheckResult) => check.exchanges.map((e) => answerOfAnother(e, names)).find((words) => words !== undefined)
+  const failed = failures.map((f) => ({ ...f, cause: shifted(f.check) ? ('other-answers' as const) : causeOf(f.rule, f.check, intermittent) }))
   const total = result.summary.requests
   const groups: FaultGroup[] = []
-  for (const cause of ['server-error', 'no-answer', 'differing-answers', 'unreadable-json', 'type-changed', 'validation-status', 'key-not-checked', 'key-case-ignored', 'redirected'] as const) {
+  for (const cause of ['other-answers', 'server-error', 'no-answer', 'differing-answers', 'unreadable-json', 'type-changed', 'validation-status', 'key-not-checked', 'key-case-ignored', 'redirected'] as const) {
     const members = failed.filter((f) => f.cause === cause)
     if (members.length === 0) continue
     const rules = [...new Set(members.map((m) => m.rule))]
     // one rule's answers unreadable, retyped, refused or served alike are that rule's finding: the group says what spans rules
-    if (cause !== 'server-error' && cause !== 'no-answer' && cause !== 'differing-answers' && rules.length < 2) continue
+    if (cause !== 'other-answers' && cause !== 'server-error' && cause !== 'no-answer' && cause !== 'differing-answers' && rules.length < 2) continue
     const confirming = (result.options.confirm ?? 0) > 0
     // a server that answered nothing, or redirected every request, is not probed again (confirmation.ts): said so, not "--confirm 0"
     const notAgain = !confirming ? undefined : servedNothing(journal) ? SERVED_NOTHING_WORDS : answeredOnlyRedirects(journal) > 0 ? REDIRECTED_EVERY_REQUEST : undefined
     const { kind, words } = reprobes(members.map((m) => m.check), notAgain)
     const across = `across ${rules.length === 1 ? `1 rule (${rules[0]})` : `${rules.length} rules`}`
     let rate: string
-    if (cause === 'server-error') {
+    if (cause === 'other-answers') {
+      rate = otherAnswersWords(members.length, shifted(members[0]!.check)!)
+    } else if (cause === 'server-error') {
       const faults = journal.filter((e) => serverFaultStatus(e.status ?? 0) && !(e.status === 503 && e.retryAfter !== undefined))
       const statuses = [...new Set(faults.map((e) => e.status))].sort().join(' or ') || '5xx'
       // answers to the body of an earlier request on the connection: the request at fault is that one
@@ -261,11 +269,16 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       // (no status line: an answer framed wrong is an HTTP server's, misdirected.ts)
       const garbled = members.flatMap((m) => m.check.exchanges).filter((e) => e.error?.code === 'PROTOCOL_ERROR' && e.response === undefined)
       const notHttp = lost.length === journal.length && lost.every((e) => e.error === 'PROTOCOL_ERROR') && garbled.every(metNotHttp) ? " (nothing the port answered was HTTP: another service's port, a database's or a cache's, or a server that does not speak HTTP/1.1)" : ''
+      // …and one whose body broke off was answered too: its status came, its body was cut short
+      const cut = lost.filter((e) => e.error === 'INCOMPLETE_BODY').length
       const lostWords =
         undecodable > 0 && undecodable === lost.length
           ? `${lost.length} of ${total} requests were answered with a body the client could not decode from its Content-Encoding (${errors}) (${percent(lost.length, total)} %)`
+          : cut > 0 && cut === lost.length
+          ? `${lost.length} of ${total} requests were answered with a body cut short (${errors}) (${percent(lost.length, total)} %)`
           : `${lost.length} of ${total} requests got no answer${errors ? ` (${errors})` : ''} (${percent(lost.length, total)} %)${notHttp}`
-      rate = refused === 0 ? lostWords : lost.length === 0 ? refusedWords : `${lostWords}, and ${refusedWords}`
+      const wide = unansweredWideBodies(result.journal ?? [])
+      rate = (refused === 0 ? lostWords : lost.length === 0 ? refusedWords : `${lostWords}, and ${refusedWords}`) + (wide ? `: ${wide}` : '')
     } else if (cause === 'key-not-checked') {
       rate = `${members.length} requests without a valid key (none, or one not issued) were served (${keyNotCheckedHint(members.map((m) => m.check))})`
     } else if (cause === 'redirected') {
@@ -296,7 +309,10 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       const alike = every === 0 ? '' : `, and ${every} more met the same failure on every probe`
       // creates answered with one another's records (the newest row read back after the insert): a race between the run's own creates, which a second probe need not meet
       const raced = differing.some((m) => (m.check.failure?.message ?? '').includes("the answer is another create's record"))
-      rate = raced
+      // answers written for other requests, shown by some: the differing others are no replica's nor race's, as far as the run can tell
+      rate = failed.some((f) => f.cause === 'other-answers')
+        ? `${checks} answered differently on a second probe${alike} (answers written for other requests, as one finding shows?)`
+        : raced
         ? `${checks} answered differently on a second probe${alike}: creates answered with one another's records, which depends on which of the creates sent at once the service stored last`
         : differing.every((m) => isListRead(m.check)) && result.summary.recordsCreated > 0
         ? `${checks} answered differently when the list was read again, after the run's creates had changed the store${alike} (a list that breaks on some content, an empty store or a record, or one replica behind a load balancer?)`

@@ -78,6 +78,8 @@ export type PlainAnswer = 'status-line' | 'cut' | 'other'
  * port answers it with a status line. A port that takes TLS and plain HTTP both (Jetty's detect
  * mode, a front that sniffs the first byte) does; one of TLS only, or one that closes every
  * connection unanswered, does not. Not journalled, as the handshake is not: it carries no key.
+ * Direct, never through a proxy of the environment: asked over http:// only, where the run's own
+ * requests go direct too (preflight.ts proxyFor: a proxy would read the key in clear).
  */
 export function plainAnswer(url: URL, waitMs: number): Promise<PlainAnswer> {
   const host = url.hostname.replace(/^\[|\]$/g, '')

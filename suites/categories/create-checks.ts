@@ -21,7 +21,7 @@ import { DESCRIPTION_FLOOR, NAME_FLOOR } from '../cases/valid-creates.ts'
 import { REPEATED_NAME_REFUSALS } from '../cases/valid-create.ts'
 import { keptAliveCreatesCheck } from './kept-alive-creates.ts'
 import { acceptedABodyAsLarge, bodyBytes, graphemes } from './accepted-sizes.ts'
-import { CHUNKED_REFUSED, CHUNKED_TO_HTTP_1_0, inPiecesRefused, NO_ACCEPT_REFUSED } from './refused-sending.ts'
+import { CHUNKED_REFUSED, CHUNKED_TO_HTTP_1_0, inPiecesRefused, NO_ACCEPT_REFUSED, unreadBodyRefused } from './refused-sending.ts'
 
 const STATUS_REPORTED = 'create-returns-201 reports the status'
 /**
@@ -165,6 +165,8 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
         result.exchange,
       )
     }
+    const unread = accepted.length === 0 && status === 400 ? unreadBodyRefused(result.exchange.request, responseOf(result).body, { chunked, ...(c.case.writtenAs ? { writtenAs: c.case.writtenAs } : {}) }) : undefined
+    if (unread) fail({ ...statusFailure(responseOf(result)), message: `POST answered 400, expected 201: ${unread}`, expected: 'status 201', actual: 'status 400' }, result.exchange)
     if (accepted.length === 0) return expectStatus(result, 201)
     throw new NotApplicable(
       `not verified: the service refused ${sizesOf(sent)} in plain ASCII (${status}) and accepted only shorter values or smaller bodies: a length limit, and lengths are not shown (§8)`,

@@ -18,3 +18,26 @@ export const inPiecesRefused = (splitAt: number) =>
 export const CHUNKED_TO_HTTP_1_0 =
   'the body went in chunks (Transfer-Encoding: chunked), which a client must not send to a server it does not know to handle HTTP/1.1 (RFC 9112 §6.1), ' +
   "and a server that answers in HTTP/1.0 (Python's http.server with its default protocol_version) need not read it; the other creates judge the service"
+
+/** An answer's words that say the body is not JSON. */
+const SAYS_NOT_JSON = /\b(?:not (?:a )?(?:valid|well-formed|parsable) json|invalid json|malformed json|json (?:parse|syntax) error|unexpected end of (?:json )?input)\b/i
+
+/**
+ * What a 400 that calls a valid create's body not JSON shows, when the body was ASCII JSON without
+ * an escape, as JSON.stringify writes it, sent whole under its Content-Length, and the service took
+ * no create of the run: the service parsed other bytes than these, none of the body or a part.
+ * Measured (stackhunt6): a Java service on a bare ServerSocket that looks the header up as
+ * `Content-Length` in one case reads no body from this client, which writes `content-length`, and
+ * answered "Body is not valid JSON" to every create, with no words. Undefined when the evidence
+ * does not show it (a body in pieces, in chunks or written otherwise has its own words).
+ */
+export function unreadBodyRefused(request: { body?: string; bodyBase64?: string; splitAt?: number }, answer: string, sentAs: { chunked?: boolean; writtenAs?: string }): string | undefined {
+  const body = request.body ?? ''
+  if (request.splitAt !== undefined || request.bodyBase64 !== undefined || sentAs.chunked || sentAs.writtenAs !== undefined) return undefined
+  if (!/^[\x20-\x7e]+$/.test(body) || body.includes('\\') || !SAYS_NOT_JSON.test(answer)) return undefined
+  return (
+    `the answer says the body is not valid JSON, and it is: ${Buffer.byteLength(body)} bytes of ASCII JSON without an escape, sent whole under their Content-Length, and the service took no create of the run: ` +
+    'it parsed other bytes than those sent, none of the body or a part, as a server does that looks the Content-Length header up in one case (this client writes `content-length`; ' +
+    'field names are case-insensitive, RFC 9110 §5.1) or takes the body from one read() before all of it came; read Content-Length bytes, the name in any case'
+  )
+}

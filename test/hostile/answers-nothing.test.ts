@@ -10,6 +10,7 @@
  * cut: a TLS handshake with it succeeds, but it answers a plain GET, so it is no TLS port (before,
  * the run was stopped as "speaks TLS").
  */
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { afterAll, describe, expect, test } from 'vitest'
 import type { JournalLine } from '../../lib/http/journal.ts'
 import { StoppedAnswering } from '../../lib/runner/stopped-answering.ts'
@@ -64,6 +65,42 @@ describe('a service that dies behind its forwarder during the run (docker-proxy 
     expect(run.results?.problems[0]?.message).toMatch(/^127\.0\.0\.1:\d+ answers nothing any more during the run: after \d+ answers, \d+ requests had their connection closed with no byte of an answer, and a GET alone too, for 5 s/)
     expect((run.results?.rules ?? []).filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
     expect((run.results?.journal ?? []).filter((e) => e.onWire).length).toBeLessThan(1_500)
+  })
+})
+
+// hostile11: the GETs alone (and the handshake) open their own sockets, never through a proxy. Right:
+// they are asked over http:// only, and a run never sends a request for an http:// URL through a
+// proxy (lib/runner/preflight.ts proxyFor: the proxy would read the key in clear), so they take the
+// path the run's requests take. A proxy in the environment sees no connection, and the verdicts are
+// those of a run without it.
+describe('behind HTTP_PROXY and HTTPS_PROXY, an http:// port that answers nothing: the GETs alone go as the run\'s requests do, direct', { timeout: 120_000 }, () => {
+  const proxied = async () => {
+    let connections = 0
+    const proxy = createNetServer((socket) => (connections++, socket.destroy()))
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    closers.push(() => new Promise((resolve) => proxy.close(resolve)))
+    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+    return { env: { ...KEY, HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url }, connections: () => connections }
+  }
+  test('from the first requests (tls-port.ts): "answers nothing", the proxy never asked', async () => {
+    const { env, connections } = await proxied()
+    const port = await closesUnansweredPort()
+    closers.push(() => port.close())
+    const run = await runConformInProcess(['--base-url', port.baseUrl], { env })
+    closers.push(() => run.cleanup())
+    expect(run.results?.problems[0]?.message, run.stdout).toMatch(/answers nothing: \d+ requests had their connection closed with no byte of an answer, and a GET alone on a connection of its own too/)
+    expect(connections()).toBe(0)
+  })
+  test('during the run (stopped-answering.ts): "answers nothing any more", the proxy never asked', async () => {
+    const { env, connections } = await proxied()
+    const service = await startReferenceServer({ apiKey: KEY.CONFORM_API_KEY })
+    closers.push(() => service.close())
+    const port = await diesBehindForwarder(Number(new URL(service.baseUrl).port), 8)
+    closers.push(() => port.close())
+    const run = await runConformInProcess(['--base-url', port.baseUrl], { env })
+    closers.push(() => run.cleanup())
+    expect(run.results?.problems[0]?.message, run.stdout).toMatch(/answers nothing any more during the run: after \d+ answers?, \d+ requests had their connection closed with no byte of an answer, and a GET alone too/)
+    expect(connections()).toBe(0)
   })
 })
 

@@ -39,6 +39,10 @@ const SHAPES: { name: string; shape: Shape }[] = [
   },
   { name: 'chunked, with chunk extensions and trailers', shape: (a) => ({ bytes: chunked(a, ';sig=abc;q="x y"', 'x-checksum: 1\r\nx-served-by: edge\r\n') }) },
   { name: 'HTTP/1.0 without Content-Length: each body ends at the close', shape: (a) => ({ bytes: Buffer.concat([Buffer.from(`HTTP/1.0 ${a.status} X\r\n${headLines(a.headers)}\r\n`, 'latin1'), a.body]), end: true }) },
+  // hostile11: an HTTP/1.0 answer with a Content-Length keeps its connection when it says keep-alive (RFC 9112 §9.3), and undici reuses it
+  { name: 'HTTP/1.0 with Content-Length and Connection: keep-alive, the connection kept', shape: (a) => ({ bytes: Buffer.concat([Buffer.from(`HTTP/1.0 ${a.status} X\r\n${headLines(a.headers)}connection: keep-alive\r\ncontent-length: ${a.body.byteLength}\r\n\r\n`, 'latin1'), a.body]) }) },
+  // coding names are case-insensitive (RFC 9112 §7)
+  { name: 'Transfer-Encoding: Chunked, in capitals', shape: (a) => ({ bytes: Buffer.from(chunked(a, '', '').toString('latin1').replace('transfer-encoding: chunked', 'Transfer-Encoding: Chunked'), 'latin1') }) },
   { name: 'Connection: close, the connection left open', shape: (a) => ({ bytes: plain(a, undefined, 'connection: close\r\n') }) },
   { name: 'a header value with bytes 0x80-0xFF, a reason phrase of "::error::"', shape: (a) => ({ bytes: plain(a, `${a.status} ::error::x`, 'x-note: caf\xe9 \xff\x80\r\n') }) },
   // bare LF line ends: a recipient may take them for CRLF (RFC 9112 §2.2), as curl, Go and browsers do

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream'
 import { text } from 'node:stream/consumers'
 import { constants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
-import { decodedStream } from '../../lib/http/body-reader.ts'
+import { CodedBodyCutShortError, decodedStream } from '../../lib/http/body-reader.ts'
 import { startReferenceServer } from '../../lib/server/reference-server.ts'
 import { findCase } from '../../lib/server/server-cases.ts'
 import { VARIANTS } from '../../lib/server/variants.ts'
@@ -36,6 +36,20 @@ describe('a deflate body', () => {
     await expect(text(decodedStream(Readable.from([Buffer.from('{"not": "deflate"}')]), ['deflate']))).rejects.toThrow()
     await expect(text(decodedStream(Readable.from([Buffer.from('[{"id": 1, "name": "x"}]')]), ['deflate']))).rejects.toThrow()
     await expect(text(decodedStream(Readable.from([Buffer.from('{"not": "gzip"}')]), ['gzip']))).rejects.toThrow()
+  })
+
+  // read leniently, a stream cut anywhere read as JSON cut short (NOT_JSON), and a front cutting one answer in a few as a replica answering otherwise
+  test('a gzip or zlib stream that stops before its end elsewhere than at a flush is a body cut short', async () => {
+    const long = Buffer.from(BODY.repeat(20))
+    for (const [coding, whole] of [['gzip', gzipSync(long)], ['deflate', deflateSync(long)]] as const) {
+      for (const cut of [whole.length >> 1, whole.length - 3, 11]) {
+        await expect(text(decodedStream(pieces(whole.subarray(0, cut)), [coding])), `${coding} cut at ${cut}`).rejects.toThrow(CodedBodyCutShortError)
+      }
+      expect(await text(decodedStream(pieces(whole), [coding]))).toBe(long.toString())
+    }
+    // two gzip members one after the other (RFC 1952 §2.2) are one whole body
+    expect(await text(decodedStream(pieces(Buffer.concat([gzipSync(Buffer.from('[{"id"')), gzipSync(Buffer.from(':1}]'))])), ['gzip']))).toBe('[{"id":1}]')
+    expect(await text(decodedStream(Readable.from([]), ['gzip']))).toBe('')
   })
 
   const KEY = 'raw-deflate-key-0123456789'

@@ -66,6 +66,18 @@ describe('a create body that arrives in two reads', () => {
     expect(failed?.failure?.message, run.stdout).toMatch(/in the first create\), expected 201: the body went in two pieces, its first \d+ bytes .*; or if the store is why: /)
   }, 60_000)
 
+  // measured: the Java service looking `Content-Length` up in one case read no body of this client's, and answered 400 "Body is not valid JSON" to every create, with no words
+  test('no byte of the body read: create-returns-201 fails on the plain creates, saying the body is JSON and was not what the service parsed', async () => {
+    const unread = MUTATIONS.find((m) => m.name === 'content-length-name-in-one-case')!
+    const run = await conform(serve(await startReferenceServer({ apiKey: KEY, behaviour: unread.behaviour })), '--rule', 'create-returns-201')
+    expect(failedRules(run), run.stdout).toEqual(['create-returns-201'])
+    const failed = run.results!.rules.find((r) => r.id === 'create-returns-201')!.checks.filter((c) => c.status === 'fail')
+    const named = failed.filter((c) => /the answer says the body is not valid JSON, and it is: \d+ bytes of ASCII JSON without an escape, sent whole under their Content-Length, and the service took no create of the run: it parsed other bytes than those sent/.test(c.failure?.message ?? ''))
+    expect(named.length, run.stdout).toBeGreaterThanOrEqual(3)
+    // a body written otherwise, or sent in chunks, keeps its own words: no claim of what was read
+    for (const c of failed.filter((c) => c.name.includes('chunks') || c.exchanges.some((e) => e.request.splitAt !== undefined))) expect(named).not.toContain(c)
+  }, 60_000)
+
   test('decoded whole: the run passes', async () => {
     const server = serve(await startReferenceServer({ apiKey: KEY }))
     const run = await conform(server, '--rule', 'create-echoes-fields')

@@ -69,6 +69,14 @@ export const TRANSPORT_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'content-length-name-in-one-case',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      "the body's length is looked up as `Content-Length`, in that case only (a server on a bare socket: measured in Java), and this client writes `content-length`: no byte of any body is read, and every create is answered 400 \"not valid JSON\"",
+    behaviour: { decodeBody: () => '' },
+  },
+  {
     name: 'create-stored-answer-dropped',
     breaks: 'create-returns-201',
     code: 'NO_RESPONSE',

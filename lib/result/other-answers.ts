@@ -1,0 +1,70 @@
+/**
+ * Answers that belong to other requests (hostile11): a 2xx answer to one request, byte for byte the
+ * answer a request of another method got, holding a name this run's creates made up. A GET of the
+ * list answered 201 with a create's record, or a POST answered 200 with the list, was not written
+ * for its own request: a server or front whose answers are out of step with the requests on a kept-alive
+ * connection (each request answered with the one before it), or a cache that keys answers without
+ * the method. A server that answered so failed as "answered differently on a second probe (one
+ * replica behind a load balancer?)" and "requests without a valid key were served".
+ */
+import type { Exchange } from '../http/exchange.ts'
+
+/** Names shorter than this could be anyone's: the run's made-up names are longer (cf-XXXXX-…). */
+const MIN_NAME = 10
+
+/** The names this run's POSTs sent, as JSON strings (how an answer's body holds them). */
+export function sentNames(exchanges: readonly Exchange[]): Set<string> {
+  const names = new Set<string>()
+  for (const e of exchanges) {
+    if (e.request.method !== 'POST' || e.request.body === undefined) continue
+    try {
+      const name = (JSON.parse(e.request.body) as { name?: unknown }).name
+      if (typeof name === 'string' && name.length >= MIN_NAME) names.add(JSON.stringify(name))
+    } catch {
+      // not JSON: no name
+    }
+  }
+  return names
+}
+
+const twoHundreds = (e: Exchange) => e.response !== undefined && e.response.status >= 200 && e.response.status < 300 && !e.response.bodyTruncated
+
+const parsed = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * What `judged` was answered that was written for another request, in words; undefined when its
+ * answer may be its own: a GET answered 201 with one record (an object, not a list) whose name one
+ * of the run's POSTs sent, a create's answer; a POST answered 2xx with a list of the run's records
+ * without its own, a GET's. `names`: the names the run's POSTs sent, as JSON strings (sentNames).
+ */
+export function answerOfAnother(judged: Exchange, names: ReadonlySet<string>): string | undefined {
+  if (!twoHundreds(judged)) return undefined
+  const body = parsed(judged.response!.body)
+  const path = `${judged.request.method} ${new URL(judged.request.url).pathname}`
+  // 201: the status §4.2 gives a create, never a list
+  if (judged.request.method === 'GET' && judged.response!.status === 201 && body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const name = (body as { name?: unknown }).name
+    if (typeof name === 'string' && names.has(JSON.stringify(name))) return `${path} was answered ${judged.response!.status} with one record, the one a create of this run sent (${JSON.stringify(name)}), where a list was asked for`
+  }
+  // a list without the record this POST sent (a service that answers a create with the whole list shows it there)
+  const listed = (r: unknown) => (r !== null && typeof r === 'object' ? JSON.stringify((r as { name?: unknown }).name) : undefined)
+  const own = sentNames([judged])
+  if (judged.request.method === 'POST' && Array.isArray(body) && body.some((r) => names.has(listed(r) ?? '')) && !body.some((r) => own.has(listed(r) ?? ''))) {
+    return `${path} was answered ${judged.response!.status} with a list of this run's records, where a create was sent`
+  }
+  return undefined
+}
+
+/** The words for checks that met answers of other requests: one example, and where to look. */
+export function otherAnswersWords(checks: number, example: string): string {
+  return (
+    `${checks} ${checks === 1 ? 'check' : 'checks'} met answers written for other requests: ${example} ` +
+    '(answers out of step with the requests on a kept-alive connection, each answered with the one before it, or a cache that keys answers without the method)'
+  )
+}

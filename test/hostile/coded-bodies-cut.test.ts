@@ -1,0 +1,48 @@
+/**
+ * Bodies cut short inside their content coding (hostile11): a gzip answer framed to end halfway
+ * through its stream (a Content-Length of half of it), or closed there. Read leniently (a writer
+ * flushed and never finished is read as curl reads it), a stream cut anywhere was JSON cut short,
+ * NOT_JSON, and a front that cut one list in three was reported as "answered differently on a
+ * second probe (one replica behind a load balancer?)": now a body cut short, INCOMPLETE_BODY,
+ * whichever probe met it. A stream that ends where a flush left it is still read (raw-deflate.test.ts).
+ */
+import { randomBytes } from 'node:crypto'
+import { gzipSync } from 'node:zlib'
+import { afterAll, describe, expect, test } from 'vitest'
+import { failedChecks } from './expect-run.ts'
+import { headLines, plain, runBehindFront, type Answer, type Shape } from './wire-fronts.ts'
+
+const KEY = `cut-${randomBytes(12).toString('hex')}`
+const closers: (() => unknown)[] = []
+afterAll(async () => {
+  for (const close of closers.reverse()) await close()
+})
+
+/** Each list answered gzipped, the `cut`-th ones of its stream only the first half, framed by `framing`. */
+const gzippedLists =
+  (cut: (nth: number) => boolean, framing: 'length' | 'close'): Shape =>
+  (a: Answer) => {
+    if (a.method !== 'GET' || a.status !== 200 || a.headers['content-encoding'] !== undefined) return { bytes: plain(a) }
+    const whole = gzipSync(a.body)
+    const sent = cut(a.nth) ? whole.subarray(0, whole.length >> 1) : whole
+    const head = `HTTP/1.1 200 OK\r\n${headLines(a.headers)}content-encoding: gzip\r\n`
+    if (framing === 'close') return { bytes: Buffer.concat([Buffer.from(`${head}connection: close\r\n\r\n`, 'latin1'), sent]), end: true }
+    return { bytes: Buffer.concat([Buffer.from(`${head}content-length: ${sent.length}\r\n\r\n`, 'latin1'), sent]) }
+  }
+
+describe('a gzip body cut short', () => {
+  test.each(['length', 'close'] as const)('framed to end inside its stream (%s), one list in three: a body cut short, not a replica answering otherwise', async (framing) => {
+    const { run } = await runBehindFront(KEY, gzippedLists((nth) => nth % 3 === 0, framing), closers, ['--deadline', '60000'])
+    expect(run.code, run.stdout).toBe(1)
+    expect(run.stdout).not.toMatch(/answered differently/)
+    const failed = failedChecks(run)
+    expect(failed.length, run.stdout).toBeGreaterThan(0)
+    for (const check of failed) expect(check.failure?.actual, run.stdout).toMatch(/^INCOMPLETE_BODY: the 200 response's body broke off after \d+ bytes decoded: its gzip stream stops before its end after \d+ bytes, not where a flush left it/)
+    expect(run.stdout).toMatch(/^✗ [\w ]+: \d+ of \d+ requests were answered with a body cut short \(INCOMPLETE_BODY\)/m)
+  }, 120_000)
+
+  test('every list whole, gzipped and ended by the close: the run passes', async () => {
+    const { run } = await runBehindFront(KEY, gzippedLists(() => false, 'close'), closers)
+    expect(run.code, run.stdout).toBe(0)
+  }, 120_000)
+})

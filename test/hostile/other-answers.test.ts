@@ -1,0 +1,58 @@
+/**
+ * A front that answers each request on a kept-alive connection with the answer of the request
+ * before it there (a response desync: hostile11), the first on each connection with its own. Its
+ * failures were told as "answered differently on a second probe (one replica behind a load
+ * balancer?)", "creates answered with one another's records, which depends on which of the creates
+ * sent at once the service stored last" and "requests without a valid key were served": now one
+ * finding says answers were written for other requests, with the GET answered 201 with a create's
+ * record as its example, and the differing ones point to it (lib/result/other-answers.ts).
+ */
+import { randomBytes } from 'node:crypto'
+import type { Socket } from 'node:net'
+import { afterAll, describe, expect, test } from 'vitest'
+import type { Exchange } from '../../lib/http/exchange.ts'
+import { answerOfAnother, sentNames } from '../../lib/result/other-answers.ts'
+import { plain, runBehindFront, type Shape } from './wire-fronts.ts'
+
+const KEY = `desync-${randomBytes(12).toString('hex')}`
+const closers: (() => unknown)[] = []
+afterAll(async () => {
+  for (const close of closers.reverse()) await close()
+})
+
+const previous = new WeakMap<Socket, Buffer>()
+/** Each request answered with the answer of the one before it on its connection. */
+const oneBehind: Shape = (answer, socket) => {
+  const own = plain(answer)
+  const before = previous.get(socket)
+  previous.set(socket, own)
+  return { bytes: before ?? own }
+}
+
+describe('answers one behind their requests on each connection', () => {
+  test('fails, and the finding says answers were written for other requests, not a replica nor a race', async () => {
+    const { run } = await runBehindFront(KEY, oneBehind, closers, ['--deadline', '60000'])
+    expect(run.code, run.stdout).toBe(1)
+    expect(run.stdout).toMatch(/^✗ [\w ]+: \d+ checks? met answers written for other requests: GET \/v1\/categories was answered 201 with one record, the one a create of this run sent/m)
+    expect(run.stdout).not.toMatch(/one replica behind a load balancer\?|which depends on which of the creates sent at once/)
+  }, 120_000)
+})
+
+const exchange = (method: 'GET' | 'POST', status: number, body: unknown, sent?: unknown): Exchange =>
+  ({ id: 'x', startedAt: '', durationMs: 1, request: { method, url: 'http://h/v1/categories', headers: {}, ...(sent !== undefined ? { body: JSON.stringify(sent) } : {}) }, response: { status, headers: {}, body: JSON.stringify(body), bodyBytes: 1, bodyTruncated: false } }) as unknown as Exchange
+
+describe('an answer written for another request, from the run\'s own evidence', () => {
+  const a = { id: 7, name: 'cf-abcde-first' }
+  const b = { id: 8, name: 'cf-abcde-second' }
+  const names = sentNames([exchange('POST', 201, a, { name: a.name }), exchange('POST', 201, b, { name: b.name })])
+  test('a GET answered 201 with a create\'s record, a POST answered with a list without its own record', () => {
+    expect(answerOfAnother(exchange('GET', 201, a), names)).toMatch(/^GET \/v1\/categories was answered 201 with one record, the one a create of this run sent \("cf-abcde-first"\)/)
+    expect(answerOfAnother(exchange('POST', 200, [a], { name: b.name }), names)).toMatch(/^POST \/v1\/categories was answered 200 with a list of this run's records/)
+  })
+  test('not an answer that may be its own', () => {
+    expect(answerOfAnother(exchange('GET', 200, a), names)).toBeUndefined() // a list route that answers its newest record: its own fault
+    expect(answerOfAnother(exchange('POST', 200, [a, b], { name: b.name }), names)).toBeUndefined() // a create answered with the whole list
+    expect(answerOfAnother(exchange('GET', 201, { id: 1, name: 'dog' }), names)).toBeUndefined() // no name of the run's
+    expect(answerOfAnother(exchange('GET', 200, [a, b]), names)).toBeUndefined()
+  })
+})
