@@ -2,7 +2,8 @@
  * What the command does on SIGINT (Ctrl-C) and SIGTERM (a cancelled CI job): the first stops the
  * run, whose reports then say what ran; a second, or reports not written within 3 s, exits at once.
  * Either exit says that the reports were not written and where what was sent is: the first line
- * had promised them, and a fleet's folders then held only their journals, with nothing said.
+ * had promised them, and a fleet's folders then held only their journals, with nothing said. A
+ * signal once the reports are written (the process held open by a socket) exits without a word.
  */
 import type { InterruptExit } from '../result/run-result.ts'
 
@@ -26,6 +27,8 @@ export function signalHandler(interrupt: AbortController, exits: Readonly<Partia
   return {
     onSignal(signal) {
       const code = exits[signal] ?? 2
+      // the reports are written and the verdict printed (the process lingers on an open socket): "without the reports" would be untrue
+      if (done) return io.exit(code)
       if (interrupt.signal.aborted) return without(`${signal} again`, code)
       io.write(`conform: ${signal}: stopping; the reports will say what ran (${signal} again: exit at once, without them)\n`)
       interrupt.abort(signal)

@@ -51,4 +51,19 @@ describe('the signals that stop a run', () => {
     expect(written.lines).toHaveLength(1)
     expect(written.exits).toEqual([130])
   })
+
+  test('a signal once the reports are written exits without a word: not "without the reports" of reports there', () => {
+    const again = harness()
+    again.handler.onSignal('SIGINT')
+    again.handler.finished()
+    again.handler.onSignal('SIGINT')
+    expect(again.lines).toHaveLength(1)
+    expect(again.exits).toEqual([130])
+    // a first signal after them: nothing to stop, no reports to promise
+    const after = harness()
+    after.handler.finished()
+    after.handler.onSignal('SIGTERM')
+    expect(after.lines).toEqual([])
+    expect(after.exits).toEqual([143])
+  })
 })
