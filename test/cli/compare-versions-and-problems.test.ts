@@ -124,20 +124,16 @@ test('a run cut short by --deadline, or held to --max-writes, observed what it h
   })
   expect(compare(whole, entryBudget).out).toContain('(not compared: B sent only some of its POSTs (maxWrites: 5 in the targets file), so what it observed')
   // read-only from a targets entry: named so, as the run's own reports name it
-  const entryReadOnly = folder('entry-read-only', (r) => {
-    r.observed = { ...r.observed! }
-    delete (r.observed as Partial<typeof r.observed>).lengths
-    r.options.readOnly = true
-    r.options.writesFrom = { readOnly: 'readOnly: true in the targets file' }
-  })
-  expect(compare(whole, entryReadOnly).out).toContain('; B ran read-only (readOnly: true in the targets file), so what only a POST shows is not recorded there')
+  const readOnlyFrom = (name: string, from: string) =>
+    folder(name, (r) => {
+      r.observed = { ...r.observed! }
+      delete (r.observed as Partial<typeof r.observed>).lengths
+      r.options.readOnly = true
+      r.options.writesFrom = { readOnly: from }
+    })
+  expect(compare(whole, readOnlyFrom('entry-read-only', 'readOnly: true in the targets file')).out).toContain('; B ran read-only (readOnly: true in the targets file), so what only a POST shows is not recorded there')
   // a results.json another job wrote, its setting's name edited: one line of visible text, no CI log command, no markup in --output
-  const hostile = folder('hostile-setting', (r) => {
-    r.observed = { ...r.observed! }
-    delete (r.observed as Partial<typeof r.observed>).lengths
-    r.options.readOnly = true
-    r.options.writesFrom = { readOnly: 'x\n::error::planted <img src=x onerror=alert(1)>' }
-  })
+  const hostile = readOnlyFrom('hostile-setting', 'x\n::error::planted <img src=x onerror=alert(1)>')
   const said = compare(whole, hostile).out
   expect(said).not.toMatch(/^::error/m)
   const output = join(dir, 'hostile.md')
