@@ -29,7 +29,8 @@ export function signalHandler(interrupt: AbortController, exits: Readonly<Partia
       const code = exits[signal] ?? 2
       // the reports are written and the verdict printed (the process lingers on an open socket): "without the reports" would be untrue
       if (done) return io.exit(code)
-      if (interrupt.signal.aborted) return without(`${signal} again`, code)
+      // Ctrl-C, then a kill's SIGTERM: "SIGTERM again" named a signal that had not come before
+      if (interrupt.signal.aborted) return without(interrupt.signal.reason === signal ? `${signal} again` : `${signal} after ${String(interrupt.signal.reason)}`, code)
       io.write(`conform: ${signal}: stopping; the reports will say what ran (${signal} again: exit at once, without them)\n`)
       interrupt.abort(signal)
       io.later(REPORTS_WITHIN_MS, () => (done ? io.exit(code) : without(`the reports were not written within ${REPORTS_WITHIN_MS / 1000} s of ${signal}`, code)))

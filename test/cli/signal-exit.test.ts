@@ -36,6 +36,12 @@ describe('the signals that stop a run', () => {
     handler.onSignal('SIGTERM')
     expect(lines[1]).toBe(`conform: SIGTERM again: ${WITHOUT}`)
     expect(exits).toEqual([143])
+    // Ctrl-C, then a kill: the second is named after the first, not "again"
+    const mixed = harness()
+    mixed.handler.onSignal('SIGINT')
+    mixed.handler.onSignal('SIGTERM')
+    expect(mixed.lines[1]).toBe(`conform: SIGTERM after SIGINT: ${WITHOUT}`)
+    expect(mixed.exits).toEqual([143])
   })
 
   test('reports not written within 3 s: the exit says so; written in time, the timer exits without a word', () => {
