@@ -300,7 +300,8 @@ function lines(c: Comparison, markdown: boolean): string[] {
     ...c.both.map((f) => item(f)),
     head(`Rules whose status changed (${c.ruleChanges.length})`),
     ...c.ruleChanges.map((r) => `- ${text(r)}`),
-    head(`Observed behaviour that differs (${c.observedWords})`),
+    // its words name a run's settings as results.json holds them (writesFrom, maxWrites): a file's text, made safe as the rest
+    head(`Observed behaviour that differs (${text(c.observedWords)})`),
     ...c.observed.map((o) => `- ${text(o)}`),
     '',
     verdictLine(c, text),

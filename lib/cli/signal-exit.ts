@@ -2,7 +2,8 @@
  * What the command does on SIGINT (Ctrl-C) and SIGTERM (a cancelled CI job): the first stops the
  * run, whose reports then say what ran; a second, or reports not written within 3 s, exits at once.
  * Either exit says that the reports were not written and where what was sent is: the first line
- * had promised them, and a fleet's folders then held only their journals, with nothing said.
+ * had promised them, and a fleet's folders then held only their journals, with nothing said. A
+ * signal once the reports are written (the process held open by a socket) exits without a word.
  */
 import type { InterruptExit } from '../result/run-result.ts'
 
@@ -26,7 +27,10 @@ export function signalHandler(interrupt: AbortController, exits: Readonly<Partia
   return {
     onSignal(signal) {
       const code = exits[signal] ?? 2
-      if (interrupt.signal.aborted) return without(`${signal} again`, code)
+      // the reports are written and the verdict printed (the process lingers on an open socket): "without the reports" would be untrue
+      if (done) return io.exit(code)
+      // Ctrl-C, then a kill's SIGTERM: "SIGTERM again" named a signal that had not come before
+      if (interrupt.signal.aborted) return without(interrupt.signal.reason === signal ? `${signal} again` : `${signal} after ${String(interrupt.signal.reason)}`, code)
       io.write(`conform: ${signal}: stopping; the reports will say what ran (${signal} again: exit at once, without them)\n`)
       interrupt.abort(signal)
       io.later(REPORTS_WITHIN_MS, () => (done ? io.exit(code) : without(`the reports were not written within ${REPORTS_WITHIN_MS / 1000} s of ${signal}`, code)))

@@ -59,8 +59,13 @@ export interface FleetDeploymentConfig {
   config: Config
 }
 
-/** Why the other entries were not judged either, said after an entry without its key: a user saw five deployments with keys go unjudged, and no word of why. */
-const NONE_JUDGED = '. No deployment was judged: a fleet runs once every entry has its key, so that its verdict covers them all (to judge the others without it, leave that entry out of the file)'
+/**
+ * Why the other entries were not judged either, said after the entries without their key: a user saw
+ * five deployments with keys go unjudged, and no word of why. Nothing when no other entry has one
+ * (a file of one deployment): "to judge the others" of none sent its reader looking for them.
+ */
+const noneJudged = (missing: number, entries: number): string =>
+  missing >= entries ? '' : `. No deployment was judged: a fleet runs once every entry has its key, so that its verdict covers them all (to judge the others without ${missing === 1 ? 'it, leave that entry' : 'them, leave those entries'} out of the file)`
 
 /** Every field an entry of a targets file may have. */
 const ENTRY_FIELDS = ['label', 'baseUrl', 'apiKeyEnv', 'baseline', 'readOnly', 'maxWrites', 'caCert', 'clientCert', 'clientKey', 'clientKeyPassphraseEnv'] as const
@@ -277,10 +282,10 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
   const keyless = targets.filter((target) => target.apiKeyEnv !== undefined).flatMap((target) => noKey(target) ?? [])
   // "set, but empty" alone left a CI user sure the secret was set: it is what a secret the job does not get becomes
   const emptyHint = keyless.some((line) => line.includes('set, but empty')) ? `. ${EMPTY_SECRET}` : ''
-  if (keyless.length > 1) throw new ConfigError(`${keyless.length} deployments have no key: ${keyless.join('; ')}${emptyHint}${NONE_JUDGED}`)
+  if (keyless.length > 1) throw new ConfigError(`${keyless.length} deployments have no key: ${keyless.join('; ')}${emptyHint}${noneJudged(keyless.length, targets.length)}`)
   const deployments = targets.map((target) => {
     const missing = noKey(target)
-    if (missing !== undefined) throw new ConfigError(missing + (missing.includes('apiKeyEnv names is set, but empty') ? `. ${EMPTY_SECRET}` : '') + (target.apiKeyEnv !== undefined ? NONE_JUDGED : ''))
+    if (missing !== undefined) throw new ConfigError(missing + (missing.includes('apiKeyEnv names is set, but empty') ? `. ${EMPTY_SECRET}` : '') + (target.apiKeyEnv !== undefined ? noneJudged(1, targets.length) : ''))
     const raw = (target.apiKeyEnv !== undefined ? env[target.apiKeyEnv] : shared.apiKey) as string
     const source = target.apiKeyEnv ?? sharedKey
     secrets.push(raw)

@@ -5,6 +5,7 @@
  * never the run's. The reports say which prefixes the records of a run carry, from its ledger, so
  * that whoever cleans up after a run finds every record it created.
  */
+import { unansweredWrite } from '../http/journal.ts'
 import { namePrefix, type RunResult } from './run-result.ts'
 
 /** A fresh run id for a confirmation attempt or a further round: another five characters, so another name prefix. */
@@ -60,5 +61,7 @@ export function recordPrefixes(result: Pick<RunResult, 'runId' | 'ledger' | 'opt
  */
 export function postsInDoubt(result: Pick<RunResult, 'ledger' | 'journal'>): NonNullable<RunResult['journal']> {
   const listed = new Set(result.ledger.map((entry) => entry.exchangeId))
-  return (result.journal ?? []).filter((e) => e.method === 'POST' && e.mayHaveCreated === true && e.created === undefined && !(e.status !== undefined && e.status < 300) && !listed.has(e.id))
+  // a lost answer the list showed not stored was sent again (counted among the resends): no doubt is left of it, as summary.unansweredWrites counts
+  const accounted = (e: NonNullable<RunResult['journal']>[number]) => e.status === undefined && !unansweredWrite(e)
+  return (result.journal ?? []).filter((e) => e.method === 'POST' && e.mayHaveCreated === true && e.created === undefined && !(e.status !== undefined && e.status < 300) && !accounted(e) && !listed.has(e.id))
 }

@@ -13,7 +13,7 @@
  * each failure's round 2 was "failing in B, not in A" (exit 1 on the same deviation, 43 times); a
  * further round is its check again now.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -124,13 +124,21 @@ test('a run cut short by --deadline, or held to --max-writes, observed what it h
   })
   expect(compare(whole, entryBudget).out).toContain('(not compared: B sent only some of its POSTs (maxWrites: 5 in the targets file), so what it observed')
   // read-only from a targets entry: named so, as the run's own reports name it
-  const entryReadOnly = folder('entry-read-only', (r) => {
-    r.observed = { ...r.observed! }
-    delete (r.observed as Partial<typeof r.observed>).lengths
-    r.options.readOnly = true
-    r.options.writesFrom = { readOnly: 'readOnly: true in the targets file' }
-  })
-  expect(compare(whole, entryReadOnly).out).toContain('; B ran read-only (readOnly: true in the targets file), so what only a POST shows is not recorded there')
+  const readOnlyFrom = (name: string, from: string) =>
+    folder(name, (r) => {
+      r.observed = { ...r.observed! }
+      delete (r.observed as Partial<typeof r.observed>).lengths
+      r.options.readOnly = true
+      r.options.writesFrom = { readOnly: from }
+    })
+  expect(compare(whole, readOnlyFrom('entry-read-only', 'readOnly: true in the targets file')).out).toContain('; B ran read-only (readOnly: true in the targets file), so what only a POST shows is not recorded there')
+  // a results.json another job wrote, its setting's name edited: one line of visible text, no CI log command, no markup in --output
+  const hostile = readOnlyFrom('hostile-setting', 'x\n::error::planted <img src=x onerror=alert(1)>')
+  const said = compare(whole, hostile).out
+  expect(said).not.toMatch(/^::error/m)
+  const output = join(dir, 'hostile.md')
+  compareMain([whole, hostile, '--output', output], { out: () => {}, err: () => {} }, dir)
+  expect(readFileSync(output, 'utf8')).not.toContain('<img')
   // two whole runs: compared as ever
   expect(compare(whole, folder('whole-other', lengths(255))).out).toContain('- observed.lengths.acceptedName: 256 → 255')
 })

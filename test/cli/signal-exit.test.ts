@@ -36,6 +36,12 @@ describe('the signals that stop a run', () => {
     handler.onSignal('SIGTERM')
     expect(lines[1]).toBe(`conform: SIGTERM again: ${WITHOUT}`)
     expect(exits).toEqual([143])
+    // Ctrl-C, then a kill: the second is named after the first, not "again"
+    const mixed = harness()
+    mixed.handler.onSignal('SIGINT')
+    mixed.handler.onSignal('SIGTERM')
+    expect(mixed.lines[1]).toBe(`conform: SIGTERM after SIGINT: ${WITHOUT}`)
+    expect(mixed.exits).toEqual([143])
   })
 
   test('reports not written within 3 s: the exit says so; written in time, the timer exits without a word', () => {
@@ -50,5 +56,20 @@ describe('the signals that stop a run', () => {
     written.timers[0]!.then()
     expect(written.lines).toHaveLength(1)
     expect(written.exits).toEqual([130])
+  })
+
+  test('a signal once the reports are written exits without a word: not "without the reports" of reports there', () => {
+    const again = harness()
+    again.handler.onSignal('SIGINT')
+    again.handler.finished()
+    again.handler.onSignal('SIGINT')
+    expect(again.lines).toHaveLength(1)
+    expect(again.exits).toEqual([130])
+    // a first signal after them: nothing to stop, no reports to promise
+    const after = harness()
+    after.handler.finished()
+    after.handler.onSignal('SIGTERM')
+    expect(after.lines).toEqual([])
+    expect(after.exits).toEqual([143])
   })
 })

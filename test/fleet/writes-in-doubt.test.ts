@@ -11,6 +11,8 @@ import { fleetMarkdown, fleetTerminal } from '../../lib/fleet/fleet-reports.ts'
 import { deploymentOf, fleetOf } from '../../lib/fleet/fleet-result.ts'
 import { writesDetail } from '../../lib/fleet/fleet-wording.ts'
 import type { JournalEntry } from '../../lib/http/journal.ts'
+import { ANSWER_LOST_SENT_AGAIN } from '../../lib/http/lost-answer.ts'
+import { htmlReport } from '../../lib/reporters/html-report.ts'
 import { resultOf } from '../../lib/result/run-result.ts'
 
 const TOOL = { name: 'petstore-categories-conformance', version: '0.0.0' }
@@ -62,5 +64,19 @@ describe('POSTs sent again after a 429 or 503 that stored nothing', () => {
     expect(limited.summary.writes).toBe(3)
     expect(fleet.deployments[0]!.writes).toMatchObject({ posts: 3, resent: 1, recordsCreated: 2 })
     expect(writesDetail(fleet.deployments[0]!)).toBe('2 POSTs sent, and 1 sent again (answered 429 or 503, or their answer lost, and the lists showed them not stored); 2 records created (prefix cf-abcde-; listed in its report)')
+  })
+})
+
+describe('a POST whose answer was lost, which the list showed not stored, sent again and stored', () => {
+  // the connection race (lib/http/lost-answer.ts): the first attempt got no answer, the list showed no record, the resend created it
+  const raced = run([post('a', 'cf-abcde-one', { answerLost: ANSWER_LOST_SENT_AGAIN }), post('a2', 'cf-abcde-one', { attempt: 2, freshConnection: true, outcome: 'answered', status: 201, created: { id: 'a2', name: 'cf-abcde-one' } })])
+  const fleet = fleetOf([deploymentOf('eu', 'https://eu.example/v1', 'eu/report.html', raced)], [raced], TOOL)
+
+  test('is a resend, not also a POST that may have created a record: the list accounted for it, as its own report counts', () => {
+    expect(raced.summary).toMatchObject({ writes: 2, resentLostWrites: 1, unansweredWrites: 0 })
+    expect(fleet.deployments[0]!.writes).toEqual({ readOnly: false, posts: 2, recordsCreated: 1, prefixes: ['cf-abcde-'], resent: 1 })
+    expect(writesDetail(fleet.deployments[0]!)).toBe('1 POST sent, and 1 sent again (answered 429 or 503, or their answer lost, and the lists showed them not stored); 1 record created (prefix cf-abcde-; listed in its report)')
+    // its report.html lists none under "POSTs that may have created a record"
+    expect(htmlReport(raced)).not.toContain('POSTs that may have created a record')
   })
 })
