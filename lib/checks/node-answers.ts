@@ -29,6 +29,13 @@ const NEXT_FAULT =
   "an empty 500 with Vary: rsc, next-router-state-tree … is what Next.js answers for an exception a route handler let through (await request.json() throws a SyntaxError for a body that is not JSON, " +
   'and destructuring the null it gives for a body of null throws a TypeError): catch them and answer 400 with NextResponse.json({ code, message, status }, { status: 400 }) (§5.4, §4.2 rule 1)'
 
+/** tsoa's documented errorHandler (measured: tsoa 6.6 under Express 4.22): every Error but a ValidateError answered 500. */
+const TSOA_FAULT =
+  "{\"message\": \"Internal Server Error\"} from Express is what tsoa's documented errorHandler answers for every Error but a ValidateError: the rejection of its authentication module " +
+  "(expressAuthentication, which tsoa's routes hand on with error.status 401), express.json()'s SyntaxError for a body that is not JSON or is null (its status 400) and any other; " +
+  'answer err.status when the error carries one, with the Error record (§5.3: 401; §5.4: 400), and a ValidateError 400 (tsoa\'s example answers it 422)'
+const isTsoaFault = (response: RecordedResponse) => response.headers['x-powered-by'] === 'Express' && response.body === '{"message":"Internal Server Error"}'
+
 /** validator.js's escape(), express-validator's escape() sanitizer: these characters become HTML entities. */
 const HTML_ENTITY = /&(?:amp|lt|gt|quot|#x27|#x2F|#x5C|#96);/g
 const entities = (text: string) => text.match(HTML_ENTITY)?.length ?? 0
@@ -162,6 +169,7 @@ export function nodeStatus(response: RecordedResponse, expected: number, request
     )
   }
   if (response.status === 500 && response.bodyBytes === 0 && /\bnext-router-state-tree\b/.test(response.headers.vary ?? '')) return NEXT_FAULT
+  if (response.status === 500 && isTsoaFault(response)) return TSOA_FAULT
   if (expected !== 401) return undefined
   // the request as recorded: the key is written $CONFORM_API_KEY, so only the scheme and an empty token are read
   const authorization = request.headers.authorization

@@ -2,7 +2,7 @@
  * A failure names the default behind it, as measured by stackhunt7 against services written as
  * teams write them: Express 5 with passport 0.7, passport-http-bearer 1.0.1 and express-validator
  * 7.3 on better-sqlite3; Next.js 16.4 route handlers behind its proxy (next start); Flask 2.2 with
- * webargs 8.0 and marshmallow 3.18 on sqlite3. The answers below are the bytes those services gave
+ * webargs 8.0 and marshmallow 3.18 on sqlite3; tsoa 6.6 on Express 4.22 with its documented errorHandler. The answers below are the bytes those services gave
  * on their defaults; the code and the verdict stay those of the check.
  */
 import { describe, expect, test } from 'vitest'
@@ -65,7 +65,7 @@ describe("express-validator's sanitizers and webargs' defaults", () => {
 
   test("webargs' 422 is named beside FastAPI's and Laravel's", () => {
     expect(failureOf(() => expectStatus(makeResponse({ status: 422, method: 'POST', body: { status: 422, message: { json: { name: ['Missing data for required field.'] } } } }), 400)).message).toMatch(
-      /and of webargs \(use_args under Flask, and flask-smorest: marshmallow's ValidationError answered with its DEFAULT_VALIDATION_STATUS, 422/,
+      /, of webargs \(use_args under Flask, and flask-smorest: marshmallow's ValidationError answered with its DEFAULT_VALIDATION_STATUS, 422/,
     )
   })
 
@@ -74,5 +74,18 @@ describe("express-validator's sanitizers and webargs' defaults", () => {
     expect(form.sentAs).toEqual({ 'content-type': 'application/x-www-form-urlencoded' })
     expect(String(form.body('cf-abcde'))).toMatch(/^name=cf-abcde[^&]*&description=/)
     expect(form.acceptedMeans).toMatch(/express\.urlencoded\(\) .*webargs' json_or_form location/)
+  })
+})
+
+describe("tsoa's documented errorHandler (tsoa 6.6, Express 4.22)", () => {
+  test('its 500 for the rejection of its authentication module is named; the same body from another server is not', () => {
+    const body = '{"message":"Internal Server Error"}'
+    const tsoa = failureOf(() => expectStatus(makeResponse({ status: 500, headers: { 'x-powered-by': 'Express', 'content-type': 'application/json; charset=utf-8' }, body }), 401))
+    expect(tsoa.message).toMatch(/what tsoa's documented errorHandler answers for every Error but a ValidateError: the rejection of its authentication module/)
+    expect(failureOf(() => expectStatus(makeResponse({ status: 500, body }), 401)).message).not.toMatch(/tsoa/)
+  })
+  test('its 422 for a ValidateError is named', () => {
+    const response = makeResponse({ status: 422, method: 'POST', body: { message: 'Validation Failed', details: { 'body.name': { message: "'name' is required" } } } })
+    expect(failureOf(() => expectStatus(response, 400)).message).toMatch(/of tsoa's documented errorHandler \(a ValidateError answered 422/)
   })
 })
