@@ -87,7 +87,8 @@ const LINES_JOINED =
 const BODY_TRIMMED =
   "the service trimmed the body before parsing it, and a trim takes a vertical tab (U+000B) for whitespace, which JSON's whitespace is not (RFC 8259 §2: space, tab, line feed and carriage return only): " +
   "Java's String.trim() and strip() (and Character.isWhitespace in a parser written by hand; org.json's JSONTokener skips every character up to U+0020, in strict mode too), JavaScript's trim(), Python's str.strip(), Ruby's strip, PHP's trim() and Go's strings.TrimSpace all drop it; " +
-  'parse the body as it came, and answer 400'
+  "or its parser skipped it as whitespace: Servant's JSON content type reads a request body with eitherDecodeLenient, which skips attoparsec's isSpace around the value, a vertical tab and a form feed among them (measured: servant-server 0.19; aeson's own eitherDecode refuses them); " +
+  'parse the body as it came (Servant: a content type of the service\'s own whose mimeUnrender is aeson\'s eitherDecode), and answer 400'
 
 /**
  * org.json (JSON-java, 20260719, measured on the JDK's HttpServer), in its strict mode too: its

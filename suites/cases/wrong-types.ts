@@ -80,6 +80,7 @@ const NULL_TAKEN =
   "Django REST framework's ModelSerializer gives a model field with null=True allow_null=True (allow_null=False on the serializer field); " +
   "class-validator's @IsOptional() lets null by as it lets a missing value (NestJS: @ValidateIf((o) => o.description !== undefined) instead), as zod's .nullish() does (.optional() refuses null); " +
   // measured: webargs 8.0 and marshmallow 3.18 under Flask 2.2, express-validator 7.3
+  "aeson's generic FromJSON reads null for a Maybe field as Nothing, as .:? does (Servant's ReqBody; .:! in a parseJSON of the service's own refuses null), and " +
   "marshmallow's fields.Str(load_default=None) allows null with its default (webargs' use_args, flask-smorest: leave load_default out, or allow_none=False), as express-validator's optional({ values: 'null' }) does; " +
   "Go's encoding/json leaves a *string nil for null as for a missing key (look the value up in a map[string]json.RawMessage, where null is the text null), and System.Text.Json gives a string? property null " +
   "(ASP.NET Core: a non-nullable string property with .NET 9's RespectNullableAnnotations, or a JsonElement's ValueKind checked); " +

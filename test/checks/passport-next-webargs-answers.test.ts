@@ -2,7 +2,8 @@
  * A failure names the default behind it, as measured by stackhunt7 against services written as
  * teams write them: Express 5 with passport 0.7, passport-http-bearer 1.0.1 and express-validator
  * 7.3 on better-sqlite3; Next.js 16.4 route handlers behind its proxy (next start); Flask 2.2 with
- * webargs 8.0 and marshmallow 3.18 on sqlite3; tsoa 6.6 on Express 4.22 with its documented errorHandler. The answers below are the bytes those services gave
+ * webargs 8.0 and marshmallow 3.18 on sqlite3; tsoa 6.6 on Express 4.22 with its documented errorHandler;
+ * Servant 0.19 on warp and aeson 2.0 (Debian 12's packages). The answers below are the bytes those services gave
  * on their defaults; the code and the verdict stay those of the check.
  */
 import { describe, expect, test } from 'vitest'
@@ -87,5 +88,28 @@ describe("tsoa's documented errorHandler (tsoa 6.6, Express 4.22)", () => {
   test('its 422 for a ValidateError is named', () => {
     const response = makeResponse({ status: 422, method: 'POST', body: { message: 'Validation Failed', details: { 'body.name': { message: "'name' is required" } } } })
     expect(failureOf(() => expectStatus(response, 400)).message).toMatch(/of tsoa's documented errorHandler \(a ValidateError answered 422/)
+  })
+})
+
+describe("Servant's own answers (servant-server 0.19.1 on warp 3.3.21)", () => {
+  const WARP = { server: 'Warp/3.3.21' }
+  test('its empty 401 and its 400 with aeson\'s message as text, without a Content-Type, are named; the same from another server is not', () => {
+    const unauthorized = makeResponse({ status: 401, headers: WARP, body: '' })
+    expect(failureOf(() => expectErrorRecord(unauthorized)).message).toMatch(/^the 401 body is not valid JSON; an answer of Servant's own, without a Content-Type \(Warp's Server header\)/)
+    // an empty body's missing type is told on its body (expectErrorRecord), as every empty 401's is
+    const undecodable = makeResponse({ status: 400, method: 'POST', headers: WARP, body: "Error in $: Failed reading: not a valid json value at 'x'" })
+    expect(failureOf(() => expectErrorRecord(undecodable)).message).toMatch(/Servant's own/)
+    expect(failureOf(() => expectJsonContentType(undecodable)).message).toMatch(/Servant's own/)
+    expect(failureOf(() => expectJsonContentType(undecodable)).message).not.toMatch(/polka/)
+    expect(failureOf(() => expectErrorRecord(makeResponse({ status: 401, headers: {}, body: '' }))).message).not.toMatch(/Servant/)
+  })
+  test("its empty 404 for a path without a route is named as Servant's, not Bun.serve's", () => {
+    const failure = failureOf(() => expectStatus(makeResponse({ status: 404, path: '/store/orders', headers: WARP, body: '' }), 401))
+    expect(failure.message).toMatch(/an empty 404 from Warp is Servant's answer to a path its API type has no route for/)
+    expect(failure.message).not.toMatch(/Bun/)
+  })
+  test("a vertical tab before the value, which Servant's eitherDecodeLenient skips, and aeson's null for a Maybe field are named", () => {
+    expect(MALFORMED_BODIES.find((c) => c.key === 'malformed-vertical-tab')?.acceptedMeans).toMatch(/Servant's JSON content type reads a request body with eitherDecodeLenient/)
+    expect(wrongTypeCases().find((c) => c.label.includes('description as null'))?.acceptedMeans).toMatch(/aeson's generic FromJSON reads null for a Maybe field as Nothing/)
   })
 })
