@@ -49,10 +49,10 @@ const NON_JSON_NUMBER =
   // measured: Flask 3.1 with pydantic 2.13, NaN in a field the model does not declare
   "and pydantic 2's model_validate_json, whose parser (jiter) reads NaN and Infinity anywhere in the body, in a field the model ignores too, whatever allow_inf_nan says of its float fields: parse with orjson.loads (or json.loads with that parse_constant) first, then model_validate()"
 
-/** A form body read by a parser mounted beside the JSON one (measured: Express 5, webargs 8 under Flask 2.2). */
+/** A form body read by a parser mounted beside the JSON one (measured: Express 5, koa-bodyparser 4.4 and @koa/bodyparser 6.1 under Koa 3, webargs 8 under Flask 2.2). */
 const FORM_READ =
   "the service read a body sent as application/x-www-form-urlencoded (name=…) as the create's fields, as a form parser mounted beside the JSON one does: Express's express.urlencoded() (express-generator's app.js mounts it), " +
-  "koa-bodyparser (form is among its enableTypes by default), webargs' json_or_form location (Flask), Django REST framework's default parsers (FormParser), Flask's request.form or request.values, Rails' params and PHP's $_POST; " +
+  "koa-bodyparser and @koa/bodyparser (form is among their enableTypes by default), webargs' json_or_form location (Flask), Django REST framework's default parsers (FormParser), Flask's request.form or request.values, Rails' params and PHP's $_POST; " +
   "§4.2 takes an application/json body and §5.4 answers a body that is not valid JSON with 400: parse JSON alone on the API's routes (Express: express.json() without express.urlencoded(); koa-bodyparser: enableTypes: ['json']; " +
   "webargs: location='json'; DRF: DEFAULT_PARSER_CLASSES of JSONParser alone), and refuse anything else with 400 (or 415 for its media type)"
 

@@ -1,7 +1,8 @@
 /**
  * A create body sent as a form (application/x-www-form-urlencoded) read as the create's fields,
  * as body parsers mounted beside the JSON one do (measured: Express 5 with express.urlencoded(),
- * which express-generator's app.js mounts, and webargs' json_or_form location under Flask): a body
+ * which express-generator's app.js mounts, koa-bodyparser and @koa/bodyparser on their defaults, and
+ * webargs' json_or_form location under Flask): a body
  * that is not JSON stored (§5.4: answered 400).
  */
 import { conformingBehaviour } from '../reference-server.ts'
