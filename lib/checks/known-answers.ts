@@ -10,7 +10,7 @@
  * for Node ORMs and database drivers in orm-driver-answers.ts, those for a SQL store's defaults (strict mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts,
  * those for Envoy's texts and proto3's JSON mapping (grpc-gateway) in gateway-answers.ts, and for a server fault to bytes that are not UTF-8 in undecodable-body-answers.ts.
  */
-import { aspnetEmptyBody, aspnetStatus, beamJvmErrorBody, jettyErrorBody, jettyPage, servletCppStatus } from './more-stacks-answers.ts'
+import { aspnetEmptyBody, aspnetStatus, beamJvmErrorBody, jettyErrorBody, jettyPage, servantPage, servantStatus, servletCppStatus } from './more-stacks-answers.ts'
 import { dateTextOrigin } from './date-text-answers.ts'
 import { AWS_NO_ROUTE, gatewayStatus, envoyTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './gateway-answers.ts'
 import { blockPageOf } from '../http/challenge.ts'
@@ -60,7 +60,7 @@ export function errorBodyOrigin(body: unknown): string | undefined {
 
 /** Why an empty body came with this answer, where the stack that sends one is well known. */
 export function emptyBodyOrigin(response: RecordedResponse): string | undefined {
-  const ofStack = phpRubyEmptyBody(response) ?? aspnetEmptyBody(response)
+  const ofStack = phpRubyEmptyBody(response) ?? aspnetEmptyBody(response) ?? servantPage(response)
   if (ofStack) return ofStack
   if (response.status === 201) {
     return "an empty 201 is what Spring's ResponseEntity.created(location).build() answers; §4.2 asks for the created record in the body (ResponseEntity.created(location).body(record))"
@@ -76,7 +76,7 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
 }
 
 /** Why a body that is not JSON (and not empty) came with this answer, where the stack that sends it is well known. */
-export const textBodyOrigin = (response: RecordedResponse): string | undefined => runtimeTextBody(response) ?? jettyPage(response) ?? djangoRailsTextBody(response) ?? nodeTextBody(response) ?? envoyTextBody(response) ?? lengthInCharacters(response)
+export const textBodyOrigin = (response: RecordedResponse): string | undefined => servantPage(response) ?? runtimeTextBody(response) ?? jettyPage(response) ?? djangoRailsTextBody(response) ?? nodeTextBody(response) ?? envoyTextBody(response) ?? lengthInCharacters(response)
 
 /**
  * A JSON body that ends, mid-value, exactly where its Content-Length says, and holds characters
@@ -121,7 +121,7 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
     )
   }
   const ofStack =
-    gatewayStatus(response, expected) ?? aspnetStatus(response, expected) ?? servletCppStatus(response, expected) ??
+    gatewayStatus(response, expected) ?? aspnetStatus(response, expected) ?? servletCppStatus(response, expected) ?? servantStatus(response, expected) ??
     runtimeStatus(response, expected, request) ??
     phpRubyStatus(response, expected) ??
     djangoRailsStatus(response, expected, request) ??
@@ -171,7 +171,7 @@ export function blockPageWords(response: Pick<RecordedResponse, 'status' | 'body
 
 /** Why a response is declared with another media type, where a well-known stack declares it so (`response`: what else tells the stack, its body). */
 export function contentTypeOrigin(contentType: string | undefined, response?: RecordedResponse): string | undefined {
-  const page = response ? (djangoRailsContentType(response) ?? aspnetEmptyBody(response) ?? jettyPage(response)) : undefined
+  const page = response ? (djangoRailsContentType(response) ?? aspnetEmptyBody(response) ?? jettyPage(response) ?? servantPage(response)) : undefined
   if (page) return page
   const type = mediaType(contentType)
   if (type === 'application/problem+json') {

@@ -112,3 +112,28 @@ export function jettyErrorBody(keys: readonly string[], body: unknown): string |
   if (!['url', 'message', 'status'].every((k) => keys.includes(k)) || typeof (body as { status?: unknown }).status !== 'string') return undefined
   return `it is Jetty's ErrorHandler JSON: ${JETTY_SEND_ERROR}`
 }
+
+/**
+ * Servant's own answers (measured: servant-server 0.19.1 on warp 3.3.21, aeson 2.0, Debian 12), told
+ * by Warp's Server header and no Content-Type: its ServerError values carry an empty body and no
+ * headers, a body its ReqBody cannot decode is answered 400 with aeson's message as text, and a
+ * path its API type has no route for an empty 404.
+ */
+const SERVANT_ANSWERS =
+  "an answer of Servant's own, without a Content-Type (Warp's Server header): its ServerError values (err401, err400 …) have an empty body and no headers, a body its ReqBody cannot decode is answered 400 with aeson's message as text (Error in $: …), " +
+  "and a path its API type has no route for gets an empty 404; §4 and §7 ask the Error record as JSON: errBody = encode (the Error record) with errHeaders = [(hContentType, \"application/json\")], " +
+  'and ErrorFormatters (bodyParserErrorFormatter, notFoundErrorFormatter) in the Context given to serveWithContext'
+
+const isServant = (response: RecordedResponse) => /^Warp\//.test(response.headers.server ?? '') && response.headers['content-type'] === undefined
+
+/** Why Servant answered without a Content-Type, or with no body, or with text. */
+export const servantPage = (response: RecordedResponse): string | undefined => (isServant(response) && [400, 401, 404].includes(response.status) ? SERVANT_ANSWERS : undefined)
+
+/** Why Servant answered 404 where 401 was expected: no route, so no handler's key check. */
+export function servantStatus(response: RecordedResponse, expected: number): string | undefined {
+  if (expected !== 401 || response.status !== 404 || response.bodyBytes !== 0 || !isServant(response)) return undefined
+  return (
+    "an empty 404 from Warp is Servant's answer to a path its API type has no route for, given before any handler runs, so a key read with Header \"Authorization\" in each handler is never checked there; " +
+    '§1 rule 2 and §5.1 require authentication for every operation the document names: a WAI Middleware around the application checks the key for every path, or the operation is routed'
+  )
+}

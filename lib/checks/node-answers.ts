@@ -14,6 +14,32 @@
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { KEY_AUTHORIZATION } from '../http/redact.ts'
 
+/**
+ * passport's answers to a strategy's failure, without a custom callback (measured: passport 0.7 and
+ * passport-http-bearer 1.0.1 under Express 5): text without a Content-Type.
+ */
+const PASSPORT_FAILS =
+  "passport's authenticate() answers a strategy's failure itself, as text without a Content-Type: 401 Unauthorized (passport-http-bearer adds WWW-Authenticate: Bearer realm=\"Users\"), " +
+  "and 400 Bad Request where passport-http-bearer finds an Authorization header that is not two words split at one space (this.fail(400): Bearer:<key>, the key without a scheme, a token followed by another word); " +
+  'under failWithError: true it hands the error handler an AuthenticationError of the same status; §5.3 asks 401 with the Error record for every missing or invalid key: a custom callback, ' +
+  "passport.authenticate('bearer', { session: false }, (err, user) => { … }), that answers 401 and the Error record when no user came"
+
+/** Next.js's answer to an exception a route handler let through (measured: Next 16.4 under next start): an empty 500, with the Vary of its router. */
+const NEXT_FAULT =
+  "an empty 500 with Vary: rsc, next-router-state-tree … is what Next.js answers for an exception a route handler let through (await request.json() throws a SyntaxError for a body that is not JSON, " +
+  'and destructuring the null it gives for a body of null throws a TypeError): catch them and answer 400 with NextResponse.json({ code, message, status }, { status: 400 }) (§5.4, §4.2 rule 1)'
+
+/** tsoa's documented errorHandler (measured: tsoa 6.6 under Express 4.22): every Error but a ValidateError answered 500. */
+const TSOA_FAULT =
+  "{\"message\": \"Internal Server Error\"} from Express is what tsoa's documented errorHandler answers for every Error but a ValidateError: the rejection of its authentication module " +
+  "(expressAuthentication, which tsoa's routes hand on with error.status 401), express.json()'s SyntaxError for a body that is not JSON or is null (its status 400) and any other; " +
+  'answer err.status when the error carries one, with the Error record (§5.3: 401; §5.4: 400), and a ValidateError 400 (tsoa\'s example answers it 422)'
+const isTsoaFault = (response: RecordedResponse) => response.headers['x-powered-by'] === 'Express' && response.body === '{"message":"Internal Server Error"}'
+
+/** validator.js's escape(), express-validator's escape() sanitizer: these characters become HTML entities. */
+const HTML_ENTITY = /&(?:amp|lt|gt|quot|#x27|#x2F|#x5C|#96);/g
+const entities = (text: string) => text.match(HTML_ENTITY)?.length ?? 0
+
 /** The codes restify-errors gives its HttpErrors and RestErrors (the class name without Error), which its body carries. */
 const RESTIFY_CODES = /^(?:BadRequest|InvalidContent|InvalidArgument|MissingParameter|Unauthorized|NotAuthorized|InvalidCredentials|ResourceNotFound|NotFound|MethodNotAllowed|NotAcceptable|UnsupportedMediaType|PayloadTooLarge|RequestEntityTooLarge|TooManyRequests|RequestThrottled|Internal|InternalServer|ServiceUnavailable|Conflict)$/
 
@@ -87,11 +113,16 @@ const EXPRESS_ERROR_PAGE =
   '§4 makes every payload JSON and §7 every error the Error record: app.use((err, req, res, next) => res.status(err.status ?? 500).json({ code, message, status })) after the routes, and a last app.use answering 404 so'
 
 /** Why a body that is not JSON came, where a Node framework writes it so. */
-export const nodeTextBody = (response: RecordedResponse): string | undefined => (isExpressErrorPage(response) ? EXPRESS_ERROR_PAGE : undefined)
+export const nodeTextBody = (response: RecordedResponse): string | undefined => (isExpressErrorPage(response) ? EXPRESS_ERROR_PAGE : isPassportFail(response) ? PASSPORT_FAILS : undefined)
+
+/** passport's own 401 or 400: its status text alone, without a Content-Type. */
+const isPassportFail = (response: RecordedResponse) =>
+  response.headers['content-type'] === undefined && ((response.status === 401 && response.body === 'Unauthorized') || (response.status === 400 && response.body === 'Bad Request'))
 
 /** Why a response is declared text/plain or not at all, where Koa, Hono, Express or a Node handler of its own writes it so. */
 export function nodeContentType(contentType: string | undefined, response?: RecordedResponse): string | undefined {
   if (response !== undefined && isExpressErrorPage(response)) return EXPRESS_ERROR_PAGE
+  if (response !== undefined && isPassportFail(response)) return PASSPORT_FAILS
   // a body without a type (an empty 401 has another story: known-answers.ts' emptyBodyOrigin)
   if (contentType === undefined && response !== undefined && response.bodyBytes > 0) {
     return (
@@ -137,15 +168,20 @@ export function nodeStatus(response: RecordedResponse, expected: number, request
       'destructuring the body of null that json(req) gives (const { name } = await json(req)), or reading a property of it; catch what json(req) throws (its createError(400, "Invalid JSON")) and refuse what is not an object, with 400 and the Error record (§5.4, §4.2 rule 1)'
     )
   }
+  if (response.status === 500 && response.bodyBytes === 0 && /\bnext-router-state-tree\b/.test(response.headers.vary ?? '')) return NEXT_FAULT
+  if (response.status === 500 && isTsoaFault(response)) return TSOA_FAULT
   if (expected !== 401) return undefined
   // the request as recorded: the key is written $CONFORM_API_KEY, so only the scheme and an empty token are read
   const authorization = request.headers.authorization
   const notBearer = authorization !== undefined && (!/^Bearer /i.test(authorization) || /^Bearer\s*$/i.test(authorization))
-  if (response.status === 400 && (notBearer || /\berror\s*=\s*"?invalid_request\b/i.test(response.headers['www-authenticate'] ?? ''))) {
+  // passport-http-bearer: a header of more than two words split at a space
+  const moreWords = authorization !== undefined && authorization.split(' ').length > 2
+  if (response.status === 400 && (notBearer || moreWords || /\berror\s*=\s*"?invalid_request\b/i.test(response.headers['www-authenticate'] ?? ''))) {
     return (
       "a 400 for an Authorization header that is not a bearer token (another scheme, no scheme, an empty token) is RFC 6750's invalid_request, " +
       'which Hono\'s bearerAuth answers (with WWW-Authenticate: Bearer error="invalid_request") to such a header and to a token with characters outside its set; ' +
-      '§5.3 asks 401 of a key that is missing or invalid, whatever form the header takes (a middleware of the service\'s own that answers 401 with the Error record for them all)'
+      '§5.3 asks 401 of a key that is missing or invalid, whatever form the header takes (a middleware of the service\'s own that answers 401 with the Error record for them all); ' +
+      `or ${PASSPORT_FAILS}`
     )
   }
   if (response.status === 404 && request.method === 'GET') {
@@ -165,7 +201,14 @@ export function nodeChangedText(sent: unknown, got: unknown, at: number): string
   }
   if (typeof sent !== 'string' || typeof got !== 'string') return undefined
   if (got.length < sent.length && got.length > 0 && (got === sent.trim() || got === sent.trimEnd()) && /^\s|\s$/.test(sent)) {
-    return "in Node, String.prototype.trim() in the handler, zod's .trim() and class-transformer's @Transform(({ value }) => value.trim()) do the same"
+    return "in Node, String.prototype.trim() in the handler, zod's .trim(), express-validator's trim() and class-transformer's @Transform(({ value }) => value.trim()) do the same"
+  }
+  // measured: express-validator 7.3's escape() in a body() chain, as its guides write it
+  if (entities(got) > entities(sent) && /[&<>"'/\\`]/.test(sent)) {
+    return (
+      "characters became HTML entities (\" as &quot;, < as &lt;): express-validator's escape() sanitizer does so (validator.js's escape(): & < > \" ' / \\ and ` each), before the value is stored; " +
+      'keep the value as sent (§4.2 rule 2), and escape it where it is written into HTML'
+    )
   }
   const unit = sent.charCodeAt(at)
   if (unit >= 0xd800 && unit <= 0xdfff && got.charCodeAt(at) === 0xfffd) {

@@ -88,10 +88,12 @@ export function phpRubyStatus(response: Pick<RecordedResponse, 'status' | 'body'
   if (status === 500 && PUMA_FAULT.test(response.body) && !response.body.includes('JSON::GeneratorError')) return PUMA_FAULT_WORDS
   if (status !== 422 || expected !== 400) return undefined
   return (
-    "422 is the validation status of Laravel (a ValidationException from validate()), of FastAPI (RequestValidationError), of Rails' scaffolds (:unprocessable_entity) " +
-    "of LoopBack 4 (VALIDATION_FAILED, for a body its operation's schema refuses) and of Phoenix's generated FallbackController (an Ecto changeset's errors, :unprocessable_entity); " +
+    "422 is the validation status of Laravel (a ValidationException from validate()), of FastAPI (RequestValidationError), of Rails' scaffolds (:unprocessable_entity), " +
+    "of LoopBack 4 (VALIDATION_FAILED, for a body its operation's schema refuses), of Phoenix's generated FallbackController (an Ecto changeset's errors, :unprocessable_entity), " +
+    "of webargs (use_args under Flask, and flask-smorest: marshmallow's ValidationError answered with its DEFAULT_VALIDATION_STATUS, 422, as Werkzeug's HTML page unless an errorhandler(422) writes JSON), " +
+    "and of tsoa's documented errorHandler (a ValidateError answered 422 { message: 'Validation Failed', details }); " +
     '§4.2 rule 1 and §7 ask 400 for a body that lacks name or holds an invalid value (Laravel: render ValidationException as 400 in the exception handler; FastAPI: an exception_handler for RequestValidationError; ' +
-    "LoopBack 4: a middleware that catches err.code === 'VALIDATION_FAILED' and answers 400 with the Error record)"
+    "LoopBack 4: a middleware that catches err.code === 'VALIDATION_FAILED' and answers 400 with the Error record; webargs: a @parser.error_handler that aborts with 400 and the Error record; tsoa: 400 for a ValidateError)"
   )
 }
 
@@ -109,7 +111,7 @@ const PUMA_FAULT_WORDS =
  * VARCHAR(32): the failure said nothing of why).
  */
 export const LENGTH_REFUSED_422 =
-  "422 is the validation status of FastAPI (pydantic's max_length), Rails (validates :name, length:, answered :unprocessable_entity by the scaffold), Laravel (max:) and Phoenix (validate_length, its FallbackController); " +
+  "422 is the validation status of FastAPI (pydantic's max_length), Rails (validates :name, length:, answered :unprocessable_entity by the scaffold), Laravel (max:), Phoenix (validate_length, its FallbackController) and webargs (marshmallow's validate.Length under use_args); " +
   'whatever the service refuses here, a length it sets (§8 leaves lengths open) or the characters, §4.2 rule 1 and §7 answer a refusal 400 with the Error record (413 for a body too large)'
 
 /** PDO's ids as text, beside Jackson's (known-answers.ts NUMBER_AS_TEXT). */

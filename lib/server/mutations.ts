@@ -45,6 +45,7 @@ import { BEHIND_SHORT_COLUMN_MUTATIONS } from './mutations/behind-short-columns.
 import { BEHIND_REFUSED_MEMBER_MUTATIONS } from './mutations/behind-refused-members.ts'
 import { PUMA_MUTATIONS } from './mutations/puma.ts'
 import { RESEND_MUTATIONS } from './mutations/resends.ts'
+import { FORM_BODY_MUTATIONS } from './mutations/form-bodies.ts'
 import type { Mutation } from './server-cases.ts'
 
 export type { Mutation } from './server-cases.ts'
@@ -71,6 +72,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...VERSIONING_MUTATIONS,
   ...INPUT_MUTATIONS,
   ...CONTENT_REFUSAL_MUTATIONS,
+  ...FORM_BODY_MUTATIONS,
   ...JDK_MUTATIONS,
   ...TEXT_AS_PATTERN_MUTATIONS,
   ...JETTY_MUTATIONS,

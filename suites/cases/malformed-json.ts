@@ -32,6 +32,12 @@ export interface MalformedBody extends WritePriority {
   holds?: string
   /** Headers as other clients send them ('' leaves one out), over the suite's own: valid-create.ts `sentAs`. */
   sentAs?: Record<string, string>
+  /**
+   * Sent with another Content-Type than application/json, which the document asks of clients (§4.2,
+   * §5.4): a 415 Unsupported Media Type refuses it for that (RFC 9110 §15.5.16), as a service may
+   * (variant strict-about-undocumented), and creates nothing, so it is not judged as a 400.
+   */
+  mayRefuseMediaType?: true
 }
 
 /** Python's json module (Flask, FastAPI, Django) and pydantic 2's JSON parser read NaN and Infinity by default. */
@@ -42,6 +48,13 @@ const NON_JSON_NUMBER =
   "and Ruby's JSON.load (allow_nan by default: Grape 1.6 parses bodies with it where MultiJson is not installed; parser :json with JSON.parse refuses them), " +
   // measured: Flask 3.1 with pydantic 2.13, NaN in a field the model does not declare
   "and pydantic 2's model_validate_json, whose parser (jiter) reads NaN and Infinity anywhere in the body, in a field the model ignores too, whatever allow_inf_nan says of its float fields: parse with orjson.loads (or json.loads with that parse_constant) first, then model_validate()"
+
+/** A form body read by a parser mounted beside the JSON one (measured: Express 5, koa-bodyparser 4.4 and @koa/bodyparser 6.1 under Koa 3, webargs 8 under Flask 2.2). */
+const FORM_READ =
+  "the service read a body sent as application/x-www-form-urlencoded (name=…) as the create's fields, as a form parser mounted beside the JSON one does: Express's express.urlencoded() (express-generator's app.js mounts it), " +
+  "koa-bodyparser and @koa/bodyparser (form is among their enableTypes by default), webargs' json_or_form location (Flask), Django REST framework's default parsers (FormParser), Flask's request.form or request.values, Rails' params and PHP's $_POST; " +
+  "§4.2 takes an application/json body and §5.4 answers a body that is not valid JSON with 400: parse JSON alone on the API's routes (Express: express.json() without express.urlencoded(); koa-bodyparser: enableTypes: ['json']; " +
+  "webargs: location='json'; DRF: DEFAULT_PARSER_CLASSES of JSONParser alone), and refuse anything else with 400 (or 415 for its media type)"
 
 /** org.json's JSONObject(String), JSON-java's default and Android's, reads JSON5-like text (measured: 20260719). */
 const ORG_JSON_LENIENT =
@@ -74,7 +87,8 @@ const LINES_JOINED =
 const BODY_TRIMMED =
   "the service trimmed the body before parsing it, and a trim takes a vertical tab (U+000B) for whitespace, which JSON's whitespace is not (RFC 8259 §2: space, tab, line feed and carriage return only): " +
   "Java's String.trim() and strip() (and Character.isWhitespace in a parser written by hand; org.json's JSONTokener skips every character up to U+0020, in strict mode too), JavaScript's trim(), Python's str.strip(), Ruby's strip, PHP's trim() and Go's strings.TrimSpace all drop it; " +
-  'parse the body as it came, and answer 400'
+  "or its parser skipped it as whitespace: Servant's JSON content type reads a request body with eitherDecodeLenient, which skips attoparsec's isSpace around the value, a vertical tab and a form feed among them (measured: servant-server 0.19; aeson's own eitherDecode refuses them); " +
+  'parse the body as it came (Servant: a content type of the service\'s own whose mimeUnrender is aeson\'s eitherDecode), and answer 400'
 
 /**
  * org.json (JSON-java, 20260719, measured on the JDK's HttpServer), in its strict mode too: its
@@ -188,4 +202,7 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
       ", JSON5 parsers, and lua-cjson 2.1's cjson.decode (OpenResty), which reads a number with strtod (5. and 1.e5, whatever decode_invalid_numbers says; check the number against JSON's grammar first)") },
   { key: 'malformed-missing-value', label: 'an array with a missing value ([1,,2])', body: (p) => `{"name": ${named(p, 'malformed-missing-value')}, "rank": [1,,2]}`,
     acceptedMeans: jacksonParserFeature('ALLOW_MISSING_VALUES', 'allow-missing-values', 'an array with a missing value (read as null)', '') },
+  // the fields of a valid NewCategory as a form, sent as one: a service that picks its parser by Content-Type reads it
+  { key: 'malformed-form-body', label: 'a form body (name=…, as application/x-www-form-urlencoded)', body: (p) => `name=${encodeURIComponent(malformedMarker(p, 'malformed-form-body'))}&description=sent+as+a+form`,
+    sentAs: { 'content-type': 'application/x-www-form-urlencoded' }, mayRefuseMediaType: true, acceptedMeans: FORM_READ },
 ]

@@ -44,7 +44,9 @@ export interface WrongTypeCase extends WritePriority {
 /** What JavaScript's String() makes of a value, where a Node validator calls it before checking the type. */
 const NODE_COERCED =
   "NestJS's ValidationPipe with transformOptions: { enableImplicitConversion: true } turns a number, a boolean or an object into the DTO property's String type before @IsString() sees it " +
-  '(42 → "42", {} → "[object Object]"), and zod\'s z.coerce.string() turns any value into text (null → "null", ["a", "b"] → "a,b"): leave both out, z.string() and @IsString() refuse it'
+  '(42 → "42", {} → "[object Object]"), and zod\'s z.coerce.string() turns any value into text (null → "null", ["a", "b"] → "a,b"): leave both out, z.string() and @IsString() refuse it; ' +
+  // measured: express-validator 7.3 under Express 5, body('name').trim().notEmpty() with no isString()
+  "express-validator's validators and sanitizers read a value as its text (true → \"true\", 42 → \"42\"), and trim() hands that text on: isString() first in the chain refuses it"
 /** Fastify's default: Ajv with coerceTypes 'array' on a route's body schema (measured: Fastify 5). */
 const FASTIFY_COERCED =
   "Fastify validates a route's body schema with Ajv and coerceTypes: 'array' by default, which turns a number or a boolean into the string the schema asks for (42 → \"42\"), " +
@@ -77,6 +79,9 @@ const NULL_TAKEN =
   "PHP's $data['description'] ?? null and Ruby's data['description'] read an explicit null as a missing key (PHP: array_key_exists() and is_string(); Ruby: key? and is_a?(String)); " +
   "Django REST framework's ModelSerializer gives a model field with null=True allow_null=True (allow_null=False on the serializer field); " +
   "class-validator's @IsOptional() lets null by as it lets a missing value (NestJS: @ValidateIf((o) => o.description !== undefined) instead), as zod's .nullish() does (.optional() refuses null); " +
+  // measured: webargs 8.0 and marshmallow 3.18 under Flask 2.2, express-validator 7.3
+  "aeson's generic FromJSON reads null for a Maybe field as Nothing, as .:? does (Servant's ReqBody; .:! in a parseJSON of the service's own refuses null), and " +
+  "marshmallow's fields.Str(load_default=None) allows null with its default (webargs' use_args, flask-smorest: leave load_default out, or allow_none=False), as express-validator's optional({ values: 'null' }) does; " +
   "Go's encoding/json leaves a *string nil for null as for a missing key (look the value up in a map[string]json.RawMessage, where null is the text null), and System.Text.Json gives a string? property null " +
   "(ASP.NET Core: a non-nullable string property with .NET 9's RespectNullableAnnotations, or a JsonElement's ValueKind checked); " +
   SEQUELIZE_NULL_TAKEN + '; ' + NODE_COERCED + '; ' + FASTIFY_COERCED + '; ' + GRAPE_COERCED

@@ -84,6 +84,8 @@ export interface RefusalProbe {
   mayAcceptAs?: { name: () => string; why: string }
   /** What a 201 says of the service, and how it is usually fixed (suites/cases/malformed-json.ts). */
   acceptedMeans?: string
+  /** Sent with another Content-Type, so a 415 refuses it for its media type (suites/cases/malformed-json.ts `mayRefuseMediaType`). */
+  mayRefuseMediaType?: true
   probe: () => Promise<HttpResult>
   /** A value a store may take and not give back (suites/cases/malformed-json.ts `holds`), and the probe's answer once it came, never sending it (poisoned-list.ts). */
   poison?: { holds: string; answered: () => HttpResult | undefined }
@@ -254,6 +256,7 @@ export function categoryProbes(run: Run): CategoryProbes {
       marker: () => malformedMarker(recordPrefix(), c.key),
       ...(c.mayAcceptAs ? { mayAcceptAs: { name: () => c.mayAcceptAs!.name(recordPrefix()), why: c.mayAcceptAs.why } } : {}),
       ...(c.acceptedMeans ? { acceptedMeans: c.acceptedMeans } : {}),
+      ...(c.mayRefuseMediaType ? { mayRefuseMediaType: c.mayRefuseMediaType } : {}),
       ...(c.holds ? { poison: { holds: c.holds, answered: () => answered } } : {}),
       probe,
     })

@@ -62,9 +62,12 @@ async function judgeKeyRefusedOnCreates(result: HttpResult, creates: readonly Cr
   if (refused) throw new NotApplicable(`not verified: answered ${responseOf(result).status}, as all ${refused.creates} creates sent with the key were answered ${refused.statuses}: the service refused the key on POST before reading the body; create-returns-201 reports it`, 'key-refused')
 }
 
-/** What a refusal's answer is judged by before its status: a 413 to a large body, the key refused on every POST. */
+/** What a refusal's answer is judged by before its status: a 413 to a large body, the key refused on every POST, a 415 to a body sent as another media type. */
 const judgedFirst = (r: RefusalProbe, creates: readonly CreateProbe[]) => async (result: HttpResult, t: { evidence(result: HttpResult): void }) => {
   await judgeKeyRefusedOnCreates(result, creates, r.status)
+  if (r.mayRefuseMediaType && responseOf(result).status === 415) {
+    throw new NotApplicable(`not verified: answered 415, refusing the body's media type (${result.exchange.request.headers['content-type']}): the document asks clients for application/json (§4.2, §5.4), and nothing was created`)
+  }
   await judgeTooLarge(result, creates, t, r.status)
 }
 
@@ -142,7 +145,7 @@ export function refusalChecks(probes: CategoryProbes): void {
       r.rule,
       `${r.label} → refused, so the list that follows does not show it`,
       async (t) => {
-        const refused = await t.use(() => refusedWith(r.probe, [400, 401]))
+        const refused = await t.use(() => refusedWith(r.probe, r.mayRefuseMediaType ? [400, 401, 415] : [400, 401]))
         const { lists, judged } = await settledList(probes)
         t.evidence(...lists)
         expectNotStored(refused, judged, marker(), r.rule)

@@ -114,7 +114,7 @@ describe('defineConformance() in a vitest of its own', () => {
     const said = /defineConformance\(\): no baseUrl given \(nor CONFORM_BASE_URL\), so the embedded reference server at http:\/\/127\.0\.0\.1:\d+\/v1 was checked, not a service of yours; give baseUrl/
     // the run's test's annotation (vitest's default reporter shows the same words as the file's stderr)
     expect(run.junit).toMatch(said)
-    // its writes went to the embedded server's memory: not a service's write plan (376 POSTs at most, 3760 resends)
+    // its writes went to the embedded server's memory: not a service's write plan (380 POSTs at most, 3800 resends)
     const notes = run.assertions.find((a) => a.title === RUN_TEST_NAME)?.meta?.conformance?.notes ?? []
     expect(notes.filter((note) => note.startsWith('Writes:'))).toEqual([expect.stringMatching(/^Writes: only to the embedded reference server's memory, gone when the run ends/)])
     expect(run.junit).not.toMatch(/at most \d+ POSTs/)
