@@ -78,66 +78,76 @@ function gramHash(text: string, at: number): number {
 /**
  * A test of whether `text`'s letters and digits, in any case and whatever stands between them, hold
  * any of `needles` (letters and digits) in a row: what every match of a secret spread out
- * (secret-spread.ts) holds. One walk over the text for every needle of a fleet, where the pattern of
+ * (secret-spread.ts) holds. One pass over the text for every needle of a fleet, where the pattern of
  * each key spread out was a pass of its own (ten keys: 14 ms over a run's reports, 16 over its
- * result's strings). Each letter or digit extends a window of the last GRAM of them; one that is a
- * needle's first GRAM is followed, skipping what is no letter or digit, as far as the needle goes.
- * It takes no bound between letters the pattern has: it tells a text that may hold a needle (the
- * pattern then decides), never passes one that does.
+ * result's strings). As anchorFilter, it looks at every stride-th position only: a needle of `m`
+ * letters and digits stands over `m` positions at least, and the GRAM letters and digits from the
+ * first at or after such a position are a piece of it (the text's letters and digits, the rest
+ * taken out). A hit is checked against the needles, walking both ways. It takes no bound between
+ * letters the pattern has: it tells a text that may hold a needle (the pattern then decides), never
+ * passes one that does.
  */
 export function lettersInOrderFilter(needles: readonly string[]): (text: string) => boolean {
   const folded = [...new Set(needles.map((n) => n.toLowerCase()))]
   if (folded.some((n) => !/^[a-z0-9]+$/.test(n))) throw new Error('lettersInOrderFilter: a needle of letters and digits only')
   if (folded.length === 0) return () => false
   const shortest = folded.reduce((least, n) => Math.min(least, n.length), Infinity)
-  // a needle shorter than GRAM is looked for on every letter or digit
+  // a needle shorter than GRAM is looked for in the text's every letter or digit
   if (shortest < GRAM) return (text) => folded.some((n) => text.replace(/[^A-Za-z0-9]+/g, '').toLowerCase().includes(n))
-  const byHead = new Map<number, string[]>()
+  const stride = shortest - GRAM + 1
+  const byGram = new Map<number, { needle: string; at: number }[]>()
   const bitmap = new Int32Array(1 << (HASH_BITS - 5))
-  for (const n of folded) {
-    const head = packed(n, 0)
-    byHead.set(head, [...(byHead.get(head) ?? []), n])
-    const hash = Math.imul(head, 0x9e3779b1) >>> (32 - HASH_BITS)
-    bitmap[hash >>> 5]! |= 1 << (hash & 31)
+  for (const needle of folded) {
+    for (let at = 0; at + GRAM <= needle.length; at++) {
+      let gram = 0
+      for (let k = 0; k < GRAM; k++) gram = (gram << 8) | needle.charCodeAt(at + k)
+      byGram.set(gram, [...(byGram.get(gram) ?? []), { needle, at }])
+      const hash = Math.imul(gram, 0x9e3779b1) >>> (32 - HASH_BITS)
+      bitmap[hash >>> 5]! |= 1 << (hash & 31)
+    }
   }
   return (text) => {
-    let window = 0
-    let seen = 0
-    for (let i = 0; i < text.length; i++) {
-      const lower = text.charCodeAt(i) | 32
-      if (!((lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57 && lower === text.charCodeAt(i)))) continue
-      window = (window << 8) | lower
-      if (++seen < GRAM) continue
-      const hash = Math.imul(window, 0x9e3779b1) >>> (32 - HASH_BITS)
-      if ((bitmap[hash >>> 5]! & (1 << (hash & 31))) === 0) continue
-      const candidates = byHead.get(window >>> 0)
-      if (candidates !== undefined) for (const n of candidates) if (followed(text, i + 1, n)) return true
+    const end = text.length
+    for (let x = stride - 1; x < end; ) {
+      // the first letter or digit at x or after, and the GRAM from it
+      let first = x
+      while (first < end && letterOrDigit(text.charCodeAt(first)) === 0) first++
+      let gram = 0
+      let count = 0
+      for (let i = first; i < end && count < GRAM; i++) {
+        const c = letterOrDigit(text.charCodeAt(i))
+        if (c === 0) continue
+        gram = (gram << 8) | c
+        count++
+      }
+      if (count < GRAM) return false
+      const hash = Math.imul(gram, 0x9e3779b1) >>> (32 - HASH_BITS)
+      if ((bitmap[hash >>> 5]! & (1 << (hash & 31))) !== 0) for (const { needle, at } of byGram.get(gram) ?? []) if (inOrderAround(text, first, needle, at)) return true
+      // the positions up to `first` start their GRAM there too
+      x += stride
+      if (x <= first) x += Math.ceil((first - x + 1) / stride) * stride
     }
     return false
   }
 }
 
-/** GRAM characters of `text` from `at`, each in its byte (lower case), as lettersInOrderFilter's window packs them. */
-const packed = (text: string, at: number): number => {
-  let window = 0
-  for (let k = 0; k < GRAM; k++) window = (window << 8) | text.charCodeAt(at + k)
-  return window >>> 0
+/** A character's code in lower case when it is an ASCII letter or digit; 0 otherwise (c | 32 is a-z only for A-Z and a-z). */
+function letterOrDigit(c: number): number {
+  const lower = c | 32
+  return (lower >= 97 && lower <= 122) || (c >= 48 && c <= 57) ? lower : 0
 }
 
-/** Whether the letters and digits of `text` from `from` on, in any case, skipping the rest, are `needle`'s after its first GRAM. */
-function followed(text: string, from: number, needle: string): boolean {
-  let at = from
-  for (let k = GRAM; k < needle.length; k++) {
-    let lower = -1
-    for (; at < text.length; at++) {
-      const c = text.charCodeAt(at)
-      if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-        lower = c | 32
-        break
-      }
-    }
-    if (lower !== needle.charCodeAt(k)) return false
-    at++
+/** Whether `needle` stands in the text's letters and digits with its character `at` at `from`. */
+function inOrderAround(text: string, from: number, needle: string, at: number): boolean {
+  let i = from
+  for (let k = at; k < needle.length; k++, i++) {
+    while (i < text.length && letterOrDigit(text.charCodeAt(i)) === 0) i++
+    if (i >= text.length || letterOrDigit(text.charCodeAt(i)) !== needle.charCodeAt(k)) return false
+  }
+  i = from - 1
+  for (let k = at - 1; k >= 0; k--, i--) {
+    while (i >= 0 && letterOrDigit(text.charCodeAt(i)) === 0) i--
+    if (i < 0 || letterOrDigit(text.charCodeAt(i)) !== needle.charCodeAt(k)) return false
   }
   return true
 }
