@@ -52,10 +52,20 @@ export function anchorFilter(anchors: readonly string[], foldCase = false): ((te
     for (let i = stride - 1; i <= last; i += stride) {
       const hash = gramHash(text, i)
       if ((bitmap[hash >>> 5]! & (1 << (hash & 31))) === 0) continue
-      for (const { head, at } of byHash.get(hash) ?? []) if (i >= at && (foldCase ? fold(text.slice(i - at, i - at + head.length)) === head : text.startsWith(head, i - at))) return true
+      for (const { head, at } of byHash.get(hash) ?? []) if (i >= at && (foldCase ? startsFolded(text, i - at, head) : text.startsWith(head, i - at))) return true
     }
     return false
   }
+}
+
+/** Whether `text` from `at` holds `head` (lower case) with its ASCII letters in any case: compared in place, not a copy folded by a pattern at each hit. */
+function startsFolded(text: string, at: number, head: string): boolean {
+  if (at + head.length > text.length) return false
+  for (let k = 0; k < head.length; k++) {
+    const c = text.charCodeAt(at + k)
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== head.charCodeAt(k)) return false
+  }
+  return true
 }
 
 /**
