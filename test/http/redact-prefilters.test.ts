@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from 'vitest'
 import { REDACTED, sameShape } from '../../lib/http/redact.ts'
-import { lettersInOrderFilter } from '../../lib/http/secret-filter.ts'
+import { anchorFilter, lettersInOrderFilter } from '../../lib/http/secret-filter.ts'
 import { piecesRedactor } from '../../lib/http/secret-pieces.ts'
 import { spreadRedactor } from '../../lib/http/secret-spread.ts'
 
@@ -130,4 +130,20 @@ describe('lettersInOrderFilter', () => {
     // a digit's code with bit 5 unset (U+0010 to U+0019) is no digit
     expect(lettersInOrderFilter(['abcd1234'])('abcd\u0011\u0012\u0013\u0014')).toBe(false)
   })
+})
+
+// anchors of one length: the filter looks for the first characters of each as long as the shortest (a text that holds them may not hold a longer anchor)
+test('anchorFilter in any case: a hit compared in place, as the text folded would be', () => {
+  const random = seeded(11)
+  const anchors = KEYS.flatMap((k) => [k.slice(0, 8), sameShape(k).slice(-8)])
+  const filter = anchorFilter(anchors, true)!
+  const fold = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase())
+  let held = 0
+  for (let i = 0; i < 3000; i++) {
+    const text = textWithKeys(random, KEYS)
+    const expected = anchors.some((a) => fold(text).includes(fold(a)))
+    expect(filter(text), JSON.stringify(text)).toBe(expected)
+    if (expected) held++
+  }
+  expect(held).toBeGreaterThan(100)
 })
