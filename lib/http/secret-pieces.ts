@@ -146,8 +146,9 @@ function redactPieces(text: string, pieces: Pieces, replacement: string): string
 export function piecesRedactor(secrets: readonly { secret: string; fold: boolean }[], replacement: string, prefiltered = true): (text: string) => string {
   const all = secrets.flatMap(({ secret, fold }) => piecesOf(secret, fold) ?? [])
   if (all.length === 0) return (text) => text
-  // every walk passes its secret's longest piece: a text with none of them, in any case, is left as it is by every secret (one pass for them all, not a search of each)
-  const holds = (prefiltered ? anchorFilter(all.map((p) => p.longest), true) : undefined) ?? (() => true)
+  // every walk passes its secret's longest piece: a text with none of them, in any case, is left as it is by every secret (one pass
+  // for them all, about 1.2 ms a megabyte, not a search of each, 0.15 ms: from eight on, two keys with their near-misses)
+  const holds = (prefiltered && all.length >= 8 ? anchorFilter(all.map((p) => p.longest), true) : undefined) ?? (() => true)
   return (text) => (text.length < PIECES_MIN_LETTERS_AND_DIGITS || !holds(text) ? text : all.reduce((redacted, pieces) => redactPieces(redacted, pieces, replacement), text))
 }
 

@@ -82,8 +82,9 @@ export function spreadRedactor(groups: readonly (readonly { secret: string; fold
     }),
   )
   if (patterns.length === 0) return (text) => text
-  // a text without any of them is left as it is by every pattern: one walk for every key, not a pattern's each
-  const holds = prefiltered ? lettersInOrderFilter(needles) : () => true
+  // a text without any of them is left as it is by every pattern: one pass for every key, not a pattern's each, from
+  // three patterns on (the pass, about 2 ms a megabyte, costs more than one key's pattern, 0.9 ms, and less than three)
+  const holds = prefiltered && patterns.length >= 3 ? lettersInOrderFilter(needles) : () => true
   return (text) => (text.length < SPREAD_MIN_LETTERS_AND_DIGITS - 1 || !holds(text) ? text : patterns.reduce((redacted, pattern) => redacted.replace(pattern, replacement), text))
 }
 

@@ -78,7 +78,8 @@ function textWithKeys(random: () => number, keys: readonly string[]): string {
 const variantsOf = (key: string) => [...new Set([key, swapCase(key), sameShape(key), key.slice(0, -1)])]
 
 describe('a filter never lets a text through that its step would change', () => {
-  const keySets = [KEYS.map((k) => [k]), [WORD_KEYS], [KEYS]].flat()
+  // each key with two others no text holds: the filters run from three keys on (fewer: each pattern in turn costs less)
+  const keySets = [KEYS.map((k) => [k, 'Qz7xW2vB9nM4kL6pR1tY-decoy', 'decoy-4f8a2b9c1d7e6f3a0b5c']), [WORD_KEYS], [KEYS]].flat()
   test.each(keySets.map((keys, i) => [i, keys] as const))('key set %i: spread and pieces, with and without their filter', (index, keys) => {
     const random = seeded(29 + index)
     for (const fold of [true, false]) {
@@ -88,7 +89,7 @@ describe('a filter never lets a text through that its step would change', () => 
       const [piecesFiltered, piecesFull] = [piecesRedactor(flat, REDACTED), piecesRedactor(flat, REDACTED, false)]
       let changed = 0
       for (let i = 0; i < 400; i++) {
-        const text = textWithKeys(random, keys)
+        const text = textWithKeys(random, keys.filter((k) => !k.includes('decoy')))
         const full = spreadFull(text)
         expect(spreadFiltered(text), JSON.stringify(text)).toBe(full)
         expect(piecesFiltered(text), JSON.stringify(text)).toBe(piecesFull(text))
