@@ -52,10 +52,20 @@ export function anchorFilter(anchors: readonly string[], foldCase = false): ((te
     for (let i = stride - 1; i <= last; i += stride) {
       const hash = gramHash(text, i)
       if ((bitmap[hash >>> 5]! & (1 << (hash & 31))) === 0) continue
-      for (const { head, at } of byHash.get(hash) ?? []) if (i >= at && (foldCase ? fold(text.slice(i - at, i - at + head.length)) === head : text.startsWith(head, i - at))) return true
+      for (const { head, at } of byHash.get(hash) ?? []) if (i >= at && (foldCase ? startsFolded(text, i - at, head) : text.startsWith(head, i - at))) return true
     }
     return false
   }
+}
+
+/** Whether `text` from `at` holds `head` (lower case) with its ASCII letters in any case: compared in place, not a copy folded by a pattern at each hit. */
+function startsFolded(text: string, at: number, head: string): boolean {
+  if (at + head.length > text.length) return false
+  for (let k = 0; k < head.length; k++) {
+    const c = text.charCodeAt(at + k)
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== head.charCodeAt(k)) return false
+  }
+  return true
 }
 
 /**
@@ -73,6 +83,83 @@ function gramHash(text: string, at: number): number {
     (((text.charCodeAt(at + 2) | 32) & 255) << 16) |
     (((text.charCodeAt(at + 3) | 32) & 255) << 24)
   return Math.imul(packed, 0x9e3779b1) >>> (32 - HASH_BITS)
+}
+
+/**
+ * A test of whether `text`'s letters and digits, in any case and whatever stands between them, hold
+ * any of `needles` (letters and digits) in a row: what every match of a secret spread out
+ * (secret-spread.ts) holds. One pass over the text for every needle of a fleet, where the pattern of
+ * each key spread out was a pass of its own (ten keys: 14 ms over a run's reports, 16 over its
+ * result's strings). As anchorFilter, it looks at every stride-th position only: a needle of `m`
+ * letters and digits stands over `m` positions at least, and the GRAM letters and digits from the
+ * first at or after such a position are a piece of it (the text's letters and digits, the rest
+ * taken out). A hit is checked against the needles, walking both ways. It takes no bound between
+ * letters the pattern has: it tells a text that may hold a needle (the pattern then decides), never
+ * passes one that does.
+ */
+export function lettersInOrderFilter(needles: readonly string[]): (text: string) => boolean {
+  const folded = [...new Set(needles.map((n) => n.toLowerCase()))]
+  if (folded.some((n) => !/^[a-z0-9]+$/.test(n))) throw new Error('lettersInOrderFilter: a needle of letters and digits only')
+  if (folded.length === 0) return () => false
+  const shortest = folded.reduce((least, n) => Math.min(least, n.length), Infinity)
+  // a needle shorter than GRAM is looked for in the text's every letter or digit
+  if (shortest < GRAM) return (text) => folded.some((n) => text.replace(/[^A-Za-z0-9]+/g, '').toLowerCase().includes(n))
+  const stride = shortest - GRAM + 1
+  const byGram = new Map<number, { needle: string; at: number }[]>()
+  const bitmap = new Int32Array(1 << (HASH_BITS - 5))
+  for (const needle of folded) {
+    for (let at = 0; at + GRAM <= needle.length; at++) {
+      let gram = 0
+      for (let k = 0; k < GRAM; k++) gram = (gram << 8) | needle.charCodeAt(at + k)
+      byGram.set(gram, [...(byGram.get(gram) ?? []), { needle, at }])
+      const hash = Math.imul(gram, 0x9e3779b1) >>> (32 - HASH_BITS)
+      bitmap[hash >>> 5]! |= 1 << (hash & 31)
+    }
+  }
+  return (text) => {
+    const end = text.length
+    for (let x = stride - 1; x < end; ) {
+      // the first letter or digit at x or after, and the GRAM from it
+      let first = x
+      while (first < end && letterOrDigit(text.charCodeAt(first)) === 0) first++
+      let gram = 0
+      let count = 0
+      for (let i = first; i < end && count < GRAM; i++) {
+        const c = letterOrDigit(text.charCodeAt(i))
+        if (c === 0) continue
+        gram = (gram << 8) | c
+        count++
+      }
+      if (count < GRAM) return false
+      const hash = Math.imul(gram, 0x9e3779b1) >>> (32 - HASH_BITS)
+      if ((bitmap[hash >>> 5]! & (1 << (hash & 31))) !== 0) for (const { needle, at } of byGram.get(gram) ?? []) if (inOrderAround(text, first, needle, at)) return true
+      // the positions up to `first` start their GRAM there too
+      x += stride
+      if (x <= first) x += Math.ceil((first - x + 1) / stride) * stride
+    }
+    return false
+  }
+}
+
+/** A character's code in lower case when it is an ASCII letter or digit; 0 otherwise (c | 32 is a-z only for A-Z and a-z). */
+function letterOrDigit(c: number): number {
+  const lower = c | 32
+  return (lower >= 97 && lower <= 122) || (c >= 48 && c <= 57) ? lower : 0
+}
+
+/** Whether `needle` stands in the text's letters and digits with its character `at` at `from`. */
+function inOrderAround(text: string, from: number, needle: string, at: number): boolean {
+  let i = from
+  for (let k = at; k < needle.length; k++, i++) {
+    while (i < text.length && letterOrDigit(text.charCodeAt(i)) === 0) i++
+    if (i >= text.length || letterOrDigit(text.charCodeAt(i)) !== needle.charCodeAt(k)) return false
+  }
+  i = from - 1
+  for (let k = at - 1; k >= 0; k--, i--) {
+    while (i >= 0 && letterOrDigit(text.charCodeAt(i)) === 0) i--
+    if (i < 0 || letterOrDigit(text.charCodeAt(i)) !== needle.charCodeAt(k)) return false
+  }
+  return true
 }
 
 /**

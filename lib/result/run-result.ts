@@ -291,8 +291,10 @@ export function redactedResult(result: RunResult, redact: (text: string) => stri
   // the model's own word, and redacting it (a key that happens to be "rule") broke the result
   const shownKeyOf = (key: string, inServerMap: boolean) => (inServerMap || !/^[a-z][A-Za-z0-9]*$/.test(key) ? redact(key) : key)
   const walked = new Map<object, unknown>()
+  // a text met again (a header value, a rule's id, a body every check of it quotes) redacted once: a redactor gives one text one answer
+  const seen = new Map<string, string>()
   const walk = (value: unknown, inServerMap = false): unknown => {
-    if (typeof value === 'string') return redact(value)
+    if (typeof value === 'string') return seen.get(value) ?? seen.set(value, redact(value)).get(value)
     if (value === null || typeof value !== 'object') return value
     if (walked.has(value)) return walked.get(value)
     let shown: unknown = value
