@@ -5,11 +5,13 @@
  * Jersey; variant rejects-unknown-fields): the creates that send an id or such a member reach it
  * only as refusals, and a class only their descriptions carried passed it. Each of these did, until a
  * create without such members carried the class too (suites/cases/read-as-other-creates.ts), alone:
- * beside U+0000 or a long name, another freedom refused it.
+ * beside U+0000 or a long name, another freedom refused it. And one behind a store that refuses
+ * U+0000 alone, which refused the long description while it held one.
  */
 import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
 import { behindLimit } from './behind-short-columns.ts'
+import { INPUT_MUTATIONS } from './inputs.ts'
 import { TEXT_FORM_MUTATIONS } from './text-forms.ts'
 
 /** `name` of `table`, behind a service that refuses every member NewCategory does not name. */
@@ -30,12 +32,12 @@ function behindRefusedMembers(table: readonly Mutation[], name: string): Mutatio
 }
 
 /** `inner`, behind a store that refuses U+0000 with 400 as well (PostgreSQL text: variant refuses-nul-with-400). */
-function behindNulRefused(inner: Mutation): Mutation {
+function behindNulRefused(inner: Mutation, name = `${inner.name}-and-nul-refused`): Mutation {
   const validate: Behaviour['validate'] = inner.behaviour.validate ?? conformingBehaviour.validate
   const holdsNul = (body: unknown) => Object.values(body as object).some((v) => typeof v === 'string' && v.includes('\u0000'))
   return {
     ...inner,
-    name: `${inner.name}-and-nul-refused`,
+    name,
     description: `${inner.description}; and a value holding U+0000 is refused with 400, as a PostgreSQL store refuses it`,
     behaviour: { ...inner.behaviour, validate: (body) => validate(body) ?? (holdsNul(body) ? 'invalid byte sequence for encoding "UTF8": 0x00' : null) },
   }
@@ -50,4 +52,12 @@ export const BEHIND_REFUSED_MEMBER_MUTATIONS: readonly Mutation[] = [
   behindNulRefused(behindRefusedMembers(TEXT_FORM_MUTATIONS, 'none-text-read-as-no-value')),
   // behind a name column of 64, which refuses create-cut-anywhere's 77 characters: caught by create-null-description
   behindLimit([behindRefusedMembers(TEXT_FORM_MUTATIONS, 'null-text-answered-as-json-null')], 'null-text-answered-as-json-null-behind-unknown-fields-refused', 64),
+  // a PostgreSQL store that casts the description to varchar(4000), which cuts without an error: it refused
+  // create-long-thousands while that one held U+0000, and took no other description as long; caught by it now
+  {
+    ...behindNulRefused(INPUT_MUTATIONS.find((m) => m.name === 'description-cut-at-4000') as Mutation, 'description-cut-at-4000-behind-nul-refused'),
+    description:
+      'descriptions are written to PostgreSQL cast to varchar(4000) (`$2::varchar(4000)`), which cuts longer text without an error (an explicit cast, per the SQL standard), ' +
+      'and a value holding U+0000 is refused with 400, as PostgreSQL text refuses it; the create answers 201 with what was stored',
+  },
 ]
