@@ -10,11 +10,6 @@ export const LENGTH_FAULT =
   'SQL Server 2628 or 8152; PostgreSQL 22001; MySQL 1406), lengths are not shown (§8), so the service may refuse them with 400 or 413, never with a fault ' +
   '(Spring: an @ExceptionHandler for DataIntegrityViolationException answering 400, or @Size limits that count as the column does)'
 
-/** What a server fault to the long create that holds U+0000 may say: a length error, or the store's refusal of U+0000 left unhandled. */
-export const LENGTH_OR_NUL_FAULT =
-  `${LENGTH_FAULT}; or the description's U+0000, which PostgreSQL text cannot hold (SQLSTATE 22021; psycopg2 raises a ValueError, A string literal cannot contain NUL (0x00) characters, before sending), ` +
-  'left unhandled: the service may refuse it with 400 (an invalid value for its store, §4.2 rule 1), never with a fault'
-
 /** The escapes create's name holds a format directive: a fault to it may be a format string built of the name. */
 export const FORMAT_FAULT =
   `${LENGTH_FAULT}; or the name's %s read as a format directive with no argument for it, where the service builds a format string of the name ` +

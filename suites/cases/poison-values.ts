@@ -52,13 +52,12 @@ export const POISON_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-nul',
-    label: 'U+0000 in a short name, and the description "None", as text',
+    label: 'U+0000 in a short name and in a short description',
     holds: 'U+0000, which PostgreSQL text and jsonb cannot hold',
-    // U+0000 in the name (create-long-thousands holds it in a description); the description "None"
-    // as create-deep-value's is: a service that refuses fields NewCategory does not name (pydantic's
-    // extra="forbid", Joi's default) refuses that one, and a store of text fields that takes "None"
-    // back as no value (Python's str(None) into a Redis hash) showed it nowhere else
-    body: (p) => ({ name: `${p}-\u0000nul`, description: 'None' }),
+    // U+0000 in both fields, short: create-long-thousands' description, the other one that holds it, is
+    // refused by a VARCHAR(255) description, and a service that ends descriptions at U+0000 (a C-string
+    // layer) behind one passed while this description was "None" (create-none-description holds that now)
+    body: (p) => ({ name: `${p}-\u0000nul`, description: 'nul [\u0000] end' }),
     mayRefuse: MAY_REFUSE,
     faultMeans:
       'a server fault to U+0000: PostgreSQL text cannot hold it (SQLSTATE 22021, invalid byte sequence for encoding "UTF8": 0x00), and lib/pq, pgx and the pg gem raise it to a service that leaves it unhandled, ' +

@@ -1,8 +1,9 @@
 /**
  * §4.2 rule 2: valid creates whose one value a service may read as something other than the text it
  * is, and so answer or store otherwise: a description of spaces alone, which a blank check takes for
- * none, and a name that is a member of JavaScript's Object.prototype, which a store kept in a plain
- * object keyed by name takes for one. Apart from valid-creates.ts, which holds no more lines.
+ * none, a name that is a member of JavaScript's Object.prototype, which a store kept in a plain
+ * object keyed by name takes for one, and the descriptions "None" and "null", which a store of text
+ * fields takes back as no value. Apart from valid-creates.ts, which holds no more lines.
  */
 import type { ValidCreate } from './valid-create.ts'
 
@@ -27,5 +28,23 @@ export const READ_AS_OTHER_CREATES: readonly ValidCreate[] = [
     // description carries the prefix, as the empty name's does
     body: (p) => ({ name: '__proto__', description: `${p}-proto-name` }),
     nameOfEveryRun: true,
+  },
+  {
+    key: 'create-none-description',
+    label: 'the description "None", as text, and nothing else a service may refuse',
+    // what Python writes for no value (str(None)), which a store of text fields (a Redis hash) takes
+    // back as none. A plain create of its own: create-deep-value's "None" goes beside a field
+    // NewCategory does not name, and create-nul held one beside U+0000; a service that refuses both
+    // (pydantic's extra="forbid" and a PostgreSQL store) never got it. A name of 12 characters
+    body: (p) => ({ name: `${p}-py`, description: 'None' }),
+  },
+  {
+    key: 'create-null-description',
+    label: 'the description "null", as text, and nothing else a service may refuse',
+    // the text form of no value in Java and JavaScript (String.valueOf(null), String(null)), which a
+    // helper that cleans form fields takes back as none. A plain create of its own: create-sends-existing-id's
+    // "null" goes beside an id and create-cut-anywhere's beside a name of 77 characters; a service that
+    // refuses both (Jackson's FAIL_ON_UNKNOWN_PROPERTIES and @Size(max = 64)) never got it
+    body: (p) => ({ name: `${p}-js`, description: 'null' }),
   },
 ]

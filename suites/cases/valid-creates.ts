@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto'
 import type { NewCategory } from '../../lib/checks/category.ts'
 import { CLIENT_ID_INSERTED, EXISTING_ID_FAULT, EXISTING_ID_UPDATED } from '../../lib/checks/orm-driver-answers.ts'
-import { FORMAT_FAULT, LENGTH_FAULT, LENGTH_OR_NUL_FAULT } from './create-faults.ts'
+import { FORMAT_FAULT, LENGTH_FAULT } from './create-faults.ts'
 import { POISON_CREATES } from './poison-values.ts'
 import { READ_AS_OTHER_CREATES } from './read-as-other-creates.ts'
 import { REPEATED_NAME_REFUSALS, type ValidCreate } from './valid-create.ts'
@@ -297,15 +297,14 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-long-thousands',
-    label: `a ${NAME_FLOOR}-character name and a ${LONG_DESCRIPTION.toLocaleString('en-US')}-character description of € signs (${LONG_DESCRIPTION_BYTES.toLocaleString('en-US')} bytes) holding U+0000`,
-    // U+0000 here, not among the other control characters: a 201 must still carry it back, but a store
-    // that cannot hold it (PostgreSQL text) may refuse it (§4.2 rule 1), and this create may already be
-    // refused (a create of its own would raise the records a run makes). A name that fits: refused, if at
+    label: `a ${NAME_FLOOR}-character name and a ${LONG_DESCRIPTION.toLocaleString('en-US')}-character description of € signs (${LONG_DESCRIPTION_BYTES.toLocaleString('en-US')} bytes)`,
+    // no U+0000 (create-nul holds it, in both fields): a service that refuses it took no long description
+    // while this one held it, and a cut past 1,001 characters behind that refusal passed. A name that fits: refused, if at
     // all, for its description alone, so a service that stores the name, then the description (two
     // statements, no transaction) shows the record it kept after a 400 (the list then holds the name)
     body: (p) => ({ name: `${p}-bigdesc`, description: longDescription() }),
-    mayRefuse: 'lengths are not shown (§8), and a store may be unable to hold U+0000 (§4.2 rule 1: an invalid value)',
-    faultMeans: LENGTH_OR_NUL_FAULT,
+    mayRefuse: LENGTH_REASON,
+    faultMeans: LENGTH_FAULT,
   },
   ...READ_AS_OTHER_CREATES,
   // last, and sent after every refusal (write-order.ts): the values that can break every later list

@@ -4,10 +4,14 @@
  * extra="forbid", Joi's default, Jackson's FAIL_ON_UNKNOWN_PROPERTIES under a plain ObjectMapper or
  * Jersey; variant rejects-unknown-fields): the creates that send an id or such a member reach it
  * only as refusals, and a class only their descriptions carried passed it. Each of these did, until a
- * create without such members carried the class too (suites/cases/poison-values.ts).
+ * create without such members carried the class too (suites/cases/read-as-other-creates.ts), alone:
+ * beside U+0000 or a long name, another freedom refused it. And one behind a store that refuses
+ * U+0000 alone, which refused the long description while it held one.
  */
 import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
+import { behindLimit } from './behind-short-columns.ts'
+import { INPUT_MUTATIONS } from './inputs.ts'
 import { TEXT_FORM_MUTATIONS } from './text-forms.ts'
 
 /** `name` of `table`, behind a service that refuses every member NewCategory does not name. */
@@ -27,9 +31,33 @@ function behindRefusedMembers(table: readonly Mutation[], name: string): Mutatio
   }
 }
 
+/** `inner`, behind a store that refuses U+0000 with 400 as well (PostgreSQL text: variant refuses-nul-with-400). */
+function behindNulRefused(inner: Mutation, name = `${inner.name}-and-nul-refused`): Mutation {
+  const validate: Behaviour['validate'] = inner.behaviour.validate ?? conformingBehaviour.validate
+  const holdsNul = (body: unknown) => Object.values(body as object).some((v) => typeof v === 'string' && v.includes('\u0000'))
+  return {
+    ...inner,
+    name,
+    description: `${inner.description}; and a value holding U+0000 is refused with 400, as a PostgreSQL store refuses it`,
+    behaviour: { ...inner.behaviour, validate: (body) => validate(body) ?? (holdsNul(body) ? 'invalid byte sequence for encoding "UTF8": 0x00' : null) },
+  }
+}
+
 export const BEHIND_REFUSED_MEMBER_MUTATIONS: readonly Mutation[] = [
-  // caught by create-nul's description, "None" (create-deep-value's goes beside its "extra")
+  // caught by create-none-description (create-deep-value's "None" goes beside its "extra")
   behindRefusedMembers(TEXT_FORM_MUTATIONS, 'none-text-read-as-no-value'),
-  // caught by create-cut-anywhere's description, "null" (create-sends-existing-id's goes beside its id)
+  // caught by create-null-description and create-cut-anywhere's description, "null" (create-sends-existing-id's goes beside its id)
   behindRefusedMembers(TEXT_FORM_MUTATIONS, 'null-text-answered-as-json-null'),
+  // refusing U+0000 too, it refused create-nul, whose description was the other "None": caught by create-none-description
+  behindNulRefused(behindRefusedMembers(TEXT_FORM_MUTATIONS, 'none-text-read-as-no-value')),
+  // behind a name column of 64, which refuses create-cut-anywhere's 77 characters: caught by create-null-description
+  behindLimit([behindRefusedMembers(TEXT_FORM_MUTATIONS, 'null-text-answered-as-json-null')], 'null-text-answered-as-json-null-behind-unknown-fields-refused', 64),
+  // a PostgreSQL store that casts the description to varchar(4000), which cuts without an error: it refused
+  // create-long-thousands while that one held U+0000, and took no other description as long; caught by it now
+  {
+    ...behindNulRefused(INPUT_MUTATIONS.find((m) => m.name === 'description-cut-at-4000') as Mutation, 'description-cut-at-4000-behind-nul-refused'),
+    description:
+      'descriptions are written to PostgreSQL cast to varchar(4000) (`$2::varchar(4000)`), which cuts longer text without an error (an explicit cast, per the SQL standard), ' +
+      'and a value holding U+0000 is refused with 400, as PostgreSQL text refuses it; the create answers 201 with what was stored',
+  },
 ]

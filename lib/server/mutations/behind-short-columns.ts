@@ -9,6 +9,7 @@
 import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
 import { BODY_LAYOUT_MUTATIONS } from './body-layout.ts'
+import { CHANGED, storedAs } from './inputs.ts'
 import { CREATE_MUTATIONS } from './create.ts'
 import { JDK_MUTATIONS } from './jdk.ts'
 import { FRONT_MUTATIONS } from './fronts.ts'
@@ -17,7 +18,7 @@ import { TEXT_FORM_MUTATIONS } from './text-forms.ts'
 import { VALIDATION_MUTATIONS } from './validation.ts'
 
 /** `name` of `table`, behind a column of `limit` characters for `field`. */
-function behindLimit(table: readonly Mutation[], name: string, limit: number, field: 'name' | 'description' = 'name'): Mutation {
+export function behindLimit(table: readonly Mutation[], name: string, limit: number, field: 'name' | 'description' = 'name'): Mutation {
   const inner = table.find((m) => m.name === name)
   if (!inner) throw new Error(`no mutation ${name}`)
   const validate: Behaviour['validate'] = inner.behaviour.validate ?? conformingBehaviour.validate
@@ -33,6 +34,16 @@ function behindLimit(table: readonly Mutation[], name: string, limit: number, fi
       },
     },
   }
+}
+
+/** Descriptions ended at U+0000 and names kept whole: behind a short description column, only a short description with U+0000 shows it. */
+const DESCRIPTIONS_CUT_AT_NUL: Mutation = {
+  name: 'descriptions-cut-at-nul',
+  ...CHANGED,
+  description:
+    'descriptions go through a C-string API (a sanitiser or renderer written in C that reads the buffer up to its first zero byte) that ends them at U+0000, names go to the store whole, ' +
+    'and the create answers 201 with what was stored',
+  behaviour: storedAs((text, field) => (field === 'description' ? (text.split('\u0000')[0] as string) : text)),
 }
 
 /** `name` of `table`, behind a name column of `limit` characters. */
@@ -77,6 +88,9 @@ export const BEHIND_SHORT_COLUMN_MUTATIONS: readonly Mutation[] = [
   // compact, is as long in both fields: the first create's refusal was taken for a length limit
   behindLimit(BODY_LAYOUT_MUTATIONS, 'compact-json-only', 32, 'description'),
   behindLimit(BODY_LAYOUT_MUTATIONS, 'whitespace-after-the-value-refused', 32, 'description'),
+  // behind a VARCHAR(255) description, which refuses create-long-thousands' 21,900 characters, the other
+  // description with U+0000: caught by create-nul's short description (its "None" went to create-none-description)
+  behindLimit([DESCRIPTIONS_CUT_AT_NUL], 'descriptions-cut-at-nul', 255, 'description'),
   // PHP's empty() added in a release after the one an earlier run met, which stored its "0" and its
   // "__proto__": behind a name column of 12 this run's own repeated name is refused for its length
   // the first time, and says nothing of repeats; caught by this run's "__proto__", taken though the

@@ -40,7 +40,7 @@ export const TEXT_FORM_MUTATIONS: readonly Mutation[] = [
     behaviour: storedAs((text) => text.replace(/[\u{e0000}-\u{e007f}]/gu, '')),
   },
   {
-    // caught by create-deep-value's description, "None", and create-nul's (behind-refused-members.ts)
+    // caught by create-deep-value's description, "None", and create-none-description's (behind-refused-members.ts)
     name: 'none-text-read-as-no-value',
     ...CHANGED,
     description:
@@ -59,7 +59,7 @@ export const TEXT_FORM_MUTATIONS: readonly Mutation[] = [
     behaviour: { listBody: (store) => store.map((r) => withoutText(r, 'undefined')) },
   },
   {
-    // caught by create-sends-existing-id's description, "null", and create-cut-anywhere's (behind-refused-members.ts)
+    // caught by create-sends-existing-id's description, "null", create-cut-anywhere's and create-null-description's (behind-refused-members.ts)
     name: 'null-text-answered-as-json-null',
     breaks: 'create-returns-category',
     code: 'SCHEMA_MISMATCH',
