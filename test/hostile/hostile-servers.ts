@@ -262,6 +262,9 @@ export const echoesEverything = () =>
       'www-authenticate': `Basic realm="${authorization}"`,
       'x-echo-token-soft-hyphens': [...token].join('\u00ad'), // a character at a time (a template that lets a long word wrap anywhere)
       'x-echo-next': `/login?next=${encodeURIComponent(`/v1/categories?token=${encodeURIComponent(token)}`)}`, // a URL inside another's query: escaped twice (%252B)
+      // in UTF-16 (a .NET service's Encoding.Unicode): its bytes read as text in JSON (c\u0000n\u0000…), and their base64
+      'x-echo-token-utf16': JSON.stringify(Buffer.from(token, 'utf16le').toString('latin1')).slice(1, -1),
+      'x-echo-token-utf16-base64': Buffer.from(token, 'utf16le').toString('base64'),
     }
     let status = req.method === 'POST' ? 201 : 200
     if (seen.url.startsWith('/v1/store/')) {
@@ -272,7 +275,8 @@ export const echoesEverything = () =>
     }
     res.writeHead(status, headers)
     const spread = { characters: [...token], wrapped: [...token].join('\u200b') } // a JSON string each (Go's []string), a zero-width space after each
-    res.end(JSON.stringify(req.method === 'POST' ? { id: 1, name: authorization, description: token, echo, spread } : [{ id: 1, name: authorization, echo, spread }]))
+    const message = `invalid token '${Buffer.from(token, 'utf16le').toString('latin1')}'` // an error message of the UTF-16 key, its NULs \u0000 in JSON
+    res.end(JSON.stringify(req.method === 'POST' ? { id: 1, name: authorization, description: token, echo, spread, message } : [{ id: 1, name: authorization, echo, spread, message }]))
   })
 
 /** A forward proxy for HTTPS (CONNECT only) that records each tunnel's target and pipes it through. */
