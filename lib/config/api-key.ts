@@ -57,3 +57,11 @@ export function emptyKeyProblem(hiddenIn: string | true): string {
   if (hiddenIn === true) return `no API key: CONFORM_API_KEY is set, but empty. ${EMPTY_SECRET_WORDS}: give it the key issued for the account (or --api-key)`
   return `no API key: CONFORM_API_KEY is set, but empty, in the environment, which comes before ${hiddenIn}: the key ${hiddenIn} sets is not read. Unset the variable (unset CONFORM_API_KEY), or give it the key`
 }
+
+/**
+ * A base URL that holds a run of the key the reports hide (a key named after its service,
+ * petstore-production-api-key for https://petstore-production-api.example.com): every report
+ * showed the base URL, and the evidence of a passing run, with [REDACTED] in its place, and
+ * nothing said why. Hiding less would give back a key echoed cut short.
+ */
+export const KEY_IN_BASE_URL = 'the base URL holds part of the API key (a key named after its service): the reports hide that part wherever it stands, the base URL too, and show [REDACTED] there; a key that shares no words with the service\'s address hides nothing else'

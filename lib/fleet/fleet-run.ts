@@ -10,6 +10,7 @@ import { setMaxListeners } from 'node:events'
 import { join, resolve } from 'node:path'
 import { ConfigError } from '../config/config.ts'
 import { secretValues } from '../config/extra-headers.ts'
+import { KEY_IN_BASE_URL } from '../config/api-key.ts'
 import { createRedactor } from '../http/redact.ts'
 import { toolVersion } from '../project-root.ts'
 import type { SuiteManifest } from '../runner/conform-run.ts'
@@ -105,6 +106,7 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   // targets file left its folder, which `merge DIR/*/` (a fleet killed before its page) joined
   clearRunFolder(reportDir)
   for (const d of deployments) if (d.config.keyNote) io.err(`conform: note: ${redact(`${d.label}: ${d.config.keyNote}`)}\n`)
+  for (const d of deployments) if (redact(d.config.baseUrl as string) !== d.config.baseUrl) io.err(`conform: note: ${redact(`${d.label}: ${KEY_IN_BASE_URL}`)}\n`)
 
   const fleetKeys = [...new Set(deployments.map((d) => d.config.apiKey as string))]
   const deadlineAt = ctx.startedAt.getTime() + shared.deadlineMs

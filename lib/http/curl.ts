@@ -45,6 +45,9 @@ function quoted(text: string): string {
   return MARKED.test(text) ? ansiCQuoted(Buffer.from(text, 'utf8')) : singleQuoted(text)
 }
 
+/** A basic regular expression for grep of the line of CONFORM_HEADERS that gives header `name`, single-quoted. */
+const headerLine = (name: string) => `^[[:space:]]*${name.replace(/[.*^$]/g, '\\$&')}[[:space:]]*:`.replaceAll("'", `'\\''`)
+
 /**
  * A secret --header, whose value every record holds redacted: its line of CONFORM_HEADERS (where
  * the docs ask for a secret header) taken by the shell of whoever runs the command, as the key is
@@ -53,14 +56,26 @@ function quoted(text: string): string {
  * or the colon found no line, or went to the gateway as "X-Key : …", which a server refuses.
  */
 function fromConformHeaders(name: string): string {
-  const pattern = `^[[:space:]]*${name.replace(/[.*^$]/g, '\\$&')}[[:space:]]*:`.replaceAll("'", `'\\''`)
-  return `"$(printf '%s\\n' "$CONFORM_HEADERS" | grep -i -m 1 '${pattern}' | sed 's/^[[:space:]]*\\([^:[:space:]]*\\)[[:space:]]*:[[:space:]]*/\\1: /')"`
+  return `"$(printf '%s\\n' "$CONFORM_HEADERS" | grep -i -m 1 '${headerLine(name)}' | sed 's/^[[:space:]]*\\([^:[:space:]]*\\)[[:space:]]*:[[:space:]]*/\\1: /')"`
+}
+
+/**
+ * What goes before a line whose secret headers it takes from CONFORM_HEADERS: a test that the
+ * variable holds a line of each, which stops the command with one line saying what to set. A run
+ * given the header with --header left no CONFORM_HEADERS behind, and the line sent `-H ""` (no header)
+ * to a gateway that refused it: a failure no one could repeat, and the reason not shown.
+ */
+function conformHeadersGuard(names: readonly string[]): string {
+  const found = names.map((name) => `printf '%s\\n' "$CONFORM_HEADERS" | grep -qi '${headerLine(name)}'`)
+  const wanted = `set CONFORM_HEADERS to the line(s) ${names.join(', ')}: VALUE that the run was given (--header or CONFORM_HEADERS)`.replaceAll("'", `'\\''`)
+  return `{ ${found.join(' && ')}; } || { echo '${wanted}' >&2; false; } && `
 }
 
 export function toCurl(request: RecordedRequest): string {
   // a dot segment is sent as it is (a router may resolve it after its guard did not): so does curl with --path-as-is
   const asIs = /\/\.\.?(\/|$)/.test(new URL(request.url).pathname) || /\/\.\.?(\/|$)/.test(request.url.replace(/^[a-z]+:\/\/[^/]+/i, '')) ? ['--path-as-is'] : []
   const words = ['curl', '-i', ...asIs, '-X', request.method, quoted(request.url)]
+  const fromVariable: string[] = []
   for (const [name, value] of Object.entries(request.headers)) {
     // the User-Agent naming the run and Accept-Encoding: identity go on every request and are
     // recorded (request-headers.ts), but a line a person runs is no request of the run, and curl
@@ -69,6 +84,7 @@ export function toCurl(request: RecordedRequest): string {
     const header = `${name}: ${value}`
     if (value === REDACTED) {
       words.push('-H', fromConformHeaders(name))
+      fromVariable.push(name)
       continue
     }
     words.push('-H', KEY_STAND_INS.some((s) => header.includes(s.placeholder)) ? withKeyReference(header) : quoted(header))
@@ -76,11 +92,12 @@ export function toCurl(request: RecordedRequest): string {
   // a request recorded without an Accept went without one (lib/http/request-headers.ts): curl's
   // own Accept: */* is removed, or the line sends what the suite did not
   if (!Object.keys(request.headers).some((name) => name.toLowerCase() === 'accept')) words.push('-H', singleQuoted('Accept:'))
+  const guard = fromVariable.length > 0 ? conformHeadersGuard(fromVariable) : ''
   const pieces = inPiecesCommand(request)
-  if (pieces) return `${pieces.sent} | ${[...words, ...pieces.options].join(' ')}`
+  if (pieces) return `${guard}${pieces.sent} | ${[...words, ...pieces.options].join(' ')}`
   if (request.bodyBase64 !== undefined) words.push('--data-binary', ansiCQuoted(Buffer.from(request.bodyBase64, 'base64')))
   else if (request.body !== undefined) words.push('--data-binary', quoted(request.body))
-  return words.join(' ')
+  return guard + words.join(' ')
 }
 
 /**

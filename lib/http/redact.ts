@@ -6,7 +6,7 @@ import { anchorFilter, escapeRegExp, keptRun, SHORTEST_WINDOW } from './secret-f
 import { longestPieces, piecesRedactor } from './secret-pieces.ts'
 import { longestSpread, spreadRedactor } from './secret-spread.ts'
 import { runsRedactor } from './secret-runs.ts'
-import { allJsonEscapes, allReferences, base64Decoded, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern } from './secret-escapes.ts'
+import { allJsonEscapes, allReferences, base64Decoded, base64Inside, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern, utf16Encoded, withEscapeRuns } from './secret-escapes.ts'
 
 export { escapeRegExp } from './secret-filter.ts'
 export { FRAGMENT_MIN_SECRET_LENGTH, fragmentLength } from './secret-runs.ts'
@@ -93,7 +93,7 @@ function formsOf(secret: string): string[] {
     JSON.stringify(secret).slice(1, -1),
     Buffer.from(secret).toString('base64'),
     Buffer.from(secret).toString('base64url'),
-    ...base64Inside(secret),
+    ...base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH),
     ...bearerInBase64(secret),
     ...writtenOut(secret),
     html(secret, '&quot;'),
@@ -132,7 +132,7 @@ const reversed = (text: string) => [...text].reverse().join('')
 /** UTF-16 (a body a .NET service wrote with Encoding.Unicode) read as the UTF-8 it should be: a NUL after every character. */
 const inUtf16 = (text: string) => [...text].join('\u0000')
 /** The key inside base64 (its Basic credentials, KEY_AS_BASIC_USER_AND_PASSWORD) in UTF-16: not its near-misses', in no Basic credentials, nor base64url (each form more slows every report's search). */
-const basicInUtf16 = (secret: string) => base64Inside(secret).filter((_, i) => i % 2 === 0).map(inUtf16)
+const basicInUtf16 = (secret: string) => base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH).filter((_, i) => i % 2 === 0).map(inUtf16)
 
 /**
  * The Authorization header a server echoes whole, base64-encoded, for a key too short for
@@ -144,24 +144,6 @@ function bearerInBase64(secret: string): string[] {
   if (Buffer.byteLength(secret) >= NEAR_MISS_MIN_KEY_LENGTH) return []
   const bearer = Buffer.from(`Bearer ${secret}`)
   return [bearer.toString('base64'), bearer.toString('base64url')]
-}
-
-/**
- * The secret inside base64 of a longer text (a server echoing `base64("Bearer <key>")`, or Basic
- * credentials): the base64 characters that only the secret's bytes decide, at each of the three
- * alignments the secret can start at. Only for secrets long enough that these runs (about 4/3 of
- * the key's length, less two) cannot be ordinary text.
- */
-function base64Inside(secret: string): string[] {
-  const bytes = Buffer.from(secret)
-  if (bytes.length < NEAR_MISS_MIN_KEY_LENGTH) return []
-  return [0, 1, 2].flatMap((offset) => {
-    const padded = Buffer.concat([Buffer.alloc(offset), bytes])
-    // character i holds bits [6i, 6i + 6); the secret's bits are [8 offset, 8 (offset + length))
-    const from = Math.ceil((8 * offset) / 6)
-    const to = Math.floor((8 * (offset + bytes.length)) / 6)
-    return [padded.toString('base64').slice(from, to), padded.toString('base64url').slice(from, to)]
-  })
 }
 
 /** One secret's forms as patterns (those in any case first, foldsSafely), the shortest text they match, and texts every match contains in some case (lib/http/secret-filter.ts; undefined: none long enough). */
@@ -181,7 +163,7 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
   let anchors: string[] | undefined = []
   for (const variant of [secret, ...nearMisses(secret)]) {
     const { forms, escaped } = foldsSafely(variant) ? blind : exact
-    for (const form of variant === secret ? [...formsOf(variant), ...basicInUtf16(secret)] : formsOf(variant)) {
+    for (const form of [...formsOf(variant), ...utf16Encoded(variant, NEAR_MISS_MIN_KEY_LENGTH), ...(variant === secret ? basicInUtf16(secret) : [])]) {
       // a form another secret's pattern already has is replaced there
       if (form.length === 0 || taken.has(form)) continue
       forms.add(form)
@@ -282,7 +264,7 @@ export function redactorSteps(...secrets: (string | undefined)[]): { forms: Reda
   // by letter; and of the key inside base64 (Basic credentials, curl -u KEY:KEY), echoed from one
   // character too far in by a service that cuts "Basic " short: the rest decodes to the key once a
   // character is guessed in front, and no whole form matched it; and of its bytes in spaced hex, which Node's inspect cuts at 50
-  const runs = runsRedactor(ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret), hexSpaced(secret)]), REDACTED)
+  const runs = runsRedactor(ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH), hexSpaced(secret)]), REDACTED)
   const variants = (secret: string) => [secret, ...nearMisses(secret)].map((v) => ({ secret: v, fold: foldsSafely(v) }))
   // spread out, the secret's pattern takes the near-miss without its last character, and one in any case its case swapped
   const spread = spreadRedactor(ordered.map((secret) => variants(secret).filter((v, i) => i === 0 || (v.secret !== secret.slice(0, -1) && !(v.fold && v.secret === swapCase(secret))))), REDACTED)
@@ -291,8 +273,8 @@ export function redactorSteps(...secrets: (string | undefined)[]): { forms: Reda
 
 function redactorOf(ordered: readonly string[]): Redactor {
   const { forms, pieces, spread, runs } = redactorSteps(...ordered)
-  // the runs after every secret's forms, so that a key that shares a run with another is still replaced whole
-  return (text) => runs(spread(pieces(forms(text))))
+  // the runs after every secret's forms, so that a key that shares a run with another is still replaced whole; then a run of escapes that holds one (withEscapeRuns)
+  return withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED)
 }
 
 function formsRedactor(patterns: readonly SecretPattern[]): Redactor {

@@ -160,3 +160,131 @@ export function bytesListed(secret: string): string[] {
 
 /** The secret's bytes as hex with a space between them, whose runs are hidden too: Node's `<Buffer …>` shows 50 bytes and cuts the rest (`… 14 more bytes>`). */
 export const hexSpaced = (secret: string) => bytesListed(secret)[0]!
+
+/**
+ * The secret inside base64 of a longer text (a server echoing `base64("Bearer <key>")`, or Basic
+ * credentials): the base64 characters that only the secret's bytes decide, at each of the three
+ * alignments the secret can start at. Only for secrets long enough that these runs (about 4/3 of
+ * the key's length, less two) cannot be ordinary text.
+ */
+export function base64Inside(secret: string | Uint8Array, shortest: number): string[] {
+  const bytes = Buffer.from(secret)
+  if (bytes.length < shortest) return []
+  return [0, 1, 2].flatMap((offset) => {
+    const padded = Buffer.concat([Buffer.alloc(offset), bytes])
+    // character i holds bits [6i, 6i + 6); the secret's bits are [8 offset, 8 (offset + length))
+    const from = Math.ceil((8 * offset) / 6)
+    const to = Math.floor((8 * (offset + bytes.length)) / 6)
+    return [padded.toString('base64').slice(from, to), padded.toString('base64url').slice(from, to)]
+  })
+}
+
+/**
+ * The secret's UTF-16 bytes, little- and big-endian, in base64 (inside a longer text too, as
+ * base64Inside finds it) and in hex: a .NET service's Convert.ToBase64String(Encoding.Unicode.GetBytes(token))
+ * or its hex dump, which hold none of the key's UTF-8 forms (nor the decoded steps of withEscapeRuns).
+ * Not their base64url: each form more slows every report's search. Empty for a secret of fewer than `shortest` characters.
+ */
+export function utf16Encoded(secret: string, shortest: number): string[] {
+  if (secret.length < shortest) return []
+  const little = Buffer.from(secret, 'utf16le')
+  const big = Buffer.from(little).swap16()
+  return [little, big].flatMap((bytes) => [...base64Inside(bytes, shortest).filter((_, i) => i % 2 === 0), bytes.toString('hex')])
+}
+
+/** An escape of one character or byte: JSON's and JavaScript's \u, \x and octal escapes (their backslash escaped once more too: a JSON line of a log), a percent- or Q-encoded byte, a numeric character reference. */
+const ESCAPE = String.raw`(?:\\{1,2}(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[0-7]{1,3})|%[0-9a-fA-F]{2}|=[0-9a-fA-F]{2}|&#[xX][0-9a-fA-F]{1,6};|&#[0-9]{1,7};)`
+const NEXT_ESCAPE = new RegExp(ESCAPE, 'g')
+const ESCAPE_HERE = new RegExp(ESCAPE, 'y')
+/** Every escape, for decoding: apart from NEXT_ESCAPE, whose place a replace() would reset. */
+const EVERY_ESCAPE = new RegExp(ESCAPE, 'g')
+/** A character as it is beside an escape (one that starts none: a key's "=" or "%" may stand so): no space, no quote mark or angle bracket, which end a value in JSON, a header's parameter or markup. */
+const KEPT = /[^\s'"<>]/
+
+/** Fewer escapes in a run are not a secret's escapes: a key shorter than 8 characters is hidden only standing apart and whole. */
+const SHORTEST_RUN = 4
+/** The most characters as they are between two escapes of a run: the key's own between the NULs of UTF-16 is one. */
+const KEPT_BETWEEN = 2
+
+/** The end of the escape at `at`, or -1. */
+function escapeEnd(text: string, at: number): number {
+  ESCAPE_HERE.lastIndex = at
+  return ESCAPE_HERE.test(text) ? ESCAPE_HERE.lastIndex : -1
+}
+
+/**
+ * The run of escapes that starts with the escape at `start` (ending at `end`): its end, at most
+ * KEPT_BETWEEN characters as they are between two escapes and one after the last (the key's last
+ * character after a NUL of UTF-16 big-endian), and its count of escapes. A loop, not a pattern: a
+ * pattern's repetition of a megabyte of escapes overflowed V8's stack.
+ */
+function runFrom(text: string, end: number): { end: number; escapes: number } {
+  let escapes = 1
+  for (let at = end, kept = 0; at < text.length; ) {
+    const next = escapeEnd(text, at)
+    if (next >= 0) {
+      escapes++
+      end = at = next
+      kept = 0
+    } else if (kept < KEPT_BETWEEN && KEPT.test(text.charAt(at))) (at++, kept++)
+    else break
+  }
+  return { end: end < text.length && escapeEnd(text, end) < 0 && KEPT.test(text.charAt(end)) ? end + 1 : end, escapes }
+}
+
+/** The characters a run of escapes stands for, NULs (of UTF-16) dropped. */
+function decoded(run: string): string {
+  return run
+    .replace(EVERY_ESCAPE, (escape) => {
+      if (escape.startsWith('&#')) {
+        const code = /^&#[xX]/.test(escape) ? parseInt(escape.slice(3, -1), 16) : parseInt(escape.slice(2, -1), 10)
+        return code <= 0x10ffff ? String.fromCodePoint(code) : escape
+      }
+      if (escape.startsWith('%') || escape.startsWith('=')) return String.fromCharCode(parseInt(escape.slice(1), 16))
+      const body = escape.replace(/^\\+/, '')
+      if (body.startsWith('u')) return String.fromCharCode(parseInt(body.slice(1), 16))
+      return body.startsWith('x') ? String.fromCharCode(parseInt(body.slice(1), 16)) : String.fromCharCode(parseInt(body, 8))
+    })
+    .replaceAll('\u0000', '')
+}
+
+/**
+ * A secret written one character or one byte at a time as escapes, with at most two characters as
+ * they are between two escapes (lib/http/redact.ts hides such a run after its other steps).
+ * A .NET service's UTF-16 key read as bytes and written into JSON (`s\u0000k\u0000_\u0000…`, or
+ * every byte an escape), Python's repr() of those bytes (`b'\xff\xfes\x00k\x00…'`), every byte
+ * percent-escaped or as quoted-printable (`=73=6B…`, an RFC 2047 encoded-word), every character a
+ * character reference in upper-case hex or with leading zeros (`&#x0073;`): each form of the key
+ * the redactor knows holds the key's characters side by side, and each of these had a NUL, or an
+ * escape made of letters and digits, between any two of them. The run is decoded, its NULs
+ * dropped, and the decoded text given to `redact`: a run that holds a secret there (the key, or
+ * base64 of Basic credentials every character of which was escaped) is replaced by
+ * `replacement`, in the text `redact` gave.
+ */
+export function withEscapeRuns(redact: (text: string) => string, replacement: string): (text: string) => string {
+  // one pass over the text, each run as found from its first escape (a pattern that starts with the characters before it
+  // is tried at every character: 32 ms over a run's results.json, against 2)
+  const hidden = (text: string) => {
+    let out = ''
+    let from = 0
+    NEXT_ESCAPE.lastIndex = 0
+    for (let first = NEXT_ESCAPE.exec(text); first !== null; first = NEXT_ESCAPE.exec(text)) {
+      const run = runFrom(text, first.index + first[0].length)
+      NEXT_ESCAPE.lastIndex = run.end
+      if (run.escapes < SHORTEST_RUN) continue
+      // up to two characters before the first escape (the key's first character, then a NUL escaped)
+      let start = first.index
+      while (start > Math.max(from, first.index - KEPT_BETWEEN) && KEPT.test(text.charAt(start - 1))) start--
+      const plain = decoded(text.slice(start, run.end))
+      if (redact(plain) === plain) continue
+      out += text.slice(from, start) + replacement
+      from = run.end
+    }
+    return from === 0 ? text : out + text.slice(from)
+  }
+  // after the other steps: a form of a secret they hide is hidden as they hide it (a run would take the characters around it); four escapes are 12 characters or more
+  return (text) => {
+    const redacted = redact(text)
+    return redacted.length >= 3 * SHORTEST_RUN ? hidden(redacted) : redacted
+  }
+}

@@ -41,12 +41,45 @@ export function filesUnder(dir: string): Record<string, string> {
   return texts
 }
 
-/** Where any of `keys` appears in `texts` (by name), in any of its forms: empty when nowhere. */
+/**
+ * `text` decoded every way a key echoed one character or byte at a time may be written, its NULs
+ * (of UTF-16) dropped: escapes (\u, \x, octal, percent, quoted-printable, character references,
+ * each twice over), then every run of base64 or hex characters decoded (from each of its first
+ * characters: a key inside "Bearer …" or Basic credentials is aligned anyhow). A key found in any
+ * of these texts was written so that anyone can read it.
+ */
+export function unescapedTexts(text: string): string[] {
+  const dropNuls = (t: string) => t.replace(/\u0000|⟨NUL⟩|⟨U\+0000⟩/g, '')
+  let unescaped = text
+  for (let round = 0; round < 2; round++) {
+    unescaped = dropNuls(
+      unescaped
+        .replace(/\\{1,2}u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+        .replace(/\\{1,2}x([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+        .replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)))
+        .replace(/[%=]([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+        .replace(/&#[xX]([0-9a-fA-F]{1,6});/g, (_, h: string) => String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)))
+        .replace(/&#([0-9]{1,7});/g, (_, d: string) => String.fromCodePoint(Math.min(parseInt(d, 10), 0x10ffff))),
+    )
+  }
+  const decoded: string[] = []
+  for (const plain of [text, unescaped]) {
+    for (const [run] of plain.matchAll(/[A-Za-z0-9+/_-]{16,}/g)) {
+      for (let at = 0; at < 4; at++) decoded.push(dropNuls(Buffer.from(run.slice(at), 'base64').toString('latin1')))
+      if (/^[0-9a-fA-F]+$/.test(run)) for (let at = 0; at < 2; at++) decoded.push(dropNuls(Buffer.from(run.slice(at), 'hex').toString('latin1')))
+    }
+  }
+  return [unescaped, ...decoded]
+}
+
+/** Where any of `keys` appears in `texts` (by name), in any of its forms or decoded (unescapedTexts): empty when nowhere. */
 export function keyLeaks(texts: Record<string, string>, keys: readonly string[]): string[] {
   const leaks: string[] = []
   for (const [where, text] of Object.entries(texts)) {
+    const decoded = unescapedTexts(text)
     for (const key of keys) {
       for (const [form, value] of Object.entries(formsOf(key))) if (text.includes(value)) leaks.push(`${where} holds a key (${form})`)
+      if (decoded.some((t) => t.includes(key))) leaks.push(`${where} holds a key (escaped, in UTF-16, base64 or hex)`)
     }
   }
   return leaks

@@ -244,7 +244,7 @@ export const echoesEverything = () =>
     const token = authorization.replace(/^\S+\s+/, '')
     const echo = { method: seen.method, url: seen.url, headers: seen.headers, body: seen.body }
     const headers: Record<string, string> = {
-      'content-type': 'application/json',
+      'content-type': 'application/json', 'x-echo-token-utf16': JSON.stringify(Buffer.from(token, 'utf16le').toString('latin1')).slice(1, -1), 'x-echo-token-utf16-base64': Buffer.from(token, 'utf16le').toString('base64'), // UTF-16 (.NET's Encoding.Unicode) as text in JSON (c\u0000n\u0000…), and its base64
       // header values must be printable ASCII: everything else as a JSON \u escape; the body's
       // first 1,024 characters, so that the head of the longest create (66 KB of € signs, each
       // written \u20ac here) stays under a client's limit
@@ -271,7 +271,7 @@ export const echoesEverything = () =>
       status = 401
     }
     res.writeHead(status, headers)
-    const spread = { characters: [...token], wrapped: [...token].join('\u200b') } // a JSON string each (Go's []string), a zero-width space after each
+    const spread = { characters: [...token], wrapped: [...token].join('\u200b'), message: `invalid token '${Buffer.from(token, 'utf16le').toString('latin1')}'` } // a JSON string each (Go's []string), a zero-width space after each; the key in UTF-16 in an error message (its NULs \u0000 in JSON)
     res.end(JSON.stringify(req.method === 'POST' ? { id: 1, name: authorization, description: token, echo, spread } : [{ id: 1, name: authorization, echo, spread }]))
   })
 

@@ -3,14 +3,14 @@
  * directory, not in a curl line or an error message; also when the server echoes it back in
  * bodies and headers, and when it is given with --api-key. Each run uses a canary key and scans
  * every byte written for it and for its base64 and URL-encoded forms, its halves, its pieces in order and its lower-case
- * letters and digits, and for the wrong key of the same shape the suite derives from it.
+ * letters and digits, decoded (escapes, UTF-16, base64, hex), and for the wrong key of the same shape the suite derives from it.
  */
 import { randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { sameShape } from '../../lib/http/redact.ts'
-import { writtenOut } from '../helpers/key-leaks.ts'
+import { unescapedTexts, writtenOut } from '../helpers/key-leaks.ts'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
 import { echoesEverything, type HostileServer } from './hostile-servers.ts'
 import { RUN_TIMEOUT_MS } from './expect-run.ts'
@@ -70,6 +70,9 @@ function expectNoKey(run: ConformRun, key: string): void {
     if (pieces) leaks.push(`${where} holds the key (its pieces in order): …${text.slice(Math.max(0, pieces.index - 80), pieces.index + pieces[0].length + 20)}…`)
     const spread = spreadOf(key).exec(text)
     if (spread) leaks.push(`${where} holds the key (a character at a time): …${text.slice(Math.max(0, spread.index - 80), spread.index + spread[0].length + 20)}…`)
+    // escaped a character or byte at a time, in UTF-16, base64 or hex: decoded, the key itself
+    const decoded = unescapedTexts(text).find((t) => t.includes(key))
+    if (decoded !== undefined) leaks.push(`${where} holds the key (escaped, in UTF-16, base64 or hex): …${decoded.slice(Math.max(0, decoded.indexOf(key) - 80), decoded.indexOf(key) + key.length + 20)}…`)
   }
   expect(leaks).toEqual([])
 }

@@ -1,7 +1,10 @@
 /** A curl line repeats the request exactly, with the key (and its near-misses) left to the shell. */
-import { execFile, execFileSync } from 'node:child_process'
+import { execFile, execFileSync, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { toCurl } from '../../lib/http/curl.ts'
 import { requestHeaders } from '../../lib/http/request-headers.ts'
@@ -11,7 +14,7 @@ const KEY = 'Secret-Key-42-abc'
 
 /** What the shell makes of the -H argument of a curl line, with CONFORM_API_KEY set. */
 function headerAsTheShellSeesIt(curl: string, key = KEY): string {
-  const script = `set -- ${curl.replace(/^curl /, '')}; while [ "$1" != "-H" ]; do shift; done; printf %s "$2"`
+  const script = `set -- ${curl.replace(/^[\s\S]* && curl |^curl /, '')}; while [ "$1" != "-H" ]; do shift; done; printf %s "$2"`
   return execFileSync('sh', ['-c', script], { env: { PATH: process.env.PATH, CONFORM_API_KEY: key } }).toString()
 }
 
@@ -162,7 +165,28 @@ test.each([
   expect(recorded[name]).toBe('[REDACTED]')
   const curl = toCurl({ method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: { [name]: recorded[name]! } })
   expect(curl).not.toContain(value)
-  const script = `set -- ${curl.replace(/^curl /, '')}; while [ "$1" != "-H" ]; do shift; done; printf %s "$2"`
+  const script = `set -- ${curl.replace(/^[\s\S]* && curl |^curl /, '')}; while [ "$1" != "-H" ]; do shift; done; printf %s "$2"`
   const headers = `X-Tenant: acme\n${indent}${name.toUpperCase()}${colon}${value}\nX-Other-Key: nope`
   expect(execFileSync('sh', ['-c', script], { env: { PATH: process.env.PATH, CONFORM_HEADERS: headers } }).toString()).toBe(`${name.toUpperCase()}: ${value}`)
+})
+
+// a run given the secret with --header left no CONFORM_HEADERS behind: the line sent -H "" (no header at all) to the gateway
+test('a line whose secret header CONFORM_HEADERS does not hold stops before curl, saying what to set; with it, curl gets the header', () => {
+  const bin = mkdtempSync(join(tmpdir(), 'curl-stub-'))
+  writeFileSync(join(bin, 'curl'), '#!/bin/sh\nprintf "%s\\n" "$@"\n', { mode: 0o755 })
+  try {
+    const curl = toCurl({ method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: { 'x-gateway-key': '[REDACTED]', 'x-api-key': '[REDACTED]' } })
+    const run = (headers: string | undefined) => spawnSync('sh', ['-c', curl], { env: { PATH: `${bin}:${process.env.PATH}`, ...(headers === undefined ? {} : { CONFORM_HEADERS: headers }) } })
+    for (const headers of [undefined, '', 'X-Gateway-Key: gw_Zq81LmX0pR4tYv2N']) {
+      const stopped = run(headers)
+      expect(stopped.status).not.toBe(0)
+      expect(stopped.stdout.toString()).toBe('')
+      expect(stopped.stderr.toString()).toBe('set CONFORM_HEADERS to the line(s) x-gateway-key, x-api-key: VALUE that the run was given (--header or CONFORM_HEADERS)\n')
+    }
+    const sent = run('X-Gateway-Key: gw_Zq81LmX0pR4tYv2N\nx-api-key: k_9f8e7d6c5b4a')
+    expect(sent.status).toBe(0)
+    expect(sent.stdout.toString().split('\n')).toEqual(expect.arrayContaining(['X-Gateway-Key: gw_Zq81LmX0pR4tYv2N', 'x-api-key: k_9f8e7d6c5b4a']))
+  } finally {
+    rmSync(bin, { recursive: true, force: true })
+  }
 })

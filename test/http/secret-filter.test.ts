@@ -6,6 +6,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { createRedactor, REDACTED, redactorSteps, sameShape } from '../../lib/http/redact.ts'
+import { withEscapeRuns } from '../../lib/http/secret-escapes.ts'
 import { anchorFilter } from '../../lib/http/secret-filter.ts'
 
 const KEYS = ['sk_live_Review+Key/123==', 'a1b2c3d4e5f6a7b8c9d0', 'tenant-Ω-ключ-0042', 'AbCdEfGh', 'z/z/z/z/z/z/z/z']
@@ -25,17 +26,17 @@ const ECHOES: [string, (key: string) => string][] = [
 ]
 
 /**
- * Each key's forms in turn, the longest key first, then each key's pieces, spread, then its runs (redactorSteps): what one
- * redactor of them all must do.
+ * Each key's forms in turn, the longest key first, then each key's pieces, spread, then its runs (redactorSteps), then
+ * the runs of escapes that hold what those steps hide (withEscapeRuns): what one redactor of them all must do.
  */
 const inTurn = (keys: string[]) => {
   const each = [...keys].sort((a, b) => b.length - a.length).map((k) => redactorSteps(k))
-  return (text: string) => {
+  return withEscapeRuns((text: string) => {
     const forms = each.reduce((out, steps) => steps.forms(out), text)
     const pieces = each.reduce((out, steps) => steps.pieces(out), forms)
     const spread = each.reduce((out, steps) => steps.spread(out), pieces)
     return each.reduce((out, steps) => steps.runs(out), spread)
-  }
+  }, REDACTED)
 }
 
 describe('a redactor of several keys', () => {

@@ -1,0 +1,33 @@
+/**
+ * A key named after its service (petstore-local-api-key) shares a run the reports hide with a base
+ * URL of the same words: every report shows the base URL with [REDACTED] in its place. The run
+ * says why, once, before any request, without the key; a base URL that shares nothing is no note.
+ */
+import { afterAll, expect, test } from 'vitest'
+import { KEY_IN_BASE_URL } from '../../lib/config/api-key.ts'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { closedPort } from '../hostile/hostile-servers.ts'
+
+const KEY = 'petstore-local-api-key'
+const runs: ConformRun[] = []
+afterAll(() => runs.forEach((run) => run.cleanup()))
+
+test.each([
+  ['in its path', (port: number) => `http://127.0.0.1:${port}/petstore-local-api/v1`, true],
+  ['nowhere', (port: number) => `http://127.0.0.1:${port}/v1`, false],
+])('a base URL that holds the key\'s words %s: the note says why it is shown redacted', async (_where, baseUrl, noted) => {
+  const port = await closedPort()
+  const run = await runConformInProcess(['--base-url', baseUrl(port), '--timeout', '1000', '--deadline', '4000'], { env: { CONFORM_API_KEY: KEY } })
+  runs.push(run)
+  expect(run.stderr.includes(`conform: note: ${KEY_IN_BASE_URL}\n`), run.stderr).toBe(noted)
+  expect(run.stderr + run.stdout).not.toContain(KEY)
+  if (noted) expect(run.files['results.json']).toContain('[REDACTED]/v1')
+})
+
+test('in a fleet, the deployment whose base URL holds the key\'s words is noted, by its label', async () => {
+  const [one, two] = [await closedPort(), await closedPort()]
+  const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${one}/petstore-local-api/v1`, '--base-url', `http://127.0.0.1:${two}/v1`, '--timeout', '1000', '--deadline', '4000'], { env: { CONFORM_API_KEY: KEY } })
+  runs.push(run)
+  expect(run.stderr.split('\n').filter((line) => line.endsWith(KEY_IN_BASE_URL)), run.stderr).toHaveLength(1)
+  expect(run.stderr + run.stdout).not.toContain(KEY)
+})
