@@ -52,6 +52,7 @@ class Decoding extends Transform {
   private strict: Transform | undefined
   private strictError: (Error & { code?: string }) | undefined
   private strictEnded: Promise<void> = Promise.resolve()
+  private innerEnded: Promise<void> = Promise.resolve()
   private coding = ''
   private tail = Buffer.alloc(0)
   private compressed = 0
@@ -68,13 +69,16 @@ class Decoding extends Transform {
       // the reader's pace holds for the inner stream too, so a bomb inflates no faster than it is read (the cap)
       lenient.on('data', (data: Buffer) => this.push(data) || lenient.pause())
       lenient.on('error', (error) => this.destroy(error))
+      // listened for from the start: a stream followed by bytes it does not read (gzip's zero padding, which zlib allows, or
+      // anything after a zlib stream's end) ends as it is written, before _flush, and waited for there it never came (hostile11 review)
+      this.innerEnded = new Promise((resolve) => lenient.once('end', resolve))
       this.inner = lenient
       if (strict) {
         // its output is dropped; it reads no further than the lenient one was given (a chunk ahead at most)
         strict.resume()
         this.strictEnded = new Promise((resolve) => {
           strict.once('end', resolve)
-          strict.once('error', (error) => resolve(void (this.strictError = error)))
+          strict.on('error', (error) => resolve(void (this.strictError ??= error)))
         })
         this.strict = strict
       }
@@ -98,10 +102,9 @@ class Decoding extends Transform {
 
   override _flush(done: TransformCallback): void {
     if (!this.inner) return done()
-    const innerEnded = new Promise<void>((resolve) => this.inner!.once('end', resolve))
     this.inner.end()
     this.strict?.end()
-    void Promise.all([innerEnded, this.strictEnded]).then(() => {
+    void Promise.all([this.innerEnded, this.strictEnded]).then(() => {
       const unfinished = this.strictError?.code === 'Z_BUF_ERROR' && !this.tail.equals(FLUSH_MARK)
       if (!unfinished) return done()
       done(new CodedBodyCutShortError(`its ${this.coding} stream stops before its end after ${this.compressed} bytes, not where a flush left it: the body was cut short`))

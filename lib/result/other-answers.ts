@@ -27,6 +27,12 @@ export function sentNames(exchanges: readonly Exchange[]): Set<string> {
   return names
 }
 
+/** The name a POST's body sent, as JSON strings: as sent, trimmed and in NFC (a store may keep it so). */
+function ownNames(body: string | undefined): Set<string> {
+  const name = (parsed(body ?? '') as { name?: unknown } | undefined)?.name
+  return typeof name === 'string' ? new Set([name, name.trim(), name.normalize('NFC'), name.trim().normalize('NFC')].map((n) => JSON.stringify(n))) : new Set()
+}
+
 const twoHundreds = (e: Exchange) => e.response !== undefined && e.response.status >= 200 && e.response.status < 300 && !e.response.bodyTruncated
 
 const parsed = (text: string): unknown => {
@@ -54,7 +60,8 @@ export function answerOfAnother(judged: Exchange, names: ReadonlySet<string>): s
   }
   // a list without the record this POST sent (a service that answers a create with the whole list shows it there)
   const listed = (r: unknown) => (r !== null && typeof r === 'object' ? JSON.stringify((r as { name?: unknown }).name) : undefined)
-  const own = sentNames([judged])
+  // its own name of any length ('' and '0' are valid creates), as sent or as a store keeps it (trimmed, NFC)
+  const own = ownNames(judged.request.body)
   if (judged.request.method === 'POST' && Array.isArray(body) && body.some((r) => names.has(listed(r) ?? '')) && !body.some((r) => own.has(listed(r) ?? ''))) {
     return `${path} was answered ${judged.response!.status} with a list of this run's records, where a create was sent`
   }

@@ -21,6 +21,8 @@ export const CHUNKED_TO_HTTP_1_0 =
 
 /** An answer's words that say the body is not JSON. */
 const SAYS_NOT_JSON = /\b(?:not (?:a )?(?:valid|well-formed|parsable) json|invalid json|malformed json|json (?:parse|syntax) error|unexpected end of (?:json )?input)\b/i
+/** …and words that show the parser read the body's fields (Jackson's "JSON parse error: Unrecognized field \"description\""): it parsed them, and refused for what they hold. */
+const READ_ITS_FIELDS = /unrecognized field|unknown (?:field|property|key)|not marked as ignorable|cannot deserialize|\\?"(?:name|description)\\?"(?!\s*:)/i
 
 /**
  * What a 400 that calls a valid create's body not JSON shows, when the body was ASCII JSON without
@@ -34,7 +36,7 @@ const SAYS_NOT_JSON = /\b(?:not (?:a )?(?:valid|well-formed|parsable) json|inval
 export function unreadBodyRefused(request: { body?: string; bodyBase64?: string; splitAt?: number }, answer: string, sentAs: { chunked?: boolean; writtenAs?: string }): string | undefined {
   const body = request.body ?? ''
   if (request.splitAt !== undefined || request.bodyBase64 !== undefined || sentAs.chunked || sentAs.writtenAs !== undefined) return undefined
-  if (!/^[\x20-\x7e]+$/.test(body) || body.includes('\\') || !SAYS_NOT_JSON.test(answer)) return undefined
+  if (!/^[\x20-\x7e]+$/.test(body) || body.includes('\\') || !SAYS_NOT_JSON.test(answer) || READ_ITS_FIELDS.test(answer)) return undefined
   return (
     `the answer says the body is not valid JSON, and it is: ${Buffer.byteLength(body)} bytes of ASCII JSON without an escape, sent whole under their Content-Length, and the service took no create of the run: ` +
     'it parsed other bytes than those sent, none of the body or a part, as a server does that looks the Content-Length header up in one case (this client writes `content-length`; ' +

@@ -52,6 +52,9 @@ describe('an answer written for another request, from the run\'s own evidence', 
   test('not an answer that may be its own', () => {
     expect(answerOfAnother(exchange('GET', 200, a), names)).toBeUndefined() // a list route that answers its newest record: its own fault
     expect(answerOfAnother(exchange('POST', 200, [a, b], { name: b.name }), names)).toBeUndefined() // a create answered with the whole list
+    // review26: its own name short ('0' and '' are valid creates) or kept trimmed: still its own list, not another request's answer
+    expect(answerOfAnother(exchange('POST', 201, [a, { id: 9, name: '0' }], { name: '0' }), names)).toBeUndefined()
+    expect(answerOfAnother(exchange('POST', 201, [a, { id: 9, name: 'cf-abcde-padded' }], { name: '  cf-abcde-padded\r\n\t ' }), names)).toBeUndefined()
     expect(answerOfAnother(exchange('GET', 201, { id: 1, name: 'dog' }), names)).toBeUndefined() // no name of the run's
     expect(answerOfAnother(exchange('GET', 200, [a, b]), names)).toBeUndefined()
   })

@@ -13,6 +13,7 @@ import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { VARIANTS } from '../../lib/server/variants.ts'
 import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
 import { failedRules, runConform, type ConformRun } from '../helpers/run-conform.ts'
+import { unreadBodyRefused } from '../../suites/categories/refused-sending.ts'
 
 const KEY = 'body-pieces-key-0123456789abcdef'
 const servers: RunningServer[] = []
@@ -85,4 +86,17 @@ describe('a create body that arrives in two reads', () => {
     const run = await conform(server, '--rule', 'create-echoes-fields')
     expect(failedRules(run), run.stdout).toEqual([])
   }, 60_000)
+})
+
+// review26: words that show the body's fields were read are a refusal of what they hold, not of bytes the service never read
+describe('a plain create refused as not JSON: the words that say its body went unread', () => {
+  const request = { body: JSON.stringify({ name: 'cf-abcde-plain', description: 'plain' }) }
+  test('said when the answer calls the body not JSON and names nothing in it', () => {
+    expect(unreadBodyRefused(request, '{"code":400,"message":"Body is not valid JSON"}', {})).toMatch(/^the answer says the body is not valid JSON, and it is/)
+    expect(unreadBodyRefused(request, '{"error":{"name":"SyntaxError","message":"Unexpected end of JSON input"}}', {})).toBeDefined()
+  })
+  test('not said when the answer shows its fields were read (Jackson refusing a field it does not know)', () => {
+    expect(unreadBodyRefused(request, '{"message":"JSON parse error: Unrecognized field \\"description\\" (class pet.Category), not marked as ignorable"}', {})).toBeUndefined()
+    expect(unreadBodyRefused(request, '{"message":"JSON parse error: Cannot deserialize value of type `long` from String"}', {})).toBeUndefined()
+  })
 })
