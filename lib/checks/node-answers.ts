@@ -151,10 +151,22 @@ export function nodeContentType(contentType: string | undefined, response?: Reco
   return undefined
 }
 
+/** The request's body went as bytes (exchange.ts bytesEvidence) that are not UTF-8. */
+function sentNotUtf8(request: RecordedRequest): boolean {
+  if (request.bodyBase64 === undefined) return false
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(request.bodyBase64, 'base64'))
+    return false
+  } catch {
+    return true
+  }
+}
+
 /** Why a status came instead of the one expected, where a Node framework answers it so by default. */
 export function nodeStatus(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
-  // measured: Express 4.22, body-parser 1.20's read(): createError(403, err) unless err carries a status
-  if (expected === 400 && response.status === 403 && request.method === 'POST' && request.headers.authorization === KEY_AUTHORIZATION) {
+  // measured: Express 4.22, body-parser 1.20's read(): createError(403, err) unless err carries a status;
+  // its words need the verify's cause, bytes that are not UTF-8 (a 403 to a UTF-8 form body is a gateway's, not this)
+  if (expected === 400 && response.status === 403 && request.method === 'POST' && request.headers.authorization === KEY_AUTHORIZATION && sentNotUtf8(request)) {
     return (
       "a 403 to a body sent with the valid key is what Express's body-parser answers when its verify option throws an error without a status (entity.verify.failed), " +
       "as a strict TextDecoder('utf-8', { fatal: true }) in express.json({ verify }) does for bytes that are not UTF-8: throw an error whose status is 400, " +
