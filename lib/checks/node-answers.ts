@@ -113,16 +113,20 @@ const EXPRESS_ERROR_PAGE =
   '§4 makes every payload JSON and §7 every error the Error record: app.use((err, req, res, next) => res.status(err.status ?? 500).json({ code, message, status })) after the routes, and a last app.use answering 404 so'
 
 /** Why a body that is not JSON came, where a Node framework writes it so. */
-export const nodeTextBody = (response: RecordedResponse): string | undefined => (isExpressErrorPage(response) ? EXPRESS_ERROR_PAGE : isPassportFail(response) ? PASSPORT_FAILS : undefined)
+export const nodeTextBody = (response: RecordedResponse, request?: RecordedRequest): string | undefined => (isExpressErrorPage(response) ? EXPRESS_ERROR_PAGE : isPassportFail(response, request) ? PASSPORT_FAILS : undefined)
 
-/** passport's own 401 or 400: its status text alone, without a Content-Type. */
-const isPassportFail = (response: RecordedResponse) =>
-  response.headers['content-type'] === undefined && ((response.status === 401 && response.body === 'Unauthorized') || (response.status === 400 && response.body === 'Bad Request'))
+/** passport-http-bearer's this.fail(400): an Authorization header that is not two words split at one space. */
+const notTwoWords = (authorization: string | undefined) => authorization !== undefined && authorization !== '' && authorization.split(' ').length !== 2
+
+/** passport's own 401 or 400 (the 400 only to a header it cannot split): its status text alone, without a Content-Type. */
+const isPassportFail = (response: RecordedResponse, request: RecordedRequest | undefined) =>
+  response.headers['content-type'] === undefined &&
+  ((response.status === 401 && response.body === 'Unauthorized') || (response.status === 400 && response.body === 'Bad Request' && notTwoWords(request?.headers.authorization)))
 
 /** Why a response is declared text/plain or not at all, where Koa, Hono, Express or a Node handler of its own writes it so. */
-export function nodeContentType(contentType: string | undefined, response?: RecordedResponse): string | undefined {
+export function nodeContentType(contentType: string | undefined, response?: RecordedResponse, request?: RecordedRequest): string | undefined {
   if (response !== undefined && isExpressErrorPage(response)) return EXPRESS_ERROR_PAGE
-  if (response !== undefined && isPassportFail(response)) return PASSPORT_FAILS
+  if (response !== undefined && isPassportFail(response, request)) return PASSPORT_FAILS
   // a body without a type (an empty 401 has another story: known-answers.ts' emptyBodyOrigin)
   if (contentType === undefined && response !== undefined && response.bodyBytes > 0) {
     return (

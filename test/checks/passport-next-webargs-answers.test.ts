@@ -38,6 +38,18 @@ describe("passport's own answers to a strategy's failure", () => {
     response.exchange.request.headers.authorization = 'Bearer $CONFORM_API_KEY'
     expect(failureOf(() => expectStatus(response, 401)).message).toBe('POST answered 400, expected 401')
   })
+
+  test("its 400 Bad Request body is named only where the header is one passport-http-bearer cannot split: not for a body refused under the valid key's two words", () => {
+    const badRequest = (authorization: string) => {
+      const response = makeResponse({ status: 400, method: 'POST', headers: { 'content-length': '11' }, body: 'Bad Request' })
+      response.exchange.request.headers.authorization = authorization
+      return response
+    }
+    expect(failureOf(() => expectErrorRecord(badRequest('Bearer:$CONFORM_API_KEY'))).message).toMatch(/passport-http-bearer finds an Authorization header that is not two words/)
+    expect(failureOf(() => expectJsonContentType(badRequest('Bearer $CONFORM_API_KEY x'))).message).toMatch(/passport-http-bearer/)
+    expect(failureOf(() => expectErrorRecord(badRequest('Bearer $CONFORM_API_KEY'))).message).not.toMatch(/passport/)
+    expect(failureOf(() => expectJsonContentType(badRequest('Bearer $CONFORM_API_KEY'))).message).not.toMatch(/passport/)
+  })
 })
 
 describe('Next.js route handlers', () => {
