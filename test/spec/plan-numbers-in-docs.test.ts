@@ -51,6 +51,8 @@ describe('the write plan as docs/production.md states it', () => {
     ['gives the sum of the three, N', /gives the sum of the three, (\d+),/, (2 + CONFIRM) * POSTS],
     ['where it gave N (the plan and its confirmations)', /gives the sum of the three, \d+, where it gave (\d+)/, POSTS * (1 + CONFIRM)],
     ['at most N such resends in a run', /at most (\d+) such resends in a run/, POST_RESENDS_PER_WRITE * POSTS],
+    ['--repeat 10: at most N POSTs, 1 in each further round', /"at most (\d+) POSTs, 1 in each further round/, POSTS],
+    ['--repeat 10: creating at most N records (one more in each of 9 further rounds)', /1 in each further round \(--repeat 10\), …, creating at most (\d+) records/, CREATIONS + 9],
     ['(N for each POST the run may send)', /such resends in a run \((\d+) for each POST the run may send\)/, POST_RESENDS_PER_WRITE],
   ])('%s', (_, pattern, expected) => {
     const numbers = stated(page, pattern)
