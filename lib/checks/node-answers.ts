@@ -29,6 +29,9 @@ const NEXT_FAULT =
   "an empty 500 with Vary: rsc, next-router-state-tree … is what Next.js answers for an exception a route handler let through (await request.json() throws a SyntaxError for a body that is not JSON, " +
   'and destructuring the null it gives for a body of null throws a TypeError): catch them and answer 400 with NextResponse.json({ code, message, status }, { status: 400 }) (§5.4, §4.2 rule 1)'
 
+const NEXT_READ_FAULT =
+  "an empty 500 with Vary: rsc, next-router-state-tree … is what Next.js answers for an exception a route handler let through, its stack written only to the server's log (next start's output): the log names it"
+
 /**
  * tsoa's documented errorHandler (measured: tsoa 6.6 under Express 4.22): every Error but a ValidateError
  * answered 500. Hand-written Express error handlers write the same bytes, so the handler is named first.
@@ -187,7 +190,8 @@ export function nodeStatus(response: RecordedResponse, expected: number, request
       'destructuring the body of null that json(req) gives (const { name } = await json(req)), or reading a property of it; catch what json(req) throws (its createError(400, "Invalid JSON")) and refuse what is not an object, with 400 and the Error record (§5.4, §4.2 rule 1)'
     )
   }
-  if (response.status === 500 && response.bodyBytes === 0 && /\bnext-router-state-tree\b/.test(response.headers.vary ?? '')) return NEXT_FAULT
+  // its words of a body not JSON are a create's: a read's empty 500 is named without them
+  if (response.status === 500 && response.bodyBytes === 0 && /\bnext-router-state-tree\b/.test(response.headers.vary ?? '')) return request.method === 'POST' ? NEXT_FAULT : NEXT_READ_FAULT
   if (response.status === 500 && isTsoaFault(response)) return TSOA_FAULT
   if (expected !== 401) return undefined
   // the request as recorded: the key is written $CONFORM_API_KEY, so only the scheme and an empty token are read
