@@ -76,7 +76,7 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
 }
 
 /** Why a body that is not JSON (and not empty) came with this answer, where the stack that sends it is well known. */
-export const textBodyOrigin = (response: RecordedResponse): string | undefined => servantPage(response) ?? runtimeTextBody(response) ?? jettyPage(response) ?? djangoRailsTextBody(response) ?? nodeTextBody(response) ?? envoyTextBody(response) ?? lengthInCharacters(response)
+export const textBodyOrigin = (response: RecordedResponse, request?: RecordedRequest): string | undefined => servantPage(response) ?? runtimeTextBody(response) ?? jettyPage(response) ?? djangoRailsTextBody(response) ?? nodeTextBody(response, request) ?? envoyTextBody(response) ?? lengthInCharacters(response)
 
 /**
  * A JSON body that ends, mid-value, exactly where its Content-Length says, and holds characters
@@ -170,7 +170,7 @@ export function blockPageWords(response: Pick<RecordedResponse, 'status' | 'body
 }
 
 /** Why a response is declared with another media type, where a well-known stack declares it so (`response`: what else tells the stack, its body). */
-export function contentTypeOrigin(contentType: string | undefined, response?: RecordedResponse): string | undefined {
+export function contentTypeOrigin(contentType: string | undefined, response?: RecordedResponse, request?: RecordedRequest): string | undefined {
   const page = response ? (djangoRailsContentType(response) ?? aspnetEmptyBody(response) ?? jettyPage(response) ?? servantPage(response)) : undefined
   if (page) return page
   const type = mediaType(contentType)
@@ -187,7 +187,7 @@ export function contentTypeOrigin(contentType: string | undefined, response?: Re
     )
   }
   if (type?.endsWith('+json')) return `${type} is JSON under another media type; §4 names application/json for every payload`
-  const ofNode = [nodeContentType(contentType, response), runtimeContentType(contentType, response)].filter((words) => words !== undefined)
+  const ofNode = [nodeContentType(contentType, response, request), runtimeContentType(contentType, response)].filter((words) => words !== undefined)
   return phpRubyContentType(contentType) ?? (ofNode.length > 0 ? ofNode.join('; ') : undefined)
 }
 

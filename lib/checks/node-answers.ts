@@ -29,9 +29,15 @@ const NEXT_FAULT =
   "an empty 500 with Vary: rsc, next-router-state-tree … is what Next.js answers for an exception a route handler let through (await request.json() throws a SyntaxError for a body that is not JSON, " +
   'and destructuring the null it gives for a body of null throws a TypeError): catch them and answer 400 with NextResponse.json({ code, message, status }, { status: 400 }) (§5.4, §4.2 rule 1)'
 
-/** tsoa's documented errorHandler (measured: tsoa 6.6 under Express 4.22): every Error but a ValidateError answered 500. */
+const NEXT_READ_FAULT =
+  "an empty 500 with Vary: rsc, next-router-state-tree … is what Next.js answers for an exception a route handler let through, its stack written only to the server's log (next start's output): the log names it"
+
+/**
+ * tsoa's documented errorHandler (measured: tsoa 6.6 under Express 4.22): every Error but a ValidateError
+ * answered 500. Hand-written Express error handlers write the same bytes, so the handler is named first.
+ */
 const TSOA_FAULT =
-  "{\"message\": \"Internal Server Error\"} from Express is what tsoa's documented errorHandler answers for every Error but a ValidateError: the rejection of its authentication module " +
+  "{\"message\": \"Internal Server Error\"} from Express is what an error handler that answers every error it is handed 500 writes, as tsoa's documented errorHandler does for every Error but a ValidateError: the rejection of its authentication module " +
   "(expressAuthentication, which tsoa's routes hand on with error.status 401), express.json()'s SyntaxError for a body that is not JSON or is null (its status 400) and any other; " +
   'answer err.status when the error carries one, with the Error record (§5.3: 401; §5.4: 400), and a ValidateError 400 (tsoa\'s example answers it 422)'
 const isTsoaFault = (response: RecordedResponse) => response.headers['x-powered-by'] === 'Express' && response.body === '{"message":"Internal Server Error"}'
@@ -113,16 +119,20 @@ const EXPRESS_ERROR_PAGE =
   '§4 makes every payload JSON and §7 every error the Error record: app.use((err, req, res, next) => res.status(err.status ?? 500).json({ code, message, status })) after the routes, and a last app.use answering 404 so'
 
 /** Why a body that is not JSON came, where a Node framework writes it so. */
-export const nodeTextBody = (response: RecordedResponse): string | undefined => (isExpressErrorPage(response) ? EXPRESS_ERROR_PAGE : isPassportFail(response) ? PASSPORT_FAILS : undefined)
+export const nodeTextBody = (response: RecordedResponse, request?: RecordedRequest): string | undefined => (isExpressErrorPage(response) ? EXPRESS_ERROR_PAGE : isPassportFail(response, request) ? PASSPORT_FAILS : undefined)
 
-/** passport's own 401 or 400: its status text alone, without a Content-Type. */
-const isPassportFail = (response: RecordedResponse) =>
-  response.headers['content-type'] === undefined && ((response.status === 401 && response.body === 'Unauthorized') || (response.status === 400 && response.body === 'Bad Request'))
+/** passport-http-bearer's this.fail(400): an Authorization header that is not two words split at one space. */
+const notTwoWords = (authorization: string | undefined) => authorization !== undefined && authorization !== '' && authorization.split(' ').length !== 2
+
+/** passport's own 401 or 400 (the 400 only to a header it cannot split): its status text alone, without a Content-Type. */
+const isPassportFail = (response: RecordedResponse, request: RecordedRequest | undefined) =>
+  response.headers['content-type'] === undefined &&
+  ((response.status === 401 && response.body === 'Unauthorized') || (response.status === 400 && response.body === 'Bad Request' && notTwoWords(request?.headers.authorization)))
 
 /** Why a response is declared text/plain or not at all, where Koa, Hono, Express or a Node handler of its own writes it so. */
-export function nodeContentType(contentType: string | undefined, response?: RecordedResponse): string | undefined {
+export function nodeContentType(contentType: string | undefined, response?: RecordedResponse, request?: RecordedRequest): string | undefined {
   if (response !== undefined && isExpressErrorPage(response)) return EXPRESS_ERROR_PAGE
-  if (response !== undefined && isPassportFail(response)) return PASSPORT_FAILS
+  if (response !== undefined && isPassportFail(response, request)) return PASSPORT_FAILS
   // a body without a type (an empty 401 has another story: known-answers.ts' emptyBodyOrigin)
   if (contentType === undefined && response !== undefined && response.bodyBytes > 0) {
     return (
@@ -151,10 +161,22 @@ export function nodeContentType(contentType: string | undefined, response?: Reco
   return undefined
 }
 
+/** The request's body went as bytes (exchange.ts bytesEvidence) that are not UTF-8. */
+function sentNotUtf8(request: RecordedRequest): boolean {
+  if (request.bodyBase64 === undefined) return false
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(request.bodyBase64, 'base64'))
+    return false
+  } catch {
+    return true
+  }
+}
+
 /** Why a status came instead of the one expected, where a Node framework answers it so by default. */
 export function nodeStatus(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
-  // measured: Express 4.22, body-parser 1.20's read(): createError(403, err) unless err carries a status
-  if (expected === 400 && response.status === 403 && request.method === 'POST' && request.headers.authorization === KEY_AUTHORIZATION) {
+  // measured: Express 4.22, body-parser 1.20's read(): createError(403, err) unless err carries a status;
+  // its words need the verify's cause, bytes that are not UTF-8 (a 403 to a UTF-8 form body is a gateway's, not this)
+  if (expected === 400 && response.status === 403 && request.method === 'POST' && request.headers.authorization === KEY_AUTHORIZATION && sentNotUtf8(request)) {
     return (
       "a 403 to a body sent with the valid key is what Express's body-parser answers when its verify option throws an error without a status (entity.verify.failed), " +
       "as a strict TextDecoder('utf-8', { fatal: true }) in express.json({ verify }) does for bytes that are not UTF-8: throw an error whose status is 400, " +
@@ -168,7 +190,8 @@ export function nodeStatus(response: RecordedResponse, expected: number, request
       'destructuring the body of null that json(req) gives (const { name } = await json(req)), or reading a property of it; catch what json(req) throws (its createError(400, "Invalid JSON")) and refuse what is not an object, with 400 and the Error record (§5.4, §4.2 rule 1)'
     )
   }
-  if (response.status === 500 && response.bodyBytes === 0 && /\bnext-router-state-tree\b/.test(response.headers.vary ?? '')) return NEXT_FAULT
+  // its words of a body not JSON are a create's: a read's empty 500 is named without them
+  if (response.status === 500 && response.bodyBytes === 0 && /\bnext-router-state-tree\b/.test(response.headers.vary ?? '')) return request.method === 'POST' ? NEXT_FAULT : NEXT_READ_FAULT
   if (response.status === 500 && isTsoaFault(response)) return TSOA_FAULT
   if (expected !== 401) return undefined
   // the request as recorded: the key is written $CONFORM_API_KEY, so only the scheme and an empty token are read

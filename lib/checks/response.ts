@@ -153,7 +153,7 @@ export function expectJsonContentType(result: HttpResult): void {
       message:
         types.length > 1 && types.includes('application/json')
           ? `the ${response.status} response is declared ${[...new Set(types)].join(' and ')}, not application/json alone: ${SEVERAL_CONTENT_TYPES}`
-          : `the ${response.status} response is not declared as application/json${withOrigin(contentTypeOrigin(response.headers['content-type'], response))}`,
+          : `the ${response.status} response is not declared as application/json${withOrigin(contentTypeOrigin(response.headers['content-type'], response, result.exchange.request))}`,
       expected: 'Content-Type: application/json (parameters such as charset allowed)',
       actual: response.headers['content-type'] === undefined ? 'no Content-Type header' : `Content-Type: ${response.headers['content-type']}`,
       // the media type without its parameters (a multipart boundary is drawn anew each time)
@@ -199,7 +199,7 @@ export function jsonBodyOf(result: HttpResult): unknown {
   return fail(
     {
       code: 'NOT_JSON',
-      message: overLimit ? `the ${response.status} body is not JSON this client reads: ${parsed.error.message}` : `the ${response.status} body is not valid JSON${result.invalidUtf8 && GZIP_STREAM.test(text) ? `: ${GZIP_UNLABELLED}` : withOrigin(text.length === 0 ? emptyBodyOrigin(response) : textBodyOrigin(response))}`,
+      message: overLimit ? `the ${response.status} body is not JSON this client reads: ${parsed.error.message}` : `the ${response.status} body is not valid JSON${result.invalidUtf8 && GZIP_STREAM.test(text) ? `: ${GZIP_UNLABELLED}` : withOrigin(text.length === 0 ? emptyBodyOrigin(response) : textBodyOrigin(response, result.exchange.request))}`,
       expected: 'a JSON body',
       actual: text.length === 0 ? 'an empty body' : `${parsed.error.message}; body starts ${JSON.stringify(cutClearOfSecrets(response.body, 80))}`,
       // the kind of text, not the parser's words (they give a position, which the values' lengths move)

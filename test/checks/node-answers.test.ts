@@ -133,7 +133,13 @@ describe('statuses a Node framework gives where §5.3 asks 401', () => {
   test("a 403 to a POST with the valid key where 400 is expected names body-parser's verify; without the key it does not", () => {
     const withKey = makeResponse({ status: 403, method: 'POST', headers: {}, body: { code: 'FORBIDDEN', message: 'the body is not UTF-8', status: 403 } })
     withKey.exchange.request.headers.authorization = 'Bearer $CONFORM_API_KEY'
+    withKey.exchange.request.bodyBase64 = Buffer.from('{"name": "caf\xe9"}', 'latin1').toString('base64')
     expect(failureOf(() => expectStatus(withKey, 400)).message).toMatch(/^POST answered 403, expected 400: a 403 to a body sent with the valid key is what Express's body-parser answers when its verify option throws an error without a status \(entity\.verify\.failed\)/)
+    // a body of UTF-8 text (the form body a gateway refused for its media type) is not what verify's strict decoder refuses
+    const formRefused = makeResponse({ status: 403, method: 'POST', headers: { 'content-type': 'text/html' }, body: '<h1>403 Forbidden</h1>' })
+    formRefused.exchange.request.headers = { authorization: 'Bearer $CONFORM_API_KEY', 'content-type': 'application/x-www-form-urlencoded' }
+    formRefused.exchange.request.body = 'name=cf-abcde-j26&description=sent+as+a+form'
+    expect(failureOf(() => expectStatus(formRefused, 400)).message).toBe('POST answered 403, expected 400')
     const withoutKey = makeResponse({ status: 403, method: 'POST' })
     withoutKey.exchange.request.headers = {}
     expect(failureOf(() => expectStatus(withoutKey, 400)).message).not.toMatch(/body-parser/)

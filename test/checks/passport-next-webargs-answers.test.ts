@@ -38,6 +38,18 @@ describe("passport's own answers to a strategy's failure", () => {
     response.exchange.request.headers.authorization = 'Bearer $CONFORM_API_KEY'
     expect(failureOf(() => expectStatus(response, 401)).message).toBe('POST answered 400, expected 401')
   })
+
+  test("its 400 Bad Request body is named only where the header is one passport-http-bearer cannot split: not for a body refused under the valid key's two words", () => {
+    const badRequest = (authorization: string) => {
+      const response = makeResponse({ status: 400, method: 'POST', headers: { 'content-length': '11' }, body: 'Bad Request' })
+      response.exchange.request.headers.authorization = authorization
+      return response
+    }
+    expect(failureOf(() => expectErrorRecord(badRequest('Bearer:$CONFORM_API_KEY'))).message).toMatch(/passport-http-bearer finds an Authorization header that is not two words/)
+    expect(failureOf(() => expectJsonContentType(badRequest('Bearer $CONFORM_API_KEY x'))).message).toMatch(/passport-http-bearer/)
+    expect(failureOf(() => expectErrorRecord(badRequest('Bearer $CONFORM_API_KEY'))).message).not.toMatch(/passport/)
+    expect(failureOf(() => expectJsonContentType(badRequest('Bearer $CONFORM_API_KEY'))).message).not.toMatch(/passport/)
+  })
 })
 
 describe('Next.js route handlers', () => {
@@ -47,6 +59,10 @@ describe('Next.js route handlers', () => {
     expect(next.code).toBe('SERVER_ERROR')
     expect(next.message).toMatch(/an empty 500 with Vary: rsc, next-router-state-tree … is what Next\.js answers for an exception a route handler let through/)
     expect(failureOf(() => expectStatus(makeResponse({ status: 500, method: 'POST', headers: {}, body: '' }), 400)).message).not.toMatch(/Next\.js/)
+    // a list's empty 500 is Next's too, but no body was read: request.json() and a 400 are not its story
+    const list = failureOf(() => expectStatus(makeResponse({ status: 500, headers: { vary }, body: '' }), 200)).message
+    expect(list).toMatch(/is what Next\.js answers for an exception a route handler let through/)
+    expect(list).not.toMatch(/request\.json\(\)|answer 400/)
   })
 })
 
@@ -82,7 +98,9 @@ describe("tsoa's documented errorHandler (tsoa 6.6, Express 4.22)", () => {
   test('its 500 for the rejection of its authentication module is named; the same body from another server is not', () => {
     const body = '{"message":"Internal Server Error"}'
     const tsoa = failureOf(() => expectStatus(makeResponse({ status: 500, headers: { 'x-powered-by': 'Express', 'content-type': 'application/json; charset=utf-8' }, body }), 401))
-    expect(tsoa.message).toMatch(/what tsoa's documented errorHandler answers for every Error but a ValidateError: the rejection of its authentication module/)
+    expect(tsoa.message).toMatch(/as tsoa's documented errorHandler does for every Error but a ValidateError: the rejection of its authentication module/)
+    // Express services without tsoa write these bytes from an error handler of their own: the handler is named first, tsoa as one
+    expect(tsoa.message).toMatch(/^GET answered 500 .*: \{"message": "Internal Server Error"\} from Express is what an error handler that answers every error it is handed 500 writes, as tsoa's/)
     expect(failureOf(() => expectStatus(makeResponse({ status: 500, body }), 401)).message).not.toMatch(/tsoa/)
   })
   test('its 422 for a ValidateError is named', () => {

@@ -14,6 +14,7 @@ import { VALID_CREATES } from '../../suites/cases/valid-creates.ts'
 import { POST_PROBES } from '../../suites/cases/write-order.ts'
 import { wrongTypeCases } from '../../suites/cases/wrong-types.ts'
 import { ROOT } from '../helpers/run-conform.ts'
+import { POST_RESENDS_PER_WRITE } from '../../lib/http/retry-after.ts'
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
 
@@ -46,6 +47,13 @@ describe('the write plan as docs/production.md states it', () => {
     ['N in all, with --confirm 2', /: (\d+) in all/, POSTS * (1 + CONFIRM)],
     ['of at most N of the plan (the Sent: line)', /of at most (\d+) of the plan/, POSTS],
     ['at most N times in a run, as many as the plan has POSTs', /at most (\d+) times in a run \(as many as the plan has POSTs/, POSTS],
+    ['names the N sent again after a lost answer', /it names the (\d+) sent again after an answer lost/, POSTS],
+    ['gives the sum of the three, N', /gives the sum of the three, (\d+),/, (2 + CONFIRM) * POSTS],
+    ['where it gave N (the plan and its confirmations)', /gives the sum of the three, \d+, where it gave (\d+)/, POSTS * (1 + CONFIRM)],
+    ['at most N such resends in a run', /at most (\d+) such resends in a run/, POST_RESENDS_PER_WRITE * POSTS],
+    ['--repeat 10: at most N POSTs, 1 in each further round', /"at most (\d+) POSTs, 1 in each further round/, POSTS],
+    ['--repeat 10: creating at most N records (one more in each of 9 further rounds)', /1 in each further round \(--repeat 10\), …, creating at most (\d+) records/, CREATIONS + 9],
+    ['(N for each POST the run may send)', /such resends in a run \((\d+) for each POST the run may send\)/, POST_RESENDS_PER_WRITE],
   ])('%s', (_, pattern, expected) => {
     const numbers = stated(page, pattern)
     expect(numbers.length, `${page} no longer says ${pattern}: update this test with it`).toBeGreaterThan(0)
