@@ -69,8 +69,8 @@ export class HttpClient {
 
   constructor(private readonly options: ClientOptions) {
     watchFirstRequests()
-    this.redact = createRedactor(options.apiKey, ...secretValues(options.extraHeaders ?? []), ...(options.otherSecrets ?? []))
-    this.keyFormLength = longestForm(options.apiKey, ...(options.otherSecrets ?? []))
+    const secrets = [options.apiKey, ...secretValues(options.extraHeaders ?? []), ...(options.otherSecrets ?? [])] // a body cut past its limit by each one's longest form: a header's too
+    ;[this.redact, this.keyFormLength] = [createRedactor(...secrets), longestForm(...secrets)]
     this.resent = options.postResends ?? { afterWait: 0, afterLostAnswer: 0 }
     this.evidenceBodyBytes = options.evidenceBodyBytes ?? 4096
     this.kept = { bytes: 0, max: options.maxKeptBytes ?? 4 * options.maxResponseBytes }
