@@ -54,9 +54,9 @@ export const POISON_CREATES: readonly ValidCreate[] = [
     key: 'create-nul',
     label: 'U+0000 in a short name and in a short description',
     holds: 'U+0000, which PostgreSQL text and jsonb cannot hold',
-    // U+0000 in both fields, short: create-long-thousands' description, the other one that holds it, is
-    // refused by a VARCHAR(255) description, and a service that ends descriptions at U+0000 (a C-string
-    // layer) behind one passed while this description was "None" (create-none-description holds that now)
+    // U+0000 in both fields, short, and in no other create: create-long-thousands' description, which held
+    // it too, is refused by a VARCHAR(255) description, and a service that ends descriptions at U+0000 (a
+    // C-string layer) behind one passed while this description was "None" (create-none-description holds that now)
     body: (p) => ({ name: `${p}-\u0000nul`, description: 'nul [\u0000] end' }),
     mayRefuse: MAY_REFUSE,
     faultMeans:

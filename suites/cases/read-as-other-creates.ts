@@ -35,7 +35,7 @@ export const READ_AS_OTHER_CREATES: readonly ValidCreate[] = [
     // what Python writes for no value (str(None)), which a store of text fields (a Redis hash) takes
     // back as none. A plain create of its own: create-deep-value's "None" goes beside a field
     // NewCategory does not name, and create-nul held one beside U+0000; a service that refuses both
-    // (pydantic's extra="forbid" and a PostgreSQL store) never got it. A name of 12 characters
+    // (pydantic's extra="forbid" and a PostgreSQL store) never got it. A name of 11 characters (cf-xxxxx-py)
     body: (p) => ({ name: `${p}-py`, description: 'None' }),
   },
   {

@@ -33,8 +33,8 @@ describe('the classes', () => {
     expect(JSON.parse(text)).toEqual(body)
   })
 
-  // in the description too: the long description's U+0000 is refused by a VARCHAR(255) description, and a
-  // service that ends descriptions at it passed (mutation descriptions-cut-at-nul-behind-description-limit-255)
+  // in the description too: the long description, which held U+0000 before, is refused by a VARCHAR(255) description,
+  // and a service that ends descriptions at it passed (mutation descriptions-cut-at-nul-behind-description-limit-255)
   test('U+0000 in a name and a description short enough for the shortest columns the suite supports, so a length limit cannot hide it', () => {
     const { body } = sentText('create-nul')
     expect(body.name).toContain('\u0000')

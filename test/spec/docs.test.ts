@@ -63,6 +63,14 @@ describe('the documentation', () => {
     expect(broken).toEqual([])
   })
 
+  // a merge resolved docs/production.md with a branch's page and dropped these two sentences (review29)
+  test("docs/production.md says what a fleet's page shows of a deployment's write budget and of its POSTs in doubt", () => {
+    const text = read('docs/production.md').replace(/\s+/g, ' ')
+    expect(text).toContain("its line on the fleet's page names the must-rules it verified by fewer checks than a full run")
+    expect(text).toContain("fleet.json's `partlyVerifiedRules`")
+    expect(text).toContain("The page's writes column gives each deployment's POSTs, records and their prefix, and the POSTs that got no answer or a server fault")
+  })
+
   test('docs/rules.md is what npm run docs writes from the rule catalogue and the case tables', () => {
     expect(read('docs/rules.md'), 'run npm run docs').toBe(rulesPage())
   })

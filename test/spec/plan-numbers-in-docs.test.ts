@@ -54,6 +54,8 @@ describe('the write plan as docs/production.md states it', () => {
     ['--repeat 10: at most N POSTs, 1 in each further round', /"at most (\d+) POSTs, 1 in each further round/, POSTS],
     ['--repeat 10: creating at most N records (one more in each of 9 further rounds)', /1 in each further round \(--repeat 10\), …, creating at most (\d+) records/, CREATIONS + 9],
     ['(N for each POST the run may send)', /such resends in a run \((\d+) for each POST the run may send\)/, POST_RESENDS_PER_WRITE],
+    // each of the plan's POSTs answered 429 once; a merge took a branch's page and put back the figure of a plan two POSTs older
+    ['and N sent again after a 429 or 503 (the Sent: line of a limited run)', /and (\d+) sent again after the server answered 429 or 503/, POSTS],
   ])('%s', (_, pattern, expected) => {
     const numbers = stated(page, pattern)
     expect(numbers.length, `${page} no longer says ${pattern}: update this test with it`).toBeGreaterThan(0)

@@ -88,8 +88,8 @@ export const BEHIND_SHORT_COLUMN_MUTATIONS: readonly Mutation[] = [
   // compact, is as long in both fields: the first create's refusal was taken for a length limit
   behindLimit(BODY_LAYOUT_MUTATIONS, 'compact-json-only', 32, 'description'),
   behindLimit(BODY_LAYOUT_MUTATIONS, 'whitespace-after-the-value-refused', 32, 'description'),
-  // behind a VARCHAR(255) description, which refuses create-long-thousands' 21,900 characters, the other
-  // description with U+0000: caught by create-nul's short description (its "None" went to create-none-description)
+  // behind a VARCHAR(255) description, which refused create-long-thousands' 21,900 characters while they held
+  // U+0000 too (they hold it no more): caught by create-nul's short description (its "None" went to create-none-description)
   behindLimit([DESCRIPTIONS_CUT_AT_NUL], 'descriptions-cut-at-nul', 255, 'description'),
   // PHP's empty() added in a release after the one an earlier run met, which stored its "0" and its
   // "__proto__": behind a name column of 12 this run's own repeated name is refused for its length
