@@ -152,7 +152,7 @@ export function base64Decoded(secret: string, shortest: number): string[] {
  * fmt.Println of a []byte `[115 107 …]`), and Go's `%#v` of one (`[]byte{0x73, 0x6b, …}`). Each in lower-
  * and upper-case hex: the redactor folds the case of a secret with a digit only.
  */
-export function bytesListed(secret: string): string[] {
+export function bytesListed(secret: string | Uint8Array): string[] {
   const bytes = [...Buffer.from(secret)]
   const hex = bytes.map((b) => b.toString(16).padStart(2, '0'))
   return [...[' ', ':', '-'].flatMap((between) => [hex.join(between), hex.join(between).toUpperCase()]), bytes.join(','), bytes.join(', '), bytes.join(' '), hex.map((h) => `0x${h}`).join(', ')]
@@ -191,6 +191,21 @@ export function utf16Encoded(secret: string, shortest: number): string[] {
   const big = Buffer.from(little).swap16()
   return [little, big].flatMap((bytes) => [...base64Inside(bytes, shortest).filter((_, i) => i % 2 === 0), bytes.toString('hex')])
 }
+
+/**
+ * The secret's UTF-16 (little-endian) bytes listed one by one (bytesListed): .NET's hex dump of
+ * Encoding.Unicode.GetBytes(token) is BitConverter.ToString, `73-00-6B-00-…`, and Node's inspect of
+ * such a Buffer `<Buffer 73 00 6b 00 …`, its first NODE_INSPECT_BYTES only (`… 14 more bytes>`):
+ * neither is a UTF-8 form, nor decoded by withEscapeRuns. Only the key's, not its near-misses' (each form more slows every report's search).
+ */
+export function utf16Listed(secret: string, shortest: number): string[] {
+  if (secret.length < shortest) return []
+  const little = Buffer.from(secret, 'utf16le')
+  const cut = little.length > NODE_INSPECT_BYTES ? [bytesListed(little.subarray(0, NODE_INSPECT_BYTES))[0]!] : []
+  return [...bytesListed(little), ...cut]
+}
+/** The bytes Node's inspect shows of a Buffer. */
+const NODE_INSPECT_BYTES = 50
 
 /** An escape of one character or byte: JSON's and JavaScript's \u, \x and octal escapes (their backslash escaped once more too: a JSON line of a log), a percent- or Q-encoded byte, a numeric character reference. */
 const ESCAPE = String.raw`(?:\\{1,2}(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[0-7]{1,3})|%[0-9a-fA-F]{2}|=[0-9a-fA-F]{2}|&#[xX][0-9a-fA-F]{1,6};|&#[0-9]{1,7};)`

@@ -25,6 +25,10 @@ const FORMS: [string, (key: string) => string][] = [
   ['UTF-16 big-endian, base64', (k) => utf16(k, 'be').toString('base64')],
   ['"Bearer <key>" in UTF-16, base64', (k) => utf16(`Bearer ${k}`, 'le').toString('base64')],
   ['UTF-16, hex', (k) => utf16(k, 'le').toString('hex')],
+  // the hex dump .NET makes of Encoding.Unicode.GetBytes(token), and Node's inspect of the Buffer (its first 50 bytes), and the bytes listed in decimal
+  ['UTF-16, BitConverter.ToString', (k) => [...utf16(k, 'le')].map((b) => hex2(b).toUpperCase()).join('-')],
+  ["UTF-16, Node's inspect of the Buffer", (k) => `<Buffer ${[...utf16(k, 'le')].slice(0, 50).map(hex2).join(' ')}${k.length > 25 ? ` ... ${2 * k.length - 50} more bytes` : ''}>`],
+  ['UTF-16, the bytes listed in decimal', (k) => `[${[...utf16(k, 'le')].join(', ')}]`],
   ['every byte a \\x escape', (k) => [...Buffer.from(k)].map((b) => `\\x${hex2(b)}`).join('')],
   ['every byte an octal escape', (k) => [...Buffer.from(k)].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('')],
   ['an RFC 2047 encoded-word, every byte Q-encoded', (k) => `=?utf-8?Q?${[...Buffer.from(k)].map((b) => `=${hex2(b).toUpperCase()}`).join('')}?=`],
