@@ -31,3 +31,13 @@ test('in a fleet, the deployment whose base URL holds the key\'s words is noted,
   expect(run.stderr.split('\n').filter((line) => line.endsWith(KEY_IN_BASE_URL)), run.stderr).toHaveLength(1)
   expect(run.stderr + run.stdout).not.toContain(KEY)
 })
+
+test('in a fleet whose every base URL holds the key\'s words, the note is one line naming them all', async () => {
+  const ports = [await closedPort(), await closedPort(), await closedPort()]
+  const run = await runConformInProcess([...ports.flatMap((port) => ['--base-url', `http://127.0.0.1:${port}/petstore-local-api/v1`]), '--timeout', '1000', '--deadline', '4000'], { env: { CONFORM_API_KEY: KEY } })
+  runs.push(run)
+  const notes = run.stderr.split('\n').filter((line) => line.endsWith(KEY_IN_BASE_URL))
+  expect(notes, run.stderr).toHaveLength(1)
+  for (const port of ports) expect(notes[0]).toContain(`127.0.0.1-${port}-`)
+  expect(run.stderr + run.stdout).not.toContain(KEY)
+})
