@@ -196,14 +196,23 @@ export function utf16Encoded(secret: string, shortest: number): string[] {
  * The secret's UTF-16 (little-endian) bytes listed one by one (bytesListed): .NET's hex dump of
  * Encoding.Unicode.GetBytes(token) is BitConverter.ToString, `73-00-6B-00-…`, and Node's inspect of
  * such a Buffer `<Buffer 73 00 6b 00 …`, its first NODE_INSPECT_BYTES only (`… 14 more bytes>`):
- * neither is a UTF-8 form, nor decoded by withEscapeRuns. Only the key's, not its near-misses' (each form more slows every report's search).
+ * neither is a UTF-8 form, nor decoded by withEscapeRuns. And its hex in upper case, little- and big-endian (.NET's
+ * Convert.ToHexString), which utf16Encoded's lower-case hex matched only for a key with a digit (one looked for in any case).
+ * Only the key's, not its near-misses' (each form more slows every report's search).
  */
 export function utf16Listed(secret: string, shortest: number): string[] {
   if (secret.length < shortest) return []
   const little = Buffer.from(secret, 'utf16le')
   const cut = little.length > NODE_INSPECT_BYTES ? [bytesListed(little.subarray(0, NODE_INSPECT_BYTES))[0]!] : []
-  return [...bytesListed(little), ...cut]
+  return [...bytesListed(little), ...cut, little.toString('hex').toUpperCase(), Buffer.from(little).swap16().toString('hex').toUpperCase()]
 }
+/**
+ * The longest text withEscapeRuns hides for a secret, its backslash escaped once more (`\\u0073`, 7
+ * characters) for each of its UTF-16 bytes, or for each character of its Basic credentials' base64:
+ * what a cut (redactedCut) must look past its end. The second was longer than every form of a key
+ * of 15 letters (264 against 255).
+ */
+export const longestEscapeRun = (secret: string) => 7 * Math.max(2 * secret.length, 4 * Math.ceil((2 * Buffer.byteLength(secret) + 1) / 3))
 /** The bytes Node's inspect shows of a Buffer. */
 const NODE_INSPECT_BYTES = 50
 

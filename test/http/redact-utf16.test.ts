@@ -25,6 +25,8 @@ const FORMS: [string, (key: string) => string][] = [
   ['UTF-16 big-endian, base64', (k) => utf16(k, 'be').toString('base64')],
   ['"Bearer <key>" in UTF-16, base64', (k) => utf16(`Bearer ${k}`, 'le').toString('base64')],
   ['UTF-16, hex', (k) => utf16(k, 'le').toString('hex')],
+  ['UTF-16, hex in upper case (Convert.ToHexString)', (k) => utf16(k, 'le').toString('hex').toUpperCase()],
+  ['UTF-16 big-endian, hex in upper case', (k) => utf16(k, 'be').toString('hex').toUpperCase()],
   // the hex dump .NET makes of Encoding.Unicode.GetBytes(token), and Node's inspect of the Buffer (its first 50 bytes), and the bytes listed in decimal
   ['UTF-16, BitConverter.ToString', (k) => [...utf16(k, 'le')].map((b) => hex2(b).toUpperCase()).join('-')],
   ["UTF-16, Node's inspect of the Buffer", (k) => `<Buffer ${[...utf16(k, 'le')].slice(0, 50).map(hex2).join(' ')}${k.length > 25 ? ` ... ${2 * k.length - 50} more bytes` : ''}>`],
@@ -43,6 +45,7 @@ describe.each([
   ['a key of 10 characters', 'hunter2x99'],
   ['a key of words', 'petstore-prod-2026-key'],
   ['a key of 33 characters', 'cnry-3f9a1c0b77d2e4a5b6c7d8e9+/Z='],
+  ['a key of letters alone (looked for in one case)', 'PetstoreProdKey'],
 ])('%s', (_label, key) => {
   test.each(FORMS)('%s: hidden in an error message and a debug header', (_form, echo) => {
     const echoed = echo(key)
