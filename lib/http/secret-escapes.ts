@@ -216,8 +216,12 @@ export const longestEscapeRun = (secret: string) => 7 * Math.max(2 * secret.leng
 /** The bytes Node's inspect shows of a Buffer. */
 const NODE_INSPECT_BYTES = 50
 
-/** An escape of one character or byte: JSON's and JavaScript's \u, \x and octal escapes (their backslash escaped once more too: a JSON line of a log), a percent- or Q-encoded byte, a numeric character reference. */
-const ESCAPE = String.raw`(?:\\{1,2}(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[0-7]{1,3})|%[0-9a-fA-F]{2}|=[0-9a-fA-F]{2}|&#[xX][0-9a-fA-F]{1,6};|&#[0-9]{1,7};)`
+/**
+ * An escape of one character or byte: JSON's and JavaScript's \u, \x and octal escapes (their backslash escaped once more too: a JSON line of a log), a percent- or Q-encoded byte, a numeric character reference.
+ * A percent-escape or character reference escaped once more too (`%2500`, a query encoded twice; `&amp;#115;`, markup escaped twice): each
+ * was a run of three characters between two escapes, `00k`, and the key in UTF-16 or one reference a character stood.
+ */
+const ESCAPE = String.raw`(?:\\{1,2}(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[0-7]{1,3})|%(?:25)?[0-9a-fA-F]{2}|=[0-9a-fA-F]{2}|&(?:amp;)?#[xX][0-9a-fA-F]{1,6};|&(?:amp;)?#[0-9]{1,7};)`
 const NEXT_ESCAPE = new RegExp(ESCAPE, 'g')
 const ESCAPE_HERE = new RegExp(ESCAPE, 'y')
 /** Every escape, for decoding: apart from NEXT_ESCAPE, whose place a replace() would reset. */
@@ -260,11 +264,12 @@ function runFrom(text: string, end: number): { end: number; escapes: number } {
 function decoded(run: string): string {
   return run
     .replace(EVERY_ESCAPE, (escape) => {
-      if (escape.startsWith('&#')) {
-        const code = /^&#[xX]/.test(escape) ? parseInt(escape.slice(3, -1), 16) : parseInt(escape.slice(2, -1), 10)
+      if (escape.startsWith('&')) {
+        const reference = escape.replace(/^&amp;/, '&')
+        const code = /^&#[xX]/.test(reference) ? parseInt(reference.slice(3, -1), 16) : parseInt(reference.slice(2, -1), 10)
         return code <= 0x10ffff ? String.fromCodePoint(code) : escape
       }
-      if (escape.startsWith('%') || escape.startsWith('=')) return String.fromCharCode(parseInt(escape.slice(1), 16))
+      if (escape.startsWith('%') || escape.startsWith('=')) return String.fromCharCode(parseInt(escape.slice(-2), 16))
       const body = escape.replace(/^\\+/, '')
       if (body.startsWith('u')) return String.fromCharCode(parseInt(body.slice(1), 16))
       return body.startsWith('x') ? String.fromCharCode(parseInt(body.slice(1), 16)) : String.fromCharCode(parseInt(body, 8))

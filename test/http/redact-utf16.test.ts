@@ -36,6 +36,9 @@ const FORMS: [string, (key: string) => string][] = [
   ['an RFC 2047 encoded-word, every byte Q-encoded', (k) => `=?utf-8?Q?${[...Buffer.from(k)].map((b) => `=${hex2(b).toUpperCase()}`).join('')}?=`],
   ['every character an upper-case hex character reference', (k) => [...k].map((c) => `&#X${c.charCodeAt(0).toString(16).toUpperCase()};`).join('')],
   ['every character a hex character reference with leading zeros', (k) => [...k].map((c) => `&#x00${c.charCodeAt(0).toString(16)};`).join('')],
+  // escaped once more: a query string encoded twice (a redirect's Location), a character reference in markup escaped again
+  ['UTF-16 in a query string percent-encoded twice (%2500)', (k) => encodeURIComponent(utf16(k, 'le').toString('latin1')).replaceAll('%', '%25')],
+  ['every character a character reference, escaped once more (&amp;#115;)', (k) => [...k].map((c) => `&amp;#${c.charCodeAt(0)};`).join('')],
   ['every other character a \\u escape', (k) => [...k].map((c, i) => (i % 2 ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)).join('')],
   ['Basic credentials of the key, every character an upper-case \\u escape', (k) => [...basic(k)].map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')],
   ['Basic credentials of the key, every byte percent-escaped in upper case', (k) => Buffer.from(basic(k)).toString('hex').toUpperCase().replace(/../g, '%$&')],
