@@ -63,5 +63,6 @@ export function emptyKeyProblem(hiddenIn: string | true): string {
  * petstore-production-api-key for https://petstore-production-api.example.com): every report
  * showed the base URL, and the evidence of a passing run, with [REDACTED] in its place, and
  * nothing said why. Hiding less would give back a key echoed cut short.
+ * A secret --header's value (a gateway key) is hidden as the key is: the note said "the API key" of a URL that held none of it.
  */
-export const KEY_IN_BASE_URL = 'the base URL holds part of the API key (a key named after its service): the reports hide that part wherever it stands, the base URL too, and show [REDACTED] there; a key that shares no words with the service\'s address hides nothing else'
+export const KEY_IN_BASE_URL = 'the base URL holds part of the API key or of a secret header\'s value (a secret named after its service): the reports hide that part wherever it stands, the base URL too, and show [REDACTED] there; a secret that shares no words with the service\'s address hides nothing else'

@@ -106,7 +106,9 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   // targets file left its folder, which `merge DIR/*/` (a fleet killed before its page) joined
   clearRunFolder(reportDir)
   for (const d of deployments) if (d.config.keyNote) io.err(`conform: note: ${redact(`${d.label}: ${d.config.keyNote}`)}\n`)
-  for (const d of deployments) if (redact(d.config.baseUrl as string) !== d.config.baseUrl) io.err(`conform: note: ${redact(`${d.label}: ${KEY_IN_BASE_URL}`)}\n`)
+  // once, naming every deployment it concerns: a fleet of regions named as its key is (petstore-eu-1, -eu-2, …) had the same long note each
+  const keyInBaseUrl = deployments.filter((d) => redact(d.config.baseUrl as string) !== d.config.baseUrl).map((d) => d.label)
+  if (keyInBaseUrl.length > 0) io.err(`conform: note: ${redact(`${keyInBaseUrl.join(', ')}: ${KEY_IN_BASE_URL}`)}\n`)
 
   const fleetKeys = [...new Set(deployments.map((d) => d.config.apiKey as string))]
   const deadlineAt = ctx.startedAt.getTime() + shared.deadlineMs

@@ -6,7 +6,7 @@ import { anchorFilter, escapeRegExp, keptRun, SHORTEST_WINDOW } from './secret-f
 import { longestPieces, piecesRedactor } from './secret-pieces.ts'
 import { longestSpread, spreadRedactor } from './secret-spread.ts'
 import { runsRedactor } from './secret-runs.ts'
-import { allJsonEscapes, allReferences, base64Decoded, base64Inside, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern, utf16Encoded, withEscapeRuns } from './secret-escapes.ts'
+import { allJsonEscapes, allReferences, base64Decoded, base64Inside, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern, longestEscapeRun, utf16Encoded, utf16Listed, withEscapeRuns } from './secret-escapes.ts'
 
 export { escapeRegExp } from './secret-filter.ts'
 export { FRAGMENT_MIN_SECRET_LENGTH, fragmentLength } from './secret-runs.ts'
@@ -163,7 +163,7 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
   let anchors: string[] | undefined = []
   for (const variant of [secret, ...nearMisses(secret)]) {
     const { forms, escaped } = foldsSafely(variant) ? blind : exact
-    for (const form of [...formsOf(variant), ...utf16Encoded(variant, NEAR_MISS_MIN_KEY_LENGTH), ...(variant === secret ? basicInUtf16(secret) : [])]) {
+    for (const form of [...formsOf(variant), ...utf16Encoded(variant, NEAR_MISS_MIN_KEY_LENGTH), ...(variant === secret ? [...basicInUtf16(secret), ...utf16Listed(secret, NEAR_MISS_MIN_KEY_LENGTH)] : [])]) {
       // a form another secret's pattern already has is replaced there
       if (form.length === 0 || taken.has(form)) continue
       forms.add(form)
@@ -322,7 +322,7 @@ export function longestForm(...secrets: (string | undefined)[]): number {
   let longest = 0
   for (const secret of secrets) {
     if (!secret) continue
-    const own = longestForms.get(secret) ?? [secret, ...nearMisses(secret)].reduce((most, v) => Math.max(most, longestJsonEscaped(v), longestPercentEscaped(v), longestHtmlEscaped(v), longestPieces(v), longestSpread(v), ...formsOf(v).map((f) => f.length)), 0)
+    const own = longestForms.get(secret) ?? [secret, ...nearMisses(secret)].reduce((most, v) => Math.max(most, longestJsonEscaped(v), longestPercentEscaped(v), longestHtmlEscaped(v), longestPieces(v), longestSpread(v), longestEscapeRun(v), ...formsOf(v).map((f) => f.length)), 0)
     if (!longestForms.has(secret) && longestForms.size < GIVEN_SECRETS) longestForms.set(secret, own)
     longest = Math.max(longest, own)
   }

@@ -152,7 +152,7 @@ export function base64Decoded(secret: string, shortest: number): string[] {
  * fmt.Println of a []byte `[115 107 …]`), and Go's `%#v` of one (`[]byte{0x73, 0x6b, …}`). Each in lower-
  * and upper-case hex: the redactor folds the case of a secret with a digit only.
  */
-export function bytesListed(secret: string): string[] {
+export function bytesListed(secret: string | Uint8Array): string[] {
   const bytes = [...Buffer.from(secret)]
   const hex = bytes.map((b) => b.toString(16).padStart(2, '0'))
   return [...[' ', ':', '-'].flatMap((between) => [hex.join(between), hex.join(between).toUpperCase()]), bytes.join(','), bytes.join(', '), bytes.join(' '), hex.map((h) => `0x${h}`).join(', ')]
@@ -192,8 +192,36 @@ export function utf16Encoded(secret: string, shortest: number): string[] {
   return [little, big].flatMap((bytes) => [...base64Inside(bytes, shortest).filter((_, i) => i % 2 === 0), bytes.toString('hex')])
 }
 
-/** An escape of one character or byte: JSON's and JavaScript's \u, \x and octal escapes (their backslash escaped once more too: a JSON line of a log), a percent- or Q-encoded byte, a numeric character reference. */
-const ESCAPE = String.raw`(?:\\{1,2}(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[0-7]{1,3})|%[0-9a-fA-F]{2}|=[0-9a-fA-F]{2}|&#[xX][0-9a-fA-F]{1,6};|&#[0-9]{1,7};)`
+/**
+ * The secret's UTF-16 (little-endian) bytes listed one by one (bytesListed): .NET's hex dump of
+ * Encoding.Unicode.GetBytes(token) is BitConverter.ToString, `73-00-6B-00-…`, and Node's inspect of
+ * such a Buffer `<Buffer 73 00 6b 00 …`, its first NODE_INSPECT_BYTES only (`… 14 more bytes>`):
+ * neither is a UTF-8 form, nor decoded by withEscapeRuns. And its hex in upper case, little- and big-endian (.NET's
+ * Convert.ToHexString), which utf16Encoded's lower-case hex matched only for a key with a digit (one looked for in any case).
+ * Only the key's, not its near-misses' (each form more slows every report's search).
+ */
+export function utf16Listed(secret: string, shortest: number): string[] {
+  if (secret.length < shortest) return []
+  const little = Buffer.from(secret, 'utf16le')
+  const cut = little.length > NODE_INSPECT_BYTES ? [bytesListed(little.subarray(0, NODE_INSPECT_BYTES))[0]!] : []
+  return [...bytesListed(little), ...cut, little.toString('hex').toUpperCase(), Buffer.from(little).swap16().toString('hex').toUpperCase()]
+}
+/**
+ * The longest text withEscapeRuns hides for a secret, its backslash escaped once more (`\\u0073`, 7
+ * characters) for each of its UTF-16 bytes, or for each character of its Basic credentials' base64:
+ * what a cut (redactedCut) must look past its end. The second was longer than every form of a key
+ * of 15 letters (264 against 255).
+ */
+export const longestEscapeRun = (secret: string) => 7 * Math.max(2 * secret.length, 4 * Math.ceil((2 * Buffer.byteLength(secret) + 1) / 3))
+/** The bytes Node's inspect shows of a Buffer. */
+const NODE_INSPECT_BYTES = 50
+
+/**
+ * An escape of one character or byte: JSON's and JavaScript's \u, \x and octal escapes (their backslash escaped once more too: a JSON line of a log), a percent- or Q-encoded byte, a numeric character reference.
+ * A percent-escape or character reference escaped once more too (`%2500`, a query encoded twice; `&amp;#115;`, markup escaped twice): each
+ * was a run of three characters between two escapes, `00k`, and the key in UTF-16 or one reference a character stood.
+ */
+const ESCAPE = String.raw`(?:\\{1,2}(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[0-7]{1,3})|%(?:25)?[0-9a-fA-F]{2}|=[0-9a-fA-F]{2}|&(?:amp;)?#[xX][0-9a-fA-F]{1,6};|&(?:amp;)?#[0-9]{1,7};)`
 const NEXT_ESCAPE = new RegExp(ESCAPE, 'g')
 const ESCAPE_HERE = new RegExp(ESCAPE, 'y')
 /** Every escape, for decoding: apart from NEXT_ESCAPE, whose place a replace() would reset. */
@@ -236,11 +264,12 @@ function runFrom(text: string, end: number): { end: number; escapes: number } {
 function decoded(run: string): string {
   return run
     .replace(EVERY_ESCAPE, (escape) => {
-      if (escape.startsWith('&#')) {
-        const code = /^&#[xX]/.test(escape) ? parseInt(escape.slice(3, -1), 16) : parseInt(escape.slice(2, -1), 10)
+      if (escape.startsWith('&')) {
+        const reference = escape.replace(/^&amp;/, '&')
+        const code = /^&#[xX]/.test(reference) ? parseInt(reference.slice(3, -1), 16) : parseInt(reference.slice(2, -1), 10)
         return code <= 0x10ffff ? String.fromCodePoint(code) : escape
       }
-      if (escape.startsWith('%') || escape.startsWith('=')) return String.fromCharCode(parseInt(escape.slice(1), 16))
+      if (escape.startsWith('%') || escape.startsWith('=')) return String.fromCharCode(parseInt(escape.slice(-2), 16))
       const body = escape.replace(/^\\+/, '')
       if (body.startsWith('u')) return String.fromCharCode(parseInt(body.slice(1), 16))
       return body.startsWith('x') ? String.fromCharCode(parseInt(body.slice(1), 16)) : String.fromCharCode(parseInt(body, 8))

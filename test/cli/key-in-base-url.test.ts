@@ -31,3 +31,24 @@ test('in a fleet, the deployment whose base URL holds the key\'s words is noted,
   expect(run.stderr.split('\n').filter((line) => line.endsWith(KEY_IN_BASE_URL)), run.stderr).toHaveLength(1)
   expect(run.stderr + run.stdout).not.toContain(KEY)
 })
+
+test('in a fleet whose every base URL holds the key\'s words, the note is one line naming them all', async () => {
+  const ports = [await closedPort(), await closedPort(), await closedPort()]
+  const run = await runConformInProcess([...ports.flatMap((port) => ['--base-url', `http://127.0.0.1:${port}/petstore-local-api/v1`]), '--timeout', '1000', '--deadline', '4000'], { env: { CONFORM_API_KEY: KEY } })
+  runs.push(run)
+  const notes = run.stderr.split('\n').filter((line) => line.endsWith(KEY_IN_BASE_URL))
+  expect(notes, run.stderr).toHaveLength(1)
+  for (const port of ports) expect(notes[0]).toContain(`127.0.0.1-${port}-`)
+  expect(run.stderr + run.stdout).not.toContain(KEY)
+})
+
+// a gateway key given as a secret --header is hidden as the key is: the note named the API key, which the URL did not hold
+test('a base URL that holds a secret header\'s words, and none of the key\'s: the note names the header\'s value, not the key alone', async () => {
+  const port = await closedPort()
+  const gateway = 'petstore-gateway-local-9c41'
+  const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${port}/petstore-gateway-local/v1`, '--header', `X-Gateway-Key: ${gateway}`, '--timeout', '1000', '--deadline', '4000'], { env: { CONFORM_API_KEY: 'Zk3q9XbT1wYp0aLmN8cR7vHs2dUe4gJi' } })
+  runs.push(run)
+  expect(run.stderr).toContain(`conform: note: ${KEY_IN_BASE_URL}\n`)
+  expect(KEY_IN_BASE_URL).toContain('secret header')
+  expect(run.stderr + run.stdout).not.toContain(gateway)
+})

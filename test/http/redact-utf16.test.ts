@@ -25,11 +25,20 @@ const FORMS: [string, (key: string) => string][] = [
   ['UTF-16 big-endian, base64', (k) => utf16(k, 'be').toString('base64')],
   ['"Bearer <key>" in UTF-16, base64', (k) => utf16(`Bearer ${k}`, 'le').toString('base64')],
   ['UTF-16, hex', (k) => utf16(k, 'le').toString('hex')],
+  ['UTF-16, hex in upper case (Convert.ToHexString)', (k) => utf16(k, 'le').toString('hex').toUpperCase()],
+  ['UTF-16 big-endian, hex in upper case', (k) => utf16(k, 'be').toString('hex').toUpperCase()],
+  // the hex dump .NET makes of Encoding.Unicode.GetBytes(token), and Node's inspect of the Buffer (its first 50 bytes), and the bytes listed in decimal
+  ['UTF-16, BitConverter.ToString', (k) => [...utf16(k, 'le')].map((b) => hex2(b).toUpperCase()).join('-')],
+  ["UTF-16, Node's inspect of the Buffer", (k) => `<Buffer ${[...utf16(k, 'le')].slice(0, 50).map(hex2).join(' ')}${k.length > 25 ? ` ... ${2 * k.length - 50} more bytes` : ''}>`],
+  ['UTF-16, the bytes listed in decimal', (k) => `[${[...utf16(k, 'le')].join(', ')}]`],
   ['every byte a \\x escape', (k) => [...Buffer.from(k)].map((b) => `\\x${hex2(b)}`).join('')],
   ['every byte an octal escape', (k) => [...Buffer.from(k)].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('')],
   ['an RFC 2047 encoded-word, every byte Q-encoded', (k) => `=?utf-8?Q?${[...Buffer.from(k)].map((b) => `=${hex2(b).toUpperCase()}`).join('')}?=`],
   ['every character an upper-case hex character reference', (k) => [...k].map((c) => `&#X${c.charCodeAt(0).toString(16).toUpperCase()};`).join('')],
   ['every character a hex character reference with leading zeros', (k) => [...k].map((c) => `&#x00${c.charCodeAt(0).toString(16)};`).join('')],
+  // escaped once more: a query string encoded twice (a redirect's Location), a character reference in markup escaped again
+  ['UTF-16 in a query string percent-encoded twice (%2500)', (k) => encodeURIComponent(utf16(k, 'le').toString('latin1')).replaceAll('%', '%25')],
+  ['every character a character reference, escaped once more (&amp;#115;)', (k) => [...k].map((c) => `&amp;#${c.charCodeAt(0)};`).join('')],
   ['every other character a \\u escape', (k) => [...k].map((c, i) => (i % 2 ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)).join('')],
   ['Basic credentials of the key, every character an upper-case \\u escape', (k) => [...basic(k)].map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')],
   ['Basic credentials of the key, every byte percent-escaped in upper case', (k) => Buffer.from(basic(k)).toString('hex').toUpperCase().replace(/../g, '%$&')],
@@ -39,6 +48,7 @@ describe.each([
   ['a key of 10 characters', 'hunter2x99'],
   ['a key of words', 'petstore-prod-2026-key'],
   ['a key of 33 characters', 'cnry-3f9a1c0b77d2e4a5b6c7d8e9+/Z='],
+  ['a key of letters alone (looked for in one case)', 'PetstoreProdKey'],
 ])('%s', (_label, key) => {
   test.each(FORMS)('%s: hidden in an error message and a debug header', (_form, echo) => {
     const echoed = echo(key)
