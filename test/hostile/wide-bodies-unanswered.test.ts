@@ -46,6 +46,10 @@ async function hangsOnWideBodies(holdMs: number): Promise<string> {
 
 describe('POSTs with bytes beyond ASCII left unanswered', () => {
   test('the run ends by its deadline, and the finding names the bodies beyond ASCII', async () => {
+    // the FAIL comes from --deadline: it cuts the run while the unanswered POSTs' checks stand failed. Given
+    // 60 s the run ends by itself and PASSES (exit 0; each such POST sent twice, unanswered, its checks skipped
+    // as lost in transit): a miss measured at the end of the evening this test was written, left open. On a
+    // machine of load 10 and more, 20 s is too short to reach those checks (exit 2).
     const baseUrl = await hangsOnWideBodies(500)
     const run = await runConformInProcess(['--base-url', baseUrl, '--deadline', '20000'], { env: { CONFORM_API_KEY: KEY } })
     closers.push(() => run.cleanup())
