@@ -130,13 +130,13 @@ export function unreadRun(tool: FleetResult['tool'], startedAt: string, reason: 
 
 /** What a run wrote (FleetDeployment.writes), read with care: merge reads results.json files another job wrote, or a hand edited. */
 function writesOf(run: RunResult): FleetDeployment['writes'] {
-  const posts = (run.summary as Partial<RunResult['summary']> | undefined)?.writes
+  const summary = (run.summary ?? {}) as Partial<RunResult['summary']>
+  const posts = summary.writes
   if (typeof posts !== 'number' || !Array.isArray(run.ledger)) return undefined
   const prefixes = prefixesOf(run.ledger as unknown[])
   // a POST with no answer or a server fault may have stored its record: said beside the records, never as "no record created"
   const doubtful = Array.isArray(run.journal) ? postsInDoubt({ ledger: run.ledger.filter((e) => typeof e === 'object' && e !== null), journal: run.journal.filter((e) => typeof e === 'object' && e !== null) }) : []
   const inDoubt = doubtful.length > 0 ? { inDoubt: { posts: doubtful.length, prefixes: prefixesOf(doubtful) } } : {}
-  const summary = run.summary as Partial<RunResult['summary']>
   const resent = [summary.resentWrites, summary.resentLostWrites].reduce<number>((sum, n) => sum + (typeof n === 'number' && n > 0 ? n : 0), 0)
   return { readOnly: run.options?.readOnly === true, posts, recordsCreated: run.ledger.length, prefixes, ...inDoubt, ...(resent > 0 && resent <= posts ? { resent } : {}) }
 }

@@ -103,7 +103,12 @@ export function lettersInOrderFilter(needles: readonly string[]): (text: string)
   if (folded.length === 0) return () => false
   const shortest = folded.reduce((least, n) => Math.min(least, n.length), Infinity)
   // a needle shorter than GRAM is looked for in the text's every letter or digit
-  if (shortest < GRAM) return (text) => folded.some((n) => text.replace(/[^A-Za-z0-9]+/g, '').toLowerCase().includes(n))
+  if (shortest < GRAM) {
+    return (text) => {
+      const kept = text.replace(/[^A-Za-z0-9]+/g, '').toLowerCase()
+      return folded.some((n) => kept.includes(n))
+    }
+  }
   const stride = shortest - GRAM + 1
   const byGram = new Map<number, { needle: string; at: number }[]>()
   const bitmap = new Int32Array(1 << (HASH_BITS - 5))
