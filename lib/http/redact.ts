@@ -2,10 +2,10 @@
  * The API key never leaves the process in clear: every text that is stored or printed passes
  * through a redactor that knows the key in the forms a server might echo it back in.
  */
-import { anchorFilter, escapeRegExp, keptRun, SHORTEST_WINDOW } from './secret-filter.ts'
+import { anchorFilter, escapeRegExp, keptRun, sharedAnchorPass, SHORTEST_WINDOW } from './secret-filter.ts'
 import { longestPieces, piecesRedactor } from './secret-pieces.ts'
 import { longestSpread, spreadRedactor } from './secret-spread.ts'
-import { runsRedactor } from './secret-runs.ts'
+import { runAnchors, runsRedactor } from './secret-runs.ts'
 import { allJsonEscapes, allReferences, base64Decoded, base64Inside, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern, longestEscapeRun, utf16Encoded, utf16Listed, withEscapeRuns } from './secret-escapes.ts'
 
 export { escapeRegExp } from './secret-filter.ts'
@@ -259,12 +259,16 @@ export function redactorSteps(...secrets: (string | undefined)[]): { forms: Reda
   const ordered = orderedSecrets(secrets)
   const taken = new Set<string>()
   const patterns = ordered.flatMap((secret) => patternOf(secret, taken) ?? [])
-  const forms: Redactor = patterns.length === 0 ? (text) => text : formsRedactor(patterns)
   // and the runs of the wrong key of the same shape the suite sends, which gives the key back letter
   // by letter; and of the key inside base64 (Basic credentials, curl -u KEY:KEY), echoed from one
   // character too far in by a service that cuts "Basic " short: the rest decodes to the key once a
   // character is guessed in front, and no whole form matched it; and of its bytes in spaced hex, which Node's inspect cuts at 50
-  const runs = runsRedactor(ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH), hexSpaced(secret)]), REDACTED)
+  const runSecrets = ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH), hexSpaced(secret)])
+  // the forms' anchors and the runs' in one pass: a text it finds clean, unchanged by the steps between, is not passed over again for the runs
+  const formsAnchors = patterns.flatMap((p) => p.anchors ?? [])
+  const shared = formsAnchors.length === 0 ? undefined : sharedAnchorPass([...formsAnchors, ...runAnchors(runSecrets)])
+  const forms: Redactor = patterns.length === 0 ? (text) => text : formsRedactor(patterns, shared?.holdsAny)
+  const runs = runsRedactor(runSecrets, REDACTED, shared?.knownClean)
   const variants = (secret: string) => [secret, ...nearMisses(secret)].map((v) => ({ secret: v, fold: foldsSafely(v) }))
   // spread out, the secret's pattern takes the near-miss without its last character, and one in any case its case swapped
   const spread = spreadRedactor(ordered.map((secret) => variants(secret).filter((v, i) => i === 0 || (v.secret !== secret.slice(0, -1) && !(v.fold && v.secret === swapCase(secret))))), REDACTED)
@@ -277,7 +281,7 @@ function redactorOf(ordered: readonly string[]): Redactor {
   return withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED)
 }
 
-function formsRedactor(patterns: readonly SecretPattern[]): Redactor {
+function formsRedactor(patterns: readonly SecretPattern[], holdsAny: (text: string) => boolean = () => true): Redactor {
   // a text shorter than every form holds none: most of a result's strings (statuses, header
   // values, names) are, and a report's copy walks thousands of them
   const shortest = patterns.reduce((least, p) => Math.min(least, p.shortest), Infinity)
@@ -293,7 +297,7 @@ function formsRedactor(patterns: readonly SecretPattern[]): Redactor {
     if (text.length < shortest) return text
     let out = text
     // the secrets in the order given (the longest first), as a key that contains another is replaced whole
-    const looked = anchored.length > 0 && holds?.(text) ? patterns : always
+    const looked = anchored.length > 0 && holdsAny(text) && holds?.(text) ? patterns : always
     for (const p of looked) if (out.length >= p.shortest) for (const pattern of p.patterns) out = out.replace(pattern, REDACTED)
     return out
   }

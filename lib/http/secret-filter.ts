@@ -58,6 +58,27 @@ export function anchorFilter(anchors: readonly string[], foldCase = false): ((te
   }
 }
 
+/**
+ * Two steps' anchor filters in one pass (redact.ts: the forms', then the runs' of what the steps
+ * between left unchanged). `holdsAny`: whether the text holds an anchor of any of them (a hit is
+ * then asked of the step's own filter); `knownClean`: whether the text is the last one it found to
+ * hold none, which holds none of each step's either. Undefined when anchorFilter makes no filter.
+ * A fleet of ten made 82,436 texts (35.4 M characters) through the two passes (perf30).
+ */
+export function sharedAnchorPass(anchors: readonly string[]): { holdsAny: (text: string) => boolean; knownClean: (text: string) => boolean } | undefined {
+  const holds = anchorFilter(anchors, true)
+  if (holds === undefined) return undefined
+  let clean: string | undefined
+  return {
+    holdsAny: (text) => {
+      if (holds(text)) return true
+      clean = text
+      return false
+    },
+    knownClean: (text) => text === clean,
+  }
+}
+
 /** Whether `text` from `at` holds `head` (lower case) with its ASCII letters in any case: compared in place, not a copy folded by a pattern at each hit. */
 function startsFolded(text: string, at: number, head: string): boolean {
   if (at + head.length > text.length) return false

@@ -108,13 +108,17 @@ function redactFragments(text: string, { pattern, folded, length }: FragmentPatt
 }
 
 /** Replaces every run of each secret (fragmentPatternOf) with `replacement`; secrets with none are left to their forms. */
-export function runsRedactor(secrets: readonly string[], replacement: string): (text: string) => string {
+export function runsRedactor(secrets: readonly string[], replacement: string, knownClean: (text: string) => boolean = () => false): (text: string) => string {
   const fragments = secrets.flatMap((secret) => fragmentPatternOf(secret) ?? [])
   if (fragments.length === 0) return (text) => text
-  // one case-blind pass tells the few texts that hold a run of some secret (runs of 8 characters and more: a filter always)
+  // one case-blind pass tells the few texts that hold a run of some secret (runs of 8 characters and more: a filter always);
+  // a text a pass of these runs' anchors and others' found clean (`knownClean`, redact.ts) holds none of them either
   const holdsRun = anchorFilter(fragments.flatMap((f) => f.runs), true)!
-  return (text) => (text.length < SHORTEST_FRAGMENT || !holdsRun(text) ? text : fragments.reduce((redacted, fragment) => redactFragments(redacted, fragment, replacement), text))
+  return (text) => (text.length < SHORTEST_FRAGMENT || knownClean(text) || !holdsRun(text) ? text : fragments.reduce((redacted, fragment) => redactFragments(redacted, fragment, replacement), text))
 }
+
+/** The anchors of runsRedactor's pass over the same secrets: every run it hides holds one. */
+export const runAnchors = (secrets: readonly string[]): string[] => secrets.flatMap((secret) => fragmentPatternOf(secret)?.runs ?? [])
 
 /** What a key is made of (visible ASCII: lib/config/api-key.ts), and so what each of its forms is. */
 const KEY_CHARACTER = /[\x21-\x7e]/

@@ -61,6 +61,8 @@ export interface IndexedResult {
  * recurrence onto its result. Resolves when every attempt has ended (the run's deadline cuts them as it cuts the run).
  */
 export async function confirmFailures(results: readonly IndexedResult[], suites: readonly Suite[], scope: RunScope, options: ConfirmOptions): Promise<void> {
+  // a run that failed no check sends nothing more: nor is its journal read, nor its evidence asked whether a front answered it
+  if (!results.some(({ result }) => result.status === 'fail')) return
   const known = (ruleId: string | undefined, result: CheckResult) => ruleId !== undefined && options.known?.(ruleId, result) === true
   // an answer past --max-response-bytes would pass it again: such a failure is not verified, and not probed again (response-cap.ts)
   // a gateway that refused the client certificate, or a bot check that challenged requests, would again: a failure whose evidence holds

@@ -275,3 +275,15 @@ test('checks failed on bodies the client could not decode (a front labelling the
   expect(line).toMatch(/: 1 of \d+ requests were answered with a body the client could not decode from its Content-Encoding \(UNDECODABLE_BODY\)/)
   expect(line).not.toContain('got no answer')
 })
+
+test('a run that failed no check has no fault group, and its POSTs are not read for one: each report asked, and a run judged 88 bodies (65 KB among them) for names each time', () => {
+  let bodiesRead = 0
+  const post = exchange({}, 201, '{"name":"cf-abcde-record"}')
+  // a POST whose body counts its readers: sentNames parses every POST's body when asked for the groups
+  Object.defineProperty(post.request, 'body', { get: () => (bodiesRead++, '{"name":"cf-abcde-record"}'), enumerable: true })
+  const result = runResult((id) => [check(`${id} check`, 'pass', { exchanges: [post] })])
+  expect(faultGroups(result)).toEqual([])
+  markdownSummary(result)
+  htmlReport(result)
+  expect(bodiesRead).toBe(0)
+})
