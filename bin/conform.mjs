@@ -2,31 +2,13 @@
 // Entry of `npm run conform`. It runs dist/, the project compiled to JavaScript by `npm run build`
 // (run by npm on install), while dist/ matches the sources; otherwise (never built, or a source
 // edited since) it runs the sources themselves through tsx, slower to start but never stale.
-import { fileURLToPath } from 'node:url'
-import { setFlagsFromString } from 'node:v8'
-import { distIsCurrent } from '../build/source-digest.mjs'
+// the one static import: every other module is loaded after its body holds SIGINT and SIGTERM
+// (static imports are all loaded before any body runs)
+import { releaseSignals } from './held-signals.mjs'
+const { fileURLToPath } = await import('node:url')
+const { setFlagsFromString } = await import('node:v8')
+const { distIsCurrent } = await import('../build/source-digest.mjs')
 
-performance.mark('conform:entry')
-// A signal while the program loads (half a second, several on a loaded machine) killed it without a
-// word, leaving an earlier run's reports in the folder as if they were this one's. Until the
-// program's own handler takes over (lib/cli/signal-exit.ts), the signal is held here: said at once,
-// then handed over, and the run writes reports that say it was interrupted before it started. A
-// second signal, or a program still loading 3 s on, exits at once, saying that nothing was sent.
-const EXITS = { SIGINT: 130, SIGTERM: 143 }
-const early = { signal: undefined, at: 0, timer: undefined }
-const onEarlySignal = (signal) => {
-  const leave = (why) => {
-    process.stderr.write(`conform: ${why}: exiting now, without the reports; no request was sent\n`)
-    process.exit(EXITS[signal] ?? 2)
-  }
-  if (early.signal !== undefined) return leave(early.signal === signal ? `${signal} again` : `${signal} after ${early.signal}`)
-  early.signal = signal
-  early.at = performance.now()
-  process.stderr.write(`conform: ${signal} while starting: stopping before any request; the reports will say so (${signal} again: exit at once, without them)\n`)
-  early.timer = setTimeout(() => leave(`still starting 3 s after ${signal}`), 3_000)
-}
-process.on('SIGINT', onEarlySignal)
-process.on('SIGTERM', onEarlySignal)
 // --api-key KEY shows in ps (/proc/PID/cmdline, which every user of the machine may read) for as
 // long as the process lives: a title written in its place wipes it, as libuv writes the title over
 // the memory of the arguments, after Node copied them into process.argv. A parent that started
@@ -67,7 +49,4 @@ try {
   process.exit(2)
 }
 performance.mark('conform:loaded')
-process.off('SIGINT', onEarlySignal)
-process.off('SIGTERM', onEarlySignal)
-clearTimeout(early.timer)
-cli.runAsProgram(loadSuite, undefined, early.signal === undefined ? undefined : { signal: early.signal, sinceMs: performance.now() - early.at })
+cli.runAsProgram(loadSuite, undefined, releaseSignals())
