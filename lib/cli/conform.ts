@@ -181,6 +181,9 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     return 2
   }
   const interrupted = () => (interrupt?.aborted ? cannotRun(`interrupted by ${interrupt.reason} before the run started`, INTERRUPT_EXIT[interrupt.reason] ?? 2) : undefined)
+  // a signal while the command loaded: its reports at once, not after the runner, suites and server load (seconds under load, past the 3 s given)
+  const held = await interrupted()
+  if (held !== undefined) return held
   const runner = import('../runner/conform-run.ts')
   runner.catch(() => undefined) // awaited below; a failure to load is reported there
   // the suites' modules too (the run's own loadSuites() then finds them loaded): none of it waits
@@ -285,7 +288,7 @@ function reportDirFallback(argv: readonly string[], env: NodeJS.ProcessEnv): str
 }
 
 /** The process around main(): last-resort error handling, exit code, no lingering sockets. */
-export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.argv.slice(2), caught?: { signal: NodeJS.Signals; sinceMs: number }): void {
+export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.argv.slice(2), caught?: NodeJS.Signals): void {
   // last resort: a fault that escaped main() is one redacted line and exit 2, never a stack trace
   const lastResort = (error: unknown) => {
     const redact = createRedactor(process.env.CONFORM_API_KEY, apiKeyInArgv(argv), ...secretsGiven())
@@ -307,7 +310,7 @@ export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.ar
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   // a signal bin/conform.mjs held while the program loaded: the run stops before it starts
-  if (caught) handler.caught(caught.signal, caught.sinceMs)
+  if (caught) handler.caught(caught)
   main(argv, loadSuite, processIo, process.env, interrupt.signal).then((code) => {
     finished()
     process.exitCode = code
