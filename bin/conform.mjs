@@ -2,11 +2,13 @@
 // Entry of `npm run conform`. It runs dist/, the project compiled to JavaScript by `npm run build`
 // (run by npm on install), while dist/ matches the sources; otherwise (never built, or a source
 // edited since) it runs the sources themselves through tsx, slower to start but never stale.
-import { fileURLToPath } from 'node:url'
-import { setFlagsFromString } from 'node:v8'
-import { distIsCurrent } from '../build/source-digest.mjs'
+// the one static import: every other module is loaded after its body holds SIGINT and SIGTERM
+// (static imports are all loaded before any body runs)
+import { releaseSignals } from './held-signals.mjs'
+const { fileURLToPath } = await import('node:url')
+const { setFlagsFromString } = await import('node:v8')
+const { distIsCurrent } = await import('../build/source-digest.mjs')
 
-performance.mark('conform:entry')
 // --api-key KEY shows in ps (/proc/PID/cmdline, which every user of the machine may read) for as
 // long as the process lives: a title written in its place wipes it, as libuv writes the title over
 // the memory of the arguments, after Node copied them into process.argv. A parent that started
@@ -47,4 +49,4 @@ try {
   process.exit(2)
 }
 performance.mark('conform:loaded')
-cli.runAsProgram(loadSuite)
+cli.runAsProgram(loadSuite, undefined, releaseSignals())

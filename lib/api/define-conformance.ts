@@ -324,7 +324,9 @@ export function declareConformance(suites: readonly Suite[], manifest: SuiteMani
       if (!run) throw cannotRun ?? new Error('the conformance run has not been made')
       const { problems, runId, baseUrl, verdict } = run.result
       // what repeats the run: the seed of its generated inputs; its id starts the names of its records
-      await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${verdict}`, ...(run.result.embeddedServer ? [embeddedNote(baseUrl)] : []), run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : []), ...baselineNotes(run.result.baseline)])
+      // updateBaseline: the failures it wrote down are recorded, not passed, as the command line says
+      const said = verdict === 'pass' && run.result.baseline?.recorded && run.result.baseline.known.length > 0 ? 'recorded (the failures updateBaseline wrote down, not passes)' : verdict
+      await annotate(ctx, [`${baseUrl} · run ${runId} · seed ${seed} · verdict ${said}`, ...(run.result.embeddedServer ? [embeddedNote(baseUrl)] : []), run.writePlan, ...(run.baselineWritten ? [run.baselineWritten] : []), ...baselineNotes(run.result.baseline)])
       if (problems.length > 0) throw new ConformanceCheckFailure([...problems.map((p) => inTestFileWords(p.message)), ...unplaced].join('\n'), declaredAt)
     }, CHECK_TEST_MS)
     for (const rule of rules) {

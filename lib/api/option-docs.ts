@@ -120,7 +120,7 @@ export interface OptionDocs {
    */
   baseline: unknown
   /**
-   * Write the run's failures into the baseline FILE (keeping reasons and expiry dates) and exit 0; intermittent failures (confirm) are left out, and an expired entry kept as it is: the run fails on them.
+   * Write the run's failures into the baseline FILE (keeping reasons and expiry dates) and exit 0, its verdict RECORDED (not PASS) when it wrote any; intermittent failures (confirm) are left out, and an expired entry kept as it is: the run fails on them.
    * Takes true or false. Not given: false. The command line's --update-baseline.
    */
   updateBaseline: unknown

@@ -77,7 +77,7 @@ function readRun(given: string, cwd: string): RunResult {
   const run = data as Partial<RunResult> | null
   // a run that could not be made (an unreachable deployment, a key unset) wrote why, and no rule
   const notMade = data as Partial<CannotRunResult> | null
-  if (notMade?.verdict === 'error' && typeof notMade.error === 'string') throw new Error(`${path} is of a run that could not be made (exit 2), with nothing to compare: ${notMade.error}`)
+  if (notMade?.verdict === 'error' && typeof notMade.error === 'string') throw new Error(`${path} is of a run that could not be made (exit ${notMade.exitCode ?? 2}), with nothing to compare: ${notMade.error}`)
   if (!run || !Array.isArray(run.rules) || typeof run.runId !== 'string') throw new Error(`${path} is not the results.json of a run`)
   return resultFromFile(run as RunResult)
 }

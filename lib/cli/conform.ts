@@ -80,16 +80,17 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   let redact = createRedactor(env.CONFORM_API_KEY, apiKeyInArgv(argv), swallowedKey)
   const dryRunAsked = argv.some((arg) => arg === '--dry-run' || arg.startsWith('--dry-run='))
   /**
-   * Exit 2: one line on stderr, under GitHub Actions an annotation and the job summary too, and
-   * reports that say the run could not be made, in place of any an earlier run left.
+   * Exit 2 (130 or 143: a signal before the run started): one line on stderr, under GitHub Actions
+   * an annotation and the job summary too, and reports that say the run could not be made, with
+   * that exit code, in place of any an earlier run left.
    */
-  const cannotRun = async (message: string): Promise<2> => {
+  const cannotRun = async (message: string, exit: 2 | InterruptExit = 2): Promise<number> => {
     // a message may quote what the user gave (an option's value, a path): a line break or an
     // escape sequence in it would be a second line (a workflow command in a CI log) or act
     const line = visibleLine(redact(message))
     io.err(`conform: ${line}\n`)
     // a dry run is no run: an option it could not read leaves the folder's reports as they are
-    if (dryRunAsked) return 2
+    if (dryRunAsked) return exit
     if (env.GITHUB_ACTIONS === 'true') io.out(workflowCommand('error', 'conformance run could not be made', line) + '\n')
     // options that could not be read (a CI job whose key secret is unset) still name the deployment meant: merge shows it
     const baseUrl = config?.baseUrl || baseUrlFallback(argv, env)
@@ -102,13 +103,14 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
         startedAt,
         ...(baseUrl !== undefined ? { baseUrl: redact(baseUrl) } : {}),
         keepJournal: runStarted,
+        ...(exit !== 2 ? { interruptExit: exit } : {}),
       })
       // the job summary says it too, as a run's own summary.md would
       if (env.GITHUB_ACTIONS === 'true' && env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, markdown)
     } catch (error) {
       io.err(`conform: the reports could not be written either: ${redact((error as Error).message)}\n`)
     }
-    return 2
+    return exit
   }
   // before anything else: a run npm has half-swallowed is not the run that was asked for
   const swallowed = swallowedByNpm(argv, env)
@@ -178,7 +180,10 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     io.err(`conform: ${redact(unwritable)}\n`)
     return 2
   }
-  const interrupted = () => (interrupt?.aborted ? cannotRun(`interrupted by ${interrupt.reason} before the run started`).then(() => INTERRUPT_EXIT[interrupt.reason] ?? 2) : undefined)
+  const interrupted = () => (interrupt?.aborted ? cannotRun(`interrupted by ${interrupt.reason} before the run started`, INTERRUPT_EXIT[interrupt.reason] ?? 2) : undefined)
+  // a signal while the command loaded: its reports at once, not after the runner, suites and server load (seconds under load, past the 3 s given)
+  const held = await interrupted()
+  if (held !== undefined) return held
   const runner = import('../runner/conform-run.ts')
   runner.catch(() => undefined) // awaited below; a failure to load is reported there
   // the suites' modules too (the run's own loadSuites() then finds them loaded): none of it waits
@@ -283,7 +288,7 @@ function reportDirFallback(argv: readonly string[], env: NodeJS.ProcessEnv): str
 }
 
 /** The process around main(): last-resort error handling, exit code, no lingering sockets. */
-export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.argv.slice(2)): void {
+export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.argv.slice(2), caught?: NodeJS.Signals): void {
   // last resort: a fault that escaped main() is one redacted line and exit 2, never a stack trace
   const lastResort = (error: unknown) => {
     const redact = createRedactor(process.env.CONFORM_API_KEY, apiKeyInArgv(argv), ...secretsGiven())
@@ -300,9 +305,12 @@ export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.ar
   // SIGINT (Ctrl-C) and SIGTERM (a CI job cancelled): the run stops sending, writes its reports
   // and exits 130 or 143; a second signal, or a run that cannot stop within seconds, exits at once
   const interrupt = new AbortController()
-  const { onSignal, finished } = signalHandler(interrupt, INTERRUPT_EXIT, { write: (line) => void process.stderr.write(line), exit: (code) => process.exit(code), later: (ms, then) => void setTimeout(then, ms).unref() })
+  const handler = signalHandler(interrupt, INTERRUPT_EXIT, { write: (line) => void process.stderr.write(line), exit: (code) => process.exit(code), later: (ms, then) => void setTimeout(then, ms).unref() })
+  const { onSignal, finished } = handler
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
+  // a signal bin/conform.mjs held while the program loaded: the run stops before it starts
+  if (caught) handler.caught(caught)
   main(argv, loadSuite, processIo, process.env, interrupt.signal).then((code) => {
     finished()
     process.exitCode = code

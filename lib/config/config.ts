@@ -93,12 +93,12 @@ export const USAGE = `Usage: petstore-conform [options]      (in a clone of the 
 Runs every check of the Pet Store categories interface against a deployment and exits
 0 (every must-rule passed), 1 (a rule failed), 2 (no verdict: the run could not be made as
 asked, or --deadline came first), 130/143 (stopped by SIGINT/SIGTERM, reports written).
-The key is trimmed of surrounding whitespace (a secret file's newline); one that still holds a
-character a bearer token cannot is refused before any request.
+The key is trimmed of surrounding whitespace (a secret file's newline); one a bearer token cannot hold is refused before any request.
+Reports (--report-dir, default reports/): report.html, junit.xml, results.json, summary.md, journal.ndjson (every request sent).
+README.md says more: in CI, against production (--read-only, --max-writes, --dry-run), in the service's own vitest.
 Without --base-url (and with no key given) it starts the embedded reference server and checks that.
 Several deployments at once: --base-url repeated, or --targets FILE; a fleet page joins their verdicts.
-petstore-conform compare A B compares two runs' reports (compare --help).
-petstore-conform merge DIR... --report-dir OUT joins report folders into a fleet page (merge --help).
+petstore-conform compare A B compares two runs' reports; petstore-conform merge DIR... --report-dir OUT joins report folders into a fleet page (compare --help, merge --help).
 
 Options (environment variable in brackets; flags win over the environment, which wins over .env files):
 ${optionsHelp(CONFORM_OPTIONS)}`

@@ -105,7 +105,7 @@ export const CONFORM_OPTIONS = [
     defaultText: 'none',
     help: 'known failures (JSON: rule, code, check (left out: any check of the rule), observed, reason, expires; and knownProblems: stray answers, problem stray-answer): a failure it names, showing what it observed, is shown apart and does not fail the run; any other does',
   },
-  { flag: 'update-baseline', kind: 'boolean', help: "write the run's failures into the --baseline FILE (keeping reasons and expiry dates) and exit 0; intermittent failures (--confirm) are left out, and an expired entry kept as it is: the run fails on them" },
+  { flag: 'update-baseline', kind: 'boolean', help: "write the run's failures into the --baseline FILE (keeping reasons and expiry dates) and exit 0, its verdict RECORDED (not PASS) when it wrote any; intermittent failures (--confirm) are left out, and an expired entry kept as it is: the run fails on them" },
   { flag: 'seed', kind: 'integer', value: 'N', env: 'CONFORM_SEED', min: 0, defaultText: 'a new one per run', help: 'the seed of the generated inputs: every report prints it, and the same seed sends the same values again' },
   { flag: 'rule', kind: 'list', value: 'ID', defaultText: 'all', help: 'run only this rule (repeatable)' },
   { flag: 'list-rules', kind: 'boolean', help: 'print the rule catalogue and exit' },

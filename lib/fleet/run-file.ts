@@ -29,7 +29,9 @@ export function runFileProblem(data: unknown): string | undefined {
   if (!isObject(data)) return 'it holds no object'
   if (data.verdict === 'error') {
     const notMade = data as Partial<CannotRunResult>
-    return notMade.exitCode === 2 && typeof notMade.error === 'string' && Array.isArray(notMade.rules) ? undefined : 'a run that could not be made has exitCode 2 and its error'
+    // 130 or 143: a signal stopped the command before its run started
+    const exitCode = notMade.exitCode === 2 || INTERRUPT_EXITS.includes(notMade.exitCode)
+    return exitCode && typeof notMade.error === 'string' && Array.isArray(notMade.rules) ? undefined : 'a run that could not be made has exitCode 2 (130 or 143: stopped by a signal) and its error'
   }
   if (typeof data.runId !== 'string' || !Array.isArray(data.rules) || !Array.isArray(data.problems)) return 'it has no runId, rules or problems'
   const verdict = data.verdict

@@ -253,6 +253,7 @@ export function headline(result: RunResult): string {
     const unverified = r.skip > 0 ? `; ${plural(r.skip, 'rule')} not verified` : ''
     // a rule whose failures the baseline excused did not pass: the headline says so, as the fleet's page does
     const known = runCounts(result).rules.known
+    if (known > 0 && result.baseline?.recorded) return `RECORDED: ${recordedWords(result)} (--update-baseline), not passes; every other must-rule that ran passed${unverified}`
     if (known > 0) return `PASS: every must-rule that ran passed, or failed only as its baseline expects (${plural(known, 'rule')} with known failures)${unverified}`
     // a read-only run given only rules about creating verified none: "every must-rule that ran passed" said a pass of nothing, where the fleet's page says this
     if (noRuleVerified(result)) return `PASS: no rule verified${unverified}`
@@ -300,8 +301,18 @@ export function headline(result: RunResult): string {
   return `FAIL: ${parts.join(', ')}`
 }
 
+/** What --update-baseline wrote down, which a PASS beside it would hide: "3 failed checks (2 rules) are known failures in the baseline this run wrote". */
+function recordedWords(result: RunResult): string {
+  const { checks, rules } = runCounts(result)
+  return `${plural(checks.known, 'failed check')} (${plural(rules.known, 'rule')}) ${checks.known === 1 ? 'is a known failure' : 'are known failures'} in the baseline this run wrote`
+}
+
 /** The last line of a run: verdict and exit code. */
 export function verdictLine(result: RunResult): string {
+  // --update-baseline exits 0 on the failures it wrote down: they are recorded, not passed (Schemathesis says "Recorded: N")
+  if (result.verdict === 'pass' && result.baseline?.recorded && runCounts(result).rules.known > 0) {
+    return `Verdict: RECORDED (exit ${result.exitCode}): ${recordedWords(result)}, not passes; every other must-rule that ran passed`
+  }
   const word = { pass: 'PASS', fail: 'FAIL', incomplete: 'INCOMPLETE' }[result.verdict]
   // a pass that left must-rules unverified (--read-only, a write budget, --rule) says so where a CI log ends, as summary.md's headline does
   const unverified = result.verdict === 'pass' ? result.rules.filter((r) => r.level === 'must' && r.status === 'skip').length : 0

@@ -21,4 +21,10 @@ export interface BaselineOutcome extends ProblemsOutcome {
   noSuchCheck?: BaselineEntry[]
   /** Entries of a rule an earlier version had (lib/spec/retired-rules.ts): they excuse nothing, and --update-baseline drops them. Absent when none. */
   retired?: BaselineEntry[]
+  /**
+   * --update-baseline wrote the file from this run: its known failures are the run's own, just
+   * written down, not ones an earlier decision expected, and the verdict says RECORDED, not PASS.
+   * Absent otherwise.
+   */
+  recorded?: true
 }

@@ -9,6 +9,7 @@ import { escapeHtml } from '../reporters/html-text.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
 import { clearReports, clearRunFolder, makeFolder, REPORT_FILES, shownPath } from './report-files.ts'
 import { portableJson } from '../json/portable-json.ts'
+import type { InterruptExit } from '../result/run-result.ts'
 
 export interface CannotRunFacts {
   tool: { name: string; version: string }
@@ -17,6 +18,8 @@ export interface CannotRunFacts {
   baseUrl?: string
   /** The run had started, and failed on its way: its journal.ndjson (what it sent) is kept. */
   keepJournal?: boolean
+  /** A signal stopped the command before the run started: the process's exit code, 130 or 143 (else 2). */
+  interruptExit?: InterruptExit
 }
 
 /** results.json of a run that could not be made. */
@@ -25,7 +28,8 @@ export interface CannotRunResult {
   startedAt: string
   baseUrl: string | null
   verdict: 'error'
-  exitCode: 2
+  /** 2, or 130 and 143 when a signal stopped the command before the run started. */
+  exitCode: 2 | InterruptExit
   /** Why the run could not be made. */
   error: string
   summary: { requests: 0; writes: 0; recordsCreated: 0 }
@@ -48,14 +52,14 @@ export function writeCannotRunReports(reportDir: string, userCwd: string, facts:
     startedAt: facts.startedAt.toISOString(),
     baseUrl: facts.baseUrl ?? null,
     verdict: 'error',
-    exitCode: 2,
+    exitCode: facts.interruptExit ?? 2,
     error: facts.reason,
     summary: { requests: 0, writes: 0, recordsCreated: 0 },
     rules: [],
     ledger: [],
     journal: [],
   }
-  const headline = 'The conformance run could not be made (exit 2)'
+  const headline = facts.interruptExit === undefined ? 'The conformance run could not be made (exit 2)' : `The conformance run was stopped before it started (exit ${facts.interruptExit})`
   const files: Record<string, string> = {
     'results.json': portableJson(result, 2) + '\n',
     'junit.xml': `<?xml version="1.0" encoding="UTF-8"?>

@@ -85,7 +85,9 @@ export function completedRun(
     baselineUpdate = { path: config.baseline.path, data: baseline }
   }
   const notUpdated = config.updateBaseline && !baselineUpdate ? { baselineNotUpdated: config.baseline.path } : {}
-  return { result: applyBaseline(result, baseline, config.baseline.path, today), redact, ...(baselineUpdate ? { baselineUpdate } : {}), ...notUpdated }
+  const judged = applyBaseline(result, baseline, config.baseline.path, today)
+  if (baselineUpdate && judged.baseline) judged.baseline.recorded = true
+  return { result: judged, redact, ...(baselineUpdate ? { baselineUpdate } : {}), ...notUpdated }
 }
 
 /**

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { RUN_TEST_NAME } from '../../lib/api/define-conformance.ts'
 import { ROOT } from '../helpers/run-conform.ts'
 import { MATRIX_SEED } from '../mutants/matrix.ts'
 import { entryFiles } from './api-entry.ts'
@@ -102,8 +103,12 @@ describe('a failed test in a service\'s own vitest', () => {
     // the default reporter too: it prints the file's stderr, where the baseline written is said
     const recorded = await childVitest(join(work, 'echoes-known'), testFile(', updateBaseline: true'), ['--reporter=default'])
     expect(recorded.output, recorded.output).toMatch(/Baseline written: conform-baseline\.json/)
+    // the run's test says the failures were recorded, not passed ("verdict pass" stood beside them)
+    const runNotes = (r: typeof recorded) => r.assertions.filter((a) => a.title === RUN_TEST_NAME).flatMap((a) => a.meta?.conformance?.notes ?? [])
+    expect(runNotes(recorded)[0], recorded.output).toMatch(/ · verdict recorded \(the failures updateBaseline wrote down, not passes\)$/)
     const run = await childVitest(join(work, 'echoes-known'), testFile(''), ['--reporter=default'], { keep: ['conform-baseline.json'] })
     expect(run.code, run.output).toBe(0)
+    expect(runNotes(run)[0]).toMatch(/ · verdict pass$/)
     const notes = run.assertions.flatMap((a) => a.meta?.conformance?.notes ?? [])
     expect(notes.filter((note) => note.startsWith('known failure (baseline)')).length, run.output).toBeGreaterThan(0)
     expect(notes.join('\n')).toMatch(/\nactual: .*\nreproduce: curl /)

@@ -47,10 +47,19 @@ describe('a baseline of known failures', { timeout: RUN_TIMEOUT_MS }, () => {
     expect(baseline.knownFailures.length).toBeLessThan(excused)
     const entries = baseline.knownFailures.length
     expect(recorded.stdout).toContain(`Baseline written: ${file} (${entries} known ${entries === 1 ? 'failure' : 'failures'}, excusing ${excused} failed checks; ${entries} of them still say "recorded by --update-baseline": give each its reason (a ticket) and an "expires" date`)
+    // the failures it wrote down are recorded, not passed: "Verdict: PASS" stood beside them (Schemathesis says "Recorded: N")
+    const recordedWords = `${excused} failed checks (1 rule) are known failures in the baseline this run wrote`
+    expect(recorded.stdout).toContain(`Verdict: RECORDED (exit 0): ${recordedWords}, not passes; every other must-rule that ran passed\n`)
+    expect(recorded.stdout).not.toContain('Verdict: PASS')
+    expect(recorded.files['summary.md']).toContain(`conformance: RECORDED: ${recordedWords} (--update-baseline), not passes`)
+    expect(recorded.results!.baseline!.recorded).toBe(true)
 
     const again = await conform(known, '--baseline', file, '--seed', '987654')
     expect(again.code, again.stdout).toBe(0)
     expect(again.stdout).toContain(`Baseline ${file}: ${excused} known failures excused`)
+    // a run that only reads the file passes as its baseline expects
+    expect(again.stdout).toContain('Verdict: PASS (exit 0)')
+    expect(again.results!.baseline!.recorded).toBeUndefined()
     // known failures are counted apart, never as passed checks
     const knownRules = new Set(baseline.knownFailures.map((k: { rule: string }) => k.rule)).size
     expect(again.stdout).toMatch(new RegExp(`, ${knownRules} with known failures \\(--baseline\\) · checks: \\d+ passed, 0 failed, ${excused} known failures,`))

@@ -125,6 +125,10 @@ test("a fleet's folder, or a deployment of it that could not be judged: exit 2, 
   expect(notJudged.code).toBe(2)
   expect(notJudged.err.trimEnd().split('\n')).toHaveLength(1)
   expect(notJudged.err).toContain('is of a run that could not be made (exit 2), with nothing to compare: cannot reach 127.0.0.1:9: connection refused')
+  // stopped by a signal before it started: its exit code, as its reports give it
+  const stopped = scratchDir('conform-compare-stopped-')
+  writeCannotRunReports(stopped, tmpdir(), { tool, reason: 'interrupted by SIGTERM before the run started', startedAt: new Date(), interruptExit: 143 })
+  expect(compare(passing.reportDir, stopped).err).toContain('is of a run that could not be made (exit 143), with nothing to compare: interrupted by SIGTERM before the run started')
 })
 
 test('a check failing in both with another answer in B (a 200 become a 202): listed apart, with both answers, exit 1', async () => {

@@ -29,6 +29,14 @@ describe('the options table', () => {
       if ('default' in option && typeof option.default === 'number') expect(line).toContain(String(option.default))
     }
   })
+
+  test('--help says where the reports go, which files they are, and where to read more: a newcomer\'s next questions', () => {
+    const head = USAGE.slice(0, USAGE.indexOf('Options ('))
+    expect(head).toContain('Reports (--report-dir, default reports/): report.html, junit.xml, results.json, summary.md, journal.ndjson (every request sent).')
+    expect(head).toContain('README.md says more: in CI, against production (--read-only, --max-writes, --dry-run), in the service\'s own vitest.')
+    // every report file a run writes is named
+    for (const file of ['report.html', 'junit.xml', 'results.json', 'summary.md', 'journal.ndjson']) expect(head).toContain(file)
+  })
 })
 
 describe('where a value comes from', () => {

@@ -72,4 +72,16 @@ describe('the signals that stop a run', () => {
     expect(after.lines).toEqual([])
     expect(after.exits).toEqual([143])
   })
+
+  test('a signal the entry point held while the program loaded stops the run without a second line, its reports given the 3 s from then', () => {
+    const held = harness()
+    held.handler.caught('SIGTERM')
+    expect(held.interrupt.signal.reason).toBe('SIGTERM')
+    expect(held.lines).toEqual([])
+    expect(held.timers.map((t) => t.ms)).toEqual([REPORTS_WITHIN_MS])
+    // a second signal is a second: it exits at once
+    held.handler.onSignal('SIGTERM')
+    expect(held.lines).toEqual([`conform: SIGTERM again: ${WITHOUT}`])
+    expect(held.exits).toEqual([143])
+  })
 })

@@ -53,6 +53,13 @@ describe('merge of a folder whose results.json is missing or not a run\'s', () =
     expect(m.stdout).toMatch(/^Fleet: FAIL \(exit 1\): 0 of 2 passed; 1 failed \(us\); 1 could not be judged \(killed\)$/m)
   })
 
+  test('of a run a signal stopped before it started (exit 130): not judged, with its reason, not "not the results.json of a run"', () => {
+    const stopped = { tool: { name: 'petstore-categories-conformance', version: '0' }, startedAt: new Date(0).toISOString(), baseUrl: 'https://eu.example/v1', verdict: 'error', exitCode: 130, error: 'interrupted by SIGINT before the run started', summary: { requests: 0, writes: 0, recordsCreated: 0 }, rules: [], ledger: [], journal: [] }
+    const m = merge([folder('us-ok', passed()), folder('eu-stopped', stopped)], 'out-stopped')
+    expect(m.code, m.stderr).toBe(2)
+    expect(m.fleet.deployments[1]).toMatchObject({ label: 'eu-stopped', verdict: 'error', reason: 'interrupted by SIGINT before the run started' })
+  })
+
   test('a verdict edited to pass while its must-rule failed: not judged, never a pass', () => {
     const edited = { ...failed(), verdict: 'pass', exitCode: 0 }
     const m = merge([folder('eu', passed()), folder('edited', edited)], 'out-edited')
