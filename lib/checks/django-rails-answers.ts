@@ -91,6 +91,13 @@ export function djangoRailsStatus(response: RecordedResponse, expected: number, 
       "route it so (DefaultRouter(trailing_slash=False), path('categories', …))"
     )
   }
+  // measured: aiohttp 3.8.4 (Debian 12), a middleware comparing the token with hmac.compare_digest(token, KEY)
+  if (expected === 401 && response.status === 500 && /[^\x00-\x7f]/.test(request.headers.authorization ?? '')) {
+    return (
+      "a 500 to a token with a character outside ASCII is what Python's hmac.compare_digest(token, key) and secrets.compare_digest answer when handed text: they raise TypeError (comparing strings with non-ASCII characters is not supported), " +
+      "and aiohttp, Starlette (FastAPI) and Werkzeug (Flask) hand the header on as a str; refuse such a token before the comparison (token.isascii() and hmac.compare_digest(token, key)), and answer 401 with the Error record (§5.3)"
+    )
+  }
   // measured: Fastify 5, an onRequest hook reading the token as header.replace(/^Bearer /, '')
   if (expected === 401 && response.status >= 200 && response.status < 300 && request.headers.authorization === KEY_PLACEHOLDER) {
     return (

@@ -3,7 +3,8 @@
  * teams write them: Fastify 5.12 with @fastify/bearer-auth 10.1 (its errorResponse as it comes),
  * and with a hand-written onRequest hook (crypto.timingSafeEqual, the token read as
  * header.replace(/^Bearer /, '')); aiohttp 3.8.4 (Debian 12) raising web.HTTPUnauthorized() and
- * web.HTTPBadRequest(text=…). The answers below are the bytes those services gave; the code and
+ * web.HTTPBadRequest(text=…), and comparing the token with hmac.compare_digest (500 to a token
+ * outside ASCII, as FastAPI 0.92 and Flask 2.2 did too). The answers below are the bytes those services gave; the code and
  * the verdict stay those of the check.
  */
 import { describe, expect, test } from 'vitest'
@@ -88,5 +89,22 @@ describe('a surrogate written as UTF-8 bytes, taken as three U+FFFD', () => {
   test("Node's body parsers and Go's encoding/json are named (measured: Express 5.1, Fastify 5.12, Go 1.19)", () => {
     const surrogate = MALFORMED_BODIES.find((c) => c.key === 'malformed-surrogate-bytes')!
     expect(surrogate.acceptedMeans).toMatch(/into U\+FFFD, one for each of its three bytes, as Node's body parsers \(Express 5's express\.json\(\), Fastify 5's\), Go's encoding\/json/)
+  })
+})
+
+describe("a token outside ASCII compared with Python's compare_digest (aiohttp 3.8.4, FastAPI 0.92 on Starlette 0.26, Flask 2.2)", () => {
+  test("the 500 to it is named; aiohttp's own 500 to it is no body decoding's", () => {
+    const aiohttp500 = makeResponse({ status: 500, headers: { 'content-type': 'text/plain; charset=utf-8', server: 'Python/3.11 aiohttp/3.8.4' }, body: '500 Internal Server Error\n\nServer got itself in trouble' })
+    aiohttp500.exchange.request.headers.authorization = 'Bearer conform-x-cl\u00e9'
+    const failure = failureOf(() => expectStatus(aiohttp500, 401))
+    expect(failure.code).toBe('SERVER_ERROR')
+    expect(failure.message).toMatch(/a 500 to a token with a character outside ASCII is what Python's hmac\.compare_digest\(token, key\) .*token\.isascii\(\)/)
+    expect(failure.message).not.toMatch(/request\.json\(\)/)
+    // the same 500 to a create is still read as its body's decoding
+    const create = makeResponse({ status: 500, method: 'POST', headers: { 'content-type': 'text/plain; charset=utf-8' }, body: '500 Internal Server Error\n\nServer got itself in trouble' })
+    expect(failureOf(() => expectStatus(create, 400)).message).toMatch(/request\.json\(\) decodes the body/)
+    // a 500 to an ASCII token is not put down to it
+    aiohttp500.exchange.request.headers.authorization = 'Bearer conform-x-not-a-key'
+    expect(failureOf(() => expectStatus(aiohttp500, 401)).message).not.toMatch(/compare_digest/)
   })
 })
