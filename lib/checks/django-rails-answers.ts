@@ -5,10 +5,12 @@
  * services written as such teams write them, on Debian 12's packages: DRF 3.14 on Django 3.2
  * (SQLite, PostgreSQL 15), Rails 6.1 in API mode on Puma (its scaffold, sqlite3), Mojolicious 9.31
  * (DBD::MariaDB, DBD::SQLite) and gin 1.8 (lib/pq); and FastAPI 0.92's security classes and
- * Dancer2 0.400001's error body, and twisted.web 22.4's text/html. The verdict and the failure code never depend
+ * Dancer2 0.400001's error body, twisted.web 22.4's text/html, aiohttp 3.8.4's web.HTTPException as
+ * text, and a key check that strips the scheme as a prefix. The verdict and the failure code never depend
  * on these words; each returns undefined for any other answer.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
+import { KEY_PLACEHOLDER } from '../http/redact.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
 const isText = (value: unknown) => typeof value === 'string'
@@ -89,6 +91,20 @@ export function djangoRailsStatus(response: RecordedResponse, expected: number, 
       "route it so (DefaultRouter(trailing_slash=False), path('categories', …))"
     )
   }
+  // measured: aiohttp 3.8.4 (Debian 12), a middleware comparing the token with hmac.compare_digest(token, KEY)
+  if (expected === 401 && response.status === 500 && /[^\x00-\x7f]/.test(request.headers.authorization ?? '')) {
+    return (
+      "a 500 to a token with a character outside ASCII is what Python's hmac.compare_digest(token, key) and secrets.compare_digest answer when handed text: they raise TypeError (comparing strings with non-ASCII characters is not supported), " +
+      "and aiohttp, Starlette (FastAPI) and Werkzeug (Flask) hand the header on as a str; refuse such a token before the comparison (token.isascii() and hmac.compare_digest(token, key)), and answer 401 with the Error record (§5.3)"
+    )
+  }
+  // measured: Fastify 5, an onRequest hook reading the token as header.replace(/^Bearer /, '')
+  if (expected === 401 && response.status >= 200 && response.status < 300 && request.headers.authorization === KEY_PLACEHOLDER) {
+    return (
+      "the key without a scheme was taken: a token read by stripping the scheme as a prefix (JavaScript's header.replace(/^Bearer /, ''), Python's removeprefix('Bearer '), Go's strings.TrimPrefix, Ruby's sub(/\\ABearer /, '')) " +
+      'leaves a header without it as it is, the bare key; §5.2 sends Bearer <key>: compare the whole header to "Bearer <key>", or refuse a header that does not start with "Bearer " before reading the token'
+    )
+  }
   if (expected === 401 && response.status >= 200 && response.status < 300 && /^Token\s/i.test(request.headers.authorization ?? '')) {
     return (
       "the key was taken under the Token scheme: Rails' authenticate_with_http_token (and authenticate_or_request_with_http_token) reads a token under Token as under Bearer, and Django REST framework's TokenAuthentication (keyword Token) takes it where DEFAULT_AUTHENTICATION_CLASSES lists it; " +
@@ -146,12 +162,26 @@ const FASTHTTP_TEXT_ERROR =
   '431 "Too big request header" past ReadBufferSize, 408 "Request timeout"; §7 makes every error the Error record: a Server.ErrorHandler that writes {code, message, status} as application/json ' +
   '(413 or 400 for fasthttp.ErrBodyTooLarge: lengths are not shown, §8); Fiber hands these to fiber.Config.ErrorHandler, as ErrRequestEntityTooLarge and the like'
 
+/**
+ * aiohttp's web.HTTPException: text/plain; charset=utf-8, "<status>: <reason>" where it was raised
+ * with no text (measured: aiohttp 3.8.4, Debian 12: raise web.HTTPUnauthorized() in a middleware,
+ * web.HTTPBadRequest(text=…) in a handler); its Server header names it where a front left it.
+ */
+const isAiohttpText = (response: RecordedResponse) =>
+  response.headers['content-type'] === 'text/plain; charset=utf-8' &&
+  (/\baiohttp\//.test(response.headers.server ?? '') || new RegExp(`^${response.status}: [A-Z][A-Za-z -]+$`).test(response.body))
+const AIOHTTP_TEXT =
+  "it is the text of aiohttp's web.HTTPException (raise web.HTTPUnauthorized(), web.HTTPBadRequest(text=…): \"401: Unauthorized\" where no text was given, as its own 404 and 405 are), which aiohttp answers as text/plain; " +
+  "§4 makes every payload JSON and §7 every error the Error record: return web.json_response({'code': …, 'message': …, 'status': s}, status=s), " +
+  'or a middleware that catches web.HTTPException and answers its status so, for the 404 of a path no route took too'
+
 /** Why a response is declared text/html, where DRF's browsable API answers so. */
 export function djangoRailsContentType(response: RecordedResponse): string | undefined {
   if (isBrowsableApi(response)) return BROWSABLE_API
   if (isGoHttpError(response)) return GO_HTTP_ERROR
   if (isFiberText(response)) return FIBER_TEXT_ERROR
   if (isFasthttpText(response)) return FASTHTTP_TEXT_ERROR
+  if (isAiohttpText(response)) return AIOHTTP_TEXT
   // measured: Twisted 22.4 (Debian 12), a resource that sets no Content-Type; its Server header names it
   if (response.headers['content-type'] === 'text/html' && /^TwistedWeb\//.test(response.headers.server ?? '')) {
     return (
@@ -168,6 +198,7 @@ export function djangoRailsTextBody(response: RecordedResponse): string | undefi
   if (isGoHttpError(response)) return GO_HTTP_ERROR
   if (isFiberText(response)) return FIBER_TEXT_ERROR
   if (isFasthttpText(response)) return FASTHTTP_TEXT_ERROR
+  if (isAiohttpText(response)) return AIOHTTP_TEXT
   if (response.status === 401 && response.body.startsWith('HTTP Token: Access denied.')) {
     return (
       "\"HTTP Token: Access denied.\" in text/plain is what Rails' request_http_token_authentication answers (authenticate_or_request_with_http_token, with WWW-Authenticate: Token); " +

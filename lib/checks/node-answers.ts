@@ -5,7 +5,8 @@
  * text/plain errors, Hono's bearerAuth answering 400 for a header it cannot parse, and a router
  * that answers an operation it has no route for 404 before any guard runs; restify's and Feathers' error bodies,
  * the answers without a Content-Type of a Node handler that writes res.end() (polka's default
- * onError), and Express's res.sendStatus(). Measured against services written as such teams write
+ * onError), and Express's res.sendStatus(); @fastify/bearer-auth's {error} body, and the 500 of a
+ * key check on crypto.timingSafeEqual. Measured against services written as such teams write
  * them (NestJS 11 on Express and Fastify with class-validator and TypeORM, Koa 3 with @koa/router,
  * Hono 4 on @hono/node-server with zod, all on better-sqlite3; hapi 21 with joi, restify 11,
  * polka 0.5 with body-parser, json-server 0.17 and 1.0 beta, Feathers 5 on koa). The verdict and the failure code
@@ -52,6 +53,9 @@ const RESTIFY_CODES = /^(?:BadRequest|InvalidContent|InvalidArgument|MissingPara
 /** Azure API Management's words in the errors it answers itself. */
 const APIM_WORDS = /^(?:Unauthorized\. Access token is missing or invalid\.|Access denied due to (?:missing|invalid) subscription key|Rate limit is exceeded|Out of call volume quota)/
 
+/** @fastify/bearer-auth's messages for a missing header and for any other refusal (its FST_BEARER_AUTH_* errors). */
+const BEARER_AUTH_WORDS = /^(?:missing|invalid) authorization header$/
+
 /** An Error record's shape as a Node framework writes its own errors (`body`: what tells restify's apart from a code of the service's own). */
 export function nodeErrorBody(keys: readonly string[], body?: unknown): string | undefined {
   const has = (...names: string[]) => names.every((n) => keys.includes(n))
@@ -66,6 +70,13 @@ export function nodeErrorBody(keys: readonly string[], body?: unknown): string |
     return (
       "it is Feathers' error body (a FeathersError's toJSON: name, message, code, the HTTP status as a number, className), which the errorHandler() of @feathersjs/koa and @feathersjs/express answers; " +
       'an error middleware of the service\'s own in its place, answering { code: a text of its own, message, status: error.code }, writes the Error record'
+    )
+  }
+  // measured: @fastify/bearer-auth 10.1 under Fastify 5, its errorResponse left as it comes
+  if (keys.length === 1 && BEARER_AUTH_WORDS.test(String((body as { error?: unknown } | undefined)?.error))) {
+    return (
+      "it is what @fastify/bearer-auth answers by default ({error: 'missing authorization header'} and {error: 'invalid authorization header'}, its errorResponse(err) => ({ error: err.message })); " +
+      "its errorResponse option writes the Error record: fastify.register(bearerAuth, { keys, errorResponse: (err) => ({ code: 'UNAUTHORIZED', message: err.message, status: 401 }) })"
     )
   }
   if (has('statusCode', 'code', 'error', 'message') && !keys.includes('status')) {
@@ -194,6 +205,13 @@ export function nodeStatus(response: RecordedResponse, expected: number, request
   if (response.status === 500 && response.bodyBytes === 0 && /\bnext-router-state-tree\b/.test(response.headers.vary ?? '')) return request.method === 'POST' ? NEXT_FAULT : NEXT_READ_FAULT
   if (response.status === 500 && isTsoaFault(response)) return TSOA_FAULT
   if (expected !== 401) return undefined
+  // measured: Fastify 5, an onRequest hook comparing Buffer.from(token) with the key's buffer (Node 20); Express's error page names the RangeError too
+  if (response.status === 500 && /ERR_CRYPTO_TIMING_SAFE_EQUAL_LENGTH|Input buffers must have the same byte length/.test(response.body)) {
+    return (
+      "Node's crypto.timingSafeEqual(a, b) throws a RangeError (ERR_CRYPTO_TIMING_SAFE_EQUAL_LENGTH) when the buffers' lengths differ, as a missing key's, a longer or a shorter one's do, and the key check let it through as a 500; " +
+      'compare the lengths first (a.length === b.length && timingSafeEqual(a, b)), or the digests of both (createHash(\'sha256\')), and answer 401 with the Error record (§5.3)'
+    )
+  }
   // the request as recorded: the key is written $CONFORM_API_KEY, so only the scheme and an empty token are read
   const authorization = request.headers.authorization
   const notBearer = authorization !== undefined && (!/^Bearer /i.test(authorization) || /^Bearer\s*$/i.test(authorization))

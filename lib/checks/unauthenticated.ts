@@ -85,24 +85,27 @@ export function expectOperationNotServedWithoutKey(result: HttpResult, operation
 
 /**
  * A 404 to a header that is not the valid key, where the same path answered 401 to a request
- * without any: the key is looked at before the route there, so this header passed that look. Said
+ * without any (or 500: a key check that threw on it, measured on Fastify 5 with Node's
+ * timingSafeEqual): the key is looked at before the route there, so this header passed that look. Said
  * as such, not as a router answering before any key check (known-answers.ts's words for a 404).
  * Measured: a Rack service under Puma that took `header.sub(/\ABearer /, '')` as the token, and so
  * the key without a scheme, then had no route for GET /store/orders.
  */
 export function expectNotRoutedPastTheKeyCheck(result: HttpResult, withoutKey: HttpResult): void {
   const response = result.exchange.response
-  if (response?.status !== 404 || withoutKey.exchange.response?.status !== 401) return
+  // a 500 there is a key check that failed on no key (Node's timingSafeEqual throwing for buffers of other lengths): looked at before the route all the same
+  const noKey = withoutKey.exchange.response?.status
+  if (response?.status !== 404 || (noKey !== 401 && noKey !== 500)) return
   fail(
     {
       code: 'UNEXPECTED_STATUS',
       observed: 'status 404',
       message:
-        `GET answered 404, expected 401: the same path answered 401 to a request without a key, so the key is checked before the route is looked up there, and this header passed that check: ` +
+        `GET answered 404, expected 401: the same path answered ${noKey} to a request without a key, so the key is checked before the route is looked up there, and this header passed that check: ` +
         "the service took it for the valid key (a token read by stripping a prefix, Ruby's header.sub(/\\ABearer /, '') or Go's strings.TrimPrefix, takes the bare key too) and then had no route for the operation, " +
         'or it checks only that a key is present before routing; compare the whole header to "Bearer <key>" before the route is looked up (§5.3)',
       expected: 'status 401',
-      actual: 'status 404, where the request without a key got 401',
+      actual: `status 404, where the request without a key got ${noKey}`,
     },
     result.exchange,
     withoutKey.exchange,

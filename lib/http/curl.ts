@@ -87,7 +87,9 @@ export function toCurl(request: RecordedRequest): string {
       fromVariable.push(name)
       continue
     }
-    words.push('-H', KEY_STAND_INS.some((s) => header.includes(s.placeholder)) ? withKeyReference(header) : quoted(header))
+    // a header goes as Latin-1 (undici writes each character as one byte): é is the byte E9, which a UTF-8 shell would send as two
+    const latin1 = /[\x80-\xff]/.test(header) && !/[^\x00-\xff]/.test(header)
+    words.push('-H', KEY_STAND_INS.some((s) => header.includes(s.placeholder)) ? withKeyReference(header) : latin1 ? ansiCQuoted(Buffer.from(header, 'latin1')) : quoted(header))
   }
   // a request recorded without an Accept went without one (lib/http/request-headers.ts): curl's
   // own Accept: */* is removed, or the line sends what the suite did not

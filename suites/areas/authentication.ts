@@ -37,6 +37,9 @@ export const authentication = suite('authentication', () => {
       const result = await run.client().send({ method: 'GET', path: operation.path, headers })
         const unjudgeable = answeredBeforeAuthentication(operation, result.exchange.response?.status)
         if (unjudgeable) throw new NotApplicable(`not verified: ${unjudgeable}`)
+        const refused = credential.refusedBeforeTheService
+        const status = result.exchange.response?.status
+        if (refused && status !== undefined && refused.statuses.includes(status)) throw new NotApplicable(`not verified: answered ${status}: ${refused.why}`)
         return result
       })
       if (credential.authorization(run.context.runId) === undefined) withoutKey ??= probe

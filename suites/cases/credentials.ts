@@ -33,6 +33,8 @@ export interface CredentialCase extends WritePriority {
   unusableWith?: (key: string) => string | undefined
   /** Other headers the request carries (on the list only). */
   headers?: Record<string, string>
+  /** Statuses an HTTP server may answer before the service sees the request (then its checks do not apply), and why. */
+  refusedBeforeTheService?: { statuses: readonly number[]; why: string }
 }
 
 export const VALID_AUTHORIZATION = KEY_AUTHORIZATION
@@ -117,6 +119,15 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
   // key inside base64, which a key shorter than the near-misses' floor is not
   { key: 'key-as-basic-credentials', label: 'the key as the user name and the password of HTTP Basic credentials (curl -u KEY:KEY)', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
     authorization: () => `Basic ${KEY_AS_BASIC_USER_AND_PASSWORD}`, unusableWith: tooShort },
+  // a token with a character outside ASCII (é, the byte E9: obs-text, RFC 9110 §5.5), which Python's
+  // hmac.compare_digest and secrets.compare_digest refuse to compare as text with a TypeError (a 500
+  // where aiohttp, Starlette and Werkzeug hand the header on as a str); Kestrel refuses the header itself
+  { key: 'token-outside-ascii', label: 'a wrong key with a character outside ASCII (é, the byte E9)', rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true,
+    authorization: (runId) => `Bearer conform-${runId}-cl\u00e9`,
+    refusedBeforeTheService: {
+      statuses: [400],
+      why: "the server refused a header value outside ASCII before the service saw it (ASP.NET Core's Kestrel does by default); RFC 9110 §5.5 lets a field value hold such bytes, and §5.3 judges the key only where the service read it",
+    } },
   // a key of the framework's example or a developer's, left in beside the account's
   ...['changeme', 'test'].map(
     (token): CredentialCase => ({ key: `token-${token}`, label: `the token "${token}"`, rule: 'auth-invalid-key-401', readsOnly: true, listOnly: true, authorization: () => `Bearer ${token}`,

@@ -176,7 +176,7 @@ export const MALFORMED_BODIES: readonly MalformedBody[] = [
     holds: 'a surrogate written as UTF-8 bytes (ED A0 80), which UTF-8 has not',
     acceptedMeans:
       'the service decoded a surrogate written as UTF-8 bytes instead of refusing it (UTF-8 has no surrogates, RFC 3629 §3; JSON text is UTF-8, RFC 8259 §8.1), ' +
-      "as Python's json.loads does with bytes (it decodes them with 'surrogatepass': Flask's request.get_json()), Jackson's UTF-8 parser (Spring Boot) and Perl's Cpanel::JSON::XS with utf8 (Dancer2's JSON serializer, which writes them back as the same bytes), or into U+FFFD, as Bun's and Deno's Request.json() do; it is usually fixed by a strict UTF-8 decoder before the parser (Node: new TextDecoder('utf-8', { fatal: true }); Go: utf8.Valid; Python: bytes.decode('utf-8'); Java: StandardCharsets.UTF_8.newDecoder(), which reports malformed input; Perl: Encode::decode('UTF-8', $body, Encode::FB_CROAK)), answering 400 when it throws",
+      "as Python's json.loads does with bytes (it decodes them with 'surrogatepass': Flask's request.get_json()), Jackson's UTF-8 parser (Spring Boot) and Perl's Cpanel::JSON::XS with utf8 (Dancer2's JSON serializer, which writes them back as the same bytes), or into U+FFFD, one for each of its three bytes, as Node's body parsers (Express 5's express.json(), Fastify 5's), Go's encoding/json and Bun's and Deno's Request.json() do; it is usually fixed by a strict UTF-8 decoder before the parser (Node: new TextDecoder('utf-8', { fatal: true }); Go: utf8.Valid; Python: bytes.decode('utf-8'); Java: StandardCharsets.UTF_8.newDecoder(), which reports malformed input; Perl: Encode::decode('UTF-8', $body, Encode::FB_CROAK)), answering 400 when it throws",
   },
   {
     key: 'malformed-bom',

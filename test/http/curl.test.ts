@@ -190,3 +190,11 @@ test('a line whose secret header CONFORM_HEADERS does not hold stops before curl
     rmSync(bin, { recursive: true, force: true })
   }
 })
+
+// undici writes a header's characters as Latin-1 bytes (é as E9): the line sends those bytes, not é's two in UTF-8
+test('a header holding a character of Latin-1 beyond ASCII goes as its one byte, in $\'…\' quoting', () => {
+  const curl = toCurl({ method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: { authorization: 'Bearer conform-x-cl\u00e9' } })
+  expect(curl).toContain("-H $'authorization: Bearer conform-x-cl\\xe9'")
+  const script = `set -- ${curl.replace(/^curl /, '')}; while [ "$1" != "-H" ]; do shift; done; printf %s "$2"`
+  expect(execFileSync('bash', ['-c', script], { env: { PATH: process.env.PATH } })).toEqual(Buffer.from('authorization: Bearer conform-x-cl\u00e9', 'latin1'))
+})

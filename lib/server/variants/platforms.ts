@@ -1,5 +1,5 @@
 /**
- * A conforming service behind a platform's front, as measured against emulations of them
+ * A conforming service behind a platform's front (or a server refusing what it cannot read), as measured against emulations of them
  * (docs/adoption.md, "Behind AWS API Gateway, Envoy, Kong, Cloudflare or Cloud Run"): the
  * headers the front adds and renames kept. The suite must pass it.
  */
@@ -19,6 +19,15 @@ export const PLATFORM_VARIANTS: readonly Variant[] = [
         const trace = `Root=1-${Math.floor(Date.now() / 1000).toString(16)}-${randomBytes(12).toString('hex')}`
         return { ...reply, headers: { ...headers, ...renamed, 'x-amzn-requestid': randomUUID(), 'x-amz-apigw-id': `${randomBytes(6).toString('base64')}=`, 'x-amzn-trace-id': trace } }
       },
+    },
+  },
+  {
+    name: 'header-outside-ascii-refused-400',
+    description:
+      "ASP.NET Core's Kestrel as it comes: a request whose header value holds a character outside ASCII is answered 400 with no body before the service sees it " +
+      '(Content-Length: 0, dotnet/aspnetcore#61189; RequestHeaderEncodingSelector unset); RFC 9110 §5.5 lets a field value hold such bytes, so the key is judged only where the service read it',
+    behaviour: {
+      finish: (reply, request) => (/[^\x00-\x7f]/.test(request.authorization ?? '') ? { status: 400, headers: { 'content-type': '' }, body: '' } : reply),
     },
   },
 ]
