@@ -17,7 +17,7 @@ import { constants, createBrotliDecompress, createGunzip, createInflate, createI
 const LENIENT: ZlibOptions = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH }
 
 /**
- * A gzip or zlib stream that stops before its end anywhere but where a flush left it (its last four
+ * A gzip, zlib, raw DEFLATE or Brotli stream that stops before its end anywhere but where a flush left it (its last four
  * bytes 00 00 ff ff, which a writer flushed and never closed ends on): a body cut short, the answer
  * framed to end inside its coding (a Content-Length of half the stream, a close mid-body that
  * undici took for the end of a body the close delimits). Read leniently it was JSON cut short
@@ -30,8 +30,13 @@ export class CodedBodyCutShortError extends Error {
 
 const FLUSH_MARK = Buffer.from([0x00, 0x00, 0xff, 0xff])
 
-/** A decoder made once the body's first bytes are known: the lenient one, and a strict one beside it that only tells whether the stream came to its end. */
-type Decoders = (first: Buffer) => { lenient: Transform; strict?: Transform; coding: string }
+/**
+ * A decoder made once the body's first bytes are known: the lenient one, and a strict one beside it that only tells
+ * whether the stream came to its end. `headerless`: the coding has no header to tell it from text sent under its
+ * label (raw DEFLATE, Brotli), so a stream that stops short is a body cut short only when what it gave reads as text.
+ * `terminator`: bytes that end a stream left where a flush leaves it, given to the strict one at the end (Brotli).
+ */
+type Decoders = (first: Buffer) => { lenient: Transform; strict?: Transform; coding: string; headerless?: boolean; terminator?: Buffer }
 
 /**
  * deflate as the zlib format (RFC 9110 §8.4.1.2), or as raw DEFLATE without its wrapper, which the
@@ -41,12 +46,37 @@ type Decoders = (first: Buffer) => { lenient: Transform; strict?: Transform; cod
  * every body so failed 17 rules, "171 of 171 requests got no answer" (found by stackhunt3).
  */
 const deflateEitherForm: Decoders = (first) =>
-  // raw DEFLATE has no header to tell it from text mislabelled deflate: it is read only whole
-  (first[0]! & 0x0f) === 0x08 ? { lenient: createInflate(LENIENT), strict: createInflate(), coding: 'deflate (zlib)' } : { lenient: createInflateRaw(), coding: 'deflate' }
+  (first[0]! & 0x0f) === 0x08
+    ? { lenient: createInflate(LENIENT), strict: createInflate(), coding: 'deflate (zlib)' }
+    : { lenient: createInflateRaw(LENIENT), strict: createInflateRaw(), coding: 'deflate', headerless: true }
 
 const gzip: Decoders = () => ({ lenient: createGunzip(LENIENT), strict: createGunzip(), coding: 'gzip' })
 
-/** A body decoded by the decoders `make` gives for its first bytes; a gzip or zlib stream cut short is an error (CodedBodyCutShortError). */
+/**
+ * Brotli read as gzip is (hostile12): a writer flushed and never finished (BROTLI_OPERATION_FLUSH, a stream's flush()
+ * ends on a byte boundary between meta-blocks) is read; one that stops anywhere else was "not decodable" for a cut.
+ * The strict decoder is given one byte more, 0x03 (ISLAST, ISLASTEMPTY): a stream left at a flush ends there and
+ * gives nothing more, one stopped inside a meta-block does not end (or gives a byte the lenient one did not).
+ */
+const brotli: Decoders = () => ({
+  lenient: createBrotliDecompress({ flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH }),
+  strict: createBrotliDecompress(),
+  coding: 'br',
+  headerless: true,
+  terminator: Buffer.from([0x03]),
+})
+
+/** The first decoded bytes of a stream read as text: UTF-8 (but for a character cut at their end), no control bytes but tab, CR and LF. */
+function readsAsText(head: Buffer): boolean {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true })
+    return text.length > 0 && !/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(text)
+  } catch {
+    return false
+  }
+}
+
+/** A body decoded by the decoders `make` gives for its first bytes; a stream cut short is an error (CodedBodyCutShortError). */
 class Decoding extends Transform {
   private inner: Transform | undefined
   private strict: Transform | undefined
@@ -54,8 +84,14 @@ class Decoding extends Transform {
   private strictEnded: Promise<void> = Promise.resolve()
   private innerEnded: Promise<void> = Promise.resolve()
   private coding = ''
+  private headerless = false
+  private terminator: Buffer | undefined
   private tail = Buffer.alloc(0)
   private compressed = 0
+  /** Decoded bytes: the lenient decoder's, the strict one's, and the first of them (told as text or not). */
+  private given = 0
+  private strictGiven = 0
+  private head = Buffer.alloc(0)
 
   constructor(private readonly make: Decoders) {
     super()
@@ -64,18 +100,24 @@ class Decoding extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     if (chunk.length === 0) return done()
     if (!this.inner) {
-      const { lenient, strict, coding } = this.make(chunk)
+      const { lenient, strict, coding, headerless, terminator } = this.make(chunk)
       this.coding = coding
+      this.headerless = headerless === true
+      this.terminator = terminator
       // the reader's pace holds for the inner stream too, so a bomb inflates no faster than it is read (the cap)
-      lenient.on('data', (data: Buffer) => this.push(data) || lenient.pause())
+      lenient.on('data', (data: Buffer) => {
+        this.given += data.length
+        if (this.head.length < 64) this.head = Buffer.concat([this.head, data.subarray(0, 64 - this.head.length)])
+        return this.push(data) || lenient.pause()
+      })
       lenient.on('error', (error) => this.destroy(error))
       // listened for from the start: a stream followed by bytes it does not read (gzip's zero padding, which zlib allows, or
       // anything after a zlib stream's end) ends as it is written, before _flush, and waited for there it never came (hostile11 review)
       this.innerEnded = new Promise((resolve) => lenient.once('end', resolve))
       this.inner = lenient
       if (strict) {
-        // its output is dropped; it reads no further than the lenient one was given (a chunk ahead at most)
-        strict.resume()
+        // its output is counted and dropped; it reads no further than the lenient one was given (a chunk ahead at most)
+        strict.on('data', (data: Buffer) => void (this.strictGiven += data.length))
         this.strictEnded = new Promise((resolve) => {
           strict.once('end', resolve)
           strict.on('error', (error) => resolve(void (this.strictError ??= error)))
@@ -100,13 +142,26 @@ class Decoding extends Transform {
     done(error)
   }
 
+  /** The stream stopped before its end, and not where a flush left it. */
+  private unfinished(): boolean {
+    if (this.terminator) return this.strictError !== undefined || this.strictGiven !== this.given
+    return this.strictError?.code === 'Z_BUF_ERROR' && !this.tail.equals(FLUSH_MARK)
+  }
+
   override _flush(done: TransformCallback): void {
     if (!this.inner) return done()
     this.inner.end()
-    this.strict?.end()
+    if (this.terminator) this.strict?.end(this.terminator)
+    else this.strict?.end()
     void Promise.all([this.innerEnded, this.strictEnded]).then(() => {
-      const unfinished = this.strictError?.code === 'Z_BUF_ERROR' && !this.tail.equals(FLUSH_MARK)
-      if (!unfinished) return done()
+      if (!this.unfinished()) return done()
+      // text sent under a br or deflate label reads as a stream that never ends: not a body cut short, one not decodable
+      if (this.headerless && !readsAsText(this.head)) {
+        const gave = this.given === 0 ? 'nothing' : `${this.given} bytes that are not text`
+        const why = `its ${this.coding} stream stops before its end after ${this.compressed} bytes, having given ${gave}: not a ${this.coding} stream, or one cut short before its first text`
+        const error = Object.assign(new Error(why), { code: 'Z_DATA_ERROR' })
+        return done(error)
+      }
       done(new CodedBodyCutShortError(`its ${this.coding} stream stops before its end after ${this.compressed} bytes, not where a flush left it: the body was cut short`))
     })
   }
@@ -117,8 +172,8 @@ const DECODERS: Record<string, () => Transform> = {
   gzip: () => new Decoding(gzip),
   'x-gzip': () => new Decoding(gzip),
   deflate: () => new Decoding(deflateEitherForm),
-  // Brotli has no header either: "[]" sent as it is under a br label read as an empty body
-  br: createBrotliDecompress,
+  // Brotli has no header either: "[]" sent as it is under a br label reads as a stream that never ends, and gives no text
+  br: () => new Decoding(brotli),
 }
 
 export class UnsupportedEncodingError extends Error {

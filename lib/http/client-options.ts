@@ -111,9 +111,11 @@ export interface SendOptions {
   whetherApplied?: WhetherApplied
   /**
    * The requests naming the same connection go on one connection of their own, in the order they
-   * are sent (each awaited before the next): what a server does with a request after another on
-   * the same keep-alive connection (a cache of header values per connection). A server that
-   * closes it makes the next one go on a new connection. A run of one connection sends them on it.
+   * are sent, beside the --concurrency bounded ones: what a server does with a request after another on
+   * the same keep-alive connection (a cache of header values per connection). One sent before the one
+   * before it is answered goes right after that answer, with no idle pause the connection could close in
+   * (awaited first, the next may come after the client closed it idle). A server that closes it makes
+   * the next one go on a new connection. A run of one connection sends them on it.
    */
   connection?: string
 }

@@ -199,7 +199,8 @@ export class HttpClient {
     let release: Release | undefined
     let turn: Written | undefined // its place among the answers (lib/http/one-connection-at-a-time.ts), and when it was written
     try {
-      release = await this.pools.slots.acquire(options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
+      // a connection of its own goes beside the bounded ones: a request waiting here for a slot found it closed idle (hostile12)
+      if (!this.pools.ownConnectionFor(options.connection)) release = await this.pools.slots.acquire(options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
       await this.options.portAsked?.() // a question to the port under way (a TLS handshake): nothing goes to it before its answer
       const onWritten = () => {
         stall.left()
@@ -327,10 +328,7 @@ export class HttpClient {
   /** Milliseconds left before the run's deadline, by the run's clock; Infinity without one. */
   private msLeft = (): number => this.options.run?.msLeft() ?? Infinity
 
-  async close(): Promise<void> {
-    this.closed.abort(new RunDeadlineReached('the run had ended'))
-    await this.pools.close()
-  }
+  async close(): Promise<void> { this.closed.abort(new RunDeadlineReached('the run had ended')); await this.pools.close() }
 
   /** Why the run is incomplete although it finished: the server's 429 or 503 outlasted its deadline (requests held back by a 429 too) or its resends. */
   get outlasted(): string | undefined { return this.outlastedAnswers.words(this.rateHold.heldAtTheEnd) }

@@ -134,6 +134,11 @@ export class ConnectionPools {
    * of one connection (--concurrency 1, or narrowed to one) has no other: they go on that one, in
    * turn as every request, where a connection more would be one a server that takes one closes.
    */
+  /** Whether requests naming `name` go on a connection of their own (named), which no slot bounds. */
+  ownConnectionFor(name: string | undefined): boolean {
+    return name !== undefined && this.slots.limit > 1
+  }
+
   named(name: string): Dispatcher {
     if (this.slots.limit <= 1) return this.watched
     let pool = this.ownConnections.get(name)

@@ -83,7 +83,9 @@ export function classifyNetworkError(error: unknown): ClassifiedError {
   // undici's parser errors do not always carry an HPE_ code (a reply that is not HTTP at all)
   if (error instanceof undiciErrors.HTTPParserError || errno.startsWith('HPE_') || errno === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' || errno === 'UND_ERR_INFO')
     return is('PROTOCOL_ERROR')
-  if (errno.startsWith('Z_') || errno === 'ERR_BROTLI' || errno === 'ERR__ERROR_FORMAT_PADDING_1') return is('UNDECODABLE_BODY')
+  // Brotli's decoder names each fault of its format ERR__ERROR_FORMAT_…: one it did not list here (text under a br label,
+  // ERR__ERROR_FORMAT_SIMPLE_HUFFMAN_SAME) was a body that "broke off", INCOMPLETE_BODY (hostile12)
+  if (errno.startsWith('Z_') || errno === 'ERR_BROTLI' || errno.startsWith('ERR__ERROR_')) return is('UNDECODABLE_BODY')
   return is('NETWORK_ERROR')
 }
 

@@ -10,7 +10,7 @@ import type { CheckResult, RunResult } from './run-result.ts'
 import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 import { unreadBodyWords } from './unread-bodies.ts'
 import { unansweredWideBodies } from './wide-bodies.ts'
-import { answerOfAnother, otherAnswersWords, sentNames } from './other-answers.ts'
+import { answerOfAnother, otherAnswersWords, outOfStep, sentNames, servedForAnother } from './other-answers.ts'
 import { answeredOnlyRedirects, metNotHttp, REDIRECTED_EVERY_REQUEST } from './misdirected.ts'
 
 export type FaultCause = 'other-answers' | 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked' | 'key-case-ignored' | 'redirected'
@@ -235,7 +235,10 @@ export function faultGroups(result: RunResult): FaultGroup[] {
   // answers written for other requests: told before any other cause, which each would misname
   const exchanges = result.rules.flatMap((rule) => rule.checks.flatMap((c) => c.exchanges))
   const names = sentNames(exchanges)
-  const shifted = (check: CheckResult) => check.exchanges.map((e) => answerOfAnother(e, names)).find((words) => words !== undefined)
+  const written = (check: CheckResult) => check.exchanges.map((e) => answerOfAnother(e, names)).find((words) => words !== undefined)
+  // a request without the key served, in a run shown out of step: an answer of another request too, not a key not checked
+  const stepped = outOfStep(exchanges, names)
+  const shifted = (check: CheckResult) => written(check) ?? (stepped ? check.exchanges.map(servedForAnother).find((words) => words !== undefined) : undefined)
   const failed = failures.map((f) => ({ ...f, cause: shifted(f.check) ? ('other-answers' as const) : causeOf(f.rule, f.check, intermittent) }))
   const total = result.summary.requests
   const groups: FaultGroup[] = []
@@ -252,7 +255,8 @@ export function faultGroups(result: RunResult): FaultGroup[] {
     const across = `across ${rules.length === 1 ? `1 rule (${rules[0]})` : `${rules.length} rules`}`
     let rate: string
     if (cause === 'other-answers') {
-      rate = otherAnswersWords(members.length, shifted(members[0]!.check)!)
+      // the example an answer shown written for another request, before a request without the key served
+      rate = otherAnswersWords(members.length, members.map((m) => written(m.check)).find((w) => w !== undefined) ?? shifted(members[0]!.check)!)
     } else if (cause === 'server-error') {
       const faults = journal.filter((e) => serverFaultStatus(e.status ?? 0) && !(e.status === 503 && e.retryAfter !== undefined))
       const statuses = [...new Set(faults.map((e) => e.status))].sort().join(' or ') || '5xx'

@@ -7,7 +7,8 @@
  * the method. A server that answered so failed as "answered differently on a second probe (one
  * replica behind a load balancer?)" and "requests without a valid key were served".
  */
-import type { Exchange } from '../http/exchange.ts'
+import { refusedTheKey, type Exchange } from '../http/exchange.ts'
+import { KEY_AUTHORIZATION } from '../http/redact.ts'
 
 /** Names shorter than this could be anyone's: the run's made-up names are longer (cf-XXXXX-…). */
 const MIN_NAME = 10
@@ -66,6 +67,23 @@ export function answerOfAnother(judged: Exchange, names: ReadonlySet<string>): s
     return `${path} was answered ${judged.response!.status} with a list of this run's records, where a create was sent`
   }
   return undefined
+}
+
+/**
+ * Whether the run's answers are shown out of step with its requests: one answer written for another request
+ * (answerOfAnother), and a request with the run's key refused 401 or 403, a refusal written for a request without it.
+ * A request without the key served 2xx in such a run (a keyless GET handed a keyed GET's list, hostile12) was read as a
+ * key not checked; a service that checks no key refuses nothing, so that reading stays where no refusal of the key is.
+ */
+export function outOfStep(exchanges: readonly Exchange[], names: ReadonlySet<string>): boolean {
+  return exchanges.some(refusedTheKey) && exchanges.some((e) => answerOfAnother(e, names) !== undefined)
+}
+
+/** What `judged`, a request without the run's key, was served in a run whose answers are out of step (outOfStep), in words. */
+export function servedForAnother(judged: Exchange): string | undefined {
+  if (!twoHundreds(judged) || judged.request.headers.authorization === KEY_AUTHORIZATION) return undefined
+  const path = `${judged.request.method} ${new URL(judged.request.url).pathname}`
+  return `${path} without the run's key was answered ${judged.response!.status}, while requests with the key were refused 401: answers handed to the requests after theirs`
 }
 
 /** The words for checks that met answers of other requests: one example, and where to look. */

@@ -48,6 +48,15 @@ const SHAPES: { name: string; shape: Shape }[] = [
   // bare LF line ends: a recipient may take them for CRLF (RFC 9112 §2.2), as curl, Go and browsers do
   { name: 'bare LF line ends throughout (head, chunk lines, trailers), a trailer line folded', shape: (a) => ({ bytes: Buffer.from(chunked(a, '', 'x-sum: a\r\n b\r\n').toString('latin1').replace(/\r\n/g, '\n'), 'latin1') }) },
   { name: 'header lines folded (obs-fold), by CRLF and by a bare LF', shape: (a) => ({ bytes: plain(a, undefined, 'x-fold: a\r\n  b\n\tc\r\nx-policy:\r\n default-src\r\n \'self\'\r\n') }) },
+  // hostile12: each answer ends its connection, as a server with keep-alive off writes it
+  { name: 'Connection: close, and the connection closed after every answer', shape: (a) => ({ bytes: plain(a, undefined, 'connection: close\r\n'), end: true }) },
+  { name: 'HTTP/1.0 with Content-Length and no keep-alive, the connection closed', shape: (a) => ({ bytes: Buffer.concat([Buffer.from(`HTTP/1.0 ${a.status} X\r\n${headLines(a.headers)}content-length: ${a.body.byteLength}\r\n\r\n`, 'latin1'), a.body]), end: true }) },
+  {
+    name: 'a 103 and a 100, then chunked with extensions and trailers, and the connection closed',
+    shape: (a) => ({ bytes: Buffer.concat([Buffer.from('HTTP/1.1 103 Early Hints\r\nlink: </x>; rel=preload\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n'), chunked(a, ';x=1', 'x-t: 1\r\n')]), end: true }),
+  },
+  // an old server's CRLF after each body (RFC 9112 §2.2's robustness): dropped, no stray answer
+  { name: 'an empty line after every body', shape: (a) => ({ bytes: Buffer.concat([plain(a), Buffer.from('\r\n')]) }) },
   {
     name: 'header lines folded, the first 150 bytes of each answer one a write',
     shape: (a, socket) => {
@@ -57,6 +66,33 @@ const SHAPES: { name: string; shape: Shape }[] = [
     },
   },
 ]
+
+// hostile12: answers framed wrong, one in four: each a malformed answer (PROTOCOL_ERROR) naming its fault, and the run ends
+const ILLEGAL: { name: string; shape: Shape; words: RegExp }[] = [
+  {
+    name: 'chunked with a size that is not hexadecimal',
+    shape: (a) => ({ bytes: a.nth % 4 === 0 ? Buffer.concat([Buffer.from(`HTTP/1.1 ${a.status} X\r\n${headLines(a.headers)}transfer-encoding: chunked\r\n\r\nzz\r\n`, 'latin1'), a.body, Buffer.from('\r\n0\r\n\r\n')]) : plain(a) }),
+    words: /^PROTOCOL_ERROR: malformed HTTP response \(the body is said to come in chunks \(Transfer-Encoding: chunked\), and where the size of a chunk was due came "zz", no hexadecimal size \(RFC 9112 §7\.1\)\)$/,
+  },
+  {
+    name: 'two Content-Lengths that differ',
+    shape: (a) => ({ bytes: a.nth % 4 === 0 ? plain(a, undefined, `content-length: ${a.body.length + 1}\r\n`) : plain(a) }),
+    words: /^PROTOCOL_ERROR: malformed HTTP response \(Content-Length given with different values \(\d+, \d+\): where the body ends is ambiguous \(RFC 9112 §6\.3\)\)$/,
+  },
+]
+
+describe('answers framed wrong, one in four', () => {
+  test.each(ILLEGAL)('$name: every failure a malformed answer that names it, the run ended well before its --deadline', async ({ shape, words }) => {
+    const started = Date.now()
+    const { run } = await runBehindFront(KEY, shape, closers, ['--deadline', '60000'])
+    expect(run.code, run.stdout).toBe(1)
+    const failed = (run.results?.rules ?? []).flatMap((rule) => rule.checks.filter((check) => check.status === 'fail'))
+    expect(failed.length).toBeGreaterThan(0)
+    for (const check of failed) expect(check.failure?.actual, run.stdout).toMatch(words)
+    expect(run.stdout).toMatch(/^✗ [\w ]+: \d+ of \d+ requests got no answer \(PROTOCOL_ERROR\)/m)
+    expect(Date.now() - started).toBeLessThan(60_000)
+  }, 120_000)
+})
 
 describe('answers framed as HTTP allows, from a conforming service', () => {
   test.each(SHAPES)('$name: the run passes', async ({ shape }) => {

@@ -230,9 +230,12 @@ describe('Content-Encoding: decoded, the cap on decoded bytes', () => {
 
   test('a coding the client cannot decode, or a corrupt one → UNDECODABLE_BODY', async () => {
     const server = await serve((req, res) =>
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': req.url?.endsWith('zstd') ? 'zstd' : 'gzip' }).end('not gzip at all'),
+      req.url?.endsWith('br')
+        ? res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'br' }).end('[{"id": 1, "name": "x"}]')
+        : res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': req.url?.endsWith('zstd') ? 'zstd' : 'gzip' }).end('not gzip at all'),
     )
-    for (const path of ['/zstd', '/corrupt']) {
+    // JSON under a br label: Brotli's ERR__ERROR_FORMAT_SIMPLE_HUFFMAN_SAME was a body that broke off (INCOMPLETE_BODY)
+    for (const path of ['/zstd', '/corrupt', '/br']) {
       const result = await withClient({ baseUrl: server.baseUrl }, (c) => c.send({ method: 'GET', path }))
       expect(result.exchange.error?.code, path).toBe('UNDECODABLE_BODY')
     }
