@@ -30,6 +30,14 @@ export const ALONE_CONFIRMATIONS = 3
 /** The longest wait for the run's connections to close before a request goes alone; past it, it goes as any resend. */
 const CLOSE_WAIT_MS = 1_000
 
+/**
+ * The wait, once the run's connections have closed, before a request goes alone: a server counts a
+ * connection closed only once it has read its end, a moment after the client closed it. Without it,
+ * the kill matrix's server of one connection at most (at-most-1-connection, three runs in one busy
+ * process) closed three tries alone in a row as soon as they came, still counting the one before.
+ */
+const SETTLE_MS = 250
+
 /** A request's try alone: `opened`, the connections opened to the server before it, once every one had closed (none: it could not go alone). */
 export interface AloneTry {
   opened?: number
@@ -44,6 +52,8 @@ export async function clearTheWire(pools: ConnectionPools, origin: string, alone
   await pools.closeEveryConnection(CLOSE_WAIT_MS)
   const until = performance.now() + CLOSE_WAIT_MS
   while (connectionsTo(origin).open > 0 && performance.now() < until) await sleep(5)
+  if (connectionsTo(origin).open > 0) return
+  await sleep(SETTLE_MS)
   const now = connectionsTo(origin)
   if (now.open === 0) alone.opened = now.opened
 }

@@ -68,7 +68,7 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   // its answer is not probed again; one the service's own answers showed is (front-answered.ts: a front that challenged some paths only)
   const front = frontAnswered(results.flatMap(({ result }) => result.exchanges), false, false, options.journal())
   const ofTheFront = (result: CheckResult) => front !== undefined && result.exchanges.some(front.answered)
-  // a POST that went unanswered alone was sent alone twice already, and failed both times (unanswered-alone.ts): confirmed, not probed again
+  // a POST that went unanswered alone was sent alone three times already, unanswered each time (unanswered-alone.ts): confirmed, not probed again
   const aloneIds = new Set(options.journal().filter((e) => e.answerLost === UNANSWERED_ALONE).map((e) => e.id))
   const confirmedAlone = (result: CheckResult) => result.failure?.code === 'NO_RESPONSE' && result.exchanges.some((e) => aloneIds.has(e.id))
   for (const { result } of results) if (result.status === 'fail' && confirmedAlone(result)) result.recurrence = { attempts: ALONE_CONFIRMATIONS, failures: ALONE_CONFIRMATIONS, kind: 'deterministic' }
