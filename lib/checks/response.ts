@@ -59,6 +59,19 @@ export function responseOf(result: HttpResult): RecordedResponse {
       exchange,
     )
   }
+  const alone = result.answerLost?.unansweredAlone
+  if (alone !== undefined) {
+    return fail(
+      {
+        code: 'NO_RESPONSE',
+        message: `no answer, sent alone ${alone} times: each time the first request on a fresh connection, the only one open to the server, its body written whole, and the connection closed under it (${exchange.error?.message ?? 'reset'}) before any byte of an answer; neither the keep-alive race (RFC 9112 §9.3.1), which loses only a request written on a connection that carried an earlier one, nor a limit on connections, which one connection cannot pass, explains it (the list does not show its record)`,
+        expected: 'an HTTP response',
+        actual: `${exchange.error?.code ?? 'CONNECTION_RESET'} ${alone} times, sent alone on a fresh connection`,
+        transport: transportOf(exchange),
+      },
+      exchange,
+    )
+  }
   // a POST answered 503 under --max-writes, not in the list: the client took its answer off (stored-despite-unavailable.ts)
   if (result.answerLost?.notSentAgain === 'unavailable') throw new NotApplicable(`not verified: ${exchange.error?.message ?? 'answered 503'}`, 'not-sent-again')
   if (result.answerLost?.notSentAgain) {

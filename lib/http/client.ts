@@ -37,6 +37,7 @@ import { connectionNotTaken, describeTransportError, NOT_TAKEN_RESENDS, RunDeadl
 import { afterTheRace, idleNoticeAsLost, lostInTransit, LOST_ANSWER_RESENDS, type RaceMarks } from './lost-answer.ts'
 import { oneShowedStored, storedDespiteUnavailable, worthLooking } from './stored-despite-unavailable.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
+import { ALONE_CONFIRMATIONS, clearTheWire, unansweredAlone, type AloneTry } from './unanswered-alone.ts'
 import { RefusedConnections } from './refused-connections.ts'
 import { strayAnswersAfter } from './stray-answers.ts'
 import { SameBodies } from './same-bodies.ts'
@@ -100,29 +101,27 @@ export class HttpClient {
     this.stages.refused(exchange, options.probe ? { probe: options.probe } : {}, reason, detail)
   }
 
-  /**
-   * Sends one request; a 429 or a 503 is waited out and sent again (lib/http/retry-after.ts says
-   * how often), never past the run's deadline. The result is the last attempt's.
-   */
+  /** Sends one request; a 429 or a 503 is waited out and sent again (lib/http/retry-after.ts says how often), never past the run's deadline. The result is the last attempt's. */
   async send(options: SendOptions): Promise<HttpResult> {
     const policy = { maxRetries: this.options.maxRetries ?? 3, untilDeadline: this.msLeft() !== Infinity }
     let waitedMs: number | undefined
     let unserved = 0 // the tries after which the server served no other request: a 503's resends count these
     let lostResends = 0
     let listRead = false // a POST answered 503: whether the list was read for it (stored-despite-unavailable.ts)
+    let alone: AloneTry | undefined, lostAlone = 0 // a POST lost at one request at a time goes alone (unanswered-alone.ts)
     for (let attempt = 1, fresh = false, fewer: FewerConnections | undefined, notTaken = 0, refused = 0, keptBack: HttpResult | undefined; ; attempt++) {
       const releasedAt = await this.rateHold.wait() // a 429 holds back every request (lib/http/rate-hold.ts)
       const sentAt = performance.now()
       const limitAtSend = this.pools.slots.limit
-      const result = await this.sendOnce(options, attempt, waitedMs, fresh, fewer)
+      const result = await this.sendOnce(options, attempt, waitedMs, fresh, fewer, alone)
       const response = result.exchange.response
-      // the connection race (RFC 9112 §9.3.1): sent again, on a fresh connection, only as
-      // lost-answer.ts allows. Lost again there, on a connection that answered nothing before, the
-      // server refuses connections past a number of its own (Node's server.maxConnections, a
-      // proxy's limit per client): fewer go at once from then on, on the connections it keeps open
+      // the connection race (RFC 9112 §9.3.1): sent again, on a fresh connection, only as lost-answer.ts allows. Lost again there, on a connection that answered
+      // nothing before, the server refuses connections past a number of its own (Node's server.maxConnections, a proxy's limit per client): fewer go at once from
+      // then on, on the connections it keeps open; at one at a time, a POST goes alone, and unanswered alone twice, it is the server's fault (unanswered-alone.ts)
       if (!response && lostInTransit(result.exchange) && lostResends < LOST_ANSWER_RESENDS && this.options.resendsStopped?.() !== true && !this.pools.refusedForItsCertificate(this.answers.servedSince(Number.NEGATIVE_INFINITY))) {
         const refusedAgain = lostResends > 0
-        if (refusedAgain) {
+        const confirmed = (lostAlone += unansweredAlone(result.exchange, alone, this.origin) ? 1 : 0) >= ALONE_CONFIRMATIONS
+        if (refusedAgain && !confirmed) {
           fewer = await this.pools.afterRefusal('reset', limitAtSend, lostResends, this.msLeft())
           if (fewer === undefined || this.options.resendsStopped?.() === true) return result // its pause would pass the deadline, or the run stopped resends meanwhile
         }
@@ -130,8 +129,9 @@ export class HttpClient {
         const noResend = options.method !== 'POST' ? undefined : this.options.boundedWrites === true ? 'max-writes' : this.resent.afterLostAnswer >= (this.options.maxLostPostResends ?? Infinity) ? 'resends-spent' : undefined
         const taken = options.method === 'POST' && noResend === undefined
         if (taken) this.resent.afterLostAnswer++
-        if (await afterTheRace({ ...options, ...(noResend ? { noResend } : {}) }, result, (line) => this.options.journal?.record(line), this.redact, firstOnItsConnection(result.exchange.request.headers.traceparent), this.raceMarks)) {
-          fresh = !refusedAgain
+        if (await afterTheRace({ ...options, ...(noResend ? { noResend } : {}), ...(confirmed ? { unansweredAlone: lostAlone } : {}) }, result, (line) => this.options.journal?.record(line), this.redact, firstOnItsConnection(result.exchange.request.headers.traceparent), this.raceMarks)) {
+          alone = options.method === 'POST' && this.pools.slots.limit === 1 ? {} : undefined
+          fresh = !refusedAgain || alone !== undefined
           lostResends++
           continue
         }
@@ -171,11 +171,8 @@ export class HttpClient {
     }
   }
 
-  /**
-   * One attempt, in stages: admitted (paced, its one Exchange built, or refused), a slot acquired,
-   * dispatched, its answer read, recorded. The journal hears each stage (lib/http/request-stages.ts).
-   */
-  private async sendOnce(given: SendOptions, attempt: number, waitedMs: number | undefined, fresh = false, fewer?: FewerConnections): Promise<HttpResult> {
+  /** One attempt, in stages: admitted (paced, its one Exchange built, or refused), a slot acquired, dispatched, its answer read, recorded. The journal hears each stage (lib/http/request-stages.ts). */
+  private async sendOnce(given: SendOptions, attempt: number, waitedMs: number | undefined, fresh = false, fewer?: FewerConnections, alone?: AloneTry): Promise<HttpResult> {
     const options = await chunksOnlyToHttp11(given, this.answers, this.options.timeoutMs, this.runEnd)
     await this.pacer.turn()
     const admitted = this.admit(options, attempt, waitedMs, fresh, fewer)
@@ -201,6 +198,7 @@ export class HttpClient {
     try {
       // a connection of its own goes beside the bounded ones: a request waiting here for a slot found it closed idle (hostile12)
       if (!this.pools.ownConnectionFor(options.connection)) release = await this.pools.slots.acquire(options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
+      if (alone) await clearTheWire(this.pools, this.origin, alone)
       await this.options.portAsked?.() // a question to the port under way (a TLS handshake): nothing goes to it before its answer
       const onWritten = () => {
         stall.left()

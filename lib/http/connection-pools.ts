@@ -172,6 +172,22 @@ export class ConnectionPools {
     return { after, atMost }
   }
 
+  /**
+   * Every connection the pools hold closed before a request goes alone (lib/http/unanswered-alone.ts):
+   * the pools are replaced by new ones, as many at once as now, and the old ones close their idle
+   * connections at once and the others as their requests end; resolves once they have, or after `waitMs`.
+   */
+  async closeEveryConnection(waitMs: number): Promise<void> {
+    const old = [this.pool, this.fresh, ...this.ownConnections.values()].filter((pool) => pool !== undefined)
+    const closing = old.map((pool) => ({ pool, closed: pool.close().catch(() => undefined) }))
+    this.pool = createAgent({ ...this.options, concurrency: this.slots.limit, handshakes: this.handshakes })
+    this.watched = watchingWrites(this.pool)
+    this.fresh = undefined
+    this.ownConnections.clear()
+    this.retired.push(...closing)
+    await Promise.race([Promise.all(this.retired.map((r) => r.closed)), sleep(waitMs)])
+  }
+
   /** Closes every pool once its requests have ended. */
   async close(): Promise<void> {
     clearTimeout(this.lookTimer)

@@ -11,6 +11,7 @@
  * answer is taken for the race, as before.
  */
 import { subscribe } from 'node:diagnostics_channel'
+import { watchConnections } from './open-connections.ts'
 
 /** Requests written on each connection so far. */
 const writtenOn = new WeakMap<object, number>()
@@ -34,8 +35,9 @@ function onHeadersSent(message: unknown): void {
 
 let watching = false
 
-/** Starts telling first requests apart (once per process: every run's client calls it). */
+/** Starts telling first requests apart (once per process: every run's client calls it), and counting connections (open-connections.ts). */
 export function watchFirstRequests(): void {
+  watchConnections()
   if (watching) return
   watching = true
   subscribe('undici:client:sendHeaders', onHeadersSent)

@@ -13,9 +13,9 @@
 import { exactIntegerTextAt, numberText } from '../json/exact-json.ts'
 import { parsedOnce } from '../json/parsed-once.ts'
 import { serverFaultStatus, withoutStatusLine, type Exchange, type TransportErrorCode } from './exchange.ts'
-import { LIMITED_NOT_SENT_AGAIN, UNAVAILABLE_NOT_SENT_AGAIN } from './not-sent-again-words.ts'
+import { LIMITED_NOT_SENT_AGAIN, UNANSWERED_ALONE, UNAVAILABLE_NOT_SENT_AGAIN } from './not-sent-again-words.ts'
 
-export { LIMITED_NOT_SENT_AGAIN, LIMITED_RECORD_FOUND, UNAVAILABLE_NOT_SENT_AGAIN } from './not-sent-again-words.ts'
+export { LIMITED_NOT_SENT_AGAIN, LIMITED_RECORD_FOUND, UNANSWERED_ALONE, UNAVAILABLE_NOT_SENT_AGAIN } from './not-sent-again-words.ts'
 
 /**
  * Why a request was not sent: --read-only, --max-writes, --rule, --deadline, a header no HTTP
@@ -218,7 +218,7 @@ export const faultAnsweredWrite = (entry: Pick<JournalEntry, 'method' | 'status'
   entry.method === 'POST' && (answeredFault(entry.status) || (entry.status === 503 && entry.answerLost === UNAVAILABLE_NOT_SENT_AGAIN) || (entry.status === 429 && entry.answerLost === LIMITED_NOT_SENT_AGAIN))
 
 /** The words of a lost POST the list did not show and that was not sent again: one that may have created a record. */
-const NOT_SENT_AGAIN: ReadonlySet<string> = new Set([ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT])
+const NOT_SENT_AGAIN: ReadonlySet<string> = new Set([ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT, UNANSWERED_ALONE])
 
 /** A POST that went out and whose answer no one knows: none came, and the list did not account for it (found, or not stored and sent again). */
 export const unansweredWrite = (entry: JournalEntry): boolean =>

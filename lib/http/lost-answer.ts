@@ -8,7 +8,7 @@
 import type { Exchange } from './exchange.ts'
 import { firstOnItsConnection } from './first-requests.ts'
 import { closesItsConnection } from './interim-answers.ts'
-import { ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT, LEDGER_ID_CHARACTERS, LEDGER_TEXT_CHARACTERS, ledgerText, type JournalLine } from './journal.ts'
+import { ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT, UNANSWERED_ALONE, LEDGER_ID_CHARACTERS, LEDGER_TEXT_CHARACTERS, ledgerText, type JournalLine } from './journal.ts'
 
 /** What the client's HttpResult holds that these need (lib/http/client.ts imports this file, so not that type). */
 interface HttpResult {
@@ -36,6 +36,8 @@ export interface AppliedOrNot {
    * POSTs ('resends-spent'). Its checks are not verified: it may or may not have been stored.
    */
   notSentAgain?: NotSentAgain
+  /** The times it went unanswered alone (lib/http/unanswered-alone.ts), and the list does not show it: not sent again, its checks fail. */
+  unansweredAlone?: number
 }
 
 /** Why a lost POST the list does not show was not sent again: --max-writes, or the run's bound of such resends was reached; 'unavailable': a POST answered 503 under --max-writes (stored-despite-unavailable.ts). */
@@ -132,7 +134,7 @@ export function answerLostLine(exchange: Exchange, detail: string, record: { id:
  * cannot tell, it stands as it is. What the list showed is journalled.
  */
 export async function afterTheRace(
-  options: { method: string; whetherApplied?: WhetherApplied; noResend?: NotSentAgain },
+  options: { method: string; whetherApplied?: WhetherApplied; noResend?: NotSentAgain; unansweredAlone?: number },
   result: HttpResult,
   journal: (line: JournalLine) => void,
   redact: (text: string) => string,
@@ -150,10 +152,13 @@ export async function afterTheRace(
   const found = await options.whetherApplied?.()
   if (!found) return false
   if (!found.record) unstored()
-  const notSentAgain = found.record ? undefined : options.noResend
-  const applied: AppliedOrNot = found.record && firstOnItsConnection ? { ...found, firstOnItsConnection } : notSentAgain ? { ...found, notSentAgain } : found
-  const detail = applied.record ? (applied.firstOnItsConnection ? STORED_UNANSWERED : ANSWER_LOST_RECORD_FOUND) : notSentAgain === 'max-writes' ? ANSWER_LOST_NOT_SENT_AGAIN : notSentAgain ? ANSWER_LOST_RESENDS_SPENT : ANSWER_LOST_SENT_AGAIN
+  // unanswered alone, confirmed: the server's, and not sent again; stored, as a request first on its connection
+  const alone = found.record ? undefined : options.unansweredAlone
+  const notSentAgain = found.record || alone ? undefined : options.noResend
+  const first = firstOnItsConnection || options.unansweredAlone !== undefined
+  const applied: AppliedOrNot = found.record && first ? { ...found, firstOnItsConnection: true } : alone ? { ...found, unansweredAlone: alone } : notSentAgain ? { ...found, notSentAgain } : found
+  const detail = applied.record ? (applied.firstOnItsConnection ? STORED_UNANSWERED : ANSWER_LOST_RECORD_FOUND) : alone ? UNANSWERED_ALONE : notSentAgain === 'max-writes' ? ANSWER_LOST_NOT_SENT_AGAIN : notSentAgain ? ANSWER_LOST_RESENDS_SPENT : ANSWER_LOST_SENT_AGAIN
   journal(answerLostLine(result.exchange, detail, applied.record, redact))
-  if (applied.record || notSentAgain) result.answerLost = applied
-  return !applied.record && !notSentAgain
+  if (applied.record || notSentAgain || alone) result.answerLost = applied
+  return !applied.record && !notSentAgain && !alone
 }

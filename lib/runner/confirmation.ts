@@ -10,7 +10,8 @@
  * nothing more.
  */
 import type { SkipCause } from '../checks/skip-causes.ts'
-import type { JournalEntry } from '../http/journal.ts'
+import { UNANSWERED_ALONE, type JournalEntry } from '../http/journal.ts'
+import { ALONE_CONFIRMATIONS } from '../http/unanswered-alone.ts'
 import { refusedTheKey } from '../http/exchange.ts'
 import { keyRefused, writesRefused } from '../result/key-refused.ts'
 import { freshRunId } from '../result/record-prefixes.ts'
@@ -69,7 +70,11 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   // its answer is not probed again; one the service's own answers showed is (front-answered.ts: a front that challenged some paths only)
   const front = frontAnswered(results.flatMap(({ result }) => result.exchanges), false, false, options.journal())
   const ofTheFront = (result: CheckResult) => front !== undefined && result.exchanges.some(front.answered)
-  const failed = results.filter(({ result, ruleId }) => result.status === 'fail' && result.failure?.code !== 'CHECK_ERROR' && !failedOnTheCap(result) && !known(ruleId, result) && !ofTheFront(result)).map(({ index, result }, at) => ({ o: { result }, index, at }))
+  // a POST that went unanswered alone was sent alone three times already, unanswered each time (unanswered-alone.ts): confirmed, not probed again
+  const aloneIds = new Set(options.journal().filter((e) => e.answerLost === UNANSWERED_ALONE).map((e) => e.id))
+  const confirmedAlone = (result: CheckResult) => result.failure?.code === 'NO_RESPONSE' && result.exchanges.some((e) => aloneIds.has(e.id))
+  for (const { result } of results) if (result.status === 'fail' && confirmedAlone(result)) result.recurrence = { attempts: ALONE_CONFIRMATIONS, failures: ALONE_CONFIRMATIONS, kind: 'deterministic' }
+  const failed = results.filter(({ result, ruleId }) => result.status === 'fail' && result.failure?.code !== 'CHECK_ERROR' && !failedOnTheCap(result) && !known(ruleId, result) && !ofTheFront(result) && !confirmedAlone(result)).map(({ index, result }, at) => ({ o: { result }, index, at }))
   if (failed.length === 0) return
   // tries: the rounds a check was probed again in (an attempt, or one that could not run): at most options.attempts each
   const counts = new Map(failed.map(({ at }) => [at, { attempts: 1, failures: 1, tries: 0, skipped: undefined as SkipCause | undefined }]))

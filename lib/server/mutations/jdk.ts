@@ -8,6 +8,10 @@
  */
 import { errorReply, type Mutation } from '../server-cases.ts'
 import { INVALID_JSON, lenientParser } from './inputs.ts'
+import type { StoredCategory } from '../reference-server.ts'
+
+/** A reply no one writes: the read of the body never ended, and the connection closes without an answer. */
+const NEVER_ANSWERED: Readonly<Record<string, string>> = { 'x-reference-never-answered': '1' }
 
 /** A \u escape whose four characters are a sign and three hex digits: what Integer.parseInt(hex, 16) reads. */
 const SIGNED_ESCAPE = /\\u([+-][0-9a-fA-F]{3})/g
@@ -111,6 +115,22 @@ export const JDK_MUTATIONS: readonly Mutation[] = [
         request.operation === 'createCategory' && reply.status === 201 && /%(?!%)/.test(store[store.length - 1]?.name ?? '')
           ? errorReply(500, 'internal', 'internal error')
           : reply,
+    },
+  },
+  {
+    name: 'wide-bodies-read-as-characters-never-answered',
+    breaks: 'create-returns-201',
+    code: 'NO_RESPONSE',
+    description:
+      'a create body is read as Content-Length characters through an InputStreamReader on a bare ServerSocket (measured, stackhunt6): a body with bytes beyond ASCII ' +
+      'has fewer characters than bytes, so the read waits for characters that never come, until the socket closes; nothing is stored and no byte answered (bodies of ASCII alone are served)',
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'createCategory' || !/[^\x00-\x7f]/.test(request.rawBody ?? '')) return reply
+        if (reply.status === 201) store.splice(store.indexOf(reply.body as StoredCategory), 1)
+        return { status: 500, headers: NEVER_ANSWERED, body: '' }
+      },
+      transport: { delayMs: 0, chunked: false, connectionClose: false, dropAnswer: (reply) => reply.headers === NEVER_ANSWERED },
     },
   },
 ]

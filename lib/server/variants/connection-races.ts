@@ -43,6 +43,17 @@ export const CONNECTION_RACE_VARIANTS: readonly Variant[] = [
   // a limit on the connections open at once (Node's server.maxConnections, a proxy's limit per
   // client): one past it is closed as soon as it is accepted. Nothing the document shows; the
   // suite sends fewer at once and the run passes, with no request lost and no create made twice
+  // one connection at most, and a run of two at once: the second is closed as soon as it is accepted, the run comes down to
+  // one request at a time, and the POSTs it lost go alone (every connection of the run closed first, lib/http/unanswered-alone.ts),
+  // which such a server answers: a drop past a limit is no fault, and alone it does not happen
+  {
+    name: 'at-most-1-connection',
+    description:
+      "keeps at most 1 connection open at once (Node's server.maxConnections = 1): a run of two at once (--concurrency 2) has its second closed as soon as it is accepted, " +
+      'before any answer, and its POSTs lost so go alone once it is down to one at a time, each then answered',
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, maxConnections: 1 } },
+    args: ['--concurrency', '2'],
+  },
   ...CONNECTION_LIMITS.map(
     (limit): Variant => ({
       name: `at-most-${limit}-connections`,
