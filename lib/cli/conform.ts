@@ -72,7 +72,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   let runStarted = false
   // npm sets INIT_CWD to where the user ran `npm run`; paths are theirs, not the package's
   const userCwd = env.INIT_CWD || process.cwd()
-  if (argv[0] === 'compare') return (await import('./compare.ts')).compareMain(argv.slice(1), io, userCwd)
+  if (argv[0] === 'compare') return (await import('./compare.ts')).compareMain(argv.slice(1), io, userCwd, env)
   if (argv[0] === 'merge') return (await import('./merge.ts')).mergeMain(argv.slice(1), io, userCwd, env)
   // a bad argument next to --api-key must not bring the key into the error message
   // a key npm swallowed (`npm run conform --api-key=KEY`) is in its npm_config_api_key

@@ -159,3 +159,25 @@ test('a run of --repeat 2 beside one of a single round: a failure of round 2 is 
   expect(later.out).toContain(`Failing in B, not in A (1):\n- auth-missing-key-401 UNEXPECTED_STATUS ${NEW}: `)
   expect(later.out).not.toContain('has no check of this name')
 })
+
+test('a results.json that holds the key a server echoed (an older version wrote it, or a hand edited it): compare prints and writes it redacted, with the key of CONFORM_API_KEY', () => {
+  const key = 'sk_live_5f2c9a71e3b04d68'
+  const leaky = folder('leaky', (r) => {
+    for (const c of r.rules.flatMap((rule) => rule.checks)) if (c.failure) (c.failure.message = `the key ${key} was refused`), (c.failure.observed = `401 {"token":"${key}"}`)
+  })
+  const other = folder('leaky-other', (r) => {
+    for (const c of r.rules.flatMap((rule) => rule.checks)) if (c.failure) c.failure.observed = `403 Bearer ${encodeURIComponent(key)}`
+  })
+  const output = join(dir, 'leaky.md')
+  let said = ''
+  const io = { out: (t: string) => void (said += t), err: (t: string) => void (said += t) }
+  compareMain([leaky, other, '--output', output], io, dir, { CONFORM_API_KEY: key })
+  const notMade = join(dir, 'not-made')
+  mkdirSync(notMade, { recursive: true })
+  writeFileSync(join(notMade, 'results.json'), JSON.stringify({ verdict: 'error', error: `the key ${key} was refused` }))
+  expect(compareMain([notMade, other], io, dir, { CONFORM_API_KEY: key })).toBe(2)
+  // what is compared still shows, the key alone hidden
+  expect(said).toMatch(/Failing in both, otherwise in B \([1-9]/)
+  expect(said).toContain('[REDACTED]')
+  for (const text of [said, readFileSync(output, 'utf8')]) expect(text).not.toContain(key), expect(text).not.toContain(encodeURIComponent(key))
+})
