@@ -263,8 +263,9 @@ export function redactorSteps(...secrets: (string | undefined)[]): { forms: Reda
   // and the runs of the wrong key of the same shape the suite sends, which gives the key back letter
   // by letter; and of the key inside base64 (Basic credentials, curl -u KEY:KEY), echoed from one
   // character too far in by a service that cuts "Basic " short: the rest decodes to the key once a
-  // character is guessed in front, and no whole form matched it; and of its bytes in spaced hex, which Node's inspect cuts at 50
-  const runs = runsRedactor(ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH), hexSpaced(secret)]), REDACTED)
+  // character is guessed in front, and no whole form matched it; and of its bytes in spaced hex, which Node's inspect cuts at 50;
+  // and of its UTF-16 in base64 and hex (utf16Encoded), which a log or a body cut short gave back in part, the key's first two thirds
+  const runs = runsRedactor(ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH), hexSpaced(secret), ...utf16Encoded(secret, NEAR_MISS_MIN_KEY_LENGTH)]), REDACTED)
   const variants = (secret: string) => [secret, ...nearMisses(secret)].map((v) => ({ secret: v, fold: foldsSafely(v) }))
   // spread out, the secret's pattern takes the near-miss without its last character, and one in any case its case swapped
   const spread = spreadRedactor(ordered.map((secret) => variants(secret).filter((v, i) => i === 0 || (v.secret !== secret.slice(0, -1) && !(v.fold && v.secret === swapCase(secret))))), REDACTED)

@@ -42,6 +42,17 @@ const FORMS: [string, (key: string) => string][] = [
   ['every other character a \\u escape', (k) => [...k].map((c, i) => (i % 2 ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)).join('')],
   ['Basic credentials of the key, every character an upper-case \\u escape', (k) => [...basic(k)].map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')],
   ['Basic credentials of the key, every byte percent-escaped in upper case', (k) => Buffer.from(basic(k)).toString('hex').toUpperCase().replace(/../g, '%$&')],
+  // escapes no form knew, each of which stood whole (securehunt9)
+  ['every character a \\u escape, in JSON inside a JSON string inside another (\\\\\\\\u0073)', (k) => [...k].map((c) => `\\\\\\\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+  ['every character a \\u escape, percent-encoded (%5Cu0073: a JSON text in a query)', (k) => [...k].map((c) => `%5Cu${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+  ['every character a \\u escape, percent-encoded twice (%255Cu0073)', (k) => [...k].map((c) => `%255Cu${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+  ["every character ES2015's, Rust's or Swift's \\u{73}", (k) => [...k].map((c) => `\\u{${c.charCodeAt(0).toString(16)}}`).join('')],
+  ["every character escape()'s and IIS's %u0073", (k) => [...k].map((c) => `%u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')],
+  ["every character CSS's \\73 (a space after each)", (k) => [...k].map((c) => `\\${c.charCodeAt(0).toString(16)} `).join('')],
+  ["every character CSS's \\000073", (k) => [...k].map((c) => `\\${c.charCodeAt(0).toString(16).padStart(6, '0')}`).join('')],
+  ['UTF-16, base64 cut short after two thirds (a log line cut)', (k) => utf16(k, 'le').toString('base64').slice(0, Math.ceil((2 * utf16(k, 'le').toString('base64').length) / 3))],
+  ['UTF-16, hex cut short after two thirds', (k) => utf16(k, 'le').toString('hex').slice(0, Math.ceil((4 * k.length * 2) / 3))],
+  ['UTF-16, base64url', (k) => utf16(k, 'le').toString('base64url')],
 ]
 
 describe.each([
