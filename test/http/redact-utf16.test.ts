@@ -53,6 +53,9 @@ const FORMS: [string, (key: string) => string][] = [
   ['UTF-16, base64 cut short after two thirds (a log line cut)', (k) => utf16(k, 'le').toString('base64').slice(0, Math.ceil((2 * utf16(k, 'le').toString('base64').length) / 3))],
   ['UTF-16, hex cut short after two thirds', (k) => utf16(k, 'le').toString('hex').slice(0, Math.ceil((4 * k.length * 2) / 3))],
   ['UTF-16, base64url', (k) => utf16(k, 'le').toString('base64url')],
+  ['hex, cut short after two thirds', (k) => Buffer.from(k).toString('hex').slice(0, Math.ceil((4 * k.length) / 3))],
+  ['BitConverter.ToString, cut short after two thirds', (k) => [...Buffer.from(k)].map((b) => hex2(b).toUpperCase()).join('-').slice(0, 2 * k.length)],
+  ['UTF-16, BitConverter.ToString cut short after two thirds', (k) => [...utf16(k, 'le')].map((b) => hex2(b).toUpperCase()).join('-').slice(0, 4 * k.length)],
 ]
 
 describe.each([
@@ -85,6 +88,15 @@ test('escapes that hold no key are left as they are', () => {
     "b'\\xff\\xfeH\\x00i\\x00'",
   ])
     expect(redact(text)).toBe(text)
+})
+
+// each run of a form several characters long for each of the key's is as long as the key's own runs take in it: runs of
+// 12 characters of its UTF-16 hex were 3 of the key's, hidden in a dump of any other text that held those 3
+test("the key's bytes written out, in part: a dump of other text that shares a few characters with the key is left", () => {
+  const key = 'cnry-3f9a1c0b77d2e4a5b6c7d8e9+/Z='
+  const other = 'cnry-3fXX and 9a1cYY, 0b77'
+  for (const text of [utf16(other, 'le').toString('hex'), [...utf16(other, 'le')].map((b) => hex2(b).toUpperCase()).join('-'), Buffer.from(other).toString('hex'), utf16(other, 'le').toString('base64')])
+    expect(createRedactor(key)(`dump: ${text}`)).toBe(`dump: ${text}`)
 })
 
 test('a run of escapes that holds the key is hidden whole, and the text around it kept', () => {
