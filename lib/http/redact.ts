@@ -5,7 +5,7 @@
 import { anchorFilter, escapeRegExp, keptRun, SHORTEST_WINDOW } from './secret-filter.ts'
 import { longestPieces, piecesRedactor } from './secret-pieces.ts'
 import { longestSpread, spreadRedactor } from './secret-spread.ts'
-import { fragmentLength, runsRedactor } from './secret-runs.ts'
+import { runsRedactor } from './secret-runs.ts'
 import { allJsonEscapes, allReferences, base64Decoded, base64Inside, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern, longestEscapeRun, utf16Encoded, utf16Listed, withEscapeRuns } from './secret-escapes.ts'
 
 export { escapeRegExp } from './secret-filter.ts'
@@ -263,28 +263,12 @@ export function redactorSteps(...secrets: (string | undefined)[]): { forms: Reda
   // and the runs of the wrong key of the same shape the suite sends, which gives the key back letter
   // by letter; and of the key inside base64 (Basic credentials, curl -u KEY:KEY), echoed from one
   // character too far in by a service that cuts "Basic " short: the rest decodes to the key once a
-  // character is guessed in front, and no whole form matched it; and of its bytes in spaced hex, which Node's inspect cuts at 50;
-  // and of its bytes written out (bytesWrittenOut), which a log line or a body cut short gave back in part, the key's first two thirds
-  const runs = runsRedactor(ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH), hexSpaced(secret), ...bytesWrittenOut(secret)]), REDACTED)
+  // character is guessed in front, and no whole form matched it; and of its bytes in spaced hex, which Node's inspect cuts at 50
+  const runs = runsRedactor(ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH), hexSpaced(secret)]), REDACTED)
   const variants = (secret: string) => [secret, ...nearMisses(secret)].map((v) => ({ secret: v, fold: foldsSafely(v) }))
   // spread out, the secret's pattern takes the near-miss without its last character, and one in any case its case swapped
   const spread = spreadRedactor(ordered.map((secret) => variants(secret).filter((v, i) => i === 0 || (v.secret !== secret.slice(0, -1) && !(v.fold && v.secret === swapCase(secret))))), REDACTED)
   return { forms, pieces: piecesRedactor(ordered.flatMap(variants), REDACTED), spread, runs }
-}
-
-/** A key's hex and bytes listed with dashes (.NET's BitConverter), of UTF-8 and UTF-16, and its UTF-16 in base64, each with runs as long as the key's own (fragmentLength) take in it: none for a key of fewer than 8 characters. */
-function bytesWrittenOut(secret: string): (readonly [string, number])[] {
-  if (secret.length < NEAR_MISS_MIN_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(secret)) return []
-  const run = fragmentLength(secret)
-  const utf16 = Buffer.from(secret, 'utf16le')
-  const scaled = (forms: readonly string[], perCharacter: number) => forms.map((form) => [form, Math.min(form.length, Math.ceil(perCharacter * run))] as const)
-  return [
-    ...scaled([Buffer.from(secret).toString('hex')], 2),
-    ...scaled([bytesListed(secret)[4]!], 3),
-    ...scaled([utf16.toString('hex'), Buffer.from(utf16).swap16().toString('hex')], 4),
-    ...scaled([bytesListed(utf16)[4]!], 6),
-    ...scaled(utf16Encoded(secret, NEAR_MISS_MIN_KEY_LENGTH).filter((form) => !/^[0-9a-f]+$/.test(form)), 8 / 3),
-  ]
 }
 
 function redactorOf(ordered: readonly string[]): Redactor {

@@ -69,11 +69,11 @@ const joinedWords = (secret: string) => Math.ceil((2 * secret.length) / 3)
 /** The shortest run hidden (fragmentLength). */
 const SHORTEST_FRAGMENT = SHORT_KEY_RUN
 
-function fragmentPatternOf(secret: string, runLength?: number): FragmentPattern | undefined {
+function fragmentPatternOf(secret: string): FragmentPattern | undefined {
   // a key is visible ASCII (lib/config/api-key.ts), and so is a header's value: another secret is left to its forms
   if (secret.length < SHORTEST_KEY_RUN || !/^[\x20-\x7e]*$/.test(secret)) return undefined
   const folded = secret.toLowerCase()
-  const length = runLength ?? fragmentLength(secret)
+  const length = fragmentLength(secret)
   const runs = new Set<string>()
   for (let at = 0; at + length <= folded.length; at++) {
     const run = secret.slice(at, at + length)
@@ -109,13 +109,9 @@ function redactFragments(text: string, { pattern, folded, length }: FragmentPatt
   return from === 0 ? text : out + text.slice(from)
 }
 
-/**
- * Replaces every run of each secret (fragmentPatternOf) with `replacement`; secrets with none are left to their forms.
- * A secret given with a length (a form of the key several characters long for each of its own: its hex, its UTF-16) has
- * runs of that length: of its own (fragmentLength), 12 characters of the key's UTF-16 hex were 3 of the key, in any text.
- */
-export function runsRedactor(secrets: readonly (string | readonly [string, number])[], replacement: string): (text: string) => string {
-  const fragments = secrets.flatMap((secret) => (typeof secret === 'string' ? fragmentPatternOf(secret) : fragmentPatternOf(secret[0], secret[1])) ?? [])
+/** Replaces every run of each secret (fragmentPatternOf) with `replacement`; secrets with none are left to their forms. */
+export function runsRedactor(secrets: readonly string[], replacement: string): (text: string) => string {
+  const fragments = secrets.flatMap((secret) => fragmentPatternOf(secret) ?? [])
   if (fragments.length === 0) return (text) => text
   // one case-blind pass tells the few texts that hold a run of some secret (runs of 8 characters and more: a filter always)
   const holdsRun = anchorFilter(fragments.flatMap((f) => f.runs), true)!
