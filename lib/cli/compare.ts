@@ -19,6 +19,8 @@ import { firstRoundName } from '../result/check-rounds.ts'
 import { judgesProblems } from '../result/known-problems.ts'
 import { compareObserved } from './compare-observed.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
+import { createRedactor } from '../http/redact.ts'
+import { keysRunsName } from '../reporters/reproduce-key.ts'
 import { inertLogCommands } from '../reporters/ci-log-commands.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
@@ -309,8 +311,10 @@ function lines(c: Comparison, markdown: boolean): string[] {
   return out
 }
 
-/** Runs `compare`; returns the exit code. Never throws. */
-export function compareMain(argv: string[], io: { out(text: string): void; err(text: string): void }, cwd: string): number {
+/** Runs `compare`; returns the exit code. Never throws. What it prints and writes is redacted with CONFORM_API_KEY's key and those of the variables the runs name (keysRunsName), as merge's: an older version's results.json may hold a key a server echoed, which compare quotes. */
+export function compareMain(argv: string[], given: { out(text: string): void; err(text: string): void }, cwd: string, env: NodeJS.ProcessEnv = process.env): number {
+  let redact = createRedactor(env.CONFORM_API_KEY)
+  const io = { out: (text: string) => given.out(redact(text)), err: (text: string) => given.err(redact(text)) }
   const paths: string[] = []
   let output: string | undefined
   for (let i = 0; i < argv.length; i++) {
@@ -326,6 +330,7 @@ export function compareMain(argv: string[], io: { out(text: string): void; err(t
   let text: string
   try {
     comparison = compareRuns(readRun(paths[0] as string, cwd), readRun(paths[1] as string, cwd))
+    redact = createRedactor(env.CONFORM_API_KEY, ...keysRunsName([comparison.a, comparison.b], env))
     // a file edited by hand (a baseline without its list) fails here as well as in compareRuns: one line, exit 2
     text = lines(comparison, false).join('\n') + '\n'
   } catch (error) {
@@ -335,7 +340,7 @@ export function compareMain(argv: string[], io: { out(text: string): void; err(t
   if (output !== undefined) {
     try {
       // a step may print it (cat, a PR comment's log): a rule id or code of a file edited by hand, in a code span, is no CI log command there either
-      writeFileSync(resolve(cwd, output), inertLogCommands(lines(comparison, true).join('\n') + '\n'))
+      writeFileSync(resolve(cwd, output), inertLogCommands(redact(lines(comparison, true).join('\n') + '\n')))
     } catch (error) {
       return io.err(`conform compare: cannot write ${output}: ${(error as Error).message}\n`), 2
     }

@@ -24,7 +24,7 @@ import { inertLogCommands } from '../reporters/ci-log-commands.ts'
 import { ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { describeWritePlan, EMBEDDED_WRITES_TO, writesOnlyToEmbeddedMemory } from '../suite-kit/write-plan.ts'
 import type { InterruptExit } from '../result/run-result.ts'
-import { KEY_IN_BASE_URL } from '../config/api-key.ts'
+import { KEY_IN_BASE_URL, KEY_IN_OWN_WORDS, ownWordsOf } from '../config/api-key.ts'
 
 /** What npm did with a key given as --api-key: it printed the command line, this log holds the key (docs/production.md). */
 export const KEY_ON_NPM_COMMAND_LINE = 'the key was given as --api-key, and npm printed it above in the command line it runs ("> node bin/conform.mjs … --api-key …"; ps shows it too): treat this log as holding the key, and give it in CONFORM_API_KEY instead'
@@ -72,7 +72,7 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   let runStarted = false
   // npm sets INIT_CWD to where the user ran `npm run`; paths are theirs, not the package's
   const userCwd = env.INIT_CWD || process.cwd()
-  if (argv[0] === 'compare') return (await import('./compare.ts')).compareMain(argv.slice(1), io, userCwd)
+  if (argv[0] === 'compare') return (await import('./compare.ts')).compareMain(argv.slice(1), io, userCwd, env)
   if (argv[0] === 'merge') return (await import('./merge.ts')).mergeMain(argv.slice(1), io, userCwd, env)
   // a bad argument next to --api-key must not bring the key into the error message
   // a key npm swallowed (`npm run conform --api-key=KEY`) is in its npm_config_api_key
@@ -144,7 +144,10 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   markPhase(PHASE_MARKS.optionsRead)
   if (env.npm_lifecycle_event !== undefined && secretHeaderInArgv(argv, secretValues(config.headers))) io.err(`conform: note: ${HEADER_ON_NPM_COMMAND_LINE}\n`)
   if (config.keyNote) io.err(`conform: note: ${config.keyNote}\n`)
+  // the key in the base URL is said so; else one of the reports' own words
+  const ownWords = ownWordsOf(ruleCatalogue())
   if (config.baseUrl !== undefined && redact(config.baseUrl) !== config.baseUrl) io.err(`conform: note: ${KEY_IN_BASE_URL}\n`)
+  else if (redact(ownWords) !== ownWords) io.err(`conform: note: ${KEY_IN_OWN_WORDS}\n`)
   if (config.writesNote) io.err(`conform: note: ${config.writesNote}\n`)
   // --deadline counts from here: the preflight and the embedded server's start are part of the run
   const deadlineAt = startedAt.getTime() + config.deadlineMs

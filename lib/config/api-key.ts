@@ -66,3 +66,15 @@ export function emptyKeyProblem(hiddenIn: string | true): string {
  * A secret --header's value (a gateway key) is hidden as the key is: the note said "the API key" of a URL that held none of it.
  */
 export const KEY_IN_BASE_URL = 'the base URL holds part of the API key or of a secret header\'s value (a secret named after its service): the reports hide that part wherever it stands, the base URL too, and show [REDACTED] there; a secret that shares no words with the service\'s address hides nothing else'
+
+/**
+ * A key that is a word the reports write themselves ("key", "token", "json", "petstore"): the
+ * reports hide it wherever it stands apart, and rule ids read `auth-missing-[REDACTED]-401`, the
+ * tool's name `[REDACTED]-categories-conformance`, every content type `application/[REDACTED]`,
+ * with nothing said why. The run says it once, before any request (ownWordsOf gives the words).
+ */
+export const KEY_IN_OWN_WORDS = 'the API key (or a secret header\'s value) is a word the reports write themselves (a rule id, the tool\'s name, a content type): they hide it wherever it stands apart, their own words too, and show [REDACTED] there; a key that common is one anyone can guess'
+
+/** The words every run's reports write, whatever the service answers: the tool's names, the content type, the rules' ids and titles. */
+export const ownWordsOf = (rules: readonly { id: string; title: string }[]) =>
+  ['petstore-categories-conformance', 'Pet Store categories conformance', 'petstore-conform', 'application/json', ...rules.flatMap((r) => [r.id, r.title])].join('\n')

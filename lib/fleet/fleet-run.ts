@@ -10,7 +10,8 @@ import { setMaxListeners } from 'node:events'
 import { join, resolve } from 'node:path'
 import { ConfigError } from '../config/config.ts'
 import { secretValues } from '../config/extra-headers.ts'
-import { KEY_IN_BASE_URL } from '../config/api-key.ts'
+import { KEY_IN_BASE_URL, KEY_IN_OWN_WORDS, ownWordsOf } from '../config/api-key.ts'
+import { ruleCatalogue } from '../spec/rule-catalogue.ts'
 import { createRedactor } from '../http/redact.ts'
 import { toolVersion } from '../project-root.ts'
 import type { SuiteManifest } from '../runner/conform-run.ts'
@@ -108,7 +109,9 @@ export async function runFleet(request: FleetRequest, ctx: FleetContext): Promis
   for (const d of deployments) if (d.config.keyNote) io.err(`conform: note: ${redact(`${d.label}: ${d.config.keyNote}`)}\n`)
   // once, naming every deployment it concerns: a fleet of regions named as its key is (petstore-eu-1, -eu-2, …) had the same long note each
   const keyInBaseUrl = deployments.filter((d) => redact(d.config.baseUrl as string) !== d.config.baseUrl).map((d) => d.label)
+  const ownWords = ownWordsOf(ruleCatalogue())
   if (keyInBaseUrl.length > 0) io.err(`conform: note: ${redact(`${keyInBaseUrl.join(', ')}: ${KEY_IN_BASE_URL}`)}\n`)
+  else if (redact(ownWords) !== ownWords) io.err(`conform: note: ${KEY_IN_OWN_WORDS}\n`)
 
   const fleetKeys = [...new Set(deployments.map((d) => d.config.apiKey as string))]
   const deadlineAt = ctx.startedAt.getTime() + shared.deadlineMs

@@ -26,23 +26,33 @@ function withKeyReference(text: string): string {
   return `"${out + text.slice(last).replace(/[\\"$`]/g, '\\$&')}"`
 }
 
-/** Bytes that are not UTF-8, in bash's $'…' quoting, each non-printable byte as \xHH. */
-function ansiCQuoted(bytes: Uint8Array): string {
-  const printable = (b: number) => b >= 0x20 && b < 0x7f && b !== 0x27 && b !== 0x5c
-  return `$'${Array.from(bytes, (b) => (printable(b) ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('')}'`
+/**
+ * Bytes as a printf format in single quotes, each byte that is not printable ASCII as a three-digit
+ * octal escape, as POSIX printf reads it in every shell (dash, bash, zsh, busybox): bash's $'…',
+ * written before, is no quoting to dash (Debian's /bin/sh), which sent the body as the text "$…".
+ * `|` and `&` escaped too, so that no text of a body reads as the line's `| curl -i ` or
+ * `&& curl -i ` (run-reports.ts puts the TLS flags after the first of them).
+ */
+function printfFormat(bytes: Uint8Array): string {
+  // a format's first "-" would be read as an option (bash: "printf: -…: invalid option")
+  const plain = (b: number, i: number) => b >= 0x20 && b < 0x7f && !"'\\%|&".includes(String.fromCharCode(b)) && !(i === 0 && b === 0x2d)
+  return `'${Array.from(bytes, (b, i) => (plain(b, i) ? String.fromCharCode(b) : `\\${b.toString(8).padStart(3, '0')}`)).join('')}'`
 }
+
+/** A word of the command made by printf: a URL or header holds no line break (which $(…) would drop at its end) and no NUL. */
+const printedWord = (bytes: Uint8Array) => `"$(printf ${printfFormat(bytes)})"`
 
 /**
  * Characters the reports would write as a marker (lib/reporters/visible-text.ts: controls, spaces
  * other than the ASCII one, format characters such as zero-width and bidi ones, ⟨ itself): a word
- * holding one goes in $'…' with its UTF-8 bytes as \xHH, so the line a person copies from any
+ * holding one is printed by printf from its UTF-8 bytes (printedWord), so the line a person copies from any
  * report sends the bytes the suite sent (a marked ⟨ZWJ⟩ pasted into a shell sends seven letters).
  */
 const MARKED = /[\x00-\x1f\x7f-\xa0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u27e8\ufeff\ufffe\uffff\p{Cf}]/u
 
-/** A word of the command: single-quoted, or in $'…' bytes when it holds a character the reports mark. */
+/** A word of the command: single-quoted, or printed by printf when it holds a character the reports mark. */
 function quoted(text: string): string {
-  return MARKED.test(text) ? ansiCQuoted(Buffer.from(text, 'utf8')) : singleQuoted(text)
+  return MARKED.test(text) ? printedWord(Buffer.from(text, 'utf8')) : singleQuoted(text)
 }
 
 /** A basic regular expression for grep of the line of CONFORM_HEADERS that gives header `name`, single-quoted. */
@@ -89,7 +99,7 @@ export function toCurl(request: RecordedRequest): string {
     }
     // a header goes as Latin-1 (undici writes each character as one byte): é is the byte E9, which a UTF-8 shell would send as two
     const latin1 = /[\x80-\xff]/.test(header) && !/[^\x00-\xff]/.test(header)
-    words.push('-H', KEY_STAND_INS.some((s) => header.includes(s.placeholder)) ? withKeyReference(header) : latin1 ? ansiCQuoted(Buffer.from(header, 'latin1')) : quoted(header))
+    words.push('-H', KEY_STAND_INS.some((s) => header.includes(s.placeholder)) ? withKeyReference(header) : latin1 ? printedWord(Buffer.from(header, 'latin1')) : quoted(header))
   }
   // a request recorded without an Accept went without one (lib/http/request-headers.ts): curl's
   // own Accept: */* is removed, or the line sends what the suite did not
@@ -97,21 +107,22 @@ export function toCurl(request: RecordedRequest): string {
   const guard = fromVariable.length > 0 ? conformHeadersGuard(fromVariable) : ''
   const pieces = inPiecesCommand(request)
   if (pieces) return `${guard}${pieces.sent} | ${[...words, ...pieces.options].join(' ')}`
-  if (request.bodyBase64 !== undefined) words.push('--data-binary', ansiCQuoted(Buffer.from(request.bodyBase64, 'base64')))
-  else if (request.body !== undefined) words.push('--data-binary', quoted(request.body))
+  // bytes that are not UTF-8, or a character the reports mark: printf's bytes on curl's input, a line break at the end and U+0000 too
+  const bytes = request.bodyBase64 !== undefined ? Buffer.from(request.bodyBase64, 'base64') : request.body !== undefined && MARKED.test(request.body) ? Buffer.from(request.body, 'utf8') : undefined
+  if (bytes !== undefined) return `${guard}printf ${printfFormat(bytes)} | ${[...words, '--data-binary', '@-'].join(' ')}`
+  if (request.body !== undefined) words.push('--data-binary', singleQuoted(request.body))
   return guard + words.join(' ')
 }
 
 /**
  * A body the suite sent in two pieces (lib/http/body-pieces.ts), sent so again: each piece's bytes
  * from printf, a pause between them, and curl uploading its input as it comes (-T -) under the
- * body's Content-Length, neither chunked nor waiting for 100 Continue. Undefined for any other
- * request, and for a body with U+0000, which no shell argument holds.
+ * body's Content-Length, neither chunked nor waiting for 100 Continue. Undefined for any other request.
  */
 function inPiecesCommand(request: RecordedRequest): { sent: string; options: string[] } | undefined {
-  if (request.splitAt === undefined || request.body === undefined || request.body.includes('\0')) return undefined
+  if (request.splitAt === undefined || request.body === undefined) return undefined
   const bytes = Buffer.from(request.body, 'utf8')
-  const piece = (part: Uint8Array) => `printf %s ${ansiCQuoted(part)}`
+  const piece = (part: Uint8Array) => `printf ${printfFormat(part)}`
   return {
     sent: `{ ${piece(bytes.subarray(0, request.splitAt))}; sleep 0.1; ${piece(bytes.subarray(request.splitAt))}; }`,
     options: ['-H', singleQuoted(`content-length: ${bytes.byteLength}`), '-H', singleQuoted('expect:'), '-H', singleQuoted('transfer-encoding:'), '-T', '-'],
@@ -126,3 +137,10 @@ export function curlTlsFlags(tls: Pick<ClientTls, 'caCert' | 'clientCertificate'
     ...(cert ? [...(cert.format === 'pkcs12' ? ['--cert-type', 'P12'] : []), '--cert', quoted(cert.file), ...(cert.keyFile !== cert.file ? ['--key', quoted(cert.keyFile)] : [])] : []),
   ].join(' ')
 }
+
+/**
+ * A curl line with `flags` (curlTlsFlags) after its `curl -i`: the command's own, at the line's
+ * start or after the `| ` or `&& ` that feed it, never a text of a body printf writes before it
+ * (printfFormat escapes | and &).
+ */
+export const withCurlFlags = (line: string, flags: string) => line.replace(/(^|\| |&& )curl -i /, (_, before: string) => `${before}curl -i ${flags} `)

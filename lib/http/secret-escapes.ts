@@ -207,12 +207,12 @@ export function utf16Listed(secret: string, shortest: number): string[] {
   return [...bytesListed(little), ...cut, little.toString('hex').toUpperCase(), Buffer.from(little).swap16().toString('hex').toUpperCase()]
 }
 /**
- * The longest text withEscapeRuns hides for a secret, its backslash escaped once more (`\\u0073`, 7
+ * The longest text withEscapeRuns hides for a secret, a backslash percent-encoded twice (`%255Cu0073`, 10
  * characters) for each of its UTF-16 bytes, or for each character of its Basic credentials' base64:
  * what a cut (redactedCut) must look past its end. The second was longer than every form of a key
  * of 15 letters (264 against 255).
  */
-export const longestEscapeRun = (secret: string) => 7 * Math.max(2 * secret.length, 4 * Math.ceil((2 * Buffer.byteLength(secret) + 1) / 3))
+export const longestEscapeRun = (secret: string) => 10 * Math.max(2 * secret.length, 4 * Math.ceil((2 * Buffer.byteLength(secret) + 1) / 3))
 /** The bytes Node's inspect shows of a Buffer. */
 const NODE_INSPECT_BYTES = 50
 
@@ -220,8 +220,11 @@ const NODE_INSPECT_BYTES = 50
  * An escape of one character or byte: JSON's and JavaScript's \u, \x and octal escapes (their backslash escaped once more too: a JSON line of a log), a percent- or Q-encoded byte, a numeric character reference.
  * A percent-escape or character reference escaped once more too (`%2500`, a query encoded twice; `&amp;#115;`, markup escaped twice): each
  * was a run of three characters between two escapes, `00k`, and the key in UTF-16 or one reference a character stood.
+ * And escapes no form knew, each of which stood whole: JSON's escaped twice more (`\\\\u0073`, JSON inside a JSON string inside
+ * another), or percent-encoded (`%5Cu0073`, a JSON text in a query), ES2015's, Rust's and Swift's `\u{73}`, the old
+ * `%u0073` of JavaScript's escape() and IIS, CSS's `\73 ` and `\000073` (a style an error page writes).
  */
-const ESCAPE = String.raw`(?:\\{1,2}(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[0-7]{1,3})|%(?:25)?[0-9a-fA-F]{2}|=[0-9a-fA-F]{2}|&(?:amp;)?#[xX][0-9a-fA-F]{1,6};|&(?:amp;)?#[0-9]{1,7};)`
+const ESCAPE = String.raw`(?:(?:\\{1,4}|%(?:25)?5[cC])(?:u[0-9a-fA-F]{4}|u\{[0-9a-fA-F]{1,6}\}|x[0-9a-fA-F]{2})|\\{1,2}(?:[0-9a-fA-F]{1,6} |[0-9a-fA-F]{6}|[0-7]{1,3})|%(?:25)?(?:u[0-9a-fA-F]{4}|[0-9a-fA-F]{2})|=[0-9a-fA-F]{2}|&(?:amp;)?#[xX][0-9a-fA-F]{1,6};|&(?:amp;)?#[0-9]{1,7};)`
 const NEXT_ESCAPE = new RegExp(ESCAPE, 'g')
 const ESCAPE_HERE = new RegExp(ESCAPE, 'y')
 /** Every escape, for decoding: apart from NEXT_ESCAPE, whose place a replace() would reset. */
@@ -269,13 +272,22 @@ function decoded(run: string): string {
         const code = /^&#[xX]/.test(reference) ? parseInt(reference.slice(3, -1), 16) : parseInt(reference.slice(2, -1), 10)
         return code <= 0x10ffff ? String.fromCodePoint(code) : escape
       }
-      if (escape.startsWith('%') || escape.startsWith('=')) return String.fromCharCode(parseInt(escape.slice(-2), 16))
-      const body = escape.replace(/^\\+/, '')
-      if (body.startsWith('u')) return String.fromCharCode(parseInt(body.slice(1), 16))
-      return body.startsWith('x') ? String.fromCharCode(parseInt(body.slice(1), 16)) : String.fromCharCode(parseInt(body, 8))
+      // a backslash percent-encoded (%5C, %255C) is one
+      const body = escape.replace(/^(?:\\+|%(?:25)?5[cC])/, '')
+      if (body !== escape || !/^[%=]/.test(escape)) {
+        if (body.startsWith('u{')) return codePoint(parseInt(body.slice(2, -1), 16), escape)
+        if (body.startsWith('u') || body.startsWith('x')) return String.fromCharCode(parseInt(body.slice(1), 16))
+        // CSS's hex, ended by a space or six digits long; octal else
+        return body.endsWith(' ') || body.length === 6 || /[89a-fA-F]/.test(body) ? codePoint(parseInt(body, 16), escape) : String.fromCharCode(parseInt(body, 8))
+      }
+      const percent = escape.replace(/^%(?:25)?/, '')
+      return percent.startsWith('u') ? String.fromCharCode(parseInt(percent.slice(1), 16)) : String.fromCharCode(parseInt(escape.slice(-2), 16))
     })
     .replaceAll('\u0000', '')
 }
+
+/** The character of a code point, or `escape` as it is where there is none. */
+const codePoint = (code: number, escape: string) => (code <= 0x10ffff ? String.fromCodePoint(code) : escape)
 
 /**
  * A secret written one character or one byte at a time as escapes, with at most two characters as

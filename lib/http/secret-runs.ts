@@ -37,9 +37,11 @@ interface FragmentPattern {
  * A run with no digit whose letters are of one case, or lower-case after one capital, reads as a
  * word ("conformance", "Categori" of a key made of words, "base-url" of base-url-key-4e8a1c, which
  * the tool's own words hold: --base-url): hidden in any case, it would hide that word in every
- * report. A random key's runs have a digit or letters of both cases.
+ * report. A random key's runs have a digit or letters of both cases, or symbols no word holds: two
+ * or more characters besides letters, digits and `-_./:` (a key of lower-case letters and symbols,
+ * `pk_$(id)\`x\`${HOME}9a`, echoed cut in two, left its first half of 10 whole: each of its runs of 8 read as a word).
  */
-const readsAsWord = (run: string) => !/[0-9]/.test(run) && (!/[A-Z]/.test(run.slice(1)) || !/[a-z]/.test(run))
+const readsAsWord = (run: string) => !/[0-9]/.test(run) && (!/[A-Z]/.test(run.slice(1)) || !/[a-z]/.test(run)) && !/[^A-Za-z0-9\-_./:][^]*[^A-Za-z0-9\-_./:]/.test(run)
 
 /**
  * A run of SHORT_KEY_RUN digits alone reads as a number: the microseconds of the date and time a

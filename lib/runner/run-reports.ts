@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Config } from '../config/config.ts'
-import { curlTlsFlags } from '../http/curl.ts'
+import { curlTlsFlags, withCurlFlags } from '../http/curl.ts'
 import { githubActionsOutput } from '../reporters/github-actions.ts'
 import { htmlReport } from '../reporters/html-report.ts'
 import { jsonReport } from '../reporters/json-report.ts'
@@ -74,7 +74,7 @@ export function completedRun(
   const tls = config.tls ? { tls: { ...(config.tls.caCert ? { caCert: config.tls.caCert } : {}), ...(config.tls.clientCertificate ? { clientCertificate: config.tls.clientCertificate } : {}) } } : {}
   const flags = config.tls ? curlTlsFlags(config.tls) : ''
   // a reproduction against a service behind mutual TLS needs the files the run used, as curl takes them
-  const reproducible = flags === '' ? outcomes : outcomes.map((o) => ({ ...o, result: { ...o.result, reproduce: o.result.reproduce.map((line) => line.replace(/\bcurl -i /, `curl -i ${flags} `)) } }))
+  const reproducible = flags === '' ? outcomes : outcomes.map((o) => ({ ...o, result: { ...o.result, reproduce: o.result.reproduce.map((line) => withCurlFlags(line, flags)) } }))
   const result = resultOf(byRule(reproducible), { ...facts, options: { ...facts.options, ...keyFrom, ...tls } }, config.rules)
   if (!config.baseline) return { result, redact }
   const today = new Date().toISOString().slice(0, 10)

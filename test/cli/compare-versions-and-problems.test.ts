@@ -13,11 +13,12 @@
  * each failure's round 2 was "failing in B, not in A" (exit 1 on the same deviation, 43 times); a
  * further round is its check again now.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { compareMain } from '../../lib/cli/compare.ts'
+import { mergeMain } from '../../lib/cli/merge.ts'
 import type { RunResult } from '../../lib/result/run-result.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startCase } from '../../lib/server/server-cases.ts'
@@ -158,4 +159,47 @@ test('a run of --repeat 2 beside one of a single round: a failure of round 2 is 
   expect(later.code).toBe(1)
   expect(later.out).toContain(`Failing in B, not in A (1):\n- auth-missing-key-401 UNEXPECTED_STATUS ${NEW}: `)
   expect(later.out).not.toContain('has no check of this name')
+})
+
+test('a results.json that holds the key a server echoed (an older version wrote it, or a hand edited it): compare prints and writes it redacted, with the key of CONFORM_API_KEY', () => {
+  const key = 'sk_live_5f2c9a71e3b04d68'
+  const leaky = folder('leaky', (r) => {
+    for (const c of r.rules.flatMap((rule) => rule.checks)) if (c.failure) (c.failure.message = `the key ${key} was refused`), (c.failure.observed = `401 {"token":"${key}"}`)
+  })
+  const other = folder('leaky-other', (r) => {
+    for (const c of r.rules.flatMap((rule) => rule.checks)) if (c.failure) c.failure.observed = `403 Bearer ${encodeURIComponent(key)}`
+  })
+  const output = join(dir, 'leaky.md')
+  let said = ''
+  const io = { out: (t: string) => void (said += t), err: (t: string) => void (said += t) }
+  compareMain([leaky, other, '--output', output], io, dir, { CONFORM_API_KEY: key })
+  const notMade = join(dir, 'not-made')
+  mkdirSync(notMade, { recursive: true })
+  writeFileSync(join(notMade, 'results.json'), JSON.stringify({ verdict: 'error', error: `the key ${key} was refused` }))
+  expect(compareMain([notMade, other], io, dir, { CONFORM_API_KEY: key })).toBe(2)
+  // what is compared still shows, the key alone hidden
+  expect(said).toMatch(/Failing in both, otherwise in B \([1-9]/)
+  expect(said).toContain('[REDACTED]')
+  for (const text of [said, readFileSync(output, 'utf8')]) expect(text).not.toContain(key), expect(text).not.toContain(encodeURIComponent(key))
+})
+
+test("a deployment's key under its own variable (a fleet's apiKeyEnv, the run's keyFrom), held in an older version's results.json: compare and merge redact it where that variable is set", () => {
+  const key = 'eu_9d81c7b6a5f40e2d3c1b'
+  const echoed = (name: string) =>
+    folder(name, (r) => {
+      r.options.keyFrom = 'PETSTORE_EU_KEY'
+      for (const c of r.rules.flatMap((rule) => rule.checks)) if (c.failure) (c.failure.message = `the key ${key} was refused`), (c.failure.observed = `401 {"token":"${key}"}`)
+    })
+  const [a, b] = [echoed('eu-a'), echoed('eu-b')]
+  const env = { PETSTORE_EU_KEY: key }
+  let said = ''
+  const io = { out: (t: string) => void (said += t), err: (t: string) => void (said += t) }
+  const output = join(dir, 'eu.md')
+  compareMain([a, b, '--output', output], io, dir, env)
+  const fleet = join(dir, 'eu-fleet')
+  mergeMain([a, b, '--report-dir', fleet], io, dir, env)
+  expect(said).toContain('[REDACTED]')
+  const texts = { said, output: readFileSync(output, 'utf8'), ...Object.fromEntries(readdirSync(fleet).map((f) => [f, readFileSync(join(fleet, f), 'utf8')])) }
+  expect(Object.keys(texts)).toEqual(expect.arrayContaining(['fleet.html', 'fleet.json']))
+  for (const [where, text] of Object.entries(texts)) expect(text.includes(key), where).toBe(false)
 })

@@ -4,7 +4,7 @@
  * says why, once, before any request, without the key; a base URL that shares nothing is no note.
  */
 import { afterAll, expect, test } from 'vitest'
-import { KEY_IN_BASE_URL } from '../../lib/config/api-key.ts'
+import { KEY_IN_BASE_URL, KEY_IN_OWN_WORDS } from '../../lib/config/api-key.ts'
 import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
 import { closedPort } from '../hostile/hostile-servers.ts'
 
@@ -51,4 +51,25 @@ test('a base URL that holds a secret header\'s words, and none of the key\'s: th
   expect(run.stderr).toContain(`conform: note: ${KEY_IN_BASE_URL}\n`)
   expect(KEY_IN_BASE_URL).toContain('secret header')
   expect(run.stderr + run.stdout).not.toContain(gateway)
+})
+
+// a key that is a word the reports write themselves hid it there too (auth-missing-[REDACTED]-401, application/[REDACTED]), and nothing said why
+test.each([
+  ['key', true],
+  ['petstore', true],
+  ['json', true],
+  ['sk_live_4eC39HqLyjWDarjtT1zdp7dc', false],
+  ['petstore-local-api-key', false],
+])('a key %s: a note that the reports hide it in their own words too, when it is one of them', async (key, noted) => {
+  const port = await closedPort()
+  const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${port}/v1`, '--timeout', '1000', '--deadline', '4000'], { env: { CONFORM_API_KEY: key } })
+  runs.push(run)
+  expect(run.stderr.includes(`conform: note: ${KEY_IN_OWN_WORDS}\n`), run.stderr).toBe(noted)
+})
+
+test('in a fleet, a key that is a word the reports write: the note once', async () => {
+  const [one, two] = [await closedPort(), await closedPort()]
+  const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${one}/v1`, '--base-url', `http://127.0.0.1:${two}/v1`, '--timeout', '1000', '--deadline', '4000'], { env: { CONFORM_API_KEY: 'token' } })
+  runs.push(run)
+  expect(run.stderr.split('\n').filter((line) => line.endsWith(KEY_IN_OWN_WORDS)), run.stderr).toHaveLength(1)
 })

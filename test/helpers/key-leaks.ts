@@ -43,8 +43,8 @@ export function filesUnder(dir: string): Record<string, string> {
 
 /**
  * `text` decoded every way a key echoed one character or byte at a time may be written, its NULs
- * (of UTF-16) dropped: escapes (\u, \x, octal, percent, quoted-printable, character references,
- * each twice over), then every run of base64 or hex characters decoded (from each of its first
+ * (of UTF-16) dropped: escapes (\u, \u{…}, \x, their backslash escaped or percent-encoded, %u, CSS's, octal,
+ * percent, quoted-printable, character references, each twice over), then every run of base64 or hex characters decoded (from each of its first
  * characters: a key inside "Bearer …" or Basic credentials is aligned anyhow). A key found in any
  * of these texts was written so that anyone can read it.
  */
@@ -54,8 +54,11 @@ export function unescapedTexts(text: string): string[] {
   for (let round = 0; round < 2; round++) {
     unescaped = dropNuls(
       unescaped
-        .replace(/\\{1,2}u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
-        .replace(/\\{1,2}x([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+        .replace(/(?:\\{1,4}|%(?:25)?5[cC])u\{([0-9a-fA-F]{1,6})\}/g, (_, h: string) => String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)))
+        .replace(/(?:\\{1,4}|%(?:25)?5[cC]|%(?:25)?)u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+        .replace(/(?:\\{1,4}|%(?:25)?5[cC])x([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+        // CSS's escapes: hex ended by a space, or six digits
+        .replace(/\\([0-9a-fA-F]{1,6}) |\\([0-9a-fA-F]{6})/g, (_, a?: string, b?: string) => String.fromCodePoint(Math.min(parseInt((a ?? b)!, 16), 0x10ffff)))
         .replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)))
         .replace(/[%=]([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
         .replace(/&#[xX]([0-9a-fA-F]{1,6});/g, (_, h: string) => String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)))

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { toCurl } from '../../lib/http/curl.ts'
+import { toCurl, withCurlFlags } from '../../lib/http/curl.ts'
 import { requestHeaders } from '../../lib/http/request-headers.ts'
 import { createRedactor, KEY_AS_BASIC_USER_AND_PASSWORD, KEY_LAST_CHARACTER_CHANGED, KEY_OF_SAME_SHAPE, KEY_PLACEHOLDER, KEY_SWAPPED_CASE, KEY_WITHOUT_LAST_CHARACTER, keyOnTheWire, sameShape } from '../../lib/http/redact.ts'
 
@@ -83,20 +83,43 @@ describe('key stand-ins', () => {
   })
 })
 
+/** The shells a curl line is run in: dash (Debian's /bin/sh), bash and zsh where installed. */
+const SHELLS = ['dash', 'bash', 'zsh', 'sh'].filter((shell) => spawnSync(shell, ['-c', 'true']).status === 0)
+
+/** The bytes each shell sends a server with the line, `curl` a stub that writes its input when it reads --data-binary @- or -T -, and the argument after `flag` else. */
+function sentByEachShell(curl: string, flag = '--data-binary'): Buffer[] {
+  const bin = mkdtempSync(join(tmpdir(), 'curl-stub-'))
+  const stub = `#!/bin/sh\nwhile [ "$#" -gt 0 ] && [ "$1" != "${flag}" ]; do shift; done\nif [ "$2" = @- ] || [ "$2" = - ]; then cat; else printf %s "$2"; fi\n`
+  writeFileSync(join(bin, 'curl'), stub, { mode: 0o755 })
+  try {
+    return SHELLS.map((shell) => execFileSync(shell, ['-c', curl], { env: { PATH: `${bin}:${process.env.PATH}`, CONFORM_API_KEY: KEY } }))
+  } finally {
+    rmSync(bin, { recursive: true, force: true })
+  }
+}
+
 describe('bodies with characters the reports mark', () => {
-  /** What bash makes of the --data-binary argument of a curl line. */
-  const bodyAsBashSeesIt = (curl: string) =>
-    execFileSync('bash', ['-c', `set -- ${curl.replace(/^curl /, '')}; while [ "$1" != "--data-binary" ]; do shift; done; printf %s "$2"`], { env: { PATH: process.env.PATH } })
+  test('dash, which Debian runs as /bin/sh and which reads no $\'…\', is among the shells tried', () => {
+    expect(SHELLS).toEqual(expect.arrayContaining(['dash', 'bash']))
+  })
   test.each([
     ['a zero-width joiner', '{"name":"👩\u200d👩\u200d👧"}'],
     ['a byte order mark', '\ufeff{"name":"bom"}'],
     ['a no-break space and a right-to-left override', '{"name":"a\u00a0b\u202ec"}'],
     ['controls and a quote', '{"name":"it\'s\u0007\u001b[31m"}'],
     ['a ⟨ the reports would mark', '{"name":"⟨ZWJ⟩"}'],
-  ])('%s: the line is plain ASCII, and bash sends the bytes the suite sent', (_, body) => {
+    ['a line break at the end, a backslash, %, | and &', '{\n  "name": "a\\\\b 100% x|y && z"\n}\n'],
+    ['U+0000, a leading dash', '-{"name":"nul\u0000end"}'],
+  ])('%s: the line is plain ASCII, and every shell sends the bytes the suite sent', (_, body) => {
     const curl = toCurl({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', headers: {}, body })
     expect(curl).toMatch(/^[\x20-\x7e]*$/)
-    expect(bodyAsBashSeesIt(curl).equals(Buffer.from(body, 'utf8'))).toBe(true)
+    for (const sent of sentByEachShell(curl)) expect(sent.toString('hex')).toBe(Buffer.from(body, 'utf8').toString('hex'))
+  })
+  test('bytes that are not UTF-8, and a header with a marked character: every shell sends them', () => {
+    const bytes = Buffer.concat([Buffer.from(`{"name": "it's \\ `), Buffer.from([0xff, 0xfe, 0x00, 0xc3, 0x28]), Buffer.from('"}\n')])
+    const curl = toCurl({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', headers: { 'x-note': 'a\u200bb' }, body: '', bodyBase64: bytes.toString('base64') })
+    for (const sent of sentByEachShell(curl)) expect(sent.toString('hex')).toBe(bytes.toString('hex'))
+    for (const sent of sentByEachShell(curl, '-H')) expect(sent.toString()).toBe('x-note: a\u200bb')
   })
   test('visible Unicode stays readable, single-quoted', () => {
     expect(toCurl({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', headers: {}, body: '{"name":"Ñandú 🐇"}' })).toContain(`--data-binary '{"name":"Ñandú 🐇"}'`)
@@ -110,14 +133,16 @@ describe('a body the suite sent in two pieces (splitAt)', () => {
 
   test('printf sends the two pieces, a pause between them, into curl uploading its input under the Content-Length, not chunked', () => {
     const [pieces, command] = curl.split(' | ') as [string, string]
-    const printed = execFileSync('bash', ['-c', pieces], { env: { PATH: process.env.PATH } })
-    expect(printed.equals(Buffer.from(body, 'utf8'))).toBe(true)
-    expect(pieces).toMatch(/^\{ printf %s \$'[^']*\\xc3'; sleep 0\.1; printf %s \$'\\x91/)
+    for (const shell of SHELLS) expect(execFileSync(shell, ['-c', pieces], { env: { PATH: process.env.PATH } }).toString('hex')).toBe(Buffer.from(body, 'utf8').toString('hex'))
+    for (const sent of sentByEachShell(curl, '-T')) expect(sent.toString('hex')).toBe(Buffer.from(body, 'utf8').toString('hex'))
+    expect(pieces).toMatch(/^\{ printf '[^']*\\303'; sleep 0\.1; printf '\\221/)
     expect(command).toMatch(/^curl -i -X POST 'http:\/\/127\.0\.0\.1:1\/v1\/categories' -H 'content-type: application\/json' -H 'accept: application\/json' -H 'content-length: 38' -H 'expect:' -H 'transfer-encoding:' -T -$/)
   })
 
-  test('a body with U+0000, which no shell argument holds, goes whole', () => {
-    expect(toCurl({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', headers: {}, body: '{"name":"Ñ\u0000"}', splitAt: 10 })).toMatch(/^curl .* --data-binary /)
+  test('a body with U+0000 goes in its pieces too: printf writes it, where no shell argument holds it', () => {
+    const nul = '{"name":"Ñ\u0000"}'
+    const line = toCurl({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', headers: {}, body: nul, splitAt: 10 })
+    for (const sent of sentByEachShell(line, '-T')) expect(sent.toString('hex')).toBe(Buffer.from(nul, 'utf8').toString('hex'))
   })
 })
 
@@ -192,9 +217,16 @@ test('a line whose secret header CONFORM_HEADERS does not hold stops before curl
 })
 
 // undici writes a header's characters as Latin-1 bytes (é as E9): the line sends those bytes, not é's two in UTF-8
-test('a header holding a character of Latin-1 beyond ASCII goes as its one byte, in $\'…\' quoting', () => {
+test('a header holding a character of Latin-1 beyond ASCII goes as its one byte, printed by printf in every shell', () => {
   const curl = toCurl({ method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: { authorization: 'Bearer conform-x-cl\u00e9' } })
-  expect(curl).toContain("-H $'authorization: Bearer conform-x-cl\\xe9'")
+  expect(curl).toContain(`-H "$(printf 'authorization: Bearer conform-x-cl\\351')"`)
   const script = `set -- ${curl.replace(/^curl /, '')}; while [ "$1" != "-H" ]; do shift; done; printf %s "$2"`
-  expect(execFileSync('bash', ['-c', script], { env: { PATH: process.env.PATH } })).toEqual(Buffer.from('authorization: Bearer conform-x-cl\u00e9', 'latin1'))
+  for (const shell of SHELLS) expect(execFileSync(shell, ['-c', script], { env: { PATH: process.env.PATH } })).toEqual(Buffer.from('authorization: Bearer conform-x-cl\u00e9', 'latin1'))
+})
+
+test("the TLS flags go after the line's own curl -i, not after one a body's text holds before it, and a $& in a file's name stays as it is", () => {
+  const line = toCurl({ method: 'POST', url: 'http://127.0.0.1:1/v1/categories', headers: {}, body: 'x | curl -i && curl -i \u200b' })
+  const flagged = withCurlFlags(line, "--cacert '/tmp/$&ca.pem'")
+  expect(flagged).toMatch(/^printf '[^']*' \| curl -i --cacert '\/tmp\/\$&ca\.pem' -X POST /)
+  expect(withCurlFlags("curl -i -X GET 'u'", '--cacert a')).toBe("curl -i --cacert a -X GET 'u'")
 })

@@ -42,6 +42,15 @@ const FORMS: [string, (key: string) => string][] = [
   ['every other character a \\u escape', (k) => [...k].map((c, i) => (i % 2 ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)).join('')],
   ['Basic credentials of the key, every character an upper-case \\u escape', (k) => [...basic(k)].map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')],
   ['Basic credentials of the key, every byte percent-escaped in upper case', (k) => Buffer.from(basic(k)).toString('hex').toUpperCase().replace(/../g, '%$&')],
+  // escapes no form knew, each of which stood whole (securehunt9)
+  ['every character a \\u escape, in JSON inside a JSON string inside another (\\\\\\\\u0073)', (k) => [...k].map((c) => `\\\\\\\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+  ['every character a \\u escape, percent-encoded (%5Cu0073: a JSON text in a query)', (k) => [...k].map((c) => `%5Cu${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+  ['every character a \\u escape, percent-encoded twice (%255Cu0073)', (k) => [...k].map((c) => `%255Cu${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+  ["every character ES2015's, Rust's or Swift's \\u{73}", (k) => [...k].map((c) => `\\u{${c.charCodeAt(0).toString(16)}}`).join('')],
+  ["every character escape()'s and IIS's %u0073", (k) => [...k].map((c) => `%u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')],
+  ["every character CSS's \\73 (a space after each)", (k) => [...k].map((c) => `\\${c.charCodeAt(0).toString(16)} `).join('')],
+  ["every character CSS's \\000073", (k) => [...k].map((c) => `\\${c.charCodeAt(0).toString(16).padStart(6, '0')}`).join('')],
+  ['UTF-16, base64url', (k) => utf16(k, 'le').toString('base64url')],
 ]
 
 describe.each([
@@ -74,6 +83,15 @@ test('escapes that hold no key are left as they are', () => {
     "b'\\xff\\xfeH\\x00i\\x00'",
   ])
     expect(redact(text)).toBe(text)
+})
+
+// each run of a form several characters long for each of the key's is as long as the key's own runs take in it: runs of
+// 12 characters of its UTF-16 hex were 3 of the key's, hidden in a dump of any other text that held those 3
+test("the key's bytes written out, in part: a dump of other text that shares a few characters with the key is left", () => {
+  const key = 'cnry-3f9a1c0b77d2e4a5b6c7d8e9+/Z='
+  const other = 'cnry-3fXX and 9a1cYY, 0b77'
+  for (const text of [utf16(other, 'le').toString('hex'), [...utf16(other, 'le')].map((b) => hex2(b).toUpperCase()).join('-'), Buffer.from(other).toString('hex'), utf16(other, 'le').toString('base64')])
+    expect(createRedactor(key)(`dump: ${text}`)).toBe(`dump: ${text}`)
 })
 
 test('a run of escapes that holds the key is hidden whole, and the text around it kept', () => {
