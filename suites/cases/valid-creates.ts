@@ -200,11 +200,12 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     label: 'a name of digits that reads as a negative number with leading zeros, with no Accept header',
     // numeric text in the name: a column of NUMERIC affinity (SQLite's for a type named STRING or
     // NUMERIC), a loosely typed store or a parse on the way back answers a number (-42…); a
-    // CSV-injection sanitiser prefixes its "-" with a quote. Short and plain, so that every limit a conforming
+    // CSV-injection sanitiser prefixes its "-" with a quote, and the description's "=" too, where one is set on
+    // descriptions alone (create-sends-id's "-0042" goes beside an id). Short and plain, so that every limit a conforming
     // service may set lets it through; the run's own digits, the prefix in the description. Both of the
     // floor's lengths, in compact JSON: the first create's refusal (a reader of one layout of JSON) is
     // then no length limit, where the service refuses every longer description (create-checks.ts)
-    body: (p) => ({ name: numericName(p), description: textOfLength(`${p}-numeric-name`, DESCRIPTION_FLOOR) }),
+    body: (p) => ({ name: numericName(p), description: textOfLength(`=${p}-numeric-name`, DESCRIPTION_FLOOR) }),
     sentAs: { accept: '' }, // as create-empty-description's, which may be refused for its empty description
   },
   {
