@@ -23,9 +23,10 @@ function whose(p: RecordPrefix): string {
 
 /**
  * What carries the prefix, in the reports' words: the name, and for the creates whose name cannot
- * hold it (the empty name, the name of digits, "0", "__proto__"), the description.
+ * hold it (the empty name, "0", "__proto__", the name of digits), the description; the name of
+ * digits' after an "=", which a CSV-injection sanitiser set on descriptions meets there.
  */
-export const WHERE_THE_PREFIX_IS = 'names, and the descriptions of the empty name, the name of digits, "0" and "__proto__",'
+export const WHERE_THE_PREFIX_IS = 'names, and the descriptions of the empty name, "0", "__proto__" and (after an "=") the name of digits,'
 
 /** Whether any record of the ledger carries the prefix in its description, its name not holding it. */
 export const someNameWithoutPrefix = (ledger: readonly { name: string }[]): boolean => ledger.some((entry) => !PREFIX.test(entry.name))

@@ -3,7 +3,8 @@
  * is, and so answer or store otherwise: a description of spaces alone, which a blank check takes for
  * none, a name that is a member of JavaScript's Object.prototype, which a store kept in a plain
  * object keyed by name takes for one, and the descriptions "None" and "null", which a store of text
- * fields takes back as no value. Apart from valid-creates.ts, which holds no more lines.
+ * fields takes back as no value; and a member "Name" beside name, which a binder that matches keys in
+ * any case reads as name. Apart from valid-creates.ts, which holds no more lines.
  */
 import type { ValidCreate } from './valid-create.ts'
 
@@ -46,5 +47,17 @@ export const READ_AS_OTHER_CREATES: readonly ValidCreate[] = [
     // "null" goes beside an id and create-cut-anywhere's beside a name of 77 characters; a service that
     // refuses both (Jackson's FAIL_ON_UNKNOWN_PROPERTIES and @Size(max = 64)) never got it
     body: (p) => ({ name: `${p}-js`, description: 'null' }),
+  },
+  {
+    key: 'create-name-in-two-cases',
+    label: 'a name, and after it a member "Name" holding another, and nothing else a service may refuse',
+    // "Name" is not name (RFC 8259 §8.3), but a binder matching keys in any case takes the later one
+    // (Go's encoding/json, System.Text.Json under ASP.NET Core's web defaults, Jackson's
+    // ACCEPT_CASE_INSENSITIVE_PROPERTIES), and refuses no member that folds to a field (Go's
+    // DisallowUnknownFields, FAIL_ON_UNKNOWN_PROPERTIES): create-sends-id's "Name" went beside its id,
+    // which that refusal refuses. Both values fit a name column of 12 (cf-xxxxx-nm, cf-xxxxx-2nd)
+    body: (p) => ({ name: `${p}-nm` }),
+    alsoSends: (p) => ({ Name: `${p}-2nd` }),
+    mayRefuse: 'a service may refuse a field NewCategory does not name (§4.2 rule 1: an invalid value)',
   },
 ]

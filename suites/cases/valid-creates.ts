@@ -141,17 +141,22 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-whitespace',
-    label: 'leading and trailing spaces, CR LF and a tab in name; runs of spaces, non-breaking and other Unicode spaces, fullwidth letters and an HTML entity in description',
+    label: 'leading and trailing spaces, CR LF and a tab in name; runs of spaces, non-breaking and other Unicode spaces, fullwidth letters, an HTML entity, a vertical tab first and U+001F last in description',
     body: (p) => ({
       // and CR LF and a tab, which a guard against log injection takes out of names: a store that refuses the escapes create's long name meets them here
       name: `  ${p}-padded\r\n\t  `,
       // and its &amp;, which an entity decoder on the way in reads as &, in both forms
       // and fullwidth letters beside the ideographic space, which a width fold (NFKC, jaconv's z2h) makes ASCII, in both forms
-      description: '\u00a0 runs   of\u00a0\u00a0spaces\u2002en\u2003em\u2009thin\u3000ideographic\u3000ＡＢＣ１\u202fnarrow &amp;  ',
+      // and a vertical tab first and U+001F last, which Java's trim() takes away (every character up to U+0020), Python's
+      // strip() too (U+001F is whitespace to str.isspace), JavaScript's trim() and Go's TrimSpace the vertical tab only.
+      // JSON writes each as a six-byte escape: the short form is 98 bytes, as large as the escapes create's, which a
+      // service that took no body as large may refuse for its size (accepted-sizes.ts); create-sends-id, 99 bytes,
+      // shows one taken only where a member NewCategory does not name is (its id)
+      description: '\u000b\u00a0 runs   of\u00a0\u00a0spaces\u2002en\u2003em\u2009thin\u3000ideographic\u3000ＡＢＣ１\u202fnarrow &amp;  \u001f',
     }),
     mayRefuse: LENGTH_REASON,
     faultMeans: LENGTH_FAULT,
-    shortForm: (p) => ({ name: ` ${p}-s\r\n\t `, description: '\u00a0 a  b\u2003c\u3000Ａ\u200bd e\u0301&amp;' }),
+    shortForm: (p) => ({ name: ` ${p}-s\r\n\t `, description: '\u000b\u00a0 a  b\u2003c\u3000Ａ\u200bd e\u0301&amp;\u001f' }),
     // and whitespace of JSON's own between its tokens, the two kinds no other create sends: a tab
     // and a carriage return, as a body file written on Windows holds them (an editor's tab indents,
     // CRLF line ends; curl --data-binary @body.json). A tokenizer written by hand that skips spaces
@@ -200,11 +205,12 @@ export const VALID_CREATES: readonly ValidCreate[] = [
     label: 'a name of digits that reads as a negative number with leading zeros, with no Accept header',
     // numeric text in the name: a column of NUMERIC affinity (SQLite's for a type named STRING or
     // NUMERIC), a loosely typed store or a parse on the way back answers a number (-42…); a
-    // CSV-injection sanitiser prefixes its "-" with a quote. Short and plain, so that every limit a conforming
+    // CSV-injection sanitiser prefixes its "-" with a quote, and the description's "=" too, where one is set on
+    // descriptions alone (create-sends-id's "-0042" goes beside an id). Short and plain, so that every limit a conforming
     // service may set lets it through; the run's own digits, the prefix in the description. Both of the
     // floor's lengths, in compact JSON: the first create's refusal (a reader of one layout of JSON) is
     // then no length limit, where the service refuses every longer description (create-checks.ts)
-    body: (p) => ({ name: numericName(p), description: textOfLength(`${p}-numeric-name`, DESCRIPTION_FLOOR) }),
+    body: (p) => ({ name: numericName(p), description: textOfLength(`=${p}-numeric-name`, DESCRIPTION_FLOOR) }),
     sentAs: { accept: '' }, // as create-empty-description's, which may be refused for its empty description
   },
   {

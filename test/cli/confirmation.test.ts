@@ -78,7 +78,7 @@ test('without --max-writes the bound is the plan\'s POSTs and --confirm more for
   expect(run.stdout).not.toMatch(/--max-writes/)
   expect(run.results!.options.maxWritesGiven).toBeUndefined()
   // the confirmation's records carry prefixes of their own, and the Records line names them
-  expect(run.stdout).toMatch(/^Records created: \d+ \(names(?:, and the descriptions of [^)]*? and "__proto__",)? start with cf-\w+- \(the run's checks: \d+ records?\), cf-\w+- \(confirmation attempt 1 \(--confirm\): \d+ records?\), cf-\w+- \(confirmation attempt 2 \(--confirm\): \d+ records?\); listed in the reports\)$/m)
+  expect(run.stdout).toMatch(/^Records created: \d+ \(names(?:, and the descriptions of [^)]*? and \(after an "="\) the name of digits,)? start with cf-\w+- \(the run's checks: \d+ records?\), cf-\w+- \(confirmation attempt 1 \(--confirm\): \d+ records?\), cf-\w+- \(confirmation attempt 2 \(--confirm\): \d+ records?\); listed in the reports\)$/m)
 })
 
 test('--max-writes used up: the creates are unconfirmed and say so; --confirm 0: every failure unconfirmed, and the same requests as a run that confirms nothing', async () => {

@@ -238,7 +238,7 @@ describe('merge of the folder of a job killed mid-run (its journal, no results.j
     const headers = { 'user-agent': 'petstore-conform/0.1.0 (run 20261126-0900-k3x9q)' }
     writeFileSync(join(dir, 'journal.ndjson'), [line('z', 'dispatched', { headers }), line('z', 'on-wire'), line('z', 'ended', { status: 201, created: { id: '8', name: '0' } })].join('\n'))
     // it said "creating id 8 "0" (names start with cf-k3x9q-)"
-    expect(merge([dir], 'out-killed-zero').fleet.deployments[0]?.reason).toContain('creating id 8 "0" (names, and the descriptions of the empty name, the name of digits, "0" and "__proto__", start with cf-k3x9q-)')
+    expect(merge([dir], 'out-killed-zero').fleet.deployments[0]?.reason).toContain('creating id 8 "0" (names, and the descriptions of the empty name, "0", "__proto__" and (after an "=") the name of digits, start with cf-k3x9q-)')
   })
 })
 

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startCase } from '../../lib/server/server-cases.ts'
 import { runsWithKey } from '../helpers/run-conform.ts'
+import { VALID_CREATES } from '../../suites/cases/valid-creates.ts'
 
 const KEY = 'go-net-http-key-0123456789abcdef'
 const { serve, conform } = runsWithKey(KEY)
@@ -72,6 +73,18 @@ describe.skipIf(!go)("a service on Go's net/http, built from go-net-http/main.go
     expect(failed.failure!.message).toMatch(/it holds what the body sent under the key "Name" after "name": .*Go's encoding\/json/)
   }, 60_000)
 
+  // DisallowUnknownFields refuses create-sends-id's id, where the only "Name" beside "name" went; "Name" it
+  // binds as name, and so takes create-name-in-two-cases (which it passed without) as "cf-…-2nd"
+  test('name checked under its key, then bound by a json.Decoder with DisallowUnknownFields: create-echoes-fields fails on create-name-in-two-cases', async () => {
+    const run = await conform(await serveGo('bound-after-check-strict'))
+    expect(run.code, run.stdout).toBe(1)
+    expect(run.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual(['create-echoes-fields'])
+    const failed = run.results!.rules.find((r) => r.id === 'create-echoes-fields')!.checks.filter((c) => c.status === 'fail')
+    const label = VALID_CREATES.find((v) => v.key === 'create-name-in-two-cases')!.label
+    expect(failed.map((c) => c.name.startsWith(`POST /categories with ${label} →`))).toEqual([true])
+    expect(failed[0]!.failure!.message).toMatch(/it holds what the body sent under the key "Name" after "name": .*Go's encoding\/json/)
+  }, 60_000)
+
   test('the collection at a subtree pattern: one finding, the 301 named as Go\'s ServeMux', async () => {
     const run = await conform(await serveGo('subtree'))
     expect(run.code, run.stdout).toBe(1)
@@ -85,6 +98,6 @@ describe.skipIf(!go)("a service on Go's net/http, built from go-net-http/main.go
     expect(run.code, run.stdout).toBe(1)
     const failed = (rule: string) => run.results!.rules.find((r) => r.id === rule)!.checks.filter((c) => c.status === 'fail')
     for (const rule of ['error-body-is-error-record', 'json-content-type']) expect(failed(rule).every((c) => /Go's http\.Error writes/.test(c.failure!.message)), rule).toBe(true)
-    expect(run.stdout).toMatch(/^✗ deterministic: 2 creates were taken whose body held "Name"/m)
+    expect(run.stdout).toMatch(/^✗ deterministic: 3 creates were taken whose body held "Name"/m)
   }, 60_000)
 })

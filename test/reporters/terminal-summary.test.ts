@@ -42,9 +42,9 @@ describe('terminal summary', () => {
     const named = terminalSummary(runResult(undefined, { ledger: [entry('1', `${prefix}described`)] }), FILES)
     expect(named).toContain(`Records created: 1 (names start with ${prefix}; listed in the reports)`)
     const unnamed = terminalSummary(runResult(undefined, { ledger: [entry('1', `${prefix}described`), entry('2', '')] }), FILES)
-    expect(unnamed).toMatch(/Records created: 2 \(names, and the descriptions of the empty name, the name of digits, "0" and "__proto__", start with /)
+    expect(unnamed).toMatch(/Records created: 2 \(names, and the descriptions of the empty name, "0", "__proto__" and \(after an "="\) the name of digits, start with /)
     const digits = terminalSummary(runResult(undefined, { ledger: [entry('1', `${prefix}described`), entry('2', '-00123')] }), FILES)
-    expect(digits).toMatch(/Records created: 2 \(names, and the descriptions of the empty name, the name of digits, "0" and "__proto__", start with /)
+    expect(digits).toMatch(/Records created: 2 \(names, and the descriptions of the empty name, "0", "__proto__" and \(after an "="\) the name of digits, start with /)
   })
 
   test('names every prefix the records carry: the run\'s, and those of its confirmation attempts and further rounds, each counted', () => {

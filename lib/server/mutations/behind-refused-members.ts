@@ -13,6 +13,9 @@ import type { Mutation } from '../server-cases.ts'
 import { behindLimit } from './behind-short-columns.ts'
 import { INPUT_MUTATIONS } from './inputs.ts'
 import { TEXT_FORM_MUTATIONS } from './text-forms.ts'
+import { VALIDATION_MUTATIONS } from './validation.ts'
+import { CONTENT_REFUSAL_MUTATIONS } from './content-refusals.ts'
+import { CHANGED, storedAs } from './inputs.ts'
 
 /** `name` of `table`, behind a service that refuses every member NewCategory does not name. */
 function behindRefusedMembers(table: readonly Mutation[], name: string): Mutation {
@@ -60,4 +63,36 @@ export const BEHIND_REFUSED_MEMBER_MUTATIONS: readonly Mutation[] = [
       'descriptions are written to PostgreSQL cast to varchar(4000) (`$2::varchar(4000)`), which cuts longer text without an error (an explicit cast, per the SQL standard), ' +
       'and a value holding U+0000 is refused with 400, as PostgreSQL text refuses it; the create answers 201 with what was stored',
   },
+  // a CSV-injection sanitiser set on descriptions only (the free text an export to a spreadsheet carries):
+  // create-sends-id's "-0042" went beside its id; caught by create-numeric-name's description, which starts with "="
+  behindRefusedMembers(
+    [
+      {
+        name: 'csv-injection-quote-prefixed-in-descriptions',
+        ...CHANGED,
+        description:
+          "a CSV-injection sanitiser set on the description only, the free text a spreadsheet export carries, prefixes a value that starts with =, +, - or @ with a quote (\"=SUM(A1)\" is stored as \"'=SUM(A1)\"); names keep theirs",
+        behaviour: storedAs((text, field) => (field === 'description' && /^[=+\-@]/.test(text) ? `'${text}` : text)),
+      },
+    ],
+    'csv-injection-quote-prefixed-in-descriptions',
+  ),
+  // Go's encoding/json with DisallowUnknownFields, after name is checked under its exact key: "Name" folds to name, so it is
+  // no unknown field, and the later of the two wins; only create-sends-id sent both, beside its id, an unknown field
+  {
+    ...(VALIDATION_MUTATIONS.find((m) => m.name === 'json-keys-bound-case-insensitively-after-a-check') as Mutation),
+    name: 'json-keys-bound-case-insensitively-after-a-check-behind-unknown-fields-refused',
+    description:
+      'name is checked under its exact key, then the body is bound to the struct case-insensitively with unknown fields refused (Go: a map[string]json.RawMessage checked, then a json.Decoder with DisallowUnknownFields): ' +
+      '{"name": "a", "Name": "b"} creates "b", and a member that folds to no field (an id) is refused with 400',
+    behaviour: {
+      ...(VALIDATION_MUTATIONS.find((m) => m.name === 'json-keys-bound-case-insensitively-after-a-check') as Mutation).behaviour,
+      validate: (body) =>
+        conformingBehaviour.validate(body) ??
+        (Object.keys(body as object).some((key) => !['name', 'description'].includes(key.toLowerCase())) ? 'json: unknown field "id"' : null),
+    },
+  },
+  // a body limit of 100 bytes: the escapes create's short form, 98 bytes, was excused as refused for its size, since the one
+  // larger body taken was create-sends-id's (99), which this service refuses for its id; caught since create-whitespace's short form is 98 bytes
+  behindRefusedMembers(CONTENT_REFUSAL_MUTATIONS, 'upper-case-escapes-refused-behind-body-limit-100'),
 ]

@@ -114,6 +114,16 @@ func readCreate(w http.ResponseWriter, r *http.Request) (NewCategory, bool) {
 		in = NewCategory{}
 		json.Unmarshal(raw, &in)
 	}
+	if mode == "bound-after-check-strict" {
+		// DisallowUnknownFields matches keys as Unmarshal does, in any case: "Name" is no unknown field, an id is
+		in = NewCategory{}
+		strict := json.NewDecoder(bytes.NewReader(raw))
+		strict.DisallowUnknownFields()
+		if err := strict.Decode(&in); err != nil {
+			fail(w, http.StatusBadRequest, "invalid_body", "unknown field in the body")
+			return in, false
+		}
+	}
 	return in, true
 }
 
