@@ -18,7 +18,7 @@ function onEarlySignal(signal) {
   }
   if (early.signal !== undefined) return leave(early.signal === signal ? `${signal} again` : `${signal} after ${early.signal}`)
   early.signal = signal
-  process.stderr.write(`conform: ${signal} while starting: stopping before any request; the reports will say so (${signal} again: exit at once, without them)\n`)
+  process.stderr.write(`conform: ${signal} while starting: stopping before any request; a run's reports will say so (${signal} again: exit at once, without them)\n`)
   early.timer = setTimeout(() => leave(`still starting 10 s after ${signal}`), 10_000)
 }
 process.on('SIGINT', onEarlySignal)

@@ -269,6 +269,8 @@ function verdictLine(c: Comparison, text: (value: unknown) => string): string {
 /** A run's verdict, and how many failures its baseline excused: a `pass` that is one only by them says so. */
 function verdictWords(run: RunResult): string {
   const excused = run.baseline?.known.length ?? 0
+  // --update-baseline's run, RECORDED in its own reports: the failures are the ones it wrote down
+  if (excused > 0 && run.verdict === 'pass' && run.baseline?.recorded) return `recorded, with ${excused} ${excused === 1 ? 'failure' : 'failures'} its --update-baseline wrote down, not passes`
   return excused === 0 ? run.verdict : `${run.verdict}, with ${excused} ${excused === 1 ? 'failure' : 'failures'} excused by its baseline`
 }
 

@@ -72,8 +72,11 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   let runStarted = false
   // npm sets INIT_CWD to where the user ran `npm run`; paths are theirs, not the package's
   const userCwd = env.INIT_CWD || process.cwd()
-  if (argv[0] === 'compare') return (await import('./compare.ts')).compareMain(argv.slice(1), io, userCwd, env)
-  if (argv[0] === 'merge') return (await import('./merge.ts')).mergeMain(argv.slice(1), io, userCwd, env)
+  // a signal held while the command loaded (bin/held-signals.mjs) ends a command that makes no run
+  // as Node's default did: its exit code, nothing printed or written (merge's fleet page, a dry run's plan)
+  const heldBefore = (command: string) => (interrupt?.aborted ? (io.err(`conform: interrupted by ${interrupt.reason} before ${command} started: nothing done\n`), INTERRUPT_EXIT[interrupt.reason] ?? 2) : undefined)
+  if (argv[0] === 'compare') return heldBefore('compare') ?? (await import('./compare.ts')).compareMain(argv.slice(1), io, userCwd, env)
+  if (argv[0] === 'merge') return heldBefore('merge') ?? (await import('./merge.ts')).mergeMain(argv.slice(1), io, userCwd, env)
   // a bad argument next to --api-key must not bring the key into the error message
   // a key npm swallowed (`npm run conform --api-key=KEY`) is in its npm_config_api_key
   const swallowedKey = env.npm_config_api_key === 'true' ? undefined : env.npm_config_api_key
@@ -151,6 +154,9 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   if (config.writesNote) io.err(`conform: note: ${config.writesNote}\n`)
   // --deadline counts from here: the preflight and the embedded server's start are part of the run
   const deadlineAt = startedAt.getTime() + config.deadlineMs
+  const asked = config.version ? '--version' : config.help ? '--help' : config.listRules ? '--list-rules' : config.dryRun ? 'the dry run' : undefined
+  const stopped = asked !== undefined ? heldBefore(asked) : undefined
+  if (stopped !== undefined) return stopped
   if (config.version) {
     io.out(toolVersion() + '\n')
     return 0

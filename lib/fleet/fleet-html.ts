@@ -7,7 +7,7 @@
 import { badge, escapeHtml } from '../reporters/html-text.ts'
 import { styleSheet } from '../reporters/html-report.ts'
 import type { FleetDeployment, FleetResult } from './fleet-result.ts'
-import { deploymentDetail, failedWords, fleetHeadline, fleetTitle, knownDetail, linkTarget, NO_VERDICT_LEGEND, noStatusWord, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
+import { deploymentDetail, deploymentWord, failedWords, fleetHeadline, fleetTitle, knownDetail, linkTarget, NO_VERDICT_LEGEND, noStatusWord, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
 
 const VERDICT_CLASS: Record<FleetDeployment['verdict'], string> = { pass: 'pass', fail: 'fail', incomplete: 'skip', error: 'skip' }
 
@@ -18,7 +18,7 @@ function deploymentRow(d: FleetDeployment): string {
   const known = d.knownRules !== undefined && (notJudged || failed) ? `; ${escapeHtml(knownDetail(d))}` : ''
   // the column's heading says "failed rules"; known failures after them need the list said failed, as the other formats say it
   const why = notJudged ? `${escapeHtml(d.reason as string)}${failed ? `; failed: ${failed}` : ''}${known}` : failed ? `${d.fault === undefined && !known ? '' : escapeHtml(failedWords(d))}${failed}${known}${d.reason !== undefined ? `; ${escapeHtml(d.reason)}` : ''}` : escapeHtml(deploymentDetail(d))
-  return `<tr class="${VERDICT_CLASS[d.verdict]}"><td><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></td><td><code>${escapeHtml(d.baseUrl)}</code></td><td><span class="badge ${VERDICT_CLASS[d.verdict]}">${VERDICT_WORD[d.verdict]}</span> <span class="muted">exit ${d.exitCode}</span></td><td>${why}</td><td>${escapeHtml(writesDetail(d) ?? '—')}</td></tr>`
+  return `<tr class="${VERDICT_CLASS[d.verdict]}"><td><a href="${escapeHtml(linkTarget(d.report))}">${escapeHtml(d.label)}</a></td><td><code>${escapeHtml(d.baseUrl)}</code></td><td><span class="badge ${VERDICT_CLASS[d.verdict]}">${deploymentWord(d)}</span> <span class="muted">exit ${d.exitCode}</span></td><td>${why}</td><td>${escapeHtml(writesDetail(d) ?? '—')}</td></tr>`
 }
 
 /** What the runs observed that is no failure (lib/fleet/fleet-result.ts), a line per note. */

@@ -17,7 +17,7 @@ import { FLEET_FILES, type FleetFile } from './fleet-files.ts'
 import { fleetHtml } from './fleet-html.ts'
 import { fleetJunit } from './fleet-junit.ts'
 import type { FleetResult, RunFile } from './fleet-result.ts'
-import { CELL_WORD, cellWord, deploymentDetail as detail, fleetHeadline, fleetTitle, linkTarget, NO_VERDICT_LEGEND, noStatusWord, ruleStatus, VERDICT_WORD, writesDetail } from './fleet-wording.ts'
+import { CELL_WORD, cellWord, deploymentDetail as detail, deploymentWord, fleetHeadline, fleetTitle, linkTarget, NO_VERDICT_LEGEND, noStatusWord, ruleStatus, writesDetail } from './fleet-wording.ts'
 import { portableJson } from '../json/portable-json.ts'
 
 /** The terminal's lines: one per deployment, then the fleet's verdict and where its page is. */
@@ -25,7 +25,7 @@ export function fleetTerminal(fleet: FleetResult, pagePath: string): string {
   // a label merge read from a folder's name may hold what a terminal acts on (it is then no label, and the line says so): marked, as every page marks it
   const label = (d: FleetResult['deployments'][number]) => visibleLine(d.label)
   const width = Math.max(0, ...fleet.deployments.map((d) => label(d).length))
-  const lines = fleet.deployments.map((d) => `${VERDICT_WORD[d.verdict].padEnd(10)}  ${label(d).padEnd(width)}  ${visibleLine(d.baseUrl)}  ${visibleLine(detail(d))}`)
+  const lines = fleet.deployments.map((d) => `${deploymentWord(d).padEnd(10)}  ${label(d).padEnd(width)}  ${visibleLine(d.baseUrl)}  ${visibleLine(detail(d))}`)
   // what fleet.md and fleet.html say under Notes, as a single run's terminal says its notes
   for (const d of fleet.deployments) for (const note of d.notes ?? []) lines.push(`Note: ${label(d)}: ${visibleLine(note)}`)
   // where each deployment's records went, as a run's "Records created:" line says it (a read-only fleet wrote nothing to say)
@@ -48,7 +48,7 @@ export function fleetMarkdown(fleet: FleetResult, { links = true }: { links?: bo
   if (fleet.deployments.length > 0) {
     out.push('| deployment | base URL | verdict | failed rules or why not judged | writes | report |', '|---|---|---|---|---|---|')
     for (const d of fleet.deployments) {
-      out.push(`| ${escapeMarkdown(d.label)} | ${escapeMarkdown(d.baseUrl)} | ${VERDICT_WORD[d.verdict]} | ${escapeMarkdown(detail(d) || '—')} | ${escapeMarkdown(writesDetail(d) ?? '—')} | ${links ? `[${escapeMarkdown(d.report.slice(d.report.lastIndexOf('/') + 1))}](${linkTarget(d.report)})` : escapeMarkdown(d.report)} |`)
+      out.push(`| ${escapeMarkdown(d.label)} | ${escapeMarkdown(d.baseUrl)} | ${deploymentWord(d)} | ${escapeMarkdown(detail(d) || '—')} | ${escapeMarkdown(writesDetail(d) ?? '—')} | ${links ? `[${escapeMarkdown(d.report.slice(d.report.lastIndexOf('/') + 1))}](${linkTarget(d.report)})` : escapeMarkdown(d.report)} |`)
     }
   }
   const noted = fleet.deployments.filter((d) => d.notes !== undefined)

@@ -38,6 +38,8 @@ export interface FleetDeployment {
   fault?: string
   /** The rules whose only failures a --baseline excused (known failures): it passed them by its baseline. */
   knownRules?: string[]
+  /** --update-baseline wrote the failures of knownRules down from this very run: recorded, not passes (its own reports say RECORDED). */
+  baselineRecorded?: true
   /**
    * Why the deployment has no verdict (exit 2), or failed outside any rule: the run's first problem;
    * beside failed rules, what cut its run short (--deadline, a signal), which its own reports say.
@@ -208,6 +210,7 @@ export function deploymentOf(label: string, baseUrl: string, report: string, run
     failedRules,
     ...(fault !== undefined ? { fault } : {}),
     ...(knownRules.length > 0 ? { knownRules } : {}),
+    ...(knownRules.length > 0 && run.baseline?.recorded === true ? { baselineRecorded: true as const } : {}),
     ...(notVerifiedRules.length > 0 ? { notVerifiedRules } : {}),
     ...(partlyVerifiedRules.length > 0 ? { partlyVerifiedRules } : {}),
     ...(selectedRules.length > 0 ? { selectedRules } : {}),

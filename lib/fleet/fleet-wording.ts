@@ -35,8 +35,12 @@ export const NO_VERDICT_LEGEND = '— : no verdict on that rule (its run could n
 
 /** What a deployment's line adds for the rules its baseline (--baseline, or its targets entry's baseline:) excused, or ''. */
 export function knownDetail(d: FleetDeployment): string {
-  return d.knownRules === undefined ? '' : `known failures its baseline excused: ${d.knownRules.join(', ')}`
+  if (d.knownRules === undefined) return ''
+  return d.baselineRecorded ? `failures its --update-baseline recorded, not passes: ${d.knownRules.join(', ')}` : `known failures its baseline excused: ${d.knownRules.join(', ')}`
 }
+
+/** A deployment's verdict in a word: RECORDED for a pass by the failures its --update-baseline wrote down, as its own reports say. */
+export const deploymentWord = (d: FleetDeployment): string => (d.verdict === 'pass' && d.baselineRecorded ? 'RECORDED' : VERDICT_WORD[d.verdict])
 
 /**
  * A relative path as a link target: each segment percent-encoded, so that no character of a folder
@@ -55,7 +59,9 @@ export function fleetHeadline(fleet: FleetResult): string {
   const named = (pick: (d: FleetDeployment) => boolean) => fleet.deployments.filter(pick).map((d) => d.label).join(', ')
   const parts = [`${passed} of ${deployments} passed`]
   // a pass its baseline made is not a pass like the others: the headline names it
-  const excused = fleet.deployments.filter((d) => d.exitCode === 0 && d.knownRules !== undefined)
+  const excused = fleet.deployments.filter((d) => d.exitCode === 0 && d.knownRules !== undefined && !d.baselineRecorded)
+  // nor one by the failures its --update-baseline wrote down: recorded, not passed
+  const recorded = named((d) => d.exitCode === 0 && d.baselineRecorded === true)
   // "us, eu with known failures its baseline excused" read as us's pass and eu's by its baseline
   const byBaseline = excused.length < 2 ? named((d) => excused.includes(d)) : `${excused.slice(0, -1).map((d) => d.label).join(', ')} and ${excused.at(-1)?.label}`
   // nor is a pass of the must-rules that ran (--read-only, --rule): the headline says which passed so
@@ -65,7 +71,7 @@ export function fleetHeadline(fleet: FleetResult): string {
   // a pass held to a write budget that ran a check of every rule is no full run's either
   const fewer = fleet.deployments.filter((d) => d.exitCode === 0 && !partly.includes(d.label) && d.partlyVerifiedRules !== undefined).map((d) => d.label)
   const fewerWho = fewer.length > 1 && fewer.length === passed ? 'each' : fewer.join(', ')
-  const passNotes = [byBaseline && `${byBaseline} with known failures ${excused.length < 2 ? 'its baseline' : 'their baselines'} excused`, partlyWho && `${partlyWho} with must-rules not verified`, fewerWho && `${fewerWho} by fewer checks than a full run (a write budget)`].filter((note) => note !== '')
+  const passNotes = [byBaseline && `${byBaseline} with known failures ${excused.length < 2 ? 'its baseline' : 'their baselines'} excused`, recorded && `${recorded} by failures --update-baseline recorded, not passes`, partlyWho && `${partlyWho} with must-rules not verified`, fewerWho && `${fewerWho} by fewer checks than a full run (a write budget)`].filter((note) => note !== '')
   if (passNotes.length > 0) parts[0] += ` (${passNotes.join('; ')})`
   if (failed > 0) parts.push(`${failed} failed (${named((d) => d.exitCode === 1)})`)
   if (notJudged > 0) parts.push(`${notJudged} could not be judged (${named((d) => d.exitCode === 2)})`)
@@ -88,7 +94,7 @@ export function deploymentDetail(d: FleetDeployment): string {
   if (d.failedRules.length > 0) return `${failedWords(d)}${d.failedRules.join(', ')}${also}${d.reason !== undefined ? `; ${d.reason}` : ''}`
   if (d.reason !== undefined) return `${d.reason}${also}`
   // a pass its baseline made says so: the rules it names failed, and were excused
-  if (known) return `passed with ${known}${notVerifiedDetail(d)}${partlyDetail(d)}`
+  if (known) return `${d.baselineRecorded ? '' : 'passed with '}${known}${notVerifiedDetail(d)}${partlyDetail(d)}`
   if (d.verdict !== 'pass') return ''
   const selected = d.selectedRules === undefined ? '' : ` (--rule ${d.selectedRules.join(', ')})`
   // a read-only deployment given only rules about creating ran none: "every must-rule that ran passed" said a pass of nothing

@@ -24,7 +24,7 @@ import { recordPrefixWords, WHERE_THE_PREFIX_IS } from './record-prefix-words.ts
 import { postsInDoubt } from '../result/record-prefixes.ts'
 import { runCounts } from './run-counts.ts'
 import { serverWaits, type RunResult, type Status } from '../result/run-result.ts'
-import { failedChecks, faultAnsweredLabel, faultAnsweredWords, unprefixedNewWords, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, postAnswer, postsSent, ruleSkipText, seconds, writeMode } from './wording.ts'
+import { failedChecks, faultAnsweredLabel, faultAnsweredWords, unprefixedNewWords, foundWords, headline, ledgerStatus, notVerifiedByReason, pacing, partlyVerified, plural, postAnswer, postsSent, recordedRun, ruleSkipText, seconds, writeMode } from './wording.ts'
 
 let css: string | undefined
 
@@ -280,7 +280,7 @@ ${result.options.seed === undefined ? '' : `<dt>Seed</dt><dd><code>${result.opti
 
 export function htmlReport(result: RunResult): string {
   const verdict = result.verdict === 'pass' ? 'pass' : 'fail'
-  const title = `${result.verdict.toUpperCase()} · Pet Store categories conformance · ${result.baseUrl}`
+  const title = `${recordedRun(result) ? 'RECORDED' : result.verdict.toUpperCase()} · Pet Store categories conformance · ${result.baseUrl}`
   const nav = [
     result.summary.rules.fail ? '<a href="#failures">Failures</a>' : '',
     '<a href="#rules">Rules</a>',

@@ -301,6 +301,9 @@ export function headline(result: RunResult): string {
   return `FAIL: ${parts.join(', ')}`
 }
 
+/** A pass of --update-baseline beside failures it wrote down: RECORDED, wherever a PASS would be said. */
+export const recordedRun = (result: RunResult): boolean => result.verdict === 'pass' && result.baseline?.recorded === true && runCounts(result).rules.known > 0
+
 /** What --update-baseline wrote down, which a PASS beside it would hide: "3 failed checks (2 rules) are known failures in the baseline this run wrote". */
 function recordedWords(result: RunResult): string {
   const { checks, rules } = runCounts(result)
@@ -310,7 +313,7 @@ function recordedWords(result: RunResult): string {
 /** The last line of a run: verdict and exit code. */
 export function verdictLine(result: RunResult): string {
   // --update-baseline exits 0 on the failures it wrote down: they are recorded, not passed (Schemathesis says "Recorded: N")
-  if (result.verdict === 'pass' && result.baseline?.recorded && runCounts(result).rules.known > 0) {
+  if (recordedRun(result)) {
     return `Verdict: RECORDED (exit ${result.exitCode}): ${recordedWords(result)}, not passes; every other must-rule that ran passed`
   }
   const word = { pass: 'PASS', fail: 'FAIL', incomplete: 'INCOMPLETE' }[result.verdict]

@@ -58,7 +58,7 @@ test('two identical runs exit 0; B fixing what A failed exits 0 and lists the fi
   expect(fixed.out).toContain('ids-unique: fail → pass')
 })
 
-test('B passing only by its baseline: its rules read as failed, excused, and its verdict says how many it excused', async () => {
+test('B passing only by the baseline it wrote (--update-baseline): its rules read as failed, excused, and its verdict says RECORDED, as its own reports do, with how many it wrote down', async () => {
   const baseline = join(scratchDir('conform-compare-'), 'baseline.json')
   const excused = await runConformInProcess(['--base-url', servers[1].baseUrl, '--baseline', baseline, '--update-baseline'], { env: { CONFORM_API_KEY: KEY } })
   try {
@@ -67,9 +67,16 @@ test('B passing only by its baseline: its rules read as failed, excused, and its
     expect(known).toBeGreaterThan(0)
     const { code, out } = compare(passing.reportDir, excused.reportDir)
     expect(code).toBe(1)
-    expect(out).toContain(`(run ${excused.results!.runId}, pass, with ${known} failures excused by its baseline)`)
+    expect(out).toContain(`(run ${excused.results!.runId}, recorded, with ${known} failures its --update-baseline wrote down, not passes)`)
     expect(out).toContain("- ids-unique: pass → fail (excused by B's baseline)")
     expect(out).not.toMatch(/→ warn/)
+    // a run that only read that baseline: a pass by its baseline, as its own reports say
+    const reread = await runConformInProcess(['--base-url', servers[1].baseUrl, '--baseline', baseline], { env: { CONFORM_API_KEY: KEY } })
+    try {
+      expect(compare(passing.reportDir, reread.reportDir).out).toContain(`(run ${reread.results!.runId}, pass, with ${reread.results!.baseline!.known.length} failures excused by its baseline)`)
+    } finally {
+      reread.cleanup()
+    }
   } finally {
     excused.cleanup()
   }

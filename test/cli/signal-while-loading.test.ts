@@ -60,7 +60,7 @@ test.each([
   const reportDir = mkdtempSync(join(scratch, 'int-'))
   const run = await whileLoading('SIGINT', reportDir, at)
   expect(run.code, run.stderr).toBe(130)
-  expect(run.stderr).toContain('conform: SIGINT while starting: stopping before any request; the reports will say so (SIGINT again: exit at once, without them)\n')
+  expect(run.stderr).toContain("conform: SIGINT while starting: stopping before any request; a run's reports will say so (SIGINT again: exit at once, without them)\n")
   expect(run.stderr).toContain('conform: interrupted by SIGINT before the run started\n')
   const results = JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as { verdict: string; exitCode: number; error: string }
   expect(results).toMatchObject({ verdict: 'error', exitCode: 130, error: 'interrupted by SIGINT before the run started' })

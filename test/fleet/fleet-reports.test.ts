@@ -235,6 +235,27 @@ describe('a deployment that passed only by its --baseline (known failures)', () 
   })
 })
 
+describe('a deployment whose known failures its own --update-baseline wrote down (merge of its reports)', () => {
+  const failing = check('POST /categories with name only → 201', 'fail')
+  const excused = { ...failing, status: 'warn' as const, known: 'recorded by --update-baseline on 2026-01-01', failure: failing.failure }
+  const byBaseline = resultOf(new Map([['create-returns-201', [excused]]]), { ...facts, problems: [] }, ['create-returns-201'])
+  const recorded = { ...byBaseline, baseline: { file: 'conform-baseline.json', known: [], expired: [], fixed: [], recorded: true as const } }
+  const clean = resultOf(new Map([['create-returns-201', [check('POST /categories with name only → 201', 'pass')]]]), { ...facts, problems: [] }, ['create-returns-201'])
+  const page = fleetOf([deploymentOf('us', 'https://us.example/v1', 'us/report.html', recorded), deploymentOf('eu', 'https://eu.example/v1', 'eu/report.html', clean)], [recorded, clean], TOOL)
+
+  test('RECORDED, as its own reports say, not a pass by its baseline: its line, the headline, fleet.md, fleet.html, fleet.json', () => {
+    expect(page.deployments.map((d) => [d.label, d.exitCode, d.baselineRecorded])).toEqual([
+      ['us', 0, true],
+      ['eu', 0, undefined],
+    ])
+    const words = "failures its --update-baseline recorded, not passes: create-returns-201"
+    expect(fleetTerminal(page, 'fleet.html')).toMatch(/^RECORDED {4}us {2}https:\/\/us\.example\/v1 {2}failures its --update-baseline recorded, not passes: create-returns-201$/m)
+    expect(fleetHeadline(page)).toBe('PASS (exit 0): 2 of 2 passed (us by failures --update-baseline recorded, not passes)')
+    expect(fleetMarkdown(page).replaceAll('\\', '')).toContain(`| us | https://us.example/v1 | RECORDED | ${words} |`)
+    expect(fleetHtml(page)).toContain(`<span class="badge pass">RECORDED</span> <span class="muted">exit 0</span></td><td>${words}</td>`)
+  })
+})
+
 describe('a deployment whose failed rules all met one fault (a gateway answering 502 to everything)', () => {
   const fault502 = (name: string) =>
     check(name, 'fail', {

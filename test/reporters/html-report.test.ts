@@ -264,3 +264,16 @@ describe('the records created, when POSTs got no answer', () => {
     expect(htmlReport({ ...result, ledger: [] })).toContain('None: no POST of this run was accepted.')
   })
 })
+
+test("a run of --update-baseline beside the failures it wrote down: the page's title says RECORDED, as its heading does, not PASS", () => {
+  const failing = check('create-returns-201 check', 'fail')
+  const known = { ...failing, status: 'warn' as const, known: 'recorded by --update-baseline on 2026-01-01' }
+  const byBaseline = runResult((id) => [id === 'create-returns-201' ? known : check(`${id} check`, 'pass')])
+  const recorded = { ...byBaseline, baseline: { file: 'conform-baseline.json', known: [], expired: [], fixed: [], recorded: true as const } }
+  expect(recorded.verdict).toBe('pass')
+  const html = htmlReport(recorded)
+  expect(html).toMatch(/<title>RECORDED · Pet Store categories conformance · /)
+  expect(html).toMatch(/<h1[^>]*>RECORDED: /)
+  // the same failures excused by a baseline it only read: PASS
+  expect(htmlReport(byBaseline)).toMatch(/<title>PASS · /)
+})
