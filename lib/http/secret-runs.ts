@@ -112,11 +112,11 @@ function redactFragments(text: string, { pattern, folded, length }: FragmentPatt
 /** Replaces every run of each secret (fragmentPatternOf) with `replacement`; secrets with none are left to their forms. */
 export function runsRedactor(secrets: readonly string[], replacement: string, knownClean: (text: string) => boolean = () => false): (text: string) => string {
   const fragments = secrets.flatMap((secret) => fragmentPatternOf(secret) ?? [])
-  if (fragments.length === 0) return (text) => text
+  if (fragments.length === 0) return (text) => (knownClean(text), text)
   // one case-blind pass tells the few texts that hold a run of some secret (runs of 8 characters and more: a filter always);
-  // a text a pass of these runs' anchors and others' found clean (`knownClean`, redact.ts) holds none of them either
+  // a text a pass of these runs' anchors and others' found clean (`knownClean`, redact.ts) holds none of them either, asked first, so that the pass forgets it whatever its length
   const holdsRun = anchorFilter(fragments.flatMap((f) => f.runs), true)!
-  return (text) => (text.length < SHORTEST_FRAGMENT || knownClean(text) || !holdsRun(text) ? text : fragments.reduce((redacted, fragment) => redactFragments(redacted, fragment, replacement), text))
+  return (text) => (knownClean(text) || text.length < SHORTEST_FRAGMENT || !holdsRun(text) ? text : fragments.reduce((redacted, fragment) => redactFragments(redacted, fragment, replacement), text))
 }
 
 /** The anchors of runsRedactor's pass over the same secrets: every run it hides holds one. */
