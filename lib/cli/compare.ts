@@ -55,9 +55,7 @@ interface Failure {
 }
 
 /** A check failing in both under one code, with another answer in B (a 200 that became a 404). */
-interface ChangedFailure extends Failure {
-  observedInA: string
-}
+type ChangedFailure = Failure & { observedInA: string }
 
 function readRun(given: string, cwd: string): RunResult {
   let path = resolve(cwd, given)
@@ -150,8 +148,7 @@ const excusedBy = (status: string, whose: string) => (status === EXCUSED ? `fail
 export function compareRuns(a: RunResult, b: RunResult): Comparison {
   const fa = failures(a)
   const fb = failures(b)
-  // a rule that passed only by its run's baseline failed, as its checks count here: never 'warn',
-  // which reads as an advisory note
+  // a rule that passed only by its run's baseline failed, as its checks count here: never 'warn', which reads as an advisory note
   const statusOf = (run: RunResult, id: string) => {
     const rule = run.rules.find((r) => r.id === id)
     // a rule a run left out (--rule) was not judged there: never "absent", which read as gone from the service
@@ -269,9 +266,10 @@ function verdictLine(c: Comparison, text: (value: unknown) => string): string {
 /** A run's verdict, and how many failures its baseline excused: a `pass` that is one only by them says so. */
 function verdictWords(run: RunResult): string {
   const excused = run.baseline?.known.length ?? 0
+  const failures = `${excused} ${excused === 1 ? 'failure' : 'failures'}`
   // --update-baseline's run, RECORDED in its own reports: the failures are the ones it wrote down
-  if (excused > 0 && run.verdict === 'pass' && run.baseline?.recorded) return `recorded, with ${excused} ${excused === 1 ? 'failure' : 'failures'} its --update-baseline wrote down, not passes`
-  return excused === 0 ? run.verdict : `${run.verdict}, with ${excused} ${excused === 1 ? 'failure' : 'failures'} excused by its baseline`
+  if (excused > 0 && run.verdict === 'pass' && run.baseline?.recorded) return `recorded, with ${failures} its --update-baseline wrote down, not passes`
+  return excused === 0 ? run.verdict : `${run.verdict}, with ${failures} excused by its baseline`
 }
 
 function lines(c: Comparison, markdown: boolean): string[] {
