@@ -64,7 +64,7 @@ export function responseOf(result: HttpResult): RecordedResponse {
     return fail(
       {
         code: 'NO_RESPONSE',
-        message: `no answer, sent alone ${alone} times: each time the first request on a fresh connection, the only one open to the server, its body written whole, and the connection closed under it (${exchange.error?.message ?? 'reset'}) before any byte of an answer; neither the keep-alive race (RFC 9112 §9.3.1), which loses only a request written on a connection that carried an earlier one, nor a limit on connections, which one connection cannot pass, explains it (the list does not show its record)`,
+        message: `no answer, sent alone ${alone} times: each time the first request on a fresh connection, the only one open to the server, its body written whole, and the connection closed under it (${exchange.error?.message ?? 'reset'}) before any byte of an answer, while the list read right after each was answered at once; neither the keep-alive race (RFC 9112 §9.3.1), which loses only a request written on a connection that carried an earlier one, nor a limit on connections, which one connection cannot pass (one others fill would have closed the list's too), explains it (the list does not show its record)`,
         expected: 'an HTTP response',
         actual: `${exchange.error?.code ?? 'CONNECTION_RESET'} ${alone} times, sent alone on a fresh connection`,
         transport: transportOf(exchange),

@@ -37,7 +37,7 @@ import { connectionNotTaken, describeTransportError, NOT_TAKEN_RESENDS, RunDeadl
 import { afterTheRace, idleNoticeAsLost, lostInTransit, LOST_ANSWER_RESENDS, type RaceMarks } from './lost-answer.ts'
 import { oneShowedStored, storedDespiteUnavailable, worthLooking } from './stored-despite-unavailable.ts'
 import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
-import { ALONE_CONFIRMATIONS, clearTheWire, unansweredAlone, type AloneTry } from './unanswered-alone.ts'
+import { AloneTries, clearTheWire, unansweredAlone, type AloneTry } from './unanswered-alone.ts'
 import { RefusedConnections } from './refused-connections.ts'
 import { strayAnswersAfter } from './stray-answers.ts'
 import { SameBodies } from './same-bodies.ts'
@@ -108,7 +108,8 @@ export class HttpClient {
     let unserved = 0 // the tries after which the server served no other request: a 503's resends count these
     let lostResends = 0
     let listRead = false // a POST answered 503: whether the list was read for it (stored-despite-unavailable.ts)
-    let alone: AloneTry | undefined, lostAlone = 0 // a POST lost at one request at a time goes alone (unanswered-alone.ts)
+    let alone: AloneTry | undefined // a POST lost at one request at a time goes alone (unanswered-alone.ts)
+    const aloneTries = new AloneTries()
     for (let attempt = 1, fresh = false, fewer: FewerConnections | undefined, notTaken = 0, refused = 0, keptBack: HttpResult | undefined; ; attempt++) {
       const releasedAt = await this.rateHold.wait() // a 429 holds back every request (lib/http/rate-hold.ts)
       const sentAt = performance.now()
@@ -117,11 +118,11 @@ export class HttpClient {
       const response = result.exchange.response
       // the connection race (RFC 9112 §9.3.1): sent again, on a fresh connection, only as lost-answer.ts allows. Lost again there, on a connection that answered
       // nothing before, the server refuses connections past a number of its own (Node's server.maxConnections, a proxy's limit per client): fewer go at once from
-      // then on, on the connections it keeps open; at one at a time, a POST goes alone, and unanswered alone twice, it is the server's fault (unanswered-alone.ts)
+      // then on, on the connections it keeps open; at one at a time, a POST goes alone, and unanswered alone three times, it is the server's fault (unanswered-alone.ts)
       if (!response && lostInTransit(result.exchange) && lostResends < LOST_ANSWER_RESENDS && this.options.resendsStopped?.() !== true && !this.pools.refusedForItsCertificate(this.answers.servedSince(Number.NEGATIVE_INFINITY))) {
         const refusedAgain = lostResends > 0
-        const confirmed = (lostAlone += unansweredAlone(result.exchange, alone, this.origin) ? 1 : 0) >= ALONE_CONFIRMATIONS
-        if (refusedAgain && !confirmed) {
+        aloneTries.pending = unansweredAlone(result.exchange, alone, this.origin)
+        if (refusedAgain && !aloneTries.last) {
           fewer = await this.pools.afterRefusal('reset', limitAtSend, lostResends, this.msLeft())
           if (fewer === undefined || this.options.resendsStopped?.() === true) return result // its pause would pass the deadline, or the run stopped resends meanwhile
         }
@@ -129,7 +130,7 @@ export class HttpClient {
         const noResend = options.method !== 'POST' ? undefined : this.options.boundedWrites === true ? 'max-writes' : this.resent.afterLostAnswer >= (this.options.maxLostPostResends ?? Infinity) ? 'resends-spent' : undefined
         const taken = options.method === 'POST' && noResend === undefined
         if (taken) this.resent.afterLostAnswer++
-        if (await afterTheRace({ ...options, ...(noResend ? { noResend } : {}), ...(confirmed ? { unansweredAlone: lostAlone } : {}) }, result, (line) => this.options.journal?.record(line), this.redact, firstOnItsConnection(result.exchange.request.headers.traceparent), this.raceMarks)) {
+        if (await afterTheRace({ ...options, ...(noResend ? { noResend } : {}), ...(aloneTries.pending ? { alone: aloneTries } : {}) }, result, (line) => this.options.journal?.record(line), this.redact, firstOnItsConnection(result.exchange.request.headers.traceparent), this.raceMarks)) {
           alone = options.method === 'POST' && this.pools.slots.limit === 1 ? {} : undefined
           fresh = !refusedAgain || alone !== undefined
           lostResends++

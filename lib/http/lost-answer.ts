@@ -134,7 +134,7 @@ export function answerLostLine(exchange: Exchange, detail: string, record: { id:
  * cannot tell, it stands as it is. What the list showed is journalled.
  */
 export async function afterTheRace(
-  options: { method: string; whetherApplied?: WhetherApplied; noResend?: NotSentAgain; unansweredAlone?: number },
+  options: { method: string; whetherApplied?: WhetherApplied; noResend?: NotSentAgain; alone?: { confirmed(list: HttpResult): number | undefined } },
   result: HttpResult,
   journal: (line: JournalLine) => void,
   redact: (text: string) => string,
@@ -152,10 +152,10 @@ export async function afterTheRace(
   const found = await options.whetherApplied?.()
   if (!found) return false
   if (!found.record) unstored()
-  // unanswered alone, confirmed: the server's, and not sent again; stored, as a request first on its connection
-  const alone = found.record ? undefined : options.unansweredAlone
+  // unanswered alone, confirmed (the list read after it answered at once, unanswered-alone.ts): the server's, and not sent again; stored, as a request first on its connection
+  const alone = found.record ? undefined : options.alone?.confirmed(found.list)
   const notSentAgain = found.record || alone ? undefined : options.noResend
-  const first = firstOnItsConnection || options.unansweredAlone !== undefined
+  const first = firstOnItsConnection || options.alone !== undefined
   const applied: AppliedOrNot = found.record && first ? { ...found, firstOnItsConnection: true } : alone ? { ...found, unansweredAlone: alone } : notSentAgain ? { ...found, notSentAgain } : found
   const detail = applied.record ? (applied.firstOnItsConnection ? STORED_UNANSWERED : ANSWER_LOST_RECORD_FOUND) : alone ? UNANSWERED_ALONE : notSentAgain === 'max-writes' ? ANSWER_LOST_NOT_SENT_AGAIN : notSentAgain ? ANSWER_LOST_RESENDS_SPENT : ANSWER_LOST_SENT_AGAIN
   journal(answerLostLine(result.exchange, detail, applied.record, redact))

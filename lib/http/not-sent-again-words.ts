@@ -23,4 +23,4 @@ export const LIMITED_RECORD_FOUND = 'answered 429, record found: not sent again'
  * The journal's words for a POST that went unanswered alone three times (lib/http/unanswered-alone.ts) and
  * that the list does not show: not sent again, its checks fail, and it may have created a record.
  */
-export const UNANSWERED_ALONE = 'no answer, not in the list (which may show it late), sent alone three times: each time the first request on the only connection open to the server, its body written whole, and closed before any byte of an answer: the server\'s fault, neither the keep-alive race nor a limit on connections; not sent again, so it may have created a record'
+export const UNANSWERED_ALONE = 'no answer, not in the list (which may show it late), sent alone three times: each time the first request on the only connection open to the server, its body written whole, and closed before any byte of an answer, the list read right after it answered at once: the server\'s fault, neither the keep-alive race nor a limit on connections; not sent again, so it may have created a record'

@@ -6,8 +6,12 @@
  * again alone: every connection of the run closed first, then written as the first request on a
  * fresh connection, the only one open to the server, its body written whole. Closed under it
  * before any byte of an answer, neither the race (which needs a connection that carried an earlier
- * request) nor a limit (which this one connection cannot pass) explains it; three times so, it is the
- * server's, and the checks of its answer fail (NO_RESPONSE). Measured: a Java service on a bare
+ * request) nor a limit of its own (which this one connection cannot pass) explains it. A limit shared
+ * with other clients (a busy service's maxConnections) or a replica that drops connections would drop
+ * the list read at once after it too: a try counts only when that list, on a connection opened since,
+ * was answered on its first attempt (review34: a service of four connections at most,
+ * others' traffic filling them 40 % of the time, failed one run in four, each POST's three tries
+ * alone closed at the door). Three times so, it is the server's, and the checks of its answer fail (NO_RESPONSE). Measured: a Java service on a bare
  * ServerSocket that reads Content-Length characters never answers a body of wider ones
  * (lib/result/wide-bodies.ts), and the run passed with each such POST skipped as lost in transit.
  * The tries are resends the run makes anyway (within its bound of them), not more.
@@ -17,6 +21,7 @@ import type { ConnectionPools } from './connection-pools.ts'
 import type { Exchange } from './exchange.ts'
 import { firstOnItsConnection } from './first-requests.ts'
 import { lostInTransit } from './lost-answer.ts'
+import type { HttpResult } from './client-options.ts'
 import { bodyWrittenWhole, connectionsTo } from './open-connections.ts'
 
 /**
@@ -67,4 +72,28 @@ export function unansweredAlone(exchange: Exchange, alone: AloneTry | undefined,
   if (alone?.opened === undefined || !lostInTransit(exchange) || exchange.sent !== true) return false
   const traceparent = exchange.request.headers.traceparent
   return firstOnItsConnection(traceparent) && bodyWrittenWhole(traceparent) && connectionsTo(origin).opened === alone.opened + 1
+}
+
+/**
+ * A POST's tries alone so far (client.ts keeps one per request sent). `pending`: the try just lost
+ * went unanswered alone (unansweredAlone); it counts once the list read after it (afterTheRace) was
+ * answered at once: on its first attempt, on a connection opened since the try (the pools were
+ * replaced before it, clearTheWire), so the server took a connection of the run's and answered it
+ * at that moment, as one dropping connections at a limit others fill, or at random, would not
+ * have every time.
+ */
+export class AloneTries {
+  counted = 0
+  pending = false
+  /** Whether the try just lost may be the one that confirms it (then no pause as after a refusal). */
+  get last(): boolean {
+    return this.pending && this.counted + 1 >= ALONE_CONFIRMATIONS
+  }
+  /** The list read after the pending try: the tries counted once they reach ALONE_CONFIRMATIONS, else undefined. */
+  confirmed(list: HttpResult): number | undefined {
+    const { exchange } = list
+    if (this.pending && exchange.response !== undefined && exchange.attempt === undefined) this.counted++
+    this.pending = false
+    return this.counted >= ALONE_CONFIRMATIONS ? this.counted : undefined
+  }
 }
