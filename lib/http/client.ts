@@ -199,7 +199,7 @@ export class HttpClient {
     try {
       // a connection of its own goes beside the bounded ones: a request waiting here for a slot found it closed idle (hostile12)
       if (!this.pools.ownConnectionFor(options.connection)) release = await this.pools.slots.acquire(options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
-      if (alone) await clearTheWire(this.pools, this.origin, alone)
+      if (alone) await clearTheWire(this.pools, this.origin, alone, signal)
       await this.options.portAsked?.() // a question to the port under way (a TLS handshake): nothing goes to it before its answer
       const onWritten = () => {
         stall.left()

@@ -53,12 +53,13 @@ export interface AloneTry {
  * close is heard a moment after), so that the request goes on the only connection open to the
  * server. Other requests of the run still under way keep theirs open: then it is not alone.
  */
-export async function clearTheWire(pools: ConnectionPools, origin: string, alone: AloneTry): Promise<void> {
-  await pools.closeEveryConnection(CLOSE_WAIT_MS)
+export async function clearTheWire(pools: ConnectionPools, origin: string, alone: AloneTry, signal?: AbortSignal): Promise<void> {
+  // the request's end (--timeout, --deadline, a signal) ends the wait too: up to 2.25 s past the deadline before (review34)
+  await Promise.race([pools.closeEveryConnection(CLOSE_WAIT_MS), sleep(CLOSE_WAIT_MS, undefined, { signal })])
   const until = performance.now() + CLOSE_WAIT_MS
-  while (connectionsTo(origin).open > 0 && performance.now() < until) await sleep(5)
+  while (connectionsTo(origin).open > 0 && performance.now() < until) await sleep(5, undefined, { signal })
   if (connectionsTo(origin).open > 0) return
-  await sleep(SETTLE_MS)
+  await sleep(SETTLE_MS, undefined, { signal })
   const now = connectionsTo(origin)
   if (now.open === 0) alone.opened = now.opened
 }
