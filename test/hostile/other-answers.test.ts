@@ -105,4 +105,21 @@ describe('a request without the key served, in a run whose answers are out of st
   test('no request with the key refused (a service that checks no key refuses nothing): a key not checked still', () => {
     expect(faultGroups(run(false)).map((g) => g.cause)).toEqual(expect.arrayContaining(['other-answers', 'key-not-checked']))
   })
+  // review35: a service that checks no key, with another fault that refused the key once (a 401 on a create) and an answer
+  // shown written for another request (a cache keyed without the method): its keyless GETs, served again and again, were
+  // all told as answers out of step, and the key not checked was no finding
+  test('one request with the key refused, many without it served: a key not checked still', () => {
+    const served = (rule: string) => {
+      const keyless = built({ request: { method: 'GET', url: 'https://petstore.example/v1/categories', headers: {} } }, 200, list)
+      return check(`${rule}: GET /categories with no Authorization header`, 'fail', {
+        exchanges: [keyless, { ...keyless, id: `${keyless.id}-again` }, { ...keyless, id: `${keyless.id}-third` }],
+        failure: { code: 'UNEXPECTED_STATUS', message: 'GET answered 200, expected 401', expected: 'status 401', actual: 'status 200', observed: 'status 200' },
+        recurrence: { attempts: 3, failures: 3, kind: 'deterministic' },
+      })
+    }
+    const result = runResult((id) =>
+      id === 'auth-missing-key-401' || id === 'auth-invalid-key-401' ? [served(id)] : id === 'list-returns-200' ? [shown] : id === 'create-returns-201' ? [create, refused] : [check(`${id} check`, 'pass')],
+    )
+    expect(faultGroups(result).map((g) => g.cause)).toEqual(expect.arrayContaining(['other-answers', 'key-not-checked']))
+  })
 })
