@@ -108,3 +108,13 @@ describe("a token outside ASCII compared with Python's compare_digest (aiohttp 3
     expect(failureOf(() => expectStatus(aiohttp500, 401)).message).not.toMatch(/compare_digest/)
   })
 })
+
+// review33: djangoRailsStatus is asked before nodeStatus, and Python's words took any 500 to the token outside ASCII
+test("a Node key check's RangeError to the token outside ASCII keeps timingSafeEqual's words, not compare_digest's", () => {
+  const body = { code: 'ERR_CRYPTO_TIMING_SAFE_EQUAL_LENGTH', message: 'Input buffers must have the same byte length', status: 500 }
+  const fastify500 = makeResponse({ status: 500, headers: FASTIFY_JSON, body })
+  fastify500.exchange.request.headers.authorization = 'Bearer conform-x-cl\u00e9'
+  const message = failureOf(() => expectStatus(fastify500, 401)).message
+  expect(message).toMatch(/timingSafeEqual\(a, b\) throws a RangeError/)
+  expect(message).not.toMatch(/compare_digest/)
+})
