@@ -39,7 +39,7 @@ export const authentication = suite('authentication', () => {
         if (unjudgeable) throw new NotApplicable(`not verified: ${unjudgeable}`)
         const refused = credential.refusedBeforeTheService
         const status = result.exchange.response?.status
-        if (refused && status !== undefined && refused.statuses.includes(status)) throw new NotApplicable(`not verified: answered ${status}: ${refused.why}`)
+        if (refused && status !== undefined && refused.refused(status)) throw new NotApplicable(`not verified: answered ${status}: ${refused.why}`)
         return result
       })
       if (credential.authorization(run.context.runId) === undefined) withoutKey ??= probe

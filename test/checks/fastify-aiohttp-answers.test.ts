@@ -118,3 +118,11 @@ test("a Node key check's RangeError to the token outside ASCII keeps timingSafeE
   expect(message).toMatch(/timingSafeEqual\(a, b\) throws a RangeError/)
   expect(message).not.toMatch(/compare_digest/)
 })
+
+// review33: a front's refusal of the byte (ModSecurity CRS 920272's 403, a gateway's 502, a 431) judged nothing of the service; variants header-outside-ascii-*
+test('the token outside ASCII judges only a 401, a 2xx or a 500: any other answer is a refusal of the byte before the service', async () => {
+  const { CREDENTIAL_CASES } = await import('../../suites/cases/credentials.ts')
+  const refused = CREDENTIAL_CASES.find((c) => c.key === 'token-outside-ascii')!.refusedBeforeTheService!.refused
+  expect([400, 403, 404, 431, 502, 504, 301].filter(refused)).toEqual([400, 403, 404, 431, 502, 504, 301])
+  expect([401, 200, 204, 500].filter(refused)).toEqual([])
+})
