@@ -33,7 +33,7 @@ export interface CredentialCase extends WritePriority {
   unusableWith?: (key: string) => string | undefined
   /** Other headers the request carries (on the list only). */
   headers?: Record<string, string>
-  /** The statuses an HTTP server or a front may answer before the service sees the request (then its checks do not apply), and why. */
+  /** The statuses an HTTP server or a front may answer before the service sees the request (then its checks do not apply, nor where the connection closed unanswered), and why. */
   refusedBeforeTheService?: { refused: (status: number) => boolean; why: string }
 }
 
@@ -131,7 +131,7 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
       refused: (status) => status !== 401 && status !== 500 && (status < 200 || status > 299),
       why:
         "a server or a front may refuse a header value outside ASCII before the service sees it (ASP.NET Core's Kestrel answers 400, ModSecurity's Core Rule Set at paranoia level 3 answers 403 (rule 920272), " +
-        'a gateway 502 where the server behind it closed the connection on the byte); RFC 9110 §5.5 lets a field value hold such bytes (obs-text), which the document does not mention: ' +
+        'a server may close the connection on the byte unanswered, and a gateway in front of it answer 502); RFC 9110 §5.5 lets a field value hold such bytes (obs-text), which the document does not mention: ' +
         "only a 401, a 2xx (the wrong key taken) or a 500 (the service's own fault) is judged",
     } },
   // a key of the framework's example or a developer's, left in beside the account's

@@ -9,6 +9,9 @@ import type { Variant } from '../server-cases.ts'
 /** A request whose Authorization holds a character outside ASCII (suites/cases/credentials.ts's token-outside-ascii). */
 const outsideAscii = (authorization: string | undefined) => /[^\x00-\x7f]/.test(authorization ?? '')
 
+/** The headers of a reply that goes unanswered: its connection closed instead. */
+const CLOSED: Readonly<Record<string, string>> = { 'x-reference-closed': '1' }
+
 export const PLATFORM_VARIANTS: readonly Variant[] = [
   {
     name: 'aws-api-gateway-lambda-proxy',
@@ -55,6 +58,16 @@ export const PLATFORM_VARIANTS: readonly Variant[] = [
         outsideAscii(request.authorization)
           ? { status: 502, headers: { 'content-type': 'text/html', server: 'nginx' }, body: '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n' }
           : reply,
+    },
+  },
+  {
+    name: 'header-outside-ascii-connection-closed',
+    description:
+      "an HTTP server that closes the connection without an answer on a header byte outside ASCII, as FusionAuth's java-http did (FusionAuth/fusionauth-issues#2774): " +
+      'the service never saw the request; RFC 9110 §5.5 lets a field value hold such bytes, which the document does not mention',
+    behaviour: {
+      finish: (reply, request) => (outsideAscii(request.authorization) ? { status: 400, headers: CLOSED, body: '' } : reply),
+      transport: { delayMs: 0, chunked: false, connectionClose: false, dropAnswer: (reply) => reply.headers === CLOSED },
     },
   },
 ]
