@@ -104,7 +104,7 @@ export function djangoRailsStatus(response: RecordedResponse, expected: number, 
   if (expected === 401 && response.status >= 200 && response.status < 300 && request.headers.authorization === KEY_PLACEHOLDER) {
     return (
       "the key without a scheme was taken: a token read by stripping the scheme as a prefix (JavaScript's header.replace(/^Bearer /, ''), Python's removeprefix('Bearer '), Go's strings.TrimPrefix, Ruby's sub(/\\ABearer /, '')) " +
-      'leaves a header without it as it is, the bare key; §5.2 sends Bearer <key>: compare the whole header to "Bearer <key>", or refuse a header that does not start with "Bearer " before reading the token'
+      'leaves a header without it as it is, the bare key, or a key check that takes the bare key beside "Bearer <key>" (header === key ||) does; §5.2 sends Bearer <key>: compare the whole header to "Bearer <key>", or refuse a header that does not start with "Bearer " before reading the token'
     )
   }
   if (expected === 401 && response.status >= 200 && response.status < 300 && /^Token\s/i.test(request.headers.authorization ?? '')) {

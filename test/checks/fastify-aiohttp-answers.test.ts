@@ -126,3 +126,12 @@ test('the token outside ASCII judges only a 401, a 2xx or a 500: any other answe
   expect([400, 403, 404, 431, 502, 504, 301].filter(refused)).toEqual([400, 403, 404, 431, 502, 504, 301])
   expect([401, 200, 204, 500].filter(refused)).toEqual([])
 })
+
+// review33: a 2xx to the bare key does not tell a prefix stripped from a key check that takes the bare key beside
+// "Bearer <key>" (mutation bare-key-accepted: authorization === key ||): the words give both, not the first as fact
+test('the bare key taken is put down to a prefix stripped or to the bare key taken on purpose, not to the first alone', () => {
+  const list = makeResponse({ status: 200, headers: FASTIFY_JSON, body: [] })
+  list.exchange.request.headers.authorization = '$CONFORM_API_KEY'
+  const message = failureOf(() => expectStatus(list, 401)).message
+  expect(message).toMatch(/a token read by stripping the scheme as a prefix .* or a key check that takes the bare key beside "Bearer <key>"/)
+})
