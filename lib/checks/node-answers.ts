@@ -53,6 +53,9 @@ const RESTIFY_CODES = /^(?:BadRequest|InvalidContent|InvalidArgument|MissingPara
 /** Azure API Management's words in the errors it answers itself. */
 const APIM_WORDS = /^(?:Unauthorized\. Access token is missing or invalid\.|Access denied due to (?:missing|invalid) subscription key|Rate limit is exceeded|Out of call volume quota)/
 
+/** Node's crypto.timingSafeEqual's RangeError for buffers of other lengths, as an error handler writes it (its code, or its message on Express's page). */
+export const TIMING_SAFE_EQUAL_ERROR = /ERR_CRYPTO_TIMING_SAFE_EQUAL_LENGTH|Input buffers must have the same byte length/
+
 /** @fastify/bearer-auth's messages for a missing header and for any other refusal (its FST_BEARER_AUTH_* errors). */
 const BEARER_AUTH_WORDS = /^(?:missing|invalid) authorization header$/
 
@@ -206,7 +209,7 @@ export function nodeStatus(response: RecordedResponse, expected: number, request
   if (response.status === 500 && isTsoaFault(response)) return TSOA_FAULT
   if (expected !== 401) return undefined
   // measured: Fastify 5, an onRequest hook comparing Buffer.from(token) with the key's buffer (Node 20); Express's error page names the RangeError too
-  if (response.status === 500 && /ERR_CRYPTO_TIMING_SAFE_EQUAL_LENGTH|Input buffers must have the same byte length/.test(response.body)) {
+  if (response.status === 500 && TIMING_SAFE_EQUAL_ERROR.test(response.body)) {
     return (
       "Node's crypto.timingSafeEqual(a, b) throws a RangeError (ERR_CRYPTO_TIMING_SAFE_EQUAL_LENGTH) when the buffers' lengths differ, as a missing key's, a longer or a shorter one's do, and the key check let it through as a 500; " +
       'compare the lengths first (a.length === b.length && timingSafeEqual(a, b)), or the digests of both (createHash(\'sha256\')), and answer 401 with the Error record (§5.3)'

@@ -39,7 +39,9 @@ export const authentication = suite('authentication', () => {
         if (unjudgeable) throw new NotApplicable(`not verified: ${unjudgeable}`)
         const refused = credential.refusedBeforeTheService
         const status = result.exchange.response?.status
-        if (refused && status !== undefined && refused.statuses.includes(status)) throw new NotApplicable(`not verified: answered ${status}: ${refused.why}`)
+        if (refused && status !== undefined && refused.refused(status)) throw new NotApplicable(`not verified: answered ${status}: ${refused.why}`)
+        // or no answer, the connection closed on it (a server that refuses the byte so: FusionAuth's java-http did)
+        if (refused && status === undefined && result.exchange.error?.code === 'CONNECTION_RESET') throw new NotApplicable(`not verified: the connection closed unanswered: ${refused.why}`)
         return result
       })
       if (credential.authorization(run.context.runId) === undefined) withoutKey ??= probe

@@ -108,3 +108,30 @@ describe("a token outside ASCII compared with Python's compare_digest (aiohttp 3
     expect(failureOf(() => expectStatus(aiohttp500, 401)).message).not.toMatch(/compare_digest/)
   })
 })
+
+// review33: djangoRailsStatus is asked before nodeStatus, and Python's words took any 500 to the token outside ASCII
+test("a Node key check's RangeError to the token outside ASCII keeps timingSafeEqual's words, not compare_digest's", () => {
+  const body = { code: 'ERR_CRYPTO_TIMING_SAFE_EQUAL_LENGTH', message: 'Input buffers must have the same byte length', status: 500 }
+  const fastify500 = makeResponse({ status: 500, headers: FASTIFY_JSON, body })
+  fastify500.exchange.request.headers.authorization = 'Bearer conform-x-cl\u00e9'
+  const message = failureOf(() => expectStatus(fastify500, 401)).message
+  expect(message).toMatch(/timingSafeEqual\(a, b\) throws a RangeError/)
+  expect(message).not.toMatch(/compare_digest/)
+})
+
+// review33: a front's refusal of the byte (ModSecurity CRS 920272's 403, a gateway's 502, a 431) judged nothing of the service; variants header-outside-ascii-*
+test('the token outside ASCII judges only a 401, a 2xx or a 500: any other answer is a refusal of the byte before the service', async () => {
+  const { CREDENTIAL_CASES } = await import('../../suites/cases/credentials.ts')
+  const refused = CREDENTIAL_CASES.find((c) => c.key === 'token-outside-ascii')!.refusedBeforeTheService!.refused
+  expect([400, 403, 404, 431, 502, 504, 301].filter(refused)).toEqual([400, 403, 404, 431, 502, 504, 301])
+  expect([401, 200, 204, 500].filter(refused)).toEqual([])
+})
+
+// review33: a 2xx to the bare key does not tell a prefix stripped from a key check that takes the bare key beside
+// "Bearer <key>" (mutation bare-key-accepted: authorization === key ||): the words give both, not the first as fact
+test('the bare key taken is put down to a prefix stripped or to the bare key taken on purpose, not to the first alone', () => {
+  const list = makeResponse({ status: 200, headers: FASTIFY_JSON, body: [] })
+  list.exchange.request.headers.authorization = '$CONFORM_API_KEY'
+  const message = failureOf(() => expectStatus(list, 401)).message
+  expect(message).toMatch(/a token read by stripping the scheme as a prefix .* or a key check that takes the bare key beside "Bearer <key>"/)
+})
