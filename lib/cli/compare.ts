@@ -20,7 +20,7 @@ import { judgesProblems } from '../result/known-problems.ts'
 import { compareObserved } from './compare-observed.ts'
 import { visibleLine } from '../reporters/visible-text.ts'
 import { createRedactor } from '../http/redact.ts'
-import { keysRunsName } from '../reporters/reproduce-key.ts'
+import { redactorOfRuns } from '../reporters/reproduce-key.ts'
 import { inertLogCommands } from '../reporters/ci-log-commands.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
@@ -311,7 +311,7 @@ function lines(c: Comparison, markdown: boolean): string[] {
   return out
 }
 
-/** Runs `compare`; returns the exit code. Never throws. What it prints and writes is redacted with CONFORM_API_KEY's key and those of the variables the runs name (keysRunsName), as merge's: an older version's results.json may hold a key a server echoed, which compare quotes. */
+/** Runs `compare`; returns the exit code. Never throws. What it prints and writes is redacted with CONFORM_API_KEY's key and those of the variables the runs name (redactorOfRuns: whole forms only, of variables named like keys), as merge's: an older version's results.json may hold a key a server echoed, which compare quotes. */
 export function compareMain(argv: string[], given: { out(text: string): void; err(text: string): void }, cwd: string, env: NodeJS.ProcessEnv = process.env): number {
   let redact = createRedactor(env.CONFORM_API_KEY)
   const io = { out: (text: string) => given.out(redact(text)), err: (text: string) => given.err(redact(text)) }
@@ -330,7 +330,7 @@ export function compareMain(argv: string[], given: { out(text: string): void; er
   let text: string
   try {
     comparison = compareRuns(readRun(paths[0] as string, cwd), readRun(paths[1] as string, cwd))
-    redact = createRedactor(env.CONFORM_API_KEY, ...keysRunsName([comparison.a, comparison.b], env))
+    redact = redactorOfRuns([comparison.a, comparison.b], env)
     // a file edited by hand (a baseline without its list) fails here as well as in compareRuns: one line, exit 2
     text = lines(comparison, false).join('\n') + '\n'
   } catch (error) {

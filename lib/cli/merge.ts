@@ -9,7 +9,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { createRedactor } from '../http/redact.ts'
-import { keysRunsName } from '../reporters/reproduce-key.ts'
+import { redactorOfRuns } from '../reporters/reproduce-key.ts'
 import { toolVersion } from '../project-root.ts'
 import { FLEET_FILES } from '../fleet/fleet-files.ts'
 import { deploymentOf, fleetOf, readRunFolder, unreadRun, type FleetDeployment, type FleetResult, type RunFile } from '../fleet/fleet-result.ts'
@@ -169,8 +169,8 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   const missing = expect !== undefined && found !== Number(expect) ? `${plural(Number(expect), 'deployment')} expected (--expect), ${found} found${copies}: ${why}` : undefined
   if (missing !== undefined) errors.push(missing)
   const fleet = fleetOf(deployments, runs, tool, errors.length > 0 ? errors.join('; ') : undefined)
-  // and the keys of the variables the runs name (a fleet's apiKeyEnv), where this job has them
-  const redactAll = createRedactor(env.CONFORM_API_KEY, ...keysRunsName(runs, env))
+  // and the keys of the variables the runs name (a fleet's apiKeyEnv), where this job has them: whole, of variables named like keys
+  const redactAll = redactorOfRuns(runs, env)
   try {
     io.out(writeFleetReports(outDir, cwd, fleet, runs, redactAll, env).stdout)
   } catch (error) {

@@ -92,6 +92,11 @@ export function toCurl(request: RecordedRequest): string {
     // asks for no coding by itself: the line stays as short as it was
     if (name === 'user-agent' || (name === 'accept-encoding' && value === 'identity')) continue
     const header = `${name}: ${value}`
+    // curl drops a header given with no value (`-H 'x-a: '`, as it drops its own Accept with `Accept:`): `x-a;` sends it empty
+    if (/^[ \t]*$/.test(value)) {
+      words.push('-H', quoted(`${name};`))
+      continue
+    }
     if (value === REDACTED) {
       words.push('-H', fromConformHeaders(name))
       fromVariable.push(name)
@@ -107,8 +112,10 @@ export function toCurl(request: RecordedRequest): string {
   const guard = fromVariable.length > 0 ? conformHeadersGuard(fromVariable) : ''
   const pieces = inPiecesCommand(request)
   if (pieces) return `${guard}${pieces.sent} | ${[...words, ...pieces.options].join(' ')}`
-  // bytes that are not UTF-8, or a character the reports mark: printf's bytes on curl's input, a line break at the end and U+0000 too
-  const bytes = request.bodyBase64 !== undefined ? Buffer.from(request.bodyBase64, 'base64') : request.body !== undefined && MARKED.test(request.body) ? Buffer.from(request.body, 'utf8') : undefined
+  // bytes that are not UTF-8, or a character the reports mark: printf's bytes on curl's input, a line break at the end and U+0000 too;
+  // and a body starting with @, which --data-binary reads as the name of a file to send (`@/etc/hostname` sent that file's text)
+  const byPrintf = (body: string) => MARKED.test(body) || body.startsWith('@')
+  const bytes = request.bodyBase64 !== undefined ? Buffer.from(request.bodyBase64, 'base64') : request.body !== undefined && byPrintf(request.body) ? Buffer.from(request.body, 'utf8') : undefined
   if (bytes !== undefined) return `${guard}printf ${printfFormat(bytes)} | ${[...words, '--data-binary', '@-'].join(' ')}`
   if (request.body !== undefined) words.push('--data-binary', singleQuoted(request.body))
   return guard + words.join(' ')

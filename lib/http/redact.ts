@@ -6,6 +6,7 @@ import { anchorFilter, escapeRegExp, keptRun, sharedAnchorPass, SHORTEST_WINDOW 
 import { longestPieces, piecesRedactor } from './secret-pieces.ts'
 import { longestSpread, spreadRedactor } from './secret-spread.ts'
 import { runAnchors, runsRedactor } from './secret-runs.ts'
+import { withHexRuns } from './secret-hex-runs.ts'
 import { allJsonEscapes, allReferences, base64Decoded, base64Inside, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern, longestEscapeRun, utf16Encoded, utf16Listed, withEscapeRuns } from './secret-escapes.ts'
 
 export { escapeRegExp } from './secret-filter.ts'
@@ -278,7 +279,8 @@ export function redactorSteps(...secrets: (string | undefined)[]): { forms: Reda
 function redactorOf(ordered: readonly string[]): Redactor {
   const { forms, pieces, spread, runs } = redactorSteps(...ordered)
   // the runs after every secret's forms, so that a key that shares a run with another is still replaced whole; then a run of escapes that holds one (withEscapeRuns)
-  return withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED)
+  // and a run of hex whose bytes hold a run of one (withHexRuns: a key's hex cut short)
+  return withHexRuns(withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED), (bytes) => runs(bytes) !== bytes, REDACTED)
 }
 
 function formsRedactor(patterns: readonly SecretPattern[], holdsAny: (text: string) => boolean = () => true): Redactor {
