@@ -23,7 +23,7 @@ import { runtimeContentType, runtimeErrorBody, runtimeStatus, runtimeTextBody } 
 import { columnCutText, idKeyConflictStatus, idPastInt64 } from './sql-store-answers.ts'
 import { NODE_DRIVER_ID_AS_TEXT, undefinedValueStatus } from './orm-driver-answers.ts'
 import { undecodableBodyStatus } from './undecodable-body-answers.ts'
-import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue } from './php-ruby-answers.ts'
+import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue, trimmedEnds } from './php-ruby-answers.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
 
@@ -264,9 +264,8 @@ const PIECE_DECODED_APART =
   "(Node's `body += chunk` on a request's data events: collect the Buffers and decode them once, or req.setEncoding('utf8')), which a network does to any body longer than a segment; " +
   "or a value cut by bytes; the evidence's splitAt says where the suite split the body"
 
-/** Whether `got` is `sent` with whitespace taken from its ends (a trim or a strip). */
-const trimmedAtEnds = (sent: unknown, got: unknown) =>
-  typeof sent === 'string' && typeof got === 'string' && got.length > 0 && got.length < sent.length && (got === sent.trim() || got === sent.trimEnd())
+/** Whether `got` is `sent` with whitespace taken from its ends (a trim or a strip, in one language's set or another's). */
+const trimmedAtEnds = (sent: unknown, got: unknown) => typeof sent === 'string' && typeof got === 'string' && trimmedEnds(sent, got) !== undefined
 
 /** The text forms of no value: Java's and JavaScript's String(null), JavaScript's String(undefined), Python's str(None). */
 const NO_VALUE_TEXTS = new Set(['null', 'undefined', 'None'])

@@ -13,6 +13,26 @@ import type { RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
 import { CHAR_COLUMN_TRIMS } from './sql-store-answers.ts'
 
+/**
+ * What each language's trim takes from a string's ends: JavaScript's trim() its \s (the vertical tab,
+ * U+00A0, the Unicode spaces), Java's trim() every character up to U+0020, PHP's trim() and Ruby's
+ * strip the vertical tab and NUL, Python's str.strip() U+001C to U+001F and U+0085 too; and Go's
+ * TrimSpace. Each stops at a character of another's set that is not in its own.
+ */
+const TRIM_SETS = [String.raw`\s`, String.raw`\0-\x20`, String.raw` \t\n\v\f\r\0`, String.raw`\s\x1c-\x1f\x85`, String.raw`\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000`]
+
+/** Which ends of `sent` one language's trim (or its trim of the end alone) took whole to leave `got`, or undefined. */
+export function trimmedEnds(sent: string, got: string): 'leading and trailing' | 'leading' | 'trailing' | undefined {
+  if (got.length === 0 || got.length >= sent.length) return undefined
+  for (const set of TRIM_SETS) {
+    const end = sent.replace(new RegExp(`[${set}]+$`), '')
+    if (got === end) return 'trailing'
+    if (got !== end.replace(new RegExp(`^[${set}]+`), '')) continue
+    return end.length < sent.length ? 'leading and trailing' : 'leading'
+  }
+  return undefined
+}
+
 /** The Content-Type each stack writes when the code sets none: Sinatra (Rack) with no space, PHP (default_mimetype, default_charset) with one. */
 const SINATRA_HTML = /^text\/html;charset=utf-8$/i
 const PHP_HTML = /^text\/html; charset=UTF-8$/
@@ -148,13 +168,14 @@ export function phpRubyChangedText(sent: unknown, got: unknown, at: number): str
     return "Laravel's ConvertEmptyStringsToNull middleware, on by default, and PHP's ?: and empty() also take '' for no value"
   }
   if (typeof sent !== 'string' || typeof got !== 'string') return undefined
-  if (got.length < sent.length && got.length > 0 && (got === sent.trim() || got === sent.trimEnd()) && /^\s|\s$/.test(sent)) {
-    const leading = got !== sent.trimEnd()
+  const ends = trimmedEnds(sent, got)
+  if (ends !== undefined) {
     // only spaces cut from the end can be a column's doing; a line break or a tab is a trim's or a chomp's
-    const spacesOnly = !leading && /^ +$/.test(sent.slice(got.length))
+    const spacesOnly = ends === 'trailing' && /^ +$/.test(sent.slice(got.length))
     return (
-      `the ${leading ? 'leading and trailing' : 'trailing'} whitespace was taken away, as PHP's trim(), Laravel's TrimStrings middleware (on by default) and Ruby's strip (and chomp, for a line break) do` +
+      `the ${ends} whitespace was taken away, as PHP's trim(), Laravel's TrimStrings middleware (on by default) and Ruby's strip (and chomp, for a line break) do` +
       `${spacesOnly ? `, ${CHAR_COLUMN_TRIMS}` : ''}; ` +
+      "Java's String.trim() and strip(), Python's str.strip() and Go's strings.TrimSpace take it too, each its own set of characters; " +
       '§4.2 rule 2 gives back every field as sent: keep the value (Laravel: TrimStrings::except or skipWhen), or refuse it with 400'
     )
   }

@@ -10,6 +10,7 @@ import { expectErrorRecord } from '../../lib/checks/error-record.ts'
 import { expectJsonContentType, expectStatus, jsonBodyOf } from '../../lib/checks/response.ts'
 import { expectSchema } from '../../lib/checks/schema.ts'
 import { makeResponse, verdictOf } from './make-response.ts'
+import { VALID_CREATES } from '../../suites/cases/valid-creates.ts'
 
 const failureOf = (check: () => unknown) => {
   const verdict = verdictOf(check)
@@ -129,6 +130,25 @@ describe('texts that came back changed', () => {
     expect(firstDifference('line\n', 'line')).not.toMatch(/VARCHAR/)
     // text cut short otherwise is not this
     expect(firstDifference('cf-x-long-name', 'cf-x-long')).toBe('; first difference at character 9: sent U+002D, got its end (lengths 14 and 9)')
+  })
+
+  // create-whitespace's description starts with a vertical tab and ends with U+001F (misshunt16), which
+  // JavaScript's trim() and Go's TrimSpace keep at the end, PHP's trim() and Ruby's strip keep U+00A0 and
+  // U+001F, and Java's trim() U+00A0: each took what the words name, though none is JavaScript's trim()
+  test("create-whitespace's description trimmed as Java, Python, PHP and Go trim it: each named a trim", () => {
+    const sent = VALID_CREATES.find((c) => c.key === 'create-whitespace')!.body('cf-abcde').description!
+    const javaTrim = sent.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '')
+    const pythonStrip = sent.replace(/^[\s\u001c-\u001f\u0085]+|[\s\u001c-\u001f\u0085]+$/g, '')
+    const phpTrim = sent.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '')
+    const goTrimSpace = sent.replace(/^[\t\n\v\f\r \u0085\u00a0]+/, '')
+    for (const got of [javaTrim, pythonStrip, phpTrim, goTrimSpace]) {
+      expect(got).not.toBe(sent)
+      expect(firstDifference(sent, got)).toMatch(/; the (leading and trailing|leading|trailing) whitespace was taken away, as PHP's trim\(\).*Java's String\.trim\(\) and strip\(\), Python's str\.strip\(\) and Go's strings\.TrimSpace take it too.*; Django REST framework's CharField/)
+    }
+    expect(firstDifference(sent, phpTrim)).toMatch(/the leading whitespace was taken away/)
+    expect(firstDifference(sent, javaTrim)).toMatch(/the leading and trailing whitespace was taken away/)
+    // text cut inside is no trim's
+    expect(firstDifference(sent, sent.replace('runs', 'run'))).not.toMatch(/whitespace was taken away/)
   })
 
   test("a lone high surrogate joined with the escape after it: Ruby's json gem 2.6", () => {

@@ -65,6 +65,13 @@ describe.skipIf(!go)("a service on Go's net/http, built from go-net-http/main.go
     expect(run.code, run.stdout).toBe(0)
   }, 60_000)
 
+  // misshunt16's creates (create-name-in-two-cases, an "=" description, create-whitespace's 98 bytes) against
+  // a service that refuses all a service may: each refusal a freedom, the run passes
+  test('written to conform and refusing with 400 a member NewCategory does not name, a body past 98 bytes, names past 16 and descriptions past 32: the run passes', async () => {
+    const run = await conform(await serveGo('careful-strict'))
+    expect(run.code, run.stdout).toBe(0)
+  }, 60_000)
+
   test('name checked under its key, then the body bound with json.Unmarshal: create-echoes-fields alone fails, naming encoding/json', async () => {
     const run = await conform(await serveGo('bound-after-check'))
     expect(run.code, run.stdout).toBe(1)

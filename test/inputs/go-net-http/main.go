@@ -4,6 +4,9 @@
 //                     map[string]json.RawMessage, text after the value and lone surrogates refused
 //   bound-after-check the same checks, then the body bound to the struct with json.Unmarshal, which
 //                     matches keys in any case, the later member winning
+//   careful-strict    careful, and what a service may refuse refused with 400: a member NewCategory
+//                     does not name (its exact key), a body past 98 bytes, a name past 16 and a
+//                     description past 32 characters
 //   subtree           careful, with the collection at the subtree pattern "/v1/categories/"
 //   http-error        json.NewDecoder(r.Body).Decode into the struct, errors written by http.Error
 package main
@@ -77,6 +80,9 @@ func readCreate(w http.ResponseWriter, r *http.Request) (NewCategory, bool) {
 		}
 		return in, true
 	}
+	if mode == "careful-strict" {
+		r.Body = http.MaxBytesReader(w, r.Body, 98)
+	}
 	raw, err := io.ReadAll(r.Body)
 	if err != nil || !utf8.Valid(raw) || hasLoneSurrogate(raw) {
 		fail(w, http.StatusBadRequest, "invalid_json", "the body is not JSON text")
@@ -108,6 +114,18 @@ func readCreate(w http.ResponseWriter, r *http.Request) (NewCategory, bool) {
 	if name == nil || !okName || !okDescription {
 		fail(w, http.StatusBadRequest, "invalid_body", "name must be a string, description a string if sent")
 		return in, false
+	}
+	if mode == "careful-strict" {
+		for k := range fields {
+			if k != "name" && k != "description" {
+				fail(w, http.StatusBadRequest, "invalid_body", "unknown field "+strconv.Quote(k))
+				return in, false
+			}
+		}
+		if utf8.RuneCountInString(*name) > 16 || (description != nil && utf8.RuneCountInString(*description) > 32) {
+			fail(w, http.StatusBadRequest, "invalid_body", "name or description too long")
+			return in, false
+		}
 	}
 	in = NewCategory{Name: name, Description: description}
 	if mode == "bound-after-check" {
