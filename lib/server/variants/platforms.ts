@@ -12,6 +12,13 @@ const outsideAscii = (authorization: string | undefined) => /[^\x00-\x7f]/.test(
 /** The headers of a reply that goes unanswered: its connection closed instead. */
 const CLOSED: Readonly<Record<string, string>> = { 'x-reference-closed': '1' }
 
+/** nginx's own page for a status it answers itself (a refusal in front of the service, a gateway's 502). */
+const nginxPage = (status: number, reason: string) => ({
+  status,
+  headers: { 'content-type': 'text/html', server: 'nginx' },
+  body: `<html>\r\n<head><title>${status} ${reason}</title></head>\r\n<body>\r\n<center><h1>${status} ${reason}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
+})
+
 export const PLATFORM_VARIANTS: readonly Variant[] = [
   {
     name: 'aws-api-gateway-lambda-proxy',
@@ -44,7 +51,7 @@ export const PLATFORM_VARIANTS: readonly Variant[] = [
     behaviour: {
       finish: (reply, request) =>
         outsideAscii(request.authorization)
-          ? { status: 403, headers: { 'content-type': 'text/html', server: 'nginx' }, body: '<html>\r\n<head><title>403 Forbidden</title></head>\r\n<body>\r\n<center><h1>403 Forbidden</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n' }
+          ? nginxPage(403, 'Forbidden')
           : reply,
     },
   },
@@ -56,7 +63,7 @@ export const PLATFORM_VARIANTS: readonly Variant[] = [
     behaviour: {
       finish: (reply, request) =>
         outsideAscii(request.authorization)
-          ? { status: 502, headers: { 'content-type': 'text/html', server: 'nginx' }, body: '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n' }
+          ? nginxPage(502, 'Bad Gateway')
           : reply,
     },
   },
