@@ -10,6 +10,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterEach, expect, test } from 'vitest'
 import { createRedactor } from '../../lib/http/redact.ts'
+import { charReadsOf } from '../helpers/char-reads.ts'
 
 const original = String.prototype.charCodeAt
 afterEach(() => {
@@ -17,19 +18,7 @@ afterEach(() => {
 })
 
 /** How many characters `redact` reads of `text`, by charCodeAt. */
-function readsOf(redact: (text: string) => string, text: string): number {
-  let reads = 0
-  String.prototype.charCodeAt = function (this: string, at: number) {
-    reads++
-    return original.call(this, at)
-  }
-  try {
-    expect(redact(text)).toBe(text)
-  } finally {
-    String.prototype.charCodeAt = original
-  }
-  return reads
-}
+const readsOf = charReadsOf
 
 test.each([
   // one key: the forms' pass and the runs' read 1.47 characters a character, the one pass 0.8
