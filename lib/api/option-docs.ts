@@ -90,7 +90,7 @@ export interface OptionDocs {
    */
   rateLimit: unknown
   /**
-   * At most N requests in flight at once, one connection each (and at N > 1 one more: the key, then its case-swapped form, on a connection of their own), opened six at a time as long as the server is slow to answer (a run sends about 170: three or four round trips at 48 to a far server); lower spares a fragile deployment, at the cost of round trips.
+   * At most N requests in flight at once, one connection each, opened six at a time as long as the server is slow to answer (a run sends about 170: three or four round trips at 48 to a far server); lower spares a fragile deployment, at the cost of round trips.
    * Takes a whole number of requests, at least 1, at most 64. Not given: read from CONFORM_CONCURRENCY, else 48. The command line's --concurrency.
    */
   concurrency: unknown

@@ -77,7 +77,7 @@ export const CONFORM_OPTIONS = [
     min: 1,
     max: 64,
     unit: 'requests',
-    help: 'at most N requests in flight at once, one connection each (and at N > 1 one more: the key, then its case-swapped form, on a connection of their own), opened six at a time as long as the server is slow to answer (a run sends about 170: three or four round trips at 48 to a far server); lower spares a fragile deployment, at the cost of round trips',
+    help: 'at most N requests in flight at once, one connection each, opened six at a time as long as the server is slow to answer (a run sends about 170: three or four round trips at 48 to a far server); lower spares a fragile deployment, at the cost of round trips',
   },
   {
     flag: 'header',

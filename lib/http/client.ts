@@ -197,8 +197,8 @@ export class HttpClient {
     let release: Release | undefined
     let turn: Written | undefined // its place among the answers (lib/http/one-connection-at-a-time.ts), and when it was written
     try {
-      // a connection of its own goes beside the bounded ones: a request waiting here for a slot found it closed idle (hostile12)
-      if (!this.pools.ownConnectionFor(options.connection)) release = await this.pools.slots.acquire(options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
+      // the requests naming a connection of their own share one slot (named-slots.ts)
+      release = await this.pools.slot(options.connection, options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
       if (alone) await clearTheWire(this.pools, this.origin, alone, signal)
       await this.options.portAsked?.() // a question to the port under way (a TLS handshake): nothing goes to it before its answer
       const onWritten = () => {

@@ -21,7 +21,8 @@ import type { Exchange } from './exchange.ts'
 import { hasClientCertificate } from './origin-tls.ts'
 import { Handshakes } from './handshakes.ts'
 import { ConnectionTurns, type Written } from './one-connection-at-a-time.ts'
-import { RequestSlots, WAVE_MS } from './request-slots.ts'
+import { NamedSlots } from './named-slots.ts'
+import { RequestSlots, WAVE_MS, type Release, type RequestPriority } from './request-slots.ts'
 import type { FewerConnections } from './request-stages.ts'
 import { watchingWrites } from './write-watch.ts'
 
@@ -45,9 +46,11 @@ export class ConnectionPools {
   private one = false
   /** The connections of their own that requests name (SendOptions.connection). */
   private readonly ownConnections = new Map<string, Dispatcher>()
+  private readonly namedSlots: NamedSlots
 
   constructor(private readonly options: PoolOptions) {
     this.slots = new RequestSlots(options.concurrency, undefined, undefined, undefined, () => this.handshakes.stalled())
+    this.namedSlots = new NamedSlots(this.slots)
     this.pool = createAgent({ ...options, handshakes: this.handshakes })
     this.watched = watchingWrites(this.pool)
   }
@@ -130,15 +133,18 @@ export class ConnectionPools {
   }
 
   /**
+   * The slot a request waits for: the one the requests naming its connection share (named-slots.ts),
+   * while the run has more than one; otherwise one of its own.
+   */
+  slot(connection: string | undefined, priority: RequestPriority, signal: AbortSignal): Promise<Release> {
+    return connection !== undefined && this.slots.limit > 1 ? this.namedSlots.acquire(connection, priority, signal) : this.slots.acquire(priority, signal)
+  }
+
+  /**
    * The connection of its own that the requests naming `name` share (SendOptions.connection). A run
    * of one connection (--concurrency 1, or narrowed to one) has no other: they go on that one, in
    * turn as every request, where a connection more would be one a server that takes one closes.
    */
-  /** Whether requests naming `name` go on a connection of their own (named), which no slot bounds. */
-  ownConnectionFor(name: string | undefined): boolean {
-    return name !== undefined && this.slots.limit > 1
-  }
-
   named(name: string): Dispatcher {
     if (this.slots.limit <= 1) return this.watched
     let pool = this.ownConnections.get(name)
