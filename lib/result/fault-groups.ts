@@ -193,6 +193,13 @@ function reprobes(checks: readonly CheckResult[], answeredNothing: string | unde
     return { kind: 'unconfirmed', words: why ? `not probed again: ${why}` : 'not probed again (--confirm 0, the write budget or the deadline)' }
   }
   if (kinds.size === 1 && kinds.has('deterministic')) return { kind: 'deterministic', words: `every re-probe failed the same way (${again} of ${again})` }
+  // some confirmed on every probe, the rest not probed again (their operation stalled): nothing intermittent
+  // was seen (an Express 4 handler whose rejection is never answered read "partly intermittent; 5 of 5 re-probes failed again")
+  if (!kinds.has('intermittent') && kinds.has('deterministic')) {
+    const notProbed = checks.filter((c) => (c.recurrence?.kind ?? 'unconfirmed') === 'unconfirmed').length
+    const why = notProbedAgain(checks) ?? answeredNothing
+    return { kind: 'deterministic', words: `every re-probe failed the same way (${again} of ${again}); ${notProbed} other check${notProbed === 1 ? '' : 's'} not probed again${why ? `: ${why}` : ''}` }
+  }
   if (failedAgain === 0) return { kind: 'intermittent', words: 'every re-probe was answered correctly' }
   return { kind: kinds.has('deterministic') ? 'partly intermittent' : 'intermittent', words: `${failedAgain} of ${again} re-probes failed again` }
 }

@@ -85,6 +85,8 @@ export interface Transport {
    * worker that dies after its commit). `keptAlive`: its connection carried an earlier request.
    */
   dropAnswer?: (reply: Reply, keptAlive: boolean) => boolean
+  /** A reply this says so is never written, and its connection is held open (Express 4: an async handler's rejection answers nothing). */
+  neverAnswer?: (reply: Reply) => boolean
   /** The connection of a dropped answer closes with a 408 Request Timeout and Connection: close written first, the words of an idle close (RFC 9110 §15.5.9). */
   dropWith408?: boolean
   /** Every body gzipped as a transfer coding (`Transfer-Encoding: gzip, chunked`, RFC 9112 §7), whatever the request's TE and Accept-Encoding say. */
@@ -129,6 +131,7 @@ export function send(res: ServerResponse, reply: Reply, transport: Transport, ac
   carried.set(socket, (carried.get(socket) ?? 0) + 1)
   const write = () => {
     if (res.destroyed) return
+    if (transport.neverAnswer?.(reply)) return
     if (transport.dropAnswer?.(reply, keptAlive)) return void (transport.dropWith408 ? res.socket?.end(TIMED_OUT) : res.socket?.destroy())
     // Node's own 'HTTP/1.1 100 Continue\r\n\r\n' (writeContinue), although no Expect asked for it
     if (transport.unaskedContinue && hadBody && !continued) {

@@ -287,3 +287,13 @@ test('a run that failed no check has no fault group, and its POSTs are not read 
   htmlReport(result)
   expect(bodiesRead).toBe(0)
 })
+
+test('failures confirmed on every re-probe beside ones whose operation stalled (an Express 4 handler that never answers an invalid create): deterministic, not "partly intermittent"', () => {
+  const timeout = { code: 'NO_RESPONSE', message: 'no response within 10000 ms', expected: 'status 400', actual: 'TIMEOUT: no response within 10000 ms' } as const
+  const confirmed = (name: string) => check(name, 'fail', { failure: timeout, recurrence: { attempts: 3, failures: 3, kind: 'deterministic' } })
+  const stalled = (name: string) => check(name, 'fail', { failure: timeout, recurrence: { attempts: 1, failures: 1, kind: 'unconfirmed', cause: 'stalled' } })
+  const rules = ['create-rejects-invalid-values', 'error-body-is-error-record', 'error-status-matches-http']
+  const result = runResult((id) => (rules.includes(id) ? [confirmed(`${id} a`), stalled(`${id} b`)] : [check(`${id} check`, 'pass')]))
+  const line = faultGroups(result)[0]?.line
+  expect(line).toMatch(/^deterministic: .*, across 3 rules; every re-probe failed the same way \(6 of 6\); 3 other checks not probed again: its operation had left a request unanswered past --timeout/)
+})

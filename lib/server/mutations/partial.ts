@@ -83,4 +83,15 @@ export const PARTIAL_MUTATIONS: readonly Mutation[] = [
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: true, oneAtATimeMs: 1, chunkedReadToClose: true } },
     args: ['--timeout', '1500'],
   },
+  {
+    // caught on every invalid create, each unanswered past --timeout, confirmed by its re-probes:
+    // a finding of its own ("deterministic"), not a replica that fails now and then
+    name: 'invalid-create-never-answered',
+    breaks: 'create-rejects-invalid-values',
+    code: 'NO_RESPONSE',
+    description:
+      "an async handler whose validation error rejects its promise, which Express 4 does not catch: an invalid create is never answered, its connection held open (the valid ones are answered 201)",
+    behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, neverAnswer: (reply) => reply.status === 400 } },
+    args: ['--timeout', '3000'],
+  },
 ]
