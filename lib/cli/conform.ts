@@ -286,14 +286,15 @@ function baseUrlFallback(argv: readonly string[], env: NodeJS.ProcessEnv): strin
   return url.username === '' && url.password === '' ? given.replace(/[?#].*$/s, '') : undefined
 }
 
-/** Where a run whose arguments did not parse writes its reports: --report-dir if it can be read, else the default. */
+/** Where a run whose arguments did not parse writes its reports: --report-dir if it can be read and names one (not ""), else the default. */
 function reportDirFallback(argv: readonly string[], env: NodeJS.ProcessEnv): string {
   let dir: string | undefined
   argv.forEach((arg, i) => {
     if (arg === '--report-dir' && i + 1 < argv.length) dir = argv[i + 1]
     else if (arg.startsWith('--report-dir=')) dir = arg.slice('--report-dir='.length)
   })
-  return dir ?? (env.CONFORM_REPORT_DIR || DEFAULTS.reportDir)
+  // "" (a variable that is not set) is refused, and its reports went into the folder the command ran in, over its own files
+  return dir || env.CONFORM_REPORT_DIR || DEFAULTS.reportDir
 }
 
 /** The process around main(): last-resort error handling, exit code, no lingering sockets. */

@@ -58,13 +58,23 @@ export function parseFlags(table: readonly OptionSpec[], argv: readonly string[]
   for (const o of table) {
     options[o.flag] = { type: o.kind === 'boolean' ? 'boolean' : 'string', ...(o.kind === 'list' ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) }
   }
+  let values: Record<string, string | string[] | boolean | undefined>
   try {
-    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Record<string, string | string[] | boolean | undefined>
+    values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Record<string, string | string[] | boolean | undefined>
   } catch (error) {
     const url = (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' ? strayUrl(table, argv) : undefined
     if (url !== undefined) throw new OptionError(`${url} is given without --base-url before it: --base-url ${url} (under npm: npm run conform -- --base-url ${url})`)
     throw new OptionError(argumentProblem(error as NodeJS.ErrnoException, table))
   }
+  // a CI variable that is not set (--report-dir "$REPORTS"): read as a path, "" was the folder the command ran in,
+  // whose summary.md or results.json the reports replaced (a variable left empty is none, as it always was)
+  for (const o of table) {
+    const given = values[o.flag]
+    if ((o.value === 'FILE' || o.value === 'DIR') && (given === '' || (Array.isArray(given) && given.includes('')))) {
+      throw new OptionError(`--${o.flag} "" names no ${o.value === 'DIR' ? 'folder' : 'file'} (a variable that is not set, as in --${o.flag} "$VARIABLE"?); see --help`)
+    }
+  }
+  return values
 }
 
 /**
