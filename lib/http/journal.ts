@@ -25,10 +25,7 @@ export { LIMITED_NOT_SENT_AGAIN, LIMITED_RECORD_FOUND, UNANSWERED_ALONE, UNAVAIL
 export type RefusalReason = 'read-only' | 'write-budget' | 'not-needed' | 'deadline' | 'unsendable' | 'stalled' | 'misdirected'
 
 /** What a POST that got a 2xx answer says it created, for the ledger. */
-export interface CreatedRecord {
-  id: string
-  name: string
-}
+export interface CreatedRecord { id: string; name: string }
 
 export interface JournalLine {
   /** The exchange id; both lines of one request share it. */
