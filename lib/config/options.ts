@@ -45,6 +45,9 @@ function argumentProblem(error: NodeJS.ErrnoException, table: readonly OptionSpe
   if (error.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     return 'unexpected argument without an option before it (every setting is a --flag); see --help'
   }
+  // `--read-only=true` (or =false): Node's "does not take an argument" said neither how a switch is given nor how to turn it off
+  const switchGiven = error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /does not take an argument/.test(first) ? table.find((o) => o.kind === 'boolean' && first.includes(`'--${o.flag}'`)) : undefined
+  if (switchGiven) return `--${switchGiven.flag} is a switch and takes no value: --${switchGiven.flag} alone turns it on, leaving it out turns it off${switchGiven.env ? ` (${switchGiven.env} takes true or false)` : ''}; see --help`
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /ambiguous/.test(error.message)) {
     const flag = /'(--?[\w-]+)'/.exec(first)?.[1] ?? 'the option'
     return `${flag} needs a value; one that starts with a dash goes after an equals sign: ${flag}=-…`

@@ -138,4 +138,11 @@ describe('where a value comes from', () => {
     expect(said(['--rule', 'auth-invalid-key'])).toContain('(did you mean auth-invalid-key-401?)')
     expect(said(['--rule', 'list'])).toBe('unknown rule "list"; --list-rules prints the catalogue')
   })
+
+  // `--read-only=true` in a production job (or =false to turn it off): Node's "Option '--read-only' does not take an argument" said neither
+  test('a switch given a value: refused, saying how a switch is given, without the value', () => {
+    const said = (argv: string[]) => { try { loadConfig(argv, KEY, dir) } catch (error) { return (error as Error).message } }
+    expect(said(['--read-only=true'])).toBe('--read-only is a switch and takes no value: --read-only alone turns it on, leaving it out turns it off (CONFORM_READ_ONLY takes true or false); see --help')
+    expect(said(['--allow-insecure-http=sk_live_3f9a0c1e'])).toBe('--allow-insecure-http is a switch and takes no value: --allow-insecure-http alone turns it on, leaving it out turns it off; see --help')
+  })
 })
