@@ -41,7 +41,7 @@ export interface OptionDocs {
   env: unknown
   /**
    * Where reports are written.
-   * Takes a string. Not given: read from CONFORM_REPORT_DIR, else reports. The command line's --report-dir.
+   * Takes a string, or false. Not given, or false: no report files (CONFORM_REPORT_DIR is not read). The command line's --report-dir, whose default is reports.
    */
   reportDir: unknown
   /**

@@ -57,7 +57,8 @@ void namesMatch
  * option's help where it is written.
  */
 export type ConformanceOptions = {
-  [Key in keyof OptionDocs]?: Key extends 'rule' ? RuleId | readonly RuleId[] | undefined : Key extends keyof OptionTypes ? OptionTypes[Key] : never
+  // reportDir: false writes no report file, as leaving it out does (a folder named "false" was written)
+  [Key in keyof OptionDocs]?: Key extends 'rule' ? RuleId | readonly RuleId[] | undefined : Key extends 'reportDir' ? string | false | undefined : Key extends keyof OptionTypes ? OptionTypes[Key] : never
 } & {
   /**
    * The service's address, ending in /v1: a string or URL, a promise of one, or a function that
@@ -114,6 +115,7 @@ function asCommandLine(options: ConformanceOptions, baseUrl: string | undefined,
     if (OWN_KEYS.has(key) || value === undefined) continue
     const row = BY_KEY.get(key)
     if (key === 'targets') throw new ConformanceConfigError(FLEET_REFUSED)
+    if (key === 'reportDir' && value === false) continue // no report files (runConformanceWith writes them only for a path)
     if (!row) throw new ConformanceConfigError(`unknown option "${key}"${meant(key)}; the options are baseUrl, the command line's flags in camelCase (${[...BY_KEY.keys()].join(', ')}) and the library's own (${[...OWN_KEYS].filter((k) => k !== 'baseUrl').join(', ')})`)
     if (row.kind === 'boolean') {
       if (typeof value !== 'boolean') throw new ConformanceConfigError(`${key} takes true or false, got ${JSON.stringify(value)}`)
@@ -122,6 +124,8 @@ function asCommandLine(options: ConformanceOptions, baseUrl: string | undefined,
       else if ('env' in row) env[row.env] = ''
       continue
     }
+    // a JavaScript file has no type to catch it: reportDir: true wrote a folder named true, apiKey: false sent the key "false"
+    if (row.kind === 'string' && typeof value !== 'string') throw new ConformanceConfigError(`${key} takes ${key === 'reportDir' ? "a folder's path (a string), or false for no report files" : 'a string'}; got ${typeof value === 'boolean' || value === null ? String(value) : `a ${typeof value}`}`)
     for (const one of row.kind === 'list' && Array.isArray(value) ? value : [value]) argv.push(`--${row.flag}=${String(one)}`)
   }
   return { argv, env }

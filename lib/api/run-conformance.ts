@@ -2,7 +2,7 @@
  * The programmatic front door: one conformance run made as `npm run conform` makes it (options
  * through the same loader, the same preflight, the embedded reference server without a base URL,
  * then lib/runner/conform-run.ts), but handing back the run's result instead of exiting, writing
- * report files only when `reportDir` is given, and throwing ConformanceConfigError or
+ * report files only when `reportDir` gives a folder (not with `reportDir: false`), and throwing ConformanceConfigError or
  * ConformanceRunError where the command line exits 2. The suites come from the caller (the package
  * entry, entry/index.ts), as bin/conform.mjs hands them to the command line: lib/ never imports suites/.
  */
@@ -51,8 +51,8 @@ export async function runConformanceWith(manifest: SuiteManifest, options: Confo
   const config = configForRun(options, await resolveBaseUrl(options, waiting), environment, cwd)
   const deadlineAt = startedAt + config.deadlineMs
   const redact = createRedactor(config.apiKey, environment.CONFORM_API_KEY, ...secretValues(config.headers))
-  // report files only when asked: a library call leaves no folder behind by default
-  const writeFiles = options.reportDir !== undefined
+  // report files only when asked: a library call leaves no folder behind by default, nor with reportDir: false
+  const writeFiles = typeof options.reportDir === 'string'
   let releaseReportDir = () => {}
   if (writeFiles) {
     const unwritable = reportDirProblem(resolve(cwd, config.reportDir))

@@ -320,12 +320,12 @@ export function compareMain(argv: string[], given: { out(text: string): void; er
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string
     if (arg === '--help' || arg === '-h') return io.out(COMPARE_USAGE + '\n'), 0
-    if (arg === '--output') output = argv[++i]
+    if (arg === '--output') output = argv[++i] ?? '' // last, with nothing after it (`--output $SUMMARY`, the variable not set): named below, not left out
     else if (arg.startsWith('--output=')) output = arg.slice('--output='.length)
     else if (arg.startsWith('-')) return io.err(`conform compare: unknown option ${JSON.stringify(optionName(arg))}${flagHint(arg, ['output', 'help'])}; see compare --help\n`), 2
     else paths.push(arg)
   }
-  if (paths.length !== 2 || (output !== undefined && output === '')) return io.err('conform compare: give two runs, A and B (report folders or results.json files), and at most --output FILE\n'), 2
+  if (output === '' || paths.length !== 2) return io.err(output === '' ? 'conform compare: --output names no file (a variable that is not set?): --output FILE writes the comparison as Markdown\n' : 'conform compare: give two runs, A and B (report folders or results.json files), and at most --output FILE\n'), 2
   let comparison: Comparison
   let text: string
   try {

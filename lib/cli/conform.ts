@@ -9,6 +9,8 @@ import { closestName } from '../config/closest-name.ts'
 import { apiKeyInArgv, ConfigError, DEFAULTS, loadConfig, swallowedByNpm, USAGE, type Config } from '../config/config.ts'
 import { secretValues } from '../config/extra-headers.ts'
 import { originMaterial, tlsWithoutHttps, tlsWords } from '../config/client-tls.ts'
+import { CONFORM_OPTIONS } from '../config/conform-options.ts'
+import { parseFlags } from '../config/options.ts'
 import { fleetRequest } from '../fleet/fleet-request.ts'
 import { createRedactor, secretsGiven } from '../http/redact.ts'
 import { workflowCommand } from '../reporters/github-actions.ts'
@@ -138,6 +140,9 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
     const knownSecrets = [env.CONFORM_API_KEY, apiKeyInArgv(argv), swallowedKey]
     return runFleet(fleet, { io, env, userCwd, startedAt, loadSuite, interrupt, interruptExit: INTERRUPT_EXIT, knownSecrets, fallbackReportDir: reportDirFallback(argv, env) })
   }
+  // --version, --help and --list-rules make no run: printed whatever a setting holds (CONFORM_TIMEOUT_MS=5s refused them, and wrote the reports of a run not made over the last run's)
+  const printed = printOnly(argv)
+  if (printed) return heldBefore(printed.asked) ?? (io.out(printed.text()), 0)
   try {
     config = loadConfig(argv, env, userCwd)
   } catch (error) {
@@ -154,21 +159,8 @@ export async function main(argv: string[], loadSuite: SuiteLoader, io: Io = proc
   if (config.writesNote) io.err(`conform: note: ${config.writesNote}\n`)
   // --deadline counts from here: the preflight and the embedded server's start are part of the run
   const deadlineAt = startedAt.getTime() + config.deadlineMs
-  const asked = config.version ? '--version' : config.help ? '--help' : config.listRules ? '--list-rules' : config.dryRun ? 'the dry run' : undefined
-  const stopped = asked !== undefined ? heldBefore(asked) : undefined
+  const stopped = config.dryRun ? heldBefore('the dry run') : undefined
   if (stopped !== undefined) return stopped
-  if (config.version) {
-    io.out(toolVersion() + '\n')
-    return 0
-  }
-  if (config.help) {
-    io.out(USAGE + '\n')
-    return 0
-  }
-  if (config.listRules) {
-    io.out(listRules())
-    return 0
-  }
   if (config.dryRun) {
     // nothing goes to the base URL, so no preflight; a failure is said on stderr, and the folder's reports are left as they are
     try {
@@ -286,14 +278,28 @@ function baseUrlFallback(argv: readonly string[], env: NodeJS.ProcessEnv): strin
   return url.username === '' && url.password === '' ? given.replace(/[?#].*$/s, '') : undefined
 }
 
-/** Where a run whose arguments did not parse writes its reports: --report-dir if it can be read, else the default. */
+/** What --version, --help or --list-rules prints (the first asked, in that order) when the arguments parse; undefined when they ask for none. */
+function printOnly(argv: readonly string[]): { asked: string; text: () => string } | undefined {
+  let flags: ReturnType<typeof parseFlags>
+  try {
+    flags = parseFlags(CONFORM_OPTIONS, argv)
+  } catch {
+    return undefined // loadConfig says what is wrong
+  }
+  if (flags.version) return { asked: '--version', text: () => toolVersion() + '\n' }
+  if (flags.help) return { asked: '--help', text: () => USAGE + '\n' }
+  return flags['list-rules'] ? { asked: '--list-rules', text: listRules } : undefined
+}
+
+/** Where a run whose arguments did not parse writes its reports: --report-dir if it can be read and names one (not ""), else the default. */
 function reportDirFallback(argv: readonly string[], env: NodeJS.ProcessEnv): string {
   let dir: string | undefined
   argv.forEach((arg, i) => {
     if (arg === '--report-dir' && i + 1 < argv.length) dir = argv[i + 1]
     else if (arg.startsWith('--report-dir=')) dir = arg.slice('--report-dir='.length)
   })
-  return dir ?? (env.CONFORM_REPORT_DIR || DEFAULTS.reportDir)
+  // "" (a variable that is not set) is refused, and its reports went into the folder the command ran in, over its own files
+  return dir || env.CONFORM_REPORT_DIR || DEFAULTS.reportDir
 }
 
 /** The process around main(): last-resort error handling, exit code, no lingering sockets. */

@@ -37,7 +37,7 @@ export class OptionError extends Error {
 }
 
 /** parseArgs' complaint as one line; never echoes a stray argument, which may be a key. An unknown flag gets the known one nearest to it. */
-function argumentProblem(error: NodeJS.ErrnoException, table: readonly OptionSpec[]): string {
+function argumentProblem(error: NodeJS.ErrnoException, table: readonly OptionSpec[], argv: readonly string[]): string {
   const first = error.message.split('\n')[0]
   const unknown = error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'--([^'=]+)'/.exec(first)?.[1] : undefined
   const meant = unknown === undefined ? undefined : closestName(unknown, table.map((o) => o.flag))
@@ -45,6 +45,14 @@ function argumentProblem(error: NodeJS.ErrnoException, table: readonly OptionSpe
   if (error.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     return 'unexpected argument without an option before it (every setting is a --flag); see --help'
   }
+  // `--read-only=true` (or =false): Node's "does not take an argument" said neither how a switch is given nor how to turn it off
+  const switchGiven = error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /does not take an argument/.test(first) ? table.find((o) => o.kind === 'boolean' && first.includes(`'--${o.flag}'`)) : undefined
+  if (switchGiven) return `--${switchGiven.flag} is a switch and takes no value: --${switchGiven.flag} alone turns it on, leaving it out turns it off${switchGiven.env ? ` (${switchGiven.env} takes true or false)` : ''}; see --help`
+  // a flag left without its value, last or before another (`--rule $RULE --read-only`, the variable not set): Node said "Option '--rule <value>' argument missing"
+  const row = error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? table.find((o) => new RegExp(`'--${o.flag}( <value>)?'`).test(first)) : undefined
+  const next = row === undefined ? undefined : argv[argv.indexOf(`--${row.flag}`) + 1]?.replace(/=.*$/s, '')
+  if (row && /argument missing/.test(first)) return `--${row.flag} needs a value: --${row.flag} ${row.value ?? 'VALUE'}; see --help`
+  if (row && next !== undefined && table.some((o) => `--${o.flag}` === next)) return `--${row.flag} needs a value before ${next}: --${row.flag} ${row.value ?? 'VALUE'}; see --help`
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /ambiguous/.test(error.message)) {
     const flag = /'(--?[\w-]+)'/.exec(first)?.[1] ?? 'the option'
     return `${flag} needs a value; one that starts with a dash goes after an equals sign: ${flag}=-…`
@@ -58,13 +66,23 @@ export function parseFlags(table: readonly OptionSpec[], argv: readonly string[]
   for (const o of table) {
     options[o.flag] = { type: o.kind === 'boolean' ? 'boolean' : 'string', ...(o.kind === 'list' ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) }
   }
+  let values: Record<string, string | string[] | boolean | undefined>
   try {
-    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Record<string, string | string[] | boolean | undefined>
+    values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Record<string, string | string[] | boolean | undefined>
   } catch (error) {
     const url = (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' ? strayUrl(table, argv) : undefined
     if (url !== undefined) throw new OptionError(`${url} is given without --base-url before it: --base-url ${url} (under npm: npm run conform -- --base-url ${url})`)
-    throw new OptionError(argumentProblem(error as NodeJS.ErrnoException, table))
+    throw new OptionError(argumentProblem(error as NodeJS.ErrnoException, table, argv))
   }
+  // a CI variable that is not set (--report-dir "$REPORTS"): read as a path, "" was the folder the command ran in,
+  // whose summary.md or results.json the reports replaced (a variable left empty is none, as it always was)
+  for (const o of table) {
+    const given = values[o.flag]
+    if ((o.value === 'FILE' || o.value === 'DIR') && (given === '' || (Array.isArray(given) && given.includes('')))) {
+      throw new OptionError(`--${o.flag} "" names no ${o.value === 'DIR' ? 'folder' : 'file'} (a variable that is not set, as in --${o.flag} "$VARIABLE"?); see --help`)
+    }
+  }
+  return values
 }
 
 /**

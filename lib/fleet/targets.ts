@@ -141,7 +141,8 @@ export function readTargetsFile(path: string, cwd: string, keys?: KeysOfTheFile)
     data = parseYaml(text, { merge: true })
   } catch (error) {
     // a YAML error that a JSON file makes too (a key given twice) is no sign that the file is neither
-    throw new ConfigError(`the targets file ${path} cannot be read as YAML (or JSON, which is YAML): ${visibleLine((error as Error).message.split('\n')[0] as string)}`)
+    // its first line only, without the colon that leads to the excerpt of the file below it ("at line 4, column 16:" read as cut off)
+    throw new ConfigError(`the targets file ${path} cannot be read as YAML (or JSON, which is YAML): ${visibleLine(((error as Error).message.split('\n')[0] as string).replace(/:$/, ''))}`)
   }
   const list = (data as { deployments?: unknown } | null)?.deployments
   if (typeof data !== 'object' || data === null || Array.isArray(data) || !Array.isArray(list) || list.length === 0) {

@@ -25,10 +25,7 @@ export { LIMITED_NOT_SENT_AGAIN, LIMITED_RECORD_FOUND, UNANSWERED_ALONE, UNAVAIL
 export type RefusalReason = 'read-only' | 'write-budget' | 'not-needed' | 'deadline' | 'unsendable' | 'stalled' | 'misdirected'
 
 /** What a POST that got a 2xx answer says it created, for the ledger. */
-export interface CreatedRecord {
-  id: string
-  name: string
-}
+export interface CreatedRecord { id: string; name: string }
 
 export interface JournalLine {
   /** The exchange id; both lines of one request share it. */
@@ -63,6 +60,8 @@ export interface JournalLine {
   connectionNotTaken?: number
   /** Sent on one connection, as the server was seen to serve one connection at a time (lib/http/one-connection-at-a-time.ts). */
   oneConnection?: boolean
+  /** Sent on the named connection of its own (SendOptions.connection), beside the --concurrency bounded ones: one request more in flight. */
+  ownConnection?: string
   /** ended: the status of the answer, or the transport error. */
   status?: number
   error?: TransportErrorCode

@@ -19,8 +19,15 @@ const camelCase = (flag: string) => flag.replace(/-([a-z])/g, (_, letter: string
 /** A JSDoc body: no line closes the comment. */
 const safe = (text: string) => text.replaceAll('*/', '*\\/')
 
+/** Where a run from code differs from the command line: it writes report files only into a folder given. */
+const FROM_CODE: Record<string, string> = {
+  'report-dir': "Takes a string, or false. Not given, or false: no report files (CONFORM_REPORT_DIR is not read). The command line's --report-dir, whose default is reports.",
+}
+
 /** What an option takes and what it is when not given, as one sentence. */
 function valueLine(o: OptionSpec): string {
+  const own = FROM_CODE[o.flag]
+  if (own !== undefined) return own
   const limits = [o.min !== undefined ? `at least ${o.min}` : '', o.max !== undefined ? `at most ${o.max}` : ''].filter(Boolean).join(', ')
   const takes = o.kind === 'boolean' ? 'true or false' : o.kind === 'integer' ? `a whole number${o.unit ? ` of ${o.unit}` : ''}${limits ? `, ${limits}` : ''}` : o.kind === 'list' ? 'a string or a list of them' : 'a string'
   const fallback = o.default !== undefined ? String(o.default) : o.defaultText

@@ -79,6 +79,9 @@ export async function inATest(signal: AbortSignal, apiKey: string): Promise<stri
   const result = await runConformance({ baseUrl: service.baseUrl, apiKey, deadline: 60_000, signal })
   return [...result.problems.map((problem) => problem.message), ...result.rules.filter((rule) => rule.level === 'must' && rule.status === 'fail').map((rule) => rule.id)]
 }
+export async function noReportFiles(): Promise<RunResult> {
+  return runConformance({ baseUrl: service.baseUrl, reportDir: false })
+}
 export async function fromCode(): Promise<RunResult> {
   return runConformance({ baseUrl: 'https://staging.example/v1', apiKey: process.env.CONFORM_API_KEY, readOnly: true, signal: AbortSignal.timeout(60_000) })
 }
@@ -86,6 +89,13 @@ export async function fromCode(): Promise<RunResult> {
   const run = await compile('examples', examples)
   expect(run.output).toBe('')
   expect(run.code).toBe(0)
+}, 60_000)
+
+test('reportDir: true is a type error, as it is refused when it runs (false: no report files)', async (ctx) => {
+  if (!distIsCurrent(ROOT)) ctx.skip('dist/ is older than the sources: npm run build (npm test does it first)')
+  const run = await compile('report-dir-true', `import { runConformance } from <main-entry>\nvoid runConformance({ reportDir: true })\n`)
+  expect(run.code).not.toBe(0)
+  expect(run.output).toMatch(/example\.ts\(2,\d+\): error TS2\d+/)
 }, 60_000)
 
 test('baseUrl read from the environment when the file is collected is a type error, as it is refused when it runs', async (ctx) => {

@@ -173,6 +173,36 @@ describe('a run', () => {
     expect(readdirSync(join(work, 'out')).sort()).toEqual(['journal.ndjson', 'junit.xml', 'report.html', 'results.json', 'summary.md'])
   })
 
+  test('reportDir: false writes no report file (it wrote them into a folder named false), nor does CONFORM_REPORT_DIR without reportDir', async () => {
+    const { runConformance } = await mainEntry()
+    const quiet = mkdtempSync(join(tmpdir(), 'conform-api-no-reports-'))
+    try {
+      const result = await runConformance({ baseUrl: server.baseUrl, apiKey: API_KEY, rule: 'list-returns-200', reportDir: false, cwd: quiet, environment: { CONFORM_REPORT_DIR: 'from-env' } })
+      expect(result.verdict).toBe('pass')
+      expect(readdirSync(quiet)).toEqual([])
+      await runConformance({ baseUrl: server.baseUrl, apiKey: API_KEY, rule: 'list-returns-200', cwd: quiet, environment: { CONFORM_REPORT_DIR: 'from-env' } })
+      expect(readdirSync(quiet)).toEqual([])
+    } finally {
+      rmSync(quiet, { recursive: true, force: true })
+    }
+  })
+
+  // a JavaScript test file (or TypeScript, which vitest runs without checking its types) has no type to catch these
+  test.each([
+    ['reportDir: true, which wrote a folder named true', { reportDir: true }, 'reportDir takes a folder\'s path (a string), or false for no report files; got true'],
+    ['apiKey: false, sent as the key "false"', { apiKey: false }, 'apiKey takes a string; got false'],
+    ['a key given as a number, its value not shown', { apiKey: 73105 }, 'apiKey takes a string; got a number'],
+    ['baseline: null', { baseline: null }, 'baseline takes a string; got null'],
+  ])('%s: ConformanceConfigError, nothing sent', async (_, options, message) => {
+    const { runConformance, ConformanceConfigError } = await mainEntry()
+    const before = server.requests.length
+    const error = await runConformance({ baseUrl: server.baseUrl, rule: 'list-returns-200', cwd: work, environment: {}, ...(options as ConformanceOptions) }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConformanceConfigError)
+    expect((error as Error).message).toBe(message)
+    expect(server.requests.length).toBe(before)
+    expect(readdirSync(work)).not.toContain('true')
+  })
+
   test('without a base URL, checks the embedded reference server, as the command line does', async () => {
     const { runConformance } = await mainEntry()
     const result = await runConformance({ rule: 'list-returns-200', environment: {} })

@@ -91,6 +91,16 @@ test('--output writes the comparison as Markdown, for a pull request or a job su
   expect(markdown).toContain('`ids-unique` `DUPLICATE_ID`')
 })
 
+// `--output $SUMMARY` with the variable not set: --output last, with nothing after it, wrote nothing and said nothing
+test.each([
+  ['--output last, with no FILE after it', ['--output']],
+  ['--output ""', ['--output', '']],
+  ['--output=', ['--output=']],
+])('%s: exit 2, one line naming --output, nothing compared', (_, flags) => {
+  const run = compare(passing.reportDir, failing.reportDir, ...flags)
+  expect(run).toEqual({ code: 2, out: '', err: 'conform compare: --output names no file (a variable that is not set?): --output FILE writes the comparison as Markdown\n' })
+})
+
 test('--output of a results.json edited by hand: a rule id or code that is a CI log command is made inert in the file too', () => {
   const dir = scratchDir('conform-compare-')
   const edited = readFileSync(join(failing.reportDir, 'results.json'), 'utf8').replaceAll('"ids-unique"', '"##vso[task.setvariable variable=X]1"').replaceAll('"DUPLICATE_ID"', '"##[error]forged"')

@@ -138,4 +138,22 @@ describe('where a value comes from', () => {
     expect(said(['--rule', 'auth-invalid-key'])).toContain('(did you mean auth-invalid-key-401?)')
     expect(said(['--rule', 'list'])).toBe('unknown rule "list"; --list-rules prints the catalogue')
   })
+
+  // a flag left without its value, last or before another flag (`--rule $RULE --read-only`, the variable not set):
+  // Node's "Option '--rule <value>' argument missing", or "needs a value; one that starts with a dash goes after an equals sign"
+  test('a flag without its value: refused, naming the flag and what it takes', () => {
+    const said = (argv: string[]) => { try { loadConfig(argv, KEY, dir) } catch (error) { return (error as Error).message } }
+    expect(said(['--rule'])).toBe('--rule needs a value: --rule ID; see --help')
+    expect(said(['--rule', '--read-only'])).toBe('--rule needs a value before --read-only: --rule ID; see --help')
+    expect(said(['--max-writes', '--rule', 'list-returns-200'])).toBe('--max-writes needs a value before --rule: --max-writes N; see --help')
+    // a negative number is still told how to be written
+    expect(said(['--seed', '-1'])).toBe('--seed needs a value; one that starts with a dash goes after an equals sign: --seed=-…')
+  })
+
+  // `--read-only=true` in a production job (or =false to turn it off): Node's "Option '--read-only' does not take an argument" said neither
+  test('a switch given a value: refused, saying how a switch is given, without the value', () => {
+    const said = (argv: string[]) => { try { loadConfig(argv, KEY, dir) } catch (error) { return (error as Error).message } }
+    expect(said(['--read-only=true'])).toBe('--read-only is a switch and takes no value: --read-only alone turns it on, leaving it out turns it off (CONFORM_READ_ONLY takes true or false); see --help')
+    expect(said(['--allow-insecure-http=sk_live_3f9a0c1e'])).toBe('--allow-insecure-http is a switch and takes no value: --allow-insecure-http alone turns it on, leaving it out turns it off; see --help')
+  })
 })

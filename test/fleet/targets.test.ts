@@ -105,6 +105,8 @@ const cases: { name: string; second?: string; args?: (file: string) => string[];
   { name: 'a file of entries with no "deployments:" above them', args: () => ['--targets', writeTo('bare-list.json', '[{"label": "eu", "baseUrl": "http://127.0.0.1:9/v1", "apiKeyEnv": "OTHER_KEY"}]')], says: /bare-list\.json holds a list at its top: put it under "deployments:" \(\{"deployments": \[\.\.\.\]\} in JSON\)/ },
   { name: 'a file with no list of deployments', args: () => ['--targets', writeTo('no-list.yaml', 'deployments:\n  eu:\n    baseUrl: http://127.0.0.1:9/v1\n')], says: /no-list\.yaml must hold "deployments:", a list of entries with label, baseUrl and apiKeyEnv/ },
   { name: 'a file that is neither YAML nor JSON', args: () => ['--targets', writeTo('broken.yaml', 'deployments: [\n  {label: "eu"')], says: /cannot be read as YAML \(or JSON, which is YAML\)/ },
+  // the parser's first line ends with a colon, before the excerpt of the file the one line leaves out: "at line 3, column 14:" read as cut off
+  { name: 'an entry indented one space too far', args: () => ['--targets', writeTo('indented.yaml', 'deployments:\n  - label: eu\n    baseUrl: http://127.0.0.1:9/v1\n    apiKeyEnv: OTHER_KEY\n     - label: us\n')], says: /cannot be read as YAML \(or JSON, which is YAML\): [^\n]+ at line 4, column \d+\n$/ },
   // JSON.parse would take the last; YAML refuses it, and the line says why, not that the file is no YAML
   { name: 'a field given twice in an entry', second: 'label: us\nlabel: us2\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY', says: /cannot be read as YAML .*: Map keys must be unique at line 6/ },
   {

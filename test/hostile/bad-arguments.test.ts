@@ -107,7 +107,7 @@ const CASES: Case[] = [
   { name: 'a baseline that never ends (/dev/zero)', args: ['--baseline', '/dev/zero', '--deadline', '2000'], says: /cannot read the baseline \/dev\/zero \(it holds more than 64 MiB; a baseline of every check the suite has is under 1 MiB\)/ },
   { name: 'a baseline that is a directory', args: ['--baseline', '/'], says: /cannot read the baseline \/ \(it is a directory\)/ },
   { name: 'a --timeout that is not a number', args: ['--timeout', '5s'], says: /--timeout takes a whole number of milliseconds of at least 10, got "5s"; e\.g\. --timeout 10000/ },
-  { name: 'a --timeout without its value', args: ['--timeout'], says: /Option '--timeout <value>' argument missing; see --help/ },
+  { name: 'a --timeout without its value', args: ['--timeout'], says: /^conform: --timeout needs a value: --timeout MS; see --help$/ },
   {
     name: 'a bad timeout in the environment',
     args: [],
