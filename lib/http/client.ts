@@ -264,7 +264,6 @@ export class HttpClient {
       ...(fresh ? { freshConnection: true } : {}),
       ...(fewer ? { [fewer.after === 'reset' ? 'fewerConnections' : 'connectionNotTaken']: fewer.atMost } : {}),
       ...(this.pools.oneConnection ? { oneConnection: true } : {}),
-      ...(this.pools.ownConnectionFor(options.connection) ? { ownConnection: options.connection } : {}),
     }
     const operation = stallingOperation(options.method, options.path, recorded.headers.authorization)
     // the run's clock, not only its signal: a timer fires a moment late, the deadline is the deadline

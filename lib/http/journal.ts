@@ -60,8 +60,6 @@ export interface JournalLine {
   connectionNotTaken?: number
   /** Sent on one connection, as the server was seen to serve one connection at a time (lib/http/one-connection-at-a-time.ts). */
   oneConnection?: boolean
-  /** Sent on the named connection of its own (SendOptions.connection), beside the --concurrency bounded ones: one request more in flight. */
-  ownConnection?: string
   /** ended: the status of the answer, or the transport error. */
   status?: number
   error?: TransportErrorCode

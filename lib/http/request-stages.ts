@@ -25,8 +25,6 @@ export interface RequestTag {
   connectionNotTaken?: number
   /** Sent on one connection: the server was seen to serve one at a time (lib/http/one-connection-at-a-time.ts). */
   oneConnection?: boolean
-  /** Sent on the named connection of its own, beside the --concurrency bounded ones (SendOptions.connection). */
-  ownConnection?: string
 }
 
 export interface RequestStages {
@@ -76,7 +74,6 @@ export function journalStages(journal: JournalListener, shown: { url: (url: stri
     ...(tag.fewerConnections !== undefined ? { fewerConnections: tag.fewerConnections } : {}),
     ...(tag.connectionNotTaken !== undefined ? { connectionNotTaken: tag.connectionNotTaken } : {}),
     ...(tag.oneConnection ? { oneConnection: true } : {}),
-    ...(tag.ownConnection !== undefined ? { ownConnection: tag.ownConnection } : {}),
     ...(exchange.waitedMs !== undefined ? { waitedMs: exchange.waitedMs } : {}),
   })
   return {

@@ -235,19 +235,10 @@ export function unprefixedNewWords(result: Pick<RunResult, 'summary'>): string |
 
 export const FAULT_ANSWERED_WORDS = 'a 5xx but 503 says the request failed, not that nothing was stored: each may have created a record (so may a 503 or a 429 under --max-writes, which is not sent again); results.json lists them in its journal'
 
-/** What a named connection of its own carried (SendOptions.connection), as the suites name it. */
-const OWN_CONNECTION_WORDS: Record<string, string> = { 'key-then-case-swapped': 'the key, then its case-swapped form' }
-
-/**
- * How hard the run pressed on the server: requests in flight at most, and the rate limit. A
- * connection of its own goes beside the --concurrency bounded ones (the journal says which went on
- * one): "at most 48 … (--concurrency 48)" was one request short of what a server saw at once.
- */
+/** How hard the run pressed on the server: requests in flight at most, and the rate limit. */
 export function pacing(result: RunResult): string {
   const { concurrency, rateLimit } = result.options
-  const own = [...new Set((result.journal ?? []).flatMap((entry) => (entry.ownConnection === undefined ? [] : [entry.ownConnection])))]
-  const beside = own.length === 0 ? '' : `${own.length === 1 ? ' and 1 on a connection of its own' : ` and ${own.length} on connections of their own`} (${own.map((name) => OWN_CONNECTION_WORDS[name] ?? name).join('; ')})`
-  const inFlight = concurrency === undefined ? '' : own.length === 0 ? `at most ${plural(concurrency, 'request')} in flight (--concurrency ${concurrency})` : `at most ${concurrency + own.length} requests in flight: ${concurrency} (--concurrency ${concurrency})${beside}`
+  const inFlight = concurrency === undefined ? '' : `at most ${plural(concurrency, 'request')} in flight (--concurrency ${concurrency})`
   const rate = rateLimit === undefined ? 'no rate limit' : `at most ${rateLimit} requests a second (--rate-limit ${rateLimit})`
   return [inFlight, rate].filter(Boolean).join(', ')
 }
