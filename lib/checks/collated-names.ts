@@ -38,3 +38,18 @@ export const collatedName = (name: string): string =>
 
 /** Whether a store with a default collation may hold `a` and `b` as one name (a repeated name for its UNIQUE index). */
 export const sameNameToAStore = (a: string, b: string): boolean => a === b || collatedName(a) === collatedName(b)
+
+/**
+ * Why a text came back in another case than sent, all of it: a service that folds names as it
+ * would an email address or a slug, before storing them. Undefined for any other change.
+ */
+export function caseChangedText(sent: unknown, got: unknown): string | undefined {
+  if (typeof sent !== 'string' || typeof got !== 'string' || sent === got) return undefined
+  const folded = got === sent.toLowerCase() ? 'lower' : got === sent.toUpperCase() ? 'upper' : undefined
+  if (folded === undefined) return undefined
+  return (
+    `the text came back in ${folded} case: the service folds it before storing it, as one does an email address or a slug ` +
+    `(${folded === 'lower' ? "Go's strings.ToLower, Python's str.lower(), JavaScript's toLowerCase(), Laravel's Str::lower, Ruby's downcase in a before_save, a Mongoose field's lowercase: true, LOWER() in the INSERT" : "Go's strings.ToUpper, Python's str.upper(), JavaScript's toUpperCase(), Ruby's upcase in a before_save, a Mongoose field's uppercase: true, UPPER() in the INSERT"}); ` +
+    '§4.2 rule 2 gives back every field as sent: store it as sent, and compare without case where that is meant (a case-insensitive collation or index, citext)'
+  )
+}

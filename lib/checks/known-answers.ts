@@ -12,6 +12,7 @@
  */
 import { aspnetEmptyBody, aspnetStatus, beamJvmErrorBody, jettyErrorBody, jettyPage, servantPage, servantStatus, servletCppStatus } from './more-stacks-answers.ts'
 import { dateTextOrigin } from './date-text-answers.ts'
+import { caseChangedText } from './collated-names.ts'
 import { AWS_NO_ROUTE, gatewayStatus, envoyTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './gateway-answers.ts'
 import { blockPageOf } from '../http/challenge.ts'
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
@@ -288,7 +289,7 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
   if (typeof sent === 'string' && NO_VALUE_TEXTS.has(sent) && (got === undefined || got === null)) return noValueText(sent)
   const phpRuby = phpRubyChangedText(sent, got, at)
   if (phpRuby) return withNode(trimmedAtEnds(sent, got) ? `${phpRuby}; ${DRF_TRIMS}` : phpRuby)
-  const cut = goChangedText(sent, got, at) ?? columnCutSpaces(sent, got) ?? columnCutText(sent, got) ?? dateTextOrigin(sent, got)
+  const cut = goChangedText(sent, got, at) ?? columnCutSpaces(sent, got) ?? columnCutText(sent, got) ?? dateTextOrigin(sent, got) ?? caseChangedText(sent, got)
   // a lone surrogate replaced: Go's words, then Node's, said once
   if (cut) return node ? `${cut}; ${node.replace(/^a lone surrogate became U\+FFFD: /, '')}` : cut
   if (node) return node

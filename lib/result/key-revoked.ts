@@ -69,9 +69,10 @@ export function keyRevoked(exchanges: readonly Exchange[], journal: readonly Jou
   const earlierAt = position.has(earlier.id) ? `request ${position.get(earlier.id)} of the run` : earlier.startedAt
   const statuses = [...new Set(refused.map((e) => e.response!.status))].join(' or ')
   // requests in flight as the block began cross each other: from the first refusal of the key on
-  const blocked = clientBlocked(exchanges, Math.min(...refused.map(answeredAt)))
+  const onWire = new Map(journal.filter((entry) => entry.onWireAt !== undefined).map((entry) => [entry.id, Date.parse(entry.onWireAt!)]))
+  const blocked = clientBlocked(exchanges, Math.min(...refused.map(answeredAt)), ordered, (e) => onWire.get(e.id) ?? Date.parse(e.startedAt))
   const why = blocked
-    ? `, and so were the last ${blocked} sent without it or with another key: a gateway that blocks this client for a while ` +
+    ? `, and so were the last ${blocked.length} sent without it or with another key: a gateway that blocks this client for a while ` +
       `(mod_evasive, a WAF's rate-based rule: 403 where 429 is meant; --rate-limit under its limit keeps the run from tripping it), or the key revoked, rotated or expired`
     : `; the key was revoked, rotated or expired, or the service refuses a valid key under load (a limiter that answers ${statuses} where 429 is meant)`
   return {
@@ -82,6 +83,7 @@ export function keyRevoked(exchanges: readonly Exchange[], journal: readonly Jou
       `including ${operation(again)}, which it had served with the same key (${earlierAt}, ${earlier.response!.status})` +
       `${why}: checks of those answers are not verified; a run again says which`,
     },
+    // a block's 403s to requests without the key stay judged: §5.3 asks 401 of them (docs/reports.md)
     refused: new Set(refused.map((e) => e.id)),
     skipReason: blocked
       ? `not verified: every request was answered 403 from ${from_}, with the key or without (a gateway's block of this client, or the key revoked)`
@@ -90,22 +92,30 @@ export function keyRevoked(exchanges: readonly Exchange[], journal: readonly Jou
 }
 
 /**
- * How many requests without the key (or with another) were answered 403 from the key's first
- * refusal on: the last of their answers, at least ENOUGH, all 403, the first of them after that
- * refusal. The server then most likely refused this client, not the key. mod_evasive and a
- * WAF's rate-based rule (AWS WAF's default action) answer every request of an address 403 for a
- * while once it sent too many; a revoked key changes nothing for requests that never carried it.
- * Undefined otherwise.
+ * The requests without the key (or with another) answered 403 in a block of this client: the last
+ * of them in the order they went on the wire, at least ENOUGH, all answered 403, and their first
+ * answer after the key's first refusal, or before it where no request with the key sent since was
+ * served and requests without it had been answered otherwise before (a lockout that counts
+ * refusals, a WAF's, fail2ban's or a gateway's brute-force guard, answers 403 to the requests
+ * without a key first, since they tripped it). Requests in flight as the block began cross it, so
+ * every 403 answered since its first answer is the block's. The server then most likely refused
+ * this client, not the key: mod_evasive and a WAF's rate-based rule (AWS WAF's default action)
+ * answer every request of an address 403 for a while once it sent too many; a revoked key changes
+ * nothing for requests that never carried it. Undefined otherwise.
  */
-function clientBlocked(exchanges: readonly Exchange[], firstRefusalAt: number): number | undefined {
+function clientBlocked(exchanges: readonly Exchange[], firstRefusalAt: number, keyed: readonly Exchange[], sent: (e: Exchange) => number): Exchange[] | undefined {
   const byId = new Map<string, Exchange>()
   for (const e of exchanges) if (e.request.headers.authorization !== KEY_AUTHORIZATION && e.response) byId.set(e.id, e)
-  const ordered = [...byId.values()].sort((a, b) => answeredAt(a) - answeredAt(b))
+  const ordered = [...byId.values()].sort((a, b) => sent(a) - sent(b) || answeredAt(a) - answeredAt(b))
   let from = ordered.length
   while (from > 0 && ordered[from - 1]!.response!.status === 403) from--
-  const refusedToo = ordered.length - from
-  if (refusedToo < ENOUGH || answeredAt(ordered[from]!) < firstRefusalAt) return undefined
-  return refusedToo
+  const tail = ordered.slice(from)
+  if (tail.length < ENOUGH) return undefined
+  const start = sent(tail[0]!)
+  const keyRefusedSince = from > 0 && keyed.every((e) => sent(e) < start || refusal(e.response!.status))
+  const blockAnswered = Math.min(...tail.map(answeredAt))
+  if (blockAnswered < firstRefusalAt && !keyRefusedSince) return undefined
+  return ordered.filter((e) => e.response!.status === 403 && answeredAt(e) >= blockAnswered)
 }
 
 /** A failed check whose evidence holds one of the refusals is not verified instead (run-result.ts's CheckResult; it imports this file). */

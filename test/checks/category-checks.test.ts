@@ -82,6 +82,8 @@ describe("a create answered with another create's record (measured: PHP on Maria
     const lowered = verdictOf(() => expectEchoedFields({ name: 'cf-ab12c-Desc-16' }, answered('{"name":"cf-ab12c-Desc-16"}', { id: 9, name: 'cf-ab12c-desc-16' })))
     expect(lowered).toMatchObject({ code: 'FIELD_CHANGED' })
     expect((lowered as { message: string }).message).not.toMatch(/another create/)
+    // and the fold named (stackhunt9: a Go service's strings.ToLower was "first difference at character 9" alone)
+    expect((lowered as { message: string }).message).toMatch(/changed "name"; first difference at character 9: sent U\+0044, got U\+0064 \(lengths 16 and 16\); the text came back in lower case: .*strings\.ToLower.*§4\.2 rule 2/)
   })
   test('two creates answered with one record (the same id, name and description): said so by ids-unique; two records that only share an id are not', () => {
     const one = verdictOf(() => expectDistinctIds(records('[{"id":5,"name":"cf-ab12c-plain"},{"id":5,"name":"cf-ab12c-plain"}]'), 'the created records'))

@@ -4,7 +4,7 @@
  * takes for it (measured: MariaDB 10.11's utf8mb4_general_ci refused "0" where "0 " was stored).
  */
 import { describe, expect, test } from 'vitest'
-import { sameNameToAStore } from '../../lib/checks/collated-names.ts'
+import { caseChangedText, sameNameToAStore } from '../../lib/checks/collated-names.ts'
 
 describe('the same name to a store with a default collation', () => {
   test.each([
@@ -31,5 +31,23 @@ describe('the same name to a store with a default collation', () => {
     ['cf-ab12c-plain', 'cf-ab12d-plain', "another run's prefix"],
   ])('%j and %j are two names: %s', (a, b) => {
     expect(sameNameToAStore(a, b)).toBe(false)
+  })
+})
+
+describe('a text given back folded to one case (a name stored as an email address is)', () => {
+  test.each([
+    ['cf-ab12c-Desc-16', 'cf-ab12c-desc-16', /lower case: .*strings\.ToLower/],
+    ['cf-ab12c-Ñandú', 'cf-ab12c-ñandú', /lower case/],
+    ['cf-ab12c-dog', 'CF-AB12C-DOG', /upper case: .*strings\.ToUpper/],
+  ])('%s given back as %s: named', (sent, got, words) => {
+    expect(caseChangedText(sent, got)).toMatch(words)
+  })
+  test.each([
+    ['the same text', 'cf-ab12c-dog', 'cf-ab12c-dog'],
+    ['trimmed and lower-cased', ' Dog ', 'dog'],
+    ['one letter lower-cased of two', 'DoG', 'doG'],
+    ['not text', 'Dog', undefined],
+  ])('%s: not named', (_label, sent, got) => {
+    expect(caseChangedText(sent, got)).toBeUndefined()
   })
 })

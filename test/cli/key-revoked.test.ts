@@ -103,6 +103,44 @@ test('requests without the key refused 403 from the same moment on, none before:
   expect(keyRevoked(always403, journalOf(always403))?.problem.message).toMatch(/a limiter that answers 403 where 429 is meant/)
 })
 
+test('a lockout tripped by the refusals themselves (a brute-force guard: 403 to every request once enough were refused): the requests without the key are blocked first, and the words say a block', () => {
+  const withoutKey = (id: string, status: number, at: number): Exchange => ({ ...withKey(id, 'GET', status, at), request: { method: 'GET', url: 'http://127.0.0.1:9/v1/store/orders', headers: {} } })
+  // stackhunt9, measured behind a front that answers 403 to all for a while after 30 refusals: its words were a revoked key's
+  const lockout = [withKey('a', 'GET', 200, 1), withoutKey('x', 401, 2), withKey('b', 'POST', 201, 3), withoutKey('y', 403, 4), withoutKey('z', 403, 5), withoutKey('w', 403, 6), withKey('c', 'POST', 403, 7), withKey('d', 'GET', 403, 8), withKey('e', 'GET', 403, 9)]
+  const revoked = keyRevoked(lockout, journalOf(lockout))
+  expect(revoked?.problem.message).toMatch(/answered 403, including (GET|POST) \/v1\/categories, which it had served with the same key \([^)]*\), and so were the last 3 sent without it or with another key: a gateway that blocks this client/)
+  // the 403s without the key stay judged (§5.3 asks 401 of them), as mod_evasive's do
+  expect([...(revoked?.refused ?? [])].sort()).toEqual(['c', 'd', 'e'])
+  // the key served after the 403s without it began: those are the service's answers to them, and stay judged
+  const servedSince = [withKey('a', 'GET', 200, 1), withoutKey('x', 401, 2), withoutKey('y', 403, 4), withKey('b', 'POST', 201, 4.5), withoutKey('z', 403, 5), withoutKey('w', 403, 6), withKey('c', 'POST', 403, 7), withKey('d', 'GET', 403, 8), withKey('e', 'GET', 403, 9)]
+  const notBlocked = keyRevoked(servedSince, journalOf(servedSince))
+  expect(notBlocked?.problem.message).toMatch(/a limiter that answers 403 where 429 is meant/)
+  expect([...(notBlocked?.refused ?? [])].sort()).toEqual(['c', 'd', 'e'])
+})
+
+test('a whole run behind a lockout that answers 403 to every request once 30 were refused 401, to the end of the run: the key\'s refusals not verified and worded as a block; the 403s without a key fail the auth rules alone', async () => {
+  const apiKey = `key-${randomBytes(12).toString('hex')}`
+  let refusals = 0
+  const server = await startReferenceServer({
+    apiKey,
+    behaviour: {
+      finish: (reply, request, store: StoredCategory[]) => {
+        if (refusals < 30) {
+          if (reply.status === 401) refusals++
+          return reply
+        }
+        if (request.operation === 'createCategory' && reply.status === 201) store.splice(store.indexOf(reply.body as StoredCategory), 1)
+        return errorReply(403, 'locked_out', 'Too many failed authentications; try again later.')
+      },
+    },
+  })
+  servers.push(server)
+  const run = await runConformInProcess(['--base-url', server.baseUrl, '--seed', '1'], { env: { CONFORM_API_KEY: apiKey } })
+  runs.push(run)
+  expect(run.results?.problems[0]?.message, run.stdout).toMatch(/and so were the last \d+ sent without it or with another key: a gateway that blocks this client/)
+  for (const rule of failedRules(run)) expect(['auth-missing-key-401', 'auth-invalid-key-401']).toContain(rule)
+})
+
 test('a key refused on the list alone once a cache in front kept its 401: asked about on another operation, served, so the refusals are failures of list-returns-200, not a revoked key', async () => {
   const apiKey = `key-${randomBytes(12).toString('hex')}`
   const server = await startCase(MUTATIONS.find((m) => m.name === 'url-cache-keeps-401')!, { apiKey })
