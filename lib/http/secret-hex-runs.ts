@@ -2,7 +2,7 @@
  * A secret's bytes written out in hex and cut short: a run of hex (Node's `toString('hex')`, .NET's
  * BitConverter `6B-65-79`, Node's inspect `6b 65 79`, a colon-separated dump), in either case, of
  * ASCII or its UTF-16 (NUL bytes dropped), or its bytes listed in decimal (`[115, 107, 95, …]`,
- * `115,107,95`, Go's `[115 107 95]`). Only the whole of such a form was hidden: a server that
+ * `115,107,95`, Go's `[115 107 95]`) or as `0x73, 0x6b`. Only the whole of such a form was hidden: a server that
  * echoed the first two thirds of a key's hex gave back two thirds of the key. Each run of 8 bytes
  * or more is decoded, as withEscapeRuns decodes a run of escapes, and hidden where what it
  * decodes to holds what the redactor hides (a run of the key): one scan for runs of hex, and a text
@@ -65,12 +65,28 @@ function eachLongRun(text: string, hide: (run: string) => string): string {
 const WINDOW_BYTES = 128
 
 /**
- * Six bytes or more listed in decimal, a comma, a comma and a space or a space between two, cut
- * anywhere (its last number cut short too): Python's `list(token.encode())`, Java's
- * Arrays.toString, Go's `fmt.Println([]byte(token))`, Node's `[...Buffer.from(token)]`. Not after a
- * digit, a dot or a letter (a version, a date).
+ * Six bytes or more listed in decimal or as 0x hex, a comma (and any spaces or line breaks) or
+ * spaces between two, cut anywhere (its last number cut short too): Python's
+ * `list(token.encode())`, Java's Arrays.toString, Go's `fmt.Println([]byte(token))`, Node's
+ * `[...Buffer.from(token)]` and JSON of a Buffer (pretty-printed too), a C array's `0x63, 0x6e`;
+ * of UTF-16 too (a 0 after each). Not after a letter or a dot (a version, a date), nor within a list.
  */
-const DECIMAL_RUN = /(?<![0-9A-Za-z.]|[0-9],|[0-9], )(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(?:, ?| )){5,}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(?![0-9.])/g
+const BYTE = String.raw`(?:0[xX][0-9a-fA-F]{1,2}|25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])`
+/** A comma, spaces or line breaks between two bytes listed; a line break as JSON escapes it too (a body in the journal's JSON lines). */
+const BETWEEN = String.raw`(?:,(?:\s|\\[nrt])*|(?:\s|\\[nrt])+)`
+const BYTE_LIST = new RegExp(String.raw`(?<![0-9A-Za-z.]|[0-9]${BETWEEN})(?:${BYTE}${BETWEEN}){5,}${BYTE}(?![0-9A-Za-z.])`, 'g')
+const BETWEEN_BYTES = new RegExp(BETWEEN)
+
+/** Whether `bytes` hold six of printable ASCII in a row, a NUL (UTF-16's) between two kept out of the count: what a run of a secret is. */
+function holdsAsciiRun(bytes: Uint8Array): boolean {
+  let run = 0
+  for (const byte of bytes) {
+    if (byte >= 0x20 && byte <= 0x7e) run++
+    else if (byte !== 0) run = 0
+    if (run >= 6) return true
+  }
+  return false
+}
 
 /**
  * Six bytes of printable ASCII in a row (a UTF-16 NUL after each if so), read off the hex digits
@@ -81,8 +97,6 @@ const DECIMAL_RUN = /(?<![0-9A-Za-z.]|[0-9],|[0-9], )(?:(?:25[0-5]|2[0-4][0-9]|1
  */
 const ASCII_RUN_IN_HEX = /(?:[2-7][0-9a-fA-F][ :-]?(?:00[ :-]?)?){6}/
 const BEYOND_ASCII_RUN_IN_HEX = /(?:[2-7a-fA-F8-9][0-9a-fA-F][ :-]?(?:00[ :-]?)?){6}/
-/** Six numbers of printable ASCII in a row (32 to 126), for a decimal list. */
-const ASCII_RUN_IN_DECIMAL = /(?:(?:3[2-9]|[4-9][0-9]|1[01][0-9]|12[0-6])(?:, ?| )){5}(?:3[2-9]|[4-9][0-9]|1[01][0-9]|12[0-6])/
 
 /** `bytes` read as text both ways a secret's bytes are: Latin-1 (NULs of UTF-16 dropped), and UTF-8 for a secret beyond ASCII. */
 const readings = (bytes: Buffer, beyondAscii: boolean) => {
@@ -103,7 +117,10 @@ export function withHexRuns(redact: (text: string) => string, holds: (bytes: str
     if (redacted.length < 16) return redacted
     return eachLongRun(redacted, (run) => (prefilter.test(run) ? longRunHidden(run, heldIn, replacement) : run))
       .replace(HEX_RUN, (run) => (prefilter.test(run) && heldIn(Buffer.from(run.replace(/[ :-]/g, ''), 'hex')) ? replacement : run))
-      .replace(DECIMAL_RUN, (run) => (beyondAscii || ASCII_RUN_IN_DECIMAL.test(run)) && heldIn(Buffer.from(run.split(/, ?| /).map(Number))) ? replacement : run)
+      .replace(BYTE_LIST, (run) => {
+        const bytes = Buffer.from(run.split(BETWEEN_BYTES).map(Number))
+        return (beyondAscii || holdsAsciiRun(bytes)) && heldIn(bytes) ? replacement : run
+      })
   }
 }
 

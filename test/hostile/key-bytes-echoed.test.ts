@@ -1,7 +1,7 @@
 /**
  * A server that echoes the key's bytes written out and cut short (lib/http/secret-hex-runs.ts):
  * two thirds of its hex inside a dump longer than 256 bytes (a debug page's hexdump of the request),
- * and listed in decimal (`[99, 110, 114, …]`, `99,110,114`), in headers and bodies; and a secret
+ * and listed in decimal (`[99, 110, 114, …]`, `99,110,114`, of UTF-16 too) or as a C array (`0x63, 0x6e`), in headers and bodies; and a secret
  * --header value with a character past ASCII (Latin-1's é), echoed cut short as text, in UTF-8 and
  * Latin-1 hex and in decimal. Each stood in the reports: the redactor passed over runs of hex longer
  * than 256 bytes, read no decimal bytes, and made no runs of a secret beyond ASCII.
@@ -25,6 +25,8 @@ const echoes = (bytes: Buffer): Record<string, string> => ({
   'dump-bitconverter': Buffer.concat([noise(290), twoThirds(bytes, true)]).toString('hex').toUpperCase().replace(/..(?!$)/g, '$&-'),
   decimal: `[${[...twoThirds(bytes)].join(', ')}, ...]`,
   'decimal-commas': [...twoThirds(bytes, true)].join(','),
+  'c-array': `{ ${[...twoThirds(bytes)].map((b) => `0x${b.toString(16)}`).join(', ')} }`,
+  'utf16-decimal': [...twoThirds(Buffer.from(bytes.toString('latin1'), 'utf16le'))].join(' '),
 })
 
 const echoingServer = () =>
