@@ -73,8 +73,11 @@ export const KEY_IN_BASE_URL = 'the base URL holds part of the API key or of a s
  * tool's name `[REDACTED]-categories-conformance`, every content type `application/[REDACTED]`,
  * with nothing said why. The run says it once, before any request (ownWordsOf gives the words).
  */
-export const KEY_IN_OWN_WORDS = 'the API key (or a secret header\'s value) is a word the reports write themselves (a rule id, the tool\'s name, a content type): they hide it wherever it stands apart, their own words too, and show [REDACTED] there; a key that common is one anyone can guess'
+export const KEY_IN_OWN_WORDS = 'the API key (or a secret header\'s value) is a word the reports write themselves (a rule id, the tool\'s name, a content type, a property of results.json, which keeps its names): they hide it wherever it stands apart, their own words too, and show [REDACTED] there; a key that common is one anyone can guess'
 
 /** The words every run's reports write, whatever the service answers: the tool's names, the content type, the rules' ids and titles. */
 export const ownWordsOf = (rules: readonly { id: string; title: string }[]) =>
-  ['petstore-categories-conformance', 'Pet Store categories conformance', 'petstore-conform', 'application/json', ...rules.flatMap((r) => [r.id, r.title])].join('\n')
+  ['petstore-categories-conformance', 'Pet Store categories conformance', 'petstore-conform', 'application/json', ...RESULT_PROPERTIES, ...rules.flatMap((r) => [r.id, r.title])].join('\n')
+
+/** results.json's properties at its top, which every report names too (a key "verdict" hid the word in report.html's styles and summary.md; results.json keeps its names: lib/reporters/json-report.ts). */
+const RESULT_PROPERTIES = ['tool', 'runId', 'traceId', 'baseUrl', 'embeddedServer', 'startedAt', 'durationMs', 'options', 'verdict', 'exitCode', 'summary', 'notVerified', 'rules', 'ledger', 'journal', 'problems', 'observed', 'exchanges']

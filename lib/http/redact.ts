@@ -280,7 +280,7 @@ function redactorOf(ordered: readonly string[]): Redactor {
   const { forms, pieces, spread, runs } = redactorSteps(...ordered)
   // the runs after every secret's forms, so that a key that shares a run with another is still replaced whole; then a run of escapes that holds one (withEscapeRuns)
   // and a run of hex whose bytes hold a run of one (withHexRuns: a key's hex cut short)
-  return withHexRuns(withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED), (bytes) => runs(bytes) !== bytes, REDACTED)
+  return withHexRuns(withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED), (bytes) => runs(bytes) !== bytes, REDACTED, ordered.some((secret) => /[^\x00-\x7f]/.test(secret)))
 }
 
 function formsRedactor(patterns: readonly SecretPattern[], holdsAny: (text: string) => boolean = () => true): Redactor {

@@ -223,8 +223,11 @@ const NODE_INSPECT_BYTES = 50
  * And escapes no form knew, each of which stood whole: JSON's escaped twice more (`\\\\u0073`, JSON inside a JSON string inside
  * another), or percent-encoded (`%5Cu0073`, a JSON text in a query), ES2015's, Rust's and Swift's `\u{73}`, the old
  * `%u0073` of JavaScript's escape() and IIS, CSS's `\73 ` and `\000073` (a style an error page writes).
+ * Quoted-printable's soft line break (`=` at a line's end, which stands for nothing: every 76 characters of a
+ * MIME body) and a character reference without its `;` (which browsers read alike): a key's Q-encoded bytes
+ * over several lines, or `&#x63&#x6e…`, stood whole.
  */
-const ESCAPE = String.raw`(?:(?:\\{1,4}|%(?:25)?5[cC])(?:u[0-9a-fA-F]{4}|u\{[0-9a-fA-F]{1,6}\}|x[0-9a-fA-F]{2})|\\{1,2}(?:[0-9a-fA-F]{1,6} |[0-9a-fA-F]{6}|[0-7]{1,3})|%(?:25)?(?:u[0-9a-fA-F]{4}|[0-9a-fA-F]{2})|=[0-9a-fA-F]{2}|&(?:amp;)?#[xX][0-9a-fA-F]{1,6};|&(?:amp;)?#[0-9]{1,7};)`
+const ESCAPE = String.raw`(?:(?:\\{1,4}|%(?:25)?5[cC])(?:u[0-9a-fA-F]{4}|u\{[0-9a-fA-F]{1,6}\}|x[0-9a-fA-F]{2})|\\{1,2}(?:[0-9a-fA-F]{1,6} |[0-9a-fA-F]{6}|[0-7]{1,3})|%(?:25)?(?:u[0-9a-fA-F]{4}|[0-9a-fA-F]{2})|=[0-9a-fA-F]{2}|=\r?\n|&(?:amp;)?#[xX][0-9a-fA-F]{1,6};?|&(?:amp;)?#[0-9]{1,7};?)`
 const NEXT_ESCAPE = new RegExp(ESCAPE, 'g')
 const ESCAPE_HERE = new RegExp(ESCAPE, 'y')
 /** Every escape, for decoding: apart from NEXT_ESCAPE, whose place a replace() would reset. */
@@ -268,8 +271,8 @@ function decoded(run: string): string {
   return run
     .replace(EVERY_ESCAPE, (escape) => {
       if (escape.startsWith('&')) {
-        const reference = escape.replace(/^&amp;/, '&')
-        const code = /^&#[xX]/.test(reference) ? parseInt(reference.slice(3, -1), 16) : parseInt(reference.slice(2, -1), 10)
+        const reference = escape.replace(/^&amp;/, '&').replace(/;$/, '')
+        const code = /^&#[xX]/.test(reference) ? parseInt(reference.slice(3), 16) : parseInt(reference.slice(2), 10)
         return code <= 0x10ffff ? String.fromCodePoint(code) : escape
       }
       // a backslash percent-encoded (%5C, %255C) is one
@@ -280,6 +283,7 @@ function decoded(run: string): string {
         // CSS's hex, ended by a space or six digits long; octal else
         return body.endsWith(' ') || body.length === 6 || /[89a-fA-F]/.test(body) ? codePoint(parseInt(body, 16), escape) : String.fromCharCode(parseInt(body, 8))
       }
+      if (/^=\r?\n$/.test(escape)) return ''
       const percent = escape.replace(/^%(?:25)?/, '')
       return percent.startsWith('u') ? String.fromCharCode(parseInt(percent.slice(1), 16)) : String.fromCharCode(parseInt(escape.slice(-2), 16))
     })

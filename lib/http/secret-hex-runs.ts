@@ -1,38 +1,155 @@
 /**
  * A secret's bytes written out in hex and cut short: a run of hex (Node's `toString('hex')`, .NET's
  * BitConverter `6B-65-79`, Node's inspect `6b 65 79`, a colon-separated dump), in either case, of
- * ASCII or its UTF-16 (NUL bytes dropped). Only the whole of such a form was hidden: a server that
+ * ASCII or its UTF-16 (NUL bytes dropped), or its bytes listed in decimal (`[115, 107, 95, …]`,
+ * `115,107,95`, Go's `[115 107 95]`) or as `0x73, 0x6b`. Only the whole of such a form was hidden: a server that
  * echoed the first two thirds of a key's hex gave back two thirds of the key. Each run of 8 bytes
- * or more is decoded, as withEscapeRuns decodes a run of escapes, and hidden whole when what it
+ * or more is decoded, as withEscapeRuns decodes a run of escapes, and hidden where what it
  * decodes to holds what the redactor hides (a run of the key): one scan for runs of hex, and a text
  * without one (most of a report's) is not looked at again.
  */
 
 /**
  * 8 to 256 bytes in hex, a space, colon or dash between two if any, and an odd digit at the end (an
- * echo cut there), after 0x too, not after a byte and its separator (within a longer run). A longer run (a dump of a whole body) is passed over: walked to its end, megabytes
- * of one hex letter took three times as long to redact (190 ms to 580 for 6 MB).
+ * echo cut there), after 0x too, not after a byte and its separator (within a longer run). A longer
+ * run (a dump of a whole body) is LONG_HEX_START's. Each pattern's first digit stands before its
+ * look behind, so that V8 looks for the digit first: half the time over a run's results.json.
  */
-const HEX_RUN = /(?:(?<=0x)|(?<![0-9A-Za-z]|[0-9a-fA-F][ :-]))(?:[0-9a-fA-F]{2}[ :-]?){7}[0-9a-fA-F]{2}(?:[ :-]?[0-9a-fA-F]{2}){0,248}[0-9a-fA-F]?(?![0-9A-Za-z])/g
+const HEX_RUN = /[0-9a-fA-F](?:(?<=0x[0-9a-fA-F])|(?<![0-9A-Za-z][0-9a-fA-F]|[0-9a-fA-F][ :-][0-9a-fA-F]))[0-9a-fA-F][ :-]?(?:[0-9a-fA-F]{2}[ :-]?){6}[0-9a-fA-F]{2}(?:[ :-]?[0-9a-fA-F]{2}){0,248}[0-9a-fA-F]?(?![0-9A-Za-z])/g
+
+/**
+ * The start of more than 256 bytes of hex, their digits together or one separator between every
+ * two: a dump of a whole body, which HEX_RUN passes over. Its end is found a character at a time
+ * (longRunEnd): a pattern walked to it took three times as long over megabytes of one hex letter
+ * (190 ms to 580 for 6 MB), and one without a bound ran out of stack there.
+ */
+const LONG_HEX_START = /[0-9a-fA-F](?<![0-9A-Za-z][0-9a-fA-F]|[0-9a-fA-F][ :-][0-9a-fA-F])(?:[0-9a-fA-F]{513}|[0-9a-fA-F][ :-](?:[0-9a-fA-F]{2}[ :-]){255}[0-9a-fA-F])/g
+
+/** The first character past a run of hex digits; and a step of up to 4096 bytes each with its separator (bounded: a step without a bound ran out of stack over megabytes). */
+const PAST_DIGITS = /[^0-9a-fA-F]|$/g
+const SEPARATED_STEP = /(?:[0-9a-fA-F]{2}[ :-]){1,4096}/y
+
+/** Where the long run of hex from `start` ends: its digits together, or one separator between every two, as its first 257 bytes are. */
+function longRunEnd(text: string, start: number): number {
+  if (!/[ :-]/.test(text.charAt(start + 2))) {
+    PAST_DIGITS.lastIndex = start
+    return PAST_DIGITS.exec(text)!.index
+  }
+  let at = start
+  for (SEPARATED_STEP.lastIndex = at; SEPARATED_STEP.test(text); ) at = SEPARATED_STEP.lastIndex
+  // the last byte, without a separator after it (or a digit of it: an echo cut there); a separator left at the end is not the run's
+  const last = /^[0-9a-fA-F]{1,2}/.exec(text.slice(at, at + 2))
+  return last ? at + last[0].length : at - 1
+}
+
+/** `text` with each long run of hex (LONG_HEX_START) given to `hide`. */
+function eachLongRun(text: string, hide: (run: string) => string): string {
+  let out = ''
+  let from = 0
+  LONG_HEX_START.lastIndex = 0
+  for (let match = LONG_HEX_START.exec(text); match !== null; match = LONG_HEX_START.exec(text)) {
+    const end = longRunEnd(text, match.index)
+    const run = text.slice(match.index, end)
+    const shown = hide(run)
+    // a run left as it was leaves the text as it was: not copied (6 MB of one hex letter)
+    if (shown !== run) {
+      out += text.slice(from, match.index) + shown
+      from = end
+    }
+    LONG_HEX_START.lastIndex = end
+  }
+  return from === 0 ? text : out + text.slice(from)
+}
+
+/** A long run is decoded in windows of this many bytes, each overlapping the next by half: only the windows that hold a run of a secret are hidden, not the whole dump. */
+const WINDOW_BYTES = 128
+
+/**
+ * Six bytes or more listed in decimal or as 0x hex, a comma (and any spaces or line breaks) or
+ * spaces between two, cut anywhere (its last number cut short too): Python's
+ * `list(token.encode())`, Java's Arrays.toString, Go's `fmt.Println([]byte(token))`, Node's
+ * `[...Buffer.from(token)]` and JSON of a Buffer (pretty-printed too), a C array's `0x63, 0x6e`;
+ * of UTF-16 too (a 0 after each). Not after a letter or a dot (a version, a date), nor within a list.
+ */
+const BYTE = String.raw`(?:0[xX][0-9a-fA-F]{1,2}|25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])`
+/** A comma, spaces or line breaks between two bytes listed; a line break as JSON escapes it too (a body in the journal's JSON lines). */
+const BETWEEN = String.raw`(?:,(?:\s|\\[nrt])*|(?:\s|\\[nrt])+)`
+const BYTE_LIST = new RegExp(String.raw`(?<![0-9A-Za-z.]|[0-9]${BETWEEN})(?:${BYTE}${BETWEEN}){5,}${BYTE}(?![0-9A-Za-z.])`, 'g')
+const BETWEEN_BYTES = new RegExp(BETWEEN)
+
+/** Whether `bytes` hold six of printable ASCII in a row, a NUL (UTF-16's) between two kept out of the count: what a run of a secret is. */
+function holdsAsciiRun(bytes: Uint8Array): boolean {
+  let run = 0
+  for (const byte of bytes) {
+    if (byte >= 0x20 && byte <= 0x7e) run++
+    else if (byte !== 0) run = 0
+    if (run >= 6) return true
+  }
+  return false
+}
 
 /**
  * Six bytes of printable ASCII in a row (a UTF-16 NUL after each if so), read off the hex digits
  * before any is decoded: a run of a secret is 6 characters or more (SHORT_KEY_RUN), and the bytes
  * of a trace id or a hash seldom are (3 in 1000 places): the runs of a report's hex are passed over
- * at the cost of one pattern. A key beyond ASCII is not looked for in its UTF-8 cut short.
+ * at the cost of one pattern. A secret beyond ASCII (a --header value with an é) is looked for
+ * with BEYOND_ASCII_RUN_IN_HEX, where a UTF-8 or Latin-1 byte past 0x7f may stand for one.
  */
 const ASCII_RUN_IN_HEX = /(?:[2-7][0-9a-fA-F][ :-]?(?:00[ :-]?)?){6}/
+const BEYOND_ASCII_RUN_IN_HEX = /(?:[2-7a-fA-F8-9][0-9a-fA-F][ :-]?(?:00[ :-]?)?){6}/
 
-/** `redact`, and then each run of hex whose bytes decoded (Latin-1 without NULs) `holds` (a run of a secret: redact.ts's runs step), as `replacement`. */
-export function withHexRuns(redact: (text: string) => string, holds: (bytes: string) => boolean, replacement: string): (text: string) => string {
+/** `bytes` read as text both ways a secret's bytes are: Latin-1 (NULs of UTF-16 dropped), and UTF-8 for a secret beyond ASCII. */
+const readings = (bytes: Buffer, beyondAscii: boolean) => {
+  const latin1 = bytes.toString('latin1').replaceAll('\u0000', '')
+  return beyondAscii ? [latin1, bytes.toString('utf8').replaceAll('\u0000', '')] : [latin1]
+}
+
+/**
+ * `redact`, and then each run of hex or of decimal bytes whose bytes decoded `holds` (a run of a
+ * secret: redact.ts's runs step), as `replacement`; of a long run, the windows that hold one.
+ * `beyondAscii`: some secret has a character past ASCII, looked for in UTF-8 too.
+ */
+export function withHexRuns(redact: (text: string) => string, holds: (bytes: string) => boolean, replacement: string, beyondAscii = false): (text: string) => string {
+  const prefilter = beyondAscii ? BEYOND_ASCII_RUN_IN_HEX : ASCII_RUN_IN_HEX
+  const heldIn = (bytes: Buffer) => readings(bytes, beyondAscii).some(holds)
   return (text) => {
     const redacted = redact(text)
     if (redacted.length < 16) return redacted
-    return redacted.replace(HEX_RUN, (run) => {
-      if (!ASCII_RUN_IN_HEX.test(run)) return run
-      const bytes = Buffer.from(run.replace(/[ :-]/g, ''), 'hex')
-      const latin1 = bytes.toString('latin1').replaceAll('\u0000', '')
-      return holds(latin1) ? replacement : run
-    })
+    return eachLongRun(redacted, (run) => (prefilter.test(run) ? longRunHidden(run, heldIn, replacement) : run))
+      .replace(HEX_RUN, (run) => (prefilter.test(run) && heldIn(Buffer.from(run.replace(/[ :-]/g, ''), 'hex')) ? replacement : run))
+      .replace(BYTE_LIST, (run) => {
+        const bytes = Buffer.from(run.split(BETWEEN_BYTES).map(Number))
+        return (beyondAscii || holdsAsciiRun(bytes)) && heldIn(bytes) ? replacement : run
+      })
   }
+}
+
+/** A long run of hex with each window of WINDOW_BYTES that holds a secret's run (at either digit's alignment) replaced, the windows next to each other as one. */
+function longRunHidden(run: string, heldIn: (bytes: Buffer) => boolean, replacement: string): string {
+  const digits = run.replace(/[ :-]/g, '')
+  const aligned = [0, 1].map((at) => Buffer.from(digits.slice(at, at + 2 * Math.floor((digits.length - at) / 2)), 'hex'))
+  if (!aligned.some(heldIn)) return run
+  // where each digit stands in the run
+  const digitAt: number[] = []
+  for (let i = 0; i < run.length; i++) if (run.charCodeAt(i) !== 0x20 && run[i] !== ':' && run[i] !== '-') digitAt.push(i)
+  const hidden: [number, number][] = []
+  aligned.forEach((bytes, at) => {
+    for (let start = 0; start < bytes.length; start += WINDOW_BYTES / 2) {
+      const end = Math.min(bytes.length, start + WINDOW_BYTES)
+      if (heldIn(bytes.subarray(start, end))) hidden.push([digitAt[at + 2 * start]!, digitAt[at + 2 * end - 1]! + 1])
+      if (end === bytes.length) break
+    }
+  })
+  hidden.sort((a, b) => a[0] - b[0])
+  let out = ''
+  let from = 0
+  let open = false
+  for (const [start, end] of hidden) {
+    if (end <= from) continue
+    // a window apart from the last hidden one gets its own replacement; one overlapping it lengthens it
+    if (!open || start > from) out += run.slice(from, start) + replacement
+    open = true
+    from = end
+  }
+  return out + run.slice(from)
 }

@@ -70,8 +70,9 @@ const joinedWords = (secret: string) => Math.ceil((2 * secret.length) / 3)
 const SHORTEST_FRAGMENT = SHORT_KEY_RUN
 
 function fragmentPatternOf(secret: string): FragmentPattern | undefined {
-  // a key is visible ASCII (lib/config/api-key.ts), and so is a header's value: another secret is left to its forms
-  if (secret.length < SHORTEST_KEY_RUN || !/^[\x20-\x7e]*$/.test(secret)) return undefined
+  // a key is visible ASCII (lib/config/api-key.ts); a secret --header's value may hold Latin-1 past it (an é: echoed cut short, it stood
+  // whole); another secret is left to its forms
+  if (secret.length < SHORTEST_KEY_RUN || !/^[\x20-\x7e\xa0-\xff]*$/.test(secret)) return undefined
   const folded = secret.toLowerCase()
   const length = fragmentLength(secret)
   const runs = new Set<string>()

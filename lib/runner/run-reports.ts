@@ -11,7 +11,7 @@ import type { Config } from '../config/config.ts'
 import { curlTlsFlags, withCurlFlags } from '../http/curl.ts'
 import { githubActionsOutput } from '../reporters/github-actions.ts'
 import { htmlReport } from '../reporters/html-report.ts'
-import { jsonReport } from '../reporters/json-report.ts'
+import { jsonReport, redactedJsonText } from '../reporters/json-report.ts'
 import { junitReport } from '../reporters/junit-report.ts'
 import { markdownSummary } from '../reporters/markdown-summary.ts'
 import { redactedResult, resultOf, type CheckResult, type RunFacts, type RunResult } from '../result/run-result.ts'
@@ -108,7 +108,8 @@ export function writeRunReports(run: CompletedRun, config: Pick<Config, 'working
   const texts = new Map<ReportFile, string>()
   for (const [file, write] of Object.entries(reportWriters) as [ReportFile, (result: RunResult) => string][]) {
     const path = join(reportDir, file)
-    const text = redact(write(shownResult))
+    // results.json keeps its property names whatever the key (redactedJsonText)
+    const text = file === 'results.json' ? redactedJsonText(write(shownResult), redact) : redact(write(shownResult))
     writeFileSync(path, text)
     texts.set(file, text)
     reportFiles.push(shownPath(path, config.workingDir))

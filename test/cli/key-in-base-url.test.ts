@@ -58,6 +58,9 @@ test.each([
   ['key', true],
   ['petstore', true],
   ['json', true],
+  // a property of results.json, which keeps its names (lib/reporters/json-report.ts) where the other reports hide the word
+  ['verdict', true],
+  ['exitCode', true],
   ['sk_live_4eC39HqLyjWDarjtT1zdp7dc', false],
   ['petstore-local-api-key', false],
 ])('a key %s: a note that the reports hide it in their own words too, when it is one of them', async (key, noted) => {

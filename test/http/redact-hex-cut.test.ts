@@ -33,3 +33,55 @@ test("a report's own hex stays: a traceparent, a UUID, a SHA-256, an ASCII word'
   const own = 'traceparent: 00-7d1a8e2e5d644caadc38498cc5a02f8f-98cae0f4af853d79-01 id 3f2b8c1e-9a4d-4e7b-b6c5-2d1f0e9a8b7c sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 name ' + Buffer.from('categories-conformance').toString('hex')
   expect(createRedactor(KEY)(own)).toBe(own)
 })
+
+/** A dump's bytes that read as no text (no six printable ASCII in a row), `count` of them. */
+const dump = (count: number, seed = 1) => Array.from({ length: count }, (_, i) => (((i + seed) * 151) % 32) + (i % 2 ? 0x80 : 0)).map((b) => b.toString(16).padStart(2, '0')).join('')
+
+test.each([
+  ['at its end', (h: string) => dump(300) + h],
+  ['at its start', (h: string) => h + dump(300)],
+  ['in its middle', (h: string) => dump(300) + h + dump(300)],
+  ['a digit in, at the odd alignment', (h: string) => '7' + dump(300) + h + dump(300)],
+  ['BitConverter', (h: string) => (dump(300) + h + dump(300)).toUpperCase().replace(/..(?!$)/g, '$&-')],
+])('two thirds of the key in a run of hex longer than 256 bytes are hidden, %s, and only the windows around them', (_, make) => {
+  const run = make(hex)
+  const redacted = createRedactor(KEY)(`{"dump":"${run}"}`)
+  expect(redacted).toContain('[REDACTED]')
+  const digits = redacted.replace(/[-:]/g, '').toLowerCase()
+  for (let at = 0; at + 16 <= hex.length; at += 2) expect(digits).not.toContain(hex.slice(at, at + 16))
+  // a window of 128 bytes on each side of it at most: the rest of the dump stays
+  expect(redacted.length).toBeGreaterThan(run.length / 2)
+})
+
+test.each([
+  ['Python and Node, cut short', (b: number[]) => `[${b.join(', ')}, …]`],
+  ['commas alone', (b: number[]) => b.join(',')],
+  ["Go's []byte", (b: number[]) => `[${b.join(' ')}`],
+  ['its last number cut short', (b: number[]) => `[${b.join(', ')}, 1`],
+  ['a C array in hex', (b: number[]) => `{ ${b.map((x) => `0x${x.toString(16).toUpperCase()}`).join(', ')} }`],
+  ['JSON pretty-printed, its line breaks escaped (a body in the journal)', (b: number[]) => JSON.stringify(JSON.stringify(b, null, 2)).slice(1, -1)],
+  ['of UTF-16, a 0 after each', (b: number[]) => `[${b.flatMap((x) => [x, 0]).join(', ')}]`],
+])('two thirds of the key listed in decimal bytes are hidden: %s', (_, make) => {
+  const listed = make([...Buffer.from(cut)])
+  const redacted = createRedactor(KEY)(`{"echo":"${listed}","next":1}`)
+  expect(redacted).not.toContain(Buffer.from(cut).subarray(0, 8).join(''))
+  expect(redacted).not.toMatch(/(?:(?:0x)?[0-9A-F]+(?:[, ]|\\n)+){5}(?:0x)?[0-9A-F]+/)
+  expect(redacted).toContain('"next":1')
+})
+
+test('a secret header value beyond ASCII (Latin-1), cut short: as text, in UTF-8 hex, Latin-1 hex, and decimal', () => {
+  const secret = 'clé-sécrète-9aQ7zX2-ünïcødé'
+  const redact = createRedactor(KEY, secret)
+  for (const bytes of [Buffer.from(secret), Buffer.from(secret, 'latin1')]) {
+    const part = bytes.subarray(0, Math.ceil((bytes.length * 2) / 3))
+    for (const form of [part.toString('hex'), part.toString('hex').toUpperCase().replace(/..(?!$)/g, '$&-'), `[${[...part].join(', ')}]`, part.toString(bytes.length === secret.length ? 'latin1' : 'utf8')]) {
+      expect(redact(`{"echo":"${form}"}`)).toMatch(/^\{"echo":"\[?\[REDACTED\]\]?"\}$/)
+    }
+  }
+})
+
+test("a report's own numbers and dumps stay: statuses, durations, a dump without text, a version", () => {
+  const own = `statuses [200, 201, 204, 400, 401, 404] times 12, 15, 9, 33, 41, 7 ms, version 1.2.3 dump ${dump(400)} ${dump(300).toUpperCase().replace(/..(?!$)/g, '$&-')} list [${[...Buffer.from('categories-conformance')].join(', ')}]`
+  expect(createRedactor(KEY)(own)).toBe(own)
+  expect(createRedactor(KEY, 'clé-sécrète-9aQ7zX2-ünïcødé')(own)).toBe(own)
+})
