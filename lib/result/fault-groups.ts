@@ -316,7 +316,7 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       // creates answered with one another's records (the newest row read back after the insert): a race between the run's own creates, which a second probe need not meet
       const raced = differing.some((m) => (m.check.failure?.message ?? '').includes("the answer is another create's record"))
       // a body left unread before each failed answer on its connection: no replica's, whichever request came next failed (early13)
-      const unread = afterUnreadBodyWords(differing.map((m) => m.check), result.journal ?? [])
+      const unread = unreadBodyWords(differing.map((m) => m.check), result.journal ?? []) || afterUnreadBodyWords(differing.map((m) => m.check), result.journal ?? [])
       // answers written for other requests, shown by some: the differing others are no replica's nor race's, as far as the run can tell
       rate = failed.some((f) => f.cause === 'other-answers')
         ? `${checks} answered differently on a second probe${alike} (answers written for other requests, as one finding shows?)`
