@@ -36,7 +36,7 @@ import { OutlastedAnswers, POST_RESENDS_PER_WRITE, retryWaitMs, SERVED_LOOKBACK_
 import { connectionNotTaken, describeTransportError, NOT_TAKEN_RESENDS, RunDeadlineReached, type BodyProgress } from './transport-errors.ts'
 import { afterTheRace, idleNoticeAsLost, lostInTransit, LOST_ANSWER_RESENDS, type RaceMarks } from './lost-answer.ts'
 import { oneShowedStored, storedDespiteUnavailable, worthLooking } from './stored-despite-unavailable.ts'
-import { firstOnItsConnection, watchFirstRequests } from './first-requests.ts'
+import { firstOnItsConnection, watchFirstRequests, writtenAfterOnItsConnection } from './first-requests.ts'
 import { AloneTries, clearTheWire, unansweredAlone, type AloneTry } from './unanswered-alone.ts'
 import { RefusedConnections } from './refused-connections.ts'
 import { strayAnswersAfter } from './stray-answers.ts'
@@ -230,6 +230,8 @@ export class HttpClient {
       stall.left()
       stopClock?.()
       exchange.durationMs = Math.round(performance.now() - started)
+      const after = exchange.sent ? writtenAfterOnItsConnection(exchange.request.headers.traceparent) : undefined // a body it may have met (unread-bodies.ts)
+      if (after !== undefined) exchange.afterOnItsConnection = after
       this.stages.ended(exchange, tag, result.text)
     }
   }
@@ -289,7 +291,7 @@ export class HttpClient {
       method: options.method,
       ...piecesOf(options, wireHeaders, (at) => this.answers.readSince(at, this.origin)),
       signal,
-      opaque: { onWritten: heard.onWritten } satisfies WriteWatch,
+      opaque: { onWritten: heard.onWritten, onAnsweredEarly: () => void (exchange.answeredBeforeWritten = true) } satisfies WriteWatch,
       ...(ownConnection ? { reset: true } : {}),
       // a dispatcher's request() never follows redirects; a 3xx is reported, and the key goes nowhere else
     })

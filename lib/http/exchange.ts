@@ -72,6 +72,10 @@ export interface Exchange {
   sent?: boolean
   /** When its head was written (ms since the epoch): the wait for a connection before it is the client's, not the server's. */
   writtenAtMs?: number
+  /** Its answer's head came before its body was written whole (a body in pieces or in chunks, answered on what had come): legal (RFC 9112 §9.3), and a refusal then is of how the body came. */
+  answeredBeforeWritten?: true
+  /** The traceparent of the request written before it on its connection, when one was (lib/result/unread-bodies.ts: its body left unread there). */
+  afterOnItsConnection?: string
   /** 2, 3 …: a resend after the server answered 429, or 503 with Retry-After. */
   attempt?: number
   /** Before a resend: how long the client waited, as the server's Retry-After asked. */

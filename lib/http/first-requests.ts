@@ -15,6 +15,10 @@ import { watchConnections } from './open-connections.ts'
 
 /** Requests written on each connection so far. */
 const writtenOn = new WeakMap<object, number>()
+/** The traceparent of the latest request written on each connection. */
+const latestOn = new WeakMap<object, string>()
+/** The traceparent of the request written before each on its connection (lib/result/unread-bodies.ts: a body left unread there). */
+const before = new Map<string, string>()
 /** The traceparents of requests written first on their connection, the latest last (a long-lived process keeps only so many). */
 const firsts = new Set<string>()
 const KEPT = 20_000
@@ -24,11 +28,16 @@ const TRACEPARENT = /\r\ntraceparent: ([^\r\n]+)\r\n/i
 function onHeadersSent(message: unknown): void {
   const { headers, socket } = message as { headers?: unknown; socket?: object }
   if (typeof headers !== 'string' || typeof socket !== 'object' || socket === null) return
-  const before = writtenOn.get(socket) ?? 0
-  writtenOn.set(socket, before + 1)
-  if (before > 0) return
+  const written = writtenOn.get(socket) ?? 0
+  writtenOn.set(socket, written + 1)
   const traceparent = TRACEPARENT.exec(headers)?.[1]
-  if (traceparent === undefined) return
+  const latest = latestOn.get(socket)
+  if (traceparent !== undefined) latestOn.set(socket, traceparent)
+  if (traceparent !== undefined && latest !== undefined) {
+    before.set(traceparent, latest)
+    if (before.size > KEPT) before.delete(before.keys().next().value as string)
+  }
+  if (written > 0 || traceparent === undefined) return
   firsts.add(traceparent)
   if (firsts.size > KEPT) firsts.delete(firsts.values().next().value as string)
 }
@@ -46,4 +55,9 @@ export function watchFirstRequests(): void {
 /** Whether the request with this traceparent was the first written on its connection (false: not, or not known). */
 export function firstOnItsConnection(traceparent: string | undefined): boolean {
   return traceparent !== undefined && firsts.has(traceparent)
+}
+
+/** The traceparent of the request written before this one on its connection (undefined: the first there, or not known). */
+export function writtenAfterOnItsConnection(traceparent: string | undefined): string | undefined {
+  return traceparent === undefined ? undefined : before.get(traceparent)
 }

@@ -3,6 +3,8 @@ import type { Dispatcher } from 'undici'
 /** What a request carries (as undici's `opaque`) to hear when it is written to a connection. */
 export interface WriteWatch {
   onWritten: () => void
+  /** A final answer's head came before the request was written whole (its body still going: in pieces, in chunks); heard only where undici tells when a request was sent whole (its handler's onRequestSent). */
+  onAnsweredEarly?: () => void
 }
 
 /** undici's handler of a request() call, as its dispatcher hands it to a connection (the handler API of undici 6, which undici 7's request() still uses). */
@@ -40,6 +42,7 @@ export function watchingWrites<D extends Dispatcher>(dispatcher: D): D {
     if ('onRequestStart' in handler) return dispatch(opts, watchedInNewerApi(handler, once))
     const h = handler as unknown as RequestHandler
     let aborted = false
+    let sentWhole = false
     const wrapped: RequestHandler = {
       onConnect: (abort, context) => {
         h.onConnect((error) => {
@@ -52,11 +55,18 @@ export function watchingWrites<D extends Dispatcher>(dispatcher: D): D {
       onError: (error) => h.onError(error),
       onUpgrade: (statusCode, headers, socket) => h.onUpgrade?.(statusCode, headers, socket),
       onResponseStarted: () => h.onResponseStarted?.(),
-      onHeaders: (statusCode, headers, resume, statusText) => h.onHeaders?.(statusCode, headers, resume, statusText) ?? true,
+      onHeaders: (statusCode, headers, resume, statusText) => {
+        // an answer before the request's last byte: legal (RFC 9112 §9.3), and what the reports say of it (early13)
+        if (!sentWhole && statusCode >= 200) watch.onAnsweredEarly?.()
+        return h.onHeaders?.(statusCode, headers, resume, statusText) ?? true
+      },
       onData: (chunk) => h.onData?.(chunk) ?? true,
       onComplete: (trailers) => h.onComplete?.(trailers),
       onBodySent: (chunk) => h.onBodySent?.(chunk),
-      onRequestSent: () => h.onRequestSent?.(),
+      onRequestSent: () => {
+        sentWhole = true
+        h.onRequestSent?.()
+      },
     }
     return dispatch(opts, wrapped as unknown as Dispatcher.DispatchHandler)
   }

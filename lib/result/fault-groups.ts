@@ -8,7 +8,7 @@ import type { SkipCause } from '../checks/skip-causes.ts'
 import { serverFaultStatus } from '../http/exchange.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
 import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
-import { unreadBodyWords } from './unread-bodies.ts'
+import { afterUnreadBodyWords, unreadBodyWords } from './unread-bodies.ts'
 import { unansweredWideBodies } from './wide-bodies.ts'
 import { answerOfAnother, otherAnswersWords, outOfStep, sentNames, servedForAnother } from './other-answers.ts'
 import { answeredOnlyRedirects, metNotHttp, REDIRECTED_EVERY_REQUEST } from './misdirected.ts'
@@ -268,7 +268,7 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       const faults = journal.filter((e) => serverFaultStatus(e.status ?? 0) && !(e.status === 503 && e.retryAfter !== undefined))
       const statuses = [...new Set(faults.map((e) => e.status))].sort().join(' or ') || '5xx'
       // answers to the body of an earlier request on the connection: the request at fault is that one
-      const unread = unreadBodyWords(members.map((m) => m.check), result.journal ?? [])
+      const unread = unreadBodyWords(members.map((m) => m.check), result.journal ?? []) || afterUnreadBodyWords(members.map((m) => m.check), result.journal ?? [])
       rate = `${faults.length} of ${total} requests answered ${statuses} (${percent(faults.length, total)} %)${unread}`
     } else if (cause === 'no-answer') {
       const lost = journal.filter((e) => e.outcome === 'failed')
@@ -322,9 +322,13 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       const alike = every === 0 ? '' : `, and ${every} more met the same failure on every probe`
       // creates answered with one another's records (the newest row read back after the insert): a race between the run's own creates, which a second probe need not meet
       const raced = differing.some((m) => (m.check.failure?.message ?? '').includes("the answer is another create's record"))
+      // a body left unread before each failed answer on its connection: no replica's, whichever request came next failed (early13)
+      const unread = unreadBodyWords(differing.map((m) => m.check), result.journal ?? []) || afterUnreadBodyWords(differing.map((m) => m.check), result.journal ?? [])
       // answers written for other requests, shown by some: the differing others are no replica's nor race's, as far as the run can tell
       rate = failed.some((f) => f.cause === 'other-answers')
         ? `${checks} answered differently on a second probe${alike} (answers written for other requests, as one finding shows?)`
+        : unread
+        ? `${checks} answered wrongly on some probes only${alike}${unread}`
         : raced
         ? `${checks} answered differently on a second probe${alike}: creates answered with one another's records, which depends on which of the creates sent at once the service stored last`
         : differing.every((m) => isListRead(m.check)) && result.summary.recordsCreated > 0

@@ -10,7 +10,7 @@ import { KEY_AUTHORIZATION } from '../http/redact.ts'
 
 /** A check as this module reads it: its exchanges' answers (run-result.ts's CheckResult, which imports this module's importers). */
 interface CheckResult {
-  exchanges: readonly { response?: { body: string } }[]
+  exchanges: readonly { response?: { body: string; status?: number }; afterOnItsConnection?: string }[]
 }
 
 /** The request line Python's send_error page quotes, as repr() writes it (the message is HTML-escaped, quotes kept). */
@@ -38,6 +38,56 @@ export function unreadBodyQuoted(page: string, journal: readonly JournalEntry[])
   return line === undefined ? undefined : requestQuoted(line, journal.filter((e) => e.method === 'POST' && e.onWire && e.body))
 }
 
+/** How the journal names a POST: its path and its credential, and its answer. */
+function postWords(post: JournalEntry): string {
+  const credential = post.headers?.authorization === KEY_AUTHORIZATION ? '' : post.headers?.authorization === undefined ? ' without a key' : ' with a wrong key'
+  return `POST ${new URL(post.url).pathname}${credential} answered ${post.status ?? 'nothing'}`
+}
+
+/** "a; b (2 times)": the requests at fault, each once with its count. */
+function counted(atFault: ReadonlyMap<string, number>): string {
+  return [...atFault].map(([words, n]) => (n === 1 ? words : `${words} (${n} times)`)).join('; ')
+}
+
+/**
+ * Answers a service gives on a request's head alone, before its body (the key refused, no such route or method,
+ * no length or one too large, a media type or an expectation refused, a head too large). Not a 400: most are
+ * given to a body read and refused, and a conforming service answers most of the run's POSTs so, so a fault
+ * of another cause would be put down to them.
+ */
+const ON_THE_HEAD: ReadonlySet<number> = new Set([401, 403, 404, 405, 411, 413, 415, 417, 431])
+
+/**
+ * A server that answers a request before reading its body (an early 401, its key checked first, a
+ * 404 or a 413) and keeps the connection reads that body as the start of the next request there,
+ * and answers that one with whatever the mixture makes of it (a 400, a 501, the connection closed):
+ * its failures fall on whichever request came next, another on each probe, and read as one replica
+ * behind a balancer (early13). Told from the run's own record when the page quotes nothing: each
+ * failed answer came next on its connection (first-requests.ts) after a POST answered without
+ * storing, on its head alone (ON_THE_HEAD). Words to follow a group's rate ('' when not every failed check
+ * came so).
+ */
+export function afterUnreadBodyWords(checks: readonly CheckResult[], journal: readonly JournalEntry[]): string {
+  const posts = new Map<string, JournalEntry>()
+  for (const e of journal) {
+    const traceparent = e.headers?.traceparent
+    if (e.method === 'POST' && e.onWire && e.body && traceparent !== undefined && e.status !== undefined && ON_THE_HEAD.has(e.status)) posts.set(traceparent, e)
+  }
+  if (posts.size === 0) return ''
+  const atFault = new Map<string, number>()
+  for (const check of checks) {
+    const failed = check.exchanges.filter((e) => e.response?.status === undefined || e.response.status >= 300)
+    const post = failed.map((e) => (e.afterOnItsConnection === undefined ? undefined : posts.get(e.afterOnItsConnection))).find((p) => p !== undefined)
+    if (!post) return ''
+    atFault.set(postWords(post), (atFault.get(postWords(post)) ?? 0) + 1)
+  }
+  return (
+    `: each failed answer was to the next request on its connection after a POST answered on its head alone (${counted(atFault)}), whose body the service may have left unread: ` +
+    'a service that answers a request before reading its body (the key checked first, a 404 or a 413 on the head alone) and keeps the connection open reads that body as the start of the next request, ' +
+    'which then gets whatever the mixture makes of it; read the body whole, or discard it, before the next request, or close the connection after such an answer (RFC 9112 §9.3: a server must read the whole body or close the connection)'
+  )
+}
+
 /** What a fault group's rate is followed by when its failures were answers to an unread body ('' when none was): the requests that left theirs. */
 export function unreadBodyWords(checks: readonly CheckResult[], journal: readonly JournalEntry[]): string {
   const posts = journal.filter((e) => e.method === 'POST' && e.onWire && e.body)
@@ -47,12 +97,9 @@ export function unreadBodyWords(checks: readonly CheckResult[], journal: readonl
       const line = QUOTED_REQUEST_LINE.exec(exchange.response?.body ?? '')?.[2]
       const post = line === undefined ? undefined : requestQuoted(line, posts)
       if (!post) continue
-      const credential = post.headers?.authorization === KEY_AUTHORIZATION ? '' : post.headers?.authorization === undefined ? ' without a key' : ' with a wrong key'
-      const words = `POST ${new URL(post.url).pathname}${credential} answered ${post.status ?? 'nothing'}`
-      atFault.set(words, (atFault.get(words) ?? 0) + 1)
+      atFault.set(postWords(post), (atFault.get(postWords(post)) ?? 0) + 1)
     }
   }
   if (atFault.size === 0) return ''
-  const requests = [...atFault].map(([words, n]) => (n === 1 ? words : `${words} (${n} times)`)).join('; ')
-  return `, to the body of the request before it on its connection, which its answer left unread (${requests})`
+  return `, to the body of the request before it on its connection, which its answer left unread (${counted(atFault)})`
 }

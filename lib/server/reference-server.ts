@@ -60,6 +60,8 @@ export interface Behaviour {
   /** The create body's bytes as text; throws when they are not UTF-8 (RFC 8259 §8.1; answered 400). */
   /** The body's text from its bytes; `pieces`: the reads they came in (a body sent in pieces, lib/http/body-pieces.ts). */
   decodeBody(bytes: Buffer, pieces: readonly Buffer[]): string
+  /** The create body is what the first read of it returned, and its answer goes at once, the rest unread (a server on a bare socket that reads once and answers). */
+  bodyReadOnce?: true
   /** The create body parsed; throws when it is not JSON (answered 400). */
   parseBody(text: string): unknown
   /** Problems with a create body (parsed JSON), or null when it is a valid NewCategory. */
@@ -212,7 +214,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
           },
         }
       case 'createCategory': {
-        const pieces = await readBody(req, maxRequestBytes)
+        const pieces = await readBody(req, maxRequestBytes, behaviour.bodyReadOnce === true)
         if (pieces === undefined) return { info, reply: error(413, 'payload_too_large', `request body over ${maxRequestBytes} bytes`) }
         const bytes = Buffer.concat(pieces)
         info.rawBody = bytes.toString('utf8')
@@ -296,13 +298,14 @@ function routeOf(method: string, path: string): OperationId | 'method-not-allowe
  * The body's reads as they came (data events, as a service that reads `body += chunk` sees them:
  * an async iterator would join the reads it finds waiting); undefined past `limit` bytes.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer[] | undefined> {
+function readBody(req: IncomingMessage, limit: number, once: boolean): Promise<Buffer[] | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     req.on('data', (chunk: Buffer) => {
       size += chunk.byteLength
       if (size <= limit) chunks.push(chunk)
+      if (once) resolve(chunks)
     })
     req.on('end', () => resolve(size > limit ? undefined : chunks))
     req.on('error', reject)

@@ -71,11 +71,12 @@ function refusedForLengthCheck(c: CreateProbe, creates: readonly CreateProbe[]):
     const whyRefused = refusedCharactersOrigin(sent, responseOf(result).body)
     // the control goes whole: a refusal of the body in pieces may be of how it came
     const { splitAt } = result.exchange.request
+    const early = splitAt !== undefined && result.exchange.answeredBeforeWritten === true // answered on the first piece: how it came, not what it holds
     fail(
       {
         code: 'REFUSED_FOR_CONTENT',
         // the control goes as JSON.stringify writes it: a create written otherwise may be refused for its layout
-        message: `POST answered ${status} to these values, yet 201 to ${like}: the service refused their characters${c.case.writtenAs ? `, or how the body was written (${c.case.writtenAs})` : ''}, not their lengths${splitAt !== undefined ? `, or how the body was sent: ${inPiecesRefused(splitAt)}` : ''}${whyRefused ? `; ${whyRefused}` : ''}`,
+        message: early ? `POST answered ${status} to these values, yet 201 to ${like}: ${inPiecesRefused(splitAt, true)}` : `POST answered ${status} to these values, yet 201 to ${like}: the service refused their characters${c.case.writtenAs ? `, or how the body was written (${c.case.writtenAs})` : ''}, not their lengths${splitAt !== undefined ? `, or how the body was sent: ${inPiecesRefused(splitAt)}` : ''}${whyRefused ? `; ${whyRefused}` : ''}`,
         expected: 'status 201: the values are valid strings (§4.2 rule 2), and a length the service accepts',
         actual: `status ${status}; plain ASCII at least as long: 201`,
       },
@@ -191,7 +192,8 @@ function shortFormCheck(c: CreateProbe, shortOf: NonNullable<CreateProbe['shortO
     }
     const whyRefused = status === 400 || status === 422 ? refusedCharactersOrigin(await c.sent(), responseOf(result).body) : undefined
     const { splitAt } = result.exchange.request
-    const causes = [...(splitAt !== undefined && status === 400 ? [inPiecesRefused(splitAt)] : []), ...(whyRefused ? [whyRefused] : [])]
+    const early = splitAt !== undefined && result.exchange.answeredBeforeWritten === true // answered on the first piece: no store is why
+    const causes = early ? [inPiecesRefused(splitAt, true)] : [...(splitAt !== undefined && status === 400 ? [inPiecesRefused(splitAt)] : []), ...(whyRefused ? [whyRefused] : [])]
     fail(
       {
         ...statusFailure(responseOf(result)),

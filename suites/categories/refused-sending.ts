@@ -10,9 +10,14 @@ export const NO_ACCEPT_REFUSED =
 export const CHUNKED_REFUSED =
   'the body went in chunks (Transfer-Encoding: chunked, no Content-Length), which every HTTP/1.1 server reads (RFC 9112 §7.1) or refuses with 411 Length Required (RFC 9110 §15.5.12); ' +
   'a server that reads a body only up to its Content-Length sees none and answers as for a missing body (a WSGI app that reads CONTENT_LENGTH bytes of wsgi.input, which a chunked request has not: Falcon\'s req.get_media() reads its bounded_stream so), or decodes the chunks a second time (Bottle 0.12 under gunicorn, which has decoded them: "Error while parsing chunked transfer body."): read the body to its end, or answer 411'
-/** What a refusal of a valid body sent in two pieces (valid-create.ts, inPieces) may say of the service, and its fix (measured: a Java server on a bare ServerSocket reading the request with one read()). */
-export const inPiecesRefused = (splitAt: number) =>
-  `the body went in two pieces, its first ${splitAt} bytes and the rest after a pause, as the evidence's splitAt says and as a network may deliver any body under its Content-Length: ` +
+/**
+ * What a refusal of a valid body sent in two pieces (valid-create.ts, inPieces) may say of the service, and its fix (measured: a Java server on a bare ServerSocket reading the request with one read()).
+ * `early`: the answer's head came before the second piece was written (lib/http/write-watch.ts), so the refusal is of the first piece alone, what the service had read (early13).
+ */
+export const inPiecesRefused = (splitAt: number, early = false) =>
+  (early
+    ? `the answer came before the body was all written: it went in two pieces, its first ${splitAt} bytes and the rest after a pause, as the evidence's splitAt says and as a network may deliver any body under its Content-Length, and the answer's head came before the second piece was written, so the service answered on the first piece alone, which is no JSON (answering before the body has all come is HTTP's to allow, RFC 9112 §9.3; refusing the body for what had come is not: §4.2 rule 2): `
+    : `the body went in two pieces, its first ${splitAt} bytes and the rest after a pause, as the evidence's splitAt says and as a network may deliver any body under its Content-Length: `) +
   'a server that takes the body from a single read() (a fixed buffer read once, what the first packet held) sees the first piece alone, which is no JSON; read until Content-Length bytes have come (Java: readNBytes(length), C: recv() in a loop)'
 /** Why a chunked create's refusal by a server that answers in HTTP/1.0 is not judged. */
 export const CHUNKED_TO_HTTP_1_0 =

@@ -8,6 +8,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Agent, type Dispatcher } from 'undici'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { inPieces } from '../../lib/http/body-pieces.ts'
 import { watchingWrites } from '../../lib/http/write-watch.ts'
 
 let origin = ''
@@ -44,4 +45,35 @@ test("a handler of undici's newer API: written once, before the answer", async (
   })
   await agent.close()
   expect(events).toEqual(['written', 'status 200'])
+})
+
+// early13: an answer that came before the request's last byte was written is told, so the reports can say it
+test('an answer whose head came before the body was written whole (a body in pieces, answered on the head) is told; one answered after the whole body is not', async () => {
+  const early = createServer((req, res) => {
+    res.end('answered on the head')
+    req.resume()
+  })
+  const late = createServer((req, res) => void req.resume().on('end', () => res.end('answered after the body')))
+  await new Promise<void>((resolve) => early.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => late.listen(0, '127.0.0.1', resolve))
+  const at = (server: typeof early) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const agent = new Agent()
+  const pool = watchingWrites(agent)
+  const send = async (to: string) => {
+    let told = false
+    const body = inPieces(Buffer.from('{"name":"in two pieces"}'), 5, () => false)
+    const response = await pool.request({ origin: to, path: '/', method: 'POST', headers: { 'content-length': '24' }, body, opaque: { onWritten: () => undefined, onAnsweredEarly: () => (told = true) } })
+    await response.body.text()
+    return told
+  }
+  try {
+    expect(await send(at(early))).toBe(true)
+    expect(await send(at(late))).toBe(false)
+  } finally {
+    await agent.close()
+    for (const server of [early, late]) {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  }
 })

@@ -59,6 +59,22 @@ describe('a create body that arrives in two reads', () => {
     expect(failed?.failure?.message).toMatch(/not their lengths, or how the body was sent: the body went in two pieces, its first \d+ bytes .*read until Content-Length bytes have come/)
   }, 60_000)
 
+  // early13: the same service answering at once, before the second piece is written: the client sees it, and the words say so, not the store
+  test('the body taken from its first read and answered at once: the refusal says the answer came before the body was all written, and names no store', async () => {
+    const atOnce = MUTATIONS.find((m) => m.name === 'body-from-first-read-answered-at-once')!
+    const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: atOnce.behaviour }))
+    // its chunked create fails too, whenever its pieces were read: up to three runs, until the create in pieces failed
+    const inPieces = (run: ConformRun) => run.results?.rules.find((r) => r.id === 'create-returns-201')?.checks.find((c) => c.status === 'fail' && c.name.includes('emoji, ZWJ sequences'))
+    let run = await conform(server, '--rule', 'create-returns-201')
+    for (let attempt = 2; attempt <= 3 && !inPieces(run); attempt++) run = await conform(server, '--rule', 'create-returns-201')
+    expect(failedRules(run), run.stdout).toEqual(['create-returns-201'])
+    const failed = inPieces(run)
+    expect(failed?.failure?.code).toBe('REFUSED_FOR_CONTENT')
+    expect(failed?.failure?.message).toMatch(/yet 201 to plain ASCII of the same sizes \([^)]*\): the answer came before the body was all written: it went in two pieces, its first \d+ bytes .*the answer's head came before the second piece was written, so the service answered on the first piece alone/)
+    expect(failed?.failure?.message).not.toMatch(/refused their characters|if the store is why|utf8mb4/)
+    expect(failed?.exchanges.at(-1)?.answeredBeforeWritten).toBe(true)
+  }, 60_000)
+
   test('the same behind a VARCHAR(16) name: the short form, in pieces too, is refused, and the pieces are named before any store', async () => {
     const first = MUTATIONS.find((m) => m.name === 'body-from-first-read')!
     const limited = VARIANTS.find((v) => v.name === 'name-limit-16')!

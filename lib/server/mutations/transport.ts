@@ -69,6 +69,15 @@ export const TRANSPORT_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
+    name: 'body-from-first-read-answered-at-once',
+    breaks: 'create-returns-201',
+    code: 'REFUSED_FOR_CONTENT',
+    description:
+      "a create's body is what the first read of it returned, and it is answered at once, the rest unread (a server on a bare socket that reads once and answers): a body that comes in two reads is refused as not JSON before its second piece is written, which the client sees (early13)",
+    timing: 'a server this busy (the kill matrix runs three at once in one process) may read both pieces at once, and then takes the body whole',
+    behaviour: { bodyReadOnce: true },
+  },
+  {
     name: 'content-length-name-in-one-case',
     breaks: 'create-returns-201',
     code: 'UNEXPECTED_STATUS',
