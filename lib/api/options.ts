@@ -9,7 +9,7 @@ import { createRedactor } from '../http/redact.ts'
 import { ConfigError, loadConfig, type Config } from '../config/config.ts'
 import { tlsWithoutHttps } from '../config/client-tls.ts'
 import { CONFORM_OPTIONS } from '../config/conform-options.ts'
-import { OptionError } from '../config/options.ts'
+import { OptionError, quotedUnlessKey } from '../config/options.ts'
 import { ConformanceConfigError } from './errors.ts'
 import type { KnownRuleId, OptionDocs } from './option-docs.ts'
 import { closestName } from '../config/closest-name.ts'
@@ -107,6 +107,12 @@ function meant(key: string): string {
   return known === undefined ? '' : ` (did you mean "${known}"?)`
 }
 
+/** A value of the wrong type in words, never its content (a key given as a number or in a list): `a number`, `a list`, `an object`, true, null. */
+function valueWords(value: unknown): string {
+  if (typeof value === 'boolean' || value === null) return String(value)
+  return Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`
+}
+
 /** The options as the command line's arguments, and the environment with the variables of options set to false masked. */
 function asCommandLine(options: ConformanceOptions, baseUrl: string | undefined, environment: Readonly<Record<string, string | undefined>>) {
   const argv: string[] = baseUrl === undefined ? [] : [`--base-url=${baseUrl}`]
@@ -118,14 +124,14 @@ function asCommandLine(options: ConformanceOptions, baseUrl: string | undefined,
     if (key === 'reportDir' && value === false) continue // no report files (runConformanceWith writes them only for a path)
     if (!row) throw new ConformanceConfigError(`unknown option "${key}"${meant(key)}; the options are baseUrl, the command line's flags in camelCase (${[...BY_KEY.keys()].join(', ')}) and the library's own (${[...OWN_KEYS].filter((k) => k !== 'baseUrl').join(', ')})`)
     if (row.kind === 'boolean') {
-      if (typeof value !== 'boolean') throw new ConformanceConfigError(`${key} takes true or false, got ${JSON.stringify(value)}`)
+      if (typeof value !== 'boolean') throw new ConformanceConfigError(`${key} takes true or false, got ${typeof value === 'string' ? quotedUnlessKey(value) : valueWords(value)}`)
       if (value) argv.push(`--${row.flag}`)
       // false says no, whatever the environment or a .env file says ('' reads as unset in both)
       else if ('env' in row) env[row.env] = ''
       continue
     }
     // a JavaScript file has no type to catch it: reportDir: true wrote a folder named true, apiKey: false sent the key "false"
-    if (row.kind === 'string' && typeof value !== 'string') throw new ConformanceConfigError(`${key} takes ${key === 'reportDir' ? "a folder's path (a string), or false for no report files" : 'a string'}; got ${typeof value === 'boolean' || value === null ? String(value) : `a ${typeof value}`}`)
+    if (row.kind === 'string' && typeof value !== 'string') throw new ConformanceConfigError(`${key} takes ${key === 'reportDir' ? "a folder's path (a string), or false for no report files" : 'a string'}; got ${valueWords(value)}`)
     for (const one of row.kind === 'list' && Array.isArray(value) ? value : [value]) argv.push(`--${row.flag}=${String(one)}`)
   }
   return { argv, env }

@@ -46,11 +46,13 @@ function argumentProblem(error: NodeJS.ErrnoException, table: readonly OptionSpe
     return 'unexpected argument without an option before it (every setting is a --flag); see --help'
   }
   // `--read-only=true` (or =false): Node's "does not take an argument" said neither how a switch is given nor how to turn it off
-  const switchGiven = error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /does not take an argument/.test(first) ? table.find((o) => o.kind === 'boolean' && first.includes(`'--${o.flag}'`)) : undefined
+  const switchGiven = error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /does not take an argument/.test(first) ? table.find((o) => o.kind === 'boolean' && new RegExp(`(?:'|, )--${o.flag}'`).test(first)) : undefined
   if (switchGiven) return `--${switchGiven.flag} is a switch and takes no value: --${switchGiven.flag} alone turns it on, leaving it out turns it off${switchGiven.env ? ` (${switchGiven.env} takes true or false)` : ''}; see --help`
   // a flag left without its value, last or before another (`--rule $RULE --read-only`, the variable not set): Node said "Option '--rule <value>' argument missing"
   const row = error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? table.find((o) => new RegExp(`'--${o.flag}( <value>)?'`).test(first)) : undefined
-  const next = row === undefined ? undefined : argv[argv.indexOf(`--${row.flag}`) + 1]?.replace(/=.*$/s, '')
+  // the occurrence without its value: a repeatable flag given before with one (--rule A --rule $RULE --read-only) is not it
+  const at = row === undefined ? -1 : argv.findIndex((arg, i) => arg === `--${row.flag}` && argv[i + 1]?.startsWith('-'))
+  const next = at < 0 ? undefined : argv[at + 1]?.replace(/=.*$/s, '')
   if (row && /argument missing/.test(first)) return `--${row.flag} needs a value: --${row.flag} ${row.value ?? 'VALUE'}; see --help`
   if (row && next !== undefined && table.some((o) => `--${o.flag}` === next)) return `--${row.flag} needs a value before ${next}: --${row.flag} ${row.value ?? 'VALUE'}; see --help`
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /ambiguous/.test(error.message)) {

@@ -193,6 +193,11 @@ describe('a run', () => {
     ['apiKey: false, sent as the key "false"', { apiKey: false }, 'apiKey takes a string; got false'],
     ['a key given as a number, its value not shown', { apiKey: 73105 }, 'apiKey takes a string; got a number'],
     ['baseline: null', { baseline: null }, 'baseline takes a string; got null'],
+    ['a key given as a list', { apiKey: ['sk_live_3f9a0c1e'] }, 'apiKey takes a string; got a list'],
+    ['an object where a string goes', { reportDir: { path: 'out' } }, "reportDir takes a folder's path (a string), or false for no report files; got an object"],
+    // a switch's message quoted the string whole, where the command line's hides one that could be a key
+    ['a key where a switch goes, its value not shown', { readOnly: 'sk_live_3f9a0c1e9b7d' }, 'readOnly takes true or false, got a value of 20 characters (not shown: it could be a key)'],
+    ['a switch given the string "true"', { readOnly: 'true' }, 'readOnly takes true or false, got "true"'],
   ])('%s: ConformanceConfigError, nothing sent', async (_, options, message) => {
     const { runConformance, ConformanceConfigError } = await mainEntry()
     const before = server.requests.length

@@ -146,6 +146,9 @@ describe('where a value comes from', () => {
     expect(said(['--rule'])).toBe('--rule needs a value: --rule ID; see --help')
     expect(said(['--rule', '--read-only'])).toBe('--rule needs a value before --read-only: --rule ID; see --help')
     expect(said(['--max-writes', '--rule', 'list-returns-200'])).toBe('--max-writes needs a value before --rule: --max-writes N; see --help')
+    // a repeatable flag given before (--rule A --rule $RULE --read-only): the occurrence without its value is named, not the first one
+    expect(said(['--rule', 'list-returns-200', '--rule', '--read-only'])).toBe('--rule needs a value before --read-only: --rule ID; see --help')
+    expect(said(['--header', 'X-Tenant: eu', '--header', '--rule', 'list-returns-200'])).toBe("--header needs a value before --rule: --header 'NAME: VALUE'; see --help")
     // a negative number is still told how to be written
     expect(said(['--seed', '-1'])).toBe('--seed needs a value; one that starts with a dash goes after an equals sign: --seed=-…')
   })
@@ -155,5 +158,7 @@ describe('where a value comes from', () => {
     const said = (argv: string[]) => { try { loadConfig(argv, KEY, dir) } catch (error) { return (error as Error).message } }
     expect(said(['--read-only=true'])).toBe('--read-only is a switch and takes no value: --read-only alone turns it on, leaving it out turns it off (CONFORM_READ_ONLY takes true or false); see --help')
     expect(said(['--allow-insecure-http=sk_live_3f9a0c1e'])).toBe('--allow-insecure-http is a switch and takes no value: --allow-insecure-http alone turns it on, leaving it out turns it off; see --help')
+    // Node names a switch with a short form as '-h, --help': it got Node's words
+    expect(said(['--help=yes'])).toBe('--help is a switch and takes no value: --help alone turns it on, leaving it out turns it off; see --help')
   })
 })
