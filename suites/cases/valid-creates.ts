@@ -141,10 +141,15 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-whitespace',
-    label: 'leading and trailing spaces, CR LF and a tab in name; runs of spaces, non-breaking and other Unicode spaces, fullwidth letters, an HTML entity, a vertical tab first and U+001F last in description',
+    label: 'leading and trailing spaces, CR LF and a tab in name (44 characters, the last 24 spaces); runs of spaces, non-breaking and other Unicode spaces, fullwidth letters, an HTML entity, a vertical tab first and U+001F last in description',
     body: (p) => ({
       // and CR LF and a tab, which a guard against log injection takes out of names: a store that refuses the escapes create's long name meets them here
-      name: `  ${p}-padded\r\n\t  `,
+      // and spaces from the 21st character to the 44th: a column of 20 to 43 characters cuts them without an error
+      // (the SQL standard: PostgreSQL, MySQL, MariaDB) or a cut at 32 (MySQL outside strict mode) takes them, behind a
+      // check in front that takes up to 255 characters (@Size(max = 255)) or 64 bytes (Go's len); the padded names of
+      // 256 characters are refused by such a check, and create-unicode's 62 characters hold more than spaces past 32, in
+      // 114 bytes. ASCII, 44 bytes: a name column of 45 (MySQL Workbench's default), 50 or 64 takes it
+      name: `  ${p}-padded\r\n\t`.padEnd(44, ' '),
       // and its &amp;, which an entity decoder on the way in reads as &, in both forms
       // and fullwidth letters beside the ideographic space, which a width fold (NFKC, jaconv's z2h) makes ASCII, in both forms
       // and a vertical tab first and U+001F last, which Java's trim() takes away (every character up to U+0020), Python's

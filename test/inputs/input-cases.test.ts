@@ -102,6 +102,15 @@ describe('valid creates', () => {
     expect(Buffer.byteLength(c.shortForm!(PREFIX).name)).toBeLessThanOrEqual(NAME_FLOOR)
   })
 
+  test("create-whitespace's long name is 44 bytes of ASCII with spaces alone past its 20th character: a cut at 32, or at any column of 20 to 43 whose excess is spaces (the SQL standard), behind a check of 64 bytes or 255 characters, changes it", () => {
+    const c = VALID_CREATES.find((v) => v.key === 'create-whitespace') as (typeof VALID_CREATES)[number]
+    const { name } = c.body(PREFIX)
+    expect(name).toMatch(/^[\x00-\x7f]*$/)
+    expect(Buffer.byteLength(name)).toBe(44)
+    expect(name.slice(20)).toMatch(/^ +$/)
+    expect(name[19]).not.toBe(' ')
+  })
+
   test("create-described's name, which every limit the suite verifies takes, holds an upper-case letter", () => {
     expect(VALID_CREATES[0]!.body(PREFIX).name).toMatch(/[A-Z]/)
   })
@@ -128,7 +137,7 @@ describe('valid creates', () => {
     for (const body of [c.body(PREFIX), c.shortForm!(PREFIX)]) expect(body.description).toContain('&amp;')
   })
 
-  test("a 32-character name column takes create-unicode's short form, whose name holds a right-to-left override, and create-whitespace, whose description holds fullwidth letters in both forms", () => {
+  test("a 32-character name column takes create-unicode's short form, whose name holds a right-to-left override, and create-whitespace's, whose description holds fullwidth letters as the long one does", () => {
     const unicode = VALID_CREATES.find((v) => v.key === 'create-unicode') as (typeof VALID_CREATES)[number]
     expect(unicode.shortForm!(PREFIX).name).toMatch(/[\u202a-\u202e\u2066-\u2069]/)
     expect(Buffer.byteLength(unicode.shortForm!(PREFIX).name)).toBeLessThanOrEqual(NAME_FLOOR)

@@ -6,8 +6,12 @@
  * standard has a VARCHAR cut a value whose excess is spaces, without an error (MariaDB: a note), so
  * such a name was answered 201 and listed cut to 32 characters, and the runs passed: the only long
  * name sent ended in digits.
- * - The columns cut the spaces: create-echoes-fields fails on the 256-character name.
+ * - The columns cut the spaces: create-echoes-fields fails on create-whitespace's 44-character
+ *   name and on the 256-character names.
  * - The columns refuse any longer value with 400, as Oracle's VARCHAR2 does: the run passes.
+ * - Behind a check that refuses a name past 255 characters with 400 (JPA's @Size(max = 255)), which
+ *   refuses the 256-character names, the column cut create-whitespace's name alone (misshunt16:
+ *   it was 22 characters, and the run passed).
  */
 import { describe, expect, test } from 'vitest'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
@@ -19,15 +23,20 @@ const KEY = 'trailing-spaces-key-0123456789'
 const { serve, conform } = runsWithKey(KEY)
 
 describe('a name whose part past a VARCHAR(32) is spaces', () => {
-  test('cut to 32 without an error (PostgreSQL, MySQL and MariaDB): create-echoes-fields fails on the 256-character name', async () => {
+  test("cut to 32 without an error (PostgreSQL, MySQL and MariaDB): create-echoes-fields fails on create-whitespace's 44-character name and the 256-character names", async () => {
     const cutting = MUTATIONS.find((m) => m.name === 'varchar-32-name-cuts-trailing-spaces')!
     const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: cutting.behaviour }))
     const run = await conform(server)
     // the list shows the names as the creates answered them: the same fault, told once
     expect(failedRules(run), run.stdout).toEqual(['create-echoes-fields'])
     const failed = run.results!.rules.find((r) => r.id === 'create-echoes-fields')!.checks.filter((c) => c.status === 'fail')
-    expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('a 256-character name, 16 characters (a tag and a percent escape among them) and 240 spaces, and the description "undefined"'), expect.stringContaining('a 256-character name, 16 characters and 240 spaces, and a 1,001-character description')])
-    expect(failed[0].failure?.message).toContain('first difference at character 32: sent U+0020, got its end (lengths 256 and 32)')
+    expect(failed.map((c) => c.name)).toEqual([
+      expect.stringContaining('in name (44 characters, the last 24 spaces)'),
+      expect.stringContaining('a 256-character name, 16 characters (a tag and a percent escape among them) and 240 spaces, and the description "undefined"'),
+      expect.stringContaining('a 256-character name, 16 characters and 240 spaces, and a 1,001-character description'),
+    ])
+    expect(failed[0].failure?.message).toContain('first difference at character 32: sent U+0020, got its end (lengths 44 and 32)')
+    expect(failed[1].failure?.message).toContain('first difference at character 32: sent U+0020, got its end (lengths 256 and 32)')
   }, 60_000)
 
   test('refused with 400 like any longer value: the run passes', async () => {
@@ -36,12 +45,26 @@ describe('a name whose part past a VARCHAR(32) is spaces', () => {
     expect(failedRules(run), run.stdout).toEqual([])
   }, 60_000)
 
-  test('beside a VARCHAR(255) description, which refuses the 1,001 digits of create-long-hundreds: create-echoes-fields fails on the padded name alone', async () => {
+  test("beside a VARCHAR(255) description, which refuses the 1,001 digits of create-long-hundreds: create-echoes-fields fails on create-whitespace's name and the padded name", async () => {
     const cutting = MUTATIONS.find((m) => m.name === 'varchar-32-name-beside-varchar-255-description')!
     const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: cutting.behaviour }))
     const run = await conform(server)
     expect(failedRules(run), run.stdout).toEqual(['create-echoes-fields'])
     const failed = run.results!.rules.find((r) => r.id === 'create-echoes-fields')!.checks.filter((c) => c.status === 'fail')
-    expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('and the description "undefined"')])
+    expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('in name (44 characters, the last 24 spaces)'), expect.stringContaining('and the description "undefined"')])
   }, 60_000)
+
+  test.each(['varchar-32-name-cuts-trailing-spaces-behind-name-limit-255', 'varchar-32-name-beside-varchar-255-description-behind-name-limit-255'])(
+    "%s: behind a check of 255 characters, which refuses the 256-character names, create-echoes-fields fails on create-whitespace's name alone",
+    async (name) => {
+      const cutting = MUTATIONS.find((m) => m.name === name)!
+      const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: cutting.behaviour }))
+      const run = await conform(server)
+      expect(failedRules(run), run.stdout).toEqual(['create-echoes-fields'])
+      const failed = run.results!.rules.find((r) => r.id === 'create-echoes-fields')!.checks.filter((c) => c.status === 'fail')
+      expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('in name (44 characters, the last 24 spaces)')])
+      expect(failed[0].failure?.message).toContain('first difference at character 32: sent U+0020, got its end (lengths 44 and 32)')
+    },
+    60_000,
+  )
 })

@@ -9,28 +9,30 @@
 import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
 import { BODY_LAYOUT_MUTATIONS } from './body-layout.ts'
-import { CHANGED, storedAs } from './inputs.ts'
+import { CHANGED, INPUT_MUTATIONS, storedAs } from './inputs.ts'
 import { CREATE_MUTATIONS } from './create.ts'
 import { JDK_MUTATIONS } from './jdk.ts'
 import { FRONT_MUTATIONS } from './fronts.ts'
 import { SANITISER_MUTATIONS } from './sanitisers.ts'
+import { SQL_COLUMN_MUTATIONS } from './sql-columns.ts'
 import { TEXT_FORM_MUTATIONS } from './text-forms.ts'
 import { VALIDATION_MUTATIONS } from './validation.ts'
 
-/** `name` of `table`, behind a column of `limit` characters for `field`. */
-export function behindLimit(table: readonly Mutation[], name: string, limit: number, field: 'name' | 'description' = 'name'): Mutation {
+/** `name` of `table`, behind a column of `limit` characters (or UTF-8 bytes) for `field`. */
+export function behindLimit(table: readonly Mutation[], name: string, limit: number, field: 'name' | 'description' = 'name', count: 'characters' | 'bytes' = 'characters'): Mutation {
   const inner = table.find((m) => m.name === name)
   if (!inner) throw new Error(`no mutation ${name}`)
   const validate: Behaviour['validate'] = inner.behaviour.validate ?? conformingBehaviour.validate
+  const size = (text: string) => (count === 'bytes' ? Buffer.byteLength(text) : [...text].length)
   return {
     ...inner,
-    name: `${name}-behind-${field}-limit-${limit}`,
-    description: `${inner.description}; behind a ${field} column of ${limit} characters, a longer ${field} refused with 400 (value too long)`,
+    name: `${name}-behind-${field}-limit-${limit}${count === 'bytes' ? '-bytes' : ''}`,
+    description: `${inner.description}; behind a ${field} column of ${limit} ${count}, a longer ${field} refused with 400 (value too long)`,
     behaviour: {
       ...inner.behaviour,
       validate(body) {
         const sent = (body as Record<string, unknown> | null)?.[field]
-        return typeof sent === 'string' && [...sent].length > limit ? `value too long for type character varying(${limit})` : validate(body)
+        return typeof sent === 'string' && size(sent) > limit ? `value too long for type character varying(${limit})` : validate(body)
       },
     },
   }
@@ -50,6 +52,13 @@ const DESCRIPTIONS_CUT_AT_NUL: Mutation = {
 const behindNameLimit = (table: readonly Mutation[], name: string, limit: number): Mutation => behindLimit(table, name, limit)
 
 export const BEHIND_SHORT_COLUMN_MUTATIONS: readonly Mutation[] = [
+  // a check of the name's length (@Size(max = 255), Go's len(name) > 64) in front of a column of 32:
+  // caught by create-whitespace's name, 44 characters whose last 24 are spaces (every other name past 32 is
+  // refused by the check in front, or holds more than spaces past 32, which the column refuses)
+  behindNameLimit(SQL_COLUMN_MUTATIONS, 'varchar-32-name-cuts-trailing-spaces', 255),
+  behindNameLimit(SQL_COLUMN_MUTATIONS, 'varchar-32-name-beside-varchar-255-description', 255),
+  behindNameLimit(SQL_COLUMN_MUTATIONS, 'varchar-32-name-cuts-trailing-spaces', 64),
+  behindLimit(INPUT_MUTATIONS, 'names-cut-at-32', 64, 'name', 'bytes'),
   // caught by create-json-escapes' short name, which holds %( (a directive Java's Formatter refuses as it refuses %s)
   behindNameLimit(JDK_MUTATIONS, 'name-in-format-string', 64),
   // caught by create-json-escapes' short description, which holds a quote as the long one does

@@ -158,6 +158,17 @@ export const INPUT_VARIANTS: readonly Variant[] = [
     behaviour: columnLimits(64, 100, 'bytes'),
   },
   {
+    // create-whitespace's 44-character name, whose last 24 are spaces, is taken by both whole: a column that cuts it shows
+    name: 'name-limit-64',
+    description: 'a VARCHAR(64) name and a VARCHAR(255) description (MySQL and PostgreSQL count characters): longer values are refused with 400 and an Error record (§8)',
+    behaviour: columnLimits(64, 255),
+  },
+  {
+    name: 'name-and-description-limit-255',
+    description: "a VARCHAR(255) name and description, the length an ORM's defaults give a string column (JPA's, Laravel's, Rails' on MySQL): longer values are refused with 400 and an Error record (§8)",
+    behaviour: columnLimits(255, 255),
+  },
+  {
     name: 'name-limit-50-utf16',
     description: 'a Java validator, @Size(max = 50) on the name and 200 on the description, counts UTF-16 code units (an emoji is two)',
     behaviour: columnLimits(50, 200, 'utf16'),
