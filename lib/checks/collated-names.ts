@@ -39,17 +39,32 @@ export const collatedName = (name: string): string =>
 /** Whether a store with a default collation may hold `a` and `b` as one name (a repeated name for its UNIQUE index). */
 export const sameNameToAStore = (a: string, b: string): boolean => a === b || collatedName(a) === collatedName(b)
 
+/** Folded letter by letter, each to one letter (Go's strings.ToLower and ToUpper): no final sigma, ß kept in upper case. */
+const byLetter = (text: string, fold: (c: string) => string): string =>
+  [...text].map((c) => (fold(c).length === c.length ? fold(c) : c)).join('')
+
 /**
  * Why a text came back in another case than sent, all of it: a service that folds names as it
- * would an email address or a slug, before storing them. Undefined for any other change.
+ * would an email address or a slug, before storing them. Undefined for any other change. Go's folds
+ * are named only where they give what came back: they fold letter by letter ("ΟΔΟΣ" to "οδοσ", not
+ * "οδος"; "ß" stays in "STRAßE"), where JavaScript's, Python's and Ruby's fold the whole text.
  */
 export function caseChangedText(sent: unknown, got: unknown): string | undefined {
   if (typeof sent !== 'string' || typeof got !== 'string' || sent === got) return undefined
-  const folded = got === sent.toLowerCase() ? 'lower' : got === sent.toUpperCase() ? 'upper' : undefined
+  const lower = (c: string) => c.toLowerCase()
+  const upper = (c: string) => c.toUpperCase()
+  const folded = got === sent.toLowerCase() || got === byLetter(sent, lower) ? 'lower' : got === sent.toUpperCase() || got === byLetter(sent, upper) ? 'upper' : undefined
   if (folded === undefined) return undefined
+  const fold = folded === 'lower' ? lower : upper
+  const go = folded === 'lower' ? "Go's strings.ToLower" : "Go's strings.ToUpper"
+  const others =
+    folded === 'lower'
+      ? "Python's str.lower(), JavaScript's toLowerCase(), Laravel's Str::lower, Ruby's downcase in a before_save, a Mongoose field's lowercase: true, LOWER() in the INSERT"
+      : "Python's str.upper(), JavaScript's toUpperCase(), Ruby's upcase in a before_save, a Mongoose field's uppercase: true, UPPER() in the INSERT"
+  const whole = got === fold(sent)
+  const names = whole && got === byLetter(sent, fold) ? `${go}, ${others}` : whole ? others : `${go}, letter by letter`
   return (
-    `the text came back in ${folded} case: the service folds it before storing it, as one does an email address or a slug ` +
-    `(${folded === 'lower' ? "Go's strings.ToLower, Python's str.lower(), JavaScript's toLowerCase(), Laravel's Str::lower, Ruby's downcase in a before_save, a Mongoose field's lowercase: true, LOWER() in the INSERT" : "Go's strings.ToUpper, Python's str.upper(), JavaScript's toUpperCase(), Ruby's upcase in a before_save, a Mongoose field's uppercase: true, UPPER() in the INSERT"}); ` +
+    `the text came back in ${folded} case: the service folds it before storing it, as one does an email address or a slug (${names}); ` +
     '§4.2 rule 2 gives back every field as sent: store it as sent, and compare without case where that is meant (a case-insensitive collation or index, citext)'
   )
 }

@@ -70,7 +70,8 @@ export function keyRevoked(exchanges: readonly Exchange[], journal: readonly Jou
   const statuses = [...new Set(refused.map((e) => e.response!.status))].join(' or ')
   // requests in flight as the block began cross each other: from the first refusal of the key on
   const onWire = new Map(journal.filter((entry) => entry.onWireAt !== undefined).map((entry) => [entry.id, Date.parse(entry.onWireAt!)]))
-  const blocked = clientBlocked(exchanges, Math.min(...refused.map(answeredAt)), ordered, (e) => onWire.get(e.id) ?? Date.parse(e.startedAt))
+  // a block answers 403 to all: a key answered 401 was refused by the service, not the block (review39)
+  const blocked = refused.every((e) => e.response!.status === 403) ? clientBlocked(exchanges, Math.min(...refused.map(answeredAt)), ordered, (e) => onWire.get(e.id) ?? Date.parse(e.startedAt)) : undefined
   const why = blocked
     ? `, and so were the last ${blocked.length} sent without it or with another key: a gateway that blocks this client for a while ` +
       `(mod_evasive, a WAF's rate-based rule: 403 where 429 is meant; --rate-limit under its limit keeps the run from tripping it), or the key revoked, rotated or expired`
@@ -101,7 +102,9 @@ export function keyRevoked(exchanges: readonly Exchange[], journal: readonly Jou
  * every 403 answered since its first answer is the block's. The server then most likely refused
  * this client, not the key: mod_evasive and a WAF's rate-based rule (AWS WAF's default action)
  * answer every request of an address 403 for a while once it sent too many; a revoked key changes
- * nothing for requests that never carried it. Undefined otherwise.
+ * nothing for requests that never carried it. Not where the key was answered 401 (a block answers
+ * 403 to all), nor, where the block began first, where the requests of its kind (without a key, or
+ * with one) were answered 403 always: a service that answers a wrong key 403. Undefined otherwise.
  */
 function clientBlocked(exchanges: readonly Exchange[], firstRefusalAt: number, keyed: readonly Exchange[], sent: (e: Exchange) => number): Exchange[] | undefined {
   const byId = new Map<string, Exchange>()
@@ -112,7 +115,10 @@ function clientBlocked(exchanges: readonly Exchange[], firstRefusalAt: number, k
   const tail = ordered.slice(from)
   if (tail.length < ENOUGH) return undefined
   const start = sent(tail[0]!)
-  const keyRefusedSince = from > 0 && keyed.every((e) => sent(e) < start || refusal(e.response!.status))
+  // requests of a kind answered otherwise before (401 without a key): a service that answers 403 to a wrong key always is no block (review39)
+  const keyless = (e: Exchange) => e.request.headers.authorization === undefined
+  const changed = tail.some((t) => ordered.slice(0, from).some((e) => keyless(e) === keyless(t) && e.response!.status !== 403))
+  const keyRefusedSince = changed && keyed.every((e) => sent(e) < start || refusal(e.response!.status))
   const blockAnswered = Math.min(...tail.map(answeredAt))
   if (blockAnswered < firstRefusalAt && !keyRefusedSince) return undefined
   return ordered.filter((e) => e.response!.status === 403 && answeredAt(e) >= blockAnswered)

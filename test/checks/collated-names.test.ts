@@ -42,6 +42,15 @@ describe('a text given back folded to one case (a name stored as an email addres
   ])('%s given back as %s: named', (sent, got, words) => {
     expect(caseChangedText(sent, got)).toMatch(words)
   })
+  // Go folds letter by letter: its name only where its fold gives what came back (review39)
+  test.each([
+    ['ΟΔΟΣ', 'οδος', /lower case: the service folds it .* \(Python's str\.lower\(\)/],
+    ['Straße', 'STRASSE', /upper case: the service folds it .* \(Python's str\.upper\(\)/],
+    ['ΟΔΟΣ', 'οδοσ', /lower case: the service folds it .* \(Go's strings\.ToLower, letter by letter\)/],
+    ['Straße', 'STRAßE', /upper case: the service folds it .* \(Go's strings\.ToUpper, letter by letter\)/],
+  ])('%s given back as %s: named by the folds that give it', (sent, got, words) => {
+    expect(caseChangedText(sent, got)).toMatch(words)
+  })
   test.each([
     ['the same text', 'cf-ab12c-dog', 'cf-ab12c-dog'],
     ['trimmed and lower-cased', ' Dog ', 'dog'],

@@ -118,6 +118,24 @@ test('a lockout tripped by the refusals themselves (a brute-force guard: 403 to 
   expect([...(notBlocked?.refused ?? [])].sort()).toEqual(['c', 'd', 'e'])
 })
 
+test('a key revoked where the service answers 403 to a wrong key always: no block of the client, whether the key is then answered 401 or 403 (review39)', () => {
+  const keyless = (id: string, status: number, at: number): Exchange => ({ ...withKey(id, 'GET', status, at), request: { method: 'GET', url: 'http://127.0.0.1:9/v1/categories', headers: {} } })
+  const wrongKey = (id: string, status: number, at: number): Exchange => ({ ...withKey(id, 'GET', status, at), request: { method: 'GET', url: 'http://127.0.0.1:9/v1/categories', headers: { authorization: 'Bearer wrong' } } })
+  const revokedWords = /; the key was revoked, rotated or expired, or the service refuses a valid key under load/
+  // the key answered 401 from a point on, the wrong keys 403 at the end of the run: were "every request was answered 403, with the key or without"
+  const wrongKeysLast = [withKey('a', 'GET', 200, 1), keyless('x', 401, 2), withKey('b', 'POST', 201, 3), withKey('c', 'POST', 401, 4), withKey('d', 'GET', 401, 5), withKey('e', 'GET', 401, 6), wrongKey('y', 403, 7), wrongKey('z', 403, 8), wrongKey('w', 403, 9)]
+  const last = keyRevoked(wrongKeysLast, journalOf(wrongKeysLast))
+  expect(last?.problem.message).toMatch(revokedWords)
+  expect(last?.skipReason).toMatch(/the key was refused from/)
+  // the key revoked right after the wrong keys' 403s, answered 401 or 403: the wrong keys were never answered otherwise
+  for (const status of [401, 403]) {
+    const wrongKeysFirst = [withKey('a', 'GET', 200, 1), keyless('x', 401, 2), wrongKey('y', 403, 3), wrongKey('z', 403, 4), wrongKey('w', 403, 5), withKey('c', 'POST', status, 6), withKey('d', 'GET', status, 7), withKey('e', 'GET', status, 8)]
+    const first = keyRevoked(wrongKeysFirst, journalOf(wrongKeysFirst))
+    expect(first?.problem.message).toMatch(revokedWords)
+    expect([...(first?.refused ?? [])].sort()).toEqual(['c', 'd', 'e'])
+  }
+})
+
 test('a whole run behind a lockout that answers 403 to every request once 30 were refused 401, to the end of the run: the key\'s refusals not verified and worded as a block; the 403s without a key fail the auth rules alone', async () => {
   const apiKey = `key-${randomBytes(12).toString('hex')}`
   let refusals = 0
