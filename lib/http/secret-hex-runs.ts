@@ -73,8 +73,33 @@ const WINDOW_BYTES = 128
  */
 const BYTE = String.raw`(?:0[xX][0-9a-fA-F]{1,2}|25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])`
 /** A comma, spaces or line breaks between two bytes listed; a line break as JSON escapes it too (a body in the journal's JSON lines). */
-const BETWEEN = String.raw`(?:,(?:\s|\\[nrt])*|(?:\s|\\[nrt])+)`
-const BYTE_LIST = new RegExp(String.raw`(?<![0-9A-Za-z.]|[0-9]${BETWEEN})(?:${BYTE}${BETWEEN}){5,}${BYTE}(?![0-9A-Za-z.])`, 'g')
+const BETWEEN = String.raw`(?:,(?:\s|\\[nrt]){0,64}|(?:\s|\\[nrt]){1,64})`
+/**
+ * A list's first six bytes, not within a list; the rest is walked a bounded step at a time (byteListEnd): one pattern
+ * `(?:BYTE BETWEEN){5,}` over a list of megabytes ran out of stack (RangeError: 8 MB of `1,`, or 7 bytes and 10 MB of
+ * spaces, a create's id) and every check that redacted it ended as CHECK_ERROR; so did an unbounded run of spaces.
+ */
+const BYTE_LIST_START = new RegExp(String.raw`(?<![0-9A-Za-z.]|[0-9]${BETWEEN})(?:${BYTE}${BETWEEN}){5}${BYTE}(?![0-9A-Za-z.])`, 'g')
+const BYTE_LIST_STEP = new RegExp(String.raw`(?:${BETWEEN}${BYTE}){1,4096}(?![0-9A-Za-z.])`, 'y')
+
+/** `text` with each list of bytes (BYTE_LIST_START, then its steps) given to `hide`. */
+function eachByteList(text: string, hide: (run: string) => string): string {
+  let out = ''
+  let from = 0
+  BYTE_LIST_START.lastIndex = 0
+  for (let match = BYTE_LIST_START.exec(text); match !== null; match = BYTE_LIST_START.exec(text)) {
+    let end = match.index + match[0].length
+    for (BYTE_LIST_STEP.lastIndex = end; BYTE_LIST_STEP.test(text); ) end = BYTE_LIST_STEP.lastIndex
+    const run = text.slice(match.index, end)
+    const shown = hide(run)
+    if (shown !== run) {
+      out += text.slice(from, match.index) + shown
+      from = end
+    }
+    BYTE_LIST_START.lastIndex = end
+  }
+  return from === 0 ? text : out + text.slice(from)
+}
 const BETWEEN_BYTES = new RegExp(BETWEEN)
 
 /** Whether `bytes` hold six of printable ASCII in a row, a NUL (UTF-16's) between two kept out of the count: what a run of a secret is. */
@@ -115,12 +140,12 @@ export function withHexRuns(redact: (text: string) => string, holds: (bytes: str
   return (text) => {
     const redacted = redact(text)
     if (redacted.length < 16) return redacted
-    return eachLongRun(redacted, (run) => (prefilter.test(run) ? longRunHidden(run, heldIn, replacement) : run))
+    const withHex = eachLongRun(redacted, (run) => (prefilter.test(run) ? longRunHidden(run, heldIn, replacement) : run))
       .replace(HEX_RUN, (run) => (prefilter.test(run) && heldIn(Buffer.from(run.replace(/[ :-]/g, ''), 'hex')) ? replacement : run))
-      .replace(BYTE_LIST, (run) => {
-        const bytes = Buffer.from(run.split(BETWEEN_BYTES).map(Number))
-        return (beyondAscii || holdsAsciiRun(bytes)) && heldIn(bytes) ? replacement : run
-      })
+    return eachByteList(withHex, (run) => {
+      const bytes = Buffer.from(run.split(BETWEEN_BYTES).map(Number))
+      return (beyondAscii || holdsAsciiRun(bytes)) && heldIn(bytes) ? replacement : run
+    })
   }
 }
 

@@ -85,3 +85,20 @@ test("a report's own numbers and dumps stay: statuses, durations, a dump without
   expect(createRedactor(KEY)(own)).toBe(own)
   expect(createRedactor(KEY, 'clé-sécrète-9aQ7zX2-ünïcødé')(own)).toBe(own)
 })
+
+test.each([
+  ['8 MB of 1,', () => '1,'.repeat(4 * 1048576)],
+  ['seven bytes and 10 MB of spaces (a create answer\'s id)', () => `41 42 43 44 45 46 47${' '.repeat(10 * 1048576)}x`],
+  ['8 MB of 1 and a space', () => '1 '.repeat(4 * 1048576)],
+])('a list of bytes megabytes long is redacted without running out of stack: %s', (_, make) => {
+  // one pattern over the whole list threw RangeError (Maximum call stack size exceeded): each check that redacted it ended as CHECK_ERROR
+  const text = make()
+  expect(createRedactor(KEY)(text) === text).toBe(true)
+})
+
+test('the key listed in decimal past the first 4096 bytes of a list is hidden (the list walked a step at a time)', () => {
+  const noise = Array.from({ length: 9000 }, (_, i) => (i * 7) % 32)
+  const listed = `[${[...noise, ...Buffer.from(cut)].join(', ')}]`
+  const redacted = createRedactor(KEY)(`{"echo":"${listed}","next":1}`)
+  expect(redacted).toBe('{"echo":"[[REDACTED]]","next":1}')
+})
