@@ -82,21 +82,30 @@ const BETWEEN = String.raw`(?:,(?:\s|\\[nrt]){0,64}|(?:\s|\\[nrt]){1,64})`
 const BYTE_LIST_START = new RegExp(String.raw`(?<![0-9A-Za-z.]|[0-9]${BETWEEN})(?:${BYTE}${BETWEEN}){5}${BYTE}(?![0-9A-Za-z.])`, 'g')
 const BYTE_LIST_STEP = new RegExp(String.raw`(?:${BETWEEN}${BYTE}){1,4096}(?![0-9A-Za-z.])`, 'y')
 
-/** `text` with each list of bytes (BYTE_LIST_START, then its steps) given to `hide`. */
-function eachByteList(text: string, hide: (run: string) => string): string {
+/**
+ * Bytes listed in hex without 0x, a comma between two: Rust's `{:x?}` of a byte slice (`[5a, 71, 7, 38]`). They stood
+ * whole: only runs of hex with a space, colon or dash between bytes were read.
+ */
+const HEX_ITEM = String.raw`[0-9a-fA-F]{1,2}`
+// its first digit before the look behind (HEX_RUN's): the look behind first took 12 s over 10 MB of spaces after a list
+const HEX_LIST_START = new RegExp(String.raw`[0-9a-fA-F](?<![0-9A-Za-z.][0-9a-fA-F]|[0-9a-fA-F]${BETWEEN}[0-9a-fA-F])[0-9a-fA-F]?,(?:\s|\\[nrt]){0,64}(?:${HEX_ITEM},(?:\s|\\[nrt]){0,64}){4}${HEX_ITEM}(?![0-9A-Za-z.])`, 'g')
+const HEX_LIST_STEP = new RegExp(String.raw`(?:,(?:\s|\\[nrt]){0,64}${HEX_ITEM}){1,4096}(?![0-9A-Za-z.])`, 'y')
+
+/** `text` with each list of bytes (`start`, then its `step`s, each bounded) given to `hide`. */
+function eachList(text: string, start: RegExp, step: RegExp, hide: (run: string) => string): string {
   let out = ''
   let from = 0
-  BYTE_LIST_START.lastIndex = 0
-  for (let match = BYTE_LIST_START.exec(text); match !== null; match = BYTE_LIST_START.exec(text)) {
+  start.lastIndex = 0
+  for (let match = start.exec(text); match !== null; match = start.exec(text)) {
     let end = match.index + match[0].length
-    for (BYTE_LIST_STEP.lastIndex = end; BYTE_LIST_STEP.test(text); ) end = BYTE_LIST_STEP.lastIndex
+    for (step.lastIndex = end; step.test(text); ) end = step.lastIndex
     const run = text.slice(match.index, end)
     const shown = hide(run)
     if (shown !== run) {
       out += text.slice(from, match.index) + shown
       from = end
     }
-    BYTE_LIST_START.lastIndex = end
+    start.lastIndex = end
   }
   return from === 0 ? text : out + text.slice(from)
 }
@@ -142,10 +151,9 @@ export function withHexRuns(redact: (text: string) => string, holds: (bytes: str
     if (redacted.length < 16) return redacted
     const withHex = eachLongRun(redacted, (run) => (prefilter.test(run) ? longRunHidden(run, heldIn, replacement) : run))
       .replace(HEX_RUN, (run) => (prefilter.test(run) && heldIn(Buffer.from(run.replace(/[ :-]/g, ''), 'hex')) ? replacement : run))
-    return eachByteList(withHex, (run) => {
-      const bytes = Buffer.from(run.split(BETWEEN_BYTES).map(Number))
-      return (beyondAscii || holdsAsciiRun(bytes)) && heldIn(bytes) ? replacement : run
-    })
+    const hiddenIfHeld = (run: string, bytes: Buffer) => ((beyondAscii || holdsAsciiRun(bytes)) && heldIn(bytes) ? replacement : run)
+    const listed = eachList(withHex, BYTE_LIST_START, BYTE_LIST_STEP, (run) => hiddenIfHeld(run, Buffer.from(run.split(BETWEEN_BYTES).map(Number))))
+    return eachList(listed, HEX_LIST_START, HEX_LIST_STEP, (run) => hiddenIfHeld(run, Buffer.from(run.split(/[^0-9a-fA-F]+/).map((item) => parseInt(item, 16)))))
   }
 }
 

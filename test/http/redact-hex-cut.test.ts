@@ -61,6 +61,7 @@ test.each([
   ['a C array in hex', (b: number[]) => `{ ${b.map((x) => `0x${x.toString(16).toUpperCase()}`).join(', ')} }`],
   ['JSON pretty-printed, its line breaks escaped (a body in the journal)', (b: number[]) => JSON.stringify(JSON.stringify(b, null, 2)).slice(1, -1)],
   ['of UTF-16, a 0 after each', (b: number[]) => `[${b.flatMap((x) => [x, 0]).join(', ')}]`],
+  ["in hex without 0x: Rust's {:x?} (review40)", (b: number[]) => `[${b.map((x) => x.toString(16)).join(', ')}]`],
 ])('two thirds of the key listed in decimal bytes are hidden: %s', (_, make) => {
   const listed = make([...Buffer.from(cut)])
   const redacted = createRedactor(KEY)(`{"echo":"${listed}","next":1}`)
