@@ -73,8 +73,42 @@ const WINDOW_BYTES = 128
  */
 const BYTE = String.raw`(?:0[xX][0-9a-fA-F]{1,2}|25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])`
 /** A comma, spaces or line breaks between two bytes listed; a line break as JSON escapes it too (a body in the journal's JSON lines). */
-const BETWEEN = String.raw`(?:,(?:\s|\\[nrt])*|(?:\s|\\[nrt])+)`
-const BYTE_LIST = new RegExp(String.raw`(?<![0-9A-Za-z.]|[0-9]${BETWEEN})(?:${BYTE}${BETWEEN}){5,}${BYTE}(?![0-9A-Za-z.])`, 'g')
+const BETWEEN = String.raw`(?:,(?:\s|\\[nrt]){0,64}|(?:\s|\\[nrt]){1,64})`
+/**
+ * A list's first six bytes, not within a list; the rest is walked a bounded step at a time (byteListEnd): one pattern
+ * `(?:BYTE BETWEEN){5,}` over a list of megabytes ran out of stack (RangeError: 8 MB of `1,`, or 7 bytes and 10 MB of
+ * spaces, a create's id) and every check that redacted it ended as CHECK_ERROR; so did an unbounded run of spaces.
+ */
+const BYTE_LIST_START = new RegExp(String.raw`(?<![0-9A-Za-z.]|[0-9]${BETWEEN})(?:${BYTE}${BETWEEN}){5}${BYTE}(?![0-9A-Za-z.])`, 'g')
+const BYTE_LIST_STEP = new RegExp(String.raw`(?:${BETWEEN}${BYTE}){1,4096}(?![0-9A-Za-z.])`, 'y')
+
+/**
+ * Bytes listed in hex without 0x, a comma between two: Rust's `{:x?}` of a byte slice (`[5a, 71, 7, 38]`). They stood
+ * whole: only runs of hex with a space, colon or dash between bytes were read.
+ */
+const HEX_ITEM = String.raw`[0-9a-fA-F]{1,2}`
+// its first digit before the look behind (HEX_RUN's): the look behind first took 12 s over 10 MB of spaces after a list
+const HEX_LIST_START = new RegExp(String.raw`[0-9a-fA-F](?<![0-9A-Za-z.][0-9a-fA-F]|[0-9a-fA-F]${BETWEEN}[0-9a-fA-F])[0-9a-fA-F]?,(?:\s|\\[nrt]){0,64}(?:${HEX_ITEM},(?:\s|\\[nrt]){0,64}){4}${HEX_ITEM}(?![0-9A-Za-z.])`, 'g')
+const HEX_LIST_STEP = new RegExp(String.raw`(?:,(?:\s|\\[nrt]){0,64}${HEX_ITEM}){1,4096}(?![0-9A-Za-z.])`, 'y')
+
+/** `text` with each list of bytes (`start`, then its `step`s, each bounded) given to `hide`. */
+function eachList(text: string, start: RegExp, step: RegExp, hide: (run: string) => string): string {
+  let out = ''
+  let from = 0
+  start.lastIndex = 0
+  for (let match = start.exec(text); match !== null; match = start.exec(text)) {
+    let end = match.index + match[0].length
+    for (step.lastIndex = end; step.test(text); ) end = step.lastIndex
+    const run = text.slice(match.index, end)
+    const shown = hide(run)
+    if (shown !== run) {
+      out += text.slice(from, match.index) + shown
+      from = end
+    }
+    start.lastIndex = end
+  }
+  return from === 0 ? text : out + text.slice(from)
+}
 const BETWEEN_BYTES = new RegExp(BETWEEN)
 
 /** Whether `bytes` hold six of printable ASCII in a row, a NUL (UTF-16's) between two kept out of the count: what a run of a secret is. */
@@ -160,11 +194,10 @@ export function withHexRuns(redact: (text: string) => string, holds: (bytes: str
     const longRunsHidden = eachLongRun(redacted, (run) => (prefilter.test(run) ? longRunHidden(run, heldIn, replacement) : run))
     // the runs of hex scanned only in the stretches of hex that hold the prefilter's run (replacedRuns)
     const hidden = (run: string) => (prefilter.test(run) && heldIn(Buffer.from(run.replace(/[ :-]/g, ''), 'hex')) ? replacement : run)
-    return replacedRuns(longRunsHidden, hidden, beyondAscii ? NEXT_BEYOND_ASCII_RUN : NEXT_ASCII_RUN)
-      .replace(BYTE_LIST, (run) => {
-        const bytes = Buffer.from(run.split(BETWEEN_BYTES).map(Number))
-        return (beyondAscii || holdsAsciiRun(bytes)) && heldIn(bytes) ? replacement : run
-      })
+    const withHex = replacedRuns(longRunsHidden, hidden, beyondAscii ? NEXT_BEYOND_ASCII_RUN : NEXT_ASCII_RUN)
+    const hiddenIfHeld = (run: string, bytes: Buffer) => ((beyondAscii || holdsAsciiRun(bytes)) && heldIn(bytes) ? replacement : run)
+    const listed = eachList(withHex, BYTE_LIST_START, BYTE_LIST_STEP, (run) => hiddenIfHeld(run, Buffer.from(run.split(BETWEEN_BYTES).map(Number))))
+    return eachList(listed, HEX_LIST_START, HEX_LIST_STEP, (run) => hiddenIfHeld(run, Buffer.from(run.split(/[^0-9a-fA-F]+/).map((item) => parseInt(item, 16)))))
   }
 }
 

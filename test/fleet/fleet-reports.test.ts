@@ -17,6 +17,7 @@ import { resultOf } from '../../lib/result/run-result.ts'
 import { applyBaseline } from '../../lib/result/baseline.ts'
 import { check, exchange, HOSTILE, runResult } from '../reporters/fixture.ts'
 import { elements, parseXml } from '../reporters/xml.ts'
+import { createRedactor } from '../../lib/http/redact.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'conform-fleet-reports-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -296,4 +297,14 @@ describe('a deployment whose failed rules all met one fault (a gateway answering
       expect(d.failedRules).toEqual(GATEWAY_RULES)
     }
   })
+})
+
+test('a key that is a property name of fleet.json ("verdict") leaves its names: the values holding it are still hidden', () => {
+  // redacted whole, fleet.json read `"[REDACTED]": "incomplete"` at its top and in every deployment, as results.json did (review40)
+  const out = join(dir, 'out-key-a-name')
+  writeFleetReports(out, dir, fleet, runs, createRedactor('verdict'), {})
+  const json = JSON.parse(readFileSync(join(out, 'fleet.json'), 'utf8')) as { verdict: string; deployments: { verdict: string }[] }
+  expect(json.verdict).toBe('incomplete')
+  expect(json.deployments.map((d) => d.verdict)).toEqual(['incomplete', 'error'])
+  expect(readFileSync(join(out, 'fleet.json'), 'utf8')).not.toMatch(/"[^"\n]*\[REDACTED\][^"\n]*": /)
 })

@@ -61,6 +61,7 @@ test.each([
   ['a C array in hex', (b: number[]) => `{ ${b.map((x) => `0x${x.toString(16).toUpperCase()}`).join(', ')} }`],
   ['JSON pretty-printed, its line breaks escaped (a body in the journal)', (b: number[]) => JSON.stringify(JSON.stringify(b, null, 2)).slice(1, -1)],
   ['of UTF-16, a 0 after each', (b: number[]) => `[${b.flatMap((x) => [x, 0]).join(', ')}]`],
+  ["in hex without 0x: Rust's {:x?} (review40)", (b: number[]) => `[${b.map((x) => x.toString(16)).join(', ')}]`],
 ])('two thirds of the key listed in decimal bytes are hidden: %s', (_, make) => {
   const listed = make([...Buffer.from(cut)])
   const redacted = createRedactor(KEY)(`{"echo":"${listed}","next":1}`)
@@ -84,4 +85,21 @@ test("a report's own numbers and dumps stay: statuses, durations, a dump without
   const own = `statuses [200, 201, 204, 400, 401, 404] times 12, 15, 9, 33, 41, 7 ms, version 1.2.3 dump ${dump(400)} ${dump(300).toUpperCase().replace(/..(?!$)/g, '$&-')} list [${[...Buffer.from('categories-conformance')].join(', ')}]`
   expect(createRedactor(KEY)(own)).toBe(own)
   expect(createRedactor(KEY, 'clé-sécrète-9aQ7zX2-ünïcødé')(own)).toBe(own)
+})
+
+test.each([
+  ['8 MB of 1,', () => '1,'.repeat(4 * 1048576)],
+  ['seven bytes and 10 MB of spaces (a create answer\'s id)', () => `41 42 43 44 45 46 47${' '.repeat(10 * 1048576)}x`],
+  ['8 MB of 1 and a space', () => '1 '.repeat(4 * 1048576)],
+])('a list of bytes megabytes long is redacted without running out of stack: %s', (_, make) => {
+  // one pattern over the whole list threw RangeError (Maximum call stack size exceeded): each check that redacted it ended as CHECK_ERROR
+  const text = make()
+  expect(createRedactor(KEY)(text) === text).toBe(true)
+})
+
+test('the key listed in decimal past the first 4096 bytes of a list is hidden (the list walked a step at a time)', () => {
+  const noise = Array.from({ length: 9000 }, (_, i) => (i * 7) % 32)
+  const listed = `[${[...noise, ...Buffer.from(cut)].join(', ')}]`
+  const redacted = createRedactor(KEY)(`{"echo":"${listed}","next":1}`)
+  expect(redacted).toBe('{"echo":"[[REDACTED]]","next":1}')
 })
