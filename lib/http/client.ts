@@ -195,10 +195,11 @@ export class HttpClient {
     const partial: { progress?: BodyProgress } = {}
     let result: HttpResult = { exchange }
     let release: Release | undefined
+    const ownConnection = fresh || (options.method === 'POST' && this.options.boundedWrites === true)
     let turn: Written | undefined // its place among the answers (lib/http/one-connection-at-a-time.ts), and when it was written
     try {
-      // the requests naming a connection of their own share one slot (named-slots.ts)
-      release = await this.pools.slot(options.connection, options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
+      // the requests naming a connection of their own share one slot (named-slots.ts); one on a pool apart (a resend after the race) is on the wire beside them: a slot of its own
+      release = await this.pools.slot(ownConnection ? undefined : options.connection, options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
       if (alone) await clearTheWire(this.pools, this.origin, alone, signal)
       await this.options.portAsked?.() // a question to the port under way (a TLS handshake): nothing goes to it before its answer
       const onWritten = () => {
@@ -211,7 +212,7 @@ export class HttpClient {
         stopClock = this.answers.start(() => request.abort(new DOMException(`no answer within ${this.options.timeoutMs} ms`, 'TimeoutError')))
       }
       // its status line is its turn's end (one-connection-at-a-time.ts); a 408 closing a kept-alive connection is its idle close, no answer (lost-answer.ts)
-      result = idleNoticeAsLost(await this.dispatch(options, admitted.wireHeaders, signal, { onWritten, writtenAt: () => turn?.at, onAnswered: () => turn && this.pools.ended(turn, true) }, exchange, partial, fresh))
+      result = idleNoticeAsLost(await this.dispatch(options, admitted.wireHeaders, signal, { onWritten, writtenAt: () => turn?.at, onAnswered: () => turn && this.pools.ended(turn, true) }, exchange, partial, ownConnection))
       return result
     } catch (error) {
       if (partial.progress) this.kept.bytes -= partial.progress.receivedBytes
@@ -279,10 +280,9 @@ export class HttpClient {
   }
 
   /** Dispatches the request, and reads its answer: status and headers, then the body, decoded under the caps. */
-  private async dispatch(options: SendOptions, wireHeaders: Record<string, string>, signal: AbortSignal, heard: WriteWatch & { onAnswered: () => void; writtenAt: () => number | undefined }, exchange: Exchange, partial: { progress?: BodyProgress }, fresh: boolean): Promise<HttpResult> {
+  private async dispatch(options: SendOptions, wireHeaders: Record<string, string>, signal: AbortSignal, heard: WriteWatch & { onAnswered: () => void; writtenAt: () => number | undefined }, exchange: Exchange, partial: { progress?: BodyProgress }, ownConnection: boolean): Promise<HttpResult> {
     // a resend after the connection race goes on a pool apart, each of its connections closed after its answer; so does
     // every POST of a run whose writes the user bounded: none is sent again after a lost answer, so none may meet the race
-    const ownConnection = fresh || (options.method === 'POST' && this.options.boundedWrites === true)
     const dispatcher = options.connection !== undefined && !ownConnection ? this.pools.named(options.connection) : this.pools.dispatcher(ownConnection)
     this.options.journal?.beforeSend?.() // its dispatched line is kept before undici has it
     const response = await dispatcher.request({
