@@ -159,7 +159,12 @@ export function withHexRuns(redact: (text: string) => string, holds: (bytes: str
     if (redacted.length < 16) return redacted
     const longRunsHidden = eachLongRun(redacted, (run) => (prefilter.test(run) ? longRunHidden(run, heldIn, replacement) : run))
     // the runs of hex scanned only in the stretches of hex that hold the prefilter's run (replacedRuns)
-    const hidden = (run: string) => (prefilter.test(run) && heldIn(Buffer.from(run.replace(/[ :-]/g, ''), 'hex')) ? replacement : run)
+    // read from its first digit and from its second: a key's hex cut inside a byte at its start, or after an odd digit of other hex, is out of step
+    const hidden = (run: string) => {
+      if (!prefilter.test(run)) return run
+      const digits = run.replace(/[ :-]/g, '')
+      return heldIn(Buffer.from(digits, 'hex')) || heldIn(Buffer.from(digits.slice(1), 'hex')) ? replacement : run
+    }
     return replacedRuns(longRunsHidden, hidden, beyondAscii ? NEXT_BEYOND_ASCII_RUN : NEXT_ASCII_RUN)
       .replace(BYTE_LIST, (run) => {
         const bytes = Buffer.from(run.split(BETWEEN_BYTES).map(Number))

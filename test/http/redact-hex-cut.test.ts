@@ -21,6 +21,9 @@ test.each([
   ['0x', `0x${hex}`],
   ['UTF-16 hex', utf16],
   ['UTF-16 BitConverter', utf16.toUpperCase().replace(/..(?!$)/g, '$&-')],
+  ['hex cut inside its first byte', hex.slice(1)],
+  ['hex after an odd digit of a trace id', `7d1a8e2e5d644caadc38498cc5a12345a${hex}`],
+  ['UTF-16 hex after an odd digit', `e${utf16}`],
 ])('two thirds of the key in %s is hidden', (_, form) => {
   const text = `{"echo":"${form}","next":1}`
   const redacted = createRedactor(KEY)(text)
