@@ -32,6 +32,13 @@ test.each([
   expect(redacted).toContain('"next":1')
 })
 
+test.each(['is a ', 'date 2024-11-28 ', 'id 12345-', 'v1:', '00-7d1a8e2e5d644caadc38498cc5a123451-'])('two thirds of the key in hex after %j (a digit and a separator, where no run of hex starts) is hidden', (before) => {
+  const redacted = createRedactor(KEY)(`{"echo":"${before}${hex}","next":1}`)
+  // the window of a long run's that holds it (with the hex before it, if any)
+  expect(redacted).toMatch(/^\{"echo":"[^"]*\[REDACTED\]","next":1\}$/)
+  for (let at = 0; at + 16 <= hex.length; at += 2) expect(redacted).not.toContain(hex.slice(at, at + 16))
+})
+
 test("a report's own hex stays: a traceparent, a UUID, a SHA-256, an ASCII word's hex", () => {
   const own = 'traceparent: 00-7d1a8e2e5d644caadc38498cc5a02f8f-98cae0f4af853d79-01 id 3f2b8c1e-9a4d-4e7b-b6c5-2d1f0e9a8b7c sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 name ' + Buffer.from('categories-conformance').toString('hex')
   expect(createRedactor(KEY)(own)).toBe(own)
