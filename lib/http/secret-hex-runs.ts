@@ -181,7 +181,7 @@ export function withHexRuns(redact: (text: string) => string, holds: (bytes: str
   return (text) => {
     const redacted = redact(text)
     if (redacted.length < 16) return redacted
-    // the long runs read and found without a secret, not read again as a stretch (6 MB of one hex digit)
+    // the runs read and found without a secret, not read again as a stretch (6 MB of one hex digit, an ASCII word's hex)
     const clean = new Set<string>()
     const longRunsHidden = eachLongRun(redacted, (run) => {
       const shown = prefilter.test(run) ? longRunHidden(run, heldIn, replacement) : run
@@ -193,7 +193,9 @@ export function withHexRuns(redact: (text: string) => string, holds: (bytes: str
     const hidden = (run: string) => {
       if (!prefilter.test(run)) return run
       const digits = run.replace(/[ :-]/g, '')
-      return heldIn(Buffer.from(digits, 'hex')) || heldIn(Buffer.from(digits.slice(1), 'hex')) ? replacement : run
+      if (heldIn(Buffer.from(digits, 'hex')) || heldIn(Buffer.from(digits.slice(1), 'hex'))) return replacement
+      clean.add(run)
+      return run
     }
     // then what is left of each such stretch, read in windows as a long run is (eachStretch)
     const stray = (stretch: string) => (clean.has(stretch) ? stretch : longRunHidden(stretch, heldIn, replacement))
