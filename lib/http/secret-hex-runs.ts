@@ -11,7 +11,8 @@
 
 /**
  * 8 to 256 bytes in hex, a space, colon or dash between two if any, and an odd digit at the end (an
- * echo cut there), after 0x too, not after a byte and its separator (within a longer run). A longer
+ * echo cut there), after 0x too, not after a byte and its separator (within a longer run; hex after
+ * `a ` or `12345-` is eachStretch's). A longer
  * run (a dump of a whole body) is LONG_HEX_START's. Each pattern's first digit stands before its
  * look behind, so that V8 looks for the digit first: half the time over a run's results.json.
  */
@@ -118,6 +119,7 @@ const inRun = (code: number) =>
  * with ASCII in them), are not scanned for runs. A stretch is scanned with the two characters
  * before it (HEX_RUN's look-behind, 0x) and the one after it (its look-ahead) as they are in the text.
  * The runs of a fleet of ten's texts took 160 ms of CPU scanned whole, 20 with this (perf31).
+ * Each stretch, its runs replaced, is given to `then` (withHexRuns' eachStretch: the hex no run starts in).
  */
 export function replacedRuns(text: string, replace: (run: string) => string, prefilter: RegExp = NEXT_ASCII_RUN, then: (stretch: string) => string = (stretch) => stretch): string {
   prefilter.lastIndex = 0
