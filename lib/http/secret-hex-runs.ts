@@ -11,7 +11,8 @@
 
 /**
  * 8 to 256 bytes in hex, a space, colon or dash between two if any, and an odd digit at the end (an
- * echo cut there), after 0x too, not after a byte and its separator (within a longer run). A longer
+ * echo cut there), after 0x too, not after a byte and its separator (within a longer run; hex after
+ * `a ` or `12345-` is eachStretch's). A longer
  * run (a dump of a whole body) is LONG_HEX_START's. Each pattern's first digit stands before its
  * look behind, so that V8 looks for the digit first: half the time over a run's results.json.
  */
@@ -134,6 +135,9 @@ const BEYOND_ASCII_RUN_IN_HEX = /(?:[2-7a-fA-F8-9][0-9a-fA-F][ :-]?(?:00[ :-]?)?
 /** The same, each place in a text in turn. */
 const NEXT_ASCII_RUN = new RegExp(ASCII_RUN_IN_HEX.source, 'g')
 const NEXT_BEYOND_ASCII_RUN = new RegExp(BEYOND_ASCII_RUN_IN_HEX.source, 'g')
+/** The same, within a stretch replacedRuns has found (eachStretch): not the one replacedRuns goes on with. */
+const INNER_ASCII_RUN = new RegExp(ASCII_RUN_IN_HEX.source, 'g')
+const INNER_BEYOND_ASCII_RUN = new RegExp(BEYOND_ASCII_RUN_IN_HEX.source, 'g')
 
 /** Whether a character may be part of a run of hex (HEX_RUN matches only these). */
 const inRun = (code: number) =>
@@ -149,8 +153,9 @@ const inRun = (code: number) =>
  * with ASCII in them), are not scanned for runs. A stretch is scanned with the two characters
  * before it (HEX_RUN's look-behind, 0x) and the one after it (its look-ahead) as they are in the text.
  * The runs of a fleet of ten's texts took 160 ms of CPU scanned whole, 20 with this (perf31).
+ * Each stretch, its runs replaced, is given to `then` (withHexRuns' eachStretch: the hex no run starts in).
  */
-export function replacedRuns(text: string, replace: (run: string) => string, prefilter: RegExp = NEXT_ASCII_RUN): string {
+export function replacedRuns(text: string, replace: (run: string) => string, prefilter: RegExp = NEXT_ASCII_RUN, then: (stretch: string) => string = (stretch) => stretch): string {
   prefilter.lastIndex = 0
   let found = prefilter.exec(text)
   if (found === null) return text
@@ -166,12 +171,33 @@ export function replacedRuns(text: string, replace: (run: string) => string, pre
     const stretch = text.slice(from, end + 1)
     const after = stretch.length - (end - from)
     const replaced = stretch.replace(HEX_RUN, replace)
-    out += text.slice(copied, start) + replaced.slice(start - from, replaced.length - after)
+    out += text.slice(copied, start) + then(replaced.slice(start - from, replaced.length - after))
     copied = end
     prefilter.lastIndex = end
     found = prefilter.exec(text)
   }
   return out + text.slice(copied)
+}
+
+/**
+ * `text` with each stretch of inRun characters that holds a match of `prefilter` (global) given to
+ * `hide`: the hex HEX_RUN starts no run in, as it does not after a digit and a separator (`is a
+ * 636e…`, `2024-11-28 636e…`, `12345-636e…`, `v1:636e…`), which it takes for the inside of a longer run.
+ */
+function eachStretch(text: string, hide: (stretch: string) => string, prefilter: RegExp): string {
+  let out = ''
+  let copied = 0
+  prefilter.lastIndex = 0
+  for (let found = prefilter.exec(text); found !== null; found = prefilter.exec(text)) {
+    let start = found.index
+    while (start > 0 && inRun(text.charCodeAt(start - 1))) start--
+    let end = found.index + found[0].length
+    while (end < text.length && inRun(text.charCodeAt(end))) end++
+    out += text.slice(copied, start) + hide(text.slice(start, end))
+    copied = end
+    prefilter.lastIndex = end
+  }
+  return copied === 0 ? text : out + text.slice(copied)
 }
 
 /** `bytes` read as text both ways a secret's bytes are: Latin-1 (NULs of UTF-16 dropped), and UTF-8 for a secret beyond ASCII. */
@@ -191,10 +217,26 @@ export function withHexRuns(redact: (text: string) => string, holds: (bytes: str
   return (text) => {
     const redacted = redact(text)
     if (redacted.length < 16) return redacted
-    const longRunsHidden = eachLongRun(redacted, (run) => (prefilter.test(run) ? longRunHidden(run, heldIn, replacement) : run))
+    // the runs read and found without a secret, not read again as a stretch (6 MB of one hex digit, an ASCII word's hex)
+    const clean = new Set<string>()
+    const longRunsHidden = eachLongRun(redacted, (run) => {
+      const shown = prefilter.test(run) ? longRunHidden(run, heldIn, replacement) : run
+      if (shown === run) clean.add(run)
+      return shown
+    })
     // the runs of hex scanned only in the stretches of hex that hold the prefilter's run (replacedRuns)
-    const hidden = (run: string) => (prefilter.test(run) && heldIn(Buffer.from(run.replace(/[ :-]/g, ''), 'hex')) ? replacement : run)
-    const withHex = replacedRuns(longRunsHidden, hidden, beyondAscii ? NEXT_BEYOND_ASCII_RUN : NEXT_ASCII_RUN)
+    // read from its first digit and from its second: a key's hex cut inside a byte at its start, or after an odd digit of other hex, is out of step
+    const hidden = (run: string) => {
+      if (!prefilter.test(run)) return run
+      const digits = run.replace(/[ :-]/g, '')
+      if (heldIn(Buffer.from(digits, 'hex')) || heldIn(Buffer.from(digits.slice(1), 'hex'))) return replacement
+      clean.add(run)
+      return run
+    }
+    // then what is left of each such stretch, read in windows as a long run is (eachStretch)
+    const stray = (stretch: string) => (clean.has(stretch) ? stretch : longRunHidden(stretch, heldIn, replacement))
+    const inner = beyondAscii ? INNER_BEYOND_ASCII_RUN : INNER_ASCII_RUN
+    const withHex = replacedRuns(longRunsHidden, hidden, beyondAscii ? NEXT_BEYOND_ASCII_RUN : NEXT_ASCII_RUN, (stretch) => eachStretch(stretch, stray, inner))
     const hiddenIfHeld = (run: string, bytes: Buffer) => ((beyondAscii || holdsAsciiRun(bytes)) && heldIn(bytes) ? replacement : run)
     const listed = eachList(withHex, BYTE_LIST_START, BYTE_LIST_STEP, (run) => hiddenIfHeld(run, Buffer.from(run.split(BETWEEN_BYTES).map(Number))))
     return eachList(listed, HEX_LIST_START, HEX_LIST_STEP, (run) => hiddenIfHeld(run, Buffer.from(run.split(/[^0-9a-fA-F]+/).map((item) => parseInt(item, 16)))))

@@ -21,12 +21,22 @@ test.each([
   ['0x', `0x${hex}`],
   ['UTF-16 hex', utf16],
   ['UTF-16 BitConverter', utf16.toUpperCase().replace(/..(?!$)/g, '$&-')],
+  ['hex cut inside its first byte', hex.slice(1)],
+  ['hex after an odd digit of a trace id', `7d1a8e2e5d644caadc38498cc5a12345a${hex}`],
+  ['UTF-16 hex after an odd digit', `e${utf16}`],
 ])('two thirds of the key in %s is hidden', (_, form) => {
   const text = `{"echo":"${form}","next":1}`
   const redacted = createRedactor(KEY)(text)
   expect(redacted).not.toContain(form)
   expect(redacted).toContain('[REDACTED]')
   expect(redacted).toContain('"next":1')
+})
+
+test.each(['is a ', 'date 2024-11-28 ', 'id 12345-', 'v1:', '00-7d1a8e2e5d644caadc38498cc5a123451-'])('two thirds of the key in hex after %j (a digit and a separator, where no run of hex starts) is hidden', (before) => {
+  const redacted = createRedactor(KEY)(`{"echo":"${before}${hex}","next":1}`)
+  // the window of a long run's that holds it (with the hex before it, if any)
+  expect(redacted).toMatch(/^\{"echo":"[^"]*\[REDACTED\]","next":1\}$/)
+  for (let at = 0; at + 16 <= hex.length; at += 2) expect(redacted).not.toContain(hex.slice(at, at + 16))
 })
 
 test("a report's own hex stays: a traceparent, a UUID, a SHA-256, an ASCII word's hex", () => {
