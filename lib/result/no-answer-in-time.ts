@@ -38,10 +38,22 @@ const failedOnTheTimeout = (check: JudgedCheck): boolean => check.status === 'fa
 interface Sent {
   id: string
   request: { method: string; url: string; headers: Record<string, string> }
+  startedAt?: string
   durationMs: number
+  /** When it was written (Date.now()): its wait for a slot and a connection before is the run's, not the server's. */
+  writtenAtMs?: number
   response?: { status: number }
   error?: { code: string; message: string; status?: number }
 }
+
+/**
+ * How long its answer took from its write. Its duration counts its wait for a slot too: an
+ * invalid create held unanswered by the server (Express 4's uncaught rejection) held the slots, the
+ * valid creates waited behind them past --timeout, and answered at once they read as the
+ * operation's quickest answer after 3,016 ms: "slower than that … or hung", exit 2, where the held
+ * creates are the fault (invalid-create-never-answered survived the kill matrix under load).
+ */
+const sinceWritten = (e: Sent): number => (e.writtenAtMs === undefined || e.startedAt === undefined ? e.durationMs : Math.max(0, Date.parse(e.startedAt) + e.durationMs - e.writtenAtMs))
 
 /** Its operation as the client stalled it: the path below the base URL's (`basePath`, without its trailing slash). */
 const operationOfExchange = (e: Sent, basePath: string) => {
@@ -71,7 +83,7 @@ export function slowOperations(checks: readonly (JudgedCheck & { exchanges: read
     if (nothingInTime(exchange.error)) timedOut.add(operation)
     // an answer, or the head of one (a body that did not end, a reset after the status): at once, as far as the operation goes
     else if (exchange.response !== undefined) {
-      if (paced(exchange.response.status)) quickest.set(operation, Math.min(quickest.get(operation) ?? Infinity, exchange.durationMs))
+      if (paced(exchange.response.status)) quickest.set(operation, Math.min(quickest.get(operation) ?? Infinity, sinceWritten(exchange)))
     }
     else if (exchange.error !== undefined && exchange.error.code !== 'STALLED' && exchange.error.code !== 'DEADLINE') quickest.set(operation, 0)
   }

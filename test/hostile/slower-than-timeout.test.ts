@@ -113,6 +113,17 @@ describe('a server slower than --timeout on every request', () => {
     expect(slow(check(900, 200), check(900, 200))).toBe(false)
   })
 
+  test('an answer is timed from its write, not from its wait for a slot: requests held unanswered ahead of it are no sign of a slow operation', () => {
+    // written 850 ms after it was started (every slot held by requests the server never answered), answered 50 ms later
+    const waited = (ms: number, waitedMs: number, status: number) => {
+      const answered = check(ms, status)
+      Object.assign(answered.exchanges[0]!, { startedAt: new Date(1_000_000).toISOString(), writtenAtMs: 1_000_000 + waitedMs })
+      return answered
+    }
+    expect(slow(check(400), waited(900, 850, 201))).toBe(false)
+    expect(slow(check(400), waited(900, 100, 201))).toBe(true) // 800 ms from its write: slow indeed
+  })
+
   test('the request that expired first fails no rule: no verdict (exit 2), a longer --timeout asked for', async () => {
     const run = await conform(serve(await slowFront()), '--timeout', String(TIMEOUT_MS))
     expect(run.code, run.stdout).toBe(2)
