@@ -12,10 +12,14 @@
  * - Behind a check that refuses a name past 255 characters with 400 (JPA's @Size(max = 255)), which
  *   refuses the 256-character names, the column cut create-whitespace's name alone (misshunt16:
  *   it was 22 characters, and the run passed).
+ * - A name column of 33 to 45 characters that refuses a longer name with 400 or 413 (§8 shows no
+ *   length): create-whitespace's 44 characters are refused or taken whole, and the run passes
+ *   (review44: no false alarm from the longer name).
  */
 import { describe, expect, test } from 'vitest'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
-import { startReferenceServer } from '../../lib/server/reference-server.ts'
+import { startReferenceServer, type Reply } from '../../lib/server/reference-server.ts'
+import { errorReply } from '../../lib/server/server-cases.ts'
 import { columnLimits } from '../../lib/server/variants/inputs.ts'
 import { failedRules, runsWithKey } from '../helpers/run-conform.ts'
 
@@ -67,4 +71,21 @@ describe('a name whose part past a VARCHAR(32) is spaces', () => {
     },
     60_000,
   )
+
+  test.each([
+    [33, 400],
+    [40, 413],
+    [43, 400],
+    [44, 413],
+    [45, 400],
+  ] as const)('a name column of %i characters, a longer name refused with %i: the run passes', async (limit, status) => {
+    const { validate } = columnLimits(limit, Number.POSITIVE_INFINITY)
+    // 413 for the name's length alone: every other refusal stays 400 (§4.2 rule 1)
+    const tooLong = (reply: Reply) => reply.status === 400 && JSON.stringify(reply.body ?? '').includes('too long for column NAME')
+    const finish = (reply: Reply) => (status === 413 && tooLong(reply) ? errorReply(413, 'too_large', `names are limited to ${limit} characters`) : reply)
+    const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: { validate, finish } }))
+    const run = await conform(server)
+    expect(failedRules(run), run.stdout).toEqual([])
+    expect(run.code, run.stdout).toBe(0)
+  }, 60_000)
 })
