@@ -15,10 +15,14 @@
  * - A name column of 33 to 45 characters that refuses a longer name with 400 or 413 (§8 shows no
  *   length): create-whitespace's 44 characters are refused or taken whole, and the run passes
  *   (review44: no false alarm from the longer name).
+ * - Behind a check of 64 UTF-8 bytes (Go's len), a column of 32 that raises its length error (Oracle's
+ *   VARCHAR2, which cuts no spaces) answered 500, unhandled: create-returns-201 fails on
+ *   create-whitespace alone, the only name past 32 characters the check lets through (review44:
+ *   with its 22 characters the run passed; a 500 to a valid create is no refusal §7 shows).
  */
 import { describe, expect, test } from 'vitest'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
-import { startReferenceServer, type Reply } from '../../lib/server/reference-server.ts'
+import { startReferenceServer, type Behaviour, type Reply } from '../../lib/server/reference-server.ts'
 import { errorReply } from '../../lib/server/server-cases.ts'
 import { columnLimits } from '../../lib/server/variants/inputs.ts'
 import { failedRules, runsWithKey } from '../helpers/run-conform.ts'
@@ -87,5 +91,21 @@ describe('a name whose part past a VARCHAR(32) is spaces', () => {
     const run = await conform(server)
     expect(failedRules(run), run.stdout).toEqual([])
     expect(run.code, run.stdout).toBe(0)
+  }, 60_000)
+
+  test('behind a check of 64 bytes, a column of 32 whose length error is answered 500: create-returns-201 fails on create-whitespace alone', async () => {
+    const { validate } = columnLimits(64, Number.POSITIVE_INFINITY, 'bytes')
+    const finish: Behaviour['finish'] = (reply, request, store) => {
+      const name = (request.body as { name?: unknown } | undefined)?.name
+      if (request.operation !== 'createCategory' || reply.status !== 201 || typeof name !== 'string' || [...name].length <= 32) return reply
+      store.pop()
+      return errorReply(500, 'internal', 'ORA-12899: value too large for column "NAME" (actual: 44, maximum: 32)')
+    }
+    const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: { validate, finish } }))
+    const run = await conform(server)
+    expect(failedRules(run), run.stdout).toEqual(['create-returns-201'])
+    const failed = run.results!.rules.find((r) => r.id === 'create-returns-201')!.checks.filter((c) => c.status === 'fail')
+    expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('in name (44 characters, the last 24 spaces)')])
+    expect(failed[0].failure?.message).toContain('a server fault to values a column may be too short for')
   }, 60_000)
 })
