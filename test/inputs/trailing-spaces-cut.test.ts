@@ -12,10 +12,18 @@
  * - Behind a check that refuses a name past 255 characters with 400 (JPA's @Size(max = 255)), which
  *   refuses the 256-character names, the column cut create-whitespace's name alone (misshunt16:
  *   it was 22 characters, and the run passed).
+ * - A name column of 33 to 45 characters that refuses a longer name with 400 or 413 (§8 shows no
+ *   length): create-whitespace's 44 characters are refused or taken whole, and the run passes
+ *   (review44: no false alarm from the longer name).
+ * - Behind a check of 64 UTF-8 bytes (Go's len), a column of 32 that raises its length error (Oracle's
+ *   VARCHAR2, which cuts no spaces) answered 500, unhandled: create-returns-201 fails on
+ *   create-whitespace alone, the only name past 32 characters the check lets through (review44:
+ *   with its 22 characters the run passed; a 500 to a valid create is no refusal §7 shows).
  */
 import { describe, expect, test } from 'vitest'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
-import { startReferenceServer } from '../../lib/server/reference-server.ts'
+import { startReferenceServer, type Behaviour, type Reply } from '../../lib/server/reference-server.ts'
+import { errorReply } from '../../lib/server/server-cases.ts'
 import { columnLimits } from '../../lib/server/variants/inputs.ts'
 import { failedRules, runsWithKey } from '../helpers/run-conform.ts'
 
@@ -67,4 +75,37 @@ describe('a name whose part past a VARCHAR(32) is spaces', () => {
     },
     60_000,
   )
+
+  test.each([
+    [33, 400],
+    [40, 413],
+    [43, 400],
+    [44, 413],
+    [45, 400],
+  ] as const)('a name column of %i characters, a longer name refused with %i: the run passes', async (limit, status) => {
+    const { validate } = columnLimits(limit, Number.POSITIVE_INFINITY)
+    // 413 for the name's length alone: every other refusal stays 400 (§4.2 rule 1)
+    const tooLong = (reply: Reply) => reply.status === 400 && JSON.stringify(reply.body ?? '').includes('too long for column NAME')
+    const finish = (reply: Reply) => (status === 413 && tooLong(reply) ? errorReply(413, 'too_large', `names are limited to ${limit} characters`) : reply)
+    const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: { validate, finish } }))
+    const run = await conform(server)
+    expect(failedRules(run), run.stdout).toEqual([])
+    expect(run.code, run.stdout).toBe(0)
+  }, 60_000)
+
+  test('behind a check of 64 bytes, a column of 32 whose length error is answered 500: create-returns-201 fails on create-whitespace alone', async () => {
+    const { validate } = columnLimits(64, Number.POSITIVE_INFINITY, 'bytes')
+    const finish: Behaviour['finish'] = (reply, request, store) => {
+      const name = (request.body as { name?: unknown } | undefined)?.name
+      if (request.operation !== 'createCategory' || reply.status !== 201 || typeof name !== 'string' || [...name].length <= 32) return reply
+      store.pop()
+      return errorReply(500, 'internal', 'ORA-12899: value too large for column "NAME" (actual: 44, maximum: 32)')
+    }
+    const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: { validate, finish } }))
+    const run = await conform(server)
+    expect(failedRules(run), run.stdout).toEqual(['create-returns-201'])
+    const failed = run.results!.rules.find((r) => r.id === 'create-returns-201')!.checks.filter((c) => c.status === 'fail')
+    expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('in name (44 characters, the last 24 spaces)')])
+    expect(failed[0].failure?.message).toContain('a server fault to values a column may be too short for')
+  }, 60_000)
 })

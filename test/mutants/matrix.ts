@@ -205,6 +205,8 @@ const cell = (text: string) =>
     // which create is stored last depends on arrival order too (list-omits-newest named -plain or
     // -bigdesc), and so does the one a replica kept (a name with spaces around it, "  cf-RUN-padded  ")
     .replace(/created category ID \("\s*cf-RUN-[^"]*"\)/g, 'created category ID ("cf-RUN-…")')
+    // and so does the create stored before one whose answer is another's record (create-answers-the-row-before-its-own)
+    .replace(/another create's record \(its "[a-z]+" holds cf-RUN-[^,]*, which/g, `another create's record (its "…" holds cf-RUN-…, which`)
     // ids past int64 (id-past-int64) are given to concurrent creates in arrival order too
     .replace(/\b92233720368547758\d\d\b/g, '2^63+n')
     .replaceAll('|', '\\|')
