@@ -52,6 +52,8 @@ export const PUMA_MUTATIONS: readonly Mutation[] = [
     name: 'workers-with-stores-of-their-own',
     breaks: 'ids-unique',
     code: 'DUPLICATE_ID',
+    // created-in-list with it in one run of a busy matrix, not in the next (review44)
+    alsoFailsVarying: 'whether the list after the creates goes to the worker that lacks some of them, which depends on the turns the run\'s requests took',
     description:
       'an in-memory store under two worker processes (puma -w 2): each request goes to one worker in turn, which keeps its own records and counts its own ids from 2^53 + 1, ' +
       'so two creates get one id and each list shows one worker\'s records',
