@@ -31,13 +31,17 @@ const piece = fc.oneof(
     return dump.slice(0, at) + hex.replace(/[ :-]/g, '') + dump.slice(at)
   }),
 )
-/** Eight characters of each secret, as bytes: 8 of UTF-8 or Latin-1, 16 of UTF-16. */
-const runs = [KEY, SECRET].flatMap((secret) =>
-  [Buffer.from(secret), Buffer.from(secret, 'latin1'), Buffer.from(secret, 'utf16le')].flatMap((bytes, i) => {
-    const size = i === 2 ? 16 : 8
-    return Array.from({ length: bytes.length - size + 1 }, (_, at) => bytes.subarray(at, at + size).toString('hex'))
-  }),
-)
+/**
+ * Eight characters of each secret, as bytes: in UTF-8, Latin-1 and UTF-16. Characters, not bytes: eight
+ * bytes of UTF-8 may be seven characters and half of an é (a9 of c3 a9), which the redactor leaves in
+ * plain text too ("-9f3Kx7", below its runs' length for this secret): the test failed one run in three on it.
+ */
+const runs = [KEY, SECRET].flatMap((secret) => {
+  const characters = [...secret]
+  return Array.from({ length: characters.length - 7 }, (_, at) => characters.slice(at, at + 8).join('')).flatMap((piece) =>
+    (['utf8', 'latin1', 'utf16le'] as const).map((encoding) => Buffer.from(piece, encoding).toString('hex')),
+  )
+})
 
 test("no eight characters of a secret in hex, cut at any digit, after anything, in a dump, in the redactor's text", () => {
   const redact = createRedactor(KEY, SECRET)
