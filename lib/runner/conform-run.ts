@@ -161,6 +161,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     journal,
     ...(options.journalEveryHeader ? { journalEveryHeader: true } : {}),
     ...(listsRead ? { listsRead } : {}),
+    createdIds: new Map(),
     seed: config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31,
     listLagMs: config.listLagMs,
     // the HTTP client sends nothing once this ends, and cuts what is in flight when it does

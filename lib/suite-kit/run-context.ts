@@ -78,6 +78,8 @@ export interface RunContext {
   otherSecrets?: readonly string[]
   /** Every list answer the suites read is handed here (its records of the run's prefixes kept): the ledger's records no answer announced (lib/result/ledger-from-list.ts). Shared by the run's attempts and rounds. */
   listsRead?: ListsRead
+  /** The ids the run's creates that another create sends (valid-create.ts `sendsIdOf`) were answered with, by key: shared with its confirmation attempts, which send the run's id rather than create that record again. */
+  createdIds?: Map<string, string>
   /** Set in a confirmation attempt (lib/runner/confirmation.ts): the POSTs it may send. */
   confirming?: ConfirmationWrites
 }

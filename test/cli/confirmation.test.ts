@@ -52,6 +52,32 @@ test('500 to one request in fifteen: exit 1, and every failed check is intermitt
   }
 })
 
+// the create that sends the id of the run's first record (valid-creates.ts create-sends-existing-id):
+// its second probe sends that record's id again, and does not create the record once more (a write no
+// failure was found on, which confirmation may not send): before, it was left unconfirmed ("not needed")
+test("a 500 on the create that sends an earlier record's id, once: probed again with the run's record, and intermittent", async () => {
+  let faulted = 0
+  let described = 0
+  const server = await started(startReferenceServer({
+    apiKey,
+    behaviour: {
+      finish: (reply, request, store: StoredCategory[]) => {
+        if (request.operation === 'createCategory' && /-Desc/.test(request.rawBody ?? '')) described++
+        if (request.operation !== 'createCategory' || !/-own-id"/.test(request.rawBody ?? '') || faulted++ > 0) return reply
+        if (reply.status === 201) store.splice(store.indexOf(reply.body as StoredCategory), 1)
+        return errorReply(500, 'internal', 'upstream replica failed')
+      },
+    },
+  }))
+  const run = await conform(server)
+  expect(run.code, run.stdout).toBe(1)
+  const failed = failedChecks(run.results)
+  expect(failed.length).toBeGreaterThan(0)
+  for (const c of failed) expect(c.recurrence, `${c.rule}: ${c.name}`).toEqual({ attempts: 2, failures: 1, kind: 'intermittent' })
+  // the run's first record was created once: its id sent again, not a record made for it
+  expect(described).toBe(1)
+})
+
 test('a fault on every request: every failed check deterministic, N + 1 attempts, each failed', async () => {
   const run = await conform(await started(startCase(MUTATIONS.find((m) => m.name === 'create-answers-200')!, { apiKey })), '--confirm', '2')
   expect(run.code).toBe(1)
