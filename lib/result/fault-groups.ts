@@ -186,22 +186,24 @@ function notProbedAgain(checks: readonly CheckResult[]): string | undefined {
 /** What the re-probes of a group's checks showed, in words, and its kind. `answeredNothing`: why none was probed again when the server answered no request but with a fault (served-nothing.ts), or redirected every one (misdirected.ts). */
 function reprobes(checks: readonly CheckResult[], answeredNothing: string | undefined): { kind: string; words: string } {
   const kinds = new Set(checks.map((c) => c.recurrence?.kind ?? 'unconfirmed'))
+  // counted per check: one request sent again may judge several checks (a line read "240 of 240" of a
+  // run that made 203 requests), so the words say checks' re-runs, not requests
   const again = checks.reduce((n, c) => n + (c.recurrence ? c.recurrence.attempts - 1 : 0), 0)
   const failedAgain = checks.reduce((n, c) => n + (c.recurrence ? c.recurrence.failures - 1 : 0), 0)
   if (kinds.size === 1 && kinds.has('unconfirmed')) {
     const why = notProbedAgain(checks) ?? answeredNothing
     return { kind: 'unconfirmed', words: why ? `not probed again: ${why}` : 'not probed again (--confirm 0, the write budget or the deadline)' }
   }
-  if (kinds.size === 1 && kinds.has('deterministic')) return { kind: 'deterministic', words: `every re-probe failed the same way (${again} of ${again})` }
+  if (kinds.size === 1 && kinds.has('deterministic')) return { kind: 'deterministic', words: `every re-probe failed the same way (${again} of ${again} checks' re-runs)` }
   // some confirmed on every probe, the rest not probed again (their operation stalled): nothing intermittent
   // was seen (an Express 4 handler whose rejection is never answered read "partly intermittent; 5 of 5 re-probes failed again")
   if (!kinds.has('intermittent') && kinds.has('deterministic')) {
     const notProbed = checks.filter((c) => (c.recurrence?.kind ?? 'unconfirmed') === 'unconfirmed').length
     const why = notProbedAgain(checks) ?? answeredNothing
-    return { kind: 'deterministic', words: `every re-probe failed the same way (${again} of ${again}); ${notProbed} other check${notProbed === 1 ? '' : 's'} not probed again${why ? `: ${why}` : ''}` }
+    return { kind: 'deterministic', words: `every re-probe failed the same way (${again} of ${again} checks' re-runs); ${notProbed} other check${notProbed === 1 ? '' : 's'} not probed again${why ? `: ${why}` : ''}` }
   }
   if (failedAgain === 0) return { kind: 'intermittent', words: 'every re-probe was answered correctly' }
-  return { kind: kinds.has('deterministic') ? 'partly intermittent' : 'intermittent', words: `${failedAgain} of ${again} re-probes failed again` }
+  return { kind: kinds.has('deterministic') ? 'partly intermittent' : 'intermittent', words: `${failedAgain} of ${again} checks' re-runs failed again` }
 }
 
 /** How a group of failed checks recurred when probed again, in a few words ('' when none was confirmed). */

@@ -35,7 +35,7 @@ test('5xx answers across four rules, each answered correctly when probed again: 
 
 test('a fault on every probe is deterministic; failures of other causes make no fault group; no recurrence, no words', () => {
   const deterministic = check('c', 'fail', { failure: { code: 'SERVER_ERROR', message: 'm', expected: 'e', actual: 'a' }, recurrence: { attempts: 3, failures: 3, kind: 'deterministic' } })
-  expect(faultGroups(runResult((id) => [id === 'create-returns-201' ? deterministic : check(`${id} check`, 'pass')]))[0]?.line).toMatch(/^deterministic: .* across 1 rule \(create-returns-201\); every re-probe failed the same way \(2 of 2\)$/)
+  expect(faultGroups(runResult((id) => [id === 'create-returns-201' ? deterministic : check(`${id} check`, 'pass')]))[0]?.line).toMatch(/^deterministic: .* across 1 rule \(create-returns-201\); every re-probe failed the same way \(2 of 2 checks' re-runs\)$/)
   const other = check('c', 'fail', { recurrence: { attempts: 3, failures: 3, kind: 'deterministic' } })
   expect(faultGroups(runResult((id) => [id === 'create-returns-201' ? other : check(`${id} check`, 'pass')]))).toEqual([])
   expect(recurrenceWords([check('c', 'fail')])).toBe('')
@@ -94,7 +94,7 @@ test('one replica of four behind a random balancer: a check that met it on every
   const faults = faultGroups(runResult(checksOf))
   expect(faults).toHaveLength(1)
   expect(faults[0]).toMatchObject({ cause: 'differing-answers', checks: 3, rules: ['create-returns-201'] })
-  expect(faults[0].line).toBe('partly intermittent: 2 checks were answered differently on a second probe, and 1 more met the same failure on every probe (one replica behind a load balancer?), across 1 rule (create-returns-201); 2 of 4 re-probes failed again')
+  expect(faults[0].line).toBe('partly intermittent: 2 checks were answered differently on a second probe, and 1 more met the same failure on every probe (one replica behind a load balancer?), across 1 rule (create-returns-201); 2 of 4 checks\' re-runs failed again')
 })
 
 test("a deterministic failure of another rule, with the same code and answer as a rule's intermittent one, stays its own fault: never joined to the replica's finding", () => {
@@ -122,7 +122,7 @@ test('JSON answers unreadable the same way across rules (a byte order mark in fr
   const faults = faultGroups(runResult((id) => (bom.includes(id) ? [unreadable('a byte order mark'), unreadable('a byte order mark')] : [check(`${id} check`, 'pass')])))
   expect(faults).toHaveLength(1)
   expect(faults[0]).toMatchObject({ cause: 'unreadable-json', checks: 6, rules: bom })
-  expect(faults[0].line).toBe('deterministic: 6 checks met JSON answers that began with a UTF-8 byte order mark, which RFC 8259 §8.1 forbids in JSON text, across 3 rules; every re-probe failed the same way (12 of 12)')
+  expect(faults[0].line).toBe('deterministic: 6 checks met JSON answers that began with a UTF-8 byte order mark, which RFC 8259 §8.1 forbids in JSON text, across 3 rules; every re-probe failed the same way (12 of 12 checks\' re-runs)')
   expect(faultGroups(runResult((id) => [id === 'create-returns-category' ? unreadable('a byte order mark') : check(`${id} check`, 'pass')]))).toEqual([])
   expect(faultGroups(runResult((id) => [bom.includes(id) ? unreadable('text that is not JSON') : check(`${id} check`, 'pass')]))).toEqual([])
 })
@@ -139,7 +139,7 @@ test('a field given back as another type than the string sent, in the answer, it
   const faults = faultGroups(runResult((id) => [retyped[id] ?? check(`${id} check`, 'pass')]))
   expect(faults).toHaveLength(1)
   expect(faults[0]).toMatchObject({ cause: 'type-changed', checks: 3, rules: ['list-returns-category-array', 'create-returns-category', 'create-echoes-fields'] })
-  expect(faults[0].line).toBe('deterministic: 3 checks met "name" given back as another type than the string sent (numeric text stored as a number?), across 3 rules; every re-probe failed the same way (6 of 6)')
+  expect(faults[0].line).toBe('deterministic: 3 checks met "name" given back as another type than the string sent (numeric text stored as a number?), across 3 rules; every re-probe failed the same way (6 of 6 checks\' re-runs)')
   // a string changed into another string (trimmed) is no change of type; one rule alone is its own finding
   expect(faultGroups(runResult((id) => [id === 'create-echoes-fields' ? changed('name: "-0042 "') : id === 'create-returns-category' ? schema('body.id must be integer') : check(`${id} check`, 'pass')]))).toEqual([])
   expect(faultGroups(runResult((id) => [id === 'create-returns-category' ? schema('body.name must be string') : check(`${id} check`, 'pass')]))).toEqual([])
@@ -168,7 +168,7 @@ test('requests without a valid key served, both without a key and with one not i
   const faults = faultGroups(runResult((id) => (id === 'auth-missing-key-401' ? [answered(201), served] : id === 'auth-invalid-key-401' ? [answered(200)] : [check(`${id} check`, 'pass')])))
   expect(faults).toHaveLength(1)
   expect(faults[0]).toMatchObject({ cause: 'key-not-checked', checks: 3, rules: both })
-  expect(faults[0].line).toMatch(/^deterministic: 3 requests without a valid key \(none, or one not issued\) were served \(is authentication mounted on every route\? .*\), across 2 rules; every re-probe failed the same way \(6 of 6\)$/)
+  expect(faults[0].line).toMatch(/^deterministic: 3 requests without a valid key \(none, or one not issued\) were served \(is authentication mounted on every route\? .*\), across 2 rules; every re-probe failed the same way \(6 of 6 checks' re-runs\)$/)
   expect(faultGroups(runResult((id) => [id === 'auth-invalid-key-401' ? answered(200) : check(`${id} check`, 'pass')]))).toEqual([])
   expect(faultGroups(runResult((id) => [both.includes(id) ? answered(403) : check(`${id} check`, 'pass')]))).toEqual([])
   // only requests carrying a key not issued (an empty token, a part of the key) served: authentication ran, and compared loosely
@@ -208,7 +208,7 @@ test('requests redirected across rules (a router serving the collection at anoth
   const faults = faultGroups(runResult((id) => [rules.includes(id) ? moved() : check(`${id} check`, 'pass')]))
   expect(faults).toHaveLength(1)
   expect(faults[0]).toMatchObject({ cause: 'redirected', checks: 3, rules })
-  expect(faults[0].line).toBe('deterministic: 3 checks met requests redirected (301 to /v1/categories/) instead of answered, which a client does not follow with its body (the collection routed at another path?), across 3 rules; every re-probe failed the same way (6 of 6)')
+  expect(faults[0].line).toBe('deterministic: 3 checks met requests redirected (301 to /v1/categories/) instead of answered, which a client does not follow with its body (the collection routed at another path?), across 3 rules; every re-probe failed the same way (6 of 6 checks\' re-runs)')
   expect(faultGroups(runResult((id) => [id === 'list-returns-200' ? moved() : check(`${id} check`, 'pass')]))).toEqual([])
   // a redirect elsewhere (a login page) is not said to be the collection's
   const toLogin = () => {
@@ -295,5 +295,5 @@ test('failures confirmed on every re-probe beside ones whose operation stalled (
   const rules = ['create-rejects-invalid-values', 'error-body-is-error-record', 'error-status-matches-http']
   const result = runResult((id) => (rules.includes(id) ? [confirmed(`${id} a`), stalled(`${id} b`)] : [check(`${id} check`, 'pass')]))
   const line = faultGroups(result)[0]?.line
-  expect(line).toMatch(/^deterministic: .*, across 3 rules; every re-probe failed the same way \(6 of 6\); 3 other checks not probed again: its operation had left a request unanswered past --timeout/)
+  expect(line).toMatch(/^deterministic: .*, across 3 rules; every re-probe failed the same way \(6 of 6 checks' re-runs\); 3 other checks not probed again: its operation had left a request unanswered past --timeout/)
 })
