@@ -9,6 +9,7 @@ import { serverFaultStatus } from '../http/exchange.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
 import { servedNothing, SERVED_NOTHING_WORDS } from './served-nothing.ts'
 import { afterUnreadBodyWords, unreadBodyWords } from './unread-bodies.ts'
+import { liftedBlockWords } from './lifted-block.ts'
 import { unansweredWideBodies } from './wide-bodies.ts'
 import { answerOfAnother, otherAnswersWords, outOfStep, sentNames, servedForAnother } from './other-answers.ts'
 import { answeredOnlyRedirects, metNotHttp, REDIRECTED_EVERY_REQUEST } from './misdirected.ts'
@@ -335,6 +336,8 @@ export function faultGroups(result: RunResult): FaultGroup[] {
         ? `${checks} answered differently on a second probe${alike}: creates answered with one another's records, which depends on which of the creates sent at once the service stored last`
         : differing.every((m) => isListRead(m.check)) && result.summary.recordsCreated > 0
         ? `${checks} answered differently when the list was read again, after the run's creates had changed the store${alike} (a list that breaks on some content, an empty store or a record, or one replica behind a load balancer?)`
+        : liftedBlockWords(differing.map((m) => m.check), result.journal ?? [])
+        ? `${checks} answered differently on a second probe${alike}${liftedBlockWords(differing.map((m) => m.check), result.journal ?? [])}`
         : `${checks} answered differently on a second probe${alike} (one replica behind a load balancer?)`
     }
     groups.push({ cause, line: `${kind}: ${rate}, ${across}; ${words}`, what: rate, rules, checks: members.length })
