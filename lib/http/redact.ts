@@ -170,7 +170,8 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
       forms.add(form)
       taken.add(form)
       shortest = Math.min(shortest, form.length)
-      anchors = anchors?.concat(form)
+      // pushed, not concatenated: a copy of the list at each form was quadratic in a key's forms
+      anchors?.push(form)
     }
     const escapes = [[jsonEscapedPattern(variant), NEVER_ESCAPED_IN_TEXT], [percentEscapedPattern(variant), NEVER_PERCENT_ESCAPED], [htmlEscapedPattern(variant), NEVER_ESCAPED_IN_TEXT]] as const
     for (const [pattern, kept] of escapes) {
@@ -179,7 +180,8 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
       shortest = Math.min(shortest, variant.length)
       // every match keeps the characters no encoder escapes as they are
       const run = keptRun(variant, kept)
-      anchors = run === undefined ? undefined : anchors?.concat(run)
+      if (run === undefined) anchors = undefined
+      else anchors?.push(run)
     }
   }
   // a form of a short key (three characters) is no anchor: the key is looked for in every text

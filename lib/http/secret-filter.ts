@@ -44,7 +44,9 @@ export function anchorFilter(anchors: readonly string[], foldCase = false): ((te
     for (let at = 0; at + GRAM <= shortest; at++) {
       const hash = gramHash(head, at)
       bitmap[hash >>> 5]! |= 1 << (hash & 31)
-      byHash.set(hash, [...(byHash.get(hash) ?? []), { head, at }])
+      const pieces = byHash.get(hash)
+      if (pieces) pieces.push({ head, at })
+      else byHash.set(hash, [{ head, at }])
     }
   }
   return (text) => {
@@ -142,7 +144,9 @@ export function lettersInOrderFilter(needles: readonly string[]): (text: string)
     for (let at = 0; at + GRAM <= needle.length; at++) {
       let gram = 0
       for (let k = 0; k < GRAM; k++) gram = (gram << 8) | needle.charCodeAt(at + k)
-      byGram.set(gram, [...(byGram.get(gram) ?? []), { needle, at }])
+      const pieces = byGram.get(gram)
+      if (pieces) pieces.push({ needle, at })
+      else byGram.set(gram, [{ needle, at }])
       const hash = Math.imul(gram, 0x9e3779b1) >>> (32 - HASH_BITS)
       bitmap[hash >>> 5]! |= 1 << (hash & 31)
     }
