@@ -101,6 +101,19 @@ test.each([
   expect(run).toEqual({ code: 2, out: '', err: 'conform compare: --output names no file (a variable that is not set?): --output FILE writes the comparison as Markdown\n' })
 })
 
+// `--output $SUMMARY A B` with the variable not set: the shell leaves `--output A B`, run A taken as the file to write
+test.each([
+  ['a report folder', () => passing.reportDir],
+  ['a results.json', () => join(passing.reportDir, 'results.json')],
+])('--output before %s and one more run: exit 2, the line says --output took run A, A left as it was', (_, runA) => {
+  const before = readFileSync(join(passing.reportDir, 'results.json'), 'utf8')
+  const run = compare('--output', runA(), failing.reportDir)
+  expect(run.code).toBe(2)
+  expect(run.out).toBe('')
+  expect(run.err).toBe(`conform compare: --output took ${JSON.stringify(runA())}, a run, as the file to write, and left one run (--output "$VARIABLE" with the variable not set?): give the two runs, then --output FILE\n`)
+  expect(readFileSync(join(passing.reportDir, 'results.json'), 'utf8')).toBe(before)
+})
+
 test('--output of a results.json edited by hand: a rule id or code that is a CI log command is made inert in the file too', () => {
   const dir = scratchDir('conform-compare-')
   const edited = readFileSync(join(failing.reportDir, 'results.json'), 'utf8').replaceAll('"ids-unique"', '"##vso[task.setvariable variable=X]1"').replaceAll('"DUPLICATE_ID"', '"##[error]forged"')
