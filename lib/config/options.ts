@@ -42,6 +42,10 @@ function argumentProblem(error: NodeJS.ErrnoException, table: readonly OptionSpe
   const unknown = error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'--([^'=]+)'/.exec(first)?.[1] : undefined
   const meant = unknown === undefined ? undefined : closestName(unknown, table.map((o) => o.flag))
   if (meant !== undefined) return `${first.replace(/\.$/, '')} (did you mean --${meant}?); see --help`
+  // a team gating on all but its known deviations looks for --skip or an allowlist: the baseline is the way
+  if (unknown !== undefined && table.some((o) => o.flag === 'baseline') && /skip|exclu|ignor|allow|xfail|known|disable|except|waive/i.test(unknown)) {
+    return `${first.replace(/\.$/, '')}; known failures are excused by --baseline FILE, which --update-baseline writes (docs/adoption.md), and --rule ID runs only the rules named; see --help`
+  }
   if (error.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     return 'unexpected argument without an option before it (every setting is a --flag); see --help'
   }
