@@ -215,6 +215,13 @@ test('a mistyped option of compare or merge: exit 2, naming the option it was mo
   expect(err).toBe('conform merge: unknown option "--repot-dir" (did you mean --report-dir?); see merge --help\n')
 })
 
+// `merge a/ b/ --report-dir $OUT` with the variable not set: told to give --report-dir, which was given
+test.each([[['a', 'b', '--report-dir', '']], [['a', 'b', '--report-dir=']], [['a', 'b', '--report-dir']]])('merge %j: exit 2, the line says --report-dir names no folder', (argv) => {
+  let err = ''
+  expect(mergeMain(argv, { out: () => undefined, err: (t) => void (err += t) }, tmpdir(), {})).toBe(2)
+  expect(err).toBe('conform merge: --report-dir names no folder (a variable that is not set?): --report-dir OUT is where the fleet page goes\n')
+})
+
 test('a key given to compare or merge as --api-key=KEY (a command line copied from conform) is not printed back', () => {
   const key = 'wrong-command-key-7c1e9a'
   expect(compare('a', 'b', `--api-key=${key}`).err).toBe('conform compare: unknown option "--api-key"; see compare --help\n')
