@@ -27,6 +27,8 @@ export interface AfterChecksOptions {
   stopped: () => boolean
   /** The run's journal so far. */
   journal: () => JournalEntry[]
+  /** The POST each declared POST's body is built from (DeclaredPost.needs), sent again with it when it is confirmed. */
+  needs?: ReadonlyMap<string, string>
   /** Whether the run's --baseline excuses a failure, which is then not confirmed (lib/runner/confirmation.ts). */
   known?: (ruleId: string, result: CheckResult) => boolean
   /** The lists the run read (none in a --read-only run), and how the list is read once more for the ledger (a GET, the suites', given when the last POST was answered). */
@@ -53,6 +55,7 @@ export function afterChecks(running: RunningChecks, suites: readonly Suite[], sc
       ...(options.maxWrites !== undefined ? { maxWrites: options.maxWrites } : {}),
       stopped: options.stopped,
       journal: options.journal,
+      ...(options.needs ? { needs: options.needs } : {}),
       ...(options.known ? { known: options.known } : {}),
     })
     // a record stored by a POST no list read after it (a confirmation's, a --rule selection's) is still the run's

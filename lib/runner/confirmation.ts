@@ -41,6 +41,8 @@ export interface ConfirmOptions {
   stopped: () => boolean
   /** The run's journal so far (what was sent and created). */
   journal: () => JournalEntry[]
+  /** The POST a declared POST's body is built from (DeclaredPost.needs): sent again, and counted, with it. */
+  needs?: ReadonlyMap<string, string>
   /**
    * Whether the run's --baseline excuses a failure: such a failure is not probed again. It does not
    * fail the run whatever its recurrence, and a team that baselined a deviation paid for it on every
@@ -98,7 +100,7 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
     }
   }
   const leadRefusedAgain = () => lead === undefined || counts.get(lead)!.failures === counts.get(lead)!.attempts
-  let writes = confirmationWrites(journal, failed.filter(({ at }) => !spared.has(at)).map(({ o }) => o.result), options.maxWrites, options.attempts)
+  let writes = confirmationWrites(journal, failed.filter(({ at }) => !spared.has(at)).map(({ o }) => o.result), options.maxWrites, options.attempts, options.needs)
   // a key the server refuses, or stopped accepting, would only be refused again: no verdict either
   // way, unless a key it had served, asked about once more, is served (key-recheck.ts): then its
   // refusals were the service's. A key refused from the first request on is not asked again: served
@@ -137,7 +139,7 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
     if (spared.size > 0 && !leadRefusedAgain()) {
       for (const at of spared.keys()) counts.get(at)!.skipped = undefined
       spared.clear()
-      writes = confirmationWrites(options.journal(), failed.map(({ o }) => o.result), options.maxWrites, options.attempts)
+      writes = confirmationWrites(options.journal(), failed.map(({ o }) => o.result), options.maxWrites, options.attempts, options.needs)
     }
     // a check that passed once is intermittent: no more attempts are needed to say so
     const pending = failed.filter(({ at }) => {
@@ -187,9 +189,11 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
  * send: what an explicit --max-writes leaves of its budget, else the default bound's share (the
  * plan line's promise, write-plan.ts defaultWriteBound): `attempts` more for each failed POST.
  */
-function confirmationWrites(journal: readonly JournalEntry[], failed: readonly CheckResult[], maxWrites: number | undefined, attempts: number): ConfirmationWrites {
+function confirmationWrites(journal: readonly JournalEntry[], failed: readonly CheckResult[], maxWrites: number | undefined, attempts: number, needs?: ReadonlyMap<string, string>): ConfirmationWrites {
   const probeOf = new Map(journal.filter((e) => e.probe !== undefined).map((e) => [e.id, e.probe!]))
-  const probes = new Set(failed.flatMap((r) => r.exchanges.flatMap((e) => (probeOf.has(e.id) ? [probeOf.get(e.id)!] : []))))
+  const found = failed.flatMap((r) => r.exchanges.flatMap((e) => (probeOf.has(e.id) ? [probeOf.get(e.id)!] : [])))
+  // and the POSTs their bodies are built from: the create whose record's id one sends goes again before it (refused as not needed, its failure stayed unconfirmed)
+  const probes = new Set([...found, ...found.flatMap((key) => (needs?.has(key) ? [needs.get(key)!] : []))])
   const sent = journal.filter((e) => e.method === 'POST' && e.onWire).length
   const left = maxWrites === undefined ? attempts * probes.size : Math.max(0, maxWrites - sent)
   const exhausted = maxWrites === undefined ? `not confirmed: --confirm ${attempts} allows at most ${attempts} more for each failed POST, all sent` : `not confirmed: --max-writes ${maxWrites} left no write for a second probe`

@@ -227,6 +227,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
         ...(firstCreate ? { firstCreate } : {}),
         stopped: () => cutBy !== undefined || clock.msLeft() <= 0,
         journal: () => journal.entries(),
+        needs: new Map(suite.declaredPosts.flatMap((p) => (p.needs ? [[p.key, p.needs] as const] : []))),
         // a known failure is not probed again (--update-baseline records what the run shows, confirmed)
         ...(config.baseline && !config.updateBaseline ? { known: excusedBy(config.baseline.data, startedAt.toISOString().slice(0, 10)) } : {}),
         ...(listsRead && suite.readListForLedger ? { ledgerList: { lists: listsRead, read: (lastWriteAnsweredAt) => suite.readListForLedger!(within(scope, thisRun), lastWriteAnsweredAt) } } : {}),

@@ -15,6 +15,8 @@ export interface DeclaredPost {
   serves: readonly string[]
   /** Sent only when the service refused a long value (§8: lengths are not shown). */
   followUp?: true
+  /** The POST whose answer this one's body is built from (the id of its record): confirming this one's failure sends that one again too. */
+  needs?: string
 }
 
 export interface WriteOptions {

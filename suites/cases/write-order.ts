@@ -21,6 +21,8 @@ export interface PostProbe extends WritePriority {
   serves: readonly string[]
   /** Sent only when the service refused a long value (§8): never to a service without limits. */
   followUp?: true
+  /** The create whose record's id this one sends (valid-create.ts sendsIdOf): a confirmation of this one sends that one again first. */
+  needs?: string
 }
 
 /** The follow-ups of a create refused for length (valid-creates.ts, shortForm): plain ASCII of the same sizes, then the short form. */
@@ -34,7 +36,7 @@ const ERROR_RULES = ['error-body-is-error-record', 'error-status-matches-http', 
 /** A 401 is judged for its WWW-Authenticate header too (suites/areas/categories.ts). */
 const UNAUTHENTICATED_RULES = [...ERROR_RULES, 'advisory-www-authenticate']
 
-const valid = (c: { key: string } & WritePriority): PostProbe => ({ key: c.key, creates: true, serves: CREATE_RULES, priority: c.priority })
+const valid = (c: { key: string; sendsIdOf?: string } & WritePriority): PostProbe => ({ key: c.key, creates: true, serves: CREATE_RULES, priority: c.priority, ...(c.sendsIdOf ? { needs: c.sendsIdOf } : {}) })
 const refused = (c: { key: string } & WritePriority, rule: string, rules = ERROR_RULES): PostProbe => ({
   key: c.key,
   creates: false,

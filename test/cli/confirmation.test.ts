@@ -52,6 +52,17 @@ test('500 to one request in fifteen: exit 1, and every failed check is intermitt
   }
 })
 
+// the create that sends the id of another create's record sends that one again in each attempt: refused
+// as "not needed" (only the failed POSTs were), a TypeORM save that updates the record it names was
+// "unconfirmed: the run needed no request of it again" on every run (userplay8)
+test('a fault on the create that sends another record\'s id: deterministic, 3 of 3, its earlier create sent again with it', async () => {
+  const run = await conform(await started(startCase(MUTATIONS.find((m) => m.name === 'existing-id-saves-as-update')!, { apiKey })), '--confirm', '2')
+  expect(run.code).toBe(1)
+  const failed = failedChecks(run.results)
+  expect(failed.map((c) => c.rule)).toContain('create-returns-category')
+  for (const c of failed) expect(c.recurrence, `${c.rule}: ${c.name}`).toEqual({ attempts: 3, failures: 3, kind: 'deterministic' })
+})
+
 test('a fault on every request: every failed check deterministic, N + 1 attempts, each failed', async () => {
   const run = await conform(await started(startCase(MUTATIONS.find((m) => m.name === 'create-answers-200')!, { apiKey })), '--confirm', '2')
   expect(run.code).toBe(1)
