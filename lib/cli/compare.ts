@@ -24,7 +24,7 @@ import { redactorOfRuns } from '../reporters/reproduce-key.ts'
 import { inertLogCommands } from '../reporters/ci-log-commands.ts'
 import { escapeMarkdown } from '../reporters/markdown-summary.ts'
 import { readReportJson, whyUnreadable } from '../config/user-file.ts'
-import { flagHint, optionName } from '../config/closest-name.ts'
+import { compareArgs } from './compare-args.ts'
 
 export const COMPARE_USAGE = `Usage: petstore-conform compare A B [--output FILE]      (npm run conform -- compare A B)
 
@@ -315,21 +315,14 @@ function lines(c: Comparison, markdown: boolean): string[] {
 export function compareMain(argv: string[], given: { out(text: string): void; err(text: string): void }, cwd: string, env: NodeJS.ProcessEnv = process.env): number {
   let redact = createRedactor(env.CONFORM_API_KEY)
   const io = { out: (text: string) => given.out(redact(text)), err: (text: string) => given.err(redact(text)) }
-  const paths: string[] = []
-  let output: string | undefined
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string
-    if (arg === '--help' || arg === '-h') return io.out(COMPARE_USAGE + '\n'), 0
-    if (arg === '--output') output = argv[++i] ?? '' // last, with nothing after it (`--output $SUMMARY`, the variable not set): named below, not left out
-    else if (arg.startsWith('--output=')) output = arg.slice('--output='.length)
-    else if (arg.startsWith('-')) return io.err(`conform compare: unknown option ${JSON.stringify(optionName(arg))}${flagHint(arg, ['output', 'help'])}; see compare --help\n`), 2
-    else paths.push(arg)
-  }
-  if (output === '' || paths.length !== 2) return io.err(output === '' ? 'conform compare: --output names no file (a variable that is not set?): --output FILE writes the comparison as Markdown\n' : 'conform compare: give two runs, A and B (report folders or results.json files), and at most --output FILE\n'), 2
+  const args = compareArgs(argv, cwd)
+  if ('help' in args) return io.out(COMPARE_USAGE + '\n'), 0
+  if ('problem' in args) return io.err(`conform compare: ${visibleLine(args.problem)}\n`), 2
+  const { paths, output } = args
   let comparison: Comparison
   let text: string
   try {
-    comparison = compareRuns(readRun(paths[0] as string, cwd), readRun(paths[1] as string, cwd))
+    comparison = compareRuns(readRun(paths[0], cwd), readRun(paths[1], cwd))
     redact = redactorOfRuns([comparison.a, comparison.b], env)
     // a file edited by hand (a baseline without its list) fails here as well as in compareRuns: one line, exit 2
     text = lines(comparison, false).join('\n') + '\n'

@@ -282,7 +282,7 @@ function baseUrlFallback(argv: readonly string[], env: NodeJS.ProcessEnv): strin
 function printOnly(argv: readonly string[]): { asked: string; text: () => string } | undefined {
   let flags: ReturnType<typeof parseFlags>
   try {
-    flags = parseFlags(CONFORM_OPTIONS, argv)
+    flags = parseFlags(CONFORM_OPTIONS, argv, { emptyPaths: 'keep' }) // no path is read: --report-dir "" does not stop --help
   } catch {
     return undefined // loadConfig says what is wrong
   }

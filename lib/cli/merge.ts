@@ -88,13 +88,14 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string
     if (arg === '--help' || arg === '-h') return io.out(MERGE_USAGE + '\n'), 0
-    if (arg === '--report-dir') out = argv[++i]
+    if (arg === '--report-dir') out = argv[++i] ?? '' // last, with nothing after it (`--report-dir $OUT`, the variable not set): named below
     else if (arg.startsWith('--report-dir=')) out = arg.slice('--report-dir='.length)
     else if (arg === '--expect') expect = argv[++i] ?? ''
     else if (arg.startsWith('--expect=')) expect = arg.slice('--expect='.length)
     else if (arg.startsWith('-')) return io.err(`conform merge: unknown option ${JSON.stringify(visibleLine(optionName(arg)).slice(0, 40))}${flagHint(arg, ['report-dir', 'expect', 'help'])}; see merge --help\n`), 2
     else dirs.push(arg)
   }
+  if (out === '') return io.err('conform merge: --report-dir names no folder (a variable that is not set?): --report-dir OUT is where the fleet page goes\n'), 2
   if (dirs.length === 0 || !out) return io.err('conform merge: give the report folders to join and --report-dir OUT, where the fleet page goes\n'), 2
   if (expect !== undefined && (!/^[1-9]\d{0,3}$/.test(expect) || Number(expect) > MAX_DEPLOYMENTS)) return io.err(`conform merge: --expect takes the number of deployments the folders must hold, such as --expect 3 (at most ${MAX_DEPLOYMENTS})\n`), 2
   const outDir = resolve(cwd, out)

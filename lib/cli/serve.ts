@@ -16,7 +16,7 @@ import { VARIANTS } from '../server/variants.ts'
 const SERVE_OPTIONS = [
   { flag: 'port', kind: 'integer', value: 'N', min: 0, max: 65535, defaultText: 'a free one', help: 'port to listen on' },
   { flag: 'api-key', kind: 'string', value: 'KEY', env: 'CONFORM_API_KEY', defaultText: 'a random one, printed', help: 'the key the server accepts (given, it is never printed; prefer the environment: a flag shows in ps)' },
-  { flag: 'mutation', kind: 'string', value: 'NAME', help: 'misbehave as this mutation (breaks one rule on purpose)' },
+  { flag: 'mutation', kind: 'string', value: 'NAME', help: `misbehave as this mutation (breaks one rule on purpose); several joined with ${COMBINATION_JOIN} (a${COMBINATION_JOIN}b) break theirs at once` },
   { flag: 'variant', kind: 'string', value: 'NAME', help: `behave as this conforming variant; several joined with ${COMBINATION_JOIN} (a${COMBINATION_JOIN}b) behave as all of them at once` },
   { flag: 'list-mutations', kind: 'boolean', help: 'print the mutations and variants, and exit' },
   { flag: 'help', short: 'h', kind: 'boolean', help: 'this text' },
@@ -58,27 +58,25 @@ export async function serve(argv: string[], io: ServeIo, env: NodeJS.ProcessEnv 
     io.err('serve: give --mutation or --variant, not both\n')
     return 2
   }
+  // mutations join as variants do: a team trying a baseline of two known deviations wants one server with both
+  const asked = mutation !== undefined ? { kind: 'mutation', table: MUTATIONS, name: mutation } : variant !== undefined ? { kind: 'variant', table: VARIANTS, name: variant } : undefined
   let chosen: (ServerCase & { breaks?: string }) | undefined
-  if (mutation !== undefined) {
-    chosen = findCase(MUTATIONS, mutation)
-    if (!chosen) {
-      io.err(`serve: unknown mutation "${mutation}"; the mutations are:\n${MUTATIONS.map((m) => `  ${m.name}`).join('\n')}\n`)
-      return 2
-    }
-  }
-  if (variant !== undefined) {
+  if (asked !== undefined) {
+    const { kind, table, name } = asked
     try {
-      chosen = variantOrCombination(VARIANTS, variant)
+      chosen = variantOrCombination(table, name)
     } catch (error) {
       if (!(error instanceof CombinationConflict)) throw error
-      io.err(`serve: the variants ${variant.split(COMBINATION_JOIN).join(', ')} cannot be combined: ${error.message}\n`)
+      io.err(`serve: the ${kind}s ${name.split(COMBINATION_JOIN).join(', ')} cannot be combined: ${error.message}\n`)
       return 2
     }
     if (!chosen) {
-      const unknown = variant.split(COMBINATION_JOIN).find((part) => !findCase(VARIANTS, part)) ?? variant
-      io.err(`serve: unknown variant "${unknown}"; the variants are:\n${VARIANTS.map((v) => `  ${v.name}`).join('\n')}\n`)
+      const unknown = name.split(COMBINATION_JOIN).find((part) => !findCase(table, part)) ?? name
+      io.err(`serve: unknown ${kind} "${unknown}"; the ${kind}s are:\n${table.map((v) => `  ${v.name}`).join('\n')}\n`)
       return 2
     }
+    const parts = name.split(COMBINATION_JOIN).map((part) => findCase<ServerCase & { breaks?: string }>(table, part)?.breaks)
+    if (kind === 'mutation') chosen = { ...chosen, breaks: [...new Set(parts)].join(', ') }
   }
   const given = values['api-key'] !== undefined
   const apiKey = (values['api-key'] as string | undefined) ?? randomBytes(24).toString('base64url')

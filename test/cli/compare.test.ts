@@ -101,6 +101,19 @@ test.each([
   expect(run).toEqual({ code: 2, out: '', err: 'conform compare: --output names no file (a variable that is not set?): --output FILE writes the comparison as Markdown\n' })
 })
 
+// `--output $SUMMARY A B` with the variable not set: the shell leaves `--output A B`, run A taken as the file to write
+test.each([
+  ['a report folder', () => passing.reportDir],
+  ['a results.json', () => join(passing.reportDir, 'results.json')],
+])('--output before %s and one more run: exit 2, the line says --output took run A, A left as it was', (_, runA) => {
+  const before = readFileSync(join(passing.reportDir, 'results.json'), 'utf8')
+  const run = compare('--output', runA(), failing.reportDir)
+  expect(run.code).toBe(2)
+  expect(run.out).toBe('')
+  expect(run.err).toBe(`conform compare: --output took ${JSON.stringify(runA())}, a run, as the file to write, and left one run (--output "$VARIABLE" with the variable not set?): give the two runs, then --output FILE\n`)
+  expect(readFileSync(join(passing.reportDir, 'results.json'), 'utf8')).toBe(before)
+})
+
 test('--output of a results.json edited by hand: a rule id or code that is a CI log command is made inert in the file too', () => {
   const dir = scratchDir('conform-compare-')
   const edited = readFileSync(join(failing.reportDir, 'results.json'), 'utf8').replaceAll('"ids-unique"', '"##vso[task.setvariable variable=X]1"').replaceAll('"DUPLICATE_ID"', '"##[error]forged"')
@@ -200,6 +213,13 @@ test('a mistyped option of compare or merge: exit 2, naming the option it was mo
   let err = ''
   expect(mergeMain(['a', '--repot-dir', 'out'], { out: () => undefined, err: (t) => void (err += t) }, tmpdir(), {})).toBe(2)
   expect(err).toBe('conform merge: unknown option "--repot-dir" (did you mean --report-dir?); see merge --help\n')
+})
+
+// `merge a/ b/ --report-dir $OUT` with the variable not set: told to give --report-dir, which was given
+test.each([[['a', 'b', '--report-dir', '']], [['a', 'b', '--report-dir=']], [['a', 'b', '--report-dir']]])('merge %j: exit 2, the line says --report-dir names no folder', (argv) => {
+  let err = ''
+  expect(mergeMain(argv, { out: () => undefined, err: (t) => void (err += t) }, tmpdir(), {})).toBe(2)
+  expect(err).toBe('conform merge: --report-dir names no folder (a variable that is not set?): --report-dir OUT is where the fleet page goes\n')
 })
 
 test('a key given to compare or merge as --api-key=KEY (a command line copied from conform) is not printed back', () => {

@@ -78,6 +78,16 @@ test("a 500 on the create that sends an earlier record's id, once: probed again 
   expect(described).toBe(1)
 })
 
+// a TypeORM save that updates the record a create names was "unconfirmed: the run needed no request of
+// it again" on every run (userplay8): each attempt sends the run's record's id again
+test('a fault on the create that sends another record\'s id: deterministic, 3 of 3', async () => {
+  const run = await conform(await started(startCase(MUTATIONS.find((m) => m.name === 'existing-id-saves-as-update')!, { apiKey })), '--confirm', '2')
+  expect(run.code).toBe(1)
+  const failed = failedChecks(run.results)
+  expect(failed.map((c) => c.rule)).toContain('create-returns-category')
+  for (const c of failed) expect(c.recurrence, `${c.rule}: ${c.name}`).toEqual({ attempts: 3, failures: 3, kind: 'deterministic' })
+})
+
 test('a fault on every request: every failed check deterministic, N + 1 attempts, each failed', async () => {
   const run = await conform(await started(startCase(MUTATIONS.find((m) => m.name === 'create-answers-200')!, { apiKey })), '--confirm', '2')
   expect(run.code).toBe(1)

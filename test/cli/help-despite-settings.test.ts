@@ -11,6 +11,10 @@ test.each([
   ['--help beside --timeout 5', ['--help', '--timeout', '5'], {}, /^Usage: petstore-conform/],
   ['--version, CONFORM_READ_ONLY=maybe', ['--version'], { CONFORM_READ_ONLY: 'maybe' }, /^\d+\.\d+\.\d+\n$/],
   ['--list-rules, CONFORM_CONCURRENCY=abc', ['--list-rules'], { CONFORM_CONCURRENCY: 'abc' }, /list-returns-200/],
+  // a variable that is not set (--report-dir "$REPORTS") refused --help, and wrote a run-not-made's reports into ./reports
+  ['--help beside --report-dir ""', ['--help', '--report-dir', ''], {}, /^Usage: petstore-conform/],
+  ['--version beside --baseline=', ['--version', '--baseline='], {}, /^\d+\.\d+\.\d+\n$/],
+  ['--list-rules beside --targets ""', ['--targets', '', '--list-rules'], {}, /list-returns-200/],
 ])('%s: printed, exit 0, no report written', async (_, args, env, prints) => {
   const run = await runConformInProcess(args, { env })
   run.cleanup()

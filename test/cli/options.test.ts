@@ -139,6 +139,12 @@ describe('where a value comes from', () => {
     expect(said(['--rule', 'list'])).toBe('unknown rule "list"; --list-rules prints the catalogue')
   })
 
+  // a team with two known deviations, gating on the rest, tried --skip and an allowlist: told only "see --help"
+  test.each([['--skip', 'create-returns-201'], ['--exclude-rule', 'x'], ['--allowlist', 'a.json'], ['--ignore-rule', 'x'], ['--known-failures', 'k.json']])('%s names --baseline, the way to gate on all but known failures', (...argv) => {
+    const said = (() => { try { loadConfig(argv, KEY, dir) } catch (error) { return (error as Error).message } })()
+    expect(said).toBe(`Unknown option '${argv[0]}'; known failures are excused by --baseline FILE, which --update-baseline writes (docs/adoption.md), and --rule ID runs only the rules named; see --help`)
+  })
+
   // a flag left without its value, last or before another flag (`--rule $RULE --read-only`, the variable not set):
   // Node's "Option '--rule <value>' argument missing", or "needs a value; one that starts with a dash goes after an equals sign"
   test('a flag without its value: refused, naming the flag and what it takes', () => {

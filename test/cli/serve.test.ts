@@ -25,6 +25,7 @@ describe('npm run serve', () => {
     [['--mutation', 'no-such-thing'], 'unknown mutation "no-such-thing"', MUTATIONS[0].name],
     [['--variant', 'no-such-thing'], 'unknown variant "no-such-thing"', VARIANTS[0].name],
     [['--variant', 'slow-answers+no-such-thing'], 'unknown variant "no-such-thing"', VARIANTS[0].name],
+    [['--mutation', 'create-answers-200+no-such-thing'], 'unknown mutation "no-such-thing"', MUTATIONS[0].name],
     [['--variant', 'negative-ids+ids-from-2-pow-53'], 'cannot be combined: negative-ids and ids-from-2-pow-53 both set nextId', undefined],
     [['--port', 'eighty'], '--port takes a whole number from 0 to 65535, got "eighty"', undefined],
     [['--port', '70000'], '--port takes a whole number from 0 to 65535, got "70000"', undefined],
@@ -78,6 +79,21 @@ describe('npm run serve', () => {
       expect(io.stdout).toContain(`--base-url ${server.baseUrl} --timeout 1500`)
       const answer = await fetch(`${server.baseUrl}/categories`, { method: 'POST', headers: { authorization: 'Bearer test-key-given', 'content-type': 'application/json' }, body: '{"name":"thirteen-chars"}' })
       expect([answer.status, answer.headers.get('connection')]).toEqual([400, 'close'])
+    } finally {
+      await server.close()
+    }
+  })
+
+  // a team trying a baseline of its two known deviations wanted one server with both: `--mutation a+b` was "unknown mutation"
+  test('--mutation a+b serves both deviations at once and names both rules it breaks', async () => {
+    const io = captureIo()
+    const server = await serve(['--mutation', 'create-answers-200+description-dropped'], io, { CONFORM_API_KEY: 'test-key-given' })
+    if (typeof server === 'number') throw new Error(`exit ${server}: ${io.stderr}`)
+    try {
+      expect(io.stdout).toContain('mutation create-answers-200+description-dropped, breaks create-returns-201, create-echoes-fields')
+      const answer = await fetch(`${server.baseUrl}/categories`, { method: 'POST', headers: { authorization: 'Bearer test-key-given', 'content-type': 'application/json' }, body: '{"name":"n","description":"d"}' })
+      expect(answer.status).toBe(200)
+      expect(await answer.json()).not.toHaveProperty('description')
     } finally {
       await server.close()
     }

@@ -24,6 +24,8 @@ export const ORM_SAVE_MUTATIONS: readonly Mutation[] = [
     name: 'existing-id-saves-as-update',
     breaks: 'create-returns-category',
     code: 'CLIENT_ID_ACCEPTED',
+    // its attempts send the run's record's id again (RunContext.createdIds): unconfirmed, "not needed", before
+    recurrence: 'deterministic',
     description:
       "a create body that carries the id of a stored record updates that record and answers 201 with it (TypeORM's repository.save(req.body)); " +
       'an id no record has is dropped, and the service assigns its own',

@@ -1,0 +1,38 @@
+/**
+ * compare's arguments: two runs and at most --output FILE. A variable that is not set after
+ * --output (`--output $SUMMARY A B`, the shell leaving `--output A B`) took run A as the file to
+ * write and left one run: said so, naming the variable, not only "give two runs".
+ */
+import { existsSync, statSync } from 'node:fs'
+import { basename, resolve } from 'node:path'
+import { flagHint, optionName } from '../config/closest-name.ts'
+
+export type CompareArgs = { help: true } | { problem: string } | { paths: [string, string]; output: string | undefined }
+
+export function compareArgs(argv: readonly string[], cwd: string): CompareArgs {
+  const paths: string[] = []
+  let output: string | undefined
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string
+    if (arg === '--help' || arg === '-h') return { help: true }
+    if (arg === '--output') output = argv[++i] ?? '' // last, with nothing after it (`--output $SUMMARY`, the variable not set): named below, not left out
+    else if (arg.startsWith('--output=')) output = arg.slice('--output='.length)
+    else if (arg.startsWith('-')) return { problem: `unknown option ${JSON.stringify(optionName(arg))}${flagHint(arg, ['output', 'help'])}; see compare --help` }
+    else paths.push(arg)
+  }
+  if (output === '') return { problem: '--output names no file (a variable that is not set?): --output FILE writes the comparison as Markdown' }
+  if (paths.length === 1 && output !== undefined && isRun(resolve(cwd, output))) {
+    return { problem: `--output took ${JSON.stringify(output)}, a run, as the file to write, and left one run (--output "$VARIABLE" with the variable not set?): give the two runs, then --output FILE` }
+  }
+  if (paths.length !== 2) return { problem: 'give two runs, A and B (report folders or results.json files), and at most --output FILE' }
+  return { paths: [paths[0] as string, paths[1] as string], output }
+}
+
+/** A report folder (holding results.json) or a results.json file. */
+function isRun(path: string): boolean {
+  try {
+    return statSync(path).isDirectory() ? existsSync(resolve(path, 'results.json')) : basename(path).endsWith('.json')
+  } catch {
+    return false
+  }
+}
