@@ -12,6 +12,8 @@ import type { RunResult } from '../../lib/result/run-result.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
 import { errorReply, startCase } from '../../lib/server/server-cases.ts'
+import { columnLimits } from '../../lib/server/variants/inputs.ts'
+import { VALID_CREATES } from '../../suites/cases/valid-creates.ts'
 import { runsWithKey } from '../helpers/run-conform.ts'
 import { forwardTo } from '../hostile/hostile-servers.ts'
 
@@ -76,6 +78,35 @@ test("a 500 on the create that sends an earlier record's id, once: probed again 
   for (const c of failed) expect(c.recurrence, `${c.rule}: ${c.name}`).toEqual({ attempts: 2, failures: 1, kind: 'intermittent' })
   // the run's first record was created once: its id sent again, not a record made for it
   expect(described).toBe(1)
+})
+
+// a short form (valid-creates.ts shortForm) goes out once its long create and plain ASCII of the
+// same sizes were refused for length: its second probe sends the short form again, not those two
+// refused creates first (writes no failure was found on): before, it was left unconfirmed ("not needed")
+const SHORT_FORMS = VALID_CREATES.filter((c) => c.shortForm).length
+test('a 500 on a short form, once, behind columns that refuse long values: probed again alone, and intermittent', async () => {
+  let faulted = 0
+  let refusedControls = 0
+  const server = await started(startReferenceServer({
+    apiKey,
+    behaviour: {
+      ...columnLimits(16, 32),
+      finish: (reply, request, store: StoredCategory[]) => {
+        if (request.operation === 'createCategory' && /-size/.test(request.rawBody ?? '')) refusedControls++
+        // the escapes create's short form: its name holds quotes, a percent sign and brackets
+        if (request.operation !== 'createCategory' || !/%\(\{/.test(request.rawBody ?? '') || faulted++ > 0) return reply
+        if (reply.status === 201) store.splice(store.indexOf(reply.body as StoredCategory), 1)
+        return errorReply(500, 'internal', 'upstream replica failed')
+      },
+    },
+  }))
+  const run = await conform(server)
+  expect(run.code, run.stdout).toBe(1)
+  const failed = failedChecks(run.results)
+  expect(failed.map((c) => c.name).join('; ')).toMatch(/short enough/)
+  for (const c of failed) expect(c.recurrence, `${c.rule}: ${c.name}`).toEqual({ attempts: 2, failures: 1, kind: 'intermittent' })
+  // the re-probe sent the short form alone: each long create's plain ASCII control went once, in the run
+  expect(refusedControls).toBe(SHORT_FORMS)
 })
 
 test('a fault on every request: every failed check deterministic, N + 1 attempts, each failed', async () => {
