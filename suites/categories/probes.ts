@@ -190,13 +190,13 @@ export function categoryProbes(run: Run): CategoryProbes {
   for (const own of creates.filter((c) => c.case.sendsIdOf)) {
     const first = creates.find((c) => c.case.key === own.case.sendsIdOf) as CreateProbe
     own.sentId = once(async () => {
-      // a confirmation attempt sends the id the run's record was answered with: creating that one again is a write no failure was found on
+      // a confirmation attempt sends the id the run's record was answered with (a further round's, --repeat, is another): creating that one again is a write no failure was found on
       if (run.context.confirming?.reprobesFailures && run.context.createdIds?.has(first.case.key)) return run.context.createdIds.get(first.case.key)!
       const earlier = await first.probe()
       const status = earlier.exchange.response?.status
       if (status !== 201) throw new NotApplicable(`not sent: the create whose id it sends was answered ${status ?? 'nothing'}, not 201 with a record`)
       const id = idOf(conformingBody(earlier, 'Category', 'create-returns-category') as CategoryRecord)
-      return (run.context.createdIds?.set(first.case.key, id), id)
+      return (run.context.confirming ? undefined : run.context.createdIds?.set(first.case.key, id), id)
     })
     own.probe = once(async () => {
       const [id, body] = [await own.sentId!(), await own.sent()]

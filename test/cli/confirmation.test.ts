@@ -83,6 +83,31 @@ test("a 500 on the create that sends an earlier record's id, once: probed again 
 // a short form (valid-creates.ts shortForm) goes out once its long create and plain ASCII of the
 // same sizes were refused for length: its second probe sends the short form again, not those two
 // refused creates first (writes no failure was found on): before, it was left unconfirmed ("not needed")
+// with --repeat, each further round creates the first record again (its create-then-list round trip):
+// the confirmation still sends the id of the run's own first record, not a later round's
+test("--repeat 2 and a 500 on the create that sends an earlier record's id, once: the re-probe sends the run's first record's id", async () => {
+  let faulted = 0
+  const described: string[] = []
+  const sentIds: string[] = []
+  const server = await started(startReferenceServer({
+    apiKey,
+    behaviour: {
+      finish: (reply, request, store: StoredCategory[]) => {
+        if (request.operation === 'createCategory' && /-Desc/.test(request.rawBody ?? '') && reply.status === 201) described.push(String((reply.body as StoredCategory).id))
+        if (request.operation !== 'createCategory' || !/-own-id"/.test(request.rawBody ?? '')) return reply
+        sentIds.push(/^\{"id":(\d+)/.exec(request.rawBody ?? '')?.[1] ?? '')
+        if (faulted++ > 0) return reply
+        if (reply.status === 201) store.splice(store.indexOf(reply.body as StoredCategory), 1)
+        return errorReply(500, 'internal', 'upstream replica failed')
+      },
+    },
+  }))
+  const run = await conform(server, '--repeat', '2')
+  expect(run.code, run.stdout).toBe(1)
+  expect(described.length).toBe(2)
+  expect(sentIds).toEqual([described[0], described[0]])
+})
+
 const SHORT_FORMS = VALID_CREATES.filter((c) => c.shortForm).length
 test('a 500 on a short form, once, behind columns that refuse long values: probed again alone, and intermittent', async () => {
   let faulted = 0
