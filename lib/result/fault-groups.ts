@@ -16,6 +16,9 @@ import { answeredOnlyRedirects, metNotHttp, REDIRECTED_EVERY_REQUEST } from './m
 
 export type FaultCause = 'other-answers' | 'server-error' | 'no-answer' | 'differing-answers' | 'unreadable-json' | 'type-changed' | 'validation-status' | 'key-not-checked' | 'key-case-ignored' | 'redirected'
 
+/** Every exchange of the run's checks (lifted-block.ts reads which connection each went on). */
+const runExchanges = (result: RunResult) => result.rules.flatMap((r) => r.checks.flatMap((c) => c.exchanges))
+
 /**
  * A body that must be refused with 400 (§4.2 rule 1, §7), answered 422 instead: a framework's
  * validation status (FastAPI, Laravel, LoopBack, Rails), one setting behind every refusal rule it
@@ -336,8 +339,8 @@ export function faultGroups(result: RunResult): FaultGroup[] {
         ? `${checks} answered differently on a second probe${alike}: creates answered with one another's records, which depends on which of the creates sent at once the service stored last`
         : differing.every((m) => isListRead(m.check)) && result.summary.recordsCreated > 0
         ? `${checks} answered differently when the list was read again, after the run's creates had changed the store${alike} (a list that breaks on some content, an empty store or a record, or one replica behind a load balancer?)`
-        : liftedBlockWords(differing.map((m) => m.check), result.journal ?? [])
-        ? `${checks} answered differently on a second probe${alike}${liftedBlockWords(differing.map((m) => m.check), result.journal ?? [])}`
+        : liftedBlockWords(differing.map((m) => m.check), result.journal ?? [], runExchanges(result))
+        ? `${checks} answered differently on a second probe${alike}${liftedBlockWords(differing.map((m) => m.check), result.journal ?? [], runExchanges(result))}`
         : `${checks} answered differently on a second probe${alike} (one replica behind a load balancer?)`
     }
     groups.push({ cause, line: `${kind}: ${rate}, ${across}; ${words}`, what: rate, rules, checks: members.length })

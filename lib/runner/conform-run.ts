@@ -162,6 +162,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     ...(options.journalEveryHeader ? { journalEveryHeader: true } : {}),
     ...(listsRead ? { listsRead } : {}),
     createdIds: new Map(),
+    shortFormsSent: new Set(),
     seed: config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31,
     listLagMs: config.listLagMs,
     // the HTTP client sends nothing once this ends, and cuts what is in flight when it does

@@ -80,6 +80,8 @@ export interface RunContext {
   listsRead?: ListsRead
   /** The ids the run's creates that another create sends (valid-create.ts `sendsIdOf`) were answered with, by key: shared with its confirmation attempts, which send the run's id rather than create that record again. */
   createdIds?: Map<string, string>
+  /** The creates whose long values and plain ASCII of their sizes were both refused, so the run sent their short form (probes.ts): a confirmation attempt sends that short form again, not the two refused creates first. */
+  shortFormsSent?: Set<string>
   /** Set in a confirmation attempt (lib/runner/confirmation.ts): the POSTs it may send. */
   confirming?: ConfirmationWrites
 }

@@ -190,13 +190,13 @@ export function categoryProbes(run: Run): CategoryProbes {
   for (const own of creates.filter((c) => c.case.sendsIdOf)) {
     const first = creates.find((c) => c.case.key === own.case.sendsIdOf) as CreateProbe
     own.sentId = once(async () => {
-      // a confirmation attempt sends the id the run's record was answered with: creating that one again is a write no failure was found on
+      // a confirmation attempt sends the id the run's record was answered with (a further round's, --repeat, is another): creating that one again is a write no failure was found on
       if (run.context.confirming?.reprobesFailures && run.context.createdIds?.has(first.case.key)) return run.context.createdIds.get(first.case.key)!
       const earlier = await first.probe()
       const status = earlier.exchange.response?.status
       if (status !== 201) throw new NotApplicable(`not sent: the create whose id it sends was answered ${status ?? 'nothing'}, not 201 with a record`)
       const id = idOf(conformingBody(earlier, 'Category', 'create-returns-category') as CategoryRecord)
-      return (run.context.createdIds?.set(first.case.key, id), id)
+      return (run.context.confirming ? undefined : run.context.createdIds?.set(first.case.key, id), id)
     })
     own.probe = once(async () => {
       const [id, body] = [await own.sentId!(), await own.sent()]
@@ -215,19 +215,22 @@ export function categoryProbes(run: Run): CategoryProbes {
       ...(long.case.inPieces ? { inPieces: long.case.inPieces } : {}),
     }
     const shortSent = once(async () => shortCase.body(recordPrefix()))
+    const sendShort = once(async () => postCategory(run, shortCase.key, createText(shortCase, await shortSent(), run.context.seed, recordPrefix()), VALID_AUTHORIZATION, sameRecord(await shortSent()), { inPieces: shortCase.inPieces === true }))
     long.lengthFollowUp = once(async () => {
       const refused = await long.probe()
       if (!refusedMaybeForLength(refused)) return undefined
       const ascii = sameSizeAscii(recordPrefix(), await long.sent(), sentBodyBytes(refused))
       const sameSize = await postCategory(run, sameSizeKey(long.case.key), JSON.stringify(ascii), VALID_AUTHORIZATION, sameRecord(ascii))
       if (!refusedMaybeForLength(sameSize)) return { sameSize }
-      return { sameSize, short: await postCategory(run, shortCase.key, createText(shortCase, await shortSent(), run.context.seed, recordPrefix()), VALID_AUTHORIZATION, sameRecord(await shortSent()), { inPieces: shortCase.inPieces === true }) }
+      return (run.context.shortFormsSent?.add(long.case.key), { sameSize, short: await sendShort() })
     })
     creates.push({
       case: shortCase,
       label: post(shortCase.label),
       sent: shortSent,
       probe: once(async () => {
+        // a confirmation attempt sends the short form the run sent: the long create and its plain ASCII, refused again, are writes no failure was found on
+        if (run.context.confirming?.reprobesFailures && run.context.shortFormsSent?.has(long.case.key)) return sendShort()
         const followUp = await long.lengthFollowUp!()
         if (followUp?.short) return followUp.short
         throw new NotApplicable(`not needed: ${followUp ? 'plain ASCII of the same sizes was accepted, so the long values were not refused for length' : 'the long values were accepted'}`, 'not-needed')
@@ -323,10 +326,7 @@ export function categoryProbes(run: Run): CategoryProbes {
   // Go's gziphandler's 1,400 bytes, Spring Boot's 2 KiB) sends as it is, and every other list is
   // asked for without a coding; the list the creates made long is the one whose compressed
   // answer a client that accepts gzip gets
-  const browserList = once(async () => {
-    await Promise.allSettled(creates.map((c) => c.probe()))
-    return listCategories(run, { accept: BROWSER_ACCEPT, 'accept-encoding': 'gzip, deflate, br' }, false)
-  })
+  const browserList = once(async () => (await Promise.allSettled(creates.map((c) => c.probe())), listCategories(run, { accept: BROWSER_ACCEPT, 'accept-encoding': 'gzip, deflate, br' }, false)))
   // §5.2 asks a client for the Authorization header alone, and some send no Accept (.NET's
   // HttpClient unless told to; with none, any media type is acceptable, RFC 9110 §12.5.1), where
   // every other request carries the suite's: a service that assumes one (a handler that reads

@@ -12,6 +12,8 @@ import type { RunResult } from '../../lib/result/run-result.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
 import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
 import { errorReply, startCase } from '../../lib/server/server-cases.ts'
+import { columnLimits } from '../../lib/server/variants/inputs.ts'
+import { VALID_CREATES } from '../../suites/cases/valid-creates.ts'
 import { runsWithKey } from '../helpers/run-conform.ts'
 import { forwardTo } from '../hostile/hostile-servers.ts'
 
@@ -86,6 +88,60 @@ test('a fault on the create that sends another record\'s id: deterministic, 3 of
   const failed = failedChecks(run.results)
   expect(failed.map((c) => c.rule)).toContain('create-returns-category')
   for (const c of failed) expect(c.recurrence, `${c.rule}: ${c.name}`).toEqual({ attempts: 3, failures: 3, kind: 'deterministic' })
+})
+
+// with --repeat, each further round creates the first record again (its create-then-list round trip):
+// the confirmation still sends the id of the run's own first record, not a later round's
+test("--repeat 2 and a 500 on the create that sends an earlier record's id, once: the re-probe sends the run's first record's id", async () => {
+  let faulted = 0
+  const described: string[] = []
+  const sentIds: string[] = []
+  const server = await started(startReferenceServer({
+    apiKey,
+    behaviour: {
+      finish: (reply, request, store: StoredCategory[]) => {
+        if (request.operation === 'createCategory' && /-Desc/.test(request.rawBody ?? '') && reply.status === 201) described.push(String((reply.body as StoredCategory).id))
+        if (request.operation !== 'createCategory' || !/-own-id"/.test(request.rawBody ?? '')) return reply
+        sentIds.push(/^\{"id":(\d+)/.exec(request.rawBody ?? '')?.[1] ?? '')
+        if (faulted++ > 0) return reply
+        if (reply.status === 201) store.splice(store.indexOf(reply.body as StoredCategory), 1)
+        return errorReply(500, 'internal', 'upstream replica failed')
+      },
+    },
+  }))
+  const run = await conform(server, '--repeat', '2')
+  expect(run.code, run.stdout).toBe(1)
+  expect(described.length).toBe(2)
+  expect(sentIds).toEqual([described[0], described[0]])
+})
+
+const SHORT_FORMS = VALID_CREATES.filter((c) => c.shortForm).length
+// a short form (valid-creates.ts shortForm) goes out once its long create and plain ASCII of the
+// same sizes were refused for length: its second probe sends the short form again, not those two
+// refused creates first (writes no failure was found on): before, it was left unconfirmed ("not needed")
+test('a 500 on a short form, once, behind columns that refuse long values: probed again alone, and intermittent', async () => {
+  let faulted = 0
+  let refusedControls = 0
+  const server = await started(startReferenceServer({
+    apiKey,
+    behaviour: {
+      ...columnLimits(16, 32),
+      finish: (reply, request, store: StoredCategory[]) => {
+        if (request.operation === 'createCategory' && /-size/.test(request.rawBody ?? '')) refusedControls++
+        // the escapes create's short form: its name holds quotes, a percent sign and brackets
+        if (request.operation !== 'createCategory' || !/%\(\{/.test(request.rawBody ?? '') || faulted++ > 0) return reply
+        if (reply.status === 201) store.splice(store.indexOf(reply.body as StoredCategory), 1)
+        return errorReply(500, 'internal', 'upstream replica failed')
+      },
+    },
+  }))
+  const run = await conform(server)
+  expect(run.code, run.stdout).toBe(1)
+  const failed = failedChecks(run.results)
+  expect(failed.map((c) => c.name).join('; ')).toMatch(/short enough/)
+  for (const c of failed) expect(c.recurrence, `${c.rule}: ${c.name}`).toEqual({ attempts: 2, failures: 1, kind: 'intermittent' })
+  // the re-probe sent the short form alone: each long create's plain ASCII control went once, in the run
+  expect(refusedControls).toBe(SHORT_FORMS)
 })
 
 test('a fault on every request: every failed check deterministic, N + 1 attempts, each failed', async () => {
