@@ -141,15 +141,17 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-whitespace',
-    label: 'leading and trailing spaces, CR LF and a tab in name (44 characters, the last 24 spaces); runs of spaces, non-breaking and other Unicode spaces, fullwidth letters, an HTML entity, a vertical tab first and U+001F last in description',
+    label: 'leading and trailing spaces, CR LF and a tab in name (64 characters, the last 44 spaces); runs of spaces, non-breaking and other Unicode spaces, fullwidth letters, an HTML entity, a vertical tab first and U+001F last in description',
     body: (p) => ({
       // and CR LF and a tab, which a guard against log injection takes out of names: a store that refuses the escapes create's long name meets them here
-      // and spaces from the 21st character to the 44th: a column of 20 to 43 characters cuts them without an error
-      // (the SQL standard: PostgreSQL, MySQL, MariaDB) or a cut at 32 (MySQL outside strict mode) takes them, behind a
-      // check in front that takes up to 255 characters (@Size(max = 255)) or 64 bytes (Go's len); the padded names of
-      // 256 characters are refused by such a check, and create-unicode's 62 characters hold more than spaces past 32, in
-      // 114 bytes. ASCII, 44 bytes: a name column of 45 (MySQL Workbench's default), 50 or 64 takes it
-      name: `  ${p}-padded\r\n\t`.padEnd(44, ' '),
+      // and spaces from the 21st character to the 64th: a column of 20 to 63 characters cuts them without an error
+      // (the SQL standard: PostgreSQL, MySQL, MariaDB) or a cut at 32 or 45 (MySQL outside strict mode) takes them, behind a
+      // check in front that takes up to 255 characters (@Size(max = 255)), 64 bytes (Go's len) or 64 UTF-16 code units
+      // (Java's @Size(max = 64)); the padded names of 256 characters are refused by such a check, and create-unicode's 62
+      // characters hold more than spaces past 32, in 69 code units and 114 bytes. ASCII, 64 bytes, as long as such a check
+      // lets through in every count: a name column of 64 or 255 takes it; one of 45 (MySQL Workbench's default) or 50 may refuse it
+      // (§8), and gets the short form (a name of 44 let a cut at 44 to 63 behind a check of 64 pass: valuehunt5)
+      name: `  ${p}-padded\r\n\t`.padEnd(64, ' '),
       // and its &amp;, which an entity decoder on the way in reads as &, in both forms
       // and fullwidth letters beside the ideographic space, which a width fold (NFKC, jaconv's z2h) makes ASCII, in both forms
       // and a vertical tab first and U+001F last, which Java's trim() takes away (every character up to U+0020), Python's

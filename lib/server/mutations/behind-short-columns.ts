@@ -10,6 +10,7 @@ import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
 import { BODY_LAYOUT_MUTATIONS } from './body-layout.ts'
 import { CHANGED, INPUT_MUTATIONS, storedAs } from './inputs.ts'
+import { columnLimits } from '../variants/inputs.ts'
 import { CREATE_MUTATIONS } from './create.ts'
 import { JDK_MUTATIONS } from './jdk.ts'
 import { FRONT_MUTATIONS } from './fronts.ts'
@@ -53,12 +54,22 @@ const behindNameLimit = (table: readonly Mutation[], name: string, limit: number
 
 export const BEHIND_SHORT_COLUMN_MUTATIONS: readonly Mutation[] = [
   // a check of the name's length (@Size(max = 255), Go's len(name) > 64) in front of a column of 32:
-  // caught by create-whitespace's name, 44 characters whose last 24 are spaces (every other name past 32 is
+  // caught by create-whitespace's name, 64 characters whose last 44 are spaces (every other name past 32 is
   // refused by the check in front, or holds more than spaces past 32, which the column refuses)
   behindNameLimit(SQL_COLUMN_MUTATIONS, 'varchar-32-name-cuts-trailing-spaces', 255),
   behindNameLimit(SQL_COLUMN_MUTATIONS, 'varchar-32-name-beside-varchar-255-description', 255),
   behindNameLimit(SQL_COLUMN_MUTATIONS, 'varchar-32-name-cuts-trailing-spaces', 64),
   behindLimit(INPUT_MUTATIONS, 'names-cut-at-32', 64, 'name', 'bytes'),
+  // a check of 64 UTF-16 code units in front of a column that cuts at 45: caught by create-whitespace's name, 64 characters
+  // (44 before, which the column took whole: every other name past 45 characters is longer than 64 UTF-16 code units)
+  {
+    name: 'name-cut-at-45-behind-name-limit-64-utf16',
+    ...CHANGED,
+    description:
+      "a Java service with @Size(max = 64) on the name (UTF-16 code units; a longer name refused with 400) stores it in MySQL's VARCHAR(45) (MySQL Workbench's default) outside strict mode, " +
+      'which cuts a longer name to 45 characters with a warning only (1265, Data truncated), and the create answers 201 with what was stored',
+    behaviour: { validate: columnLimits(64, Number.POSITIVE_INFINITY, 'utf16').validate, ...storedAs((text, field) => (field === 'name' ? [...text].slice(0, 45).join('') : text)) },
+  },
   // caught by create-json-escapes' short name, which holds %( (a directive Java's Formatter refuses as it refuses %s)
   behindNameLimit(JDK_MUTATIONS, 'name-in-format-string', 64),
   // caught by create-json-escapes' short description, which holds a quote as the long one does
