@@ -49,6 +49,26 @@ const DESCRIPTIONS_CUT_AT_NUL: Mutation = {
   behaviour: storedAs((text, field) => (field === 'description' ? (text.split('\u0000')[0] as string) : text)),
 }
 
+/** Names alone changed in characters no short name held, until create-none-description's and create-null-description's did. */
+const NAMES_ONLY: readonly Mutation[] = [
+  {
+    name: 'zero-width-stripped-from-names',
+    ...CHANGED,
+    description:
+      'a guard against spoofed names strips zero-width characters (U+200B to U+200D, U+2060, U+FEFF) from names, the field a list shows, not from descriptions, ' +
+      'and the create answers 201 with what was stored',
+    behaviour: storedAs((text, field) => (field === 'name' ? text.replace(/[\u200b-\u200d\u2060\ufeff]/g, '') : text)),
+  },
+  {
+    name: 'astral-names-stored-as-question-marks',
+    ...CHANGED,
+    description:
+      "the name column is MySQL's utf8mb3 (a table made before utf8mb4 was the default), the description's utf8mb4: a character beyond U+FFFF (an emoji) in a name " +
+      "is converted to '?' with a warning, and the create answers 201 with what was stored",
+    behaviour: storedAs((text, field) => (field === 'name' ? text.replace(/[\u{10000}-\u{10ffff}]/gu, '?') : text)),
+  },
+]
+
 /** `name` of `table`, behind a name column of `limit` characters. */
 const behindNameLimit = (table: readonly Mutation[], name: string, limit: number): Mutation => behindLimit(table, name, limit)
 
@@ -96,6 +116,10 @@ export const BEHIND_SHORT_COLUMN_MUTATIONS: readonly Mutation[] = [
   behindNameLimit(SANITISER_MUTATIONS, 'names-url-decoded', 64),
   behindNameLimit(SANITISER_MUTATIONS, 'name-tags-stripped', 64),
   behindNameLimit(FRONT_MUTATIONS, 'markup-blocked', 64),
+  // caught by create-none-description's name, which holds a zero-width joiner, and create-null-description's, which
+  // holds an emoji (create-unicode's long name, 62 characters and 114 bytes, is refused; its short one holds neither)
+  behindLimit(NAMES_ONLY, 'zero-width-stripped-from-names', 64, 'name', 'bytes'),
+  behindNameLimit(NAMES_ONLY, 'astral-names-stored-as-question-marks', 32),
   // caught by create-unicode's short name, which holds a right-to-left override (the long one's 62 characters are refused)
   behindNameLimit(SANITISER_MUTATIONS, 'bidi-overrides-stripped-from-names', 32),
   // caught by create-whitespace's description, which holds fullwidth letters in both forms (create-unicode's long one did alone)
