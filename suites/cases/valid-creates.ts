@@ -231,11 +231,15 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-zero-description',
-    label: 'a one-character description, "0", sent in chunks (Transfer-Encoding: chunked)',
+    label: 'a one-character description, "0", and a precomposed é in the name, sent in chunks (Transfer-Encoding: chunked)',
     // PHP's empty() and ?: take "0" for no value, as they take '': a service that refuses an empty
     // description (as it may) with empty() refuses "0" too, and one that stores `$d ?: null` drops
     // it; the empty description alone could be refused, and so never show either
-    body: (p) => ({ name: `${p}-zero`, description: '0' }),
+    // and an é, precomposed (U+00E9), which a store that normalises to NFD decomposes: every other accent the
+    // creates send comes decomposed (for NFC), and the one precomposed, create-unicode's Ñandú, in a name a limit of
+    // 32 characters or 64 bytes refuses; after a space, apart from the name's marker (cf-xxxxx-z), in 12 characters, as a
+    // name column of 12 takes (not plain ASCII, a refusal of it is no length limit's)
+    body: (p) => ({ name: `${p}-z \u00e9`, description: '0' }),
     // in chunks, as clients that stream their body send it: a server that reads a body only up to its
     // Content-Length (a WSGI app reading CONTENT_LENGTH bytes of wsgi.input) sees none, and answers
     // 400 to a valid body. This create, because a server that answers 411 instead (mod_wsgi's

@@ -49,7 +49,7 @@ const DESCRIPTIONS_CUT_AT_NUL: Mutation = {
   behaviour: storedAs((text, field) => (field === 'description' ? (text.split('\u0000')[0] as string) : text)),
 }
 
-/** Names alone changed in characters no short name held, until create-none-description's and create-null-description's did. */
+/** Values changed in characters no short name held, until create-none-description's, create-null-description's and create-zero-description's did. */
 const NAMES_ONLY: readonly Mutation[] = [
   {
     name: 'zero-width-stripped-from-names',
@@ -66,6 +66,14 @@ const NAMES_ONLY: readonly Mutation[] = [
       "the name column is MySQL's utf8mb3 (a table made before utf8mb4 was the default), the description's utf8mb4: a character beyond U+FFFF (an emoji) in a name " +
       "is converted to '?' with a warning, and the create answers 201 with what was stored",
     behaviour: storedAs((text, field) => (field === 'name' ? text.replace(/[\u{10000}-\u{10ffff}]/gu, '?') : text)),
+  },
+  {
+    name: 'nfd-normalising-store',
+    ...CHANGED,
+    description:
+      "every text is stored normalised to NFD (PostgreSQL's normalize(text, NFD), a search index's decomposing filter): a precomposed é becomes e and U+0301, " +
+      'and the create answers 201 with what was stored',
+    behaviour: storedAs((text) => text.normalize('NFD')),
   },
 ]
 
@@ -120,6 +128,8 @@ export const BEHIND_SHORT_COLUMN_MUTATIONS: readonly Mutation[] = [
   // holds an emoji (create-unicode's long name, 62 characters and 114 bytes, is refused; its short one holds neither)
   behindLimit(NAMES_ONLY, 'zero-width-stripped-from-names', 64, 'name', 'bytes'),
   behindNameLimit(NAMES_ONLY, 'astral-names-stored-as-question-marks', 32),
+  // caught by create-zero-description's name, which holds a precomposed é (create-unicode's Ñandú is refused)
+  behindNameLimit(NAMES_ONLY, 'nfd-normalising-store', 32),
   // caught by create-unicode's short name, which holds a right-to-left override (the long one's 62 characters are refused)
   behindNameLimit(SANITISER_MUTATIONS, 'bidi-overrides-stripped-from-names', 32),
   // caught by create-whitespace's description, which holds fullwidth letters in both forms (create-unicode's long one did alone)
