@@ -10,14 +10,17 @@
  * requests in flight, and sends a GET alone with no key (tls-port.ts plainAnswer), again every
  * half second for 5 s (REFUSED_WINDOW_MS, the restart a refused connection is given). Answered,
  * the run goes on; cut every time, nothing more is sent, and the run is incomplete
- * (`answers-nothing`, its checks failed on no answer not verified). Over http:// only (the GET
+ * (`answers-nothing`, its checks failed on no answer not verified). Before those, a GET alone of
+ * another path the port answered a GET of in the run (the pets or the store orders): answered, the
+ * service is up and cuts the categories alone (a list that crashes its worker once a value is stored,
+ * its keyless list too), and its cuts stay its faults. Over http:// only (the GET
  * alone is plain text); a connection refused is no cut (server-gone.ts tells that server).
  */
 import type { JournalLine, JournalSink } from '../http/journal.ts'
 import { PortSpeaksNoHttp } from '../http/transport-errors.ts'
 import type { RunProblem } from '../result/run-problems.ts'
 import { ANSWERS_NOTHING, answersNothingProblem, keptBackWords } from '../result/speaks-tls.ts'
-import { cutAlone, keptBack } from './tls-port.ts'
+import { cutAlone, keptBack, plainAnswer } from './tls-port.ts'
 
 const GONE_ENOUGH = 6
 const GONE_SPAN_MS = 1_000
@@ -37,6 +40,7 @@ export class StoppedAnswering implements JournalSink {
   private gone: { cut: number; seconds: number; answers: number } | undefined
   private notSent = 0
   private readonly stop = new AbortController()
+  private answeredPath: string | undefined // a path the port answered a GET of, other than the categories
 
   constructor(
     baseUrl: string,
@@ -51,7 +55,7 @@ export class StoppedAnswering implements JournalSink {
     if (keptBack(line)) this.notSent++
     if (line.phase === 'on-wire') this.onWire.add(line.id)
     if (line.phase !== 'ended' || !this.onWire.delete(line.id)) return
-    if (line.status !== undefined) return void ((this.answers++, (this.cutInARow = 0), (this.cutSince = 0)))
+    if (line.status !== undefined) return void (this.noteAnswered(line), this.answers++, (this.cutInARow = 0), (this.cutSince = 0))
     if (line.error !== 'CONNECTION_RESET' || line.noStatusLine) return void (this.cutInARow = 0)
     if (this.cutSince++ === 0) this.firstCut = line
     if (this.cutInARow++ === 0) this.rowFrom = performance.now()
@@ -83,7 +87,16 @@ export class StoppedAnswering implements JournalSink {
     return this.stop.signal
   }
 
+  private noteAnswered(line: JournalLine): void {
+    if (line.method !== 'GET') return
+    const path = new URL(line.url).pathname
+    if (path !== `${this.url.pathname.replace(/\/+$/, '')}/categories`) this.answeredPath = path
+  }
+
   private async ask(): Promise<void> {
+    // a service that cuts the categories alone (a list that crashes its worker once a value is
+    // stored) and answers another path is up: its cuts are its faults, not a service gone
+    if (this.answeredPath !== undefined && (await plainAnswer(this.url, this.waitMs(), this.answeredPath)) === 'status-line') return
     const seconds = await cutAlone(this.url, this.waitMs, () => this.onWire.size > 0, () => this.cutInARow > 0)
     if (seconds === undefined) return
     this.gone = { cut: this.cutSince, seconds, answers: this.answers }

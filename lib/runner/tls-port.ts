@@ -73,7 +73,7 @@ function answersH2Preface(url: URL, waitMs: number): Promise<boolean> {
 export type PlainAnswer = 'status-line' | 'cut' | 'other'
 
 /**
- * A GET of the base URL's categories over plain HTTP/1.1, with no key (so nothing a keyless request
+ * A GET of the base URL's categories (or of `path`, another the run read) over plain HTTP/1.1, with no key (so nothing a keyless request
  * of the run does not send too) and `Connection: close`, on a connection of its own: whether the
  * port answers it with a status line. A port that takes TLS and plain HTTP both (Jetty's detect
  * mode, a front that sniffs the first byte) does; one of TLS only, or one that closes every
@@ -81,9 +81,8 @@ export type PlainAnswer = 'status-line' | 'cut' | 'other'
  * Direct, never through a proxy of the environment: asked over http:// only, where the run's own
  * requests go direct too (preflight.ts proxyFor: a proxy would read the key in clear).
  */
-export function plainAnswer(url: URL, waitMs: number): Promise<PlainAnswer> {
+export function plainAnswer(url: URL, waitMs: number, path = `${url.pathname.replace(/\/+$/, '')}/categories`): Promise<PlainAnswer> {
   const host = url.hostname.replace(/^\[|\]$/g, '')
-  const path = `${url.pathname.replace(/\/+$/, '')}/categories`
   return new Promise<PlainAnswer>((resolve) => {
     const socket = netConnect({ host, port: Number(url.port || 80) }, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`))
     let head = Buffer.alloc(0)

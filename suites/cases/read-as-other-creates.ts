@@ -32,21 +32,25 @@ export const READ_AS_OTHER_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-none-description',
-    label: 'the description "None", as text, and nothing else a service may refuse',
+    label: 'the description "None", as text, and nothing else a service may refuse; a zero-width joiner in the name',
     // what Python writes for no value (str(None)), which a store of text fields (a Redis hash) takes
     // back as none. A plain create of its own: create-deep-value's "None" goes beside a field
     // NewCategory does not name, and create-nul held one beside U+0000; a service that refuses both
-    // (pydantic's extra="forbid" and a PostgreSQL store) never got it. A name of 11 characters (cf-xxxxx-py)
-    body: (p) => ({ name: `${p}-py`, description: 'None' }),
+    // (pydantic's extra="forbid" and a PostgreSQL store) never got it. A name of 12 characters (cf-xxxxx-py and a
+    // zero-width joiner, after the marker reports read) and 14 bytes: a guard against spoofed names strips zero-width
+    // characters from names alone, and behind a name column of 32 characters or 64 bytes no other name that holds one is taken
+    body: (p) => ({ name: `${p}-py\u200d`, description: 'None' }),
   },
   {
     key: 'create-null-description',
-    label: 'the description "null", as text, and nothing else a service may refuse',
+    label: 'the description "null", as text, and nothing else a service may refuse; an emoji (beyond U+FFFF) in the name',
     // the text form of no value in Java and JavaScript (String.valueOf(null), String(null)), which a
     // helper that cleans form fields takes back as none. A plain create of its own: create-sends-existing-id's
     // "null" goes beside an id and create-cut-anywhere's beside a name of 77 characters; a service that
-    // refuses both (Jackson's FAIL_ON_UNKNOWN_PROPERTIES and @Size(max = 64)) never got it
-    body: (p) => ({ name: `${p}-js`, description: 'null' }),
+    // refuses both (Jackson's FAIL_ON_UNKNOWN_PROPERTIES and @Size(max = 64)) never got it. And an emoji last in
+    // the name (12 characters, 15 bytes): a name column in utf8mb3 beside a description in utf8mb4, or a filter
+    // of emoji in names, changes it, and behind a name column of 32 characters or 64 bytes no other name that holds one is taken
+    body: (p) => ({ name: `${p}-js🐇`, description: 'null' }),
   },
   {
     key: 'create-name-in-two-cases',

@@ -141,15 +141,17 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-whitespace',
-    label: 'leading and trailing spaces, CR LF and a tab in name (44 characters, the last 24 spaces); runs of spaces, non-breaking and other Unicode spaces, fullwidth letters, an HTML entity, a vertical tab first and U+001F last in description',
+    label: 'leading and trailing spaces, CR LF and a tab in name (64 characters, the last 44 spaces); runs of spaces, non-breaking and other Unicode spaces, fullwidth letters, an HTML entity, a vertical tab first and U+001F last in description',
     body: (p) => ({
       // and CR LF and a tab, which a guard against log injection takes out of names: a store that refuses the escapes create's long name meets them here
-      // and spaces from the 21st character to the 44th: a column of 20 to 43 characters cuts them without an error
-      // (the SQL standard: PostgreSQL, MySQL, MariaDB) or a cut at 32 (MySQL outside strict mode) takes them, behind a
-      // check in front that takes up to 255 characters (@Size(max = 255)) or 64 bytes (Go's len); the padded names of
-      // 256 characters are refused by such a check, and create-unicode's 62 characters hold more than spaces past 32, in
-      // 114 bytes. ASCII, 44 bytes: a name column of 45 (MySQL Workbench's default), 50 or 64 takes it
-      name: `  ${p}-padded\r\n\t`.padEnd(44, ' '),
+      // and spaces from the 21st character to the 64th: a column of 20 to 63 characters cuts them without an error
+      // (the SQL standard: PostgreSQL, MySQL, MariaDB) or a cut at 32 or 45 (MySQL outside strict mode) takes them, behind a
+      // check in front that takes up to 255 characters (@Size(max = 255)), 64 bytes (Go's len) or 64 UTF-16 code units
+      // (Java's @Size(max = 64)); the padded names of 256 characters are refused by such a check, and create-unicode's 62
+      // characters hold more than spaces past 32, in 69 code units and 114 bytes. ASCII, 64 bytes, as long as such a check
+      // lets through in every count: a name column of 64 or 255 takes it; one of 45 (MySQL Workbench's default) or 50 may refuse it
+      // (§8), and gets the short form (a name of 44 let a cut at 44 to 63 behind a check of 64 pass: valuehunt5)
+      name: `  ${p}-padded\r\n\t`.padEnd(64, ' '),
       // and its &amp;, which an entity decoder on the way in reads as &, in both forms
       // and fullwidth letters beside the ideographic space, which a width fold (NFKC, jaconv's z2h) makes ASCII, in both forms
       // and a vertical tab first and U+001F last, which Java's trim() takes away (every character up to U+0020), Python's
@@ -229,11 +231,15 @@ export const VALID_CREATES: readonly ValidCreate[] = [
   },
   {
     key: 'create-zero-description',
-    label: 'a one-character description, "0", sent in chunks (Transfer-Encoding: chunked)',
+    label: 'a one-character description, "0", and a precomposed é in the name, sent in chunks (Transfer-Encoding: chunked)',
     // PHP's empty() and ?: take "0" for no value, as they take '': a service that refuses an empty
     // description (as it may) with empty() refuses "0" too, and one that stores `$d ?: null` drops
     // it; the empty description alone could be refused, and so never show either
-    body: (p) => ({ name: `${p}-zero`, description: '0' }),
+    // and an é, precomposed (U+00E9), which a store that normalises to NFD decomposes: every other accent the
+    // creates send comes decomposed (for NFC), and the one precomposed, create-unicode's Ñandú, in a name a limit of
+    // 32 characters or 64 bytes refuses; after a space, apart from the name's marker (cf-xxxxx-z), in 12 characters, as a
+    // name column of 12 takes (not plain ASCII, a refusal of it is no length limit's)
+    body: (p) => ({ name: `${p}-z \u00e9`, description: '0' }),
     // in chunks, as clients that stream their body send it: a server that reads a body only up to its
     // Content-Length (a WSGI app reading CONTENT_LENGTH bytes of wsgi.input) sees none, and answers
     // 400 to a valid body. This create, because a server that answers 411 instead (mod_wsgi's

@@ -68,6 +68,33 @@ describe('a service that dies behind its forwarder during the run (docker-proxy 
   })
 })
 
+describe('a service whose list reads reset their connection once a record is stored, its keyless list too, and that answers every other request', { timeout: 120_000 }, () => {
+  // valuehunt5: the GET alone the watch asks is a keyless list, which this service cuts as well; it
+  // answered the POSTs and the other paths all along, so it is up, and its cut lists are its faults
+  // (§4.1: a valid credential gets 200): INCOMPLETE (exit 2, "answers nothing any more") before
+  test('FAIL: list-returns-200 fails with no response, and no "answers nothing"', async () => {
+    const DROP = 'x-drop-this-answer'
+    const service = await startReferenceServer({
+      apiKey: KEY.CONFORM_API_KEY,
+      behaviour: {
+        finish: (reply, request, store) => {
+          const list = request.operation === 'listCategories' && request.method === 'GET'
+          return list && ((reply.status === 200 && store.length > 0) || request.authorization === undefined) ? { ...reply, headers: { ...reply.headers, [DROP]: '1' } } : reply
+        },
+        transport: { delayMs: 0, chunked: false, connectionClose: false, dropAnswer: (reply) => reply.headers?.[DROP] === '1' },
+      },
+    })
+    closers.push(() => service.close())
+    const run = await runConformInProcess(['--base-url', service.baseUrl], { env: KEY })
+    closers.push(() => run.cleanup())
+    expect(run.code, run.stdout).toBe(1)
+    expect((run.results?.problems ?? []).map((p) => p.kind)).not.toContain('answers-nothing')
+    const list200 = run.results?.rules.find((r) => r.id === 'list-returns-200')
+    expect(list200?.status).toBe('fail')
+    expect(list200?.checks.filter((c) => c.status === 'fail').map((c) => c.failure?.code)).toContain('NO_RESPONSE')
+  })
+})
+
 // hostile11: the GETs alone (and the handshake) open their own sockets, never through a proxy. Right:
 // they are asked over http:// only, and a run never sends a request for an http:// URL through a
 // proxy (lib/runner/preflight.ts proxyFor: the proxy would read the key in clear), so they take the

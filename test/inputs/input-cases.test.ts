@@ -102,11 +102,11 @@ describe('valid creates', () => {
     expect(Buffer.byteLength(c.shortForm!(PREFIX).name)).toBeLessThanOrEqual(NAME_FLOOR)
   })
 
-  test("create-whitespace's long name is 44 bytes of ASCII with spaces alone past its 20th character: a cut at 32, or at any column of 20 to 43 whose excess is spaces (the SQL standard), behind a check of 64 bytes or 255 characters, changes it", () => {
+  test("create-whitespace's long name is 64 bytes of ASCII with spaces alone past its 20th character: a cut at 32 or 45, or at any column of 20 to 63 whose excess is spaces (the SQL standard), behind a check of 64 bytes, 64 UTF-16 code units or 255 characters, changes it", () => {
     const c = VALID_CREATES.find((v) => v.key === 'create-whitespace') as (typeof VALID_CREATES)[number]
     const { name } = c.body(PREFIX)
     expect(name).toMatch(/^[\x00-\x7f]*$/)
-    expect(Buffer.byteLength(name)).toBe(44)
+    expect(Buffer.byteLength(name)).toBe(64)
     expect(name.slice(20)).toMatch(/^ +$/)
     expect(name[19]).not.toBe(' ')
   })

@@ -6,15 +6,16 @@
  * standard has a VARCHAR cut a value whose excess is spaces, without an error (MariaDB: a note), so
  * such a name was answered 201 and listed cut to 32 characters, and the runs passed: the only long
  * name sent ended in digits.
- * - The columns cut the spaces: create-echoes-fields fails on create-whitespace's 44-character
- *   name and on the 256-character names.
+ * - The columns cut the spaces: create-echoes-fields fails on create-whitespace's 64-character
+ *   name (44 before) and on the 256-character names.
  * - The columns refuse any longer value with 400, as Oracle's VARCHAR2 does: the run passes.
  * - Behind a check that refuses a name past 255 characters with 400 (JPA's @Size(max = 255)), which
  *   refuses the 256-character names, the column cut create-whitespace's name alone (misshunt16:
  *   it was 22 characters, and the run passed).
- * - A name column of 33 to 45 characters that refuses a longer name with 400 or 413 (§8 shows no
- *   length): create-whitespace's 44 characters are refused or taken whole, and the run passes
- *   (review44: no false alarm from the longer name).
+ * - A name column of 33 to 64 characters that refuses a longer name with 400 or 413 (§8 shows no
+ *   length): create-whitespace's 64 characters are refused or taken whole, and the run passes
+ *   (review44: no false alarm from the longer name; valuehunt5: 44 characters let a column that
+ *   cuts at 45 to 63 behind a check of 64 pass, mutation name-cut-at-45-behind-name-limit-64-utf16).
  * - Behind a check of 64 UTF-8 bytes (Go's len), a column of 32 that raises its length error (Oracle's
  *   VARCHAR2, which cuts no spaces) answered 500, unhandled: create-returns-201 fails on
  *   create-whitespace alone, the only name past 32 characters the check lets through (review44:
@@ -31,7 +32,7 @@ const KEY = 'trailing-spaces-key-0123456789'
 const { serve, conform } = runsWithKey(KEY)
 
 describe('a name whose part past a VARCHAR(32) is spaces', () => {
-  test("cut to 32 without an error (PostgreSQL, MySQL and MariaDB): create-echoes-fields fails on create-whitespace's 44-character name and the 256-character names", async () => {
+  test("cut to 32 without an error (PostgreSQL, MySQL and MariaDB): create-echoes-fields fails on create-whitespace's 64-character name and the 256-character names", async () => {
     const cutting = MUTATIONS.find((m) => m.name === 'varchar-32-name-cuts-trailing-spaces')!
     const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: cutting.behaviour }))
     const run = await conform(server)
@@ -39,11 +40,11 @@ describe('a name whose part past a VARCHAR(32) is spaces', () => {
     expect(failedRules(run), run.stdout).toEqual(['create-echoes-fields'])
     const failed = run.results!.rules.find((r) => r.id === 'create-echoes-fields')!.checks.filter((c) => c.status === 'fail')
     expect(failed.map((c) => c.name)).toEqual([
-      expect.stringContaining('in name (44 characters, the last 24 spaces)'),
+      expect.stringContaining('in name (64 characters, the last 44 spaces)'),
       expect.stringContaining('a 256-character name, 16 characters (a tag and a percent escape among them) and 240 spaces, and the description "undefined"'),
       expect.stringContaining('a 256-character name, 16 characters and 240 spaces, and a 1,001-character description'),
     ])
-    expect(failed[0].failure?.message).toContain('first difference at character 32: sent U+0020, got its end (lengths 44 and 32)')
+    expect(failed[0].failure?.message).toContain('first difference at character 32: sent U+0020, got its end (lengths 64 and 32)')
     expect(failed[1].failure?.message).toContain('first difference at character 32: sent U+0020, got its end (lengths 256 and 32)')
   }, 60_000)
 
@@ -59,7 +60,7 @@ describe('a name whose part past a VARCHAR(32) is spaces', () => {
     const run = await conform(server)
     expect(failedRules(run), run.stdout).toEqual(['create-echoes-fields'])
     const failed = run.results!.rules.find((r) => r.id === 'create-echoes-fields')!.checks.filter((c) => c.status === 'fail')
-    expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('in name (44 characters, the last 24 spaces)'), expect.stringContaining('and the description "undefined"')])
+    expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('in name (64 characters, the last 44 spaces)'), expect.stringContaining('and the description "undefined"')])
   }, 60_000)
 
   test.each(['varchar-32-name-cuts-trailing-spaces-behind-name-limit-255', 'varchar-32-name-beside-varchar-255-description-behind-name-limit-255'])(
@@ -70,8 +71,8 @@ describe('a name whose part past a VARCHAR(32) is spaces', () => {
       const run = await conform(server)
       expect(failedRules(run), run.stdout).toEqual(['create-echoes-fields'])
       const failed = run.results!.rules.find((r) => r.id === 'create-echoes-fields')!.checks.filter((c) => c.status === 'fail')
-      expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('in name (44 characters, the last 24 spaces)')])
-      expect(failed[0].failure?.message).toContain('first difference at character 32: sent U+0020, got its end (lengths 44 and 32)')
+      expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('in name (64 characters, the last 44 spaces)')])
+      expect(failed[0].failure?.message).toContain('first difference at character 32: sent U+0020, got its end (lengths 64 and 32)')
     },
     60_000,
   )
@@ -82,6 +83,9 @@ describe('a name whose part past a VARCHAR(32) is spaces', () => {
     [43, 400],
     [44, 413],
     [45, 400],
+    [50, 413],
+    [63, 400],
+    [64, 413],
   ] as const)('a name column of %i characters, a longer name refused with %i: the run passes', async (limit, status) => {
     const { validate } = columnLimits(limit, Number.POSITIVE_INFINITY)
     // 413 for the name's length alone: every other refusal stays 400 (§4.2 rule 1)
@@ -99,13 +103,13 @@ describe('a name whose part past a VARCHAR(32) is spaces', () => {
       const name = (request.body as { name?: unknown } | undefined)?.name
       if (request.operation !== 'createCategory' || reply.status !== 201 || typeof name !== 'string' || [...name].length <= 32) return reply
       store.pop()
-      return errorReply(500, 'internal', 'ORA-12899: value too large for column "NAME" (actual: 44, maximum: 32)')
+      return errorReply(500, 'internal', 'ORA-12899: value too large for column "NAME" (actual: 64, maximum: 32)')
     }
     const server = serve(await startReferenceServer({ apiKey: KEY, behaviour: { validate, finish } }))
     const run = await conform(server)
     expect(failedRules(run), run.stdout).toEqual(['create-returns-201'])
     const failed = run.results!.rules.find((r) => r.id === 'create-returns-201')!.checks.filter((c) => c.status === 'fail')
-    expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('in name (44 characters, the last 24 spaces)')])
+    expect(failed.map((c) => c.name)).toEqual([expect.stringContaining('in name (64 characters, the last 44 spaces)')])
     expect(failed[0].failure?.message).toContain('a server fault to values a column may be too short for')
   }, 60_000)
 })

@@ -98,10 +98,10 @@ describe('report.html in chromium', () => {
     expect(found.whiteSpace).toBe('pre-wrap')
     // monospace: a narrow and a wide letter take the same room
     expect(found.narrow).toBeCloseTo(found.wide, 1)
-    // the padded name the server trimmed: its spaces are marked, two before and 24 after
-    expect(found.padded.marks).toEqual(['··', '·'.repeat(24)])
+    // the padded name the server trimmed: its spaces are marked, two before and 44 after
+    expect(found.padded.marks).toEqual(['··', '·'.repeat(44)])
     // CR LF and a tab before the trailing spaces, shown as their escapes (create-whitespace's name)
-    expect(found.padded.text).toMatch(/^name: "··cf-[0-9a-z]+-padded\\r\\n\\t·{24}" \(as sent\)$/)
+    expect(found.padded.text).toMatch(/^name: "··cf-[0-9a-z]+-padded\\r\\n\\t·{44}" \(as sent\)$/)
     // the Error record that says 400 in every 401: one card, with each check and its own evidence
     const group = found.groups.find((g: { id: string }) => g.id.startsWith('fail-error-status-matches-http-'))
     expect(group.checks).toBeGreaterThanOrEqual(10)

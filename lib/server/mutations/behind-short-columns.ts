@@ -10,6 +10,7 @@ import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
 import { BODY_LAYOUT_MUTATIONS } from './body-layout.ts'
 import { CHANGED, INPUT_MUTATIONS, storedAs } from './inputs.ts'
+import { columnLimits } from '../variants/inputs.ts'
 import { CREATE_MUTATIONS } from './create.ts'
 import { JDK_MUTATIONS } from './jdk.ts'
 import { FRONT_MUTATIONS } from './fronts.ts'
@@ -48,17 +49,55 @@ const DESCRIPTIONS_CUT_AT_NUL: Mutation = {
   behaviour: storedAs((text, field) => (field === 'description' ? (text.split('\u0000')[0] as string) : text)),
 }
 
+/** Values changed in characters no short name held, until create-none-description's, create-null-description's and create-zero-description's did. */
+const NAMES_ONLY: readonly Mutation[] = [
+  {
+    name: 'zero-width-stripped-from-names',
+    ...CHANGED,
+    description:
+      'a guard against spoofed names strips zero-width characters (U+200B to U+200D, U+2060, U+FEFF) from names, the field a list shows, not from descriptions, ' +
+      'and the create answers 201 with what was stored',
+    behaviour: storedAs((text, field) => (field === 'name' ? text.replace(/[\u200b-\u200d\u2060\ufeff]/g, '') : text)),
+  },
+  {
+    name: 'astral-names-stored-as-question-marks',
+    ...CHANGED,
+    description:
+      "the name column is MySQL's utf8mb3 (a table made before utf8mb4 was the default), the description's utf8mb4: a character beyond U+FFFF (an emoji) in a name " +
+      "is converted to '?' with a warning, and the create answers 201 with what was stored",
+    behaviour: storedAs((text, field) => (field === 'name' ? text.replace(/[\u{10000}-\u{10ffff}]/gu, '?') : text)),
+  },
+  {
+    name: 'nfd-normalising-store',
+    ...CHANGED,
+    description:
+      "every text is stored normalised to NFD (PostgreSQL's normalize(text, NFD), a search index's decomposing filter): a precomposed é becomes e and U+0301, " +
+      'and the create answers 201 with what was stored',
+    behaviour: storedAs((text) => text.normalize('NFD')),
+  },
+]
+
 /** `name` of `table`, behind a name column of `limit` characters. */
 const behindNameLimit = (table: readonly Mutation[], name: string, limit: number): Mutation => behindLimit(table, name, limit)
 
 export const BEHIND_SHORT_COLUMN_MUTATIONS: readonly Mutation[] = [
   // a check of the name's length (@Size(max = 255), Go's len(name) > 64) in front of a column of 32:
-  // caught by create-whitespace's name, 44 characters whose last 24 are spaces (every other name past 32 is
+  // caught by create-whitespace's name, 64 characters whose last 44 are spaces (every other name past 32 is
   // refused by the check in front, or holds more than spaces past 32, which the column refuses)
   behindNameLimit(SQL_COLUMN_MUTATIONS, 'varchar-32-name-cuts-trailing-spaces', 255),
   behindNameLimit(SQL_COLUMN_MUTATIONS, 'varchar-32-name-beside-varchar-255-description', 255),
   behindNameLimit(SQL_COLUMN_MUTATIONS, 'varchar-32-name-cuts-trailing-spaces', 64),
   behindLimit(INPUT_MUTATIONS, 'names-cut-at-32', 64, 'name', 'bytes'),
+  // a check of 64 UTF-16 code units in front of a column that cuts at 45: caught by create-whitespace's name, 64 characters
+  // (44 before, which the column took whole: every other name past 45 characters is longer than 64 UTF-16 code units)
+  {
+    name: 'name-cut-at-45-behind-name-limit-64-utf16',
+    ...CHANGED,
+    description:
+      "a Java service with @Size(max = 64) on the name (UTF-16 code units; a longer name refused with 400) stores it in MySQL's VARCHAR(45) (MySQL Workbench's default) outside strict mode, " +
+      'which cuts a longer name to 45 characters with a warning only (1265, Data truncated), and the create answers 201 with what was stored',
+    behaviour: { validate: columnLimits(64, Number.POSITIVE_INFINITY, 'utf16').validate, ...storedAs((text, field) => (field === 'name' ? [...text].slice(0, 45).join('') : text)) },
+  },
   // caught by create-json-escapes' short name, which holds %( (a directive Java's Formatter refuses as it refuses %s)
   behindNameLimit(JDK_MUTATIONS, 'name-in-format-string', 64),
   // caught by create-json-escapes' short description, which holds a quote as the long one does
@@ -85,6 +124,12 @@ export const BEHIND_SHORT_COLUMN_MUTATIONS: readonly Mutation[] = [
   behindNameLimit(SANITISER_MUTATIONS, 'names-url-decoded', 64),
   behindNameLimit(SANITISER_MUTATIONS, 'name-tags-stripped', 64),
   behindNameLimit(FRONT_MUTATIONS, 'markup-blocked', 64),
+  // caught by create-none-description's name, which holds a zero-width joiner, and create-null-description's, which
+  // holds an emoji (create-unicode's long name, 62 characters and 114 bytes, is refused; its short one holds neither)
+  behindLimit(NAMES_ONLY, 'zero-width-stripped-from-names', 64, 'name', 'bytes'),
+  behindNameLimit(NAMES_ONLY, 'astral-names-stored-as-question-marks', 32),
+  // caught by create-zero-description's name, which holds a precomposed é (create-unicode's Ñandú is refused)
+  behindNameLimit(NAMES_ONLY, 'nfd-normalising-store', 32),
   // caught by create-unicode's short name, which holds a right-to-left override (the long one's 62 characters are refused)
   behindNameLimit(SANITISER_MUTATIONS, 'bidi-overrides-stripped-from-names', 32),
   // caught by create-whitespace's description, which holds fullwidth letters in both forms (create-unicode's long one did alone)

@@ -158,7 +158,7 @@ export const INPUT_VARIANTS: readonly Variant[] = [
     behaviour: columnLimits(64, 100, 'bytes'),
   },
   {
-    // create-whitespace's 44-character name, whose last 24 are spaces, is taken by both whole: a column that cuts it shows
+    // create-whitespace's 64-character name, whose last 44 are spaces, is taken by both whole: a column that cuts it shows
     name: 'name-limit-64',
     description: 'a VARCHAR(64) name and a VARCHAR(255) description (MySQL and PostgreSQL count characters): longer values are refused with 400 and an Error record (§8)',
     behaviour: columnLimits(64, 255),

@@ -9,7 +9,7 @@
  * lengths and ids past 2^53 are left open (§2, §8), and what counts as the same name is too.
  */
 import { conformingBehaviour, type StoredCategory } from '../reference-server.ts'
-import { errorReply, type Variant } from '../server-cases.ts'
+import { errorReply, recordWithRawId, type Variant } from '../server-cases.ts'
 
 /** The records an earlier run left: its "0" and its empty name (the names every run sends: valid-creates.ts, nameOfEveryRun), and another client's categories. */
 const earlierRun = (): StoredCategory[] => [
@@ -141,5 +141,17 @@ export const SQL_STORE_VARIANTS: readonly Variant[] = [
       { id: 1n, name: '0', description: 'cf-0earl-short-name' },
       { id: 2n, name: '', description: 'cf-0earl-empty-name' },
     ],
+  },
+  {
+    // §2 gives the id the type integer, format int64; spec/openapi.yaml is OpenAPI 3.1, whose JSON Schema (2020-12)
+    // counts a number with a zero fractional part as an integer: 12.0 is the integer 12 (valuehunt5)
+    name: 'ids-written-as-whole-doubles',
+    description:
+      "a SQLite table whose id column was declared REAL: Python's sqlite3 reads each id as a float, and json.dumps writes it with its decimal point (12.0), " +
+      'in the create answer and the list alike; every id is whole and exact',
+    behaviour: {
+      createdBody: (record) => recordWithRawId(record, `${record.id}.0`),
+      listBody: (store) => `[${store.map((r) => recordWithRawId(r, `${r.id}.0`)).join(',')}]`,
+    },
   },
 ]
