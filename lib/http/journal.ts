@@ -209,12 +209,7 @@ export const ANSWER_LOST_NOT_SENT_AGAIN = 'no answer, not in the list (which may
  * its connection, behind a list that shows records late, would otherwise get each of them eleven times.
  */
 export const ANSWER_LOST_RESENDS_SPENT = "no answer, not in the list (which may show it late): not sent again, as the run had sent its bound of POSTs again after lost answers (as many as its plan's POSTs), so it may have created a record"
-/**
- * The same for a POST written on a connection that carried an earlier request, whose list could not
- * tell (not answered 200 with an array): a store that took a value it cannot give back answers
- * every list 500, and a server that closes its connection after a fault's answer (uvicorn) loses
- * the request written next there.
- */
+/** The same for a POST lost on a reused connection whose list could not tell (a store that took a value it cannot give back lists 500). */
 export const ANSWER_LOST_LIST_UNREADABLE = 'no answer, and the list could not tell whether it was stored (not answered 200 with an array): not sent again, so it may have created a record'
 
 /** A POST answered with a server fault that does not say nothing was stored: a 5xx but 503, or a 503 (or 429) not sent again under --max-writes. */
