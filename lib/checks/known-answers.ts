@@ -124,7 +124,7 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
   const ofStack =
     gatewayStatus(response, expected) ?? aspnetStatus(response, expected) ?? servletCppStatus(response, expected) ?? servantStatus(response, expected) ??
     runtimeStatus(response, expected, request) ??
-    phpRubyStatus(response, expected) ??
+    phpRubyStatus(response, expected, request) ??
     djangoRailsStatus(response, expected, request) ??
     nodeStatus(response, expected, request) ??
     undefinedValueStatus(response, expected, request) ??
