@@ -6,7 +6,8 @@
  * (SQLite, PostgreSQL 15), Rails 6.1 in API mode on Puma (its scaffold, sqlite3), Mojolicious 9.31
  * (DBD::MariaDB, DBD::SQLite) and gin 1.8 (lib/pq); and FastAPI 0.92's security classes and
  * Dancer2 0.400001's error body, twisted.web 22.4's text/html, aiohttp 3.8.4's web.HTTPException as
- * text, and a key check that strips the scheme as a prefix. The verdict and the failure code never depend
+ * text, a key check that strips the scheme as a prefix, and the trailing-slash redirects of Starlette
+ * 0.26 (FastAPI 0.92) and Werkzeug 2.2 (Flask). The verdict and the failure code never depend
  * on these words; each returns undefined for any other answer.
  */
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
@@ -77,6 +78,21 @@ export function djangoRailsStatus(response: RecordedResponse, expected: number, 
     )
   }
   const location = response.headers.location ?? ''
+  const toSlash = /\/categories\/(\?[^#]*)?$/.test(location) && !/\/$/.test(request.url.replace(/[?#].*$/, ''))
+  // measured: FastAPI 0.92 (Starlette 0.26) answers 307 with no body; Flask 2.2 (Werkzeug 2.2) 308 with its "Redirecting..." page
+  const than = "a client does not follow it with its POST body, and §4 gives the path without the slash"
+  if (toSlash && response.status === 307 && response.body === '') {
+    return (
+      "Starlette's Router (FastAPI) answers 307 to a path without its trailing slash when only the route with it is declared (@router.get(\"/categories/\"); redirect_slashes=True by default), before a route's dependencies check the key; " +
+      `${than}: declare the route without it (@router.get("/categories"))`
+    )
+  }
+  if (toSlash && response.status === 308 && /<title>Redirecting\.\.\.<\/title>/.test(response.body)) {
+    return (
+      'Werkzeug (Flask) answers 308 to a path without its trailing slash when only the rule with it is declared (@app.route("/categories/"), strict_slashes by default), before the view checks the key; ' +
+      `${than}: declare the rule without it (@app.route("/categories"))`
+    )
+  }
   if ((response.status === 301 || response.status === 308) && /\/categories\/$/.test(location) && !/\/$/.test(request.url.replace(/[?#].*$/, ''))) {
     // measured: Go 1.19; http.Redirect writes this body to a GET, and no Content-Type nor body to a POST
     const goRedirect = /^<a href="[^"]*">Moved Permanently<\/a>\.\s*$/.test(response.body) || (response.body === '' && response.headers['content-type'] === undefined)

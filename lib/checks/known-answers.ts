@@ -22,7 +22,7 @@ import { columnCutSpaces, DJANGO_PERL_NULL_WRITTEN, djangoRailsContentType, djan
 import { nodeChangedText, nodeContentType, nodeErrorBody, nodeStatus, nodeTextBody } from './node-answers.ts'
 import { runtimeContentType, runtimeErrorBody, runtimeStatus, runtimeTextBody } from './runtime-answers.ts'
 import { columnCutText, idKeyConflictStatus, idPastInt64 } from './sql-store-answers.ts'
-import { NODE_DRIVER_ID_AS_TEXT, undefinedValueStatus } from './orm-driver-answers.ts'
+import { NODE_DRIVER_ID_AS_TEXT, PYTHON_DECIMAL_ID_AS_TEXT, undefinedValueStatus } from './orm-driver-answers.ts'
 import { undecodableBodyStatus } from './undecodable-body-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue, trimmedEnds } from './php-ruby-answers.ts'
 
@@ -124,7 +124,7 @@ export function statusOrigin(response: RecordedResponse, expected: number, reque
   const ofStack =
     gatewayStatus(response, expected) ?? aspnetStatus(response, expected) ?? servletCppStatus(response, expected) ?? servantStatus(response, expected) ??
     runtimeStatus(response, expected, request) ??
-    phpRubyStatus(response, expected) ??
+    phpRubyStatus(response, expected, request) ??
     djangoRailsStatus(response, expected, request) ??
     nodeStatus(response, expected, request) ??
     undefinedValueStatus(response, expected, request) ??
@@ -205,7 +205,7 @@ const NULL_WRITTEN =
   `(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL)); ${ROW_NULL_WRITTEN}; ${DJANGO_PERL_NULL_WRITTEN}`
 const NUMBER_AS_TEXT =
   "an integer written as text, as Jackson's ToStringSerializer (@JsonSerialize(using = ToStringSerializer.class) on a Long id) or WRITE_NUMBERS_AS_STRINGS does to spare JavaScript clients ids past 2^53; " +
-  `${PDO_ID_AS_TEXT}; ${NODE_DRIVER_ID_AS_TEXT}; ${PROTO_JSON_INT64}; ` +
+  `${PDO_ID_AS_TEXT}; ${NODE_DRIVER_ID_AS_TEXT}; ${PYTHON_DECIMAL_ID_AS_TEXT}; ${PROTO_JSON_INT64}; ` +
   '§2 gives the field the type integer, which JSON carries as a number, an int64 id exactly (this suite reads it so)'
 
 /** Error.status as text: the ids' causes (a Long id's serialiser, lastInsertId()) are not its own. */

@@ -19,6 +19,15 @@ export const NODE_DRIVER_ID_AS_TEXT =
   'an id column of INTEGER (SERIAL) is a number, or parse int8 exactly (pg.types.setTypeParser(20, BigInt); postgres({ types: { bigint: postgres.BigInt } })) and write it into the JSON as a number, which JSON.stringify cannot do for a BigInt ' +
   "(it throws; the common BigInt.prototype.toJSON = function () { return this.toString() } writes the id as text again, where JSON.rawJSON(String(id)), Node 21 and later, or a serializer that writes the digits bare does not)"
 
+/**
+ * An id written as text, where Python gives a NUMERIC column as a decimal.Decimal (measured by
+ * stackhunt10: Flask 2.2's jsonify writes Decimal('9007199254740993') as "9007199254740993", and
+ * json.dumps refuses it).
+ */
+export const PYTHON_DECIMAL_ID_AS_TEXT =
+  "psycopg2 gives a NUMERIC column (an id declared NUMERIC(19), or a sequence's value cast to it) as a decimal.Decimal, which Flask's jsonify writes as text (its DefaultJSONProvider, Flask 2.2 and later), " +
+  "as Django REST framework's DecimalField does by default (COERCE_DECIMAL_TO_STRING): an id column of BIGINT is an int, or int(row['id']) before it is written"
+
 /** 2^53: past it, a JavaScript number holds only some integers. */
 const DOUBLE_EXACT = 2n ** 53n
 

@@ -9,7 +9,7 @@
  * on Puma and WEBrick, json 2.6.3, sqlite3). The verdict and the failure code never depend on
  * these words; each returns undefined for any other answer.
  */
-import type { RecordedResponse } from '../http/exchange.ts'
+import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
 import { CHAR_COLUMN_TRIMS } from './sql-store-answers.ts'
 
@@ -101,8 +101,27 @@ export function phpRubyErrorBody(keys: readonly string[]): string | undefined {
   return undefined
 }
 
+/**
+ * The sentence that asks 400 of the body sent: §5.4's for one that is not JSON (empty, or bytes
+ * that are not UTF-8), §4.2 rule 1's for JSON that lacks name or holds an invalid value. FastAPI
+ * answers both 422 (RequestValidationError, json_invalid): measured by stackhunt10 on FastAPI 0.92,
+ * whose truncated JSON was said to be refused under §4.2 rule 1.
+ */
+function askedBy(request: Pick<RecordedRequest, 'body' | 'bodyBase64'> | undefined): string {
+  const body = request?.body
+  if (body === undefined) return '§4.2 rule 1 and §7 ask 400 for a body that lacks name or holds an invalid value'
+  if (body.trim() === '') return '§4.2 requires a body, and §5.4 asks 400 for one that is not valid JSON, as an empty one is not'
+  try {
+    if (request?.bodyBase64 !== undefined) throw new Error('not UTF-8')
+    JSON.parse(body)
+  } catch {
+    return '§5.4 asks 400 for a body that is not valid JSON'
+  }
+  return '§4.2 rule 1 and §7 ask 400 for a body that lacks name or holds an invalid value'
+}
+
 /** Why 422 came where 400 was expected: the validation status of several stacks. */
-export function phpRubyStatus(response: Pick<RecordedResponse, 'status' | 'body'>, expected: number): string | undefined {
+export function phpRubyStatus(response: Pick<RecordedResponse, 'status' | 'body'>, expected: number, request?: Pick<RecordedRequest, 'body' | 'bodyBase64'>): string | undefined {
   const { status } = response
   // a JSON::GeneratorError has words of its own (undecodable-body-answers.ts), said after these
   if (status === 500 && PUMA_FAULT.test(response.body) && !response.body.includes('JSON::GeneratorError')) return PUMA_FAULT_WORDS
@@ -112,7 +131,7 @@ export function phpRubyStatus(response: Pick<RecordedResponse, 'status' | 'body'
     "of LoopBack 4 (VALIDATION_FAILED, for a body its operation's schema refuses), of Phoenix's generated FallbackController (an Ecto changeset's errors, :unprocessable_entity), " +
     "of webargs (use_args under Flask, and flask-smorest: marshmallow's ValidationError answered with its DEFAULT_VALIDATION_STATUS, 422, as Werkzeug's HTML page unless an errorhandler(422) writes JSON), " +
     "and of tsoa's documented errorHandler (a ValidateError answered 422 { message: 'Validation Failed', details }); " +
-    '§4.2 rule 1 and §7 ask 400 for a body that lacks name or holds an invalid value (Laravel: render ValidationException as 400 in the exception handler; FastAPI: an exception_handler for RequestValidationError; ' +
+    `${askedBy(request)} (Laravel: render ValidationException as 400 in the exception handler; FastAPI: an exception_handler for RequestValidationError; ` +
     "LoopBack 4: a middleware that catches err.code === 'VALIDATION_FAILED' and answers 400 with the Error record; webargs: a @parser.error_handler that aborts with 400 and the Error record; tsoa: 400 for a ValidateError)"
   )
 }

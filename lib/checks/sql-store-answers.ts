@@ -41,6 +41,35 @@ export function refusedCharactersOrigin(sent: { name: string; description?: stri
 }
 
 /**
+ * What a server fault (a 5xx but 503) to a create says when its values hold characters a store's
+ * character set may not hold, beside what its case says (`means`): an answer in the store's own
+ * words (MySQL's 1366, Incorrect string value) is that refusal left unhandled, not a length nor a
+ * pattern (measured by stackhunt10: a utf8mb3 column's error answered 500 was put down to a
+ * column's length); without them, characters beyond U+FFFF are one cause more.
+ */
+export function characterFaultWords(requestBody: string | undefined, answer: string, means: string | undefined): string | undefined {
+  let sent: unknown
+  try {
+    sent = JSON.parse(requestBody ?? '')
+  } catch {
+    return means
+  }
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
+  const { name, description } = (sent !== null && typeof sent === 'object' ? sent : {}) as Record<string, unknown>
+  const code = Math.max(widest(text(name)), widest(text(description)))
+  if (code <= 0xff) return means
+  const beyondBmp = `characters beyond U+FFFF (emoji): ${UTF8MB3} and refuses them in strict mode, the default (error 1366, Incorrect string value)`
+  if (STORE_REFUSED_TEXT.test(answer)) {
+    return (
+      `the answer names the store's refusal of the values' characters, an error left unhandled: ${code > 0xffff ? `they hold ${beyondBmp}, and ` : ''}${SINGLE_BYTE}; ` +
+      `§2 gives name and description the type string, and these are valid text: ${UTF8MB4} (PostgreSQL: a UTF8 database); a service that cannot store them refuses them with 400 (§4.2 rule 1), never with a fault`
+    )
+  }
+  if (code <= 0xffff) return means
+  return `${means ? `${means}; or ` : ''}if the store is why: the values hold ${beyondBmp}, an error left unhandled; ${UTF8MB4}, or refuse them with 400 (§4.2 rule 1)`
+}
+
+/**
  * A length a VARCHAR column is given: 16 or more, a multiple of 8 or 10, 255 or MySQL Workbench's
  * 45; a text cut at 9 characters is something else's doing.
  */

@@ -209,13 +209,15 @@ export const ANSWER_LOST_NOT_SENT_AGAIN = 'no answer, not in the list (which may
  * its connection, behind a list that shows records late, would otherwise get each of them eleven times.
  */
 export const ANSWER_LOST_RESENDS_SPENT = "no answer, not in the list (which may show it late): not sent again, as the run had sent its bound of POSTs again after lost answers (as many as its plan's POSTs), so it may have created a record"
+/** The same for a POST lost on a reused connection whose list could not tell (a store that took a value it cannot give back lists 500). */
+export const ANSWER_LOST_LIST_UNREADABLE = 'no answer, and the list could not tell whether it was stored (not answered 200 with an array): not sent again, so it may have created a record'
 
 /** A POST answered with a server fault that does not say nothing was stored: a 5xx but 503, or a 503 (or 429) not sent again under --max-writes. */
 export const faultAnsweredWrite = (entry: Pick<JournalEntry, 'method' | 'status' | 'answerLost'>): boolean =>
   entry.method === 'POST' && (answeredFault(entry.status) || (entry.status === 503 && entry.answerLost === UNAVAILABLE_NOT_SENT_AGAIN) || (entry.status === 429 && entry.answerLost === LIMITED_NOT_SENT_AGAIN))
 
 /** The words of a lost POST the list did not show and that was not sent again: one that may have created a record. */
-const NOT_SENT_AGAIN: ReadonlySet<string> = new Set([ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT, UNANSWERED_ALONE])
+const NOT_SENT_AGAIN: ReadonlySet<string> = new Set([ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT, ANSWER_LOST_LIST_UNREADABLE, UNANSWERED_ALONE])
 
 /** A POST that went out and whose answer no one knows: none came, and the list did not account for it (found, or not stored and sent again). */
 export const unansweredWrite = (entry: JournalEntry): boolean =>

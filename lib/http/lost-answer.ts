@@ -8,7 +8,7 @@
 import type { Exchange } from './exchange.ts'
 import { firstOnItsConnection } from './first-requests.ts'
 import { closesItsConnection } from './interim-answers.ts'
-import { ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT, UNANSWERED_ALONE, LEDGER_ID_CHARACTERS, LEDGER_TEXT_CHARACTERS, ledgerText, type JournalLine } from './journal.ts'
+import { ANSWER_LOST_LIST_UNREADABLE, ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT, UNANSWERED_ALONE, LEDGER_ID_CHARACTERS, LEDGER_TEXT_CHARACTERS, ledgerText, type JournalLine } from './journal.ts'
 
 /** What the client's HttpResult holds that these need (lib/http/client.ts imports this file, so not that type). */
 interface HttpResult {
@@ -40,8 +40,13 @@ export interface AppliedOrNot {
   unansweredAlone?: number
 }
 
-/** Why a lost POST the list does not show was not sent again: --max-writes, or the run's bound of such resends was reached; 'unavailable': a POST answered 503 under --max-writes (stored-despite-unavailable.ts). */
-export type NotSentAgain = 'max-writes' | 'resends-spent' | 'unavailable'
+/**
+ * Why a lost POST the list does not show was not sent again: --max-writes, or the run's bound of
+ * such resends was reached; 'unavailable': a POST answered 503 under --max-writes
+ * (stored-despite-unavailable.ts); 'list-unreadable': the list could not tell (not answered 200
+ * with an array), so sending it again could store it twice.
+ */
+export type NotSentAgain = 'max-writes' | 'resends-spent' | 'unavailable' | 'list-unreadable'
 
 /** Reads whether a POST was applied; undefined: the run cannot tell (the list could not be read), so it is not sent again. */
 export type WhetherApplied = () => Promise<AppliedOrNot | undefined>
@@ -150,7 +155,15 @@ export async function afterTheRace(
     return true
   }
   const found = await options.whetherApplied?.()
-  if (!found) return false
+  if (!found) {
+    // the list could not tell (a store that took a value it cannot give back answers every list 500): on a connection that carried
+    // an earlier request, the race's, not the server's, and the run cannot say whether it was stored: not sent again, not judged
+    if (options.whetherApplied && !firstOnItsConnection && options.alone === undefined) {
+      journal(answerLostLine(result.exchange, ANSWER_LOST_LIST_UNREADABLE, undefined, redact))
+      result.answerLost = { list: result, notSentAgain: 'list-unreadable' }
+    }
+    return false
+  }
   if (!found.record) unstored()
   // unanswered alone, confirmed (the list read after it answered at once, unanswered-alone.ts): the server's, and not sent again; stored, as a request first on its connection
   const alone = found.record ? undefined : options.alone?.confirmed(found.list)

@@ -6,7 +6,7 @@
  * at least two mutations. One file per area of the interface, in lib/server/mutations/.
  */
 import { AUTHENTICATION_MUTATIONS } from './mutations/authentication.ts'
-import { LEGACY_ROUTE_MUTATION, NORMALISING_GUARD_MUTATIONS, ROUTING_MUTATIONS, SUBTREE_REDIRECT_MUTATION } from './mutations/routing.ts'
+import { LEGACY_ROUTE_MUTATION, NORMALISING_GUARD_MUTATIONS, ROUTING_MUTATIONS, SLASH_REDIRECT_MUTATIONS, SUBTREE_REDIRECT_MUTATION } from './mutations/routing.ts'
 import { CREATE_MUTATIONS } from './mutations/create.ts'
 import { ERROR_MUTATIONS } from './mutations/errors.ts'
 import { INPUT_MUTATIONS } from './mutations/inputs.ts'
@@ -68,6 +68,7 @@ export const MUTATIONS: readonly Mutation[] = [
   ...NORMALISING_GUARD_MUTATIONS,
   LEGACY_ROUTE_MUTATION,
   SUBTREE_REDIRECT_MUTATION,
+  ...SLASH_REDIRECT_MUTATIONS,
   ...ERROR_MUTATIONS,
   ...VERSIONING_MUTATIONS,
   ...INPUT_MUTATIONS,

@@ -13,7 +13,7 @@ import { check } from '../../lib/suite-kit/check.ts'
 import { expectErrorRecord, expectErrorStatusMatches, expectStatusOfAnyErrorRecordMatches } from '../../lib/checks/error-record.ts'
 import { readableRecords } from './list-checks.ts'
 import { takenRepeat } from './repeated-names.ts'
-import { refusedCharactersOrigin } from '../../lib/checks/sql-store-answers.ts'
+import { characterFaultWords, refusedCharactersOrigin } from '../../lib/checks/sql-store-answers.ts'
 import { LENGTH_REFUSED_422 } from '../../lib/checks/php-ruby-answers.ts'
 import { sameNameToAStore } from '../../lib/checks/collated-names.ts'
 import type { CategoryProbes, CreateProbe, LengthFollowUp } from './probes.ts'
@@ -33,11 +33,12 @@ const ANSWERED_WITH_A_RECORD = [201, 200]
 /** Refusals of a body whose lengths the document leaves open: 400 (§7's Error record), 413 (sizes not shown, §8). */
 const LENGTH_REFUSALS = [400, 413]
 
-/** What a create's server fault (5xx but 503) says of the service (its case's words, read against the answer), or a 422's; '' for any other. */
+/** What a create's server fault (5xx but 503) says of the service (its case's words, read against the answer; a store's refusal of its characters), or a 422's; '' for any other. */
 function faultNote(c: CreateProbe, result: HttpResult): string {
   const { status } = responseOf(result)
   const means = c.case.faultMeans
-  if (serverFaultStatus(status) && status !== 503 && means) return `: ${typeof means === 'string' ? means : means(result.text ?? '')}`
+  const words = characterFaultWords(result.exchange.request.body, result.text ?? '', means === undefined || typeof means === 'string' ? means : means(result.text ?? ''))
+  if (serverFaultStatus(status) && status !== 503) return words ? `: ${words}` : ''
   return status === 422 ? `: ${LENGTH_REFUSED_422}` : ''
 }
 

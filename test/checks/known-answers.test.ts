@@ -190,6 +190,12 @@ describe('null where the schema gives a type', () => {
     expect(failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: 'abc', name: 'dog' } }), 'Category')).message).toBe('the body is not a Category record: body.id must be integer')
   })
 
+  // measured by stackhunt10: Flask 2.2's jsonify writes a decimal.Decimal (psycopg2's NUMERIC) as text
+  test("an id written as text names Python's decimal.Decimal under Flask's jsonify", () => {
+    const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: '9007199254740993', name: 'dog' } }), 'Category'))
+    expect(failure.message).toMatch(/psycopg2 gives a NUMERIC column .* as a decimal\.Decimal, which Flask's jsonify writes as text .*: an id column of BIGINT is an int/)
+  })
+
   // measured against an emulation of grpc-gateway's default marshaler in front of the reference server (docs/adoption.md)
   test("proto3's JSON mapping: an int64 as a string, \"\" left out, a gRPC error as google.rpc.Status", () => {
     const id = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: '559', name: 'dog' } }), 'Category'))

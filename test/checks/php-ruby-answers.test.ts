@@ -87,6 +87,17 @@ describe('error bodies of other shapes', () => {
     expect(failure.message).toMatch(/of LoopBack 4 \(VALIDATION_FAILED.*err\.code === 'VALIDATION_FAILED'/)
     expect(failureOf(() => expectStatus(makeResponse({ status: 422, method: 'POST' }), 201)).message).toBe('POST answered 422, expected 201')
   })
+
+  // measured by stackhunt10: FastAPI 0.92 answers truncated JSON 422 (json_invalid), which was said to be refused under §4.2 rule 1
+  test.each([
+    ['JSON without name', '{"description":"x"}', /; §4\.2 rule 1 and §7 ask 400 for a body that lacks name or holds an invalid value \(/],
+    ['truncated JSON', '{"name": "cf-x', /; §5\.4 asks 400 for a body that is not valid JSON \(/],
+    ['an empty body', '', /; §4\.2 requires a body, and §5\.4 asks 400 for one that is not valid JSON, as an empty one is not \(/],
+  ])('a 422 to %s names the sentence that asks 400 of that body', (_, body, sentence) => {
+    const answered = makeResponse({ status: 422, method: 'POST', body: { detail: [{ loc: ['body', 0], msg: 'Expecting value', type: 'value_error.jsondecode' }] } })
+    answered.exchange.request.body = body
+    expect(failureOf(() => expectStatus(answered, 400)).message).toMatch(sentence)
+  })
 })
 
 describe('values of the wrong type in a record', () => {

@@ -69,6 +69,46 @@ export const SUBTREE_REDIRECT_MUTATION: Mutation = {
   },
 }
 
+/**
+ * The same route declared with its trailing slash in two Python frameworks, each before the key
+ * check (a route dependency or a view decorator runs only once the route matched): FastAPI's
+ * @router.get("/categories/"), whose Starlette Router (redirect_slashes=True) answers 307 with no
+ * body (measured: FastAPI 0.92, Starlette 0.26, uvicorn 0.17), and Flask's @app.route("/categories/"),
+ * whose Werkzeug answers 308 with its "Redirecting..." page (measured: Flask 2.2, Werkzeug 2.2).
+ * The suite named both as Django's APPEND_SLASH, or named none.
+ */
+const slashRedirect = (name: string, status: 307 | 308, description: string, headers: Record<string, string>, body: string): Mutation => ({
+  name,
+  breaks: 'list-returns-200',
+  code: 'UNEXPECTED_STATUS',
+  description,
+  behaviour: {
+    finish: (reply, request, store) => {
+      if (request.path !== '/v1/categories' || request.operation === undefined) return reply
+      if (reply.status === 201) store.pop()
+      const location = `/v1/categories/${request.query}`
+      return { status, headers: { ...headers, location }, body: body.replaceAll('LOCATION', location) }
+    },
+  },
+})
+
+export const SLASH_REDIRECT_MUTATIONS: readonly Mutation[] = [
+  slashRedirect(
+    'fastapi-route-with-trailing-slash-redirects',
+    307,
+    'FastAPI with the collection declared as @router.get("/categories/"): Starlette\'s redirect_slashes answers "/v1/categories" 307 to it, with no body, before the key check',
+    { 'content-type': '' },
+    '',
+  ),
+  slashRedirect(
+    'flask-route-with-trailing-slash-redirects',
+    308,
+    'Flask with the collection declared as @app.route("/categories/"): Werkzeug answers "/v1/categories" 308 to it with its "Redirecting..." page, before the key check',
+    { 'content-type': 'text/html; charset=utf-8' },
+    '<!doctype html>\n<html lang=en>\n<title>Redirecting...</title>\n<h1>Redirecting...</h1>\n<p>You should be redirected automatically to the target URL: <a href="LOCATION">LOCATION</a>. If not, click the link.\n',
+  ),
+]
+
 /** The paths the key check guards, as a guard that takes trailing slashes and a query string compares them. */
 const GUARDED_PATH = /^\/(categories|pets\/[^/]+|store\/orders)\/*$/
 

@@ -1,6 +1,7 @@
 /**
  * Mutations of what a SQL column does to a value it cannot hold whole, where the store answers no
- * error: the create is answered 201 and the record keeps less than was sent (§4.2 rule 2).
+ * error: the create is answered 201 and the record keeps less than was sent (§4.2 rule 2); and a
+ * store's refusal of a value's characters that the service leaves unhandled.
  */
 /** The longest start of `text` whose UTF-8 form fits `bytes`, whole characters only (as MySQL cuts a value outside strict mode). */
 const bytesCut = (text: string, bytes: number): string => {
@@ -15,7 +16,7 @@ const bytesCut = (text: string, bytes: number): string => {
 }
 
 import { conformingBehaviour, type Behaviour } from '../reference-server.ts'
-import type { Mutation } from '../server-cases.ts'
+import { errorReply, type Mutation } from '../server-cases.ts'
 import { CHANGED, storedAs } from './inputs.ts'
 
 /**
@@ -71,6 +72,24 @@ export const SQL_COLUMN_MUTATIONS: readonly Mutation[] = [
         const sent = request.body as { name: string; description?: string }
         const { id } = reply.body as { id: bigint }
         return { ...reply, body: conformingBehaviour.toRecord(sent, id) }
+      },
+    },
+  },
+  {
+    // measured by stackhunt10: the words of its 500 said a column's length (ORA-12899, 22001, 1406), which plain ASCII as long was not refused for
+    name: 'utf8mb3-refusal-unhandled-500',
+    breaks: 'create-returns-201',
+    code: 'SERVER_ERROR',
+    description:
+      "a MySQL utf8mb3 column (the character set `utf8` names) in strict mode, the default: a value holding a character beyond U+FFFF (an emoji) fails the insert with 1366, Incorrect string value, " +
+      'which the service leaves unhandled: 500 with the store\'s message',
+    behaviour: {
+      finish: (reply, request, store) => {
+        const sent = request.body as { name?: unknown; description?: unknown } | undefined
+        const beyond = (value: unknown) => typeof value === 'string' && [...value].some((c) => c.codePointAt(0)! > 0xffff)
+        if (request.operation !== 'createCategory' || reply.status !== 201 || !(beyond(sent?.name) || beyond(sent?.description))) return reply
+        store.pop()
+        return errorReply(500, 'internal', "(1366, \"Incorrect string value: '\\xF0\\x9F\\x90\\x87' for column `pet`.`categories`.`name` at row 1\")")
       },
     },
   },
