@@ -125,11 +125,12 @@ export function statusFailure(response: RecordedResponse): { code: 'SERVER_ERROR
 }
 
 /** `acceptedMeans`: what a 2xx to this request says of the service, and how such a service is usually fixed. */
-export function expectStatus(result: HttpResult, expected: number, acceptedMeans?: string): void {
+export function expectStatus(result: HttpResult, expected: number, acceptedMeans?: string, faultNote = ''): void {
   const response = responseOf(result)
   if (response.status === expected) return
   const origin = statusOrigin(response, expected, result.exchange.request)
-  const meaning = acceptedMeans && response.status >= 200 && response.status < 300 ? `: ${acceptedMeans}` : origin ? `: ${origin}` : ''
+  // faultNote: what a create's server fault says (its case's words, a store's refusal of its characters: create-checks.ts faultNote), after the status's origin
+  const meaning = acceptedMeans && response.status >= 200 && response.status < 300 ? `: ${acceptedMeans}` : `${origin ? `: ${origin}` : ''}${faultNote}`
   // a 429 or 503 read as a limit or a pause, though the service processed the request
   const stored = result.storedDespite ? `, though the list shows its record stored: it was processed, which a limit's ${response.status} says it was not` : ''
   fail(

@@ -151,7 +151,7 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
     if (await excusedAsRepeat(c, result, creates, lastList, t)) return
     await expectKeyServedOnCreates(result, creates)
     const sent = await c.sent()
-    if (status === 201 || !LENGTH_REFUSALS.includes(status)) return expectStatus(result, 201)
+    if (status === 201 || !LENGTH_REFUSALS.includes(status)) return expectStatus(result, 201, undefined, status >= 500 ? faultNote(c, result) : '')
     // values no length excuses (not plain ASCII): a 400 to a body in chunks still says how it went
     if (!PLAIN_ASCII.test(sent.name + (sent.description ?? ''))) return chunked && status === 400 ? fail({ ...statusFailure(responseOf(result)), message: `POST answered 400, expected 201: what the values hold (${c.label.replace(/^POST \/categories with /, '')}), which §2 leaves any string, or how they were sent: ${CHUNKED_REFUSED}`, expected: 'status 201', actual: 'status 400' }, result.exchange) : expectStatus(result, 201)
     const accepted = await acceptedCreates(creates)
