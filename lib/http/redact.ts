@@ -7,6 +7,7 @@ import { longestPieces, piecesRedactor } from './secret-pieces.ts'
 import { longestSpread, spreadRedactor } from './secret-spread.ts'
 import { runAnchors, runsRedactor } from './secret-runs.ts'
 import { withHexRuns } from './secret-hex-runs.ts'
+import { base32Inside } from './secret-base32.ts'
 import { allJsonEscapes, allReferences, base64Decoded, base64Inside, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern, longestEscapeRun, utf16Encoded, utf16Listed, withEscapeRuns } from './secret-escapes.ts'
 
 export { escapeRegExp } from './secret-filter.ts'
@@ -164,7 +165,7 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
   let anchors: string[] | undefined = []
   for (const variant of [secret, ...nearMisses(secret)]) {
     const { forms, escaped } = foldsSafely(variant) ? blind : exact
-    for (const form of [...formsOf(variant), ...utf16Encoded(variant, NEAR_MISS_MIN_KEY_LENGTH), ...(variant === secret ? [...basicInUtf16(secret), ...utf16Listed(secret, NEAR_MISS_MIN_KEY_LENGTH)] : [])]) {
+    for (const form of [...formsOf(variant), ...utf16Encoded(variant, NEAR_MISS_MIN_KEY_LENGTH), ...(variant === secret ? [...basicInUtf16(secret), ...utf16Listed(secret, NEAR_MISS_MIN_KEY_LENGTH), ...base32Inside(secret, NEAR_MISS_MIN_KEY_LENGTH, !foldsSafely(secret))] : [])]) {
       // a form another secret's pattern already has is replaced there
       if (form.length === 0 || taken.has(form)) continue
       forms.add(form)
