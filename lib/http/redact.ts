@@ -8,6 +8,7 @@ import { longestSpread, spreadRedactor } from './secret-spread.ts'
 import { runAnchors, runsRedactor } from './secret-runs.ts'
 import { withHexRuns } from './secret-hex-runs.ts'
 import { base32Inside } from './secret-base32.ts'
+import { dumpsHidden } from './secret-dumps.ts'
 import { allJsonEscapes, allReferences, base64Decoded, base64Inside, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern, longestEscapeRun, utf16Encoded, utf16Listed, withEscapeRuns } from './secret-escapes.ts'
 
 export { escapeRegExp } from './secret-filter.ts'
@@ -281,7 +282,9 @@ function redactorOf(ordered: readonly string[]): Redactor {
   const { forms, pieces, spread, runs } = redactorSteps(...ordered)
   // the runs after every secret's forms, so that a key that shares a run with another is still replaced whole; then a run of escapes that holds one (withEscapeRuns)
   // and a run of hex whose bytes hold a run of one (withHexRuns: a key's hex cut short)
-  return withHexRuns(withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED), (bytes) => runs(bytes) !== bytes, REDACTED, ordered.some((secret) => /[^\x00-\x7f]/.test(secret)))
+  const hidden = withHexRuns(withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED), (bytes) => runs(bytes) !== bytes, REDACTED, ordered.some((secret) => /[^\x00-\x7f]/.test(secret)))
+  // a dump's lines first (secret-dumps.ts), as the other steps' replacements leave them no dump lines
+  return (text) => hidden(dumpsHidden(text, (bytes) => { const read = bytes.toString('latin1'); return runs(read) !== read }, REDACTED))
 }
 
 function formsRedactor(patterns: readonly SecretPattern[], holdsAny: (text: string) => boolean = () => true): Redactor {

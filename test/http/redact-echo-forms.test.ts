@@ -3,7 +3,8 @@
  * (securehunt11, a hostile server echoing each in a 401's body, its reports grepped): its bytes in
  * decimal with a semicolon between two, as 0x hex glued together (`0x5a0x71…`), its hex wrapped over
  * several lines (each line too short a run to be hidden on its own), and base32 of it, inside a
- * longer text too. And texts of the same shapes without the key, left as they are.
+ * longer text too; and a dump of it (xxd, `xxd -c 8`, `xxd -p`, hexdump -C, od -c) whose lines each
+ * showed a piece of it, in hex and in their text column. And texts of the same shapes without the key, left as they are.
  */
 import { describe, expect, test } from 'vitest'
 import { createRedactor, REDACTED } from '../../lib/http/redact.ts'
@@ -57,6 +58,45 @@ test('a key inside a long text in hex wrapped at 32 digits is hidden, and only t
   expect(shows(out, key)).toBeUndefined()
   expect(out.startsWith(`dump:\n${lines.slice(0, 320)}`)).toBe(true)
   expect(out.endsWith(`${lines.slice(-320)}\n(end)`)).toBe(true)
+})
+
+/** Dumps as the tools print them: xxd (`-c` bytes a line, `-g` bytes a group), `xxd -p`, `hexdump -C`, `od -c`. */
+const offsetHex = (at: number) => at.toString(16).padStart(8, '0')
+const shown = (b: number) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')
+const lines = (bytes: Buffer, width: number, line: (slice: Buffer, at: number) => string) => Array.from({ length: Math.ceil(bytes.length / width) }, (_, i) => line(bytes.subarray(i * width, i * width + width), i * width)).join('\n') + '\n'
+const xxd = (width: number, group: number) => (bytes: Buffer) =>
+  lines(bytes, width, (slice, at) => {
+    const hex = slice.toString('hex').replace(new RegExp(`(.{${2 * group}})(?!$)`, 'g'), '$1 ')
+    return `${offsetHex(at)}: ${hex.padEnd(Math.ceil(width / group) * (2 * group + 1) - 1)}  ${[...slice].map(shown).join('')}`
+  })
+const DUMPS: [string, (bytes: Buffer) => string][] = [
+  ['xxd', xxd(16, 2)],
+  ['xxd -g 0', xxd(16, 16)],
+  ['xxd -c 8', xxd(8, 2)],
+  ['xxd -p', (bytes) => bytes.toString('hex').replace(/(.{60})/g, '$1\n') + '\n'],
+  ['hexdump -C', (bytes) => lines(bytes, 16, (slice, at) => `${offsetHex(at)}  ${[...slice].map((b, i) => b.toString(16).padStart(2, '0') + (i === 7 ? ' ' : '')).join(' ').padEnd(48)}  |${[...slice].map(shown).join('')}|`)],
+  ['od -c', (bytes) => lines(bytes, 16, (slice, at) => at.toString(8).padStart(7, '0') + [...slice].map((b) => (b === 13 ? '  \\r' : b === 10 ? '  \\n' : b >= 0x20 && b < 0x7f ? `   ${String.fromCharCode(b)}` : ` ${b.toString(8).padStart(3, '0')}`)).join(''))],
+]
+/** The key's characters a dump's lines show, read joined: its text, its hex (offsets and text columns taken off), its od -c cells. */
+function dumpShows(out: string, key: string): string | undefined {
+  const hex = out.split('\n').map((line) => line.replace(/^[0-9a-f]{6,8}:? ?/, '').replace(/\s{2,}\S*$/, '')).join('').replace(/[^0-9a-fA-F]/g, '')
+  const cells = out.replace(/^[0-7]{7} ?/gm, '').replace(/\n/g, '').replace(/ {1,3}(\S)/g, '$1')
+  const views = [out, out.replace(/\s/g, ''), Buffer.from(hex, 'hex').toString('latin1'), Buffer.from(hex.slice(1), 'hex').toString('latin1'), cells]
+  for (let at = 0; at + 8 <= key.length; at++) if (views.some((view) => view.includes(key.slice(at, at + 8)))) return key.slice(at, at + 8)
+  return undefined
+}
+
+describe.each(DUMPS)('%s of "Bearer <key>", at any offset', (_tool, dump) => {
+  test.each(KEYS.slice(0, 3))('the key %s is hidden, its pieces on each line too', (key) => {
+    for (let offset = 0; offset < 24; offset++) {
+      const out = createRedactor(key)(dump(Buffer.from(`${'x'.repeat(offset)}Bearer ${key}\r\n`)))
+      expect(dumpShows(out, key), `at ${offset}:\n${out}`).toBeUndefined()
+    }
+  })
+  test('a dump without the key is left as it is', () => {
+    const text = dump(Buffer.from('GET /v1/categories HTTP/1.1\r\nHost: api.example\r\nAccept: application/json\r\n\r\n'))
+    for (const key of KEYS) expect(createRedactor(key)(text)).toBe(text)
+  })
 })
 
 test.each([
