@@ -264,9 +264,9 @@ export function redactorSteps(...secrets: (string | undefined)[]): { forms: Reda
   const patterns = ordered.flatMap((secret) => patternOf(secret, taken) ?? [])
   // and the runs of the wrong key of the same shape the suite sends, which gives the key back letter
   // by letter; and of the key inside base64 (Basic credentials, curl -u KEY:KEY), echoed from one
-  // character too far in by a service that cuts "Basic " short: the rest decodes to the key once a
+  // character too far in by a service that cuts "Basic " short (or base32 of it cut short): the rest decodes to the key once a
   // character is guessed in front, and no whole form matched it; and of its bytes in spaced hex, which Node's inspect cuts at 50
-  const runSecrets = ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH), hexSpaced(secret)])
+  const runSecrets = ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH), ...base32Inside(secret, NEAR_MISS_MIN_KEY_LENGTH, false), hexSpaced(secret)])
   // the forms' anchors and the runs' in one pass: a text it finds clean, unchanged by the steps between, is not passed over again for the runs
   const formsAnchors = patterns.flatMap((p) => p.anchors ?? [])
   const shared = formsAnchors.length === 0 ? undefined : sharedAnchorPass([...formsAnchors, ...runAnchors(runSecrets)])

@@ -38,6 +38,7 @@ const ECHOES: Echo[] = [
   ['hex spaced, wrapped at 6 bytes', (k: string) => hexOf(k).replace(/(..)(?!$)/g, '$1 ').replace(/((?:.. ){6})/g, '$1\n')],
   ['base32', (k: string) => base32(Buffer.from(k))],
   ['base32, lower-case', (k: string) => base32(Buffer.from(k)).toLowerCase()],
+  ['base32 cut short by 3 characters at each end', (k: string) => base32(Buffer.from(k)).slice(3, -3)],
   ...[1, 2, 3, 4, 5].map((offset): Echo => [`base32 of "Bearer <key>", the key at byte ${offset + 2}`, (k: string) => base32(Buffer.from(`Bearer ${k}`.slice(5 - offset)))]),
 ]
 
