@@ -283,8 +283,8 @@ function redactorOf(ordered: readonly string[]): Redactor {
   // the runs after every secret's forms, so that a key that shares a run with another is still replaced whole; then a run of escapes that holds one (withEscapeRuns)
   // and a run of hex whose bytes hold a run of one (withHexRuns: a key's hex cut short)
   const hidden = withHexRuns(withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED), (bytes) => runs(bytes) !== bytes, REDACTED, ordered.some((secret) => /[^\x00-\x7f]/.test(secret)))
-  // a dump's lines first (secret-dumps.ts), as the other steps' replacements leave them no dump lines
-  return (text) => hidden(dumpsHidden(text, (bytes) => { const read = bytes.toString('latin1'); return runs(read) !== read }, REDACTED))
+  // a dump's lines first (secret-dumps.ts), as the other steps' replacements leave them no dump lines; UTF-16's NULs dropped, as withHexRuns drops them
+  return (text) => hidden(dumpsHidden(text, (bytes) => { const read = bytes.toString('latin1').replaceAll('\u0000', ''); return runs(read) !== read }, REDACTED))
 }
 
 function formsRedactor(patterns: readonly SecretPattern[], holdsAny: (text: string) => boolean = () => true): Redactor {

@@ -82,7 +82,8 @@ const DUMPS: [string, (bytes: Buffer) => string][] = [
 function dumpShows(out: string, key: string): string | undefined {
   const hex = out.split('\n').map((line) => line.replace(/^[0-9a-f]{6,8}:? ?/, '').replace(/\s{2,}\S*$/, '')).join('').replace(/[^0-9a-fA-F]/g, '')
   const cells = out.replace(/^[0-7]{7} ?/gm, '').replace(/\n/g, '').replace(/ {1,3}(\S)/g, '$1')
-  const views = [out, out.replace(/\s/g, ''), Buffer.from(hex, 'hex').toString('latin1'), Buffer.from(hex.slice(1), 'hex').toString('latin1'), cells]
+  const bytes = (digits: string) => Buffer.from(digits, 'hex').toString('latin1').replaceAll('\u0000', '')
+  const views = [out, out.replace(/[.\s]/g, ''), bytes(hex), bytes(hex.slice(1)), cells]
   for (let at = 0; at + 8 <= key.length; at++) if (views.some((view) => view.includes(key.slice(at, at + 8)))) return key.slice(at, at + 8)
   return undefined
 }
@@ -91,6 +92,12 @@ describe.each(DUMPS)('%s of "Bearer <key>", at any offset', (_tool, dump) => {
   test.each(KEYS.slice(0, 3))('the key %s is hidden, its pieces on each line too', (key) => {
     for (let offset = 0; offset < 24; offset++) {
       const out = createRedactor(key)(dump(Buffer.from(`${'x'.repeat(offset)}Bearer ${key}\r\n`)))
+      expect(dumpShows(out, key), `at ${offset}:\n${out}`).toBeUndefined()
+    }
+  })
+  test.each(KEYS.slice(0, 2))('the key %s in UTF-16 (a .NET service\'s Encoding.Unicode) is hidden, its pieces on each line too', (key) => {
+    for (let offset = 0; offset < 16; offset++) {
+      const out = createRedactor(key)(dump(Buffer.from(`${'x'.repeat(offset)}Bearer ${key}\r\n`, 'utf16le')))
       expect(dumpShows(out, key), `at ${offset}:\n${out}`).toBeUndefined()
     }
   })
