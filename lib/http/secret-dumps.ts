@@ -11,7 +11,9 @@
 /** A line of a hex dump: its offset (xxd's `00000010:`, hexdump's `00000010`), its bytes in hex, groups of 2 to 32 digits, and its text column if any. */
 const HEX_LINE = /^([ \t]*[0-9a-fA-F]{4,16}(?::[ \t]*|[ \t]+))((?:[0-9a-fA-F]{2,32}[ \t]{1,2})*[0-9a-fA-F]{2,32})(?:[ \t]{2,}(\S.*))?$/
 /** A line of `od -c`: a 7-digit octal offset and up to 16 cells of 4 characters, each a character, an escape (`\r`) or 3 octal digits. */
-const OD_C_LINE = /^([0-7]{7})((?: {1,3}(?:\\[0-7]{3}|\\[0abfnrtv]|[0-7]{3}|\S)| {4}){1,16})$/
+const OD_C_LINE = /^([0-7]{7})((?: {1,3}(?:\\{1,2}[0-7]{3}|\\{1,2}[0abfnrtv]|[0-7]{3}|\S)| {4}){1,16})[ \t]*$/
+/** One cell of it (its escapes' backslash escaped again in a JSON string). */
+const OD_CELL = / {1,3}(\\{1,2}[0-7]{3}|\\{1,2}[0abfnrtv]|[0-7]{3}|\S)| {4}/g
 /** A line of hex alone (`xxd -p`, hex wrapped by `fold`), 4 bytes or more, a space, colon or dash between two if any. */
 const PLAIN_LINE = /^([ \t]*)[0-9a-fA-F]{2}(?:[ :-]?[0-9a-fA-F]{2}){3,}[ \t]*$/
 /** Hex that ends a line of other text (`token: 736b5f6c…`), where wrapped hex may start: found from the line's end (a pattern tried at every word of a line took 2.7 s over 6 MB). */
@@ -53,25 +55,44 @@ function dumpLine(line: string): { bytes: Buffer; from: number; to?: number } | 
     const tail = trailingHex(line) ?? LEADING_HEX.exec(line)
     return tail ? { bytes: Buffer.from(tail[0].replace(/[^0-9a-fA-F]/g, ''), 'hex'), from: tail.index, to: tail.index + tail[0].length } : undefined
   }
-  const cells = od[2]!.match(/.{1,4}/g)!.map((cell) => cell.trim())
-  const bytes = cells.map((cell) => (cell === '' ? 32 : cell.length === 1 ? cell.charCodeAt(0) : (OD_ESCAPES[cell] ?? parseInt(cell.replace('\\', ''), 8))))
+  const cells = [...od[2]!.matchAll(OD_CELL)].map((cell) => (cell[1] ?? ' ').replace(/^\\+/, '\\'))
+  const bytes = cells.map((cell) => (cell.length === 1 ? cell.charCodeAt(0) : (OD_ESCAPES[cell] ?? parseInt(cell.replace('\\', ''), 8))))
   return { bytes: Buffer.from(bytes), from: od[1]!.length }
 }
 
-/** `text` with the bytes and text of the dump lines whose window (WINDOW_BYTES joined) `holds` a run of a secret replaced. */
+/** A dump's first line after an opening quote (`"dump":"00000000: 4265 …`): the line from the quote on. */
+function quotedDumpLine(line: string): ReturnType<typeof dumpLine> {
+  const quote = Math.max(line.lastIndexOf('"'), line.lastIndexOf("'"))
+  const parsed = quote < 0 ? undefined : dumpLine(line.slice(quote + 1))
+  return parsed && { bytes: parsed.bytes, from: parsed.from + quote + 1, to: parsed.to === undefined ? undefined : parsed.to + quote + 1 }
+}
+
+/**
+ * `text` with the bytes and text of the dump lines whose window (WINDOW_BYTES joined) `holds` a run of a secret replaced: its
+ * lines, and then those of a dump inside a JSON string (a server's JSON error body, `"00000000: 4265 …\n00000008: …"`), whose
+ * line breaks are escapes (escaped again too); a line of od -c cut at its own `\n` cell is then no dump line, and hides nothing.
+ */
 export function dumpsHidden(text: string, holds: (bytes: Buffer) => boolean, replacement: string): string {
-  if (!text.includes('\n') || !TWO_OFFSETS.test(text)) return text
-  const lines = text.split('\n')
-  const parsed = lines.map((line) => dumpLine(line.endsWith('\r') ? line.slice(0, -1) : line))
+  const raw = text.includes('\n') && TWO_OFFSETS.test(text) ? linesHidden(text, RAW_BREAK, holds, replacement) : text
+  return raw.includes('\\') && ESCAPED_OFFSETS.test(raw) ? linesHidden(raw, ESCAPED_BREAK, holds, replacement) : raw
+}
+const RAW_BREAK = /(\r?\n)/
+const ESCAPED_BREAK = /((?:\\{1,4}r)?\\{1,4}n)/
+const ESCAPED_OFFSETS = /\\n[ \t]*[0-9a-fA-F]{4}/
+
+function linesHidden(text: string, lineBreak: RegExp, holds: (bytes: Buffer) => boolean, replacement: string): string {
+  // the lines at even places, their breaks between
+  const parts = text.split(lineBreak)
+  const parsed = parts.map((line, i) => (i % 2 === 0 ? dumpLine(line) ?? quotedDumpLine(line) : undefined))
   const hidden = new Set<number>()
-  for (let i = 0; i < lines.length; i++) {
-    if (!parsed[i] || !parsed[i + 1]) continue
+  for (let i = 0; i < parts.length; i += 2) {
+    if (!parsed[i] || !parsed[i + 2]) continue
     const window: Buffer[] = []
     let size = 0
     let j = i
-    for (; j < lines.length && parsed[j] && (j === i + 1 || size < WINDOW_BYTES); j++) window.push(parsed[j]!.bytes), (size += parsed[j]!.bytes.length)
-    if (holds(Buffer.concat(window))) for (let k = i; k < j; k++) hidden.add(k)
+    for (; j < parts.length && parsed[j] && (j === i + 2 || size < WINDOW_BYTES); j += 2) window.push(parsed[j]!.bytes), (size += parsed[j]!.bytes.length)
+    if (holds(Buffer.concat(window))) for (let k = i; k < j; k += 2) hidden.add(k)
   }
   if (hidden.size === 0) return text
-  return lines.map((line, i) => (hidden.has(i) ? line.slice(0, parsed[i]!.from) + replacement + (parsed[i]!.to === undefined ? (line.endsWith('\r') ? '\r' : '') : line.slice(parsed[i]!.to)) : line)).join('\n')
+  return parts.map((line, i) => (hidden.has(i) ? line.slice(0, parsed[i]!.from) + replacement + (parsed[i]!.to === undefined ? '' : line.slice(parsed[i]!.to)) : line)).join('')
 }

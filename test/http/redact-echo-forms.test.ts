@@ -101,9 +101,15 @@ describe.each(DUMPS)('%s of "Bearer <key>", at any offset', (_tool, dump) => {
       expect(dumpShows(out, key), `at ${offset}:\n${out}`).toBeUndefined()
     }
   })
+  test.each(KEYS.slice(0, 2))('the key %s in a dump inside a JSON string (an error body) is hidden, its pieces on each line too', (key) => {
+    for (let offset = 0; offset < 16; offset++) {
+      const out = createRedactor(key)(JSON.stringify({ error: 'invalid token', dump: dump(Buffer.from(`${'x'.repeat(offset)}Bearer ${key}\r\n`)) }))
+      expect(dumpShows((JSON.parse(out) as { dump: string }).dump, key), `at ${offset}:\n${out}`).toBeUndefined()
+    }
+  })
   test('a dump without the key is left as it is', () => {
     const text = dump(Buffer.from('GET /v1/categories HTTP/1.1\r\nHost: api.example\r\nAccept: application/json\r\n\r\n'))
-    for (const key of KEYS) expect(createRedactor(key)(text)).toBe(text)
+    for (const key of KEYS) for (const shown of [text, JSON.stringify({ dump: text })]) expect(createRedactor(key)(shown)).toBe(shown)
   })
 })
 
