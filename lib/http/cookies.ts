@@ -36,6 +36,28 @@ export function evidenceHeaders(headers: Record<string, string | string[] | unde
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) shown[name] = (name === 'set-cookie' ? hideCookieValues : String)(redactedAcrossPieces(value, redact))
   }
+  return redactedAcrossHeaders(headers, shown, redact)
+}
+
+/**
+ * `shown` with the values of two headers in a row hidden where a secret spans them: a server that
+ * echoed the key split over two headers (`x-a: 0sk_live_4`, `x-b: eC39…`) had the first piece, too
+ * short to be hidden alone, shown in every report. A value the redaction left whole is hidden
+ * where, read glued to its neighbour's, it no longer stands whole at its end (or start).
+ */
+function redactedAcrossHeaders(headers: Record<string, string | string[] | undefined>, shown: Record<string, string>, redact: (text: string) => string): Record<string, string> {
+  const names = Object.keys(shown)
+  const raw = (name: string) => String(headers[name])
+  for (let i = 0; i + 1 < names.length; i++) {
+    const [first, second] = [raw(names[i]!), raw(names[i + 1]!)]
+    const firstWhole = shown[names[i]!] === first
+    const secondWhole = shown[names[i + 1]!] === second
+    if (!firstWhole && !secondWhole) continue
+    const glued = redact(first + second)
+    if (glued === first + second) continue
+    if (firstWhole && !glued.startsWith(first)) shown[names[i]!] = REDACTED
+    if (secondWhole && !glued.endsWith(second)) shown[names[i + 1]!] = REDACTED
+  }
   return shown
 }
 

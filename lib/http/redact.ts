@@ -7,6 +7,8 @@ import { longestPieces, piecesRedactor } from './secret-pieces.ts'
 import { longestSpread, spreadRedactor } from './secret-spread.ts'
 import { runAnchors, runsRedactor } from './secret-runs.ts'
 import { withHexRuns } from './secret-hex-runs.ts'
+import { base32Inside } from './secret-base32.ts'
+import { dumpsHidden } from './secret-dumps.ts'
 import { allJsonEscapes, allReferences, base64Decoded, base64Inside, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern, longestEscapeRun, utf16Encoded, utf16Listed, withEscapeRuns } from './secret-escapes.ts'
 
 export { escapeRegExp } from './secret-filter.ts'
@@ -164,7 +166,7 @@ function patternOf(secret: string, taken: Set<string>): SecretPattern | undefine
   let anchors: string[] | undefined = []
   for (const variant of [secret, ...nearMisses(secret)]) {
     const { forms, escaped } = foldsSafely(variant) ? blind : exact
-    for (const form of [...formsOf(variant), ...utf16Encoded(variant, NEAR_MISS_MIN_KEY_LENGTH), ...(variant === secret ? [...basicInUtf16(secret), ...utf16Listed(secret, NEAR_MISS_MIN_KEY_LENGTH)] : [])]) {
+    for (const form of [...formsOf(variant), ...utf16Encoded(variant, NEAR_MISS_MIN_KEY_LENGTH), ...(variant === secret ? [...basicInUtf16(secret), ...utf16Listed(secret, NEAR_MISS_MIN_KEY_LENGTH), ...base32Inside(secret, NEAR_MISS_MIN_KEY_LENGTH, !foldsSafely(secret))] : [])]) {
       // a form another secret's pattern already has is replaced there
       if (form.length === 0 || taken.has(form)) continue
       forms.add(form)
@@ -264,9 +266,9 @@ export function redactorSteps(...secrets: (string | undefined)[]): { forms: Reda
   const patterns = ordered.flatMap((secret) => patternOf(secret, taken) ?? [])
   // and the runs of the wrong key of the same shape the suite sends, which gives the key back letter
   // by letter; and of the key inside base64 (Basic credentials, curl -u KEY:KEY), echoed from one
-  // character too far in by a service that cuts "Basic " short: the rest decodes to the key once a
+  // character too far in by a service that cuts "Basic " short (or base32 of it cut short): the rest decodes to the key once a
   // character is guessed in front, and no whole form matched it; and of its bytes in spaced hex, which Node's inspect cuts at 50
-  const runSecrets = ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH), hexSpaced(secret)])
+  const runSecrets = ordered.flatMap((secret) => [secret, sameShape(secret), ...base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH), ...base32Inside(secret, NEAR_MISS_MIN_KEY_LENGTH, false), hexSpaced(secret)])
   // the forms' anchors and the runs' in one pass: a text it finds clean, unchanged by the steps between, is not passed over again for the runs
   const formsAnchors = patterns.flatMap((p) => p.anchors ?? [])
   const shared = formsAnchors.length === 0 ? undefined : sharedAnchorPass([...formsAnchors, ...runAnchors(runSecrets)])
@@ -282,7 +284,9 @@ function redactorOf(ordered: readonly string[]): Redactor {
   const { forms, pieces, spread, runs } = redactorSteps(...ordered)
   // the runs after every secret's forms, so that a key that shares a run with another is still replaced whole; then a run of escapes that holds one (withEscapeRuns)
   // and a run of hex whose bytes hold a run of one (withHexRuns: a key's hex cut short)
-  return withHexRuns(withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED), (bytes) => runs(bytes) !== bytes, REDACTED, ordered.some((secret) => /[^\x00-\x7f]/.test(secret)))
+  const hidden = withHexRuns(withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED), (bytes) => runs(bytes) !== bytes, REDACTED, ordered.some((secret) => /[^\x00-\x7f]/.test(secret)))
+  // a dump's lines first (secret-dumps.ts), as the other steps' replacements leave them no dump lines; UTF-16's NULs dropped, as withHexRuns drops them
+  return (text) => hidden(dumpsHidden(text, (bytes) => { const read = bytes.toString('latin1').replaceAll('\u0000', ''); return runs(read) !== read }, REDACTED))
 }
 
 function formsRedactor(patterns: readonly SecretPattern[], holdsAny: (text: string) => boolean = () => true): Redactor {

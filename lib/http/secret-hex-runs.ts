@@ -44,17 +44,18 @@ function longRunEnd(text: string, start: number): number {
 }
 
 /** `text` with each span `start` finds, to the end `endOf` gives it, given to `hide`. */
-function eachSpan(text: string, start: RegExp, endOf: (match: RegExpExecArray) => number, hide: (span: string) => string): string {
+function eachSpan(text: string, start: RegExp, endOf: (match: RegExpExecArray) => number, hide: (span: string) => string, startOf = (match: RegExpExecArray) => match.index): string {
   let out = ''
   let from = 0
   start.lastIndex = 0
   for (let match = start.exec(text); match !== null; match = start.exec(text)) {
     const end = endOf(match)
-    const span = text.slice(match.index, end)
+    const begin = Math.max(from, startOf(match))
+    const span = text.slice(begin, end)
     const shown = hide(span)
     // a span left as it was leaves the text as it was: not copied (6 MB of one hex letter)
     if (shown !== span) {
-      out += text.slice(from, match.index) + shown
+      out += text.slice(from, begin) + shown
       from = end
     }
     start.lastIndex = end
@@ -76,8 +77,8 @@ const WINDOW_BYTES = 128
  * of UTF-16 too (a 0 after each). Not after a letter or a dot (a version, a date), nor within a list.
  */
 const BYTE = String.raw`(?:0[xX][0-9a-fA-F]{1,2}|25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])`
-/** A comma, spaces or line breaks between two bytes listed; a line break as JSON escapes it too (a body in the journal's JSON lines). */
-const BETWEEN = String.raw`(?:,(?:\s|\\[nrt]){0,64}|(?:\s|\\[nrt]){1,64})`
+/** A comma or semicolon (`115;107;95`), spaces or line breaks between two bytes listed; a line break as JSON escapes it too (a body in the journal's JSON lines). */
+const BETWEEN = String.raw`(?:[,;](?:\s|\\[nrt]){0,64}|(?:\s|\\[nrt]){1,64})`
 /**
  * A list's first six bytes, not within a list; the rest is walked a bounded step at a time (byteListEnd): one pattern
  * `(?:BYTE BETWEEN){5,}` over a list of megabytes ran out of stack (RangeError: 8 MB of `1,`, or 7 bytes and 10 MB of
@@ -95,13 +96,29 @@ const HEX_ITEM = String.raw`[0-9a-fA-F]{1,2}`
 const HEX_LIST_START = new RegExp(String.raw`[0-9a-fA-F](?<![0-9A-Za-z.][0-9a-fA-F]|[0-9a-fA-F]${BETWEEN}[0-9a-fA-F])[0-9a-fA-F]?,(?:\s|\\[nrt]){0,64}(?:${HEX_ITEM},(?:\s|\\[nrt]){0,64}){4}${HEX_ITEM}(?![0-9A-Za-z.])`, 'g')
 const HEX_LIST_STEP = new RegExp(String.raw`(?:,(?:\s|\\[nrt]){0,64}${HEX_ITEM}){1,4096}(?![0-9A-Za-z.])`, 'y')
 
+/** Bytes as 0x hex glued together (`0x5a0x710x38…`): stood whole, no separator between two. The look behind after `0x`, which V8 then looks for first. */
+const GLUED_START = /0[xX](?<![0-9A-Za-z]0[xX])[0-9a-fA-F]{1,2}(?:0[xX][0-9a-fA-F]{1,2}){5}/g
+const GLUED_STEP = /(?:0[xX][0-9a-fA-F]{1,2}){1,4096}/y
+
+/**
+ * Lines of hex, 4 bytes or more the first, a line break (JSON's `\n` too, and escaped again: a JSON body in results.json) and any spaces or tabs between two: a key's hex wrapped
+ * (`fold -w 16`, a log that wraps long values), each line of it a run of the key too short to be hidden on its own. Read joined.
+ * Found at its first line break, the first line in a look behind (its length in group 1): a pattern that starts at a hex digit
+ * tried every digit of a results.json.
+ */
+const HEX_LINE = String.raw`[0-9a-fA-F]{2}(?:[ :-]?[0-9a-fA-F]{2})*[0-9a-fA-F]?`
+const BREAK = String.raw`(?:\r?\n|\\{1,4}r\\{1,4}n|\\{1,4}n)`
+const LINE_BREAK = String.raw`${BREAK}[ \t]{0,64}`
+const WRAPPED_START = new RegExp(String.raw`${BREAK}(?<=(?<![0-9A-Za-z])([0-9a-fA-F]{2}(?:[ :-]?[0-9a-fA-F]{2}){3,}[0-9a-fA-F]?[ \t]{0,64})${BREAK})[ \t]{0,64}${HEX_LINE}(?![0-9A-Za-z])`, 'g')
+const WRAPPED_STEP = new RegExp(String.raw`(?:[ \t]{0,64}${LINE_BREAK}${HEX_LINE}(?![0-9A-Za-z])){1,4096}`, 'y')
+
 /** `text` with each list of bytes (`start`, then its `step`s, each bounded) given to `hide`. */
-function eachList(text: string, start: RegExp, step: RegExp, hide: (run: string) => string): string {
+function eachList(text: string, start: RegExp, step: RegExp, hide: (run: string) => string, startOf?: (match: RegExpExecArray) => number): string {
   return eachSpan(text, start, (match) => {
     let end = match.index + match[0].length
     for (step.lastIndex = end; step.test(text); ) end = step.lastIndex
     return end
-  }, hide)
+  }, hide, startOf)
 }
 const BETWEEN_BYTES = new RegExp(BETWEEN)
 
@@ -132,6 +149,7 @@ const NEXT_BEYOND_ASCII_RUN = new RegExp(BEYOND_ASCII_RUN_IN_HEX.source, 'g')
 const INNER_ASCII_RUN = new RegExp(ASCII_RUN_IN_HEX.source, 'g')
 const INNER_BEYOND_ASCII_RUN = new RegExp(BEYOND_ASCII_RUN_IN_HEX.source, 'g')
 
+const isHexDigit = (code: number) => (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66)
 /** Whether a character may be part of a run of hex (HEX_RUN matches only these). */
 const inRun = (code: number) =>
   (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66) || code === 0x20 || code === 0x3a || code === 0x2d
@@ -230,7 +248,9 @@ export function withHexRuns(redact: (text: string) => string, holds: (bytes: str
     const withHex = replacedRuns(longRunsHidden, hidden, beyondAscii ? NEXT_BEYOND_ASCII_RUN : NEXT_ASCII_RUN, (stretch) => eachStretch(stretch, stray, inner))
     const hiddenIfHeld = (run: string, bytes: Buffer) => ((beyondAscii || holdsAsciiRun(bytes)) && heldIn(bytes) ? replacement : run)
     const listed = eachList(withHex, BYTE_LIST_START, BYTE_LIST_STEP, (run) => hiddenIfHeld(run, Buffer.from(run.split(BETWEEN_BYTES).map(Number))))
-    return eachList(listed, HEX_LIST_START, HEX_LIST_STEP, (run) => hiddenIfHeld(run, Buffer.from(run.split(/[^0-9a-fA-F]+/).map((item) => parseInt(item, 16)))))
+    const hexListed = eachList(listed, HEX_LIST_START, HEX_LIST_STEP, (run) => hiddenIfHeld(run, Buffer.from(run.split(/[^0-9a-fA-F]+/).map((item) => parseInt(item, 16)))))
+    const glued = eachList(hexListed, GLUED_START, GLUED_STEP, (run) => hiddenIfHeld(run, Buffer.from(run.split(/0[xX]/).slice(1).map((item) => parseInt(item, 16)))))
+    return eachList(glued, WRAPPED_START, WRAPPED_STEP, (run) => longRunHidden(run, heldIn, replacement), (match) => match.index - match[1]!.length)
   }
   return (text) => {
     const redacted = redact(text)
@@ -244,14 +264,17 @@ export function withHexRuns(redact: (text: string) => string, holds: (bytes: str
   }
 }
 
-/** A long run of hex with each window of WINDOW_BYTES that holds a secret's run (at either digit's alignment) replaced, the windows next to each other as one. */
+/**
+ * A long run of hex (or lines of it, WRAPPED_START's: what is not a digit stands between two) with each window of WINDOW_BYTES
+ * that holds a secret's run (at either digit's alignment) replaced, the windows next to each other as one.
+ */
 function longRunHidden(run: string, heldIn: (bytes: Buffer) => boolean, replacement: string): string {
-  const digits = run.replace(/[ :-]/g, '')
+  const digits = run.replace(/[^0-9a-fA-F]/g, '')
   const aligned = [0, 1].map((at) => Buffer.from(digits.slice(at, at + 2 * Math.floor((digits.length - at) / 2)), 'hex'))
   if (!aligned.some(heldIn)) return run
   // where each digit stands in the run
   const digitAt: number[] = []
-  for (let i = 0; i < run.length; i++) if (run.charCodeAt(i) !== 0x20 && run[i] !== ':' && run[i] !== '-') digitAt.push(i)
+  for (let i = 0; i < run.length; i++) if (isHexDigit(run.charCodeAt(i))) digitAt.push(i)
   const hidden: [number, number][] = []
   aligned.forEach((bytes, at) => {
     for (let start = 0; start < bytes.length; start += WINDOW_BYTES / 2) {

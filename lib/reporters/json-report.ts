@@ -28,3 +28,22 @@ export function redactedJsonText(text: string, redact: (text: string) => string)
   if (redactedNames(whole) === redactedNames(text)) return whole
   return text.split(MODEL_NAME).map((part, i) => (i % 2 === 1 ? part : redact(part))).join('')
 }
+
+/**
+ * A property name of a line of JSON written by JSON.stringify (journal.ndjson's): a quote after `{`
+ * or `,` is no string's (inside one it is escaped), and a string after one followed by `:` is a name.
+ */
+const LINE_NAME = /((?<=[{,])"[a-z][A-Za-z0-9]*":)/
+const REDACTED_LINE_NAME = /[{,]"[^"\n]*\[REDACTED\][^"\n]*":/g
+const redactedLineNames = (text: string) => text.match(REDACTED_LINE_NAME)?.length ?? 0
+
+/**
+ * Lines of JSON (journal.ndjson's) redacted whole, but not their property names, as redactedJsonText
+ * does for results.json: a key "status" renamed the status of every answered request's line.
+ */
+export function redactedJsonLines(text: string, redact: (text: string) => string): string {
+  const whole = redact(text)
+  // most turns' lines hide nothing: not scanned for names
+  if (!whole.includes('[REDACTED]') || redactedLineNames(whole) === redactedLineNames(text)) return whole
+  return text.split(LINE_NAME).map((part, i) => (i % 2 === 1 ? part : redact(part))).join('')
+}

@@ -15,6 +15,7 @@ import { dirname } from 'node:path'
 import { makeFolder } from './report-files.ts'
 import type { JournalSink } from '../http/journal.ts'
 import { portableJsonText } from '../json/portable-json.ts'
+import { redactedJsonLines } from '../reporters/json-report.ts'
 
 export interface JournalFile extends JournalSink {
   close(): void
@@ -49,7 +50,8 @@ export function openJournalFile(path: string, redact: (text: string) => string):
     // made portable and redacted once for the turn's lines, not line by line: a fleet of ten wrote
     // ~5,000 lines, each with its passes of the key's forms and of the characters JSON leaves raw.
     // The same text: no form of a key holds a line break, and each line is JSON.stringify's
-    const text = redact(portableJsonText(held.join('\n'))) + '\n'
+    // its property names kept whatever the key (redactedJsonLines)
+    const text = redactedJsonLines(portableJsonText(held.join('\n')), redact) + '\n'
     held = []
     try {
       writeSync(fd, text)

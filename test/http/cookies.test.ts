@@ -1,6 +1,7 @@
-/** The service's cookies: never shown in the evidence, sent back once as a browser would (lib/http/cookies.ts). */
-import { expect, test } from 'vitest'
-import { cookieHeaderOf, hideCookieValues } from '../../lib/http/cookies.ts'
+/** The service's cookies: never shown in the evidence, sent back once as a browser would (lib/http/cookies.ts); and an answer's headers as the evidence shows them. */
+import { describe, expect, test } from 'vitest'
+import { cookieHeaderOf, evidenceHeaders, hideCookieValues } from '../../lib/http/cookies.ts'
+import { createRedactor } from '../../lib/http/redact.ts'
 
 test('Set-Cookie values are hidden, names and attributes kept, an Expires date not taken for a cookie', () => {
   expect(hideCookieValues('SESSION=abc123; Path=/; HttpOnly')).toBe('SESSION=(not shown); Path=/; HttpOnly')
@@ -22,4 +23,19 @@ test('the Cookie header sends back each name=value pair, and nothing when no coo
   expect(cookieHeaderOf('only=one; HttpOnly')).toBe('only=one')
   expect(cookieHeaderOf(undefined)).toBeUndefined()
   expect(cookieHeaderOf(['no pair here'])).toBeUndefined()
+})
+
+describe('a key split over two headers in a row', () => {
+  const key = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc'
+  test.each([3, 9, 12, 20, 28])('cut after %i characters, neither piece is shown (the first, too short alone, stood)', (cut) => {
+    const shown = evidenceHeaders({ 'content-type': 'application/json', 'x-a': `0${key.slice(0, cut)}`, 'x-b': key.slice(cut), date: 'Sat, 28 Nov 2026 05:48:38 GMT' }, createRedactor(key))
+    const text = JSON.stringify(shown)
+    for (let at = 0; at + 4 <= key.length; at++) expect(text).not.toContain(key.slice(at, at + 4))
+    expect(shown['content-type']).toBe('application/json')
+    expect(shown.date).toBe('Sat, 28 Nov 2026 05:48:38 GMT')
+  })
+  test('headers without the key are shown as they are', () => {
+    const headers = { 'content-type': 'application/json', 'x-request-id': '3f2b8c1e-9a4d-4e6f', etag: 'W/"sk_live"', date: 'Sat, 28 Nov 2026 05:48:38 GMT' }
+    expect(evidenceHeaders(headers, createRedactor(key))).toEqual(headers)
+  })
 })

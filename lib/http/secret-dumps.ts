@@ -1,0 +1,108 @@
+/**
+ * A secret's bytes in a dump of several lines (xxd, `xxd -c 8`, `xxd -p`, `hexdump -C`, `od -c`: an offset, then
+ * the bytes, in hex or as characters, and in xxd and hexdump -C a column of them as text). Cut over
+ * lines, each line held a piece of the key too short to be hidden on its own, in hex and in its text
+ * column: `xxd -c 8` of "Bearer <key>" showed the whole key 8 characters a line. The lines are read
+ * joined, in windows of lines, and the bytes and text of the lines of a window that holds a run of a
+ * secret are hidden, their offsets kept. Read before the other steps, whose replacements the lines
+ * would no longer parse with.
+ */
+
+/** A line of a hex dump: its offset (xxd's `00000010:`, hexdump's `00000010`), its bytes in hex, groups of 2 to 32 digits, and its text column if any. */
+const HEX_LINE = /^([ \t]*[0-9a-fA-F]{4,16}(?::[ \t]*|[ \t]+))((?:[0-9a-fA-F]{2,32}[ \t]{1,2})*[0-9a-fA-F]{2,32})(?:[ \t]{2,}(\S.*))?$/
+/** A line of `od -c`: a 7-digit octal offset and up to 16 cells of 4 characters, each a character, an escape (`\r`) or 3 octal digits. */
+const OD_C_LINE = /^([0-7]{7})((?: {1,3}(?:\\{1,2}[0-7]{3}|\\{1,2}[0abfnrtv]|[0-7]{3}|\S)| {4}){1,16})[ \t]*$/
+/** One cell of it (its escapes' backslash escaped again in a JSON string). */
+const OD_CELL = / {1,3}(\\{1,2}[0-7]{3}|\\{1,2}[0abfnrtv]|[0-7]{3}|\S)| {4}/g
+/** A line of hex alone (`xxd -p`, hex wrapped by `fold`), 4 bytes or more, a space, colon or dash between two if any. */
+const PLAIN_LINE = /^([ \t]*)[0-9a-fA-F]{2}(?:[ :-]?[0-9a-fA-F]{2}){3,}[ \t]*$/
+/** Hex that ends a line of other text (`token: 736b5f6c…`), where wrapped hex may start: found from the line's end (a pattern tried at every word of a line took 2.7 s over 6 MB). */
+function trailingHex(line: string): RegExpExecArray | null {
+  let end = line.length
+  while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--
+  let start = end
+  while (start > 0 && /[0-9a-fA-F :-]/.test(line[start - 1]!)) start--
+  while (start < end && /[ :-]/.test(line[start]!)) start++
+  if (start > 0 && /[0-9A-Za-z]/.test(line[start - 1]!)) return null
+  const hex = HEX_ALONE.exec(line.slice(start, end))
+  if (hex) hex.index = start
+  return hex
+}
+const HEX_ALONE = /^[0-9a-fA-F]{2}(?:[ :-]?[0-9a-fA-F]{2}){3,}$/
+/** Hex that starts a line of other text (`54317a64 (end)`), where wrapped hex may end. */
+const LEADING_HEX = /(?<=^[ \t]*)[0-9a-fA-F]{2}(?:[ :-]?[0-9a-fA-F]{2}){3,}(?![0-9A-Za-z])/
+/**
+ * Whether a text may hold a dump: a line (after `lineBreak`) that starts with 4 hex digits (an offset, or hex alone), not
+ * indented. Looked for with indexOf: a pattern took 1 to 2 ms over a results.json, mostly its lines' indents.
+ */
+function lineStartsWithHex(text: string, lineBreak: string): boolean {
+  for (let at = text.indexOf(lineBreak); at >= 0; at = text.indexOf(lineBreak, at + 1)) {
+    let hex = 0
+    for (let i = at + lineBreak.length; hex < 4 && isHex(text.charCodeAt(i)); i++) hex++
+    if (hex === 4) return true
+  }
+  return false
+}
+const isHex = (code: number) => (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66)
+const LONGEST_LINE = 256
+/** How many bytes of joined lines each window holds at least: a run of a secret cut over lines is read whole. */
+const WINDOW_BYTES = 48
+
+const OD_ESCAPES: Record<string, number> = { '\\0': 0, '\\a': 7, '\\b': 8, '\\t': 9, '\\n': 10, '\\v': 11, '\\f': 12, '\\r': 13 }
+
+/** A dump line's bytes, and where they (and its text column) start in it, and end if before its end; undefined: no dump line. */
+function dumpLine(line: string): { bytes: Buffer; from: number; to?: number } | undefined {
+  // a dump's lines are short (xxd -c 32's, the longest, 140 characters): a longer line, or one of fewer than 4 bytes, is not parsed (a line of megabytes ran the patterns out of stack)
+  if (line.length < 8 || line.length > LONGEST_LINE) return undefined
+  const plain = PLAIN_LINE.exec(line)
+  if (plain) return { bytes: Buffer.from(line.replace(/[^0-9a-fA-F]/g, ''), 'hex'), from: plain[1]!.length }
+  const hex = HEX_LINE.exec(line)
+  if (hex) {
+    const digits = hex[2]!.replace(/[ \t]/g, '')
+    return digits.length % 2 === 0 ? { bytes: Buffer.from(digits, 'hex'), from: hex[1]!.length } : undefined
+  }
+  const od = OD_C_LINE.exec(line)
+  if (!od) {
+    const tail = trailingHex(line) ?? LEADING_HEX.exec(line)
+    return tail ? { bytes: Buffer.from(tail[0].replace(/[^0-9a-fA-F]/g, ''), 'hex'), from: tail.index, to: tail.index + tail[0].length } : undefined
+  }
+  const cells = [...od[2]!.matchAll(OD_CELL)].map((cell) => (cell[1] ?? ' ').replace(/^\\+/, '\\'))
+  const bytes = cells.map((cell) => (cell.length === 1 ? cell.charCodeAt(0) : (OD_ESCAPES[cell] ?? parseInt(cell.replace('\\', ''), 8))))
+  return { bytes: Buffer.from(bytes), from: od[1]!.length }
+}
+
+/** A dump's first line after an opening quote (`"dump":"00000000: 4265 …`): the line from the quote on. */
+function quotedDumpLine(line: string): ReturnType<typeof dumpLine> {
+  const quote = Math.max(line.lastIndexOf('"'), line.lastIndexOf("'"))
+  const parsed = quote < 0 ? undefined : dumpLine(line.slice(quote + 1))
+  return parsed && { bytes: parsed.bytes, from: parsed.from + quote + 1, to: parsed.to === undefined ? undefined : parsed.to + quote + 1 }
+}
+
+/**
+ * `text` with the bytes and text of the dump lines whose window (WINDOW_BYTES joined) `holds` a run of a secret replaced: its
+ * lines, and then those of a dump inside a JSON string (a server's JSON error body, `"00000000: 4265 …\n00000008: …"`), whose
+ * line breaks are escapes (escaped again too); a line of od -c cut at its own `\n` cell is then no dump line, and hides nothing.
+ */
+export function dumpsHidden(text: string, holds: (bytes: Buffer) => boolean, replacement: string): string {
+  const raw = lineStartsWithHex(text, '\n') ? linesHidden(text, RAW_BREAK, holds, replacement) : text
+  return lineStartsWithHex(raw, '\\n') ? linesHidden(raw, ESCAPED_BREAK, holds, replacement) : raw
+}
+const RAW_BREAK = /(\r?\n)/
+const ESCAPED_BREAK = /((?:\\{1,4}r)?\\{1,4}n)/
+
+function linesHidden(text: string, lineBreak: RegExp, holds: (bytes: Buffer) => boolean, replacement: string): string {
+  // the lines at even places, their breaks between
+  const parts = text.split(lineBreak)
+  const parsed = parts.map((line, i) => (i % 2 === 0 ? dumpLine(line) ?? quotedDumpLine(line) : undefined))
+  const hidden = new Set<number>()
+  for (let i = 0; i < parts.length; i += 2) {
+    if (!parsed[i] || !parsed[i + 2]) continue
+    const window: Buffer[] = []
+    let size = 0
+    let j = i
+    for (; j < parts.length && parsed[j] && (j === i + 2 || size < WINDOW_BYTES); j += 2) window.push(parsed[j]!.bytes), (size += parsed[j]!.bytes.length)
+    if (holds(Buffer.concat(window))) for (let k = i; k < j; k += 2) hidden.add(k)
+  }
+  if (hidden.size === 0) return text
+  return parts.map((line, i) => (hidden.has(i) ? line.slice(0, parsed[i]!.from) + replacement + (parsed[i]!.to === undefined ? '' : line.slice(parsed[i]!.to)) : line)).join('')
+}
