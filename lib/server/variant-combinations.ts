@@ -52,7 +52,7 @@ function takesText(finish: Behaviour['finish']): boolean {
 /** The finishes that write text: one that must have records first, then those that take text too; two of the first kind cannot both write it. */
 function textFinishes(finishes: readonly Behaviour['finish'][], bodiesAsText: number): Behaviour['finish'][] {
   const first = finishes.filter((f) => !takesText(f))
-  if (first.length + Math.min(bodiesAsText, 1) > 1) throw new CombinationConflict('two variants write the body as text, each from records')
+  if (first.length + Math.min(bodiesAsText, 1) > 1) throw new CombinationConflict('two of them write the body as text, each from records')
   return [...first, ...finishes.filter(takesText)]
 }
 
@@ -91,7 +91,7 @@ const createRank = (createdBody: Behaviour['createdBody']): number => (typeof cr
 /** `steps` by rank, each with its rank; two that write text (rank 3) cannot both be last. */
 function byRank<T>(seam: string, steps: readonly T[], rank: (step: T) => number): { rank: number; step: T }[] {
   const ranked = steps.map((step) => ({ rank: rank(step), step })).sort((x, y) => x.rank - y.rank)
-  if (ranked.filter((r) => r.rank === 3).length > 1) throw new CombinationConflict(`two variants write the ${seam} as text`)
+  if (ranked.filter((r) => r.rank === 3).length > 1) throw new CombinationConflict(`two of them write the ${seam} as text`)
   return ranked
 }
 
@@ -154,7 +154,9 @@ function idsCollide(parts: readonly Variant[], lists: readonly Behaviour['listBo
 export function combineVariants(parts: readonly Variant[]): Variant {
   if (parts.length === 1) return parts[0]
   const names = parts.map((p) => p.name)
-  if (new Set(names).size !== names.length) throw new CombinationConflict(`a variant given twice: ${names.join(', ')}`)
+  // said of mutations too (serve --mutation a+a): not "a variant given twice"
+  const twice = names.find((n, i) => names.indexOf(n) !== i)
+  if (twice !== undefined) throw new CombinationConflict(`${twice} is given twice`)
   const validates = parts.map((p) => p.behaviour.validate).filter((v): v is Behaviour['validate'] => v !== undefined)
   const listBodies = parts.map((p) => p.behaviour.listBody).filter((v): v is Behaviour['listBody'] => v !== undefined)
   const createdBodies = parts.map((p) => p.behaviour.createdBody).filter((v): v is Behaviour['createdBody'] => v !== undefined)
@@ -174,6 +176,8 @@ export function combineVariants(parts: readonly Variant[]): Variant {
     ...(createdBody ? { createdBody } : {}),
     ...(ordered.length > 0 ? { finish: (reply: Reply, request: RequestInfo, store: StoredCategory[]) => ordered.reduce((r, finish) => finish(r, request, store), reply) } : {}),
     ...(transport ? { transport } : {}),
+    // a body taken from its first read (a mutation): was left out, and `--mutation a+b` served b alone
+    ...(parts.some((p) => p.behaviour.bodyReadOnce) ? { bodyReadOnce: true as const } : {}),
   }
   const args = mergedArgs(parts)
   const slow = parts.map((p) => p.slow).filter((s) => s !== undefined)

@@ -27,6 +27,9 @@ describe('npm run serve', () => {
     [['--variant', 'slow-answers+no-such-thing'], 'unknown variant "no-such-thing"', VARIANTS[0].name],
     [['--mutation', 'create-answers-200+no-such-thing'], 'unknown mutation "no-such-thing"', MUTATIONS[0].name],
     [['--variant', 'negative-ids+ids-from-2-pow-53'], 'cannot be combined: negative-ids and ids-from-2-pow-53 both set nextId', undefined],
+    // said "a variant given twice" and "two variants write" of mutations
+    [['--mutation', 'create-answers-200+create-answers-200'], 'the mutations create-answers-200, create-answers-200 cannot be combined: create-answers-200 is given twice\n', undefined],
+    [['--mutation', 'created-id-fraction+records-written-by-concatenation'], 'cannot be combined: two of them write the created record as text\n', undefined],
     [['--port', 'eighty'], '--port takes a whole number from 0 to 65535, got "eighty"', undefined],
     [['--port', '70000'], '--port takes a whole number from 0 to 65535, got "70000"', undefined],
     [['--mutation', MUTATIONS[0].name, '--variant', VARIANTS[0].name], 'not both', undefined],
