@@ -87,6 +87,18 @@ describe('npm run serve', () => {
     }
   })
 
+  // an unknown name is said back: the key pasted in its place was printed, from the environment or --api-key
+  test.each([
+    [['--mutation', `create-answers-200+${'k3Y'.repeat(8)}`], { CONFORM_API_KEY: 'k3Y'.repeat(8) }],
+    [['--api-key', 'k3Y'.repeat(8), '--variant', `${'k3Y'.repeat(8)}+slow-answers`], {}],
+    [['--mutation', 'k3Y'.repeat(8)], { CONFORM_API_KEY: 'k3Y'.repeat(8) }],
+  ])('%j: the unknown name said, never the key', async (argv, env) => {
+    const io = captureIo()
+    expect(await serve(argv, io, env)).toBe(2)
+    expect(io.stderr).toMatch(/^serve: unknown (mutation|variant) /)
+    expect(io.stderr).not.toContain('k3Y'.repeat(8))
+  })
+
   // a team trying a baseline of its two known deviations wanted one server with both: `--mutation a+b` was "unknown mutation"
   test('--mutation a+b serves both deviations at once and names both rules it breaks', async () => {
     const io = captureIo()
