@@ -69,7 +69,7 @@ export async function serve(argv: string[], printTo: ServeIo, env: NodeJS.Proces
   if (asked !== undefined) {
     const { kind, table, name } = asked
     try {
-      chosen = variantOrCombination(table, name)
+      chosen = variantOrCombination(table, name, { statusLast: kind === 'mutation' })
     } catch (error) {
       if (!(error instanceof CombinationConflict)) throw error
       io.err(`serve: the ${kind}s ${name.split(COMBINATION_JOIN).join(', ')} cannot be combined: ${error.message}\n`)

@@ -87,6 +87,23 @@ describe('npm run serve', () => {
     }
   })
 
+  // create-answers-200+create-stores-nothing: the second met the 200 the first wrote, not the 201 it takes a record back on,
+  // and the server broke create-returns-201 only, under a banner naming created-in-list too
+  test.each([['create-answers-200+create-stores-nothing'], ['create-stores-nothing+create-answers-200']])('--mutation %s: both break theirs, in either order', async (name) => {
+    const io = captureIo()
+    const server = await serve(['--mutation', name], io, { CONFORM_API_KEY: 'test-key-given' })
+    if (typeof server === 'number') throw new Error(`exit ${server}: ${io.stderr}`)
+    try {
+      const headers = { authorization: 'Bearer test-key-given', 'content-type': 'application/json' }
+      const created = await fetch(`${server.baseUrl}/categories`, { method: 'POST', headers, body: '{"name":"kept-or-not"}' })
+      expect(created.status).toBe(200)
+      const list = (await (await fetch(`${server.baseUrl}/categories`, { headers })).json()) as { name: string }[]
+      expect(list.map((r) => r.name)).not.toContain('kept-or-not')
+    } finally {
+      await server.close()
+    }
+  })
+
   // an unknown name is said back: the key pasted in its place was printed, from the environment or --api-key
   test.each([
     [['--mutation', `create-answers-200+${'k3Y'.repeat(8)}`], { CONFORM_API_KEY: 'k3Y'.repeat(8) }],
