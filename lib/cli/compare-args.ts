@@ -1,7 +1,8 @@
 /**
  * compare's arguments: two runs and at most --output FILE. A variable that is not set after
  * --output (`--output $SUMMARY A B`, the shell leaving `--output A B`) took run A as the file to
- * write and left one run: said so, naming the variable, not only "give two runs".
+ * write and left one run: said so, naming the variable, not only "give two runs". An --output that
+ * names a run's results.json is refused before anything is read.
  */
 import { existsSync, statSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
@@ -25,7 +26,28 @@ export function compareArgs(argv: readonly string[], cwd: string): CompareArgs {
     return { problem: `--output took ${JSON.stringify(output)}, a run, as the file to write, and left one run (--output "$VARIABLE" with the variable not set?): give the two runs, then --output FILE` }
   }
   if (paths.length !== 2) return { problem: 'give two runs, A and B (report folders or results.json files), and at most --output FILE' }
+  const replaced = output === undefined ? undefined : runReplaced(resolve(cwd, output), paths.map((p) => resolve(cwd, p)))
+  if (replaced !== undefined) return { problem: `--output ${JSON.stringify(output)} is ${replaced}: the comparison's Markdown would replace it; give another file, such as --output comparison.md` }
   return { paths: [paths[0] as string, paths[1] as string], output }
+}
+
+/**
+ * The run `output` would write over: A's or B's results.json, or another run's (`compare A B --output
+ * B/results.json` replaced run B's record with Markdown, which no compare or merge could read again).
+ */
+function runReplaced(output: string, runs: readonly string[]): string | undefined {
+  const files = runs.map((run) => (isFolder(run) ? resolve(run, 'results.json') : run))
+  const which = files.indexOf(output)
+  if (which >= 0) return `run ${which === 0 ? 'A' : 'B'}'s ${basename(output)}`
+  return basename(output) === 'results.json' && existsSync(output) ? "a run's results.json" : undefined
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
 }
 
 /** A report folder (holding results.json) or a results.json file. */

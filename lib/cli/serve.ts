@@ -6,7 +6,9 @@
  */
 import { randomBytes } from 'node:crypto'
 import { pathToFileURL } from 'node:url'
+import { apiKeyInArgv } from '../config/config.ts'
 import { optionsHelp, readCommandLine, type OptionSpec } from '../config/options.ts'
+import { createRedactor } from '../http/redact.ts'
 import { MUTATIONS } from '../server/mutations.ts'
 import type { RunningServer } from '../server/reference-server.ts'
 import { findCase, startCase, type ServerCase } from '../server/server-cases.ts'
@@ -44,7 +46,10 @@ export function listCases(): string {
 }
 
 /** Parses the arguments and starts the server; returns it, or an exit code when there is nothing to serve. */
-export async function serve(argv: string[], io: ServeIo, env: NodeJS.ProcessEnv = {}): Promise<RunningServer | number> {
+export async function serve(argv: string[], printTo: ServeIo, env: NodeJS.ProcessEnv = {}): Promise<RunningServer | number> {
+  // a name it does not know is said back (--mutation a+"$CONFORM_API_KEY", the key pasted in the wrong place): never the key
+  const redact = createRedactor(env.CONFORM_API_KEY, apiKeyInArgv(argv))
+  const io: ServeIo = { out: printTo.out, err: (text) => printTo.err(redact(text)) }
   const values = readCommandLine({ name: 'serve', usage: SERVE_USAGE, options: SERVE_OPTIONS }, argv, io, env)
   if (typeof values === 'number') return values
   if (values['list-mutations']) {
@@ -64,7 +69,7 @@ export async function serve(argv: string[], io: ServeIo, env: NodeJS.ProcessEnv 
   if (asked !== undefined) {
     const { kind, table, name } = asked
     try {
-      chosen = variantOrCombination(table, name)
+      chosen = variantOrCombination(table, name, { statusLast: kind === 'mutation' })
     } catch (error) {
       if (!(error instanceof CombinationConflict)) throw error
       io.err(`serve: the ${kind}s ${name.split(COMBINATION_JOIN).join(', ')} cannot be combined: ${error.message}\n`)

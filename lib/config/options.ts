@@ -36,6 +36,19 @@ export class OptionError extends Error {
   }
 }
 
+/** Words of a flag that would excuse a rule (--skip, --allowlist), and words that name what it excuses (--exclude-rule, --known-failures). */
+const EXCUSING = /^(skip(ped|s)?|exclude[sd]?|exclusions?|ignore[sd]?|allow(ed|s)?|xfails?|known|disabled?|except|exceptions?|waive[sd]?|waivers?)$/
+const EXCUSED = /^(rules?|checks?|tests?|fail(s|ed|ing|ures?)?|list|file|ids?|known)$/
+
+/**
+ * A flag made of those words only: --skip-tls-verify, --allow-http, --skip-writes or --disable-color
+ * skips something else, and was told of --baseline (userplay8's hint matched any flag holding "skip" or "allow").
+ */
+function excusesRules(flag: string): boolean {
+  const words = flag.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase().replace(/^(allow|skip|ignore|deny|block)(list)$/, '$1-$2').split(/[-_]+/).filter((w) => w !== '')
+  return words.some((w) => EXCUSING.test(w)) && words.every((w) => EXCUSING.test(w) || EXCUSED.test(w))
+}
+
 /** parseArgs' complaint as one line; never echoes a stray argument, which may be a key. An unknown flag gets the known one nearest to it. */
 function argumentProblem(error: NodeJS.ErrnoException, table: readonly OptionSpec[], argv: readonly string[]): string {
   const first = error.message.split('\n')[0]
@@ -43,7 +56,7 @@ function argumentProblem(error: NodeJS.ErrnoException, table: readonly OptionSpe
   const meant = unknown === undefined ? undefined : closestName(unknown, table.map((o) => o.flag))
   if (meant !== undefined) return `${first.replace(/\.$/, '')} (did you mean --${meant}?); see --help`
   // a team gating on all but its known deviations looks for --skip or an allowlist: the baseline is the way
-  if (unknown !== undefined && table.some((o) => o.flag === 'baseline') && /skip|exclu|ignor|allow|xfail|known|disable|except|waive/i.test(unknown)) {
+  if (unknown !== undefined && table.some((o) => o.flag === 'baseline') && excusesRules(unknown)) {
     return `${first.replace(/\.$/, '')}; known failures are excused by --baseline FILE, which --update-baseline writes (docs/adoption.md), and --rule ID runs only the rules named; see --help`
   }
   if (error.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {

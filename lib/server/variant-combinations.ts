@@ -8,7 +8,7 @@
  * `listBody`s and `createdBody`s apply in turn to what the one before answered (one that writes
  * text, after every finish that reads records), `finish`es chain in the order given (the first is
  * the innermost, nearest the store), except that those that write the body as text go after those
- * that read it as records; transports merge (the longest delay, every option set). Two seams that cannot both hold (two sources of
+ * that read it as records (joined mutations: one that changes a create's 201 goes last); transports merge (the longest delay, every option set). Two seams that cannot both hold (two sources of
  * ids, two parsers, two seeds, two codings) make no combination: CombinationConflict says which.
  */
 import type { Behaviour, OperationId, Reply, RequestInfo, StoredCategory, Transport } from './reference-server.ts'
@@ -40,6 +40,20 @@ function writesText(finish: Behaviour['finish']): boolean {
   }
 }
 
+/**
+ * True when `finish` answers a stored create with another status than 201 (create-answers-200): a
+ * mutation's finish after it that looks for the 201 (create-stores-nothing takes the record back)
+ * met a 200 and did nothing. Asked once, on a create of a store of its own.
+ */
+function changesCreateStatus(finish: Behaviour['finish']): boolean {
+  const request: RequestInfo = { ...REQUEST, operation: 'createCategory', method: 'POST', contentType: 'application/json', rawBody: '{"name":"a"}', body: { name: 'a' } }
+  try {
+    return finish({ status: 201, headers: {}, body: { id: 1, name: 'a' } }, request, [{ id: 1n, name: 'a' }]).status !== 201
+  } catch {
+    return false
+  }
+}
+
 /** True when `finish` takes a body already written as text and gives text back (it may escape it further). */
 function takesText(finish: Behaviour['finish']): boolean {
   try {
@@ -52,7 +66,7 @@ function takesText(finish: Behaviour['finish']): boolean {
 /** The finishes that write text: one that must have records first, then those that take text too; two of the first kind cannot both write it. */
 function textFinishes(finishes: readonly Behaviour['finish'][], bodiesAsText: number): Behaviour['finish'][] {
   const first = finishes.filter((f) => !takesText(f))
-  if (first.length + Math.min(bodiesAsText, 1) > 1) throw new CombinationConflict('two variants write the body as text, each from records')
+  if (first.length + Math.min(bodiesAsText, 1) > 1) throw new CombinationConflict('two of them write the body as text, each from records')
   return [...first, ...finishes.filter(takesText)]
 }
 
@@ -91,7 +105,7 @@ const createRank = (createdBody: Behaviour['createdBody']): number => (typeof cr
 /** `steps` by rank, each with its rank; two that write text (rank 3) cannot both be last. */
 function byRank<T>(seam: string, steps: readonly T[], rank: (step: T) => number): { rank: number; step: T }[] {
   const ranked = steps.map((step) => ({ rank: rank(step), step })).sort((x, y) => x.rank - y.rank)
-  if (ranked.filter((r) => r.rank === 3).length > 1) throw new CombinationConflict(`two variants write the ${seam} as text`)
+  if (ranked.filter((r) => r.rank === 3).length > 1) throw new CombinationConflict(`two of them write the ${seam} as text`)
   return ranked
 }
 
@@ -151,10 +165,12 @@ function idsCollide(parts: readonly Variant[], lists: readonly Behaviour['listBo
 }
 
 /** One variant that uses every freedom of `parts` at once; throws CombinationConflict when two cannot hold together. */
-export function combineVariants(parts: readonly Variant[]): Variant {
+export function combineVariants(parts: readonly Variant[], { statusLast = false }: { statusLast?: boolean } = {}): Variant {
   if (parts.length === 1) return parts[0]
   const names = parts.map((p) => p.name)
-  if (new Set(names).size !== names.length) throw new CombinationConflict(`a variant given twice: ${names.join(', ')}`)
+  // said of mutations too (serve --mutation a+a): not "a variant given twice"
+  const twice = names.find((n, i) => names.indexOf(n) !== i)
+  if (twice !== undefined) throw new CombinationConflict(`${twice} is given twice`)
   const validates = parts.map((p) => p.behaviour.validate).filter((v): v is Behaviour['validate'] => v !== undefined)
   const listBodies = parts.map((p) => p.behaviour.listBody).filter((v): v is Behaviour['listBody'] => v !== undefined)
   const createdBodies = parts.map((p) => p.behaviour.createdBody).filter((v): v is Behaviour['createdBody'] => v !== undefined)
@@ -162,7 +178,10 @@ export function combineVariants(parts: readonly Variant[]): Variant {
   const lists = byRank('list', listBodies, listRank)
   const creates = byRank('created record', createdBodies, createRank)
   const asText = [textLast(lists, 'listCategories', 200), textLast(creates, 'createCategory', 201)].filter((f) => f !== undefined)
-  const ordered = [...finishes.filter((f) => !writesText(f)), ...asText, ...textFinishes(finishes.filter(writesText), asText.length)]
+  // mutations joined (serve --mutation a+b): one that changes a create's 201 goes last, so the others still meet it
+  const last = statusLast ? finishes.filter(changesCreateStatus) : []
+  const inner = finishes.filter((f) => !last.includes(f))
+  const ordered = [...inner.filter((f) => !writesText(f)), ...asText, ...textFinishes(inner.filter(writesText), asText.length), ...last]
   idsCollide(parts, listBodies)
   const transport = mergeTransports(parts)
   const listBody = chained(lists.filter((l) => l.rank !== 3).map((l) => l.step) as ((store: StoredCategory[]) => unknown)[])
@@ -174,6 +193,8 @@ export function combineVariants(parts: readonly Variant[]): Variant {
     ...(createdBody ? { createdBody } : {}),
     ...(ordered.length > 0 ? { finish: (reply: Reply, request: RequestInfo, store: StoredCategory[]) => ordered.reduce((r, finish) => finish(r, request, store), reply) } : {}),
     ...(transport ? { transport } : {}),
+    // a body taken from its first read (a mutation): was left out, and `--mutation a+b` served b alone
+    ...(parts.some((p) => p.behaviour.bodyReadOnce) ? { bodyReadOnce: true as const } : {}),
   }
   const args = mergedArgs(parts)
   const slow = parts.map((p) => p.slow).filter((s) => s !== undefined)
@@ -190,8 +211,8 @@ export function combineVariants(parts: readonly Variant[]): Variant {
 }
 
 /** The variant named `name` in `table`, or the combination its `a+b+c` names; undefined for a name not there. */
-export function variantOrCombination(table: readonly Variant[], name: string): Variant | undefined {
+export function variantOrCombination(table: readonly Variant[], name: string, options: { statusLast?: boolean } = {}): Variant | undefined {
   const parts = name.split(COMBINATION_JOIN).map((part) => table.find((v) => v.name === part))
   if (parts.some((p) => p === undefined)) return undefined
-  return combineVariants(parts as Variant[])
+  return combineVariants(parts as Variant[], options)
 }

@@ -114,6 +114,18 @@ test.each([
   expect(readFileSync(join(passing.reportDir, 'results.json'), 'utf8')).toBe(before)
 })
 
+// `compare A B --output B/results.json` printed the comparison, then wrote its Markdown over run B's record,
+// which no compare or merge could read again ("Unexpected token '#'")
+test.each([
+  ["run B's results.json, B a folder", () => [passing.reportDir, failing.reportDir, '--output', join(failing.reportDir, 'results.json')], "run B's results.json"],
+  ["run A's file, given as a file", () => [join(passing.reportDir, 'results.json'), failing.reportDir, `--output=${join(passing.reportDir, 'results.json')}`], "run A's results.json"],
+])('--output naming %s: exit 2 before anything is read, the run left as it was', (_, argv, which) => {
+  const runs = [passing, failing].map((r) => readFileSync(join(r.reportDir, 'results.json'), 'utf8'))
+  const run = compare(...argv())
+  expect(run).toEqual({ code: 2, out: '', err: `conform compare: --output ${JSON.stringify(argv().at(-1)!.replace(/^--output=/, ''))} is ${which}: the comparison's Markdown would replace it; give another file, such as --output comparison.md\n` })
+  expect([passing, failing].map((r) => readFileSync(join(r.reportDir, 'results.json'), 'utf8'))).toEqual(runs)
+})
+
 test('--output of a results.json edited by hand: a rule id or code that is a CI log command is made inert in the file too', () => {
   const dir = scratchDir('conform-compare-')
   const edited = readFileSync(join(failing.reportDir, 'results.json'), 'utf8').replaceAll('"ids-unique"', '"##vso[task.setvariable variable=X]1"').replaceAll('"DUPLICATE_ID"', '"##[error]forged"')

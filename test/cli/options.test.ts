@@ -145,6 +145,17 @@ describe('where a value comes from', () => {
     expect(said).toBe(`Unknown option '${argv[0]}'; known failures are excused by --baseline FILE, which --update-baseline writes (docs/adoption.md), and --rule ID runs only the rules named; see --help`)
   })
 
+  // the hint matched any flag holding "skip", "allow", "ignore" or "disable": a TLS switch from curl or kubectl,
+  // --allow-http, --skip-writes or --disable-color was told that known failures go in a baseline
+  test.each([['--skip-tls-verify'], ['--ignore-certificate-errors'], ['--disable-tls-verify'], ['--allow-http'], ['--skip-writes'], ['--disable-color'], ['--allow-redirects']])('%s, which skips no rule: not pointed at --baseline', (flag) => {
+    const said = (() => { try { loadConfig([flag], KEY, dir) } catch (error) { return (error as Error).message } })()
+    expect(said).toBe(`Unknown option '${flag}'; see --help`)
+  })
+  test.each([['--skipRules'], ['--xfail'], ['--waivers'], ['--skip-checks'], ['--ignore_rules']])('%s, which does: pointed at --baseline', (flag) => {
+    const said = (() => { try { loadConfig([flag], KEY, dir) } catch (error) { return (error as Error).message } })()
+    expect(said).toMatch(/; known failures are excused by --baseline FILE/)
+  })
+
   // a flag left without its value, last or before another flag (`--rule $RULE --read-only`, the variable not set):
   // Node's "Option '--rule <value>' argument missing", or "needs a value; one that starts with a dash goes after an equals sign"
   test('a flag without its value: refused, naming the flag and what it takes', () => {

@@ -27,6 +27,9 @@ describe('npm run serve', () => {
     [['--variant', 'slow-answers+no-such-thing'], 'unknown variant "no-such-thing"', VARIANTS[0].name],
     [['--mutation', 'create-answers-200+no-such-thing'], 'unknown mutation "no-such-thing"', MUTATIONS[0].name],
     [['--variant', 'negative-ids+ids-from-2-pow-53'], 'cannot be combined: negative-ids and ids-from-2-pow-53 both set nextId', undefined],
+    // said "a variant given twice" and "two variants write" of mutations
+    [['--mutation', 'create-answers-200+create-answers-200'], 'the mutations create-answers-200, create-answers-200 cannot be combined: create-answers-200 is given twice\n', undefined],
+    [['--mutation', 'created-id-fraction+records-written-by-concatenation'], 'cannot be combined: two of them write the created record as text\n', undefined],
     [['--port', 'eighty'], '--port takes a whole number from 0 to 65535, got "eighty"', undefined],
     [['--port', '70000'], '--port takes a whole number from 0 to 65535, got "70000"', undefined],
     [['--mutation', MUTATIONS[0].name, '--variant', VARIANTS[0].name], 'not both', undefined],
@@ -82,6 +85,35 @@ describe('npm run serve', () => {
     } finally {
       await server.close()
     }
+  })
+
+  // create-answers-200+create-stores-nothing: the second met the 200 the first wrote, not the 201 it takes a record back on,
+  // and the server broke create-returns-201 only, under a banner naming created-in-list too
+  test.each([['create-answers-200+create-stores-nothing'], ['create-stores-nothing+create-answers-200']])('--mutation %s: both break theirs, in either order', async (name) => {
+    const io = captureIo()
+    const server = await serve(['--mutation', name], io, { CONFORM_API_KEY: 'test-key-given' })
+    if (typeof server === 'number') throw new Error(`exit ${server}: ${io.stderr}`)
+    try {
+      const headers = { authorization: 'Bearer test-key-given', 'content-type': 'application/json' }
+      const created = await fetch(`${server.baseUrl}/categories`, { method: 'POST', headers, body: '{"name":"kept-or-not"}' })
+      expect(created.status).toBe(200)
+      const list = (await (await fetch(`${server.baseUrl}/categories`, { headers })).json()) as { name: string }[]
+      expect(list.map((r) => r.name)).not.toContain('kept-or-not')
+    } finally {
+      await server.close()
+    }
+  })
+
+  // an unknown name is said back: the key pasted in its place was printed, from the environment or --api-key
+  test.each([
+    [['--mutation', `create-answers-200+${'k3Y'.repeat(8)}`], { CONFORM_API_KEY: 'k3Y'.repeat(8) }],
+    [['--api-key', 'k3Y'.repeat(8), '--variant', `${'k3Y'.repeat(8)}+slow-answers`], {}],
+    [['--mutation', 'k3Y'.repeat(8)], { CONFORM_API_KEY: 'k3Y'.repeat(8) }],
+  ])('%j: the unknown name said, never the key', async (argv, env) => {
+    const io = captureIo()
+    expect(await serve(argv, io, env)).toBe(2)
+    expect(io.stderr).toMatch(/^serve: unknown (mutation|variant) /)
+    expect(io.stderr).not.toContain('k3Y'.repeat(8))
   })
 
   // a team trying a baseline of its two known deviations wanted one server with both: `--mutation a+b` was "unknown mutation"

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { startCase } from '../../lib/server/server-cases.ts'
 import { CombinationConflict, combineVariants, variantOrCombination } from '../../lib/server/variant-combinations.ts'
 import { VARIANTS } from '../../lib/server/variants.ts'
+import { MUTATIONS } from '../../lib/server/mutations.ts'
 
 const named = (name: string) => VARIANTS.find((v) => v.name === name)!
 const KEY = 'combination-test-key'
@@ -61,6 +62,28 @@ describe('combineVariants', () => {
     const combined = combineVariants([named('one-request-at-a-time'), named('answers-at-a-bandwidth-limit'), named('empty-list-read-only')])
     expect(combined.args).toEqual(['--timeout', '1500', '--read-only'])
     expect(combined.name).toBe('one-request-at-a-time+answers-at-a-bandwidth-limit+empty-list-read-only')
+  })
+
+  // serve --mutation a+b joins mutations too: body-from-first-read-answered-at-once+description-dropped
+  // lost its bodyReadOnce, and served description-dropped alone under a banner naming both rules
+  test('every seam a mutation or variant sets is kept when it is joined with another', () => {
+    const lost: string[] = []
+    for (const [table, other] of [[MUTATIONS, 'create-answers-200'], [VARIANTS, 'extra-properties']] as const) {
+      const partner = table.find((c) => c.name === other)!
+      for (const part of table.filter((c) => c !== partner)) {
+        let combined
+        try {
+          combined = combineVariants([part, partner])
+        } catch (error) {
+          if (error instanceof CombinationConflict) continue
+          throw error
+        }
+        // a list or created record written as text goes into finish, after the finishes that read records
+        const held = (seam: string) => seam in combined.behaviour || ((seam === 'listBody' || seam === 'createdBody') && combined.behaviour.finish !== undefined)
+        lost.push(...Object.keys(part.behaviour).filter((seam) => !held(seam)).map((seam) => `${part.name}: ${seam}`))
+      }
+    }
+    expect(lost).toEqual([])
   })
 
   test('an unknown part is no variant', () => {
