@@ -81,6 +81,13 @@ export function djangoRailsStatus(response: RecordedResponse, expected: number, 
   const toSlash = /\/categories\/(\?[^#]*)?$/.test(location) && !/\/$/.test(request.url.replace(/[?#].*$/, ''))
   // measured: FastAPI 0.92 (Starlette 0.26) answers 307 with no body; Flask 2.2 (Werkzeug 2.2) 308 with its "Redirecting..." page
   const than = "a client does not follow it with its POST body, and §4 gives the path without the slash"
+  // Starlette writes its Location as an absolute URL (URL(scope=…)); Gin's http.Redirect writes the path alone, 307 to any method but GET (review48)
+  if (toSlash && response.status === 307 && response.body === '' && !/^https?:\/\//i.test(location)) {
+    return (
+      "Gin's router answers a path without its trailing slash 307 when only the route with it is registered (r.POST(\"/v1/categories/\", …); RedirectTrailingSlash, on by default, answers 301 to a GET), before the route's handlers check the key; " +
+      `${than}: register the route without it (r.POST("/v1/categories", …))`
+    )
+  }
   if (toSlash && response.status === 307 && response.body === '') {
     return (
       "Starlette's Router (FastAPI) answers 307 to a path without its trailing slash when only the route with it is declared (@router.get(\"/categories/\"); redirect_slashes=True by default), before a route's dependencies check the key; " +
@@ -98,7 +105,7 @@ export function djangoRailsStatus(response: RecordedResponse, expected: number, 
     const goRedirect = /^<a href="[^"]*">Moved Permanently<\/a>\.\s*$/.test(response.body) || (response.body === '' && response.headers['content-type'] === undefined)
     if (goRedirect) {
       return (
-        "Go's ServeMux redirects a path without its trailing slash when only the pattern with it is registered (mux.HandleFunc(\"/v1/categories/\", …), a subtree pattern; gorilla/mux's StrictSlash(true) too); " +
+        "Go's ServeMux redirects a path without its trailing slash when only the pattern with it is registered (mux.HandleFunc(\"/v1/categories/\", …), a subtree pattern; gorilla/mux's StrictSlash(true) and Gin's RedirectTrailingSlash too); " +
         'a client does not follow it with its POST body, and §4 gives the path without the slash: register "/v1/categories"'
       )
     }

@@ -4,7 +4,7 @@
  */
 import { theKey } from '../result/key-refused.ts'
 import type { CheckResult, LedgerEntry, RuleResult, RunResult } from '../result/run-result.ts'
-import { faultAnsweredWrite, type JournalEntry } from '../http/journal.ts'
+import { ANSWER_LOST_LIST_UNREADABLE, ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT, faultAnsweredWrite, LIMITED_NOT_SENT_AGAIN, UNAVAILABLE_NOT_SENT_AGAIN, type JournalEntry } from '../http/journal.ts'
 import { LEAVES_NOTHING_UNVERIFIED, reportedSkip, type SkipCause } from '../checks/skip-causes.ts'
 import { runCounts } from './run-counts.ts'
 import { budgetSetting, readOnlySetting } from '../config/write-settings.ts'
@@ -24,6 +24,9 @@ function reasonText(reason: string | undefined): string {
   return (reason ?? 'not run').replace(/^not verified:\s*/i, '')
 }
 
+/** The journal's words of a POST kept back by --max-writes or the run's bound of resends (not-sent-again, beside a list that could not tell). */
+const NOT_SENT_AGAIN_WORDS: ReadonlySet<string> = new Set([ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT, UNAVAILABLE_NOT_SENT_AGAIN, LIMITED_NOT_SENT_AGAIN])
+
 /** A skipped check's cause (one recorded before causes existed: not applicable). */
 const causeOf = (check: CheckResult): SkipCause => check.cause ?? 'not-applicable'
 
@@ -31,7 +34,7 @@ const causeOf = (check: CheckResult): SkipCause => check.cause ?? 'not-applicabl
  * What a group of skipped checks has in common, in the reports' words: the words of a cause live
  * here and nowhere else, and the options they name come from the result.
  */
-export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> & Partial<Pick<RunResult, 'problems'>>): string {
+export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> & Partial<Pick<RunResult, 'problems' | 'journal'>>): string {
   switch (cause) {
     // the setting named as it was given: a read-only run from an env file's CONFORM_READ_ONLY was given no --read-only
     case 'read-only':
@@ -49,8 +52,14 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
       return 'not sent: a header would hold a character no HTTP header can carry'
     case 'answer-lost':
       return 'the answer was lost in transit (the server closed the connection under it), though the list shows the record was created'
-    case 'not-sent-again':
-      return 'not sent again, so not judged: its answer was lost in transit, or was a 429 or 503 under --max-writes, and the list does not show its record, though it may have created one (--max-writes, or the run had sent its bound of POSTs again)'
+    case 'not-sent-again': {
+      // a list that could not be read said nothing of the record (lib/http/lost-answer.ts 'list-unreadable'): no budget, no bound kept it back
+      const unreadable = result.journal?.filter((e) => e.answerLost === ANSWER_LOST_LIST_UNREADABLE).length ?? 0
+      const bounded = 'its answer was lost in transit, or was a 429 or 503 under --max-writes, and the list does not show its record, though it may have created one (--max-writes, or the run had sent its bound of POSTs again)'
+      const unread = 'its answer was lost in transit on a connection that had carried an earlier request, and no list could tell whether it was stored (none was answered 200 with an array), though it may have created one'
+      const others = (result.journal ?? []).some((e) => e.answerLost !== undefined && NOT_SENT_AGAIN_WORDS.has(e.answerLost))
+      return `not sent again, so not judged: ${unreadable === 0 ? bounded : others ? `${bounded}; or ${unread}` : unread}`
+    }
     case 'key-revoked':
       return 'the key stopped working during the run (revoked, rotated or expired): its refusals judge nothing'
     case 'server-gone':
@@ -93,7 +102,7 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
 }
 
 /** Distinct causes of some checks' skips, in words, with how many checks each covers, most frequent first. */
-export function skipReasons(checks: readonly CheckResult[], result: Pick<RunResult, 'options'> & Partial<Pick<RunResult, 'problems'>>): { cause: SkipCause; reason: string; count: number }[] {
+export function skipReasons(checks: readonly CheckResult[], result: Pick<RunResult, 'options'> & Partial<Pick<RunResult, 'problems' | 'journal'>>): { cause: SkipCause; reason: string; count: number }[] {
   const counts = new Map<SkipCause, number>()
   for (const check of checks) {
     if (check.status !== 'skip') continue

@@ -47,6 +47,8 @@ export interface RequestInfo {
   forwardedFor?: string
   /** The X-Real-IP header as sent, if any (nginx's proxy_set_header X-Real-IP). */
   realIp?: string
+  /** The Host header as sent, if any (a redirect a framework writes as an absolute URL). */
+  host?: string
   /** The raw create body as received, decoded leniently ('' when none was sent). */
   rawBody?: string
   /** The parsed create body when there is one. */
@@ -185,6 +187,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       cookie: req.headers.cookie,
       forwardedFor: typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : undefined,
       realIp: typeof req.headers['x-real-ip'] === 'string' ? req.headers['x-real-ip'] : undefined,
+      host: req.headers.host,
     }
     if (!url.pathname.startsWith(basePath + '/')) return { info, reply: error(404, 'not_found', `no resource at ${url.pathname}`) }
     // the request target as sent, its query string included: a lenient router may drop it

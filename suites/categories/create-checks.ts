@@ -33,12 +33,12 @@ const ANSWERED_WITH_A_RECORD = [201, 200]
 /** Refusals of a body whose lengths the document leaves open: 400 (§7's Error record), 413 (sizes not shown, §8). */
 const LENGTH_REFUSALS = [400, 413]
 
-/** What a create's server fault (5xx but 503) says of the service (its case's words, read against the answer; a store's refusal of its characters), or a 422's; '' for any other. */
+/** What a create's server fault (5xx but 503, and a gateway's 504 or Cloudflare's 521 to 524: no answer in time, which no value nor a store's refusal explains) says of the service (its case's words, read against the answer; a store's refusal of its characters), or a 422's; '' for any other. */
 function faultNote(c: CreateProbe, result: HttpResult): string {
   const { status } = responseOf(result)
   const means = c.case.faultMeans
   const words = characterFaultWords(result.exchange.request.body, result.text ?? '', means === undefined || typeof means === 'string' ? means : means(result.text ?? ''))
-  if (serverFaultStatus(status) && status !== 503) return words ? `: ${words}` : ''
+  if (serverFaultStatus(status) && status !== 503 && status !== 504 && !(status >= 521 && status <= 524)) return words ? `: ${words}` : ''
   return status === 422 ? `: ${LENGTH_REFUSED_422}` : ''
 }
 

@@ -73,6 +73,10 @@ describe("a server that closes a kept-alive connection after a fault's answer, w
     const notVerified = run.results!.rules.flatMap((r) => r.checks).filter((c) => c.cause === 'not-sent-again')
     expect(notVerified.length).toBeGreaterThan(0)
     expect(notVerified[0]!.skipReason).toMatch(/^not verified: no answer, the connection closed under the request .*the list could not tell whether it was stored/)
+    // the reports' words for the cause say what kept it back: no list could tell, not --max-writes nor the run's bound of resends (review48)
+    const summary = run.files['summary.md']!
+    expect(summary).toContain('no list could tell whether it was stored')
+    expect(summary).not.toMatch(/--max-writes, or the run had sent its bound/)
     // the faults themselves are the service's: the lone surrogate's 500, and the list's after it
     expect(failedChecks(run).some((c) => c.failure?.code === 'SERVER_ERROR')).toBe(true)
   })

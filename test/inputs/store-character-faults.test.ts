@@ -46,3 +46,29 @@ describe("a server fault to a create's characters", () => {
     }
   }, 60_000)
 })
+
+// review48: a gateway's 504 says the service did not answer in time: neither the case's words nor a store's refusal (answered at once) is why
+describe("a gateway's timeout to a create's characters", () => {
+  test("a 504 to an emoji's create names the gateway's timeout alone: no case's words, no store's refusal", async () => {
+    const utf8mb3 = MUTATIONS.find((m) => m.name === 'utf8mb3-refusal-unhandled-500')!
+    const page = '<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n'
+    const timedOut = {
+      ...utf8mb3,
+      name: 'emoji-create-gateway-504',
+      behaviour: {
+        finish: ((reply, request, store) => {
+          const answered = utf8mb3.behaviour.finish!(reply, request, store)
+          return answered.status === 500 ? { status: 504, headers: { 'content-type': 'text/html', server: 'nginx' }, body: page } : answered
+        }) as NonNullable<typeof utf8mb3.behaviour.finish>,
+      },
+    }
+    const run = await conform(serve(await startCase(timedOut, { apiKey: KEY })))
+    expect(run.code, run.stdout).toBe(1)
+    const faults = run.results!.rules.find((r) => r.id === 'create-returns-201')!.checks.filter((c) => c.failure?.code === 'SERVER_ERROR')
+    expect(faults.length).toBeGreaterThan(1)
+    for (const check of faults) {
+      expect(check.failure!.message, check.name).toMatch(/did not answer within the gateway's timeout/)
+      expect(check.failure!.message, check.name).not.toMatch(/utf8mb3|if the store is why|left unhandled/)
+    }
+  }, 60_000)
+})

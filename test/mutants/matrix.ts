@@ -201,6 +201,8 @@ const cell = (text: string) =>
   text
     .replace(/\bcf-[0-9a-z]{5}\b/g, 'cf-RUN')
     .replace(/conform-\d{8}-\d{4}-[0-9a-z]{5}/g, 'conform-RUN')
+    // and so does the reference server's port, which a redirect written as an absolute URL names (Starlette's, Werkzeug's)
+    .replace(/\/\/127\.0\.0\.1:\d+\//g, '//127.0.0.1:PORT/')
     .replace(/\bcategory \d+\b/g, 'category ID')
     // which create is stored last depends on arrival order too (list-omits-newest named -plain or
     // -bigdesc), and so does the one a replica kept (a name with spaces around it, "  cf-RUN-padded  ")

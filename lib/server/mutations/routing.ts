@@ -75,7 +75,7 @@ export const SUBTREE_REDIRECT_MUTATION: Mutation = {
  * @router.get("/categories/"), whose Starlette Router (redirect_slashes=True) answers 307 with no
  * body (measured: FastAPI 0.92, Starlette 0.26, uvicorn 0.17), and Flask's @app.route("/categories/"),
  * whose Werkzeug answers 308 with its "Redirecting..." page (measured: Flask 2.2, Werkzeug 2.2).
- * The suite named both as Django's APPEND_SLASH, or named none.
+ * The suite named both as Django's APPEND_SLASH, or named none. Each Location is an absolute URL.
  */
 const slashRedirect = (name: string, status: 307 | 308, description: string, headers: Record<string, string>, body: string): Mutation => ({
   name,
@@ -86,7 +86,8 @@ const slashRedirect = (name: string, status: 307 | 308, description: string, hea
     finish: (reply, request, store) => {
       if (request.path !== '/v1/categories' || request.operation === undefined) return reply
       if (reply.status === 201) store.pop()
-      const location = `/v1/categories/${request.query}`
+      // both write an absolute URL, from the Host header (Starlette's URL(scope=…), Werkzeug's make_redirect_url); Gin writes the path alone
+      const location = `http://${request.host ?? 'localhost'}/v1/categories/${request.query}`
       return { status, headers: { ...headers, location }, body: body.replaceAll('LOCATION', location) }
     },
   },
