@@ -123,3 +123,46 @@ test.each([
 ])('%s is left as it is', (_label, text) => {
   for (const key of KEYS) expect(createRedactor(key)(text)).toBe(text)
 })
+
+/** `hexdump` without -C and `od -x`: 16-bit words, little-endian (`6b73` is "sk"), the last line padded with spaces, then the length's offset alone. */
+const littleEndianDump = (octal: boolean) => (bytes: Buffer) => {
+  const even = Buffer.concat([bytes, Buffer.alloc(bytes.length % 2)])
+  const offset = (at: number) => at.toString(octal ? 8 : 16).padStart(7, '0')
+  const words = (slice: Buffer) => Array.from({ length: slice.length / 2 }, (_, i) => slice.subarray(2 * i, 2 * i + 2).reverse().toString('hex')).join(' ')
+  return lines(even, 16, (slice, at) => `${offset(at)} ${words(slice).padEnd(octal ? 0 : 39)}`) + `${offset(bytes.length)}\n`
+}
+/** The bytes of a little-endian dump's words, turned back, read as text. */
+const wordsRead = (out: string) =>
+  Buffer.from((out.match(/(?<= )[0-9a-f]{4}(?= |$)/gm) ?? []).map((word) => word.slice(2) + word.slice(0, 2)).join(''), 'hex').toString('latin1')
+
+describe.each([['hexdump', littleEndianDump(false)], ['od -x', littleEndianDump(true)]] as const)('%s of "Bearer <key>" (little-endian words), at any offset', (_tool, dump) => {
+  test.each(KEYS)('the key %s is hidden, its pieces on each line too', (key) => {
+    for (let offset = 0; offset < 20; offset++) {
+      const out = createRedactor(key)(dump(Buffer.from(`${'x'.repeat(offset)}Bearer ${key}`)))
+      const read = wordsRead(out)
+      for (let at = 0; at + 8 <= key.length; at++) expect(read, `at ${offset}:\n${out}`).not.toContain(key.slice(at, at + 8))
+    }
+  })
+  test('of a key of 8 on one line, the key is hidden', () => {
+    const out = createRedactor('Xk9pQ2mZ')(dump(Buffer.from('Xk9pQ2mZ')).split('\n')[0]!)
+    expect(wordsRead(out)).not.toContain('Xk9pQ2mZ')
+  })
+  test('a dump without the key is left as it is', () => {
+    const text = dump(Buffer.from('GET /v1/categories HTTP/1.1\r\nHost: api.example\r\nAccept: application/json\r\n\r\n'))
+    for (const key of KEYS) expect(createRedactor(key)(text)).toBe(text)
+  })
+})
+
+/**
+ * A key whose runs read as a word or a number (hidden whole only, secret-runs.ts) stood whole listed with semicolons, as glued 0x
+ * hex, wrapped, in a dump: their bytes were looked for the key's runs alone, where its commas' list is one of its forms.
+ */
+describe.each(['12345678', 'CATEGORIES', 'deadbeef'])('a key %s of no run hidden alone', (key) => {
+  test.each([...ECHOES.slice(0, 4), ECHOES[6]!, ...DUMPS.map(([tool, dump]): Echo => [tool, (k) => dump(Buffer.from(`Bearer ${k}`))])])('%s is hidden whole', (_form, echo) => {
+    const echoed = echo(key)
+    const out = createRedactor(key)(`got:\n${echoed}`)
+    expect(out).toContain(REDACTED)
+    expect(shows(out, key), out).toBeUndefined()
+    expect(dumpShows(out, key), out).toBeUndefined()
+  })
+})
