@@ -98,16 +98,32 @@ function quotedDumpLine(line: string): ReturnType<typeof dumpLine> {
  * line breaks are escapes (escaped again too); a line of od -c cut at its own `\n` cell is then no dump line, and hides nothing.
  */
 export function dumpsHidden(text: string, holds: (bytes: Buffer) => boolean, replacement: string): string {
-  const raw = lineStartsWithHex(text, '\n') ? linesHidden(text, RAW_BREAK, holds, replacement) : text
-  return lineStartsWithHex(raw, '\\n') ? linesHidden(raw, ESCAPED_BREAK, holds, replacement) : raw
+  const raw = lineStartsWithHex(text, '\n') ? linesHidden(text, RAW_BREAK, holds, replacement, false) : text
+  return lineStartsWithHex(raw, '\\n') ? linesHidden(raw, ESCAPED_BREAK, holds, replacement, true) : raw
 }
 const RAW_BREAK = /(\r?\n)/
-const ESCAPED_BREAK = /((?:\\{1,4}r)?\\{1,4}n)/
+/** Escaped, and raw ones too: a line of journal.ndjson's ends in its own (its next line's dump is another's). */
+const ESCAPED_BREAK = /((?:\\{1,4}r)?\\{1,4}n|\r?\n)/
 
-function linesHidden(text: string, lineBreak: RegExp, holds: (bytes: Buffer) => boolean, replacement: string): string {
-  // the lines at even places, their breaks between
+/**
+ * Where the JSON string a line of an escaped dump stands in ends: at its first quote that no backslash escapes. The dump's
+ * last line goes on past it (`…  1zdp7dc\"}","phase":…}`), and read as its text column, the JSON after it was replaced:
+ * a line of journal.ndjson no longer parsed.
+ */
+function stringEnd(line: string): number {
+  for (let at = line.indexOf('"'); at >= 0; at = line.indexOf('"', at + 1)) {
+    let backslashes = 0
+    while (at - backslashes > 0 && line[at - backslashes - 1] === '\\') backslashes++
+    if (backslashes % 2 === 0) return at
+  }
+  return line.length
+}
+
+function linesHidden(text: string, lineBreak: RegExp, holds: (bytes: Buffer) => boolean, replacement: string, inString: boolean): string {
+  // the lines at even places, their breaks between; in a JSON string, each to its end (what is past it, kept as it is)
   const parts = text.split(lineBreak)
-  const parsed = parts.map((line, i) => (i % 2 === 0 ? dumpLine(line) ?? quotedDumpLine(line) : undefined))
+  const ends = parts.map((line, i) => (inString && i % 2 === 0 ? stringEnd(line) : line.length))
+  const parsed = parts.map((line, i) => (i % 2 === 0 ? dumpLine(line.slice(0, ends[i])) ?? quotedDumpLine(line) : undefined))
   const hidden = new Set<number>()
   for (let i = 0; i < parts.length; i += 2) {
     // a line alone is read as hex runs are (secret-hex-runs.ts), but in little-endian words
@@ -121,5 +137,5 @@ function linesHidden(text: string, lineBreak: RegExp, holds: (bytes: Buffer) => 
     if (holds(Buffer.concat(window)) || (parsed[i]!.swapped !== undefined && holds(Buffer.concat(swapped)))) for (let k = i; k < j; k += 2) hidden.add(k)
   }
   if (hidden.size === 0) return text
-  return parts.map((line, i) => (hidden.has(i) ? line.slice(0, parsed[i]!.from) + replacement + (parsed[i]!.to === undefined ? '' : line.slice(parsed[i]!.to)) : line)).join('')
+  return parts.map((line, i) => (hidden.has(i) ? line.slice(0, parsed[i]!.from) + replacement + line.slice(parsed[i]!.to ?? (parsed[i]!.from < ends[i]! ? ends[i] : line.length)) : line)).join('')
 }

@@ -9,6 +9,7 @@
 import { describe, expect, test } from 'vitest'
 import { createRedactor, REDACTED } from '../../lib/http/redact.ts'
 import { base32 } from '../../lib/http/secret-base32.ts'
+import { redactedJsonLines, redactedJsonText } from '../../lib/reporters/json-report.ts'
 
 const KEYS = ['sk_live_4eC39HqLyjWDarjtT1zdp7dc', 'cnf_8f3a2b1c9d7e6f5a4b3c2d1e0f9a8b7c', 'Zq8xK2mP9vL4nR7tW1yB', 'hunter2x99']
 const bytesOf = (key: string) => [...Buffer.from(key)]
@@ -164,5 +165,28 @@ describe.each(['12345678', 'CATEGORIES', 'deadbeef'])('a key %s of no run hidden
     expect(out).toContain(REDACTED)
     expect(shows(out, key), out).toBeUndefined()
     expect(dumpShows(out, key), out).toBeUndefined()
+  })
+})
+
+/**
+ * A dump that ends a JSON body without a line break after its last line, the body a string of journal.ndjson's lines and of
+ * results.json: its last line read on past the string's end, as its text column. In a line of journal.ndjson, the JSON after it
+ * was replaced (the line no longer parsed); a dump's line cut there by the next line of the journal was no dump line, its
+ * offset hidden and the key's characters after it shown.
+ */
+describe.each(DUMPS.slice(0, 5))('%s ending a JSON body, in journal.ndjson and results.json', (_tool, dump) => {
+  test.each(KEYS.slice(0, 2))('the key %s is hidden, and every line still parses', (key) => {
+    const redact = createRedactor(key)
+    for (let offset = 0; offset < 24; offset++) {
+      const body = JSON.stringify({ error: 'invalid token', dump: dump(Buffer.from(`${'x'.repeat(offset)}Bearer ${key}`)).trimEnd() })
+      const line = JSON.stringify({ id: 'r1', body, phase: 'answered', status: 401 })
+      const journal = redactedJsonLines(`${line}\n${line}`, redact)
+      const results = redactedJsonText(JSON.stringify({ checks: [{ body, status: 401 }] }, null, 2), redact)
+      for (const text of [...journal.split('\n'), results]) {
+        const parsed = JSON.parse(text) as { body?: string; checks?: { body: string }[] }
+        const shownBody = parsed.body ?? parsed.checks![0]!.body
+        expect(dumpShows(shownBody.replace(/^\{"error":"invalid token","dump":"/, '').replaceAll('\\n', '\n'), key), `at ${offset}:\n${text}`).toBeUndefined()
+      }
+    }
   })
 })
