@@ -48,13 +48,15 @@ function lineStartsWithHex(text: string, lineBreak: string): boolean {
 }
 const isHex = (code: number) => (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66)
 const LONGEST_LINE = 256
+/** How many quotes of a line are tried as a JSON string's end or a dump's opening quote (stringEnd, quotedDumpLine). */
+const QUOTES_TRIED = 4
 /** How many bytes of joined lines each window holds at least: a run of a secret cut over lines is read whole. */
 const WINDOW_BYTES = 48
 
 const OD_ESCAPES: Record<string, number> = { '\\0': 0, '\\a': 7, '\\b': 8, '\\t': 9, '\\n': 10, '\\v': 11, '\\f': 12, '\\r': 13 }
 
 /** A dump line's bytes, and where they (and its text column) start in it, and end if before its end; undefined: no dump line. */
-function dumpLine(line: string): { bytes: Buffer; swapped?: Buffer; from: number; to?: number } | undefined {
+function dumpLine(line: string): { bytes: Buffer; swapped?: Buffer; from: number; to?: number; text?: string } | undefined {
   // a dump's lines are short (xxd -c 32's, the longest, 140 characters): a longer line, or one of fewer than 4 bytes, is not parsed (a line of megabytes ran the patterns out of stack)
   if (line.length < 8 || line.length > LONGEST_LINE) return undefined
   const plain = PLAIN_LINE.exec(line)
@@ -62,7 +64,7 @@ function dumpLine(line: string): { bytes: Buffer; swapped?: Buffer; from: number
   const hex = HEX_LINE.exec(line)
   if (hex) {
     const digits = hex[2]!.replace(/[ \t]/g, '')
-    return digits.length % 2 === 0 ? { bytes: Buffer.from(digits, 'hex'), swapped: littleEndian(hex[2]!), from: hex[1]!.length } : undefined
+    return digits.length % 2 === 0 ? { bytes: Buffer.from(digits, 'hex'), swapped: littleEndian(hex[2]!), from: hex[1]!.length, text: hex[3] } : undefined
   }
   const od = OD_C_LINE.exec(line)
   if (!od) {
@@ -85,8 +87,17 @@ function littleEndian(groups: string): Buffer | undefined {
   return Buffer.concat(words.map((word) => Buffer.from(word, 'hex').reverse()))
 }
 
-/** A dump's first line after an opening quote (`"dump":"00000000: 4265 …`): the line from the quote on. */
+/**
+ * A dump's first line after an opening quote (`"dump":"00000000: 4265 …`): the line from the quote on; the first quote a hex
+ * digit follows that starts one, as its text column may hold quotes (`'00000000: 7b22 …  {"apiKey":"sk_li`, a repr), else the last.
+ */
 function quotedDumpLine(line: string): ReturnType<typeof dumpLine> {
+  for (let at = Math.max(0, line.length - LONGEST_LINE - 1), tries = 0; at < line.length && tries < QUOTES_TRIED; at++) {
+    if ((line[at] !== '"' && line[at] !== "'") || !isHex(line.charCodeAt(at + 1))) continue
+    tries++
+    const parsed = dumpLine(line.slice(at + 1))
+    if (parsed && parsed.to === undefined) return { bytes: parsed.bytes, swapped: parsed.swapped, from: parsed.from + at + 1 }
+  }
   const quote = Math.max(line.lastIndexOf('"'), line.lastIndexOf("'"))
   const parsed = quote < 0 ? undefined : dumpLine(line.slice(quote + 1))
   return parsed && { bytes: parsed.bytes, swapped: parsed.swapped, from: parsed.from + quote + 1, to: parsed.to === undefined ? undefined : parsed.to + quote + 1 }
@@ -106,15 +117,23 @@ const RAW_BREAK = /(\r?\n)/
 const ESCAPED_BREAK = /((?:\\{1,4}r)?\\{1,4}n|\r?\n)/
 
 /**
- * Where the JSON string a line of an escaped dump stands in ends: at its first quote that no backslash escapes. The dump's
- * last line goes on past it (`…  1zdp7dc\"}","phase":…}`), and read as its text column, the JSON after it was replaced:
- * a line of journal.ndjson no longer parsed.
+ * Where the JSON string a line of an escaped dump stands in ends: at a quote that no backslash escapes, past the text column
+ * of the line's bytes (a quote of a text not JSON stands in it). The dump's last line goes on past it (`…  1zdp7dc\\"}","phase":…}`),
+ * and read as its text column, the JSON after it was replaced: a line of journal.ndjson no longer parsed.
  */
+const shownAsText = (bytes: Buffer) => [...bytes].map((byte) => (byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : '.')).join('')
 function stringEnd(line: string): number {
-  for (let at = line.indexOf('"'); at >= 0; at = line.indexOf('"', at + 1)) {
+  // a few quotes tried (a line of quotes read at each took 13 s over 1 MB); past them, the line is read to its end
+  let tries = 0
+  for (let at = line.indexOf('"'); at >= 0 && at <= LONGEST_LINE && tries < QUOTES_TRIED; at = line.indexOf('"', at + 1)) {
     let backslashes = 0
     while (at - backslashes > 0 && line[at - backslashes - 1] === '\\') backslashes++
-    if (backslashes % 2 === 0) return at
+    if (backslashes % 2 !== 0) continue
+    tries++
+    const parsed = dumpLine(line.slice(0, at))
+    if (!parsed) continue
+    // its escapes one character each; a quote that starts the text column of the line's bytes (`  "apiKey":…`) is none
+    if (parsed.text !== undefined ? parsed.text.replace(/\\+[^\\]/g, '.').length >= parsed.bytes.length : !line.startsWith(shownAsText(parsed.bytes.subarray(0, 8)), at)) return at
   }
   return line.length
 }

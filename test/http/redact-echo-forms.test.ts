@@ -190,3 +190,12 @@ describe.each(DUMPS.slice(0, 5))('%s ending a JSON body, in journal.ndjson and r
     }
   })
 })
+
+test.each(KEYS.slice(0, 2))('a dump of a JSON body in a text of escaped line breaks and raw quotes (a repr) hides the key %s, the quotes of its text column too', (key) => {
+  for (let offset = 0; offset < 16; offset++) {
+    const dumped = xxd(16, 2)(Buffer.from(`${'x'.repeat(offset)}{"apiKey":"${key}","scope":"all"}`)).trimEnd()
+    const out = createRedactor(key)(`body: '${dumped.replaceAll('\n', '\\n')}' (end)`)
+    expect(dumpShows(out.replaceAll('\\n', '\n'), key), `at ${offset}:\n${out}`).toBeUndefined()
+    for (let at = 0; at + 5 <= key.length; at++) expect(out, `at ${offset}`).not.toContain(key.slice(at, at + 5))
+  }
+})
