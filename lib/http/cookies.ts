@@ -45,6 +45,12 @@ export function evidenceHeaders(headers: Record<string, string | string[] | unde
  * short to be hidden alone, shown in every report. A value the redaction left whole is hidden
  * where, read glued to its neighbour's, it no longer stands whole at its end (or start).
  */
+/**
+ * A value of a few digits alone reads as a number, as a run of them does (secret-runs.ts): two headers of counts in a row
+ * (`content-length: 1234`, `x-total-count: 5678`) glued read as a key of digits (12345678) and hid both.
+ */
+const readsAsNumber = (value: string) => /^[0-9]{1,6}$/.test(value)
+
 function redactedAcrossHeaders(headers: Record<string, string | string[] | undefined>, shown: Record<string, string>, redact: (text: string) => string): Record<string, string> {
   const names = Object.keys(shown)
   const raw = (name: string) => String(headers[name])
@@ -55,8 +61,8 @@ function redactedAcrossHeaders(headers: Record<string, string | string[] | undef
     if (!firstWhole && !secondWhole) continue
     const glued = redact(first + second)
     if (glued === first + second) continue
-    if (firstWhole && !glued.startsWith(first)) shown[names[i]!] = REDACTED
-    if (secondWhole && !glued.endsWith(second)) shown[names[i + 1]!] = REDACTED
+    if (firstWhole && !readsAsNumber(first) && !glued.startsWith(first)) shown[names[i]!] = REDACTED
+    if (secondWhole && !readsAsNumber(second) && !glued.endsWith(second)) shown[names[i + 1]!] = REDACTED
   }
   return shown
 }

@@ -284,9 +284,13 @@ function redactorOf(ordered: readonly string[]): Redactor {
   const { forms, pieces, spread, runs } = redactorSteps(...ordered)
   // the runs after every secret's forms, so that a key that shares a run with another is still replaced whole; then a run of escapes that holds one (withEscapeRuns)
   // and a run of hex whose bytes hold a run of one (withHexRuns: a key's hex cut short)
-  const hidden = withHexRuns(withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED), (bytes) => runs(bytes) !== bytes, REDACTED, ordered.some((secret) => /[^\x00-\x7f]/.test(secret)))
+  // or the whole of one of NEAR_MISS_MIN_KEY_LENGTH or more, as writtenOut's hex and bytesListed hide it: a key whose runs read as a word or a
+  // number (12345678, CATEGORIES) has none hidden, and stood whole listed with semicolons, as glued 0x hex, wrapped hex, in a dump
+  const whole = ordered.filter((secret) => secret.length >= NEAR_MISS_MIN_KEY_LENGTH)
+  const holds = (bytes: string) => runs(bytes) !== bytes || whole.some((secret) => bytes.includes(secret))
+  const hidden = withHexRuns(withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED), holds, REDACTED, ordered.some((secret) => /[^\x00-\x7f]/.test(secret)))
   // a dump's lines first (secret-dumps.ts), as the other steps' replacements leave them no dump lines; UTF-16's NULs dropped, as withHexRuns drops them
-  return (text) => hidden(dumpsHidden(text, (bytes) => { const read = bytes.toString('latin1').replaceAll('\u0000', ''); return runs(read) !== read }, REDACTED))
+  return (text) => hidden(dumpsHidden(text, (bytes) => holds(bytes.toString('latin1').replaceAll('\u0000', '')), REDACTED))
 }
 
 function formsRedactor(patterns: readonly SecretPattern[], holdsAny: (text: string) => boolean = () => true): Redactor {

@@ -9,7 +9,7 @@
  */
 
 /** A line of a hex dump: its offset (xxd's `00000010:`, hexdump's `00000010`), its bytes in hex, groups of 2 to 32 digits, and its text column if any. */
-const HEX_LINE = /^([ \t]*[0-9a-fA-F]{4,16}(?::[ \t]*|[ \t]+))((?:[0-9a-fA-F]{2,32}[ \t]{1,2})*[0-9a-fA-F]{2,32})(?:[ \t]{2,}(\S.*))?$/
+const HEX_LINE = /^([ \t]*[0-9a-fA-F]{4,16}(?::[ \t]*|[ \t]+))((?:[0-9a-fA-F]{2,32}[ \t]{1,2})*[0-9a-fA-F]{2,32})(?:[ \t]{2,}(\S.*?))?[ \t]*$/
 /** A line of `od -c`: a 7-digit octal offset and up to 16 cells of 4 characters, each a character, an escape (`\r`) or 3 octal digits. */
 const OD_C_LINE = /^([0-7]{7})((?: {1,3}(?:\\{1,2}[0-7]{3}|\\{1,2}[0abfnrtv]|[0-7]{3}|\S)| {4}){1,16})[ \t]*$/
 /** One cell of it (its escapes' backslash escaped again in a JSON string). */
@@ -36,22 +36,27 @@ const LEADING_HEX = /(?<=^[ \t]*)[0-9a-fA-F]{2}(?:[ :-]?[0-9a-fA-F]{2}){3,}(?![0
  * indented. Looked for with indexOf: a pattern took 1 to 2 ms over a results.json, mostly its lines' indents.
  */
 function lineStartsWithHex(text: string, lineBreak: string): boolean {
-  for (let at = text.indexOf(lineBreak); at >= 0; at = text.indexOf(lineBreak, at + 1)) {
+  const hexAt = (start: number) => {
     let hex = 0
-    for (let i = at + lineBreak.length; hex < 4 && isHex(text.charCodeAt(i)); i++) hex++
-    if (hex === 4) return true
+    for (let i = start; hex < 4 && isHex(text.charCodeAt(i)); i++) hex++
+    return hex === 4
   }
+  // the text's first line too: a dump of one line (a short key's, in little-endian words) has no line break before it
+  if (lineBreak === '\n' && hexAt(0)) return true
+  for (let at = text.indexOf(lineBreak); at >= 0; at = text.indexOf(lineBreak, at + 1)) if (hexAt(at + lineBreak.length)) return true
   return false
 }
 const isHex = (code: number) => (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66)
 const LONGEST_LINE = 256
+/** How many quotes of a line are tried as a JSON string's end or a dump's opening quote (stringEnd, quotedDumpLine). */
+const QUOTES_TRIED = 4
 /** How many bytes of joined lines each window holds at least: a run of a secret cut over lines is read whole. */
 const WINDOW_BYTES = 48
 
 const OD_ESCAPES: Record<string, number> = { '\\0': 0, '\\a': 7, '\\b': 8, '\\t': 9, '\\n': 10, '\\v': 11, '\\f': 12, '\\r': 13 }
 
 /** A dump line's bytes, and where they (and its text column) start in it, and end if before its end; undefined: no dump line. */
-function dumpLine(line: string): { bytes: Buffer; from: number; to?: number } | undefined {
+function dumpLine(line: string): { bytes: Buffer; swapped?: Buffer; from: number; to?: number; text?: string } | undefined {
   // a dump's lines are short (xxd -c 32's, the longest, 140 characters): a longer line, or one of fewer than 4 bytes, is not parsed (a line of megabytes ran the patterns out of stack)
   if (line.length < 8 || line.length > LONGEST_LINE) return undefined
   const plain = PLAIN_LINE.exec(line)
@@ -59,7 +64,7 @@ function dumpLine(line: string): { bytes: Buffer; from: number; to?: number } | 
   const hex = HEX_LINE.exec(line)
   if (hex) {
     const digits = hex[2]!.replace(/[ \t]/g, '')
-    return digits.length % 2 === 0 ? { bytes: Buffer.from(digits, 'hex'), from: hex[1]!.length } : undefined
+    return digits.length % 2 === 0 ? { bytes: Buffer.from(digits, 'hex'), swapped: littleEndian(hex[2]!), from: hex[1]!.length, text: hex[3] } : undefined
   }
   const od = OD_C_LINE.exec(line)
   if (!od) {
@@ -71,11 +76,31 @@ function dumpLine(line: string): { bytes: Buffer; from: number; to?: number } | 
   return { bytes: Buffer.from(bytes), from: od[1]!.length }
 }
 
-/** A dump's first line after an opening quote (`"dump":"00000000: 4265 …`): the line from the quote on. */
+/**
+ * A line's bytes read as little-endian words, where its groups are words of 2 or 4 bytes (`hexdump` without -C, `od -x`, `xxd -e`):
+ * `6b73 6c5f` is "sk_l". Read as written only, the key stood whole in the dump of one of them.
+ */
+function littleEndian(groups: string): Buffer | undefined {
+  const words = groups.split(/[ \t]+/)
+  const size = words[0]!.length
+  if ((size !== 4 && size !== 8) || words.some((word) => word.length !== size)) return undefined
+  return Buffer.concat(words.map((word) => Buffer.from(word, 'hex').reverse()))
+}
+
+/**
+ * A dump's first line after an opening quote (`"dump":"00000000: 4265 …`): the line from the quote on; the first quote a hex
+ * digit follows that starts one, as its text column may hold quotes (`'00000000: 7b22 …  {"apiKey":"sk_li`, a repr), else the last.
+ */
 function quotedDumpLine(line: string): ReturnType<typeof dumpLine> {
+  for (let at = Math.max(0, line.length - LONGEST_LINE - 1), tries = 0; at < line.length && tries < QUOTES_TRIED; at++) {
+    if ((line[at] !== '"' && line[at] !== "'") || !isHex(line.charCodeAt(at + 1))) continue
+    tries++
+    const parsed = dumpLine(line.slice(at + 1))
+    if (parsed && parsed.to === undefined) return { bytes: parsed.bytes, swapped: parsed.swapped, from: parsed.from + at + 1 }
+  }
   const quote = Math.max(line.lastIndexOf('"'), line.lastIndexOf("'"))
   const parsed = quote < 0 ? undefined : dumpLine(line.slice(quote + 1))
-  return parsed && { bytes: parsed.bytes, from: parsed.from + quote + 1, to: parsed.to === undefined ? undefined : parsed.to + quote + 1 }
+  return parsed && { bytes: parsed.bytes, swapped: parsed.swapped, from: parsed.from + quote + 1, to: parsed.to === undefined ? undefined : parsed.to + quote + 1 }
 }
 
 /**
@@ -84,25 +109,52 @@ function quotedDumpLine(line: string): ReturnType<typeof dumpLine> {
  * line breaks are escapes (escaped again too); a line of od -c cut at its own `\n` cell is then no dump line, and hides nothing.
  */
 export function dumpsHidden(text: string, holds: (bytes: Buffer) => boolean, replacement: string): string {
-  const raw = lineStartsWithHex(text, '\n') ? linesHidden(text, RAW_BREAK, holds, replacement) : text
-  return lineStartsWithHex(raw, '\\n') ? linesHidden(raw, ESCAPED_BREAK, holds, replacement) : raw
+  const raw = lineStartsWithHex(text, '\n') ? linesHidden(text, RAW_BREAK, holds, replacement, false) : text
+  return lineStartsWithHex(raw, '\\n') ? linesHidden(raw, ESCAPED_BREAK, holds, replacement, true) : raw
 }
 const RAW_BREAK = /(\r?\n)/
-const ESCAPED_BREAK = /((?:\\{1,4}r)?\\{1,4}n)/
+/** Escaped, and raw ones too: a line of journal.ndjson's ends in its own (its next line's dump is another's). */
+const ESCAPED_BREAK = /((?:\\{1,4}r)?\\{1,4}n|\r?\n)/
 
-function linesHidden(text: string, lineBreak: RegExp, holds: (bytes: Buffer) => boolean, replacement: string): string {
-  // the lines at even places, their breaks between
+/**
+ * Where the JSON string a line of an escaped dump stands in ends: at a quote that no backslash escapes, past the text column
+ * of the line's bytes (a quote of a text not JSON stands in it). The dump's last line goes on past it (`…  1zdp7dc\\"}","phase":…}`),
+ * and read as its text column, the JSON after it was replaced: a line of journal.ndjson no longer parsed.
+ */
+const shownAsText = (bytes: Buffer) => [...bytes].map((byte) => (byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : '.')).join('')
+function stringEnd(line: string): number {
+  // a few quotes tried (a line of quotes read at each took 13 s over 1 MB); past them, the line is read to its end
+  let tries = 0
+  for (let at = line.indexOf('"'); at >= 0 && at <= LONGEST_LINE && tries < QUOTES_TRIED; at = line.indexOf('"', at + 1)) {
+    let backslashes = 0
+    while (at - backslashes > 0 && line[at - backslashes - 1] === '\\') backslashes++
+    if (backslashes % 2 !== 0) continue
+    tries++
+    const parsed = dumpLine(line.slice(0, at))
+    if (!parsed) continue
+    // its escapes one character each; a quote that starts the text column of the line's bytes (`  "apiKey":…`) is none
+    if (parsed.text !== undefined ? parsed.text.replace(/\\+[^\\]/g, '.').length >= parsed.bytes.length : !line.startsWith(shownAsText(parsed.bytes.subarray(0, 8)), at)) return at
+  }
+  return line.length
+}
+
+function linesHidden(text: string, lineBreak: RegExp, holds: (bytes: Buffer) => boolean, replacement: string, inString: boolean): string {
+  // the lines at even places, their breaks between; in a JSON string, each to its end (what is past it, kept as it is)
   const parts = text.split(lineBreak)
-  const parsed = parts.map((line, i) => (i % 2 === 0 ? dumpLine(line) ?? quotedDumpLine(line) : undefined))
+  const ends = parts.map((line, i) => (inString && i % 2 === 0 ? stringEnd(line) : line.length))
+  const parsed = parts.map((line, i) => (i % 2 === 0 ? dumpLine(line.slice(0, ends[i])) ?? quotedDumpLine(line) : undefined))
   const hidden = new Set<number>()
   for (let i = 0; i < parts.length; i += 2) {
-    if (!parsed[i] || !parsed[i + 2]) continue
+    // a line alone is read as hex runs are (secret-hex-runs.ts), but in little-endian words
+    if (!parsed[i] || (!parsed[i + 2] && parsed[i]!.swapped === undefined)) continue
     const window: Buffer[] = []
+    const swapped: Buffer[] = []
     let size = 0
     let j = i
-    for (; j < parts.length && parsed[j] && (j === i + 2 || size < WINDOW_BYTES); j += 2) window.push(parsed[j]!.bytes), (size += parsed[j]!.bytes.length)
-    if (holds(Buffer.concat(window))) for (let k = i; k < j; k += 2) hidden.add(k)
+    for (; j < parts.length && parsed[j] && (j === i + 2 || size < WINDOW_BYTES); j += 2) window.push(parsed[j]!.bytes), swapped.push(parsed[j]!.swapped ?? parsed[j]!.bytes), (size += parsed[j]!.bytes.length)
+    // as written, and with the words of a little-endian dump turned (littleEndian)
+    if (holds(Buffer.concat(window)) || (parsed[i]!.swapped !== undefined && holds(Buffer.concat(swapped)))) for (let k = i; k < j; k += 2) hidden.add(k)
   }
   if (hidden.size === 0) return text
-  return parts.map((line, i) => (hidden.has(i) ? line.slice(0, parsed[i]!.from) + replacement + (parsed[i]!.to === undefined ? '' : line.slice(parsed[i]!.to)) : line)).join('')
+  return parts.map((line, i) => (hidden.has(i) ? line.slice(0, parsed[i]!.from) + replacement + line.slice(parsed[i]!.to ?? (parsed[i]!.from < ends[i]! ? ends[i] : line.length)) : line)).join('')
 }

@@ -38,4 +38,10 @@ describe('a key split over two headers in a row', () => {
     const headers = { 'content-type': 'application/json', 'x-request-id': '3f2b8c1e-9a4d-4e6f', etag: 'W/"sk_live"', date: 'Sat, 28 Nov 2026 05:48:38 GMT' }
     expect(evidenceHeaders(headers, createRedactor(key))).toEqual(headers)
   })
+  test.each([
+    ['12345678', { 'content-length': '1234', 'x-total-count': '5678', 'x-page': '1' }],
+    ['1234567890123456', { 'content-length': '12', 'x-count': '345678', 'x-page': '9012', 'x-per-page': '3456' }],
+  ])('headers of counts in a row that glued read as a run of a key of digits (%s) are shown as they are', (digits, headers) => {
+    expect(evidenceHeaders(headers, createRedactor(digits))).toEqual(headers)
+  })
 })

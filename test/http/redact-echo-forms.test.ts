@@ -9,6 +9,7 @@
 import { describe, expect, test } from 'vitest'
 import { createRedactor, REDACTED } from '../../lib/http/redact.ts'
 import { base32 } from '../../lib/http/secret-base32.ts'
+import { redactedJsonLines, redactedJsonText } from '../../lib/reporters/json-report.ts'
 
 const KEYS = ['sk_live_4eC39HqLyjWDarjtT1zdp7dc', 'cnf_8f3a2b1c9d7e6f5a4b3c2d1e0f9a8b7c', 'Zq8xK2mP9vL4nR7tW1yB', 'hunter2x99']
 const bytesOf = (key: string) => [...Buffer.from(key)]
@@ -122,4 +123,79 @@ test.each([
   ['UUIDs a line each', '3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b\n0e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b\n'],
 ])('%s is left as it is', (_label, text) => {
   for (const key of KEYS) expect(createRedactor(key)(text)).toBe(text)
+})
+
+/** `hexdump` without -C and `od -x`: 16-bit words, little-endian (`6b73` is "sk"), the last line padded with spaces, then the length's offset alone. */
+const littleEndianDump = (octal: boolean) => (bytes: Buffer) => {
+  const even = Buffer.concat([bytes, Buffer.alloc(bytes.length % 2)])
+  const offset = (at: number) => at.toString(octal ? 8 : 16).padStart(7, '0')
+  const words = (slice: Buffer) => Array.from({ length: slice.length / 2 }, (_, i) => slice.subarray(2 * i, 2 * i + 2).reverse().toString('hex')).join(' ')
+  return lines(even, 16, (slice, at) => `${offset(at)} ${words(slice).padEnd(octal ? 0 : 39)}`) + `${offset(bytes.length)}\n`
+}
+/** The bytes of a little-endian dump's words, turned back, read as text. */
+const wordsRead = (out: string) =>
+  Buffer.from((out.match(/(?<= )[0-9a-f]{4}(?= |$)/gm) ?? []).map((word) => word.slice(2) + word.slice(0, 2)).join(''), 'hex').toString('latin1')
+
+describe.each([['hexdump', littleEndianDump(false)], ['od -x', littleEndianDump(true)]] as const)('%s of "Bearer <key>" (little-endian words), at any offset', (_tool, dump) => {
+  test.each(KEYS)('the key %s is hidden, its pieces on each line too', (key) => {
+    for (let offset = 0; offset < 20; offset++) {
+      const out = createRedactor(key)(dump(Buffer.from(`${'x'.repeat(offset)}Bearer ${key}`)))
+      const read = wordsRead(out)
+      for (let at = 0; at + 8 <= key.length; at++) expect(read, `at ${offset}:\n${out}`).not.toContain(key.slice(at, at + 8))
+    }
+  })
+  test('of a key of 8 on one line, the key is hidden', () => {
+    const out = createRedactor('Xk9pQ2mZ')(dump(Buffer.from('Xk9pQ2mZ')).split('\n')[0]!)
+    expect(wordsRead(out)).not.toContain('Xk9pQ2mZ')
+  })
+  test('a dump without the key is left as it is', () => {
+    const text = dump(Buffer.from('GET /v1/categories HTTP/1.1\r\nHost: api.example\r\nAccept: application/json\r\n\r\n'))
+    for (const key of KEYS) expect(createRedactor(key)(text)).toBe(text)
+  })
+})
+
+/**
+ * A key whose runs read as a word or a number (hidden whole only, secret-runs.ts) stood whole listed with semicolons, as glued 0x
+ * hex, wrapped, in a dump: their bytes were looked for the key's runs alone, where its commas' list is one of its forms.
+ */
+describe.each(['12345678', 'CATEGORIES', 'deadbeef'])('a key %s of no run hidden alone', (key) => {
+  test.each([...ECHOES.slice(0, 4), ECHOES[6]!, ...DUMPS.map(([tool, dump]): Echo => [tool, (k) => dump(Buffer.from(`Bearer ${k}`))])])('%s is hidden whole', (_form, echo) => {
+    const echoed = echo(key)
+    const out = createRedactor(key)(`got:\n${echoed}`)
+    expect(out).toContain(REDACTED)
+    expect(shows(out, key), out).toBeUndefined()
+    expect(dumpShows(out, key), out).toBeUndefined()
+  })
+})
+
+/**
+ * A dump that ends a JSON body without a line break after its last line, the body a string of journal.ndjson's lines and of
+ * results.json: its last line read on past the string's end, as its text column. In a line of journal.ndjson, the JSON after it
+ * was replaced (the line no longer parsed); a dump's line cut there by the next line of the journal was no dump line, its
+ * offset hidden and the key's characters after it shown.
+ */
+describe.each(DUMPS.slice(0, 5))('%s ending a JSON body, in journal.ndjson and results.json', (_tool, dump) => {
+  test.each(KEYS.slice(0, 2))('the key %s is hidden, and every line still parses', (key) => {
+    const redact = createRedactor(key)
+    for (let offset = 0; offset < 24; offset++) {
+      const body = JSON.stringify({ error: 'invalid token', dump: dump(Buffer.from(`${'x'.repeat(offset)}Bearer ${key}`)).trimEnd() })
+      const line = JSON.stringify({ id: 'r1', body, phase: 'answered', status: 401 })
+      const journal = redactedJsonLines(`${line}\n${line}`, redact)
+      const results = redactedJsonText(JSON.stringify({ checks: [{ body, status: 401 }] }, null, 2), redact)
+      for (const text of [...journal.split('\n'), results]) {
+        const parsed = JSON.parse(text) as { body?: string; checks?: { body: string }[] }
+        const shownBody = parsed.body ?? parsed.checks![0]!.body
+        expect(dumpShows(shownBody.replace(/^\{"error":"invalid token","dump":"/, '').replaceAll('\\n', '\n'), key), `at ${offset}:\n${text}`).toBeUndefined()
+      }
+    }
+  })
+})
+
+test.each(KEYS.slice(0, 2))('a dump of a JSON body in a text of escaped line breaks and raw quotes (a repr) hides the key %s, the quotes of its text column too', (key) => {
+  for (let offset = 0; offset < 16; offset++) {
+    const dumped = xxd(16, 2)(Buffer.from(`${'x'.repeat(offset)}{"apiKey":"${key}","scope":"all"}`)).trimEnd()
+    const out = createRedactor(key)(`body: '${dumped.replaceAll('\n', '\\n')}' (end)`)
+    expect(dumpShows(out.replaceAll('\\n', '\n'), key), `at ${offset}:\n${out}`).toBeUndefined()
+    for (let at = 0; at + 5 <= key.length; at++) expect(out, `at ${offset}`).not.toContain(key.slice(at, at + 5))
+  }
 })
