@@ -11,7 +11,8 @@
  * half second for 5 s (REFUSED_WINDOW_MS, the restart a refused connection is given). Answered,
  * the run goes on; cut every time, nothing more is sent, and the run is incomplete
  * (`answers-nothing`, its checks failed on no answer not verified). Before those, a GET alone of
- * another path the port answered a GET of in the run (the pets or the store orders): answered, the
+ * another path the port answered a GET of in the run, one that begins as the categories' does (not the
+ * pets: a gateway routing by prefix may send those to another service): answered, the
  * service is up and cuts the categories alone (a list that crashes its worker once a value is stored,
  * its keyless list too), and its cuts stay its faults. Over http:// only (the GET
  * alone is plain text); a connection refused is no cut (server-gone.ts tells that server).
@@ -40,7 +41,10 @@ export class StoppedAnswering implements JournalSink {
   private gone: { cut: number; seconds: number; answers: number } | undefined
   private notSent = 0
   private readonly stop = new AbortController()
-  private answeredPath: string | undefined // a path the port answered a GET of, other than the categories
+  private answeredUnder: string | undefined // a path the port answered a GET of that begins as the categories' does
+  private get list(): string {
+    return `${this.url.pathname.replace(/\/+$/, '')}/categories`
+  }
 
   constructor(
     baseUrl: string,
@@ -88,15 +92,16 @@ export class StoppedAnswering implements JournalSink {
   }
 
   private noteAnswered(line: JournalLine): void {
-    if (line.method !== 'GET') return
     const path = new URL(line.url).pathname
-    if (path !== `${this.url.pathname.replace(/\/+$/, '')}/categories`) this.answeredPath = path
+    // one that begins as the categories' (categories%20, categories.json), not the pets: a gateway that routes by
+    // prefix sends it where they go, and may send the pets to a service of their own that still answers (review47)
+    if (line.method === 'GET' && path !== this.list && path.startsWith(this.list)) this.answeredUnder = path
   }
 
   private async ask(): Promise<void> {
-    // a service that cuts the categories alone (a list that crashes its worker once a value is
-    // stored) and answers another path is up: its cuts are its faults, not a service gone
-    if (this.answeredPath !== undefined && (await plainAnswer(this.url, this.waitMs(), this.answeredPath)) === 'status-line') return
+    // a service that cuts the list alone (a list that crashes its worker once a value is stored) and
+    // answers another path of the categories is up: its cuts are its faults, not a service gone
+    if (this.answeredUnder !== undefined && (await plainAnswer(this.url, this.waitMs(), this.answeredUnder)) === 'status-line') return
     const seconds = await cutAlone(this.url, this.waitMs, () => this.onWire.size > 0, () => this.cutInARow > 0)
     if (seconds === undefined) return
     this.gone = { cut: this.cutSince, seconds, answers: this.answers }

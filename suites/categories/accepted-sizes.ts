@@ -15,6 +15,13 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
  */
 export const graphemes = (text: string | undefined): number => [...segmenter.segment(text ?? '')].length
 
+/** UTF-8 bytes: the most any count gives (Oracle's VARCHAR2 counts them; an emoji is 4, a zero-width joiner 3, a precomposed é 2). */
+export const utf8Bytes = (text: string | undefined): number => Buffer.byteLength(text ?? '')
+
+/** A create's values in UTF-8 bytes and characters (code points), for text other than plain ASCII. */
+export const byteSizesOf = (sent: { name: string; description?: string | undefined }): string =>
+  `a ${utf8Bytes(sent.name)}-byte name (${[...sent.name].length} characters)${sent.description === undefined ? '' : ` and a ${utf8Bytes(sent.description)}-byte description`}`
+
 /** The bytes a request's body took on the wire. */
 export function bodyBytes(result: HttpResult): number {
   const { body, bodyBase64 } = result.exchange.request

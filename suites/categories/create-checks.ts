@@ -20,7 +20,7 @@ import type { CategoryProbes, CreateProbe, LengthFollowUp } from './probes.ts'
 import { DESCRIPTION_FLOOR, NAME_FLOOR } from '../cases/valid-creates.ts'
 import { REPEATED_NAME_REFUSALS } from '../cases/valid-create.ts'
 import { keptAliveCreatesCheck } from './kept-alive-creates.ts'
-import { acceptedABodyAsLarge, bodyBytes, graphemes } from './accepted-sizes.ts'
+import { acceptedABodyAsLarge, bodyBytes, byteSizesOf, graphemes, utf8Bytes } from './accepted-sizes.ts'
 import { CHUNKED_REFUSED, CHUNKED_TO_HTTP_1_0, inPiecesRefused, NO_ACCEPT_REFUSED, unreadBodyRefused } from './refused-sending.ts'
 
 const STATUS_REPORTED = 'create-returns-201 reports the status'
@@ -134,9 +134,9 @@ async function expectKeyServedOnCreates(result: HttpResult, creates: readonly Cr
 
 /**
  * A create no freedom lets the service refuse: 201. Lengths are not shown (§8), so a refusal (400,
- * 413) of plain ASCII is a length limit the suite cannot verify below, unless the service took
- * another create whose name and description were each at least as long: then the lengths were not
- * why. A service that took no create at all cannot be told from one that refuses every create: it fails.
+ * 413) is a length limit the suite cannot verify below, unless the service took another create whose
+ * name and description were each at least as long, in graphemes, as these are in UTF-8 bytes (review47:
+ * an emoji makes a 12-character name 13 UTF-16 units and 15 bytes, past Java's @Size(max = 12)): then not. A service that took no create at all cannot be told from one that refuses every create: it fails.
  */
 function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastList: CategoryProbes['lastList']): void {
   const earlierRun = earlierRunAllowance(c)
@@ -152,16 +152,16 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
     await expectKeyServedOnCreates(result, creates)
     const sent = await c.sent()
     if (status === 201 || !LENGTH_REFUSALS.includes(status)) return expectStatus(result, 201, undefined, status >= 500 ? faultNote(c, result) : '')
-    // values no length excuses (not plain ASCII): a 400 to a body in chunks still says how it went
-    if (!PLAIN_ASCII.test(sent.name + (sent.description ?? ''))) return chunked && status === 400 ? fail({ ...statusFailure(responseOf(result)), message: `POST answered 400, expected 201: what the values hold (${c.label.replace(/^POST \/categories with /, '')}), which §2 leaves any string, or how they were sent: ${CHUNKED_REFUSED}`, expected: 'status 201', actual: 'status 400' }, result.exchange) : expectStatus(result, 201)
+    const ascii = PLAIN_ASCII.test(sent.name + (sent.description ?? ''))
+    const [most, refused] = ascii ? [characters, `${sizesOf(sent)} in plain ASCII`] : [utf8Bytes, `${byteSizesOf(sent)}, not plain ASCII`]
     const accepted = await acceptedCreates(creates)
-    // as long by the fewest count a service may use (graphemes: Ecto's), and a body as large (a body limit)
-    const longer = acceptedABodyAsLarge(accepted, result) ? accepted.find((a) => graphemes(a.sent.name) >= characters(sent.name) && graphemes(a.sent.description) >= characters(sent.description)) : undefined
+    // as long by the fewest count a service may use (graphemes: Ecto's) as the sent by the most (UTF-8 bytes: Oracle's), and a body as large (a body limit)
+    const longer = acceptedABodyAsLarge(accepted, result) ? accepted.find((a) => graphemes(a.sent.name) >= most(sent.name) && graphemes(a.sent.description) >= most(sent.description)) : undefined
     if (longer) {
       fail(
         {
           ...statusFailure(responseOf(result)),
-          message: `POST answered ${describeStatus(responseOf(result))} to ${sizesOf(sent)} in plain ASCII, yet 201 to ${sizesOf(longer.sent)}: not a length limit but what the values hold (${c.label.replace(/^POST \/categories with /, '')}), which §2 leaves any string${chunked && status === 400 ? `, or how they were sent: ${CHUNKED_REFUSED}` : ''}${c.case.sentAs?.accept === '' ? `, or how they were sent: ${NO_ACCEPT_REFUSED}` : ''}${c.case.writtenAs ? `, or how the body was written: ${c.case.writtenAs}` : ''}; expected 201`,
+          message: `POST answered ${describeStatus(responseOf(result))} to ${refused}, yet 201 to ${sizesOf(longer.sent)}: not a length limit but what the values hold (${c.label.replace(/^POST \/categories with /, '')}), which §2 leaves any string${chunked && status === 400 ? `, or how they were sent: ${CHUNKED_REFUSED}` : ''}${c.case.sentAs?.accept === '' ? `, or how they were sent: ${NO_ACCEPT_REFUSED}` : ''}${c.case.writtenAs ? `, or how the body was written: ${c.case.writtenAs}` : ''}; expected 201`,
           expected: 'status 201: the values are valid (§4.2 rule 2), and no longer than values the service accepted',
           actual: `status ${describeStatus(responseOf(result))}; ${sizesOf(longer.sent)}: 201`,
         },
@@ -173,7 +173,7 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
     if (unread) fail({ ...statusFailure(responseOf(result)), message: `POST answered 400, expected 201: ${unread}`, expected: 'status 201', actual: 'status 400' }, result.exchange)
     if (accepted.length === 0) return expectStatus(result, 201)
     throw new NotApplicable(
-      `not verified: the service refused ${sizesOf(sent)} in plain ASCII (${status}) and accepted only shorter values or smaller bodies: a length limit, and lengths are not shown (§8)`,
+      `not verified: the service refused ${refused} (${status}) and accepted only shorter values or smaller bodies: a length limit, and lengths are not shown (§8)`,
       'length-limit',
     )
   })

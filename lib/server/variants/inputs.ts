@@ -136,6 +136,19 @@ export const INPUT_VARIANTS: readonly Variant[] = [
     behaviour: columnLimits(12, 16),
   },
   {
+    // create-null-description's 12-character name ends in an emoji: 13 UTF-16 units, 15 bytes; create-none-description's
+    // ends in a zero-width joiner (14 bytes), create-zero-description's in a precomposed é (13 bytes): refused, as the
+    // plain ASCII names of 13 characters are, for a length no accepted name reached (review47: they failed create-returns-201)
+    name: 'name-limit-12-utf16',
+    description: 'a Java validator, @Size(max = 12) on the name, counts UTF-16 code units (an emoji is two): longer names refused with 400 and an Error record (§8)',
+    behaviour: columnLimits(12, 255, 'utf16'),
+  },
+  {
+    name: 'name-limit-12-bytes',
+    description: "Oracle's VARCHAR2(12) name, which counts UTF-8 bytes (an emoji is four, a zero-width joiner three, a precomposed é two): longer names refused with 400 and an Error record (§8)",
+    behaviour: columnLimits(12, 255, 'bytes'),
+  },
+  {
     name: 'description-limit-24',
     description:
       'a VARCHAR(24) description: longer descriptions are refused with 400 and an Error record (§8). The run passes: the first create\'s ' +
