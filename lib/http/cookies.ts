@@ -40,17 +40,17 @@ export function evidenceHeaders(headers: Record<string, string | string[] | unde
 }
 
 /**
- * `shown` with the values of two headers in a row hidden where a secret spans them: a server that
- * echoed the key split over two headers (`x-a: 0sk_live_4`, `x-b: eC39…`) had the first piece, too
- * short to be hidden alone, shown in every report. A value the redaction left whole is hidden
- * where, read glued to its neighbour's, it no longer stands whole at its end (or start).
- */
-/**
  * A value of a few digits alone reads as a number, as a run of them does (secret-runs.ts): two headers of counts in a row
  * (`content-length: 1234`, `x-total-count: 5678`) glued read as a key of digits (12345678) and hid both.
  */
 const readsAsNumber = (value: string) => /^[0-9]{1,6}$/.test(value)
 
+/**
+ * `shown` with the values of two headers in a row hidden where a secret spans them: a server that
+ * echoed the key split over two headers (`x-a: 0sk_live_4`, `x-b: eC39…`) had the first piece, too
+ * short to be hidden alone, shown in every report. A value the redaction left whole is hidden
+ * where, read glued to its neighbour's, it no longer stands whole at its end (or start).
+ */
 function redactedAcrossHeaders(headers: Record<string, string | string[] | undefined>, shown: Record<string, string>, redact: (text: string) => string): Record<string, string> {
   const names = Object.keys(shown)
   const raw = (name: string) => String(headers[name])
