@@ -8,6 +8,8 @@
  * would no longer parse with.
  */
 
+import { isHexDigit } from './secret-hex-runs.ts'
+
 /** A line of a hex dump: its offset (xxd's `00000010:`, hexdump's `00000010`), its bytes in hex, groups of 2 to 32 digits, and its text column if any. */
 const HEX_LINE = /^([ \t]*[0-9a-fA-F]{4,16}(?::[ \t]*|[ \t]+))((?:[0-9a-fA-F]{2,32}[ \t]{1,2})*[0-9a-fA-F]{2,32})(?:[ \t]{2,}(\S.*?))?[ \t]*$/
 /** A line of `od -c`: a 7-digit octal offset and up to 16 cells of 4 characters, each a character, an escape (`\r`) or 3 octal digits. */
@@ -38,7 +40,7 @@ const LEADING_HEX = /(?<=^[ \t]*)[0-9a-fA-F]{2}(?:[ :-]?[0-9a-fA-F]{2}){3,}(?![0
 function lineStartsWithHex(text: string, lineBreak: string): boolean {
   const hexAt = (start: number) => {
     let hex = 0
-    for (let i = start; hex < 4 && isHex(text.charCodeAt(i)); i++) hex++
+    for (let i = start; hex < 4 && isHexDigit(text.charCodeAt(i)); i++) hex++
     return hex === 4
   }
   // the text's first line too: a dump of one line (a short key's, in little-endian words) has no line break before it
@@ -46,7 +48,6 @@ function lineStartsWithHex(text: string, lineBreak: string): boolean {
   for (let at = text.indexOf(lineBreak); at >= 0; at = text.indexOf(lineBreak, at + 1)) if (hexAt(at + lineBreak.length)) return true
   return false
 }
-const isHex = (code: number) => (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66)
 const LONGEST_LINE = 256
 /** How many quotes of a line are tried as a JSON string's end or a dump's opening quote (stringEnd, quotedDumpLine). */
 const QUOTES_TRIED = 4
@@ -93,7 +94,7 @@ function littleEndian(groups: string): Buffer | undefined {
  */
 function quotedDumpLine(line: string): ReturnType<typeof dumpLine> {
   for (let at = Math.max(0, line.length - LONGEST_LINE - 1), tries = 0; at < line.length && tries < QUOTES_TRIED; at++) {
-    if ((line[at] !== '"' && line[at] !== "'") || !isHex(line.charCodeAt(at + 1))) continue
+    if ((line[at] !== '"' && line[at] !== "'") || !isHexDigit(line.charCodeAt(at + 1))) continue
     tries++
     const parsed = dumpLine(line.slice(at + 1))
     if (parsed && parsed.to === undefined) return { bytes: parsed.bytes, swapped: parsed.swapped, from: parsed.from + at + 1 }
@@ -116,12 +117,14 @@ const RAW_BREAK = /(\r?\n)/
 /** Escaped, and raw ones too: a line of journal.ndjson's ends in its own (its next line's dump is another's). */
 const ESCAPED_BREAK = /((?:\\{1,4}r)?\\{1,4}n|\r?\n)/
 
+/** Bytes as a dump's text column shows them: printable ASCII, else a dot. */
+const shownAsText = (bytes: Buffer) => [...bytes].map((byte) => (byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : '.')).join('')
+
 /**
  * Where the JSON string a line of an escaped dump stands in ends: at a quote that no backslash escapes, past the text column
  * of the line's bytes (a quote of a text not JSON stands in it). The dump's last line goes on past it (`…  1zdp7dc\\"}","phase":…}`),
  * and read as its text column, the JSON after it was replaced: a line of journal.ndjson no longer parsed.
  */
-const shownAsText = (bytes: Buffer) => [...bytes].map((byte) => (byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : '.')).join('')
 function stringEnd(line: string): number {
   // a few quotes tried (a line of quotes read at each took 13 s over 1 MB); past them, the line is read to its end
   let tries = 0

@@ -149,10 +149,10 @@ const NEXT_BEYOND_ASCII_RUN = new RegExp(BEYOND_ASCII_RUN_IN_HEX.source, 'g')
 const INNER_ASCII_RUN = new RegExp(ASCII_RUN_IN_HEX.source, 'g')
 const INNER_BEYOND_ASCII_RUN = new RegExp(BEYOND_ASCII_RUN_IN_HEX.source, 'g')
 
-const isHexDigit = (code: number) => (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66)
+/** Whether a character code is a hex digit (secret-dumps.ts reads its lines with it too). */
+export const isHexDigit = (code: number) => (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66)
 /** Whether a character may be part of a run of hex (HEX_RUN matches only these). */
-const inRun = (code: number) =>
-  (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66) || code === 0x20 || code === 0x3a || code === 0x2d
+const inRun = (code: number) => isHexDigit(code) || code === 0x20 || code === 0x3a || code === 0x2d
 
 /**
  * `text` with HEX_RUN's runs replaced by `replace`, as text.replace(HEX_RUN, replace) would, where

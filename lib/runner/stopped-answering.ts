@@ -21,7 +21,7 @@ import type { JournalLine, JournalSink } from '../http/journal.ts'
 import { PortSpeaksNoHttp } from '../http/transport-errors.ts'
 import type { RunProblem } from '../result/run-problems.ts'
 import { ANSWERS_NOTHING, answersNothingProblem, keptBackWords } from '../result/speaks-tls.ts'
-import { cutAlone, keptBack, plainAnswer } from './tls-port.ts'
+import { categoriesPath, cutAlone, keptBack, plainAnswer } from './tls-port.ts'
 
 const GONE_ENOUGH = 6
 const GONE_SPAN_MS = 1_000
@@ -43,7 +43,7 @@ export class StoppedAnswering implements JournalSink {
   private readonly stop = new AbortController()
   private answeredUnder: string | undefined // a path the port answered a GET of that begins as the categories' does
   private get list(): string {
-    return `${this.url.pathname.replace(/\/+$/, '')}/categories`
+    return categoriesPath(this.url)
   }
 
   constructor(

@@ -70,6 +70,9 @@ function answersH2Preface(url: URL, waitMs: number): Promise<boolean> {
 }
 
 /** What a plain HTTP/1.1 GET with no key got: a status line, the connection closed with no byte, or anything else (bytes of another protocol, a TLS alert, nothing in time). */
+/** The categories' path under the base URL (its trailing slashes dropped). */
+export const categoriesPath = (url: URL): string => `${url.pathname.replace(/\/+$/, '')}/categories`
+
 export type PlainAnswer = 'status-line' | 'cut' | 'other'
 
 /**
@@ -81,7 +84,7 @@ export type PlainAnswer = 'status-line' | 'cut' | 'other'
  * Direct, never through a proxy of the environment: asked over http:// only, where the run's own
  * requests go direct too (preflight.ts proxyFor: a proxy would read the key in clear).
  */
-export function plainAnswer(url: URL, waitMs: number, path = `${url.pathname.replace(/\/+$/, '')}/categories`): Promise<PlainAnswer> {
+export function plainAnswer(url: URL, waitMs: number, path = categoriesPath(url)): Promise<PlainAnswer> {
   const host = url.hostname.replace(/^\[|\]$/g, '')
   return new Promise<PlainAnswer>((resolve) => {
     const socket = netConnect({ host, port: Number(url.port || 80) }, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`))
