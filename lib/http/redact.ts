@@ -2,7 +2,7 @@
  * The API key never leaves the process in clear: every text that is stored or printed passes
  * through a redactor that knows the key in the forms a server might echo it back in.
  */
-import { anchorFilter, escapeRegExp, keptRun, sharedAnchorPass, SHORTEST_WINDOW } from './secret-filter.ts'
+import { anchorFilter, escapeRegExp, keptRun, sharedAnchorPass, SHORTEST_WINDOW, textsMet } from './secret-filter.ts'
 import { longestPieces, piecesRedactor } from './secret-pieces.ts'
 import { longestSpread, spreadRedactor } from './secret-spread.ts'
 import { runAnchors, runsRedactor } from './secret-runs.ts'
@@ -290,7 +290,8 @@ function redactorOf(ordered: readonly string[]): Redactor {
   const holds = (bytes: string) => runs(bytes) !== bytes || whole.some((secret) => bytes.includes(secret))
   const hidden = withHexRuns(withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED), holds, REDACTED, ordered.some((secret) => /[^\x00-\x7f]/.test(secret)))
   // a dump's lines first (secret-dumps.ts), as the other steps' replacements leave them no dump lines; UTF-16's NULs dropped, as withHexRuns drops them
-  return (text) => hidden(dumpsHidden(text, (bytes) => holds(bytes.toString('latin1').replaceAll('\u0000', '')), REDACTED))
+  // a short text met again (a fleet's deployments share this redactor) answered as the first time (textsMet)
+  return textsMet((text) => hidden(dumpsHidden(text, (bytes) => holds(bytes.toString('latin1').replaceAll('\u0000', '')), REDACTED)))
 }
 
 function formsRedactor(patterns: readonly SecretPattern[], holdsAny: (text: string) => boolean = () => true): Redactor {
