@@ -79,10 +79,10 @@ export function responseOf(result: HttpResult): RecordedResponse {
     // nothing to judge (the connection race, or a server that drops connections past a limit of its own)
     const notSent = result.answerLost.notSentAgain
     const why = notSent === 'max-writes' ? 'under --max-writes it was not sent again' : "the run had already sent as many POSTs again after lost answers as its plan has POSTs, so it was not sent again"
-    // a list that could not be read says nothing of the record: the connection had carried an earlier request (lost-answer.ts), the race's loss
+    // a list that could not be read says nothing of the record: the connection's earlier request was answered with a 5xx (lost-answer.ts closedAfterAFault)
     const listSaid =
       notSent === 'list-unreadable'
-        ? 'the connection had carried an earlier request (the keep-alive race, or a server that closes its connection after a fault\'s answer without Connection: close, as uvicorn does), and the list could not tell whether it was stored (it was not answered 200 with an array), so it was not sent again'
+        ? 'the connection\'s earlier request had been answered with a 5xx (a server that closes its connection after a fault\'s answer without Connection: close, as uvicorn does), and the list could not tell whether it was stored (it was not answered 200 with an array), so it was not sent again'
         : `the list does not show its record, but a list may show one late, and ${why}`
     throw new NotApplicable(
       `not verified: no answer, the connection closed under the request (${exchange.error?.message ?? 'reset'}) before any byte of one; ${listSaid} (it may have created a record). A server that closes connections past a limit of its own is spared them by a lower --concurrency`,

@@ -19,6 +19,10 @@ const writtenOn = new WeakMap<object, number>()
 const latestOn = new WeakMap<object, string>()
 /** The traceparent of the request written before each on its connection (lib/result/unread-bodies.ts: a body left unread there). */
 const before = new Map<string, string>()
+/** The traceparent of each request undici wrote (its status, when answered, is kept by traceparent). */
+const traceparentOf = new WeakMap<object, string>()
+/** The status each request was answered with, by traceparent (lost-answer.ts: a POST lost after a 5xx there). */
+const statusOf = new Map<string, number>()
 /** The traceparents of requests written first on their connection, the latest last (a long-lived process keeps only so many). */
 const firsts = new Set<string>()
 const KEPT = 20_000
@@ -26,11 +30,12 @@ const KEPT = 20_000
 const TRACEPARENT = /\r\ntraceparent: ([^\r\n]+)\r\n/i
 
 function onHeadersSent(message: unknown): void {
-  const { headers, socket } = message as { headers?: unknown; socket?: object }
+  const { request, headers, socket } = message as { request?: object; headers?: unknown; socket?: object }
   if (typeof headers !== 'string' || typeof socket !== 'object' || socket === null) return
   const written = writtenOn.get(socket) ?? 0
   writtenOn.set(socket, written + 1)
   const traceparent = TRACEPARENT.exec(headers)?.[1]
+  if (traceparent !== undefined && typeof request === 'object' && request !== null) traceparentOf.set(request, traceparent)
   const latest = latestOn.get(socket)
   if (traceparent !== undefined) latestOn.set(socket, traceparent)
   if (traceparent !== undefined && latest !== undefined) {
@@ -42,6 +47,15 @@ function onHeadersSent(message: unknown): void {
   if (firsts.size > KEPT) firsts.delete(firsts.values().next().value as string)
 }
 
+/** A final answer's status line, as undici read it (`undici:request:headers`). */
+function onAnswerHeaders(message: unknown): void {
+  const { request, response } = message as { request?: object; response?: { statusCode?: unknown } }
+  const traceparent = typeof request === 'object' && request !== null ? traceparentOf.get(request) : undefined
+  if (traceparent === undefined || typeof response?.statusCode !== 'number') return
+  statusOf.set(traceparent, response.statusCode)
+  if (statusOf.size > KEPT) statusOf.delete(statusOf.keys().next().value as string)
+}
+
 let watching = false
 
 /** Starts telling first requests apart (once per process: every run's client calls it), and counting connections (open-connections.ts). */
@@ -50,6 +64,7 @@ export function watchFirstRequests(): void {
   if (watching) return
   watching = true
   subscribe('undici:client:sendHeaders', onHeadersSent)
+  subscribe('undici:request:headers', onAnswerHeaders)
 }
 
 /** Whether the request with this traceparent was the first written on its connection (false: not, or not known). */
@@ -60,4 +75,10 @@ export function firstOnItsConnection(traceparent: string | undefined): boolean {
 /** The traceparent of the request written before this one on its connection (undefined: the first there, or not known). */
 export function writtenAfterOnItsConnection(traceparent: string | undefined): string | undefined {
   return traceparent === undefined ? undefined : before.get(traceparent)
+}
+
+/** The status of the answer to the request written before this one on its connection (undefined: none there, not answered, or not known). */
+export function answeredBeforeOnItsConnection(traceparent: string | undefined): number | undefined {
+  const earlier = writtenAfterOnItsConnection(traceparent)
+  return earlier === undefined ? undefined : statusOf.get(earlier)
 }

@@ -6,7 +6,7 @@
  * what it sent): if the list shows it, the record counts as created ("answer lost, record found").
  */
 import type { Exchange } from './exchange.ts'
-import { firstOnItsConnection } from './first-requests.ts'
+import { answeredBeforeOnItsConnection, firstOnItsConnection } from './first-requests.ts'
 import { closesItsConnection } from './interim-answers.ts'
 import { ANSWER_LOST_LIST_UNREADABLE, ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT, UNANSWERED_ALONE, LEDGER_ID_CHARACTERS, LEDGER_TEXT_CHARACTERS, ledgerText, type JournalLine } from './journal.ts'
 
@@ -44,7 +44,8 @@ export interface AppliedOrNot {
  * Why a lost POST the list does not show was not sent again: --max-writes, or the run's bound of
  * such resends was reached; 'unavailable': a POST answered 503 under --max-writes
  * (stored-despite-unavailable.ts); 'list-unreadable': the list could not tell (not answered 200
- * with an array), so sending it again could store it twice.
+ * with an array), so sending it again could store it twice, and the request before it on its
+ * connection was answered with a 5xx (closedAfterAFault: the server closed it after a fault).
  */
 export type NotSentAgain = 'max-writes' | 'resends-spent' | 'unavailable' | 'list-unreadable'
 
@@ -108,6 +109,12 @@ export const closedWith408 = (exchange: Exchange): boolean => exchange.response 
 /** The words of a request whose connection the server closed with a 408 as it was written (idleTimeoutNotice). */
 export const IDLE_TIMEOUT_NOTICE = 'the server answered 408 Request Timeout and closed the connection as the request was written on it, after an earlier answer there: its notice that it closed the idle connection (the keep-alive race)'
 
+/** Whether the request written before this one on its connection was answered with a 5xx (first-requests.ts; false: not, or not known). */
+export function closedAfterAFault(exchange: Exchange): boolean {
+  const status = answeredBeforeOnItsConnection(exchange.request.headers.traceparent)
+  return status !== undefined && status >= 500 && status <= 599
+}
+
 /** Why the checks that judge the answer itself are not verified when the answer was lost and the record found (none when it was no race). */
 export function answerLostReason(result: HttpResult): string | undefined {
   if (!result.answerLost?.record || result.answerLost.firstOnItsConnection) return undefined
@@ -156,9 +163,12 @@ export async function afterTheRace(
   }
   const found = await options.whetherApplied?.()
   if (!found) {
-    // the list could not tell (a store that took a value it cannot give back answers every list 500): on a connection that carried
-    // an earlier request, the race's, not the server's, and the run cannot say whether it was stored: not sent again, not judged
-    if (options.whetherApplied && !firstOnItsConnection && options.alone === undefined) {
+    // the list could not tell (a store that took a value it cannot give back answers every list 500): on a connection whose
+    // earlier request was answered with a 5xx (uvicorn closes one after a 500, without Connection: close), the close's, not the
+    // server's answer, and the run cannot say whether it was stored: not sent again, not judged. After any other answer, no
+    // server closed it for a fault: the lost answer stands, a failure (review48: a server that stores a POST and drops its
+    // answer, behind a list that answers 500, passed)
+    if (options.whetherApplied && !firstOnItsConnection && options.alone === undefined && closedAfterAFault(result.exchange)) {
       journal(answerLostLine(result.exchange, ANSWER_LOST_LIST_UNREADABLE, undefined, redact))
       result.answerLost = { list: result, notSentAgain: 'list-unreadable' }
     }

@@ -6,7 +6,7 @@
  * that whoever cleans up after a run finds every record it created.
  */
 import { unansweredWrite } from '../http/journal.ts'
-import { namePrefix, type RunResult } from './run-result.ts'
+import { namePrefix, PREFIX, type RunResult } from './run-result.ts'
 
 /** A fresh run id for a confirmation attempt or a further round: another five characters, so another name prefix. */
 export function freshRunId(runId: string, attempt: number): string {
@@ -26,8 +26,8 @@ export interface RecordPrefix {
   records: number
 }
 
-/** A run's name prefix, where a body or a name carries one. */
-export const PREFIX = /cf-[0-9a-z]+-/
+/** A run's name prefix, where a body or a name carries one (run-result.ts, beside namePrefix). */
+export { PREFIX }
 
 /** Every prefix of the run's records (`cf-xxxxx-`), with whose it is: the run's, each confirmation attempt's, each further round's; never another run's. */
 export function runPrefixes(runId: string, options: Pick<RunResult['options'], 'confirm' | 'repeat'>): Map<string, RecordPrefix['of']> {

@@ -174,6 +174,7 @@ export function ruleStatus(checks: CheckResult[]): Status {
 export function namePrefix(runId: string): string {
   return `cf-${runId.slice(runId.lastIndexOf('-') + 1)}`
 }
+export const PREFIX = /cf-[0-9a-z]+-/ // a run's name prefix (namePrefix and its `-`), where a body or a name carries one
 
 /**
  * The result of a run from its checks grouped by rule (whatever ran them) and the facts around
@@ -254,7 +255,7 @@ export function resultOf(judged: ReadonlyMap<string, CheckResult[]>, facts: RunF
       writes: totals.writes,
       resentWrites: totals.resentWrites,
       ...(totals.resentLostWrites > 0 ? { resentLostWrites: totals.resentLostWrites } : {}),
-      writesAgain: writesAgain(facts.journal),
+      writesAgain: writesAgain(facts.journal, (body) => PREFIX.test(body) && !body.includes(`${namePrefix(facts.runId)}-`)),
       unansweredWrites: totals.unansweredWrites, ...(totals.faultAnsweredWrites > 0 ? { faultAnsweredWrites: totals.faultAnsweredWrites } : {}),
       ...(unprefixedNew ? { unprefixedNew } : {}),
       ...(found && totals.unansweredWrites > 0 ? { unansweredFound: found.unanswered } : {}), ...(found && totals.faultAnsweredWrites > 0 ? { faultAnsweredFound: found.faultAnswered } : {}),

@@ -8,14 +8,19 @@
  */
 import type { JournalEntry } from '../http/journal.ts'
 
-export function writesAgain(journal: readonly JournalEntry[]): number {
+/**
+ * `later`: whether a body names its records with a prefix of a later scope's, not the run's own
+ * (run-result.ts). A probe first on the wire in a confirmation attempt (a create's plain-ASCII
+ * control, which the run did not send: lib/suite-kit/confirmation-writes.ts) is a write again too.
+ */
+export function writesAgain(journal: readonly JournalEntry[], later?: (body: string) => boolean): number {
   const seen = new Set<string>()
   let again = 0
   for (const entry of journal) {
     if (entry.outcome === 'refused' || !entry.onWire || entry.method !== 'POST' || entry.probe === undefined) continue
     if ((entry.attempt ?? 1) > 1 || entry.freshConnection) continue
-    if (seen.has(entry.probe)) again++
-    else seen.add(entry.probe)
+    if (seen.has(entry.probe) || later?.(entry.body ?? '') === true) again++
+    seen.add(entry.probe)
   }
   return again
 }

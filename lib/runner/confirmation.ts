@@ -193,5 +193,6 @@ function confirmationWrites(journal: readonly JournalEntry[], failed: readonly C
   const sent = journal.filter((e) => e.method === 'POST' && e.onWire).length
   const left = maxWrites === undefined ? attempts * probes.size : Math.max(0, maxWrites - sent)
   const exhausted = maxWrites === undefined ? `not confirmed: --confirm ${attempts} allows at most ${attempts} more for each failed POST, all sent` : `not confirmed: --max-writes ${maxWrites} left no write for a second probe`
-  return { probes, left, exhausted, notNeeded: 'not sent: confirming a failure needs only the POSTs it was found on', reprobesFailures: true }
+  const each = maxWrites === undefined ? { each: { most: attempts, sent: new Map<string, number>() } } : {}
+  return { probes, left, exhausted, notNeeded: 'not sent: confirming a failure needs only the POSTs it was found on', reprobesFailures: true, ...each }
 }

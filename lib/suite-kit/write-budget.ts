@@ -11,10 +11,11 @@ import { confirmationRefusal } from './confirmation-writes.ts'
 
 /** Throws NotApplicable (the refusal journalled) when `run` may not send POST probe `key`. */
 export function assertWriteAllowed(run: Run, key: string, probes: readonly DeclaredPost[], request: { path: string; body?: string | Uint8Array }): void {
-  if (!probes.some((p) => p.key === key)) throw new Error(`POST probe ${key} is not declared in a case table of suites/cases/ (see write-order.ts)`)
+  const declared = probes.find((p) => p.key === key)
+  if (!declared) throw new Error(`POST probe ${key} is not declared in a case table of suites/cases/ (see write-order.ts)`)
   const { readOnly, maxWrites, rules, confirming, writesFrom } = run.context
   const plan = run.perRun<WritePlan>('write-plan', () => writePlan(probes, { readOnly, maxWrites, rules, ...(writesFrom ? { from: writesFrom } : {}) }))
-  const refusal = plan.refused.get(key) ?? (confirming ? confirmationRefusal(confirming, key) : undefined)
+  const refusal = plan.refused.get(key) ?? (confirming ? confirmationRefusal(confirming, key, declared.controlOf) : undefined)
   if (!refusal) return
   run.client().refuse({ method: 'POST', path: request.path, body: request.body, probe: key }, refusal.reason, refusal.detail)
   throw new NotApplicable(refusal.detail, refusal.reason)

@@ -15,6 +15,8 @@ export interface DeclaredPost {
   serves: readonly string[]
   /** Sent only when the service refused a long value (§8: lengths are not shown). */
   followUp?: true
+  /** The create whose refusal (400, 413) this plain-ASCII create tells a length limit or not (probes.ts): its confirmation may send it, one of its writes. */
+  controlOf?: string
 }
 
 export interface WriteOptions {

@@ -21,6 +21,8 @@ export interface PostProbe extends WritePriority {
   serves: readonly string[]
   /** Sent only when the service refused a long value (§8): never to a service without limits. */
   followUp?: true
+  /** The create whose refusal this plain-ASCII create of its sizes judges (lib/suite-kit/confirmation-writes.ts). */
+  controlOf?: string
 }
 
 /** The follow-ups of a create refused for length (valid-creates.ts, shortForm): plain ASCII of the same sizes, then the short form. */
@@ -54,7 +56,7 @@ const declared: readonly PostProbe[] = [
   ...VALID_CREATES.filter((c) => c.holds).map(valid),
   // last: a service that limits no length never gets them, and a small --max-writes keeps the rest
   ...VALID_CREATES.filter((c) => c.shortForm).flatMap((c): PostProbe[] => [
-    { key: sameSizeKey(c.key), creates: false, serves: ['create-returns-201'], followUp: true },
+    { key: sameSizeKey(c.key), creates: false, serves: ['create-returns-201'], followUp: true, controlOf: c.key },
     { key: shortFormKey(c.key), creates: false, serves: CREATE_RULES, followUp: true },
   ]),
 ]

@@ -5,6 +5,11 @@
  * which a body limit counts (a gateway's, express.json's limit, Go's http.MaxBytesReader).
  */
 import type { HttpResult } from '../../lib/http/client.ts'
+import { fail } from '../../lib/checks/failure.ts'
+import { describeStatus, responseOf, statusFailure } from '../../lib/checks/response.ts'
+
+/** Refusals of a body whose lengths the document leaves open: 400 (§7's Error record), 413 (sizes not shown, §8). */
+export const LENGTH_REFUSALS = [400, 413]
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
 
@@ -31,3 +36,27 @@ export function bodyBytes(result: HttpResult): number {
 /** True when the service accepted a body at least as large as `refused`'s: a limit on the body's size does not explain its refusal. */
 export const acceptedABodyAsLarge = (accepted: readonly { result: HttpResult }[], refused: HttpResult): boolean =>
   accepted.some((a) => bodyBytes(a.result) >= bodyBytes(refused))
+
+/**
+ * What the plain-ASCII control of a create refused 400 or 413 (probes.ts sameSizeAscii) may tell:
+ * 201, that the values were refused for their characters; 400 or 413, a length limit (§8). Any
+ * other answer tells neither, and is a valid create's failure itself (§4.2 rule 2): the refusal is
+ * not taken for a length limit without a control so answered (review45: a control answered 500 let
+ * a service that refused every long name pass).
+ */
+export function expectControlTells(control: HttpResult, refused: HttpResult): void {
+  const answered = responseOf(control)
+  if (answered.status === 201 || LENGTH_REFUSALS.includes(answered.status)) return
+  const status = responseOf(refused).status
+  fail(
+    {
+      ...statusFailure(answered),
+      message: `POST answered ${describeStatus(answered)} to plain ASCII of the sizes of values answered ${status}, expected 201 (or a refusal for length: 400, 413): the ${status} is not shown to be a length limit`,
+      expected: 'status 201, or 400 or 413 because lengths are not shown (§8)',
+      actual: `status ${describeStatus(answered)}; the values it stands for: ${status}`,
+    },
+    // the control last: its answer is the one judged
+    refused.exchange,
+    control.exchange,
+  )
+}

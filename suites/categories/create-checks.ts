@@ -20,7 +20,7 @@ import type { CategoryProbes, CreateProbe, LengthFollowUp } from './probes.ts'
 import { DESCRIPTION_FLOOR, NAME_FLOOR } from '../cases/valid-creates.ts'
 import { REPEATED_NAME_REFUSALS } from '../cases/valid-create.ts'
 import { keptAliveCreatesCheck } from './kept-alive-creates.ts'
-import { acceptedABodyAsLarge, bodyBytes, byteSizesOf, graphemes, utf8Bytes } from './accepted-sizes.ts'
+import { acceptedABodyAsLarge, bodyBytes, byteSizesOf, expectControlTells, graphemes, LENGTH_REFUSALS, utf8Bytes } from './accepted-sizes.ts'
 import { CHUNKED_REFUSED, CHUNKED_TO_HTTP_1_0, inPiecesRefused, NO_ACCEPT_REFUSED, unreadBodyRefused } from './refused-sending.ts'
 
 const STATUS_REPORTED = 'create-returns-201 reports the status'
@@ -30,8 +30,6 @@ const STATUS_REPORTED = 'create-returns-201 reports the status'
  * is a known deviation (--baseline) still has its records judged, and a new fault in them shows.
  */
 const ANSWERED_WITH_A_RECORD = [201, 200]
-/** Refusals of a body whose lengths the document leaves open: 400 (§7's Error record), 413 (sizes not shown, §8). */
-const LENGTH_REFUSALS = [400, 413]
 
 /** What a create's server fault (5xx but 503, and a gateway's 504 or Cloudflare's 521 to 524: no answer in time, which no value nor a store's refusal explains) says of the service (its case's words, read against the answer; a store's refusal of its characters), or a 422's; '' for any other. */
 function faultNote(c: CreateProbe, result: HttpResult): string {
@@ -58,6 +56,7 @@ function refusedForLengthCheck(c: CreateProbe, creates: readonly CreateProbe[]):
     const followUp = (await c.lengthFollowUp!()) as LengthFollowUp
     const control = responseOf(followUp.sameSize)
     t.evidence(followUp.sameSize)
+    expectControlTells(followUp.sameSize, result)
     if (control.status !== 201) return
     const sent = await c.sent()
     const byteSizes = (values: NewCategory) => `a ${Buffer.byteLength(values.name)}-byte name${values.description === undefined ? '' : ` and a ${Buffer.byteLength(values.description)}-byte description`}`

@@ -221,7 +221,7 @@ export function categoryProbes(run: Run): CategoryProbes {
       if (!refusedMaybeForLength(refused)) return undefined
       const ascii = sameSizeAscii(recordPrefix(), await long.sent(), sentBodyBytes(refused))
       const sameSize = await postCategory(run, sameSizeKey(long.case.key), JSON.stringify(ascii), VALID_AUTHORIZATION, sameRecord(ascii))
-      if (!refusedMaybeForLength(sameSize)) return { sameSize }
+      if (!refusedMaybeForLength(sameSize) || run.context.confirming?.reprobesFailures) return { sameSize } // a confirmation judges the long create by its control: its short form goes again only as a failure of its own
       return (run.context.shortFormsSent?.add(long.case.key), { sameSize, short: await sendShort() })
     })
     creates.push({

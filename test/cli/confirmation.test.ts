@@ -7,10 +7,10 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { RunResult } from '../../lib/result/run-result.ts'
 import { MUTATIONS } from '../../lib/server/mutations.ts'
-import { startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
+import { conformingBehaviour, startReferenceServer, type RunningServer, type StoredCategory } from '../../lib/server/reference-server.ts'
 import { errorReply, startCase } from '../../lib/server/server-cases.ts'
 import { columnLimits } from '../../lib/server/variants/inputs.ts'
 import { VALID_CREATES } from '../../suites/cases/valid-creates.ts'
@@ -142,6 +142,72 @@ test('a 500 on a short form, once, behind columns that refuse long values: probe
   for (const c of failed) expect(c.recurrence, `${c.rule}: ${c.name}`).toEqual({ attempts: 2, failures: 1, kind: 'intermittent' })
   // the re-probe sent the short form alone: each long create's plain ASCII control went once, in the run
   expect(refusedControls).toBe(SHORT_FORMS)
+})
+
+// review45: the long escapes create answered 500 in the run, then a 400 in its second probe, which only
+// its plain ASCII control tells a length limit or not; that control, a write no failure was found on,
+// was "not needed", and the failure stayed unconfirmed. It goes now, as one of the create's --confirm
+// writes: the failed POST's confirmation still sends at most N more
+describe('a 500 on a long create, once, then 400: its second probe sends the plain ASCII control as one of its writes', () => {
+  /** Names past 64 characters refused with 400 (`asciiTaken`: those holding characters outside ASCII only); the long escapes create's first answer a 500. */
+  const longEscapesFaultOnce = (asciiTaken: boolean) => {
+    let faulted = 0
+    const posts = { escapes: 0, controls: 0 }
+    const limit = columnLimits(64, 100_000)
+    const server = startReferenceServer({
+      apiKey,
+      behaviour: {
+        validate: (body) => {
+          const name = (body as { name?: unknown } | null)?.name
+          return asciiTaken && typeof name === 'string' && /^[\x20-\x7e]*$/.test(name) ? conformingBehaviour.validate(body) : limit!.validate!(body)
+        },
+        finish: (reply, request, store: StoredCategory[]) => {
+          if (request.operation !== 'createCategory') return reply
+          if (/-size/.test(request.rawBody ?? '')) posts.controls++
+          if (!/O'Brien/.test(request.rawBody ?? '')) return reply
+          posts.escapes++
+          if (faulted++ > 0) return reply
+          if (reply.status === 201) store.splice(store.indexOf(reply.body as StoredCategory), 1)
+          return errorReply(500, 'internal', 'upstream replica failed')
+        },
+      },
+    })
+    return { server, posts }
+  }
+  const escapesCheck = (results: RunResult | undefined) => {
+    const failed = failedChecks(results)
+    expect(failed.map((c) => `${c.rule}: ${c.failure?.code}`)).toEqual(['create-returns-201: SERVER_ERROR'])
+    return failed[0]!
+  }
+
+  test('the control refused too (a length limit): intermittent, the create and its control sent once more each', async () => {
+    const { server, posts } = longEscapesFaultOnce(false)
+    const run = await conform(await started(server))
+    expect(run.code, run.stdout).toBe(1)
+    expect(escapesCheck(run.results).recurrence).toEqual({ attempts: 2, failures: 1, kind: 'intermittent' })
+    // the run's control did not go (its create was answered 500): the confirmation's one did, and two POSTs in all for the failed one (--confirm 2)
+    expect(posts).toEqual({ escapes: 2, controls: 2 }) // the run's one went for the padded name (258 characters), the escapes' in its confirmation
+    expect(run.results!.summary.writesAgain).toBe(2)
+  })
+
+  test('the control taken (the characters refused): deterministic, judged in one attempt, whose two POSTs are the --confirm 2 the failed create may send', async () => {
+    const { server, posts } = longEscapesFaultOnce(true)
+    const run = await conform(await started(server))
+    expect(run.code, run.stdout).toBe(1)
+    expect(escapesCheck(run.results).recurrence).toEqual({ attempts: 2, failures: 2, kind: 'deterministic' })
+    expect(posts.escapes).toBe(2)
+    expect(run.results!.summary.writesAgain).toBe(2)
+  })
+
+  test('--confirm 1: the one write goes to the create, its control is kept back, and the failure is unconfirmed for the budget, said so', async () => {
+    const { server } = longEscapesFaultOnce(false)
+    const run = await conform(await started(server), '--confirm', '1')
+    expect(run.code, run.stdout).toBe(1)
+    expect(escapesCheck(run.results).recurrence).toEqual({ attempts: 1, failures: 1, kind: 'unconfirmed', cause: 'write-budget' })
+    expect(run.results!.summary.writesAgain).toBe(1)
+    const keptBack = run.results!.journal!.filter((e) => e.method === 'POST' && !e.onWire && /judged by a create of plain ASCII of its sizes/.test(JSON.stringify(e)))
+    expect(keptBack.length).toBe(1)
+  })
 })
 
 test('a fault on every request: every failed check deterministic, N + 1 attempts, each failed', async () => {

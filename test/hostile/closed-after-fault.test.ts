@@ -14,6 +14,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { runConform, type ConformRun } from '../helpers/run-conform.ts'
 import { httpServer, jsonReply, type HostileServer } from './hostile-servers.ts'
 import { expectNoStackTrace, failedChecks, RUN_TIMEOUT_MS } from './expect-run.ts'
+import { ANSWER_LOST_LIST_UNREADABLE } from '../../lib/http/journal.ts'
 
 const KEY = 'closed-after-fault-key-7c1d93'
 /** A lone surrogate: text with no UTF-8 form (String.prototype.isWellFormed, which the project's ES target does not type). */
@@ -79,5 +80,50 @@ describe("a server that closes a kept-alive connection after a fault's answer, w
     expect(summary).not.toMatch(/--max-writes, or the run had sent its bound/)
     // the faults themselves are the service's: the lone surrogate's 500, and the list's after it
     expect(failedChecks(run).some((c) => c.failure?.code === 'SERVER_ERROR')).toBe(true)
+  })
+})
+
+/** Stores every POST; on a connection whose latest answer was no 5xx it destroys the socket instead of answering; every list answers 500. */
+async function dropsAnswersOnReusedConnections() {
+  const store: { id: number; name: string }[] = []
+  // the status of the latest answer on each connection: a POST after a 5xx there is answered (that is uvicorn's case, above)
+  const latestOn = new WeakMap<Socket, number>()
+  let dropped = 0
+  const server = await httpServer((req, res, seen) => {
+    const latest = latestOn.get(req.socket)
+    res.on('finish', () => latestOn.set(req.socket, res.statusCode))
+    if (seen.headers.authorization !== `Bearer ${KEY}`) return jsonReply(res, 401, { code: 'unauthorized', message: 'missing or invalid API key', status: 401 })
+    if (seen.url.split('?')[0] !== '/v1/categories') return jsonReply(res, 404, { code: 'not_found', message: 'not found', status: 404 })
+    if (req.method === 'GET') return void res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('Internal Server Error')
+    let body: unknown
+    try {
+      body = JSON.parse(seen.body)
+    } catch {
+      return jsonReply(res, 400, { code: 'invalid_json', message: 'invalid JSON', status: 400 })
+    }
+    const name = (body as { name?: unknown } | null)?.name
+    if (typeof name !== 'string') return jsonReply(res, 400, { code: 'validation', message: 'invalid body', status: 400 })
+    const record = { id: store.length + 1, name }
+    store.push(record)
+    if (latest !== undefined && latest < 500) return void (dropped++, req.socket.destroy())
+    jsonReply(res, 201, record)
+  })
+  servers.push(server)
+  return { server, dropped: () => dropped }
+}
+
+describe('a server that stores a POST and drops its answer on a reused connection, with no 5xx before it there, behind a list that answers 500', { timeout: RUN_TIMEOUT_MS }, () => {
+  test('the lost answer is no keep-alive close after a fault: create-returns-201 fails, the run exits 1 (review48 had it pass)', async () => {
+    const { server, dropped } = await dropsAnswersOnReusedConnections()
+    const run = await runConform(['--base-url', server.baseUrl, '--rule', 'create-returns-201'], { env: { CONFORM_API_KEY: KEY }, killAfterMs: 100_000 })
+    runs.push(run)
+    expectNoStackTrace(run)
+    expect(dropped(), 'a POST was dropped on a reused connection (else this test proves nothing)').toBeGreaterThan(0)
+    expect(run.code, run.stdout).toBe(1)
+    const rule = run.results!.rules.find((r) => r.id === 'create-returns-201')!
+    expect(rule.status).toBe('fail')
+    // failed for the lost answer itself: no answer to a POST stored, not a keep-alive close after a fault
+    expect(rule.checks.filter((c) => c.status === 'fail').map((c) => c.failure?.code)).toContain('NO_RESPONSE')
+    expect(run.results!.journal!.some((e) => e.answerLost === ANSWER_LOST_LIST_UNREADABLE)).toBe(false)
   })
 })

@@ -30,6 +30,7 @@ async function racingStore(storesFirst: boolean) {
       return void req.socket.destroy()
     }
     if (req.method === 'POST') return void res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(create()))
+    if (req.url === '/v1/fault') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error')
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(records))
   })
   return { server, records }
@@ -44,11 +45,11 @@ const listShows =
     return { list, ...(found ? { record: { id: String(found.id), name: found.name, value: found } } : {}) }
   }
 
-/** A GET, then the POST on the same (reused) connection, which the server closes under it. */
-async function postOnReusedConnection(baseUrl: string, whetherApplied: (client: () => HttpClient) => WhetherApplied | undefined) {
+/** A GET (to `firstPath`), then the POST on the same (reused) connection, which the server closes under it. */
+async function postOnReusedConnection(baseUrl: string, whetherApplied: (client: () => HttpClient) => WhetherApplied | undefined, firstPath = '/categories') {
   const log = new RunJournal()
   const post = await withClient({ baseUrl, concurrency: 1, journal: log }, async (c) => {
-    await c.send({ method: 'GET', path: '/categories' })
+    await c.send({ method: 'GET', path: firstPath })
     const check = whetherApplied(() => c)
     return c.send({ method: 'POST', path: '/categories', body: '{"name":"cf-one"}', ...(check ? { whetherApplied: check } : {}) })
   })
@@ -108,17 +109,27 @@ describe('a POST whose answer the connection race lost', () => {
     expect(journalTotals(journal)).toMatchObject({ writes: 3, resentLostWrites: 1, resentWrites: 1, unansweredWrites: 0 })
   })
 
-  test('the list cannot tell: not sent again, and its checks not verified (it may have created a record); no way to ask: not sent again, and no answer is a failure of its checks', async () => {
+  test('the list cannot tell, after a 5xx on its connection: not sent again, and its checks not verified (it may have created a record); no way to ask: not sent again, and no answer is a failure of its checks', async () => {
     const { server } = await racingStore(false)
-    const unknown = await postOnReusedConnection(server.baseUrl, () => async () => undefined)
+    // the GET before it on its connection answered 500 (uvicorn closes its connection after one, without Connection: close)
+    const unknown = await postOnReusedConnection(server.baseUrl, () => async () => undefined, '/fault')
     expect(unknown.post.exchange.error?.code).toBe('CONNECTION_RESET')
-    // a list answered 500 (a store that took a value it cannot give back) says nothing of the record: the race's loss, not judged (test/hostile/closed-after-fault.test.ts)
+    // a list answered 500 (a store that took a value it cannot give back) says nothing of the record: the close's loss, not judged (test/hostile/closed-after-fault.test.ts)
     expect(unknown.post.answerLost?.notSentAgain).toBe('list-unreadable')
     expect(unknown.journal.find((e) => e.method === 'POST')?.answerLost).toBe(ANSWER_LOST_LIST_UNREADABLE)
-    const unasked = await postOnReusedConnection(server.baseUrl, () => undefined)
+    const unasked = await postOnReusedConnection(server.baseUrl, () => undefined, '/fault')
     expect(unasked.post.exchange.attempt).toBeUndefined()
     expect(server.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'GET', 'POST'])
     expect(journalTotals(unknown.journal).unansweredWrites).toBe(1)
+  })
+
+  test('the list cannot tell, after a 200 on its connection: no fault closed it, so the lost answer stands (no answerLost), its checks judge it (review48)', async () => {
+    const { server } = await racingStore(false)
+    const unknown = await postOnReusedConnection(server.baseUrl, () => async () => undefined)
+    expect(unknown.post.exchange.error?.code).toBe('CONNECTION_RESET')
+    expect(unknown.post.answerLost).toBeUndefined()
+    expect(unknown.journal.find((e) => e.method === 'POST')?.answerLost).toBeUndefined()
+    expect(server.requests.map((r) => r.method)).toEqual(['GET', 'POST'])
   })
 })
 

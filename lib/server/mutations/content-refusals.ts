@@ -9,6 +9,7 @@ import { errorReply, isPlainObject, type Mutation } from '../server-cases.ts'
 import { JDK_MUTATIONS } from './jdk.ts'
 
 const upperCaseEscapesRefused = JDK_MUTATIONS.find((m) => m.name === 'upper-case-escapes-refused')!
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 
 export const CONTENT_REFUSAL_MUTATIONS: readonly Mutation[] = [
   {
@@ -34,6 +35,30 @@ export const CONTENT_REFUSAL_MUTATIONS: readonly Mutation[] = [
         if (reply.status !== 201 || !isPlainObject(body) || !Object.values(body).some((v) => typeof v === 'string' && /[\u0001-\u001f]/.test(v))) return reply
         store.pop()
         return errorReply(413, 'payload_too_large', 'the request body is too large')
+      },
+    },
+  },
+  {
+    // review45's miss: the long escapes create's 400 passed as a length limit though its plain ASCII control, a valid create, was
+    // answered 500 (only a control answered 201, 400 or 413 tells anything); the plain ASCII names a run sends are 18 characters at
+    // most but for create-long-hundreds' 256 and create-padded-name's 258, which the 255 refuses, so the controls alone meet the column
+    name: 'long-names-refused-ascii-control-answered-500',
+    breaks: 'create-returns-201',
+    code: 'SERVER_ERROR',
+    description:
+      'a name past 64 characters is refused with 400 (the validator\'s max 64), but a plain-ASCII name is checked against 255 (a fast path written for the ' +
+      "framework's default string length) and reaches the VARCHAR(64) column, whose 'value too long' (22001) goes unhandled: a 500",
+    behaviour: {
+      validate: (body) => {
+        const name = isPlainObject(body) ? body.name : undefined
+        const limit = typeof name === 'string' && PRINTABLE_ASCII.test(name) ? 255 : 64
+        return conformingBehaviour.validate(body) ?? (typeof name === 'string' && [...name].length > limit ? `name is longer than ${limit} characters` : null)
+      },
+      finish: (reply, request, store) => {
+        const name = isPlainObject(request.body) ? request.body.name : undefined
+        if (reply.status !== 201 || typeof name !== 'string' || [...name].length <= 64) return reply
+        store.pop()
+        return errorReply(500, 'internal', 'value too long for type character varying(64)')
       },
     },
   },
