@@ -13,6 +13,7 @@ import { check } from '../../lib/suite-kit/check.ts'
 import { thisRun } from '../../lib/suite-kit/run-context.ts'
 import { listedAfterLag, readAsFirstAsked, readOnceMore, readPastTheLag, settleAfterSlowCreate, waitToReread, wholeAsRead, withLagSaid, type LaggedList } from './list-lag.ts'
 import { withPageSaid } from './paged-list.ts'
+import { withCacheSaid } from './cached-list.ts'
 import { expectListNotPoisoned, expectListShapeNotPoisoned } from './poisoned-list.ts'
 import { answeredAt, type CategoryProbes, type CreateProbe } from './probes.ts'
 
@@ -250,7 +251,7 @@ export function listChecks(probes: CategoryProbes): void {
     try {
       for (const list of [read.judged, ...whole]) expectListed(creations, listedRecords(list), ...results, ...read.lists)
     } catch (error) {
-      throw withPageSaid(withLagSaid(error, read, probes.listLag), read.judged, usableRecords(read.judged)?.length ?? 0)
+      throw withCacheSaid(withPageSaid(withLagSaid(error, read, probes.listLag), read.judged, usableRecords(read.judged)?.length ?? 0), read.judged)
     }
     await expectListedAlikeWhateverAsked(creations, results, read.judged, probes)
   })
