@@ -1,7 +1,8 @@
 /** suites/categories/cached-list.ts: what a list's headers say of a cache in front, added to a created record missing from it. */
 import { describe, expect, test } from 'vitest'
 import { ConformanceFailure } from '../../lib/checks/failure.ts'
-import { cacheOf, withCacheSaid } from '../../suites/categories/cached-list.ts'
+import { cacheOf as cacheOfHeaders } from '../../lib/checks/cache-headers.ts'
+import { withCacheSaid } from '../../suites/categories/cached-list.ts'
 import { makeResponse } from './make-response.ts'
 
 const list = (headers: Record<string, string>) => makeResponse({ headers: { 'content-type': 'application/json', ...headers }, body: '[]' })
@@ -19,7 +20,7 @@ describe('cacheOf', () => {
     ['max-age without public (a browser may keep it, not a cache in front)', { 'cache-control': 'max-age=60' }, undefined],
     ['max-age=0', { 'cache-control': 'public, max-age=0' }, undefined],
   ])('%s', (_, headers, expected) => {
-    expect(cacheOf(list(headers))).toBe(expected)
+    expect(cacheOfHeaders(list(headers).exchange.response!.headers)).toBe(expected)
   })
 })
 

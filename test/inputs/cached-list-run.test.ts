@@ -23,3 +23,14 @@ describe('a list kept by a CDN in front', () => {
     expect(failure.message).toMatch(/the list says a cache answered it or may keep it \(.*x-cache: HIT; Cache-Control: public, max-age=60, which lets a cache keep it 60 s\).*Cache-Control: no-store/)
   }, 60_000)
 })
+
+describe('a list kept by a CDN in front under its URL alone', () => {
+  test("the requests without a key it served are put down to the cache, not to authentication not mounted", async () => {
+    const run = await conform(serve(await startCase(MUTATIONS.find((m) => m.name === 'list-kept-by-url-by-a-cdn')!, { apiKey: KEY })), '--list-lag', '300', '--confirm', '0')
+    expect(run.code, run.stdout).toBe(1)
+    const failed = run.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)
+    expect(failed).toEqual(expect.arrayContaining(['auth-missing-key-401', 'auth-invalid-key-401']))
+    expect(run.stdout).toMatch(/requests without a valid key \(none, or one not issued\) were served \(a cache in front answered them \(.*x-cache: HIT.*\): its key holds the URL, not the Authorization header/)
+    expect(run.stdout).not.toContain('is authentication mounted on every route')
+  }, 60_000)
+})

@@ -88,4 +88,32 @@ export const CACHE_MUTATIONS: readonly Mutation[] = [
       } satisfies Partial<Behaviour>
     })(),
   },
+  {
+    // caught by the requests without a key served the list; the run's headline names the cache from
+    // their Age and X-Cache (lib/checks/unauthenticated.ts keyNotCheckedHint). Measured (stackhunt11):
+    // a Node gateway keyed by the URL alone, keeping the list 30 s under Cache-Control: public
+    name: 'list-kept-by-url-by-a-cdn',
+    breaks: 'auth-missing-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'the list is marked Cache-Control: public, max-age=60, and a CDN in front keeps it a minute under its URL alone (not the Authorization header), answering with Age and X-Cache: HIT: ' +
+      'once the list was answered to the key, every request of that URL gets it, without a key too',
+    behaviour: (() => {
+      // one cache per server: each has its own store
+      const cached = new WeakMap<object, { at: number; reply: Reply }>()
+      return {
+        finish: (reply, request, store) => {
+          if (request.operation !== 'listCategories' || request.method !== 'GET' || request.path !== '/v1/categories') return reply
+          const hit = cached.get(store)
+          if (hit && Date.now() - hit.at < 60_000) {
+            return { ...hit.reply, headers: { ...hit.reply.headers, age: String(Math.floor((Date.now() - hit.at) / 1000)), 'x-cache': 'HIT' } }
+          }
+          if (reply.status !== 200) return reply
+          const kept = { ...reply, headers: { ...reply.headers, 'cache-control': 'public, max-age=60' }, body: Array.isArray(reply.body) ? [...(reply.body as unknown[])] : reply.body }
+          cached.set(store, { at: Date.now(), reply: kept })
+          return { ...kept, headers: { ...kept.headers, 'x-cache': 'MISS' } }
+        },
+      } satisfies Partial<Behaviour>
+    })(),
+  },
 ]
