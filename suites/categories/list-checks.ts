@@ -12,7 +12,7 @@ import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
 import { thisRun } from '../../lib/suite-kit/run-context.ts'
 import { listedAfterLag, readAsFirstAsked, readOnceMore, readPastTheLag, settleAfterSlowCreate, waitToReread, wholeAsRead, withLagSaid, type LaggedList } from './list-lag.ts'
-import { withPageSaid } from './paged-list.ts'
+import { cutOf, withPageSaid } from './paged-list.ts'
 import { withCacheSaid } from './cached-list.ts'
 import { expectListNotPoisoned, expectListShapeNotPoisoned } from './poisoned-list.ts'
 import { answeredAt, type CategoryProbes, type CreateProbe } from './probes.ts'
@@ -251,7 +251,9 @@ export function listChecks(probes: CategoryProbes): void {
     try {
       for (const list of [read.judged, ...whole]) expectListed(creations, listedRecords(list), ...results, ...read.lists)
     } catch (error) {
-      throw withCacheSaid(withPageSaid(withLagSaid(error, read, probes.listLag), read.judged, usableRecords(read.judged)?.length ?? 0), read.judged)
+      const listed = usableRecords(read.judged) ?? []
+      const cut = cutOf(listed.map((r) => r.id), missingFromList(creations, listed).map((c) => c.record.id))
+      throw withCacheSaid(withPageSaid(withLagSaid(error, read, probes.listLag), read.judged, listed.length, cut), read.judged)
     }
     await expectListedAlikeWhateverAsked(creations, results, read.judged, probes)
   })
