@@ -10,7 +10,7 @@
  * for Node ORMs and database drivers in orm-driver-answers.ts, those for a SQL store's defaults (strict mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts,
  * those for Envoy's texts and proto3's JSON mapping (grpc-gateway) in gateway-answers.ts, and for a server fault to bytes that are not UTF-8 in undecodable-body-answers.ts.
  */
-import { aspnetEmptyBody, aspnetStatus, beamJvmErrorBody, jettyErrorBody, jettyPage, servantPage, servantStatus, servletCppStatus } from './more-stacks-answers.ts'
+import { aspnetEmptyBody, aspnetStatus, beamJvmErrorBody, jettyErrorBody, jettyPage, problemJsonWords, servantPage, servantStatus, servletCppStatus } from './more-stacks-answers.ts'
 import { dateTextOrigin } from './date-text-answers.ts'
 import { caseChangedText } from './collated-names.ts'
 import { AWS_NO_ROUTE, gatewayStatus, envoyTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './gateway-answers.ts'
@@ -175,12 +175,7 @@ export function contentTypeOrigin(contentType: string | undefined, response?: Re
   const page = response ? (djangoRailsContentType(response) ?? aspnetEmptyBody(response) ?? jettyPage(response) ?? servantPage(response)) : undefined
   if (page) return page
   const type = mediaType(contentType)
-  if (type === 'application/problem+json') {
-    return (
-      "application/problem+json is the media type Spring (ProblemDetail, ErrorResponse) and ASP.NET Core give a problem detail; §4 names application/json for every payload, " +
-      'so the error handler sets it (Spring: ResponseEntity.status(…).contentType(MediaType.APPLICATION_JSON))'
-    )
-  }
+  if (type === 'application/problem+json') return problemJsonWords(request)
   if (type === 'application/xml' || type === 'text/xml') {
     return (
       'Spring MVC answers XML to an Accept that ranks it above */* (a browser\'s) when jackson-dataformat-xml is on its class path, often brought by another dependency; ' +

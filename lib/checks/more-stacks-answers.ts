@@ -8,7 +8,7 @@
  * no servlet takes) and a C++ service on cpp-httplib 0.11.4 with nlohmann::json 3.11.2 (its empty
  * 404, its 500 with EXCEPTION_WHAT for an exception a handler let through).
  */
-import type { RecordedResponse } from '../http/exchange.ts'
+import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 
 const isKestrel = (response: RecordedResponse) => /^Kestrel\b/.test(response.headers.server ?? '')
 
@@ -135,5 +135,23 @@ export function servantStatus(response: RecordedResponse, expected: number): str
   return (
     "an empty 404 from Warp is Servant's answer to a path its API type has no route for, given before any handler runs, so a key read with Header \"Authorization\" in each handler is never checked there; " +
     '§1 rule 2 and §5.1 require authentication for every operation the document names: a WAI Middleware around the application checks the key for every path, or the operation is routed'
+  )
+}
+
+/**
+ * Why an answer is declared application/problem+json. Spring negotiates a ProblemDetail's media
+ * type by the request's Accept: application/problem+json first where it allows it (*\/*, none, a
+ * browser's), application/json only where the request names it; so a service tried with an Accept
+ * of application/json alone answers the others (curl, fetch, a browser) with the other media type.
+ */
+export function problemJsonWords(request?: RecordedRequest): string {
+  const accept = request?.headers.accept
+  const asked = accept === undefined || accept === '' ? 'with no Accept' : /application\/json/i.test(accept) ? undefined : `with Accept: ${accept.length > 40 ? `${accept.slice(0, 40)}…` : accept}`
+  const negotiated = asked
+    ? `; asked ${asked}: Spring gives a ProblemDetail application/problem+json wherever the Accept allows it, and application/json only to a request that names it, so a client that sends */* (curl, fetch, a browser) gets it`
+    : ''
+  return (
+    `application/problem+json is the media type Spring (ProblemDetail, ErrorResponse) and ASP.NET Core give a problem detail${negotiated}; §4 names application/json for every payload, ` +
+    'so the error handler sets it (Spring: ResponseEntity.status(…).contentType(MediaType.APPLICATION_JSON))'
   )
 }

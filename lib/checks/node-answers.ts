@@ -207,6 +207,13 @@ export function nodeStatus(response: RecordedResponse, expected: number, request
   // its words of a body not JSON are a create's: a read's empty 500 is named without them
   if (response.status === 500 && response.bodyBytes === 0 && /\bnext-router-state-tree\b/.test(response.headers.vary ?? '')) return request.method === 'POST' ? NEXT_FAULT : NEXT_READ_FAULT
   if (response.status === 500 && isTsoaFault(response)) return TSOA_FAULT
+  // measured (stackhunt11): Express 5.3 (body-parser 2.4) with express.json() alone, a form body: req.body is undefined, and the handler's destructuring threw
+  if (response.status === 500 && request.method === 'POST' && /^express$/i.test(response.headers['x-powered-by'] ?? '') && !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
+    return (
+      'Express 5 (body-parser 2) leaves req.body undefined where no parser read the body, as express.json() reads application/json alone, so a handler that reads it (const { name } = req.body) throws on a body of another type: ' +
+      'read req.body ?? {}, or refuse another Content-Type with 415 (or 400) before the handler; §5.4 answers a body that is not valid JSON with 400'
+    )
+  }
   if (expected !== 401) return undefined
   // measured: Fastify 5, an onRequest hook comparing Buffer.from(token) with the key's buffer (Node 20); Express's error page names the RangeError too
   if (response.status === 500 && TIMING_SAFE_EQUAL_ERROR.test(response.body)) {

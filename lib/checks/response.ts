@@ -209,6 +209,17 @@ const GZIP_STREAM = /^\x1f\ufffd\x08/
 const GZIP_UNLABELLED =
   "it starts as a gzip stream does (1f 8b 08): a body compressed without Content-Encoding: gzip to say so (RFC 9110 §8.4), which a client cannot read; a compression step that sets the header after it was written (Go's middleware once a body passes its threshold, after the handler's WriteHeader) sends that"
 
+/**
+ * A body that is not UTF-8 under a Content-Type that names another charset: its JSON was written in
+ * that encoding (measured by stackhunt11: a front transcoding the answers to ISO-8859-1 and UTF-16),
+ * where RFC 8259 §8.1 asks UTF-8; undefined when the charset named is UTF-8 or none.
+ */
+function otherCharsetWords(response: RecordedResponse): string | undefined {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(response.headers['content-type'] ?? '')?.[1]
+  if (charset === undefined || /^utf-?8$/i.test(charset)) return undefined
+  return `the answer declares charset=${charset}, and its JSON was written in that encoding (a gateway that transcodes, a writer or a servlet response set to it), where RFC 8259 §8.1 asks UTF-8 of JSON text exchanged between systems, and defines no charset parameter`
+}
+
 /** The body parsed as JSON, int64 values kept exact; a failure when it is not JSON. */
 export function jsonBodyOf(result: HttpResult): unknown {
   const response = responseOf(result)
@@ -219,7 +230,7 @@ export function jsonBodyOf(result: HttpResult): unknown {
   return fail(
     {
       code: 'NOT_JSON',
-      message: overLimit ? `the ${response.status} body is not JSON this client reads: ${parsed.error.message}` : `the ${response.status} body is not valid JSON${result.invalidUtf8 && GZIP_STREAM.test(text) ? `: ${GZIP_UNLABELLED}` : withOrigin(text.length === 0 ? emptyBodyOrigin(response) : textBodyOrigin(response, result.exchange.request))}`,
+      message: overLimit ? `the ${response.status} body is not JSON this client reads: ${parsed.error.message}` : `the ${response.status} body is not valid JSON${result.invalidUtf8 && GZIP_STREAM.test(text) ? `: ${GZIP_UNLABELLED}` : (result.invalidUtf8 || result.byteOrderMark) && otherCharsetWords(response) ? `: ${otherCharsetWords(response)}` : withOrigin(text.length === 0 ? emptyBodyOrigin(response) : textBodyOrigin(response, result.exchange.request))}`,
       expected: 'a JSON body',
       actual: text.length === 0 ? 'an empty body' : `${parsed.error.message}; body starts ${JSON.stringify(cutClearOfSecrets(response.body, 80))}`,
       // the kind of text, not the parser's words (they give a position, which the values' lengths move)

@@ -1,5 +1,7 @@
 /** Checks on what a request without a valid key must not get (§1 rule 2, §5.1). */
 import type { HttpResult } from '../http/client.ts'
+import type { Exchange } from '../http/exchange.ts'
+import { servedByCache } from './cache-headers.ts'
 import { schemaProblems } from '../spec/schema-registry.ts'
 import { fail, NotApplicable } from './failure.ts'
 import { describeStatus, jsonBodyOf } from './response.ts'
@@ -110,4 +112,20 @@ export function expectNotRoutedPastTheKeyCheck(result: HttpResult, withoutKey: H
     result.exchange,
     withoutKey.exchange,
   )
+}
+
+/**
+ * Where to look for a key not checked, from what was served (`exchanges`: the failed checks'): a
+ * request with no Authorization header at all served says the route has no authentication; when
+ * only headers with a key not issued (an empty token, the key without its last character) were
+ * served, authentication ran and let them through: the key is compared loosely (token-compared-as-prefix
+ * served those and refused every request without the header, and the words sent its reader to look
+ * for an unmounted route). Answers that say a cache in front gave them (Age, X-Cache: HIT) name the
+ * cache instead: the key check is not the cause (cache-headers.ts).
+ */
+export function keyNotCheckedHint(exchanges: readonly Exchange[]): string {
+  const servedWithoutHeader = exchanges.some((e) => e.response !== undefined && e.response.status < 300 && e.request.headers.authorization === undefined)
+  const cache = servedByCache(exchanges)
+  if (servedWithoutHeader) return cache ?? 'is authentication mounted on every route? a middleware registered after the routes, or a gateway route without its authorizer'
+  return cache ?? 'requests with no Authorization header were refused: is the key compared whole? an empty token, or a part of the key, taken for it'
 }

@@ -4,6 +4,7 @@
  * finding across the rules they failed, with its rate over the run's requests and what the
  * re-probes (--confirm) showed. Reports show these first; the rules stay listed beneath.
  */
+import { keyNotCheckedHint } from '../checks/unauthenticated.ts'
 import type { SkipCause } from '../checks/skip-causes.ts'
 import { serverFaultStatus } from '../http/exchange.ts'
 import type { CheckResult, RunResult } from './run-result.ts'
@@ -224,19 +225,6 @@ export function recurrenceWords(checks: readonly CheckResult[]): string {
   return `${kind}: failed ${failures} of ${attempts} probes`
 }
 
-/**
- * Where to look for a key not checked, from what was served: a request with no Authorization
- * header at all served says the route has no authentication; when only headers with a key not
- * issued (an empty token, the key without its last character) were served, authentication ran and
- * let them through: the key is compared loosely (token-compared-as-prefix served those and refused
- * every request without the header, and the words sent its reader to look for an unmounted route).
- */
-function keyNotCheckedHint(checks: readonly CheckResult[]): string {
-  const servedWithoutHeader = checks.some((c) => c.exchanges.some((e) => e.response !== undefined && e.response.status < 300 && e.request.headers.authorization === undefined))
-  if (servedWithoutHeader) return 'is authentication mounted on every route? a middleware registered after the routes, or a gateway route without its authorizer'
-  return 'requests with no Authorization header were refused: is the key compared whole? an empty token, or a part of the key, taken for it'
-}
-
 /** The run's faults that share a cause, largest first; none when no failure has one of these causes. */
 export function faultGroups(result: RunResult): FaultGroup[] {
   const failures = result.rules.flatMap((rule) => rule.checks.filter((c) => c.status === 'fail').map((check) => ({ rule: rule.id, check })))
@@ -299,7 +287,7 @@ export function faultGroups(result: RunResult): FaultGroup[] {
       const wide = unansweredWideBodies(result.journal ?? [])
       rate = (refused === 0 ? lostWords : lost.length === 0 ? refusedWords : `${lostWords}, and ${refusedWords}`) + (wide ? `: ${wide}` : '')
     } else if (cause === 'key-not-checked') {
-      rate = `${members.length} requests without a valid key (none, or one not issued) were served (${keyNotCheckedHint(members.map((m) => m.check))})`
+      rate = `${members.length} requests without a valid key (none, or one not issued) were served (${keyNotCheckedHint(members.flatMap((m) => m.check.exchanges))})`
     } else if (cause === 'redirected') {
       const answers = members.flatMap((m) => m.check.exchanges.map((e) => e.response)).filter((r) => r !== undefined && r.status >= 300 && r.status < 400)
       // where to, without a query string (the run's own values, which a redirect keeps)

@@ -12,7 +12,7 @@ import { fail, NotApplicable } from '../../lib/checks/failure.ts'
 import { check } from '../../lib/suite-kit/check.ts'
 import { expectErrorRecord, expectErrorStatusMatches, expectStatusOfAnyErrorRecordMatches } from '../../lib/checks/error-record.ts'
 import { readableRecords } from './list-checks.ts'
-import { takenRepeat } from './repeated-names.ts'
+import { takenRepeat, unlistedRepeat } from './repeated-names.ts'
 import { characterFaultWords, refusedCharactersOrigin } from '../../lib/checks/sql-store-answers.ts'
 import { LENGTH_REFUSED_422 } from '../../lib/checks/php-ruby-answers.ts'
 import { sameNameToAStore } from '../../lib/checks/collated-names.ts'
@@ -234,7 +234,7 @@ async function excusedAsRepeat(
   t.evidence(list)
   // the same name as the store compares names (collated-names.ts): a UNIQUE index under MariaDB's
   // default collation refuses "0" where another client stored "0 "
-  if (!readableRecords(list).some((record) => typeof record.name === 'string' && sameNameToAStore(record.name, sent.name) && record.description !== sent.description)) return false
+  if (!readableRecords(list).some((record) => typeof record.name === 'string' && sameNameToAStore(record.name, sent.name) && record.description !== sent.description)) return unlistedRepeat(result, creates, t)
   const repeats = creates.find((p) => p.case.repeats)
   const [repeated, first] = await Promise.all([repeats, creates.find((p) => p.case.key === repeats?.case.repeats)].map((p) => p?.probe().catch(() => undefined)))
   const again = repeated?.exchange.response?.status

@@ -12,7 +12,8 @@ import type { HttpResult } from '../../lib/http/client.ts'
 import { check } from '../../lib/suite-kit/check.ts'
 import { thisRun } from '../../lib/suite-kit/run-context.ts'
 import { listedAfterLag, readAsFirstAsked, readOnceMore, readPastTheLag, settleAfterSlowCreate, waitToReread, wholeAsRead, withLagSaid, type LaggedList } from './list-lag.ts'
-import { withPageSaid } from './paged-list.ts'
+import { cutOf, withPageSaid } from './paged-list.ts'
+import { withCacheSaid } from './cached-list.ts'
 import { expectListNotPoisoned, expectListShapeNotPoisoned } from './poisoned-list.ts'
 import { answeredAt, type CategoryProbes, type CreateProbe } from './probes.ts'
 
@@ -204,8 +205,9 @@ export function listChecks(probes: CategoryProbes): void {
   // a list broken after the run's creates names the creates of values a store may not give back (poisoned-list.ts)
   const before = async () => (await probes.lastList()).before
   listShapeChecks("GET /categories after the run's POSTs", lastList, {
-    status: async (list) => expectListNotPoisoned(list, await before(), probes.creates, probes.refusals),
-    shape: async (list) => expectListShapeNotPoisoned(list, await before(), probes.creates, LIST_STATUS_REPORTED, probes.refusals),
+    // the browser's list is read once every create has settled: whole, it shows that no stored value breaks the list
+    status: async (list) => expectListNotPoisoned(list, await before(), probes.creates, probes.refusals, probes.browserList),
+    shape: async (list) => expectListShapeNotPoisoned(list, await before(), probes.creates, LIST_STATUS_REPORTED, probes.refusals, probes.browserList),
   })
   rereadChecks(probes)
   // §2: ids are unique in every list, however it is asked for (a view for one Accept that joins a table repeats a row)
@@ -249,7 +251,9 @@ export function listChecks(probes: CategoryProbes): void {
     try {
       for (const list of [read.judged, ...whole]) expectListed(creations, listedRecords(list), ...results, ...read.lists)
     } catch (error) {
-      throw withPageSaid(withLagSaid(error, read, probes.listLag), read.judged, usableRecords(read.judged)?.length ?? 0)
+      const listed = usableRecords(read.judged) ?? []
+      const cut = cutOf(listed.map((r) => r.id), missingFromList(creations, listed).map((c) => c.record.id))
+      throw withCacheSaid(withPageSaid(withLagSaid(error, read, probes.listLag), read.judged, listed.length, cut), read.judged)
     }
     await expectListedAlikeWhateverAsked(creations, results, read.judged, probes)
   })

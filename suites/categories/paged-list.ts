@@ -22,10 +22,38 @@ export function pageOf(list: HttpResult, listed: number): string | undefined {
   return undefined
 }
 
-/** A MISSING_FROM_LIST failure on `list` (of `listed` records), with what its headers say of paging. */
-export function withPageSaid(error: unknown, list: HttpResult, listed: number): unknown {
+/** Page sizes that frameworks, stores and handlers default to or write (Spring Data's 20, Kaminari's and DRF's examples' 25, a LIMIT 100 or 1000). */
+const ROUND_SIZES = new Set([10, 20, 25, 30, 50, 100, 200, 250, 500, 1_000, 2_000, 5_000, 10_000])
+
+/** An id as a BigInt, when it is an integer; undefined otherwise. */
+function idNumber(id: unknown): bigint | undefined {
+  try {
+    return typeof id === 'number' || typeof id === 'bigint' ? BigInt(id) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * What a list that says nothing of paging shows of a cut: as many records as a round page size,
+ * and every created record missing from it newer (a higher id) than every record it holds, where
+ * the list is kept in the order of ids (measured by stackhunt11: Flask over SQLite, ORDER BY id
+ * LIMIT 1000, with 990 records); undefined otherwise.
+ */
+export function cutOf(listedIds: readonly unknown[], missingIds: readonly unknown[]): string | undefined {
+  if (!ROUND_SIZES.has(listedIds.length) || missingIds.length === 0) return undefined
+  const listed = listedIds.map(idNumber)
+  const missing = missingIds.map(idNumber)
+  if (listed.some((id) => id === undefined) || missing.some((id) => id === undefined)) return undefined
+  const newest = listed.reduce((a, b) => (b! > a! ? b : a))!
+  if (!missing.every((id) => id! > newest)) return undefined
+  return `it holds ${listedIds.length} records, a round number, and lacks only records newer than every one it holds: a list cut at ${listedIds.length} (a LIMIT, a default page size) with no header that says so`
+}
+
+/** A MISSING_FROM_LIST failure on `list` (of `listed` records), with what its headers say of paging, or `cut`, what its records show of a cut (cutOf). */
+export function withPageSaid(error: unknown, list: HttpResult, listed: number, cut?: string): unknown {
   if (!(error instanceof ConformanceFailure) || error.code !== 'MISSING_FROM_LIST') return error
-  const page = pageOf(list, listed)
+  const page = pageOf(list, listed) ?? cut
   if (page === undefined) return error
   const message = `${error.message}; the list answered one page of a paged list (${page}), where §8 returns all categories in one array and declares no paging parameters: a default page size (Kaminari's 25, Pagy's 20, a pagination class set for every view) applied to this list`
   return new ConformanceFailure({ ...error.detail(), message }, error.exchanges)

@@ -35,6 +35,22 @@ describe('jsonBodyOf and the encoding of the body', () => {
     expect(verdictOf(() => jsonBodyOf(flagged({ invalidUtf8: true }, '["\ufffdand\ufffd"]')))).toMatchObject({ message: 'the 200 body is not valid JSON' })
   })
 
+  // measured (stackhunt11): a front transcoding the answers to ISO-8859-1 and to UTF-16 (with its BOM), saying so in the charset
+  test('a body not UTF-8 under a Content-Type naming another charset says the JSON was written in it; charset=utf-8 or none says nothing of it', () => {
+    const declared = (charset: string, flags: { byteOrderMark?: true; invalidUtf8?: true }) => ({
+      ...makeResponse({ headers: { 'content-type': `application/json;charset=${charset}` }, body: '["\ufffdand\ufffd"]' }),
+      ...flags,
+    })
+    for (const charset of ['ISO-8859-1', 'UTF-16', '"windows-1252"']) {
+      expect(verdictOf(() => jsonBodyOf(declared(charset, { invalidUtf8: true })))).toMatchObject({
+        code: 'NOT_JSON',
+        message: `the 200 body is not valid JSON: the answer declares charset=${charset.replace(/"/g, '')}, and its JSON was written in that encoding (a gateway that transcodes, a writer or a servlet response set to it), where RFC 8259 §8.1 asks UTF-8 of JSON text exchanged between systems, and defines no charset parameter`,
+      })
+    }
+    expect(verdictOf(() => jsonBodyOf(declared('utf-8', { invalidUtf8: true })))).toMatchObject({ message: 'the 200 body is not valid JSON' })
+    expect(outcomeOf(() => jsonBodyOf({ ...makeResponse({ headers: { 'content-type': 'application/json;charset=ISO-8859-1' }, body: '["x"]' }) }))).toBe('pass')
+  })
+
   test('so a list in Latin-1 fails its schema check as NOT_JSON, not as a shape', () => {
     expect(outcomeOf(() => expectSchema(flagged({ invalidUtf8: true }, '[{"id":1,"name":"\ufffd"}]'), 'CategoryList'))).toBe('NOT_JSON')
   })

@@ -151,6 +151,15 @@ test('application/problem+json: WRONG_CONTENT_TYPE, saying whose media type it i
   expect(failureOf(() => expectJsonContentType(makeResponse({ status: 400, headers: { 'content-type': 'text/html' }, body: '' }))).message).toBe('the 400 response is not declared as application/json')
 })
 
+// measured (stackhunt11): a front that answers problem+json unless the request names application/json, as Spring negotiates a ProblemDetail
+test("application/problem+json to an Accept that does not name application/json: the words say Spring's negotiation gave it", () => {
+  const asked = (accept?: string) =>
+    failureOf(() => expectJsonContentType(makeResponse({ status: 401, headers: { 'content-type': 'application/problem+json' }, body: '{}', requestHeaders: accept === undefined ? {} : { accept } }))).message
+  expect(asked('*/*')).toMatch(/; asked with Accept: \*\/\*: Spring gives a ProblemDetail application\/problem\+json wherever the Accept allows it, and application\/json only to a request that names it/)
+  expect(asked()).toMatch(/; asked with no Accept: Spring gives/)
+  expect(asked('application/json')).not.toMatch(/asked with/)
+})
+
 describe('null where the schema gives a type', () => {
   test("a record's description written as null names the serialiser's default and spring.jackson.default-property-inclusion", () => {
     const failure = failureOf(() => expectSchema(makeResponse({ status: 201, method: 'POST', body: { id: 1, name: 'dog', description: null } }), 'Category'))

@@ -14,18 +14,20 @@ export interface Built {
   body?: unknown
   method?: 'GET' | 'POST'
   path?: string
+  /** The request's headers (none by default). */
+  requestHeaders?: Record<string, string>
 }
 
 let sequence = 0
 
-export function makeResponse({ status = 200, headers = { 'content-type': 'application/json' }, body = '', method = 'GET', path = '/categories' }: Built = {}): HttpResult {
+export function makeResponse({ status = 200, headers = { 'content-type': 'application/json' }, body = '', method = 'GET', path = '/categories', requestHeaders = {} }: Built = {}): HttpResult {
   const text = typeof body === 'string' ? body : JSON.stringify(body)
   return {
     exchange: {
       id: `built-${++sequence}`,
       startedAt: '2026-01-01T00:00:00.000Z',
       durationMs: 1,
-      request: { method, url: `http://127.0.0.1:1/v1${path}`, headers: {} },
+      request: { method, url: `http://127.0.0.1:1/v1${path}`, headers: requestHeaders },
       response: { status, headers, body: text, bodyBytes: Buffer.byteLength(text), bodyTruncated: false },
     },
     text,

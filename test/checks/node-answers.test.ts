@@ -198,3 +198,24 @@ describe('texts that came back changed, as a Node handler or driver changes them
     expect(firstDifference('cf-x-\u00e9', 'cf-x-\ufffd')).not.toMatch(/surrogate/)
   })
 })
+
+// measured (stackhunt11): Express 5.3 (body-parser 2.4), express.json() alone, a handler that destructures req.body
+test("a 500 from Express to a POST of another Content-Type: Express 5 leaves req.body undefined, and the handler's destructuring threw", () => {
+  const fault = (contentType: string, poweredBy = 'Express') =>
+    failureOf(() =>
+      expectStatus(
+        makeResponse({
+          status: 500,
+          method: 'POST',
+          headers: { 'content-type': 'application/json; charset=utf-8', 'x-powered-by': poweredBy },
+          body: { code: 'internal', message: "Cannot destructure property 'name' of 'req.body' as it is undefined.", status: 500 },
+          requestHeaders: { 'content-type': contentType },
+        }),
+        400,
+      ),
+    ).message
+  expect(fault('application/x-www-form-urlencoded')).toMatch(/^POST answered 500 .*: Express 5 \(body-parser 2\) leaves req\.body undefined where no parser read the body.*read req\.body \?\? \{\}/)
+  // the JSON parser read a JSON body: another cause; and a 500 without Express's header is not named so
+  expect(fault('application/json')).not.toMatch(/req\.body undefined/)
+  expect(fault('application/x-www-form-urlencoded', 'PHP/8.2')).not.toMatch(/req\.body undefined/)
+})

@@ -1,7 +1,7 @@
 /** suites/categories/paged-list.ts: what a list's headers say of paging, added to a created record missing from it. */
 import { describe, expect, test } from 'vitest'
 import { ConformanceFailure } from '../../lib/checks/failure.ts'
-import { pageOf, withPageSaid } from '../../suites/categories/paged-list.ts'
+import { cutOf, pageOf, withPageSaid } from '../../suites/categories/paged-list.ts'
 import { makeResponse } from './make-response.ts'
 
 const list = (headers: Record<string, string>) => makeResponse({ headers: { 'content-type': 'application/json', ...headers }, body: '[]' })
@@ -31,5 +31,27 @@ describe('withPageSaid', () => {
     expect(withPageSaid(missing, list({}), 20)).toBe(missing)
     const other = new ConformanceFailure({ code: 'LISTED_FIELD_CHANGED', message: 'm', expected: '', actual: '' }, [])
     expect(withPageSaid(other, list({ link: '<?page=2>; rel="next"' }), 20)).toBe(other)
+  })
+})
+
+// measured (stackhunt11): Flask over SQLite, ORDER BY id LIMIT 1000, with 990 records: the run's newest creates never listed, and no header said why
+describe('cutOf: a list that says nothing of paging, cut at a round size', () => {
+  const ids = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i)
+  test.each([
+    ['1000 listed, every missing one newer', ids(1, 1000), [1001, 1012], 'it holds 1000 records, a round number, and lacks only records newer than every one it holds: a list cut at 1000 (a LIMIT, a default page size) with no header that says so'],
+    ['50 listed in another order, every missing one newer', ids(1, 50).reverse(), [51], expect.stringMatching(/^it holds 50 records/)],
+    ['a size no default has', ids(1, 47), [48], undefined],
+    ['a missing record older than one listed (a lag, a replica)', ids(1, 100), [99.5, 101], undefined],
+    ['a missing record within the ids listed', [1, 2, 3, 4, 5, 6, 7, 8, 9, 11], [10], undefined],
+    ['nothing missing', ids(1, 20), [], undefined],
+    ['ids that are no integers', ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'], [11], undefined],
+  ])('%s', (_, listed, missing, expected) => {
+    expect(cutOf(listed, missing)).toEqual(expected)
+  })
+  test('withPageSaid says it where the headers say nothing', () => {
+    const missing = new ConformanceFailure({ code: 'MISSING_FROM_LIST', message: 'created category 1012 ("x") is missing from the list', expected: '', actual: '' }, [])
+    const said = withPageSaid(missing, list({}), 1000, cutOf(ids(1, 1000), [1012])) as ConformanceFailure
+    expect(said.message).toMatch(/; the list answered one page of a paged list \(it holds 1000 records, a round number, .*\), where §8 returns all categories in one array/)
+    expect(withPageSaid(missing, list({}), 1000)).toBe(missing)
   })
 })

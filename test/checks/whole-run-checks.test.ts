@@ -34,6 +34,16 @@ describe('expectStillListed', () => {
   })
 })
 
+// measured (stackhunt11): Flask over SQLite with ORDER BY id DESC LIMIT 50 and 120 records: 21 of the first 50 gone after the creates
+test('as many listed after the POSTs as before, records gone: the list is said to be cut at a fixed size; fewer listed after is not', () => {
+  const seeded = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: from - i, name: `seeded-${from - i}` }))
+  const cut = verdictOf(() => expectStillListed(seeded(120, 50), seeded(141, 50)))
+  expect(cut).toMatchObject({ code: 'VANISHED_FROM_LIST' })
+  expect('message' in cut && cut.message).toMatch(/: id 71 \("seeded-71"\); both lists hold 50 records: a list cut at a fixed size \(a LIMIT, a default page size\), where §8 returns all categories in one array$/)
+  const fewer = verdictOf(() => expectStillListed(seeded(120, 50), seeded(120, 40)))
+  expect('message' in fewer && fewer.message).not.toMatch(/fixed size/)
+})
+
 describe('expectUnchangedWhereListed: a list that may lag behind the writes', () => {
   test.each([
     ['a list that lacks a category', '[{"id":2,"name":"cat"}]', 'pass'],

@@ -153,6 +153,31 @@ describe('a list broken after them names the create and its class', () => {
     expect(unchanged?.message).not.toContain('create-nul')
   })
 
+  // measured (stackhunt11): a Node gateway answering one list in three 502 before the reference server;
+  // the list after the POSTs got one, and was put down to the poison creates, though the browser's
+  // list after the same creates was whole
+  test("a list broken while another read after the same creates was whole is not put down to them: a gateway's 502, a replica", async () => {
+    const gateway = () => makeResponse({ status: 502, headers: { 'content-type': 'text/html' }, body: '<html><body><h1>502 Bad Gateway</h1></body></html>' })
+    const creates = [probe('create-lone-surrogates', created()), probe('create-nul', created())]
+    const status = (list: ReturnType<typeof makeResponse>, before: ReturnType<typeof makeResponse> | undefined, c: readonly CreateProbe[]) =>
+      expectListNotPoisoned(list, before, c, [], async () => ok())
+    const error = await failure(gateway(), ok(), creates, status)
+    expect(error?.code).toBe('SERVER_ERROR')
+    expect(error?.message).toMatch(/^GET answered 502 .*; the list read after the same creates with a browser's Accept answered 200 with 2 categories, so no value they stored breaks it/)
+    expect(error?.message).not.toContain('create-lone-surrogates')
+    // the browser's list broken too: the creates are named, as before
+    const broken2 = (list: ReturnType<typeof makeResponse>, before: ReturnType<typeof makeResponse> | undefined, c: readonly CreateProbe[]) =>
+      expectListNotPoisoned(list, before, c, [], async () => broken())
+    expect((await failure(broken(), ok(), creates, broken2))?.message).toMatch(/after the creates of create-lone-surrogates/)
+    // and the shape: an empty 200 beside a whole list keeps its code, without the creates' words
+    const shape = (list: ReturnType<typeof makeResponse>, before: ReturnType<typeof makeResponse> | undefined, c: readonly CreateProbe[]) =>
+      expectListShapeNotPoisoned(list, before, c, 'list-returns-200 reports the status', [], async () => ok())
+    const empty = await failure(makeResponse({ body: '' }), ok(), creates, shape)
+    expect(empty?.code).toBe('NOT_JSON')
+    expect(empty?.message).toContain('so no value they stored breaks it')
+    expect(empty?.message).not.toContain('create-nul')
+  })
+
   test('a 200 passes; a list that was not 200 before, or no such create accepted, fails as any status does', async () => {
     expect(await failure(ok(), ok(), [probe('create-nul', created())])).toBeUndefined()
     for (const [before, creates] of [[broken(), [probe('create-nul', created())]], [undefined, [probe('create-nul', created())]], [ok(), [probe('create-nul', refused())]]] as const) {

@@ -59,4 +59,61 @@ export const CACHE_MUTATIONS: readonly Mutation[] = [
       } satisfies Partial<Behaviour>
     })(),
   },
+  {
+    // caught as created records missing from the list; its Age, X-Cache and Cache-Control name the
+    // cache (suites/categories/cached-list.ts). Measured (stackhunt11): a Node gateway that keeps
+    // the list 30 s under the origin's Cache-Control: public, max-age=30
+    name: 'list-kept-by-a-cdn',
+    breaks: 'created-in-list',
+    code: 'MISSING_FROM_LIST',
+    slow: 'a list that keeps missing the creates after --list-lag (5 s) in each of 3 probes (--confirm 2)',
+    description:
+      'the list is marked Cache-Control: public, max-age=60, and a CDN in front keeps it a minute (one copy for every way of asking, to the key alone), answering with Age and X-Cache: HIT: ' +
+      'no create clears it, so the list is answered as it was first read, where §4.1 lists all categories',
+    behaviour: (() => {
+      // one cache per server: each has its own store
+      const cached = new WeakMap<object, { at: number; reply: Reply }>()
+      return {
+        finish: (reply, request, store) => {
+          // a 200 goes to the key alone: the copy is never answered to a request without it
+          if (request.operation !== 'listCategories' || reply.status !== 200) return reply
+          const hit = cached.get(store)
+          if (hit && Date.now() - hit.at < 60_000) {
+            return { ...hit.reply, headers: { ...hit.reply.headers, age: String(Math.floor((Date.now() - hit.at) / 1000)), 'x-cache': 'HIT' } }
+          }
+          const kept = { ...reply, headers: { ...reply.headers, 'cache-control': 'public, max-age=60' }, body: Array.isArray(reply.body) ? [...(reply.body as unknown[])] : reply.body }
+          cached.set(store, { at: Date.now(), reply: kept })
+          return { ...kept, headers: { ...kept.headers, 'x-cache': 'MISS' } }
+        },
+      } satisfies Partial<Behaviour>
+    })(),
+  },
+  {
+    // caught by the requests without a key served the list; the run's headline names the cache from
+    // their Age and X-Cache (lib/checks/unauthenticated.ts keyNotCheckedHint). Measured (stackhunt11):
+    // a Node gateway keyed by the URL alone, keeping the list 30 s under Cache-Control: public
+    name: 'list-kept-by-url-by-a-cdn',
+    breaks: 'auth-missing-key-401',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'the list is marked Cache-Control: public, max-age=60, and a CDN in front keeps it a minute under its URL alone (not the Authorization header), answering with Age and X-Cache: HIT: ' +
+      'once the list was answered to the key, every request of that URL gets it, without a key too',
+    behaviour: (() => {
+      // one cache per server: each has its own store
+      const cached = new WeakMap<object, { at: number; reply: Reply }>()
+      return {
+        finish: (reply, request, store) => {
+          if (request.operation !== 'listCategories' || request.method !== 'GET' || request.path !== '/v1/categories') return reply
+          const hit = cached.get(store)
+          if (hit && Date.now() - hit.at < 60_000) {
+            return { ...hit.reply, headers: { ...hit.reply.headers, age: String(Math.floor((Date.now() - hit.at) / 1000)), 'x-cache': 'HIT' } }
+          }
+          if (reply.status !== 200) return reply
+          const kept = { ...reply, headers: { ...reply.headers, 'cache-control': 'public, max-age=60' }, body: Array.isArray(reply.body) ? [...(reply.body as unknown[])] : reply.body }
+          cached.set(store, { at: Date.now(), reply: kept })
+          return { ...kept, headers: { ...kept.headers, 'x-cache': 'MISS' } }
+        },
+      } satisfies Partial<Behaviour>
+    })(),
+  },
 ]

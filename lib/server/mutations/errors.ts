@@ -164,6 +164,18 @@ export const ERROR_MUTATIONS: readonly Mutation[] = [
     behaviour: { finish: (reply) => (reply.status >= 400 ? { ...reply, headers: { ...reply.headers, 'content-type': 'application/problem+json' } } : reply) },
   },
   {
+    // measured (stackhunt11): a front answering as Spring negotiates a ProblemDetail; the words say so (more-stacks-answers.ts problemJsonWords)
+    name: 'problem-json-unless-json-asked',
+    breaks: 'json-content-type',
+    code: 'WRONG_CONTENT_TYPE',
+    description:
+      "errors are declared application/problem+json to a request whose Accept does not name application/json (*/*, none, a browser's), application/json to one that does, as Spring negotiates a ProblemDetail",
+    behaviour: {
+      finish: (reply, request) =>
+        reply.status >= 400 && !/application\/json/i.test(request.accept ?? '') ? { ...reply, headers: { ...reply.headers, 'content-type': 'application/problem+json' } } : reply,
+    },
+  },
+  {
     name: 'json-only-if-accepted',
     breaks: 'json-content-type',
     code: 'WRONG_CONTENT_TYPE',

@@ -6,7 +6,7 @@
  * that is not JSON stored (§5.4: answered 400).
  */
 import { conformingBehaviour } from '../reference-server.ts'
-import type { Mutation } from '../server-cases.ts'
+import { errorReply, type Mutation } from '../server-cases.ts'
 
 export const FORM_BODY_MUTATIONS: readonly Mutation[] = [
   {
@@ -25,6 +25,20 @@ export const FORM_BODY_MUTATIONS: readonly Mutation[] = [
         store.push(record)
         return { status: 201, headers: {}, body: conformingBehaviour.createdBody(record) }
       },
+    },
+  },
+  {
+    // caught by malformed-form-body; the words name Express 5's req.body (lib/checks/node-answers.ts). Measured (stackhunt11): Express 5.3, express.json() alone
+    name: 'express5-form-body-undefined-500',
+    breaks: 'create-rejects-invalid-json',
+    code: 'SERVER_ERROR',
+    description:
+      "a create sent as application/x-www-form-urlencoded leaves req.body undefined under Express 5 (express.json() reads application/json alone), and the handler's const { name } = req.body throws: 500, with Express's X-Powered-By",
+    behaviour: {
+      finish: (reply, request) =>
+        request.operation === 'createCategory' && reply.status === 400 && /^application\/x-www-form-urlencoded\b/i.test(request.contentType ?? '')
+          ? errorReply(500, 'internal', "Cannot destructure property 'name' of 'req.body' as it is undefined.", { 'x-powered-by': 'Express' })
+          : reply,
     },
   },
 ]

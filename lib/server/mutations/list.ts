@@ -113,4 +113,53 @@ export const LIST_MUTATIONS: readonly Mutation[] = [
     },
     seed: () => seedCategories(5),
   },
+  {
+    // caught as records listed first gone from the list after the POSTs; the words say both lists hold as many (lib/checks/category.ts)
+    // measured (stackhunt11): Flask over SQLite, ORDER BY id DESC LIMIT 50, with 120 records
+    name: 'list-newest-50-only',
+    breaks: 'created-in-list',
+    code: 'VANISHED_FROM_LIST',
+    description:
+      'the list holds the newest 50 categories alone (ORDER BY id DESC LIMIT 50, a page size given every query), with no header that says so, where §8 returns all categories in one array: ' +
+      "the run's creates are listed, and the oldest of the 60 records it found are gone from the list after them",
+    seed: () => seedCategories(60),
+    behaviour: {
+      finish: (reply, request) =>
+        request.operation !== 'listCategories' || reply.status !== 200 || !Array.isArray(reply.body) ? reply : { ...reply, body: [...(reply.body as unknown[])].reverse().slice(0, 50) },
+    },
+  },
+  {
+    // caught as created records missing from the list; it holds 50, all older than those missing (suites/categories/paged-list.ts cutOf)
+    // measured (stackhunt11): Flask over SQLite, ORDER BY id LIMIT 1000, with 990 records
+    name: 'list-oldest-50-only',
+    breaks: 'created-in-list',
+    code: 'MISSING_FROM_LIST',
+    slow: NEVER_LISTED,
+    description:
+      'the list holds the oldest 50 categories alone (ORDER BY id LIMIT 50), with no header that says so, where §8 returns all categories in one array: ' +
+      "with the 40 records it found, the run's newest creates are never listed",
+    seed: () => seedCategories(40),
+    behaviour: {
+      finish: (reply, request) => (request.operation !== 'listCategories' || reply.status !== 200 || !Array.isArray(reply.body) ? reply : { ...reply, body: reply.body.slice(0, 50) }),
+    },
+  },
+  {
+    // caught by the names every run sends refused where the list shows none (suites/categories/repeated-names.ts unlistedRepeat)
+    // measured (stackhunt11): Flask over SQLite, a UNIQUE name over every account's records, each account's list its own
+    name: 'repeated-names-409-across-accounts',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'names are unique over every account (a UNIQUE index), and each key lists its own account\'s categories alone: another account made "0" and "__proto__" (names every run sends) before the run, ' +
+      'so their creates are refused 409 as repeats of records the list does not show, where §4.1 lists all categories available to the key',
+    behaviour: {
+      finish: (reply, request, store) => {
+        const name = isPlainObject(request.body) ? request.body.name : undefined
+        if (request.operation !== 'createCategory' || reply.status !== 201) return reply
+        if (name !== '0' && name !== '__proto__' && !store.slice(0, -1).some((r) => r.name === name)) return reply
+        store.pop()
+        return errorReply(409, 'conflict', 'a category with this name exists')
+      },
+    },
+  },
 ]

@@ -23,6 +23,17 @@ export const TRANSPORT_MUTATIONS: readonly Mutation[] = [
     behaviour: { transport: { delayMs: 0, chunked: false, connectionClose: false, encodeText: (text) => Buffer.from(text, 'latin1') } },
   },
   {
+    // the words name the charset declared (lib/checks/response.ts); measured (stackhunt11): a front transcoding the answers so
+    name: 'bodies-in-utf-16-so-declared',
+    breaks: 'list-returns-category-array',
+    code: 'NOT_JSON',
+    description: 'bodies are written in UTF-16 with its byte order mark and declared application/json;charset=UTF-16 (a gateway that transcodes), where RFC 8259 §8.1 asks UTF-8',
+    behaviour: {
+      finish: (reply) => ({ ...reply, headers: { ...reply.headers, 'content-type': 'application/json;charset=UTF-16' } }),
+      transport: { delayMs: 0, chunked: false, connectionClose: false, encodeText: (text) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]) },
+    },
+  },
+  {
     name: 'gzip-without-content-encoding',
     breaks: 'list-returns-category-array',
     code: 'NOT_JSON',
