@@ -1,0 +1,81 @@
+/**
+ * A key that is a piece of the reports' own text. A key of one or two characters (`1`, `:`, `t`)
+ * is refused, as no report can hide it without hiding its own text; one of punctuation alone
+ * (`----`) too. A longer key that is a piece of JSON (`true`, `1234`, `u0085` of an escape) is hidden in
+ * results.json and journal.ndjson inside their values, their structure and names kept: every
+ * report parses, and compare, merge and scripts read it (lib/reporters/json-strings-redacted.ts).
+ * A key that is a header's name the suite sends (`content-type`) leaves that name in the journal.
+ */
+import { afterAll, describe, expect, test } from 'vitest'
+import { createRedactor } from '../../lib/http/redact.ts'
+import { portableJson } from '../../lib/json/portable-json.ts'
+import { redactedJsonLines, redactedJsonText } from '../../lib/reporters/json-report.ts'
+import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { RUN_TIMEOUT_MS } from './expect-run.ts'
+import { neverAnswers, type HostileServer } from './hostile-servers.ts'
+
+const servers: (HostileServer | RunningServer)[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((run) => run.cleanup())
+  await Promise.all(servers.map((server) => server.close()))
+})
+
+/** Every JSON report parses: results.json whole, journal.ndjson line by line. */
+function expectParsed(run: ConformRun): void {
+  expect(() => JSON.parse(run.files['results.json'] ?? ''), 'results.json').not.toThrow()
+  for (const line of (run.files['journal.ndjson'] ?? '').split('\n').filter(Boolean)) expect(() => JSON.parse(line), line.slice(0, 200)).not.toThrow()
+  expect(run.files['junit.xml']).toMatch(/^<\?xml[\s\S]*<\/testsuites>\s*$/)
+}
+
+describe.concurrent('a key too short, or of punctuation alone, is refused: exit 2, one line, no request, reports that parse', { timeout: RUN_TIMEOUT_MS }, () => {
+  test.each([
+    ['1', /^conform: CONFORM_API_KEY is shorter than three characters: a key that short is a piece of the reports' own text/],
+    [':', /^conform: CONFORM_API_KEY is shorter than three characters/],
+    ['tn', /^conform: CONFORM_API_KEY is shorter than three characters/],
+    ['----', /^conform: CONFORM_API_KEY holds no letter or digit: a key of punctuation alone is a piece of the reports' own markup/],
+    ['{},:', /^conform: CONFORM_API_KEY holds no letter or digit/],
+  ])('%j', async (key, says) => {
+    const server = await neverAnswers()
+    servers.push(server)
+    const run = await runConformInProcess(['--base-url', server.baseUrl], { env: { CONFORM_API_KEY: key } })
+    runs.push(run)
+    expect(run.code, run.stderr).toBe(2)
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(run.stderr).toMatch(says)
+    expect(server.connections()).toBe(0)
+    expectParsed(run)
+  })
+})
+
+describe.concurrent('a key that is a piece of JSON: every report parses, its names kept, the key hidden in its values', { timeout: RUN_TIMEOUT_MS }, () => {
+  test.each(['true', '1234', '200', 'null', 'content-type'])('%j against a conforming server', async (key) => {
+    const server = await startReferenceServer({ apiKey: key })
+    servers.push(server)
+    const run = await runConformInProcess(['--base-url', server.baseUrl, '--seed', '1'], { env: { CONFORM_API_KEY: key } })
+    runs.push(run)
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expectParsed(run)
+    expect(run.results?.verdict).toBe('pass')
+    expect(run.results?.exitCode).toBe(0)
+    // the headers of every POST the journal records keep their names: the key content-type hid them
+    const posted = (run.files['journal.ndjson'] ?? '').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { headers?: Record<string, string> }).filter((line) => line.headers)
+    expect(posted.length).toBeGreaterThan(0)
+    for (const line of posted) expect(Object.keys(line.headers ?? {})).toEqual(expect.arrayContaining(['content-type', 'user-agent']))
+  })
+})
+
+test('the structure-keeping redaction: the key hidden in values, never in names, numbers and literals it equals made strings', () => {
+  const redact = createRedactor('1234')
+  const text = JSON.stringify({ durationMs: 1234, verdict: 'pass', body: 'id 1234 and "1234"', list: [1234, 12345], flag: true }, null, 2) + '\n'
+  const out = redactedJsonText(text, redact)
+  expect(JSON.parse(out)).toEqual({ durationMs: '[REDACTED]', verdict: 'pass', body: 'id [REDACTED] and "[REDACTED]"', list: ['[REDACTED]', 12345], flag: true })
+  // a key that is an escape's text (portableJson writes U+0085 as \u0085): the escape kept, the key hidden where it stands
+  const escapes = createRedactor('u0085')
+  const lines = [portableJson({ body: 'a\u0085 u0085', status: 200 }), portableJson({ headers: { 'content-type': 'u0085' } })].join('\n')
+  const hidden = redactedJsonLines(lines, escapes).split('\n').map((line) => JSON.parse(line) as unknown)
+  expect(hidden).toEqual([{ body: 'a\u0085 [REDACTED]', status: 200 }, { headers: { 'content-type': '[REDACTED]' } }])
+  const named = redactedJsonLines(JSON.stringify({ headers: { 'content-type': 'application/json', accept: 'content-type' } }), createRedactor('content-type'))
+  expect(JSON.parse(named)).toEqual({ headers: { 'content-type': 'application/json', accept: '[REDACTED]' } })
+})
