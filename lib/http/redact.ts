@@ -9,7 +9,7 @@ import { runAnchors, runsRedactor } from './secret-runs.ts'
 import { withHexRuns } from './secret-hex-runs.ts'
 import { base32Inside } from './secret-base32.ts'
 import { dumpsHidden } from './secret-dumps.ts'
-import { allJsonEscapes, allReferences, base64Decoded, base64Inside, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern, longestEscapeRun, utf16Encoded, utf16Listed, withEscapeRuns } from './secret-escapes.ts'
+import { allJsonEscapes, allReferences, base64Decoded, fullWidth, base64Inside, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern, longestEscapeRun, utf16Encoded, utf16Listed, withEscapeRuns } from './secret-escapes.ts'
 
 export { escapeRegExp } from './secret-filter.ts'
 export { FRAGMENT_MIN_SECRET_LENGTH, fragmentLength } from './secret-runs.ts'
@@ -111,12 +111,12 @@ function formsOf(secret: string): string[] {
  * The secret's bytes written out, for one of NEAR_MISS_MIN_KEY_LENGTH or more (a shorter one's
  * could be ordinary text): hex in either case (a debug page's dump of the header, which holds the
  * key's hex as it is byte-aligned), every byte percent-escaped in either case (an encoder that
- * escapes letters too), in UTF-16, backwards, its bytes listed (bytesListed). Its case folded is foldsSafely's.
+ * escapes letters too), in UTF-16, backwards, in fullwidth forms (fullWidth), its bytes listed (bytesListed). Its case folded is foldsSafely's.
  */
 function writtenOut(secret: string): string[] {
   if (secret.length < NEAR_MISS_MIN_KEY_LENGTH) return []
   const hex = Buffer.from(secret).toString('hex')
-  return [hex, hex.toUpperCase(), hex.toUpperCase().replace(/../g, '%$&'), hex.replace(/../g, '%$&'), inUtf16(secret), reversed(secret), ...bytesListed(secret)]
+  return [hex, hex.toUpperCase(), hex.toUpperCase().replace(/../g, '%$&'), hex.replace(/../g, '%$&'), inUtf16(secret), reversed(secret), fullWidth(secret), ...bytesListed(secret)]
 }
 
 /**

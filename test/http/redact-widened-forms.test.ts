@@ -1,0 +1,38 @@
+/**
+ * Forms of the key a server may echo that stood whole in every report (securehunt12): its bytes
+ * listed in zero-padded decimal (`115 107 095 …`, C's `%03d`, a log's aligned columns), whole or cut
+ * short, and the key in fullwidth forms (`ｓｋ＿ｌｉｖｅ＿…`, a Japanese service that widens every
+ * field it shows). And texts of the same shapes without the key, left as they are.
+ */
+import { describe, expect, test } from 'vitest'
+import { createRedactor, REDACTED } from '../../lib/http/redact.ts'
+
+const KEYS = ['sk_live_4eC39HqLyjWDarjtT1zdp7dc', 'Zq8xK2mP9vL4nR7tW1yB', 'petstore-staging-key-2024', 'hunter2x99']
+const padded = (key: string, between: string, from = 0, to = key.length) => [...Buffer.from(key.slice(from, to))].map((b) => String(b).padStart(3, '0')).join(between)
+const wide = (text: string) => text.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0))
+
+describe.each(KEYS)('key %s', (key) => {
+  test.each([
+    ['zero-padded decimal, a space between two', (k: string) => padded(k, ' ')],
+    ['zero-padded decimal, a comma between two', (k: string) => padded(k, ',')],
+    ['zero-padded decimal, two thirds of it', (k: string) => padded(k, ' ', 0, Math.ceil((k.length * 2) / 3))],
+    ['zero-padded decimal of "Bearer <key>", 16 a line', (k: string) => padded(`Bearer ${k}`, ' ').replace(/((?:\d{3} ){16})/g, '$1\n')],
+    ['fullwidth', (k: string) => wide(k)],
+  ])('%s is hidden, in a text and in a JSON string', (_form, echo) => {
+    const echoed = echo(key)
+    for (const text of [`invalid token: ${echoed} (end)`, JSON.stringify({ error: 'invalid token', got: echoed })]) {
+      const out = createRedactor(key)(text)
+      expect(out, out).toContain(REDACTED)
+      expect(out).not.toContain(echoed)
+      for (let at = 0; at + 8 <= key.length; at++) expect(out).not.toContain(padded(key, ' ', at, at + 8))
+    }
+  })
+})
+
+test.each([
+  ['zero-padded numbers', 'ids 001 002 003 004 005 006 007 008 009 010'],
+  ['zero-padded decimal of other text', padded('Hello, categories of the Pet Store!', ' ')],
+  ['fullwidth text', wide('Pet Store categories 2024')],
+])('%s are left as they are', (_label, text) => {
+  for (const key of KEYS) expect(createRedactor(key)(text)).toBe(text)
+})
