@@ -134,8 +134,10 @@ const foldsSafely = (variant: string) => variant.length >= NEAR_MISS_MIN_KEY_LEN
 const reversed = (text: string) => [...text].reverse().join('')
 /** UTF-16 (a body a .NET service wrote with Encoding.Unicode) read as the UTF-8 it should be: a NUL after every character. */
 const inUtf16 = (text: string) => [...text].join('\u0000')
-/** The key inside base64 (its Basic credentials, KEY_AS_BASIC_USER_AND_PASSWORD) in UTF-16: not its near-misses', in no Basic credentials, nor base64url (each form more slows every report's search). */
-const basicInUtf16 = (secret: string) => base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH).filter((_, i) => i % 2 === 0).map(inUtf16)
+/** The key inside base64 (its Basic credentials, KEY_AS_BASIC_USER_AND_PASSWORD) in UTF-16, and those credentials inside base64 again (basicInBase64): not its near-misses', in no Basic credentials, nor base64url (each form more slows every report's search). */
+const basicInUtf16 = (secret: string) => [...base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH).filter((_, i) => i % 2 === 0).map(inUtf16), ...basicInBase64(secret)]
+/** The Basic credentials the suite sends (KEY_AS_BASIC_USER_AND_PASSWORD) inside base64 again: a server that echoes the Authorization header base64-encoded (`base64("Basic c2tf…")`) gave the key back in two decodings. */
+const basicInBase64 = (secret: string) => (secret.length < NEAR_MISS_MIN_KEY_LENGTH ? [] : base64Inside(Buffer.from(`${secret}:${secret}`).toString('base64'), NEAR_MISS_MIN_KEY_LENGTH).filter((_, i) => i % 2 === 0))
 
 /**
  * The Authorization header a server echoes whole, base64-encoded, for a key too short for
