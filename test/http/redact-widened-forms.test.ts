@@ -53,3 +53,31 @@ test.each(KEYS.slice(0, 3))('the Basic credentials of the key %s inside base64 a
     expect(decoded).not.toContain(basic.slice(-16, -2))
   }
 })
+
+/**
+ * The key broken up by markup that shows nothing, as an HTML error page lets a long token wrap: `<wbr>`, `&shy;`, `&#8203;`
+ * every few characters (lib/http/secret-markup.ts). Each piece was too short a run to be hidden, and stood to anyone reading
+ * the page as a browser shows it. A page with such markup and no key is left as it is.
+ */
+describe.each(KEYS.slice(0, 3))('key %s broken up by markup that shows nothing', (key) => {
+  test.each([
+    ['<wbr> every 8', (k: string) => k.replace(/(.{8})/g, '$1<wbr>')],
+    ['<wbr/> every 4', (k: string) => k.replace(/(.{4})/g, '$1<wbr/>')],
+    ['&shy; every 6', (k: string) => k.replace(/(.{6})/g, '$1&shy;')],
+    ['&#8203; every 8', (k: string) => k.replace(/(.{8})/g, '$1&#8203;')],
+    ['&#x200B; every 5', (k: string) => k.replace(/(.{5})/g, '$1&#x200B;')],
+  ])('%s is hidden, the page around it kept', (_form, broken) => {
+    for (const text of [`<p class="token">Token <code>${broken(key)}</code> has expired.</p>`, JSON.stringify({ html: `<p>${broken(key)}</p>` })]) {
+      const out = createRedactor(key)(text)
+      const shown = out.replace(/<wbr\s*\/?>|&(?:shy|#8203|#x200B);/gi, '')
+      for (let at = 0; at + 6 <= key.length; at++) expect(shown, out).not.toContain(key.slice(at, at + 6))
+      expect(out).toContain(REDACTED)
+    }
+    expect(createRedactor(key)(`<p>Token <code>${broken(key)}</code> has expired.</p>`)).toMatch(/^<p>Token <code>\[REDACTED\].*<\/code> has expired\.<\/p>$/)
+  })
+})
+
+test('a page with break opportunities and no key is left as it is', () => {
+  const page = '<p>Super&shy;cali&shy;fragi&shy;listic <code>3f2b8c1e<wbr>9a4d4e6f<wbr>8b7a1c2d</code> and&#8203;more</p>'
+  for (const key of KEYS) expect(createRedactor(key)(page)).toBe(page)
+})
