@@ -6,6 +6,7 @@
  * report parses, and compare, merge and scripts read it (lib/reporters/json-strings-redacted.ts).
  * A key that is a header's name the suite sends (`content-type`) leaves that name in the journal.
  */
+import { randomBytes } from 'node:crypto'
 import { afterAll, describe, expect, test } from 'vitest'
 import { createRedactor } from '../../lib/http/redact.ts'
 import { portableJson } from '../../lib/json/portable-json.ts'
@@ -29,14 +30,18 @@ function expectParsed(run: ConformRun): void {
   expect(run.files['junit.xml']).toMatch(/^<\?xml[\s\S]*<\/testsuites>\s*$/)
 }
 
-describe.concurrent('a key too short, or of punctuation alone, is refused: exit 2, one line, no request, reports that parse', { timeout: RUN_TIMEOUT_MS }, () => {
+const LONG_KEY = `eyJhbGciOiJSUzI1NiJ9.${randomBytes(2200).toString('base64url')}.c2ln`
+
+describe.concurrent('a key too short, too long, or of punctuation alone, is refused: exit 2, one line, no request, reports that parse', { timeout: RUN_TIMEOUT_MS }, () => {
   test.each([
-    ['1', /^conform: CONFORM_API_KEY is shorter than three characters: a key that short is a piece of the reports' own text/],
-    [':', /^conform: CONFORM_API_KEY is shorter than three characters/],
-    ['tn', /^conform: CONFORM_API_KEY is shorter than three characters/],
-    ['----', /^conform: CONFORM_API_KEY holds no letter or digit: a key of punctuation alone is a piece of the reports' own markup/],
-    ['{},:', /^conform: CONFORM_API_KEY holds no letter or digit/],
-  ])('%j', async (key, says) => {
+    ['1', '1', /^conform: CONFORM_API_KEY is shorter than three characters: a key that short is a piece of the reports' own text/],
+    [':', ':', /^conform: CONFORM_API_KEY is shorter than three characters/],
+    ['tn', 'tn', /^conform: CONFORM_API_KEY is shorter than three characters/],
+    ['----', '----', /^conform: CONFORM_API_KEY holds no letter or digit: a key of punctuation alone is a piece of the reports' own markup/],
+    ['{},:', '{},:', /^conform: CONFORM_API_KEY holds no letter or digit/],
+    // a JWT-like key of 3,000 characters: the redactor's patterns outgrew V8's, and the run stopped with it spelled out (test/cli/last-resort-redactor-fault.test.ts)
+    ['a JWT of 2,960 characters', LONG_KEY, /^conform: CONFORM_API_KEY is longer than 2048 characters: the reports cannot hide a key that long/],
+  ])('%s', async (_what, key, says) => {
     const server = await neverAnswers()
     servers.push(server)
     const run = await runConformInProcess(['--base-url', server.baseUrl], { env: { CONFORM_API_KEY: key } })
@@ -46,6 +51,17 @@ describe.concurrent('a key too short, or of punctuation alone, is refused: exit 
     expect(run.stderr).toMatch(says)
     expect(server.connections()).toBe(0)
     expectParsed(run)
+    if (key.length > 3) for (const text of [run.stdout, run.stderr, ...Object.values(run.files)]) expect(text).not.toContain(key.slice(0, 40))
+  })
+
+  test('a secret --header value longer than 2048 characters: refused as the key is', async () => {
+    const server = await neverAnswers()
+    servers.push(server)
+    const run = await runConformInProcess(['--base-url', server.baseUrl, '--header', `X-Gateway-Token: ${LONG_KEY}`], { env: { CONFORM_API_KEY: 'json-piece-keys-5d1f0a' } })
+    runs.push(run)
+    expect(run.code, run.stderr).toBe(2)
+    expect(run.stderr).toBe('conform: --header: the value of x-gateway-token is a secret longer than 2048 characters, which the reports cannot hide in every form a server echoes it in\n')
+    expect(server.connections()).toBe(0)
   })
 })
 
