@@ -306,9 +306,13 @@ function reportDirFallback(argv: readonly string[], env: NodeJS.ProcessEnv): str
 export function runAsProgram(loadSuite: SuiteLoader, argv: string[] = process.argv.slice(2), caught?: NodeJS.Signals): void {
   // last resort: a fault that escaped main() is one redacted line and exit 2, never a stack trace
   const lastResort = (error: unknown) => {
-    const redact = createRedactor(process.env.CONFORM_API_KEY, apiKeyInArgv(argv), ...secretsGiven())
-    // its first line, and what a server's text quoted in it holds made visible (an escape, a carriage return), as every other line
-    process.stderr.write(inertLogCommands(`conform: internal error: ${visibleLine(redact(String((error as Error)?.message ?? error)).split('\n')[0]!)}\n`))
+    // its first line, and what a server's text quoted in it holds made visible (an escape, a carriage return), as every other line;
+    // none where redacting it fails too (a fault of the redactor: its message, a pattern, spelled the key out, and Node printed it)
+    let line = 'its text is not shown, as it could not be redacted'
+    try {
+      line = visibleLine(createRedactor(process.env.CONFORM_API_KEY, apiKeyInArgv(argv), ...secretsGiven())(String((error as Error)?.message ?? error)).split('\n')[0]!)
+    } catch {}
+    process.stderr.write(inertLogCommands(`conform: internal error: ${line}\n`))
     process.exit(2)
   }
   process.on('uncaughtException', lastResort)

@@ -23,6 +23,16 @@ function describe(char: string): string {
   return code > 0xff ? 'a character outside Latin-1' : 'a character outside visible ASCII'
 }
 
+/** The fewest characters of a key the reports can hide (one of 3, `key`, is hidden where it stands apart, as a word of 4, `test`: docs/reports.md). */
+export const SHORTEST_KEY = 3
+/**
+ * The most characters of a key (or a secret --header value) the reports can hide: one of 3,000 stopped every run that redacted
+ * an echo of it (V8: "Invalid regular expression: … too large", its pattern the key spelled out, printed whole by the last
+ * resort). 2,048 leaves room for a long JWT (1 to 2 KB) and stays under common limits of a header line (8 KB).
+ */
+export const LONGEST_KEY = 2048
+const SHORTEST_KEY_WORD = 'three'
+
 /** The key to send, or a one-line reason (without the key) why it cannot be sent. */
 export function checkApiKey(raw: string, source: string): CheckedKey | { problem: string } {
   const key = raw.trim()
@@ -39,6 +49,10 @@ export function checkApiKey(raw: string, source: string): CheckedKey | { problem
   if (at >= 0) {
     return { problem: `${source} holds ${describe(chars[at] as string)} at position ${at + 1} of ${chars.length}: a bearer key is visible ASCII (RFC 6750 §2.1), so it cannot be sent` }
   }
+  // a key this short, or of punctuation alone, is a piece of every report's own text (a count, an escape, `:` or `-->`): hidden, it hid that text and broke the reports; shown, it showed the key
+  if (chars.length < SHORTEST_KEY) return { problem: `${source} is shorter than ${SHORTEST_KEY_WORD} characters: a key that short is a piece of the reports' own text (a digit of every count, a letter of every word), which no report can hide without hiding that text, and one anyone can guess; give the key issued for the account` }
+  if (chars.length > LONGEST_KEY) return { problem: `${source} is longer than ${LONGEST_KEY} characters: the reports cannot hide a key that long in every form a server echoes it in (the patterns that find it grow past what the regular expression engine takes, and the run stopped on an internal error); give the key issued for the account` }
+  if (!/[A-Za-z0-9]/.test(key)) return { problem: `${source} holds no letter or digit: a key of punctuation alone is a piece of the reports' own markup (JSON, XML, Markdown), which no report can hide without breaking it; give the key issued for the account` }
   if (key === raw) return { key }
   const where = key === raw.trimEnd() ? 'ended in whitespace' : key === raw.trimStart() ? 'began with whitespace' : 'had whitespace around it'
   return { key, note: `${source} ${where} (as a secret file's trailing newline does); trimmed before sending` }

@@ -5,6 +5,8 @@
  * suggests a secret, or that reads as a credential whatever its name, is redacted wherever it
  * would be shown, as the key is.
  */
+import { LONGEST_KEY } from './api-key.ts'
+
 export interface ExtraHeader {
   /** Lower case, as the HTTP client sends it. */
   name: string
@@ -68,6 +70,9 @@ export function parseExtraHeaders(given: readonly string[], source: string): Ext
     if (headers.some((h) => h.name === lower)) return { problem: `${source} gives ${name} twice` }
     headers.push({ name: lower, value })
   }
+  // a secret too long to hide (LONGEST_KEY, lib/config/api-key.ts) stopped a run that redacted its echo
+  const long = headers.find((h) => h.value.length > LONGEST_KEY && secretValues([h]).length > 0)
+  if (long) return { problem: `${source}: the value of ${long.name} is a secret longer than ${LONGEST_KEY} characters, which the reports cannot hide in every form a server echoes it in` }
   return headers
 }
 

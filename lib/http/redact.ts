@@ -9,7 +9,8 @@ import { runAnchors, runsRedactor } from './secret-runs.ts'
 import { withHexRuns } from './secret-hex-runs.ts'
 import { base32Inside } from './secret-base32.ts'
 import { dumpsHidden } from './secret-dumps.ts'
-import { allJsonEscapes, allReferences, base64Decoded, base64Inside, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern, longestEscapeRun, utf16Encoded, utf16Listed, withEscapeRuns } from './secret-escapes.ts'
+import { markupHidden } from './secret-markup.ts'
+import { allJsonEscapes, allReferences, base64Decoded, basicInBase64, fullWidth, base64Inside, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern, longestEscapeRun, utf16Encoded, utf16Listed, withEscapeRuns } from './secret-escapes.ts'
 
 export { escapeRegExp } from './secret-filter.ts'
 export { FRAGMENT_MIN_SECRET_LENGTH, fragmentLength } from './secret-runs.ts'
@@ -111,12 +112,12 @@ function formsOf(secret: string): string[] {
  * The secret's bytes written out, for one of NEAR_MISS_MIN_KEY_LENGTH or more (a shorter one's
  * could be ordinary text): hex in either case (a debug page's dump of the header, which holds the
  * key's hex as it is byte-aligned), every byte percent-escaped in either case (an encoder that
- * escapes letters too), in UTF-16, backwards, its bytes listed (bytesListed). Its case folded is foldsSafely's.
+ * escapes letters too), in UTF-16, backwards, in fullwidth forms (fullWidth), its bytes listed (bytesListed). Its case folded is foldsSafely's.
  */
 function writtenOut(secret: string): string[] {
   if (secret.length < NEAR_MISS_MIN_KEY_LENGTH) return []
   const hex = Buffer.from(secret).toString('hex')
-  return [hex, hex.toUpperCase(), hex.toUpperCase().replace(/../g, '%$&'), hex.replace(/../g, '%$&'), inUtf16(secret), reversed(secret), ...bytesListed(secret)]
+  return [hex, hex.toUpperCase(), hex.toUpperCase().replace(/../g, '%$&'), hex.replace(/../g, '%$&'), inUtf16(secret), reversed(secret), fullWidth(secret), ...bytesListed(secret)]
 }
 
 /**
@@ -134,8 +135,8 @@ const foldsSafely = (variant: string) => variant.length >= NEAR_MISS_MIN_KEY_LEN
 const reversed = (text: string) => [...text].reverse().join('')
 /** UTF-16 (a body a .NET service wrote with Encoding.Unicode) read as the UTF-8 it should be: a NUL after every character. */
 const inUtf16 = (text: string) => [...text].join('\u0000')
-/** The key inside base64 (its Basic credentials, KEY_AS_BASIC_USER_AND_PASSWORD) in UTF-16: not its near-misses', in no Basic credentials, nor base64url (each form more slows every report's search). */
-const basicInUtf16 = (secret: string) => base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH).filter((_, i) => i % 2 === 0).map(inUtf16)
+/** The key inside base64 (its Basic credentials, KEY_AS_BASIC_USER_AND_PASSWORD) in UTF-16, and those credentials inside base64 again (basicInBase64): not its near-misses', in no Basic credentials, nor base64url (each form more slows every report's search). */
+const basicInUtf16 = (secret: string) => [...base64Inside(secret, NEAR_MISS_MIN_KEY_LENGTH).filter((_, i) => i % 2 === 0).map(inUtf16), ...basicInBase64(secret, NEAR_MISS_MIN_KEY_LENGTH)]
 
 /**
  * The Authorization header a server echoes whole, base64-encoded, for a key too short for
@@ -289,9 +290,10 @@ function redactorOf(ordered: readonly string[]): Redactor {
   const whole = ordered.filter((secret) => secret.length >= NEAR_MISS_MIN_KEY_LENGTH)
   const holds = (bytes: string) => runs(bytes) !== bytes || whole.some((secret) => bytes.includes(secret))
   const hidden = withHexRuns(withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED), holds, REDACTED, ordered.some((secret) => /[^\x00-\x7f]/.test(secret)))
-  // a dump's lines first (secret-dumps.ts), as the other steps' replacements leave them no dump lines; UTF-16's NULs dropped, as withHexRuns drops them
+  // a dump's lines first (secret-dumps.ts), as the other steps' replacements leave them no dump lines; UTF-16's NULs dropped, as withHexRuns drops them; before them, what markup breaks up, read as shown (secret-markup.ts)
+  const plain = (text: string) => hidden(dumpsHidden(text, (bytes) => holds(bytes.toString('latin1').replaceAll('\u0000', '')), REDACTED))
   // a short text met again (a fleet's deployments share this redactor) answered as the first time (textsMet)
-  return textsMet((text) => hidden(dumpsHidden(text, (bytes) => holds(bytes.toString('latin1').replaceAll('\u0000', '')), REDACTED)))
+  return textsMet((text) => plain(markupHidden(text, plain, REDACTED)))
 }
 
 function formsRedactor(patterns: readonly SecretPattern[], holdsAny: (text: string) => boolean = () => true): Redactor {

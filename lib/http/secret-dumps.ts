@@ -12,6 +12,25 @@ import { isHexDigit } from './secret-hex-runs.ts'
 
 /** A line of a hex dump: its offset (xxd's `00000010:`, hexdump's `00000010`), its bytes in hex, groups of 2 to 32 digits, and its text column if any. */
 const HEX_LINE = /^([ \t]*[0-9a-fA-F]{4,16}(?::[ \t]*|[ \t]+))((?:[0-9a-fA-F]{2,32}[ \t]{1,2})*[0-9a-fA-F]{2,32})(?:[ \t]{2,}(\S.*?))?[ \t]*$/
+/**
+ * A log's prefix on each line of a dump (`web-1  | ` of docker compose, `2026-11-28T07:50:06Z DEBUG `, `[req 4] `: a debug
+ * endpoint that returns its log, a middleware that logs a hexdump a line at a time): up to 80 characters, no quote (a JSON string's opening one is quotedDumpLine's), that end in a space,
+ * `|` or `]`, before an offset of 8 hex digits and `:` or two spaces (xxd's, hexdump -C's). Read only where a line began with
+ * its offset, a dump of the key so prefixed showed it over its first and last lines (securehunt12).
+ */
+const LOG_PREFIX = /^[^\n"]{0,80}?[ \t|\]](?=[0-9a-fA-F]{8}(?::|[ \t]{2}))/
+/**
+ * A dump's first offset behind a log's prefix (LOG_PREFIX): what tells a text that may hold such a dump, looked for with indexOf.
+ * `raw`: on a line of its own, its prefix no JSON string's (no quote or backslash), whose escaped lines the raw pass would read as one.
+ */
+function prefixedDumpStart(text: string, raw: boolean): boolean {
+  for (let at = text.indexOf('00000000'); at > 0; at = text.indexOf('00000000', at + 8)) {
+    const [before, after] = [text[at - 1], text.slice(at + 8, at + 10)]
+    if ((before !== ' ' && before !== '\t' && before !== '|' && before !== ']') || (after[0] !== ':' && after !== '  ')) continue
+    if (!raw || !/["\\]/.test(text.slice(text.lastIndexOf('\n', at) + 1, at))) return true
+  }
+  return false
+}
 /** A line of `od -c`: a 7-digit octal offset and up to 16 cells of 4 characters, each a character, an escape (`\r`) or 3 octal digits. */
 const OD_C_LINE = /^([0-7]{7})((?: {1,3}(?:\\{1,2}[0-7]{3}|\\{1,2}[0abfnrtv]|[0-7]{3}|\S)| {4}){1,16})[ \t]*$/
 /** One cell of it (its escapes' backslash escaped again in a JSON string). */
@@ -62,10 +81,12 @@ function dumpLine(line: string): { bytes: Buffer; swapped?: Buffer; from: number
   if (line.length < 8 || line.length > LONGEST_LINE) return undefined
   const plain = PLAIN_LINE.exec(line)
   if (plain) return { bytes: Buffer.from(line.replace(/[^0-9a-fA-F]/g, ''), 'hex'), from: plain[1]!.length }
-  const hex = HEX_LINE.exec(line)
+  // as the line begins, or behind a log's prefix (LOG_PREFIX)
+  const prefix = HEX_LINE.test(line) ? '' : (LOG_PREFIX.exec(line)?.[0] ?? '')
+  const hex = HEX_LINE.exec(line.slice(prefix.length))
   if (hex) {
     const digits = hex[2]!.replace(/[ \t]/g, '')
-    return digits.length % 2 === 0 ? { bytes: Buffer.from(digits, 'hex'), swapped: littleEndian(hex[2]!), from: hex[1]!.length, text: hex[3] } : undefined
+    return digits.length % 2 === 0 ? { bytes: Buffer.from(digits, 'hex'), swapped: littleEndian(hex[2]!), from: prefix.length + hex[1]!.length, text: hex[3] } : undefined
   }
   const od = OD_C_LINE.exec(line)
   if (!od) {
@@ -110,8 +131,8 @@ function quotedDumpLine(line: string): ReturnType<typeof dumpLine> {
  * line breaks are escapes (escaped again too); a line of od -c cut at its own `\n` cell is then no dump line, and hides nothing.
  */
 export function dumpsHidden(text: string, holds: (bytes: Buffer) => boolean, replacement: string): string {
-  const raw = lineStartsWithHex(text, '\n') ? linesHidden(text, RAW_BREAK, holds, replacement, false) : text
-  return lineStartsWithHex(raw, '\\n') ? linesHidden(raw, ESCAPED_BREAK, holds, replacement, true) : raw
+  const raw = prefixedDumpStart(text, true) || lineStartsWithHex(text, '\n') ? linesHidden(text, RAW_BREAK, holds, replacement, false) : text
+  return prefixedDumpStart(raw, false) || lineStartsWithHex(raw, '\\n') ? linesHidden(raw, ESCAPED_BREAK, holds, replacement, true) : raw
 }
 const RAW_BREAK = /(\r?\n)/
 /** Escaped, and raw ones too: a line of journal.ndjson's ends in its own (its next line's dump is another's). */

@@ -158,6 +158,15 @@ export function bytesListed(secret: string | Uint8Array): string[] {
   return [...[' ', ':', '-'].flatMap((between) => [hex.join(between), hex.join(between).toUpperCase()]), bytes.join(','), bytes.join(', '), bytes.join(' '), hex.map((h) => `0x${h}`).join(', ')]
 }
 
+/** The Basic credentials the suite sends (the key as user and password) inside base64 again: a server that echoes the Authorization header base64-encoded (`base64("Basic c2tf…")`) gave the key back in two decodings. */
+export const basicInBase64 = (secret: string, shortest: number) => (secret.length < shortest ? [] : base64Inside(Buffer.from(`${secret}:${secret}`).toString('base64'), shortest).filter((_, i) => i % 2 === 0))
+
+/**
+ * The secret in fullwidth forms (U+FF01 to U+FF5E for `!` to `~`): a Japanese service that widens every field it shows
+ * (PHP's `mb_convert_kana($text, 'RNAS')`, a form normalizer's zenkaku step) echoed `ｓｋ＿ｌｉｖｅ＿…`, which no other form matched.
+ */
+export const fullWidth = (secret: string) => secret.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0))
+
 /** The secret's bytes as hex with a space between them, whose runs are hidden too: Node's `<Buffer …>` shows 50 bytes and cuts the rest (`… 14 more bytes>`). */
 export const hexSpaced = (secret: string) => bytesListed(secret)[0]!
 

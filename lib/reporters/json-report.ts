@@ -2,6 +2,7 @@
 import { resultsFileOf } from '../result/results-file.ts'
 import type { RunResult } from '../result/run-result.ts'
 import { portableJson } from '../json/portable-json.ts'
+import { jsonParses, linesParse, stringsRedacted } from './json-strings-redacted.ts'
 
 export function jsonReport(result: RunResult): string {
   return portableJson(resultsFileOf(result), 2) + '\n'
@@ -24,16 +25,21 @@ export function redactedJsonText(text: string, redact: (text: string) => string)
   const whole = redact(text)
   // nothing hidden (every run whose server echoes no key): no name changed, and neither text is searched for one (two passes over 0.8 MB a run)
   if (whole === text) return whole
-  // a header's name the result's redaction hid already (a server that echoes the key in one) is no name of the model
-  if (redactedNames(whole) === redactedNames(text)) return whole
-  return text.split(MODEL_NAME).map((part, i) => (i % 2 === 1 ? part : redact(part))).join('')
+  // a header's name the result's redaction hid already (a server that echoes the key in one) is no name of the model;
+  // parsed only once something was hidden: a key that is a piece of JSON's own text (`1`, `true`, `:`) hid it (json-strings-redacted.ts)
+  if (redactedNames(whole) === redactedNames(text) && jsonParses(whole)) return whole
+  const named = text.split(MODEL_NAME).map((part, i) => (i % 2 === 1 ? part : redact(part))).join('')
+  return jsonParses(named) ? named : stringsRedacted(text, redact, (name) => MODEL_NAME_ONLY.test(name))
 }
+const MODEL_NAME_ONLY = /^[a-z][A-Za-z0-9]*$/
 
 /**
  * A property name of a line of JSON written by JSON.stringify (journal.ndjson's): a quote after `{`
  * or `,` is no string's (inside one it is escaped), and a string after one followed by `:` is a name.
+ * Every name of a line is the suite's own: the model's, or a header's of a request it sent
+ * (`content-type`, `user-agent`, a --header's), never the server's; a key `content-type` renamed that header of every POST.
  */
-const LINE_NAME = /((?<=[{,])"[a-z][A-Za-z0-9]*":)/
+const LINE_NAME = /((?<=[{,])"[a-z][A-Za-z0-9]*(?:-[a-z0-9]+)*":)/
 const REDACTED_LINE_NAME = /[{,]"[^"\n]*\[REDACTED\][^"\n]*":/g
 const redactedLineNames = (text: string) => text.match(REDACTED_LINE_NAME)?.length ?? 0
 
@@ -44,6 +50,8 @@ const redactedLineNames = (text: string) => text.match(REDACTED_LINE_NAME)?.leng
 export function redactedJsonLines(text: string, redact: (text: string) => string): string {
   const whole = redact(text)
   // most turns' lines hide nothing: not scanned for names
-  if (!whole.includes('[REDACTED]') || redactedLineNames(whole) === redactedLineNames(text)) return whole
-  return text.split(LINE_NAME).map((part, i) => (i % 2 === 1 ? part : redact(part))).join('')
+  if (!whole.includes('[REDACTED]') || (redactedLineNames(whole) === redactedLineNames(text) && linesParse(whole))) return whole
+  const named = text.split(LINE_NAME).map((part, i) => (i % 2 === 1 ? part : redact(part))).join('')
+  return linesParse(named) ? named : stringsRedacted(text, redact, (name) => LINE_NAME_ONLY.test(name))
 }
+const LINE_NAME_ONLY = /^[a-z][A-Za-z0-9]*(?:-[a-z0-9]+)*$/

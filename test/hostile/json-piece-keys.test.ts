@@ -1,0 +1,97 @@
+/**
+ * A key that is a piece of the reports' own text. A key of one or two characters (`1`, `:`, `t`)
+ * is refused, as no report can hide it without hiding its own text; one of punctuation alone
+ * (`----`) too. A longer key that is a piece of JSON (`true`, `1234`, `u0085` of an escape) is hidden in
+ * results.json and journal.ndjson inside their values, their structure and names kept: every
+ * report parses, and compare, merge and scripts read it (lib/reporters/json-strings-redacted.ts).
+ * A key that is a header's name the suite sends (`content-type`) leaves that name in the journal.
+ */
+import { randomBytes } from 'node:crypto'
+import { afterAll, describe, expect, test } from 'vitest'
+import { createRedactor } from '../../lib/http/redact.ts'
+import { portableJson } from '../../lib/json/portable-json.ts'
+import { redactedJsonLines, redactedJsonText } from '../../lib/reporters/json-report.ts'
+import { startReferenceServer, type RunningServer } from '../../lib/server/reference-server.ts'
+import { runConformInProcess, type ConformRun } from '../helpers/run-conform.ts'
+import { RUN_TIMEOUT_MS } from './expect-run.ts'
+import { neverAnswers, type HostileServer } from './hostile-servers.ts'
+
+const servers: (HostileServer | RunningServer)[] = []
+const runs: ConformRun[] = []
+afterAll(async () => {
+  runs.forEach((run) => run.cleanup())
+  await Promise.all(servers.map((server) => server.close()))
+})
+
+/** Every JSON report parses: results.json whole, journal.ndjson line by line. */
+function expectParsed(run: ConformRun): void {
+  expect(() => JSON.parse(run.files['results.json'] ?? ''), 'results.json').not.toThrow()
+  for (const line of (run.files['journal.ndjson'] ?? '').split('\n').filter(Boolean)) expect(() => JSON.parse(line), line.slice(0, 200)).not.toThrow()
+  expect(run.files['junit.xml']).toMatch(/^<\?xml[\s\S]*<\/testsuites>\s*$/)
+}
+
+const LONG_KEY = `eyJhbGciOiJSUzI1NiJ9.${randomBytes(2200).toString('base64url')}.c2ln`
+
+describe.concurrent('a key too short, too long, or of punctuation alone, is refused: exit 2, one line, no request, reports that parse', { timeout: RUN_TIMEOUT_MS }, () => {
+  test.each([
+    ['1', '1', /^conform: CONFORM_API_KEY is shorter than three characters: a key that short is a piece of the reports' own text/],
+    [':', ':', /^conform: CONFORM_API_KEY is shorter than three characters/],
+    ['tn', 'tn', /^conform: CONFORM_API_KEY is shorter than three characters/],
+    ['----', '----', /^conform: CONFORM_API_KEY holds no letter or digit: a key of punctuation alone is a piece of the reports' own markup/],
+    ['{},:', '{},:', /^conform: CONFORM_API_KEY holds no letter or digit/],
+    // a JWT-like key of 3,000 characters: the redactor's patterns outgrew V8's, and the run stopped with it spelled out (test/cli/last-resort-redactor-fault.test.ts)
+    ['a JWT of 2,960 characters', LONG_KEY, /^conform: CONFORM_API_KEY is longer than 2048 characters: the reports cannot hide a key that long/],
+  ])('%s', async (_what, key, says) => {
+    const server = await neverAnswers()
+    servers.push(server)
+    const run = await runConformInProcess(['--base-url', server.baseUrl], { env: { CONFORM_API_KEY: key } })
+    runs.push(run)
+    expect(run.code, run.stderr).toBe(2)
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
+    expect(run.stderr).toMatch(says)
+    expect(server.connections()).toBe(0)
+    expectParsed(run)
+    if (key.length > 3) for (const text of [run.stdout, run.stderr, ...Object.values(run.files)]) expect(text).not.toContain(key.slice(0, 40))
+  })
+
+  test('a secret --header value longer than 2048 characters: refused as the key is', async () => {
+    const server = await neverAnswers()
+    servers.push(server)
+    const run = await runConformInProcess(['--base-url', server.baseUrl, '--header', `X-Gateway-Token: ${LONG_KEY}`], { env: { CONFORM_API_KEY: 'json-piece-keys-5d1f0a' } })
+    runs.push(run)
+    expect(run.code, run.stderr).toBe(2)
+    expect(run.stderr).toBe('conform: --header: the value of x-gateway-token is a secret longer than 2048 characters, which the reports cannot hide in every form a server echoes it in\n')
+    expect(server.connections()).toBe(0)
+  })
+})
+
+describe.concurrent('a key that is a piece of JSON: every report parses, its names kept, the key hidden in its values', { timeout: RUN_TIMEOUT_MS }, () => {
+  test.each(['true', '1234', '200', 'null', 'content-type'])('%j against a conforming server', async (key) => {
+    const server = await startReferenceServer({ apiKey: key })
+    servers.push(server)
+    const run = await runConformInProcess(['--base-url', server.baseUrl, '--seed', '1'], { env: { CONFORM_API_KEY: key } })
+    runs.push(run)
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expectParsed(run)
+    expect(run.results?.verdict).toBe('pass')
+    expect(run.results?.exitCode).toBe(0)
+    // the headers of every POST the journal records keep their names: the key content-type hid them
+    const posted = (run.files['journal.ndjson'] ?? '').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { headers?: Record<string, string> }).filter((line) => line.headers)
+    expect(posted.length).toBeGreaterThan(0)
+    for (const line of posted) expect(Object.keys(line.headers ?? {})).toEqual(expect.arrayContaining(['content-type', 'user-agent']))
+  })
+})
+
+test('the structure-keeping redaction: the key hidden in values, never in names, numbers and literals it equals made strings', () => {
+  const redact = createRedactor('1234')
+  const text = JSON.stringify({ durationMs: 1234, verdict: 'pass', body: 'id 1234 and "1234"', list: [1234, 12345], flag: true }, null, 2) + '\n'
+  const out = redactedJsonText(text, redact)
+  expect(JSON.parse(out)).toEqual({ durationMs: '[REDACTED]', verdict: 'pass', body: 'id [REDACTED] and "[REDACTED]"', list: ['[REDACTED]', 12345], flag: true })
+  // a key that is an escape's text (portableJson writes U+0085 as \u0085): the escape kept, the key hidden where it stands
+  const escapes = createRedactor('u0085')
+  const lines = [portableJson({ body: 'a\u0085 u0085', status: 200 }), portableJson({ headers: { 'content-type': 'u0085' } })].join('\n')
+  const hidden = redactedJsonLines(lines, escapes).split('\n').map((line) => JSON.parse(line) as unknown)
+  expect(hidden).toEqual([{ body: 'a\u0085 [REDACTED]', status: 200 }, { headers: { 'content-type': '[REDACTED]' } }])
+  const named = redactedJsonLines(JSON.stringify({ headers: { 'content-type': 'application/json', accept: 'content-type' } }), createRedactor('content-type'))
+  expect(JSON.parse(named)).toEqual({ headers: { 'content-type': 'application/json', accept: '[REDACTED]' } })
+})
