@@ -96,8 +96,10 @@ const BYTE_LIST_STEP = new RegExp(String.raw`(?:${BETWEEN}${BYTE}){1,4096}(?![0-
  * whole: only runs of hex with a space, colon or dash between bytes were read.
  */
 const HEX_ITEM = String.raw`[0-9a-fA-F]{1,2}`
-// its first digit before the look behind (HEX_RUN's): the look behind first took 12 s over 10 MB of spaces after a list
-export const HEX_LIST_START = new RegExp(String.raw`[0-9a-fA-F](?<![0-9A-Za-z.][0-9a-fA-F]|[0-9a-fA-F]${BETWEEN}[0-9a-fA-F])[0-9a-fA-F]?,(?:\s|\\[nrt]){0,64}(?:${HEX_ITEM},(?:\s|\\[nrt]){0,64}){4}${HEX_ITEM}(?![0-9A-Za-z.])`, 'g')
+// its first digit before the look behind (HEX_RUN's): the look behind first took 12 s over 10 MB of spaces after a list. Not a list
+// within one looked for: a list found goes on at its commas (HEX_LIST_STEP), and one not found hides nothing; a hex digit and a space
+// or semicolon before an item (`are 4a, 68, …`, `1;4a, …`, `[100, 4a, …`) kept a key's bytes listed whole (review50)
+export const HEX_LIST_START = new RegExp(String.raw`[0-9a-fA-F](?<![0-9A-Za-z.][0-9a-fA-F])[0-9a-fA-F]?,(?:\s|\\[nrt]){0,64}(?:${HEX_ITEM},(?:\s|\\[nrt]){0,64}){4}${HEX_ITEM}(?![0-9A-Za-z.])`, 'g')
 const HEX_LIST_STEP = new RegExp(String.raw`(?:,(?:\s|\\[nrt]){0,64}${HEX_ITEM}){1,4096}(?![0-9A-Za-z.])`, 'y')
 /**
  * HEX_LIST_START's next match from `at`, looked for only where one can start: every list holds its first comma, spaces,
