@@ -78,7 +78,9 @@ const WINDOW_BYTES = 128
  * spaces between two, cut anywhere (its last number cut short too): Python's
  * `list(token.encode())`, Java's Arrays.toString, Go's `fmt.Println([]byte(token))`, Node's
  * `[...Buffer.from(token)]` and JSON of a Buffer (pretty-printed too), a C array's `0x63, 0x6e`;
- * of UTF-16 too (a 0 after each). Not after a letter or a dot (a version, a date), nor within a list.
+ * of UTF-16 too (a 0 after each). Not glued to a letter, digit or dot. A list within one is looked for too: a list found goes on
+ * (byteListEnd), and one not found hides nothing, where a number and a separator before a byte (`1000,\n  115,`, `v1.2 115 …`)
+ * kept a key's bytes listed whole (review50).
  */
 const BYTE = String.raw`(?:0[xX][0-9a-fA-F]{1,2}|25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])`
 /** A comma or semicolon (`115;107;95`), spaces or line breaks between two bytes listed; a line break as JSON escapes it too (a body in the journal's JSON lines). */
@@ -88,7 +90,7 @@ const BETWEEN = String.raw`(?:[,;](?:\s|\\[nrt]){0,64}|(?:\s|\\[nrt]){1,64})`
  * `(?:BYTE BETWEEN){5,}` over a list of megabytes ran out of stack (RangeError: 8 MB of `1,`, or 7 bytes and 10 MB of
  * spaces, a create's id) and every check that redacted it ended as CHECK_ERROR; so did an unbounded run of spaces.
  */
-const BYTE_LIST_START = new RegExp(String.raw`(?<![0-9A-Za-z.]|[0-9]${BETWEEN})(?:${BYTE}${BETWEEN}){5}${BYTE}(?![0-9A-Za-z.])`, 'g')
+const BYTE_LIST_START = new RegExp(String.raw`(?<![0-9A-Za-z.])(?:${BYTE}${BETWEEN}){5}${BYTE}(?![0-9A-Za-z.])`, 'g')
 const BYTE_LIST_STEP = new RegExp(String.raw`(?:${BETWEEN}${BYTE}){1,4096}(?![0-9A-Za-z.])`, 'y')
 
 /**
