@@ -47,7 +47,8 @@ test('a key split over two headers is hidden glued though each piece was met alo
 
 test('past the cap the answers are forgotten together and given again as they were; a text past 1,024 characters each time', () => {
   const redact = createRedactor(KEY_A)
-  const texts = [`Bearer ${KEY_A}`, `${'x'.repeat(1024 - KEY_A.length)}${KEY_A}`, `${'x'.repeat(1025 - KEY_A.length)}${KEY_A}`]
+  // a lone surrogate too: the copy kept holds every UTF-16 unit as it was
+  const texts = [`Bearer ${KEY_A}`, `${'x'.repeat(1024 - KEY_A.length)}${KEY_A}`, `${'x'.repeat(1025 - KEY_A.length)}${KEY_A}`, `name \ud800 and ${KEY_A} \udfff`]
   const first = texts.map(redact)
   for (const out of first) expect(out).not.toContain(KEY_A)
   // more texts than the cap (20,000), each its own
