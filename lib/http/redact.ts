@@ -2,7 +2,7 @@
  * The API key never leaves the process in clear: every text that is stored or printed passes
  * through a redactor that knows the key in the forms a server might echo it back in.
  */
-import { anchorFilter, escapeRegExp, keptRun, sharedAnchorPass, SHORTEST_WINDOW, textsMet } from './secret-filter.ts'
+import { anchorFilter, escapeRegExp, keptRun, ownCopy, sharedAnchorPass, SHORTEST_WINDOW, textsMet } from './secret-filter.ts'
 import { longestPieces, piecesRedactor } from './secret-pieces.ts'
 import { longestSpread, spreadRedactor } from './secret-spread.ts'
 import { runAnchors, runsRedactor } from './secret-runs.ts'
@@ -12,7 +12,7 @@ import { dumpsHidden } from './secret-dumps.ts'
 import { markupHidden } from './secret-markup.ts'
 import { allJsonEscapes, allReferences, base64Decoded, basicInBase64, fullWidth, base64Inside, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern, longestEscapeRun, utf16Encoded, utf16Listed, withEscapeRuns } from './secret-escapes.ts'
 
-export { escapeRegExp } from './secret-filter.ts'
+export { escapeRegExp, ownCopy } from './secret-filter.ts'
 export { FRAGMENT_MIN_SECRET_LENGTH, fragmentLength } from './secret-runs.ts'
 
 export const KEY_PLACEHOLDER = '$CONFORM_API_KEY'
@@ -330,10 +330,6 @@ export function redactedCut(text: string, limit: number, margin: number, redact:
   return { body: ownCopy(redacted.slice(0, text.length <= limit + margin ? limit : Math.max(0, Math.min(limit, redacted.length - margin)))), truncated: true }
 }
 
-/** `text` in characters of its own: not a view of a longer text it was cut from, which it would keep in memory. Every UTF-16 unit as it was, a lone surrogate too. */
-export function ownCopy(text: string): string {
-  return Buffer.from(text, 'utf16le').toString('utf16le')
-}
 
 /** The longest text a redacted secret can occupy: how far a cut must look past its end. Each secret's once: a fleet's every client asks for every key's. */
 export function longestForm(...secrets: (string | undefined)[]): number {

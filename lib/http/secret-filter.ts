@@ -230,9 +230,17 @@ export function textsMet(redact: (text: string) => string): (text: string) => st
     let out = met.get(text)
     if (out === undefined) {
       if (met.size >= MEMO_TEXTS) met.clear()
-      met.set(text, (out = redact(text)))
+      out = redact(text)
+      // kept in characters of their own: a cut of a long text (and an answer that holds one) is a view of it whole, which kept would keep it alive
+      const kept = ownCopy(text)
+      met.set(kept, out === text ? kept : ownCopy(out))
     }
     return out
   }
 }
 const [MEMO_LONGEST, MEMO_TEXTS] = [1024, 20_000]
+
+/** `text` in characters of its own: not a view of a longer text it was cut from, which it would keep in memory. Every UTF-16 unit as it was, a lone surrogate too. */
+export function ownCopy(text: string): string {
+  return Buffer.from(text, 'utf16le').toString('utf16le')
+}

@@ -79,7 +79,9 @@ const WINDOW_BYTES = 128
  * `list(token.encode())`, Java's Arrays.toString, Go's `fmt.Println([]byte(token))`, Node's
  * `[...Buffer.from(token)]` and JSON of a Buffer (pretty-printed too), a C array's `0x63, 0x6e`;
  * of UTF-16 too (a 0 after each); zero-padded (`115 107 095`, C's `%03d`, a log's aligned columns: they stood whole), but 000, whose lists (a buffer of NULs) cost twice the time to walk.
- * Not after a letter or a dot (a version, a date), nor within a list.
+ * Not glued to a letter, digit or dot. A list within one is looked for too: a list found goes on
+ * (byteListEnd), and one not found hides nothing, where a number and a separator before a byte (`1000,\n  115,`, `v1.2 115 …`)
+ * kept a key's bytes listed whole (review50).
  */
 const BYTE = String.raw`(?:0[xX][0-9a-fA-F]{1,2}|25[0-5]|2[0-4][0-9]|1[0-9][0-9]|0[1-9][0-9]?|00[1-9]|[1-9]?[0-9])`
 /** A comma or semicolon (`115;107;95`), spaces or line breaks between two bytes listed; a line break as JSON escapes it too (a body in the journal's JSON lines). */
@@ -89,7 +91,7 @@ const BETWEEN = String.raw`(?:[,;](?:\s|\\[nrt]){0,64}|(?:\s|\\[nrt]){1,64})`
  * `(?:BYTE BETWEEN){5,}` over a list of megabytes ran out of stack (RangeError: 8 MB of `1,`, or 7 bytes and 10 MB of
  * spaces, a create's id) and every check that redacted it ended as CHECK_ERROR; so did an unbounded run of spaces.
  */
-const BYTE_LIST_START = new RegExp(String.raw`(?<![0-9A-Za-z.]|[0-9]${BETWEEN})(?:${BYTE}${BETWEEN}){5}${BYTE}(?![0-9A-Za-z.])`, 'g')
+const BYTE_LIST_START = new RegExp(String.raw`(?<![0-9A-Za-z.])(?:${BYTE}${BETWEEN}){5}${BYTE}(?![0-9A-Za-z.])`, 'g')
 const BYTE_LIST_STEP = new RegExp(String.raw`(?:${BETWEEN}${BYTE}){1,4096}(?![0-9A-Za-z.])`, 'y')
 
 /**
@@ -97,8 +99,10 @@ const BYTE_LIST_STEP = new RegExp(String.raw`(?:${BETWEEN}${BYTE}){1,4096}(?![0-
  * whole: only runs of hex with a space, colon or dash between bytes were read.
  */
 const HEX_ITEM = String.raw`[0-9a-fA-F]{1,2}`
-// its first digit before the look behind (HEX_RUN's): the look behind first took 12 s over 10 MB of spaces after a list
-export const HEX_LIST_START = new RegExp(String.raw`[0-9a-fA-F](?<![0-9A-Za-z.][0-9a-fA-F]|[0-9a-fA-F]${BETWEEN}[0-9a-fA-F])[0-9a-fA-F]?,(?:\s|\\[nrt]){0,64}(?:${HEX_ITEM},(?:\s|\\[nrt]){0,64}){4}${HEX_ITEM}(?![0-9A-Za-z.])`, 'g')
+// its first digit before the look behind (HEX_RUN's): the look behind first took 12 s over 10 MB of spaces after a list. Not a list
+// within one looked for: a list found goes on at its commas (HEX_LIST_STEP), and one not found hides nothing; a hex digit and a space
+// or semicolon before an item (`are 4a, 68, …`, `1;4a, …`, `[100, 4a, …`) kept a key's bytes listed whole (review50)
+export const HEX_LIST_START = new RegExp(String.raw`[0-9a-fA-F](?<![0-9A-Za-z.][0-9a-fA-F])[0-9a-fA-F]?,(?:\s|\\[nrt]){0,64}(?:${HEX_ITEM},(?:\s|\\[nrt]){0,64}){4}${HEX_ITEM}(?![0-9A-Za-z.])`, 'g')
 const HEX_LIST_STEP = new RegExp(String.raw`(?:,(?:\s|\\[nrt]){0,64}${HEX_ITEM}){1,4096}(?![0-9A-Za-z.])`, 'y')
 /**
  * HEX_LIST_START's next match from `at`, looked for only where one can start: every list holds its first comma, spaces,

@@ -46,3 +46,21 @@ test('text of other hex and numbers is left as it is', () => {
   const redact = createRedactor('cnry-3f9a1c0b77d2e4a5b6c7d8e9+/Z=')
   for (const text of ['<Buffer 7b 22 69 64 22 3a 31 7d>', '[200, 201, 400, 401]', 'trace 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01']) expect(redact(text)).toBe(text)
 })
+
+// the look behind took a number and a separator before a byte for a list the byte is within, though a list holds bytes only (255 at
+// most): Node's JSON of a Buffer pretty-printed (`,\n  `), after a number past a byte, after a version, stood whole (review50)
+test.each([
+  ['after a number past a byte', (listed: string) => `{"data":[1000,\n  ${listed}]}`],
+  ['after 256', (listed: string) => `[256,${listed}]`],
+  ['after a version and a space', (listed: string) => `v1.2 ${listed}`],
+  ['after semicolons, past a number past a byte', (listed: string) => `4096;${listed.replaceAll(',\n  ', ';')}`],
+  ['glued to a letter', (listed: string) => `x${listed}`],
+])("a key's bytes listed in decimal %s are hidden", (_label, around) => {
+  for (const key of ['Jh5tUvW0yXoPq2Rs9Ke', 'sk_live_4eC39HqLyjWDarjtT1zdp7dc']) {
+    const bytes = bytesOf(key)
+    const out = createRedactor(key)(around(bytes.join(',\n  ')))
+    expect(out, key).toContain(REDACTED)
+    expect(out, key).not.toContain(bytes.slice(1, -1).join(',\n  '))
+    expect(out, key).not.toContain(bytes.slice(1, -1).join(';'))
+  }
+})
