@@ -92,16 +92,6 @@ describe('merge of a folder whose results.json is missing or not a run\'s', () =
     expect(m.fleet.deployments[0]?.reason).toMatch(says)
   })
 
-  test('`merge -- A B --report-dir OUT`: after `--` every argument is a folder (it was refused: unknown option "--")', () => {
-    const eu = folder('dash-eu', passed())
-    const us = folder('dash-us', failed())
-    let stderr = ''
-    const code = mergeMain(['--report-dir', join(scratch, 'out-dash'), '--', eu, us], { out: () => undefined, err: (t) => void (stderr += t) }, scratch, {})
-    expect(stderr).not.toContain('unknown option')
-    expect(code).toBe(1)
-    expect((JSON.parse(readFileSync(join(scratch, 'out-dash', 'fleet.json'), 'utf8')) as FleetResult).deployments).toHaveLength(2)
-  })
-
   test('a run of this version and one with a check skipped merge as they are', () => {
     const skipped = resultsFileOf(runResult((id) => [check(`${id} check`, id === 'ids-unique' ? 'skip' : 'pass')]))
     const m = merge([folder('a', passed()), folder('b', skipped)], 'out-good')
