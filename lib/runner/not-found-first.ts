@@ -25,6 +25,7 @@ const isList = (url: string) => /\/categories$/.test(new URL(url).pathname)
 export class NotFoundFirst {
   private readonly stop = new AbortController()
   private notFound = 0
+  private readonly getsUnderWay = new Set<string>()
   private listNotFound = false
   private open = false
   private letGo: () => void = () => undefined
@@ -33,7 +34,14 @@ export class NotFoundFirst {
 
   /** The run's journal, as the HTTP client hears it, with each GET's end heard here too. */
   listening(journal: Required<Omit<JournalListener, 'exchangeEnded'>>): JournalListener {
-    return { record: (line: JournalLine) => journal.record(line), beforeSend: () => journal.beforeSend(), exchangeEnded: (exchange) => this.ended(exchange) }
+    return { record: (line: JournalLine) => (this.count(line), journal.record(line)), beforeSend: () => journal.beforeSend(), exchangeEnded: (exchange) => this.ended(exchange) }
+  }
+
+  /** The GETs handed to the client and not ended yet. */
+  private count(line: JournalLine): void {
+    if (line.method !== 'GET') return
+    if (line.phase === 'dispatched') this.getsUnderWay.add(line.id)
+    else if (line.phase === 'ended' || line.phase === 'refused') this.getsUnderWay.delete(line.id)
   }
 
   private ended(exchange: Exchange): void {
@@ -56,8 +64,10 @@ export class NotFoundFirst {
     this.letGo()
   }
 
-  /** What a POST awaits before it goes: the first GETs' answers (at most HOLD_MS from the first POST's wait), or undefined once they came. */
+  /** What a POST awaits before it goes: the answers of the first GETs under way (at most HOLD_MS from the first POST's wait), or undefined once they came. */
   writesHeld(): Promise<void> | undefined {
+    // no GET under way whose answer would tell (a --rule run of creates, whose list comes after them): the POSTs go
+    if (!this.open && this.getsUnderWay.size === 0) this.writesGo()
     if (this.open) return undefined
     this.timer ??= setTimeout(() => this.writesGo(), HOLD_MS).unref()
     return this.opened
