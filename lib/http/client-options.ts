@@ -80,8 +80,6 @@ export interface ClientOptions {
   wrongPort?: AbortSignal
   /** A question to the port under way (a TLS handshake, lib/runner/tls-port.ts), or undefined: no request goes to the port before it is answered. */
   portAsked?: () => Promise<void> | undefined
-  /** What a POST awaits before it goes (the first GETs' answers: lib/runner/not-found-first.ts), or undefined. */
-  writesHeld?: () => Promise<void> | undefined
 }
 
 export interface SendOptions {

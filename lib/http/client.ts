@@ -26,7 +26,7 @@ import type { Written } from './one-connection-at-a-time.ts'
 import { stallingOperation, StalledOperations } from './stalled-operations.ts'
 import { RateHold } from './rate-hold.ts'
 import { challengeOf } from './challenge.ts'
-import { heldUntil, whyNotSent } from './refusals.ts'
+import { whyNotSent } from './refusals.ts'
 import { newSpanId, newTraceId } from './trace-context.ts'
 import { requestHeaders } from './request-headers.ts'
 import { secretValues } from '../config/extra-headers.ts'
@@ -198,7 +198,6 @@ export class HttpClient {
     const ownConnection = fresh || (options.method === 'POST' && this.options.boundedWrites === true)
     let turn: Written | undefined // its place among the answers (lib/http/one-connection-at-a-time.ts), and when it was written
     try {
-      if (options.method === 'POST') await heldUntil(this.options.writesHeld?.(), signal) // the first GETs' answers: a path that serves nothing gets no POST
       // the requests naming a connection of their own share one slot (named-slots.ts); one on a pool apart (a resend after the race) is on the wire beside them: a slot of its own
       release = await this.pools.slot(ownConnection ? undefined : options.connection, options.critical === 'gates' ? 'gates' : options.critical === true ? 'critical' : 'other', signal)
       if (alone) await clearTheWire(this.pools, this.origin, alone, signal)

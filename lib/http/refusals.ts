@@ -30,14 +30,3 @@ export function whyNotSent(
   if (wrongPort?.aborted) return { reason: 'misdirected', error: notSentToThePort((wrongPort.reason as Error).message) }
   return undefined
 }
-
-/** Waits for `held` (a POST's wait for the run's first answers, ClientOptions.writesHeld; undefined: none), or rejects with the request's abort. */
-export function heldUntil(held: Promise<void> | undefined, signal: AbortSignal): Promise<void> | void {
-  if (held === undefined) return
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    if (signal.aborted) return onAbort()
-    signal.addEventListener('abort', onAbort, { once: true })
-    void held.then(() => (signal.removeEventListener('abort', onAbort), resolve()))
-  })
-}

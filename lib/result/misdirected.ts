@@ -138,8 +138,6 @@ export function answeredNothingHttp(journal: readonly JournalEntry[], exchanges:
  * 421 (at least ENOUGH of them), or undefined. `baseUrl`: the address the run was given.
  */
 export function misdirected(journal: readonly JournalEntry[], baseUrl: string, exchanges: readonly Exchange[] = []): RunProblem | undefined {
-  // the requests the run kept back once the first answers showed it (lib/runner/tls-port.ts, not-found-first.ts)
-  const keptBack = (e: JournalEntry) => e.reason === 'misdirected' || e.error === 'WRONG_PORT'
   const redirects = answeredOnlyRedirects(journal)
   const away = redirects > 0 && exchanges.some((e) => e.response && REDIRECTS.has(e.response.status)) && exchanges.every((e) => !e.response || !REDIRECTS.has(e.response.status) || offOrigin(e))
   if (away) {
@@ -155,7 +153,7 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
     const answered = journal.filter((e) => e.onWire).length
     return {
       kind: 'misdirected',
-      message: `${NOTHING_SERVED}: ${answered} requests were answered 404 Not Found, none otherwise${keptBackWords(journal.filter(keptBack).length)}; a wrong path before /v1, or a deployment that routes nothing: give the base URL the service serves, ending in /v1 (§9)`,
+      message: `${NOTHING_SERVED}: ${answered} requests were answered 404 Not Found, none otherwise; a wrong path before /v1, or a deployment that routes nothing: give the base URL the service serves, ending in /v1 (§9)`,
     }
   }
   const refusals = notRoutedBehindRefusals(journal, exchanges)
@@ -164,7 +162,7 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
     const counts = [...new Set(refusals)].sort((a, b) => a - b).map((status) => `${status} ×${refusals.filter((s) => s === status).length}`).join(', ')
     return {
       kind: 'misdirected',
-      message: `${NOTHING_SERVED}: ${answered} requests were answered 404 Not Found, the list asked with the key among them, the others refused before routing (${counts}), none served${keptBackWords(journal.filter(keptBack).length)}; a wrong path before /v1? give the base URL the service serves, ending in /v1 (§9)`,
+      message: `${NOTHING_SERVED}: ${answered} requests were answered 404 Not Found, the list asked with the key among them, the others refused before routing (${counts}), none served; a wrong path before /v1? give the base URL the service serves, ending in /v1 (§9)`,
     }
   }
   const pages = answeredOnlyPages(exchanges)
@@ -175,6 +173,8 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
     }
   }
   const notHttp = answeredNothingHttp(journal, exchanges)
+  // the requests the run kept back once the first answers showed it (lib/runner/tls-port.ts)
+  const keptBack = (e: JournalEntry) => e.reason === 'misdirected' || e.error === 'WRONG_PORT'
   if (notHttp > 0) {
     return {
       kind: 'misdirected',

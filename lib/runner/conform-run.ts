@@ -31,7 +31,6 @@ import type { Samples } from '../result/samples.ts'
 import { DEFAULTS } from '../config/config.ts'
 import { openJournalFile } from './journal-file.ts'
 import { proxyFor } from './preflight.ts'
-import { NotFoundFirst } from './not-found-first.ts'
 import { endProblems, TlsPortWatch } from './tls-port.ts'
 import { StoppedAnswering } from './stopped-answering.ts'
 import { markPhase, PHASE_MARKS } from './run-phases.ts'
@@ -135,8 +134,6 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   const stoppedAnswering = new StoppedAnswering(target.baseUrl, msLeft, journalFile)
   const tlsPort = new TlsPortWatch(target.baseUrl, msLeft, stoppedAnswering)
   stoppedAnswering.settledElsewhere = () => tlsPort.wrongPort.aborted || tlsPort.speaksOther
-  // a path that serves nothing (404 to the first GETs, the list among them): no POST goes, nothing more is sent (not-found-first.ts)
-  const notFoundFirst = new NotFoundFirst()
   const journal = new RunJournal(tlsPort)
   // the proxy the preflight reached, from the run's own environment
   const proxy = proxyFor(new URL(target.baseUrl), env)?.value
@@ -161,7 +158,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     // a budget the user gave bounds every POST that may have stored a record, a lost answer's too
     ...(config.maxWrites !== undefined ? { boundedWrites: true } : {}),
     rules: config.rules,
-    journal: notFoundFirst.listening(journal),
+    journal,
     ...(options.journalEveryHeader ? { journalEveryHeader: true } : {}),
     ...(listsRead ? { listsRead } : {}),
     createdIds: new Map(),
@@ -178,10 +175,9 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     identity: { version: toolVersion(), runId },
     extraHeaders: config.headers,
     ...(options.otherSecrets ? { otherSecrets: options.otherSecrets } : {}),
-    resendsStopped: () => tlsPort.speaksOther || tlsPort.wrongPort.aborted || stoppedAnswering.stopped.aborted || notFoundFirst.stopped.aborted,
+    resendsStopped: () => tlsPort.speaksOther || tlsPort.wrongPort.aborted || stoppedAnswering.stopped.aborted,
     // nothing more is sent once the first answers show the port speaks no HTTP/1.1 (tls-port.ts), or once it stopped answering (stopped-answering.ts)
-    wrongPort: AbortSignal.any([tlsPort.wrongPort, stoppedAnswering.stopped, notFoundFirst.stopped]),
-    writesHeld: () => notFoundFirst.writesHeld(),
+    wrongPort: AbortSignal.any([tlsPort.wrongPort, stoppedAnswering.stopped]),
     portAsked: () => tlsPort.asking ?? stoppedAnswering.asking,
   }
   const problems: RunProblem[] = []

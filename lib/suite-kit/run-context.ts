@@ -66,8 +66,6 @@ export interface RunContext {
   wrongPort?: AbortSignal
   /** A question to the port under way (a TLS handshake): no request goes to it before its answer. */
   portAsked?: () => Promise<void> | undefined
-  /** What a POST awaits before it goes (the first GETs' answers: lib/runner/not-found-first.ts), or undefined. */
-  writesHeld?: () => Promise<void> | undefined
   /** At most this many requests in flight at once (--concurrency). */
   concurrency: number
   /** The run's W3C trace id: every request's traceparent carries it. */
