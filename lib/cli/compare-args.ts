@@ -13,8 +13,14 @@ export type CompareArgs = { help: true } | { problem: string } | { paths: [strin
 export function compareArgs(argv: readonly string[], cwd: string): CompareArgs {
   const paths: string[] = []
   let output: string | undefined
+  let onlyRuns = false // after `--` (POSIX: the end of the options), every argument is a run, as `npm run conform -- compare -- A B` leaves it
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string
+    if (onlyRuns || arg === '--') {
+      if (onlyRuns) paths.push(arg)
+      onlyRuns = true
+      continue
+    }
     if (arg === '--help' || arg === '-h') return { help: true }
     if (arg === '--output') output = argv[++i] ?? '' // last, with nothing after it (`--output $SUMMARY`, the variable not set): named below, not left out
     else if (arg.startsWith('--output=')) output = arg.slice('--output='.length)

@@ -85,8 +85,14 @@ export function mergeMain(argv: string[], io: { out(text: string): void; err(tex
   const dirs: string[] = []
   let out: string | undefined
   let expect: string | undefined
+  let onlyFolders = false // after `--` (POSIX: the end of the options), every argument is a folder
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string
+    if (onlyFolders || arg === '--') {
+      if (onlyFolders) dirs.push(arg)
+      onlyFolders = true
+      continue
+    }
     if (arg === '--help' || arg === '-h') return io.out(MERGE_USAGE + '\n'), 0
     if (arg === '--report-dir') out = argv[++i] ?? '' // last, with nothing after it (`--report-dir $OUT`, the variable not set): named below
     else if (arg.startsWith('--report-dir=')) out = arg.slice('--report-dir='.length)

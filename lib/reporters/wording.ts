@@ -289,7 +289,7 @@ export function headline(result: RunResult): string {
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'misdirected')) {
     const said = (words: string) => result.problems.some((p) => p.kind === 'misdirected' && p.message.startsWith(words))
-    return `INCOMPLETE: the server answered no request at the base URL (${said(NOTHING_SERVED) ? 'every one 404 Not Found' : said(A_WEB_PAGE) ? 'every one with a web page' : said(NOT_HTTP) ? 'every one with bytes that are not HTTP' : '421 Misdirected Request, or a redirect to https://'}), so the run verified nothing; give the base URL it serves`
+    return `INCOMPLETE: the server answered no request at the base URL (${said(NOTHING_SERVED) ? (result.problems.some((p) => p.message.includes('refused before routing')) ? 'every one with the key 404 Not Found, the others refused before routing' : 'every one 404 Not Found') : said(A_WEB_PAGE) ? 'every one with a web page' : said(NOT_HTTP) ? 'every one with bytes that are not HTTP' : '421 Misdirected Request, or a redirect to https://'}), so the run verified nothing; give the base URL it serves`
   }
   if (result.verdict === 'incomplete' && result.problems.some((p) => p.kind === 'no-answer-in-time')) {
     return 'INCOMPLETE: the server answered no request within --timeout, so the run verified nothing; slower than that, or hung: a longer --timeout judges it'

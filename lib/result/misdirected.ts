@@ -31,7 +31,7 @@
 import { withoutStatusLine, type Exchange } from '../http/exchange.ts'
 import type { JournalEntry } from '../http/journal.ts'
 import type { RunProblem } from './run-problems.ts'
-import { answeredOnly404 } from './served-nothing.ts'
+import { answeredOnly404, notRoutedBehindRefusals } from './served-nothing.ts'
 import { notTheServers } from '../http/transport-errors.ts'
 import { keptBackWords } from './speaks-tls.ts'
 
@@ -156,6 +156,15 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
       message: `${NOTHING_SERVED}: ${answered} requests were answered 404 Not Found, none otherwise; a wrong path before /v1, or a deployment that routes nothing: give the base URL the service serves, ending in /v1 (§9)`,
     }
   }
+  const refusals = notRoutedBehindRefusals(journal, exchanges)
+  if (refusals !== undefined) {
+    const answered = journal.filter((e) => e.status === 404 && e.onWire).length
+    const counts = [...new Set(refusals)].sort((a, b) => a - b).map((status) => `${status} ×${refusals.filter((s) => s === status).length}`).join(', ')
+    return {
+      kind: 'misdirected',
+      message: `${NOTHING_SERVED}: ${answered} requests were answered 404 Not Found, the list asked with the key among them, the others refused before routing (${counts}), none served; a wrong path before /v1? give the base URL the service serves, ending in /v1 (§9)`,
+    }
+  }
   const pages = answeredOnlyPages(exchanges)
   if (pages.length > 0) {
     return {
@@ -187,7 +196,7 @@ export function withoutChecksOfTheMisdirectedRun<C extends { status: string; exc
   const skipReason = `not verified: ${doesNotAnswer(baseUrl)}, and the request was answered 421`
   const page = `not verified: ${A_WEB_PAGE}, and the request was answered with an HTML page`
   const redirected = `not verified: ${new URL(baseUrl).host} redirects every request to https://, and the request was redirected`
-  const notFound = `not verified: ${NOTHING_SERVED} (every request answered 404), and the request was answered 404`
+  const notFound = `not verified: ${NOTHING_SERVED} (every request answered 404, or refused before routing), and the request was answered 404`
   const garbled = `not verified: ${NOT_HTTP}, and the request was answered with bytes that are not HTTP`
   return checks.map((c) => {
     if (c.status === 'skip') return c

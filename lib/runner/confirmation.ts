@@ -20,7 +20,7 @@ import { answeredOnly421, answeredOnlyPages, answeredOnlyRedirects } from '../re
 import { failedOnTheCap } from '../result/response-cap.ts'
 import { keyRevoked } from '../result/key-revoked.ts'
 import { serverGone } from '../result/server-gone.ts'
-import { answeredOnly404, servedNothing } from '../result/served-nothing.ts'
+import { answeredOnly404, notRoutedBehindRefusals, servedNothing } from '../result/served-nothing.ts'
 import type { CheckResult, Recurrence } from '../result/run-result.ts'
 import { collectChecks, type Suite } from '../suite-kit/check.ts'
 import type { ConfirmationWrites } from '../suite-kit/confirmation-writes.ts'
@@ -122,8 +122,8 @@ export async function confirmFailures(results: readonly IndexedResult[], suites:
   if (keyGone && !refusedFromTheStart && (await keyServedWhenAsked(exchanges))) keyGone = false
   // a server that answered no request of the run (every answer a 5xx, or none): a second probe would
   // only wait out its 503s again (a run against a server that is down took three times as long)
-  // so one that answered every request 404 (a wrong path before /v1): a second probe would meet the same 404s
-  const answeredNothing = servedNothing(journal) || answeredOnly404(journal)
+  // so one that answered every request 404 (a wrong path before /v1), or all but those it refused before routing: a second probe would meet the same 404s
+  const answeredNothing = servedNothing(journal) || answeredOnly404(journal) || notRoutedBehindRefusals(journal, exchanges) !== undefined
   // a server that stopped taking connections would refuse them again: its failures are not verified (server-gone.ts)
   const gone = serverGone(exchanges) !== undefined
   // a server that answered every request 421, redirected it or answered a web page would answer so again: nothing of the service to confirm (misdirected.ts)

@@ -45,6 +45,33 @@ test('every request answered 404 (a wrong path before /v1): no verdict (exit 2),
   expect(run.files['report.html']).toContain('nothing is served at this base URL')
 })
 
+test('a wrong path behind a front that refuses first (the key, the body checked before routing): no verdict (exit 2), said first, not probed again', async () => {
+  // Fastify's onRequest hook, Express middleware before the router, a gateway: 401 without the key, 400 to JSON it cannot parse, then 404 for a path it does not route
+  const apiKey = `key-${randomBytes(12).toString('hex')}`
+  const front = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
+      const answer = (status: number, code: string) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ code, message: code, status }))
+      if (req.headers.authorization !== `Bearer ${apiKey}`) return answer(401, 'unauthorized')
+      if (chunks.length > 0 && /json/.test(req.headers['content-type'] ?? '')) {
+        try { JSON.parse(Buffer.concat(chunks).toString('utf8')) } catch { return answer(400, 'bad_request') }
+      }
+      answer(404, 'not_found')
+    })
+  })
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve))
+  servers.push({ close: () => new Promise<void>((resolve) => front.close(() => resolve()).closeAllConnections()) } as RunningServer)
+  const run = await runConformInProcess(['--base-url', `http://127.0.0.1:${(front.address() as AddressInfo).port}/api/v1`], { env: { CONFORM_API_KEY: apiKey } })
+  runs.push(run)
+  // it was a FAIL of 5 rules, 62 checks "answered 404", no word of the address, and 114 POSTs more to confirm them
+  expect(run.code, run.stdout).toBe(2)
+  expect(run.stdout.split('\n')[2]).toMatch(/^✗ nothing is served at this base URL: \d+ requests were answered 404 Not Found, the list asked with the key among them, the others refused before routing \(400 ×\d+, 401 ×\d+\), none served; a wrong path before \/v1\?/)
+  expect(run.results!.rules.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([])
+  expect((run.results?.journal ?? []).filter((e) => e.method === 'POST' && e.onWire).length).toBeLessThanOrEqual(POST_PROBES.length)
+  expect(run.stdout).toContain('Verdict: INCOMPLETE')
+  expect(run.files['summary.md']).toContain('every one with the key 404 Not Found, the others refused before routing')
+})
+
 test('every request answered with a web page (a front end\'s dev server on the port given): no verdict (exit 2), said first', async () => {
   const page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html>\n<html><head><title>App</title></head><body><div id="root"></div></body></html>'))
   await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve))

@@ -82,6 +82,16 @@ test('B passing only by the baseline it wrote (--update-baseline): its rules rea
   }
 }, RUN_TIMEOUT_MS)
 
+test('`compare -- A B` (`npm run conform -- compare -- A B`): after `--` every argument is a run, as POSIX reads it', () => {
+  // it was refused: unknown option "--"
+  const after = compare('--', failing.reportDir, passing.reportDir)
+  expect(after.err).toBe('')
+  expect(after.code).toBe(0)
+  expect(after.out).toMatch(/Fixed in B \([1-9]\d*\):/)
+  // an option after `--` is a run's name, not an option
+  expect(compare(failing.reportDir, '--', '--output').err).toMatch(/--output|cannot|not/)
+})
+
 test('--output writes the comparison as Markdown, for a pull request or a job summary', () => {
   const file = join(scratchDir('conform-compare-'), 'comparison.md')
   expect(compare(passing.reportDir, failing.reportDir, '--output', file).code).toBe(1)
