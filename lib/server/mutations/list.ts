@@ -3,9 +3,16 @@ import { conformingBehaviour, type StoredCategory } from '../reference-server.ts
 import { errorReply, isInvalidBody, isPlainObject, LIST_LAG_MS, listBehindWrites, NEVER_LISTED, seedCategories, storedNow, type Mutation } from '../server-cases.ts'
 import { namesUniqueAcrossAccounts } from '../variants/sql-stores.ts'
 
-/** Names unique over every account (namesUniqueAcrossAccounts), and descriptions unique too, whose refusal is answered as a taken name's. */
+/**
+ * Names unique over every account (namesUniqueAcrossAccounts), and descriptions unique too, whose
+ * refusal is answered as a taken name's; the other account's run stored the descriptions "null" and
+ * "None" (fixed in every run), so this run's creates that send them are refused, whatever the order.
+ */
 function accountsWithUniqueDescriptions(): Pick<Mutation, 'behaviour' | 'seed'> {
-  const { behaviour, seed } = namesUniqueAcrossAccounts()
+  const { behaviour, seed } = namesUniqueAcrossAccounts([
+    { id: 5n, name: 'cf-0othr-js\u{1f407}', description: 'null' },
+    { id: 6n, name: 'cf-0othr-py\u200d', description: 'None' },
+  ])
   return {
     seed,
     behaviour: {
@@ -171,7 +178,7 @@ export const LIST_MUTATIONS: readonly Mutation[] = [
     code: 'UNEXPECTED_STATUS',
     description:
       'the service of variant repeated-names-409-across-accounts (names unique over every account, each key listing its own), whose schema holds a UNIQUE description too, and whose error handler answers every ' +
-      "IntegrityError 409 \"a category with this name exists\": a create whose name only this run sends is refused as a repeat of a record no list shows, as an earlier create of the run has its description (\"null\", \"None\")",
+      "IntegrityError 409 \"a category with this name exists\": a create whose name only this run sends is refused as a repeat of a record no list shows, as another account's run stored its description (\"null\", \"None\")",
     ...accountsWithUniqueDescriptions(),
   },
 ]

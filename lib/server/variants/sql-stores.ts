@@ -81,13 +81,14 @@ function uniqueUnder(key: (name: string) => string, start: bigint): Pick<Variant
 /** The records of other accounts, which the store's one UNIQUE name covers and no list of this key shows. */
 const ofOtherAccounts = new WeakSet<StoredCategory>()
 
-/** Another account's run of the suite, under its own key: its "0", empty name and "__proto__" (the names every run sends), and its own category. */
-const anotherAccountsRun = (): StoredCategory[] => {
+/** Another account's run of the suite, under its own key: its "0", empty name and "__proto__" (the names every run sends), its own category, and `more`. */
+const anotherAccountsRun = (more: readonly StoredCategory[]): StoredCategory[] => {
   const records: StoredCategory[] = [
     { id: 1n, name: '0', description: 'cf-0othr-short-name' },
     { id: 2n, name: '', description: 'cf-0othr-empty-name' },
     { id: 3n, name: '__proto__', description: 'cf-0othr-proto-name' },
     { id: 4n, name: 'Dog', description: "another account's dogs" },
+    ...more.map((record) => ({ ...record })),
   ]
   for (const record of records) ofOtherAccounts.add(record)
   return records
@@ -95,12 +96,13 @@ const anotherAccountsRun = (): StoredCategory[] => {
 
 /**
  * Names unique over every account's records (SQLite's UNIQUE on name, '' a value like any other),
- * each key listing its own account's alone, with another account's run in the store; measured by
- * stackhunt11 on Flask over SQLite. Mutation repeated-description-409-as-name-taken builds on it.
+ * each key listing its own account's alone, with another account's run in the store (and `more` of
+ * its records); measured by stackhunt11 on Flask over SQLite. Mutation
+ * repeated-description-409-as-name-taken builds on it.
  */
-export const namesUniqueAcrossAccounts = (): Pick<Variant, 'behaviour' | 'seed'> => ({
-  behaviour: { ...uniqueUnder((name) => name, 5n), listBody: (store) => store.filter((record) => !ofOtherAccounts.has(record)) },
-  seed: anotherAccountsRun,
+export const namesUniqueAcrossAccounts = (more: readonly StoredCategory[] = []): Pick<Variant, 'behaviour' | 'seed'> => ({
+  behaviour: { ...uniqueUnder((name) => name, 10n), listBody: (store) => store.filter((record) => !ofOtherAccounts.has(record)) },
+  seed: () => anotherAccountsRun(more),
 })
 
 const nameOf = (body: unknown) => (body as { name: string }).name
