@@ -51,6 +51,11 @@ export const SKIP_CAUSES = [
   'not-sent-again',
   /** The service limits lengths below what the suite's create needs (§8 shows no limit): the create was refused, and nothing longer was taken. */
   'length-limit',
+  /**
+   * A name every run sends was refused as the service refuses a repeated name, and the key's list shows no record of it:
+   * another account's record holds it, under names unique across accounts (suites/categories/repeated-names.ts).
+   */
+  'name-held-elsewhere',
   /** The check failed inside the suite itself (CHECK_ERROR): it judged nothing of the service (lib/result/suite-errors.ts). */
   'suite-error',
   /** The exchange gave the check nothing to judge; another rule reports what went wrong, or the service used a freedom. */

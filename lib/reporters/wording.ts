@@ -93,6 +93,8 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
       return "the key's own shape rules the credential case out"
     case 'length-limit':
       return "the service limits lengths below the suite's creates (lengths are not shown, §8): they were refused, and nothing as long was accepted"
+    case 'name-held-elsewhere':
+      return "a name every run sends (\"0\", \"\", \"__proto__\") was refused as the service refuses a repeated name, and the key's list shows no record of it: names unique across accounts, another account's record holds it (a key is issued for the account, §5.2; repeats are the service's to refuse)"
     case 'not-applicable':
       // a --read-only run created nothing: "another rule reports why" would send the reader to rules that say --read-only
       return result.options.readOnly

@@ -12,7 +12,7 @@ import { fail, NotApplicable } from '../../lib/checks/failure.ts'
 import { check } from '../../lib/suite-kit/check.ts'
 import { expectErrorRecord, expectErrorStatusMatches, expectStatusOfAnyErrorRecordMatches } from '../../lib/checks/error-record.ts'
 import { readableRecords } from './list-checks.ts'
-import { takenRepeat, unlistedRepeat } from './repeated-names.ts'
+import { ownNameConflict, takenRepeat, unlistedRepeat } from './repeated-names.ts'
 import { characterFaultWords, refusedCharactersOrigin } from '../../lib/checks/sql-store-answers.ts'
 import { LENGTH_REFUSED_422 } from '../../lib/checks/php-ruby-answers.ts'
 import { sameNameToAStore } from '../../lib/checks/collated-names.ts'
@@ -37,7 +37,7 @@ function faultNote(c: CreateProbe, result: HttpResult): string {
   const means = c.case.faultMeans
   const words = characterFaultWords(result.exchange.request.body, result.text ?? '', means === undefined || typeof means === 'string' ? means : means(result.text ?? ''))
   if (serverFaultStatus(status) && status !== 503 && status !== 504 && !(status >= 521 && status <= 524)) return words ? `: ${words}` : ''
-  return status === 422 ? `: ${LENGTH_REFUSED_422}` : ''
+  return status === 422 ? `: ${LENGTH_REFUSED_422}` : ownNameConflict(c, status)
 }
 
 /** A create with a short form: a refusal (400, 413) holds only if plain ASCII of the same sizes is refused too (§8: a length limit, not the characters). */
@@ -150,7 +150,7 @@ function plainCreateCheck(c: CreateProbe, creates: readonly CreateProbe[], lastL
     if (await excusedAsRepeat(c, result, creates, lastList, t)) return
     await expectKeyServedOnCreates(result, creates)
     const sent = await c.sent()
-    if (status === 201 || !LENGTH_REFUSALS.includes(status)) return expectStatus(result, 201, undefined, status >= 500 ? faultNote(c, result) : '')
+    if (status === 201 || !LENGTH_REFUSALS.includes(status)) return expectStatus(result, 201, undefined, status >= 500 ? faultNote(c, result) : ownNameConflict(c, status))
     const ascii = PLAIN_ASCII.test(sent.name + (sent.description ?? ''))
     const [most, refused] = ascii ? [characters, `${sizesOf(sent)} in plain ASCII`] : [utf8Bytes, `${byteSizesOf(sent)}, not plain ASCII`]
     const accepted = await acceptedCreates(creates)
@@ -234,7 +234,7 @@ async function excusedAsRepeat(
   t.evidence(list)
   // the same name as the store compares names (collated-names.ts): a UNIQUE index under MariaDB's
   // default collation refuses "0" where another client stored "0 "
-  if (!readableRecords(list).some((record) => typeof record.name === 'string' && sameNameToAStore(record.name, sent.name) && record.description !== sent.description)) return unlistedRepeat(result, creates, t)
+  if (!readableRecords(list).some((record) => typeof record.name === 'string' && sameNameToAStore(record.name, sent.name) && record.description !== sent.description)) return unlistedRepeat(c, result, creates, t)
   const repeats = creates.find((p) => p.case.repeats)
   const [repeated, first] = await Promise.all([repeats, creates.find((p) => p.case.key === repeats?.case.repeats)].map((p) => p?.probe().catch(() => undefined)))
   const again = repeated?.exchange.response?.status

@@ -2,9 +2,10 @@
  * Whether a service takes repeated names, from the creates whose name every run sends alike
  * (valid-create.ts, nameOfEveryRun): for create-returns-201's excuse of a 409 or 400 to such a name
  * as a repeat's, when this run's own repeated name says nothing of repeats (its first create was
- * refused: a name column shorter than the prefix makes it).
+ * refused: a name column shorter than the prefix makes it); and what a refusal of such a name as a
+ * repeat, where the key's list shows no record of it, says (another account's record holds it).
  */
-import { fail } from '../../lib/checks/failure.ts'
+import { fail, NotApplicable } from '../../lib/checks/failure.ts'
 import { describeStatus, responseOf, statusFailure } from '../../lib/checks/response.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
 import { readableRecords } from './list-checks.ts'
@@ -29,28 +30,65 @@ export async function takenRepeat(judged: CreateProbe, creates: readonly CreateP
 }
 
 /**
- * A 409 or a 400 to a name every run sends (`result`), where the list shows no record of that name,
- * though this run's own repeated name (create-repeated-name) got the same status after its first
- * create was taken: the service refuses repeats so, and holds a record of this name the list does not
- * show (measured by stackhunt11: Flask over SQLite, a UNIQUE name over every account's records,
- * each account's list its own). It fails as before, in those words; false when the repeat says otherwise.
+ * A refusal of a name every run sends (`judged`, answered `result`) where the list shows no record
+ * of that name, in the status this run's own repeated name (create-repeated-name) got after its first
+ * create was taken: the service refuses repeats so, and something the key's list does not show holds
+ * the name. Names unique over every account while each key lists its own account's records (measured
+ * by stackhunt11: Flask over SQLite, a UNIQUE name over all accounts' records) refuse it once
+ * another account's run stored it, as they may: keys are issued for the account (§5.2), repeats are
+ * the service's to refuse, and a 409 is a status §7 does not show. Not verified (cause
+ * `name-held-elsewhere`), unless another name every run sends (not the empty one) was taken in this
+ * run: a run that stored this name stored that one too, so the service refused the name itself (a
+ * store keyed by name in a plain object reads __proto__ as taken): it fails. False when the repeat
+ * says nothing of repeats (it was taken, or answered otherwise, or its first create was refused).
+ * A name this run made its own never gets here: no other run sent it (create-checks.ts).
  */
-export async function unlistedRepeat(result: HttpResult, creates: readonly CreateProbe[], t: { evidence(result: HttpResult): void }): Promise<false> {
+export async function unlistedRepeat(judged: CreateProbe, result: HttpResult, creates: readonly CreateProbe[], t: { evidence(result: HttpResult): void }): Promise<false> {
   const repeats = creates.find((p) => p.case.repeats)
   const [repeated, first] = await Promise.all([repeats, creates.find((p) => p.case.key === repeats?.case.repeats)].map((p) => p?.probe().catch(() => undefined)))
   const status = responseOf(result).status
   if (repeated?.exchange.response?.status !== status || first?.exchange.response?.status !== 201) return false
   t.evidence(repeated)
+  const name = JSON.stringify((await judged.sent()).name)
+  const taken = await takenEveryRunName(judged, creates)
+  if (taken === undefined) {
+    throw new NotApplicable(
+      `not verified: POST answered ${describeStatus(responseOf(result))} to ${name}, a name every run sends, as the service refuses a repeated name (this run's own, create-repeated-name, got ${status} after its first create was taken), ` +
+        "and the key's list shows no record of it: names unique across accounts, another account's record (another run's, under another key) holds it, which §4.1 and §5.2 (a key issued for the account) let the list leave out; repeats are the service's to refuse",
+      'name-held-elsewhere',
+    )
+  }
+  t.evidence(taken.result)
   return fail(
     {
       ...statusFailure(responseOf(result)),
       message:
-        `POST answered ${describeStatus(responseOf(result))}, expected 201: the service refuses a repeated name so (this run's own, create-repeated-name, got ${status} too), and this is a name every run sends, but the list shows no record of it: ` +
-        "a record the list does not show holds it (another account's or tenant's, under a unique index over them all; a record the list leaves out), where §4.1 lists all categories available to the key: " +
-        'a name unique within what the key lists, or a list that shows every record a name clashes with',
-      expected: 'status 201: the values are valid (§4.2 rule 2); a repeated name may be refused where the list shows the record it repeats',
-      actual: `status ${describeStatus(responseOf(result))}`,
+        `POST answered ${describeStatus(responseOf(result))}, expected 201: the service refuses a repeated name so (this run's own, create-repeated-name, got ${status} too), but the list shows no record of ${name}, ` +
+        `and this run's ${JSON.stringify(taken.name)}, another name every run sends, got 201: a run that stored ${name} (another account's) would have stored ${JSON.stringify(taken.name)} too, so the service refused ${name} itself, not a repeat ` +
+        '(a store keyed by name in a plain object reads __proto__ as taken)',
+      expected: 'status 201: the values are valid (§4.2 rule 2); a repeated name may be refused, where a record holds it',
+      actual: `status ${describeStatus(responseOf(result))}; ${JSON.stringify(taken.name)}: 201`,
     },
     result.exchange,
   )
 }
+
+/** Of `creates` but `judged`, a name every run sends (not the empty one: a UNIQUE index may compare no NULL) that this run's create got 201 for; undefined when none did. */
+async function takenEveryRunName(judged: CreateProbe, creates: readonly CreateProbe[]): Promise<{ result: HttpResult; name: string } | undefined> {
+  for (const other of creates.filter((p) => p !== judged && p.case.nameOfEveryRun)) {
+    const result = await other.probe().catch(() => undefined)
+    if (result?.exchange.response?.status !== 201) continue
+    const { name } = await other.sent()
+    if (name !== '') return { result, name }
+  }
+  return undefined
+}
+
+/**
+ * A 409 to a create whose name this run made its own (neither one every run sends nor this run's
+ * repeated name), in a failure's words: no other run, under any account, sent that name. '' otherwise.
+ */
+export const ownNameConflict = (c: CreateProbe, status: number): string =>
+  status === 409 && !c.case.nameOfEveryRun && !c.case.repeats
+    ? ": a name only this run sends (made from its prefix), which no other run's or account's record can hold: not a repeat of another's name (a conflict on another field answered as the name's, or this create sent twice?)"
+    : ''

@@ -1,6 +1,33 @@
 /** Mutations of §4.1 listCategories: the list answers 200 with an array of Category records. */
 import { conformingBehaviour, type StoredCategory } from '../reference-server.ts'
 import { errorReply, isInvalidBody, isPlainObject, LIST_LAG_MS, listBehindWrites, NEVER_LISTED, seedCategories, storedNow, type Mutation } from '../server-cases.ts'
+import { namesUniqueAcrossAccounts } from '../variants/sql-stores.ts'
+
+/**
+ * Names unique over every account (namesUniqueAcrossAccounts), and descriptions unique too, whose
+ * refusal is answered as a taken name's; the other account's run stored the descriptions "null" and
+ * "None" (fixed in every run), so this run's creates that send them are refused, whatever the order.
+ */
+function accountsWithUniqueDescriptions(): Pick<Mutation, 'behaviour' | 'seed'> {
+  const { behaviour, seed } = namesUniqueAcrossAccounts([
+    { id: 5n, name: 'cf-0othr-js\u{1f407}', description: 'null' },
+    { id: 6n, name: 'cf-0othr-py\u200d', description: 'None' },
+  ])
+  return {
+    seed,
+    behaviour: {
+      ...behaviour,
+      finish: (reply, request, store) => {
+        const answered = behaviour.finish!(reply, request, store)
+        if (request.operation !== 'createCategory' || answered.status !== 201) return answered
+        const created = store[store.length - 1]!
+        if (created.description === undefined || !store.slice(0, -1).some((r) => r.description === created.description)) return answered
+        store.pop()
+        return errorReply(409, 'conflict', 'a category with this name exists')
+      },
+    },
+  }
+}
 
 export const LIST_MUTATIONS: readonly Mutation[] = [
   // §4.1 listCategories answers 200
@@ -144,22 +171,14 @@ export const LIST_MUTATIONS: readonly Mutation[] = [
     },
   },
   {
-    // caught by the names every run sends refused where the list shows none (suites/categories/repeated-names.ts unlistedRepeat)
-    // measured (stackhunt11): Flask over SQLite, a UNIQUE name over every account's records, each account's list its own
-    name: 'repeated-names-409-across-accounts',
+    // caught by create-returns-201 on a create whose name this run made its own (the names every run sends are not verified: another account's record holds them)
+    // the variant repeated-names-409-across-accounts, with an IntegrityError of another index answered as its name's
+    name: 'repeated-description-409-as-name-taken',
     breaks: 'create-returns-201',
     code: 'UNEXPECTED_STATUS',
     description:
-      'names are unique over every account (a UNIQUE index), and each key lists its own account\'s categories alone: another account made "0" and "__proto__" (names every run sends) before the run, ' +
-      'so their creates are refused 409 as repeats of records the list does not show, where §4.1 lists all categories available to the key',
-    behaviour: {
-      finish: (reply, request, store) => {
-        const name = isPlainObject(request.body) ? request.body.name : undefined
-        if (request.operation !== 'createCategory' || reply.status !== 201) return reply
-        if (name !== '0' && name !== '__proto__' && !store.slice(0, -1).some((r) => r.name === name)) return reply
-        store.pop()
-        return errorReply(409, 'conflict', 'a category with this name exists')
-      },
-    },
+      'the service of variant repeated-names-409-across-accounts (names unique over every account, each key listing its own), whose schema holds a UNIQUE description too, and whose error handler answers every ' +
+      "IntegrityError 409 \"a category with this name exists\": a create whose name only this run sends is refused as a repeat of a record no list shows, as another account's run stored its description (\"null\", \"None\")",
+    ...accountsWithUniqueDescriptions(),
   },
 ]
