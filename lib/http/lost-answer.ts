@@ -45,7 +45,8 @@ export interface AppliedOrNot {
  * such resends was reached; 'unavailable': a POST answered 503 under --max-writes
  * (stored-despite-unavailable.ts); 'list-unreadable': the list could not tell (not answered 200
  * with an array), so sending it again could store it twice, and the request before it on its
- * connection was answered with a 5xx (closedAfterAFault: the server closed it after a fault).
+ * connection was answered with a 5xx (closedAfterAFault: the server closed it after a fault), or
+ * the server closed it with a 408 as it was written (closedWith408: its idle close, said so).
  */
 export type NotSentAgain = 'max-writes' | 'resends-spent' | 'unavailable' | 'list-unreadable'
 
@@ -167,8 +168,9 @@ export async function afterTheRace(
     // earlier request was answered with a 5xx (uvicorn closes one after a 500, without Connection: close), the close's, not the
     // server's answer, and the run cannot say whether it was stored: not sent again, not judged. After any other answer, no
     // server closed it for a fault: the lost answer stands, a failure (review48: a server that stores a POST and drops its
-    // answer, behind a list that answers 500, passed)
-    if (options.whetherApplied && !firstOnItsConnection && options.alone === undefined && closedAfterAFault(result.exchange)) {
+    // answer, behind a list that answers 500, passed). A 408 that closed it is the server's notice of its idle close, the race
+    // in its words (idleNoticeAsLost): neither a fault of the service (review51)
+    if (options.whetherApplied && !firstOnItsConnection && options.alone === undefined && (closedAfterAFault(result.exchange) || closedWith408(result.exchange))) {
       journal(answerLostLine(result.exchange, ANSWER_LOST_LIST_UNREADABLE, undefined, redact))
       result.answerLost = { list: result, notSentAgain: 'list-unreadable' }
     }
