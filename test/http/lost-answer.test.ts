@@ -34,6 +34,9 @@ async function racingStore(storesFirst: boolean, with408 = false) {
     }
     if (req.method === 'POST') return void res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(create()))
     if (req.url === '/v1/fault') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error')
+    // a 103 Early Hints first: the interim answer is no status of the request's (lib/http/interim-answers.ts takes it off)
+    if (req.url?.startsWith('/v1/hinted')) res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' })
+    if (req.url === '/v1/hinted-fault') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error')
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(records))
   })
   return { server, records }
@@ -133,6 +136,18 @@ describe('a POST whose answer the connection race lost', () => {
     expect(unknown.post.answerLost).toBeUndefined()
     expect(unknown.journal.find((e) => e.method === 'POST')?.answerLost).toBeUndefined()
     expect(server.requests.map((r) => r.method)).toEqual(['GET', 'POST'])
+  })
+
+  test('after a 103 then a 5xx on its connection, the 5xx is its earlier answer; after a 103 then a 200, the 200 (the interim answer is no status of its own)', async () => {
+    const { server } = await racingStore(false)
+    // the 103 does come, before the answer (else this test proves nothing)
+    const hinted = await withClient({ baseUrl: server.baseUrl }, (c) => c.send({ method: 'GET', path: '/hinted-fault' }))
+    expect(hinted.exchange.response).toMatchObject({ status: 500, interim: [103] })
+    const fault = await postOnReusedConnection(server.baseUrl, () => async () => undefined, '/hinted-fault')
+    expect(fault.post.answerLost?.notSentAgain).toBe('list-unreadable')
+    const served = await postOnReusedConnection(server.baseUrl, () => async () => undefined, '/hinted')
+    expect(served.post.exchange.error?.code).toBe('CONNECTION_RESET')
+    expect(served.post.answerLost).toBeUndefined()
   })
 
   test('the list cannot tell, after a 200 on its connection, and the server closed it with a 408: its idle notice, the race in words, so not sent again and not verified (no failure of its checks)', async () => {
