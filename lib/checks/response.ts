@@ -7,7 +7,7 @@ import { notTheServers } from '../http/transport-errors.ts'
 import { CHARACTERS_PER_CONTAINER, JsonOverLimitError, MAX_JSON_DEPTH } from '../json/exact-json.ts'
 import { parsedOnce, type Parsed } from '../json/parsed-once.ts'
 import { fail, NotApplicable } from './failure.ts'
-import { answerLostReason } from '../http/lost-answer.ts'
+import { answerLostReason, untoldWords } from '../http/lost-answer.ts'
 import { blockPageWords, contentTypeOrigin, emptyBodyOrigin, gatewayFaultOrigin, statusOrigin, textBodyOrigin } from './known-answers.ts'
 
 /**
@@ -79,10 +79,10 @@ export function responseOf(result: HttpResult): RecordedResponse {
     // nothing to judge (the connection race, or a server that drops connections past a limit of its own)
     const notSent = result.answerLost.notSentAgain
     const why = notSent === 'max-writes' ? 'under --max-writes it was not sent again' : "the run had already sent as many POSTs again after lost answers as its plan has POSTs, so it was not sent again"
-    // a list that could not be read says nothing of the record: the connection's earlier request was answered with a 5xx (lost-answer.ts closedAfterAFault)
+    // a list that could not be read says nothing of the record, and why the loss is not the server's (lost-answer.ts untoldWords)
     const listSaid =
       notSent === 'list-unreadable'
-        ? 'the connection\'s earlier request had been answered with a 5xx (a server that closes its connection after a fault\'s answer without Connection: close, as uvicorn does), and the list could not tell whether it was stored (it was not answered 200 with an array), so it was not sent again'
+        ? `${untoldWords(result)}, and the list could not tell whether it was stored (it was not answered 200 with an array), so it was not sent again`
         : `the list does not show its record, but a list may show one late, and ${why}`
     throw new NotApplicable(
       `not verified: no answer, the connection closed under the request (${exchange.error?.message ?? 'reset'}) before any byte of one; ${listSaid} (it may have created a record). A server that closes connections past a limit of its own is spared them by a lower --concurrency`,

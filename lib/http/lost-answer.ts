@@ -8,6 +8,7 @@
 import type { Exchange } from './exchange.ts'
 import { answeredBeforeOnItsConnection, firstOnItsConnection } from './first-requests.ts'
 import { closesItsConnection } from './interim-answers.ts'
+import { notTheServers } from './transport-errors.ts'
 import { ANSWER_LOST_LIST_UNREADABLE, ANSWER_LOST_NOT_SENT_AGAIN, ANSWER_LOST_RESENDS_SPENT, UNANSWERED_ALONE, LEDGER_ID_CHARACTERS, LEDGER_TEXT_CHARACTERS, ledgerText, type JournalLine } from './journal.ts'
 
 /** What the client's HttpResult holds that these need (lib/http/client.ts imports this file, so not that type). */
@@ -38,6 +39,8 @@ export interface AppliedOrNot {
   notSentAgain?: NotSentAgain
   /** The times it went unanswered alone (lib/http/unanswered-alone.ts), and the list does not show it: not sent again, its checks fail. */
   unansweredAlone?: number
+  /** The list was read but could not tell (not answered 200 with an array): `list` is that read (afterTheRace: whether it said anything of the server). */
+  untold?: true
 }
 
 /**
@@ -45,11 +48,12 @@ export interface AppliedOrNot {
  * such resends was reached; 'unavailable': a POST answered 503 under --max-writes
  * (stored-despite-unavailable.ts); 'list-unreadable': the list could not tell (not answered 200
  * with an array), so sending it again could store it twice, and the request before it on its
- * connection was answered with a 5xx (closedAfterAFault: the server closed it after a fault).
+ * connection was answered with a 5xx (closedAfterAFault: the server closed it after a fault), or
+ * the server closed it with a 408 as it was written (closedWith408: its idle close, said so).
  */
 export type NotSentAgain = 'max-writes' | 'resends-spent' | 'unavailable' | 'list-unreadable'
 
-/** Reads whether a POST was applied; undefined: the run cannot tell (the list could not be read), so it is not sent again. */
+/** Reads whether a POST was applied; undefined or `untold`: the run cannot tell (the list could not be read), so it is not sent again. */
 export type WhetherApplied = () => Promise<AppliedOrNot | undefined>
 
 /** Resends of a request the connection race lost: on a fresh connection, then with half as many at once (64 to 1: six), and a few at one. */
@@ -109,10 +113,28 @@ export const closedWith408 = (exchange: Exchange): boolean => exchange.response 
 /** The words of a request whose connection the server closed with a 408 as it was written (idleTimeoutNotice). */
 export const IDLE_TIMEOUT_NOTICE = 'the server answered 408 Request Timeout and closed the connection as the request was written on it, after an earlier answer there: its notice that it closed the idle connection (the keep-alive race)'
 
+/**
+ * Whether a list read that could not tell said nothing of the server: a limit's 429 or a pause's
+ * 503 with Retry-After (never a verdict, retry-after.ts), or a read the run cut or kept back (its
+ * deadline: transport-errors.ts notTheServers). Any other answer, or none in time, is the server's.
+ */
+export const listSaidNothing = ({ exchange }: HttpResult): boolean =>
+  exchange.response ? exchange.response.status === 429 || (exchange.response.status === 503 && exchange.response.headers['retry-after'] !== undefined) : exchange.error !== undefined && notTheServers(exchange.error.code) !== undefined
+
 /** Whether the request written before this one on its connection was answered with a 5xx (first-requests.ts; false: not, or not known). */
 export function closedAfterAFault(exchange: Exchange): boolean {
   const status = answeredBeforeOnItsConnection(exchange.request.headers.traceparent)
   return status !== undefined && status >= 500 && status <= 599
+}
+
+/** Why a POST lost behind a list that could not tell is not the server's fault ('list-unreadable'), in words: what closed its connection, or what the list said. */
+export function untoldWords(result: HttpResult): string {
+  const { exchange } = result
+  if (closedWith408(exchange)) return 'the server closed the connection with a 408 as it was written, its notice of an idle close (the keep-alive race)'
+  if (closedAfterAFault(exchange)) return "the connection's earlier request had been answered with a 5xx (a server that closes its connection after a fault's answer without Connection: close, as uvicorn does)"
+  const list = result.answerLost?.list.exchange
+  const said = list?.response ? `answered ${list.response.status}` : `not answered (${list?.error?.message ?? 'cut'})`
+  return `the list read to tell was ${said}, which says nothing of the server (a limit, a pause, or the run's deadline), so the keep-alive race is not ruled out`
 }
 
 /** Why the checks that judge the answer itself are not verified when the answer was lost and the record found (none when it was no race). */
@@ -162,15 +184,18 @@ export async function afterTheRace(
     return true
   }
   const found = await options.whetherApplied?.()
-  if (!found) {
+  if (!found || found.untold) {
     // the list could not tell (a store that took a value it cannot give back answers every list 500): on a connection whose
     // earlier request was answered with a 5xx (uvicorn closes one after a 500, without Connection: close), the close's, not the
     // server's answer, and the run cannot say whether it was stored: not sent again, not judged. After any other answer, no
     // server closed it for a fault: the lost answer stands, a failure (review48: a server that stores a POST and drops its
-    // answer, behind a list that answers 500, passed)
-    if (options.whetherApplied && !firstOnItsConnection && options.alone === undefined && closedAfterAFault(result.exchange)) {
+    // answer, behind a list that answers 500, passed). A 408 that closed it is the server's notice of its idle close, the race
+    // in its words (idleNoticeAsLost), and so is a list that said nothing of the server (a limit's 429, a read the run's deadline
+    // cut: listSaidNothing): neither a fault of the service (review51)
+    const why = closedAfterAFault(result.exchange) || closedWith408(result.exchange) || (found !== undefined && listSaidNothing(found.list))
+    if (options.whetherApplied && !firstOnItsConnection && options.alone === undefined && why) {
       journal(answerLostLine(result.exchange, ANSWER_LOST_LIST_UNREADABLE, undefined, redact))
-      result.answerLost = { list: result, notSentAgain: 'list-unreadable' }
+      result.answerLost = { list: found?.list ?? result, notSentAgain: 'list-unreadable' }
     }
     return false
   }

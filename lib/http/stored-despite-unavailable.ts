@@ -69,7 +69,7 @@ export async function storedDespiteUnavailable(options: Pick<SendOptions, 'metho
   }
   if (!bounded) return undefined
   journal(answerLostLine(result.exchange, limited ? LIMITED_NOT_SENT_AGAIN : UNAVAILABLE_NOT_SENT_AGAIN, undefined, redact))
-  const list = found ? 'does not show its record, but a list may show one late' : 'could not be read to tell'
+  const list = found && !found.untold ? 'does not show its record, but a list may show one late' : 'could not be read to tell'
   const message = limited
     ? `answered 429, and under --max-writes not sent again: the list ${list}, and a 429 says the client sent too many, not that this one was not processed (RFC 6585 §4; a quota counted after the handler), so it may have created a record. --rate-limit under the server's limit spares these`
     : `answered 503, and under --max-writes not sent again: the list ${list}, and a 503 may come after the store (a proxy that lost its service's answer), so it may have created a record. A gateway's limit answers 503 too: --rate-limit under it spares these`

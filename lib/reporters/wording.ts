@@ -56,7 +56,7 @@ export function causeWords(cause: SkipCause, result: Pick<RunResult, 'options'> 
       // a list that could not be read said nothing of the record (lib/http/lost-answer.ts 'list-unreadable'): no budget, no bound kept it back
       const unreadable = result.journal?.filter((e) => e.answerLost === ANSWER_LOST_LIST_UNREADABLE).length ?? 0
       const bounded = 'its answer was lost in transit, or was a 429 or 503 under --max-writes, and the list does not show its record, though it may have created one (--max-writes, or the run had sent its bound of POSTs again)'
-      const unread = 'its answer was lost in transit on a connection whose earlier request had been answered with a 5xx, and no list could tell whether it was stored (none was answered 200 with an array), though it may have created one'
+      const unread = "its answer was lost in transit, and no list could tell whether it was stored (none was answered 200 with an array), though it may have created one: its connection had answered a 5xx before it, or closed with a 408 (an idle close), or the list said nothing of the server (a limit's 429, the run's deadline)"
       const others = (result.journal ?? []).some((e) => e.answerLost !== undefined && NOT_SENT_AGAIN_WORDS.has(e.answerLost))
       return `not sent again, so not judged: ${unreadable === 0 ? bounded : others ? `${bounded}; or ${unread}` : unread}`
     }

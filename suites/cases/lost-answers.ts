@@ -40,14 +40,14 @@ function listedRecords(list: HttpResult): CategoryRecord[] | undefined {
   }
 }
 
-/** Reads the list once and says whether `storedAs` finds the POST's record in it; undefined when the list cannot tell. */
+/** Reads the list once and says whether `storedAs` finds the POST's record in it; `untold` when the list cannot tell. */
 export function whetherStored(run: Run, storedAs: StoredAs): WhetherApplied {
   return async (): Promise<AppliedOrNot | undefined> => {
     const list = await run.client().send({ method: 'GET', path: '/categories', headers: { authorization: VALID_AUTHORIZATION }, critical: true })
     // the run's ledger reads it too (a record stored though refused, lib/result/ledger-from-list.ts)
     run.context.listsRead?.note(list)
     const records = listedRecords(list)
-    if (!records) return undefined
+    if (!records) return { list, untold: true }
     const found = storedAs(records)[0]
     if (!found) return { list }
     const id = exactIntegerTextAt(found, 'id') ?? String(found.id)

@@ -233,12 +233,12 @@ export function categoryProbes(run: Run): CategoryProbes {
         if (run.context.confirming?.reprobesFailures && run.context.shortFormsSent?.has(long.case.key)) return sendShort()
         const followUp = await long.lengthFollowUp!()
         if (followUp?.short) return followUp.short
-        throw new NotApplicable(`not needed: ${followUp ? 'plain ASCII of the same sizes was accepted, so the long values were not refused for length' : 'the long values were accepted'}`, 'not-needed')
+        const control = followUp?.sameSize.exchange.response?.status // answered otherwise (a gateway's 502), plain ASCII shows no length limit, and create-returns-201 judges it (review51)
+        throw new NotApplicable(`not needed: ${!followUp ? 'the long values were accepted' : control === 201 ? 'plain ASCII of the same sizes was accepted, so the long values were not refused for length' : `plain ASCII of the same sizes ${control === undefined ? 'got no answer' : `was answered ${control}`}, which does not show the long values refused for length`}`, 'not-needed')
       }),
       shortOf: { long, floor },
     })
   }
-
   const refusals: RefusalProbe[] = []
   for (const c of INVALID_BODIES) {
     const marker = c.marker ? () => c.marker!(recordPrefix()) : undefined

@@ -127,3 +127,54 @@ describe('a server that stores a POST and drops its answer on a reused connectio
     expect(run.results!.journal!.some((e) => e.answerLost === ANSWER_LOST_LIST_UNREADABLE)).toBe(false)
   })
 })
+
+/**
+ * A conforming store behind a limiter and the keep-alive race: the first POST written on a reused
+ * connection meets the connection's silent close (not stored), and from then on every list is
+ * answered 429, Retry-After past the run's deadline, so the list read to tell is cut by it.
+ */
+async function racesThenLimitsLists() {
+  const store: { id: number; name: string; description?: string }[] = []
+  const requestsOn = new WeakMap<Socket, number>()
+  let dropped = 0
+  const server = await httpServer((req, res, seen) => {
+    const n = (requestsOn.get(req.socket) ?? 0) + 1
+    requestsOn.set(req.socket, n)
+    if (seen.headers.authorization !== `Bearer ${KEY}`) return jsonReply(res, 401, { code: 'unauthorized', message: 'missing or invalid API key', status: 401 })
+    if (seen.url.split('?')[0] !== '/v1/categories') return jsonReply(res, 404, { code: 'not_found', message: 'not found', status: 404 })
+    if (req.method === 'GET') {
+      if (dropped === 0) return jsonReply(res, 200, store)
+      return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3600' }).end(JSON.stringify({ code: 'rate_limited', message: 'slow down', status: 429 }))
+    }
+    if (n > 1 && dropped === 0) return void (dropped++, req.socket.destroy())
+    let body: unknown
+    try {
+      body = JSON.parse(seen.body)
+    } catch {
+      return jsonReply(res, 400, { code: 'invalid_json', message: 'invalid JSON', status: 400 })
+    }
+    const { name, description, ...rest } = (body ?? {}) as Record<string, unknown>
+    const valid = typeof body === 'object' && body !== null && !Array.isArray(body) && typeof name === 'string' && (description === undefined || typeof description === 'string') && !('id' in rest)
+    if (!valid) return jsonReply(res, 400, { code: 'validation', message: 'invalid body', status: 400 })
+    const record = { id: store.length + 1, name, ...(description === undefined ? {} : { description: description as string }) }
+    store.push(record)
+    jsonReply(res, 201, record)
+  })
+  servers.push(server)
+  return { server, dropped: () => dropped }
+}
+
+describe("a POST lost to the keep-alive race whose list read the run's deadline cut (a limiter's 429 past it)", { timeout: RUN_TIMEOUT_MS }, () => {
+  test('the list said nothing of the server: the POST is not verified, never a NO_RESPONSE failure (review51)', async () => {
+    const { server, dropped } = await racesThenLimitsLists()
+    const run = await runConform(['--base-url', server.baseUrl, '--rule', 'create-returns-201', '--deadline', '8000'], { env: { CONFORM_API_KEY: KEY }, killAfterMs: 60_000 })
+    runs.push(run)
+    expectNoStackTrace(run)
+    expect(dropped(), 'a POST was dropped on a reused connection (else this test proves nothing)').toBe(1)
+    expect(failedChecks(run).filter((c) => c.failure?.code === 'NO_RESPONSE').map((c) => c.name)).toEqual([])
+    expect(run.results!.journal!.filter((e) => e.answerLost === ANSWER_LOST_LIST_UNREADABLE).length).toBe(1)
+    const notVerified = run.results!.rules.flatMap((r) => r.checks).filter((c) => c.cause === 'not-sent-again')
+    expect(notVerified.length).toBeGreaterThan(0)
+    for (const c of notVerified) expect(c.skipReason).toMatch(/; the list read to tell was not answered \(.*deadline.*\), which says nothing of the server .* the list could not tell whether it was stored/)
+  })
+})

@@ -12,9 +12,11 @@ import type { HttpClient } from '../../lib/http/client.ts'
 import { ANSWER_LOST_LIST_UNREADABLE, ANSWER_LOST_NOT_SENT_AGAIN, journalTotals, RunJournal } from '../../lib/http/journal.ts'
 import { ANSWER_LOST_RECORD_FOUND, ANSWER_LOST_SENT_AGAIN, type WhetherApplied } from '../../lib/http/lost-answer.ts'
 import { serve, withClient } from './client-harness.ts'
+import { responseOf } from '../../lib/checks/response.ts'
+import { NotApplicable } from '../../lib/checks/failure.ts'
 
-/** A store behind a server that closes a connection under its second request; `storesFirst`: the POST is stored before the close (its answer lost). */
-async function racingStore(storesFirst: boolean) {
+/** A store behind a server that closes a connection under its second request; `storesFirst`: the POST is stored before the close (its answer lost); `with408`: it writes 408 and Connection: close as it closes (its idle notice). */
+async function racingStore(storesFirst: boolean, with408 = false) {
   const records: { id: number; name: string }[] = []
   const requestsOn = new WeakMap<object, number>()
   const server = await serve((req, res, seen) => {
@@ -27,10 +29,14 @@ async function racingStore(storesFirst: boolean) {
     }
     if (n > 1 && req.method === 'POST') {
       if (storesFirst) create()
+      if (with408) return void req.socket.end('HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
       return void req.socket.destroy()
     }
     if (req.method === 'POST') return void res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(create()))
     if (req.url === '/v1/fault') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error')
+    // a 103 Early Hints first: the interim answer is no status of the request's (lib/http/interim-answers.ts takes it off)
+    if (req.url?.startsWith('/v1/hinted')) res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' })
+    if (req.url === '/v1/hinted-fault') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error')
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(records))
   })
   return { server, records }
@@ -130,6 +136,30 @@ describe('a POST whose answer the connection race lost', () => {
     expect(unknown.post.answerLost).toBeUndefined()
     expect(unknown.journal.find((e) => e.method === 'POST')?.answerLost).toBeUndefined()
     expect(server.requests.map((r) => r.method)).toEqual(['GET', 'POST'])
+  })
+
+  test('after a 103 then a 5xx on its connection, the 5xx is its earlier answer; after a 103 then a 200, the 200 (the interim answer is no status of its own)', async () => {
+    const { server } = await racingStore(false)
+    // the 103 does come, before the answer (else this test proves nothing)
+    const hinted = await withClient({ baseUrl: server.baseUrl }, (c) => c.send({ method: 'GET', path: '/hinted-fault' }))
+    expect(hinted.exchange.response).toMatchObject({ status: 500, interim: [103] })
+    const fault = await postOnReusedConnection(server.baseUrl, () => async () => undefined, '/hinted-fault')
+    expect(fault.post.answerLost?.notSentAgain).toBe('list-unreadable')
+    const served = await postOnReusedConnection(server.baseUrl, () => async () => undefined, '/hinted')
+    expect(served.post.exchange.error?.code).toBe('CONNECTION_RESET')
+    expect(served.post.answerLost).toBeUndefined()
+  })
+
+  test('the list cannot tell, after a 200 on its connection, and the server closed it with a 408: its idle notice, the race in words, so not sent again and not verified (no failure of its checks)', async () => {
+    const { server } = await racingStore(false, true)
+    const unknown = await postOnReusedConnection(server.baseUrl, () => async () => undefined)
+    expect(unknown.post.exchange.error).toMatchObject({ code: 'CONNECTION_RESET', status: 408 })
+    expect(unknown.post.answerLost?.notSentAgain).toBe('list-unreadable')
+    expect(unknown.journal.find((e) => e.method === 'POST')?.answerLost).toBe(ANSWER_LOST_LIST_UNREADABLE)
+    expect(server.requests.map((r) => r.method)).toEqual(['GET', 'POST'])
+    // its checks say why: not verified, the 408's close, not a 5xx before it
+    expect(() => responseOf(unknown.post)).toThrow(expect.objectContaining({ message: expect.stringMatching(/^not verified: .*closed the connection with a 408 as it was written/) }))
+    expect(() => responseOf(unknown.post)).toThrow(NotApplicable)
   })
 })
 
