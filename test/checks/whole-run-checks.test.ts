@@ -44,6 +44,15 @@ test('as many listed after the POSTs as before, records gone: the list is said t
   expect('message' in fewer && fewer.message).not.toMatch(/fixed size/)
 })
 
+// review52: a list whose ids are made anew at each read (a uuid written by the serializer, a row's
+// position) loses every record it held, as many listed: no record kept, so nothing shows a cut
+test('every record gone and as many listed again, none kept: no fixed size is named', () => {
+  const records = (shift: number) => Array.from({ length: 20 }, (_, i) => ({ id: shift + i, name: `seeded-${i}` }))
+  const renamed = verdictOf(() => expectStillListed(records(1), records(1001)))
+  expect(renamed).toMatchObject({ code: 'VANISHED_FROM_LIST' })
+  expect('message' in renamed && renamed.message).not.toMatch(/fixed size/)
+})
+
 describe('expectUnchangedWhereListed: a list that may lag behind the writes', () => {
   test.each([
     ['a list that lacks a category', '[{"id":2,"name":"cat"}]', 'pass'],
