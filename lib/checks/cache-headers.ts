@@ -39,7 +39,7 @@ export function cacheOf(headers: Readonly<Record<string, string>>): string | und
 }
 
 /** Whether the headers say a cache answered from its store (an Age above 0, a HIT): a Cache-Control alone says only that one may keep it. */
-function answeredByCache(headers: Readonly<Record<string, string>>): boolean {
+export function answeredByCache(headers: Readonly<Record<string, string>>): boolean {
   const age = Number(headers.age)
   return (Number.isInteger(age) && age > 0) || HIT_HEADERS.some((name) => headers[name] !== undefined && /\b(?:hit|stale)\b/i.test(headers[name]))
 }
