@@ -6,6 +6,7 @@
  * URL and the Authorization header, and by the URL alone.
  */
 import type { Exchange } from '../http/exchange.ts'
+import { KEY_PLACEHOLDER } from '../http/redact.ts'
 
 /** Headers in which a cache in front says it answered from its store (Varnish, Squid, Fastly, CloudFront, Cloudflare, nginx, Akamai). */
 const HIT_HEADERS = ['x-cache', 'cf-cache-status', 'x-cache-status', 'x-proxy-cache', 'x-cache-lookup', 'x-drupal-cache']
@@ -37,12 +38,22 @@ export function cacheOf(headers: Readonly<Record<string, string>>): string | und
   return `${said.join('; ')}${lifetime !== undefined ? `, which lets a cache keep it ${lifetime} s` : ''}`
 }
 
+/** Whether the headers say a cache answered from its store (an Age above 0, a HIT): a Cache-Control alone says only that one may keep it. */
+export function answeredByCache(headers: Readonly<Record<string, string>>): boolean {
+  const age = Number(headers.age)
+  return (Number.isInteger(age) && age > 0) || HIT_HEADERS.some((name) => headers[name] !== undefined && /\b(?:hit|stale)\b/i.test(headers[name]))
+}
+
 /**
- * Where a request without a valid key was served by a cache in front (its answer says so): the
- * words for the cause, in place of an authentication not mounted; undefined when none says so.
+ * Where a request without a valid key was served by a cache in front (its own answer says a cache
+ * gave it: an Age, a HIT): the words for the cause, in place of an authentication not mounted;
+ * undefined when none says so. The answers to the key (Bearer $CONFORM_API_KEY) say nothing of
+ * those without it, nor does a shared Cache-Control alone (an origin with no authentication sends it).
  */
 export function servedByCache(exchanges: readonly Exchange[]): string | undefined {
-  const cache = exchanges.flatMap((e) => (e.response !== undefined && e.response.status < 300 ? [cacheOf(e.response.headers)] : [])).find((words) => words !== undefined)
+  const cache = exchanges
+    .flatMap((e) => (e.response !== undefined && e.response.status < 300 && e.request.headers.authorization !== `Bearer ${KEY_PLACEHOLDER}` && answeredByCache(e.response.headers) ? [cacheOf(e.response.headers)] : []))
+    .find((words) => words !== undefined)
   if (cache === undefined) return undefined
   return `a cache in front answered them (${cache}): its key holds the URL, not the Authorization header, so the list answered to the key is answered to anyone; mark answers to a key Cache-Control: private (or no-store), or key the cache by Authorization`
 }

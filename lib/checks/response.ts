@@ -2,7 +2,7 @@
 import type { HttpResult } from '../http/client.ts'
 import { cutClearOfSecrets } from '../http/secret-runs.ts'
 import type { RecordedResponse, TransportErrorCode } from '../http/exchange.ts'
-import { mediaTypes } from '../http/media-type.ts'
+import { mediaType, mediaTypes } from '../http/media-type.ts'
 import { notTheServers } from '../http/transport-errors.ts'
 import { CHARACTERS_PER_CONTAINER, JsonOverLimitError, MAX_JSON_DEPTH } from '../json/exact-json.ts'
 import { parsedOnce, type Parsed } from '../json/parsed-once.ts'
@@ -212,11 +212,14 @@ const GZIP_UNLABELLED =
 /**
  * A body that is not UTF-8 under a Content-Type that names another charset: its JSON was written in
  * that encoding (measured by stackhunt11: a front transcoding the answers to ISO-8859-1 and UTF-16),
- * where RFC 8259 §8.1 asks UTF-8; undefined when the charset named is UTF-8 or none.
+ * where RFC 8259 §8.1 asks UTF-8; undefined when the charset named is UTF-8 or none, or the media type is no JSON.
  */
 function otherCharsetWords(response: RecordedResponse): string | undefined {
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(response.headers['content-type'] ?? '')?.[1]
   if (charset === undefined || /^utf-?8$/i.test(charset)) return undefined
+  // a page of another media type in it (Jetty's ISO-8859-1 error page) holds no JSON written in it: its origin says what it is
+  const type = mediaType(response.headers['content-type'])
+  if (type !== 'application/json' && !type?.endsWith('+json')) return undefined
   return `the answer declares charset=${charset}, and its JSON was written in that encoding (a gateway that transcodes, a writer or a servlet response set to it), where RFC 8259 §8.1 asks UTF-8 of JSON text exchanged between systems, and defines no charset parameter`
 }
 

@@ -252,8 +252,9 @@ export function listChecks(probes: CategoryProbes): void {
       for (const list of [read.judged, ...whole]) expectListed(creations, listedRecords(list), ...results, ...read.lists)
     } catch (error) {
       const listed = usableRecords(read.judged) ?? []
-      const cut = cutOf(listed.map((r) => r.id), missingFromList(creations, listed).map((c) => c.record.id))
-      throw withCacheSaid(withPageSaid(withLagSaid(error, read, probes.listLag), read.judged, listed.length, cut), read.judged)
+      const reads = read.lists.flatMap((l) => usableRecords(l)?.length ?? [])
+      const cut = cutOf(listed.map((r) => r.id), missingFromList(creations, listed).map((c) => c.record.id), creations.map((c) => c.record.id), reads)
+      throw withCacheSaid(withPageSaid(withLagSaid(error, read, probes.listLag), read.judged, listed.length, cut), read.judged, missingFromList(creations, listed).length < creations.length)
     }
     await expectListedAlikeWhateverAsked(creations, results, read.judged, probes)
   })

@@ -38,13 +38,18 @@ function idNumber(id: unknown): bigint | undefined {
  * What a list that says nothing of paging shows of a cut: as many records as a round page size,
  * and every created record missing from it newer (a higher id) than every record it holds, where
  * the list is kept in the order of ids (measured by stackhunt11: Flask over SQLite, ORDER BY id
- * LIMIT 1000, with 990 records); undefined otherwise.
+ * LIMIT 1000, with 990 records); undefined otherwise. `createdIds`, the run's created records': the
+ * list holds one of them, so it was read after the creates (a copy kept from before them, a list
+ * behind the writes, lacks only newer records too); `readLengths`, how many each read of it after
+ * the creates held: all as many (a list behind the writes grows from read to read).
  */
-export function cutOf(listedIds: readonly unknown[], missingIds: readonly unknown[]): string | undefined {
+export function cutOf(listedIds: readonly unknown[], missingIds: readonly unknown[], createdIds?: readonly unknown[], readLengths: readonly number[] = []): string | undefined {
   if (!ROUND_SIZES.has(listedIds.length) || missingIds.length === 0) return undefined
+  if (readLengths.some((n) => n !== listedIds.length)) return undefined
   const listed = listedIds.map(idNumber)
   const missing = missingIds.map(idNumber)
   if (listed.some((id) => id === undefined) || missing.some((id) => id === undefined)) return undefined
+  if (createdIds !== undefined && !createdIds.map(idNumber).some((id) => id !== undefined && listed.includes(id))) return undefined
   const newest = listed.reduce((a, b) => (b! > a! ? b : a))!
   if (!missing.every((id) => id! > newest)) return undefined
   return `it holds ${listedIds.length} records, a round number, and lacks only records newer than every one it holds: a list cut at ${listedIds.length} (a LIMIT, a default page size) with no header that says so`

@@ -88,16 +88,34 @@ async function poisonedBy(before: HttpResult | undefined, creates: readonly Crea
   return { clause, exchanges: [...suspects.map((s) => s.result.exchange), before.exchange] }
 }
 
+/** The ids of the records the creates made (answered 201 with an id), as text. */
+async function createdIds(creates: readonly CreateProbe[]): Promise<string[]> {
+  const settled = await Promise.allSettled(creates.map((c) => c.probe()))
+  return settled.flatMap((s) => {
+    if (s.status !== 'fulfilled' || s.value.exchange.response?.status !== 201) return []
+    try {
+      const id = (parseJsonExact(s.value.text ?? '') as { id?: unknown } | null)?.id
+      return typeof id === 'number' || typeof id === 'bigint' || typeof id === 'string' ? [String(id)] : []
+    } catch {
+      return []
+    }
+  })
+}
+
 /**
  * Another list read once every create had settled (`after`: the browser's list) that answered 200
- * with an array of Category records: what the creates stored does not break the list, so a list
- * broken beside it is a fault one time in so many (a gateway's 502, a replica), not the records'.
+ * with an array of Category records holding every record the creates made (a list behind the
+ * writes, or a copy kept from before them, shows nothing of their values): what the creates stored
+ * does not break the list, so a list broken beside it is a fault one time in so many (a gateway's
+ * 502, a replica), not the records'.
  */
-async function wholeAfter(after: (() => Promise<HttpResult>) | undefined): Promise<number | undefined> {
+async function wholeAfter(after: (() => Promise<HttpResult>) | undefined, creates: readonly CreateProbe[]): Promise<number | undefined> {
   if (!after) return undefined
   try {
     const list = await after()
-    return list.exchange.response?.status === 200 && heldShape(list) ? categoriesIn(list) : undefined
+    if (list.exchange.response?.status !== 200 || !heldShape(list)) return undefined
+    const listed = new Set((parseJsonExact(list.text ?? '') as { id?: unknown }[]).map((r) => String(r.id)))
+    return (await createdIds(creates)).every((id) => listed.has(id)) ? categoriesIn(list) : undefined
   } catch {
     return undefined
   }
@@ -122,7 +140,7 @@ export async function expectListNotPoisoned(
   // a refusal of the key says nothing of what is stored (a limiter, an auth backend down a moment)
   const poisoned = response.status === 401 || response.status === 403 ? undefined : await poisonedBy(before, creates, refusals)
   if (!poisoned) return expectStatus(list, 200)
-  const held = await wholeAfter(after)
+  const held = await wholeAfter(after, creates)
   if (held !== undefined) return expectStatus(list, 200, undefined, whole(held))
   const status = describeStatus(response)
   fail(
@@ -163,7 +181,7 @@ export async function expectListShapeNotPoisoned(
     // a first list that was no array of Category records already (a null description) was not whole: no create broke it
     const poisoned = error instanceof ConformanceFailure && before !== undefined && heldShape(before) ? await poisonedBy(before, creates, refusals) : undefined
     if (!poisoned || !(error instanceof ConformanceFailure)) throw error
-    const held = await wholeAfter(after)
+    const held = await wholeAfter(after, creates)
     if (held !== undefined) fail({ ...error.detail(), message: `${error.message}${whole(held)}` }, ...error.exchanges)
     // what the body showed (observed) stays the failure's, for a baseline entry and compare: only the words grow
     fail({ ...error.detail(), message: `${error.message}; the list broke ${poisoned.clause}. ${ADVICE}` }, ...error.exchanges, ...poisoned.exchanges)

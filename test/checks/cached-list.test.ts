@@ -31,6 +31,12 @@ describe('withCacheSaid', () => {
     expect(said.code).toBe('MISSING_FROM_LIST')
     expect(said.message).toMatch(/\(--list-lag 5000\); the list says a cache answered it or may keep it \(Age: 4; x-cache: HIT; Cache-Control: public, max-age=30, which lets a cache keep it 30 s\): a cache in front .* no create clears .*Cache-Control: no-store/)
   })
+  // review52: the origin's own answer, which holds the run's creates, is no cache's copy
+  test('a list that says only a shared Cache-Control and holds a created record: no cache named; with an Age, named', () => {
+    expect(withCacheSaid(missing, list({ 'cache-control': 'public, max-age=30' }), true)).toBe(missing)
+    expect((withCacheSaid(missing, list({ 'cache-control': 'public, max-age=30' }), false) as ConformanceFailure).message).toContain('a cache in front')
+    expect((withCacheSaid(missing, list({ age: '4', 'cache-control': 'public, max-age=30' }), true) as ConformanceFailure).message).toContain('a cache in front')
+  })
   test('other failures and lists that say nothing of a cache are left as they are', () => {
     expect(withCacheSaid(missing, list({}))).toBe(missing)
     const other = new ConformanceFailure({ code: 'LISTED_FIELD_CHANGED', message: 'm', expected: '', actual: '' }, [])

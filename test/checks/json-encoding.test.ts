@@ -51,6 +51,17 @@ describe('jsonBodyOf and the encoding of the body', () => {
     expect(outcomeOf(() => jsonBodyOf({ ...makeResponse({ headers: { 'content-type': 'application/json;charset=ISO-8859-1' }, body: '["x"]' }) }))).toBe('pass')
   })
 
+  // review52: an HTML page in the charset it declares (Jetty's error page, ISO-8859-1, echoing a name with é) holds no JSON written in it
+  test('a page of another media type in the charset it declares is not said to be JSON written in it', () => {
+    const page = {
+      ...makeResponse({ status: 400, headers: { 'content-type': 'text/html;charset=iso-8859-1', server: 'Jetty(9.4.53.v20231009)' }, body: '<html><head><title>Error 400 Bad name caf\ufffd</title></head><body></body></html>' }),
+      invalidUtf8: true as const,
+    }
+    const verdict = verdictOf(() => jsonBodyOf(page))
+    expect(verdict).toMatchObject({ code: 'NOT_JSON' })
+    expect('message' in verdict && verdict.message).not.toContain('its JSON was written in that encoding')
+  })
+
   test('so a list in Latin-1 fails its schema check as NOT_JSON, not as a shape', () => {
     expect(outcomeOf(() => expectSchema(flagged({ invalidUtf8: true }, '[{"id":1,"name":"\ufffd"}]'), 'CategoryList'))).toBe('NOT_JSON')
   })

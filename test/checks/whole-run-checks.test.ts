@@ -44,6 +44,19 @@ test('as many listed after the POSTs as before, records gone: the list is said t
   expect('message' in fewer && fewer.message).not.toMatch(/fixed size/)
 })
 
+// review52: a list whose ids are made anew at each read (a uuid written by the serializer, a row's
+// position) loses every record it held by its id, as many listed, and lists them again by name: no cut
+test('every record gone and as many listed again under other ids: no fixed size is named', () => {
+  const records = (shift: number) => Array.from({ length: 20 }, (_, i) => ({ id: shift + i, name: `seeded-${i}` }))
+  const renamed = verdictOf(() => expectStillListed(records(1), records(1001)))
+  expect(renamed).toMatchObject({ code: 'VANISHED_FROM_LIST' })
+  expect('message' in renamed && renamed.message).not.toMatch(/fixed size/)
+  // every record gone for as many others (a list of the 20 newest, after 20 creates) is still a cut
+  const others = Array.from({ length: 20 }, (_, i) => ({ id: 1001 + i, name: `created-${i}` }))
+  const cut = verdictOf(() => expectStillListed(records(1), others))
+  expect('message' in cut && cut.message).toMatch(/both lists hold 20 records: a list cut at a fixed size/)
+})
+
 describe('expectUnchangedWhereListed: a list that may lag behind the writes', () => {
   test.each([
     ['a list that lacks a category', '[{"id":2,"name":"cat"}]', 'pass'],

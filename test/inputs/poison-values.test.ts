@@ -178,6 +178,23 @@ describe('a list broken after them names the create and its class', () => {
     expect(empty?.message).not.toContain('create-nul')
   })
 
+  // review52: a list read beside it that lacks a record the creates made (a replica behind the
+  // writes, a copy kept from before them) shows nothing of what their values do to a list
+  test("a whole list that lacks a record the creates made does not clear them: the creates are named, as before", async () => {
+    const createdAs = (id: number) => makeResponse({ status: 201, method: 'POST', body: { id, name: 'n' } })
+    const creates = [probe('create-lone-surrogates', createdAs(7)), probe('create-described', createdAs(2))]
+    const status = (list: ReturnType<typeof makeResponse>, before: ReturnType<typeof makeResponse> | undefined, c: readonly CreateProbe[]) =>
+      expectListNotPoisoned(list, before, c, [], async () => ok())
+    const error = await failure(broken(), ok(), creates, status)
+    expect(error?.message).toMatch(/after the create of create-lone-surrogates \(answered 201\)/)
+    expect(error?.message).not.toContain('so no value they stored breaks it')
+    const shape = (list: ReturnType<typeof makeResponse>, before: ReturnType<typeof makeResponse> | undefined, c: readonly CreateProbe[]) =>
+      expectListShapeNotPoisoned(list, before, c, 'list-returns-200 reports the status', [], async () => ok())
+    const empty = await failure(makeResponse({ body: '' }), ok(), creates, shape)
+    expect(empty?.message).toContain('create-lone-surrogates')
+    expect(empty?.message).not.toContain('so no value they stored breaks it')
+  })
+
   test('a 200 passes; a list that was not 200 before, or no such create accepted, fails as any status does', async () => {
     expect(await failure(ok(), ok(), [probe('create-nul', created())])).toBeUndefined()
     for (const [before, creates] of [[broken(), [probe('create-nul', created())]], [undefined, [probe('create-nul', created())]], [ok(), [probe('create-nul', refused())]]] as const) {
