@@ -70,9 +70,9 @@ export function parseExtraHeaders(given: readonly string[], source: string): Ext
     if (headers.some((h) => h.name === lower)) return { problem: `${source} gives ${name} twice` }
     headers.push({ name: lower, value })
   }
-  // a secret too long to hide (LONGEST_KEY, lib/config/api-key.ts) stopped a run that redacted its echo
+  // a secret longer than a key may be (LONGEST_KEY, lib/config/api-key.ts)
   const long = headers.find((h) => h.value.length > LONGEST_KEY && secretValues([h]).length > 0)
-  if (long) return { problem: `${source}: the value of ${long.name} is a secret longer than ${LONGEST_KEY} characters, which the reports cannot hide in every form a server echoes it in` }
+  if (long) return { problem: `${source}: the value of ${long.name} is a secret longer than ${LONGEST_KEY} characters, more than a server takes of a request's head, as a key may not be` }
   return headers
 }
 
