@@ -64,6 +64,21 @@ describe.concurrent('a key too short, too long, or of punctuation alone, is refu
     expect(run.stderr).toBe('conform: --header: the value of x-gateway-token is a secret longer than 16384 characters, more than a server takes of a request\'s head, as a key may not be\n')
     expect(server.connections()).toBe(0)
   })
+
+  // as the key is: hidden, `1` blanked every digit 1 of the reports, junit.xml's `<?xml version="[REDACTED].0"` and the base URL's 127.0.0.1 (review53)
+  test.each([
+    ['1', 'shorter than three characters'],
+    ['-_-:', 'of punctuation alone'],
+  ])('a secret --header value %j: refused as the key is, the value not quoted', async (value, says) => {
+    const server = await neverAnswers()
+    servers.push(server)
+    const run = await runConformInProcess(['--base-url', server.baseUrl, '--header', `X-Api-Key: ${value}`], { env: { CONFORM_API_KEY: 'json-piece-keys-5d1f0a' } })
+    runs.push(run)
+    expect(run.code, run.stderr).toBe(2)
+    expect(run.stderr).toBe(`conform: --header: the value of x-api-key is a secret (by its name) ${says}, a piece of the reports' own text, which no report can hide without hiding that text; give the value issued for it\n`)
+    expect(server.connections()).toBe(0)
+    expectParsed(run)
+  })
 })
 
 describe.concurrent('a key that is a piece of JSON: every report parses, its names kept, the key hidden in its values', { timeout: RUN_TIMEOUT_MS }, () => {
