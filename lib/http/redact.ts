@@ -306,7 +306,8 @@ function redactorOf(ordered: readonly string[]): Redactor {
   const hidden = withHexRuns(withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED), holds, REDACTED, ordered.some((secret) => /[^\x00-\x7f]/.test(secret)))
   // a dump's lines first (secret-dumps.ts), as the other steps' replacements leave them no dump lines; UTF-16's NULs dropped, as withHexRuns drops them; before them, what markup breaks up, read as shown (secret-markup.ts); a short text met again (a fleet's deployments share this redactor) answered as the first time (textsMet)
   const plain = (text: string) => hidden(dumpsHidden(text, (bytes) => holds(bytes.toString('latin1').replaceAll('\u0000', '')), REDACTED))
-  return textsMet((text) => plain(markupHidden(text, plain, REDACTED)))
+  const reach = longestForm(...ordered)
+  return textsMet((text) => plain(markupHidden(text, plain, REDACTED, reach)))
 }
 
 function formsRedactor(patterns: readonly SecretPattern[], holdsAny: (text: string) => boolean = () => true): Redactor {
