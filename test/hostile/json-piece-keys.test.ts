@@ -40,6 +40,10 @@ describe.concurrent('a key too short, too long, or of punctuation alone, is refu
     ['tn', 'tn', /^conform: CONFORM_API_KEY is shorter than three characters/],
     ['----', '----', /^conform: CONFORM_API_KEY holds no letter or digit: a key of punctuation alone is a piece of the reports' own markup/],
     ['{},:', '{},:', /^conform: CONFORM_API_KEY holds no letter or digit/],
+    // JSON's numbers and literals joined by its punctuation: the reports, redacted in their values only, kept it in their structure (`[1,2]`, `"status":200,`; review53)
+    ['1,2', '1,2', /^conform: CONFORM_API_KEY is made of JSON's numbers, literals and punctuation \(, : \[ \] \{ \}\) alone: /],
+    ['200,', '200,', /^conform: CONFORM_API_KEY is made of JSON's numbers, literals and punctuation/],
+    ['true,false', 'true,false', /^conform: CONFORM_API_KEY is made of JSON's numbers, literals and punctuation/],
     // a JWT-like key of 3,000 characters is hidden (test/hostile/long-key.test.ts); one past 16 KiB is refused
     ['a JWT of 16,560 characters', LONG_KEY, /^conform: CONFORM_API_KEY is longer than 16384 characters: /],
   ])('%s', async (_what, key, says) => {
