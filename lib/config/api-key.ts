@@ -26,12 +26,16 @@ function describe(char: string): string {
 /** The fewest characters of a key the reports can hide (one of 3, `key`, is hidden where it stands apart, as a word of 4, `test`: docs/reports.md). */
 export const SHORTEST_KEY = 3
 /**
- * The most characters of a key (or a secret --header value) the reports can hide: one of 3,000 stopped every run that redacted
- * an echo of it (V8: "Invalid regular expression: … too large", its pattern the key spelled out, printed whole by the last
- * resort). 2,048 leaves room for a long JWT (1 to 2 KB) and stays under common limits of a header line (8 KB).
+ * The most characters of a key (or a secret --header value) the reports can hide: 16 KiB, what Node takes of an answer's
+ * whole head (--max-http-header-size), so that no server can echo a longer one in a header, and more than any bearer token
+ * seen (a JWT of Azure AD or Keycloak with many claims, 2 to 4 KB). A key from 1 KiB on has its forms looked for as texts
+ * (LONG_SECRET, lib/http/redact.ts); one of 16 KiB makes its redactor in about 3 s, one of 64 KiB in 36 s, for its runs.
  */
-export const LONGEST_KEY = 2048
+export const LONGEST_KEY = 16384
 const SHORTEST_KEY_WORD = 'three'
+
+/** A key of JSON's numbers and literals with a `,`, `:`, `[`, `]`, `{` or `}` among them, nothing else. */
+export const JSON_STRUCTURE_ONLY = /^(?=.*[,:[\]{}])(?:[-+.0-9eE,:[\]{}]|true|false|null)+$/
 
 /** The key to send, or a one-line reason (without the key) why it cannot be sent. */
 export function checkApiKey(raw: string, source: string): CheckedKey | { problem: string } {
@@ -51,8 +55,10 @@ export function checkApiKey(raw: string, source: string): CheckedKey | { problem
   }
   // a key this short, or of punctuation alone, is a piece of every report's own text (a count, an escape, `:` or `-->`): hidden, it hid that text and broke the reports; shown, it showed the key
   if (chars.length < SHORTEST_KEY) return { problem: `${source} is shorter than ${SHORTEST_KEY_WORD} characters: a key that short is a piece of the reports' own text (a digit of every count, a letter of every word), which no report can hide without hiding that text, and one anyone can guess; give the key issued for the account` }
-  if (chars.length > LONGEST_KEY) return { problem: `${source} is longer than ${LONGEST_KEY} characters: the reports cannot hide a key that long in every form a server echoes it in (the patterns that find it grow past what the regular expression engine takes, and the run stopped on an internal error); give the key issued for the account` }
+  if (chars.length > LONGEST_KEY) return { problem: `${source} is longer than ${LONGEST_KEY} characters: more than a server takes of a request's head (Node's limit of a whole head, twice nginx's of a header line), and the reports hide a longer one only slowly (36 s to get ready for one of 64 KiB); give the key issued for the account` }
   if (!/[A-Za-z0-9]/.test(key)) return { problem: `${source} holds no letter or digit: a key of punctuation alone is a piece of the reports' own markup (JSON, XML, Markdown), which no report can hide without breaking it; give the key issued for the account` }
+  // nor one of JSON's numbers and literals joined by its punctuation (`1,2`, `200,`, `0:1`): results.json and journal.ndjson, redacted in their values only, kept it in their structure (`[1,2]`, `"status":200,`)
+  if (JSON_STRUCTURE_ONLY.test(key)) return { problem: `${source} is made of JSON's numbers, literals and punctuation (, : [ ] { }) alone: a piece of every JSON report's own structure, which no report can hide without breaking it; give the key issued for the account` }
   if (key === raw) return { key }
   const where = key === raw.trimEnd() ? 'ended in whitespace' : key === raw.trimStart() ? 'began with whitespace' : 'had whitespace around it'
   return { key, note: `${source} ${where} (as a secret file's trailing newline does); trimmed before sending` }

@@ -2,7 +2,7 @@
  * The API key never leaves the process in clear: every text that is stored or printed passes
  * through a redactor that knows the key in the forms a server might echo it back in.
  */
-import { anchorFilter, escapeRegExp, keptRun, ownCopy, sharedAnchorPass, SHORTEST_WINDOW, textsMet } from './secret-filter.ts'
+import { anchorFilter, escapeRegExp, keptRun, sharedAnchorPass, SHORTEST_WINDOW, textsMet } from './secret-filter.ts'
 import { longestPieces, piecesRedactor } from './secret-pieces.ts'
 import { longestSpread, spreadRedactor } from './secret-spread.ts'
 import { runAnchors, runsRedactor } from './secret-runs.ts'
@@ -10,10 +10,12 @@ import { withHexRuns } from './secret-hex-runs.ts'
 import { base32Inside } from './secret-base32.ts'
 import { dumpsHidden } from './secret-dumps.ts'
 import { markupHidden } from './secret-markup.ts'
+import { escapedWhole, inPiecesOf, LONG_SECRET, longForms, textsReplaced } from './secret-long.ts'
 import { allJsonEscapes, allReferences, base64Decoded, basicInBase64, fullWidth, base64Inside, bytesListed, hexSpaced, htmlEscapedPattern, jsonEscapedPattern, longestHtmlEscaped, longestJsonEscaped, longestPercentEscaped, NEVER_ESCAPED_IN_TEXT, NEVER_PERCENT_ESCAPED, percentEscapedPattern, longestEscapeRun, utf16Encoded, utf16Listed, withEscapeRuns } from './secret-escapes.ts'
 
 export { escapeRegExp, ownCopy } from './secret-filter.ts'
 export { FRAGMENT_MIN_SECRET_LENGTH, fragmentLength } from './secret-runs.ts'
+export { redactedCut } from './redacted-cut.ts'
 
 export const KEY_PLACEHOLDER = '$CONFORM_API_KEY'
 /** The Authorization header with the key, as the suites send it and the evidence records it. */
@@ -153,12 +155,22 @@ function bearerInBase64(secret: string): string[] {
 /** One secret's forms as patterns (those in any case first, foldsSafely), the shortest text they match, and texts every match contains in some case (lib/http/secret-filter.ts; undefined: none long enough). */
 interface SecretPattern {
   patterns: RegExp[]
+  texts?: string[] // a long secret's forms (LONG_SECRET, secret-long.ts), the longest first
   shortest: number
   anchors: string[] | undefined
 }
 
+/** A long secret's forms (LONG_SECRET, secret-long.ts) as texts: of it and its near-misses, and its own (Basic credentials, UTF-16, base32). */
+function longPatternOf(secret: string, taken: Set<string>): SecretPattern | undefined {
+  const variants = [secret, ...nearMisses(secret)].map((v) => ({ forms: [...formsOf(v), ...escapedWhole(v), ...utf16Encoded(v, NEAR_MISS_MIN_KEY_LENGTH)], fold: foldsSafely(v) }))
+  const own = [Buffer.from(`${secret}:${secret}`).toString('base64'), ...basicInUtf16(secret), ...utf16Listed(secret, NEAR_MISS_MIN_KEY_LENGTH), ...base32Inside(secret, NEAR_MISS_MIN_KEY_LENGTH, !foldsSafely(secret))]
+  const texts = longForms(variants, own, taken, SHORTEST_WINDOW)
+  return texts.length === 0 ? undefined : { patterns: [], texts, shortest: texts.at(-1)!.length, anchors: texts }
+}
+
 /** Every form of one secret and of its near-misses, as patterns; undefined when it has none. */
 function patternOf(secret: string, taken: Set<string>): SecretPattern | undefined {
+  if (secret.length >= LONG_SECRET) return longPatternOf(secret, taken)
   // the forms and escaped patterns of the variants looked for in any case, and of the others
   const blind = { forms: new Set<string>(), escaped: new Set<string>() }
   const exact = { forms: new Set<string>(), escaped: new Set<string>() }
@@ -277,7 +289,9 @@ export function redactorSteps(...secrets: (string | undefined)[]): { forms: Reda
   const runs = runsRedactor(runSecrets, REDACTED, shared?.knownClean)
   const variants = (secret: string) => [secret, ...nearMisses(secret)].map((v) => ({ secret: v, fold: foldsSafely(v) }))
   // spread out, the secret's pattern takes the near-miss without its last character, and one in any case its case swapped
-  const spread = spreadRedactor(ordered.map((secret) => variants(secret).filter((v, i) => i === 0 || (v.secret !== secret.slice(0, -1) && !(v.fold && v.secret === swapCase(secret))))), REDACTED)
+  // a long secret (LONG_SECRET) spread a piece of LONG_SECRET at a time: spread whole, its pattern was more than V8 takes from 8 KB on
+  const spreadGroups = ordered.map((secret) => variants(secret).filter((v, i) => i === 0 || (v.secret !== secret.slice(0, -1) && !(v.fold && v.secret === swapCase(secret)))))
+  const spread = spreadRedactor(spreadGroups.flatMap((group) => (group[0]!.secret.length < LONG_SECRET ? [group] : group.flatMap((v) => inPiecesOf(v.secret, LONG_SECRET).map((secret) => [{ secret, fold: v.fold }])))), REDACTED)
   return { forms, pieces: piecesRedactor(ordered.flatMap(variants), REDACTED), spread, runs }
 }
 
@@ -292,7 +306,8 @@ function redactorOf(ordered: readonly string[]): Redactor {
   const hidden = withHexRuns(withEscapeRuns((text) => runs(spread(pieces(forms(text)))), REDACTED), holds, REDACTED, ordered.some((secret) => /[^\x00-\x7f]/.test(secret)))
   // a dump's lines first (secret-dumps.ts), as the other steps' replacements leave them no dump lines; UTF-16's NULs dropped, as withHexRuns drops them; before them, what markup breaks up, read as shown (secret-markup.ts); a short text met again (a fleet's deployments share this redactor) answered as the first time (textsMet)
   const plain = (text: string) => hidden(dumpsHidden(text, (bytes) => holds(bytes.toString('latin1').replaceAll('\u0000', '')), REDACTED))
-  return textsMet((text) => plain(markupHidden(text, plain, REDACTED)))
+  const reach = longestForm(...ordered)
+  return textsMet((text) => plain(markupHidden(text, plain, REDACTED, reach)))
 }
 
 function formsRedactor(patterns: readonly SecretPattern[], holdsAny: (text: string) => boolean = () => true): Redactor {
@@ -312,24 +327,10 @@ function formsRedactor(patterns: readonly SecretPattern[], holdsAny: (text: stri
     let out = text
     // the secrets in the order given (the longest first), as a key that contains another is replaced whole
     const looked = anchored.length > 0 && holdsAny(text) && holds?.(text) ? patterns : always
-    for (const p of looked) if (out.length >= p.shortest) for (const pattern of p.patterns) out = out.replace(pattern, REDACTED)
+    for (const p of looked) if (out.length >= p.shortest) out = textsReplaced(p.patterns.reduce((o, pattern) => o.replace(pattern, REDACTED), out), p.texts ?? [], REDACTED)
     return out
   }
 }
-
-/**
- * `text` redacted and cut to `limit` characters. Only the part kept is redacted (a 60 MB body is
- * not copied to cut 4 KB out of it): it is cut `margin` (longestForm) past the limit, redacted,
- * and the last `margin` dropped, so that no cut can leave part of a secret behind.
- */
-export function redactedCut(text: string, limit: number, margin: number, redact: Redactor): { body: string; truncated: boolean } {
-  if (text.length <= limit) return { body: redact(text), truncated: false }
-  const redacted = redact(text.slice(0, limit + margin))
-  // taken whole, no secret was cut at its end: nothing to drop (a margin past its end, secret-spread.ts's, made the end negative: 345 characters kept of 64)
-  // copied: V8 makes a slice of a long text a view of it (a sliced string), which would keep the whole body (a 14 MB list) alive as long as its evidence
-  return { body: ownCopy(redacted.slice(0, text.length <= limit + margin ? limit : Math.max(0, Math.min(limit, redacted.length - margin)))), truncated: true }
-}
-
 
 /** The longest text a redacted secret can occupy: how far a cut must look past its end. Each secret's once: a fleet's every client asks for every key's. */
 export function longestForm(...secrets: (string | undefined)[]): number {

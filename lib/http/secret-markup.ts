@@ -18,11 +18,47 @@ const ANY_UNSHOWN = new RegExp(UNSHOWN.source, 'i')
 const MOST_STRETCHES = 16
 
 /**
- * `text` with each stretch whose reading as shown (UNSHOWN taken out) `redact` changes replaced by
- * `replacement`. Only a text with a break opportunity or such a reference in it is read so.
+ * `text` with each stretch whose reading as shown (UNSHOWN taken out) `redact` changes, and that holds
+ * such markup, replaced by `replacement`. Only a text with a break opportunity or such a reference in
+ * it is read so, and only around them: the word that holds each (a run without a space), `reach`
+ * characters (the longest form of a secret) either side at most. A stretch without any is an echo the other steps hide as it stands. Read whole, the
+ * stretch from the first change to the last was replaced: a report that held one `&shy;` of a
+ * server's page and two echoes of the key lost every line between them (review53).
  */
-export function markupHidden(text: string, redact: (text: string) => string, replacement: string): string {
+export function markupHidden(text: string, redact: (text: string) => string, replacement: string, reach: number): string {
   if ((!text.includes('<') && !text.includes('&')) || !ANY_UNSHOWN.test(text)) return text
+  const spans: [number, number][] = []
+  UNSHOWN.lastIndex = 0
+  for (let m = UNSHOWN.exec(text); m !== null; m = UNSHOWN.exec(text)) {
+    const [from, to] = [spaceBefore(text, m.index, reach), spaceAfter(text, m.index + m[0].length, reach)]
+    if (spans.length > 0 && from <= spans.at(-1)![1]) spans.at(-1)![1] = to
+    else spans.push([from, to])
+  }
+  let out = ''
+  let at = 0
+  for (const [from, to] of spans) {
+    out += text.slice(at, from) + stretchesHidden(text.slice(from, to), redact, replacement)
+    at = to
+  }
+  return out + text.slice(at)
+}
+
+const isSpace = (c: string) => c === ' ' || c === '\n' || c === '\t' || c === '\r'
+/** Where the word that holds `text[from - 1]` starts, `most` characters back at most. */
+function spaceBefore(text: string, from: number, most: number): number {
+  let at = from
+  while (at > 0 && at > from - most && !isSpace(text[at - 1]!)) at--
+  return at
+}
+/** Where the word that holds `text[to]` ends, `most` characters on at most. */
+function spaceAfter(text: string, to: number, most: number): number {
+  let at = to
+  while (at < text.length && at < to + most && !isSpace(text[at]!)) at++
+  return at
+}
+
+/** One window of markupHidden: each stretch its reading as shown changes, from the first change to the last, that holds markup, replaced. */
+function stretchesHidden(text: string, redact: (text: string) => string, replacement: string): string {
   let out = text
   for (let round = 0; round < MOST_STRETCHES; round++) {
     // the text as shown, and where each of its characters stands in `out`
@@ -49,6 +85,8 @@ export function markupHidden(text: string, redact: (text: string) => string, rep
     if (start >= shown.length - end) return out
     const first = at[start] as number
     const last = at[shown.length - 1 - end] as number
+    // no markup inside: an echo as it stands (or one cut at the window's edge), which the other steps hide whole
+    if (last - first + 1 === shown.length - end - start) return out
     out = out.slice(0, first) + replacement + out.slice(last + 1)
   }
   return out

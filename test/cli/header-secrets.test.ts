@@ -20,8 +20,8 @@ test.each([
   ['X-Gateway-Token: acme', 'acme'],
   ['Cookie: sid=1', 'sid=1'],
   ['X-JWT-Assertion: abc', 'abc'],
-  ['X-Signature: s1', 's1'],
-  ['X-Session-Id: s2', 's2'],
+  ['X-Signature: s1x', 's1x'],
+  ['X-Session-Id: s2y', 's2y'],
   // by the value: a JWT, and a long run of letters and digits mixed, whatever the name
   [`X-JWT-Assertion: ${JWT}`, JWT],
   [`X-Forwarded-Client: ${JWT}`, JWT],
@@ -42,4 +42,11 @@ test.each([['X-Tenant: acme'], ['X-Api-Version: 2'], ['Accept-Language: en-GB'],
   ['X-Forwarded-Host: api.eu1.petstore.example'],
 ])('%s → shown', (line) => {
   expect(secretsOf(line)).toEqual([])
+})
+
+// hidden as the key is, one of one or two characters or of punctuation alone hid the reports' own text (`1` every standing 1): refused as such a key is, the value not quoted
+test.each([['X-Signature: s1'], ['X-Api-Key: 1'], ['X-Session-Id: --:'], ['X-Api-Key: 1,2'], ['X-Auth-Token: 200,']])('%s → refused', (line) => {
+  const parsed = parseExtraHeaders([line], '--header')
+  expect(parsed).toEqual({ problem: expect.stringMatching(/^--header: the value of x-[a-z-]+ is a secret \(by its name\) (shorter than three characters|of punctuation alone|of JSON's numbers, literals and punctuation alone), /) })
+  expect((parsed as { problem: string }).problem).not.toContain(line.slice(line.indexOf(':') + 2))
 })

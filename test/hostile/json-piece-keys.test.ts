@@ -30,7 +30,8 @@ function expectParsed(run: ConformRun): void {
   expect(run.files['junit.xml']).toMatch(/^<\?xml[\s\S]*<\/testsuites>\s*$/)
 }
 
-const LONG_KEY = `eyJhbGciOiJSUzI1NiJ9.${randomBytes(2200).toString('base64url')}.c2ln`
+/** Past 16 KiB (LONGEST_KEY): more than Node takes of an answer's whole head, and 36 s to make a redactor of one of 64 KiB. */
+const LONG_KEY = `eyJhbGciOiJSUzI1NiJ9.${randomBytes(12400).toString('base64url')}.c2ln`
 
 describe.concurrent('a key too short, too long, or of punctuation alone, is refused: exit 2, one line, no request, reports that parse', { timeout: RUN_TIMEOUT_MS }, () => {
   test.each([
@@ -39,8 +40,12 @@ describe.concurrent('a key too short, too long, or of punctuation alone, is refu
     ['tn', 'tn', /^conform: CONFORM_API_KEY is shorter than three characters/],
     ['----', '----', /^conform: CONFORM_API_KEY holds no letter or digit: a key of punctuation alone is a piece of the reports' own markup/],
     ['{},:', '{},:', /^conform: CONFORM_API_KEY holds no letter or digit/],
-    // a JWT-like key of 3,000 characters: the redactor's patterns outgrew V8's, and the run stopped with it spelled out (test/cli/last-resort-redactor-fault.test.ts)
-    ['a JWT of 2,960 characters', LONG_KEY, /^conform: CONFORM_API_KEY is longer than 2048 characters: the reports cannot hide a key that long/],
+    // JSON's numbers and literals joined by its punctuation: the reports, redacted in their values only, kept it in their structure (`[1,2]`, `"status":200,`; review53)
+    ['1,2', '1,2', /^conform: CONFORM_API_KEY is made of JSON's numbers, literals and punctuation \(, : \[ \] \{ \}\) alone: /],
+    ['200,', '200,', /^conform: CONFORM_API_KEY is made of JSON's numbers, literals and punctuation/],
+    ['true,false', 'true,false', /^conform: CONFORM_API_KEY is made of JSON's numbers, literals and punctuation/],
+    // a JWT-like key of 3,000 characters is hidden (test/hostile/long-key.test.ts); one past 16 KiB is refused
+    ['a JWT of 16,560 characters', LONG_KEY, /^conform: CONFORM_API_KEY is longer than 16384 characters: /],
   ])('%s', async (_what, key, says) => {
     const server = await neverAnswers()
     servers.push(server)
@@ -54,14 +59,29 @@ describe.concurrent('a key too short, too long, or of punctuation alone, is refu
     if (key.length > 3) for (const text of [run.stdout, run.stderr, ...Object.values(run.files)]) expect(text).not.toContain(key.slice(0, 40))
   })
 
-  test('a secret --header value longer than 2048 characters: refused as the key is', async () => {
+  test('a secret --header value longer than 16384 characters: refused as the key is', async () => {
     const server = await neverAnswers()
     servers.push(server)
     const run = await runConformInProcess(['--base-url', server.baseUrl, '--header', `X-Gateway-Token: ${LONG_KEY}`], { env: { CONFORM_API_KEY: 'json-piece-keys-5d1f0a' } })
     runs.push(run)
     expect(run.code, run.stderr).toBe(2)
-    expect(run.stderr).toBe('conform: --header: the value of x-gateway-token is a secret longer than 2048 characters, which the reports cannot hide in every form a server echoes it in\n')
+    expect(run.stderr).toBe('conform: --header: the value of x-gateway-token is a secret longer than 16384 characters, more than a server takes of a request\'s head, as a key may not be\n')
     expect(server.connections()).toBe(0)
+  })
+
+  // as the key is: hidden, `1` blanked every digit 1 of the reports, junit.xml's `<?xml version="[REDACTED].0"` and the base URL's 127.0.0.1 (review53)
+  test.each([
+    ['1', 'shorter than three characters'],
+    ['-_-:', 'of punctuation alone'],
+  ])('a secret --header value %j: refused as the key is, the value not quoted', async (value, says) => {
+    const server = await neverAnswers()
+    servers.push(server)
+    const run = await runConformInProcess(['--base-url', server.baseUrl, '--header', `X-Api-Key: ${value}`], { env: { CONFORM_API_KEY: 'json-piece-keys-5d1f0a' } })
+    runs.push(run)
+    expect(run.code, run.stderr).toBe(2)
+    expect(run.stderr).toBe(`conform: --header: the value of x-api-key is a secret (by its name) ${says}, a piece of the reports' own text, which no report can hide without hiding that text; give the value issued for it\n`)
+    expect(server.connections()).toBe(0)
+    expectParsed(run)
   })
 })
 

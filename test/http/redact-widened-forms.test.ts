@@ -81,3 +81,16 @@ test('a page with break opportunities and no key is left as it is', () => {
   const page = '<p>Super&shy;cali&shy;fragi&shy;listic <code>3f2b8c1e<wbr>9a4d4e6f<wbr>8b7a1c2d</code> and&#8203;more</p>'
   for (const key of KEYS) expect(createRedactor(key)(page)).toBe(page)
 })
+
+// read whole as shown, the stretch from the first change to the last was replaced: one `&shy;` of a server's page and two echoes of the key
+// erased every line between them (review53); each echo is hidden where it stands, and a key broken up beside a plain one too
+test('a text with markup that shows nothing and the key twice: each echo hidden, what stands between them kept', () => {
+  for (const key of KEYS.slice(0, 3)) {
+    const redact = createRedactor(key)
+    const findings = ['  - list-returns-200               passed', '<p>hyphen&shy;ated word</p>', '  - created-in-list               failed: 1 of 3 records missing']
+    const text = [`first echo: ${key}`, ...findings, `second echo: ${key}`].join('\n')
+    expect(redact(text)).toBe([`first echo: ${REDACTED}`, ...findings, `second echo: ${REDACTED}`].join('\n'))
+    const broken = key.replace(/(.{6})/g, '$1&shy;')
+    expect(redact(`a ${key} b <code>${broken}</code> c ${key} d`)).toBe(`a ${REDACTED} b <code>${REDACTED}</code> c ${REDACTED} d`)
+  }
+})
