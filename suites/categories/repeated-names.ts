@@ -10,6 +10,7 @@ import { describeStatus, responseOf, statusFailure } from '../../lib/checks/resp
 import type { HttpResult } from '../../lib/http/client.ts'
 import { readableRecords } from './list-checks.ts'
 import type { CreateProbe } from './probes.ts'
+import { POST_PROBE_ORDER } from '../cases/write-order.ts'
 
 /**
  * The create of `creates` (not `judged`) whose name every run sends that was answered 201 though
@@ -37,7 +38,7 @@ export async function takenRepeat(judged: CreateProbe, creates: readonly CreateP
  * by stackhunt11: Flask over SQLite, a UNIQUE name over all accounts' records) refuse it once
  * another account's run stored it, as they may: keys are issued for the account (§5.2), repeats are
  * the service's to refuse, and a 409 is a status §7 does not show. Not verified (cause
- * `name-held-elsewhere`), unless another name every run sends (not the empty one) was taken in this
+ * `name-held-elsewhere`), unless another name every run sends ahead of it (not the empty one) was taken in this
  * run: a run that stored this name stored that one too, so the service refused the name itself (a
  * store keyed by name in a plain object reads __proto__ as taken): it fails. False when the repeat
  * says nothing of repeats (it was taken, or answered otherwise, or its first create was refused).
@@ -73,9 +74,16 @@ export async function unlistedRepeat(judged: CreateProbe, result: HttpResult, cr
   )
 }
 
-/** Of `creates` but `judged`, a name every run sends (not the empty one: a UNIQUE index may compare no NULL) that this run's create got 201 for; undefined when none did. */
+/**
+ * Of `creates`, a name every run sends ahead of `judged` (POST_PROBE_ORDER; not the empty one: a UNIQUE
+ * index may compare no NULL) that this run's create got 201 for; undefined when none did. Only one
+ * sent ahead: a run under --max-writes keeps the first POSTs of that order, and a suite of a version before
+ * "__proto__" sent "" and "0" alone, so another account's run that stored `judged`'s name need not
+ * have stored one sent after it (review54: "0" held elsewhere, "__proto__" taken, failed).
+ */
 async function takenEveryRunName(judged: CreateProbe, creates: readonly CreateProbe[]): Promise<{ result: HttpResult; name: string } | undefined> {
-  for (const other of creates.filter((p) => p !== judged && p.case.nameOfEveryRun)) {
+  const before = (p: CreateProbe) => POST_PROBE_ORDER.indexOf(p.case.key) < POST_PROBE_ORDER.indexOf(judged.case.key)
+  for (const other of creates.filter((p) => p !== judged && p.case.nameOfEveryRun && before(p))) {
     const result = await other.probe().catch(() => undefined)
     if (result?.exchange.response?.status !== 201) continue
     const { name } = await other.sent()

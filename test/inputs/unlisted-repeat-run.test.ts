@@ -37,6 +37,14 @@ describe('names every run sends, taken by another account the list does not show
     expect(run.files['summary.md']).toMatch(/`create-returns-201`: \d+ checks skipped \(.*names unique across accounts, another account's record holds it/)
   }, 60_000)
 
+  // review54: before, "0" failed ("this run's "__proto__" ... got 201"): a run that stored "0" need not have stored "__proto__"
+  test('variant repeated-names-409-across-accounts-partial-run: another account\'s run stored "" and "0" alone; the run passes, those two not verified', async () => {
+    const run = await conform(serve(await startCase(findCase(VARIANTS, 'repeated-names-409-across-accounts-partial-run')!, { apiKey: KEY })), '--confirm', '0')
+    expect(run.code, run.stdout).toBe(0)
+    const skipped = createChecks(run, 'skip').filter((c) => c.cause === 'name-held-elsewhere')
+    expect(skipped.map((c) => c.name.match(/^POST \/categories with (an empty name|a one-character name, "0")/)?.[1]).sort()).toEqual(['a one-character name, "0"', 'an empty name'])
+  }, 60_000)
+
   test('mutation repeated-description-409-as-name-taken: a name only this run sends, refused 409 with no record, fails', async () => {
     const run = await conform(serve(await startCase(findCase(MUTATIONS, 'repeated-description-409-as-name-taken')!, { apiKey: KEY })), '--confirm', '0')
     expect(run.code, run.stdout).toBe(1)
