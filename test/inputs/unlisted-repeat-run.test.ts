@@ -45,6 +45,19 @@ describe('names every run sends, taken by another account the list does not show
     expect(skipped.map((c) => c.name.match(/^POST \/categories with (an empty name|a one-character name, "0")/)?.[1]).sort()).toEqual(['a one-character name, "0"', 'an empty name'])
   }, 60_000)
 
+  // review54: a name taken after the refused one is evidence only beside a refusal told otherwise than the repeat's
+  test.each([
+    ['php-empty-refuses-zero-400-as-repeats', /a one-character name, "0"/, '"__proto__"'],
+    ['empty-name-409-as-repeats', /an empty name/, '"0"'],
+  ])('mutation %s: refused in the repeat\'s status, told otherwise, with a later name every run sends taken, fails', async (mutation, check, later) => {
+    const run = await conform(serve(await startCase(findCase(MUTATIONS, mutation)!, { apiKey: KEY })), '--confirm', '0')
+    expect(run.code, run.stdout).toBe(1)
+    const failed = createChecks(run, 'fail')
+    expect(failed.map((c) => c.name)).toEqual([expect.stringMatching(check)])
+    expect(failed[0].failure!.message).toContain(`this run's ${later}, another name every run sends, got 201: the refusal of`)
+    expect(failed[0].failure!.message).toMatch(/is told otherwise than the repeat's/)
+  }, 60_000)
+
   test('mutation repeated-description-409-as-name-taken: a name only this run sends, refused 409 with no record, fails', async () => {
     const run = await conform(serve(await startCase(findCase(MUTATIONS, 'repeated-description-409-as-name-taken')!, { apiKey: KEY })), '--confirm', '0')
     expect(run.code, run.stdout).toBe(1)
