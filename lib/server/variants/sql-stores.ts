@@ -114,6 +114,22 @@ export const namesUniqueAcrossAccounts = (more: readonly StoredCategory[] = [], 
 })
 
 const nameOf = (body: unknown) => (body as { name: string }).name
+
+/** `service`, its 409 telling the values sent and a request number ({"name":…,"description":…} exists, request 8123). */
+const echoingRefusals = (service: Pick<Variant, 'behaviour' | 'seed'>): Pick<Variant, 'behaviour' | 'seed'> => {
+  let requests = 8000
+  return {
+    ...service,
+    behaviour: {
+      ...service.behaviour,
+      finish: (reply, request, store) => {
+        const answered = service.behaviour.finish!(reply, request, store)
+        requests += 1
+        return answered.status === 409 ? errorReply(409, 'conflict', `${JSON.stringify(request.body)} exists, request ${requests}`) : answered
+      },
+    },
+  }
+}
 const descriptionOf = (body: unknown) => (body as { description?: string }).description
 
 export const SQL_STORE_VARIANTS: readonly Variant[] = [
@@ -191,8 +207,9 @@ export const SQL_STORE_VARIANTS: readonly Variant[] = [
     name: 'repeated-names-409-across-accounts-partial-run',
     description:
       "the service of variant repeated-names-409-across-accounts, where another account's run stored \"\" and \"0\" but not \"__proto__\" (a run under --max-writes 16, or of a suite " +
-      'that sent no "__proto__"): this run\'s "__proto__" is taken, and "" and "0", refused 409 where the list shows none, are not verified; the run passes',
-    ...namesUniqueAcrossAccounts([], 2),
+      'that sent no "__proto__"): this run\'s "__proto__" is taken, and "" and "0", refused 409 where the list shows none, are not verified; the run passes. ' +
+      'Its refusals echo the values sent and a request number, which differ between creates: the same refusal all the same',
+    ...echoingRefusals(namesUniqueAcrossAccounts([], 2)),
   },
   {
     // §2 gives the id the type integer, format int64; spec/openapi.yaml is OpenAPI 3.1, whose JSON Schema (2020-12)
