@@ -58,6 +58,16 @@ describe('names every run sends, taken by another account the list does not show
     expect(failed[0].failure!.message).toMatch(/is told otherwise than the repeat's/)
   }, 60_000)
 
+  // review54: before, "0" and "__proto__" were not verified, "the key's list shows no record of it", beside the list showing this run's own
+  test('mutation name-index-after-insert-across-accounts: "0" and "__proto__" stored, then answered 409, fail', async () => {
+    const run = await conform(serve(await startCase(findCase(MUTATIONS, 'name-index-after-insert-across-accounts')!, { apiKey: KEY })), '--confirm', '0')
+    expect(run.code, run.stdout).toBe(1)
+    expect(createChecks(run, 'skip').filter((c) => c.cause === 'name-held-elsewhere')).toEqual([])
+    const failed = createChecks(run, 'fail').map((c) => c.name)
+    expect(failed).toContainEqual(expect.stringMatching(/a one-character name, "0" → 201/))
+    expect(failed).toContainEqual(expect.stringMatching(/the name __proto__, .* → 201/))
+  }, 60_000)
+
   test('mutation repeated-description-409-as-name-taken: a name only this run sends, refused 409 with no record, fails', async () => {
     const run = await conform(serve(await startCase(findCase(MUTATIONS, 'repeated-description-409-as-name-taken')!, { apiKey: KEY })), '--confirm', '0')
     expect(run.code, run.stdout).toBe(1)

@@ -48,6 +48,24 @@ function refusedAsRepeatsAre(status: number, refused: readonly string[]): Pick<M
   }
 }
 
+/** namesUniqueAcrossAccounts, whose clash with another account's record is found after the write, which stays (review54). */
+function indexAfterInsert(): Pick<Mutation, 'behaviour' | 'seed'> {
+  const { behaviour, seed } = namesUniqueAcrossAccounts()
+  return {
+    seed,
+    behaviour: {
+      ...behaviour,
+      finish: (reply, request, store) => {
+        const created = store[store.length - 1]
+        const answered = behaviour.finish!(reply, request, store)
+        const own = behaviour.listBody!(store) as StoredCategory[]
+        if (request.operation === 'createCategory' && reply.status === 201 && answered.status === 409 && !own.some((r) => r.name === created!.name)) store.push(created!)
+        return answered
+      },
+    },
+  }
+}
+
 export const LIST_MUTATIONS: readonly Mutation[] = [
   // §4.1 listCategories answers 200
   {
@@ -199,6 +217,16 @@ export const LIST_MUTATIONS: readonly Mutation[] = [
       'the service of variant repeated-names-409-across-accounts (names unique over every account, each key listing its own), whose schema holds a UNIQUE description too, and whose error handler answers every ' +
       "IntegrityError 409 \"a category with this name exists\": a create whose name only this run sends is refused as a repeat of a record no list shows, as another account's run stored its description (\"null\", \"None\")",
     ...accountsWithUniqueDescriptions(),
+  },
+  {
+    // caught by the list showing this run's own record of "0", "" and "__proto__": no repeat of another account's (review54)
+    name: 'name-index-after-insert-across-accounts',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'each account its own table, a repeated name within it refused 409 before the write, and a global table of names written after it, whose conditional put ' +
+      'fails where another account holds the name, with no transaction to undo the first write (DynamoDB): a name another account\'s run holds ("0", "", "__proto__") is stored, then answered 409',
+    ...indexAfterInsert(),
   },
   {
     // caught by the refusal of "0" told otherwise than the repeat's, "__proto__" (sent after it) taken (suites/categories/repeated-names.ts unlistedRepeat)
