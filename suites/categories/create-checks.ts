@@ -232,9 +232,10 @@ async function excusedAsRepeat(
   if (!c.case.nameOfEveryRun || !REPEATED_NAME_REFUSALS.includes(status)) return false
   const [sent, { list }] = await Promise.all([c.sent(), lastList()])
   t.evidence(list)
-  // the same name as the store compares names (collated-names.ts): a UNIQUE index under MariaDB's
-  // default collation refuses "0" where another client stored "0 "
-  if (!readableRecords(list).some((record) => typeof record.name === 'string' && sameNameToAStore(record.name, sent.name) && record.description !== sent.description)) return unlistedRepeat(c, result, creates, t)
+  // the same name as the store compares names (collated-names.ts): MariaDB's default collation refuses "0" where another client stored "0 "
+  // listed with this create's own description alone: the refused create was stored, no repeat of another's (review54)
+  const listed = readableRecords(list).filter((record) => typeof record.name === 'string' && sameNameToAStore(record.name, sent.name))
+  if (!listed.some((record) => record.description !== sent.description)) return listed.length === 0 && unlistedRepeat(c, result, creates, t)
   const repeats = creates.find((p) => p.case.repeats)
   const [repeated, first] = await Promise.all([repeats, creates.find((p) => p.case.key === repeats?.case.repeats)].map((p) => p?.probe().catch(() => undefined)))
   const again = repeated?.exchange.response?.status

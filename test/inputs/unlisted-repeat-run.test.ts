@@ -37,6 +37,37 @@ describe('names every run sends, taken by another account the list does not show
     expect(run.files['summary.md']).toMatch(/`create-returns-201`: \d+ checks skipped \(.*names unique across accounts, another account's record holds it/)
   }, 60_000)
 
+  // review54: before, "0" failed ("this run's "__proto__" ... got 201"): a run that stored "0" need not have stored "__proto__"
+  test('variant repeated-names-409-across-accounts-partial-run: another account\'s run stored "" and "0" alone; the run passes, those two not verified', async () => {
+    const run = await conform(serve(await startCase(findCase(VARIANTS, 'repeated-names-409-across-accounts-partial-run')!, { apiKey: KEY })), '--confirm', '0')
+    expect(run.code, run.stdout).toBe(0)
+    const skipped = createChecks(run, 'skip').filter((c) => c.cause === 'name-held-elsewhere')
+    expect(skipped.map((c) => c.name.match(/^POST \/categories with (an empty name|a one-character name, "0")/)?.[1]).sort()).toEqual(['a one-character name, "0"', 'an empty name'])
+  }, 60_000)
+
+  // review54: a name taken after the refused one is evidence only beside a refusal told otherwise than the repeat's
+  test.each([
+    ['php-empty-refuses-zero-400-as-repeats', /a one-character name, "0"/, '"__proto__"'],
+    ['empty-name-409-as-repeats', /an empty name/, '"0"'],
+  ])('mutation %s: refused in the repeat\'s status, told otherwise, with a later name every run sends taken, fails', async (mutation, check, later) => {
+    const run = await conform(serve(await startCase(findCase(MUTATIONS, mutation)!, { apiKey: KEY })), '--confirm', '0')
+    expect(run.code, run.stdout).toBe(1)
+    const failed = createChecks(run, 'fail')
+    expect(failed.map((c) => c.name)).toEqual([expect.stringMatching(check)])
+    expect(failed[0].failure!.message).toContain(`this run's ${later}, another name every run sends, got 201: the refusal of`)
+    expect(failed[0].failure!.message).toMatch(/is told otherwise than the repeat's/)
+  }, 60_000)
+
+  // review54: before, "0" and "__proto__" were not verified, "the key's list shows no record of it", beside the list showing this run's own
+  test('mutation name-index-after-insert-across-accounts: "0" and "__proto__" stored, then answered 409, fail', async () => {
+    const run = await conform(serve(await startCase(findCase(MUTATIONS, 'name-index-after-insert-across-accounts')!, { apiKey: KEY })), '--confirm', '0')
+    expect(run.code, run.stdout).toBe(1)
+    expect(createChecks(run, 'skip').filter((c) => c.cause === 'name-held-elsewhere')).toEqual([])
+    const failed = createChecks(run, 'fail').map((c) => c.name)
+    expect(failed).toContainEqual(expect.stringMatching(/a one-character name, "0" → 201/))
+    expect(failed).toContainEqual(expect.stringMatching(/the name __proto__, .* → 201/))
+  }, 60_000)
+
   test('mutation repeated-description-409-as-name-taken: a name only this run sends, refused 409 with no record, fails', async () => {
     const run = await conform(serve(await startCase(findCase(MUTATIONS, 'repeated-description-409-as-name-taken')!, { apiKey: KEY })), '--confirm', '0')
     expect(run.code, run.stdout).toBe(1)

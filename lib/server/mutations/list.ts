@@ -29,6 +29,43 @@ function accountsWithUniqueDescriptions(): Pick<Mutation, 'behaviour' | 'seed'> 
   }
 }
 
+/**
+ * Names unique in the store, a repeat refused with `status` "name is taken", and the names `refused`
+ * refused with the same status for themselves ("name is required"), no other account in the store (review54).
+ */
+function refusedAsRepeatsAre(status: number, refused: readonly string[]): Pick<Mutation, 'behaviour'> {
+  return {
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'createCategory' || reply.status !== 201) return reply
+        const created = store[store.length - 1]!
+        const own = refused.includes(created.name)
+        if (!own && !store.slice(0, -1).some((r) => r.name === created.name)) return reply
+        store.pop()
+        return errorReply(status, own ? 'validation_error' : 'conflict', own ? 'name is required' : 'name is taken')
+      },
+    },
+  }
+}
+
+/** namesUniqueAcrossAccounts, whose clash with another account's record is found after the write, which stays (review54). */
+function indexAfterInsert(): Pick<Mutation, 'behaviour' | 'seed'> {
+  const { behaviour, seed } = namesUniqueAcrossAccounts()
+  return {
+    seed,
+    behaviour: {
+      ...behaviour,
+      finish: (reply, request, store) => {
+        const created = store[store.length - 1]
+        const answered = behaviour.finish!(reply, request, store)
+        const own = behaviour.listBody!(store) as StoredCategory[]
+        if (request.operation === 'createCategory' && reply.status === 201 && answered.status === 409 && !own.some((r) => r.name === created!.name)) store.push(created!)
+        return answered
+      },
+    },
+  }
+}
+
 export const LIST_MUTATIONS: readonly Mutation[] = [
   // §4.1 listCategories answers 200
   {
@@ -180,5 +217,35 @@ export const LIST_MUTATIONS: readonly Mutation[] = [
       'the service of variant repeated-names-409-across-accounts (names unique over every account, each key listing its own), whose schema holds a UNIQUE description too, and whose error handler answers every ' +
       "IntegrityError 409 \"a category with this name exists\": a create whose name only this run sends is refused as a repeat of a record no list shows, as another account's run stored its description (\"null\", \"None\")",
     ...accountsWithUniqueDescriptions(),
+  },
+  {
+    // caught by the list showing this run's own record of "0", "" and "__proto__": no repeat of another account's (review54)
+    name: 'name-index-after-insert-across-accounts',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'each account its own table, a repeated name within it refused 409 before the write, and a global table of names written after it, whose conditional put ' +
+      'fails where another account holds the name, with no transaction to undo the first write (DynamoDB): a name another account\'s run holds ("0", "", "__proto__") is stored, then answered 409',
+    ...indexAfterInsert(),
+  },
+  {
+    // caught by the refusal of "0" told otherwise than the repeat's, "__proto__" (sent after it) taken (suites/categories/repeated-names.ts unlistedRepeat)
+    name: 'php-empty-refuses-zero-400-as-repeats',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'names unique, a repeated name refused 400 "name is taken", and `if (empty($name))` refusing "" and "0" with 400 "name is required": "0" is refused in the status of a repeat, ' +
+      'where the list shows no record of it, as if another account held it, though "__proto__" was taken and the refusal says otherwise',
+    ...refusedAsRepeatsAre(400, ['', '0']),
+  },
+  {
+    // caught likewise: the empty name's 409 told otherwise than the repeat's, "0" taken after it
+    name: 'empty-name-409-as-repeats',
+    breaks: 'create-returns-201',
+    code: 'UNEXPECTED_STATUS',
+    description:
+      'names unique, a repeated name refused 409 "name is taken", and `if (!name)` answering the empty name 409 "name is required" (an invalid value is 400, §4.2 rule 1): ' +
+      'refused in the status of a repeat, where the list shows no record of it, as if another account held it, though "0" was taken and the refusal says otherwise',
+    ...refusedAsRepeatsAre(409, ['']),
   },
 ]

@@ -81,12 +81,20 @@ function uniqueUnder(key: (name: string) => string, start: bigint): Pick<Variant
 /** The records of other accounts, which the store's one UNIQUE name covers and no list of this key shows. */
 const ofOtherAccounts = new WeakSet<StoredCategory>()
 
-/** Another account's run of the suite, under its own key: its "0", empty name and "__proto__" (the names every run sends), its own category, and `more`. */
-const anotherAccountsRun = (more: readonly StoredCategory[]): StoredCategory[] => {
+/** The names every run sends, in the order a run sends them (suites/cases/write-order.ts), with the description another account's run stored them under. */
+const EVERY_RUN_NAMES: readonly (readonly [string, string])[] = [
+  ['', 'cf-0othr-empty-name'],
+  ['0', 'cf-0othr-short-name'],
+  ['__proto__', 'cf-0othr-proto-name'],
+]
+
+/**
+ * Another account's run of the suite, under its own key: the first `fixed` of the names every run sends
+ * (all three, or fewer for a run under --max-writes, or of a version before "__proto__"), its own category, and `more`.
+ */
+const anotherAccountsRun = (more: readonly StoredCategory[], fixed: number): StoredCategory[] => {
   const records: StoredCategory[] = [
-    { id: 1n, name: '0', description: 'cf-0othr-short-name' },
-    { id: 2n, name: '', description: 'cf-0othr-empty-name' },
-    { id: 3n, name: '__proto__', description: 'cf-0othr-proto-name' },
+    ...EVERY_RUN_NAMES.slice(0, fixed).map(([name, description], i) => ({ id: BigInt(i + 1), name, description })),
     { id: 4n, name: 'Dog', description: "another account's dogs" },
     ...more.map((record) => ({ ...record })),
   ]
@@ -100,12 +108,28 @@ const anotherAccountsRun = (more: readonly StoredCategory[]): StoredCategory[] =
  * its records); measured by stackhunt11 on Flask over SQLite. Mutation
  * repeated-description-409-as-name-taken builds on it.
  */
-export const namesUniqueAcrossAccounts = (more: readonly StoredCategory[] = []): Pick<Variant, 'behaviour' | 'seed'> => ({
+export const namesUniqueAcrossAccounts = (more: readonly StoredCategory[] = [], fixed = EVERY_RUN_NAMES.length): Pick<Variant, 'behaviour' | 'seed'> => ({
   behaviour: { ...uniqueUnder((name) => name, 10n), listBody: (store) => store.filter((record) => !ofOtherAccounts.has(record)) },
-  seed: () => anotherAccountsRun(more),
+  seed: () => anotherAccountsRun(more, fixed),
 })
 
 const nameOf = (body: unknown) => (body as { name: string }).name
+
+/** `service`, its 409 telling the values sent and a request number ({"name":…,"description":…} exists, request 8123). */
+const echoingRefusals = (service: Pick<Variant, 'behaviour' | 'seed'>): Pick<Variant, 'behaviour' | 'seed'> => {
+  let requests = 8000
+  return {
+    ...service,
+    behaviour: {
+      ...service.behaviour,
+      finish: (reply, request, store) => {
+        const answered = service.behaviour.finish!(reply, request, store)
+        requests += 1
+        return answered.status === 409 ? errorReply(409, 'conflict', `${JSON.stringify(request.body)} exists, request ${requests}`) : answered
+      },
+    },
+  }
+}
 const descriptionOf = (body: unknown) => (body as { description?: string }).description
 
 export const SQL_STORE_VARIANTS: readonly Variant[] = [
@@ -176,6 +200,16 @@ export const SQL_STORE_VARIANTS: readonly Variant[] = [
       '(the names every run sends) before this one, so their creates are refused 409 as repeats of records the list does not show; a repeated name of the run is refused 409 too. ' +
       'The run passes: those three are not verified (cause name-held-elsewhere)',
     ...namesUniqueAcrossAccounts(),
+  },
+  {
+    // review54: the order a small --max-writes keeps sends "" and "0" before "__proto__", and a version of the suite before
+    // 2026-11-26 sent no "__proto__": such a run of another account stored the first two alone
+    name: 'repeated-names-409-across-accounts-partial-run',
+    description:
+      "the service of variant repeated-names-409-across-accounts, where another account's run stored \"\" and \"0\" but not \"__proto__\" (a run under --max-writes 16, or of a suite " +
+      'that sent no "__proto__"): this run\'s "__proto__" is taken, and "" and "0", refused 409 where the list shows none, are not verified; the run passes. ' +
+      'Its refusals echo the values sent and a request number, which differ between creates: the same refusal all the same',
+    ...echoingRefusals(namesUniqueAcrossAccounts([], 2)),
   },
   {
     // §2 gives the id the type integer, format int64; spec/openapi.yaml is OpenAPI 3.1, whose JSON Schema (2020-12)
