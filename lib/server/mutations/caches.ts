@@ -2,7 +2,7 @@
  * Mutations a cache in front of the service gets wrong, beside list-cached-before-auth
  * (authentication.ts): what it keeps, for whom, and for which way of asking.
  */
-import type { Behaviour, Reply } from '../reference-server.ts'
+import type { Behaviour, Reply, RequestInfo } from '../reference-server.ts'
 import type { Mutation } from '../server-cases.ts'
 
 export const CACHE_MUTATIONS: readonly Mutation[] = [
@@ -70,23 +70,8 @@ export const CACHE_MUTATIONS: readonly Mutation[] = [
     description:
       'the list is marked Cache-Control: public, max-age=60, and a CDN in front keeps it a minute (one copy for every way of asking, to the key alone), answering with Age and X-Cache: HIT: ' +
       'no create clears it, so the list is answered as it was first read, where §4.1 lists all categories',
-    behaviour: (() => {
-      // one cache per server: each has its own store
-      const cached = new WeakMap<object, { at: number; reply: Reply }>()
-      return {
-        finish: (reply, request, store) => {
-          // a 200 goes to the key alone: the copy is never answered to a request without it
-          if (request.operation !== 'listCategories' || reply.status !== 200) return reply
-          const hit = cached.get(store)
-          if (hit && Date.now() - hit.at < 60_000) {
-            return { ...hit.reply, headers: { ...hit.reply.headers, age: String(Math.floor((Date.now() - hit.at) / 1000)), 'x-cache': 'HIT' } }
-          }
-          const kept = { ...reply, headers: { ...reply.headers, 'cache-control': 'public, max-age=60' }, body: Array.isArray(reply.body) ? [...(reply.body as unknown[])] : reply.body }
-          cached.set(store, { at: Date.now(), reply: kept })
-          return { ...kept, headers: { ...kept.headers, 'x-cache': 'MISS' } }
-        },
-      } satisfies Partial<Behaviour>
-    })(),
+    // a 200 goes to the key alone: the copy is never answered to a request without it
+    behaviour: cdnKeptList((request, reply) => request.operation === 'listCategories' && reply.status === 200),
   },
   {
     // caught by the requests without a key served the list; the run's headline names the cache from
@@ -98,22 +83,31 @@ export const CACHE_MUTATIONS: readonly Mutation[] = [
     description:
       'the list is marked Cache-Control: public, max-age=60, and a CDN in front keeps it a minute under its URL alone (not the Authorization header), answering with Age and X-Cache: HIT: ' +
       'once the list was answered to the key, every request of that URL gets it, without a key too',
-    behaviour: (() => {
-      // one cache per server: each has its own store
-      const cached = new WeakMap<object, { at: number; reply: Reply }>()
-      return {
-        finish: (reply, request, store) => {
-          if (request.operation !== 'listCategories' || request.method !== 'GET' || request.path !== '/v1/categories') return reply
-          const hit = cached.get(store)
-          if (hit && Date.now() - hit.at < 60_000) {
-            return { ...hit.reply, headers: { ...hit.reply.headers, age: String(Math.floor((Date.now() - hit.at) / 1000)), 'x-cache': 'HIT' } }
-          }
-          if (reply.status !== 200) return reply
-          const kept = { ...reply, headers: { ...reply.headers, 'cache-control': 'public, max-age=60' }, body: Array.isArray(reply.body) ? [...(reply.body as unknown[])] : reply.body }
-          cached.set(store, { at: Date.now(), reply: kept })
-          return { ...kept, headers: { ...kept.headers, 'x-cache': 'MISS' } }
-        },
-      } satisfies Partial<Behaviour>
-    })(),
+    // every request of the list's URL, with a key or without
+    behaviour: cdnKeptList((request) => request.operation === 'listCategories' && request.method === 'GET' && request.path === '/v1/categories'),
   },
 ]
+
+/**
+ * A CDN in front that keeps the list's 200 a minute under Cache-Control: public, max-age=60, and
+ * answers the requests `served` picks from that copy with its Age and X-Cache: HIT (the first with
+ * MISS): list-kept-by-a-cdn keys it to the key's requests, list-kept-by-url-by-a-cdn to the URL alone.
+ */
+function cdnKeptList(served: (request: RequestInfo, reply: Reply) => boolean): Partial<Behaviour> {
+  // one cache per server: each has its own store
+  const cached = new WeakMap<object, { at: number; reply: Reply }>()
+  return {
+    finish: (reply, request, store) => {
+      if (!served(request, reply)) return reply
+      const hit = cached.get(store)
+      if (hit && Date.now() - hit.at < 60_000) {
+        return { ...hit.reply, headers: { ...hit.reply.headers, age: String(Math.floor((Date.now() - hit.at) / 1000)), 'x-cache': 'HIT' } }
+      }
+      if (reply.status !== 200) return reply
+      // the records as they were: the store's array changes under a reply kept by reference
+      const kept = { ...reply, headers: { ...reply.headers, 'cache-control': 'public, max-age=60' }, body: Array.isArray(reply.body) ? [...(reply.body as unknown[])] : reply.body }
+      cached.set(store, { at: Date.now(), reply: kept })
+      return { ...kept, headers: { ...kept.headers, 'x-cache': 'MISS' } }
+    },
+  }
+}
