@@ -71,6 +71,8 @@ test('a short cut of a long text, its answer kept, keeps no long text alive', ()
     expect(redact(`${long.slice(0, 300)}${KEY_A}`)).toContain(REDACTED)
   }
   gc()
-  // 40 MB: the eight long texts, kept by the answers
-  expect(process.memoryUsage().heapUsed - before).toBeLessThan(8_000_000)
+  gc()
+  // 41 MB: the eight long texts, kept by the answers; under 8 MB kept so, once 10 MB in a CI run (the heap's own
+  // growth with the redactor's first texts), so the bound is half of what the fault keeps
+  expect(process.memoryUsage().heapUsed - before).toBeLessThan(20_000_000)
 })
