@@ -37,6 +37,25 @@ const SHORTEST_KEY_WORD = 'three'
 /** A key of JSON's numbers and literals with a `,`, `:`, `[`, `]`, `{` or `}` among them, nothing else. */
 export const JSON_STRUCTURE_ONLY = /^(?=.*[,:[\]{}])(?:[-+.0-9eE,:[\]{}]|true|false|null)+$/
 
+/** Why a secret (the key, or a secret --header value) cannot be hidden in the reports, if it cannot: said once here for both (checkApiKey, lib/config/extra-headers.ts). */
+export type UnhideableKind = 'short' | 'long' | 'punctuation' | 'json-structure'
+
+export function unhideableKind(value: string): UnhideableKind | undefined {
+  if (value.length < SHORTEST_KEY) return 'short'
+  if (value.length > LONGEST_KEY) return 'long'
+  if (!/[A-Za-z0-9]/.test(value)) return 'punctuation'
+  // nor one of JSON's numbers and literals joined by its punctuation (`1,2`, `200,`, `0:1`): results.json and journal.ndjson, redacted in their values only, kept it in their structure (`[1,2]`, `"status":200,`)
+  return JSON_STRUCTURE_ONLY.test(value) ? 'json-structure' : undefined
+}
+
+/** What each kind is, after "<source> " or "the value of <header> ". */
+export const UNHIDEABLE_WORDS: Record<UnhideableKind, string> = {
+  short: `is shorter than ${SHORTEST_KEY_WORD} characters: a secret that short is a piece of the reports' own text (a digit of every count, a letter of every word), which no report can hide without hiding that text, and one anyone can guess`,
+  long: `is longer than ${LONGEST_KEY} characters: more than a server takes of a request's head (Node's limit of a whole head, twice nginx's of a header line), and the reports hide a longer one only slowly (36 s to get ready for one of 64 KiB)`,
+  punctuation: "holds no letter or digit: a secret of punctuation alone is a piece of the reports' own markup (JSON, XML, Markdown), which no report can hide without breaking it",
+  'json-structure': "is made of JSON's numbers, literals and punctuation (, : [ ] { }) alone: a piece of every JSON report's own structure, which no report can hide without breaking it",
+}
+
 /** The key to send, or a one-line reason (without the key) why it cannot be sent. */
 export function checkApiKey(raw: string, source: string): CheckedKey | { problem: string } {
   const key = raw.trim()
@@ -54,11 +73,8 @@ export function checkApiKey(raw: string, source: string): CheckedKey | { problem
     return { problem: `${source} holds ${describe(chars[at] as string)} at position ${at + 1} of ${chars.length}: a bearer key is visible ASCII (RFC 6750 §2.1), so it cannot be sent` }
   }
   // a key this short, or of punctuation alone, is a piece of every report's own text (a count, an escape, `:` or `-->`): hidden, it hid that text and broke the reports; shown, it showed the key
-  if (chars.length < SHORTEST_KEY) return { problem: `${source} is shorter than ${SHORTEST_KEY_WORD} characters: a key that short is a piece of the reports' own text (a digit of every count, a letter of every word), which no report can hide without hiding that text, and one anyone can guess; give the key issued for the account` }
-  if (chars.length > LONGEST_KEY) return { problem: `${source} is longer than ${LONGEST_KEY} characters: more than a server takes of a request's head (Node's limit of a whole head, twice nginx's of a header line), and the reports hide a longer one only slowly (36 s to get ready for one of 64 KiB); give the key issued for the account` }
-  if (!/[A-Za-z0-9]/.test(key)) return { problem: `${source} holds no letter or digit: a key of punctuation alone is a piece of the reports' own markup (JSON, XML, Markdown), which no report can hide without breaking it; give the key issued for the account` }
-  // nor one of JSON's numbers and literals joined by its punctuation (`1,2`, `200,`, `0:1`): results.json and journal.ndjson, redacted in their values only, kept it in their structure (`[1,2]`, `"status":200,`)
-  if (JSON_STRUCTURE_ONLY.test(key)) return { problem: `${source} is made of JSON's numbers, literals and punctuation (, : [ ] { }) alone: a piece of every JSON report's own structure, which no report can hide without breaking it; give the key issued for the account` }
+  const kind = unhideableKind(key)
+  if (kind !== undefined) return { problem: `${source} ${UNHIDEABLE_WORDS[kind]}; give the key issued for the account` }
   if (key === raw) return { key }
   const where = key === raw.trimEnd() ? 'ended in whitespace' : key === raw.trimStart() ? 'began with whitespace' : 'had whitespace around it'
   return { key, note: `${source} ${where} (as a secret file's trailing newline does); trimmed before sending` }

@@ -5,7 +5,7 @@
  * suggests a secret, or that reads as a credential whatever its name, is redacted wherever it
  * would be shown, as the key is.
  */
-import { JSON_STRUCTURE_ONLY, LONGEST_KEY, SHORTEST_KEY } from './api-key.ts'
+import { UNHIDEABLE_WORDS, unhideableKind } from './api-key.ts'
 
 export interface ExtraHeader {
   /** Lower case, as the HTTP client sends it. */
@@ -70,13 +70,11 @@ export function parseExtraHeaders(given: readonly string[], source: string): Ext
     if (headers.some((h) => h.name === lower)) return { problem: `${source} gives ${name} twice` }
     headers.push({ name: lower, value })
   }
-  // a secret longer than a key may be (LONGEST_KEY, lib/config/api-key.ts)
-  const long = headers.find((h) => h.value.length > LONGEST_KEY && secretValues([h]).length > 0)
-  if (long) return { problem: `${source}: the value of ${long.name} is a secret longer than ${LONGEST_KEY} characters, more than a server takes of a request's head, as a key may not be` }
-  // nor one shorter than a key may be, or of punctuation alone: hidden as the key is, `1` blanked every digit 1 of the reports (junit.xml's `<?xml version="[REDACTED].0"`, the base URL's 127.0.0.1)
-  const short = headers.find((h) => (h.value.length < SHORTEST_KEY || !/[A-Za-z0-9]/.test(h.value) || JSON_STRUCTURE_ONLY.test(h.value)) && secretValues([h]).length > 0)
-  const what = (value: string) => (value.length < SHORTEST_KEY ? 'shorter than three characters' : /[A-Za-z0-9]/.test(value) ? "of JSON's numbers, literals and punctuation alone" : 'of punctuation alone')
-  if (short) return { problem: `${source}: the value of ${short.name} is a secret (by its name) ${what(short.value)}, a piece of the reports' own text, which no report can hide without hiding that text; give the value issued for it` }
+  // nor one longer or shorter than a key may be, or of punctuation alone: hidden as the key is, `1` blanked every digit 1 of the reports (junit.xml's `<?xml version="[REDACTED].0"`, the base URL's 127.0.0.1)
+  for (const h of headers) {
+    const kind = secretValues([h]).length > 0 ? unhideableKind(h.value) : undefined
+    if (kind !== undefined) return { problem: `${source}: the value of ${h.name} is a secret (by its name) that ${UNHIDEABLE_WORDS[kind]}; give the value issued for it` }
+  }
   return headers
 }
 

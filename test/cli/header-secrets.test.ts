@@ -47,6 +47,6 @@ test.each([['X-Tenant: acme'], ['X-Api-Version: 2'], ['Accept-Language: en-GB'],
 // hidden as the key is, one of one or two characters or of punctuation alone hid the reports' own text (`1` every standing 1): refused as such a key is, the value not quoted
 test.each([['X-Signature: s1'], ['X-Api-Key: 1'], ['X-Session-Id: --:'], ['X-Api-Key: 1,2'], ['X-Auth-Token: 200,']])('%s → refused', (line) => {
   const parsed = parseExtraHeaders([line], '--header')
-  expect(parsed).toEqual({ problem: expect.stringMatching(/^--header: the value of x-[a-z-]+ is a secret \(by its name\) (shorter than three characters|of punctuation alone|of JSON's numbers, literals and punctuation alone), /) })
+  expect(parsed).toEqual({ problem: expect.stringMatching(/^--header: the value of x-[a-z-]+ is a secret \(by its name\) that (is shorter than three characters|holds no letter or digit|is made of JSON's numbers, literals and punctuation \(, : \[ \] \{ \}\) alone): /) })
   expect((parsed as { problem: string }).problem).not.toContain(line.slice(line.indexOf(':') + 2))
 })
