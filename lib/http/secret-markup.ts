@@ -109,15 +109,20 @@ function shownOf(text: string, unshown: RegExp, at?: number[]): string | undefin
 
 /** A tag as a page writes it, as JSON escapes it (Go's `\u003c`) or as HTML does (`&lt;`); its attributes 80 characters at most. */
 const TAG = String.raw`(?:<|\\u003[cC]|&lt;)(?:\\?\/)?[A-Za-z][A-Za-z0-9-]{0,20}(?:\s[^<>]{0,80}?)?\/?(?:>|\\u003[eE]|&gt;)`
-const TAGS = new RegExp(`${TAG}|${UNSHOWN.source}`, 'gi')
+/** What a ladder's reading takes out: its tags, what UNSHOWN takes, and the line breaks of a page JSON holds (`\\n`), which read as letters would part the key's characters. */
+const TAGS = new RegExp(`${TAG}|${UNSHOWN.source}|(?:\\\\[nrt])+`, 'gi')
 /**
  * The most characters of text between two tags of a ladder: a piece of the key this long or shorter
  * is no run the other steps hide alone (secret-runs.ts hides runs of 12 at most of a long key).
  */
 const LADDER_PIECE = 11
 const TAG_AT = new RegExp(TAG, 'gi')
-/** What may stand between two tags of one ladder: LADDER_PIECE characters at most, no space, no tag begun. */
-const IN_LADDER = /^[^<>\s]*$/
+/**
+ * What may stand between two tags of one ladder: a piece (LADDER_PIECE characters at most, no space,
+ * no tag begun), or the line break and indentation of a page written an element a line (16 at most; `\\n` in JSON).
+ */
+const LADDER_GAP = 16
+const IN_LADDER = new RegExp(String.raw`^(?:[^<>\s]{0,${LADDER_PIECE}}|(?:\s|\\[nrt]){1,${LADDER_GAP}})$`)
 
 /**
  * `text` with each stretch of a ladder of tags (tags with pieces of LADDER_PIECE between) whose reading as shown (tags taken out)
@@ -137,7 +142,7 @@ function ladderHidden(text: string, redact: (text: string) => string, replacemen
   let [first, last] = [-1, -1]
   TAG_AT.lastIndex = 0
   for (let m = TAG_AT.exec(text); m !== null; m = TAG_AT.exec(text)) {
-    if (first >= 0 && m.index - last <= LADDER_PIECE && IN_LADDER.test(text.slice(last, m.index))) {
+    if (first >= 0 && m.index - last <= LADDER_GAP && IN_LADDER.test(text.slice(last, m.index))) {
       last = m.index + m[0].length
       continue
     }

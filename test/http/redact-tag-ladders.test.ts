@@ -24,6 +24,8 @@ describe.each(KEYS)('key %s', (key) => {
     ['a character a <span style>, the first outside', (k: string) => k[0] + elements(k.slice(1), 1, '<span style="color:red">', '</span>')],
     ['five characters a <i>, a <wbr> between', (k: string) => elements(k, 5, '<i>', '</i><wbr>')],
     ['eleven characters a <code>', (k: string) => elements(k, 11, '<code>', '</code>')],
+    ['a character a <li>, a line each', (k: string) => elements(k, 1, '<li>', '</li>\n')],
+    ['two characters a <span>, a line each, indented', (k: string) => elements(k, 2, '\n      <span>', '</span>')],
   ])('%s is hidden: in a page, in JSON, escaped as Go and as HTML escape it', (_form, written) => {
     const page = `<p>Invalid key: ${written(key)} (expired)</p>`
     const texts = [page, JSON.stringify({ html: page }), JSON.stringify({ html: page }).replace(/</g, '\\u003c').replace(/>/g, '\\u003e'), page.replace(/</g, '&lt;').replace(/>/g, '&gt;')]
@@ -36,7 +38,7 @@ describe.each(KEYS)('key %s', (key) => {
       expect(shown).toContain('Invalid key: ')
       expect(shown).toContain(' (expired)')
     }
-    expect(createRedactor(key)(page)).toMatch(/^<p>Invalid key: .{0,40}\[REDACTED\].{0,40} \(expired\)<\/p>$/)
+    expect(createRedactor(key)(page)).toMatch(/^<p>Invalid key: [^]{0,40}\[REDACTED\][^]{0,40} \(expired\)<\/p>$/)
   })
 })
 
