@@ -107,8 +107,12 @@ function shownOf(text: string, unshown: RegExp, at?: number[]): string | undefin
   return shown + text.slice(from)
 }
 
-/** A tag as a page writes it, as JSON escapes it (Go's `\u003c`) or as HTML does (`&lt;`); its attributes 80 characters at most. */
-const TAG = String.raw`(?:<|\\u003[cC]|&lt;)(?:\\?\/)?[A-Za-z][A-Za-z0-9-]{0,20}(?:\s[^<>]{0,80}?)?\/?(?:>|\\u003[eE]|&gt;)`
+/**
+ * A tag as a page writes it, as JSON escapes it (Go's `\u003c`) or as HTML does (`&lt;`): a custom
+ * element's name, and attributes of 400 characters, a quoted `>` in them, are tags too (a style of
+ * 100 characters an element, `<x-long-custom-name>` or `title="a>b"` let the key stand).
+ */
+const TAG = String.raw`(?:<|\\u003[cC]|&lt;)(?:\\?\/)?[A-Za-z][A-Za-z0-9:._-]{0,63}(?:\s(?:[^<>"']|"[^"<]{0,200}"|'[^'<]{0,200}'){0,400}?)?\/?(?:>|\\u003[eE]|&gt;)`
 /** What a ladder's reading takes out: its tags, what UNSHOWN takes, and the line breaks of a page JSON holds (`\\n`), which read as letters would part the key's characters. */
 const TAGS = new RegExp(`${TAG}|${UNSHOWN.source}|(?:\\\\[nrt])+`, 'gi')
 /**
