@@ -110,9 +110,10 @@ function shownOf(text: string, unshown: RegExp, at?: number[]): string | undefin
 /**
  * A tag as a page writes it, as JSON escapes it (Go's `\u003c`) or as HTML does (`&lt;`): a custom
  * element's name, and attributes of 400 characters, a quoted `>` in them, are tags too (a style of
- * 100 characters an element, `<x-long-custom-name>` or `title="a>b"` let the key stand).
+ * 100 characters an element, `<x-long-custom-name>` or `title="a>b"` let the key stand), and so is a
+ * comment (`s<!--x-->k<!--x-->…`).
  */
-const TAG = String.raw`(?:<|\\u003[cC]|&lt;)(?:\\?\/)?[A-Za-z][A-Za-z0-9:._-]{0,63}(?:\s(?:[^<>"']|"[^"<]{0,200}"|'[^'<]{0,200}'){0,400}?)?\/?(?:>|\\u003[eE]|&gt;)`
+const TAG = String.raw`(?:<|\\u003[cC]|&lt;)(?:(?:\\?\/)?[A-Za-z][A-Za-z0-9:._-]{0,63}(?:\s(?:[^<>"']|"[^"<]{0,200}"|'[^'<]{0,200}'){0,400}?)?\/?|!--[^]{0,200}?--)(?:>|\\u003[eE]|&gt;)`
 /** What a ladder's reading takes out: its tags, what UNSHOWN takes, and the line breaks of a page JSON holds (`\\n`), which read as letters would part the key's characters. */
 const TAGS = new RegExp(`${TAG}|${UNSHOWN.source}|(?:\\\\[nrt])+`, 'gi')
 /**
@@ -123,10 +124,11 @@ const LADDER_PIECE = 11
 const TAG_AT = new RegExp(TAG, 'gi')
 /**
  * What may stand between two tags of one ladder: a piece (LADDER_PIECE characters at most, no space,
- * no tag begun), or the line break and indentation of a page written an element a line (16 at most; `\\n` in JSON).
+ * no tag begun), and around it the line break and indentation of a page written an element a line
+ * (16 at most each side; `\\n` in JSON), as `s<br>\nk<br>\n…` writes it.
  */
 const LADDER_GAP = 16
-const IN_LADDER = new RegExp(String.raw`^(?:[^<>\s]{0,${LADDER_PIECE}}|(?:\s|\\[nrt]){1,${LADDER_GAP}})$`)
+const IN_LADDER = new RegExp(String.raw`^(?:\s|\\[nrt]){0,${LADDER_GAP}}[^<>\s]{0,${LADDER_PIECE}}(?:\s|\\[nrt]){0,${LADDER_GAP}}$`)
 
 /**
  * `text` with each stretch of a ladder of tags (tags with pieces of LADDER_PIECE between) whose reading as shown (tags taken out)
@@ -146,7 +148,7 @@ function ladderHidden(text: string, redact: (text: string) => string, replacemen
   let [first, last] = [-1, -1]
   TAG_AT.lastIndex = 0
   for (let m = TAG_AT.exec(text); m !== null; m = TAG_AT.exec(text)) {
-    if (first >= 0 && m.index - last <= LADDER_GAP && IN_LADDER.test(text.slice(last, m.index))) {
+    if (first >= 0 && m.index - last <= 2 * LADDER_GAP + LADDER_PIECE && IN_LADDER.test(text.slice(last, m.index))) {
       last = m.index + m[0].length
       continue
     }

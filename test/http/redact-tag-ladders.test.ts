@@ -14,7 +14,7 @@ const KEYS = ['sk_live_4eC39HqLyjWDarjtT1zdp7dc', 'Zq8xK2mP9vL4nR7tW1yB', 'petst
 /** `key` in pieces of `size`, each inside `open` … `close`. */
 const elements = (key: string, size: number, open = '<span>', close = '</span>') => (key.match(new RegExp(`[^]{1,${size}}`, 'g')) ?? []).map((piece) => `${open}${piece}${close}`).join('')
 /** What a reader sees: the tags (raw, HTML-escaped or JSON-escaped) taken out. */
-const read = (text: string) => text.replace(/(?:<|\\u003c|&lt;)\/?[a-z](?:[^<>"]|"[^"]*")*?(?:>|\\u003e|&gt;)/gi, '')
+const read = (text: string) => text.replace(/(?:<|\\u003c|&lt;)(?:\/?[a-z](?:[^<>"]|"[^"]*")*?|!--.*?--)(?:>|\\u003e|&gt;)/gi, '')
 
 describe.each(KEYS)('key %s', (key) => {
   test.each([
@@ -28,6 +28,8 @@ describe.each(KEYS)('key %s', (key) => {
     ['a character a <span> with a style of 100 characters', (k: string) => elements(k, 1, `<span style="${'color:#ff0000;'.repeat(7)}font-weight:bold">`, '</span>')],
     ['a character a custom element of a long name', (k: string) => elements(k, 1, '<x-very-long-custom-element-name-here>', '</x-very-long-custom-element-name-here>')],
     ['a character a <span> whose title quotes a >', (k: string) => elements(k, 1, '<span title="a>b">', '</span>')],
+    ['a character a line, <br> after each', (k: string) => [...k].join('<br>\n')],
+    ['two characters between comments', (k: string) => elements(k, 2, '<!--x-->', '')],
     ['two characters a <span>, a line each, indented', (k: string) => elements(k, 2, '\n      <span>', '</span>')],
   ])('%s is hidden: in a page, in JSON, escaped as Go and as HTML escape it', (_form, written) => {
     const page = `<p>Invalid key: ${written(key)} (expired)</p>`
