@@ -20,6 +20,7 @@ import type { FleetResult, RunFile } from './fleet-result.ts'
 import { CELL_WORD, cellWord, deploymentDetail as detail, deploymentWord, fleetHeadline, fleetTitle, linkTarget, NO_VERDICT_LEGEND, noStatusWord, ruleStatus, writesDetail } from './fleet-wording.ts'
 import { portableJson } from '../json/portable-json.ts'
 import { redactedJsonText } from '../reporters/json-report.ts'
+import { redactedMarkupText } from '../reporters/markup-redacted.ts'
 
 /** The terminal's lines: one per deployment, then the fleet's verdict and where its page is. */
 export function fleetTerminal(fleet: FleetResult, pagePath: string): string {
@@ -114,7 +115,8 @@ export function writeFleetReports(reportDir: string, userCwd: string, fleet: Fle
   const files = FLEET_FILES.map((file) => {
     const path = join(reportDir, file)
     // fleet.json keeps its property names whatever the key ("verdict" renamed each deployment's verdict to [REDACTED]), as results.json does
-    writeFileSync(path, file === 'fleet.json' ? redactedJsonText(writers[file](), redact) : redact(writers[file]()))
+    // fleet.html and junit.xml their markup (redactedMarkupText)
+    writeFileSync(path, file === 'fleet.json' ? redactedJsonText(writers[file](), redact) : file === 'fleet.md' ? redact(writers[file]()) : redactedMarkupText(writers[file](), redact))
     return shownPath(path, userCwd)
   })
   const terminal = redact(fleetTerminal(fleet, shownPath(join(reportDir, 'fleet.html'), userCwd)))

@@ -2,6 +2,7 @@
  * A deployment's label: the name of its report folder in a fleet (and, in a merge, the folder's
  * name), so a folder name on every system; and the one a base URL gets without a label.
  */
+import { createRedactor, NEAR_MISS_MIN_KEY_LENGTH, REDACTED, redactorSteps } from '../http/redact.ts'
 import { JOURNAL_FILE, REPORT_FILES } from '../runner/report-files.ts'
 import { FLEET_FILES } from './fleet-files.ts'
 
@@ -56,4 +57,23 @@ function labelProblemOfSafe(label: string): string | undefined {
   const reserved: readonly string[] = [...FLEET_FILES, ...REPORT_FILES, JOURNAL_FILE]
   if (reserved.includes(label.toLowerCase())) return `label "${label}" is the name of a report file of the fleet; choose another`
   return undefined
+}
+
+/**
+ * Whether `label` shows `key`: whole in any form the reports hide it in (its case folded, base64,
+ * hex, percent-encoded, a near-miss of it: the forms of lib/http/redact.ts), or half of it and more in
+ * runs the reports hide (a base URL whose path held the key with a character escaped made the label
+ * `…-sk_live_4eC39HqLyjWD-61rjtT1zdp7dc-v1`). The reports show such a label as [REDACTED], but its
+ * folder keeps the name as it is, which merge, a CI artifact's listing and every shell show
+ * (securehunt13: the key upper-cased, or in base64url, in the path of a --base-url). A key shorter
+ * than NEAR_MISS_MIN_KEY_LENGTH is looked for as it is: its forms could be ordinary words; the runs
+ * of a key of words (no digit, one case) are not: an address of the same words is noted instead.
+ */
+export function labelShowsKey(label: string, key: string): boolean {
+  if (key.length < NEAR_MISS_MIN_KEY_LENGTH || label.includes(key)) return key.length >= NEAR_MISS_MIN_KEY_LENGTH
+  if (redactorSteps(key).forms(label) !== label) return true
+  // a key of words (petstore-local-api-key: no digit, one case) named after its service shares them with its address, which says so (KEY_IN_BASE_URL)
+  if (!/[0-9]/.test(key) && !(/[a-z]/.test(key) && /[A-Z]/.test(key))) return false
+  const hidden = createRedactor(key)(label)
+  return hidden !== label && label.length - hidden.split(REDACTED).join('').length >= key.length / 2
 }

@@ -7,8 +7,11 @@
  * shows it (securehunt12). The text is read as shown (those taken out), and where the redactor hides
  * something in that reading, the stretch of the text it covers is replaced.
  *
- * Only break opportunities, not every tag: read without its tags, a run's report.html and results.json
- * were redacted once more whole, three to five times the time (a key written a piece a `<span>` is left).
+ * Not every tag: read without its tags, a run's report.html and results.json were redacted once more
+ * whole, three to five times the time. A tag is read as showing nothing only in a ladder (ladderHidden):
+ * tags with a piece of text no longer than a run the other steps hide between them, as a page that
+ * writes the key a character or a few an element does (`<span>s</span><span>k</span>…`), which stood
+ * to anyone reading the page, in report.html as in results.json (securehunt13).
  */
 
 /** A break opportunity (`<wbr>`), or a reference to a character that shows nothing (soft hyphen, zero-width space, joiners, word joiner). */
@@ -26,7 +29,13 @@ const MOST_STRETCHES = 16
  * server's page and two echoes of the key lost every line between them (review53).
  */
 export function markupHidden(text: string, redact: (text: string) => string, replacement: string, reach: number): string {
-  if ((!text.includes('<') && !text.includes('&')) || !ANY_UNSHOWN.test(text)) return text
+  if (!text.includes('<') && !text.includes('&') && !text.includes('\\u003')) return text
+  return ladderHidden(unshownHidden(text, redact, replacement, reach), redact, replacement, reach)
+}
+
+/** markupHidden's break opportunities and references to characters that show nothing. */
+function unshownHidden(text: string, redact: (text: string) => string, replacement: string, reach: number): string {
+  if (!ANY_UNSHOWN.test(text)) return text
   const spans: [number, number][] = []
   UNSHOWN.lastIndex = 0
   for (let m = UNSHOWN.exec(text); m !== null; m = UNSHOWN.exec(text)) {
@@ -37,7 +46,7 @@ export function markupHidden(text: string, redact: (text: string) => string, rep
   let out = ''
   let at = 0
   for (const [from, to] of spans) {
-    out += text.slice(at, from) + stretchesHidden(text.slice(from, to), redact, replacement)
+    out += text.slice(at, from) + stretchesHidden(text.slice(from, to), redact, replacement, UNSHOWN)
     at = to
   }
   return out + text.slice(at)
@@ -58,22 +67,13 @@ function spaceAfter(text: string, to: number, most: number): number {
 }
 
 /** One window of markupHidden: each stretch its reading as shown changes, from the first change to the last, that holds markup, replaced. */
-function stretchesHidden(text: string, redact: (text: string) => string, replacement: string): string {
+function stretchesHidden(text: string, redact: (text: string) => string, replacement: string, unshown: RegExp): string {
   let out = text
   for (let round = 0; round < MOST_STRETCHES; round++) {
     // the text as shown, and where each of its characters stands in `out`
-    let shown = ''
     const at: number[] = []
-    let from = 0
-    UNSHOWN.lastIndex = 0
-    for (let m = UNSHOWN.exec(out); m !== null; m = UNSHOWN.exec(out)) {
-      for (let i = from; i < m.index; i++) at.push(i)
-      shown += out.slice(from, m.index)
-      from = m.index + m[0].length
-    }
-    if (from === 0) return out
-    for (let i = from; i < out.length; i++) at.push(i)
-    shown += out.slice(from)
+    const shown = shownOf(out, unshown, at)
+    if (shown === undefined) return out
     const hidden = redact(shown)
     if (hidden === shown) return out
     // the stretch the redactor changed: what is left between the common start and the common end
@@ -90,4 +90,82 @@ function stretchesHidden(text: string, redact: (text: string) => string, replace
     out = out.slice(0, first) + replacement + out.slice(last + 1)
   }
   return out
+}
+
+/** `text` without what `unshown` matches (undefined: nothing matched), and in `at` where each of its characters stands in `text`. */
+function shownOf(text: string, unshown: RegExp, at?: number[]): string | undefined {
+  let shown = ''
+  let from = 0
+  unshown.lastIndex = 0
+  for (let m = unshown.exec(text); m !== null; m = unshown.exec(text)) {
+    if (at) for (let i = from; i < m.index; i++) at.push(i)
+    shown += text.slice(from, m.index)
+    from = m.index + m[0].length
+  }
+  if (from === 0) return undefined
+  if (at) for (let i = from; i < text.length; i++) at.push(i)
+  return shown + text.slice(from)
+}
+
+/**
+ * A tag as a page writes it, as JSON escapes it (Go's `\u003c`) or as HTML does (`&lt;`): a custom
+ * element's name, and attributes of 400 characters, a quoted `>` in them, are tags too (a style of
+ * 100 characters an element, `<x-long-custom-name>` or `title="a>b"` let the key stand), and so is a
+ * comment (`s<!--x-->k<!--x-->…`).
+ */
+const TAG = String.raw`(?:<|\\u003[cC]|&lt;)(?:(?:\\?\/)?[A-Za-z][A-Za-z0-9:._-]{0,63}(?:\s(?:[^<>"']|"[^"<]{0,200}"|'[^'<]{0,200}'){0,400}?)?\/?|!--[^]{0,200}?--)(?:>|\\u003[eE]|&gt;)`
+/** What a ladder's reading takes out: its tags, what UNSHOWN takes, and the line breaks of a page JSON holds (`\\n`), which read as letters would part the key's characters. */
+const TAGS = new RegExp(`${TAG}|${UNSHOWN.source}|(?:\\\\[nrt])+`, 'gi')
+/**
+ * The most characters of text between two tags of a ladder: a piece of the key this long or shorter
+ * is no run the other steps hide alone (secret-runs.ts hides runs of 12 at most of a long key).
+ */
+const LADDER_PIECE = 11
+const TAG_AT = new RegExp(TAG, 'gi')
+/**
+ * What may stand between two tags of one ladder: a piece (LADDER_PIECE characters at most, no space,
+ * no tag begun), and around it the line break and indentation of a page written an element a line
+ * (16 at most each side; `\\n` in JSON), as `s<br>\nk<br>\n…` writes it.
+ */
+const LADDER_GAP = 16
+const IN_LADDER = new RegExp(String.raw`^(?:\s|\\[nrt]){0,${LADDER_GAP}}[^<>\s]{0,${LADDER_PIECE}}(?:\s|\\[nrt]){0,${LADDER_GAP}}$`)
+
+/**
+ * `text` with each stretch of a ladder of tags (tags with pieces of LADDER_PIECE between) whose reading as shown (tags taken out)
+ * `redact` changes replaced by `replacement`, as markupHidden does for break opportunities. The
+ * ladders' readings are redacted together first: a page's or a report's own markup (report.html
+ * is one ladder after another, `<td>GET</td><td>200</td>`) holds no key, and one pass over what
+ * its ladders show tells so, where one a ladder took many times the time of the rest.
+ */
+function ladderHidden(text: string, redact: (text: string) => string, replacement: string, reach: number): string {
+  const spans: [number, number][] = []
+  const ladder = (from: number, to: number) => {
+    ;[from, to] = [spaceBefore(text, from, reach), spaceAfter(text, to, reach)]
+    if (spans.length > 0 && from <= spans.at(-1)![1]) spans.at(-1)![1] = Math.max(to, spans.at(-1)![1])
+    else spans.push([from, to])
+  }
+  // the tags one after another, a ladder while what stands between two is a piece (IN_LADDER)
+  let [first, last] = [-1, -1]
+  TAG_AT.lastIndex = 0
+  for (let m = TAG_AT.exec(text); m !== null; m = TAG_AT.exec(text)) {
+    if (first >= 0 && m.index - last <= 2 * LADDER_GAP + LADDER_PIECE && IN_LADDER.test(text.slice(last, m.index))) {
+      last = m.index + m[0].length
+      continue
+    }
+    if (first >= 0) ladder(first, last)
+    ;[first, last] = [m.index, m.index + m[0].length]
+  }
+  if (first >= 0) ladder(first, last)
+  if (spans.length === 0) return text
+  const shown = spans.map(([from, to]) => shownOf(text.slice(from, to), TAGS) ?? '')
+  const together = shown.join('\n')
+  if (redact(together) === together) return text
+  let out = ''
+  let at = 0
+  for (const [i, [from, to]] of spans.entries()) {
+    const stretch = text.slice(from, to)
+    out += text.slice(at, from) + (redact(shown[i]!) === shown[i] ? stretch : stretchesHidden(stretch, redact, replacement, TAGS))
+    at = to
+  }
+  return out + text.slice(at)
 }

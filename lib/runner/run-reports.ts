@@ -14,6 +14,7 @@ import { htmlReport } from '../reporters/html-report.ts'
 import { jsonReport, redactedJsonText } from '../reporters/json-report.ts'
 import { junitReport } from '../reporters/junit-report.ts'
 import { markdownSummary } from '../reporters/markdown-summary.ts'
+import { redactedMarkupText } from '../reporters/markup-redacted.ts'
 import { redactedResult, resultOf, type CheckResult, type RunFacts, type RunResult } from '../result/run-result.ts'
 import { commandAsRun, terminalSummary } from '../reporters/terminal-summary.ts'
 import { clearReports, makeFolder, REPORT_FILES, shownPath, type ReportFile } from './report-files.ts'
@@ -108,8 +109,8 @@ export function writeRunReports(run: CompletedRun, config: Pick<Config, 'working
   const texts = new Map<ReportFile, string>()
   for (const [file, write] of Object.entries(reportWriters) as [ReportFile, (result: RunResult) => string][]) {
     const path = join(reportDir, file)
-    // results.json keeps its property names whatever the key (redactedJsonText)
-    const text = file === 'results.json' ? redactedJsonText(write(shownResult), redact) : redact(write(shownResult))
+    // results.json keeps its property names whatever the key (redactedJsonText), junit.xml and report.html their markup (redactedMarkupText)
+    const text = file === 'results.json' ? redactedJsonText(write(shownResult), redact) : file === 'summary.md' ? redact(write(shownResult)) : redactedMarkupText(write(shownResult), redact)
     writeFileSync(path, text)
     texts.set(file, text)
     reportFiles.push(shownPath(path, config.workingDir))

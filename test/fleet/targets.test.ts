@@ -67,6 +67,11 @@ const cases: { name: string; second?: string; args?: (file: string) => string[];
     hidden: 'S3cretPassw0rd',
   },
   { name: 'its key pasted as its label (the folder name merge and artifacts show as it is)', second: `label: ${labelKey}\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: LABEL_KEY`, says: /deployment 2 \(\[REDACTED\]\): its label holds the key of this deployment: a label names its report folder/, hidden: labelKey },
+  // the reports showed such a label as [REDACTED], its folder as it is (securehunt13)
+  { name: 'its key upper-cased as its label', second: `label: ${labelKey.toUpperCase()}\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: LABEL_KEY`, says: /deployment 2 \(\[REDACTED\]\): its label holds the key of this deployment/, hidden: labelKey.toUpperCase() },
+  { name: 'its key in base64url as its label', second: `label: ${Buffer.from(labelKey).toString('base64url')}\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: LABEL_KEY`, says: /deployment 2 \(\[REDACTED\]\): its label holds the key of this deployment/, hidden: Buffer.from(labelKey).toString('base64url') },
+  { name: "its key upper-cased in its base URL's path, its label by default", second: `baseUrl: http://127.0.0.1:9/${otherKey.toUpperCase()}/v1\napiKeyEnv: OTHER_KEY`, says: /deployment 2: its label holds the key of this deployment/, hidden: otherKey.toUpperCase() },
+  { name: 'the key in a --base-url path, a character of it escaped', args: () => ['--base-url', good.server.baseUrl, '--base-url', `http://127.0.0.1:9/${good.key.slice(0, 12)}%${good.key.charCodeAt(12).toString(16)}${good.key.slice(13)}/v1`], says: /^conform: --base-url #2: its label holds the key of --base-url #1/ },
   { name: 'a label used twice', second: `label: eu\nbaseUrl: http://127.0.0.1:9/v1\napiKeyEnv: OTHER_KEY`, says: /deployment 2 \(eu\): label "eu" is also that of .*deployment 1 \(eu\)/ },
   { name: 'the same base URL and key under another label (listed twice: judged twice at once, twice the writes)', second: 'label: us\nbaseUrl: GOOD_URL/\napiKeyEnv: GOOD_KEY_TOO', says: /deployment 2 \(us\): the same base URL and key as .*deployment 1 \(eu\): one deployment listed twice/ },
   { name: 'a base URL that is not one', second: 'label: us\nbaseUrl: petstore.example/v1\napiKeyEnv: OTHER_KEY', says: /deployment 2 \(us\): baseUrl "petstore.example\/v1" is not a URL with a scheme/ },
