@@ -24,6 +24,7 @@ import { runtimeContentType, runtimeErrorBody, runtimeStatus, runtimeTextBody } 
 import { columnCutText, idKeyConflictStatus, idPastInt64 } from './sql-store-answers.ts'
 import { NODE_DRIVER_ID_AS_TEXT, PYTHON_DECIMAL_ID_AS_TEXT, undefinedValueStatus } from './orm-driver-answers.ts'
 import { undecodableBodyStatus } from './undecodable-body-answers.ts'
+import { documentStoreOrigin } from './document-store-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue, trimmedEnds } from './php-ruby-answers.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
@@ -227,6 +228,8 @@ function optionalProperties(): ReadonlySet<string> {
 export function valueOrigin(body: unknown, problems: readonly string[]): string | undefined {
   const unsigned = problems.map(idPastInt64).find((words) => words !== undefined)
   if (unsigned) return unsigned
+  const stored = documentStoreOrigin(body, problems)
+  if (stored) return stored
   if (body === null && problems.includes('body must be array')) return EMPTY_LIST_AS_NULL
   if (isEmptyObject(body) && problems.includes('body must be array')) return EMPTY_LIST_AS_OBJECT
   for (const { place, key, value } of placedValues(body)) {
