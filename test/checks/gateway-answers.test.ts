@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest'
 import { expectErrorRecord } from '../../lib/checks/error-record.ts'
 import { expectStatus } from '../../lib/checks/response.ts'
+import { awsPolicyCached } from '../../lib/checks/gateway-answers.ts'
 import { makeResponse, verdictOf } from './make-response.ts'
 
 const failureOf = (check: () => unknown) => {
@@ -37,5 +38,22 @@ describe("Envoy's own text answers (jwt_authn, RBAC, Istio's policies)", () => {
     const failure = failureOf(() => expectStatus(makeResponse({ status: 403, headers: { 'content-type': 'text/plain', server: 'envoy' }, body: 'RBAC: access denied' }), 401))
     expect(failure.message).toMatch(/^GET answered 403, expected 401: Envoy's RBAC filter answers 403/)
     expect(failure.message).not.toMatch(/AWS API Gateway/)
+  })
+})
+
+// measured by stackhunt12 against an emulation of a REST API's Lambda authorizer (mutation authorizer-policy-cached-for-the-first-route)
+describe("AWS API Gateway's refusal where a Lambda authorizer's policy does not allow the request", () => {
+  const denied = (method: 'GET' | 'POST', authorization: string) =>
+    makeResponse({ status: 403, method, headers: { 'content-type': 'application/json', 'x-amzn-errortype': 'AccessDeniedException' }, body: '{"Message":"User is not authorized to access this resource with an explicit deny"}', requestHeaders: { authorization } })
+  test('a POST with an empty bearer token: API Gateway\'s answer and the authorizer\'s "Unauthorized", not Spring Security\'s CSRF protection', () => {
+    const failure = failureOf(() => expectStatus(denied('POST', 'Bearer '), 401))
+    expect(failure.code).toBe('UNEXPECTED_STATUS')
+    expect(failure.message).toMatch(/^POST answered 403, expected 401: AWS API Gateway answers 403 itself where a Lambda authorizer's policy does not allow the request .*throw new Error\('Unauthorized'\).*UNAUTHORIZED and ACCESS_DENIED/)
+    expect(failure.message).not.toMatch(/CSRF/)
+    expect(failureOf(() => expectStatus(denied('GET', 'Bearer wrong'), 401)).message).toMatch(/: AWS API Gateway answers 403 itself/)
+  })
+  test("a create refused where the key's GETs were served: the policy cached by the token for the first route", () => {
+    expect(awsPolicyCached(denied('POST', 'Bearer k').exchange.response!)).toMatch(/^it is AWS API Gateway's refusal .*Resource: event\.methodArn.*cached by the token \(300 s/)
+    expect(awsPolicyCached(makeResponse({ status: 403, body: '{"code":"forbidden","message":"no write scope","status":403}' }).exchange.response!)).toBeUndefined()
   })
 })
