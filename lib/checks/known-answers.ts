@@ -197,7 +197,7 @@ function placedValues(body: unknown): { place: string; key: string; value: unkno
 
 const NULL_WRITTEN =
   'a serialiser writes a field it has no value for as null by default (Jackson, so Spring Boot; Go\'s *string without omitempty; pydantic\'s model_dump() without exclude_none), ' +
-  "and Oracle gives back an empty string as NULL; §2 gives the field a type, and a record without a value leaves the field out " +
+  "and Oracle gives back an empty string as NULL (so does the AWS SDK v2's DynamoDB DocumentClient with convertEmptyValues: true, which stores it as {NULL: true}); §2 gives the field a type, and a record without a value leaves the field out " +
   `(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL)); ${ROW_NULL_WRITTEN}; ${DJANGO_PERL_NULL_WRITTEN}`
 const NUMBER_AS_TEXT =
   "an integer written as text, as Jackson's ToStringSerializer (@JsonSerialize(using = ToStringSerializer.class) on a Long id) or WRITE_NUMBERS_AS_STRINGS does to spare JavaScript clients ids past 2^53; " +

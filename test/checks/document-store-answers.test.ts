@@ -41,6 +41,11 @@ describe('a record as a document store gives it', () => {
     expect(messageOf({ id: 12, name: { S: 'x'.repeat(500) } })).toMatch(/body\.name is \{"S":"x{74}…: it is a DynamoDB attribute value/)
   })
 
+  // measured: a Node service on the AWS SDK v2's DocumentClient({ convertEmptyValues: true }), its creates of "" answered as built, listed as null
+  test("a description listed null names DynamoDB's convertEmptyValues beside Oracle", () => {
+    expect(messageOf([{ id: 1, name: 'dog', description: null }], 'CategoryList')).toMatch(/body\[0\]\.description is null: .*Oracle gives back an empty string as NULL \(so does the AWS SDK v2's DynamoDB DocumentClient with convertEmptyValues: true/)
+  })
+
   test('an id of text that is no ObjectId gets no such words', () => {
     expect(messageOf({ id: 'abc', name: 'dog' })).toBe('the body is not a Category record: body.id must be integer')
     expect(messageOf({ id: '6566f1e2a1b2c3d4', name: 'dog' })).toBe('the body is not a Category record: body.id must be integer')
