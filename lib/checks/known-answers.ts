@@ -10,7 +10,7 @@
  * for Node ORMs and database drivers in orm-driver-answers.ts, those for a SQL store's defaults (strict mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts,
  * those for Envoy's texts and proto3's JSON mapping (grpc-gateway) in gateway-answers.ts, and for a server fault to bytes that are not UTF-8 in undecodable-body-answers.ts.
  */
-import { aspnetEmptyBody, aspnetStatus, beamJvmErrorBody, jettyErrorBody, jettyPage, problemJsonWords, servantPage, servantStatus, servletCppStatus } from './more-stacks-answers.ts'
+import { aspnetEmptyBody, aspnetProblem, aspnetStatus, beamJvmErrorBody, jettyErrorBody, jettyPage, problemJsonWords, servantPage, servantStatus, servletCppStatus } from './more-stacks-answers.ts'
 import { dateTextOrigin } from './date-text-answers.ts'
 import { caseChangedText } from './collated-names.ts'
 import { AWS_NO_ROUTE, gatewayStatus, envoyTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './gateway-answers.ts'
@@ -47,7 +47,7 @@ export function errorBodyOrigin(body: unknown): string | undefined {
   if (keys.includes('title') && (keys.includes('type') || keys.includes('detail'))) {
     return (
       "it is an RFC 9457 problem detail (Spring's ProblemDetail with spring.mvc.problemdetails.enabled, ASP.NET Core's ProblemDetails), which has no code or message; " +
-      'the Error record needs both beside status (Spring: ProblemDetail.setProperty("code", …) and setProperty("message", …), or an ErrorResponse body of its own)'
+      `the Error record needs both beside status (${aspnetProblem(keys, body) ?? 'Spring: ProblemDetail.setProperty("code", …) and setProperty("message", …), or an ErrorResponse body of its own'})`
     )
   }
   if (keys.length === 1 && /^message$/i.test(keys[0])) {
