@@ -32,6 +32,11 @@ const ATTRIBUTE_VALUE =
   "unmarshall the item before it is written (@aws-sdk/util-dynamodb's unmarshall, DynamoDBDocumentClient, boto3's Table resource or TypeDeserializer; boto3 gives a number as a Decimal: int() it); " +
   '§2 gives id the type integer and name and description the type string'
 
+/** A field set to undefined in a document the MongoDB Node driver stores (measured by stackhunt12: an emulation whose creates answered without description, its list with null). */
+export const MONGO_UNDEFINED_STORED =
+  "the MongoDB Node driver stores a field set to undefined as null (insertOne({ id, name, description: body.description }) under ignoreUndefined: false, its default), which a create answered with the object as built does not show: " +
+  'MongoClient(url, { ignoreUndefined: true }), or the field left out of the document where it has no value'
+
 const EXTENDED_KEYS = new Set(['$numberLong', '$numberInt', '$numberDecimal', '$numberDouble', '$oid'])
 const ATTRIBUTE_KEYS = new Set(['N', 'S', 'NULL', 'BOOL', 'B', 'SS', 'NS', 'L', 'M'])
 

@@ -24,7 +24,7 @@ import { runtimeContentType, runtimeErrorBody, runtimeStatus, runtimeTextBody } 
 import { columnCutText, idKeyConflictStatus, idPastInt64 } from './sql-store-answers.ts'
 import { NODE_DRIVER_ID_AS_TEXT, PYTHON_DECIMAL_ID_AS_TEXT, undefinedValueStatus } from './orm-driver-answers.ts'
 import { undecodableBodyStatus } from './undecodable-body-answers.ts'
-import { documentStoreOrigin } from './document-store-answers.ts'
+import { documentStoreOrigin, MONGO_UNDEFINED_STORED } from './document-store-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue, trimmedEnds } from './php-ruby-answers.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
@@ -198,7 +198,7 @@ function placedValues(body: unknown): { place: string; key: string; value: unkno
 const NULL_WRITTEN =
   'a serialiser writes a field it has no value for as null by default (Jackson, so Spring Boot; Go\'s *string without omitempty; pydantic\'s model_dump() without exclude_none), ' +
   "and Oracle gives back an empty string as NULL (so does the AWS SDK v2's DynamoDB DocumentClient with convertEmptyValues: true, which stores it as {NULL: true}); §2 gives the field a type, and a record without a value leaves the field out " +
-  `(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL)); ${ROW_NULL_WRITTEN}; ${DJANGO_PERL_NULL_WRITTEN}`
+  `(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL)); ${ROW_NULL_WRITTEN}; ${DJANGO_PERL_NULL_WRITTEN}; ${MONGO_UNDEFINED_STORED}`
 const NUMBER_AS_TEXT =
   "an integer written as text, as Jackson's ToStringSerializer (@JsonSerialize(using = ToStringSerializer.class) on a Long id) or WRITE_NUMBERS_AS_STRINGS does to spare JavaScript clients ids past 2^53; " +
   `${PDO_ID_AS_TEXT}; ${NODE_DRIVER_ID_AS_TEXT}; ${PYTHON_DECIMAL_ID_AS_TEXT}; ${PROTO_JSON_INT64}; ` +

@@ -46,6 +46,11 @@ describe('a record as a document store gives it', () => {
     expect(messageOf([{ id: 1, name: 'dog', description: null }], 'CategoryList')).toMatch(/body\[0\]\.description is null: .*Oracle gives back an empty string as NULL \(so does the AWS SDK v2's DynamoDB DocumentClient with convertEmptyValues: true/)
   })
 
+  // measured: an emulation storing { id, name, description: body.description } through the MongoDB Node driver's defaults
+  test("a description listed null names the MongoDB Node driver's ignoreUndefined", () => {
+    expect(messageOf([{ id: 1, name: 'dog', description: null }], 'CategoryList')).toMatch(/the MongoDB Node driver stores a field set to undefined as null .*ignoreUndefined: true/)
+  })
+
   test('an id of text that is no ObjectId gets no such words', () => {
     expect(messageOf({ id: 'abc', name: 'dog' })).toBe('the body is not a Category record: body.id must be integer')
     expect(messageOf({ id: '6566f1e2a1b2c3d4', name: 'dog' })).toBe('the body is not a Category record: body.id must be integer')
