@@ -5,6 +5,7 @@
  * The code stays SCHEMA_MISMATCH; only the words are added.
  */
 import { describe, expect, test } from 'vitest'
+import { firstDifference } from '../../lib/checks/category.ts'
 import { expectSchema } from '../../lib/checks/schema.ts'
 import { makeResponse, verdictOf } from './make-response.ts'
 
@@ -49,6 +50,11 @@ describe('a record as a document store gives it', () => {
   // measured: an emulation storing { id, name, description: body.description } through the MongoDB Node driver's defaults
   test("a description listed null names the MongoDB Node driver's ignoreUndefined", () => {
     expect(messageOf([{ id: 1, name: 'dog', description: null }], 'CategoryList')).toMatch(/the MongoDB Node driver stores a field set to undefined as null .*ignoreUndefined: true/)
+  })
+
+  // a create of "" given back without it: kotlinx.serialization's encodeDefaults (Ktor) and DynamoDB's convertEmptyValues beside Oracle and Jackson
+  test("an empty description given back as no value names kotlinx.serialization's encodeDefaults and DynamoDB's convertEmptyValues", () => {
+    expect(firstDifference('', undefined)).toMatch(/kotlinx\.serialization leaves out a property equal to its default \(a description: String = "" under encodeDefaults = false.*DocumentClient stores it as NULL under convertEmptyValues: true/)
   })
 
   test('an id of text that is no ObjectId gets no such words', () => {
