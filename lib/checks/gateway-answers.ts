@@ -23,6 +23,23 @@ export function envoyTextBody(response: Pick<RecordedResponse, 'body'>): string 
 }
 
 /**
+ * A value quoted twice ("message":""Unauthorized""), as an AWS API Gateway gateway response template
+ * writes "$context.error.messageString": API Gateway gives that variable already quoted. Measured by
+ * stackhunt12 on an emulation of such a template for UNAUTHORIZED: "the 401 body is not valid JSON", no more.
+ */
+const QUOTED_TWICE = /:\s*""[^\s",}\]]/
+
+/** Why a body that is not JSON came, where a gateway wrote it (Envoy's texts, a template's value quoted twice). */
+export function gatewayTextBody(response: Pick<RecordedResponse, 'body'>): string | undefined {
+  const envoy = envoyTextBody(response)
+  if (envoy || !QUOTED_TWICE.test(response.body)) return envoy
+  return (
+    'it holds a value quoted twice (""…""), as an AWS API Gateway gateway response template writes "$context.error.messageString" (or "$context.error.validationErrorString") in quotes: API Gateway gives those values already quoted; ' +
+    'write them without quotes ("message": $context.error.messageString), or "$context.error.message" in quotes'
+  )
+}
+
+/**
  * A gateway's own 404 for a path it routes nowhere, answered before any key is looked at: AWS API
  * Gateway's HTTP APIs ({"message":"Not Found"}, echo's body too), Kong ({"message":"no Route matched
  * with those values"}), Traefik ("404 page not found", Go's net/http's and gin's too), Envoy (an empty

@@ -13,7 +13,7 @@
 import { aspnetEmptyBody, aspnetProblem, aspnetStatus, beamJvmErrorBody, jettyErrorBody, jettyPage, problemJsonWords, servantPage, servantStatus, servletCppStatus } from './more-stacks-answers.ts'
 import { dateTextOrigin } from './date-text-answers.ts'
 import { caseChangedText } from './collated-names.ts'
-import { AWS_NO_ROUTE, gatewayStatus, envoyTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './gateway-answers.ts'
+import { AWS_NO_ROUTE, gatewayStatus, gatewayTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './gateway-answers.ts'
 import { blockPageOf } from '../http/challenge.ts'
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
@@ -78,7 +78,7 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
 }
 
 /** Why a body that is not JSON (and not empty) came with this answer, where the stack that sends it is well known. */
-export const textBodyOrigin = (response: RecordedResponse, request?: RecordedRequest): string | undefined => servantPage(response) ?? runtimeTextBody(response) ?? jettyPage(response) ?? djangoRailsTextBody(response) ?? nodeTextBody(response, request) ?? envoyTextBody(response) ?? lengthInCharacters(response)
+export const textBodyOrigin = (response: RecordedResponse, request?: RecordedRequest): string | undefined => servantPage(response) ?? runtimeTextBody(response) ?? jettyPage(response) ?? djangoRailsTextBody(response) ?? nodeTextBody(response, request) ?? gatewayTextBody(response) ?? lengthInCharacters(response)
 
 /**
  * A JSON body that ends, mid-value, exactly where its Content-Length says, and holds characters

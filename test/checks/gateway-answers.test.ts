@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest'
 import { expectErrorRecord } from '../../lib/checks/error-record.ts'
-import { expectStatus } from '../../lib/checks/response.ts'
+import { expectStatus, jsonBodyOf } from '../../lib/checks/response.ts'
 import { awsPolicyCached } from '../../lib/checks/gateway-answers.ts'
 import { makeResponse, verdictOf } from './make-response.ts'
 
@@ -56,4 +56,13 @@ describe("AWS API Gateway's refusal where a Lambda authorizer's policy does not 
     expect(awsPolicyCached(denied('POST', 'Bearer k').exchange.response!)).toMatch(/^it is AWS API Gateway's refusal .*Resource: event\.methodArn.*cached by the token \(300 s/)
     expect(awsPolicyCached(makeResponse({ status: 403, body: '{"code":"forbidden","message":"no write scope","status":403}' }).exchange.response!)).toBeUndefined()
   })
+})
+
+// measured by stackhunt12 on an emulation of a gateway response template for UNAUTHORIZED written "message":"$context.error.messageString"
+test('a value quoted twice names the gateway response template and $context.error.messageString', () => {
+  const failure = failureOf(() => jsonBodyOf(makeResponse({ status: 401, body: '{"code":"unauthorized","message":""Unauthorized"","status":401}' })))
+  expect(failure.code).toBe('NOT_JSON')
+  expect(failure.message).toMatch(/^the 401 body is not valid JSON.*a value quoted twice .*"\$context\.error\.messageString".*already quoted/)
+  // an empty string value is no such thing
+  expect(failureOf(() => jsonBodyOf(makeResponse({ status: 401, body: '{"code":"","message":"", status: 401}' }))).message).not.toMatch(/quoted twice/)
 })
