@@ -6,7 +6,7 @@
  */
 import { ConformanceFailure } from '../../lib/checks/failure.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
-import { aboutOneMb, ONE_MB_PAGE_WORDS } from '../../lib/checks/cut-lists.ts'
+import { aboutOneMb, inMegabytes, ONE_MB_PAGE_WORDS } from '../../lib/checks/cut-lists.ts'
 
 /** Headers that carry the count of all the records of a paged list (Rails' api-pagination, json-server, Yii, Laravel's and Django's header paginators). */
 const TOTAL_HEADERS = ['x-total-count', 'total', 'x-total', 'x-pagination-total-count']
@@ -62,7 +62,7 @@ export function withPageSaid(error: unknown, list: HttpResult, listed: number, c
   const page = pageOf(list, listed) ?? cut
   const bytes = list.exchange.response?.bodyBytes
   if (page === undefined && aboutOneMb(bytes)) {
-    return new ConformanceFailure({ ...error.detail(), message: `${error.message}; the list is about 1 MB of JSON (${bytes!.toLocaleString('en-US')} bytes): ${ONE_MB_PAGE_WORDS}` }, error.exchanges)
+    return new ConformanceFailure({ ...error.detail(), message: `${error.message}; the list is about 1 MB of JSON (${inMegabytes(bytes!)}): ${ONE_MB_PAGE_WORDS}` }, error.exchanges)
   }
   if (page === undefined) return error
   const message = `${error.message}; the list answered one page of a paged list (${page}), where §8 returns all categories in one array and declares no paging parameters: a default page size (Kaminari's 25, Pagy's 20, a pagination class set for every view) applied to this list`
