@@ -176,7 +176,7 @@ export function contentTypeOrigin(contentType: string | undefined, response?: Re
   const page = response ? (djangoRailsContentType(response) ?? aspnetEmptyBody(response) ?? jettyPage(response) ?? servantPage(response)) : undefined
   if (page) return page
   const type = mediaType(contentType)
-  if (type === 'application/problem+json') return problemJsonWords(request)
+  if (type === 'application/problem+json') return problemJsonWords(request, response)
   if (type === 'application/xml' || type === 'text/xml') {
     return (
       'Spring MVC answers XML to an Accept that ranks it above */* (a browser\'s) when jackson-dataformat-xml is on its class path, often brought by another dependency; ' +

@@ -54,6 +54,18 @@ export function aspnetProblem(keys: readonly string[], body: unknown): string | 
   )
 }
 
+/** Whether a body is a problem detail ASP.NET Core wrote (aspnetProblem). */
+function aspnetProblemBody(response: RecordedResponse): boolean {
+  let body: unknown
+  try {
+    body = JSON.parse(response.body)
+  } catch {
+    return false
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false
+  return aspnetProblem(Object.keys(body), body) !== undefined
+}
+
 /** An Error record's shape as Phoenix, PostgREST, Micronaut or Quarkus writes its own errors, and the change. */
 export function beamJvmErrorBody(keys: readonly string[], body: unknown): string | undefined {
   const errors = (body as { errors?: unknown } | undefined)?.errors
@@ -165,7 +177,14 @@ export function servantStatus(response: RecordedResponse, expected: number): str
  * browser's), application/json only where the request names it; so a service tried with an Accept
  * of application/json alone answers the others (curl, fetch, a browser) with the other media type.
  */
-export function problemJsonWords(request?: RecordedRequest): string {
+export function problemJsonWords(request?: RecordedRequest, response?: RecordedResponse): string {
+  if (response && aspnetProblemBody(response)) {
+    // measured by stackhunt12 on an emulation of AddProblemDetails(): Spring's negotiation and change were named alone
+    return (
+      "application/problem+json is the media type ASP.NET Core gives the problem details it writes (AddProblemDetails, a minimal API's 400 to a body it could not read), whatever the Accept; " +
+      '§4 names application/json for every payload, so the error handler writes the Error record with Results.Json(error, statusCode: …), whose media type is application/json'
+    )
+  }
   const accept = request?.headers.accept
   const asked = accept === undefined || accept === '' ? 'with no Accept' : /application\/json/i.test(accept) ? undefined : `with Accept: ${accept.length > 40 ? `${accept.slice(0, 40)}…` : accept}`
   const negotiated = asked

@@ -109,3 +109,13 @@ test("an ASP.NET Core problem detail (its traceId, its type link) names ASP.NET 
   expect(record({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid request content.', instance: '/v1/categories' })).toMatch(/\(Spring: ProblemDetail\.setProperty\("code"/)
 })
 
+
+// measured by stackhunt12 on an emulation of AddProblemDetails(): the content type's words named Spring's negotiation and change alone
+test("application/problem+json on ASP.NET Core's problem detail names ASP.NET Core and Results.Json, not Spring's negotiation", () => {
+  const body = { type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1', title: 'Bad Request', status: 400, detail: 'Failed to read parameter "NewCategory body" from the request body as JSON.', traceId: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' }
+  const message = failureOf(() => expectJsonContentType(makeResponse({ status: 400, method: 'POST', headers: { 'content-type': 'application/problem+json' }, body }))).message
+  expect(message).toMatch(/application\/problem\+json is the media type ASP\.NET Core gives the problem details it writes .*Results\.Json\(error, statusCode: …\)/)
+  expect(message).not.toMatch(/Spring/)
+  const spring = failureOf(() => expectJsonContentType(makeResponse({ status: 400, method: 'POST', headers: { 'content-type': 'application/problem+json' }, body: { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid request content.' } }))).message
+  expect(spring).toMatch(/Spring \(ProblemDetail, ErrorResponse\)/)
+})
