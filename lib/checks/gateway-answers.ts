@@ -93,7 +93,7 @@ export function gatewayStatus(response: Pick<RecordedResponse, 'status' | 'body'
   }
   if (expected === 401 && response.status === 403 && AWS_AUTHORIZER_DENY.test(response.body)) {
     return (
-      "AWS API Gateway answers 403 itself where a Lambda authorizer's policy does not allow the request (an explicit deny: the policy's Effect is Deny); §5.3 asks 401 of a key that is missing or invalid: " +
+      `AWS API Gateway answers 403 itself where a Lambda authorizer's policy does not allow the request${/explicit deny/.test(response.body) ? " (an explicit deny: the policy's Effect is Deny)" : ''}; §5.3 asks 401 of a key that is missing or invalid: ` +
       "an authorizer fails with the error \"Unauthorized\" for a key it does not know (throw new Error('Unauthorized'), raise Exception('Unauthorized')), which API Gateway answers 401, and its gateway responses UNAUTHORIZED and ACCESS_DENIED can give the Error record"
     )
   }

@@ -51,6 +51,9 @@ describe("AWS API Gateway's refusal where a Lambda authorizer's policy does not 
     expect(failure.message).toMatch(/^POST answered 403, expected 401: AWS API Gateway answers 403 itself where a Lambda authorizer's policy does not allow the request .*throw new Error\('Unauthorized'\).*UNAUTHORIZED and ACCESS_DENIED/)
     expect(failure.message).not.toMatch(/CSRF/)
     expect(failureOf(() => expectStatus(denied('GET', 'Bearer wrong'), 401)).message).toMatch(/: AWS API Gateway answers 403 itself/)
+    expect(failureOf(() => expectStatus(denied('GET', 'Bearer wrong'), 401)).message).toMatch(/allow the request \(an explicit deny: the policy's Effect is Deny\); /)
+    const implicit = makeResponse({ status: 403, headers: { 'content-type': 'application/json' }, body: '{"Message":"User is not authorized to access this resource"}' })
+    expect(failureOf(() => expectStatus(implicit, 401)).message).toMatch(/allow the request; §5\.3 asks 401/)
   })
   test("a create refused where the key's GETs were served: the policy cached by the token for the first route", () => {
     expect(awsPolicyCached(denied('POST', 'Bearer k').exchange.response!)).toMatch(/^it is AWS API Gateway's refusal .*Resource: event\.methodArn.*cached by the token \(300 s/)
