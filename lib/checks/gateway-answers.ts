@@ -23,6 +23,23 @@ export function envoyTextBody(response: Pick<RecordedResponse, 'body'>): string 
 }
 
 /**
+ * A value quoted twice ("message":""Unauthorized""), as an AWS API Gateway gateway response template
+ * writes "$context.error.messageString": API Gateway gives that variable already quoted. Measured by
+ * stackhunt12 on an emulation of such a template for UNAUTHORIZED: "the 401 body is not valid JSON", no more.
+ */
+const QUOTED_TWICE = /:\s*""[^\s",}\]]/
+
+/** Why a body that is not JSON came, where a gateway wrote it (Envoy's texts, a template's value quoted twice). */
+export function gatewayTextBody(response: Pick<RecordedResponse, 'body'>): string | undefined {
+  const envoy = envoyTextBody(response)
+  if (envoy || !QUOTED_TWICE.test(response.body)) return envoy
+  return (
+    'it holds a value quoted twice (""…""), as an AWS API Gateway gateway response template writes "$context.error.messageString" (or "$context.error.validationErrorString") in quotes: API Gateway gives those values already quoted; ' +
+    'write them without quotes ("message": $context.error.messageString), or "$context.error.message" in quotes'
+  )
+}
+
+/**
  * A gateway's own 404 for a path it routes nowhere, answered before any key is looked at: AWS API
  * Gateway's HTTP APIs ({"message":"Not Found"}, echo's body too), Kong ({"message":"no Route matched
  * with those values"}), Traefik ("404 page not found", Go's net/http's and gin's too), Envoy (an empty
@@ -47,6 +64,24 @@ function gatewayNotFound(response: Pick<RecordedResponse, 'status' | 'body' | 'h
  */
 export const AWS_NO_ROUTE = /Missing Authentication Token|Invalid key=value pair \(missing equal-sign\) in Authorization header|Authorization header requires 'Credential' parameter/
 
+/**
+ * AWS API Gateway's REST API, where a Lambda authorizer's policy does not allow the request: 403
+ * {"Message": "User is not authorized to access this resource"} ("… with an explicit deny" for a Deny).
+ * Measured by stackhunt12 against an emulation: a 403 to a POST with an empty bearer token was put
+ * down to Spring Security's CSRF protection first, and a key refused on its creates alone to "a key
+ * without write permission", where the authorizer's cached policy named the first route it saw.
+ */
+const AWS_AUTHORIZER_DENY = /User is not authorized to access this resource/
+
+/** Why every create sent with the key was refused where its GETs were served, when AWS API Gateway's authorizer refused them; undefined otherwise. */
+export function awsPolicyCached(response: Pick<RecordedResponse, 'status' | 'body'>): string | undefined {
+  if (response.status !== 403 || !AWS_AUTHORIZER_DENY.test(response.body)) return undefined
+  return (
+    "it is AWS API Gateway's refusal where a Lambda authorizer's policy does not allow the request: an authorizer whose Allow names the method and path it was called for (Resource: event.methodArn) " +
+    "has that policy cached by the token (300 s, the TTL's default), which then refuses the same key every other method and path; its policy names every route the key may use (arn:…/v1/*/*), or its cache is off (TTL 0)"
+  )
+}
+
 /** Why a gateway's own answer came where §5.3 asks 401: Envoy's RBAC filter's 403, a gateway's 404 for a path it routes nowhere. */
 export function gatewayStatus(response: Pick<RecordedResponse, 'status' | 'body' | 'headers'>, expected: number): string | undefined {
   const gateway = expected === 401 && response.status === 404 ? gatewayNotFound(response) : undefined
@@ -54,6 +89,12 @@ export function gatewayStatus(response: Pick<RecordedResponse, 'status' | 'body'
     return (
       `it is the 404 that ${gateway} give a path they route nowhere, before any key is looked at; §1 names GET /pets/{petId} and GET /store/orders, and §5 asks 401 of every operation without a valid key: ` +
       "route them (a catch-all route, API Gateway's $default route) to what answers 401 without a key, or check the key for every path before routing"
+    )
+  }
+  if (expected === 401 && response.status === 403 && AWS_AUTHORIZER_DENY.test(response.body)) {
+    return (
+      `AWS API Gateway answers 403 itself where a Lambda authorizer's policy does not allow the request${/explicit deny/.test(response.body) ? " (an explicit deny: the policy's Effect is Deny)" : ''}; §5.3 asks 401 of a key that is missing or invalid: ` +
+      "an authorizer fails with the error \"Unauthorized\" for a key it does not know (throw new Error('Unauthorized'), raise Exception('Unauthorized')), which API Gateway answers 401, and its gateway responses UNAUTHORIZED and ACCESS_DENIED can give the Error record"
     )
   }
   if (expected !== 401 || response.status !== 403 || !response.body.startsWith('RBAC: access denied')) return undefined

@@ -10,10 +10,10 @@
  * for Node ORMs and database drivers in orm-driver-answers.ts, those for a SQL store's defaults (strict mode, character sets, CHAR columns, unsigned ids) in sql-store-answers.ts,
  * those for Envoy's texts and proto3's JSON mapping (grpc-gateway) in gateway-answers.ts, and for a server fault to bytes that are not UTF-8 in undecodable-body-answers.ts.
  */
-import { aspnetEmptyBody, aspnetStatus, beamJvmErrorBody, jettyErrorBody, jettyPage, problemJsonWords, servantPage, servantStatus, servletCppStatus } from './more-stacks-answers.ts'
+import { aspnetEmptyBody, aspnetProblem, aspnetStatus, beamJvmErrorBody, jettyErrorBody, jettyPage, problemJsonWords, servantPage, servantStatus, servletCppStatus } from './more-stacks-answers.ts'
 import { dateTextOrigin } from './date-text-answers.ts'
 import { caseChangedText } from './collated-names.ts'
-import { AWS_NO_ROUTE, gatewayStatus, envoyTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './gateway-answers.ts'
+import { AWS_NO_ROUTE, gatewayStatus, gatewayTextBody, grpcStatusBody, PROTO_JSON_EMPTY, PROTO_JSON_INT64 } from './gateway-answers.ts'
 import { blockPageOf } from '../http/challenge.ts'
 import type { RecordedRequest, RecordedResponse } from '../http/exchange.ts'
 import { mediaType } from '../http/media-type.ts'
@@ -24,6 +24,7 @@ import { runtimeContentType, runtimeErrorBody, runtimeStatus, runtimeTextBody } 
 import { columnCutText, idKeyConflictStatus, idPastInt64 } from './sql-store-answers.ts'
 import { NODE_DRIVER_ID_AS_TEXT, PYTHON_DECIMAL_ID_AS_TEXT, undefinedValueStatus } from './orm-driver-answers.ts'
 import { undecodableBodyStatus } from './undecodable-body-answers.ts'
+import { documentStoreOrigin, MONGO_UNDEFINED_STORED } from './document-store-answers.ts'
 import { PDO_ID_AS_TEXT, phpRubyChangedText, ROW_NULL_WRITTEN, phpRubyContentType, phpRubyEmptyBody, phpRubyErrorBody, phpRubyStatus, phpRubyValue, trimmedEnds } from './php-ruby-answers.ts'
 
 const keysOf = (body: unknown): string[] => (body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])
@@ -46,7 +47,7 @@ export function errorBodyOrigin(body: unknown): string | undefined {
   if (keys.includes('title') && (keys.includes('type') || keys.includes('detail'))) {
     return (
       "it is an RFC 9457 problem detail (Spring's ProblemDetail with spring.mvc.problemdetails.enabled, ASP.NET Core's ProblemDetails), which has no code or message; " +
-      'the Error record needs both beside status (Spring: ProblemDetail.setProperty("code", …) and setProperty("message", …), or an ErrorResponse body of its own)'
+      `the Error record needs both beside status (${aspnetProblem(keys, body) ?? 'Spring: ProblemDetail.setProperty("code", …) and setProperty("message", …), or an ErrorResponse body of its own'})`
     )
   }
   if (keys.length === 1 && /^message$/i.test(keys[0])) {
@@ -77,7 +78,7 @@ export function emptyBodyOrigin(response: RecordedResponse): string | undefined 
 }
 
 /** Why a body that is not JSON (and not empty) came with this answer, where the stack that sends it is well known. */
-export const textBodyOrigin = (response: RecordedResponse, request?: RecordedRequest): string | undefined => servantPage(response) ?? runtimeTextBody(response) ?? jettyPage(response) ?? djangoRailsTextBody(response) ?? nodeTextBody(response, request) ?? envoyTextBody(response) ?? lengthInCharacters(response)
+export const textBodyOrigin = (response: RecordedResponse, request?: RecordedRequest): string | undefined => servantPage(response) ?? runtimeTextBody(response) ?? jettyPage(response) ?? djangoRailsTextBody(response) ?? nodeTextBody(response, request) ?? gatewayTextBody(response) ?? lengthInCharacters(response)
 
 /**
  * A JSON body that ends, mid-value, exactly where its Content-Length says, and holds characters
@@ -175,7 +176,7 @@ export function contentTypeOrigin(contentType: string | undefined, response?: Re
   const page = response ? (djangoRailsContentType(response) ?? aspnetEmptyBody(response) ?? jettyPage(response) ?? servantPage(response)) : undefined
   if (page) return page
   const type = mediaType(contentType)
-  if (type === 'application/problem+json') return problemJsonWords(request)
+  if (type === 'application/problem+json') return problemJsonWords(request, response)
   if (type === 'application/xml' || type === 'text/xml') {
     return (
       'Spring MVC answers XML to an Accept that ranks it above */* (a browser\'s) when jackson-dataformat-xml is on its class path, often brought by another dependency; ' +
@@ -196,8 +197,8 @@ function placedValues(body: unknown): { place: string; key: string; value: unkno
 
 const NULL_WRITTEN =
   'a serialiser writes a field it has no value for as null by default (Jackson, so Spring Boot; Go\'s *string without omitempty; pydantic\'s model_dump() without exclude_none), ' +
-  "and Oracle gives back an empty string as NULL; §2 gives the field a type, and a record without a value leaves the field out " +
-  `(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL)); ${ROW_NULL_WRITTEN}; ${DJANGO_PERL_NULL_WRITTEN}`
+  "and Oracle gives back an empty string as NULL (so does the AWS SDK v2's DynamoDB DocumentClient with convertEmptyValues: true, which stores it as {NULL: true}); §2 gives the field a type, and a record without a value leaves the field out " +
+  `(Spring: spring.jackson.default-property-inclusion=non_null, or @JsonInclude(JsonInclude.Include.NON_NULL)); ${ROW_NULL_WRITTEN}; ${DJANGO_PERL_NULL_WRITTEN}; ${MONGO_UNDEFINED_STORED}`
 const NUMBER_AS_TEXT =
   "an integer written as text, as Jackson's ToStringSerializer (@JsonSerialize(using = ToStringSerializer.class) on a Long id) or WRITE_NUMBERS_AS_STRINGS does to spare JavaScript clients ids past 2^53; " +
   `${PDO_ID_AS_TEXT}; ${NODE_DRIVER_ID_AS_TEXT}; ${PYTHON_DECIMAL_ID_AS_TEXT}; ${PROTO_JSON_INT64}; ` +
@@ -227,6 +228,8 @@ function optionalProperties(): ReadonlySet<string> {
 export function valueOrigin(body: unknown, problems: readonly string[]): string | undefined {
   const unsigned = problems.map(idPastInt64).find((words) => words !== undefined)
   if (unsigned) return unsigned
+  const stored = documentStoreOrigin(body, problems)
+  if (stored) return stored
   if (body === null && problems.includes('body must be array')) return EMPTY_LIST_AS_NULL
   if (isEmptyObject(body) && problems.includes('body must be array')) return EMPTY_LIST_AS_OBJECT
   for (const { place, key, value } of placedValues(body)) {
@@ -277,7 +280,7 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
   const withNode = (words: string) => (node ? `${words}; ${node}` : words)
   if (sent === '' && (got === undefined || got === null)) {
     return (
-      `an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out, Ecto's cast/4 makes it nil (its empty_values; Phoenix: cast(…, empty_values: [])), and ${PROTO_JSON_EMPTY}; ` +
+      `an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out, kotlinx.serialization leaves out a property equal to its default (a description: String = "" under encodeDefaults = false, its default: Ktor's ContentNegotiation), the AWS SDK v2's DynamoDB DocumentClient stores it as NULL under convertEmptyValues: true, Ecto's cast/4 makes it nil (its empty_values; Phoenix: cast(…, empty_values: [])), and ${PROTO_JSON_EMPTY}; ` +
       withNode(`a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value; ${phpRubyChangedText(sent, got, at)}`)
     )
   }

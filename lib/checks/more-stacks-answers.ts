@@ -1,8 +1,8 @@
 /**
  * The words for ASP.NET Core's defaults, told by Kestrel's Server header: endpoint routing's empty
  * 404 for a path no endpoint takes, JwtBearer's empty 401, and a minimal API's empty 400 to a body
- * it cannot bind; and the error bodies of Phoenix (its ErrorJSON), PostgREST and Micronaut (its
- * JsonError). Emulated from their documented defaults (ASP.NET Core 8, Phoenix 1.7, PostgREST 12,
+ * it cannot bind; and the error bodies of Phoenix (its ErrorJSON), PostgREST, Micronaut (its
+ * JsonError) and Quarkus (its ViolationReport). Emulated from their documented defaults (ASP.NET Core 8, Phoenix 1.7, PostgREST 12,
  * Micronaut 4), none of which could run here. And, measured on Debian 12's packages, a servlet on
  * Jetty 9.4.57 (its ErrorHandler's JSON and HTML pages for response.sendError(), its 404 for a path
  * no servlet takes) and a C++ service on cpp-httplib 0.11.4 with nlohmann::json 3.11.2 (its empty
@@ -40,7 +40,33 @@ export function aspnetEmptyBody(response: RecordedResponse): string | undefined 
   return undefined
 }
 
-/** An Error record's shape as Phoenix, PostgREST or Micronaut writes its own errors, and the change. */
+/**
+ * The change for a problem detail that ASP.NET Core wrote (its traceId, its type links to RFC 9110's
+ * or RFC 7231's section of the status), where the words named Spring's alone (measured by
+ * stackhunt12 on an emulation of a minimal API's 400 to a body it could not read).
+ */
+export function aspnetProblem(keys: readonly string[], body: unknown): string | undefined {
+  const type = (body as { type?: unknown }).type
+  if (!keys.includes('traceId') && !(typeof type === 'string' && /^https:\/\/tools\.ietf\.org\/html\/rfc(?:9110|7231)#section-/.test(type))) return undefined
+  return (
+    "ASP.NET Core, whose traceId and type link it wrote: AddProblemDetails(o => o.CustomizeProblemDetails = c => { c.ProblemDetails.Extensions[\"code\"] = …; c.ProblemDetails.Extensions[\"message\"] = c.ProblemDetails.Detail; }), " +
+    'or an exception handler of the service\'s own (UseExceptionHandler, an IExceptionHandler) writing {code, message, status} with Results.Json'
+  )
+}
+
+/** Whether a body is a problem detail ASP.NET Core wrote (aspnetProblem). */
+function aspnetProblemBody(response: RecordedResponse): boolean {
+  let body: unknown
+  try {
+    body = JSON.parse(response.body)
+  } catch {
+    return false
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false
+  return aspnetProblem(Object.keys(body), body) !== undefined
+}
+
+/** An Error record's shape as Phoenix, PostgREST, Micronaut or Quarkus writes its own errors, and the change. */
 export function beamJvmErrorBody(keys: readonly string[], body: unknown): string | undefined {
   const errors = (body as { errors?: unknown } | undefined)?.errors
   if (keys.length === 1 && keys[0] === 'errors' && errors !== null && typeof errors === 'object' && !Array.isArray(errors)) {
@@ -55,6 +81,13 @@ export function beamJvmErrorBody(keys: readonly string[], body: unknown): string
     return (
       "it is PostgREST's error body (code, details, hint, message: PGRST… codes for its own errors, an SQLSTATE for the database's), which has no status; " +
       "a database function's RAISE sets its own (RAISE sqlstate 'PGRST' USING message = '{\"code\": …, \"message\": …}', detail = '{\"status\": 400}'), and a proxy in front adds status to PostgREST's own"
+    )
+  }
+  // Quarkus (RESTEasy Reactive with quarkus-hibernate-validator): its mapper's ViolationReport for a Bean Validation failure (measured by stackhunt12 on an emulation: no words)
+  if (keys.includes('title') && keys.includes('violations') && Array.isArray((body as { violations?: unknown }).violations) && !keys.includes('code')) {
+    return (
+      "it is Quarkus' ViolationReport (title \"Constraint Violation\", status, violations: [{field, message}]), which its built-in exception mapper writes where Bean Validation refuses a body (@Valid with @NotBlank, @Size); " +
+      'an ExceptionMapper<ConstraintViolationException> of the service\'s own (or a @ServerExceptionMapper method) answers {code, message, status}'
     )
   }
   if (keys.includes('_links') && keys.includes('message') && !keys.includes('code')) {
@@ -144,7 +177,14 @@ export function servantStatus(response: RecordedResponse, expected: number): str
  * browser's), application/json only where the request names it; so a service tried with an Accept
  * of application/json alone answers the others (curl, fetch, a browser) with the other media type.
  */
-export function problemJsonWords(request?: RecordedRequest): string {
+export function problemJsonWords(request?: RecordedRequest, response?: RecordedResponse): string {
+  if (response && aspnetProblemBody(response)) {
+    // measured by stackhunt12 on an emulation of AddProblemDetails(): Spring's negotiation and change were named alone
+    return (
+      "application/problem+json is the media type ASP.NET Core gives the problem details it writes (AddProblemDetails, a minimal API's 400 to a body it could not read), whatever the Accept; " +
+      '§4 names application/json for every payload, so the error handler writes the Error record with Results.Json(error, statusCode: …), whose media type is application/json'
+    )
+  }
   const accept = request?.headers.accept
   const asked = accept === undefined || accept === '' ? 'with no Accept' : /application\/json/i.test(accept) ? undefined : `with Accept: ${accept.length > 40 ? `${accept.slice(0, 40)}…` : accept}`
   const negotiated = asked

@@ -15,6 +15,7 @@ import { readableRecords } from './list-checks.ts'
 import { ownNameConflict, takenRepeat, unlistedRepeat } from './repeated-names.ts'
 import { characterFaultWords, refusedCharactersOrigin } from '../../lib/checks/sql-store-answers.ts'
 import { LENGTH_REFUSED_422 } from '../../lib/checks/php-ruby-answers.ts'
+import { awsPolicyCached } from '../../lib/checks/gateway-answers.ts'
 import { sameNameToAStore } from '../../lib/checks/collated-names.ts'
 import type { CategoryProbes, CreateProbe, LengthFollowUp } from './probes.ts'
 import { DESCRIPTION_FLOOR, NAME_FLOOR } from '../cases/valid-creates.ts'
@@ -123,9 +124,8 @@ async function expectKeyServedOnCreates(result: HttpResult, creates: readonly Cr
   fail(
     {
       ...statusFailure(responseOf(result)),
-      message: `POST answered ${describeStatus(responseOf(result))}, expected 201: the key may read but not create (all of ${refused.creates} creates sent with the key were answered ${refused.statuses}, its other requests were served): a key without write permission, or a write route behind another authorizer? Give a key that may create, or --read-only to judge the rest without writes`,
-      expected: 'status 201 (§5: the issued key gives access to every operation)',
-      actual: `status ${describeStatus(responseOf(result))}`,
+      message: `POST answered ${describeStatus(responseOf(result))}, expected 201: the key may read but not create (all of ${refused.creates} creates sent with the key were answered ${refused.statuses}, its other requests were served): ${awsPolicyCached(responseOf(result))?.concat(';') ?? 'a key without write permission, or a write route behind another authorizer?'} Give a key that may create, or --read-only to judge the rest without writes`,
+      expected: 'status 201 (§5: the issued key gives access to every operation)', actual: `status ${describeStatus(responseOf(result))}`,
     },
     result.exchange,
   )

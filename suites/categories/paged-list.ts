@@ -6,6 +6,7 @@
  */
 import { ConformanceFailure } from '../../lib/checks/failure.ts'
 import type { HttpResult } from '../../lib/http/client.ts'
+import { aboutOneMb, inMegabytes, ONE_MB_PAGE_WORDS } from '../../lib/checks/cut-lists.ts'
 
 /** Headers that carry the count of all the records of a paged list (Rails' api-pagination, json-server, Yii, Laravel's and Django's header paginators). */
 const TOTAL_HEADERS = ['x-total-count', 'total', 'x-total', 'x-pagination-total-count']
@@ -55,10 +56,14 @@ export function cutOf(listedIds: readonly unknown[], missingIds: readonly unknow
   return `it holds ${listedIds.length} records, a round number, and lacks only records newer than every one it holds: a list cut at ${listedIds.length} (a LIMIT, a default page size) with no header that says so`
 }
 
-/** A MISSING_FROM_LIST failure on `list` (of `listed` records), with what its headers say of paging, or `cut`, what its records show of a cut (cutOf). */
+/** A MISSING_FROM_LIST failure on `list` (of `listed` records), with what its headers say of paging, or `cut`, what its records show of a cut (cutOf), or its size, one DynamoDB call's 1 MB. */
 export function withPageSaid(error: unknown, list: HttpResult, listed: number, cut?: string): unknown {
   if (!(error instanceof ConformanceFailure) || error.code !== 'MISSING_FROM_LIST') return error
   const page = pageOf(list, listed) ?? cut
+  const bytes = list.exchange.response?.bodyBytes
+  if (page === undefined && aboutOneMb(bytes)) {
+    return new ConformanceFailure({ ...error.detail(), message: `${error.message}; the list is about 1 MB of JSON (${inMegabytes(bytes!)}): ${ONE_MB_PAGE_WORDS}` }, error.exchanges)
+  }
   if (page === undefined) return error
   const message = `${error.message}; the list answered one page of a paged list (${page}), where §8 returns all categories in one array and declares no paging parameters: a default page size (Kaminari's 25, Pagy's 20, a pagination class set for every view) applied to this list`
   return new ConformanceFailure({ ...error.detail(), message }, error.exchanges)

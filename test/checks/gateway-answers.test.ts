@@ -6,7 +6,8 @@
  */
 import { describe, expect, test } from 'vitest'
 import { expectErrorRecord } from '../../lib/checks/error-record.ts'
-import { expectStatus } from '../../lib/checks/response.ts'
+import { expectStatus, jsonBodyOf } from '../../lib/checks/response.ts'
+import { awsPolicyCached } from '../../lib/checks/gateway-answers.ts'
 import { makeResponse, verdictOf } from './make-response.ts'
 
 const failureOf = (check: () => unknown) => {
@@ -38,4 +39,33 @@ describe("Envoy's own text answers (jwt_authn, RBAC, Istio's policies)", () => {
     expect(failure.message).toMatch(/^GET answered 403, expected 401: Envoy's RBAC filter answers 403/)
     expect(failure.message).not.toMatch(/AWS API Gateway/)
   })
+})
+
+// measured by stackhunt12 against an emulation of a REST API's Lambda authorizer (mutation authorizer-policy-cached-for-the-first-route)
+describe("AWS API Gateway's refusal where a Lambda authorizer's policy does not allow the request", () => {
+  const denied = (method: 'GET' | 'POST', authorization: string) =>
+    makeResponse({ status: 403, method, headers: { 'content-type': 'application/json', 'x-amzn-errortype': 'AccessDeniedException' }, body: '{"Message":"User is not authorized to access this resource with an explicit deny"}', requestHeaders: { authorization } })
+  test('a POST with an empty bearer token: API Gateway\'s answer and the authorizer\'s "Unauthorized", not Spring Security\'s CSRF protection', () => {
+    const failure = failureOf(() => expectStatus(denied('POST', 'Bearer '), 401))
+    expect(failure.code).toBe('UNEXPECTED_STATUS')
+    expect(failure.message).toMatch(/^POST answered 403, expected 401: AWS API Gateway answers 403 itself where a Lambda authorizer's policy does not allow the request .*throw new Error\('Unauthorized'\).*UNAUTHORIZED and ACCESS_DENIED/)
+    expect(failure.message).not.toMatch(/CSRF/)
+    expect(failureOf(() => expectStatus(denied('GET', 'Bearer wrong'), 401)).message).toMatch(/: AWS API Gateway answers 403 itself/)
+    expect(failureOf(() => expectStatus(denied('GET', 'Bearer wrong'), 401)).message).toMatch(/allow the request \(an explicit deny: the policy's Effect is Deny\); /)
+    const implicit = makeResponse({ status: 403, headers: { 'content-type': 'application/json' }, body: '{"Message":"User is not authorized to access this resource"}' })
+    expect(failureOf(() => expectStatus(implicit, 401)).message).toMatch(/allow the request; §5\.3 asks 401/)
+  })
+  test("a create refused where the key's GETs were served: the policy cached by the token for the first route", () => {
+    expect(awsPolicyCached(denied('POST', 'Bearer k').exchange.response!)).toMatch(/^it is AWS API Gateway's refusal .*Resource: event\.methodArn.*cached by the token \(300 s/)
+    expect(awsPolicyCached(makeResponse({ status: 403, body: '{"code":"forbidden","message":"no write scope","status":403}' }).exchange.response!)).toBeUndefined()
+  })
+})
+
+// measured by stackhunt12 on an emulation of a gateway response template for UNAUTHORIZED written "message":"$context.error.messageString"
+test('a value quoted twice names the gateway response template and $context.error.messageString', () => {
+  const failure = failureOf(() => jsonBodyOf(makeResponse({ status: 401, body: '{"code":"unauthorized","message":""Unauthorized"","status":401}' })))
+  expect(failure.code).toBe('NOT_JSON')
+  expect(failure.message).toMatch(/^the 401 body is not valid JSON.*a value quoted twice .*"\$context\.error\.messageString".*already quoted/)
+  // an empty string value is no such thing
+  expect(failureOf(() => jsonBodyOf(makeResponse({ status: 401, body: '{"code":"","message":"", status: 401}' }))).message).not.toMatch(/quoted twice/)
 })

@@ -53,6 +53,15 @@ test("Phoenix's ErrorJSON and changeset errors, PostgREST's error body and Micro
   expect(record('{"errors":[{"detail":"Bad Request"}]}')).not.toMatch(/Phoenix/)
 })
 
+// measured by stackhunt12 on an emulation of Quarkus' RESTEasy Reactive with quarkus-hibernate-validator: no words before
+test("Quarkus' ViolationReport is named, with its change; a problem detail with violations beside code is not", () => {
+  const record = (body: string) => failureOf(() => expectErrorRecord(makeResponse({ status: 400, body, method: 'POST' }))).message
+  expect(record('{"title":"Constraint Violation","status":400,"violations":[{"field":"create.body.name","message":"must not be blank"}]}')).toMatch(
+    /lacks required property "code"; it is Quarkus' ViolationReport \(title "Constraint Violation", status, violations: \[\{field, message\}\]\).*ExceptionMapper<ConstraintViolationException>/,
+  )
+  expect(record('{"title":"Bad Request","status":400,"violations":"none"}')).not.toMatch(/Quarkus/)
+})
+
 test("an empty string made nil (Ecto's cast), the name taken from the query (Phoenix's conn.params), 422 (its FallbackController): Phoenix named beside the others", () => {
   expect(changedTextOrigin('', undefined, 0)).toMatch(/Ecto's cast\/4 makes it nil \(its empty_values; Phoenix: cast\(…, empty_values: \[\]\)\)/)
   expect(INVALID_BODIES.find((c) => c.key === 'missing-name-named-in-query')?.acceptedMeans).toMatch(/Phoenix's conn\.params .*Phoenix: conn\.body_params/)
@@ -87,4 +96,26 @@ test("cpp-httplib's empty 404 (its Keep-Alive header tells it from Bun's) and it
   expect(fault('[json.exception.type_error.302] type must be string, but is number')).toMatch(/an empty 500 with an EXCEPTION_WHAT header is cpp-httplib's answer .*nlohmann::json's: .*type_error\.302.*set_exception_handler/)
   expect(fault('std::bad_alloc')).not.toMatch(/nlohmann/)
   expect(failureOf(() => expectStatus(makeResponse({ status: 500, headers: keepAlive, body: '', method: 'POST' }), 400)).message).not.toMatch(/cpp-httplib/)
+})
+
+// measured by stackhunt12 on an emulation of a minimal API's 400 to a body it could not read (AddProblemDetails): Spring's change alone was named
+test("an ASP.NET Core problem detail (its traceId, its type link) names ASP.NET Core's change; Spring's keeps Spring's", () => {
+  const record = (body: object) => failureOf(() => expectErrorRecord(makeResponse({ status: 400, body, method: 'POST' }))).message
+  const aspnet = { type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1', title: 'Bad Request', status: 400, detail: 'Failed to read parameter "NewCategory body" from the request body as JSON.', traceId: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' }
+  expect(record(aspnet)).toMatch(/it is an RFC 9457 problem detail .*beside status \(ASP\.NET Core, whose traceId and type link it wrote: AddProblemDetails\(o => o\.CustomizeProblemDetails/)
+  expect(record(aspnet)).not.toMatch(/ProblemDetail\.setProperty/)
+  const { traceId: _, ...withoutTraceId } = aspnet
+  expect(record(withoutTraceId)).toMatch(/ASP\.NET Core, whose traceId and type link/)
+  expect(record({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid request content.', instance: '/v1/categories' })).toMatch(/\(Spring: ProblemDetail\.setProperty\("code"/)
+})
+
+
+// measured by stackhunt12 on an emulation of AddProblemDetails(): the content type's words named Spring's negotiation and change alone
+test("application/problem+json on ASP.NET Core's problem detail names ASP.NET Core and Results.Json, not Spring's negotiation", () => {
+  const body = { type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1', title: 'Bad Request', status: 400, detail: 'Failed to read parameter "NewCategory body" from the request body as JSON.', traceId: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' }
+  const message = failureOf(() => expectJsonContentType(makeResponse({ status: 400, method: 'POST', headers: { 'content-type': 'application/problem+json' }, body }))).message
+  expect(message).toMatch(/application\/problem\+json is the media type ASP\.NET Core gives the problem details it writes .*Results\.Json\(error, statusCode: …\)/)
+  expect(message).not.toMatch(/Spring/)
+  const spring = failureOf(() => expectJsonContentType(makeResponse({ status: 400, method: 'POST', headers: { 'content-type': 'application/problem+json' }, body: { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid request content.' } }))).message
+  expect(spring).toMatch(/Spring \(ProblemDetail, ErrorResponse\)/)
 })

@@ -32,6 +32,15 @@ describe('withPageSaid', () => {
     const other = new ConformanceFailure({ code: 'LISTED_FIELD_CHANGED', message: 'm', expected: '', actual: '' }, [])
     expect(withPageSaid(other, list({ link: '<?page=2>; rel="next"' }), 20)).toBe(other)
   })
+  // measured by stackhunt12: one DynamoDB Scan call's page (no LastEvaluatedKey loop), the run's creates among those past it
+  test('a created record missing from a list of about 1 MB that says nothing of paging: a cut at a size in bytes, as one DynamoDB call gives', () => {
+    const page = makeResponse({ body: Array.from({ length: 373 }, (_, i) => ({ id: i, name: `seed-${i}`, description: 'x'.repeat(2700) })) })
+    const said = withPageSaid(missing, page, 373) as ConformanceFailure
+    expect(said.code).toBe('MISSING_FROM_LIST')
+    expect(said.message).toMatch(/followed; the list is about 1 MB of JSON \(1\.0\d MB\): a list cut at a size in bytes, as a DynamoDB Scan or Query call returns at most 1 MB .*paginateScan\)$/)
+    const small = makeResponse({ body: Array.from({ length: 373 }, (_, i) => ({ id: i, name: `seed-${i}` })) })
+    expect(withPageSaid(missing, small, 373)).toBe(missing)
+  })
 })
 
 // measured (stackhunt11): Flask over SQLite, ORDER BY id LIMIT 1000, with 990 records: the run's newest creates never listed, and no header said why

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest'
 import { expectListed, expectStillListed, expectUnchangedWhereListed, firstDifference, missingFromList, recordsHolding, shownValue, type CategoryRecord } from '../../lib/checks/category.ts'
 import { parseJsonExact } from '../../lib/json/exact-json.ts'
-import { outcomeOf, verdictOf } from './make-response.ts'
+import { makeResponse, outcomeOf, verdictOf } from './make-response.ts'
 
 const records = (text: string) => parseJsonExact(text) as CategoryRecord[]
 const FIRST = '[{"id":1,"name":"dog","description":"d"},{"id":2,"name":"cat"}]'
@@ -124,4 +124,20 @@ describe('failure lines for long and subtle values', () => {
     expect(firstDifference('x\u{1F407}', 'x\u{1F408}')).toBe('; first difference at character 1: sent U+1F407, got U+1F408 (lengths 3 and 3)')
     expect(firstDifference(1, 'a')).toBe('')
   })
+})
+
+// measured by stackhunt12: a Node service that made one DynamoDB Scan call over 1.4 MB of items
+// (no LastEvaluatedKey loop) lists about 1 MB of them, in the order of the keys' hashes: the
+// run's creates push others out, 373 listed first and 376 after, and only "missing" was said
+test('two lists of about 1 MB of JSON each, records gone: a cut at a size in bytes, as one DynamoDB call gives', () => {
+  const records = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: from + i, name: `seed-${from + i}`, description: 'x'.repeat(2700) }))
+  const first = records(1, 373)
+  const after = [...records(27, 347), ...records(1001, 29)]
+  const cut = verdictOf(() => expectStillListed(first, after, makeResponse({ body: first }), makeResponse({ body: after })))
+  expect(cut).toMatchObject({ code: 'VANISHED_FROM_LIST' })
+  expect('message' in cut && cut.message).toMatch(/: id 1 \("seed-1"\); both lists are about 1 MB of JSON \(1\.0\d MB and 1\.0\d MB\): a list cut at a size in bytes, as a DynamoDB Scan or Query call returns at most 1 MB .*paginateScan/)
+  // the same records in lists too small for such a page: nothing of a size is said
+  const small = (list: { id: number; name: string }[]) => list.map(({ id, name }) => ({ id, name }))
+  const uncut = verdictOf(() => expectStillListed(small(first), small(after), makeResponse({ body: small(first) }), makeResponse({ body: small(after) })))
+  expect('message' in uncut && uncut.message).not.toMatch(/1 MB/)
 })
