@@ -9,6 +9,8 @@
  * without one (most of a report's) is not looked at again.
  */
 
+import { longStretches, withinStretches } from './long-hex-stretches.ts'
+
 /**
  * 8 to 256 bytes in hex, a space, colon or dash between two if any, and an odd digit at the end (an
  * echo cut there), after 0x too, not after a byte and its separator (within a longer run; hex after
@@ -24,7 +26,7 @@ export const HEX_RUN = /[0-9a-fA-F](?:(?<=0x[0-9a-fA-F])|(?<![0-9A-Za-z][0-9a-fA
  * (longRunEnd): a pattern walked to it took three times as long over megabytes of one hex letter
  * (190 ms to 580 for 6 MB), and one without a bound ran out of stack there.
  */
-const LONG_HEX_START = /[0-9a-fA-F](?<![0-9A-Za-z][0-9a-fA-F]|[0-9a-fA-F][ :-][0-9a-fA-F])(?:[0-9a-fA-F]{513}|[0-9a-fA-F][ :-](?:[0-9a-fA-F]{2}[ :-]){255}[0-9a-fA-F])/g
+export const LONG_HEX_START = /[0-9a-fA-F](?<![0-9A-Za-z][0-9a-fA-F]|[0-9a-fA-F][ :-][0-9a-fA-F])(?:[0-9a-fA-F]{513}|[0-9a-fA-F][ :-](?:[0-9a-fA-F]{2}[ :-]){255}[0-9a-fA-F])/g
 
 /** The first character past a run of hex digits; and a step of up to 4096 bytes each with its separator (bounded: a step without a bound ran out of stack over megabytes). */
 const PAST_DIGITS = /[^0-9a-fA-F]|$/g
@@ -67,8 +69,12 @@ function eachSpan(text: string, start: RegExp | Finder, endOf: (match: RegExpExe
   return from === 0 ? text : out + text.slice(from)
 }
 
-/** `text` with each long run of hex (LONG_HEX_START) given to `hide`. */
-const eachLongRun = (text: string, hide: (run: string) => string): string => eachSpan(text, LONG_HEX_START, (match) => longRunEnd(text, match.index), hide)
+/** `text` with each long run of hex (LONG_HEX_START) given to `hide`: looked for only in the stretches that can hold one (longStretches). */
+const eachLongRun = (text: string, hide: (run: string) => string): string => {
+  const stretches = longStretches(text)
+  return stretches.length === 0 ? text : eachSpan(text, withinStretches(stretches, LONG_HEX_START), (match) => longRunEnd(text, match.index), hide)
+}
+
 
 /** A long run is decoded in windows of this many bytes, each overlapping the next by half: only the windows that hold a run of a secret are hidden, not the whole dump. */
 const WINDOW_BYTES = 128
