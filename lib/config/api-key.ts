@@ -117,3 +117,13 @@ export const ownWordsOf = (rules: readonly { id: string; title: string }[]) =>
 
 /** results.json's properties at its top, which every report names too (a key "verdict" hid the word in report.html's styles and summary.md; results.json keeps its names: lib/reporters/json-report.ts). */
 const RESULT_PROPERTIES = ['tool', 'runId', 'traceId', 'baseUrl', 'embeddedServer', 'startedAt', 'durationMs', 'options', 'verdict', 'exitCode', 'summary', 'notVerified', 'rules', 'ledger', 'journal', 'problems', 'observed', 'exchanges']
+
+/**
+ * Why there is no key when --api-key was given empty (`--api-key "$PETSTORE_API_KEY"` of a variable
+ * not set): "set CONFORM_API_KEY" told a user whose CONFORM_API_KEY was set nothing, since the flag,
+ * empty, had come before it. `envKey`: CONFORM_API_KEY's value.
+ */
+export function emptyFlagKeyProblem(envKey: string | undefined): string {
+  const hidden = envKey ? ', and a flag comes before the environment: the key CONFORM_API_KEY holds is not read (leave --api-key out to use it)' : ''
+  return `no API key: --api-key was given an empty value (\`--api-key "$VARIABLE"\` of a variable that is not set?)${hidden}; give the key issued for the account, best in CONFORM_API_KEY`
+}

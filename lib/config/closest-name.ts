@@ -45,3 +45,18 @@ export function flagHint(arg: string, flags: readonly string[]): string {
   const meant = typed === undefined ? undefined : closestName(typed, flags)
   return meant === undefined ? '' : ` (did you mean --${meant}?)`
 }
+
+/**
+ * What a --rule value that names several rules, or all of them, was meant as, else undefined:
+ * `--rule list-returns-200,create-returns-201` (a comma list, as many CLIs take) was told "unknown
+ * rule a value of 35 characters (not shown: it could be a key)" (userplay10). Only rule ids (or
+ * near ones) are printed back, never the value as given.
+ */
+export function severalRulesHint(typed: string, known: readonly string[]): string | undefined {
+  if (/^(all|\*|every)$/i.test(typed.trim())) return `unknown rule "${typed.trim()}": leave --rule out to run every rule; --list-rules prints the catalogue`
+  const parts = typed.split(/[\s,;]+/).filter((part) => part !== '')
+  if (parts.length < 2) return undefined
+  const meant = parts.map((part) => (known.includes(part) ? part : closestName(part, known)))
+  if (meant.some((id) => id === undefined)) return undefined
+  return `--rule takes one rule id, and is given again for each: --rule ${meant.join(' --rule ')}`
+}

@@ -7,10 +7,10 @@ import { ENV_FILE_MAX_BYTES, readUserText, UserFileTooLarge, whyUnreadable } fro
 import { resolve } from 'node:path'
 import { parse as parseDotenv } from 'dotenv'
 import { findRule, ruleCatalogue } from '../spec/rule-catalogue.ts'
-import { closestName } from './closest-name.ts'
+import { closestName, severalRulesHint } from './closest-name.ts'
 import { isLoopbackHost, loopbackTypo, mayBeAKey, meantUrl, unixSocketProblem, withoutScheme } from './url-hints.ts'
 import { CONFORM_OPTIONS, type ConformFlag } from './conform-options.ts'
-import { checkApiKey, emptyKeyProblem } from './api-key.ts'
+import { checkApiKey, emptyFlagKeyProblem, emptyKeyProblem } from './api-key.ts'
 import { parseExtraHeaders, type ExtraHeader } from './extra-headers.ts'
 import { PASSPHRASE_VARIABLE, readClientTls, tlsWithoutHttps, type ClientTls } from './client-tls.ts'
 import { ConfigError } from './config-error.ts'
@@ -167,9 +167,7 @@ function isValueFlag(arg: string | undefined): boolean {
   return option !== undefined && option.kind !== 'boolean'
 }
 
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`
-}
+const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`)
 
 /**
  * The --api-key value as written on the command line, even when the rest of it does not parse,
@@ -212,6 +210,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
     // which of the two gave the base URL, for messages about it
     baseUrlSource = flags['base-url'] !== undefined ? '--base-url' : 'CONFORM_BASE_URL'
     keySource = flags['api-key'] !== undefined ? '--api-key' : 'CONFORM_API_KEY'
+    if (flags['api-key'] === '' && values['base-url'] !== undefined) throw new ConfigError(emptyFlagKeyProblem(env.CONFORM_API_KEY)) // before CONFORM_API_KEY, it hid the key
     headerSource = flags.header !== undefined ? '--header' : 'CONFORM_HEADERS'
     // empty is none, as for every setting: a CI secret that is not set gives the variable empty
     passphrase = setting(PASSPHRASE_VARIABLE)
@@ -271,7 +270,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env,
   }
   for (const id of config.rules) {
     const meant = findRule(id) ? id : closestName(id, ruleCatalogue().map((rule) => rule.id))
-    if (meant !== id) throw new ConfigError(`unknown rule ${meant === undefined ? quotedUnlessKey(id) : `"${id}" (did you mean ${meant}?)`}; --list-rules prints the catalogue`)
+    if (meant !== id) throw new ConfigError(severalRulesHint(id, ruleCatalogue().map((rule) => rule.id)) ?? `unknown rule ${meant === undefined ? quotedUnlessKey(id) : `"${id}" (did you mean ${meant}?)`}; --list-rules prints the catalogue`)
   }
   if (config.baseUrl !== undefined) checkBaseUrl(config, baseUrlSource, env.CONFORM_API_KEY === '' ? (keyHiddenIn ?? true) : false)
   const plain = tlsWithoutHttps(config)

@@ -80,6 +80,8 @@ export interface ClientOptions {
   wrongPort?: AbortSignal
   /** A question to the port under way (a TLS handshake, lib/runner/tls-port.ts), or undefined: no request goes to the port before it is answered. */
   portAsked?: () => Promise<void> | undefined
+  /** What a request awaits before it goes (the run's first list, asked with the key, answered: lib/runner/list-first.ts), or undefined. */
+  heldFirst?: (request: SendOptions) => Promise<void> | undefined
 }
 
 export interface SendOptions {

@@ -26,7 +26,7 @@ import type { Written } from './one-connection-at-a-time.ts'
 import { stallingOperation, StalledOperations } from './stalled-operations.ts'
 import { RateHold } from './rate-hold.ts'
 import { challengeOf } from './challenge.ts'
-import { whyNotSent } from './refusals.ts'
+import { heldUntil, whyNotSent } from './refusals.ts'
 import { newSpanId, newTraceId } from './trace-context.ts'
 import { requestHeaders } from './request-headers.ts'
 import { secretValues } from '../config/extra-headers.ts'
@@ -110,6 +110,7 @@ export class HttpClient {
     let listRead = false // a POST answered 503: whether the list was read for it (stored-despite-unavailable.ts)
     let alone: AloneTry | undefined // a POST lost at one request at a time goes alone (unanswered-alone.ts)
     const aloneTries = new AloneTries()
+    await heldUntil(this.options.heldFirst?.(options), this.runEnd) // the first list's answer: a base URL that serves nothing gets no POST (lib/runner/list-first.ts)
     for (let attempt = 1, fresh = false, fewer: FewerConnections | undefined, notTaken = 0, refused = 0, keptBack: HttpResult | undefined; ; attempt++) {
       const releasedAt = await this.rateHold.wait() // a 429 holds back every request (lib/http/rate-hold.ts)
       const sentAt = performance.now()

@@ -107,6 +107,7 @@ export interface JournalListener {
   record(line: JournalLine): void
   /** Called just before a request is handed to undici: the lines recorded so far must be kept by then. */
   beforeSend?(): void
+  exchangeEnded?(exchange: Exchange): void // each attempt's end, its Exchange whole (the key as a placeholder): lib/runner/list-first.ts
 }
 
 /** Where a journal's lines go as they come (the run's journal.ndjson, lib/runner/journal-file.ts). */

@@ -30,3 +30,13 @@ export function whyNotSent(
   if (wrongPort?.aborted) return { reason: 'misdirected', error: notSentToThePort((wrongPort.reason as Error).message) }
   return undefined
 }
+
+/** Waits for `held` (the run's first list answered: ClientOptions.heldFirst; undefined: nothing to wait for), or for `end` (the run's end: the request is then refused as the run ended). */
+export function heldUntil(held: Promise<void> | undefined, end: AbortSignal): Promise<void> | void {
+  if (held === undefined || end.aborted) return
+  return new Promise<void>((resolve) => {
+    const done = () => (end.removeEventListener('abort', done), resolve())
+    end.addEventListener('abort', done, { once: true })
+    void held.then(done)
+  })
+}

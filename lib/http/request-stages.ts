@@ -80,6 +80,6 @@ export function journalStages(journal: JournalListener, shown: { url: (url: stri
     refused: (exchange, tag, reason, detail) => journal.record({ ...opened(exchange, tag), phase: 'refused', at: exchange.startedAt, reason, detail }),
     dispatched: (exchange, tag) => journal.record({ ...opened(exchange, tag), ...(exchange.request.method === 'POST' || shown.everyHeader === true ? { headers: exchange.request.headers } : {}), phase: 'dispatched', at: exchange.startedAt }),
     onWire: (exchange, tag) => journal.record({ ...opened(exchange, tag), phase: 'on-wire', at: new Date().toISOString() }),
-    ended: (exchange, tag, answer) => journal.record(endedLine(opened(exchange, tag), exchange, answer, shown.redact)),
+    ended: (exchange, tag, answer) => (journal.record(endedLine(opened(exchange, tag), exchange, answer, shown.redact)), journal.exchangeEnded?.(exchange)),
   }
 }

@@ -38,6 +38,13 @@ import { keptBackWords } from './speaks-tls.ts'
 /** The first words of the problem when every request was answered 404: the reports tell it from a 421's by them. */
 export const NOTHING_SERVED = 'nothing is served at this base URL'
 
+/** What the run kept back of a base URL that serves nothing (lib/runner/list-first.ts): no POST was sent, and then nothing more. */
+function notSentWords(notSent: number, journal: readonly JournalEntry[]): string {
+  if (notSent === 0) return ''
+  const posts = journal.some((e) => e.method === 'POST' && e.onWire) ? '' : 'no POST sent: '
+  return ` (${posts}the run sent no more once its first list, asked with the key, was answered so: ${notSent} ${notSent === 1 ? 'request' : 'requests'} not sent)`
+}
+
 /** The first words of the problem when every request was answered with a web page. */
 export const A_WEB_PAGE = 'a web page answers at this base URL, not the API'
 
@@ -138,6 +145,8 @@ export function answeredNothingHttp(journal: readonly JournalEntry[], exchanges:
  * 421 (at least ENOUGH of them), or undefined. `baseUrl`: the address the run was given.
  */
 export function misdirected(journal: readonly JournalEntry[], baseUrl: string, exchanges: readonly Exchange[] = []): RunProblem | undefined {
+  // the requests the run kept back once the first answers showed it (lib/runner/tls-port.ts, list-first.ts)
+  const keptBack = (e: JournalEntry) => e.reason === 'misdirected' || e.error === 'WRONG_PORT'
   const redirects = answeredOnlyRedirects(journal)
   const away = redirects > 0 && exchanges.some((e) => e.response && REDIRECTS.has(e.response.status)) && exchanges.every((e) => !e.response || !REDIRECTS.has(e.response.status) || offOrigin(e))
   if (away) {
@@ -153,7 +162,7 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
     const answered = journal.filter((e) => e.onWire).length
     return {
       kind: 'misdirected',
-      message: `${NOTHING_SERVED}: ${answered} requests were answered 404 Not Found, none otherwise; a wrong path before /v1, or a deployment that routes nothing: give the base URL the service serves, ending in /v1 (§9)`,
+      message: `${NOTHING_SERVED}: ${answered} requests were answered 404 Not Found, none otherwise${notSentWords(journal.filter(keptBack).length, journal)}; a wrong path before /v1, or a deployment that routes nothing: give the base URL the service serves, ending in /v1 (§9)`,
     }
   }
   const refusals = notRoutedBehindRefusals(journal, exchanges)
@@ -162,7 +171,7 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
     const counts = [...new Set(refusals)].sort((a, b) => a - b).map((status) => `${status} ×${refusals.filter((s) => s === status).length}`).join(', ')
     return {
       kind: 'misdirected',
-      message: `${NOTHING_SERVED}: ${answered} requests were answered 404 Not Found, the list asked with the key among them, the others refused before routing (${counts}), none served; a wrong path before /v1? give the base URL the service serves, ending in /v1 (§9)`,
+      message: `${NOTHING_SERVED}: ${answered} requests were answered 404 Not Found, the list asked with the key among them, the others refused before routing (${counts}), none served${notSentWords(journal.filter(keptBack).length, journal)}; a wrong path before /v1? give the base URL the service serves, ending in /v1 (§9)`,
     }
   }
   const pages = answeredOnlyPages(exchanges)
@@ -173,8 +182,6 @@ export function misdirected(journal: readonly JournalEntry[], baseUrl: string, e
     }
   }
   const notHttp = answeredNothingHttp(journal, exchanges)
-  // the requests the run kept back once the first answers showed it (lib/runner/tls-port.ts)
-  const keptBack = (e: JournalEntry) => e.reason === 'misdirected' || e.error === 'WRONG_PORT'
   if (notHttp > 0) {
     return {
       kind: 'misdirected',

@@ -28,8 +28,8 @@ export function answeredOnly404(journal: readonly JournalEntry[]): boolean {
 /**
  * The statuses of the answers other than 404 when the categories are not routed at the base URL
  * behind a front that refuses before it routes, else undefined: every GET the run sent with the
- * key (at least one) and at least three requests answered 404, none served (2xx), redirected or
- * failed by the server (5xx): the other answers are refusals that come before the route is looked
+ * key (at least one) and at least two requests answered 404 (lib/runner/list-first.ts stops the run's
+ * sending there), none served (2xx), redirected or failed by the server (5xx): the other answers are refusals that come before the route is looked
  * up, 401 to a request without the key, 400 to a body the framework could not parse. A gateway that
  * checks the key first, Fastify's onRequest hook, Express middleware mounted before the router
  * answer a wrong path so: a run at `/api/v1` of a Fastify service was a FAIL of 5 rules, 62
@@ -38,7 +38,7 @@ export function answeredOnly404(journal: readonly JournalEntry[]): boolean {
  */
 export function notRoutedBehindRefusals(journal: readonly JournalEntry[], exchanges: readonly Exchange[]): number[] | undefined {
   const statuses = journal.flatMap((e) => (e.onWire && e.status !== undefined ? [e.status] : []))
-  if (statuses.filter((status) => status === 404).length < 3 || !statuses.every((status) => status >= 400 && status < 500)) return undefined
+  if (statuses.filter((status) => status === 404).length < 2 || !statuses.every((status) => status >= 400 && status < 500)) return undefined
   const listed = exchanges.filter((e) => e.request.method === 'GET' && e.request.headers.authorization === KEY_AUTHORIZATION && e.response !== undefined)
   if (listed.length === 0 || !listed.every((e) => e.response!.status === 404)) return undefined
   return statuses.filter((status) => status !== 404)

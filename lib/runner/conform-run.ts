@@ -32,6 +32,7 @@ import { DEFAULTS } from '../config/config.ts'
 import { openJournalFile } from './journal-file.ts'
 import { proxyFor } from './preflight.ts'
 import { endProblems, TlsPortWatch } from './tls-port.ts'
+import { ListFirst } from './list-first.ts'
 import { StoppedAnswering } from './stopped-answering.ts'
 import { markPhase, PHASE_MARKS } from './run-phases.ts'
 import type { baselineWritten, CompletedRun, completedRun, writeRunReports } from './run-reports.ts'
@@ -135,6 +136,8 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   const tlsPort = new TlsPortWatch(target.baseUrl, msLeft, stoppedAnswering)
   stoppedAnswering.settledElsewhere = () => tlsPort.wrongPort.aborted || tlsPort.speaksOther
   const journal = new RunJournal(tlsPort)
+  // the first list, asked with the key, goes alone: a base URL that answers it 404 gets no POST, nothing more once another GET is answered so (list-first.ts)
+  const listFirst = new ListFirst(config.timeoutMs)
   // the proxy the preflight reached, from the run's own environment
   const proxy = proxyFor(new URL(target.baseUrl), env)?.value
   const repeat = config.repeat ?? 1
@@ -158,7 +161,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     // a budget the user gave bounds every POST that may have stored a record, a lost answer's too
     ...(config.maxWrites !== undefined ? { boundedWrites: true } : {}),
     rules: config.rules,
-    journal,
+    journal: listFirst.listening(journal),
     ...(options.journalEveryHeader ? { journalEveryHeader: true } : {}),
     ...(listsRead ? { listsRead } : {}),
     createdIds: new Map(),
@@ -175,9 +178,10 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     identity: { version: toolVersion(), runId },
     extraHeaders: config.headers,
     ...(options.otherSecrets ? { otherSecrets: options.otherSecrets } : {}),
-    resendsStopped: () => tlsPort.speaksOther || tlsPort.wrongPort.aborted || stoppedAnswering.stopped.aborted,
+    resendsStopped: () => tlsPort.speaksOther || tlsPort.wrongPort.aborted || stoppedAnswering.stopped.aborted || listFirst.stopped.aborted,
     // nothing more is sent once the first answers show the port speaks no HTTP/1.1 (tls-port.ts), or once it stopped answering (stopped-answering.ts)
-    wrongPort: AbortSignal.any([tlsPort.wrongPort, stoppedAnswering.stopped]),
+    wrongPort: AbortSignal.any([tlsPort.wrongPort, stoppedAnswering.stopped, listFirst.stopped]),
+    heldFirst: (request) => listFirst.held(request),
     portAsked: () => tlsPort.asking ?? stoppedAnswering.asking,
   }
   const problems: RunProblem[] = []

@@ -12,7 +12,7 @@
  */
 import type { TlsMaterial } from '../config/client-tls.ts'
 import type { ExtraHeader } from '../config/extra-headers.ts'
-import type { PostResends } from '../http/client-options.ts'
+import type { PostResends, SendOptions } from '../http/client-options.ts'
 import { HttpClient } from '../http/client.ts'
 import type { JournalListener } from '../http/journal.ts'
 import type { RunClock } from '../http/run-clock.ts'
@@ -66,6 +66,8 @@ export interface RunContext {
   wrongPort?: AbortSignal
   /** A question to the port under way (a TLS handshake): no request goes to it before its answer. */
   portAsked?: () => Promise<void> | undefined
+  /** What a request awaits before it goes (the run's first list, asked with the key, answered: lib/runner/list-first.ts), or undefined. */
+  heldFirst?: (request: SendOptions) => Promise<void> | undefined
   /** At most this many requests in flight at once (--concurrency). */
   concurrency: number
   /** The run's W3C trace id: every request's traceparent carries it. */

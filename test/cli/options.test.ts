@@ -74,6 +74,15 @@ describe('where a value comes from', () => {
     }
   })
 
+  // `--api-key "$PETSTORE_API_KEY"` of a variable not set: "set CONFORM_API_KEY" told a user whose CONFORM_API_KEY was set nothing (userplay10)
+  test('--api-key given empty says so, and that it hides CONFORM_API_KEY when that is set', () => {
+    const nowhere = join(tmpdir(), 'conform-options-no-such-folder')
+    expect(() => loadConfig(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', ''], { CONFORM_API_KEY: 'env-key-123456789' }, nowhere)).toThrow(
+      'no API key: --api-key was given an empty value (`--api-key "$VARIABLE"` of a variable that is not set?), and a flag comes before the environment: the key CONFORM_API_KEY holds is not read (leave --api-key out to use it); give the key issued for the account, best in CONFORM_API_KEY',
+    )
+    expect(() => loadConfig(['--base-url', 'http://127.0.0.1:9/v1', '--api-key='], {}, nowhere)).toThrow(/^no API key: --api-key was given an empty value \(`--api-key "\$VARIABLE"` of a variable that is not set\?\); give the key/)
+  })
+
   test('a switch from the environment takes 1, true, yes or on, and 0, false, no, off or nothing', () => {
     const words = [['true', true], ['YES', true], ['1', true], ['on', true], [' On ', true], ['false', false], ['0', false], ['no', false], ['OFF', false], ['', false]] as const
     for (const [value, readOnly] of words) {
@@ -137,6 +146,12 @@ describe('where a value comes from', () => {
     expect(said(['--rule', 'error-status-matches-htp'])).toBe('unknown rule "error-status-matches-htp" (did you mean error-status-matches-http?); --list-rules prints the catalogue')
     expect(said(['--rule', 'auth-invalid-key'])).toContain('(did you mean auth-invalid-key-401?)')
     expect(said(['--rule', 'list'])).toBe('unknown rule "list"; --list-rules prints the catalogue')
+    // a comma list, as many CLIs take: it was "unknown rule a value of 35 characters (not shown: it could be a key)" (userplay10)
+    expect(said(['--rule', 'list-returns-200,create-returns-201'])).toBe('--rule takes one rule id, and is given again for each: --rule list-returns-200 --rule create-returns-201')
+    expect(said(['--rule', 'list-returns-200, create-retruns-201'])).toBe('--rule takes one rule id, and is given again for each: --rule list-returns-200 --rule create-returns-201')
+    expect(said(['--rule', 'all'])).toBe('unknown rule "all": leave --rule out to run every rule; --list-rules prints the catalogue')
+    // a value of no rule ids is still never printed back (it could be a key)
+    expect(said(['--rule', 'sk_live_3f9a0c1e,sk_live_77aa01'])).toMatch(/^unknown rule a value of \d+ characters \(not shown/)
   })
 
   // a team with two known deviations, gating on the rest, tried --skip and an allowlist: told only "see --help"
