@@ -129,6 +129,13 @@ const TAG_AT = new RegExp(TAG, 'gi')
  */
 const LADDER_GAP = 16
 const IN_LADDER = new RegExp(String.raw`^(?:\s|\\[nrt]){0,${LADDER_GAP}}[^<>\s]{0,${LADDER_PIECE}}(?:\s|\\[nrt]){0,${LADDER_GAP}}$`)
+/**
+ * A ladder's last piece, after its last tag on the next line (`…p7<br>\ndc`: a `<br>` after each
+ * piece but the last), and its first, before its first tag and a line break: left out, the reading
+ * lacked them and held no key (review55).
+ */
+const PIECE_AFTER = new RegExp(String.raw`(?:\s|\\[nrt]){1,${LADDER_GAP}}(?=[^<>\s])`, 'y')
+const PIECE_BEFORE = new RegExp(String.raw`[^<>\s](?:\s|\\[nrt]){1,${LADDER_GAP}}$`)
 
 /**
  * `text` with each stretch of a ladder of tags (tags with pieces of LADDER_PIECE between) whose reading as shown (tags taken out)
@@ -140,6 +147,10 @@ const IN_LADDER = new RegExp(String.raw`^(?:\s|\\[nrt]){0,${LADDER_GAP}}[^<>\s]{
 function ladderHidden(text: string, redact: (text: string) => string, replacement: string, reach: number): string {
   const spans: [number, number][] = []
   const ladder = (from: number, to: number) => {
+    PIECE_AFTER.lastIndex = to
+    if (PIECE_AFTER.test(text)) to = PIECE_AFTER.lastIndex
+    const before = PIECE_BEFORE.exec(text.slice(Math.max(0, from - LADDER_GAP - 1), from))
+    if (before) from -= before[0].length - 1
     ;[from, to] = [spaceBefore(text, from, reach), spaceAfter(text, to, reach)]
     if (spans.length > 0 && from <= spans.at(-1)![1]) spans.at(-1)![1] = Math.max(to, spans.at(-1)![1])
     else spans.push([from, to])

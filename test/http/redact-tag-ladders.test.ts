@@ -29,6 +29,8 @@ describe.each(KEYS)('key %s', (key) => {
     ['a character a custom element of a long name', (k: string) => elements(k, 1, '<x-very-long-custom-element-name-here>', '</x-very-long-custom-element-name-here>')],
     ['a character a <span> whose title quotes a >', (k: string) => elements(k, 1, '<span title="a>b">', '</span>')],
     ['a character a line, <br> after each', (k: string) => [...k].join('<br>\n')],
+    ['two characters a line, <br> after each, the last piece after the last tag', (k: string) => (k.match(/[^]{1,2}/g) ?? []).join('<br>\n')],
+    ['four characters a line, <br/> after each, indented', (k: string) => (k.match(/[^]{1,4}/g) ?? []).join('<br/>\n    ')],
     ['two characters between comments', (k: string) => elements(k, 2, '<!--x-->', '')],
     ['two characters a <span>, a line each, indented', (k: string) => elements(k, 2, '\n      <span>', '</span>')],
   ])('%s is hidden: in a page, in JSON, escaped as Go and as HTML escape it', (_form, written) => {
