@@ -114,8 +114,14 @@ function shownOf(text: string, unshown: RegExp, at?: number[]): string | undefin
  * comment (`s<!--x-->k<!--x-->…`).
  */
 const TAG = String.raw`(?:<|\\u003[cC]|&lt;)(?:(?:\\?\/)?[A-Za-z][A-Za-z0-9:._-]{0,63}(?:\s(?:[^<>"']|"[^"<]{0,200}"|'[^'<]{0,200}'){0,400}?)?\/?|!--[^]{0,200}?--)(?:>|\\u003[eE]|&gt;)`
-/** What a ladder's reading takes out: its tags, what UNSHOWN takes, and the line breaks of a page JSON holds (`\\n`), which read as letters would part the key's characters. */
-const TAGS = new RegExp(`${TAG}|${UNSHOWN.source}|(?:\\\\[nrt])+`, 'gi')
+/**
+ * What a ladder's reading takes out: its tags, what UNSHOWN takes, the line breaks of a page JSON
+ * holds (`\\n`), which read as letters would part the key's characters, and the indentation after
+ * them; and of a run of spaces, all but its first, as a browser shows it: an element a line indented
+ * 20 (a template nested five deep) read with more between two of the key's characters than
+ * secret-spread.ts crosses, and the key stood (review55).
+ */
+const TAGS = new RegExp(`${TAG}|${UNSHOWN.source}|(?:\\\\[nrt])+[ \\t]*|(?<=\\s)\\s+`, 'gi')
 /**
  * The most characters of text between two tags of a ladder: a piece of the key this long or shorter
  * is no run the other steps hide alone (secret-runs.ts hides runs of 12 at most of a long key).
@@ -125,9 +131,9 @@ const TAG_AT = new RegExp(TAG, 'gi')
 /**
  * What may stand between two tags of one ladder: a piece (LADDER_PIECE characters at most, no space,
  * no tag begun), and around it the line break and indentation of a page written an element a line
- * (16 at most each side; `\\n` in JSON), as `s<br>\nk<br>\n…` writes it.
+ * (32 at most each side, a template nested eight deep; `\\n` in JSON), as `s<br>\nk<br>\n…` writes it.
  */
-const LADDER_GAP = 16
+const LADDER_GAP = 32
 const IN_LADDER = new RegExp(String.raw`^(?:\s|\\[nrt]){0,${LADDER_GAP}}[^<>\s]{0,${LADDER_PIECE}}(?:\s|\\[nrt]){0,${LADDER_GAP}}$`)
 /**
  * A ladder's last piece, after its last tag on the next line (`…p7<br>\ndc`: a `<br>` after each
