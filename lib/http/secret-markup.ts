@@ -29,7 +29,7 @@ const MOST_STRETCHES = 16
  * server's page and two echoes of the key lost every line between them (review53).
  */
 export function markupHidden(text: string, redact: (text: string) => string, replacement: string, reach: number): string {
-  if (!text.includes('<') && !text.includes('&') && !text.includes('\\u003')) return text
+  if (!text.includes('<') && !text.includes('&') && !text.includes('\\u00')) return text
   return ladderHidden(unshownHidden(text, redact, replacement, reach), redact, replacement, reach)
 }
 
@@ -108,12 +108,13 @@ function shownOf(text: string, unshown: RegExp, at?: number[]): string | undefin
 }
 
 /**
- * A tag as a page writes it, as JSON escapes it (Go's `\u003c`) or as HTML does (`&lt;`): a custom
+ * A tag as a page writes it, as JSON escapes it (Go's `\u003c`) or as HTML does (`&lt;`, and Go's
+ * `\u0026lt;` of that, review55): a custom
  * element's name, and attributes of 400 characters, a quoted `>` in them, are tags too (a style of
  * 100 characters an element, `<x-long-custom-name>` or `title="a>b"` let the key stand), and so is a
  * comment (`s<!--x-->k<!--x-->…`).
  */
-const TAG = String.raw`(?:<|\\u003[cC]|&lt;)(?:(?:\\?\/)?[A-Za-z][A-Za-z0-9:._-]{0,63}(?:\s(?:[^<>"']|"[^"<]{0,200}"|'[^'<]{0,200}'){0,400}?)?\/?|!--[^]{0,200}?--)(?:>|\\u003[eE]|&gt;)`
+const TAG = String.raw`(?:<|\\u003[cC]|(?:&|\\u0026)lt;)(?:(?:\\?\/)?[A-Za-z][A-Za-z0-9:._-]{0,63}(?:\s(?:[^<>"']|"[^"<]{0,200}"|'[^'<]{0,200}'){0,400}?)?\/?|!--[^]{0,200}?--)(?:>|\\u003[eE]|(?:&|\\u0026)gt;)`
 /**
  * What a ladder's reading takes out: its tags, what UNSHOWN takes, the line breaks of a page JSON
  * holds (`\\n`), which read as letters would part the key's characters, and the indentation after

@@ -68,3 +68,15 @@ test('a page with the key in elements and echoed plain: each hidden, the finding
     expect(createRedactor(key)(text)).toBe(`a ${REDACTED} b ${finding} <p><span>${REDACTED}</span></p> ${finding} c ${REDACTED} d`)
   }
 })
+
+test("a page HTML-escaped, then JSON-escaped as Go's encoding/json does (& as \\u0026): its ladders are read too", () => {
+  for (const key of KEYS) {
+    const page = `<p>Invalid key: ${elements(key, 1)} (expired)</p>`.replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    const text = JSON.stringify({ error: page }).replace(/&/g, '\\u0026')
+    const out = createRedactor(key)(text)
+    expect(out, out).toContain(REDACTED)
+    const shown = out.replace(/\\u0026lt;[^]*?\\u0026gt;/g, '')
+    for (let at = 0; at + 6 <= key.length; at++) expect(shown, out).not.toContain(key.slice(at, at + 6))
+    expect(shown).toContain('Invalid key: ')
+  }
+})
