@@ -31,7 +31,7 @@ import { checkBaseUrl, ConfigError, loadConfig, type Config } from '../config/co
 import { visibleLine } from '../reporters/visible-text.ts'
 import { applyEntryWrites, entryWrites, type EntryWrites } from './entry-writes.ts'
 import type { FleetRequest } from './fleet-request.ts'
-import { defaultLabel, labelProblem, labelShowsKey, shownLabel } from './labels.ts'
+import { defaultLabel, keyShownBy, labelProblem, shownLabel } from './labels.ts'
 
 export { defaultLabel, labelProblem }
 
@@ -327,8 +327,9 @@ export function fleetConfigs(request: FleetRequest, env: NodeJS.ProcessEnv, cwd:
     return { label, entry: target.entry, givenBaseUrl: target.baseUrl, config }
   })
   // a label is its report folder's name, which merge, a CI artifact and every page show as it is: a key in it (pasted as the label) goes everywhere
+  const keys = deployments.map((d) => d.config.apiKey as string)
   for (const [i, d] of deployments.entries()) {
-    const held = deployments.findIndex((other) => labelShowsKey(d.label, other.config.apiKey as string))
+    const held = keyShownBy(d.label, keys)
     if (held >= 0) throw new ConfigError(`${targets[i]?.entry}: its label holds the key of ${held === i ? 'this deployment' : targets[held]?.entry}: a label names its report folder, which merge and CI artifacts show as it is; give another label`)
   }
   return { shared, deployments }

@@ -29,7 +29,7 @@ const MOST_STRETCHES = 16
  * server's page and two echoes of the key lost every line between them (review53).
  */
 export function markupHidden(text: string, redact: (text: string) => string, replacement: string, reach: number): string {
-  if (!text.includes('<') && !text.includes('&') && !text.includes('\\u003')) return text
+  if (!text.includes('<') && !text.includes('&') && !text.includes('\\u00')) return text
   return ladderHidden(unshownHidden(text, redact, replacement, reach), redact, replacement, reach)
 }
 
@@ -108,14 +108,21 @@ function shownOf(text: string, unshown: RegExp, at?: number[]): string | undefin
 }
 
 /**
- * A tag as a page writes it, as JSON escapes it (Go's `\u003c`) or as HTML does (`&lt;`): a custom
+ * A tag as a page writes it, as JSON escapes it (Go's `\u003c`) or as HTML does (`&lt;`, and Go's
+ * `\u0026lt;` of that, review55): a custom
  * element's name, and attributes of 400 characters, a quoted `>` in them, are tags too (a style of
  * 100 characters an element, `<x-long-custom-name>` or `title="a>b"` let the key stand), and so is a
  * comment (`s<!--x-->k<!--x-->…`).
  */
-const TAG = String.raw`(?:<|\\u003[cC]|&lt;)(?:(?:\\?\/)?[A-Za-z][A-Za-z0-9:._-]{0,63}(?:\s(?:[^<>"']|"[^"<]{0,200}"|'[^'<]{0,200}'){0,400}?)?\/?|!--[^]{0,200}?--)(?:>|\\u003[eE]|&gt;)`
-/** What a ladder's reading takes out: its tags, what UNSHOWN takes, and the line breaks of a page JSON holds (`\\n`), which read as letters would part the key's characters. */
-const TAGS = new RegExp(`${TAG}|${UNSHOWN.source}|(?:\\\\[nrt])+`, 'gi')
+const TAG = String.raw`(?:<|\\u003[cC]|(?:&|\\u0026)lt;)(?:(?:\\?\/)?[A-Za-z][A-Za-z0-9:._-]{0,63}(?:\s(?:[^<>"']|"[^"<]{0,200}"|'[^'<]{0,200}'){0,400}?)?\/?|!--[^]{0,200}?--)(?:>|\\u003[eE]|(?:&|\\u0026)gt;)`
+/**
+ * What a ladder's reading takes out: its tags, what UNSHOWN takes, the line breaks of a page JSON
+ * holds (`\\n`), which read as letters would part the key's characters, and the indentation after
+ * them; and of a run of spaces, all but its first, as a browser shows it: an element a line indented
+ * 20 (a template nested five deep) read with more between two of the key's characters than
+ * secret-spread.ts crosses, and the key stood (review55).
+ */
+const TAGS = new RegExp(`${TAG}|${UNSHOWN.source}|(?:\\\\[nrt])+[ \\t]*|(?<=\\s)\\s+`, 'gi')
 /**
  * The most characters of text between two tags of a ladder: a piece of the key this long or shorter
  * is no run the other steps hide alone (secret-runs.ts hides runs of 12 at most of a long key).
@@ -125,10 +132,17 @@ const TAG_AT = new RegExp(TAG, 'gi')
 /**
  * What may stand between two tags of one ladder: a piece (LADDER_PIECE characters at most, no space,
  * no tag begun), and around it the line break and indentation of a page written an element a line
- * (16 at most each side; `\\n` in JSON), as `s<br>\nk<br>\n…` writes it.
+ * (32 at most each side, a template nested eight deep; `\\n` in JSON), as `s<br>\nk<br>\n…` writes it.
  */
-const LADDER_GAP = 16
+const LADDER_GAP = 32
 const IN_LADDER = new RegExp(String.raw`^(?:\s|\\[nrt]){0,${LADDER_GAP}}[^<>\s]{0,${LADDER_PIECE}}(?:\s|\\[nrt]){0,${LADDER_GAP}}$`)
+/**
+ * A ladder's last piece, after its last tag on the next line (`…p7<br>\ndc`: a `<br>` after each
+ * piece but the last), and its first, before its first tag and a line break: left out, the reading
+ * lacked them and held no key (review55).
+ */
+const PIECE_AFTER = new RegExp(String.raw`(?:\s|\\[nrt]){1,${LADDER_GAP}}(?=[^<>\s])`, 'y')
+const PIECE_BEFORE = new RegExp(String.raw`[^<>\s](?:\s|\\[nrt]){1,${LADDER_GAP}}$`)
 
 /**
  * `text` with each stretch of a ladder of tags (tags with pieces of LADDER_PIECE between) whose reading as shown (tags taken out)
@@ -140,6 +154,10 @@ const IN_LADDER = new RegExp(String.raw`^(?:\s|\\[nrt]){0,${LADDER_GAP}}[^<>\s]{
 function ladderHidden(text: string, redact: (text: string) => string, replacement: string, reach: number): string {
   const spans: [number, number][] = []
   const ladder = (from: number, to: number) => {
+    PIECE_AFTER.lastIndex = to
+    if (PIECE_AFTER.test(text)) to = PIECE_AFTER.lastIndex
+    const before = PIECE_BEFORE.exec(text.slice(Math.max(0, from - LADDER_GAP - 1), from))
+    if (before) from -= before[0].length - 1
     ;[from, to] = [spaceBefore(text, from, reach), spaceAfter(text, to, reach)]
     if (spans.length > 0 && from <= spans.at(-1)![1]) spans.at(-1)![1] = Math.max(to, spans.at(-1)![1])
     else spans.push([from, to])

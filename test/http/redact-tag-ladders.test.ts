@@ -29,8 +29,12 @@ describe.each(KEYS)('key %s', (key) => {
     ['a character a custom element of a long name', (k: string) => elements(k, 1, '<x-very-long-custom-element-name-here>', '</x-very-long-custom-element-name-here>')],
     ['a character a <span> whose title quotes a >', (k: string) => elements(k, 1, '<span title="a>b">', '</span>')],
     ['a character a line, <br> after each', (k: string) => [...k].join('<br>\n')],
+    ['two characters a line, <br> after each, the last piece after the last tag', (k: string) => (k.match(/[^]{1,2}/g) ?? []).join('<br>\n')],
+    ['four characters a line, <br/> after each, indented', (k: string) => (k.match(/[^]{1,4}/g) ?? []).join('<br/>\n    ')],
     ['two characters between comments', (k: string) => elements(k, 2, '<!--x-->', '')],
     ['two characters a <span>, a line each, indented', (k: string) => elements(k, 2, '\n      <span>', '</span>')],
+    ['a character a <span>, a line each, indented 20 (a template nested five deep)', (k: string) => elements(k, 1, `\n${' '.repeat(20)}<span>`, '</span>')],
+    ['three characters a line, <br> after each, indented 24', (k: string) => (k.match(/[^]{1,3}/g) ?? []).join(`<br>\n${' '.repeat(24)}`)],
   ])('%s is hidden: in a page, in JSON, escaped as Go and as HTML escape it', (_form, written) => {
     const page = `<p>Invalid key: ${written(key)} (expired)</p>`
     const texts = [page, JSON.stringify({ html: page }), JSON.stringify({ html: page }).replace(/</g, '\\u003c').replace(/>/g, '\\u003e'), page.replace(/</g, '&lt;').replace(/>/g, '&gt;')]
@@ -62,5 +66,17 @@ test('a page with the key in elements and echoed plain: each hidden, the finding
     const finding = '<li>list-returns-200 <b>passed</b></li>'
     const text = `a ${key} b ${finding} <p>${elements(key, 2)}</p> ${finding} c ${key} d`
     expect(createRedactor(key)(text)).toBe(`a ${REDACTED} b ${finding} <p><span>${REDACTED}</span></p> ${finding} c ${REDACTED} d`)
+  }
+})
+
+test("a page HTML-escaped, then JSON-escaped as Go's encoding/json does (& as \\u0026): its ladders are read too", () => {
+  for (const key of KEYS) {
+    const page = `<p>Invalid key: ${elements(key, 1)} (expired)</p>`.replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    const text = JSON.stringify({ error: page }).replace(/&/g, '\\u0026')
+    const out = createRedactor(key)(text)
+    expect(out, out).toContain(REDACTED)
+    const shown = out.replace(/\\u0026lt;[^]*?\\u0026gt;/g, '')
+    for (let at = 0; at + 6 <= key.length; at++) expect(shown, out).not.toContain(key.slice(at, at + 6))
+    expect(shown).toContain('Invalid key: ')
   }
 })
