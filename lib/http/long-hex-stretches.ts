@@ -28,7 +28,7 @@ export function longStretches(text: string): [number, number][] {
     i += Math.floor((end - 1 - i) / LONG_RUN_STEP) * LONG_RUN_STEP
   }
   // V8 keeps the text of the last match that succeeded (RegExp.input) until another does: REST_OF_STRETCH's always does, and
-  // a body with no stretch in it, which no later pattern matched, stayed alive with it (29 MB, test/http/redact-one-anchor-pass.test.ts)
+  // a body with no long stretch in it, which no later pattern matched, stayed alive with it (29 MB, test/http/redact-one-anchor-pass.test.ts)
   FORGET.exec('')
   return found
 }
