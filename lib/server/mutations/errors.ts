@@ -38,6 +38,8 @@ export const ERROR_MUTATIONS: readonly Mutation[] = [
     name: 'repeated-name-409-with-a-detail-body',
     breaks: 'error-body-is-error-record',
     code: 'SCHEMA_MISMATCH',
+    // confirmed by repeating the run's stored name (repeated-names.ts namedAsInTheRun): "intermittent" before, its attempt's repeat a new name, taken
+    recurrence: 'deterministic',
     description:
       'names are unique, and a repeated one is refused with 409 {"detail": "Category already exists"} (FastAPI\'s HTTPException, raised by the handler): ' +
       'every 400 and 401 carries the Error record, the 409 does not',
@@ -47,6 +49,8 @@ export const ERROR_MUTATIONS: readonly Mutation[] = [
     name: 'repeated-name-422-with-an-error-body',
     breaks: 'error-body-is-error-record',
     code: 'SCHEMA_MISMATCH',
+    // confirmed by repeating the run's stored name (repeated-names.ts namedAsInTheRun): "intermittent" before, its attempt's repeat a new name, taken
+    recurrence: 'deterministic',
     description:
       'names are unique, and a repeated one is refused with 422 {"error": "name has already been taken"} (a Rails controller\'s render json: { error: … }, status: :unprocessable_entity): ' +
       'every 400 and 401 carries the Error record, the 422 does not',
@@ -80,6 +84,8 @@ export const ERROR_MUTATIONS: readonly Mutation[] = [
     name: 'conflict-answered-with-the-400-record',
     breaks: 'error-status-matches-http',
     code: 'ERROR_STATUS_MISMATCH',
+    // confirmed by repeating the run's stored name (repeated-names.ts namedAsInTheRun): "intermittent" before, its attempt's repeat a new name, taken
+    recurrence: 'deterministic',
     description:
       "names are unique, and a repeated one is refused with 409 whose Error record comes from the service's validation-error helper, " +
       "which writes status 400 (res.status(409).json(validationError('name is taken'))): every 400 and 401 is right",
