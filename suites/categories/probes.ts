@@ -23,7 +23,7 @@ import { sameSizeKey, shortFormKey } from '../cases/write-order.ts'
 import { carriesMarker, INVALID_VALUES_RULE, wrongTypeCases } from '../cases/wrong-types.ts'
 import { wrongTypeBody } from '../cases/wrong-type-values.ts'
 import { rereadWaits, waitToReread, type ListLag } from './list-lag.ts'
-import { firstOfRepeat, namedAsInTheRun } from './repeated-names.ts'
+import { firstOfRepeat, namedAsInTheRun } from './repeated-in-attempts.ts'
 
 /** A valid create: the body sent, and its answer. */
 export interface CreateProbe {
@@ -181,7 +181,7 @@ export function categoryProbes(run: Run): CategoryProbes {
       probe: once(async () => postCategory(run, c.key, createText(c, await sent(), run.context.seed, recordPrefix()), VALID_AUTHORIZATION, sameRecord(await sent()), { ...(c.sentAs ? { sentAs: c.sentAs } : {}), gates: gating.has(c.key), inPieces: c.inPieces === true, chunked: c.chunked === true })),
     }
   })
-  // a name sent again goes out once the first create with it was answered, whatever it got (a confirmation attempt's: the run's name, repeated-names.ts)
+  // a name sent again goes out once the first create with it was answered, whatever it got (a confirmation attempt's: the run's name, repeated-in-attempts.ts)
   for (const again of creates.filter((c) => c.case.repeats)) {
     const [first, send] = [creates.find((c) => c.case.key === again.case.repeats) as CreateProbe, again.probe]
     again.probe = once(async () => (await firstOfRepeat(run, first), send()))
