@@ -23,6 +23,11 @@ const DETAIL_ONLY =
   "and FastAPI's for an HTTPException; the Error record is {code, message, status} " +
   "(DRF: REST_FRAMEWORK['EXCEPTION_HANDLER'] set to a function that calls rest_framework.views.exception_handler and rewrites response.data; FastAPI: an exception_handler for HTTPException)"
 
+/** FastAPI's answer to a RequestValidationError: detail, a list of {loc, msg, type}. */
+const DETAIL_LIST =
+  'a body of detail alone, a list of {loc, msg, type}, is what FastAPI answers for a RequestValidationError (pydantic\'s errors, status 422 unless a handler says otherwise); ' +
+  'the Error record is {code, message, status} (FastAPI: an exception_handler for RequestValidationError that answers it, with 400)'
+
 /** DRF's serializer.errors and Rails' record.errors: each field with its list of messages. */
 const FIELD_MESSAGES =
   "a body of fields, each with a list of messages ({\"name\": [\"This field is required.\"]}), is Django REST framework's ValidationError (serializer.errors) " +
@@ -46,7 +51,7 @@ const DANCER2_ERROR =
 /** Why an Error record has another shape, where DRF, Rails or Dancer2 writes it so. */
 export function djangoRailsErrorBody(body: unknown): string | undefined {
   const keys = keysOf(body)
-  if (keys.length === 1 && keys[0] === 'detail') return DETAIL_ONLY
+  if (keys.length === 1 && keys[0] === 'detail') return Array.isArray((body as { detail: unknown }).detail) ? DETAIL_LIST : DETAIL_ONLY
   const record = body as Record<string, unknown>
   if (keys.length === 3 && ['title', 'message', 'status'].every((k) => keys.includes(k)) && /^Error \d{3} - /.test(String(record.title))) return DANCER2_ERROR
   if (keys.length === 2 && typeof record.status === 'number' && record.error === REASON_PHRASES[record.status]) return RAILS_PUBLIC_EXCEPTION

@@ -8,18 +8,29 @@ import { expectSchema } from './schema.ts'
 /** The error statuses the document shows; other statuses are "not shown" and judged by nobody. */
 export const DOCUMENTED_ERROR_STATUSES = [400, 401] as const
 
+/**
+ * The statuses §7's "All error responses carry the Error record" is judged on: those it shows, and
+ * the refusals only the application itself gives for what a request holds, 409 Conflict (a name
+ * taken) and 422 Unprocessable Content (a framework's validation). Not the statuses fronts, gateways
+ * and routers answer with bodies of their own before the request reaches the service (nginx's 413
+ * and 414 pages, 431, 429 and 408, 403 from a WAF, 404 and 405 from a router, AWS API Gateway's 415
+ * {"message": …}, 5xx): a verdict on those would fail a correct service behind them.
+ */
+export const JUDGED_ERROR_STATUSES = [...DOCUMENTED_ERROR_STATUSES, 409, 422] as const
+
 export function expectErrorRecord(result: HttpResult): void {
-  requireStatus(result, DOCUMENTED_ERROR_STATUSES, 'the Error record is documented for 400 and 401')
-  expectSchema(result, 'Error', 'an Error record (code, message, status)', errorBodyOrigin)
+  const { status } = requireStatus(result, JUDGED_ERROR_STATUSES, 'the Error record is judged for 400 and 401, and for the 409 and 422 only the service gives')
+  const what = status === 409 || status === 422 ? `an Error record (code, message, status), which §7 asks of all error responses, a ${status} too` : 'an Error record (code, message, status)'
+  expectSchema(result, 'Error', what, errorBodyOrigin)
 }
 
 export function expectErrorStatusMatches(result: HttpResult): void {
-  statusOfRecordMatches(result, requireStatus(result, DOCUMENTED_ERROR_STATUSES, 'the Error record is documented for 400 and 401').status)
+  statusOfRecordMatches(result, requireStatus(result, JUDGED_ERROR_STATUSES, 'the Error record is judged for 400 and 401, and for the 409 and 422 only the service gives').status)
 }
 
 /**
- * A refusal in a status the document does not show (409, 413, 422 …): whether its body is an Error
- * record is not judged (§7 shows 400 and 401), but one that is (code and message strings, an
+ * A refusal in another status the document does not show (413, 415 …), which a front may answer
+ * with a body of its own: whether its body is an Error record is not judged, but one that is (code and message strings, an
  * integer status) says the HTTP status of its response (§2), as a 400's does: a shared error
  * builder that writes 400 into a 409 or a 413 is what this catches. Any other body holds, unjudged.
  */

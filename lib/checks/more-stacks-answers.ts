@@ -187,8 +187,10 @@ export function problemJsonWords(request?: RecordedRequest, response?: RecordedR
   }
   const accept = request?.headers.accept
   const asked = accept === undefined || accept === '' ? 'with no Accept' : /application\/json/i.test(accept) ? undefined : `with Accept: ${accept.length > 40 ? `${accept.slice(0, 40)}…` : accept}`
+  // review52: one answer does not show whether the service negotiates it: said of both, Spring's negotiation and a type given to every Accept
   const negotiated = asked
-    ? `; asked ${asked}: Spring gives a ProblemDetail application/problem+json wherever the Accept allows it, and application/json only to a request that names it, so a client that sends */* (curl, fetch, a browser) gets it`
+    ? `; asked ${asked}: where errors asked with Accept: application/json come as application/json, the service negotiates as Spring does a ProblemDetail (application/problem+json wherever the Accept allows it, ` +
+      'application/json only to a request that names it), so a client that sends */* (curl, fetch, a browser) gets it; where they come as application/problem+json too, it is given to every Accept (ASP.NET Core\'s ProblemDetails, a produces of problem+json)'
     : ''
   return (
     `application/problem+json is the media type Spring (ProblemDetail, ErrorResponse) and ASP.NET Core give a problem detail${negotiated}; §4 names application/json for every payload, ` +

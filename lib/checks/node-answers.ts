@@ -186,6 +186,9 @@ function sentNotUtf8(request: RecordedRequest): boolean {
   }
 }
 
+/** V8's TypeError for req.body undefined: destructured, or a field read of it (in JSON, or on finalhandler's page, which escapes ' as &#39;). */
+const REQ_BODY_UNDEFINED = /of (?:'|&#39;)req\.body(?:'|&#39;) as it is undefined|Cannot read propert(?:y|ies) of undefined \(reading (?:'|&#39;)(?:name|description)(?:'|&#39;)\)/
+
 /** Why a status came instead of the one expected, where a Node framework answers it so by default. */
 export function nodeStatus(response: RecordedResponse, expected: number, request: RecordedRequest): string | undefined {
   // measured: Express 4.22, body-parser 1.20's read(): createError(403, err) unless err carries a status;
@@ -209,9 +212,12 @@ export function nodeStatus(response: RecordedResponse, expected: number, request
   if (response.status === 500 && isTsoaFault(response)) return TSOA_FAULT
   // measured (stackhunt11): Express 5.3 (body-parser 2.4) with express.json() alone, a form body: req.body is undefined, and the handler's destructuring threw
   if (response.status === 500 && request.method === 'POST' && /^express$/i.test(response.headers['x-powered-by'] ?? '') && !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
+    const express5 = 'Express 5 (body-parser 2) leaves req.body undefined where no parser read the body, as express.json() reads application/json alone, so a handler that reads it (const { name } = req.body) throws on a body of another type'
+    // review52: the words need their evidence, the TypeError of req.body undefined; Express 4 gives {}, and a 500 there is another read of it
+    if (REQ_BODY_UNDEFINED.test(response.body)) return `${express5}: read req.body ?? {}, or refuse another Content-Type with 415 (or 400) before the handler; §5.4 answers a body that is not valid JSON with 400`
     return (
-      'Express 5 (body-parser 2) leaves req.body undefined where no parser read the body, as express.json() reads application/json alone, so a handler that reads it (const { name } = req.body) throws on a body of another type: ' +
-      'read req.body ?? {}, or refuse another Content-Type with 415 (or 400) before the handler; §5.4 answers a body that is not valid JSON with 400'
+      `${express5}; Express 4 gives {} there, where a handler that uses a field of it as a string (req.body.name.trim()) throws as well: ` +
+      'read req.body ?? {} and refuse a name that is not a string, or refuse another Content-Type with 415 (or 400) before the handler; §5.4 answers a body that is not valid JSON with 400'
     )
   }
   if (expected !== 401) return undefined

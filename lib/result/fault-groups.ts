@@ -26,6 +26,9 @@ const runExchanges = (result: RunResult) => result.rules.flatMap((r) => r.checks
  * fails, whichever of them a body's fault falls under.
  */
 const refusedWith422 = (rule: string, check: CheckResult) => rule.startsWith('create-rejects-') && check.failure?.code === 'UNEXPECTED_STATUS' && check.failure.observed === 'status 422'
+/** Such a 422's body, not the Error record (FastAPI's {"detail": […]}): the same handler's answer, one fault with its status. */
+const bodyOfRefused422 = (rule: string, check: CheckResult, refused422: ReadonlySet<string>) =>
+  rule === 'error-body-is-error-record' && check.exchanges.some((e) => e.response?.status === 422 && refused422.has(e.id))
 
 /**
  * A request without a valid key served (§5: a request without one, or with one not issued, gets
@@ -116,7 +119,6 @@ const UNREADABLE_ALIKE: Readonly<Record<string, string>> = {
   'bytes that are not UTF-8': 'held bytes that are not UTF-8 (RFC 8259 §8.1: JSON text is UTF-8)',
 }
 
-
 export interface FaultGroup {
   cause: FaultCause
   /** The finding in one line: kind, rate, rules, re-probes. */
@@ -144,11 +146,11 @@ const faultKey = (rule: string, check: CheckResult) => `${rule}\u0000${check.fai
  * check's three probes one time in 64, so a run with a few such checks often had one "deterministic"
  * among them, which read as a second fault.
  */
-function causeOf(rule: string, check: CheckResult, intermittent: ReadonlySet<string>): FaultCause | undefined {
+function causeOf(rule: string, check: CheckResult, intermittent: ReadonlySet<string>, refused422: ReadonlySet<string>): FaultCause | undefined {
   if (check.failure?.code === 'SERVER_ERROR') return 'server-error'
   if (check.failure?.code === 'NOT_JSON' && UNREADABLE_ALIKE[check.failure.observed ?? ''] !== undefined && check.recurrence?.kind !== 'intermittent') return 'unreadable-json'
   if (check.recurrence?.kind !== 'intermittent' && typeChangedField(check) !== undefined) return 'type-changed'
-  if (check.recurrence?.kind !== 'intermittent' && refusedWith422(rule, check)) return 'validation-status'
+  if (check.recurrence?.kind !== 'intermittent' && (refusedWith422(rule, check) || bodyOfRefused422(rule, check, refused422))) return 'validation-status'
   if (check.recurrence?.kind !== 'intermittent' && servedWithoutKey(rule, check)) return 'key-not-checked'
   if (check.recurrence?.kind !== 'intermittent' && caseFoldedKeySent(rule, check)) return 'key-case-ignored'
   if (check.recurrence?.kind !== 'intermittent' && redirected(check)) return 'redirected'
@@ -240,7 +242,8 @@ export function faultGroups(result: RunResult): FaultGroup[] {
   // a request without the key served, in a run shown out of step: an answer of another request too, not a key not checked
   const stepped = outOfStep(exchanges, names)
   const shifted = (check: CheckResult) => written(check) ?? (stepped ? check.exchanges.map(servedForAnother).find((words) => words !== undefined) : undefined)
-  const failed = failures.map((f) => ({ ...f, cause: shifted(f.check) ? ('other-answers' as const) : causeOf(f.rule, f.check, intermittent) }))
+  const refused422 = new Set(failures.filter((f) => refusedWith422(f.rule, f.check)).flatMap((f) => f.check.exchanges.map((e) => e.id)))
+  const failed = failures.map((f) => ({ ...f, cause: shifted(f.check) ? ('other-answers' as const) : causeOf(f.rule, f.check, intermittent, refused422) }))
   const total = result.summary.requests
   const groups: FaultGroup[] = []
   for (const cause of ['other-answers', 'server-error', 'no-answer', 'differing-answers', 'unreadable-json', 'type-changed', 'validation-status', 'key-not-checked', 'key-case-ignored', 'redirected'] as const) {
@@ -297,7 +300,8 @@ export function faultGroups(result: RunResult): FaultGroup[] {
     } else if (cause === 'key-case-ignored') {
       rate = `${members.length} creates were taken whose body held "Name", which is not name (RFC 8259 §8.3 compares names exactly), as name (keys bound in any case: Go's encoding/json, ASP.NET Core's web defaults)`
     } else if (cause === 'validation-status') {
-      rate = `${members.length} bodies that must be refused with 400 were answered 422 (a framework's validation status: FastAPI, Laravel, LoopBack)`
+      const bodies = members.filter((m) => m.rule === 'error-body-is-error-record').length
+      rate = `${members.length - bodies} bodies that must be refused with 400 were answered 422 (a framework's validation status: FastAPI, Laravel, LoopBack)${bodies > 0 ? ', and not with the Error record (§7)' : ''}`
     } else if (cause === 'type-changed') {
       const fields = [...new Set(members.map((m) => typeChangedField(m.check)))].map((f) => `"${f}"`).join(' and ')
       rate = nullWhereText(members.map((m) => ({ check: m.check, field: typeChangedField(m.check)! })))

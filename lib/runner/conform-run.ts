@@ -166,6 +166,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
     ...(listsRead ? { listsRead } : {}),
     createdIds: new Map(),
     shortFormsSent: new Set(),
+    firstAnswers: new Map(),
     seed: config.seed ?? randomBytes(4).readUInt32BE() % 2 ** 31,
     listLagMs: config.listLagMs,
     // the HTTP client sends nothing once this ends, and cuts what is in flight when it does

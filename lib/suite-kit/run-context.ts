@@ -84,6 +84,8 @@ export interface RunContext {
   createdIds?: Map<string, string>
   /** The creates whose long values and plain ASCII of their sizes were both refused, so the run sent their short form (probes.ts): a confirmation attempt sends that short form again, not the two refused creates first. */
   shortFormsSent?: Set<string>
+  /** The run's first answers a check compares its confirmation attempts' with, by name (the first list: suites/categories/still-listed.ts): shared with those attempts, which need not make the run's writes again. */
+  firstAnswers?: Map<string, unknown>
   /** Set in a confirmation attempt (lib/runner/confirmation.ts): the POSTs it may send. */
   confirming?: ConfirmationWrites
 }

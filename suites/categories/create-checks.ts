@@ -10,7 +10,7 @@ import { describeStatus, expectJsonContentType, expectStatus, requireStatus, res
 import { conformingBody, expectSchema } from '../../lib/checks/schema.ts'
 import { fail, NotApplicable } from '../../lib/checks/failure.ts'
 import { check } from '../../lib/suite-kit/check.ts'
-import { expectErrorRecord, expectErrorStatusMatches, expectStatusOfAnyErrorRecordMatches } from '../../lib/checks/error-record.ts'
+import { expectErrorRecord, expectErrorStatusMatches, expectStatusOfAnyErrorRecordMatches, JUDGED_ERROR_STATUSES } from '../../lib/checks/error-record.ts'
 import { readableRecords } from './list-checks.ts'
 import { ownNameConflict, takenRepeat, unlistedRepeat } from './repeated-names.ts'
 import { characterFaultWords, refusedCharactersOrigin } from '../../lib/checks/sql-store-answers.ts'
@@ -287,22 +287,22 @@ export function createChecks(creates: readonly CreateProbe[], lastList: Category
       })
     } else plainCreateCheck(c, creates, lastList)
     // conditional claims, on every create (a plain one may be refused for its lengths too): they
-    // judge a refusal, and hold when there is none (a 409 is a status §7 does not show: whether its
-    // body is an Error record is not judged, only what one it carries says). No answer is no verdict, not a pass: create-returns-201 says that one, once;
+    // judge a refusal, and hold when there is none (a 409 or 422, statuses §7 does not show, is the
+    // service's own all the same: its body is an Error record too, JUDGED_ERROR_STATUSES; a 413 may be a front's). No answer is no verdict, not a pass: create-returns-201 says that one, once;
     // passed, these made error-body-is-error-record a rule "passed" against a server that answered
     // no request of the run. A 400 is declared application/json as every other error is (§4): a
     // length refusal is often written apart from the service's other errors (Go's http.Error with
     // the record's text, which declares text/plain)
-    check('error-body-is-error-record', `${c.label} → if refused with 400, the body is an Error record`, async (t) => {
+    check('error-body-is-error-record', `${c.label} → if refused with 400, 409 or 422, the body is an Error record`, async (t) => {
       const result = await t.use(c.probe)
-      if (answeredStatus(result) === 400) expectErrorRecord(result)
+      if (JUDGED_ERROR_STATUSES.some((s) => s !== 401 && s === answeredStatus(result))) expectErrorRecord(result)
     })
-    // and a refusal in a status §7 does not show (409, 413, 422) that carries an Error record all the
-    // same: the record's status is the HTTP status of its response (§2), whatever that status is
+    // and a refusal in another status (413) that carries an Error record all the same: the
+    // record's status is the HTTP status of its response (§2), whatever that status is
     check('error-status-matches-http', `${c.label} → if refused, an Error record says the status of its response`, async (t) => {
       const result = await t.use(c.probe)
       const status = answeredStatus(result)
-      if (status === 400) expectErrorStatusMatches(result)
+      if (status !== 401 && JUDGED_ERROR_STATUSES.some((s) => s === status)) expectErrorStatusMatches(result)
       else if (status > 401 && status < 500) expectStatusOfAnyErrorRecordMatches(result)
     })
     check('json-content-type', `${c.label} → if refused with 400, the error is application/json`, async (t) => {

@@ -23,6 +23,7 @@ import { sameSizeKey, shortFormKey } from '../cases/write-order.ts'
 import { carriesMarker, INVALID_VALUES_RULE, wrongTypeCases } from '../cases/wrong-types.ts'
 import { wrongTypeBody } from '../cases/wrong-type-values.ts'
 import { rereadWaits, waitToReread, type ListLag } from './list-lag.ts'
+import { firstOfRepeat, namedAsInTheRun } from './repeated-in-attempts.ts'
 
 /** A valid create: the body sent, and its answer. */
 export interface CreateProbe {
@@ -171,7 +172,7 @@ export function categoryProbes(run: Run): CategoryProbes {
   // waits for them goes in the next round trip, beside the other POSTs (docs/performance.md)
   const gating = new Set([VALID_CREATES[0]?.key, ...VALID_CREATES.map((c) => c.repeats), ...VALID_CREATES.map((c) => c.sendsIdOf)])
   const creates: CreateProbe[] = VALID_CREATES.map((c) => {
-    const sent = once(async () => c.body(recordPrefix()))
+    const sent = once(async () => namedAsInTheRun(run, c, c.body(recordPrefix())))
     return {
       case: c,
       label: post(c.label),
@@ -180,11 +181,10 @@ export function categoryProbes(run: Run): CategoryProbes {
       probe: once(async () => postCategory(run, c.key, createText(c, await sent(), run.context.seed, recordPrefix()), VALID_AUTHORIZATION, sameRecord(await sent()), { ...(c.sentAs ? { sentAs: c.sentAs } : {}), gates: gating.has(c.key), inPieces: c.inPieces === true, chunked: c.chunked === true })),
     }
   })
-  // a name sent again goes out once the first create with it was answered, whatever it got
+  // a name sent again goes out once the first create with it was answered, whatever it got (a confirmation attempt's: the run's name, repeated-in-attempts.ts)
   for (const again of creates.filter((c) => c.case.repeats)) {
-    const first = creates.find((c) => c.case.key === again.case.repeats) as CreateProbe
-    const send = again.probe
-    again.probe = once(async () => (await Promise.allSettled([first.probe()]), send()))
+    const [first, send] = [creates.find((c) => c.case.key === again.case.repeats) as CreateProbe, again.probe]
+    again.probe = once(async () => (await firstOfRepeat(run, first), send()))
   }
   // the id of an earlier record goes out once that one was answered with it (the body's text: the id first, as createText writes one)
   for (const own of creates.filter((c) => c.case.sendsIdOf)) {

@@ -2,10 +2,14 @@
  * §4.1 "all categories", and no operation removes or changes one (§1 rule 1 names only list and
  * create): what the run's first list showed, its later lists show (list-checks.ts reads them).
  */
-import { expectStillListed, expectUnchangedWhereListed, missingFromList } from '../../lib/checks/category.ts'
+import { expectStillListed, expectUnchangedWhereListed, missingFromList, type CategoryRecord } from '../../lib/checks/category.ts'
 import { check } from '../../lib/suite-kit/check.ts'
+import { thisRun } from '../../lib/suite-kit/run-context.ts'
 import { createdRecords, listedRecords, settledList, usableRecords } from './list-checks.ts'
 import { answeredAt, type CategoryProbes } from './probes.ts'
+
+/** Where the run's first list is kept for the check's confirmation attempts (RunContext.firstAnswers). */
+const FIRST_LIST = 'still-listed: first list'
 
 /**
  * No operation removes or changes a category, so the list after the run's POSTs, and every read of
@@ -14,11 +18,21 @@ import { answeredAt, type CategoryProbes } from './probes.ts'
  * are the run's, and the last is sent only after the first was answered (suites/categories/probes.ts).
  */
 export function stillListedCheck(probes: CategoryProbes): void {
+  const { context } = thisRun()
   check(
     'created-in-list',
     "GET /categories, then again after the run's POSTs → every category listed first is listed again, unchanged",
     async (t) => {
       const first = await t.use(probes.firstList)
+      // a confirmation attempt (stackhunt11: "unconfirmed" on a list that lost them every time) sends
+      // no POST it was not found on: it reads the list again, its own first, and asks whether what
+      // the run's first list showed is listed still, unchanged
+      // (the run's first list is the failure's evidence already: the attempt's is the list read again);
+      // a first list that was no list (unanswered, garbled) failed otherwise: its attempt goes as before
+      const runs = context.firstAnswers?.get(FIRST_LIST) as CategoryRecord[] | undefined
+      if (context.confirming && runs) return expectStillListed(runs, listedRecords(first), first)
+      const records = context.confirming ? undefined : usableRecords(first)
+      if (records) context.firstAnswers?.set(FIRST_LIST, records)
       const { list } = await probes.lastList()
       t.evidence(list)
       const earlier = listedRecords(first)

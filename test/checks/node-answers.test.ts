@@ -215,6 +215,15 @@ test("a 500 from Express to a POST of another Content-Type: Express 5 leaves req
       ),
     ).message
   expect(fault('application/x-www-form-urlencoded')).toMatch(/^POST answered 500 .*: Express 5 \(body-parser 2\) leaves req\.body undefined where no parser read the body.*read req\.body \?\? \{\}/)
+  expect(fault('application/x-www-form-urlencoded')).not.toMatch(/Express 4/)
+  // review52: without the TypeError of req.body undefined (Express 4's {} and a handler's req.body.name.trim(), or a page that hides the message), both are said
+  const hidden = (body: string) =>
+    failureOf(() => expectStatus(makeResponse({ status: 500, method: 'POST', headers: { 'content-type': 'text/html; charset=utf-8', 'x-powered-by': 'Express' }, body, requestHeaders: { 'content-type': 'application/x-www-form-urlencoded' } }), 400)).message
+  for (const body of ["<pre>TypeError: Cannot read properties of undefined (reading 'trim')</pre>", '<pre>Internal Server Error</pre>']) {
+    expect(hidden(body)).toMatch(/Express 5 \(body-parser 2\) leaves req\.body undefined .*; Express 4 gives \{\} there, where a handler that uses a field of it as a string \(req\.body\.name\.trim\(\)\) throws as well: read req\.body \?\? \{\} and refuse a name that is not a string/)
+  }
+  expect(hidden('<pre>TypeError: Cannot read properties of undefined (reading &#39;name&#39;)<br> &nbsp; &nbsp;at /srv/app.js:9:24</pre>')).not.toMatch(/Express 4/)
+  expect(hidden('<pre>TypeError: Cannot destructure property &#39;name&#39; of &#39;req.body&#39; as it is undefined.</pre>')).not.toMatch(/Express 4/)
   // the JSON parser read a JSON body: another cause; and a 500 without Express's header is not named so
   expect(fault('application/json')).not.toMatch(/req\.body undefined/)
   expect(fault('application/x-www-form-urlencoded', 'PHP/8.2')).not.toMatch(/req\.body undefined/)

@@ -169,9 +169,23 @@ describe('Error records (§7, §2)', () => {
     expect(outcomeOf(() => expectErrorRecord(error(status as number, body)))).toBe(outcome)
   })
 
-  test('expectErrorRecord judges only the documented statuses, 400 and 401', () => {
+  test('expectErrorRecord judges the documented statuses, 400 and 401, and the refusals only the service gives, 409 and 422; not what a front answers with a body of its own', () => {
     expect(outcomeOf(() => expectErrorRecord(error(404, 'not found')))).toBe('not-applicable')
     expect(outcomeOf(() => expectErrorRecord(error(500, '')))).toBe('not-applicable')
+    // §7: all error responses carry the Error record; a 409 or a 422 is the service's own
+    expect(outcomeOf(() => expectErrorRecord(error(409, { code: 'conflict', message: 'm', status: 409 })))).toBe('pass')
+    expect(outcomeOf(() => expectErrorRecord(error(422, { code: 'taken', message: 'm', status: 422 })))).toBe('pass')
+    const fastApi = verdictOf(() => expectErrorRecord(error(409, { detail: 'Category already exists' })))
+    expect(fastApi).toMatchObject({ code: 'SCHEMA_MISMATCH' })
+    expect('code' in fastApi ? fastApi.message : '').toMatch(/^the body is not an Error record \(code, message, status\), which §7 asks of all error responses, a 409 too: .*FastAPI's for an HTTPException/)
+    const validation = verdictOf(() => expectErrorRecord(error(422, { detail: [{ loc: ['body', 'name'], msg: 'field required', type: 'value_error.missing' }] })))
+    expect('code' in validation ? validation.message : '').toMatch(/a 422 too: .*FastAPI answers for a RequestValidationError/)
+    expect(outcomeOf(() => expectErrorRecord(error(422, { error: 'taken' })))).toBe('SCHEMA_MISMATCH')
+    expect(outcomeOf(() => expectErrorRecord(error(409, 'Conflict')))).toBe('NOT_JSON')
+    // nginx's 413 and 414 pages, a gateway's 429, 502, 503 and 504, a router's 404 and 405, a WAF's 403, API Gateway's 415: not judged
+    for (const status of [403, 404, 405, 408, 413, 414, 415, 429, 431, 502, 503, 504]) {
+      expect(outcomeOf(() => expectErrorRecord(error(status, '<html><center><h1>nginx</h1></center></html>'))), String(status)).toBe('not-applicable')
+    }
   })
 
   test.each([

@@ -54,3 +54,26 @@ test("a control answered a gateway's 502 once: create-returns-201 fails, intermi
   expect(shortForms.length).toBeGreaterThan(0)
   expect([...new Set(shortForms.map((c) => c.skipReason))]).toEqual(['not needed: plain ASCII of the same sizes was answered 502, which does not show the long values refused for length'])
 })
+
+test('a control answered 200 with its record (review51): create-returns-201 fails saying 200 instead of 201, and that those sizes were taken, not that the refusal "is not shown to be a length limit"', async () => {
+  // long names not plain ASCII refused 400 (their characters, not their lengths); the plain-ASCII controls taken, answered 200
+  const server = startReferenceServer({
+    apiKey,
+    behaviour: {
+      finish: (reply, request, store) => {
+        if (request.operation !== 'createCategory' || reply.status !== 201) return reply
+        const name = (request.body as { name?: unknown }).name
+        if (typeof name === 'string' && name.length > 64 && /[^\x20-\x7e]/.test(name)) return (store.pop(), errorReply(400, 'invalid', 'name holds characters it may not'))
+        return /-size/.test(request.rawBody ?? '') ? { ...reply, status: 200 } : reply
+      },
+    },
+  })
+  const run = await conform(await started(server))
+  expect(run.code, run.stdout).toBe(1)
+  const controls = failedChecks(run.results).filter((c) => c.rule === 'create-returns-201' && /to plain ASCII of the sizes/.test(c.failure?.message ?? ''))
+  expect(controls.length).toBeGreaterThan(0)
+  for (const c of controls) {
+    expect(c.failure?.message).toMatch(/^POST answered 200 to plain ASCII of the sizes of values answered 400, expected 201: a create taken is answered 201 \(§4\.2 rule 2\) \(.*\); and these sizes taken, the 400 to the values was not for their lengths$/)
+    expect(c.failure?.message).not.toMatch(/not shown to be a length limit/)
+  }
+})

@@ -8,6 +8,7 @@ import { markdownSummary } from '../../lib/reporters/markdown-summary.ts'
 import { terminalSummary } from '../../lib/reporters/terminal-summary.ts'
 import { htmlReport } from '../../lib/reporters/html-report.ts'
 import { check, exchange, runResult } from './fixture.ts'
+import type { Exchange } from '../../lib/http/exchange.ts'
 
 const fault500 = (name: string) =>
   check(name, 'fail', {
@@ -154,6 +155,20 @@ test('bodies that must be refused with 400 answered 422 across the refusal rules
   expect(faults[0].line).toMatch(/^deterministic: 2 bodies that must be refused with 400 were answered 422 \(a framework's validation status: FastAPI, Laravel, LoopBack\), across 2 rules; /)
   expect(faultGroups(runResult((id) => [id === 'create-rejects-missing-name' ? answered422 : check(`${id} check`, 'pass')]))).toEqual([])
   expect(faultGroups(runResult((id) => [id === 'create-returns-201' || id === 'create-rejects-missing-name' ? answered422 : check(`${id} check`, 'pass')]))).toEqual([])
+})
+
+test("the 422s' bodies not the Error record (FastAPI's {\"detail\": […]}, judged under §7 since verdicts13): the same handler as their status, one finding that says both; a 422 to a valid create stays apart", () => {
+  const refusals = [exchange({}, 422, '{"detail":[{"loc":["body","name"],"msg":"field required"}]}'), exchange({}, 422, '{"detail":[{"loc":["body","name"],"msg":"str type expected"}]}')]
+  const confirmed = { attempts: 3, failures: 3, kind: 'deterministic' as const }
+  const status422 = (e: Exchange) => check('c', 'fail', { exchanges: [e], failure: { code: 'UNEXPECTED_STATUS', message: 'POST answered 422, expected 400', expected: 'status 400', actual: 'status 422', observed: 'status 422' }, recurrence: confirmed })
+  const body = (e: Exchange) => check('b', 'fail', { exchanges: [e], failure: { code: 'SCHEMA_MISMATCH', message: 'the body is not an Error record', expected: 'an Error record', actual: 'lacks code' }, recurrence: confirmed })
+  const ofCreate = exchange({}, 422, '{"detail":"Category already exists"}')
+  const checksOf = (id: string) =>
+    id === 'create-rejects-missing-name' ? [status422(refusals[0]!)] : id === 'create-rejects-invalid-values' ? [status422(refusals[1]!)] : id === 'error-body-is-error-record' ? [...refusals.map(body), body(ofCreate)] : [check(`${id} check`, 'pass')]
+  const faults = faultGroups(runResult(checksOf))
+  expect(faults).toHaveLength(1)
+  expect(faults[0]).toMatchObject({ cause: 'validation-status', checks: 4, rules: ['create-rejects-missing-name', 'create-rejects-invalid-values', 'error-body-is-error-record'] })
+  expect(faults[0].line).toMatch(/^deterministic: 2 bodies that must be refused with 400 were answered 422 \(a framework's validation status: FastAPI, Laravel, LoopBack\), and not with the Error record \(§7\), across 3 rules; /)
 })
 
 test('requests without a valid key served, both without a key and with one not issued (authentication not mounted): one finding; one rule alone, or a 403, makes none', () => {

@@ -33,6 +33,29 @@ export const ERROR_MUTATIONS: readonly Mutation[] = [
     description: 'the Error status is the HTTP status as a string ("401") instead of an integer',
     behaviour: { errorBody: (status, code, message) => ({ code, message, status: String(status) }) },
   },
+  // §7: all error responses, a refusal in a status it does not show that only the service gives (409, 422) too
+  {
+    name: 'repeated-name-409-with-a-detail-body',
+    breaks: 'error-body-is-error-record',
+    code: 'SCHEMA_MISMATCH',
+    // confirmed by repeating the run's stored name (repeated-names.ts namedAsInTheRun): "intermittent" before, its attempt's repeat a new name, taken
+    recurrence: 'deterministic',
+    description:
+      'names are unique, and a repeated one is refused with 409 {"detail": "Category already exists"} (FastAPI\'s HTTPException, raised by the handler): ' +
+      'every 400 and 401 carries the Error record, the 409 does not',
+    behaviour: repeatsRefused(409, { detail: 'Category already exists' }),
+  },
+  {
+    name: 'repeated-name-422-with-an-error-body',
+    breaks: 'error-body-is-error-record',
+    code: 'SCHEMA_MISMATCH',
+    // confirmed by repeating the run's stored name (repeated-names.ts namedAsInTheRun): "intermittent" before, its attempt's repeat a new name, taken
+    recurrence: 'deterministic',
+    description:
+      'names are unique, and a repeated one is refused with 422 {"error": "name has already been taken"} (a Rails controller\'s render json: { error: … }, status: :unprocessable_entity): ' +
+      'every 400 and 401 carries the Error record, the 422 does not',
+    behaviour: repeatsRefused(422, { error: 'name has already been taken' }),
+  },
   {
     name: 'unauthorized-empty-body',
     breaks: 'error-body-is-error-record',
@@ -61,6 +84,8 @@ export const ERROR_MUTATIONS: readonly Mutation[] = [
     name: 'conflict-answered-with-the-400-record',
     breaks: 'error-status-matches-http',
     code: 'ERROR_STATUS_MISMATCH',
+    // confirmed by repeating the run's stored name (repeated-names.ts namedAsInTheRun): "intermittent" before, its attempt's repeat a new name, taken
+    recurrence: 'deterministic',
     description:
       "names are unique, and a repeated one is refused with 409 whose Error record comes from the service's validation-error helper, " +
       "which writes status 400 (res.status(409).json(validationError('name is taken'))): every 400 and 401 is right",
@@ -225,3 +250,15 @@ export const ERROR_MUTATIONS: readonly Mutation[] = [
     },
   },
 ]
+
+/** A create whose name is stored already refused with `status` and `body`, the record not kept. */
+function repeatsRefused(status: number, body: Record<string, string>): Mutation['behaviour'] {
+  return {
+    finish: (reply, request, store) => {
+      const name = isPlainObject(request.body) ? request.body.name : undefined
+      if (request.operation !== 'createCategory' || reply.status !== 201 || !store.slice(0, -1).some((r) => r.name === name)) return reply
+      store.pop()
+      return { status, headers: { 'content-type': 'application/json' }, body }
+    },
+  }
+}

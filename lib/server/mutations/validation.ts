@@ -135,6 +135,20 @@ export const VALIDATION_MUTATIONS: readonly Mutation[] = [
       finish: (reply, request) => (isInvalidBody(reply, request) ? errorReply(422, 'unprocessable', 'the body does not validate') : reply),
     },
   },
+  {
+    // the status is create-rejects-*'s finding; the body, not the Error record, is §7's, in one finding with it (fault-groups.ts)
+    name: 'validation-answers-422-with-a-detail-list',
+    breaks: 'error-body-is-error-record',
+    code: 'SCHEMA_MISMATCH',
+    description:
+      'every body that fails validation is answered as FastAPI answers a RequestValidationError: 422 {"detail": [{"loc": ["body", "name"], "msg": "field required", "type": "value_error.missing"}]}',
+    behaviour: {
+      finish: (reply, request) =>
+        isInvalidBody(reply, request)
+          ? { status: 422, headers: { 'content-type': 'application/json' }, body: { detail: [{ loc: ['body', 'name'], msg: 'field required', type: 'value_error.missing' }] } }
+          : reply,
+    },
+  },
 
   // §5.4: invalid JSON is answered 400
   {
