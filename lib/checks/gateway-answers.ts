@@ -29,10 +29,13 @@ export function envoyTextBody(response: Pick<RecordedResponse, 'body'>): string 
  */
 const QUOTED_TWICE = /:\s*""[^\s",}\]]/
 
+/** A body that reads as a JSON object (a template's), not a page or a script that may hold :""x (review56: an HTML page's `{label:""+name}`). */
+const JSON_LIKE = /^\s*\{\s*"/
+
 /** Why a body that is not JSON came, where a gateway wrote it (Envoy's texts, a template's value quoted twice). */
 export function gatewayTextBody(response: Pick<RecordedResponse, 'body'>): string | undefined {
   const envoy = envoyTextBody(response)
-  if (envoy || !QUOTED_TWICE.test(response.body)) return envoy
+  if (envoy || !JSON_LIKE.test(response.body) || !QUOTED_TWICE.test(response.body)) return envoy
   return (
     'it holds a value quoted twice (""…""), as an AWS API Gateway gateway response template writes "$context.error.messageString" (or "$context.error.validationErrorString") in quotes: API Gateway gives those values already quoted; ' +
     'write them without quotes ("message": $context.error.messageString), or "$context.error.message" in quotes'
@@ -75,7 +78,8 @@ const AWS_AUTHORIZER_DENY = /User is not authorized to access this resource/
 
 /** Why every create sent with the key was refused where its GETs were served, when AWS API Gateway's authorizer refused them; undefined otherwise. */
 export function awsPolicyCached(response: Pick<RecordedResponse, 'status' | 'body'>): string | undefined {
-  if (response.status !== 403 || !AWS_AUTHORIZER_DENY.test(response.body)) return undefined
+  // an explicit deny is the policy's own Deny, for this key and route, not an Allow cached for another route (review56)
+  if (response.status !== 403 || !AWS_AUTHORIZER_DENY.test(response.body) || /explicit deny/.test(response.body)) return undefined
   return (
     "it is AWS API Gateway's refusal where a Lambda authorizer's policy does not allow the request: an authorizer whose Allow names the method and path it was called for (Resource: event.methodArn) " +
     "has that policy cached by the token (300 s, the TTL's default), which then refuses the same key every other method and path; its policy names every route the key may use (arn:…/v1/*/*), or its cache is off (TTL 0)"

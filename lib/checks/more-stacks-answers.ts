@@ -83,8 +83,9 @@ export function beamJvmErrorBody(keys: readonly string[], body: unknown): string
       "a database function's RAISE sets its own (RAISE sqlstate 'PGRST' USING message = '{\"code\": …, \"message\": …}', detail = '{\"status\": 400}'), and a proxy in front adds status to PostgREST's own"
     )
   }
-  // Quarkus (RESTEasy Reactive with quarkus-hibernate-validator): its mapper's ViolationReport for a Bean Validation failure (measured by stackhunt12 on an emulation: no words)
-  if (keys.includes('title') && keys.includes('violations') && Array.isArray((body as { violations?: unknown }).violations) && !keys.includes('code')) {
+  // Quarkus (RESTEasy Reactive with quarkus-hibernate-validator): its mapper's ViolationReport for a Bean Validation failure (measured by stackhunt12 on an emulation: no words);
+  // it copies Zalando's constraint-violation problem but writes no type, which Zalando's (problem-spring-web, a Spring service's) has: that one is a problem detail (review56)
+  if (keys.includes('title') && keys.includes('violations') && Array.isArray((body as { violations?: unknown }).violations) && !keys.includes('code') && !keys.includes('type')) {
     return (
       "it is Quarkus' ViolationReport (title \"Constraint Violation\", status, violations: [{field, message}]), which its built-in exception mapper writes where Bean Validation refuses a body (@Valid with @NotBlank, @Size); " +
       'an ExceptionMapper<ConstraintViolationException> of the service\'s own (or a @ServerExceptionMapper method) answers {code, message, status}'

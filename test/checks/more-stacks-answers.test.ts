@@ -60,6 +60,10 @@ test("Quarkus' ViolationReport is named, with its change; a problem detail with 
     /lacks required property "code"; it is Quarkus' ViolationReport \(title "Constraint Violation", status, violations: \[\{field, message\}\]\).*ExceptionMapper<ConstraintViolationException>/,
   )
   expect(record('{"title":"Bad Request","status":400,"violations":"none"}')).not.toMatch(/Quarkus/)
+  // review56: Zalando's constraint-violation problem (problem-spring-web: a Spring service), which Quarkus' copies, has a type
+  const zalando = record('{"type":"https://zalando.github.io/problem/constraint-violation","title":"Constraint Violation","status":400,"violations":[{"field":"name","message":"must not be blank"}]}')
+  expect(zalando).not.toMatch(/Quarkus/)
+  expect(zalando).toMatch(/it is an RFC 9457 problem detail/)
 })
 
 test("an empty string made nil (Ecto's cast), the name taken from the query (Phoenix's conn.params), 422 (its FallbackController): Phoenix named beside the others", () => {
