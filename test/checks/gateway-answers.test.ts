@@ -60,6 +60,13 @@ describe("AWS API Gateway's refusal where a Lambda authorizer's policy does not 
     expect(awsPolicyCached(implicit.exchange.response!)).toMatch(/^it is AWS API Gateway's refusal .*Resource: event\.methodArn.*cached by the token \(300 s/)
     // review56: an explicit deny is the policy's own Deny, not an Allow cached for another route
     expect(awsPolicyCached(denied('POST', 'Bearer k').exchange.response!)).toBeUndefined()
+    // review56: the sentence in an Error record of the service's own (a role check), with no header of API Gateway's, is no API Gateway answer
+    const own = makeResponse({ status: 403, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"code":"forbidden","message":"User is not authorized to access this resource","status":403}' })
+    expect(awsPolicyCached(own.exchange.response!)).toBeUndefined()
+    expect(failureOf(() => expectStatus(own, 401)).message).not.toMatch(/API Gateway answers 403 itself/)
+    // a gateway response template that writes the Error record keeps API Gateway's x-amzn-ErrorType
+    const templated = makeResponse({ status: 403, method: 'POST', headers: { 'content-type': 'application/json', 'x-amzn-errortype': 'AccessDeniedException' }, body: own.exchange.response!.body })
+    expect(awsPolicyCached(templated.exchange.response!)).toMatch(/^it is AWS API Gateway's refusal/)
     expect(awsPolicyCached(makeResponse({ status: 403, body: '{"code":"forbidden","message":"no write scope","status":403}' }).exchange.response!)).toBeUndefined()
   })
 })
