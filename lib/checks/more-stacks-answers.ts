@@ -47,7 +47,9 @@ export function aspnetEmptyBody(response: RecordedResponse): string | undefined 
  */
 export function aspnetProblem(keys: readonly string[], body: unknown): string | undefined {
   const type = (body as { type?: unknown }).type
-  if (!keys.includes('traceId') && !(typeof type === 'string' && /^https:\/\/tools\.ietf\.org\/html\/rfc(?:9110|7231)#section-/.test(type))) return undefined
+  // a traceId beside a type of its own (Spring's about:blank with a traceId set by the service: review56) is not ASP.NET Core's, which writes the RFC's link
+  const link = typeof type === 'string' && /^https:\/\/tools\.ietf\.org\/html\/rfc(?:9110|7231)#section-/.test(type)
+  if (!link && !(keys.includes('traceId') && !keys.includes('type'))) return undefined
   return (
     "ASP.NET Core, whose traceId and type link it wrote: AddProblemDetails(o => o.CustomizeProblemDetails = c => { c.ProblemDetails.Extensions[\"code\"] = …; c.ProblemDetails.Extensions[\"message\"] = c.ProblemDetails.Detail; }), " +
     'or an exception handler of the service\'s own (UseExceptionHandler, an IExceptionHandler) writing {code, message, status} with Results.Json'

@@ -111,6 +111,12 @@ test("an ASP.NET Core problem detail (its traceId, its type link) names ASP.NET 
   const { traceId: _, ...withoutTraceId } = aspnet
   expect(record(withoutTraceId)).toMatch(/ASP\.NET Core, whose traceId and type link/)
   expect(record({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid request content.', instance: '/v1/categories' })).toMatch(/\(Spring: ProblemDetail\.setProperty\("code"/)
+  // review56: Spring's problem detail with a traceId the service set (Micrometer's, setProperty("traceId", …)) stays Spring's
+  const springTraced = record({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid request content.', traceId: '4bf92f3577b34da6a3ce929d0e0e4736' })
+  expect(springTraced).toMatch(/\(Spring: ProblemDetail\.setProperty\("code"/)
+  expect(springTraced).not.toMatch(/ASP\.NET Core, whose traceId/)
+  const { type: __, ...withoutType } = aspnet
+  expect(record(withoutType)).toMatch(/ASP\.NET Core, whose traceId/)
 })
 
 
