@@ -182,9 +182,9 @@ export function servantStatus(response: RecordedResponse, expected: number): str
  */
 export function problemJsonWords(request?: RecordedRequest, response?: RecordedResponse): string {
   if (response && aspnetProblemBody(response)) {
-    // measured by stackhunt12 on an emulation of AddProblemDetails(): Spring's negotiation and change were named alone
+    // measured by stackhunt12 on an emulation of AddProblemDetails(): Spring's negotiation and change were named alone; not "whatever the Accept": its writer declines an Accept without JSON (review56)
     return (
-      "application/problem+json is the media type ASP.NET Core gives the problem details it writes (AddProblemDetails, a minimal API's 400 to a body it could not read), whatever the Accept; " +
+      "application/problem+json is the media type ASP.NET Core gives the problem details it writes (AddProblemDetails, a minimal API's 400 to a body it could not read), to an Accept of application/json too (its DefaultProblemDetailsWriter writes for any Accept that takes JSON, none or */* among them, always as application/problem+json); " +
       '§4 names application/json for every payload, so the error handler writes the Error record with Results.Json(error, statusCode: …), whose media type is application/json'
     )
   }

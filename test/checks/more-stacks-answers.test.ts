@@ -125,6 +125,8 @@ test("application/problem+json on ASP.NET Core's problem detail names ASP.NET Co
   const body = { type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1', title: 'Bad Request', status: 400, detail: 'Failed to read parameter "NewCategory body" from the request body as JSON.', traceId: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' }
   const message = failureOf(() => expectJsonContentType(makeResponse({ status: 400, method: 'POST', headers: { 'content-type': 'application/problem+json' }, body }))).message
   expect(message).toMatch(/application\/problem\+json is the media type ASP\.NET Core gives the problem details it writes .*Results\.Json\(error, statusCode: …\)/)
+  // review56: DefaultProblemDetailsWriter writes only for an Accept that takes JSON; "whatever the Accept" was more than it does
+  expect(message).toMatch(/to an Accept of application\/json too \(its DefaultProblemDetailsWriter writes for any Accept that takes JSON/)
   expect(message).not.toMatch(/Spring/)
   const spring = failureOf(() => expectJsonContentType(makeResponse({ status: 400, method: 'POST', headers: { 'content-type': 'application/problem+json' }, body: { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid request content.' } }))).message
   expect(spring).toMatch(/Spring \(ProblemDetail, ErrorResponse\)/)
