@@ -29,7 +29,9 @@ export function cutListWords(
   vanished: readonly { name?: unknown }[],
   results: readonly HttpResult[],
 ): string {
-  if (later.length >= 10 && later.length === earlier.length && !vanished.slice(0, 10).some((r) => later.some((l) => l.name === r.name))) {
+  // records gone listed again by name under other ids were made anew, not cut off (review56: the size alone said a cut)
+  if (vanished.slice(0, 10).some((r) => later.some((l) => l.name === r.name))) return ''
+  if (later.length >= 10 && later.length === earlier.length) {
     return `; both lists hold ${later.length} records: a list cut at a fixed size (a LIMIT, a default page size), where §8 returns all categories in one array`
   }
   const sizes = results.map((r) => r.exchange.response?.bodyBytes)

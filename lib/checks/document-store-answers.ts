@@ -38,6 +38,11 @@ export const MONGO_UNDEFINED_STORED =
   'MongoClient(url, { ignoreUndefined: true }), or the field left out of the document where it has no value'
 
 const EXTENDED_KEYS = new Set(['$numberLong', '$numberInt', '$numberDecimal', '$numberDouble', '$oid'])
+
+/** Extended JSON's forms that relaxed mode writes too (review56: an ObjectId id in relaxed mode was said to be canonical mode, and relaxed mode its fix). */
+const EVERY_MODE =
+  `it is MongoDB Extended JSON, which writes an ObjectId as {"$oid": "…"} and a Decimal128 as {"$numberDecimal": "…"} in every mode, relaxed too; ${INTEGER_ID}`
+
 const ATTRIBUTE_KEYS = new Set(['N', 'S', 'NULL', 'BOOL', 'B', 'SS', 'NS', 'L', 'M'])
 
 /** A value as the message quotes it: a long name stays short. */
@@ -65,6 +70,10 @@ export function documentStoreOrigin(body: unknown, problems: readonly string[]):
       if (!problems.some((problem) => problem.startsWith(`${place} `))) continue
       if (key === 'id' && typeof value === 'string' && OBJECT_ID.test(value)) return `${place} is ${shown(value)}: ${OBJECT_ID_WORDS}`
       const only = onlyKey(value)
+      if (only === '$oid' || only === '$numberDecimal') {
+        if (key === 'id') return `${place} is ${shown(value)}: ${EVERY_MODE}`
+        continue
+      }
       if (only !== undefined && EXTENDED_KEYS.has(only)) return `${place} is ${shown(value)}: ${EXTENDED_JSON}`
       if (only !== undefined && ATTRIBUTE_KEYS.has(only)) return `${place} is ${shown(value)}: ${ATTRIBUTE_VALUE}`
     }

@@ -29,10 +29,13 @@ export function envoyTextBody(response: Pick<RecordedResponse, 'body'>): string 
  */
 const QUOTED_TWICE = /:\s*""[^\s",}\]]/
 
+/** A body that reads as a JSON object (a template's), not a page or a script that may hold :""x (review56: an HTML page's `{label:""+name}`). */
+const JSON_LIKE = /^\s*\{\s*"/
+
 /** Why a body that is not JSON came, where a gateway wrote it (Envoy's texts, a template's value quoted twice). */
 export function gatewayTextBody(response: Pick<RecordedResponse, 'body'>): string | undefined {
   const envoy = envoyTextBody(response)
-  if (envoy || !QUOTED_TWICE.test(response.body)) return envoy
+  if (envoy || !JSON_LIKE.test(response.body) || !QUOTED_TWICE.test(response.body)) return envoy
   return (
     'it holds a value quoted twice (""…""), as an AWS API Gateway gateway response template writes "$context.error.messageString" (or "$context.error.validationErrorString") in quotes: API Gateway gives those values already quoted; ' +
     'write them without quotes ("message": $context.error.messageString), or "$context.error.message" in quotes'
@@ -73,9 +76,20 @@ export const AWS_NO_ROUTE = /Missing Authentication Token|Invalid key=value pair
  */
 const AWS_AUTHORIZER_DENY = /User is not authorized to access this resource/
 
+/**
+ * Whether API Gateway wrote the 403: its body ({"Message": …} alone) or its x-amzn-ErrorType. The
+ * sentence alone is no evidence: services write it themselves (a role check's 403, serverless-offline's
+ * Boom.forbidden), and review56 found an Error record of the service's own put down to API Gateway.
+ */
+function awsAuthorizerDenied(response: Pick<RecordedResponse, 'status' | 'body'> & { headers?: Record<string, string> }): boolean {
+  if (response.status !== 403 || !AWS_AUTHORIZER_DENY.test(response.body)) return false
+  return /^\s*\{\s*"[Mm]essage"\s*:\s*"User is not authorized to access this resource(?: with an explicit deny)?"\s*\}\s*$/.test(response.body) || /AccessDeniedException/i.test(response.headers?.['x-amzn-errortype'] ?? '')
+}
+
 /** Why every create sent with the key was refused where its GETs were served, when AWS API Gateway's authorizer refused them; undefined otherwise. */
-export function awsPolicyCached(response: Pick<RecordedResponse, 'status' | 'body'>): string | undefined {
-  if (response.status !== 403 || !AWS_AUTHORIZER_DENY.test(response.body)) return undefined
+export function awsPolicyCached(response: Pick<RecordedResponse, 'status' | 'body' | 'headers'>): string | undefined {
+  // an explicit deny is the policy's own Deny, for this key and route, not an Allow cached for another route (review56)
+  if (!awsAuthorizerDenied(response) || /explicit deny/.test(response.body)) return undefined
   return (
     "it is AWS API Gateway's refusal where a Lambda authorizer's policy does not allow the request: an authorizer whose Allow names the method and path it was called for (Resource: event.methodArn) " +
     "has that policy cached by the token (300 s, the TTL's default), which then refuses the same key every other method and path; its policy names every route the key may use (arn:…/v1/*/*), or its cache is off (TTL 0)"
@@ -91,7 +105,7 @@ export function gatewayStatus(response: Pick<RecordedResponse, 'status' | 'body'
       "route them (a catch-all route, API Gateway's $default route) to what answers 401 without a key, or check the key for every path before routing"
     )
   }
-  if (expected === 401 && response.status === 403 && AWS_AUTHORIZER_DENY.test(response.body)) {
+  if (expected === 401 && awsAuthorizerDenied(response)) {
     return (
       `AWS API Gateway answers 403 itself where a Lambda authorizer's policy does not allow the request${/explicit deny/.test(response.body) ? " (an explicit deny: the policy's Effect is Deny)" : ''}; §5.3 asks 401 of a key that is missing or invalid: ` +
       "an authorizer fails with the error \"Unauthorized\" for a key it does not know (throw new Error('Unauthorized'), raise Exception('Unauthorized')), which API Gateway answers 401, and its gateway responses UNAUTHORIZED and ACCESS_DENIED can give the Error record"

@@ -280,7 +280,7 @@ export function changedTextOrigin(sent: unknown, got: unknown, at: number): stri
   const withNode = (words: string) => (node ? `${words}; ${node}` : words)
   if (sent === '' && (got === undefined || got === null)) {
     return (
-      `an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out, kotlinx.serialization leaves out a property equal to its default (a description: String = "" under encodeDefaults = false, its default: Ktor's ContentNegotiation), the AWS SDK v2's DynamoDB DocumentClient stores it as NULL under convertEmptyValues: true, Ecto's cast/4 makes it nil (its empty_values; Phoenix: cast(…, empty_values: [])), and ${PROTO_JSON_EMPTY}; ` +
+      `an empty string came back as no value: Oracle stores '' as NULL (and a NOT NULL column then refuses it), Jackson's NON_EMPTY inclusion (spring.jackson.default-property-inclusion=non_empty) and Go's omitempty leave it out, kotlinx.serialization leaves out a property equal to its default (a description: String = "" under encodeDefaults = false, the default of a Json { } of the service's own, as Ktor's json(Json { … }) is given; Ktor's json() alone encodes defaults), the AWS SDK v2's DynamoDB DocumentClient stores it as NULL under convertEmptyValues: true, Ecto's cast/4 makes it nil (its empty_values; Phoenix: cast(…, empty_values: [])), and ${PROTO_JSON_EMPTY}; ` +
       withNode(`a service on such a store refuses an empty value with 400 (an invalid value for it, §4.2 rule 1), or keeps it apart from no value; ${phpRubyChangedText(sent, got, at)}`)
     )
   }

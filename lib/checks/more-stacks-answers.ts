@@ -47,7 +47,9 @@ export function aspnetEmptyBody(response: RecordedResponse): string | undefined 
  */
 export function aspnetProblem(keys: readonly string[], body: unknown): string | undefined {
   const type = (body as { type?: unknown }).type
-  if (!keys.includes('traceId') && !(typeof type === 'string' && /^https:\/\/tools\.ietf\.org\/html\/rfc(?:9110|7231)#section-/.test(type))) return undefined
+  // a traceId beside a type of its own (Spring's about:blank with a traceId set by the service: review56) is not ASP.NET Core's, which writes the RFC's link
+  const link = typeof type === 'string' && /^https:\/\/tools\.ietf\.org\/html\/rfc(?:9110|7231)#section-/.test(type)
+  if (!link && !(keys.includes('traceId') && !keys.includes('type'))) return undefined
   return (
     "ASP.NET Core, whose traceId and type link it wrote: AddProblemDetails(o => o.CustomizeProblemDetails = c => { c.ProblemDetails.Extensions[\"code\"] = …; c.ProblemDetails.Extensions[\"message\"] = c.ProblemDetails.Detail; }), " +
     'or an exception handler of the service\'s own (UseExceptionHandler, an IExceptionHandler) writing {code, message, status} with Results.Json'
@@ -83,8 +85,9 @@ export function beamJvmErrorBody(keys: readonly string[], body: unknown): string
       "a database function's RAISE sets its own (RAISE sqlstate 'PGRST' USING message = '{\"code\": …, \"message\": …}', detail = '{\"status\": 400}'), and a proxy in front adds status to PostgREST's own"
     )
   }
-  // Quarkus (RESTEasy Reactive with quarkus-hibernate-validator): its mapper's ViolationReport for a Bean Validation failure (measured by stackhunt12 on an emulation: no words)
-  if (keys.includes('title') && keys.includes('violations') && Array.isArray((body as { violations?: unknown }).violations) && !keys.includes('code')) {
+  // Quarkus (RESTEasy Reactive with quarkus-hibernate-validator): its mapper's ViolationReport for a Bean Validation failure (measured by stackhunt12 on an emulation: no words);
+  // it copies Zalando's constraint-violation problem but writes no type, which Zalando's (problem-spring-web, a Spring service's) has: that one is a problem detail (review56)
+  if (keys.includes('title') && keys.includes('violations') && Array.isArray((body as { violations?: unknown }).violations) && !keys.includes('code') && !keys.includes('type')) {
     return (
       "it is Quarkus' ViolationReport (title \"Constraint Violation\", status, violations: [{field, message}]), which its built-in exception mapper writes where Bean Validation refuses a body (@Valid with @NotBlank, @Size); " +
       'an ExceptionMapper<ConstraintViolationException> of the service\'s own (or a @ServerExceptionMapper method) answers {code, message, status}'
@@ -179,9 +182,9 @@ export function servantStatus(response: RecordedResponse, expected: number): str
  */
 export function problemJsonWords(request?: RecordedRequest, response?: RecordedResponse): string {
   if (response && aspnetProblemBody(response)) {
-    // measured by stackhunt12 on an emulation of AddProblemDetails(): Spring's negotiation and change were named alone
+    // measured by stackhunt12 on an emulation of AddProblemDetails(): Spring's negotiation and change were named alone; not "whatever the Accept": its writer declines an Accept without JSON (review56)
     return (
-      "application/problem+json is the media type ASP.NET Core gives the problem details it writes (AddProblemDetails, a minimal API's 400 to a body it could not read), whatever the Accept; " +
+      "application/problem+json is the media type ASP.NET Core gives the problem details it writes (AddProblemDetails, a minimal API's 400 to a body it could not read), to an Accept of application/json too (its DefaultProblemDetailsWriter writes for any Accept that takes JSON, none or */* among them, always as application/problem+json); " +
       '§4 names application/json for every payload, so the error handler writes the Error record with Results.Json(error, statusCode: …), whose media type is application/json'
     )
   }

@@ -124,7 +124,7 @@ async function expectKeyServedOnCreates(result: HttpResult, creates: readonly Cr
   fail(
     {
       ...statusFailure(responseOf(result)),
-      message: `POST answered ${describeStatus(responseOf(result))}, expected 201: the key may read but not create (all of ${refused.creates} creates sent with the key were answered ${refused.statuses}, its other requests were served): ${awsPolicyCached(responseOf(result))?.concat(';') ?? 'a key without write permission, or a write route behind another authorizer?'} Give a key that may create, or --read-only to judge the rest without writes`,
+      message: `POST answered ${describeStatus(responseOf(result))}, expected 201: the key may read but not create (all of ${refused.creates} creates sent with the key were answered ${refused.statuses}, its other requests were served): ${awsPolicyCached(responseOf(result))?.concat('.') ?? 'a key without write permission, or a write route behind another authorizer?'} Give a key that may create, or --read-only to judge the rest without writes`,
       expected: 'status 201 (§5: the issued key gives access to every operation)', actual: `status ${describeStatus(responseOf(result))}`,
     },
     result.exchange,

@@ -56,7 +56,17 @@ describe("AWS API Gateway's refusal where a Lambda authorizer's policy does not 
     expect(failureOf(() => expectStatus(implicit, 401)).message).toMatch(/allow the request; §5\.3 asks 401/)
   })
   test("a create refused where the key's GETs were served: the policy cached by the token for the first route", () => {
-    expect(awsPolicyCached(denied('POST', 'Bearer k').exchange.response!)).toMatch(/^it is AWS API Gateway's refusal .*Resource: event\.methodArn.*cached by the token \(300 s/)
+    const implicit = makeResponse({ status: 403, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"Message":"User is not authorized to access this resource"}' })
+    expect(awsPolicyCached(implicit.exchange.response!)).toMatch(/^it is AWS API Gateway's refusal .*Resource: event\.methodArn.*cached by the token \(300 s/)
+    // review56: an explicit deny is the policy's own Deny, not an Allow cached for another route
+    expect(awsPolicyCached(denied('POST', 'Bearer k').exchange.response!)).toBeUndefined()
+    // review56: the sentence in an Error record of the service's own (a role check), with no header of API Gateway's, is no API Gateway answer
+    const own = makeResponse({ status: 403, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"code":"forbidden","message":"User is not authorized to access this resource","status":403}' })
+    expect(awsPolicyCached(own.exchange.response!)).toBeUndefined()
+    expect(failureOf(() => expectStatus(own, 401)).message).not.toMatch(/API Gateway answers 403 itself/)
+    // a gateway response template that writes the Error record keeps API Gateway's x-amzn-ErrorType
+    const templated = makeResponse({ status: 403, method: 'POST', headers: { 'content-type': 'application/json', 'x-amzn-errortype': 'AccessDeniedException' }, body: own.exchange.response!.body })
+    expect(awsPolicyCached(templated.exchange.response!)).toMatch(/^it is AWS API Gateway's refusal/)
     expect(awsPolicyCached(makeResponse({ status: 403, body: '{"code":"forbidden","message":"no write scope","status":403}' }).exchange.response!)).toBeUndefined()
   })
 })
@@ -68,4 +78,7 @@ test('a value quoted twice names the gateway response template and $context.erro
   expect(failure.message).toMatch(/^the 401 body is not valid JSON.*a value quoted twice .*"\$context\.error\.messageString".*already quoted/)
   // an empty string value is no such thing
   expect(failureOf(() => jsonBodyOf(makeResponse({ status: 401, body: '{"code":"","message":"", status: 401}' }))).message).not.toMatch(/quoted twice/)
+  // review56: a page's script may hold :""x (an empty string joined to a name); it is no template's JSON
+  const page = '<html><body><script>render({label:""+name, title:""})</script></body></html>'
+  expect(failureOf(() => jsonBodyOf(makeResponse({ status: 401, headers: { 'content-type': 'text/html' }, body: page }))).message).not.toMatch(/quoted twice|API Gateway/)
 })

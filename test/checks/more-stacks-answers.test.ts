@@ -60,6 +60,10 @@ test("Quarkus' ViolationReport is named, with its change; a problem detail with 
     /lacks required property "code"; it is Quarkus' ViolationReport \(title "Constraint Violation", status, violations: \[\{field, message\}\]\).*ExceptionMapper<ConstraintViolationException>/,
   )
   expect(record('{"title":"Bad Request","status":400,"violations":"none"}')).not.toMatch(/Quarkus/)
+  // review56: Zalando's constraint-violation problem (problem-spring-web: a Spring service), which Quarkus' copies, has a type
+  const zalando = record('{"type":"https://zalando.github.io/problem/constraint-violation","title":"Constraint Violation","status":400,"violations":[{"field":"name","message":"must not be blank"}]}')
+  expect(zalando).not.toMatch(/Quarkus/)
+  expect(zalando).toMatch(/it is an RFC 9457 problem detail/)
 })
 
 test("an empty string made nil (Ecto's cast), the name taken from the query (Phoenix's conn.params), 422 (its FallbackController): Phoenix named beside the others", () => {
@@ -107,6 +111,12 @@ test("an ASP.NET Core problem detail (its traceId, its type link) names ASP.NET 
   const { traceId: _, ...withoutTraceId } = aspnet
   expect(record(withoutTraceId)).toMatch(/ASP\.NET Core, whose traceId and type link/)
   expect(record({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid request content.', instance: '/v1/categories' })).toMatch(/\(Spring: ProblemDetail\.setProperty\("code"/)
+  // review56: Spring's problem detail with a traceId the service set (Micrometer's, setProperty("traceId", …)) stays Spring's
+  const springTraced = record({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid request content.', traceId: '4bf92f3577b34da6a3ce929d0e0e4736' })
+  expect(springTraced).toMatch(/\(Spring: ProblemDetail\.setProperty\("code"/)
+  expect(springTraced).not.toMatch(/ASP\.NET Core, whose traceId/)
+  const { type: __, ...withoutType } = aspnet
+  expect(record(withoutType)).toMatch(/ASP\.NET Core, whose traceId/)
 })
 
 
@@ -115,6 +125,8 @@ test("application/problem+json on ASP.NET Core's problem detail names ASP.NET Co
   const body = { type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1', title: 'Bad Request', status: 400, detail: 'Failed to read parameter "NewCategory body" from the request body as JSON.', traceId: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' }
   const message = failureOf(() => expectJsonContentType(makeResponse({ status: 400, method: 'POST', headers: { 'content-type': 'application/problem+json' }, body }))).message
   expect(message).toMatch(/application\/problem\+json is the media type ASP\.NET Core gives the problem details it writes .*Results\.Json\(error, statusCode: …\)/)
+  // review56: DefaultProblemDetailsWriter writes only for an Accept that takes JSON; "whatever the Accept" was more than it does
+  expect(message).toMatch(/to an Accept of application\/json too \(its DefaultProblemDetailsWriter writes for any Accept that takes JSON/)
   expect(message).not.toMatch(/Spring/)
   const spring = failureOf(() => expectJsonContentType(makeResponse({ status: 400, method: 'POST', headers: { 'content-type': 'application/problem+json' }, body: { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Invalid request content.' } }))).message
   expect(spring).toMatch(/Spring \(ProblemDetail, ErrorResponse\)/)

@@ -37,7 +37,7 @@ describe('withPageSaid', () => {
     const page = makeResponse({ body: Array.from({ length: 373 }, (_, i) => ({ id: i, name: `seed-${i}`, description: 'x'.repeat(2700) })) })
     const said = withPageSaid(missing, page, 373) as ConformanceFailure
     expect(said.code).toBe('MISSING_FROM_LIST')
-    expect(said.message).toMatch(/followed; the list is about 1 MB of JSON \(1\.0\d MB\): a list cut at a size in bytes, as a DynamoDB Scan or Query call returns at most 1 MB .*paginateScan\)$/)
+    expect(said.message).toMatch(/followed; the list is about 1 MB of JSON \(1\.0\d MB\), one DynamoDB call's page\? a list cut at a size in bytes, as a DynamoDB Scan or Query call returns at most 1 MB .*paginateScan\)$/)
     const small = makeResponse({ body: Array.from({ length: 373 }, (_, i) => ({ id: i, name: `seed-${i}` })) })
     expect(withPageSaid(missing, small, 373)).toBe(missing)
   })

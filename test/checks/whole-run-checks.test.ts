@@ -140,4 +140,9 @@ test('two lists of about 1 MB of JSON each, records gone: a cut at a size in byt
   const small = (list: { id: number; name: string }[]) => list.map(({ id, name }) => ({ id, name }))
   const uncut = verdictOf(() => expectStillListed(small(first), small(after), makeResponse({ body: small(first) }), makeResponse({ body: small(after) })))
   expect('message' in uncut && uncut.message).not.toMatch(/1 MB/)
+  // review56: records gone listed again by name under other ids (ids made anew) were not cut off, whatever the size
+  const anew = first.map((r) => ({ ...r, id: r.id + 5000 }))
+  const remade = verdictOf(() => expectStillListed(first, anew, makeResponse({ body: first }), makeResponse({ body: anew })))
+  expect(remade).toMatchObject({ code: 'VANISHED_FROM_LIST' })
+  expect('message' in remade && remade.message).not.toMatch(/1 MB|cut/)
 })
