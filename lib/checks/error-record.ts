@@ -5,7 +5,7 @@ import { jsonBodyOf, requireStatus, responseOf } from './response.ts'
 import { errorBodyOrigin } from './known-answers.ts'
 import { expectSchema } from './schema.ts'
 
-/** The error statuses the document shows; other statuses are "not shown" and judged by nobody. */
+/** The error statuses the document shows (§7's table); 409 and 422, not shown, are judged too (JUDGED_ERROR_STATUSES), and other statuses by nobody. */
 export const DOCUMENTED_ERROR_STATUSES = [400, 401] as const
 
 /**

@@ -19,6 +19,7 @@ import { portableJson } from '../json/portable-json.ts'
 import type { SkipCause } from '../checks/skip-causes.ts'
 import type { FailureDetail } from '../checks/failure.ts'
 import { firstRoundName } from './check-rounds.ts'
+import { currentCheckName } from './renamed-checks.ts'
 import { applyKnownProblems, judgesProblems, updatedProblemEntries } from './known-problems.ts'
 import { EXCUSABLE_PROBLEMS } from '../config/baseline-file.ts'
 import { retiredRule } from '../spec/retired-rules.ts'
@@ -29,7 +30,7 @@ export type { Baseline, BaselineEntry, BaselineOutcome }
 export const entryCheck = (entry: { check?: string | undefined }): string => entry.check ?? 'any check of the rule'
 
 /** Whether an entry's `check` is this check, in any round of --repeat (an entry recorded before rounds were one check names a further round's). */
-const sameCheck = (entry: BaselineEntry, check: CheckResult) => entry.check !== undefined && firstRoundName(entry.check) === firstRoundName(check.name)
+const sameCheck = (entry: BaselineEntry, check: CheckResult) => entry.check !== undefined && currentCheckName(entry.rule, firstRoundName(entry.check)) === firstRoundName(check.name)
 
 /** Whether an entry names the check: its own, or any of its rule's (an entry without `check`). */
 const namesCheck = (entry: BaselineEntry, rule: string, check: CheckResult) => entry.rule === rule && (entry.check === undefined || sameCheck(entry, check))
@@ -277,7 +278,9 @@ export function updatedBaseline(result: RunResult, previous: Baseline, today: st
   // an entry written before what it excuses was recorded gets it, in place: from now on it excuses what it shows today
   for (const [entry, failures] of excusedNow) knownFailures.splice(knownFailures.indexOf(entry), 1, ...recordedAnswers(entry, failures))
   const knownProblems = updatedProblemEntries(result.problems, previous, today, EXCUSABLE_PROBLEMS, judgesProblems(result))
-  return { knownFailures, ...(knownProblems.length > 0 ? { knownProblems } : {}) }
+  // an entry of a check this version renamed itself (renamed-checks.ts) is written with its name now
+  const named = knownFailures.map((e) => (e.check === undefined || currentCheckName(e.rule, e.check) === e.check ? e : { ...e, check: currentCheckName(e.rule, e.check) }))
+  return { knownFailures: named, ...(knownProblems.length > 0 ? { knownProblems } : {}) }
 }
 
 /**

@@ -51,3 +51,20 @@ test('an entry of a check this version does not have, whose failure shows on sev
   expect(updated.knownFailures[0]!.reason).toContain(`(it was known on the check "${OLD}", which this version of the suite does not have: "OPS-112: the gateway answers 403")`)
   expect(applyBaseline(several, updated, 'b.json', TODAY).exitCode).toBe(0)
 })
+
+test('an entry of a check this version renamed itself (error-body-is-error-record came to judge 409 and 422, review59): it excuses the check under its new name, the gate stays green, nothing is named apart', () => {
+  const rule = 'error-body-is-error-record'
+  const body: FailureDetail = { code: 'SCHEMA_MISMATCH', message: 'the body is not an Error record', expected: 'an Error record', actual: '{"error": "too long"}', observed: 'body lacks required property "code"' }
+  const create = 'POST /categories with a 16-character name and a 21,900-character description of € signs (65,670 bytes)'
+  const known: BaselineEntry = { rule, code: 'SCHEMA_MISMATCH', check: `${create} → if refused with 400, the body is an Error record`, observed: 'body lacks required property "code"', reason: 'OPS-7: long bodies refused by hand' }
+  const upgraded = runResult((id) => (id === rule ? [check(`${create} → if refused with 400, 409 or 422, the body is an Error record`, 'fail', { failure: body })] : [check(`${id} check`, 'pass')]))
+  const result = applyBaseline(upgraded, { knownFailures: [known] }, 'b.json', TODAY)
+  expect(result.exitCode).toBe(0)
+  expect(result.baseline!.noSuchCheck ?? []).toEqual([])
+  expect(result.baseline!.fixed).toEqual([])
+  // --update-baseline writes it under the name it has now, reason kept
+  expect(updatedBaseline(upgraded, { knownFailures: [known] }, TODAY).knownFailures).toEqual([{ ...known, check: `${create} → if refused with 400, 409 or 422, the body is an Error record` }])
+  // in a further round of --repeat too
+  const rounds = runResult((id) => (id === rule ? [check(`${create} → if refused with 400, 409 or 422, the body is an Error record (round 2 of 3)`, 'fail', { failure: body })] : [check(`${id} check`, 'pass')]))
+  expect(applyBaseline(rounds, { knownFailures: [{ ...known, check: `${known.check} (round 2 of 3)` }] }, 'b.json', TODAY).exitCode).toBe(0)
+})

@@ -124,6 +124,20 @@ export const INPUT_VARIANTS: readonly Variant[] = [
     behaviour: refusingRepeats(422, 'taken', 'name has already been taken'),
   },
   {
+    name: 'repeated-names-refused-409-as-problem-json-with-extras',
+    description:
+      'names are unique, and a repeated one is refused with 409 as application/problem+json; charset=utf-8, its Error record (code a number as a string, message empty) beside RFC 9457 members and a trace id: ' +
+      'what §2 asks holds, and the rest is the service\'s (review59: a 409 judged since verdicts13 must pass in any form the document allows)',
+    behaviour: {
+      finish: (reply, request, store) => {
+        const refused = refusingRepeats(409, '23505', '').finish!(reply, request, store)
+        if (refused === reply) return reply
+        const extras = { type: 'about:blank', title: 'Conflict', detail: 'name taken', traceId: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', errors: [{ field: 'name' }] }
+        return { ...refused, headers: { 'content-type': 'application/problem+json; charset=utf-8' }, body: { ...extras, ...(refused.body as object) } }
+      },
+    },
+  },
+  {
     name: 'repeated-names-refused-400',
     description: 'names are unique, and a repeated one is refused with 400 and an Error record, as an invalid value',
     behaviour: refusingRepeats(400, 'duplicate_name', 'name is taken'),
