@@ -6,17 +6,17 @@
  * is caught by it; a wait of the POSTs alone sent it before them, and was reverted). A conforming
  * server's list answers 200, and the run is one round trip slower. A 404 to it (a wrong path
  * before /v1: `/api/v1` where the service serves `/v1`, or `/v1` without its prefix) lets the GETs
- * go and keeps the rest: once another GET is answered so too, and none
- * otherwise but refusals (a front's 401 to a request without the key), or no other GET within
- * HOLD_MS, the first POST waiting goes alone: answered 404 or 405 too, nothing more is sent,
- * one POST gone and stored nothing; answered otherwise, everything goes (a service that routes the
- * create but not the list, or 404s its list while it is empty, a Rails/Django habit, fails the list's
- * rules, exit 1, and is no "nothing served", exit 2: review58). A GET answered otherwise (2xx, 3xx, 5xx, none at all) or the list with the key
- * answered otherwise lets everything go, as does any other answer to the first list (a server
- * fault is a fault to judge, not "nothing served"). The whole write plan went before (about 90 POSTs,
- * a --max-writes budget spent) on a path a 404 today and another application's route tomorrow.
- * A list slower than HOLD_MS, or half of --timeout, lets everything go (the end of the run still tells a path that serves
- * nothing: lib/result/misdirected.ts).
+ * go and keeps the rest. Once another GET is answered so too, and none otherwise but refusals (a
+ * front's 401 to a request without the key), or no other GET within HOLD_MS, the first POST waiting
+ * goes alone: answered 404 or 405 too, nothing more is sent (one POST gone, which stored nothing);
+ * answered otherwise, everything goes: a service that routes the create but not its list, or 404s
+ * its list while it is empty (a Rails or Django habit), fails the list's rules, exit 1, and is no
+ * "nothing served", exit 2 (review58). A GET answered otherwise (2xx, 3xx, 5xx, none at all), the
+ * list with the key answered otherwise, or any other answer to the first list lets everything go (a
+ * server fault is a fault to judge, not "nothing served"). The whole write plan went before (about
+ * 90 POSTs, a --max-writes budget spent) on a path a 404 today and another application's route
+ * tomorrow. A list (or the POST alone) slower than HOLD_MS, or half of --timeout, lets everything go
+ * (the end of the run still tells a path that serves nothing: lib/result/misdirected.ts).
  */
 import type { SendOptions } from '../http/client-options.ts'
 import type { Exchange } from '../http/exchange.ts'
@@ -31,7 +31,7 @@ const NOTHING_HERE = new Map([[404, '404 Not Found']])
 const NOT_ROUTED_POST = new Set([404, 405])
 /** The answers so, the first list's among them, that stop the run's sending. */
 export const NOTHING_ENOUGH = 2
-/** The wait at most: for the first list's answer (then everything goes; at most half of --timeout), and after it for another GET's (then nothing more goes). */
+/** The wait at most: for the first list's answer (then everything goes; at most half of --timeout), and after it for another GET's (then the first POST goes alone), and for that POST's (then everything goes). */
 export const HOLD_MS = 2_000
 /** A run whose first requests hold no GET of the list with the key (a --rule run of other checks) waits no longer for one. */
 const NO_LIST_MS = 50

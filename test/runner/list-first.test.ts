@@ -101,6 +101,19 @@ test('a service that routes the create but not its list, and one whose list is 4
   }
 }, 60_000)
 
+test('the first list 404, every other GET slower than HOLD_MS, the create served: the POST alone goes, then everything, a FAIL (it stopped, no problem shown)', async () => {
+  let firstList = true
+  const { front } = await frontOfReference((req, reply) => {
+    if (req.method !== 'GET') return false
+    if (firstList && /\/categories$/.test(req.url)) return (firstList = false), reply(404), true
+    return new Promise<boolean>((resolve) => setTimeout(() => resolve(false), HOLD_MS + 500))
+  })
+  const run = await conform(front, '--timeout', '10000')
+  expect(run.code, run.stdout).toBe(1)
+  expect(run.stdout).not.toContain('nothing is served')
+  expect(postsSent(run)).toBeGreaterThan(50)
+}, 60_000)
+
 test('a slow list: the POSTs wait for its answer (one round trip), or HOLD_MS at most, and the run passes', async () => {
   // the first list only (`times` lists), then as fast as the service
   const slow = (ms: number, times = Infinity) => (req: { method: string; url: string }) =>
