@@ -53,7 +53,7 @@ export class ListFirst {
   private readonly stop = new AbortController()
   private readonly reads = gate()
   /** The requests held but the GETs while the list is awaited, in the order they came: the first POST among them may go alone (the probe), every other waits for its answer. */
-  private readonly queued: { method: string; go: () => void }[] = []
+  private readonly queued: { method: string; keyed: boolean; go: () => void }[] = []
   private status: number | undefined
   private nothing = 0
   private timer: NodeJS.Timeout | undefined
@@ -77,7 +77,7 @@ export class ListFirst {
     if (this.phase === 'waiting') this.timer ??= setTimeout(() => this.phase === 'waiting' && this.open(), NO_LIST_MS).unref()
     if (request.method === 'GET' && this.phase !== 'probe') return this.phase === 'reads' ? undefined : this.reads.promise
     const held = gate()
-    this.queued.push({ method: request.method, go: held.resolve })
+    this.queued.push({ method: request.method, keyed: request.headers?.authorization === KEY_AUTHORIZATION, go: held.resolve })
     return held.promise
   }
 
@@ -106,7 +106,9 @@ export class ListFirst {
   /** The first POST waiting goes alone, its answer awaited (HOLD_MS at most, then everything goes); none waiting, nothing more is sent. */
   private probe(): void {
     if (this.phase !== 'reads') return
-    const first = this.queued.findIndex((request) => request.method === 'POST')
+    // one with the key (a front that refuses before routing answers one without it 401, which lets everything go), else any
+    const keyed = this.queued.findIndex((request) => request.method === 'POST' && request.keyed)
+    const first = keyed !== -1 ? keyed : this.queued.findIndex((request) => request.method === 'POST')
     if (first === -1) return this.stopSending()
     this.phase = 'probe'
     this.wait(Math.min(HOLD_MS, this.timeoutMs / 2), () => this.open())

@@ -195,6 +195,22 @@ test('the first list 404: GETs go, POSTs wait; a second 404 stops every request,
   expect(served.stopped.aborted).toBe(false)
 })
 
+test('the POST that goes alone is one with the key: a front that refuses before routing answers one without it 401, which would let the plan go', async () => {
+  const first = new ListFirst()
+  const heard = first.listening(journal)
+  first.held(listGet)
+  let unkeyedWent = false
+  void first.held({ ...post, headers: {} })!.then(() => (unkeyedWent = true))
+  const keyed = first.held(post)
+  heard.exchangeEnded!(ended(404))
+  heard.exchangeEnded!(ended(404, '/categories', false))
+  await keyed
+  await new Promise((resolve) => setImmediate(resolve))
+  expect(unkeyedWent).toBe(false)
+  heard.exchangeEnded!(ended(404, '/categories', true, 'POST'))
+  expect(first.stopped.aborted).toBe(true)
+})
+
 test('a run with no GET of the list with the key among its first requests (a --rule run of other checks) waits for none', async () => {
   const none = new ListFirst()
   none.listening(journal)
