@@ -15,7 +15,7 @@
  * list with the key answered otherwise, or any other answer to the first list lets everything go (a
  * server fault is a fault to judge, not "nothing served"). The whole write plan went before (about
  * 90 POSTs, a --max-writes budget spent) on a path a 404 today and another application's route
- * tomorrow. A list (or the POST alone) slower than HOLD_MS, or half of --timeout, lets everything go
+ * tomorrow. A list (or the POST alone) slower than HOLD_MS, or a quarter of --timeout, lets everything go
  * (the end of the run still tells a path that serves nothing: lib/result/misdirected.ts).
  */
 import type { SendOptions } from '../http/client-options.ts'
@@ -31,7 +31,7 @@ const NOTHING_HERE = new Map([[404, '404 Not Found']])
 const NOT_ROUTED_POST = new Set([404, 405])
 /** The answers so, the first list's among them, that stop the run's sending. */
 export const NOTHING_ENOUGH = 2
-/** The wait at most: for the first list's answer (then everything goes; at most half of --timeout), and after it for another GET's (then the first POST goes alone), and for that POST's (then everything goes). */
+/** The wait at most: for the first list's answer (then everything goes; at most a quarter of --timeout), and after it for another GET's (then the first POST goes alone), and for that POST's (then everything goes). */
 export const HOLD_MS = 2_000
 /** A run whose first requests hold no GET of the list with the key (a --rule run of other checks) waits no longer for one. */
 const NO_LIST_MS = 50
@@ -58,7 +58,7 @@ export class ListFirst {
   private nothing = 0
   private timer: NodeJS.Timeout | undefined
 
-  /** `timeoutMs`: the run's --timeout. A list unanswered for half of it lets everything go, as the requests beside it went before: a slow service's first list expired alone, and the operation stalled with it (test/hostile/slower-than-timeout.test.ts). */
+  /** `timeoutMs`: the run's --timeout. A list unanswered for a quarter of it lets everything go, as the requests beside it went before: a slow service's first list expired alone, and the operation stalled with it; at half, the requests held were answered, behind the list that expired, at the end of the second more they wait (answer-clock.ts BEHIND_MS), expired (test/hostile/slower-than-timeout.test.ts, review58). */
   constructor(private readonly timeoutMs = Infinity) {}
 
   /** The run's journal, as the HTTP client hears it, with each attempt's end heard here too. */
@@ -71,7 +71,7 @@ export class ListFirst {
     if (this.phase === 'open' || this.phase === 'stopped') return undefined
     if (this.phase === 'waiting' && keyedList(request.method, request.path, request.headers?.authorization)) {
       this.phase = 'asked'
-      this.wait(Math.min(HOLD_MS, this.timeoutMs / 2), () => this.open())
+      this.wait(Math.min(HOLD_MS, this.timeoutMs / 4), () => this.open())
       return undefined
     }
     if (this.phase === 'waiting') this.timer ??= setTimeout(() => this.phase === 'waiting' && this.open(), NO_LIST_MS).unref()
@@ -111,7 +111,7 @@ export class ListFirst {
     const first = keyed !== -1 ? keyed : this.queued.findIndex((request) => request.method === 'POST')
     if (first === -1) return this.stopSending()
     this.phase = 'probe'
-    this.wait(Math.min(HOLD_MS, this.timeoutMs / 2), () => this.open())
+    this.wait(Math.min(HOLD_MS, this.timeoutMs / 4), () => this.open())
     this.queued.splice(first, 1)[0]!.go()
   }
 
