@@ -110,7 +110,7 @@ export class HttpClient {
     let listRead = false // a POST answered 503: whether the list was read for it (stored-despite-unavailable.ts)
     let alone: AloneTry | undefined // a POST lost at one request at a time goes alone (unanswered-alone.ts)
     const aloneTries = new AloneTries()
-    await heldUntil(this.options.heldFirst?.(options), this.runEnd) // the first list's answer: a base URL that serves nothing gets no POST (lib/runner/list-first.ts)
+    await heldUntil(this.options.heldFirst?.(options), this.runEnd) // the first list's answer: a base URL that serves nothing gets one POST at most (lib/runner/list-first.ts)
     for (let attempt = 1, fresh = false, fewer: FewerConnections | undefined, notTaken = 0, refused = 0, keptBack: HttpResult | undefined; ; attempt++) {
       const releasedAt = await this.rateHold.wait() // a 429 holds back every request (lib/http/rate-hold.ts)
       const sentAt = performance.now()

@@ -38,10 +38,11 @@ import { keptBackWords } from './speaks-tls.ts'
 /** The first words of the problem when every request was answered 404: the reports tell it from a 421's by them. */
 export const NOTHING_SERVED = 'nothing is served at this base URL'
 
-/** What the run kept back of a base URL that serves nothing (lib/runner/list-first.ts): no POST was sent, and then nothing more. */
+/** What the run kept back of a base URL that serves nothing (lib/runner/list-first.ts): no POST was sent, or one alone that was answered so too, and then nothing more. */
 function notSentWords(notSent: number, journal: readonly JournalEntry[]): string {
   if (notSent === 0) return ''
-  const posts = journal.some((e) => e.method === 'POST' && e.onWire) ? '' : 'no POST sent: '
+  const sent = journal.filter((e) => e.method === 'POST' && e.onWire).length
+  const posts = sent === 0 ? 'no POST sent: ' : sent === 1 ? 'one POST sent, alone: ' : ''
   return ` (${posts}the run sent no more once its first list, asked with the key, was answered so: ${notSent} ${notSent === 1 ? 'request' : 'requests'} not sent)`
 }
 

@@ -136,7 +136,7 @@ export async function runConformance(options: RunOptions): Promise<CompletedRun>
   const tlsPort = new TlsPortWatch(target.baseUrl, msLeft, stoppedAnswering)
   stoppedAnswering.settledElsewhere = () => tlsPort.wrongPort.aborted || tlsPort.speaksOther
   const journal = new RunJournal(tlsPort)
-  // the first list, asked with the key, goes alone: a base URL that answers it 404 gets no POST, nothing more once another GET is answered so (list-first.ts)
+  // the first list, asked with the key, goes alone: a base URL that answers it 404, and another GET so, gets one POST alone, nothing more once it is answered so too (list-first.ts)
   const listFirst = new ListFirst(config.timeoutMs)
   // the proxy the preflight reached, from the run's own environment
   const proxy = proxyFor(new URL(target.baseUrl), env)?.value

@@ -44,20 +44,21 @@ async function frontOfReference(answer: (req: { method: string; url: string }, r
   return { front, seen }
 }
 
-test('every request answered 404 (a wrong path before /v1): no POST sent, no verdict (exit 2), the words say why', async () => {
+test('every request answered 404 (a wrong path before /v1): one POST sent alone, no verdict (exit 2), the words say why', async () => {
   const nothing = serve(await httpServer((_req, res) => jsonReply(res, 404, { error: 'not found' })))
   const run = await conform({ baseUrl: `${nothing.origin}/api/v1` }, '--max-writes', '3')
   expect(run.code, run.stdout).toBe(2)
-  expect(postsSent(run)).toBe(0)
-  expect(nothing.requests.filter((r) => r.method === 'POST')).toEqual([])
-  expect(run.stdout.split('\n')[2]).toMatch(/^✗ nothing is served at this base URL: \d+ requests were answered 404 Not Found, none otherwise \(no POST sent: the run sent no more once its first list, asked with the key, was answered so: \d+ requests not sent\); a wrong path before \/v1/)
+  // one POST, alone, tells a wrong path from a service that routes the create but not its list (review58)
+  expect(postsSent(run)).toBe(1)
+  expect(nothing.requests.filter((r) => r.method === 'POST')).toHaveLength(1)
+  expect(run.stdout.split('\n')[2]).toMatch(/^✗ nothing is served at this base URL: \d+ requests were answered 404 Not Found, none otherwise \(one POST sent, alone: the run sent no more once its first list, asked with the key, was answered so: \d+ requests not sent\); a wrong path before \/v1/)
   expect(run.stdout).toContain('Verdict: INCOMPLETE')
-  expect(run.stdout).toMatch(/^Sent: 0 POSTs sent, of at most 3 \(--max-writes 3\)/m)
-  // the GETs that went are few: the first list alone, then the GETs, stopped at the second 404
-  expect(nothing.requests.length).toBeLessThan(20)
+  expect(run.stdout).toMatch(/^Sent: 1 POST sent, of at most 3 \(--max-writes 3\)/m)
+  // the requests that went are few: the first list alone, then the GETs, one POST alone after the second 404, stopped at its 404
+  expect(nothing.requests.length).toBeLessThan(50)
 })
 
-test("a front that refuses without the key and 404s with it (userplay9's Fastify onRequest hook at /api/v1): no POST sent, exit 2", async () => {
+test("a front that refuses without the key and 404s with it (userplay9's Fastify onRequest hook at /api/v1): one POST sent alone, exit 2", async () => {
   const front = serve(
     await httpServer((req, res) => {
       const status = req.headers.authorization === `Bearer ${apiKey}` ? 404 : 401
@@ -66,8 +67,8 @@ test("a front that refuses without the key and 404s with it (userplay9's Fastify
   )
   const run = await conform({ baseUrl: `${front.origin}/api/v1` })
   expect(run.code, run.stdout).toBe(2)
-  expect(front.requests.filter((r) => r.method === 'POST')).toEqual([])
-  expect(run.stdout.split('\n')[2]).toMatch(/^✗ nothing is served at this base URL: \d+ requests were answered 404 Not Found, the list asked with the key among them, the others refused before routing \(401 ×\d+\), none served \(no POST sent: /)
+  expect(front.requests.filter((r) => r.method === 'POST')).toHaveLength(1)
+  expect(run.stdout.split('\n')[2]).toMatch(/^✗ nothing is served at this base URL: \d+ requests were answered 404 Not Found, the list asked with the key among them, the others refused before routing \(401 ×\d+\), none served \(one POST sent, alone: /)
 })
 
 test('a service whose list 404s only with a trailing slash, run at a base URL ending in /: every POST goes, a pass', async () => {
@@ -85,6 +86,33 @@ test('a service whose first list fails with a 500: not "nothing served", every P
   expect(postsSent(run)).toBeGreaterThan(50)
   expect(run.code, run.stdout).toBe(1)
 })
+
+test('a service that routes the create but not its list, and one whose list is 404 while it is empty: a FAIL of the list rule (exit 1), not "nothing served" (review58)', async () => {
+  const list = (req: { method: string; url: string }) => req.method === 'GET' && /\/categories(\?.*)?$/.test(req.url)
+  const never = await frontOfReference((req, reply) => (list(req) ? (reply(404), true) : false))
+  let created = false
+  const empty = await frontOfReference((req, reply) => ((created ||= req.method === 'POST'), list(req) && !created ? (reply(404), true) : false))
+  for (const { front } of [never, empty]) {
+    const run = await conform(front)
+    expect(run.code, run.stdout).toBe(1)
+    expect(run.stdout).not.toContain('nothing is served')
+    expect(run.stdout).toMatch(/✗ list-returns-200 /)
+    expect(postsSent(run)).toBeGreaterThan(50)
+  }
+}, 60_000)
+
+test('the first list 404, every other GET slower than HOLD_MS, the create served: the POST alone goes, then everything, a FAIL (it stopped, no problem shown)', async () => {
+  let firstList = true
+  const { front } = await frontOfReference((req, reply) => {
+    if (req.method !== 'GET') return false
+    if (firstList && /\/categories$/.test(req.url)) return (firstList = false), reply(404), true
+    return new Promise<boolean>((resolve) => setTimeout(() => resolve(false), HOLD_MS + 500))
+  })
+  const run = await conform(front, '--timeout', '10000')
+  expect(run.code, run.stdout).toBe(1)
+  expect(run.stdout).not.toContain('nothing is served')
+  expect(postsSent(run)).toBeGreaterThan(50)
+}, 60_000)
 
 test('a slow list: the POSTs wait for its answer (one round trip), or HOLD_MS at most, and the run passes', async () => {
   // the first list only (`times` lists), then as fast as the service
@@ -109,8 +137,8 @@ test('a slow list: the POSTs wait for its answer (one round trip), or HOLD_MS at
 const lines: JournalLine[] = []
 const journal = { record: (line: JournalLine) => void lines.push(line), beforeSend: () => undefined }
 const BASE = 'http://127.0.0.1:9/api/v1'
-const ended = (status: number | undefined, path = '/categories', keyed = true) =>
-  ({ id: 'x', request: { method: 'GET', url: `${BASE}${path}`, headers: keyed ? { authorization: KEY_AUTHORIZATION } : {} }, sent: true, ...(status === undefined ? { error: { code: 'TIMEOUT', message: 't' } } : { response: { status, headers: {}, body: '' } }) }) as unknown as Exchange
+const ended = (status: number | undefined, path = '/categories', keyed = true, method = 'GET') =>
+  ({ id: 'x', request: { method, url: `${BASE}${path}`, headers: keyed ? { authorization: KEY_AUTHORIZATION } : {} }, sent: true, ...(status === undefined ? { error: { code: 'TIMEOUT', message: 't' } } : { response: { status, headers: {}, body: '' } }) }) as unknown as Exchange
 const listGet = { method: 'GET' as const, path: '/categories', headers: { authorization: KEY_AUTHORIZATION } }
 const post = { method: 'POST' as const, path: '/categories', headers: { authorization: KEY_AUTHORIZATION } }
 
@@ -137,10 +165,26 @@ test('the first list 404: GETs go, POSTs wait; a second 404 stops every request,
   expect(stopping.held({ method: 'GET', path: '/pets/1' })).toBeUndefined()
   heard.exchangeEnded!(ended(401, '/categories', false))
   expect(stopping.stopped.aborted).toBe(false)
+  const second = stopping.held(post)
   heard.exchangeEnded!(ended(404, '/pets/1'))
+  // the first POST goes alone (review58): a service that routes the create but not its list is judged, not "nothing served"
   await write
+  expect(stopping.stopped.aborted).toBe(false)
+  heard.exchangeEnded!(ended(404, '/categories', true, 'POST'))
+  await second
   expect(stopping.stopped.aborted).toBe(true)
-  expect((stopping.stopped.reason as Error).message).toMatch(/^nothing is served at this base URL: the list, asked first with the key, was answered 404 Not Found/)
+  expect((stopping.stopped.reason as Error).message).toMatch(/^nothing is served at this base URL: the list, asked first with the key, was answered 404 Not Found, .*; one POST, sent alone, was answered so too$/)
+  const creates = new ListFirst()
+  const heardCreates = creates.listening(journal)
+  creates.held(listGet)
+  const probe = creates.held(post)
+  const rest = creates.held(post)
+  heardCreates.exchangeEnded!(ended(404))
+  heardCreates.exchangeEnded!(ended(404, '/categories', false))
+  await probe
+  heardCreates.exchangeEnded!(ended(201, '/categories', true, 'POST'))
+  await rest
+  expect(creates.stopped.aborted).toBe(false)
   const served = new ListFirst()
   const other = served.listening(journal)
   served.held(listGet)
@@ -149,6 +193,22 @@ test('the first list 404: GETs go, POSTs wait; a second 404 stops every request,
   other.exchangeEnded!(ended(200, '/pets/1'))
   await later
   expect(served.stopped.aborted).toBe(false)
+})
+
+test('the POST that goes alone is one with the key: a front that refuses before routing answers one without it 401, which would let the plan go', async () => {
+  const first = new ListFirst()
+  const heard = first.listening(journal)
+  first.held(listGet)
+  let unkeyedWent = false
+  void first.held({ ...post, headers: {} })!.then(() => (unkeyedWent = true))
+  const keyed = first.held(post)
+  heard.exchangeEnded!(ended(404))
+  heard.exchangeEnded!(ended(404, '/categories', false))
+  await keyed
+  await new Promise((resolve) => setImmediate(resolve))
+  expect(unkeyedWent).toBe(false)
+  heard.exchangeEnded!(ended(404, '/categories', true, 'POST'))
+  expect(first.stopped.aborted).toBe(true)
 })
 
 test('a run with no GET of the list with the key among its first requests (a --rule run of other checks) waits for none', async () => {
